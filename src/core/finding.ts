@@ -1,0 +1,74 @@
+/**
+ * The finding model shared by every protocol, rule and reporter.
+ *
+ * A finding is plain data: the CLI and the reporters turn it into text, JSON, SARIF, ...
+ * Spec: DESIGN.md §Finding.
+ */
+
+/** Finding severity. Ordered `info < warning < error` (see {@link SEVERITY_RANK}). */
+export type Severity = 'error' | 'warning' | 'info';
+
+/** Numeric rank of each severity: higher is more severe. */
+export const SEVERITY_RANK: Readonly<Record<Severity, number>> = { info: 0, warning: 1, error: 2 };
+
+/** All severities, most severe first. */
+export const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
+
+/** True when `s` is a {@link Severity} string. */
+export function isSeverity(s: unknown): s is Severity {
+  return s === 'error' || s === 'warning' || s === 'info';
+}
+
+/**
+ * A place in the input.
+ * - `source`: the file path as given on the command line, or `<stdin>`.
+ * - `line`: 1-based physical line number (exact, also for a last line without newline).
+ * - `column`: 1-based column in UTF-16 code units within that line (SARIF `utf16CodeUnits`).
+ * - `byteOffset`: 0-based byte offset from the start of the input (after nothing is stripped:
+ *   a BOM counts).
+ * - `pointer`: RFC 6901 JSON Pointer inside the event (`""` = the whole event).
+ */
+export interface Location {
+  source: string;
+  line?: number;
+  column?: number;
+  byteOffset?: number;
+  pointer?: string;
+}
+
+/**
+ * One reported problem. Shapes per DESIGN.md §Finding.
+ * `message` is one plain sentence without colour codes; it never echoes a value that the
+ * event's capture level or a secret would forbid (it gives type and length instead).
+ * `spec` is a citation such as `AEP-0001 §5.1`.
+ */
+export interface Finding extends Location {
+  ruleId: string;
+  severity: Severity;
+  message: string;
+  spec: string;
+  /** Other locations that explain this finding (e.g. the request an answer fails to match). */
+  related?: Location[];
+  /** Machine-readable details (expected/actual kinds, counts); never gated content. */
+  data?: Record<string, unknown>;
+}
+
+/** Receives findings as they are produced. The core never prints: a sink decides. */
+export type FindingSink = (finding: Finding) => void;
+
+/** Describe a JSON value for a message without echoing it: `string (12 chars)`, `object`, ... */
+export function describeValue(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return `array (${v.length} items)`;
+  if (typeof v === 'string') return `string (${[...v].length} chars)`;
+  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
+  return typeof v;
+}
+
+/** The JSON type name of a value as JSON Schema names it (`integer` only for whole numbers). */
+export function jsonTypeOf(v: unknown): 'null' | 'array' | 'object' | 'string' | 'integer' | 'number' | 'boolean' {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
+  return typeof v as 'object' | 'string' | 'boolean';
+}
