@@ -1,0 +1,83 @@
+/**
+ * Shared setup for the AEP schema tests: one ajv 2020 instance with formats and the
+ * `x-aep-capture` keyword, compiled validators for the envelope and every payload schema,
+ * and the location of the upstream fixture corpus.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { loadAepSchemas, type AepSchemas } from '../../src/aep/schemas.ts';
+
+// ajv-formats is CommonJS; under NodeNext its default import is the module object.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as (
+  ajv: Ajv2020,
+) => Ajv2020;
+
+/** Capture levels a field may be annotated with (AEP-0002 §5.1). */
+export const CAPTURE_ANNOTATIONS = ['metadata', 'redacted', 'full'] as const;
+
+/**
+ * A fresh ajv with our options: strict mode (minus `strictRequired`, which cannot see the
+ * `properties` of the schema around an `if`/`then` and so rejects our scoping and field_spec
+ * conditionals), union types allowed (`result: object|string`), all errors, formats,
+ * `x-aep-capture`.
+ */
+export function createAjv(): Ajv2020 {
+  const ajv = new Ajv2020({ strict: true, strictRequired: false, allErrors: true, allowUnionTypes: true });
+  addFormats(ajv);
+  ajv.addKeyword({ keyword: 'x-aep-capture', schemaType: 'string' });
+  return ajv;
+}
+
+/** Compiled validators for the envelope and each registered payload schema. */
+export interface Compiled {
+  schemas: AepSchemas;
+  envelope: ValidateFunction;
+  payload(type: string): ValidateFunction | undefined;
+}
+
+let compiled: Compiled | undefined;
+
+/** Compile everything once per test process. */
+export function compileAll(): Compiled {
+  if (compiled) return compiled;
+  const schemas = loadAepSchemas();
+  const ajv = createAjv();
+  const envelope = ajv.compile(schemas.envelope);
+  const payloads = new Map<string, ValidateFunction>();
+  for (const row of schemas.registry.types) {
+    const s = schemas.payload(row.type);
+    if (s) payloads.set(row.type, ajv.compile(s));
+  }
+  compiled = { schemas, envelope, payload: (t) => payloads.get(t) };
+  return compiled;
+}
+
+/** The upstream AEP fixture corpus, `<repo>/../shared/corpus/aep/conformance/fixtures/`. */
+export const CORPUS_DIR = fileURLToPath(new URL('../../../shared/corpus/aep/conformance/fixtures/', import.meta.url));
+
+/** True when the corpus is present; tests that need it skip with a message otherwise. */
+export function corpusPresent(): boolean {
+  return existsSync(CORPUS_DIR);
+}
+
+/** Message used when skipping for a missing corpus. */
+export const NO_CORPUS = `AEP fixture corpus not found at ${CORPUS_DIR} (expected the shared checkout next to the repo)`;
+
+/** Compact one-line rendering of ajv errors for assertion messages. */
+export function showErrors(errors: ErrorObject[] | null | undefined): string {
+  return (errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? e.keyword}`).join('; ');
+}
+
+/** Validate an event's envelope and, when it has `data` and a registered payload schema, its payload. */
+export function validateEvent(c: Compiled, event: unknown): { envelope: boolean; payload: boolean | undefined; errors: string } {
+  const envOk = c.envelope(event) as boolean;
+  const envErr = envOk ? '' : `envelope: ${showErrors(c.envelope.errors)}`;
+  const e = event as { type?: unknown; data?: unknown };
+  const v = typeof e?.type === 'string' ? c.payload(e.type) : undefined;
+  if (!v || e.data === undefined) return { envelope: envOk, payload: undefined, errors: envErr };
+  const payOk = v(e.data) as boolean;
+  const payErr = payOk ? '' : `payload: ${showErrors(v.errors)}`;
+  return { envelope: envOk, payload: payOk, errors: [envErr, payErr].filter(Boolean).join(' | ') };
+}

@@ -1,0 +1,178 @@
+/**
+ * The registry and the schema files agree, every schema compiles under strict ajv 2020, and
+ * every schema follows our conventions ($id, title, spec-citing $comment, capture annotations
+ * on every payload field, open payloads).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { loadAepSchemas, AEP_SCHEMA_BASE_ID } from '../../src/aep/schemas.ts';
+import { CAPTURE_ANNOTATIONS, compileAll, createAjv } from './helpers.ts';
+
+const TYPES_DIR = fileURLToPath(new URL('../../schemas/aep/types/', import.meta.url));
+const CITATION = /AEP-000\d( §\d+(\.\d+)*)?/;
+
+type Json = Record<string, unknown>;
+
+test('registry lists exactly the types that have a payload schema file, plus the reserved schema-less ones', () => {
+  const { registry } = loadAepSchemas();
+  const files = readdirSync(TYPES_DIR).filter((f) => f.endsWith('.schema.json')).sort();
+  const withSchema = registry.types.filter((t) => t.schema !== null);
+  assert.deepEqual(withSchema.map((t) => t.schema).sort(), files);
+  for (const t of withSchema) assert.equal(t.schema, `${t.type}.schema.json`, t.type);
+  const schemaLess = registry.types.filter((t) => t.schema === null);
+  assert.deepEqual(schemaLess.map((t) => t.type).sort(), ['message.agent.replied', 'message.user.submitted']);
+  for (const t of schemaLess) assert.equal(t.status, 'reserved', t.type);
+  assert.equal(files.length, 44);
+  assert.equal(registry.types.length, 46);
+});
+
+test('registry counts and scopes follow AEP-0002 §4 and AEP-0004 §2.2', () => {
+  const { registry } = loadAepSchemas();
+  const count = (f: (t: (typeof registry.types)[number]) => boolean) => registry.types.filter(f).length;
+  assert.equal(count((t) => t.status === 'mandatory'), 14);
+  assert.equal(count((t) => t.status === 'mandatory' && t.scope === 'session'), 14);
+  assert.equal(count((t) => t.status === 'optional' && t.scope === 'session'), 22);
+  assert.equal(count((t) => t.status === 'optional' && t.scope === 'agent'), 4);
+  assert.equal(count((t) => t.status === 'optional' && t.scope === 'command'), 4);
+  assert.equal(count((t) => t.status === 'reserved'), 2);
+  for (const t of registry.types) {
+    assert.equal(t.scope === 'agent', t.type.startsWith('agent.'), t.type);
+    assert.match(t.spec, CITATION, t.type);
+    assert.equal(typeof t.summary, 'string');
+    assert.equal(t.experimental, /^(resource|assessment|control)\./.test(t.type), t.type);
+  }
+  const foreign = registry.types.filter((t) => t.foreignEmitter).map((t) => t.type).sort();
+  assert.deepEqual(foreign, ['attention.routed', 'control.attention.respond', 'control.cancel', 'control.pause', 'control.resume']);
+  assert.deepEqual(registry.types.filter((t) => t.scope === 'command').map((t) => t.type).sort(), foreign.filter((t) => t !== 'attention.routed'));
+});
+
+test('registry closed sets agree with the envelope schema and control.rejected', () => {
+  const { registry, envelope, payload } = loadAepSchemas();
+  const props = (envelope as Json).properties as Record<string, Json>;
+  assert.deepEqual(props.capture!.enum, registry.capture.order);
+  assert.deepEqual(props.severity!.enum, registry.severity.order);
+  assert.equal(props.capture!.default, registry.capture.default);
+  assert.equal(props.severity!.default, registry.severity.default);
+  const rejected = payload('control.rejected') as Json;
+  assert.deepEqual(((rejected.properties as Record<string, Json>).reason!.enum as string[]).slice().sort(), registry.nackReasons.reasons.slice().sort());
+  // The 13 categories of AEP-0002 §3 are exactly the alternatives of the core part of the type pattern.
+  const pattern = props.type!.pattern as string;
+  const alternatives = /^\^\(\(([a-z|]+)\)/.exec(pattern)![1]!.split('|').sort();
+  const categories = registry.categories.list.filter((c) => c.name !== 'x').map((c) => c.name).sort();
+  assert.deepEqual(alternatives, categories);
+  assert.equal(categories.length, 13);
+  for (const t of registry.types) assert.ok(categories.includes(t.type.split('.')[0]!), t.type);
+});
+
+test('the envelope schema and every payload schema compile under strict ajv 2020', () => {
+  const { schemas, envelope, payload } = compileAll();
+  assert.equal(typeof envelope, 'function');
+  for (const t of schemas.registry.types) {
+    if (t.schema === null) assert.equal(payload(t.type), undefined);
+    else assert.equal(typeof payload(t.type), 'function', t.type);
+  }
+  // Each file also compiles on its own (no cross-file $ref).
+  for (const f of readdirSync(TYPES_DIR)) {
+    const ajv = createAjv();
+    ajv.compile(JSON.parse(readFileSync(new URL(f, new URL('../../schemas/aep/types/', import.meta.url)), 'utf8')));
+  }
+});
+
+test('payload schemas carry $schema, $id, title and a spec-citing $comment', () => {
+  const s = loadAepSchemas();
+  for (const t of s.registry.types) {
+    const p = s.payload(t.type) as Json | undefined;
+    if (!p) continue;
+    assert.equal(p.$schema, 'https://json-schema.org/draft/2020-12/schema', t.type);
+    assert.equal(p.$id, `${AEP_SCHEMA_BASE_ID}types/${t.type}.schema.json`, t.type);
+    assert.equal(typeof p.title, 'string', t.type);
+    assert.match(p.$comment as string, CITATION, t.type);
+    assert.equal(p.type, 'object', t.type);
+  }
+  const env = s.envelope as Json;
+  assert.equal(env.$schema, 'https://json-schema.org/draft/2020-12/schema');
+  assert.equal(env.$id, `${AEP_SCHEMA_BASE_ID}envelope.schema.json`);
+  assert.equal(typeof env.title, 'string');
+});
+
+/** Every subschema below the root, with its JSON Pointer-ish path. */
+function* subschemas(node: unknown, path: string): Generator<[string, Json]> {
+  if (typeof node !== 'object' || node === null || Array.isArray(node)) return;
+  const n = node as Json;
+  yield [path, n];
+  for (const key of ['properties', '$defs']) {
+    const m = n[key] as Record<string, unknown> | undefined;
+    if (m) for (const [k, v] of Object.entries(m)) yield* subschemas(v, `${path}/${key}/${k}`);
+  }
+  for (const key of ['items', 'additionalProperties', 'propertyNames', 'if', 'then', 'else', 'not']) {
+    if (n[key] !== undefined) yield* subschemas(n[key], `${path}/${key}`);
+  }
+  for (const key of ['allOf', 'anyOf', 'oneOf']) {
+    const a = n[key] as unknown[] | undefined;
+    if (a) for (const [i, v] of a.entries()) yield* subschemas(v, `${path}/${key}/${i}`);
+  }
+}
+
+test('every subschema of the envelope has a $comment citing the spec', () => {
+  const env = loadAepSchemas().envelope;
+  let n = 0;
+  for (const [path, s] of subschemas(env, '')) {
+    // the schemas inside an `if` test the type pattern; their parent `if` carries the citation
+    if (/\/if\/properties\//.test(path)) continue;
+    // `not: {}` is how a forbidden member is spelled; its parent carries the citation
+    if (path.endsWith('/not') && Object.keys(s).length === 0) continue;
+    assert.match(String(s.$comment), CITATION, `envelope${path || '/'} lacks a citing $comment`);
+    n++;
+  }
+  assert.ok(n > 20);
+});
+
+test('every payload field, nested object member and array item carries x-aep-capture', () => {
+  const s = loadAepSchemas();
+  for (const t of s.registry.types) {
+    const p = s.payload(t.type);
+    if (!p) continue;
+    for (const [path, sub] of subschemas(p, '')) {
+      if (path === '' || /\/(if|then|else|not|additionalProperties)(\/|$)/.test(path)) continue;
+      if (!/\/(properties\/[^/]+|items)$/.test(path)) continue;
+      const cap = sub['x-aep-capture'];
+      assert.ok((CAPTURE_ANNOTATIONS as readonly unknown[]).includes(cap), `${t.type}${path}: x-aep-capture is ${String(cap)}`);
+    }
+  }
+});
+
+test('payload schemas are open: no additionalProperties:false or unevaluatedProperties:false (AEP-0002 §5.4)', () => {
+  const s = loadAepSchemas();
+  for (const t of s.registry.types) {
+    const p = s.payload(t.type);
+    if (!p) continue;
+    for (const [path, sub] of subschemas(p, '')) {
+      assert.notEqual(sub.additionalProperties, false, `${t.type}${path}`);
+      assert.notEqual(sub.unevaluatedProperties, false, `${t.type}${path}`);
+    }
+  }
+});
+
+test('every payload integer is bounded below by 0', () => {
+  const s = loadAepSchemas();
+  for (const t of s.registry.types) {
+    const p = s.payload(t.type);
+    if (!p) continue;
+    for (const [path, sub] of subschemas(p, '')) {
+      if (sub.type === 'integer') assert.equal(sub.minimum, 0, `${t.type}${path}`);
+    }
+  }
+});
+
+test('loadAepSchemas returns frozen, cached objects and undefined for unregistered or schema-less types', () => {
+  const a = loadAepSchemas();
+  assert.equal(loadAepSchemas(), a);
+  assert.ok(Object.isFrozen(a.envelope));
+  assert.ok(Object.isFrozen(a.registry.types[0]));
+  assert.ok(Object.isFrozen(a.payload('tool.completed')));
+  assert.equal(a.payload('x.acme.tool.ran'), undefined);
+  assert.equal(a.payload('message.user.submitted'), undefined);
+  assert.equal(a.payload('progress.some_future_member'), undefined);
+});
