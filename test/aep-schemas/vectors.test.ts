@@ -195,6 +195,8 @@ test('optional types (AEP-0002 §5.4)', () => {
   payloadBad('progress.artifact.produced', { artifact: { bytes: -1 } }, '/artifact/bytes');
   payloadBad('agent.heartbeat', { tick: -1 }, '/tick');
   payloadBad('state.snapshot', { state: [1] }, '/state');
+  payloadOk('state.delta', { key: 'plan', rev: 2, delta: [{ op: 'replace', path: '/done', value: 3 }] });
+  payloadBad('state.delta', { delta: ['replace /done'] }, '/delta/0');
   payloadBad('error.raised', { fatal: 'no' }, '/fatal');
   payloadOk('resource.retrieval.returned', { documents: [{ id: 'd', score: -0.3, metadata: { rank: 1 } }], count: 1 });
   payloadBad('resource.retrieval.returned', { documents: [{ content: 3 }] }, '/documents/0/content');
