@@ -1,0 +1,272 @@
+/**
+ * The `pin.json` model: parsing with zod, source-name and URL policy, SHA-256, file helpers.
+ *
+ * Shape (the AHP pin shape, `upstream/mcp/<version>/pin.json`):
+ * ```json
+ * {"version": "2025-11-25",
+ *  "sources": {"schema.ts":   {"url": "https://…/<tag>/schema/2025-11-25/schema.ts",   "sha256": "<64 hex>"},
+ *              "schema.json": {"url": "https://…/<tag>/schema/2025-11-25/schema.json", "sha256": "<64 hex>"}}}
+ * ```
+ * The tag in the URL is the pin's `version`. Unknown members are tolerated and preserved when
+ * `pin refresh --adopt` rewrites the digests.
+ *
+ * Spec: AHP interaction-payloads §Pinned upstream maintenance; notes/ahp-rules.md §10.
+ */
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { Finding } from '../core/finding.ts';
+import { pinFinding } from './rules.ts';
+
+/** The name of the pin file inside a pin folder. */
+export const PIN_FILE = 'pin.json';
+/** The staging folder inside a pin folder (git-ignored) used by `pin refresh`. */
+export const STAGING_DIR = '.staging';
+/** The source whose bytes feed the elicitation extraction. */
+export const EXTRACTION_SOURCE = 'schema.json';
+
+/** Names that may not be used for a source because the pin folder uses them itself. */
+const RESERVED_NAMES = new Set([PIN_FILE, STAGING_DIR, 'README.md']);
+
+/** Branch-like path segments that must never appear in a pinned URL. */
+const FLOATING_SEGMENTS = new Set(['main', 'master', 'head', 'latest', 'refs', 'heads', 'trunk', 'develop']);
+
+const Sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'expected 64 lowercase hex digits');
+
+/** zod schema of one source entry. */
+export const PinSourceSchema = z.object({ url: z.string().min(1), sha256: Sha256 }).passthrough();
+
+/** zod schema of the pin file (sources are checked entry by entry, see {@link parsePin}). */
+export const PinFileSchema = z
+  .object({
+    version: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'expected a plain version tag such as 2025-11-25'),
+    sources: z.record(z.unknown()),
+  })
+  .passthrough();
+
+/** One pinned source: file name in the pin folder, version-tagged URL, lowercase hex SHA-256. */
+export interface PinSource {
+  name: string;
+  url: string;
+  sha256: string;
+}
+
+/** A parsed pin: `version` (the tag) and the sources in file order. `raw` is the parsed JSON. */
+export interface Pin {
+  version: string;
+  sources: PinSource[];
+  raw: Record<string, unknown>;
+}
+
+/** SHA-256 of bytes as 64 lowercase hex digits (node:crypto). */
+export function sha256Hex(data: Uint8Array | string): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/**
+ * True when `name` is a plain file name usable inside the pin folder: not empty, not `.` or
+ * `..`, no `/`, `\`, `:`, NUL or control characters, at most 255 characters, and not one of the
+ * names the folder uses itself (`pin.json`, `.staging`, `README.md`).
+ */
+export function isPlainFileName(name: string): boolean {
+  if (name === '' || name === '.' || name === '..' || name.length > 255) return false;
+  if (/[/\\:\u0000-\u001f\u007f]/.test(name)) return false;
+  return !RESERVED_NAMES.has(name);
+}
+
+function decodeSegments(pathname: string): string[] | undefined {
+  try {
+    return pathname.split('/').slice(1).map((s) => decodeURIComponent(s));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Check a pinned URL against the pin policy. Returns a reason (one phrase) or `undefined` when
+ * the URL is acceptable: https, no credentials, query or fragment, a path segment equal to the
+ * version tag followed by at least one more segment, last segment equal to the source name, no
+ * encoded separators and no branch-like segment (`main`, `HEAD`, `latest`, `refs`, ...).
+ */
+export function urlProblem(url: string, name: string, version: string): string | undefined {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return 'is not a URL';
+  }
+  if (u.protocol !== 'https:') return `uses ${u.protocol} instead of https:`;
+  if (u.username || u.password) return 'carries credentials';
+  if (u.search || u.hash) return 'has a query or fragment';
+  const segs = decodeSegments(u.pathname);
+  if (!segs || segs.some((s) => /[/\\]/.test(s))) return 'has an undecodable or encoded path separator';
+  if (segs[segs.length - 1] !== name) return `does not end in /${name}`;
+  const tag = segs.indexOf(version);
+  if (tag < 0 || tag >= segs.length - 1) return `does not name the version tag ${version} as a path segment`;
+  const floating = segs.find((s) => FLOATING_SEGMENTS.has(s.toLowerCase()));
+  if (floating !== undefined) return `names the floating ref "${floating}"`;
+  return undefined;
+}
+
+/**
+ * Map a pinned URL onto a mirror: the prefix up to and including the first path segment equal
+ * to the version tag is replaced by `baseUrl`. With `baseUrl` `http://127.0.0.1:8080/m/`,
+ * `https://raw.githubusercontent.com/o/r/2025-11-25/schema/2025-11-25/schema.json` becomes
+ * `http://127.0.0.1:8080/m/schema/2025-11-25/schema.json` (a trailing `/` is added to `baseUrl`
+ * when missing).
+ * @throws Error when the pinned URL does not contain the tag segment (see {@link urlProblem}).
+ */
+export function mirrorUrl(pinnedUrl: string, version: string, baseUrl: string): string {
+  const u = new URL(pinnedUrl);
+  const raw = u.pathname.split('/').slice(1);
+  const tag = raw.findIndex((s) => decodeURIComponent(s) === version);
+  if (tag < 0) throw new Error(`URL does not contain the tag segment ${version}`);
+  const base = baseUrl.endsWith('/') ? baseUrl : baseUrl + '/';
+  return new URL(raw.slice(tag + 1).join('/'), base).href;
+}
+
+/** True for a loopback host name as the WHATWG URL parser spells it. */
+export function isLoopbackHost(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
+}
+
+/**
+ * Check a `--base-url`: https, or http only on a loopback host (127.0.0.0/8, [::1],
+ * localhost; meant for tests and local mirrors); no credentials, query or fragment.
+ * Returns a reason or `undefined`.
+ */
+export function baseUrlProblem(baseUrl: string): string | undefined {
+  let u: URL;
+  try {
+    u = new URL(baseUrl);
+  } catch {
+    return 'is not a URL';
+  }
+  if (u.protocol === 'http:') {
+    if (!isLoopbackHost(u.hostname)) return 'uses http: on a host that is not loopback (http is allowed only for 127.0.0.0/8, [::1] and localhost)';
+  } else if (u.protocol !== 'https:') {
+    return `uses ${u.protocol}; only https: (or http: on loopback) is allowed`;
+  }
+  if (u.username || u.password) return 'carries credentials';
+  if (u.search || u.hash) return 'has a query or fragment';
+  return undefined;
+}
+
+/**
+ * Read a file, or `undefined` when it does not exist (ENOENT/ENOTDIR).
+ * @throws the underlying I/O error for anything else (permissions, a directory, ...).
+ */
+export async function readIfExists(path: string): Promise<Buffer | undefined> {
+  try {
+    return await readFile(path);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw e;
+  }
+}
+
+/**
+ * Decode bytes as UTF-8 text (fatal on invalid UTF-8; a leading BOM is dropped).
+ * @throws TypeError on invalid UTF-8.
+ */
+export function decodeUtf8(data: Uint8Array): string {
+  return new TextDecoder('utf-8', { fatal: true }).decode(data);
+}
+
+/** Result of {@link loadPin}: the pin when usable, and the findings about pin.json itself. */
+export interface LoadedPin {
+  pin?: Pin;
+  findings: Finding[];
+  /** Path of pin.json as reported in findings (`<dir>/pin.json`). */
+  pinPath: string;
+}
+
+/**
+ * Parse pin.json text. Every source entry is checked on its own so one bad entry names itself.
+ * Findings: `pin/invalid-pin` (not JSON, wrong shape, no `schema.json` source; then no pin is
+ * returned), `pin/unsafe-source-name` and `pin/unpinned-url` (the pin is returned without the
+ * offending sources... see below).
+ *
+ * Sources with an unsafe name are dropped from the returned pin (they are never touched on
+ * disk); sources with an unpinned URL are kept for the offline digest check, and
+ * `pin refresh` refuses to run when any finding is present.
+ */
+export function parsePin(text: string, pinPath: string): LoadedPin {
+  const findings: Finding[] = [];
+  let json: unknown;
+  try {
+    json = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  } catch (e) {
+    findings.push(pinFinding('pin/invalid-pin', pinPath, `pin.json is not valid JSON (${(e as Error).message}).`));
+    return { findings, pinPath };
+  }
+  const top = PinFileSchema.safeParse(json);
+  if (!top.success) {
+    findings.push(pinFinding('pin/invalid-pin', pinPath, `pin.json does not have the pin shape: ${zodSummary(top.error)}.`));
+    return { findings, pinPath };
+  }
+  const raw = json as Record<string, unknown>;
+  const version = top.data.version;
+  const rawSources = raw.sources as Record<string, unknown>;
+  const sources: PinSource[] = [];
+  let shapeOk = true;
+  for (const name of Object.keys(rawSources)) {
+    const entry = PinSourceSchema.safeParse(rawSources[name]);
+    if (!entry.success) {
+      shapeOk = false;
+      findings.push(
+        pinFinding('pin/invalid-pin', pinPath, `pin.json source ${JSON.stringify(name)} is invalid: ${zodSummary(entry.error)}.`),
+      );
+      continue;
+    }
+    if (!isPlainFileName(name)) {
+      findings.push(
+        pinFinding('pin/unsafe-source-name', pinPath, `Source name ${JSON.stringify(name)} is not a plain file name; it is ignored.`, {
+          data: { name },
+        }),
+      );
+      continue;
+    }
+    const problem = urlProblem(entry.data.url, name, version);
+    if (problem) {
+      findings.push(
+        pinFinding('pin/unpinned-url', pinPath, `The URL of source ${name} ${problem}.`, { data: { name, url: entry.data.url } }),
+      );
+    }
+    sources.push({ name, url: entry.data.url, sha256: entry.data.sha256 });
+  }
+  if (!Object.prototype.hasOwnProperty.call(rawSources, EXTRACTION_SOURCE)) {
+    findings.push(pinFinding('pin/invalid-pin', pinPath, `pin.json has no "${EXTRACTION_SOURCE}" source to extract from.`));
+    return { findings, pinPath };
+  }
+  if (!shapeOk) return { findings, pinPath };
+  return { pin: { version, sources, raw }, findings, pinPath };
+}
+
+/**
+ * Read and parse `<dir>/pin.json` (see {@link parsePin}); a missing file is `pin/invalid-pin`.
+ * @throws I/O errors other than a missing file.
+ */
+export async function loadPin(dir: string): Promise<LoadedPin> {
+  const pinPath = join(dir, PIN_FILE);
+  const bytes = await readIfExists(pinPath);
+  if (!bytes) return { findings: [pinFinding('pin/invalid-pin', pinPath, 'pin.json does not exist.')], pinPath };
+  let text: string;
+  try {
+    text = decodeUtf8(bytes);
+  } catch {
+    return { findings: [pinFinding('pin/invalid-pin', pinPath, 'pin.json is not valid UTF-8.')], pinPath };
+  }
+  return parsePin(text, pinPath);
+}
+
+function zodSummary(err: z.ZodError): string {
+  return err.issues
+    .slice(0, 3)
+    .map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`)
+    .join('; ');
+}

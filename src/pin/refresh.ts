@@ -1,0 +1,369 @@
+/**
+ * `pin refresh`: the only networked code in agent-conformance.
+ *
+ * Downloads exactly the URLs in `<dir>/pin.json` (or their mirror under `baseUrl`) into
+ * `<dir>/.staging/`, compares the bytes with the pinned digests, re-extracts the elicitation
+ * subset from the downloaded `schema.json` and diffs it against the committed extraction.
+ * Nothing outside the staging folder is written unless `adopt` is set; then the vendored
+ * sources, the digests in pin.json and the committed extraction are replaced (each file written
+ * to a temporary name in its folder and renamed into place; pin.json last).
+ *
+ * Download policy: https only (http only when `baseUrl` is a loopback http URL, for tests and
+ * local mirrors); redirects followed only within the same scheme, host and port (at most 5);
+ * a size cap (default 8 MiB) and a timeout (default 30 s) per source. Branches and "latest"
+ * are never consulted: the pin's URLs must name the version tag (see `model.ts`).
+ *
+ * Spec: AHP interaction-payloads §Pinned upstream maintenance (review before adopting); it
+ * fixes AHP-PIN-04 (AHP's refresh adopts whatever it downloads).
+ */
+import { mkdir, rename, rm, unlink, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { Finding } from '../core/finding.ts';
+import { unifiedDiff } from './diff.ts';
+import { expectedExtraction, sameBytes } from './extraction.ts';
+import {
+  EXTRACTION_SOURCE,
+  PIN_FILE,
+  STAGING_DIR,
+  baseUrlProblem,
+  decodeUtf8,
+  isLoopbackHost,
+  loadPin,
+  mirrorUrl,
+  readIfExists,
+  sha256Hex,
+  type Pin,
+} from './model.ts';
+import { pinFinding } from './rules.ts';
+
+/** Default cap on one downloaded body: 8 MiB. */
+export const DEFAULT_MAX_BYTES = 8 * 1024 * 1024;
+/** Default timeout for one download including redirects and body: 30 000 ms. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+/** Redirects followed per download (same origin only). */
+export const MAX_REDIRECTS = 5;
+
+/**
+ * Thrown for invalid options (a `baseUrl` that is not https or loopback http, a non-positive
+ * `timeoutMs` or `maxBytes`). The CLI maps it to exit code 2 (usage).
+ */
+export class PinUsageError extends Error {
+  override name = 'PinUsageError';
+}
+
+/**
+ * Options of {@link refreshPin}.
+ * - `dir`: the pin folder (pin.json; vendored sources; `.staging/` is created here).
+ * - `extraction`: the committed extraction file.
+ * - `baseUrl`: mirror that replaces each pinned URL's prefix up to and including the version-tag
+ *   path segment: `https://raw.githubusercontent.com/o/r/2025-11-25/schema/2025-11-25/schema.json`
+ *   with `baseUrl` `http://127.0.0.1:8000/mirror` is fetched from
+ *   `http://127.0.0.1:8000/mirror/schema/2025-11-25/schema.json`.
+ * - `adopt`: install the download (vendored files, pin.json digests, extraction).
+ * - `timeoutMs` (ms, default 30 000) and `maxBytes` (bytes, default 8 MiB) apply per source.
+ * - `log`: receives progress lines (one per download); nothing is printed otherwise.
+ */
+export interface RefreshOptions {
+  dir: string;
+  extraction: string;
+  baseUrl?: string;
+  adopt?: boolean;
+  timeoutMs?: number;
+  maxBytes?: number;
+  log?: (line: string) => void;
+}
+
+/**
+ * Result of {@link refreshPin}.
+ * - `changed`: a downloaded source differs from its pinned digest, or the extraction of the
+ *   downloaded schema.json differs from the committed extraction (true also after adopting).
+ * - `findings`: `pin/*` findings (change, download and policy problems).
+ * - `report`: plain text for a maintainer (per-source digests, the extraction diff, what was
+ *   written); it ends with a newline.
+ */
+export interface RefreshResult {
+  changed: boolean;
+  findings: Finding[];
+  report: string;
+}
+
+type Download = { ok: true; bytes: Buffer } | { ok: false; finding: Finding };
+
+function checkOptions(opts: RefreshOptions): { timeoutMs: number; maxBytes: number } {
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new PinUsageError(`timeoutMs must be a positive number of milliseconds`);
+  if (!Number.isSafeInteger(maxBytes) || maxBytes <= 0) throw new PinUsageError(`maxBytes must be a positive integer`);
+  if (opts.baseUrl !== undefined) {
+    const problem = baseUrlProblem(opts.baseUrl);
+    if (problem) throw new PinUsageError(`--base-url ${problem}`);
+  }
+  return { timeoutMs, maxBytes };
+}
+
+/** True when `url` may be requested at all: https, or http on loopback when allowed. */
+function schemeAllowed(url: URL, allowLoopbackHttp: boolean): boolean {
+  return url.protocol === 'https:' || (allowLoopbackHttp && url.protocol === 'http:' && isLoopbackHost(url.hostname));
+}
+
+/**
+ * Download one URL under the policy above. `source` is the file path used in findings.
+ * Never throws for network problems; they become findings.
+ */
+async function download(
+  url: string,
+  source: string,
+  limits: { timeoutMs: number; maxBytes: number; allowLoopbackHttp: boolean },
+): Promise<Download> {
+  const fail = (id: 'pin/fetch-failed' | 'pin/redirect-refused' | 'pin/response-too-large', message: string, data: Record<string, unknown> = {}): Download => ({
+    ok: false,
+    finding: pinFinding(id, source, message, { data: { url, ...data } }),
+  });
+  const signal = AbortSignal.timeout(limits.timeoutMs);
+  let current = new URL(url);
+  if (!schemeAllowed(current, limits.allowLoopbackHttp)) {
+    return fail('pin/fetch-failed', `Refused to download ${url}: only https (or http on loopback with --base-url) is allowed.`);
+  }
+  try {
+    for (let hop = 0; ; hop++) {
+      const res = await fetch(current, { redirect: 'manual', signal });
+      if ([301, 302, 303, 307, 308].includes(res.status)) {
+        await res.body?.cancel();
+        const location = res.headers.get('location');
+        if (!location) return fail('pin/fetch-failed', `${current.href} answered ${res.status} without a Location.`);
+        const next = new URL(location, current);
+        if (next.protocol !== current.protocol || next.host !== current.host) {
+          return fail('pin/redirect-refused', `Refused a redirect from ${current.host} to another origin (${next.protocol}//${next.host}).`, {
+            location: next.href,
+          });
+        }
+        if (hop + 1 > MAX_REDIRECTS) return fail('pin/redirect-refused', `Refused more than ${MAX_REDIRECTS} redirects.`);
+        current = next;
+        continue;
+      }
+      if (res.status !== 200) {
+        await res.body?.cancel();
+        return fail('pin/fetch-failed', `${current.href} answered HTTP ${res.status}.`, { status: res.status });
+      }
+      const declared = Number(res.headers.get('content-length') ?? NaN);
+      if (Number.isFinite(declared) && declared > limits.maxBytes) {
+        await res.body?.cancel();
+        return fail('pin/response-too-large', `${current.href} declares ${declared} bytes, over the cap of ${limits.maxBytes}.`, {
+          maxBytes: limits.maxBytes,
+        });
+      }
+      const chunks: Buffer[] = [];
+      let total = 0;
+      if (res.body) {
+        const reader = res.body.getReader();
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          total += value.byteLength;
+          if (total > limits.maxBytes) {
+            await reader.cancel();
+            return fail('pin/response-too-large', `${current.href} sent more than the cap of ${limits.maxBytes} bytes.`, {
+              maxBytes: limits.maxBytes,
+            });
+          }
+          chunks.push(Buffer.from(value));
+        }
+      }
+      return { ok: true, bytes: Buffer.concat(chunks, total) };
+    }
+  } catch (e) {
+    const err = e as Error & { cause?: { code?: string; message?: string } };
+    if (err.name === 'TimeoutError' || signal.aborted) {
+      return fail('pin/fetch-failed', `Downloading ${current.href} timed out after ${limits.timeoutMs} ms.`);
+    }
+    const detail = err.cause?.code ?? err.cause?.message ?? err.message;
+    return fail('pin/fetch-failed', `Downloading ${current.href} failed (${detail}).`);
+  }
+}
+
+/** Write `data` to `<target>.tmp-…` in the same folder; returns the temporary path. */
+async function writeTemp(target: string, data: string | Uint8Array): Promise<string> {
+  await mkdir(dirname(target), { recursive: true });
+  const tmp = join(dirname(target), `.${basename(target)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
+  await writeFile(tmp, data, { flag: 'wx' });
+  return tmp;
+}
+
+/**
+ * Replace several files: every temporary file is written first, then each is renamed into place
+ * in the given order (each rename is atomic). On a failure before the renames the temporaries
+ * are removed.
+ */
+async function replaceFiles(files: Array<{ target: string; data: string | Uint8Array }>): Promise<void> {
+  const temps: Array<{ tmp: string; target: string }> = [];
+  try {
+    for (const f of files) temps.push({ tmp: await writeTemp(f.target, f.data), target: f.target });
+  } catch (e) {
+    await Promise.all(temps.map((t) => unlink(t.tmp).catch(() => undefined)));
+    throw e;
+  }
+  for (const t of temps) await rename(t.tmp, t.target);
+}
+
+/** pin.json text with the new digests, preserving every other member and the key order. */
+function rewrittenPin(pin: Pin, digests: Map<string, string>): string {
+  const raw = structuredClone(pin.raw) as { sources: Record<string, Record<string, unknown>> };
+  for (const [name, sha] of digests) raw.sources[name].sha256 = sha;
+  return JSON.stringify(raw, null, 2) + '\n';
+}
+
+/**
+ * Refresh a pin folder from the network (or a mirror) and report what changed; see the module
+ * comment for the policy. `changed` is true when any downloaded source differs from its pinned
+ * digest or the extraction would change; the caller exits non-zero then, and on any error
+ * finding. Rule ids: those of `loadPin` (`pin/invalid-pin`, `pin/unsafe-source-name`,
+ * `pin/unpinned-url`, in which case nothing is downloaded), `pin/fetch-failed`,
+ * `pin/redirect-refused`, `pin/response-too-large`, `pin/source-changed`,
+ * `pin/extraction-failed`, `pin/extraction-changed`, `pin/adopt-refused`.
+ * @throws PinUsageError for invalid options; I/O errors while staging or adopting.
+ */
+export async function refreshPin(opts: RefreshOptions): Promise<RefreshResult> {
+  const limits = checkOptions(opts);
+  const log = opts.log ?? (() => undefined);
+  const lines: string[] = [];
+  const { pin, findings } = await loadPin(opts.dir);
+  lines.push(`MCP pin refresh: ${opts.dir}${pin ? ` (version ${pin.version})` : ''}`);
+  if (!pin || findings.length > 0) {
+    lines.push('pin.json is not usable; nothing was downloaded.');
+    for (const f of findings) lines.push(`  ${f.ruleId}: ${f.message}`);
+    return { changed: false, findings, report: lines.join('\n') + '\n' };
+  }
+
+  const staging = join(opts.dir, STAGING_DIR);
+  await rm(staging, { recursive: true, force: true });
+  await mkdir(staging, { recursive: true });
+
+  const allowLoopbackHttp = opts.baseUrl !== undefined && new URL(opts.baseUrl).protocol === 'http:';
+  const downloaded = new Map<string, Buffer>();
+  const newDigests = new Map<string, string>();
+  let incomplete = false;
+  for (const source of pin.sources) {
+    const url = opts.baseUrl ? mirrorUrl(source.url, pin.version, opts.baseUrl) : source.url;
+    const path = join(opts.dir, source.name);
+    log(`GET ${url}`);
+    const got = await download(url, path, { ...limits, allowLoopbackHttp });
+    if (!got.ok) {
+      incomplete = true;
+      findings.push(got.finding);
+      lines.push(`${source.name}: download failed: ${got.finding.message}`);
+      continue;
+    }
+    downloaded.set(source.name, got.bytes);
+    await writeFile(join(staging, source.name), got.bytes);
+    const fetched = sha256Hex(got.bytes);
+    const local = await readIfExists(path);
+    const localState = !local ? 'absent' : sha256Hex(local) === source.sha256 ? 'matches the pin' : `differs (sha256 ${sha256Hex(local)})`;
+    if (fetched === source.sha256) {
+      lines.push(`${source.name}: unchanged (sha256 ${fetched}, ${got.bytes.length} bytes); local copy ${localState}`);
+    } else {
+      newDigests.set(source.name, fetched);
+      findings.push(
+        pinFinding('pin/source-changed', path, `Downloaded ${source.name} has SHA-256 ${fetched}, but pin.json pins ${source.sha256}.`, {
+          data: { name: source.name, url, pinned: source.sha256, fetched, bytes: got.bytes.length },
+        }),
+      );
+      lines.push(
+        `${source.name}: CHANGED`,
+        `  pinned  sha256 ${source.sha256}`,
+        `  fetched sha256 ${fetched} (${got.bytes.length} bytes, staged as ${join(staging, source.name)})`,
+        `  local copy ${localState}`,
+      );
+    }
+  }
+
+  // The extraction of the downloaded schema.json, under the committed file's header.
+  const committed = await readIfExists(opts.extraction);
+  let newExtraction: string | undefined;
+  let extractionChanged = false;
+  let extractionFailed = false;
+  const schemaJson = downloaded.get(EXTRACTION_SOURCE);
+  if (schemaJson) {
+    try {
+      newExtraction = expectedExtraction(schemaJson, committed).text;
+    } catch (e) {
+      extractionFailed = true;
+      findings.push(
+        pinFinding(
+          'pin/extraction-failed',
+          join(staging, EXTRACTION_SOURCE),
+          `The elicitation subset cannot be extracted from the downloaded ${EXTRACTION_SOURCE}: ${(e as Error).message}.`,
+        ),
+      );
+      lines.push(`extraction: FAILED (${(e as Error).message})`);
+    }
+  } else {
+    lines.push(`extraction: not checked (${EXTRACTION_SOURCE} was not downloaded)`);
+  }
+  if (newExtraction !== undefined) {
+    const stagedExtraction = join(staging, 'extraction', basename(opts.extraction));
+    await mkdir(dirname(stagedExtraction), { recursive: true });
+    await writeFile(stagedExtraction, newExtraction);
+    if (committed && sameBytes(newExtraction, committed)) {
+      lines.push(`extraction ${opts.extraction}: unchanged`);
+    } else {
+      extractionChanged = true;
+      let oldText = '';
+      if (committed) {
+        try {
+          oldText = decodeUtf8(committed);
+        } catch {
+          oldText = '(not valid UTF-8)\n';
+        }
+      }
+      const diff = unifiedDiff(oldText, newExtraction, {
+        oldLabel: committed ? `a/${opts.extraction}` : '/dev/null',
+        newLabel: `b/${opts.extraction}`,
+      });
+      findings.push(
+        pinFinding(
+          'pin/extraction-changed',
+          opts.extraction,
+          committed
+            ? `The extraction of the downloaded ${EXTRACTION_SOURCE} differs from the committed extraction.`
+            : `The committed extraction does not exist; the download would create it.`,
+          { data: { staged: stagedExtraction } },
+        ),
+      );
+      lines.push(`extraction ${opts.extraction}: CHANGED (staged as ${stagedExtraction})`, diff.trimEnd());
+    }
+  }
+
+  const changed = newDigests.size > 0 || extractionChanged;
+  if (!opts.adopt) {
+    if (incomplete) lines.push('Result: refresh incomplete; nothing adopted.');
+    else if (changed) lines.push(`Result: CHANGED. Staged in ${staging}; nothing adopted. Review, then re-run with --adopt.`);
+    else lines.push('Result: no change.');
+    return { changed, findings, report: lines.join('\n') + '\n' };
+  }
+
+  if (incomplete || extractionFailed) {
+    findings.push(
+      pinFinding('pin/adopt-refused', join(opts.dir, PIN_FILE), 'Nothing was adopted because the refresh was incomplete or could not be extracted.'),
+    );
+    lines.push('Result: adoption refused; nothing outside the staging folder was written.');
+    return { changed, findings, report: lines.join('\n') + '\n' };
+  }
+
+  const writes: Array<{ target: string; data: string | Uint8Array }> = [];
+  for (const source of pin.sources) {
+    const bytes = downloaded.get(source.name) as Buffer;
+    const target = join(opts.dir, source.name);
+    const local = await readIfExists(target);
+    if (!local || !local.equals(bytes)) writes.push({ target, data: bytes });
+  }
+  if (newExtraction !== undefined && extractionChanged) writes.push({ target: opts.extraction, data: newExtraction });
+  if (newDigests.size > 0) writes.push({ target: join(opts.dir, PIN_FILE), data: rewrittenPin(pin, newDigests) });
+  await replaceFiles(writes);
+  lines.push(
+    writes.length === 0
+      ? `Result: ${changed ? 'CHANGED' : 'no change'}; nothing needed writing.`
+      : `Result: ${changed ? 'CHANGED and adopted' : 'no change; vendored copies installed'}: wrote ${writes.map((w) => w.target).join(', ')}.`,
+  );
+  return { changed, findings, report: lines.join('\n') + '\n' };
+}

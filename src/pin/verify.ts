@@ -1,0 +1,108 @@
+/**
+ * `pin verify`: the offline check of a pin folder (AHP-PIN-01).
+ *
+ * 1. `<dir>/pin.json` parses and follows the pin policy (see `model.ts`).
+ * 2. Every pinned source present in `<dir>` has the pinned SHA-256; a missing source is
+ *    `pin/missing-source` (error, or warning with `allowMissing`).
+ * 3. The committed extraction equals the extraction of `<dir>/schema.json`, compared byte for
+ *    byte under the committed file's own header (see `extraction.ts`). This check runs on the
+ *    vendored bytes even when their digest is wrong, so digest drift with an unchanged
+ *    extraction (the 2025-11-25 HEAD errata) is reported as exactly one digest mismatch.
+ *
+ * Works on our layout (`upstream/mcp/2025-11-25` + `schemas/mcp/mcp-elicitation.schema.json`)
+ * and on an AHP checkout (`upstream/mcp/2025-11-25` + `schema/draft/mcp-elicitation.schema.json`).
+ * Never touches the network and never writes.
+ *
+ * Spec: AHP interaction-payloads §Pinned upstream maintenance.
+ */
+import { join } from 'node:path';
+import type { Finding } from '../core/finding.ts';
+import { expectedExtraction, mismatchData, sameBytes } from './extraction.ts';
+import { EXTRACTION_SOURCE, loadPin, readIfExists, sha256Hex } from './model.ts';
+import { pinFinding } from './rules.ts';
+
+/**
+ * Options of {@link verifyPin}.
+ * - `dir`: the pin folder holding `pin.json` and the vendored sources.
+ * - `extraction`: the committed extraction file.
+ * - `allowMissing`: report absent sources as warnings (the upstream bytes are not committed,
+ *   so a fresh checkout has none); the digest and extraction checks still run on what exists.
+ */
+export interface VerifyOptions {
+  dir: string;
+  extraction: string;
+  allowMissing?: boolean;
+}
+
+/**
+ * Verify a pin folder offline and return the findings (empty = verified). Rule ids:
+ * `pin/invalid-pin`, `pin/unsafe-source-name`, `pin/unpinned-url`, `pin/missing-source`,
+ * `pin/digest-mismatch`, `pin/extraction-skipped`, `pin/extraction-failed`,
+ * `pin/missing-extraction`, `pin/extraction-mismatch`. The caller exits 1 on any error.
+ * @throws I/O errors other than a missing file (the CLI maps them to exit 2).
+ */
+export async function verifyPin(opts: VerifyOptions): Promise<Finding[]> {
+  const { pin, findings } = await loadPin(opts.dir);
+  if (!pin) return findings;
+
+  let schemaJson: Buffer | undefined;
+  for (const source of pin.sources) {
+    const path = join(opts.dir, source.name);
+    const bytes = await readIfExists(path);
+    if (!bytes) {
+      findings.push(
+        pinFinding('pin/missing-source', path, `Pinned source ${source.name} is not present; fetch it with \`pin refresh --adopt\`.`, {
+          severity: opts.allowMissing ? 'warning' : 'error',
+          data: { name: source.name, url: source.url },
+        }),
+      );
+      continue;
+    }
+    if (source.name === EXTRACTION_SOURCE) schemaJson = bytes;
+    const actual = sha256Hex(bytes);
+    if (actual !== source.sha256) {
+      findings.push(
+        pinFinding(
+          'pin/digest-mismatch',
+          path,
+          `SHA-256 of ${source.name} is ${actual}, but pin.json pins ${source.sha256}.`,
+          { data: { name: source.name, expected: source.sha256, actual, bytes: bytes.length } },
+        ),
+      );
+    }
+  }
+
+  const schemaPath = join(opts.dir, EXTRACTION_SOURCE);
+  if (!schemaJson) {
+    findings.push(
+      pinFinding('pin/extraction-skipped', opts.extraction, `The extraction was not checked because ${schemaPath} is absent.`),
+    );
+    return findings;
+  }
+  const committed = await readIfExists(opts.extraction);
+  if (!committed) {
+    findings.push(pinFinding('pin/missing-extraction', opts.extraction, 'The committed elicitation extraction does not exist.'));
+    return findings;
+  }
+  let expected: string;
+  try {
+    expected = expectedExtraction(schemaJson, committed).text;
+  } catch (e) {
+    findings.push(
+      pinFinding('pin/extraction-failed', schemaPath, `The elicitation subset cannot be extracted from ${EXTRACTION_SOURCE}: ${(e as Error).message}.`),
+    );
+    return findings;
+  }
+  if (!sameBytes(expected, committed)) {
+    const data = mismatchData(expected, committed);
+    findings.push(
+      pinFinding(
+        'pin/extraction-mismatch',
+        opts.extraction,
+        `The committed extraction differs from the extraction of ${schemaPath} from line ${data.line} on.`,
+        { line: data.line as number, data },
+      ),
+    );
+  }
+  return findings;
+}
