@@ -54,8 +54,12 @@ export function compileAll(): Compiled {
   return compiled;
 }
 
-/** The upstream AEP fixture corpus, `<repo>/../shared/corpus/aep/conformance/fixtures/`. */
-export const CORPUS_DIR = fileURLToPath(new URL('../../../shared/corpus/aep/conformance/fixtures/', import.meta.url));
+/**
+ * The upstream AEP fixture corpus, `<repo>/../shared/corpus/aep/conformance/fixtures/`
+ * (`AEP_CORPUS_DIR` overrides it, e.g. to exercise the skip path).
+ */
+export const CORPUS_DIR =
+  process.env.AEP_CORPUS_DIR ?? fileURLToPath(new URL('../../../shared/corpus/aep/conformance/fixtures/', import.meta.url));
 
 /** True when the corpus is present; tests that need it skip with a message otherwise. */
 export function corpusPresent(): boolean {
