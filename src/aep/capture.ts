@@ -1,0 +1,114 @@
+/**
+ * Capture annotations (`x-aep-capture`) read from our payload schemas into a compact tree,
+ * and the walk that finds payload fields above an event's capture level.
+ * AEP-0001 §8.2, AEP-0002 §5.1 (annotation rules 1-4), AEP-0002 §8.
+ */
+import { childPointer } from '../core/pointer.ts';
+import { CAPTURE_RANK } from './event.ts';
+import type { AepCaptureLevel } from './schemas.ts';
+
+/** Annotation tree of one payload schema node. Unannotated members default to `metadata`. */
+export interface CaptureNode {
+  /** Minimum event capture at which this member may be present. */
+  level: AepCaptureLevel;
+  properties?: Map<string, CaptureNode>;
+  items?: CaptureNode;
+}
+
+type Schema = Record<string, unknown>;
+
+function resolveRef(root: Schema, ref: string): Schema | undefined {
+  if (!ref.startsWith('#/')) return undefined;
+  let cur: unknown = root;
+  for (const tok of ref.slice(2).split('/')) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Schema)[tok.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  return cur && typeof cur === 'object' ? (cur as Schema) : undefined;
+}
+
+/**
+ * Build the annotation tree of a payload schema: follows `properties`, `items`, local
+ * `$ref`s and the subschemas of `allOf`/`anyOf`/`oneOf`/`if`/`then`/`else` (their
+ * properties are merged; the highest level wins for a member named twice).
+ */
+export function buildCaptureTree(root: Schema): CaptureNode {
+  const seen = new Set<Schema>();
+  const build = (s: Schema, inherited: AepCaptureLevel, node: CaptureNode): void => {
+    if (seen.has(s)) return;
+    seen.add(s);
+    if (typeof s.$ref === 'string') {
+      const t = resolveRef(root, s.$ref);
+      if (t) build(t, inherited, node);
+    }
+    const lvl = s['x-aep-capture'];
+    if (typeof lvl === 'string' && lvl in CAPTURE_RANK && CAPTURE_RANK[lvl as AepCaptureLevel] > CAPTURE_RANK[node.level]) {
+      node.level = lvl as AepCaptureLevel;
+    }
+    const props = s.properties;
+    if (props && typeof props === 'object') {
+      node.properties ??= new Map();
+      for (const [k, sub] of Object.entries(props as Record<string, Schema>)) {
+        if (!sub || typeof sub !== 'object') continue;
+        const child = node.properties.get(k) ?? { level: 'metadata' as AepCaptureLevel };
+        build(sub, 'metadata', child);
+        node.properties.set(k, child);
+      }
+    }
+    const items = s.items;
+    if (items && typeof items === 'object' && !Array.isArray(items)) {
+      node.items ??= { level: 'metadata' };
+      build(items as Schema, 'metadata', node.items);
+    }
+    for (const k of ['allOf', 'anyOf', 'oneOf'] as const) {
+      const list = s[k];
+      if (Array.isArray(list)) for (const sub of list) if (sub && typeof sub === 'object') build(sub as Schema, inherited, node);
+    }
+    for (const k of ['if', 'then', 'else'] as const) {
+      const sub = s[k];
+      if (sub && typeof sub === 'object') build(sub as Schema, inherited, node);
+    }
+    seen.delete(s);
+  };
+  const top: CaptureNode = { level: 'metadata' };
+  build(root, 'metadata', top);
+  return top;
+}
+
+/** A payload member present above the event's capture level. */
+export interface CaptureViolation {
+  pointer: string;
+  level: AepCaptureLevel;
+}
+
+/**
+ * Walk `data` against `tree` and list every present member whose annotation ranks above
+ * `capture` (the parent is reported, not each of its children). Members the schema does not
+ * name default to `metadata` (AEP-0002 §5.1 rule 4). Iterative: safe at any depth.
+ */
+export function captureViolations(data: unknown, tree: CaptureNode, capture: AepCaptureLevel, basePointer = '/data'): CaptureViolation[] {
+  const out: CaptureViolation[] = [];
+  const rank = CAPTURE_RANK[capture];
+  const stack: [unknown, CaptureNode | undefined, string][] = [[data, tree, basePointer]];
+  while (stack.length) {
+    const [v, node, ptr] = stack.pop()!;
+    if (!node || v === null || typeof v !== 'object') continue;
+    if (Array.isArray(v)) {
+      if (!node.items) continue;
+      for (let i = v.length - 1; i >= 0; i--) {
+        if (CAPTURE_RANK[node.items.level] > rank) out.push({ pointer: childPointer(ptr, i), level: node.items.level });
+        else stack.push([v[i], node.items, childPointer(ptr, i)]);
+      }
+      continue;
+    }
+    if (!node.properties) continue;
+    for (const k of Object.keys(v)) {
+      const child = node.properties.get(k);
+      if (!child) continue;
+      const p = childPointer(ptr, k);
+      if (CAPTURE_RANK[child.level] > rank) out.push({ pointer: p, level: child.level });
+      else stack.push([(v as Record<string, unknown>)[k], child, p]);
+    }
+  }
+  return out.sort((a, b) => (a.pointer < b.pointer ? -1 : a.pointer > b.pointer ? 1 : 0));
+}

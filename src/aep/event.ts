@@ -1,0 +1,51 @@
+/**
+ * The AEP event as rules see it: a parsed JSONL line plus the envelope facts every rule needs.
+ * AEP-0001 §5.
+ */
+import type { ParsedEvent } from '../core/rule.ts';
+import type { AepCaptureLevel } from './schemas.ts';
+
+/** Capture ranks, AEP-0001 §8.2: `none(0) < metadata(1) < redacted(2) < full(3)`. */
+export const CAPTURE_RANK: Readonly<Record<AepCaptureLevel, number>> = { none: 0, metadata: 1, redacted: 2, full: 3 };
+
+/** Scope class of a type, decided by its name (AEP-0001 §5.2; AEP-0004 §2.2; AEP-0002 §7.3). */
+export type AepScope = 'session' | 'agent' | 'foreign';
+
+const FOREIGN = /^(control\.attention\.respond|control\.cancel|control\.pause|control\.resume|x\.[a-z0-9_-]+\.control\..+|attention\.routed)$/;
+
+/** The scope class of `type`: `agent.*` -> agent; commands and `attention.routed` -> foreign; else session. */
+export function scopeOf(type: string): AepScope {
+  if (type.startsWith('agent.')) return 'agent';
+  return FOREIGN.test(type) ? 'foreign' : 'session';
+}
+
+/**
+ * An AEP event whose envelope passed schema validation (stream rules only see these).
+ * `capture` has the default applied (AEP-0001 §5.1: `metadata`).
+ */
+export interface AepEvent extends ParsedEvent {
+  type: string;
+  capture: AepCaptureLevel;
+  /** True when `data` is absent or validated against the type's payload schema. */
+  payloadValid: boolean;
+  /** True when the type is a registered core type. */
+  registered: boolean;
+}
+
+/** Envelope attribute accessors with the right types (envelope already validated). */
+export function attr(ev: AepEvent, name: 'id' | 'type' | 'source' | 'agent' | 'session' | 'run' | 'step' | 'subject' | 'cause' | 'time'): string | undefined {
+  const v = ev.value[name];
+  return typeof v === 'string' ? v : undefined;
+}
+
+/**
+ * The exact value of an integer attribute (`seq`, `epoch`) as a bigint, also beyond 2^53
+ * where `JSON.parse` rounds (the literal text is taken from the line). `undefined` when absent.
+ */
+export function exactInteger(ev: ParsedEvent, pointer: string): bigint | undefined {
+  for (const b of ev.bigIntegers) if (b.pointer === pointer) return BigInt(b.text);
+  const name = pointer.slice(1);
+  const v = ev.value[name];
+  if (typeof v !== 'number' || !Number.isInteger(v)) return undefined;
+  return BigInt(v);
+}

@@ -1,0 +1,145 @@
+/**
+ * The AEP 0.1 checker: envelope -> type registry -> payload -> per-event rules -> stream
+ * rules, for each parsed JSONL line. DESIGN.md §Data flow; AEP-0001 §5-§8, AEP-0002 §3-§5.
+ */
+import { ajvMessage, significantErrors } from '../core/ajv.ts';
+import type { FindingSink } from '../core/finding.ts';
+import { framingFinding, JSONL_RULES } from '../core/jsonl.ts';
+import type { ProtocolChecker, ProtocolDriver, RunStats } from '../core/pipeline.ts';
+import { makeFinding, RuleRunner, type ParsedEvent, type RuleMeta } from '../core/rule.ts';
+import type { AepEvent } from './event.ts';
+import { envelopeValidator, KNOWN_AEP_TYPES, payloadValidator, registryEntry } from './payload.ts';
+import { AEP_EVENT_RULES, AEP_SCHEMA_RULES } from './rules/index.ts';
+import { classifyEnvelopeError, ENVELOPE_RULES, isCoreAttribute } from './rules/envelope.ts';
+import { AEP_STREAM_RULES, DEFAULT_AEP_STREAM_OPTIONS, type AepStreamOptions } from './stream/index.ts';
+import type { AepCaptureLevel } from './schemas.ts';
+
+/** Options of an AEP run. */
+export interface AepCheckOptions {
+  stream?: Partial<AepStreamOptions>;
+}
+
+/** Every rule `aep validate` can report: framing, schema, per-event and stream rules. */
+export function aepRules(): RuleMeta[] {
+  return [...JSONL_RULES.map((r) => ({ ...r }) as RuleMeta), ...AEP_SCHEMA_RULES, ...AEP_EVENT_RULES, ...AEP_STREAM_RULES].map(({ id, severity, description, spec }) => ({ id, severity, description, spec }));
+}
+
+export { KNOWN_AEP_TYPES };
+
+/**
+ * Check one parsed event's envelope, type and payload. Reports to `sink`; returns the
+ * {@link AepEvent} when the envelope is valid (so stream rules may see it), else `undefined`.
+ */
+export function checkAepEvent(ev: ParsedEvent, sink: FindingSink): AepEvent | undefined {
+  const R = ENVELOPE_RULES;
+  const v = ev.value;
+  // duplicate member names: the value JSON.parse kept must not decide the verdict
+  let envelopeDup = false;
+  for (const d of ev.duplicates) {
+    const top = d.pointer.split('/').length === 2;
+    if (top) envelopeDup = true;
+    sink(
+      framingFinding(
+        'json/duplicate-key',
+        {
+          source: ev.source,
+          line: ev.line,
+          column: d.index + 1,
+          byteOffset: ev.byteOffset + Buffer.byteLength(ev.text.slice(0, d.index)),
+          pointer: d.pointer,
+        },
+        top
+          ? `Envelope attribute "${d.key}" appears more than once; which value counts is undefined, so the event is rejected.`
+          : `Member "${d.key}" appears more than once in the same object; which value counts is undefined.`,
+        top ? { spec: R.duplicateAttribute.spec } : { severity: 'warning', spec: R.duplicateMember.spec },
+      ),
+    );
+  }
+  const validate = envelopeValidator();
+  if (!validate(v)) {
+    for (const e of significantErrors(validate.errors ?? [])) {
+      const rule = classifyEnvelopeError(e, ev.value);
+      let pointer = e.instancePath;
+      let message = ajvMessage(e, ev.value, "event");
+      if (e.keyword === 'required') pointer = '/' + String((e.params as { missingProperty: string }).missingProperty);
+      if (e.keyword === 'propertyNames') {
+        const name = String((e.params as { propertyName: string }).propertyName);
+        pointer = '/' + name;
+        message = `Extension attribute name "${name}" is not 1-20 lowercase letters or digits ([a-z0-9]{1,20}).`;
+      }
+      if (rule.id.startsWith('aep/scope-')) message = scopeMessage(rule, e.keyword, pointer, String(ev.value.type));
+      if (rule.id === R.nullAttribute.id) message = `Attribute "${pointer.slice(1)}" is null; an absent optional attribute is omitted, never null.`;
+      if (rule.id === R.extensionValue.id && e.keyword === 'type') message = `Extension attribute "${pointer.slice(1)}" must be a string, integer or boolean.`;
+      sink(makeFinding(rule, { pointer, message }, ev));
+    }
+    return undefined;
+  }
+  if (envelopeDup) return undefined;
+  const type = v.type as string;
+  const entry = type.startsWith('x.') ? undefined : registryEntry(type);
+  if (!type.startsWith('x.') && !entry) {
+    sink(makeFinding(R.typeUnregistered, { pointer: '/type', message: `Type "${type}" is in the core namespace but is not registered in AEP 0.1; use a registered type or a vendor type x.{vendor}.{category}.{rest}.` }, ev));
+    return undefined;
+  }
+  if (entry?.status === 'reserved') {
+    sink(makeFinding(R.typeReserved, { pointer: '/type', message: `Type "${type}" is reserved in AEP 0.1 and has no payload definition yet.` }, ev));
+  }
+  let payloadValid = true;
+  const data = v.data;
+  if (data !== undefined && entry) {
+    const pv = payloadValidator(type);
+    if (pv && !pv(data)) {
+      payloadValid = false;
+      for (const e of significantErrors(pv.errors ?? [])) {
+        const ptr = '/data' + e.instancePath + (e.keyword === 'required' ? '/' + String((e.params as { missingProperty: string }).missingProperty) : '');
+        const rule = type === 'attention.requested' && ptr.startsWith('/data/fields/') ? R.fieldSpec : R.payload;
+        // never echo payload values: ajvMessage describes type and length only
+        sink(makeFinding(rule, { pointer: ptr, message: ajvMessage({ ...e, instancePath: e.instancePath }, data, 'payload').replace(/^The payload/, 'The payload') + ` (type ${type})` }, ev));
+      }
+    }
+  }
+  const capture = (typeof v.capture === 'string' ? v.capture : 'metadata') as AepCaptureLevel;
+  const out = ev as AepEvent;
+  out.type = type;
+  out.capture = capture;
+  out.payloadValid = payloadValid;
+  out.registered = entry !== undefined;
+  return out;
+}
+
+function scopeMessage(rule: RuleMeta, keyword: string, pointer: string, type: string): string {
+  const name = pointer.slice(1);
+  const missing = keyword === 'required';
+  if (rule.id === 'aep/scope-agent') return `Agent-scoped event "${type}" must not carry "${name}" (agent.* events have no session, run, step or seq).`;
+  if (rule.id === 'aep/scope-foreign') {
+    return missing
+      ? `"${type}" is addressed to a session and must carry "${name}".`
+      : `"${type}" must not carry "${name}": commands and attention.routed are not sequenced by their sender.`;
+  }
+  return `Session-scoped event "${type}" must carry "${name}".`;
+}
+
+/** Build the AEP pipeline driver. */
+export function aepDriver(opts: AepCheckOptions = {}): ProtocolDriver {
+  const streamOpts: AepStreamOptions = { ...DEFAULT_AEP_STREAM_OPTIONS, ...opts.stream };
+  return {
+    name: 'aep',
+    cr: 'accept-crlf',
+    createChecker(sink: FindingSink, stats: RunStats): ProtocolChecker {
+      const runner = new RuleRunner<AepEvent, AepStreamOptions>(AEP_EVENT_RULES, AEP_STREAM_RULES, sink, streamOpts);
+      return {
+        onEvent(ev) {
+          const t = ev.value.type;
+          if (typeof t === 'string') stats.types.set(t, (stats.types.get(t) ?? 0) + 1);
+          const aev = checkAepEvent(ev, sink);
+          if (!aev) return;
+          if (aev.payloadValid) runner.checkEvent(aev);
+          runner.streamEvent(aev);
+        },
+        end() {
+          runner.end();
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,34 @@
+/**
+ * The `aep` command: Agent Event Protocol 0.1 (with AEP-0006 forms).
+ */
+import { Option, type Command } from 'commander';
+import { aepDriver, aepRules, KNOWN_AEP_TYPES } from '../aep/protocol.ts';
+import { DEFAULT_AEP_STREAM_OPTIONS } from '../aep/stream/index.ts';
+import { main, positiveInt, processIO, type CliIO, type CliProtocol } from './program.ts';
+
+/** The AEP protocol as the CLI sees it. */
+export const aepCli: CliProtocol = {
+  name: 'aep',
+  description: 'Check Agent Event Protocol (AEP 0.1) JSONL streams for conformance.',
+  knownTypes: KNOWN_AEP_TYPES,
+  rules: aepRules,
+  driver: (opts) =>
+    aepDriver({
+      stream: {
+        maxSessions: (opts.maxSessions as number | undefined) ?? DEFAULT_AEP_STREAM_OPTIONS.maxSessions,
+        maxOpen: (opts.maxOpen as number | undefined) ?? DEFAULT_AEP_STREAM_OPTIONS.maxOpen,
+        maxIds: (opts.maxIds as number | undefined) ?? DEFAULT_AEP_STREAM_OPTIONS.maxIds,
+      },
+    }),
+  validateOptions(cmd: Command) {
+    cmd
+      .addOption(new Option('--max-sessions <n>', 'most (source, session) pairs tracked at once').argParser(positiveInt).default(DEFAULT_AEP_STREAM_OPTIONS.maxSessions))
+      .addOption(new Option('--max-open <n>', 'most open attention requests and pending commands tracked at once').argParser(positiveInt).default(DEFAULT_AEP_STREAM_OPTIONS.maxOpen))
+      .addOption(new Option('--max-ids <n>', 'most (source, id) digests kept for identity checks').argParser(positiveInt).default(DEFAULT_AEP_STREAM_OPTIONS.maxIds));
+  },
+};
+
+/** Run `aep` with `argv` on the real process (or `io`). Returns the exit code. */
+export function run(argv: string[], io: CliIO = processIO()): Promise<number> {
+  return main(aepCli, argv, io);
+}

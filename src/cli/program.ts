@@ -1,0 +1,272 @@
+/**
+ * The commander program shared by `aep` and `ahp`. The only code that touches the process
+ * (argv, stdin, stdout, stderr, exit code) goes through the {@link CliIO} passed in, so tests
+ * can drive it and the bins stay tiny.
+ *
+ * Exit codes (DESIGN.md §Severity and exit codes): 0 nothing at/above `--fail-on`;
+ * 1 findings at/above it (or a fixture/pin mismatch); 2 usage, I/O or internal errors.
+ */
+import { createReadStream, statSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { isSeverity, type Finding, type Severity } from '../core/finding.ts';
+import { DEFAULT_MAX_DEPTH } from '../core/json.ts';
+import { DEFAULT_MAX_LINE_BYTES } from '../core/jsonl.ts';
+import { InputError, runPipeline, type InputSpec, type ProtocolDriver } from '../core/pipeline.ts';
+import { RuleCrashError, type RuleMeta } from '../core/rule.ts';
+import { FindingCounter } from '../core/summary.ts';
+import { createReporter, FORMATS, type FormatName } from '../report/index.ts';
+import type { Output } from '../report/types.ts';
+
+/** Process access for the CLI (real process in bins; fakes in tests). */
+export interface CliIO {
+  stdout: Output;
+  stderr: Output;
+  stdin: AsyncIterable<Uint8Array | string>;
+  env: Record<string, string | undefined>;
+  /** True when stdout is a terminal (colour default). */
+  stdoutIsTTY: boolean;
+  /** True when stderr is a terminal (progress line). */
+  stderrIsTTY: boolean;
+  cwd: string;
+}
+
+/** Options every `validate` run understands, after parsing. */
+export interface ValidateOptions {
+  format: FormatName;
+  failOn: Severity;
+  strict: boolean;
+  maxFindings?: number;
+  maxLineBytes: number;
+  maxDepth: number;
+  quiet: boolean;
+  output?: string;
+  color?: boolean;
+  progress: boolean;
+  /** Protocol-specific options (e.g. AHP `binding`, AEP caps). */
+  [key: string]: unknown;
+}
+
+/** What a protocol plugs into the shared program. */
+export interface CliProtocol {
+  name: 'aep' | 'ahp';
+  /** One line for `--help`. */
+  description: string;
+  /** Build the pipeline driver for one validate run. */
+  driver(opts: ValidateOptions): ProtocolDriver;
+  /** Known event types (coverage statistics). */
+  knownTypes: readonly string[];
+  /** Every rule this protocol can report (catalogue). */
+  rules(): readonly RuleMeta[];
+  /** Add protocol-specific options to `validate`. */
+  validateOptions?(cmd: Command): void;
+  /** Framing of one named input (`jsonl` by default). */
+  framingFor?(path: string, opts: ValidateOptions): 'jsonl' | 'document';
+  /** Add further verbs (`fixtures`, `pin`, ...). */
+  commands?(program: Command, io: CliIO, setExit: (code: number) => void): void;
+}
+
+/** Package version, read once. */
+export const VERSION: string = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+/** Parse a positive integer option. @throws InvalidArgumentError */
+export function positiveInt(value: string): number {
+  if (!/^[1-9][0-9]*$/.test(value)) throw new InvalidArgumentError('expected a positive integer.');
+  return Number(value);
+}
+
+function severityArg(value: string): Severity {
+  if (!isSeverity(value)) throw new InvalidArgumentError('expected error, warning or info.');
+  return value;
+}
+
+/** Make an {@link Output} that writes to a file at the end (for `--output`). */
+function fileOutput(): Output & { text(): string } {
+  const parts: string[] = [];
+  return { write: (s) => void parts.push(s), text: () => parts.join('') };
+}
+
+/** Open the inputs named on the command line (`-` or none = stdin). @throws InputError */
+export function openInputs(files: readonly string[], io: CliIO, framing: (p: string) => 'jsonl' | 'document'): InputSpec[] {
+  const names = files.length ? files : ['-'];
+  let stdinUsed = false;
+  return names.map((name) => {
+    if (name === '-') {
+      if (stdinUsed) throw new InputError('<stdin>', new Error('standard input given twice'));
+      stdinUsed = true;
+      return { source: '<stdin>', open: () => io.stdin, framing: framing('-') };
+    }
+    let size: number;
+    try {
+      const st = statSync(name);
+      if (st.isDirectory()) throw new Error('is a directory');
+      size = st.size;
+    } catch (e) {
+      throw new InputError(name, e);
+    }
+    return { source: name, size, open: () => createReadStream(name, { highWaterMark: 1 << 20 }), framing: framing(name) };
+  });
+}
+
+/** Progress line on stderr: bytes done of total and events per second. TTY only. */
+function progressPrinter(io: CliIO, totalBytes: number | undefined) {
+  const started = Date.now();
+  let lastPrint = 0;
+  let shown = false;
+  return {
+    update(bytes: number, events: number) {
+      const now = Date.now();
+      if (now - started < 1000 || now - lastPrint < 200) return;
+      lastPrint = now;
+      shown = true;
+      const mb = (n: number) => (n / 1048576).toFixed(1);
+      const rate = Math.round(events / ((now - started) / 1000));
+      const of = totalBytes ? ` of ${mb(totalBytes)} MB (${Math.floor((bytes / totalBytes) * 100)}%)` : ' MB';
+      io.stderr.write(`\r\x1b[K${mb(bytes)}${totalBytes ? '' : ''}${of}, ${rate} events/s`);
+    },
+    clear() {
+      if (shown) io.stderr.write('\r\x1b[K');
+    },
+  };
+}
+
+/**
+ * Run one `validate`. Returns the exit code.
+ * @throws nothing: I/O and internal errors become messages on stderr and exit 2.
+ */
+export async function runValidate(protocol: CliProtocol, files: string[], opts: ValidateOptions, io: CliIO): Promise<number> {
+  let inputs: InputSpec[];
+  try {
+    inputs = openInputs(files, io, (p) => protocol.framingFor?.(p, opts) ?? 'jsonl');
+  } catch (e) {
+    io.stderr.write(`${protocol.name}: ${(e as Error).message}\n`);
+    return 2;
+  }
+  const toFile = opts.output ? fileOutput() : undefined;
+  const out: Output = toFile ?? io.stdout;
+  const color = opts.color ?? (toFile ? false : defaultColor(io));
+  const reporter = createReporter(opts.format, out, { protocol: protocol.name, version: VERSION, color, quiet: opts.quiet, rules: protocol.rules() });
+  const counter = new FindingCounter((f: Finding) => reporter.finding(f), { strict: opts.strict, maxFindings: opts.maxFindings });
+  const total = inputs.every((i) => i.size !== undefined) ? inputs.reduce((a, i) => a + (i.size ?? 0), 0) : undefined;
+  const progress = opts.progress && io.stderrIsTTY && !opts.quiet ? progressPrinter(io, total) : undefined;
+  let stats;
+  try {
+    let statsRef: { events: number } | undefined;
+    const driver = protocol.driver(opts);
+    const wrapped: ProtocolDriver = {
+      ...driver,
+      createChecker: (sink, st) => {
+        statsRef = st;
+        return driver.createChecker(sink, st);
+      },
+    };
+    stats = await runPipeline(inputs, wrapped, counter.sink, {
+      maxDepth: opts.maxDepth,
+      maxLineBytes: opts.maxLineBytes,
+      onProgress: progress ? (b) => progress.update(b, statsRef?.events ?? 0) : undefined,
+    });
+  } catch (e) {
+    progress?.clear();
+    if (e instanceof InputError) {
+      io.stderr.write(`${protocol.name}: ${e.message}\n`);
+      return 2;
+    }
+    if (e instanceof RuleCrashError) {
+      io.stderr.write(`${protocol.name}: ${e.message}\n${e.cause instanceof Error && e.cause.stack ? e.cause.stack + '\n' : ''}`);
+      return 2;
+    }
+    io.stderr.write(`${protocol.name}: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
+    return 2;
+  }
+  progress?.clear();
+  reporter.finish(counter.summary(stats, protocol.knownTypes));
+  if (toFile) {
+    try {
+      writeFileSync(opts.output!, toFile.text());
+    } catch (e) {
+      io.stderr.write(`${protocol.name}: cannot write ${opts.output}: ${(e as Error).message}\n`);
+      return 2;
+    }
+  }
+  return counter.reached(opts.failOn) ? 1 : 0;
+}
+
+/** Colour by default only on a terminal; NO_COLOR / FORCE_COLOR override (https://no-color.org). */
+export function defaultColor(io: CliIO): boolean {
+  const force = io.env.FORCE_COLOR;
+  if (force !== undefined) return force !== '0' && force !== 'false';
+  if (io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '') return false;
+  return io.stdoutIsTTY;
+}
+
+/** Add the options shared by `validate` and `fixtures`. */
+export function addReportOptions(cmd: Command, formats: readonly string[] = FORMATS): Command {
+  return cmd
+    .addOption(new Option('-f, --format <format>', 'output format').choices(formats as string[]).default('text'))
+    .addOption(new Option('--fail-on <severity>', 'exit 1 when a finding is at or above this severity').argParser(severityArg).default('error'))
+    .option('--strict', 'raise warnings to errors', false)
+    .addOption(new Option('--max-findings <n>', 'report at most n findings (the rest are counted)').argParser(positiveInt))
+    .option('-o, --output <file>', 'write the report to a file instead of stdout')
+    .option('-q, --quiet', 'print only errors and the summary; no progress line', false)
+    .option('--no-color', 'never colour text output');
+}
+
+/**
+ * Build the program for one protocol. `setExit` receives the exit code of the verb that ran.
+ */
+export function buildProgram(protocol: CliProtocol, io: CliIO, setExit: (code: number) => void): Command {
+  const program = new Command(protocol.name)
+    .description(protocol.description)
+    .version(VERSION)
+    .showHelpAfterError()
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
+
+  const validate = program
+    .command('validate')
+    .description('check JSONL streams (files, or - / nothing for stdin) and print findings')
+    .argument('[files...]', 'JSONL files; - reads standard input');
+  addReportOptions(validate)
+    .addOption(new Option('--max-line-bytes <n>', 'longest line accepted, in bytes').argParser(positiveInt).default(DEFAULT_MAX_LINE_BYTES))
+    .addOption(new Option('--max-depth <n>', 'deepest nesting of arrays/objects accepted').argParser(positiveInt).default(DEFAULT_MAX_DEPTH))
+    .option('--no-progress', 'never show the progress line');
+  protocol.validateOptions?.(validate);
+  validate.action(async (files: string[], raw: Record<string, unknown>) => {
+    const opts = { ...raw, color: raw.color === false ? false : undefined } as ValidateOptions;
+    setExit(await runValidate(protocol, files, opts, io));
+  });
+  protocol.commands?.(program, io, setExit);
+  return program;
+}
+
+/**
+ * Run the CLI with `argv` (as `process.argv`). Returns the exit code.
+ */
+export async function main(protocol: CliProtocol, argv: string[], io: CliIO): Promise<number> {
+  let code = 0;
+  const program = buildProgram(protocol, io, (c) => (code = c));
+  try {
+    await program.parseAsync(argv);
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return 0;
+      return 2;
+    }
+    io.stderr.write(`${protocol.name}: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
+    return 2;
+  }
+  return code;
+}
+
+/** The real process as a {@link CliIO}. */
+export function processIO(): CliIO {
+  return {
+    stdout: { write: (s) => void process.stdout.write(s) },
+    stderr: { write: (s) => void process.stderr.write(s) },
+    stdin: process.stdin,
+    env: process.env,
+    stdoutIsTTY: Boolean(process.stdout.isTTY),
+    stderrIsTTY: Boolean(process.stderr.isTTY),
+    cwd: process.cwd(),
+  };
+}

@@ -1,0 +1,375 @@
+/**
+ * JSON parsing with locations, duplicate-key detection, exact big integers and a depth limit.
+ *
+ * `JSON.parse` is fast but silent about three things a conformance tool must not be silent
+ * about: duplicate object member names (it keeps the last one; RFC 8259 §4 says names
+ * SHOULD be unique and behaviour is then unpredictable), integers beyond 2^53 (it rounds
+ * them), and where in the text something is. {@link parseJsonText} uses `JSON.parse` for the
+ * value and a cheap screen to decide whether the full scanner ({@link scanJson}) must run;
+ * {@link locateIndex} finds the text position of a JSON Pointer on demand (only when a
+ * finding is reported).
+ */
+import { pointerOf } from './pointer.ts';
+
+/** Default maximum nesting depth of arrays/objects (the root object is depth 1). */
+export const DEFAULT_MAX_DEPTH = 256;
+
+/** A duplicate object member: `pointer` names the member, `index` is the UTF-16 index of its second key. */
+export interface DuplicateKey {
+  pointer: string;
+  key: string;
+  index: number;
+}
+
+/** An integer literal that `JSON.parse` cannot represent exactly (|n| > 2^53 - 1). */
+export interface BigIntegerLiteral {
+  pointer: string;
+  /** The literal text exactly as written, e.g. `9007199254740993`. */
+  text: string;
+  index: number;
+}
+
+/** Result of the full scanner. `index` values are UTF-16 code unit indexes into the text. */
+export interface ScanResult {
+  /** Syntax error: where and what was expected. */
+  error?: { index: number; message: string };
+  /** Nesting deeper than the limit: the first container that crossed it. */
+  depthExceeded?: { pointer: string; index: number; depth: number };
+  duplicates: DuplicateKey[];
+  bigIntegers: BigIntegerLiteral[];
+  /** When a `target` pointer was given: index of its member key (or value, for array items/root). */
+  targetIndex?: number;
+}
+
+/** Options for {@link scanJson}. */
+export interface ScanOptions {
+  maxDepth?: number;
+  /** A JSON Pointer to locate. */
+  target?: string;
+}
+
+interface Frame {
+  isObject: boolean;
+  keys: Set<string> | null;
+  count: number;
+}
+
+const WS = new Uint8Array(128);
+WS[0x20] = 1;
+WS[0x09] = 1;
+WS[0x0a] = 1;
+WS[0x0d] = 1;
+
+function describeChar(text: string, i: number): string {
+  if (i >= text.length) return 'end of input';
+  const c = text.codePointAt(i)!;
+  if (c < 0x20 || c === 0x7f) return `control character U+${c.toString(16).toUpperCase().padStart(4, '0')}`;
+  return `'${String.fromCodePoint(c)}'`;
+}
+
+/**
+ * Scan JSON text fully (RFC 8259 grammar), never recursing, so any depth is safe.
+ * Reports the first syntax error, every duplicate member name, every integer literal beyond
+ * the safe range, the first container deeper than `maxDepth`, and the position of `target`.
+ * Scanning stops at the first syntax error or depth excess.
+ */
+export function scanJson(text: string, opts: ScanOptions = {}): ScanResult {
+  const maxDepth = opts.maxDepth ?? DEFAULT_MAX_DEPTH;
+  const target = opts.target;
+  const res: ScanResult = { duplicates: [], bigIntegers: [] };
+  if (target === '') res.targetIndex = skipWs(text, 0);
+  const n = text.length;
+  const stack: Frame[] = [];
+  const path: (string | number)[] = [];
+  let i = 0;
+  // states: 0 expect value, 1 after value, 2 expect key (or '}' when empty), 3 expect key (after ',')
+  let state = 0;
+  let rootDone = false;
+  const fail = (index: number, expected: string): ScanResult => {
+    res.error = { index, message: `expected ${expected} but found ${describeChar(text, index)}` };
+    return res;
+  };
+  const checkTarget = (index: number) => {
+    if (target !== undefined && res.targetIndex === undefined && pointerOf(path) === target) res.targetIndex = index;
+  };
+  while (true) {
+    i = skipWs(text, i);
+    if (state === 0) {
+      if (i >= n) return fail(i, 'a value');
+      if (stack.length && !stack[stack.length - 1].isObject) {
+        // array item
+        path.push(stack[stack.length - 1].count);
+        checkTarget(i);
+      }
+      const c = text.charCodeAt(i);
+      if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+        if (stack.length + 1 > maxDepth) {
+          res.depthExceeded = { pointer: pointerOf(path), index: i, depth: stack.length + 1 };
+          return res;
+        }
+        const isObject = c === 0x7b;
+        stack.push({ isObject, keys: isObject ? new Set() : null, count: 0 });
+        i++;
+        const j = skipWs(text, i);
+        if (text.charCodeAt(j) === (isObject ? 0x7d : 0x5d)) {
+          i = j + 1;
+          stack.pop();
+          state = 1;
+        } else {
+          state = isObject ? 2 : 0;
+        }
+        continue;
+      }
+      let end: number;
+      if (c === 0x22) {
+        end = scanString(text, i);
+        if (end < 0) return fail(-end - 1, stringExpectation(text, -end - 1));
+      } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+        end = scanNumber(text, i);
+        if (end < 0) return fail(-end - 1, 'a digit');
+        const lit = text.slice(i, end);
+        if (/^-?\d{16,}$/.test(lit) && !Number.isSafeInteger(Number(lit))) {
+          res.bigIntegers.push({ pointer: pointerOf(path), text: lit, index: i });
+        }
+      } else if (text.startsWith('true', i)) end = i + 4;
+      else if (text.startsWith('false', i)) end = i + 5;
+      else if (text.startsWith('null', i)) end = i + 4;
+      else return fail(i, 'a value');
+      i = end;
+      state = 1;
+      continue;
+    }
+    if (state === 1) {
+      // after a value: pop the path token of the finished value
+      if (stack.length === 0) {
+        if (i < n) return fail(i, 'end of input');
+        rootDone = true;
+        break;
+      }
+      const top = stack[stack.length - 1];
+      path.pop();
+      top.count++;
+      const c = text.charCodeAt(i);
+      if (c === 0x2c /* , */) {
+        i++;
+        state = top.isObject ? 3 : 0;
+        continue;
+      }
+      if (c === (top.isObject ? 0x7d : 0x5d)) {
+        i++;
+        stack.pop();
+        state = 1;
+        continue;
+      }
+      return fail(i, top.isObject ? "',' or '}'" : "',' or ']'");
+    }
+    // state 2/3: expect a key
+    if (text.charCodeAt(i) !== 0x22) return fail(i, state === 2 ? "a member name or '}'" : 'a member name');
+    const end = scanString(text, i);
+    if (end < 0) return fail(-end - 1, stringExpectation(text, -end - 1));
+    const raw = text.slice(i + 1, end - 1);
+    const key = raw.includes('\\') ? (JSON.parse(text.slice(i, end)) as string) : raw;
+    const top = stack[stack.length - 1];
+    path.push(key);
+    if (top.keys!.has(key)) res.duplicates.push({ pointer: pointerOf(path), key, index: i });
+    else top.keys!.add(key);
+    checkTarget(i);
+    i = skipWs(text, end);
+    if (text.charCodeAt(i) !== 0x3a) return fail(i, "':'");
+    i++;
+    state = 0;
+    // value follows; path already holds the key
+    i = skipWs(text, i);
+    if (i >= n) return fail(i, 'a value');
+    const c = text.charCodeAt(i);
+    if (c === 0x7b || c === 0x5b) {
+      if (stack.length + 1 > maxDepth) {
+        res.depthExceeded = { pointer: pointerOf(path), index: i, depth: stack.length + 1 };
+        return res;
+      }
+      const isObject = c === 0x7b;
+      stack.push({ isObject, keys: isObject ? new Set() : null, count: 0 });
+      i++;
+      const j = skipWs(text, i);
+      if (text.charCodeAt(j) === (isObject ? 0x7d : 0x5d)) {
+        i = j + 1;
+        stack.pop();
+        state = 1;
+      } else state = isObject ? 2 : 0;
+      continue;
+    }
+    // scalar member value: reuse state 0 without pushing an array index
+    let vend: number;
+    if (c === 0x22) {
+      vend = scanString(text, i);
+      if (vend < 0) return fail(-vend - 1, stringExpectation(text, -vend - 1));
+    } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+      vend = scanNumber(text, i);
+      if (vend < 0) return fail(-vend - 1, 'a digit');
+      const lit = text.slice(i, vend);
+      if (/^-?\d{16,}$/.test(lit) && !Number.isSafeInteger(Number(lit))) {
+        res.bigIntegers.push({ pointer: pointerOf(path), text: lit, index: i });
+      }
+    } else if (text.startsWith('true', i)) vend = i + 4;
+    else if (text.startsWith('false', i)) vend = i + 5;
+    else if (text.startsWith('null', i)) vend = i + 4;
+    else return fail(i, 'a value');
+    i = vend;
+    state = 1;
+  }
+  void rootDone;
+  return res;
+}
+
+function skipWs(text: string, i: number): number {
+  const n = text.length;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c < 128 && WS[c]) i++;
+    else break;
+  }
+  return i;
+}
+
+/** Returns the index after the closing quote, or `-(errorIndex + 1)`. */
+function scanString(text: string, start: number): number {
+  const n = text.length;
+  let i = start + 1;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) return i + 1;
+    if (c < 0x20) return -(i + 1);
+    if (c === 0x5c) {
+      const e = text.charCodeAt(i + 1);
+      if (e === 0x75 /* u */) {
+        if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) return -(i + 1);
+        i += 6;
+        continue;
+      }
+      if (e === 0x22 || e === 0x5c || e === 0x2f || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74) {
+        i += 2;
+        continue;
+      }
+      return -(i + 1);
+    }
+    i++;
+  }
+  return -(n + 1);
+}
+
+function stringExpectation(text: string, i: number): string {
+  if (i >= text.length) return "a closing '\"'";
+  const c = text.charCodeAt(i);
+  if (c < 0x20) return 'no raw control character inside a string (escape it)';
+  return 'a valid escape sequence';
+}
+
+/** Returns the index after the number, or `-(errorIndex + 1)`. */
+function scanNumber(text: string, start: number): number {
+  let i = start;
+  if (text.charCodeAt(i) === 0x2d) i++;
+  const d0 = text.charCodeAt(i);
+  if (d0 === 0x30) i++;
+  else if (d0 >= 0x31 && d0 <= 0x39) {
+    while (isDigit(text.charCodeAt(i))) i++;
+  } else return -(i + 1);
+  if (text.charCodeAt(i) === 0x2e) {
+    i++;
+    if (!isDigit(text.charCodeAt(i))) return -(i + 1);
+    while (isDigit(text.charCodeAt(i))) i++;
+  }
+  const e = text.charCodeAt(i);
+  if (e === 0x65 || e === 0x45) {
+    i++;
+    const s = text.charCodeAt(i);
+    if (s === 0x2b || s === 0x2d) i++;
+    if (!isDigit(text.charCodeAt(i))) return -(i + 1);
+    while (isDigit(text.charCodeAt(i))) i++;
+  }
+  return i;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+/** Outcome of {@link parseJsonText}. */
+export type ParseOutcome =
+  | {
+      ok: true;
+      value: unknown;
+      duplicates: DuplicateKey[];
+      bigIntegers: BigIntegerLiteral[];
+    }
+  | { ok: false; kind: 'invalid-json'; index: number; message: string }
+  | { ok: false; kind: 'max-depth'; index: number; pointer: string; depth: number };
+
+const NO_DUPS: DuplicateKey[] = [];
+const NO_BIGS: BigIntegerLiteral[] = [];
+const WS_COLON = /\s:/;
+const LONG_DIGITS = /\d{16}/;
+
+/**
+ * Parse one JSON text exactly.
+ *
+ * Uses `JSON.parse` for the value, then a screen: the number of `":` sequences in the text
+ * must equal the number of object members in the parsed value (a duplicate member lowers
+ * the parsed count), the text has no whitespace before a `:` and no run of 16+ digits, and
+ * the value is no deeper than `maxDepth`. Only text that fails the screen is scanned in full
+ * by {@link scanJson}; the verdict never depends on which member `JSON.parse` kept.
+ *
+ * Never throws; never recurses deeper than `maxDepth`.
+ */
+export function parseJsonText(text: string, maxDepth: number = DEFAULT_MAX_DEPTH): ParseOutcome {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    const s = scanJson(text, { maxDepth: Number.MAX_SAFE_INTEGER });
+    if (s.error) return { ok: false, kind: 'invalid-json', index: s.error.index, message: s.error.message };
+    // JSON.parse and the scanner disagree: report at the start rather than guess.
+    return { ok: false, kind: 'invalid-json', index: 0, message: 'expected a JSON text' };
+  }
+  const counter = { members: 0 };
+  const deep = countMembers(value, 1, maxDepth, counter);
+  if (deep) {
+    const s = scanJson(text, { maxDepth });
+    const d = s.depthExceeded ?? { pointer: '', index: 0, depth: maxDepth + 1 };
+    return { ok: false, kind: 'max-depth', index: d.index, pointer: d.pointer, depth: d.depth };
+  }
+  let colons = 0;
+  for (let p = text.indexOf('":'); p !== -1; p = text.indexOf('":', p + 2)) colons++;
+  if (colons === counter.members && !WS_COLON.test(text) && !LONG_DIGITS.test(text)) {
+    return { ok: true, value, duplicates: NO_DUPS, bigIntegers: NO_BIGS };
+  }
+  const s = scanJson(text, { maxDepth });
+  return { ok: true, value, duplicates: s.duplicates, bigIntegers: s.bigIntegers };
+}
+
+/** Counts object members into `acc`; returns true when nesting exceeds `maxDepth`. */
+function countMembers(v: unknown, depth: number, maxDepth: number, acc: { members: number }): boolean {
+  if (v === null || typeof v !== 'object') return false;
+  if (depth > maxDepth) return true;
+  if (Array.isArray(v)) {
+    for (let k = 0; k < v.length; k++) {
+      const x = v[k];
+      if (x !== null && typeof x === 'object' && countMembers(x, depth + 1, maxDepth, acc)) return true;
+    }
+    return false;
+  }
+  for (const k in v) {
+    acc.members++;
+    const x = (v as Record<string, unknown>)[k];
+    if (x !== null && typeof x === 'object' && countMembers(x, depth + 1, maxDepth, acc)) return true;
+  }
+  return false;
+}
+
+/**
+ * UTF-16 index in `text` of the member named by `pointer` (its key) or of the array item /
+ * root value; `undefined` when the pointer names nothing in the text. Full scan: use only
+ * when a finding is reported.
+ */
+export function locateIndex(text: string, pointer: string, maxDepth: number = DEFAULT_MAX_DEPTH): number | undefined {
+  return scanJson(text, { maxDepth, target: pointer }).targetIndex;
+}

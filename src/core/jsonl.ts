@@ -1,0 +1,300 @@
+/**
+ * The JSONL reader: bytes in, physical lines out, with exact locations.
+ *
+ * Shared by AEP (AEP-0003 §3.1 JSONL binding) and AHP (stdio binding). Decides framing
+ * problems itself: UTF-8 BOM, CR/CRLF, blank lines, invalid UTF-8, over-long lines, a last
+ * line without newline and empty input. Streams: memory is bounded by the chunk size plus
+ * the longest accepted line (`maxLineBytes`); the rest of an over-long line is skipped
+ * without buffering.
+ */
+import { isUtf8 } from 'node:buffer';
+import type { Finding, FindingSink } from './finding.ts';
+
+/** Default cap on one line, in bytes (16 MiB). */
+export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
+
+/** One physical line handed to a protocol. */
+export interface JsonlLine {
+  /** Input name: a path as given, or `<stdin>`. */
+  source: string;
+  /** 1-based physical line number. */
+  line: number;
+  /** Byte offset of the line's first byte from the start of the input. */
+  byteOffset: number;
+  /** The decoded line without its terminator (`\n`, or `\r\n` when CRLF is accepted). */
+  text: string;
+  /** Byte length of `text` as UTF-8. */
+  byteLength: number;
+  /** True when this is the last line and no newline terminated it. */
+  unterminated: boolean;
+}
+
+/** Reader options. */
+export interface JsonlReaderOptions {
+  /** Cap on a line's length in bytes; longer lines get `jsonl/line-too-long`. */
+  maxLineBytes?: number;
+  /**
+   * `'accept-crlf'` (AEP): a CR right before LF is part of the terminator; a lone CR stays in
+   * the text (it is not a line break). `'reject'` (AHP stdio): any CR is a `jsonl/carriage-return`
+   * finding; the line is still checked with a trailing CR removed.
+   */
+  cr?: 'accept-crlf' | 'reject';
+  /** Called after each chunk with the number of bytes consumed so far. */
+  onProgress?: (bytesRead: number) => void;
+}
+
+/** Rule metadata for the framing rules the reader reports (catalogue and docs). */
+export const JSONL_RULES = [
+  { id: 'jsonl/bom', severity: 'error', description: 'The input starts with a UTF-8 byte order mark.', spec: 'RFC 8259 §8.1; AEP-0003 §3.1' },
+  { id: 'jsonl/blank-line', severity: 'warning', description: 'A line is empty or holds only whitespace.', spec: 'AEP-0003 §3.1; JSON Lines' },
+  { id: 'jsonl/invalid-utf8', severity: 'error', description: 'A line holds bytes that are not valid UTF-8.', spec: 'RFC 8259 §8.1; AEP-0003 §3.1' },
+  { id: 'jsonl/line-too-long', severity: 'error', description: 'A line is longer than the configured cap (--max-line-bytes).', spec: 'agent-conformance limits' },
+  { id: 'jsonl/carriage-return', severity: 'error', description: 'A carriage return appears on a binding that forbids it.', spec: 'AHP base/transports/stdio §Framing' },
+  { id: 'jsonl/empty-input', severity: 'error', description: 'The input holds no event at all.', spec: 'AEP-0003 §3.1' },
+  { id: 'jsonl/no-final-newline', severity: 'info', description: 'The last line is not terminated by a newline (it is still checked).', spec: 'AEP-0003 §3.1' },
+  { id: 'jsonl/invalid-json', severity: 'error', description: 'A line is not valid JSON.', spec: 'RFC 8259; AEP-0003 §3.1' },
+  { id: 'jsonl/not-object', severity: 'error', description: 'A line is valid JSON but not a JSON object.', spec: 'AEP-0001 §5; AHP base/transports/stdio' },
+  { id: 'jsonl/max-depth', severity: 'error', description: 'A value nests arrays/objects deeper than the limit (--max-depth, default 256).', spec: 'agent-conformance limits' },
+  { id: 'json/duplicate-key', severity: 'error', description: 'An object has two members with the same name.', spec: 'RFC 8259 §4' },
+] as const;
+
+type JsonlRuleId = (typeof JSONL_RULES)[number]['id'];
+
+/** Build a reader/parser finding with the rule's default severity and citation. */
+export function framingFinding(
+  ruleId: JsonlRuleId,
+  loc: { source: string; line?: number; column?: number; byteOffset?: number; pointer?: string },
+  message: string,
+  extra?: Partial<Finding>,
+): Finding {
+  const r = JSONL_RULES.find((x) => x.id === ruleId)!;
+  return { ruleId, severity: r.severity, message, spec: r.spec, ...loc, ...extra };
+}
+
+/** Index of the first invalid UTF-8 byte in `b` (assumes at least one exists). */
+export function firstInvalidUtf8(b: Uint8Array): number {
+  let i = 0;
+  const n = b.length;
+  while (i < n) {
+    const c = b[i];
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    let need: number;
+    let min: number;
+    if (c >= 0xc2 && c <= 0xdf) {
+      need = 1;
+      min = 0x80;
+    } else if (c >= 0xe0 && c <= 0xef) {
+      need = 2;
+      min = 0x800;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      need = 3;
+      min = 0x10000;
+    } else return i;
+    let cp = c & (0x3f >> need);
+    for (let k = 1; k <= need; k++) {
+      const d = b[i + k];
+      if (d === undefined || (d & 0xc0) !== 0x80) return i;
+      cp = (cp << 6) | (d & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
+    i += need + 1;
+  }
+  return n;
+}
+
+/** Statistics the reader returns for one input. */
+export interface JsonlReadStats {
+  bytes: number;
+  lines: number;
+  /** Lines handed to `onLine` (non-blank, decodable, within the cap). */
+  candidates: number;
+}
+
+/**
+ * Read one input as JSONL. Calls `onLine` synchronously for every line that is valid UTF-8,
+ * non-blank and within the cap; reports framing problems to `sink`. Lines are numbered from
+ * 1; a lone CR never ends a line. Never throws for bad bytes; rejects only when the input
+ * stream itself errors (an I/O failure).
+ *
+ * @param input chunks of bytes (a file read stream, `process.stdin`, ...).
+ * @param source the name used in findings.
+ */
+export async function readJsonl(
+  input: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>,
+  source: string,
+  onLine: (line: JsonlLine) => void,
+  sink: FindingSink,
+  opts: JsonlReaderOptions = {},
+): Promise<JsonlReadStats> {
+  const maxLine = opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  const rejectCR = opts.cr === 'reject';
+  let lineNo = 0;
+  let candidates = 0;
+  let total = 0; // bytes consumed before the current chunk
+  let carry: Buffer[] | null = null; // pieces of the current unfinished line
+  let carryLen = 0;
+  let carryOffset = 0; // byte offset of carry[0]
+  let skipping = false; // inside an over-long line: discard until newline
+  let first = true;
+
+  const emitLine = (buf: Buffer, start: number, end: number, offset: number, terminated: boolean): void => {
+    lineNo++;
+    let stop = end;
+    if (!rejectCR && terminated && stop > start && buf[stop - 1] === 0x0d) stop--;
+    if (stop - start > maxLine) {
+      sink(
+        framingFinding(
+          'jsonl/line-too-long',
+          { source, line: lineNo, column: 1, byteOffset: offset },
+          `Line is ${stop - start} bytes long, over the cap of ${maxLine} bytes; it was not checked.`,
+        ),
+      );
+      return;
+    }
+    const bytes = buf.subarray(start, stop);
+    if (!isUtf8(bytes)) {
+      const bad = firstInvalidUtf8(bytes);
+      const prefix = bytes.subarray(0, bad).toString('utf8');
+      sink(
+        framingFinding(
+          'jsonl/invalid-utf8',
+          { source, line: lineNo, column: prefix.length + 1, byteOffset: offset + bad },
+          `Line holds a byte sequence that is not valid UTF-8 at byte offset ${offset + bad} (byte 0x${bytes[bad]
+            .toString(16)
+            .padStart(2, '0')}); the line was not checked.`,
+        ),
+      );
+      return;
+    }
+    let text = bytes.toString('utf8');
+    if (rejectCR) {
+      const cr = text.indexOf('\r');
+      if (cr !== -1) {
+        const crlf = cr === text.length - 1 && terminated;
+        sink(
+          framingFinding(
+            'jsonl/carriage-return',
+            {
+              source,
+              line: lineNo,
+              column: cr + 1,
+              byteOffset: offset + Buffer.byteLength(text.slice(0, cr)),
+            },
+            crlf
+              ? 'Line ends with CRLF; this binding frames messages with LF only.'
+              : 'Line holds a carriage return; this binding allows no CR in a message line.',
+          ),
+        );
+        if (text.endsWith('\r')) text = text.slice(0, -1);
+      }
+    }
+    if (isBlank(text)) {
+      sink(
+        framingFinding(
+          'jsonl/blank-line',
+          { source, line: lineNo, column: 1, byteOffset: offset },
+          text.length === 0 ? 'Blank line; JSONL has one JSON value on every line.' : 'Line holds only whitespace; JSONL has one JSON value on every line.',
+        ),
+      );
+      return;
+    }
+    candidates++;
+    onLine({ source, line: lineNo, byteOffset: offset, text, byteLength: stop - start, unterminated: !terminated });
+  };
+
+  for await (const piece of input) {
+    let chunk = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : Buffer.isBuffer(piece) ? piece : Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
+    let base = total; // offset of chunk[0]
+    total += chunk.length;
+    if (chunk.length === 0) continue;
+    if (first) {
+      first = false;
+      if (chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) {
+        sink(framingFinding('jsonl/bom', { source, line: 1, column: 1, byteOffset: 0 }, 'Input starts with a UTF-8 byte order mark (EF BB BF); JSON text must not begin with one. It was skipped.'));
+        chunk = chunk.subarray(3);
+        base += 3;
+      }
+    }
+    let pos = 0;
+    while (pos < chunk.length) {
+      const nl = chunk.indexOf(0x0a, pos);
+      if (skipping) {
+        if (nl === -1) {
+          pos = chunk.length;
+          break;
+        }
+        skipping = false;
+        pos = nl + 1;
+        continue;
+      }
+      if (nl === -1) {
+        const restLen = chunk.length - pos + carryLen;
+        if (restLen > maxLine + 1) {
+          // Over the cap with no newline in sight: report now, drop what we hold, skip on.
+          lineNo++;
+          const off = carry ? carryOffset : base + pos;
+          sink(
+            framingFinding(
+              'jsonl/line-too-long',
+              { source, line: lineNo, column: 1, byteOffset: off },
+              `Line is over the cap of ${maxLine} bytes; it was not checked and reading resumed at the next line.`,
+            ),
+          );
+          carry = null;
+          carryLen = 0;
+          skipping = true;
+          pos = chunk.length;
+          break;
+        }
+        // copy: the stream may reuse its buffer
+        if (carry) carry.push(Buffer.from(chunk.subarray(pos)));
+        else {
+          carry = [Buffer.from(chunk.subarray(pos))];
+          carryOffset = base + pos;
+        }
+        carryLen += chunk.length - pos;
+        pos = chunk.length;
+        break;
+      }
+      if (carry) {
+        carry.push(chunk.subarray(pos, nl));
+        const whole = Buffer.concat(carry);
+        const off = carryOffset;
+        carry = null;
+        carryLen = 0;
+        emitLine(whole, 0, whole.length, off, true);
+      } else {
+        emitLine(chunk, pos, nl, base + pos, true);
+      }
+      pos = nl + 1;
+    }
+    opts.onProgress?.(total);
+  }
+  if (carry && !skipping) {
+    const whole = Buffer.concat(carry);
+    emitLine(whole, 0, whole.length, carryOffset, false);
+    const last = lineNo;
+    sink(framingFinding('jsonl/no-final-newline', { source, line: last, byteOffset: total }, 'The last line has no terminating newline; it was checked as it is.'));
+  }
+  if (candidates === 0) {
+    sink(
+      framingFinding(
+        'jsonl/empty-input',
+        { source, line: lineNo > 0 ? 1 : undefined, byteOffset: 0 },
+        total === 0 ? 'Input is empty: there is no event to check.' : 'Input holds no event: every line was blank or unreadable.',
+      ),
+    );
+  }
+  return { bytes: total, lines: lineNo, candidates };
+}
+
+function isBlank(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0d) return false;
+  }
+  return true;
+}

@@ -1,0 +1,240 @@
+/**
+ * The validation pipeline: inputs -> JSONL reader -> JSON parse -> protocol checker.
+ *
+ * DESIGN.md §Data flow. The protocol checker owns everything after parsing (envelope,
+ * overlay/payload, per-event rules, stream rules); this module owns reading, parsing,
+ * statistics and the order of inputs. Several inputs form one stream, checked in the order
+ * given (stream state is shared across them).
+ */
+import type { Finding, FindingSink } from './finding.ts';
+import { DEFAULT_MAX_DEPTH, parseJsonText } from './json.ts';
+import { DEFAULT_MAX_LINE_BYTES, framingFinding, readJsonl, type JsonlLine } from './jsonl.ts';
+import type { ParsedEvent } from './rule.ts';
+
+/** One input to check. */
+export interface InputSpec {
+  /** Name used in findings (`<stdin>` for standard input). */
+  source: string;
+  /** Opens the byte stream (called once). May throw/reject on I/O errors. */
+  open(): AsyncIterable<Uint8Array | string>;
+  /** Total size in bytes when known (for progress). */
+  size?: number;
+  /**
+   * `jsonl` (default): one message per line. `document`: the whole input is one JSON text
+   * (AHP HTTP binding, registration documents); pretty-printing allowed.
+   */
+  framing?: 'jsonl' | 'document';
+}
+
+/** Counters collected during a run (summary statistics). */
+export interface RunStats {
+  inputs: number;
+  bytes: number;
+  lines: number;
+  /** Lines (or documents) that parsed to a JSON object and reached the protocol checker. */
+  events: number;
+  /** Event types seen (protocol-defined: AEP `type`, AHP event `type` or method), with counts. */
+  types: Map<string, number>;
+}
+
+/** Checks parsed events for one protocol; created once per run. */
+export interface ProtocolChecker {
+  /** One parsed event (a JSON object), in input order. */
+  onEvent(event: ParsedEvent): void;
+  /** End of all inputs. */
+  end(): void;
+}
+
+/** Options common to every protocol run. */
+export interface PipelineOptions {
+  maxLineBytes?: number;
+  maxDepth?: number;
+  /** Bytes read so far across all inputs, after each chunk. */
+  onProgress?: (bytesRead: number) => void;
+}
+
+/** A protocol as the pipeline sees it. */
+export interface ProtocolDriver {
+  name: string;
+  /** CR policy of the protocol's JSONL binding. */
+  cr: 'accept-crlf' | 'reject';
+  /** When true, `jsonl/not-object` and friends use this protocol's wording (unused hook). */
+  createChecker(sink: FindingSink, stats: RunStats): ProtocolChecker;
+}
+
+/**
+ * Parse one line into a {@link ParsedEvent}, reporting `jsonl/invalid-json`,
+ * `jsonl/max-depth` and `jsonl/not-object` to `sink`. Duplicate keys are returned on the
+ * event (the protocol decides their severity). Returns `undefined` when nothing is left to check.
+ */
+export function parseLine(line: JsonlLine, sink: FindingSink, maxDepth: number = DEFAULT_MAX_DEPTH): ParsedEvent | undefined {
+  const out = parseJsonText(line.text, maxDepth);
+  if (!out.ok) {
+    const column = out.index + 1;
+    const byteOffset = line.byteOffset + Buffer.byteLength(line.text.slice(0, out.index), 'utf8');
+    if (out.kind === 'invalid-json') {
+      const truncated = line.unterminated && out.index >= line.text.length;
+      sink(
+        framingFinding(
+          'jsonl/invalid-json',
+          { source: line.source, line: line.line, column, byteOffset },
+          truncated
+            ? `Line is not valid JSON: ${out.message} (the last line looks truncated).`
+            : `Line is not valid JSON: ${out.message}.`,
+        ),
+      );
+    } else {
+      sink(
+        framingFinding(
+          'jsonl/max-depth',
+          { source: line.source, line: line.line, column, byteOffset, pointer: out.pointer },
+          `Value nests ${out.depth} levels deep, over the limit of ${maxDepth}; the line was not checked further.`,
+        ),
+      );
+    }
+    return undefined;
+  }
+  const v = out.value;
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) {
+    const kind = v === null ? 'null' : Array.isArray(v) ? 'an array' : `a ${typeof v}`;
+    sink(
+      framingFinding(
+        'jsonl/not-object',
+        { source: line.source, line: line.line, column: 1, byteOffset: line.byteOffset, pointer: '' },
+        `Line is ${kind}, not a JSON object; every line must hold one object.`,
+      ),
+    );
+    return undefined;
+  }
+  return {
+    source: line.source,
+    line: line.line,
+    byteOffset: line.byteOffset,
+    text: line.text,
+    value: v as Record<string, unknown>,
+    duplicates: out.duplicates,
+    bigIntegers: out.bigIntegers,
+  };
+}
+
+/** Create empty run statistics. */
+export function newStats(): RunStats {
+  return { inputs: 0, bytes: 0, lines: 0, events: 0, types: new Map() };
+}
+
+/** Thrown when an input cannot be opened or read (exit 2 at the CLI). */
+export class InputError extends Error {
+  constructor(
+    readonly source: string,
+    override readonly cause: unknown,
+  ) {
+    super(`cannot read ${source}: ${cause instanceof Error ? cause.message : String(cause)}`);
+  }
+}
+
+async function readAll(it: AsyncIterable<Uint8Array | string>): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  for await (const p of it) parts.push(typeof p === 'string' ? Buffer.from(p) : Buffer.from(p));
+  return Buffer.concat(parts);
+}
+
+/**
+ * Check every input with one protocol checker (one stream, inputs in order).
+ * Findings go to `sink` as they are found.
+ * @throws InputError when an input cannot be read; RuleCrashError when a rule throws.
+ */
+export async function runPipeline(
+  inputs: readonly InputSpec[],
+  driver: ProtocolDriver,
+  sink: FindingSink,
+  opts: PipelineOptions = {},
+): Promise<RunStats> {
+  const stats = newStats();
+  const checker = driver.createChecker(sink, stats);
+  const maxDepth = opts.maxDepth ?? DEFAULT_MAX_DEPTH;
+  let doneBytes = 0;
+  for (const input of inputs) {
+    stats.inputs++;
+    if (input.framing === 'document') {
+      let buf: Buffer;
+      try {
+        buf = await readAll(input.open());
+      } catch (e) {
+        throw new InputError(input.source, e);
+      }
+      stats.bytes += buf.length;
+      await checkDocument(input.source, buf, checker, sink, stats, maxDepth);
+      doneBytes += buf.length;
+      opts.onProgress?.(doneBytes);
+      continue;
+    }
+    const onLine = (line: JsonlLine) => {
+      const ev = parseLine(line, sink, maxDepth);
+      if (ev) {
+        stats.events++;
+        checker.onEvent(ev);
+      }
+    };
+    const base = doneBytes;
+    try {
+      const st = await readJsonl(input.open(), input.source, onLine, sink, {
+        maxLineBytes: opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
+        cr: driver.cr,
+        onProgress: opts.onProgress ? (b) => opts.onProgress!(base + b) : undefined,
+      });
+      stats.bytes += st.bytes;
+      stats.lines += st.lines;
+      doneBytes += st.bytes;
+    } catch (e) {
+      if ((e as { name?: string }).name === 'RuleCrashError') throw e;
+      throw new InputError(input.source, e);
+    }
+  }
+  checker.end();
+  return stats;
+}
+
+/**
+ * One whole-document input (HTTP binding, registration file): pretty-printing allowed;
+ * locations are computed from the document text (line and column of the reported member).
+ */
+async function checkDocument(source: string, buf: Buffer, checker: ProtocolChecker, sink: FindingSink, stats: RunStats, maxDepth: number): Promise<void> {
+  const lines: JsonlLine[] = [];
+  let text: string;
+  const dec = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+  try {
+    text = dec.decode(buf);
+  } catch {
+    // reuse the JSONL reader's exact UTF-8 diagnostics
+    await readJsonl([buf], source, (l) => lines.push(l), (f) => f.ruleId === 'jsonl/invalid-utf8' && sink(f));
+    return;
+  }
+  let offset = 0;
+  if (text.charCodeAt(0) === 0xfeff) {
+    sink(framingFinding('jsonl/bom', { source, line: 1, column: 1, byteOffset: 0 }, 'Input starts with a UTF-8 byte order mark (EF BB BF); JSON text must not begin with one. It was skipped.'));
+    text = text.slice(1);
+    offset = 3;
+  }
+  if (text.trim() === '') {
+    sink(framingFinding('jsonl/empty-input', { source, byteOffset: 0 }, 'Input is empty: there is no message to check.'));
+    return;
+  }
+  stats.lines += text.split('\n').length;
+  const ev = parseLine({ source, line: 1, byteOffset: offset, text, byteLength: buf.length - offset, unterminated: false }, (f: Finding) => sink(relocate(f, text, offset)), maxDepth);
+  if (!ev) return;
+  stats.events++;
+  checker.onEvent(ev);
+}
+
+/** Turn a single-line location (column = index + 1 in a multi-line document) into line/column. */
+export function relocate(f: Finding, text: string, offset: number): Finding {
+  if (f.column === undefined) return f;
+  const idx = f.column - 1;
+  let line = 1;
+  let lineStart = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < idx; i = text.indexOf('\n', i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  return { ...f, line, column: idx - lineStart + 1, byteOffset: offset + Buffer.byteLength(text.slice(0, idx), 'utf8') };
+}

@@ -1,0 +1,199 @@
+/**
+ * Rule definitions and the reporting context.
+ *
+ * A rule declares `id`, default `severity`, a one-sentence `description` and a `spec`
+ * citation, and either `check(event, ctx)` (per event) or `create()` returning
+ * `{onEvent, onEnd}` (stream). `ctx.report` is the only way to emit: it stamps rule id,
+ * severity, citation and location, so a rule cannot mislabel or mislocate a finding.
+ * Spec: DESIGN.md §Rules.
+ */
+import type { Finding, FindingSink, Location, Severity } from './finding.ts';
+import { locateIndex, type BigIntegerLiteral, type DuplicateKey } from './json.ts';
+
+/** What every rule declares. `id` is stable (`aep/<name>`, `ahp/<name>`, ...). */
+export interface RuleMeta {
+  id: string;
+  severity: Severity;
+  /** One sentence. */
+  description: string;
+  /** Citation, e.g. `AEP-0001 §5.2`. */
+  spec: string;
+}
+
+/** One parsed JSONL line that is a JSON object, with what locating findings needs. */
+export interface ParsedEvent {
+  source: string;
+  /** 1-based line number. */
+  line: number;
+  /** Byte offset of the line start. */
+  byteOffset: number;
+  /** The line's text (without terminator). */
+  text: string;
+  value: Record<string, unknown>;
+  duplicates: DuplicateKey[];
+  /** Integer literals beyond 2^53 with their exact text (for ordering and identity). */
+  bigIntegers: BigIntegerLiteral[];
+}
+
+/** What a rule passes to `ctx.report`. */
+export interface ReportInput {
+  /** RFC 6901 pointer inside the event; default `""` (the whole event). */
+  pointer?: string;
+  message: string;
+  data?: Record<string, unknown>;
+  related?: Location[];
+  /** Overrides the rule's default severity for this finding (documented per rule). */
+  severity?: Severity;
+  /** Report at another event (stream rules), or at a bare location (end of stream). */
+  at?: ParsedEvent | Location;
+}
+
+/** The reporting context handed to a rule. */
+export interface RuleContext {
+  report(r: ReportInput): void;
+}
+
+/** A stateless per-event rule. */
+export interface EventRule<E extends ParsedEvent = ParsedEvent> extends RuleMeta {
+  check(event: E, ctx: RuleContext): void;
+}
+
+/** Live state of a stream rule for one run. */
+export interface StreamRuleInstance<E extends ParsedEvent = ParsedEvent> {
+  onEvent(event: E, ctx: RuleContext): void;
+  /** End of all input: summarise open state (`ctx.report` needs `at` or reports without a line). */
+  onEnd?(ctx: RuleContext): void;
+}
+
+/** A stateful cross-event rule. `opts` carries caps and flags from the command line. */
+export interface StreamRule<E extends ParsedEvent = ParsedEvent, O = unknown> extends RuleMeta {
+  create(opts: O): StreamRuleInstance<E>;
+}
+
+/** Thrown when a rule itself throws: a bug, reported with exit 2 naming rule and line. */
+export class RuleCrashError extends Error {
+  constructor(
+    readonly ruleId: string,
+    readonly where: string,
+    override readonly cause: unknown,
+  ) {
+    super(`internal error in rule ${ruleId} at ${where}: ${cause instanceof Error ? cause.message : String(cause)}`);
+  }
+}
+
+function isParsedEvent(x: ParsedEvent | Location): x is ParsedEvent {
+  return typeof (x as ParsedEvent).text === 'string' && typeof (x as ParsedEvent).value === 'object';
+}
+
+/**
+ * The location of `pointer` inside `event`: line, 1-based UTF-16 column of the member's key
+ * (or the item/root value) and its exact byte offset. Falls back to column 1 when the
+ * pointer names nothing in the text (e.g. a missing member: it points at the parent).
+ */
+export function eventLocation(event: ParsedEvent, pointer: string): Location {
+  let idx = pointer === '' ? 0 : locateIndex(event.text, pointer);
+  if (idx === undefined) {
+    // a missing member: locate its parent instead
+    const cut = pointer.lastIndexOf('/');
+    idx = cut > 0 ? locateIndex(event.text, pointer.slice(0, cut)) : 0;
+  }
+  idx ??= 0;
+  // documents (HTTP binding) span several physical lines: count the newlines before idx
+  let line = event.line;
+  let column = idx + 1;
+  const lastNl = idx > 0 ? event.text.lastIndexOf('\n', idx - 1) : -1;
+  if (lastNl !== -1) {
+    for (let i = event.text.indexOf('\n'); i !== -1 && i < idx; i = event.text.indexOf('\n', i + 1)) line++;
+    column = idx - lastNl;
+  }
+  return {
+    source: event.source,
+    line,
+    column,
+    byteOffset: event.byteOffset + Buffer.byteLength(event.text.slice(0, idx), 'utf8'),
+    pointer,
+  };
+}
+
+/** Build the finding a rule reports at `event` (or at `r.at`). */
+export function makeFinding(rule: RuleMeta, r: ReportInput, event?: ParsedEvent): Finding {
+  const pointer = r.pointer ?? '';
+  const at = r.at ?? event;
+  let loc: Location;
+  if (!at) loc = { source: '', pointer };
+  else if (isParsedEvent(at)) loc = eventLocation(at, pointer);
+  else loc = { ...at, pointer: r.pointer ?? at.pointer };
+  const f: Finding = {
+    ruleId: rule.id,
+    severity: r.severity ?? rule.severity,
+    message: r.message,
+    spec: rule.spec,
+    ...loc,
+  };
+  if (r.related && r.related.length) f.related = r.related;
+  if (r.data) f.data = r.data;
+  return f;
+}
+
+/** A reporting context bound to one rule and (optionally) one event. */
+export function contextFor(rule: RuleMeta, sink: FindingSink, event?: ParsedEvent): RuleContext {
+  return { report: (r) => sink(makeFinding(rule, r, event)) };
+}
+
+/**
+ * Runs a protocol's per-event and stream rules in their declared order.
+ * Stream rule instances are created once per run; a rule that throws becomes a
+ * {@link RuleCrashError}.
+ */
+export class RuleRunner<E extends ParsedEvent, O> {
+  private readonly instances: { rule: StreamRule<E, O>; inst: StreamRuleInstance<E>; ctx: RuleContext }[];
+  private current: E | undefined;
+
+  constructor(
+    private readonly eventRules: readonly EventRule<E>[],
+    streamRules: readonly StreamRule<E, O>[],
+    private readonly sink: FindingSink,
+    opts: O,
+  ) {
+    this.instances = streamRules.map((rule) => ({
+      rule,
+      inst: rule.create(opts),
+      ctx: { report: (r: ReportInput) => sink(makeFinding(rule, r, this.current)) },
+    }));
+  }
+
+  /** Run every per-event rule on `event`. */
+  checkEvent(event: E, rules: readonly EventRule<E>[] = this.eventRules): void {
+    for (const rule of rules) {
+      try {
+        rule.check(event, contextFor(rule, this.sink, event));
+      } catch (e) {
+        throw new RuleCrashError(rule.id, `${event.source}:${event.line}`, e);
+      }
+    }
+  }
+
+  /** Feed `event` to every stream rule, in order. */
+  streamEvent(event: E): void {
+    this.current = event;
+    for (const { rule, inst, ctx } of this.instances) {
+      try {
+        inst.onEvent(event, ctx);
+      } catch (e) {
+        throw new RuleCrashError(rule.id, `${event.source}:${event.line}`, e);
+      }
+    }
+    this.current = undefined;
+  }
+
+  /** End of input: let every stream rule summarise. */
+  end(): void {
+    for (const { rule, inst, ctx } of this.instances) {
+      try {
+        inst.onEnd?.(ctx);
+      } catch (e) {
+        throw new RuleCrashError(rule.id, 'end of input', e);
+      }
+    }
+  }
+}

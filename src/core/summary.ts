@@ -1,0 +1,92 @@
+/**
+ * Severity policy and summary statistics for a run.
+ * DESIGN.md §Severity and exit codes; issue "CI gate" §Summary statistics.
+ */
+import { SEVERITY_RANK, type Finding, type FindingSink, type Severity } from './finding.ts';
+import type { RunStats } from './pipeline.ts';
+
+/** Summary printed by the text reporter and embedded in JSON/SARIF/JUnit output. */
+export interface Summary {
+  inputs: number;
+  bytes: number;
+  lines: number;
+  /** Lines (or documents) that parsed to a JSON object. */
+  events: number;
+  errors: number;
+  warnings: number;
+  infos: number;
+  /** Findings per rule id (before `--max-findings` truncation). */
+  byRule: Record<string, number>;
+  /** Known event types the input exercised, and how many known types there are. */
+  coverage?: { seen: Record<string, number>; exercised: number; known: number; unknown: Record<string, number> };
+  /** Findings not passed to the reporter because of `--max-findings`. */
+  omitted: number;
+}
+
+/** Options of the severity policy. */
+export interface PolicyOptions {
+  /** Raise warnings to errors. */
+  strict?: boolean;
+  /** Hand at most this many findings to the reporter (the rest are only counted). */
+  maxFindings?: number;
+}
+
+/**
+ * Wraps a reporter's sink: applies `--strict`, counts by severity and rule, and cuts the
+ * stream at `--max-findings`. `sink` is the function to give the pipeline.
+ */
+export class FindingCounter {
+  errors = 0;
+  warnings = 0;
+  infos = 0;
+  omitted = 0;
+  readonly byRule = new Map<string, number>();
+  /** Most severe severity seen, or undefined. */
+  worst: Severity | undefined;
+  readonly sink: FindingSink;
+
+  constructor(downstream: FindingSink, opts: PolicyOptions = {}) {
+    const max = opts.maxFindings ?? Infinity;
+    let passed = 0;
+    this.sink = (f: Finding) => {
+      if (opts.strict && f.severity === 'warning') f = { ...f, severity: 'error' };
+      if (f.severity === 'error') this.errors++;
+      else if (f.severity === 'warning') this.warnings++;
+      else this.infos++;
+      this.byRule.set(f.ruleId, (this.byRule.get(f.ruleId) ?? 0) + 1);
+      if (this.worst === undefined || SEVERITY_RANK[f.severity] > SEVERITY_RANK[this.worst]) this.worst = f.severity;
+      if (passed < max) {
+        passed++;
+        downstream(f);
+      } else this.omitted++;
+    };
+  }
+
+  /** True when a finding at or above `threshold` was seen. */
+  reached(threshold: Severity): boolean {
+    return this.worst !== undefined && SEVERITY_RANK[this.worst] >= SEVERITY_RANK[threshold];
+  }
+
+  /** Build the run summary from these counts and the pipeline statistics. */
+  summary(stats: RunStats, knownTypes?: readonly string[]): Summary {
+    const s: Summary = {
+      inputs: stats.inputs,
+      bytes: stats.bytes,
+      lines: stats.lines,
+      events: stats.events,
+      errors: this.errors,
+      warnings: this.warnings,
+      infos: this.infos,
+      byRule: Object.fromEntries([...this.byRule.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+      omitted: this.omitted,
+    };
+    if (knownTypes) {
+      const known = new Set(knownTypes);
+      const seen: Record<string, number> = {};
+      const unknown: Record<string, number> = {};
+      for (const [t, n] of [...stats.types.entries()].sort()) (known.has(t) ? seen : unknown)[t] = n;
+      s.coverage = { seen, exercised: Object.keys(seen).length, known: known.size, unknown };
+    }
+    return s;
+  }
+}
