@@ -186,14 +186,14 @@ export interface LoadedPin {
 }
 
 /**
- * Parse pin.json text. Every source entry is checked on its own so one bad entry names itself.
- * Findings: `pin/invalid-pin` (not JSON, wrong shape, no `schema.json` source; then no pin is
- * returned), `pin/unsafe-source-name` and `pin/unpinned-url` (the pin is returned without the
- * offending sources... see below).
- *
- * Sources with an unsafe name are dropped from the returned pin (they are never touched on
- * disk); sources with an unpinned URL are kept for the offline digest check, and
- * `pin refresh` refuses to run when any finding is present.
+ * Parse pin.json text; every source entry is checked on its own so a bad entry names itself.
+ * - `pin/invalid-pin`: not JSON, not the pin shape, a malformed source entry, or no
+ *   `schema.json` source. No pin is returned then.
+ * - `pin/unsafe-source-name`: the source is dropped from the returned pin (it is never
+ *   touched on disk).
+ * - `pin/unpinned-url`: the source is kept, so the offline digest check still runs on it.
+ * `pin refresh` refuses to download anything when any finding is present.
+ * @param pinPath the path reported in findings.
  */
 export function parsePin(text: string, pinPath: string): LoadedPin {
   const findings: Finding[] = [];

@@ -17,7 +17,7 @@
  * fixes AHP-PIN-04 (AHP's refresh adopts whatever it downloads).
  */
 import { mkdir, rename, rm, unlink, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, isAbsolute, join, sep } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Finding } from '../core/finding.ts';
 import { unifiedDiff } from './diff.ts';
@@ -206,6 +206,11 @@ async function replaceFiles(files: Array<{ target: string; data: string | Uint8A
   for (const t of temps) await rename(t.tmp, t.target);
 }
 
+/** `a/<path>` / `b/<path>` for a relative path (as git prints), the path itself when absolute. */
+function diffLabel(side: 'a' | 'b', path: string): string {
+  return isAbsolute(path) ? path : `${side}/${path.split(sep).join('/')}`;
+}
+
 /** pin.json text with the new digests, preserving every other member and the key order. */
 function rewrittenPin(pin: Pin, digests: Map<string, string>): string {
   const raw = structuredClone(pin.raw) as { sources: Record<string, Record<string, unknown>> };
@@ -317,8 +322,8 @@ export async function refreshPin(opts: RefreshOptions): Promise<RefreshResult> {
         }
       }
       const diff = unifiedDiff(oldText, newExtraction, {
-        oldLabel: committed ? `a/${opts.extraction}` : '/dev/null',
-        newLabel: `b/${opts.extraction}`,
+        oldLabel: committed ? diffLabel('a', opts.extraction) : '/dev/null',
+        newLabel: diffLabel('b', opts.extraction),
       });
       findings.push(
         pinFinding(
