@@ -94,7 +94,7 @@ export function checkAepEvent(ev: ParsedEvent, sink: FindingSink): AepEvent | un
         const ptr = '/data' + e.instancePath + (e.keyword === 'required' ? '/' + String((e.params as { missingProperty: string }).missingProperty) : '');
         const rule = type === 'attention.requested' && ptr.startsWith('/data/fields/') ? R.fieldSpec : R.payload;
         // never echo payload values: ajvMessage describes type and length only
-        sink(makeFinding(rule, { pointer: ptr, message: ajvMessage({ ...e, instancePath: e.instancePath }, data, 'payload').replace(/^The payload/, 'The payload') + ` (type ${type})` }, ev));
+        sink(makeFinding(rule, { pointer: ptr, message: `${ajvMessage({ ...e, instancePath: '/data' + e.instancePath }, v, 'event').slice(0, -1)} (payload of ${type}).` }, ev));
       }
     }
   }
