@@ -152,3 +152,26 @@ test('a leading BOM in schema.json is ignored, as Python json.loads(bytes) does'
   const text = s.tag.toString('utf8');
   assert.equal(extractElicitation('\ufeff' + text), extractElicitation(text));
 });
+
+test('the committed extraction compiles with Ajv 2020 and gives the notes §6 verdicts', async (t) => {
+  const s = await readShared(t, 'ahpRequest', 'ahpResult');
+  if (!s) return;
+  const { Ajv2020 } = await import('ajv/dist/2020.js');
+  const formats = (await import('ajv-formats')).default as unknown as (a: unknown) => void;
+  const ajv = new Ajv2020({ strict: false });
+  formats(ajv);
+  const schema = JSON.parse(await readFile(join(REPO_DIR, 'schemas/mcp/mcp-elicitation.schema.json'), 'utf8'));
+  ajv.addSchema(schema);
+  const request = ajv.getSchema(`${schema.$id}#/$defs/request`)!;
+  const result = ajv.getSchema(`${schema.$id}#/$defs/result`)!;
+  assert.equal(request(JSON.parse(s.ahpRequest.toString('utf8'))), true);
+  assert.equal(result(JSON.parse(s.ahpResult.toString('utf8'))), true);
+  const form = (props: unknown) => ({ message: 'm', requestedSchema: { type: 'object', properties: props } });
+  assert.equal(request(form({ score: { type: 'number', minimum: 0.5, maximum: 99.5, default: 95.5 } })), true);
+  assert.equal(request(form({ lang: { type: 'string', enum: ['en', 'fr'], enumNames: ['English', 'French'] } })), true);
+  assert.equal(request(form({ nick: { type: 'string', pattern: '^[a-z]+$' } })), false);
+  assert.equal(request(form({ prio: { oneOf: [{ const: 'low', title: 'Low' }] } })), false);
+  assert.equal(request({ mode: 'url', message: 'Sign in', url: 'https://example.test/connect' }), false);
+  assert.equal(result({ action: 'accept', content: { r: 1.5 } }), true);
+  assert.equal(result({ action: 'cancel', content: null }), false);
+});
