@@ -51,7 +51,7 @@ export function checkAepEvent(ev: ParsedEvent, sink: FindingSink): AepEvent | un
         top
           ? `Envelope attribute "${d.key}" appears more than once; which value counts is undefined, so the event is rejected.`
           : `Member "${d.key}" appears more than once in the same object; which value counts is undefined.`,
-        top ? { spec: R.duplicateAttribute.spec } : { severity: 'warning', spec: R.duplicateMember.spec },
+        top ? { spec: 'AEP-0001 §5; RFC 8259 §4' } : { severity: 'warning', spec: 'AEP-0002 §5; RFC 8259 §4' },
       ),
     );
   }
@@ -68,6 +68,7 @@ export function checkAepEvent(ev: ParsedEvent, sink: FindingSink): AepEvent | un
         message = `Extension attribute name "${name}" is not 1-20 lowercase letters or digits ([a-z0-9]{1,20}).`;
       }
       if (rule.id.startsWith('aep/scope-')) message = scopeMessage(rule, e.keyword, pointer, String(ev.value.type));
+      if (rule.id === R.typeGrammar.id) message = `Type ${JSON.stringify(ev.value.type)} does not follow the type grammar {category}.{rest} (13 core categories, lowercase [a-z0-9_] segments) or x.{vendor}.{category}.{rest}.`;
       if (rule.id === R.nullAttribute.id) message = `Attribute "${pointer.slice(1)}" is null; an absent optional attribute is omitted, never null.`;
       if (rule.id === R.extensionValue.id && e.keyword === 'type') message = `Extension attribute "${pointer.slice(1)}" must be a string, integer or boolean.`;
       sink(makeFinding(rule, { pointer, message }, ev));

@@ -30,8 +30,6 @@ export const ENVELOPE_RULES = {
   typeReserved: r('aep/type-reserved', 'warning', 'A reserved type is not emitted in 0.1.', 'AEP-0002 §4, §6'),
   payload: r('aep/payload-schema', 'error', '`data` validates against the payload schema of its registered type.', 'AEP-0002 §5'),
   fieldSpec: r('aep/form-field-spec', 'error', 'Every form field_spec has id, type and label, and a select field has choices.', 'AEP-0006; AEP-0002 §5.2 field_spec'),
-  duplicateAttribute: r('aep/duplicate-attribute', 'error', 'No envelope attribute appears twice in one event (a repeat makes the event ambiguous).', 'AEP-0001 §5; RFC 8259 §4'),
-  duplicateMember: r('aep/duplicate-member', 'warning', 'No payload member name appears twice in one object.', 'AEP-0002 §5; RFC 8259 §4'),
 } as const;
 
 const CORE_ATTRS = new Set(['aep', 'id', 'type', 'subject', 'time', 'source', 'agent', 'session', 'run', 'step', 'seq', 'epoch', 'cause', 'traceparent', 'severity', 'capture', 'data']);
