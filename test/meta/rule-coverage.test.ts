@@ -1,0 +1,56 @@
+// Every rule `validate` can report has a spec citation, a description, a failing case and a
+// passing case in conformance/<protocol>/ (slug = rule id with "/" replaced by ".").
+// The fixture runner checks that each case produces exactly its expected findings.
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { aepRules } from '../../src/aep/protocol.ts';
+import type { RuleMeta } from '../../src/core/rule.ts';
+
+const root = new URL('../../', import.meta.url);
+
+/** Rules of each protocol and the folder holding their cases. */
+const PROTOCOLS: { name: string; rules: () => readonly RuleMeta[]; dir: URL; skip?: Set<string> }[] = [
+  // jsonl/carriage-return is an AHP stdio rule: AEP accepts CRLF and lone CRs are data
+  { name: 'aep', rules: aepRules, dir: new URL('conformance/aep/', root), skip: new Set(['jsonl/carriage-return']) },
+];
+
+for (const p of PROTOCOLS) {
+  test(`${p.name}: every rule has an id, severity, description and spec citation`, () => {
+    const ids = new Set<string>();
+    for (const r of p.rules()) {
+      assert.match(r.id, /^(aep|ahp|jsonl|json|pin)\/[a-z0-9-]+$/, `bad rule id ${r.id}`);
+      assert.ok(!ids.has(r.id), `rule ${r.id} is listed twice`);
+      ids.add(r.id);
+      assert.ok(['error', 'warning', 'info'].includes(r.severity), `${r.id}: severity`);
+      assert.ok(r.description.length > 10, `${r.id}: description`);
+      assert.ok(r.spec.length > 2, `${r.id}: spec citation`);
+    }
+  });
+
+  test(`${p.name}: every rule has a failing and a passing conformance case`, () => {
+    const pass = readdirSync(new URL('pass/', p.dir)).filter((f) => f.endsWith('.jsonl') || f.endsWith('.json'));
+    const failDir = new URL('fail/', p.dir);
+    const fail = readdirSync(failDir).filter((f) => (f.endsWith('.jsonl') || f.endsWith('.json')) && !f.endsWith('.expected.json'));
+    const missing: string[] = [];
+    for (const r of p.rules()) {
+      if (p.skip?.has(r.id)) continue;
+      const slug = r.id.replace('/', '.');
+      const matches = (f: string) => f === `${slug}.jsonl` || f === `${slug}.json` || f.startsWith(`${slug}--`);
+      if (!pass.some(matches)) missing.push(`${r.id}: no pass/${slug}*.jsonl`);
+      const fails = fail.filter(matches);
+      if (!fails.length) {
+        missing.push(`${r.id}: no fail/${slug}*.jsonl`);
+        continue;
+      }
+      const reported = fails.some((f) => {
+        const side = new URL(f.replace(/\.jsonl?$/, '.expected.json'), failDir);
+        if (!existsSync(side)) return false;
+        const exp = JSON.parse(readFileSync(side, 'utf8')) as { findings: { ruleId: string }[] };
+        return exp.findings.some((x) => x.ruleId === r.id);
+      });
+      if (!reported) missing.push(`${r.id}: no fail case whose expected findings include it`);
+    }
+    assert.deepEqual(missing, []);
+  });
+}
