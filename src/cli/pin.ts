@@ -1,0 +1,91 @@
+/**
+ * `ahp pin verify` / `ahp pin refresh`: the maintainer verbs guarding the pinned MCP
+ * 2025-11-25 files and our elicitation extraction. AHP interaction-payloads §Pinned upstream
+ * maintenance; DESIGN.md §Pins.
+ */
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Option, type Command } from 'commander';
+import type { Finding } from '../core/finding.ts';
+import { FindingCounter } from '../core/summary.ts';
+import { newStats } from '../core/pipeline.ts';
+import { DEFAULT_EXTRACTION, DEFAULT_PIN_DIR, PIN_RULES, PinUsageError, pinRefresh, pinVerify } from '../pin/index.ts';
+import { createReporter, FORMATS, type FormatName } from '../report/index.ts';
+import type { RuleMeta } from '../core/rule.ts';
+import { defaultColor, positiveInt, VERSION, type CliIO } from './program.ts';
+
+const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Resolve a user path against the working directory, a default against the package root. */
+function pathArg(given: string | undefined, fallback: string, io: CliIO): string {
+  return given ? resolve(io.cwd, given) : resolve(PACKAGE_ROOT, fallback);
+}
+
+/** Report pin findings through the normal reporters; returns the counter. */
+function report(findings: readonly Finding[], format: FormatName, io: CliIO, color: boolean | undefined): FindingCounter {
+  const reporter = createReporter(format, io.stdout, {
+    protocol: 'ahp',
+    version: VERSION,
+    color: color ?? defaultColor(io),
+    rules: PIN_RULES as unknown as readonly RuleMeta[],
+  });
+  const counter = new FindingCounter((f) => reporter.finding(f));
+  for (const f of findings) counter.sink(f);
+  const stats = newStats();
+  stats.inputs = 1;
+  reporter.finish(counter.summary(stats));
+  return counter;
+}
+
+/** Register `pin verify` and `pin refresh` on the `ahp` program. */
+export function registerPinCommands(program: Command, io: CliIO, setExit: (code: number) => void): void {
+  const pin = program.command('pin').description('verify or refresh the pinned MCP 2025-11-25 elicitation files');
+  pin
+    .command('verify')
+    .description('offline: check pinned digests and that the committed extraction matches the pinned schema.json')
+    .option('--dir <dir>', `pin folder holding pin.json and the vendored files (default: ${DEFAULT_PIN_DIR} in this package)`)
+    .option('--extraction <file>', `committed extraction to compare (default: ${DEFAULT_EXTRACTION} in this package)`)
+    .option('--allow-missing', 'a pinned source file that is absent is a warning, not an error', false)
+    .addOption(new Option('-f, --format <format>', 'output format').choices(FORMATS as unknown as string[]).default('text'))
+    .option('--no-color', 'never colour text output')
+    .action(async (o: { dir?: string; extraction?: string; allowMissing: boolean; format: FormatName; color: boolean }) => {
+      try {
+        const findings = await pinVerify({ dir: pathArg(o.dir, DEFAULT_PIN_DIR, io), extraction: pathArg(o.extraction, DEFAULT_EXTRACTION, io), allowMissing: o.allowMissing });
+        const c = report(findings, o.format, io, o.color === false ? false : undefined);
+        setExit(c.reached('error') ? 1 : 0);
+      } catch (e) {
+        io.stderr.write(`ahp pin verify: ${(e as Error).message}\n`);
+        setExit(2);
+      }
+    });
+  pin
+    .command('refresh')
+    .description('download exactly the pinned URLs into a staging folder, compare, and adopt only with --adopt')
+    .option('--dir <dir>', `pin folder (default: ${DEFAULT_PIN_DIR} in this package)`)
+    .option('--extraction <file>', `committed extraction (default: ${DEFAULT_EXTRACTION} in this package)`)
+    .option('--base-url <url>', 'mirror replacing the URL prefix up to the version folder (http only on loopback)')
+    .option('--adopt', 'replace the vendored files, the digests in pin.json and the extraction (atomically)', false)
+    .addOption(new Option('--timeout <ms>', 'per-request timeout in milliseconds').argParser(positiveInt))
+    .addOption(new Option('--max-bytes <n>', 'largest accepted download, in bytes').argParser(positiveInt))
+    .addOption(new Option('-f, --format <format>', 'output format for findings').choices(FORMATS as unknown as string[]).default('text'))
+    .option('--no-color', 'never colour text output')
+    .action(async (o: { dir?: string; extraction?: string; baseUrl?: string; adopt: boolean; timeout?: number; maxBytes?: number; format: FormatName; color: boolean }) => {
+      try {
+        const r = await pinRefresh({
+          dir: pathArg(o.dir, DEFAULT_PIN_DIR, io),
+          extraction: pathArg(o.extraction, DEFAULT_EXTRACTION, io),
+          baseUrl: o.baseUrl,
+          adopt: o.adopt,
+          timeoutMs: o.timeout,
+          maxBytes: o.maxBytes,
+          log: (line) => io.stderr.write(line.endsWith('\n') ? line : line + '\n'),
+        });
+        if (r.report) io.stdout.write(r.report.endsWith('\n') ? r.report : r.report + '\n');
+        const c = report(r.findings, o.format, io, o.color === false ? false : undefined);
+        setExit(r.changed || c.reached('error') ? 1 : 0);
+      } catch (e) {
+        io.stderr.write(`ahp pin refresh: ${(e as Error).message}\n`);
+        setExit(e instanceof PinUsageError ? 2 : 2);
+      }
+    });
+}
