@@ -80,7 +80,9 @@ export function parseLine(line: JsonlLine, sink: FindingSink, maxDepth: number =
           { source: line.source, line: line.line, column, byteOffset },
           truncated
             ? `Line is not valid JSON: ${out.message} (the last line looks truncated).`
-            : `Line is not valid JSON: ${out.message}.`,
+            : /^\s*[[{]\s*$/.test(line.text) || (out.index >= line.text.length && /^\s*[[{]/.test(line.text))
+              ? `Line is not valid JSON: ${out.message}; it opens a value that it does not close (a pretty-printed, multi-line value? JSONL carries exactly one JSON value per line).`
+              : `Line is not valid JSON: ${out.message}.`,
         ),
       );
     } else {
