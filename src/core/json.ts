@@ -306,19 +306,29 @@ export type ParseOutcome =
 
 const NO_DUPS: DuplicateKey[] = [];
 const NO_BIGS: BigIntegerLiteral[] = [];
-const WS_COLON = /\s:/;
-const LONG_DIGITS = /\d{16}/;
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+/** Above this depth limit the value walk uses an explicit stack instead of recursion. */
+const RECURSIVE_WALK_LIMIT = 2048;
+
+// Results of the last value walk (module state: the walk runs synchronously and allocates nothing).
+let walkMembers = 0;
+let walkUnsafe = false;
 
 /**
  * Parse one JSON text exactly.
  *
- * Uses `JSON.parse` for the value, then a screen: the number of `":` sequences in the text
- * must equal the number of object members in the parsed value (a duplicate member lowers
- * the parsed count), the text has no whitespace before a `:` and no run of 16+ digits, and
- * the value is no deeper than `maxDepth`. Only text that fails the screen is scanned in full
- * by {@link scanJson}; the verdict never depends on which member `JSON.parse` kept.
+ * Uses `JSON.parse` for the value, then a screen:
+ * - a walk over the parsed value counts object members, finds numbers whose magnitude is at
+ *   least 2^53 (any integer literal beyond the safe range parses to one: rounding is monotone)
+ *   and stops at `maxDepth`;
+ * - one pass over the `:` characters of the text counts those right after a `"` (every member
+ *   name ends that way unless whitespace separates it from its colon, which sends the text to
+ *   the full scan). A duplicate member lowers the parsed count, a `":` inside a string raises
+ *   the text count, so the two counts are equal only when neither happened.
+ * Only text that fails the screen is scanned in full by {@link scanJson}; the verdict never
+ * depends on which member `JSON.parse` kept.
  *
- * Never throws; never recurses deeper than `maxDepth`.
+ * Never throws; never recurses deeper than `maxDepth` (nor deeper than 2048 frames).
  */
 export function parseJsonText(text: string, maxDepth: number = DEFAULT_MAX_DEPTH): ParseOutcome {
   let value: unknown;
@@ -330,37 +340,71 @@ export function parseJsonText(text: string, maxDepth: number = DEFAULT_MAX_DEPTH
     // JSON.parse and the scanner disagree: report at the start rather than guess.
     return { ok: false, kind: 'invalid-json', index: 0, message: 'expected a JSON text' };
   }
-  const counter = { members: 0 };
-  const deep = countMembers(value, 1, maxDepth, counter);
+  walkMembers = 0;
+  walkUnsafe = false;
+  const deep = value !== null && typeof value === 'object' && (maxDepth <= RECURSIVE_WALK_LIMIT ? walk(value, 1, maxDepth) : walkIterative(value, maxDepth));
   if (deep) {
     const s = scanJson(text, { maxDepth });
     const d = s.depthExceeded ?? { pointer: '', index: 0, depth: maxDepth + 1 };
     return { ok: false, kind: 'max-depth', index: d.index, pointer: d.pointer, depth: d.depth };
   }
-  let colons = 0;
-  for (let p = text.indexOf('":'); p !== -1; p = text.indexOf('":', p + 2)) colons++;
-  if (colons === counter.members && !WS_COLON.test(text) && !LONG_DIGITS.test(text)) {
-    return { ok: true, value, duplicates: NO_DUPS, bigIntegers: NO_BIGS };
-  }
+  if (!walkUnsafe && memberNamesInText(text) === walkMembers) return { ok: true, value, duplicates: NO_DUPS, bigIntegers: NO_BIGS };
   const s = scanJson(text, { maxDepth });
   return { ok: true, value, duplicates: s.duplicates, bigIntegers: s.bigIntegers };
 }
 
-/** Counts object members into `acc`; returns true when nesting exceeds `maxDepth`. */
-function countMembers(v: unknown, depth: number, maxDepth: number, acc: { members: number }): boolean {
-  if (v === null || typeof v !== 'object') return false;
+/**
+ * Number of `":` sequences in `text`, or -1 when some `:` follows JSON whitespace (then the
+ * count cannot be compared and the caller scans in full).
+ */
+function memberNamesInText(text: string): number {
+  let count = 0;
+  for (let p = text.indexOf(':'); p !== -1; p = text.indexOf(':', p + 1)) {
+    const c = text.charCodeAt(p - 1);
+    if (c === 0x22) count++;
+    else if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) return -1;
+  }
+  return count;
+}
+
+/** Recursive walk (depth <= `maxDepth` <= 2048); returns true when nesting exceeds `maxDepth`. */
+function walk(v: object, depth: number, maxDepth: number): boolean {
   if (depth > maxDepth) return true;
   if (Array.isArray(v)) {
     for (let k = 0; k < v.length; k++) {
-      const x = v[k];
-      if (x !== null && typeof x === 'object' && countMembers(x, depth + 1, maxDepth, acc)) return true;
+      const x: unknown = v[k];
+      if (typeof x === 'object') {
+        if (x !== null && walk(x, depth + 1, maxDepth)) return true;
+      } else if (typeof x === 'number' && (x > MAX_SAFE || x < -MAX_SAFE)) walkUnsafe = true;
     }
     return false;
   }
   for (const k in v) {
-    acc.members++;
+    walkMembers++;
     const x = (v as Record<string, unknown>)[k];
-    if (x !== null && typeof x === 'object' && countMembers(x, depth + 1, maxDepth, acc)) return true;
+    if (typeof x === 'object') {
+      if (x !== null && walk(x, depth + 1, maxDepth)) return true;
+    } else if (typeof x === 'number' && (x > MAX_SAFE || x < -MAX_SAFE)) walkUnsafe = true;
+  }
+  return false;
+}
+
+/** The same walk with an explicit stack, for large depth limits. */
+function walkIterative(root: object, maxDepth: number): boolean {
+  const stack: [object, number][] = [[root, 1]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (depth > maxDepth) return true;
+    const isArray = Array.isArray(v);
+    const keys = isArray ? undefined : Object.keys(v);
+    const n = isArray ? v.length : keys!.length;
+    if (!isArray) walkMembers += n;
+    for (let k = 0; k < n; k++) {
+      const x: unknown = isArray ? v[k] : (v as Record<string, unknown>)[keys![k]];
+      if (typeof x === 'object') {
+        if (x !== null) stack.push([x, depth + 1]);
+      } else if (typeof x === 'number' && (x > MAX_SAFE || x < -MAX_SAFE)) walkUnsafe = true;
+    }
   }
   return false;
 }
