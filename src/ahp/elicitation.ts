@@ -1,0 +1,201 @@
+/**
+ * The MCP elicitation binding checks for `user.elicitation.request` and
+ * `user.elicitation.result` events (AHP interaction-payloads.md §MCP elicitation binding
+ * (2025-11-25)).
+ *
+ * A body-selected request/result text part (selection `body`, a `text` string, no `gap`) holds
+ * the complete serialized MCP `elicitation/create` params or `ElicitResult`. The text is parsed
+ * as JSON (duplicate member names rejected) and validated against the pinned, closed
+ * 2025-11-25 subset (`schemas/mcp/mcp-elicitation.schema.json`, roots `request` / `result`).
+ * Metadata, omit and gap views are never parsed. The envelope `mode` must equal the parsed
+ * request mode (absent means form), the envelope `action` the parsed result action, and result
+ * `content` may appear only for an accepted form result.
+ *
+ * Issues about the embedded JSON point at the part's `text` member and carry
+ * `embedded: {partPointer, innerPointer}` with a pointer into the parsed value.
+ */
+import type { ErrorObject } from 'ajv/dist/2020.js';
+import { describeValue } from '../core/finding.ts';
+import { parseJsonText } from '../core/json.ts';
+import { childPointer, getAt } from '../core/pointer.ts';
+import { issue, type AhpIssue } from './issues.ts';
+import { ahpSchemas } from './schemas.ts';
+
+type Obj = Record<string, unknown>;
+
+function isObj(v: unknown): v is Obj {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** The types an MCP answer value may have (2025-11-25 `ElicitResult.content` values). */
+function isAnswerValue(v: unknown): boolean {
+  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return true;
+  return Array.isArray(v) && v.every((x) => typeof x === 'string');
+}
+
+const TYPE_NAMES: Record<string, string> = { object: 'an object', array: 'an array', string: 'a string', integer: 'an integer', number: 'a number', boolean: 'a boolean', null: 'null' };
+
+/** A plain sentence for an ajv error inside the embedded MCP value (never echoing values). */
+function mcpMessage(e: ErrorObject, value: unknown): string {
+  const p = e.params as Record<string, unknown>;
+  const found = describeValue(getAt(value, e.instancePath));
+  switch (e.keyword) {
+    case 'required':
+      return `\`${String(p.missingProperty)}\` is required`;
+    case 'additionalProperties':
+      return `\`${String(p.additionalProperty)}\` is not part of the pinned MCP 2025-11-25 subset (this object is closed)`;
+    case 'type': {
+      const types = (Array.isArray(p.type) ? p.type : String(p.type).split(',')).map((t) => TYPE_NAMES[String(t)] ?? String(t));
+      return `must be ${types.join(' or ')}, found ${found}`;
+    }
+    case 'const':
+      return `must be ${JSON.stringify(p.allowedValue)}`;
+    case 'enum':
+      return `must be one of ${(p.allowedValues as unknown[]).map((x) => JSON.stringify(x)).join(', ')}`;
+    case 'format':
+      return p.format === 'uri' ? 'must be an absolute URI' : `must be a valid ${String(p.format)}`;
+    case 'anyOf':
+    case 'oneOf':
+      return 'matches none of the allowed MCP shapes';
+    default:
+      return e.message ?? 'is invalid';
+  }
+}
+
+/** Choose the PrimitiveSchemaDefinition variant a field schema is meant to be. */
+function fieldVariant(s: unknown): string | undefined {
+  if (!isObj(s)) return undefined;
+  switch (s.type) {
+    case 'string':
+      if ('oneOf' in s) return 'TitledSingleSelectEnumSchema';
+      if ('enumNames' in s) return 'LegacyTitledEnumSchema';
+      if ('enum' in s) return 'UntitledSingleSelectEnumSchema';
+      return 'StringSchema';
+    case 'number':
+    case 'integer':
+      return 'NumberSchema';
+    case 'boolean':
+      return 'BooleanSchema';
+    case 'array':
+      return isObj(s.items) && 'anyOf' in s.items ? 'TitledMultiSelectEnumSchema' : 'UntitledMultiSelectEnumSchema';
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Validate `value` against the MCP definition `def`, returning `[innerPointer, message]` pairs.
+ * Unions are diagnosed by choosing the intended variant (URL vs form by `mode`, a form field by
+ * its `type`, answer values by their JSON type) so each problem is reported once, precisely.
+ */
+function mcpProblems(def: 'request' | 'result', value: unknown): Array<[string, string]> {
+  const reg = ahpSchemas();
+  const root = reg.mcpValidator(def);
+  if (!root) return [['', `the pinned MCP extraction has no \`${def}\` definition`]];
+  // (not used as a type guard: ajv's guard would narrow `value` to never below)
+  const valid: boolean = root(value);
+  if (valid) return [];
+  const out: Array<[string, string]> = [];
+  const fromErrors = (errors: readonly ErrorObject[] | null | undefined, target: unknown, prefix: string, skip?: (e: ErrorObject) => boolean) => {
+    for (const e of errors ?? []) {
+      if (e.keyword === 'if' || (skip && skip(e))) continue;
+      const ptr = e.keyword === 'additionalProperties' ? childPointer(e.instancePath, String((e.params as Obj).additionalProperty)) : e.instancePath;
+      out.push([prefix + ptr, mcpMessage(e, target)]);
+    }
+  };
+  if (!isObj(value)) {
+    out.push(['', `must be a JSON object, found ${describeValue(value)}`]);
+    return out;
+  }
+  if (def === 'result') {
+    const v = reg.mcpValidator('ElicitResult') ?? root;
+    v(value);
+    fromErrors(v.errors, value, '', (e) => e.instancePath.startsWith('/content/'));
+    if (isObj(value.content)) {
+      for (const [k, x] of Object.entries(value.content)) {
+        if (!isAnswerValue(x)) out.push([childPointer('/content', k), `an answer value must be a string, number, boolean or array of strings, found ${describeValue(x)}`]);
+      }
+    }
+    return out;
+  }
+  // request
+  const variant = value.mode === 'url' ? 'ElicitRequestURLParams' : value.mode === undefined || value.mode === 'form' ? 'ElicitRequestFormParams' : undefined;
+  if (!variant) {
+    out.push(['/mode', '`mode` must be "form" or "url" (absent means form)']);
+    return out;
+  }
+  const v = reg.mcpValidator(variant);
+  if (!v) {
+    fromErrors(root.errors, value, '');
+    return out;
+  }
+  v(value);
+  const fieldPath = /^\/requestedSchema\/properties\/[^/]+/;
+  fromErrors(v.errors, value, '', (e) => fieldPath.test(e.instancePath));
+  const rs = value.requestedSchema;
+  if (variant === 'ElicitRequestFormParams' && isObj(rs) && isObj(rs.properties)) {
+    const prim = reg.mcpValidator('PrimitiveSchemaDefinition');
+    for (const [name, field] of Object.entries(rs.properties)) {
+      if (!prim || prim(field)) continue;
+      const base = childPointer('/requestedSchema/properties', name);
+      const fv = fieldVariant(field);
+      const fval = fv ? reg.mcpValidator(fv) : undefined;
+      if (!fval) {
+        out.push([base, 'a form field schema must be one of the published primitive or enum shapes (`type` string, number, integer, boolean or array)']);
+        continue;
+      }
+      fval(field);
+      fromErrors(fval.errors, field, base);
+    }
+  }
+  return out;
+}
+
+/**
+ * Check the MCP elicitation binding of one event. `event` is the event object, `eventPointer`
+ * its location in the validated value. Returns no issue for other event types, when the
+ * `elicitation` object is absent or not an object, or for metadata/omit/gap views.
+ * Call only when the event's `elicitation` payload passed schema validation.
+ */
+export function checkElicitationEvent(event: unknown, eventPointer: string): AhpIssue[] {
+  if (!isObj(event) || !isObj(event.elicitation)) return [];
+  const kind = event.type === 'user.elicitation.request' ? 'request' : event.type === 'user.elicitation.result' ? 'result' : undefined;
+  if (!kind) return [];
+  const el = event.elicitation;
+  const part = el[kind];
+  const partPointer = `${eventPointer}/elicitation/${kind}`;
+  if (!isObj(part) || part.selection !== 'body' || 'gap' in part || typeof part.text !== 'string') return [];
+  const textPointer = `${partPointer}/text`;
+  const what = kind === 'request' ? 'MCP elicitation/create params' : 'MCP ElicitResult';
+  const out: AhpIssue[] = [];
+  const parsed = parseJsonText(part.text);
+  if (!parsed.ok) {
+    const where = parsed.kind === 'invalid-json' ? `a JSON syntax error at character ${parsed.index + 1}` : `nesting deeper than ${parsed.depth - 1} levels`;
+    out.push(issue('ahp/elicitation-body', textPointer, `The body text of the elicitation ${kind} must be the complete serialized ${what}, but it has ${where}.`, { embedded: { partPointer, innerPointer: '' } }));
+    return out;
+  }
+  for (const d of parsed.duplicates) {
+    out.push(issue('ahp/elicitation-body', textPointer, `The serialized ${what} repeats the member name at ${d.pointer}; duplicate member names are rejected.`, { embedded: { partPointer, innerPointer: d.pointer } }));
+  }
+  const value = parsed.value;
+  for (const [inner, msg] of mcpProblems(kind, value)) {
+    const at = inner === '' ? `the serialized ${what}` : `${inner} of the serialized ${what}`;
+    out.push(issue('ahp/elicitation-body', textPointer, `In ${at}: ${msg}.`, { embedded: { partPointer, innerPointer: inner } }));
+  }
+  if (!isObj(value)) return out;
+  if (kind === 'request') {
+    const parsedMode = value.mode === undefined ? 'form' : value.mode;
+    if ((parsedMode === 'form' || parsedMode === 'url') && typeof el.mode === 'string' && el.mode !== parsedMode) {
+      const how = value.mode === undefined ? 'has no `mode` (which means form)' : `has mode "${parsedMode}"`;
+      out.push(issue('ahp/elicitation-mode-mismatch', `${eventPointer}/elicitation/mode`, `The envelope mode is "${el.mode}" but the serialized MCP request ${how}; the AHP mode must equal the parsed mode.`, { embedded: { partPointer, innerPointer: value.mode === undefined ? '' : '/mode' } }));
+    }
+  } else {
+    if (typeof value.action === 'string' && ['accept', 'decline', 'cancel'].includes(value.action) && typeof el.action === 'string' && el.action !== value.action) {
+      out.push(issue('ahp/elicitation-action-mismatch', `${eventPointer}/elicitation/action`, `The envelope action is "${el.action}" but the serialized MCP result has action "${value.action}"; they must be equal.`, { embedded: { partPointer, innerPointer: '/action' } }));
+    }
+    if ('content' in value && !(el.action === 'accept' && el.mode === 'form')) {
+      out.push(issue('ahp/elicitation-content', textPointer, `The serialized MCP result carries \`content\`, which is only allowed for an accepted form result (envelope mode "${String(el.mode)}", action "${String(el.action)}").`, { embedded: { partPointer, innerPointer: '/content' } }));
+    }
+  }
+  return out;
+}

@@ -1,0 +1,30 @@
+/**
+ * Test helpers for test/ahp: where the shared read-only corpus lives, and a verdict helper.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { TestContext } from 'node:test';
+import { isAhpValid, type AhpIssue } from '../../src/ahp/validate.ts';
+
+/** `<repo>/../shared/` (the shared material), resolved from this file. */
+export const SHARED_DIR = fileURLToPath(new URL('../../../shared/', import.meta.url));
+
+/** The upstream AHP draft fixture corpus (with its manifest.json). */
+export const AHP_CORPUS_DIR = SHARED_DIR + 'corpus/ahp/fixtures/draft/';
+
+/** `<repo>/` resolved from this file. */
+export const REPO_DIR = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Skip `t` with a clear message (and return false) when `path` is absent. */
+export function requireShared(t: TestContext, path: string): boolean {
+  if (existsSync(path)) return true;
+  t.skip(`shared material not found: ${path} (expected <repo>/../shared); this test needs the upstream AHP corpus`);
+  return false;
+}
+
+/** Compact description of issues for assertion messages. */
+export function show(issues: readonly AhpIssue[]): string {
+  return JSON.stringify(issues.map((i) => [i.ruleId, i.pointer, i.message]), null, 1);
+}
+
+export { isAhpValid };
