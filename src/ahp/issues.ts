@@ -145,14 +145,16 @@ function contextRule(path: string, records: readonly ContextRecord[]): string | 
   return best?.rule;
 }
 
-/** True when `node` sits (statically) inside a branch of `union`'s anyOf/oneOf. */
+const FOLDED = new Set(['anyOf', 'oneOf', 'contains']);
+
+/** True when `node` sits (statically) inside `union`'s anyOf/oneOf branches or its contains schema. */
 function insideUnion(node: object | undefined, union: object): boolean {
   const nodes = ahpSchemas().nodes;
   let cur = node;
   while (cur) {
     const info = nodes.get(cur);
     if (!info || !info.parent) return false;
-    if (info.parent === union && (info.parentKey === 'anyOf' || info.parentKey === 'oneOf')) return true;
+    if (info.parent === union && FOLDED.has(info.parentKey ?? '')) return true;
     cur = info.parent;
   }
   return false;
@@ -169,13 +171,14 @@ function schemaString(node: unknown, key: string): string | undefined {
 /**
  * Map ajv errors (from a validator compiled by `ahpSchemas()`, `allErrors` + `verbose`) to
  * issues. `base` is prefixed to every pointer; `records` come from `ahpSchemas().recording`.
- * `if` wrappers and the branch errors of annotated unions are folded into one sentence.
+ * `if` wrappers, and the branch errors of annotated anyOf/oneOf/contains nodes, are folded into
+ * the one sentence of that node.
  */
 export function mapAjvErrors(errors: readonly ErrorObject[] | null | undefined, records: readonly ContextRecord[], instance: unknown, base = ''): AhpIssue[] {
   if (!errors || errors.length === 0) return [];
   const nodes = ahpSchemas().nodes;
   const unions = errors
-    .filter((e) => (e.keyword === 'anyOf' || e.keyword === 'oneOf') && schemaString(e.parentSchema, 'x-ahp-message'))
+    .filter((e) => FOLDED.has(e.keyword) && schemaString(e.parentSchema, 'x-ahp-message'))
     .map((e) => ({ node: e.parentSchema as object, path: e.instancePath }));
   const innerPropertyNames = new Set(errors.filter((e) => typeof (e as { propertyName?: string }).propertyName === 'string').map((e) => e.instancePath));
   const out: AhpIssue[] = [];
@@ -184,7 +187,7 @@ export function mapAjvErrors(errors: readonly ErrorObject[] | null | undefined, 
     if (e.keyword === 'if') continue;
     if (e.keyword === 'propertyNames' && innerPropertyNames.has(e.instancePath)) continue;
     const parent = e.parentSchema as object | undefined;
-    if (e.keyword !== 'anyOf' && e.keyword !== 'oneOf' && unions.some((u) => (e.instancePath === u.path || e.instancePath.startsWith(u.path + '/')) && insideUnion(parent, u.node))) continue;
+    if (!FOLDED.has(e.keyword) && unions.some((u) => (e.instancePath === u.path || e.instancePath.startsWith(u.path + '/')) && insideUnion(parent, u.node))) continue;
     const info = parent ? nodes.get(parent) : undefined;
     const path = errorPath(e, instance);
     const ruleId = info?.defRule ?? contextRule(path, records) ?? info?.docRule ?? 'ahp/wire-root';

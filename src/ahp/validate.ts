@@ -141,7 +141,7 @@ function validateWire(value: unknown): AhpIssue[] {
   } else if ('error' in value) ref = 'errorResponse';
   else if ('result' in value) {
     const r = value.result;
-    ref = isObj(r) && 'manifest' in r && !('effects' in r) ? 'capabilitiesResponse' : 'interceptResponse';
+    ref = isObj(r) && 'manifest' in r ? 'capabilitiesResponse' : 'interceptResponse';
   } else {
     return [issue('ahp/jsonrpc', '', 'A wire message is a request or notification (with `method`) or a response (with `result` or `error`); this object has none of them.')];
   }
