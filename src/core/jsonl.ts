@@ -139,6 +139,7 @@ export async function readJsonl(
   let carryOffset = 0; // byte offset of carry[0]
   let skipping = false; // inside an over-long line: discard until newline
   let first = true;
+  let head: Buffer | null = null; // the first bytes, held until 3 are seen (a BOM may span chunks)
 
   const emitLine = (buf: Buffer, start: number, end: number, offset: number, terminated: boolean): void => {
     lineNo++;
@@ -156,7 +157,8 @@ export async function readJsonl(
     }
     const bytes = buf.subarray(start, stop);
     if (!isUtf8(bytes)) {
-      const bad = firstInvalidUtf8(bytes);
+      // the two decoders agree (a property test holds them to it); never index past the end
+      const bad = Math.min(firstInvalidUtf8(bytes), bytes.length - 1);
       const prefix = bytes.subarray(0, bad).toString('utf8');
       sink(
         framingFinding(
@@ -205,18 +207,35 @@ export async function readJsonl(
     onLine({ source, line: lineNo, byteOffset: offset, text, byteLength: stop - start, unterminated: !terminated });
   };
 
+  const checkBom = (chunk: Buffer): Buffer => {
+    if (chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) {
+      sink(framingFinding('jsonl/bom', { source, line: 1, column: 1, byteOffset: 0 }, 'Input starts with a UTF-8 byte order mark (EF BB BF); JSON text must not begin with one. It was skipped.'));
+      return chunk.subarray(3);
+    }
+    return chunk;
+  };
+
   for await (const piece of input) {
     let chunk = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : Buffer.isBuffer(piece) ? piece : Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
     let base = total; // offset of chunk[0]
     total += chunk.length;
     if (chunk.length === 0) continue;
     if (first) {
-      first = false;
-      if (chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) {
-        sink(framingFinding('jsonl/bom', { source, line: 1, column: 1, byteOffset: 0 }, 'Input starts with a UTF-8 byte order mark (EF BB BF); JSON text must not begin with one. It was skipped.'));
-        chunk = chunk.subarray(3);
-        base += 3;
+      // hold the first bytes until three are known: a BOM split across chunks is still a BOM
+      if (head) {
+        chunk = Buffer.concat([head, chunk]);
+        base = 0;
+        head = null;
       }
+      if (chunk.length < 3 && chunk[0] === 0xef && (chunk.length === 1 || chunk[1] === 0xbb)) {
+        head = Buffer.from(chunk);
+        continue;
+      }
+      first = false;
+      const rest = checkBom(chunk);
+      base += chunk.length - rest.length;
+      chunk = rest;
+      if (chunk.length === 0) continue;
     }
     let pos = 0;
     while (pos < chunk.length) {
@@ -273,11 +292,19 @@ export async function readJsonl(
     }
     opts.onProgress?.(total);
   }
+  if (head) {
+    // the whole input was one or two bytes of a would-be BOM: it is an (invalid) line
+    carry = [head];
+    carryLen = head.length;
+    carryOffset = 0;
+  }
   if (carry && !skipping) {
     const whole = Buffer.concat(carry);
     emitLine(whole, 0, whole.length, carryOffset, false);
     const last = lineNo;
     sink(framingFinding('jsonl/no-final-newline', { source, line: last, byteOffset: total }, 'The last line has no terminating newline; it was checked as it is.'));
+  } else if (skipping) {
+    sink(framingFinding('jsonl/no-final-newline', { source, line: lineNo, byteOffset: total }, 'The last line has no terminating newline.'));
   }
   if (candidates === 0) {
     sink(

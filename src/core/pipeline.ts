@@ -9,7 +9,7 @@
 import type { Finding, FindingSink } from './finding.ts';
 import { DEFAULT_MAX_DEPTH, parseJsonText } from './json.ts';
 import { DEFAULT_MAX_LINE_BYTES, framingFinding, readJsonl, type JsonlLine } from './jsonl.ts';
-import type { ParsedEvent } from './rule.ts';
+import { RuleCrashError, type ParsedEvent } from './rule.ts';
 
 /** One input to check. */
 export interface InputSpec {
@@ -170,11 +170,19 @@ export async function runPipeline(
       opts.onProgress?.(doneBytes);
       continue;
     }
+    // An exception from parsing or checking is ours, not the input's: it must not be reported
+    // as "cannot read" (RuleCrashError names the rule; anything else is an internal error).
+    let ownError: unknown = undefined;
     const onLine = (line: JsonlLine) => {
-      const ev = parseLine(line, sink, maxDepth);
-      if (ev) {
-        stats.events++;
-        checker.onEvent(ev);
+      try {
+        const ev = parseLine(line, sink, maxDepth);
+        if (ev) {
+          stats.events++;
+          checker.onEvent(ev);
+        }
+      } catch (e) {
+        ownError = e ?? new Error('a checker threw a nullish value');
+        throw ownError;
       }
     };
     const base = doneBytes;
@@ -188,7 +196,7 @@ export async function runPipeline(
       stats.lines += st.lines;
       doneBytes += st.bytes;
     } catch (e) {
-      if ((e as { name?: string }).name === 'RuleCrashError') throw e;
+      if (e === ownError || e instanceof RuleCrashError) throw e;
       throw new InputError(input.source, e);
     }
   }

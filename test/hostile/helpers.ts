@@ -1,0 +1,96 @@
+/**
+ * Shared setup for the hostile-input tests: run the real pipeline in-process on bytes given
+ * as chunk arrays, build valid AEP events, and spawn the real CLI.
+ */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { aepDriver, aepRules } from '../../src/aep/protocol.ts';
+import type { AepStreamOptions } from '../../src/aep/stream/index.ts';
+import type { Finding } from '../../src/core/finding.ts';
+import { runPipeline, type PipelineOptions, type ProtocolDriver, type RunStats } from '../../src/core/pipeline.ts';
+
+/** Repository root. */
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Options of one in-process run. */
+export interface RunOptions extends PipelineOptions {
+  stream?: Partial<AepStreamOptions>;
+  driver?: ProtocolDriver;
+}
+
+/** Findings and statistics of one run. */
+export interface RunResult {
+  findings: Finding[];
+  stats: RunStats;
+}
+
+/** Run the AEP checker (or `opts.driver`) on one input made of `chunks`, in order. */
+export async function run(chunks: string | Uint8Array | readonly (string | Uint8Array)[], opts: RunOptions = {}): Promise<RunResult> {
+  const list = typeof chunks === 'string' || chunks instanceof Uint8Array ? [chunks] : chunks;
+  const findings: Finding[] = [];
+  const stats = await runPipeline(
+    [{ source: 'hostile.jsonl', open: async function* () { yield* list; } }],
+    opts.driver ?? aepDriver({ stream: opts.stream }),
+    (f) => findings.push(f),
+    opts,
+  );
+  return { findings, stats };
+}
+
+/** `rule@line:column` for each finding (compact, for assertions). */
+export function brief(findings: readonly Finding[]): string[] {
+  return findings.map((f) => `${f.ruleId}@${f.line ?? '-'}:${f.column ?? '-'}`);
+}
+
+/** Rule ids of the findings. */
+export function ids(findings: readonly Finding[]): string[] {
+  return findings.map((f) => f.ruleId);
+}
+
+/** True when the AEP checker knows rule `id` (stream rules may land separately). */
+export function hasAepRule(id: string): boolean {
+  return aepRules().some((r) => r.id === id);
+}
+
+let counter = 0;
+/** A valid session-scoped AEP event; `over` replaces or adds members (`undefined` deletes). */
+export function aepEvent(type: string, seq: number | undefined, over: Record<string, unknown> = {}): Record<string, unknown> {
+  const e: Record<string, unknown> = {
+    aep: '0.1',
+    id: `h-${++counter}`,
+    type,
+    time: '2026-11-30T12:00:00Z',
+    source: 'aep://hostile-host/agent/probe/session/h_1',
+    agent: 'probe',
+    session: 'h_1',
+  };
+  if (seq !== undefined) e.seq = seq;
+  for (const [k, v] of Object.entries(over)) {
+    if (v === undefined) delete e[k];
+    else e[k] = v;
+  }
+  return e;
+}
+
+/** Events as JSONL text (compact lines, final newline); strings are taken as lines verbatim. */
+export function jsonl(events: readonly unknown[]): string {
+  return events.map((e) => (typeof e === 'string' ? e : JSON.stringify(e))).join('\n') + '\n';
+}
+
+/** Result of a spawned CLI run. */
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Run `bin/<bin>.js args...` with `input` on stdin. */
+export function cli(bin: 'aep' | 'ahp', args: readonly string[], input?: string | Uint8Array): CliResult {
+  const r = spawnSync(process.execPath, [`bin/${bin}.js`, ...args], { cwd: ROOT, input, encoding: 'utf8', maxBuffer: 64 << 20, env: { ...process.env, NO_COLOR: '1' } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** True when `text` looks like a JavaScript stack trace. */
+export function hasStackTrace(text: string): boolean {
+  return /^\s+at .+(:\d+:\d+\)?|\(native\))$/m.test(text);
+}
