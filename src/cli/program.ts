@@ -17,6 +17,7 @@ import { RuleCrashError, type RuleMeta } from '../core/rule.ts';
 import { FindingCounter } from '../core/summary.ts';
 import { createReporter, FORMATS, type FormatName } from '../report/index.ts';
 import type { Output } from '../report/types.ts';
+import { addCatalogueAndFixtureVerbs } from './verbs.ts';
 
 /** Process access for the CLI (real process in bins; fakes in tests). */
 export interface CliIO {
@@ -145,7 +146,15 @@ export async function runValidate(protocol: CliProtocol, files: string[], opts: 
   const toFile = opts.output ? fileOutput() : undefined;
   const out: Output = toFile ?? io.stdout;
   const color = opts.color ?? (toFile ? false : defaultColor(io));
-  const reporter = createReporter(opts.format, out, { protocol: protocol.name, version: VERSION, color, quiet: opts.quiet, rules: protocol.rules() });
+  const reporter = createReporter(opts.format, out, {
+    protocol: protocol.name,
+    version: VERSION,
+    color,
+    quiet: opts.quiet,
+    failOn: opts.failOn,
+    rules: protocol.rules(),
+    sources: inputs.map((i) => i.source),
+  });
   const counter = new FindingCounter((f: Finding) => reporter.finding(f), { strict: opts.strict, maxFindings: opts.maxFindings });
   const total = inputs.every((i) => i.size !== undefined) ? inputs.reduce((a, i) => a + (i.size ?? 0), 0) : undefined;
   const progress = opts.progress && io.stderrIsTTY && !opts.quiet ? progressPrinter(io, total) : undefined;
@@ -207,7 +216,7 @@ export function addReportOptions(cmd: Command, formats: readonly string[] = FORM
     .option('--strict', 'raise warnings to errors', false)
     .addOption(new Option('--max-findings <n>', 'report at most n findings (the rest are counted)').argParser(positiveInt))
     .option('-o, --output <file>', 'write the report to a file instead of stdout')
-    .option('-q, --quiet', 'print only errors and the summary; no progress line', false)
+    .option('-q, --quiet', 'print only what is at or above --fail-on, and the summary; no progress line', false)
     .option('--no-color', 'never colour text output');
 }
 
@@ -235,6 +244,7 @@ export function buildProgram(protocol: CliProtocol, io: CliIO, setExit: (code: n
     const opts = { ...raw, color: raw.color === false ? false : undefined } as ValidateOptions;
     setExit(await runValidate(protocol, files, opts, io));
   });
+  addCatalogueAndFixtureVerbs(program, protocol, io, setExit);
   protocol.commands?.(program, io, setExit);
   return program;
 }

@@ -1,23 +1,56 @@
 /**
- * Reporter registry: `--format` names to reporter factories.
+ * Reporter registry: `--format` names to reporter factories, closed over the format unions
+ * with `satisfies` so that a format without a reporter is a compile error (style-anchors
+ * habit 6).
  */
-import type { RuleMeta } from '../core/rule.ts';
-import { jsonReporter } from './json.ts';
-import { textReporter } from './text.ts';
-import type { Output, ReportContext, Reporter } from './types.ts';
+import { aepReportReporter } from './aep-report.ts';
+import { fixtureGithubReporter, githubReporter } from './github.ts';
+import { fixtureJsonReporter, jsonReporter } from './json.ts';
+import { fixtureJunitReporter, junitReporter } from './junit.ts';
+import { fixtureSarifReporter, sarifReporter } from './sarif.ts';
+import { fixtureTextReporter, textReporter } from './text.ts';
+import type { FixtureReporter, Output, ReportContext, Reporter } from './types.ts';
 
 /** Formats `validate` accepts. */
-export const FORMATS = ['text', 'json'] as const;
-/** A `--format` value. */
+export const FORMATS = ['text', 'json', 'junit', 'sarif', 'github'] as const;
+/** A `validate` `--format` value. */
 export type FormatName = (typeof FORMATS)[number];
 
-/** Create the reporter for `format`. `ctx.rules` is the protocol's rule catalogue. */
-export function createReporter(format: FormatName, out: Output, ctx: ReportContext & { rules: readonly RuleMeta[] }): Reporter {
-  switch (format) {
-    case 'json':
-      return jsonReporter(out, ctx);
-    case 'text':
-    default:
-      return textReporter(out, ctx);
-  }
+/** Formats `fixtures` accepts (`aep-report` only for `aep fixtures`; see {@link fixtureFormatsFor}). */
+export const FIXTURE_FORMATS = ['text', 'json', 'aep-report', 'junit', 'sarif', 'github'] as const;
+/** A `fixtures` `--format` value. */
+export type FixtureFormatName = (typeof FIXTURE_FORMATS)[number];
+
+/** The fixture formats offered for a protocol: `aep-report` is an AEP report shape. */
+export function fixtureFormatsFor(protocol: string): readonly FixtureFormatName[] {
+  return protocol === 'aep' ? FIXTURE_FORMATS : FIXTURE_FORMATS.filter((f) => f !== 'aep-report');
+}
+
+type Factory<R> = (out: Output, ctx: ReportContext) => R;
+
+const VALIDATE_REPORTERS = {
+  text: textReporter,
+  json: jsonReporter,
+  junit: junitReporter,
+  sarif: sarifReporter,
+  github: githubReporter,
+} satisfies Record<FormatName, Factory<Reporter>>;
+
+const FIXTURE_REPORTERS = {
+  text: fixtureTextReporter,
+  json: fixtureJsonReporter,
+  'aep-report': aepReportReporter,
+  junit: fixtureJunitReporter,
+  sarif: fixtureSarifReporter,
+  github: fixtureGithubReporter,
+} satisfies Record<FixtureFormatName, Factory<FixtureReporter>>;
+
+/** Create the `validate` reporter for `format` (unknown names fall back to text). `ctx.rules` is the protocol's rule catalogue. */
+export function createReporter(format: FormatName, out: Output, ctx: ReportContext): Reporter {
+  return (VALIDATE_REPORTERS[format] ?? textReporter)(out, ctx);
+}
+
+/** Create the `fixtures` reporter for `format` (unknown names fall back to text). */
+export function createFixtureReporter(format: FixtureFormatName, out: Output, ctx: ReportContext): FixtureReporter {
+  return (FIXTURE_REPORTERS[format] ?? fixtureTextReporter)(out, ctx);
 }

@@ -1,12 +1,22 @@
 /**
- * JSON reporter: one object `{"findings": [...], "summary": {...}}` printed at the end.
- * Shape: schemas/report.schema.json. Findings keep their fields as produced (see
- * src/core/finding.ts); absent locations are omitted, never null.
+ * JSON reporters: one pretty-printed object and a newline, written at the end.
+ * Shape: schemas/report.schema.json (`kind: "validate"` or `kind: "fixtures"`), checked by
+ * test/report/json.test.ts against real output. Findings keep their fields as produced (see
+ * src/core/finding.ts) in a stable key order; absent locations are omitted, never null.
  */
 import type { Finding } from '../core/finding.ts';
-import type { Output, ReportContext, Reporter } from './types.ts';
+import type { CaseResult, FixtureSummary } from '../fixtures/types.ts';
+import type { FixtureReporter, Output, ReportContext, Reporter } from './types.ts';
+import { sortFindings } from './util.ts';
 
-/** Create the JSON reporter. */
+/** Version of the JSON report shape; bumped on any breaking change. */
+export const JSON_REPORT_VERSION = 1;
+
+function toolOf(ctx: ReportContext) {
+  return { name: 'agent-conformance', version: ctx.version, protocol: ctx.protocol };
+}
+
+/** Create the JSON reporter for `validate`. */
 export function jsonReporter(out: Output, ctx: ReportContext): Reporter {
   const findings: Finding[] = [];
   return {
@@ -15,8 +25,11 @@ export function jsonReporter(out: Output, ctx: ReportContext): Reporter {
     },
     finish(summary) {
       const doc = {
-        tool: { name: 'agent-conformance', version: ctx.version, protocol: ctx.protocol },
-        findings: findings.map(orderFinding),
+        schemaVersion: JSON_REPORT_VERSION,
+        kind: 'validate',
+        tool: toolOf(ctx),
+        sources: [...(ctx.sources ?? [])],
+        findings: sortFindings(findings, ctx.sources).map(orderFinding),
         summary,
       };
       out.write(JSON.stringify(doc, null, 2) + '\n');
@@ -24,14 +37,31 @@ export function jsonReporter(out: Output, ctx: ReportContext): Reporter {
   };
 }
 
+/** Create the JSON reporter for `fixtures`. */
+export function fixtureJsonReporter(out: Output, ctx: ReportContext): FixtureReporter {
+  const cases: CaseResult[] = [];
+  return {
+    caseResult(c) {
+      cases.push(c);
+    },
+    finish(s: FixtureSummary) {
+      const doc = {
+        schemaVersion: JSON_REPORT_VERSION,
+        kind: 'fixtures',
+        tool: toolOf(ctx),
+        dir: s.dir,
+        layout: s.layout,
+        cases: cases.map(orderCase),
+        summary: { total: s.total, counts: s.counts, findings: s.findings },
+      };
+      out.write(JSON.stringify(doc, null, 2) + '\n');
+    },
+  };
+}
+
 /** Stable key order for a finding. */
-function orderFinding(f: Finding): Finding {
-  const o: Finding = {
-    ruleId: f.ruleId,
-    severity: f.severity,
-    message: f.message,
-    source: f.source,
-  } as Finding;
+export function orderFinding(f: Finding): Finding {
+  const o = { ruleId: f.ruleId, severity: f.severity, message: f.message, source: f.source } as Finding;
   if (f.line !== undefined) o.line = f.line;
   if (f.column !== undefined) o.column = f.column;
   if (f.byteOffset !== undefined) o.byteOffset = f.byteOffset;
@@ -39,5 +69,14 @@ function orderFinding(f: Finding): Finding {
   o.spec = f.spec;
   if (f.related) o.related = f.related;
   if (f.data) o.data = f.data;
+  return o;
+}
+
+/** Stable key order for a case. */
+function orderCase(c: CaseResult): CaseResult {
+  const o: CaseResult = { id: c.id, group: c.group, status: c.status };
+  for (const k of ['file', 'line', 'expected', 'actual', 'detail', 'deviationReason'] as const) if (c[k] !== undefined) (o as unknown as Record<string, unknown>)[k] = c[k];
+  if (c.findings) o.findings = c.findings.map(orderFinding);
+  if (c.omittedFindings) o.omittedFindings = c.omittedFindings;
   return o;
 }

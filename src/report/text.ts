@@ -1,27 +1,27 @@
 /**
- * Text reporter: one line per finding, streamed as found, then a summary line.
- * `source:line:column  severity  ruleId  message  pointer`. The only module that uses chalk.
- * Colour follows chalk's detection (NO_COLOR, FORCE_COLOR, TTY) unless forced off.
+ * Text reporters: the only module that uses chalk.
+ *
+ * validate: one line per finding, streamed as found and grouped per source (a blank line
+ * between sources): `source:line:column  severity  ruleId  message  pointer`; then a summary
+ * line (`✔`/`✖`, events, findings by severity), findings by rule, and event-type coverage.
+ *
+ * fixtures: one line per case (`✔ pass`, `✖ fail`, `≈ deviation`, `○ skip`, `– not run`,
+ * `! error`) with the detail and the case's findings under failing cases, then the counts
+ * per status and the same statistics as validate.
+ *
+ * Colour is decided by the caller (`ctx.color`: NO_COLOR / FORCE_COLOR / TTY, see
+ * src/cli/program.ts `defaultColor`); with colour off no escape code is ever written.
  */
-import { Chalk } from 'chalk';
-import type { Finding, Severity } from '../core/finding.ts';
+import { Chalk, type ChalkInstance } from 'chalk';
+import type { Severity } from '../core/finding.ts';
 import type { Summary } from '../core/summary.ts';
-import type { Output, ReportContext, Reporter } from './types.ts';
+import type { CaseResult, CaseStatus, FixtureSummary } from '../fixtures/types.ts';
+import type { FixtureReporter, Output, ReportContext, Reporter } from './types.ts';
+import { atOrAbove, formatLocation, plural } from './util.ts';
 
-/** `source:line:column` (parts that are unknown are left out). */
-export function formatLocation(f: Pick<Finding, 'source' | 'line' | 'column'>): string {
-  let s = f.source || '<run>';
-  if (f.line !== undefined) s += `:${f.line}`;
-  if (f.line !== undefined && f.column !== undefined) s += `:${f.column}`;
-  return s;
-}
+export { formatLocation, plural } from './util.ts';
 
-/** Plural helper: `1 error`, `2 errors`. */
-export function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
-}
-
-/** The summary sentence shared by text output and progress. */
+/** The summary sentence shared by text output and progress: `64 events, 0 errors, ...`. */
 export function summaryLine(s: Summary): string {
   const parts = [plural(s.events, 'event'), plural(s.errors, 'error'), plural(s.warnings, 'warning'), plural(s.infos, 'info')];
   let line = parts.join(', ');
@@ -30,37 +30,116 @@ export function summaryLine(s: Summary): string {
   return line;
 }
 
-/** Create the text reporter. */
+/** One physical line: control line breaks in a message become spaces (a finding is one line). */
+function oneLine(s: string): string {
+  return s.replace(/\r\n|[\r\n]/g, ' ');
+}
+
+function makeChalk(color: boolean): ChalkInstance {
+  // level 1 (16 colours) keeps output identical across terminals; 0 writes no escape codes
+  return new Chalk({ level: color ? 1 : 0 });
+}
+
+function severityStyles(chalk: ChalkInstance): Record<Severity, (s: string) => string> {
+  return { error: (s) => chalk.red.bold(s), warning: (s) => chalk.yellow(s), info: (s) => chalk.cyan(s) };
+}
+
+/** The statistics lines under the summary line (by rule, coverage), dimmed. */
+function statisticsLines(s: Summary, chalk: ChalkInstance): string {
+  let out = '';
+  if (Object.keys(s.byRule).length > 0) {
+    const rows = Object.entries(s.byRule)
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .map(([r, n]) => `${r} ${n}`);
+    out += chalk.dim(`  by rule: ${rows.join(', ')}\n`);
+  }
+  if (s.coverage) {
+    const other = Object.keys(s.coverage.unknown).length;
+    out += chalk.dim(`  types: ${s.coverage.exercised} of ${s.coverage.known} known event types exercised${other ? `, ${plural(other, 'other type')}` : ''}\n`);
+  }
+  return out;
+}
+
+/** Create the text reporter for `validate`. With `ctx.quiet`, findings below `ctx.failOn` are not printed. */
 export function textReporter(out: Output, ctx: ReportContext): Reporter {
-  const chalk = new Chalk(ctx.color ? {} : { level: 0 });
-  const sev: Record<Severity, (s: string) => string> = {
-    error: (s) => chalk.red.bold(s),
-    warning: (s) => chalk.yellow(s),
-    info: (s) => chalk.cyan(s),
-  };
+  const chalk = makeChalk(ctx.color);
+  const sev = severityStyles(chalk);
+  const threshold = ctx.failOn ?? 'error';
   let lastSource: string | undefined;
   return {
     finding(f) {
-      if (ctx.quiet && f.severity !== 'error') return;
+      if (ctx.quiet && !atOrAbove(f.severity, threshold)) return;
       if (f.source !== lastSource) {
         if (lastSource !== undefined) out.write('\n');
         lastSource = f.source;
       }
       const ptr = f.pointer ? `  ${chalk.dim(f.pointer)}` : '';
-      out.write(`${chalk.bold(formatLocation(f))}  ${sev[f.severity](f.severity)}  ${chalk.dim(f.ruleId)}  ${f.message}${ptr}\n`);
+      out.write(`${chalk.bold(formatLocation(f))}  ${sev[f.severity](f.severity)}  ${chalk.dim(f.ruleId)}  ${oneLine(f.message)}${ptr}\n`);
     },
     finish(s) {
       if (lastSource !== undefined) out.write('\n');
-      const verdict = s.errors > 0 ? chalk.red.bold('✖') : chalk.green.bold('✔');
-      out.write(`${verdict} ${summaryLine(s)}\n`);
-      if (!ctx.quiet && Object.keys(s.byRule).length > 0) {
-        const rows = Object.entries(s.byRule)
-          .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-          .map(([r, n]) => `${r} ${n}`);
-        out.write(chalk.dim(`  by rule: ${rows.join(', ')}\n`));
+      const failed = threshold === 'error' ? s.errors > 0 : threshold === 'warning' ? s.errors + s.warnings > 0 : s.errors + s.warnings + s.infos > 0;
+      out.write(`${failed ? chalk.red.bold('✖') : chalk.green.bold('✔')} ${summaryLine(s)}\n`);
+      if (!ctx.quiet) out.write(statisticsLines(s, chalk));
+    },
+  };
+}
+
+const STATUS_LABEL: Record<CaseStatus, string> = {
+  pass: '✔ pass',
+  fail: '✖ fail',
+  deviation: '≈ deviation',
+  skip: '○ skip',
+  'not-run': '– not run',
+  error: '! error',
+};
+
+/** `150 cases: 90 passed, 3 failed, ...` (statuses with a zero count are left out, except passed). */
+export function fixtureSummaryLine(s: FixtureSummary): string {
+  const c = s.counts;
+  const parts = [`${c.pass} passed`];
+  if (c.fail) parts.push(`${c.fail} failed`);
+  if (c.deviation) parts.push(`${plural(c.deviation, 'known deviation')}`);
+  if (c.skip) parts.push(`${c.skip} skipped (file absent)`);
+  if (c['not-run']) parts.push(`${c['not-run']} not run (out of scope)`);
+  if (c.error) parts.push(`${plural(c.error, 'harness error')}`);
+  return `${plural(s.total, 'case')}: ${parts.join(', ')}`;
+}
+
+/** Create the text reporter for `fixtures`. With `ctx.quiet`, only failing and erroring cases are printed. */
+export function fixtureTextReporter(out: Output, ctx: ReportContext): FixtureReporter {
+  const chalk = makeChalk(ctx.color);
+  const sev = severityStyles(chalk);
+  const style: Record<CaseStatus, (s: string) => string> = {
+    pass: (s) => chalk.green(s),
+    fail: (s) => chalk.red.bold(s),
+    deviation: (s) => chalk.yellow(s),
+    skip: (s) => chalk.dim(s),
+    'not-run': (s) => chalk.dim(s),
+    error: (s) => chalk.magenta.bold(s),
+  };
+  return {
+    caseResult(c: CaseResult) {
+      if (ctx.quiet && c.status !== 'fail' && c.status !== 'error') return;
+      const where = c.file ? chalk.dim(`  ${c.file}${c.line ? `:${c.line}` : ''}`) : '';
+      out.write(`${style[c.status](STATUS_LABEL[c.status].padEnd(11))} ${c.id}${where}\n`);
+      if (c.status === 'pass') return;
+      if (c.status === 'fail' && c.expected && c.actual) out.write(`    expected ${c.expected}; got ${c.actual}\n`);
+      if (c.deviationReason) out.write(`    deviation: ${c.deviationReason}\n`);
+      if (c.detail) out.write(`    ${oneLine(c.detail)}\n`);
+      if (c.status === 'fail' || c.status === 'deviation') {
+        for (const f of c.findings ?? []) {
+          out.write(`      ${chalk.bold(formatLocation(f))}  ${sev[f.severity](f.severity)}  ${chalk.dim(f.ruleId)}  ${oneLine(f.message)}${f.pointer ? `  ${chalk.dim(f.pointer)}` : ''}\n`);
+        }
+        if (c.omittedFindings) out.write(chalk.dim(`      (${c.omittedFindings} more findings not shown: --max-findings)\n`));
       }
-      if (!ctx.quiet && s.coverage) {
-        out.write(chalk.dim(`  types: ${s.coverage.exercised} of ${s.coverage.known} known event types exercised` + (Object.keys(s.coverage.unknown).length ? `, ${Object.keys(s.coverage.unknown).length} other types` : '') + '\n'));
+    },
+    finish(s) {
+      const bad = s.counts.fail + s.counts.error > 0;
+      out.write(`\n${bad ? chalk.red.bold('✖') : chalk.green.bold('✔')} ${fixtureSummaryLine(s)}\n`);
+      if (!ctx.quiet) {
+        out.write(chalk.dim(`  ${summaryLine(s.findings)}\n`));
+        out.write(statisticsLines(s.findings, chalk));
       }
     },
   };

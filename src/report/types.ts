@@ -1,9 +1,13 @@
 /**
- * The reporter contract. Reporters turn findings and a summary into output text; they never
- * decide exit codes. DESIGN.md §Principles ("the core never prints").
+ * The reporter contracts. Reporters turn findings (validate) or case verdicts (fixtures) and a
+ * summary into output text; they never decide exit codes and never touch the process.
+ * DESIGN.md §Principles ("the core never prints"); style-anchors habit 7 (pure reporters
+ * chosen from a map, colour only in text.ts).
  */
-import type { Finding } from '../core/finding.ts';
+import type { Finding, Severity } from '../core/finding.ts';
+import type { RuleMeta } from '../core/rule.ts';
 import type { Summary } from '../core/summary.ts';
+import type { CaseResult, FixtureSummary } from '../fixtures/types.ts';
 
 /** Where a reporter writes. */
 export interface Output {
@@ -18,12 +22,27 @@ export interface ReportContext {
   version: string;
   /** Colour output (text reporter only). */
   color: boolean;
-  /** Suppress everything but errors... (text: only the summary line and errors). */
+  /**
+   * Show only what is at or above `failOn` (text, github: findings below it are not printed;
+   * fixtures: only failing cases). The summary is always printed.
+   */
   quiet?: boolean;
+  /** The `--fail-on` threshold (default `error`): decides JUnit failures and `--quiet`. */
+  failOn?: Severity;
+  /** The protocol's rule catalogue (SARIF `tool.driver.rules`). */
+  rules?: readonly RuleMeta[];
+  /** Input names in the order given (`<stdin>` for standard input): JUnit suites for clean inputs. */
+  sources?: readonly string[];
 }
 
-/** A streaming reporter: `finding` as they come, `finish` once at the end. */
+/** A streaming reporter for `validate`: `finding` as they come, `finish` once at the end. */
 export interface Reporter {
   finding(f: Finding): void;
   finish(summary: Summary): void;
+}
+
+/** A reporter for `fixtures`: one verdict per case as cases complete, `finish` once at the end. */
+export interface FixtureReporter {
+  caseResult(c: CaseResult): void;
+  finish(summary: FixtureSummary): void;
 }

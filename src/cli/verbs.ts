@@ -1,0 +1,151 @@
+/**
+ * The `fixtures`, `rules` and `explain` verbs, shared by `aep` and `ahp` (registered by
+ * {@link addCatalogueAndFixtureVerbs} from src/cli/program.ts `buildProgram`).
+ *
+ * - `fixtures DIR`: run a fixture directory (src/fixtures) and print one verdict per case
+ *   with the chosen reporter. Exit 0 all cases pass (known deviations allowed); 1 a case
+ *   failed or a deviation entry is stale; 2 usage, unreadable/unknown layout, bad deviations
+ *   file, harness error (bad sidecar), or nothing checked at all.
+ * - `rules`: the rule catalogue (id, severity, citation, one line); `--format json` for tools.
+ * - `explain RULE`: description, citation with link, a failing and a passing example.
+ */
+import { writeFileSync } from 'node:fs';
+import { Option, type Command } from 'commander';
+import { DEFAULT_MAX_DEPTH } from '../core/json.ts';
+import { DEFAULT_MAX_LINE_BYTES } from '../core/jsonl.ts';
+import { InputError } from '../core/pipeline.ts';
+import { RuleCrashError } from '../core/rule.ts';
+import type { Severity } from '../core/finding.ts';
+import { findExamples } from '../fixtures/examples.ts';
+import { DeviationsError, FixtureError, fixtureExitCode, runFixtures, type FixtureProtocol } from '../fixtures/index.ts';
+import { catalogueRows, renderExplain, renderRulesText } from '../report/catalogue.ts';
+import { createFixtureReporter, fixtureFormatsFor, type FixtureFormatName } from '../report/index.ts';
+import type { Output } from '../report/types.ts';
+import { addReportOptions, defaultColor, VERSION, type CliIO, type CliProtocol, type ValidateOptions } from './program.ts';
+
+/** Options of `fixtures`, after parsing. */
+export interface FixturesOptions {
+  format: FixtureFormatName;
+  failOn: Severity;
+  strict: boolean;
+  maxFindings?: number;
+  output?: string;
+  quiet: boolean;
+  color?: boolean;
+  progress: boolean;
+  deviations?: string;
+}
+
+/** The protocol as the fixture runner needs it, with `validate`'s defaults. */
+export function fixtureProtocolOf(protocol: CliProtocol, opts: Pick<FixturesOptions, 'failOn' | 'strict'>): FixtureProtocol {
+  const vopts = { format: 'text', failOn: opts.failOn, strict: opts.strict, maxLineBytes: DEFAULT_MAX_LINE_BYTES, maxDepth: DEFAULT_MAX_DEPTH, quiet: true, progress: false } as ValidateOptions;
+  const fp: FixtureProtocol = { name: protocol.name, driver: (o) => protocol.driver({ ...vopts, ...o }), knownTypes: protocol.knownTypes };
+  if (protocol.framingFor) fp.framingFor = (p) => protocol.framingFor!(p, vopts);
+  return fp;
+}
+
+/**
+ * Run `fixtures DIR`. Returns the exit code.
+ * @throws nothing: problems become one line on stderr and exit 2.
+ */
+export async function runFixturesVerb(protocol: CliProtocol, dir: string, opts: FixturesOptions, io: CliIO): Promise<number> {
+  const parts: string[] = [];
+  const toFile = opts.output !== undefined;
+  const out: Output = toFile ? { write: (s) => void parts.push(s) } : io.stdout;
+  const color = opts.color ?? (toFile ? false : defaultColor(io));
+  const reporter = createFixtureReporter(opts.format, out, { protocol: protocol.name, version: VERSION, color, quiet: opts.quiet, failOn: opts.failOn, rules: protocol.rules() });
+  const showProgress = opts.progress && io.stderrIsTTY && !opts.quiet;
+  let n = 0;
+  let code: number;
+  try {
+    const run = await runFixtures(fixtureProtocolOf(protocol, opts), dir, {
+      strict: opts.strict,
+      failOn: opts.failOn,
+      ...(opts.maxFindings !== undefined ? { maxFindings: opts.maxFindings } : {}),
+      ...(opts.deviations !== undefined ? { deviations: opts.deviations } : {}),
+      cwd: io.cwd,
+      onCase: (c) => {
+        n++;
+        if (showProgress) io.stderr.write('\r\x1b[K');
+        reporter.caseResult(c);
+        if (showProgress) io.stderr.write(`[${n}] ${c.id}`.slice(0, 100));
+      },
+    });
+    if (showProgress) io.stderr.write('\r\x1b[K');
+    reporter.finish(run.summary);
+    code = fixtureExitCode(run.summary);
+    if (code === 2 && run.summary.counts.error === 0) io.stderr.write(`${protocol.name}: no case in ${dir} was checked (all skipped or not run)\n`);
+  } catch (e) {
+    if (showProgress) io.stderr.write('\r\x1b[K');
+    if (e instanceof FixtureError || e instanceof DeviationsError || e instanceof InputError) {
+      io.stderr.write(`${protocol.name}: ${e.message}\n`);
+      return 2;
+    }
+    if (e instanceof RuleCrashError) {
+      io.stderr.write(`${protocol.name}: ${e.message}\n${e.cause instanceof Error && e.cause.stack ? e.cause.stack + '\n' : ''}`);
+      return 2;
+    }
+    io.stderr.write(`${protocol.name}: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
+    return 2;
+  }
+  if (toFile) {
+    try {
+      writeFileSync(opts.output!, parts.join(''));
+    } catch (e) {
+      io.stderr.write(`${protocol.name}: cannot write ${opts.output}: ${(e as Error).message}\n`);
+      return 2;
+    }
+  }
+  return code;
+}
+
+/** Nearest rule ids to a mistyped one (same suffix, or containing it). */
+function suggestions(ids: readonly string[], wanted: string): string[] {
+  const tail = wanted.split('/').pop()!.toLowerCase();
+  return ids.filter((id) => id.toLowerCase().includes(tail) || tail.includes(id.split('/').pop()!.toLowerCase())).slice(0, 5);
+}
+
+/** Register `fixtures`, `rules` and `explain` on `program`. */
+export function addCatalogueAndFixtureVerbs(program: Command, protocol: CliProtocol, io: CliIO, setExit: (code: number) => void): void {
+  const fixtures = program
+    .command('fixtures')
+    .description('run a fixture directory (pass/ + fail/, the upstream AEP corpus, or the AHP manifest) and print one verdict per case')
+    .argument('<dir>', 'fixture directory');
+  addReportOptions(fixtures, fixtureFormatsFor(protocol.name))
+    .option('--deviations <file>', 'known disagreements [{"id", "reason"}]; a listed case that no longer deviates or no longer exists fails the run')
+    .option('--no-progress', 'never show the progress line');
+  fixtures.action(async (dir: string, raw: Record<string, unknown>) => {
+    const opts = { ...raw, color: raw.color === false ? false : undefined } as unknown as FixturesOptions;
+    setExit(await runFixturesVerb(protocol, dir, opts, io));
+  });
+
+  program
+    .command('rules')
+    .description('list every rule: id, default severity, spec citation, one line')
+    .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .action((o: { format: 'text' | 'json' }) => {
+      const rules = protocol.rules();
+      io.stdout.write(o.format === 'json' ? JSON.stringify(catalogueRows(rules), null, 2) + '\n' : renderRulesText(rules));
+      setExit(0);
+    });
+
+  program
+    .command('explain')
+    .description('describe one rule, with its citation and a failing and a passing example')
+    .argument('<rule>', 'rule id, e.g. aep/time-format')
+    .action((id: string) => {
+      const rules = protocol.rules();
+      const rule = rules.find((r) => r.id === id);
+      if (!rule) {
+        const near = suggestions(
+          rules.map((r) => r.id),
+          id,
+        );
+        io.stderr.write(`${protocol.name}: unknown rule "${id}"${near.length ? `; did you mean ${near.join(', ')}?` : ''} (\`${protocol.name} rules\` lists them all)\n`);
+        setExit(2);
+        return;
+      }
+      io.stdout.write(renderExplain(rule, findExamples(protocol.name, rule.id, rules.map((r) => r.id))));
+      setExit(0);
+    });
+}

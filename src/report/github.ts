@@ -1,0 +1,74 @@
+/**
+ * GitHub Actions workflow-command reporters: one annotation line per finding or failing case,
+ * `::error file=…,line=…,col=…,title=…::message`, then one plain summary line.
+ *
+ * Escaping follows the GitHub documentation and `@actions/core` (`command.ts`): in the message
+ * `%` -> `%25`, CR -> `%0D`, LF -> `%0A`; in property values additionally `:` -> `%3A` and
+ * `,` -> `%2C`. Severities map to `error` / `warning` / `notice`.
+ *
+ * validate: every finding (with `--quiet`, only those at or above `--fail-on`); `file` is
+ * omitted for standard input. fixtures: `error` for failing cases and harness errors,
+ * `notice` for known deviations; passing, skipped and not-run cases only count in the summary.
+ */
+import type { Finding, Severity } from '../core/finding.ts';
+import type { CaseResult } from '../fixtures/types.ts';
+import { fixtureSummaryLine, summaryLine } from './text.ts';
+import type { FixtureReporter, Output, ReportContext, Reporter } from './types.ts';
+import { atOrAbove } from './util.ts';
+
+/** Escape a workflow-command message. */
+export function escapeData(s: string): string {
+  return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+/** Escape a workflow-command property value. */
+export function escapeProperty(s: string): string {
+  return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
+
+const COMMAND: Record<Severity, 'error' | 'warning' | 'notice'> = { error: 'error', warning: 'warning', info: 'notice' };
+
+/** Build one annotation line. Properties with an undefined value are left out. */
+export function annotation(command: 'error' | 'warning' | 'notice', props: Record<string, string | number | undefined>, message: string): string {
+  const p = Object.entries(props)
+    .filter(([, v]) => v !== undefined && v !== '')
+    .map(([k, v]) => `${k}=${escapeProperty(String(v))}`)
+    .join(',');
+  return `::${command}${p ? ' ' + p : ''}::${escapeData(message)}\n`;
+}
+
+function fileOf(source: string): string | undefined {
+  return source === '' || source === '<stdin>' ? undefined : source;
+}
+
+/** Create the GitHub annotations reporter for `validate`. */
+export function githubReporter(out: Output, ctx: ReportContext): Reporter {
+  const threshold = ctx.failOn ?? 'error';
+  return {
+    finding(f: Finding) {
+      if (ctx.quiet && !atOrAbove(f.severity, threshold)) return;
+      const message = f.pointer ? `${f.message} (at ${f.pointer})` : f.message;
+      out.write(annotation(COMMAND[f.severity], { file: fileOf(f.source), line: f.line, col: f.line !== undefined ? f.column : undefined, title: f.ruleId }, message));
+    },
+    finish(s) {
+      out.write(`${ctx.protocol}: ${summaryLine(s)}\n`);
+    },
+  };
+}
+
+/** Create the GitHub annotations reporter for `fixtures`. */
+export function fixtureGithubReporter(out: Output, ctx: ReportContext): FixtureReporter {
+  return {
+    caseResult(c: CaseResult) {
+      if (c.status !== 'fail' && c.status !== 'error' && c.status !== 'deviation') return;
+      if (ctx.quiet && c.status === 'deviation') return;
+      const command = c.status === 'deviation' ? 'notice' : 'error';
+      const title = c.status === 'deviation' ? `known deviation: ${c.id}` : c.status === 'error' ? `harness error: ${c.id}` : `fixture failed: ${c.id}`;
+      const message = [c.expected && c.actual ? `Expected ${c.expected}; got ${c.actual}.` : '', c.status === 'deviation' ? c.deviationReason ?? '' : c.detail ?? ''].filter(Boolean).join(' ');
+      out.write(annotation(command, { file: c.file, line: c.line, title }, message || c.status));
+    },
+    finish(s) {
+      out.write(`${ctx.protocol} fixtures: ${fixtureSummaryLine(s)}\n`);
+    },
+  };
+}

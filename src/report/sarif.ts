@@ -1,0 +1,153 @@
+/**
+ * SARIF 2.1.0 reporters (OASIS SARIF v2.1.0), hand-written; rendered once at the end and
+ * validated in tests against the 2.1.0 schema.
+ *
+ * validate: `tool.driver.rules` is the protocol's whole rule catalogue (id, one-line
+ * description, default level, `helpUri` to the primary spec citation, the citation in
+ * `properties.spec`); one result per finding with `ruleIndex`, `level` (error/warning/note),
+ * `physicalLocation` (`artifactLocation.uri` = the input path, `region.startLine` /
+ * `startColumn` when known; columns are UTF-16 code units, `columnKind`), the JSON Pointer as
+ * a `logicalLocation` (`kind: "value"`) and in `properties.pointer`, plus `byteOffset`.
+ *
+ * fixtures: three rules (`fixtures/case-mismatch`, `fixtures/stale-deviation`,
+ * `fixtures/harness-error`) and one result per case with SARIF's `kind`: `pass`, `fail`
+ * (level error), `notApplicable` (skipped / not run); a known deviation is a `fail` result
+ * with an external suppression carrying its reason.
+ */
+import type { Finding, Severity } from '../core/finding.ts';
+import type { RuleMeta } from '../core/rule.ts';
+import type { CaseResult, FixtureSummary } from '../fixtures/types.ts';
+import { specUrl } from './spec-links.ts';
+import type { FixtureReporter, Output, ReportContext, Reporter } from './types.ts';
+import { sortFindings } from './util.ts';
+
+/** `$schema` of the emitted log (the OASIS 2.1.0 schema). */
+export const SARIF_SCHEMA_URI = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/os/schemas/sarif-schema-2.1.0.json';
+
+const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { error: 'error', warning: 'warning', info: 'note' };
+
+/** A path or `<stdin>` as a SARIF URI reference (relative paths stay relative; `/` separators). */
+export function sarifUri(source: string): string {
+  return source
+    .split('\\')
+    .join('/')
+    .split('/')
+    .map((seg) => encodeURIComponent(seg).replace(/%3A/gi, ':'))
+    .join('/');
+}
+
+function driver(ctx: ReportContext, rules: readonly RuleMeta[]) {
+  return {
+    name: 'agent-conformance',
+    semanticVersion: ctx.version,
+    rules: rules.map((r) => {
+      const url = specUrl(r.spec);
+      return {
+        id: r.id,
+        shortDescription: { text: r.description },
+        ...(url ? { helpUri: url } : {}),
+        help: { text: `${r.description} Spec: ${r.spec}.` },
+        defaultConfiguration: { level: LEVEL[r.severity] },
+        properties: { spec: r.spec },
+      };
+    }),
+  };
+}
+
+function log(run: Record<string, unknown>): string {
+  return JSON.stringify({ $schema: SARIF_SCHEMA_URI, version: '2.1.0', runs: [run] }, null, 2) + '\n';
+}
+
+/** One SARIF location for a finding (`undefined` when it names no input). */
+function findingLocation(f: Finding) {
+  if (!f.source) return undefined;
+  const region: Record<string, number> = {};
+  if (f.line !== undefined) region.startLine = f.line;
+  if (f.line !== undefined && f.column !== undefined) region.startColumn = f.column;
+  const loc: Record<string, unknown> = {
+    physicalLocation: { artifactLocation: { uri: sarifUri(f.source) }, ...(Object.keys(region).length ? { region } : {}) },
+  };
+  if (f.pointer) loc.logicalLocations = [{ fullyQualifiedName: f.pointer, kind: 'value' }];
+  return loc;
+}
+
+/** Create the SARIF reporter for `validate`. */
+export function sarifReporter(out: Output, ctx: ReportContext): Reporter {
+  const findings: Finding[] = [];
+  return {
+    finding(f) {
+      findings.push(f);
+    },
+    finish(summary) {
+      const rules = [...(ctx.rules ?? [])];
+      // a finding whose rule is not in the catalogue still gets a descriptor (never an index miss)
+      for (const f of findings) if (!rules.some((r) => r.id === f.ruleId)) rules.push({ id: f.ruleId, severity: f.severity, description: `Rule ${f.ruleId}.`, spec: f.spec });
+      const index = new Map(rules.map((r, i) => [r.id, i]));
+      const results = sortFindings(findings, ctx.sources).map((f) => {
+        const loc = findingLocation(f);
+        const props: Record<string, unknown> = {};
+        if (f.pointer !== undefined) props.pointer = f.pointer;
+        if (f.byteOffset !== undefined) props.byteOffset = f.byteOffset;
+        props.spec = f.spec;
+        if (f.data) props.data = f.data;
+        const r: Record<string, unknown> = { ruleId: f.ruleId, ruleIndex: index.get(f.ruleId)!, level: LEVEL[f.severity], message: { text: f.message } };
+        if (loc) r.locations = [loc];
+        if (f.related?.length) {
+          r.relatedLocations = f.related.flatMap((rel, i) => {
+            const l = findingLocation({ ...f, ...rel, related: undefined } as Finding);
+            return l ? [{ id: i + 1, ...l }] : [];
+          });
+        }
+        r.properties = props;
+        return r;
+      });
+      out.write(
+        log({
+          tool: { driver: driver(ctx, rules) },
+          columnKind: 'utf16CodeUnits',
+          invocations: [{ executionSuccessful: true, properties: { summary } }],
+          results,
+        }),
+      );
+    },
+  };
+}
+
+/** The rules of a fixture run. */
+export const FIXTURE_RULES: readonly RuleMeta[] = [
+  { id: 'fixtures/case-mismatch', severity: 'error', description: 'A fixture case gave a different verdict than the corpus expects.', spec: 'agent-conformance DESIGN §Fixtures and upstream corpora' },
+  { id: 'fixtures/stale-deviation', severity: 'error', description: 'A deviations-file entry names a case that no longer deviates or no longer exists.', spec: 'agent-conformance DESIGN §Fixtures and upstream corpora' },
+  { id: 'fixtures/harness-error', severity: 'error', description: 'A fixture case could not be run (missing or malformed sidecar, unreadable case).', spec: 'agent-conformance DESIGN §Fixtures and upstream corpora' },
+];
+
+/** Create the SARIF reporter for `fixtures`. */
+export function fixtureSarifReporter(out: Output, ctx: ReportContext): FixtureReporter {
+  const cases: CaseResult[] = [];
+  return {
+    caseResult(c) {
+      cases.push(c);
+    },
+    finish(s: FixtureSummary) {
+      const results = cases.map((c) => {
+        const stale = c.group === 'deviations' || (c.status === 'fail' && c.deviationReason !== undefined);
+        const ruleIndex = c.status === 'error' ? 2 : stale ? 1 : 0;
+        const kind = c.status === 'pass' ? 'pass' : c.status === 'skip' || c.status === 'not-run' ? 'notApplicable' : 'fail';
+        const text = [`${c.id}: ${c.status}.`, c.expected && c.actual ? `Expected ${c.expected}; got ${c.actual}.` : '', c.detail ?? ''].filter(Boolean).join(' ');
+        const r: Record<string, unknown> = { ruleId: FIXTURE_RULES[ruleIndex]!.id, ruleIndex, kind, level: kind === 'fail' ? 'error' : 'none', message: { text } };
+        if (c.file) {
+          r.locations = [{ physicalLocation: { artifactLocation: { uri: sarifUri(c.file) }, ...(c.line ? { region: { startLine: c.line } } : {}) }, logicalLocations: [{ fullyQualifiedName: c.id, kind: 'object' }] }];
+        }
+        if (c.status === 'deviation') r.suppressions = [{ kind: 'external', status: 'accepted', justification: c.deviationReason ?? '' }];
+        r.properties = { caseId: c.id, group: c.group, status: c.status };
+        return r;
+      });
+      out.write(
+        log({
+          tool: { driver: driver(ctx, FIXTURE_RULES) },
+          invocations: [{ executionSuccessful: s.counts.error === 0, properties: { dir: s.dir, layout: s.layout, counts: s.counts } }],
+          results,
+        }),
+      );
+    },
+  };
+}

@@ -1,0 +1,104 @@
+/**
+ * SARIF output validates against the SARIF 2.1.0 JSON schema.
+ *
+ * The schema comes from the npm package @microsoft/jest-sarif (dev dependency), which ships
+ * `lib/schemas/sarif-2.1.0-rtm.5.json` (the 2.1.0 schema as published at OASIS
+ * standardisation). That file declares draft-04, so it is compiled with ajv-draft-04 (ajv's
+ * draft-04 class); `unicodeRegExp: false` because its `language` pattern is not a valid
+ * Unicode-mode regular expression. No npm package we found ships the OASIS draft-07
+ * `sarif-schema-2.1.0.json` as a file.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { test } from 'node:test';
+import addFormatsModule from 'ajv-formats';
+import type { ValidateFunction } from 'ajv';
+import { specUrl } from '../../src/report/spec-links.ts';
+import { FINDINGS, RULES, renderFixtures, renderValidate } from './helpers.ts';
+
+const require = createRequire(import.meta.url);
+
+function sarifValidator(): ValidateFunction {
+  const AjvDraft04 = require('ajv-draft-04') as new (o: object) => { compile(s: object): ValidateFunction };
+  const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: unknown) => void;
+  const schemaPath = require.resolve('@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json');
+  const schema = JSON.parse(readFileSync(schemaPath, 'utf8')) as object;
+  const ajv = new AjvDraft04({ allErrors: true, strict: false, unicodeRegExp: false });
+  addFormats(ajv);
+  return ajv.compile(schema);
+}
+
+const validate = sarifValidator();
+
+function assertValid(doc: unknown): void {
+  const ok = validate(doc);
+  assert.ok(ok, JSON.stringify(validate.errors?.slice(0, 5), null, 1));
+}
+
+interface SarifLog {
+  $schema: string;
+  version: string;
+  runs: Array<{
+    tool: { driver: { name: string; rules: Array<{ id: string; helpUri?: string; defaultConfiguration: { level: string } }> } };
+    results: Array<{
+      ruleId: string;
+      ruleIndex: number;
+      level: string;
+      kind?: string;
+      message: { text: string };
+      locations?: Array<{ physicalLocation: { artifactLocation: { uri: string }; region?: { startLine?: number; startColumn?: number } }; logicalLocations?: Array<{ fullyQualifiedName: string }> }>;
+      properties?: { pointer?: string };
+      suppressions?: unknown[];
+    }>;
+  }>;
+}
+
+test('the schema rejects a broken log (the validator is live)', () => {
+  assert.equal(validate({ version: '2.1.0' }), false);
+  assert.equal(validate({ version: '2.1.0', runs: [{ tool: { driver: { name: 'x' } }, results: [{ message: { text: 'm' }, level: 'fatal' }] }] }), false);
+});
+
+test('validate --format sarif: valid SARIF 2.1.0 with rules, locations and pointers', () => {
+  const doc = JSON.parse(renderValidate('sarif')) as SarifLog;
+  assertValid(doc);
+  assert.equal(doc.version, '2.1.0');
+  const run = doc.runs[0]!;
+  assert.deepEqual(
+    run.tool.driver.rules.map((r) => r.id),
+    RULES.map((r) => r.id),
+  );
+  const tf = run.tool.driver.rules.find((r) => r.id === 'aep/time-format')!;
+  assert.equal(tf.helpUri, specUrl('AEP-0001 §5.1'));
+  assert.match(tf.helpUri!, /AEP-0001-core-and-envelope\.md#51-context-attributes$/);
+  assert.equal(run.tool.driver.rules.find((r) => r.id === 'jsonl/no-final-newline')!.defaultConfiguration.level, 'note');
+  assert.equal(run.results.length, FINDINGS.length);
+  const first = run.results[0]!;
+  // sorted: source order, line
+  assert.equal(first.ruleId, 'aep/time-format');
+  assert.equal(run.tool.driver.rules[first.ruleIndex]!.id, first.ruleId);
+  assert.deepEqual(first.locations![0]!.physicalLocation.region, { startLine: 2, startColumn: 101 });
+  assert.equal(first.locations![0]!.physicalLocation.artifactLocation.uri, 'logs/a%20b.jsonl');
+  assert.equal(first.locations![0]!.logicalLocations![0]!.fullyQualifiedName, '/time');
+  assert.equal(first.properties!.pointer, '/time');
+  const stdin = run.results.find((r) => r.ruleId === 'jsonl/empty-input')!;
+  assert.equal(stdin.locations![0]!.physicalLocation.region, undefined);
+});
+
+test('validate --format sarif with no findings is valid', () => {
+  assertValid(JSON.parse(renderValidate('sarif', {}, [], { ...JSON.parse(JSON.stringify({ inputs: 1, bytes: 0, lines: 0, events: 0, errors: 0, warnings: 0, infos: 0, byRule: {}, omitted: 0 })) })));
+});
+
+test('fixtures --format sarif: one result per case with SARIF kinds; deviations are suppressed', () => {
+  const doc = JSON.parse(renderFixtures('sarif')) as SarifLog;
+  assertValid(doc);
+  const results = doc.runs[0]!.results;
+  assert.deepEqual(
+    results.map((r) => r.kind),
+    ['pass', 'fail', 'fail', 'notApplicable', 'notApplicable', 'fail'],
+  );
+  assert.equal(results[0]!.level, 'none');
+  assert.equal(results[1]!.level, 'error');
+  assert.equal(results[2]!.suppressions?.length, 1);
+  assert.equal(results[5]!.ruleId, 'fixtures/harness-error');
+});
