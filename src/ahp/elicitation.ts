@@ -90,11 +90,10 @@ function fieldVariant(s: unknown): string | undefined {
  */
 function mcpProblems(def: 'request' | 'result', value: unknown): Array<[string, string]> {
   const reg = ahpSchemas();
+  const check = reg.mcpCheck(def);
   const root = reg.mcpValidator(def);
-  if (!root) return [['', `the pinned MCP extraction has no \`${def}\` definition`]];
-  // (not used as a type guard: ajv's guard would narrow `value` to never below)
-  const valid: boolean = root(value);
-  if (valid) return [];
+  if (!check || !root) return [['', `the pinned MCP extraction has no \`${def}\` definition`]];
+  if (check(value)) return [];
   const out: Array<[string, string]> = [];
   const fromErrors = (errors: readonly ErrorObject[] | null | undefined, target: unknown, prefix: string, skip?: (e: ErrorObject) => boolean) => {
     for (const e of errors ?? []) {
@@ -126,6 +125,7 @@ function mcpProblems(def: 'request' | 'result', value: unknown): Array<[string, 
   }
   const v = reg.mcpValidator(variant);
   if (!v) {
+    root(value);
     fromErrors(root.errors, value, '');
     return out;
   }
@@ -134,7 +134,7 @@ function mcpProblems(def: 'request' | 'result', value: unknown): Array<[string, 
   fromErrors(v.errors, value, '', (e) => fieldPath.test(e.instancePath));
   const rs = value.requestedSchema;
   if (variant === 'ElicitRequestFormParams' && isObj(rs) && isObj(rs.properties)) {
-    const prim = reg.mcpValidator('PrimitiveSchemaDefinition');
+    const prim = reg.mcpCheck('PrimitiveSchemaDefinition');
     for (const [name, field] of Object.entries(rs.properties)) {
       if (!prim || prim(field)) continue;
       const base = childPointer('/requestedSchema/properties', name);

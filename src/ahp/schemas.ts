@@ -61,16 +61,19 @@ export interface ContextRecord {
 
 /** The compiled registry. */
 export interface AhpSchemaRegistry {
-  ajv: Ajv2020;
   /** Static node facts, keyed by schema node identity (ajv `verbose` errors carry `parentSchema`). */
   nodes: WeakMap<object, NodeInfo>;
   /** Our loaded schema documents by file name (after load-time annotation). */
   docs: ReadonlyMap<string, Record<string, unknown>>;
-  /** A validator for a `$ref` such as `messages.schema.json#/$defs/interceptRequest`. */
+  /** A fast verdict for a `$ref` such as `messages.schema.json#/$defs/interceptRequest`. */
+  check(ref: string): (value: unknown) => boolean;
+  /** The diagnostic validator (all errors, verbose) for a `$ref`; run it inside {@link AhpSchemaRegistry.recording}. */
   validator(ref: string): ValidateFunction;
   /** The MCP extraction document (as loaded) and its `$id`. */
   mcp: { id: string; doc: Record<string, unknown> };
-  /** A validator for a `$defs` entry of the MCP extraction, or `undefined` when it has none. */
+  /** A fast verdict for a `$defs` entry of the MCP extraction, or `undefined` when it has none. */
+  mcpCheck(def: string): ((value: unknown) => boolean) | undefined;
+  /** The diagnostic validator for a `$defs` entry of the MCP extraction, or `undefined` when it has none. */
   mcpValidator(def: string): ValidateFunction | undefined;
   /**
    * Run `fn` while recording annotated-node applications; returns its result and the records.
@@ -121,15 +124,12 @@ function indexDocument(doc: Record<string, unknown>, nodes: WeakMap<object, Node
   visit(doc, undefined, undefined, undefined, 0);
 }
 
-/**
- * The process-wide registry, built on first use.
- * @throws Error when a schema file is missing or unreadable (an installation problem), naming it.
- */
-export function ahpSchemas(): AhpSchemaRegistry {
-  if (registry) return registry;
-  // `verbose` makes errors carry `parentSchema`, which the rule attribution needs. Not strict:
-  // the MCP extraction is upstream-derived and uses keywords such as `enumNames`.
-  const ajv = new Ajv2020({ strict: false, allErrors: true, verbose: true, validateFormats: true });
+/** Create an ajv instance with our formats and annotation keywords. */
+function createInstance(diagnostic: boolean): Ajv2020 {
+  // Diagnostic: every error, and `verbose` so errors carry `parentSchema` (rule attribution).
+  // Verdict: stop at the first error, no recording. Not strict: the MCP extraction is
+  // upstream-derived and uses keywords such as `enumNames`.
+  const ajv = new Ajv2020({ strict: false, allErrors: diagnostic, verbose: diagnostic, validateFormats: true });
   addFormats(ajv);
   ajv.addFormat('date-time', { type: 'string', validate: isRfc3339DateTime });
   const record = (explicit: boolean) =>
@@ -137,11 +137,26 @@ export function ahpSchemas(): AhpSchemaRegistry {
       if (recorder && typeof schema === 'string') recorder.push({ path: cxt?.instancePath ?? '', rule: schema, explicit });
       return true;
     };
-  ajv.addKeyword({ keyword: 'x-ahp-rule', schemaType: 'string', errors: false, validate: record(true) });
-  ajv.addKeyword({ keyword: 'x-ahp-context', schemaType: 'string', errors: false, validate: record(false) });
+  if (diagnostic) {
+    ajv.addKeyword({ keyword: 'x-ahp-rule', schemaType: 'string', errors: false, validate: record(true) });
+    ajv.addKeyword({ keyword: 'x-ahp-context', schemaType: 'string', errors: false, validate: record(false) });
+  } else {
+    ajv.addKeyword({ keyword: 'x-ahp-rule', schemaType: 'string' });
+    ajv.addKeyword({ keyword: 'x-ahp-context', schemaType: 'string' });
+  }
   ajv.addKeyword({ keyword: 'x-ahp-message', schemaType: 'string' });
   ajv.addKeyword({ keyword: 'x-ahp-additional', schemaType: 'string' });
+  return ajv;
+}
 
+/**
+ * The process-wide registry, built on first use. Two ajv instances share the loaded documents:
+ * a fast one for verdicts (first error only) and, built on the first failure, a diagnostic one
+ * (all errors, verbose, recording).
+ * @throws Error when a schema file is missing or unreadable (an installation problem), naming it.
+ */
+export function ahpSchemas(): AhpSchemaRegistry {
+  if (registry) return registry;
   const nodes = new WeakMap<object, NodeInfo>();
   const docs = new Map<string, Record<string, unknown>>();
   for (const file of AHP_SCHEMA_FILES) {
@@ -154,7 +169,6 @@ export function ahpSchemas(): AhpSchemaRegistry {
     }
     indexDocument(doc, nodes, true);
     docs.set(file, doc);
-    ajv.addSchema(doc);
   }
   let mcpDoc: Record<string, unknown>;
   try {
@@ -165,27 +179,45 @@ export function ahpSchemas(): AhpSchemaRegistry {
   const mcpId = typeof mcpDoc.$id === 'string' ? mcpDoc.$id : 'urn:agent-conformance:mcp-elicitation';
   if (typeof mcpDoc.$id !== 'string') mcpDoc.$id = mcpId;
   indexDocument(mcpDoc, nodes, false);
-  ajv.addSchema(mcpDoc);
 
-  const cache = new Map<string, ValidateFunction>();
-  const validator = (ref: string): ValidateFunction => {
-    let v = cache.get(ref);
-    if (!v) {
-      const id = ref.startsWith('urn:') || ref.includes('://') ? ref : AHP_SCHEMA_BASE + ref;
-      v = ajv.getSchema(id);
-      if (!v) throw new Error(`no AHP schema for ${ref}`);
-      cache.set(ref, v);
-    }
-    return v;
+  const instance = (diagnostic: boolean) => {
+    let ajv: Ajv2020 | undefined;
+    const cache = new Map<string, ValidateFunction>();
+    return (ref: string): ValidateFunction => {
+      let v = cache.get(ref);
+      if (!v) {
+        if (!ajv) {
+          ajv = createInstance(diagnostic);
+          for (const doc of docs.values()) ajv.addSchema(doc);
+          ajv.addSchema(mcpDoc);
+        }
+        const id = ref.startsWith('urn:') || ref.includes('://') ? ref : AHP_SCHEMA_BASE + ref;
+        v = ajv.getSchema(id);
+        if (!v) throw new Error(`no AHP schema for ${ref}`);
+        cache.set(ref, v);
+      }
+      return v;
+    };
   };
+  const verdict = instance(false);
+  const diagnostic = instance(true);
   const defs = isObj(mcpDoc.$defs) ? mcpDoc.$defs : {};
+  const hasDef = (def: string) => Object.prototype.hasOwnProperty.call(defs, def);
   registry = {
-    ajv,
     nodes,
     docs,
-    validator,
+    check: (ref: string) => {
+      const v = verdict(ref);
+      return (value: unknown) => v(value) === true;
+    },
+    validator: diagnostic,
     mcp: { id: mcpId, doc: mcpDoc },
-    mcpValidator: (def: string) => (Object.prototype.hasOwnProperty.call(defs, def) ? validator(`${mcpId}#/$defs/${def}`) : undefined),
+    mcpCheck: (def: string) => {
+      if (!hasDef(def)) return undefined;
+      const v = verdict(`${mcpId}#/$defs/${def}`);
+      return (value: unknown) => v(value) === true;
+    },
+    mcpValidator: (def: string) => (hasDef(def) ? diagnostic(`${mcpId}#/$defs/${def}`) : undefined),
     recording<T>(fn: () => T) {
       const prev = recorder;
       const records: ContextRecord[] = [];

@@ -108,6 +108,7 @@ function resolveRoot(root: AhpRoot): RootSpec {
 /** Validate `value` against one of our schema `$ref`s and map the errors (pointers prefixed with `base`). */
 function runSchema(ref: string, value: unknown, base = ''): AhpIssue[] {
   const reg = ahpSchemas();
+  if (reg.check(ref)(value)) return [];
   const v = reg.validator(ref);
   const { result, records } = reg.recording(() => v(value));
   if (result) return [];
@@ -122,9 +123,7 @@ function runSchema(ref: string, value: unknown, base = ''): AhpIssue[] {
  */
 function validateWire(value: unknown): AhpIssue[] {
   const reg = ahpSchemas();
-  const root = reg.validator('wire.schema.json');
-  const valid: boolean = root(value); // not a type guard: ajv's would narrow `value` to never
-  if (valid) return [];
+  if (reg.check('wire.schema.json')(value)) return [];
   if (Array.isArray(value)) return [issue('ahp/wire-root', '', 'An AHP wire message is a single JSON-RPC object; batches are not used (base/versioning.md §JSON-RPC).')];
   if (!isObj(value)) return [issue('ahp/wire-root', '', `An AHP wire message is a JSON-RPC object, found ${describeValue(value)}.`)];
   let ref: string | undefined;
