@@ -1,0 +1,52 @@
+/**
+ * The `ahp` command: Agent Hooks Protocol draft (interaction and configuration payloads,
+ * MCP elicitation bodies against the pinned MCP 2025-11-25 subset) and the pin verbs.
+ *
+ * Bindings: `.jsonl` files and stdin are read as the stdio binding (one JSON-RPC message per
+ * line, LF only); `.json` files as one HTTP-binding message (pretty-printing allowed);
+ * `--binding stdio|http|registration` overrides for every input.
+ */
+import { Option, type Command } from 'commander';
+import { ahpDriver, ahpRules, knownAhpTypes, type AhpBinding } from '../ahp/driver.ts';
+import { DEFAULT_AHP_STREAM_OPTIONS } from '../ahp/stream/index.ts';
+import { registerPinCommands } from './pin.ts';
+import { main, positiveInt, processIO, type CliIO, type CliProtocol } from './program.ts';
+
+/** The binding of one input: `--binding`, else `.json` = http, else stdio. */
+export function bindingFor(path: string, opts: Record<string, unknown>): AhpBinding {
+  const b = opts.binding as AhpBinding | undefined;
+  if (b) return b;
+  return path !== '-' && path.toLowerCase().endsWith('.json') ? 'http' : 'stdio';
+}
+
+/** The AHP protocol as the CLI sees it. */
+export const ahpCli: CliProtocol = {
+  name: 'ahp',
+  description: 'Check Agent Hooks Protocol (draft) traffic: stdio JSONL captures, HTTP message bodies and registration documents.',
+  knownTypes: knownAhpTypes(),
+  rules: ahpRules,
+  driver: (opts) => {
+    const b = opts.binding as AhpBinding | undefined;
+    return ahpDriver({
+      // sources are input names; stdin is `<stdin>` (stdio unless --binding says otherwise)
+      binding: (source) => b ?? (source.toLowerCase().endsWith('.json') ? 'http' : 'stdio'),
+      stream: {
+        maxPending: (opts.maxPending as number | undefined) ?? DEFAULT_AHP_STREAM_OPTIONS.maxPending,
+        maxEvents: (opts.maxEvents as number | undefined) ?? DEFAULT_AHP_STREAM_OPTIONS.maxEvents,
+      },
+    });
+  },
+  framingFor: (path, opts) => (bindingFor(path, opts) === 'stdio' ? 'jsonl' : 'document'),
+  validateOptions(cmd: Command) {
+    cmd
+      .addOption(new Option('--binding <binding>', 'read every input as this binding (default: .json = http, else stdio)').choices(['stdio', 'http', 'registration']))
+      .addOption(new Option('--max-pending <n>', 'most intercept requests awaiting a response tracked at once').argParser(positiveInt).default(DEFAULT_AHP_STREAM_OPTIONS.maxPending))
+      .addOption(new Option('--max-events <n>', 'most event ids remembered for lineage and retries').argParser(positiveInt).default(DEFAULT_AHP_STREAM_OPTIONS.maxEvents));
+  },
+  commands: (program, io, setExit) => registerPinCommands(program, io, setExit),
+};
+
+/** Run `ahp` with `argv` on the real process (or `io`). Returns the exit code. */
+export function run(argv: string[], io: CliIO = processIO()): Promise<number> {
+  return main(ahpCli, argv, io);
+}
