@@ -187,7 +187,7 @@ export function mapAjvErrors(errors: readonly ErrorObject[] | null | undefined, 
     if (e.keyword === 'if') continue;
     if (e.keyword === 'propertyNames' && innerPropertyNames.has(e.instancePath)) continue;
     const parent = e.parentSchema as object | undefined;
-    if (!FOLDED.has(e.keyword) && unions.some((u) => (e.instancePath === u.path || e.instancePath.startsWith(u.path + '/')) && insideUnion(parent, u.node))) continue;
+    if (unions.some((u) => u.node !== parent && (e.instancePath === u.path || e.instancePath.startsWith(u.path + '/')) && insideUnion(parent, u.node))) continue;
     const info = parent ? nodes.get(parent) : undefined;
     const path = errorPath(e, instance);
     const ruleId = info?.defRule ?? contextRule(path, records) ?? info?.docRule ?? 'ahp/wire-root';
