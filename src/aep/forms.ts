@@ -1,0 +1,254 @@
+/**
+ * AEP-0006 structured input requests: the form model shared by the library entry point
+ * ({@link gateFormValues}) and the stream rules that check `answer.values`
+ * (src/aep/stream/form-values-*.ts).
+ *
+ * Spec: AEP-0006 §Specification; AEP-0002 §5.2 `field_spec`, §5.3 `attention.answered`
+ * `values`; AEP-0004 §5 `control.attention.respond`.
+ *
+ * Field ids and `values` keys are ordinary data: ids such as `constructor`, `__proto__` or
+ * `toString` are looked up in a `Map` and tested with `hasOwnProperty`, never with `in` or a
+ * plain-object index, and results are built with `Object.defineProperty`.
+ */
+import { describeValue } from '../core/finding.ts';
+import { escapeToken } from '../core/pointer.ts';
+import { CAPTURE_RANK } from './event.ts';
+import type { AepCaptureLevel } from './schemas.ts';
+
+/** `field_spec.type` (AEP-0002 §5.2). */
+export type FormFieldType = 'string' | 'number' | 'boolean' | 'select';
+
+/** One `choices[]` entry of a select field. */
+export interface FormChoice {
+  id: string;
+  label: string;
+}
+
+/** A `field_spec` of an `attention.requested` with `kind: "form"` (AEP-0002 §5.2; AEP-0006). */
+export interface FormFieldSpec {
+  id: string;
+  type: FormFieldType;
+  label: string;
+  /** Default false. */
+  required?: boolean;
+  /** Select only; default false: the answer is an array of choice ids. */
+  multi?: boolean;
+  /** Select only; default false: free text that is not a choice id is also allowed. */
+  other?: boolean;
+  /** Required when `type` is "select". */
+  choices?: FormChoice[];
+  /** Number only. */
+  min?: number;
+  /** Number only. */
+  max?: number;
+}
+
+/** One answer in `values`: string, number, boolean, or an array of choice ids (multi select). */
+export type FormValue = string | number | boolean | string[];
+
+/** `answer.values`: a flat map of `field_spec.id` to the field's answer. */
+export type FormValues = Record<string, FormValue>;
+
+/** A capture level used as a gating ceiling (AEP-0001 §8.2). */
+export type FormCaptureCeiling = AepCaptureLevel;
+
+const own = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** A field as the checks need it: choice ids in a `Set`, defaults applied. */
+export interface CompiledField {
+  id: string;
+  /** Position in `fields` (for messages). */
+  index: number;
+  type: string;
+  required: boolean;
+  multi: boolean;
+  other: boolean;
+  choices: ReadonlySet<string>;
+}
+
+/** The fields of one form, keyed by id (the first field wins when ids repeat). */
+export type CompiledForm = ReadonlyMap<string, CompiledField>;
+
+/**
+ * Compile `fields` for lookups. Entries that are not objects or have no string `id` are
+ * skipped (the payload schema reports them); a repeated id keeps its first field
+ * (`aep/form-duplicate-id` reports the repeat).
+ */
+export function compileForm(fields: readonly unknown[]): CompiledForm {
+  const out = new Map<string, CompiledField>();
+  fields.forEach((f, index) => {
+    if (!isObj(f) || typeof f.id !== 'string' || out.has(f.id)) return;
+    const choices = new Set<string>();
+    if (Array.isArray(f.choices)) for (const c of f.choices as unknown[]) if (isObj(c) && typeof c.id === 'string') choices.add(c.id);
+    out.set(f.id, {
+      id: f.id,
+      index,
+      type: typeof f.type === 'string' ? f.type : '',
+      required: f.required === true,
+      multi: f.multi === true,
+      other: f.other === true,
+      choices,
+    });
+  });
+  return out;
+}
+
+/**
+ * True when `value` is a structural answer for `field`, i.e. one that may appear below
+ * capture `redacted` (AEP-0006 values gating): a number for a number field, a boolean for a
+ * boolean field, a choice id (or an array of choice ids) for a select field. Free text (a
+ * string field's value, an `other` answer) and anything that does not match the field's type
+ * are not structural (the gate is conservative; notes A-10).
+ */
+export function isStructuralValue(field: CompiledField, value: unknown): boolean {
+  switch (field.type) {
+    case 'number':
+      return typeof value === 'number';
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'select':
+      if (typeof value === 'string') return field.choices.has(value);
+      return Array.isArray(value) && value.every((x) => typeof x === 'string' && field.choices.has(x));
+    default:
+      return false;
+  }
+}
+
+/**
+ * True when `value` carries text that is not a structural id: a string that is not one of a
+ * select field's choice ids (string-field values, `other` free text, strings answering number
+ * or boolean fields), or an array holding such a string. Numbers and booleans never carry text.
+ */
+export function carriesFreeText(field: CompiledField, value: unknown): boolean {
+  const text = (x: unknown) => typeof x === 'string' && !(field.type === 'select' && field.choices.has(x));
+  return Array.isArray(value) ? value.some(text) : text(value);
+}
+
+function define(o: Record<string, unknown>, k: string, v: unknown): void {
+  Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+}
+
+/**
+ * Gate form `values` for a capture ceiling, as an emitter does before emitting
+ * `attention.answered` (AEP-0006 §Security considerations; AEP-0002 §5.3 values gating).
+ *
+ * - keys that name no field are dropped at every ceiling (conservative);
+ * - at `redacted` and `full` every other entry is kept unchanged;
+ * - below `redacted` (`metadata`, and `none`) only structural entries are kept: numbers for
+ *   number fields, booleans for boolean fields, choice ids (single, or an array of them) for
+ *   select fields. String-field values and `other` free text are dropped, and so is any
+ *   entry whose JSON type does not fit its field.
+ *
+ * At `none` the gate still keeps structural entries: dropping `data` wholesale at `none` is
+ * the caller's job (capture-gating case 5 and its `$comment`; notes A-5).
+ *
+ * Returns a new plain object; `values` is not modified. Field ids such as `__proto__` are
+ * ordinary keys.
+ */
+export function gateFormValues(fields: readonly FormFieldSpec[], values: Readonly<Record<string, unknown>>, ceiling: FormCaptureCeiling): Record<string, unknown> {
+  const form = compileForm(fields);
+  const keepAll = CAPTURE_RANK[ceiling] >= CAPTURE_RANK.redacted;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(values)) {
+    const field = form.get(key);
+    if (!field) continue;
+    const v = values[key];
+    if (keepAll || isStructuralValue(field, v)) define(out, key, v);
+  }
+  return out;
+}
+
+/** The kinds of problem {@link checkFormValues} finds; each maps to one stream rule. */
+export type FormIssueKind = 'type' | 'required' | 'choice' | 'unknown-key' | 'capture';
+
+/** One problem with `values`. Messages give field ids, types and lengths, never values. */
+export interface FormIssue {
+  kind: FormIssueKind;
+  /** Pointer relative to `values` (`""` for the whole map, `/db`, `/regions/1`). */
+  pointer: string;
+  /** The field the issue is about (for `unknown-key`: the key). */
+  fieldId: string;
+  /** Position of the field in the request's `fields` (absent for `unknown-key`). */
+  fieldIndex?: number;
+  message: string;
+}
+
+function fieldName(f: CompiledField): string {
+  return `${f.type} field ${JSON.stringify(f.id)}`;
+}
+
+/**
+ * Check `values` against a form's fields (AEP-0002 §5.3; AEP-0006):
+ * - `required`: every field with `required: true` has a key;
+ * - `type`: each value has the JSON type its field demands: string, number, boolean, one
+ *   choice id string (select), an array of choice id strings (select with `multi: true`; a
+ *   bare string is a type error, free text on a multi `other` select goes inside the array);
+ * - `choice`: a select string that is not a choice id is allowed only with `other: true`;
+ * - `unknown-key`: keys naming no field;
+ * - `capture`: below `redacted` (at `metadata`), a value carrying free text
+ *   ({@link carriesFreeText}). Not checked at `none`, where `aep/capture-none` already
+ *   reports the whole payload.
+ */
+export function checkFormValues(form: CompiledForm, values: Readonly<Record<string, unknown>>, capture: AepCaptureLevel): FormIssue[] {
+  const issues: FormIssue[] = [];
+  for (const f of form.values()) {
+    if (f.required && !own(values, f.id)) {
+      issues.push({ kind: 'required', pointer: '', fieldId: f.id, fieldIndex: f.index, message: `Required ${fieldName(f)} has no entry in \`values\`.` });
+    }
+  }
+  const gate = capture !== 'none' && CAPTURE_RANK[capture] < CAPTURE_RANK.redacted;
+  for (const key of Object.keys(values)) {
+    const v = values[key];
+    const ptr = '/' + escapeToken(key);
+    const f = form.get(key);
+    if (!f) {
+      issues.push({ kind: 'unknown-key', pointer: ptr, fieldId: key, message: `Key ${JSON.stringify(key)} names no field of the form (${form.size} field${form.size === 1 ? '' : 's'}); \`values\` is keyed by field_spec.id.` });
+      continue;
+    }
+    const wrongType = (want: string) =>
+      issues.push({ kind: 'type', pointer: ptr, fieldId: f.id, fieldIndex: f.index, message: `The ${fieldName(f)} takes ${want}, but its value is ${describeValue(v)}.` });
+    switch (f.type) {
+      case 'string':
+        if (typeof v !== 'string') wrongType('a string');
+        break;
+      case 'number':
+        if (typeof v !== 'number') wrongType('a number');
+        break;
+      case 'boolean':
+        if (typeof v !== 'boolean') wrongType('a boolean');
+        break;
+      case 'select':
+        if (f.multi) {
+          if (!Array.isArray(v)) {
+            wrongType(`an array of choice ids (multi select)`);
+            break;
+          }
+          v.forEach((x: unknown, i: number) => {
+            if (typeof x !== 'string') {
+              issues.push({ kind: 'type', pointer: `${ptr}/${i}`, fieldId: f.id, fieldIndex: f.index, message: `Item ${i} of the multi ${fieldName(f)} is ${describeValue(x)}, not a choice id string.` });
+            } else if (!f.choices.has(x) && !f.other) {
+              issues.push({ kind: 'choice', pointer: `${ptr}/${i}`, fieldId: f.id, fieldIndex: f.index, message: `Item ${i} of the closed multi ${fieldName(f)} (no \`other\`) is a string of ${[...x].length} chars that is none of its ${f.choices.size} choice ids.` });
+            }
+          });
+        } else if (typeof v !== 'string') {
+          wrongType('one choice id string');
+        } else if (!f.choices.has(v) && !f.other) {
+          issues.push({ kind: 'choice', pointer: ptr, fieldId: f.id, fieldIndex: f.index, message: `The closed ${fieldName(f)} (no \`other\`) is answered with a string of ${[...v].length} chars that is none of its ${f.choices.size} choice ids.` });
+        }
+        break;
+      default:
+        break; // an unknown field type is a payload-schema finding on the request
+    }
+    if (gate && carriesFreeText(f, v)) {
+      issues.push({
+        kind: 'capture',
+        pointer: ptr,
+        fieldId: f.id,
+        fieldIndex: f.index,
+        message: `The ${fieldName(f)} carries free text (${describeValue(v)}) at capture "${capture}"; string-field values and \`other\` free text need capture "redacted" or above.`,
+      });
+    }
+  }
+  return issues;
+}

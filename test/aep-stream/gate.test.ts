@@ -1,0 +1,62 @@
+/**
+ * `gateFormValues(fields, values, ceiling)` (src/aep/forms.ts, exported from src/index.ts)
+ * returns `expect` for every upstream capture-gating case (aep-rules.md §7.3, incl. case 5:
+ * structural values pass at `none`), and treats prototype member names as ordinary keys.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { gateFormValues, type FormFieldSpec } from '../../src/index.ts';
+import type { AepCaptureLevel } from '../../src/aep/schemas.ts';
+import { CORPUS_DIR, corpusPresent, NO_CORPUS } from './helpers.ts';
+
+interface GateCase {
+  name: string;
+  fields: FormFieldSpec[];
+  values: Record<string, unknown>;
+  ceiling: AepCaptureLevel;
+  expect: Record<string, unknown>;
+}
+
+test('capture-gating/cases.json: gateFormValues returns expect for every case', (t) => {
+  if (!corpusPresent()) {
+    t.skip(NO_CORPUS);
+    return;
+  }
+  const { cases } = JSON.parse(readFileSync(join(CORPUS_DIR, 'capture-gating/cases.json'), 'utf8')) as { cases: GateCase[] };
+  assert.ok(cases.length >= 6, `expected at least 6 cases, got ${cases.length}`);
+  for (const c of cases) {
+    const before = JSON.stringify(c.values);
+    assert.deepStrictEqual(gateFormValues(c.fields, c.values, c.ceiling), c.expect, c.name);
+    assert.equal(JSON.stringify(c.values), before, `${c.name}: values were modified`);
+  }
+});
+
+test('gateFormValues: prototype member names are ordinary field ids and keys', () => {
+  const fields: FormFieldSpec[] = [
+    { id: '__proto__', type: 'number', label: '1' },
+    { id: 'constructor', type: 'string', label: '2' },
+    { id: 'toString', type: 'select', label: '3', choices: [{ id: 'valueOf', label: 'valueOf' }] },
+  ];
+  const values = JSON.parse('{"__proto__": 5, "constructor": "free text", "toString": "valueOf", "hasOwnProperty": true}') as Record<string, unknown>;
+  const meta = gateFormValues(fields, values, 'metadata');
+  assert.deepStrictEqual(Object.keys(meta), ['__proto__', 'toString']);
+  assert.equal(Object.getPrototypeOf(meta), Object.prototype, 'the prototype was not replaced');
+  assert.equal(Object.getOwnPropertyDescriptor(meta, '__proto__')?.value, 5);
+  const red = gateFormValues(fields, values, 'redacted');
+  assert.deepStrictEqual(Object.keys(red), ['__proto__', 'constructor', 'toString']);
+  // keys naming no field are never looked up on Object.prototype
+  assert.deepStrictEqual(gateFormValues([], { constructor: 1, toString: true }, 'full'), {});
+});
+
+test('gateFormValues: below redacted, entries whose JSON type does not fit their field are dropped', () => {
+  const fields: FormFieldSpec[] = [
+    { id: 'n', type: 'number', label: 'n' },
+    { id: 'b', type: 'boolean', label: 'b' },
+    { id: 's', type: 'select', label: 's', multi: true, choices: [{ id: '1', label: '1' }] },
+  ];
+  assert.deepStrictEqual(gateFormValues(fields, { n: 'three', b: 1, s: ['1', 'other'] }, 'metadata'), {});
+  assert.deepStrictEqual(gateFormValues(fields, { n: 3, b: false, s: ['1'] }, 'none'), { n: 3, b: false, s: ['1'] });
+  assert.deepStrictEqual(gateFormValues(fields, { n: 'three' }, 'full'), { n: 'three' });
+});

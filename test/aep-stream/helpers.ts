@@ -1,0 +1,74 @@
+/**
+ * Shared setup for the AEP stream-rule tests: run the real checker in-process
+ * (`runPipeline` + `aepDriver`) on text, and locate the upstream fixture corpus.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { aepDriver } from '../../src/aep/protocol.ts';
+import type { AepStreamOptions } from '../../src/aep/stream/index.ts';
+import type { Finding } from '../../src/core/finding.ts';
+import { runPipeline, type PipelineOptions } from '../../src/core/pipeline.ts';
+
+/**
+ * The upstream AEP fixture corpus, `<repo>/../shared/corpus/aep/conformance/fixtures/`
+ * (`AEP_CORPUS_DIR` overrides it, e.g. to exercise the skip path).
+ */
+export const CORPUS_DIR =
+  process.env.AEP_CORPUS_DIR ?? fileURLToPath(new URL('../../../shared/corpus/aep/conformance/fixtures/', import.meta.url));
+
+/** True when the corpus is present; tests that need it skip with {@link NO_CORPUS} otherwise. */
+export function corpusPresent(): boolean {
+  return existsSync(CORPUS_DIR);
+}
+
+/** Message used when skipping for a missing corpus. */
+export const NO_CORPUS = `AEP fixture corpus not found at ${CORPUS_DIR} (expected the shared checkout /work/shared next to the repo; set AEP_CORPUS_DIR)`;
+
+/** Options of one in-process run. */
+export interface RunOptions extends PipelineOptions {
+  stream?: Partial<AepStreamOptions>;
+  /** Input name used in findings. */
+  source?: string;
+}
+
+/** Check `text` (one JSONL input) with the AEP checker; every finding, in order. */
+export async function checkText(text: string | Uint8Array, opts: RunOptions = {}): Promise<Finding[]> {
+  const findings: Finding[] = [];
+  await runPipeline(
+    [{ source: opts.source ?? 'case.jsonl', open: async function* () { yield text; } }],
+    aepDriver({ stream: opts.stream }),
+    (f) => findings.push(f),
+    opts,
+  );
+  return findings;
+}
+
+/** Events as JSONL text, one compact line each, final newline. */
+export function jsonl(events: readonly unknown[]): string {
+  return events.map((e) => (typeof e === 'string' ? e : JSON.stringify(e))).join('\n') + '\n';
+}
+
+/** `aep/x@3/seq` for each finding: compact text for assertion messages. */
+export function brief(findings: readonly Finding[]): string {
+  return findings.map((f) => `${f.severity}:${f.ruleId}@${f.line ?? '-'}${f.pointer ?? ''}`).join(' ') || '(none)';
+}
+
+let n = 0;
+/** A minimal valid session-scoped event; `over` replaces or adds members (`undefined` deletes). */
+export function event(type: string, seq: number | undefined, over: Record<string, unknown> = {}): Record<string, unknown> {
+  const e: Record<string, unknown> = {
+    aep: '0.1',
+    id: `t-${++n}`,
+    type,
+    time: '2026-11-30T12:00:00Z',
+    source: 'aep://unit-host/agent/unit/session/u_1',
+    agent: 'unit',
+    session: 'u_1',
+  };
+  if (seq !== undefined) e.seq = seq;
+  for (const [k, v] of Object.entries(over)) {
+    if (v === undefined) delete e[k];
+    else e[k] = v;
+  }
+  return e;
+}
