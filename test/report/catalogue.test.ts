@@ -1,0 +1,65 @@
+/**
+ * The rules catalogue: RULES.md is what `npm run rules:gen` would write (fails when stale),
+ * `rules` lists every rule, `explain` shows description, citation and examples, and spec
+ * citations resolve to links.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { aepRules } from '../../src/aep/protocol.ts';
+import { findExamples, ruleSlug } from '../../src/fixtures/examples.ts';
+import { catalogueRows, renderExplain, renderRulesText } from '../../src/report/catalogue.ts';
+import { githubSlug, specUrl } from '../../src/report/spec-links.ts';
+import { buildRulesMarkdown, RULES_MD } from '../../tools/gen-rules.ts';
+
+test('RULES.md is current (run `npm run rules:gen` after changing a rule registry)', async () => {
+  assert.equal(readFileSync(RULES_MD, 'utf8'), await buildRulesMarkdown(), 'RULES.md is stale: run `npm run rules:gen` and commit the result');
+});
+
+test('RULES.md lists every AEP rule once', () => {
+  const md = readFileSync(RULES_MD, 'utf8');
+  for (const r of aepRules()) assert.ok(md.includes(`| \`${r.id}\` | ${r.severity} |`), `${r.id} missing from RULES.md`);
+});
+
+test('rules text: one row per rule with id, severity, citation and description', () => {
+  const rules = aepRules();
+  const text = renderRulesText(rules);
+  const lines = text.trimEnd().split('\n');
+  assert.equal(lines.length, rules.length + 3);
+  assert.match(lines[0]!, /^ID\s+SEVERITY\s+SPEC\s+DESCRIPTION$/);
+  for (const r of rules) assert.ok(lines.some((l) => l.startsWith(r.id + ' ') && l.includes(r.severity) && l.includes(r.description)), r.id);
+  assert.equal(lines.at(-1), `${rules.length} rules`);
+  const rows = catalogueRows(rules);
+  assert.equal(rows.length, rules.length);
+});
+
+test('explain: description, citation with link, failing and passing examples from conformance/', () => {
+  const rules = aepRules();
+  const rule = rules.find((r) => r.id === 'aep/time-format')!;
+  const ex = findExamples('aep', rule.id, rules.map((r) => r.id));
+  assert.ok(ex.fail.length > 0 && ex.pass.length > 0, 'conformance/aep has time-format cases');
+  const text = renderExplain(rule, ex);
+  assert.match(text, /^aep\/time-format \(error\)\n\n/);
+  assert.ok(text.includes(rule.description));
+  assert.ok(text.includes(`Spec: ${rule.spec}`));
+  assert.match(text, /Failing example \(conformance\/aep\/fail\/aep\.time-format\.jsonl\):\n +1 \| \{/);
+  assert.match(text, /expected: aep\/time-format line \d+/);
+  assert.match(text, /Passing example \(conformance\/aep\/pass\/aep\.time-format\.jsonl\):/);
+});
+
+test('examples belong to the rule with the longest matching slug', () => {
+  const ids = ['aep/form', 'aep/form-field'];
+  assert.equal(ruleSlug('aep/form-field'), 'aep.form-field');
+  // no conformance files for these ids in a non-existent root: empty, never throws
+  assert.deepEqual(findExamples('aep', 'aep/form', ids, '/nonexistent'), { fail: [], pass: [] });
+});
+
+test('spec citations resolve to document sections', () => {
+  assert.equal(githubSlug('5.2 Session-scoped and agent-scoped Events'), '52-session-scoped-and-agent-scoped-events');
+  assert.match(specUrl('AEP-0001 §5.2')!, /\/spec\/AEP-0001-core-and-envelope\.md#52-session-scoped-and-agent-scoped-events$/);
+  assert.match(specUrl('AEP-0006; AEP-0002 §5.3')!, /\/spec\/AEP-0006-structured-input-requests\.md$/);
+  assert.match(specUrl('AHP base/transports/stdio.md §Framing (AHP-STDIO-001)')!, /\/spec\/draft\/base\/transports\/stdio\.md#framing$/);
+  assert.match(specUrl('AHP interaction-payloads.md')!, /\/spec\/draft\/interaction-payloads\.md$/);
+  assert.equal(specUrl('RFC 8259 §8.1; AEP-0003 §3.1'), 'https://www.rfc-editor.org/rfc/rfc8259#section-8.1');
+  assert.equal(specUrl('agent-conformance limits'), undefined);
+});
