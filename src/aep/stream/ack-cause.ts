@@ -1,0 +1,20 @@
+/**
+ * aep/ack-cause: an ack (`control.accepted` / `control.rejected`) carries `cause` = the id of
+ * the command it decides. AEP-0004 §3, §6.
+ */
+import { trackedRule } from './tracker.ts';
+
+export const ackCause = trackedRule(
+  {
+    id: 'aep/ack-cause',
+    severity: 'error',
+    description: 'control.accepted and control.rejected carry cause = the command id.',
+    spec: 'AEP-0004 §3, §6',
+  },
+  () => ({
+    onEvent(obs, ctx) {
+      if (!obs.ack || obs.ack.cause !== undefined) return;
+      ctx.report({ pointer: '/cause', message: `${obs.ev.type} has no \`cause\`; an ack names the command it decides by its id.` });
+    },
+  }),
+);

@@ -1,0 +1,29 @@
+/**
+ * aep/ack-exclusive: one ack decision per command: for one `(ack source, cause)` at most one
+ * distinct `control.accepted` / `control.rejected` (a byte-identical re-ack is redelivery,
+ * deduped first). Rejection reasons come from the registry enum, which the
+ * `control.rejected` payload schema already checks (aep/payload-schema).
+ * AEP-0004 §3.
+ */
+import { markLocation, trackedRule } from './tracker.ts';
+
+export const ackExclusive = trackedRule(
+  {
+    id: 'aep/ack-exclusive',
+    severity: 'error',
+    description: 'A target makes one ack decision per command: one distinct ack per (ack source, cause).',
+    spec: 'AEP-0004 §3',
+  },
+  () => ({
+    onEvent(obs, ctx) {
+      const prior = obs.ack?.prior;
+      if (!prior) return;
+      const how = prior.type === obs.ev.type ? `a second ${obs.ev.type}` : `a conflicting decision (${obs.ev.type} after ${prior.type})`;
+      ctx.report({
+        pointer: '/cause',
+        message: `Command ${JSON.stringify(obs.ack!.cause)} was already acknowledged by this source at line ${prior.at.line}; this is ${how}, but a target makes exactly one ack decision per command.`,
+        related: [markLocation(prior.at)],
+      });
+    },
+  }),
+);

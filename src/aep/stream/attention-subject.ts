@@ -1,0 +1,25 @@
+/**
+ * aep/attention-subject: every attention lifecycle event after the request
+ * (`attention.routed`, `.answered`, `.resolved`, `.timeout`) and every
+ * `control.attention.respond` sets `subject` to the `id` of the `attention.requested` event.
+ * AEP-0002 §7.1; AEP-0004 §5, §6.
+ */
+import { trackedRule } from './tracker.ts';
+
+export const attentionSubject = trackedRule(
+  {
+    id: 'aep/attention-subject',
+    severity: 'error',
+    description: 'Attention lifecycle events and control.attention.respond carry subject = the attention request id.',
+    spec: 'AEP-0002 §7.1; AEP-0004 §5, §6',
+  },
+  () => ({
+    onEvent(obs, ctx) {
+      if (!obs.attention || obs.attention.subject !== undefined) return;
+      ctx.report({
+        pointer: '/subject',
+        message: `${obs.ev.type} has no \`subject\`; it must name the id of the attention.requested event it belongs to.`,
+      });
+    },
+  }),
+);

@@ -1,0 +1,27 @@
+/**
+ * aep/attention-terminal: an attention request reaches at most one terminal
+ * (`attention.resolved` or `attention.timeout`, matched by `subject` within the same
+ * `(source, session)`), also when the request itself is not in the stream.
+ * AEP-0002 §2 convention 5, §7.
+ */
+import { markLocation, trackedRule } from './tracker.ts';
+
+export const attentionTerminal = trackedRule(
+  {
+    id: 'aep/attention-terminal',
+    severity: 'error',
+    description: 'An attention request reaches at most one terminal (attention.resolved or attention.timeout).',
+    spec: 'AEP-0002 §2 convention 5, §7',
+  },
+  () => ({
+    onEvent(obs, ctx) {
+      const prior = obs.attention?.priorTerminal;
+      if (!prior) return;
+      ctx.report({
+        pointer: '/subject',
+        message: `Attention request ${JSON.stringify(obs.attention!.subject)} already reached its terminal (${prior.type}) at line ${prior.at.line}; ${obs.ev.type} is a second terminal.`,
+        related: [markLocation(prior.at)],
+      });
+    },
+  }),
+);

@@ -1,0 +1,32 @@
+/**
+ * aep/attention-unknown-request (info): the `subject` of an attention follower names no
+ * attention request seen in the stream, so its link cannot be verified. Partial captures are
+ * normal (AEP-0001 §7.4: bare-id references resolve within one session's view), so this is
+ * "cannot verify", never an error.
+ *
+ * Where the request is looked for: `attention.answered`, `.resolved`, `.timeout` in the same
+ * `(source, session)` (the emitter answers and closes its own requests);
+ * `attention.routed` and `control.attention.respond` (foreign emitters) in any source's
+ * session of that name. AEP-0002 §7.1; AEP-0004 §6.
+ */
+import { trackedRule } from './tracker.ts';
+
+export const attentionUnknownRequest = trackedRule(
+  {
+    id: 'aep/attention-unknown-request',
+    severity: 'info',
+    description: 'The attention request named by subject is not in the stream, so the link cannot be verified.',
+    spec: 'AEP-0002 §7.1; AEP-0001 §7.4',
+  },
+  () => ({
+    onEvent(obs, ctx) {
+      const a = obs.attention;
+      if (!a || a.subject === undefined || a.link.status !== 'missing') return;
+      const where = obs.ev.type === 'attention.routed' || obs.ev.type === 'control.attention.respond' ? 'session' : 'source and session';
+      ctx.report({
+        pointer: '/subject',
+        message: `Cannot verify: no attention.requested with id ${JSON.stringify(a.subject)} was seen in this ${where} (the request may precede the capture).`,
+      });
+    },
+  }),
+);

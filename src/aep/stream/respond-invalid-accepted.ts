@@ -1,0 +1,30 @@
+/**
+ * aep/respond-invalid-accepted (warning): a `control.attention.respond` whose `values` break
+ * the form rules (wrong type, missing required field, non-choice string on a closed select:
+ * see the form-values rules) must be rejected with `control.rejected{reason:"invalid"}` and
+ * the request stays pending. Acknowledging it with `control.accepted`, or recording an
+ * `attention.answered` caused by it (same session, `cause` = the command id), goes along with
+ * an invalid answer. Reported once per command. AEP-0002 §5.3 (values MUST-reject rule);
+ * AEP-0006; AEP-0004 §3.
+ */
+import { markLocation, trackedRule } from './tracker.ts';
+
+export const respondInvalidAccepted = trackedRule(
+  {
+    id: 'aep/respond-invalid-accepted',
+    severity: 'warning',
+    description: 'A control.attention.respond with invalid form values is rejected, not accepted or answered.',
+    spec: 'AEP-0002 §5.3 values; AEP-0006; AEP-0004 §3',
+  },
+  () => ({
+    onEvent(obs, ctx) {
+      if (!obs.endorsesInvalid) return;
+      const how = obs.ev.type === 'control.accepted' ? 'accepts' : 'records an answer caused by';
+      ctx.report({
+        pointer: '/cause',
+        message: `This ${obs.ev.type} ${how} the control.attention.respond at line ${obs.endorsesInvalid.line}, whose form values break the form's rules; such a command must be rejected with reason "invalid".`,
+        related: [markLocation(obs.endorsesInvalid, '/data/answer/values')],
+      });
+    },
+  }),
+);

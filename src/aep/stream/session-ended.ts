@@ -1,0 +1,24 @@
+/**
+ * aep/session-ended: at most one distinct `session.ended` per `(source, session)`, across all
+ * epochs (an exact repeat is redelivery, deduped first). AEP-0002 §2 convention 5.
+ */
+import { markLocation, trackedRule } from './tracker.ts';
+
+export const sessionEnded = trackedRule(
+  {
+    id: 'aep/session-ended',
+    severity: 'error',
+    description: 'A session has at most one distinct session.ended.',
+    spec: 'AEP-0002 §2 convention 5',
+  },
+  () => ({
+    onEvent(obs, ctx) {
+      if (!obs.sessionEnded) return;
+      ctx.report({
+        pointer: '/type',
+        message: `This session already ended at line ${obs.sessionEnded.line}; a second distinct session.ended is a second terminal for the session.`,
+        related: [markLocation(obs.sessionEnded)],
+      });
+    },
+  }),
+);

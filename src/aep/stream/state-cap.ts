@@ -1,0 +1,51 @@
+/**
+ * aep/state-cap (warning): a documented memory cap of the stream state was reached, so later
+ * verdicts may be incomplete (nothing crashes). Reported once per cap, at the event where it
+ * was first exceeded:
+ * - `--max-ids`: the oldest `(source, id)` digests are forgotten (collisions and
+ *   redeliveries against them go unseen);
+ * - `--max-sessions`: the least recently active `(source, session)` state is forgotten
+ *   (ordering, terminals and open requests of that session start afresh);
+ * - `--max-open`: new runs, attention requests, ack decisions and pending commands are not
+ *   tracked.
+ * Must be the last rule in the list, so it sees caps exceeded by any earlier rule's event.
+ */
+import type { RuleContext } from '../../core/rule.ts';
+import type { CapName } from './tracker.ts';
+import { markLocation, trackedRule } from './tracker.ts';
+
+const WHAT: Record<CapName, { flag: string; effect: string }> = {
+  maxIds: { flag: '--max-ids', effect: 'the oldest (source, id) digests are being forgotten, so id collisions and redeliveries against them can no longer be detected' },
+  maxSessions: { flag: '--max-sessions', effect: 'the least recently active (source, session) state is being forgotten, so ordering, terminal and open-request checks restart for it' },
+  maxOpen: { flag: '--max-open', effect: 'new runs, attention requests, ack decisions and pending commands are not tracked, so checks that need them are skipped' },
+};
+
+export const stateCap = trackedRule(
+  {
+    id: 'aep/state-cap',
+    severity: 'warning',
+    description: 'A stream-state cap (--max-ids, --max-sessions, --max-open) was reached; later verdicts may be incomplete.',
+    spec: 'agent-conformance limits (DESIGN.md §Principles: bounded stream state)',
+  },
+  (tracker) => {
+    const flush = (ctx: RuleContext) => {
+      for (const n of tracker.takeNotices()) {
+        const w = WHAT[n.cap];
+        ctx.report({
+          at: markLocation(n.at),
+          message: `State cap ${w.flag}=${n.limit} reached: ${w.effect}; raise ${w.flag} for a complete check.`,
+          data: { cap: n.cap, limit: n.limit },
+        });
+      }
+    };
+    return {
+      onEvent(_obs, ctx) {
+        flush(ctx);
+      },
+      onEnd(_t, ctx) {
+        flush(ctx);
+      },
+    };
+  },
+  { seesRedeliveries: true },
+);

@@ -1,0 +1,518 @@
+/**
+ * Shared cross-event state of the AEP stream rules for one run, and the per-event
+ * {@link Observation} every stream rule reads.
+ *
+ * Why one tracker: each stream rule id is its own rule object (a rule reports under one id),
+ * but most of them need the same facts (the attention request an answer names, whether a run
+ * already ended). The tracker computes those facts once per event, in one place, against
+ * the state as it was *before* the event, and then updates the state. Rules only read the
+ * observation and report. This keeps one copy of every piece of state, one place for the
+ * memory caps, and one place for dedupe.
+ *
+ * Dedupe (AEP-0001 §7.4; notes A-1): the first thing {@link AepStreamTracker.observe} does is
+ * the identity check on `(source, id)`. A canonical byte-for-byte repeat is a redelivery: its
+ * observation carries only `redelivery`, no state is touched, and {@link trackedRule} does not
+ * show it to any rule except `aep/redelivery`. So a redelivered event is never counted twice
+ * (ordering, terminals, acks, forms). Per-event rules (capture, field_spec shape) still run
+ * on the repeated line: they describe that line, not the stream.
+ *
+ * State and keys (AEP-0001 §5.2: session identity is emitter-scoped):
+ * - identity: `(source, id)` -> 64-bit content digest + first line, in a compact hash table
+ *   (id-table.ts; cap `maxIds`, the oldest half forgotten first);
+ * - sessions: `(source, session)` -> ordering high-water mark `(epoch, seq)`, the first
+ *   `session.ended`, runs and attention requests of that emitter session (cap `maxSessions`;
+ *   the least recently active session is forgotten first);
+ * - acks: `(ack source, cause)` -> the first ack decision (AEP-0004 §3);
+ * - invalid `control.attention.respond` commands awaiting their ack, by `(session, id)`.
+ * Runs, requests, acks and pending commands count against `maxOpen`; when it is full new
+ * ones are not tracked. A completed pair shrinks to a terminal marker (its location: a second
+ * terminal must still be detected); a request's form fields are dropped at its terminal and a
+ * pending command is dropped at its ack. Exceeding a cap is reported once per cap by
+ * `aep/state-cap` and never throws.
+ *
+ * Sharing across rule instances: `RuleRunner` creates every stream rule of a run from the
+ * same options object, synchronously and in list order. {@link trackerFor} keys the tracker
+ * by that object; a rule id asking for a tracker it has already claimed means a new run
+ * (a second `createChecker` with the same driver), which gets a fresh tracker.
+ */
+import type { Location } from '../../core/finding.ts';
+import type { ParsedEvent, RuleContext, RuleMeta, StreamRule } from '../../core/rule.ts';
+import { attr, exactInteger, scopeOf, type AepEvent } from '../event.ts';
+import { checkFormValues, compileForm, type CompiledForm, type FormIssue } from '../forms.ts';
+import { contentHash, idKeyHash } from './canonical.ts';
+import { AepIdTable } from './id-table.ts';
+import type { AepStreamOptions } from './index.ts';
+
+/** Where an event was: its input, line and (when kept) line-start byte offset. */
+export interface Mark {
+  file: string;
+  line: number;
+  byteOffset?: number;
+}
+
+/** The mark of `ev`. */
+export function markOf(ev: ParsedEvent): Mark {
+  return { file: ev.source, line: ev.line, byteOffset: ev.byteOffset };
+}
+
+/** A {@link Location} for a mark (column 1: the start of the event's line). */
+export function markLocation(m: Mark, pointer = ''): Location {
+  const loc: Location = { source: m.file, line: m.line, column: 1, pointer };
+  if (m.byteOffset !== undefined) loc.byteOffset = m.byteOffset;
+  return loc;
+}
+
+/** The run terminal types (AEP-0002 §2 convention 5). */
+export const RUN_TERMINALS: ReadonlySet<string> = new Set(['run.finished', 'run.failed', 'run.cancelled']);
+/** The attention request terminals (AEP-0002 §7.2). */
+export const ATTENTION_TERMINALS: ReadonlySet<string> = new Set(['attention.resolved', 'attention.timeout']);
+/** Events that name an attention request in `subject` (AEP-0002 §7.1; AEP-0004 §5, §6). */
+export const ATTENTION_FOLLOWERS: ReadonlySet<string> = new Set(['attention.routed', 'attention.answered', 'attention.resolved', 'attention.timeout', 'control.attention.respond']);
+/** Ack decisions (AEP-0004 §3). */
+export const ACKS: ReadonlySet<string> = new Set(['control.accepted', 'control.rejected']);
+
+/** One run of an emitter session. */
+export interface RunRecord {
+  started?: Mark;
+  terminal?: Mark;
+  terminalType?: string;
+}
+
+/** One attention request of an emitter session (or a placeholder for a terminal naming an unseen one). */
+export interface RequestRecord {
+  id: string;
+  /** Where the request was; absent for a placeholder. */
+  at?: Mark;
+  kind?: string;
+  /**
+   * The form's fields while the request is open (`kind: "form"` with a valid payload);
+   * `unusable` when the request payload failed its schema; `closed` once the request reached a
+   * terminal (fields are dropped then).
+   */
+  form?: CompiledForm | 'unusable' | 'closed';
+  terminal?: Mark;
+  terminalType?: string;
+}
+
+/** State of one `(source, session)`. */
+export class SessionRecord {
+  /** Runs, requests held (released on eviction). */
+  owned = 0;
+  pos?: { epoch: bigint; seq: bigint; at: Mark };
+  ended?: Mark;
+  /** Created on first use (most sessions never need one of them). */
+  private runMap?: Map<string, RunRecord>;
+  private requestMap?: Map<string, RequestRecord>;
+  constructor(
+    readonly key: string,
+    readonly source: string,
+    readonly session: string,
+  ) {}
+
+  get runs(): Map<string, RunRecord> {
+    return (this.runMap ??= new Map());
+  }
+
+  get requests(): Map<string, RequestRecord> {
+    return (this.requestMap ??= new Map());
+  }
+
+  /** True when the session holds runs or requests. */
+  get hasLifecycle(): boolean {
+    return (this.runMap?.size ?? 0) + (this.requestMap?.size ?? 0) > 0;
+  }
+
+  /** Read-only peeks that never allocate. */
+  peekRun(run: string): RunRecord | undefined {
+    return this.runMap?.get(run);
+  }
+
+  peekRequest(id: string): RequestRecord | undefined {
+    return this.requestMap?.get(id);
+  }
+}
+
+/** How an event's `subject` resolved to an attention request. */
+export type RequestLink =
+  | { status: 'found'; request: RequestRecord & { at: Mark }; owner: SessionRecord }
+  | { status: 'missing' }
+  | { status: 'ambiguous'; sources: number };
+
+/** What the form checks found on an `answer.values` (attention.answered or control.attention.respond). */
+export type FormOutcome =
+  | { kind: 'checked'; issues: FormIssue[]; request: Mark }
+  | { kind: 'not-form'; requestKind: string | undefined; request: Mark }
+  | { kind: 'unverifiable'; reason: 'missing' | 'ambiguous' | 'unusable' | 'closed'; request?: Mark };
+
+/** The form facts of one answering event. */
+export interface FormObservation {
+  /** `answered`: the emitter's validated record. `respond`: a sender's command. */
+  role: 'answered' | 'respond';
+  values: Record<string, unknown>;
+  subject: string;
+  outcome: FormOutcome;
+}
+
+/** Which cap was exceeded. */
+export type CapName = 'maxSessions' | 'maxOpen' | 'maxIds';
+
+/** A cap exceeded for the first time, waiting for `aep/state-cap` to report it. */
+export interface CapNotice {
+  cap: CapName;
+  limit: number;
+  at: Mark;
+}
+
+/** Facts about one event, computed once against the state before it. */
+export interface Observation {
+  ev: AepEvent;
+  /** The first occurrence, when this event repeats it byte-for-byte (canonically). */
+  redelivery?: Mark;
+  /** The first occurrence, when this event reuses its `(source, id)` with other content. */
+  collision?: Mark;
+  /** An `(epoch, seq)` position at or below the session's high-water mark. */
+  order?: { kind: 'epoch' | 'seq'; epoch: bigint; seq: bigint; prev: { epoch: bigint; seq: bigint; at: Mark } };
+  /** A run terminal for a run that already has one. */
+  runTerminal?: { run: string; prior: Mark; priorType: string };
+  /** A second distinct `session.ended`: the first one. */
+  sessionEnded?: Mark;
+  /** Requests of the session still open at its first `session.ended`. */
+  endedWithOpen?: (RequestRecord & { at: Mark })[];
+  /** For attention followers: the `subject` and the request it names. */
+  attention?: { subject: string | undefined; link: RequestLink; priorTerminal?: { at: Mark; type: string } };
+  /** For acks: the `cause` and an earlier distinct decision for the same `(source, cause)`. */
+  ack?: { cause: string | undefined; prior?: { at: Mark; type: string } };
+  /** An invalid `control.attention.respond` that this `control.accepted` or `attention.answered` goes along with. */
+  endorsesInvalid?: Mark;
+  /** Form checks of `answer.values`. */
+  form?: FormObservation;
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const own = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+const key2 = (a: string, b: string) => JSON.stringify([a, b]);
+
+/** The shared stream state of one run. */
+export class AepStreamTracker {
+  private readonly ids: AepIdTable;
+  private readonly sessions = new Map<string, SessionRecord>();
+  /** Bare session -> the emitter sessions using that name (usually one). */
+  private readonly bySession = new Map<string, Set<SessionRecord>>();
+  private readonly acks = new Map<string, { at: Mark; type: string }>();
+  private readonly invalidResponds = new Map<string, Mark>();
+  private open = 0;
+  private readonly capsHit = new Set<CapName>();
+  private notices: CapNotice[] = [];
+  private lastEv: AepEvent | undefined;
+  private lastObs: Observation | undefined;
+  /** Rule ids that took this tracker (see {@link trackerFor}). */
+  readonly claimedBy = new Set<string>();
+
+  constructor(readonly opts: AepStreamOptions) {
+    this.ids = new AepIdTable(opts.maxIds);
+  }
+
+  /** Facts about `ev`; computed on the first call for an event, then returned as is. */
+  observe(ev: AepEvent): Observation {
+    if (this.lastEv === ev && this.lastObs) return this.lastObs;
+    const obs = this.compute(ev);
+    this.lastEv = ev;
+    this.lastObs = obs;
+    return obs;
+  }
+
+  /** Caps exceeded since the last call (each cap at most once per run). */
+  takeNotices(): CapNotice[] {
+    const n = this.notices;
+    this.notices = [];
+    return n;
+  }
+
+  /** Emitter sessions with open runs or open attention requests (end of stream). */
+  *openSessions(): Generator<{ rec: SessionRecord; runs: [string, Mark][]; requests: (RequestRecord & { at: Mark })[] }> {
+    for (const rec of this.sessions.values()) {
+      if (!rec.hasLifecycle) continue;
+      const runs: [string, Mark][] = [];
+      for (const [run, r] of rec.runs) if (r.started && !r.terminal) runs.push([run, r.started]);
+      const requests = this.openRequests(rec);
+      if (runs.length || requests.length) yield { rec, runs, requests };
+    }
+  }
+
+  private openRequests(rec: SessionRecord): (RequestRecord & { at: Mark })[] {
+    const out: (RequestRecord & { at: Mark })[] = [];
+    if (!rec.hasLifecycle) return out;
+    for (const r of rec.requests.values()) if (r.at && !r.terminal) out.push(r as RequestRecord & { at: Mark });
+    return out;
+  }
+
+  private notice(cap: CapName, ev: ParsedEvent): void {
+    if (this.capsHit.has(cap)) return;
+    this.capsHit.add(cap);
+    this.notices.push({ cap, limit: this.opts[cap], at: markOf(ev) });
+  }
+
+  /** Take one `maxOpen` slot for `owner` (or a run-wide record); false when the cap is full. */
+  private admit(owner: SessionRecord | undefined, ev: ParsedEvent): boolean {
+    if (this.open >= this.opts.maxOpen) {
+      this.notice('maxOpen', ev);
+      return false;
+    }
+    this.open++;
+    if (owner) owner.owned++;
+    return true;
+  }
+
+  private release(owner: SessionRecord | undefined): void {
+    this.open--;
+    if (owner) owner.owned--;
+  }
+
+  /** The record of `(source, session)`, created (and the LRU one evicted) as needed. */
+  private session(source: string, session: string, ev: ParsedEvent): SessionRecord {
+    const key = key2(source, session);
+    let rec = this.sessions.get(key);
+    if (rec) {
+      // least-recently-active order: move to the end
+      this.sessions.delete(key);
+      this.sessions.set(key, rec);
+      return rec;
+    }
+    if (this.sessions.size >= this.opts.maxSessions) {
+      const oldest = this.sessions.values().next().value as SessionRecord;
+      this.evict(oldest);
+      this.notice('maxSessions', ev);
+    }
+    rec = new SessionRecord(key, source, session);
+    this.sessions.set(key, rec);
+    let set = this.bySession.get(session);
+    if (!set) this.bySession.set(session, (set = new Set()));
+    set.add(rec);
+    return rec;
+  }
+
+  private evict(rec: SessionRecord): void {
+    this.sessions.delete(rec.key);
+    this.open -= rec.owned;
+    const set = this.bySession.get(rec.session);
+    set?.delete(rec);
+    if (set && set.size === 0) this.bySession.delete(rec.session);
+  }
+
+  /** The request `subject` of the emitter session `rec` (same `(source, session)`). */
+  private linkOwn(rec: SessionRecord, subject: string): RequestLink {
+    const r = rec.peekRequest(subject);
+    return r?.at ? { status: 'found', request: r as RequestRecord & { at: Mark }, owner: rec } : { status: 'missing' };
+  }
+
+  /** The request `subject` of any emitter of `session` (foreign events: routed, respond). */
+  private linkForeign(session: string, subject: string): RequestLink {
+    let found: RequestLink = { status: 'missing' };
+    let n = 0;
+    for (const rec of this.bySession.get(session) ?? []) {
+      const r = rec.peekRequest(subject);
+      if (!r?.at) continue;
+      n++;
+      found = { status: 'found', request: r as RequestRecord & { at: Mark }, owner: rec };
+    }
+    return n > 1 ? { status: 'ambiguous', sources: n } : found;
+  }
+
+  private compute(ev: AepEvent): Observation {
+    const obs: Observation = { ev };
+    const source = attr(ev, 'source')!;
+    const id = attr(ev, 'id')!;
+    const at = markOf(ev);
+
+    // 1. identity and dedupe (AEP-0001 §5.1 #2, §7.4): every later event with the same
+    // (source, id) is compared with the first one
+    const content = contentHash(ev);
+    const key = idKeyHash(source, id);
+    const first = this.ids.get(key);
+    if (first) {
+      const firstAt: Mark = { file: this.ids.fileName(first.file), line: first.line };
+      if (first.content.hi === content.hi && first.content.lo === content.lo) {
+        obs.redelivery = firstAt;
+        return obs; // never counted twice
+      }
+      obs.collision = firstAt;
+    } else if (this.ids.add(key, { content, line: ev.line, file: this.ids.fileIndex(ev.source) })) {
+      this.notice('maxIds', ev);
+    }
+
+    const type = ev.type;
+    const session = attr(ev, 'session');
+    const sequenced = session !== undefined && scopeOf(type) === 'session' && exactInteger(ev, '/seq') !== undefined;
+    const rec = sequenced ? this.session(source, session, ev) : undefined;
+
+    // 2. ordering (AEP-0001 §7.2-§7.3): seq-bearing events of one (source, session), arrival order
+    if (rec) {
+      const seq = exactInteger(ev, '/seq')!;
+      const epoch = exactInteger(ev, '/epoch') ?? 0n;
+      const p = rec.pos;
+      if (p && epoch < p.epoch) obs.order = { kind: 'epoch', epoch, seq, prev: p };
+      else if (p && epoch === p.epoch && seq <= p.seq) obs.order = { kind: 'seq', epoch, seq, prev: p };
+      else rec.pos = { epoch, seq, at }; // the high-water mark never goes down
+    }
+
+    // 3. runs (AEP-0002 §2 convention 5)
+    const run = attr(ev, 'run');
+    if (rec && run !== undefined && (type === 'run.started' || RUN_TERMINALS.has(type))) {
+      let r = rec.peekRun(run);
+      if (!r) {
+        if (this.admit(rec, ev)) rec.runs.set(run, (r = {}));
+      }
+      if (r) {
+        if (type === 'run.started') r.started ??= at;
+        else if (r.terminal) obs.runTerminal = { run, prior: r.terminal, priorType: r.terminalType! };
+        else {
+          r.terminal = at;
+          r.terminalType = type;
+          r.started = undefined; // completed: only the terminal marker stays
+        }
+      }
+    }
+
+    // 4. session end (AEP-0002 §2 convention 5, §7.2)
+    if (rec && type === 'session.ended') {
+      if (rec.ended) obs.sessionEnded = rec.ended;
+      else {
+        rec.ended = at;
+        const open = this.openRequests(rec);
+        if (open.length) obs.endedWithOpen = open;
+      }
+    }
+
+    // 5. attention requests and their followers (AEP-0002 §7; AEP-0004 §5-§6)
+    if (rec && type === 'attention.requested') {
+      let r = rec.peekRequest(id);
+      if (!r) {
+        if (this.admit(rec, ev)) rec.requests.set(id, (r = { id }));
+      }
+      if (r && !r.at) {
+        r.at = at;
+        const data = isObj(ev.value.data) ? ev.value.data : undefined;
+        r.kind = typeof data?.kind === 'string' ? data.kind : undefined;
+        if (r.terminal) r.form = r.kind === 'form' ? 'closed' : undefined;
+        else if (r.kind === 'form') r.form = ev.payloadValid && Array.isArray(data?.fields) ? compileForm(data.fields as unknown[]) : 'unusable';
+      }
+    }
+    if (session !== undefined && ATTENTION_FOLLOWERS.has(type)) {
+      const subject = attr(ev, 'subject');
+      const link: RequestLink = subject === undefined ? { status: 'missing' } : rec ? this.linkOwn(rec, subject) : this.linkForeign(session, subject);
+      obs.attention = { subject, link };
+      if (rec && subject !== undefined && ATTENTION_TERMINALS.has(type)) {
+        let r = rec.peekRequest(subject);
+        if (!r) {
+          // a terminal for a request not (yet) seen: remember it so a second terminal is caught
+          if (this.admit(rec, ev)) rec.requests.set(subject, (r = { id: subject }));
+        }
+        if (r?.terminal) obs.attention.priorTerminal = { at: r.terminal, type: r.terminalType! };
+        else if (r) {
+          r.terminal = at;
+          r.terminalType = type;
+          if (r.form !== undefined) r.form = 'closed';
+        }
+      }
+      if (subject !== undefined && (type === 'attention.answered' || type === 'control.attention.respond')) {
+        obs.form = this.formObservation(ev, subject, link);
+      }
+    }
+
+    // 6. control (AEP-0004 §3): acks, and invalid respond commands awaiting their ack
+    if (type === 'control.attention.respond' && session !== undefined && obs.form?.outcome.kind === 'checked') {
+      const invalid = obs.form.outcome.issues.some((i) => i.kind === 'type' || i.kind === 'required' || i.kind === 'choice');
+      if (invalid && this.admit(undefined, ev)) this.invalidResponds.set(key2(session, id), at);
+    }
+    if (rec && ACKS.has(type)) {
+      const cause = attr(ev, 'cause');
+      obs.ack = { cause };
+      if (cause !== undefined) {
+        const k = key2(source, cause);
+        const prior = this.acks.get(k);
+        if (prior) obs.ack.prior = prior;
+        else if (this.admit(undefined, ev)) this.acks.set(k, { at, type });
+      }
+    }
+    if (rec && (type === 'control.accepted' || type === 'control.rejected' || type === 'attention.answered')) {
+      const cause = attr(ev, 'cause');
+      const k = cause === undefined ? undefined : key2(rec.session, cause);
+      const pending = k === undefined ? undefined : this.invalidResponds.get(k);
+      if (pending) {
+        this.invalidResponds.delete(k!);
+        this.release(undefined);
+        if (type !== 'control.rejected') obs.endorsesInvalid = pending;
+      }
+    }
+    return obs;
+  }
+
+  private formObservation(ev: AepEvent, subject: string, link: RequestLink): FormObservation | undefined {
+    if (!ev.payloadValid) return undefined; // the payload findings already describe it
+    const data = ev.value.data;
+    const answer = isObj(data) && own(data, 'answer') && isObj(data.answer) ? data.answer : undefined;
+    if (!answer || !own(answer, 'values') || !isObj(answer.values)) return undefined;
+    const role = ev.type === 'attention.answered' ? 'answered' : 'respond';
+    const base = { role, values: answer.values, subject } as const;
+    if (link.status === 'missing') return { ...base, outcome: { kind: 'unverifiable', reason: 'missing' } };
+    if (link.status === 'ambiguous') return { ...base, outcome: { kind: 'unverifiable', reason: 'ambiguous' } };
+    const req = link.request;
+    if (req.kind !== 'form') return { ...base, outcome: { kind: 'not-form', requestKind: req.kind, request: req.at } };
+    if (req.form === undefined || req.form === 'unusable' || req.form === 'closed') {
+      return { ...base, outcome: { kind: 'unverifiable', reason: req.form === 'closed' ? 'closed' : 'unusable', request: req.at } };
+    }
+    return { ...base, outcome: { kind: 'checked', issues: checkFormValues(req.form, answer.values, ev.capture), request: req.at } };
+  }
+}
+
+const TRACKERS = new WeakMap<object, AepStreamTracker>();
+
+/**
+ * The tracker of the run a rule instance belongs to. Rules of one run share the options
+ * object; a rule id that already claimed the current tracker starts a new run.
+ */
+export function trackerFor(opts: AepStreamOptions, ruleId: string): AepStreamTracker {
+  let t = TRACKERS.get(opts);
+  if (!t || t.claimedBy.has(ruleId)) {
+    t = new AepStreamTracker(opts);
+    TRACKERS.set(opts, t);
+  }
+  t.claimedBy.add(ruleId);
+  return t;
+}
+
+/** What a tracked rule implements. */
+export interface TrackedRuleInstance {
+  /** One event's observation (redeliveries only when the rule asked for them). */
+  onEvent(obs: Observation, ctx: RuleContext): void;
+  /** End of input. */
+  onEnd?(tracker: AepStreamTracker, ctx: RuleContext): void;
+}
+
+/**
+ * Define an AEP stream rule on top of the shared tracker. Redeliveries are withheld from the
+ * rule unless `seesRedeliveries` is set (only `aep/redelivery` sets it): this is what makes
+ * dedupe hold for every rule in the list, present and future.
+ */
+export function trackedRule(
+  meta: RuleMeta,
+  impl: (tracker: AepStreamTracker) => TrackedRuleInstance,
+  options: { seesRedeliveries?: boolean } = {},
+): StreamRule<AepEvent, AepStreamOptions> & { readonly tracked: true } {
+  return {
+    ...meta,
+    tracked: true,
+    create(opts) {
+      const tracker = trackerFor(opts, meta.id);
+      const inst = impl(tracker);
+      return {
+        onEvent(ev, ctx) {
+          const obs = tracker.observe(ev);
+          if (obs.redelivery && !options.seesRedeliveries) return;
+          inst.onEvent(obs, ctx);
+        },
+        onEnd: inst.onEnd ? (ctx) => inst.onEnd!(tracker, ctx) : undefined,
+      };
+    },
+  };
+}

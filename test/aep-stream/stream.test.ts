@@ -1,0 +1,201 @@
+/**
+ * Unit tests of the AEP stream rules beyond the conformance cases: the rule list, dedupe
+ * (a redelivery reaches no other rule), canonical identity with exact big integers, caps
+ * (once per cap, no crash), fresh state per run, no echo of gated values, and the registry
+ * enum for rejection reasons.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { aepDriver } from '../../src/aep/protocol.ts';
+import { canonicalJson } from '../../src/aep/stream/canonical.ts';
+import { AEP_STREAM_RULES } from '../../src/aep/stream/index.ts';
+import type { Finding } from '../../src/core/finding.ts';
+import { runPipeline } from '../../src/core/pipeline.ts';
+import { parseJsonText } from '../../src/core/json.ts';
+import { brief, checkText, event, jsonl } from './helpers.ts';
+
+const ids = (fs: readonly Finding[]) => fs.map((f) => f.ruleId).sort();
+
+test('rule list: unique ids, citations, descriptions; dedupe-aware; state-cap last', () => {
+  const seen = new Set<string>();
+  for (const r of AEP_STREAM_RULES) {
+    assert.match(r.id, /^aep\/[a-z0-9-]+$/);
+    assert.ok(!seen.has(r.id), `${r.id} twice`);
+    seen.add(r.id);
+    assert.ok(r.spec.length > 2 && r.description.length > 10, r.id);
+    assert.equal((r as { tracked?: boolean }).tracked, true, `${r.id} is not built with trackedRule (it would not see dedupe)`);
+  }
+  assert.equal(AEP_STREAM_RULES.at(-1)!.id, 'aep/state-cap');
+  assert.equal(AEP_STREAM_RULES.length, 22);
+});
+
+test('dedupe: a redelivered line is reported once and counted by no other rule', async () => {
+  const req = event('attention.requested', 0, { id: 'r1', severity: 'notice', data: { kind: 'input', prompt: 'p' } });
+  const ack = event('control.accepted', 1, { id: 'a1', cause: 'c1' });
+  const fin = event('run.finished', 2, { id: 'f1', run: 'r' });
+  const to = event('attention.timeout', 3, { id: 't1', subject: 'r1' });
+  const end = event('session.ended', 4, { id: 'e1' });
+  const text = jsonl([req, req, ack, ack, fin, fin, to, to, end, end]);
+  const fs = await checkText(text);
+  assert.deepEqual(ids(fs), Array(5).fill('aep/redelivery'), brief(fs));
+  assert.deepEqual(fs.map((f) => f.line), [2, 4, 6, 8, 10]);
+});
+
+test('identity: the same id from two sources is legal; key order is not content', async () => {
+  const a = event('progress.status', 0, { id: 'same' });
+  const b = { ...a, source: 'aep://other/agent/x/session/u_1' };
+  assert.deepEqual(await checkText(jsonl([a, b])), []);
+  const reordered = Object.fromEntries(Object.entries(a).reverse());
+  assert.deepEqual(ids(await checkText(jsonl([a, reordered]))), ['aep/redelivery']);
+});
+
+test('canonical JSON keeps integers beyond 2^53 exact', () => {
+  const p = (s: string) => {
+    const r = parseJsonText(s);
+    assert.ok(r.ok);
+    return r;
+  };
+  const a = p('{"b":1,"seq":9007199254740993,"a":[9007199254740993]}');
+  const b = p('{"a":[9007199254740992],"seq":9007199254740992,"b":1}');
+  assert.equal(canonicalJson(a), '{"a":[9007199254740993],"b":1,"seq":9007199254740993}');
+  assert.notEqual(canonicalJson(a), canonicalJson(b));
+});
+
+test('ordering: seq compared exactly beyond 2^53; agent and foreign events do not take part', async () => {
+  const ok = jsonl([
+    '{"aep":"0.1","id":"b1","type":"progress.status","time":"2026-11-30T12:00:00Z","source":"aep://h/agent/a/session/s","agent":"a","session":"s","seq":9007199254740992}',
+    '{"aep":"0.1","id":"b2","type":"progress.status","time":"2026-11-30T12:00:00Z","source":"aep://h/agent/a/session/s","agent":"a","session":"s","seq":9007199254740993}',
+    event('agent.heartbeat', undefined, { session: undefined, source: 'aep://h/agent/a/session/s' }),
+    event('control.pause', undefined, { source: 'aep://h/agent/a/session/s', session: 's' }),
+  ]);
+  assert.deepEqual(await checkText(ok), []);
+  const bad = jsonl([
+    '{"aep":"0.1","id":"b1","type":"progress.status","time":"2026-11-30T12:00:00Z","source":"aep://h/agent/a/session/s","agent":"a","session":"s","seq":9007199254740993}',
+    '{"aep":"0.1","id":"b2","type":"progress.status","time":"2026-11-30T12:00:00Z","source":"aep://h/agent/a/session/s","agent":"a","session":"s","seq":9007199254740992}',
+  ]);
+  assert.deepEqual(ids(await checkText(bad)), ['aep/seq-regression']);
+});
+
+test('ordering: the high-water mark never goes down (every event below it is reported)', async () => {
+  const fs = await checkText(jsonl([event('progress.status', 5), event('progress.status', 3), event('progress.status', 4), event('progress.status', 6)]));
+  assert.deepEqual(fs.map((f) => `${f.ruleId}@${f.line}`), ['aep/seq-regression@2', 'aep/seq-regression@3']);
+});
+
+test('caps: exceeded once per cap, reported as aep/state-cap, never a crash', async () => {
+  const many = Array.from({ length: 50 }, (_, i) => event('run.started', 0, { session: `cap_${i}`, run: 'r', source: `aep://h/agent/a/session/cap_${i}` }));
+  const fs = await checkText(jsonl(many), { stream: { maxIds: 10, maxSessions: 5, maxOpen: 3 } });
+  const caps = fs.filter((f) => f.ruleId === 'aep/state-cap');
+  assert.deepEqual(caps.map((f) => (f.data as { cap: string }).cap).sort(), ['maxIds', 'maxOpen', 'maxSessions']);
+  assert.ok(caps.every((f) => f.severity === 'warning'));
+  // only the sessions still held can be summarised at the end, and only runs that were admitted
+  const open = fs.filter((f) => f.ruleId === 'aep/open-at-end');
+  assert.ok(open.length <= 3, brief(open));
+});
+
+test('state is per run: one driver, two runs, no leakage', async () => {
+  const driver = aepDriver();
+  const text = jsonl([event('progress.status', 0, { id: 'x' })]);
+  for (let i = 0; i < 2; i++) {
+    const fs: Finding[] = [];
+    await runPipeline([{ source: 'a.jsonl', open: async function* () { yield text; } }], driver, (f) => fs.push(f));
+    assert.deepEqual(fs, [], `run ${i + 1}: ${brief(fs)}`);
+  }
+});
+
+test('forms: findings never echo a value (type and length only)', async () => {
+  const secret = 'hunter2-correct-horse';
+  const form = event('attention.requested', 0, {
+    id: 'q',
+    severity: 'notice',
+    capture: 'redacted',
+    data: { kind: 'form', prompt: 'p', fields: [{ id: 'pw', type: 'string', label: 'Password' }, { id: 'n', type: 'number', label: 'N' }, { id: 'c', type: 'select', label: 'C', choices: [{ id: '1', label: 'one' }] }] },
+  });
+  const ans = event('attention.answered', 1, { id: 'a', subject: 'q', capture: 'metadata', data: { answer: { values: { pw: secret, n: secret, c: secret, extra: 1 } } } });
+  const fs = await checkText(jsonl([form, ans, event('attention.resolved', 2, { subject: 'q', data: { resolution: 'answered' } })]));
+  assert.ok(fs.length >= 5, brief(fs));
+  for (const f of fs) assert.ok(!f.message.includes(secret) && !JSON.stringify(f.data ?? {}).includes(secret), `${f.ruleId} echoes the value: ${f.message}`);
+});
+
+test('forms: respond is linked by session across sources; answered only within its own source', async () => {
+  const form = event('attention.requested', 0, { id: 'q', severity: 'notice', capture: 'redacted', data: { kind: 'form', prompt: 'p', fields: [{ id: 'n', type: 'number', label: 'N', required: true }] } });
+  const respond = event('control.attention.respond', undefined, { id: 'c', subject: 'q', source: 'aep://ops/agent/console', agent: 'console', data: { answer: { values: {} } } });
+  const foreignAnswer = event('attention.answered', 0, { id: 'fa', subject: 'q', source: 'aep://elsewhere/agent/b/session/u_1', data: { answer: { values: { n: 1 } } } });
+  const fs = await checkText(jsonl([form, respond, foreignAnswer, event('attention.timeout', 1, { subject: 'q' })]));
+  assert.deepEqual(
+    fs.map((f) => `${f.severity}:${f.ruleId}@${f.line}`).sort(),
+    ['info:aep/attention-unknown-request@3', 'info:aep/form-values-unverifiable@3', 'warning:aep/form-values-required@2'],
+  );
+});
+
+test('forms: a respond naming a request id two emitters of the session used is unverifiable, not guessed', async () => {
+  const mk = (host: string) => event('attention.requested', 0, { id: 'q', source: `aep://${host}/agent/a/session/u_1`, severity: 'notice', data: { kind: 'form', prompt: 'p', fields: [{ id: 'n', type: 'number', label: 'n' }] } });
+  const respond = event('control.attention.respond', undefined, { id: 'c', subject: 'q', source: 'aep://ops/agent/console', data: { answer: { values: { n: 'x' } } } });
+  const fs = await checkText(jsonl([mk('one'), mk('two'), respond]));
+  assert.ok(fs.some((f) => f.ruleId === 'aep/form-values-unverifiable' && f.line === 3), brief(fs));
+  assert.ok(!fs.some((f) => f.ruleId === 'aep/form-values-type'), brief(fs));
+});
+
+test('forms: an answer after the request closed is unverifiable (fields are dropped at the terminal)', async () => {
+  const form = event('attention.requested', 0, { id: 'q', severity: 'notice', data: { kind: 'form', prompt: 'p', fields: [{ id: 'n', type: 'number', label: 'n' }] } });
+  const fs = await checkText(jsonl([form, event('attention.timeout', 1, { subject: 'q' }), event('attention.answered', 2, { subject: 'q', data: { answer: { values: { n: 1 } } } })]));
+  assert.deepEqual(fs.map((f) => `${f.ruleId}@${f.line}`), ['aep/form-values-unverifiable@3']);
+});
+
+test('forms: capture none is left to aep/capture-none (no values-capture double report)', async () => {
+  const form = event('attention.requested', 0, { id: 'q', severity: 'notice', capture: 'redacted', data: { kind: 'form', prompt: 'p', fields: [{ id: 's', type: 'string', label: 's' }] } });
+  const ans = event('attention.answered', 1, { subject: 'q', capture: 'none', data: { answer: { values: { s: 'text' } } } });
+  const fs = await checkText(jsonl([form, ans, event('attention.resolved', 2, { subject: 'q', data: { resolution: 'answered' } })]));
+  assert.deepEqual(ids(fs), ['aep/capture-none']);
+});
+
+test('control.rejected reasons come from the registry enum (payload schema, not a stream rule)', async () => {
+  const cmd = event('control.pause', undefined, { id: 'c', source: 'aep://ops/agent/console' });
+  const fs = await checkText(jsonl([cmd, event('control.rejected', 0, { cause: 'c', data: { reason: 'timeout' } })]));
+  assert.deepEqual(ids(fs), ['aep/payload-schema'], brief(fs));
+  assert.equal(fs[0].pointer, '/data/reason');
+});
+
+test('a payload-invalid ack still counts as the decision', async () => {
+  const cmd = event('control.pause', undefined, { id: 'c', source: 'aep://ops/agent/console' });
+  const fs = await checkText(jsonl([cmd, event('control.rejected', 0, { cause: 'c', data: { reason: 'nope' } }), event('control.accepted', 1, { cause: 'c' })]));
+  assert.deepEqual(ids(fs), ['aep/ack-exclusive', 'aep/payload-schema']);
+});
+
+test('two input files form one stream', async () => {
+  const fs: Finding[] = [];
+  const a = jsonl([event('progress.status', 5)]);
+  const b = jsonl([event('progress.status', 1)]);
+  await runPipeline(
+    [
+      { source: 'a.jsonl', open: async function* () { yield a; } },
+      { source: 'b.jsonl', open: async function* () { yield b; } },
+    ],
+    aepDriver(),
+    (f) => fs.push(f),
+  );
+  assert.deepEqual(fs.map((f) => `${f.source}:${f.line}:${f.ruleId}`), ['b.jsonl:1:aep/seq-regression']);
+  assert.equal(fs[0].related?.[0]?.source, 'a.jsonl');
+});
+
+test('id table: exact lookups through growth; generations forget the oldest half; never above the cap', async () => {
+  const { AepIdTable } = await import('../../src/aep/stream/id-table.ts');
+  const { idKeyHash } = await import('../../src/aep/stream/canonical.ts');
+  const t = new AepIdTable(100_000);
+  const key = (i: number) => idKeyHash('aep://h/agent/a/session/s', `id-${i}`);
+  let forgot = 0;
+  for (let i = 0; i < 100_000; i++) forgot += Number(t.add(key(i), { content: { hi: i, lo: i ^ 0xffff }, line: i + 1, file: t.fileIndex('a.jsonl') }));
+  assert.equal(forgot, 0);
+  assert.equal(t.size, 100_000);
+  for (const i of [0, 1, 4242, 99_999]) assert.deepEqual(t.get(key(i)), { content: { hi: i, lo: i ^ 0xffff }, line: i + 1, file: 0 });
+  assert.equal(t.get(key(100_000)), undefined);
+  // one more: the oldest generation (ids 0..49999) is forgotten at once
+  assert.equal(t.add(key(100_000), { content: { hi: 1, lo: 1 }, line: 1, file: 0 }), true);
+  assert.equal(t.get(key(0)), undefined);
+  assert.equal(t.get(key(49_999)), undefined);
+  assert.ok(t.get(key(50_000)) && t.get(key(100_000)));
+  assert.ok(t.size <= 100_000);
+  const one = new AepIdTable(1);
+  one.add(key(1), { content: { hi: 0, lo: 0 }, line: 1, file: 0 });
+  assert.equal(one.add(key(2), { content: { hi: 0, lo: 0 }, line: 2, file: 0 }), true);
+  assert.equal(one.size, 1);
+});
