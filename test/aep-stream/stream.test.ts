@@ -199,3 +199,11 @@ test('id table: exact lookups through growth; generations forget the oldest half
   assert.equal(one.add(key(2), { content: { hi: 0, lo: 0 }, line: 2, file: 0 }), true);
   assert.equal(one.size, 1);
 });
+
+test('forms: an answer to a form whose request failed its payload schema is unverifiable, not checked against broken fields', async () => {
+  const form = event('attention.requested', 0, { id: 'q', severity: 'notice', capture: 'redacted', data: { kind: 'form', prompt: 'p', fields: [{ id: 'db', type: 'select', label: 'db' }] } });
+  const ans = event('attention.answered', 1, { subject: 'q', capture: 'redacted', data: { answer: { values: { db: 'anything' } } } });
+  const fs = await checkText(jsonl([form, ans, event('attention.resolved', 2, { subject: 'q', data: { resolution: 'answered' } })]));
+  assert.deepEqual(fs.map((f) => `${f.ruleId}@${f.line}`).sort(), ['aep/form-field-spec@1', 'aep/form-values-unverifiable@2'], brief(fs));
+  assert.equal((fs.find((f) => f.ruleId === 'aep/form-values-unverifiable')!.data as { reason: string }).reason, 'unusable');
+});
