@@ -77,9 +77,12 @@ export function specUrl(spec: string): string | undefined {
     const anchor = m[2] ? specAnchors()[m[1]!]?.[m[2]] : undefined;
     return AEP_SPEC_BASE + doc + (anchor ? `#${anchor}` : '');
   }
-  m = /^AHP\s+([a-z0-9/_-]+?)(?:\.md)?(?:\s+§([^,(;]+))?(?:\s|,|\(|$)/i.exec(first);
+  m = /^AHP\s+([a-z0-9/_-]+?)(?:\.md)?(?:\s+§([^,;]+))?(?:\s|,|\(|$)/i.exec(first);
   if (m) {
-    const heading = m[2]?.trim();
+    // drop trailing notes such as "(AHP-RPC-001)" or "(capabilities.elicitation)"; keep a
+    // date that is part of the heading, "MCP elicitation binding (2025-11-25)"
+    let heading = m[2]?.trim();
+    while (heading && /\s*\(([^()]*[A-Za-z][^()]*)\)$/.test(heading)) heading = heading.replace(/\s*\(([^()]*)\)$/, '').trim();
     return `${AHP_SPEC_BASE}${m[1]}.md${heading ? `#${githubSlug(heading)}` : ''}`;
   }
   if (/^MCP\b/.test(first)) return MCP_ELICITATION_URL;

@@ -60,6 +60,8 @@ test('spec citations resolve to document sections', () => {
   assert.match(specUrl('AEP-0006; AEP-0002 §5.3')!, /\/spec\/AEP-0006-structured-input-requests\.md$/);
   assert.match(specUrl('AHP base/transports/stdio.md §Framing (AHP-STDIO-001)')!, /\/spec\/draft\/base\/transports\/stdio\.md#framing$/);
   assert.match(specUrl('AHP interaction-payloads.md')!, /\/spec\/draft\/interaction-payloads\.md$/);
+  assert.match(specUrl('AHP interaction-payloads.md §MCP elicitation binding (2025-11-25) (capabilities.elicitation)')!, /interaction-payloads\.md#mcp-elicitation-binding-2025-11-25$/);
+  assert.match(specUrl('AHP base/events.md §Common message envelope (AHP-RPC-002); base/failure.md')!, /base\/events\.md#common-message-envelope$/);
   assert.equal(specUrl('RFC 8259 §8.1; AEP-0003 §3.1'), 'https://www.rfc-editor.org/rfc/rfc8259#section-8.1');
   assert.equal(specUrl('agent-conformance limits'), undefined);
 });
