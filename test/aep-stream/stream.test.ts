@@ -207,3 +207,15 @@ test('forms: an answer to a form whose request failed its payload schema is unve
   assert.deepEqual(fs.map((f) => `${f.ruleId}@${f.line}`).sort(), ['aep/form-field-spec@1', 'aep/form-values-unverifiable@2'], brief(fs));
   assert.equal((fs.find((f) => f.ruleId === 'aep/form-values-unverifiable')!.data as { reason: string }).reason, 'unusable');
 });
+
+test('canonical JSON: values nested deeper than the call stack fall back to an explicit stack, same text', () => {
+  const deep = '['.repeat(50_000) + ']'.repeat(50_000);
+  const value = JSON.parse(`{"b":${deep},"a":{"z":1,"y":[2,{"k":9007199254740993}]}}`) as unknown;
+  const big = [{ pointer: '/a/y/1/k', text: '9007199254740993', index: 0 }];
+  const text = canonicalJson({ value, bigIntegers: big });
+  assert.ok(text.startsWith('{"a":{"y":[2,{"k":9007199254740993}],"z":1},"b":[[['));
+  assert.equal(text.length, 2 + '"a":{"y":[2,{"k":9007199254740993}],"z":1},"b":'.length + 100_000);
+  // shallow values give the same text either way
+  const shallow = { value: { b: [1, { d: 'x', c: null }], a: true }, bigIntegers: [] };
+  assert.equal(canonicalJson(shallow), '{"a":true,"b":[1,{"c":null,"d":"x"}]}');
+});

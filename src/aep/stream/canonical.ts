@@ -79,10 +79,54 @@ function exact(v: unknown, ptr: string, bigs: ReadonlyMap<string, string>): stri
   return s + '}';
 }
 
+/**
+ * The same text as {@link plain} / {@link exact}, with an explicit stack instead of recursion
+ * (for values nested deeper than the call stack allows, e.g. under a raised `--max-depth`).
+ */
+function iterative(root: unknown, bigs: ReadonlyMap<string, string> | undefined): string {
+  let out = '';
+  // a task is literal text to append, or a value (with its pointer) to write
+  const stack: (string | { v: unknown; ptr: string })[] = [{ v: root, ptr: '' }];
+  while (stack.length) {
+    const t = stack.pop()!;
+    if (typeof t === 'string') {
+      out += t;
+      continue;
+    }
+    const { v, ptr } = t;
+    if (v === null || typeof v !== 'object') {
+      out += (bigs && typeof v === 'number' && bigs.get(ptr)) || scalar(v);
+    } else if (Array.isArray(v)) {
+      out += '[';
+      stack.push(']');
+      for (let i = v.length - 1; i >= 0; i--) {
+        stack.push({ v: v[i], ptr: bigs ? `${ptr}/${i}` : '' });
+        if (i) stack.push(',');
+      }
+    } else {
+      const o = v as Record<string, unknown>;
+      const keys = Object.keys(o).sort();
+      out += '{';
+      stack.push('}');
+      for (let i = keys.length - 1; i >= 0; i--) {
+        stack.push({ v: o[keys[i]], ptr: bigs ? `${ptr}/${escapeToken(keys[i])}` : '' });
+        stack.push(quoteKey(keys[i]));
+        if (i) stack.push(',');
+      }
+    }
+  }
+  return out;
+}
+
 /** The canonical JSON text of `ev` (sorted keys, exact big integers). */
 export function canonicalJson(ev: ExactJson): string {
-  if (ev.bigIntegers.length === 0) return plain(ev.value);
-  return exact(ev.value, '', new Map(ev.bigIntegers.map((b) => [b.pointer, b.text])));
+  const bigs = ev.bigIntegers.length ? new Map(ev.bigIntegers.map((b) => [b.pointer, b.text])) : undefined;
+  try {
+    return bigs ? exact(ev.value, '', bigs) : plain(ev.value);
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    return iterative(ev.value, bigs); // nested deeper than the call stack
+  }
 }
 
 type OneShot = (algorithm: string, data: string, encoding: 'buffer') => Buffer;
