@@ -35,9 +35,16 @@ export function checkAepEvent(ev: ParsedEvent, sink: FindingSink): AepEvent | un
   const v = ev.value;
   // duplicate member names: the value JSON.parse kept must not decide the verdict
   let envelopeDup = false;
+  // duplicates come in text order: count bytes incrementally (a line of a million repeats
+  // must not cost a million prefix re-encodings)
+  let upTo = 0;
+  let bytes = 0;
   for (const d of ev.duplicates) {
     const top = d.pointer.split('/').length === 2;
     if (top) envelopeDup = true;
+    if (d.index < upTo) (upTo = 0), (bytes = 0);
+    bytes += Buffer.byteLength(ev.text.slice(upTo, d.index));
+    upTo = d.index;
     sink(
       framingFinding(
         'json/duplicate-key',
@@ -45,7 +52,7 @@ export function checkAepEvent(ev: ParsedEvent, sink: FindingSink): AepEvent | un
           source: ev.source,
           line: ev.line,
           column: d.index + 1,
-          byteOffset: ev.byteOffset + Buffer.byteLength(ev.text.slice(0, d.index)),
+          byteOffset: ev.byteOffset + bytes,
           pointer: d.pointer,
         },
         top
@@ -55,6 +62,9 @@ export function checkAepEvent(ev: ParsedEvent, sink: FindingSink): AepEvent | un
       ),
     );
   }
+  // a repeated envelope attribute rejects the event before the envelope is read: findings
+  // about the value JSON.parse happened to keep would depend on that choice
+  if (envelopeDup) return undefined;
   const validate = envelopeValidator();
   if (!validate(v)) {
     for (const e of significantErrors(validate.errors ?? [])) {
@@ -75,7 +85,6 @@ export function checkAepEvent(ev: ParsedEvent, sink: FindingSink): AepEvent | un
     }
     return undefined;
   }
-  if (envelopeDup) return undefined;
   const type = v.type as string;
   const entry = type.startsWith('x.') ? undefined : registryEntry(type);
   if (!type.startsWith('x.') && !entry) {

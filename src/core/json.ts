@@ -9,10 +9,16 @@
  * {@link locateIndex} finds the text position of a JSON Pointer on demand (only when a
  * finding is reported).
  */
-import { pointerOf } from './pointer.ts';
+import { escapeToken, pointerOf } from './pointer.ts';
 
 /** Default maximum nesting depth of arrays/objects (the root object is depth 1). */
 export const DEFAULT_MAX_DEPTH = 256;
+
+/**
+ * Most repeated member names listed per text, top-level and nested counted apart; the rest
+ * are counted (a line of a million repeats must not become a million findings in memory).
+ */
+export const MAX_DUPLICATES_LISTED = 1000;
 
 /** A duplicate object member: `pointer` names the member, `index` is the UTF-16 index of its second key. */
 export interface DuplicateKey {
@@ -35,7 +41,15 @@ export interface ScanResult {
   error?: { index: number; message: string };
   /** Nesting deeper than the limit: the first container that crossed it. */
   depthExceeded?: { pointer: string; index: number; depth: number };
+  /**
+   * Repeated member names in text order: at most {@link MAX_DUPLICATES_LISTED} top-level
+   * ones and as many nested ones (a top-level repeat, if any, is always listed).
+   */
   duplicates: DuplicateKey[];
+  /** Repeats beyond those listed in `duplicates` (counted, not listed). */
+  duplicatesOmitted: number;
+  /** Where the first omitted repeat is, when some were omitted. */
+  firstOmitted?: DuplicateKey;
   bigIntegers: BigIntegerLiteral[];
   /** When a `target` pointer was given: index of its member key (or value, for array items/root). */
   targetIndex?: number;
@@ -52,6 +66,17 @@ interface Frame {
   isObject: boolean;
   keys: Set<string> | null;
   count: number;
+  /** Location node of this container (only when building a location tree). */
+  node?: LocNode;
+}
+
+/**
+ * Location tree of one text: the index of every member key / array item, keyed by escaped
+ * reference token; the first occurrence of a pointer wins (as in a targeted scan).
+ */
+interface LocNode {
+  i: number;
+  c?: Map<string, LocNode>;
 }
 
 const WS = new Uint8Array(128);
@@ -74,10 +99,22 @@ function describeChar(text: string, i: number): string {
  * Scanning stops at the first syntax error or depth excess.
  */
 export function scanJson(text: string, opts: ScanOptions = {}): ScanResult {
+  return scan(text, opts);
+}
+
+/** The scanner; with `tree`, also records the location of every member and item in it. */
+function scan(text: string, opts: ScanOptions, tree?: LocNode): ScanResult {
   const maxDepth = opts.maxDepth ?? DEFAULT_MAX_DEPTH;
   const target = opts.target;
-  const res: ScanResult = { duplicates: [], bigIntegers: [] };
+  const res: ScanResult = { duplicates: [], duplicatesOmitted: 0, bigIntegers: [] };
+  let topListed = 0;
+  let nestedListed = 0;
   if (target === '') res.targetIndex = skipWs(text, 0);
+  // the target as escaped tokens, matched incrementally (comparing whole pointers per value
+  // would cost O(depth) each: quadratic on deep input)
+  const targetTokens = target !== undefined && target.startsWith('/') ? target.slice(1).split('/') : undefined;
+  let match = 0; // leading path tokens equal to targetTokens
+  let lastNode: LocNode | undefined = tree; // node of the value being entered
   const n = text.length;
   const stack: Frame[] = [];
   const path: (string | number)[] = [];
@@ -89,8 +126,24 @@ export function scanJson(text: string, opts: ScanOptions = {}): ScanResult {
     res.error = { index, message: `expected ${expected} but found ${describeChar(text, index)}` };
     return res;
   };
-  const checkTarget = (index: number) => {
-    if (target !== undefined && res.targetIndex === undefined && pointerOf(path) === target) res.targetIndex = index;
+  const pushToken = (token: string | number, index: number) => {
+    path.push(token);
+    if (targetTokens && match === path.length - 1 && match < targetTokens.length && escapeToken(token) === targetTokens[match]) match++;
+    if (tree) {
+      const parent = stack[stack.length - 1].node;
+      if (!parent) lastNode = undefined;
+      else {
+        const k = escapeToken(token);
+        parent.c ??= new Map();
+        lastNode = parent.c.get(k);
+        if (!lastNode) parent.c.set(k, (lastNode = { i: index }));
+      }
+    }
+    if (targetTokens && res.targetIndex === undefined && match === targetTokens.length && path.length === match) res.targetIndex = index;
+  };
+  const popToken = () => {
+    path.pop();
+    if (match > path.length) match = path.length;
   };
   while (true) {
     i = skipWs(text, i);
@@ -98,8 +151,7 @@ export function scanJson(text: string, opts: ScanOptions = {}): ScanResult {
       if (i >= n) return fail(i, 'a value');
       if (stack.length && !stack[stack.length - 1].isObject) {
         // array item
-        path.push(stack[stack.length - 1].count);
-        checkTarget(i);
+        pushToken(stack[stack.length - 1].count, i);
       }
       const c = text.charCodeAt(i);
       if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
@@ -108,7 +160,7 @@ export function scanJson(text: string, opts: ScanOptions = {}): ScanResult {
           return res;
         }
         const isObject = c === 0x7b;
-        stack.push({ isObject, keys: isObject ? new Set() : null, count: 0 });
+        stack.push({ isObject, keys: isObject ? new Set() : null, count: 0, node: lastNode });
         i++;
         const j = skipWs(text, i);
         if (text.charCodeAt(j) === (isObject ? 0x7d : 0x5d)) {
@@ -127,9 +179,9 @@ export function scanJson(text: string, opts: ScanOptions = {}): ScanResult {
       } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
         end = scanNumber(text, i);
         if (end < 0) return fail(-end - 1, 'a digit');
-        const lit = text.slice(i, end);
-        if (/^-?\d{16,}$/.test(lit) && !Number.isSafeInteger(Number(lit))) {
-          res.bigIntegers.push({ pointer: pointerOf(path), text: lit, index: i });
+        if (end - i >= 16) {
+          const lit = text.slice(i, end);
+          if (/^-?\d{16,}$/.test(lit) && !Number.isSafeInteger(Number(lit))) res.bigIntegers.push({ pointer: pointerOf(path), text: lit, index: i });
         }
       } else if (text.startsWith('true', i)) end = i + 4;
       else if (text.startsWith('false', i)) end = i + 5;
@@ -147,7 +199,7 @@ export function scanJson(text: string, opts: ScanOptions = {}): ScanResult {
         break;
       }
       const top = stack[stack.length - 1];
-      path.pop();
+      popToken();
       top.count++;
       const c = text.charCodeAt(i);
       if (c === 0x2c /* , */) {
@@ -170,10 +222,10 @@ export function scanJson(text: string, opts: ScanOptions = {}): ScanResult {
     const raw = text.slice(i + 1, end - 1);
     const key = raw.includes('\\') ? (JSON.parse(text.slice(i, end)) as string) : raw;
     const top = stack[stack.length - 1];
-    path.push(key);
-    if (top.keys!.has(key)) res.duplicates.push({ pointer: pointerOf(path), key, index: i });
-    else top.keys!.add(key);
-    checkTarget(i);
+    pushToken(key, i);
+    if (!top.keys!.has(key)) top.keys!.add(key);
+    else if (stack.length === 1 ? topListed++ < MAX_DUPLICATES_LISTED : nestedListed++ < MAX_DUPLICATES_LISTED) res.duplicates.push({ pointer: pointerOf(path), key, index: i });
+    else if (res.duplicatesOmitted++ === 0) res.firstOmitted = { pointer: pointerOf(path), key, index: i };
     i = skipWs(text, end);
     if (text.charCodeAt(i) !== 0x3a) return fail(i, "':'");
     i++;
@@ -188,7 +240,7 @@ export function scanJson(text: string, opts: ScanOptions = {}): ScanResult {
         return res;
       }
       const isObject = c === 0x7b;
-      stack.push({ isObject, keys: isObject ? new Set() : null, count: 0 });
+      stack.push({ isObject, keys: isObject ? new Set() : null, count: 0, node: lastNode });
       i++;
       const j = skipWs(text, i);
       if (text.charCodeAt(j) === (isObject ? 0x7d : 0x5d)) {
@@ -206,9 +258,9 @@ export function scanJson(text: string, opts: ScanOptions = {}): ScanResult {
     } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
       vend = scanNumber(text, i);
       if (vend < 0) return fail(-vend - 1, 'a digit');
-      const lit = text.slice(i, vend);
-      if (/^-?\d{16,}$/.test(lit) && !Number.isSafeInteger(Number(lit))) {
-        res.bigIntegers.push({ pointer: pointerOf(path), text: lit, index: i });
+      if (vend - i >= 16) {
+        const lit = text.slice(i, vend);
+        if (/^-?\d{16,}$/.test(lit) && !Number.isSafeInteger(Number(lit))) res.bigIntegers.push({ pointer: pointerOf(path), text: lit, index: i });
       }
     } else if (text.startsWith('true', i)) vend = i + 4;
     else if (text.startsWith('false', i)) vend = i + 5;
@@ -299,6 +351,10 @@ export type ParseOutcome =
       ok: true;
       value: unknown;
       duplicates: DuplicateKey[];
+      /** Repeated member names not listed in `duplicates` (see {@link MAX_DUPLICATES_LISTED}). */
+      duplicatesOmitted: number;
+      /** The first of them, when `duplicatesOmitted > 0`. */
+      firstOmitted?: DuplicateKey;
       bigIntegers: BigIntegerLiteral[];
     }
   | { ok: false; kind: 'invalid-json'; index: number; message: string }
@@ -348,9 +404,9 @@ export function parseJsonText(text: string, maxDepth: number = DEFAULT_MAX_DEPTH
     const d = s.depthExceeded ?? { pointer: '', index: 0, depth: maxDepth + 1 };
     return { ok: false, kind: 'max-depth', index: d.index, pointer: d.pointer, depth: d.depth };
   }
-  if (!walkUnsafe && memberNamesInText(text) === walkMembers) return { ok: true, value, duplicates: NO_DUPS, bigIntegers: NO_BIGS };
+  if (!walkUnsafe && memberNamesInText(text) === walkMembers) return { ok: true, value, duplicates: NO_DUPS, duplicatesOmitted: 0, bigIntegers: NO_BIGS };
   const s = scanJson(text, { maxDepth });
-  return { ok: true, value, duplicates: s.duplicates, bigIntegers: s.bigIntegers };
+  return { ok: true, value, duplicates: s.duplicates, duplicatesOmitted: s.duplicatesOmitted, firstOmitted: s.firstOmitted, bigIntegers: s.bigIntegers };
 }
 
 /**
@@ -409,11 +465,41 @@ function walkIterative(root: object, maxDepth: number): boolean {
   return false;
 }
 
+/** After this many lookups in the same text, {@link locateIndex} indexes the whole text once. */
+const LOCATE_TREE_AFTER = 4;
+let locText: string | undefined;
+let locDepth = 0;
+let locLookups = 0;
+let locTree: LocNode | undefined;
+
 /**
  * UTF-16 index in `text` of the member named by `pointer` (its key) or of the array item /
- * root value; `undefined` when the pointer names nothing in the text. Full scan: use only
- * when a finding is reported.
+ * root value; `undefined` when the pointer names nothing in the text. Use only when a
+ * finding is reported: the first few lookups in a text scan it once each; from the fifth on,
+ * the whole text is indexed once (a tree of member and item positions, kept for the last
+ * text only), so a line with thousands of findings is never scanned thousands of times.
  */
 export function locateIndex(text: string, pointer: string, maxDepth: number = DEFAULT_MAX_DEPTH): number | undefined {
-  return scanJson(text, { maxDepth, target: pointer }).targetIndex;
+  if (text !== locText || maxDepth !== locDepth) {
+    locText = text;
+    locDepth = maxDepth;
+    locLookups = 0;
+    locTree = undefined;
+  }
+  if (!locTree && ++locLookups > LOCATE_TREE_AFTER) {
+    locTree = { i: skipWs(text, 0) };
+    scan(text, { maxDepth }, locTree);
+  }
+  if (!locTree) return scan(text, { maxDepth, target: pointer }).targetIndex;
+  if (pointer === '') return locTree.i;
+  if (!pointer.startsWith('/')) return undefined;
+  let node: LocNode | undefined = locTree;
+  let from = 1;
+  while (node) {
+    const slash = pointer.indexOf('/', from);
+    node = node.c?.get(slash === -1 ? pointer.slice(from) : pointer.slice(from, slash));
+    if (slash === -1) return node?.i;
+    from = slash + 1;
+  }
+  return undefined;
 }

@@ -108,6 +108,18 @@ export function parseLine(line: JsonlLine, sink: FindingSink, maxDepth: number =
     );
     return undefined;
   }
+  if (out.duplicatesOmitted > 0 && out.firstOmitted) {
+    // the listed repeats carry the verdict (the protocol reports each); this only says how many more there are
+    const d = out.firstOmitted;
+    sink(
+      framingFinding(
+        'json/duplicate-key',
+        { source: line.source, line: line.line, column: d.index + 1, byteOffset: line.byteOffset + Buffer.byteLength(line.text.slice(0, d.index), 'utf8'), pointer: d.pointer },
+        `The line repeats member names ${out.duplicates.length + out.duplicatesOmitted} times; ${out.duplicatesOmitted} repeats from here on are counted here and not reported one by one.`,
+        { severity: 'info', data: { omitted: out.duplicatesOmitted } },
+      ),
+    );
+  }
   return {
     source: line.source,
     line: line.line,
