@@ -1,0 +1,66 @@
+/**
+ * Identity digests for the AHP stream rules.
+ *
+ * {@link valueDigest}: SHA-256 (base64url, 132 bits kept) of the canonical JSON of a value:
+ * object members sorted by name at every level, no insignificant whitespace, strings as
+ * `JSON.stringify` writes them, and integer literals beyond 2^53 with their exact text from the
+ * line (`JSON.parse` would round them and make two different events look equal). Member order
+ * and whitespace therefore never decide identity ("original JSON byte formatting is not a wire
+ * requirement", interaction-payloads.md); any other difference does.
+ *
+ * {@link shortHash}: a 64-bit FNV-1a fingerprint for comparing small control fields of two
+ * occurrences of the same event (not a security property: it only names which field differs).
+ */
+import { createHash } from 'node:crypto';
+import type { BigIntegerLiteral } from '../../core/json.ts';
+import { escapeToken } from '../../core/pointer.ts';
+
+function canonical(v: unknown, ptr: string, big: ReadonlyMap<string, string> | undefined): string {
+  if (v === null || typeof v !== 'object') {
+    if (typeof v === 'number' && big) {
+      const exact = big.get(ptr);
+      if (exact !== undefined) return exact;
+    }
+    if (typeof v === 'string') return JSON.stringify(v);
+    if (typeof v === 'number') return Number.isFinite(v) ? String(v) : 'null';
+    if (typeof v === 'boolean') return v ? 'true' : 'false';
+    return 'null';
+  }
+  if (Array.isArray(v)) {
+    let s = '[';
+    for (let i = 0; i < v.length; i++) s += (i ? ',' : '') + canonical(v[i], big ? `${ptr}/${i}` : '', big);
+    return s + ']';
+  }
+  const o = v as Record<string, unknown>;
+  const keys = Object.keys(o).sort();
+  let s = '{';
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    s += (i ? ',' : '') + JSON.stringify(k) + ':' + canonical(o[k], big ? `${ptr}/${escapeToken(k)}` : '', big);
+  }
+  return s + '}';
+}
+
+/**
+ * Digest of `value`, which sits at `basePointer` in a line whose big integer literals are
+ * `bigIntegers` (their pointers are relative to the line's root).
+ */
+export function valueDigest(value: unknown, bigIntegers: readonly BigIntegerLiteral[] = [], basePointer = ''): string {
+  let big: Map<string, string> | undefined;
+  for (const b of bigIntegers) {
+    if (b.pointer === basePointer || b.pointer.startsWith(basePointer + '/')) (big ??= new Map()).set(b.pointer, b.text);
+  }
+  return createHash('sha256').update(canonical(value, basePointer, big)).digest('base64url').slice(0, 22);
+}
+
+/** A 64-bit FNV-1a fingerprint of `s` (two 32-bit lanes), as 16 hex digits. */
+export function shortHash(s: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ 0x5bd1e995;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x01000193) ^ (b >>> 15);
+  }
+  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
+}

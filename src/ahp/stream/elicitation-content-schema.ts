@@ -1,0 +1,61 @@
+/**
+ * ahp/elicitation-content-schema (error): the `content` of an accepted form
+ * `user.elicitation.result` satisfies the `requestedSchema` of the request it answers: every
+ * `required` field is present (a `default` is an annotation, never injected), each value has its
+ * field's type (`integer`: a whole number), single-select values are among `enum` / titled
+ * `oneOf` consts, multi-select items among `items.enum` / `items.anyOf` consts, numbers within
+ * `minimum` / `maximum`, strings within `minLength` / `maxLength` and of their `format` (email,
+ * uri, date, date-time), selections within `minItems` / `maxItems` (src/ahp/form-answer.ts).
+ *
+ * One finding per problem, at the result part's `text` (the answer is serialized MCP JSON), with
+ * `data.innerPointer` naming the answer field inside it. When the answer cannot be checked (the
+ * request is not in the input, was delivered as a metadata / omit / gap view, had no request
+ * part, or failed its own checks) one `info` finding says so: never a silent pass. Each distinct
+ * answer of an event is checked once (an intercepted result and its observation with unchanged
+ * content are not reported twice; an observation carrying edited content is checked again).
+ * AHP interaction-payloads.md §MCP elicitation binding (2025-11-25) ("must satisfy the
+ * requesting form schema"; "Form defaults remain annotations, not values injected into answers").
+ */
+import { markLocation, trackedRule } from './tracker.ts';
+
+const WHY: Record<string, string> = {
+  'no-request': 'the request it answers is not in the input',
+  'request-view': 'its request was delivered as a metadata, omit or gap view, without the form',
+  'request-invalid': 'its request body failed the MCP checks',
+  'request-absent': 'its request carried no request part',
+};
+
+export const elicitationContentSchema = trackedRule(
+  {
+    id: 'ahp/elicitation-content-schema',
+    severity: 'error',
+    description: "An accepted form elicitation result's content satisfies the requestedSchema of the request it answers (required fields, types, options, bounds, formats; no default injected).",
+    spec: 'AHP interaction-payloads.md §MCP elicitation binding (2025-11-25)',
+  },
+  () => ({
+    onEvent(obs, ctx) {
+      const c = obs.event?.content;
+      if (!c) return;
+      const pointer = `${c.partPointer}/text`;
+      const related = c.request ? [markLocation(c.request, '/params/event/elicitation/request')] : undefined;
+      if (c.status !== 'checked') {
+        ctx.report({
+          pointer,
+          severity: 'info',
+          message: `The answer of this accepted form result cannot be checked against its form: ${WHY[c.status]}; its content is not verified.`,
+          ...(related ? { related } : {}),
+        });
+        return;
+      }
+      for (const p of c.problems) {
+        const what = p.keyword === 'required' ? p.message.charAt(0).toUpperCase() + p.message.slice(1) : `${p.pointer === '' ? 'The answer' : `Answer field ${p.pointer.slice(1)}`} ${p.message}`;
+        ctx.report({
+          pointer,
+          message: `${what}, so the answer does not satisfy the form of the request it answers (line ${c.request!.line}).`,
+          data: { innerPointer: `/content${p.pointer}`, keyword: p.keyword },
+          ...(related ? { related } : {}),
+        });
+      }
+    },
+  }),
+);
