@@ -3,8 +3,9 @@
  * MCP elicitation bodies against the pinned MCP 2025-11-25 subset) and the pin verbs.
  *
  * Bindings: `.jsonl` files and stdin are read as the stdio binding (one JSON-RPC message per
- * line, LF only); `.json` files as one HTTP-binding message (pretty-printing allowed);
- * `--binding stdio|http|registration` overrides for every input.
+ * line, LF only); `.registration.json` files as a portable registration document; other `.json`
+ * files as one HTTP-binding message (pretty-printing allowed); `--binding stdio|http|registration`
+ * overrides for every input.
  */
 import { Option, type Command } from 'commander';
 import { ahpDriver, ahpRules, knownAhpTypes, type AhpBinding } from '../ahp/driver.ts';
@@ -12,11 +13,16 @@ import { DEFAULT_AHP_STREAM_OPTIONS } from '../ahp/stream/index.ts';
 import { registerPinCommands } from './pin.ts';
 import { main, positiveInt, processIO, type CliIO, type CliProtocol } from './program.ts';
 
-/** The binding of one input: `--binding`, else `.json` = http, else stdio. */
+/** The binding of an input name when no `--binding` is given: `.registration.json` = registration, `.json` = http, else stdio. */
+export function bindingByName(path: string): AhpBinding {
+  const p = path.toLowerCase();
+  return p.endsWith('.registration.json') ? 'registration' : p !== '-' && p.endsWith('.json') ? 'http' : 'stdio';
+}
+
+/** The binding of one input: `--binding`, else by name ({@link bindingByName}). */
 export function bindingFor(path: string, opts: Record<string, unknown>): AhpBinding {
   const b = opts.binding as AhpBinding | undefined;
-  if (b) return b;
-  return path !== '-' && path.toLowerCase().endsWith('.json') ? 'http' : 'stdio';
+  return b ?? bindingByName(path);
 }
 
 /** The AHP protocol as the CLI sees it. */
@@ -29,7 +35,7 @@ export const ahpCli: CliProtocol = {
     const b = opts.binding as AhpBinding | undefined;
     return ahpDriver({
       // sources are input names; stdin is `<stdin>` (stdio unless --binding says otherwise)
-      binding: (source) => b ?? (source.toLowerCase().endsWith('.json') ? 'http' : 'stdio'),
+      binding: (source) => b ?? bindingByName(source),
       stream: {
         maxPending: (opts.maxPending as number | undefined) ?? DEFAULT_AHP_STREAM_OPTIONS.maxPending,
         maxEvents: (opts.maxEvents as number | undefined) ?? DEFAULT_AHP_STREAM_OPTIONS.maxEvents,
@@ -39,7 +45,7 @@ export const ahpCli: CliProtocol = {
   framingFor: (path, opts) => (bindingFor(path, opts) === 'stdio' ? 'jsonl' : 'document'),
   validateOptions(cmd: Command) {
     cmd
-      .addOption(new Option('--binding <binding>', 'read every input as this binding (default: .json = http, else stdio)').choices(['stdio', 'http', 'registration']))
+      .addOption(new Option('--binding <binding>', 'read every input as this binding (default: .registration.json = registration, .json = http, else stdio)').choices(['stdio', 'http', 'registration']))
       .addOption(new Option('--max-pending <n>', 'most intercept requests awaiting a response tracked at once').argParser(positiveInt).default(DEFAULT_AHP_STREAM_OPTIONS.maxPending))
       .addOption(new Option('--max-events <n>', 'most event ids remembered for lineage and retries').argParser(positiveInt).default(DEFAULT_AHP_STREAM_OPTIONS.maxEvents));
   },
