@@ -293,20 +293,16 @@ function stageModify(effect: Obj, index: number, ctx: HostContext, values: Recor
   return out;
 }
 
-/**
- * Apply `effects` (a response's `result.effects`) in `ctx`: validate, check against the granted
- * capabilities, stage every modification serially, and accept all or nothing. Shapes:
- * {@link HostContext}, {@link EffectsOutcome}, {@link EffectRejection}. Never throws and never
- * changes `ctx`; the effective values are detached copies.
- */
-export function applyEffects(effects: unknown, ctx: HostContext): EffectsOutcome {
-  if (!Array.isArray(effects)) {
-    return { accepted: false, reasons: [{ code: 'malformed', index: -1, pointer: '', message: `\`effects\` is an ordered list of effects; found ${describeValue(effects)}.` }] };
-  }
+/** Validate, check and stage `effects` over shallow copies of the current values (nothing in `ctx` is changed). */
+function stage(effects: unknown, ctx: HostContext): { reasons: EffectRejection[]; values: Record<string, unknown>; changed: Set<string> } {
   const reasons: EffectRejection[] = [];
-  const values: Record<string, unknown> = structuredClone({ ...(ctx.current ?? {}) });
-  const known = new Set(Object.keys(values));
+  const values: Record<string, unknown> = { ...(ctx.current ?? {}) };
   const changed = new Set<string>();
+  if (!Array.isArray(effects)) {
+    reasons.push({ code: 'malformed', index: -1, pointer: '', message: `\`effects\` is an ordered list of effects; found ${describeValue(effects)}.` });
+    return { reasons, values, changed };
+  }
+  const known = new Set(Object.keys(values));
   const advertised = advertisedEffects(ctx.capabilities);
   const flowState = { continueSeen: false };
   effects.forEach((effect, index) => {
@@ -318,13 +314,40 @@ export function applyEffects(effects: unknown, ctx: HostContext): EffectsOutcome
     const e = effect as Obj;
     if (advertised) reasons.push(...capabilityProblems(e, index, ctx.capabilities as Obj, advertised, flowState));
     if (e.type === 'modify') {
+      // staging builds new values (spread copies, or the effect's value); it never writes into ctx
       const found = stageModify(e, index, ctx, values, known);
       if (found.length) reasons.push(...found);
       else changed.add(e.target as string);
     }
   });
+  return { reasons, values, changed };
+}
+
+/**
+ * Apply `effects` (a response's `result.effects`) in `ctx`: validate, check against the granted
+ * capabilities, stage every modification serially, and accept all or nothing. Shapes:
+ * {@link HostContext}, {@link EffectsOutcome}, {@link EffectRejection}. Never throws and never
+ * changes `ctx`; the effective values are detached copies (deep clones).
+ */
+export function applyEffects(effects: unknown, ctx: HostContext): EffectsOutcome {
+  const { reasons, values, changed } = stage(effects, ctx);
   if (reasons.length) return { accepted: false, reasons };
-  return { accepted: true, values, changed: [...changed] };
+  return { accepted: true, values: structuredClone(values), changed: [...changed] };
+}
+
+/** The verdict of {@link checkEffects}: accepted, or every reason for rejecting the response. */
+export interface EffectsVerdict {
+  accepted: boolean;
+  reasons: EffectRejection[];
+}
+
+/**
+ * The verdict of {@link applyEffects} without building the effective values (what a stream
+ * checker needs). Never throws and never changes `ctx`.
+ */
+export function checkEffects(effects: unknown, ctx: HostContext): EffectsVerdict {
+  const { reasons } = stage(effects, ctx);
+  return { accepted: reasons.length === 0, reasons };
 }
 
 /** An issue of {@link checkEditContext}, shaped like the message validator's issues. */

@@ -8,7 +8,7 @@
  * and whitespace therefore never decide identity ("original JSON byte formatting is not a wire
  * requirement", interaction-payloads.md); any other difference does.
  *
- * {@link shortHash}: a 64-bit FNV-1a fingerprint for comparing small control fields of two
+ * {@link shortHash}: a 32-bit FNV-1a fingerprint for comparing small control fields of two
  * occurrences of the same event (not a security property: it only names which field differs).
  */
 import { createHash } from 'node:crypto';
@@ -53,14 +53,9 @@ export function valueDigest(value: unknown, bigIntegers: readonly BigIntegerLite
   return createHash('sha256').update(canonical(value, basePointer, big)).digest('base64url').slice(0, 22);
 }
 
-/** A 64-bit FNV-1a fingerprint of `s` (two 32-bit lanes), as 16 hex digits. */
+/** A 32-bit FNV-1a fingerprint of `s`, as 8 hex digits. */
 export function shortHash(s: string): string {
-  let a = 0x811c9dc5;
-  let b = 0x01000193 ^ 0x5bd1e995;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x01000193) ^ (b >>> 15);
-  }
-  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16).padStart(8, '0');
 }

@@ -41,7 +41,7 @@
 import type { Location } from '../../core/finding.ts';
 import { eventLocation, type ParsedEvent, type RuleContext, type RuleMeta, type StreamRule } from '../../core/rule.ts';
 import type { AhpMessage } from '../driver.ts';
-import { applyEffects, type EffectsOutcome, type HostContext } from '../effects.ts';
+import { checkEffects, type EffectsVerdict, type HostContext } from '../effects.ts';
 import { elicitationBody, type ElicitationBody } from '../elicitation-body.ts';
 import { formAnswerProblems, type AnswerProblem } from '../form-answer.ts';
 import { shortHash, valueDigest } from './digest.ts';
@@ -114,10 +114,10 @@ interface EventRecord {
   at: Mark;
   type: string;
   via: 'intercept' | 'observe';
-  digest: string;
-  /** Digest of the first intercepted occurrence (retries must repeat it). */
+  /** Digest of the first intercepted occurrence (retries must repeat it); only intercepted events are digested. */
   interceptDigest?: string;
-  meta: string[];
+  /** Fingerprints of the control metadata ({@link CONTROL_FIELDS}, 8 hex digits each, concatenated). */
+  meta: string;
   parent?: string;
   elicit?: ElicitRequestInfo;
   /** A config.change.before: where it was denied (accepted deny, or a fail-closed hook.failure). */
@@ -149,7 +149,7 @@ export type ResponseLink =
 export interface ResponseFacts {
   link: ResponseLink;
   /** A matched intercept success response whose request's capabilities are usable: its effects applied in the request's host context. */
-  effects?: { outcome: EffectsOutcome; list: unknown[]; request: PendingRecord };
+  effects?: { outcome: EffectsVerdict; list: unknown[]; request: PendingRecord };
 }
 
 /** An event id reused by the same source in a way a retry or another view of the event cannot explain. */
@@ -252,15 +252,23 @@ function idKey(msg: AhpMessage): string | undefined {
 
 const eventKey = (source: string, id: string): string => JSON.stringify([source, id]);
 
-function fieldAt(ev: Obj, path: string): unknown {
-  let cur: unknown = ev;
-  for (const k of path.split('.')) cur = isObj(cur) ? cur[k] : undefined;
-  return cur;
+const CONTROL_PATHS = CONTROL_FIELDS.map((f) => f.split('.'));
+const ABSENT = '--------';
+
+/** Fingerprints of the control metadata of `ev` (see {@link CONTROL_FIELDS}), 8 characters per field. */
+function metaOf(ev: Obj): string {
+  let out = '';
+  for (const path of CONTROL_PATHS) {
+    let cur: unknown = ev;
+    for (const k of path) cur = isObj(cur) ? cur[k] : undefined;
+    out += cur === undefined ? ABSENT : shortHash(typeof cur === 'string' ? 's' + cur : JSON.stringify(cur));
+  }
+  return out;
 }
 
-/** Fingerprints of the control metadata of `ev` (see {@link CONTROL_FIELDS}). */
-function metaOf(ev: Obj): string[] {
-  return CONTROL_FIELDS.map((f) => shortHash(JSON.stringify(fieldAt(ev, f) ?? null)));
+/** The control fields whose fingerprints differ. */
+function differingFields(a: string, b: string): string[] {
+  return CONTROL_FIELDS.filter((_, i) => a.slice(i * 8, i * 8 + 8) !== b.slice(i * 8, i * 8 + 8));
 }
 
 /** The modes a `capabilities.elicitation` object grants (`form` / `url` members that are objects). */
@@ -286,6 +294,8 @@ export class AhpStreamTracker {
   private notices: CapNotice[] = [];
   private lastMsg: AhpMessage | undefined;
   private lastObs: AhpObservation | undefined;
+  /** The elicitation body of the message being observed (parsed at most once per message). */
+  private body: { msg: AhpMessage; body: ElicitationBody } | undefined;
   /** Rule ids that took this tracker (see {@link trackerFor}). */
   readonly claimedBy = new Set<string>();
 
@@ -345,24 +355,28 @@ export class AhpStreamTracker {
     return false;
   }
 
+  /** The elicitation body of `msg`'s event, parsed once per message. */
+  private bodyOf(msg: AhpMessage, ev: Obj): ElicitationBody {
+    if (this.body?.msg !== msg) this.body = { msg, body: elicitationBody(ev, EVENT_PTR, msg.issues) };
+    return this.body.body;
+  }
+
   private compute(msg: AhpMessage): AhpObservation {
     const obs: AhpObservation = { msg };
     const at = markOf(msg);
     const ev = msg.event;
-    let record: EventRecord | undefined;
     if ((msg.kind === 'intercept-request' || msg.kind === 'observe-notification') && ev && typeof ev.source === 'string' && typeof ev.id === 'string' && typeof ev.type === 'string') {
-      const r = this.eventFacts(msg, ev, at);
-      obs.event = r.facts;
-      record = r.record;
+      obs.event = this.eventFacts(msg, ev, at);
     }
-    if (msg.kind === 'intercept-request' || msg.kind === 'capabilities-request') this.request(msg, at, record);
+    if (msg.kind === 'intercept-request' || msg.kind === 'capabilities-request') this.request(msg, at);
     if (msg.kind === 'response' || msg.kind === 'error-response') obs.response = this.response(msg, at);
+    this.body = undefined;
     return obs;
   }
 
   // ---- requests and responses -------------------------------------------------------------
 
-  private request(msg: AhpMessage, at: Mark, record: EventRecord | undefined): void {
+  private request(msg: AhpMessage, at: Mark): void {
     this.sawRequest = true;
     const key = idKey(msg);
     if (key === undefined) return;
@@ -405,7 +419,7 @@ export class AhpStreamTracker {
       const el = ev.elicitation;
       host.mode = typeof el.mode === 'string' ? el.mode : '';
       host.action = typeof el.action === 'string' ? el.action : '';
-      const body = elicitationBody(ev, EVENT_PTR, msg.issues);
+      const body = this.bodyOf(msg, ev);
       if (body.status === 'parsed') {
         if (own(body.value, 'content')) current.content = body.value.content;
       } else {
@@ -437,7 +451,7 @@ export class AhpStreamTracker {
       if (result && pend.method === 'hooks/capabilities' && !own(result, 'manifest') && own(result, 'effects')) link.mismatch = 'effects-for-capabilities';
       const facts: ResponseFacts = { link };
       if (result && !link.mismatch && pend.method === 'hooks/intercept' && pend.host && Array.isArray(result.effects)) {
-        const outcome = applyEffects(result.effects, pend.host);
+        const outcome = checkEffects(result.effects, pend.host);
         facts.effects = { outcome, list: result.effects, request: pend };
         if (outcome.accepted && result.effects.some((e) => isObj(e) && e.type === 'deny') && pend.eventKey) {
           const ev = this.events.get(pend.eventKey);
@@ -482,27 +496,27 @@ export class AhpStreamTracker {
 
   // ---- events -----------------------------------------------------------------------------
 
-  private eventFacts(msg: AhpMessage, ev: Obj, at: Mark): { facts: EventFacts; record: EventRecord | undefined } {
+  private eventFacts(msg: AhpMessage, ev: Obj, at: Mark): EventFacts {
     const source = ev.source as string;
     const id = ev.id as string;
     const type = ev.type as string;
     const via = msg.kind === 'intercept-request' ? 'intercept' : 'observe';
     const key = eventKey(source, id);
-    const digest = valueDigest(ev, msg.bigIntegers, EVENT_PTR);
+    const digest = via === 'intercept' ? valueDigest(ev, msg.bigIntegers, EVENT_PTR) : undefined;
     const meta = metaOf(ev);
     const facts: EventFacts = { source, id, type, via, first: false };
     let record = this.events.get(key);
     if (record) {
-      const fields = CONTROL_FIELDS.filter((_, i) => meta[i] !== record!.meta[i]);
+      const fields = record.meta === meta ? [] : differingFields(record.meta, meta);
       if (record.type !== type) facts.reuse = { prior: record.at, priorVia: record.via, kind: 'type', fields };
       else if (via === 'intercept' && record.interceptDigest !== undefined && record.interceptDigest !== digest) facts.reuse = { prior: record.at, priorVia: record.via, kind: 'retry', fields };
       else if (fields.length) facts.reuse = { prior: record.at, priorVia: record.via, kind: 'metadata', fields };
-      if (via === 'intercept') record.interceptDigest ??= digest;
+      if (digest !== undefined) record.interceptDigest ??= digest;
     } else {
       facts.first = true;
       if (this.makeRoom(at)) {
-        record = { at, type, via, digest, meta };
-        if (via === 'intercept') record.interceptDigest = digest;
+        record = { at, type, via, meta };
+        if (digest !== undefined) record.interceptDigest = digest;
         if (typeof ev.parentEventId === 'string') record.parent = ev.parentEventId;
         this.events.set(key, record);
       }
@@ -517,7 +531,7 @@ export class AhpStreamTracker {
       facts.mode = this.modeFacts(msg, ev);
       if (facts.mode && record) record.modeReported = true;
     }
-    return { facts, record };
+    return facts;
   }
 
   /** Parent, cycle and config before/after facts of a first occurrence. */
@@ -584,7 +598,7 @@ export class AhpStreamTracker {
     const el = isObj(ev.elicitation) ? ev.elicitation : {};
     const base = { server: el.server, mode: el.mode };
     if (el.mode === 'url') return { ...base, form: 'url' };
-    const body: ElicitationBody = elicitationBody(ev, EVENT_PTR, msg.issues);
+    const body = this.bodyOf(msg, ev);
     if (body.status !== 'parsed') return { ...base, form: body.status };
     if (body.value.mode === 'url') return { ...base, form: 'url' };
     return { ...base, form: 'parsed', schema: body.value.requestedSchema };
@@ -603,7 +617,7 @@ export class AhpStreamTracker {
     }
     const el = isObj(ev.elicitation) ? ev.elicitation : {};
     if (el.mode !== 'form' || el.action !== 'accept') return;
-    const body = elicitationBody(ev, EVENT_PTR, msg.issues);
+    const body = this.bodyOf(msg, ev);
     if (body.status !== 'parsed' || !isObj(body.value.content)) return;
     const content = body.value.content;
     const cd = valueDigest(content);
