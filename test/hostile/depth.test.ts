@@ -70,3 +70,11 @@ test('deep nesting inside a line that also has a duplicate key reports the depth
   const { findings } = await run(line + '\n');
   assert.deepEqual(findings.map((f) => f.ruleId), ['jsonl/max-depth']);
 });
+
+test('under a raised --max-depth, 100,000 levels inside data pass through schema validation and every rule without overflow', async () => {
+  const line = eventWithData(nestedArrays(DEEP));
+  const { findings, stats } = await run(line + '\n', { maxDepth: 1_000_000 });
+  assert.equal(stats.events, 1);
+  for (const f of findings) assert.equal(f.line, 1, `${f.ruleId}: ${f.message}`);
+  assert.ok(!findings.some((f) => f.ruleId === 'jsonl/max-depth'));
+});

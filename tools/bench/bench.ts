@@ -1,0 +1,234 @@
+/**
+ * `npm run bench`: throughput and memory of `validate` against a parse-only baseline.
+ *
+ * For each protocol (AEP; AHP once `ahp validate` exists) it generates synthetic streams in a
+ * temporary folder (nothing from /work/shared is needed), then, in the same run, times:
+ *   (a) the parse-only baseline: the same bytes split into lines and `JSON.parse`d, nothing
+ *       else (tools/bench/baseline.ts, `split` mode), and
+ *   (b) full `validate` through the real CLI entry (`node bin/<protocol>.js validate FILE
+ *       --format json --quiet`),
+ * each in its own child process, measuring wall time and the child's peak RSS. Both sizes
+ * (the full size and a quarter of it) are measured, so a flat RSS shows that stream state is
+ * released as sessions close. Prints events/s, MB/s, peak RSS and the ratio (b)/(a), and ends
+ * with one JSON line per protocol.
+ *
+ * Options:
+ *   --events N        AEP events at the full size (default 1000000)
+ *   --ahp-events N    AHP messages at the full size (default 300000)
+ *   --protocol P      aep | ahp | all (default all)
+ *   --runs R          best of R runs for each timing (default 1)
+ *   --readline        also time a node:readline baseline (slow on Node 20; informational)
+ *   --jobs N          pass --jobs N to validate (only when the CLI supports it)
+ *   --keep            keep the generated files (their folder is printed)
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { generateAep } from './generate-aep.ts';
+import { generateAhp } from './generate-ahp.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+/** Loaded into every measured child: reports its peak RSS and CPU time on stderr at exit. */
+const USAGE_HOOK =
+  'data:text/javascript,import{writeSync}from"node:fs";process.on("exit",()=>{const u=process.resourceUsage();writeSync(2,"\\n@@usage "+JSON.stringify({maxRSS:u.maxRSS,user:u.userCPUTime,system:u.systemCPUTime})+"\\n")})';
+
+/** Parsed command line. */
+interface BenchOptions {
+  events: number;
+  ahpEvents: number;
+  protocols: ('aep' | 'ahp')[];
+  runs: number;
+  readline: boolean;
+  jobs?: number;
+  keep: boolean;
+}
+
+function parseArgs(argv: string[]): BenchOptions {
+  const o: BenchOptions = { events: 1_000_000, ahpEvents: 300_000, protocols: ['aep', 'ahp'], runs: 1, readline: false, keep: false };
+  const num = (i: number) => {
+    const v = Number(argv[i + 1]);
+    if (!Number.isSafeInteger(v) || v < 1) throw new Error(`${argv[i]} needs a positive integer`);
+    return v;
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--events') o.events = num(i++);
+    else if (a === '--ahp-events') o.ahpEvents = num(i++);
+    else if (a === '--runs') o.runs = num(i++);
+    else if (a === '--jobs') o.jobs = num(i++);
+    else if (a === '--readline') o.readline = true;
+    else if (a === '--keep') o.keep = true;
+    else if (a === '--protocol') {
+      const p = argv[++i];
+      if (p === 'all') o.protocols = ['aep', 'ahp'];
+      else if (p === 'aep' || p === 'ahp') o.protocols = [p];
+      else throw new Error('--protocol takes aep, ahp or all');
+    } else throw new Error(`unknown option ${a}`);
+  }
+  return o;
+}
+
+/** One measured child process. */
+interface Measured {
+  wallMs: number;
+  maxRssMB: number;
+  cpuMs: number;
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function runChild(args: string[]): Promise<Measured> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, ['--import', USAGE_HOOK, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (b: Buffer) => out.push(b));
+    child.stderr.on('data', (b: Buffer) => err.push(b));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const wallMs = performance.now() - started;
+      const stderr = Buffer.concat(err).toString('utf8');
+      const m = /@@usage (\{.*\})/.exec(stderr);
+      const u = m ? (JSON.parse(m[1]) as { maxRSS: number; user: number; system: number }) : { maxRSS: NaN, user: NaN, system: NaN };
+      resolve({
+        wallMs,
+        maxRssMB: u.maxRSS / 1024,
+        cpuMs: (u.user + u.system) / 1000,
+        code,
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: stderr.replace(/\n?@@usage .*\n?/, ''),
+      });
+    });
+  });
+}
+
+async function best(runs: number, args: string[]): Promise<Measured> {
+  let b: Measured | undefined;
+  for (let i = 0; i < runs; i++) {
+    const m = await runChild(args);
+    if (m.code !== 0) return m;
+    if (!b || m.wallMs < b.wallMs) b = { ...m, maxRssMB: Math.max(m.maxRssMB, b?.maxRssMB ?? 0) };
+  }
+  return b!;
+}
+
+/** Figures for one file. */
+interface SizeResult {
+  events: number;
+  bytes: number;
+  baseline: Measured;
+  readline?: Measured;
+  validate: Measured;
+  /** Findings per rule on the (valid) generated input; expected empty. */
+  findings: Record<string, number>;
+}
+
+function cliSupportsJobs(protocol: string): boolean {
+  const src = join(ROOT, 'src/cli', `${protocol}.ts`);
+  const prog = join(ROOT, 'src/cli/program.ts');
+  return [src, prog].some((p) => existsSync(p) && readFileSync(p, 'utf8').includes("'--jobs"));
+}
+
+async function measureFile(protocol: 'aep' | 'ahp', file: string, events: number, o: BenchOptions): Promise<SizeResult> {
+  const bytes = statSync(file).size;
+  const baseline = await best(o.runs, ['--import', 'tsx', 'tools/bench/baseline.ts', 'split', file]);
+  if (baseline.code !== 0) throw new Error(`baseline failed: ${baseline.stderr}`);
+  const readline = o.readline ? await best(o.runs, ['--import', 'tsx', 'tools/bench/baseline.ts', 'readline', file]) : undefined;
+  const args = [`bin/${protocol}.js`, 'validate', file, '--format', 'json', '--quiet', '--no-progress'];
+  if (o.jobs !== undefined && cliSupportsJobs(protocol)) args.push('--jobs', String(o.jobs));
+  const validate = await best(o.runs, args);
+  if (validate.code !== 0) {
+    throw new Error(`${protocol} validate exited ${validate.code} on generated input (it must be valid):\n${validate.stderr.slice(0, 2000)}\n${validate.stdout.slice(0, 2000)}`);
+  }
+  const report = JSON.parse(validate.stdout) as { summary: { events: number; errors: number; warnings: number; infos: number; byRule: Record<string, number> } };
+  if (report.summary.events !== events) throw new Error(`${protocol} validate saw ${report.summary.events} events of ${events}`);
+  validate.stdout = '';
+  // the generated streams are valid: any finding is a validator limit (a cap) or a bug, shown, not hidden
+  return { events, bytes, baseline, readline, validate, findings: report.summary.byRule };
+}
+
+const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+
+function describe(label: string, m: Measured, events: number, bytes: number): string {
+  const s = m.wallMs / 1000;
+  return `    ${label.padEnd(22)} ${fmt(s, 2).padStart(7)} s  ${fmt(events / s).padStart(10)} events/s  ${fmt(bytes / 1048576 / s, 1).padStart(6)} MB/s  peak RSS ${fmt(m.maxRssMB, 0).padStart(4)} MB  cpu ${fmt(m.cpuMs / 1000, 2)} s`;
+}
+
+async function benchProtocol(protocol: 'aep' | 'ahp', dir: string, o: BenchOptions): Promise<Record<string, unknown> | undefined> {
+  if (protocol === 'ahp' && !(existsSync(join(ROOT, 'src/cli/ahp.ts')) && existsSync(join(ROOT, 'bin/ahp.js')))) {
+    console.log('ahp: skipped (ahp validate is not available yet)');
+    return undefined;
+  }
+  const full = protocol === 'aep' ? o.events : o.ahpEvents;
+  const small = Math.max(1, Math.floor(full / 4));
+  const results: SizeResult[] = [];
+  for (const n of [small, full]) {
+    const file = join(dir, `${protocol}-${n}.jsonl`);
+    const t = performance.now();
+    const g = protocol === 'aep' ? generateAep(file, { events: n }) : generateAhp(file, { messages: n });
+    console.log(`${protocol}: generated ${fmt(n)} events, ${fmt(g.bytes / 1048576, 1)} MB in ${fmt((performance.now() - t) / 1000, 1)} s`);
+    results.push(await measureFile(protocol, file, n, o));
+    if (!o.keep) rmSync(file);
+  }
+  const [a, b] = results;
+  for (const r of results) {
+    console.log(`  ${fmt(r.events)} events (${fmt(r.bytes / 1048576, 1)} MB):`);
+    console.log(describe('(a) split+JSON.parse', r.baseline, r.events, r.bytes));
+    if (r.readline) console.log(describe('    readline+JSON.parse', r.readline, r.events, r.bytes));
+    console.log(describe(`(b) ${protocol} validate`, r.validate, r.events, r.bytes));
+    console.log(`    ratio (b)/(a) ${fmt(r.validate.wallMs / r.baseline.wallMs, 2)}${r.readline ? `  (vs readline ${fmt(r.validate.wallMs / r.readline.wallMs, 2)})` : ''}`);
+    const found = Object.entries(r.findings);
+    if (found.length) console.log(`    NOTE: findings on valid generated input: ${found.map(([k, n]) => `${k} x${n}`).join(', ')}`);
+  }
+  const rssGrowth = b.validate.maxRssMB - a.validate.maxRssMB;
+  console.log(`  peak RSS at ${fmt(a.events)} vs ${fmt(b.events)} events: ${fmt(a.validate.maxRssMB)} MB -> ${fmt(b.validate.maxRssMB)} MB (${rssGrowth >= 0 ? '+' : ''}${fmt(rssGrowth)} MB)`);
+  return {
+    protocol,
+    events: b.events,
+    bytes: b.bytes,
+    ratio: round(b.validate.wallMs / b.baseline.wallMs, 2),
+    ...(b.readline ? { ratioVsReadline: round(b.validate.wallMs / b.readline.wallMs, 2) } : {}),
+    validateSeconds: round(b.validate.wallMs / 1000, 2),
+    baselineSeconds: round(b.baseline.wallMs / 1000, 2),
+    eventsPerSecond: Math.round(b.events / (b.validate.wallMs / 1000)),
+    mbPerSecond: round(b.bytes / 1048576 / (b.validate.wallMs / 1000), 1),
+    peakRssMB: Math.round(b.validate.maxRssMB),
+    smallEvents: a.events,
+    smallPeakRssMB: Math.round(a.validate.maxRssMB),
+    smallRatio: round(a.validate.wallMs / a.baseline.wallMs, 2),
+    findingsOnValidInput: b.findings,
+    ...(o.jobs !== undefined ? { jobs: cliSupportsJobs(protocol) ? o.jobs : 'unsupported' } : {}),
+  };
+}
+
+function round(n: number, d: number): number {
+  const f = 10 ** d;
+  return Math.round(n * f) / f;
+}
+
+async function main(): Promise<void> {
+  const o = parseArgs(process.argv.slice(2));
+  const dir = mkdtempSync(join(tmpdir(), 'agent-conformance-bench-'));
+  const started = performance.now();
+  console.log(`node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), files in ${dir}`);
+  const lines: Record<string, unknown>[] = [];
+  try {
+    for (const p of o.protocols) {
+      const r = await benchProtocol(p, dir, o);
+      if (r) lines.push(r);
+    }
+  } finally {
+    if (!o.keep) rmSync(dir, { recursive: true, force: true });
+  }
+  console.log(`bench finished in ${fmt((performance.now() - started) / 1000, 1)} s`);
+  for (const l of lines) console.log(JSON.stringify(l));
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`bench: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exitCode = 1;
+});
