@@ -397,7 +397,7 @@ export function parseJsonText(text: string, maxDepth: number = DEFAULT_MAX_DEPTH
     return { ok: false, kind: 'invalid-json', index: 0, message: 'expected a JSON text' };
   }
   walkMembers = 0;
-  walkUnsafe = false;
+  walkUnsafe = typeof value === 'number' && (value > MAX_SAFE || value < -MAX_SAFE);
   const deep = value !== null && typeof value === 'object' && (maxDepth <= RECURSIVE_WALK_LIMIT ? walk(value, 1, maxDepth) : walkIterative(value, maxDepth));
   if (deep) {
     const s = scanJson(text, { maxDepth });

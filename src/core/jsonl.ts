@@ -306,6 +306,8 @@ export async function readJsonl(
   } else if (skipping) {
     sink(framingFinding('jsonl/no-final-newline', { source, line: lineNo, byteOffset: total }, 'The last line has no terminating newline.'));
   }
+  // input of a BOM alone: that is line 1 (the BOM finding names it)
+  if (lineNo === 0 && total > 0) lineNo = 1;
   if (candidates === 0) {
     sink(
       framingFinding(
