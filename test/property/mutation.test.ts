@@ -80,7 +80,7 @@ function editJson(line: string, node: number, edit: (holder: Record<string, unkn
 function apply(lines: string[], muts: Mutation[]): Buffer {
   const out = [...lines];
   const pick = (n: number) => (out.length ? n % out.length : 0);
-  const byteEdits: Mutation[] = [];
+  const byteEdits: Extract<Mutation, { op: 'flip' | 'insert' }>[] = [];
   for (const m of muts) {
     if (!out.length && m.op !== 'flip' && m.op !== 'insert') continue;
     switch (m.op) {
