@@ -82,9 +82,10 @@ export class FindingCounter {
     };
     if (knownTypes) {
       const known = new Set(knownTypes);
-      const seen: Record<string, number> = {};
-      const unknown: Record<string, number> = {};
-      for (const [t, n] of [...stats.types.entries()].sort()) (known.has(t) ? seen : unknown)[t] = n;
+      const entries = [...stats.types.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      // Object.fromEntries defines own properties: a type named "__proto__" stays ordinary data
+      const seen: Record<string, number> = Object.fromEntries(entries.filter(([t]) => known.has(t)));
+      const unknown: Record<string, number> = Object.fromEntries(entries.filter(([t]) => !known.has(t)));
       s.coverage = { seen, exercised: Object.keys(seen).length, known: known.size, unknown };
     }
     return s;
