@@ -293,6 +293,35 @@ function stageModify(effect: Obj, index: number, ctx: HostContext, values: Recor
   return out;
 }
 
+/** A deep copy of a JSON value: `structuredClone`, or an explicit stack when the value nests deeper than the call stack allows. */
+function detach<T>(value: T): T {
+  try {
+    return structuredClone(value);
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+  }
+  const copy = (v: unknown): unknown => (Array.isArray(v) ? new Array(v.length) : isObj(v) ? {} : v);
+  const root = copy(value);
+  const todo: Array<[unknown, unknown]> = [[value, root]];
+  while (todo.length) {
+    const [from, to] = todo.pop()!;
+    if (Array.isArray(from)) {
+      from.forEach((x, i) => {
+        const c = copy(x);
+        (to as unknown[])[i] = c;
+        if (c !== x) todo.push([x, c]);
+      });
+    } else if (isObj(from)) {
+      for (const [k, x] of Object.entries(from)) {
+        const c = copy(x);
+        Object.defineProperty(to, k, { value: c, enumerable: true, writable: true, configurable: true });
+        if (c !== x) todo.push([x, c]);
+      }
+    }
+  }
+  return root as T;
+}
+
 /** Validate, check and stage `effects` over shallow copies of the current values (nothing in `ctx` is changed). */
 function stage(effects: unknown, ctx: HostContext): { reasons: EffectRejection[]; values: Record<string, unknown>; changed: Set<string> } {
   const reasons: EffectRejection[] = [];
@@ -332,7 +361,7 @@ function stage(effects: unknown, ctx: HostContext): { reasons: EffectRejection[]
 export function applyEffects(effects: unknown, ctx: HostContext): EffectsOutcome {
   const { reasons, values, changed } = stage(effects, ctx);
   if (reasons.length) return { accepted: false, reasons };
-  return { accepted: true, values: structuredClone(values), changed: [...changed] };
+  return { accepted: true, values: detach(values), changed: [...changed] };
 }
 
 /** The verdict of {@link checkEffects}: accepted, or every reason for rejecting the response. */
@@ -376,10 +405,12 @@ export function hostContextOf(editContext: unknown): HostContext | undefined {
   const modify: Record<string, { replace: boolean; merge: boolean }> = {};
   const selection: Record<string, string> = {};
   const permissions: Record<string, TargetPermission> = {};
+  // own data properties: a target named `__proto__` stays a key, never a prototype
+  const put = (o: object, k: string, v: unknown) => Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
   for (const t of targets) {
-    modify[t] = { replace: true, merge: true };
-    selection[t] = 'body';
-    permissions[t] = { read: true, write: true };
+    put(modify, t, { replace: true, merge: true });
+    put(selection, t, 'body');
+    put(permissions, t, { read: true, write: true });
   }
   return {
     event: editContext.event,
@@ -405,7 +436,7 @@ export function checkEditContext(message: unknown, editContext: unknown): EditCo
   if (!ctx) return [{ ruleId: MODIFY_INVALID, severity: 'error', pointer: '', message: 'The edit context is not an object with an event type and current target values.' }];
   const result = isObj(message) && isObj(message.result) ? message.result : undefined;
   if (!result || !own(result, 'effects')) return [{ ruleId: MODIFY_INVALID, severity: 'error', pointer: '/result', message: 'The message is not an intercept response with `result.effects`.' }];
-  const out = applyEffects(result.effects, ctx);
+  const out = checkEffects(result.effects, ctx);
   if (out.accepted) return [];
   return out.reasons.map((r) => ({ ruleId: rejectionRule(r.code), severity: 'error', pointer: childPointer('/result', 'effects') + r.pointer, message: r.message }));
 }

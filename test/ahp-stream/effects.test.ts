@@ -152,6 +152,17 @@ test('applyEffects never changes its context and returns detached values', () =>
   assert.equal(applyEffects([{ type: 'allow' }], { event: 'tool.before' }).accepted, true);
 });
 
+test('values nested deeper than the call stack: judged and copied without overflow', () => {
+  const deep = JSON.parse(`{"a":${'['.repeat(100_000)}${']'.repeat(100_000)}}`) as Obj;
+  const r = applyEffects([merge(deep, 'input')], TOOL_BEFORE);
+  assert.equal(r.accepted, true);
+  if (r.accepted) assert.notEqual((r.values.input as Obj).a, deep.a, 'a detached copy');
+  // a target named like a prototype member stays data
+  const ctx = hostContextOf({ event: 'tool.before', current: JSON.parse('{"__proto__": {}}') as Obj, mode: '', action: '' });
+  assert.equal(Object.getPrototypeOf((ctx?.capabilities as { modify: object }).modify), Object.prototype);
+  assert.equal(({} as Obj).replace, undefined);
+});
+
 test('checkEditContext: the manifest edit context (replace + merge, body selection, read/write for every current key)', () => {
   const response = (effects: unknown[]) => ({ jsonrpc: '2.0', id: 'edit-1', result: { protocolVersion: 'draft', effects } });
   const elicit = (mode: string, action: string, content: Obj = { name: 'old' }) => ({ event: 'user.elicitation.result', current: { content }, mode, action });

@@ -6,7 +6,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { ahpDriver } from '../../src/ahp/driver.ts';
 import { AHP_STREAM_RULES } from '../../src/ahp/stream/index.ts';
+import { runPipeline } from '../../src/core/pipeline.ts';
 import {
   brief,
   CAPS,
@@ -223,6 +225,15 @@ test('caps: a finding, never a crash; state is dropped on completion', async () 
   assert.deepEqual(brief(await check([...reqs, ok('e1'), ok('e2'), ok('e3')], { maxPending: 1 })), ['warning:ahp/state-cap@2']);
   const many = Array.from({ length: 6 }, (_, i) => observe(toolBefore(`n${i}`)));
   assert.deepEqual(brief(await check(many, { maxEvents: 3 })), ['warning:ahp/state-cap@4']);
+});
+
+test('values nested deeper than the call stack are digested and compared without overflow', async () => {
+  const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+  const request = JSON.stringify(intercept(toolBefore('d1'))).replace('{"command":"ls"}', `{"command":${deep}}`);
+  const text = [request, request, JSON.stringify(ok('d1'))].join('\n') + '\n';
+  const findings: string[] = [];
+  await runPipeline([{ source: 'deep.jsonl', open: async function* () { yield text; } }], ahpDriver(), (f) => findings.push(f.ruleId), { maxDepth: 1_000_000 });
+  assert.deepEqual(findings, [], 'an identical retry of a deep event is recognised');
 });
 
 test('odd but wire-valid shapes never crash the rules', async () => {

@@ -261,7 +261,8 @@ function metaOf(ev: Obj): string {
   for (const path of CONTROL_PATHS) {
     let cur: unknown = ev;
     for (const k of path) cur = isObj(cur) ? cur[k] : undefined;
-    out += cur === undefined ? ABSENT : shortHash(typeof cur === 'string' ? 's' + cur : JSON.stringify(cur));
+    // strings and scalars directly; anything else through the depth-safe digest
+    out += cur === undefined ? ABSENT : shortHash(typeof cur === 'string' ? 's' + cur : cur === null || typeof cur !== 'object' ? typeof cur + String(cur) : 'o' + valueDigest(cur));
   }
   return out;
 }
