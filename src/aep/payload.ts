@@ -3,11 +3,45 @@
  * lazily, once per process), and the capture annotation trees. AEP-0001 §5; AEP-0002 §5.
  */
 import type { ValidateFunction } from 'ajv';
+import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { createAjv } from '../core/ajv.ts';
 import { buildCaptureTree, type CaptureNode } from './capture.ts';
 import { loadAepSchemas, type AepRegistryType } from './schemas.ts';
 
+type Predicate = (s: string) => boolean;
+
+/** Memoise a pure string predicate; the table is cleared when it holds `max` entries. */
+function memo(fn: Predicate, max = 4096): Predicate {
+  const seen = new Map<string, boolean>();
+  return (s) => {
+    let r = seen.get(s);
+    if (r === undefined) {
+      if (seen.size >= max) seen.clear();
+      seen.set(s, (r = fn(s)));
+    }
+    return r;
+  };
+}
+
 const ajv = createAjv();
+// Hot formats, same verdicts as ajv-formats (full mode): `source` URIs repeat across a
+// session's events, so their verdict is remembered; `date-time` is ajv-formats' own
+// composition (split at T/space, full-date, time with offset) with the full-date verdict
+// remembered (a stream has few distinct days). A property test compares them with ajv-formats.
+const formats = fullFormats as unknown as Record<'uri' | 'date' | 'time' | 'date-time', Predicate | { validate: Predicate; compare: unknown }>;
+const fn = (f: Predicate | { validate: Predicate }): Predicate => (typeof f === 'function' ? f : f.validate);
+const uri = memo(fn(formats.uri));
+const fullDate = memo(fn(formats.date), 1024);
+const time = fn(formats.time);
+const DATE_TIME_SEPARATOR = /t|\s/i;
+ajv.addFormat('uri', uri);
+ajv.addFormat('date-time', {
+  validate: (s: string) => {
+    const parts = s.split(DATE_TIME_SEPARATOR);
+    return parts.length === 2 && fullDate(parts[0]) && time(parts[1]);
+  },
+  compare: (formats['date-time'] as { compare: (a: string, b: string) => number | undefined }).compare,
+});
 const schemas = loadAepSchemas();
 let envelopeFn: ValidateFunction | undefined;
 const payloadFns = new Map<string, ValidateFunction | null>();

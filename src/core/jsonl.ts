@@ -141,7 +141,8 @@ export async function readJsonl(
   let first = true;
   let head: Buffer | null = null; // the first bytes, held until 3 are seen (a BOM may span chunks)
 
-  const emitLine = (buf: Buffer, start: number, end: number, offset: number, terminated: boolean): void => {
+  /** `checked`: the bytes are already known to be valid UTF-8 (their chunk region was checked at once). */
+  const emitLine = (buf: Buffer, start: number, end: number, offset: number, terminated: boolean, checked = false): void => {
     lineNo++;
     let stop = end;
     if (!rejectCR && terminated && stop > start && buf[stop - 1] === 0x0d) stop--;
@@ -155,8 +156,8 @@ export async function readJsonl(
       );
       return;
     }
-    const bytes = buf.subarray(start, stop);
-    if (!isUtf8(bytes)) {
+    const bytes = checked ? undefined : buf.subarray(start, stop);
+    if (bytes && !isUtf8(bytes)) {
       // the two decoders agree (a property test holds them to it); never index past the end
       const bad = Math.min(firstInvalidUtf8(bytes), bytes.length - 1);
       const prefix = bytes.subarray(0, bad).toString('utf8');
@@ -171,7 +172,7 @@ export async function readJsonl(
       );
       return;
     }
-    let text = bytes.toString('utf8');
+    let text = buf.toString('utf8', start, stop);
     if (rejectCR) {
       const cr = text.indexOf('\r');
       if (cr !== -1) {
@@ -238,6 +239,11 @@ export async function readJsonl(
       if (chunk.length === 0) continue;
     }
     let pos = 0;
+    // Whole lines of this chunk are checked for UTF-8 in one call, from the first line that
+    // starts in it to its last newline (a newline byte never sits inside a multi-byte
+    // sequence, so each line of a valid region is valid); -1: not yet decided.
+    let regionEnd = -1;
+    let regionValid = false;
     while (pos < chunk.length) {
       const nl = chunk.indexOf(0x0a, pos);
       if (skipping) {
@@ -286,7 +292,11 @@ export async function readJsonl(
         carryLen = 0;
         emitLine(whole, 0, whole.length, off, true);
       } else {
-        emitLine(chunk, pos, nl, base + pos, true);
+        if (regionEnd === -1) {
+          regionEnd = chunk.lastIndexOf(0x0a);
+          regionValid = isUtf8(chunk.subarray(pos, regionEnd));
+        }
+        emitLine(chunk, pos, nl, base + pos, true, regionValid);
       }
       pos = nl + 1;
     }
