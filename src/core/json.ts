@@ -377,10 +377,10 @@ let walkUnsafe = false;
  * - a walk over the parsed value counts object members, finds numbers whose magnitude is at
  *   least 2^53 (any integer literal beyond the safe range parses to one: rounding is monotone)
  *   and stops at `maxDepth`;
- * - one pass over the `:` characters of the text counts those right after a `"` (every member
- *   name ends that way unless whitespace separates it from its colon, which sends the text to
- *   the full scan). A duplicate member lowers the parsed count, a `":` inside a string raises
- *   the text count, so the two counts are equal only when neither happened.
+ * - one pass over the `:` characters of the text counts those right after an unescaped `"`
+ *   (every member name ends that way unless whitespace separates it from its colon, which
+ *   sends the text to the full scan; inside strings quotes are escaped). A duplicate member
+ *   lowers the parsed count, so the two counts are equal only when there is none.
  * Only text that fails the screen is scanned in full by {@link scanJson}; the verdict never
  * depends on which member `JSON.parse` kept.
  *
@@ -410,15 +410,24 @@ export function parseJsonText(text: string, maxDepth: number = DEFAULT_MAX_DEPTH
 }
 
 /**
- * Number of `":` sequences in `text`, or -1 when some `:` follows JSON whitespace (then the
- * count cannot be compared and the caller scans in full).
+ * Number of `":` sequences in `text` whose quote is not escaped, or -1 when some `:` follows
+ * JSON whitespace (then the count cannot be compared and the caller scans in full). In JSON
+ * text an unescaped `"` right before `:` can only end a member name: inside a string every
+ * quote is escaped, and a string value is never followed by `:`. So embedded JSON in string
+ * values (`"{\"a\":1}"`) does not disturb the count.
  */
 function memberNamesInText(text: string): number {
   let count = 0;
   for (let p = text.indexOf(':'); p !== -1; p = text.indexOf(':', p + 1)) {
     const c = text.charCodeAt(p - 1);
-    if (c === 0x22) count++;
-    else if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) return -1;
+    if (c === 0x22) {
+      if (text.charCodeAt(p - 2) !== 0x5c) count++;
+      else {
+        let k = p - 2;
+        while (text.charCodeAt(k) === 0x5c) k--;
+        if ((p - 2 - k) % 2 === 0) count++; // an even run of backslashes: the quote itself is real
+      }
+    } else if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) return -1;
   }
   return count;
 }
