@@ -110,9 +110,22 @@ export function eventLocation(event: ParsedEvent, pointer: string): Location {
     source: event.source,
     line,
     column,
-    byteOffset: event.byteOffset + Buffer.byteLength(event.text.slice(0, idx), 'utf8'),
+    byteOffset: event.byteOffset + prefixBytes(event, idx),
     pointer,
   };
+}
+
+/** Whether each event's text is pure ASCII (then UTF-16 index = byte count); computed once per event. */
+const asciiText = new WeakMap<ParsedEvent, boolean>();
+
+/** UTF-8 byte length of `event.text.slice(0, idx)`, without re-encoding ASCII lines for every finding. */
+function prefixBytes(event: ParsedEvent, idx: number): number {
+  let ascii = asciiText.get(event);
+  if (ascii === undefined) {
+    ascii = Buffer.byteLength(event.text, 'utf8') === event.text.length;
+    asciiText.set(event, ascii);
+  }
+  return ascii ? idx : Buffer.byteLength(event.text.slice(0, idx), 'utf8');
 }
 
 /** Build the finding a rule reports at `event` (or at `r.at`). */
