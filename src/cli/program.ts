@@ -270,9 +270,18 @@ export async function main(protocol: CliProtocol, argv: string[], io: CliIO): Pr
 
 /** The real process as a {@link CliIO}. */
 export function processIO(): CliIO {
+  // A reader that goes away (`aep validate big.jsonl | head`) closes the pipe: stop writing to
+  // it, finish the run and keep the exit code it earns, never a stack trace.
+  const closed = { stdout: false, stderr: false };
+  for (const name of ['stdout', 'stderr'] as const) {
+    process[name].on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EPIPE') closed[name] = true;
+      else throw e;
+    });
+  }
   return {
-    stdout: { write: (s) => void process.stdout.write(s) },
-    stderr: { write: (s) => void process.stderr.write(s) },
+    stdout: { write: (s) => void (closed.stdout || process.stdout.write(s)) },
+    stderr: { write: (s) => void (closed.stderr || process.stderr.write(s)) },
     stdin: process.stdin,
     env: process.env,
     stdoutIsTTY: Boolean(process.stdout.isTTY),

@@ -1,0 +1,37 @@
+// A reader that closes the pipe early (`aep validate x | head -1`) must not produce a stack
+// trace or change the exit code the run earns.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { test } from 'node:test';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+function runClosingStdout(args: string[]): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    // read the first chunk, then close our end like `head -1` does
+    child.stdout.once('data', () => child.stdout.destroy());
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
+}
+
+test('a closed stdout pipe ends quietly and keeps the exit code (findings: 1)', async () => {
+  // far more output than a pipe buffer holds, so writes continue after the reader is gone
+  const file = join(mkdtempSync(join(tmpdir(), 'epipe-')), 'many.jsonl');
+  writeFileSync(file, '{"not":"an event"}\n'.repeat(20_000));
+  const r = await runClosingStdout(['bin/aep.js', 'validate', '--no-progress', file]);
+  assert.equal(r.code, 1);
+  assert.doesNotMatch(r.stderr, /EPIPE|Error|at /);
+});
+
+test('a closed stdout pipe on a clean run keeps exit 0', async () => {
+  const r = await runClosingStdout(['bin/aep.js', 'validate', 'examples/aep/session.jsonl']);
+  assert.equal(r.code, 0);
+  assert.equal(r.stderr, '');
+});
