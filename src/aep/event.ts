@@ -2,6 +2,7 @@
  * The AEP event as rules see it: a parsed JSONL line plus the envelope facts every rule needs.
  * AEP-0001 §5.
  */
+import { exactIntegerOfLiteral, numberLiteralAt } from '../core/json.ts';
 import type { ParsedEvent } from '../core/rule.ts';
 import type { AepCaptureLevel } from './schemas.ts';
 
@@ -40,12 +41,16 @@ export function attr(ev: AepEvent, name: 'id' | 'type' | 'source' | 'agent' | 's
 
 /**
  * The exact value of an integer attribute (`seq`, `epoch`) as a bigint, also beyond 2^53
- * where `JSON.parse` rounds (the literal text is taken from the line). `undefined` when absent.
+ * and in fraction or exponent form (`1e400`, `9007199254740993.0`), where `JSON.parse`
+ * rounds: the literal text is taken from the line. `undefined` when absent, not a number,
+ * not a whole number, or too large to expand (those are reported by `aep/seq-epoch`).
  */
 export function exactInteger(ev: ParsedEvent, pointer: string): bigint | undefined {
   for (const b of ev.bigIntegers) if (b.pointer === pointer) return BigInt(b.text);
-  const name = pointer.slice(1);
-  const v = ev.value[name];
-  if (typeof v !== 'number' || !Number.isInteger(v)) return undefined;
-  return BigInt(v);
+  const v = ev.value[pointer.slice(1)];
+  if (typeof v !== 'number') return undefined;
+  if (Number.isSafeInteger(v)) return BigInt(v);
+  const lit = numberLiteralAt(ev.text, pointer);
+  const exact = lit === undefined ? undefined : exactIntegerOfLiteral(lit);
+  return typeof exact === 'bigint' ? exact : undefined;
 }

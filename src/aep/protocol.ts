@@ -3,6 +3,7 @@
  * rules, for each parsed JSONL line. DESIGN.md §Data flow; AEP-0001 §5-§8, AEP-0002 §3-§5.
  */
 import { ajvMessage, significantErrors } from '../core/ajv.ts';
+import { exactIntegerOfLiteral, MAX_EXACT_EXPONENT, numberLiteralAt } from '../core/json.ts';
 import type { FindingSink } from '../core/finding.ts';
 import { framingFinding, JSONL_RULES } from '../core/jsonl.ts';
 import type { ProtocolChecker, ProtocolDriver, RunStats } from '../core/pipeline.ts';
@@ -79,12 +80,40 @@ export function checkAepEvent(ev: ParsedEvent, sink: FindingSink): AepEvent | un
       }
       if (rule.id.startsWith('aep/scope-')) message = scopeMessage(rule, e.keyword, pointer, String(ev.value.type));
       if (rule.id === R.typeGrammar.id) message = `Type ${JSON.stringify(ev.value.type)} does not follow the type grammar {category}.{rest} (13 core categories, lowercase [a-z0-9_] segments) or x.{vendor}.{category}.{rest}.`;
+      if (rule.id === R.time.id && e.keyword === 'format' && typeof ev.value.time === 'string' && RFC3339_SHAPE.test(ev.value.time)) {
+        message = `"/time" has the RFC 3339 shape but names no real instant: the date or the time of day is out of range (e.g. February 30, month 13, hour 24).`;
+      }
       if (rule.id === R.nullAttribute.id) message = `Attribute "${pointer.slice(1)}" is null; an absent optional attribute is omitted, never null.`;
       if (rule.id === R.extensionValue.id && e.keyword === 'type') message = `Extension attribute "${pointer.slice(1)}" must be a string, integer or boolean.`;
       sink(makeFinding(rule, { pointer, message }, ev));
     }
     return undefined;
   }
+  // seq/epoch that JSON.parse cannot hold exactly (1e400, 9007199254740993.0): decide from the literal
+  let inexact = false;
+  for (const name of ['seq', 'epoch'] as const) {
+    const n = v[name];
+    if (typeof n !== 'number' || Number.isSafeInteger(n) || ev.bigIntegers.some((b) => b.pointer === '/' + name)) continue;
+    const lit = numberLiteralAt(ev.text, '/' + name);
+    const exact = lit === undefined ? undefined : exactIntegerOfLiteral(lit);
+    if (typeof exact === 'bigint') continue;
+    inexact = true;
+    const shown = lit && lit.length <= 40 ? lit : `a ${lit?.length ?? 0}-character literal`;
+    sink(
+      makeFinding(
+        R.counter,
+        {
+          pointer: '/' + name,
+          message:
+            exact === 'too-large'
+              ? `"/${name}" is written as ${shown}, too large to compare exactly (exponent above ${MAX_EXACT_EXPONENT}).`
+              : `"/${name}" is written as ${shown}, which is not a whole number.`,
+        },
+        ev,
+      ),
+    );
+  }
+  if (inexact) return undefined;
   const type = v.type as string;
   const entry = type.startsWith('x.') ? undefined : registryEntry(type);
   if (!type.startsWith('x.') && !entry) {
@@ -116,6 +145,9 @@ export function checkAepEvent(ev: ParsedEvent, sink: FindingSink): AepEvent | un
   out.registered = entry !== undefined;
   return out;
 }
+
+/** RFC 3339 date-time syntax with an offset, ignoring calendar ranges (those are the format check's). */
+const RFC3339_SHAPE = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 
 function scopeMessage(rule: RuleMeta, keyword: string, pointer: string, type: string): string {
   const name = pointer.slice(1);

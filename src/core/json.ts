@@ -512,3 +512,51 @@ export function locateIndex(text: string, pointer: string, maxDepth: number = DE
   }
   return undefined;
 }
+
+/**
+ * The number literal exactly as written for the member named by `pointer` (e.g. `1e400`,
+ * `9007199254740993.0`), or `undefined` when the pointer names no number in the text.
+ * Full scan: use only for values `JSON.parse` cannot represent exactly.
+ */
+export function numberLiteralAt(text: string, pointer: string): string | undefined {
+  let i = locateIndex(text, pointer);
+  if (i === undefined) return undefined;
+  if (pointer !== '' && text.charCodeAt(i) === 0x22) {
+    // a member: skip its key and the colon
+    const end = scanString(text, i);
+    if (end < 0) return undefined;
+    i = skipWs(text, end);
+    if (text.charCodeAt(i) !== 0x3a) return undefined;
+    i = skipWs(text, i + 1);
+  }
+  const end = scanNumber(text, i);
+  return end > i ? text.slice(i, end) : undefined;
+}
+
+/** Largest decimal exponent {@link exactIntegerOfLiteral} expands (bounds the bigint's size). */
+export const MAX_EXACT_EXPONENT = 4096;
+
+/**
+ * The exact integer value of a JSON number literal, also in fraction or exponent form
+ * (`1e3` -> 1000n, `9007199254740993.0` -> 9007199254740993n). Returns `'fraction'` when the
+ * value is not a whole number and `'too-large'` when its exponent exceeds
+ * {@link MAX_EXACT_EXPONENT}; `undefined` when `lit` is not a JSON number.
+ */
+export function exactIntegerOfLiteral(lit: string): bigint | 'fraction' | 'too-large' | undefined {
+  const m = /^(-?)(0|[1-9][0-9]*)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?$/.exec(lit);
+  if (!m) return undefined;
+  const [, sign, int, frac = '', expText = '0'] = m;
+  const digits = (int + frac).replace(/^0+(?=\d)/, '');
+  if (/^0+$/.test(digits)) return 0n;
+  const exp = Number(expText) - frac.length;
+  if (!Number.isFinite(exp) || Math.abs(exp) > MAX_EXACT_EXPONENT) return exp > 0 ? 'too-large' : 'fraction';
+  let v: bigint;
+  if (exp >= 0) v = BigInt(digits) * 10n ** BigInt(exp);
+  else {
+    const cut = digits.length + exp;
+    const tail = cut > 0 ? digits.slice(cut) : digits;
+    if (!/^0*$/.test(tail)) return 'fraction';
+    v = cut > 0 ? BigInt(digits.slice(0, cut)) : 0n;
+  }
+  return sign ? -v : v;
+}

@@ -96,3 +96,19 @@ test('locateIndex finds members, array items and the root', () => {
   assert.equal(locateIndex(text, '/d~0~1e'), text.indexOf('"d~/e"'));
   assert.equal(locateIndex(text, '/missing'), undefined);
 });
+
+test('exactIntegerOfLiteral expands fraction and exponent forms exactly', async () => {
+  const { exactIntegerOfLiteral, numberLiteralAt } = await import('../../src/core/json.ts');
+  assert.equal(exactIntegerOfLiteral('9007199254740993.0'), 9007199254740993n);
+  assert.equal(exactIntegerOfLiteral('1e3'), 1000n);
+  assert.equal(exactIntegerOfLiteral('-12.50e1'), -125n);
+  assert.equal(exactIntegerOfLiteral('1e400'), 10n ** 400n);
+  assert.equal(exactIntegerOfLiteral('1.5'), 'fraction');
+  assert.equal(exactIntegerOfLiteral('1e-1'), 'fraction');
+  assert.equal(exactIntegerOfLiteral('0.0e-9999'), 0n);
+  assert.equal(exactIntegerOfLiteral('1e5000'), 'too-large');
+  assert.equal(exactIntegerOfLiteral('abc'), undefined);
+  assert.equal(numberLiteralAt('{"a":{"seq" : 1e400}}', '/a/seq'), '1e400');
+  assert.equal(numberLiteralAt('[1, 2.50]', '/1'), '2.50');
+  assert.equal(numberLiteralAt('{"a":"x"}', '/a'), undefined);
+});
