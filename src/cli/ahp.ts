@@ -13,10 +13,15 @@ import { DEFAULT_AHP_STREAM_OPTIONS } from '../ahp/stream/index.ts';
 import { registerPinCommands } from './pin.ts';
 import { main, positiveInt, processIO, type CliIO, type CliProtocol } from './program.ts';
 
-/** The binding of an input name when no `--binding` is given: `.registration.json` = registration, `.json` = http, else stdio. */
+/**
+ * The binding of an input name when no `--binding` is given: a `.json` file named
+ * `*.registration.json` or inside a folder named `registration` is a registration document,
+ * any other `.json` one HTTP message, anything else (and stdin) stdio JSONL.
+ */
 export function bindingByName(path: string): AhpBinding {
-  const p = path.toLowerCase();
-  return p.endsWith('.registration.json') ? 'registration' : p !== '-' && p.endsWith('.json') ? 'http' : 'stdio';
+  const p = path.toLowerCase().replace(/\\/g, '/');
+  if (p === '-' || !p.endsWith('.json')) return 'stdio';
+  return p.endsWith('.registration.json') || p.startsWith('registration/') || p.includes('/registration/') ? 'registration' : 'http';
 }
 
 /** The binding of one input: `--binding`, else by name ({@link bindingByName}). */
@@ -45,7 +50,7 @@ export const ahpCli: CliProtocol = {
   framingFor: (path, opts) => (bindingFor(path, opts) === 'stdio' ? 'jsonl' : 'document'),
   validateOptions(cmd: Command) {
     cmd
-      .addOption(new Option('--binding <binding>', 'read every input as this binding (default: .registration.json = registration, .json = http, else stdio)').choices(['stdio', 'http', 'registration']))
+      .addOption(new Option('--binding <binding>', 'read every input as this binding (default: *.registration.json or registration/*.json = registration, other .json = http, else stdio)').choices(['stdio', 'http', 'registration']))
       .addOption(new Option('--max-pending <n>', 'most intercept requests awaiting a response tracked at once').argParser(positiveInt).default(DEFAULT_AHP_STREAM_OPTIONS.maxPending))
       .addOption(new Option('--max-events <n>', 'most event ids remembered for lineage and retries').argParser(positiveInt).default(DEFAULT_AHP_STREAM_OPTIONS.maxEvents));
   },

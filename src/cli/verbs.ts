@@ -109,7 +109,7 @@ function suggestions(ids: readonly string[], wanted: string): string[] {
 export function addCatalogueAndFixtureVerbs(program: Command, protocol: CliProtocol, io: CliIO, setExit: (code: number) => void): void {
   const fixtures = program
     .command('fixtures')
-    .description('run a fixture directory (pass/ + fail/, the upstream AEP corpus, or the AHP manifest) and print one verdict per case')
+    .description(protocol.name === 'aep' ? 'run a fixture directory (ours: pass/ + fail/, or the upstream AEP corpus) and print one verdict per case' : 'run a fixture directory (ours: pass/ + fail/, or the upstream AHP manifest.json) and print one verdict per case')
     .argument('<dir>', 'fixture directory');
   addReportOptions(fixtures, fixtureFormatsFor(protocol.name))
     .option('--deviations <file>', 'known disagreements [{"id", "reason"}]; a listed case that no longer deviates or no longer exists fails the run')

@@ -51,7 +51,7 @@ export async function verifyPin(opts: VerifyOptions): Promise<Finding[]> {
     const bytes = await readIfExists(path);
     if (!bytes) {
       findings.push(
-        pinFinding('pin/missing-source', path, `Pinned source ${source.name} is not present; fetch it with \`pin refresh --adopt\`.`, {
+        pinFinding('pin/missing-source', path, `Pinned source ${source.name} is not present (the upstream bytes are not committed): run \`ahp pin refresh\` to download and compare them, review, then \`ahp pin refresh --adopt\`; or pass --allow-missing to check only what is present.`, {
           severity: opts.allowMissing ? 'warning' : 'error',
           data: { name: source.name, url: source.url },
         }),
