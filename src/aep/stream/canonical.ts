@@ -146,3 +146,8 @@ export function contentHash(ev: ExactJson): Hash64 {
 export function idKeyHash(source: string, id: string): Hash64 {
   return hash64(sha256(JSON.stringify([source, id])));
 }
+
+/** The 64-bit key of a tuple of strings (the first 8 bytes of the SHA-256 of its JSON array). */
+export function tupleHash(parts: readonly string[]): Hash64 {
+  return hash64(sha256(JSON.stringify(parts)));
+}

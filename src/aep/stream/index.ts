@@ -40,12 +40,16 @@ export interface AepStreamOptions {
   /** Most `(source, session)` keys held at once (least recently active forgotten first). */
   maxSessions: number;
   /**
-   * Most lifecycle records held at once: runs, attention requests (open, or closed markers
-   * kept to catch a second terminal), ack decisions and invalid respond commands awaiting
-   * their ack. New ones are not tracked while full.
+   * Most open work held at once: open runs, open attention requests and invalid respond
+   * commands awaiting their ack. Completed work does not count (it leaves a compact marker,
+   * bounded with `maxIds`; see tracker.ts). New open work is not tracked while full.
    */
   maxOpen: number;
-  /** Most `(source, id)` digests kept for identity checks (oldest forgotten first). */
+  /**
+   * Most `(source, id)` digests kept for identity checks (oldest forgotten first). The same
+   * bound applies, separately, to the compact markers of completed work (run and request
+   * terminals, ack decisions) and to the compact entries of ended sessions.
+   */
   maxIds: number;
 }
 

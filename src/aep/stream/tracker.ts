@@ -19,16 +19,35 @@
  * State and keys (AEP-0001 §5.2: session identity is emitter-scoped):
  * - identity: `(source, id)` -> 64-bit content digest + first line, in a compact hash table
  *   (id-table.ts; cap `maxIds`, the oldest half forgotten first);
- * - sessions: `(source, session)` -> ordering high-water mark `(epoch, seq)`, the first
- *   `session.ended`, runs and attention requests of that emitter session (cap `maxSessions`;
- *   the least recently active session is forgotten first);
- * - acks: `(ack source, cause)` -> the first ack decision (AEP-0004 §3);
+ * - live sessions: `(source, session)` -> ordering high-water mark `(epoch, seq)`, the first
+ *   `session.ended`, open runs, and attention requests (open ones, and closed ones without
+ *   their form fields, so that followers of a closed request still find it) (cap
+ *   `maxSessions`; the least recently active session is forgotten first);
+ * - markers (marker-table.ts, compact, no strings): every run terminal by
+ *   `(source, session, run)`, every request terminal by `(source, session, request)`, and the
+ *   first ack decision by `(ack source, cause)` (AEP-0004 §3): line, input, byte offset, type;
+ * - ended sessions without open work: the first `session.ended` and the ordering mark, as a
+ *   compact entry (marker-table.ts) keyed by `(source, session)`;
  * - invalid `control.attention.respond` commands awaiting their ack, by `(session, id)`.
- * Runs, requests, acks and pending commands count against `maxOpen`; when it is full new
- * ones are not tracked. A completed pair shrinks to a terminal marker (its location: a second
- * terminal must still be detected); a request's form fields are dropped at its terminal and a
- * pending command is dropped at its ack. Exceeding a cap is reported once per cap by
- * `aep/state-cap` and never throws.
+ *
+ * Release (DESIGN.md §Principles "Stream, don't slurp"): only OPEN work counts against
+ * `maxOpen`: open runs, open attention requests and invalid responds awaiting their ack; when
+ * it is full, new ones are not tracked. A run leaves its session at its terminal (its marker
+ * stays); a request drops its form fields at its terminal and stops counting; a pending
+ * respond is dropped at its ack. At its first `session.ended` a session drops its closed
+ * requests; once it has no open work left (at once, or when its last open run or request
+ * closes) it leaves the session map for a compact ended entry. An event after the end brings
+ * the session back from that entry (ended mark and ordering mark), so a second distinct
+ * `session.ended`, a seq/epoch regression, a second run or request terminal and a second ack
+ * are still caught after the end. Trade-off: the attention requests of an ended session are
+ * forgotten, so a follower (`attention.answered`, `control.attention.respond`, routed) of
+ * one of its requests arriving after the session ended is reported as naming an unknown
+ * request (`aep/attention-unknown-request`, info) instead of being linked. Markers and ended
+ * entries share the `maxIds` bound (each is held in generations like the identity table; when
+ * the oldest half is forgotten `aep/state-cap` reports `maxIds`); a marker costs about 40 bytes,
+ * an ended session about 75. Closed request records of a session that never ends stay until
+ * `maxSessions` evicts it. Exceeding a cap is reported once per cap by `aep/state-cap` and
+ * never throws.
  *
  * Sharing across rule instances: `RuleRunner` creates every stream rule of a run from the
  * same options object, synchronously and in list order. {@link trackerFor} keys the tracker
@@ -39,8 +58,9 @@ import type { Location } from '../../core/finding.ts';
 import type { ParsedEvent, RuleContext, RuleMeta, StreamRule } from '../../core/rule.ts';
 import { attr, exactInteger, scopeOf, type AepEvent } from '../event.ts';
 import { checkFormValues, compileForm, type CompiledForm, type FormIssue } from '../forms.ts';
-import { contentHash, idKeyHash } from './canonical.ts';
-import { AepIdTable } from './id-table.ts';
+import { contentHash, idKeyHash, tupleHash } from './canonical.ts';
+import { AepIdTable, type Hash64 } from './id-table.ts';
+import { MarkerTable, type MarkerRow } from './marker-table.ts';
 import type { AepStreamOptions } from './index.ts';
 
 /** Where an event was: its input, line and (when kept) line-start byte offset. */
@@ -71,7 +91,7 @@ export const ATTENTION_FOLLOWERS: ReadonlySet<string> = new Set(['attention.rout
 /** Ack decisions (AEP-0004 §3). */
 export const ACKS: ReadonlySet<string> = new Set(['control.accepted', 'control.rejected']);
 
-/** One run of an emitter session. */
+/** One open run of an emitter session (a run leaves the map at its terminal). */
 export interface RunRecord {
   started?: Mark;
   terminal?: Mark;
@@ -96,7 +116,7 @@ export interface RequestRecord {
 
 /** State of one `(source, session)`. */
 export class SessionRecord {
-  /** Runs, requests held (released on eviction). */
+  /** Open runs and open requests held against `maxOpen` (released at their terminal or on eviction). */
   owned = 0;
   pos?: { epoch: bigint; seq: bigint; at: Mark };
   ended?: Mark;
@@ -120,6 +140,12 @@ export class SessionRecord {
   /** True when the session holds runs or requests. */
   get hasLifecycle(): boolean {
     return (this.runMap?.size ?? 0) + (this.requestMap?.size ?? 0) > 0;
+  }
+
+  /** Forget closed request records (kept while the session lives, for followers of a closed request). */
+  dropClosed(): void {
+    if (!this.requestMap) return;
+    for (const [id, r] of this.requestMap) if (r.terminal) this.requestMap.delete(id);
   }
 
   /** Read-only peeks that never allocate. */
@@ -192,13 +218,35 @@ const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof
 const own = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
 const key2 = (a: string, b: string) => JSON.stringify([a, b]);
 
+/** Terminal and ack types, by their code in the marker table. */
+const MARKER_TYPES = ['run.finished', 'run.failed', 'run.cancelled', 'attention.resolved', 'attention.timeout', 'control.accepted', 'control.rejected'] as const;
+const MARKER_CODE = new Map<string, number>(MARKER_TYPES.map((t, i) => [t, i]));
+const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** Sizes of the stream state held now (see {@link AepStreamTracker.stats}). */
+export interface AepTrackerStats {
+  /** Open work counted against `maxOpen`: open runs, open attention requests, invalid responds awaiting their ack. */
+  open: number;
+  /** `(source, session)` records held in full (live sessions, and ended ones with open work). */
+  sessions: number;
+  /** Ended sessions kept as compact entries (their `session.ended` and ordering mark). */
+  endedSessions: number;
+  /** Compact markers of run terminals, request terminals and ack decisions. */
+  markers: number;
+  /** `(source, id)` identity entries. */
+  ids: number;
+}
+
 /** The shared stream state of one run. */
 export class AepStreamTracker {
   private readonly ids: AepIdTable;
   private readonly sessions = new Map<string, SessionRecord>();
   /** Bare session -> the emitter sessions using that name (usually one). */
   private readonly bySession = new Map<string, Set<SessionRecord>>();
-  private readonly acks = new Map<string, { at: Mark; type: string }>();
+  /** Run terminals, request terminals and ack decisions: u32 [line, file, type code], f64 [byte offset]. */
+  private readonly markers: MarkerTable;
+  /** Ended sessions without open work: u32 [ended line, file, pos line, pos file], f64 [ended byte, pos byte, epoch, seq]. */
+  private readonly endedSessions: MarkerTable;
   private readonly invalidResponds = new Map<string, Mark>();
   private open = 0;
   private readonly capsHit = new Set<CapName>();
@@ -210,6 +258,16 @@ export class AepStreamTracker {
 
   constructor(readonly opts: AepStreamOptions) {
     this.ids = new AepIdTable(opts.maxIds);
+    this.markers = new MarkerTable(3, 1, opts.maxIds);
+    this.endedSessions = new MarkerTable(4, 4, opts.maxIds);
+  }
+
+  /**
+   * Sizes of the state held now (read-only; for tests and diagnostics). On a stream whose
+   * sessions all ended and whose work all completed, `open` and `sessions` are 0.
+   */
+  stats(): AepTrackerStats {
+    return { open: this.open, sessions: this.sessions.size, endedSessions: this.endedSessions.size, markers: this.markers.size, ids: this.ids.size };
   }
 
   /** Facts about `ev`; computed on the first call for an event, then returned as is. */
@@ -268,6 +326,57 @@ export class AepStreamTracker {
     if (owner) owner.owned--;
   }
 
+  /** A marker (terminal or ack) remembered for `key`. */
+  private marker(key: Hash64): { at: Mark; type: string } | undefined {
+    const row = this.markers.get(key);
+    if (!row) return undefined;
+    const at: Mark = { file: this.ids.fileName(row.u[1]), line: row.u[0] };
+    if (!Number.isNaN(row.f[0])) at.byteOffset = row.f[0];
+    return { at, type: MARKER_TYPES[row.u[2]] ?? '' };
+  }
+
+  private putMarker(key: Hash64, at: Mark, type: string, ev: ParsedEvent): void {
+    const row: MarkerRow = { u: [at.line, this.ids.fileIndex(at.file), MARKER_CODE.get(type) ?? 0], f: [at.byteOffset ?? NaN] };
+    if (this.markers.put(key, row)) this.notice('maxIds', ev);
+  }
+
+  /**
+   * Shrink an ended session without open work to a compact entry (its `session.ended` and
+   * ordering high-water mark) and drop everything else it held. Positions beyond 2^53 keep the
+   * (slim) record in the session map instead.
+   */
+  private compact(rec: SessionRecord, ev: ParsedEvent): void {
+    const p = rec.pos;
+    const e = rec.ended;
+    if (!p || !e) return;
+    if (p.epoch > SAFE || p.epoch < -SAFE || p.seq > SAFE || p.seq < -SAFE) {
+      rec.dropClosed();
+      return;
+    }
+    const row: MarkerRow = {
+      u: [e.line, this.ids.fileIndex(e.file), p.at.line, this.ids.fileIndex(p.at.file)],
+      f: [e.byteOffset ?? NaN, p.at.byteOffset ?? NaN, Number(p.epoch), Number(p.seq)],
+    };
+    if (this.endedSessions.put(tupleHash([rec.source, rec.session]), row)) this.notice('maxIds', ev);
+    this.forget(rec);
+  }
+
+  /** An ended session brought back from its compact entry (an event arrived after its end). */
+  private revive(key: string, source: string, session: string): SessionRecord | undefined {
+    if (this.endedSessions.size === 0) return undefined;
+    const row = this.endedSessions.get(tupleHash([source, session]));
+    if (!row) return undefined;
+    const mark = (line: number, file: number, byte: number): Mark => {
+      const m: Mark = { file: this.ids.fileName(file), line };
+      if (!Number.isNaN(byte)) m.byteOffset = byte;
+      return m;
+    };
+    const rec = new SessionRecord(key, source, session);
+    rec.ended = mark(row.u[0], row.u[1], row.f[0]);
+    rec.pos = { epoch: BigInt(row.f[2]), seq: BigInt(row.f[3]), at: mark(row.u[2], row.u[3], row.f[1]) };
+    return rec;
+  }
+
   /** The record of `(source, session)`, created (and the LRU one evicted) as needed. */
   private session(source: string, session: string, ev: ParsedEvent): SessionRecord {
     const key = key2(source, session);
@@ -283,7 +392,7 @@ export class AepStreamTracker {
       this.evict(oldest);
       this.notice('maxSessions', ev);
     }
-    rec = new SessionRecord(key, source, session);
+    rec = this.revive(key, source, session) ?? new SessionRecord(key, source, session);
     this.sessions.set(key, rec);
     let set = this.bySession.get(session);
     if (!set) this.bySession.set(session, (set = new Set()));
@@ -292,8 +401,14 @@ export class AepStreamTracker {
   }
 
   private evict(rec: SessionRecord): void {
-    this.sessions.delete(rec.key);
     this.open -= rec.owned;
+    rec.owned = 0;
+    this.forget(rec);
+  }
+
+  /** Remove `rec` from the session maps. */
+  private forget(rec: SessionRecord): void {
+    this.sessions.delete(rec.key);
     const set = this.bySession.get(rec.session);
     set?.delete(rec);
     if (set && set.size === 0) this.bySession.delete(rec.session);
@@ -358,17 +473,22 @@ export class AepStreamTracker {
     // 3. runs (AEP-0002 §2 convention 5)
     const run = attr(ev, 'run');
     if (rec && run !== undefined && (type === 'run.started' || RUN_TERMINALS.has(type))) {
-      let r = rec.peekRun(run);
-      if (!r) {
-        if (this.admit(rec, ev)) rec.runs.set(run, (r = {}));
-      }
-      if (r) {
-        if (type === 'run.started') r.started ??= at;
-        else if (r.terminal) obs.runTerminal = { run, prior: r.terminal, priorType: r.terminalType! };
+      const r = rec.peekRun(run);
+      if (type === 'run.started') {
+        // an open run takes a maxOpen slot; a run that already ended is not opened again
+        if (r) r.started ??= at;
+        else if (!this.marker(tupleHash(['r', source, session!, run])) && this.admit(rec, ev)) rec.runs.set(run, { started: at });
+      } else {
+        // completed: the run leaves the session and only a compact terminal marker stays
+        const mk = tupleHash(['r', source, session!, run]);
+        const prior = r ? undefined : this.marker(mk);
+        if (prior) obs.runTerminal = { run, prior: prior.at, priorType: prior.type };
         else {
-          r.terminal = at;
-          r.terminalType = type;
-          r.started = undefined; // completed: only the terminal marker stays
+          this.putMarker(mk, at, type, ev);
+          if (r) {
+            rec.runs.delete(run);
+            this.release(rec);
+          }
         }
       }
     }
@@ -380,16 +500,18 @@ export class AepStreamTracker {
         rec.ended = at;
         const open = this.openRequests(rec);
         if (open.length) obs.endedWithOpen = open;
+        rec.dropClosed(); // open runs and requests stay (open-at-end reports them)
       }
     }
 
     // 5. attention requests and their followers (AEP-0002 §7; AEP-0004 §5-§6)
-    if (rec && type === 'attention.requested') {
-      let r = rec.peekRequest(id);
-      if (!r) {
-        if (this.admit(rec, ev)) rec.requests.set(id, (r = { id }));
-      }
-      if (r && !r.at) {
+    if (rec && type === 'attention.requested' && !rec.peekRequest(id)) {
+      // an open request takes a maxOpen slot; one whose terminal came first is recorded closed
+      const prior = this.marker(tupleHash(['q', source, session!, id]));
+      let r: RequestRecord | undefined;
+      if (prior) rec.requests.set(id, (r = { id, terminal: prior.at, terminalType: prior.type }));
+      else if (this.admit(rec, ev)) rec.requests.set(id, (r = { id }));
+      if (r) {
         r.at = at;
         const data = isObj(ev.value.data) ? ev.value.data : undefined;
         r.kind = typeof data?.kind === 'string' ? data.kind : undefined;
@@ -402,16 +524,20 @@ export class AepStreamTracker {
       const link: RequestLink = subject === undefined ? { status: 'missing' } : rec ? this.linkOwn(rec, subject) : this.linkForeign(session, subject);
       obs.attention = { subject, link };
       if (rec && subject !== undefined && ATTENTION_TERMINALS.has(type)) {
-        let r = rec.peekRequest(subject);
-        if (!r) {
-          // a terminal for a request not (yet) seen: remember it so a second terminal is caught
-          if (this.admit(rec, ev)) rec.requests.set(subject, (r = { id: subject }));
-        }
-        if (r?.terminal) obs.attention.priorTerminal = { at: r.terminal, type: r.terminalType! };
-        else if (r) {
-          r.terminal = at;
-          r.terminalType = type;
-          if (r.form !== undefined) r.form = 'closed';
+        // every request terminal leaves a compact marker, so a second terminal is caught even
+        // for a request not (yet) seen or after its session ended; an open request closes
+        const r = rec.peekRequest(subject);
+        const mk = tupleHash(['q', source, session!, subject]);
+        const prior = r?.terminal ? { at: r.terminal, type: r.terminalType! } : r ? undefined : this.marker(mk);
+        if (prior) obs.attention.priorTerminal = prior;
+        else {
+          this.putMarker(mk, at, type, ev);
+          if (r) {
+            r.terminal = at;
+            r.terminalType = type;
+            if (r.form !== undefined) r.form = 'closed';
+            if (r.at) this.release(rec);
+          }
         }
       }
       if (subject !== undefined && (type === 'attention.answered' || type === 'control.attention.respond')) {
@@ -428,10 +554,10 @@ export class AepStreamTracker {
       const cause = attr(ev, 'cause');
       obs.ack = { cause };
       if (cause !== undefined) {
-        const k = key2(source, cause);
-        const prior = this.acks.get(k);
+        const k = tupleHash(['a', source, cause]);
+        const prior = this.marker(k);
         if (prior) obs.ack.prior = prior;
-        else if (this.admit(undefined, ev)) this.acks.set(k, { at, type });
+        else this.putMarker(k, at, type, ev);
       }
     }
     if (rec && (type === 'control.accepted' || type === 'control.rejected' || type === 'attention.answered')) {
@@ -444,6 +570,9 @@ export class AepStreamTracker {
         if (type !== 'control.rejected') obs.endorsesInvalid = pending;
       }
     }
+
+    // 7. release: an ended session without open work shrinks to a compact entry
+    if (rec?.ended && rec.owned === 0) this.compact(rec, ev);
     return obs;
   }
 
