@@ -7,6 +7,7 @@ import { captureTreeFor } from '../payload.ts';
 import { captureViolations } from '../capture.ts';
 import type { AepEvent } from '../event.ts';
 
+/** The `aep/capture-level` rule, as described in the module comment above. */
 export const captureLevel: EventRule<AepEvent> = {
   id: 'aep/capture-level',
   severity: 'error',

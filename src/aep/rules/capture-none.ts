@@ -5,6 +5,7 @@
 import type { EventRule } from '../../core/rule.ts';
 import type { AepEvent } from '../event.ts';
 
+/** The `aep/capture-none` rule, as described in the module comment above. */
 export const captureNone: EventRule<AepEvent> = {
   id: 'aep/capture-none',
   severity: 'error',

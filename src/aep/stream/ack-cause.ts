@@ -4,6 +4,7 @@
  */
 import { trackedRule } from './tracker.ts';
 
+/** The `aep/ack-cause` rule, as described in the module comment above. */
 export const ackCause = trackedRule(
   {
     id: 'aep/ack-cause',

@@ -7,6 +7,7 @@
  */
 import { markLocation, trackedRule } from './tracker.ts';
 
+/** The `aep/ack-exclusive` rule, as described in the module comment above. */
 export const ackExclusive = trackedRule(
   {
     id: 'aep/ack-exclusive',

@@ -6,6 +6,7 @@
  */
 import { trackedRule } from './tracker.ts';
 
+/** The `aep/attention-subject` rule, as described in the module comment above. */
 export const attentionSubject = trackedRule(
   {
     id: 'aep/attention-subject',

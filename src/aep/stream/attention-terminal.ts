@@ -6,6 +6,7 @@
  */
 import { markLocation, trackedRule } from './tracker.ts';
 
+/** The `aep/attention-terminal` rule, as described in the module comment above. */
 export const attentionTerminal = trackedRule(
   {
     id: 'aep/attention-terminal',

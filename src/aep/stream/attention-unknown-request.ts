@@ -11,6 +11,7 @@
  */
 import { trackedRule } from './tracker.ts';
 
+/** The `aep/attention-unknown-request` rule, as described in the module comment above. */
 export const attentionUnknownRequest = trackedRule(
   {
     id: 'aep/attention-unknown-request',

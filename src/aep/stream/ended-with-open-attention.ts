@@ -9,6 +9,7 @@ import { markLocation, trackedRule } from './tracker.ts';
 /** Most related locations listed on one finding. */
 const MAX_RELATED = 20;
 
+/** The `aep/ended-with-open-attention` rule, as described in the module comment above. */
 export const endedWithOpenAttention = trackedRule(
   {
     id: 'aep/ended-with-open-attention',

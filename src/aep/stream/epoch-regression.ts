@@ -5,6 +5,7 @@
  */
 import { markLocation, trackedRule } from './tracker.ts';
 
+/** The `aep/epoch-regression` rule, as described in the module comment above. */
 export const epochRegression = trackedRule(
   {
     id: 'aep/epoch-regression',

@@ -9,6 +9,7 @@
  */
 import { FORM_SPEC, formIssueRule } from './form-common.ts';
 
+/** The `aep/form-values-capture` rule, as described in the module comment above. */
 export const formValuesCapture = formIssueRule(
   {
     id: 'aep/form-values-capture',

@@ -6,6 +6,7 @@
  */
 import { FORM_SPEC, formIssueRule } from './form-common.ts';
 
+/** The `aep/form-values-choice` rule, as described in the module comment above. */
 export const formValuesChoice = formIssueRule(
   {
     id: 'aep/form-values-choice',

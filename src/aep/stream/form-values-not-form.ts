@@ -6,6 +6,7 @@
 import { markLocation, trackedRule } from './tracker.ts';
 import { FORM_SPEC, VALUES_POINTER } from './form-common.ts';
 
+/** The `aep/form-values-not-form` rule, as described in the module comment above. */
 export const formValuesNotForm = trackedRule(
   {
     id: 'aep/form-values-not-form',

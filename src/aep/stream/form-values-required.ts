@@ -5,6 +5,7 @@
  */
 import { FORM_SPEC, formIssueRule } from './form-common.ts';
 
+/** The `aep/form-values-required` rule, as described in the module comment above. */
 export const formValuesRequired = formIssueRule(
   {
     id: 'aep/form-values-required',

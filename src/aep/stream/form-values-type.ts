@@ -7,6 +7,7 @@
  */
 import { FORM_SPEC, formIssueRule } from './form-common.ts';
 
+/** The `aep/form-values-type` rule, as described in the module comment above. */
 export const formValuesType = formIssueRule(
   {
     id: 'aep/form-values-type',

@@ -11,6 +11,7 @@ import { CAPTURE_RANK } from '../event.ts';
 import { markLocation, trackedRule } from './tracker.ts';
 import { FORM_SPEC, VALUES_POINTER } from './form-common.ts';
 
+/** The `aep/form-values-unverifiable` rule, as described in the module comment above. */
 export const formValuesUnverifiable = trackedRule(
   {
     id: 'aep/form-values-unverifiable',

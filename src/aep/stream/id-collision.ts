@@ -8,6 +8,7 @@
  */
 import { markLocation, trackedRule } from './tracker.ts';
 
+/** The `aep/id-collision` rule, as described in the module comment above. */
 export const idCollision = trackedRule(
   {
     id: 'aep/id-collision',

@@ -9,6 +9,7 @@ import { markLocation, trackedRule, type Mark } from './tracker.ts';
 /** Most related locations listed on one finding. */
 const MAX_RELATED = 20;
 
+/** The `aep/open-at-end` rule, as described in the module comment above. */
 export const openAtEnd = trackedRule(
   {
     id: 'aep/open-at-end',

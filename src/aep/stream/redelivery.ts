@@ -8,6 +8,7 @@
  */
 import { markLocation, trackedRule } from './tracker.ts';
 
+/** The `aep/redelivery` rule, as described in the module comment above. */
 export const redelivery = trackedRule(
   {
     id: 'aep/redelivery',

@@ -9,6 +9,7 @@
  */
 import { markLocation, trackedRule } from './tracker.ts';
 
+/** The `aep/respond-invalid-accepted` rule, as described in the module comment above. */
 export const respondInvalidAccepted = trackedRule(
   {
     id: 'aep/respond-invalid-accepted',

@@ -6,6 +6,7 @@
  */
 import { markLocation, trackedRule } from './tracker.ts';
 
+/** The `aep/run-terminal` rule, as described in the module comment above. */
 export const runTerminal = trackedRule(
   {
     id: 'aep/run-terminal',

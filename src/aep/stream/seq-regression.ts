@@ -6,6 +6,7 @@
  */
 import { markLocation, trackedRule } from './tracker.ts';
 
+/** The `aep/seq-regression` rule, as described in the module comment above. */
 export const seqRegression = trackedRule(
   {
     id: 'aep/seq-regression',

@@ -4,6 +4,7 @@
  */
 import { markLocation, trackedRule } from './tracker.ts';
 
+/** The `aep/session-ended` rule, as described in the module comment above. */
 export const sessionEnded = trackedRule(
   {
     id: 'aep/session-ended',

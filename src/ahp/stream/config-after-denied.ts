@@ -11,6 +11,7 @@
  */
 import { markLocation, trackedRule } from './tracker.ts';
 
+/** The `ahp/config-after-denied` rule, as described in the module comment above. */
 export const configAfterDenied = trackedRule(
   {
     id: 'ahp/config-after-denied',

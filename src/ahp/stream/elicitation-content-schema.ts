@@ -25,6 +25,7 @@ const WHY: Record<string, string> = {
   'request-absent': 'its request carried no request part',
 };
 
+/** The `ahp/elicitation-content-schema` rule, as described in the module comment above. */
 export const elicitationContentSchema = trackedRule(
   {
     id: 'ahp/elicitation-content-schema',

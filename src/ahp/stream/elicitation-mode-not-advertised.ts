@@ -15,6 +15,7 @@
  */
 import { markLocation, trackedRule } from './tracker.ts';
 
+/** The `ahp/elicitation-mode-not-advertised` rule, as described in the module comment above. */
 export const elicitationModeNotAdvertised = trackedRule(
   {
     id: 'ahp/elicitation-mode-not-advertised',

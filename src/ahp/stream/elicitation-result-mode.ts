@@ -9,6 +9,7 @@
  */
 import { markLocation, trackedRule } from './tracker.ts';
 
+/** The `ahp/elicitation-result-mode` rule, as described in the module comment above. */
 export const elicitationResultMode = trackedRule(
   {
     id: 'ahp/elicitation-result-mode',

@@ -8,6 +8,7 @@
  */
 import { markLocation, trackedRule } from './tracker.ts';
 
+/** The `ahp/elicitation-server-mismatch` rule, as described in the module comment above. */
 export const elicitationServerMismatch = trackedRule(
   {
     id: 'ahp/elicitation-server-mismatch',

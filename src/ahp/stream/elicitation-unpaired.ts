@@ -13,6 +13,7 @@
  */
 import { markLocation, trackedRule } from './tracker.ts';
 
+/** The `ahp/elicitation-unpaired` rule, as described in the module comment above. */
 export const elicitationUnpaired = trackedRule(
   {
     id: 'ahp/elicitation-unpaired',

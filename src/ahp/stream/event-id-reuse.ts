@@ -15,6 +15,7 @@
  */
 import { markLocation, trackedRule } from './tracker.ts';
 
+/** The `ahp/event-id-reuse` rule, as described in the module comment above. */
 export const eventIdReuse = trackedRule(
   {
     id: 'ahp/event-id-reuse',

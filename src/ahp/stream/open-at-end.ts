@@ -10,6 +10,7 @@ import { markLocation, trackedRule } from './tracker.ts';
 /** Most related locations listed on the finding. */
 const MAX_RELATED = 20;
 
+/** The `ahp/open-at-end` rule, as described in the module comment above. */
 export const openAtEnd = trackedRule(
   {
     id: 'ahp/open-at-end',

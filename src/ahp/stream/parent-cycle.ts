@@ -7,6 +7,7 @@
  */
 import { markLocation, trackedRule } from './tracker.ts';
 
+/** The `ahp/parent-cycle` rule, as described in the module comment above. */
 export const parentCycle = trackedRule(
   {
     id: 'ahp/parent-cycle',

@@ -8,6 +8,7 @@
  */
 import { trackedRule } from './tracker.ts';
 
+/** The `ahp/parent-unknown` rule, as described in the module comment above. */
 export const parentUnknown = trackedRule(
   {
     id: 'ahp/parent-unknown',

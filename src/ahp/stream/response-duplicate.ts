@@ -8,6 +8,7 @@
  */
 import { markLocation, trackedRule } from './tracker.ts';
 
+/** The `ahp/response-duplicate` rule, as described in the module comment above. */
 export const responseDuplicate = trackedRule(
   {
     id: 'ahp/response-duplicate',

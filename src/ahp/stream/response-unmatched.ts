@@ -16,6 +16,7 @@
  */
 import { markLocation, trackedRule } from './tracker.ts';
 
+/** The `ahp/response-unmatched` rule, as described in the module comment above. */
 export const responseUnmatched = trackedRule(
   {
     id: 'ahp/response-unmatched',

@@ -18,6 +18,7 @@ const WHAT: Record<CapName, { flag: string; effect: string }> = {
   maxEvents: { flag: '--max-events', effect: 'the oldest remembered events and answered request ids are being forgotten, so lineage, retries, elicitation pairs and duplicate responses naming them can no longer be checked' },
 };
 
+/** The `ahp/state-cap` rule, as described in the module comment above. */
 export const stateCap = trackedRule(
   {
     id: 'ahp/state-cap',
