@@ -121,7 +121,6 @@ function scan(text: string, opts: ScanOptions, tree?: LocNode): ScanResult {
   let i = 0;
   // states: 0 expect value, 1 after value, 2 expect key (or '}' when empty), 3 expect key (after ',')
   let state = 0;
-  let rootDone = false;
   const fail = (index: number, expected: string): ScanResult => {
     res.error = { index, message: `expected ${expected} but found ${describeChar(text, index)}` };
     return res;
@@ -195,7 +194,6 @@ function scan(text: string, opts: ScanOptions, tree?: LocNode): ScanResult {
       // after a value: pop the path token of the finished value
       if (stack.length === 0) {
         if (i < n) return fail(i, 'end of input');
-        rootDone = true;
         break;
       }
       const top = stack[stack.length - 1];
@@ -229,47 +227,9 @@ function scan(text: string, opts: ScanOptions, tree?: LocNode): ScanResult {
     i = skipWs(text, end);
     if (text.charCodeAt(i) !== 0x3a) return fail(i, "':'");
     i++;
+    // the member value: state 0 parses it (it pushes a token only for array items)
     state = 0;
-    // value follows; path already holds the key
-    i = skipWs(text, i);
-    if (i >= n) return fail(i, 'a value');
-    const c = text.charCodeAt(i);
-    if (c === 0x7b || c === 0x5b) {
-      if (stack.length + 1 > maxDepth) {
-        res.depthExceeded = { pointer: pointerOf(path), index: i, depth: stack.length + 1 };
-        return res;
-      }
-      const isObject = c === 0x7b;
-      stack.push({ isObject, keys: isObject ? new Set() : null, count: 0, node: lastNode });
-      i++;
-      const j = skipWs(text, i);
-      if (text.charCodeAt(j) === (isObject ? 0x7d : 0x5d)) {
-        i = j + 1;
-        stack.pop();
-        state = 1;
-      } else state = isObject ? 2 : 0;
-      continue;
-    }
-    // scalar member value: reuse state 0 without pushing an array index
-    let vend: number;
-    if (c === 0x22) {
-      vend = scanString(text, i);
-      if (vend < 0) return fail(-vend - 1, stringExpectation(text, -vend - 1));
-    } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
-      vend = scanNumber(text, i);
-      if (vend < 0) return fail(-vend - 1, 'a digit');
-      if (vend - i >= 16) {
-        const lit = text.slice(i, vend);
-        if (/^-?\d{16,}$/.test(lit) && !Number.isSafeInteger(Number(lit))) res.bigIntegers.push({ pointer: pointerOf(path), text: lit, index: i });
-      }
-    } else if (text.startsWith('true', i)) vend = i + 4;
-    else if (text.startsWith('false', i)) vend = i + 5;
-    else if (text.startsWith('null', i)) vend = i + 4;
-    else return fail(i, 'a value');
-    i = vend;
-    state = 1;
   }
-  void rootDone;
   return res;
 }
 
