@@ -31,8 +31,7 @@ function report(findings: readonly Finding[], format: FormatName, io: CliIO, col
   });
   const counter = new FindingCounter((f) => reporter.finding(f));
   for (const f of findings) counter.sink(f);
-  const stats = newStats();
-  stats.inputs = 1;
+  const stats = newStats(); // no event stream: the summary counts findings only
   reporter.finish(counter.summary(stats));
   return counter;
 }

@@ -23,7 +23,8 @@ export { formatLocation, plural } from './util.ts';
 
 /** The summary sentence shared by text output and progress: `64 events, 0 errors, ...`. */
 export function summaryLine(s: Summary): string {
-  const parts = [plural(s.events, 'event'), plural(s.errors, 'error'), plural(s.warnings, 'warning'), plural(s.infos, 'info')];
+  // no input stream (e.g. `ahp pin verify`): there are no events to count
+  const parts = [...(s.inputs > 0 ? [plural(s.events, 'event')] : []), plural(s.errors, 'error'), plural(s.warnings, 'warning'), plural(s.infos, 'info')];
   let line = parts.join(', ');
   if (s.inputs > 1) line = `${plural(s.inputs, 'input')}: ${line}`;
   if (s.omitted) line += ` (${s.omitted} more not shown: --max-findings)`;
