@@ -85,6 +85,9 @@ export function checkAepEvent(ev: ParsedEvent, sink: FindingSink): AepEvent | un
       }
       if (rule.id === R.nullAttribute.id) message = `Attribute "${pointer.slice(1)}" is null; an absent optional attribute is omitted, never null.`;
       if (rule.id === R.extensionValue.id && e.keyword === 'type') message = `Extension attribute "${pointer.slice(1)}" must be a string, integer or boolean.`;
+      if (pointer === '/aep' && e.keyword === 'required' && typeof ev.value.jsonrpc === 'string') {
+        message += ' (This line looks like a JSON-RPC message, e.g. AHP: check it with `ahp validate`.)';
+      }
       sink(makeFinding(rule, { pointer, message }, ev));
     }
     return undefined;

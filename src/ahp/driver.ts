@@ -100,9 +100,12 @@ export function ahpDriver(opts: AhpCheckOptions = {}): ProtocolDriver {
             );
           }
           const issues = validateAhpMessage(v, { root: binding === 'registration' ? 'registration' : 'message' });
+          // an AEP event fed to `ahp` by mistake: say so once per line, on the JSON-RPC finding
+          const looksAep = typeof v.aep === 'string' && !Object.prototype.hasOwnProperty.call(v, 'jsonrpc');
           for (const i of issues) {
             const rule: RuleMeta = { id: i.ruleId, severity: i.severity, description: '', spec: i.spec };
-            sink(makeFinding(rule, { pointer: i.pointer, message: i.message, data: i.embedded ? { embedded: i.embedded } : undefined }, ev));
+            const message = looksAep && i.ruleId === 'ahp/jsonrpc' ? `${i.message} (This line looks like an AEP event: check it with \`aep validate\`.)` : i.message;
+            sink(makeFinding(rule, { pointer: i.pointer, message, data: i.embedded ? { embedded: i.embedded } : undefined }, ev));
           }
           const msg = ev as AhpMessage;
           msg.kind = kind;

@@ -141,7 +141,9 @@ export function addCatalogueAndFixtureVerbs(program: Command, protocol: CliProto
           rules.map((r) => r.id),
           id,
         );
-        io.stderr.write(`${protocol.name}: unknown rule "${id}"${near.length ? `; did you mean ${near.join(', ')}?` : ''} (\`${protocol.name} rules\` lists them all)\n`);
+        const other = protocol.name === 'aep' ? 'ahp' : 'aep';
+        const hint = id.startsWith(`${other}/`) ? `; ${other} rules are explained by \`${other} explain ${id}\`` : near.length ? `; did you mean ${near.join(', ')}?` : '';
+        io.stderr.write(`${protocol.name}: unknown rule "${id}"${hint} (\`${protocol.name} rules\` lists them all)\n`);
         setExit(2);
         return;
       }
