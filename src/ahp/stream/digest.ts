@@ -102,9 +102,14 @@ export function valueDigest(value: unknown, bigIntegers: readonly BigIntegerLite
   return createHash('sha256').update(text).digest('base64url').slice(0, 22);
 }
 
-/** A 32-bit FNV-1a fingerprint of `s`, as 8 hex digits. */
-export function shortHash(s: string): string {
+/** A 32-bit FNV-1a fingerprint of `s`, as an unsigned integer. */
+export function fnv32(s: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  return (h >>> 0).toString(16).padStart(8, '0');
+  return h >>> 0;
+}
+
+/** A 32-bit FNV-1a fingerprint of `s` ({@link fnv32}), as 8 hex digits. */
+export function shortHash(s: string): string {
+  return fnv32(s).toString(16).padStart(8, '0');
 }

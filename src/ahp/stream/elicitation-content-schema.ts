@@ -23,6 +23,7 @@ const WHY: Record<string, string> = {
   'request-view': 'its request was delivered as a metadata, omit or gap view, without the form',
   'request-invalid': 'its request body failed the MCP checks',
   'request-absent': 'its request carried no request part',
+  'request-released': "its request's form was released after an earlier answer to the same request was checked (stream state follows open work)",
 };
 
 /** The `ahp/elicitation-content-schema` rule, as described in the module comment above. */

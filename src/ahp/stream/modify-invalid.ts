@@ -10,7 +10,9 @@
  * `content` is an assistant message list (an object is rejected). Inbound `prompt` messages keep
  * role user; `input`/`workspace` merges need an object; a whole-list replacement over hidden
  * (metadata / omit / gap) text and a substituted attachment body are rejected. The checks are
- * those of {@link applyEffects} (src/ahp/effects.ts).
+ * those of {@link applyEffects} (src/ahp/effects.ts). When the request's form was already released
+ * (an earlier answer to the same request was checked, see tracker.ts), an accepted content edit
+ * is reported as not verifiable against the form (info) instead of passing silently.
  *
  * Atomicity: when the response is rejected for any reason (an effect failing its schema, an
  * unadvertised effect, a modify problem), each `modify` that is fine on its own is reported as
@@ -39,7 +41,22 @@ export const modifyInvalid = trackedRule(
   () => ({
     onEvent(obs, ctx) {
       const fx = obs.response?.effects;
-      if (!fx || fx.outcome.accepted) return;
+      if (!fx) return;
+      if (fx.outcome.accepted) {
+        // the request's form was released after an earlier answer was checked (tracker.ts): say so, never pass silently
+        const released = fx.request.schemaReleased;
+        if (!released) return;
+        fx.list.forEach((e, i) => {
+          if (!isObj(e) || e.type !== 'modify' || e.target !== 'content') return;
+          ctx.report({
+            pointer: `/result/effects/${i}`,
+            severity: 'info',
+            message: `The effective answer of this modify cannot be checked against the original requested form: the form of the request (line ${released.line}) was released after an earlier answer to it was checked; its form validity is not verified.`,
+            related: [markLocation(released, '/params/event/elicitation/request')],
+          });
+        });
+        return;
+      }
       const reasons = fx.outcome.reasons;
       const request = markLocation(fx.request.at, '/params/event');
       for (const r of reasons) {

@@ -19,19 +19,34 @@
  *   mode/action and original form). Dropped when the response arrives. Cap `maxPending`: when
  *   full, new requests are not tracked, and a response that matches nothing is no longer
  *   reported (it may answer an untracked request).
- * - answered requests: id -> where the request and its first response were, and how many
- *   further responses identical retries of the request still allow (to tell a duplicate
- *   response from a response to nothing). A new request with the same id clears the entry.
- * - events: `(source, id)` (AHP event identity, task-workspace-lineage.md §Lineage) -> type,
- *   first location, content digest, fingerprints of the control metadata, `parentEventId`, the
- *   elicitation request's server/mode/form, and whether a `config.change.before` was denied.
+ * - answered requests: id -> a compact row (compact-table.ts: numbers only, keyed by a 52-bit
+ *   hash of the typed id): where the request and its first response were, and how many further
+ *   responses identical retries of the request still allow (to tell a duplicate response from a
+ *   response to nothing). A new request with the same id clears the entry.
+ * - events: `(source, id)` (AHP event identity, task-workspace-lineage.md §Lineage) -> a compact
+ *   row (hashed key): type, first location, 64-bit content digest of the first intercepted
+ *   occurrence, FNV-1a fingerprints of the control metadata, the parent's hashed key, the
+ *   elicitation request's server/mode/form verdict, and where a `config.change.before` was
+ *   denied. Type, server and mode names are interned (at most 4096 distinct names; beyond
+ *   that a new type is compared by its fingerprint and named "(unrecorded type)" in messages,
+ *   and a new server or mode is not compared).
+ * - elicitation forms: the `requestedSchema` of a parsed form request is open work held until
+ *   an accepted answer has been checked against it; then it moves to a grace window of the 256
+ *   most recently checked forms and is dropped after. Trade-off: a further result for the same
+ *   request arriving after that (or an intercepted retry of a result whose form is gone) can only
+ *   be reported as not verifiable (`ahp/elicitation-content-schema` / `ahp/modify-invalid`,
+ *   info), never silently passed.
  * - unresolved parents: `(source, parentEventId)` -> the events naming a parent not seen yet
  *   (parents may arrive late: observation order is not guaranteed); settled when the parent
  *   arrives, reported at the end of input otherwise.
- * Answered requests, events and unresolved parents together count against `maxEvents`; the
- * oldest entry is forgotten first. The advertised elicitation modes of the latest capabilities
- * manifest are kept per event type (two entries at most). Exceeding a cap is reported once per
- * cap by `ahp/state-cap` and never throws.
+ * Release (DESIGN.md §Principles "Stream, don't slurp"): a pending request leaves the pending
+ * map when answered (its compact answered row still catches a second response as
+ * `ahp/response-duplicate`); completed events keep only their compact row (about 110 bytes of
+ * columns plus the index entry, no strings). Answered requests, events and unresolved parents
+ * together count against `maxEvents`; the oldest entry is forgotten first. The advertised
+ * elicitation modes of the latest capabilities manifest are kept per event type (two entries at
+ * most). {@link AhpStreamTracker.stats} reports what is held. Exceeding a cap is reported once
+ * per cap by `ahp/state-cap` and never throws.
  *
  * Sharing across rule instances: `RuleRunner` creates every stream rule of a run from the same
  * options object, synchronously and in list order. {@link trackerFor} keys the tracker by that
@@ -44,7 +59,8 @@ import type { AhpMessage } from '../driver.ts';
 import { checkEffects, type EffectsVerdict, type HostContext } from '../effects.ts';
 import { elicitationBody, type ElicitationBody } from '../elicitation-body.ts';
 import { formAnswerProblems, type AnswerProblem } from '../form-answer.ts';
-import { shortHash, valueDigest } from './digest.ts';
+import { CompactTable, digestWords, Interner, keyOf } from './compact-table.ts';
+import { fnv32, valueDigest } from './digest.ts';
 import type { AhpStreamOptions } from './index.ts';
 
 type Obj = Record<string, unknown>;
@@ -77,17 +93,15 @@ export interface PendingRecord {
   deliveries: number;
   /** Intercept: the type of the event it carries. */
   eventType?: string;
-  /** Intercept: the `(source, id)` key of its event. */
-  eventKey?: string;
+  /** Intercept: the `(source, id)` key of its event ({@link keyOf}). */
+  eventKey?: number;
+  /**
+   * Intercept of an elicitation result whose request's form was already released (its answer was
+   * checked by an earlier result): a content edit cannot be checked against the form.
+   */
+  schemaReleased?: Mark;
   /** Intercept: what judging the response's effects needs; absent when the request's capabilities are unusable. */
   host?: HostContext;
-}
-
-interface AnsweredRecord {
-  request: Mark;
-  response: Mark;
-  /** Further responses still allowed (deliveries - 1). */
-  spare: number;
 }
 
 /** What an elicitation request event tells its result. */
@@ -100,7 +114,10 @@ export interface ElicitRequestInfo {
    * `invalid` (the body failed `ahp/elicitation-body`), `absent` (no request part).
    */
   form: 'parsed' | 'url' | 'view' | 'invalid' | 'absent';
+  /** `requestedSchema` of a `parsed` form while still held (released once a result's answer was checked). */
   schema?: unknown;
+  /** A `parsed` form whose `requestedSchema` was released (see the module comment). */
+  released?: boolean;
 }
 
 /**
@@ -110,24 +127,48 @@ export interface ElicitRequestInfo {
  */
 export const CONTROL_FIELDS = ['type', 'time', 'parentEventId', 'session.id', 'turn.id', 'call.id', 'elicitation.server', 'elicitation.mode', 'elicitation.action'] as const;
 
-interface EventRecord {
-  at: Mark;
-  type: string;
-  via: 'intercept' | 'observe';
-  /** Digest of the first intercepted occurrence (retries must repeat it); only intercepted events are digested. */
-  interceptDigest?: string;
-  /** Fingerprints of the control metadata ({@link CONTROL_FIELDS}, 8 hex digits each, concatenated). */
-  meta: string;
-  parent?: string;
-  elicit?: ElicitRequestInfo;
-  /** A config.change.before: where it was denied (accepted deny, or a fail-closed hook.failure). */
-  denied?: Mark;
-  /** An elicitation result: digest of the last answer checked against its form. */
-  checkedContent?: string;
-  /** Whether an unadvertised elicitation mode was already reported for this event. */
-  modeReported?: boolean;
-}
+/**
+ * The compact event record: one row of {@link CompactTable} per `(source, id)`. Columns (u32):
+ * input (interned), line, type (interned), flags, the 9 control-metadata fingerprints
+ * ({@link CONTROL_FIELDS}, FNV-1a), the first intercepted occurrence's digest (64 bits), the
+ * digest of the last answer checked against the form (64 bits), where a config.change.before was
+ * denied (input, line), the elicitation request's server and mode (interned); (f64): byte
+ * offset, the parent's key, the denial's byte offset.
+ */
+const EU = { FILE: 0, LINE: 1, TYPE: 2, FLAGS: 3, META: 4, DIG: 13, CHK: 15, DFILE: 17, DLINE: 18, SERVER: 19, MODE: 20, N: 21 } as const;
+const EF = { OFF: 0, PARENT: 1, DOFF: 2, N: 3 } as const;
+/** Flags: observed first; has an intercept digest; has a parent; mode already reported; denied; has a checked answer. */
+const FL = { OBSERVE: 1, DIGEST: 2, PARENT: 4, MODE_REPORTED: 8, DENIED: 16, CHECKED: 32 } as const;
+/** Bits 8-10 of the flags: the elicitation request's form (index in {@link FORMS}, 0: none). */
+const FORM_SHIFT = 8;
+const FORMS = [undefined, 'parsed', 'url', 'view', 'invalid', 'absent'] as const;
+/** Bits 16-24 of the flags: which control fields are present. */
+const META_SHIFT = 16;
+/** Answered-request columns (u32): request input, line; first response input, line; spare responses; (f64) the two byte offsets. */
+const AU = { RFILE: 0, RLINE: 1, SFILE: 2, SLINE: 3, SPARE: 4, N: 5 } as const;
+const AF = { ROFF: 0, SOFF: 1, N: 2 } as const;
+/** Forms kept after their answer was checked, so that nearby further results are still verified. */
+const RECENT_FORMS = 256;
+/** Most distinct event types, elicitation servers and modes remembered by name. */
+const MAX_NAMES = 4096;
 
+/** Held-state counts of a tracker (see {@link AhpStreamTracker.stats}). */
+export interface AhpTrackerStats {
+  /** Requests awaiting their response (open work; cap `maxPending`). */
+  pending: number;
+  /** Compact markers of answered request ids (for duplicate responses). */
+  answered: number;
+  /** Compact event records (lineage, id reuse, elicitation pairing). */
+  events: number;
+  /** Rows allocated for event records: the high-water mark of events held at once. */
+  eventRows: number;
+  /** Events naming a parent not seen yet (open work). */
+  unresolved: number;
+  /** `requestedSchema`s of elicitation requests whose answer was not checked yet (open work). */
+  schemas: number;
+  /** Forms kept after their answer was checked (a grace window of at most 256). */
+  recentForms: number;
+}
 /** How a response relates to the requests of the stream. */
 export type ResponseLink =
   /** It answers a pending request; `mismatch` when its result is of the other method's shape. */
@@ -176,7 +217,7 @@ export interface ContentFacts {
   /** Pointer of the result part (`/params/event/elicitation/result`). */
   partPointer: string;
   /** `checked`: `problems` lists what fails; otherwise why the answer cannot be verified. */
-  status: 'checked' | 'no-request' | 'request-view' | 'request-invalid' | 'request-absent';
+  status: 'checked' | 'no-request' | 'request-view' | 'request-invalid' | 'request-absent' | 'request-released';
   problems: AnswerProblem[];
   request?: Mark;
 }
@@ -250,27 +291,39 @@ function idKey(msg: AhpMessage): string | undefined {
   return undefined;
 }
 
-const eventKey = (source: string, id: string): string => JSON.stringify([source, id]);
+/** The numeric key of an event identity `(source, id)`. */
+const eventKey = (source: string, id: string): number => keyOf(JSON.stringify([source, id]));
+
+/** Control-metadata fingerprints of one occurrence: one FNV-1a per field and a presence mask. */
+interface Meta {
+  fp: number[];
+  mask: number;
+}
 
 const CONTROL_PATHS = CONTROL_FIELDS.map((f) => f.split('.'));
-const ABSENT = '--------';
 
-/** Fingerprints of the control metadata of `ev` (see {@link CONTROL_FIELDS}), 8 characters per field. */
-function metaOf(ev: Obj): string {
-  let out = '';
-  for (const path of CONTROL_PATHS) {
+/** Fingerprints of the control metadata of `ev` (see {@link CONTROL_FIELDS}). */
+function metaOf(ev: Obj): Meta {
+  const fp: number[] = [];
+  let mask = 0;
+  CONTROL_PATHS.forEach((path, i) => {
     let cur: unknown = ev;
     for (const k of path) cur = isObj(cur) ? cur[k] : undefined;
+    if (cur === undefined) {
+      fp.push(0);
+      return;
+    }
+    mask |= 1 << i;
     // strings and scalars directly; anything else through the depth-safe digest
-    out += cur === undefined ? ABSENT : shortHash(typeof cur === 'string' ? 's' + cur : cur === null || typeof cur !== 'object' ? typeof cur + String(cur) : 'o' + valueDigest(cur));
-  }
-  return out;
+    fp.push(fnv32(typeof cur === 'string' ? 's' + cur : cur === null || typeof cur !== 'object' ? typeof cur + String(cur) : 'o' + valueDigest(cur)));
+  });
+  return { fp, mask };
 }
 
-/** The control fields whose fingerprints differ. */
-function differingFields(a: string, b: string): string[] {
-  return CONTROL_FIELDS.filter((_, i) => a.slice(i * 8, i * 8 + 8) !== b.slice(i * 8, i * 8 + 8));
-}
+/** The type fingerprint an event of type `t` has in its metadata. */
+const typeFp = (t: string): number => fnv32('s' + t);
+const FP_ELICIT_REQUEST = typeFp('user.elicitation.request');
+const FP_CONFIG_BEFORE = typeFp('config.change.before');
 
 /** The modes a `capabilities.elicitation` object grants (`form` / `url` members that are objects). */
 function grantedModes(el: unknown): string[] | undefined {
@@ -281,9 +334,19 @@ function grantedModes(el: unknown): string[] | undefined {
 /** The shared stream state of one run. */
 export class AhpStreamTracker {
   private readonly pending = new Map<string, PendingRecord>();
-  private readonly answered = new Map<string, AnsweredRecord>();
-  private readonly events = new Map<string, EventRecord>();
-  private readonly unresolved = new Map<string, UnresolvedParent[]>();
+  /** Answered request ids (key: {@link keyOf} of the typed id), compact ({@link AU}, {@link AF}). */
+  private readonly answered = new CompactTable(AU.N, AF.N);
+  /** Event records (key: {@link eventKey}), compact ({@link EU}, {@link EF}). */
+  private readonly events = new CompactTable(EU.N, EF.N);
+  /** Event key of an elicitation request with a parsed form -> its `requestedSchema`, until an answer was checked against it. */
+  private readonly schemas = new Map<number, unknown>();
+  /** Forms whose answer was checked, most recent last (at most {@link RECENT_FORMS}): a grace window for further results. */
+  private readonly checkedSchemas = new Map<number, unknown>();
+  /** Event key of a request whose schema is released once the current message is done. */
+  private releaseAfter: number | undefined;
+  private readonly unresolved = new Map<number, UnresolvedParent[]>();
+  private readonly files = new Interner(Number.MAX_SAFE_INTEGER);
+  private readonly names = new Interner(MAX_NAMES);
   private unresolvedCount = 0;
   private seq = 0;
   /** Event type -> modes advertised by the latest manifest (elicitation events only). */
@@ -328,6 +391,23 @@ export class AhpStreamTracker {
     return [...this.unresolved.values()].flat().sort((a, b) => a.seq - b.seq);
   }
 
+  /**
+   * How much state the tracker holds now (read-only counts, for tests and diagnostics): open work
+   * (pending requests, unresolved parents, unchecked elicitation forms) and compact markers
+   * (answered ids, event records). See the module comment for what each is kept for.
+   */
+  stats(): AhpTrackerStats {
+    return {
+      pending: this.pending.size,
+      answered: this.answered.size,
+      events: this.events.size,
+      eventRows: this.events.allocated,
+      unresolved: this.unresolvedCount,
+      schemas: this.schemas.size,
+      recentForms: this.checkedSchemas.size,
+    };
+  }
+
   private capHit(cap: CapName, at: Mark): void {
     if (this.capsHit.has(cap)) return;
     this.capsHit.add(cap);
@@ -343,17 +423,81 @@ export class AhpStreamTracker {
   private makeRoom(at: Mark): boolean {
     if (this.held() < this.opts.maxEvents) return true;
     this.capHit('maxEvents', at);
-    const oldAnswered = this.answered.keys().next();
-    if (!oldAnswered.done) {
-      this.answered.delete(oldAnswered.value);
+    const oldAnswered = this.answered.oldestKey();
+    if (oldAnswered !== undefined) {
+      this.answered.delete(oldAnswered);
       return true;
     }
-    const oldEvent = this.events.keys().next();
-    if (!oldEvent.done) {
-      this.events.delete(oldEvent.value);
+    const oldEvent = this.events.oldestKey();
+    if (oldEvent !== undefined) {
+      this.events.delete(oldEvent);
+      this.schemas.delete(oldEvent);
+      this.checkedSchemas.delete(oldEvent);
       return true;
     }
     return false;
+  }
+
+  // ---- compact rows -----------------------------------------------------------------------
+
+  private fileCode(m: Mark): number {
+    return this.files.code(m.file);
+  }
+
+  /** The mark kept in row `s` of the event table. */
+  private eventAt(s: number): Mark {
+    const e = this.events;
+    return { file: this.files.name(e.getU(s, EU.FILE))!, line: e.getU(s, EU.LINE), byteOffset: e.getF(s, EF.OFF) };
+  }
+
+  /** The type name kept in row `s` (events past {@link MAX_NAMES} distinct names: a placeholder). */
+  private eventType(s: number): string {
+    return this.names.name(this.events.getU(s, EU.TYPE)) ?? '(unrecorded type)';
+  }
+
+  /** Whether row `s` is an event of the type with fingerprint `fp`. */
+  private typeIs(s: number, fp: number): boolean {
+    return (this.events.getU(s, EU.FLAGS) >>> META_SHIFT) & 1 ? this.events.getU(s, EU.META) === fp : false;
+  }
+
+  /** The control fields whose fingerprints differ between row `s` and `m`. */
+  private differingFields(s: number, m: Meta): string[] {
+    const mask = (this.events.getU(s, EU.FLAGS) >>> META_SHIFT) & 0x1ff;
+    return CONTROL_FIELDS.filter((_, i) => ((mask >>> i) & 1) !== ((m.mask >>> i) & 1) || this.events.getU(s, EU.META + i) !== m.fp[i]);
+  }
+
+  /** What the elicitation request of row `s` tells its result (undefined: not an elicitation request with a body verdict). */
+  private elicitOf(s: number, key: number): ElicitRequestInfo | undefined {
+    const e = this.events;
+    const form = FORMS[(e.getU(s, EU.FLAGS) >>> FORM_SHIFT) & 7];
+    if (!form) return undefined;
+    const info: ElicitRequestInfo = { server: this.names.name(e.getU(s, EU.SERVER)), mode: this.names.name(e.getU(s, EU.MODE)), form };
+    if (form === 'parsed') {
+      if (this.schemas.has(key)) info.schema = this.schemas.get(key);
+      else if (this.checkedSchemas.has(key)) info.schema = this.checkedSchemas.get(key);
+      else info.released = true;
+    }
+    return info;
+  }
+
+  private setFlag(s: number, flag: number): void {
+    this.events.setU(s, EU.FLAGS, this.events.getU(s, EU.FLAGS) | flag);
+  }
+
+  /** Record where the config.change.before of row `s` was denied (the first denial wins). */
+  private deny(s: number, at: Mark): void {
+    if (this.events.getU(s, EU.FLAGS) & FL.DENIED) return;
+    this.setFlag(s, FL.DENIED);
+    this.events.setU(s, EU.DFILE, this.fileCode(at));
+    this.events.setU(s, EU.DLINE, at.line);
+    this.events.setF(s, EF.DOFF, at.byteOffset);
+  }
+
+  /** Where the config.change.before of row `s` was denied, if it was. */
+  private deniedAt(s: number): Mark | undefined {
+    const e = this.events;
+    if (!(e.getU(s, EU.FLAGS) & FL.DENIED)) return undefined;
+    return { file: this.files.name(e.getU(s, EU.DFILE))!, line: e.getU(s, EU.DLINE), byteOffset: e.getF(s, EF.DOFF) };
   }
 
   /** The elicitation body of `msg`'s event, parsed once per message. */
@@ -371,6 +515,13 @@ export class AhpStreamTracker {
     }
     if (msg.kind === 'intercept-request' || msg.kind === 'capabilities-request') this.request(msg, at);
     if (msg.kind === 'response' || msg.kind === 'error-response') obs.response = this.response(msg, at);
+    // the form of a request whose answer was checked: the intercept request above took it into its host context
+    if (this.releaseAfter !== undefined && this.schemas.has(this.releaseAfter)) {
+      this.checkedSchemas.set(this.releaseAfter, this.schemas.get(this.releaseAfter));
+      this.schemas.delete(this.releaseAfter);
+      if (this.checkedSchemas.size > RECENT_FORMS) this.checkedSchemas.delete(this.checkedSchemas.keys().next().value!);
+    }
+    this.releaseAfter = undefined;
     this.body = undefined;
     return obs;
   }
@@ -386,7 +537,7 @@ export class AhpStreamTracker {
       prior.deliveries++;
       return;
     }
-    this.answered.delete(key);
+    this.answered.delete(keyOf(key));
     if (this.pending.size >= this.opts.maxPending) {
       this.capHit('maxPending', at);
       this.pendingDropped = true;
@@ -398,13 +549,13 @@ export class AhpStreamTracker {
     if (method === 'hooks/intercept' && ev && typeof ev.type === 'string') {
       rec.eventType = ev.type;
       if (typeof ev.source === 'string' && typeof ev.id === 'string') rec.eventKey = eventKey(ev.source, ev.id);
-      rec.host = this.hostContext(msg, ev);
+      rec.host = this.hostContext(msg, ev, rec);
     }
     this.pending.set(key, rec);
   }
 
   /** The host context of an intercepted event, from the request (undefined when its capabilities are unusable). */
-  private hostContext(msg: AhpMessage, ev: Obj): HostContext | undefined {
+  private hostContext(msg: AhpMessage, ev: Obj, rec: PendingRecord): HostContext | undefined {
     const params = msg.value.params as Obj;
     const caps = params.capabilities;
     if (!isObj(caps) || !Array.isArray(caps.effects)) return undefined;
@@ -429,8 +580,15 @@ export class AhpStreamTracker {
         const part = isObj(el.result) ? el.result : undefined;
         if (body.status !== 'invalid') host.selection = { content: body.status === 'absent' ? 'omit' : part && part.selection !== 'body' ? String(part.selection) : 'gap' };
       }
-      const parent = typeof ev.parentEventId === 'string' && typeof ev.source === 'string' ? this.events.get(eventKey(ev.source, ev.parentEventId)) : undefined;
-      if (parent?.elicit?.form === 'parsed') host.requestedSchema = parent.elicit.schema;
+      if (typeof ev.parentEventId === 'string' && typeof ev.source === 'string') {
+        const pk = eventKey(ev.source, ev.parentEventId);
+        const ps = this.events.slot(pk);
+        const req = ps !== undefined && this.typeIs(ps, FP_ELICIT_REQUEST) ? this.elicitOf(ps, pk) : undefined;
+        if (req?.form === 'parsed') {
+          if (req.released) rec.schemaReleased = this.eventAt(ps!);
+          else host.requestedSchema = req.schema;
+        }
+      }
     }
     host.current = current;
     return host;
@@ -444,9 +602,20 @@ export class AhpStreamTracker {
       return { link: this.unmatched() };
     }
     const pend = this.pending.get(key);
+    const ak = keyOf(key);
     if (pend) {
       this.pending.delete(key);
-      if (this.makeRoom(at)) this.answered.set(key, { request: pend.at, response: at, spare: pend.deliveries - 1 });
+      if (this.makeRoom(at)) {
+        const a = this.answered;
+        const s = a.add(ak);
+        a.setU(s, AU.RFILE, this.fileCode(pend.at));
+        a.setU(s, AU.RLINE, pend.at.line);
+        a.setF(s, AF.ROFF, pend.at.byteOffset);
+        a.setU(s, AU.SFILE, this.fileCode(at));
+        a.setU(s, AU.SLINE, at.line);
+        a.setF(s, AF.SOFF, at.byteOffset);
+        a.setU(s, AU.SPARE, pend.deliveries - 1);
+      }
       const link: ResponseLink = { status: 'matched', request: pend };
       if (result && pend.method === 'hooks/intercept' && own(result, 'manifest')) link.mismatch = 'manifest-for-intercept';
       if (result && pend.method === 'hooks/capabilities' && !own(result, 'manifest') && own(result, 'effects')) link.mismatch = 'effects-for-capabilities';
@@ -454,21 +623,25 @@ export class AhpStreamTracker {
       if (result && !link.mismatch && pend.method === 'hooks/intercept' && pend.host && Array.isArray(result.effects)) {
         const outcome = checkEffects(result.effects, pend.host);
         facts.effects = { outcome, list: result.effects, request: pend };
-        if (outcome.accepted && result.effects.some((e) => isObj(e) && e.type === 'deny') && pend.eventKey) {
-          const ev = this.events.get(pend.eventKey);
-          if (ev && ev.type === 'config.change.before') ev.denied ??= at;
+        if (outcome.accepted && result.effects.some((e) => isObj(e) && e.type === 'deny') && pend.eventKey !== undefined) {
+          const s = this.events.slot(pend.eventKey);
+          if (s !== undefined && this.typeIs(s, FP_CONFIG_BEFORE)) this.deny(s, at);
         }
       }
       if (result && pend.method === 'hooks/capabilities' && isObj(result.manifest)) this.readManifest(result.manifest, at);
       return facts;
     }
-    const done = this.answered.get(key);
-    if (done) {
-      if (done.spare > 0) {
-        done.spare--;
-        return { link: { status: 'retry-answer', request: done.request } };
+    const a = this.answered;
+    const s = a.slot(ak);
+    if (s !== undefined) {
+      const request: Mark = { file: this.files.name(a.getU(s, AU.RFILE))!, line: a.getU(s, AU.RLINE), byteOffset: a.getF(s, AF.ROFF) };
+      const spare = a.getU(s, AU.SPARE);
+      if (spare > 0) {
+        a.setU(s, AU.SPARE, spare - 1);
+        return { link: { status: 'retry-answer', request } };
       }
-      return { link: { status: 'duplicate', request: done.request, first: done.response } };
+      const first: Mark = { file: this.files.name(a.getU(s, AU.SFILE))!, line: a.getU(s, AU.SLINE), byteOffset: a.getF(s, AF.SOFF) };
+      return { link: { status: 'duplicate', request, first } };
     }
     if (result && isObj(result.manifest)) this.readManifest(result.manifest, at);
     return { link: this.unmatched() };
@@ -503,51 +676,81 @@ export class AhpStreamTracker {
     const type = ev.type as string;
     const via = msg.kind === 'intercept-request' ? 'intercept' : 'observe';
     const key = eventKey(source, id);
-    const digest = via === 'intercept' ? valueDigest(ev, msg.bigIntegers, EVENT_PTR) : undefined;
+    const digest = via === 'intercept' ? digestWords(valueDigest(ev, msg.bigIntegers, EVENT_PTR)) : undefined;
     const meta = metaOf(ev);
     const facts: EventFacts = { source, id, type, via, first: false };
-    let record = this.events.get(key);
-    if (record) {
-      const fields = record.meta === meta ? [] : differingFields(record.meta, meta);
-      if (record.type !== type) facts.reuse = { prior: record.at, priorVia: record.via, kind: 'type', fields };
-      else if (via === 'intercept' && record.interceptDigest !== undefined && record.interceptDigest !== digest) facts.reuse = { prior: record.at, priorVia: record.via, kind: 'retry', fields };
-      else if (fields.length) facts.reuse = { prior: record.at, priorVia: record.via, kind: 'metadata', fields };
-      if (digest !== undefined) record.interceptDigest ??= digest;
+    const e = this.events;
+    let s = e.slot(key);
+    if (s !== undefined) {
+      const flags = e.getU(s, EU.FLAGS);
+      const prior = this.eventAt(s);
+      const priorVia = flags & FL.OBSERVE ? 'observe' : 'intercept';
+      const fields = this.differingFields(s, meta);
+      if (fields[0] === 'type') facts.reuse = { prior, priorVia, kind: 'type', fields };
+      else if (digest && flags & FL.DIGEST && (e.getU(s, EU.DIG) !== digest[0] || e.getU(s, EU.DIG + 1) !== digest[1])) facts.reuse = { prior, priorVia, kind: 'retry', fields };
+      else if (fields.length) facts.reuse = { prior, priorVia, kind: 'metadata', fields };
+      if (digest && !(flags & FL.DIGEST)) {
+        e.setU(s, EU.DIG, digest[0]);
+        e.setU(s, EU.DIG + 1, digest[1]);
+        this.setFlag(s, FL.DIGEST);
+      }
     } else {
       facts.first = true;
       if (this.makeRoom(at)) {
-        record = { at, type, via, meta };
-        if (digest !== undefined) record.interceptDigest = digest;
-        if (typeof ev.parentEventId === 'string') record.parent = ev.parentEventId;
-        this.events.set(key, record);
+        s = e.add(key);
+        e.setU(s, EU.FILE, this.fileCode(at));
+        e.setU(s, EU.LINE, at.line);
+        e.setF(s, EF.OFF, at.byteOffset);
+        e.setU(s, EU.TYPE, this.names.code(type));
+        let flags = (meta.mask << META_SHIFT) | (via === 'observe' ? FL.OBSERVE : 0);
+        meta.fp.forEach((v, i) => e.setU(s!, EU.META + i, v));
+        if (digest) {
+          flags |= FL.DIGEST;
+          e.setU(s, EU.DIG, digest[0]);
+          e.setU(s, EU.DIG + 1, digest[1]);
+        }
+        if (typeof ev.parentEventId === 'string') {
+          flags |= FL.PARENT;
+          e.setF(s, EF.PARENT, eventKey(source, ev.parentEventId));
+        }
+        e.setU(s, EU.FLAGS, flags);
       }
-      this.lineage(msg, ev, at, key, facts, record);
+      this.lineage(msg, ev, at, key, facts, s);
     }
-    if (type === 'user.elicitation.request' && record && (facts.first || record.elicit?.form !== 'parsed')) {
-      const info = this.requestInfo(msg, ev);
-      if (!record.elicit || info.form === 'parsed') record.elicit = info;
+    if (type === 'user.elicitation.request' && s !== undefined) {
+      const form = FORMS[(e.getU(s, EU.FLAGS) >>> FORM_SHIFT) & 7];
+      if (facts.first || form !== 'parsed') {
+        const info = this.requestInfo(msg, ev);
+        if (!form || info.form === 'parsed') {
+          const code = FORMS.indexOf(info.form);
+          e.setU(s, EU.FLAGS, (e.getU(s, EU.FLAGS) & ~(7 << FORM_SHIFT)) | (code << FORM_SHIFT));
+          e.setU(s, EU.SERVER, typeof info.server === 'string' ? this.names.code(info.server) : 0);
+          e.setU(s, EU.MODE, typeof info.mode === 'string' ? this.names.code(info.mode) : 0);
+          if (info.form === 'parsed') this.schemas.set(key, info.schema);
+        }
+      }
     }
-    if (type === 'user.elicitation.result') this.resultFacts(msg, ev, facts, record);
-    if ((type === 'user.elicitation.request' || type === 'user.elicitation.result') && !record?.modeReported) {
+    if (type === 'user.elicitation.result') this.resultFacts(msg, ev, facts, s);
+    if ((type === 'user.elicitation.request' || type === 'user.elicitation.result') && !(s !== undefined && e.getU(s, EU.FLAGS) & FL.MODE_REPORTED)) {
       facts.mode = this.modeFacts(msg, ev);
-      if (facts.mode && record) record.modeReported = true;
+      if (facts.mode && s !== undefined) this.setFlag(s, FL.MODE_REPORTED);
     }
     return facts;
   }
 
-  /** Parent, cycle and config before/after facts of a first occurrence. */
-  private lineage(msg: AhpMessage, ev: Obj, at: Mark, key: string, facts: EventFacts, record: EventRecord | undefined): void {
+  /** Parent, cycle and config before/after facts of a first occurrence (`s`: its row, when kept). */
+  private lineage(msg: AhpMessage, ev: Obj, at: Mark, key: number, facts: EventFacts, s: number | undefined): void {
     const source = ev.source as string;
     const parentId = typeof ev.parentEventId === 'string' ? ev.parentEventId : undefined;
-    let parent: EventRecord | undefined;
+    let ps: number | undefined;
     if (parentId !== undefined) {
       if (parentId === ev.id) {
         facts.cycle = [at];
         facts.parent = { id: parentId, known: true, type: ev.type as string, at };
       } else {
-        parent = this.events.get(eventKey(source, parentId));
-        facts.parent = parent ? { id: parentId, known: true, type: parent.type, at: parent.at } : { id: parentId, known: false };
-        if (!parent) this.addUnresolved(source, parentId, eventLocation(msg, `${EVENT_PTR}/parentEventId`), at);
+        ps = this.events.slot(eventKey(source, parentId));
+        facts.parent = ps !== undefined ? { id: parentId, known: true, type: this.eventType(ps), at: this.eventAt(ps) } : { id: parentId, known: false };
+        if (ps === undefined) this.addUnresolved(source, parentId, eventLocation(msg, `${EVENT_PTR}/parentEventId`), at);
       }
     }
     // a late parent: events named this one before it arrived; a cycle must pass through it
@@ -555,31 +758,31 @@ export class AhpStreamTracker {
     if (waiting) {
       this.unresolved.delete(key);
       this.unresolvedCount -= waiting.length;
-      if (record && !facts.cycle && parentId !== undefined) {
+      if (s !== undefined && !facts.cycle && parentId !== undefined) {
         const chain: Mark[] = [at];
-        const seen = new Set<string>([key]);
-        let cur: string | undefined = parentId;
+        const seen = new Set<number>([key]);
+        let cur: number | undefined = eventKey(source, parentId);
         while (cur !== undefined) {
-          const k = eventKey(source, cur);
-          if (k === key) {
+          if (cur === key) {
             facts.cycle = chain;
             break;
           }
-          if (seen.has(k)) break;
-          seen.add(k);
-          const r = this.events.get(k);
-          if (!r) break;
-          chain.push(r.at);
-          cur = r.parent;
+          if (seen.has(cur)) break;
+          seen.add(cur);
+          const r = this.events.slot(cur);
+          if (r === undefined) break;
+          chain.push(this.eventAt(r));
+          cur = this.events.getU(r, EU.FLAGS) & FL.PARENT ? this.events.getF(r, EF.PARENT) : undefined;
         }
       }
     }
-    if (ev.type === 'config.change.after' && parent?.type === 'config.change.before' && parent.denied) {
-      facts.configAfterDenied = { before: parent.at, deniedAt: parent.denied };
+    if (ev.type === 'config.change.after' && ps !== undefined && this.typeIs(ps, FP_CONFIG_BEFORE)) {
+      const deniedAt = this.deniedAt(ps);
+      if (deniedAt) facts.configAfterDenied = { before: this.eventAt(ps), deniedAt };
     }
-    if (ev.type === 'hook.failure' && parent?.type === 'config.change.before' && isObj(ev.failure) && ev.failure.policy === 'fail-closed') {
+    if (ev.type === 'hook.failure' && ps !== undefined && this.typeIs(ps, FP_CONFIG_BEFORE) && isObj(ev.failure) && ev.failure.policy === 'fail-closed') {
       // a fail-closed operational failure denies the operation (base/failure.md §Failure policy)
-      parent.denied ??= at;
+      this.deny(ps, at);
     }
   }
 
@@ -605,37 +808,51 @@ export class AhpStreamTracker {
     return { ...base, form: 'parsed', schema: body.value.requestedSchema };
   }
 
-  /** Pairing (first occurrence) and answer facts of a user.elicitation.result. */
-  private resultFacts(msg: AhpMessage, ev: Obj, facts: EventFacts, record: EventRecord | undefined): void {
+  /** Pairing (first occurrence) and answer facts of a user.elicitation.result (`s`: its row, when kept). */
+  private resultFacts(msg: AhpMessage, ev: Obj, facts: EventFacts, s: number | undefined): void {
     const source = ev.source as string;
     const parentId = typeof ev.parentEventId === 'string' ? ev.parentEventId : undefined;
-    const parent = parentId !== undefined ? this.events.get(eventKey(source, parentId)) : undefined;
+    const pk = parentId !== undefined ? eventKey(source, parentId) : undefined;
+    const ps = pk !== undefined ? this.events.slot(pk) : undefined;
+    const isRequest = ps !== undefined && this.typeIs(ps, FP_ELICIT_REQUEST);
     if (facts.first) {
       if (parentId === undefined) facts.pair = { parent: 'absent' };
-      else if (!parent) facts.pair = { parent: 'unknown' };
-      else if (parent.type !== 'user.elicitation.request') facts.pair = { parent: 'not-request', parentType: parent.type, parentAt: parent.at };
-      else facts.pair = { parent: 'request', parentAt: parent.at, request: parent.elicit };
+      else if (ps === undefined) facts.pair = { parent: 'unknown' };
+      else if (!isRequest) facts.pair = { parent: 'not-request', parentType: this.eventType(ps), parentAt: this.eventAt(ps) };
+      else {
+        facts.pair = { parent: 'request', parentAt: this.eventAt(ps) };
+        const info = this.elicitOf(ps, pk!);
+        if (info) facts.pair.request = info;
+      }
     }
     const el = isObj(ev.elicitation) ? ev.elicitation : {};
     if (el.mode !== 'form' || el.action !== 'accept') return;
     const body = this.bodyOf(msg, ev);
     if (body.status !== 'parsed' || !isObj(body.value.content)) return;
     const content = body.value.content;
-    const cd = valueDigest(content);
-    if (record) {
-      if (record.checkedContent === cd) return;
-      record.checkedContent = cd;
+    const cd = digestWords(valueDigest(content));
+    if (s !== undefined) {
+      const e = this.events;
+      if (e.getU(s, EU.FLAGS) & FL.CHECKED && e.getU(s, EU.CHK) === cd[0] && e.getU(s, EU.CHK + 1) === cd[1]) return;
+      this.setFlag(s, FL.CHECKED);
+      e.setU(s, EU.CHK, cd[0]);
+      e.setU(s, EU.CHK + 1, cd[1]);
     }
     const out: ContentFacts = { partPointer: body.partPointer, status: 'checked', problems: [] };
-    const req = parent?.type === 'user.elicitation.request' ? parent.elicit : undefined;
+    const req = isRequest ? this.elicitOf(ps!, pk!) : undefined;
     if (!req) out.status = 'no-request';
     else {
-      out.request = parent!.at;
+      out.request = this.eventAt(ps!);
       if (req.form === 'url') return; // a form answer to a URL request: ahp/elicitation-result-mode says so
       if (req.form === 'view') out.status = 'request-view';
       else if (req.form === 'invalid') out.status = 'request-invalid';
       else if (req.form === 'absent') out.status = 'request-absent';
-      else out.problems = formAnswerProblems(content, req.schema);
+      else if (req.released) out.status = 'request-released';
+      else {
+        out.problems = formAnswerProblems(content, req.schema);
+        // checked: the form is released once this message is done (see the module comment)
+        this.releaseAfter = pk;
+      }
     }
     facts.content = out;
   }
