@@ -65,9 +65,29 @@ export interface StreamRuleInstance<E extends ParsedEvent = ParsedEvent> {
   onEnd?(ctx: RuleContext): void;
 }
 
-/** A stateful cross-event rule. `opts` carries caps and flags from the command line. */
+/**
+ * State shared by the stream rules of one run: one scope per {@link RuleRunner}, so rules that
+ * derive their verdicts from one shared tracker (dedupe first, then ordering, lifecycle, ...)
+ * get the same instance within a run and a fresh one in the next.
+ */
+export class RunScope {
+  private readonly values = new Map<string, unknown>();
+
+  /** The value stored under `key` in this run, created by `make` on first use. */
+  shared<T>(key: string, make: () => T): T {
+    if (this.values.has(key)) return this.values.get(key) as T;
+    const v = make();
+    this.values.set(key, v);
+    return v;
+  }
+}
+
+/**
+ * A stateful cross-event rule. `opts` carries caps and flags from the command line; `run` is
+ * the scope shared with the other stream rules of the same run.
+ */
 export interface StreamRule<E extends ParsedEvent = ParsedEvent, O = unknown> extends RuleMeta {
-  create(opts: O): StreamRuleInstance<E>;
+  create(opts: O, run: RunScope): StreamRuleInstance<E>;
 }
 
 /** Thrown when a rule itself throws: a bug, reported with exit 2 naming rule and line. */
@@ -168,9 +188,10 @@ export class RuleRunner<E extends ParsedEvent, O> {
     private readonly sink: FindingSink,
     opts: O,
   ) {
+    const scope = new RunScope();
     this.instances = streamRules.map((rule) => ({
       rule,
-      inst: rule.create(opts),
+      inst: rule.create(opts, scope),
       ctx: { report: (r: ReportInput) => sink(makeFinding(rule, r, this.current)) },
     }));
   }

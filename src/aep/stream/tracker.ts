@@ -49,13 +49,11 @@
  * `maxSessions` evicts it. Exceeding a cap is reported once per cap by `aep/state-cap` and
  * never throws.
  *
- * Sharing across rule instances: `RuleRunner` creates every stream rule of a run from the
- * same options object, synchronously and in list order. {@link trackerFor} keys the tracker
- * by that object; a rule id asking for a tracker it has already claimed means a new run
- * (a second `createChecker` with the same driver), which gets a fresh tracker.
+ * Sharing across rule instances: every stream rule of a run gets the same tracker from the
+ * run's {@link RunScope} ({@link trackerFor}); the next run gets a fresh one.
  */
 import type { Location } from '../../core/finding.ts';
-import type { ParsedEvent, RuleContext, RuleMeta, StreamRule } from '../../core/rule.ts';
+import type { ParsedEvent, RuleContext, RuleMeta, RunScope, StreamRule } from '../../core/rule.ts';
 import { attr, exactInteger, scopeOf, type AepEvent } from '../event.ts';
 import { checkFormValues, compileForm, type CompiledForm, type FormIssue } from '../forms.ts';
 import { contentHash, idKeyHash, tupleHash } from './canonical.ts';
@@ -254,7 +252,6 @@ export class AepStreamTracker {
   private lastEv: AepEvent | undefined;
   private lastObs: Observation | undefined;
   /** Rule ids that took this tracker (see {@link trackerFor}). */
-  readonly claimedBy = new Set<string>();
 
   constructor(readonly opts: AepStreamOptions) {
     this.ids = new AepIdTable(opts.maxIds);
@@ -594,20 +591,9 @@ export class AepStreamTracker {
   }
 }
 
-const TRACKERS = new WeakMap<object, AepStreamTracker>();
-
-/**
- * The tracker of the run a rule instance belongs to. Rules of one run share the options
- * object; a rule id that already claimed the current tracker starts a new run.
- */
-export function trackerFor(opts: AepStreamOptions, ruleId: string): AepStreamTracker {
-  let t = TRACKERS.get(opts);
-  if (!t || t.claimedBy.has(ruleId)) {
-    t = new AepStreamTracker(opts);
-    TRACKERS.set(opts, t);
-  }
-  t.claimedBy.add(ruleId);
-  return t;
+/** The tracker of the run that `run` scopes (one per run, shared by every tracked rule). */
+export function trackerFor(opts: AepStreamOptions, run: RunScope): AepStreamTracker {
+  return run.shared('aep/stream-tracker', () => new AepStreamTracker(opts));
 }
 
 /** What a tracked rule implements. */
@@ -631,8 +617,8 @@ export function trackedRule(
   return {
     ...meta,
     tracked: true,
-    create(opts) {
-      const tracker = trackerFor(opts, meta.id);
+    create(opts, run) {
+      const tracker = trackerFor(opts, run);
       const inst = impl(tracker);
       return {
         onEvent(ev, ctx) {

@@ -48,13 +48,11 @@
  * most). {@link AhpStreamTracker.stats} reports what is held. Exceeding a cap is reported once
  * per cap by `ahp/state-cap` and never throws.
  *
- * Sharing across rule instances: `RuleRunner` creates every stream rule of a run from the same
- * options object, synchronously and in list order. {@link trackerFor} keys the tracker by that
- * object; a rule id asking for a tracker it has already claimed means a new run (a second
- * `createChecker` with the same driver), which gets a fresh tracker.
+ * Sharing across rule instances: every stream rule of a run gets the same tracker from the
+ * run's {@link RunScope} ({@link trackerFor}); the next run gets a fresh one.
  */
 import type { Location } from '../../core/finding.ts';
-import { eventLocation, type ParsedEvent, type RuleContext, type RuleMeta, type StreamRule } from '../../core/rule.ts';
+import { eventLocation, type ParsedEvent, type RuleContext, type RuleMeta, type RunScope, type StreamRule } from '../../core/rule.ts';
 import type { AhpMessage } from '../driver.ts';
 import { checkEffects, type EffectsVerdict, type HostContext } from '../effects.ts';
 import { elicitationBody, type ElicitationBody } from '../elicitation-body.ts';
@@ -361,7 +359,6 @@ export class AhpStreamTracker {
   /** The elicitation body of the message being observed (parsed at most once per message). */
   private body: { msg: AhpMessage; body: ElicitationBody } | undefined;
   /** Rule ids that took this tracker (see {@link trackerFor}). */
-  readonly claimedBy = new Set<string>();
 
   constructor(readonly opts: AhpStreamOptions) {}
 
@@ -873,17 +870,9 @@ export class AhpStreamTracker {
   }
 }
 
-const TRACKERS = new WeakMap<AhpStreamOptions, AhpStreamTracker>();
-
-/** The tracker of the run that `opts` belongs to (see the module comment). */
-export function trackerFor(opts: AhpStreamOptions, ruleId: string): AhpStreamTracker {
-  let t = TRACKERS.get(opts);
-  if (!t || t.claimedBy.has(ruleId)) {
-    t = new AhpStreamTracker(opts);
-    TRACKERS.set(opts, t);
-  }
-  t.claimedBy.add(ruleId);
-  return t;
+/** The tracker of the run that `run` scopes (one per run, shared by every tracked rule). */
+export function trackerFor(opts: AhpStreamOptions, run: RunScope): AhpStreamTracker {
+  return run.shared('ahp/stream-tracker', () => new AhpStreamTracker(opts));
 }
 
 /** What a tracked rule implements. */
@@ -898,8 +887,8 @@ export interface TrackedRuleInstance {
 export function trackedRule(meta: RuleMeta, impl: (tracker: AhpStreamTracker) => TrackedRuleInstance): StreamRule<AhpMessage, AhpStreamOptions> {
   return {
     ...meta,
-    create(opts: AhpStreamOptions) {
-      const tracker = trackerFor(opts, meta.id);
+    create(opts: AhpStreamOptions, run: RunScope) {
+      const tracker = trackerFor(opts, run);
       const inst = impl(tracker);
       return {
         onEvent(msg, ctx) {
