@@ -7,11 +7,11 @@ import { exactIntegerOfLiteral, MAX_EXACT_EXPONENT, numberLiteralAt } from '../c
 import type { FindingSink } from '../core/finding.ts';
 import { framingFinding, JSONL_RULES } from '../core/jsonl.ts';
 import type { ProtocolChecker, ProtocolDriver, RunStats } from '../core/pipeline.ts';
-import { makeFinding, RuleCrashError, RuleRunner, type ParsedEvent, type ReportInput, type RuleContext, type RuleMeta } from '../core/rule.ts';
+import { makeFinding, RuleRunner, type ParsedEvent, type RuleMeta } from '../core/rule.ts';
 import type { AepEvent } from './event.ts';
 import { envelopeValidator, KNOWN_AEP_TYPES, payloadValidator, registryEntry } from './payload.ts';
 import { AEP_EVENT_RULES, AEP_SCHEMA_RULES } from './rules/index.ts';
-import { classifyEnvelopeError, ENVELOPE_RULES, isCoreAttribute } from './rules/envelope.ts';
+import { classifyEnvelopeError, ENVELOPE_RULES } from './rules/envelope.ts';
 import { AEP_STREAM_RULES, DEFAULT_AEP_STREAM_OPTIONS, type AepStreamOptions } from './stream/index.ts';
 import type { AepCaptureLevel } from './schemas.ts';
 
@@ -172,27 +172,13 @@ export function aepDriver(opts: AepCheckOptions = {}): ProtocolDriver {
     cr: 'accept-crlf',
     createChecker(sink: FindingSink, stats: RunStats): ProtocolChecker {
       const runner = new RuleRunner<AepEvent, AepStreamOptions>(AEP_EVENT_RULES, AEP_STREAM_RULES, sink, streamOpts);
-      // One reporting context per per-event rule for the whole run, bound to the event being
-      // checked: creating a context (a closure) per rule per event dominated the hot path.
-      let current: AepEvent | undefined;
-      const eventRules = AEP_EVENT_RULES.map((rule) => ({ rule, ctx: { report: (r: ReportInput) => sink(makeFinding(rule, r, current)) } as RuleContext }));
       return {
         onEvent(ev) {
           const t = ev.value.type;
           if (typeof t === 'string') stats.types.set(t, (stats.types.get(t) ?? 0) + 1);
           const aev = checkAepEvent(ev, sink);
           if (!aev) return;
-          if (aev.payloadValid) {
-            current = aev;
-            for (const { rule, ctx } of eventRules) {
-              try {
-                rule.check(aev, ctx);
-              } catch (e) {
-                throw new RuleCrashError(rule.id, `${aev.source}:${aev.line}`, e);
-              }
-            }
-            current = undefined;
-          }
+          if (aev.payloadValid) runner.checkEvent(aev);
           runner.streamEvent(aev);
         },
         end() {
