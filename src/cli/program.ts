@@ -176,16 +176,7 @@ export async function runValidate(protocol: CliProtocol, files: string[], opts: 
     });
   } catch (e) {
     progress?.clear();
-    if (e instanceof InputError) {
-      io.stderr.write(`${protocol.name}: ${e.message}\n`);
-      return 2;
-    }
-    if (e instanceof RuleCrashError) {
-      io.stderr.write(`${protocol.name}: ${e.message}\n${e.cause instanceof Error && e.cause.stack ? e.cause.stack + '\n' : ''}`);
-      return 2;
-    }
-    io.stderr.write(`${protocol.name}: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
-    return 2;
+    return reportRunError(protocol.name, e, io);
   }
   progress?.clear();
   reporter.finish(counter.summary(stats, protocol.knownTypes));
@@ -198,6 +189,18 @@ export async function runValidate(protocol: CliProtocol, files: string[], opts: 
     }
   }
   return counter.reached(opts.failOn) ? 1 : 0;
+}
+
+/**
+ * Print why a run stopped and return exit code 2. `expected` errors (unreadable input, bad
+ * fixture layout, ...) get one line; a rule that threw names the rule and line with its stack;
+ * anything else is an internal error with its stack.
+ */
+export function reportRunError(name: string, e: unknown, io: CliIO, expected: readonly (abstract new (...args: never[]) => Error)[] = [InputError]): 2 {
+  if (expected.some((k) => e instanceof k)) io.stderr.write(`${name}: ${(e as Error).message}\n`);
+  else if (e instanceof RuleCrashError) io.stderr.write(`${name}: ${e.message}\n${e.cause instanceof Error && e.cause.stack ? e.cause.stack + '\n' : ''}`);
+  else io.stderr.write(`${name}: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
+  return 2;
 }
 
 /** Colour by default only on a terminal; NO_COLOR / FORCE_COLOR override (https://no-color.org). */

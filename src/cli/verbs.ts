@@ -14,14 +14,13 @@ import { Option, type Command } from 'commander';
 import { DEFAULT_MAX_DEPTH } from '../core/json.ts';
 import { DEFAULT_MAX_LINE_BYTES } from '../core/jsonl.ts';
 import { InputError } from '../core/pipeline.ts';
-import { RuleCrashError } from '../core/rule.ts';
 import type { Severity } from '../core/finding.ts';
 import { findExamples } from '../fixtures/examples.ts';
 import { DeviationsError, FixtureError, fixtureExitCode, runFixtures, type FixtureProtocol } from '../fixtures/index.ts';
 import { catalogueRows, renderExplain, renderRulesText } from '../report/catalogue.ts';
 import { createFixtureReporter, fixtureFormatsFor, type FixtureFormatName } from '../report/index.ts';
 import type { Output } from '../report/types.ts';
-import { addReportOptions, defaultColor, VERSION, type CliIO, type CliProtocol, type ValidateOptions } from './program.ts';
+import { addReportOptions, defaultColor, reportRunError, VERSION, type CliIO, type CliProtocol, type ValidateOptions } from './program.ts';
 
 /** Options of `fixtures`, after parsing. */
 export interface FixturesOptions {
@@ -77,16 +76,7 @@ export async function runFixturesVerb(protocol: CliProtocol, dir: string, opts: 
     if (code === 2 && run.summary.counts.error === 0) io.stderr.write(`${protocol.name}: no case in ${dir} was checked (all skipped or not run)\n`);
   } catch (e) {
     if (showProgress) io.stderr.write('\r\x1b[K');
-    if (e instanceof FixtureError || e instanceof DeviationsError || e instanceof InputError) {
-      io.stderr.write(`${protocol.name}: ${e.message}\n`);
-      return 2;
-    }
-    if (e instanceof RuleCrashError) {
-      io.stderr.write(`${protocol.name}: ${e.message}\n${e.cause instanceof Error && e.cause.stack ? e.cause.stack + '\n' : ''}`);
-      return 2;
-    }
-    io.stderr.write(`${protocol.name}: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
-    return 2;
+    return reportRunError(protocol.name, e, io, [FixtureError, DeviationsError, InputError]);
   }
   if (toFile) {
     try {

@@ -11,16 +11,18 @@
  *   not tracked (completed work does not count).
  * Must be the last rule in the list, so it sees caps exceeded by any earlier rule's event.
  */
+import { reportCapNotices, type CapDescription } from '../../core/caps.ts';
 import type { RuleContext } from '../../core/rule.ts';
 import type { CapName } from './tracker.ts';
 import { markLocation, trackedRule } from './tracker.ts';
 
-const WHAT: Record<CapName, { flag: string; effect: string }> = {
+const WHAT: Record<CapName, CapDescription> = {
   maxIds: { flag: '--max-ids', effect: 'the oldest (source, id) digests (or terminal, ack and ended-session markers) are being forgotten, so id collisions, redeliveries, second terminals and second acks against them can no longer be detected' },
   maxSessions: { flag: '--max-sessions', effect: 'the least recently active (source, session) state is being forgotten, so ordering, terminal and open-request checks restart for it' },
   maxOpen: { flag: '--max-open', effect: 'new open runs, attention requests and pending commands are not tracked, so checks that need them are skipped' },
 };
 
+/** The `aep/state-cap` rule, as described in the module comment above. */
 export const stateCap = trackedRule(
   {
     id: 'aep/state-cap',
@@ -29,16 +31,12 @@ export const stateCap = trackedRule(
     spec: 'agent-conformance limits (DESIGN.md §Principles: bounded stream state)',
   },
   (tracker) => {
-    const flush = (ctx: RuleContext) => {
-      for (const n of tracker.takeNotices()) {
-        const w = WHAT[n.cap];
-        ctx.report({
-          at: markLocation(n.at),
-          message: `State cap ${w.flag}=${n.limit} reached: ${w.effect}; raise ${w.flag} for a complete check.`,
-          data: { cap: n.cap, limit: n.limit },
-        });
-      }
-    };
+    const flush = (ctx: RuleContext) =>
+      reportCapNotices(
+        tracker.takeNotices().map((n) => ({ cap: n.cap, limit: n.limit, at: markLocation(n.at) })),
+        WHAT,
+        ctx,
+      );
     return {
       onEvent(_obs, ctx) {
         flush(ctx);

@@ -251,7 +251,6 @@ export class AepStreamTracker {
   private notices: CapNotice[] = [];
   private lastEv: AepEvent | undefined;
   private lastObs: Observation | undefined;
-  /** Rule ids that took this tracker (see {@link trackerFor}). */
 
   constructor(readonly opts: AepStreamOptions) {
     this.ids = new AepIdTable(opts.maxIds);

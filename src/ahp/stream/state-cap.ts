@@ -10,10 +10,11 @@
  * Must be the last rule in the list, so it sees caps exceeded while any earlier rule observed
  * the message. Spec: agent-conformance limits (DESIGN.md §Principles: bounded stream state).
  */
+import { reportCapNotices, type CapDescription } from '../../core/caps.ts';
 import type { RuleContext } from '../../core/rule.ts';
 import { markLocation, trackedRule, type CapName } from './tracker.ts';
 
-const WHAT: Record<CapName, { flag: string; effect: string }> = {
+const WHAT: Record<CapName, CapDescription> = {
   maxPending: { flag: '--max-pending', effect: 'further requests are not tracked, so their responses are not correlated or judged and unmatched responses are no longer reported' },
   maxEvents: { flag: '--max-events', effect: 'the oldest remembered events and answered request ids are being forgotten, so lineage, retries, elicitation pairs and duplicate responses naming them can no longer be checked' },
 };
@@ -27,16 +28,12 @@ export const stateCap = trackedRule(
     spec: 'agent-conformance limits (DESIGN.md §Principles: bounded stream state)',
   },
   (tracker) => {
-    const flush = (ctx: RuleContext) => {
-      for (const n of tracker.takeNotices()) {
-        const w = WHAT[n.cap];
-        ctx.report({
-          at: markLocation(n.at),
-          message: `State cap ${w.flag}=${n.limit} reached: ${w.effect}; raise ${w.flag} for a complete check.`,
-          data: { cap: n.cap, limit: n.limit },
-        });
-      }
-    };
+    const flush = (ctx: RuleContext) =>
+      reportCapNotices(
+        tracker.takeNotices().map((n) => ({ cap: n.cap, limit: n.limit, at: markLocation(n.at) })),
+        WHAT,
+        ctx,
+      );
     return {
       onEvent(_obs, ctx) {
         flush(ctx);

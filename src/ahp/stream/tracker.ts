@@ -358,7 +358,6 @@ export class AhpStreamTracker {
   private lastObs: AhpObservation | undefined;
   /** The elicitation body of the message being observed (parsed at most once per message). */
   private body: { msg: AhpMessage; body: ElicitationBody } | undefined;
-  /** Rule ids that took this tracker (see {@link trackerFor}). */
 
   constructor(readonly opts: AhpStreamOptions) {}
 
