@@ -1,0 +1,149 @@
+/**
+ * Canonical JSON text of a value, and the digest of it, for identity checks: AEP redelivery
+ * vs id reuse (AEP-0001 §7.4) and AHP event identity (interaction-payloads.md: "original JSON
+ * byte formatting is not a wire requirement").
+ *
+ * Canonical form: JSON with object keys sorted (UTF-16 code unit order) at every level, no
+ * insignificant whitespace, strings as `JSON.stringify` writes them, numbers as JavaScript
+ * writes them, except that integer literals beyond 2^53 keep their exact text from the line
+ * (JSON.parse would round `9007199254740993` to `...992` and make two different values look
+ * equal). Key order and whitespace therefore never decide identity; any other difference does.
+ *
+ * Digest: SHA-256, so crafted input cannot make two different values share a digest.
+ *
+ * This runs on every event, so it is written for speed (string concatenation, quoted keys
+ * cached); the pointer-tracking walk only runs for values with integers beyond 2^53, and an
+ * explicit-stack walk takes over for values nested deeper than the call stack allows.
+ */
+import * as crypto from 'node:crypto';
+import type { BigIntegerLiteral } from './json.ts';
+import { escapeToken } from './pointer.ts';
+
+/** What canonicalisation needs of a parsed line: its value and its big integer literals. */
+export interface ExactJson {
+  value: unknown;
+  /** Big integer literals of the line, with pointers from the line's root. */
+  bigIntegers: readonly BigIntegerLiteral[];
+}
+
+/** Most quoted keys cached (keys repeat across events: `aep`, `id`, `type`, ...). */
+const MAX_CACHED_KEYS = 4096;
+const quotedKeys = new Map<string, string>();
+
+function quoteKey(k: string): string {
+  let q = quotedKeys.get(k);
+  if (q === undefined) {
+    q = JSON.stringify(k) + ':';
+    if (quotedKeys.size < MAX_CACHED_KEYS) quotedKeys.set(k, q);
+  }
+  return q;
+}
+
+function scalar(v: unknown): string {
+  switch (typeof v) {
+    case 'string':
+      return JSON.stringify(v);
+    case 'number':
+      return Number.isFinite(v) ? String(v) : 'null';
+    case 'boolean':
+      return v ? 'true' : 'false';
+    default:
+      return 'null';
+  }
+}
+
+/** Canonical text without pointer tracking (no big integers in the line). */
+function plain(v: unknown): string {
+  if (v === null || typeof v !== 'object') return scalar(v);
+  if (Array.isArray(v)) {
+    let s = '[';
+    for (let i = 0; i < v.length; i++) s += (i ? ',' : '') + plain(v[i]);
+    return s + ']';
+  }
+  const o = v as Record<string, unknown>;
+  const keys = Object.keys(o);
+  if (keys.length > 1) keys.sort();
+  let s = '{';
+  for (let i = 0; i < keys.length; i++) s += (i ? ',' : '') + quoteKey(keys[i]) + plain(o[keys[i]]);
+  return s + '}';
+}
+
+/** Canonical text with pointer tracking, substituting exact big integer literals. */
+function exact(v: unknown, ptr: string, bigs: ReadonlyMap<string, string>): string {
+  if (v === null || typeof v !== 'object') return (typeof v === 'number' && bigs.get(ptr)) || scalar(v);
+  if (Array.isArray(v)) {
+    let s = '[';
+    for (let i = 0; i < v.length; i++) s += (i ? ',' : '') + exact(v[i], `${ptr}/${i}`, bigs);
+    return s + ']';
+  }
+  const o = v as Record<string, unknown>;
+  const keys = Object.keys(o).sort();
+  let s = '{';
+  for (let i = 0; i < keys.length; i++) s += (i ? ',' : '') + quoteKey(keys[i]) + exact(o[keys[i]], `${ptr}/${escapeToken(keys[i])}`, bigs);
+  return s + '}';
+}
+
+/**
+ * The same text as {@link plain} / {@link exact}, with an explicit stack instead of recursion
+ * (for values nested deeper than the call stack allows, e.g. under a raised `--max-depth`).
+ */
+function iterative(root: unknown, rootPtr: string, bigs: ReadonlyMap<string, string> | undefined): string {
+  let out = '';
+  // a task is literal text to append, or a value (with its pointer) to write
+  const stack: (string | { v: unknown; ptr: string })[] = [{ v: root, ptr: rootPtr }];
+  while (stack.length) {
+    const t = stack.pop()!;
+    if (typeof t === 'string') {
+      out += t;
+      continue;
+    }
+    const { v, ptr } = t;
+    if (v === null || typeof v !== 'object') {
+      out += (bigs && typeof v === 'number' && bigs.get(ptr)) || scalar(v);
+    } else if (Array.isArray(v)) {
+      out += '[';
+      stack.push(']');
+      for (let i = v.length - 1; i >= 0; i--) {
+        stack.push({ v: v[i], ptr: bigs ? `${ptr}/${i}` : '' });
+        if (i) stack.push(',');
+      }
+    } else {
+      const o = v as Record<string, unknown>;
+      const keys = Object.keys(o).sort();
+      out += '{';
+      stack.push('}');
+      for (let i = keys.length - 1; i >= 0; i--) {
+        stack.push({ v: o[keys[i]], ptr: bigs ? `${ptr}/${escapeToken(keys[i])}` : '' });
+        stack.push(quoteKey(keys[i]));
+        if (i) stack.push(',');
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * The canonical JSON text of `ev.value`. `basePointer` is where the value sits in its line
+ * (big integer pointers are relative to the line's root); default `''`, the whole line.
+ * Never throws for a JSON value, at any depth.
+ */
+export function canonicalJson(ev: ExactJson, basePointer = ''): string {
+  let bigs: Map<string, string> | undefined;
+  for (const b of ev.bigIntegers) {
+    if (b.pointer === basePointer || b.pointer.startsWith(basePointer + '/')) (bigs ??= new Map()).set(b.pointer, b.text);
+  }
+  try {
+    return bigs ? exact(ev.value, basePointer, bigs) : plain(ev.value);
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    return iterative(ev.value, basePointer, bigs); // nested deeper than the call stack
+  }
+}
+
+type OneShot = (algorithm: string, data: string, encoding: 'buffer') => Buffer;
+const oneShot = (crypto as unknown as { hash?: OneShot }).hash;
+
+/** The 32-byte SHA-256 digest of `text` (its UTF-8 bytes; one-shot where the runtime has `crypto.hash`). */
+export function digest(text: string): Buffer {
+  return oneShot ? oneShot('sha256', text, 'buffer') : crypto.createHash('sha256').update(text).digest();
+}
