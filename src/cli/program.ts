@@ -6,13 +6,12 @@
  * Exit codes (DESIGN.md §Severity and exit codes): 0 nothing at/above `--fail-on`;
  * 1 findings at/above it (or a fixture/pin mismatch); 2 usage, I/O or internal errors.
  */
-import { createReadStream, statSync, writeFileSync } from 'node:fs';
-import { readFileSync } from 'node:fs';
+import { createReadStream, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { isSeverity, type Finding, type Severity } from '../core/finding.ts';
 import { DEFAULT_MAX_DEPTH } from '../core/json.ts';
 import { DEFAULT_MAX_LINE_BYTES } from '../core/jsonl.ts';
-import { InputError, runPipeline, type InputSpec, type ProtocolDriver } from '../core/pipeline.ts';
+import { InputError, readTextAt, runPipeline, type InputSpec, type ProtocolDriver } from '../core/pipeline.ts';
 import { RuleCrashError, type RuleMeta } from '../core/rule.ts';
 import { FindingCounter } from '../core/summary.ts';
 import { createReporter, FORMATS, type FormatName } from '../report/index.ts';
@@ -98,14 +97,18 @@ export function openInputs(files: readonly string[], io: CliIO, framing: (p: str
       return { source: '<stdin>', open: () => io.stdin, framing: framing('-') };
     }
     let size: number;
+    let regular: boolean;
     try {
       const st = statSync(name);
       if (st.isDirectory()) throw new Error('is a directory');
       size = st.size;
+      regular = st.isFile();
     } catch (e) {
       throw new InputError(name, e);
     }
-    return { source: name, size, open: () => createReadStream(name, { highWaterMark: 1 << 20 }), framing: framing(name) };
+    const spec: InputSpec = { source: name, size, open: () => createReadStream(name, { highWaterMark: 1 << 20 }), framing: framing(name) };
+    if (regular) spec.reread = (offset, length) => readTextAt(name, offset, length);
+    return spec;
   });
 }
 

@@ -147,3 +147,14 @@ const oneShot = (crypto as unknown as { hash?: OneShot }).hash;
 export function digest(text: string): Buffer {
   return oneShot ? oneShot('sha256', text, 'buffer') : crypto.createHash('sha256').update(text).digest();
 }
+
+/**
+ * A 32-bit FNV-1a fingerprint of `s` (over UTF-16 code units), as an unsigned integer. Not a
+ * security property: it only tells that two texts differ, or that a text read back from a
+ * file is still the one read before.
+ */
+export function fnv32(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}

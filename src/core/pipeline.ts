@@ -6,6 +6,7 @@
  * statistics and the order of inputs. Several inputs form one stream, checked in the order
  * given (stream state is shared across them).
  */
+import { closeSync, openSync, readSync } from 'node:fs';
 import type { Finding, FindingSink } from './finding.ts';
 import { DEFAULT_MAX_DEPTH, parseJsonText } from './json.ts';
 import { DEFAULT_MAX_LINE_BYTES, framingFinding, readJsonl, type JsonlLine } from './jsonl.ts';
@@ -19,6 +20,13 @@ export interface InputSpec {
   open(): AsyncIterable<Uint8Array | string>;
   /** Total size in bytes when known (for progress). */
   size?: number;
+  /**
+   * Random access for inputs that are regular files: the text of `byteLength` bytes at
+   * `byteOffset`, or `undefined` when they cannot be read as UTF-8 text any more. Absent for
+   * standard input, pipes and other streams. Stream rules call it rarely (to compare a repeat
+   * with its first occurrence), so it may open the file on each call.
+   */
+  reread?: (byteOffset: number, byteLength: number) => string | undefined;
   /**
    * `jsonl` (default): one message per line. `document`: the whole input is one JSON text
    * (AHP HTTP binding, registration documents); pretty-printing allowed.
@@ -128,7 +136,31 @@ export function parseLine(line: JsonlLine, sink: FindingSink, maxDepth: number =
     value: v as Record<string, unknown>,
     duplicates: out.duplicates,
     bigIntegers: out.bigIntegers,
+    byteLength: line.byteLength,
   };
+}
+
+/**
+ * The UTF-8 text of `length` bytes at `offset` of the file `path`, or `undefined` when the
+ * file cannot be read there any more (gone, shorter, not UTF-8). Opens the file per call.
+ */
+export function readTextAt(path: string, offset: number, length: number): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    const buf = Buffer.alloc(length);
+    let got = 0;
+    while (got < length) {
+      const n = readSync(fd, buf, got, length - got, offset + got);
+      if (n === 0) return undefined;
+      got += n;
+    }
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(buf);
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
 
 /** Create empty run statistics. */
@@ -189,6 +221,7 @@ export async function runPipeline(
       try {
         const ev = parseLine(line, sink, maxDepth);
         if (ev) {
+          if (input.reread) ev.reread = input.reread;
           stats.events++;
           checker.onEvent(ev);
         }

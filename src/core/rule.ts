@@ -33,6 +33,14 @@ export interface ParsedEvent {
   duplicates: DuplicateKey[];
   /** Integer literals beyond 2^53 with their exact text (for ordering and identity). */
   bigIntegers: BigIntegerLiteral[];
+  /** The line's length in bytes (UTF-8, without its terminator), when read from JSONL. */
+  byteLength?: number;
+  /**
+   * Reads `byteLength` bytes at `byteOffset` of this event's input again, as text; present
+   * only when the input is a regular file ({@link InputSpec.reread}). Stream rules use it to
+   * compare with an earlier line instead of keeping a digest of every line.
+   */
+  reread?: (byteOffset: number, byteLength: number) => string | undefined;
 }
 
 /** What a rule passes to `ctx.report`. */

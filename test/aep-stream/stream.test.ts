@@ -183,20 +183,20 @@ test('id table: exact lookups through growth; generations forget the oldest half
   const t = new AepIdTable(100_000);
   const key = (i: number) => idKeyHash('aep://h/agent/a/session/s', `id-${i}`);
   let forgot = 0;
-  for (let i = 0; i < 100_000; i++) forgot += Number(t.add(key(i), { content: { hi: i, lo: i ^ 0xffff }, line: i + 1, file: t.fileIndex('a.jsonl') }));
+  for (let i = 0; i < 100_000; i++) forgot += Number(t.add(key(i), { content: { hi: i, lo: i ^ 0xffff }, line: i + 1, file: t.fileIndex('a.jsonl'), byteOffset: i * 100, fingerprint: i % 2 === 0 }));
   assert.equal(forgot, 0);
   assert.equal(t.size, 100_000);
-  for (const i of [0, 1, 4242, 99_999]) assert.deepEqual(t.get(key(i)), { content: { hi: i, lo: i ^ 0xffff }, line: i + 1, file: 0 });
+  for (const i of [0, 1, 4242, 99_999]) assert.deepEqual(t.get(key(i)), { content: { hi: i, lo: i ^ 0xffff }, line: i + 1, file: 0, byteOffset: i * 100, fingerprint: i % 2 === 0 });
   assert.equal(t.get(key(100_000)), undefined);
   // one more: the oldest generation (ids 0..49999) is forgotten at once
-  assert.equal(t.add(key(100_000), { content: { hi: 1, lo: 1 }, line: 1, file: 0 }), true);
+  assert.equal(t.add(key(100_000), { content: { hi: 1, lo: 1 }, line: 1, file: 0, byteOffset: NaN, fingerprint: false }), true);
   assert.equal(t.get(key(0)), undefined);
   assert.equal(t.get(key(49_999)), undefined);
   assert.ok(t.get(key(50_000)) && t.get(key(100_000)));
   assert.ok(t.size <= 100_000);
   const one = new AepIdTable(1);
-  one.add(key(1), { content: { hi: 0, lo: 0 }, line: 1, file: 0 });
-  assert.equal(one.add(key(2), { content: { hi: 0, lo: 0 }, line: 2, file: 0 }), true);
+  one.add(key(1), { content: { hi: 0, lo: 0 }, line: 1, file: 0, byteOffset: 0, fingerprint: false });
+  assert.equal(one.add(key(2), { content: { hi: 0, lo: 0 }, line: 2, file: 0, byteOffset: 10, fingerprint: true }), true);
   assert.equal(one.size, 1);
 });
 

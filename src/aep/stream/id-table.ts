@@ -3,10 +3,12 @@
  * digest and where the event was (AEP-0001 §7.4: dedupe on `(source, id)`).
  *
  * Compact by construction: a `(source, id)` key is kept as a 64-bit hash, never as strings,
- * in an open-addressing table over typed arrays (24 bytes a slot, at most 3/4 full), so the
- * default cap of 5 million ids costs about 200 MB at most, not gigabytes of Map entries.
- * Both hashes are cut from SHA-256: a crafted stream cannot aim for false matches, and an
- * accidental one among 5 million ids has odds of about 1 in 10^6.
+ * in an open-addressing table over typed arrays (32 bytes a slot, at most 3/4 full), so the
+ * default cap of 5 million ids costs about 270 MB at most, not gigabytes of Map entries.
+ * Keys are cut from SHA-256: a crafted stream cannot aim for false matches, and an accidental
+ * one among 5 million ids has odds of about 1 in 10^6. Content is either a SHA-256 digest too,
+ * or, for re-readable inputs, only a fingerprint: the first line is then read back and compared
+ * exactly when its `(source, id)` repeats (tracker.ts).
  *
  * Bounded by `maxIds`, with generations: new entries go to the young table; when it holds
  * `maxIds / 2` entries it becomes the old table and the previous old table is forgotten. So
@@ -30,12 +32,24 @@ export function hash64(digest: Uint8Array): Hash64 {
 
 /** What the table remembers about the first event of a `(source, id)`. */
 export interface IdEntry {
+  /**
+   * What identifies the content: the 64-bit digest of the canonical event, or, for an event of
+   * a re-readable input, the line's fingerprint and byte length (the tracker knows which by
+   * the input).
+   */
   content: Hash64;
   /** 1-based line. */
   line: number;
   /** Index of the input (see {@link AepIdTable.fileIndex}). */
   file: number;
+  /** Byte offset of the line start; NaN when unknown. */
+  byteOffset: number;
+  /** True when `content` is a line fingerprint (`hi`: FNV-1a of the text, `lo`: its byte length). */
+  fingerprint: boolean;
 }
+
+/** The top bit of a slot's file index marks a fingerprint entry (inputs are few). */
+const FINGERPRINT = 0x80000000;
 
 const MIN_CAPACITY = 256;
 
@@ -49,6 +63,7 @@ class Generation {
   private cl: Uint32Array;
   private line: Uint32Array;
   private file: Uint32Array;
+  private off: Float64Array;
 
   constructor(capacity = MIN_CAPACITY) {
     this.cap = capacity;
@@ -58,6 +73,7 @@ class Generation {
     this.cl = new Uint32Array(capacity);
     this.line = new Uint32Array(capacity);
     this.file = new Uint32Array(capacity);
+    this.off = new Float64Array(capacity);
   }
 
   private slot(key: Hash64): number {
@@ -70,7 +86,8 @@ class Generation {
   get(key: Hash64): IdEntry | undefined {
     const i = this.slot(key);
     if (this.line[i] === 0) return undefined;
-    return { content: { hi: this.ch[i], lo: this.cl[i] }, line: this.line[i], file: this.file[i] };
+    const f = this.file[i];
+    return { content: { hi: this.ch[i], lo: this.cl[i] }, line: this.line[i], file: (f & ~FINGERPRINT) >>> 0, byteOffset: this.off[i], fingerprint: (f & FINGERPRINT) !== 0 };
   }
 
   /** Insert a key known to be absent. */
@@ -82,18 +99,20 @@ class Generation {
     this.ch[i] = e.content.hi;
     this.cl[i] = e.content.lo;
     this.line[i] = Math.max(1, Math.min(e.line, 0xffffffff));
-    this.file[i] = e.file;
+    this.file[i] = (e.file | (e.fingerprint ? FINGERPRINT : 0)) >>> 0;
+    this.off[i] = e.byteOffset;
     this.size++;
   }
 
   private grow(): void {
-    const old = { kh: this.kh, kl: this.kl, ch: this.ch, cl: this.cl, line: this.line, file: this.file, cap: this.cap };
+    const old = { kh: this.kh, kl: this.kl, ch: this.ch, cl: this.cl, line: this.line, file: this.file, off: this.off, cap: this.cap };
     const next = new Generation(this.cap * 2);
     for (let i = 0; i < old.cap; i++) {
       if (old.line[i] === 0) continue;
-      next.add({ hi: old.kh[i], lo: old.kl[i] }, { content: { hi: old.ch[i], lo: old.cl[i] }, line: old.line[i], file: old.file[i] });
+      const f = old.file[i];
+      next.add({ hi: old.kh[i], lo: old.kl[i] }, { content: { hi: old.ch[i], lo: old.cl[i] }, line: old.line[i], file: (f & ~FINGERPRINT) >>> 0, byteOffset: old.off[i], fingerprint: (f & FINGERPRINT) !== 0 });
     }
-    Object.assign(this, { cap: next.cap, kh: next.kh, kl: next.kl, ch: next.ch, cl: next.cl, line: next.line, file: next.file });
+    Object.assign(this, { cap: next.cap, kh: next.kh, kl: next.kl, ch: next.ch, cl: next.cl, line: next.line, file: next.file, off: next.off });
   }
 }
 

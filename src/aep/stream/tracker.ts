@@ -17,8 +17,12 @@
  * on the repeated line: they describe that line, not the stream.
  *
  * State and keys (AEP-0001 §5.2: session identity is emitter-scoped):
- * - identity: `(source, id)` -> 64-bit content digest + first line, in a compact hash table
- *   (id-table.ts; cap `maxIds`, the oldest half forgotten first);
+ * - identity: `(source, id)` -> where the first occurrence was, in a compact hash table
+ *   (id-table.ts; cap `maxIds`, the oldest half forgotten first), with either a 64-bit digest
+ *   of its canonical content or, when it came from a regular file, only a fingerprint of the
+ *   line: a repeat then reads the first line back ({@link ParsedEvent.reread}) and compares
+ *   exactly (same bytes, else same canonical text). Most events never repeat, so this saves
+ *   canonicalising and hashing every line; standard input and pipes keep the digest;
  * - live sessions: `(source, session)` -> ordering high-water mark `(epoch, seq)`, the first
  *   `session.ended`, open runs, and attention requests (open ones, and closed ones without
  *   their form fields, so that followers of a closed request still find it) (cap
@@ -56,8 +60,10 @@ import type { Location } from '../../core/finding.ts';
 import type { ParsedEvent, RuleContext, RuleMeta, RunScope, StreamRule } from '../../core/rule.ts';
 import { attr, exactInteger, scopeOf, type AepEvent } from '../event.ts';
 import { checkFormValues, compileForm, type CompiledForm, type FormIssue } from '../forms.ts';
-import { contentHash, idKeyHash, tupleHash } from './canonical.ts';
-import { AepIdTable, type Hash64 } from './id-table.ts';
+import { fnv32 } from '../../core/canonical.ts';
+import { parseJsonText } from '../../core/json.ts';
+import { canonicalJson, contentHash, idKeyHash, tupleHash } from './canonical.ts';
+import { AepIdTable, type Hash64, type IdEntry } from './id-table.ts';
 import { MarkerTable, type MarkerRow } from './marker-table.ts';
 import type { AepStreamOptions } from './index.ts';
 
@@ -194,6 +200,8 @@ export interface Observation {
   redelivery?: Mark;
   /** The first occurrence, when this event reuses its `(source, id)` with other content. */
   collision?: Mark;
+  /** The first occurrence, when this event repeats its `(source, id)` but that line could not be read back to compare. */
+  unverifiable?: Mark;
   /** An `(epoch, seq)` position at or below the session's high-water mark. */
   order?: { kind: 'epoch' | 'seq'; epoch: bigint; seq: bigint; prev: { epoch: bigint; seq: bigint; at: Mark } };
   /** A run terminal for a run that already has one. */
@@ -246,6 +254,8 @@ export class AepStreamTracker {
   /** Ended sessions without open work: u32 [ended line, file, pos line, pos file], f64 [ended byte, pos byte, epoch, seq]. */
   private readonly endedSessions: MarkerTable;
   private readonly invalidResponds = new Map<string, Mark>();
+  /** How to read back lines of re-readable inputs, by file index (identity checks). */
+  private readonly rereaders = new Map<number, (byteOffset: number, byteLength: number) => string | undefined>();
   private open = 0;
   private readonly capsHit = new Set<CapName>();
   private notices: CapNotice[] = [];
@@ -437,17 +447,19 @@ export class AepStreamTracker {
 
     // 1. identity and dedupe (AEP-0001 §5.1 #2, §7.4): every later event with the same
     // (source, id) is compared with the first one
-    const content = contentHash(ev);
     const key = idKeyHash(source, id);
     const first = this.ids.get(key);
     if (first) {
       const firstAt: Mark = { file: this.ids.fileName(first.file), line: first.line };
-      if (first.content.hi === content.hi && first.content.lo === content.lo) {
+      if (!Number.isNaN(first.byteOffset)) firstAt.byteOffset = first.byteOffset;
+      const same = this.sameContent(first, ev);
+      if (same === true) {
         obs.redelivery = firstAt;
         return obs; // never counted twice
       }
-      obs.collision = firstAt;
-    } else if (this.ids.add(key, { content, line: ev.line, file: this.ids.fileIndex(ev.source) })) {
+      if (same === false) obs.collision = firstAt;
+      else obs.unverifiable = firstAt;
+    } else if (this.ids.add(key, this.identityEntry(ev))) {
       this.notice('maxIds', ev);
     }
 
@@ -570,6 +582,40 @@ export class AepStreamTracker {
     // 7. release: an ended session without open work shrinks to a compact entry
     if (rec?.ended && rec.owned === 0) this.compact(rec, ev);
     return obs;
+  }
+
+  /**
+   * What the id table keeps of a first occurrence. From a re-readable input (a regular file):
+   * only a fingerprint of the line (FNV-1a and byte length), since the line can be read back
+   * when its `(source, id)` repeats; otherwise the digest of its canonical content.
+   */
+  private identityEntry(ev: AepEvent): IdEntry {
+    const file = this.ids.fileIndex(ev.source);
+    if (ev.reread && ev.byteLength !== undefined) {
+      this.rereaders.set(file, ev.reread);
+      return { content: { hi: fnv32(ev.text), lo: ev.byteLength }, line: ev.line, file, byteOffset: ev.byteOffset, fingerprint: true };
+    }
+    return { content: contentHash(ev), line: ev.line, file, byteOffset: ev.byteOffset, fingerprint: false };
+  }
+
+  /**
+   * Whether `ev` has the same canonical content as the first occurrence `first`: compared
+   * exactly (byte-identical lines, else canonical texts) when the first line can be read back,
+   * by digest otherwise. `undefined` when the first line cannot be read back as it was (the
+   * file changed while it was checked).
+   */
+  private sameContent(first: IdEntry, ev: AepEvent): boolean | undefined {
+    if (!first.fingerprint) {
+      const c = contentHash(ev);
+      return c.hi === first.content.hi && c.lo === first.content.lo;
+    }
+    const reread = this.rereaders.get(first.file);
+    const text = reread && !Number.isNaN(first.byteOffset) ? reread(first.byteOffset, first.content.lo) : undefined;
+    if (text === undefined || fnv32(text) !== first.content.hi) return undefined;
+    if (text === ev.text) return true;
+    const parsed = parseJsonText(text, Number.MAX_SAFE_INTEGER);
+    if (!parsed.ok) return undefined;
+    return canonicalJson({ value: parsed.value, bigIntegers: parsed.bigIntegers }) === canonicalJson(ev);
   }
 
   private formObservation(ev: AepEvent, subject: string, link: RequestLink): FormObservation | undefined {

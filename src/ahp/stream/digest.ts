@@ -10,7 +10,7 @@
  * {@link shortHash}: a 32-bit FNV-1a fingerprint for comparing small control fields of two
  * occurrences of the same event (not a security property: it only names which field differs).
  */
-import { canonicalJson, digest } from '../../core/canonical.ts';
+import { canonicalJson, digest, fnv32 } from '../../core/canonical.ts';
 import type { BigIntegerLiteral } from '../../core/json.ts';
 
 /**
@@ -23,12 +23,7 @@ export function valueDigest(value: unknown, bigIntegers: readonly BigIntegerLite
   return Buffer.from(digest(canonicalJson({ value, bigIntegers }, basePointer))).toString('base64url').slice(0, 22);
 }
 
-/** A 32-bit FNV-1a fingerprint of `s`, as an unsigned integer. */
-export function fnv32(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  return h >>> 0;
-}
+export { fnv32 };
 
 /** A 32-bit FNV-1a fingerprint of `s` ({@link fnv32}), as 8 hex digits. */
 export function shortHash(s: string): string {
