@@ -191,7 +191,10 @@ export async function readJsonl(
               : 'Line holds a carriage return; this binding allows no CR in a message line.',
           ),
         );
-        if (text.endsWith('\r')) text = text.slice(0, -1);
+        if (text.endsWith('\r')) {
+          text = text.slice(0, -1);
+          stop--; // byteLength describes `text`
+        }
       }
     }
     if (isBlank(text)) {

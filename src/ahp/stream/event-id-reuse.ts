@@ -12,6 +12,9 @@
  * intercepted copy (identical means the same JSON value: member order and whitespace do not
  * count); any occurrence whose control metadata (time, parentEventId, session.id, turn.id,
  * call.id, and the elicitation server, mode and action) differs from the first.
+ * Read from a regular file, the first intercepted copy is read back to compare; when it can no
+ * longer be read as it was (the file changed while it was checked), a warning says the retry
+ * could not be compared.
  */
 import { markLocation, trackedRule } from './tracker.ts';
 
@@ -29,6 +32,15 @@ export const eventIdReuse = trackedRule(
       if (!r) return;
       const fields = r.fields.filter((f) => f !== 'type');
       const differs = fields.length ? ` (${fields.join(', ')} differ${fields.length === 1 ? 's' : ''})` : '';
+      if (r.kind === 'unverifiable') {
+        ctx.report({
+          pointer: '/params/event/id',
+          severity: 'warning',
+          message: `This intercept request re-sends the event of line ${r.prior.line}, but that line could not be read back as it was to compare them (the file changed while it was checked).`,
+          related: [markLocation(r.prior, '/params/event/id')],
+        });
+        return;
+      }
       const message =
         r.kind === 'type'
           ? `Event id already used by this source on line ${r.prior.line} for an event of another type; event ids are unique per harness.`

@@ -58,6 +58,8 @@ import { checkEffects, type EffectsVerdict, type HostContext } from '../effects.
 import { elicitationBody, type ElicitationBody } from '../elicitation-body.ts';
 import { formAnswerProblems, type AnswerProblem } from '../form-answer.ts';
 import { CompactTable, digestWords, Interner, keyOf } from './compact-table.ts';
+import { canonicalJson } from '../../core/canonical.ts';
+import { parseJsonText } from '../../core/json.ts';
 import { fnv32, valueDigest } from './digest.ts';
 import type { AhpStreamOptions } from './index.ts';
 
@@ -135,8 +137,12 @@ export const CONTROL_FIELDS = ['type', 'time', 'parentEventId', 'session.id', 't
  */
 const EU = { FILE: 0, LINE: 1, TYPE: 2, FLAGS: 3, META: 4, DIG: 13, CHK: 15, DFILE: 17, DLINE: 18, SERVER: 19, MODE: 20, N: 21 } as const;
 const EF = { OFF: 0, PARENT: 1, DOFF: 2, N: 3 } as const;
-/** Flags: observed first; has an intercept digest; has a parent; mode already reported; denied; has a checked answer. */
-const FL = { OBSERVE: 1, DIGEST: 2, PARENT: 4, MODE_REPORTED: 8, DENIED: 16, CHECKED: 32 } as const;
+/**
+ * Flags: observed first; has an intercept digest (or, with REREAD, the intercepted line's
+ * fingerprint: FNV-1a and byte length); has a parent; mode already reported; denied; has a
+ * checked answer; the first intercepted copy can be read back from its input.
+ */
+const FL = { OBSERVE: 1, DIGEST: 2, PARENT: 4, MODE_REPORTED: 8, DENIED: 16, CHECKED: 32, REREAD: 64 } as const;
 /** Bits 8-10 of the flags: the elicitation request's form (index in {@link FORMS}, 0: none). */
 const FORM_SHIFT = 8;
 const FORMS = [undefined, 'parsed', 'url', 'view', 'invalid', 'absent'] as const;
@@ -196,7 +202,7 @@ export interface ReuseFacts {
   prior: Mark;
   priorVia: 'intercept' | 'observe';
   /** `type`: another event type; `retry`: a re-sent intercept request whose event differs; `metadata`: other control metadata. */
-  kind: 'type' | 'retry' | 'metadata';
+  kind: 'type' | 'retry' | 'metadata' | 'unverifiable';
   /** The differing control fields (may be empty for `retry`: then only content differs). */
   fields: string[];
 }
@@ -344,6 +350,8 @@ export class AhpStreamTracker {
   private releaseAfter: number | undefined;
   private readonly unresolved = new Map<number, UnresolvedParent[]>();
   private readonly files = new Interner(Number.MAX_SAFE_INTEGER);
+  /** How to read back lines of re-readable inputs, by input code (intercept retries). */
+  private readonly rereaders = new Map<number, (byteOffset: number, byteLength: number) => string | undefined>();
   private readonly names = new Interner(MAX_NAMES);
   private unresolvedCount = 0;
   private seq = 0;
@@ -666,13 +674,37 @@ export class AhpStreamTracker {
 
   // ---- events -----------------------------------------------------------------------------
 
+  /**
+   * Whether the intercepted event `ev` equals the first intercepted copy kept in row `s`
+   * (same JSON value: member order and whitespace do not count). With {@link FL.REREAD} the
+   * first line is read back and compared exactly; otherwise digests are compared. `undefined`
+   * when the first line cannot be read back as it was (the file changed while it was checked).
+   */
+  private sameIntercepted(s: number, flags: number, msg: AhpMessage, ev: Obj): boolean | undefined {
+    const e = this.events;
+    if (!(flags & FL.REREAD)) {
+      const d = digestWords(valueDigest(ev, msg.bigIntegers, EVENT_PTR));
+      return d[0] === e.getU(s, EU.DIG) && d[1] === e.getU(s, EU.DIG + 1);
+    }
+    const reread = this.rereaders.get(e.getU(s, EU.FILE));
+    const off = e.getF(s, EF.OFF);
+    const text = reread && !Number.isNaN(off) ? reread(off, e.getU(s, EU.DIG + 1)) : undefined;
+    if (text === undefined || fnv32(text) !== e.getU(s, EU.DIG)) return undefined;
+    if (text === msg.text) return true;
+    const parsed = parseJsonText(text, Number.MAX_SAFE_INTEGER);
+    const params = parsed.ok && isObj(parsed.value) ? parsed.value.params : undefined;
+    const first = isObj(params) ? params.event : undefined;
+    if (!parsed.ok || !isObj(first)) return undefined;
+    return canonicalJson({ value: first, bigIntegers: parsed.bigIntegers }, EVENT_PTR) === canonicalJson({ value: ev, bigIntegers: msg.bigIntegers }, EVENT_PTR);
+  }
+
   private eventFacts(msg: AhpMessage, ev: Obj, at: Mark): EventFacts {
     const source = ev.source as string;
     const id = ev.id as string;
     const type = ev.type as string;
     const via = msg.kind === 'intercept-request' ? 'intercept' : 'observe';
     const key = eventKey(source, id);
-    const digest = via === 'intercept' ? digestWords(valueDigest(ev, msg.bigIntegers, EVENT_PTR)) : undefined;
+    const intercepted = via === 'intercept';
     const meta = metaOf(ev);
     const facts: EventFacts = { source, id, type, via, first: false };
     const e = this.events;
@@ -682,10 +714,14 @@ export class AhpStreamTracker {
       const prior = this.eventAt(s);
       const priorVia = flags & FL.OBSERVE ? 'observe' : 'intercept';
       const fields = this.differingFields(s, meta);
+      const same = intercepted && flags & FL.DIGEST ? this.sameIntercepted(s, flags, msg, ev) : true;
       if (fields[0] === 'type') facts.reuse = { prior, priorVia, kind: 'type', fields };
-      else if (digest && flags & FL.DIGEST && (e.getU(s, EU.DIG) !== digest[0] || e.getU(s, EU.DIG + 1) !== digest[1])) facts.reuse = { prior, priorVia, kind: 'retry', fields };
+      else if (same === false) facts.reuse = { prior, priorVia, kind: 'retry', fields };
       else if (fields.length) facts.reuse = { prior, priorVia, kind: 'metadata', fields };
-      if (digest && !(flags & FL.DIGEST)) {
+      else if (same === undefined) facts.reuse = { prior, priorVia, kind: 'unverifiable', fields };
+      if (intercepted && !(flags & FL.DIGEST)) {
+        // first intercepted after an observation: the row's offset is the observation's, so keep a digest
+        const digest = digestWords(valueDigest(ev, msg.bigIntegers, EVENT_PTR));
         e.setU(s, EU.DIG, digest[0]);
         e.setU(s, EU.DIG + 1, digest[1]);
         this.setFlag(s, FL.DIGEST);
@@ -700,10 +736,16 @@ export class AhpStreamTracker {
         e.setU(s, EU.TYPE, this.names.code(type));
         let flags = (meta.mask << META_SHIFT) | (via === 'observe' ? FL.OBSERVE : 0);
         meta.fp.forEach((v, i) => e.setU(s!, EU.META + i, v));
-        if (digest) {
-          flags |= FL.DIGEST;
-          e.setU(s, EU.DIG, digest[0]);
-          e.setU(s, EU.DIG + 1, digest[1]);
+        if (intercepted) {
+          // a re-readable line keeps only its fingerprint (FNV-1a, byte length): a re-sent
+          // request reads it back and compares exactly; other inputs keep a digest
+          const fileCode = e.getU(s, EU.FILE);
+          const rereadable = msg.reread !== undefined && msg.byteLength !== undefined && at.byteOffset !== undefined;
+          if (rereadable) this.rereaders.set(fileCode, msg.reread!);
+          const words = rereadable ? [fnv32(msg.text), msg.byteLength!] : digestWords(valueDigest(ev, msg.bigIntegers, EVENT_PTR));
+          flags |= FL.DIGEST | (rereadable ? FL.REREAD : 0);
+          e.setU(s, EU.DIG, words[0]);
+          e.setU(s, EU.DIG + 1, words[1]);
         }
         if (typeof ev.parentEventId === 'string') {
           flags |= FL.PARENT;
