@@ -11,7 +11,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { isSeverity, type Finding, type Severity } from '../core/finding.ts';
 import { DEFAULT_MAX_DEPTH } from '../core/json.ts';
 import { DEFAULT_MAX_LINE_BYTES } from '../core/jsonl.ts';
-import { InputError, readTextAt, runPipeline, type InputSpec, type ProtocolDriver } from '../core/pipeline.ts';
+import { InputError, runPipeline, type InputSpec, type ProtocolDriver } from '../core/pipeline.ts';
 import { RuleCrashError, type RuleMeta } from '../core/rule.ts';
 import { FindingCounter } from '../core/summary.ts';
 import { createReporter, FORMATS, type FormatName } from '../report/index.ts';
@@ -107,7 +107,7 @@ export function openInputs(files: readonly string[], io: CliIO, framing: (p: str
       throw new InputError(name, e);
     }
     const spec: InputSpec = { source: name, size, open: () => createReadStream(name, { highWaterMark: 1 << 20 }), framing: framing(name) };
-    if (regular) spec.reread = (offset, length) => readTextAt(name, offset, length);
+    if (regular) spec.path = name;
     return spec;
   });
 }

@@ -21,12 +21,11 @@ export interface InputSpec {
   /** Total size in bytes when known (for progress). */
   size?: number;
   /**
-   * Random access for inputs that are regular files: the text of `byteLength` bytes at
-   * `byteOffset`, or `undefined` when they cannot be read as UTF-8 text any more. Absent for
-   * standard input, pipes and other streams. Stream rules call it rarely (to compare a repeat
-   * with its first occurrence), so it may open the file on each call.
+   * The path of a regular file, for random access: stream rules may read a line back by its
+   * byte offset (to compare a repeat with its first occurrence instead of keeping a digest of
+   * every line). Absent for standard input, pipes and other streams.
    */
-  reread?: (byteOffset: number, byteLength: number) => string | undefined;
+  path?: string;
   /**
    * `jsonl` (default): one message per line. `document`: the whole input is one JSON text
    * (AHP HTTP binding, registration documents); pretty-printing allowed.
@@ -136,26 +135,42 @@ export function parseLine(line: JsonlLine, sink: FindingSink, maxDepth: number =
     value: v as Record<string, unknown>,
     duplicates: out.duplicates,
     bigIntegers: out.bigIntegers,
-    byteLength: line.byteLength,
   };
 }
 
 /**
- * The UTF-8 text of `length` bytes at `offset` of the file `path`, or `undefined` when the
- * file cannot be read there any more (gone, shorter, not UTF-8). Opens the file per call.
+ * The line that starts at byte `offset` of the file `path`, as text without its terminator
+ * (LF, or CRLF), or `undefined` when it cannot be read there any more (the file is gone or
+ * shorter, the bytes are not UTF-8, or no line end comes within `maxBytes` + 2 bytes). Opens
+ * the file per call: callers read back rarely.
  */
-export function readTextAt(path: string, offset: number, length: number): string | undefined {
+export function readLineAt(path: string, offset: number, maxBytes: number): string | undefined {
   let fd: number | undefined;
   try {
     fd = openSync(path, 'r');
-    const buf = Buffer.alloc(length);
+    const limit = maxBytes + 2; // the line, a CR and the LF
+    let buf = Buffer.alloc(Math.min(limit, 16384));
     let got = 0;
-    while (got < length) {
-      const n = readSync(fd, buf, got, length - got, offset + got);
-      if (n === 0) return undefined;
+    for (;;) {
+      const n = got < buf.length ? readSync(fd, buf, got, buf.length - got, offset + got) : 0;
+      const nl = buf.subarray(got, got + n).indexOf(0x0a);
       got += n;
+      let end: number;
+      if (nl !== -1) {
+        end = got - n + nl;
+        if (end > 0 && buf[end - 1] === 0x0d) end--;
+      } else if (n === 0 && got < buf.length) {
+        end = got; // end of file: the last line has no LF
+      } else if (got === buf.length) {
+        if (buf.length >= limit) return undefined; // no line end within the cap
+        const bigger = Buffer.alloc(Math.min(limit, buf.length * 2));
+        buf.copy(bigger, 0, 0, got);
+        buf = bigger;
+        continue;
+      } else continue; // a short read: read on
+      if (end > maxBytes) return undefined;
+      return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(buf.subarray(0, end));
     }
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(buf);
   } catch {
     return undefined;
   } finally {
@@ -221,7 +236,7 @@ export async function runPipeline(
       try {
         const ev = parseLine(line, sink, maxDepth);
         if (ev) {
-          if (input.reread) ev.reread = input.reread;
+          if (reread) ev.reread = reread;
           stats.events++;
           checker.onEvent(ev);
         }
@@ -231,9 +246,12 @@ export async function runPipeline(
       }
     };
     const base = doneBytes;
+    const maxLineBytes = opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+    const path = input.path;
+    const reread = path === undefined ? undefined : (byteOffset: number) => readLineAt(path, byteOffset, maxLineBytes);
     try {
       const st = await readJsonl(input.open(), input.source, onLine, sink, {
-        maxLineBytes: opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
+        maxLineBytes,
         cr: driver.cr,
         onProgress: opts.onProgress ? (b) => opts.onProgress!(base + b) : undefined,
       });

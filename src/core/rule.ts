@@ -33,14 +33,13 @@ export interface ParsedEvent {
   duplicates: DuplicateKey[];
   /** Integer literals beyond 2^53 with their exact text (for ordering and identity). */
   bigIntegers: BigIntegerLiteral[];
-  /** The line's length in bytes (UTF-8, without its terminator), when read from JSONL. */
-  byteLength?: number;
   /**
-   * Reads `byteLength` bytes at `byteOffset` of this event's input again, as text; present
-   * only when the input is a regular file ({@link InputSpec.reread}). Stream rules use it to
-   * compare with an earlier line instead of keeping a digest of every line.
+   * Reads the line that starts at `byteOffset` of this event's input again (text without its
+   * terminator; `undefined` when it cannot be read as a line any more); present only when the
+   * input is a regular file ({@link InputSpec.path}). Stream rules use it to compare a repeat
+   * with an earlier line instead of keeping a digest of every line.
    */
-  reread?: (byteOffset: number, byteLength: number) => string | undefined;
+  reread?: (byteOffset: number) => string | undefined;
 }
 
 /** What a rule passes to `ctx.report`. */

@@ -14,7 +14,7 @@ import fc from 'fast-check';
 import { aepDriver } from '../../src/aep/protocol.ts';
 import { openInputs, type CliIO } from '../../src/cli/program.ts';
 import type { Finding } from '../../src/core/finding.ts';
-import { readTextAt, runPipeline, type InputSpec } from '../../src/core/pipeline.ts';
+import { readLineAt, runPipeline, type InputSpec } from '../../src/core/pipeline.ts';
 import { brief, event, jsonl } from './helpers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'aep-reread-'));
@@ -43,14 +43,18 @@ const inMemory = (text: string, source: string) => check([{ source, open: async 
 
 const streamRules = (fs: readonly Finding[]) => fs.filter((f) => f.ruleId === 'aep/redelivery' || f.ruleId === 'aep/id-collision').map((f) => `${f.ruleId}@${f.line}:${f.severity}`);
 
-test('a regular file is re-readable; a line is read back exactly; unreadable ranges give undefined', () => {
-  const p = file('{"a":1}\n{"b":"é"}\n');
+test('a regular file is an input with a path; a line is read back by its offset, without LF or CRLF', () => {
+  const long = 'x'.repeat(40_000);
+  const p = file(`{"a":1}\n{"b":"é"}\r\n${long}\n{"last":true}\r`);
   const [spec] = openInputs([p], noIO, () => 'jsonl');
-  assert.equal(typeof spec.reread, 'function');
-  assert.equal(spec.reread!(8, 10), '{"b":"é"}');
-  assert.equal(readTextAt(p, 8, 100), undefined, 'past the end');
-  assert.equal(readTextAt(p, 14, 1), undefined, 'half a UTF-8 sequence');
-  assert.equal(readTextAt(join(dir, 'missing.jsonl'), 0, 1), undefined);
+  assert.equal(spec.path, p);
+  assert.equal(readLineAt(p, 0, 100), '{"a":1}');
+  assert.equal(readLineAt(p, 8, 100), '{"b":"é"}', 'CRLF terminator dropped');
+  assert.equal(readLineAt(p, 20, 50_000), long, 'a line longer than the first read');
+  assert.equal(readLineAt(p, 20, 30_000), undefined, 'no line end within the cap');
+  assert.equal(readLineAt(p, 20 + 40_001, 100), '{"last":true}\r', 'last line without LF: a lone CR is text');
+  assert.equal(readLineAt(p, 15, 100), undefined, 'starts inside a UTF-8 sequence');
+  assert.equal(readLineAt(join(dir, 'missing.jsonl'), 0, 100), undefined);
 });
 
 test('file input: an exact repeat is a redelivery, reordered members and spacing too, other content is a collision', async () => {
@@ -99,8 +103,9 @@ test('first occurrence on stdin (digest) and the repeat in a file, and the other
 test('a first line that cannot be read back as it was: a warning names it, and nothing is deduplicated by guess', async () => {
   const a = event('progress.status', 0, { id: 'c1' });
   const text = jsonl([a, a]);
-  for (const reread of [() => undefined, (o: number, l: number) => ' '.repeat(l)]) {
-    const fs = await check([{ source: 'changed.jsonl', open: async function* () { yield text; }, reread }]);
+  // the file at `path` no longer holds what was read: other bytes, or nothing at that offset
+  for (const now of [text.replace(/[a-z]/g, 'q'), '']) {
+    const fs = await check([{ source: 'changed.jsonl', open: async function* () { yield text; }, path: file(now) }]);
     assert.deepEqual(streamRules(fs), ['aep/id-collision@2:warning'], brief(fs));
     assert.match(fs.find((f) => f.ruleId === 'aep/id-collision')!.message, /could not be read back/);
   }

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { aepDriver } from '../../src/aep/protocol.ts';
 import { canonicalJson } from '../../src/aep/stream/canonical.ts';
+import type { IdEntry } from '../../src/aep/stream/id-table.ts';
 import { AEP_STREAM_RULES } from '../../src/aep/stream/index.ts';
 import type { Finding } from '../../src/core/finding.ts';
 import { runPipeline } from '../../src/core/pipeline.ts';
@@ -178,25 +179,38 @@ test('two input files form one stream', async () => {
 });
 
 test('id table: exact lookups through growth; generations forget the oldest half; never above the cap', async () => {
-  const { AepIdTable } = await import('../../src/aep/stream/id-table.ts');
+  const { AepIdTable, MAX_LINE_FILES, MAX_LINE_OFFSET } = await import('../../src/aep/stream/id-table.ts');
   const { idKeyHash } = await import('../../src/aep/stream/canonical.ts');
   const t = new AepIdTable(100_000);
   const key = (i: number) => idKeyHash('aep://h/agent/a/session/s', `id-${i}`);
   let forgot = 0;
-  for (let i = 0; i < 100_000; i++) forgot += Number(t.add(key(i), { content: { hi: i, lo: i ^ 0xffff }, line: i + 1, file: t.fileIndex('a.jsonl'), byteOffset: i * 100, fingerprint: i % 2 === 0 }));
+  // even ids: digest entries; odd ids: line entries with offsets across the 32-bit boundary
+  const entry = (i: number): IdEntry =>
+    i % 2 === 0
+      ? { kind: 'digest', content: { hi: i, lo: (i ^ 0xffff) >>> 0 }, line: i + 1, file: 0 }
+      : { kind: 'line', fnv: (i * 2654435761) >>> 0, byteOffset: i * 1_400_000_007, line: i + 1, file: 0 };
+  for (let i = 0; i < 100_000; i++) forgot += Number(t.add(key(i), entry(i)));
+  assert.equal(t.fileIndex('a.jsonl'), 0);
   assert.equal(forgot, 0);
   assert.equal(t.size, 100_000);
-  for (const i of [0, 1, 4242, 99_999]) assert.deepEqual(t.get(key(i)), { content: { hi: i, lo: i ^ 0xffff }, line: i + 1, file: 0, byteOffset: i * 100, fingerprint: i % 2 === 0 });
+  for (const i of [0, 1, 4242, 4243, 99_998, 99_999]) assert.deepEqual(t.get(key(i)), entry(i));
+  assert.ok(99_999 * 1_400_000_007 > 2 ** 46 && 99_999 * 1_400_000_007 < MAX_LINE_OFFSET, 'offsets use the high bits');
   assert.equal(t.get(key(100_000)), undefined);
   // one more: the oldest generation (ids 0..49999) is forgotten at once
-  assert.equal(t.add(key(100_000), { content: { hi: 1, lo: 1 }, line: 1, file: 0, byteOffset: NaN, fingerprint: false }), true);
+  assert.equal(t.add(key(100_000), { kind: 'digest', content: { hi: 1, lo: 1 }, line: 1, file: 0 }), true);
   assert.equal(t.get(key(0)), undefined);
   assert.equal(t.get(key(49_999)), undefined);
   assert.ok(t.get(key(50_000)) && t.get(key(100_000)));
   assert.ok(t.size <= 100_000);
+  const edge = new AepIdTable(10);
+  const far: IdEntry = { kind: 'line', fnv: 0xffffffff, byteOffset: MAX_LINE_OFFSET - 1, line: 0xffffffff, file: MAX_LINE_FILES - 1 };
+  const wide: IdEntry = { kind: 'digest', content: { hi: 0xffffffff, lo: 0xffffffff }, line: 3, file: 0x7fffffff };
+  edge.add(key(1), far);
+  edge.add(key(2), wide);
+  assert.deepEqual([edge.get(key(1)), edge.get(key(2))], [far, wide], 'the largest offset, line and input index survive packing');
   const one = new AepIdTable(1);
-  one.add(key(1), { content: { hi: 0, lo: 0 }, line: 1, file: 0, byteOffset: 0, fingerprint: false });
-  assert.equal(one.add(key(2), { content: { hi: 0, lo: 0 }, line: 2, file: 0, byteOffset: 10, fingerprint: true }), true);
+  one.add(key(1), { kind: 'digest', content: { hi: 0, lo: 0 }, line: 1, file: 0 });
+  assert.equal(one.add(key(2), { kind: 'line', fnv: 0, byteOffset: 10, line: 2, file: 0 }), true);
   assert.equal(one.size, 1);
 });
 

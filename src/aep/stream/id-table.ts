@@ -3,12 +3,16 @@
  * digest and where the event was (AEP-0001 §7.4: dedupe on `(source, id)`).
  *
  * Compact by construction: a `(source, id)` key is kept as a 64-bit hash, never as strings,
- * in an open-addressing table over typed arrays (32 bytes a slot, at most 3/4 full), so the
- * default cap of 5 million ids costs about 270 MB at most, not gigabytes of Map entries.
+ * in an open-addressing table over typed arrays (24 bytes a slot, at most 3/4 full), so the
+ * default cap of 5 million ids costs about 200 MB at most, not gigabytes of Map entries.
  * Keys are cut from SHA-256: a crafted stream cannot aim for false matches, and an accidental
- * one among 5 million ids has odds of about 1 in 10^6. Content is either a SHA-256 digest too,
- * or, for re-readable inputs, only a fingerprint: the first line is then read back and compared
- * exactly when its `(source, id)` repeats (tracker.ts).
+ * one among 5 million ids has odds of about 1 in 10^6. The content is kept as one of:
+ * - `digest`: 64 bits of the SHA-256 of the canonical event (inputs that cannot be read again);
+ * - `line`: where the line is in a regular file and its FNV-1a fingerprint; the tracker reads
+ *   the line back when its `(source, id)` repeats and compares exactly. Packed into the same 24
+ *   bytes: offset low 32 bits in one column, offset high 15 bits and a 16-bit file index beside
+ *   the entry-kind bit in the file column (so lines at offsets up to 2^47 of the first 65,536
+ *   inputs; the tracker keeps digests for anything beyond).
  *
  * Bounded by `maxIds`, with generations: new entries go to the young table; when it holds
  * `maxIds / 2` entries it becomes the old table and the previous old table is forgotten. So
@@ -31,25 +35,33 @@ export function hash64(digest: Uint8Array): Hash64 {
 }
 
 /** What the table remembers about the first event of a `(source, id)`. */
-export interface IdEntry {
-  /**
-   * What identifies the content: the 64-bit digest of the canonical event, or, for an event of
-   * a re-readable input, the line's fingerprint and byte length (the tracker knows which by
-   * the input).
-   */
-  content: Hash64;
+export type IdEntry = {
   /** 1-based line. */
   line: number;
-  /** Index of the input (see {@link AepIdTable.fileIndex}). */
+  /** Index of the input (see {@link AepIdTable.fileIndex}); below {@link MAX_LINE_FILES} for `line` entries. */
   file: number;
-  /** Byte offset of the line start; NaN when unknown. */
-  byteOffset: number;
-  /** True when `content` is a line fingerprint (`hi`: FNV-1a of the text, `lo`: its byte length). */
-  fingerprint: boolean;
-}
+} & (
+  | { kind: 'digest'; content: Hash64 }
+  | {
+      kind: 'line';
+      /** FNV-1a of the line's text (tells that the line read back is still the one read). */
+      fnv: number;
+      /** Byte offset of the line start, below {@link MAX_LINE_OFFSET}. */
+      byteOffset: number;
+    }
+);
 
-/** The top bit of a slot's file index marks a fingerprint entry (inputs are few). */
-const FINGERPRINT = 0x80000000;
+/** `line` entries: input indexes below this (16 bits). */
+export const MAX_LINE_FILES = 0x10000;
+/** `line` entries: byte offsets below this (47 bits). */
+export const MAX_LINE_OFFSET = 2 ** 47;
+const LINE_KIND = 0x80000000;
+const TWO32 = 2 ** 32;
+
+function unpack(ch: number, cl: number, line: number, f: number): IdEntry {
+  if (!(f & LINE_KIND)) return { kind: 'digest', content: { hi: ch, lo: cl }, line, file: f };
+  return { kind: 'line', fnv: ch, byteOffset: ((f >>> 16) & 0x7fff) * TWO32 + cl, line, file: f & 0xffff };
+}
 
 const MIN_CAPACITY = 256;
 
@@ -63,7 +75,6 @@ class Generation {
   private cl: Uint32Array;
   private line: Uint32Array;
   private file: Uint32Array;
-  private off: Float64Array;
 
   constructor(capacity = MIN_CAPACITY) {
     this.cap = capacity;
@@ -73,7 +84,6 @@ class Generation {
     this.cl = new Uint32Array(capacity);
     this.line = new Uint32Array(capacity);
     this.file = new Uint32Array(capacity);
-    this.off = new Float64Array(capacity);
   }
 
   private slot(key: Hash64): number {
@@ -86,8 +96,7 @@ class Generation {
   get(key: Hash64): IdEntry | undefined {
     const i = this.slot(key);
     if (this.line[i] === 0) return undefined;
-    const f = this.file[i];
-    return { content: { hi: this.ch[i], lo: this.cl[i] }, line: this.line[i], file: (f & ~FINGERPRINT) >>> 0, byteOffset: this.off[i], fingerprint: (f & FINGERPRINT) !== 0 };
+    return unpack(this.ch[i], this.cl[i], this.line[i], this.file[i]);
   }
 
   /** Insert a key known to be absent. */
@@ -96,23 +105,27 @@ class Generation {
     const i = this.slot(key);
     this.kh[i] = key.hi;
     this.kl[i] = key.lo;
-    this.ch[i] = e.content.hi;
-    this.cl[i] = e.content.lo;
+    if (e.kind === 'digest') {
+      this.ch[i] = e.content.hi;
+      this.cl[i] = e.content.lo;
+      this.file[i] = e.file & 0x7fffffff;
+    } else {
+      this.ch[i] = e.fnv;
+      this.cl[i] = e.byteOffset % TWO32;
+      this.file[i] = (LINE_KIND | (Math.floor(e.byteOffset / TWO32) << 16) | e.file) >>> 0;
+    }
     this.line[i] = Math.max(1, Math.min(e.line, 0xffffffff));
-    this.file[i] = (e.file | (e.fingerprint ? FINGERPRINT : 0)) >>> 0;
-    this.off[i] = e.byteOffset;
     this.size++;
   }
 
   private grow(): void {
-    const old = { kh: this.kh, kl: this.kl, ch: this.ch, cl: this.cl, line: this.line, file: this.file, off: this.off, cap: this.cap };
+    const old = { kh: this.kh, kl: this.kl, ch: this.ch, cl: this.cl, line: this.line, file: this.file, cap: this.cap };
     const next = new Generation(this.cap * 2);
     for (let i = 0; i < old.cap; i++) {
       if (old.line[i] === 0) continue;
-      const f = old.file[i];
-      next.add({ hi: old.kh[i], lo: old.kl[i] }, { content: { hi: old.ch[i], lo: old.cl[i] }, line: old.line[i], file: (f & ~FINGERPRINT) >>> 0, byteOffset: old.off[i], fingerprint: (f & FINGERPRINT) !== 0 });
+      next.add({ hi: old.kh[i], lo: old.kl[i] }, unpack(old.ch[i], old.cl[i], old.line[i], old.file[i]));
     }
-    Object.assign(this, { cap: next.cap, kh: next.kh, kl: next.kl, ch: next.ch, cl: next.cl, line: next.line, file: next.file, off: next.off });
+    Object.assign(this, { cap: next.cap, kh: next.kh, kl: next.kl, ch: next.ch, cl: next.cl, line: next.line, file: next.file });
   }
 }
 

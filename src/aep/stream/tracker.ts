@@ -63,7 +63,7 @@ import { checkFormValues, compileForm, type CompiledForm, type FormIssue } from 
 import { fnv32 } from '../../core/canonical.ts';
 import { parseJsonText } from '../../core/json.ts';
 import { canonicalJson, contentHash, idKeyHash, tupleHash } from './canonical.ts';
-import { AepIdTable, type Hash64, type IdEntry } from './id-table.ts';
+import { AepIdTable, MAX_LINE_FILES, MAX_LINE_OFFSET, type Hash64, type IdEntry } from './id-table.ts';
 import { MarkerTable, type MarkerRow } from './marker-table.ts';
 import type { AepStreamOptions } from './index.ts';
 
@@ -255,7 +255,7 @@ export class AepStreamTracker {
   private readonly endedSessions: MarkerTable;
   private readonly invalidResponds = new Map<string, Mark>();
   /** How to read back lines of re-readable inputs, by file index (identity checks). */
-  private readonly rereaders = new Map<number, (byteOffset: number, byteLength: number) => string | undefined>();
+  private readonly rereaders = new Map<number, (byteOffset: number) => string | undefined>();
   private open = 0;
   private readonly capsHit = new Set<CapName>();
   private notices: CapNotice[] = [];
@@ -451,7 +451,6 @@ export class AepStreamTracker {
     const first = this.ids.get(key);
     if (first) {
       const firstAt: Mark = { file: this.ids.fileName(first.file), line: first.line };
-      if (!Number.isNaN(first.byteOffset)) firstAt.byteOffset = first.byteOffset;
       const same = this.sameContent(first, ev);
       if (same === true) {
         obs.redelivery = firstAt;
@@ -585,17 +584,17 @@ export class AepStreamTracker {
   }
 
   /**
-   * What the id table keeps of a first occurrence. From a re-readable input (a regular file):
-   * only a fingerprint of the line (FNV-1a and byte length), since the line can be read back
-   * when its `(source, id)` repeats; otherwise the digest of its canonical content.
+   * What the id table keeps of a first occurrence. From a regular file: where the line is and
+   * its fingerprint, since the line can be read back when its `(source, id)` repeats; otherwise
+   * the digest of its canonical content.
    */
   private identityEntry(ev: AepEvent): IdEntry {
     const file = this.ids.fileIndex(ev.source);
-    if (ev.reread && ev.byteLength !== undefined) {
+    if (ev.reread && file < MAX_LINE_FILES && ev.byteOffset < MAX_LINE_OFFSET) {
       this.rereaders.set(file, ev.reread);
-      return { content: { hi: fnv32(ev.text), lo: ev.byteLength }, line: ev.line, file, byteOffset: ev.byteOffset, fingerprint: true };
+      return { kind: 'line', fnv: fnv32(ev.text), byteOffset: ev.byteOffset, line: ev.line, file };
     }
-    return { content: contentHash(ev), line: ev.line, file, byteOffset: ev.byteOffset, fingerprint: false };
+    return { kind: 'digest', content: contentHash(ev), line: ev.line, file };
   }
 
   /**
@@ -605,13 +604,12 @@ export class AepStreamTracker {
    * file changed while it was checked).
    */
   private sameContent(first: IdEntry, ev: AepEvent): boolean | undefined {
-    if (!first.fingerprint) {
+    if (first.kind === 'digest') {
       const c = contentHash(ev);
       return c.hi === first.content.hi && c.lo === first.content.lo;
     }
-    const reread = this.rereaders.get(first.file);
-    const text = reread && !Number.isNaN(first.byteOffset) ? reread(first.byteOffset, first.content.lo) : undefined;
-    if (text === undefined || fnv32(text) !== first.content.hi) return undefined;
+    const text = this.rereaders.get(first.file)?.(first.byteOffset);
+    if (text === undefined || fnv32(text) !== first.fnv) return undefined;
     if (text === ev.text) return true;
     const parsed = parseJsonText(text, Number.MAX_SAFE_INTEGER);
     if (!parsed.ok) return undefined;

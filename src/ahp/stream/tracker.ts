@@ -139,7 +139,7 @@ const EU = { FILE: 0, LINE: 1, TYPE: 2, FLAGS: 3, META: 4, DIG: 13, CHK: 15, DFI
 const EF = { OFF: 0, PARENT: 1, DOFF: 2, N: 3 } as const;
 /**
  * Flags: observed first; has an intercept digest (or, with REREAD, the intercepted line's
- * fingerprint: FNV-1a and byte length); has a parent; mode already reported; denied; has a
+ * FNV-1a fingerprint in the first digest word); has a parent; mode already reported; denied; has a
  * checked answer; the first intercepted copy can be read back from its input.
  */
 const FL = { OBSERVE: 1, DIGEST: 2, PARENT: 4, MODE_REPORTED: 8, DENIED: 16, CHECKED: 32, REREAD: 64 } as const;
@@ -351,7 +351,7 @@ export class AhpStreamTracker {
   private readonly unresolved = new Map<number, UnresolvedParent[]>();
   private readonly files = new Interner(Number.MAX_SAFE_INTEGER);
   /** How to read back lines of re-readable inputs, by input code (intercept retries). */
-  private readonly rereaders = new Map<number, (byteOffset: number, byteLength: number) => string | undefined>();
+  private readonly rereaders = new Map<number, (byteOffset: number) => string | undefined>();
   private readonly names = new Interner(MAX_NAMES);
   private unresolvedCount = 0;
   private seq = 0;
@@ -688,7 +688,7 @@ export class AhpStreamTracker {
     }
     const reread = this.rereaders.get(e.getU(s, EU.FILE));
     const off = e.getF(s, EF.OFF);
-    const text = reread && !Number.isNaN(off) ? reread(off, e.getU(s, EU.DIG + 1)) : undefined;
+    const text = reread && !Number.isNaN(off) ? reread(off) : undefined;
     if (text === undefined || fnv32(text) !== e.getU(s, EU.DIG)) return undefined;
     if (text === msg.text) return true;
     const parsed = parseJsonText(text, Number.MAX_SAFE_INTEGER);
@@ -737,12 +737,12 @@ export class AhpStreamTracker {
         let flags = (meta.mask << META_SHIFT) | (via === 'observe' ? FL.OBSERVE : 0);
         meta.fp.forEach((v, i) => e.setU(s!, EU.META + i, v));
         if (intercepted) {
-          // a re-readable line keeps only its fingerprint (FNV-1a, byte length): a re-sent
+          // a re-readable line keeps only its fingerprint (FNV-1a): a re-sent
           // request reads it back and compares exactly; other inputs keep a digest
           const fileCode = e.getU(s, EU.FILE);
-          const rereadable = msg.reread !== undefined && msg.byteLength !== undefined && at.byteOffset !== undefined;
+          const rereadable = msg.reread !== undefined && at.byteOffset !== undefined;
           if (rereadable) this.rereaders.set(fileCode, msg.reread!);
-          const words = rereadable ? [fnv32(msg.text), msg.byteLength!] : digestWords(valueDigest(ev, msg.bigIntegers, EVENT_PTR));
+          const words = rereadable ? [fnv32(msg.text), 0] : digestWords(valueDigest(ev, msg.bigIntegers, EVENT_PTR));
           flags |= FL.DIGEST | (rereadable ? FL.REREAD : 0);
           e.setU(s, EU.DIG, words[0]);
           e.setU(s, EU.DIG + 1, words[1]);
