@@ -3,7 +3,7 @@
  * digest and where the event was (AEP-0001 §7.4: dedupe on `(source, id)`).
  *
  * Compact by construction: a `(source, id)` key is kept as a 64-bit hash, never as strings,
- * in an open-addressing table over typed arrays (24 bytes a slot, at most 3/4 full), so the
+ * in open-addressing tables over typed arrays (24 bytes a slot, at most 3/4 full), so the
  * default cap of 5 million ids costs about 200 MB at most, not gigabytes of Map entries.
  * Keys are cut from SHA-256: a crafted stream cannot aim for false matches, and an accidental
  * one among 5 million ids has odds of about 1 in 10^6. The content is kept as one of:
@@ -66,7 +66,7 @@ function unpack(ch: number, cl: number, line: number, f: number): IdEntry {
 const MIN_CAPACITY = 256;
 
 /** One open-addressing hash table (linear probing; a slot is empty when its line is 0). */
-class Generation {
+class Shard {
   size = 0;
   private cap: number;
   private kh: Uint32Array;
@@ -120,12 +120,35 @@ class Generation {
 
   private grow(): void {
     const old = { kh: this.kh, kl: this.kl, ch: this.ch, cl: this.cl, line: this.line, file: this.file, cap: this.cap };
-    const next = new Generation(this.cap * 2);
+    const next = new Shard(this.cap * 2);
     for (let i = 0; i < old.cap; i++) {
       if (old.line[i] === 0) continue;
       next.add({ hi: old.kh[i], lo: old.kl[i] }, unpack(old.ch[i], old.cl[i], old.line[i], old.file[i]));
     }
     Object.assign(this, { cap: next.cap, kh: next.kh, kl: next.kl, ch: next.ch, cl: next.cl, line: next.line, file: next.file });
+  }
+}
+
+/** Shards per generation, chosen by the top bits of a key. */
+const SHARD_BITS = 6;
+
+/**
+ * One generation: {@link SHARD_BITS}-bit sharded tables. Sharding keeps growth incremental: a
+ * shard doubles on its own, so rehashing never holds two copies of the whole generation (at a
+ * million ids a single table would briefly hold 72 MB instead of 48 MB).
+ */
+class Generation {
+  size = 0;
+  private readonly shards: (Shard | undefined)[] = new Array(1 << SHARD_BITS);
+
+  get(key: Hash64): IdEntry | undefined {
+    return this.shards[key.hi >>> (32 - SHARD_BITS)]?.get(key);
+  }
+
+  /** Insert a key known to be absent. */
+  add(key: Hash64, e: IdEntry): void {
+    (this.shards[key.hi >>> (32 - SHARD_BITS)] ??= new Shard()).add(key, e);
+    this.size++;
   }
 }
 
