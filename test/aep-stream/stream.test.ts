@@ -82,6 +82,18 @@ test('ordering: the high-water mark never goes down (every event below it is rep
   assert.deepEqual(fs.map((f) => `${f.ruleId}@${f.line}`), ['aep/seq-regression@2', 'aep/seq-regression@3']);
 });
 
+test('maxSessions: the least recently active session is the one forgotten', async () => {
+  const at = (name: string, seq: number) => event('progress.status', seq, { session: name, source: `aep://h/agent/a/session/${name}` });
+  // A and B open; A is active again; C needs room: B (least recently active) goes; A is active
+  // again; B needs room: C (least recently active now) goes, A stays
+  const fs = await checkText(jsonl([at('A', 0), at('B', 0), at('A', 1), at('C', 0), at('A', 2), at('B', 0), at('A', 1), at('C', 0)]), { stream: { maxSessions: 2 } });
+  assert.deepEqual(
+    fs.map((f) => `${f.ruleId}@${f.line}`),
+    ['aep/state-cap@4', 'aep/seq-regression@7'],
+    'B and C restart after eviction (no regression at lines 6 and 8); A was kept (regression at line 7)',
+  );
+});
+
 test('caps: exceeded once per cap, reported as aep/state-cap, never a crash', async () => {
   const many = Array.from({ length: 50 }, (_, i) => event('run.started', 0, { session: `cap_${i}`, run: 'r', source: `aep://h/agent/a/session/cap_${i}` }));
   const fs = await checkText(jsonl(many), { stream: { maxIds: 10, maxSessions: 5, maxOpen: 3 } });

@@ -26,7 +26,8 @@
  * - live sessions: `(source, session)` -> ordering high-water mark `(epoch, seq)`, the first
  *   `session.ended`, open runs, and attention requests (open ones, and closed ones without
  *   their form fields, so that followers of a closed request still find it) (cap
- *   `maxSessions`; the least recently active session is forgotten first);
+ *   `maxSessions`; the least recently active session is forgotten first, found by a
+ *   second-chance clock so that an event costs a flag, not a map re-insertion);
  * - markers (marker-table.ts, compact, no strings): every run terminal by
  *   `(source, session, run)`, every request terminal by `(source, session, request)`, and the
  *   first ack decision by `(ack source, cause)` (AEP-0004 §3): line, input, byte offset, type;
@@ -122,6 +123,8 @@ export interface RequestRecord {
 export class SessionRecord {
   /** Open runs and open requests held against `maxOpen` (released at their terminal or on eviction). */
   owned = 0;
+  /** Active since the eviction clock last passed this record ({@link AepStreamTracker}'s `leastRecent`). */
+  recent = false;
   pos?: { epoch: bigint; seq: bigint; at: Mark };
   ended?: Mark;
   /** Created on first use (most sessions never need one of them). */
@@ -383,19 +386,16 @@ export class AepStreamTracker {
     return rec;
   }
 
-  /** The record of `(source, session)`, created (and the LRU one evicted) as needed. */
+  /** The record of `(source, session)`, created (and the least recently active one evicted) as needed. */
   private session(source: string, session: string, ev: ParsedEvent): SessionRecord {
     const key = key2(source, session);
     let rec = this.sessions.get(key);
     if (rec) {
-      // least-recently-active order: move to the end
-      this.sessions.delete(key);
-      this.sessions.set(key, rec);
+      rec.recent = true; // for the eviction clock (a flag, not a re-insertion per event)
       return rec;
     }
     if (this.sessions.size >= this.opts.maxSessions) {
-      const oldest = this.sessions.values().next().value as SessionRecord;
-      this.evict(oldest);
+      this.evict(this.leastRecent());
       this.notice('maxSessions', ev);
     }
     rec = this.revive(key, source, session) ?? new SessionRecord(key, source, session);
@@ -404,6 +404,21 @@ export class AepStreamTracker {
     if (!set) this.bySession.set(session, (set = new Set()));
     set.add(rec);
     return rec;
+  }
+
+  /**
+   * The session to forget when `maxSessions` is full: the least recently active one, found by
+   * a second-chance clock over the map's insertion order (a session active since the hand last
+   * passed it is moved to the newest end and spared once). Amortised O(1) per eviction.
+   */
+  private leastRecent(): SessionRecord {
+    for (;;) {
+      const oldest = this.sessions.values().next().value as SessionRecord;
+      if (!oldest.recent) return oldest;
+      oldest.recent = false;
+      this.sessions.delete(oldest.key);
+      this.sessions.set(oldest.key, oldest);
+    }
   }
 
   private evict(rec: SessionRecord): void {
