@@ -13,14 +13,23 @@
  * Memory per entry: 4 bytes per `u32` column, 8 bytes per `f64` column, plus the index entry
  * (about 40 bytes).
  */
-import { createHash } from 'node:crypto';
+import { digest } from '../../core/canonical.ts';
 
 const MIN_ROWS = 64;
 
+/** Keys computed lately (a response's id follows its request's; a parent is usually recent). */
+const recentKeys = new Map<string, number>();
+const RECENT_KEYS = 4096;
+
 /** A numeric table key for `s`: the first 52 bits of its SHA-256 (exact in a float64). */
 export function keyOf(s: string): number {
-  const d = createHash('sha256').update(s).digest();
-  return d.readUInt32BE(0) * 0x100000 + (d.readUInt32BE(4) >>> 12);
+  let k = recentKeys.get(s);
+  if (k !== undefined) return k;
+  const d = digest(s);
+  k = d.readUInt32BE(0) * 0x100000 + (d.readUInt32BE(4) >>> 12);
+  if (recentKeys.size >= RECENT_KEYS) recentKeys.clear();
+  recentKeys.set(s, k);
+  return k;
 }
 
 /** The 64 bits of a base64url digest (see digest.ts `valueDigest`) as two unsigned 32-bit words. */
