@@ -18,11 +18,10 @@
  *   --protocol P      aep | ahp | all (default all)
  *   --runs R          best of R runs for each timing (default 1)
  *   --readline        also time a node:readline baseline (slow on Node 20; informational)
- *   --jobs N          pass --jobs N to validate (only when the CLI supports it)
  *   --keep            keep the generated files (their folder is printed)
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,7 +40,6 @@ interface BenchOptions {
   protocols: ('aep' | 'ahp')[];
   runs: number;
   readline: boolean;
-  jobs?: number;
   keep: boolean;
 }
 
@@ -57,7 +55,6 @@ function parseArgs(argv: string[]): BenchOptions {
     if (a === '--events') o.events = num(i++);
     else if (a === '--ahp-events') o.ahpEvents = num(i++);
     else if (a === '--runs') o.runs = num(i++);
-    else if (a === '--jobs') o.jobs = num(i++);
     else if (a === '--readline') o.readline = true;
     else if (a === '--keep') o.keep = true;
     else if (a === '--protocol') {
@@ -127,19 +124,12 @@ interface SizeResult {
   findings: Record<string, number>;
 }
 
-function cliSupportsJobs(protocol: string): boolean {
-  const src = join(ROOT, 'src/cli', `${protocol}.ts`);
-  const prog = join(ROOT, 'src/cli/program.ts');
-  return [src, prog].some((p) => existsSync(p) && readFileSync(p, 'utf8').includes("'--jobs"));
-}
-
 async function measureFile(protocol: 'aep' | 'ahp', file: string, events: number, o: BenchOptions): Promise<SizeResult> {
   const bytes = statSync(file).size;
   const baseline = await best(o.runs, ['--import', 'tsx', 'tools/bench/baseline.ts', 'split', file]);
   if (baseline.code !== 0) throw new Error(`baseline failed: ${baseline.stderr}`);
   const readline = o.readline ? await best(o.runs, ['--import', 'tsx', 'tools/bench/baseline.ts', 'readline', file]) : undefined;
   const args = [`bin/${protocol}.js`, 'validate', file, '--format', 'json', '--quiet', '--no-progress'];
-  if (o.jobs !== undefined && cliSupportsJobs(protocol)) args.push('--jobs', String(o.jobs));
   const validate = await best(o.runs, args);
   if (validate.code !== 0) {
     throw new Error(`${protocol} validate exited ${validate.code} on generated input (it must be valid):\n${validate.stderr.slice(0, 2000)}\n${validate.stdout.slice(0, 2000)}`);
@@ -201,7 +191,6 @@ async function benchProtocol(protocol: 'aep' | 'ahp', dir: string, o: BenchOptio
     smallPeakRssMB: Math.round(a.validate.maxRssMB),
     smallRatio: round(a.validate.wallMs / a.baseline.wallMs, 2),
     findingsOnValidInput: b.findings,
-    ...(o.jobs !== undefined ? { jobs: cliSupportsJobs(protocol) ? o.jobs : 'unsupported' } : {}),
   };
 }
 
