@@ -139,15 +139,15 @@ export function parseLine(line: JsonlLine, sink: FindingSink, maxDepth: number =
 }
 
 /**
- * The line that starts at byte `offset` of the file `path`, as text without its terminator
- * (LF, or CRLF), or `undefined` when it cannot be read there any more (the file is gone or
- * shorter, the bytes are not UTF-8, or no line end comes within `maxBytes` + 2 bytes). Opens
- * the file per call: callers read back rarely.
+ * The line that starts at byte `offset` of `file` (a path, or a file descriptor open for
+ * reading), as text without its terminator (LF, or CRLF), or `undefined` when it cannot be
+ * read there any more (the file is gone or shorter, the bytes are not UTF-8, or no line end
+ * comes within `maxBytes` + 2 bytes). A path is opened and closed per call.
  */
-export function readLineAt(path: string, offset: number, maxBytes: number): string | undefined {
+export function readLineAt(file: string | number, offset: number, maxBytes: number): string | undefined {
   let fd: number | undefined;
   try {
-    fd = openSync(path, 'r');
+    fd = typeof file === 'number' ? file : openSync(file, 'r');
     const limit = maxBytes + 2; // the line, a CR and the LF
     let buf = Buffer.alloc(Math.min(limit, 16384));
     let got = 0;
@@ -174,7 +174,33 @@ export function readLineAt(path: string, offset: number, maxBytes: number): stri
   } catch {
     return undefined;
   } finally {
-    if (fd !== undefined) closeSync(fd);
+    if (fd !== undefined && typeof file !== 'number') closeSync(fd);
+  }
+}
+
+/** Files read back during a run, each opened once (on first use) and closed at the end. */
+class ReadBack {
+  private readonly fds = new Map<string, number | null>();
+
+  constructor(private readonly maxBytes: number) {}
+
+  /** {@link readLineAt} for `path`, through a descriptor kept for the run. */
+  line(path: string, offset: number): string | undefined {
+    let fd = this.fds.get(path);
+    if (fd === undefined) {
+      try {
+        fd = openSync(path, 'r');
+      } catch {
+        fd = null;
+      }
+      this.fds.set(path, fd);
+    }
+    return fd === null ? undefined : readLineAt(fd, offset, this.maxBytes);
+  }
+
+  close(): void {
+    for (const fd of this.fds.values()) if (fd !== null) closeSync(fd);
+    this.fds.clear();
   }
 }
 
@@ -214,54 +240,59 @@ export async function runPipeline(
   const checker = driver.createChecker(sink, stats);
   const maxDepth = opts.maxDepth ?? DEFAULT_MAX_DEPTH;
   let doneBytes = 0;
-  for (const input of inputs) {
-    stats.inputs++;
-    if (input.framing === 'document') {
-      let buf: Buffer;
+  const maxLineBytes = opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  const readBack = new ReadBack(maxLineBytes);
+  try {
+    for (const input of inputs) {
+      stats.inputs++;
+      if (input.framing === 'document') {
+        let buf: Buffer;
+        try {
+          buf = await readAll(input.open());
+        } catch (e) {
+          throw new InputError(input.source, e);
+        }
+        stats.bytes += buf.length;
+        await checkDocument(input.source, buf, checker, sink, stats, maxDepth);
+        doneBytes += buf.length;
+        opts.onProgress?.(doneBytes);
+        continue;
+      }
+      const path = input.path;
+      const reread = path === undefined ? undefined : (byteOffset: number) => readBack.line(path, byteOffset);
+      // An exception from parsing or checking is ours, not the input's: it must not be reported
+      // as "cannot read" (RuleCrashError names the rule; anything else is an internal error).
+      let ownError: unknown = undefined;
+      const onLine = (line: JsonlLine) => {
+        try {
+          const ev = parseLine(line, sink, maxDepth);
+          if (ev) {
+            if (reread) ev.reread = reread;
+            stats.events++;
+            checker.onEvent(ev);
+          }
+        } catch (e) {
+          ownError = e ?? new Error('a checker threw a nullish value');
+          throw ownError;
+        }
+      };
+      const base = doneBytes;
       try {
-        buf = await readAll(input.open());
+        const st = await readJsonl(input.open(), input.source, onLine, sink, {
+          maxLineBytes,
+          cr: driver.cr,
+          onProgress: opts.onProgress ? (b) => opts.onProgress!(base + b) : undefined,
+        });
+        stats.bytes += st.bytes;
+        stats.lines += st.lines;
+        doneBytes += st.bytes;
       } catch (e) {
+        if (e === ownError || e instanceof RuleCrashError) throw e;
         throw new InputError(input.source, e);
       }
-      stats.bytes += buf.length;
-      await checkDocument(input.source, buf, checker, sink, stats, maxDepth);
-      doneBytes += buf.length;
-      opts.onProgress?.(doneBytes);
-      continue;
     }
-    // An exception from parsing or checking is ours, not the input's: it must not be reported
-    // as "cannot read" (RuleCrashError names the rule; anything else is an internal error).
-    let ownError: unknown = undefined;
-    const onLine = (line: JsonlLine) => {
-      try {
-        const ev = parseLine(line, sink, maxDepth);
-        if (ev) {
-          if (reread) ev.reread = reread;
-          stats.events++;
-          checker.onEvent(ev);
-        }
-      } catch (e) {
-        ownError = e ?? new Error('a checker threw a nullish value');
-        throw ownError;
-      }
-    };
-    const base = doneBytes;
-    const maxLineBytes = opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-    const path = input.path;
-    const reread = path === undefined ? undefined : (byteOffset: number) => readLineAt(path, byteOffset, maxLineBytes);
-    try {
-      const st = await readJsonl(input.open(), input.source, onLine, sink, {
-        maxLineBytes,
-        cr: driver.cr,
-        onProgress: opts.onProgress ? (b) => opts.onProgress!(base + b) : undefined,
-      });
-      stats.bytes += st.bytes;
-      stats.lines += st.lines;
-      doneBytes += st.bytes;
-    } catch (e) {
-      if (e === ownError || e instanceof RuleCrashError) throw e;
-      throw new InputError(input.source, e);
-    }
+  } finally {
+    readBack.close();
   }
   checker.end();
   return stats;
