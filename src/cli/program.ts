@@ -233,7 +233,7 @@ export function buildProgram(protocol: CliProtocol, io: CliIO, setExit: (code: n
   const program = new Command(protocol.name)
     .description(protocol.description)
     .version(VERSION)
-    .showHelpAfterError()
+    .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
 

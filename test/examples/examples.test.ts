@@ -2,6 +2,7 @@
 // first command), and their broken twins are reported on exactly the broken lines.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 
@@ -40,4 +41,13 @@ test('examples/ahp/session.jsonl is clean through the CLI, and its twin fails', 
   const broken = run('ahp', 'examples/ahp/session-broken.jsonl');
   assert.equal(broken.status, 1);
   assert.ok(broken.report.summary.errors > 0);
+});
+
+test('the finding lines the README shows are what the CLI prints', () => {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const shown = readme.split('\n').filter((l) => l.startsWith('examples/aep/session-broken.jsonl:'));
+  assert.ok(shown.length >= 3, 'the README shows example findings');
+  const r = spawnSync(process.execPath, ['bin/aep.js', 'validate', '--no-color', 'examples/aep/session-broken.jsonl'], { cwd: root, encoding: 'utf8' });
+  const printed = r.stdout.split('\n');
+  for (const line of shown) assert.ok(printed.includes(line), `README line not printed by the CLI:\n${line}`);
 });
