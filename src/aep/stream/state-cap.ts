@@ -11,8 +11,7 @@
  *   not tracked (completed work does not count).
  * Must be the last rule in the list, so it sees caps exceeded by any earlier rule's event.
  */
-import { reportCapNotices, type CapDescription } from '../../core/caps.ts';
-import type { RuleContext } from '../../core/rule.ts';
+import { capNoticeRule, type CapDescription } from '../../core/caps.ts';
 import type { CapName } from './tracker.ts';
 import { markLocation, trackedRule } from './tracker.ts';
 
@@ -30,21 +29,6 @@ export const stateCap = trackedRule(
     description: 'A stream-state cap (--max-ids, --max-sessions, --max-open) was reached; later verdicts may be incomplete.',
     spec: 'agent-conformance limits (DESIGN.md §Principles: bounded stream state)',
   },
-  (tracker) => {
-    const flush = (ctx: RuleContext) =>
-      reportCapNotices(
-        tracker.takeNotices().map((n) => ({ cap: n.cap, limit: n.limit, at: markLocation(n.at) })),
-        WHAT,
-        ctx,
-      );
-    return {
-      onEvent(_obs, ctx) {
-        flush(ctx);
-      },
-      onEnd(_t, ctx) {
-        flush(ctx);
-      },
-    };
-  },
+  (tracker) => capNoticeRule(tracker, WHAT, markLocation),
   { seesRedeliveries: true },
 );

@@ -57,6 +57,7 @@
  * Sharing across rule instances: every stream rule of a run gets the same tracker from the
  * run's {@link RunScope} ({@link trackerFor}); the next run gets a fresh one.
  */
+import { StreamTrackerBase, type TrackerCapNotice } from '../../core/caps.ts';
 import type { Location } from '../../core/finding.ts';
 import type { ParsedEvent, RuleContext, RuleMeta, RunScope, StreamRule } from '../../core/rule.ts';
 import { attr, exactInteger, scopeOf, type AepEvent } from '../event.ts';
@@ -190,11 +191,7 @@ export interface FormObservation {
 export type CapName = 'maxSessions' | 'maxOpen' | 'maxIds';
 
 /** A cap exceeded for the first time, waiting for `aep/state-cap` to report it. */
-export interface CapNotice {
-  cap: CapName;
-  limit: number;
-  at: Mark;
-}
+export type CapNotice = TrackerCapNotice<CapName, Mark>;
 
 /** Facts about one event, computed once against the state before it. */
 export interface Observation {
@@ -247,7 +244,7 @@ export interface AepTrackerStats {
 }
 
 /** The shared stream state of one run. */
-export class AepStreamTracker {
+export class AepStreamTracker extends StreamTrackerBase<AepEvent, Observation, CapName, Mark> {
   private readonly ids: AepIdTable;
   private readonly sessions = new Map<string, SessionRecord>();
   /** Bare session -> the emitter sessions using that name (usually one). */
@@ -260,12 +257,9 @@ export class AepStreamTracker {
   /** How to read back lines of re-readable inputs, by file index (identity checks). */
   private readonly rereaders = new Map<number, (byteOffset: number) => string | undefined>();
   private open = 0;
-  private readonly capsHit = new Set<CapName>();
-  private notices: CapNotice[] = [];
-  private lastEv: AepEvent | undefined;
-  private lastObs: Observation | undefined;
 
   constructor(readonly opts: AepStreamOptions) {
+    super();
     this.ids = new AepIdTable(opts.maxIds);
     this.markers = new MarkerTable(3, 1, opts.maxIds);
     this.endedSessions = new MarkerTable(4, 4, opts.maxIds);
@@ -277,22 +271,6 @@ export class AepStreamTracker {
    */
   stats(): AepTrackerStats {
     return { open: this.open, sessions: this.sessions.size, endedSessions: this.endedSessions.size, markers: this.markers.size, ids: this.ids.size };
-  }
-
-  /** Facts about `ev`; computed on the first call for an event, then returned as is. */
-  observe(ev: AepEvent): Observation {
-    if (this.lastEv === ev && this.lastObs) return this.lastObs;
-    const obs = this.compute(ev);
-    this.lastEv = ev;
-    this.lastObs = obs;
-    return obs;
-  }
-
-  /** Caps exceeded since the last call (each cap at most once per run). */
-  takeNotices(): CapNotice[] {
-    const n = this.notices;
-    this.notices = [];
-    return n;
   }
 
   /** Emitter sessions with open runs or open attention requests (end of stream). */
@@ -314,9 +292,7 @@ export class AepStreamTracker {
   }
 
   private notice(cap: CapName, ev: ParsedEvent): void {
-    if (this.capsHit.has(cap)) return;
-    this.capsHit.add(cap);
-    this.notices.push({ cap, limit: this.opts[cap], at: markOf(ev) });
+    this.noteCap(cap, this.opts[cap], () => markOf(ev));
   }
 
   /** Take one `maxOpen` slot for `owner` (or a run-wide record); false when the cap is full. */
@@ -454,7 +430,7 @@ export class AepStreamTracker {
     return n > 1 ? { status: 'ambiguous', sources: n } : found;
   }
 
-  private compute(ev: AepEvent): Observation {
+  protected compute(ev: AepEvent): Observation {
     const obs: Observation = { ev };
     const source = attr(ev, 'source')!;
     const id = attr(ev, 'id')!;

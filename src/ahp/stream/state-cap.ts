@@ -10,8 +10,7 @@
  * Must be the last rule in the list, so it sees caps exceeded while any earlier rule observed
  * the message. Spec: agent-conformance limits (DESIGN.md §Principles: bounded stream state).
  */
-import { reportCapNotices, type CapDescription } from '../../core/caps.ts';
-import type { RuleContext } from '../../core/rule.ts';
+import { capNoticeRule, type CapDescription } from '../../core/caps.ts';
 import { markLocation, trackedRule, type CapName } from './tracker.ts';
 
 const WHAT: Record<CapName, CapDescription> = {
@@ -27,20 +26,5 @@ export const stateCap = trackedRule(
     description: 'A stream-state cap (--max-pending, --max-events) was reached; later verdicts may be incomplete.',
     spec: 'agent-conformance limits (DESIGN.md §Principles: bounded stream state)',
   },
-  (tracker) => {
-    const flush = (ctx: RuleContext) =>
-      reportCapNotices(
-        tracker.takeNotices().map((n) => ({ cap: n.cap, limit: n.limit, at: markLocation(n.at) })),
-        WHAT,
-        ctx,
-      );
-    return {
-      onEvent(_obs, ctx) {
-        flush(ctx);
-      },
-      onEnd(_t, ctx) {
-        flush(ctx);
-      },
-    };
-  },
+  (tracker) => capNoticeRule(tracker, WHAT, markLocation),
 );

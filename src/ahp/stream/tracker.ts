@@ -51,6 +51,7 @@
  * Sharing across rule instances: every stream rule of a run gets the same tracker from the
  * run's {@link RunScope} ({@link trackerFor}); the next run gets a fresh one.
  */
+import { StreamTrackerBase, type TrackerCapNotice } from '../../core/caps.ts';
 import type { Location } from '../../core/finding.ts';
 import { eventLocation, type ParsedEvent, type RuleContext, type RuleMeta, type RunScope, type StreamRule } from '../../core/rule.ts';
 import type { AhpMessage } from '../driver.ts';
@@ -262,11 +263,7 @@ export interface EventFacts {
 export type CapName = 'maxPending' | 'maxEvents';
 
 /** A cap exceeded for the first time, waiting for `ahp/state-cap` to report it. */
-export interface CapNotice {
-  cap: CapName;
-  limit: number;
-  at: Mark;
-}
+export type CapNotice = TrackerCapNotice<CapName, Mark>;
 
 /** Facts about one message, computed once against the state before it. */
 export interface AhpObservation {
@@ -336,7 +333,7 @@ function grantedModes(el: unknown): string[] | undefined {
 }
 
 /** The shared stream state of one run. */
-export class AhpStreamTracker {
+export class AhpStreamTracker extends StreamTrackerBase<AhpMessage, AhpObservation, CapName, Mark> {
   private readonly pending = new Map<string, PendingRecord>();
   /** Answered request ids (key: {@link keyOf} of the typed id), compact ({@link AU}, {@link AF}). */
   private readonly answered = new CompactTable(AU.N, AF.N);
@@ -360,29 +357,11 @@ export class AhpStreamTracker {
   private sawRequest = false;
   private reportedUncorrelatable = false;
   private pendingDropped = false;
-  private readonly capsHit = new Set<CapName>();
-  private notices: CapNotice[] = [];
-  private lastMsg: AhpMessage | undefined;
-  private lastObs: AhpObservation | undefined;
   /** The elicitation body of the message being observed (parsed at most once per message). */
   private body: { msg: AhpMessage; body: ElicitationBody } | undefined;
 
-  constructor(readonly opts: AhpStreamOptions) {}
-
-  /** Facts about `msg`; computed on the first call for a message, then returned as is. */
-  observe(msg: AhpMessage): AhpObservation {
-    if (this.lastMsg === msg && this.lastObs) return this.lastObs;
-    const obs = this.compute(msg);
-    this.lastMsg = msg;
-    this.lastObs = obs;
-    return obs;
-  }
-
-  /** Caps exceeded since the last call (each cap at most once per run). */
-  takeNotices(): CapNotice[] {
-    const n = this.notices;
-    this.notices = [];
-    return n;
+  constructor(readonly opts: AhpStreamOptions) {
+    super();
   }
 
   /** Requests still awaiting a response (end of stream), in arrival order. */
@@ -413,9 +392,7 @@ export class AhpStreamTracker {
   }
 
   private capHit(cap: CapName, at: Mark): void {
-    if (this.capsHit.has(cap)) return;
-    this.capsHit.add(cap);
-    this.notices.push({ cap, limit: this.opts[cap], at });
+    this.noteCap(cap, this.opts[cap], () => at);
   }
 
   /** Entries held against `maxEvents`. */
@@ -510,7 +487,7 @@ export class AhpStreamTracker {
     return this.body.body;
   }
 
-  private compute(msg: AhpMessage): AhpObservation {
+  protected compute(msg: AhpMessage): AhpObservation {
     const obs: AhpObservation = { msg };
     const at = markOf(msg);
     const ev = msg.event;
