@@ -18,13 +18,15 @@ export const aepCli: CliProtocol = {
         maxSessions: (opts.maxSessions as number | undefined) ?? DEFAULT_AEP_STREAM_OPTIONS.maxSessions,
         maxOpen: (opts.maxOpen as number | undefined) ?? DEFAULT_AEP_STREAM_OPTIONS.maxOpen,
         maxIds: (opts.maxIds as number | undefined) ?? DEFAULT_AEP_STREAM_OPTIONS.maxIds,
+        ackWindowMs: (opts.ackWindow as number | undefined) ?? DEFAULT_AEP_STREAM_OPTIONS.ackWindowMs,
       },
     }),
   validateOptions(cmd: Command) {
     cmd
       .addOption(new Option('--max-sessions <n>', 'most (source, session) pairs tracked at once').argParser(positiveInt).default(DEFAULT_AEP_STREAM_OPTIONS.maxSessions))
       .addOption(new Option('--max-open <n>', 'most open attention requests and pending commands tracked at once').argParser(positiveInt).default(DEFAULT_AEP_STREAM_OPTIONS.maxOpen))
-      .addOption(new Option('--max-ids <n>', 'most (source, id) digests kept for identity checks').argParser(positiveInt).default(DEFAULT_AEP_STREAM_OPTIONS.maxIds));
+      .addOption(new Option('--max-ids <n>', 'most (source, id) digests kept for identity checks').argParser(positiveInt).default(DEFAULT_AEP_STREAM_OPTIONS.maxIds))
+      .addOption(new Option('--ack-window <ms>', "the targets' ack window in milliseconds (hello.capabilities.control.ack_window_ms)").argParser(positiveInt).default(DEFAULT_AEP_STREAM_OPTIONS.ackWindowMs));
   },
 };
 

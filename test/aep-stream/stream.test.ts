@@ -27,7 +27,7 @@ test('rule list: unique ids, citations, descriptions; dedupe-aware; state-cap la
     assert.equal((r as { tracked?: boolean }).tracked, true, `${r.id} is not built with trackedRule (it would not see dedupe)`);
   }
   assert.equal(AEP_STREAM_RULES.at(-1)!.id, 'aep/state-cap');
-  assert.equal(AEP_STREAM_RULES.length, 22);
+  assert.equal(AEP_STREAM_RULES.length, 24);
 });
 
 test('dedupe: a redelivered line is reported once and counted by no other rule', async () => {
@@ -67,7 +67,8 @@ test('ordering: seq compared exactly beyond 2^53; agent and foreign events do no
     '{"aep":"0.1","id":"b1","type":"progress.status","time":"2026-11-30T12:00:00Z","source":"aep://h/agent/a/session/s","agent":"a","session":"s","seq":9007199254740992}',
     '{"aep":"0.1","id":"b2","type":"progress.status","time":"2026-11-30T12:00:00Z","source":"aep://h/agent/a/session/s","agent":"a","session":"s","seq":9007199254740993}',
     event('agent.heartbeat', undefined, { session: undefined, source: 'aep://h/agent/a/session/s' }),
-    event('control.pause', undefined, { source: 'aep://h/agent/a/session/s', session: 's' }),
+    event('control.pause', undefined, { id: 'p1', source: 'aep://h/agent/a/session/s', session: 's' }),
+    event('control.accepted', 9007199254740994, { source: 'aep://h/agent/a/session/s', session: 's', cause: 'p1' }),
   ]);
   assert.deepEqual(await checkText(ok), []);
   const bad = jsonl([
@@ -92,6 +93,24 @@ test('maxSessions: the least recently active session is the one forgotten', asyn
     ['aep/state-cap@4', 'aep/seq-regression@7'],
     'B and C restart after eviction (no regression at lines 6 and 8); A was kept (regression at line 7)',
   );
+});
+
+test('ack window: by the time attributes, exclusive bound, configurable; an unacked command is noted per session', async () => {
+  const at = (id: string, type: string, time: string, extra: Record<string, unknown> = {}) => event(type, undefined, { id, time, source: 'aep://ops/agent/console', agent: 'console', ...extra });
+  const lines = [
+    event('session.started', 0, { time: '2026-11-30T12:00:00Z' }),
+    at('c1', 'control.pause', '2026-11-30T12:00:00Z'),
+    event('control.accepted', 1, { cause: 'c1', time: '2026-11-30T12:00:25Z' }),
+    at('c2', 'control.resume', '2026-11-30T12:00:30Z'),
+    at('c3', 'control.cancel', '2026-11-30T12:00:31Z'),
+  ];
+  const fs = await checkText(jsonl(lines));
+  assert.deepEqual(fs.map((f) => `${f.severity}:${f.ruleId}@${f.line}${f.pointer}`), ['warning:aep/ack-window@3/time', 'info:aep/command-unacked@4/id']);
+  assert.deepEqual(fs[0].data, { windowMs: 10_000, lateByMs: 15_000 });
+  assert.equal(fs[1].data?.commands, 2);
+  assert.deepEqual(fs[1].related?.map((r) => r.line), [5]);
+  const wide = await checkText(jsonl(lines), { stream: { ackWindowMs: 25_000 } });
+  assert.deepEqual(wide.map((f) => f.ruleId), ['aep/command-unacked'], 'a 25 s window: the ack at exactly 25 s is in time');
 });
 
 test('caps: exceeded once per cap, reported as aep/state-cap, never a crash', async () => {
@@ -136,7 +155,7 @@ test('forms: respond is linked by session across sources; answered only within i
   const fs = await checkText(jsonl([form, respond, foreignAnswer, event('attention.timeout', 1, { subject: 'q' })]));
   assert.deepEqual(
     fs.map((f) => `${f.severity}:${f.ruleId}@${f.line}`).sort(),
-    ['info:aep/attention-unknown-request@3', 'info:aep/form-values-unverifiable@3', 'warning:aep/form-values-required@2'],
+    ['info:aep/attention-unknown-request@3', 'info:aep/command-unacked@2', 'info:aep/form-values-unverifiable@3', 'warning:aep/form-values-required@2'],
   );
 });
 

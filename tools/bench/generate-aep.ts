@@ -232,7 +232,14 @@ export function generateAep(path: string, opts: AepGenOptions): { bytes: number;
     }
     const k = Math.floor(rnd() * pool.length);
     const s = pool[k];
-    w.line(s.script[s.at++](s));
+    const step = s.script[s.at++];
+    w.line(step(s));
+    // the target acks a command at once (AEP-0004 §3 ack window: 10 s by default; with 400
+    // interleaved sessions the next turn of this session would often come later than that)
+    if (step === respond && e + 1 < opts.events) {
+      w.line(s.script[s.at++](s));
+      e++;
+    }
     if (s.at === s.script.length) pool[k] = newSession();
   }
   w.close();

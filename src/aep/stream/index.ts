@@ -11,9 +11,11 @@ import type { StreamRule } from '../../core/rule.ts';
 import type { AepEvent } from '../event.ts';
 import { ackCause } from './ack-cause.ts';
 import { ackExclusive } from './ack-exclusive.ts';
+import { ackWindow } from './ack-window.ts';
 import { attentionSubject } from './attention-subject.ts';
 import { attentionTerminal } from './attention-terminal.ts';
 import { attentionUnknownRequest } from './attention-unknown-request.ts';
+import { commandUnacked } from './command-unacked.ts';
 import { endedWithOpenAttention } from './ended-with-open-attention.ts';
 import { epochRegression } from './epoch-regression.ts';
 import { formValuesCapture } from './form-values-capture.ts';
@@ -40,8 +42,8 @@ export interface AepStreamOptions {
   /** Most `(source, session)` keys held at once (least recently active forgotten first). */
   maxSessions: number;
   /**
-   * Most open work held at once: open runs, open attention requests and invalid respond
-   * commands awaiting their ack. Completed work does not count (it leaves a compact marker,
+   * Most open work held at once: open runs, open attention requests and commands awaiting
+   * their ack. Completed work does not count (it leaves a compact marker,
    * bounded with `maxIds`; see tracker.ts). New open work is not tracked while full.
    */
   maxOpen: number;
@@ -51,10 +53,15 @@ export interface AepStreamOptions {
    * terminals, ack decisions) and to the compact entries of ended sessions.
    */
   maxIds: number;
+  /**
+   * The ack window in milliseconds (AEP-0004 §3: `hello.capabilities.control.ack_window_ms`,
+   * default 10 000): an ack whose `time` is later than its command's by more is reported.
+   */
+  ackWindowMs: number;
 }
 
-/** Default caps (documented in the README). */
-export const DEFAULT_AEP_STREAM_OPTIONS: AepStreamOptions = { maxSessions: 100_000, maxOpen: 100_000, maxIds: 5_000_000 };
+/** Default caps and the default ack window (documented in the README). */
+export const DEFAULT_AEP_STREAM_OPTIONS: AepStreamOptions = { maxSessions: 100_000, maxOpen: 100_000, maxIds: 5_000_000, ackWindowMs: 10_000 };
 
 /** AEP stream rules, in order: identity, ordering, lifecycle, attention, control, forms, end, caps. */
 export const AEP_STREAM_RULES: readonly StreamRule<AepEvent, AepStreamOptions>[] = [
@@ -70,6 +77,7 @@ export const AEP_STREAM_RULES: readonly StreamRule<AepEvent, AepStreamOptions>[]
   attentionUnknownRequest,
   ackCause,
   ackExclusive,
+  ackWindow,
   respondInvalidAccepted,
   formValuesType,
   formValuesRequired,
@@ -79,5 +87,6 @@ export const AEP_STREAM_RULES: readonly StreamRule<AepEvent, AepStreamOptions>[]
   formValuesCapture,
   formValuesUnverifiable,
   openAtEnd,
+  commandUnacked,
   stateCap,
 ];

@@ -33,10 +33,14 @@
  *   first ack decision by `(ack source, cause)` (AEP-0004 §3): line, input, byte offset, type;
  * - ended sessions without open work: the first `session.ended` and the ordering mark, as a
  *   compact entry (marker-table.ts) keyed by `(source, session)`;
+ * - commands (AEP-0004 §2) awaiting their ack, by `(session, id)`: where, when (`time`) and
+ *   whether an emitter of the session was present; dropped at the ack (`aep/ack-window`),
+ *   summarised at the end (`aep/command-unacked`);
  * - invalid `control.attention.respond` commands awaiting their ack, by `(session, id)`.
  *
  * Release (DESIGN.md §Principles "Stream, don't slurp"): only OPEN work counts against
- * `maxOpen`: open runs, open attention requests and invalid responds awaiting their ack; when
+ * `maxOpen`: open runs, open attention requests, and commands and invalid responds awaiting
+ * their ack; when
  * it is full, new ones are not tracked. A run leaves its session at its terminal (its marker
  * stays); a request drops its form fields at its terminal and stops counting; a pending
  * respond is dropped at its ack. At its first `session.ended` a session drops its closed
@@ -187,6 +191,17 @@ export interface FormObservation {
   outcome: FormOutcome;
 }
 
+/** A command (AEP-0004 §2) awaiting its ack. */
+export interface PendingCommand {
+  at: Mark;
+  type: string;
+  session: string;
+  /** `time` in ms since the epoch, when it parses. */
+  timeMs: number | undefined;
+  /** True when an emitter of the addressed session had been seen when the command came. */
+  targetSeen: boolean;
+}
+
 /** Which cap was exceeded. */
 export type CapName = 'maxSessions' | 'maxOpen' | 'maxIds';
 
@@ -212,8 +227,12 @@ export interface Observation {
   endedWithOpen?: (RequestRecord & { at: Mark })[];
   /** For attention followers: the `subject` and the request it names. */
   attention?: { subject: string | undefined; link: RequestLink; priorTerminal?: { at: Mark; type: string } };
-  /** For acks: the `cause` and an earlier distinct decision for the same `(source, cause)`. */
-  ack?: { cause: string | undefined; prior?: { at: Mark; type: string } };
+  /**
+   * For acks: the `cause`, an earlier distinct decision for the same `(source, cause)`, and the
+   * command it answers when that command is in the input (`lateByMs`: how much later than the
+   * ack window the ack's `time` is, when both times parse).
+   */
+  ack?: { cause: string | undefined; prior?: { at: Mark; type: string }; command?: { at: Mark; type: string; lateByMs?: number } };
   /** An invalid `control.attention.respond` that this `control.accepted` or `attention.answered` goes along with. */
   endorsesInvalid?: Mark;
   /** Form checks of `answer.values`. */
@@ -223,6 +242,13 @@ export interface Observation {
 const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const own = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
 const key2 = (a: string, b: string) => JSON.stringify([a, b]);
+
+/** An event's `time` in ms since the epoch, or `undefined` when it does not parse (leap seconds, lowercase forms). */
+function timeOf(ev: AepEvent): number | undefined {
+  const t = attr(ev, 'time');
+  const ms = t === undefined ? NaN : Date.parse(t);
+  return Number.isNaN(ms) ? undefined : ms;
+}
 
 /** Terminal and ack types, by their code in the marker table. */
 const MARKER_TYPES = ['run.finished', 'run.failed', 'run.cancelled', 'attention.resolved', 'attention.timeout', 'control.accepted', 'control.rejected'] as const;
@@ -254,6 +280,8 @@ export class AepStreamTracker extends StreamTrackerBase<AepEvent, Observation, C
   /** Ended sessions without open work: u32 [ended line, file, pos line, pos file], f64 [ended byte, pos byte, epoch, seq]. */
   private readonly endedSessions: MarkerTable;
   private readonly invalidResponds = new Map<string, Mark>();
+  /** Commands awaiting their ack, by `(session, command id)` (AEP-0004 §3). */
+  private readonly commands = new Map<string, PendingCommand>();
   /** How to read back lines of re-readable inputs, by file index (identity checks). */
   private readonly rereaders = new Map<number, (byteOffset: number) => string | undefined>();
   private open = 0;
@@ -271,6 +299,11 @@ export class AepStreamTracker extends StreamTrackerBase<AepEvent, Observation, C
    */
   stats(): AepTrackerStats {
     return { open: this.open, sessions: this.sessions.size, endedSessions: this.endedSessions.size, markers: this.markers.size, ids: this.ids.size };
+  }
+
+  /** Commands still awaiting their ack, in arrival order (end of stream). */
+  pendingCommands(): PendingCommand[] {
+    return [...this.commands.values()];
   }
 
   /** Emitter sessions with open runs or open attention requests (end of stream). */
@@ -543,7 +576,14 @@ export class AepStreamTracker extends StreamTrackerBase<AepEvent, Observation, C
       }
     }
 
-    // 6. control (AEP-0004 §3): acks, and invalid respond commands awaiting their ack
+    // 6. control (AEP-0004 §2-§3): commands awaiting their ack (a maxOpen slot each), acks,
+    // and invalid respond commands awaiting their ack
+    if (session !== undefined && type !== 'attention.routed' && scopeOf(type) === 'foreign') {
+      const k = key2(session, id);
+      if (!this.commands.has(k) && this.admit(undefined, ev)) {
+        this.commands.set(k, { at, type, session, timeMs: timeOf(ev), targetSeen: this.bySession.has(session) });
+      }
+    }
     if (type === 'control.attention.respond' && session !== undefined && obs.form?.outcome.kind === 'checked') {
       const invalid = obs.form.outcome.issues.some((i) => i.kind === 'type' || i.kind === 'required' || i.kind === 'choice');
       if (invalid && this.admit(undefined, ev)) this.invalidResponds.set(key2(session, id), at);
@@ -556,6 +596,15 @@ export class AepStreamTracker extends StreamTrackerBase<AepEvent, Observation, C
         const prior = this.marker(k);
         if (prior) obs.ack.prior = prior;
         else this.putMarker(k, at, type, ev);
+        const ck = key2(rec.session, cause);
+        const cmd = this.commands.get(ck);
+        if (cmd) {
+          this.commands.delete(ck);
+          this.release(undefined);
+          obs.ack.command = { at: cmd.at, type: cmd.type };
+          const t = timeOf(ev);
+          if (t !== undefined && cmd.timeMs !== undefined && t - cmd.timeMs > this.opts.ackWindowMs) obs.ack.command.lateByMs = t - cmd.timeMs - this.opts.ackWindowMs;
+        }
       }
     }
     if (rec && (type === 'control.accepted' || type === 'control.rejected' || type === 'attention.answered')) {
