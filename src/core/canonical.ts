@@ -16,8 +16,8 @@
  * explicit-stack walk takes over for values nested deeper than the call stack allows.
  */
 import * as crypto from 'node:crypto';
-import type { BigIntegerLiteral } from './json.ts';
-import { escapeToken } from './pointer.ts';
+import { parseJsonText, type BigIntegerLiteral } from './json.ts';
+import { escapeToken, getAt } from './pointer.ts';
 
 /** What canonicalisation needs of a parsed line: its value and its big integer literals. */
 export interface ExactJson {
@@ -157,4 +157,20 @@ export function fnv32(s: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
   return h >>> 0;
+}
+
+/**
+ * Compare the value at `pointer` of a line read back from its input with the same place in
+ * `current`, exactly: identical lines are equal without parsing; otherwise the canonical JSON
+ * texts are compared. `firstLine` is the text read back (`undefined` when it could not be read)
+ * and `fnv` the {@link fnv32} fingerprint the line had when it was first read. Returns
+ * `undefined` when the line is gone or changed since, or holds nothing at `pointer`.
+ */
+export function sameAsReadBack(firstLine: string | undefined, fnv: number, current: ExactJson & { text: string }, pointer = ''): boolean | undefined {
+  if (firstLine === undefined || fnv32(firstLine) !== fnv) return undefined;
+  if (firstLine === current.text) return true;
+  const parsed = parseJsonText(firstLine, Number.MAX_SAFE_INTEGER);
+  const first = parsed.ok ? getAt(parsed.value, pointer) : undefined;
+  if (!parsed.ok || first === undefined) return undefined;
+  return canonicalJson({ value: first, bigIntegers: parsed.bigIntegers }, pointer) === canonicalJson({ value: getAt(current.value, pointer), bigIntegers: current.bigIntegers }, pointer);
 }

@@ -66,9 +66,8 @@ import type { Location } from '../../core/finding.ts';
 import type { ParsedEvent, RuleContext, RuleMeta, RunScope, StreamRule } from '../../core/rule.ts';
 import { attr, exactInteger, scopeOf, type AepEvent } from '../event.ts';
 import { checkFormValues, compileForm, type CompiledForm, type FormIssue } from '../forms.ts';
-import { fnv32 } from '../../core/canonical.ts';
-import { parseJsonText } from '../../core/json.ts';
-import { canonicalJson, contentHash, idKeyHash, tupleHash } from './canonical.ts';
+import { fnv32, sameAsReadBack } from '../../core/canonical.ts';
+import { contentHash, idKeyHash, tupleHash } from './canonical.ts';
 import { AepIdTable, MAX_LINE_FILES, MAX_LINE_OFFSET, type Hash64, type IdEntry } from './id-table.ts';
 import { MarkerTable, type MarkerRow } from './marker-table.ts';
 import type { AepStreamOptions } from './index.ts';
@@ -488,7 +487,8 @@ export class AepStreamTracker extends StreamTrackerBase<AepEvent, Observation, C
 
     const type = ev.type;
     const session = attr(ev, 'session');
-    const sequenced = session !== undefined && scopeOf(type) === 'session' && exactInteger(ev, '/seq') !== undefined;
+    const scope = scopeOf(type);
+    const sequenced = session !== undefined && scope === 'session' && exactInteger(ev, '/seq') !== undefined;
     const rec = sequenced ? this.session(source, session, ev) : undefined;
 
     // 2. ordering (AEP-0001 §7.2-§7.3): seq-bearing events of one (source, session), arrival order
@@ -578,7 +578,7 @@ export class AepStreamTracker extends StreamTrackerBase<AepEvent, Observation, C
 
     // 6. control (AEP-0004 §2-§3): commands awaiting their ack (a maxOpen slot each), acks,
     // and invalid respond commands awaiting their ack
-    if (session !== undefined && type !== 'attention.routed' && scopeOf(type) === 'foreign') {
+    if (session !== undefined && type !== 'attention.routed' && scope === 'foreign') {
       const k = key2(session, id);
       if (!this.commands.has(k) && this.admit(undefined, ev)) {
         this.commands.set(k, { at, type, session, timeMs: timeOf(ev), targetSeen: this.bySession.has(session) });
@@ -648,12 +648,7 @@ export class AepStreamTracker extends StreamTrackerBase<AepEvent, Observation, C
       const c = contentHash(ev);
       return c.hi === first.content.hi && c.lo === first.content.lo;
     }
-    const text = this.rereaders.get(first.file)?.(first.byteOffset);
-    if (text === undefined || fnv32(text) !== first.fnv) return undefined;
-    if (text === ev.text) return true;
-    const parsed = parseJsonText(text, Number.MAX_SAFE_INTEGER);
-    if (!parsed.ok) return undefined;
-    return canonicalJson({ value: parsed.value, bigIntegers: parsed.bigIntegers }) === canonicalJson(ev);
+    return sameAsReadBack(this.rereaders.get(first.file)?.(first.byteOffset), first.fnv, ev);
   }
 
   private formObservation(ev: AepEvent, subject: string, link: RequestLink): FormObservation | undefined {

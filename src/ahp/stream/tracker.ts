@@ -59,8 +59,7 @@ import { checkEffects, type EffectsVerdict, type HostContext } from '../effects.
 import { elicitationBody, type ElicitationBody } from '../elicitation-body.ts';
 import { formAnswerProblems, type AnswerProblem } from '../form-answer.ts';
 import { CompactTable, digestWords, Interner, keyOf } from './compact-table.ts';
-import { canonicalJson } from '../../core/canonical.ts';
-import { parseJsonText } from '../../core/json.ts';
+import { sameAsReadBack } from '../../core/canonical.ts';
 import { fnv32, valueDigest } from './digest.ts';
 import type { AhpStreamOptions } from './index.ts';
 
@@ -665,14 +664,7 @@ export class AhpStreamTracker extends StreamTrackerBase<AhpMessage, AhpObservati
     }
     const reread = this.rereaders.get(e.getU(s, EU.FILE));
     const off = e.getF(s, EF.OFF);
-    const text = reread && !Number.isNaN(off) ? reread(off) : undefined;
-    if (text === undefined || fnv32(text) !== e.getU(s, EU.DIG)) return undefined;
-    if (text === msg.text) return true;
-    const parsed = parseJsonText(text, Number.MAX_SAFE_INTEGER);
-    const params = parsed.ok && isObj(parsed.value) ? parsed.value.params : undefined;
-    const first = isObj(params) ? params.event : undefined;
-    if (!parsed.ok || !isObj(first)) return undefined;
-    return canonicalJson({ value: first, bigIntegers: parsed.bigIntegers }, EVENT_PTR) === canonicalJson({ value: ev, bigIntegers: msg.bigIntegers }, EVENT_PTR);
+    return sameAsReadBack(reread && !Number.isNaN(off) ? reread(off) : undefined, e.getU(s, EU.DIG), msg, EVENT_PTR);
   }
 
   private eventFacts(msg: AhpMessage, ev: Obj, at: Mark): EventFacts {
