@@ -33,17 +33,16 @@
  *   first ack decision by `(ack source, cause)` (AEP-0004 §3): line, input, byte offset, type;
  * - ended sessions without open work: the first `session.ended` and the ordering mark, as a
  *   compact entry (marker-table.ts) keyed by `(source, session)`;
- * - commands (AEP-0004 §2) awaiting their ack, by `(session, id)`: where, when (`time`) and
- *   whether an emitter of the session was present; dropped at the ack (`aep/ack-window`),
- *   summarised at the end (`aep/command-unacked`);
- * - invalid `control.attention.respond` commands awaiting their ack, by `(session, id)`.
+ * - commands (AEP-0004 §2) awaiting their ack, by `(session, id)`: where, when (`time`),
+ *   whether an emitter of the session was present, and whether a `control.attention.respond`
+ *   failed its form (`aep/respond-invalid-accepted`); dropped at the ack (`aep/ack-window`),
+ *   summarised at the end (`aep/command-unacked`).
  *
  * Release (DESIGN.md §Principles "Stream, don't slurp"): only OPEN work counts against
- * `maxOpen`: open runs, open attention requests, and commands and invalid responds awaiting
- * their ack; when
+ * `maxOpen`: open runs, open attention requests, and commands awaiting their ack; when
  * it is full, new ones are not tracked. A run leaves its session at its terminal (its marker
  * stays); a request drops its form fields at its terminal and stops counting; a pending
- * respond is dropped at its ack. At its first `session.ended` a session drops its closed
+ * command is dropped at its ack. At its first `session.ended` a session drops its closed
  * requests; once it has no open work left (at once, or when its last open run or request
  * closes) it leaves the session map for a compact ended entry. An event after the end brings
  * the session back from that entry (ended mark and ordering mark), so a second distinct
@@ -199,6 +198,8 @@ export interface PendingCommand {
   timeMs: number | undefined;
   /** True when an emitter of the addressed session had been seen when the command came. */
   targetSeen: boolean;
+  /** A `control.attention.respond` whose values fail its form, not yet answered (AEP-0004 §3, notes CTL-09). */
+  invalid?: boolean;
 }
 
 /** Which cap was exceeded. */
@@ -256,7 +257,7 @@ const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /** Sizes of the stream state held now (see {@link AepStreamTracker.stats}). */
 export interface AepTrackerStats {
-  /** Open work counted against `maxOpen`: open runs, open attention requests, invalid responds awaiting their ack. */
+  /** Open work counted against `maxOpen`: open runs, open attention requests, commands awaiting their ack. */
   open: number;
   /** `(source, session)` records held in full (live sessions, and ended ones with open work). */
   sessions: number;
@@ -278,7 +279,6 @@ export class AepStreamTracker extends StreamTrackerBase<AepEvent, Observation, C
   private readonly markers: MarkerTable;
   /** Ended sessions without open work: u32 [ended line, file, pos line, pos file], f64 [ended byte, pos byte, epoch, seq]. */
   private readonly endedSessions: MarkerTable;
-  private readonly invalidResponds = new Map<string, Mark>();
   /** Commands awaiting their ack, by `(session, command id)` (AEP-0004 §3). */
   private readonly commands = new Map<string, PendingCommand>();
   /** How to read back lines of re-readable inputs, by file index (identity checks). */
@@ -576,46 +576,43 @@ export class AepStreamTracker extends StreamTrackerBase<AepEvent, Observation, C
       }
     }
 
-    // 6. control (AEP-0004 §2-§3): commands awaiting their ack (a maxOpen slot each), acks,
-    // and invalid respond commands awaiting their ack
+    // 6. control (AEP-0004 §2-§3): commands awaiting their ack (a maxOpen slot each; a
+    // control.attention.respond whose values fail its form is marked invalid), and acks
     if (session !== undefined && type !== 'attention.routed' && scope === 'foreign') {
       const k = key2(session, id);
-      if (!this.commands.has(k) && this.admit(undefined, ev)) {
-        this.commands.set(k, { at, type, session, timeMs: timeOf(ev), targetSeen: this.bySession.has(session) });
+      let cmd = this.commands.get(k);
+      if (!cmd && this.admit(undefined, ev)) {
+        cmd = { at, type, session, timeMs: timeOf(ev), targetSeen: this.bySession.has(session) };
+        this.commands.set(k, cmd);
+      }
+      if (cmd && type === 'control.attention.respond' && obs.form?.outcome.kind === 'checked') {
+        if (obs.form.outcome.issues.some((i) => i.kind === 'type' || i.kind === 'required' || i.kind === 'choice')) cmd.invalid = true;
       }
     }
-    if (type === 'control.attention.respond' && session !== undefined && obs.form?.outcome.kind === 'checked') {
-      const invalid = obs.form.outcome.issues.some((i) => i.kind === 'type' || i.kind === 'required' || i.kind === 'choice');
-      if (invalid && this.admit(undefined, ev)) this.invalidResponds.set(key2(session, id), at);
-    }
+    // the command this event answers (an ack, or an attention.answered caused by a respond)
+    const cause = rec && (ACKS.has(type) || type === 'attention.answered') ? attr(ev, 'cause') : undefined;
+    const ck = cause === undefined ? undefined : key2(rec!.session, cause);
+    const cmd = ck === undefined ? undefined : this.commands.get(ck);
     if (rec && ACKS.has(type)) {
-      const cause = attr(ev, 'cause');
       obs.ack = { cause };
       if (cause !== undefined) {
         const k = tupleHash(['a', source, cause]);
         const prior = this.marker(k);
         if (prior) obs.ack.prior = prior;
         else this.putMarker(k, at, type, ev);
-        const ck = key2(rec.session, cause);
-        const cmd = this.commands.get(ck);
-        if (cmd) {
-          this.commands.delete(ck);
-          this.release(undefined);
-          obs.ack.command = { at: cmd.at, type: cmd.type };
-          const t = timeOf(ev);
-          if (t !== undefined && cmd.timeMs !== undefined && t - cmd.timeMs > this.opts.ackWindowMs) obs.ack.command.lateByMs = t - cmd.timeMs - this.opts.ackWindowMs;
-        }
+      }
+      if (cmd) {
+        this.commands.delete(ck!);
+        this.release(undefined);
+        obs.ack.command = { at: cmd.at, type: cmd.type };
+        const t = timeOf(ev);
+        if (t !== undefined && cmd.timeMs !== undefined && t - cmd.timeMs > this.opts.ackWindowMs) obs.ack.command.lateByMs = t - cmd.timeMs - this.opts.ackWindowMs;
       }
     }
-    if (rec && (type === 'control.accepted' || type === 'control.rejected' || type === 'attention.answered')) {
-      const cause = attr(ev, 'cause');
-      const k = cause === undefined ? undefined : key2(rec.session, cause);
-      const pending = k === undefined ? undefined : this.invalidResponds.get(k);
-      if (pending) {
-        this.invalidResponds.delete(k!);
-        this.release(undefined);
-        if (type !== 'control.rejected') obs.endorsesInvalid = pending;
-      }
+    if (cmd?.invalid) {
+      // the first answer to an invalid respond decides: accepted or answered endorses it
+      cmd.invalid = false;
+      if (type !== 'control.rejected') obs.endorsesInvalid = cmd.at;
     }
 
     // 7. release: an ended session without open work shrinks to a compact entry
