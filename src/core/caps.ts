@@ -100,3 +100,27 @@ export function capNoticeRule<C extends string, M>(
     },
   };
 }
+
+/**
+ * The cap notices of one run, shared by the analyzers of a protocol: an analyzer notes a cap
+ * when it is exceeded ({@link note}: once per cap per run), and the protocol's `state-cap` rule
+ * takes the notices after each event and at the end ({@link take}).
+ */
+export class CapLog<C extends string, M> {
+  private notices: TrackerCapNotice<C, M>[] = [];
+  private readonly hit = new Set<C>();
+
+  /** Note that `cap` (value `limit`) was exceeded at `at()`, unless it was noted before in this run. */
+  note(cap: C, limit: number, at: () => M): void {
+    if (this.hit.has(cap)) return;
+    this.hit.add(cap);
+    this.notices.push({ cap, limit, at: at() });
+  }
+
+  /** Caps exceeded since the last call. */
+  take(): TrackerCapNotice<C, M>[] {
+    const n = this.notices;
+    if (n.length) this.notices = [];
+    return n;
+  }
+}

@@ -1,0 +1,145 @@
+/**
+ * The rule engine shared by both protocols: per-event rules, stream analyzers and the stream
+ * rules that read their facts, run in a fixed order, with an optional rule selection.
+ *
+ * Data flow for one event (docs/architecture.md §Data flow):
+ * 1. every selected per-event rule (`check(event, ctx)`), when the protocol says the event's
+ *    own checks apply;
+ * 2. the protocol's {@link StreamModel}: its analyzers run in a fixed order, each computing the
+ *    facts of its own concern against its state *before* the event and then updating that
+ *    state; together they fill one typed facts object `F`;
+ * 3. every selected stream rule (`onEvent(facts, ctx, state)`): a verdict over those facts.
+ * At the end of input every selected stream rule's `onEnd(state, ctx)` runs.
+ *
+ * Rules hold no state of their own: what a verdict needs across events lives in the analyzer
+ * that owns that concern (and its cap), so running one rule alone gives the same findings as
+ * running it among all the others. Analyzers always run, whatever the selection.
+ */
+import type { FindingSink } from './finding.ts';
+import { makeFinding, RuleCrashError, type EventRule, type ParsedEvent, type ReportInput, type RuleContext, type RuleMeta } from './rule.ts';
+
+/**
+ * A stateless cross-event rule: a verdict over the facts the analyzers computed for one event
+ * (`onEvent`), or over their state at the end of input (`onEnd`). `S` is the protocol's typed
+ * record of analyzers, `F` its per-event facts.
+ */
+export interface FactRule<F, S> extends RuleMeta {
+  onEvent?(facts: F, ctx: RuleContext, state: S): void;
+  /** End of input (`ctx.report` needs `at`, or reports without a line). */
+  onEnd?(state: S, ctx: RuleContext): void;
+}
+
+/** Define a stream rule; keeps the literal type of `id` (so a protocol can derive its `RuleId` union). */
+export function defineStreamRule<F, S, const Id extends string>(rule: FactRule<F, S> & { id: Id }): FactRule<F, S> & { id: Id } {
+  return rule;
+}
+
+/** Define a per-event rule; keeps the literal type of `id`. */
+export function defineEventRule<E extends ParsedEvent, const Id extends string>(rule: EventRule<E> & { id: Id }): EventRule<E> & { id: Id } {
+  return rule;
+}
+
+/**
+ * One run's stream analyzers, as a protocol assembles them: `state` is the typed record of its
+ * analyzers (read by rules, e.g. at the end of input), `observe` runs them in their fixed order
+ * on one event and returns that event's facts, or `undefined` when stream rules must not see the
+ * event at all.
+ */
+export interface StreamModel<E, F, S> {
+  readonly state: S;
+  observe(event: E): F | undefined;
+}
+
+/**
+ * Which rules run: `undefined` runs every rule; otherwise only the rules whose ids are in the
+ * set (framing and parse findings are not rules of the runner and always appear).
+ */
+export type RuleSelection = ReadonlySet<string> | undefined;
+
+/** True when `id` is selected by `selection`. */
+export function isSelected(selection: RuleSelection, id: string): boolean {
+  return selection === undefined || selection.has(id);
+}
+
+/**
+ * Runs one protocol's rules over a stream: per-event rules, then the stream model, then stream
+ * rules, in their declared order. A rule that throws becomes a {@link RuleCrashError} naming the
+ * rule and the line.
+ */
+export class Engine<E extends ParsedEvent, F, S> {
+  private readonly eventRules: { rule: EventRule<E>; ctx: RuleContext }[];
+  private readonly streamRules: { rule: FactRule<F, S>; ctx: RuleContext }[];
+  private current: E | undefined;
+
+  constructor(
+    eventRules: readonly EventRule<E>[],
+    streamRules: readonly FactRule<F, S>[],
+    private readonly model: StreamModel<E, F, S>,
+    sink: FindingSink,
+    selection?: RuleSelection,
+  ) {
+    // one context per rule for the whole run, bound to the current event (a closure per rule
+    // per event showed in profiles)
+    const bind = (rule: RuleMeta): RuleContext => ({ report: (r: ReportInput) => sink(makeFinding(rule, r, this.current)) });
+    this.eventRules = eventRules.filter((r) => isSelected(selection, r.id)).map((rule) => ({ rule, ctx: bind(rule) }));
+    this.streamRules = streamRules.filter((r) => isSelected(selection, r.id)).map((rule) => ({ rule, ctx: bind(rule) }));
+  }
+
+  /** The run's analyzers (read-only use: tests and diagnostics). */
+  get state(): S {
+    return this.model.state;
+  }
+
+  /** Run the selected per-event rules on `event`, in order. */
+  checkEvent(event: E): void {
+    if (this.eventRules.length === 0) return;
+    this.current = event;
+    try {
+      for (const { rule, ctx } of this.eventRules) {
+        try {
+          rule.check(event, ctx);
+        } catch (e) {
+          throw new RuleCrashError(rule.id, `${event.source}:${event.line}`, e);
+        }
+      }
+    } finally {
+      this.current = undefined;
+    }
+  }
+
+  /** Run the analyzers on `event`, then the selected stream rules on its facts. */
+  streamEvent(event: E): void {
+    this.current = event;
+    try {
+      let facts: F | undefined;
+      try {
+        facts = this.model.observe(event);
+      } catch (e) {
+        throw new RuleCrashError('(stream analyzers)', `${event.source}:${event.line}`, e);
+      }
+      if (facts === undefined) return;
+      for (const { rule, ctx } of this.streamRules) {
+        if (!rule.onEvent) continue;
+        try {
+          rule.onEvent(facts, ctx, this.model.state);
+        } catch (e) {
+          throw new RuleCrashError(rule.id, `${event.source}:${event.line}`, e);
+        }
+      }
+    } finally {
+      this.current = undefined;
+    }
+  }
+
+  /** End of input: every selected stream rule's `onEnd`. */
+  end(): void {
+    for (const { rule, ctx } of this.streamRules) {
+      if (!rule.onEnd) continue;
+      try {
+        rule.onEnd(this.model.state, ctx);
+      } catch (e) {
+        throw new RuleCrashError(rule.id, 'end of input', e);
+      }
+    }
+  }
+}
