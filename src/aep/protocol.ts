@@ -7,17 +7,22 @@ import { exactIntegerOfLiteral, MAX_EXACT_EXPONENT, numberLiteralAt } from '../c
 import type { FindingSink } from '../core/finding.ts';
 import { framingFinding, JSONL_RULES } from '../core/jsonl.ts';
 import type { ProtocolChecker, ProtocolDriver, RunStats } from '../core/pipeline.ts';
-import { makeFinding, RuleRunner, type ParsedEvent, type RuleMeta } from '../core/rule.ts';
+import { makeFinding, type ParsedEvent, type RuleMeta } from '../core/rule.ts';
+import { Engine, isSelected, type RuleSelection } from '../core/engine.ts';
 import type { AepEvent } from './event.ts';
 import { envelopeValidator, KNOWN_AEP_TYPES, payloadValidator, registryEntry } from './payload.ts';
 import { AEP_EVENT_RULES, AEP_SCHEMA_RULES } from './rules/index.ts';
 import { classifyEnvelopeError, ENVELOPE_RULES } from './rules/envelope.ts';
-import { AEP_STREAM_RULES, DEFAULT_AEP_STREAM_OPTIONS, type AepStreamOptions } from './stream/index.ts';
+import { AEP_STREAM_RULES, AepStreamModel, DEFAULT_AEP_STREAM_OPTIONS, type AepStreamOptions, type AepStreamState } from './stream/index.ts';
 import type { AepCaptureLevel } from './schemas.ts';
 
 /** Options of an AEP run. */
 export interface AepCheckOptions {
   stream?: Partial<AepStreamOptions>;
+  /** Which rules run (default: all); framing findings (`jsonl/*`, `json/*`) always appear. */
+  rules?: RuleSelection;
+  /** Called with each run's stream analyzers as the run starts (tests and diagnostics; read only). */
+  onStreamState?: (state: AepStreamState) => void;
 }
 
 /** Every rule `aep validate` can report: framing, schema, per-event and stream rules. */
@@ -167,22 +172,29 @@ function scopeMessage(rule: RuleMeta, keyword: string, pointer: string, type: st
 /** Build the AEP pipeline driver. */
 export function aepDriver(opts: AepCheckOptions = {}): ProtocolDriver {
   const streamOpts: AepStreamOptions = { ...DEFAULT_AEP_STREAM_OPTIONS, ...opts.stream };
+  const selection = opts.rules;
   return {
     name: 'aep',
     cr: 'accept-crlf',
     createChecker(sink: FindingSink, stats: RunStats): ProtocolChecker {
-      const runner = new RuleRunner<AepEvent, AepStreamOptions>(AEP_EVENT_RULES, AEP_STREAM_RULES, sink, streamOpts);
+      const model = new AepStreamModel(streamOpts);
+      opts.onStreamState?.(model.state);
+      const engine = new Engine(AEP_EVENT_RULES, AEP_STREAM_RULES, model, sink, selection);
+      // envelope, type and payload findings are rules too: a selection filters them (framing stays)
+      const checkSink: FindingSink = selection === undefined ? sink : (f) => {
+        if (f.ruleId.startsWith('jsonl/') || f.ruleId.startsWith('json/') || isSelected(selection, f.ruleId)) sink(f);
+      };
       return {
         onEvent(ev) {
           const t = ev.value.type;
           if (typeof t === 'string') stats.types.set(t, (stats.types.get(t) ?? 0) + 1);
-          const aev = checkAepEvent(ev, sink);
+          const aev = checkAepEvent(ev, checkSink);
           if (!aev) return;
-          if (aev.payloadValid) runner.checkEvent(aev);
-          runner.streamEvent(aev);
+          if (aev.payloadValid) engine.checkEvent(aev);
+          engine.streamEvent(aev);
         },
         end() {
-          runner.end();
+          engine.end();
         },
       };
     },

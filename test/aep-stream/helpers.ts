@@ -5,7 +5,8 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { aepDriver } from '../../src/aep/protocol.ts';
-import type { AepStreamOptions } from '../../src/aep/stream/index.ts';
+import type { AepStreamOptions, AepStreamRuleId, AepStreamState } from '../../src/aep/stream/index.ts';
+import type { RuleSelection } from '../../src/core/engine.ts';
 import type { Finding } from '../../src/core/finding.ts';
 import { runPipeline, type PipelineOptions } from '../../src/core/pipeline.ts';
 
@@ -29,6 +30,10 @@ export interface RunOptions extends PipelineOptions {
   stream?: Partial<AepStreamOptions>;
   /** Input name used in findings. */
   source?: string;
+  /** Run only these rules (framing findings always appear). */
+  rules?: RuleSelection;
+  /** Called with the run's stream analyzers as the run starts. */
+  onStreamState?: (state: AepStreamState) => void;
 }
 
 /** Check `text` (one JSONL input) with the AEP checker; every finding, in order. */
@@ -36,7 +41,7 @@ export async function checkText(text: string | Uint8Array, opts: RunOptions = {}
   const findings: Finding[] = [];
   await runPipeline(
     [{ source: opts.source ?? 'case.jsonl', open: async function* () { yield text; } }],
-    aepDriver({ stream: opts.stream }),
+    aepDriver({ stream: opts.stream, rules: opts.rules, onStreamState: opts.onStreamState }),
     (f) => findings.push(f),
     opts,
   );
@@ -71,4 +76,17 @@ export function event(type: string, seq: number | undefined, over: Record<string
     else e[k] = v;
   }
   return e;
+}
+
+/** An AEP rule id this helper can run alone (the stream rules' ids are a closed union). */
+export type AepRuleId = AepStreamRuleId;
+
+/**
+ * Run rule `id` alone (the driver's rule selection) over `events` (objects or raw lines);
+ * its findings as `severity:ruleId@line/pointer`, to compare with an exact list. Framing
+ * findings would appear too, so cases are valid JSONL.
+ */
+export async function runRule(id: AepRuleId, events: readonly unknown[], opts: RunOptions = {}): Promise<string[]> {
+  const fs = await checkText(jsonl(events), { ...opts, rules: new Set([id]) });
+  return fs.map((f) => `${f.severity}:${f.ruleId}@${f.line ?? '-'}${f.pointer ?? ''}`);
 }

@@ -6,29 +6,15 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { AEP_STREAM_RULES } from '../../src/aep/stream/index.ts';
-import { trackedRule, type AepStreamTracker, type AepTrackerStats } from '../../src/aep/stream/tracker.ts';
-import type { StreamRule } from '../../src/core/rule.ts';
-import type { AepEvent } from '../../src/aep/event.ts';
-import type { AepStreamOptions } from '../../src/aep/stream/index.ts';
-import { brief, checkText, event, jsonl, type RunOptions } from './helpers.ts';
+import { aepStreamStats, type AepStreamState, type AepStreamStats } from '../../src/aep/stream/index.ts';
+import { brief, checkText, event, jsonl, runRule, type RunOptions } from './helpers.ts';
 
-/** Run `text` with a spy rule that keeps the run's tracker; findings and the tracker's final stats. */
-async function checkWithStats(text: string, opts: RunOptions = {}): Promise<{ findings: Awaited<ReturnType<typeof checkText>>; stats: AepTrackerStats }> {
-  let tracker: AepStreamTracker | undefined;
-  const spy = trackedRule({ id: 'test/tracker-spy', severity: 'info', description: 'test spy', spec: 'test' }, (t) => {
-    tracker = t;
-    return { onEvent() {} };
-  });
-  const rules = AEP_STREAM_RULES as StreamRule<AepEvent, AepStreamOptions>[];
-  rules.unshift(spy);
-  try {
-    const findings = await checkText(text, opts);
-    assert.ok(tracker, 'spy saw the tracker');
-    return { findings, stats: tracker.stats() };
-  } finally {
-    rules.splice(rules.indexOf(spy), 1);
-  }
+/** Run `text`, keeping the run's stream analyzers (the driver's hook); findings and the final state sizes. */
+async function checkWithStats(text: string, opts: RunOptions = {}): Promise<{ findings: Awaited<ReturnType<typeof checkText>>; stats: AepStreamStats }> {
+  let state: AepStreamState | undefined;
+  const findings = await checkText(text, { ...opts, onStreamState: (s) => (state = s) });
+  assert.ok(state, 'the driver handed over the run\'s analyzers');
+  return { findings, stats: aepStreamStats(state) };
 }
 
 const SESSIONS = 200_000;

@@ -17,17 +17,17 @@ import { brief, checkText, event, jsonl } from './helpers.ts';
 
 const ids = (fs: readonly Finding[]) => fs.map((f) => f.ruleId).sort();
 
-test('rule list: unique ids, citations, descriptions; dedupe-aware; state-cap last', () => {
+test('rule list: unique ids, citations, descriptions; each a verdict over facts or end state; state-cap last', () => {
   const seen = new Set<string>();
   for (const r of AEP_STREAM_RULES) {
     assert.match(r.id, /^aep\/[a-z0-9-]+$/);
     assert.ok(!seen.has(r.id), `${r.id} twice`);
     seen.add(r.id);
     assert.ok(r.spec.length > 2 && r.description.length > 10, r.id);
-    assert.equal((r as { tracked?: boolean }).tracked, true, `${r.id} is not built with trackedRule (it would not see dedupe)`);
+    assert.ok('onEvent' in r || 'onEnd' in r, `${r.id} has neither onEvent nor onEnd`);
   }
   assert.equal(AEP_STREAM_RULES.at(-1)!.id, 'aep/state-cap');
-  assert.equal(AEP_STREAM_RULES.length, 24);
+  assert.equal(AEP_STREAM_RULES.length, 28);
 });
 
 test('dedupe: a redelivered line is reported once and counted by no other rule', async () => {
@@ -155,7 +155,7 @@ test('forms: respond is linked by session across sources; answered only within i
   const fs = await checkText(jsonl([form, respond, foreignAnswer, event('attention.timeout', 1, { subject: 'q' })]));
   assert.deepEqual(
     fs.map((f) => `${f.severity}:${f.ruleId}@${f.line}`).sort(),
-    ['info:aep/attention-unknown-request@3', 'info:aep/command-unacked@2', 'info:aep/form-values-unverifiable@3', 'warning:aep/form-values-required@2'],
+    ['info:aep/attention-unknown-request@3', 'info:aep/command-unacked@2', 'info:aep/form-values-unverifiable@3', 'warning:aep/respond-values-required@2'],
   );
 });
 

@@ -2,20 +2,17 @@
  * aep/ack-cause: an ack (`control.accepted` / `control.rejected`) carries `cause` = the id of
  * the command it decides. AEP-0004 §3, §6.
  */
-import { trackedRule } from './tracker.ts';
+import { defineStreamRule } from '../../core/engine.ts';
+import type { AepFacts } from './model.ts';
 
 /** The `aep/ack-cause` rule, as described in the module comment above. */
-export const ackCause = trackedRule(
-  {
-    id: 'aep/ack-cause',
-    severity: 'error',
-    description: 'control.accepted and control.rejected carry cause = the command id.',
-    spec: 'AEP-0004 §3, §6',
+export const ackCause = defineStreamRule({
+  id: 'aep/ack-cause',
+  severity: 'error',
+  description: 'control.accepted and control.rejected carry cause = the command id.',
+  spec: 'AEP-0004 §3, §6',
+  onEvent(f: AepFacts, ctx) {
+    if (!f.ack || f.ack.cause !== undefined) return;
+    ctx.report({ pointer: '/cause', message: `${f.ev.type} has no \`cause\`; an ack names the command it decides by its id.` });
   },
-  () => ({
-    onEvent(obs, ctx) {
-      if (!obs.ack || obs.ack.cause !== undefined) return;
-      ctx.report({ pointer: '/cause', message: `${obs.ev.type} has no \`cause\`; an ack names the command it decides by its id.` });
-    },
-  }),
-);
+});

@@ -4,23 +4,20 @@
  * `control.attention.respond` sets `subject` to the `id` of the `attention.requested` event.
  * AEP-0002 §7.1; AEP-0004 §5, §6.
  */
-import { trackedRule } from './tracker.ts';
+import { defineStreamRule } from '../../core/engine.ts';
+import type { AepFacts } from './model.ts';
 
 /** The `aep/attention-subject` rule, as described in the module comment above. */
-export const attentionSubject = trackedRule(
-  {
-    id: 'aep/attention-subject',
-    severity: 'error',
-    description: 'Attention lifecycle events and control.attention.respond carry subject = the attention request id.',
-    spec: 'AEP-0002 §7.1; AEP-0004 §5, §6',
+export const attentionSubject = defineStreamRule({
+  id: 'aep/attention-subject',
+  severity: 'error',
+  description: 'Attention lifecycle events and control.attention.respond carry subject = the attention request id.',
+  spec: 'AEP-0002 §7.1; AEP-0004 §5, §6',
+  onEvent(f: AepFacts, ctx) {
+    if (!f.attention || f.attention.subject !== undefined) return;
+    ctx.report({
+      pointer: '/subject',
+      message: `${f.ev.type} has no \`subject\`; it must name the id of the attention.requested event it belongs to.`,
+    });
   },
-  () => ({
-    onEvent(obs, ctx) {
-      if (!obs.attention || obs.attention.subject !== undefined) return;
-      ctx.report({
-        pointer: '/subject',
-        message: `${obs.ev.type} has no \`subject\`; it must name the id of the attention.requested event it belongs to.`,
-      });
-    },
-  }),
-);
+});

@@ -4,25 +4,23 @@
  * `(source, session)`), also when the request itself is not in the stream.
  * AEP-0002 §2 convention 5, §7.
  */
-import { markLocation, trackedRule } from './tracker.ts';
+import { defineStreamRule } from '../../core/engine.ts';
+import { markLocation } from '../../core/mark.ts';
+import type { AepFacts } from './model.ts';
 
 /** The `aep/attention-terminal` rule, as described in the module comment above. */
-export const attentionTerminal = trackedRule(
-  {
-    id: 'aep/attention-terminal',
-    severity: 'error',
-    description: 'An attention request reaches at most one terminal (attention.resolved or attention.timeout).',
-    spec: 'AEP-0002 §2 convention 5, §7',
+export const attentionTerminal = defineStreamRule({
+  id: 'aep/attention-terminal',
+  severity: 'error',
+  description: 'An attention request reaches at most one terminal (attention.resolved or attention.timeout).',
+  spec: 'AEP-0002 §2 convention 5, §7',
+  onEvent(f: AepFacts, ctx) {
+    const prior = f.attention?.priorTerminal;
+    if (!prior) return;
+    ctx.report({
+      pointer: '/subject',
+      message: `Attention request ${JSON.stringify(f.attention!.subject)} already reached its terminal (${prior.type}) at line ${prior.at.line}; ${f.ev.type} is a second terminal.`,
+      related: [markLocation(prior.at)],
+    });
   },
-  () => ({
-    onEvent(obs, ctx) {
-      const prior = obs.attention?.priorTerminal;
-      if (!prior) return;
-      ctx.report({
-        pointer: '/subject',
-        message: `Attention request ${JSON.stringify(obs.attention!.subject)} already reached its terminal (${prior.type}) at line ${prior.at.line}; ${obs.ev.type} is a second terminal.`,
-        related: [markLocation(prior.at)],
-      });
-    },
-  }),
-);
+});

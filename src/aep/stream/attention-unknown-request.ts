@@ -9,25 +9,22 @@
  * `attention.routed` and `control.attention.respond` (foreign emitters) in any source's
  * session of that name. AEP-0002 §7.1; AEP-0004 §6.
  */
-import { trackedRule } from './tracker.ts';
+import { defineStreamRule } from '../../core/engine.ts';
+import type { AepFacts } from './model.ts';
 
 /** The `aep/attention-unknown-request` rule, as described in the module comment above. */
-export const attentionUnknownRequest = trackedRule(
-  {
-    id: 'aep/attention-unknown-request',
-    severity: 'info',
-    description: 'The attention request named by subject is not in the stream, so the link cannot be verified.',
-    spec: 'AEP-0002 §7.1; AEP-0001 §7.4',
+export const attentionUnknownRequest = defineStreamRule({
+  id: 'aep/attention-unknown-request',
+  severity: 'info',
+  description: 'The attention request named by subject is not in the stream, so the link cannot be verified.',
+  spec: 'AEP-0002 §7.1; AEP-0001 §7.4',
+  onEvent(f: AepFacts, ctx) {
+    const a = f.attention;
+    if (!a || a.subject === undefined || a.link.status !== 'missing') return;
+    const where = f.ev.type === 'attention.routed' || f.ev.type === 'control.attention.respond' ? 'session' : 'source and session';
+    ctx.report({
+      pointer: '/subject',
+      message: `Cannot verify: no attention.requested with id ${JSON.stringify(a.subject)} was seen in this ${where} (the request may precede the capture).`,
+    });
   },
-  () => ({
-    onEvent(obs, ctx) {
-      const a = obs.attention;
-      if (!a || a.subject === undefined || a.link.status !== 'missing') return;
-      const where = obs.ev.type === 'attention.routed' || obs.ev.type === 'control.attention.respond' ? 'session' : 'source and session';
-      ctx.report({
-        pointer: '/subject',
-        message: `Cannot verify: no attention.requested with id ${JSON.stringify(a.subject)} was seen in this ${where} (the request may precede the capture).`,
-      });
-    },
-  }),
-);
+});

@@ -1,7 +1,7 @@
 /**
  * aep/form-values-required: `values` covers every field with `required: true` (no partial
- * answers: the MUST-reject rule). Warning on `control.attention.respond` (see
- * form-common.ts). AEP-0002 §5.3 values; AEP-0006.
+ * answers). On `attention.answered`; on `control.attention.respond` it is
+ * aep/respond-values-required (see form-common.ts). AEP-0002 §5.3 values; AEP-0006.
  */
 import { FORM_SPEC, formIssueRule } from './form-common.ts';
 
@@ -10,9 +10,9 @@ export const formValuesRequired = formIssueRule(
   {
     id: 'aep/form-values-required',
     severity: 'error',
-    description: 'Form values cover every field marked required.',
+    description: 'In an attention.answered, form values cover every field marked required.',
     spec: FORM_SPEC,
   },
   'required',
-  'warning',
+  ['answered'],
 );

@@ -2,8 +2,8 @@
  * aep/form-values-type: each `values` entry has the JSON type its field demands: a string for
  * `string`, a number for `number`, a boolean for `boolean`, one choice id string for a
  * single `select`, an array of choice id strings for a `multi` select (a bare string is a
- * type error). Warning on `control.attention.respond` (see form-common.ts).
- * AEP-0002 §5.3 values; AEP-0006.
+ * type error). On `attention.answered`; on `control.attention.respond` it is
+ * aep/respond-values-type (see form-common.ts). AEP-0002 §5.3 values; AEP-0006.
  */
 import { FORM_SPEC, formIssueRule } from './form-common.ts';
 
@@ -12,9 +12,9 @@ export const formValuesType = formIssueRule(
   {
     id: 'aep/form-values-type',
     severity: 'error',
-    description: 'Each form value has the JSON type its field demands (string, number, boolean, a choice id, or an array of choice ids when multi).',
+    description: 'In an attention.answered, each form value has the JSON type its field demands (string, number, boolean, a choice id, or an array of choice ids when multi).',
     spec: FORM_SPEC,
   },
   'type',
-  'warning',
+  ['answered'],
 );

@@ -1,7 +1,8 @@
 /**
  * aep/form-values-unknown-key (warning): every `values` key names a field of the form
  * (`values` is a map of `field_spec.id` to the answer; an emitter's gate drops other keys,
- * capture-gating case 6). AEP-0002 §5.3 values; AEP-0006.
+ * capture-gating case 6), on `attention.answered` and `control.attention.respond` alike.
+ * AEP-0002 §5.3 values; AEP-0006.
  */
 import { FORM_SPEC, formIssueRule } from './form-common.ts';
 
@@ -14,4 +15,5 @@ export const formValuesUnknownKey = formIssueRule(
     spec: FORM_SPEC,
   },
   'unknown-key',
+  ['answered', 'respond'],
 );

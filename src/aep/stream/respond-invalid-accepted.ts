@@ -7,25 +7,23 @@
  * an invalid answer. Reported once per command. AEP-0002 §5.3 (values MUST-reject rule);
  * AEP-0006; AEP-0004 §3.
  */
-import { markLocation, trackedRule } from './tracker.ts';
+import { defineStreamRule } from '../../core/engine.ts';
+import { markLocation } from '../../core/mark.ts';
+import type { AepFacts } from './model.ts';
 
 /** The `aep/respond-invalid-accepted` rule, as described in the module comment above. */
-export const respondInvalidAccepted = trackedRule(
-  {
-    id: 'aep/respond-invalid-accepted',
-    severity: 'warning',
-    description: 'A control.attention.respond with invalid form values is rejected, not accepted or answered.',
-    spec: 'AEP-0002 §5.3 values; AEP-0006; AEP-0004 §3',
+export const respondInvalidAccepted = defineStreamRule({
+  id: 'aep/respond-invalid-accepted',
+  severity: 'warning',
+  description: 'A control.attention.respond with invalid form values is rejected, not accepted or answered.',
+  spec: 'AEP-0002 §5.3 values; AEP-0006; AEP-0004 §3',
+  onEvent(f: AepFacts, ctx) {
+    if (!f.endorsesInvalid) return;
+    const how = f.ev.type === 'control.accepted' ? 'accepts' : 'records an answer caused by';
+    ctx.report({
+      pointer: '/cause',
+      message: `This ${f.ev.type} ${how} the control.attention.respond at line ${f.endorsesInvalid.line}, whose form values break the form's rules; such a command must be rejected with reason "invalid".`,
+      related: [markLocation(f.endorsesInvalid, '/data/answer/values')],
+    });
   },
-  () => ({
-    onEvent(obs, ctx) {
-      if (!obs.endorsesInvalid) return;
-      const how = obs.ev.type === 'control.accepted' ? 'accepts' : 'records an answer caused by';
-      ctx.report({
-        pointer: '/cause',
-        message: `This ${obs.ev.type} ${how} the control.attention.respond at line ${obs.endorsesInvalid.line}, whose form values break the form's rules; such a command must be rejected with reason "invalid".`,
-        related: [markLocation(obs.endorsesInvalid, '/data/answer/values')],
-      });
-    },
-  }),
-);
+});

@@ -4,25 +4,23 @@
  * unrepeatable across all epochs. Events after the terminal stay legal; redelivery of the
  * same terminal is deduped first. AEP-0002 §2 convention 5.
  */
-import { markLocation, trackedRule } from './tracker.ts';
+import { defineStreamRule } from '../../core/engine.ts';
+import { markLocation } from '../../core/mark.ts';
+import type { AepFacts } from './model.ts';
 
 /** The `aep/run-terminal` rule, as described in the module comment above. */
-export const runTerminal = trackedRule(
-  {
-    id: 'aep/run-terminal',
-    severity: 'error',
-    description: 'A run reaches at most one terminal (run.finished, run.failed or run.cancelled).',
-    spec: 'AEP-0002 §2 convention 5',
+export const runTerminal = defineStreamRule({
+  id: 'aep/run-terminal',
+  severity: 'error',
+  description: 'A run reaches at most one terminal (run.finished, run.failed or run.cancelled).',
+  spec: 'AEP-0002 §2 convention 5',
+  onEvent(f: AepFacts, ctx) {
+    const t = f.runTerminal;
+    if (!t) return;
+    ctx.report({
+      pointer: '/type',
+      message: `Run ${JSON.stringify(t.run)} already ended with ${t.priorType} at line ${t.prior.line}; ${f.ev.type} is a second terminal for the same run.`,
+      related: [markLocation(t.prior)],
+    });
   },
-  () => ({
-    onEvent(obs, ctx) {
-      const t = obs.runTerminal;
-      if (!t) return;
-      ctx.report({
-        pointer: '/type',
-        message: `Run ${JSON.stringify(t.run)} already ended with ${t.priorType} at line ${t.prior.line}; ${obs.ev.type} is a second terminal for the same run.`,
-        related: [markLocation(t.prior)],
-      });
-    },
-  }),
-);
+});

@@ -1,0 +1,84 @@
+/**
+ * The form analyzer (AEP-0006; AEP-0002 §5.3 `values`): the `answer.values` of an
+ * `attention.answered` or `control.attention.respond` checked against the form it answers.
+ *
+ * Which request an answer is checked against:
+ * - `attention.answered`: the `attention.requested` whose `id` = `subject` in the same
+ *   `(source, session)`. The answered record is the emitter's statement about its own
+ *   request, and bare-id references resolve within one emitter session's view (AEP-0001
+ *   §7.4), so a same-id request of another emitter is never used.
+ * - `control.attention.respond`: the request whose `id` = `subject` in the same `session`
+ *   from any source. The command's `source` is the sender's, not the target's (AEP-0004 §2.2),
+ *   so the emitter cannot be matched; commands are routed by bare `session` (AEP-0001 §5.2).
+ *   When several emitters of that session raised a request with that id, the command cannot
+ *   be linked and is reported as unverifiable rather than guessed.
+ * (attention.ts resolves that link.)
+ *
+ * Keeps: the compiled fields of each open `kind: "form"` request, in its request record
+ * (session.ts `form`); attention.ts drops them at the request's terminal, after which an
+ * answer is unverifiable (`closed`).
+ */
+import { checkFormValues, compileForm, type FormIssue } from '../forms.ts';
+import type { AepEvent } from '../event.ts';
+import type { Mark } from '../../core/mark.ts';
+import type { AttentionFacts } from './attention.ts';
+
+/** What the form checks found on an `answer.values`. */
+export type FormOutcome =
+  | { kind: 'checked'; issues: FormIssue[]; request: Mark }
+  | { kind: 'not-form'; requestKind: string | undefined; request: Mark }
+  | { kind: 'unverifiable'; reason: 'missing' | 'ambiguous' | 'unusable' | 'closed'; request?: Mark };
+
+/** The form facts of one answering event. */
+export interface FormObservation {
+  /** `answered`: the emitter's validated record. `respond`: a sender's command. */
+  role: 'answered' | 'respond';
+  values: Record<string, unknown>;
+  subject: string;
+  outcome: FormOutcome;
+}
+
+/** What the form analyzer found about one event. */
+export interface FormFacts {
+  /** Form checks of `answer.values`. */
+  form?: FormObservation;
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const own = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+
+/** Form fields of requests, and the checks of the values that answer them. */
+export class FormValuesAnalyzer {
+  /** Compile the fields of a new form request; check the values of an answer. */
+  observe(ev: AepEvent, facts: FormFacts & Pick<AttentionFacts, 'requested' | 'attention'>): void {
+    const r = facts.requested;
+    if (r) {
+      if (r.kind === 'form' && !r.terminal) {
+        const data = ev.value.data;
+        const fields = isObj(data) ? data.fields : undefined;
+        r.form = ev.payloadValid && Array.isArray(fields) ? compileForm(fields as unknown[]) : 'unusable';
+      }
+      return;
+    }
+    const a = facts.attention;
+    if (!a || a.subject === undefined || (ev.type !== 'attention.answered' && ev.type !== 'control.attention.respond')) return;
+    if (!ev.payloadValid) return; // the payload findings already describe it
+    const data = ev.value.data;
+    const answer = isObj(data) && own(data, 'answer') && isObj(data.answer) ? data.answer : undefined;
+    if (!answer || !own(answer, 'values') || !isObj(answer.values)) return;
+    const role = ev.type === 'attention.answered' ? 'answered' : 'respond';
+    const base = { role, values: answer.values, subject: a.subject } as const;
+    const link = a.link;
+    if (link.status !== 'found') {
+      facts.form = { ...base, outcome: { kind: 'unverifiable', reason: link.status } };
+      return;
+    }
+    const req = link.request;
+    let outcome: FormOutcome;
+    if (req.kind !== 'form') outcome = { kind: 'not-form', requestKind: req.kind, request: req.at };
+    else if (req.terminal) outcome = { kind: 'unverifiable', reason: 'closed', request: req.at };
+    else if (req.form === undefined || req.form === 'unusable') outcome = { kind: 'unverifiable', reason: 'unusable', request: req.at };
+    else outcome = { kind: 'checked', issues: checkFormValues(req.form, answer.values, ev.capture), request: req.at };
+    facts.form = { ...base, outcome };
+  }
+}

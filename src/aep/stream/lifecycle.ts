@@ -1,0 +1,233 @@
+/**
+ * The lifecycle analyzer: emitter sessions, their runs and their end (AEP-0002 §2 convention 5).
+ *
+ * Keeps:
+ * - the {@link SessionRecord} of every live `(source, session)` (cap `maxSessions`: the least
+ *   recently active session is forgotten first, found by a second-chance clock so that an event
+ *   costs a flag, not a map re-insertion), and which emitters use each bare session name;
+ * - the open runs of each session (a `maxOpen` slot each, {@link OpenBudget}); a run leaves its
+ *   session at its terminal, and a compact terminal mark stays ({@link CompletionMarks});
+ * - ended sessions without open work, as compact entries (marker-table.ts, bound `maxIds`):
+ *   the first `session.ended` and the ordering high-water mark.
+ * Releases: at its first `session.ended` a session drops its closed requests (attention.ts);
+ * once it has no open work left ({@link settle}, at once or when its last open run or request
+ * closes) it leaves the session map for a compact ended entry. An event after the end brings
+ * the session back from that entry, so a second distinct `session.ended`, a seq/epoch
+ * regression, a second run or request terminal and a second ack are still caught after the end.
+ */
+import { markOf, type Mark } from '../../core/mark.ts';
+import type { ParsedEvent } from '../../core/rule.ts';
+import { attr, exactInteger, type AepEvent, type AepScope } from '../event.ts';
+import type { AepCapLog, OpenBudget } from './budget.ts';
+import { tupleHash } from './canonical.ts';
+import type { CompletionMarks, InputNames } from './markers.ts';
+import { MarkerTable, type MarkerRow } from './marker-table.ts';
+import { SessionRecord, type OpenRequest } from './session.ts';
+
+/** The run terminal types (AEP-0002 §2 convention 5). */
+export const RUN_TERMINALS: ReadonlySet<string> = new Set(['run.finished', 'run.failed', 'run.cancelled']);
+
+const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+const key2 = (a: string, b: string) => JSON.stringify([a, b]);
+
+/** What the lifecycle analyzer found about one event. */
+export interface LifecycleFacts {
+  /** The emitter session of a sequenced event (session-scoped, with `session` and an exact `seq`). */
+  session?: SessionRecord;
+  /** The event's exact `seq`, set with {@link session}. */
+  seq?: bigint;
+  /** A run terminal for a run that already has one. */
+  runTerminal?: { run: string; prior: Mark; priorType: string };
+  /** A second distinct `session.ended`: the first one. */
+  sessionEnded?: Mark;
+  /** True at the session's first `session.ended`. */
+  endsSession?: boolean;
+}
+
+/** Open work of one session at the end of input. */
+export interface OpenSession {
+  rec: SessionRecord;
+  runs: [string, Mark][];
+  requests: OpenRequest[];
+}
+
+/** Emitter sessions, runs and session end for one run. */
+export class LifecycleAnalyzer {
+  private readonly sessions = new Map<string, SessionRecord>();
+  /** Bare session -> the emitter sessions using that name (usually one). */
+  private readonly bySession = new Map<string, Set<SessionRecord>>();
+  /** Ended sessions without open work: u32 [ended line, input, pos line, pos input], f64 [ended byte, pos byte, epoch, seq]. */
+  private readonly endedSessions: MarkerTable;
+
+  constructor(
+    private readonly maxSessions: number,
+    private readonly maxIds: number,
+    private readonly caps: AepCapLog,
+    private readonly budget: OpenBudget,
+    private readonly marks: CompletionMarks,
+    private readonly names: InputNames,
+  ) {
+    this.endedSessions = new MarkerTable(4, 4, maxIds);
+  }
+
+  /** `(source, session)` records held in full (live sessions, and ended ones with open work). */
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  /** Ended sessions kept as compact entries. */
+  get endedSize(): number {
+    return this.endedSessions.size;
+  }
+
+  /** The emitter sessions of the bare session name `session` (foreign events name only that). */
+  emittersOf(session: string): ReadonlySet<SessionRecord> | undefined {
+    return this.bySession.get(session);
+  }
+
+  /** Find or create the event's session; runs and session end. */
+  observe(ev: AepEvent, facts: LifecycleFacts & { scope: AepScope; at: Mark }): void {
+    const session = attr(ev, 'session');
+    if (session === undefined || facts.scope !== 'session') return;
+    const seq = exactInteger(ev, '/seq');
+    if (seq === undefined) return;
+    const source = attr(ev, 'source')!;
+    const rec = this.session(source, session, ev);
+    facts.session = rec;
+    facts.seq = seq;
+    const type = ev.type;
+    const at = facts.at;
+
+    const run = attr(ev, 'run');
+    if (run !== undefined && (type === 'run.started' || RUN_TERMINALS.has(type))) {
+      const r = rec.peekRun(run);
+      if (type === 'run.started') {
+        // an open run takes a maxOpen slot; a run that already ended is not opened again
+        if (!r && !this.marks.get(tupleHash(['r', source, session, run])) && this.budget.admit(rec, ev)) rec.runs.set(run, { started: at });
+      } else {
+        // completed: the run leaves the session and only a compact terminal mark stays
+        const mk = tupleHash(['r', source, session, run]);
+        const prior = r ? undefined : this.marks.get(mk);
+        if (prior) facts.runTerminal = { run, prior: prior.at, priorType: prior.type };
+        else {
+          this.marks.put(mk, at, type, ev);
+          if (r) {
+            rec.runs.delete(run);
+            this.budget.release(rec);
+          }
+        }
+      }
+    }
+
+    if (type === 'session.ended') {
+      if (rec.ended) facts.sessionEnded = rec.ended;
+      else {
+        rec.ended = at;
+        facts.endsSession = true;
+      }
+    }
+  }
+
+  /** After the other analyzers: an ended session without open work shrinks to a compact entry. */
+  settle(ev: ParsedEvent, facts: LifecycleFacts): void {
+    const rec = facts.session;
+    if (rec?.ended && rec.owned === 0) this.compact(rec, ev);
+  }
+
+  /** Emitter sessions with open runs or open attention requests (end of input). */
+  *openSessions(): Generator<OpenSession> {
+    for (const rec of this.sessions.values()) {
+      if (!rec.hasLifecycle) continue;
+      const runs: [string, Mark][] = [];
+      for (const [run, r] of rec.runs) runs.push([run, r.started]);
+      const requests = rec.openRequests();
+      if (runs.length || requests.length) yield { rec, runs, requests };
+    }
+  }
+
+  private note(cap: 'maxSessions' | 'maxIds', ev: ParsedEvent): void {
+    this.caps.note(cap, cap === 'maxIds' ? this.maxIds : this.maxSessions, () => markOf(ev));
+  }
+
+  /**
+   * Shrink an ended session without open work to a compact entry (its `session.ended` and
+   * ordering high-water mark) and drop everything else it held. Positions beyond 2^53 keep the
+   * (slim) record in the session map instead.
+   */
+  private compact(rec: SessionRecord, ev: ParsedEvent): void {
+    const p = rec.pos;
+    const e = rec.ended;
+    if (!p || !e) return;
+    if (p.epoch > SAFE || p.epoch < -SAFE || p.seq > SAFE || p.seq < -SAFE) {
+      rec.dropClosed();
+      return;
+    }
+    const row: MarkerRow = {
+      u: [e.line, this.names.fileIndex(e.file), p.at.line, this.names.fileIndex(p.at.file)],
+      f: [e.byteOffset ?? NaN, p.at.byteOffset ?? NaN, Number(p.epoch), Number(p.seq)],
+    };
+    if (this.endedSessions.put(tupleHash([rec.source, rec.session]), row)) this.note('maxIds', ev);
+    this.forget(rec);
+  }
+
+  /** An ended session brought back from its compact entry (an event arrived after its end). */
+  private revive(key: string, source: string, session: string): SessionRecord | undefined {
+    if (this.endedSessions.size === 0) return undefined;
+    const row = this.endedSessions.get(tupleHash([source, session]));
+    if (!row) return undefined;
+    const mark = (line: number, file: number, byte: number): Mark => {
+      const m: Mark = { file: this.names.fileName(file), line };
+      if (!Number.isNaN(byte)) m.byteOffset = byte;
+      return m;
+    };
+    const rec = new SessionRecord(key, source, session);
+    rec.ended = mark(row.u[0], row.u[1], row.f[0]);
+    rec.pos = { epoch: BigInt(row.f[2]), seq: BigInt(row.f[3]), at: mark(row.u[2], row.u[3], row.f[1]) };
+    return rec;
+  }
+
+  /** The record of `(source, session)`, created (and the least recently active one evicted) as needed. */
+  private session(source: string, session: string, ev: ParsedEvent): SessionRecord {
+    const key = key2(source, session);
+    let rec = this.sessions.get(key);
+    if (rec) {
+      rec.recent = true; // for the eviction clock (a flag, not a re-insertion per event)
+      return rec;
+    }
+    if (this.sessions.size >= this.maxSessions) {
+      const old = this.leastRecent();
+      this.budget.releaseAll(old);
+      this.forget(old);
+      this.note('maxSessions', ev);
+    }
+    rec = this.revive(key, source, session) ?? new SessionRecord(key, source, session);
+    this.sessions.set(key, rec);
+    let set = this.bySession.get(session);
+    if (!set) this.bySession.set(session, (set = new Set()));
+    set.add(rec);
+    return rec;
+  }
+
+  /**
+   * The session to forget when `maxSessions` is full: the least recently active one, found by
+   * a second-chance clock over the map's insertion order (a session active since the hand last
+   * passed it is moved to the newest end and spared once). Amortised O(1) per eviction.
+   */
+  private leastRecent(): SessionRecord {
+    for (;;) {
+      const oldest = this.sessions.values().next().value as SessionRecord;
+      if (!oldest.recent) return oldest;
+      oldest.recent = false;
+      this.sessions.delete(oldest.key);
+      this.sessions.set(oldest.key, oldest);
+    }
+  }
+
+  /** Remove `rec` from the session maps. */
+  private forget(rec: SessionRecord): void {
+    this.sessions.delete(rec.key);
+    const set = this.bySession.get(rec.session);
+    set?.delete(rec);
+    if (set && set.size === 0) this.bySession.delete(rec.session);
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * The AEP stream model: the analyzers of one run, built together and run in a fixed order on
+ * every event, filling one {@link AepFacts} object that the stream rules read
+ * (docs/architecture.md §Data flow).
+ *
+ * Order: identity (identity.ts) -> lifecycle (lifecycle.ts: the event's session, runs, session
+ * end) -> ordering (ordering.ts) -> attention (attention.ts) -> forms (form-values.ts) ->
+ * control (control.ts) -> lifecycle settle (an ended session without open work shrinks to a
+ * compact entry). Each analyzer computes its facts against the state before the event, then
+ * updates its state.
+ *
+ * Dedupe (AEP-0001 §7.4): when identity finds a redelivery, no other analyzer runs, so its
+ * facts carry only `ev` and `redelivery`: the repeat is never counted twice (ordering,
+ * terminals, acks, forms) and reaches no verdict but `aep/redelivery` (and `aep/state-cap`,
+ * which reads the {@link AepCapLog}). Per-event rules still run on the repeated line: they
+ * describe that line, not the stream.
+ */
+import { CapLog } from '../../core/caps.ts';
+import type { StreamModel } from '../../core/engine.ts';
+import { markOf, type Mark } from '../../core/mark.ts';
+import { scopeOf, type AepEvent, type AepScope } from '../event.ts';
+import { OpenBudget, type AepCapLog } from './budget.ts';
+import { AttentionAnalyzer, type AttentionFacts } from './attention.ts';
+import { ControlAnalyzer, type ControlFacts } from './control.ts';
+import { FormValuesAnalyzer, type FormFacts } from './form-values.ts';
+import { IdentityAnalyzer, type IdentityFacts } from './identity.ts';
+import { LifecycleAnalyzer, type LifecycleFacts } from './lifecycle.ts';
+import { CompletionMarks } from './markers.ts';
+import type { AepStreamOptions } from './options.ts';
+import { OrderingAnalyzer, type OrderFacts } from './ordering.ts';
+
+/** Facts every analyzer after identity shares: the event's scope class (AEP-0001 §5.2) and its mark, decided once. */
+export interface EventKeys {
+  scope: AepScope;
+  at: Mark;
+}
+
+/**
+ * The facts of one event, one part per analyzer. A redelivery's facts carry only `ev` and
+ * `redelivery` (the other parts, `scope` and `at` included, are unset).
+ */
+export type AepFacts = { ev: AepEvent } & Partial<EventKeys> & IdentityFacts & LifecycleFacts & OrderFacts & AttentionFacts & FormFacts & ControlFacts;
+
+/** The analyzers of one run, as stream rules read them (end of input, `aep/state-cap`, `aep/ack-window`). */
+export interface AepStreamState {
+  readonly options: Readonly<AepStreamOptions>;
+  /** Caps exceeded, for `aep/state-cap`. */
+  readonly caps: AepCapLog;
+  /** The `maxOpen` budget of open runs, requests and commands. */
+  readonly budget: OpenBudget;
+  /** Input names and compact marks of completed work (run and request terminals, acks). */
+  readonly marks: CompletionMarks;
+  readonly identity: IdentityAnalyzer;
+  readonly lifecycle: LifecycleAnalyzer;
+  readonly ordering: OrderingAnalyzer;
+  readonly attention: AttentionAnalyzer;
+  readonly forms: FormValuesAnalyzer;
+  readonly control: ControlAnalyzer;
+}
+
+/** Sizes of the stream state held now (tests and diagnostics). */
+export interface AepStreamStats {
+  /** Open work counted against `maxOpen`: open runs, open attention requests, commands awaiting their ack. */
+  open: number;
+  /** `(source, session)` records held in full (live sessions, and ended ones with open work). */
+  sessions: number;
+  /** Ended sessions kept as compact entries (their `session.ended` and ordering mark). */
+  endedSessions: number;
+  /** Compact marks of run terminals, request terminals and ack decisions. */
+  markers: number;
+  /** `(source, id)` identity entries. */
+  ids: number;
+}
+
+/** The sizes of `state` now. On a stream whose sessions all ended and whose work all completed, `open` and `sessions` are 0. */
+export function aepStreamStats(state: AepStreamState): AepStreamStats {
+  return { open: state.budget.open, sessions: state.lifecycle.size, endedSessions: state.lifecycle.endedSize, markers: state.marks.size, ids: state.identity.size };
+}
+
+/** The AEP stream analyzers of one run. */
+export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStreamState> {
+  readonly state: AepStreamState;
+
+  constructor(options: AepStreamOptions) {
+    const caps: AepCapLog = new CapLog();
+    const identity = new IdentityAnalyzer(options.maxIds, caps);
+    const budget = new OpenBudget(options.maxOpen, caps);
+    const marks = new CompletionMarks(options.maxIds, identity.names, caps);
+    const lifecycle = new LifecycleAnalyzer(options.maxSessions, options.maxIds, caps, budget, marks, identity.names);
+    this.state = {
+      options,
+      caps,
+      budget,
+      marks,
+      identity,
+      lifecycle,
+      ordering: new OrderingAnalyzer(),
+      attention: new AttentionAnalyzer(lifecycle, budget, marks),
+      forms: new FormValuesAnalyzer(),
+      control: new ControlAnalyzer(options.ackWindowMs, lifecycle, budget, marks),
+    };
+  }
+
+  /** Run the analyzers on `ev`, in order; its facts. */
+  observe(ev: AepEvent): AepFacts {
+    const s = this.state;
+    const facts: AepFacts = { ev };
+    if (s.identity.observe(ev, facts)) return facts; // a redelivery: nothing else runs
+    const f = facts as AepFacts & EventKeys;
+    f.scope = scopeOf(ev.type);
+    f.at = markOf(ev);
+    s.lifecycle.observe(ev, f);
+    s.ordering.observe(ev, f);
+    s.attention.observe(ev, f);
+    s.forms.observe(ev, f);
+    s.control.observe(ev, f);
+    s.lifecycle.settle(ev, f);
+    return facts;
+  }
+}

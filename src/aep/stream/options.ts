@@ -1,0 +1,31 @@
+/**
+ * Caps and flags of the AEP stream analyzers (command-line options), and their defaults.
+ * Exceeding a cap is reported once by `aep/state-cap`; the check goes on with less state, it
+ * never crashes (docs/architecture.md §Bounded stream state).
+ */
+
+/** Caps of the AEP stream state and the ack window. */
+export interface AepStreamOptions {
+  /** Most `(source, session)` keys held at once (least recently active forgotten first). */
+  maxSessions: number;
+  /**
+   * Most open work held at once: open runs, open attention requests and commands awaiting
+   * their ack (one {@link OpenBudget}, budget.ts). Completed work does not count (it leaves a
+   * compact marker, bounded with `maxIds`). New open work is not tracked while full.
+   */
+  maxOpen: number;
+  /**
+   * Most `(source, id)` digests kept for identity checks (oldest forgotten first). The same
+   * bound applies, separately, to the compact markers of completed work (run and request
+   * terminals, ack decisions) and to the compact entries of ended sessions.
+   */
+  maxIds: number;
+  /**
+   * The ack window in milliseconds (AEP-0004 §3: `hello.capabilities.control.ack_window_ms`,
+   * default 10 000): an ack whose `time` is later than its command's by more is reported.
+   */
+  ackWindowMs: number;
+}
+
+/** Default caps and the default ack window (documented in the README). */
+export const DEFAULT_AEP_STREAM_OPTIONS: AepStreamOptions = { maxSessions: 100_000, maxOpen: 100_000, maxIds: 5_000_000, ackWindowMs: 10_000 };
