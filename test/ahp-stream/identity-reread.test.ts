@@ -61,7 +61,7 @@ test('a first line that cannot be read back as it was: a warning, not a verdict 
   const a = intercept(toolBefore('w1'));
   const text = lines(a, a, ok('w1'));
   const fs = await check([{ source: 'changed.jsonl', open: async function* () { yield text; }, path: file(text.replace(/tool/g, 'lot')) }]);
-  assert.deepEqual(brief(fs), ['warning:ahp/event-id-reuse@2/params/event/id']);
+  assert.deepEqual(brief(fs), ['warning:ahp/event-id-unverifiable@2/params/event/id']);
   assert.match(fs[0].message, /could not be read back/);
 });
 

@@ -69,7 +69,7 @@ test('responses correlate with pending requests, once each; notifications are ne
 });
 
 test('a capture of one direction is said once to be uncorrelatable, never silently passed', async () => {
-  assert.deepEqual(brief(await check([ok('a'), ok('b'), fail('c')])), ['info:ahp/response-unmatched@1/id']);
+  assert.deepEqual(brief(await check([ok('a'), ok('b'), fail('c')])), ['info:ahp/response-uncorrelated@1/id']);
 });
 
 test('results of the wrong method are unmatched', async () => {
@@ -140,7 +140,7 @@ test('elicitation pairs: parent request, same server, same mode', async () => {
   assert.deepEqual(brief(await check([req, observe(elicResult('r2', 'r1', { action: 'cancel', server: 'mcp:y' }))])), ['error:ahp/elicitation-server-mismatch@2/params/event/elicitation/server']);
   assert.deepEqual(brief(await check([req, observe(elicResult('r2', 'r1', { action: 'cancel', mode: 'url' }))])), ['error:ahp/elicitation-result-mode@2/params/event/elicitation/mode']);
   assert.deepEqual(brief(await check([observe(toolBefore('t1')), observe(elicResult('r2', 't1', { action: 'cancel' }))])), ['error:ahp/elicitation-unpaired@2/params/event/parentEventId']);
-  assert.deepEqual(brief(await check([observe(elicResult('r2', undefined, { action: 'cancel' }))])), ['warning:ahp/elicitation-unpaired@1/params/event']);
+  assert.deepEqual(brief(await check([observe(elicResult('r2', undefined, { action: 'cancel' }))])), ['warning:ahp/elicitation-uncorrelated@1/params/event']);
   // the request of another source is not the parent
   const other = observe({ ...elicRequest('r1'), source: SRC2 });
   assert.deepEqual(brief(await check([other, observe(elicResult('r2', 'r1', { action: 'cancel' }))])), ['info:ahp/parent-unknown@2/params/event/parentEventId']);
@@ -155,9 +155,9 @@ test('an accepted form answer must satisfy the request form; unverifiable answer
   assert.deepEqual(brief(await check([req, res({ name: 'Ada', notify: true, team: 'sales' })])), [`error:ahp/elicitation-content-schema@2${pointer}`]);
   const below = await check([req, res({ name: 'Ada', notify: true, count: 0 })]);
   assert.deepEqual(below.map((f) => f.data), [{ innerPointer: '/content/count', keyword: 'minimum' }]);
-  assert.deepEqual(brief(await check([res({ name: 'Ada', notify: true })])), [`info:ahp/elicitation-content-schema@1${pointer}`, 'info:ahp/parent-unknown@1/params/event/parentEventId']);
+  assert.deepEqual(brief(await check([res({ name: 'Ada', notify: true })])), [`info:ahp/elicitation-content-unverifiable@1${pointer}`, 'info:ahp/parent-unknown@1/params/event/parentEventId']);
   const metaReq = observe(elicRequest('r1', { part: { id: 'q', kind: 'text', mediaType: 'text/plain', selection: 'metadata', size: 12 } }));
-  assert.deepEqual(brief(await check([metaReq, res({ name: 'Ada', notify: true })])), [`info:ahp/elicitation-content-schema@2${pointer}`]);
+  assert.deepEqual(brief(await check([metaReq, res({ name: 'Ada', notify: true })])), [`info:ahp/elicitation-content-unverifiable@2${pointer}`]);
   // an intercepted result and its unchanged observation: checked once; an edited observation again
   const r = elicResult('r2', 'r1', { content: { name: 'Ada' } });
   const fixed = elicResult('r2', 'r1', { content: { name: 'Ada', notify: true } });
