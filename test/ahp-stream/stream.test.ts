@@ -22,6 +22,7 @@ import {
   ev,
   fail,
   intercept,
+  runRule,
   merge,
   msg,
   observe,
@@ -70,6 +71,27 @@ test('responses correlate with pending requests, once each; notifications are ne
 
 test('a capture of one direction is said once to be uncorrelatable, never silently passed', async () => {
   assert.deepEqual(brief(await check([ok('a'), ok('b'), fail('c')])), ['info:ahp/response-uncorrelated@1/id']);
+});
+
+test('one rule alone: its own findings only, the same as among all rules; framing always appears', async () => {
+  const a = toolBefore('e1');
+  const lines = [ok('x'), intercept(a), ok('zz'), observe(elicResult('r2', undefined, { action: 'cancel' }))];
+  assert.deepEqual(await runRule('ahp/response-uncorrelated', lines), ['info:ahp/response-uncorrelated@1/id']);
+  assert.deepEqual(await runRule('ahp/response-unmatched', lines), ['error:ahp/response-unmatched@3/id']);
+  assert.deepEqual(await runRule('ahp/open-at-end', lines), ['info:ahp/open-at-end@2/id']);
+  assert.deepEqual(await runRule('ahp/elicitation-uncorrelated', lines), ['warning:ahp/elicitation-uncorrelated@4/params/event']);
+  assert.deepEqual(await runRule('ahp/elicitation-unpaired', lines), []);
+  const all = brief(await check(lines));
+  for (const id of ['ahp/response-uncorrelated', 'ahp/response-unmatched', 'ahp/open-at-end', 'ahp/elicitation-uncorrelated'] as const) {
+    assert.deepEqual(await runRule(id, lines), all.filter((b) => b.includes(`:${id}@`)), id);
+  }
+  // per-message findings follow the selection too; framing (jsonl/*, json/*) is always on
+  const broken = ['{"jsonrpc":"2.0","jsonrpc":"2.0","id":"d1","method":"hooks/capabilities","params":{"protocolVersion":"draft"}}', '{"jsonrpc":"1.0","id":"d2","method":"hooks/capabilities","params":{"protocolVersion":"draft"}}', 'not json'];
+  const every = brief(await check(broken));
+  assert.ok(every.some((b) => b.includes(':ahp/jsonrpc@2')), every.join(' '));
+  assert.deepEqual(await runRule('ahp/open-at-end', broken), every.filter((b) => /:(json|jsonl)\//.test(b)));
+  assert.ok(every.some((b) => b.includes(':json/duplicate-key@1')) && every.some((b) => b.includes(':jsonl/')), every.join(' '));
+  assert.deepEqual(await runRule('ahp/jsonrpc', broken), every.filter((b) => /:(json|jsonl|ahp\/jsonrpc)[/@]/.test(b)));
 });
 
 test('results of the wrong method are unmatched', async () => {

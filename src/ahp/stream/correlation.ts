@@ -24,7 +24,6 @@ import type { AhpMessage } from '../message.ts';
 import type { BudgetHolder, EventBudget } from './budget.ts';
 import { CompactTable, keyOf } from './compact-table.ts';
 import { eventKey } from './identity.ts';
-import type { EffectsFacts } from './edit-context.ts';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -74,8 +73,6 @@ export type ResponseLink =
 /** Facts about a response. */
 export interface ResponseFacts {
   link: ResponseLink;
-  /** A matched intercept success response whose request's capabilities are usable: its effects applied in the request's host context (edit-context.ts). */
-  effects?: EffectsFacts;
 }
 
 /** The typed key of a JSON-RPC id (`"1"` and `1` differ), or undefined for anything else. */

@@ -23,7 +23,7 @@ export const effectNotAdvertised = defineAhpStreamRule({
   description: "An intercept response's effects, modify targets and operations, flow operations and injection deliveries are among those its request advertised.",
   spec: 'AHP capability-auth.md §Discovery and honest capabilities; base/failure.md §Failure classes; base/composition.md §Atomic effect acceptance',
   onEvent(facts, ctx) {
-    const fx = facts.response?.effects;
+    const fx = facts.effects;
     if (!fx || fx.outcome.accepted) return;
     for (const r of fx.outcome.reasons) {
       if (r.code !== 'not-advertised') continue;

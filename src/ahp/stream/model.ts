@@ -24,7 +24,7 @@ import { EventBudget, type AhpCapLog } from './budget.ts';
 import { CapLog } from '../../core/caps.ts';
 import { Configuration, type ConfigFacts } from './config.ts';
 import { Correlation, idKey, type ResponseFacts } from './correlation.ts';
-import { EditContext } from './edit-context.ts';
+import { EditContext, type EffectsFacts } from './edit-context.ts';
 import { Elicitation, type ElicitationFacts } from './elicitation.ts';
 import { EventIdentity, type IdentityFacts } from './identity.ts';
 import { Lineage, type LineageFacts } from './lineage.ts';
@@ -41,6 +41,8 @@ export interface AhpFacts {
   msg: AhpMessage;
   event?: EventFacts;
   response?: ResponseFacts;
+  /** A matched intercept success response whose request's capabilities are usable: its effects applied in the request's host context (edit-context.ts). */
+  effects?: EffectsFacts;
 }
 
 /** The analyzers of one run, as stream rules read them (read-only use). */
@@ -110,8 +112,9 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
       if (result && link.status === 'matched') {
         const pend = link.request;
         if (!link.mismatch && pend.method === 'hooks/intercept' && pend.host && Array.isArray(result.effects)) {
-          r.effects = editContext.judge(result.effects, pend as typeof pend & { host: NonNullable<typeof pend.host> });
-          if (r.effects.outcome.accepted) config.acceptedResponse(result.effects, pend.eventKey, at);
+          const fx = editContext.judge(result.effects, pend as typeof pend & { host: NonNullable<typeof pend.host> });
+          facts.effects = fx;
+          if (fx.outcome.accepted) config.acceptedResponse(result.effects, pend.eventKey, at);
         }
         if (pend.method === 'hooks/capabilities' && isObj(result.manifest)) elicitation.readManifest(result.manifest, at);
       } else if (result && isObj(result.manifest) && (link.status === 'unmatched' || link.status === 'uncorrelatable' || link.status === 'untracked') && idKey(msg) !== undefined) {

@@ -39,7 +39,7 @@ export const modifyInvalid = defineAhpStreamRule({
   description: "A response's modify effects fit the pending event (elicitation answer object of an accepted form, outbound message list, effective answer valid for the original form), and a response with any invalid effect is rejected as a whole.",
   spec: 'AHP interaction-payloads.md §Elicitation modification target; base/composition.md §Atomic effect acceptance',
   onEvent(facts, ctx) {
-    const fx = facts.response?.effects;
+    const fx = facts.effects;
     if (!fx) return;
     if (fx.outcome.accepted) return;
     const reasons = fx.outcome.reasons;

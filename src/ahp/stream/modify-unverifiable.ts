@@ -20,7 +20,7 @@ export const modifyUnverifiable = defineAhpStreamRule({
   description: "An accepted content modify of an elicitation answer whose request's form was already released cannot be checked against that form (its form validity is not verified).",
   spec: 'AHP interaction-payloads.md §Elicitation modification target',
   onEvent(facts, ctx) {
-    const fx = facts.response?.effects;
+    const fx = facts.effects;
     if (!fx || !fx.outcome.accepted) return;
     const released = fx.request.schemaReleased;
     if (!released) return;
