@@ -77,8 +77,8 @@ export class EditContext {
     return host;
   }
 
-  /** The effects `list` of a response to `request` (which has a host context) applied in that context. */
-  judge(list: unknown[], request: PendingRecord & { host: HostContext }): EffectsFacts {
-    return { outcome: checkEffects(list, request.host), list, request };
+  /** The effects `list` of a response to `request` applied in its host context `host`. */
+  judge(list: unknown[], request: PendingRecord, host: HostContext): EffectsFacts {
+    return { outcome: checkEffects(list, host), list, request };
   }
 }

@@ -20,8 +20,8 @@
 import { defineStreamRule, type FactRule, type StreamModel } from '../../core/engine.ts';
 import { markOf } from '../../core/mark.ts';
 import type { AhpMessage } from '../message.ts';
-import { EventBudget, type AhpCapLog } from './budget.ts';
 import { CapLog } from '../../core/caps.ts';
+import { EventBudget, type AhpCapLog } from './budget.ts';
 import { Configuration, type ConfigFacts } from './config.ts';
 import { Correlation, idKey, type ResponseFacts } from './correlation.ts';
 import { EditContext, type EffectsFacts } from './edit-context.ts';
@@ -112,7 +112,7 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
       if (result && link.status === 'matched') {
         const pend = link.request;
         if (!link.mismatch && pend.method === 'hooks/intercept' && pend.host && Array.isArray(result.effects)) {
-          const fx = editContext.judge(result.effects, pend as typeof pend & { host: NonNullable<typeof pend.host> });
+          const fx = editContext.judge(result.effects, pend, pend.host);
           facts.effects = fx;
           if (fx.outcome.accepted) config.acceptedResponse(result.effects, pend.eventKey, at);
         }
