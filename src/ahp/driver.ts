@@ -6,32 +6,15 @@
  */
 import type { FindingSink } from '../core/finding.ts';
 import { framingFinding, JSONL_RULES } from '../core/jsonl.ts';
+import { Engine, isSelected, type RuleSelection } from '../core/engine.ts';
 import type { ProtocolChecker, ProtocolDriver, RunStats } from '../core/pipeline.ts';
-import { makeFinding, RuleRunner, type ParsedEvent, type RuleMeta } from '../core/rule.ts';
+import { makeFinding, type RuleMeta } from '../core/rule.ts';
+import type { AhpBinding, AhpMessage, AhpMessageKind } from './message.ts';
 import { ahpEventTypes } from './schemas.ts';
-import { AHP_STREAM_RULES, DEFAULT_AHP_STREAM_OPTIONS, type AhpStreamOptions } from './stream/index.ts';
-import { AHP_MESSAGE_RULES, validateAhpMessage, type AhpIssue } from './validate.ts';
+import { AHP_STREAM_RULES, AhpStreamModel, DEFAULT_AHP_STREAM_OPTIONS, type AhpFacts, type AhpStreamOptions, type AhpStreamState } from './stream/index.ts';
+import { AHP_MESSAGE_RULES, validateAhpMessage } from './validate.ts';
 
-/** Which transport binding an input is read as. */
-export type AhpBinding = 'stdio' | 'http' | 'registration';
-
-/** What kind of wire message a line is (from its JSON-RPC shape). */
-export type AhpMessageKind = 'intercept-request' | 'observe-notification' | 'capabilities-request' | 'response' | 'error-response' | 'registration' | 'unknown';
-
-/**
- * One AHP message as stream rules see it. `issues` are its per-message findings (already
- * reported); `wireValid` is true when no wire-root or JSON-RPC error was found, i.e. the
- * message's kind and ids can be trusted for correlation.
- */
-export interface AhpMessage extends ParsedEvent {
-  kind: AhpMessageKind;
-  /** `params.event` of an intercept request or observe notification, when an object. */
-  event?: Record<string, unknown>;
-  issues: readonly AhpIssue[];
-  wireValid: boolean;
-  /** True when no per-message error at all was found. */
-  valid: boolean;
-}
+export type { AhpBinding, AhpMessage, AhpMessageKind } from './message.ts';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -69,6 +52,10 @@ export function knownAhpTypes(): string[] {
 export interface AhpCheckOptions {
   binding?: (source: string) => AhpBinding;
   stream?: Partial<AhpStreamOptions>;
+  /** Which rules run (default: all); framing findings (`jsonl/*`, `json/*`) always appear. */
+  rules?: RuleSelection;
+  /** Called once per run with the run's stream analyzers (read-only use: tests and diagnostics). */
+  onStreamState?: (state: AhpStreamState) => void;
 }
 
 /** Build the AHP pipeline driver. */
@@ -79,7 +66,10 @@ export function ahpDriver(opts: AhpCheckOptions = {}): ProtocolDriver {
     name: 'ahp',
     cr: 'reject',
     createChecker(sink: FindingSink, stats: RunStats): ProtocolChecker {
-      const runner = new RuleRunner<AhpMessage, AhpStreamOptions>([], AHP_STREAM_RULES, sink, streamOpts);
+      const model = new AhpStreamModel(streamOpts);
+      opts.onStreamState?.(model.state);
+      // no per-event rules yet: the per-message checks below report through validateAhpMessage
+      const engine = new Engine<AhpMessage, AhpFacts, AhpStreamState>([], AHP_STREAM_RULES, model, sink, opts.rules);
       return {
         onEvent(ev) {
           const binding = bindingOf(ev.source);
@@ -103,6 +93,7 @@ export function ahpDriver(opts: AhpCheckOptions = {}): ProtocolDriver {
           // an AEP event fed to `ahp` by mistake: say so once per line, on the JSON-RPC finding
           const looksAep = typeof v.aep === 'string' && !Object.prototype.hasOwnProperty.call(v, 'jsonrpc');
           for (const i of issues) {
+            if (!isSelected(opts.rules, i.ruleId)) continue;
             const rule: RuleMeta = { id: i.ruleId, severity: i.severity, description: '', spec: i.spec };
             const message = looksAep && i.ruleId === 'ahp/jsonrpc' ? `${i.message} (This line looks like an AEP event: check it with \`aep validate\`.)` : i.message;
             sink(makeFinding(rule, { pointer: i.pointer, message, data: i.embedded ? { embedded: i.embedded } : undefined }, ev));
@@ -113,10 +104,10 @@ export function ahpDriver(opts: AhpCheckOptions = {}): ProtocolDriver {
           msg.issues = issues;
           msg.wireValid = !issues.some((i) => WIRE_RULES.has(i.ruleId) && i.severity === 'error') && ev.duplicates.length === 0;
           msg.valid = msg.wireValid && !issues.some((i) => i.severity === 'error');
-          if (msg.wireValid) runner.streamEvent(msg);
+          if (msg.wireValid) engine.streamEvent(msg);
         },
         end() {
-          runner.end();
+          engine.end();
         },
       };
     },

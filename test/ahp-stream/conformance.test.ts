@@ -9,8 +9,10 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { AHP_STREAM_RULES } from '../../src/ahp/stream/index.ts';
 import { ahpCli, bindingByName, bindingFor } from '../../src/cli/ahp.ts';
 import { fixtureProtocolOf } from '../../src/cli/verbs.ts';
+import { checkBytes } from '../../src/fixtures/check.ts';
 import { runFixtures } from '../../src/fixtures/index.ts';
 import { AHP_CORPUS_DIR, REPO_DIR, requireShared } from './helpers.ts';
 
@@ -53,4 +55,25 @@ test('upstream AHP manifest: every present case agrees, contextual verdicts incl
   const contextual = run.cases.filter((x) => /contextualExpectedValid/.test(x.expected ?? '') && x.status === 'pass');
   assert.ok(contextual.length >= 9, `contextual cases checked: ${contextual.length}`);
   assert.ok(contextual.every((x) => /contextualExpectedValid (true|false)/.test(x.actual ?? '')), 'the contextual verdict is computed, not skipped');
+});
+
+test('every stream-rule finding on every case has its rule\'s catalogued severity (no per-finding override)', async () => {
+  const severityOf = new Map(AHP_STREAM_RULES.map((r) => [r.id as string, r.severity]));
+  const files = ['pass', 'fail'].flatMap((d) => readdirSync(join(DIR, d)).filter((f) => !f.endsWith('.expected.json')).map((f) => join(DIR, d, f)));
+  files.push(...readdirSync(join(REPO_DIR, 'examples/ahp')).map((f) => join(REPO_DIR, 'examples/ahp', f)));
+  const seen = new Set<string>();
+  for (const file of files) {
+    const sidecar = file.replace(/\.jsonl?$/, '.expected.json');
+    const options = existsSync(sidecar) ? ((JSON.parse(readFileSync(sidecar, 'utf8')) as { options?: Record<string, unknown> }).options ?? {}) : {};
+    const driver = ahp.driver(options);
+    const run = await checkBytes(driver, file, readFileSync(file), POLICY, bindingByName(file) === 'stdio' ? 'jsonl' : 'document');
+    for (const f of run.findings) {
+      const want = severityOf.get(f.ruleId);
+      if (want === undefined) continue;
+      seen.add(f.ruleId);
+      assert.equal(f.severity, want, `${file}:${f.line} ${f.ruleId}`);
+    }
+  }
+  // every stream rule but the one that needs a file changing during the run is exercised
+  assert.deepEqual([...severityOf.keys()].filter((id) => !seen.has(id)), ['ahp/event-id-unverifiable']);
 });

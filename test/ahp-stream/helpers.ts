@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { TestContext } from 'node:test';
 import { ahpDriver } from '../../src/ahp/driver.ts';
-import type { AhpStreamOptions } from '../../src/ahp/stream/index.ts';
+import type { AhpStreamOptions, AhpStreamRuleId, AhpStreamState } from '../../src/ahp/stream/index.ts';
 import type { Finding } from '../../src/core/finding.ts';
 import { runPipeline } from '../../src/core/pipeline.ts';
 
@@ -19,16 +19,37 @@ export const AHP_CORPUS_DIR = fileURLToPath(new URL('../../../shared/corpus/ahp/
 /** Skip `t` with a clear message (and return false) when `path` is absent. */
 export function requireShared(t: TestContext, path: string): boolean {
   if (existsSync(path)) return true;
-  t.skip(`shared material not found: ${path} (expected the shared checkout /work/shared next to the repo); this test needs the upstream AHP corpus`);
+  t.skip(`shared material not found: ${path} (expected the shared checkout ../shared next to the repo); this test needs the upstream AHP corpus`);
   return false;
 }
 
+/** What a test run may set besides the caps: a rule selection, and a view of the run's analyzers. */
+export interface CheckOptions {
+  rules?: ReadonlySet<string>;
+  onStreamState?: (state: AhpStreamState) => void;
+}
+
 /** Check `lines` (objects or raw strings, one JSONL line each) with the AHP checker; every finding, in order. */
-export async function check(lines: readonly unknown[], stream: Partial<AhpStreamOptions> = {}): Promise<Finding[]> {
+export async function check(lines: readonly unknown[], stream: Partial<AhpStreamOptions> = {}, opts: CheckOptions = {}): Promise<Finding[]> {
   const text = lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n') + '\n';
   const findings: Finding[] = [];
-  await runPipeline([{ source: 'case.jsonl', open: async function* () { yield text; } }], ahpDriver({ stream }), (f) => findings.push(f));
+  await runPipeline([{ source: 'case.jsonl', open: async function* () { yield text; } }], ahpDriver({ stream, ...opts }), (f) => findings.push(f));
   return findings;
+}
+
+/** A rule id `ahp validate` can report: a stream rule (checked at compile time) or a per-message rule. */
+export type AhpRuleId = AhpStreamRuleId | `ahp/${string}`;
+
+/**
+ * Run one rule alone over `lines` (the driver's rule selection; framing findings `jsonl/*`,
+ * `json/*` always appear) and return its findings in the compact {@link brief} form, asserting
+ * that nothing of another rule was reported.
+ */
+export async function runRule(id: AhpRuleId, lines: readonly unknown[], stream: Partial<AhpStreamOptions> = {}): Promise<string[]> {
+  const findings = await check(lines, stream, { rules: new Set([id]) });
+  const others = findings.filter((f) => f.ruleId !== id && !f.ruleId.startsWith('jsonl/') && !f.ruleId.startsWith('json/'));
+  if (others.length) throw new Error(`runRule(${id}) reported other rules: ${brief(others).join(', ')}`);
+  return brief(findings);
 }
 
 /** `error:ahp/x@3/pointer` for each finding: compact text for assertions. */

@@ -1,6 +1,6 @@
 /**
  * AHP intercept retries (base/failure.md §Duplicate delivery and retries, AHP-CORE-004) when
- * the input is a regular file: the tracker keeps only a fingerprint of the first intercepted
+ * the input is a regular file: the event-identity analyzer (src/ahp/stream/identity.ts) keeps only a fingerprint of the first intercepted
  * line and reads it back when the event is re-sent, comparing the events exactly. These tests
  * run the real input plumbing (`openInputs` -> `InputSpec.reread`) on files in a temp folder
  * and hold the findings equal to the in-memory path, which compares SHA-256 digests.
@@ -61,7 +61,7 @@ test('a first line that cannot be read back as it was: a warning, not a verdict 
   const a = intercept(toolBefore('w1'));
   const text = lines(a, a, ok('w1'));
   const fs = await check([{ source: 'changed.jsonl', open: async function* () { yield text; }, path: file(text.replace(/tool/g, 'lot')) }]);
-  assert.deepEqual(brief(fs), ['warning:ahp/event-id-reuse@2/params/event/id']);
+  assert.deepEqual(brief(fs), ['warning:ahp/event-id-unverifiable@2/params/event/id']);
   assert.match(fs[0].message, /could not be read back/);
 });
 

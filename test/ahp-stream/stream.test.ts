@@ -22,6 +22,7 @@ import {
   ev,
   fail,
   intercept,
+  runRule,
   merge,
   msg,
   observe,
@@ -69,7 +70,28 @@ test('responses correlate with pending requests, once each; notifications are ne
 });
 
 test('a capture of one direction is said once to be uncorrelatable, never silently passed', async () => {
-  assert.deepEqual(brief(await check([ok('a'), ok('b'), fail('c')])), ['info:ahp/response-unmatched@1/id']);
+  assert.deepEqual(brief(await check([ok('a'), ok('b'), fail('c')])), ['info:ahp/response-uncorrelated@1/id']);
+});
+
+test('one rule alone: its own findings only, the same as among all rules; framing always appears', async () => {
+  const a = toolBefore('e1');
+  const lines = [ok('x'), intercept(a), ok('zz'), observe(elicResult('r2', undefined, { action: 'cancel' }))];
+  assert.deepEqual(await runRule('ahp/response-uncorrelated', lines), ['info:ahp/response-uncorrelated@1/id']);
+  assert.deepEqual(await runRule('ahp/response-unmatched', lines), ['error:ahp/response-unmatched@3/id']);
+  assert.deepEqual(await runRule('ahp/open-at-end', lines), ['info:ahp/open-at-end@2/id']);
+  assert.deepEqual(await runRule('ahp/elicitation-uncorrelated', lines), ['warning:ahp/elicitation-uncorrelated@4/params/event']);
+  assert.deepEqual(await runRule('ahp/elicitation-unpaired', lines), []);
+  const all = brief(await check(lines));
+  for (const id of ['ahp/response-uncorrelated', 'ahp/response-unmatched', 'ahp/open-at-end', 'ahp/elicitation-uncorrelated'] as const) {
+    assert.deepEqual(await runRule(id, lines), all.filter((b) => b.includes(`:${id}@`)), id);
+  }
+  // per-message findings follow the selection too; framing (jsonl/*, json/*) is always on
+  const broken = ['{"jsonrpc":"2.0","jsonrpc":"2.0","id":"d1","method":"hooks/capabilities","params":{"protocolVersion":"draft"}}', '{"jsonrpc":"1.0","id":"d2","method":"hooks/capabilities","params":{"protocolVersion":"draft"}}', 'not json'];
+  const every = brief(await check(broken));
+  assert.ok(every.some((b) => b.includes(':ahp/jsonrpc@2')), every.join(' '));
+  assert.deepEqual(await runRule('ahp/open-at-end', broken), every.filter((b) => /:(json|jsonl)\//.test(b)));
+  assert.ok(every.some((b) => b.includes(':json/duplicate-key@1')) && every.some((b) => b.includes(':jsonl/')), every.join(' '));
+  assert.deepEqual(await runRule('ahp/jsonrpc', broken), every.filter((b) => /:(json|jsonl|ahp\/jsonrpc)[/@]/.test(b)));
 });
 
 test('results of the wrong method are unmatched', async () => {
@@ -140,7 +162,7 @@ test('elicitation pairs: parent request, same server, same mode', async () => {
   assert.deepEqual(brief(await check([req, observe(elicResult('r2', 'r1', { action: 'cancel', server: 'mcp:y' }))])), ['error:ahp/elicitation-server-mismatch@2/params/event/elicitation/server']);
   assert.deepEqual(brief(await check([req, observe(elicResult('r2', 'r1', { action: 'cancel', mode: 'url' }))])), ['error:ahp/elicitation-result-mode@2/params/event/elicitation/mode']);
   assert.deepEqual(brief(await check([observe(toolBefore('t1')), observe(elicResult('r2', 't1', { action: 'cancel' }))])), ['error:ahp/elicitation-unpaired@2/params/event/parentEventId']);
-  assert.deepEqual(brief(await check([observe(elicResult('r2', undefined, { action: 'cancel' }))])), ['warning:ahp/elicitation-unpaired@1/params/event']);
+  assert.deepEqual(brief(await check([observe(elicResult('r2', undefined, { action: 'cancel' }))])), ['warning:ahp/elicitation-uncorrelated@1/params/event']);
   // the request of another source is not the parent
   const other = observe({ ...elicRequest('r1'), source: SRC2 });
   assert.deepEqual(brief(await check([other, observe(elicResult('r2', 'r1', { action: 'cancel' }))])), ['info:ahp/parent-unknown@2/params/event/parentEventId']);
@@ -155,9 +177,9 @@ test('an accepted form answer must satisfy the request form; unverifiable answer
   assert.deepEqual(brief(await check([req, res({ name: 'Ada', notify: true, team: 'sales' })])), [`error:ahp/elicitation-content-schema@2${pointer}`]);
   const below = await check([req, res({ name: 'Ada', notify: true, count: 0 })]);
   assert.deepEqual(below.map((f) => f.data), [{ innerPointer: '/content/count', keyword: 'minimum' }]);
-  assert.deepEqual(brief(await check([res({ name: 'Ada', notify: true })])), [`info:ahp/elicitation-content-schema@1${pointer}`, 'info:ahp/parent-unknown@1/params/event/parentEventId']);
+  assert.deepEqual(brief(await check([res({ name: 'Ada', notify: true })])), [`info:ahp/elicitation-content-unverifiable@1${pointer}`, 'info:ahp/parent-unknown@1/params/event/parentEventId']);
   const metaReq = observe(elicRequest('r1', { part: { id: 'q', kind: 'text', mediaType: 'text/plain', selection: 'metadata', size: 12 } }));
-  assert.deepEqual(brief(await check([metaReq, res({ name: 'Ada', notify: true })])), [`info:ahp/elicitation-content-schema@2${pointer}`]);
+  assert.deepEqual(brief(await check([metaReq, res({ name: 'Ada', notify: true })])), [`info:ahp/elicitation-content-unverifiable@2${pointer}`]);
   // an intercepted result and its unchanged observation: checked once; an edited observation again
   const r = elicResult('r2', 'r1', { content: { name: 'Ada' } });
   const fixed = elicResult('r2', 'r1', { content: { name: 'Ada', notify: true } });

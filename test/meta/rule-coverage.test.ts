@@ -11,14 +11,16 @@ import type { RuleMeta } from '../../src/core/rule.ts';
 const root = new URL('../../', import.meta.url);
 
 /** Rules of each protocol and the folder holding their cases. */
-const PROTOCOLS: { name: string; rules: () => readonly RuleMeta[]; dir: URL; skip?: Set<string> }[] = [
+const PROTOCOLS: { name: string; rules: () => readonly RuleMeta[]; dir: URL; skip?: Set<string>; noFailCase?: Set<string> }[] = [
   // jsonl/carriage-return is an AHP stdio rule: AEP accepts CRLF and lone CRs are data;
   // aep/id-unverifiable needs a regular file that changes while it is checked, which a static
   // case cannot be (test/aep-stream/identity-reread.test.ts provokes it)
-  { name: 'aep', rules: aepRules, dir: new URL('conformance/aep/', root), skip: new Set(['jsonl/carriage-return', 'aep/id-unverifiable']) },
+  { name: 'aep', rules: aepRules, dir: new URL('conformance/aep/', root), skip: new Set(['jsonl/carriage-return']), noFailCase: new Set(['aep/id-unverifiable']) },
   // ahp/wire-root is reported only for a value that is not a JSON object (an array, a string,
   // null), which the reader already reports as jsonl/not-object before the AHP checker sees it
-  { name: 'ahp', rules: ahpRules, dir: new URL('conformance/ahp/', root), skip: new Set(['ahp/wire-root']) },
+  // ahp/event-id-unverifiable needs the input file to change while it is checked, which a static
+  // case cannot do: test/ahp-stream/identity-reread.test.ts rewrites a file during a run instead
+  { name: 'ahp', rules: ahpRules, dir: new URL('conformance/ahp/', root), skip: new Set(['ahp/wire-root']), noFailCase: new Set(['ahp/event-id-unverifiable']) },
 ];
 
 for (const p of PROTOCOLS) {
@@ -44,6 +46,7 @@ for (const p of PROTOCOLS) {
       const slug = r.id.replace('/', '.');
       const matches = (f: string) => f === `${slug}.jsonl` || f === `${slug}.json` || f.startsWith(`${slug}--`);
       if (!pass.some(matches)) missing.push(`${r.id}: no pass/${slug}*.jsonl`);
+      if (p.noFailCase?.has(r.id)) continue;
       const fails = fail.filter(matches);
       if (!fails.length) {
         missing.push(`${r.id}: no fail/${slug}*.jsonl`);

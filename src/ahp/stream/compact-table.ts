@@ -1,5 +1,5 @@
 /**
- * Compact per-entry memory of the AHP stream tracker: a numeric key (a 52-bit cut of a SHA-256,
+ * Compact per-entry memory of the AHP stream analyzers (event rows, answered request ids): a numeric key (a 52-bit cut of a SHA-256,
  * {@link keyOf}) -> a fixed row of unsigned 32-bit and float64 columns, stored in two flat
  * typed arrays. No strings and no objects are held per entry; the only per-entry JS object is
  * the index `Map` entry (key -> row slot).

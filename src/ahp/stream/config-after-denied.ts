@@ -9,25 +9,22 @@
  * AHP interaction-payloads.md (configuration payloads); task-workspace-lineage.md §Lineage and
  * actual changes; base/failure.md §Failure policy.
  */
-import { markLocation, trackedRule } from './tracker.ts';
+import { markLocation } from '../../core/mark.ts';
+import { defineAhpStreamRule } from './model.ts';
 
 /** The `ahp/config-after-denied` rule, as described in the module comment above. */
-export const configAfterDenied = trackedRule(
-  {
-    id: 'ahp/config-after-denied',
-    severity: 'error',
-    description: 'No config.change.after follows a config.change.before that was denied (no fictitious after events).',
-    spec: 'AHP interaction-payloads.md (Configuration change); task-workspace-lineage.md §Lineage and actual changes',
+export const configAfterDenied = defineAhpStreamRule({
+  id: 'ahp/config-after-denied',
+  severity: 'error',
+  description: 'No config.change.after follows a config.change.before that was denied (no fictitious after events).',
+  spec: 'AHP interaction-payloads.md (Configuration change); task-workspace-lineage.md §Lineage and actual changes',
+  onEvent(facts, ctx) {
+    const d = facts.event?.configAfterDenied;
+    if (!d) return;
+    ctx.report({
+      pointer: '/params/event/parentEventId',
+      message: `This after event's proposal (line ${d.before.line}) was denied on line ${d.deniedAt.line}; a denied configuration proposal produces no after event.`,
+      related: [markLocation(d.before), markLocation(d.deniedAt)],
+    });
   },
-  () => ({
-    onEvent(obs, ctx) {
-      const d = obs.event?.configAfterDenied;
-      if (!d) return;
-      ctx.report({
-        pointer: '/params/event/parentEventId',
-        message: `This after event's proposal (line ${d.before.line}) was denied on line ${d.deniedAt.line}; a denied configuration proposal produces no after event.`,
-        related: [markLocation(d.before), markLocation(d.deniedAt)],
-      });
-    },
-  }),
-);
+});

@@ -14,23 +14,20 @@
  * Effects that fail the effect schema are reported by ahp/effect, not here.
  */
 import { EFFECT_NOT_ADVERTISED } from './ids.ts';
-import { markLocation, trackedRule } from './tracker.ts';
+import { markLocation } from '../../core/mark.ts';
+import { defineAhpStreamRule } from './model.ts';
 
-export const effectNotAdvertised = trackedRule(
-  {
-    id: EFFECT_NOT_ADVERTISED,
-    severity: 'error',
-    description: "An intercept response's effects, modify targets and operations, flow operations and injection deliveries are among those its request advertised.",
-    spec: 'AHP capability-auth.md §Discovery and honest capabilities; base/failure.md §Failure classes; base/composition.md §Atomic effect acceptance',
+export const effectNotAdvertised = defineAhpStreamRule({
+  id: EFFECT_NOT_ADVERTISED,
+  severity: 'error',
+  description: "An intercept response's effects, modify targets and operations, flow operations and injection deliveries are among those its request advertised.",
+  spec: 'AHP capability-auth.md §Discovery and honest capabilities; base/failure.md §Failure classes; base/composition.md §Atomic effect acceptance',
+  onEvent(facts, ctx) {
+    const fx = facts.effects;
+    if (!fx || fx.outcome.accepted) return;
+    for (const r of fx.outcome.reasons) {
+      if (r.code !== 'not-advertised') continue;
+      ctx.report({ pointer: `/result/effects${r.pointer}`, message: r.message, related: [markLocation(fx.request.at, '/params/capabilities')] });
+    }
   },
-  () => ({
-    onEvent(obs, ctx) {
-      const fx = obs.response?.effects;
-      if (!fx || fx.outcome.accepted) return;
-      for (const r of fx.outcome.reasons) {
-        if (r.code !== 'not-advertised') continue;
-        ctx.report({ pointer: `/result/effects${r.pointer}`, message: r.message, related: [markLocation(fx.request.at, '/params/capabilities')] });
-      }
-    },
-  }),
-);
+});

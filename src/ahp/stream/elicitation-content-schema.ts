@@ -8,56 +8,35 @@
  * uri, date, date-time), selections within `minItems` / `maxItems` (src/ahp/form-answer.ts).
  *
  * One finding per problem, at the result part's `text` (the answer is serialized MCP JSON), with
- * `data.innerPointer` naming the answer field inside it. When the answer cannot be checked (the
- * request is not in the input, was delivered as a metadata / omit / gap view, had no request
- * part, or failed its own checks) one `info` finding says so: never a silent pass. Each distinct
+ * `data.innerPointer` naming the answer field inside it. When the answer cannot be checked,
+ * ahp/elicitation-content-unverifiable (info) says so: never a silent pass. Each distinct
  * answer of an event is checked once (an intercepted result and its observation with unchanged
  * content are not reported twice; an observation carrying edited content is checked again).
  * AHP interaction-payloads.md §MCP elicitation binding (2025-11-25) ("must satisfy the
  * requesting form schema"; "Form defaults remain annotations, not values injected into answers").
  */
-import { markLocation, trackedRule } from './tracker.ts';
-
-const WHY: Record<string, string> = {
-  'no-request': 'the request it answers is not in the input',
-  'request-view': 'its request was delivered as a metadata, omit or gap view, without the form',
-  'request-invalid': 'its request body failed the MCP checks',
-  'request-absent': 'its request carried no request part',
-  'request-released': "its request's form was released after an earlier answer to the same request was checked (stream state follows open work)",
-};
+import { markLocation } from '../../core/mark.ts';
+import { defineAhpStreamRule } from './model.ts';
 
 /** The `ahp/elicitation-content-schema` rule, as described in the module comment above. */
-export const elicitationContentSchema = trackedRule(
-  {
-    id: 'ahp/elicitation-content-schema',
-    severity: 'error',
-    description: "An accepted form elicitation result's content satisfies the requestedSchema of the request it answers (required fields, types, options, bounds, formats; no default injected).",
-    spec: 'AHP interaction-payloads.md §MCP elicitation binding (2025-11-25)',
+export const elicitationContentSchema = defineAhpStreamRule({
+  id: 'ahp/elicitation-content-schema',
+  severity: 'error',
+  description: "An accepted form elicitation result's content satisfies the requestedSchema of the request it answers (required fields, types, options, bounds, formats; no default injected).",
+  spec: 'AHP interaction-payloads.md §MCP elicitation binding (2025-11-25)',
+  onEvent(facts, ctx) {
+    const c = facts.event?.content;
+    if (!c || c.status !== 'checked') return;
+    const pointer = `${c.partPointer}/text`;
+    const related = c.request ? [markLocation(c.request, '/params/event/elicitation/request')] : undefined;
+    for (const p of c.problems) {
+      const what = p.keyword === 'required' ? p.message.charAt(0).toUpperCase() + p.message.slice(1) : `${p.pointer === '' ? 'The answer' : `Answer field ${p.pointer.slice(1)}`} ${p.message}`;
+      ctx.report({
+        pointer,
+        message: `${what}, so the answer does not satisfy the form of the request it answers (line ${c.request!.line}).`,
+        data: { innerPointer: `/content${p.pointer}`, keyword: p.keyword },
+        ...(related ? { related } : {}),
+      });
+    }
   },
-  () => ({
-    onEvent(obs, ctx) {
-      const c = obs.event?.content;
-      if (!c) return;
-      const pointer = `${c.partPointer}/text`;
-      const related = c.request ? [markLocation(c.request, '/params/event/elicitation/request')] : undefined;
-      if (c.status !== 'checked') {
-        ctx.report({
-          pointer,
-          severity: 'info',
-          message: `The answer of this accepted form result cannot be checked against its form: ${WHY[c.status]}; its content is not verified.`,
-          ...(related ? { related } : {}),
-        });
-        return;
-      }
-      for (const p of c.problems) {
-        const what = p.keyword === 'required' ? p.message.charAt(0).toUpperCase() + p.message.slice(1) : `${p.pointer === '' ? 'The answer' : `Answer field ${p.pointer.slice(1)}`} ${p.message}`;
-        ctx.report({
-          pointer,
-          message: `${what}, so the answer does not satisfy the form of the request it answers (line ${c.request!.line}).`,
-          data: { innerPointer: `/content${p.pointer}`, keyword: p.keyword },
-          ...(related ? { related } : {}),
-        });
-      }
-    },
-  }),
-);
+});

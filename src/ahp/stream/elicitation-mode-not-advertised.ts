@@ -13,27 +13,24 @@
  * advertisement that has an `elicitation` object, nothing is checked (the member is optional).
  * Reported once per event (not again on a retry or its observation).
  */
-import { markLocation, trackedRule } from './tracker.ts';
+import { markLocation } from '../../core/mark.ts';
+import { defineAhpStreamRule } from './model.ts';
 
 /** The `ahp/elicitation-mode-not-advertised` rule, as described in the module comment above. */
-export const elicitationModeNotAdvertised = trackedRule(
-  {
-    id: 'ahp/elicitation-mode-not-advertised',
-    severity: 'error',
-    description: 'An elicitation event uses only a mode (form, url) that the capability advertisement of the stream grants.',
-    spec: 'AHP interaction-payloads.md §MCP elicitation binding (2025-11-25) (capabilities.elicitation)',
+export const elicitationModeNotAdvertised = defineAhpStreamRule({
+  id: 'ahp/elicitation-mode-not-advertised',
+  severity: 'error',
+  description: 'An elicitation event uses only a mode (form, url) that the capability advertisement of the stream grants.',
+  spec: 'AHP interaction-payloads.md §MCP elicitation binding (2025-11-25) (capabilities.elicitation)',
+  onEvent(facts, ctx) {
+    const m = facts.event?.mode;
+    if (!m) return;
+    const granted = m.advertised.length ? `grants only ${m.advertised.map((x) => `"${x}"`).join(' and ')}` : 'is an empty elicitation object, which grants no mode';
+    const where = m.by === 'request' ? "the request's `capabilities.elicitation`" : `the capabilities manifest on line ${m.at!.line}`;
+    ctx.report({
+      pointer: '/params/event/elicitation/mode',
+      message: `Elicitation mode "${m.mode}" is not advertised: ${where} ${granted}; an adapter emits only the modes it advertises.`,
+      related: m.by === 'request' ? [markLocation({ file: facts.msg.source, line: facts.msg.line, byteOffset: facts.msg.byteOffset }, '/params/capabilities/elicitation')] : [markLocation(m.at!)],
+    });
   },
-  () => ({
-    onEvent(obs, ctx) {
-      const m = obs.event?.mode;
-      if (!m) return;
-      const granted = m.advertised.length ? `grants only ${m.advertised.map((x) => `"${x}"`).join(' and ')}` : 'is an empty elicitation object, which grants no mode';
-      const where = m.by === 'request' ? "the request's `capabilities.elicitation`" : `the capabilities manifest on line ${m.at!.line}`;
-      ctx.report({
-        pointer: '/params/event/elicitation/mode',
-        message: `Elicitation mode "${m.mode}" is not advertised: ${where} ${granted}; an adapter emits only the modes it advertises.`,
-        related: m.by === 'request' ? [markLocation({ file: obs.msg.source, line: obs.msg.line, byteOffset: obs.msg.byteOffset }, '/params/capabilities/elicitation')] : [markLocation(m.at!)],
-      });
-    },
-  }),
-);
+});

@@ -7,30 +7,27 @@
  * AHP interaction-payloads.md §MCP elicitation binding (2025-11-25) ("The result repeats that
  * identity and normalized mode").
  */
-import { markLocation, trackedRule } from './tracker.ts';
+import { markLocation } from '../../core/mark.ts';
+import { defineAhpStreamRule } from './model.ts';
 
 /** The `ahp/elicitation-result-mode` rule, as described in the module comment above. */
-export const elicitationResultMode = trackedRule(
-  {
-    id: 'ahp/elicitation-result-mode',
-    severity: 'error',
-    description: 'A user.elicitation.result repeats the normalized mode (form or url) of the request it answers.',
-    spec: 'AHP interaction-payloads.md §MCP elicitation binding (2025-11-25)',
+export const elicitationResultMode = defineAhpStreamRule({
+  id: 'ahp/elicitation-result-mode',
+  severity: 'error',
+  description: 'A user.elicitation.result repeats the normalized mode (form or url) of the request it answers.',
+  spec: 'AHP interaction-payloads.md §MCP elicitation binding (2025-11-25)',
+  onEvent(facts, ctx) {
+    const pair = facts.event?.pair;
+    const ev = facts.msg.event;
+    if (pair?.parent !== 'request' || !pair.request || !ev) return;
+    const el = ev.elicitation as Record<string, unknown> | undefined;
+    const mode = el?.mode;
+    const reqMode = pair.request.mode;
+    if (typeof mode !== 'string' || typeof reqMode !== 'string' || mode === reqMode) return;
+    ctx.report({
+      pointer: '/params/event/elicitation/mode',
+      message: `This result has mode "${mode}" but the request it answers (line ${pair.parentAt!.line}) has mode "${reqMode}"; a result repeats its request's mode.`,
+      related: [markLocation(pair.parentAt!, '/params/event/elicitation/mode')],
+    });
   },
-  () => ({
-    onEvent(obs, ctx) {
-      const pair = obs.event?.pair;
-      const ev = obs.msg.event;
-      if (pair?.parent !== 'request' || !pair.request || !ev) return;
-      const el = ev.elicitation as Record<string, unknown> | undefined;
-      const mode = el?.mode;
-      const reqMode = pair.request.mode;
-      if (typeof mode !== 'string' || typeof reqMode !== 'string' || mode === reqMode) return;
-      ctx.report({
-        pointer: '/params/event/elicitation/mode',
-        message: `This result has mode "${mode}" but the request it answers (line ${pair.parentAt!.line}) has mode "${reqMode}"; a result repeats its request's mode.`,
-        related: [markLocation(pair.parentAt!, '/params/event/elicitation/mode')],
-      });
-    },
-  }),
-);
+});

@@ -13,41 +13,28 @@
  * count); any occurrence whose control metadata (time, parentEventId, session.id, turn.id,
  * call.id, and the elicitation server, mode and action) differs from the first.
  * Read from a regular file, the first intercepted copy is read back to compare; when it can no
- * longer be read as it was (the file changed while it was checked), a warning says the retry
- * could not be compared.
+ * longer be read as it was, ahp/event-id-unverifiable (warning) says so.
  */
-import { markLocation, trackedRule } from './tracker.ts';
+import { markLocation } from '../../core/mark.ts';
+import { defineAhpStreamRule } from './model.ts';
 
 /** The `ahp/event-id-reuse` rule, as described in the module comment above. */
-export const eventIdReuse = trackedRule(
-  {
-    id: 'ahp/event-id-reuse',
-    severity: 'error',
-    description: 'An event id is reused by the same source only by an identical intercept retry or another view of the same event (same type and control metadata).',
-    spec: 'AHP base/events.md §Common event fields; base/failure.md §Duplicate delivery and retries (AHP-CORE-004); observation-disposition.md',
+export const eventIdReuse = defineAhpStreamRule({
+  id: 'ahp/event-id-reuse',
+  severity: 'error',
+  description: 'An event id is reused by the same source only by an identical intercept retry or another view of the same event (same type and control metadata).',
+  spec: 'AHP base/events.md §Common event fields; base/failure.md §Duplicate delivery and retries (AHP-CORE-004); observation-disposition.md',
+  onEvent(facts, ctx) {
+    const r = facts.event?.reuse;
+    if (!r || r.kind === 'unverifiable') return;
+    const fields = r.fields.filter((f) => f !== 'type');
+    const differs = fields.length ? ` (${fields.join(', ')} differ${fields.length === 1 ? 's' : ''})` : '';
+    const message =
+      r.kind === 'type'
+        ? `Event id already used by this source on line ${r.prior.line} for an event of another type; event ids are unique per harness.`
+        : r.kind === 'retry'
+          ? `This intercept request re-sends the event of line ${r.prior.line} with different content${differs}; a retry reuses the event id, JSON-RPC id and event contents exactly.`
+          : `This event reuses the id of line ${r.prior.line} with different control metadata${differs}; a retry or another view of the same event keeps them.`;
+    ctx.report({ pointer: '/params/event/id', message, related: [markLocation(r.prior, '/params/event/id')] });
   },
-  () => ({
-    onEvent(obs, ctx) {
-      const r = obs.event?.reuse;
-      if (!r) return;
-      const fields = r.fields.filter((f) => f !== 'type');
-      const differs = fields.length ? ` (${fields.join(', ')} differ${fields.length === 1 ? 's' : ''})` : '';
-      if (r.kind === 'unverifiable') {
-        ctx.report({
-          pointer: '/params/event/id',
-          severity: 'warning',
-          message: `This intercept request re-sends the event of line ${r.prior.line}, but that line could not be read back as it was to compare them (the file changed while it was checked).`,
-          related: [markLocation(r.prior, '/params/event/id')],
-        });
-        return;
-      }
-      const message =
-        r.kind === 'type'
-          ? `Event id already used by this source on line ${r.prior.line} for an event of another type; event ids are unique per harness.`
-          : r.kind === 'retry'
-            ? `This intercept request re-sends the event of line ${r.prior.line} with different content${differs}; a retry reuses the event id, JSON-RPC id and event contents exactly.`
-            : `This event reuses the id of line ${r.prior.line} with different control metadata${differs}; a retry or another view of the same event keeps them.`;
-      ctx.report({ pointer: '/params/event/id', message, related: [markLocation(r.prior, '/params/event/id')] });
-    },
-  }),
-);
+});

@@ -11,8 +11,8 @@
  * role user; `input`/`workspace` merges need an object; a whole-list replacement over hidden
  * (metadata / omit / gap) text and a substituted attachment body are rejected. The checks are
  * those of {@link applyEffects} (src/ahp/effects.ts). When the request's form was already released
- * (an earlier answer to the same request was checked, see tracker.ts), an accepted content edit
- * is reported as not verifiable against the form (info) instead of passing silently.
+ * (an earlier answer to the same request was checked, see elicitation.ts), an accepted content
+ * edit is reported by ahp/modify-unverifiable (info) instead of passing silently.
  *
  * Atomicity: when the response is rejected for any reason (an effect failing its schema, an
  * unadvertised effect, a modify problem), each `modify` that is fine on its own is reported as
@@ -26,57 +26,41 @@
 import type { Location } from '../../core/finding.ts';
 import { eventLocation } from '../../core/rule.ts';
 import { MODIFY_INVALID } from './ids.ts';
-import { markLocation, trackedRule } from './tracker.ts';
+import { markLocation } from '../../core/mark.ts';
+import { defineAhpStreamRule } from './model.ts';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-export const modifyInvalid = trackedRule(
-  {
-    id: MODIFY_INVALID,
-    severity: 'error',
-    description: "A response's modify effects fit the pending event (elicitation answer object of an accepted form, outbound message list, effective answer valid for the original form), and a response with any invalid effect is rejected as a whole.",
-    spec: 'AHP interaction-payloads.md §Elicitation modification target; base/composition.md §Atomic effect acceptance',
-  },
-  () => ({
-    onEvent(obs, ctx) {
-      const fx = obs.response?.effects;
-      if (!fx) return;
-      if (fx.outcome.accepted) {
-        // the request's form was released after an earlier answer was checked (tracker.ts): say so, never pass silently
-        const released = fx.request.schemaReleased;
-        if (!released) return;
-        fx.list.forEach((e, i) => {
-          if (!isObj(e) || e.type !== 'modify' || e.target !== 'content') return;
-          ctx.report({
-            pointer: `/result/effects/${i}`,
-            severity: 'info',
-            message: `The effective answer of this modify cannot be checked against the original requested form: the form of the request (line ${released.line}) was released after an earlier answer to it was checked; its form validity is not verified.`,
-            related: [markLocation(released, '/params/event/elicitation/request')],
-          });
-        });
-        return;
-      }
-      const reasons = fx.outcome.reasons;
-      const request = markLocation(fx.request.at, '/params/event');
-      for (const r of reasons) {
-        if (r.code === 'malformed' || r.code === 'not-advertised') continue;
-        ctx.report({ pointer: `/result/effects${r.pointer}`, message: r.message, related: [request] });
-      }
-      // atomic rejection: modifies without a problem of their own are not applied either
-      const which = [...new Set(reasons.map((r) => r.index))].filter((i) => i >= 0).sort((a, b) => a - b);
-      const causes: Location[] = which.map((i) => eventLocation(obs.msg, `/result/effects/${i}`));
-      const bad = new Set(which);
-      fx.list.forEach((e, i) => {
-        if (bad.has(i) || !isObj(e) || e.type !== 'modify') return;
-        const list = which.map((k) => `/result/effects/${k}`).join(', ');
-        ctx.report({
-          pointer: `/result/effects/${i}`,
-          message: `This modify is not applied: the response is rejected as a whole because of the invalid effect${which.length === 1 ? '' : 's'} at ${list || '/result/effects'} (an invalid effect rejects every effect of the response).`,
-          data: { rejectedBy: which },
-          related: causes,
-        });
+/** The `ahp/modify-invalid` rule, as described in the module comment above. */
+export const modifyInvalid = defineAhpStreamRule({
+  id: MODIFY_INVALID,
+  severity: 'error',
+  description: "A response's modify effects fit the pending event (elicitation answer object of an accepted form, outbound message list, effective answer valid for the original form), and a response with any invalid effect is rejected as a whole.",
+  spec: 'AHP interaction-payloads.md §Elicitation modification target; base/composition.md §Atomic effect acceptance',
+  onEvent(facts, ctx) {
+    const fx = facts.effects;
+    if (!fx) return;
+    if (fx.outcome.accepted) return;
+    const reasons = fx.outcome.reasons;
+    const request = markLocation(fx.request.at, '/params/event');
+    for (const r of reasons) {
+      if (r.code === 'malformed' || r.code === 'not-advertised') continue;
+      ctx.report({ pointer: `/result/effects${r.pointer}`, message: r.message, related: [request] });
+    }
+    // atomic rejection: modifies without a problem of their own are not applied either
+    const which = [...new Set(reasons.map((r) => r.index))].filter((i) => i >= 0).sort((a, b) => a - b);
+    const causes: Location[] = which.map((i) => eventLocation(facts.msg, `/result/effects/${i}`));
+    const bad = new Set(which);
+    fx.list.forEach((e, i) => {
+      if (bad.has(i) || !isObj(e) || e.type !== 'modify') return;
+      const list = which.map((k) => `/result/effects/${k}`).join(', ');
+      ctx.report({
+        pointer: `/result/effects/${i}`,
+        message: `This modify is not applied: the response is rejected as a whole because of the invalid effect${which.length === 1 ? '' : 's'} at ${list || '/result/effects'} (an invalid effect rejects every effect of the response).`,
+        data: { rejectedBy: which },
+        related: causes,
       });
-    },
-  }),
-);
+    });
+  },
+});

@@ -5,35 +5,31 @@
  * simply ends), but nothing in the input answered them. AHP base/failure.md §Deadlines;
  * base/transports/stdio.md §Persistent lifecycle.
  */
-import { markLocation, trackedRule } from './tracker.ts';
+import { markLocation } from '../../core/mark.ts';
+import { defineAhpStreamRule } from './model.ts';
 
 /** Most related locations listed on the finding. */
 const MAX_RELATED = 20;
 
 /** The `ahp/open-at-end` rule, as described in the module comment above. */
-export const openAtEnd = trackedRule(
-  {
-    id: 'ahp/open-at-end',
-    severity: 'info',
-    description: 'Requests still awaiting a response at the end of input are summarised (legal in a capture, not an error).',
-    spec: 'AHP base/failure.md §Deadlines; base/transports/stdio.md §Persistent lifecycle',
+export const openAtEnd = defineAhpStreamRule({
+  id: 'ahp/open-at-end',
+  severity: 'info',
+  description: 'Requests still awaiting a response at the end of input are summarised (legal in a capture, not an error).',
+  spec: 'AHP base/failure.md §Deadlines; base/transports/stdio.md §Persistent lifecycle',
+  onEnd(state, ctx) {
+    const open = state.correlation.openRequests();
+    if (!open.length) return;
+    const n = (m: string) => open.filter((r) => r.method === m).length;
+    const parts = [
+      n('hooks/intercept') ? `${n('hooks/intercept')} hooks/intercept request${n('hooks/intercept') === 1 ? '' : 's'}` : '',
+      n('hooks/capabilities') ? `${n('hooks/capabilities')} hooks/capabilities request${n('hooks/capabilities') === 1 ? '' : 's'}` : '',
+    ].filter(Boolean);
+    ctx.report({
+      at: markLocation(open[0]!.at, '/id'),
+      message: `Input ends with ${parts.join(' and ')} that got no response; legal in a capture, but nothing in the input answered ${open.length === 1 ? 'it' : 'them'}.`,
+      data: { open: open.length },
+      related: open.slice(0, MAX_RELATED).map((r) => markLocation(r.at, '/id')),
+    });
   },
-  () => ({
-    onEvent() {},
-    onEnd(tracker, ctx) {
-      const open = tracker.openRequests();
-      if (!open.length) return;
-      const n = (m: string) => open.filter((r) => r.method === m).length;
-      const parts = [
-        n('hooks/intercept') ? `${n('hooks/intercept')} hooks/intercept request${n('hooks/intercept') === 1 ? '' : 's'}` : '',
-        n('hooks/capabilities') ? `${n('hooks/capabilities')} hooks/capabilities request${n('hooks/capabilities') === 1 ? '' : 's'}` : '',
-      ].filter(Boolean);
-      ctx.report({
-        at: markLocation(open[0]!.at, '/id'),
-        message: `Input ends with ${parts.join(' and ')} that got no response; legal in a capture, but nothing in the input answered ${open.length === 1 ? 'it' : 'them'}.`,
-        data: { open: open.length },
-        related: open.slice(0, MAX_RELATED).map((r) => markLocation(r.at, '/id')),
-      });
-    },
-  }),
-);
+});

@@ -6,25 +6,20 @@
  * their children (observation order is not guaranteed), so this is decided at the end of input,
  * one finding per naming event. AHP task-workspace-lineage.md §Lineage and actual changes.
  */
-import { trackedRule } from './tracker.ts';
+import { defineAhpStreamRule } from './model.ts';
 
 /** The `ahp/parent-unknown` rule, as described in the module comment above. */
-export const parentUnknown = trackedRule(
-  {
-    id: 'ahp/parent-unknown',
-    severity: 'info',
-    description: "An event's parentEventId names no event of the same source anywhere in the input (legal: the lineage is not verified).",
-    spec: 'AHP task-workspace-lineage.md §Lineage and actual changes',
+export const parentUnknown = defineAhpStreamRule({
+  id: 'ahp/parent-unknown',
+  severity: 'info',
+  description: "An event's parentEventId names no event of the same source anywhere in the input (legal: the lineage is not verified).",
+  spec: 'AHP task-workspace-lineage.md §Lineage and actual changes',
+  onEnd(state, ctx) {
+    for (const u of state.lineage.unresolvedParents()) {
+      ctx.report({
+        at: u.at,
+        message: 'The parent event is not in the input (no event of the same source has this id), so this lineage link is not verified; a subscriber may legitimately lack the parent.',
+      });
+    }
   },
-  () => ({
-    onEvent() {},
-    onEnd(tracker, ctx) {
-      for (const u of tracker.unresolvedParents()) {
-        ctx.report({
-          at: u.at,
-          message: 'The parent event is not in the input (no event of the same source has this id), so this lineage link is not verified; a subscriber may legitimately lack the parent.',
-        });
-      }
-    },
-  }),
-);
+});

@@ -6,25 +6,22 @@
  * §Common message envelope; base/transports/stdio.md §Process-per-event lifecycle ("writes at
  * most one response").
  */
-import { markLocation, trackedRule } from './tracker.ts';
+import { markLocation } from '../../core/mark.ts';
+import { defineAhpStreamRule } from './model.ts';
 
 /** The `ahp/response-duplicate` rule, as described in the module comment above. */
-export const responseDuplicate = trackedRule(
-  {
-    id: 'ahp/response-duplicate',
-    severity: 'error',
-    description: 'A request is answered at most once (an identical retry of the request may be answered again).',
-    spec: 'AHP base/events.md §Common message envelope; base/transports/stdio.md §Process-per-event lifecycle; base/failure.md §Duplicate delivery and retries',
+export const responseDuplicate = defineAhpStreamRule({
+  id: 'ahp/response-duplicate',
+  severity: 'error',
+  description: 'A request is answered at most once (an identical retry of the request may be answered again).',
+  spec: 'AHP base/events.md §Common message envelope; base/transports/stdio.md §Process-per-event lifecycle; base/failure.md §Duplicate delivery and retries',
+  onEvent(facts, ctx) {
+    const link = facts.response?.link;
+    if (link?.status !== 'duplicate') return;
+    ctx.report({
+      pointer: '/id',
+      message: `The request with this id (line ${link.request.line}) was already answered on line ${link.first.line}; a request gets at most one response.`,
+      related: [markLocation(link.request), markLocation(link.first)],
+    });
   },
-  () => ({
-    onEvent(obs, ctx) {
-      const link = obs.response?.link;
-      if (link?.status !== 'duplicate') return;
-      ctx.report({
-        pointer: '/id',
-        message: `The request with this id (line ${link.request.line}) was already answered on line ${link.first.line}; a request gets at most one response.`,
-        related: [markLocation(link.request), markLocation(link.first)],
-      });
-    },
-  }),
-);
+});

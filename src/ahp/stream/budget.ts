@@ -1,0 +1,69 @@
+/**
+ * The `--max-events` budget the event-identity, correlation and lineage analyzers share, the
+ * run's {@link CapLog}, and the interned input names their compact rows keep instead of strings.
+ *
+ * Why shared: the cap is documented as one count ("events, answered request ids and unresolved
+ * parent links together; the oldest are forgotten first"), so one object counts what the three
+ * analyzers hold and, when full, asks them in a fixed order to forget their oldest entry
+ * (answered ids before events). Each analyzer still owns its own entries.
+ */
+import { CapLog } from '../../core/caps.ts';
+import type { Mark } from '../../core/mark.ts';
+import { Interner } from './compact-table.ts';
+import type { AhpStreamOptions } from './options.ts';
+
+/** Which cap was exceeded. */
+export type CapName = 'maxPending' | 'maxEvents';
+
+/** The cap notices of one AHP run (read by `ahp/state-cap`). */
+export type AhpCapLog = CapLog<CapName, Mark>;
+
+/** One holder of `--max-events` entries: how many it holds, and how to forget its oldest (false: none held). */
+export interface BudgetHolder {
+  held(): number;
+  forgetOldest(): boolean;
+}
+
+/** The shared `--max-events` budget of one run (see the module comment). */
+export class EventBudget {
+  /** Every input name a compact row refers to (by code; never evicted: one entry per input). */
+  readonly files = new Interner(Number.MAX_SAFE_INTEGER);
+  private readonly holders: BudgetHolder[] = [];
+
+  constructor(
+    readonly opts: AhpStreamOptions,
+    readonly caps: AhpCapLog,
+  ) {}
+
+  /** Register a holder: its entries count against the cap; holders are asked to forget their oldest entry in registration order. */
+  register(holder: BudgetHolder): void {
+    this.holders.push(holder);
+  }
+
+  /** Entries held against `maxEvents`. */
+  held(): number {
+    let n = 0;
+    for (const h of this.holders) n += h.held();
+    return n;
+  }
+
+  /** Make room for one more entry by forgetting the oldest of the first holder that has one; false when nothing could be forgotten. */
+  makeRoom(at: Mark): boolean {
+    if (this.held() < this.opts.maxEvents) return true;
+    this.caps.note('maxEvents', this.opts.maxEvents, () => at);
+    for (const h of this.holders) if (h.forgetOldest()) return true;
+    return false;
+  }
+
+  /** Code of `m`'s input. */
+  fileCode(m: Mark): number {
+    return this.files.code(m.file);
+  }
+
+  /** A mark from a row's columns (NaN byte offset: not kept). */
+  mark(file: number, line: number, byteOffset: number): Mark {
+    const m: Mark = { file: this.files.name(file)!, line };
+    if (!Number.isNaN(byteOffset)) m.byteOffset = byteOffset;
+    return m;
+  }
+}

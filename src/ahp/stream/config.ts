@@ -1,0 +1,51 @@
+/**
+ * The configuration analyzer: which `config.change.before` proposals were denied, for
+ * `ahp/config-after-denied` (AHP interaction-payloads.md, configuration payloads: "Denied
+ * proposals MUST NOT generate fictitious after events"; task-workspace-lineage.md §Lineage and
+ * actual changes). Denied means: an accepted intercept response to the before event contained
+ * `deny` (a response rejected as a whole denies nothing), or a `hook.failure` for it applied the
+ * `fail-closed` policy (base/failure.md §Failure policy: a synthetic denial).
+ *
+ * Keeps: where a before event was denied, in that event's row (identity.ts `setDenied` /
+ * `deniedAt` columns); nothing else. Releases: with the event row. Cap: the event rows'
+ * `--max-events` (budget.ts).
+ */
+import type { Mark } from '../../core/mark.ts';
+import { eventKey, type EventIdentity } from './identity.ts';
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** Configuration facts of the first occurrence of an event. */
+export interface ConfigFacts {
+  /** A config.change.after whose parent config.change.before was denied. */
+  configAfterDenied?: { before: Mark; deniedAt: Mark };
+}
+
+/** The configuration analyzer (see the module comment). */
+export class Configuration {
+  constructor(private readonly identity: EventIdentity) {}
+
+  /** Facts of the first occurrence `ev` (at `at`) into `facts`; a fail-closed hook.failure denies its parent. */
+  firstOccurrence(ev: Obj, at: Mark, facts: ConfigFacts): void {
+    if (ev.type !== 'config.change.after' && ev.type !== 'hook.failure') return;
+    const parentId = ev.parentEventId;
+    if (typeof parentId !== 'string' || parentId === ev.id) return;
+    const ps = this.identity.slot(eventKey(ev.source as string, parentId));
+    if (ps === undefined || !this.identity.isType(ps, 'config.change.before')) return;
+    if (ev.type === 'config.change.after') {
+      const deniedAt = this.identity.deniedAt(ps);
+      if (deniedAt) facts.configAfterDenied = { before: this.identity.markAt(ps), deniedAt };
+    } else if (isObj(ev.failure) && ev.failure.policy === 'fail-closed') {
+      // a fail-closed operational failure denies the operation (base/failure.md §Failure policy)
+      this.identity.setDenied(ps, at);
+    }
+  }
+
+  /** An accepted intercept response (at `at`) with `effects` to the event `eventKey`: a deny denies a before event. */
+  acceptedResponse(effects: readonly unknown[], eventKey: number | undefined, at: Mark): void {
+    if (eventKey === undefined || !effects.some((e) => isObj(e) && e.type === 'deny')) return;
+    const s = this.identity.slot(eventKey);
+    if (s !== undefined && this.identity.isType(s, 'config.change.before')) this.identity.setDenied(s, at);
+  }
+}

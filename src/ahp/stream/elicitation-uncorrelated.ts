@@ -1,0 +1,25 @@
+/**
+ * ahp/elicitation-uncorrelated (warning): a `user.elicitation.result` without `parentEventId`.
+ * A producer omits a parent it does not know, but then the answer cannot be correlated with the
+ * request it answers ("`parentEventId` correlates the result with the AHP request event"), so
+ * neither the pairing nor the answer is verified. Judged on the first occurrence of the result
+ * (ahp/elicitation-unpaired reports a parent of another type).
+ * AHP interaction-payloads.md §MCP elicitation binding (2025-11-25); task-workspace-lineage.md
+ * §Lineage and actual changes.
+ */
+import { defineAhpStreamRule } from './model.ts';
+
+/** The `ahp/elicitation-uncorrelated` rule, as described in the module comment above. */
+export const elicitationUncorrelated = defineAhpStreamRule({
+  id: 'ahp/elicitation-uncorrelated',
+  severity: 'warning',
+  description: 'A user.elicitation.result has no parentEventId, so it cannot be correlated with the request it answers.',
+  spec: 'AHP interaction-payloads.md §MCP elicitation binding (2025-11-25); task-workspace-lineage.md §Lineage and actual changes',
+  onEvent(facts, ctx) {
+    if (facts.event?.pair?.parent !== 'absent') return;
+    ctx.report({
+      pointer: '/params/event',
+      message: 'This elicitation result has no `parentEventId`, so it cannot be correlated with the request it answers (the result repeats the request\'s server and mode and names it as parent).',
+    });
+  },
+});

@@ -1,0 +1,282 @@
+/**
+ * The elicitation analyzer: requests and results of MCP elicitations (AHP
+ * interaction-payloads.md §MCP elicitation binding (2025-11-25)) for the pairing rules
+ * (`ahp/elicitation-unpaired`, `-uncorrelated`, `-server-mismatch`, `-result-mode`), the answer
+ * check (`ahp/elicitation-content-schema`, `-content-unverifiable`) and the mode advertisement
+ * (`ahp/elicitation-mode-not-advertised`).
+ *
+ * Keeps:
+ * - per elicitation request event, in its row (identity.ts accessors): its form verdict
+ *   (`parsed`, `url`, `view`, `invalid`, `absent`), server and mode, whether its mode was
+ *   decided, and the digest of the last answer checked (each distinct answer is checked once);
+ * - forms: the `requestedSchema` of a parsed form request, open work held until an accepted
+ *   answer has been checked against it;
+ * - the advertised modes of the latest capabilities manifest, per elicitation event type (two
+ *   entries at most).
+ * Releases: a form once an answer was checked against it (at the end of that message, so an
+ * intercept request of the answer takes it into its host context first): it moves to a grace
+ * window of the {@link RECENT_FORMS} most recently checked forms and is dropped after; a further
+ * result for the same request after that can only be reported as not verifiable
+ * (`ahp/elicitation-content-unverifiable`, `ahp/modify-unverifiable`), never silently passed.
+ * A form also goes when its event row is forgotten (`--max-events`, budget.ts).
+ *
+ * The elicitation body of a message is parsed at most once ({@link bodyOf}), for this analyzer
+ * and the edit context (edit-context.ts).
+ */
+import type { Mark } from '../../core/mark.ts';
+import { elicitationBody, type ElicitationBody } from '../elicitation-body.ts';
+import { formAnswerProblems, type AnswerProblem } from '../form-answer.ts';
+import type { AhpMessage } from '../message.ts';
+import { digestWords } from './compact-table.ts';
+import { valueDigest } from './digest.ts';
+import { EVENT_PTR, eventKey, type EventIdentity, type FormVerdict } from './identity.ts';
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** Forms kept after their answer was checked, so that nearby further results are still verified. */
+const RECENT_FORMS = 256;
+
+/** What an elicitation request event tells its result. */
+export interface ElicitRequestInfo {
+  server: unknown;
+  mode: unknown;
+  /**
+   * The form behind it: `parsed` (a valid MCP form request; `schema` holds `requestedSchema`),
+   * `url` (a URL-mode request: no form), `view` (metadata / omit / gap: not available),
+   * `invalid` (the body failed `ahp/elicitation-body`), `absent` (no request part).
+   */
+  form: FormVerdict;
+  /** `requestedSchema` of a `parsed` form while still held (released once a result's answer was checked). */
+  schema?: unknown;
+  /** A `parsed` form whose `requestedSchema` was released (see the module comment). */
+  released?: boolean;
+}
+
+/** The elicitation request a result answers (first occurrence of the result). */
+export interface PairFacts {
+  /** `absent`: no parentEventId; `unknown`: the parent was not seen (yet); `not-request`: the parent is another event type. */
+  parent: 'absent' | 'unknown' | 'not-request' | 'request';
+  parentType?: string;
+  parentAt?: Mark;
+  request?: ElicitRequestInfo;
+}
+
+/** The answer of an accepted form result checked against the request's form. */
+export interface ContentFacts {
+  /** Pointer of the result part (`/params/event/elicitation/result`). */
+  partPointer: string;
+  /** `checked`: `problems` lists what fails; otherwise why the answer cannot be verified. */
+  status: 'checked' | 'no-request' | 'request-view' | 'request-invalid' | 'request-absent' | 'request-released';
+  problems: AnswerProblem[];
+  request?: Mark;
+}
+
+/** An elicitation event whose mode is not among the advertised ones. */
+export interface ModeFacts {
+  mode: string;
+  advertised: string[];
+  /** `request`: the intercept request's own `capabilities.elicitation`; `manifest`: the latest capabilities manifest. */
+  by: 'request' | 'manifest';
+  /** The manifest's location (for `manifest`). */
+  at?: Mark;
+}
+
+/** Elicitation facts of an event. */
+export interface ElicitationFacts {
+  /** user.elicitation.result, first occurrence. */
+  pair?: PairFacts;
+  /** user.elicitation.result with an accepted form answer not checked before. */
+  content?: ContentFacts;
+  mode?: ModeFacts;
+}
+
+/** The modes a `capabilities.elicitation` object grants (`form` / `url` members that are objects). */
+function grantedModes(el: unknown): string[] | undefined {
+  if (!isObj(el)) return undefined;
+  return ['form', 'url'].filter((m) => isObj(el[m]));
+}
+
+/** The elicitation analyzer (see the module comment). */
+export class Elicitation {
+  /** Event key of an elicitation request with a parsed form -> its `requestedSchema`, until an answer was checked against it. */
+  private readonly schemas = new Map<number, unknown>();
+  /** Forms whose answer was checked, most recent last (at most {@link RECENT_FORMS}): a grace window for further results. */
+  private readonly checkedSchemas = new Map<number, unknown>();
+  /** Event key of a request whose form is released once the current message is done. */
+  private releaseAfter: number | undefined;
+  /** Event type -> modes advertised by the latest manifest (elicitation events only). */
+  private manifestModes = new Map<string, { modes: string[]; at: Mark }>();
+  /** The elicitation body of the message being observed (parsed at most once per message). */
+  private body: { msg: AhpMessage; body: ElicitationBody } | undefined;
+
+  constructor(private readonly identity: EventIdentity) {}
+
+  /** Forms of requests whose answer was not checked yet (open work). */
+  get heldForms(): number {
+    return this.schemas.size;
+  }
+
+  /** Forms kept after their answer was checked (the grace window). */
+  get recentForms(): number {
+    return this.checkedSchemas.size;
+  }
+
+  /** Forget the form of the event `key` (its row was forgotten). */
+  forget(key: number): void {
+    this.schemas.delete(key);
+    this.checkedSchemas.delete(key);
+  }
+
+  /** The elicitation body of `msg`'s event `ev`, parsed once per message. */
+  bodyOf(msg: AhpMessage, ev: Obj): ElicitationBody {
+    if (this.body?.msg !== msg) this.body = { msg, body: elicitationBody(ev, EVENT_PTR, msg.issues) };
+    return this.body.body;
+  }
+
+  /** What the elicitation request of row `s` (key `key`) tells its result (undefined: no form verdict recorded). */
+  requestOf(s: number, key: number): ElicitRequestInfo | undefined {
+    const form = this.identity.formOf(s);
+    if (!form) return undefined;
+    const { server, mode } = this.identity.elicitServerMode(s);
+    const info: ElicitRequestInfo = { server, mode, form };
+    if (form === 'parsed') {
+      if (this.schemas.has(key)) info.schema = this.schemas.get(key);
+      else if (this.checkedSchemas.has(key)) info.schema = this.checkedSchemas.get(key);
+      else info.released = true;
+    }
+    return info;
+  }
+
+  /** The parsed-form request `ev` (an elicitation result) names as parent, with its row. */
+  parentRequest(ev: Obj): { info: ElicitRequestInfo; slot: number } | undefined {
+    if (typeof ev.parentEventId !== 'string' || typeof ev.source !== 'string') return undefined;
+    const pk = eventKey(ev.source, ev.parentEventId);
+    const ps = this.identity.slot(pk);
+    if (ps === undefined || !this.identity.isType(ps, 'user.elicitation.request')) return undefined;
+    const info = this.requestOf(ps, pk);
+    return info ? { info, slot: ps } : undefined;
+  }
+
+  /**
+   * Elicitation facts of the event `ev` of `msg` (key `key`, row `s` when kept; `first`: its
+   * first occurrence) into `facts`; records a request's form verdict.
+   */
+  observeEvent(msg: AhpMessage, ev: Obj, key: number, s: number | undefined, first: boolean, facts: ElicitationFacts): void {
+    const type = ev.type;
+    if (type !== 'user.elicitation.request' && type !== 'user.elicitation.result') return;
+    const id = this.identity;
+    if (type === 'user.elicitation.request' && s !== undefined) {
+      const form = id.formOf(s);
+      if (first || form !== 'parsed') {
+        const info = this.requestInfo(msg, ev);
+        if (!form || info.form === 'parsed') {
+          id.setElicitRequest(s, info.form, info.server, info.mode);
+          if (info.form === 'parsed') this.schemas.set(key, info.schema);
+        }
+      }
+    }
+    if (type === 'user.elicitation.result') this.resultFacts(msg, ev, s, first, facts);
+    if (!(s !== undefined && id.modeReported(s))) {
+      facts.mode = this.modeFacts(msg, ev);
+      if (facts.mode && s !== undefined) id.setModeReported(s);
+    }
+  }
+
+  /** Remember the elicitation modes a capabilities manifest advertises (the latest manifest wins). */
+  readManifest(manifest: Obj, at: Mark): void {
+    if (!Array.isArray(manifest.events)) return;
+    const modes = new Map<string, { modes: string[]; at: Mark }>();
+    for (const e of manifest.events) {
+      if (!isObj(e) || (e.event !== 'user.elicitation.request' && e.event !== 'user.elicitation.result')) continue;
+      const granted = isObj(e.capabilities) ? grantedModes(e.capabilities.elicitation) : undefined;
+      if (granted) modes.set(e.event, { modes: granted, at });
+    }
+    this.manifestModes = modes;
+  }
+
+  /** End of a message: release the form whose answer it checked; forget the parsed body. */
+  endMessage(): void {
+    const k = this.releaseAfter;
+    if (k !== undefined && this.schemas.has(k)) {
+      this.checkedSchemas.set(k, this.schemas.get(k));
+      this.schemas.delete(k);
+      if (this.checkedSchemas.size > RECENT_FORMS) this.checkedSchemas.delete(this.checkedSchemas.keys().next().value!);
+    }
+    this.releaseAfter = undefined;
+    this.body = undefined;
+  }
+
+  /** What a user.elicitation.request offers its result. */
+  private requestInfo(msg: AhpMessage, ev: Obj): ElicitRequestInfo {
+    const el = isObj(ev.elicitation) ? ev.elicitation : {};
+    const base = { server: el.server, mode: el.mode };
+    if (el.mode === 'url') return { ...base, form: 'url' };
+    const body = this.bodyOf(msg, ev);
+    if (body.status !== 'parsed') return { ...base, form: body.status };
+    if (body.value.mode === 'url') return { ...base, form: 'url' };
+    return { ...base, form: 'parsed', schema: body.value.requestedSchema };
+  }
+
+  /** Pairing (first occurrence) and answer facts of a user.elicitation.result (`s`: its row, when kept). */
+  private resultFacts(msg: AhpMessage, ev: Obj, s: number | undefined, first: boolean, facts: ElicitationFacts): void {
+    const id = this.identity;
+    const source = ev.source as string;
+    const parentId = typeof ev.parentEventId === 'string' ? ev.parentEventId : undefined;
+    const pk = parentId !== undefined ? eventKey(source, parentId) : undefined;
+    const ps = pk !== undefined ? id.slot(pk) : undefined;
+    const isRequest = ps !== undefined && id.isType(ps, 'user.elicitation.request');
+    if (first) {
+      if (parentId === undefined) facts.pair = { parent: 'absent' };
+      else if (ps === undefined) facts.pair = { parent: 'unknown' };
+      else if (!isRequest) facts.pair = { parent: 'not-request', parentType: id.typeName(ps), parentAt: id.markAt(ps) };
+      else {
+        facts.pair = { parent: 'request', parentAt: id.markAt(ps) };
+        const info = this.requestOf(ps, pk!);
+        if (info) facts.pair.request = info;
+      }
+    }
+    const el = isObj(ev.elicitation) ? ev.elicitation : {};
+    if (el.mode !== 'form' || el.action !== 'accept') return;
+    const body = this.bodyOf(msg, ev);
+    if (body.status !== 'parsed' || !isObj(body.value.content)) return;
+    const content = body.value.content;
+    const cd = digestWords(valueDigest(content));
+    if (s !== undefined) {
+      if (id.answerCheckedIs(s, cd)) return;
+      id.setAnswerChecked(s, cd);
+    }
+    const out: ContentFacts = { partPointer: body.partPointer, status: 'checked', problems: [] };
+    const req = isRequest ? this.requestOf(ps!, pk!) : undefined;
+    if (!req) out.status = 'no-request';
+    else {
+      out.request = id.markAt(ps!);
+      if (req.form === 'url') return; // a form answer to a URL request: ahp/elicitation-result-mode says so
+      if (req.form === 'view') out.status = 'request-view';
+      else if (req.form === 'invalid') out.status = 'request-invalid';
+      else if (req.form === 'absent') out.status = 'request-absent';
+      else if (req.released) out.status = 'request-released';
+      else {
+        out.problems = formAnswerProblems(content, req.schema);
+        // checked: the form is released once this message is done (see the module comment)
+        this.releaseAfter = pk;
+      }
+    }
+    facts.content = out;
+  }
+
+  /** An elicitation event whose mode the stream's advertisement does not grant. */
+  private modeFacts(msg: AhpMessage, ev: Obj): ModeFacts | undefined {
+    const el = isObj(ev.elicitation) ? ev.elicitation : undefined;
+    const mode = el && typeof el.mode === 'string' ? el.mode : undefined;
+    if (mode === undefined) return undefined;
+    if (msg.kind === 'intercept-request') {
+      const caps = isObj(msg.value.params) ? (msg.value.params as Obj).capabilities : undefined;
+      const granted = isObj(caps) ? grantedModes(caps.elicitation) : undefined;
+      if (granted && !granted.includes(mode)) return { mode, advertised: granted, by: 'request' };
+    }
+    const m = this.manifestModes.get(ev.type as string);
+    if (m && !m.modes.includes(mode)) return { mode, advertised: m.modes, by: 'manifest', at: m.at };
+    return undefined;
+  }
+}

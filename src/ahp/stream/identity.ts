@@ -1,0 +1,365 @@
+/**
+ * The event-identity analyzer: one compact row per `(source, id)` event (AHP event identity,
+ * task-workspace-lineage.md §Lineage; base/events.md §Common event fields), and the facts of
+ * `ahp/event-id-reuse` / `ahp/event-id-unverifiable`: whether a later occurrence of an event is
+ * a retry or another view of it (base/failure.md §Duplicate delivery and retries,
+ * observation-disposition.md) or a reuse of its id.
+ *
+ * Keeps: per event, a row of {@link CompactTable} keyed by a 52-bit hash of `(source, id)`
+ * (numbers only, no strings): input, line and byte offset of the first occurrence, its type,
+ * the FNV-1a fingerprints of its control metadata ({@link CONTROL_FIELDS}) and which are
+ * present, and the first intercepted copy (its line's fingerprint when the input can be read
+ * back, else a 64-bit digest of the event). The row also holds the columns of the analyzers that
+ * read an event by its identity, through typed accessors here: the parent's key (lineage.ts),
+ * the elicitation request's form verdict, server and mode and the digest of the last answer
+ * checked (elicitation.ts), and where a `config.change.before` was denied (config.ts). One row
+ * per event keeps memory per message at about 110 bytes of columns plus the index entry.
+ * Type, server and mode names are interned (at most {@link MAX_NAMES} distinct ones; beyond
+ * that a new type is compared by its fingerprint and named "(unrecorded type)", and a new
+ * server or mode is not compared).
+ *
+ * Releases: nothing per event while the budget lasts (an event may be re-sent or observed at
+ * any later point); cap `--max-events` (budget.ts): when full, the oldest event row is forgotten
+ * (after the answered request ids), and the analyzers keyed by it are told ({@link onForget}).
+ */
+import { sameAsReadBack } from '../../core/canonical.ts';
+import type { Mark } from '../../core/mark.ts';
+import type { AhpMessage } from '../message.ts';
+import type { BudgetHolder, EventBudget } from './budget.ts';
+import { CompactTable, digestWords, Interner, keyOf } from './compact-table.ts';
+import { fnv32, valueDigest } from './digest.ts';
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+export const EVENT_PTR = '/params/event';
+
+/**
+ * Names of the control metadata compared across occurrences of one event, in fingerprint order.
+ * The elicitation server, mode and action are envelope metadata that edits and views keep
+ * (interaction-payloads.md: "Keep action, mode, and envelope metadata consistent").
+ */
+export const CONTROL_FIELDS = ['type', 'time', 'parentEventId', 'session.id', 'turn.id', 'call.id', 'elicitation.server', 'elicitation.mode', 'elicitation.action'] as const;
+
+/** The unsigned 32-bit columns of an event row (two-word digests take two columns). */
+const EVENT_U32 = {
+  file: 0,
+  line: 1,
+  type: 2,
+  flags: 3,
+  /** 9 columns: the control-metadata fingerprints, in {@link CONTROL_FIELDS} order. */
+  control: 4,
+  /** 2 columns: the first intercepted copy (line fingerprint + 0 when rereadable, else a 64-bit digest). */
+  interceptDigest: 13,
+  /** 2 columns: the 64-bit digest of the last elicitation answer checked against the form. */
+  answerDigest: 15,
+  deniedFile: 17,
+  deniedLine: 18,
+  elicitServer: 19,
+  elicitMode: 20,
+  count: 21,
+} as const;
+/** The float64 columns of an event row. */
+const EVENT_F64 = { byteOffset: 0, parentKey: 1, deniedByteOffset: 2, count: 3 } as const;
+/** Bits 0-6 of the flags column. */
+const EVENT_FLAG = {
+  /** The first occurrence was an observation (else an intercept request). */
+  observed: 1,
+  /** The row holds the first intercepted copy ({@link EVENT_U32.interceptDigest}). */
+  intercepted: 2,
+  hasParent: 4,
+  /** ahp/elicitation-mode-not-advertised was decided for this event. */
+  modeReported: 8,
+  /** A config.change.before that was denied ({@link EVENT_U32.deniedFile}). */
+  denied: 16,
+  /** An elicitation answer was checked ({@link EVENT_U32.answerDigest}). */
+  answerChecked: 32,
+  /** The intercepted copy is a line fingerprint: read the line back to compare. */
+  rereadable: 64,
+} as const;
+/** Bits 8-10 of the flags: the elicitation request's form (index in {@link FORMS}, 0: none). */
+const FORM_SHIFT = 8;
+const FORMS = [undefined, 'parsed', 'url', 'view', 'invalid', 'absent'] as const;
+/** Bits 16-24 of the flags: which control fields are present. */
+const CONTROL_PRESENT_SHIFT = 16;
+/** Most distinct event types, elicitation servers and modes remembered by name. */
+const MAX_NAMES = 4096;
+
+/** The form verdict an elicitation request row keeps (see elicitation.ts). */
+export type FormVerdict = NonNullable<(typeof FORMS)[number]>;
+
+/** The numeric key of an event identity `(source, id)`. */
+export const eventKey = (source: string, id: string): number => keyOf(JSON.stringify([source, id]));
+
+/** Control-metadata fingerprints of one occurrence: one FNV-1a per field and a presence mask. */
+interface ControlPrint {
+  fp: number[];
+  mask: number;
+}
+
+const CONTROL_PATHS = CONTROL_FIELDS.map((f) => f.split('.'));
+
+/** Fingerprints of the control metadata of `ev` (see {@link CONTROL_FIELDS}). */
+function controlPrint(ev: Obj): ControlPrint {
+  const fp: number[] = [];
+  let mask = 0;
+  CONTROL_PATHS.forEach((path, i) => {
+    let cur: unknown = ev;
+    for (const k of path) cur = isObj(cur) ? cur[k] : undefined;
+    if (cur === undefined) {
+      fp.push(0);
+      return;
+    }
+    mask |= 1 << i;
+    // strings and scalars directly; anything else through the depth-safe digest
+    fp.push(fnv32(typeof cur === 'string' ? 's' + cur : cur === null || typeof cur !== 'object' ? typeof cur + String(cur) : 'o' + valueDigest(cur)));
+  });
+  return { fp, mask };
+}
+
+/** The type fingerprint an event of type `t` has in its metadata. */
+const typeFp = (t: string): number => fnv32('s' + t);
+const TYPE_FP = { 'user.elicitation.request': typeFp('user.elicitation.request'), 'config.change.before': typeFp('config.change.before') } as const;
+
+/** An event id reused by the same source in a way a retry or another view of the event cannot explain. */
+export interface ReuseFacts {
+  prior: Mark;
+  priorVia: 'intercept' | 'observe';
+  /**
+   * `type`: another event type; `retry`: a re-sent intercept request whose event differs;
+   * `metadata`: other control metadata; `unverifiable`: the first intercepted line could not be
+   * read back as it was to compare (ahp/event-id-unverifiable).
+   */
+  kind: 'type' | 'retry' | 'metadata' | 'unverifiable';
+  /** The differing control fields (may be empty for `retry`: then only content differs). */
+  fields: string[];
+}
+
+/** What the event-identity analyzer says about the event of a message. */
+export interface IdentityFacts {
+  source: string;
+  id: string;
+  type: string;
+  via: 'intercept' | 'observe';
+  /** True for the first occurrence of `(source, id)` in the stream. */
+  first: boolean;
+  reuse?: ReuseFacts;
+}
+
+/** The event-identity analyzer (see the module comment). */
+export class EventIdentity implements BudgetHolder {
+  private readonly rows = new CompactTable(EVENT_U32.count, EVENT_F64.count);
+  /** How to read back lines of re-readable inputs, by input code (intercept retries). */
+  private readonly rereaders = new Map<number, (byteOffset: number) => string | undefined>();
+  private readonly names = new Interner(MAX_NAMES);
+  /** Key and row of the event of the message being observed (row undefined: not kept, the budget was full). */
+  currentKey = 0;
+  currentSlot: number | undefined;
+  /** Called with the key of a row forgotten for the budget (analyzers keyed by events drop their entry). */
+  onForget: (key: number) => void = () => {};
+
+  constructor(private readonly budget: EventBudget) {}
+
+  /** Event rows held now. */
+  held(): number {
+    return this.rows.size;
+  }
+
+  /** Rows allocated: the high-water mark of events held at once (rounded up to a power of two). */
+  get allocated(): number {
+    return this.rows.allocated;
+  }
+
+  forgetOldest(): boolean {
+    const k = this.rows.oldestKey();
+    if (k === undefined) return false;
+    this.rows.delete(k);
+    this.onForget(k);
+    return true;
+  }
+
+  /** The row of event `key`, if held. */
+  slot(key: number): number | undefined {
+    return this.rows.slot(key);
+  }
+
+  /** Where the first occurrence of the event of row `s` was. */
+  markAt(s: number): Mark {
+    const r = this.rows;
+    return this.budget.mark(r.getU(s, EVENT_U32.file), r.getU(s, EVENT_U32.line), r.getF(s, EVENT_F64.byteOffset));
+  }
+
+  /** The type name of row `s` (past {@link MAX_NAMES} distinct names: a placeholder). */
+  typeName(s: number): string {
+    return this.names.name(this.rows.getU(s, EVENT_U32.type)) ?? '(unrecorded type)';
+  }
+
+  /** Whether row `s` is an event of type `t` (by its type fingerprint). */
+  isType(s: number, t: keyof typeof TYPE_FP): boolean {
+    return (this.rows.getU(s, EVENT_U32.flags) >>> CONTROL_PRESENT_SHIFT) & 1 ? this.rows.getU(s, EVENT_U32.control) === TYPE_FP[t] : false;
+  }
+
+  /** The key of the parent row `s` names, if it names one. */
+  parentKey(s: number): number | undefined {
+    return this.hasFlag(s, EVENT_FLAG.hasParent) ? this.rows.getF(s, EVENT_F64.parentKey) : undefined;
+  }
+
+  // ---- elicitation columns (elicitation.ts) ----
+
+  /** The form verdict kept for the elicitation request of row `s` (undefined: none recorded). */
+  formOf(s: number): FormVerdict | undefined {
+    return FORMS[(this.rows.getU(s, EVENT_U32.flags) >>> FORM_SHIFT) & 7];
+  }
+
+  /** The elicitation server and mode kept for row `s` (undefined: not recorded). */
+  elicitServerMode(s: number): { server: string | undefined; mode: string | undefined } {
+    return { server: this.names.name(this.rows.getU(s, EVENT_U32.elicitServer)), mode: this.names.name(this.rows.getU(s, EVENT_U32.elicitMode)) };
+  }
+
+  /** Record the elicitation request verdict of row `s`: its form, server and mode (non-strings are not recorded). */
+  setElicitRequest(s: number, form: FormVerdict, server: unknown, mode: unknown): void {
+    const r = this.rows;
+    r.setU(s, EVENT_U32.flags, (r.getU(s, EVENT_U32.flags) & ~(7 << FORM_SHIFT)) | (FORMS.indexOf(form) << FORM_SHIFT));
+    r.setU(s, EVENT_U32.elicitServer, typeof server === 'string' ? this.names.code(server) : 0);
+    r.setU(s, EVENT_U32.elicitMode, typeof mode === 'string' ? this.names.code(mode) : 0);
+  }
+
+  /** Whether the mode of row `s` was decided already. */
+  modeReported(s: number): boolean {
+    return this.hasFlag(s, EVENT_FLAG.modeReported);
+  }
+
+  /** Note that the mode of row `s` was decided. */
+  setModeReported(s: number): void {
+    this.setFlag(s, EVENT_FLAG.modeReported);
+  }
+
+  /** Whether `digest` is the answer last checked for row `s`. */
+  answerCheckedIs(s: number, digest: readonly [number, number]): boolean {
+    const r = this.rows;
+    return this.hasFlag(s, EVENT_FLAG.answerChecked) && r.getU(s, EVENT_U32.answerDigest) === digest[0] && r.getU(s, EVENT_U32.answerDigest + 1) === digest[1];
+  }
+
+  /** Note `digest` as the answer last checked for row `s`. */
+  setAnswerChecked(s: number, digest: readonly [number, number]): void {
+    this.setFlag(s, EVENT_FLAG.answerChecked);
+    this.rows.setU(s, EVENT_U32.answerDigest, digest[0]);
+    this.rows.setU(s, EVENT_U32.answerDigest + 1, digest[1]);
+  }
+
+  // ---- configuration columns (config.ts) ----
+
+  /** Record where the config.change.before of row `s` was denied (the first denial wins). */
+  setDenied(s: number, at: Mark): void {
+    if (this.hasFlag(s, EVENT_FLAG.denied)) return;
+    this.setFlag(s, EVENT_FLAG.denied);
+    this.rows.setU(s, EVENT_U32.deniedFile, this.budget.fileCode(at));
+    this.rows.setU(s, EVENT_U32.deniedLine, at.line);
+    this.rows.setF(s, EVENT_F64.deniedByteOffset, at.byteOffset ?? NaN);
+  }
+
+  /** Where the config.change.before of row `s` was denied, if it was. */
+  deniedAt(s: number): Mark | undefined {
+    const r = this.rows;
+    if (!this.hasFlag(s, EVENT_FLAG.denied)) return undefined;
+    return this.budget.mark(r.getU(s, EVENT_U32.deniedFile), r.getU(s, EVENT_U32.deniedLine), r.getF(s, EVENT_F64.deniedByteOffset));
+  }
+
+  // ---- the analyzer ----
+
+  /**
+   * The identity facts of the event `ev` of `msg` (at `at`) against the rows before it; adds the
+   * row of a first occurrence (when the budget allows) and keeps the first intercepted copy.
+   * Sets {@link currentKey} / {@link currentSlot}.
+   */
+  observe(msg: AhpMessage, ev: Obj, at: Mark): IdentityFacts {
+    const source = ev.source as string;
+    const id = ev.id as string;
+    const type = ev.type as string;
+    const via = msg.kind === 'intercept-request' ? 'intercept' : 'observe';
+    const key = eventKey(source, id);
+    const intercepted = via === 'intercept';
+    const control = controlPrint(ev);
+    const facts: IdentityFacts = { source, id, type, via, first: false };
+    const r = this.rows;
+    let s = r.slot(key);
+    if (s !== undefined) {
+      const flags = r.getU(s, EVENT_U32.flags);
+      const prior = this.markAt(s);
+      const priorVia = flags & EVENT_FLAG.observed ? 'observe' : 'intercept';
+      const fields = this.differingFields(s, control);
+      const same = intercepted && flags & EVENT_FLAG.intercepted ? this.sameIntercepted(s, flags, msg, ev) : true;
+      if (fields[0] === 'type') facts.reuse = { prior, priorVia, kind: 'type', fields };
+      else if (same === false) facts.reuse = { prior, priorVia, kind: 'retry', fields };
+      else if (fields.length) facts.reuse = { prior, priorVia, kind: 'metadata', fields };
+      else if (same === undefined) facts.reuse = { prior, priorVia, kind: 'unverifiable', fields };
+      if (intercepted && !(flags & EVENT_FLAG.intercepted)) {
+        // first intercepted after an observation: the row's offset is the observation's, so keep a digest
+        const digest = digestWords(valueDigest(ev, msg.bigIntegers, EVENT_PTR));
+        r.setU(s, EVENT_U32.interceptDigest, digest[0]);
+        r.setU(s, EVENT_U32.interceptDigest + 1, digest[1]);
+        this.setFlag(s, EVENT_FLAG.intercepted);
+      }
+    } else {
+      facts.first = true;
+      if (this.budget.makeRoom(at)) {
+        s = r.add(key);
+        const fileCode = this.budget.fileCode(at);
+        r.setU(s, EVENT_U32.file, fileCode);
+        r.setU(s, EVENT_U32.line, at.line);
+        r.setF(s, EVENT_F64.byteOffset, at.byteOffset ?? NaN);
+        r.setU(s, EVENT_U32.type, this.names.code(type));
+        let flags = (control.mask << CONTROL_PRESENT_SHIFT) | (via === 'observe' ? EVENT_FLAG.observed : 0);
+        for (let i = 0; i < control.fp.length; i++) r.setU(s, EVENT_U32.control + i, control.fp[i]!);
+        if (intercepted) {
+          // a re-readable line keeps only its fingerprint (FNV-1a): a re-sent
+          // request reads it back and compares exactly; other inputs keep a digest
+          const rereadable = msg.reread !== undefined && at.byteOffset !== undefined;
+          if (rereadable) this.rereaders.set(fileCode, msg.reread!);
+          const words = rereadable ? [fnv32(msg.text), 0] : digestWords(valueDigest(ev, msg.bigIntegers, EVENT_PTR));
+          flags |= EVENT_FLAG.intercepted | (rereadable ? EVENT_FLAG.rereadable : 0);
+          r.setU(s, EVENT_U32.interceptDigest, words[0]!);
+          r.setU(s, EVENT_U32.interceptDigest + 1, words[1]!);
+        }
+        if (typeof ev.parentEventId === 'string') {
+          flags |= EVENT_FLAG.hasParent;
+          r.setF(s, EVENT_F64.parentKey, eventKey(source, ev.parentEventId));
+        }
+        r.setU(s, EVENT_U32.flags, flags);
+      }
+    }
+    this.currentKey = key;
+    this.currentSlot = s;
+    return facts;
+  }
+
+  private hasFlag(s: number, flag: number): boolean {
+    return (this.rows.getU(s, EVENT_U32.flags) & flag) !== 0;
+  }
+
+  private setFlag(s: number, flag: number): void {
+    this.rows.setU(s, EVENT_U32.flags, this.rows.getU(s, EVENT_U32.flags) | flag);
+  }
+
+  /** The control fields whose fingerprints differ between row `s` and `c`. */
+  private differingFields(s: number, c: ControlPrint): string[] {
+    const mask = (this.rows.getU(s, EVENT_U32.flags) >>> CONTROL_PRESENT_SHIFT) & 0x1ff;
+    return CONTROL_FIELDS.filter((_, i) => ((mask >>> i) & 1) !== ((c.mask >>> i) & 1) || this.rows.getU(s, EVENT_U32.control + i) !== c.fp[i]);
+  }
+
+  /**
+   * Whether the intercepted event `ev` equals the first intercepted copy kept in row `s`
+   * (same JSON value: member order and whitespace do not count). A rereadable row reads the
+   * first line back and compares exactly; otherwise digests are compared. `undefined` when the
+   * first line cannot be read back as it was (the file changed while it was checked).
+   */
+  private sameIntercepted(s: number, flags: number, msg: AhpMessage, ev: Obj): boolean | undefined {
+    const r = this.rows;
+    if (!(flags & EVENT_FLAG.rereadable)) {
+      const d = digestWords(valueDigest(ev, msg.bigIntegers, EVENT_PTR));
+      return d[0] === r.getU(s, EVENT_U32.interceptDigest) && d[1] === r.getU(s, EVENT_U32.interceptDigest + 1);
+    }
+    const reread = this.rereaders.get(r.getU(s, EVENT_U32.file));
+    const off = r.getF(s, EVENT_F64.byteOffset);
+    return sameAsReadBack(reread && !Number.isNaN(off) ? reread(off) : undefined, r.getU(s, EVENT_U32.interceptDigest), msg, EVENT_PTR);
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * The AHP stream model: the run's analyzers, built together, run in a fixed order per message,
+ * filling one typed facts object ({@link AhpFacts}) that the stateless stream rules read
+ * (src/core/engine.ts; docs/architecture.md §Data flow).
+ *
+ * Messages reach the model only when their JSON-RPC shape is valid (`AhpMessage.wireValid`);
+ * per-message problems inside them (effects, events, elicitation bodies) were reported already
+ * and are not repeated by stream rules.
+ *
+ * Order per message (each analyzer computes its facts against its state before the message,
+ * then updates it):
+ * 1. event identity (identity.ts), for the event of an intercept request or observation;
+ * 2. lineage (lineage.ts) and configuration (config.ts), on its first occurrence;
+ * 3. elicitation (elicitation.ts);
+ * 4. correlation (correlation.ts) of a request, completed with its host context
+ *    (edit-context.ts), or of a response, then the response's effects judged in that context,
+ *    a deny noted for configuration and a capabilities manifest's modes for elicitation;
+ * 5. the end of the message for elicitation (a checked form is released).
+ */
+import { defineStreamRule, type FactRule, type StreamModel } from '../../core/engine.ts';
+import { markOf } from '../../core/mark.ts';
+import type { AhpMessage } from '../message.ts';
+import { CapLog } from '../../core/caps.ts';
+import { EventBudget, type AhpCapLog } from './budget.ts';
+import { Configuration, type ConfigFacts } from './config.ts';
+import { Correlation, idKey, type ResponseFacts } from './correlation.ts';
+import { EditContext, type EffectsFacts } from './edit-context.ts';
+import { Elicitation, type ElicitationFacts } from './elicitation.ts';
+import { EventIdentity, type IdentityFacts } from './identity.ts';
+import { Lineage, type LineageFacts } from './lineage.ts';
+import type { AhpStreamOptions } from './options.ts';
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** Facts about the event of an intercept request or observe notification, by analyzer. */
+export type EventFacts = IdentityFacts & LineageFacts & ConfigFacts & ElicitationFacts;
+
+/** Facts about one message, computed once against the state before it. */
+export interface AhpFacts {
+  msg: AhpMessage;
+  event?: EventFacts;
+  response?: ResponseFacts;
+  /** A matched intercept success response whose request's capabilities are usable: its effects applied in the request's host context (edit-context.ts). */
+  effects?: EffectsFacts;
+}
+
+/** The analyzers of one run, as stream rules read them (read-only use). */
+export interface AhpStreamState {
+  readonly correlation: Correlation;
+  readonly identity: EventIdentity;
+  readonly lineage: Lineage;
+  readonly elicitation: Elicitation;
+  readonly editContext: EditContext;
+  readonly config: Configuration;
+  /** Caps exceeded in this run, until `ahp/state-cap` takes them. */
+  readonly caps: AhpCapLog;
+}
+
+/** An AHP stream rule: a stateless verdict over {@link AhpFacts} and the run's {@link AhpStreamState}. */
+export type AhpStreamRule = FactRule<AhpFacts, AhpStreamState>;
+
+/** Define an AHP stream rule; keeps the literal type of `id` (for `AhpStreamRuleId`). */
+export function defineAhpStreamRule<const Id extends string>(rule: AhpStreamRule & { id: Id }): AhpStreamRule & { id: Id } {
+  return defineStreamRule<AhpFacts, AhpStreamState, Id>(rule);
+}
+
+/** The AHP stream model of one run (see the module comment). */
+export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStreamState> {
+  readonly state: AhpStreamState;
+
+  constructor(opts: AhpStreamOptions) {
+    const caps: AhpCapLog = new CapLog();
+    const budget = new EventBudget(opts, caps);
+    const identity = new EventIdentity(budget);
+    const correlation = new Correlation(budget);
+    const lineage = new Lineage(identity, budget);
+    const elicitation = new Elicitation(identity);
+    identity.onForget = (key) => elicitation.forget(key);
+    // --max-events: answered ids are forgotten before events; unresolved parents only count
+    budget.register(correlation);
+    budget.register(identity);
+    budget.register(lineage);
+    this.state = { correlation, identity, lineage, elicitation, editContext: new EditContext(identity, elicitation), config: new Configuration(identity), caps };
+  }
+
+  observe(msg: AhpMessage): AhpFacts {
+    const { identity, lineage, config, elicitation, correlation, editContext } = this.state;
+    const facts: AhpFacts = { msg };
+    const at = markOf(msg);
+    const ev = msg.event;
+    if ((msg.kind === 'intercept-request' || msg.kind === 'observe-notification') && ev && typeof ev.source === 'string' && typeof ev.id === 'string' && typeof ev.type === 'string') {
+      const e: EventFacts = identity.observe(msg, ev, at);
+      const key = identity.currentKey;
+      const s = identity.currentSlot;
+      if (e.first) {
+        lineage.firstOccurrence(msg, ev, at, key, s, e);
+        config.firstOccurrence(ev, at, e);
+      }
+      elicitation.observeEvent(msg, ev, key, s, e.first, e);
+      facts.event = e;
+    }
+    if (msg.kind === 'intercept-request' || msg.kind === 'capabilities-request') {
+      const rec = correlation.request(msg, at);
+      if (rec?.method === 'hooks/intercept' && ev && typeof ev.type === 'string') rec.host = editContext.hostContext(msg, ev, rec);
+    }
+    if (msg.kind === 'response' || msg.kind === 'error-response') {
+      const r = correlation.response(msg, at);
+      facts.response = r;
+      const result = isObj(msg.value.result) ? msg.value.result : undefined;
+      const link = r.link;
+      if (result && link.status === 'matched') {
+        const pend = link.request;
+        if (!link.mismatch && pend.method === 'hooks/intercept' && pend.host && Array.isArray(result.effects)) {
+          const fx = editContext.judge(result.effects, pend, pend.host);
+          facts.effects = fx;
+          if (fx.outcome.accepted) config.acceptedResponse(result.effects, pend.eventKey, at);
+        }
+        if (pend.method === 'hooks/capabilities' && isObj(result.manifest)) elicitation.readManifest(result.manifest, at);
+      } else if (result && isObj(result.manifest) && (link.status === 'unmatched' || link.status === 'uncorrelatable' || link.status === 'untracked') && idKey(msg) !== undefined) {
+        elicitation.readManifest(result.manifest, at);
+      }
+    }
+    elicitation.endMessage();
+    return facts;
+  }
+}
