@@ -1,7 +1,7 @@
 /**
- * Stream-state caps and the per-event memo shared by the AEP and AHP stream trackers and their
- * `state-cap` rules. DESIGN.md §Principles (bounded stream state): exceeding a cap is a
- * finding, never a crash.
+ * Stream-state caps: the cap notices the analyzers of one run note ({@link CapLog}) and how the
+ * protocols' `state-cap` rules word them. Exceeding a cap is a finding, never a crash
+ * (docs/architecture.md §Bounded stream state).
  */
 import type { Location } from './finding.ts';
 import type { RuleContext } from './rule.ts';
@@ -39,66 +39,6 @@ export interface TrackerCapNotice<C extends string, M> {
   cap: C;
   limit: number;
   at: M;
-}
-
-/**
- * What both protocol stream trackers share: the facts of an event are computed once however
- * many stream rules ask for them ({@link observe}), and each cap is noted once per run
- * ({@link noteCap}) until the protocol's `state-cap` rule takes the notices
- * ({@link takeNotices}). Subclasses implement {@link compute} against the state before the
- * event, and update the state there.
- */
-export abstract class StreamTrackerBase<E extends object, O, C extends string, M> {
-  private lastEv: E | undefined;
-  private lastObs: O | undefined;
-  private notices: TrackerCapNotice<C, M>[] = [];
-  private readonly capsHit = new Set<C>();
-
-  /** Facts about `ev`; computed on the first call for an event, then returned as is. */
-  observe(ev: E): O {
-    if (this.lastEv === ev && this.lastObs) return this.lastObs;
-    const obs = this.compute(ev);
-    this.lastEv = ev;
-    this.lastObs = obs;
-    return obs;
-  }
-
-  /** Caps exceeded since the last call (each cap at most once per run). */
-  takeNotices(): TrackerCapNotice<C, M>[] {
-    const n = this.notices;
-    this.notices = [];
-    return n;
-  }
-
-  /** Note that `cap` (value `limit`) was exceeded at `at`, unless it was noted before in this run. */
-  protected noteCap(cap: C, limit: number, at: () => M): void {
-    if (this.capsHit.has(cap)) return;
-    this.capsHit.add(cap);
-    this.notices.push({ cap, limit, at: at() });
-  }
-
-  /** The facts of `ev` against the state before it; updates the state. */
-  protected abstract compute(ev: E): O;
-}
-
-/**
- * The body of a protocol's `state-cap` rule: on every event and at the end of input, report
- * the notices `tracker` collected ({@link reportCapNotices}), located with `locate`.
- */
-export function capNoticeRule<C extends string, M>(
-  tracker: { takeNotices(): TrackerCapNotice<C, M>[] },
-  what: Readonly<Record<C, CapDescription>>,
-  locate: (at: M) => Location,
-): { onEvent(obs: unknown, ctx: RuleContext): void; onEnd(t: unknown, ctx: RuleContext): void } {
-  const flush = (ctx: RuleContext) => reportCapNotices(tracker.takeNotices().map((n) => ({ cap: n.cap, limit: n.limit, at: locate(n.at) })), what, ctx);
-  return {
-    onEvent(_obs, ctx) {
-      flush(ctx);
-    },
-    onEnd(_t, ctx) {
-      flush(ctx);
-    },
-  };
 }
 
 /**

@@ -1,11 +1,10 @@
 /**
- * Rule definitions and the reporting context.
+ * Rule metadata, the parsed event rules read, and the reporting context.
  *
- * A rule declares `id`, default `severity`, a one-sentence `description` and a `spec`
- * citation, and either `check(event, ctx)` (per event) or `create()` returning
- * `{onEvent, onEnd}` (stream). `ctx.report` is the only way to emit: it stamps rule id,
- * severity, citation and location, so a rule cannot mislabel or mislocate a finding.
- * Spec: DESIGN.md §Rules.
+ * A rule declares `id`, its one `severity`, a one-sentence `description` and a `spec`
+ * citation. `ctx.report` is the only way to emit: it stamps rule id, severity, citation and
+ * location, so a rule cannot mislabel, mislocate or re-grade a finding. How rules run is
+ * engine.ts; docs/architecture.md §Rules.
  */
 import type { Finding, FindingSink, Location, Severity } from './finding.ts';
 import { locateIndex, type BigIntegerLiteral, type DuplicateKey } from './json.ts';
@@ -49,8 +48,6 @@ export interface ReportInput {
   message: string;
   data?: Record<string, unknown>;
   related?: Location[];
-  /** Overrides the rule's default severity for this finding (documented per rule). */
-  severity?: Severity;
   /** Report at another event (stream rules), or at a bare location (end of stream). */
   at?: ParsedEvent | Location;
 }
@@ -63,38 +60,6 @@ export interface RuleContext {
 /** A stateless per-event rule. */
 export interface EventRule<E extends ParsedEvent = ParsedEvent> extends RuleMeta {
   check(event: E, ctx: RuleContext): void;
-}
-
-/** Live state of a stream rule for one run. */
-export interface StreamRuleInstance<E extends ParsedEvent = ParsedEvent> {
-  onEvent(event: E, ctx: RuleContext): void;
-  /** End of all input: summarise open state (`ctx.report` needs `at` or reports without a line). */
-  onEnd?(ctx: RuleContext): void;
-}
-
-/**
- * State shared by the stream rules of one run: one scope per {@link RuleRunner}, so rules that
- * derive their verdicts from one shared tracker (dedupe first, then ordering, lifecycle, ...)
- * get the same instance within a run and a fresh one in the next.
- */
-export class RunScope {
-  private readonly values = new Map<string, unknown>();
-
-  /** The value stored under `key` in this run, created by `make` on first use. */
-  shared<T>(key: string, make: () => T): T {
-    if (this.values.has(key)) return this.values.get(key) as T;
-    const v = make();
-    this.values.set(key, v);
-    return v;
-  }
-}
-
-/**
- * A stateful cross-event rule. `opts` carries caps and flags from the command line; `run` is
- * the scope shared with the other stream rules of the same run.
- */
-export interface StreamRule<E extends ParsedEvent = ParsedEvent, O = unknown> extends RuleMeta {
-  create(opts: O, run: RunScope): StreamRuleInstance<E>;
 }
 
 /** Thrown when a rule itself throws: a bug, reported with exit 2 naming rule and line. */
@@ -165,7 +130,7 @@ export function makeFinding(rule: RuleMeta, r: ReportInput, event?: ParsedEvent)
   else loc = { ...at, pointer: r.pointer ?? at.pointer };
   const f: Finding = {
     ruleId: rule.id,
-    severity: r.severity ?? rule.severity,
+    severity: rule.severity,
     message: r.message,
     spec: rule.spec,
     ...loc,
@@ -178,73 +143,4 @@ export function makeFinding(rule: RuleMeta, r: ReportInput, event?: ParsedEvent)
 /** A reporting context bound to one rule and (optionally) one event. */
 export function contextFor(rule: RuleMeta, sink: FindingSink, event?: ParsedEvent): RuleContext {
   return { report: (r) => sink(makeFinding(rule, r, event)) };
-}
-
-/**
- * Runs a protocol's per-event and stream rules in their declared order.
- * Stream rule instances are created once per run; a rule that throws becomes a
- * {@link RuleCrashError}.
- */
-export class RuleRunner<E extends ParsedEvent, O> {
-  private readonly instances: { rule: StreamRule<E, O>; inst: StreamRuleInstance<E>; ctx: RuleContext }[];
-  /** One reporting context per per-event rule for the whole run, bound to {@link current}. */
-  private readonly eventContexts: { rule: EventRule<E>; ctx: RuleContext }[];
-  private current: E | undefined;
-
-  constructor(
-    eventRules: readonly EventRule<E>[],
-    streamRules: readonly StreamRule<E, O>[],
-    sink: FindingSink,
-    opts: O,
-  ) {
-    // contexts are created once per run, not per event: a closure per rule per event
-    // dominated the hot path (tsx keeps function names, so each closure costs a defineProperty)
-    this.eventContexts = eventRules.map((rule) => ({ rule, ctx: { report: (r: ReportInput) => sink(makeFinding(rule, r, this.current)) } }));
-    const scope = new RunScope();
-    this.instances = streamRules.map((rule) => ({
-      rule,
-      inst: rule.create(opts, scope),
-      ctx: { report: (r: ReportInput) => sink(makeFinding(rule, r, this.current)) },
-    }));
-  }
-
-  /** Run every per-event rule on `event`, in order. */
-  checkEvent(event: E): void {
-    this.current = event;
-    try {
-      for (const { rule, ctx } of this.eventContexts) {
-        try {
-          rule.check(event, ctx);
-        } catch (e) {
-          throw new RuleCrashError(rule.id, `${event.source}:${event.line}`, e);
-        }
-      }
-    } finally {
-      this.current = undefined;
-    }
-  }
-
-  /** Feed `event` to every stream rule, in order. */
-  streamEvent(event: E): void {
-    this.current = event;
-    for (const { rule, inst, ctx } of this.instances) {
-      try {
-        inst.onEvent(event, ctx);
-      } catch (e) {
-        throw new RuleCrashError(rule.id, `${event.source}:${event.line}`, e);
-      }
-    }
-    this.current = undefined;
-  }
-
-  /** End of input: let every stream rule summarise. */
-  end(): void {
-    for (const { rule, inst, ctx } of this.instances) {
-      try {
-        inst.onEnd?.(ctx);
-      } catch (e) {
-        throw new RuleCrashError(rule.id, 'end of input', e);
-      }
-    }
-  }
 }
