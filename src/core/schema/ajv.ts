@@ -1,8 +1,11 @@
 /**
  * The one ajv factory of the schema stage (docs/architecture.md §Schema stage): JSON Schema
- * 2020-12, strict mode (minus `strictRequired`, which cannot see the `properties` around an
- * `if`/`then`), union types allowed, our strict formats ({@link STRICT_FORMATS}) and our
- * annotation keywords ({@link ANNOTATION_KEYWORDS}). AEP envelopes and payloads, AHP messages
+ * 2020-12 in strict mode (unknown keywords and formats are errors) minus three checks:
+ * `strictRequired` cannot see the `properties` around an `if`/`then`; `strictTypes` is a
+ * lint on applicators without `type`; `strictNumbers` would type a literal beyond the double
+ * range (`1e400`, parsed as Infinity) as no number, while we decide such literals from the JSON
+ * text (AEP `seq`/`epoch`). Union types are allowed; formats are {@link STRICT_FORMATS};
+ * annotation keywords are {@link ANNOTATION_KEYWORDS}. AEP envelopes and payloads, AHP messages
  * and the pinned MCP elicitation subset all compile through it.
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
@@ -29,6 +32,7 @@ export function createAjv(opts: AjvOptions): Ajv2020 {
     strict: true,
     strictRequired: false,
     strictTypes: false,
+    strictNumbers: false,
     allowUnionTypes: true,
     allErrors: opts.diagnostic,
     verbose: opts.diagnostic,

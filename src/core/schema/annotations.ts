@@ -50,6 +50,8 @@ export interface NodeInfo {
   /** The enclosing schema node (arrays are transparent) and the key under which this node sits. */
   parent?: object;
   parentKey?: string;
+  /** For a `{"not": {}}` that was a `false` subschema: the node whose keyword holds it (its annotations speak for it). */
+  falseHost?: object;
 }
 
 /** Schema nodes by identity (ajv `verbose` errors carry the failing node as `parentSchema`). */
@@ -71,14 +73,15 @@ const OWN_FALSE = new Set(['additionalProperties', 'unevaluatedProperties', 'une
  *    so an error inside a shared leaf (a non-empty string, a SHA-256 value) is attributed to
  *    the rule that used it, statically, from its schema location alone;
  * 3. every object node is indexed ({@link NodeInfo}).
- * Returns the index. `$ref`s must be JSON Pointer fragments (`#/...`), optionally after a
+ * Returns `index` (a new one by default; pass one to index several calls' documents together). `$ref`s must be JSON Pointer fragments (`#/...`), optionally after a
  * document name resolved against `base`.
  */
-export function prepareSchemas(docs: ReadonlyMap<string, Obj>, base: string): SchemaIndex {
-  for (const doc of docs.values()) rewriteFalse(doc);
-  const index: SchemaIndex = new WeakMap();
+export function prepareSchemas(docs: ReadonlyMap<string, Obj>, base: string, index: SchemaIndex = new WeakMap()): SchemaIndex {
+  const hosts = new WeakMap<object, object>();
+  for (const doc of docs.values()) rewriteFalse(doc, hosts);
   const docOf = new WeakMap<object, Obj>();
   for (const doc of docs.values()) indexTree(doc, doc, index, docOf);
+  for (const doc of docs.values()) markFalse(doc, hosts, index);
   const clones = new Map<string, string>();
   let n = 0;
   const resolve = (ref: string, doc: Obj): { doc: Obj; docId: string; node: unknown } | undefined => {
@@ -120,6 +123,7 @@ export function prepareSchemas(docs: ReadonlyMap<string, Obj>, base: string): Sc
       ref = `${t.docId}#/$defs/${name}`;
       clones.set(key, ref);
       indexTree(copy, t.doc, index, docOf, { parent: defs, parentKey: name, docRule: index.get(t.doc)?.docRule, context: rule });
+      copyFalseHosts(t.node, copy, index);
       collect(copy);
     }
     node.$ref = ref;
@@ -145,17 +149,59 @@ export function ruleOfNode(node: Obj, info: NodeInfo): string | undefined {
   return info.rule ?? (typeof node.$ref === 'string' ? refContext(info) : (info.context ?? info.docRule));
 }
 
-function rewriteFalse(node: unknown): void {
+const MAP_KEYWORDS = new Set(['properties', 'patternProperties', '$defs', 'dependentSchemas']);
+
+/**
+ * Replace `false` subschemas under `node` by `{"not": {}}`, remembering for each the schema
+ * node whose keyword holds it (`hosts`): a `false` cannot carry annotations, so its host's
+ * `x-rule` / `x-message` entries keyed `false schema` speak for it.
+ */
+function rewriteFalse(node: unknown, hosts: WeakMap<object, object>, host?: object): void {
   if (Array.isArray(node)) {
-    node.forEach((v, i) => (v === false ? (node[i] = { not: {} }) : rewriteFalse(v)));
+    node.forEach((v, i) => {
+      if (v === false && host) hosts.set((node[i] = { not: {} }), host);
+      else rewriteFalse(v, hosts, host);
+    });
     return;
   }
   if (!isObj(node)) return;
+  // inside a map keyword (`properties`, ...) the host is the schema node that holds the map
+  const self = host && MAP_KEYWORDS.has(containerKey.get(node) ?? '') ? host : node;
   for (const [k, v] of Object.entries(node)) {
     if (DATA_KEYWORDS.has(k) || k.startsWith('x-')) continue;
-    if (v === false && !OWN_FALSE.has(k)) node[k] = { not: {} };
-    else if (v !== null && typeof v === 'object') rewriteFalse(v);
+    if (v === false && !(self === node && OWN_FALSE.has(k))) hosts.set((node[k] = { not: {} }), self);
+    else if (isObj(v) || Array.isArray(v)) {
+      if (self === node && MAP_KEYWORDS.has(k) && isObj(v)) containerKey.set(v, k);
+      rewriteFalse(v, hosts, self);
+    }
   }
+}
+
+const containerKey = new WeakMap<object, string>();
+
+/** Give the `false` nodes of a copy the host they have in the original (or its copy). */
+function copyFalseHosts(orig: Obj, copy: Obj, index: SchemaIndex): void {
+  const pairs = new Map<object, object>();
+  const pair = (a: unknown, b: unknown): void => {
+    if (a === null || typeof a !== 'object' || b === null || typeof b !== 'object') return;
+    pairs.set(a, b);
+    for (const [k, v] of Object.entries(a)) if (!DATA_KEYWORDS.has(k)) pair(v, (b as Obj)[k]);
+  };
+  pair(orig, copy);
+  for (const [a, b] of pairs) {
+    const host = index.get(a)?.falseHost;
+    const info = index.get(b);
+    if (host && info) info.falseHost = pairs.get(host) ?? host;
+  }
+}
+
+function markFalse(node: unknown, hosts: WeakMap<object, object>, index: SchemaIndex): void {
+  if (Array.isArray(node)) return node.forEach((v) => markFalse(v, hosts, index));
+  if (!isObj(node)) return;
+  const host = hosts.get(node);
+  const info = index.get(node);
+  if (host && info) info.falseHost = host;
+  for (const [k, v] of Object.entries(node)) if (!DATA_KEYWORDS.has(k) && v !== null && typeof v === 'object') markFalse(v, hosts, index);
 }
 
 /** Index `root` and its subtree; `at` places a copy under its `$defs` entry. */

@@ -131,10 +131,18 @@ export function mapSchemaErrors(errors: readonly ErrorObject[] | null | undefine
       if (s && Array.isArray(s.required) && s.required.length === 1 && typeof s.required[0] === 'string' && hasOwn(value, s.required[0])) at = childPointer(at, s.required[0]);
     }
     const info = parent ? index.get(parent) : undefined;
-    const ownRule = parent ? ownAnnotation(parent['x-rule'], keyword, isNull, false) : undefined;
+    // a `false` subschema's own annotations are its host's entries keyed `false schema`
+    const host = (info?.falseHost ?? parent) as Obj | undefined;
+    const own = (key: 'x-rule' | 'x-message'): string | undefined => {
+      if (!host) return undefined;
+      const a = host[key];
+      if (host !== parent) return a !== null && typeof a === 'object' && typeof (a as Obj)['false schema'] === 'string' ? ((a as Obj)['false schema'] as string) : undefined;
+      return ownAnnotation(a, keyword, isNull, key === 'x-message');
+    };
+    const ownRule = own('x-rule');
     const ruleId = ownRule ?? (parent && info ? ruleOfNode(parent, info) : undefined) ?? opts.fallbackRule;
     const ctx: MessageContext = { error: e, keyword, instance, value, path: base + e.instancePath, pointer: base + at, member, ruleId, generic: () => wording.generic(ctx) };
-    const text = parent ? ownAnnotation(parent['x-message'], keyword, isNull, true) : undefined;
+    const text = own('x-message');
     let message: string;
     if (text === undefined) message = ctx.generic();
     else if (text.startsWith('@')) {
