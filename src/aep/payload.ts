@@ -26,14 +26,19 @@ let verdictAjv: Ajv2020 | undefined;
 let diagnosticAjv: Ajv2020 | undefined;
 const index: SchemaIndex = new WeakMap();
 
-/** Compile a prepared copy of a loaded (frozen) schema into both instances. */
+/** Compile a loaded (frozen) schema for verdicts; a prepared copy for diagnostics on first use. */
 function compile(schema: object): Compiled {
-  const doc = structuredClone(schema) as Record<string, unknown>;
-  const id = String(doc.$id);
-  prepareSchemas(new Map([[id, doc]]), AEP_SCHEMA_BASE_ID, index);
-  const verdict = (verdictAjv ??= createAjv({ diagnostic: false })).compile(doc);
+  const verdict = (verdictAjv ??= createAjv({ diagnostic: false })).compile(schema);
   let diag: ValidateFunction | undefined;
-  return { verdict, diagnostic: () => (diag ??= (diagnosticAjv ??= createAjv({ diagnostic: true })).compile(doc)) };
+  const diagnostic = (): ValidateFunction => {
+    if (!diag) {
+      const doc = structuredClone(schema) as Record<string, unknown>;
+      prepareSchemas(new Map([[String(doc.$id), doc]]), AEP_SCHEMA_BASE_ID, index);
+      diag = (diagnosticAjv ??= createAjv({ diagnostic: true })).compile(doc);
+    }
+    return diag;
+  };
+  return { verdict, diagnostic };
 }
 
 let envelope: Compiled | undefined;

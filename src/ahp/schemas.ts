@@ -33,9 +33,9 @@ const MCP_SCHEMA_URL = new URL('../../schemas/mcp/mcp-elicitation.schema.json', 
 
 /** The compiled registry. */
 export interface AhpSchemaRegistry {
-  /** Schema nodes of the prepared documents, for the mapper (`mapSchemaErrors`). */
-  index: SchemaIndex;
-  /** Our loaded schema documents by file name (as prepared). */
+  /** Schema nodes of the diagnostic validators' (prepared) documents, for the mapper (`mapSchemaErrors`). */
+  readonly index: SchemaIndex;
+  /** Our loaded schema documents by file name (as written). */
   docs: ReadonlyMap<string, Record<string, unknown>>;
   /** A fast verdict for a `$ref` such as `messages.schema.json#/$defs/interceptRequest`. */
   check(ref: string): (value: unknown) => boolean;
@@ -89,7 +89,16 @@ export function ahpSchemas(): AhpSchemaRegistry {
   const mcpId = typeof mcpDoc.$id === 'string' ? mcpDoc.$id : 'urn:agent-conformance:mcp-elicitation';
   if (typeof mcpDoc.$id !== 'string') mcpDoc.$id = mcpId;
   byId.set(mcpId, mcpDoc);
-  const index = prepareSchemas(byId, AHP_SCHEMA_BASE);
+  // the verdict instance compiles the documents as written; the diagnostic one (built on the
+  // first failure) a prepared copy, whose index the mapper reads
+  let prepared: { docs: Map<string, Record<string, unknown>>; index: SchemaIndex } | undefined;
+  const prepare = () => {
+    if (!prepared) {
+      const docs = new Map([...byId].map(([id, doc]) => [id, structuredClone(doc)]));
+      prepared = { docs, index: prepareSchemas(docs, AHP_SCHEMA_BASE) };
+    }
+    return prepared;
+  };
 
   const instance = (diagnostic: boolean) => {
     let ajv: Ajv2020 | undefined;
@@ -99,7 +108,7 @@ export function ahpSchemas(): AhpSchemaRegistry {
       if (!v) {
         if (!ajv) {
           ajv = createAjv({ diagnostic });
-          for (const doc of byId.values()) ajv.addSchema(doc);
+          for (const doc of (diagnostic ? prepare().docs : byId).values()) ajv.addSchema(doc);
         }
         const id = ref.startsWith('urn:') || ref.includes('://') ? ref : AHP_SCHEMA_BASE + ref;
         v = ajv.getSchema(id);
@@ -114,7 +123,9 @@ export function ahpSchemas(): AhpSchemaRegistry {
   const defs = isObj(mcpDoc.$defs) ? mcpDoc.$defs : {};
   const hasDef = (def: string) => Object.prototype.hasOwnProperty.call(defs, def);
   registry = {
-    index,
+    get index() {
+      return prepare().index;
+    },
     docs,
     check: (ref: string) => {
       const v = verdict(ref);
