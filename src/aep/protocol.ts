@@ -2,7 +2,6 @@
  * The AEP 0.1 checker: envelope -> type registry -> payload -> per-event rules -> stream
  * rules, for each parsed JSONL line. DESIGN.md §Data flow; AEP-0001 §5-§8, AEP-0002 §3-§5.
  */
-import { ajvMessage, significantErrors } from '../core/ajv.ts';
 import { exactIntegerOfLiteral, MAX_EXACT_EXPONENT, numberLiteralAt } from '../core/json.ts';
 import type { FindingSink } from '../core/finding.ts';
 import { framingFinding, JSONL_RULES } from '../core/jsonl.ts';
@@ -10,9 +9,9 @@ import type { ProtocolChecker, ProtocolDriver, RunStats } from '../core/pipeline
 import { makeFinding, type ParsedEvent, type RuleMeta } from '../core/rule.ts';
 import { Engine, isSelected, type RuleSelection } from '../core/engine.ts';
 import type { AepEvent } from './event.ts';
-import { envelopeValidator, KNOWN_AEP_TYPES, payloadValidator, registryEntry } from './payload.ts';
+import { envelopeFindings, envelopeValidator, KNOWN_AEP_TYPES, payloadFindings, payloadValidator, registryEntry } from './payload.ts';
 import { AEP_EVENT_RULES, AEP_SCHEMA_RULES } from './rules/index.ts';
-import { classifyEnvelopeError, ENVELOPE_RULES } from './rules/envelope.ts';
+import { ENVELOPE_RULES } from './rules/envelope.ts';
 import { AEP_STREAM_RULES, AepStreamModel, DEFAULT_AEP_STREAM_OPTIONS, type AepStreamOptions, type AepStreamState } from './stream/index.ts';
 import type { AepCaptureLevel } from './schemas.ts';
 
@@ -51,50 +50,18 @@ export function checkAepEvent(ev: ParsedEvent, sink: FindingSink): AepEvent | un
     if (d.index < upTo) (upTo = 0), (bytes = 0);
     bytes += Buffer.byteLength(ev.text.slice(upTo, d.index));
     upTo = d.index;
-    sink(
-      framingFinding(
-        'json/duplicate-key',
-        {
-          source: ev.source,
-          line: ev.line,
-          column: d.index + 1,
-          byteOffset: ev.byteOffset + bytes,
-          pointer: d.pointer,
-        },
-        top
-          ? `Envelope attribute "${d.key}" appears more than once; which value counts is undefined, so the event is rejected.`
-          : `Member "${d.key}" appears more than once in the same object; which value counts is undefined.`,
-        top ? { spec: 'AEP-0001 §5; RFC 8259 §4' } : { severity: 'warning', spec: 'AEP-0002 §5; RFC 8259 §4' },
-      ),
-    );
+    const at = { source: ev.source, line: ev.line, column: d.index + 1, byteOffset: ev.byteOffset + bytes, pointer: d.pointer };
+    if (top) sink(framingFinding('json/duplicate-key', at, `Envelope attribute "${d.key}" appears more than once; which value counts is undefined, so the event is rejected.`, { spec: 'AEP-0001 §5; RFC 8259 §4' }));
+    else {
+      const rule = R.payloadDuplicate;
+      sink({ ruleId: rule.id, severity: rule.severity, message: `Member "${d.key}" appears more than once in the same object; which value counts is undefined.`, spec: rule.spec, ...at });
+    }
   }
   // a repeated envelope attribute rejects the event before the envelope is read: findings
   // about the value JSON.parse happened to keep would depend on that choice
   if (envelopeDup) return undefined;
-  const validate = envelopeValidator();
-  if (!validate(v)) {
-    for (const e of significantErrors(validate.errors ?? [])) {
-      const rule = classifyEnvelopeError(e, ev.value);
-      let pointer = e.instancePath;
-      let message = ajvMessage(e, ev.value, "event");
-      if (e.keyword === 'required') pointer = '/' + String((e.params as { missingProperty: string }).missingProperty);
-      if (e.keyword === 'propertyNames') {
-        const name = String((e.params as { propertyName: string }).propertyName);
-        pointer = '/' + name;
-        message = `Extension attribute name "${name}" is not 1-20 lowercase letters or digits ([a-z0-9]{1,20}).`;
-      }
-      if (rule.id.startsWith('aep/scope-')) message = scopeMessage(rule, e.keyword, pointer, String(ev.value.type));
-      if (rule.id === R.typeGrammar.id) message = `Type ${JSON.stringify(ev.value.type)} does not follow the type grammar {category}.{rest} (13 core categories, lowercase [a-z0-9_] segments) or x.{vendor}.{category}.{rest}.`;
-      if (rule.id === R.time.id && e.keyword === 'format' && typeof ev.value.time === 'string' && RFC3339_SHAPE.test(ev.value.time)) {
-        message = `"/time" has the RFC 3339 shape but names no real instant: the date or the time of day is out of range (e.g. February 30, month 13, hour 24).`;
-      }
-      if (rule.id === R.nullAttribute.id) message = `Attribute "${pointer.slice(1)}" is null; an absent optional attribute is omitted, never null.`;
-      if (rule.id === R.extensionValue.id && e.keyword === 'type') message = `Extension attribute "${pointer.slice(1)}" must be a string, integer or boolean.`;
-      if (pointer === '/aep' && e.keyword === 'required' && typeof ev.value.jsonrpc === 'string') {
-        message += ' (This line looks like a JSON-RPC message, e.g. AHP: check it with `ahp validate`.)';
-      }
-      sink(makeFinding(rule, { pointer, message }, ev));
-    }
+  if (!envelopeValidator()(v)) {
+    for (const f of envelopeFindings(v)) sink(makeFinding(schemaRule(f.ruleId), { pointer: f.pointer, message: f.message }, ev));
     return undefined;
   }
   // seq/epoch that JSON.parse cannot hold exactly (1e400, 9007199254740993.0): decide from the literal
@@ -137,11 +104,9 @@ export function checkAepEvent(ev: ParsedEvent, sink: FindingSink): AepEvent | un
     const pv = payloadValidator(type);
     if (pv && !pv(data)) {
       payloadValid = false;
-      for (const e of significantErrors(pv.errors ?? [])) {
-        const ptr = '/data' + e.instancePath + (e.keyword === 'required' ? '/' + String((e.params as { missingProperty: string }).missingProperty) : '');
-        const rule = type === 'attention.requested' && ptr.startsWith('/data/fields/') ? R.fieldSpec : R.payload;
-        // never echo payload values: ajvMessage describes type and length only
-        sink(makeFinding(rule, { pointer: ptr, message: `${ajvMessage({ ...e, instancePath: '/data' + e.instancePath }, v, 'event').slice(0, -1)} (payload of ${type}).` }, ev));
+      // never echo payload values: the wording describes type and length only
+      for (const f of payloadFindings(type, data, { base: '/data' })) {
+        sink(makeFinding(schemaRule(f.ruleId), { pointer: f.pointer, message: `${f.message.slice(0, -1)} (payload of ${type}).` }, ev));
       }
     }
   }
@@ -154,19 +119,13 @@ export function checkAepEvent(ev: ParsedEvent, sink: FindingSink): AepEvent | un
   return out;
 }
 
-/** RFC 3339 date-time syntax with an offset, ignoring calendar ranges (those are the format check's). */
-const RFC3339_SHAPE = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+const SCHEMA_RULES = new Map<string, RuleMeta>(Object.values(ENVELOPE_RULES).map((r) => [r.id, r]));
 
-function scopeMessage(rule: RuleMeta, keyword: string, pointer: string, type: string): string {
-  const name = pointer.slice(1);
-  const missing = keyword === 'required';
-  if (rule.id === 'aep/scope-agent') return `Agent-scoped event "${type}" must not carry "${name}" (agent.* events have no session, run, step or seq).`;
-  if (rule.id === 'aep/scope-foreign') {
-    return missing
-      ? `"${type}" is addressed to a session and must carry "${name}".`
-      : `"${type}" must not carry "${name}": commands and attention.routed are not sequenced by their sender.`;
-  }
-  return `Session-scoped event "${type}" must carry "${name}".`;
+/** The rule a schema annotation names (schemas/aep: every `x-rule` is one of {@link ENVELOPE_RULES}). */
+function schemaRule(id: string): RuleMeta {
+  const r = SCHEMA_RULES.get(id);
+  if (!r) throw new Error(`schema annotation names ${id}, which is not an AEP schema rule`);
+  return r;
 }
 
 /** Build the AEP pipeline driver. */

@@ -3,8 +3,8 @@
  *
  * The schemas are written by this project from the spec prose (AEP-0001 §5-§8, AEP-0002
  * §3-§5 and §8, AEP-0004, AEP-0006, AEP-0009); they are plain data and this module only
- * reads them. Compiling them (ajv 2020 + ajv-formats, with `x-aep-capture` registered as a
- * keyword) is the caller's job.
+ * reads them. Compiling them (the schema stage's ajv factory, src/core/schema/ajv.ts, which
+ * registers `x-aep-capture`, `x-rule` and `x-message` as annotations) is the caller's job.
  */
 import { readFileSync } from 'node:fs';
 

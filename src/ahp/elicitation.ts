@@ -14,10 +14,12 @@
  * Issues about the embedded JSON point at the part's `text` member and carry
  * `embedded: {partPointer, innerPointer}` with a pointer into the parsed value.
  */
-import type { ErrorObject } from 'ajv/dist/2020.js';
+import type { ErrorObject } from '../core/schema/ajv.ts';
+import { mapSchemaErrors, type Wording } from '../core/schema/findings.ts';
+import { phrase } from '../core/schema/wording.ts';
 import { describeValue } from '../core/finding.ts';
 import { parseJsonText } from '../core/json.ts';
-import { childPointer, getAt } from '../core/pointer.ts';
+import { childPointer } from '../core/pointer.ts';
 import { issue, type AhpIssue } from './issues.ts';
 import { ahpSchemas } from './schemas.ts';
 
@@ -33,34 +35,35 @@ function isAnswerValue(v: unknown): boolean {
   return Array.isArray(v) && v.every((x) => typeof x === 'string');
 }
 
-const TYPE_NAMES: Record<string, string> = { object: 'an object', array: 'an array', string: 'a string', integer: 'an integer', number: 'a number', boolean: 'a boolean', null: 'null' };
-
-/** A plain sentence for an ajv error inside the embedded MCP value (never echoing values). */
-function mcpMessage(e: ErrorObject, value: unknown): string {
-  const p = e.params as Record<string, unknown>;
-  const found = describeValue(getAt(value, e.instancePath));
-  switch (e.keyword) {
-    case 'required':
-      return `\`${String(p.missingProperty)}\` is required`;
-    case 'additionalProperties':
-      return `\`${String(p.additionalProperty)}\` is not part of the pinned MCP 2025-11-25 subset (this object is closed)`;
-    case 'type': {
-      const types = (Array.isArray(p.type) ? p.type : String(p.type).split(',')).map((t) => TYPE_NAMES[String(t)] ?? String(t));
-      return `must be ${types.join(' or ')}, found ${found}`;
+/**
+ * How errors inside the embedded MCP value are worded (never echoing values): the predicate
+ * style of AHP schema findings, naming the pinned subset where it closes an object.
+ */
+const MCP_WORDING: Wording = {
+  generic(c) {
+    const p = c.error.params as Record<string, unknown>;
+    switch (c.keyword) {
+      case 'required':
+        return `\`${String(p.missingProperty)}\` is required`;
+      case 'additionalProperties':
+        return `\`${String(p.additionalProperty)}\` is not part of the pinned MCP 2025-11-25 subset (this object is closed)`;
+      case 'type':
+      case 'const':
+      case 'enum':
+        return phrase(c);
+      case 'format':
+        return p.format === 'uri' ? 'must be an absolute URI' : `must be a valid ${String(p.format)}`;
+      case 'anyOf':
+      case 'oneOf':
+        return 'matches none of the allowed MCP shapes';
+      default:
+        return c.error.message ?? 'is invalid';
     }
-    case 'const':
-      return `must be ${JSON.stringify(p.allowedValue)}`;
-    case 'enum':
-      return `must be one of ${(p.allowedValues as unknown[]).map((x) => JSON.stringify(x)).join(', ')}`;
-    case 'format':
-      return p.format === 'uri' ? 'must be an absolute URI' : `must be a valid ${String(p.format)}`;
-    case 'anyOf':
-    case 'oneOf':
-      return 'matches none of the allowed MCP shapes';
-    default:
-      return e.message ?? 'is invalid';
-  }
-}
+  },
+  keys: {},
+  requiredPointer: 'object',
+  additionalPointer: 'member',
+};
 
 /** Choose the PrimitiveSchemaDefinition variant a field schema is meant to be. */
 function fieldVariant(s: unknown): string | undefined {
@@ -91,16 +94,14 @@ function fieldVariant(s: unknown): string | undefined {
 function mcpProblems(def: 'request' | 'result', value: unknown): Array<[string, string]> {
   const reg = ahpSchemas();
   const check = reg.mcpCheck(def);
-  const root = reg.mcpValidator(def);
-  if (!check || !root) return [['', `the pinned MCP extraction has no \`${def}\` definition`]];
+  if (!check) return [['', `the pinned MCP extraction has no \`${def}\` definition`]];
   if (check(value)) return [];
+  // the diagnostic validators are built on the first failure only
+  const root = reg.mcpValidator(def)!;
   const out: Array<[string, string]> = [];
   const fromErrors = (errors: readonly ErrorObject[] | null | undefined, target: unknown, prefix: string, skip?: (e: ErrorObject) => boolean) => {
-    for (const e of errors ?? []) {
-      if (e.keyword === 'if' || (skip && skip(e))) continue;
-      const ptr = e.keyword === 'additionalProperties' ? childPointer(e.instancePath, String((e.params as Obj).additionalProperty)) : e.instancePath;
-      out.push([prefix + ptr, mcpMessage(e, target)]);
-    }
+    const kept = skip ? (errors ?? []).filter((e) => !skip(e)) : errors;
+    for (const f of mapSchemaErrors(kept, target, { index: reg.index, wording: MCP_WORDING, fallbackRule: 'ahp/elicitation-body', base: prefix })) out.push([f.pointer, f.message]);
   };
   if (!isObj(value)) {
     out.push(['', `must be a JSON object, found ${describeValue(value)}`]);

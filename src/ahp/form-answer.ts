@@ -22,10 +22,10 @@
  * the pinned subset and no regular expression is ever built from input data. Field schemas
  * outside the subset (already reported by `ahp/elicitation-body`) are skipped, not guessed.
  */
-import { fullFormats } from 'ajv-formats/dist/formats.js';
 import { describeValue } from '../core/finding.ts';
 import { childPointer } from '../core/pointer.ts';
-import { isRfc3339DateTime } from './formats.ts';
+import { STRICT_FORMATS, type FormatName } from '../core/schema/formats.ts';
+import { FORMAT_WORDS } from '../core/schema/wording.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -61,24 +61,9 @@ export function answerShapeProblems(content: unknown): AnswerProblem[] {
   return out;
 }
 
-const dateFormat = fullFormats.date as { validate: (s: string) => boolean };
-const uriFormat = fullFormats.uri as (s: string) => boolean;
-const emailFormat = fullFormats.email as RegExp;
+/** The four string formats of the pinned StringSchema: the schema stage's strict formats. */
+const FORMATS: Readonly<Record<string, ((s: string) => boolean) | undefined>> = STRICT_FORMATS;
 
-/** The four string formats of the pinned StringSchema (ajv-formats full mode; our strict RFC 3339 date-time). */
-const FORMATS: Record<string, (s: string) => boolean> = {
-  email: (s) => emailFormat.test(s),
-  uri: (s) => uriFormat(s),
-  date: (s) => dateFormat.validate(s),
-  'date-time': (s) => isRfc3339DateTime(s),
-};
-
-const FORMAT_NAMES: Record<string, string> = {
-  email: 'an email address',
-  uri: 'an absolute URI',
-  date: 'a calendar date (YYYY-MM-DD)',
-  'date-time': 'an RFC 3339 date-time',
-};
 
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 const strings = (v: unknown): string[] | undefined => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : undefined);
@@ -127,8 +112,8 @@ function fieldProblems(ptr: string, field: Obj, v: unknown): AnswerProblem[] {
       const max = num(field.maxLength);
       if (min !== undefined && len < min) p('minLength', `must be at least ${min} characters long (found ${describeValue(v)})`);
       if (max !== undefined && len > max) p('maxLength', `must be at most ${max} characters long (found ${describeValue(v)})`);
-      const fmt = typeof field.format === 'string' ? FORMATS[field.format] : undefined;
-      if (fmt && !fmt(v)) p('format', `must be ${FORMAT_NAMES[field.format as string]} (format "${field.format as string}")`);
+      const fmt = typeof field.format === 'string' && Object.hasOwn(FORMATS, field.format) ? FORMATS[field.format] : undefined;
+      if (fmt && !fmt(v)) p('format', `must be ${FORMAT_WORDS[field.format as FormatName].answer} (format "${field.format as string}")`);
       break;
     }
     case 'number':

@@ -110,9 +110,8 @@ function runSchema(ref: string, value: unknown, base = ''): AhpIssue[] {
   const reg = ahpSchemas();
   if (reg.check(ref)(value)) return [];
   const v = reg.validator(ref);
-  const { result, records } = reg.recording(() => v(value));
-  if (result) return [];
-  const mapped = mapAjvErrors(v.errors, records, value, base);
+  if (v(value)) return [];
+  const mapped = mapAjvErrors(v.errors, value, base);
   return mapped.length ? mapped : [issue('ahp/wire-root', base, 'The value does not match the expected AHP shape.')];
 }
 

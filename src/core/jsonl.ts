@@ -56,6 +56,7 @@ export const JSONL_RULES = [
   { id: 'jsonl/not-object', severity: 'error', description: 'A line is valid JSON but not a JSON object.', spec: 'AEP-0001 §5; AHP base/transports/stdio' },
   { id: 'jsonl/max-depth', severity: 'error', description: 'A value nests arrays/objects deeper than the limit (--max-depth, default 256).', spec: 'agent-conformance limits' },
   { id: 'json/duplicate-key', severity: 'error', description: 'An object has two members with the same name.', spec: 'RFC 8259 §4' },
+  { id: 'json/duplicate-key-omitted', severity: 'info', description: 'A line repeats member names more often than are reported one by one; the rest are counted in this one finding.', spec: 'RFC 8259 §4; agent-conformance limits' },
 ] as const;
 
 type JsonlRuleId = (typeof JSONL_RULES)[number]['id'];

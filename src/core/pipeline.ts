@@ -120,10 +120,10 @@ export function parseLine(line: JsonlLine, sink: FindingSink, maxDepth: number =
     const d = out.firstOmitted;
     sink(
       framingFinding(
-        'json/duplicate-key',
+        'json/duplicate-key-omitted',
         { source: line.source, line: line.line, column: d.index + 1, byteOffset: line.byteOffset + Buffer.byteLength(line.text.slice(0, d.index), 'utf8'), pointer: d.pointer },
         `The line repeats member names ${out.duplicates.length + out.duplicatesOmitted} times; ${out.duplicatesOmitted} repeats from here on are counted here and not reported one by one.`,
-        { severity: 'info', data: { omitted: out.duplicatesOmitted } },
+        { data: { omitted: out.duplicatesOmitted } },
       ),
     );
   }

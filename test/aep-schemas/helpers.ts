@@ -1,33 +1,19 @@
 /**
- * Shared setup for the AEP schema tests: one ajv 2020 instance with formats and the
- * `x-aep-capture` keyword, compiled validators for the envelope and every payload schema,
- * and the location of the upstream fixture corpus.
+ * Shared setup for the AEP schema tests: one ajv instance of the schema stage's factory (our
+ * strict formats and annotation keywords), compiled validators for the envelope and every
+ * payload schema, and the location of the upstream fixture corpus.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
 import { loadAepSchemas, type AepSchemas } from '../../src/aep/schemas.ts';
-
-// ajv-formats is CommonJS; under NodeNext its default import is the module object.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as (
-  ajv: Ajv2020,
-) => Ajv2020;
+import { createAjv as createSchemaStageAjv, type Ajv2020, type ErrorObject, type ValidateFunction } from '../../src/core/schema/ajv.ts';
 
 /** Capture levels a field may be annotated with (AEP-0002 §5.1). */
 export const CAPTURE_ANNOTATIONS = ['metadata', 'redacted', 'full'] as const;
 
-/**
- * A fresh ajv with our options: strict mode (minus `strictRequired`, which cannot see the
- * `properties` of the schema around an `if`/`then` and so rejects our scoping and field_spec
- * conditionals), union types allowed (`result: object|string`), all errors, formats,
- * `x-aep-capture`.
- */
+/** A fresh ajv with our options (src/core/schema/ajv.ts): strict mode, all errors, our formats and annotation keywords. */
 export function createAjv(): Ajv2020 {
-  const ajv = new Ajv2020({ strict: true, strictRequired: false, allErrors: true, allowUnionTypes: true });
-  addFormats(ajv);
-  ajv.addKeyword({ keyword: 'x-aep-capture', schemaType: 'string' });
-  return ajv;
+  return createSchemaStageAjv({ diagnostic: true });
 }
 
 /** Compiled validators for the envelope and each registered payload schema. */

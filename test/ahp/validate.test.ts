@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { isRfc3339DateTime } from '../../src/ahp/formats.ts';
+import { isDateTime as isRfc3339DateTime } from '../../src/core/schema/formats.ts';
 import { ahpEventTypes, ahpInterceptableEventTypes } from '../../src/ahp/schemas.ts';
 import {
   AHP_MESSAGE_RULES,

@@ -1,8 +1,8 @@
 /**
- * Duplicate object member names: `json/duplicate-key` at the second key's exact location. An
- * envelope attribute repeated is an error and the event is rejected (which value counts is
- * undefined); a repeated payload member is a warning. The verdict never depends on which
- * member `JSON.parse` kept.
+ * Duplicate object member names, each at the second key's exact location: an envelope
+ * attribute repeated is `json/duplicate-key` (an error; the event is rejected, since which
+ * value counts is undefined); a repeated payload member is `aep/payload-duplicate-key` (a
+ * warning). The verdict never depends on which member `JSON.parse` kept.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -38,7 +38,7 @@ test('every repeat is reported, each at its own key (three copies give two findi
 test('a repeated payload member is a warning at its pointer; the event is still checked', async () => {
   const line = JSON.stringify(aepEvent('progress.status', 0, { capture: 'redacted', data: { message: 'a', phase: 'scan' } })).replace('"phase":"scan"', '"phase":"scan","phase":"plan"');
   const { findings } = await run(line + '\n');
-  assert.deepEqual(ids(findings), ['json/duplicate-key']);
+  assert.deepEqual(ids(findings), ['aep/payload-duplicate-key']);
   assert.equal(findings[0].severity, 'warning');
   assert.equal(findings[0].pointer, '/data/phase');
   assert.equal(findings[0].column, line.lastIndexOf('"phase"') + 1);
@@ -73,14 +73,18 @@ test('a line of thousands of repeats lists the first 1000 and counts the rest on
     .replace('"phase":"x"', members)
     .replace('"agent":"probe"', '"agent":"probe","agent":"probe"');
   const { findings } = await run(line + '\n');
-  const dups = findings.filter((f) => f.ruleId === 'json/duplicate-key');
-  assert.equal(dups.length, 1000 + 1 + 1, 'first 1000 nested repeats, the top-level repeat, one summary');
-  const summary = dups.find((f) => f.severity === 'info');
-  assert.ok(summary);
+  const nested = findings.filter((f) => f.ruleId === 'aep/payload-duplicate-key');
+  assert.equal(nested.length, 1000, 'first 1000 nested repeats');
+  assert.ok(nested.every((f) => f.severity === 'warning'));
+  const summaries = findings.filter((f) => f.ruleId === 'json/duplicate-key-omitted');
+  assert.equal(summaries.length, 1, 'one summary');
+  const summary = summaries[0]!;
+  assert.equal(summary.severity, 'info');
   assert.deepEqual(summary.data, { omitted: 4999 - 1000 });
   assert.equal(summary.pointer, '/data/phase');
-  const envelope = dups.filter((f) => f.pointer === '/agent');
-  assert.equal(envelope.length, 1);
+  const envelope = findings.filter((f) => f.ruleId === 'json/duplicate-key');
+  assert.equal(envelope.length, 1, 'the top-level repeat');
+  assert.equal(envelope[0].pointer, '/agent');
   assert.equal(envelope[0].severity, 'error');
-  assert.equal(findings.filter((f) => f.ruleId !== 'json/duplicate-key').length, 0, 'the event was rejected at the envelope repeat');
+  assert.equal(findings.length, 1000 + 1 + 1, 'the event was rejected at the envelope repeat');
 });

@@ -1,11 +1,11 @@
 /**
- * AEP envelope and type rules. These are decided by our envelope schema
- * (schemas/aep/envelope.schema.json) and the registry; {@link classifyEnvelopeError} maps each
- * ajv error to exactly one of these rule ids. AEP-0001 §5-§6, AEP-0002 §3-§4, AEP-0004 §2.2.
+ * AEP envelope and type rules, and AEP's wording of schema errors. The schema rules are decided
+ * by our envelope schema (schemas/aep/envelope.schema.json), whose `x-rule` annotations name the
+ * rule of each schema location, and by the registry. AEP-0001 §5-§6, AEP-0002 §3-§4, AEP-0004 §2.2.
  */
-import type { ErrorObject } from '../../core/ajv.ts';
+import type { MessageContext, Wording } from '../../core/schema/findings.ts';
+import { locatedSentence } from '../../core/schema/wording.ts';
 import type { RuleMeta } from '../../core/rule.ts';
-import { scopeOf } from '../event.ts';
 
 const r = (id: string, severity: RuleMeta['severity'], description: string, spec: string): RuleMeta => ({ id, severity, description, spec });
 
@@ -29,50 +29,49 @@ export const ENVELOPE_RULES = {
   typeUnregistered: r('aep/type-unregistered', 'error', 'A core-namespace type is registered in the AEP 0.1 registry.', 'AEP-0002 §4; AEP-0001 §10'),
   typeReserved: r('aep/type-reserved', 'warning', 'A reserved type is not emitted in 0.1.', 'AEP-0002 §4, §6'),
   payload: r('aep/payload-schema', 'error', '`data` validates against the payload schema of its registered type.', 'AEP-0002 §5'),
+  payloadDuplicate: r('aep/payload-duplicate-key', 'warning', 'A member name is repeated inside a payload (or another nested object): which value counts is undefined; a repeated envelope attribute is json/duplicate-key.', 'AEP-0002 §5; RFC 8259 §4'),
   fieldSpec: r('aep/form-field-spec', 'error', 'Every form field_spec has id, type and label, and a select field has choices.', 'AEP-0006; AEP-0002 §5.2 field_spec'),
 } as const;
 
-const CORE_ATTRS = new Set(['aep', 'id', 'type', 'subject', 'time', 'source', 'agent', 'session', 'run', 'step', 'seq', 'epoch', 'cause', 'traceparent', 'severity', 'capture', 'data']);
-
-/** True when `name` is one of the 17 core envelope members. */
-export function isCoreAttribute(name: string): boolean {
-  return CORE_ATTRS.has(name);
-}
+/** RFC 3339 §5.6 date-time syntax, ignoring calendar ranges (a value of this shape that fails the format names no real instant). */
+const RFC3339_SHAPE = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 
 /**
- * The rule an envelope-schema error belongs to. `type` is the event's type when it is a
- * string (decides which scoping rule applies).
+ * How AEP words schema errors: located sentences (`"/seq" must be integer, found string.`);
+ * a `required` error points at the missing member. `label` names the validated whole (`event`,
+ * or `payload` when a payload is checked alone). The keys are the `x-message` entries of
+ * schemas/aep/envelope.schema.json (AEP-0001 §5.1-§5.4, AEP-0004 §2.2).
  */
-export function classifyEnvelopeError(e: ErrorObject, value: Record<string, unknown>): RuleMeta {
-  const R = ENVELOPE_RULES;
-  if (e.schemaPath.includes('/allOf/') && e.schemaPath.includes('/then/')) {
-    const t = typeof value.type === 'string' ? value.type : '';
-    const s = scopeOf(t);
-    return s === 'agent' ? R.scopeAgent : s === 'foreign' ? R.scopeForeign : R.scopeSession;
-  }
-  if (e.keyword === 'propertyNames') return R.extensionName;
-  const name = e.instancePath.split('/')[1] ?? '';
-  if (e.keyword === 'required') return R.required;
-  if (name && !CORE_ATTRS.has(name)) return R.extensionValue;
-  if (e.keyword === 'type' && name && value[name] === null) return R.nullAttribute;
-  switch (name) {
-    case 'aep':
-      return R.version;
-    case 'time':
-      return e.keyword === 'format' ? R.time : R.attributeType;
-    case 'source':
-      return e.keyword === 'format' ? R.source : R.attributeType;
-    case 'severity':
-    case 'capture':
-      return e.keyword === 'enum' ? R.enumValue : R.attributeType;
-    case 'traceparent':
-      return e.keyword === 'pattern' ? R.traceparent : R.attributeType;
-    case 'seq':
-    case 'epoch':
-      return R.counter;
-    case 'type':
-      return e.keyword === 'pattern' ? R.typeGrammar : R.attributeType;
-    default:
-      return R.attributeType;
-  }
+export function aepWording(label = 'event'): Wording {
+  const typeOf = (c: MessageContext): string => String((c.instance as Record<string, unknown> | null)?.type);
+  return {
+    generic: (c) => locatedSentence(c, label),
+    requiredPointer: 'member',
+    additionalPointer: 'object',
+    keys: {
+      'envelope-required': (c) => {
+        const jsonrpc = typeof (c.instance as Record<string, unknown>).jsonrpc === 'string';
+        return c.generic() + (c.member === 'aep' && jsonrpc ? ' (This line looks like a JSON-RPC message, e.g. AHP: check it with `ahp validate`.)' : '');
+      },
+      'null-attribute': (c) => `Attribute "${c.path.slice(1)}" is null; an absent optional attribute is omitted, never null.`,
+      'type-grammar': (c) => `Type ${JSON.stringify((c.instance as Record<string, unknown>).type)} does not follow the type grammar {category}.{rest} (13 core categories, lowercase [a-z0-9_] segments) or x.{vendor}.{category}.{rest}.`,
+      'time-format': (c) =>
+        typeof c.value === 'string' && RFC3339_SHAPE.test(c.value)
+          ? `"${c.path}" has the RFC 3339 shape but names no real instant: the date or the time of day is out of range (e.g. February 30, month 13, hour 24).`
+          : c.generic(),
+      'extension-name': (c) => `Extension attribute name "${c.member ?? ''}" is not 1-20 lowercase letters or digits ([a-z0-9]{1,20}).`,
+      'extension-value': (c) => `Extension attribute "${c.path.slice(1)}" must be a string, integer or boolean.`,
+      scope: (c) => {
+        const name = c.pointer.slice(1);
+        const type = typeOf(c);
+        if (c.ruleId === ENVELOPE_RULES.scopeAgent.id) return `Agent-scoped event "${type}" must not carry "${name}" (agent.* events have no session, run, step or seq).`;
+        if (c.ruleId === ENVELOPE_RULES.scopeForeign.id) {
+          return c.keyword === 'required'
+            ? `"${type}" is addressed to a session and must carry "${name}".`
+            : `"${type}" must not carry "${name}": commands and attention.routed are not sequenced by their sender.`;
+        }
+        return `Session-scoped event "${type}" must carry "${name}".`;
+      },
+    },
+  };
 }

@@ -1,0 +1,220 @@
+/**
+ * The annotation vocabulary of our schemas (docs/architecture.md §Schema stage). Every keyword
+ * is a pure annotation: ajv registers it with no validation code, so it never changes a
+ * verdict and standalone-generated validators need nothing for it.
+ *
+ * - `x-rule`: the rule id of a schema location. A string names the rule of every error raised
+ *   at that node and below (an inner `x-rule` wins). An object maps the node's own keywords to
+ *   rule ids (`{"type": "aep/attribute-type", "format": "aep/time-format"}`), with `null` for a
+ *   `type` error on a JSON null and `*` for the node's other keywords and its subtree.
+ * - `x-message`: the sentence, or a message key (`@name`, looked up in the protocol's
+ *   wording), of errors raised by the node's own keywords. A string applies to every keyword
+ *   but `additionalProperties`; an object maps keywords (same keys as `x-rule`), where an
+ *   `additionalProperties` sentence may name the member as `{prop}`.
+ * - `x-aep-capture`: the capture level a payload field needs (AEP-0002 §5.1).
+ * - `x-spec`: a spec citation (documentation only).
+ * - `enumNames`: a legacy MCP 2025-11-25 annotation kept in the pinned extraction.
+ */
+
+/** Our annotation keywords, registered by every ajv instance. */
+export const ANNOTATION_KEYWORDS = ['x-rule', 'x-message', 'x-aep-capture', 'x-spec', 'enumNames'] as const;
+
+/** An `x-rule` / `x-message` value: one string, or a map from keyword (`null`, `*`) to string. */
+export type KeywordAnnotation = string | Readonly<Record<string, string>>;
+
+/** The value an annotation gives the error `keyword` raised by the node itself (`isNull`: a type error on null). */
+export function ownAnnotation(a: unknown, keyword: string, isNull: boolean, additionalDefault: boolean): string | undefined {
+  if (typeof a === 'string') return additionalDefault && keyword === 'additionalProperties' ? undefined : a;
+  if (a === null || typeof a !== 'object') return undefined;
+  const m = a as Record<string, unknown>;
+  const pick = (k: string) => (typeof m[k] === 'string' ? (m[k] as string) : undefined);
+  return (isNull && keyword === 'type' ? pick('null') : undefined) ?? pick(keyword) ?? (additionalDefault && keyword === 'additionalProperties' ? undefined : pick('*'));
+}
+
+/** The value an annotation gives errors raised below the node (`*`, or the whole string). */
+export function inheritedAnnotation(a: unknown): string | undefined {
+  if (typeof a === 'string') return a;
+  if (a === null || typeof a !== 'object') return undefined;
+  const v = (a as Record<string, unknown>)['*'];
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** Static facts about one schema node, for the error-to-finding mapper. */
+export interface NodeInfo {
+  /** The rule inherited at this node: its own or its nearest ancestor's `x-rule` (string or `*`), the document root excluded. */
+  rule?: string;
+  /** The document root's `x-rule` (string or `*`): the default of every definition of that document. */
+  docRule?: string;
+  /** In a copy made for a `$ref` (see {@link prepareSchemas}): the rule of the location that referred to it. */
+  context?: string;
+  /** The enclosing schema node (arrays are transparent) and the key under which this node sits. */
+  parent?: object;
+  parentKey?: string;
+  /** For a `{"not": {}}` that was a `false` subschema: the node whose keyword holds it (its annotations speak for it). */
+  falseHost?: object;
+}
+
+/** Schema nodes by identity (ajv `verbose` errors carry the failing node as `parentSchema`). */
+export type SchemaIndex = WeakMap<object, NodeInfo>;
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+const DATA_KEYWORDS = new Set(['const', 'enum', 'default', 'examples']);
+// a `false` under these keywords fails as the keyword itself, with the enclosing node as parentSchema
+const OWN_FALSE = new Set(['additionalProperties', 'unevaluatedProperties', 'unevaluatedItems']);
+
+/**
+ * Prepare loaded schema documents (mutable copies, keyed by `$id`) for the mapper, in place:
+ * 1. a `false` subschema becomes `{"not": {}}` (same verdict), so its errors have a node to
+ *    read annotations from (ajv reports a boolean schema's errors with no `parentSchema`);
+ *    the mapper words such a `not` as the `false schema` it was;
+ * 2. a `$ref` from a location with a rule to a definition without one is pointed at a copy
+ *    of that definition annotated with the rule (`$defs/__ctx<n>` of the target document),
+ *    so an error inside a shared leaf (a non-empty string, a SHA-256 value) is attributed to
+ *    the rule that used it, statically, from its schema location alone;
+ * 3. every object node is indexed ({@link NodeInfo}).
+ * Returns `index` (a new one by default; pass one to index several calls' documents together). `$ref`s must be JSON Pointer fragments (`#/...`), optionally after a
+ * document name resolved against `base`.
+ */
+export function prepareSchemas(docs: ReadonlyMap<string, Obj>, base: string, index: SchemaIndex = new WeakMap()): SchemaIndex {
+  const hosts = new WeakMap<object, object>();
+  for (const doc of docs.values()) rewriteFalse(doc, hosts);
+  const docOf = new WeakMap<object, Obj>();
+  for (const doc of docs.values()) indexTree(doc, doc, index, docOf);
+  for (const doc of docs.values()) markFalse(doc, hosts, index);
+  const clones = new Map<string, string>();
+  let n = 0;
+  const resolve = (ref: string, doc: Obj): { doc: Obj; docId: string; node: unknown } | undefined => {
+    const hash = ref.indexOf('#');
+    const docPart = hash < 0 ? ref : ref.slice(0, hash);
+    const frag = hash < 0 ? '' : ref.slice(hash + 1);
+    const docId = docPart === '' ? (doc.$id as string) : docPart.includes(':') ? docPart : base + docPart;
+    const target = docs.get(docId);
+    if (!target || !frag.startsWith('/')) return undefined;
+    let cur: unknown = target;
+    for (const raw of frag.slice(1).split('/')) {
+      const k = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+      cur = isObj(cur) ? cur[k] : Array.isArray(cur) ? cur[Number(k)] : undefined;
+    }
+    return { doc: target, docId, node: cur };
+  };
+  // a worklist: copies made here hold `$ref`s of their own
+  const work: Obj[] = [];
+  const collect = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(collect);
+    if (!isObj(node)) return;
+    if (typeof node.$ref === 'string') work.push(node);
+    for (const [k, v] of Object.entries(node)) if (!DATA_KEYWORDS.has(k) && v !== null && typeof v === 'object') collect(v);
+  };
+  for (const doc of docs.values()) collect(doc);
+  while (work.length) {
+    const node = work.pop()!;
+    const doc = docOf.get(node)!;
+    const rule = refContext(index.get(node)!);
+    const t = rule === undefined ? undefined : resolve(node.$ref as string, doc);
+    if (!t || !isObj(t.node) || index.get(t.node)?.rule !== undefined) continue;
+    const key = `${t.docId}\u0000${node.$ref as string}\u0000${rule}`;
+    let ref = clones.get(key);
+    if (ref === undefined) {
+      const copy = structuredClone(t.node);
+      const defs = (isObj(t.doc.$defs) ? t.doc.$defs : (t.doc.$defs = {})) as Obj;
+      const name = `__ctx${n++}`;
+      defs[name] = copy;
+      ref = `${t.docId}#/$defs/${name}`;
+      clones.set(key, ref);
+      indexTree(copy, t.doc, index, docOf, { parent: defs, parentKey: name, docRule: index.get(t.doc)?.docRule, context: rule });
+      copyFalseHosts(t.node, copy, index);
+      collect(copy);
+    }
+    node.$ref = ref;
+  }
+  return index;
+}
+
+/**
+ * The rule a `$ref` node hands to what it refers to: its own (inherited) rule, else its
+ * document's default, else the context it sits in (a document default is nearer than a rule
+ * from the referring document).
+ */
+export function refContext(info: NodeInfo): string | undefined {
+  return info.rule ?? info.docRule ?? info.context;
+}
+
+/**
+ * The rule of an error raised by the keywords of `node` (not counting the node's own keyword
+ * map, which the mapper reads first): the inherited rule, else (for a `$ref` node) the rule
+ * it hands on, else the context of the copy it is in, else its document's default.
+ */
+export function ruleOfNode(node: Obj, info: NodeInfo): string | undefined {
+  return info.rule ?? (typeof node.$ref === 'string' ? refContext(info) : (info.context ?? info.docRule));
+}
+
+const MAP_KEYWORDS = new Set(['properties', 'patternProperties', '$defs', 'dependentSchemas']);
+
+/**
+ * Replace `false` subschemas under `node` by `{"not": {}}`, remembering for each the schema
+ * node whose keyword holds it (`hosts`): a `false` cannot carry annotations, so its host's
+ * `x-rule` / `x-message` entries keyed `false schema` speak for it.
+ */
+function rewriteFalse(node: unknown, hosts: WeakMap<object, object>, host?: object): void {
+  if (Array.isArray(node)) {
+    node.forEach((v, i) => {
+      if (v === false && host) hosts.set((node[i] = { not: {} }), host);
+      else rewriteFalse(v, hosts, host);
+    });
+    return;
+  }
+  if (!isObj(node)) return;
+  // inside a map keyword (`properties`, ...) the host is the schema node that holds the map
+  const self = host && MAP_KEYWORDS.has(containerKey.get(node) ?? '') ? host : node;
+  for (const [k, v] of Object.entries(node)) {
+    if (DATA_KEYWORDS.has(k) || k.startsWith('x-')) continue;
+    if (v === false && !(self === node && OWN_FALSE.has(k))) hosts.set((node[k] = { not: {} }), self);
+    else if (isObj(v) || Array.isArray(v)) {
+      if (self === node && MAP_KEYWORDS.has(k) && isObj(v)) containerKey.set(v, k);
+      rewriteFalse(v, hosts, self);
+    }
+  }
+}
+
+const containerKey = new WeakMap<object, string>();
+
+/** Give the `false` nodes of a copy the host they have in the original (or its copy). */
+function copyFalseHosts(orig: Obj, copy: Obj, index: SchemaIndex): void {
+  const pairs = new Map<object, object>();
+  const pair = (a: unknown, b: unknown): void => {
+    if (a === null || typeof a !== 'object' || b === null || typeof b !== 'object') return;
+    pairs.set(a, b);
+    for (const [k, v] of Object.entries(a)) if (!DATA_KEYWORDS.has(k)) pair(v, (b as Obj)[k]);
+  };
+  pair(orig, copy);
+  for (const [a, b] of pairs) {
+    const host = index.get(a)?.falseHost;
+    const info = index.get(b);
+    if (host && info) info.falseHost = pairs.get(host) ?? host;
+  }
+}
+
+function markFalse(node: unknown, hosts: WeakMap<object, object>, index: SchemaIndex): void {
+  if (Array.isArray(node)) return node.forEach((v) => markFalse(v, hosts, index));
+  if (!isObj(node)) return;
+  const host = hosts.get(node);
+  const info = index.get(node);
+  if (host && info) info.falseHost = host;
+  for (const [k, v] of Object.entries(node)) if (!DATA_KEYWORDS.has(k) && v !== null && typeof v === 'object') markFalse(v, hosts, index);
+}
+
+/** Index `root` and its subtree; `at` places a copy under its `$defs` entry. */
+function indexTree(root: Obj, doc: Obj, index: SchemaIndex, docOf: WeakMap<object, Obj>, at?: NodeInfo): void {
+  const docRule = at ? at.docRule : inheritedAnnotation(doc['x-rule']);
+  const visit = (node: unknown, parent: object | undefined, parentKey: string | undefined, inherited: string | undefined, isRoot: boolean): void => {
+    if (Array.isArray(node)) return node.forEach((item) => visit(item, parent, parentKey, inherited, false));
+    if (!isObj(node)) return;
+    // a document root's rule is only its definitions' default (docRule), not inherited
+    const rule = (isRoot && !at ? undefined : inheritedAnnotation(node['x-rule'])) ?? inherited;
+    index.set(node, { rule, docRule, context: at?.context, parent, parentKey });
+    docOf.set(node, doc);
+    for (const [k, v] of Object.entries(node)) if (!DATA_KEYWORDS.has(k) && v !== null && typeof v === 'object') visit(v, node, k, rule, false);
+  };
+  visit(root, at?.parent, at?.parentKey, undefined, true);
+}

@@ -1,0 +1,128 @@
+/**
+ * The string formats of our schemas, written from their ABNF (no ajv-formats): RFC 3339 §5.6
+ * `date-time` and `full-date`, RFC 3986 §3 `uri` and RFC 5321 §4.1.2 `email`. Every AEP, AHP
+ * and MCP field with `format` is checked by {@link STRICT_FORMATS}, through the ajv factory
+ * (`./ajv.ts`) or directly (MCP form answers). Plain functions over plain regular
+ * expressions, so generated (standalone) validator code can import this module.
+ */
+
+/** The format names our schemas use. */
+export type FormatName = 'date-time' | 'date' | 'uri' | 'email';
+
+// RFC 3339 §5.6: full-date "T" full-time; "T"/"Z" may be lower case (§5.6 NOTE); the space of
+// that NOTE is not in the ABNF, so it is not accepted. time-numoffset = ("+" / "-") HH ":" MM.
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/;
+const FULL_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** Days in `month` (1-12) of `year`, Gregorian leap years (RFC 3339 Appendix C). */
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
+function realDate(year: number, month: number, day: number): boolean {
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
+}
+
+/** True when `s` is an RFC 3339 §5.6 `full-date` naming a real calendar day (2024-02-29 yes, 2026-02-29 no). */
+export function isFullDate(s: string): boolean {
+  const m = FULL_DATE.exec(s);
+  return m !== null && realDate(Number(m[1]), Number(m[2]), Number(m[3]));
+}
+
+/**
+ * True when `s` is an RFC 3339 §5.6 `date-time`: `full-date "T" full-time` (`T`/`t` only),
+ * a real calendar date, hour 00-23, minute 00-59, second 00-60, an optional `.` 1*DIGIT
+ * fraction, and `Z`/`z` or `±HH:MM` (offset hour 00-23, minute 00-59; `-00:00` is valid).
+ * Second 60 (a leap second) only where §5.7 allows it: at 23:59:60 UTC on the last day of a
+ * month (the offset applied), with no leap-second table. Never throws.
+ */
+export function isDateTime(s: string): boolean {
+  const m = DATE_TIME.exec(s);
+  if (m === null) return false;
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  const hour = Number(m[4]);
+  const minute = Number(m[5]);
+  const second = Number(m[6]);
+  if (!realDate(year, month, day) || hour > 23 || minute > 59 || second > 60) return false;
+  let offset = 0;
+  if (m[7] !== undefined) {
+    const oh = Number(m[8]);
+    const om = Number(m[9]);
+    if (oh > 23 || om > 59) return false;
+    offset = (m[7] === '-' ? -1 : 1) * (oh * 60 + om);
+  }
+  if (second < 60) return true;
+  const utc = new Date(Date.UTC(year, month - 1, day, hour, minute) - offset * 60_000);
+  return utc.getUTCHours() === 23 && utc.getUTCMinutes() === 59 && utc.getUTCDate() === daysInMonth(utc.getUTCFullYear(), utc.getUTCMonth() + 1);
+}
+
+// RFC 3986 §3 and Appendix A, composed from its ABNF rules.
+const UNRESERVED = "A-Za-z0-9\\-._~";
+const SUB_DELIMS = "!$&'()*+,;=";
+const PCT = '%[0-9A-Fa-f]{2}';
+const PCHAR = `(?:[${UNRESERVED}${SUB_DELIMS}:@]|${PCT})`;
+const SEGMENT = `${PCHAR}*`;
+const SEGMENT_NZ = `${PCHAR}+`;
+const DEC_OCTET = '(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9][0-9]|[0-9])';
+const IPV4 = `${DEC_OCTET}\\.${DEC_OCTET}\\.${DEC_OCTET}\\.${DEC_OCTET}`;
+const H16 = '[0-9A-Fa-f]{1,4}';
+const LS32 = `(?:${H16}:${H16}|${IPV4})`;
+const IPV6 = [
+  `(?:${H16}:){6}${LS32}`,
+  `::(?:${H16}:){5}${LS32}`,
+  `(?:${H16})?::(?:${H16}:){4}${LS32}`,
+  `(?:(?:${H16}:){0,1}${H16})?::(?:${H16}:){3}${LS32}`,
+  `(?:(?:${H16}:){0,2}${H16})?::(?:${H16}:){2}${LS32}`,
+  `(?:(?:${H16}:){0,3}${H16})?::${H16}:${LS32}`,
+  `(?:(?:${H16}:){0,4}${H16})?::${LS32}`,
+  `(?:(?:${H16}:){0,5}${H16})?::${H16}`,
+  `(?:(?:${H16}:){0,6}${H16})?::`,
+].map((a) => `(?:${a})`).join('|');
+const IP_FUTURE = `v[0-9A-Fa-f]+\\.[${UNRESERVED}${SUB_DELIMS}:]+`;
+const IP_LITERAL = `\\[(?:${IPV6}|${IP_FUTURE})\\]`;
+// host = IP-literal / IPv4address / reg-name; every IPv4address is also a reg-name
+const REG_NAME = `(?:[${UNRESERVED}${SUB_DELIMS}]|${PCT})*`;
+const USERINFO = `(?:[${UNRESERVED}${SUB_DELIMS}:]|${PCT})*`;
+const AUTHORITY = `(?:${USERINFO}@)?(?:${IP_LITERAL}|${REG_NAME})(?::[0-9]*)?`;
+const HIER_PART = `(?://${AUTHORITY}(?:/${SEGMENT})*|/(?:${SEGMENT_NZ}(?:/${SEGMENT})*)?|${SEGMENT_NZ}(?:/${SEGMENT})*|)`;
+const QUERY = `(?:${PCHAR}|[/?])*`;
+const URI = new RegExp(`^[A-Za-z][A-Za-z0-9+\\-.]*:${HIER_PART}(?:\\?${QUERY})?(?:#${QUERY})?$`);
+
+/**
+ * True when `s` is an RFC 3986 §3 `URI`: scheme ":" hier-part [ "?" query ] [ "#" fragment ],
+ * exactly per the ABNF: a port is *DIGIT (`h:` is allowed, `h:abc` is not), userinfo holds no
+ * `@`, `%` is followed by two hex digits, IP literals are IPv6 or IPvFuture (§3.2.2), and an
+ * empty hier-part (`aep:`) is a URI. ASCII only (an IRI is not a URI).
+ */
+export function isUri(s: string): boolean {
+  return URI.test(s);
+}
+
+// RFC 5321 §4.1.2 Mailbox = Local-part "@" ( Domain / address-literal ), with §4.1.3 literals.
+const ATEXT = "A-Za-z0-9!#$%&'*+\\-/=?^_`{|}~";
+const DOT_STRING = `[${ATEXT}]+(?:\\.[${ATEXT}]+)*`;
+const QUOTED_STRING = '"(?:[\\x20\\x21\\x23-\\x5b\\x5d-\\x7e]|\\\\[\\x20-\\x7e])*"';
+const SUB_DOMAIN = '[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?';
+const DOMAIN = `${SUB_DOMAIN}(?:\\.${SUB_DOMAIN})*`;
+const ADDRESS_LITERAL = `\\[(?:${IPV4}|IPv6:(?:${IPV6}))\\]`;
+const MAILBOX = new RegExp(`^(?:${DOT_STRING}|${QUOTED_STRING})@(?:${DOMAIN}|${ADDRESS_LITERAL})$`);
+
+/**
+ * True when `s` is an RFC 5321 §4.1.2 `Mailbox` (the JSON Schema `email` format): a dot-string
+ * or quoted-string local part, `@`, and a domain of LDH labels or an IPv4 / IPv6 address
+ * literal. No length limits (those are §4.5.3 transport limits, not syntax).
+ */
+export function isEmail(s: string): boolean {
+  return MAILBOX.test(s);
+}
+
+/** Every format our schemas use, by name: one predicate each. */
+export const STRICT_FORMATS: Readonly<Record<FormatName, (s: string) => boolean>> = Object.freeze({
+  'date-time': isDateTime,
+  date: isFullDate,
+  uri: isUri,
+  email: isEmail,
+});
