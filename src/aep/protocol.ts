@@ -8,6 +8,7 @@ import type { FindingSink } from '../core/finding.ts';
 import { framingFinding, JSONL_RULES } from '../core/jsonl.ts';
 import type { ProtocolChecker, ProtocolDriver, RunStats } from '../core/pipeline.ts';
 import { makeFinding, RuleRunner, type ParsedEvent, type RuleMeta } from '../core/rule.ts';
+import type { RuleSelection } from '../core/engine.ts';
 import type { AepEvent } from './event.ts';
 import { envelopeValidator, KNOWN_AEP_TYPES, payloadValidator, registryEntry } from './payload.ts';
 import { AEP_EVENT_RULES, AEP_SCHEMA_RULES } from './rules/index.ts';
@@ -18,6 +19,8 @@ import type { AepCaptureLevel } from './schemas.ts';
 /** Options of an AEP run. */
 export interface AepCheckOptions {
   stream?: Partial<AepStreamOptions>;
+  /** Run only these rules (framing and parse findings always appear); `undefined` runs all. */
+  rules?: RuleSelection;
 }
 
 /** Every rule `aep validate` can report: framing, schema, per-event and stream rules. */

@@ -4,6 +4,7 @@
  * stream rules. AHP base/transports/stdio.md (framing), base/transports/http.md (one message
  * per body), interaction-payloads.md.
  */
+import type { RuleSelection } from '../core/engine.ts';
 import type { FindingSink } from '../core/finding.ts';
 import { framingFinding, JSONL_RULES } from '../core/jsonl.ts';
 import type { ProtocolChecker, ProtocolDriver, RunStats } from '../core/pipeline.ts';
@@ -69,6 +70,8 @@ export function knownAhpTypes(): string[] {
 export interface AhpCheckOptions {
   binding?: (source: string) => AhpBinding;
   stream?: Partial<AhpStreamOptions>;
+  /** Run only these rules (framing and parse findings always appear); `undefined` runs all. */
+  rules?: RuleSelection;
 }
 
 /** Build the AHP pipeline driver. */
