@@ -2,7 +2,7 @@
  * The `fixtures`, `rules` and `explain` verbs, shared by `aep` and `ahp` (registered by
  * {@link addCatalogueAndFixtureVerbs} from src/cli/program.ts `buildProgram`).
  *
- * - `fixtures DIR`: run a fixture directory (src/fixtures) and print one verdict per case
+ * - `fixtures DIR`: run a fixture directory (src/fixture-runner) and print one verdict per case
  *   with the chosen reporter. Exit 0 all cases pass (known deviations allowed); 1 a case
  *   failed or a deviation entry is stale; 2 usage, unreadable/unknown layout, bad deviations
  *   file, harness error (bad sidecar), or nothing checked at all.
@@ -15,8 +15,8 @@ import { DEFAULT_MAX_DEPTH } from '../core/json.ts';
 import { DEFAULT_MAX_LINE_BYTES } from '../core/jsonl.ts';
 import { InputError } from '../core/pipeline.ts';
 import type { Severity } from '../core/finding.ts';
-import { findExamples } from '../fixtures/examples.ts';
-import { DeviationsError, FixtureError, fixtureExitCode, runFixtures, type FixtureProtocol } from '../fixtures/index.ts';
+import { findExamples } from '../fixture-runner/examples.ts';
+import { DeviationsError, FixtureError, fixtureExitCode, runFixtures, type FixtureProtocol } from '../fixture-runner/index.ts';
 import { catalogueRows, renderExplain, renderRulesText } from '../report/catalogue.ts';
 import { createFixtureReporter, fixtureFormatsFor, type FixtureFormatName } from '../report/index.ts';
 import type { Output } from '../report/types.ts';

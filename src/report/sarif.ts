@@ -16,7 +16,7 @@
  */
 import type { Finding, Severity } from '../core/finding.ts';
 import type { RuleMeta } from '../core/rule.ts';
-import type { CaseResult, FixtureSummary } from '../fixtures/types.ts';
+import type { CaseResult, FixtureSummary } from '../fixture-runner/types.ts';
 import { specUrl } from './spec-links.ts';
 import type { FixtureReporter, Output, ReportContext, Reporter } from './types.ts';
 import { sortFindings } from './util.ts';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { ahpCli, bindingByName, bindingFor } from '../../src/cli/ahp.ts';
 import { fixtureProtocolOf } from '../../src/cli/verbs.ts';
-import { runFixtures } from '../../src/fixtures/index.ts';
+import { runFixtures } from '../../src/fixture-runner/index.ts';
 import { AHP_CORPUS_DIR, REPO_DIR, requireShared } from './helpers.ts';
 
 const POLICY = { strict: false, failOn: 'error' as const };
