@@ -257,7 +257,7 @@ export function addReportOptions(cmd: Command, formats: readonly string[] = FORM
 /**
  * Build the program for one protocol. `setExit` receives the exit code of the verb that ran.
  */
-export function buildProgram(protocol: CliProtocol, io: CliIO, setExit: (code: number) => void): Command {
+function buildProgram(protocol: CliProtocol, io: CliIO, setExit: (code: number) => void): Command {
   const program = new Command(protocol.name)
     .description(protocol.description)
     .version(VERSION)

@@ -101,7 +101,7 @@ function editDistance(a: string, b: string): number {
 }
 
 /** The known rule ids nearest to `wanted` by edit distance (ignoring case), ties in catalogue order. */
-export function nearestRuleIds(ids: readonly string[], wanted: string, max = 3): string[] {
+function nearestRuleIds(ids: readonly string[], wanted: string, max = 3): string[] {
   const w = wanted.toLowerCase();
   const scored = ids.map((id) => ({ id, d: editDistance(id.toLowerCase(), w) }));
   const best = Math.min(...scored.map((s) => s.d));

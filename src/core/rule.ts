@@ -175,11 +175,6 @@ export function makeFinding(rule: RuleMeta, r: ReportInput, event?: ParsedEvent)
   return f;
 }
 
-/** A reporting context bound to one rule and (optionally) one event. */
-export function contextFor(rule: RuleMeta, sink: FindingSink, event?: ParsedEvent): RuleContext {
-  return { report: (r) => sink(makeFinding(rule, r, event)) };
-}
-
 /**
  * Runs a protocol's per-event and stream rules in their declared order.
  * Stream rule instances are created once per run; a rule that throws becomes a

@@ -10,7 +10,7 @@ import type { FixtureReporter, Output, ReportContext, Reporter } from './types.t
 import { sortFindings } from './util.ts';
 
 /** Version of the JSON report shape; bumped on any breaking change. */
-export const JSON_REPORT_VERSION = 1;
+const JSON_REPORT_VERSION = 1;
 
 function toolOf(ctx: ReportContext) {
   return { name: 'agent-conformance', version: ctx.version, protocol: ctx.protocol };
@@ -60,7 +60,7 @@ export function fixtureJsonReporter(out: Output, ctx: ReportContext): FixtureRep
 }
 
 /** Stable key order for a finding. */
-export function orderFinding(f: Finding): Finding {
+function orderFinding(f: Finding): Finding {
   const o = { ruleId: f.ruleId, severity: f.severity, message: f.message, source: f.source } as Finding;
   if (f.line !== undefined) o.line = f.line;
   if (f.column !== undefined) o.column = f.column;

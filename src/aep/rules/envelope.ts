@@ -32,12 +32,8 @@ export const ENVELOPE_RULES = {
   fieldSpec: r('aep/form-field-spec', 'error', 'Every form field_spec has id, type and label, and a select field has choices.', 'AEP-0006; AEP-0002 §5.2 field_spec'),
 } as const;
 
+/** The 17 core context attributes; any other top-level member is an extension (AEP-0001 §5.1, §5.4). */
 const CORE_ATTRS = new Set(['aep', 'id', 'type', 'subject', 'time', 'source', 'agent', 'session', 'run', 'step', 'seq', 'epoch', 'cause', 'traceparent', 'severity', 'capture', 'data']);
-
-/** True when `name` is one of the 17 core envelope members. */
-export function isCoreAttribute(name: string): boolean {
-  return CORE_ATTRS.has(name);
-}
 
 /**
  * The rule an envelope-schema error belongs to. `type` is the event's type when it is a
