@@ -119,7 +119,7 @@ export function unknownRuleMessage(protocol: CliProtocol, id: string, verb: stri
     protocol.rules().map((r) => r.id),
     id,
   );
-  const hint = id.startsWith(`${other}/`) ? `; ${other} rules belong to \`${other} ${verb}\`` : near.length ? `; did you mean ${near.join(', ')}?` : '';
+  const hint = id.startsWith(`${other}/`) ? `; that is an ${other} rule: try \`${other} ${verb} ${id}\`` : near.length ? `; did you mean ${near.join(', ')}?` : '';
   return `${protocol.name}: unknown rule "${id}"${hint} (\`${protocol.name} rules\` lists them all)\n`;
 }
 

@@ -57,5 +57,5 @@ test('validate --rule with an unknown id: exit 2, one line naming the nearest id
   assert.equal(ahp.stderr, 'ahp: unknown rule "ahp/json-rpc"; did you mean ahp/jsonrpc? (`ahp rules` lists them all)\n');
   const cross = await runCli('aep', ['validate', '--rule', 'ahp/jsonrpc', '-']);
   assert.equal(cross.code, 2);
-  assert.match(cross.stderr, /^aep: unknown rule "ahp\/jsonrpc"; ahp rules belong to `ahp validate --rule` \(`aep rules` lists them all\)\n$/);
+  assert.match(cross.stderr, /^aep: unknown rule "ahp\/jsonrpc"; that is an ahp rule: try `ahp validate --rule ahp\/jsonrpc` \(`aep rules` lists them all\)\n$/);
 });
