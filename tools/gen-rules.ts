@@ -8,6 +8,7 @@
  * message-rule registry), pin (`pin verify` / `pin refresh`).
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { aepRules } from '../src/aep/protocol.ts';
 import { AHP_MESSAGE_RULES } from '../src/ahp/rules.ts';
@@ -76,7 +77,7 @@ async function main(): Promise<void> {
     resetSpecAnchors();
     process.stdout.write(`wrote ${ANCHORS_JSON}\n`);
   } else {
-    process.stdout.write(`reference AEP spec not found at ${AEP_SPEC_DIR}: kept ${ANCHORS_JSON}\n`);
+    process.stdout.write(`reference AEP spec not found at ${relative(fileURLToPath(ROOT), AEP_SPEC_DIR)} (expected the shared checkout ../shared next to the repo): kept ${ANCHORS_JSON}\n`);
   }
   writeFileSync(RULES_MD, await buildRulesMarkdown());
   process.stdout.write(`wrote ${RULES_MD}\n`);

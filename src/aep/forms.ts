@@ -101,7 +101,7 @@ export function compileForm(fields: readonly unknown[]): CompiledForm {
  * string field's value, an `other` answer) and anything that does not match the field's type
  * are not structural (the gate is conservative; notes A-10).
  */
-export function isStructuralValue(field: CompiledField, value: unknown): boolean {
+function isStructuralValue(field: CompiledField, value: unknown): boolean {
   switch (field.type) {
     case 'number':
       return typeof value === 'number';
@@ -120,7 +120,7 @@ export function isStructuralValue(field: CompiledField, value: unknown): boolean
  * select field's choice ids (string-field values, `other` free text, strings answering number
  * or boolean fields), or an array holding such a string. Numbers and booleans never carry text.
  */
-export function carriesFreeText(field: CompiledField, value: unknown): boolean {
+function carriesFreeText(field: CompiledField, value: unknown): boolean {
   const text = (x: unknown) => typeof x === 'string' && !(field.type === 'select' && field.choices.has(x));
   return Array.isArray(value) ? value.some(text) : text(value);
 }

@@ -389,7 +389,7 @@ export interface EditContextIssue {
 }
 
 /** The rule id under which a rejection reason is reported. */
-export function rejectionRule(code: RejectionCode): string {
+function rejectionRule(code: RejectionCode): string {
   return code === 'malformed' ? 'ahp/effect' : code === 'not-advertised' ? EFFECT_NOT_ADVERTISED : MODIFY_INVALID;
 }
 

@@ -4,7 +4,7 @@
 import { Option, type Command } from 'commander';
 import { aepDriver, aepRules, KNOWN_AEP_TYPES } from '../aep/protocol.ts';
 import { DEFAULT_AEP_STREAM_OPTIONS } from '../aep/stream/index.ts';
-import { main, positiveInt, processIO, type CliIO, type CliProtocol } from './program.ts';
+import { main, positiveInt, processIO, ruleSelection, type CliIO, type CliProtocol } from './program.ts';
 
 /** The AEP protocol as the CLI sees it. */
 export const aepCli: CliProtocol = {
@@ -14,6 +14,7 @@ export const aepCli: CliProtocol = {
   rules: aepRules,
   driver: (opts) =>
     aepDriver({
+      rules: ruleSelection(opts),
       stream: {
         maxSessions: (opts.maxSessions as number | undefined) ?? DEFAULT_AEP_STREAM_OPTIONS.maxSessions,
         maxOpen: (opts.maxOpen as number | undefined) ?? DEFAULT_AEP_STREAM_OPTIONS.maxOpen,

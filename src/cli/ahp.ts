@@ -11,7 +11,7 @@ import { Option, type Command } from 'commander';
 import { ahpDriver, ahpRules, knownAhpTypes, type AhpBinding } from '../ahp/driver.ts';
 import { DEFAULT_AHP_STREAM_OPTIONS } from '../ahp/stream/index.ts';
 import { registerPinCommands } from './pin.ts';
-import { main, positiveInt, processIO, type CliIO, type CliProtocol } from './program.ts';
+import { main, positiveInt, processIO, ruleSelection, type CliIO, type CliProtocol } from './program.ts';
 
 /**
  * The binding of an input name when no `--binding` is given: a `.json` file named
@@ -39,6 +39,7 @@ export const ahpCli: CliProtocol = {
   driver: (opts) => {
     const b = opts.binding as AhpBinding | undefined;
     return ahpDriver({
+      rules: ruleSelection(opts),
       // sources are input names; stdin is `<stdin>` (stdio unless --binding says otherwise)
       binding: (source) => b ?? bindingByName(source),
       stream: {

@@ -1,7 +1,7 @@
 /**
  * `ahp pin verify` / `ahp pin refresh`: the maintainer verbs guarding the pinned MCP
  * 2025-11-25 files and our elicitation extraction. AHP interaction-payloads §Pinned upstream
- * maintenance; DESIGN.md §Pins.
+ * maintenance; docs/pin-maintenance.md.
  */
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -3,7 +3,7 @@
  * (argv, stdin, stdout, stderr, exit code) goes through the {@link CliIO} passed in, so tests
  * can drive it and the bins stay tiny.
  *
- * Exit codes (DESIGN.md §Severity and exit codes): 0 nothing at/above `--fail-on`;
+ * Exit codes (README §Exit codes): 0 nothing at/above `--fail-on`;
  * 1 findings at/above it (or a fixture/pin mismatch); 2 usage, I/O or internal errors.
  */
 import { createReadStream, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -16,7 +16,8 @@ import { RuleCrashError, type RuleMeta } from '../core/rule.ts';
 import { FindingCounter } from '../core/summary.ts';
 import { createReporter, FORMATS, type FormatName } from '../report/index.ts';
 import type { Output } from '../report/types.ts';
-import { addCatalogueAndFixtureVerbs } from './verbs.ts';
+import type { RuleSelection } from '../core/engine.ts';
+import { addCatalogueAndFixtureVerbs, unknownRuleMessage } from './verbs.ts';
 
 /** Process access for the CLI (real process in bins; fakes in tests). */
 export interface CliIO {
@@ -43,6 +44,8 @@ export interface ValidateOptions {
   output?: string;
   color?: boolean;
   progress: boolean;
+  /** `--rule ID` (repeatable): run only these rules (framing always runs); absent or empty runs all. */
+  rule?: string[];
   /** Protocol-specific options (e.g. AHP `binding`, AEP caps). */
   [key: string]: unknown;
 }
@@ -78,6 +81,16 @@ export function positiveInt(value: string): number {
 function severityArg(value: string): Severity {
   if (!isSeverity(value)) throw new InvalidArgumentError('expected error, warning or info.');
   return value;
+}
+
+/** Collect a repeatable option's values, in order. */
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+/** The rule selection of `--rule` for the driver: `undefined` (every rule) when none is named. */
+export function ruleSelection(opts: Pick<ValidateOptions, 'rule'>): RuleSelection {
+  return opts.rule?.length ? new Set(opts.rule) : undefined;
 }
 
 /** Make an {@link Output} that writes to a file at the end (for `--output`). */
@@ -139,6 +152,12 @@ function progressPrinter(io: CliIO, totalBytes: number | undefined) {
  * @throws nothing: I/O and internal errors become messages on stderr and exit 2.
  */
 export async function runValidate(protocol: CliProtocol, files: string[], opts: ValidateOptions, io: CliIO): Promise<number> {
+  const known = new Set(protocol.rules().map((r) => r.id));
+  const unknownRule = opts.rule?.find((id) => !known.has(id));
+  if (unknownRule !== undefined) {
+    io.stderr.write(unknownRuleMessage(protocol, unknownRule, 'validate --rule'));
+    return 2;
+  }
   let inputs: InputSpec[];
   try {
     inputs = openInputs(files, io, (p) => protocol.framingFor?.(p, opts) ?? 'jsonl');
@@ -229,7 +248,7 @@ export function addReportOptions(cmd: Command, formats: readonly string[] = FORM
 /**
  * Build the program for one protocol. `setExit` receives the exit code of the verb that ran.
  */
-export function buildProgram(protocol: CliProtocol, io: CliIO, setExit: (code: number) => void): Command {
+function buildProgram(protocol: CliProtocol, io: CliIO, setExit: (code: number) => void): Command {
   const program = new Command(protocol.name)
     .description(protocol.description)
     .version(VERSION)
@@ -244,6 +263,7 @@ export function buildProgram(protocol: CliProtocol, io: CliIO, setExit: (code: n
   addReportOptions(validate)
     .addOption(new Option('--max-line-bytes <n>', 'longest line accepted, in bytes').argParser(positiveInt).default(DEFAULT_MAX_LINE_BYTES))
     .addOption(new Option('--max-depth <n>', 'deepest nesting of arrays/objects accepted').argParser(positiveInt).default(DEFAULT_MAX_DEPTH))
+    .option('--rule <id>', `run only this rule (repeatable; framing jsonl/* and json/* findings always appear); \`${protocol.name} rules\` lists the ids`, collect)
     .option('--no-progress', 'never show the progress line');
   protocol.validateOptions?.(validate);
   validate.action(async (files: string[], raw: Record<string, unknown>) => {

@@ -2,7 +2,7 @@
  * The `fixtures`, `rules` and `explain` verbs, shared by `aep` and `ahp` (registered by
  * {@link addCatalogueAndFixtureVerbs} from src/cli/program.ts `buildProgram`).
  *
- * - `fixtures DIR`: run a fixture directory (src/fixtures) and print one verdict per case
+ * - `fixtures DIR`: run a fixture directory (src/fixture-runner) and print one verdict per case
  *   with the chosen reporter. Exit 0 all cases pass (known deviations allowed); 1 a case
  *   failed or a deviation entry is stale; 2 usage, unreadable/unknown layout, bad deviations
  *   file, harness error (bad sidecar), or nothing checked at all.
@@ -15,8 +15,8 @@ import { DEFAULT_MAX_DEPTH } from '../core/json.ts';
 import { DEFAULT_MAX_LINE_BYTES } from '../core/jsonl.ts';
 import { InputError } from '../core/pipeline.ts';
 import type { Severity } from '../core/finding.ts';
-import { findExamples } from '../fixtures/examples.ts';
-import { DeviationsError, FixtureError, fixtureExitCode, runFixtures, type FixtureProtocol } from '../fixtures/index.ts';
+import { findExamples } from '../fixture-runner/examples.ts';
+import { DeviationsError, FixtureError, fixtureExitCode, runFixtures, type FixtureProtocol } from '../fixture-runner/index.ts';
 import { catalogueRows, renderExplain, renderRulesText } from '../report/catalogue.ts';
 import { createFixtureReporter, fixtureFormatsFor, type FixtureFormatName } from '../report/index.ts';
 import type { Output } from '../report/types.ts';
@@ -89,10 +89,38 @@ export async function runFixturesVerb(protocol: CliProtocol, dir: string, opts: 
   return code;
 }
 
-/** Nearest rule ids to a mistyped one (same suffix, or containing it). */
-function suggestions(ids: readonly string[], wanted: string): string[] {
-  const tail = wanted.split('/').pop()!.toLowerCase();
-  return ids.filter((id) => id.toLowerCase().includes(tail) || tail.includes(id.split('/').pop()!.toLowerCase())).slice(0, 5);
+/** Levenshtein distance between `a` and `b` (insertions, deletions and substitutions cost 1). */
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
+
+/** The known rule ids nearest to `wanted` by edit distance (ignoring case), ties in catalogue order. */
+function nearestRuleIds(ids: readonly string[], wanted: string, max = 3): string[] {
+  const w = wanted.toLowerCase();
+  const scored = ids.map((id) => ({ id, d: editDistance(id.toLowerCase(), w) }));
+  const best = Math.min(...scored.map((s) => s.d));
+  return scored.filter((s) => s.d === best).slice(0, max).map((s) => s.id);
+}
+
+/**
+ * The one-line usage error for a rule id `protocol` does not know (`explain`, `validate --rule`):
+ * the other protocol's prefix gets a pointer to its binary, anything else the nearest known ids;
+ * both end by pointing at `<protocol> rules`.
+ */
+export function unknownRuleMessage(protocol: CliProtocol, id: string, verb: string): string {
+  const other = protocol.name === 'aep' ? 'ahp' : 'aep';
+  const near = nearestRuleIds(
+    protocol.rules().map((r) => r.id),
+    id,
+  );
+  const hint = id.startsWith(`${other}/`) ? `; that is an ${other} rule: try \`${other} ${verb} ${id}\`` : near.length ? `; did you mean ${near.join(', ')}?` : '';
+  return `${protocol.name}: unknown rule "${id}"${hint} (\`${protocol.name} rules\` lists them all)\n`;
 }
 
 /** Register `fixtures`, `rules` and `explain` on `program`. */
@@ -127,13 +155,7 @@ export function addCatalogueAndFixtureVerbs(program: Command, protocol: CliProto
       const rules = protocol.rules();
       const rule = rules.find((r) => r.id === id);
       if (!rule) {
-        const near = suggestions(
-          rules.map((r) => r.id),
-          id,
-        );
-        const other = protocol.name === 'aep' ? 'ahp' : 'aep';
-        const hint = id.startsWith(`${other}/`) ? `; ${other} rules are explained by \`${other} explain ${id}\`` : near.length ? `; did you mean ${near.join(', ')}?` : '';
-        io.stderr.write(`${protocol.name}: unknown rule "${id}"${hint} (\`${protocol.name} rules\` lists them all)\n`);
+        io.stderr.write(unknownRuleMessage(protocol, id, 'explain'));
         setExit(2);
         return;
       }

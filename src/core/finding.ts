@@ -11,9 +11,6 @@ export type Severity = 'error' | 'warning' | 'info';
 /** Numeric rank of each severity: higher is more severe. */
 export const SEVERITY_RANK: Readonly<Record<Severity, number>> = { info: 0, warning: 1, error: 2 };
 
-/** All severities, most severe first. */
-export const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
-
 /** True when `s` is a {@link Severity} string. */
 export function isSeverity(s: unknown): s is Severity {
   return s === 'error' || s === 'warning' || s === 'info';
@@ -63,12 +60,4 @@ export function describeValue(v: unknown): string {
   if (typeof v === 'string') return `string (${[...v].length} chars)`;
   if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
   return typeof v;
-}
-
-/** The JSON type name of a value as JSON Schema names it (`integer` only for whole numbers). */
-export function jsonTypeOf(v: unknown): 'null' | 'array' | 'object' | 'string' | 'integer' | 'number' | 'boolean' {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'array';
-  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
-  return typeof v as 'object' | 'string' | 'boolean';
 }

@@ -18,7 +18,7 @@ export const DEFAULT_MAX_DEPTH = 256;
  * Most repeated member names listed per text, top-level and nested counted apart; the rest
  * are counted (a line of a million repeats must not become a million findings in memory).
  */
-export const MAX_DUPLICATES_LISTED = 1000;
+const MAX_DUPLICATES_LISTED = 1000;
 
 /** A duplicate object member: `pointer` names the member, `index` is the UTF-16 index of its second key. */
 export interface DuplicateKey {

@@ -331,7 +331,7 @@ async function checkDocument(source: string, buf: Buffer, checker: ProtocolCheck
 }
 
 /** Turn a single-line location (column = index + 1 in a multi-line document) into line/column. */
-export function relocate(f: Finding, text: string, offset: number): Finding {
+function relocate(f: Finding, text: string, offset: number): Finding {
   if (f.column === undefined) return f;
   const idx = f.column - 1;
   let line = 1;

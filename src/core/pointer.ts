@@ -24,7 +24,7 @@ export function childPointer(parent: string, token: string | number): string {
  * Split a pointer into unescaped tokens. `""` -> `[]`.
  * @throws Error when `pointer` is neither empty nor starts with `/`.
  */
-export function parsePointer(pointer: string): string[] {
+function parsePointer(pointer: string): string[] {
   if (pointer === '') return [];
   if (pointer[0] !== '/') throw new Error(`invalid JSON Pointer: ${JSON.stringify(pointer)}`);
   return pointer

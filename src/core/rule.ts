@@ -139,8 +139,3 @@ export function makeFinding(rule: RuleMeta, r: ReportInput, event?: ParsedEvent)
   if (r.data) f.data = r.data;
   return f;
 }
-
-/** A reporting context bound to one rule and (optionally) one event. */
-export function contextFor(rule: RuleMeta, sink: FindingSink, event?: ParsedEvent): RuleContext {
-  return { report: (r) => sink(makeFinding(rule, r, event)) };
-}

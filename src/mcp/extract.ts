@@ -41,7 +41,7 @@ export class ExtractionError extends Error {
 }
 
 /** The two definitions whose transitive `$ref` closure is extracted, in visiting order. */
-export const ELICITATION_SEEDS: readonly string[] = ['ElicitRequestParams', 'ElicitResult'];
+const ELICITATION_SEEDS: readonly string[] = ['ElicitRequestParams', 'ElicitResult'];
 
 /**
  * The header of agent-conformance's own committed extraction

@@ -37,7 +37,7 @@ export function expectedExtraction(schemaJson: Uint8Array, committed?: Uint8Arra
 }
 
 /** The 1-based number of the first line where `a` and `b` differ, or 0 when equal. */
-export function firstDifferentLine(a: string, b: string): number {
+function firstDifferentLine(a: string, b: string): number {
   if (a === b) return 0;
   const la = a.split('\n');
   const lb = b.split('\n');

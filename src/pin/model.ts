@@ -35,10 +35,10 @@ const FLOATING_SEGMENTS = new Set(['main', 'master', 'head', 'latest', 'refs', '
 const Sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'expected 64 lowercase hex digits');
 
 /** zod schema of one source entry. */
-export const PinSourceSchema = z.object({ url: z.string().min(1), sha256: Sha256 }).passthrough();
+const PinSourceSchema = z.object({ url: z.string().min(1), sha256: Sha256 }).passthrough();
 
 /** zod schema of the pin file (sources are checked entry by entry, see {@link parsePin}). */
-export const PinFileSchema = z
+const PinFileSchema = z
   .object({
     version: z
       .string()
@@ -71,7 +71,7 @@ export function sha256Hex(data: Uint8Array | string): string {
  * `..`, no `/`, `\`, `:`, NUL or control characters, at most 255 characters, and not one of the
  * names the folder uses itself (`pin.json`, `.staging`, `README.md`).
  */
-export function isPlainFileName(name: string): boolean {
+function isPlainFileName(name: string): boolean {
   if (name === '' || name === '.' || name === '..' || name.length > 255) return false;
   if (/[/\\:\u0000-\u001f\u007f]/.test(name)) return false;
   return !RESERVED_NAMES.has(name);
@@ -91,7 +91,7 @@ function decodeSegments(pathname: string): string[] | undefined {
  * version tag followed by at least one more segment, last segment equal to the source name, no
  * encoded separators and no branch-like segment (`main`, `HEAD`, `latest`, `refs`, ...).
  */
-export function urlProblem(url: string, name: string, version: string): string | undefined {
+function urlProblem(url: string, name: string, version: string): string | undefined {
   let u: URL;
   try {
     u = new URL(url);
@@ -195,7 +195,7 @@ export interface LoadedPin {
  * `pin refresh` refuses to download anything when any finding is present.
  * @param pinPath the path reported in findings.
  */
-export function parsePin(text: string, pinPath: string): LoadedPin {
+function parsePin(text: string, pinPath: string): LoadedPin {
   const findings: Finding[] = [];
   let json: unknown;
   try {

@@ -42,7 +42,7 @@ export const DEFAULT_MAX_BYTES = 8 * 1024 * 1024;
 /** Default timeout for one download including redirects and body: 30 000 ms. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
 /** Redirects followed per download (same origin only). */
-export const MAX_REDIRECTS = 5;
+const MAX_REDIRECTS = 5;
 
 /**
  * Thrown for invalid options (a `baseUrl` that is not https or loopback http, a non-positive

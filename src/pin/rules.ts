@@ -7,11 +7,11 @@
 import type { Finding, Severity } from '../core/finding.ts';
 
 /** Citation for the pin maintenance rules taken from the AHP spec. */
-export const SPEC_PIN = 'AHP interaction-payloads §Pinned upstream maintenance';
+const SPEC_PIN = 'AHP interaction-payloads §Pinned upstream maintenance';
 /** Citation for the extraction rules (the pinned request/result definitions). */
-export const SPEC_EXTRACTION = 'AHP interaction-payloads §MCP elicitation binding (2025-11-25)';
+const SPEC_EXTRACTION = 'AHP interaction-payloads §MCP elicitation binding (2025-11-25)';
 /** Citation for the download safety policy, which is ours rather than the spec's. */
-export const SPEC_FETCH = 'agent-conformance DESIGN §Pins (refresh download policy)';
+const SPEC_FETCH = 'agent-conformance DESIGN §Pins (refresh download policy)';
 
 /** One entry of the rules catalogue: id, default severity, one-sentence description, citation. */
 export interface PinRule {

@@ -24,11 +24,11 @@
  * a known deviation -> fail with detail `known deviation: <reason>` (the report states
  * conformance to the corpus; our exit code follows the deviations file instead).
  */
-import type { CaseResult, FixtureSummary } from '../fixtures/types.ts';
+import type { CaseResult, FixtureSummary } from '../fixture-runner/types.ts';
 import type { FixtureReporter, Output, ReportContext } from './types.ts';
 
 /** The `tool` value we emit (documented above). */
-export const AEP_REPORT_TOOL = 'agent-conformance';
+const AEP_REPORT_TOOL = 'agent-conformance';
 
 /** One check of the report. */
 export interface AepReportCheck {
@@ -38,7 +38,7 @@ export interface AepReportCheck {
 }
 
 /** Map one case to a report check. */
-export function toCheck(c: CaseResult): AepReportCheck {
+function toCheck(c: CaseResult): AepReportCheck {
   switch (c.status) {
     case 'pass':
       return { name: c.id, status: 'pass' };

@@ -4,8 +4,8 @@
  * Pure functions from data to text; colour is not used here.
  */
 import type { RuleMeta } from '../core/rule.ts';
-import type { RuleExamples } from '../fixtures/examples.ts';
-import { describeExpectation } from '../fixtures/expect.ts';
+import type { RuleExamples } from '../fixture-runner/examples.ts';
+import { describeExpectation } from '../fixture-runner/expect.ts';
 import { specUrl } from './spec-links.ts';
 
 /** One catalogue row as JSON (`rules --format json`). */

@@ -11,25 +11,25 @@
  * `notice` for known deviations; passing, skipped and not-run cases only count in the summary.
  */
 import type { Finding, Severity } from '../core/finding.ts';
-import type { CaseResult } from '../fixtures/types.ts';
+import type { CaseResult } from '../fixture-runner/types.ts';
 import { fixtureSummaryLine, summaryLine } from './text.ts';
 import type { FixtureReporter, Output, ReportContext, Reporter } from './types.ts';
 import { atOrAbove } from './util.ts';
 
 /** Escape a workflow-command message. */
-export function escapeData(s: string): string {
+function escapeData(s: string): string {
   return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 }
 
 /** Escape a workflow-command property value. */
-export function escapeProperty(s: string): string {
+function escapeProperty(s: string): string {
   return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }
 
 const COMMAND: Record<Severity, 'error' | 'warning' | 'notice'> = { error: 'error', warning: 'warning', info: 'notice' };
 
 /** Build one annotation line. Properties with an undefined value are left out. */
-export function annotation(command: 'error' | 'warning' | 'notice', props: Record<string, string | number | undefined>, message: string): string {
+function annotation(command: 'error' | 'warning' | 'notice', props: Record<string, string | number | undefined>, message: string): string {
   const p = Object.entries(props)
     .filter(([, v]) => v !== undefined && v !== '')
     .map(([k, v]) => `${k}=${escapeProperty(String(v))}`)

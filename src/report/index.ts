@@ -17,7 +17,7 @@ export const FORMATS = ['text', 'json', 'junit', 'sarif', 'github'] as const;
 export type FormatName = (typeof FORMATS)[number];
 
 /** Formats `fixtures` accepts (`aep-report` only for `aep fixtures`; see {@link fixtureFormatsFor}). */
-export const FIXTURE_FORMATS = ['text', 'json', 'aep-report', 'junit', 'sarif', 'github'] as const;
+const FIXTURE_FORMATS = ['text', 'json', 'aep-report', 'junit', 'sarif', 'github'] as const;
 /** A `fixtures` `--format` value. */
 export type FixtureFormatName = (typeof FIXTURE_FORMATS)[number];
 

@@ -5,12 +5,12 @@
  * src/core/finding.ts) in a stable key order; absent locations are omitted, never null.
  */
 import type { Finding } from '../core/finding.ts';
-import type { CaseResult, FixtureSummary } from '../fixtures/types.ts';
+import type { CaseResult, FixtureSummary } from '../fixture-runner/types.ts';
 import type { FixtureReporter, Output, ReportContext, Reporter } from './types.ts';
 import { sortFindings } from './util.ts';
 
 /** Version of the JSON report shape; bumped on any breaking change. */
-export const JSON_REPORT_VERSION = 1;
+const JSON_REPORT_VERSION = 1;
 
 function toolOf(ctx: ReportContext) {
   return { name: 'agent-conformance', version: ctx.version, protocol: ctx.protocol };
@@ -60,7 +60,7 @@ export function fixtureJsonReporter(out: Output, ctx: ReportContext): FixtureRep
 }
 
 /** Stable key order for a finding. */
-export function orderFinding(f: Finding): Finding {
+function orderFinding(f: Finding): Finding {
   const o = { ruleId: f.ruleId, severity: f.severity, message: f.message, source: f.source } as Finding;
   if (f.line !== undefined) o.line = f.line;
   if (f.column !== undefined) o.column = f.column;

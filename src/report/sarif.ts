@@ -16,18 +16,18 @@
  */
 import type { Finding, Severity } from '../core/finding.ts';
 import type { RuleMeta } from '../core/rule.ts';
-import type { CaseResult, FixtureSummary } from '../fixtures/types.ts';
+import type { CaseResult, FixtureSummary } from '../fixture-runner/types.ts';
 import { specUrl } from './spec-links.ts';
 import type { FixtureReporter, Output, ReportContext, Reporter } from './types.ts';
 import { sortFindings } from './util.ts';
 
 /** `$schema` of the emitted log (the OASIS 2.1.0 schema). */
-export const SARIF_SCHEMA_URI = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/os/schemas/sarif-schema-2.1.0.json';
+const SARIF_SCHEMA_URI = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/os/schemas/sarif-schema-2.1.0.json';
 
 const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { error: 'error', warning: 'warning', info: 'note' };
 
 /** A path or `<stdin>` as a SARIF URI reference (relative paths stay relative; `/` separators). */
-export function sarifUri(source: string): string {
+function sarifUri(source: string): string {
   return source
     .split('\\')
     .join('/')
@@ -114,7 +114,7 @@ export function sarifReporter(out: Output, ctx: ReportContext): Reporter {
 }
 
 /** The rules of a fixture run. */
-export const FIXTURE_RULES: readonly RuleMeta[] = [
+const FIXTURE_RULES: readonly RuleMeta[] = [
   { id: 'fixtures/case-mismatch', severity: 'error', description: 'A fixture case gave a different verdict than the corpus expects.', spec: 'agent-conformance DESIGN §Fixtures and upstream corpora' },
   { id: 'fixtures/stale-deviation', severity: 'error', description: 'A deviations-file entry names a case that no longer deviates or no longer exists.', spec: 'agent-conformance DESIGN §Fixtures and upstream corpora' },
   { id: 'fixtures/harness-error', severity: 'error', description: 'A fixture case could not be run (missing or malformed sidecar, unreadable case).', spec: 'agent-conformance DESIGN §Fixtures and upstream corpora' },

@@ -15,11 +15,11 @@
 import { readFileSync } from 'node:fs';
 
 /** Base of the AEP spec documents (repository at the commit the rules were written from). */
-export const AEP_SPEC_BASE = 'https://github.com/agenteventprotocol/agent-event-protocol/blob/1d959a0/spec/';
+const AEP_SPEC_BASE = 'https://github.com/agenteventprotocol/agent-event-protocol/blob/1d959a0/spec/';
 /** Base of the AHP draft spec documents. */
-export const AHP_SPEC_BASE = 'https://github.com/agenthooksprotocol/agent-hooks-protocol/blob/main/spec/draft/';
+const AHP_SPEC_BASE = 'https://github.com/agenthooksprotocol/agent-hooks-protocol/blob/main/spec/draft/';
 /** The MCP elicitation page of the pinned revision. */
-export const MCP_ELICITATION_URL = 'https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation';
+const MCP_ELICITATION_URL = 'https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation';
 
 /** AEP document file names by number. */
 export const AEP_DOCS: Readonly<Record<string, string>> = {
@@ -40,7 +40,7 @@ export type SpecAnchors = Record<string, Record<string, string>>;
 let anchors: SpecAnchors | undefined;
 
 /** The generated section anchors (empty when the file is missing). */
-export function specAnchors(): SpecAnchors {
+function specAnchors(): SpecAnchors {
   if (anchors) return anchors;
   try {
     anchors = JSON.parse(readFileSync(new URL('./spec-anchors.json', import.meta.url), 'utf8')) as SpecAnchors;

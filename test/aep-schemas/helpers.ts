@@ -4,6 +4,7 @@
  * payload schema, and the location of the upstream fixture corpus.
  */
 import { existsSync } from 'node:fs';
+import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadAepSchemas, type AepSchemas } from '../../src/aep/schemas.ts';
 import { createAjv as createSchemaStageAjv, type Ajv2020, type ErrorObject, type ValidateFunction } from '../../src/core/schema/ajv.ts';
@@ -53,7 +54,7 @@ export function corpusPresent(): boolean {
 }
 
 /** Message used when skipping for a missing corpus. */
-export const NO_CORPUS = `AEP fixture corpus not found at ${CORPUS_DIR} (expected the shared checkout next to the repo)`;
+export const NO_CORPUS = `AEP fixture corpus not found at ${relative(fileURLToPath(new URL('../../', import.meta.url)), CORPUS_DIR)} (expected the shared checkout ../shared next to the repo)`;
 
 /** Compact one-line rendering of ajv errors for assertion messages. */
 export function showErrors(errors: ErrorObject[] | null | undefined): string {

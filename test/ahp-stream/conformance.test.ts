@@ -12,8 +12,8 @@ import { test } from 'node:test';
 import { AHP_STREAM_RULES } from '../../src/ahp/stream/index.ts';
 import { ahpCli, bindingByName, bindingFor } from '../../src/cli/ahp.ts';
 import { fixtureProtocolOf } from '../../src/cli/verbs.ts';
-import { checkBytes } from '../../src/fixtures/check.ts';
-import { runFixtures } from '../../src/fixtures/index.ts';
+import { checkBytes } from '../../src/fixture-runner/check.ts';
+import { runFixtures } from '../../src/fixture-runner/index.ts';
 import { AHP_CORPUS_DIR, REPO_DIR, requireShared } from './helpers.ts';
 
 const POLICY = { strict: false, failOn: 'error' as const };

@@ -2,6 +2,7 @@
  * Test helpers for test/ahp: where the shared read-only corpus lives, and a verdict helper.
  */
 import { existsSync } from 'node:fs';
+import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestContext } from 'node:test';
 import { isAhpValid, type AhpIssue } from '../../src/ahp/validate.ts';
@@ -18,7 +19,7 @@ export const REPO_DIR = fileURLToPath(new URL('../../', import.meta.url));
 /** Skip `t` with a clear message (and return false) when `path` is absent. */
 export function requireShared(t: TestContext, path: string): boolean {
   if (existsSync(path)) return true;
-  t.skip(`shared material not found: ${path} (expected <repo>/../shared); this test needs the upstream AHP corpus`);
+  t.skip(`shared material not found: ${relative(REPO_DIR, path)} (expected the shared checkout ../shared next to the repo); this test needs the upstream AHP corpus`);
   return false;
 }
 

@@ -1,43 +1,20 @@
 /**
- * The CI-gate contract of the spawned binaries: exit codes 0/1/2, `--fail-on`, `--strict`,
- * `--max-findings`, `--output`, `--quiet`, stdin via `-`, every `--format`, and the
- * `fixtures`, `rules` and `explain` verbs. `bin/ahp.js` cases skip with a message while
- * src/cli/ahp.ts is not in the tree.
+ * The CI-gate contract of the CLI: exit codes 0/1/2, `--fail-on`, `--strict`, `--max-findings`,
+ * `--output`, `--quiet`, stdin via `-`, every `--format`, and the `fixtures`, `rules` and
+ * `explain` verbs. Driven in-process through `main` (test/cli/helpers.ts); test/cli/smoke.test.ts
+ * checks the same contract through the real bins.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { runCli as run } from './helpers.ts';
 
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const SHARED = fileURLToPath(new URL('../../../shared/', import.meta.url));
 const AEP_CORPUS = join(SHARED, 'corpus/aep/conformance/fixtures');
 const AHP_MANIFEST = join(SHARED, 'corpus/ahp/fixtures/draft');
-
-interface Result {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Run a bin with `args`, optional stdin text; no colour, no CI-specific environment. */
-function run(bin: 'aep' | 'ahp', args: string[], stdin = ''): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1' };
-    delete env.FORCE_COLOR;
-    const p = spawn(process.execPath, [join(REPO, 'bin', `${bin}.js`), ...args], { cwd: REPO, env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    p.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
-    p.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
-    p.on('error', reject);
-    p.on('close', (code) => resolve({ code, stdout, stderr }));
-    p.stdin.end(stdin);
-  });
-}
 
 const GOOD = '{"aep":"0.1","id":"e1","type":"agent.heartbeat","time":"2026-01-01T00:00:00Z","source":"aep://h/a","agent":"a"}\n';
 const BAD_TIME = '{"aep":"0.1","id":"e2","type":"agent.heartbeat","time":"yesterday","source":"aep://h/a","agent":"a"}\n';
@@ -125,7 +102,7 @@ test('fixtures: conformance/aep exits 0; verdict mismatch 1; unknown layout and 
 
 test('fixtures: the upstream AEP corpus exits 0 and writes an aep-conformance-report', async (t) => {
   if (!existsSync(AEP_CORPUS)) {
-    t.skip(`upstream AEP corpus not found at ${AEP_CORPUS} (expected the shared checkout next to the repo)`);
+    t.skip('upstream AEP corpus not found at ../shared/corpus/aep/conformance/fixtures (expected the shared checkout next to the repo)');
     return;
   }
   const r = await run('aep', ['fixtures', AEP_CORPUS, '--format', 'aep-report']);
@@ -141,7 +118,7 @@ test('ahp: fixtures on the upstream manifest, rules, and aep-report refused', as
   assert.equal((await run('ahp', ['rules'])).code, 0);
   assert.equal((await run('ahp', ['fixtures', 'conformance/ahp', '--format', 'aep-report'])).code, 2);
   if (!existsSync(AHP_MANIFEST)) {
-    t.skip(`upstream AHP manifest not found at ${AHP_MANIFEST}`);
+    t.skip('upstream AHP manifest not found at ../shared/corpus/ahp/fixtures/draft (expected the shared checkout next to the repo)');
     return;
   }
   const r = await run('ahp', ['fixtures', AHP_MANIFEST, '--quiet']);

@@ -1,27 +1,25 @@
-// The bundled example streams: the clean ones pass through the real CLI entry (the README's
-// first command), and their broken twins are reported on exactly the broken lines.
+// The bundled example streams: the clean ones pass through the CLI (the README's first command;
+// in-process through `main`, and through the real bin in test/cli/smoke.test.ts), and their
+// broken twins are reported on exactly the broken lines.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
+import { runCli } from '../cli/helpers.ts';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-
-function run(bin: string, file: string) {
-  const r = spawnSync(process.execPath, [`bin/${bin}.js`, 'validate', '--format', 'json', file], { cwd: root, encoding: 'utf8' });
+async function run(bin: 'aep' | 'ahp', file: string) {
+  const r = await runCli(bin, ['validate', '--format', 'json', file]);
   const report = JSON.parse(r.stdout) as { findings: { ruleId: string; line: number; severity: string }[]; summary: { errors: number; warnings: number } };
-  return { status: r.status, report };
+  return { status: r.code, report };
 }
 
-test('examples/aep/session.jsonl is clean (the README quick-start command exits 0)', () => {
-  const { status, report } = run('aep', 'examples/aep/session.jsonl');
+test('examples/aep/session.jsonl is clean (the README quick-start command exits 0)', async () => {
+  const { status, report } = await run('aep', 'examples/aep/session.jsonl');
   assert.equal(status, 0);
   assert.deepEqual(report.findings, []);
 });
 
-test('examples/aep/session-broken.jsonl names every broken line, once each', () => {
-  const { status, report } = run('aep', 'examples/aep/session-broken.jsonl');
+test('examples/aep/session-broken.jsonl names every broken line, once each', async () => {
+  const { status, report } = await run('aep', 'examples/aep/session-broken.jsonl');
   assert.equal(status, 1);
   assert.deepEqual(
     report.findings.map((f) => [f.line, f.ruleId]),
@@ -36,18 +34,18 @@ test('examples/aep/session-broken.jsonl names every broken line, once each', () 
   );
 });
 
-test('examples/ahp/session.jsonl is clean through the CLI, and its twin fails', () => {
-  assert.equal(run('ahp', 'examples/ahp/session.jsonl').status, 0);
-  const broken = run('ahp', 'examples/ahp/session-broken.jsonl');
+test('examples/ahp/session.jsonl is clean through the CLI, and its twin fails', async () => {
+  assert.equal((await run('ahp', 'examples/ahp/session.jsonl')).status, 0);
+  const broken = await run('ahp', 'examples/ahp/session-broken.jsonl');
   assert.equal(broken.status, 1);
   assert.ok(broken.report.summary.errors > 0);
 });
 
-test('the finding lines the README shows are what the CLI prints', () => {
+test('the finding lines the README shows are what the CLI prints', async () => {
   const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
   const shown = readme.split('\n').filter((l) => l.startsWith('examples/aep/session-broken.jsonl:'));
   assert.ok(shown.length >= 3, 'the README shows example findings');
-  const r = spawnSync(process.execPath, ['bin/aep.js', 'validate', '--no-color', 'examples/aep/session-broken.jsonl'], { cwd: root, encoding: 'utf8' });
+  const r = await runCli('aep', ['validate', '--no-color', 'examples/aep/session-broken.jsonl']);
   const printed = r.stdout.split('\n');
   for (const line of shown) assert.ok(printed.includes(line), `README line not printed by the CLI:\n${line}`);
 });

@@ -1,5 +1,5 @@
 /**
- * Hostile input through the real binaries: a file that mixes every framing problem gives a
+ * Hostile input through the CLI (in-process through `main`, with the bins' exit codes and output): a file that mixes every framing problem gives a
  * report with a located finding per problem, exit 1, and no stack trace; and no code path
  * compiles a regular expression taken from input data.
  */
@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { test } from 'node:test';
-import { aepEvent, cli, hasStackTrace, ROOT } from './helpers.ts';
+import { runCli } from '../cli/helpers.ts';
+import { aepEvent, hasStackTrace, ROOT } from './helpers.ts';
 
 interface Report {
   findings: { ruleId: string; line?: number; column?: number; byteOffset?: number }[];
@@ -31,9 +32,9 @@ function hostileAep(): { bytes: Buffer; lines: number } {
   return { bytes, lines: 8 };
 }
 
-test('aep validate: every framing problem at once gives located findings, exit 1, no stack trace', () => {
+test('aep validate: every framing problem at once gives located findings, exit 1, no stack trace', async () => {
   const { bytes, lines } = hostileAep();
-  const r = cli('aep', ['validate', '-', '--format', 'json', '--max-line-bytes', '4096'], bytes);
+  const r = await runCli('aep', ['validate', '-', '--format', 'json', '--max-line-bytes', '4096'], bytes);
   assert.equal(r.code, 1, r.stderr);
   assert.equal(hasStackTrace(r.stderr), false, r.stderr);
   assert.equal(r.stderr, '');
@@ -56,10 +57,10 @@ test('aep validate: every framing problem at once gives located findings, exit 1
   assert.equal(report.summary.lines, lines);
 });
 
-test('ahp validate: CRLF, a repeated member and a truncated line are located findings, exit 1, no stack trace', () => {
+test('ahp validate: CRLF, a repeated member and a truncated line are located findings, exit 1, no stack trace', async () => {
   const req = '{"jsonrpc":"2.0","id":"e1","method":"hooks/intercept","params":{"protocolVersion":"draft","event":{"id":"e1","source":"https://h.example/r","type":"tool.before","time":"2026-08-24T08:51:14Z","tool":{"name":"Bash","kind":"shell","input":{},"origin":"native"},"call":{"id":"c1"}},"capabilities":{"effects":["deny"]}}}';
   const input = `${req}\r\n{"jsonrpc":"2.0","id":"e1","id":"e1","result":{"protocolVersion":"draft","effects":[]}}\n{"jsonrpc":"2.0","id":"e2",`;
-  const r = cli('ahp', ['validate', '-', '--format', 'json'], input);
+  const r = await runCli('ahp', ['validate', '-', '--format', 'json'], input);
   assert.equal(r.code, 1, r.stderr);
   assert.equal(hasStackTrace(r.stderr), false, r.stderr);
   const report = JSON.parse(r.stdout) as Report;
@@ -83,8 +84,8 @@ function sources(dir: string): string[] {
  * data. A new occurrence fails this test until it is reviewed and listed here.
  */
 const REVIEWED_REGEXP: Record<string, string> = {
-  'src/fixtures/aep-corpus.ts#needle': 'a corpus case name, fully escaped (every metacharacter backslashed): a literal match, not a pattern from the data',
-  'src/fixtures/aep-corpus.ts#grammar': 'the type pattern of our own envelope schema (schemas/aep), not input',
+  'src/fixture-runner/aep-corpus.ts#needle': 'a corpus case name, fully escaped (every metacharacter backslashed): a literal match, not a pattern from the data',
+  'src/fixture-runner/aep-corpus.ts#grammar': 'the type pattern of our own envelope schema (schemas/aep), not input',
   'src/core/schema/formats.ts#URI': 'the RFC 3986 §3 URI grammar composed from constant ABNF pieces in the module, not input',
   'src/core/schema/formats.ts#MAILBOX': 'the RFC 5321 §4.1.2 Mailbox grammar composed from constant ABNF pieces in the module, not input',
 };

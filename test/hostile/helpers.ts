@@ -1,8 +1,7 @@
 /**
  * Shared setup for the hostile-input tests: run the real pipeline in-process on bytes given
- * as chunk arrays, build valid AEP events, and spawn the real CLI.
+ * as chunk arrays, and build valid AEP events (the CLI itself: test/cli/helpers.ts).
  */
-import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { aepDriver, aepRules } from '../../src/aep/protocol.ts';
 import type { AepStreamOptions } from '../../src/aep/stream/index.ts';
@@ -75,19 +74,6 @@ export function aepEvent(type: string, seq: number | undefined, over: Record<str
 /** Events as JSONL text (compact lines, final newline); strings are taken as lines verbatim. */
 export function jsonl(events: readonly unknown[]): string {
   return events.map((e) => (typeof e === 'string' ? e : JSON.stringify(e))).join('\n') + '\n';
-}
-
-/** Result of a spawned CLI run. */
-export interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Run `bin/<bin>.js args...` with `input` on stdin. */
-export function cli(bin: 'aep' | 'ahp', args: readonly string[], input?: string | Uint8Array): CliResult {
-  const r = spawnSync(process.execPath, [`bin/${bin}.js`, ...args], { cwd: ROOT, input, encoding: 'utf8', maxBuffer: 64 << 20, env: { ...process.env, NO_COLOR: '1' } });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 /** True when `text` looks like a JavaScript stack trace. */

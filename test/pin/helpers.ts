@@ -47,7 +47,7 @@ export async function readShared<K extends keyof typeof SHARED>(
   for (const k of keys) {
     const p = join(SHARED_DIR, SHARED[k]);
     if (!existsSync(p)) {
-      t.skip(`shared material not found: ${p} (expected <repo>/../shared); this test needs it`);
+      t.skip(`shared material not found: ${relative(REPO_DIR, p)} (expected the shared checkout ../shared next to the repo); this test needs it`);
       return undefined;
     }
     out[k] = await readFile(p);

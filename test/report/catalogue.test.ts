@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { aepRules } from '../../src/aep/protocol.ts';
-import { findExamples, ruleSlug } from '../../src/fixtures/examples.ts';
+import { findExamples, ruleSlug } from '../../src/fixture-runner/examples.ts';
 import { catalogueRows, renderExplain, renderRulesText } from '../../src/report/catalogue.ts';
 import { githubSlug, specUrl } from '../../src/report/spec-links.ts';
 import { buildRulesMarkdown, RULES_MD } from '../../tools/gen-rules.ts';

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import type { Finding } from '../../src/core/finding.ts';
 import type { RuleMeta } from '../../src/core/rule.ts';
 import type { Summary } from '../../src/core/summary.ts';
-import type { CaseResult, FixtureSummary } from '../../src/fixtures/types.ts';
+import type { CaseResult, FixtureSummary } from '../../src/fixture-runner/types.ts';
 import { createFixtureReporter, createReporter, type FixtureFormatName, type FormatName } from '../../src/report/index.ts';
 import type { ReportContext } from '../../src/report/types.ts';
 

@@ -2,7 +2,7 @@
  * `npm run bench`: throughput and memory of `validate` against a parse-only baseline.
  *
  * For each protocol (AEP; AHP once `ahp validate` exists) it generates synthetic streams in a
- * temporary folder (nothing from /work/shared is needed), then, in the same run, times:
+ * temporary folder (nothing from ../shared is needed), then, in the same run, times:
  *   (a) the parse-only baseline: the same bytes split into lines and `JSON.parse`d, nothing
  *       else (tools/bench/baseline.ts, `split` mode), and
  *   (b) full `validate` through the real CLI entry (`node bin/<protocol>.js validate FILE
