@@ -99,7 +99,7 @@ export function compileForm(fields: readonly unknown[]): CompiledForm {
  * capture `redacted` (AEP-0006 values gating): a number for a number field, a boolean for a
  * boolean field, a choice id (or an array of choice ids) for a select field. Free text (a
  * string field's value, an `other` answer) and anything that does not match the field's type
- * are not structural (the gate is conservative; notes A-10).
+ * are not structural (the gate is conservative: AEP-0006 lets only structural values below `redacted`).
  */
 function isStructuralValue(field: CompiledField, value: unknown): boolean {
   switch (field.type) {
@@ -141,7 +141,7 @@ function define(o: Record<string, unknown>, k: string, v: unknown): void {
  *   entry whose JSON type does not fit its field.
  *
  * At `none` the gate still keeps structural entries: dropping `data` wholesale at `none` is
- * the caller's job (capture-gating case 5 and its `$comment`; notes A-5).
+ * the caller's job (AEP-0001 §8.2: `none` is envelope only, no payload content).
  *
  * Returns a new plain object; `values` is not modified. Field ids such as `__proto__` are
  * ordinary keys.

@@ -1,6 +1,6 @@
 /**
  * The AEP 0.1 checker: envelope -> type registry -> payload -> per-event rules -> stream
- * rules, for each parsed JSONL line. DESIGN.md §Data flow; AEP-0001 §5-§8, AEP-0002 §3-§5.
+ * rules, for each parsed JSONL line. docs/architecture.md §Data flow; AEP-0001 §5-§8, AEP-0002 §3-§5.
  */
 import { exactIntegerOfLiteral, MAX_EXACT_EXPONENT, numberLiteralAt } from '../core/json.ts';
 import type { FindingSink } from '../core/finding.ts';

@@ -2,7 +2,7 @@
  * The finding model shared by every protocol, rule and reporter.
  *
  * A finding is plain data: the CLI and the reporters turn it into text, JSON, SARIF, ...
- * Spec: DESIGN.md §Finding.
+ * docs/architecture.md §Findings.
  */
 
 /** Finding severity. Ordered `info < warning < error` (see {@link SEVERITY_RANK}). */
@@ -34,7 +34,7 @@ export interface Location {
 }
 
 /**
- * One reported problem. Shapes per DESIGN.md §Finding.
+ * One reported problem. Shapes per docs/architecture.md §Findings.
  * `message` is one plain sentence without colour codes; it never echoes a value that the
  * event's capture level or a secret would forbid (it gives type and length instead).
  * `spec` is a citation such as `AEP-0001 §5.1`.

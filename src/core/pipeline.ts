@@ -1,7 +1,7 @@
 /**
  * The validation pipeline: inputs -> JSONL reader -> JSON parse -> protocol checker.
  *
- * DESIGN.md §Data flow. The protocol checker owns everything after parsing (envelope,
+ * docs/architecture.md §Data flow. The protocol checker owns everything after parsing (envelope,
  * overlay/payload, per-event rules, stream rules); this module owns reading, parsing,
  * statistics and the order of inputs. Several inputs form one stream, checked in the order
  * given (stream state is shared across them).

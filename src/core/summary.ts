@@ -1,6 +1,6 @@
 /**
  * Severity policy and summary statistics for a run.
- * DESIGN.md §Severity and exit codes; issue "CI gate" §Summary statistics.
+ * docs/architecture.md §Severity and exit codes.
  */
 import { SEVERITY_RANK, type Finding, type FindingSink, type Severity } from './finding.ts';
 import type { RunStats } from './pipeline.ts';

@@ -4,7 +4,7 @@
  * `schema/2025-11-25/schema.json`).
  *
  * This is a byte-exact reimplementation of the AHP extractor (`tools/mcp_elicitation.py`) as
- * described in notes/mcp-elicitation.md §3 and AHP-PIN-02 (notes/ahp-rules.md §10):
+ * AHP interaction-payloads.md §Pinned upstream maintenance describes it (docs/pin-maintenance.md):
  *
  * 1. transitive `$ref` closure of `ElicitRequestParams` and `ElicitResult`;
  * 2. `additionalProperties: false` appended to every `type: "object"` node lacking the key
@@ -117,7 +117,7 @@ function assertOrderPreservable(v: Json, path: string): void {
   }
 }
 
-/** Step 1: the transitive `$ref` closure, in discovery order (notes §3.1). */
+/** Step 1: the transitive `$ref` closure, in discovery order. */
 function closure(defs: JsonObject): Map<string, Json> {
   const selected = new Map<string, Json>();
   const visit = (name: string): void => {
@@ -223,7 +223,7 @@ export function headerOf(extractionText: string): Record<string, unknown> {
  * @throws TypeError when `header` contains `$defs`.
  * @throws SyntaxError when `schemaJsonText` is not JSON.
  * @throws ExtractionError when the closure, closing or restoration steps cannot be applied.
- * Spec: notes/mcp-elicitation.md §3 (AHP-PIN-02).
+ * Spec: AHP interaction-payloads.md §Pinned upstream maintenance.
  */
 export function extractElicitation(schemaJsonText: string, header?: Record<string, unknown>): string {
   const head = header ?? ELICITATION_HEADER;

@@ -7,7 +7,7 @@
  * (paths relative to the package root). For an AHP checkout pass `dir`
  * `upstream/mcp/2025-11-25` and `extraction` `schema/draft/mcp-elicitation.schema.json`.
  *
- * Spec: AHP interaction-payloads §Pinned upstream maintenance; DESIGN.md §Pins.
+ * Spec: AHP interaction-payloads §Pinned upstream maintenance; docs/pin-maintenance.md.
  */
 import type { Finding } from '../core/finding.ts';
 import { refreshPin, type RefreshOptions, type RefreshResult } from './refresh.ts';

@@ -10,7 +10,7 @@
  * The tag in the URL is the pin's `version`. Unknown members are tolerated and preserved when
  * `pin refresh --adopt` rewrites the digests.
  *
- * Spec: AHP interaction-payloads §Pinned upstream maintenance; notes/ahp-rules.md §10.
+ * Spec: AHP interaction-payloads §Pinned upstream maintenance; docs/pin-maintenance.md.
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';

@@ -2,7 +2,7 @@
  * The `pin/*` rule catalogue and the finding constructor used by `pin verify` and
  * `pin refresh`.
  *
- * Spec: AHP interaction-payloads §Pinned upstream maintenance; DESIGN.md §Pins.
+ * Spec: AHP interaction-payloads §Pinned upstream maintenance; docs/pin-maintenance.md.
  */
 import type { Finding, Severity } from '../core/finding.ts';
 
@@ -11,7 +11,7 @@ const SPEC_PIN = 'AHP interaction-payloads §Pinned upstream maintenance';
 /** Citation for the extraction rules (the pinned request/result definitions). */
 const SPEC_EXTRACTION = 'AHP interaction-payloads §MCP elicitation binding (2025-11-25)';
 /** Citation for the download safety policy, which is ours rather than the spec's. */
-const SPEC_FETCH = 'agent-conformance DESIGN §Pins (refresh download policy)';
+const SPEC_FETCH = 'agent-conformance docs/pin-maintenance.md §Refreshing';
 
 /** One entry of the rules catalogue: id, default severity, one-sentence description, citation. */
 export interface PinRule {

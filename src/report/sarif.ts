@@ -115,9 +115,9 @@ export function sarifReporter(out: Output, ctx: ReportContext): Reporter {
 
 /** The rules of a fixture run. */
 const FIXTURE_RULES: readonly RuleMeta[] = [
-  { id: 'fixtures/case-mismatch', severity: 'error', description: 'A fixture case gave a different verdict than the corpus expects.', spec: 'agent-conformance DESIGN §Fixtures and upstream corpora' },
-  { id: 'fixtures/stale-deviation', severity: 'error', description: 'A deviations-file entry names a case that no longer deviates or no longer exists.', spec: 'agent-conformance DESIGN §Fixtures and upstream corpora' },
-  { id: 'fixtures/harness-error', severity: 'error', description: 'A fixture case could not be run (missing or malformed sidecar, unreadable case).', spec: 'agent-conformance DESIGN §Fixtures and upstream corpora' },
+  { id: 'fixtures/case-mismatch', severity: 'error', description: 'A fixture case gave a different verdict than the corpus expects.', spec: 'agent-conformance docs/architecture.md §Fixtures and upstream corpora' },
+  { id: 'fixtures/stale-deviation', severity: 'error', description: 'A deviations-file entry names a case that no longer deviates or no longer exists.', spec: 'agent-conformance docs/architecture.md §Fixtures and upstream corpora' },
+  { id: 'fixtures/harness-error', severity: 'error', description: 'A fixture case could not be run (missing or malformed sidecar, unreadable case).', spec: 'agent-conformance docs/architecture.md §Fixtures and upstream corpora' },
 ];
 
 /** Create the SARIF reporter for `fixtures`. */

@@ -1,8 +1,8 @@
 /**
  * The reporter contracts. Reporters turn findings (validate) or case verdicts (fixtures) and a
  * summary into output text; they never decide exit codes and never touch the process.
- * DESIGN.md §Principles ("the core never prints"); style-anchors habit 7 (pure reporters
- * chosen from a map, colour only in text.ts).
+ * docs/architecture.md §Layers ("the core never prints"): reporters are pure, chosen from a
+ * map, and colour lives only in text.ts.
  */
 import type { Finding, Severity } from '../core/finding.ts';
 import type { RuleMeta } from '../core/rule.ts';

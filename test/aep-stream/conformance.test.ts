@@ -4,7 +4,7 @@
  * its sidecar `<name>.expected.json` as a multiset on (ruleId, line, pointer) (an entry
  * without `line` / `pointer` matches any). A sidecar may carry `options` (stream caps
  * `maxSessions` / `maxOpen` / `maxIds`, pipeline `maxLineBytes` / `maxDepth`).
- * DESIGN.md §Fixtures; the cases of every engineer in the folder are run, not only ours.
+ * docs/architecture.md §Fixtures and upstream corpora; the cases of every engineer in the folder are run, not only ours.
  */
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';

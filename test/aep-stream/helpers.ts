@@ -23,7 +23,7 @@ export function corpusPresent(): boolean {
 }
 
 /** Message used when skipping for a missing corpus. */
-export const NO_CORPUS = `AEP fixture corpus not found at ${CORPUS_DIR} (expected the shared checkout /work/shared next to the repo; set AEP_CORPUS_DIR)`;
+export const NO_CORPUS = `AEP fixture corpus not found at ${CORPUS_DIR} (expected ../shared beside the repository; set AEP_CORPUS_DIR)`;
 
 /** Options of one in-process run. */
 export interface RunOptions extends PipelineOptions {

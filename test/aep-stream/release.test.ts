@@ -1,5 +1,5 @@
 /**
- * Stream state is released as work completes (DESIGN.md §Principles "Stream, don't slurp"):
+ * Stream state is released as work completes (docs/architecture.md §Bounded stream state):
  * a long valid stream of sessions that open and close produces no finding at the default caps,
  * and the tracker's open count returns to 0; completed work leaves only compact markers, which
  * still catch second terminals and second acks, also after the session ended.

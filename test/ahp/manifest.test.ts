@@ -1,5 +1,5 @@
 /**
- * Walks the upstream AHP draft fixture manifest (notes ahp-rules §9) and compares our verdicts
+ * Walks the upstream AHP draft fixture manifest  and compares our verdicts
  * with `expectedValid` (against the case's `schema`), `aggregateExpectedValid` (the wire root)
  * and `eventExpectedValid` (`params.event` against `eventSchema`, defaulting to
  * `expectedValid`). `contextualExpectedValid` is the host edit-context verdict and belongs to
