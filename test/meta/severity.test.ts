@@ -1,0 +1,119 @@
+// Severity belongs to the rule: every finding on every case we have (our conformance cases,
+// the examples, the upstream corpora in ../shared) carries exactly the severity its rule
+// declares in the catalogue (`aep rules` / `ahp rules`, RULES.md), before --strict. A finding
+// whose id is not in the catalogue fails too.
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { aepDriver, aepRules } from '../../src/aep/protocol.ts';
+import { ahpDriver, ahpRules } from '../../src/ahp/driver.ts';
+import { aepCli } from '../../src/cli/aep.ts';
+import { ahpCli, bindingByName } from '../../src/cli/ahp.ts';
+import type { CliProtocol } from '../../src/cli/program.ts';
+import { fixtureProtocolOf } from '../../src/cli/verbs.ts';
+import { runFixtures } from '../../src/fixture-runner/index.ts';
+import type { Finding } from '../../src/core/finding.ts';
+import { runPipeline, type ProtocolDriver } from '../../src/core/pipeline.ts';
+import type { RuleMeta } from '../../src/core/rule.ts';
+
+/** A protocol as `validate FILE` runs it with default options. */
+interface Protocol {
+  name: string;
+  rules(): RuleMeta[];
+  driver(): ProtocolDriver;
+  framing(source: string): 'jsonl' | 'document';
+}
+
+const AEP: Protocol = { name: 'aep', rules: aepRules, driver: () => aepDriver(), framing: () => 'jsonl' };
+const AHP: Protocol = {
+  name: 'ahp',
+  rules: ahpRules,
+  driver: () => ahpDriver({ binding: bindingByName }),
+  framing: (source) => (bindingByName(source) === 'stdio' ? 'jsonl' : 'document'),
+};
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const SHARED = join(ROOT, '..', 'shared');
+
+/** Every file below `dir` whose name ends with one of `exts`, sorted. */
+function filesBelow(dir: string, exts: readonly string[]): string[] {
+  if (!existsSync(dir)) return [];
+  const out: string[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...filesBelow(p, exts));
+    else if (exts.some((e) => name.endsWith(e)) && name !== 'manifest.json' && !name.endsWith('.expected.json')) out.push(p);
+  }
+  return out;
+}
+
+/** The findings of one file checked alone, as `validate FILE` would check it (default options). */
+async function findingsOf(p: Protocol, path: string, base: string): Promise<Finding[]> {
+  const source = relative(base, path).replace(/\\/g, '/');
+  const bytes = readFileSync(path);
+  const findings: Finding[] = [];
+  await runPipeline(
+    [{ source, open: async function* () { yield bytes; }, framing: p.framing(source) }],
+    p.driver(),
+    (f) => findings.push(f),
+  );
+  return findings;
+}
+
+const SETS: { cli: Protocol; fixtures: CliProtocol; ours: string[]; upstream: string; exts: string[] }[] = [
+  { cli: AEP, fixtures: aepCli, ours: ['conformance/aep', 'examples/aep'], upstream: 'corpus/aep/conformance/fixtures', exts: ['.jsonl'] },
+  { cli: AHP, fixtures: ahpCli, ours: ['conformance/ahp', 'examples/ahp'], upstream: 'corpus/ahp/fixtures/draft', exts: ['.jsonl', '.json'] },
+];
+
+for (const s of SETS) {
+  const catalogue = new Map(s.cli.rules().map((r) => [r.id, r.severity]));
+  const check = async (dirs: string[], base: string) => {
+    let files = 0;
+    let checked = 0;
+    for (const dir of dirs) {
+      for (const path of filesBelow(dir, s.exts)) {
+        files++;
+        for (const f of await findingsOf(s.cli, path, base)) {
+          checked++;
+          assert.ok(catalogue.has(f.ruleId), `${f.source}:${f.line}: ${f.ruleId} is not in the ${s.cli.name} rules catalogue`);
+          assert.equal(f.severity, catalogue.get(f.ruleId), `${f.source}:${f.line}: ${f.ruleId} reported as ${f.severity}, catalogued as ${catalogue.get(f.ruleId)}`);
+        }
+      }
+    }
+    return { files, checked };
+  };
+
+  test(`${s.cli.name}: every finding on our cases and examples has its rule's catalogued severity`, async () => {
+    const { files, checked } = await check(s.ours.map((d) => join(ROOT, d)), ROOT);
+    // the fail cases alone hold findings of every rule: an empty walk would prove nothing
+    assert.ok(files > 50 && checked > 100, `only ${files} files and ${checked} findings were checked`);
+  });
+
+  test(`${s.cli.name}: every finding on the upstream corpus has its rule's catalogued severity`, async (t) => {
+    const dir = join(SHARED, s.upstream);
+    if (!existsSync(dir)) return t.skip(`upstream corpus not found at ../shared/${s.upstream} (expected ../shared beside the repository)`);
+    // the corpus is run the way `fixtures DIR` runs it (its cases are not all plain files); every
+    // protocol finding of every case is seen on its way from the checker, whatever the verdict
+    let checked = 0;
+    const fp = fixtureProtocolOf(s.fixtures, { failOn: 'error', strict: false });
+    const driverOf = fp.driver;
+    fp.driver = (o) => {
+      const d = driverOf(o);
+      return {
+        ...d,
+        createChecker: (sink, stats) =>
+          d.createChecker((f) => {
+            checked++;
+            assert.ok(catalogue.has(f.ruleId), `${f.source}:${f.line}: ${f.ruleId} is not in the ${s.cli.name} rules catalogue`);
+            assert.equal(f.severity, catalogue.get(f.ruleId), `${f.source}:${f.line}: ${f.ruleId} reported as ${f.severity}, catalogued as ${catalogue.get(f.ruleId)}`);
+            sink(f);
+          }, stats),
+      };
+    };
+    const run = await runFixtures(fp, dir, { failOn: 'error', strict: false, cwd: ROOT });
+    assert.ok(!run.cases.some((c) => c.status === 'error'), 'a corpus case could not be run');
+    assert.ok(run.cases.length > 10 && checked > 10, `only ${run.cases.length} cases and ${checked} findings were checked`);
+  });
+}
