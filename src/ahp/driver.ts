@@ -18,7 +18,6 @@ import { ahpEventTypes } from './schemas.ts';
 import { AHP_STREAM_RULES, AhpStreamModel, DEFAULT_AHP_STREAM_OPTIONS, type AhpFacts, type AhpStreamOptions, type AhpStreamState } from './stream/index.ts';
 
 export type { AhpBinding, AhpMessage, AhpMessageKind } from './message.ts';
-export { messageKind } from './rules/schema.ts';
 
 const WIRE_ROOT = resolveRoot('message');
 const REGISTRATION_ROOT = resolveRoot('registration');

@@ -16,9 +16,6 @@ import { AHP_SCHEMA_RULES } from './schema.ts';
 /** The per-event rules, in the order they run (and report) on each message. */
 export const AHP_EVENT_RULES = [interceptIdMismatch, ...ELICITATION_RULES, attentionShape, registrationDuplicateId, registrationLiteralSecret] as const;
 
-/** The id of an AHP per-message rule (schema stage or per-event). */
-export type AhpMessageRuleId = keyof typeof AHP_SCHEMA_RULES | (typeof AHP_EVENT_RULES)[number]['id'];
-
 const S = AHP_SCHEMA_RULES;
 const [elicitationBody, modeMismatch, actionMismatch, content] = ELICITATION_RULES;
 

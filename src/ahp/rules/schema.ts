@@ -53,7 +53,7 @@ export const AHP_SCHEMA_RULES = {
 } as const;
 
 /** The id of a schema-stage rule. */
-export type AhpSchemaRuleId = keyof typeof AHP_SCHEMA_RULES;
+type AhpSchemaRuleId = keyof typeof AHP_SCHEMA_RULES;
 
 /** One finding of the stage: its rule (from the closed table), RFC 6901 pointer and sentence. */
 export interface SchemaStageFinding {
@@ -204,7 +204,7 @@ function dedupe(findings: SchemaStageFinding[]): SchemaStageFinding[] {
 }
 
 /** Classify a parsed value by its JSON-RPC shape (AHP base/versioning.md §JSON-RPC). */
-export function messageKind(v: Obj, binding: AhpBinding): AhpMessageKind {
+function messageKind(v: Obj, binding: AhpBinding): AhpMessageKind {
   if (binding === 'registration') return 'registration';
   const hasId = Object.prototype.hasOwnProperty.call(v, 'id');
   if (typeof v.method === 'string') {
