@@ -12,7 +12,7 @@ import { ahpDriver } from '../../src/ahp/driver.ts';
 import { AHP_EVENT_RULES, AHP_MESSAGE_RULES } from '../../src/ahp/rules/index.ts';
 import type { Finding } from '../../src/core/finding.ts';
 import { runPipeline } from '../../src/core/pipeline.ts';
-import { REPO_DIR } from './helpers.ts';
+import { REPO_DIR, runStdio } from './helpers.ts';
 
 const FAIL_DIR = REPO_DIR + 'conformance/ahp/fail/';
 const isFraming = (id: string) => id.startsWith('jsonl/') || id.startsWith('json/');
@@ -60,4 +60,20 @@ test('a selection without the per-message rules reports none of them', async () 
     const got = (await runAlone(file, 'ahp/parent-cycle')).filter((f) => ids.has(f.ruleId));
     assert.deepEqual(got, [], file);
   }
+});
+
+test('the schema stage gates the stream whether or not its rules are selected', async () => {
+  const caps = { effects: ['deny'] };
+  const event = { id: 'e1', source: 'urn:test:h', time: '2026-07-03T10:16:01Z', type: 'turn.start', session: { id: 's1' } };
+  const request = { jsonrpc: '1.0', id: 'e1', method: 'hooks/intercept', params: { protocolVersion: 'draft', event, capabilities: caps } };
+  const response = { jsonrpc: '2.0', id: 'e1', result: { protocolVersion: 'draft', effects: [] } };
+  const text = `${JSON.stringify(request)}\n${JSON.stringify(response)}\n`;
+  const brief = (fs: Finding[]) => fs.map((f) => `${f.ruleId}@${f.line}`);
+  const all = brief(await runStdio(text));
+  assert.ok(all.includes('ahp/jsonrpc@1'), all.join(', '));
+  const unmatched = all.filter((f) => f.startsWith('ahp/response-'));
+  assert.ok(unmatched.length > 0, `the request with a broken JSON-RPC shape is not pending: ${all.join(', ')}`);
+  // with only the stream rule selected the stage's finding is not reported, but it still gates
+  const alone = brief(await runStdio(text, new Set(unmatched.map((f) => f.slice(0, f.indexOf('@'))))));
+  assert.deepEqual(alone, unmatched);
 });

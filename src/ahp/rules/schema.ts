@@ -97,7 +97,7 @@ export interface ValidateAhpOptions {
 }
 
 /** A resolved root: the wire root, the registration root, one message shape or one event root. */
-export type RootSpec = { kind: 'wire' } | { kind: 'registration' } | { kind: 'schema'; ref: string; messageLike: boolean } | { kind: 'event'; ref: string };
+export type RootSpec = { kind: 'wire' } | { kind: 'registration' } | { kind: 'schema'; ref: string } | { kind: 'event'; ref: string };
 
 const MESSAGE_ROOTS: Record<string, string> = {
   'intercept-request': 'interceptRequest',
@@ -135,7 +135,7 @@ export function resolveRoot(root: AhpRoot): RootSpec {
       if (base === 'schema' || base === 'wire') spec = { kind: 'wire' };
       else if (base === 'registration') spec = { kind: 'registration' };
       else if (base === 'event') spec = { kind: 'event', ref: 'events.schema.json#/$defs/event' };
-      else if (MESSAGE_ROOTS[base]) spec = { kind: 'schema', ref: `messages.schema.json#/$defs/${MESSAGE_ROOTS[base]}`, messageLike: true };
+      else if (MESSAGE_ROOTS[base]) spec = { kind: 'schema', ref: `messages.schema.json#/$defs/${MESSAGE_ROOTS[base]}` };
       else {
         const type = types.find((t) => t.replace(/\./g, '-') === base);
         if (type) spec = { kind: 'event', ref: `events.schema.json#/$defs/${type}` };
