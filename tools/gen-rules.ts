@@ -11,7 +11,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { aepRules } from '../src/aep/protocol.ts';
-import { AHP_MESSAGE_RULES } from '../src/ahp/rules.ts';
+import { AHP_MESSAGE_RULES } from '../src/ahp/rules/index.ts';
 import type { RuleMeta } from '../src/core/rule.ts';
 import { PIN_RULES } from '../src/pin/rules.ts';
 import { renderRulesMarkdown, type CatalogueSection } from '../src/report/catalogue.ts';

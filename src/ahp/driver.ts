@@ -1,46 +1,30 @@
 /**
- * The AHP checker for the pipeline: each parsed message through {@link validateAhpMessage}
- * (the wire root, or the registration root), duplicate member names as errors, then the AHP
- * stream rules. AHP base/transports/stdio.md (framing), base/transports/http.md (one message
- * per body), interaction-payloads.md.
+ * The AHP checker for the pipeline. Per message: duplicate member names (framing, always
+ * reported), the message-schema stage (src/ahp/rules/schema.ts: the wire root, or the
+ * registration root; it fills the typed {@link AhpMessage}), the per-event rules
+ * (src/ahp/rules/) on the Engine, then, for a message whose JSON-RPC shape can be trusted
+ * (`wireValid`), the stream analyzers and rules. AHP base/transports/stdio.md (framing),
+ * base/transports/http.md (one message per body), interaction-payloads.md.
  */
 import type { FindingSink } from '../core/finding.ts';
 import { framingFinding, JSONL_RULES } from '../core/jsonl.ts';
-import { Engine, isSelected, type RuleSelection } from '../core/engine.ts';
+import { Engine, type RuleSelection } from '../core/engine.ts';
 import type { ProtocolChecker, ProtocolDriver, RunStats } from '../core/pipeline.ts';
-import { makeFinding, type RuleMeta } from '../core/rule.ts';
-import type { AhpBinding, AhpMessage, AhpMessageKind } from './message.ts';
+import type { RuleMeta } from '../core/rule.ts';
+import type { AhpBinding, AhpMessage } from './message.ts';
+import { AHP_EVENT_RULES, AHP_MESSAGE_RULES } from './rules/index.ts';
+import { reportSchemaFindings, resolveRoot, schemaStage } from './rules/schema.ts';
 import { ahpEventTypes } from './schemas.ts';
 import { AHP_STREAM_RULES, AhpStreamModel, DEFAULT_AHP_STREAM_OPTIONS, type AhpFacts, type AhpStreamOptions, type AhpStreamState } from './stream/index.ts';
-import { AHP_MESSAGE_RULES, validateAhpMessage } from './validate.ts';
 
 export type { AhpBinding, AhpMessage, AhpMessageKind } from './message.ts';
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-
-/** Classify a parsed value by its JSON-RPC shape. */
-export function messageKind(v: Obj, binding: AhpBinding): AhpMessageKind {
-  if (binding === 'registration') return 'registration';
-  const hasId = Object.prototype.hasOwnProperty.call(v, 'id');
-  if (typeof v.method === 'string') {
-    if (v.method === 'hooks/intercept' && hasId) return 'intercept-request';
-    if (v.method === 'hooks/observe' && !hasId) return 'observe-notification';
-    if (v.method === 'hooks/capabilities' && hasId) return 'capabilities-request';
-    return 'unknown';
-  }
-  if (Object.prototype.hasOwnProperty.call(v, 'error')) return 'error-response';
-  if (Object.prototype.hasOwnProperty.call(v, 'result')) return 'response';
-  return 'unknown';
-}
-
-const WIRE_RULES = new Set(['ahp/wire-root', 'ahp/jsonrpc', 'ahp/method']);
-/** Rules of validateAhpMessage's own stdio helper, which the CLI reports as jsonl/* and json/* instead. */
-const HELPER_ONLY = new Set(['ahp/stdio-framing', 'ahp/duplicate-key']);
+const WIRE_ROOT = resolveRoot('message');
+const REGISTRATION_ROOT = resolveRoot('registration');
 
 /** Every rule `ahp validate` can report. */
 export function ahpRules(): RuleMeta[] {
-  return [...JSONL_RULES, ...AHP_MESSAGE_RULES.filter((r) => !HELPER_ONLY.has(r.id)), ...AHP_STREAM_RULES].map(({ id, severity, description, spec }) => ({ id, severity, description, spec }));
+  return [...JSONL_RULES, ...AHP_MESSAGE_RULES, ...AHP_STREAM_RULES].map(({ id, severity, description, spec }) => ({ id, severity, description, spec }));
 }
 
 /** Known event types and methods (coverage statistics). */
@@ -68,17 +52,10 @@ export function ahpDriver(opts: AhpCheckOptions = {}): ProtocolDriver {
     createChecker(sink: FindingSink, stats: RunStats): ProtocolChecker {
       const model = new AhpStreamModel(streamOpts);
       opts.onStreamState?.(model.state);
-      // no per-event rules yet: the per-message checks below report through validateAhpMessage
-      const engine = new Engine<AhpMessage, AhpFacts, AhpStreamState>([], AHP_STREAM_RULES, model, sink, opts.rules);
+      const engine = new Engine<AhpMessage, AhpFacts, AhpStreamState>(AHP_EVENT_RULES, AHP_STREAM_RULES, model, sink, opts.rules);
       return {
         onEvent(ev) {
           const binding = bindingOf(ev.source);
-          const v = ev.value;
-          const kind = messageKind(v, binding);
-          const params = isObj(v.params) ? v.params : undefined;
-          const event = params && isObj(params.event) ? params.event : undefined;
-          const t = typeof event?.type === 'string' ? event.type : kind === 'capabilities-request' ? 'hooks/capabilities' : undefined;
-          if (t) stats.types.set(t, (stats.types.get(t) ?? 0) + 1);
           for (const d of ev.duplicates) {
             sink(
               framingFinding(
@@ -89,21 +66,12 @@ export function ahpDriver(opts: AhpCheckOptions = {}): ProtocolDriver {
               ),
             );
           }
-          const issues = validateAhpMessage(v, { root: binding === 'registration' ? 'registration' : 'message' });
-          // an AEP event fed to `ahp` by mistake: say so once per line, on the JSON-RPC finding
-          const looksAep = typeof v.aep === 'string' && !Object.prototype.hasOwnProperty.call(v, 'jsonrpc');
-          for (const i of issues) {
-            if (!isSelected(opts.rules, i.ruleId)) continue;
-            const rule: RuleMeta = { id: i.ruleId, severity: i.severity, description: '', spec: i.spec };
-            const message = looksAep && i.ruleId === 'ahp/jsonrpc' ? `${i.message} (This line looks like an AEP event: check it with \`aep validate\`.)` : i.message;
-            sink(makeFinding(rule, { pointer: i.pointer, message, data: i.embedded ? { embedded: i.embedded } : undefined }, ev));
-          }
+          const findings = schemaStage(ev, binding === 'registration' ? REGISTRATION_ROOT : WIRE_ROOT);
+          reportSchemaFindings(findings, ev, sink, opts.rules);
           const msg = ev as AhpMessage;
-          msg.kind = kind;
-          msg.event = event;
-          msg.issues = issues;
-          msg.wireValid = !issues.some((i) => WIRE_RULES.has(i.ruleId) && i.severity === 'error') && ev.duplicates.length === 0;
-          msg.valid = msg.wireValid && !issues.some((i) => i.severity === 'error');
+          const t = typeof msg.event?.type === 'string' ? msg.event.type : msg.kind === 'capabilities-request' ? 'hooks/capabilities' : undefined;
+          if (t) stats.types.set(t, (stats.types.get(t) ?? 0) + 1);
+          engine.checkEvent(msg);
           if (msg.wireValid) engine.streamEvent(msg);
         },
         end() {

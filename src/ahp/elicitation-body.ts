@@ -1,50 +1,37 @@
 /**
- * The parsed MCP value behind a `user.elicitation.request` / `user.elicitation.result` event,
- * for the cross-event checks (AHP interaction-payloads.md §MCP elicitation binding (2025-11-25)).
- *
- * The message validator (`elicitation.ts`) already parses and validates a body-selected text part
- * against the pinned MCP subset and reports every problem (`ahp/elicitation-body`). This module
- * only re-reads a body that passed there: given the issues of the message, a body with any
- * `ahp/elicitation-body` issue is `invalid` and never parsed again, and metadata / omit / gap
- * views are `view` (never parsed as executable MCP payloads). The parse uses the same exact
- * JSON parser (`core/json.ts`).
+ * The typed MCP body of a `user.elicitation.request` / `user.elicitation.result` event (AHP
+ * interaction-payloads.md §MCP elicitation binding (2025-11-25)), parsed once per message by
+ * the message-schema stage (`parseElicitationBody` in elicitation.ts) and read by the
+ * per-event elicitation rules (src/ahp/rules/elicitation.ts) and the stream elicitation
+ * analyzer (src/ahp/stream/elicitation.ts). Metadata, omit and gap views are never parsed.
  */
-import { parseJsonText } from '../core/json.ts';
+import type { ParseOutcome } from '../core/json.ts';
 
 type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * The binding checks of a body-selected part, present when the event's `elicitation` payload
+ * passed schema validation (otherwise its schema findings stand alone and nothing is checked).
+ */
+export interface ElicitationChecks {
+  kind: 'request' | 'result';
+  /** The event's `elicitation` object (envelope `mode`, `action`). */
+  envelope: Obj;
+  /** Pointer of the part's `text` member (where findings about the embedded JSON point). */
+  textPointer: string;
+  /** The exact JSON parse of the text (duplicate member names listed). */
+  parsed: ParseOutcome;
+  /** Problems of the parsed value against the pinned MCP subset: `[innerPointer, phrase]`; empty when it conforms. */
+  problems: ReadonlyArray<readonly [string, string]>;
+}
 
 /** The body of an elicitation event. */
 export type ElicitationBody =
-  /** A body-selected text part holding a valid MCP value. */
-  | { status: 'parsed'; value: Obj; partPointer: string }
+  /** A body-selected text part holding a valid MCP value (an object, no duplicate keys, conforming when checked). */
+  | { status: 'parsed'; value: Obj; partPointer: string; checks?: ElicitationChecks }
   /** A metadata, omit or gap view: no MCP value is available (and none may be assumed). */
   | { status: 'view'; partPointer: string }
-  /** The body failed the message checks (`ahp/elicitation-body`). */
-  | { status: 'invalid'; partPointer: string }
+  /** The body text is not a valid MCP value (reported by `ahp/elicitation-body` when checked). */
+  | { status: 'invalid'; partPointer: string; checks?: ElicitationChecks }
   /** The event carries no request/result part. */
   | { status: 'absent'; partPointer: string };
-
-/** An issue as far as this module needs it. */
-interface IssueLike {
-  ruleId: string;
-  pointer: string;
-}
-
-/**
- * The MCP body of `event` (a `user.elicitation.request` or `.result` at `eventPointer` in its
- * message, usually `/params/event`). `issues` are the message's issues: a body with an
- * `ahp/elicitation-body` issue is reported as `invalid`. Never throws.
- */
-export function elicitationBody(event: Obj, eventPointer: string, issues: readonly IssueLike[]): ElicitationBody {
-  const kind = event.type === 'user.elicitation.request' ? 'request' : 'result';
-  const partPointer = `${eventPointer}/elicitation/${kind}`;
-  const el = event.elicitation;
-  const part = isObj(el) ? el[kind] : undefined;
-  if (!isObj(part)) return { status: 'absent', partPointer };
-  if (part.selection !== 'body' || 'gap' in part || typeof part.text !== 'string') return { status: 'view', partPointer };
-  if (issues.some((i) => i.ruleId === 'ahp/elicitation-body' && (i.pointer === partPointer || i.pointer.startsWith(partPointer + '/')))) return { status: 'invalid', partPointer };
-  const parsed = parseJsonText(part.text);
-  if (!parsed.ok || parsed.duplicates.length || !isObj(parsed.value)) return { status: 'invalid', partPointer };
-  return { status: 'parsed', value: parsed.value, partPointer };
-}

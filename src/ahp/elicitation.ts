@@ -1,18 +1,14 @@
 /**
- * The MCP elicitation binding checks for `user.elicitation.request` and
- * `user.elicitation.result` events (AHP interaction-payloads.md §MCP elicitation binding
- * (2025-11-25)).
+ * The MCP elicitation binding of `user.elicitation.request` and `user.elicitation.result`
+ * events (AHP interaction-payloads.md §MCP elicitation binding (2025-11-25)): the one parse of
+ * the body, and its validation against the pinned MCP subset.
  *
  * A body-selected request/result text part (selection `body`, a `text` string, no `gap`) holds
  * the complete serialized MCP `elicitation/create` params or `ElicitResult`. The text is parsed
  * as JSON (duplicate member names rejected) and validated against the pinned, closed
  * 2025-11-25 subset (`schemas/mcp/mcp-elicitation.schema.json`, roots `request` / `result`).
- * Metadata, omit and gap views are never parsed. The envelope `mode` must equal the parsed
- * request mode (absent means form), the envelope `action` the parsed result action, and result
- * `content` may appear only for an accepted form result.
- *
- * Issues about the embedded JSON point at the part's `text` member and carry
- * `embedded: {partPointer, innerPointer}` with a pointer into the parsed value.
+ * Metadata, omit and gap views are never parsed. The verdicts over the result (body, mode,
+ * action, content) are the per-event rules in src/ahp/rules/elicitation.ts.
  */
 import type { ErrorObject } from '../core/schema/ajv.ts';
 import { mapSchemaErrors, type Wording } from '../core/schema/findings.ts';
@@ -20,7 +16,7 @@ import { phrase } from '../core/schema/wording.ts';
 import { describeValue } from '../core/finding.ts';
 import { parseJsonText } from '../core/json.ts';
 import { childPointer } from '../core/pointer.ts';
-import { issue, type AhpIssue } from './issues.ts';
+import type { ElicitationBody, ElicitationChecks } from './elicitation-body.ts';
 import { ahpSchemas } from './schemas.ts';
 
 type Obj = Record<string, unknown>;
@@ -153,50 +149,25 @@ function mcpProblems(def: 'request' | 'result', value: unknown): Array<[string, 
 }
 
 /**
- * Check the MCP elicitation binding of one event. `event` is the event object, `eventPointer`
- * its location in the validated value. Returns no issue for other event types, when the
- * `elicitation` object is absent or not an object, or for metadata/omit/gap views.
- * Call only when the event's `elicitation` payload passed schema validation.
+ * Parse the MCP body of one `user.elicitation.request` / `.result` event, once: `event` is the
+ * event object, `eventPointer` its location in the message. With `check` (the event's
+ * `elicitation` payload passed schema validation) a body-selected text is also validated
+ * against the pinned MCP subset and the result carries the {@link ElicitationChecks} the
+ * per-event rules report from. Returns `undefined` for other event types. Never throws.
  */
-export function checkElicitationEvent(event: unknown, eventPointer: string): AhpIssue[] {
-  if (!isObj(event) || !isObj(event.elicitation)) return [];
+export function parseElicitationBody(event: Obj, eventPointer: string, check: boolean): ElicitationBody | undefined {
   const kind = event.type === 'user.elicitation.request' ? 'request' : event.type === 'user.elicitation.result' ? 'result' : undefined;
-  if (!kind) return [];
-  const el = event.elicitation;
-  const part = el[kind];
+  if (!kind) return undefined;
   const partPointer = `${eventPointer}/elicitation/${kind}`;
-  if (!isObj(part) || part.selection !== 'body' || 'gap' in part || typeof part.text !== 'string') return [];
-  const textPointer = `${partPointer}/text`;
-  const what = kind === 'request' ? 'MCP elicitation/create params' : 'MCP ElicitResult';
-  const out: AhpIssue[] = [];
+  const el = event.elicitation;
+  const part = isObj(el) ? el[kind] : undefined;
+  if (!isObj(part)) return { status: 'absent', partPointer };
+  if (part.selection !== 'body' || 'gap' in part || typeof part.text !== 'string') return { status: 'view', partPointer };
   const parsed = parseJsonText(part.text);
-  if (!parsed.ok) {
-    const where = parsed.kind === 'invalid-json' ? `a JSON syntax error at character ${parsed.index + 1}` : `nesting deeper than ${parsed.depth - 1} levels`;
-    out.push(issue('ahp/elicitation-body', textPointer, `The body text of the elicitation ${kind} must be the complete serialized ${what}, but it has ${where}.`, { embedded: { partPointer, innerPointer: '' } }));
-    return out;
-  }
-  for (const d of parsed.duplicates) {
-    out.push(issue('ahp/elicitation-body', textPointer, `The serialized ${what} repeats the member name at ${d.pointer}; duplicate member names are rejected.`, { embedded: { partPointer, innerPointer: d.pointer } }));
-  }
-  const value = parsed.value;
-  for (const [inner, msg] of mcpProblems(kind, value)) {
-    const at = inner === '' ? `the serialized ${what}` : `${inner} of the serialized ${what}`;
-    out.push(issue('ahp/elicitation-body', textPointer, `In ${at}: ${msg}.`, { embedded: { partPointer, innerPointer: inner } }));
-  }
-  if (!isObj(value)) return out;
-  if (kind === 'request') {
-    const parsedMode = value.mode === undefined ? 'form' : value.mode;
-    if ((parsedMode === 'form' || parsedMode === 'url') && typeof el.mode === 'string' && el.mode !== parsedMode) {
-      const how = value.mode === undefined ? 'has no `mode` (which means form)' : `has mode "${parsedMode}"`;
-      out.push(issue('ahp/elicitation-mode-mismatch', `${eventPointer}/elicitation/mode`, `The envelope mode is "${el.mode}" but the serialized MCP request ${how}; the AHP mode must equal the parsed mode.`, { embedded: { partPointer, innerPointer: value.mode === undefined ? '' : '/mode' } }));
-    }
-  } else {
-    if (typeof value.action === 'string' && ['accept', 'decline', 'cancel'].includes(value.action) && typeof el.action === 'string' && el.action !== value.action) {
-      out.push(issue('ahp/elicitation-action-mismatch', `${eventPointer}/elicitation/action`, `The envelope action is "${el.action}" but the serialized MCP result has action "${value.action}"; they must be equal.`, { embedded: { partPointer, innerPointer: '/action' } }));
-    }
-    if ('content' in value && !(el.action === 'accept' && el.mode === 'form')) {
-      out.push(issue('ahp/elicitation-content', textPointer, `The serialized MCP result carries \`content\`, which is only allowed for an accepted form result (envelope mode "${String(el.mode)}", action "${String(el.action)}").`, { embedded: { partPointer, innerPointer: '/content' } }));
-    }
-  }
-  return out;
+  const value = parsed.ok ? parsed.value : undefined;
+  const checks: ElicitationChecks | undefined = check ? { kind, envelope: el as Obj, textPointer: `${partPointer}/text`, parsed, problems: parsed.ok ? mcpProblems(kind, value) : [] } : undefined;
+  const ok = parsed.ok && parsed.duplicates.length === 0 && isObj(value) && !checks?.problems.length;
+  const body: ElicitationBody = ok ? { status: 'parsed', value: value as Obj, partPointer } : { status: 'invalid', partPointer };
+  if (checks) body.checks = checks;
+  return body;
 }

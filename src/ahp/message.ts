@@ -1,29 +1,43 @@
 /**
- * {@link AhpMessage}: one parsed AHP wire message as the stream analyzers see it, with its kind
- * (from the JSON-RPC shape) and its per-message verdict. Its own module so that the stream
- * model and the driver both import it without importing each other.
+ * {@link AhpMessage}: one parsed AHP wire message as the per-event rules and the stream
+ * analyzers see it, with what the message-schema stage (src/ahp/rules/schema.ts) decided about
+ * it: its kind (from the JSON-RPC shape), whether its ids can be trusted, the event it carries
+ * and its elicitation body, parsed once. Its own module so that the stream model, the rules and
+ * the driver all import it without importing each other.
  * AHP base/events.md §Common message envelope.
  */
 import type { ParsedEvent } from '../core/rule.ts';
-import type { AhpIssue } from './validate.ts';
+import type { ElicitationBody } from './elicitation-body.ts';
 
 /** Which transport binding an input is read as. */
 export type AhpBinding = 'stdio' | 'http' | 'registration';
 
-/** What kind of wire message a line is (from its JSON-RPC shape). */
-export type AhpMessageKind = 'intercept-request' | 'observe-notification' | 'capabilities-request' | 'response' | 'error-response' | 'registration' | 'unknown';
+/**
+ * What kind of wire message a line is (from its JSON-RPC shape). `event` is a bare catalogue
+ * event validated against an event root (the upstream manifest's `eventSchema`); never on the wire.
+ */
+export type AhpMessageKind = 'intercept-request' | 'observe-notification' | 'capabilities-request' | 'response' | 'error-response' | 'registration' | 'event' | 'unknown';
 
 /**
- * One AHP message as stream rules see it. `issues` are its per-message findings (already
- * reported); `wireValid` is true when no wire-root or JSON-RPC error was found, i.e. the
- * message's kind and ids can be trusted for correlation.
+ * One AHP message as rules see it, filled by the message-schema stage before any rule runs.
+ * `wireValid` is true when the stage found no wire-level problem (the wire root, JSON-RPC
+ * structure, method) and the line has no duplicate member name, i.e. the message's kind and
+ * ids can be trusted for correlation; only such messages reach the stream analyzers.
  */
 export interface AhpMessage extends ParsedEvent {
   kind: AhpMessageKind;
-  /** `params.event` of an intercept request or observe notification, when an object. */
+  /** `params.event` when an object (for a bare event root: the value itself). */
   event?: Record<string, unknown>;
-  issues: readonly AhpIssue[];
+  /**
+   * Where the event that the per-event rules check sits in the message: `/params/event` for a
+   * hooks/intercept or hooks/observe message, `""` for a bare event root; absent when the
+   * message carries no event to check.
+   */
+  eventPointer?: string;
+  /**
+   * The MCP body of a `user.elicitation.request` / `.result` event at {@link eventPointer},
+   * parsed once by the message-schema stage (AHP interaction-payloads.md §MCP elicitation binding).
+   */
+  elicitation?: ElicitationBody;
   wireValid: boolean;
-  /** True when no per-message error at all was found. */
-  valid: boolean;
 }

@@ -3,19 +3,22 @@
  * (capabilities exchange, intercept requests with interaction events including an MCP
  * elicitation form request and accepted result, responses, an error response, observe
  * notifications); examples/ahp/session-broken.jsonl is its twin with distinct problems on
- * some lines, and every finding must sit on exactly those lines.
+ * some lines, and every per-message finding (framing included) must sit on exactly those lines.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { validateStdioText } from '../../src/ahp/validate.ts';
-import { REPO_DIR, show } from './helpers.ts';
+import { AHP_MESSAGE_RULES } from '../../src/ahp/rules/index.ts';
+import { REPO_DIR, runStdio, show } from './helpers.ts';
+
+/** The per-message rules (the stream rules' consequences of the broken lines are tested in test/ahp-stream). */
+const PER_MESSAGE = new Set(AHP_MESSAGE_RULES.map((r) => r.id));
 
 const read = (name: string) => readFileSync(REPO_DIR + 'examples/ahp/' + name, 'utf8');
 
 /** Broken line -> the rule it was broken for. */
 const BROKEN: Record<number, string> = {
-  1: 'ahp/stdio-framing', // CRLF line ending
+  1: 'jsonl/carriage-return', // CRLF line ending
   2: 'ahp/capabilities', // managed scope with disableable true
   3: 'ahp/message-role', // inbound message with role assistant
   6: 'ahp/effect', // deny without reason
@@ -28,22 +31,22 @@ const BROKEN: Record<number, string> = {
   21: 'ahp/overlay', // hook.failure without parentEventId
 };
 
-test('examples/ahp/session.jsonl is a clean capture', () => {
+test('examples/ahp/session.jsonl is a clean capture', async () => {
   const text = read('session.jsonl');
   assert.ok(text.split('\n').length > 15, 'the example should be a realistic multi-message capture');
-  const issues = validateStdioText(text);
+  const issues = await runStdio(text);
   assert.deepEqual(issues, [], show(issues));
 });
 
-test('examples/ahp/session-broken.jsonl has findings on exactly the broken lines', () => {
+test('examples/ahp/session-broken.jsonl has findings on exactly the broken lines', async () => {
   const good = read('session.jsonl').split('\n');
   const broken = read('session-broken.jsonl').split('\n');
   assert.equal(broken.length, good.length, 'the twin has the same number of lines');
   // the twin differs from the clean capture exactly on the broken lines
   const differing = good.map((l, i) => (l !== broken[i] ? i + 1 : 0)).filter(Boolean);
   assert.deepEqual(differing, Object.keys(BROKEN).map(Number));
-  const issues = validateStdioText(read('session-broken.jsonl'));
-  const lines = [...new Set(issues.map((i) => i.line))].sort((a, b) => a - b);
+  const issues = await runStdio(read('session-broken.jsonl'), PER_MESSAGE);
+  const lines = [...new Set(issues.map((i) => i.line ?? 0))].sort((a, b) => a - b);
   assert.deepEqual(lines, Object.keys(BROKEN).map(Number), show(issues));
   for (const [line, rule] of Object.entries(BROKEN)) {
     assert.ok(issues.some((i) => i.line === Number(line) && i.ruleId === rule), `line ${line} should report ${rule}: ${show(issues.filter((i) => i.line === Number(line)))}`);

@@ -1,11 +1,15 @@
 /**
- * Test helpers for test/ahp: where the shared read-only corpus lives, and a verdict helper.
+ * Test helpers for test/ahp: where the shared read-only corpus lives, a verdict helper, and
+ * `ahp validate`'s pipeline run in-process on stdio text (`runPipeline` + `ahpDriver`).
  */
 import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestContext } from 'node:test';
-import { isAhpValid, type AhpIssue } from '../../src/ahp/validate.ts';
+import { ahpDriver } from '../../src/ahp/driver.ts';
+import { isAhpValid } from '../../src/ahp/validate.ts';
+import type { Finding } from '../../src/core/finding.ts';
+import { runPipeline } from '../../src/core/pipeline.ts';
 
 /** `<repo>/../shared/` (the shared material), resolved from this file. */
 export const SHARED_DIR = fileURLToPath(new URL('../../../shared/', import.meta.url));
@@ -24,8 +28,19 @@ export function requireShared(t: TestContext, path: string): boolean {
 }
 
 /** Compact description of issues for assertion messages. */
-export function show(issues: readonly AhpIssue[]): string {
+export function show(issues: readonly Pick<Finding, 'ruleId' | 'pointer' | 'message'>[]): string {
   return JSON.stringify(issues.map((i) => [i.ruleId, i.pointer, i.message]), null, 1);
 }
 
 export { isAhpValid };
+
+/**
+ * Check stdio `text` the way `ahp validate` does (one JSONL input through `runPipeline` and
+ * `ahpDriver`, framing included); every finding, in order. `rules` is the driver's rule
+ * selection (framing findings always appear).
+ */
+export async function runStdio(text: string, rules?: ReadonlySet<string>): Promise<Finding[]> {
+  const findings: Finding[] = [];
+  await runPipeline([{ source: 'case.jsonl', open: async function* () { yield text; } }], ahpDriver({ rules }), (f) => findings.push(f));
+  return findings;
+}

@@ -12,8 +12,13 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { parseJsonText } from '../../src/core/json.ts';
-import { isAhpValid, validateAhpMessage, validateStdioText, type AhpIssue } from '../../src/ahp/validate.ts';
-import { AHP_CORPUS_DIR, REPO_DIR, requireShared, show } from './helpers.ts';
+import { isAhpValid, validateAhpMessage } from '../../src/ahp/validate.ts';
+import type { Finding } from '../../src/core/finding.ts';
+import { AHP_CORPUS_DIR, REPO_DIR, requireShared, runStdio, show } from './helpers.ts';
+
+/** A finding as far as a verdict needs it (the checks' findings, or a parse problem of the case file). */
+type Issue = Pick<Finding, 'ruleId' | 'severity' | 'pointer' | 'message'>;
+const NO_RULES = new Set<string>();
 
 interface ManifestCase {
   id: string;
@@ -33,21 +38,27 @@ interface Deviation {
   reason: string;
 }
 
-/** Parse a case file the way the upstream verdict procedure does: one JSON object, no duplicate keys. */
-function parseCase(c: ManifestCase, text: string, root: string, eventSchema?: string): AhpIssue[] {
+/**
+ * Parse a case file the way the upstream verdict procedure does (one JSON object, no duplicate
+ * keys; a stdio case is one LF-terminated line, framed by `ahp validate`'s pipeline) and check
+ * it against `root`.
+ */
+async function parseCase(c: ManifestCase, text: string, root: string, eventSchema?: string): Promise<Issue[]> {
+  const issues: Issue[] = [];
   if (c.binding === 'stdio-jsonl') {
-    const issues: AhpIssue[] = validateStdioText(text, { root, eventSchema });
+    // framing only (an empty rule selection): CR, invalid JSON, not an object, duplicate keys
+    issues.push(...(await runStdio(text, NO_RULES)));
     // a process-per-event stdio fixture is exactly one physical line (AHP-STDIO-001)
-    if (text.split('\n').length !== 2) issues.push({ ruleId: 'ahp/stdio-framing', severity: 'error', pointer: '', message: 'not exactly one line', spec: '' });
-    return issues;
+    if (text.split('\n').length !== 2) issues.push({ ruleId: 'test/not-one-line', severity: 'error', pointer: '', message: 'not exactly one line' });
+    if (issues.some((i) => i.severity === 'error')) return issues;
   }
   const parsed = parseJsonText(text);
-  if (!parsed.ok) return [{ ruleId: 'ahp/wire-root', severity: 'error', pointer: '', message: 'not JSON', spec: '' }];
-  const dups: AhpIssue[] = parsed.duplicates.map((d) => ({ ruleId: 'ahp/duplicate-key', severity: 'error', pointer: d.pointer, message: 'duplicate key', spec: '' }));
-  return [...dups, ...validateAhpMessage(parsed.value, { root, eventSchema })];
+  if (!parsed.ok) return [{ ruleId: 'test/not-json', severity: 'error', pointer: '', message: 'not JSON' }];
+  issues.push(...parsed.duplicates.map((d): Issue => ({ ruleId: 'json/duplicate-key', severity: 'error', pointer: d.pointer, message: 'duplicate key' })));
+  return [...issues, ...validateAhpMessage(parsed.value, { root, eventSchema })];
 }
 
-test('upstream AHP draft fixture manifest: our verdicts equal the expected ones', (t) => {
+test('upstream AHP draft fixture manifest: our verdicts equal the expected ones', async (t) => {
   const manifestPath = AHP_CORPUS_DIR + 'manifest.json';
   if (!requireShared(t, manifestPath)) return;
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { protocolVersion: string; cases: ManifestCase[] };
@@ -73,7 +84,7 @@ test('upstream AHP draft fixture manifest: our verdicts equal the expected ones'
     const bytes = readFileSync(file);
     assert.equal(createHash('sha256').update(bytes).digest('hex'), c.sha256, `${c.id}: file digest differs from the manifest`);
     const text = bytes.toString('utf8');
-    const verdicts: Array<[string, boolean, () => AhpIssue[]]> = [['expectedValid', c.expectedValid, () => parseCase(c, text, c.schema)]];
+    const verdicts: Array<[string, boolean, () => Issue[] | Promise<Issue[]>]> = [['expectedValid', c.expectedValid, () => parseCase(c, text, c.schema)]];
     if (c.binding !== 'registration-json') {
       assert.equal(typeof c.aggregateExpectedValid, 'boolean', `${c.id}: aggregateExpectedValid is required`);
       verdicts.push(['aggregateExpectedValid', c.aggregateExpectedValid!, () => parseCase(c, text, 'message')]);
@@ -85,7 +96,7 @@ test('upstream AHP draft fixture manifest: our verdicts equal the expected ones'
       }]);
     }
     for (const [field, expected, run] of verdicts) {
-      const issues = run();
+      const issues = await run();
       const actual = isAhpValid(issues);
       const key = `${c.id}#${field}`;
       if (actual === expected) agree++;

@@ -1,7 +1,8 @@
 /**
- * Unit tables for `validateAhpMessage` / `validateStdioText`: every catalogue event, the wire
- * root and JSON-RPC rules, envelope formats, overlays, content parts, effects, capabilities,
- * registration, the MCP elicitation binding, roots and stdio framing. Several cases rebuild
+ * Unit tables for `validateAhpMessage` (the message-schema stage and the per-event rules, run
+ * on one value): every catalogue event, the wire root and JSON-RPC rules, envelope formats,
+ * overlays, content parts, effects, capabilities, registration, the MCP elicitation binding,
+ * roots, and stdio framing through `ahp validate`'s pipeline. Several cases rebuild
  * upstream manifest cases whose files are absent from the shared corpus (named in the test).
  * The last tests check that every rule id emitted here is catalogued and every catalogued rule
  * is exercised.
@@ -11,27 +12,24 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { isDateTime as isRfc3339DateTime } from '../../src/core/schema/formats.ts';
 import { ahpEventTypes, ahpInterceptableEventTypes } from '../../src/ahp/schemas.ts';
-import {
-  AHP_MESSAGE_RULES,
-  isAhpValid,
-  validateAhpMessage as rawValidate,
-  validateStdioText as rawStdio,
-  type AhpIssue,
-  type ValidateAhpOptions,
-} from '../../src/ahp/validate.ts';
+import { AHP_MESSAGE_RULES } from '../../src/ahp/rules/index.ts';
+import { isAhpValid, validateAhpMessage as rawValidate, type ValidateAhpOptions } from '../../src/ahp/validate.ts';
+import type { Finding } from '../../src/core/finding.ts';
 import { MINIMAL, capabilitiesResponse, event, intercept, minimalManifest, msg, observe, registration, response, text } from './builders.ts';
-import { REPO_DIR, show } from './helpers.ts';
+import { REPO_DIR, runStdio, show } from './helpers.ts';
 
 const emitted = new Set<string>();
-function validate(value: unknown, opts?: ValidateAhpOptions): AhpIssue[] {
+function validate(value: unknown, opts?: ValidateAhpOptions): Finding[] {
   const issues = rawValidate(value, opts);
   for (const i of issues) emitted.add(i.ruleId);
   return issues;
 }
-function stdio(t: string, opts?: ValidateAhpOptions) {
-  const issues = rawStdio(t, opts);
-  for (const i of issues) emitted.add(i.ruleId);
-  return issues;
+/** The per-message rules: stdio framing plus these, as one message at a time sees them (no stream rules). */
+const PER_MESSAGE = new Set(AHP_MESSAGE_RULES.map((r) => r.id));
+async function stdio(t: string): Promise<Finding[]> {
+  const findings = await runStdio(t, PER_MESSAGE);
+  for (const f of findings) emitted.add(f.ruleId);
+  return findings;
 }
 
 function valid(value: unknown, opts?: ValidateAhpOptions): void {
@@ -40,7 +38,7 @@ function valid(value: unknown, opts?: ValidateAhpOptions): void {
 }
 
 /** Assert the value is invalid, every error has one of `rules`, each rule occurs, and (when given) some issue points at `pointer`. */
-function invalid(value: unknown, rules: string | string[], pointer?: string, opts?: ValidateAhpOptions): AhpIssue[] {
+function invalid(value: unknown, rules: string | string[], pointer?: string, opts?: ValidateAhpOptions): Finding[] {
   const want = Array.isArray(rules) ? rules : [rules];
   const issues = validate(value, opts);
   const errors = issues.filter((i) => i.severity === 'error');
@@ -428,7 +426,7 @@ describe('MCP elicitation binding', () => {
   const resEvent = (t: string, action = 'accept', mode = 'form') => obsOf('user.elicitation.result', { elicitation: { server: 'mcp:x', mode, action, result: text(t) } });
   const form = (props: object, extra: object = {}) => JSON.stringify({ message: 'm', requestedSchema: { type: 'object', properties: props, ...extra } });
   const P = '/params/event/elicitation/request/text';
-  const inner = (issues: AhpIssue[]) => issues.map((i) => i.embedded?.innerPointer);
+  const inner = (issues: Finding[]) => issues.map((i) => (i.data?.embedded as { innerPointer?: string } | undefined)?.innerPointer);
   test('published field shapes are accepted, with and without mode', () => {
     const fields = {
       s: { type: 'string', title: 'S', description: 'd', minLength: 1, maxLength: 1.5, format: 'email', default: 'a' },
@@ -447,7 +445,7 @@ describe('MCP elicitation binding', () => {
   test('the subset is closed and typed', () => {
     let issues = invalid(reqEvent(form({ a: { type: 'string', pattern: '^x' } })), 'ahp/elicitation-body', P);
     assert.deepEqual(inner(issues), ['/requestedSchema/properties/a/pattern']);
-    assert.deepEqual(issues[0]!.embedded, { partPointer: '/params/event/elicitation/request', innerPointer: '/requestedSchema/properties/a/pattern' });
+    assert.deepEqual(issues[0]!.data?.embedded, { partPointer: '/params/event/elicitation/request', innerPointer: '/requestedSchema/properties/a/pattern' });
     issues = invalid(reqEvent(form({ a: { type: 'string', format: 'password' } })), 'ahp/elicitation-body', P);
     assert.deepEqual(inner(issues), ['/requestedSchema/properties/a/format']);
     issues = invalid(reqEvent(form({ a: { type: 'string', enum: [1] } })), 'ahp/elicitation-body', P);
@@ -541,19 +539,19 @@ describe('roots', () => {
   });
 });
 
-describe('stdio framing', () => {
+describe('stdio framing (through ahp validate\'s pipeline)', () => {
   const line = JSON.stringify(response([]));
-  test('one object per LF-terminated line', () => {
-    assert.deepEqual(stdio(`${line}\n${line}\n`), []);
-    const crlf = stdio(`${line}\r\n`);
-    assert.deepEqual(crlf.map((i) => [i.line, i.ruleId]), [[1, 'ahp/stdio-framing']]);
-    assert.deepEqual(stdio(`${line}\n\n${line}\n`).map((i) => [i.line, i.ruleId]), [[2, 'ahp/stdio-framing']]);
-    assert.deepEqual(stdio(line).map((i) => [i.line, i.ruleId]), [[1, 'ahp/stdio-framing']]);
-    assert.deepEqual(stdio('').map((i) => i.ruleId), ['ahp/stdio-framing']);
-    const pretty = stdio(JSON.stringify(response([]), null, 2) + '\n');
-    assert.ok(pretty.length > 1 && pretty.every((i) => i.ruleId === 'ahp/stdio-framing'));
-    assert.deepEqual(stdio('{"jsonrpc":"2.0","jsonrpc":"2.0","id":"e","result":{"protocolVersion":"draft","effects":[]}}\n').map((i) => [i.ruleId, i.pointer]), [['ahp/duplicate-key', '/jsonrpc']]);
-    assert.deepEqual(stdio(`${line}\n[1]\n`).map((i) => [i.line, i.ruleId]), [[2, 'ahp/wire-root']]);
+  const at = (fs: Finding[]) => fs.map((i) => [i.line, i.ruleId]);
+  test('one object per LF-terminated line', async () => {
+    assert.deepEqual(await stdio(`${line}\n${line}\n`), []);
+    assert.deepEqual(at(await stdio(`${line}\r\n`)), [[1, 'jsonl/carriage-return']]);
+    assert.deepEqual(at(await stdio(`${line}\n\n${line}\n`)), [[2, 'jsonl/blank-line']]);
+    assert.deepEqual(at(await stdio(line)), [[1, 'jsonl/no-final-newline']]);
+    assert.deepEqual((await stdio('')).map((i) => i.ruleId), ['jsonl/empty-input']);
+    const pretty = await stdio(JSON.stringify(response([]), null, 2) + '\n');
+    assert.ok(pretty.length > 1 && pretty.every((i) => i.ruleId.startsWith('jsonl/')), show(pretty));
+    assert.deepEqual((await stdio('{"jsonrpc":"2.0","jsonrpc":"2.0","id":"e","result":{"protocolVersion":"draft","effects":[]}}\n')).map((i) => [i.ruleId, i.pointer]), [['json/duplicate-key', '/jsonrpc']]);
+    assert.deepEqual(at(await stdio(`${line}\n[1]\n`)), [[2, 'jsonl/not-object']]);
   });
 });
 
@@ -595,13 +593,16 @@ describe('rule catalogue', () => {
   test('every rule id in our sources and schemas is catalogued', () => {
     const listed = new Set(AHP_MESSAGE_RULES.map((r) => r.id));
     const found = new Set<string>();
-    for (const f of readdirSync(REPO_DIR + 'src/ahp')) {
-      if (!f.endsWith('.ts') || f.startsWith('stream')) continue;
-      for (const m of readFileSync(REPO_DIR + 'src/ahp/' + f, 'utf8').matchAll(/'(ahp\/[a-z-]+)'/g)) found.add(m[1]!);
+    for (const dir of ['src/ahp/', 'src/ahp/rules/']) {
+      for (const f of readdirSync(REPO_DIR + dir)) {
+        if (!f.endsWith('.ts')) continue;
+        for (const m of readFileSync(REPO_DIR + dir + f, 'utf8').matchAll(/'(ahp\/[a-z-]+)'/g)) found.add(m[1]!);
+      }
     }
     for (const f of readdirSync(REPO_DIR + 'schemas/ahp')) {
-      for (const m of readFileSync(REPO_DIR + 'schemas/ahp/' + f, 'utf8').matchAll(/"x-ahp-rule": "(ahp\/[a-z-]+)"/g)) found.add(m[1]!);
+      for (const m of readFileSync(REPO_DIR + 'schemas/ahp/' + f, 'utf8').matchAll(/"x-rule": "(ahp\/[a-z-]+)"/g)) found.add(m[1]!);
     }
+    assert.ok(found.size >= AHP_MESSAGE_RULES.length, 'the scan found the rule ids');
     for (const id of found) assert.ok(listed.has(id), `${id} is emitted but not in AHP_MESSAGE_RULES`);
   });
   test('every catalogued rule was emitted by this suite', () => {

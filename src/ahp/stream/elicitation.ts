@@ -24,7 +24,7 @@
  * and the edit context (edit-context.ts).
  */
 import type { Mark } from '../../core/mark.ts';
-import { elicitationBody, type ElicitationBody } from '../elicitation-body.ts';
+import type { ElicitationBody } from '../elicitation-body.ts';
 import { formAnswerProblems, type AnswerProblem } from '../form-answer.ts';
 import type { AhpMessage } from '../message.ts';
 import { digestWords } from './compact-table.ts';
@@ -130,7 +130,7 @@ export class Elicitation {
 
   /** The elicitation body of `msg`'s event `ev`, parsed once per message. */
   bodyOf(msg: AhpMessage, ev: Obj): ElicitationBody {
-    if (this.body?.msg !== msg) this.body = { msg, body: elicitationBody(ev, EVENT_PTR, msg.issues) };
+    if (this.body?.msg !== msg) this.body = { msg, body: msg.elicitation ?? { status: 'absent', partPointer: `${EVENT_PTR}/elicitation/${ev.type === 'user.elicitation.request' ? 'request' : 'result'}` } };
     return this.body.body;
   }
 
