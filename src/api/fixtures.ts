@@ -15,7 +15,7 @@ export type FixtureRunOptions<P extends Protocol = Protocol> = Omit<OptionsFor<P
   maxFindings?: number;
   /** Path of a deviations file (`[{"id", "reason"}]`). */
   deviations?: string;
-  /** Paths in results are shown relative to this directory (default `process.cwd()`). */
+  /** Paths in results are shown relative to this directory (default: the working directory). */
   cwd?: string;
   /** Receives each verdict as it is made. */
   onCase?: (c: CaseResult) => void;
@@ -51,7 +51,7 @@ export function runFixtures<P extends Protocol>(protocol: P, dir: string, option
     failOn: failOn ?? 'error',
     ...(maxFindings !== undefined ? { maxFindings } : {}),
     ...(deviations !== undefined ? { deviations } : {}),
-    cwd: cwd ?? process.cwd(),
+    cwd: cwd ?? '.', // relative() resolves it against the working directory
     ...(onCase ? { onCase } : {}),
   });
 }
