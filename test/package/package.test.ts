@@ -22,6 +22,13 @@ const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const TSC = join(REPO, 'node_modules/typescript/bin/tsc');
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
+/** The file of a dev dependency's command (its package.json `bin`), in the checkout. */
+function devBin(pkg: string, name: string): string {
+  const dir = join(REPO, 'node_modules', pkg);
+  const bin = (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin;
+  return join(dir, bin[name]!);
+}
+
 /** The environment for child processes: no npm lifecycle variables, no test-runner context, no colour. */
 function childEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
@@ -117,9 +124,9 @@ test('npm pack -> install into a project outside the repository -> bins, .mjs, .
     step('npm pack');
     // 2. publint and attw on the tarball (attw: an ESM-only package; require() of it works
     //    on Node >= 20.19 through require(esm), so only cjs-resolves-to-esm is not a problem)
-    const lint = ok(run(process.execPath, [join(REPO, 'node_modules/publint/src/cli.js'), 'run', tarball, '--strict'], REPO), 'publint');
+    const lint = ok(run(process.execPath, [devBin('publint', 'publint'), 'run', tarball, '--strict'], REPO), 'publint');
     assert.match(lint, /All good!/, `publint: ${lint}`);
-    const attw = run(process.execPath, [join(REPO, 'node_modules/@arethetypeswrong/cli/dist/index.js'), tarball, '--format', 'json', '--ignore-rules', 'cjs-resolves-to-esm'], REPO);
+    const attw = run(process.execPath, [devBin('@arethetypeswrong/cli', 'attw'), tarball, '--format', 'json', '--ignore-rules', 'cjs-resolves-to-esm'], REPO);
     const attwJson = JSON.parse(attw.stdout) as { problems?: Record<string, unknown[]> | unknown[] };
     const problems = Array.isArray(attwJson.problems) ? attwJson.problems : Object.values(attwJson.problems ?? {}).flat();
     const remaining = problems.filter((p) => (p as { kind?: string }).kind !== 'CJSResolvesToESM');
