@@ -1,7 +1,12 @@
 #!/usr/bin/env node
-// Starts the `aep` CLI (Agent Event Protocol). TypeScript sources run through tsx.
-import { register } from 'tsx/esm/api';
-
-register();
-const { run } = await import('../src/cli/aep.ts');
-process.exitCode = await run(process.argv);
+// Starts the `aep` CLI (Agent Event Protocol) from the build in dist/ (`npm ci` or `npm run build` makes it).
+let cli;
+try {
+  cli = await import('../dist/cli/aep.js');
+} catch (e) {
+  // no build yet, or dependencies not installed: one line, not a stack trace
+  if (e?.code !== 'ERR_MODULE_NOT_FOUND') throw e;
+  process.stderr.write(`aep: cannot load the build (${e.message.split('\n')[0]}): run npm ci (or npm run build) first\n`);
+  process.exit(2);
+}
+process.exitCode = await cli.run(process.argv);

@@ -8,21 +8,13 @@
  * overrides for every input.
  */
 import { Option, type Command } from 'commander';
+import { bindingByName } from '../ahp/binding.ts';
 import { ahpDriver, ahpRules, knownAhpTypes, type AhpBinding } from '../ahp/driver.ts';
 import { DEFAULT_AHP_STREAM_OPTIONS } from '../ahp/stream/index.ts';
 import { registerPinCommands } from './pin.ts';
 import { main, positiveInt, processIO, ruleSelection, type CliIO, type CliProtocol } from './program.ts';
 
-/**
- * The binding of an input name when no `--binding` is given: a `.json` file named
- * `*.registration.json` or inside a folder named `registration` is a registration document,
- * any other `.json` one HTTP message, anything else (and stdin) stdio JSONL.
- */
-export function bindingByName(path: string): AhpBinding {
-  const p = path.toLowerCase().replace(/\\/g, '/');
-  if (p === '-' || !p.endsWith('.json')) return 'stdio';
-  return p.endsWith('.registration.json') || p.startsWith('registration/') || p.includes('/registration/') ? 'registration' : 'http';
-}
+export { bindingByName };
 
 /** The binding of one input: `--binding`, else by name ({@link bindingByName}). */
 export function bindingFor(path: string, opts: Record<string, unknown>): AhpBinding {

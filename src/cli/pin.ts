@@ -3,7 +3,7 @@
  * 2025-11-25 files and our elicitation extraction. AHP interaction-payloads §Pinned upstream
  * maintenance; docs/pin-maintenance.md.
  */
-import { resolve } from 'node:path';
+import { relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Option, type Command } from 'commander';
 import type { Finding } from '../core/finding.ts';
@@ -15,6 +15,33 @@ import type { RuleMeta } from '../core/rule.ts';
 import { defaultColor, positiveInt, VERSION, type CliIO } from './program.ts';
 
 const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/**
+ * True when this package runs from an install (a `node_modules` folder), not a checkout. An
+ * installed package ships pin.json but not the upstream bytes, and is not ours to write to.
+ */
+export function isInstalledPackage(root: string = PACKAGE_ROOT): boolean {
+  return resolve(root).split(sep).includes('node_modules');
+}
+
+/** True when `path` is `root` or inside it. */
+function isInside(path: string, root: string): boolean {
+  const r = relative(resolve(root), resolve(path));
+  return r === '' || (!r.startsWith('..') && !r.startsWith(sep) && !/^[a-zA-Z]:/.test(r));
+}
+
+/**
+ * Why `pin refresh` must not run with these paths in an installed package (it stages into
+ * `<dir>/.staging/` and, with `--adopt`, rewrites the pin folder and the extraction), or
+ * `undefined` when it may.
+ */
+export function refreshRefusal(dir: string, extraction: string, adopt: boolean, root: string = PACKAGE_ROOT): string | undefined {
+  if (!isInstalledPackage(root)) return undefined;
+  if (isInside(dir, root))
+    return `this is an installed package (${resolve(root)}) and refresh never writes inside it: pass --dir with a pin folder of your own (a copy of ${DEFAULT_PIN_DIR} holding pin.json), and --extraction with the extraction to compare`;
+  if (adopt && isInside(extraction, root)) return `--adopt would rewrite ${extraction} inside the installed package (${resolve(root)}): pass --extraction with a file of your own`;
+  return undefined;
+}
 
 /** Resolve a user path against the working directory, a default against the package root. */
 function pathArg(given: string | undefined, fallback: string, io: CliIO): string {
@@ -49,7 +76,10 @@ export function registerPinCommands(program: Command, io: CliIO, setExit: (code:
     .option('--no-color', 'never colour text output')
     .action(async (o: { dir?: string; extraction?: string; allowMissing: boolean; format: FormatName; color: boolean }) => {
       try {
-        const findings = await pinVerify({ dir: pathArg(o.dir, DEFAULT_PIN_DIR, io), extraction: pathArg(o.extraction, DEFAULT_EXTRACTION, io), allowMissing: o.allowMissing });
+        // an installed package ships pin.json, not the upstream bytes: verify what it ships
+        const own = o.dir === undefined && isInstalledPackage();
+        if (own && !o.allowMissing) io.stderr.write(`ahp pin verify: installed package: the pinned upstream files are not shipped, so absent ones are warnings (as with --allow-missing); pass --dir with a folder holding them to check them all\n`);
+        const findings = await pinVerify({ dir: pathArg(o.dir, DEFAULT_PIN_DIR, io), extraction: pathArg(o.extraction, DEFAULT_EXTRACTION, io), allowMissing: o.allowMissing || own });
         const c = report(findings, o.format, io, o.color === false ? false : undefined);
         setExit(c.reached('error') ? 1 : 0);
       } catch (e) {
@@ -69,10 +99,18 @@ export function registerPinCommands(program: Command, io: CliIO, setExit: (code:
     .addOption(new Option('-f, --format <format>', 'output format for findings').choices(FORMATS as unknown as string[]).default('text'))
     .option('--no-color', 'never colour text output')
     .action(async (o: { dir?: string; extraction?: string; baseUrl?: string; adopt: boolean; timeout?: number; maxBytes?: number; format: FormatName; color: boolean }) => {
+      const dir = pathArg(o.dir, DEFAULT_PIN_DIR, io);
+      const extraction = pathArg(o.extraction, DEFAULT_EXTRACTION, io);
+      const refusal = refreshRefusal(dir, extraction, o.adopt);
+      if (refusal) {
+        io.stderr.write(`ahp pin refresh: ${refusal}\n`);
+        setExit(2);
+        return;
+      }
       try {
         const r = await pinRefresh({
-          dir: pathArg(o.dir, DEFAULT_PIN_DIR, io),
-          extraction: pathArg(o.extraction, DEFAULT_EXTRACTION, io),
+          dir,
+          extraction,
           baseUrl: o.baseUrl,
           adopt: o.adopt,
           timeoutMs: o.timeout,

@@ -1,0 +1,59 @@
+/**
+ * The fixture runner for the library API: a fixture directory (ours: pass/ + fail/, the
+ * upstream AEP corpus, or the upstream AHP manifest.json) checked case by case, as
+ * `aep fixtures DIR` / `ahp fixtures DIR` do (src/fixture-runner).
+ */
+import type { Severity } from '../core/finding.ts';
+import { fixtureExitCode, runFixtures as runFixtureDir, type CaseResult, type FixtureProtocol, type FixtureRun } from '../fixture-runner/index.ts';
+import { protocolSpec, type OptionsFor, type Protocol } from './protocols.ts';
+
+/** Options of {@link runFixtures}. */
+export type FixtureRunOptions<P extends Protocol = Protocol> = Omit<OptionsFor<P>, 'rules' | 'binding'> & {
+  /** `--fail-on` (default `error`). */
+  failOn?: Severity;
+  /** Findings listed per case (the rest are counted). */
+  maxFindings?: number;
+  /** Path of a deviations file (`[{"id", "reason"}]`). */
+  deviations?: string;
+  /** Paths in results are shown relative to this directory (default: the working directory). */
+  cwd?: string;
+  /** Receives each verdict as it is made. */
+  onCase?: (c: CaseResult) => void;
+};
+
+/** The protocol as the fixture runner needs it; per-case options (a sidecar's `options`) override `base`. */
+function fixtureProtocol(protocol: Protocol, base: Record<string, unknown>): FixtureProtocol {
+  const spec = protocolSpec(protocol);
+  const stream = (base.stream ?? {}) as Record<string, unknown>;
+  return {
+    name: spec.name,
+    // sidecar option names are the CLI's (`maxOpen`, `ackWindow`, `binding`, ...)
+    driver: (o = {}) => {
+      const { binding, ackWindow, maxLineBytes: _l, maxDepth: _d, ...caps } = o as Record<string, unknown>;
+      const s: Record<string, unknown> = { ...stream, ...caps };
+      if (ackWindow !== undefined) s.ackWindowMs = ackWindow;
+      return spec.driver({ ...base, stream: s, ...(binding !== undefined ? { binding } : {}) } as OptionsFor<Protocol>);
+    },
+    knownTypes: spec.knownTypes(),
+    framingFor: (path) => spec.framing(path, base),
+  };
+}
+
+/**
+ * Run every case under `dir` and return the verdicts and the summary; {@link fixtureExitCode}
+ * gives the CLI's exit code for it.
+ * @throws (rejects) FixtureError (unknown layout, no case), DeviationsError, InputError, RuleCrashError.
+ */
+export function runFixtures<P extends Protocol>(protocol: P, dir: string, options: FixtureRunOptions<P> = {} as FixtureRunOptions<P>): Promise<FixtureRun> {
+  const { failOn, maxFindings, deviations, cwd, onCase, strict, ...rest } = options as FixtureRunOptions;
+  return runFixtureDir(fixtureProtocol(protocol, rest as Record<string, unknown>), dir, {
+    strict: strict ?? false,
+    failOn: failOn ?? 'error',
+    ...(maxFindings !== undefined ? { maxFindings } : {}),
+    ...(deviations !== undefined ? { deviations } : {}),
+    cwd: cwd ?? '.', // relative() resolves it against the working directory
+    ...(onCase ? { onCase } : {}),
+  });
+}
+
+export { fixtureExitCode };

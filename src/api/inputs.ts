@@ -1,0 +1,102 @@
+/**
+ * Inputs of the library API (paths, JSONL text, bytes, Node or web streams) as pipeline
+ * {@link InputSpec}s. Several inputs form one stream, checked in the order given
+ * (docs/architecture.md §Data flow).
+ */
+import { createReadStream, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { InputError, type InputSpec } from '../core/pipeline.ts';
+
+/** A web `ReadableStream` of bytes or text (`fetch` bodies, `Blob.stream()`), structurally. */
+export interface WebReadableStream {
+  getReader(): { read(): Promise<{ done: boolean; value?: Uint8Array | string }>; releaseLock(): void };
+}
+
+/** A byte stream: a Node `Readable` (or any async iterable of chunks) or a web `ReadableStream`. */
+export type StreamInput = AsyncIterable<Uint8Array | string> | WebReadableStream;
+
+/**
+ * One input:
+ * - a `string` or a `file:` `URL`: a file path (as on the command line);
+ * - `Uint8Array` / `Buffer`: the bytes of a stream;
+ * - a Node `Readable`, an async iterable of chunks, or a web `ReadableStream`;
+ * - `{ text }`, `{ bytes }`, `{ stream }` or `{ path }` with an optional `source`: the name used
+ *   in findings (for AHP also the binding by name, e.g. `msg.json` is one HTTP body).
+ * Unnamed inputs are called `<input>` (or `<input N>`, 1-based, when there are several).
+ */
+export type Input =
+  | string
+  | URL
+  | Uint8Array
+  | StreamInput
+  | { path: string | URL; source?: string }
+  | { text: string; source?: string }
+  | { bytes: Uint8Array; source?: string }
+  | { stream: StreamInput; source?: string };
+
+/** One input or several (one stream, in order). */
+export type Inputs = Input | readonly Input[];
+
+const isWeb = (s: unknown): s is WebReadableStream => typeof (s as WebReadableStream | null)?.getReader === 'function';
+const isAsyncIterable = (s: unknown): s is AsyncIterable<Uint8Array | string> => s != null && typeof (s as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function';
+
+async function* fromWeb(s: WebReadableStream): AsyncIterable<Uint8Array | string> {
+  const reader = s.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      if (value !== undefined) yield value;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+function streamOf(s: StreamInput): () => AsyncIterable<Uint8Array | string> {
+  return () => (isWeb(s) && !isAsyncIterable(s) ? fromWeb(s) : isAsyncIterable(s) ? s : fromWeb(s as WebReadableStream));
+}
+
+function fileInput(path: string | URL, source: string | undefined): InputSpec {
+  const p = path instanceof URL ? fileURLToPath(path) : path;
+  const name = source ?? p;
+  let size: number;
+  let regular: boolean;
+  try {
+    const st = statSync(p);
+    if (st.isDirectory()) throw new Error('is a directory');
+    size = st.size;
+    regular = st.isFile();
+  } catch (e) {
+    throw new InputError(name, e);
+  }
+  const spec: InputSpec = { source: name, size, open: () => createReadStream(p, { highWaterMark: 1 << 20 }) };
+  if (regular) spec.path = p;
+  return spec;
+}
+
+/**
+ * The pipeline inputs of `inputs`, framed by `framing(source)`.
+ * @throws InputError when a named file cannot be read; TypeError for a value that is no input.
+ */
+export function toInputSpecs(inputs: Inputs, framing: (source: string) => 'jsonl' | 'document'): InputSpec[] {
+  const list: readonly Input[] = Array.isArray(inputs) ? inputs : [inputs as Input];
+  const unnamed = (i: number) => (list.length === 1 ? '<input>' : `<input ${i + 1}>`);
+  return list.map((input, i): InputSpec => {
+    let spec: InputSpec;
+    if (typeof input === 'string' || input instanceof URL) spec = fileInput(input, undefined);
+    else if (input instanceof Uint8Array) spec = { source: unnamed(i), size: input.byteLength, open: async function* () { yield input; } };
+    else if (isAsyncIterable(input) || isWeb(input)) spec = { source: unnamed(i), open: streamOf(input) };
+    else if (input && typeof input === 'object' && 'path' in input) spec = fileInput(input.path, input.source);
+    else if (input && typeof input === 'object' && 'text' in input && typeof input.text === 'string') {
+      const bytes = Buffer.from(input.text, 'utf8');
+      spec = { source: input.source ?? unnamed(i), size: bytes.length, open: async function* () { yield bytes; } };
+    } else if (input && typeof input === 'object' && 'bytes' in input && input.bytes instanceof Uint8Array) {
+      const bytes = input.bytes;
+      spec = { source: input.source ?? unnamed(i), size: bytes.byteLength, open: async function* () { yield bytes; } };
+    } else if (input && typeof input === 'object' && 'stream' in input) spec = { source: input.source ?? unnamed(i), open: streamOf(input.stream) };
+    else throw new TypeError(`input ${i + 1} is not a path, URL, text, bytes or stream`);
+    spec.framing = framing(spec.source);
+    return spec;
+  });
+}

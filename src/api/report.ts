@@ -1,0 +1,64 @@
+/**
+ * Reporters and the rule catalogue for the library API: findings and a summary rendered as
+ * `validate --format text|json|sarif|junit|github` would print them (src/report), and the
+ * rules a protocol can report (`aep rules`, `ahp rules`).
+ */
+import type { Finding, Severity } from '../core/finding.ts';
+import type { RuleMeta } from '../core/rule.ts';
+import type { Summary } from '../core/summary.ts';
+import { catalogueRows, type CatalogueRow } from '../report/catalogue.ts';
+import { createReporter as makeReporter, type FormatName } from '../report/index.ts';
+import type { Output, Reporter } from '../report/types.ts';
+import { protocolSpec, type Protocol } from './protocols.ts';
+import { VERSION } from './version.ts';
+
+/** Options of {@link formatReport} and {@link createReporter}. */
+export interface ReportOptions {
+  protocol: Protocol;
+  /** `text`, `json`, `sarif`, `junit` or `github` (as `--format`). */
+  format: FormatName;
+  /** ANSI colour in `text` (default false). */
+  color?: boolean;
+  /** The `--fail-on` threshold (default `error`): JUnit failures and `quiet`. */
+  failOn?: Severity;
+  /** Show only findings at or above `failOn` (text, github); the summary always appears. */
+  quiet?: boolean;
+  /** Input names in order (JUnit lists a suite for each, clean ones included). */
+  sources?: readonly string[];
+}
+
+/** A streaming reporter writing to `output`: call `finding` per finding, then `finish(summary)` once. */
+export function createReporter(output: Output, options: ReportOptions): Reporter {
+  const spec = protocolSpec(options.protocol);
+  return makeReporter(options.format, output, {
+    protocol: spec.name,
+    version: VERSION,
+    color: options.color ?? false,
+    ...(options.quiet !== undefined ? { quiet: options.quiet } : {}),
+    ...(options.failOn !== undefined ? { failOn: options.failOn } : {}),
+    rules: spec.rules(),
+    ...(options.sources ? { sources: options.sources } : {}),
+  });
+}
+
+/** Render `findings` and `summary` (from {@link validate}) as one report text. */
+export function formatReport(findings: Iterable<Finding>, summary: Summary, options: ReportOptions): string {
+  const parts: string[] = [];
+  const reporter = createReporter({ write: (s) => void parts.push(s) }, options);
+  for (const f of findings) reporter.finding(f);
+  reporter.finish(summary);
+  return parts.join('');
+}
+
+/** One rule of a catalogue: id, default severity, one-sentence description, spec citation. */
+export type RuleInfo = RuleMeta;
+
+/** Every rule `protocol` can report (framing rules first), as `aep rules` / `ahp rules` list them. */
+export function rules(protocol: Protocol): RuleInfo[] {
+  return protocolSpec(protocol).rules();
+}
+
+/** The catalogue as `rules --format json` prints it (with the spec link where known). */
+export function ruleCatalogue(protocol: Protocol): CatalogueRow[] {
+  return catalogueRows(rules(protocol));
+}

@@ -1,0 +1,176 @@
+/**
+ * Streaming validation for the library API: inputs -> {@link runPipeline} with the protocol's
+ * driver -> {@link FindingCounter} (strict, counts, max findings) -> an async iterable of
+ * findings, then the {@link Summary}. The same path as `validate` in the CLI
+ * (src/cli/program.ts `runValidate`), without a reporter.
+ */
+import type { Finding } from '../core/finding.ts';
+import { InputError, runPipeline, type InputSpec, type RunStats } from '../core/pipeline.ts';
+import { FindingCounter, type Summary } from '../core/summary.ts';
+import { toInputSpecs, type Inputs } from './inputs.ts';
+import { protocolSpec, type OptionsFor, type Protocol } from './protocols.ts';
+
+/** Options of {@link validateStream} and {@link validate}. */
+export type ValidateOptions<P extends Protocol = Protocol> = OptionsFor<P> & {
+  /** Hand at most this many findings to the caller; the rest are only counted (`summary.omitted`). */
+  maxFindings?: number;
+};
+
+/**
+ * One validation run: iterate it (once) for the findings in input order, then await
+ * {@link ValidationRun.summary}. The run starts on first iteration (or on `summary()`).
+ */
+export interface ValidationRun extends AsyncIterable<Finding> {
+  /**
+   * The run's summary once it has ended. Called without iterating, it runs the whole check
+   * and only counts the findings.
+   * @throws (rejects) InputError when an input cannot be read; RuleCrashError when a rule throws.
+   */
+  summary(): Promise<Summary>;
+}
+
+/** Findings queued before reading of the input pauses until the caller takes some. */
+const HIGH_WATER = 4096;
+const CANCELLED = Symbol('cancelled');
+
+class Run implements ValidationRun {
+  private readonly queue: Finding[] = [];
+  private head = 0;
+  private started = false;
+  private iterated = false;
+  private discard = false;
+  private cancelled = false;
+  private outcome: { summary: Summary } | { error: unknown } | undefined;
+  /** Wakes the consumer (a finding or the end arrived). */
+  private wakeConsumer: (() => void) | undefined;
+  /** Wakes the reader (the queue drained). */
+  private wakeReader: (() => void) | undefined;
+  private readonly ended: Promise<void>;
+  private resolveEnded!: () => void;
+
+  constructor(
+    private readonly protocol: Protocol,
+    private readonly inputs: Inputs,
+    private readonly options: ValidateOptions,
+  ) {
+    this.ended = new Promise((r) => (this.resolveEnded = r));
+  }
+
+  private push(f: Finding): void {
+    if (this.discard) return;
+    this.queue.push(f);
+    this.wakeConsumer?.();
+  }
+
+  /** Before each chunk is read: wait while the caller lags behind by {@link HIGH_WATER} findings. */
+  private async pace(): Promise<void> {
+    while (!this.cancelled && !this.discard && this.queue.length - this.head >= HIGH_WATER) await new Promise<void>((r) => (this.wakeReader = r));
+    if (this.cancelled) throw CANCELLED;
+  }
+
+  private paced(spec: InputSpec): InputSpec {
+    const open = spec.open;
+    const run = this;
+    return {
+      ...spec,
+      open: async function* () {
+        for await (const chunk of open()) {
+          await run.pace();
+          yield chunk;
+        }
+      },
+    };
+  }
+
+  private start(): void {
+    if (this.started) return;
+    this.started = true;
+    void this.execute();
+  }
+
+  private async execute(): Promise<void> {
+    try {
+      const spec = protocolSpec(this.protocol);
+      const o = this.options;
+      const counter = new FindingCounter((f) => this.push(f), { strict: o.strict, maxFindings: o.maxFindings });
+      const inputs = toInputSpecs(this.inputs, (s) => spec.framing(s, o)).map((s) => this.paced(s));
+      const stats: RunStats = await runPipeline(inputs, spec.driver(o), counter.sink, { maxLineBytes: o.maxLineBytes, maxDepth: o.maxDepth });
+      this.outcome = { summary: counter.summary(stats, spec.knownTypes()) };
+    } catch (e) {
+      this.outcome = e instanceof InputError && e.cause === CANCELLED ? { error: new Error('the run was stopped before its end') } : { error: e };
+    }
+    this.resolveEnded();
+    this.wakeConsumer?.();
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<Finding> {
+    if (this.iterated || this.started) throw new Error('a validation run can be iterated once, before summary() is called');
+    this.iterated = true;
+    this.start();
+    try {
+      for (;;) {
+        if (this.head < this.queue.length) {
+          const f = this.queue[this.head++]!;
+          if (this.head > 1024 && this.head * 2 > this.queue.length) (this.queue.splice(0, this.head), (this.head = 0));
+          this.wakeReader?.();
+          yield f;
+          continue;
+        }
+        if (this.outcome) {
+          if ('error' in this.outcome) throw this.outcome.error;
+          return;
+        }
+        await new Promise<void>((r) => (this.wakeConsumer = r));
+        this.wakeConsumer = undefined;
+      }
+    } finally {
+      // the caller stopped early (break, return, throw): stop reading the inputs
+      if (!this.outcome) {
+        this.cancelled = true;
+        this.wakeReader?.();
+      }
+    }
+  }
+
+  async summary(): Promise<Summary> {
+    if (!this.started) {
+      this.discard = true;
+      this.start();
+    }
+    await this.ended;
+    const o = this.outcome!;
+    if ('error' in o) throw o.error;
+    return o.summary;
+  }
+}
+
+/**
+ * Validate `inputs` (one or several, checked as one stream in order) as `protocol`, streaming:
+ * iterate the result for findings as they are found, then await `summary()`.
+ * Inputs are opened when the run starts; unreadable inputs reject there (InputError).
+ * @throws TypeError at once for an unknown protocol or rule id.
+ */
+export function validateStream<P extends Protocol>(protocol: P, inputs: Inputs, options: ValidateOptions<P> = {} as ValidateOptions<P>): ValidationRun {
+  const spec = protocolSpec(protocol);
+  if (options.rules?.length) spec.driver(options); // reject unknown rule ids now, not on iteration
+  return new Run(protocol, inputs, options as ValidateOptions);
+}
+
+/** What {@link validate} returns. */
+export interface ValidationResult {
+  /** Every finding in input order (at most `maxFindings`). */
+  findings: Finding[];
+  summary: Summary;
+}
+
+/**
+ * Validate `inputs` as `protocol` and collect all findings: for small inputs (tests, single
+ * files). For large streams use {@link validateStream}.
+ * @throws (rejects) InputError, RuleCrashError; TypeError for an unknown protocol or rule id.
+ */
+export async function validate<P extends Protocol>(protocol: P, inputs: Inputs, options: ValidateOptions<P> = {} as ValidateOptions<P>): Promise<ValidationResult> {
+  const run = validateStream(protocol, inputs, options);
+  const findings: Finding[] = [];
+  for await (const f of run) findings.push(f);
+  return { findings, summary: await run.summary() };
+}
