@@ -1,11 +1,16 @@
 /**
- * Compiled AEP validators: the envelope and each registered type's payload schema (compiled
- * lazily, once per process, through the schema stage's ajv factory), their findings through
- * the schema stage's mapper, and the capture annotation trees. AEP-0001 §5; AEP-0002 §5.
+ * AEP validators: the envelope and each registered type's payload schema, compiled at build time
+ * (src/generated/aep-validators.js, `npm run validators:gen`), their findings through the schema
+ * stage's mapper, and the capture annotation trees. AEP-0001 §5; AEP-0002 §5.
+ * The verdict validators load with this module; the diagnostic ones, with the prepared schema
+ * copies the mapper's index covers, on the first failure.
  */
-import { createAjv, type Ajv2020, type ValidateFunction } from '../core/schema/ajv.ts';
+import { createRequire } from 'node:module';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { prepareSchemas, type SchemaIndex } from '../core/schema/annotations.ts';
 import { mapSchemaErrors, type SchemaFinding, type Wording } from '../core/schema/findings.ts';
+import { STRICT_FORMATS } from '../core/schema/formats.ts';
+import { DOCS, verdict as VERDICT } from '../generated/aep-validators.js';
 import { buildCaptureTree, type CaptureNode } from './capture.ts';
 import { aepWording, ENVELOPE_RULES } from './rules/envelope.ts';
 import { AEP_SCHEMA_BASE_ID, loadAepSchemas, type AepRegistryType } from './schemas.ts';
@@ -13,32 +18,35 @@ import { AEP_SCHEMA_BASE_ID, loadAepSchemas, type AepRegistryType } from './sche
 const schemas = loadAepSchemas();
 const registry = new Map<string, AepRegistryType>(schemas.registry.types.map((t) => [t.type, t]));
 const EVENT_WORDING = aepWording('event');
+const verdicts = VERDICT as Readonly<Record<string, ValidateFunction>>;
 
-/** One schema, as the verdict and the diagnostic validators see it (prepared on first use). */
+/** One schema, as the verdict and the diagnostic validators see it. */
 interface Compiled {
   /** First error only: the hot path. */
   verdict: ValidateFunction;
-  /** All errors with their schema nodes, compiled on the first failure. */
+  /** All errors with their schema nodes, loaded on the first failure. */
   diagnostic(): ValidateFunction;
 }
 
-let verdictAjv: Ajv2020 | undefined;
-let diagnosticAjv: Ajv2020 | undefined;
-const index: SchemaIndex = new WeakMap();
+let diagnosticSet: Readonly<Record<string, ValidateFunction>> | undefined;
+let index: SchemaIndex = new WeakMap();
 
-/** Compile a loaded (frozen) schema for verdicts; a prepared copy for diagnostics on first use. */
-function compile(schema: object): Compiled {
-  const verdict = (verdictAjv ??= createAjv({ diagnostic: false })).compile(schema);
-  let diag: ValidateFunction | undefined;
-  const diagnostic = (): ValidateFunction => {
-    if (!diag) {
-      const doc = structuredClone(schema) as Record<string, unknown>;
-      prepareSchemas(new Map([[String(doc.$id), doc]]), AEP_SCHEMA_BASE_ID, index);
-      diag = (diagnosticAjv ??= createAjv({ diagnostic: true })).compile(doc);
-    }
-    return diag;
-  };
-  return { verdict, diagnostic };
+/** The diagnostic validators over prepared copies of the generated module's documents (built once). */
+function diagnostics(): Readonly<Record<string, ValidateFunction>> {
+  if (!diagnosticSet) {
+    const docs = DOCS.map((d) => structuredClone(d) as Record<string, unknown>);
+    index = prepareSchemas(new Map(docs.map((d) => [String(d.$id), d])), AEP_SCHEMA_BASE_ID);
+    const factory = createRequire(import.meta.url)('../generated/aep-diagnostics.cjs') as typeof import('../generated/aep-diagnostics.cjs');
+    diagnosticSet = factory(docs, STRICT_FORMATS);
+  }
+  return diagnosticSet;
+}
+
+/** The generated validators of `key` (`envelope` or a registered type), or null when none was generated. */
+function compile(key: string): Compiled | null {
+  const v = verdicts[key];
+  if (!v) return null;
+  return { verdict: v, diagnostic: () => diagnostics()[key] };
 }
 
 let envelope: Compiled | undefined;
@@ -48,8 +56,7 @@ const trees = new Map<string, CaptureNode | null>();
 function payloadCompiled(type: string): Compiled | undefined {
   let c = payloads.get(type);
   if (c === undefined) {
-    const s = schemas.payload(type);
-    c = s ? compile(s) : null;
+    c = schemas.payload(type) ? compile(type) : null;
     payloads.set(type, c);
   }
   return c ?? undefined;
@@ -57,12 +64,12 @@ function payloadCompiled(type: string): Compiled | undefined {
 
 /** The envelope verdict (schemas/aep/envelope.schema.json): true when `event` is a valid envelope. */
 export function envelopeValidator(): ValidateFunction {
-  return (envelope ??= compile(schemas.envelope)).verdict;
+  return (envelope ??= compile('envelope')!).verdict;
 }
 
 /** The envelope findings of an event the verdict rejected: rule ids from the schema's `x-rule` annotations. */
 export function envelopeFindings(event: Record<string, unknown>): SchemaFinding[] {
-  const v = (envelope ??= compile(schemas.envelope)).diagnostic();
+  const v = (envelope ??= compile('envelope')!).diagnostic();
   v(event);
   return mapSchemaErrors(v.errors, event, { index, wording: EVENT_WORDING, fallbackRule: ENVELOPE_RULES.attributeType.id });
 }

@@ -1,14 +1,16 @@
 /**
- * The AHP draft schema registry: loads our schemas from `schemas/ahp/` (written from the AHP
- * draft prose) and the pinned MCP elicitation extraction from
- * `schemas/mcp/mcp-elicitation.schema.json`, prepares them for the schema stage's mapper
- * (`prepareSchemas` in src/core/schema/annotations.ts: rule attribution from `x-rule` /
- * `x-message` annotations at the failing location) and compiles them once per process with
- * the core ajv factory.
+ * The AHP draft schema registry over our schemas (`schemas/ahp/`, written from the AHP draft
+ * prose) and the pinned MCP elicitation extraction (`schemas/mcp/mcp-elicitation.schema.json`),
+ * compiled at build time (src/generated/ahp-validators.js, `npm run validators:gen`): the
+ * verdict validators load with the registry; the diagnostic ones on the first failure, over
+ * copies of the documents prepared for the schema stage's mapper (`prepareSchemas` in
+ * src/core/schema/annotations.ts: rule attribution from `x-rule` / `x-message` annotations).
  */
-import { readFileSync } from 'node:fs';
-import { createAjv, type Ajv2020, type ValidateFunction } from '../core/schema/ajv.ts';
+import { createRequire } from 'node:module';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { prepareSchemas, type SchemaIndex } from '../core/schema/annotations.ts';
+import { STRICT_FORMATS } from '../core/schema/formats.ts';
+import { DOCS, verdict as VERDICT } from '../generated/ahp-validators.js';
 
 /** `$id` base of our AHP draft schemas. */
 export const AHP_SCHEMA_BASE = 'https://agent-conformance.dev/schemas/ahp/draft/';
@@ -28,8 +30,8 @@ export const AHP_SCHEMA_FILES = [
   'registration.schema.json',
 ] as const;
 
-const SCHEMA_DIR = new URL('../../schemas/ahp/', import.meta.url);
-const MCP_SCHEMA_URL = new URL('../../schemas/mcp/mcp-elicitation.schema.json', import.meta.url);
+/** The `$id` given to the pinned MCP extraction when its document has none. */
+export const MCP_DEFAULT_ID = 'urn:agent-conformance:mcp-elicitation';
 
 /** The compiled registry. */
 export interface AhpSchemaRegistry {
@@ -51,75 +53,37 @@ export interface AhpSchemaRegistry {
 
 let registry: AhpSchemaRegistry | undefined;
 
-function readJson(url: URL): Record<string, unknown> {
-  return JSON.parse(readFileSync(url, 'utf8')) as Record<string, unknown>;
-}
-
 function isObj(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 /**
- * The process-wide registry, built on first use. Two ajv instances share the loaded documents:
- * a fast one for verdicts (first error only) and, built on the first failure, a diagnostic one
- * (all errors, verbose).
- * @throws Error when a schema file is missing or unreadable (an installation problem), naming it.
+ * The process-wide registry, built on first use from the generated validators: verdicts (first
+ * error only) by `$ref`, and, built on the first failure, the diagnostic ones (all errors,
+ * verbose) with the index of their prepared documents.
+ * @throws Error for a `$ref` no validator was generated for (a build defect, not an input problem).
  */
 export function ahpSchemas(): AhpSchemaRegistry {
   if (registry) return registry;
-  const docs = new Map<string, Record<string, unknown>>();
-  const byId = new Map<string, Record<string, unknown>>();
-  for (const file of AHP_SCHEMA_FILES) {
-    const url = new URL(file, SCHEMA_DIR);
-    let doc: Record<string, unknown>;
-    try {
-      doc = readJson(url);
-    } catch (err) {
-      throw new Error(`cannot load AHP schema ${file}: ${(err as Error).message}`);
-    }
-    docs.set(file, doc);
-    byId.set(AHP_SCHEMA_BASE + file, doc);
-  }
-  let mcpDoc: Record<string, unknown>;
-  try {
-    mcpDoc = readJson(MCP_SCHEMA_URL);
-  } catch (err) {
-    throw new Error(`cannot load the pinned MCP elicitation extraction schemas/mcp/mcp-elicitation.schema.json: ${(err as Error).message}`);
-  }
-  const mcpId = typeof mcpDoc.$id === 'string' ? mcpDoc.$id : 'urn:agent-conformance:mcp-elicitation';
-  if (typeof mcpDoc.$id !== 'string') mcpDoc.$id = mcpId;
-  byId.set(mcpId, mcpDoc);
-  // the verdict instance compiles the documents as written; the diagnostic one (built on the
-  // first failure) a prepared copy, whose index the mapper reads
-  let prepared: { docs: Map<string, Record<string, unknown>>; index: SchemaIndex } | undefined;
+  const docs = new Map<string, Record<string, unknown>>(AHP_SCHEMA_FILES.map((file, i) => [file, DOCS[i] as Record<string, unknown>]));
+  const mcpDoc = DOCS[AHP_SCHEMA_FILES.length] as Record<string, unknown>;
+  const mcpId = mcpDoc.$id as string;
+  let prepared: { diagnostic: Readonly<Record<string, ValidateFunction>>; index: SchemaIndex } | undefined;
   const prepare = () => {
     if (!prepared) {
-      const docs = new Map([...byId].map(([id, doc]) => [id, structuredClone(doc)]));
-      prepared = { docs, index: prepareSchemas(docs, AHP_SCHEMA_BASE) };
+      const copies = DOCS.map((d) => structuredClone(d) as Record<string, unknown>);
+      const index = prepareSchemas(new Map(copies.map((d) => [d.$id as string, d])), AHP_SCHEMA_BASE);
+      const factory = createRequire(import.meta.url)('../generated/ahp-diagnostics.cjs') as typeof import('../generated/ahp-diagnostics.cjs');
+      prepared = { diagnostic: factory(copies, STRICT_FORMATS), index };
     }
     return prepared;
   };
-
-  const instance = (diagnostic: boolean) => {
-    let ajv: Ajv2020 | undefined;
-    const cache = new Map<string, ValidateFunction>();
-    return (ref: string): ValidateFunction => {
-      let v = cache.get(ref);
-      if (!v) {
-        if (!ajv) {
-          ajv = createAjv({ diagnostic });
-          for (const doc of (diagnostic ? prepare().docs : byId).values()) ajv.addSchema(doc);
-        }
-        const id = ref.startsWith('urn:') || ref.includes('://') ? ref : AHP_SCHEMA_BASE + ref;
-        v = ajv.getSchema(id);
-        if (!v) throw new Error(`no AHP schema for ${ref}`);
-        cache.set(ref, v);
-      }
-      return v;
-    };
+  const verdicts = VERDICT as Readonly<Record<string, ValidateFunction>>;
+  const lookup = (set: Readonly<Record<string, ValidateFunction>>, ref: string): ValidateFunction => {
+    const v = Object.prototype.hasOwnProperty.call(set, ref) ? set[ref] : undefined;
+    if (!v) throw new Error(`no AHP schema for ${ref}`);
+    return v;
   };
-  const verdict = instance(false);
-  const diagnostic = instance(true);
   const defs = isObj(mcpDoc.$defs) ? mcpDoc.$defs : {};
   const hasDef = (def: string) => Object.prototype.hasOwnProperty.call(defs, def);
   registry = {
@@ -128,17 +92,17 @@ export function ahpSchemas(): AhpSchemaRegistry {
     },
     docs,
     check: (ref: string) => {
-      const v = verdict(ref);
+      const v = lookup(verdicts, ref);
       return (value: unknown) => v(value) === true;
     },
-    validator: diagnostic,
+    validator: (ref: string) => lookup(prepare().diagnostic, ref),
     mcp: { id: mcpId, doc: mcpDoc },
     mcpCheck: (def: string) => {
       if (!hasDef(def)) return undefined;
-      const v = verdict(`${mcpId}#/$defs/${def}`);
+      const v = lookup(verdicts, `${mcpId}#/$defs/${def}`);
       return (value: unknown) => v(value) === true;
     },
-    mcpValidator: (def: string) => (hasDef(def) ? diagnostic(`${mcpId}#/$defs/${def}`) : undefined),
+    mcpValidator: (def: string) => (hasDef(def) ? lookup(prepare().diagnostic, `${mcpId}#/$defs/${def}`) : undefined),
   };
   return registry;
 }
