@@ -1,20 +1,20 @@
 /**
  * `npm run validators:gen`: compile every schema both protocols validate against into ajv
  * standalone code (docs/architecture.md §Schema stage), so no schema is compiled at run time.
- * Writes src/generated/{aep,ahp}-validators.js (the AHP module also holds the pinned MCP
- * elicitation extraction) and their `.d.ts`. test/meta/generated-validators.test.ts fails when
- * the committed files differ from {@link buildValidatorModules}'s output.
- *
- * Each module holds, per protocol:
- * - `DOCS`: the schema documents as written (one JSON text each, parsed once on import);
- * - `verdict`: first-error validators by key, compiled from `DOCS`;
- * - in `<protocol>-diagnostics.cjs` (CommonJS, loaded synchronously on the first failure): a
- *   factory of the all-errors, verbose validators over the copies of `DOCS` that
- *   `prepareSchemas` prepares at run time. Their errors'
- *   `schema` / `parentSchema` are nodes of those copies, as the mapper's index expects.
- * Both read schema values by path into the documents (never inlined copies), and call our
- * formats (src/core/schema/formats.ts, plain functions) through a relative import that holds
- * from src/generated (tsx) and from the build's copy next to the compiled formats module.
+ * Writes, under src/generated/, per protocol (the AHP ones also hold the pinned MCP
+ * elicitation extraction) two CommonJS modules with their `.d.cts`:
+ * - `<protocol>-validators.cjs`: `DOCS`, the schema documents as written (one JSON text each),
+ *   and `verdicts(formats)`, the first-error validators by key, reading schema values by path
+ *   into `DOCS`;
+ * - `<protocol>-diagnostics.cjs`: a factory of the all-errors, verbose validators over `docs`,
+ *   the copies of `DOCS` that `prepareSchemas` prepares at run time, so their errors' `schema` /
+ *   `parentSchema` are nodes of those copies, as the mapper's index expects.
+ * CommonJS because validation is synchronous and loads them on first use (`createRequire`):
+ * `--version`, `--help` and a run that never validates that protocol load none of them.
+ * Our formats (src/core/schema/formats.ts, plain functions) are passed in by the loader rather
+ * than imported, so the same file works from src (tsx) and from the build. ajv's runtime
+ * helpers are `require`d from its package. test/meta/generated-validators.test.ts fails when the
+ * committed files differ from {@link buildValidatorModules}'s output.
  */
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -147,25 +147,24 @@ function buildModule(spec: ModuleSpec): { js: string; dts: string; cjs: string; 
   const diagnostic = compileModule(diagAjv, [...prepared.values()], spec, 'docs');
 
   const docsText = spec.docs.map((d, i) => `  // ${spec.files[i]}\n  JSON.parse(${JSON.stringify(JSON.stringify(d))}),`).join('\n');
-  const js = `${HEADER(spec)}import { createRequire } from 'node:module';
-import { STRICT_FORMATS } from '../core/schema/formats.js';
-
-// ajv's runtime helpers (deep equality, Unicode length) are CommonJS modules of its package
-const require = createRequire(import.meta.url);
+  const js = `${HEADER(spec)}'use strict';
 
 /** The schema documents as written, in this order; do not mutate (the verdict validators read them). */
-export const DOCS = [
+exports.DOCS = [
 ${docsText}
 ];
 
-/** The verdict validators (first error only) by key. */
-export const verdict = {};
-{
-const target = verdict;
+/**
+ * The verdict validators (first error only) by key. \`STRICT_FORMATS\` is the formats module's
+ * export of that name (src/core/schema/formats.ts). Call once.
+ */
+exports.verdicts = function verdicts(STRICT_FORMATS) {
+const DOCS = exports.DOCS;
+const target = {};
 ${verdict}
-}
+return target;
+};
 `;
-  // CommonJS, so the first failure can load it synchronously (\`createRequire\`); formats are passed in
   const cjs = `${HEADER(spec)}'use strict';
 
 /**
@@ -188,8 +187,8 @@ ${keys};
 /** The schema documents as written; do not mutate. */
 export declare const DOCS: readonly Record<string, unknown>[];
 
-/** The verdict validators (first error only) by key. */
-export declare const verdict: Readonly<Record<ValidatorKey, ValidateFunction>>;
+/** The verdict validators (first error only) by key; \`formats\` is \`STRICT_FORMATS\` (src/core/schema/formats.ts). */
+export declare function verdicts(formats: Readonly<Record<string, (s: string) => boolean>>): Readonly<Record<ValidatorKey, ValidateFunction>>;
 `;
   const dcts = `${HEADER(spec)}import type { ValidateFunction } from 'ajv/dist/2020.js';
 
@@ -205,8 +204,8 @@ export function buildValidatorModules(): Map<string, string> {
   const out = new Map<string, string>();
   for (const spec of [aepSpec(), ahpSpec()]) {
     const { js, dts, cjs, dcts } = buildModule(spec);
-    out.set(`${spec.name}-validators.js`, js);
-    out.set(`${spec.name}-validators.d.ts`, dts);
+    out.set(`${spec.name}-validators.cjs`, js);
+    out.set(`${spec.name}-validators.d.cts`, dts);
     out.set(`${spec.name}-diagnostics.cjs`, cjs);
     out.set(`${spec.name}-diagnostics.d.cts`, dcts);
   }

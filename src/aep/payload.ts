@@ -2,23 +2,45 @@
  * AEP validators: the envelope and each registered type's payload schema, compiled at build time
  * (src/generated/aep-validators.js, `npm run validators:gen`), their findings through the schema
  * stage's mapper, and the capture annotation trees. AEP-0001 §5; AEP-0002 §5.
- * The verdict validators load with this module; the diagnostic ones, with the prepared schema
- * copies the mapper's index covers, on the first failure.
+ * Nothing loads with this module but the type registry: the verdict validators on the first
+ * validation, the diagnostic ones (with the prepared schema copies the mapper's index covers)
+ * on the first failure.
  */
 import { createRequire } from 'node:module';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { prepareSchemas, type SchemaIndex } from '../core/schema/annotations.ts';
 import { mapSchemaErrors, type SchemaFinding, type Wording } from '../core/schema/findings.ts';
 import { STRICT_FORMATS } from '../core/schema/formats.ts';
-import { DOCS, verdict as VERDICT } from '../generated/aep-validators.js';
 import { buildCaptureTree, type CaptureNode } from './capture.ts';
 import { aepWording, ENVELOPE_RULES } from './rules/envelope.ts';
-import { AEP_SCHEMA_BASE_ID, loadAepSchemas, type AepRegistryType } from './schemas.ts';
+import { AEP_SCHEMA_BASE_ID, loadAepRegistry, type AepRegistryType } from './schemas.ts';
 
-const schemas = loadAepSchemas();
-const registry = new Map<string, AepRegistryType>(schemas.registry.types.map((t) => [t.type, t]));
+const aepRegistry = loadAepRegistry();
+const registry = new Map<string, AepRegistryType>(aepRegistry.types.map((t) => [t.type, t]));
 const EVENT_WORDING = aepWording('event');
-const verdicts = VERDICT as Readonly<Record<string, ValidateFunction>>;
+const requireHere = createRequire(import.meta.url);
+
+type Generated = typeof import('../generated/aep-validators.cjs');
+let generated: { mod: Generated; verdicts: Readonly<Record<string, ValidateFunction>>; byType: Map<string, object> } | undefined;
+
+/** The generated verdict validators and documents, loaded on first use. */
+function load(): NonNullable<typeof generated> {
+  if (!generated) {
+    const mod = requireHere('../generated/aep-validators.cjs') as Generated;
+    const byType = new Map<string, object>();
+    for (const d of mod.DOCS) {
+      const m = /types\/(.+)\.schema\.json$/.exec(String(d.$id));
+      if (m) byType.set(m[1], d);
+    }
+    generated = { mod, verdicts: mod.verdicts(STRICT_FORMATS), byType };
+  }
+  return generated;
+}
+
+/** True once the generated validators are loaded (start-up tests: `--version` loads none). */
+export function aepValidatorsLoaded(): boolean {
+  return generated !== undefined;
+}
 
 /** One schema, as the verdict and the diagnostic validators see it. */
 interface Compiled {
@@ -34,9 +56,9 @@ let index: SchemaIndex = new WeakMap();
 /** The diagnostic validators over prepared copies of the generated module's documents (built once). */
 function diagnostics(): Readonly<Record<string, ValidateFunction>> {
   if (!diagnosticSet) {
-    const docs = DOCS.map((d) => structuredClone(d) as Record<string, unknown>);
+    const docs = load().mod.DOCS.map((d) => structuredClone(d) as Record<string, unknown>);
     index = prepareSchemas(new Map(docs.map((d) => [String(d.$id), d])), AEP_SCHEMA_BASE_ID);
-    const factory = createRequire(import.meta.url)('../generated/aep-diagnostics.cjs') as typeof import('../generated/aep-diagnostics.cjs');
+    const factory = requireHere('../generated/aep-diagnostics.cjs') as typeof import('../generated/aep-diagnostics.cjs');
     diagnosticSet = factory(docs, STRICT_FORMATS);
   }
   return diagnosticSet;
@@ -44,7 +66,7 @@ function diagnostics(): Readonly<Record<string, ValidateFunction>> {
 
 /** The generated validators of `key` (`envelope` or a registered type), or null when none was generated. */
 function compile(key: string): Compiled | null {
-  const v = verdicts[key];
+  const v = load().verdicts[key];
   if (!v) return null;
   return { verdict: v, diagnostic: () => diagnostics()[key] };
 }
@@ -56,7 +78,7 @@ const trees = new Map<string, CaptureNode | null>();
 function payloadCompiled(type: string): Compiled | undefined {
   let c = payloads.get(type);
   if (c === undefined) {
-    c = schemas.payload(type) ? compile(type) : null;
+    c = load().byType.has(type) ? compile(type) : null;
     payloads.set(type, c);
   }
   return c ?? undefined;
@@ -96,7 +118,7 @@ export function payloadFindings(type: string, data: unknown, opts: { base?: stri
 export function captureTreeFor(type: string): CaptureNode | undefined {
   let t = trees.get(type);
   if (t === undefined) {
-    const s = schemas.payload(type);
+    const s = load().byType.get(type);
     t = s ? buildCaptureTree(s as Record<string, unknown>) : null;
     trees.set(type, t);
   }
@@ -109,4 +131,4 @@ export function registryEntry(type: string): AepRegistryType | undefined {
 }
 
 /** Every registered type name (coverage statistics). */
-export const KNOWN_AEP_TYPES: readonly string[] = schemas.registry.types.map((t) => t.type);
+export const KNOWN_AEP_TYPES: readonly string[] = aepRegistry.types.map((t) => t.type);

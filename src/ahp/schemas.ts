@@ -1,8 +1,9 @@
 /**
  * The AHP draft schema registry over our schemas (`schemas/ahp/`, written from the AHP draft
  * prose) and the pinned MCP elicitation extraction (`schemas/mcp/mcp-elicitation.schema.json`),
- * compiled at build time (src/generated/ahp-validators.js, `npm run validators:gen`): the
- * verdict validators load with the registry; the diagnostic ones on the first failure, over
+ * compiled at build time (src/generated/ahp-validators.cjs, `npm run validators:gen`): the
+ * verdict validators load with the registry (on first use, never at start-up); the diagnostic
+ * ones on the first failure, over
  * copies of the documents prepared for the schema stage's mapper (`prepareSchemas` in
  * src/core/schema/annotations.ts: rule attribution from `x-rule` / `x-message` annotations).
  */
@@ -10,7 +11,6 @@ import { createRequire } from 'node:module';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { prepareSchemas, type SchemaIndex } from '../core/schema/annotations.ts';
 import { STRICT_FORMATS } from '../core/schema/formats.ts';
-import { DOCS, verdict as VERDICT } from '../generated/ahp-validators.js';
 
 /** `$id` base of our AHP draft schemas. */
 export const AHP_SCHEMA_BASE = 'https://agent-conformance.dev/schemas/ahp/draft/';
@@ -53,6 +53,11 @@ export interface AhpSchemaRegistry {
 
 let registry: AhpSchemaRegistry | undefined;
 
+/** True once the generated validators are loaded (start-up tests: `--version` loads none). */
+export function ahpValidatorsLoaded(): boolean {
+  return registry !== undefined;
+}
+
 function isObj(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
@@ -65,6 +70,8 @@ function isObj(v: unknown): v is Record<string, unknown> {
  */
 export function ahpSchemas(): AhpSchemaRegistry {
   if (registry) return registry;
+  const requireHere = createRequire(import.meta.url);
+  const { DOCS, verdicts: makeVerdicts } = requireHere('../generated/ahp-validators.cjs') as typeof import('../generated/ahp-validators.cjs');
   const docs = new Map<string, Record<string, unknown>>(AHP_SCHEMA_FILES.map((file, i) => [file, DOCS[i] as Record<string, unknown>]));
   const mcpDoc = DOCS[AHP_SCHEMA_FILES.length] as Record<string, unknown>;
   const mcpId = mcpDoc.$id as string;
@@ -73,12 +80,12 @@ export function ahpSchemas(): AhpSchemaRegistry {
     if (!prepared) {
       const copies = DOCS.map((d) => structuredClone(d) as Record<string, unknown>);
       const index = prepareSchemas(new Map(copies.map((d) => [d.$id as string, d])), AHP_SCHEMA_BASE);
-      const factory = createRequire(import.meta.url)('../generated/ahp-diagnostics.cjs') as typeof import('../generated/ahp-diagnostics.cjs');
+      const factory = requireHere('../generated/ahp-diagnostics.cjs') as typeof import('../generated/ahp-diagnostics.cjs');
       prepared = { diagnostic: factory(copies, STRICT_FORMATS), index };
     }
     return prepared;
   };
-  const verdicts = VERDICT as Readonly<Record<string, ValidateFunction>>;
+  const verdicts = makeVerdicts(STRICT_FORMATS) as Readonly<Record<string, ValidateFunction>>;
   const lookup = (set: Readonly<Record<string, ValidateFunction>>, ref: string): ValidateFunction => {
     const v = Object.prototype.hasOwnProperty.call(set, ref) ? set[ref] : undefined;
     if (!v) throw new Error(`no AHP schema for ${ref}`);

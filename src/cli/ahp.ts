@@ -34,7 +34,10 @@ export function bindingFor(path: string, opts: Record<string, unknown>): AhpBind
 export const ahpCli: CliProtocol = {
   name: 'ahp',
   description: 'Check Agent Hooks Protocol (draft) traffic: stdio JSONL captures, HTTP message bodies and registration documents.',
-  knownTypes: knownAhpTypes(),
+  // read from the event schema on first use (a summary), not at start-up
+  get knownTypes() {
+    return knownAhpTypes();
+  },
   rules: ahpRules,
   driver: (opts) => {
     const b = opts.binding as AhpBinding | undefined;

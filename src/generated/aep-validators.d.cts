@@ -53,5 +53,5 @@ export type ValidatorKey =
 /** The schema documents as written; do not mutate. */
 export declare const DOCS: readonly Record<string, unknown>[];
 
-/** The verdict validators (first error only) by key. */
-export declare const verdict: Readonly<Record<ValidatorKey, ValidateFunction>>;
+/** The verdict validators (first error only) by key; `formats` is `STRICT_FORMATS` (src/core/schema/formats.ts). */
+export declare function verdicts(formats: Readonly<Record<string, (s: string) => boolean>>): Readonly<Record<ValidatorKey, ValidateFunction>>;
