@@ -10,7 +10,7 @@
 import { Option, type Command } from 'commander';
 import { ahpDriver, ahpRules, knownAhpTypes, type AhpBinding } from '../ahp/driver.ts';
 import { DEFAULT_AHP_STREAM_OPTIONS } from '../ahp/stream/index.ts';
-import { registerPinCommands } from './pin.ts';
+import type * as PinVerbs from './pin.ts';
 import { main, positiveInt, processIO, ruleSelection, type CliIO, type CliProtocol } from './program.ts';
 
 /**
@@ -29,6 +29,10 @@ export function bindingFor(path: string, opts: Record<string, unknown>): AhpBind
   const b = opts.binding as AhpBinding | undefined;
   return b ?? bindingByName(path);
 }
+
+// the pin verbs (and the modules only they use) load when they can run or be listed
+let pinVerbs: typeof PinVerbs | undefined;
+const VERBS_WITHOUT_PIN = new Set(['validate', 'fixtures', 'rules', 'explain']);
 
 /** The AHP protocol as the CLI sees it. */
 export const ahpCli: CliProtocol = {
@@ -58,7 +62,13 @@ export const ahpCli: CliProtocol = {
       .addOption(new Option('--max-pending <n>', 'most intercept requests awaiting a response tracked at once').argParser(positiveInt).default(DEFAULT_AHP_STREAM_OPTIONS.maxPending))
       .addOption(new Option('--max-events <n>', 'most event ids remembered for lineage and retries').argParser(positiveInt).default(DEFAULT_AHP_STREAM_OPTIONS.maxEvents));
   },
-  commands: (program, io, setExit) => registerPinCommands(program, io, setExit),
+  async prepare(argv) {
+    const args = argv.slice(2);
+    const verb = args.find((a) => !a.startsWith('-'));
+    const versionOnly = verb === undefined && (args.includes('--version') || args.includes('-V'));
+    if (!pinVerbs && !versionOnly && !(verb !== undefined && VERBS_WITHOUT_PIN.has(verb))) pinVerbs = await import('./pin.ts');
+  },
+  commands: (program, io, setExit) => pinVerbs?.registerPinCommands(program, io, setExit),
 };
 
 /** Run `ahp` with `argv` on the real process (or `io`). Returns the exit code. */
