@@ -2,13 +2,15 @@
  * `npm run validators:gen`: compile every schema both protocols validate against into ajv
  * standalone code (docs/architecture.md §Schema stage), so no schema is compiled at run time.
  * Writes, under src/generated/, per protocol (the AHP ones also hold the pinned MCP
- * elicitation extraction) two CommonJS modules with their `.d.cts`:
- * - `<protocol>-validators.cjs`: `DOCS`, the schema documents as written (one JSON text each),
- *   and `verdicts(formats)`, the first-error validators by key, reading schema values by path
- *   into `DOCS`;
- * - `<protocol>-diagnostics.cjs`: a factory of the all-errors, verbose validators over `docs`,
- *   the copies of `DOCS` that `prepareSchemas` prepares at run time, so their errors' `schema` /
- *   `parentSchema` are nodes of those copies, as the mapper's index expects.
+ * elicitation extraction) CommonJS modules:
+ * - `<protocol>-docs.cjs` (+ `.d.cts`): `DOCS`, the schema documents as written (one JSON text
+ *   each), and `GROUPS`, the group of each validator key;
+ * - `<protocol>-verdicts-<group>.cjs`: a factory of the group's first-error validators, reading
+ *   schema values by path into `DOCS`;
+ * - `<protocol>-diagnostics-<group>.cjs`: a factory of the group's all-errors, verbose
+ *   validators over the copies of `DOCS` that `prepareSchemas` prepares at run time, so their
+ *   errors' `schema` / `parentSchema` are nodes of those copies, as the mapper's index expects.
+ * Loaded by src/core/schema/generated.ts.
  * CommonJS because validation is synchronous and loads them on first use (`createRequire`):
  * `--version`, `--help` and a run that never validates that protocol load none of them.
  * Our formats (src/core/schema/formats.ts, plain functions) are passed in by the loader rather
@@ -45,8 +47,8 @@ interface ModuleSpec {
   files: string[];
   docs: Obj[];
   base: string;
-  /** Export key -> schema id or `id#/json-pointer` to compile. */
-  exports: Array<[string, string]>;
+  /** Export key, schema id or `id#/json-pointer` to compile, and the group (file) it goes in. */
+  exports: Array<[string, string, string]>;
 }
 
 /** Walk `doc`, recording every object/array node's [document index, path]. */
@@ -65,15 +67,17 @@ function locate(docs: Obj[]): WeakMap<object, string> {
 }
 
 /**
- * Standalone code of `exports` compiled by `ajv` over `docs` (already added), with every schema
- * value read from `docsName[i]...` instead of an inlined copy, and the module-level `exports`
- * object renamed `target`.
+ * Standalone code of each group of `spec.exports`, compiled by `ajv` over `docs` (already
+ * added): each group's code is self-contained, with every schema value read from `docs[i]...`
+ * instead of an inlined copy, and its exports set on `target`.
  */
-function compileModule(ajv: Ajv2020, docs: Obj[], spec: ModuleSpec, docsName: string): string {
-  const refs: Record<string, string> = {};
-  for (const [key, ref] of spec.exports) {
+function compileGroups(ajv: Ajv2020, docs: Obj[], spec: ModuleSpec): Map<string, string> {
+  const groups = new Map<string, Record<string, string>>();
+  for (const [key, ref, group] of spec.exports) {
     if (!ajv.getSchema(ref)) throw new Error(`${spec.name}: no schema ${ref}`);
+    const refs = groups.get(group) ?? {};
     refs[key] = ref;
+    groups.set(group, refs);
   }
   const where = locate(docs);
   // ajv's schema scope values (one per compiled schema root) default to an inlined JSON copy
@@ -82,13 +86,17 @@ function compileModule(ajv: Ajv2020, docs: Obj[], spec: ModuleSpec, docsName: st
     const ref = name.value?.ref;
     const at = ref !== null && typeof ref === 'object' ? where.get(ref) : undefined;
     // the rest are the meta-schemas ajv compiled to check ours; the check below catches any used
-    if (at !== undefined) name.value!.code = new _Code(at.replace('@DOCS@', docsName)) as Code;
+    if (at !== undefined) name.value!.code = new _Code(at.replace('@DOCS@', 'docs')) as Code;
   }
-  // a CommonJS module: the default import is `module.exports`, whose `default` is the function
-  let code = standalone.default(ajv, refs);
-  code = code.replace(/^"use strict";\n?/, '');
-  if (/\bschema\d+ = \{/.test(code)) throw new Error(`${spec.name}: an inlined schema copy is left`);
-  return code.replace(/\bexports(?=[.[])/g, 'target');
+  const out = new Map<string, string>();
+  for (const [group, refs] of groups) {
+    // a CommonJS module: the default import is `module.exports`, whose `default` is the function
+    let code = standalone.default(ajv, refs);
+    code = code.replace(/^"use strict";\n?/, '');
+    if (/\bschema\d+ = \{/.test(code)) throw new Error(`${spec.name}: an inlined schema copy is left`);
+    out.set(group, code.replace(/\bexports(?=[.[])/g, 'target'));
+  }
+  return out;
 }
 
 /**
@@ -123,11 +131,11 @@ function placeholderErrors(code: string): string {
 function aepSpec(): ModuleSpec {
   const registry = readDoc('schemas/aep/registry.json') as { types: Array<{ type: string; schema: string | null }> };
   const files = ['schemas/aep/envelope.schema.json'];
-  const exports: Array<[string, string]> = [['envelope', `${AEP_SCHEMA_BASE_ID}envelope.schema.json`]];
+  const exports: Array<[string, string, string]> = [['envelope', `${AEP_SCHEMA_BASE_ID}envelope.schema.json`, 'all']];
   for (const row of registry.types) {
     if (row.schema === null) continue;
     files.push(`schemas/aep/types/${row.schema}`);
-    exports.push([row.type, `${AEP_SCHEMA_BASE_ID}types/${row.type}.schema.json`]);
+    exports.push([row.type, `${AEP_SCHEMA_BASE_ID}types/${row.type}.schema.json`, 'all']);
   }
   return { name: 'aep', title: 'AEP 0.1 envelope and payload schemas (schemas/aep/)', files, docs: files.map(readDoc), base: AEP_SCHEMA_BASE_ID, exports };
 }
@@ -139,20 +147,22 @@ function ahpSpec(): ModuleSpec {
   if (typeof mcp.$id !== 'string') mcp.$id = MCP_DEFAULT_ID;
   // the refs the AHP checks name: the wire and registration roots, every event and message
   // shape (validation roots named by upstream `$schema` values map onto these), the effect,
-  // and every definition of the MCP extraction (its request/result variants)
-  const exports: Array<[string, string]> = [];
-  const add = (file: string, def?: string) => {
+  // and every definition of the MCP extraction (its request/result variants). One group: the
+  // wire validator alone holds most of the code (every message and event shape), so splitting
+  // saves a valid stdio run little and costs a failing one a second copy of the shapes
+  const exports: Array<[string, string, string]> = [];
+  const add = (group: string, file: string, def?: string) => {
     const doc = docs[files.indexOf(file.includes(':') ? 'schemas/mcp/mcp-elicitation.schema.json' : `schemas/ahp/${file}`)];
     const id = doc.$id as string;
-    exports.push(def === undefined ? [file, id] : [`${file}#/$defs/${def}`, `${id}#/$defs/${def}`]);
+    exports.push(def === undefined ? [file, id, group] : [`${file}#/$defs/${def}`, `${id}#/$defs/${def}`, group]);
   };
   const defsOf = (i: number) => (isObj(docs[i].$defs) ? Object.keys(docs[i].$defs as Obj) : []);
-  add('wire.schema.json');
-  add('registration.schema.json');
-  add('effects.schema.json', 'effect');
-  for (const def of defsOf(AHP_SCHEMA_FILES.indexOf('events.schema.json'))) add('events.schema.json', def);
-  for (const def of defsOf(AHP_SCHEMA_FILES.indexOf('messages.schema.json'))) add('messages.schema.json', def);
-  for (const def of defsOf(docs.length - 1)) add(mcp.$id as string, def);
+  add('all', 'wire.schema.json');
+  add('all', 'registration.schema.json');
+  add('all', 'effects.schema.json', 'effect');
+  for (const def of defsOf(AHP_SCHEMA_FILES.indexOf('events.schema.json'))) add('all', 'events.schema.json', def);
+  for (const def of defsOf(AHP_SCHEMA_FILES.indexOf('messages.schema.json'))) add('all', 'messages.schema.json', def);
+  for (const def of defsOf(docs.length - 1)) add('all', mcp.$id as string, def);
   return { name: 'ahp', title: 'AHP draft schemas (schemas/ahp/) and the pinned MCP elicitation extraction (schemas/mcp/)', files, docs, base: AHP_SCHEMA_BASE, exports };
 }
 
@@ -160,56 +170,42 @@ const HEADER = (spec: ModuleSpec) => `// GENERATED by tools/gen-validators.ts (\
 // Do not edit: test/meta/generated-validators.test.ts fails when this file is stale.
 `;
 
-/** The `.js` module and its `.d.ts` for one spec. */
-function buildModule(spec: ModuleSpec): { js: string; dts: string; cjs: string; dcts: string } {
+/** The generated files of one spec, by file name. */
+function buildModule(spec: ModuleSpec): Map<string, string> {
+  const out = new Map<string, string>();
   // ajv's code optimiser costs nothing at run time here (it runs at build time) and trims the code
   const code = { source: true, esm: false, optimize: 1, formats: _`STRICT_FORMATS` };
   const verdictAjv = createAjv({ diagnostic: false, code });
   for (const doc of spec.docs) verdictAjv.addSchema(structuredClone(doc));
   // compile from the ajv's own copies, located in the same order as DOCS
   const verdictDocs = spec.docs.map((d) => verdictAjv.getSchema(d.$id as string)!.schema as Obj);
-  const verdict = placeholderErrors(compileModule(verdictAjv, verdictDocs, spec, 'DOCS'));
+  const verdicts = compileGroups(verdictAjv, verdictDocs, spec);
 
   const prepared = new Map(spec.docs.map((d) => [d.$id as string, structuredClone(d)]));
   prepareSchemas(prepared, spec.base);
   const diagAjv = createAjv({ diagnostic: true, code });
   for (const doc of prepared.values()) diagAjv.addSchema(doc);
-  const diagnostic = compileModule(diagAjv, [...prepared.values()], spec, 'docs');
+  const diagnostics = compileGroups(diagAjv, [...prepared.values()], spec);
 
   const docsText = spec.docs.map((d, i) => `  // ${spec.files[i]}\n  JSON.parse(${JSON.stringify(JSON.stringify(d))}),`).join('\n');
-  const js = `${HEADER(spec)}'use strict';
+  const groups = Object.fromEntries(spec.exports.map(([key, , group]) => [key, group]));
+  out.set(
+    `${spec.name}-docs.cjs`,
+    `${HEADER(spec)}'use strict';
 
 /** The schema documents as written, in this order; do not mutate (the verdict validators read them). */
 exports.DOCS = [
 ${docsText}
 ];
 
-/**
- * The verdict validators (first error only) by key. \`STRICT_FORMATS\` is the formats module's
- * export of that name (src/core/schema/formats.ts). Call once.
- */
-exports.verdicts = function verdicts(STRICT_FORMATS) {
-const DOCS = exports.DOCS;
-const target = {};
-${verdict}
-return target;
-};
-`;
-  const cjs = `${HEADER(spec)}'use strict';
-
-/**
- * The diagnostic validators (all errors, verbose) by key, over \`docs\`: copies of the verdict
- * module's \`DOCS\` in the same order, prepared by \`prepareSchemas\`. Call once.
- */
-module.exports = function diagnostics(docs, STRICT_FORMATS) {
-const target = {};
-${diagnostic}
-return target;
-};
-`;
+/** The group of each validator key: its code is in \`${spec.name}-verdicts-<group>.cjs\` and \`${spec.name}-diagnostics-<group>.cjs\`. */
+exports.GROUPS = ${JSON.stringify(groups, null, 1).replace(/\n\s*/g, ' ')};
+`,
+  );
   const keys = spec.exports.map(([k]) => `  | ${JSON.stringify(k)}`).join('\n');
-  const dts = `${HEADER(spec)}import type { ValidateFunction } from 'ajv/dist/2020.js';
-
+  out.set(
+    `${spec.name}-docs.d.cts`,
+    `${HEADER(spec)}
 /** A validator key: ${spec.name === 'aep' ? '`envelope` or a registered type' : 'a document file name, or with `#/$defs/<name>` (the MCP extraction by its `$id`)'}. */
 export type ValidatorKey =
 ${keys};
@@ -217,27 +213,52 @@ ${keys};
 /** The schema documents as written; do not mutate. */
 export declare const DOCS: readonly Record<string, unknown>[];
 
-/** The verdict validators (first error only) by key; \`formats\` is \`STRICT_FORMATS\` (src/core/schema/formats.ts). */
-export declare function verdicts(formats: Readonly<Record<string, (s: string) => boolean>>): Readonly<Record<ValidatorKey, ValidateFunction>>;
-`;
-  const dcts = `${HEADER(spec)}import type { ValidateFunction } from 'ajv/dist/2020.js';
+/** The group (file) of each validator key. */
+export declare const GROUPS: Readonly<Record<ValidatorKey, string>>;
+`,
+  );
+  for (const [group, text] of verdicts) {
+    out.set(
+      `${spec.name}-verdicts-${group}.cjs`,
+      `${HEADER(spec)}'use strict';
 
-/** The diagnostic validators (all errors, verbose) over prepared copies of the verdict module's \`DOCS\` (same order). */
-declare function diagnostics(docs: readonly Record<string, unknown>[], formats: Readonly<Record<string, (s: string) => boolean>>): Readonly<Record<string, ValidateFunction>>;
-export = diagnostics;
-`;
-  return { js, dts, cjs, dcts };
+/**
+ * The verdict validators (first error only) of group \`${group}\` by key, over \`docs\` (the
+ * docs module's \`DOCS\`); \`STRICT_FORMATS\` is src/core/schema/formats.ts's. Call once.
+ */
+module.exports = function verdicts(docs, STRICT_FORMATS) {
+const target = {};
+${placeholderErrors(text)}
+return target;
+};
+`,
+    );
+  }
+  for (const [group, text] of diagnostics) {
+    out.set(
+      `${spec.name}-diagnostics-${group}.cjs`,
+      `${HEADER(spec)}'use strict';
+
+/**
+ * The diagnostic validators (all errors, verbose) of group \`${group}\` by key, over \`docs\`:
+ * copies of the docs module's \`DOCS\` (same order) prepared by \`prepareSchemas\`. Call once.
+ */
+module.exports = function diagnostics(docs, STRICT_FORMATS) {
+const target = {};
+${text}
+return target;
+};
+`,
+    );
+  }
+  return out;
 }
 
 /** Every generated file, by file name under src/generated/. */
 export function buildValidatorModules(): Map<string, string> {
   const out = new Map<string, string>();
   for (const spec of [aepSpec(), ahpSpec()]) {
-    const { js, dts, cjs, dcts } = buildModule(spec);
-    out.set(`${spec.name}-validators.cjs`, js);
-    out.set(`${spec.name}-validators.d.cts`, dts);
-    out.set(`${spec.name}-diagnostics.cjs`, cjs);
-    out.set(`${spec.name}-diagnostics.d.cts`, dcts);
+    for (const [name, text] of buildModule(spec)) out.set(name, text);
   }
   return out;
 }

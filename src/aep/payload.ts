@@ -1,16 +1,14 @@
 /**
  * AEP validators: the envelope and each registered type's payload schema, compiled at build time
- * (src/generated/aep-validators.js, `npm run validators:gen`), their findings through the schema
+ * (src/generated/aep-*.cjs, `npm run validators:gen`, loaded by src/core/schema/generated.ts), their findings through the schema
  * stage's mapper, and the capture annotation trees. AEP-0001 §5; AEP-0002 §5.
  * Nothing loads with this module but the type registry: the verdict validators on the first
  * validation, the diagnostic ones (with the prepared schema copies the mapper's index covers)
  * on the first failure.
  */
-import { createRequire } from 'node:module';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { prepareSchemas, type SchemaIndex } from '../core/schema/annotations.ts';
 import { mapSchemaErrors, type SchemaFinding, type Wording } from '../core/schema/findings.ts';
-import { STRICT_FORMATS } from '../core/schema/formats.ts';
+import { loadGeneratedValidators, type GeneratedValidators } from '../core/schema/generated.ts';
 import { buildCaptureTree, type CaptureNode } from './capture.ts';
 import { aepWording, ENVELOPE_RULES } from './rules/envelope.ts';
 import { AEP_SCHEMA_BASE_ID, loadAepRegistry, type AepRegistryType } from './schemas.ts';
@@ -18,21 +16,18 @@ import { AEP_SCHEMA_BASE_ID, loadAepRegistry, type AepRegistryType } from './sch
 const aepRegistry = loadAepRegistry();
 const registry = new Map<string, AepRegistryType>(aepRegistry.types.map((t) => [t.type, t]));
 const EVENT_WORDING = aepWording('event');
-const requireHere = createRequire(import.meta.url);
+let generated: { v: GeneratedValidators; byType: Map<string, object> } | undefined;
 
-type Generated = typeof import('../generated/aep-validators.cjs');
-let generated: { mod: Generated; verdicts: Readonly<Record<string, ValidateFunction>>; byType: Map<string, object> } | undefined;
-
-/** The generated verdict validators and documents, loaded on first use. */
+/** The generated validators and documents, loaded on first use. */
 function load(): NonNullable<typeof generated> {
   if (!generated) {
-    const mod = requireHere('../generated/aep-validators.cjs') as Generated;
+    const v = loadGeneratedValidators('aep', AEP_SCHEMA_BASE_ID);
     const byType = new Map<string, object>();
-    for (const d of mod.DOCS) {
+    for (const d of v.docs) {
       const m = /types\/(.+)\.schema\.json$/.exec(String(d.$id));
       if (m) byType.set(m[1], d);
     }
-    generated = { mod, verdicts: mod.verdicts(STRICT_FORMATS), byType };
+    generated = { v, byType };
   }
   return generated;
 }
@@ -50,25 +45,12 @@ interface Compiled {
   diagnostic(): ValidateFunction;
 }
 
-let diagnosticSet: Readonly<Record<string, ValidateFunction>> | undefined;
-let index: SchemaIndex = new WeakMap();
-
-/** The diagnostic validators over prepared copies of the generated module's documents (built once). */
-function diagnostics(): Readonly<Record<string, ValidateFunction>> {
-  if (!diagnosticSet) {
-    const docs = load().mod.DOCS.map((d) => structuredClone(d) as Record<string, unknown>);
-    index = prepareSchemas(new Map(docs.map((d) => [String(d.$id), d])), AEP_SCHEMA_BASE_ID);
-    const factory = requireHere('../generated/aep-diagnostics.cjs') as typeof import('../generated/aep-diagnostics.cjs');
-    diagnosticSet = factory(docs, STRICT_FORMATS);
-  }
-  return diagnosticSet;
-}
-
 /** The generated validators of `key` (`envelope` or a registered type), or null when none was generated. */
 function compile(key: string): Compiled | null {
-  const v = load().verdicts[key];
+  const g = load().v;
+  const v = g.verdict(key);
   if (!v) return null;
-  return { verdict: v, diagnostic: () => diagnostics()[key] };
+  return { verdict: v, diagnostic: () => g.diagnostic(key)! };
 }
 
 let envelope: Compiled | undefined;
@@ -93,7 +75,7 @@ export function envelopeValidator(): ValidateFunction {
 export function envelopeFindings(event: Record<string, unknown>): SchemaFinding[] {
   const v = (envelope ??= compile('envelope')!).diagnostic();
   v(event);
-  return mapSchemaErrors(v.errors, event, { index, wording: EVENT_WORDING, fallbackRule: ENVELOPE_RULES.attributeType.id });
+  return mapSchemaErrors(v.errors, event, { index: load().v.index, wording: EVENT_WORDING, fallbackRule: ENVELOPE_RULES.attributeType.id });
 }
 
 /** The payload verdict of a registered type, or `undefined` (vendor, unknown, schema-less). */
@@ -111,7 +93,7 @@ export function payloadFindings(type: string, data: unknown, opts: { base?: stri
   if (!c || c.verdict(data)) return [];
   const v = c.diagnostic();
   v(data);
-  return mapSchemaErrors(v.errors, data, { index, wording: opts.wording ?? EVENT_WORDING, fallbackRule: ENVELOPE_RULES.payload.id, base: opts.base ?? '' });
+  return mapSchemaErrors(v.errors, data, { index: load().v.index, wording: opts.wording ?? EVENT_WORDING, fallbackRule: ENVELOPE_RULES.payload.id, base: opts.base ?? '' });
 }
 
 /** The capture annotation tree of a registered type's payload, or `undefined`. */

@@ -1,16 +1,15 @@
 /**
  * The AHP draft schema registry over our schemas (`schemas/ahp/`, written from the AHP draft
  * prose) and the pinned MCP elicitation extraction (`schemas/mcp/mcp-elicitation.schema.json`),
- * compiled at build time (src/generated/ahp-validators.cjs, `npm run validators:gen`): the
- * verdict validators load with the registry (on first use, never at start-up); the diagnostic
- * ones on the first failure, over
- * copies of the documents prepared for the schema stage's mapper (`prepareSchemas` in
- * src/core/schema/annotations.ts: rule attribution from `x-rule` / `x-message` annotations).
+ * compiled at build time (src/generated/ahp-*.cjs, `npm run validators:gen`, loaded by
+ * src/core/schema/generated.ts): the verdict validators load with the registry (on first use,
+ * never at start-up); the diagnostic ones on the first failure, over copies of the documents
+ * prepared for the schema stage's mapper (`prepareSchemas` in src/core/schema/annotations.ts:
+ * rule attribution from `x-rule` / `x-message` annotations).
  */
-import { createRequire } from 'node:module';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { prepareSchemas, type SchemaIndex } from '../core/schema/annotations.ts';
-import { STRICT_FORMATS } from '../core/schema/formats.ts';
+import type { SchemaIndex } from '../core/schema/annotations.ts';
+import { loadGeneratedValidators } from '../core/schema/generated.ts';
 
 /** `$id` base of our AHP draft schemas. */
 export const AHP_SCHEMA_BASE = 'https://agent-conformance.dev/schemas/ahp/draft/';
@@ -70,24 +69,12 @@ function isObj(v: unknown): v is Record<string, unknown> {
  */
 export function ahpSchemas(): AhpSchemaRegistry {
   if (registry) return registry;
-  const requireHere = createRequire(import.meta.url);
-  const { DOCS, verdicts: makeVerdicts } = requireHere('../generated/ahp-validators.cjs') as typeof import('../generated/ahp-validators.cjs');
+  const generated = loadGeneratedValidators('ahp', AHP_SCHEMA_BASE);
+  const DOCS = generated.docs;
   const docs = new Map<string, Record<string, unknown>>(AHP_SCHEMA_FILES.map((file, i) => [file, DOCS[i] as Record<string, unknown>]));
   const mcpDoc = DOCS[AHP_SCHEMA_FILES.length] as Record<string, unknown>;
   const mcpId = mcpDoc.$id as string;
-  let prepared: { diagnostic: Readonly<Record<string, ValidateFunction>>; index: SchemaIndex } | undefined;
-  const prepare = () => {
-    if (!prepared) {
-      const copies = DOCS.map((d) => structuredClone(d) as Record<string, unknown>);
-      const index = prepareSchemas(new Map(copies.map((d) => [d.$id as string, d])), AHP_SCHEMA_BASE);
-      const factory = requireHere('../generated/ahp-diagnostics.cjs') as typeof import('../generated/ahp-diagnostics.cjs');
-      prepared = { diagnostic: factory(copies, STRICT_FORMATS), index };
-    }
-    return prepared;
-  };
-  const verdicts = makeVerdicts(STRICT_FORMATS) as Readonly<Record<string, ValidateFunction>>;
-  const lookup = (set: Readonly<Record<string, ValidateFunction>>, ref: string): ValidateFunction => {
-    const v = Object.prototype.hasOwnProperty.call(set, ref) ? set[ref] : undefined;
+  const lookup = (v: ValidateFunction | undefined, ref: string): ValidateFunction => {
     if (!v) throw new Error(`no AHP schema for ${ref}`);
     return v;
   };
@@ -95,21 +82,22 @@ export function ahpSchemas(): AhpSchemaRegistry {
   const hasDef = (def: string) => Object.prototype.hasOwnProperty.call(defs, def);
   registry = {
     get index() {
-      return prepare().index;
+      return generated.index;
     },
     docs,
     check: (ref: string) => {
-      const v = lookup(verdicts, ref);
+      const v = lookup(generated.verdict(ref), ref);
       return (value: unknown) => v(value) === true;
     },
-    validator: (ref: string) => lookup(prepare().diagnostic, ref),
+    validator: (ref: string) => lookup(generated.diagnostic(ref), ref),
     mcp: { id: mcpId, doc: mcpDoc },
     mcpCheck: (def: string) => {
       if (!hasDef(def)) return undefined;
-      const v = lookup(verdicts, `${mcpId}#/$defs/${def}`);
+      const ref = `${mcpId}#/$defs/${def}`;
+      const v = lookup(generated.verdict(ref), ref);
       return (value: unknown) => v(value) === true;
     },
-    mcpValidator: (def: string) => (hasDef(def) ? lookup(prepare().diagnostic, `${mcpId}#/$defs/${def}`) : undefined),
+    mcpValidator: (def: string) => (hasDef(def) ? lookup(generated.diagnostic(`${mcpId}#/$defs/${def}`), def) : undefined),
   };
   return registry;
 }

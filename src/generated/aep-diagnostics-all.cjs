@@ -3,8 +3,8 @@
 'use strict';
 
 /**
- * The diagnostic validators (all errors, verbose) by key, over `docs`: copies of the verdict
- * module's `DOCS` in the same order, prepared by `prepareSchemas`. Call once.
+ * The diagnostic validators (all errors, verbose) of group `all` by key, over `docs`:
+ * copies of the docs module's `DOCS` (same order) prepared by `prepareSchemas`. Call once.
  */
 module.exports = function diagnostics(docs, STRICT_FORMATS) {
 const target = {};
