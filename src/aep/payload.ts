@@ -1,7 +1,8 @@
 /**
- * AEP validators: the envelope and each registered type's payload schema, compiled at build time
- * (src/generated/aep-*.cjs, `npm run validators:gen`, loaded by src/core/schema/generated.ts), their findings through the schema
- * stage's mapper, and the capture annotation trees. AEP-0001 §5; AEP-0002 §5.
+ * AEP validators: the envelope and each registered type's payload schema, compiled at build
+ * time (src/generated/aep-*.cjs, `npm run validators:gen`, loaded by
+ * src/core/schema/generated.ts), their findings through the schema stage's mapper, and the
+ * capture annotation trees. AEP-0001 §5; AEP-0002 §5.
  * Nothing loads with this module but the type registry: the verdict validators on the first
  * validation, the diagnostic ones (with the prepared schema copies the mapper's index covers)
  * on the first failure.
