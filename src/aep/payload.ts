@@ -1,44 +1,57 @@
 /**
- * Compiled AEP validators: the envelope and each registered type's payload schema (compiled
- * lazily, once per process, through the schema stage's ajv factory), their findings through
- * the schema stage's mapper, and the capture annotation trees. AEP-0001 §5; AEP-0002 §5.
+ * AEP validators: the envelope and each registered type's payload schema, compiled at build
+ * time (src/generated/aep-*.cjs, `npm run validators:gen`, loaded by
+ * src/core/schema/generated.ts), their findings through the schema stage's mapper, and the
+ * capture annotation trees. AEP-0001 §5; AEP-0002 §5.
+ * Nothing loads with this module but the type registry: the verdict validators on the first
+ * validation, the diagnostic ones (with the prepared schema copies the mapper's index covers)
+ * on the first failure.
  */
-import { createAjv, type Ajv2020, type ValidateFunction } from '../core/schema/ajv.ts';
-import { prepareSchemas, type SchemaIndex } from '../core/schema/annotations.ts';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { mapSchemaErrors, type SchemaFinding, type Wording } from '../core/schema/findings.ts';
+import { loadGeneratedValidators, type GeneratedValidators } from '../core/schema/generated.ts';
 import { buildCaptureTree, type CaptureNode } from './capture.ts';
 import { aepWording, ENVELOPE_RULES } from './rules/envelope.ts';
-import { AEP_SCHEMA_BASE_ID, loadAepSchemas, type AepRegistryType } from './schemas.ts';
+import { AEP_SCHEMA_BASE_ID, loadAepRegistry, type AepRegistryType } from './schemas.ts';
 
-const schemas = loadAepSchemas();
-const registry = new Map<string, AepRegistryType>(schemas.registry.types.map((t) => [t.type, t]));
+const aepRegistry = loadAepRegistry();
+const registry = new Map<string, AepRegistryType>(aepRegistry.types.map((t) => [t.type, t]));
 const EVENT_WORDING = aepWording('event');
+let generated: { v: GeneratedValidators; byType: Map<string, object> } | undefined;
 
-/** One schema, as the verdict and the diagnostic validators see it (prepared on first use). */
+/** The generated validators and documents, loaded on first use. */
+function load(): NonNullable<typeof generated> {
+  if (!generated) {
+    const v = loadGeneratedValidators('aep', AEP_SCHEMA_BASE_ID);
+    const byType = new Map<string, object>();
+    for (const d of v.docs) {
+      const m = /types\/(.+)\.schema\.json$/.exec(String(d.$id));
+      if (m) byType.set(m[1], d);
+    }
+    generated = { v, byType };
+  }
+  return generated;
+}
+
+/** True once the generated validators are loaded (start-up tests: `--version` loads none). */
+export function aepValidatorsLoaded(): boolean {
+  return generated !== undefined;
+}
+
+/** One schema, as the verdict and the diagnostic validators see it. */
 interface Compiled {
   /** First error only: the hot path. */
   verdict: ValidateFunction;
-  /** All errors with their schema nodes, compiled on the first failure. */
+  /** All errors with their schema nodes, loaded on the first failure. */
   diagnostic(): ValidateFunction;
 }
 
-let verdictAjv: Ajv2020 | undefined;
-let diagnosticAjv: Ajv2020 | undefined;
-const index: SchemaIndex = new WeakMap();
-
-/** Compile a loaded (frozen) schema for verdicts; a prepared copy for diagnostics on first use. */
-function compile(schema: object): Compiled {
-  const verdict = (verdictAjv ??= createAjv({ diagnostic: false })).compile(schema);
-  let diag: ValidateFunction | undefined;
-  const diagnostic = (): ValidateFunction => {
-    if (!diag) {
-      const doc = structuredClone(schema) as Record<string, unknown>;
-      prepareSchemas(new Map([[String(doc.$id), doc]]), AEP_SCHEMA_BASE_ID, index);
-      diag = (diagnosticAjv ??= createAjv({ diagnostic: true })).compile(doc);
-    }
-    return diag;
-  };
-  return { verdict, diagnostic };
+/** The generated validators of `key` (`envelope` or a registered type), or null when none was generated. */
+function compile(key: string): Compiled | null {
+  const g = load().v;
+  const v = g.verdict(key);
+  if (!v) return null;
+  return { verdict: v, diagnostic: () => g.diagnostic(key)! };
 }
 
 let envelope: Compiled | undefined;
@@ -48,8 +61,7 @@ const trees = new Map<string, CaptureNode | null>();
 function payloadCompiled(type: string): Compiled | undefined {
   let c = payloads.get(type);
   if (c === undefined) {
-    const s = schemas.payload(type);
-    c = s ? compile(s) : null;
+    c = load().byType.has(type) ? compile(type) : null;
     payloads.set(type, c);
   }
   return c ?? undefined;
@@ -57,14 +69,14 @@ function payloadCompiled(type: string): Compiled | undefined {
 
 /** The envelope verdict (schemas/aep/envelope.schema.json): true when `event` is a valid envelope. */
 export function envelopeValidator(): ValidateFunction {
-  return (envelope ??= compile(schemas.envelope)).verdict;
+  return (envelope ??= compile('envelope')!).verdict;
 }
 
 /** The envelope findings of an event the verdict rejected: rule ids from the schema's `x-rule` annotations. */
 export function envelopeFindings(event: Record<string, unknown>): SchemaFinding[] {
-  const v = (envelope ??= compile(schemas.envelope)).diagnostic();
+  const v = (envelope ??= compile('envelope')!).diagnostic();
   v(event);
-  return mapSchemaErrors(v.errors, event, { index, wording: EVENT_WORDING, fallbackRule: ENVELOPE_RULES.attributeType.id });
+  return mapSchemaErrors(v.errors, event, { index: load().v.index, wording: EVENT_WORDING, fallbackRule: ENVELOPE_RULES.attributeType.id });
 }
 
 /** The payload verdict of a registered type, or `undefined` (vendor, unknown, schema-less). */
@@ -82,14 +94,14 @@ export function payloadFindings(type: string, data: unknown, opts: { base?: stri
   if (!c || c.verdict(data)) return [];
   const v = c.diagnostic();
   v(data);
-  return mapSchemaErrors(v.errors, data, { index, wording: opts.wording ?? EVENT_WORDING, fallbackRule: ENVELOPE_RULES.payload.id, base: opts.base ?? '' });
+  return mapSchemaErrors(v.errors, data, { index: load().v.index, wording: opts.wording ?? EVENT_WORDING, fallbackRule: ENVELOPE_RULES.payload.id, base: opts.base ?? '' });
 }
 
 /** The capture annotation tree of a registered type's payload, or `undefined`. */
 export function captureTreeFor(type: string): CaptureNode | undefined {
   let t = trees.get(type);
   if (t === undefined) {
-    const s = schemas.payload(type);
+    const s = load().byType.get(type);
     t = s ? buildCaptureTree(s as Record<string, unknown>) : null;
     trees.set(type, t);
   }
@@ -102,4 +114,4 @@ export function registryEntry(type: string): AepRegistryType | undefined {
 }
 
 /** Every registered type name (coverage statistics). */
-export const KNOWN_AEP_TYPES: readonly string[] = schemas.registry.types.map((t) => t.type);
+export const KNOWN_AEP_TYPES: readonly string[] = aepRegistry.types.map((t) => t.type);

@@ -3,8 +3,9 @@
  *
  * The schemas are written by this project from the spec prose (AEP-0001 §5-§8, AEP-0002
  * §3-§5 and §8, AEP-0004, AEP-0006, AEP-0009); they are plain data and this module only
- * reads them. Compiling them (the schema stage's ajv factory, src/core/schema/ajv.ts, which
- * registers `x-aep-capture`, `x-rule` and `x-message` as annotations) is the caller's job.
+ * reads them. They are compiled at build time (tools/gen-validators.ts, through the schema
+ * stage's ajv factory, src/core/schema/ajv.ts, which registers `x-aep-capture`, `x-rule` and
+ * `x-message` as annotations); validation reads the generated modules, not these files.
  */
 import { readFileSync } from 'node:fs';
 
@@ -83,6 +84,16 @@ export const AEP_SCHEMA_BASE_ID = 'https://agent-conformance.dev/schemas/aep/';
 const SCHEMA_DIR = new URL('../../schemas/aep/', import.meta.url);
 
 let cached: AepSchemas | undefined;
+let cachedRegistry: AepRegistry | undefined;
+
+/**
+ * The type registry alone (`schemas/aep/registry.json`, read once, deep-frozen): what start-up
+ * needs; no schema is read.
+ * @throws Error when the file is missing, not JSON or malformed (a packaging defect).
+ */
+export function loadAepRegistry(): AepRegistry {
+  return (cachedRegistry ??= deepFreeze(checkRegistry(readJson('registry.json'))));
+}
 
 /**
  * Load the envelope schema, the registry and every payload schema the registry names, from
@@ -96,7 +107,7 @@ let cached: AepSchemas | undefined;
 export function loadAepSchemas(): AepSchemas {
   if (cached) return cached;
   const envelope = readJson('envelope.schema.json') as Record<string, unknown>;
-  const registry = checkRegistry(readJson('registry.json'));
+  const registry = loadAepRegistry();
   const payloads = new Map<string, object>();
   for (const row of registry.types) {
     if (row.schema === null) continue;
@@ -109,7 +120,7 @@ export function loadAepSchemas(): AepSchemas {
   }
   cached = Object.freeze({
     envelope: deepFreeze(envelope),
-    registry: deepFreeze(registry),
+    registry,
     payload: (type: string) => payloads.get(type),
   });
   return cached;

@@ -1,14 +1,15 @@
 /**
- * The AHP draft schema registry: loads our schemas from `schemas/ahp/` (written from the AHP
- * draft prose) and the pinned MCP elicitation extraction from
- * `schemas/mcp/mcp-elicitation.schema.json`, prepares them for the schema stage's mapper
- * (`prepareSchemas` in src/core/schema/annotations.ts: rule attribution from `x-rule` /
- * `x-message` annotations at the failing location) and compiles them once per process with
- * the core ajv factory.
+ * The AHP draft schema registry over our schemas (`schemas/ahp/`, written from the AHP draft
+ * prose) and the pinned MCP elicitation extraction (`schemas/mcp/mcp-elicitation.schema.json`),
+ * compiled at build time (src/generated/ahp-*.cjs, `npm run validators:gen`, loaded by
+ * src/core/schema/generated.ts): the verdict validators load with the registry (on first use,
+ * never at start-up); the diagnostic ones on the first failure, over copies of the documents
+ * prepared for the schema stage's mapper (`prepareSchemas` in src/core/schema/annotations.ts:
+ * rule attribution from `x-rule` / `x-message` annotations).
  */
-import { readFileSync } from 'node:fs';
-import { createAjv, type Ajv2020, type ValidateFunction } from '../core/schema/ajv.ts';
-import { prepareSchemas, type SchemaIndex } from '../core/schema/annotations.ts';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
+import type { SchemaIndex } from '../core/schema/annotations.ts';
+import { loadGeneratedValidators } from '../core/schema/generated.ts';
 
 /** `$id` base of our AHP draft schemas. */
 export const AHP_SCHEMA_BASE = 'https://agent-conformance.dev/schemas/ahp/draft/';
@@ -28,8 +29,8 @@ export const AHP_SCHEMA_FILES = [
   'registration.schema.json',
 ] as const;
 
-const SCHEMA_DIR = new URL('../../schemas/ahp/', import.meta.url);
-const MCP_SCHEMA_URL = new URL('../../schemas/mcp/mcp-elicitation.schema.json', import.meta.url);
+/** The `$id` given to the pinned MCP extraction when its document has none. */
+export const MCP_DEFAULT_ID = 'urn:agent-conformance:mcp-elicitation';
 
 /** The compiled registry. */
 export interface AhpSchemaRegistry {
@@ -51,8 +52,9 @@ export interface AhpSchemaRegistry {
 
 let registry: AhpSchemaRegistry | undefined;
 
-function readJson(url: URL): Record<string, unknown> {
-  return JSON.parse(readFileSync(url, 'utf8')) as Record<string, unknown>;
+/** True once the generated validators are loaded (start-up tests: `--version` loads none). */
+export function ahpValidatorsLoaded(): boolean {
+  return registry !== undefined;
 }
 
 function isObj(v: unknown): v is Record<string, unknown> {
@@ -60,85 +62,42 @@ function isObj(v: unknown): v is Record<string, unknown> {
 }
 
 /**
- * The process-wide registry, built on first use. Two ajv instances share the loaded documents:
- * a fast one for verdicts (first error only) and, built on the first failure, a diagnostic one
- * (all errors, verbose).
- * @throws Error when a schema file is missing or unreadable (an installation problem), naming it.
+ * The process-wide registry, built on first use from the generated validators: verdicts (first
+ * error only) by `$ref`, and, built on the first failure, the diagnostic ones (all errors,
+ * verbose) with the index of their prepared documents.
+ * @throws Error for a `$ref` no validator was generated for (a build defect, not an input problem).
  */
 export function ahpSchemas(): AhpSchemaRegistry {
   if (registry) return registry;
-  const docs = new Map<string, Record<string, unknown>>();
-  const byId = new Map<string, Record<string, unknown>>();
-  for (const file of AHP_SCHEMA_FILES) {
-    const url = new URL(file, SCHEMA_DIR);
-    let doc: Record<string, unknown>;
-    try {
-      doc = readJson(url);
-    } catch (err) {
-      throw new Error(`cannot load AHP schema ${file}: ${(err as Error).message}`);
-    }
-    docs.set(file, doc);
-    byId.set(AHP_SCHEMA_BASE + file, doc);
-  }
-  let mcpDoc: Record<string, unknown>;
-  try {
-    mcpDoc = readJson(MCP_SCHEMA_URL);
-  } catch (err) {
-    throw new Error(`cannot load the pinned MCP elicitation extraction schemas/mcp/mcp-elicitation.schema.json: ${(err as Error).message}`);
-  }
-  const mcpId = typeof mcpDoc.$id === 'string' ? mcpDoc.$id : 'urn:agent-conformance:mcp-elicitation';
-  if (typeof mcpDoc.$id !== 'string') mcpDoc.$id = mcpId;
-  byId.set(mcpId, mcpDoc);
-  // the verdict instance compiles the documents as written; the diagnostic one (built on the
-  // first failure) a prepared copy, whose index the mapper reads
-  let prepared: { docs: Map<string, Record<string, unknown>>; index: SchemaIndex } | undefined;
-  const prepare = () => {
-    if (!prepared) {
-      const docs = new Map([...byId].map(([id, doc]) => [id, structuredClone(doc)]));
-      prepared = { docs, index: prepareSchemas(docs, AHP_SCHEMA_BASE) };
-    }
-    return prepared;
+  const generated = loadGeneratedValidators('ahp', AHP_SCHEMA_BASE);
+  const DOCS = generated.docs;
+  const docs = new Map<string, Record<string, unknown>>(AHP_SCHEMA_FILES.map((file, i) => [file, DOCS[i] as Record<string, unknown>]));
+  const mcpDoc = DOCS[AHP_SCHEMA_FILES.length] as Record<string, unknown>;
+  const mcpId = mcpDoc.$id as string;
+  const lookup = (v: ValidateFunction | undefined, ref: string): ValidateFunction => {
+    if (!v) throw new Error(`no AHP schema for ${ref}`);
+    return v;
   };
-
-  const instance = (diagnostic: boolean) => {
-    let ajv: Ajv2020 | undefined;
-    const cache = new Map<string, ValidateFunction>();
-    return (ref: string): ValidateFunction => {
-      let v = cache.get(ref);
-      if (!v) {
-        if (!ajv) {
-          ajv = createAjv({ diagnostic });
-          for (const doc of (diagnostic ? prepare().docs : byId).values()) ajv.addSchema(doc);
-        }
-        const id = ref.startsWith('urn:') || ref.includes('://') ? ref : AHP_SCHEMA_BASE + ref;
-        v = ajv.getSchema(id);
-        if (!v) throw new Error(`no AHP schema for ${ref}`);
-        cache.set(ref, v);
-      }
-      return v;
-    };
-  };
-  const verdict = instance(false);
-  const diagnostic = instance(true);
   const defs = isObj(mcpDoc.$defs) ? mcpDoc.$defs : {};
   const hasDef = (def: string) => Object.prototype.hasOwnProperty.call(defs, def);
   registry = {
     get index() {
-      return prepare().index;
+      return generated.index;
     },
     docs,
     check: (ref: string) => {
-      const v = verdict(ref);
+      const v = lookup(generated.verdict(ref), ref);
       return (value: unknown) => v(value) === true;
     },
-    validator: diagnostic,
+    validator: (ref: string) => lookup(generated.diagnostic(ref), ref),
     mcp: { id: mcpId, doc: mcpDoc },
     mcpCheck: (def: string) => {
       if (!hasDef(def)) return undefined;
-      const v = verdict(`${mcpId}#/$defs/${def}`);
+      const ref = `${mcpId}#/$defs/${def}`;
+      const v = lookup(generated.verdict(ref), ref);
       return (value: unknown) => v(value) === true;
     },
-    mcpValidator: (def: string) => (hasDef(def) ? diagnostic(`${mcpId}#/$defs/${def}`) : undefined),
+    mcpValidator: (def: string) => (hasDef(def) ? lookup(generated.diagnostic(`${mcpId}#/$defs/${def}`), def) : undefined),
   };
   return registry;
 }

@@ -11,7 +11,7 @@ import { Option, type Command } from 'commander';
 import { bindingByName } from '../ahp/binding.ts';
 import { ahpDriver, ahpRules, knownAhpTypes, type AhpBinding } from '../ahp/driver.ts';
 import { DEFAULT_AHP_STREAM_OPTIONS } from '../ahp/stream/index.ts';
-import { registerPinCommands } from './pin.ts';
+import type * as PinVerbs from './pin.ts';
 import { main, positiveInt, processIO, ruleSelection, type CliIO, type CliProtocol } from './program.ts';
 
 export { bindingByName };
@@ -22,11 +22,18 @@ export function bindingFor(path: string, opts: Record<string, unknown>): AhpBind
   return b ?? bindingByName(path);
 }
 
+// the pin verbs (and the modules only they use) load when they can run or be listed
+let pinVerbs: typeof PinVerbs | undefined;
+const VERBS_WITHOUT_PIN = new Set(['validate', 'fixtures', 'rules', 'explain']);
+
 /** The AHP protocol as the CLI sees it. */
 export const ahpCli: CliProtocol = {
   name: 'ahp',
   description: 'Check Agent Hooks Protocol (draft) traffic: stdio JSONL captures, HTTP message bodies and registration documents.',
-  knownTypes: knownAhpTypes(),
+  // read from the event schema on first use (a summary), not at start-up
+  get knownTypes() {
+    return knownAhpTypes();
+  },
   rules: ahpRules,
   driver: (opts) => {
     const b = opts.binding as AhpBinding | undefined;
@@ -47,7 +54,13 @@ export const ahpCli: CliProtocol = {
       .addOption(new Option('--max-pending <n>', 'most intercept requests awaiting a response tracked at once').argParser(positiveInt).default(DEFAULT_AHP_STREAM_OPTIONS.maxPending))
       .addOption(new Option('--max-events <n>', 'most event ids remembered for lineage and retries').argParser(positiveInt).default(DEFAULT_AHP_STREAM_OPTIONS.maxEvents));
   },
-  commands: (program, io, setExit) => registerPinCommands(program, io, setExit),
+  async prepare(argv) {
+    const args = argv.slice(2);
+    const verb = args.find((a) => !a.startsWith('-'));
+    const versionOnly = verb === undefined && (args.includes('--version') || args.includes('-V'));
+    if (!pinVerbs && !versionOnly && !(verb !== undefined && VERBS_WITHOUT_PIN.has(verb))) pinVerbs = await import('./pin.ts');
+  },
+  commands: (program, io, setExit) => pinVerbs?.registerPinCommands(program, io, setExit),
 };
 
 /** Run `ahp` with `argv` on the real process (or `io`). Returns the exit code. */

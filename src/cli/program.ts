@@ -65,6 +65,11 @@ export interface CliProtocol {
   validateOptions?(cmd: Command): void;
   /** Framing of one named input (`jsonl` by default). */
   framingFor?(path: string, opts: ValidateOptions): 'jsonl' | 'document';
+  /**
+   * Load what the verb named in `argv` (as `process.argv`) needs before the program is built:
+   * modules only some verbs use load for those verbs only (start-up of `validate`).
+   */
+  prepare?(argv: readonly string[]): Promise<void>;
   /** Add further verbs (`fixtures`, `pin`, ...). */
   commands?(program: Command, io: CliIO, setExit: (code: number) => void): void;
 }
@@ -280,6 +285,7 @@ function buildProgram(protocol: CliProtocol, io: CliIO, setExit: (code: number) 
  */
 export async function main(protocol: CliProtocol, argv: string[], io: CliIO): Promise<number> {
   let code = 0;
+  await protocol.prepare?.(argv);
   const program = buildProgram(protocol, io, (c) => (code = c));
   try {
     await program.parseAsync(argv);

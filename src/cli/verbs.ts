@@ -15,9 +15,8 @@ import { DEFAULT_MAX_DEPTH } from '../core/json.ts';
 import { DEFAULT_MAX_LINE_BYTES } from '../core/jsonl.ts';
 import { InputError } from '../core/pipeline.ts';
 import type { Severity } from '../core/finding.ts';
-import { findExamples } from '../fixture-runner/examples.ts';
-import { DeviationsError, FixtureError, fixtureExitCode, runFixtures, type FixtureProtocol } from '../fixture-runner/index.ts';
-import { catalogueRows, renderExplain, renderRulesText } from '../report/catalogue.ts';
+// the fixture runner and the catalogue load when their verb runs (not for validate, --help, --version)
+import type { FixtureProtocol } from '../fixture-runner/index.ts';
 import { createFixtureReporter, fixtureFormatsFor, type FixtureFormatName } from '../report/index.ts';
 import type { Output } from '../report/types.ts';
 import { addReportOptions, defaultColor, reportRunError, VERSION, type CliIO, type CliProtocol, type ValidateOptions } from './program.ts';
@@ -48,6 +47,7 @@ export function fixtureProtocolOf(protocol: CliProtocol, opts: Pick<FixturesOpti
  * @throws nothing: problems become one line on stderr and exit 2.
  */
 export async function runFixturesVerb(protocol: CliProtocol, dir: string, opts: FixturesOptions, io: CliIO): Promise<number> {
+  const { DeviationsError, FixtureError, fixtureExitCode, runFixtures } = await import('../fixture-runner/index.ts');
   const parts: string[] = [];
   const toFile = opts.output !== undefined;
   const out: Output = toFile ? { write: (s) => void parts.push(s) } : io.stdout;
@@ -141,7 +141,8 @@ export function addCatalogueAndFixtureVerbs(program: Command, protocol: CliProto
     .command('rules')
     .description('list every rule: id, default severity, spec citation, one line')
     .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text'))
-    .action((o: { format: 'text' | 'json' }) => {
+    .action(async (o: { format: 'text' | 'json' }) => {
+      const { catalogueRows, renderRulesText } = await import('../report/catalogue.ts');
       const rules = protocol.rules();
       io.stdout.write(o.format === 'json' ? JSON.stringify(catalogueRows(rules), null, 2) + '\n' : renderRulesText(rules));
       setExit(0);
@@ -151,7 +152,8 @@ export function addCatalogueAndFixtureVerbs(program: Command, protocol: CliProto
     .command('explain')
     .description('describe one rule, with its citation and a failing and a passing example')
     .argument('<rule>', 'rule id, e.g. aep/time-format')
-    .action((id: string) => {
+    .action(async (id: string) => {
+      const [{ renderExplain }, { findExamples }] = await Promise.all([import('../report/catalogue.ts'), import('../fixture-runner/examples.ts')]);
       const rules = protocol.rules();
       const rule = rules.find((r) => r.id === id);
       if (!rule) {

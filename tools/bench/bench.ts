@@ -19,6 +19,13 @@
  *   --runs R          best of R runs for each timing (default 1)
  *   --readline        also time a node:readline baseline (slow on Node 20; informational)
  *   --keep            keep the generated files (their folder is printed)
+ *
+ * `--startup` measures start-up instead: R runs (default 9, interleaved) of `node -e 0`,
+ * `aep validate examples/aep/session.jsonl`, `ahp validate examples/ahp/session.jsonl`,
+ * `aep --version` and `aep --help`, each through the checkout's own entry (`node bin/aep.js`,
+ * `node bin/ahp.js`: whatever the bins run), and prints the median wall time in seconds, the
+ * median peak RSS in MB and the ratio to `node -e 0` of the same run, against the targets.
+ *   --root DIR        the checkout whose bins and examples to run (default this one)
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -41,10 +48,12 @@ interface BenchOptions {
   runs: number;
   readline: boolean;
   keep: boolean;
+  startup: boolean;
+  root: string;
 }
 
 function parseArgs(argv: string[]): BenchOptions {
-  const o: BenchOptions = { events: 1_000_000, ahpEvents: 300_000, protocols: ['aep', 'ahp'], runs: 1, readline: false, keep: false };
+  const o: BenchOptions = { events: 1_000_000, ahpEvents: 300_000, protocols: ['aep', 'ahp'], runs: 0, readline: false, keep: false, startup: false, root: ROOT };
   const num = (i: number) => {
     const v = Number(argv[i + 1]);
     if (!Number.isSafeInteger(v) || v < 1) throw new Error(`${argv[i]} needs a positive integer`);
@@ -57,6 +66,11 @@ function parseArgs(argv: string[]): BenchOptions {
     else if (a === '--runs') o.runs = num(i++);
     else if (a === '--readline') o.readline = true;
     else if (a === '--keep') o.keep = true;
+    else if (a === '--startup') o.startup = true;
+    else if (a === '--root') {
+      if (argv[i + 1] === undefined) throw new Error('--root needs a directory');
+      o.root = argv[++i];
+    }
     else if (a === '--protocol') {
       const p = argv[++i];
       if (p === 'all') o.protocols = ['aep', 'ahp'];
@@ -64,6 +78,7 @@ function parseArgs(argv: string[]): BenchOptions {
       else throw new Error('--protocol takes aep, ahp or all');
     } else throw new Error(`unknown option ${a}`);
   }
+  if (o.runs === 0) o.runs = o.startup ? 9 : 1;
   return o;
 }
 
@@ -77,10 +92,10 @@ interface Measured {
   stderr: string;
 }
 
-function runChild(args: string[]): Promise<Measured> {
+function runChild(args: string[], cwd = ROOT): Promise<Measured> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, ['--import', USAGE_HOOK, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', USAGE_HOOK, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (b: Buffer) => out.push(b));
@@ -199,8 +214,57 @@ function round(n: number, d: number): number {
   return Math.round(n * f) / f;
 }
 
+/** A start-up case: its label, node arguments, and targets (seconds, ratio to `node -e 0`, MB). */
+interface StartupCase {
+  label: string;
+  args: string[];
+  target?: { s: number; ratio: number; mb: number };
+}
+
+const STARTUP_CASES: StartupCase[] = [
+  { label: 'node -e 0', args: ['-e', '0'] },
+  { label: 'aep validate examples/aep/session.jsonl', args: ['bin/aep.js', 'validate', 'examples/aep/session.jsonl'], target: { s: 0.2, ratio: 3.5, mb: 70 } },
+  { label: 'ahp validate examples/ahp/session.jsonl', args: ['bin/ahp.js', 'validate', 'examples/ahp/session.jsonl'], target: { s: 0.25, ratio: 4, mb: 70 } },
+  { label: 'aep --version', args: ['bin/aep.js', '--version'] },
+  { label: 'aep --help', args: ['bin/aep.js', '--help'] },
+];
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/** `--startup`: interleaved runs of every case; medians, ratios to `node -e 0`, target verdicts. */
+async function startup(o: BenchOptions): Promise<void> {
+  console.log(`node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), start-up of ${o.root}, median of ${o.runs} runs`);
+  const runs = STARTUP_CASES.map(() => [] as Measured[]);
+  for (let r = 0; r < o.runs; r++) {
+    for (const [i, c] of STARTUP_CASES.entries()) {
+      const m = await runChild(c.args, o.root);
+      if (m.code !== 0) throw new Error(`${c.label} exited with ${m.code}: ${m.stderr.trim().split('\n')[0] ?? ''}`);
+      runs[i].push(m);
+    }
+  }
+  const node = median(runs[0].map((m) => m.wallMs));
+  const rows = STARTUP_CASES.map((c, i) => ({ label: c.label, s: median(runs[i].map((m) => m.wallMs)) / 1000, mb: median(runs[i].map((m) => m.maxRssMB)), target: c.target }));
+  let met = true;
+  for (const row of rows) {
+    const ratio = (row.s * 1000) / node;
+    let verdict = '';
+    if (row.target) {
+      const ok = row.s <= row.target.s && ratio <= row.target.ratio && row.mb <= row.target.mb;
+      met &&= ok;
+      verdict = `  target <= ${row.target.s} s, <= ${row.target.ratio}x, <= ${row.target.mb} MB: ${ok ? 'met' : 'NOT met'}`;
+    }
+    console.log(`${row.label.padEnd(42)} ${fmt(row.s, 3)} s  ${fmt(row.mb, 1).padStart(6)} MB  ${fmt(ratio, 2).padStart(5)}x${verdict}`);
+  }
+  console.log(JSON.stringify({ startup: rows.map(({ label, s, mb }) => ({ label, s: round(s, 3), mb: round(mb, 1), ratio: round((s * 1000) / node, 2) })), runs: o.runs, met }));
+}
+
 async function main(): Promise<void> {
   const o = parseArgs(process.argv.slice(2));
+  if (o.startup) return startup(o);
   const dir = mkdtempSync(join(tmpdir(), 'agent-conformance-bench-'));
   const started = performance.now();
   console.log(`node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), files in ${dir}`);

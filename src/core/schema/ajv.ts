@@ -20,12 +20,17 @@ export interface AjvOptions {
    * error and is the one to run on the hot path.
    */
   diagnostic: boolean;
+  /** ajv code options: `tools/gen-validators.ts` passes `{source: true, optimize: 1, formats}` for standalone code. */
+  code?: { source?: boolean; esm?: boolean; optimize?: number; formats?: import('ajv').CodeOptions['formats'] };
 }
 
 /**
- * A new ajv instance. Compile once per process and reuse. Code optimisation passes are off:
- * they cost ~0.2 s of start-up on the AHP schemas with no measurable validation speed-up
- * (docs/benchmarks.md).
+ * A new ajv instance. Nothing compiles schemas at run time: `tools/gen-validators.ts` compiles
+ * them through this factory into standalone modules (src/generated/); tests use it directly.
+ * Code optimisation passes are off unless `code.optimize` says otherwise: no measurable
+ * validation speed-up (docs/benchmarks.md), but at build time they cost nothing and trim the
+ * generated code. Formats are registered as plain functions, so standalone code calls
+ * {@link STRICT_FORMATS} entries directly.
  */
 export function createAjv(opts: AjvOptions): Ajv2020 {
   const ajv = new Ajv2020({
@@ -37,9 +42,9 @@ export function createAjv(opts: AjvOptions): Ajv2020 {
     allErrors: opts.diagnostic,
     verbose: opts.diagnostic,
     validateFormats: true,
-    code: { optimize: false },
+    code: { optimize: false, ...opts.code },
   });
-  for (const [name, validate] of Object.entries(STRICT_FORMATS)) ajv.addFormat(name, { type: 'string', validate });
+  for (const [name, validate] of Object.entries(STRICT_FORMATS)) ajv.addFormat(name, validate);
   for (const keyword of ANNOTATION_KEYWORDS) ajv.addKeyword({ keyword });
   return ajv;
 }

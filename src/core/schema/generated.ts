@@ -1,0 +1,72 @@
+/**
+ * Loader of the validators compiled at build time (docs/architecture.md §Schema stage): the
+ * CommonJS modules tools/gen-validators.ts writes to src/generated/ (`npm run validators:gen`).
+ * Nothing loads before it is needed, synchronously (validation is synchronous): the documents
+ * on the first call, a group's verdict code on its first verdict, and on the first diagnosis
+ * the prepared copies of the documents ({@link prepareSchemas}, whose index the mapper reads)
+ * and that group's diagnostic code. No schema is compiled at run time.
+ */
+import { createRequire } from 'node:module';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
+import { prepareSchemas, type SchemaIndex } from './annotations.ts';
+import { STRICT_FORMATS } from './formats.ts';
+
+type Docs = typeof import('../../generated/aep-docs.cjs');
+type Factory = (docs: readonly Record<string, unknown>[], formats: typeof STRICT_FORMATS) => Readonly<Record<string, ValidateFunction>>;
+
+/** One protocol's generated validators. */
+export interface GeneratedValidators {
+  /** The schema documents as written (the generator's order); shared, do not mutate. */
+  readonly docs: readonly Record<string, unknown>[];
+  /** The verdict validator (first error only) of `key`, or `undefined` when none was generated. */
+  verdict(key: string): ValidateFunction | undefined;
+  /** The diagnostic validator (all errors, verbose) of `key`, or `undefined` when none was generated. */
+  diagnostic(key: string): ValidateFunction | undefined;
+  /** The schema nodes of the diagnostic validators' prepared documents, for `mapSchemaErrors`. */
+  readonly index: SchemaIndex;
+}
+
+const requireHere = createRequire(import.meta.url);
+
+/**
+ * The generated validators of `protocol` (`$ref`s of its documents resolve against `base`).
+ * Call once per process and keep the result.
+ * @throws Error when a generated module is missing (a build defect).
+ */
+export function loadGeneratedValidators(protocol: 'aep' | 'ahp', base: string): GeneratedValidators {
+  const { DOCS, GROUPS } = requireHere(`../../generated/${protocol}-docs.cjs`) as Docs;
+  const groups = GROUPS as Readonly<Record<string, string>>;
+  const group = (key: string): string | undefined => (Object.prototype.hasOwnProperty.call(groups, key) ? groups[key] : undefined);
+  const verdicts = new Map<string, Readonly<Record<string, ValidateFunction>>>();
+  const diagnostics = new Map<string, Readonly<Record<string, ValidateFunction>>>();
+  let prepared: { docs: Record<string, unknown>[]; index: SchemaIndex } | undefined;
+  const prepare = () => {
+    if (!prepared) {
+      const docs = DOCS.map((d) => structuredClone(d) as Record<string, unknown>);
+      prepared = { docs, index: prepareSchemas(new Map(docs.map((d) => [String(d.$id), d])), base) };
+    }
+    return prepared;
+  };
+  const from = (cache: typeof verdicts, kind: 'verdicts' | 'diagnostics', g: string, docs: () => readonly Record<string, unknown>[]) => {
+    let set = cache.get(g);
+    if (!set) {
+      set = (requireHere(`../../generated/${protocol}-${kind}-${g}.cjs`) as Factory)(docs(), STRICT_FORMATS);
+      cache.set(g, set);
+    }
+    return set;
+  };
+  return {
+    docs: DOCS,
+    verdict(key) {
+      const g = group(key);
+      return g === undefined ? undefined : from(verdicts, 'verdicts', g, () => DOCS)[key];
+    },
+    diagnostic(key) {
+      const g = group(key);
+      return g === undefined ? undefined : from(diagnostics, 'diagnostics', g, () => prepare().docs)[key];
+    },
+    get index() {
+      return prepare().index;
+    },
+  };
+}

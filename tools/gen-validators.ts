@@ -1,0 +1,272 @@
+/**
+ * `npm run validators:gen`: compile every schema both protocols validate against into ajv
+ * standalone code (docs/architecture.md §Schema stage), so no schema is compiled at run time.
+ * Writes, under src/generated/, per protocol (the AHP ones also hold the pinned MCP
+ * elicitation extraction) CommonJS modules:
+ * - `<protocol>-docs.cjs` (+ `.d.cts`): `DOCS`, the schema documents as written (one JSON text
+ *   each), and `GROUPS`, the group of each validator key;
+ * - `<protocol>-verdicts-<group>.cjs`: a factory of the group's first-error validators, reading
+ *   schema values by path into `DOCS`;
+ * - `<protocol>-diagnostics-<group>.cjs`: a factory of the group's all-errors, verbose
+ *   validators over the copies of `DOCS` that `prepareSchemas` prepares at run time, so their
+ *   errors' `schema` / `parentSchema` are nodes of those copies, as the mapper's index expects.
+ * Loaded by src/core/schema/generated.ts.
+ * CommonJS because validation is synchronous and loads them on first use (`createRequire`):
+ * `--version`, `--help` and a run that never validates that protocol load none of them.
+ * Our formats (src/core/schema/formats.ts, plain functions) are passed in by the loader rather
+ * than imported, so the same file works from src (tsx) and from the build. ajv's runtime
+ * helpers are `require`d from its package. test/meta/generated-validators.test.ts fails when the
+ * committed files differ from {@link buildValidatorModules}'s output.
+ */
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import standalone from 'ajv/dist/standalone/index.js';
+import { _, type Code } from 'ajv/dist/compile/codegen/index.js';
+import { _Code } from 'ajv/dist/compile/codegen/code.js';
+import { createAjv, type Ajv2020 } from '../src/core/schema/ajv.ts';
+import { prepareSchemas } from '../src/core/schema/annotations.ts';
+import { AEP_SCHEMA_BASE_ID } from '../src/aep/schemas.ts';
+import { AHP_SCHEMA_BASE, AHP_SCHEMA_FILES, MCP_DEFAULT_ID } from '../src/ahp/schemas.ts';
+
+const ROOT = new URL('../', import.meta.url);
+/** Where the generated modules go. */
+export const GENERATED_DIR = fileURLToPath(new URL('src/generated/', ROOT));
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+function readDoc(rel: string): Obj {
+  return JSON.parse(readFileSync(new URL(rel, ROOT), 'utf8')) as Obj;
+}
+
+/** One generated module's input: documents in order (each with its `$id`) and the validators to export. */
+interface ModuleSpec {
+  name: string;
+  title: string;
+  /** Repository paths of the documents, parallel to `docs`. */
+  files: string[];
+  docs: Obj[];
+  base: string;
+  /** Export key, schema id or `id#/json-pointer` to compile, and the group (file) it goes in. */
+  exports: Array<[string, string, string]>;
+}
+
+/** Walk `doc`, recording every object/array node's [document index, path]. */
+function locate(docs: Obj[]): WeakMap<object, string> {
+  const where = new WeakMap<object, string>();
+  docs.forEach((doc, i) => {
+    const visit = (node: unknown, code: string): void => {
+      if (node === null || typeof node !== 'object' || where.has(node)) return;
+      where.set(node, code);
+      if (Array.isArray(node)) node.forEach((v, k) => visit(v, `${code}[${k}]`));
+      else for (const [k, v] of Object.entries(node)) visit(v, `${code}[${JSON.stringify(k)}]`);
+    };
+    visit(doc, `@DOCS@[${i}]`);
+  });
+  return where;
+}
+
+/**
+ * Standalone code of each group of `spec.exports`, compiled by `ajv` over `docs` (already
+ * added): each group's code is self-contained, with every schema value read from `docs[i]...`
+ * instead of an inlined copy, and its exports set on `target`.
+ */
+function compileGroups(ajv: Ajv2020, docs: Obj[], spec: ModuleSpec): Map<string, string> {
+  const groups = new Map<string, Record<string, string>>();
+  for (const [key, ref, group] of spec.exports) {
+    if (!ajv.getSchema(ref)) throw new Error(`${spec.name}: no schema ${ref}`);
+    const refs = groups.get(group) ?? {};
+    refs[key] = ref;
+    groups.set(group, refs);
+  }
+  const where = locate(docs);
+  // ajv's schema scope values (one per compiled schema root) default to an inlined JSON copy
+  const scope = (ajv as unknown as { scope: { _values: Record<string, Map<unknown, { value?: { ref: unknown; code?: Code } }>> } }).scope;
+  for (const name of scope._values.schema?.values() ?? []) {
+    const ref = name.value?.ref;
+    const at = ref !== null && typeof ref === 'object' ? where.get(ref) : undefined;
+    // the rest are the meta-schemas ajv compiled to check ours; the check below catches any used
+    if (at !== undefined) name.value!.code = new _Code(at.replace('@DOCS@', 'docs')) as Code;
+  }
+  const out = new Map<string, string>();
+  for (const [group, refs] of groups) {
+    // a CommonJS module: the default import is `module.exports`, whose `default` is the function
+    let code = standalone.default(ajv, refs);
+    code = code.replace(/^"use strict";\n?/, '');
+    if (/\bschema\d+ = \{/.test(code)) throw new Error(`${spec.name}: an inlined schema copy is left`);
+    out.set(group, code.replace(/\bexports(?=[.[])/g, 'target'));
+  }
+  return out;
+}
+
+/**
+ * Verdict code with every error object literal (`{instancePath,schemaPath:...,message:...}`)
+ * replaced by `{}`, as ajv itself writes for errors it discards: a verdict's errors are never
+ * read (a failure is diagnosed again by the diagnostic validator), only counted, and each
+ * error still adds one entry, so every verdict is unchanged. About a third of the code.
+ */
+function placeholderErrors(code: string): string {
+  let out = '';
+  let from = 0;
+  for (let at = code.indexOf('{instancePath', from); at >= 0; at = code.indexOf('{instancePath', from)) {
+    // the object's extent, skipping string literals
+    let depth = 0;
+    let k = at;
+    for (; k < code.length; k++) {
+      const c = code[k];
+      if (c === '"') {
+        for (k++; code[k] !== '"'; k++) if (code[k] === '\\') k++;
+      } else if (c === '{') depth++;
+      else if (c === '}' && --depth === 0) break;
+    }
+    const obj = code.slice(at, k + 1);
+    // a referenced validator's call options (`{instancePath:..., parentData, ...}`) stay
+    const isError = obj.includes('schemaPath:"') && obj.includes('keyword:"') && !obj.includes('parentDataProperty');
+    out += code.slice(from, at) + (isError ? '{}' : obj);
+    from = k + 1;
+  }
+  return out + code.slice(from);
+}
+
+function aepSpec(): ModuleSpec {
+  const registry = readDoc('schemas/aep/registry.json') as { types: Array<{ type: string; schema: string | null }> };
+  const files = ['schemas/aep/envelope.schema.json'];
+  const exports: Array<[string, string, string]> = [['envelope', `${AEP_SCHEMA_BASE_ID}envelope.schema.json`, 'all']];
+  for (const row of registry.types) {
+    if (row.schema === null) continue;
+    files.push(`schemas/aep/types/${row.schema}`);
+    exports.push([row.type, `${AEP_SCHEMA_BASE_ID}types/${row.type}.schema.json`, 'all']);
+  }
+  return { name: 'aep', title: 'AEP 0.1 envelope and payload schemas (schemas/aep/)', files, docs: files.map(readDoc), base: AEP_SCHEMA_BASE_ID, exports };
+}
+
+function ahpSpec(): ModuleSpec {
+  const files = [...AHP_SCHEMA_FILES.map((f) => `schemas/ahp/${f}`), 'schemas/mcp/mcp-elicitation.schema.json'];
+  const docs = files.map(readDoc);
+  const mcp = docs[docs.length - 1];
+  if (typeof mcp.$id !== 'string') mcp.$id = MCP_DEFAULT_ID;
+  // the refs the AHP checks name: the wire and registration roots, every event and message
+  // shape (validation roots named by upstream `$schema` values map onto these), the effect,
+  // and every definition of the MCP extraction (its request/result variants). One group: the
+  // wire validator alone holds most of the code (every message and event shape), so splitting
+  // saves a valid stdio run little and costs a failing one a second copy of the shapes
+  const exports: Array<[string, string, string]> = [];
+  const add = (group: string, file: string, def?: string) => {
+    const doc = docs[files.indexOf(file.includes(':') ? 'schemas/mcp/mcp-elicitation.schema.json' : `schemas/ahp/${file}`)];
+    const id = doc.$id as string;
+    exports.push(def === undefined ? [file, id, group] : [`${file}#/$defs/${def}`, `${id}#/$defs/${def}`, group]);
+  };
+  const defsOf = (i: number) => (isObj(docs[i].$defs) ? Object.keys(docs[i].$defs as Obj) : []);
+  add('all', 'wire.schema.json');
+  add('all', 'registration.schema.json');
+  add('all', 'effects.schema.json', 'effect');
+  for (const def of defsOf(AHP_SCHEMA_FILES.indexOf('events.schema.json'))) add('all', 'events.schema.json', def);
+  for (const def of defsOf(AHP_SCHEMA_FILES.indexOf('messages.schema.json'))) add('all', 'messages.schema.json', def);
+  for (const def of defsOf(docs.length - 1)) add('all', mcp.$id as string, def);
+  return { name: 'ahp', title: 'AHP draft schemas (schemas/ahp/) and the pinned MCP elicitation extraction (schemas/mcp/)', files, docs, base: AHP_SCHEMA_BASE, exports };
+}
+
+const HEADER = (spec: ModuleSpec) => `// GENERATED by tools/gen-validators.ts (\`npm run validators:gen\`) from ${spec.title}.
+// Do not edit: test/meta/generated-validators.test.ts fails when this file is stale.
+`;
+
+/** The generated files of one spec, by file name. */
+function buildModule(spec: ModuleSpec): Map<string, string> {
+  const out = new Map<string, string>();
+  // ajv's code optimiser costs nothing at run time here (it runs at build time) and trims the code
+  const code = { source: true, esm: false, optimize: 1, formats: _`STRICT_FORMATS` };
+  const verdictAjv = createAjv({ diagnostic: false, code });
+  for (const doc of spec.docs) verdictAjv.addSchema(structuredClone(doc));
+  // compile from the ajv's own copies, located in the same order as DOCS
+  const verdictDocs = spec.docs.map((d) => verdictAjv.getSchema(d.$id as string)!.schema as Obj);
+  const verdicts = compileGroups(verdictAjv, verdictDocs, spec);
+
+  const prepared = new Map(spec.docs.map((d) => [d.$id as string, structuredClone(d)]));
+  prepareSchemas(prepared, spec.base);
+  const diagAjv = createAjv({ diagnostic: true, code });
+  for (const doc of prepared.values()) diagAjv.addSchema(doc);
+  const diagnostics = compileGroups(diagAjv, [...prepared.values()], spec);
+
+  const docsText = spec.docs.map((d, i) => `  // ${spec.files[i]}\n  JSON.parse(${JSON.stringify(JSON.stringify(d))}),`).join('\n');
+  const groups = Object.fromEntries(spec.exports.map(([key, , group]) => [key, group]));
+  out.set(
+    `${spec.name}-docs.cjs`,
+    `${HEADER(spec)}'use strict';
+
+/** The schema documents as written, in this order; do not mutate (the verdict validators read them). */
+exports.DOCS = [
+${docsText}
+];
+
+/** The group of each validator key: its code is in \`${spec.name}-verdicts-<group>.cjs\` and \`${spec.name}-diagnostics-<group>.cjs\`. */
+exports.GROUPS = ${JSON.stringify(groups, null, 1).replace(/\n\s*/g, ' ')};
+`,
+  );
+  const keys = spec.exports.map(([k]) => `  | ${JSON.stringify(k)}`).join('\n');
+  out.set(
+    `${spec.name}-docs.d.cts`,
+    `${HEADER(spec)}
+/** A validator key: ${spec.name === 'aep' ? '`envelope` or a registered type' : 'a document file name, or with `#/$defs/<name>` (the MCP extraction by its `$id`)'}. */
+export type ValidatorKey =
+${keys};
+
+/** The schema documents as written; do not mutate. */
+export declare const DOCS: readonly Record<string, unknown>[];
+
+/** The group (file) of each validator key. */
+export declare const GROUPS: Readonly<Record<ValidatorKey, string>>;
+`,
+  );
+  for (const [group, text] of verdicts) {
+    out.set(
+      `${spec.name}-verdicts-${group}.cjs`,
+      `${HEADER(spec)}'use strict';
+
+/**
+ * The verdict validators (first error only) of group \`${group}\` by key, over \`docs\` (the
+ * docs module's \`DOCS\`); \`STRICT_FORMATS\` is src/core/schema/formats.ts's. Call once.
+ */
+module.exports = function verdicts(docs, STRICT_FORMATS) {
+const target = {};
+${placeholderErrors(text)}
+return target;
+};
+`,
+    );
+  }
+  for (const [group, text] of diagnostics) {
+    out.set(
+      `${spec.name}-diagnostics-${group}.cjs`,
+      `${HEADER(spec)}'use strict';
+
+/**
+ * The diagnostic validators (all errors, verbose) of group \`${group}\` by key, over \`docs\`:
+ * copies of the docs module's \`DOCS\` (same order) prepared by \`prepareSchemas\`. Call once.
+ */
+module.exports = function diagnostics(docs, STRICT_FORMATS) {
+const target = {};
+${text}
+return target;
+};
+`,
+    );
+  }
+  return out;
+}
+
+/** Every generated file, by file name under src/generated/. */
+export function buildValidatorModules(): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const spec of [aepSpec(), ahpSpec()]) {
+    for (const [name, text] of buildModule(spec)) out.set(name, text);
+  }
+  return out;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  mkdirSync(GENERATED_DIR, { recursive: true });
+  for (const [name, text] of buildValidatorModules()) {
+    writeFileSync(new URL(name, new URL('src/generated/', ROOT)), text);
+    console.log(`wrote src/generated/${name} (${text.length} bytes)`);
+  }
+}
