@@ -122,11 +122,10 @@ export class CompactTable {
   }
 
   /**
-   * A zeroed row for `key`, newest in order (an entry already held is replaced and becomes the
-   * newest). At the cap, forgets the oldest entries first ({@link forgot} says how many).
+   * A zeroed row for `key`, which the caller knows is not held (see {@link put} otherwise), newest
+   * in order. At the cap, forgets the oldest entries first ({@link forgot} says how many).
    */
   add(key: Hash64): number {
-    this.delete(key);
     this.forgot = 0;
     if (this.count >= this.limit) {
       for (let n = 0; n < this.batch && this.head !== 0; n++) {
@@ -147,6 +146,12 @@ export class CompactTable {
     this.insertIndex(key.hi, key.lo, s);
     this.count++;
     return s;
+  }
+
+  /** Like {@link add}, for a key that may be held: its entry is replaced and becomes the newest. */
+  put(key: Hash64): number {
+    this.delete(key);
+    return this.add(key);
   }
 
   /** Forget `key` (no-op when not held). */

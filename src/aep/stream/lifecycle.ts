@@ -169,7 +169,7 @@ export class LifecycleAnalyzer {
       return;
     }
     const t = this.endedSessions;
-    const s = t.add(tupleHash([rec.source, rec.session]));
+    const s = t.put(tupleHash([rec.source, rec.session]));
     t.setU(s, ENDED_U32.endedLine, e.line);
     t.setU(s, ENDED_U32.endedFile, this.names.fileIndex(e.file));
     t.setU(s, ENDED_U32.posLine, p.at.line);

@@ -68,7 +68,7 @@ export class CompletionMarks {
   /** Remember that `key` completed at `at` with `type` (`ev`: where a cap notice is located); a mark rewritten becomes the newest. */
   put(key: Hash64, at: Mark, type: string, ev: ParsedEvent): void {
     const t = this.table;
-    const s = t.add(key);
+    const s = t.put(key);
     t.setU(s, MARK_U32.line, at.line);
     t.setU(s, MARK_U32.file, this.names.fileIndex(at.file));
     t.setU(s, MARK_U32.type, MARKER_CODE.get(type) ?? 0);
