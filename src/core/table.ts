@@ -3,7 +3,7 @@
  * protocols (AEP identity ids, completion marks and ended sessions; AHP event rows and answered
  * request ids). A 64-bit key ({@link Hash64}, cut from SHA-256 by `textKey` in canonical.ts) ->
  * one row of caller-named unsigned 32-bit and float64 columns. No strings and no objects are
- * held per entry (see docs/architecture.md, "State and caps").
+ * held per entry, and no JS heap at all: every byte is in typed arrays.
  *
  * Layout:
  * - rows live in chunks of {@link CHUNK_ROWS} rows (one `Uint32Array` and one `Float64Array`
