@@ -6,9 +6,9 @@
  * held per entry, and no JS heap at all: every byte is in typed arrays.
  *
  * Layout:
- * - rows live in chunks of {@link CHUNK_ROWS} rows (one `Uint32Array` and one `Float64Array`
- *   per chunk); a row keeps the key's two words and its links in the insertion order list
- *   beside the caller's columns. Growth adds a chunk: rows are never copied, and a row's slot
+ * - rows live in chunks of {@link CHUNK_ROWS} rows (per chunk: the key's low and high words
+ *   in two dense `Uint32Array`s, so probes and rehashing touch 4 bytes a row; one `Uint32Array`
+ *   of the row's links in insertion order beside the caller's u32 columns; one `Float64Array`). Growth adds a chunk: rows are never copied, and a row's slot
  *   number stays valid until the entry is deleted or forgotten. Freed rows are reused.
  * - the index is {@link SHARDS} open-addressing tables (linear probing, at most 3/4 full) chosen
  *   by the key's top bits, holding row numbers only; a shard doubles on its own, so rehashing
@@ -36,12 +36,10 @@ const SHARD_BITS = 6;
 /** Index tables (shards), chosen by the top {@link SHARD_BITS} bits of a key's `hi` word. */
 export const SHARDS = 1 << SHARD_BITS;
 const MIN_SHARD = 16;
-/** Internal u32 columns ahead of the caller's: key hi, key lo, previous and next row (+1; 0: none). */
-const K_HI = 0;
-const K_LO = 1;
-const PREV = 2;
-const NEXT = 3;
-const INTERNAL_U32 = 4;
+/** Internal u32 columns ahead of the caller's: previous and next row in insertion order (+1; 0: none). */
+const PREV = 0;
+const NEXT = 1;
+const INTERNAL_U32 = 2;
 
 /** The shape of a table: column counts and the cap (see the module comment). */
 export interface TableSpec {
@@ -67,6 +65,8 @@ export class CompactTable {
   private readonly nf: number;
   private readonly u: Uint32Array[] = [];
   private readonly f: Float64Array[] = [];
+  private readonly kl: Uint32Array[] = [];
+  private readonly kh: Uint32Array[] = [];
   private readonly shards: (Shard | undefined)[] = new Array(SHARDS);
   private count = 0;
   /** Rows ever handed out (the next fresh row). */
@@ -115,9 +115,10 @@ export class CompactTable {
     for (let i = key.lo & mask; ; i = (i + 1) & mask) {
       const r = idx[i]!;
       if (r === 0) return undefined;
-      const c = this.u[(r - 1) >>> CHUNK_BITS]!;
-      const o = ((r - 1) & CHUNK_MASK) * this.nu;
-      if (c[o + K_LO] === key.lo && c[o + K_HI] === key.hi) return r - 1;
+      const s = r - 1;
+      const ch = s >>> CHUNK_BITS;
+      const o = s & CHUNK_MASK;
+      if (this.kl[ch]![o] === key.lo && this.kh[ch]![o] === key.hi) return s;
     }
   }
 
@@ -136,8 +137,8 @@ export class CompactTable {
     const s = this.allocRow();
     const c = this.u[s >>> CHUNK_BITS]!;
     const o = (s & CHUNK_MASK) * this.nu;
-    c[o + K_HI] = key.hi;
-    c[o + K_LO] = key.lo;
+    this.kh[s >>> CHUNK_BITS]![s & CHUNK_MASK] = key.hi;
+    this.kl[s >>> CHUNK_BITS]![s & CHUNK_MASK] = key.lo;
     c[o + PREV] = this.tail;
     c[o + NEXT] = 0;
     if (this.tail !== 0) this.setLink(this.tail - 1, NEXT, s + 1);
@@ -172,9 +173,7 @@ export class CompactTable {
 
   /** The key of row `s` (allocates the pair; for the rare paths that need it). */
   keyAt(s: number): Hash64 {
-    const c = this.u[s >>> CHUNK_BITS]!;
-    const o = (s & CHUNK_MASK) * this.nu;
-    return { hi: c[o + K_HI]!, lo: c[o + K_LO]! };
+    return { hi: this.kh[s >>> CHUNK_BITS]![s & CHUNK_MASK]!, lo: this.kl[s >>> CHUNK_BITS]![s & CHUNK_MASK]! };
   }
 
   /** Column `col` (u32) of row `s`. */
@@ -215,6 +214,8 @@ export class CompactTable {
     if ((s & CHUNK_MASK) === 0) {
       this.u.push(new Uint32Array(CHUNK_ROWS * this.nu));
       this.f.push(new Float64Array(CHUNK_ROWS * this.nf));
+      this.kl.push(new Uint32Array(CHUNK_ROWS));
+      this.kh.push(new Uint32Array(CHUNK_ROWS));
     }
     return s;
   }
@@ -229,14 +230,14 @@ export class CompactTable {
     else this.head = next;
     if (next !== 0) this.setLink(next - 1, PREV, prev);
     else this.tail = prev;
-    this.removeIndex(c[o + K_HI]!, c[o + K_LO]!, s);
+    this.removeIndex(this.kh[s >>> CHUNK_BITS]![s & CHUNK_MASK]!, this.kl[s >>> CHUNK_BITS]![s & CHUNK_MASK]!, s);
     c[o + NEXT] = this.freeHead;
     this.freeHead = s + 1;
     this.count--;
   }
 
   private keyLoOf(r: number): number {
-    return this.u[r >>> CHUNK_BITS]![(r & CHUNK_MASK) * this.nu + K_LO]!;
+    return this.kl[r >>> CHUNK_BITS]![r & CHUNK_MASK]!;
   }
 
   private insertIndex(hi: number, lo: number, s: number): void {
