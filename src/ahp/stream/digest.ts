@@ -29,7 +29,7 @@ export { fnv32 };
 const recentKeys = new Map<string, Hash64>();
 const RECENT_KEYS = 4096;
 
-/** The compact-table key of `s` (`textKey`, src/core/canonical.ts), remembered for the most recent few thousand texts. */
+/** The compact table key of `s` (`textKey`, src/core/canonical.ts), remembered for the most recent few thousand texts. */
 export function recentKey(s: string): Hash64 {
   let k = recentKeys.get(s);
   if (k !== undefined) return k;
