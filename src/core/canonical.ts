@@ -148,6 +148,28 @@ export function digest(text: string): Buffer {
   return oneShot ? oneShot('sha256', text, 'buffer') : crypto.createHash('sha256').update(text).digest();
 }
 
+/** A 64-bit key or digest as two unsigned 32-bit words (the one key width of the compact tables, table.ts). */
+export interface Hash64 {
+  hi: number;
+  lo: number;
+}
+
+/** The first 8 bytes of a digest as a {@link Hash64}. */
+export function hash64(d: Uint8Array): Hash64 {
+  return {
+    hi: ((d[0]! << 24) | (d[1]! << 16) | (d[2]! << 8) | d[3]!) >>> 0,
+    lo: ((d[4]! << 24) | (d[5]! << 16) | (d[6]! << 8) | d[7]!) >>> 0,
+  };
+}
+
+/**
+ * The table key of `text` (table.ts): the first 64 bits of its SHA-256, so crafted input cannot
+ * aim for a shared key, and two of 5 million keys share one by accident with odds about 10^-6.
+ */
+export function textKey(text: string): Hash64 {
+  return hash64(digest(text));
+}
+
 /**
  * A 32-bit FNV-1a fingerprint of `s` (over UTF-16 code units), as an unsigned integer. Not a
  * security property: it only tells that two texts differ, or that a text read back from a

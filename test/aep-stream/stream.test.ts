@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { aepDriver } from '../../src/aep/protocol.ts';
 import { canonicalJson } from '../../src/aep/stream/canonical.ts';
-import type { IdEntry } from '../../src/aep/stream/id-table.ts';
+import type { IdEntry } from '../../src/aep/stream/identity.ts';
 import { AEP_STREAM_RULES } from '../../src/aep/stream/index.ts';
 import type { Finding } from '../../src/core/finding.ts';
 import { runPipeline } from '../../src/core/pipeline.ts';
@@ -210,7 +210,7 @@ test('two input files form one stream', async () => {
 });
 
 test('id table: exact lookups through growth; generations forget the oldest half; never above the cap', async () => {
-  const { AepIdTable, MAX_LINE_FILES, MAX_LINE_OFFSET } = await import('../../src/aep/stream/id-table.ts');
+  const { AepIdTable, MAX_LINE_FILES, MAX_LINE_OFFSET } = await import('../../src/aep/stream/identity.ts');
   const { idKeyHash } = await import('../../src/aep/stream/canonical.ts');
   const t = new AepIdTable(100_000);
   const key = (i: number) => idKeyHash('aep://h/agent/a/session/s', `id-${i}`);

@@ -7,8 +7,10 @@
  *   costs a flag, not a map re-insertion), and which emitters use each bare session name;
  * - the open runs of each session (a `maxOpen` slot each, {@link OpenBudget}); a run leaves its
  *   session at its terminal, and a compact terminal mark stays ({@link CompletionMarks});
- * - ended sessions without open work, as compact entries (marker-table.ts, bound `maxIds`):
- *   the first `session.ended` and the ordering high-water mark.
+ * - ended sessions without open work, as compact entries (a src/core/table.ts row of
+ *   {@link ENDED_U32} / {@link ENDED_F64}, 48 bytes of columns, about 70 bytes an entry; bound
+ *   `maxIds`, the oldest half forgotten first): the first `session.ended` and the ordering
+ *   high-water mark.
  * Releases: at its first `session.ended` a session drops its closed requests (attention.ts);
  * once it has no open work left ({@link settle}, at once or when its last open run or request
  * closes) it leaves the session map for a compact ended entry. An event after the end brings
@@ -21,7 +23,7 @@ import { attr, exactInteger, type AepEvent, type AepScope } from '../event.ts';
 import type { AepCapLog, OpenBudget } from './budget.ts';
 import { tupleHash } from './canonical.ts';
 import type { CompletionMarks, InputNames } from './markers.ts';
-import { MarkerTable, type MarkerRow } from './marker-table.ts';
+import { CompactTable } from '../../core/table.ts';
 import { SessionRecord, type OpenRequest } from './session.ts';
 
 /** The run terminal types (AEP-0002 §2 convention 5). */
@@ -29,6 +31,10 @@ export const RUN_TERMINALS: ReadonlySet<string> = new Set(['run.finished', 'run.
 
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 const key2 = (a: string, b: string) => JSON.stringify([a, b]);
+/** The u32 columns of an ended session: its first `session.ended` and its ordering high-water mark (line, input index). */
+const ENDED_U32 = { endedLine: 0, endedFile: 1, posLine: 2, posFile: 3, count: 4 } as const;
+/** The f64 columns of an ended session (byte offsets NaN when not kept; epoch and seq within ±2^53). */
+const ENDED_F64 = { endedByteOffset: 0, posByteOffset: 1, epoch: 2, seq: 3, count: 4 } as const;
 
 /** What the lifecycle analyzer found about one event. */
 export interface LifecycleFacts {
@@ -56,8 +62,8 @@ export class LifecycleAnalyzer {
   private readonly sessions = new Map<string, SessionRecord>();
   /** Bare session -> the emitter sessions using that name (usually one). */
   private readonly bySession = new Map<string, Set<SessionRecord>>();
-  /** Ended sessions without open work: u32 [ended line, input, pos line, pos input], f64 [ended byte, pos byte, epoch, seq]. */
-  private readonly endedSessions: MarkerTable;
+  /** Ended sessions without open work ({@link ENDED_U32}, {@link ENDED_F64}). */
+  private readonly endedSessions: CompactTable;
 
   constructor(
     private readonly maxSessions: number,
@@ -67,7 +73,7 @@ export class LifecycleAnalyzer {
     private readonly marks: CompletionMarks,
     private readonly names: InputNames,
   ) {
-    this.endedSessions = new MarkerTable(4, 4, maxIds);
+    this.endedSessions = new CompactTable({ u32: ENDED_U32.count, f64: ENDED_F64.count, cap: maxIds, forget: 'half' });
   }
 
   /** `(source, session)` records held in full (live sessions, and ended ones with open work). */
@@ -162,27 +168,34 @@ export class LifecycleAnalyzer {
       rec.dropClosed();
       return;
     }
-    const row: MarkerRow = {
-      u: [e.line, this.names.fileIndex(e.file), p.at.line, this.names.fileIndex(p.at.file)],
-      f: [e.byteOffset ?? NaN, p.at.byteOffset ?? NaN, Number(p.epoch), Number(p.seq)],
-    };
-    if (this.endedSessions.put(tupleHash([rec.source, rec.session]), row)) this.note('maxIds', ev);
+    const t = this.endedSessions;
+    const s = t.put(tupleHash([rec.source, rec.session]));
+    t.setU(s, ENDED_U32.endedLine, e.line);
+    t.setU(s, ENDED_U32.endedFile, this.names.fileIndex(e.file));
+    t.setU(s, ENDED_U32.posLine, p.at.line);
+    t.setU(s, ENDED_U32.posFile, this.names.fileIndex(p.at.file));
+    t.setF(s, ENDED_F64.endedByteOffset, e.byteOffset ?? NaN);
+    t.setF(s, ENDED_F64.posByteOffset, p.at.byteOffset ?? NaN);
+    t.setF(s, ENDED_F64.epoch, Number(p.epoch));
+    t.setF(s, ENDED_F64.seq, Number(p.seq));
+    if (t.forgot > 0) this.note('maxIds', ev);
     this.forget(rec);
   }
 
   /** An ended session brought back from its compact entry (an event arrived after its end). */
   private revive(key: string, source: string, session: string): SessionRecord | undefined {
     if (this.endedSessions.size === 0) return undefined;
-    const row = this.endedSessions.get(tupleHash([source, session]));
-    if (!row) return undefined;
+    const t = this.endedSessions;
+    const s = t.slot(tupleHash([source, session]));
+    if (s === undefined) return undefined;
     const mark = (line: number, file: number, byte: number): Mark => {
       const m: Mark = { file: this.names.fileName(file), line };
       if (!Number.isNaN(byte)) m.byteOffset = byte;
       return m;
     };
     const rec = new SessionRecord(key, source, session);
-    rec.ended = mark(row.u[0], row.u[1], row.f[0]);
-    rec.pos = { epoch: BigInt(row.f[2]), seq: BigInt(row.f[3]), at: mark(row.u[2], row.u[3], row.f[1]) };
+    rec.ended = mark(t.getU(s, ENDED_U32.endedLine), t.getU(s, ENDED_U32.endedFile), t.getF(s, ENDED_F64.endedByteOffset));
+    rec.pos = { epoch: BigInt(t.getF(s, ENDED_F64.epoch)), seq: BigInt(t.getF(s, ENDED_F64.seq)), at: mark(t.getU(s, ENDED_U32.posLine), t.getU(s, ENDED_U32.posFile), t.getF(s, ENDED_F64.posByteOffset)) };
     return rec;
   }
 

@@ -9,8 +9,36 @@
  */
 import { CapLog } from '../../core/caps.ts';
 import type { Mark } from '../../core/mark.ts';
-import { Interner } from './compact-table.ts';
 import type { AhpStreamOptions } from './options.ts';
+
+/**
+ * Small strings (input names, event types, elicitation servers and modes) as numbers, at most
+ * `cap` distinct ones; code 0 means "not recorded" (the cap was reached: later new names are
+ * not kept). Compact rows hold the code, not the string.
+ */
+export class Interner {
+  private readonly codes = new Map<string, number>();
+  private readonly names: string[] = [''];
+
+  constructor(private readonly cap: number) {}
+
+  /** The code of `s` (0 when the table is full and `s` is new). */
+  code(s: string): number {
+    let c = this.codes.get(s);
+    if (c === undefined) {
+      if (this.names.length > this.cap) return 0;
+      c = this.names.length;
+      this.names.push(s);
+      this.codes.set(s, c);
+    }
+    return c;
+  }
+
+  /** The string of code `c` (undefined for 0). */
+  name(c: number): string | undefined {
+    return c === 0 ? undefined : this.names[c];
+  }
+}
 
 /** Which cap was exceeded. */
 export type CapName = 'maxPending' | 'maxEvents';

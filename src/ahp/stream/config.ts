@@ -10,6 +10,7 @@
  * `deniedAt` columns); nothing else. Releases: with the event row. Cap: the event rows'
  * `--max-events` (budget.ts).
  */
+import type { Hash64 } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';
 import { eventKey, type EventIdentity } from './identity.ts';
 
@@ -43,7 +44,7 @@ export class Configuration {
   }
 
   /** An accepted intercept response (at `at`) with `effects` to the event `eventKey`: a deny denies a before event. */
-  acceptedResponse(effects: readonly unknown[], eventKey: number | undefined, at: Mark): void {
+  acceptedResponse(effects: readonly unknown[], eventKey: Hash64 | undefined, at: Mark): void {
     if (eventKey === undefined || !effects.some((e) => isObj(e) && e.type === 'deny')) return;
     const s = this.identity.slot(eventKey);
     if (s !== undefined && this.identity.isType(s, 'config.change.before')) this.identity.setDenied(s, at);

@@ -10,19 +10,22 @@
  *   (intercept retries) it had and the host context its response's effects are judged in
  *   (edit-context.ts). Cap `--max-pending`: when full, new requests are not tracked, and a
  *   response that matches nothing is no longer reported (it may answer an untracked request).
- * - answered requests: id -> a compact row (compact-table.ts: keyed by a 52-bit hash of the typed
- *   id): where the request and its first response were, and how many further responses
- *   identical retries of the request still allow (to tell a duplicate response from a response
- *   to nothing).
+ * - answered requests: id -> a compact row (src/core/table.ts, keyed by the 64-bit `textKey`
+ *   of the typed id; {@link ANSWERED_U32} and {@link ANSWERED_F64}: 36 bytes of columns, about 58
+ *   bytes an entry with key, order links and index): where the request and its first response
+ *   were, and how many further responses identical retries of the request still allow (to tell
+ *   a duplicate response from a response to nothing).
  * Releases: a pending request when its response arrives (its answered row still catches a second
  * response); an answered row when a new request reuses the id, or the oldest first for the
  * shared `--max-events` budget (budget.ts; answered rows go before event rows).
  */
+import type { Hash64 } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';
+import { CompactTable } from '../../core/table.ts';
 import type { HostContext } from '../effects.ts';
 import type { AhpMessage } from '../message.ts';
 import type { BudgetHolder, EventBudget } from './budget.ts';
-import { CompactTable, keyOf } from './compact-table.ts';
+import { recentKey } from './digest.ts';
 import { eventKey } from './identity.ts';
 
 type Obj = Record<string, unknown>;
@@ -43,7 +46,7 @@ export interface PendingRecord {
   /** Intercept: the type of the event it carries. */
   eventType?: string;
   /** Intercept: the `(source, id)` key of its event (identity.ts `eventKey`). */
-  eventKey?: number;
+  eventKey?: Hash64;
   /**
    * Intercept of an elicitation result whose request's form was already released (its answer was
    * checked by an earlier result): a content edit cannot be checked against the form.
@@ -89,7 +92,7 @@ export function idKey(msg: AhpMessage): string | undefined {
 /** The correlation analyzer (see the module comment). */
 export class Correlation implements BudgetHolder {
   private readonly pending = new Map<string, PendingRecord>();
-  private readonly answered = new CompactTable(ANSWERED_U32.count, ANSWERED_F64.count);
+  private readonly answered = new CompactTable({ u32: ANSWERED_U32.count, f64: ANSWERED_F64.count });
   private sawRequest = false;
   private reportedUncorrelatable = false;
   private pendingDropped = false;
@@ -103,9 +106,9 @@ export class Correlation implements BudgetHolder {
   }
 
   forgetOldest(): boolean {
-    const k = this.answered.oldestKey();
-    if (k === undefined) return false;
-    this.answered.delete(k);
+    const s = this.answered.oldest();
+    if (s === undefined) return false;
+    this.answered.deleteSlot(s);
     return true;
   }
 
@@ -142,7 +145,7 @@ export class Correlation implements BudgetHolder {
       prior.deliveries++;
       return undefined;
     }
-    this.answered.delete(keyOf(key));
+    this.answered.delete(recentKey(key));
     if (this.pending.size >= this.budget.opts.maxPending) {
       this.budget.caps.note('maxPending', this.budget.opts.maxPending, () => at);
       this.pendingDropped = true;
@@ -169,7 +172,7 @@ export class Correlation implements BudgetHolder {
       return { link: this.unmatched() };
     }
     const pend = this.pending.get(key);
-    const ak = keyOf(key);
+    const ak = recentKey(key);
     const b = this.budget;
     if (pend) {
       this.pending.delete(key);

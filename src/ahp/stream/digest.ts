@@ -10,7 +10,7 @@
  * {@link shortHash}: a 32-bit FNV-1a fingerprint for comparing small control fields of two
  * occurrences of the same event (not a security property: it only names which field differs).
  */
-import { canonicalJson, digest, fnv32 } from '../../core/canonical.ts';
+import { canonicalJson, digest, fnv32, textKey, type Hash64 } from '../../core/canonical.ts';
 import type { BigIntegerLiteral } from '../../core/json.ts';
 
 /**
@@ -24,6 +24,26 @@ export function valueDigest(value: unknown, bigIntegers: readonly BigIntegerLite
 }
 
 export { fnv32 };
+
+/** Keys computed lately (a response's id follows its request's; a parent is usually recent). */
+const recentKeys = new Map<string, Hash64>();
+const RECENT_KEYS = 4096;
+
+/** The compact table key of `s` (`textKey`, src/core/canonical.ts), remembered for the most recent few thousand texts. */
+export function recentKey(s: string): Hash64 {
+  let k = recentKeys.get(s);
+  if (k !== undefined) return k;
+  k = textKey(s);
+  if (recentKeys.size >= RECENT_KEYS) recentKeys.clear();
+  recentKeys.set(s, k);
+  return k;
+}
+
+/** The first 64 bits of a base64url digest ({@link valueDigest}) as two unsigned 32-bit words. */
+export function digestWords(d: string): [number, number] {
+  const b = Buffer.from(d, 'base64url');
+  return [b.readUInt32BE(0), b.readUInt32BE(4)];
+}
 
 /** A 32-bit FNV-1a fingerprint of `s` ({@link fnv32}), as 8 hex digits. */
 export function shortHash(s: string): string {

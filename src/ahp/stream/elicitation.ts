@@ -27,8 +27,9 @@ import type { Mark } from '../../core/mark.ts';
 import type { ElicitationBody } from '../elicitation-body.ts';
 import { formAnswerProblems, type AnswerProblem } from '../form-answer.ts';
 import type { AhpMessage } from '../message.ts';
-import { digestWords } from './compact-table.ts';
-import { valueDigest } from './digest.ts';
+import type { Hash64 } from '../../core/canonical.ts';
+import { keyNumber } from '../../core/table.ts';
+import { digestWords, valueDigest } from './digest.ts';
 import { EVENT_PTR, eventKey, type EventIdentity, type FormVerdict } from './identity.ts';
 
 type Obj = Record<string, unknown>;
@@ -99,11 +100,11 @@ function grantedModes(el: unknown): string[] | undefined {
 
 /** The elicitation analyzer (see the module comment). */
 export class Elicitation {
-  /** Event key of an elicitation request with a parsed form -> its `requestedSchema`, until an answer was checked against it. */
+  /** Event key (its `keyNumber`) of an elicitation request with a parsed form -> its `requestedSchema`, until an answer was checked against it. */
   private readonly schemas = new Map<number, unknown>();
   /** Forms whose answer was checked, most recent last (at most {@link RECENT_FORMS}): a grace window for further results. */
   private readonly checkedSchemas = new Map<number, unknown>();
-  /** Event key of a request whose form is released once the current message is done. */
+  /** Event key (its `keyNumber`) of a request whose form is released once the current message is done. */
   private releaseAfter: number | undefined;
   /** Event type -> modes advertised by the latest manifest (elicitation events only). */
   private manifestModes = new Map<string, { modes: string[]; at: Mark }>();
@@ -123,9 +124,11 @@ export class Elicitation {
   }
 
   /** Forget the form of the event `key` (its row was forgotten). */
-  forget(key: number): void {
-    this.schemas.delete(key);
-    this.checkedSchemas.delete(key);
+  forget(key: Hash64): void {
+    if (this.schemas.size === 0 && this.checkedSchemas.size === 0) return;
+    const n = keyNumber(key);
+    this.schemas.delete(n);
+    this.checkedSchemas.delete(n);
   }
 
   /** The elicitation body of `msg`'s event `ev`, parsed once per message. */
@@ -135,14 +138,15 @@ export class Elicitation {
   }
 
   /** What the elicitation request of row `s` (key `key`) tells its result (undefined: no form verdict recorded). */
-  requestOf(s: number, key: number): ElicitRequestInfo | undefined {
+  requestOf(s: number, key: Hash64): ElicitRequestInfo | undefined {
     const form = this.identity.formOf(s);
     if (!form) return undefined;
     const { server, mode } = this.identity.elicitServerMode(s);
     const info: ElicitRequestInfo = { server, mode, form };
     if (form === 'parsed') {
-      if (this.schemas.has(key)) info.schema = this.schemas.get(key);
-      else if (this.checkedSchemas.has(key)) info.schema = this.checkedSchemas.get(key);
+      const n = keyNumber(key);
+      if (this.schemas.has(n)) info.schema = this.schemas.get(n);
+      else if (this.checkedSchemas.has(n)) info.schema = this.checkedSchemas.get(n);
       else info.released = true;
     }
     return info;
@@ -162,7 +166,7 @@ export class Elicitation {
    * Elicitation facts of the event `ev` of `msg` (key `key`, row `s` when kept; `first`: its
    * first occurrence) into `facts`; records a request's form verdict.
    */
-  observeEvent(msg: AhpMessage, ev: Obj, key: number, s: number | undefined, first: boolean, facts: ElicitationFacts): void {
+  observeEvent(msg: AhpMessage, ev: Obj, key: Hash64, s: number | undefined, first: boolean, facts: ElicitationFacts): void {
     const type = ev.type;
     if (type !== 'user.elicitation.request' && type !== 'user.elicitation.result') return;
     const id = this.identity;
@@ -172,7 +176,7 @@ export class Elicitation {
         const info = this.requestInfo(msg, ev);
         if (!form || info.form === 'parsed') {
           id.setElicitRequest(s, info.form, info.server, info.mode);
-          if (info.form === 'parsed') this.schemas.set(key, info.schema);
+          if (info.form === 'parsed') this.schemas.set(keyNumber(key), info.schema);
         }
       }
     }
@@ -259,7 +263,7 @@ export class Elicitation {
       else {
         out.problems = formAnswerProblems(content, req.schema);
         // checked: the form is released once this message is done (see the module comment)
-        this.releaseAfter = pk;
+        this.releaseAfter = keyNumber(pk!);
       }
     }
     facts.content = out;

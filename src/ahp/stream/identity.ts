@@ -5,15 +5,16 @@
  * a retry or another view of it (base/failure.md §Duplicate delivery and retries,
  * observation-disposition.md) or a reuse of its id.
  *
- * Keeps: per event, a row of {@link CompactTable} keyed by a 52-bit hash of `(source, id)`
- * (numbers only, no strings): input, line and byte offset of the first occurrence, its type,
+ * Keeps: per event, a row of {@link CompactTable} (src/core/table.ts) keyed by the 64-bit
+ * `textKey` of `(source, id)` (numbers only, no strings): input, line and byte offset of the first occurrence, its type,
  * the FNV-1a fingerprints of its control metadata ({@link CONTROL_FIELDS}) and which are
  * present, and the first intercepted copy (its line's fingerprint when the input can be read
  * back, else a 64-bit digest of the event). The row also holds the columns of the analyzers that
  * read an event by its identity, through typed accessors here: the parent's key (lineage.ts),
  * the elicitation request's form verdict, server and mode and the digest of the last answer
  * checked (elicitation.ts), and where a `config.change.before` was denied (config.ts). One row
- * per event keeps memory per message at about 110 bytes of columns plus the index entry.
+ * per event keeps memory per message at 108 bytes of columns ({@link EVENT_U32}, {@link EVENT_F64})
+ * plus about 24 bytes of key, order links and index.
  * Type, server and mode names are interned (at most {@link MAX_NAMES} distinct ones; beyond
  * that a new type is compared by its fingerprint and named "(unrecorded type)", and a new
  * server or mode is not compared).
@@ -26,8 +27,10 @@ import { sameAsReadBack } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';
 import type { AhpMessage } from '../message.ts';
 import type { BudgetHolder, EventBudget } from './budget.ts';
-import { CompactTable, digestWords, Interner, keyOf } from './compact-table.ts';
-import { fnv32, valueDigest } from './digest.ts';
+import type { Hash64 } from '../../core/canonical.ts';
+import { CompactTable } from '../../core/table.ts';
+import { Interner } from './budget.ts';
+import { digestWords, fnv32, recentKey, valueDigest } from './digest.ts';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -56,10 +59,12 @@ const EVENT_U32 = {
   deniedLine: 18,
   elicitServer: 19,
   elicitMode: 20,
-  count: 21,
+  /** 2 columns: the parent's key (hi, lo words), when {@link EVENT_FLAG.hasParent}. */
+  parentKey: 21,
+  count: 23,
 } as const;
-/** The float64 columns of an event row. */
-const EVENT_F64 = { byteOffset: 0, parentKey: 1, deniedByteOffset: 2, count: 3 } as const;
+/** The float64 columns of an event row (NaN: no byte offset). */
+const EVENT_F64 = { byteOffset: 0, deniedByteOffset: 1, count: 2 } as const;
 /** Bits 0-6 of the flags column. */
 const EVENT_FLAG = {
   /** The first occurrence was an observation (else an intercept request). */
@@ -87,8 +92,8 @@ const MAX_NAMES = 4096;
 /** The form verdict an elicitation request row keeps (see elicitation.ts). */
 export type FormVerdict = NonNullable<(typeof FORMS)[number]>;
 
-/** The numeric key of an event identity `(source, id)`. */
-export const eventKey = (source: string, id: string): number => keyOf(JSON.stringify([source, id]));
+/** The key of an event identity `(source, id)` (the 64-bit `textKey` of its JSON array). */
+export const eventKey = (source: string, id: string): Hash64 => recentKey(JSON.stringify([source, id]));
 
 /** Control-metadata fingerprints of one occurrence: one FNV-1a per field and a presence mask. */
 interface ControlPrint {
@@ -147,15 +152,15 @@ export interface IdentityFacts {
 
 /** The event-identity analyzer (see the module comment). */
 export class EventIdentity implements BudgetHolder {
-  private readonly rows = new CompactTable(EVENT_U32.count, EVENT_F64.count);
+  private readonly rows = new CompactTable({ u32: EVENT_U32.count, f64: EVENT_F64.count });
   /** How to read back lines of re-readable inputs, by input code (intercept retries). */
   private readonly rereaders = new Map<number, (byteOffset: number) => string | undefined>();
   private readonly names = new Interner(MAX_NAMES);
   /** Key and row of the event of the message being observed (row undefined: not kept, the budget was full). */
-  currentKey = 0;
+  currentKey: Hash64 = { hi: 0, lo: 0 };
   currentSlot: number | undefined;
   /** Called with the key of a row forgotten for the budget (analyzers keyed by events drop their entry). */
-  onForget: (key: number) => void = () => {};
+  onForget: (key: Hash64) => void = () => {};
 
   constructor(private readonly budget: EventBudget) {}
 
@@ -164,21 +169,22 @@ export class EventIdentity implements BudgetHolder {
     return this.rows.size;
   }
 
-  /** Rows allocated: the high-water mark of events held at once (rounded up to a power of two). */
+  /** Rows allocated: the high-water mark of events held at once (rounded up to whole chunks of rows). */
   get allocated(): number {
     return this.rows.allocated;
   }
 
   forgetOldest(): boolean {
-    const k = this.rows.oldestKey();
-    if (k === undefined) return false;
-    this.rows.delete(k);
+    const s = this.rows.oldest();
+    if (s === undefined) return false;
+    const k = this.rows.keyAt(s);
+    this.rows.deleteSlot(s);
     this.onForget(k);
     return true;
   }
 
   /** The row of event `key`, if held. */
-  slot(key: number): number | undefined {
+  slot(key: Hash64): number | undefined {
     return this.rows.slot(key);
   }
 
@@ -199,8 +205,8 @@ export class EventIdentity implements BudgetHolder {
   }
 
   /** The key of the parent row `s` names, if it names one. */
-  parentKey(s: number): number | undefined {
-    return this.hasFlag(s, EVENT_FLAG.hasParent) ? this.rows.getF(s, EVENT_F64.parentKey) : undefined;
+  parentKey(s: number): Hash64 | undefined {
+    return this.hasFlag(s, EVENT_FLAG.hasParent) ? { hi: this.rows.getU(s, EVENT_U32.parentKey), lo: this.rows.getU(s, EVENT_U32.parentKey + 1) } : undefined;
   }
 
   // ---- elicitation columns (elicitation.ts) ----
@@ -322,7 +328,9 @@ export class EventIdentity implements BudgetHolder {
         }
         if (typeof ev.parentEventId === 'string') {
           flags |= EVENT_FLAG.hasParent;
-          r.setF(s, EVENT_F64.parentKey, eventKey(source, ev.parentEventId));
+          const pk = eventKey(source, ev.parentEventId);
+          r.setU(s, EVENT_U32.parentKey, pk.hi);
+          r.setU(s, EVENT_U32.parentKey + 1, pk.lo);
         }
         r.setU(s, EVENT_U32.flags, flags);
       }

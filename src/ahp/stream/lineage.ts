@@ -3,14 +3,17 @@
  * §Lineage and actual changes: "Parentage is single and acyclic"), for `ahp/parent-unknown` and
  * `ahp/parent-cycle`.
  *
- * Keeps: the events naming a parent not seen yet, by the parent's `(source, id)` key (parents
+ * Keeps: the events naming a parent not seen yet, by the parent's `(source, id)` key (its
+ * 53-bit `keyNumber`, src/core/table.ts; parents
  * may arrive late: observation order is not guaranteed), each with where it named it. Parent
  * links themselves live in the event rows of identity.ts (its `parentKey` column).
  * Releases: an entry when its parent arrives (then a cycle through the late parent is looked
  * for); the rest are reported at the end of input. Cap `--max-events` (budget.ts, shared with
  * the event rows and answered ids): when full, new unresolved parents are not recorded.
  */
+import type { Hash64 } from '../../core/canonical.ts';
 import type { Location } from '../../core/finding.ts';
+import { keyNumber } from '../../core/table.ts';
 import type { Mark } from '../../core/mark.ts';
 import { eventLocation } from '../../core/rule.ts';
 import type { AhpMessage } from '../message.ts';
@@ -66,7 +69,7 @@ export class Lineage implements BudgetHolder {
    * Parent and cycle facts of a first occurrence `ev` (key `key`, row `s` when kept) into
    * `facts`; records an unknown parent and settles the events that waited for this one.
    */
-  firstOccurrence(msg: AhpMessage, ev: Obj, at: Mark, key: number, s: number | undefined, facts: LineageFacts): void {
+  firstOccurrence(msg: AhpMessage, ev: Obj, at: Mark, key: Hash64, s: number | undefined, facts: LineageFacts): void {
     const source = ev.source as string;
     const parentId = typeof ev.parentEventId === 'string' ? ev.parentEventId : undefined;
     if (parentId !== undefined) {
@@ -80,21 +83,24 @@ export class Lineage implements BudgetHolder {
       }
     }
     // a late parent: events named this one before it arrived; a cycle must pass through it
-    const waiting = this.unresolved.get(key);
+    if (this.unresolved.size === 0) return;
+    const kn = keyNumber(key);
+    const waiting = this.unresolved.get(kn);
     if (!waiting) return;
-    this.unresolved.delete(key);
+    this.unresolved.delete(kn);
     this.unresolvedCount -= waiting.length;
     if (s === undefined || facts.cycle || parentId === undefined) return;
     const chain: Mark[] = [at];
-    const seen = new Set<number>([key]);
-    let cur: number | undefined = eventKey(source, parentId);
+    const seen = new Set<number>([kn]);
+    let cur: Hash64 | undefined = eventKey(source, parentId);
     while (cur !== undefined) {
-      if (cur === key) {
+      if (cur.hi === key.hi && cur.lo === key.lo) {
         facts.cycle = chain;
         break;
       }
-      if (seen.has(cur)) break;
-      seen.add(cur);
+      const cn = keyNumber(cur);
+      if (seen.has(cn)) break;
+      seen.add(cn);
       const r = this.identity.slot(cur);
       if (r === undefined) break;
       chain.push(this.identity.markAt(r));
@@ -105,7 +111,7 @@ export class Lineage implements BudgetHolder {
   private addUnresolved(source: string, parentId: string, loc: Location, at: Mark): void {
     if (!this.budget.makeRoom(at)) return;
     if (this.budget.held() >= this.budget.opts.maxEvents) return;
-    const k = eventKey(source, parentId);
+    const k = keyNumber(eventKey(source, parentId));
     const list = this.unresolved.get(k);
     const entry = { source, parentId, at: loc, seq: this.seq++ };
     if (list) list.push(entry);

@@ -1,0 +1,296 @@
+/**
+ * {@link CompactTable}: the compact, memory-capped storage of the stream analyzers of both
+ * protocols (AEP identity ids, completion marks and ended sessions; AHP event rows and answered
+ * request ids). A 64-bit key ({@link Hash64}, cut from SHA-256 by `textKey` in canonical.ts) ->
+ * one row of caller-named unsigned 32-bit and float64 columns. No strings and no objects are
+ * held per entry, and no JS heap at all: every byte is in typed arrays.
+ *
+ * Layout:
+ * - rows live in chunks of {@link CHUNK_ROWS} rows (per chunk: the key's low and high words
+ *   in two dense `Uint32Array`s, so probes and rehashing touch 4 bytes a row; one `Uint32Array`
+ *   of the row's links in insertion order beside the caller's u32 columns; one `Float64Array`). Growth adds a chunk: rows are never copied, and a row's slot
+ *   number stays valid until the entry is deleted or forgotten. Freed rows are reused.
+ * - the index is {@link SHARDS} open-addressing tables (linear probing, at most 3/4 full) chosen
+ *   by the key's top bits, holding row numbers only; a shard doubles on its own, so rehashing
+ *   never holds two copies of the whole index. Deletion shifts the probe run back (no tombstones).
+ *
+ * Memory per entry: 16 bytes of key and links, 4 bytes per `u32` column, 8 bytes per `f64`
+ * column, plus 4 bytes of index per slot (at most 3/4 full: 5.3 to 10.7 bytes per entry).
+ *
+ * Forgetting, oldest first in insertion order, when `cap` is set: `forget: 'oldest'` forgets
+ * exactly one entry per new one at the cap; `forget: 'half'` (the AEP `--max-ids` contract:
+ * at most `cap` held, the most recent `cap / 2` at least) forgets the oldest `floor(cap / 2)`
+ * at once, when `2 * floor(cap / 2)` are held (one when `cap` is 1). Without `cap` the caller
+ * bounds the table itself ({@link oldest} and {@link delete}; the shared AHP `--max-events`
+ * budget does).
+ */
+import type { Hash64 } from './canonical.ts';
+
+export type { Hash64 } from './canonical.ts';
+
+const CHUNK_BITS = 10;
+/** Rows per chunk of row storage. */
+export const CHUNK_ROWS = 1 << CHUNK_BITS;
+const CHUNK_MASK = CHUNK_ROWS - 1;
+const SHARD_BITS = 6;
+/** Index tables (shards), chosen by the top {@link SHARD_BITS} bits of a key's `hi` word. */
+export const SHARDS = 1 << SHARD_BITS;
+const MIN_SHARD = 16;
+/** Internal u32 columns ahead of the caller's: previous and next row in insertion order (+1; 0: none). */
+const PREV = 0;
+const NEXT = 1;
+const INTERNAL_U32 = 2;
+
+/** The shape of a table: column counts and the cap (see the module comment). */
+export interface TableSpec {
+  /** Unsigned 32-bit columns per row (the caller names them, e.g. `EVENT_U32.line`). */
+  u32: number;
+  /** Float64 columns per row. */
+  f64: number;
+  /** Most entries held (omitted: the caller bounds the table). */
+  cap?: number;
+  /** How many go at the cap (default `'oldest'`: one). */
+  forget?: 'oldest' | 'half';
+}
+
+/** One index shard: row + 1 per slot (0: empty). */
+interface Shard {
+  rows: Uint32Array;
+  size: number;
+}
+
+/** A 64-bit-key -> fixed-row table (see the module comment). */
+export class CompactTable {
+  private readonly nu: number;
+  private readonly nf: number;
+  private readonly u: Uint32Array[] = [];
+  private readonly f: Float64Array[] = [];
+  private readonly kl: Uint32Array[] = [];
+  private readonly kh: Uint32Array[] = [];
+  private readonly shards: (Shard | undefined)[] = new Array(SHARDS);
+  private count = 0;
+  /** Rows ever handed out (the next fresh row). */
+  private top = 0;
+  /** First free row + 1 (freed rows chain through their NEXT column). */
+  private freeHead = 0;
+  /** Oldest and newest row + 1 (0: empty). */
+  private head = 0;
+  private tail = 0;
+  /** Entries held when the cap forgets, and how many it forgets then. */
+  private readonly limit: number;
+  private readonly batch: number;
+  /** Entries forgotten by the last {@link add} (0 or more). */
+  forgot = 0;
+
+  constructor(spec: TableSpec) {
+    this.nu = INTERNAL_U32 + spec.u32;
+    this.nf = spec.f64;
+    const cap = spec.cap ?? Infinity;
+    if (spec.forget === 'half' && cap !== Infinity) {
+      const half = Math.max(1, Math.floor(cap / 2));
+      this.batch = half;
+      this.limit = half * 2 <= cap ? half * 2 : half;
+    } else {
+      this.batch = 1;
+      this.limit = Math.max(1, cap);
+    }
+  }
+
+  /** Entries held now. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** Rows allocated (the high-water mark of entries held at once, rounded up to whole chunks). */
+  get allocated(): number {
+    return this.u.length * CHUNK_ROWS;
+  }
+
+  /** The row slot of `key`, if held. */
+  slot(key: Hash64): number | undefined {
+    const sh = this.shards[key.hi >>> (32 - SHARD_BITS)];
+    if (sh === undefined) return undefined;
+    const idx = sh.rows;
+    const mask = idx.length - 1;
+    for (let i = key.lo & mask; ; i = (i + 1) & mask) {
+      const r = idx[i]!;
+      if (r === 0) return undefined;
+      const s = r - 1;
+      const ch = s >>> CHUNK_BITS;
+      const o = s & CHUNK_MASK;
+      if (this.kl[ch]![o] === key.lo && this.kh[ch]![o] === key.hi) return s;
+    }
+  }
+
+  /**
+   * A zeroed row for `key`, which the caller knows is not held (see {@link put} otherwise), newest
+   * in order. At the cap, forgets the oldest entries first ({@link forgot} says how many).
+   */
+  add(key: Hash64): number {
+    this.forgot = 0;
+    if (this.count >= this.limit) {
+      for (let n = 0; n < this.batch && this.head !== 0; n++) {
+        this.remove(this.head - 1);
+        this.forgot++;
+      }
+    }
+    const s = this.allocRow();
+    const c = this.u[s >>> CHUNK_BITS]!;
+    const o = (s & CHUNK_MASK) * this.nu;
+    this.kh[s >>> CHUNK_BITS]![s & CHUNK_MASK] = key.hi;
+    this.kl[s >>> CHUNK_BITS]![s & CHUNK_MASK] = key.lo;
+    c[o + PREV] = this.tail;
+    c[o + NEXT] = 0;
+    if (this.tail !== 0) this.setLink(this.tail - 1, NEXT, s + 1);
+    else this.head = s + 1;
+    this.tail = s + 1;
+    this.insertIndex(key.hi, key.lo, s);
+    this.count++;
+    return s;
+  }
+
+  /** Like {@link add}, for a key that may be held: its entry is replaced and becomes the newest. */
+  put(key: Hash64): number {
+    this.delete(key);
+    return this.add(key);
+  }
+
+  /** Forget `key` (no-op when not held). */
+  delete(key: Hash64): void {
+    const s = this.slot(key);
+    if (s !== undefined) this.remove(s);
+  }
+
+  /** Forget the entry of row `s` (a slot of a held entry). */
+  deleteSlot(s: number): void {
+    this.remove(s);
+  }
+
+  /** The row slot of the oldest entry held, if any. */
+  oldest(): number | undefined {
+    return this.head === 0 ? undefined : this.head - 1;
+  }
+
+  /** The key of row `s` (allocates the pair; for the rare paths that need it). */
+  keyAt(s: number): Hash64 {
+    return { hi: this.kh[s >>> CHUNK_BITS]![s & CHUNK_MASK]!, lo: this.kl[s >>> CHUNK_BITS]![s & CHUNK_MASK]! };
+  }
+
+  /** Column `col` (u32) of row `s`. */
+  getU(s: number, col: number): number {
+    return this.u[s >>> CHUNK_BITS]![(s & CHUNK_MASK) * this.nu + INTERNAL_U32 + col]!;
+  }
+
+  /** Set column `col` (u32) of row `s`. */
+  setU(s: number, col: number, v: number): void {
+    this.u[s >>> CHUNK_BITS]![(s & CHUNK_MASK) * this.nu + INTERNAL_U32 + col] = v;
+  }
+
+  /** Column `col` (f64) of row `s`. */
+  getF(s: number, col: number): number {
+    return this.f[s >>> CHUNK_BITS]![(s & CHUNK_MASK) * this.nf + col]!;
+  }
+
+  /** Set column `col` (f64) of row `s`. */
+  setF(s: number, col: number, v: number): void {
+    this.f[s >>> CHUNK_BITS]![(s & CHUNK_MASK) * this.nf + col] = v;
+  }
+
+  private setLink(s: number, which: number, v: number): void {
+    this.u[s >>> CHUNK_BITS]![(s & CHUNK_MASK) * this.nu + which] = v;
+  }
+
+  private allocRow(): number {
+    if (this.freeHead !== 0) {
+      const s = this.freeHead - 1;
+      const c = this.u[s >>> CHUNK_BITS]!;
+      const o = (s & CHUNK_MASK) * this.nu;
+      this.freeHead = c[o + NEXT]!;
+      c.fill(0, o + INTERNAL_U32, o + this.nu);
+      if (this.nf) this.f[s >>> CHUNK_BITS]!.fill(0, (s & CHUNK_MASK) * this.nf, (s & CHUNK_MASK) * this.nf + this.nf);
+      return s;
+    }
+    const s = this.top++;
+    if ((s & CHUNK_MASK) === 0) {
+      this.u.push(new Uint32Array(CHUNK_ROWS * this.nu));
+      this.f.push(new Float64Array(CHUNK_ROWS * this.nf));
+      this.kl.push(new Uint32Array(CHUNK_ROWS));
+      this.kh.push(new Uint32Array(CHUNK_ROWS));
+    }
+    return s;
+  }
+
+  /** Unlink row `s` from the order, the index and give it back to the free rows. */
+  private remove(s: number): void {
+    const c = this.u[s >>> CHUNK_BITS]!;
+    const o = (s & CHUNK_MASK) * this.nu;
+    const prev = c[o + PREV]!;
+    const next = c[o + NEXT]!;
+    if (prev !== 0) this.setLink(prev - 1, NEXT, next);
+    else this.head = next;
+    if (next !== 0) this.setLink(next - 1, PREV, prev);
+    else this.tail = prev;
+    this.removeIndex(this.kh[s >>> CHUNK_BITS]![s & CHUNK_MASK]!, this.kl[s >>> CHUNK_BITS]![s & CHUNK_MASK]!, s);
+    c[o + NEXT] = this.freeHead;
+    this.freeHead = s + 1;
+    this.count--;
+  }
+
+  private keyLoOf(r: number): number {
+    return this.kl[r >>> CHUNK_BITS]![r & CHUNK_MASK]!;
+  }
+
+  private insertIndex(hi: number, lo: number, s: number): void {
+    const n = hi >>> (32 - SHARD_BITS);
+    let sh = this.shards[n];
+    if (sh === undefined) sh = this.shards[n] = { rows: new Uint32Array(MIN_SHARD), size: 0 };
+    else if ((sh.size + 1) * 4 > sh.rows.length * 3) this.growShard(sh);
+    const idx = sh.rows;
+    const mask = idx.length - 1;
+    let i = lo & mask;
+    while (idx[i] !== 0) i = (i + 1) & mask;
+    idx[i] = s + 1;
+    sh.size++;
+  }
+
+  private growShard(sh: Shard): void {
+    const old = sh.rows;
+    const idx = new Uint32Array(old.length * 2);
+    const mask = idx.length - 1;
+    for (let j = 0; j < old.length; j++) {
+      const r = old[j]!;
+      if (r === 0) continue;
+      let i = this.keyLoOf(r - 1) & mask;
+      while (idx[i] !== 0) i = (i + 1) & mask;
+      idx[i] = r;
+    }
+    sh.rows = idx;
+  }
+
+  /** Take row `s` out of its shard, shifting the rest of its probe run back. */
+  private removeIndex(hi: number, lo: number, s: number): void {
+    const sh = this.shards[hi >>> (32 - SHARD_BITS)]!;
+    const idx = sh.rows;
+    const mask = idx.length - 1;
+    let i = lo & mask;
+    while (idx[i] !== s + 1) i = (i + 1) & mask;
+    for (let j = (i + 1) & mask; idx[j] !== 0; j = (j + 1) & mask) {
+      const home = this.keyLoOf(idx[j]! - 1) & mask;
+      // move the entry at j into the hole at i unless its home lies cyclically in (i, j]
+      if (i <= j ? home <= i || home > j : home <= i && home > j) {
+        idx[i] = idx[j]!;
+        i = j;
+      }
+    }
+    idx[i] = 0;
+    sh.size--;
+  }
+}
+
+/**
+ * A 53-bit number of `key` (its top 53 bits, exact in a float64), for the small JS maps kept
+ * beside a table (e.g. lineage's unresolved parents): two keys share it with odds 2^-53.
+ */
+export function keyNumber(key: Hash64): number {
+  return key.hi * 0x200000 + (key.lo >>> 11);
+}
