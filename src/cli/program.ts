@@ -6,7 +6,7 @@
  * Exit codes (README §Exit codes): 0 nothing at/above `--fail-on`;
  * 1 findings at/above it (or a fixture/pin mismatch); 2 usage, I/O or internal errors.
  */
-import { createReadStream, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, fstatSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { isSeverity, type Finding, type Severity } from '../core/finding.ts';
 import { DEFAULT_MAX_DEPTH } from '../core/json.ts';
@@ -102,6 +102,22 @@ export function ruleSelection(opts: Pick<ValidateOptions, 'rule'>): RuleSelectio
 function fileOutput(): Output & { text(): string } {
   const parts: string[] = [];
   return { write: (s) => void parts.push(s), text: () => parts.join('') };
+}
+
+/**
+ * The process's standard input as chunks; a directory redirected to it (`< dir`) reads as
+ * nothing on some systems, so it is refused (an unreadable input, exit 2) instead of being
+ * checked as empty input.
+ */
+async function* processStdin(): AsyncGenerator<Uint8Array | string> {
+  let dir = false;
+  try {
+    dir = fstatSync(0).isDirectory();
+  } catch {
+    // no descriptor 0 to inspect: read what the stream gives
+  }
+  if (dir) throw new Error('standard input is a directory (`fixtures DIR` runs a fixture directory)');
+  yield* process.stdin;
 }
 
 /** Open the inputs named on the command line (`-` or none = stdin). @throws InputError */
@@ -314,7 +330,7 @@ export function processIO(): CliIO {
   return {
     stdout: { write: (s) => void (closed.stdout || process.stdout.write(s)) },
     stderr: { write: (s) => void (closed.stderr || process.stderr.write(s)) },
-    stdin: process.stdin,
+    stdin: processStdin(),
     env: process.env,
     stdoutIsTTY: Boolean(process.stdout.isTTY),
     stderrIsTTY: Boolean(process.stderr.isTTY),

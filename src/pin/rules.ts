@@ -27,6 +27,7 @@ export type PinRuleId =
   | 'pin/unsafe-source-name'
   | 'pin/unpinned-url'
   | 'pin/missing-source'
+  | 'pin/missing-source-allowed'
   | 'pin/digest-mismatch'
   | 'pin/missing-extraction'
   | 'pin/extraction-skipped'
@@ -62,7 +63,13 @@ export const PIN_RULES: readonly PinRule[] = [
   {
     id: 'pin/missing-source',
     severity: 'error',
-    description: 'A pinned source file is absent from the pin folder (a warning with --allow-missing).',
+    description: 'A pinned source file is absent from the pin folder.',
+    spec: SPEC_PIN,
+  },
+  {
+    id: 'pin/missing-source-allowed',
+    severity: 'warning',
+    description: 'A pinned source file is absent from the pin folder and --allow-missing (or an installed package, which ships no upstream bytes) allows it.',
     spec: SPEC_PIN,
   },
   {
@@ -136,20 +143,20 @@ export const PIN_RULES: readonly PinRule[] = [
 const RULES_BY_ID = new Map(PIN_RULES.map((r) => [r.id, r]));
 
 /**
- * Build a finding for a pin rule: rule id, default (or given) severity and citation come from
+ * Build a finding for a pin rule: rule id, severity and citation come from
  * {@link PIN_RULES}, so a caller cannot mislabel what it reports.
  * @param source the file path the finding is about (pin.json, a vendored source, the extraction).
- * @param extra severity override (e.g. `allowMissing`), 1-based `line` in `source`, `data`.
+ * @param extra 1-based `line` in `source`, `data`.
  */
 export function pinFinding(
   id: PinRuleId,
   source: string,
   message: string,
-  extra: { severity?: Severity; line?: number; data?: Record<string, unknown> } = {},
+  extra: { line?: number; data?: Record<string, unknown> } = {},
 ): Finding {
   const rule = RULES_BY_ID.get(id);
   if (!rule) throw new Error(`unknown pin rule ${id}`);
-  const f: Finding = { ruleId: id, severity: extra.severity ?? rule.severity, message, spec: rule.spec, source };
+  const f: Finding = { ruleId: id, severity: rule.severity, message, spec: rule.spec, source };
   if (extra.line !== undefined && extra.line > 0) f.line = extra.line;
   if (extra.data) f.data = extra.data;
   return f;

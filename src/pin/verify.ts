@@ -3,7 +3,7 @@
  *
  * 1. `<dir>/pin.json` parses and follows the pin policy (see `model.ts`).
  * 2. Every pinned source present in `<dir>` has the pinned SHA-256; a missing source is
- *    `pin/missing-source` (error, or warning with `allowMissing`).
+ *    `pin/missing-source` (error), or `pin/missing-source-allowed` (warning) with `allowMissing`.
  * 3. The committed extraction equals the extraction of `<dir>/schema.json`, compared byte for
  *    byte under the committed file's own header (see `extraction.ts`). This check runs on the
  *    vendored bytes even when their digest is wrong, so digest drift with an unchanged
@@ -36,7 +36,7 @@ export interface VerifyOptions {
 
 /**
  * Verify a pin folder offline and return the findings (empty = verified). Rule ids:
- * `pin/invalid-pin`, `pin/unsafe-source-name`, `pin/unpinned-url`, `pin/missing-source`,
+ * `pin/invalid-pin`, `pin/unsafe-source-name`, `pin/unpinned-url`, `pin/missing-source`, `pin/missing-source-allowed`,
  * `pin/digest-mismatch`, `pin/extraction-skipped`, `pin/extraction-failed`,
  * `pin/missing-extraction`, `pin/extraction-mismatch`. The caller exits 1 on any error.
  * @throws I/O errors other than a missing file (the CLI maps them to exit 2).
@@ -50,11 +50,11 @@ export async function verifyPin(opts: VerifyOptions): Promise<Finding[]> {
     const path = join(opts.dir, source.name);
     const bytes = await readIfExists(path);
     if (!bytes) {
+      const data = { name: source.name, url: source.url };
       findings.push(
-        pinFinding('pin/missing-source', path, `Pinned source ${source.name} is not present (the upstream bytes are not committed): run \`ahp pin refresh\` to download and compare them, review, then \`ahp pin refresh --adopt\`; or pass --allow-missing to check only what is present.`, {
-          severity: opts.allowMissing ? 'warning' : 'error',
-          data: { name: source.name, url: source.url },
-        }),
+        opts.allowMissing
+          ? pinFinding('pin/missing-source-allowed', path, `Pinned source ${source.name} is not present (the upstream bytes are not committed, or not shipped in an installed package); only the files present are checked.`, { data })
+          : pinFinding('pin/missing-source', path, `Pinned source ${source.name} is not present (the upstream bytes are not committed): run \`ahp pin refresh\` to download and compare them, review, then \`ahp pin refresh --adopt\`; or pass --allow-missing to check only what is present.`, { data }),
       );
       continue;
     }

@@ -44,7 +44,7 @@ test('our layout with the tag schema.json: digest and extraction verify', async 
   assert.deepEqual(await pinVerify({ dir, extraction }), []);
 });
 
-test('a missing source is an error, or a warning with allowMissing; the extraction is still checked', async (t) => {
+test('a missing source is an error (pin/missing-source), or a warning with allowMissing (pin/missing-source-allowed); the extraction is still checked', async (t) => {
   const s = await readShared(t, 'tag');
   if (!s) return;
   const { dir, extraction } = await ourLayout(t, s.tag, { schemaTs: false });
@@ -53,7 +53,7 @@ test('a missing source is an error, or a warning with allowMissing; the extracti
   assert.equal(strict[0].severity, 'error');
   assert.equal(strict[0].source, join(dir, 'schema.ts'));
   const lenient = await pinVerify({ dir, extraction, allowMissing: true });
-  assert.deepEqual(ids(lenient), ['pin/missing-source']);
+  assert.deepEqual(ids(lenient), ['pin/missing-source-allowed']);
   assert.equal(lenient[0].severity, 'warning');
 });
 
@@ -62,7 +62,7 @@ test('without schema.json the extraction check is reported as skipped', async (t
   const dir = join(root, 'pin');
   await put(join(dir, 'pin.json'), pinText({ 'schema.ts': sha256(SCHEMA_TS), 'schema.json': TAG_SHA }));
   const fs = await pinVerify({ dir, extraction: join(root, 'x.json'), allowMissing: true });
-  assert.deepEqual(ids(fs), ['pin/missing-source', 'pin/missing-source', 'pin/extraction-skipped']);
+  assert.deepEqual(ids(fs), ['pin/missing-source-allowed', 'pin/missing-source-allowed', 'pin/extraction-skipped']);
   assert.deepEqual(errors(fs), []);
   assert.equal(fs[2].severity, 'info');
 });
@@ -79,7 +79,7 @@ test('AHP checkout layout (schema/draft/mcp-elicitation.schema.json) verifies an
   // schema.ts is not available offline: allowMissing turns its absence into a warning.
   const fs = await pinVerify({ dir, extraction, allowMissing: true });
   assert.deepEqual(errors(fs), []);
-  assert.deepEqual(ids(fs), ['pin/missing-source']);
+  assert.deepEqual(ids(fs), ['pin/missing-source-allowed']);
   assert.equal(fs[0].source, join(dir, 'schema.ts'));
   const again = extractElicitation(s.tag.toString('utf8'), headerOf(s.ahpExtraction.toString('utf8')));
   assert.equal(sha256(again), AHP_EXTRACTION_SHA);
