@@ -7,7 +7,7 @@ import type { FindingSink } from '../core/finding.ts';
 import { framingFinding, JSONL_RULES } from '../core/jsonl.ts';
 import type { ProtocolChecker, ProtocolDriver, RunStats } from '../core/pipeline.ts';
 import { makeFinding, type ParsedEvent, type RuleMeta } from '../core/rule.ts';
-import { Engine, isSelected, type RuleSelection } from '../core/engine.ts';
+import { Engine, selectedSink, type RuleSelection } from '../core/engine.ts';
 import type { AepEvent } from './event.ts';
 import { envelopeFindings, envelopeValidator, KNOWN_AEP_TYPES, payloadFindings, payloadValidator, registryEntry } from './payload.ts';
 import { AEP_EVENT_RULES, AEP_SCHEMA_RULES } from './rules/index.ts';
@@ -140,9 +140,7 @@ export function aepDriver(opts: AepCheckOptions = {}): ProtocolDriver {
       opts.onStreamState?.(model.state);
       const engine = new Engine(AEP_EVENT_RULES, AEP_STREAM_RULES, model, sink, selection);
       // envelope, type and payload findings are rules too: a selection filters them (framing stays)
-      const checkSink: FindingSink = selection === undefined ? sink : (f) => {
-        if (f.ruleId.startsWith('jsonl/') || f.ruleId.startsWith('json/') || isSelected(selection, f.ruleId)) sink(f);
-      };
+      const checkSink = selectedSink(sink, selection);
       return {
         onEvent(ev) {
           const t = ev.value.type;

@@ -6,7 +6,7 @@
  * Exit codes (README §Exit codes): 0 nothing at/above `--fail-on`;
  * 1 findings at/above it (or a fixture/pin mismatch); 2 usage, I/O or internal errors.
  */
-import { createReadStream, fstatSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, fstatSync, statSync, writeFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { isSeverity, type Finding, type Severity } from '../core/finding.ts';
 import { DEFAULT_MAX_DEPTH } from '../core/json.ts';
@@ -14,6 +14,7 @@ import { DEFAULT_MAX_LINE_BYTES } from '../core/jsonl.ts';
 import { InputError, runPipeline, type InputSpec, type ProtocolDriver } from '../core/pipeline.ts';
 import { RuleCrashError, type RuleMeta } from '../core/rule.ts';
 import { FindingCounter } from '../core/summary.ts';
+import { VERSION } from '../api/version.ts';
 import { createReporter, FORMATS, type FormatName } from '../report/index.ts';
 import type { Output } from '../report/types.ts';
 import type { RuleSelection } from '../core/engine.ts';
@@ -74,8 +75,8 @@ export interface CliProtocol {
   commands?(program: Command, io: CliIO, setExit: (code: number) => void): void;
 }
 
-/** Package version, read once. */
-export const VERSION: string = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+/** The package version (re-exported for the verbs). */
+export { VERSION };
 
 /** Parse a positive integer option. @throws InvalidArgumentError */
 export function positiveInt(value: string): number {

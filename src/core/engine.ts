@@ -61,6 +61,16 @@ export function isSelected(selection: RuleSelection, id: string): boolean {
   return selection === undefined || selection.has(id);
 }
 
+/** True for the reader's and parser's own findings (`jsonl/*`, `json/*`), which every selection keeps. */
+export function isFramingRule(id: string): boolean {
+  return id.startsWith('jsonl/') || id.startsWith('json/');
+}
+
+/** `sink` restricted to the findings `selection` reports: the selected rules' and framing. */
+export function selectedSink(sink: FindingSink, selection: RuleSelection): FindingSink {
+  return selection === undefined ? sink : (f) => void ((isFramingRule(f.ruleId) || selection.has(f.ruleId)) && sink(f));
+}
+
 /**
  * Runs one protocol's rules over a stream: per-event rules, then the stream model, then stream
  * rules, in their declared order. A rule that throws becomes a {@link RuleCrashError} naming the
