@@ -31,7 +31,8 @@ export const ENVELOPE_RULES = {
   costCurrency: r('aep/cost-currency', 'error', '`cost.currency` is an ISO 4217 alphabetic code: three upper-case letters (e.g. "USD").', 'AEP-0002 §5.2 cost'),
   citationOffset: r('aep/citation-offset', 'error', 'A citation `offset` populates at most one of its variants `char`, `page` and `block` (a present member counts as populated).', 'AEP-0002 §5.2 citation'),
   payload: r('aep/payload-schema', 'error', '`data` validates against the payload schema of its registered type.', 'AEP-0002 §5'),
-  payloadDuplicate: r('aep/payload-duplicate-key', 'warning', 'A member name is repeated inside a payload (or another nested object): which value counts is undefined; a repeated envelope attribute is json/duplicate-key.', 'AEP-0002 §5; RFC 8259 §4'),
+  payloadDuplicate: r('aep/payload-duplicate-key', 'warning', 'A member name is repeated inside a payload (or another nested object) with equal copies, or in a payload no schema checks: which copy counts cannot change a verdict; a repeated envelope attribute is json/duplicate-key, differing copies in a checked payload aep/payload-duplicate-conflict.', 'AEP-0002 §5; RFC 8259 §4'),
+  payloadDuplicateConflict: r('aep/payload-duplicate-conflict', 'error', 'A member name repeated inside the payload of a registered type has copies that differ: consumers that keep different copies read different payloads, so no verdict about it holds whatever the member order (copies are compared as canonical JSON).', 'AEP-0002 §5; RFC 8259 §4'),
   fieldSpec: r('aep/form-field-spec', 'error', 'Every form field_spec has id, type and label, and a select field has choices.', 'AEP-0006; AEP-0002 §5.2 field_spec'),
 } as const;
 
