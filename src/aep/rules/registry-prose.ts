@@ -3,7 +3,7 @@
  * machine-readable registry schema does not have. AEP-0002 Abstract: "where prose and
  * registry disagree, the registry is authoritative and the disagreement is a defect", so the
  * event is valid (no error), and the conflict is named so that its emitter can still see it.
- * The conflicts (schemas/aep/deviations.json lists them beside the registry diff):
+ * The conflicts (schemas/aep/deviations.json says why they are not listed as deviations there):
  * - AEP-0002 §5.2 citation: `source: {...} REQ`, "`source` is REQUIRED, since a citation with
  *   no source is not a citation"; the registry's citation items require nothing.
  * - AEP-0002 §5.2 guardrail: `categories?: [{ name: string [metadata], score?: ... }]` (`name`
