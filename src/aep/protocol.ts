@@ -2,7 +2,8 @@
  * The AEP 0.1 checker: envelope -> type registry -> payload -> per-event rules -> stream
  * rules, for each parsed JSONL line. docs/architecture.md §Data flow; AEP-0001 §5-§8, AEP-0002 §3-§5.
  */
-import { exactIntegerOfLiteral, MAX_EXACT_EXPONENT, numberLiteralAt } from '../core/json.ts';
+import { canonicalJson } from '../core/canonical.ts';
+import { exactIntegerOfLiteral, MAX_EXACT_EXPONENT, memberCopies, numberLiteralAt, parseJsonText, type DuplicateKey } from '../core/json.ts';
 import type { FindingSink } from '../core/finding.ts';
 import { framingFinding, JSONL_RULES } from '../core/jsonl.ts';
 import type { ProtocolChecker, ProtocolDriver, RunStats } from '../core/pipeline.ts';
@@ -44,6 +45,7 @@ export function checkAepEvent(ev: ParsedEvent, sink: FindingSink): AepEvent | un
   // must not cost a million prefix re-encodings)
   let upTo = 0;
   let bytes = 0;
+  const differing = ev.duplicates.length > 0 ? differingCopies(ev.duplicates, ev.text, v.type) : undefined;
   for (const d of ev.duplicates) {
     const top = d.pointer.split('/').length === 2;
     if (top) envelopeDup = true;
@@ -52,9 +54,18 @@ export function checkAepEvent(ev: ParsedEvent, sink: FindingSink): AepEvent | un
     upTo = d.index;
     const at = { source: ev.source, line: ev.line, column: d.index + 1, byteOffset: ev.byteOffset + bytes, pointer: d.pointer };
     if (top) sink(framingFinding('json/duplicate-key', at, `Envelope attribute "${d.key}" appears more than once; which value counts is undefined, so the event is rejected.`, { spec: 'AEP-0001 §5; RFC 8259 §4' }));
-    else {
+    else if (differing?.has(d.pointer)) {
+      // one finding per member: its first repeat
+      const n = differing.get(d.pointer)!;
+      if (n === 0) continue;
+      differing.set(d.pointer, 0);
+      const rule = R.payloadDuplicateConflict;
+      const message = `Member "${d.key}" appears ${n} times with copies that differ; the checks read the last copy, but a consumer that keeps another one reads a different payload, so the event is rejected whatever the member order.`;
+      sink({ ruleId: rule.id, severity: rule.severity, message, spec: rule.spec, ...at });
+    } else {
       const rule = R.payloadDuplicate;
-      sink({ ruleId: rule.id, severity: rule.severity, message: `Member "${d.key}" appears more than once in the same object; which value counts is undefined.`, spec: rule.spec, ...at });
+      const why = differing === null ? 'no schema checks this payload' : 'its copies are equal';
+      sink({ ruleId: rule.id, severity: rule.severity, message: `Member "${d.key}" appears more than once in the same object (${why}); which one counts is undefined.`, spec: rule.spec, ...at });
     }
   }
   // a repeated envelope attribute rejects the event before the envelope is read: findings
@@ -116,6 +127,33 @@ export function checkAepEvent(ev: ParsedEvent, sink: FindingSink): AepEvent | un
   out.capture = capture;
   out.payloadValid = payloadValid;
   out.registered = entry !== undefined;
+  return out;
+}
+
+/**
+ * The payload members repeated with copies that differ (as canonical JSON: key order,
+ * whitespace and number spelling aside), each with its number of copies; `undefined` when
+ * no payload member repeats, `null` when the type has no payload schema (a vendor payload is
+ * opaque: no verdict reads it). Runs only for the rare line with duplicates: one extra scan
+ * of the text.
+ */
+function differingCopies(dups: readonly DuplicateKey[], text: string, type: unknown): Map<string, number> | null | undefined {
+  if (typeof type !== 'string' || type.startsWith('x.') || !registryEntry(type)?.schema) return null;
+  const pointers = new Set<string>();
+  for (const d of dups) if (d.pointer.split('/').length > 2) pointers.add(d.pointer);
+  if (pointers.size === 0) return undefined;
+  const out = new Map<string, number>();
+  for (const [pointer, copies] of memberCopies(text, pointers)) {
+    let first: string | undefined;
+    let differs = false;
+    for (const t of copies) {
+      const p = parseJsonText(t);
+      const c = p.ok ? canonicalJson(p) : t;
+      if (first === undefined) first = c;
+      else if (c !== first) differs = true;
+    }
+    if (differs) out.set(pointer, copies.length);
+  }
   return out;
 }
 

@@ -53,6 +53,8 @@ export interface ScanResult {
   bigIntegers: BigIntegerLiteral[];
   /** When a `target` pointer was given: index of its member key (or value, for array items/root). */
   targetIndex?: number;
+  /** When `copies` was given: the text of every value at each of those pointers, in text order. */
+  copies?: Map<string, string[]>;
 }
 
 /** Options for {@link scanJson}. */
@@ -60,6 +62,8 @@ export interface ScanOptions {
   maxDepth?: number;
   /** A JSON Pointer to locate. */
   target?: string;
+  /** JSON Pointers whose every value text to collect, in text order ({@link memberCopies}). */
+  copies?: ReadonlySet<string>;
 }
 
 interface Frame {
@@ -68,6 +72,9 @@ interface Frame {
   count: number;
   /** Location node of this container (only when building a location tree). */
   node?: LocNode;
+  /** When collecting copies: the pointer this container is a value of, and where it starts. */
+  copyOf?: string;
+  start?: number;
 }
 
 /**
@@ -107,6 +114,13 @@ function scan(text: string, opts: ScanOptions, tree?: LocNode): ScanResult {
   const maxDepth = opts.maxDepth ?? DEFAULT_MAX_DEPTH;
   const target = opts.target;
   const res: ScanResult = { duplicates: [], duplicatesOmitted: 0, bigIntegers: [] };
+  const copies = opts.copies;
+  if (copies) res.copies = new Map();
+  const addCopy = (pointer: string, from: number, to: number) => {
+    const list = res.copies!.get(pointer);
+    if (list) list.push(text.slice(from, to));
+    else res.copies!.set(pointer, [text.slice(from, to)]);
+  };
   let topListed = 0;
   let nestedListed = 0;
   if (target === '') res.targetIndex = skipWs(text, 0);
@@ -153,17 +167,22 @@ function scan(text: string, opts: ScanOptions, tree?: LocNode): ScanResult {
         pushToken(stack[stack.length - 1].count, i);
       }
       const c = text.charCodeAt(i);
+      // only when collecting copies (rare: the text has duplicate members) is each value's pointer built
+      const copyOf = copies && copies.size > 0 ? pointerOf(path) : undefined;
+      const collect = copyOf !== undefined && copies!.has(copyOf);
       if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
         if (stack.length + 1 > maxDepth) {
           res.depthExceeded = { pointer: pointerOf(path), index: i, depth: stack.length + 1 };
           return res;
         }
         const isObject = c === 0x7b;
-        stack.push({ isObject, keys: isObject ? new Set() : null, count: 0, node: lastNode });
+        const start = i;
+        stack.push({ isObject, keys: isObject ? new Set() : null, count: 0, node: lastNode, ...(collect ? { copyOf, start } : {}) });
         i++;
         const j = skipWs(text, i);
         if (text.charCodeAt(j) === (isObject ? 0x7d : 0x5d)) {
           i = j + 1;
+          if (collect) addCopy(copyOf!, start, i);
           stack.pop();
           state = 1;
         } else {
@@ -186,6 +205,7 @@ function scan(text: string, opts: ScanOptions, tree?: LocNode): ScanResult {
       else if (text.startsWith('false', i)) end = i + 5;
       else if (text.startsWith('null', i)) end = i + 4;
       else return fail(i, 'a value');
+      if (collect) addCopy(copyOf!, i, end);
       i = end;
       state = 1;
       continue;
@@ -207,6 +227,7 @@ function scan(text: string, opts: ScanOptions, tree?: LocNode): ScanResult {
       }
       if (c === (top.isObject ? 0x7d : 0x5d)) {
         i++;
+        if (top.copyOf !== undefined) addCopy(top.copyOf, top.start!, i);
         stack.pop();
         state = 1;
         continue;
@@ -440,6 +461,21 @@ let locText: string | undefined;
 let locDepth = 0;
 let locLookups = 0;
 let locTree: LocNode | undefined;
+
+/**
+ * The copies of duplicated members: for each JSON Pointer in `pointers`, the text of every
+ * member value (or item) at it, in text order (`{"a":1,"a":2}` and `/a` give `["1", "2"]`;
+ * inside a repeated parent, the copies of both parents count). Texts, not values, so that a
+ * caller can compare copies exactly (big integers, see canonical.ts). Generic and costly (a
+ * full scan that builds each value's pointer), so meant for the rare text whose parse
+ * reported duplicates ({@link ParseOutcome}); a pointer absent from the text is absent from
+ * the map, and a syntax error or depth excess (not expected: the text was already parsed)
+ * gives an empty map.
+ */
+export function memberCopies(text: string, pointers: ReadonlySet<string>, maxDepth: number = DEFAULT_MAX_DEPTH): Map<string, string[]> {
+  const res = scan(text, { maxDepth, copies: pointers });
+  return res.error || res.depthExceeded ? new Map() : res.copies!;
+}
 
 /**
  * UTF-16 index in `text` of the member named by `pointer` (its key) or of the array item /

@@ -1,14 +1,16 @@
 /**
  * The registry and the schema files agree, every schema compiles under strict ajv 2020, and
  * every schema follows our conventions ($id, title, spec-citing $comment, capture annotations
- * on every payload field, open payloads).
+ * on every payload field, open payloads), and our schemas differ from the upstream registry
+ * (AEP-0002 Abstract: authoritative) only as schemas/aep/deviations.json lists, with reasons.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadAepSchemas, AEP_SCHEMA_BASE_ID } from '../../src/aep/schemas.ts';
 import { CAPTURE_ANNOTATIONS, compileAll, createAjv } from './helpers.ts';
+import { diffAgainstRegistry, diffSchemaForTest, type SchemaDiff } from './registry-diff.ts';
 
 const TYPES_DIR = fileURLToPath(new URL('../../schemas/aep/types/', import.meta.url));
 const CITATION = /AEP-000\d( §\d+(\.\d+)*)?/;
@@ -153,17 +155,6 @@ test('payload schemas are open: no additionalProperties:false or unevaluatedProp
   }
 });
 
-test('every payload integer is bounded below by 0', () => {
-  const s = loadAepSchemas();
-  for (const t of s.registry.types) {
-    const p = s.payload(t.type);
-    if (!p) continue;
-    for (const [path, sub] of subschemas(p, '')) {
-      if (sub.type === 'integer') assert.equal(sub.minimum, 0, `${t.type}${path}`);
-    }
-  }
-});
-
 test('loadAepSchemas returns frozen, cached objects and undefined for unregistered or schema-less types', () => {
   const a = loadAepSchemas();
   assert.equal(loadAepSchemas(), a);
@@ -173,4 +164,80 @@ test('loadAepSchemas returns frozen, cached objects and undefined for unregister
   assert.equal(a.payload('x.acme.tool.ran'), undefined);
   assert.equal(a.payload('message.user.submitted'), undefined);
   assert.equal(a.payload('progress.some_future_member'), undefined);
+});
+
+// ---- our schemas against the upstream registry (AEP-0002 Abstract: the registry is authoritative)
+
+const UPSTREAM_SCHEMAS = process.env.AEP_REFERENCE_SCHEMAS ?? fileURLToPath(new URL('../../../shared/reference/aep/schemas/', import.meta.url));
+const NO_UPSTREAM = `upstream AEP registry not found at ${UPSTREAM_SCHEMAS} (expected ../shared/reference/aep/schemas beside the repository; set AEP_REFERENCE_SCHEMAS)`;
+
+interface Deviation {
+  schema: string;
+  pointer: string;
+  kind: SchemaDiff['kind'];
+  reason: string;
+  check?: 'same-verdicts';
+}
+const deviations = (JSON.parse(readFileSync(new URL('../../schemas/aep/deviations.json', import.meta.url), 'utf8')) as { deviations: Deviation[] }).deviations;
+const devKey = (d: { schema: string; pointer: string; kind: string }) => `${d.schema} ${d.pointer} ${d.kind}`;
+
+test('deviations.json: each entry names a schema, a JSON Pointer, a kind and a spec-citing reason, once', () => {
+  const seen = new Set<string>();
+  for (const d of deviations) {
+    assert.match(d.pointer, /^(\/[^/]*)*$/, devKey(d));
+    assert.ok(['added', 'removed', 'changed'].includes(d.kind), devKey(d));
+    assert.match(d.reason, CITATION, devKey(d));
+    assert.ok(!seen.has(devKey(d)), `listed twice: ${devKey(d)}`);
+    seen.add(devKey(d));
+  }
+});
+
+test('our AEP schemas differ from the upstream registry only where deviations.json says why', { skip: existsSync(UPSTREAM_SCHEMAS) ? false : NO_UPSTREAM }, () => {
+  const diffs = diffAgainstRegistry(UPSTREAM_SCHEMAS);
+  const listed = new Set(deviations.map(devKey));
+  const unlisted = diffs.filter((d) => !listed.has(devKey(d)));
+  assert.deepEqual(unlisted.map((d) => `${devKey(d)}: ours ${JSON.stringify(d.ours)}, upstream ${JSON.stringify(d.upstream)}`.slice(0, 400)), [], 'differences from the registry not in schemas/aep/deviations.json');
+  const found = new Set(diffs.map(devKey));
+  assert.deepEqual(deviations.filter((d) => !found.has(devKey(d))).map(devKey), [], 'stale deviations: no longer a difference');
+});
+
+test('the semantic diff sees what it must: a dropped required member, a new minimum, a changed capture level, a renamed property', { skip: existsSync(UPSTREAM_SCHEMAS) ? false : NO_UPSTREAM }, () => {
+  // the comparator itself, on doctored copies of one upstream schema (never written to disk)
+  const up = JSON.parse(readFileSync(`${UPSTREAM_SCHEMAS}/types/tool.completed.schema.json`, 'utf8')) as Json;
+  const copy = structuredClone(up) as { required: string[]; properties: Record<string, Json> };
+  copy.required = [];
+  copy.properties.status!.minLength = 1;
+  copy.properties.status!['x-aep-capture'] = 'full';
+  copy.properties.state = copy.properties.status!;
+  delete copy.properties.status;
+  copy.properties.tool!.$comment = 'annotations never count';
+  const d = diffSchemaForTest(copy, up).map((x) => `${x.pointer} ${x.kind}`).sort();
+  assert.deepEqual(d, ['/properties/state added', '/properties/status removed', '/required removed']);
+  const d2 = diffSchemaForTest({ ...up, properties: { ...(up.properties as Json), status: { ...((up.properties as Record<string, Json>).status), minLength: 1, 'x-aep-capture': 'full' } } }, up).map((x) => `${x.pointer} ${x.kind}`).sort();
+  assert.deepEqual(d2, ['/properties/status/minLength added', '/properties/status/x-aep-capture changed']);
+});
+
+test('deviations marked same-verdicts: our envelope scoping and the registry\'s give the same verdict', { skip: existsSync(UPSTREAM_SCHEMAS) ? false : NO_UPSTREAM }, () => {
+  const marked = deviations.filter((d) => d.check === 'same-verdicts');
+  assert.deepEqual(marked.map((d) => d.schema), ['envelope']);
+  const ajv = createAjv();
+  const upstream = ajv.compile(JSON.parse(readFileSync(`${UPSTREAM_SCHEMAS}/aep-event.schema.json`, 'utf8')));
+  const ours = compileAll().envelope;
+  const types = [...loadAepSchemas().registry.types.map((t) => t.type), 'x.acme.control.pause', 'x.acme-co.control.restart.now', 'x.acme.tool.ran', 'x.acme.agent.ping', 'agent.unknown', 'control.unknown', 'attention.unknown', 'message.user.submitted'];
+  const base = { aep: '0.1', id: 'p1', time: '2026-11-30T10:00:00Z', source: 'aep://h/', agent: 'a' };
+  const optional = { session: 's', run: 'r', step: 'st', seq: 1 } as const;
+  const keys = Object.keys(optional) as (keyof typeof optional)[];
+  let n = 0;
+  for (const type of types) {
+    for (let mask = 0; mask < 1 << keys.length; mask++) {
+      const ev: Json = { ...base, type };
+      keys.forEach((k, i) => {
+        if (mask & (1 << i)) ev[k] = optional[k];
+      });
+      // the traceparent refinement is its own deviation: keep it out of this comparison
+      assert.equal(ours(ev), upstream(ev), `${type} with ${keys.filter((_, i) => mask & (1 << i)).join(',') || 'none'}`);
+      n++;
+    }
+  }
+  assert.ok(n >= 46 * 16);
 });

@@ -169,9 +169,11 @@ test('answer and answer.values (AEP-0002 §5.3, AEP-0004 §5, AEP-0006)', () => 
     payloadOk(type, { answer: {} });
     payloadBad(type, {}, '');
     payloadBad(type, { answer: { values: [1] } }, '/answer/values');
-    payloadBad(type, { answer: { values: { a: { nested: 1 } } } }, '/answer/values/a');
-    payloadBad(type, { answer: { values: { a: [1] } } }, '/answer/values/a/0');
-    payloadBad(type, { answer: { values: { a: null } } }, '/answer/values/a');
+    // entry shapes are prose only (AEP-0006); the registry's values is a bare object, so the
+    // schema accepts them and aep/registry-prose-conflict names the conflict
+    payloadOk(type, { answer: { values: { a: { nested: 1 } } } });
+    payloadOk(type, { answer: { values: { a: [1] } } });
+    payloadOk(type, { answer: { values: { a: null } } });
     payloadBad(type, { answer: { text: 5 } }, '/answer/text');
   }
   payloadBad('attention.answered', { answer: {}, via: 'email' }, '/via');
@@ -201,8 +203,17 @@ test('optional types (AEP-0002 §5.4)', () => {
   payloadOk('resource.retrieval.returned', { documents: [{ id: 'd', score: -0.3, metadata: { rank: 1 } }], count: 1 });
   payloadBad('resource.retrieval.returned', { documents: [{ content: 3 }] }, '/documents/0/content');
   payloadOk('resource.citation.recorded', { citations: [{ source: { id: 'd' }, offset: { page: { page: 3, start: 0, end: 9 } }, document_index: 0 }] });
-  payloadBad('resource.citation.recorded', { citations: [{ cited_text: 'x' }] }, '/citations/0');
-  payloadBad('resource.citation.recorded', { citations: [{ source: {}, offset: { char: { start: -1 } } }] }, '/citations/0/offset/char/start');
+  // source REQ and offset bounds are not in the registry: no schema error (aep/registry-prose-conflict; no minimum in either)
+  payloadOk('resource.citation.recorded', { citations: [{ cited_text: 'x' }] });
+  payloadOk('resource.citation.recorded', { citations: [{ source: {}, offset: { char: { start: -1 } } }] });
+  // AEP-0002 §5.2: at most one offset variant populated
+  payloadOk('resource.citation.recorded', { citations: [{ source: {}, offset: { block: { block: 2 }, vendorhint: 1 } }] });
+  payloadBad('resource.citation.recorded', { citations: [{ source: {}, offset: { char: {}, block: {} } }] }, '/citations/0/offset');
+  // AEP-0002 §5.2 cost: ISO 4217 alphabetic code
+  for (const type of ['run.started', 'run.finished']) {
+    payloadOk(type, { cost: { currency: 'USD' } });
+    for (const currency of ['usd', 'US', 'USDX', 'U5D']) payloadBad(type, { cost: { currency } }, '/cost/currency');
+  }
 });
 
 test('assessment payloads (AEP-0009 §3, §4, §6)', () => {
@@ -212,5 +223,6 @@ test('assessment payloads (AEP-0009 §3, §4, §6)', () => {
   payloadOk('assessment.guardrail.recorded', { guardrail: { stage: 'input', verdict: 'flagged', categories: [{ name: 'jailbreak' }] } });
   payloadBad('assessment.guardrail.recorded', { guardrail: { verdict: 'denied' } }, '/guardrail/verdict');
   payloadBad('assessment.guardrail.recorded', { guardrail: { stage: 'tool' } }, '/guardrail/stage');
-  payloadBad('assessment.guardrail.recorded', { guardrail: { categories: [{ score: 0.3 }] } }, '/guardrail/categories/0');
+  // name REQ is prose only (aep/registry-prose-conflict)
+  payloadOk('assessment.guardrail.recorded', { guardrail: { categories: [{ score: 0.3 }] } });
 });

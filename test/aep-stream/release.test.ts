@@ -55,9 +55,9 @@ test('release: completed runs do not count against --max-open (sequential runs u
     event('run.finished', 1, { run: 'r1' }),
     event('run.started', 2, { run: 'r2' }),
     event('run.finished', 3, { run: 'r2' }),
-    event('attention.requested', 4, { id: 'q1', data: { kind: 'permission', prompt: 'p', options: [{ id: 'allow', label: 'allow' }] } }),
+    event('attention.requested', 4, { id: 'q1', data: { kind: 'permission', prompt: 'unit requests permission', options: [{ id: 'allow', label: 'allow' }] } }),
     event('attention.resolved', 5, { subject: 'q1', data: { resolution: 'answered' } }),
-    event('attention.requested', 6, { id: 'q2', data: { kind: 'permission', prompt: 'p', options: [{ id: 'allow', label: 'allow' }] } }),
+    event('attention.requested', 6, { id: 'q2', data: { kind: 'permission', prompt: 'unit requests permission', options: [{ id: 'allow', label: 'allow' }] } }),
     event('attention.resolved', 7, { subject: 'q2', data: { resolution: 'answered' } }),
   ];
   const { findings, stats } = await checkWithStats(jsonl(evs), { stream: { maxOpen: 1 } });

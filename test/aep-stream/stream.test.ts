@@ -31,7 +31,7 @@ test('rule list: unique ids, citations, descriptions; each a verdict over facts 
 });
 
 test('dedupe: a redelivered line is reported once and counted by no other rule', async () => {
-  const req = event('attention.requested', 0, { id: 'r1', severity: 'notice', data: { kind: 'input', prompt: 'p' } });
+  const req = event('attention.requested', 0, { id: 'r1', severity: 'notice', data: { kind: 'input', prompt: 'unit requests input' } });
   const ack = event('control.accepted', 1, { id: 'a1', cause: 'c1' });
   const fin = event('run.finished', 2, { id: 'f1', run: 'r' });
   const to = event('attention.timeout', 3, { id: 't1', subject: 'r1' });
@@ -140,7 +140,7 @@ test('forms: findings never echo a value (type and length only)', async () => {
     id: 'q',
     severity: 'notice',
     capture: 'redacted',
-    data: { kind: 'form', prompt: 'p', fields: [{ id: 'pw', type: 'string', label: 'Password' }, { id: 'n', type: 'number', label: 'N' }, { id: 'c', type: 'select', label: 'C', choices: [{ id: '1', label: 'one' }] }] },
+    data: { kind: 'form', prompt: 'unit requests form', fields: [{ id: 'pw', type: 'string', label: 'Password' }, { id: 'n', type: 'number', label: 'N' }, { id: 'c', type: 'select', label: 'C', choices: [{ id: '1', label: 'one' }] }] },
   });
   const ans = event('attention.answered', 1, { id: 'a', subject: 'q', capture: 'metadata', data: { answer: { values: { pw: secret, n: secret, c: secret, extra: 1 } } } });
   const fs = await checkText(jsonl([form, ans, event('attention.resolved', 2, { subject: 'q', data: { resolution: 'answered' } })]));
@@ -149,7 +149,7 @@ test('forms: findings never echo a value (type and length only)', async () => {
 });
 
 test('forms: respond is linked by session across sources; answered only within its own source', async () => {
-  const form = event('attention.requested', 0, { id: 'q', severity: 'notice', capture: 'redacted', data: { kind: 'form', prompt: 'p', fields: [{ id: 'n', type: 'number', label: 'N', required: true }] } });
+  const form = event('attention.requested', 0, { id: 'q', severity: 'notice', capture: 'redacted', data: { kind: 'form', prompt: 'unit requests form', fields: [{ id: 'n', type: 'number', label: 'N', required: true }] } });
   const respond = event('control.attention.respond', undefined, { id: 'c', subject: 'q', source: 'aep://ops/agent/console', agent: 'console', data: { answer: { values: {} } } });
   const foreignAnswer = event('attention.answered', 0, { id: 'fa', subject: 'q', source: 'aep://elsewhere/agent/b/session/u_1', data: { answer: { values: { n: 1 } } } });
   const fs = await checkText(jsonl([form, respond, foreignAnswer, event('attention.timeout', 1, { subject: 'q' })]));
@@ -160,7 +160,7 @@ test('forms: respond is linked by session across sources; answered only within i
 });
 
 test('forms: a respond naming a request id two emitters of the session used is unverifiable, not guessed', async () => {
-  const mk = (host: string) => event('attention.requested', 0, { id: 'q', source: `aep://${host}/agent/a/session/u_1`, severity: 'notice', data: { kind: 'form', prompt: 'p', fields: [{ id: 'n', type: 'number', label: 'n' }] } });
+  const mk = (host: string) => event('attention.requested', 0, { id: 'q', source: `aep://${host}/agent/a/session/u_1`, severity: 'notice', data: { kind: 'form', prompt: 'unit requests form', fields: [{ id: 'n', type: 'number', label: 'n' }] } });
   const respond = event('control.attention.respond', undefined, { id: 'c', subject: 'q', source: 'aep://ops/agent/console', data: { answer: { values: { n: 'x' } } } });
   const fs = await checkText(jsonl([mk('one'), mk('two'), respond]));
   assert.ok(fs.some((f) => f.ruleId === 'aep/form-values-unverifiable' && f.line === 3), brief(fs));
@@ -168,13 +168,13 @@ test('forms: a respond naming a request id two emitters of the session used is u
 });
 
 test('forms: an answer after the request closed is unverifiable (fields are dropped at the terminal)', async () => {
-  const form = event('attention.requested', 0, { id: 'q', severity: 'notice', data: { kind: 'form', prompt: 'p', fields: [{ id: 'n', type: 'number', label: 'n' }] } });
+  const form = event('attention.requested', 0, { id: 'q', severity: 'notice', data: { kind: 'form', prompt: 'unit requests form', fields: [{ id: 'n', type: 'number', label: 'n' }] } });
   const fs = await checkText(jsonl([form, event('attention.timeout', 1, { subject: 'q' }), event('attention.answered', 2, { subject: 'q', data: { answer: { values: { n: 1 } } } })]));
   assert.deepEqual(fs.map((f) => `${f.ruleId}@${f.line}`), ['aep/form-values-unverifiable@3']);
 });
 
 test('forms: capture none is left to aep/capture-none (no values-capture double report)', async () => {
-  const form = event('attention.requested', 0, { id: 'q', severity: 'notice', capture: 'redacted', data: { kind: 'form', prompt: 'p', fields: [{ id: 's', type: 'string', label: 's' }] } });
+  const form = event('attention.requested', 0, { id: 'q', severity: 'notice', capture: 'redacted', data: { kind: 'form', prompt: 'unit requests form', fields: [{ id: 's', type: 'string', label: 's' }] } });
   const ans = event('attention.answered', 1, { subject: 'q', capture: 'none', data: { answer: { values: { s: 'text' } } } });
   const fs = await checkText(jsonl([form, ans, event('attention.resolved', 2, { subject: 'q', data: { resolution: 'answered' } })]));
   assert.deepEqual(ids(fs), ['aep/capture-none']);
@@ -246,7 +246,7 @@ test('id table: exact lookups through growth; generations forget the oldest half
 });
 
 test('forms: an answer to a form whose request failed its payload schema is unverifiable, not checked against broken fields', async () => {
-  const form = event('attention.requested', 0, { id: 'q', severity: 'notice', capture: 'redacted', data: { kind: 'form', prompt: 'p', fields: [{ id: 'db', type: 'select', label: 'db' }] } });
+  const form = event('attention.requested', 0, { id: 'q', severity: 'notice', capture: 'redacted', data: { kind: 'form', prompt: 'unit requests form', fields: [{ id: 'db', type: 'select', label: 'db' }] } });
   const ans = event('attention.answered', 1, { subject: 'q', capture: 'redacted', data: { answer: { values: { db: 'anything' } } } });
   const fs = await checkText(jsonl([form, ans, event('attention.resolved', 2, { subject: 'q', data: { resolution: 'answered' } })]));
   assert.deepEqual(fs.map((f) => `${f.ruleId}@${f.line}`).sort(), ['aep/form-field-spec@1', 'aep/form-values-unverifiable@2'], brief(fs));

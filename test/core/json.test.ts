@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { locateIndex, parseJsonText, scanJson } from '../../src/core/json.ts';
+import { locateIndex, memberCopies, parseJsonText, scanJson } from '../../src/core/json.ts';
 
 test('parseJsonText: valid text parses with no duplicates and no big integers', () => {
   const r = parseJsonText('{"a":1,"b":{"c":[1,2,{"d":true}]}}');
@@ -111,4 +111,18 @@ test('exactIntegerOfLiteral expands fraction and exponent forms exactly', async 
   assert.equal(numberLiteralAt('{"a":{"seq" : 1e400}}', '/a/seq'), '1e400');
   assert.equal(numberLiteralAt('[1, 2.50]', '/1'), '2.50');
   assert.equal(numberLiteralAt('{"a":"x"}', '/a'), undefined);
+});
+
+test('memberCopies: the text of every copy of each listed member, in text order, across repeated parents', () => {
+  const text = '{"data":{"a":{"v":[1, 2]},"a":{"v":[]},"b":"x","a":3,"arr":[{"k":1},{"k":1,"k":"2"}]},"z":{"a":1}}';
+  const m = memberCopies(text, new Set(['/data/a', '/data/a/v', '/data/arr/1/k', '/data/missing']));
+  assert.deepEqual(Object.fromEntries(m), {
+    '/data/a': ['{"v":[1, 2]}', '{"v":[]}', '3'],
+    '/data/a/v': ['[1, 2]', '[]'],
+    '/data/arr/1/k': ['1', '"2"'],
+  });
+  // escaped member names are matched by their pointer (RFC 6901 ~1 for "/")
+  assert.deepEqual(Object.fromEntries(memberCopies('{"a/b":1,"a/b":{}}', new Set(['/a~1b']))), { '/a~1b': ['1', '{}'] });
+  // a text that does not parse gives nothing (callers only pass parsed text)
+  assert.equal(memberCopies('{"a":1,"a":', new Set(['/a'])).size, 0);
 });

@@ -35,13 +35,25 @@ test('every repeat is reported, each at its own key (three copies give two findi
   assert.deepEqual(findings.map((f) => f.column), [second + 1, third + 1]);
 });
 
-test('a repeated payload member is a warning at its pointer; the event is still checked', async () => {
-  const line = JSON.stringify(aepEvent('progress.status', 0, { capture: 'redacted', data: { message: 'a', phase: 'scan' } })).replace('"phase":"scan"', '"phase":"scan","phase":"plan"');
+test('a repeated payload member with equal copies is a warning at its pointer; the event is still checked', async () => {
+  const line = JSON.stringify(aepEvent('progress.status', 0, { capture: 'redacted', data: { message: 'a', phase: 'scan' } })).replace('"phase":"scan"', '"phase":"scan","phase":"scan"');
   const { findings } = await run(line + '\n');
   assert.deepEqual(ids(findings), ['aep/payload-duplicate-key']);
   assert.equal(findings[0].severity, 'warning');
   assert.equal(findings[0].pointer, '/data/phase');
   assert.equal(findings[0].column, line.lastIndexOf('"phase"') + 1);
+});
+
+test('a repeated payload member whose copies differ is an error at its first repeat, whatever the order', async () => {
+  for (const [a, b] of [['scan', 'plan'], ['plan', 'scan']]) {
+    const line = JSON.stringify(aepEvent('progress.status', 0, { capture: 'redacted', data: { message: 'a', phase: a } })).replace(`"phase":"${a}"`, `"phase":"${a}","phase":"${b}"`);
+    const { findings } = await run(line + '\n');
+    assert.deepEqual(ids(findings), ['aep/payload-duplicate-conflict']);
+    assert.equal(findings[0].severity, 'error');
+    assert.equal(findings[0].pointer, '/data/phase');
+    assert.equal(findings[0].column, line.lastIndexOf('"phase"') + 1);
+    assert.match(findings[0].message, /copies that differ/);
+  }
 });
 
 test('duplicates hidden by escapes, by "__proto__" and by a ":" inside a string are all found', () => {

@@ -18,7 +18,7 @@ export const ENVELOPE_RULES = {
   time: r('aep/time-format', 'error', '`time` is an RFC 3339 date-time with a time-zone offset and a valid calendar date.', 'AEP-0001 §5.1 #5'),
   source: r('aep/source-uri', 'error', '`source` is an absolute URI.', 'AEP-0001 §5.1 #6'),
   enumValue: r('aep/enum', 'error', '`severity` and `capture` take one of their registered values.', 'AEP-0001 §8.1, §8.2'),
-  traceparent: r('aep/traceparent', 'error', '`traceparent` is a W3C Trace Context traceparent value.', 'AEP-0001 §5.1 #14'),
+  traceparent: r('aep/traceparent', 'error', '`traceparent` is a W3C Trace Context traceparent value: version, trace-id, parent-id and flags in lowercase hex (2-32-16-2), version not ff, trace-id and parent-id not all zero, 55 characters as in the registry pattern.', 'AEP-0001 §5.1 #14; W3C Trace Context §3.2.2'),
   counter: r('aep/seq-epoch', 'error', '`seq` and `epoch` are non-negative integers.', 'AEP-0001 §5.1 #11-12'),
   extensionName: r('aep/extension-name', 'error', 'Extension attribute names are 1-20 lowercase letters or digits.', 'AEP-0001 §5.4'),
   extensionValue: r('aep/extension-value', 'error', 'Extension attribute values are strings, integers or booleans.', 'AEP-0001 §5.4'),
@@ -28,8 +28,11 @@ export const ENVELOPE_RULES = {
   typeGrammar: r('aep/type-grammar', 'error', '`type` follows the grammar {category}.{rest} or x.{vendor}.{category}.{rest}.', 'AEP-0001 §6; AEP-0002 §3'),
   typeUnregistered: r('aep/type-unregistered', 'error', 'A core-namespace type is registered in the AEP 0.1 registry.', 'AEP-0002 §4; AEP-0001 §10'),
   typeReserved: r('aep/type-reserved', 'warning', 'A reserved type is not emitted in 0.1.', 'AEP-0002 §4, §6'),
+  costCurrency: r('aep/cost-currency', 'error', '`cost.currency` is an ISO 4217 alphabetic code: three upper-case letters (e.g. "USD").', 'AEP-0002 §5.2 cost'),
+  citationOffset: r('aep/citation-offset', 'error', 'A citation `offset` populates at most one of its variants `char`, `page` and `block` (a present member counts as populated).', 'AEP-0002 §5.2 citation'),
   payload: r('aep/payload-schema', 'error', '`data` validates against the payload schema of its registered type.', 'AEP-0002 §5'),
-  payloadDuplicate: r('aep/payload-duplicate-key', 'warning', 'A member name is repeated inside a payload (or another nested object): which value counts is undefined; a repeated envelope attribute is json/duplicate-key.', 'AEP-0002 §5; RFC 8259 §4'),
+  payloadDuplicate: r('aep/payload-duplicate-key', 'warning', 'A member name is repeated inside a payload (or another nested object) with equal copies, or in a payload no schema checks: which copy counts cannot change a verdict; a repeated envelope attribute is json/duplicate-key, differing copies in a checked payload aep/payload-duplicate-conflict.', 'AEP-0002 §5; RFC 8259 §4'),
+  payloadDuplicateConflict: r('aep/payload-duplicate-conflict', 'error', 'A member name repeated inside the payload of a registered type has copies that differ: consumers that keep different copies read different payloads, so no verdict about it holds whatever the member order (copies are compared as canonical JSON).', 'AEP-0002 §5; RFC 8259 §4'),
   fieldSpec: r('aep/form-field-spec', 'error', 'Every form field_spec has id, type and label, and a select field has choices.', 'AEP-0006; AEP-0002 §5.2 field_spec'),
 } as const;
 
@@ -59,6 +62,14 @@ export function aepWording(label = 'event'): Wording {
         typeof c.value === 'string' && RFC3339_SHAPE.test(c.value)
           ? `"${c.path}" has the RFC 3339 shape but names no real instant: the date or the time of day is out of range (e.g. February 30, month 13, hour 24).`
           : c.generic(),
+      traceparent: (c) =>
+        `"${c.path}" is not a W3C Trace Context traceparent: version-trace-id-parent-id-flags in lowercase hex (2-32-16-2 digits), version not ff, trace-id and parent-id not all zeros.`,
+      'cost-currency': (c) => `"${c.path}" is not an ISO 4217 alphabetic currency code (three upper-case letters, e.g. "USD").`,
+      'citation-offset': (c) => {
+        const o = c.value as Record<string, unknown>;
+        const set = ['char', 'page', 'block'].filter((k) => Object.prototype.hasOwnProperty.call(o, k));
+        return `"${c.path}" populates ${set.length} offset variants (${set.join(', ')}); a citation offset populates at most one of char, page and block.`;
+      },
       'extension-name': (c) => `Extension attribute name "${c.member ?? ''}" is not 1-20 lowercase letters or digits ([a-z0-9]{1,20}).`,
       'extension-value': (c) => `Extension attribute "${c.path.slice(1)}" must be a string, integer or boolean.`,
       scope: (c) => {

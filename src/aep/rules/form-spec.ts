@@ -83,15 +83,46 @@ export const formDuplicateId: EventRule<AepEvent> = {
   },
 };
 
+/** Words of the AEP-0003 §9.2 synthesis templates, and the `kind` values (lower case). */
+const TEMPLATE_WORDS: ReadonlySet<string> = new Set([
+  'requests', 'request', 'asks', 'ask', 'question', 'questions', 'field', 'fields', 'option', 'options', 'choice', 'choices',
+  'permission', 'input', 'auth', 'review', 'form', 'other',
+]);
+/** Punctuation a template may put around a token: `{agent} requests {kind}: {subject}`, `(4 fields)`. */
+const EDGE = /^[\s:;,.()[\]{}"'`\u2013\u2014-]+|[\s:;,.()[\]{}"'`\u2013\u2014-]+$/g;
+
+/**
+ * The one structural-text heuristic of the `[metadata*]` fields (AEP-0002 §5.3, AEP-0006,
+ * AEP-0003 §9.2): a text is structural when every whitespace-separated token, trimmed of
+ * template punctuation, is one of the event's own structural values (`structural`), a number
+ * (a position or a count), or a word of the synthesis templates (`requests`, `asks`,
+ * `question(s)`, `field(s)`, `option(s)`, `choice(s)`, the `kind` values); any other word is
+ * taken as authored text. `"{agent} requests {kind}: {subject}"` (AEP-0003 §9.2), a label
+ * equal to its id or its 1-based position, and `"{agent} asks 2 questions"` are structural;
+ * `"Which database?"` is not. A heuristic (the spec gives examples, not a grammar), so its
+ * rules are warnings.
+ */
+export function isStructuralText(text: string, structural: ReadonlySet<string>): boolean {
+  if (structural.has(text)) return true;
+  for (const raw of text.split(/\s+/)) {
+    const t = raw.replace(EDGE, '');
+    if (t === '' || structural.has(t) || structural.has(raw) || /^\d+$/.test(t) || TEMPLATE_WORDS.has(t.toLowerCase())) continue;
+    return false;
+  }
+  return true;
+}
+
 /**
  * aep/form-label-placeholder: below capture `redacted`, option, field and choice labels are
- * structural placeholders (the id, or the 1-based position as a string). Heuristic warning.
- * AEP-0002 §5.3 / §8 `[metadata*]`; AEP-0003 §9.2.
+ * structural placeholders: structural text ({@link isStructuralText}) over the item's own id
+ * and 1-based position. Heuristic warning. AEP-0002 §5.3 / §8 `[metadata*]`; AEP-0006;
+ * AEP-0003 §9.2.
  */
 export const formLabelPlaceholder: EventRule<AepEvent> = {
   id: 'aep/form-label-placeholder',
   severity: 'warning',
-  description: 'Below capture "redacted", labels are structural placeholders (the id or the 1-based position), never authored text.',
+  description:
+    'Below capture "redacted", option, field and choice labels are structural placeholders, never authored text. Heuristic: every word of the label is its id, a number (e.g. its 1-based position) or a word of the synthesis templates (requests, asks, question(s), field(s), option(s), choice(s), the kind values); any other word counts as authored text.',
   spec: 'AEP-0002 §5.3, §8 [metadata*]; AEP-0006; AEP-0003 §9.2',
   check(ev, ctx) {
     const d = requestData(ev);
@@ -100,15 +131,72 @@ export const formLabelPlaceholder: EventRule<AepEvent> = {
       if (!Array.isArray(list)) return;
       list.forEach((x, i) => {
         if (!isObj(x) || typeof x.label !== 'string') return;
-        if (x.label === x.id || x.label === String(i + 1)) return;
+        const own = new Set([String(i + 1)]);
+        if (typeof x.id === 'string') own.add(x.id);
+        if (isStructuralText(x.label, own)) return;
         ctx.report({
           pointer: `${base}/${i}/label`,
-          message: `At capture "${ev.capture}" a label must be a structural placeholder (its id or "${i + 1}"); this one is a string of ${[...x.label].length} chars.`,
+          message: `At capture "${ev.capture}" a label must be a structural placeholder (its id or "${i + 1}"); this one is a string of ${[...x.label].length} chars with other words.`,
         });
       });
     };
     check(d.options, '/data/options');
     check(d.fields, '/data/fields');
     fieldsOf(d).forEach((f, i) => check(f.choices, `/data/fields/${i}/choices`));
+  },
+};
+
+/** The structural values an `attention.requested` prompt may be synthesised from (AEP-0003 §9.2). */
+function promptStructure(ev: AepEvent, d: Obj): Set<string> {
+  const out = new Set<string>();
+  for (const name of ['agent', 'subject', 'type', 'session', 'run', 'step'] as const) {
+    const v = ev.value[name];
+    if (typeof v === 'string') out.add(v);
+  }
+  if (typeof d.kind === 'string') out.add(d.kind);
+  const ids = (list: unknown) => {
+    if (Array.isArray(list)) for (const x of list) if (isObj(x) && typeof x.id === 'string') out.add(x.id);
+  };
+  ids(d.options);
+  ids(d.fields);
+  fieldsOf(d).forEach((f) => ids(f.choices));
+  return out;
+}
+
+/**
+ * The AEP-0003 §9.2 template itself: `"{agent} requests {kind}: {subject}"` with the event's
+ * agent and kind, and its `subject`; without a `subject` on the event, any one token (the
+ * hook's subject: a tool name, a task id) stands for it. `"{agent} requests {kind}"` too.
+ */
+function isSynthesisedPrompt(ev: AepEvent, d: Obj, prompt: string): boolean {
+  const head = `${String(ev.value.agent)} requests ${String(d.kind)}`;
+  if (prompt === head) return true;
+  if (!prompt.startsWith(head + ': ')) return false;
+  const rest = prompt.slice(head.length + 2);
+  const subject = ev.value.subject;
+  return typeof subject === 'string' ? rest === subject : rest !== '' && !/\s/.test(rest);
+}
+
+/**
+ * aep/prompt-placeholder: below capture `redacted`, an `attention.requested` `prompt` is
+ * synthesised from structural metadata only, e.g. `"{agent} requests {kind}: {subject}"`
+ * (AEP-0002 §5.3 `prompt` [metadata*]; AEP-0003 §9.2). The same heuristic as the labels
+ * ({@link isStructuralText}), over the event's agent, subject, type, session, run, step, kind and
+ * option/field/choice ids, after the template itself ({@link isSynthesisedPrompt}). Heuristic warning.
+ */
+export const promptPlaceholder: EventRule<AepEvent> = {
+  id: 'aep/prompt-placeholder',
+  severity: 'warning',
+  description:
+    'Below capture "redacted", an attention.requested prompt is synthesised from structural metadata only, e.g. "{agent} requests {kind}: {subject}". Heuristic: the prompt is that template with the event\'s agent, kind and subject (without a subject on the event, one token without spaces stands for it), or, as for aep/form-label-placeholder, every word is one of the event\'s structural values (agent, subject, type, session, run, step, kind, option/field/choice ids), a number, or a word of the synthesis templates (requests, asks, question(s), field(s), option(s), choice(s), the kind values); any other word counts as authored text.',
+  spec: 'AEP-0002 §5.3 prompt [metadata*]; AEP-0003 §9.2',
+  check(ev, ctx) {
+    const d = requestData(ev);
+    if (!d || typeof d.prompt !== 'string' || CAPTURE_RANK[ev.capture] >= CAPTURE_RANK.redacted) return;
+    if (isSynthesisedPrompt(ev, d, d.prompt) || isStructuralText(d.prompt, promptStructure(ev, d))) return;
+    ctx.report({
+      pointer: '/data/prompt',
+      message: `At capture "${ev.capture}" the prompt must be synthesised from structural metadata (e.g. "{agent} requests {kind}: {subject}"); this one is a string of ${[...d.prompt].length} chars with other words.`,
+    });
   },
 };

@@ -1,11 +1,15 @@
 /**
- * aep/respond-invalid-accepted (warning): a `control.attention.respond` whose `values` break
+ * aep/respond-invalid-accepted (error): a `control.attention.respond` whose `values` break
  * the form rules (wrong type, missing required field, non-choice string on a closed select:
  * see the form-values rules) must be rejected with `control.rejected{reason:"invalid"}` and
  * the request stays pending. Acknowledging it with `control.accepted`, or recording an
  * `attention.answered` caused by it (same session, `cause` = the command id), goes along with
- * an invalid answer. Reported once per command. AEP-0002 §5.3 (values MUST-reject rule);
- * AEP-0006; AEP-0004 §3.
+ * an invalid answer. Reported once per command. An error: the target MUST reject (AEP-0002
+ * §5.3 as amended by AEP-0006: "An emitter MUST reject (`control.rejected{reason:\"invalid\"}`)
+ * a `control.attention.respond` whose `values` does not cover every `field_spec` with
+ * `required: true`, or that carries a non-`choices[].id` string for a `select` field whose
+ * `other` is absent/false"), so accepting or answering is the target's own violation, while
+ * the respond itself is only reported (`aep/respond-values-*`, warnings). AEP-0004 §3.
  */
 import { defineStreamRule } from '../../core/engine.ts';
 import { markLocation } from '../../core/mark.ts';
@@ -14,7 +18,7 @@ import type { AepFacts } from './model.ts';
 /** The `aep/respond-invalid-accepted` rule, as described in the module comment above. */
 export const respondInvalidAccepted = defineStreamRule({
   id: 'aep/respond-invalid-accepted',
-  severity: 'warning',
+  severity: 'error',
   description: 'A control.attention.respond with invalid form values is rejected, not accepted or answered.',
   spec: 'AEP-0002 §5.3 values; AEP-0006; AEP-0004 §3',
   onEvent(f: AepFacts, ctx) {
