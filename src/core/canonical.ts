@@ -164,7 +164,7 @@ export function hash64(d: Uint8Array): Hash64 {
 }
 
 /**
- * The table key of `text` (table.ts): its SipHash-2-4 under a random per-process key
+ * The table key of `text` (table.ts): its SipHash-1-3 under a random per-process key
  * (src/core/siphash.ts), so crafted input cannot aim for a shared key, and two of 5 million
  * keys share one by accident with odds about 10^-6. Only comparable within one process.
  */
