@@ -49,7 +49,7 @@ test('capture walk: skipping subtrees that name nothing above the capture gives 
     if (!tree) continue;
     const data = fullPayload(tree);
     for (const level of LEVELS) {
-      const got = captureViolations(data, tree, level).map((v) => `${v.pointer} ${v.level}`);
+      const got: string[] = captureViolations(data, tree, level).map((v) => `${v.pointer} ${v.level}`);
       const want = reference(data, tree, level);
       assert.deepEqual([...got].sort(), want, `${type} at ${level}`);
       checked++;
