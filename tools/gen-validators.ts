@@ -125,7 +125,20 @@ function placeholderErrors(code: string): string {
     out += code.slice(from, at) + (isError ? '{}' : obj);
     from = k + 1;
   }
-  return out + code.slice(from);
+  return verdictCallPaths(out + code.slice(from));
+}
+
+/**
+ * Verdict code whose calls of referenced validators pass the caller's `instancePath` on instead
+ * of building the callee's (`instancePath+"/params"`, or with a member name escaped by two
+ * regex replacements): in verdict code the path is only ever written into error objects, which
+ * {@link placeholderErrors} has emptied, so no verdict changes and no string is built per call.
+ * @throws Error when a path expression is left (ajv's code shape changed).
+ */
+function verdictCallPaths(code: string): string {
+  const out = code.replace(/\{instancePath:instancePath\+.*?,parentData:/g, '{instancePath,parentData:');
+  if (/\{instancePath:instancePath\+/.test(out)) throw new Error('verdict code: a call path expression is left');
+  return out;
 }
 
 function aepSpec(): ModuleSpec {

@@ -81,23 +81,39 @@ export interface CaptureViolation {
   level: AepCaptureLevel;
 }
 
+/** Highest capture rank of the members named anywhere below a node (trees never change once built). */
+const rankBelowMemo = new WeakMap<CaptureNode, number>();
+
+function rankBelow(node: CaptureNode): number {
+  let r = rankBelowMemo.get(node);
+  if (r !== undefined) return r;
+  r = 0;
+  if (node.items) r = Math.max(r, CAPTURE_RANK[node.items.level], rankBelow(node.items));
+  if (node.properties) for (const c of node.properties.values()) r = Math.max(r, CAPTURE_RANK[c.level], rankBelow(c));
+  rankBelowMemo.set(node, r);
+  return r;
+}
+
 /**
  * Walk `data` against `tree` and list every present member whose annotation ranks above
  * `capture` (the parent is reported, not each of its children). Members the schema does not
- * name default to `metadata` (AEP-0002 §5.1 rule 4). Iterative: safe at any depth.
+ * name default to `metadata` (AEP-0002 §5.1 rule 4). Iterative: safe at any depth. A subtree
+ * whose schema names nothing above `capture` is not walked (most events: no pointer is built).
  */
 export function captureViolations(data: unknown, tree: CaptureNode, capture: AepCaptureLevel, basePointer = '/data'): CaptureViolation[] {
   const out: CaptureViolation[] = [];
   const rank = CAPTURE_RANK[capture];
+  if (rankBelow(tree) <= rank) return out;
   const stack: [unknown, CaptureNode | undefined, string][] = [[data, tree, basePointer]];
   while (stack.length) {
     const [v, node, ptr] = stack.pop()!;
     if (!node || v === null || typeof v !== 'object') continue;
     if (Array.isArray(v)) {
       if (!node.items) continue;
+      const walkItems = rankBelow(node.items) > rank;
       for (let i = v.length - 1; i >= 0; i--) {
         if (CAPTURE_RANK[node.items.level] > rank) out.push({ pointer: childPointer(ptr, i), level: node.items.level });
-        else stack.push([v[i], node.items, childPointer(ptr, i)]);
+        else if (walkItems) stack.push([v[i], node.items, childPointer(ptr, i)]);
       }
       continue;
     }
@@ -105,9 +121,8 @@ export function captureViolations(data: unknown, tree: CaptureNode, capture: Aep
     for (const k of Object.keys(v)) {
       const child = node.properties.get(k);
       if (!child) continue;
-      const p = childPointer(ptr, k);
-      if (CAPTURE_RANK[child.level] > rank) out.push({ pointer: p, level: child.level });
-      else stack.push([(v as Record<string, unknown>)[k], child, p]);
+      if (CAPTURE_RANK[child.level] > rank) out.push({ pointer: childPointer(ptr, k), level: child.level });
+      else if (rankBelow(child) > rank) stack.push([(v as Record<string, unknown>)[k], child, childPointer(ptr, k)]);
     }
   }
   return out.sort((a, b) => (a.pointer < b.pointer ? -1 : a.pointer > b.pointer ? 1 : 0));

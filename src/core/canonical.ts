@@ -18,6 +18,7 @@
 import * as crypto from 'node:crypto';
 import { parseJsonText, type BigIntegerLiteral } from './json.ts';
 import { escapeToken, getAt } from './pointer.ts';
+import { sipHash, sipHi, sipLo } from './siphash.ts';
 
 /** What canonicalisation needs of a parsed line: its value and its big integer literals. */
 export interface ExactJson {
@@ -163,11 +164,13 @@ export function hash64(d: Uint8Array): Hash64 {
 }
 
 /**
- * The table key of `text` (table.ts): the first 64 bits of its SHA-256, so crafted input cannot
- * aim for a shared key, and two of 5 million keys share one by accident with odds about 10^-6.
+ * The table key of `text` (table.ts): its SipHash-1-3 under a random per-process key
+ * (src/core/siphash.ts), so crafted input cannot aim for a shared key, and two of 5 million
+ * keys share one by accident with odds about 10^-6. Only comparable within one process.
  */
 export function textKey(text: string): Hash64 {
-  return hash64(digest(text));
+  sipHash(text);
+  return { hi: sipHi, lo: sipLo };
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * {@link CompactTable}: the compact, memory-capped storage of the stream analyzers of both
  * protocols (AEP identity ids, completion marks and ended sessions; AHP event rows and answered
- * request ids). A 64-bit key ({@link Hash64}, cut from SHA-256 by `textKey` in canonical.ts) ->
+ * request ids). A 64-bit key ({@link Hash64}, the keyed SipHash-1-3 of `textKey` in canonical.ts) ->
  * one row of caller-named unsigned 32-bit and float64 columns. No strings and no objects are
  * held per entry, and no JS heap at all: every byte is in typed arrays.
  *

@@ -8,17 +8,22 @@ import { canonicalJson, textKey, type ExactJson, type Hash64 } from '../../core/
 
 export { canonicalJson, type ExactJson, type Hash64 };
 
-/** The 64-bit digest of an event's canonical content (the first 8 bytes of its SHA-256 digest). */
+/** The 64-bit digest of an event's canonical content ({@link textKey} of its canonical JSON). */
 export function contentHash(ev: ExactJson): Hash64 {
   return textKey(canonicalJson(ev));
 }
 
-/** The 64-bit key of an `(source, id)` pair ({@link textKey} of its JSON array). */
+/**
+ * The 64-bit key of an `(source, id)` pair: {@link textKey} of `<source length>:<source><id>`,
+ * an injective encoding of the pair that costs a concatenation, not a JSON serialisation.
+ */
 export function idKeyHash(source: string, id: string): Hash64 {
-  return textKey(JSON.stringify([source, id]));
+  return textKey(source.length + ':' + source + id);
 }
 
-/** The 64-bit key of a tuple of strings ({@link textKey} of its JSON array). */
+/** The 64-bit key of a tuple of strings: {@link textKey} of each part as `<length>:<part>` (injective, as in {@link idKeyHash}). */
 export function tupleHash(parts: readonly string[]): Hash64 {
-  return textKey(JSON.stringify(parts));
+  let text = '';
+  for (let i = 0; i < parts.length; i++) text += parts[i].length + ':' + parts[i];
+  return textKey(text);
 }

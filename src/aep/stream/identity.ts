@@ -56,7 +56,7 @@ const ID_U32 = { contentHi: 0, contentLo: 1, line: 2, file: 3, count: 4 } as con
  * The `(source, id)` -> first-occurrence memory (AEP-0001 §7.4), capped at `maxIds` entries: one
  * {@link CompactTable} row of {@link ID_U32} per key (16 bytes of columns, about 38 bytes an
  * entry with key, order links and index), so the default cap of 5 million ids costs about 190 MB
- * at most. The 64-bit keys are cut from SHA-256 (`textKey`): a crafted stream cannot aim for
+ * at most. The 64-bit keys are a keyed SipHash-1-3 (`textKey`): a crafted stream cannot aim for
  * false matches, and an accidental one among 5 million ids has odds of about 1 in 10^6. Bounded
  * with `forget: 'half'`: at most `maxIds` held, the most recent `maxIds / 2` at least.
  */

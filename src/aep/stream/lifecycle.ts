@@ -30,7 +30,8 @@ import { SessionRecord, type OpenRequest } from './session.ts';
 export const RUN_TERMINALS: ReadonlySet<string> = new Set(['run.finished', 'run.failed', 'run.cancelled']);
 
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
-const key2 = (a: string, b: string) => JSON.stringify([a, b]);
+/** The session map key of `(source, session)`: `<source length>:<source><session>` (injective; cheaper than JSON). */
+const key2 = (a: string, b: string) => a.length + ':' + a + b;
 /** The u32 columns of an ended session: its first `session.ended` and its ordering high-water mark (line, input index). */
 const ENDED_U32 = { endedLine: 0, endedFile: 1, posLine: 2, posFile: 3, count: 4 } as const;
 /** The f64 columns of an ended session (byte offsets NaN when not kept; epoch and seq within ±2^53). */

@@ -25,18 +25,13 @@ export function valueDigest(value: unknown, bigIntegers: readonly BigIntegerLite
 
 export { fnv32 };
 
-/** Keys computed lately (a response's id follows its request's; a parent is usually recent). */
-const recentKeys = new Map<string, Hash64>();
-const RECENT_KEYS = 4096;
-
-/** The compact table key of `s` (`textKey`, src/core/canonical.ts), remembered for the most recent few thousand texts. */
+/**
+ * The compact table key of `s` (`textKey`, src/core/canonical.ts). No longer remembered: the
+ * keyed SipHash costs less than looking a fresh string up in a map of recent ones (which the
+ * SHA-256 keys needed).
+ */
 export function recentKey(s: string): Hash64 {
-  let k = recentKeys.get(s);
-  if (k !== undefined) return k;
-  k = textKey(s);
-  if (recentKeys.size >= RECENT_KEYS) recentKeys.clear();
-  recentKeys.set(s, k);
-  return k;
+  return textKey(s);
 }
 
 /** The first 64 bits of a base64url digest ({@link valueDigest}) as two unsigned 32-bit words. */

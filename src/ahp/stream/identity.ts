@@ -92,8 +92,8 @@ const MAX_NAMES = 4096;
 /** The form verdict an elicitation request row keeps (see elicitation.ts). */
 export type FormVerdict = NonNullable<(typeof FORMS)[number]>;
 
-/** The key of an event identity `(source, id)` (the 64-bit `textKey` of its JSON array). */
-export const eventKey = (source: string, id: string): Hash64 => recentKey(JSON.stringify([source, id]));
+/** The key of an event identity `(source, id)`: the 64-bit `textKey` of `<source length>:<source><id>` (injective; cheaper than JSON). */
+export const eventKey = (source: string, id: string): Hash64 => recentKey(source.length + ':' + source + id);
 
 /** Control-metadata fingerprints of one occurrence: one FNV-1a per field and a presence mask. */
 interface ControlPrint {

@@ -1,0 +1,131 @@
+/**
+ * SipHash-1-3 (SipHash, Aumasson and Bernstein, "SipHash: a fast short-input PRF", 2012, with
+ * 1 compression and 3 finalization rounds: the variant Rust's standard hash maps and CPython's
+ * string hash use against crafted collisions) of a string's
+ * UTF-16 code units, under a 128-bit key drawn at random once per process: the 64-bit table
+ * keys of src/core/canonical.ts (`textKey`).
+ *
+ * Why a keyed PRF and not a cut of SHA-256: the stream tables need keys that a crafted stream
+ * cannot make collide. A 64-bit cut of an unkeyed digest can be attacked offline (a birthday
+ * search of about 2^32 digests finds two ids with one key); under a secret random key no
+ * collision can be searched for, and two distinct texts share a key with odds 2^-64. And it
+ * costs ~0.5 us for a short key in JavaScript, against ~1.5-5 us for a node:crypto SHA-256 call on
+ * Node 20 (the call, not the digest, is the cost). Keys are never written out or compared across
+ * processes.
+ *
+ * Input encoding: the code units as 16-bit little-endian, 4 to a 64-bit word (an injective map
+ * of strings, with the byte length in the last word as SipHash specifies), so no UTF-8 copy.
+ */
+import { randomBytes } from 'node:crypto';
+
+const KEY = randomBytes(16);
+const K0L = KEY.readUInt32LE(0);
+const K0H = KEY.readUInt32LE(4);
+const K1L = KEY.readUInt32LE(8);
+const K1H = KEY.readUInt32LE(12);
+
+/** Result words of the last {@link sipHash} call (module state: the call is synchronous and allocates nothing). */
+export let sipHi = 0;
+/** See {@link sipHi}. */
+export let sipLo = 0;
+
+/**
+ * SipHash-1-3 of `s` (code units, see the module comment) under the process key, or under
+ * `key` (16 bytes, for the reference vectors in tests). The 64-bit result is left in
+ * {@link sipHi} / {@link sipLo}; the return value is `sipHi`.
+ */
+export function sipHash(s: string, key?: Uint8Array): number {
+  let k0l = K0L;
+  let k0h = K0H;
+  let k1l = K1L;
+  let k1h = K1H;
+  if (key) {
+    const b = Buffer.from(key.buffer, key.byteOffset, 16);
+    k0l = b.readUInt32LE(0);
+    k0h = b.readUInt32LE(4);
+    k1l = b.readUInt32LE(8);
+    k1h = b.readUInt32LE(12);
+  }
+  // "somepseudorandomlygeneratedbytes"
+  let v0h = (k0h ^ 0x736f6d65) >>> 0;
+  let v0l = (k0l ^ 0x70736575) >>> 0;
+  let v1h = (k1h ^ 0x646f7261) >>> 0;
+  let v1l = (k1l ^ 0x6e646f6d) >>> 0;
+  let v2h = (k0h ^ 0x6c796765) >>> 0;
+  let v2l = (k0l ^ 0x6e657261) >>> 0;
+  let v3h = (k1h ^ 0x74656462) >>> 0;
+  let v3l = (k1l ^ 0x79746573) >>> 0;
+  const n = s.length;
+  const full = n - (n & 3);
+  let i = 0;
+  let mh = 0;
+  let ml = 0;
+  let t = 0;
+  let u = 0;
+  // phases: the full words (1 round each), the last word with the length (1), finalization (3)
+  for (let phase = 0; phase < 3; ) {
+    let rounds = 1;
+    if (phase === 0) {
+      if (i < full) {
+        ml = (s.charCodeAt(i) | (s.charCodeAt(i + 1) << 16)) >>> 0;
+        mh = (s.charCodeAt(i + 2) | (s.charCodeAt(i + 3) << 16)) >>> 0;
+        i += 4;
+      } else phase = 1;
+    }
+    if (phase === 1) {
+      const r = n - full;
+      ml = r === 0 ? 0 : r === 1 ? s.charCodeAt(i) : (s.charCodeAt(i) | (s.charCodeAt(i + 1) << 16)) >>> 0;
+      mh = ((r === 3 ? s.charCodeAt(i + 2) : 0) | (((2 * n) & 0xff) << 24)) >>> 0;
+      phase = 2;
+    } else if (phase === 2) {
+      mh = 0;
+      ml = 0;
+      v2l = (v2l ^ 0xff) >>> 0;
+      rounds = 3;
+      phase = 3;
+    }
+    v3h = (v3h ^ mh) >>> 0;
+    v3l = (v3l ^ ml) >>> 0;
+    for (let k = 0; k < rounds; k++) {
+      t = (v0l + v1l) >>> 0;
+      v0h = (v0h + v1h + (t < v0l ? 1 : 0)) >>> 0;
+      v0l = t;
+      t = ((v1h << 13) | (v1l >>> 19)) >>> 0;
+      u = ((v1l << 13) | (v1h >>> 19)) >>> 0;
+      v1h = (t ^ v0h) >>> 0;
+      v1l = (u ^ v0l) >>> 0;
+      t = v0h;
+      v0h = v0l;
+      v0l = t;
+      t = (v2l + v3l) >>> 0;
+      v2h = (v2h + v3h + (t < v2l ? 1 : 0)) >>> 0;
+      v2l = t;
+      t = ((v3h << 16) | (v3l >>> 16)) >>> 0;
+      u = ((v3l << 16) | (v3h >>> 16)) >>> 0;
+      v3h = (t ^ v2h) >>> 0;
+      v3l = (u ^ v2l) >>> 0;
+      t = (v0l + v3l) >>> 0;
+      v0h = (v0h + v3h + (t < v0l ? 1 : 0)) >>> 0;
+      v0l = t;
+      t = ((v3h << 21) | (v3l >>> 11)) >>> 0;
+      u = ((v3l << 21) | (v3h >>> 11)) >>> 0;
+      v3h = (t ^ v0h) >>> 0;
+      v3l = (u ^ v0l) >>> 0;
+      t = (v2l + v1l) >>> 0;
+      v2h = (v2h + v1h + (t < v2l ? 1 : 0)) >>> 0;
+      v2l = t;
+      t = ((v1h << 17) | (v1l >>> 15)) >>> 0;
+      u = ((v1l << 17) | (v1h >>> 15)) >>> 0;
+      v1h = (t ^ v2h) >>> 0;
+      v1l = (u ^ v2l) >>> 0;
+      t = v2h;
+      v2h = v2l;
+      v2l = t;
+    }
+    v0h = (v0h ^ mh) >>> 0;
+    v0l = (v0l ^ ml) >>> 0;
+  }
+  sipHi = (v0h ^ v1h ^ v2h ^ v3h) >>> 0;
+  sipLo = (v0l ^ v1l ^ v2l ^ v3l) >>> 0;
+  return sipHi;
+}
