@@ -7,6 +7,7 @@ import { relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Option, type Command } from 'commander';
 import type { Finding } from '../core/finding.ts';
+import { PACKAGE_ROOT as PACKAGE_ROOT_URL } from '../core/paths.ts';
 import { FindingCounter } from '../core/summary.ts';
 import { newStats } from '../core/pipeline.ts';
 import { DEFAULT_EXTRACTION, DEFAULT_PIN_DIR, PIN_RULES, PinUsageError, pinRefresh, pinVerify } from '../pin/index.ts';
@@ -14,7 +15,7 @@ import { createReporter, FORMATS, type FormatName } from '../report/index.ts';
 import type { RuleMeta } from '../core/rule.ts';
 import { defaultColor, positiveInt, VERSION, type CliIO } from './program.ts';
 
-const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const PACKAGE_ROOT = fileURLToPath(PACKAGE_ROOT_URL);
 
 /**
  * True when this package runs from an install (a `node_modules` folder), not a checkout. An

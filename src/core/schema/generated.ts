@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { prepareSchemas, type SchemaIndex } from './annotations.ts';
 import { STRICT_FORMATS } from './formats.ts';
+import { codeUrl } from '../paths.ts';
 
 type Docs = typeof import('../../generated/aep-docs.cjs');
 type Factory = (docs: readonly Record<string, unknown>[], formats: typeof STRICT_FORMATS) => Readonly<Record<string, ValidateFunction>>;
@@ -26,7 +27,7 @@ export interface GeneratedValidators {
   readonly index: SchemaIndex;
 }
 
-const requireHere = createRequire(import.meta.url);
+const requireCode = createRequire(codeUrl('index.js'));
 
 /**
  * The generated validators of `protocol` (`$ref`s of its documents resolve against `base`).
@@ -34,7 +35,7 @@ const requireHere = createRequire(import.meta.url);
  * @throws Error when a generated module is missing (a build defect).
  */
 export function loadGeneratedValidators(protocol: 'aep' | 'ahp', base: string): GeneratedValidators {
-  const { DOCS, GROUPS } = requireHere(`../../generated/${protocol}-docs.cjs`) as Docs;
+  const { DOCS, GROUPS } = requireCode(`./generated/${protocol}-docs.cjs`) as Docs;
   const groups = GROUPS as Readonly<Record<string, string>>;
   const group = (key: string): string | undefined => (Object.prototype.hasOwnProperty.call(groups, key) ? groups[key] : undefined);
   const verdicts = new Map<string, Readonly<Record<string, ValidateFunction>>>();
@@ -50,7 +51,7 @@ export function loadGeneratedValidators(protocol: 'aep' | 'ahp', base: string): 
   const from = (cache: typeof verdicts, kind: 'verdicts' | 'diagnostics', g: string, docs: () => readonly Record<string, unknown>[]) => {
     let set = cache.get(g);
     if (!set) {
-      set = (requireHere(`../../generated/${protocol}-${kind}-${g}.cjs`) as Factory)(docs(), STRICT_FORMATS);
+      set = (requireCode(`./generated/${protocol}-${kind}-${g}.cjs`) as Factory)(docs(), STRICT_FORMATS);
       cache.set(g, set);
     }
     return set;
