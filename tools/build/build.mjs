@@ -7,6 +7,14 @@
  *   consumer's tsc resolves them without `allowImportingTsExtensions`;
  * - copy every other file under src/ (JSON data, committed generated `.js` with its `.d.ts`)
  *   to the same place under dist/, since modules read or import them relative to themselves.
+ * - bundle each CLI entry (src/cli/aep.ts, src/cli/ahp.ts) with esbuild into one file,
+ *   dist/cli/aep.js and dist/cli/ahp.js, replacing tsc's dist/cli/ (start-up: one module to
+ *   load instead of about ninety); what loads only for some verbs (the fixture runner, the
+ *   rule catalogue, the pin verbs) stays in chunks next to them, loaded by the same dynamic
+ *   imports. The generated validators (dist/generated/*.cjs) are not bundled: they load on
+ *   first use (src/core/schema/generated.ts). Every bundle and chunk sits in dist/cli/, one
+ *   folder below dist/, like src/core/paths.ts, which resolves the package's files from there.
+ *   The library (dist/index.js) stays tsc's per-module output.
  * dist/ is removed first, so nothing stale survives. Plain JavaScript: runs before tsx exists.
  */
 import { spawnSync } from 'node:child_process';
@@ -52,4 +60,25 @@ for (const file of walk(SRC)) {
   copyFileSync(file, to);
   copied++;
 }
-process.stdout.write(`build: dist/ written (${rewritten} declaration files' imports rewritten to .js, ${copied} other files copied from src/)\n`);
+
+// the CLI bundles: one esbuild run per entry, so neither loads the other's code
+rmSync(join(DIST, 'cli'), { recursive: true, force: true });
+const { build } = await import('esbuild');
+for (const entry of ['aep', 'ahp']) {
+  await build({
+    entryPoints: [join(SRC, 'cli', `${entry}.ts`)],
+    outdir: join(DIST, 'cli'),
+    bundle: true,
+    splitting: true,
+    chunkNames: `${entry}-[name]-[hash]`,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    // commander is CommonJS: its require() of node built-ins needs a real require in an ES module
+    banner: { js: `// the \`${entry}\` CLI, bundled from src/cli/${entry}.ts by tools/build/build.mjs\nimport { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);` },
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+}
+const bundled = readdirSync(join(DIST, 'cli')).length;
+process.stdout.write(`build: dist/ written (${rewritten} declaration files' imports rewritten to .js, ${copied} other files copied from src/, ${bundled} CLI bundle files in dist/cli/)\n`);
