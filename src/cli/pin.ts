@@ -44,6 +44,28 @@ export function refreshRefusal(dir: string, extraction: string, adopt: boolean, 
   return undefined;
 }
 
+/** `s` as one shell word (single-quoted unless it needs no quoting). */
+function shellWord(s: string): string {
+  return /^[\w./:@%+=,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The `pin refresh` command line that works where `pin verify` ran, for its suggestion: the
+ * `--dir` / `--extraction` given to verify, and in an installed package (where refresh never
+ * writes, {@link refreshRefusal}) placeholders for a pin folder and an extraction of your own.
+ */
+export function refreshCommand(dir: string | undefined, extraction: string | undefined, cwd: string, root: string = PACKAGE_ROOT): string {
+  const installed = isInstalledPackage(root);
+  // in an installed package, only paths outside it are the user's own
+  const own = (p: string | undefined): p is string => p !== undefined && !(installed && isInside(resolve(cwd, p), root));
+  const words = ['ahp pin refresh'];
+  if (own(dir)) words.push('--dir', shellWord(dir));
+  else if (installed) words.push('--dir <a copy of the pin folder>');
+  if (own(extraction)) words.push('--extraction', shellWord(extraction));
+  else if (installed) words.push('--extraction <a copy of the extraction>');
+  return words.join(' ');
+}
+
 /** Resolve a user path against the working directory, a default against the package root. */
 function pathArg(given: string | undefined, fallback: string, io: CliIO): string {
   return given ? resolve(io.cwd, given) : resolve(PACKAGE_ROOT, fallback);
@@ -80,7 +102,7 @@ export function registerPinCommands(program: Command, io: CliIO, setExit: (code:
         // an installed package ships pin.json, not the upstream bytes: verify what it ships
         const own = o.dir === undefined && isInstalledPackage();
         if (own && !o.allowMissing) io.stderr.write(`ahp pin verify: installed package: the pinned upstream files are not shipped, so absent ones are warnings (as with --allow-missing); pass --dir with a folder holding them to check them all\n`);
-        const findings = await pinVerify({ dir: pathArg(o.dir, DEFAULT_PIN_DIR, io), extraction: pathArg(o.extraction, DEFAULT_EXTRACTION, io), allowMissing: o.allowMissing || own });
+        const findings = await pinVerify({ dir: pathArg(o.dir, DEFAULT_PIN_DIR, io), extraction: pathArg(o.extraction, DEFAULT_EXTRACTION, io), allowMissing: o.allowMissing || own, refreshCommand: refreshCommand(o.dir, o.extraction, io.cwd) });
         const c = report(findings, o.format, io, o.color === false ? false : undefined);
         setExit(c.reached('error') ? 1 : 0);
       } catch (e) {
