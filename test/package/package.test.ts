@@ -135,8 +135,12 @@ test('npm pack -> install into a project outside the repository -> bins, .mjs, .
   };
   const tmp = mkdtempSync(join(tmpdir(), 'agent-conformance-pack-'));
   try {
-    // 1. pack the current build (npm test built it just before; prepare is not run again here)
-    const packed = JSON.parse(ok(run(NPM, ['pack', '--ignore-scripts', '--json', '--pack-destination', tmp], REPO), 'npm pack')) as { filename: string; entryCount: number; files: { path: string }[] }[];
+    // 1. pack the current build (npm test built it just before): prepack strips `scripts` from
+    //    the packed package.json (so prepare does not run again here) and postpack restores it
+    const manifestBefore = readFileSync(join(REPO, 'package.json'));
+    const packed = JSON.parse(ok(run(NPM, ['pack', '--json', '--pack-destination', tmp], REPO), 'npm pack').replace(/^[^[]*/, '')) as { filename: string; entryCount: number; files: { path: string }[] }[];
+    assert.ok(readFileSync(join(REPO, 'package.json')).equals(manifestBefore), 'npm pack left package.json changed');
+    assert.equal(existsSync(join(REPO, '.package.json.prepack')), false, 'npm pack left the kept package.json');
     const tarball = join(tmp, packed[0]!.filename);
     const files = packed[0]!.files.map((f) => f.path);
     const stray = files.filter((f) => !ALLOWED.some((re) => re.test(f)));
@@ -167,6 +171,8 @@ test('npm pack -> install into a project outside the repository -> bins, .mjs, .
     step('npm install');
     cpSync(join(REPO, 'examples'), join(proj, 'examples'), { recursive: true });
     const pkgDir = join(proj, 'node_modules/agent-conformance');
+    // nothing to run on install (npm 11 lists a prepare as an install script to approve)
+    assert.equal((JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')) as { scripts?: unknown }).scripts, undefined, 'the packed package.json has scripts');
     const before = walk(pkgDir).sort();
 
     // 4. the bins through node_modules/.bin (shebang and exec bit as installed)
