@@ -90,6 +90,12 @@ const IP_FUTURE = `v[0-9A-Fa-f]+\\.[${UNRESERVED}${SUB_DELIMS}:]+`;
 const IP_LITERAL_RUN = `\\[([${UNRESERVED}${SUB_DELIMS}:]*)\\]`;
 let ipLiteral: RegExp | undefined;
 let addressLiteral: RegExp | undefined;
+
+/** IP-literal's content, `IPv6address / IPvFuture` (§3.2.2), compiled on first use. */
+function ipLiteralPattern(): RegExp {
+  const IP_LITERAL = new RegExp(`^(?:${IPV6}|${IP_FUTURE})$`);
+  return (ipLiteral ??= IP_LITERAL);
+}
 // host = IP-literal / IPv4address / reg-name; every IPv4address is also a reg-name
 const REG_NAME = `(?:[${UNRESERVED}${SUB_DELIMS}]|${PCT})*`;
 const USERINFO = `(?:[${UNRESERVED}${SUB_DELIMS}:]|${PCT})*`;
@@ -108,7 +114,7 @@ export function isUri(s: string): boolean {
   if (!URI.test(s)) return false;
   if (!s.includes('[')) return true;
   // IP-literal = "[" ( IPv6address / IPvFuture ) "]"
-  return (ipLiteral ??= new RegExp(`^(?:${IPV6}|${IP_FUTURE})$`)).test(URI.exec(s)![1]!);
+  return (ipLiteral ?? ipLiteralPattern()).test(URI.exec(s)![1]!);
 }
 
 // RFC 5321 §4.1.2 Mailbox = Local-part "@" ( Domain / address-literal ), with §4.1.3 literals.
@@ -118,6 +124,12 @@ const QUOTED_STRING = '"(?:[\\x20\\x21\\x23-\\x5b\\x5d-\\x7e]|\\\\[\\x20-\\x7e])
 const SUB_DOMAIN = '[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?';
 const DOMAIN = `${SUB_DOMAIN}(?:\\.${SUB_DOMAIN})*`;
 // address-literal: any bracketed run of its characters, checked exactly when present (see IP_LITERAL_RUN)
+
+/** address-literal's content, `IPv4-address-literal / IPv6-address-literal` (RFC 5321 §4.1.3), compiled on first use. */
+function addressLiteralPattern(): RegExp {
+  const ADDRESS_LITERAL = new RegExp(`^(?:${IPV4}|IPv6:(?:${IPV6}))$`);
+  return (addressLiteral ??= ADDRESS_LITERAL);
+}
 const MAILBOX = new RegExp(`^(?:${DOT_STRING}|${QUOTED_STRING})@(?:${DOMAIN}|\\[([0-9A-Za-z:.]*)\\])$`);
 
 /**
@@ -130,7 +142,7 @@ export function isEmail(s: string): boolean {
   // a Domain ends in a letter or digit; an address-literal in `]`
   if (!s.endsWith(']')) return true;
   // address-literal = "[" ( IPv4-address-literal / IPv6-address-literal ) "]" (§4.1.3)
-  return (addressLiteral ??= new RegExp(`^(?:${IPV4}|IPv6:(?:${IPV6}))$`)).test(MAILBOX.exec(s)![1]!);
+  return (addressLiteral ?? addressLiteralPattern()).test(MAILBOX.exec(s)![1]!);
 }
 
 /** Every format our schemas use, by name: one predicate each. */
