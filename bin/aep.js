@@ -1,5 +1,9 @@
 #!/usr/bin/env node
 // Starts the `aep` CLI (Agent Event Protocol) from the build in dist/ (`npm ci` or `npm run build` makes it).
+import module from 'node:module';
+
+// Node 22.1+ keeps compiled code between runs (on Node 20 the build's code caches stand in)
+module.enableCompileCache?.();
 let cli;
 try {
   cli = await import('../dist/cli/aep.js');

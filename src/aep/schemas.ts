@@ -8,6 +8,7 @@
  * `x-message` as annotations); validation reads the generated modules, not these files.
  */
 import { readFileSync } from 'node:fs';
+import { packageUrl } from '../core/paths.ts';
 
 /** Registry status of a type (AEP-0002 §1, §4, §6). `deprecated` is reserved by policy and unused in 0.1. */
 export type AepTypeStatus = 'mandatory' | 'optional' | 'reserved';
@@ -81,7 +82,7 @@ export interface AepSchemas {
 /** `$id` prefix shared by our AEP schemas; a payload schema's `$id` is `<base>types/<type>.schema.json`. */
 export const AEP_SCHEMA_BASE_ID = 'https://agent-conformance.dev/schemas/aep/';
 
-const SCHEMA_DIR = new URL('../../schemas/aep/', import.meta.url);
+const SCHEMA_DIR = packageUrl('schemas/aep/');
 
 let cached: AepSchemas | undefined;
 let cachedRegistry: AepRegistry | undefined;

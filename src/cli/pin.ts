@@ -7,6 +7,7 @@ import { relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Option, type Command } from 'commander';
 import type { Finding } from '../core/finding.ts';
+import { PACKAGE_ROOT as PACKAGE_ROOT_URL } from '../core/paths.ts';
 import { FindingCounter } from '../core/summary.ts';
 import { newStats } from '../core/pipeline.ts';
 import { DEFAULT_EXTRACTION, DEFAULT_PIN_DIR, PIN_RULES, PinUsageError, pinRefresh, pinVerify } from '../pin/index.ts';
@@ -14,7 +15,7 @@ import { createReporter, FORMATS, type FormatName } from '../report/index.ts';
 import type { RuleMeta } from '../core/rule.ts';
 import { defaultColor, positiveInt, VERSION, type CliIO } from './program.ts';
 
-const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const PACKAGE_ROOT = fileURLToPath(PACKAGE_ROOT_URL);
 
 /**
  * True when this package runs from an install (a `node_modules` folder), not a checkout. An
@@ -41,6 +42,28 @@ export function refreshRefusal(dir: string, extraction: string, adopt: boolean, 
     return `this is an installed package (${resolve(root)}) and refresh never writes inside it: pass --dir with a pin folder of your own (a copy of ${DEFAULT_PIN_DIR} holding pin.json), and --extraction with the extraction to compare`;
   if (adopt && isInside(extraction, root)) return `--adopt would rewrite ${extraction} inside the installed package (${resolve(root)}): pass --extraction with a file of your own`;
   return undefined;
+}
+
+/** `s` as one shell word (single-quoted unless it needs no quoting). */
+function shellWord(s: string): string {
+  return /^[\w./:@%+=,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The `pin refresh` command line that works where `pin verify` ran, for its suggestion: the
+ * `--dir` / `--extraction` given to verify, and in an installed package (where refresh never
+ * writes, {@link refreshRefusal}) placeholders for a pin folder and an extraction of your own.
+ */
+export function refreshCommand(dir: string | undefined, extraction: string | undefined, cwd: string, root: string = PACKAGE_ROOT): string {
+  const installed = isInstalledPackage(root);
+  // in an installed package, only paths outside it are the user's own
+  const own = (p: string | undefined): p is string => p !== undefined && !(installed && isInside(resolve(cwd, p), root));
+  const words = ['ahp pin refresh'];
+  if (own(dir)) words.push('--dir', shellWord(dir));
+  else if (installed) words.push('--dir <a copy of the pin folder>');
+  if (own(extraction)) words.push('--extraction', shellWord(extraction));
+  else if (installed) words.push('--extraction <a copy of the extraction>');
+  return words.join(' ');
 }
 
 /** Resolve a user path against the working directory, a default against the package root. */
@@ -79,7 +102,7 @@ export function registerPinCommands(program: Command, io: CliIO, setExit: (code:
         // an installed package ships pin.json, not the upstream bytes: verify what it ships
         const own = o.dir === undefined && isInstalledPackage();
         if (own && !o.allowMissing) io.stderr.write(`ahp pin verify: installed package: the pinned upstream files are not shipped, so absent ones are warnings (as with --allow-missing); pass --dir with a folder holding them to check them all\n`);
-        const findings = await pinVerify({ dir: pathArg(o.dir, DEFAULT_PIN_DIR, io), extraction: pathArg(o.extraction, DEFAULT_EXTRACTION, io), allowMissing: o.allowMissing || own });
+        const findings = await pinVerify({ dir: pathArg(o.dir, DEFAULT_PIN_DIR, io), extraction: pathArg(o.extraction, DEFAULT_EXTRACTION, io), allowMissing: o.allowMissing || own, refreshCommand: refreshCommand(o.dir, o.extraction, io.cwd) });
         const c = report(findings, o.format, io, o.color === false ? false : undefined);
         setExit(c.reached('error') ? 1 : 0);
       } catch (e) {

@@ -15,7 +15,7 @@
  * cached); the pointer-tracking walk only runs for values with integers beyond 2^53, and an
  * explicit-stack walk takes over for values nested deeper than the call stack allows.
  */
-import * as crypto from 'node:crypto';
+import { createRequire } from 'node:module';
 import { parseJsonText, type BigIntegerLiteral } from './json.ts';
 import { escapeToken, getAt } from './pointer.ts';
 import { sipHash, sipHi, sipLo } from './siphash.ts';
@@ -142,11 +142,18 @@ export function canonicalJson(ev: ExactJson, basePointer = ''): string {
 }
 
 type OneShot = (algorithm: string, data: string, encoding: 'buffer') => Buffer;
-const oneShot = (crypto as unknown as { hash?: OneShot }).hash;
+// node:crypto loads on the first digest, not with the CLI (`--version` needs none)
+let sha256: ((text: string) => Buffer) | undefined;
+
+function loadSha256(): (text: string) => Buffer {
+  const crypto = createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
+  const oneShot = (crypto as unknown as { hash?: OneShot }).hash;
+  return oneShot ? (text) => oneShot('sha256', text, 'buffer') : (text) => crypto.createHash('sha256').update(text).digest();
+}
 
 /** The 32-byte SHA-256 digest of `text` (its UTF-8 bytes; one-shot where the runtime has `crypto.hash`). */
 export function digest(text: string): Buffer {
-  return oneShot ? oneShot('sha256', text, 'buffer') : crypto.createHash('sha256').update(text).digest();
+  return (sha256 ??= loadSha256())(text);
 }
 
 /** A 64-bit key or digest as two unsigned 32-bit words (the one key width of the compact tables, table.ts). */

@@ -27,11 +27,14 @@ import { pinFinding } from './rules.ts';
  * - `extraction`: the committed extraction file.
  * - `allowMissing`: report absent sources as warnings (the upstream bytes are not committed,
  *   so a fresh checkout has none); the digest and extraction checks still run on what exists.
+ * - `refreshCommand`: the `pin refresh` command line that works for this folder where verify
+ *   runs, suggested when a source is missing (default `ahp pin refresh`).
  */
 export interface VerifyOptions {
   dir: string;
   extraction: string;
   allowMissing?: boolean;
+  refreshCommand?: string;
 }
 
 /**
@@ -54,7 +57,7 @@ export async function verifyPin(opts: VerifyOptions): Promise<Finding[]> {
       findings.push(
         opts.allowMissing
           ? pinFinding('pin/missing-source-allowed', path, `Pinned source ${source.name} is not present (the upstream bytes are not committed, or not shipped in an installed package); only the files present are checked.`, { data })
-          : pinFinding('pin/missing-source', path, `Pinned source ${source.name} is not present (the upstream bytes are not committed): run \`ahp pin refresh\` to download and compare them, review, then \`ahp pin refresh --adopt\`; or pass --allow-missing to check only what is present.`, { data }),
+          : pinFinding('pin/missing-source', path, `Pinned source ${source.name} is not present (the upstream bytes are not committed): run \`${opts.refreshCommand ?? 'ahp pin refresh'}\` to download and compare them, review, then \`${opts.refreshCommand ?? 'ahp pin refresh'} --adopt\`; or pass --allow-missing to check only what is present.`, { data }),
       );
       continue;
     }

@@ -13,6 +13,7 @@
  * Anything else (e.g. `agent-conformance limits`) has no URL.
  */
 import { readFileSync } from 'node:fs';
+import { codeUrl } from '../core/paths.ts';
 
 /** Base of the AEP spec documents (repository at the commit the rules were written from). */
 const AEP_SPEC_BASE = 'https://github.com/agenteventprotocol/agent-event-protocol/blob/1d959a0/spec/';
@@ -43,7 +44,7 @@ let anchors: SpecAnchors | undefined;
 function specAnchors(): SpecAnchors {
   if (anchors) return anchors;
   try {
-    anchors = JSON.parse(readFileSync(new URL('./spec-anchors.json', import.meta.url), 'utf8')) as SpecAnchors;
+    anchors = JSON.parse(readFileSync(codeUrl('report/spec-anchors.json'), 'utf8')) as SpecAnchors;
   } catch {
     anchors = {};
   }

@@ -3,10 +3,14 @@
 // flags of their loaders report. Each test file runs in its own process, so nothing before
 // this file has validated anything.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 import { test } from 'node:test';
 import { aepValidatorsLoaded } from '../../src/aep/payload.ts';
 import { ahpValidatorsLoaded } from '../../src/ahp/schemas.ts';
-import { runCli } from '../cli/helpers.ts';
+import { fileURLToPath } from 'node:url';
+import { REPO, runCli } from '../cli/helpers.ts';
 
 test('importing the CLIs loads no validator', () => {
   assert.equal(aepValidatorsLoaded(), false);
@@ -32,4 +36,52 @@ test('aep validate loads the AEP validators only; ahp validate the AHP ones', as
   const ahp = await runCli('ahp', ['validate', 'examples/ahp/session.jsonl']);
   assert.equal(ahp.code, 0);
   assert.equal(ahpValidatorsLoaded(), true);
+});
+
+// The same through the built bins (what a user runs: one bundle per CLI, tools/build/build.mjs),
+// observed from outside: the files a run reads (fs.readFileSync, which the CommonJS loader and
+// the code cache loader both use) and the Node built-ins it loads.
+const HOOK = `data:text/javascript,${encodeURIComponent(`import fs from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
+const read = fs.readFileSync;
+const files = [];
+fs.readFileSync = function (p, ...rest) { if (typeof p === 'string' || p instanceof URL) files.push(String(p)); return read.call(this, p, ...rest); };
+syncBuiltinESMExports();
+process.on('exit', () => fs.writeSync(2, '\\n@@load ' + JSON.stringify({ files, builtins: process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13)) }) + '\\n'));`)}`;
+
+/** What `node bin/<bin>.js args` read and loaded. */
+function loadsOf(bin: 'aep' | 'ahp', args: string[]): { code: number | null; files: string[]; builtins: string[] } {
+  const r = spawnSync(process.execPath, ['--import', HOOK, `bin/${bin}.js`, ...args], { cwd: REPO, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', NODE_OPTIONS: '' } });
+  const m = /@@load (.*)/.exec(r.stderr);
+  assert.ok(m, `${bin} ${args.join(' ')}: no load report (exit ${r.status}): ${r.stderr}`);
+  const { files, builtins } = JSON.parse(m[1]!) as { files: string[]; builtins: string[] };
+  return { code: r.status, files: files.map((f) => relative(REPO, f.startsWith('file:') ? fileURLToPath(f) : f).split(sep).join('/')), builtins };
+}
+
+test('the built bins: --version and --help read no schema (*.schema.json) or generated validator and load neither node:crypto (but ahp --help) nor node:child_process', { skip: existsSync(join(REPO, 'dist/cli/aep.js')) ? false : 'no build in dist/: run `npm run build`' }, () => {
+  for (const bin of ['aep', 'ahp'] as const) {
+    for (const args of [['--version'], ['--help'], ['validate', '--help']]) {
+      const r = loadsOf(bin, args);
+      assert.equal(r.code, 0, `${bin} ${args.join(' ')}`);
+      // the AEP type registry (schemas/aep/registry.json, a list of types, no schema) is read at load
+      assert.deepEqual(r.files.filter((f) => f.endsWith('.schema.json') || f.startsWith('dist/generated/')), [], `${bin} ${args.join(' ')} read schemas or validators`);
+      // `ahp --help` lists the pin verbs, whose modules hash files (node:crypto)
+      const unwanted = bin === 'ahp' && args[0] === '--help' ? ['child_process'] : ['crypto', 'child_process'];
+      assert.deepEqual(r.builtins.filter((b) => unwanted.includes(b)), [], `${bin} ${args.join(' ')} loaded`);
+    }
+  }
+});
+
+test('the built bins: aep validate reads the AEP validators only, ahp validate the AHP ones', { skip: existsSync(join(REPO, 'dist/cli/aep.js')) ? false : 'no build in dist/: run `npm run build`' }, () => {
+  const aep = loadsOf('aep', ['validate', 'examples/aep/session.jsonl']);
+  assert.equal(aep.code, 0);
+  assert.ok(aep.files.includes('dist/generated/aep-verdicts-all.cjs'), `aep validate read ${aep.files.join(', ')}`);
+  assert.deepEqual(aep.files.filter((f) => /^dist\/generated\/ahp-|^schemas\/(ahp|mcp)\//.test(f)), []);
+  assert.deepEqual(aep.builtins.filter((b) => b === 'child_process'), [], 'aep validate loaded node:child_process');
+  const ahp = loadsOf('ahp', ['validate', 'examples/ahp/session.jsonl']);
+  assert.equal(ahp.code, 0);
+  assert.ok(ahp.files.includes('dist/generated/ahp-verdicts-all.cjs'), `ahp validate read ${ahp.files.join(', ')}`);
+  assert.deepEqual(ahp.files.filter((f) => /^dist\/generated\/aep-|^schemas\/aep\//.test(f)), []);
+  // valid input: the diagnostic validators never load
+  assert.deepEqual([...aep.files, ...ahp.files].filter((f) => f.includes('-diagnostics-')), []);
 });

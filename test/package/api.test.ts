@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { isInstalledPackage, refreshRefusal } from '../../src/cli/pin.ts';
+import { isInstalledPackage, refreshCommand, refreshRefusal } from '../../src/cli/pin.ts';
 import { AEP_RULE_IDS, AHP_RULE_IDS, checkEvent, createSession, formatReport, InputError, ruleCatalogue, rules, runFixtures, validate, validateStream, type Finding } from '../../src/index.ts';
 import { buildRuleIdsModule, RULE_IDS_TS } from '../../tools/gen-rules.ts';
 import { runCli } from '../cli/helpers.ts';
@@ -165,6 +165,27 @@ test('pin verbs: an installed package is detected by its node_modules folder; re
   assert.match(refreshRefusal(join(tmpdir(), 'mine'), join(root, 'schemas/mcp/e.json'), true, root)!, /--adopt would rewrite .* --extraction/);
   assert.equal(refreshRefusal(join(tmpdir(), 'mine'), join(tmpdir(), 'e.json'), true, root), undefined);
   assert.equal(refreshRefusal(join(REPO, 'upstream/mcp/2025-11-25'), join(REPO, 'schemas/mcp/e.json'), true, REPO), undefined, 'a checkout may refresh its own pin');
+});
+
+test('pin verify suggests the pin refresh command that works where it runs (--dir / --extraction as given; in an installed package, folders of your own)', async () => {
+  const root = join(tmpdir(), 'x', 'node_modules', 'agent-conformance');
+  assert.equal(refreshCommand(undefined, undefined, REPO, REPO), 'ahp pin refresh', 'a checkout refreshes its own pin');
+  assert.equal(refreshCommand('my pins', undefined, REPO, REPO), "ahp pin refresh --dir 'my pins'");
+  assert.equal(refreshCommand(undefined, undefined, root, root), 'ahp pin refresh --dir <a copy of the pin folder> --extraction <a copy of the extraction>');
+  assert.equal(refreshCommand('/tmp/mine', '/tmp/e.json', root, root), 'ahp pin refresh --dir /tmp/mine --extraction /tmp/e.json');
+  assert.equal(refreshCommand(join(root, 'upstream/mcp/2025-11-25'), undefined, root, root), 'ahp pin refresh --dir <a copy of the pin folder> --extraction <a copy of the extraction>', 'a folder inside the installed package is not one of your own');
+  // through the verb: a pin folder holding only pin.json
+  const dir = mkdtempSync(join(tmpdir(), 'agent-conformance-pin-'));
+  try {
+    copyFileSync(join(REPO, 'upstream/mcp/2025-11-25/pin.json'), join(dir, 'pin.json'));
+    const r = await runCli('ahp', ['pin', 'verify', '--dir', dir, '--format', 'json']);
+    assert.equal(r.code, 1);
+    const messages = (JSON.parse(r.stdout) as { findings: { ruleId: string; message: string }[] }).findings.filter((f) => f.ruleId === 'pin/missing-source').map((f) => f.message);
+    assert.ok(messages.length > 0);
+    for (const m of messages) assert.ok(m.includes(`\`ahp pin refresh --dir ${dir}\``) && m.includes(`\`ahp pin refresh --dir ${dir} --adopt\``), m);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('a bin run without a build prints one line and exits 2', () => {

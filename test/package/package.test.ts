@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
@@ -70,12 +70,16 @@ const skip = npmVersion.status === 0 ? false : `npm is not available (${npmVersi
 /** Files the tarball may hold (package-relative paths); see package.json `files`. */
 const ALLOWED = [/^package\.json$/, /^README\.md$/, /^RULES\.md$/, /^LICENSE$/, /^bin\/(aep|ahp)\.js$/, /^dist\//, /^schemas\/.+\.json$/, /^upstream\/mcp\/2025-11-25\/(pin\.json|README\.md)$/];
 
-test('the build in dist/ is current: every src module has its .js and .d.ts, none is older than its source, other files are copied, none is left over', () => {
+/** A chunk of a CLI bundle (tools/build/build.mjs): `cli/<entry>-<name>-<HASH>.js`. */
+const CLI_CHUNK = /^cli\/(aep|ahp)-[a-z-]+-[A-Z0-9]{8}\.js$/;
+
+test('the build in dist/ is current: every src module has its .js and .d.ts (src/cli/: one bundle per CLI), none is older than its source, other files are copied, none is left over', () => {
   const src = join(REPO, 'src');
   const dist = join(REPO, 'dist');
   assert.ok(existsSync(dist), 'dist/ is missing: run `npm run build` (npm test and npm ci run it)');
   const problems: string[] = [];
   const sources = new Set<string>();
+  let newestSource = 0;
   for (const file of walk(src)) {
     const rel = relative(src, file);
     if (!rel.endsWith('.ts') || rel.endsWith('.d.ts')) {
@@ -85,6 +89,9 @@ test('the build in dist/ is current: every src module has its .js and .d.ts, non
       else if (!readFileSync(p).equals(readFileSync(file))) problems.push(`dist/${rel} differs from src/${rel}`);
       continue;
     }
+    newestSource = Math.max(newestSource, statSync(file).mtimeMs);
+    // the CLI modules are bundled (below), not emitted one by one
+    if (rel.startsWith(`cli${sep}`)) continue;
     const stem = rel.slice(0, -3);
     sources.add(stem);
     for (const out of [`${stem}.js`, `${stem}.d.ts`]) {
@@ -93,8 +100,25 @@ test('the build in dist/ is current: every src module has its .js and .d.ts, non
       else if (statSync(p).mtimeMs < statSync(file).mtimeMs) problems.push(`dist/${out} is older than src/${rel}`);
     }
   }
+  // each CLI is one bundle of every module it loads at start-up (it imports only its own chunks
+  // and node built-ins), newer than every source
+  for (const entry of ['aep', 'ahp']) {
+    const p = join(dist, 'cli', `${entry}.js`);
+    if (!existsSync(p)) {
+      problems.push(`dist/cli/${entry}.js is missing`);
+      continue;
+    }
+    if (statSync(p).mtimeMs < newestSource) problems.push(`dist/cli/${entry}.js is older than a source in src/`);
+    const imports = [...readFileSync(p, 'utf8').matchAll(/^\s*(?:import|export)\b[^'"]*?from\s*(['"])([^'"]+)\1|\bimport\((['"])([^'"]+)\3\)/gm)].map((m) => m[2] ?? m[4]!);
+    const foreign = imports.filter((i) => !i.startsWith('node:') && !CLI_CHUNK.test(`cli/${i.replace(/^\.\//, '')}`));
+    if (foreign.length > 0) problems.push(`dist/cli/${entry}.js is not bundled: it imports ${foreign.join(', ')}`);
+  }
   for (const file of walk(dist)) {
     const rel = relative(dist, file);
+    if (rel.split(sep).join('/').startsWith('cli/')) {
+      if (!['cli/aep.js', 'cli/ahp.js'].includes(rel.split(sep).join('/')) && !CLI_CHUNK.test(rel.split(sep).join('/'))) problems.push(`dist/${rel} is no CLI bundle or chunk`);
+      continue;
+    }
     const stem = rel.replace(/(\.d\.ts|\.js)$/, '');
     if (stem !== rel && !sources.has(stem) && !existsSync(join(src, rel))) problems.push(`dist/${rel} has no source in src/`);
   }
@@ -111,8 +135,12 @@ test('npm pack -> install into a project outside the repository -> bins, .mjs, .
   };
   const tmp = mkdtempSync(join(tmpdir(), 'agent-conformance-pack-'));
   try {
-    // 1. pack the current build (npm test built it just before; prepare is not run again here)
-    const packed = JSON.parse(ok(run(NPM, ['pack', '--ignore-scripts', '--json', '--pack-destination', tmp], REPO), 'npm pack')) as { filename: string; entryCount: number; files: { path: string }[] }[];
+    // 1. pack the current build (npm test built it just before): prepack strips `scripts` from
+    //    the packed package.json (so prepare does not run again here) and postpack restores it
+    const manifestBefore = readFileSync(join(REPO, 'package.json'));
+    const packed = JSON.parse(ok(run(NPM, ['pack', '--json', '--pack-destination', tmp], REPO), 'npm pack').replace(/^[^[]*/, '')) as { filename: string; entryCount: number; files: { path: string }[] }[];
+    assert.ok(readFileSync(join(REPO, 'package.json')).equals(manifestBefore), 'npm pack left package.json changed');
+    assert.equal(existsSync(join(REPO, '.package.json.prepack')), false, 'npm pack left the kept package.json');
     const tarball = join(tmp, packed[0]!.filename);
     const files = packed[0]!.files.map((f) => f.path);
     const stray = files.filter((f) => !ALLOWED.some((re) => re.test(f)));
@@ -143,6 +171,8 @@ test('npm pack -> install into a project outside the repository -> bins, .mjs, .
     step('npm install');
     cpSync(join(REPO, 'examples'), join(proj, 'examples'), { recursive: true });
     const pkgDir = join(proj, 'node_modules/agent-conformance');
+    // nothing to run on install (npm 11 lists a prepare as an install script to approve)
+    assert.equal((JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')) as { scripts?: unknown }).scripts, undefined, 'the packed package.json has scripts');
     const before = walk(pkgDir).sort();
 
     // 4. the bins through node_modules/.bin (shebang and exec bit as installed)

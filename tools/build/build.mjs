@@ -7,13 +7,25 @@
  *   consumer's tsc resolves them without `allowImportingTsExtensions`;
  * - copy every other file under src/ (JSON data, committed generated `.js` with its `.d.ts`)
  *   to the same place under dist/, since modules read or import them relative to themselves.
+ * - bundle each CLI entry (src/cli/aep.ts, src/cli/ahp.ts) with esbuild into one file,
+ *   dist/cli/aep.js and dist/cli/ahp.js, replacing tsc's dist/cli/ (start-up: one module to
+ *   load instead of about ninety); what loads only for some verbs (the fixture runner, the
+ *   rule catalogue, the pin verbs) stays in chunks next to them, loaded by the same dynamic
+ *   imports. The generated validators (dist/generated/*.cjs) are not bundled: they load on
+ *   first use (src/core/schema/generated.ts). Every bundle and chunk sits in dist/cli/, one
+ *   folder below dist/, like src/core/paths.ts, which resolves the package's files from there.
+ *   The library (dist/index.js) stays tsc's per-module output.
+ * - write a V8 code cache beside each generated module (dist/generated/*.cjs.v8cache, see
+ *   src/core/code-cache.ts) with this Node, holding what validating our examples and
+ *   conformance cases compiled: compiling them is most of a validation's start-up. Not packed
+ *   (package.json `files`): another Node rejects it.
  * dist/ is removed first, so nothing stale survives. Plain JavaScript: runs before tsx exists.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SRC = join(ROOT, 'src');
@@ -52,4 +64,63 @@ for (const file of walk(SRC)) {
   copyFileSync(file, to);
   copied++;
 }
-process.stdout.write(`build: dist/ written (${rewritten} declaration files' imports rewritten to .js, ${copied} other files copied from src/)\n`);
+
+// the validator modules' code caches: record what validating our examples and conformance
+// cases (valid and failing traffic of both protocols) compiles, through the built library
+const codeCache = await import(pathToFileURL(join(DIST, 'core/code-cache.js')).href);
+codeCache.recordCodeCaches();
+const api = await import(pathToFileURL(join(DIST, 'index.js')).href);
+for (const protocol of ['aep', 'ahp']) {
+  const inputs = [join(ROOT, 'examples', protocol), ...['pass', 'fail'].map((d) => join(ROOT, 'conformance', protocol, d))]
+    .flatMap((dir) => (existsSync(dir) ? readdirSync(dir).filter((f) => /\.jsonl?$/.test(f) && !f.endsWith('.expected.json')).map((f) => join(dir, f)) : []));
+  for (const input of inputs) {
+    try {
+      await api.validate(protocol, [input]);
+    } catch {
+      // a case the API refuses (an input error) warms nothing more; the build does not judge cases
+    }
+  }
+}
+const cached = codeCache.writeRecordedCodeCaches().length;
+
+/**
+ * commander requires node:child_process at load (for executable subcommands, which we do not
+ * use), and with it net, dgram and the rest: a few milliseconds of every start. Its require
+ * gets an object that loads the module on first use instead.
+ */
+const lazyChildProcess = {
+  name: 'lazy-child-process',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?child_process$/ }, (args) => (/[\\/]commander[\\/]/.test(args.importer) ? { path: 'lazy-child-process', namespace: 'lazy' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'lazy' }, () => ({
+      contents: "let m; module.exports = new Proxy({}, { get: (_, k) => (m ??= require('node:child_process'))[k] });",
+      loader: 'js',
+    }));
+  },
+};
+
+// the CLI bundles: one esbuild run per entry, so neither loads the other's code
+rmSync(join(DIST, 'cli'), { recursive: true, force: true });
+const { build } = await import('esbuild');
+for (const entry of ['aep', 'ahp']) {
+  await build({
+    entryPoints: [join(SRC, 'cli', `${entry}.ts`)],
+    outdir: join(DIST, 'cli'),
+    bundle: true,
+    splitting: true,
+    chunkNames: `${entry}-[name]-[hash]`,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    // commander is CommonJS: its require() of node built-ins needs a real require in an ES module
+    banner: { js: `// the \`${entry}\` CLI, bundled from src/cli/${entry}.ts by tools/build/build.mjs\nimport { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);` },
+    legalComments: 'none',
+    // less to parse at each start (comments, whitespace); names stay, so stack traces read
+    minifyWhitespace: true,
+    minifySyntax: true,
+    plugins: [lazyChildProcess],
+    logLevel: 'warning',
+  });
+}
+const bundled = readdirSync(join(DIST, 'cli')).length;
+process.stdout.write(`build: dist/ written (${rewritten} declaration files' imports rewritten to .js, ${copied} other files copied from src/, ${cached} code caches, ${bundled} CLI bundle files in dist/cli/)\n`);

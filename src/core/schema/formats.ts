@@ -82,11 +82,24 @@ const IPV6 = [
   `(?:(?:${H16}:){0,6}${H16})?::`,
 ].map((a) => `(?:${a})`).join('|');
 const IP_FUTURE = `v[0-9A-Fa-f]+\\.[${UNRESERVED}${SUB_DELIMS}:]+`;
-const IP_LITERAL = `\\[(?:${IPV6}|${IP_FUTURE})\\]`;
+// The IP literals compile to a large automaton (V8 unrolls the bounded h16 repeats): tens of
+// milliseconds on first use, in every run that checks one URI. So the URI and mailbox patterns
+// below take any bracketed run of the literals' characters and capture it, and the exact
+// literal pattern compiles only when a literal is seen. The same strings pass: `[` and `]`
+// occur nowhere else in a URI, nor after the `@` of a mailbox, so the capture is the literal.
+const IP_LITERAL_RUN = `\\[([${UNRESERVED}${SUB_DELIMS}:]*)\\]`;
+let ipLiteral: RegExp | undefined;
+let addressLiteral: RegExp | undefined;
+
+/** IP-literal's content, `IPv6address / IPvFuture` (§3.2.2), compiled on first use. */
+function ipLiteralPattern(): RegExp {
+  const IP_LITERAL = new RegExp(`^(?:${IPV6}|${IP_FUTURE})$`);
+  return (ipLiteral ??= IP_LITERAL);
+}
 // host = IP-literal / IPv4address / reg-name; every IPv4address is also a reg-name
 const REG_NAME = `(?:[${UNRESERVED}${SUB_DELIMS}]|${PCT})*`;
 const USERINFO = `(?:[${UNRESERVED}${SUB_DELIMS}:]|${PCT})*`;
-const AUTHORITY = `(?:${USERINFO}@)?(?:${IP_LITERAL}|${REG_NAME})(?::[0-9]*)?`;
+const AUTHORITY = `(?:${USERINFO}@)?(?:${IP_LITERAL_RUN}|${REG_NAME})(?::[0-9]*)?`;
 const HIER_PART = `(?://${AUTHORITY}(?:/${SEGMENT})*|/(?:${SEGMENT_NZ}(?:/${SEGMENT})*)?|${SEGMENT_NZ}(?:/${SEGMENT})*|)`;
 const QUERY = `(?:${PCHAR}|[/?])*`;
 const URI = new RegExp(`^[A-Za-z][A-Za-z0-9+\\-.]*:${HIER_PART}(?:\\?${QUERY})?(?:#${QUERY})?$`);
@@ -98,7 +111,10 @@ const URI = new RegExp(`^[A-Za-z][A-Za-z0-9+\\-.]*:${HIER_PART}(?:\\?${QUERY})?(
  * empty hier-part (`aep:`) is a URI. ASCII only (an IRI is not a URI).
  */
 export function isUri(s: string): boolean {
-  return URI.test(s);
+  if (!URI.test(s)) return false;
+  if (!s.includes('[')) return true;
+  // IP-literal = "[" ( IPv6address / IPvFuture ) "]"
+  return (ipLiteral ?? ipLiteralPattern()).test(URI.exec(s)![1]!);
 }
 
 // RFC 5321 §4.1.2 Mailbox = Local-part "@" ( Domain / address-literal ), with §4.1.3 literals.
@@ -107,8 +123,14 @@ const DOT_STRING = `[${ATEXT}]+(?:\\.[${ATEXT}]+)*`;
 const QUOTED_STRING = '"(?:[\\x20\\x21\\x23-\\x5b\\x5d-\\x7e]|\\\\[\\x20-\\x7e])*"';
 const SUB_DOMAIN = '[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?';
 const DOMAIN = `${SUB_DOMAIN}(?:\\.${SUB_DOMAIN})*`;
-const ADDRESS_LITERAL = `\\[(?:${IPV4}|IPv6:(?:${IPV6}))\\]`;
-const MAILBOX = new RegExp(`^(?:${DOT_STRING}|${QUOTED_STRING})@(?:${DOMAIN}|${ADDRESS_LITERAL})$`);
+// address-literal: any bracketed run of its characters, checked exactly when present (see IP_LITERAL_RUN)
+
+/** address-literal's content, `IPv4-address-literal / IPv6-address-literal` (RFC 5321 §4.1.3), compiled on first use. */
+function addressLiteralPattern(): RegExp {
+  const ADDRESS_LITERAL = new RegExp(`^(?:${IPV4}|IPv6:(?:${IPV6}))$`);
+  return (addressLiteral ??= ADDRESS_LITERAL);
+}
+const MAILBOX = new RegExp(`^(?:${DOT_STRING}|${QUOTED_STRING})@(?:${DOMAIN}|\\[([0-9A-Za-z:.]*)\\])$`);
 
 /**
  * True when `s` is an RFC 5321 §4.1.2 `Mailbox` (the JSON Schema `email` format): a dot-string
@@ -116,7 +138,11 @@ const MAILBOX = new RegExp(`^(?:${DOT_STRING}|${QUOTED_STRING})@(?:${DOMAIN}|${A
  * literal. No length limits (those are §4.5.3 transport limits, not syntax).
  */
 export function isEmail(s: string): boolean {
-  return MAILBOX.test(s);
+  if (!MAILBOX.test(s)) return false;
+  // a Domain ends in a letter or digit; an address-literal in `]`
+  if (!s.endsWith(']')) return true;
+  // address-literal = "[" ( IPv4-address-literal / IPv6-address-literal ) "]" (§4.1.3)
+  return (addressLiteral ?? addressLiteralPattern()).test(MAILBOX.exec(s)![1]!);
 }
 
 /** Every format our schemas use, by name: one predicate each. */

@@ -4,12 +4,16 @@
  * Nothing loads before it is needed, synchronously (validation is synchronous): the documents
  * on the first call, a group's verdict code on its first verdict, and on the first diagnosis
  * the prepared copies of the documents ({@link prepareSchemas}, whose index the mapper reads)
- * and that group's diagnostic code. No schema is compiled at run time.
+ * and that group's diagnostic code. No schema is compiled at run time; the build also caches
+ * the modules' compiled code (src/core/code-cache.ts).
  */
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { prepareSchemas, type SchemaIndex } from './annotations.ts';
 import { STRICT_FORMATS } from './formats.ts';
+import { requireCached } from '../code-cache.ts';
+import { codeUrl } from '../paths.ts';
 
 type Docs = typeof import('../../generated/aep-docs.cjs');
 type Factory = (docs: readonly Record<string, unknown>[], formats: typeof STRICT_FORMATS) => Readonly<Record<string, ValidateFunction>>;
@@ -26,7 +30,15 @@ export interface GeneratedValidators {
   readonly index: SchemaIndex;
 }
 
-const requireHere = createRequire(import.meta.url);
+/**
+ * A generated module by file name; a validator module through its code cache when the build
+ * made one (src/core/code-cache.ts). Not the docs modules: their JSON text parses as fast as a
+ * cache of it reads back.
+ */
+function requireGenerated(name: string): unknown {
+  const file = fileURLToPath(codeUrl(`generated/${name}`));
+  return name.endsWith('-docs.cjs') ? createRequire(file)(file) : requireCached(file);
+}
 
 /**
  * The generated validators of `protocol` (`$ref`s of its documents resolve against `base`).
@@ -34,7 +46,7 @@ const requireHere = createRequire(import.meta.url);
  * @throws Error when a generated module is missing (a build defect).
  */
 export function loadGeneratedValidators(protocol: 'aep' | 'ahp', base: string): GeneratedValidators {
-  const { DOCS, GROUPS } = requireHere(`../../generated/${protocol}-docs.cjs`) as Docs;
+  const { DOCS, GROUPS } = requireGenerated(`${protocol}-docs.cjs`) as Docs;
   const groups = GROUPS as Readonly<Record<string, string>>;
   const group = (key: string): string | undefined => (Object.prototype.hasOwnProperty.call(groups, key) ? groups[key] : undefined);
   const verdicts = new Map<string, Readonly<Record<string, ValidateFunction>>>();
@@ -50,7 +62,7 @@ export function loadGeneratedValidators(protocol: 'aep' | 'ahp', base: string): 
   const from = (cache: typeof verdicts, kind: 'verdicts' | 'diagnostics', g: string, docs: () => readonly Record<string, unknown>[]) => {
     let set = cache.get(g);
     if (!set) {
-      set = (requireHere(`../../generated/${protocol}-${kind}-${g}.cjs`) as Factory)(docs(), STRICT_FORMATS);
+      set = (requireGenerated(`${protocol}-${kind}-${g}.cjs`) as Factory)(docs(), STRICT_FORMATS);
       cache.set(g, set);
     }
     return set;
