@@ -11,6 +11,7 @@ import type { Finding, FindingSink } from './finding.ts';
 import { DEFAULT_MAX_DEPTH, parseJsonText } from './json.ts';
 import { DEFAULT_MAX_LINE_BYTES, framingFinding, readJsonl, type JsonlLine } from './jsonl.ts';
 import { RuleCrashError, type ParsedEvent } from './rule.ts';
+import { visibleFinding } from './visible.ts';
 
 /** One input to check. */
 export interface InputSpec {
@@ -233,9 +234,11 @@ async function readAll(it: AsyncIterable<Uint8Array | string>): Promise<Buffer> 
 export async function runPipeline(
   inputs: readonly InputSpec[],
   driver: ProtocolDriver,
-  sink: FindingSink,
+  rawSink: FindingSink,
   opts: PipelineOptions = {},
 ): Promise<RunStats> {
+  // no message leaves the pipeline with a raw invisible or control character in it
+  const sink: FindingSink = (f) => rawSink(visibleFinding(f));
   const stats = newStats();
   const checker = driver.createChecker(sink, stats);
   const maxDepth = opts.maxDepth ?? DEFAULT_MAX_DEPTH;
