@@ -10,6 +10,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import type { Finding, FindingSink } from './finding.ts';
 import { DEFAULT_MAX_DEPTH, parseJsonText } from './json.ts';
 import { DEFAULT_MAX_LINE_BYTES, framingFinding, readJsonl, type JsonlLine } from './jsonl.ts';
+import { gunzipIfCompressed, type GzipState } from './gzip.ts';
 import { RuleCrashError, type ParsedEvent } from './rule.ts';
 import { visibleFinding } from './visible.ts';
 
@@ -205,6 +206,16 @@ class ReadBack {
   }
 }
 
+/** The `jsonl/gzip-corrupt` finding of a cut or damaged gzip input, at the line it cut. */
+function gzipCorrupt(source: string, line: number, c: NonNullable<GzipState['corrupt']>): Finding {
+  const cut = c.droppedBytes > 0 ? `; the incomplete line ${line} (${c.droppedBytes} bytes) was not checked` : '';
+  return framingFinding(
+    'jsonl/gzip-corrupt',
+    { source, line, byteOffset: c.decompressedBytes },
+    `The gzip stream is truncated or corrupt (zlib: ${c.reason}) after ${c.decompressedBytes} bytes of decompressed text; ${line > 1 ? `${line - 1} complete line${line === 2 ? '' : 's'} before it ${line === 2 ? 'was' : 'were'} checked` : 'no complete line came before it'}${cut}; the rest could not be read.`,
+  );
+}
+
 /** Create empty run statistics. */
 export function newStats(): RunStats {
   return { inputs: 0, bytes: 0, lines: 0, events: 0, types: new Map() };
@@ -220,10 +231,20 @@ export class InputError extends Error {
   }
 }
 
-async function readAll(it: AsyncIterable<Uint8Array | string>): Promise<Buffer> {
+/**
+ * The bytes of a whole-document input, or only its length when it is over `cap` bytes (the
+ * rest is read and counted, never held: memory stays within the cap).
+ */
+async function readAll(it: AsyncIterable<Uint8Array | string>, cap: number): Promise<{ buf?: Buffer; length: number }> {
   const parts: Buffer[] = [];
-  for await (const p of it) parts.push(typeof p === 'string' ? Buffer.from(p) : Buffer.from(p));
-  return Buffer.concat(parts);
+  let length = 0;
+  for await (const p of it) {
+    const b = typeof p === 'string' ? Buffer.from(p) : Buffer.from(p);
+    length += b.length;
+    if (length <= cap) parts.push(b);
+    else parts.length = 0;
+  }
+  return length <= cap ? { buf: Buffer.concat(parts), length } : { length };
 }
 
 /**
@@ -249,15 +270,19 @@ export async function runPipeline(
     for (const input of inputs) {
       stats.inputs++;
       if (input.framing === 'document') {
-        let buf: Buffer;
+        let doc: { buf?: Buffer; length: number };
+        const gz: GzipState = { compressed: false };
         try {
-          buf = await readAll(input.open());
+          doc = await readAll(gunzipIfCompressed(input.open(), gz), maxLineBytes);
         } catch (e) {
           throw new InputError(input.source, e);
         }
-        stats.bytes += buf.length;
-        await checkDocument(input.source, buf, checker, sink, stats, maxDepth);
-        doneBytes += buf.length;
+        stats.bytes += doc.length;
+        // a document is one framing unit: the line cap applies to it whole (never a silent pass)
+        if (gz.corrupt) sink(gzipCorrupt(input.source, 1, gz.corrupt));
+        else if (doc.buf) await checkDocument(input.source, doc.buf, checker, sink, stats, maxDepth);
+        else sink(framingFinding('jsonl/line-too-long', { source: input.source, line: 1, column: 1, byteOffset: 0 }, `Document is ${doc.length} bytes long, over the cap of ${maxLineBytes} bytes (--max-line-bytes); it was not checked.`));
+        doneBytes += doc.length;
         opts.onProgress?.(doneBytes);
         continue;
       }
@@ -280,8 +305,11 @@ export async function runPipeline(
         }
       };
       const base = doneBytes;
+      const gz: GzipState = { compressed: false };
+      // a cut gzip stream is one finding: not also "empty input" when it broke before any line
+      const inputSink: FindingSink = (f) => (gz.corrupt && f.ruleId === 'jsonl/empty-input' ? undefined : sink(f));
       try {
-        const st = await readJsonl(input.open(), input.source, onLine, sink, {
+        const st = await readJsonl(gunzipIfCompressed(input.open(), gz), input.source, onLine, inputSink, {
           maxLineBytes,
           cr: driver.cr,
           onProgress: opts.onProgress ? (b) => opts.onProgress!(base + b) : undefined,
@@ -289,6 +317,7 @@ export async function runPipeline(
         stats.bytes += st.bytes;
         stats.lines += st.lines;
         doneBytes += st.bytes;
+        if (gz.corrupt) sink(gzipCorrupt(input.source, st.lines + 1, gz.corrupt));
       } catch (e) {
         if (e === ownError || e instanceof RuleCrashError) throw e;
         throw new InputError(input.source, e);
@@ -313,7 +342,10 @@ async function checkDocument(source: string, buf: Buffer, checker: ProtocolCheck
     text = dec.decode(buf);
   } catch {
     // reuse the JSONL reader's exact UTF-8 diagnostics
-    await readJsonl([buf], source, (l) => lines.push(l), (f) => f.ruleId === 'jsonl/invalid-utf8' && sink(f));
+    let invalid = false;
+    await readJsonl([buf], source, (l) => lines.push(l), (f) => f.ruleId === 'jsonl/invalid-utf8' && ((invalid = true), sink(f)), { maxLineBytes: buf.length });
+    // valid UTF-8 that still does not decode: too long for one string (a cap set very high)
+    if (!invalid) sink(framingFinding('jsonl/line-too-long', { source, line: 1, column: 1, byteOffset: 0 }, `Document is ${buf.length} bytes long, too long to decode as one text; it was not checked.`));
     return;
   }
   let offset = 0;
