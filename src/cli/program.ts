@@ -7,6 +7,7 @@
  * 1 findings at/above it (or a fixture/pin mismatch); 2 usage, I/O or internal errors.
  */
 import { createReadStream, fstatSync, statSync, writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { isSeverity, type Finding, type Severity } from '../core/finding.ts';
 import { DEFAULT_MAX_DEPTH } from '../core/json.ts';
@@ -30,6 +31,13 @@ export interface CliIO {
   stdoutIsTTY: boolean;
   /** True when stderr is a terminal (progress line). */
   stderrIsTTY: boolean;
+  /** True when stdin is a terminal (`validate` with no file then says it reads standard input). */
+  stdinIsTTY?: boolean;
+  /**
+   * Set when a write to stdout or stderr failed (`> /dev/full`: ENOSPC, EIO, ...): the run
+   * ends with exit 2 whatever it found (a report that was not written is no verdict).
+   */
+  writeFailed?(): boolean;
   cwd: string;
 }
 
@@ -78,6 +86,12 @@ export interface CliProtocol {
 /** The package version (re-exported for the verbs). */
 export { VERSION };
 
+/** Parse a non-negative integer option (`--max-findings 0`: summary only). @throws InvalidArgumentError */
+export function nonNegativeInt(value: string): number {
+  if (!/^(0|[1-9][0-9]*)$/.test(value)) throw new InvalidArgumentError('expected 0 or a positive integer.');
+  return Number(value);
+}
+
 /** Parse a positive integer option. @throws InvalidArgumentError */
 export function positiveInt(value: string): number {
   if (!/^[1-9][0-9]*$/.test(value)) throw new InvalidArgumentError('expected a positive integer.');
@@ -121,8 +135,11 @@ async function* processStdin(): AsyncGenerator<Uint8Array | string> {
   yield* process.stdin;
 }
 
-/** Open the inputs named on the command line (`-` or none = stdin). @throws InputError */
-export function openInputs(files: readonly string[], io: CliIO, framing: (p: string) => 'jsonl' | 'document'): InputSpec[] {
+/**
+ * Open the inputs named on the command line (`-` or none = stdin). `program` names the bin in
+ * hints (a directory given as input points at `fixtures DIR`). @throws InputError
+ */
+export function openInputs(files: readonly string[], io: CliIO, framing: (p: string) => 'jsonl' | 'document', program = 'aep'): InputSpec[] {
   const names = files.length ? files : ['-'];
   let stdinUsed = false;
   return names.map((name) => {
@@ -135,7 +152,7 @@ export function openInputs(files: readonly string[], io: CliIO, framing: (p: str
     let regular: boolean;
     try {
       const st = statSync(name);
-      if (st.isDirectory()) throw new Error('is a directory');
+      if (st.isDirectory()) throw new Error(`is a directory (\`${program} fixtures ${name}\` runs a fixture directory)`);
       size = st.size;
       regular = st.isFile();
     } catch (e) {
@@ -182,11 +199,13 @@ export async function runValidate(protocol: CliProtocol, files: string[], opts: 
   }
   let inputs: InputSpec[];
   try {
-    inputs = openInputs(files, io, (p) => protocol.framingFor?.(p, opts) ?? 'jsonl');
+    inputs = openInputs(files, io, (p) => protocol.framingFor?.(p, opts) ?? 'jsonl', protocol.name);
   } catch (e) {
     io.stderr.write(`${protocol.name}: ${(e as Error).message}\n`);
     return 2;
   }
+  // waiting on a terminal for typed input looks like a hang: say what it waits for
+  if (io.stdinIsTTY && inputs.some((i) => i.source === '<stdin>') && !opts.quiet) io.stderr.write(`${protocol.name}: reading standard input (end it with Ctrl-D; name files to check them instead)\n`);
   const toFile = opts.output ? fileOutput() : undefined;
   const out: Output = toFile ?? io.stdout;
   const color = opts.color ?? (toFile ? false : defaultColor(io));
@@ -261,7 +280,7 @@ export function addReportOptions(cmd: Command, formats: readonly string[] = FORM
     .addOption(new Option('-f, --format <format>', 'output format').choices(formats as string[]).default('text'))
     .addOption(new Option('--fail-on <severity>', 'exit 1 when a finding is at or above this severity').argParser(severityArg).default('error'))
     .option('--strict', 'raise warnings to errors', false)
-    .addOption(new Option('--max-findings <n>', 'report at most n findings (the rest are counted)').argParser(positiveInt))
+    .addOption(new Option('--max-findings <n>', 'report at most n findings (the rest are counted; 0: the summary only)').argParser(nonNegativeInt))
     .option('-o, --output <file>', 'write the report to a file instead of stdout')
     .option('-q, --quiet', 'print only what is at or above --fail-on, and the summary; no progress line', false)
     .option('--no-color', 'never colour text output');
@@ -314,18 +333,27 @@ export async function main(protocol: CliProtocol, argv: string[], io: CliIO): Pr
     io.stderr.write(`${protocol.name}: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
     return 2;
   }
-  return code;
+  return io.writeFailed?.() ? 2 : code;
 }
 
-/** The real process as a {@link CliIO}. */
-export function processIO(): CliIO {
+/**
+ * The real process as a {@link CliIO}; `program` (`aep`, `ahp`) names the bin in messages.
+ */
+export function processIO(program = basename(process.argv[1] ?? 'aep').replace(/\.[cm]?js$/, '')): CliIO {
   // A reader that goes away (`aep validate big.jsonl | head`) closes the pipe: stop writing to
-  // it, finish the run and keep the exit code it earns, never a stack trace.
+  // it, finish the run and keep the exit code it earns, never a stack trace. Any other failed
+  // write (`> /dev/full`: ENOSPC; EIO) is one line on stderr and exit 2, for every verb: the
+  // report was not written, so the run gave no verdict. The error may come after the run has
+  // returned its code (writes to pipes are asynchronous), so it also sets the exit code itself.
   const closed = { stdout: false, stderr: false };
+  let failed = false;
   for (const name of ['stdout', 'stderr'] as const) {
     process[name].on('error', (e: NodeJS.ErrnoException) => {
-      if (e.code === 'EPIPE') closed[name] = true;
-      else throw e;
+      closed[name] = true;
+      if (e.code === 'EPIPE') return;
+      if (!failed && name === 'stdout' && !closed.stderr) process.stderr.write(`${program}: cannot write to standard output: ${e.message}\n`);
+      failed = true;
+      process.exitCode = 2;
     });
   }
   return {
@@ -335,6 +363,8 @@ export function processIO(): CliIO {
     env: process.env,
     stdoutIsTTY: Boolean(process.stdout.isTTY),
     stderrIsTTY: Boolean(process.stderr.isTTY),
+    stdinIsTTY: Boolean(process.stdin.isTTY),
+    writeFailed: () => failed,
     cwd: process.cwd(),
   };
 }
