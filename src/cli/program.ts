@@ -6,19 +6,20 @@
  * Exit codes (README §Exit codes): 0 nothing at/above `--fail-on`;
  * 1 findings at/above it (or a fixture/pin mismatch); 2 usage, I/O or internal errors.
  */
-import { createReadStream, fstatSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, fstatSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { isSeverity, type Finding, type Severity } from '../core/finding.ts';
 import { DEFAULT_MAX_DEPTH } from '../core/json.ts';
 import { DEFAULT_MAX_LINE_BYTES } from '../core/jsonl.ts';
-import { InputError, runPipeline, type InputSpec, type ProtocolDriver } from '../core/pipeline.ts';
+import { addStats, InputError, newStats, runPipeline, streamGroups, type InputSpec, type ProtocolDriver } from '../core/pipeline.ts';
 import { RuleCrashError, type RuleMeta } from '../core/rule.ts';
 import { FindingCounter } from '../core/summary.ts';
 import { VERSION } from '../api/version.ts';
 import { createReporter, FORMATS, type FormatName } from '../report/index.ts';
 import type { Output } from '../report/types.ts';
 import type { RuleSelection } from '../core/engine.ts';
+import { openReportFile, outputIsInput, type ReportFile } from './output.ts';
 import { addCatalogueAndFixtureVerbs, unknownRuleMessage } from './verbs.ts';
 
 /** Process access for the CLI (real process in bins; fakes in tests). */
@@ -31,6 +32,8 @@ export interface CliIO {
   stdoutIsTTY: boolean;
   /** True when stderr is a terminal (progress line). */
   stderrIsTTY: boolean;
+  /** The clock of the progress line, in milliseconds (tests; `Date.now` by default). */
+  now?: () => number;
   /** True when stdin is a terminal (`validate` with no file then says it reads standard input). */
   stdinIsTTY?: boolean;
   /**
@@ -53,6 +56,11 @@ export interface ValidateOptions {
   output?: string;
   color?: boolean;
   progress: boolean;
+  /**
+   * `--each` (true) / `--no-each` (false): every input its own stream, or all one stream;
+   * absent: each single-document input alone, the JSONL inputs one stream (src/core/pipeline.ts `streamGroups`).
+   */
+  each?: boolean;
   /** `--rule ID` (repeatable): run only these rules (framing always runs); absent or empty runs all. */
   rule?: string[];
   /** Protocol-specific options (e.g. AHP `binding`, AEP caps). */
@@ -113,12 +121,6 @@ export function ruleSelection(opts: Pick<ValidateOptions, 'rule'>): RuleSelectio
   return opts.rule?.length ? new Set(opts.rule) : undefined;
 }
 
-/** Make an {@link Output} that writes to a file at the end (for `--output`). */
-function fileOutput(): Output & { text(): string } {
-  const parts: string[] = [];
-  return { write: (s) => void parts.push(s), text: () => parts.join('') };
-}
-
 /**
  * The process's standard input as chunks; a directory redirected to it (`< dir`) reads as
  * nothing on some systems, so it is refused (an unreadable input, exit 2) instead of being
@@ -164,24 +166,42 @@ export function openInputs(files: readonly string[], io: CliIO, framing: (p: str
   });
 }
 
-/** Progress line on stderr: bytes done of total and events per second. TTY only. */
+/**
+ * Progress line on stderr: bytes done of total and events per second. TTY only. It shows after
+ * a second and at most five times a second (`AGENT_CONFORMANCE_PROGRESS_MS=<first>,<interval>`
+ * changes both, for demonstrations and tests). {@link suspend} clears it before a finding is
+ * written to the same terminal and {@link resume} draws it again after, so a finding never
+ * lands in the middle of the progress text.
+ */
 function progressPrinter(io: CliIO, totalBytes: number | undefined) {
-  const started = Date.now();
-  let lastPrint = 0;
+  const [first, every] = (io.env.AGENT_CONFORMANCE_PROGRESS_MS ?? '1000,200').split(',').map((n) => Number(n));
+  const now = io.now ?? Date.now;
+  const started = now();
+  let lastPrint = -Infinity;
+  let text = '';
   let shown = false;
   return {
     update(bytes: number, events: number) {
-      const now = Date.now();
-      if (now - started < 1000 || now - lastPrint < 200) return;
-      lastPrint = now;
-      shown = true;
+      const t = now();
+      if (t - started < (first ?? 1000) || t - lastPrint < (every ?? 200)) return;
+      lastPrint = t;
       const mb = (n: number) => (n / 1048576).toFixed(1);
-      const rate = Math.round(events / ((now - started) / 1000));
-      const of = totalBytes ? ` of ${mb(totalBytes)} MB (${Math.floor((bytes / totalBytes) * 100)}%)` : ' MB';
-      io.stderr.write(`\r\x1b[K${mb(bytes)}${totalBytes ? '' : ''}${of}, ${rate} events/s`);
+      const rate = Math.round(events / (Math.max(t - started, 1) / 1000));
+      // a compressed input decompresses to more than its size: then no percentage
+      const of = totalBytes && bytes <= totalBytes ? ` of ${mb(totalBytes)} MB (${Math.floor((bytes / totalBytes) * 100)}%)` : ' MB';
+      text = `${mb(bytes)}${of}, ${rate} events/s`;
+      shown = true;
+      io.stderr.write(`\r\x1b[K${text}`);
+    },
+    suspend() {
+      if (shown) io.stderr.write('\r\x1b[K');
+    },
+    resume() {
+      if (shown) io.stderr.write(text);
     },
     clear() {
       if (shown) io.stderr.write('\r\x1b[K');
+      shown = false;
     },
   };
 }
@@ -204,10 +224,27 @@ export async function runValidate(protocol: CliProtocol, files: string[], opts: 
     io.stderr.write(`${protocol.name}: ${(e as Error).message}\n`);
     return 2;
   }
+  if (opts.output !== undefined) {
+    // the report would replace the log it reports on
+    const same = outputIsInput(opts.output, files);
+    if (same !== undefined) {
+      io.stderr.write(`${protocol.name}: --output ${opts.output} is the input ${same}: writing the report there would destroy it; name another file\n`);
+      return 2;
+    }
+  }
   // waiting on a terminal for typed input looks like a hang: say what it waits for
   if (io.stdinIsTTY && inputs.some((i) => i.source === '<stdin>') && !opts.quiet) io.stderr.write(`${protocol.name}: reading standard input (end it with Ctrl-D; name files to check them instead)\n`);
-  const toFile = opts.output ? fileOutput() : undefined;
-  const out: Output = toFile ?? io.stdout;
+  let toFile: ReportFile | undefined;
+  try {
+    toFile = opts.output !== undefined ? openReportFile(opts.output) : undefined;
+  } catch (e) {
+    io.stderr.write(`${protocol.name}: cannot write ${opts.output}: ${(e as Error).message}\n`);
+    return 2;
+  }
+  const total = inputs.every((i) => i.size !== undefined) ? inputs.reduce((a, i) => a + (i.size ?? 0), 0) : undefined;
+  const progress = opts.progress && io.stderrIsTTY && !opts.quiet ? progressPrinter(io, total) : undefined;
+  // on a terminal the report and the progress line share the screen: clear it around each write
+  const out: Output = toFile ?? (progress ? { write: (s) => (progress.suspend(), io.stdout.write(s), progress.resume()) } : io.stdout);
   const color = opts.color ?? (toFile ? false : defaultColor(io));
   const reporter = createReporter(opts.format, out, {
     protocol: protocol.name,
@@ -219,35 +256,43 @@ export async function runValidate(protocol: CliProtocol, files: string[], opts: 
     sources: inputs.map((i) => i.source),
   });
   const counter = new FindingCounter((f: Finding) => reporter.finding(f), { strict: opts.strict, maxFindings: opts.maxFindings });
-  const total = inputs.every((i) => i.size !== undefined) ? inputs.reduce((a, i) => a + (i.size ?? 0), 0) : undefined;
-  const progress = opts.progress && io.stderrIsTTY && !opts.quiet ? progressPrinter(io, total) : undefined;
-  let stats;
+  const groups = streamGroups(inputs, opts.each as boolean | undefined);
+  const stats = newStats();
   try {
-    let statsRef: { events: number } | undefined;
-    const driver = protocol.driver(opts);
-    const wrapped: ProtocolDriver = {
-      ...driver,
-      createChecker: (sink, st) => {
-        statsRef = st;
-        return driver.createChecker(sink, st);
-      },
-    };
-    stats = await runPipeline(inputs, wrapped, counter.sink, {
-      maxDepth: opts.maxDepth,
-      maxLineBytes: opts.maxLineBytes,
-      onProgress: progress ? (b) => progress.update(b, statsRef?.events ?? 0) : undefined,
-    });
+    let done = 0;
+    for (const group of groups) {
+      // each stream has its own state (a fresh checker) and, when there are several, its own summary line
+      const own = new FindingCounter(counter.sink);
+      let statsRef: { events: number } | undefined;
+      const driver = protocol.driver(opts);
+      const wrapped: ProtocolDriver = {
+        ...driver,
+        createChecker: (sink, st) => {
+          statsRef = st;
+          return driver.createChecker(sink, st);
+        },
+      };
+      const base = done;
+      const st = await runPipeline(group, wrapped, own.sink, {
+        maxDepth: opts.maxDepth,
+        maxLineBytes: opts.maxLineBytes,
+        onProgress: progress ? (b) => progress.update(base + b, stats.events + (statsRef?.events ?? 0)) : undefined,
+      });
+      done += st.bytes;
+      addStats(stats, st);
+      if (groups.length > 1) reporter.inputSummary?.(group.map((i) => i.source).join(' + '), own.summary(st, protocol.knownTypes));
+    }
   } catch (e) {
     progress?.clear();
+    toFile?.abort();
     return reportRunError(protocol.name, e, io);
   }
   progress?.clear();
   reporter.finish(counter.summary(stats, protocol.knownTypes));
   if (toFile) {
-    try {
-      writeFileSync(opts.output!, toFile.text());
-    } catch (e) {
-      io.stderr.write(`${protocol.name}: cannot write ${opts.output}: ${(e as Error).message}\n`);
+    const failed = toFile.commit();
+    if (failed !== undefined) {
+      io.stderr.write(`${protocol.name}: cannot write ${opts.output}: ${failed}\n`);
       return 2;
     }
   }
@@ -305,7 +350,9 @@ function buildProgram(protocol: CliProtocol, io: CliIO, setExit: (code: number) 
     .addOption(new Option('--max-line-bytes <n>', 'longest line accepted, in bytes').argParser(positiveInt).default(DEFAULT_MAX_LINE_BYTES))
     .addOption(new Option('--max-depth <n>', 'deepest nesting of arrays/objects accepted').argParser(positiveInt).default(DEFAULT_MAX_DEPTH))
     .option('--rule <id>', `run only this rule (repeatable; framing jsonl/* and json/* findings always appear); \`${protocol.name} rules\` lists the ids`, collect)
-    .option('--no-progress', 'never show the progress line');
+    .option('--no-progress', 'never show the progress line')
+    .option('--each', 'check every input as its own stream, with its own summary line (default: each HTTP body or registration document alone, JSONL inputs one stream)')
+    .option('--no-each', 'check all inputs as one stream, in the order given');
   protocol.validateOptions?.(validate);
   validate.action(async (files: string[], raw: Record<string, unknown>) => {
     const opts = { ...raw, color: raw.color === false ? false : undefined } as ValidateOptions;

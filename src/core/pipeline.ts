@@ -3,8 +3,9 @@
  *
  * docs/architecture.md §Data flow. The protocol checker owns everything after parsing (envelope,
  * overlay/payload, per-event rules, stream rules); this module owns reading, parsing,
- * statistics and the order of inputs. Several inputs form one stream, checked in the order
- * given (stream state is shared across them).
+ * statistics and the order of inputs. The inputs given to one {@link runPipeline} form one
+ * stream, checked in the order given (stream state is shared across them); {@link streamGroups}
+ * decides which inputs of a run share a stream.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import type { Finding, FindingSink } from './finding.ts';
@@ -214,6 +215,35 @@ function gzipCorrupt(source: string, line: number, c: NonNullable<GzipState['cor
     { source, line, byteOffset: c.decompressedBytes },
     `The gzip stream is truncated or corrupt (zlib: ${c.reason}) after ${c.decompressedBytes} bytes of decompressed text; ${line > 1 ? `${line - 1} complete line${line === 2 ? '' : 's'} before it ${line === 2 ? 'was' : 'were'} checked` : 'no complete line came before it'}${cut}; the rest could not be read.`,
   );
+}
+
+/**
+ * The streams of a run: each a list of inputs checked together (shared stream state), in input
+ * order. `each` true: every input alone (`--each`); false: all inputs one stream; absent, the
+ * default per binding: every single-document input (an AHP HTTP body, a registration document)
+ * alone, since each is a complete exchange of its own, and the JSONL inputs together as one
+ * stream at the place of the first (rotated logs are one log).
+ */
+export function streamGroups(inputs: readonly InputSpec[], each?: boolean): InputSpec[][] {
+  if (each === true) return inputs.map((i) => [i]);
+  if (each === false) return inputs.length ? [[...inputs]] : [];
+  const groups: InputSpec[][] = [];
+  let jsonl: InputSpec[] | undefined;
+  for (const i of inputs) {
+    if (i.framing === 'document') groups.push([i]);
+    else if (jsonl) jsonl.push(i);
+    else groups.push((jsonl = [i]));
+  }
+  return groups;
+}
+
+/** Add `b` into `a` (the run's totals over several streams). */
+export function addStats(a: RunStats, b: RunStats): void {
+  a.inputs += b.inputs;
+  a.bytes += b.bytes;
+  a.lines += b.lines;
+  a.events += b.events;
+  for (const [t, n] of b.types) a.types.set(t, (a.types.get(t) ?? 0) + n);
 }
 
 /** Create empty run statistics. */

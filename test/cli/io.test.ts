@@ -4,11 +4,15 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, openSync } from 'node:fs';
+import { closeSync, existsSync, linkSync, mkdtempSync, openSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
+import { validate } from '../../src/api/validate.ts';
 import { aepCli } from '../../src/cli/aep.ts';
 import { ahpCli } from '../../src/cli/ahp.ts';
 import { main, type CliIO } from '../../src/cli/program.ts';
+import { messageWithRelated } from '../../src/report/text.ts';
 import { REPO, runCli } from './helpers.ts';
 
 test('a single-document input over --max-line-bytes is jsonl/line-too-long, never a clean pass', async () => {
@@ -98,4 +102,183 @@ test('a directory as input points at `fixtures DIR`; validate on a terminal says
     const r = await runWith('aep', args, over, line);
     assert.doesNotMatch(r.stderr, /reading standard input/);
   }
+});
+
+test('--each: every input its own stream with its own summary line; default per binding (documents alone, JSONL one stream)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ac-each-'));
+  const reuse = readFileSync('conformance/ahp/fail/ahp.event-id-reuse.jsonl', 'utf8').split('\n');
+  writeFileSync(join(dir, 'a.jsonl'), reuse[0] + '\n');
+  writeFileSync(join(dir, 'b.jsonl'), reuse[1] + '\n');
+  const a = join(dir, 'a.jsonl');
+  const b = join(dir, 'b.jsonl');
+  // JSONL: one stream by default (rotated logs); the reuse across files is found and names the other file
+  const one = await runCli('ahp', ['validate', a, b]);
+  assert.equal(one.code, 1);
+  assert.match(one.stdout, new RegExp(`^${b.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:1:\\d+ +error +ahp/event-id-reuse .*line 1 of ${a.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'm'));
+  assert.doesNotMatch(one.stdout, /^✔ .*: \d+ event/m); // one stream: no per-input line
+  const each = await runCli('ahp', ['validate', '--each', a, b]);
+  assert.equal(each.code, 0, each.stdout);
+  assert.match(each.stdout, new RegExp(`^✔ ${a.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: 1 event, 0 errors`, 'm'));
+  assert.match(each.stdout, new RegExp(`^✔ ${b.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: 1 event, 0 errors`, 'm'));
+  assert.match(each.stdout, /^✔ 2 inputs: 2 events, 0 errors/m);
+  // HTTP bodies: each alone by default; --no-each correlates them
+  // two bodies reusing one event id (each valid alone) and a third: a reuse only when correlated
+  writeFileSync(join(dir, 'b1.json'), reuse[0]!);
+  writeFileSync(join(dir, 'b2.json'), reuse[1]!);
+  writeFileSync(join(dir, 'b3.json'), readFileSync('conformance/ahp/pass/ahp.method-params--http.json'));
+  const bodies = [1, 2, 3].map((n) => join(dir, `b${n}.json`));
+  const alone = await runCli('ahp', ['validate', ...bodies]);
+  assert.equal(alone.code, 0, alone.stdout);
+  assert.equal(alone.stdout.match(/^✔ .*b\d\.json: 1 event, 0 errors/gm)?.length, 3);
+  const together = await runCli('ahp', ['validate', '--no-each', ...bodies, '-f', 'json']);
+  assert.ok(JSON.parse(together.stdout).findings.some((f: { ruleId: string }) => f.ruleId === 'ahp/event-id-reuse'), together.stdout);
+  // the library API: the same default and the same option
+  const api = await validate('ahp', bodies);
+  assert.equal(api.summary.errors, 0);
+  assert.equal((await validate('ahp', bodies, { each: false })).findings.some((f) => f.ruleId === 'ahp/event-id-reuse'), true);
+  assert.equal((await validate('ahp', [a, b])).summary.errors, 1);
+  assert.equal((await validate('ahp', [a, b], { each: true })).summary.errors, 0);
+  // ndjson: a per-input summary line after each stream
+  const nd = await runCli('ahp', ['validate', '--each', '-f', 'ndjson', a, b]);
+  const kinds = nd.stdout.trim().split('\n').map((l) => JSON.parse(l).kind);
+  assert.deepEqual(kinds, ['input-summary', 'input-summary', 'summary']);
+});
+
+test('text output names the file of a related location in another input; the same input says only "line N"', () => {
+  const f = { message: 'Event id already used at line 1; and line 12 is not line 1.', source: 'b.jsonl', related: [{ source: 'a.jsonl', line: 1 }] };
+  assert.equal(messageWithRelated(f), 'Event id already used at line 1 of a.jsonl; and line 12 is not line 1.');
+  assert.equal(messageWithRelated({ ...f, related: [{ source: 'b.jsonl', line: 1 }] }), f.message);
+  assert.equal(messageWithRelated({ message: 'Opened here.', source: 'b', related: [{ source: 'a', line: 4 }, { source: 'a', line: 4 }] }), 'Opened here. (see line 4 of a)');
+  // a line number inside a longer one is not a mention ("line 10" is not "line 1")
+  assert.equal(messageWithRelated({ message: 'see line 10', source: 'b', related: [{ source: 'a', line: 1 }] }), 'see line 10 (see line 1 of a)');
+});
+
+test('--format ndjson: one finding per line with the json field names, then one summary line', async () => {
+  const file = 'examples/aep/session-broken.jsonl';
+  const nd = await runCli('aep', ['validate', '-f', 'ndjson', file]);
+  const js = await runCli('aep', ['validate', '-f', 'json', file]);
+  assert.equal(nd.code, js.code);
+  const lines = nd.stdout.split('\n');
+  assert.equal(lines.pop(), '');
+  const records = lines.map((l) => JSON.parse(l));
+  const last = records.pop();
+  assert.equal(last.kind, 'summary');
+  const doc = JSON.parse(js.stdout);
+  assert.deepEqual(last.summary, doc.summary);
+  assert.deepEqual(last.tool, doc.tool);
+  // the same findings, with the same keys in the same order (json sorts; ndjson is in order found)
+  const key = (f: Record<string, unknown>) => JSON.stringify(f);
+  assert.deepEqual(records.map(key).sort(), doc.findings.map(key).sort());
+  for (const r of records) assert.equal(r.kind, undefined);
+  assert.ok(records.length >= 3);
+});
+
+test('ndjson streams: a finding is written before the input has ended', async () => {
+  let stdout = '';
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  let seenBeforeEnd = '';
+  const io: CliIO = {
+    stdout: { write: (s) => void (stdout += s) },
+    stderr: { write: () => {} },
+    stdin: (async function* () {
+      yield Buffer.from('{"not":"an event"}\n');
+      // the first line's findings are out before the second chunk is read
+      await new Promise((r) => setTimeout(r, 0));
+      seenBeforeEnd = stdout;
+      release();
+      await gate;
+      yield Buffer.from('{"also":"not"}\n');
+    })(),
+    env: {},
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+    cwd: REPO,
+  };
+  assert.equal(await main(aepCli, ['node', 'aep', 'validate', '-f', 'ndjson', '-'], io), 1);
+  assert.match(seenBeforeEnd, /"ruleId":"aep\/envelope-required"/);
+  assert.doesNotMatch(seenBeforeEnd, /"kind":"summary"/);
+});
+
+test('-o naming an input is refused (also through a symbolic or hard link); the report is renamed into place only on success', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ac-out-'));
+  const log = join(dir, 'log.jsonl');
+  const original = readFileSync('examples/aep/session.jsonl');
+  writeFileSync(log, original);
+  symlinkSync(log, join(dir, 'sym.jsonl'));
+  linkSync(log, join(dir, 'hard.jsonl'));
+  for (const out of [log, join(dir, 'sym.jsonl'), join(dir, 'hard.jsonl'), join(dir, '.', 'log.jsonl')]) {
+    const r = await runCli('aep', ['validate', log, '-o', out]);
+    assert.equal(r.code, 2, out);
+    assert.match(r.stderr, /--output .* is the input .*: writing the report there would destroy it/);
+    assert.deepEqual(readFileSync(log), original);
+  }
+  // fixtures too never leaves a half report; a good run replaces the previous report whole
+  const report = join(dir, 'report.json');
+  writeFileSync(report, 'previous');
+  assert.equal((await runCli('aep', ['validate', log, '-o', report, '-f', 'json'])).code, 0);
+  assert.equal(JSON.parse(readFileSync(report, 'utf8')).kind, 'validate');
+  // a run that fails (unreadable input: exit 2) leaves the previous report as it was and no temporary file
+  writeFileSync(report, 'previous');
+  const bad = await runCli('aep', ['validate', join(dir, 'missing.jsonl'), '-o', report]);
+  assert.equal(bad.code, 2);
+  assert.equal(readFileSync(report, 'utf8'), 'previous');
+  const crashed = await runCli('aep', ['fixtures', join(dir, 'no-such-dir'), '-o', report]);
+  assert.equal(crashed.code, 2);
+  assert.equal(readFileSync(report, 'utf8'), 'previous');
+  assert.deepEqual(readdirSync(dir).filter((n) => n.endsWith('.tmp')), []);
+  // a folder that cannot take the file: one line, exit 2
+  const nowhere = await runCli('aep', ['validate', log, '-o', join(dir, 'no', 'such', 'r.txt')]);
+  assert.equal(nowhere.code, 2);
+  assert.match(nowhere.stderr, /^aep: cannot write .*r\.txt: ENOENT/);
+});
+
+test('progress on a terminal: a finding clears the progress line first and it is drawn again after', async () => {
+  let screen = '';
+  let t = 0;
+  const bad = '{"aep":"9.9","id":"e1","type":"agent.heartbeat","time":"2026-11-30T10:00:00Z","source":"aep://h/agent/a/session/s","agent":"a"}\n';
+  const good = bad.replace('9.9', '0.1');
+  const io: CliIO = {
+    stdout: { write: (s) => void (screen += s) },
+    stderr: { write: (s) => void (screen += s) },
+    stdin: (async function* () {
+      for (let i = 0; i < 20; i++) yield Buffer.from((i % 4 === 3 ? bad : good).replace('"e1"', `"e${i}"`));
+    })(),
+    env: {},
+    stdoutIsTTY: true,
+    stderrIsTTY: true,
+    now: () => (t += 500),
+    cwd: REPO,
+  };
+  assert.equal(await main(aepCli, ['node', 'aep', 'validate', '--no-color', '--rule', 'aep/version', '-'], io), 1);
+  const findings = screen.split('\n').filter((l) => l.includes('error  aep/version'));
+  assert.equal(findings.length, 5);
+  assert.match(screen, /events\/s/, 'the progress line was shown');
+  // what a terminal shows: a carriage return and erase-line start the line again
+  const shown = screen.split('\n').map((l) => l.slice(l.lastIndexOf('\r\x1b[K') + (l.includes('\r\x1b[K') ? 4 : 0)));
+  for (const l of shown.filter((x) => x.includes('error  aep/version'))) assert.match(l, /^<stdin>:\d+:\d+ +error +aep\/version /, JSON.stringify(l));
+  // after every finding the progress text comes back (until the end clears it)
+  const afterFinding = screen.split(/error {2}aep\/version[^\n]*\n/).slice(1, -1);
+  for (const rest of afterFinding) assert.match(rest, /^(\r\x1b\[K)?[0-9.]+ MB/);
+});
+
+test('progress under a pseudo-terminal (script(1)): no finding line shares the screen line with the progress text', { skip: spawnSync('script', ['--version']).status === 0 ? false : 'script(1) is not installed' }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ac-pty-'));
+  const file = join(dir, 'big.jsonl');
+  const good = '{"aep":"0.1","id":"eN","type":"agent.heartbeat","time":"2026-11-30T10:00:00Z","source":"aep://h/agent/a/session/s","agent":"a"}\n';
+  const lines: string[] = [];
+  for (let i = 0; i < 30_000; i++) lines.push((i % 3000 === 2999 ? good.replace('0.1', '9.9') : good).replace('eN', `e${i}`));
+  writeFileSync(file, lines.join(''));
+  // progress from the first chunk on, so the 10 findings meet it on screen
+  const r = spawnSync('script', ['-qfc', `${process.execPath} bin/aep.js validate --no-color --rule aep/version ${file}`, '/dev/null'], { cwd: REPO, encoding: 'utf8', env: { ...process.env, AGENT_CONFORMANCE_PROGRESS_MS: '0,0', NO_COLOR: '1' } });
+  assert.equal(r.status, 0, r.stderr); // script(1) itself; the run's own code is not passed through everywhere
+  const screen = r.stdout;
+  assert.match(screen, /MB \(\d+%\), \d+ events\/s/, 'the progress line was drawn on the terminal');
+  const rows = screen.split(/\r?\n/).map((l) => {
+    const k = l.lastIndexOf('\r\x1b[K');
+    return k === -1 ? l : l.slice(k + 4);
+  });
+  const found = rows.filter((l) => l.includes('aep/version  '));
+  assert.equal(found.length, 10, screen.slice(0, 2000));
+  for (const l of found) assert.ok(l.startsWith(`${file}:`), JSON.stringify(l));
 });
