@@ -282,3 +282,42 @@ test('progress under a pseudo-terminal (script(1)): no finding line shares the s
   assert.equal(found.length, 10, screen.slice(0, 2000));
   for (const l of found) assert.ok(l.startsWith(`${file}:`), JSON.stringify(l));
 });
+
+test('messages say what exactly is wrong: the time part, the version found, the valid choice ids, lengths in characters (code points)', async () => {
+  const ev = (o: Record<string, unknown>) => JSON.stringify({ aep: '0.1', id: 'e1', type: 'agent.heartbeat', time: '2026-11-30T10:00:00Z', source: 'aep://h/agent/a/session/s', agent: 'a', ...o }) + '\n';
+  const msg = async (line: string, rule: string) => {
+    const r = await runCli('aep', ['validate', '-f', 'json', '--rule', rule, '-'], line);
+    return (JSON.parse(r.stdout).findings as { ruleId: string; message: string }[]).filter((f) => f.ruleId === rule).map((f) => f.message);
+  };
+  const time = async (t: string) => (await msg(ev({ time: t }), 'aep/time-format'))[0] ?? '';
+  assert.match(await time('2026-11-30 10:00:00Z'), /separated by U\+0020, not "T"/);
+  assert.match(await time('2026-11-30\u200310:00:00Z'), /separated by U\+2003, not "T"/);
+  assert.match(await time('2026-11-30T10:00:00+0530'), /time-zone offset is not Z or ±hh:mm/);
+  assert.match(await time('2026-11-30T10:00:00+05'), /time-zone offset is not Z or ±hh:mm/);
+  assert.match(await time('2026-11-30T10:00:00'), /there is no time-zone offset/);
+  assert.match(await time('2026-11-30T10:00:00+24:00'), /offset is out of range/);
+  assert.match(await time('2026-02-29T10:00:00Z'), /day 29 does not exist in month 2 of 2026/);
+  assert.match(await time('2026-11-30T24:00:00Z'), /time of day is out of range/);
+  assert.match(await time('2026-11-30'), /no time of day/);
+  assert.deepEqual(await msg(ev({ aep: '0.2' }), 'aep/version'), ['"/aep" must be "0.1", found "0.2".']);
+  assert.match((await msg(ev({ aep: 1 }), 'aep/version'))[0]!, /found 1\./);
+  // the valid choice ids of a closed select, up to five (AEP-0006 field_spec choices)
+  const form = readFileSync('conformance/aep/fail/aep.form-values-choice.jsonl', 'utf8');
+  const r = await runCli('aep', ['validate', '-f', 'json', '--rule', 'aep/form-values-choice', '-'], form);
+  const choice = (JSON.parse(r.stdout).findings as { ruleId: string; message: string }[]).filter((f) => f.ruleId === 'aep/form-values-choice');
+  assert.ok(choice.length > 0);
+  for (const f of choice) assert.match(f.message, /none of its \d+ choice ids? \("[^"]*"(, "[^"]*")*(, and \d+ more)?\)/, f.message);
+  // lengths: "N characters", counted in code points (one emoji is one character)
+  const { describeValue } = await import('../../src/core/finding.ts');
+  assert.equal(describeValue('a😀b'), 'string (3 characters)');
+  assert.equal(describeValue('x'), 'string (1 character)');
+});
+
+test('text output carries each finding\'s spec citation, dimmed', async () => {
+  const plain = await runCli('aep', ['validate', 'conformance/aep/fail/aep.version.jsonl']);
+  assert.match(plain.stdout, /aep\/version .*\/aep {2}\[AEP-0001 §5\.1 #1\]$/m);
+  let out = '';
+  const io: CliIO = { stdout: { write: (s) => void (out += s) }, stderr: { write: () => {} }, stdin: (async function* () {})(), env: { FORCE_COLOR: '1' }, stdoutIsTTY: true, stderrIsTTY: false, cwd: REPO };
+  await main(aepCli, ['node', 'aep', 'validate', 'conformance/aep/fail/aep.version.jsonl'], io);
+  assert.match(out, /\x1b\[2m\[AEP-0001 §5\.1 #1\]\x1b\[22m/);
+});
