@@ -321,3 +321,12 @@ test('text output carries each finding\'s spec citation, dimmed', async () => {
   await main(aepCli, ['node', 'aep', 'validate', 'conformance/aep/fail/aep.version.jsonl'], io);
   assert.match(out, /\x1b\[2m\[AEP-0001 §5\.1 #1\]\x1b\[22m/);
 });
+
+test('explain shows a gzip case decompressed, never its raw compressed bytes', async () => {
+  for (const bin of ['aep', 'ahp'] as const) {
+    const r = await runCli(bin, ['explain', 'jsonl/gzip-corrupt']);
+    assert.equal(r.code, 0);
+    assert.doesNotMatch(r.stdout, /[\x00-\x08\x0b-\x1f\x7f\ufffd]/);
+    assert.match(r.stdout, /gzip stream of \d+ bytes is cut here/);
+  }
+});
