@@ -174,6 +174,19 @@ export interface FormIssue {
   message: string;
 }
 
+/**
+ * `3 choice ids ("a", "b", "c")`: the valid answers, up to {@link SHOWN_CHOICES} of them
+ * (choice ids are structural, AEP-0006 field_spec `choices[].id`, so quoting them is safe).
+ */
+function choiceIds(ids: ReadonlySet<string>): string {
+  const shown = [...ids].slice(0, SHOWN_CHOICES).map((id) => JSON.stringify(id));
+  const more = ids.size > SHOWN_CHOICES ? `, and ${ids.size - SHOWN_CHOICES} more` : '';
+  return `${ids.size} choice id${ids.size === 1 ? '' : 's'}${shown.length ? ` (${shown.join(', ')}${more})` : ''}`;
+}
+
+/** How many valid choice ids a message lists. */
+const SHOWN_CHOICES = 5;
+
 function fieldName(f: CompiledField): string {
   return `${f.type} field ${JSON.stringify(f.id)}`;
 }
@@ -228,13 +241,13 @@ export function checkFormValues(form: CompiledForm, values: Readonly<Record<stri
             if (typeof x !== 'string') {
               issues.push({ kind: 'type', pointer: `${ptr}/${i}`, fieldId: f.id, fieldIndex: f.index, message: `Item ${i} of the multi ${fieldName(f)} is ${describeValue(x)}, not a choice id string.` });
             } else if (!f.choices.has(x) && !f.other) {
-              issues.push({ kind: 'choice', pointer: `${ptr}/${i}`, fieldId: f.id, fieldIndex: f.index, message: `Item ${i} of the closed multi ${fieldName(f)} (no \`other\`) is a string of ${[...x].length} chars that is none of its ${f.choices.size} choice ids.` });
+              issues.push({ kind: 'choice', pointer: `${ptr}/${i}`, fieldId: f.id, fieldIndex: f.index, message: `Item ${i} of the closed multi ${fieldName(f)} (no \`other\`) is ${describeValue(x)} that is none of its ${choiceIds(f.choices)}.` });
             }
           });
         } else if (typeof v !== 'string') {
           wrongType('one choice id string');
         } else if (!f.choices.has(v) && !f.other) {
-          issues.push({ kind: 'choice', pointer: ptr, fieldId: f.id, fieldIndex: f.index, message: `The closed ${fieldName(f)} (no \`other\`) is answered with a string of ${[...v].length} chars that is none of its ${f.choices.size} choice ids.` });
+          issues.push({ kind: 'choice', pointer: ptr, fieldId: f.id, fieldIndex: f.index, message: `The closed ${fieldName(f)} (no \`other\`) is answered with ${describeValue(v)} that is none of its ${choiceIds(f.choices)}.` });
         }
         break;
       default:

@@ -82,6 +82,16 @@ function multiChoices(field: Obj): string[] | undefined {
   return strings(items.enum);
 }
 
+/**
+ * ` ("a", "b", "c")`: the values a form offers, up to five (the form's own enum values, part of
+ * the request's schema, not the answer, so quoting them shows no answer content).
+ */
+function listed(choices: readonly string[]): string {
+  if (!choices.length) return '';
+  const shown = choices.slice(0, 5).map((c) => JSON.stringify(c));
+  return ` (${shown.join(', ')}${choices.length > 5 ? `, and ${choices.length - 5} more` : ''})`;
+}
+
 const codePoints = (s: string): number => {
   let n = 0;
   for (const _ of s) n++;
@@ -104,7 +114,7 @@ function fieldProblems(ptr: string, field: Obj, v: unknown): AnswerProblem[] {
       }
       const choices = singleChoices(field);
       if (choices !== undefined) {
-        if (!choices.includes(v)) p('enum', `must be one of the ${plural(choices.length, 'option', 'options')} the form offers (found ${describeValue(v)})`);
+        if (!choices.includes(v)) p('enum', `must be one of the ${plural(choices.length, 'option', 'options')} the form offers${listed(choices)} (found ${describeValue(v)})`);
         break;
       }
       const len = codePoints(v);
@@ -143,7 +153,7 @@ function fieldProblems(ptr: string, field: Obj, v: unknown): AnswerProblem[] {
       const choices = multiChoices(field);
       if (choices !== undefined) {
         v.forEach((x, i) => {
-          if (!choices.includes(x)) out.push({ pointer: childPointer(ptr, i), keyword: 'enum', message: `must be one of the ${plural(choices.length, 'option', 'options')} the form offers (found ${describeValue(x)})` });
+          if (!choices.includes(x)) out.push({ pointer: childPointer(ptr, i), keyword: 'enum', message: `must be one of the ${plural(choices.length, 'option', 'options')} the form offers${listed(choices)} (found ${describeValue(x)})` });
         });
       }
       const min = num(field.minItems);

@@ -1,6 +1,7 @@
 /**
  * Inputs of the library API (paths, JSONL text, bytes, Node or web streams) as pipeline
- * {@link InputSpec}s. Several inputs form one stream, checked in the order given
+ * {@link InputSpec}s. JSONL inputs form one stream, checked in the order given (single
+ * documents each alone unless `each: false`; src/core/pipeline.ts `streamGroups`)
  * (docs/architecture.md §Data flow).
  */
 import { createReadStream, statSync } from 'node:fs';

@@ -9,6 +9,7 @@ import { DEFAULT_MAX_DEPTH } from '../core/json.ts';
 import type { JsonlLine } from '../core/jsonl.ts';
 import { newStats, parseLine, type ProtocolChecker, type RunStats } from '../core/pipeline.ts';
 import { FindingCounter, type Summary } from '../core/summary.ts';
+import { visibleFinding } from '../core/visible.ts';
 import { protocolSpec, type OptionsFor, type Protocol } from './protocols.ts';
 
 /** Options of {@link createSession} and {@link checkEvent}. */
@@ -51,7 +52,9 @@ class Session implements CheckSession {
   ) {
     const spec = protocolSpec(protocol);
     this.counter = new FindingCounter((f) => void this.pending.push(f), { strict: options.strict });
-    this.checker = spec.driver(options).createChecker(this.counter.sink, this.stats);
+    // no message leaves with a raw invisible or control character (src/core/visible.ts)
+    const sink = this.counter.sink;
+    this.checker = spec.driver(options).createChecker((f) => sink(visibleFinding(f)), this.stats);
     this.maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
     this.source = options.source ?? '<session>';
     this.knownTypes = spec.knownTypes();
@@ -78,7 +81,7 @@ class Session implements CheckSession {
     this.offset += byteLength + 1;
     this.stats.lines++;
     this.stats.bytes += byteLength + 1;
-    const ev = parseLine(line, this.counter.sink, this.maxDepth);
+    const ev = parseLine(line, (f) => this.counter.sink(visibleFinding(f)), this.maxDepth);
     if (ev) {
       this.stats.events++;
       this.checker.onEvent(ev);

@@ -5,7 +5,7 @@
  * (src/cli/program.ts `runValidate`), without a reporter.
  */
 import type { Finding } from '../core/finding.ts';
-import { InputError, runPipeline, type InputSpec, type RunStats } from '../core/pipeline.ts';
+import { addStats, InputError, newStats, runPipeline, streamGroups, type InputSpec, type RunStats } from '../core/pipeline.ts';
 import { FindingCounter, type Summary } from '../core/summary.ts';
 import { toInputSpecs, type Inputs } from './inputs.ts';
 import { protocolSpec, type OptionsFor, type Protocol } from './protocols.ts';
@@ -14,6 +14,12 @@ import { protocolSpec, type OptionsFor, type Protocol } from './protocols.ts';
 export type ValidateOptions<P extends Protocol = Protocol> = OptionsFor<P> & {
   /** Hand at most this many findings to the caller; the rest are only counted (`summary.omitted`). */
   maxFindings?: number;
+  /**
+   * `true`: every input is its own stream (`--each`); `false`: all inputs are one stream
+   * (`--no-each`). Default, as the CLI: each single-document input (an AHP HTTP body or
+   * registration document) alone, the JSONL inputs together as one stream.
+   */
+  each?: boolean;
 };
 
 /**
@@ -94,7 +100,9 @@ class Run implements ValidationRun {
       const o = this.options;
       const counter = new FindingCounter((f) => this.push(f), { strict: o.strict, maxFindings: o.maxFindings });
       const inputs = toInputSpecs(this.inputs, (s) => spec.framing(s, o)).map((s) => this.paced(s));
-      const stats: RunStats = await runPipeline(inputs, spec.driver(o), counter.sink, { maxLineBytes: o.maxLineBytes, maxDepth: o.maxDepth });
+      const stats: RunStats = newStats();
+      // one fresh driver (stream state) per stream
+      for (const group of streamGroups(inputs, o.each)) addStats(stats, await runPipeline(group, spec.driver(o), counter.sink, { maxLineBytes: o.maxLineBytes, maxDepth: o.maxDepth }));
       this.outcome = { summary: counter.summary(stats, spec.knownTypes()) };
     } catch (e) {
       this.outcome = e instanceof InputError && e.cause === CANCELLED ? { error: new Error('the run was stopped before its end') } : { error: e };

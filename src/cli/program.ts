@@ -6,18 +6,20 @@
  * Exit codes (README §Exit codes): 0 nothing at/above `--fail-on`;
  * 1 findings at/above it (or a fixture/pin mismatch); 2 usage, I/O or internal errors.
  */
-import { createReadStream, fstatSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, fstatSync, statSync } from 'node:fs';
+import { basename } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { isSeverity, type Finding, type Severity } from '../core/finding.ts';
 import { DEFAULT_MAX_DEPTH } from '../core/json.ts';
 import { DEFAULT_MAX_LINE_BYTES } from '../core/jsonl.ts';
-import { InputError, runPipeline, type InputSpec, type ProtocolDriver } from '../core/pipeline.ts';
+import { addStats, InputError, newStats, runPipeline, streamGroups, type InputSpec, type ProtocolDriver } from '../core/pipeline.ts';
 import { RuleCrashError, type RuleMeta } from '../core/rule.ts';
 import { FindingCounter } from '../core/summary.ts';
 import { VERSION } from '../api/version.ts';
 import { createReporter, FORMATS, type FormatName } from '../report/index.ts';
 import type { Output } from '../report/types.ts';
 import type { RuleSelection } from '../core/engine.ts';
+import { openReportFile, outputIsInput, type ReportFile } from './output.ts';
 import { addCatalogueAndFixtureVerbs, unknownRuleMessage } from './verbs.ts';
 
 /** Process access for the CLI (real process in bins; fakes in tests). */
@@ -30,6 +32,15 @@ export interface CliIO {
   stdoutIsTTY: boolean;
   /** True when stderr is a terminal (progress line). */
   stderrIsTTY: boolean;
+  /** The clock of the progress line, in milliseconds (tests; `Date.now` by default). */
+  now?: () => number;
+  /** True when stdin is a terminal (`validate` with no file then says it reads standard input). */
+  stdinIsTTY?: boolean;
+  /**
+   * Set when a write to stdout or stderr failed (`> /dev/full`: ENOSPC, EIO, ...): the run
+   * ends with exit 2 whatever it found (a report that was not written is no verdict).
+   */
+  writeFailed?(): boolean;
   cwd: string;
 }
 
@@ -45,6 +56,11 @@ export interface ValidateOptions {
   output?: string;
   color?: boolean;
   progress: boolean;
+  /**
+   * `--each` (true) / `--no-each` (false): every input its own stream, or all one stream;
+   * absent: each single-document input alone, the JSONL inputs one stream (src/core/pipeline.ts `streamGroups`).
+   */
+  each?: boolean;
   /** `--rule ID` (repeatable): run only these rules (framing always runs); absent or empty runs all. */
   rule?: string[];
   /** Protocol-specific options (e.g. AHP `binding`, AEP caps). */
@@ -78,6 +94,12 @@ export interface CliProtocol {
 /** The package version (re-exported for the verbs). */
 export { VERSION };
 
+/** Parse a non-negative integer option (`--max-findings 0`: summary only). @throws InvalidArgumentError */
+export function nonNegativeInt(value: string): number {
+  if (!/^(0|[1-9][0-9]*)$/.test(value)) throw new InvalidArgumentError('expected 0 or a positive integer.');
+  return Number(value);
+}
+
 /** Parse a positive integer option. @throws InvalidArgumentError */
 export function positiveInt(value: string): number {
   if (!/^[1-9][0-9]*$/.test(value)) throw new InvalidArgumentError('expected a positive integer.');
@@ -99,12 +121,6 @@ export function ruleSelection(opts: Pick<ValidateOptions, 'rule'>): RuleSelectio
   return opts.rule?.length ? new Set(opts.rule) : undefined;
 }
 
-/** Make an {@link Output} that writes to a file at the end (for `--output`). */
-function fileOutput(): Output & { text(): string } {
-  const parts: string[] = [];
-  return { write: (s) => void parts.push(s), text: () => parts.join('') };
-}
-
 /**
  * The process's standard input as chunks; a directory redirected to it (`< dir`) reads as
  * nothing on some systems, so it is refused (an unreadable input, exit 2) instead of being
@@ -121,8 +137,11 @@ async function* processStdin(): AsyncGenerator<Uint8Array | string> {
   yield* process.stdin;
 }
 
-/** Open the inputs named on the command line (`-` or none = stdin). @throws InputError */
-export function openInputs(files: readonly string[], io: CliIO, framing: (p: string) => 'jsonl' | 'document'): InputSpec[] {
+/**
+ * Open the inputs named on the command line (`-` or none = stdin). `program` names the bin in
+ * hints (a directory given as input points at `fixtures DIR`). @throws InputError
+ */
+export function openInputs(files: readonly string[], io: CliIO, framing: (p: string) => 'jsonl' | 'document', program = 'aep'): InputSpec[] {
   const names = files.length ? files : ['-'];
   let stdinUsed = false;
   return names.map((name) => {
@@ -135,7 +154,7 @@ export function openInputs(files: readonly string[], io: CliIO, framing: (p: str
     let regular: boolean;
     try {
       const st = statSync(name);
-      if (st.isDirectory()) throw new Error('is a directory');
+      if (st.isDirectory()) throw new Error(`is a directory (\`${program} fixtures ${name}\` runs a fixture directory)`);
       size = st.size;
       regular = st.isFile();
     } catch (e) {
@@ -147,24 +166,42 @@ export function openInputs(files: readonly string[], io: CliIO, framing: (p: str
   });
 }
 
-/** Progress line on stderr: bytes done of total and events per second. TTY only. */
+/**
+ * Progress line on stderr: bytes done of total and events per second. TTY only. It shows after
+ * a second and at most five times a second (`AGENT_CONFORMANCE_PROGRESS_MS=<first>,<interval>`
+ * changes both, for demonstrations and tests). {@link suspend} clears it before a finding is
+ * written to the same terminal and {@link resume} draws it again after, so a finding never
+ * lands in the middle of the progress text.
+ */
 function progressPrinter(io: CliIO, totalBytes: number | undefined) {
-  const started = Date.now();
-  let lastPrint = 0;
+  const [first, every] = (io.env.AGENT_CONFORMANCE_PROGRESS_MS ?? '1000,200').split(',').map((n) => Number(n));
+  const now = io.now ?? Date.now;
+  const started = now();
+  let lastPrint = -Infinity;
+  let text = '';
   let shown = false;
   return {
     update(bytes: number, events: number) {
-      const now = Date.now();
-      if (now - started < 1000 || now - lastPrint < 200) return;
-      lastPrint = now;
-      shown = true;
+      const t = now();
+      if (t - started < (first ?? 1000) || t - lastPrint < (every ?? 200)) return;
+      lastPrint = t;
       const mb = (n: number) => (n / 1048576).toFixed(1);
-      const rate = Math.round(events / ((now - started) / 1000));
-      const of = totalBytes ? ` of ${mb(totalBytes)} MB (${Math.floor((bytes / totalBytes) * 100)}%)` : ' MB';
-      io.stderr.write(`\r\x1b[K${mb(bytes)}${totalBytes ? '' : ''}${of}, ${rate} events/s`);
+      const rate = Math.round(events / (Math.max(t - started, 1) / 1000));
+      // a compressed input decompresses to more than its size: then no percentage
+      const of = totalBytes && bytes <= totalBytes ? ` of ${mb(totalBytes)} MB (${Math.floor((bytes / totalBytes) * 100)}%)` : ' MB';
+      text = `${mb(bytes)}${of}, ${rate} events/s`;
+      shown = true;
+      io.stderr.write(`\r\x1b[K${text}`);
+    },
+    suspend() {
+      if (shown) io.stderr.write('\r\x1b[K');
+    },
+    resume() {
+      if (shown) io.stderr.write(text);
     },
     clear() {
       if (shown) io.stderr.write('\r\x1b[K');
+      shown = false;
     },
   };
 }
@@ -182,13 +219,32 @@ export async function runValidate(protocol: CliProtocol, files: string[], opts: 
   }
   let inputs: InputSpec[];
   try {
-    inputs = openInputs(files, io, (p) => protocol.framingFor?.(p, opts) ?? 'jsonl');
+    inputs = openInputs(files, io, (p) => protocol.framingFor?.(p, opts) ?? 'jsonl', protocol.name);
   } catch (e) {
     io.stderr.write(`${protocol.name}: ${(e as Error).message}\n`);
     return 2;
   }
-  const toFile = opts.output ? fileOutput() : undefined;
-  const out: Output = toFile ?? io.stdout;
+  if (opts.output !== undefined) {
+    // the report would replace the log it reports on
+    const same = outputIsInput(opts.output, files);
+    if (same !== undefined) {
+      io.stderr.write(`${protocol.name}: --output ${opts.output} is the input ${same}: writing the report there would destroy it; name another file\n`);
+      return 2;
+    }
+  }
+  // waiting on a terminal for typed input looks like a hang: say what it waits for
+  if (io.stdinIsTTY && inputs.some((i) => i.source === '<stdin>') && !opts.quiet) io.stderr.write(`${protocol.name}: reading standard input (end it with Ctrl-D; name files to check them instead)\n`);
+  let toFile: ReportFile | undefined;
+  try {
+    toFile = opts.output !== undefined ? openReportFile(opts.output) : undefined;
+  } catch (e) {
+    io.stderr.write(`${protocol.name}: cannot write ${opts.output}: ${(e as Error).message}\n`);
+    return 2;
+  }
+  const total = inputs.every((i) => i.size !== undefined) ? inputs.reduce((a, i) => a + (i.size ?? 0), 0) : undefined;
+  const progress = opts.progress && io.stderrIsTTY && !opts.quiet ? progressPrinter(io, total) : undefined;
+  // on a terminal the report and the progress line share the screen: clear it around each write
+  const out: Output = toFile ?? (progress ? { write: (s) => (progress.suspend(), io.stdout.write(s), progress.resume()) } : io.stdout);
   const color = opts.color ?? (toFile ? false : defaultColor(io));
   const reporter = createReporter(opts.format, out, {
     protocol: protocol.name,
@@ -200,35 +256,43 @@ export async function runValidate(protocol: CliProtocol, files: string[], opts: 
     sources: inputs.map((i) => i.source),
   });
   const counter = new FindingCounter((f: Finding) => reporter.finding(f), { strict: opts.strict, maxFindings: opts.maxFindings });
-  const total = inputs.every((i) => i.size !== undefined) ? inputs.reduce((a, i) => a + (i.size ?? 0), 0) : undefined;
-  const progress = opts.progress && io.stderrIsTTY && !opts.quiet ? progressPrinter(io, total) : undefined;
-  let stats;
+  const groups = streamGroups(inputs, opts.each as boolean | undefined);
+  const stats = newStats();
   try {
-    let statsRef: { events: number } | undefined;
-    const driver = protocol.driver(opts);
-    const wrapped: ProtocolDriver = {
-      ...driver,
-      createChecker: (sink, st) => {
-        statsRef = st;
-        return driver.createChecker(sink, st);
-      },
-    };
-    stats = await runPipeline(inputs, wrapped, counter.sink, {
-      maxDepth: opts.maxDepth,
-      maxLineBytes: opts.maxLineBytes,
-      onProgress: progress ? (b) => progress.update(b, statsRef?.events ?? 0) : undefined,
-    });
+    let done = 0;
+    for (const group of groups) {
+      // each stream has its own state (a fresh checker) and, when there are several, its own summary line
+      const own = new FindingCounter(counter.sink);
+      let statsRef: { events: number } | undefined;
+      const driver = protocol.driver(opts);
+      const wrapped: ProtocolDriver = {
+        ...driver,
+        createChecker: (sink, st) => {
+          statsRef = st;
+          return driver.createChecker(sink, st);
+        },
+      };
+      const base = done;
+      const st = await runPipeline(group, wrapped, own.sink, {
+        maxDepth: opts.maxDepth,
+        maxLineBytes: opts.maxLineBytes,
+        onProgress: progress ? (b) => progress.update(base + b, stats.events + (statsRef?.events ?? 0)) : undefined,
+      });
+      done += st.bytes;
+      addStats(stats, st);
+      if (groups.length > 1) reporter.inputSummary?.(group.map((i) => i.source).join(' + '), own.summary(st, protocol.knownTypes));
+    }
   } catch (e) {
     progress?.clear();
+    toFile?.abort();
     return reportRunError(protocol.name, e, io);
   }
   progress?.clear();
   reporter.finish(counter.summary(stats, protocol.knownTypes));
   if (toFile) {
-    try {
-      writeFileSync(opts.output!, toFile.text());
-    } catch (e) {
-      io.stderr.write(`${protocol.name}: cannot write ${opts.output}: ${(e as Error).message}\n`);
+    const failed = toFile.commit();
+    if (failed !== undefined) {
+      io.stderr.write(`${protocol.name}: cannot write ${opts.output}: ${failed}\n`);
       return 2;
     }
   }
@@ -261,7 +325,7 @@ export function addReportOptions(cmd: Command, formats: readonly string[] = FORM
     .addOption(new Option('-f, --format <format>', 'output format').choices(formats as string[]).default('text'))
     .addOption(new Option('--fail-on <severity>', 'exit 1 when a finding is at or above this severity').argParser(severityArg).default('error'))
     .option('--strict', 'raise warnings to errors', false)
-    .addOption(new Option('--max-findings <n>', 'report at most n findings (the rest are counted)').argParser(positiveInt))
+    .addOption(new Option('--max-findings <n>', 'report at most n findings (the rest are counted; 0: the summary only)').argParser(nonNegativeInt))
     .option('-o, --output <file>', 'write the report to a file instead of stdout')
     .option('-q, --quiet', 'print only what is at or above --fail-on, and the summary; no progress line', false)
     .option('--no-color', 'never colour text output');
@@ -286,7 +350,9 @@ function buildProgram(protocol: CliProtocol, io: CliIO, setExit: (code: number) 
     .addOption(new Option('--max-line-bytes <n>', 'longest line accepted, in bytes').argParser(positiveInt).default(DEFAULT_MAX_LINE_BYTES))
     .addOption(new Option('--max-depth <n>', 'deepest nesting of arrays/objects accepted').argParser(positiveInt).default(DEFAULT_MAX_DEPTH))
     .option('--rule <id>', `run only this rule (repeatable; framing jsonl/* and json/* findings always appear); \`${protocol.name} rules\` lists the ids`, collect)
-    .option('--no-progress', 'never show the progress line');
+    .option('--no-progress', 'never show the progress line')
+    .option('--each', 'check every input as its own stream, with its own summary line (default: each HTTP body or registration document alone, JSONL inputs one stream)')
+    .option('--no-each', 'check all inputs as one stream, in the order given');
   protocol.validateOptions?.(validate);
   validate.action(async (files: string[], raw: Record<string, unknown>) => {
     const opts = { ...raw, color: raw.color === false ? false : undefined } as ValidateOptions;
@@ -314,18 +380,27 @@ export async function main(protocol: CliProtocol, argv: string[], io: CliIO): Pr
     io.stderr.write(`${protocol.name}: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
     return 2;
   }
-  return code;
+  return io.writeFailed?.() ? 2 : code;
 }
 
-/** The real process as a {@link CliIO}. */
-export function processIO(): CliIO {
+/**
+ * The real process as a {@link CliIO}; `program` (`aep`, `ahp`) names the bin in messages.
+ */
+export function processIO(program = basename(process.argv[1] ?? 'aep').replace(/\.[cm]?js$/, '')): CliIO {
   // A reader that goes away (`aep validate big.jsonl | head`) closes the pipe: stop writing to
-  // it, finish the run and keep the exit code it earns, never a stack trace.
+  // it, finish the run and keep the exit code it earns, never a stack trace. Any other failed
+  // write (`> /dev/full`: ENOSPC; EIO) is one line on stderr and exit 2, for every verb: the
+  // report was not written, so the run gave no verdict. The error may come after the run has
+  // returned its code (writes to pipes are asynchronous), so it also sets the exit code itself.
   const closed = { stdout: false, stderr: false };
+  let failed = false;
   for (const name of ['stdout', 'stderr'] as const) {
     process[name].on('error', (e: NodeJS.ErrnoException) => {
-      if (e.code === 'EPIPE') closed[name] = true;
-      else throw e;
+      closed[name] = true;
+      if (e.code === 'EPIPE') return;
+      if (!failed && name === 'stdout' && !closed.stderr) process.stderr.write(`${program}: cannot write to standard output: ${e.message}\n`);
+      failed = true;
+      process.exitCode = 2;
     });
   }
   return {
@@ -335,6 +410,8 @@ export function processIO(): CliIO {
     env: process.env,
     stdoutIsTTY: Boolean(process.stdout.isTTY),
     stderrIsTTY: Boolean(process.stderr.isTTY),
+    stdinIsTTY: Boolean(process.stdin.isTTY),
+    writeFailed: () => failed,
     cwd: process.cwd(),
   };
 }

@@ -9,7 +9,6 @@
  * - `rules`: the rule catalogue (id, severity, citation, one line); `--format json` for tools.
  * - `explain RULE`: description, citation with link, a failing and a passing example.
  */
-import { writeFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import { DEFAULT_MAX_DEPTH } from '../core/json.ts';
 import { DEFAULT_MAX_LINE_BYTES } from '../core/jsonl.ts';
@@ -19,6 +18,7 @@ import type { Severity } from '../core/finding.ts';
 import type { FixtureProtocol } from '../fixture-runner/index.ts';
 import { createFixtureReporter, fixtureFormatsFor, type FixtureFormatName } from '../report/index.ts';
 import type { Output } from '../report/types.ts';
+import { openReportFile, type ReportFile } from './output.ts';
 import { addReportOptions, defaultColor, reportRunError, VERSION, type CliIO, type CliProtocol, type ValidateOptions } from './program.ts';
 
 /** Options of `fixtures`, after parsing. */
@@ -48,9 +48,15 @@ export function fixtureProtocolOf(protocol: CliProtocol, opts: Pick<FixturesOpti
  */
 export async function runFixturesVerb(protocol: CliProtocol, dir: string, opts: FixturesOptions, io: CliIO): Promise<number> {
   const { DeviationsError, FixtureError, fixtureExitCode, runFixtures } = await import('../fixture-runner/index.ts');
-  const parts: string[] = [];
-  const toFile = opts.output !== undefined;
-  const out: Output = toFile ? { write: (s) => void parts.push(s) } : io.stdout;
+  // a report file is written beside its place and renamed there on success (src/cli/output.ts)
+  let toFile: ReportFile | undefined;
+  try {
+    toFile = opts.output !== undefined ? openReportFile(opts.output) : undefined;
+  } catch (e) {
+    io.stderr.write(`${protocol.name}: cannot write ${opts.output}: ${(e as Error).message}\n`);
+    return 2;
+  }
+  const out: Output = toFile ?? io.stdout;
   const color = opts.color ?? (toFile ? false : defaultColor(io));
   const reporter = createFixtureReporter(opts.format, out, { protocol: protocol.name, version: VERSION, color, quiet: opts.quiet, failOn: opts.failOn, rules: protocol.rules() });
   const showProgress = opts.progress && io.stderrIsTTY && !opts.quiet;
@@ -76,13 +82,13 @@ export async function runFixturesVerb(protocol: CliProtocol, dir: string, opts: 
     if (code === 2 && run.summary.counts.error === 0) io.stderr.write(`${protocol.name}: no case in ${dir} was checked (all skipped or not run)\n`);
   } catch (e) {
     if (showProgress) io.stderr.write('\r\x1b[K');
+    toFile?.abort();
     return reportRunError(protocol.name, e, io, [FixtureError, DeviationsError, InputError]);
   }
   if (toFile) {
-    try {
-      writeFileSync(opts.output!, parts.join(''));
-    } catch (e) {
-      io.stderr.write(`${protocol.name}: cannot write ${opts.output}: ${(e as Error).message}\n`);
+    const failed = toFile.commit();
+    if (failed !== undefined) {
+      io.stderr.write(`${protocol.name}: cannot write ${opts.output}: ${failed}\n`);
       return 2;
     }
   }

@@ -54,10 +54,16 @@ export interface Finding extends Location {
 export type FindingSink = (finding: Finding) => void;
 
 /** Describe a JSON value for a message without echoing it: `string (12 chars)`, `object`, ... */
+/** `1 character`, `5 characters`. */
+function plainCount(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
 export function describeValue(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return `array (${v.length} items)`;
-  if (typeof v === 'string') return `string (${[...v].length} chars)`;
+  // the unit of JSON Schema lengths: Unicode code points (an emoji is one character)
+  if (typeof v === 'string') return `string (${plainCount([...v].length, 'character')})`;
   if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
   return typeof v;
 }

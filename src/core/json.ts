@@ -10,6 +10,7 @@
  * finding is reported).
  */
 import { escapeToken, pointerOf } from './pointer.ts';
+import { codePointName, visible } from './visible.ts';
 
 /** Default maximum nesting depth of arrays/objects (the root object is depth 1). */
 export const DEFAULT_MAX_DEPTH = 256;
@@ -95,8 +96,10 @@ WS[0x0d] = 1;
 function describeChar(text: string, i: number): string {
   if (i >= text.length) return 'end of input';
   const c = text.codePointAt(i)!;
-  if (c < 0x20 || c === 0x7f) return `control character U+${c.toString(16).toUpperCase().padStart(4, '0')}`;
-  return `'${String.fromCodePoint(c)}'`;
+  if (c < 0x20 || c === 0x7f) return `control character ${codePointName(c)}`;
+  const ch = String.fromCodePoint(c);
+  // an invisible character is named, never printed (src/core/visible.ts)
+  return visible(ch) === ch ? `'${ch}'` : c === 0xfeff ? 'a byte order mark (U+FEFF)' : `invisible character ${codePointName(c)}`;
 }
 
 /**

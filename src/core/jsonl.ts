@@ -45,10 +45,11 @@ export interface JsonlReaderOptions {
 
 /** Rule metadata for the framing rules the reader reports (catalogue and docs). */
 export const JSONL_RULES = [
-  { id: 'jsonl/bom', severity: 'error', description: 'The input starts with a UTF-8 byte order mark.', spec: 'RFC 8259 §8.1; AEP-0003 §3.1' },
+  { id: 'jsonl/bom', severity: 'error', description: 'The input, or a later line of it (inputs concatenated), starts with a UTF-8 byte order mark.', spec: 'RFC 8259 §8.1; AEP-0003 §3.1' },
   { id: 'jsonl/blank-line', severity: 'warning', description: 'A line is empty or holds only whitespace.', spec: 'AEP-0003 §3.1; JSON Lines' },
   { id: 'jsonl/invalid-utf8', severity: 'error', description: 'A line holds bytes that are not valid UTF-8.', spec: 'RFC 8259 §8.1; AEP-0003 §3.1' },
-  { id: 'jsonl/line-too-long', severity: 'error', description: 'A line is longer than the configured cap (--max-line-bytes).', spec: 'agent-conformance limits' },
+  { id: 'jsonl/line-too-long', severity: 'error', description: 'A line, or a single-document input (an AHP HTTP body or registration document), is longer than the configured cap (--max-line-bytes).', spec: 'agent-conformance limits' },
+  { id: 'jsonl/gzip-corrupt', severity: 'error', description: 'A gzip-compressed input (told by its magic bytes 1f 8b) is truncated or corrupt: the complete lines before the damage are checked, the rest cannot be read.', spec: 'RFC 1952 §2.2-§2.3' },
   { id: 'jsonl/carriage-return', severity: 'error', description: 'A carriage return appears on a binding that forbids it.', spec: 'AHP base/transports/stdio §Framing' },
   { id: 'jsonl/empty-input', severity: 'error', description: 'The input holds no event at all.', spec: 'AEP-0003 §3.1' },
   { id: 'jsonl/no-final-newline', severity: 'info', description: 'The last line is not terminated by a newline (it is still checked).', spec: 'AEP-0003 §3.1' },
@@ -58,6 +59,8 @@ export const JSONL_RULES = [
   { id: 'json/duplicate-key', severity: 'error', description: 'An object has two members with the same name.', spec: 'RFC 8259 §4' },
   { id: 'json/duplicate-key-omitted', severity: 'info', description: 'A line repeats member names more often than are reported one by one; the rest are counted in this one finding.', spec: 'RFC 8259 §4; agent-conformance limits' },
 ] as const;
+
+const BOM_LATER_LINE = 'Line starts with a UTF-8 byte order mark (EF BB BF, U+FEFF): inputs concatenated? JSON text must not begin with one. It was skipped.';
 
 type JsonlRuleId = (typeof JSONL_RULES)[number]['id'];
 
@@ -197,6 +200,14 @@ export async function readJsonl(
           stop--; // byteLength describes `text`
         }
       }
+    }
+    if (text.charCodeAt(0) === 0xfeff) {
+      // a BOM at the start of a later line: two inputs concatenated (`cat a.jsonl b.jsonl`);
+      // reported at its line and skipped, as at the start of the input (RFC 8259 §8.1)
+      sink(framingFinding('jsonl/bom', { source, line: lineNo, column: 1, byteOffset: offset }, BOM_LATER_LINE));
+      text = text.slice(1);
+      offset += 3;
+      start += 3;
     }
     if (isBlank(text)) {
       sink(

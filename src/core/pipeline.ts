@@ -3,14 +3,17 @@
  *
  * docs/architecture.md §Data flow. The protocol checker owns everything after parsing (envelope,
  * overlay/payload, per-event rules, stream rules); this module owns reading, parsing,
- * statistics and the order of inputs. Several inputs form one stream, checked in the order
- * given (stream state is shared across them).
+ * statistics and the order of inputs. The inputs given to one {@link runPipeline} form one
+ * stream, checked in the order given (stream state is shared across them); {@link streamGroups}
+ * decides which inputs of a run share a stream.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import type { Finding, FindingSink } from './finding.ts';
 import { DEFAULT_MAX_DEPTH, parseJsonText } from './json.ts';
 import { DEFAULT_MAX_LINE_BYTES, framingFinding, readJsonl, type JsonlLine } from './jsonl.ts';
+import { gunzipIfCompressed, type GzipState } from './gzip.ts';
 import { RuleCrashError, type ParsedEvent } from './rule.ts';
+import { visibleFinding } from './visible.ts';
 
 /** One input to check. */
 export interface InputSpec {
@@ -204,6 +207,45 @@ class ReadBack {
   }
 }
 
+/** The `jsonl/gzip-corrupt` finding of a cut or damaged gzip input, at the line it cut. */
+function gzipCorrupt(source: string, line: number, c: NonNullable<GzipState['corrupt']>): Finding {
+  const cut = c.droppedBytes > 0 ? `; the incomplete line ${line} (${c.droppedBytes} bytes) was not checked` : '';
+  return framingFinding(
+    'jsonl/gzip-corrupt',
+    { source, line, byteOffset: c.decompressedBytes },
+    `The gzip stream is truncated or corrupt (zlib: ${c.reason}) after ${c.decompressedBytes} bytes of decompressed text; ${line > 1 ? `${line - 1} complete line${line === 2 ? '' : 's'} before it ${line === 2 ? 'was' : 'were'} checked` : 'no complete line came before it'}${cut}; the rest could not be read.`,
+  );
+}
+
+/**
+ * The streams of a run: each a list of inputs checked together (shared stream state), in input
+ * order. `each` true: every input alone (`--each`); false: all inputs one stream; absent, the
+ * default per binding: every single-document input (an AHP HTTP body, a registration document)
+ * alone, since each is a complete exchange of its own, and the JSONL inputs together as one
+ * stream at the place of the first (rotated logs are one log).
+ */
+export function streamGroups(inputs: readonly InputSpec[], each?: boolean): InputSpec[][] {
+  if (each === true) return inputs.map((i) => [i]);
+  if (each === false) return inputs.length ? [[...inputs]] : [];
+  const groups: InputSpec[][] = [];
+  let jsonl: InputSpec[] | undefined;
+  for (const i of inputs) {
+    if (i.framing === 'document') groups.push([i]);
+    else if (jsonl) jsonl.push(i);
+    else groups.push((jsonl = [i]));
+  }
+  return groups;
+}
+
+/** Add `b` into `a` (the run's totals over several streams). */
+export function addStats(a: RunStats, b: RunStats): void {
+  a.inputs += b.inputs;
+  a.bytes += b.bytes;
+  a.lines += b.lines;
+  a.events += b.events;
+  for (const [t, n] of b.types) a.types.set(t, (a.types.get(t) ?? 0) + n);
+}
+
 /** Create empty run statistics. */
 export function newStats(): RunStats {
   return { inputs: 0, bytes: 0, lines: 0, events: 0, types: new Map() };
@@ -219,10 +261,20 @@ export class InputError extends Error {
   }
 }
 
-async function readAll(it: AsyncIterable<Uint8Array | string>): Promise<Buffer> {
+/**
+ * The bytes of a whole-document input, or only its length when it is over `cap` bytes (the
+ * rest is read and counted, never held: memory stays within the cap).
+ */
+async function readAll(it: AsyncIterable<Uint8Array | string>, cap: number): Promise<{ buf?: Buffer; length: number }> {
   const parts: Buffer[] = [];
-  for await (const p of it) parts.push(typeof p === 'string' ? Buffer.from(p) : Buffer.from(p));
-  return Buffer.concat(parts);
+  let length = 0;
+  for await (const p of it) {
+    const b = typeof p === 'string' ? Buffer.from(p) : Buffer.from(p);
+    length += b.length;
+    if (length <= cap) parts.push(b);
+    else parts.length = 0;
+  }
+  return length <= cap ? { buf: Buffer.concat(parts), length } : { length };
 }
 
 /**
@@ -233,9 +285,11 @@ async function readAll(it: AsyncIterable<Uint8Array | string>): Promise<Buffer> 
 export async function runPipeline(
   inputs: readonly InputSpec[],
   driver: ProtocolDriver,
-  sink: FindingSink,
+  rawSink: FindingSink,
   opts: PipelineOptions = {},
 ): Promise<RunStats> {
+  // no message leaves the pipeline with a raw invisible or control character in it
+  const sink: FindingSink = (f) => rawSink(visibleFinding(f));
   const stats = newStats();
   const checker = driver.createChecker(sink, stats);
   const maxDepth = opts.maxDepth ?? DEFAULT_MAX_DEPTH;
@@ -246,15 +300,19 @@ export async function runPipeline(
     for (const input of inputs) {
       stats.inputs++;
       if (input.framing === 'document') {
-        let buf: Buffer;
+        let doc: { buf?: Buffer; length: number };
+        const gz: GzipState = { compressed: false };
         try {
-          buf = await readAll(input.open());
+          doc = await readAll(gunzipIfCompressed(input.open(), gz), maxLineBytes);
         } catch (e) {
           throw new InputError(input.source, e);
         }
-        stats.bytes += buf.length;
-        await checkDocument(input.source, buf, checker, sink, stats, maxDepth);
-        doneBytes += buf.length;
+        stats.bytes += doc.length;
+        // a document is one framing unit: the line cap applies to it whole (never a silent pass)
+        if (gz.corrupt) sink(gzipCorrupt(input.source, 1, gz.corrupt));
+        else if (doc.buf) await checkDocument(input.source, doc.buf, checker, sink, stats, maxDepth);
+        else sink(framingFinding('jsonl/line-too-long', { source: input.source, line: 1, column: 1, byteOffset: 0 }, `Document is ${doc.length} bytes long, over the cap of ${maxLineBytes} bytes (--max-line-bytes); it was not checked.`));
+        doneBytes += doc.length;
         opts.onProgress?.(doneBytes);
         continue;
       }
@@ -277,8 +335,11 @@ export async function runPipeline(
         }
       };
       const base = doneBytes;
+      const gz: GzipState = { compressed: false };
+      // a cut gzip stream is one finding: not also "empty input" when it broke before any line
+      const inputSink: FindingSink = (f) => (gz.corrupt && f.ruleId === 'jsonl/empty-input' ? undefined : sink(f));
       try {
-        const st = await readJsonl(input.open(), input.source, onLine, sink, {
+        const st = await readJsonl(gunzipIfCompressed(input.open(), gz), input.source, onLine, inputSink, {
           maxLineBytes,
           cr: driver.cr,
           onProgress: opts.onProgress ? (b) => opts.onProgress!(base + b) : undefined,
@@ -286,6 +347,7 @@ export async function runPipeline(
         stats.bytes += st.bytes;
         stats.lines += st.lines;
         doneBytes += st.bytes;
+        if (gz.corrupt) sink(gzipCorrupt(input.source, st.lines + 1, gz.corrupt));
       } catch (e) {
         if (e === ownError || e instanceof RuleCrashError) throw e;
         throw new InputError(input.source, e);
@@ -310,7 +372,10 @@ async function checkDocument(source: string, buf: Buffer, checker: ProtocolCheck
     text = dec.decode(buf);
   } catch {
     // reuse the JSONL reader's exact UTF-8 diagnostics
-    await readJsonl([buf], source, (l) => lines.push(l), (f) => f.ruleId === 'jsonl/invalid-utf8' && sink(f));
+    let invalid = false;
+    await readJsonl([buf], source, (l) => lines.push(l), (f) => f.ruleId === 'jsonl/invalid-utf8' && ((invalid = true), sink(f)), { maxLineBytes: buf.length });
+    // valid UTF-8 that still does not decode: too long for one string (a cap set very high)
+    if (!invalid) sink(framingFinding('jsonl/line-too-long', { source, line: 1, column: 1, byteOffset: 0 }, `Document is ${buf.length} bytes long, too long to decode as one text; it was not checked.`));
     return;
   }
   let offset = 0;

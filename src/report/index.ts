@@ -5,14 +5,14 @@
  */
 import { aepReportReporter } from './aep-report.ts';
 import { fixtureGithubReporter, githubReporter } from './github.ts';
-import { fixtureJsonReporter, jsonReporter } from './json.ts';
+import { fixtureJsonReporter, jsonReporter, ndjsonReporter } from './json.ts';
 import { fixtureJunitReporter, junitReporter } from './junit.ts';
 import { fixtureSarifReporter, sarifReporter } from './sarif.ts';
 import { fixtureTextReporter, textReporter } from './text.ts';
 import type { FixtureReporter, Output, ReportContext, Reporter } from './types.ts';
 
 /** Formats `validate` accepts. */
-export const FORMATS = ['text', 'json', 'junit', 'sarif', 'github'] as const;
+export const FORMATS = ['text', 'json', 'ndjson', 'junit', 'sarif', 'github'] as const;
 /** A `validate` `--format` value. */
 export type FormatName = (typeof FORMATS)[number];
 
@@ -31,6 +31,7 @@ type Factory<R> = (out: Output, ctx: ReportContext) => R;
 const VALIDATE_REPORTERS = {
   text: textReporter,
   json: jsonReporter,
+  ndjson: ndjsonReporter,
   junit: junitReporter,
   sarif: sarifReporter,
   github: githubReporter,

@@ -37,6 +37,27 @@ export function jsonReporter(out: Output, ctx: ReportContext): Reporter {
   };
 }
 
+/**
+ * Create the NDJSON reporter for `validate` (`--format ndjson`, for `jq` pipelines): one
+ * finding per line as it is found, with the fields and key order of the `json` format's
+ * findings; with `--each`, one `{"kind":"input-summary","source",...,"summary"}` line after each
+ * input; then one `{"kind":"summary","schemaVersion","tool","sources","summary"}` line. A finding
+ * line has no `kind` (`jq 'select(.ruleId)'` keeps the findings).
+ */
+export function ndjsonReporter(out: Output, ctx: ReportContext): Reporter {
+  return {
+    finding(f) {
+      out.write(JSON.stringify(orderFinding(f)) + '\n');
+    },
+    inputSummary(source, summary) {
+      out.write(JSON.stringify({ kind: 'input-summary', source, summary }) + '\n');
+    },
+    finish(summary) {
+      out.write(JSON.stringify({ kind: 'summary', schemaVersion: JSON_REPORT_VERSION, tool: toolOf(ctx), sources: [...(ctx.sources ?? [])], summary }) + '\n');
+    },
+  };
+}
+
 /** Create the JSON reporter for `fixtures`. */
 export function fixtureJsonReporter(out: Output, ctx: ReportContext): FixtureReporter {
   const cases: CaseResult[] = [];

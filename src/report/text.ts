@@ -13,7 +13,7 @@
  * src/cli/program.ts `defaultColor`); with colour off no escape code is ever written.
  */
 import { Chalk, type ChalkInstance } from 'chalk';
-import type { Severity } from '../core/finding.ts';
+import type { Finding, Severity } from '../core/finding.ts';
 import type { Summary } from '../core/summary.ts';
 import type { CaseResult, CaseStatus, FixtureSummary } from '../fixture-runner/types.ts';
 import type { FixtureReporter, Output, ReportContext, Reporter } from './types.ts';
@@ -34,6 +34,42 @@ export function summaryLine(s: Summary): string {
 /** One physical line: control line breaks in a message become spaces (a finding is one line). */
 function oneLine(s: string): string {
   return s.replace(/\r\n|[\r\n]/g, ' ');
+}
+
+/** Index of the first "line N" in `m` (whole number, not already "line N of ..."), or -1. */
+function lineMention(m: string, n: number): number {
+  const word = `line ${n}`;
+  for (let i = m.indexOf(word); i !== -1; i = m.indexOf(word, i + 1)) {
+    const before = i === 0 ? '' : m[i - 1]!;
+    const after = m[i + word.length] ?? '';
+    if (!/\w/.test(before) && !/\d/.test(after) && !m.startsWith(' of ', i + word.length)) return i;
+  }
+  return -1;
+}
+
+/**
+ * The message of `f` as text output shows it: an earlier location in another input (`related`)
+ * is named with its file, so "at line 1" becomes "at line 1 of a.jsonl" (a rule's message says
+ * only "line N": within one input that is enough). A related location in another input that
+ * the message does not mention is added at the end, "(see line 4 of a.jsonl)".
+ */
+export function messageWithRelated(f: Pick<Finding, 'message' | 'source' | 'related'>): string {
+  let m = f.message;
+  if (!f.related?.length) return m;
+  const extra: string[] = [];
+  const named = new Set<string>();
+  for (const r of f.related) {
+    if (r.source === f.source || r.line === undefined) continue;
+    const key = `${r.line}\u0000${r.source}`;
+    if (named.has(key)) continue;
+    named.add(key);
+    const at = lineMention(m, r.line);
+    if (at !== -1) {
+      const end = at + `line ${r.line}`.length;
+      m = `${m.slice(0, end)} of ${r.source}${m.slice(end)}`;
+    } else extra.push(`line ${r.line} of ${r.source}`);
+  }
+  return extra.length ? `${m} (see ${extra.join(', ')})` : m;
 }
 
 function makeChalk(color: boolean): ChalkInstance {
@@ -61,6 +97,11 @@ function statisticsLines(s: Summary, chalk: ChalkInstance): string {
   return out;
 }
 
+/** True when `s` counts a finding at or above `threshold` (the run fails). */
+function reached(s: Summary, threshold: Severity): boolean {
+  return threshold === 'error' ? s.errors > 0 : threshold === 'warning' ? s.errors + s.warnings > 0 : s.errors + s.warnings + s.infos > 0;
+}
+
 /** Create the text reporter for `validate`. With `ctx.quiet`, findings below `ctx.failOn` are not printed. */
 export function textReporter(out: Output, ctx: ReportContext): Reporter {
   const chalk = makeChalk(ctx.color);
@@ -75,11 +116,17 @@ export function textReporter(out: Output, ctx: ReportContext): Reporter {
         lastSource = f.source;
       }
       const ptr = f.pointer ? `  ${chalk.dim(f.pointer)}` : '';
-      out.write(`${chalk.bold(formatLocation(f))}  ${sev[f.severity](f.severity)}  ${chalk.dim(f.ruleId)}  ${oneLine(f.message)}${ptr}\n`);
+      // the citation last and dimmed: where the spec says so, without crowding the message
+      out.write(`${chalk.bold(formatLocation(f))}  ${sev[f.severity](f.severity)}  ${chalk.dim(f.ruleId)}  ${oneLine(messageWithRelated(f))}${ptr}  ${chalk.dim(`[${f.spec}]`)}\n`);
+    },
+    inputSummary(source, s) {
+      // right under the input's findings; the next input's findings start after a blank line
+      out.write(`${reached(s, threshold) ? chalk.red('✖') : chalk.green('✔')} ${source}: ${summaryLine(s)}\n`);
+      lastSource ??= source;
     },
     finish(s) {
       if (lastSource !== undefined) out.write('\n');
-      const failed = threshold === 'error' ? s.errors > 0 : threshold === 'warning' ? s.errors + s.warnings > 0 : s.errors + s.warnings + s.infos > 0;
+      const failed = reached(s, threshold);
       out.write(`${failed ? chalk.red.bold('✖') : chalk.green.bold('✔')} ${summaryLine(s)}\n`);
       if (!ctx.quiet) out.write(statisticsLines(s, chalk));
     },

@@ -38,6 +38,8 @@ export interface ReportContext {
 /** A streaming reporter for `validate`: `finding` as they come, `finish` once at the end. */
 export interface Reporter {
   finding(f: Finding): void;
+  /** `--each`: one input's own summary, after its findings (reporters without a per-input line omit it). */
+  inputSummary?(source: string, summary: Summary): void;
   finish(summary: Summary): void;
 }
 

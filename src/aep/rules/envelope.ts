@@ -4,7 +4,8 @@
  * rule of each schema location, and by the registry. AEP-0001 §5-§6, AEP-0002 §3-§4, AEP-0004 §2.2.
  */
 import type { MessageContext, Wording } from '../../core/schema/findings.ts';
-import { locatedSentence } from '../../core/schema/wording.ts';
+import { explainDateTime } from '../../core/schema/formats.ts';
+import { locatedSentence, quotedAttribute } from '../../core/schema/wording.ts';
 import type { RuleMeta } from '../../core/rule.ts';
 
 const r = (id: string, severity: RuleMeta['severity'], description: string, spec: string): RuleMeta => ({ id, severity, description, spec });
@@ -48,7 +49,8 @@ const RFC3339_SHAPE = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]
 export function aepWording(label = 'event'): Wording {
   const typeOf = (c: MessageContext): string => String((c.instance as Record<string, unknown> | null)?.type);
   return {
-    generic: (c) => locatedSentence(c, label),
+    // aep/version shows what it found: an envelope attribute, routing metadata
+    generic: (c) => (c.ruleId === ENVELOPE_RULES.version.id && c.keyword === 'const' ? `${locatedSentence(c, label).slice(0, -1)}, found ${quotedAttribute(c.value)}.` : locatedSentence(c, label)),
     requiredPointer: 'member',
     additionalPointer: 'object',
     keys: {
@@ -60,7 +62,7 @@ export function aepWording(label = 'event'): Wording {
       'type-grammar': (c) => `Type ${JSON.stringify((c.instance as Record<string, unknown>).type)} does not follow the type grammar {category}.{rest} (13 core categories, lowercase [a-z0-9_] segments) or x.{vendor}.{category}.{rest}.`,
       'time-format': (c) =>
         typeof c.value === 'string' && RFC3339_SHAPE.test(c.value)
-          ? `"${c.path}" has the RFC 3339 shape but names no real instant: the date or the time of day is out of range (e.g. February 30, month 13, hour 24).`
+          ? `"${c.path}" has the RFC 3339 shape but names no real instant: ${explainDateTime(c.value) ?? 'the date or the time of day is out of range'}.`
           : c.generic(),
       traceparent: (c) =>
         `"${c.path}" is not a W3C Trace Context traceparent: version-trace-id-parent-id-flags in lowercase hex (2-32-16-2 digits), version not ff, trace-id and parent-id not all zeros.`,

@@ -59,6 +59,39 @@ export function isDateTime(s: string): boolean {
   return utc.getUTCHours() === 23 && utc.getUTCMinutes() === 59 && utc.getUTCDate() === daysInMonth(utc.getUTCFullYear(), utc.getUTCMonth() + 1);
 }
 
+/** The name of the character at `i` of `s` for a message: `"T"` for a visible one, `U+0020` else. */
+function charName(s: string, i: number): string {
+  const c = s.codePointAt(i)!;
+  return c > 0x20 && c < 0x7f ? JSON.stringify(String.fromCodePoint(c)) : `U+${c.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/**
+ * Which part of an RFC 3339 §5.6 `date-time` `s` fails, as a clause for a message ("the
+ * time-zone offset is not Z or ±hh:mm (found 4 characters after the time)"), or `undefined`
+ * when `s` is valid ({@link isDateTime}). Parts in order: full-date, the "T" separator,
+ * partial-time, time-offset, then the calendar and clock ranges. Never quotes the text (it
+ * may be a payload member): a separator is named by its code point, a date by its numbers.
+ */
+export function explainDateTime(s: string): string | undefined {
+  if (isDateTime(s)) return undefined;
+  const date = /^(\d{4})-(\d{2})-(\d{2})/.exec(s);
+  if (!date) return 'the date is not YYYY-MM-DD (four-digit year, two-digit month and day)';
+  if (s.length === 10) return 'there is no time of day: a date-time is the date, "T", hh:mm:ss and an offset';
+  if (s[10] !== 'T' && s[10] !== 't') return `the date and the time are separated by ${charName(s, 10)}, not "T" (RFC 3339 §5.6 allows "T" or "t" only)`;
+  const time = /^(\d{2}):(\d{2}):(\d{2})(\.\d+)?/.exec(s.slice(11));
+  if (!time) return 'the time of day is not hh:mm:ss (two digits each, an optional fraction after ".")';
+  const rest = s.slice(11 + time[0].length);
+  if (rest === '') return 'there is no time-zone offset (Z, or ±hh:mm such as +05:30)';
+  const off = /^(?:[Zz]|([+-])(\d{2}):(\d{2}))$/.exec(rest);
+  if (!off) return 'the time-zone offset is not Z or ±hh:mm with a colon (+0530, +05 or anything after the offset are not RFC 3339)';
+  if (off[1] !== undefined && (Number(off[2]) > 23 || Number(off[3]) > 59)) return 'the time-zone offset is out of range (hours 00-23, minutes 00-59)';
+  const [y, mo, d] = [Number(date[1]), Number(date[2]), Number(date[3])];
+  if (!realDate(y, mo, d)) return mo < 1 || mo > 12 ? `the month ${mo} does not exist (01-12)` : `day ${d} does not exist in month ${mo} of ${y}`;
+  const [h, mi, sec] = [Number(time[1]), Number(time[2]), Number(time[3])];
+  if (h > 23 || mi > 59 || sec > 60) return 'the time of day is out of range (hours 00-23, minutes 00-59, seconds 00-60)';
+  return 'a leap second (:60) is valid only at 23:59:60 UTC on the last day of a month';
+}
+
 // RFC 3986 §3 and Appendix A, composed from its ABNF rules.
 const UNRESERVED = "A-Za-z0-9\\-._~";
 const SUB_DELIMS = "!$&'()*+,;=";

@@ -8,7 +8,7 @@
  */
 import { describeValue } from '../finding.ts';
 import type { MessageContext } from './findings.ts';
-import type { FormatName } from './formats.ts';
+import { explainDateTime, type FormatName } from './formats.ts';
 
 /**
  * What each format of `STRICT_FORMATS` means, in each style: `located` (AEP findings),
@@ -22,6 +22,27 @@ export const FORMAT_WORDS: Readonly<Record<FormatName, { located: string; phrase
 };
 
 const formatWord = (name: unknown, style: 'located' | 'phrase'): string => FORMAT_WORDS[String(name) as FormatName]?.[style] ?? `a valid ${String(name)}`;
+
+/** `: <which part fails>` for a string that fails `date-time` ({@link explainDateTime}), else nothing. */
+function formatWhy(format: unknown, value: unknown): string {
+  if (format !== 'date-time' || typeof value !== 'string') return '';
+  const why = explainDateTime(value);
+  return why ? `: ${why}` : '';
+}
+
+/**
+ * A found envelope attribute value for a message: a string, number or boolean as JSON, cut at
+ * 40 characters (envelope attributes are routing metadata, so quoting them is safe; never use
+ * this for payload or message content), anything else by kind.
+ */
+export function quotedAttribute(v: unknown): string {
+  if (typeof v === 'string') {
+    const cps = [...v];
+    return cps.length > 40 ? `${JSON.stringify(cps.slice(0, 40).join(''))}… (${cps.length} characters)` : JSON.stringify(v);
+  }
+  if (typeof v === 'number' || typeof v === 'boolean') return JSON.stringify(v);
+  return describeValue(v);
+}
 
 const TYPE_NAMES: Readonly<Record<string, string>> = {
   object: 'an object',
@@ -57,16 +78,16 @@ export function locatedSentence(c: MessageContext, label = 'value'): string {
     case 'pattern':
       return `${cap(at)} does not match the required pattern ${String(p.pattern)}.`;
     case 'format':
-      return `${cap(at)} is not ${formatWord(p.format, 'located')}.`;
+      return `${cap(at)} is not ${formatWord(p.format, 'located')}${formatWhy(p.format, c.value)}.`;
     case 'minimum':
     case 'maximum':
     case 'exclusiveMinimum':
     case 'exclusiveMaximum':
       return `${cap(at)} must be ${String(p.comparison)} ${String(p.limit)}.`;
     case 'minLength':
-      return Number(p.limit) === 1 ? `${cap(at)} must not be empty.` : `${cap(at)} must be at least ${String(p.limit)} characters long.`;
+      return Number(p.limit) === 1 ? `${cap(at)} must not be empty.` : `${cap(at)} must be at least ${String(p.limit)} characters (code points) long, found ${found()}.`;
     case 'maxLength':
-      return `${cap(at)} must be at most ${String(p.limit)} characters long.`;
+      return `${cap(at)} must be at most ${String(p.limit)} characters (code points) long, found ${found()}.`;
     case 'minItems':
       return `${cap(at)} must have at least ${String(p.limit)} items.`;
     case 'maxItems':
@@ -119,16 +140,16 @@ export function phrase(c: MessageContext): string {
     case 'pattern':
       return `does not have the required form (found ${found()})`;
     case 'format':
-      return `must be ${formatWord(p.format, 'phrase')}`;
+      return `must be ${formatWord(p.format, 'phrase')}${formatWhy(p.format, c.value)}`;
     case 'minimum':
     case 'maximum':
     case 'exclusiveMinimum':
     case 'exclusiveMaximum':
       return `must be ${String(p.comparison)} ${String(p.limit)}`;
     case 'minLength':
-      return Number(p.limit) === 1 ? 'must not be empty' : `must be at least ${String(p.limit)} characters long (found ${found()})`;
+      return Number(p.limit) === 1 ? 'must not be empty' : `must be at least ${String(p.limit)} characters (code points) long (found ${found()})`;
     case 'maxLength':
-      return `must be at most ${String(p.limit)} characters long (found ${found()})`;
+      return `must be at most ${String(p.limit)} characters (code points) long (found ${found()})`;
     case 'minItems':
       return Number(p.limit) === 1 ? 'must not be empty' : `must have at least ${String(p.limit)} items (found ${found()})`;
     case 'maxItems':

@@ -1,0 +1,96 @@
+/**
+ * Compressed inputs: a gzip stream (RFC 1952), told by its magic bytes (ID1 0x1f, ID2 0x8b,
+ * §2.3.1) whatever the input's name, on files and standard input alike, is read through
+ * node:zlib; the reader then sees the decompressed text, so lines, columns and byte offsets are
+ * those of the decompressed text. Several gzip members one after another (`cat a.gz b.gz`) are
+ * one stream (§2.2: "a series of members").
+ *
+ * A truncated or corrupt stream is one finding (`jsonl/gzip-corrupt`): the complete lines
+ * before the damage are checked, the incomplete line the damage cut is dropped (it would be a
+ * second, misleading finding), and the reading stops there.
+ */
+import { createGunzip } from 'node:zlib';
+
+/** What {@link gunzipIfCompressed} reports about one input. */
+export interface GzipState {
+  /** True when the input was a gzip stream. */
+  compressed: boolean;
+  /** Set when the stream was truncated or corrupt: zlib's reason and the decompressed bytes before it. */
+  corrupt?: { reason: string; decompressedBytes: number; droppedBytes: number };
+}
+
+const toBuffer = (p: Uint8Array | string): Buffer => (typeof p === 'string' ? Buffer.from(p, 'utf8') : Buffer.isBuffer(p) ? p : Buffer.from(p.buffer, p.byteOffset, p.byteLength));
+
+/**
+ * `input` as it is, or decompressed when its first bytes are the gzip magic. Errors of `input`
+ * itself (I/O) are thrown as they are; zlib errors end the stream and are recorded in `state`.
+ */
+export async function* gunzipIfCompressed(input: AsyncIterable<Uint8Array | string>, state: GzipState): AsyncGenerator<Uint8Array | string> {
+  const it = input[Symbol.asyncIterator]();
+  const head: Buffer[] = [];
+  let headLen = 0;
+  let done = false;
+  while (headLen < 2) {
+    const r = await it.next();
+    if (r.done) {
+      done = true;
+      break;
+    }
+    const b = toBuffer(r.value);
+    head.push(b);
+    headLen += b.length;
+  }
+  const first = head.length === 1 ? head[0]! : Buffer.concat(head);
+  const rest = async function* () {
+    if (done) return;
+    for (let r = await it.next(); !r.done; r = await it.next()) yield r.value;
+  };
+  if (!(first.length >= 2 && first[0] === 0x1f && first[1] === 0x8b)) {
+    if (first.length) yield first;
+    yield* rest();
+    return;
+  }
+  state.compressed = true;
+  const gunzip = createGunzip();
+  // our input's own failure (an I/O error) is not a corrupt stream: kept apart and rethrown
+  let inputError: { e: unknown } | undefined;
+  const feed = async (chunk: Buffer): Promise<boolean> => {
+    if (gunzip.destroyed) return false; // zlib gave up: the rest is not read
+    if (!gunzip.write(chunk)) await new Promise((r) => (gunzip.once('drain', r), gunzip.once('close', r)));
+    return !gunzip.destroyed;
+  };
+  void (async () => {
+    try {
+      if (!(await feed(first))) return;
+      for await (const chunk of rest()) if (!(await feed(toBuffer(chunk)))) return;
+    } catch (e) {
+      inputError = { e };
+      gunzip.destroy(e instanceof Error ? e : new Error(String(e)));
+      return;
+    }
+    gunzip.end();
+  })();
+  // hold the text after the last newline until the next chunk: a cut line is dropped, not checked
+  let tail: Buffer | undefined;
+  let total = 0;
+  try {
+    for await (const out of gunzip as AsyncIterable<Buffer>) {
+      total += out.length;
+      const nl = out.lastIndexOf(0x0a);
+      if (nl === -1) {
+        tail = tail ? Buffer.concat([tail, out]) : out;
+        continue;
+      }
+      const whole = tail ? Buffer.concat([tail, out.subarray(0, nl + 1)]) : out.subarray(0, nl + 1);
+      tail = nl + 1 < out.length ? Buffer.from(out.subarray(nl + 1)) : undefined;
+      yield whole;
+    }
+  } catch (e) {
+    if (inputError) throw inputError.e;
+    const dropped = tail?.length ?? 0;
+    state.corrupt = { reason: (e as Error).message || String(e), decompressedBytes: total - dropped, droppedBytes: dropped };
+    return;
+  }
+  if (inputError) throw inputError.e;
+  if (tail) yield tail;
+}
