@@ -71,6 +71,8 @@ export interface ContentFacts {
   status: 'checked' | 'no-request' | 'request-view' | 'request-invalid' | 'request-absent' | 'request-released';
   problems: AnswerProblem[];
   request?: Mark;
+  /** The accepted result carries no `content` member (judged as the empty answer). */
+  absent?: boolean;
 }
 
 /** An elicitation event whose mode is not among the advertised ones. */
@@ -243,14 +245,19 @@ export class Elicitation {
     const el = isObj(ev.elicitation) ? ev.elicitation : {};
     if (el.mode !== 'form' || el.action !== 'accept') return;
     const body = this.bodyOf(msg, ev);
-    if (body.status !== 'parsed' || !isObj(body.value.content)) return;
-    const content = body.value.content;
+    if (body.status !== 'parsed') return;
+    // an accepted form result without `content` answers no field: it is judged as the empty
+    // answer, so a form with required fields fails either way (a non-object `content` is the
+    // MCP body check's, ahp/elicitation-body)
+    const absent = !Object.prototype.hasOwnProperty.call(body.value, 'content');
+    if (!absent && !isObj(body.value.content)) return;
+    const content = absent ? {} : (body.value.content as Obj);
     const cd = digestWords(valueDigest(content));
     if (s !== undefined) {
       if (id.answerCheckedIs(s, cd)) return;
       id.setAnswerChecked(s, cd);
     }
-    const out: ContentFacts = { partPointer: body.partPointer, status: 'checked', problems: [] };
+    const out: ContentFacts = { partPointer: body.partPointer, status: 'checked', problems: [], ...(absent ? { absent } : {}) };
     const req = isRequest ? this.requestOf(ps!, pk!) : undefined;
     if (!req) out.status = 'no-request';
     else {
