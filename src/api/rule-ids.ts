@@ -121,6 +121,7 @@ export const AHP_RULE_IDS = [
   'ahp/effect-not-advertised',
   'ahp/modify-invalid',
   'ahp/modify-unverifiable',
+  'ahp/return-invalid',
   'ahp/elicitation-mode-not-advertised',
   'ahp/elicitation-unpaired',
   'ahp/elicitation-uncorrelated',

@@ -24,6 +24,7 @@ import { parentUnknown } from './parent-unknown.ts';
 import { responseDuplicate } from './response-duplicate.ts';
 import { responseUncorrelated } from './response-uncorrelated.ts';
 import { responseUnmatched } from './response-unmatched.ts';
+import { returnInvalid } from './return-invalid.ts';
 import { stateCap } from './state-cap.ts';
 
 export { AhpStreamModel, type AhpFacts, type AhpStreamRule, type AhpStreamState } from './model.ts';
@@ -37,6 +38,7 @@ export const AHP_STREAM_RULES = [
   effectNotAdvertised,
   modifyInvalid,
   modifyUnverifiable,
+  returnInvalid,
   elicitationModeNotAdvertised,
   elicitationUnpaired,
   elicitationUncorrelated,
