@@ -13,6 +13,9 @@ import { elicitationModeNotAdvertised } from './elicitation-mode-not-advertised.
 import { elicitationResultMode } from './elicitation-result-mode.ts';
 import { elicitationServerMismatch } from './elicitation-server-mismatch.ts';
 import { elicitationUncorrelated } from './elicitation-uncorrelated.ts';
+import { elicitationParentMissing } from './elicitation-parent-missing.ts';
+import { elicitationSessionMismatch } from './elicitation-session-mismatch.ts';
+import { elicitationSourceMismatch } from './elicitation-source-mismatch.ts';
 import { elicitationUnpaired } from './elicitation-unpaired.ts';
 import { eventIdReuse } from './event-id-reuse.ts';
 import { eventIdUnverifiable } from './event-id-unverifiable.ts';
@@ -41,7 +44,10 @@ export const AHP_STREAM_RULES = [
   returnInvalid,
   elicitationModeNotAdvertised,
   elicitationUnpaired,
+  elicitationParentMissing,
   elicitationUncorrelated,
+  elicitationSourceMismatch,
+  elicitationSessionMismatch,
   elicitationServerMismatch,
   elicitationResultMode,
   elicitationContentSchema,
