@@ -48,8 +48,9 @@ const RECENT_REQUESTS = 4096;
 /** The correlation signature of an elicitation event: its source, session id, server and mode. */
 function signature(ev: Obj): number {
   const el = isObj(ev.elicitation) ? ev.elicitation : {};
-  const session = isObj(ev.session) ? ev.session.id : undefined;
-  return keyNumber(recentKey(JSON.stringify([ev.source, session ?? null, el.server ?? null, el.mode ?? null])));
+  // strings only (an ill-typed member, already reported by the schema stage, is never serialized)
+  const str = (v: unknown) => (typeof v === 'string' ? v : null);
+  return keyNumber(recentKey(JSON.stringify([str(ev.source), str(isObj(ev.session) ? ev.session.id : undefined), str(el.server), str(el.mode)])));
 }
 
 /** Set `k` in `m` as its most recent entry, dropping the oldest beyond `cap`. */
