@@ -173,6 +173,12 @@ function ahpSpec(): ModuleSpec {
   add('all', 'wire.schema.json');
   add('all', 'registration.schema.json');
   add('all', 'effects.schema.json', 'effect');
+  // the boundary contracts of `return` values and the schema-backed modify targets (src/ahp/effects.ts)
+  const effectsDefs = docs[AHP_SCHEMA_FILES.indexOf('effects.schema.json')].$defs as Obj;
+  for (const table of ['returnContracts', 'modifyValues']) {
+    const inner = (effectsDefs[table] as Obj).$defs as Obj;
+    for (const key of Object.keys(inner)) add('all', 'effects.schema.json', `${table}/$defs/${key}`);
+  }
   for (const def of defsOf(AHP_SCHEMA_FILES.indexOf('events.schema.json'))) add('all', 'events.schema.json', def);
   for (const def of defsOf(AHP_SCHEMA_FILES.indexOf('messages.schema.json'))) add('all', 'messages.schema.json', def);
   for (const def of defsOf(docs.length - 1)) add('all', mcp.$id as string, def);

@@ -23,19 +23,25 @@
  *    list (an object there is rejected); inbound `prompt` messages keep role user; `input` /
  *    `workspace` merges need an object current value; a whole-list replacement over hidden
  *    (metadata / omit / gap) text is rejected; an attachment with a body may only be carried
- *    unchanged from the current value;
+ *    unchanged from the current value; the effective workspace state at
+ *    `workspace.change.before` keeps its closed schema (`cwd` a path string);
+ * 4b. checks each advertised `return` against the contract of the boundary it answers, one
+ *    schema per event in `effects.schema.json#/$defs/returnContracts` (messages at tool.before
+ *    and model.request.before, text parts at context.compact.before, an MCP ElicitResult at
+ *    user.elicitation.request that keeps the request's mode and form), with content rather
+ *    than views and no substituted attachment reference;
  * 5. accepts the response only when no effect has any problem: any invalid effect rejects the
  *    whole response, even a valid deny ("do not salvage even a valid deny from an invalid list").
  *
  * Non-modify effects change no value here; they are validated and checked against the
- * capabilities like the others. The input context is never changed.
+ * capabilities like the others (and `return` against its boundary contract). The input context is never changed.
  */
 import { describeValue } from '../core/finding.ts';
 import { childPointer } from '../core/pointer.ts';
 import { answerShapeProblems, formAnswerProblems } from './form-answer.ts';
 import { mapAjvErrors } from './issues.ts';
 import { ahpSchemas } from './schemas.ts';
-import { EFFECT_NOT_ADVERTISED, MODIFY_INVALID } from './stream/ids.ts';
+import { EFFECT_NOT_ADVERTISED, MODIFY_INVALID, RETURN_INVALID } from './stream/ids.ts';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -67,9 +73,12 @@ const OBJECT_TARGETS = new Set(['input', 'workspace']);
  * - `form`: the effective elicitation content does not satisfy the original `requestedSchema`;
  * - `current`: a merge over a current value that is not an object (object targets);
  * - `hidden-text`: a whole-list replacement over a list holding metadata / omit / gap text;
- * - `attachment`: an attachment with a body that is not an unchanged current descriptor.
+ * - `attachment`: an attachment with a body that is not an unchanged current descriptor;
+ * - `return`: a `return` value that breaks the contract of the boundary it answers (see
+ *   {@link returnContractEvents}): the wrong shape, a metadata / omit / gap view, a substituted
+ *   attachment, or an elicitation answer that breaks the request's mode or form.
  */
-export type RejectionCode = 'malformed' | 'not-advertised' | 'unavailable' | 'value' | 'answer' | 'form' | 'current' | 'hidden-text' | 'attachment';
+export type RejectionCode = 'malformed' | 'not-advertised' | 'unavailable' | 'value' | 'answer' | 'form' | 'current' | 'hidden-text' | 'attachment' | 'return';
 
 /**
  * One reason for rejecting a response. `index` is the effect's position (-1: the list itself);
@@ -102,6 +111,9 @@ export interface TargetPermission {
  * - `selection`: the content selection per target (`body`, `metadata`, `omit`); absent = `body`.
  * - `permissions`: read/write permission per target; absent = granted.
  * - `requestedSchema`: the original form of an elicitation result, when known.
+ * - `elicitation`: at `user.elicitation.request`, the request's normalized mode (`form` / `url`)
+ *   and, for a body-selected form request, its `requestedSchema` (what a supplied `return`
+ *   answer must satisfy); absent = not known.
  */
 export interface HostContext {
   event: string;
@@ -112,6 +124,7 @@ export interface HostContext {
   selection?: Readonly<Record<string, string>>;
   permissions?: Readonly<Record<string, TargetPermission>>;
   requestedSchema?: unknown;
+  elicitation?: { mode: string; requestedSchema?: unknown };
 }
 
 /** The outcome of {@link applyEffects}. */
@@ -267,6 +280,16 @@ function stageModify(effect: Obj, index: number, ctx: HostContext, values: Recor
     if (!isObj(value)) p('value', `${at}/value`, `The \`${target}\` value is an object; found ${describeValue(value)}.`);
     else if (op === 'merge' && cur !== undefined && !isObj(cur)) p('current', `${at}/operation`, `A merge into \`${target}\` needs an object current value; found ${describeValue(cur)}.`);
     else next = op === 'replace' ? { ...value } : { ...(isObj(cur) ? cur : {}), ...value };
+    // the effective value keeps the target's schema where the protocol has one (the proposed
+    // workspace state at workspace.change.before); a merge over an unknown current is not judged
+    if (next !== undefined && target === 'workspace' && ctx.event === 'workspace.change.before' && (op === 'replace' || known.has(target))) {
+      for (const f of schemaFindings(`${VALUE_TABLE}/workspace`, next, '')) {
+        const head = f.pointer.split('/')[1];
+        const inValue = head !== undefined && isObj(value) && own(value, head.replace(/~1/g, '/').replace(/~0/g, '~'));
+        p('value', inValue ? `${at}/value${f.pointer}` : `${at}/value`, `The effective workspace state ${op === 'merge' ? 'after this shallow merge ' : ''}breaks its closed schema: ${lcFirst(f.message)}`);
+      }
+      if (out.length) next = undefined;
+    }
   }
 
   // list-specific checks
@@ -289,6 +312,114 @@ function stageModify(effect: Obj, index: number, ctx: HostContext, values: Recor
   if (out.length === 0 && next !== undefined) {
     values[target] = next;
     known.add(target);
+  }
+  return out;
+}
+
+const RETURN_TABLE = 'effects.schema.json#/$defs/returnContracts/$defs';
+const VALUE_TABLE = 'effects.schema.json#/$defs/modifyValues/$defs';
+
+/** Findings of `value` against the schema `ref` (pointers relative to `value`, prefixed by `base`). */
+function schemaFindings(ref: string, value: unknown, base: string): Array<{ pointer: string; message: string }> {
+  const reg = ahpSchemas();
+  if (reg.check(ref)(value)) return [];
+  const v = reg.validator(ref);
+  v(value);
+  const mapped = mapAjvErrors(v.errors, value, base);
+  return mapped.length ? mapped.map((m) => ({ pointer: m.pointer, message: m.message })) : [{ pointer: base, message: 'The value does not match its schema.' }];
+}
+
+/** A mapped schema sentence continued after a colon. */
+const lcFirst = (m: string): string => (/^[A-Z](?![A-Z])/.test(m) ? m.charAt(0).toLowerCase() + m.slice(1) : m);
+
+let returnEvents: readonly string[] | undefined;
+
+/**
+ * The events whose `return` value has a contract, in the order of the contract table
+ * (`effects.schema.json#/$defs/returnContracts`: tool.before, model.request.before,
+ * context.compact.before, user.elicitation.request; capability-auth.md §Event-semantic
+ * capability bounds: "`return` is bounded to" these four).
+ */
+export function returnContractEvents(): readonly string[] {
+  if (returnEvents) return returnEvents;
+  const doc = ahpSchemas().docs.get('effects.schema.json');
+  const table = isObj(doc?.$defs) && isObj(doc.$defs.returnContracts) && isObj(doc.$defs.returnContracts.$defs) ? doc.$defs.returnContracts.$defs : {};
+  returnEvents = Object.keys(table);
+  return returnEvents;
+}
+
+/** Parts of a list value with their pointers (`/0/parts/1` in a message list, `/2` in a part list). */
+function* partsWithPointer(list: unknown[], base: string): Generator<[Obj, string]> {
+  for (let i = 0; i < list.length; i++) {
+    const x = list[i];
+    if (!isObj(x)) continue;
+    if (Array.isArray(x.parts)) {
+      for (let j = 0; j < x.parts.length; j++) if (isObj(x.parts[j])) yield [x.parts[j] as Obj, `${base}/${i}/parts/${j}`];
+    } else yield [x, `${base}/${i}`];
+  }
+}
+
+/**
+ * Problems of one well-formed `return` effect at `ctx.event`: the value must satisfy the
+ * boundary's contract (schema table), carry content rather than metadata / omit / gap views,
+ * reuse only unchanged attachment descriptors of the event's own content, and, at
+ * user.elicitation.request, agree with the request: a URL request and a declined or cancelled
+ * answer carry no `content`; an accepted form answer satisfies the request's `requestedSchema`.
+ */
+function returnProblems(effect: Obj, index: number, ctx: HostContext): EffectRejection[] {
+  const out: EffectRejection[] = [];
+  const at = `/${index}/value`;
+  const value = effect.value;
+  const p = (pointer: string, message: string) => out.push({ code: 'return', index, pointer, message });
+  const events = returnContractEvents();
+  if (!events.includes(ctx.event)) {
+    p(`/${index}/type`, `\`return\` is bounded to ${events.join(', ')}; ${ctx.event} has no return contract, so no result can be supplied here.`);
+    return out;
+  }
+  const found = schemaFindings(`${RETURN_TABLE}/${ctx.event}`, value, at);
+  if (found.length) {
+    // one sentence per list item of the other list kind (bare parts for messages, messages for
+    // text parts) instead of each member the schema misses
+    const wantsMessages = ctx.event !== 'context.compact.before' && ctx.event !== 'user.elicitation.request';
+    const swapped = Array.isArray(value) && ctx.event !== 'user.elicitation.request'
+      ? value.flatMap((x, i) => (isObj(x) && (wantsMessages ? !own(x, 'parts') && own(x, 'kind') : own(x, 'parts') || own(x, 'role')) ? [i] : []))
+      : [];
+    for (const i of swapped) {
+      p(`${at}/${i}`, wantsMessages
+        ? `Item ${i} is a bare content part, but the ${ctx.event} return value is a canonical message list: each item is a message that owns its role and ordered parts.`
+        : `Item ${i} is a canonical message, but the ${ctx.event} return value (the supplied summary) is a text-part list.`);
+    }
+    // an answer field of the wrong shape: one sentence (the pinned answer shape), not one per union branch
+    const fields = ctx.event === 'user.elicitation.request' && isObj(value) && isObj(value.content) ? answerShapeProblems(value.content) : [];
+    for (const a of fields) p(`${at}/content${a.pointer}`, `The supplied answer field ${a.pointer.slice(1)} breaks the pinned MCP answer shape: ${a.message}.`);
+    const skip = (ptr: string) =>
+      swapped.some((i) => ptr === `${at}/${i}` || ptr.startsWith(`${at}/${i}/`)) || fields.some((a) => ptr === `${at}/content${a.pointer}` || ptr.startsWith(`${at}/content${a.pointer}/`));
+    for (const f of found) if (!skip(f.pointer)) p(f.pointer, `The supplied result breaks the ${ctx.event} return contract: ${lcFirst(f.message)}`);
+    return out;
+  }
+  if (Array.isArray(value)) {
+    const existing: Obj[] = [];
+    for (const v of Object.values(ctx.current ?? {})) for (const q of partsOf(v)) if (q.kind === 'attachment') existing.push(q);
+    for (const [part, ptr] of partsWithPointer(value, at)) {
+      if (part.selection === 'metadata' || part.selection === 'omit' || own(part, 'gap')) {
+        p(ptr, `This part is ${own(part, 'gap') ? 'a gap' : part.selection === 'omit' ? 'an omit view' : 'a metadata view'}, not content; a supplied result replaces the operation's result with content (metadata, omit and gap views describe content withheld from a subscriber, and a view is not an executable value).`);
+      } else if (part.kind === 'attachment' && own(part, 'body') && !existing.some((q) => deepEqual(part, q))) {
+        p(`${ptr}/body`, 'This attachment reference is not an unchanged, authorized attachment of the intercepted event; attachment references cannot be substituted (uploads carry harness-to-subscriber bodies, and an opaque reference grants no access).');
+      }
+    }
+  }
+  if (ctx.event === 'user.elicitation.request' && isObj(value) && ctx.elicitation) {
+    const { mode, requestedSchema } = ctx.elicitation;
+    const action = value.action;
+    const has = own(value, 'content');
+    if (has && mode === 'url') p(`${at}/content`, 'The request is a URL-mode elicitation, whose results omit `content`; a supplied answer cannot carry form data for it.');
+    else if (has && action !== 'accept') p(`${at}/content`, `A ${String(action)} result omits \`content\`; content is present only for accepted form data.`);
+    else if (mode === 'form' && action === 'accept' && requestedSchema !== undefined) {
+      for (const f of formAnswerProblems(has ? value.content : {}, requestedSchema)) {
+        const where = has ? `${at}/content${f.pointer}` : at;
+        p(where, `The supplied answer does not satisfy the request's form: ${has ? '' : 'it has no `content`, and '}${f.pointer === '' || f.keyword === 'required' ? '' : `field ${f.pointer.slice(1)} `}${f.message}.`);
+      }
+    }
   }
   return out;
 }
@@ -341,7 +472,10 @@ function stage(effects: unknown, ctx: HostContext): { reasons: EffectRejection[]
       return;
     }
     const e = effect as Obj;
-    if (advertised) reasons.push(...capabilityProblems(e, index, ctx.capabilities as Obj, advertised, flowState));
+    const caps = advertised ? capabilityProblems(e, index, ctx.capabilities as Obj, advertised, flowState) : [];
+    reasons.push(...caps);
+    // an unadvertised return is ahp/effect-not-advertised's alone; an advertised one is judged by its boundary contract
+    if (e.type === 'return' && caps.length === 0) reasons.push(...returnProblems(e, index, ctx));
     if (e.type === 'modify') {
       // staging builds new values (spread copies, or the effect's value); it never writes into ctx
       const found = stageModify(e, index, ctx, values, known);
@@ -381,7 +515,7 @@ export function checkEffects(effects: unknown, ctx: HostContext): EffectsVerdict
 
 /** An issue of {@link checkEditContext}, shaped like the message validator's issues. */
 export interface EditContextIssue {
-  /** `ahp/effect` (a malformed effect), ahp/effect-not-advertised or ahp/modify-invalid. */
+  /** `ahp/effect` (a malformed effect), ahp/effect-not-advertised, ahp/modify-invalid or ahp/return-invalid. */
   ruleId: string;
   severity: 'error';
   pointer: string;
@@ -390,7 +524,7 @@ export interface EditContextIssue {
 
 /** The rule id under which a rejection reason is reported. */
 function rejectionRule(code: RejectionCode): string {
-  return code === 'malformed' ? 'ahp/effect' : code === 'not-advertised' ? EFFECT_NOT_ADVERTISED : MODIFY_INVALID;
+  return code === 'malformed' ? 'ahp/effect' : code === 'not-advertised' ? EFFECT_NOT_ADVERTISED : code === 'return' ? RETURN_INVALID : MODIFY_INVALID;
 }
 
 /**

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { applyEffects, checkEditContext, hostContextOf, type HostContext, type RejectionCode } from '../../src/ahp/effects.ts';
+import { applyEffects, checkEditContext, hostContextOf, returnContractEvents, type HostContext, type RejectionCode } from '../../src/ahp/effects.ts';
 import { validateAhpMessage, isAhpValid } from '../../src/ahp/validate.ts';
 import { AHP_CORPUS_DIR, FORM, merge, msg, replace, requireShared, text } from './helpers.ts';
 
@@ -203,4 +203,61 @@ test('upstream manifest: contextualExpectedValid agrees on every present case', 
   }
   t.diagnostic(`contextual cases: ${cases.length}; checked: ${checked}; absent (skipped): ${cases.length - checked}`);
   assert.ok(checked > 0);
+});
+
+test('return contracts: the table covers exactly the events whose capability bounds admit return', () => {
+  const caps = JSON.parse(readFileSync(new URL('../../schemas/ahp/capabilities.schema.json', import.meta.url), 'utf8')) as Obj;
+  const bounds = ((caps.$defs as Obj).bounds as Obj).$defs as Record<string, Obj>;
+  const admits = Object.entries(bounds)
+    .filter(([, b]) => {
+      const items = ((b.properties as Obj | undefined)?.effects as Obj | undefined)?.items as Obj | undefined;
+      const anyOf = (items?.anyOf as Obj[] | undefined) ?? [];
+      return anyOf.some((x) => Array.isArray(x.enum) && x.enum.includes('return'));
+    })
+    .map(([e]) => e)
+    .sort();
+  assert.deepEqual([...returnContractEvents()].sort(), admits);
+  assert.deepEqual(admits, ['context.compact.before', 'model.request.before', 'tool.before', 'user.elicitation.request']);
+});
+
+test('return values are checked against the contract of the boundary they answer', () => {
+  const at = (event: string, extra: Partial<HostContext> = {}): HostContext => ({ event, current: {}, capabilities: { effects: ['return', 'deny'] }, ...extra });
+  const ret = (value: unknown) => ({ type: 'return', value });
+  const FORM_CTX = at('user.elicitation.request', { elicitation: { mode: 'form', requestedSchema: FORM.requestedSchema } });
+  const codes = (effects: unknown[], ctx: HostContext) => {
+    const r = applyEffects(effects, ctx);
+    return r.accepted ? 'accepted' : r.reasons.map((x) => `${x.code}@${x.pointer}`).sort();
+  };
+  const table: Array<[string, unknown[], HostContext, unknown]> = [
+    ['messages at model.request.before', [ret([msg('assistant')])], at('model.request.before'), 'accepted'],
+    ['a string at model.request.before', [ret('hi')], at('model.request.before'), ['return@/0/value']],
+    ['bare parts at model.request.before', [ret([text('hi')])], at('model.request.before'), ['return@/0/value/0']],
+    ['messages at tool.before', [ret([msg('tool')])], at('tool.before'), 'accepted'],
+    ['an object at tool.before', [ret({ stdout: 'x' })], at('tool.before'), ['return@/0/value']],
+    ['text parts at context.compact.before', [ret([text('summary')])], at('context.compact.before'), 'accepted'],
+    ['a number at context.compact.before', [ret(7)], at('context.compact.before'), ['return@/0/value']],
+    ['messages at context.compact.before', [ret([msg('assistant')])], at('context.compact.before'), ['return@/0/value/0']],
+    ['a gap part', [ret([{ id: 'g', kind: 'text', mediaType: 'text/plain', selection: 'body', gap: { reason: 'limit' } }])], at('context.compact.before'), ['return@/0/value/0']],
+    ['a substituted attachment', [ret([{ id: 'm', role: 'assistant', parts: [{ id: 'a', kind: 'attachment', mediaType: 'image/png', selection: 'body', body: { ref: 'r2' } }] }])], at('model.request.before'), ['return@/0/value/0/parts/0/body']],
+    ['an unchanged attachment of the event', [ret([{ id: 'm', role: 'assistant', parts: [{ id: 'a', kind: 'attachment', mediaType: 'image/png', selection: 'body', body: { ref: 'r1' } }] }])], at('model.request.before', { current: { request: [{ id: 'u', role: 'user', parts: [{ id: 'a', kind: 'attachment', mediaType: 'image/png', selection: 'body', body: { ref: 'r1' } }] }] } }), 'accepted'],
+    ['an accepted form answer', [ret({ action: 'accept', content: { name: 'Ada', notify: true } })], FORM_CTX, 'accepted'],
+    ['an accepted form answer without content', [ret({ action: 'accept' })], FORM_CTX, ['return@/0/value', 'return@/0/value']],
+    ['a declined answer with content', [ret({ action: 'decline', content: {} })], FORM_CTX, ['return@/0/value/content']],
+    ['a URL answer with content', [ret({ action: 'accept', content: { a: 'b' } })], at('user.elicitation.request', { elicitation: { mode: 'url' } }), ['return@/0/value/content']],
+    ['a URL answer without content', [ret({ action: 'accept' })], at('user.elicitation.request', { elicitation: { mode: 'url' } }), 'accepted'],
+    ['an invalid return rejects a valid deny beside it', [ret('x'), { type: 'deny', reason: 'no' }], at('tool.before'), ['return@/0/value']],
+    ['an unadvertised return is not judged by its contract', [ret('x')], at('tool.before', { capabilities: { effects: ['deny'] } }), ['not-advertised@/0/type']],
+    ['return outside the four boundaries', [ret([msg('assistant')])], at('tool.after'), ['return@/0/type']],
+  ];
+  for (const [name, effects, ctx, want] of table) assert.deepEqual(codes(effects, ctx), want, name);
+});
+
+test('workspace edits keep the closed workspace state (cwd a path string)', () => {
+  const WS: HostContext = { event: 'workspace.change.before', current: { workspace: { cwd: '/repo' } }, capabilities: { effects: ['modify'], modify: { workspace: { replace: true, merge: true } } } };
+  const mod = (operation: string, value: unknown) => ({ type: 'modify', target: 'workspace', operation, value });
+  assert.deepEqual(outcome([mod('merge', { workspaceRoots: ['/repo'] })], WS), { workspace: { cwd: '/repo', workspaceRoots: ['/repo'] } });
+  assert.deepEqual(outcome([mod('merge', { cwd: 42 })], WS), rejected('value@/0/value/cwd'));
+  assert.deepEqual(outcome([mod('merge', { branch: 'main' })], WS), rejected('value@/0/value/branch'));
+  assert.deepEqual(outcome([mod('replace', {})], WS), rejected('value@/0/value'));
+  assert.deepEqual(outcome([mod('replace', { cwd: '/srv' })], WS), { workspace: { cwd: '/srv' } });
 });

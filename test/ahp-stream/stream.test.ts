@@ -163,9 +163,28 @@ test('elicitation pairs: parent request, same server, same mode', async () => {
   assert.deepEqual(brief(await check([req, observe(elicResult('r2', 'r1', { action: 'cancel', mode: 'url' }))])), ['error:ahp/elicitation-result-mode@2/params/event/elicitation/mode']);
   assert.deepEqual(brief(await check([observe(toolBefore('t1')), observe(elicResult('r2', 't1', { action: 'cancel' }))])), ['error:ahp/elicitation-unpaired@2/params/event/parentEventId']);
   assert.deepEqual(brief(await check([observe(elicResult('r2', undefined, { action: 'cancel' }))])), ['warning:ahp/elicitation-uncorrelated@1/params/event']);
-  // the request of another source is not the parent
+  // the request of another source is not the parent: a result naming it is miscorrelated (error), and its lineage stays unverified (info)
   const other = observe({ ...elicRequest('r1'), source: SRC2 });
-  assert.deepEqual(brief(await check([other, observe(elicResult('r2', 'r1', { action: 'cancel' }))])), ['info:ahp/parent-unknown@2/params/event/parentEventId']);
+  assert.deepEqual(brief(await check([other, observe(elicResult('r2', 'r1', { action: 'cancel' }))])), ['error:ahp/elicitation-source-mismatch@2/params/event/parentEventId', 'info:ahp/parent-unknown@2/params/event/parentEventId']);
+  // a parent nowhere in the input stays a lineage info only
+  assert.deepEqual(brief(await check([observe(elicResult('r2', 'r9', { action: 'cancel' }))])), ['info:ahp/parent-unknown@1/params/event/parentEventId']);
+});
+
+test('elicitation correlation: a missing parent is an error when the request is in the input, a warning when it is not', async () => {
+  const req = observe(elicRequest('r1'));
+  const orphan = (id: string, opts: Parameters<typeof elicResult>[2] = {}) => observe(elicResult(id, undefined, { action: 'cancel', ...opts }));
+  assert.deepEqual(brief(await check([req, orphan('r2')])), ['error:ahp/elicitation-parent-missing@2/params/event']);
+  assert.deepEqual(await runRule('ahp/elicitation-parent-missing', [req, orphan('r2')]), ['error:ahp/elicitation-parent-missing@2/params/event']);
+  // answered already: a later orphan result cannot be taken for its answer
+  assert.deepEqual(brief(await check([req, observe(elicResult('r2', 'r1', { action: 'cancel' })), orphan('r3')])), ['warning:ahp/elicitation-uncorrelated@3/params/event']);
+  // another server or mode is not a matching request
+  assert.deepEqual(brief(await check([req, orphan('r2', { server: 'mcp:y' })])), ['warning:ahp/elicitation-uncorrelated@2/params/event']);
+  assert.deepEqual(brief(await check([req, orphan('r2', { mode: 'url' })])), ['warning:ahp/elicitation-uncorrelated@2/params/event']);
+  // another session: the parent is named but belongs elsewhere
+  const inSession = (e: Record<string, unknown>, session: string) => ({ ...e, session: { id: session } });
+  assert.deepEqual(brief(await check([observe(inSession(elicRequest('r1'), 's1')), observe(inSession(elicResult('r2', 'r1', { action: 'cancel' }), 's2'))])), ['error:ahp/elicitation-session-mismatch@2/params/event/session/id']);
+  assert.deepEqual(brief(await check([observe(inSession(elicRequest('r1'), 's1')), observe(inSession(elicResult('r2', 'r1', { action: 'cancel' }), 's1'))])), []);
+  assert.deepEqual(brief(await check([observe(inSession(elicRequest('r1'), 's1')), observe(elicResult('r2', 'r1', { action: 'cancel' }))])), []);
 });
 
 test('an accepted form answer must satisfy the request form; unverifiable answers are info', async () => {

@@ -4,8 +4,11 @@
  * modifiable targets, the elicitation mode/action and original form), and the verdict of the
  * response's effects applied in it ({@link checkEffects}, src/ahp/effects.ts: AHP
  * base/composition.md §Atomic effect acceptance, interaction-payloads.md §Elicitation
- * modification target), for `ahp/effect-not-advertised`, `ahp/modify-invalid` and
- * `ahp/modify-unverifiable`.
+ * modification target), for `ahp/effect-not-advertised`, `ahp/modify-invalid`,
+ * `ahp/modify-unverifiable` and `ahp/return-invalid`. Every modify target has its current value
+ * here (prompt, request, response, output, instructions, summary, input, workspace, content),
+ * so the hidden-text and attachment checks of the conformance profile base §Canonical content
+ * and edit checks (3, 6) apply at every boundary, not at one.
  *
  * Keeps: nothing of its own. The host context rides on the pending request (correlation.ts) and
  * is released with it when the response arrives; its cap is therefore `--max-pending`. The
@@ -22,6 +25,20 @@ import type { EventIdentity } from './identity.ts';
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 const own = (o: Obj, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+
+/**
+ * Event type -> [modify target, event member holding its current list]: model-visible `items`
+ * (execution-payloads.md §Content and accounting) and the compaction text-part lists.
+ */
+const LIST_TARGETS: Readonly<Record<string, readonly [string, string]>> = {
+  'tool.after': ['output', 'items'],
+  'turn.start': ['prompt', 'items'],
+  'turn.finish.before': ['response', 'items'],
+  'model.request.before': ['request', 'items'],
+  'model.response.after': ['response', 'items'],
+  'context.compact.before': ['instructions', 'instructions'],
+  'context.compact.after': ['summary', 'summary'],
+};
 
 /** A matched intercept response's effects applied in its request's host context. */
 export interface EffectsFacts {
@@ -50,10 +67,22 @@ export class EditContext {
     const host: HostContext = { event: type, capabilities: caps };
     const current: Record<string, unknown> = {};
     const message = isObj(ev.message) ? ev.message : undefined;
-    if (type === 'tool.before' && isObj(ev.tool) && isObj(ev.tool.input)) current.input = ev.tool.input;
-    if (type === 'tool.after' && Array.isArray(ev.items)) current.output = ev.items;
+    // the current value of the event's one modify target (capability-auth.md §Event-semantic
+    // capability bounds), so that every target gets the same edit checks
+    const target = Object.hasOwn(LIST_TARGETS, type) ? LIST_TARGETS[type] : undefined;
+    if (target && Array.isArray(ev[target[1]])) current[target[0]] = ev[target[1]];
+    if ((type === 'tool.before' || type === 'tool.permission.request') && isObj(ev.tool) && isObj(ev.tool.input)) current.input = ev.tool.input;
+    if (type === 'workspace.change.before' && isObj(ev.workspace) && isObj(ev.workspace.change)) current.workspace = ev.workspace.change;
     if (type === 'user.message.inbound' && message && Array.isArray(message.messages)) current.prompt = message.messages;
     if (type === 'user.message.outbound' && message && Array.isArray(message.messages)) current.content = message.messages;
+    if (type === 'user.elicitation.request' && isObj(ev.elicitation)) {
+      // what a supplied `return` answer must agree with: the normalized mode and the form
+      const body = this.elicitation.bodyOf(msg, ev);
+      if (body.status === 'parsed') {
+        const url = body.value.mode === 'url';
+        host.elicitation = { mode: url ? 'url' : 'form', ...(url ? {} : { requestedSchema: body.value.requestedSchema }) };
+      } else if (typeof ev.elicitation.mode === 'string') host.elicitation = { mode: ev.elicitation.mode };
+    }
     if (type === 'user.elicitation.result' && isObj(ev.elicitation)) {
       const el = ev.elicitation;
       host.mode = typeof el.mode === 'string' ? el.mode : '';

@@ -12,7 +12,12 @@
  * - forms: the `requestedSchema` of a parsed form request, open work held until an accepted
  *   answer has been checked against it;
  * - the advertised modes of the latest capabilities manifest, per elicitation event type (two
- *   entries at most).
+ *   entries at most);
+ * - for correlating results, the {@link RECENT_REQUESTS} most recent requests by signature
+ *   (source, session id, server, mode; dropped once a result names the request as parent) and
+ *   by event id (hashed keys and marks only): a result without `parentEventId` that matches an
+ *   open request, and a result whose parent id is a request from another source, are then
+ *   known to be miscorrelated; beyond the window they are only not verified.
  * Releases: a form once an answer was checked against it (at the end of that message, so an
  * intercept request of the answer takes it into its host context first): it moves to a grace
  * window of the {@link RECENT_FORMS} most recently checked forms and is dropped after; a further
@@ -29,14 +34,31 @@ import { formAnswerProblems, type AnswerProblem } from '../form-answer.ts';
 import type { AhpMessage } from '../message.ts';
 import type { Hash64 } from '../../core/canonical.ts';
 import { keyNumber } from '../../core/table.ts';
-import { digestWords, valueDigest } from './digest.ts';
-import { EVENT_PTR, eventKey, type EventIdentity, type FormVerdict } from './identity.ts';
+import { digestWords, recentKey, valueDigest } from './digest.ts';
+import { EVENT_PTR, eventKey, sessionPrintOf, type EventIdentity, type FormVerdict } from './identity.ts';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** Forms kept after their answer was checked, so that nearby further results are still verified. */
 const RECENT_FORMS = 256;
+/** Elicitation requests remembered for correlating results (by signature and by id), most recent last. */
+const RECENT_REQUESTS = 4096;
+
+/** The correlation signature of an elicitation event: its source, session id, server and mode. */
+function signature(ev: Obj): number {
+  const el = isObj(ev.elicitation) ? ev.elicitation : {};
+  // strings only (an ill-typed member, already reported by the schema stage, is never serialized)
+  const str = (v: unknown) => (typeof v === 'string' ? v : null);
+  return keyNumber(recentKey(JSON.stringify([str(ev.source), str(isObj(ev.session) ? ev.session.id : undefined), str(el.server), str(el.mode)])));
+}
+
+/** Set `k` in `m` as its most recent entry, dropping the oldest beyond `cap`. */
+function remember<V>(m: Map<number, V>, k: number, v: V, cap: number): void {
+  m.delete(k);
+  m.set(k, v);
+  if (m.size > cap) m.delete(m.keys().next().value!);
+}
 
 /** What an elicitation request event tells its result. */
 export interface ElicitRequestInfo {
@@ -61,6 +83,12 @@ export interface PairFacts {
   parentType?: string;
   parentAt?: Mark;
   request?: ElicitRequestInfo;
+  /** `absent`: an earlier, not yet answered request of the same source, session, server and mode that this result can only be answering. */
+  candidate?: Mark;
+  /** `request`: the parent request and the result both carry a session id, and they differ. */
+  sessionMismatch?: boolean;
+  /** `unknown`: an earlier user.elicitation.request with the parent's id from another source. */
+  otherSource?: Mark;
 }
 
 /** The answer of an accepted form result checked against the request's form. */
@@ -71,6 +99,8 @@ export interface ContentFacts {
   status: 'checked' | 'no-request' | 'request-view' | 'request-invalid' | 'request-absent' | 'request-released';
   problems: AnswerProblem[];
   request?: Mark;
+  /** The accepted result carries no `content` member (judged as the empty answer). */
+  absent?: boolean;
 }
 
 /** An elicitation event whose mode is not among the advertised ones. */
@@ -108,6 +138,10 @@ export class Elicitation {
   private releaseAfter: number | undefined;
   /** Event type -> modes advertised by the latest manifest (elicitation events only). */
   private manifestModes = new Map<string, { modes: string[]; at: Mark }>();
+  /** Signature ({@link signature}) -> the latest request with it not yet named by a result (its mark and event key number). */
+  private readonly openRequests = new Map<number, { at: Mark; key: number }>();
+  /** Key number of a request's id -> its source's key number and mark (a result naming it from another source). */
+  private readonly requestIds = new Map<number, { source: number; at: Mark }>();
   /** The elicitation body of the message being observed (parsed at most once per message). */
   private body: { msg: AhpMessage; body: ElicitationBody } | undefined;
 
@@ -179,6 +213,12 @@ export class Elicitation {
           if (info.form === 'parsed') this.schemas.set(keyNumber(key), info.schema);
         }
       }
+      if (first) {
+        // remembered for results that name no parent, or name it from another source
+        const at = id.markAt(s);
+        remember(this.openRequests, signature(ev), { at, key: keyNumber(key) }, RECENT_REQUESTS);
+        remember(this.requestIds, keyNumber(recentKey(ev.id as string)), { source: keyNumber(recentKey(ev.source as string)), at }, RECENT_REQUESTS);
+      }
     }
     if (type === 'user.elicitation.result') this.resultFacts(msg, ev, s, first, facts);
     if (!(s !== undefined && id.modeReported(s))) {
@@ -231,26 +271,43 @@ export class Elicitation {
     const ps = pk !== undefined ? id.slot(pk) : undefined;
     const isRequest = ps !== undefined && id.isType(ps, 'user.elicitation.request');
     if (first) {
-      if (parentId === undefined) facts.pair = { parent: 'absent' };
-      else if (ps === undefined) facts.pair = { parent: 'unknown' };
-      else if (!isRequest) facts.pair = { parent: 'not-request', parentType: id.typeName(ps), parentAt: id.markAt(ps) };
+      if (parentId === undefined) {
+        facts.pair = { parent: 'absent' };
+        const open = this.openRequests.get(signature(ev));
+        if (open) facts.pair.candidate = open.at;
+      } else if (ps === undefined) {
+        facts.pair = { parent: 'unknown' };
+        const other = this.requestIds.get(keyNumber(recentKey(parentId)));
+        if (other && other.source !== keyNumber(recentKey(source))) facts.pair.otherSource = other.at;
+      } else if (!isRequest) facts.pair = { parent: 'not-request', parentType: id.typeName(ps), parentAt: id.markAt(ps) };
       else {
         facts.pair = { parent: 'request', parentAt: id.markAt(ps) };
         const info = this.requestOf(ps, pk!);
         if (info) facts.pair.request = info;
+        const mine = sessionPrintOf(ev);
+        const theirs = id.sessionPrint(ps);
+        if (mine !== undefined && theirs !== undefined && mine !== theirs) facts.pair.sessionMismatch = true;
+        // the request is answered: a later result without a parent is not taken for its answer
+        const sig = signature(ev);
+        if (this.openRequests.get(sig)?.key === keyNumber(pk!)) this.openRequests.delete(sig);
       }
     }
     const el = isObj(ev.elicitation) ? ev.elicitation : {};
     if (el.mode !== 'form' || el.action !== 'accept') return;
     const body = this.bodyOf(msg, ev);
-    if (body.status !== 'parsed' || !isObj(body.value.content)) return;
-    const content = body.value.content;
+    if (body.status !== 'parsed') return;
+    // an accepted form result without `content` answers no field: it is judged as the empty
+    // answer, so a form with required fields fails either way (a non-object `content` is the
+    // MCP body check's, ahp/elicitation-body)
+    const absent = !Object.prototype.hasOwnProperty.call(body.value, 'content');
+    if (!absent && !isObj(body.value.content)) return;
+    const content = absent ? {} : (body.value.content as Obj);
     const cd = digestWords(valueDigest(content));
     if (s !== undefined) {
       if (id.answerCheckedIs(s, cd)) return;
       id.setAnswerChecked(s, cd);
     }
-    const out: ContentFacts = { partPointer: body.partPointer, status: 'checked', problems: [] };
+    const out: ContentFacts = { partPointer: body.partPointer, status: 'checked', problems: [], ...(absent ? { absent } : {}) };
     const req = isRequest ? this.requestOf(ps!, pk!) : undefined;
     if (!req) out.status = 'no-request';
     else {

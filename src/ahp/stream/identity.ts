@@ -95,6 +95,13 @@ export type FormVerdict = NonNullable<(typeof FORMS)[number]>;
 /** The key of an event identity `(source, id)`: the 64-bit `textKey` of `<source length>:<source><id>` (injective; cheaper than JSON). */
 export const eventKey = (source: string, id: string): Hash64 => recentKey(source.length + ':' + source + id);
 
+/** The fingerprint of `ev.session.id` as the event rows keep it (undefined: none). */
+export function sessionPrintOf(ev: Obj): number | undefined {
+  const id = isObj(ev.session) ? ev.session.id : undefined;
+  if (id === undefined) return undefined;
+  return fnv32(typeof id === 'string' ? 's' + id : id === null || typeof id !== 'object' ? typeof id + String(id) : 'o' + valueDigest(id));
+}
+
 /** Control-metadata fingerprints of one occurrence: one FNV-1a per field and a presence mask. */
 interface ControlPrint {
   fp: number[];
@@ -207,6 +214,15 @@ export class EventIdentity implements BudgetHolder {
   /** The key of the parent row `s` names, if it names one. */
   parentKey(s: number): Hash64 | undefined {
     return this.hasFlag(s, EVENT_FLAG.hasParent) ? { hi: this.rows.getU(s, EVENT_U32.parentKey), lo: this.rows.getU(s, EVENT_U32.parentKey + 1) } : undefined;
+  }
+
+  /**
+   * The fingerprint of `session.id` of row `s`'s first occurrence (undefined: no session id), as
+   * {@link sessionPrintOf} computes it for another event.
+   */
+  sessionPrint(s: number): number | undefined {
+    const i = CONTROL_FIELDS.indexOf('session.id');
+    return ((this.rows.getU(s, EVENT_U32.flags) >>> CONTROL_PRESENT_SHIFT) >>> i) & 1 ? this.rows.getU(s, EVENT_U32.control + i) : undefined;
   }
 
   // ---- elicitation columns (elicitation.ts) ----

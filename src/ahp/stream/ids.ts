@@ -7,3 +7,5 @@
 export const EFFECT_NOT_ADVERTISED = 'ahp/effect-not-advertised';
 /** ahp/modify-invalid (modify-invalid.ts). */
 export const MODIFY_INVALID = 'ahp/modify-invalid';
+/** ahp/return-invalid (return-invalid.ts). */
+export const RETURN_INVALID = 'ahp/return-invalid';

@@ -13,6 +13,9 @@ import { elicitationModeNotAdvertised } from './elicitation-mode-not-advertised.
 import { elicitationResultMode } from './elicitation-result-mode.ts';
 import { elicitationServerMismatch } from './elicitation-server-mismatch.ts';
 import { elicitationUncorrelated } from './elicitation-uncorrelated.ts';
+import { elicitationParentMissing } from './elicitation-parent-missing.ts';
+import { elicitationSessionMismatch } from './elicitation-session-mismatch.ts';
+import { elicitationSourceMismatch } from './elicitation-source-mismatch.ts';
 import { elicitationUnpaired } from './elicitation-unpaired.ts';
 import { eventIdReuse } from './event-id-reuse.ts';
 import { eventIdUnverifiable } from './event-id-unverifiable.ts';
@@ -24,6 +27,7 @@ import { parentUnknown } from './parent-unknown.ts';
 import { responseDuplicate } from './response-duplicate.ts';
 import { responseUncorrelated } from './response-uncorrelated.ts';
 import { responseUnmatched } from './response-unmatched.ts';
+import { returnInvalid } from './return-invalid.ts';
 import { stateCap } from './state-cap.ts';
 
 export { AhpStreamModel, type AhpFacts, type AhpStreamRule, type AhpStreamState } from './model.ts';
@@ -37,9 +41,13 @@ export const AHP_STREAM_RULES = [
   effectNotAdvertised,
   modifyInvalid,
   modifyUnverifiable,
+  returnInvalid,
   elicitationModeNotAdvertised,
   elicitationUnpaired,
+  elicitationParentMissing,
   elicitationUncorrelated,
+  elicitationSourceMismatch,
+  elicitationSessionMismatch,
   elicitationServerMismatch,
   elicitationResultMode,
   elicitationContentSchema,

@@ -8,8 +8,14 @@
  * take an object, merge is shallow, and the effective answer must keep the MCP answer shape and
  * satisfy the original `requestedSchema` when the request is known. At `user.message.outbound`
  * `content` is an assistant message list (an object is rejected). Inbound `prompt` messages keep
- * role user; `input`/`workspace` merges need an object; a whole-list replacement over hidden
- * (metadata / omit / gap) text and a substituted attachment body are rejected. The checks are
+ * role user; `input`/`workspace` merges need an object, and the effective workspace state at
+ * workspace.change.before keeps its closed schema (`cwd` a path string, `workspaceRoots` a
+ * string list); a whole-list replacement over hidden (metadata / omit / gap) text and a
+ * substituted attachment body are rejected at every list target (turn.start prompt,
+ * model.request.before request, model.response.after and turn.finish.before response,
+ * tool.after output, context.compact.before instructions, context.compact.after summary,
+ * inbound prompt, outbound content; conformance profile base §Canonical content and edit
+ * checks 3 and 6). The checks are
  * those of {@link applyEffects} (src/ahp/effects.ts). When the request's form was already released
  * (an earlier answer to the same request was checked, see elicitation.ts), an accepted content
  * edit is reported by ahp/modify-unverifiable (info) instead of passing silently.
@@ -45,7 +51,7 @@ export const modifyInvalid = defineAhpStreamRule({
     const reasons = fx.outcome.reasons;
     const request = markLocation(fx.request.at, '/params/event');
     for (const r of reasons) {
-      if (r.code === 'malformed' || r.code === 'not-advertised') continue;
+      if (r.code === 'malformed' || r.code === 'not-advertised' || r.code === 'return') continue;
       ctx.report({ pointer: `/result/effects${r.pointer}`, message: r.message, related: [request] });
     }
     // atomic rejection: modifies without a problem of their own are not applied either
