@@ -43,6 +43,8 @@ export const AEP_RULE_IDS = [
   'aep/form-field-constraint',
   'aep/form-duplicate-id',
   'aep/form-label-placeholder',
+  'aep/redaction-leak',
+  'aep/digest-shape',
   'aep/id-collision',
   'aep/id-unverifiable',
   'aep/redelivery',
