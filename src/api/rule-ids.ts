@@ -117,6 +117,7 @@ export const AHP_RULE_IDS = [
   'ahp/registration',
   'ahp/registration-duplicate-id',
   'ahp/registration-literal-secret',
+  'ahp/config-managed-secret',
   'ahp/response-unmatched',
   'ahp/response-uncorrelated',
   'ahp/response-duplicate',
