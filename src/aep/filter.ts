@@ -2,7 +2,7 @@
  * AEP stream filters (`aep downlevel`, `aep redact`): read JSONL through the validate pipeline's
  * reader, parser, schema stage and per-event rules, and write each valid event as one JSONL
  * line. A line with an error finding of its own (framing, parse, envelope, payload, or a
- * per-event rule such as `aep/capture-level`) is not written: a filter cannot vouch for an
+ * per-event rule such as `aep/capture-level`; `aep/redaction-leak` excepted) is not written: a filter cannot vouch for an
  * event it cannot read, nor pass on one that already breaks its capture level. Stream rules
  * do not run (ordering and correlation are not a filter's concern). An event the transform
  * leaves alone is written byte for byte (its line text, LF-terminated); a changed one as
@@ -34,7 +34,8 @@ export interface AepFilterResult {
   rejected: number;
 }
 
-const FILTER_RULES: ReadonlySet<string> = new Set([...AEP_SCHEMA_RULES.map((r) => r.id), ...AEP_EVENT_RULES.map((r) => r.id)]);
+// aep/redaction-leak is what `aep redact` repairs, so it never refuses a line
+const FILTER_RULES: ReadonlySet<string> = new Set([...AEP_SCHEMA_RULES.map((r) => r.id), ...AEP_EVENT_RULES.map((r) => r.id)].filter((id) => id !== 'aep/redaction-leak'));
 
 /**
  * Run `transform` over every valid event of `inputs` (one stream, in order), writing each
