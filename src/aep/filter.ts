@@ -46,16 +46,16 @@ export async function runAepFilter(inputs: readonly InputSpec[], transform: Even
   let written = 0;
   let rejected = 0;
   let current: ParsedEvent | undefined;
-  let bad = false;
-  let lastBad: { source: string; line: number } | undefined;
+  // the last line with an error finding: framing findings (a BOM, a bad byte) come before the
+  // line reaches the checker, the others while it is checked; either refuses the line
+  let badSource = '';
+  let badLine = 0;
   const filterSink: FindingSink = (f) => {
-    if (f.severity === 'error') {
-      if (current && f.source === current.source && f.line === current.line) bad = true;
-      else if (f.line !== undefined && (lastBad?.source !== f.source || lastBad.line !== f.line)) {
-        // a line that never reached the checker (framing or parse error)
-        lastBad = { source: f.source, line: f.line };
-        rejected++;
-      }
+    const line = f.line ?? current?.line;
+    if (f.severity === 'error' && line !== undefined && (f.source !== badSource || line !== badLine)) {
+      badSource = f.source;
+      badLine = line;
+      rejected++;
     }
     sink(f);
   };
@@ -68,13 +68,9 @@ export async function runAepFilter(inputs: readonly InputSpec[], transform: Even
       return {
         onEvent(ev) {
           current = ev;
-          bad = false;
           checker.onEvent(ev);
           current = undefined;
-          if (bad) {
-            rejected++;
-            return;
-          }
+          if (ev.source === badSource && ev.line === badLine) return;
           const out = transform(ev);
           write((out === undefined ? ev.text : serializeEvent(out, ev.bigIntegers)) + '\n');
           written++;

@@ -8,8 +8,8 @@
  *   `min(capture, ceiling)` as a relay must (AEP-0001 §8.2; src/aep/downlevel.ts); `--redact`
  *   makes it a redacting re-emitter (§8.2(e)).
  *
- * Exit 0: every line written; 1: a line had an error finding and was not written; 2: usage
- * or I/O error.
+ * Exit 0: every line written; 1: a line had an error finding and was not written (or the
+ * input was empty); 2: usage or I/O error.
  */
 import { homedir } from 'node:os';
 import { Option, type Command } from 'commander';
@@ -68,7 +68,8 @@ async function runFilter(files: string[], transform: EventTransform, io: CliIO):
   try {
     const r = await runAepFilter(inputs, transform, write, counter.sink);
     if (buf) io.stdout.write(buf);
-    if (r.rejected > 0) {
+    // an error about no line (an empty input) also fails the run: never a silent pass
+    if (r.rejected > 0 || counter.reached('error')) {
       reporter.finish(counter.summary(r.stats, KNOWN_AEP_TYPES));
       io.stderr.write(`aep: ${r.rejected} line${r.rejected === 1 ? '' : 's'} not written (error findings above); ${r.written} written\n`);
       return 1;

@@ -111,6 +111,12 @@ test('aep downlevel and aep redact: unchanged events byte for byte, invalid line
   assert.equal(red.code, 0);
   assert.equal(red.stdout, keep + '\n');
   assert.equal((await runCli('aep', ['downlevel', '-'], keep)).code, 2, '--ceiling is required');
+  const bom = await runCli('aep', ['downlevel', '--ceiling', 'full', '-'], `\ufeff${keep}\n${keep}\n`);
+  assert.equal(bom.code, 1);
+  assert.equal(bom.stdout, keep + '\n', 'a line with a framing error (a BOM) is refused too');
+  const empty = await runCli('aep', ['redact', '-'], '');
+  assert.equal(empty.code, 1);
+  assert.match(empty.stderr, /jsonl\/empty-input/);
 });
 
 test('aep downlevel --ceiling metadata of the golden corpus validates clean, with no field above metadata', { skip: existsSync(GOLDEN) ? false : `upstream corpus not found at ${GOLDEN}` }, async () => {
