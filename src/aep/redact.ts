@@ -72,9 +72,9 @@ export function isCredentialName(key: string, extra?: ReadonlySet<string>): bool
  */
 export function createRedactor(opts: RedactOptions = {}): Redactor {
   const names = (opts.secretNames ?? []).filter((n) => n.length > 0);
-  const namesRe = names.length
-    ? new RegExp(`(?<![A-Za-z0-9_])(?:${names.map(escapeRe).join('|')})["']?\\s*[=:]\\s*(?:"([^"\\r\\n]*)"|'([^'\\r\\n]*)'|(\\S+))`, 'gi')
-    : undefined;
+  // operator options, every metacharacter escaped: literal names, never a pattern from the data
+  const namesAlt = names.map(escapeRe).join('|');
+  const namesRe = namesAlt ? new RegExp(`(?<![A-Za-z0-9_])(?:${namesAlt})["']?\\s*[=:]\\s*(?:"([^"\\r\\n]*)"|'([^'\\r\\n]*)'|(\\S+))`, 'gi') : undefined;
   const nameSet = new Set(names.map(normName));
   const values = [...new Set((opts.secretValues ?? []).filter((v) => v.length > 0))].sort((a, b) => b.length - a.length);
   const valuesRe = values.length ? new RegExp(values.map(escapeRe).join('|'), 'g') : undefined;

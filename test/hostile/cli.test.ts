@@ -87,6 +87,9 @@ const REVIEWED_REGEXP: Record<string, string> = {
   'src/fixture-runner/aep-corpus.ts#needle': 'a corpus case name, fully escaped (every metacharacter backslashed): a literal match, not a pattern from the data',
   'src/fixture-runner/aep-corpus.ts#grammar': 'the type pattern of our own envelope schema (schemas/aep), not input',
   'src/core/schema/formats.ts#URI': 'the RFC 3986 §3 URI grammar composed from constant ABNF pieces in the module, not input',
+  'src/aep/redact.ts#namesRe': 'the operator\'s --secret-name list (createRedactor options), every metacharacter escaped, compiled once per redactor: literal names, not input data',
+  'src/aep/redact.ts#valuesRe': 'the operator\'s secret values (createRedactor options), escaped, compiled once per redactor: literal values, not input data',
+  'src/aep/redact.ts#homeRe': 'the operator\'s --home path (createRedactor options), escaped, compiled once per redactor: a literal prefix, not input data',
   'src/core/schema/formats.ts#MAILBOX': 'the RFC 5321 §4.1.2 Mailbox grammar composed from constant ABNF pieces in the module, not input',
 };
 
