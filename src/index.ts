@@ -11,6 +11,7 @@ export type { Input, Inputs, StreamInput, WebReadableStream } from './api/inputs
 export type { AepOptions, AhpOptions, CommonOptions, OptionsFor, Protocol } from './api/protocols.ts';
 export { AEP_RULE_IDS, AHP_RULE_IDS, type AepRuleId, type AhpRuleId } from './api/rule-ids.ts';
 export { VERSION } from './api/version.ts';
+export { createRedactor, downlevel, redact, redactEvent, type CaptureLevel, type DownlevelOptions, type RedactOptions, type Redactor } from './api/capture.ts';
 export { SEVERITY_RANK, type Finding, type Location, type Severity } from './core/finding.ts';
 export type { Summary } from './core/summary.ts';
 export { InputError } from './core/pipeline.ts';

@@ -11,11 +11,22 @@ import type { AepCaptureLevel } from './schemas.ts';
 export interface CaptureNode {
   /** Minimum event capture at which this member may be present. */
   level: AepCaptureLevel;
+  /**
+   * A `[metadata*]` exception (AEP-0002 §8: `attention.requested.prompt`, `options[].label`,
+   * `field_spec.label`, `choices[].label`, `answer.values`): present at `metadata` only as
+   * synthesized or structural text, real content at `redacted`+ through AEP-0003 §9.4. Read
+   * from the schema node's `$comment`, which our schemas open with `[metadata*]` on exactly
+   * those nodes.
+   */
+  star?: boolean;
   properties?: Map<string, CaptureNode>;
   items?: CaptureNode;
 }
 
 type Schema = Record<string, unknown>;
+
+/** How our schemas mark a `[metadata*]` exception node (the opening of its `$comment`). */
+const STAR_MARK = '[metadata*]';
 
 function resolveRef(root: Schema, ref: string): Schema | undefined {
   if (!ref.startsWith('#/')) return undefined;
@@ -45,6 +56,7 @@ export function buildCaptureTree(root: Schema): CaptureNode {
     if (typeof lvl === 'string' && lvl in CAPTURE_RANK && CAPTURE_RANK[lvl as AepCaptureLevel] > CAPTURE_RANK[node.level]) {
       node.level = lvl as AepCaptureLevel;
     }
+    if (typeof s.$comment === 'string' && s.$comment.startsWith(STAR_MARK)) node.star = true;
     const props = s.properties;
     if (props && typeof props === 'object') {
       node.properties ??= new Map();
@@ -127,3 +139,39 @@ export function captureViolations(data: unknown, tree: CaptureNode, capture: Aep
   }
   return out.sort((a, b) => (a.pointer < b.pointer ? -1 : a.pointer > b.pointer ? 1 : 0));
 }
+
+/**
+ * Visit every string inside the `redacted`-gated free text of `data`: the members annotated
+ * `redacted` and the `[metadata*]` exceptions (their real content at `redacted`+ passes the
+ * AEP-0003 §9.4 pipeline), at any depth below them. Members above `redacted` (`full`) are not
+ * visited; unannotated members default to `metadata` (AEP-0002 §5.1 rule 4) and are only
+ * descended into. `visit` gets the JSON Pointer and the string. Iterative: safe at any depth.
+ */
+export function forEachGatedString(data: unknown, tree: CaptureNode, visit: (pointer: string, text: string) => void, basePointer = '/data'): void {
+  const stack: [unknown, CaptureNode | undefined, string, boolean][] = [[data, tree, basePointer, false]];
+  while (stack.length) {
+    const [v, node, ptr, gated] = stack.pop()!;
+    if (typeof v === 'string') {
+      if (gated) visit(ptr, v);
+      continue;
+    }
+    if (v === null || typeof v !== 'object') continue;
+    if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) {
+        const child = node?.items;
+        if (child && CAPTURE_RANK[child.level] > CAPTURE_RANK.redacted) continue;
+        stack.push([v[i], child, childPointer(ptr, i), gated || isGated(child)]);
+      }
+      continue;
+    }
+    const keys = Object.keys(v);
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const k = keys[i]!;
+      const child = node?.properties?.get(k);
+      if (child && CAPTURE_RANK[child.level] > CAPTURE_RANK.redacted) continue;
+      stack.push([(v as Record<string, unknown>)[k], child, childPointer(ptr, k), gated || isGated(child)]);
+    }
+  }
+}
+
+const isGated = (n: CaptureNode | undefined): boolean => n !== undefined && (n.level === 'redacted' || n.star === true);

@@ -193,7 +193,8 @@ function fieldName(f: CompiledField): string {
 
 /**
  * Check `values` against a form's fields (AEP-0002 §5.3; AEP-0006):
- * - `required`: every field with `required: true` has a key;
+ * - `required`: every field with `required: true` has a key (below `redacted`, except the
+ *   fields whose answer is free text and so gated above the event's capture);
  * - `type`: each value has the JSON type its field demands: string, number, boolean, one
  *   choice id string (select), an array of choice id strings (select with `multi: true`; a
  *   bare string is a type error, free text on a multi `other` select goes inside the array);
@@ -205,12 +206,16 @@ function fieldName(f: CompiledField): string {
  */
 export function checkFormValues(form: CompiledForm, values: Readonly<Record<string, unknown>>, capture: AepCaptureLevel): FormIssue[] {
   const issues: FormIssue[] = [];
+  const gate = capture !== 'none' && CAPTURE_RANK[capture] < CAPTURE_RANK.redacted;
   for (const f of form.values()) {
+    // below `redacted` a string field's answer (and an `other` select's, which may be free
+    // text) is gated above the event's capture and MUST be omitted (AEP-0002 §5.1 rule 1), so
+    // its absence is no partial answer (AEP-0006: the value is `redacted` minimum)
+    if (gate && (f.type === 'string' || (f.type === 'select' && f.other))) continue;
     if (f.required && !own(values, f.id)) {
       issues.push({ kind: 'required', pointer: '', fieldId: f.id, fieldIndex: f.index, message: `Required ${fieldName(f)} has no entry in \`values\`.` });
     }
   }
-  const gate = capture !== 'none' && CAPTURE_RANK[capture] < CAPTURE_RANK.redacted;
   for (const key of Object.keys(values)) {
     const v = values[key];
     const ptr = '/' + escapeToken(key);

@@ -4,6 +4,7 @@
 import { Option, type Command } from 'commander';
 import { aepDriver, aepRules, KNOWN_AEP_TYPES } from '../aep/protocol.ts';
 import { DEFAULT_AEP_STREAM_OPTIONS } from '../aep/stream/index.ts';
+import { addCaptureVerbs } from './aep-capture.ts';
 import { main, positiveInt, processIO, ruleSelection, type CliIO, type CliProtocol } from './program.ts';
 
 /** The AEP protocol as the CLI sees it. */
@@ -22,6 +23,7 @@ export const aepCli: CliProtocol = {
         ackWindowMs: (opts.ackWindow as number | undefined) ?? DEFAULT_AEP_STREAM_OPTIONS.ackWindowMs,
       },
     }),
+  commands: addCaptureVerbs,
   validateOptions(cmd: Command) {
     cmd
       .addOption(new Option('--max-sessions <n>', 'most (source, session) pairs tracked at once').argParser(positiveInt).default(DEFAULT_AEP_STREAM_OPTIONS.maxSessions))

@@ -97,7 +97,7 @@ test('invalid/cases.json: the table names no case the corpus lacks', (t) => {
   assert.deepEqual(Object.keys(EXPECTED_RULE).filter((n) => !names.has(n)), []);
 });
 
-test('golden/golden.jsonl: nothing above info (open runs at the end are legal infos)', async (t) => {
+test('golden/golden.jsonl: nothing above info (open runs at the end and a digest placeholder are legal infos)', async (t) => {
   if (!corpusPresent()) {
     t.skip(NO_CORPUS);
     return;
@@ -105,5 +105,7 @@ test('golden/golden.jsonl: nothing above info (open runs at the end are legal in
   const findings = await checkText(readFileSync(join(CORPUS_DIR, 'golden/golden.jsonl')), { source: 'golden.jsonl' });
   const above = findings.filter((f) => f.severity !== 'info');
   assert.deepEqual(brief(above), '(none)');
-  for (const f of findings) assert.equal(f.ruleId, 'aep/open-at-end', `unexpected info ${brief([f])}`);
+  // aep/digest-shape: the corpus writes a short `sha256:`-prefixed placeholder where AEP-0003
+  // §9 item 3 describes 32 hex digits; an info, never a rejection
+  for (const f of findings) assert.ok(f.ruleId === 'aep/open-at-end' || f.ruleId === 'aep/digest-shape', `unexpected info ${brief([f])}`);
 });

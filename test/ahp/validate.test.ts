@@ -204,6 +204,14 @@ describe('overlays', () => {
     invalid(observe(e), 'ahp/overlay', '/params/event'); // catalogue-hook.failure needs parentEventId
     invalid(obsOf('hook.failure', { failure: { backendId: 'b', reason: 'r', policy: 'fail-soft' } }), 'ahp/overlay', '/params/event/failure/policy');
   });
+  test('a configuration change carries no managed secret in its summary or setting names', () => {
+    const change = (summary: string, settings: string[]) => ({ change: { source: 'user-settings', scope: 'user', settings, summary } });
+    invalid(obsOf('config.change.after', change('Set key AKIAIOSFODNN7EXAMPLE.', ['aws.key'])), 'ahp/config-managed-secret', '/params/event/change/summary');
+    invalid(obsOf('config.change.before', change('Changed.', ['env.TOKEN=abc123def'])), 'ahp/config-managed-secret', '/params/event/change/settings/0');
+    const issues = invalid(obsOf('config.change.after', change('Authorization: Bearer abc123.def456', ['x'])), 'ahp/config-managed-secret');
+    assert.ok(issues.every((i) => !i.message.includes('abc123')), 'the message never shows the value');
+    valid(obsOf('config.change.after', change('Rotate the deploy token: now read from the keychain.', ['env.DEPLOY_TOKEN', 'auth.tokenRef'])));
+  });
   test('inbound messages have role user, outbound role assistant', () => {
     invalid(obsOf('user.message.inbound', { message: { channel: 'c', sender: 's', messages: [msg('assistant')] } }), 'ahp/message-role', '/params/event/message/messages/0/role');
     invalid(obsOf('user.message.outbound', { message: { channel: 'c', messages: [msg('user')] } }), 'ahp/message-role', '/params/event/message/messages/0/role'); // user-message-outbound-wrong-role (absent)

@@ -4,17 +4,19 @@
  * message) and the per-event rules the Engine runs after it, grouped by concern:
  * - message.ts: intercept request id = `params.event.id`, attention text shape;
  * - elicitation.ts: the MCP elicitation binding (body, mode, action, content);
- * - registration.ts: backend id uniqueness, literal secrets.
+ * - registration.ts: backend id uniqueness, literal secrets;
+ * - config.ts: no managed secret in a configuration change.
  * Each rule's metadata sits with its check; this module only lists them.
  */
 import type { RuleMeta } from '../../core/rule.ts';
+import { configManagedSecret } from './config.ts';
 import { ELICITATION_RULES } from './elicitation.ts';
 import { attentionShape, interceptIdMismatch } from './message.ts';
 import { registrationDuplicateId, registrationLiteralSecret } from './registration.ts';
 import { AHP_SCHEMA_RULES } from './schema.ts';
 
 /** The per-event rules, in the order they run (and report) on each message. */
-export const AHP_EVENT_RULES = [interceptIdMismatch, ...ELICITATION_RULES, attentionShape, registrationDuplicateId, registrationLiteralSecret] as const;
+export const AHP_EVENT_RULES = [interceptIdMismatch, ...ELICITATION_RULES, attentionShape, registrationDuplicateId, registrationLiteralSecret, configManagedSecret] as const;
 
 const S = AHP_SCHEMA_RULES;
 const [elicitationBody, modeMismatch, actionMismatch, content] = ELICITATION_RULES;
@@ -46,4 +48,5 @@ export const AHP_MESSAGE_RULES: readonly RuleMeta[] = Object.freeze([
   S['ahp/registration'],
   registrationDuplicateId,
   registrationLiteralSecret,
+  configManagedSecret,
 ]);

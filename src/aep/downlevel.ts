@@ -1,0 +1,175 @@
+/**
+ * Hop down-leveling (AEP-0001 §8.2(b)-(e); AEP-0002 §5.1 rule 3; AEP-0003 §6.4, §9 items 1,
+ * 2, 5): an event brought to `min(capture, ceiling)` the way a relay must.
+ *
+ * - Never up: an event at or below the ceiling is returned as it is (`changed: false`).
+ * - The §8.2(e) boundary: a `full` event under a `redacted` ceiling lands on `metadata`,
+ *   unless the hop redacts (`redact` option): then it applies the AEP-0003 §9.4 pipeline to
+ *   every `redacted`-gated field it keeps and may claim `redacted` (a redacting re-emitter).
+ * - At the target level every member whose `x-aep-capture` annotation ranks above it is
+ *   dropped, nested members included (the payload schema's annotation tree, src/aep/capture.ts;
+ *   unannotated members are `metadata`, AEP-0002 §5.1 rule 4).
+ * - Below `redacted`, the `[metadata*]` exceptions degrade structurally (AEP-0006 §Security:
+ *   "prompt synthesis, labels -> ids, `values` -> structural entries only"):
+ *   `attention.requested.prompt` becomes `"{agent} requests {kind}: {subject}"` (AEP-0003
+ *   §9 item 2); an option, field or choice `label` becomes its `id` (or its 1-based position
+ *   when it has no string id); `answer.values` keeps only structural entries: with the form
+ *   it answers (the `form` option) exactly `gateFormValues` of src/aep/forms.ts (numbers,
+ *   booleans, closed choice ids), without it only numbers and booleans (a string may be free
+ *   text, so a hop without the request cannot keep it).
+ * - At `none`, `data` is removed (envelope only).
+ * - `capture` is rewritten to the level actually honoured (AEP-0003 §9 item 5).
+ */
+import type { AepCaptureLevel } from './schemas.ts';
+import type { CaptureNode } from './capture.ts';
+import { CAPTURE_RANK } from './event.ts';
+import { gateFormValues, type FormFieldSpec } from './forms.ts';
+import { captureTreeFor } from './payload.ts';
+import { createRedactor, redactGated, type RedactOptions, type Redactor } from './redact.ts';
+
+/** Options of {@link downlevelEvent}. */
+export interface DownlevelOptions {
+  /**
+   * Act as a redacting re-emitter (AEP-0001 §8.2(e)): a `full` event under a `redacted`
+   * ceiling is redacted and kept at `redacted` instead of landing on `metadata`.
+   * `true` uses the default pipeline; an object configures it.
+   */
+  redact?: boolean | RedactOptions | Redactor;
+  /**
+   * The `fields` of the `kind: "form"` request an `attention.answered` or
+   * `control.attention.respond` answers, when known: lets `answer.values` keep its closed
+   * choice ids below `redacted`.
+   */
+  form?: readonly FormFieldSpec[];
+}
+
+/** The outcome of {@link downlevelEvent}. */
+export interface DownlevelResult {
+  /** The event at the level honoured (the input object itself when `changed` is false). */
+  event: Record<string, unknown>;
+  /** The capture level the event now declares. */
+  capture: AepCaptureLevel;
+  /** False when the event was already at or below the ceiling. */
+  changed: boolean;
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+const LEVELS = new Set<string>(['none', 'metadata', 'redacted', 'full']);
+
+/** True when `s` names a capture level. */
+export function isCaptureLevel(s: unknown): s is AepCaptureLevel {
+  return typeof s === 'string' && LEVELS.has(s);
+}
+
+function toRedactor(r: DownlevelOptions['redact']): Redactor | undefined {
+  if (!r) return undefined;
+  if (r === true) return createRedactor();
+  if (typeof (r as Redactor).text === 'function' && typeof (r as Redactor).value === 'function') return r as Redactor;
+  return createRedactor(r as RedactOptions);
+}
+
+/**
+ * Bring one AEP event (a parsed JSON object whose envelope is valid) down to `ceiling`; see
+ * the module comment. Pure: the input is never modified, member order is kept.
+ * @throws TypeError when `ceiling` is not a capture level.
+ */
+export function downlevelEvent(event: Readonly<Obj>, ceiling: AepCaptureLevel, opts: DownlevelOptions = {}): DownlevelResult {
+  if (!isCaptureLevel(ceiling)) throw new TypeError(`ceiling must be one of none, metadata, redacted, full`);
+  const declared: AepCaptureLevel = isCaptureLevel(event.capture) ? event.capture : 'metadata';
+  if (CAPTURE_RANK[declared] <= CAPTURE_RANK[ceiling]) return { event: event as Obj, capture: declared, changed: false };
+  const redactor = toRedactor(opts.redact);
+  let target: AepCaptureLevel = ceiling;
+  // AEP-0001 §8.2(e): a mechanical hop never mints the `redacted` provenance claim
+  if (ceiling === 'redacted' && declared === 'full' && !redactor) target = 'metadata';
+  const out: Obj = {};
+  const type = typeof event.type === 'string' ? event.type : '';
+  const tree = captureTreeFor(type);
+  for (const [k, v] of Object.entries(event)) {
+    if (k === 'capture') out.capture = target;
+    else if (k === 'data') {
+      if (target === 'none') continue;
+      let data = tree ? prune(v, tree, target, event, opts.form) : v;
+      if (target === 'redacted' && redactor && tree) data = redactGated(data, tree, redactor);
+      out.data = data;
+    } else out[k] = v;
+  }
+  if (!('capture' in out)) out.capture = target;
+  return { event: out, capture: target, changed: true };
+}
+
+/** Copy `v` without the members above `level`, degrading `[metadata*]` members below `redacted`. */
+function prune(v: unknown, node: CaptureNode, level: AepCaptureLevel, event: Readonly<Obj>, form: readonly FormFieldSpec[] | undefined): unknown {
+  const rank = CAPTURE_RANK[level];
+  const below = rank < CAPTURE_RANK.redacted;
+  // `pos`: the 1-based position of `x` in its array (0 when not an item)
+  const walk = (x: unknown, n: CaptureNode, key: string | number | undefined, parent: unknown, parentPos: number, pos: number): unknown => {
+    if (n.star && below) return degrade(x, key, parent, parentPos, event, form);
+    if (x === null || typeof x !== 'object') return x;
+    if (Array.isArray(x)) {
+      const items = n.items;
+      if (!items) return x.slice();
+      const kept: unknown[] = [];
+      x.forEach((y, i) => {
+        if (CAPTURE_RANK[items.level] <= rank) kept.push(walk(y, items, i, x, pos, i + 1));
+      });
+      return kept;
+    }
+    const o: Obj = {};
+    for (const [k, y] of Object.entries(x)) {
+      const c = n.properties?.get(k);
+      if (!c) o[k] = y;
+      else if (CAPTURE_RANK[c.level] <= rank) o[k] = walk(y, c, k, x, pos, 0);
+    }
+    return o;
+  };
+  return walk(v, node, undefined, undefined, 0, 0);
+}
+
+/** The structural stand-in of a `[metadata*]` member below `redacted` (see the module comment). */
+function degrade(x: unknown, key: string | number | undefined, parent: unknown, parentPos: number, event: Readonly<Obj>, form: readonly FormFieldSpec[] | undefined): unknown {
+  if (key === 'prompt') {
+    const data = isObj(event.data) ? event.data : {};
+    const agent = typeof event.agent === 'string' ? event.agent : 'agent';
+    const kind = typeof data.kind === 'string' ? data.kind : 'input';
+    return typeof event.subject === 'string' ? `${agent} requests ${kind}: ${event.subject}` : `${agent} requests ${kind}`;
+  }
+  if (key === 'label') {
+    if (isObj(parent) && typeof parent.id === 'string') return parent.id;
+    return parentPos > 0 ? String(parentPos) : x;
+  }
+  if (key === 'values' && isObj(x)) {
+    if (form) return gateFormValues(form, x, 'metadata');
+    const o: Obj = {};
+    for (const [k, y] of Object.entries(x)) if (typeof y === 'number' || typeof y === 'boolean') Object.defineProperty(o, k, { value: y, enumerable: true, writable: true, configurable: true });
+    return o;
+  }
+  return x;
+}
+
+/** Most form requests remembered by {@link downlevelStream} (oldest forgotten first). */
+export const DOWNLEVEL_MAX_FORMS = 10_000;
+
+/**
+ * A stateful down-leveler for one stream: remembers the `fields` of `kind: "form"` requests
+ * (by session and id, at most {@link DOWNLEVEL_MAX_FORMS}) so that the `answer.values` of an
+ * `attention.answered` or `control.attention.respond` (`subject` = the request id, AEP-0006)
+ * keeps its closed choice ids below `redacted`. Returns the new event, or `undefined` when
+ * the event is already at or below the ceiling.
+ */
+export function downlevelStream(ceiling: AepCaptureLevel, opts: Omit<DownlevelOptions, 'form'> = {}): (event: Readonly<Obj>) => Obj | undefined {
+  const redactor = toRedactor(opts.redact);
+  const forms = new Map<string, readonly FormFieldSpec[]>();
+  return (event) => {
+    const session = typeof event.session === 'string' ? event.session : '';
+    const data = isObj(event.data) ? event.data : undefined;
+    if (event.type === 'attention.requested' && data?.kind === 'form' && Array.isArray(data.fields) && typeof event.id === 'string') {
+      if (forms.size >= DOWNLEVEL_MAX_FORMS) forms.delete(forms.keys().next().value!);
+      forms.set(`${session}\u0000${event.id}`, data.fields as FormFieldSpec[]);
+    }
+    let form: readonly FormFieldSpec[] | undefined;
+    if ((event.type === 'attention.answered' || event.type === 'control.attention.respond') && typeof event.subject === 'string') form = forms.get(`${session}\u0000${event.subject}`);
+    const r = downlevelEvent(event, ceiling, { ...(redactor ? { redact: redactor } : {}), ...(form ? { form } : {}) });
+    return r.changed ? r.event : undefined;
+  };
+}

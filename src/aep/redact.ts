@@ -1,0 +1,199 @@
+/**
+ * The AEP-0003 §9.4 redaction pipeline, applied in order:
+ * (a) secrets and credentials -> `[REDACTED:secret]` (the rule (a) classes of
+ *     src/core/secrets.ts, plus its provider-token hardening);
+ * (b) configured names -> `[REDACTED:secret]`: values assigned to the names the operator lists
+ *     (`NAME=value`, `NAME: value`, `"NAME": "value"` in text; members so named in JSON
+ *     values), and literal secret values the operator lists;
+ * (c) the home directory prefix -> `~`;
+ * (d) PII (emails, phone numbers) -> `[REDACTED:pii]`, on unless disabled.
+ * "The pipeline is a floor, not a ceiling: adapters MAY redact more." Beyond the floor this
+ * module also: redacts any `/home/<user>` and `/Users/<user>` prefix (c); drops the string
+ * values of credential-named members of JSON values (`token`, `password`, `apiKey`,
+ * `authorization`, `client_secret`, ...), even when the value matches no pattern; redacts a
+ * PEM block whose END line is missing up to the end of its body.
+ * Not covered (documented out of scope by the upstream corpus): base64/hex-encoded secrets,
+ * secrets in object key names (keys are structural), homoglyph key names, prose-obfuscated
+ * PII.
+ *
+ * {@link redactEvent} applies it to the `redacted`-gated free text of an event (members
+ * annotated `redacted` and the `[metadata*]` exceptions, per the payload schema's
+ * `x-aep-capture` annotations); `*_digest` members are metadata and never touched (AEP-0003
+ * §9 item 3: digests are computed over the original content before redaction).
+ */
+import { findSecrets, PII_MARK, replaceMatches, SECRET_MARK, type SecretMatch } from '../core/secrets.ts';
+import type { CaptureNode } from './capture.ts';
+import { CAPTURE_RANK } from './event.ts';
+import { captureTreeFor } from './payload.ts';
+
+/** Options of the redaction pipeline (AEP-0003 §9.4). */
+export interface RedactOptions {
+  /** (b) Names of environment variables / config keys whose values are secret (case-insensitive). */
+  secretNames?: readonly string[];
+  /** (b) Literal secret values to replace wherever they occur (e.g. the current values of `secretNames`). */
+  secretValues?: readonly string[];
+  /** (c) The home directory prefix replaced by `~`; `false` turns the home rule off. Default: none (only the generic `/home/<user>`, `/Users/<user>` hardening). */
+  home?: string | false;
+  /** (d) Redact emails and phone numbers (default true; AEP-0003 §9.4 d: on by default at `redacted`). */
+  pii?: boolean;
+}
+
+/** A pipeline compiled once from {@link RedactOptions} (its patterns built once, reused per call). */
+export interface Redactor {
+  /** Redact one string. */
+  text(s: string): string;
+  /** Redact a JSON value (a deep copy; non-string leaves untouched, credential-named members dropped to the mark). */
+  value(v: unknown): unknown;
+}
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const HOME_GENERIC = /(?<![\w.~-])(?:\/home\/|\/Users\/|[A-Za-z]:\\Users\\)[A-Za-z0-9._-]+(?=[/\\]|$|[^\w.-])/g;
+const PII_CLASSES = ['email', 'phone'] as const;
+
+/**
+ * Credential-named members (hardening beyond the floor): the name lowercased, with `-`, `_`,
+ * `.` and spaces removed, ends with one of these. References (`tokenRef`, `apiKeyEnv`) do
+ * not end so and are kept.
+ */
+const CREDENTIAL_NAME_ENDINGS = ['password', 'passwd', 'passphrase', 'secret', 'apikey', 'token', 'authorization', 'credential', 'credentials', 'privatekey', 'accesskey', 'secretkey', 'cookie'];
+const normName = (k: string) => k.toLowerCase().replace(/[-_. ]/g, '');
+
+/** True when a member named `key` holds a credential by its name (hardening; see module comment). */
+export function isCredentialName(key: string, extra?: ReadonlySet<string>): boolean {
+  const n = normName(key);
+  if (extra?.has(n)) return true;
+  for (const e of CREDENTIAL_NAME_ENDINGS) if (n.endsWith(e)) return true;
+  return false;
+}
+
+/**
+ * Compile the pipeline for `opts`. Patterns for (b) and (c) are built here, once.
+ * @throws nothing; empty names and values are ignored.
+ */
+export function createRedactor(opts: RedactOptions = {}): Redactor {
+  const names = (opts.secretNames ?? []).filter((n) => n.length > 0);
+  // operator options, every metacharacter escaped: literal names, never a pattern from the data
+  const namesAlt = names.map(escapeRe).join('|');
+  const namesRe = namesAlt ? new RegExp(`(?<![A-Za-z0-9_])(?:${namesAlt})["']?\\s*[=:]\\s*(?:"([^"\\r\\n]*)"|'([^'\\r\\n]*)'|(\\S+))`, 'gi') : undefined;
+  const nameSet = new Set(names.map(normName));
+  const values = [...new Set((opts.secretValues ?? []).filter((v) => v.length > 0))].sort((a, b) => b.length - a.length);
+  const valuesRe = values.length ? new RegExp(values.map(escapeRe).join('|'), 'g') : undefined;
+  const home = typeof opts.home === 'string' ? opts.home.replace(/[/\\]+$/, '') : undefined;
+  const homeRe = home ? new RegExp(`(?<![\\w.~-])${escapeRe(home)}(?=[/\\\\]|$|[^\\w.-])`, 'g') : undefined;
+  const homeOn = opts.home !== false;
+  const pii = opts.pii !== false;
+
+  const text = (s: string): string => {
+    // (a) secrets and credentials
+    let out = replaceMatches(s, findSecrets(s), SECRET_MARK);
+    // (b) configured names and values
+    if (namesRe) {
+      const ms: SecretMatch[] = [];
+      namesRe.lastIndex = 0;
+      for (let m = namesRe.exec(out); m !== null; m = namesRe.exec(out)) {
+        const v = m[1] ?? m[2] ?? m[3] ?? '';
+        if (v.length === 0 || v.startsWith(SECRET_MARK)) continue;
+        const end = m[3] !== undefined ? m.index + m[0].length : m.index + m[0].length - 1;
+        ms.push({ class: 'assignment', start: end - v.length, end });
+      }
+      out = replaceMatches(out, ms, SECRET_MARK);
+    }
+    if (valuesRe) out = out.replace(valuesRe, SECRET_MARK);
+    // (c) home paths
+    if (homeOn) {
+      if (homeRe) out = out.replace(homeRe, '~');
+      out = out.replace(HOME_GENERIC, '~');
+    }
+    // (d) PII
+    if (pii) out = replaceMatches(out, findSecrets(out, { classes: PII_CLASSES }), PII_MARK);
+    return out;
+  };
+
+  const value = (v: unknown): unknown => {
+    if (typeof v === 'string') return text(v);
+    if (v === null || typeof v !== 'object') return v;
+    if (Array.isArray(v)) return v.map(value);
+    const o: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) o[k] = isCredentialName(k, nameSet) ? markStrings(x) : value(x);
+    return o;
+  };
+  return { text, value };
+}
+
+/** Every string inside `v` replaced by the secret mark (a credential-named member's value). */
+function markStrings(v: unknown): unknown {
+  if (typeof v === 'string') return v.length === 0 ? v : SECRET_MARK;
+  if (v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) return v.map(markStrings);
+  const o: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) o[k] = markStrings(x);
+  return o;
+}
+
+/**
+ * Redact the `redacted`-gated free text of payload `data` (see the module comment) with `r`,
+ * by the capture annotation tree `tree`. Returns the new data, or the same object when nothing
+ * changed. Members above `redacted` (`full`) are left as they are: `full` is verbatim, and
+ * dropping them is `downlevel`'s job.
+ */
+export function redactGated(data: unknown, tree: CaptureNode, r: Redactor): unknown {
+  const walk = (v: unknown, node: CaptureNode | undefined): unknown => {
+    if (node && (node.level === 'redacted' || node.star)) {
+      const out = r.value(v);
+      return sameJson(out, v) ? v : out;
+    }
+    if (!node || v === null || typeof v !== 'object') return v;
+    if (CAPTURE_RANK[node.level] > CAPTURE_RANK.redacted) return v;
+    if (Array.isArray(v)) {
+      let changed = false;
+      const out = v.map((x) => {
+        const y = walk(x, node.items);
+        if (y !== x) changed = true;
+        return y;
+      });
+      return changed ? out : v;
+    }
+    let changed = false;
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) {
+      const y = walk(x, node.properties?.get(k));
+      if (y !== x) changed = true;
+      out[k] = y;
+    }
+    return changed ? out : v;
+  };
+  return walk(data, tree);
+}
+
+/** Structural equality of two JSON values (used to keep unchanged subtrees identical). */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a as object);
+  const kb = Object.keys(b as object);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) {
+    if (ka[i] !== kb[i]) return false;
+    if (!sameJson((a as Record<string, unknown>)[ka[i]!], (b as Record<string, unknown>)[kb[i]!])) return false;
+  }
+  return true;
+}
+
+/**
+ * Redact one AEP event (a parsed JSON object whose envelope is valid): at capture `redacted`
+ * or `full`, the `redacted`-gated free text of its payload goes through `r`; `capture` is not
+ * changed, nor anything at `metadata` (digests included). Returns the new event, or the input
+ * object itself when nothing changed (a vendor type has no annotations: nothing is gated).
+ */
+export function redactEvent(event: Readonly<Record<string, unknown>>, r: Redactor): Record<string, unknown> {
+  const capture = event.capture;
+  if ((capture !== 'redacted' && capture !== 'full') || event.data === undefined || typeof event.type !== 'string') return event as Record<string, unknown>;
+  const tree = captureTreeFor(event.type);
+  if (!tree) return event as Record<string, unknown>;
+  const data = redactGated(event.data, tree, r);
+  if (data === event.data) return event as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(event)) out[k] = k === 'data' ? data : v;
+  return out;
+}

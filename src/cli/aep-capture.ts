@@ -1,0 +1,108 @@
+/**
+ * The capture verbs of `aep` (README §Share a log safely): stream filters over JSONL that
+ * write the events to stdout and the findings of lines they refuse to stderr.
+ *
+ * - `aep redact [files...|-]`: the AEP-0003 §9.4 pipeline on the `redacted`-gated free text of
+ *   events at capture `redacted` or `full` (src/aep/redact.ts).
+ * - `aep downlevel --ceiling <level> [files...|-]`: every event brought to
+ *   `min(capture, ceiling)` as a relay must (AEP-0001 §8.2; src/aep/downlevel.ts); `--redact`
+ *   makes it a redacting re-emitter (§8.2(e)).
+ *
+ * Exit 0: every line written; 1: a line had an error finding and was not written (or the
+ * input was empty); 2: usage or I/O error.
+ */
+import { homedir } from 'node:os';
+import { Option, type Command } from 'commander';
+import { downlevelStream } from '../aep/downlevel.ts';
+import { runAepFilter, type EventTransform } from '../aep/filter.ts';
+import { createRedactor, redactEvent, type RedactOptions } from '../aep/redact.ts';
+import type { AepCaptureLevel } from '../aep/schemas.ts';
+import type { InputSpec } from '../core/pipeline.ts';
+import { FindingCounter } from '../core/summary.ts';
+import { createReporter } from '../report/index.ts';
+import { aepRules, KNOWN_AEP_TYPES } from '../aep/protocol.ts';
+import { openInputs, reportRunError, VERSION, type CliIO } from './program.ts';
+
+/** Raw options of the redaction flags. */
+interface RedactFlags {
+  secretName?: string[];
+  home?: string;
+  pii: boolean;
+}
+
+const collect = (v: string, prev: string[] | undefined): string[] => [...(prev ?? []), v];
+
+function addRedactFlags(cmd: Command): Command {
+  return cmd
+    .option('--secret-name <name>', 'rule (b): a variable or config key whose values are secret (repeatable; its value in the environment is redacted too)', collect)
+    .option('--home <path>', 'rule (c): the home directory replaced by ~ (default: the current user\'s)')
+    .option('--no-pii', 'rule (d) off: keep emails and phone numbers');
+}
+
+/** The pipeline options of the flags; a listed name's value in the environment is a secret value. */
+function redactOptionsOf(f: RedactFlags, io: CliIO): RedactOptions {
+  const names = f.secretName ?? [];
+  const values = names.map((n) => io.env[n]).filter((v): v is string => typeof v === 'string' && v.length >= 4);
+  return { secretNames: names, secretValues: values, home: f.home ?? io.env.HOME ?? homedir(), pii: f.pii };
+}
+
+/** Run one filter; findings in text on stderr. */
+async function runFilter(files: string[], transform: EventTransform, io: CliIO): Promise<number> {
+  let inputs: InputSpec[];
+  try {
+    inputs = openInputs(files, io, () => 'jsonl');
+  } catch (e) {
+    io.stderr.write(`aep: ${(e as Error).message}\n`);
+    return 2;
+  }
+  const reporter = createReporter('text', io.stderr, { protocol: 'aep', version: VERSION, color: false, quiet: true, failOn: 'error', rules: aepRules(), sources: inputs.map((i) => i.source) });
+  const counter = new FindingCounter((f) => reporter.finding(f));
+  let buf = '';
+  const write = (line: string) => {
+    buf += line;
+    if (buf.length >= 65536) {
+      io.stdout.write(buf);
+      buf = '';
+    }
+  };
+  try {
+    const r = await runAepFilter(inputs, transform, write, counter.sink);
+    if (buf) io.stdout.write(buf);
+    // an error about no line (an empty input) also fails the run: never a silent pass
+    if (r.rejected > 0 || counter.reached('error')) {
+      reporter.finish(counter.summary(r.stats, KNOWN_AEP_TYPES));
+      io.stderr.write(`aep: ${r.rejected} line${r.rejected === 1 ? '' : 's'} not written (error findings above); ${r.written} written\n`);
+      return 1;
+    }
+    return 0;
+  } catch (e) {
+    if (buf) io.stdout.write(buf);
+    return reportRunError('aep', e, io);
+  }
+}
+
+/** Register `redact` and `downlevel` on the `aep` program. */
+export function addCaptureVerbs(program: Command, io: CliIO, setExit: (code: number) => void): void {
+  const redact = program
+    .command('redact')
+    .description('apply the AEP-0003 §9.4 redaction pipeline to the redacted-gated text of events at capture redacted or full; write JSONL to stdout')
+    .argument('[files...]', 'JSONL files; - reads standard input');
+  addRedactFlags(redact).action(async (files: string[], raw: RedactFlags) => {
+    const r = createRedactor(redactOptionsOf(raw, io));
+    setExit(await runFilter(files, (ev) => {
+      const out = redactEvent(ev.value, r);
+      return out === ev.value ? undefined : out;
+    }, io));
+  });
+
+  const downlevel = program
+    .command('downlevel')
+    .description('bring every event down to min(capture, ceiling) as a relay must (AEP-0001 §8.2); write JSONL to stdout')
+    .argument('[files...]', 'JSONL files; - reads standard input')
+    .addOption(new Option('--ceiling <level>', 'the capture ceiling').choices(['none', 'metadata', 'redacted', 'full']).makeOptionMandatory())
+    .option('--redact', 'act as a redacting re-emitter: a full event under a redacted ceiling is redacted (AEP-0003 §9.4) and kept at redacted, instead of landing on metadata');
+  addRedactFlags(downlevel).action(async (files: string[], raw: RedactFlags & { ceiling: AepCaptureLevel; redact?: boolean }) => {
+    const step = downlevelStream(raw.ceiling, raw.redact ? { redact: createRedactor(redactOptionsOf(raw, io)) } : {});
+    setExit(await runFilter(files, (ev) => step(ev.value), io));
+  });
+}

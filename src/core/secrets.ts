@@ -1,0 +1,213 @@
+/**
+ * The one credential and PII detector: the AEP-0003 §9.4 redaction classes, shared by
+ * `aep redact` / `redact()` (which replace what it finds), `aep/redaction-leak` (which reports
+ * a rule (a) match left in text at capture `redacted`) and the AHP managed-secrets rule
+ * (interaction-payloads.md: "Managed secrets remain excluded even when a diff summary is
+ * present").
+ *
+ * Classes (AEP-0003 §9.4):
+ * - rule (a), the normative floor (`floor: true`): `pem` (PEM blocks), `aws-access-key`
+ *   (`AKIA[0-9A-Z]{16}`), `bearer` (`Bearer`-prefixed tokens), `assignment`
+ *   (`(password|passwd|secret|api[_-]?key|token)\s*[=:]\s*\S+` values, also JSON-quoted),
+ *   `jwt` (`eyJ...`.`...`.`...`);
+ * - hardening beyond the floor ("adapters MAY redact more"): `provider-token` (GitHub, GitLab,
+ *   Slack, OpenAI-style `sk-`, Google `AIza` keys, recognisable without a `key=` prefix);
+ * - rule (d) PII: `email`, `phone`.
+ *
+ * Every pattern is a module constant (compiled once) written so that a scan is linear in the
+ * text: a match may start only at the boundary of a run of the characters it consumes
+ * (look-behind), quantified parts are separated by a literal, and a PEM block is closed by
+ * `indexOf`, never by a lazy `[\s\S]*?` with a back-reference.
+ */
+
+/** A rule (a) class (AEP-0003 §9.4 a) or a hardening class beyond it. */
+export type SecretClass = 'pem' | 'aws-access-key' | 'bearer' | 'assignment' | 'jwt' | 'provider-token';
+/** A rule (d) class (AEP-0003 §9.4 d). */
+export type PiiClass = 'email' | 'phone';
+/** Any class the detector knows. */
+export type DetectorClass = SecretClass | PiiClass;
+
+/** One match: its class and the UTF-16 range `[start, end)` of the text to replace. */
+export interface SecretMatch {
+  class: DetectorClass;
+  start: number;
+  end: number;
+}
+
+/** The rule (a) floor classes of AEP-0003 §9.4, in the order the spec lists them. */
+export const FLOOR_SECRET_CLASSES: readonly SecretClass[] = ['pem', 'aws-access-key', 'bearer', 'assignment', 'jwt'];
+
+/** What each class stands for, in words (used in messages; never the matched text). */
+export const CLASS_DESCRIPTIONS: Readonly<Record<DetectorClass, string>> = {
+  pem: 'a PEM block',
+  'aws-access-key': 'an AWS access key id (AKIA...)',
+  bearer: 'a Bearer token',
+  assignment: 'a password/secret/api-key/token assignment',
+  jwt: 'a JWT-shaped string',
+  'provider-token': 'a provider access token (GitHub, GitLab, Slack, sk-, AIza)',
+  email: 'an email address',
+  phone: 'a phone number',
+};
+
+/** The replacement text of rule (a) and (b). */
+export const SECRET_MARK = '[REDACTED:secret]';
+/** The replacement text of rule (d). */
+export const PII_MARK = '[REDACTED:pii]';
+
+// A value that is already a redaction marker is no secret: `token=[REDACTED:secret]` is what
+// the pipeline leaves behind, and `***` / `<redacted>` are other redactors' markers.
+const MARKER = /^["']?(?:\[REDACTED[^\]\s]*\]|<redacted>|\*{3,}|•{3,})[\])}"',;.]*$/i;
+
+const PEM_BEGIN = /-----BEGIN ([A-Z0-9][A-Z0-9 ]{0,62})-----/g;
+// the base64 body lines of a PEM block whose END line is missing (a truncated key still leaks)
+const PEM_BODY = /(?:\r?\n[A-Za-z0-9+/=:\- ]+)*/y;
+const AWS_KEY = /AKIA[0-9A-Z]{16}/g;
+const BEARER = /(?<![A-Za-z0-9_-])bearer[ \t]+([A-Za-z0-9\-._~+/]+=*)/gi;
+const AUTH_BEFORE = /authorization["']?\s*[:=]\s*["']?$/i;
+const ASSIGNMENT = /(?:password|passwd|secret|api[_-]?key|token)["']?\s*[=:]\s*(?:"([^"\r\n]*)"|'([^'\r\n]*)'|(\S+))/gi;
+const JWT = /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g;
+const PROVIDER =
+  /(?<![A-Za-z0-9_-])(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{20,}|xox[abprs]-[A-Za-z0-9-]{10,}|sk-(?:proj-|ant-)?[A-Za-z0-9_-]{16,}|AIza[0-9A-Za-z_-]{30,})/g;
+const EMAIL = /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![A-Za-z0-9-])/g;
+const PHONE = /(?<![\w+])(?:\+\d{1,3}[ -]?)?(?:\(\d{1,4}\)[ -]?|\d{2,4}[ -])\d{3,4}[ -]\d{4}(?!\w)/g;
+
+const hasLetterOnly = /^[A-Za-z]+$/;
+
+function pushAll(re: RegExp, text: string, cls: DetectorClass, out: SecretMatch[], group?: (m: RegExpExecArray) => [number, number] | undefined): void {
+  re.lastIndex = 0;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    if (m[0].length === 0) {
+      re.lastIndex++;
+      continue;
+    }
+    const r = group ? group(m) : [m.index, m.index + m[0].length];
+    if (r) out.push({ class: cls, start: r[0], end: r[1] });
+  }
+}
+
+function findPem(text: string, out: SecretMatch[]): void {
+  if (!text.includes('-----BEGIN ')) return;
+  const noEnd = new Set<string>(); // labels whose END line is known to be absent further on
+  PEM_BEGIN.lastIndex = 0;
+  for (let m = PEM_BEGIN.exec(text); m !== null; m = PEM_BEGIN.exec(text)) {
+    const label = m[1]!;
+    const bodyFrom = m.index + m[0].length;
+    const endLine = `-----END ${label}-----`;
+    let end = -1;
+    if (!noEnd.has(label)) {
+      const e = text.indexOf(endLine, bodyFrom);
+      if (e >= 0) end = e + endLine.length;
+      else noEnd.add(label);
+    }
+    if (end < 0) {
+      PEM_BODY.lastIndex = bodyFrom;
+      PEM_BODY.exec(text);
+      end = Math.max(bodyFrom, PEM_BODY.lastIndex);
+    }
+    out.push({ class: 'pem', start: m.index, end });
+    PEM_BEGIN.lastIndex = end;
+  }
+}
+
+/** The value range of an assignment match, or undefined when the value is a marker or empty. */
+function assignmentValue(m: RegExpExecArray): [number, number] | undefined {
+  const v = m[1] ?? m[2] ?? m[3] ?? '';
+  if (v.length === 0 || MARKER.test(v)) return undefined;
+  const whole = m[0];
+  // the value is the tail of the match (a quoted value: without its quotes)
+  const endInMatch = m[3] !== undefined ? whole.length : whole.length - 1;
+  const startInMatch = endInMatch - v.length;
+  return [m.index + startInMatch, m.index + endInMatch];
+}
+
+function bearerToken(text: string, m: RegExpExecArray): [number, number] | undefined {
+  const tok = m[1]!;
+  if (MARKER.test(tok)) return undefined;
+  // "the bearer of good news": a letters-only word is a token only right after `Authorization:`
+  if (tok.length < 8 || hasLetterOnly.test(tok)) {
+    if (!AUTH_BEFORE.test(text.slice(Math.max(0, m.index - 40), m.index))) return undefined;
+  }
+  const end = m.index + m[0].length;
+  return [end - tok.length, end];
+}
+
+/** Options of {@link findSecrets}. */
+export interface FindOptions {
+  /** Only these classes (default: every secret class, no PII). */
+  classes?: readonly DetectorClass[];
+}
+
+const ALL_SECRET: readonly DetectorClass[] = ['pem', 'aws-access-key', 'bearer', 'assignment', 'jwt', 'provider-token'];
+
+/**
+ * Every match of the selected classes in `text`, sorted by start (then longest first);
+ * overlapping matches of different classes are all listed. Linear in `text.length` per
+ * class. Default classes: the secret classes (rule (a) and the hardening), no PII.
+ */
+export function findSecrets(text: string, opts: FindOptions = {}): SecretMatch[] {
+  const want = opts.classes ?? ALL_SECRET;
+  const out: SecretMatch[] = [];
+  for (const c of want) {
+    switch (c) {
+      case 'pem':
+        findPem(text, out);
+        break;
+      case 'aws-access-key':
+        if (text.includes('AKIA')) pushAll(AWS_KEY, text, c, out);
+        break;
+      case 'bearer':
+        pushAll(BEARER, text, c, out, (m) => bearerToken(text, m));
+        break;
+      case 'assignment':
+        pushAll(ASSIGNMENT, text, c, out, assignmentValue);
+        break;
+      case 'jwt':
+        if (text.includes('eyJ')) pushAll(JWT, text, c, out);
+        break;
+      case 'provider-token':
+        pushAll(PROVIDER, text, c, out);
+        break;
+      case 'email':
+        if (text.includes('@')) pushAll(EMAIL, text, c, out);
+        break;
+      case 'phone':
+        pushAll(PHONE, text, c, out);
+        break;
+    }
+  }
+  return out.sort((a, b) => a.start - b.start || b.end - a.end);
+}
+
+/** The first rule (a) floor class found in `text`, or undefined (the leak checks' question). */
+export function firstFloorSecret(text: string): SecretClass | undefined {
+  const m = findSecrets(text, { classes: FLOOR_SECRET_CLASSES });
+  return m.length ? (m[0]!.class as SecretClass) : undefined;
+}
+
+/**
+ * Replace every range of `matches` in `text` by `mark` (overlapping or adjacent ranges merge
+ * into one replacement). `matches` must be sorted by start, as {@link findSecrets} returns them.
+ */
+export function replaceMatches(text: string, matches: readonly SecretMatch[], mark: string): string {
+  if (matches.length === 0) return text;
+  let out = '';
+  let pos = 0;
+  let curStart = -1;
+  let curEnd = -1;
+  const flush = () => {
+    if (curStart < 0) return;
+    out += text.slice(pos, curStart) + mark;
+    pos = curEnd;
+  };
+  for (const m of matches) {
+    if (curStart >= 0 && m.start <= curEnd) {
+      if (m.end > curEnd) curEnd = m.end;
+      continue;
+    }
+    flush();
+    curStart = Math.max(m.start, pos);
+    curEnd = m.end;
+  }
+  flush();
+  return out + text.slice(pos);
+}

@@ -1,0 +1,74 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { findSecrets, firstFloorSecret, replaceMatches, SECRET_MARK, type DetectorClass } from '../../src/core/secrets.ts';
+
+const classes = (t: string, c?: DetectorClass[]) => findSecrets(t, c ? { classes: c } : {}).map((m) => [m.class, t.slice(m.start, m.end)]);
+
+test('secrets: each rule (a) class is found, with the range of the secret itself', () => {
+  assert.deepEqual(classes('x -----BEGIN RSA PRIVATE KEY-----\nMIIE\nabc\n-----END RSA PRIVATE KEY----- y'), [
+    ['pem', '-----BEGIN RSA PRIVATE KEY-----\nMIIE\nabc\n-----END RSA PRIVATE KEY-----'],
+  ]);
+  assert.deepEqual(classes('use AKIAIOSFODNN7EXAMPLE now'), [['aws-access-key', 'AKIAIOSFODNN7EXAMPLE']]);
+  assert.deepEqual(classes('Authorization: Bearer abc123.DEF-456_ghi~789'), [['bearer', 'abc123.DEF-456_ghi~789']]);
+  assert.deepEqual(classes('export API_KEY=sk_live_1 && run'), [['assignment', 'sk_live_1']]);
+  assert.deepEqual(classes('password : hunter2'), [['assignment', 'hunter2']]);
+  assert.deepEqual(classes('{"token": "tok_9f8e"}'), [['assignment', 'tok_9f8e']]);
+  assert.deepEqual(classes('token=\nZX12'), [['assignment', 'ZX12']]);
+  assert.deepEqual(classes('s eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.Sfl d'), [['jwt', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.Sfl']]);
+  assert.equal(firstFloorSecret('passwd=x1'), 'assignment');
+});
+
+test('secrets: hardening and PII classes', () => {
+  assert.deepEqual(classes('clone ghp_AbCdEfGhIjKlMnOpQrStUvWxYz012345 now'), [['provider-token', 'ghp_AbCdEfGhIjKlMnOpQrStUvWxYz012345']]);
+  assert.deepEqual(classes('task-abcdefghijklmnopqrstuvwxyz'), []); // "sk-" inside a word is no key
+  assert.deepEqual(classes('mail jane.doe+t@example.co.uk, call +1 (555) 123-4567', ['email', 'phone']), [
+    ['email', 'jane.doe+t@example.co.uk'],
+    ['phone', '+1 (555) 123-4567'],
+  ]);
+  assert.deepEqual(classes('node 22.11.0 and pnpm 9.14.2, 2026-12-01', ['email', 'phone']), []);
+  assert.equal(firstFloorSecret('ghp_AbCdEfGhIjKlMnOpQrStUvWxYz012345'), undefined); // not a floor class
+});
+
+test('secrets: prose and redaction markers are not secrets', () => {
+  assert.deepEqual(classes('the bearer of good news arrived; bearer instruments'), []);
+  assert.deepEqual(classes('ran 42 tests, max_tokens: 100'), []);
+  assert.deepEqual(classes(`token=${SECRET_MARK}, password: "${SECRET_MARK}" Bearer ${SECRET_MARK} secret=***`), []);
+  assert.equal(firstFloorSecret('authorization: bearer abcdefghij'), 'bearer'); // letters only, but after Authorization:
+});
+
+test('secrets: a PEM block without its END line still covers its body', () => {
+  const t = 'a\n-----BEGIN PRIVATE KEY-----\nMIIEabc\nQQQ=\n\nafter';
+  assert.deepEqual(classes(t), [['pem', '-----BEGIN PRIVATE KEY-----\nMIIEabc\nQQQ=']]);
+});
+
+test('secrets: replaceMatches merges overlapping ranges', () => {
+  const t = 'Authorization: Bearer abc123def456 token=Bearer';
+  const out = replaceMatches(t, findSecrets(t), SECRET_MARK);
+  assert.equal(out, `Authorization: Bearer ${SECRET_MARK} token=${SECRET_MARK}`);
+  assert.equal(replaceMatches('abc', [], SECRET_MARK), 'abc');
+});
+
+test('secrets: scans of long adversarial strings finish (linear patterns)', { timeout: 60_000 }, () => {
+  const n = 200_000;
+  const inputs = [
+    'a'.repeat(n),
+    'a@'.repeat(n / 2),
+    'a@' + 'bbbb.'.repeat(n / 5) + '!',
+    'eyJ'.repeat(n / 3),
+    'eyJa.'.repeat(n / 5),
+    '-----BEGIN X-----\n'.repeat(n / 18),
+    'token'.repeat(n / 5),
+    'token ' + ' '.repeat(n),
+    'bearer '.repeat(n / 7),
+    'sk-'.repeat(n / 3),
+    '1 '.repeat(n / 2),
+    '(555) '.repeat(n / 6),
+    'AKIA'.repeat(n / 4),
+  ];
+  for (const t of inputs) {
+    const m = findSecrets(t, { classes: ['pem', 'aws-access-key', 'bearer', 'assignment', 'jwt', 'provider-token', 'email', 'phone'] });
+    assert.ok(Array.isArray(m));
+  }
+  // a real secret after a long run is still found
+  assert.equal(firstFloorSecret('x'.repeat(n) + ' AKIAIOSFODNN7EXAMPLE'), 'aws-access-key');
+});

@@ -1,0 +1,148 @@
+/**
+ * The capture pipeline through the package API and the CLI (README §Share a log safely):
+ * `redact`, `downlevel`, `redactEvent`; `aep redact` and `aep downlevel` as stream filters;
+ * `aep/redaction-leak` before and after `aep redact`; the corpus redaction folder and our
+ * downlevel cases through `runFixtures`.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { captureViolations } from '../../src/aep/capture.ts';
+import { CAPTURE_RANK } from '../../src/aep/event.ts';
+import { captureTreeFor } from '../../src/aep/payload.ts';
+import { createRedactor, downlevel, redact, redactEvent, runFixtures, validate, type CaptureLevel } from '../../src/index.ts';
+import { REPO, runCli } from '../cli/helpers.ts';
+
+const CORPUS = join(REPO, '..', 'shared', 'corpus', 'aep', 'conformance', 'fixtures');
+const GOLDEN = join(CORPUS, 'golden', 'golden.jsonl');
+const HEAD = { aep: '0.1', time: '2026-11-30T10:00:00Z', source: 'aep://h/agent/d/session/s', agent: 'd', session: 's' };
+let seq = 0;
+const ev = (type: string, capture: CaptureLevel | undefined, data: unknown, extra: Record<string, unknown> = {}) => ({ ...HEAD, id: `e${seq}`, type, seq: seq++, ...(capture ? { capture } : {}), ...extra, data });
+
+test('redact: text through rules (a)-(d), values with credential-named members, a reusable Redactor', () => {
+  const opts = { home: '/home/op', secretNames: ['DEPLOY_KEY'], secretValues: ['s3cr3t-value'] };
+  assert.equal(
+    redact('AKIAIOSFODNN7EXAMPLE DEPLOY_KEY=abc s3cr3t-value /home/op/x ops@example.com', opts),
+    '[REDACTED:secret] DEPLOY_KEY=[REDACTED:secret] [REDACTED:secret] ~/x [REDACTED:pii]',
+  );
+  assert.equal(redact('ops@example.com', { pii: false }), 'ops@example.com');
+  assert.deepEqual(redact({ headers: { Authorization: 'Basic x' }, n: 1, list: ['token=abc1'], tokenRef: 'vault:a' }), {
+    headers: { Authorization: '[REDACTED:secret]' },
+    n: 1,
+    list: ['token=[REDACTED:secret]'],
+    tokenRef: 'vault:a',
+  });
+  const r = createRedactor({ pii: false });
+  assert.equal(redact('a@b.test Bearer abc123def456', r), 'a@b.test Bearer [REDACTED:secret]');
+});
+
+test('downlevel: never raises a level; the same object when at or below the ceiling; §8.2(e) boundary', () => {
+  const full = ev('tool.completed', 'full', { tool: { name: 'sh' }, result: 'r', result_redacted: 'key AKIAIOSFODNN7EXAMPLE' });
+  assert.equal(downlevel(full, 'full'), full);
+  const meta = ev('progress.status', undefined, { percent: 5, message: 'm' });
+  for (const c of ['metadata', 'redacted', 'full'] as const) assert.equal(downlevel(meta, c), meta);
+  assert.deepEqual(downlevel(full, 'redacted'), { ...full, capture: 'metadata', data: { tool: { name: 'sh' } } });
+  assert.deepEqual(downlevel(full, 'redacted', { redact: true }), { ...full, capture: 'redacted', data: { tool: { name: 'sh' }, result_redacted: 'key [REDACTED:secret]' } });
+  const none = downlevel(full, 'none');
+  assert.equal(none.capture, 'none');
+  assert.ok(!('data' in none));
+  assert.equal(full.capture, 'full', 'the input is not modified');
+  assert.throws(() => downlevel(full, 'secret' as CaptureLevel), TypeError);
+});
+
+test('redactEvent: only redacted-gated text at capture redacted or full; digests and metadata untouched', () => {
+  const e = ev('tool.requested', 'redacted', { tool: { name: 'token=abc123' }, args_digest: 'password=x', args_redacted: { cmd: 'login --password=hunter22' } });
+  const out = redactEvent(e);
+  assert.deepEqual(out.data, { tool: { name: 'token=abc123' }, args_digest: 'password=x', args_redacted: { cmd: 'login --password=[REDACTED:secret]' } });
+  const m = ev('tool.requested', 'metadata', { tool: { name: 'sh' } });
+  assert.equal(redactEvent(m), m);
+});
+
+const LEAKS: Record<string, string> = {
+  pem: '-----BEGIN PRIVATE KEY-----\nMIIEabc\n-----END PRIVATE KEY-----',
+  'aws-access-key': 'AKIAIOSFODNN7EXAMPLE',
+  bearer: 'Authorization: Bearer abc123.def456',
+  assignment: 'api_key = sk_live_abc123',
+  jwt: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln',
+};
+
+test('validate reports aep/redaction-leak for each rule (a) class in each kind of gated field, and nothing after aep redact', async () => {
+  const lines: string[] = [];
+  const want: string[] = [];
+  for (const [cls, secret] of Object.entries(LEAKS)) {
+    const events = [
+      [ev('run.started', 'redacted', { prompt: `do it ${secret}` }, { run: `r-${cls}` }), '/data/prompt'],
+      [ev('tool.completed', 'redacted', { tool: { name: 'sh' }, result_redacted: { out: [`x ${secret}`] } }, { run: `r-${cls}` }), '/data/result_redacted/out/0'],
+      [ev('attention.requested', 'redacted', { kind: 'input', prompt: `p ${secret}`, options: [{ id: 'a', label: `l ${secret}` }] }, { run: `r-${cls}` }), '/data/prompt /data/options/0/label'],
+    ] as const;
+    for (const [e, ptrs] of events) {
+      lines.push(JSON.stringify(e));
+      for (const p of ptrs.split(' ')) want.push(`${lines.length} ${p} ${cls}`);
+    }
+  }
+  const text = lines.join('\n') + '\n';
+  const before = await validate('aep', { text }, { rules: ['aep/redaction-leak'] });
+  assert.deepEqual(before.findings.map((f) => `${f.line} ${f.pointer} ${(f.data as { class: string }).class}`).sort(), want.sort());
+  for (const f of before.findings) for (const s of Object.values(LEAKS)) assert.ok(!f.message.includes(s.slice(0, 12)), 'the message never shows the secret');
+  const red = await runCli('aep', ['redact', '-'], text);
+  assert.equal(red.code, 0, red.stderr);
+  const after = await validate('aep', { text: red.stdout }, { rules: ['aep/redaction-leak'] });
+  assert.deepEqual(after.findings, []);
+});
+
+test('aep downlevel and aep redact: unchanged events byte for byte, invalid lines on stderr and not written, exit 1', async () => {
+  const keep = '{"aep":"0.1","id":"k1",  "type":"progress.status","time":"2026-11-30T10:00:00Z","source":"aep://h/agent/d/session/s","agent":"d","session":"s","seq":0,"capture":"metadata","data":{"percent":1}}';
+  const big = JSON.stringify(ev('tool.completed', 'full', { tool: { name: 'sh' }, result: 'x', n: 1 })).replace('"n":1', '"n":12345678901234567890123');
+  const bad = JSON.stringify(ev('tool.completed', 'metadata', { tool: { name: 'sh' }, result: 'leak' }));
+  const input = [keep, 'not json', big, bad].join('\r\n') + '\n';
+  const dl = await runCli('aep', ['downlevel', '--ceiling', 'metadata', '-'], input);
+  assert.equal(dl.code, 1);
+  const out = dl.stdout.split('\n');
+  assert.equal(out.length, 3);
+  assert.equal(out[0], keep);
+  assert.match(out[1]!, /"capture":"metadata","data":\{"tool":\{"name":"sh"\},"n":12345678901234567890123\}/);
+  assert.match(dl.stderr, /:2:1 +error +jsonl\/invalid-json/);
+  assert.match(dl.stderr, /:4:\d+ +error +aep\/capture-level/);
+  assert.ok(!dl.stderr.includes('"leak"'));
+  const again = await runCli('aep', ['downlevel', '--ceiling', 'metadata', '-'], input);
+  assert.equal(again.stdout, dl.stdout, 'deterministic');
+  const red = await runCli('aep', ['redact', '-'], keep + '\n');
+  assert.equal(red.code, 0);
+  assert.equal(red.stdout, keep + '\n');
+  assert.equal((await runCli('aep', ['downlevel', '-'], keep)).code, 2, '--ceiling is required');
+  const bom = await runCli('aep', ['downlevel', '--ceiling', 'full', '-'], `\ufeff${keep}\n${keep}\n`);
+  assert.equal(bom.code, 1);
+  assert.equal(bom.stdout, keep + '\n', 'a line with a framing error (a BOM) is refused too');
+  const empty = await runCli('aep', ['redact', '-'], '');
+  assert.equal(empty.code, 1);
+  assert.match(empty.stderr, /jsonl\/empty-input/);
+});
+
+test('aep downlevel --ceiling metadata of the golden corpus validates clean, with no field above metadata', { skip: existsSync(GOLDEN) ? false : `upstream corpus not found at ${GOLDEN}` }, async () => {
+  const r = await runCli('aep', ['downlevel', '--ceiling', 'metadata', GOLDEN]);
+  assert.equal(r.code, 0, r.stderr);
+  const lines = r.stdout.trimEnd().split('\n');
+  assert.equal(lines.length, readFileSync(GOLDEN, 'utf8').trimEnd().split('\n').length);
+  for (const line of lines) {
+    const e = JSON.parse(line) as { type: string; capture?: CaptureLevel; data?: unknown };
+    const c = e.capture ?? 'metadata';
+    assert.ok(CAPTURE_RANK[c] <= CAPTURE_RANK.metadata, `${e.type} at ${c}`);
+    const tree = captureTreeFor(e.type);
+    if (tree && e.data !== undefined) assert.deepEqual(captureViolations(e.data, tree, 'metadata'), [], e.type);
+  }
+  const v = await validate('aep', { text: r.stdout });
+  assert.deepEqual(v.findings.filter((f) => f.severity !== 'info').map((f) => `${f.line} ${f.ruleId}`), []);
+});
+
+test('fixtures: the corpus redaction folder passes in full; our downlevel cases pass', async () => {
+  const ours = await runFixtures('aep', join(REPO, 'conformance', 'aep-capture'));
+  assert.ok(ours.cases.length >= 100);
+  assert.deepEqual(ours.cases.filter((c) => c.status !== 'pass').map((c) => c.id), []);
+  if (!existsSync(join(CORPUS, 'redaction'))) return;
+  const up = await runFixtures('aep', CORPUS);
+  const red = up.cases.filter((c) => c.group === 'redaction');
+  assert.equal(red.length, 33);
+  assert.deepEqual(red.filter((c) => c.status !== 'pass').map((c) => c.id), []);
+  assert.ok(!up.cases.some((c) => c.id === 'redaction/'), 'no longer "not run"');
+});
