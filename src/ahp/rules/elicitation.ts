@@ -11,6 +11,8 @@ import { defineEventRule } from '../../core/engine.ts';
 import type { ReportInput } from '../../core/rule.ts';
 import type { ElicitationChecks } from '../elicitation-body.ts';
 import type { AhpMessage } from '../message.ts';
+import { childPointer } from '../../core/pointer.ts';
+import { credentialAsked } from '../sensitive-names.ts';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -131,5 +133,87 @@ export const elicitationContent = defineEventRule<AhpMessage, 'ahp/elicitation-c
   },
 });
 
+/** Whether a form field schema lets the user type a value (free string or number), as opposed to choosing one of the server's values or a boolean. */
+function typedField(field: Obj): boolean {
+  if (field.type === 'number' || field.type === 'integer') return true;
+  return field.type === 'string' && !('enum' in field) && !('oneOf' in field);
+}
+
+/**
+ * A form request whose field asks for a credential or payment-card data (by its name or title;
+ * heuristic of src/ahp/sensitive-names.ts). interaction-payloads.md: "Sensitive information MUST
+ * use URL mode, never a form"; MCP 2025-11-25 elicitation §Form Mode Security: servers MUST NOT
+ * request passwords, API keys, etc. via form mode.
+ */
+export const elicitationFormSensitive = defineEventRule<AhpMessage, 'ahp/elicitation-form-sensitive'>({
+  id: 'ahp/elicitation-form-sensitive',
+  severity: 'warning',
+  description:
+    'A form elicitation never asks for sensitive information: a form field (free string or number) whose property name or title asks for a password, passphrase, secret, API or private key, access token, credential, one-time code or payment-card data is a warning (sensitive information uses URL mode). A name heuristic, hence a warning: names and titles are split into words (camelCase, snake_case, kebab-case, digits); whole words only, so `secretary`, `passport`, `max_tokens`, `tokens_used` and `token_count` do not match; boolean and enum fields are not checked (the user types nothing secret into them).',
+  spec: 'AHP interaction-payloads.md §MCP elicitation binding ("Sensitive information MUST use URL mode, never a form"); MCP 2025-11-25 elicitation §Form Mode Security',
+  check(msg, ctx) {
+    const c = checksOf(msg);
+    if (!c || c.checks.kind !== 'request') return;
+    const value = parsedObject(c.checks);
+    if (!value || (value.mode !== undefined && value.mode !== 'form') || !isObj(value.requestedSchema) || !isObj(value.requestedSchema.properties)) return;
+    for (const [name, field] of Object.entries(value.requestedSchema.properties)) {
+      if (!isObj(field) || !typedField(field)) continue;
+      const byName = credentialAsked(name);
+      const byTitle = byName === undefined && typeof field.title === 'string' ? credentialAsked(field.title) : undefined;
+      const asked = byName ?? byTitle;
+      if (!asked) continue;
+      const inner = childPointer('/requestedSchema/properties', name);
+      ctx.report({
+        pointer: c.checks.textPointer,
+        message: `The form field at ${inner} of the serialized MCP request asks, by its ${byName ? 'name' : 'title'}, for ${asked}; sensitive information must use URL mode, never a form (form answers pass through the client and its logs).`,
+        data: embedded(c.partPointer, inner),
+      });
+    }
+  },
+});
+
+/** The query-like parameter names of a URL: its query and a fragment written as `name=value&...`. */
+function urlParamNames(u: URL): string[] {
+  const names = [...u.searchParams.keys()];
+  const frag = u.hash.slice(1);
+  if (frag.includes('=')) for (const k of new URLSearchParams(frag).keys()) names.push(k);
+  return names;
+}
+
+/**
+ * A URL request whose `url` carries userinfo or a credential-named query (or fragment)
+ * parameter. interaction-payloads.md: "authorize URL navigation and preserve requester identity
+ * without exposing secrets in logs"; MCP 2025-11-25 elicitation §Safe URL Handling: the URL MUST
+ * NOT include credentials and MUST NOT be pre-authenticated.
+ */
+export const elicitationUrlSecret = defineEventRule<AhpMessage, 'ahp/elicitation-url-secret'>({
+  id: 'ahp/elicitation-url-secret',
+  severity: 'warning',
+  description:
+    'A URL elicitation\'s `url` carries no secret: userinfo (`user:password@`) or a query or fragment parameter whose name asks for a credential (the form heuristic of ahp/elicitation-form-sensitive, plus `key`, `sig` and `signature` of keyed or signed URLs) is a warning, since the URL is shown, logged and must not be pre-authenticated. A name heuristic, hence a warning; parameter values are never read or printed.',
+  spec: 'AHP interaction-payloads.md §MCP elicitation binding ("without exposing secrets in logs"); MCP 2025-11-25 elicitation §Safe URL Handling',
+  check(msg, ctx) {
+    const c = checksOf(msg);
+    if (!c || c.checks.kind !== 'request') return;
+    const value = parsedObject(c.checks);
+    if (!value || value.mode !== 'url' || typeof value.url !== 'string') return;
+    let u: URL;
+    try {
+      u = new URL(value.url);
+    } catch {
+      return; // not a URL: ahp/elicitation-body says so
+    }
+    const report = (what: string) => ctx.report({ pointer: c.checks.textPointer, message: `The \`url\` of the serialized MCP request carries ${what}; a URL elicitation must not expose secrets in logs or be pre-authenticated (MCP §Safe URL Handling).`, data: embedded(c.partPointer, '/url') });
+    if (u.username !== '' || u.password !== '') report(`userinfo (${u.password !== '' ? 'a user name and password' : 'a user name'} before \`@\`)`);
+    const seen = new Set<string>();
+    for (const name of urlParamNames(u)) {
+      const asked = credentialAsked(name, true);
+      if (!asked || seen.has(name)) continue;
+      seen.add(name);
+      report(`${/^[\w.-]{1,64}$/.test(name) ? `the parameter \`${name}\`` : 'a parameter'}, whose name asks for ${asked}`);
+    }
+  },
+});
+
 /** The elicitation binding rules, in reporting order. */
-export const ELICITATION_RULES = [elicitationBody, elicitationModeMismatch, elicitationActionMismatch, elicitationContent] as const;
+export const ELICITATION_RULES = [elicitationBody, elicitationModeMismatch, elicitationActionMismatch, elicitationContent, elicitationFormSensitive, elicitationUrlSecret] as const;
