@@ -5,10 +5,12 @@
  * - message.ts: intercept request id = `params.event.id`, attention text shape;
  * - elicitation.ts: the MCP elicitation binding (body, mode, action, content, sensitive forms and URLs);
  * - config.ts: a config.change.after that names no changed setting;
+ * - changes.ts: task/workspace after events and file updates that change nothing;
  * - registration.ts: backend id uniqueness, literal secrets.
  * Each rule's metadata sits with its check; this module only lists them.
  */
 import type { RuleMeta } from '../../core/rule.ts';
+import { changeAfterNoop, fileChangeNoop } from './changes.ts';
 import { configAfterUnchanged } from './config.ts';
 import { ELICITATION_RULES } from './elicitation.ts';
 import { attentionShape, interceptIdMismatch } from './message.ts';
@@ -16,7 +18,7 @@ import { registrationDuplicateId, registrationLiteralSecret } from './registrati
 import { AHP_SCHEMA_RULES } from './schema.ts';
 
 /** The per-event rules, in the order they run (and report) on each message. */
-export const AHP_EVENT_RULES = [interceptIdMismatch, ...ELICITATION_RULES, attentionShape, configAfterUnchanged, registrationDuplicateId, registrationLiteralSecret] as const;
+export const AHP_EVENT_RULES = [interceptIdMismatch, ...ELICITATION_RULES, attentionShape, configAfterUnchanged, changeAfterNoop, fileChangeNoop, registrationDuplicateId, registrationLiteralSecret] as const;
 
 const S = AHP_SCHEMA_RULES;
 const [elicitationBody, modeMismatch, actionMismatch, content, formSensitive, urlSecret] = ELICITATION_RULES;
@@ -46,6 +48,8 @@ export const AHP_MESSAGE_RULES: readonly RuleMeta[] = Object.freeze([
   formSensitive,
   urlSecret,
   configAfterUnchanged,
+  changeAfterNoop,
+  fileChangeNoop,
   S['ahp/effect'],
   S['ahp/capabilities'],
   S['ahp/registration'],
