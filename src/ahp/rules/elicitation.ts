@@ -36,7 +36,7 @@ const what = (c: ElicitationChecks) => (c.kind === 'request' ? 'MCP elicitation/
 export const elicitationBody = defineEventRule<AhpMessage, 'ahp/elicitation-body'>({
   id: 'ahp/elicitation-body',
   severity: 'error',
-  description: 'A body-selected elicitation request/result text is complete MCP JSON without duplicate keys that satisfies the pinned 2025-11-25 subset.',
+  description: 'A body-selected elicitation request/result text is complete MCP JSON without duplicate keys that satisfies the pinned 2025-11-25 subset. A repeated member whose copies differ leaves the value undetermined: only the repeat is reported (saying the copies differ) and no rule reads the body, so findings never depend on member order.',
   spec: SPEC,
   check(msg, ctx) {
     const c = checksOf(msg);
@@ -55,14 +55,24 @@ export const elicitationBody = defineEventRule<AhpMessage, 'ahp/elicitation-body
       seen.add(message);
       ctx.report({ pointer: textPointer, message, data: embedded(partPointer, inner) });
     };
-    for (const d of parsed.duplicates) once(`The serialized ${what(checks)} repeats the member name at ${d.pointer}; duplicate member names are rejected.`, d.pointer);
+    const differ = new Set(checks.differingCopies);
+    for (const d of parsed.duplicates) {
+      once(
+        differ.has(d.pointer)
+          ? `The serialized ${what(checks)} repeats the member name at ${d.pointer} with differing values; which copy counts is undefined, so duplicate member names are rejected and the body is not checked further.`
+          : `The serialized ${what(checks)} repeats the member name at ${d.pointer} (the copies are equal); duplicate member names are rejected.`,
+        d.pointer,
+      );
+    }
+    // a differing repeat beyond the listed ones still decides that nothing else is checked
+    if (differ.size && !parsed.duplicates.some((d) => differ.has(d.pointer))) once(`The serialized ${what(checks)} repeats member names with differing values; which copy counts is undefined, so the body is not checked further.`, '');
     for (const [inner, msg] of checks.problems) once(`In ${inner === '' ? `the serialized ${what(checks)}` : `${inner} of the serialized ${what(checks)}`}: ${msg}.`, inner);
   },
 });
 
-/** The parsed MCP value of a checked body, when an object. */
+/** The parsed MCP value of a checked body, when an object whose value does not depend on member order (no differing repeated member). */
 function parsedObject(checks: ElicitationChecks): Obj | undefined {
-  return checks.parsed.ok && isObj(checks.parsed.value) ? checks.parsed.value : undefined;
+  return checks.parsed.ok && checks.differingCopies.length === 0 && isObj(checks.parsed.value) ? checks.parsed.value : undefined;
 }
 
 /** The envelope mode equals the parsed request mode (absent means form). */
