@@ -21,7 +21,13 @@ export interface ElicitationChecks {
   textPointer: string;
   /** The exact JSON parse of the text (duplicate member names listed). */
   parsed: ParseOutcome;
-  /** Problems of the parsed value against the pinned MCP subset: `[innerPointer, phrase]`; empty when it conforms. */
+  /**
+   * Pointers of repeated member names whose copies differ (src/core/json-copies.ts). When any
+   * does, the value depends on which copy a reader keeps, so it is not checked against the subset
+   * and no rule reads it: the findings never depend on member order (RFC 8259 §4).
+   */
+  differingCopies: readonly string[];
+  /** Problems of the parsed value against the pinned MCP subset: `[innerPointer, phrase]`; empty when it conforms (or is not determined: {@link differingCopies}). */
   problems: ReadonlyArray<readonly [string, string]>;
 }
 

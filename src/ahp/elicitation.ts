@@ -15,11 +15,13 @@ import { mapSchemaErrors, type Wording } from '../core/schema/findings.ts';
 import { phrase } from '../core/schema/wording.ts';
 import { describeValue } from '../core/finding.ts';
 import { parseJsonText } from '../core/json.ts';
+import { differingCopies } from '../core/json-copies.ts';
 import { childPointer } from '../core/pointer.ts';
 import type { ElicitationBody, ElicitationChecks } from './elicitation-body.ts';
 import { ahpSchemas } from './schemas.ts';
 
 type Obj = Record<string, unknown>;
+const NO_POINTERS: readonly string[] = [];
 
 function isObj(v: unknown): v is Obj {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -165,7 +167,8 @@ export function parseElicitationBody(event: Obj, eventPointer: string, check: bo
   if (part.selection !== 'body' || 'gap' in part || typeof part.text !== 'string') return { status: 'view', partPointer };
   const parsed = parseJsonText(part.text);
   const value = parsed.ok ? parsed.value : undefined;
-  const checks: ElicitationChecks | undefined = check ? { kind, envelope: el as Obj, textPointer: `${partPointer}/text`, parsed, problems: parsed.ok ? mcpProblems(kind, value) : [] } : undefined;
+  const differ = check && parsed.ok && (parsed.duplicates.length > 0 || parsed.duplicatesOmitted > 0) ? differingCopies(part.text) : NO_POINTERS;
+  const checks: ElicitationChecks | undefined = check ? { kind, envelope: el as Obj, textPointer: `${partPointer}/text`, parsed, differingCopies: differ, problems: parsed.ok && differ.length === 0 ? mcpProblems(kind, value) : [] } : undefined;
   const ok = parsed.ok && parsed.duplicates.length === 0 && isObj(value) && !checks?.problems.length;
   const body: ElicitationBody = ok ? { status: 'parsed', value: value as Obj, partPointer } : { status: 'invalid', partPointer };
   if (checks) body.checks = checks;

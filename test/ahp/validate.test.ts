@@ -228,7 +228,9 @@ describe('overlays', () => {
   test('tool outcomes, errors and denial', () => {
     invalid(obsOf('tool.after', { outcome: 'error' }), 'ahp/overlay', '/params/event');
     valid(obsOf('tool.after', { outcome: 'error', error: { class: 'tool', message: 'failed' } }));
-    invalid(obsOf('tool.after', { outcome: 'error', error: { class: 'tool', message: 'failed' }, output: 'partial' }), 'ahp/overlay', '/params/event'); // observe-tool-error-output (absent)
+    invalid(obsOf('tool.after', { outcome: 'error', error: { class: 'tool', message: 'failed' }, output: 'partial' }), 'ahp/overlay', '/params/event/output'); // observe-tool-error-output (absent)
+    invalid(obsOf('tool.after', { outcome: 'error', error: { class: 'tool', message: 'failed' }, tool: { name: 'Bash', input: {}, origin: 'native', output: null } }), 'ahp/overlay', '/params/event/tool/output');
+    invalid(obsOf('tool.after', { tool: { name: 'Bash', input: {}, origin: 'native', output: { stdout: '' } } }), 'ahp/overlay', '/params/event/tool/output');
     invalid(obsOf('tool.after', { outcome: 'denied' }), 'ahp/overlay', '/params/event/execution/status');
     valid(obsOf('tool.after', { outcome: 'denied', execution: { status: 'skipped', reason: 'policy' } }));
     invalid(obsOf('tool.after', { outcome: 'skipped' }), 'ahp/overlay', '/params/event/outcome');
@@ -586,6 +588,37 @@ describe('messages never echo content values', () => {
   function isRegistration(v: unknown): boolean {
     return typeof v === 'object' && v !== null && 'hooks' in v;
   }
+});
+
+describe('sensitive elicitation and no-op changes', () => {
+  const req = (mcp: unknown, mode: string) => obsOf('user.elicitation.request', { elicitation: { server: 'mcp:x', mode, request: text(JSON.stringify(mcp)) } });
+  const warned = (value: unknown, rule: string, count: number) => {
+    const issues = validate(value);
+    assert.ok(isAhpValid(issues), show(issues));
+    assert.deepEqual(issues.map((i) => [i.ruleId, i.severity]), Array.from({ length: count }, () => [rule, 'warning']), show(issues));
+  };
+  test('a form asking for a credential, a URL carrying one', () => {
+    const form = (properties: unknown) => req({ message: 'm', requestedSchema: { type: 'object', properties } }, 'form');
+    warned(form({ password: { type: 'string' }, f: { type: 'string', title: 'API key' }, pin: { type: 'integer', title: 'Card number' } }), 'ahp/elicitation-form-sensitive', 3);
+    warned(form({ max_tokens: { type: 'integer' }, secretary: { type: 'string' }, remember_password: { type: 'boolean' } }), 'ahp/elicitation-form-sensitive', 0);
+    const url = (u: string) => req({ mode: 'url', message: 'm', url: u, elicitationId: 'e' }, 'url');
+    warned(url('https://u:p@x.example/a?token=1&step=2'), 'ahp/elicitation-url-secret', 2);
+    warned(url('https://x.example/a?step=2&max_tokens=5'), 'ahp/elicitation-url-secret', 0);
+  });
+  test('after events and file updates that change nothing', () => {
+    const task = (t: unknown) => obsOf('task.change.after', { task: t });
+    invalid(task({ id: 't', operation: 'update', change: { status: 'open' }, prior: { status: 'open' } }), 'ahp/change-after-noop', '/params/event/task/change');
+    valid(task({ id: 't', operation: 'update', change: { status: 'done' }, prior: { status: 'open' } }));
+    invalid(task({ id: 't', operation: 'update', change: {} }), 'ahp/overlay', '/params/event/task/change');
+    invalid(obsOf('workspace.change.after', { workspace: { kind: 'cwd', change: { cwd: '/a' }, prior: { cwd: '/a' } } }), 'ahp/change-after-noop', '/params/event/workspace/change');
+    const snap = (t: string, id: string) => ({ id, kind: 'text', mediaType: 'text/plain', selection: 'body', text: t });
+    const file = (before: unknown, after: unknown) => obsOf('file.changed', { changes: [{ path: '/a.txt', operation: 'update', agentCaused: true, before, after }] });
+    warned(file(snap('x', 'b'), snap('x', 'a')), 'ahp/file-change-noop', 1);
+    warned(file(snap('x', 'b'), snap('y', 'a')), 'ahp/file-change-noop', 0);
+    const settings = (s: unknown[]) => obsOf('config.change.after', { change: { source: 'user-settings', scope: 'user', settings: s, summary: 'x' } });
+    warned(settings([]), 'ahp/config-after-unchanged', 1);
+    warned(settings(['model']), 'ahp/config-after-unchanged', 0);
+  });
 });
 
 describe('rule catalogue', () => {

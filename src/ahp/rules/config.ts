@@ -1,4 +1,8 @@
 /**
+ * Per-event rules of the configuration payloads (AHP interaction-payloads.md, configuration
+ * `change`): what one `config.change.*` event can show about itself. The cross-event half
+ * (an after event following a denied proposal) is `ahp/config-after-denied` in src/ahp/stream/.
+ *
  * ahp/config-managed-secret: "Managed secrets remain excluded even when a diff summary is
  * present" (AHP interaction-payloads.md, configuration payloads). A `config.change.before` or
  * `.after` whose `change.summary` or `change.settings[]` names carry a credential-shaped value
@@ -52,6 +56,29 @@ export const configManagedSecret = defineEventRule<AhpMessage, 'ahp/config-manag
         if (typeof s !== 'string') return;
         const m = credentialIn(s);
         if (m) say(`${base}/settings/${i}`, `settings[${i}]`, m);
+      });
+    }
+  },
+});
+
+/**
+ * A `config.change.after` whose `settings` list is empty: it names no setting that changed.
+ * interaction-payloads.md: "no after event represents a denied or unchanged proposal".
+ */
+export const configAfterUnchanged = defineEventRule<AhpMessage, 'ahp/config-after-unchanged'>({
+  id: 'ahp/config-after-unchanged',
+  severity: 'warning',
+  description:
+    'A config.change.after describes an actual effective change, so its `settings` list names at least one changed setting; an empty list names none and looks like an unchanged proposal. A warning, not an error: the sentence is a statement of what after events represent, not a MUST (the MUST is for denied proposals: ahp/config-after-denied), the draft schema lets `settings` be empty, and managed secrets remain excluded, so a change to excluded settings alone may legitimately list none.',
+  spec: 'AHP interaction-payloads.md (configuration after events: "no after event represents a denied or unchanged proposal"; "Managed secrets remain excluded")',
+  check(msg, ctx) {
+    const event = msg.event;
+    if (msg.eventPointer === undefined || !event || event.type !== 'config.change.after' || !isObj(event.change)) return;
+    const settings = event.change.settings;
+    if (Array.isArray(settings) && settings.length === 0) {
+      ctx.report({
+        pointer: `${msg.eventPointer}/change/settings`,
+        message: 'This config.change.after lists no changed setting (`settings` is empty); an after event describes an actual effective change and never an unchanged proposal, unless every changed setting is an excluded managed one.',
       });
     }
   },

@@ -11,6 +11,8 @@ import { defineEventRule } from '../../core/engine.ts';
 import type { ReportInput } from '../../core/rule.ts';
 import type { ElicitationChecks } from '../elicitation-body.ts';
 import type { AhpMessage } from '../message.ts';
+import { childPointer } from '../../core/pointer.ts';
+import { credentialAsked } from '../sensitive-names.ts';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -34,7 +36,7 @@ const what = (c: ElicitationChecks) => (c.kind === 'request' ? 'MCP elicitation/
 export const elicitationBody = defineEventRule<AhpMessage, 'ahp/elicitation-body'>({
   id: 'ahp/elicitation-body',
   severity: 'error',
-  description: 'A body-selected elicitation request/result text is complete MCP JSON without duplicate keys that satisfies the pinned 2025-11-25 subset.',
+  description: 'A body-selected elicitation request/result text is complete MCP JSON without duplicate keys that satisfies the pinned 2025-11-25 subset. A repeated member whose copies differ leaves the value undetermined: only the repeat is reported (saying the copies differ) and no rule reads the body, so findings never depend on member order.',
   spec: SPEC,
   check(msg, ctx) {
     const c = checksOf(msg);
@@ -53,14 +55,24 @@ export const elicitationBody = defineEventRule<AhpMessage, 'ahp/elicitation-body
       seen.add(message);
       ctx.report({ pointer: textPointer, message, data: embedded(partPointer, inner) });
     };
-    for (const d of parsed.duplicates) once(`The serialized ${what(checks)} repeats the member name at ${d.pointer}; duplicate member names are rejected.`, d.pointer);
+    const differ = new Set(checks.differingCopies);
+    for (const d of parsed.duplicates) {
+      once(
+        differ.has(d.pointer)
+          ? `The serialized ${what(checks)} repeats the member name at ${d.pointer} with differing values; which copy counts is undefined, so duplicate member names are rejected and the body is not checked further.`
+          : `The serialized ${what(checks)} repeats the member name at ${d.pointer} (the copies are equal); duplicate member names are rejected.`,
+        d.pointer,
+      );
+    }
+    // a differing repeat beyond the listed ones still decides that nothing else is checked
+    if (differ.size && !parsed.duplicates.some((d) => differ.has(d.pointer))) once(`The serialized ${what(checks)} repeats member names with differing values; which copy counts is undefined, so the body is not checked further.`, '');
     for (const [inner, msg] of checks.problems) once(`In ${inner === '' ? `the serialized ${what(checks)}` : `${inner} of the serialized ${what(checks)}`}: ${msg}.`, inner);
   },
 });
 
-/** The parsed MCP value of a checked body, when an object. */
+/** The parsed MCP value of a checked body, when an object whose value does not depend on member order (no differing repeated member). */
 function parsedObject(checks: ElicitationChecks): Obj | undefined {
-  return checks.parsed.ok && isObj(checks.parsed.value) ? checks.parsed.value : undefined;
+  return checks.parsed.ok && checks.differingCopies.length === 0 && isObj(checks.parsed.value) ? checks.parsed.value : undefined;
 }
 
 /** The envelope mode equals the parsed request mode (absent means form). */
@@ -131,5 +143,87 @@ export const elicitationContent = defineEventRule<AhpMessage, 'ahp/elicitation-c
   },
 });
 
+/** Whether a form field schema lets the user type a value (free string or number), as opposed to choosing one of the server's values or a boolean. */
+function typedField(field: Obj): boolean {
+  if (field.type === 'number' || field.type === 'integer') return true;
+  return field.type === 'string' && !('enum' in field) && !('oneOf' in field);
+}
+
+/**
+ * A form request whose field asks for a credential or payment-card data (by its name or title;
+ * heuristic of src/ahp/sensitive-names.ts). interaction-payloads.md: "Sensitive information MUST
+ * use URL mode, never a form"; MCP 2025-11-25 elicitation §Form Mode Security: servers MUST NOT
+ * request passwords, API keys, etc. via form mode.
+ */
+export const elicitationFormSensitive = defineEventRule<AhpMessage, 'ahp/elicitation-form-sensitive'>({
+  id: 'ahp/elicitation-form-sensitive',
+  severity: 'warning',
+  description:
+    'A form elicitation never asks for sensitive information: a form field (free string or number) whose property name or title asks for a password, passphrase, secret, API or private key, access token, credential, one-time code or payment-card data is a warning (sensitive information uses URL mode). A name heuristic, hence a warning: names and titles are split into words (camelCase, snake_case, kebab-case, digits); whole words only, so `secretary`, `passport`, `max_tokens`, `tokens_used` and `token_count` do not match; boolean and enum fields are not checked (the user types nothing secret into them).',
+  spec: 'AHP interaction-payloads.md §MCP elicitation binding ("Sensitive information MUST use URL mode, never a form"); MCP 2025-11-25 elicitation §Form Mode Security',
+  check(msg, ctx) {
+    const c = checksOf(msg);
+    if (!c || c.checks.kind !== 'request') return;
+    const value = parsedObject(c.checks);
+    if (!value || (value.mode !== undefined && value.mode !== 'form') || !isObj(value.requestedSchema) || !isObj(value.requestedSchema.properties)) return;
+    for (const [name, field] of Object.entries(value.requestedSchema.properties)) {
+      if (!isObj(field) || !typedField(field)) continue;
+      const byName = credentialAsked(name);
+      const byTitle = byName === undefined && typeof field.title === 'string' ? credentialAsked(field.title) : undefined;
+      const asked = byName ?? byTitle;
+      if (!asked) continue;
+      const inner = childPointer('/requestedSchema/properties', name);
+      ctx.report({
+        pointer: c.checks.textPointer,
+        message: `The form field at ${inner} of the serialized MCP request asks, by its ${byName ? 'name' : 'title'}, for ${asked}; sensitive information must use URL mode, never a form (form answers pass through the client and its logs).`,
+        data: embedded(c.partPointer, inner),
+      });
+    }
+  },
+});
+
+/** The query-like parameter names of a URL: its query and a fragment written as `name=value&...`. */
+function urlParamNames(u: URL): string[] {
+  const names = [...u.searchParams.keys()];
+  const frag = u.hash.slice(1);
+  if (frag.includes('=')) for (const k of new URLSearchParams(frag).keys()) names.push(k);
+  return names;
+}
+
+/**
+ * A URL request whose `url` carries userinfo or a credential-named query (or fragment)
+ * parameter. interaction-payloads.md: "authorize URL navigation and preserve requester identity
+ * without exposing secrets in logs"; MCP 2025-11-25 elicitation §Safe URL Handling: the URL MUST
+ * NOT include credentials and MUST NOT be pre-authenticated.
+ */
+export const elicitationUrlSecret = defineEventRule<AhpMessage, 'ahp/elicitation-url-secret'>({
+  id: 'ahp/elicitation-url-secret',
+  severity: 'warning',
+  description:
+    'A URL elicitation\'s `url` carries no secret: userinfo (`user:password@`) or a query or fragment parameter whose name asks for a credential (the form heuristic of ahp/elicitation-form-sensitive, plus `key`, `sig` and `signature` of keyed or signed URLs) is a warning, since the URL is shown, logged and must not be pre-authenticated. A name heuristic, hence a warning; parameter values are never read or printed.',
+  spec: 'AHP interaction-payloads.md §MCP elicitation binding ("without exposing secrets in logs"); MCP 2025-11-25 elicitation §Safe URL Handling',
+  check(msg, ctx) {
+    const c = checksOf(msg);
+    if (!c || c.checks.kind !== 'request') return;
+    const value = parsedObject(c.checks);
+    if (!value || value.mode !== 'url' || typeof value.url !== 'string') return;
+    let u: URL;
+    try {
+      u = new URL(value.url);
+    } catch {
+      return; // not a URL: ahp/elicitation-body says so
+    }
+    const report = (what: string) => ctx.report({ pointer: c.checks.textPointer, message: `The \`url\` of the serialized MCP request carries ${what}; a URL elicitation must not expose secrets in logs or be pre-authenticated (MCP §Safe URL Handling).`, data: embedded(c.partPointer, '/url') });
+    if (u.username !== '' || u.password !== '') report(`userinfo (${u.password !== '' ? 'a user name and password' : 'a user name'} before \`@\`)`);
+    const seen = new Set<string>();
+    for (const name of urlParamNames(u)) {
+      const asked = credentialAsked(name, true);
+      if (!asked || seen.has(name)) continue;
+      seen.add(name);
+      report(`${/^[\w.-]{1,64}$/.test(name) ? `the parameter \`${name}\`` : 'a parameter'}, whose name asks for ${asked}`);
+    }
+  },
+});
+
 /** The elicitation binding rules, in reporting order. */
-export const ELICITATION_RULES = [elicitationBody, elicitationModeMismatch, elicitationActionMismatch, elicitationContent] as const;
+export const ELICITATION_RULES = [elicitationBody, elicitationModeMismatch, elicitationActionMismatch, elicitationContent, elicitationFormSensitive, elicitationUrlSecret] as const;

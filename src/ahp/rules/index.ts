@@ -3,23 +3,25 @@
  * (schema.ts: one per `x-rule` of schemas/ahp/, reported by the stage that runs first on every
  * message) and the per-event rules the Engine runs after it, grouped by concern:
  * - message.ts: intercept request id = `params.event.id`, attention text shape;
- * - elicitation.ts: the MCP elicitation binding (body, mode, action, content);
- * - registration.ts: backend id uniqueness, literal secrets;
- * - config.ts: no managed secret in a configuration change.
+ * - elicitation.ts: the MCP elicitation binding (body, mode, action, content, sensitive forms and URLs);
+ * - config.ts: no managed secret in a configuration change; a config.change.after that names no changed setting;
+ * - changes.ts: task/workspace after events and file updates that change nothing;
+ * - registration.ts: backend id uniqueness, literal secrets.
  * Each rule's metadata sits with its check; this module only lists them.
  */
 import type { RuleMeta } from '../../core/rule.ts';
-import { configManagedSecret } from './config.ts';
+import { changeAfterNoop, fileChangeNoop } from './changes.ts';
+import { configAfterUnchanged, configManagedSecret } from './config.ts';
 import { ELICITATION_RULES } from './elicitation.ts';
 import { attentionShape, interceptIdMismatch } from './message.ts';
 import { registrationDuplicateId, registrationLiteralSecret } from './registration.ts';
 import { AHP_SCHEMA_RULES } from './schema.ts';
 
 /** The per-event rules, in the order they run (and report) on each message. */
-export const AHP_EVENT_RULES = [interceptIdMismatch, ...ELICITATION_RULES, attentionShape, registrationDuplicateId, registrationLiteralSecret, configManagedSecret] as const;
+export const AHP_EVENT_RULES = [interceptIdMismatch, ...ELICITATION_RULES, attentionShape, configAfterUnchanged, changeAfterNoop, fileChangeNoop, registrationDuplicateId, registrationLiteralSecret, configManagedSecret] as const;
 
 const S = AHP_SCHEMA_RULES;
-const [elicitationBody, modeMismatch, actionMismatch, content] = ELICITATION_RULES;
+const [elicitationBody, modeMismatch, actionMismatch, content, formSensitive, urlSecret] = ELICITATION_RULES;
 
 /** Every per-message rule (schema stage and per-event), in catalogue order (RULES.md). */
 export const AHP_MESSAGE_RULES: readonly RuleMeta[] = Object.freeze([
@@ -43,6 +45,11 @@ export const AHP_MESSAGE_RULES: readonly RuleMeta[] = Object.freeze([
   modeMismatch,
   actionMismatch,
   content,
+  formSensitive,
+  urlSecret,
+  configAfterUnchanged,
+  changeAfterNoop,
+  fileChangeNoop,
   S['ahp/effect'],
   S['ahp/capabilities'],
   S['ahp/registration'],

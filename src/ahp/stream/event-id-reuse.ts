@@ -11,7 +11,8 @@
  * Reported: another event type; a re-sent intercept request whose event differs from the first
  * intercepted copy (identical means the same JSON value: member order and whitespace do not
  * count); any occurrence whose control metadata (time, parentEventId, session.id, turn.id,
- * call.id, and the elicitation server, mode and action) differs from the first.
+ * call.id, the elicitation server, mode and action, the task id and operation and the workspace
+ * kind: another task is another event) differs from the first.
  * Read from a regular file, the first intercepted copy is read back to compare; when it can no
  * longer be read as it was, ahp/event-id-unverifiable (warning) says so.
  */

@@ -13,7 +13,7 @@
  * read an event by its identity, through typed accessors here: the parent's key (lineage.ts),
  * the elicitation request's form verdict, server and mode and the digest of the last answer
  * checked (elicitation.ts), and where a `config.change.before` was denied (config.ts). One row
- * per event keeps memory per message at 108 bytes of columns ({@link EVENT_U32}, {@link EVENT_F64})
+ * per event keeps memory per message at 120 bytes of columns ({@link EVENT_U32}, {@link EVENT_F64})
  * plus about 24 bytes of key, order links and index.
  * Type, server and mode names are interned (at most {@link MAX_NAMES} distinct ones; beyond
  * that a new type is compared by its fingerprint and named "(unrecorded type)", and a new
@@ -39,9 +39,13 @@ export const EVENT_PTR = '/params/event';
 /**
  * Names of the control metadata compared across occurrences of one event, in fingerprint order.
  * The elicitation server, mode and action are envelope metadata that edits and views keep
- * (interaction-payloads.md: "Keep action, mode, and envelope metadata consistent").
+ * (interaction-payloads.md: "Keep action, mode, and envelope metadata consistent"). The task id
+ * and operation and the workspace kind say which change an event is about (task-workspace-lineage.md
+ * §Payloads: durable task `id`; no modify target rewrites them, base/composition.md §Atomic effect
+ * acceptance: "Workspace modification is not arbitrary native setting or task mutation"); the
+ * change analyzer (changes.ts) compares an after event's with its before's.
  */
-export const CONTROL_FIELDS = ['type', 'time', 'parentEventId', 'session.id', 'turn.id', 'call.id', 'elicitation.server', 'elicitation.mode', 'elicitation.action'] as const;
+export const CONTROL_FIELDS = ['type', 'time', 'parentEventId', 'session.id', 'turn.id', 'call.id', 'elicitation.server', 'elicitation.mode', 'elicitation.action', 'task.id', 'task.operation', 'workspace.kind'] as const;
 
 /** The unsigned 32-bit columns of an event row (two-word digests take two columns). */
 const EVENT_U32 = {
@@ -49,19 +53,19 @@ const EVENT_U32 = {
   line: 1,
   type: 2,
   flags: 3,
-  /** 9 columns: the control-metadata fingerprints, in {@link CONTROL_FIELDS} order. */
+  /** 12 columns: the control-metadata fingerprints, in {@link CONTROL_FIELDS} order. */
   control: 4,
   /** 2 columns: the first intercepted copy (line fingerprint + 0 when rereadable, else a 64-bit digest). */
-  interceptDigest: 13,
+  interceptDigest: 16,
   /** 2 columns: the 64-bit digest of the last elicitation answer checked against the form. */
-  answerDigest: 15,
-  deniedFile: 17,
-  deniedLine: 18,
-  elicitServer: 19,
-  elicitMode: 20,
+  answerDigest: 18,
+  deniedFile: 20,
+  deniedLine: 21,
+  elicitServer: 22,
+  elicitMode: 23,
   /** 2 columns: the parent's key (hi, lo words), when {@link EVENT_FLAG.hasParent}. */
-  parentKey: 21,
-  count: 23,
+  parentKey: 24,
+  count: 26,
 } as const;
 /** The float64 columns of an event row (NaN: no byte offset). */
 const EVENT_F64 = { byteOffset: 0, deniedByteOffset: 1, count: 2 } as const;
@@ -84,8 +88,9 @@ const EVENT_FLAG = {
 /** Bits 8-10 of the flags: the elicitation request's form (index in {@link FORMS}, 0: none). */
 const FORM_SHIFT = 8;
 const FORMS = [undefined, 'parsed', 'url', 'view', 'invalid', 'absent'] as const;
-/** Bits 16-24 of the flags: which control fields are present. */
+/** Bits 16-27 of the flags: which control fields are present. */
 const CONTROL_PRESENT_SHIFT = 16;
+const CONTROL_MASK = (1 << CONTROL_FIELDS.length) - 1;
 /** Most distinct event types, elicitation servers and modes remembered by name. */
 const MAX_NAMES = 4096;
 
@@ -103,7 +108,7 @@ export function sessionPrintOf(ev: Obj): number | undefined {
 }
 
 /** Control-metadata fingerprints of one occurrence: one FNV-1a per field and a presence mask. */
-interface ControlPrint {
+export interface ControlPrint {
   fp: number[];
   mask: number;
 }
@@ -130,7 +135,12 @@ function controlPrint(ev: Obj): ControlPrint {
 
 /** The type fingerprint an event of type `t` has in its metadata. */
 const typeFp = (t: string): number => fnv32('s' + t);
-const TYPE_FP = { 'user.elicitation.request': typeFp('user.elicitation.request'), 'config.change.before': typeFp('config.change.before') } as const;
+const TYPE_FP = {
+  'user.elicitation.request': typeFp('user.elicitation.request'),
+  'config.change.before': typeFp('config.change.before'),
+  'task.change.before': typeFp('task.change.before'),
+  'workspace.change.before': typeFp('workspace.change.before'),
+} as const;
 
 /** An event id reused by the same source in a way a retry or another view of the event cannot explain. */
 export interface ReuseFacts {
@@ -165,6 +175,8 @@ export class EventIdentity implements BudgetHolder {
   private readonly names = new Interner(MAX_NAMES);
   /** Key and row of the event of the message being observed (row undefined: not kept, the budget was full). */
   currentKey: Hash64 = { hi: 0, lo: 0 };
+  /** Control-metadata fingerprints of the event of the message being observed. */
+  currentControl: ControlPrint = { fp: [], mask: 0 };
   currentSlot: number | undefined;
   /** Called with the key of a row forgotten for the budget (analyzers keyed by events drop their entry). */
   onForget: (key: Hash64) => void = () => {};
@@ -353,6 +365,7 @@ export class EventIdentity implements BudgetHolder {
     }
     this.currentKey = key;
     this.currentSlot = s;
+    this.currentControl = control;
     return facts;
   }
 
@@ -364,9 +377,22 @@ export class EventIdentity implements BudgetHolder {
     this.rows.setU(s, EVENT_U32.flags, this.rows.getU(s, EVENT_U32.flags) | flag);
   }
 
+  /**
+   * Which of `fields` differ between row `s` and the event being observed ({@link currentControl}):
+   * present in one and not the other, or with other values (by fingerprint).
+   */
+  differsFromCurrent(s: number, fields: readonly (typeof CONTROL_FIELDS)[number][]): string[] {
+    const c = this.currentControl;
+    const mask = (this.rows.getU(s, EVENT_U32.flags) >>> CONTROL_PRESENT_SHIFT) & CONTROL_MASK;
+    return fields.filter((f) => {
+      const i = CONTROL_FIELDS.indexOf(f);
+      return ((mask >>> i) & 1) !== ((c.mask >>> i) & 1) || this.rows.getU(s, EVENT_U32.control + i) !== c.fp[i];
+    });
+  }
+
   /** The control fields whose fingerprints differ between row `s` and `c`. */
   private differingFields(s: number, c: ControlPrint): string[] {
-    const mask = (this.rows.getU(s, EVENT_U32.flags) >>> CONTROL_PRESENT_SHIFT) & 0x1ff;
+    const mask = (this.rows.getU(s, EVENT_U32.flags) >>> CONTROL_PRESENT_SHIFT) & CONTROL_MASK;
     return CONTROL_FIELDS.filter((_, i) => ((mask >>> i) & 1) !== ((c.mask >>> i) & 1) || this.rows.getU(s, EVENT_U32.control + i) !== c.fp[i]);
   }
 

@@ -5,6 +5,7 @@
  * A rule that splits off a "cannot verify" case sits right after the rule it complements, so
  * findings keep their order.
  */
+import { changeAfterMismatch } from './change-after-mismatch.ts';
 import { configAfterDenied } from './config-after-denied.ts';
 import { effectNotAdvertised } from './effect-not-advertised.ts';
 import { elicitationContentSchema } from './elicitation-content-schema.ts';
@@ -55,6 +56,7 @@ export const AHP_STREAM_RULES = [
   parentUnknown,
   parentCycle,
   configAfterDenied,
+  changeAfterMismatch,
   eventIdReuse,
   eventIdUnverifiable,
   openAtEnd,

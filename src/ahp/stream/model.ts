@@ -10,7 +10,8 @@
  * Order per message (each analyzer computes its facts against its state before the message,
  * then updates it):
  * 1. event identity (identity.ts), for the event of an intercept request or observation;
- * 2. lineage (lineage.ts) and configuration (config.ts), on its first occurrence;
+ * 2. lineage (lineage.ts), configuration (config.ts) and change lineage (changes.ts), on its
+ *    first occurrence;
  * 3. elicitation (elicitation.ts);
  * 4. correlation (correlation.ts) of a request, completed with its host context
  *    (edit-context.ts), or of a response, then the response's effects judged in that context,
@@ -22,6 +23,7 @@ import { markOf } from '../../core/mark.ts';
 import type { AhpMessage } from '../message.ts';
 import { CapLog } from '../../core/caps.ts';
 import { EventBudget, type AhpCapLog } from './budget.ts';
+import { ChangeLineage, type ChangeFacts } from './changes.ts';
 import { Configuration, type ConfigFacts } from './config.ts';
 import { Correlation, idKey, type ResponseFacts } from './correlation.ts';
 import { EditContext, type EffectsFacts } from './edit-context.ts';
@@ -34,7 +36,7 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** Facts about the event of an intercept request or observe notification, by analyzer. */
-export type EventFacts = IdentityFacts & LineageFacts & ConfigFacts & ElicitationFacts;
+export type EventFacts = IdentityFacts & LineageFacts & ChangeFacts & ConfigFacts & ElicitationFacts;
 
 /** Facts about one message, computed once against the state before it. */
 export interface AhpFacts {
@@ -53,6 +55,7 @@ export interface AhpStreamState {
   readonly elicitation: Elicitation;
   readonly editContext: EditContext;
   readonly config: Configuration;
+  readonly changes: ChangeLineage;
   /** Caps exceeded in this run, until `ahp/state-cap` takes them. */
   readonly caps: AhpCapLog;
 }
@@ -81,11 +84,11 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
     budget.register(correlation);
     budget.register(identity);
     budget.register(lineage);
-    this.state = { correlation, identity, lineage, elicitation, editContext: new EditContext(identity, elicitation), config: new Configuration(identity), caps };
+    this.state = { correlation, identity, lineage, elicitation, editContext: new EditContext(identity, elicitation), config: new Configuration(identity), changes: new ChangeLineage(identity), caps };
   }
 
   observe(msg: AhpMessage): AhpFacts {
-    const { identity, lineage, config, elicitation, correlation, editContext } = this.state;
+    const { identity, lineage, config, changes, elicitation, correlation, editContext } = this.state;
     const facts: AhpFacts = { msg };
     const at = markOf(msg);
     const ev = msg.event;
@@ -96,6 +99,7 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
       if (e.first) {
         lineage.firstOccurrence(msg, ev, at, key, s, e);
         config.firstOccurrence(ev, at, e);
+        changes.firstOccurrence(ev, e);
       }
       elicitation.observeEvent(msg, ev, key, s, e.first, e);
       facts.event = e;

@@ -1,0 +1,69 @@
+/**
+ * A name-based heuristic: does a field name, a title or a URL query parameter name ask for a
+ * credential or payment-card data? Used by the elicitation rules `ahp/elicitation-form-sensitive`
+ * and `ahp/elicitation-url-secret` (AHP interaction-payloads.md: "Sensitive information MUST use
+ * URL mode, never a form"; MCP 2025-11-25 elicitation §Form Mode Security, §Safe URL Handling).
+ * It reads names, never values; values are the shared credential detector's concern.
+ *
+ * The heuristic: the text is split into lower-case words at every non-alphanumeric character,
+ * at lower-to-upper case changes (`apiKey`), before the last capital of a capital run
+ * (`APIKey` → `api key`) and between letters and digits. A name asks for a credential when
+ * - one word is a credential word ({@link WORDS}: `password`, `passphrase`, `secret`,
+ *   `credentials`, `otp`, `cvv`, ... and the joined forms `apikey`, `accesstoken`,
+ *   `cardnumber`, ...), or two adjacent words join into one (`api key`, `card number`);
+ * - or a word is the singular `token` and no word of the name counts, limits or describes it
+ *   ({@link TOKEN_ABOUT}: `count`, `limit`, `max`, `used`, `type`, `expires`, ...).
+ * Whole words only, so `secretary`, `passport`, `keyboard` and `tokenizer` do not match; the
+ * plural `tokens` (`max_tokens`, `tokens_used`) and `token_count` are usage figures, not
+ * credentials, and `token_type` or `token_expires` describe one. Deliberately not matched, being ordinary words in forms: `pin` alone (pin a
+ * message), `key` alone (a sort key; but see {@link URL_ONLY}), `code`, `pwd` (a working
+ * directory), `auth`, `mfa` (`mfa_enabled`), `pan` (a camera pan).
+ */
+
+/** Credential words and their category (what the message says is asked for). */
+const WORDS: ReadonlyMap<string, string> = new Map([
+  ...['password', 'passwd', 'passphrase', 'passcode', 'pincode'].map((w) => [w, 'a password'] as const),
+  ...['secret', 'secrets', 'clientsecret', 'secretkey'].map((w) => [w, 'a secret'] as const),
+  ...['apikey', 'apikeys', 'accesskey', 'privatekey', 'signingkey', 'sshkey'].map((w) => [w, 'an API or private key'] as const),
+  ...['accesstoken', 'authtoken', 'bearertoken', 'refreshtoken', 'apitoken', 'idtoken', 'sessiontoken', 'accesstokens', 'apitokens'].map((w) => [w, 'an access token'] as const),
+  ...['credential', 'credentials'].map((w) => [w, 'a credential'] as const),
+  ...['otp', 'totp'].map((w) => [w, 'a one-time authentication code'] as const),
+  ...['cardnumber', 'creditcard', 'debitcard', 'cvv', 'cvv2', 'cvc', 'cvc2', 'ccv'].map((w) => [w, 'payment-card data'] as const),
+]);
+
+/** Extra words that make a URL query parameter a credential (signed or keyed URLs), but not a form field. */
+const URL_ONLY: ReadonlyMap<string, string> = new Map([
+  ['key', 'an API key'],
+  ['sig', 'a URL signature'],
+  ['signature', 'a URL signature'],
+]);
+
+/** Words that make `token` a usage figure or a description of a token rather than the credential itself. */
+const TOKEN_ABOUT = new Set(['count', 'counts', 'limit', 'limits', 'budget', 'usage', 'used', 'max', 'min', 'maximum', 'minimum', 'total', 'number', 'estimate', 'estimated', 'size', 'length', 'rate', 'per', 'cost', 'price', 'remaining', 'type', 'kind', 'expires', 'expiry', 'endpoint', 'url', 'uri']);
+
+/** Split a name or title into lower-case words (see the module comment). */
+export function nameWords(text: string): string[] {
+  return text
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .replace(/([a-zA-Z])([0-9])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length > 0);
+}
+
+/**
+ * What credential `text` (a field name, a title or a query parameter name) asks for, as a
+ * phrase such as "a password"; `undefined` when it asks for none. `url`: the name is a URL
+ * query parameter, where `key` and `sig`/`signature` also count.
+ */
+export function credentialAsked(text: string, url = false): string | undefined {
+  const words = nameWords(text);
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    const hit = WORDS.get(w) ?? (url ? URL_ONLY.get(w) : undefined) ?? (i + 1 < words.length ? WORDS.get(w + words[i + 1]) : undefined);
+    if (hit) return hit;
+    if (w === 'token' && !words.some((x) => TOKEN_ABOUT.has(x))) return 'an access token';
+  }
+  return undefined;
+}
