@@ -3,7 +3,8 @@
  * rules, for each parsed JSONL line. docs/architecture.md §Data flow; AEP-0001 §5-§8, AEP-0002 §3-§5.
  */
 import { canonicalJson } from '../core/canonical.ts';
-import { exactIntegerOfLiteral, MAX_EXACT_EXPONENT, memberCopies, numberLiteralAt, parseJsonText, type DuplicateKey } from '../core/json.ts';
+import { exactIntegerOfLiteral, MAX_EXACT_EXPONENT, numberLiteralAt, parseJsonText, type DuplicateKey } from '../core/json.ts';
+import { differingCopies } from '../core/json-copies.ts';
 import type { FindingSink } from '../core/finding.ts';
 import { framingFinding, JSONL_RULES } from '../core/jsonl.ts';
 import type { ProtocolChecker, ProtocolDriver, RunStats } from '../core/pipeline.ts';
@@ -45,7 +46,7 @@ export function checkAepEvent(ev: ParsedEvent, sink: FindingSink): AepEvent | un
   // must not cost a million prefix re-encodings)
   let upTo = 0;
   let bytes = 0;
-  const differing = ev.duplicates.length > 0 ? differingCopies(ev.duplicates, ev.text, v.type) : undefined;
+  const differing = ev.duplicates.length > 0 ? payloadCopies(ev.duplicates, ev.text, v.type) : undefined;
   for (const d of ev.duplicates) {
     const top = d.pointer.split('/').length === 2;
     if (top) envelopeDup = true;
@@ -131,30 +132,14 @@ export function checkAepEvent(ev: ParsedEvent, sink: FindingSink): AepEvent | un
 }
 
 /**
- * The payload members repeated with copies that differ (as canonical JSON: key order,
- * whitespace and number spelling aside), each with its number of copies; `undefined` when
- * no payload member repeats, `null` when the type has no payload schema (a vendor payload is
- * opaque: no verdict reads it). Runs only for the rare line with duplicates: one extra scan
- * of the text.
+ * The payload members repeated with copies that differ, each with its number of copies
+ * (src/core/json-copies.ts); `undefined` when no payload member repeats, `null` when the type
+ * has no payload schema (a vendor payload is opaque: no verdict reads it).
  */
-function differingCopies(dups: readonly DuplicateKey[], text: string, type: unknown): Map<string, number> | null | undefined {
+function payloadCopies(dups: readonly DuplicateKey[], text: string, type: unknown): Map<string, number> | null | undefined {
   if (typeof type !== 'string' || type.startsWith('x.') || !registryEntry(type)?.schema) return null;
-  const pointers = new Set<string>();
-  for (const d of dups) if (d.pointer.split('/').length > 2) pointers.add(d.pointer);
-  if (pointers.size === 0) return undefined;
-  const out = new Map<string, number>();
-  for (const [pointer, copies] of memberCopies(text, pointers)) {
-    let first: string | undefined;
-    let differs = false;
-    for (const t of copies) {
-      const p = parseJsonText(t);
-      const c = p.ok ? canonicalJson(p) : t;
-      if (first === undefined) first = c;
-      else if (c !== first) differs = true;
-    }
-    if (differs) out.set(pointer, copies.length);
-  }
-  return out;
+  const pointers = dups.filter((d) => d.pointer.split('/').length > 2).map((d) => d.pointer);
+  return pointers.length === 0 ? undefined : differingCopies(text, pointers);
 }
 
 const SCHEMA_RULES = new Map<string, RuleMeta>(Object.values(ENVELOPE_RULES).map((r) => [r.id, r]));

@@ -167,7 +167,7 @@ export function parseElicitationBody(event: Obj, eventPointer: string, check: bo
   if (part.selection !== 'body' || 'gap' in part || typeof part.text !== 'string') return { status: 'view', partPointer };
   const parsed = parseJsonText(part.text);
   const value = parsed.ok ? parsed.value : undefined;
-  const differ = check && parsed.ok && (parsed.duplicates.length > 0 || parsed.duplicatesOmitted > 0) ? differingCopies(part.text) : NO_POINTERS;
+  const differ = check && parsed.ok && parsed.duplicates.length > 0 ? [...differingCopies(part.text, parsed.duplicates.map((d) => d.pointer)).keys()] : NO_POINTERS;
   const checks: ElicitationChecks | undefined = check ? { kind, envelope: el as Obj, textPointer: `${partPointer}/text`, parsed, differingCopies: differ, problems: parsed.ok && differ.length === 0 ? mcpProblems(kind, value) : [] } : undefined;
   const ok = parsed.ok && parsed.duplicates.length === 0 && isObj(value) && !checks?.problems.length;
   const body: ElicitationBody = ok ? { status: 'parsed', value: value as Obj, partPointer } : { status: 'invalid', partPointer };

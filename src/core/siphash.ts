@@ -16,13 +16,24 @@
  * Input encoding: the code units as 16-bit little-endian, 4 to a 64-bit word (an injective map
  * of strings, with the byte length in the last word as SipHash specifies), so no UTF-8 copy.
  */
-import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
 
-const KEY = randomBytes(16);
-const K0L = KEY.readUInt32LE(0);
-const K0H = KEY.readUInt32LE(4);
-const K1L = KEY.readUInt32LE(8);
-const K1H = KEY.readUInt32LE(12);
+// The process key, drawn on the first keyed call: `--version` / `--help` never load node:crypto.
+let keyed = false;
+let K0L = 0;
+let K0H = 0;
+let K1L = 0;
+let K1H = 0;
+
+function drawKey(): void {
+  const { randomBytes } = createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
+  const key = randomBytes(16);
+  K0L = key.readUInt32LE(0);
+  K0H = key.readUInt32LE(4);
+  K1L = key.readUInt32LE(8);
+  K1H = key.readUInt32LE(12);
+  keyed = true;
+}
 
 /** Result words of the last {@link sipHash} call (module state: the call is synchronous and allocates nothing). */
 export let sipHi = 0;
@@ -35,6 +46,7 @@ export let sipLo = 0;
  * {@link sipHi} / {@link sipLo}; the return value is `sipHi`.
  */
 export function sipHash(s: string, key?: Uint8Array): number {
+  if (!keyed) drawKey();
   let k0l = K0L;
   let k0h = K0H;
   let k1l = K1L;

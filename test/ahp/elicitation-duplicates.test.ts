@@ -6,6 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { differingCopies } from '../../src/core/json-copies.ts';
+import { parseJsonText } from '../../src/core/json.ts';
 import { runStdio, show } from './helpers.ts';
 
 const SRC = 'urn:uuid:6d1f2c3a-0b4e-4c7a-9e21-5f8a7b6c4d30';
@@ -20,13 +21,22 @@ function line(kind: 'request' | 'result', body: string, mode: string, action = '
 
 const key = (fs: Awaited<ReturnType<typeof runStdio>>) => fs.map((f) => `${f.ruleId} ${f.pointer} ${f.column} ${f.message}`).sort();
 
-test('differingCopies names repeats whose copies differ, per object', () => {
-  assert.deepEqual(differingCopies('{"a":1,"a":1}'), []);
-  assert.deepEqual(differingCopies('{"a":{"x":1,"y":2},"a":{"y":2,"x":1}}'), []);
-  assert.deepEqual(differingCopies('{"a":1,"a":2}'), ['/a']);
-  assert.deepEqual(differingCopies('{"o":[{"k":"s","k":"t"}],"p":"q","p":"q"}'), ['/o/0/k']);
-  assert.deepEqual(differingCopies('{"a":{"x":1,"x":1},"a":{"x":2,"x":2}}'), ['/a']);
-  assert.deepEqual(differingCopies(' { "a" : "x\\"}" , "a" : "x\\"}" } '), []);
+/** The repeats of `text` whose copies differ, as the parse reports the repeats. */
+function differ(text: string): string[] {
+  const parsed = parseJsonText(text);
+  assert.ok(parsed.ok);
+  return [...differingCopies(text, parsed.duplicates.map((d) => d.pointer)).keys()].sort();
+}
+
+test('differingCopies names repeats whose copies differ (a repeat inside differing parents differs too)', () => {
+  assert.deepEqual(differ('{"a":1,"a":1}'), []);
+  assert.deepEqual(differ('{"a":{"x":1,"y":2},"a":{"y":2,"x":1}}'), []);
+  assert.deepEqual(differ('{"a":1,"a":2}'), ['/a']);
+  assert.deepEqual(differ('{"o":[{"k":"s","k":"t"}],"p":"q","p":"q"}'), ['/o/0/k']);
+  assert.deepEqual(differ('{"a":{"x":1,"x":1},"a":{"x":2,"x":2}}'), ['/a', '/a/x']);
+  assert.deepEqual(differ(' { "a" : "x\\"}" , "a" : "x\\"}" } '), []);
+  assert.deepEqual(differ('{"n":12345678901234567890,"n":12345678901234567891}'), ['/n']);
+  assert.deepEqual(differ('{"n":1.0,"n":1}'), []);
 });
 
 test('the findings of a body with a repeated member do not depend on member order', async () => {
