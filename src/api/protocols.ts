@@ -89,6 +89,31 @@ const AHP: ProtocolSpec = {
   framing: (source, o) => (((o as AhpOptions).binding ?? bindingByName(source)) === 'stdio' ? 'jsonl' : 'document'),
 };
 
+/**
+ * The API options of `protocol` from flat option names: the `validate` flags in camelCase
+ * (`rule`, `maxSessions`, `maxOpen`, `maxIds`, `ackWindow`, `maxPending`, `maxEvents`,
+ * `binding`, `strict`, `maxLineBytes`, `maxDepth`), as commander parses them and as a case
+ * sidecar's `options` names them (src/fixture-runner/expect.ts). The one mapping from those
+ * names to the drivers' options: the CLI and the fixture runners build their drivers through it.
+ * Absent names keep the drivers' defaults; other names are ignored (report options).
+ */
+export function optionsFromFlags<P extends Protocol>(protocol: P, flags: Readonly<Record<string, unknown>>): OptionsFor<P> {
+  const f = flags as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  const rules = f.rule ?? f.rules;
+  if (Array.isArray(rules) && rules.length) out.rules = rules;
+  if (typeof f.strict === 'boolean') out.strict = f.strict;
+  if (typeof f.maxLineBytes === 'number') out.maxLineBytes = f.maxLineBytes;
+  if (typeof f.maxDepth === 'number') out.maxDepth = f.maxDepth;
+  const stream: Record<string, unknown> = {};
+  const caps: Readonly<Record<string, string>> =
+    protocol === 'aep' ? { maxSessions: 'maxSessions', maxOpen: 'maxOpen', maxIds: 'maxIds', ackWindow: 'ackWindowMs' } : { maxPending: 'maxPending', maxEvents: 'maxEvents' };
+  for (const [flag, name] of Object.entries(caps)) if (typeof f[flag] === 'number') stream[name] = f[flag];
+  if (Object.keys(stream).length) out.stream = stream;
+  if (protocol === 'ahp' && typeof f.binding === 'string') out.binding = f.binding;
+  return out as OptionsFor<P>;
+}
+
 /** The spec of `protocol`. @throws TypeError for a name other than `aep` or `ahp` */
 export function protocolSpec(protocol: Protocol): ProtocolSpec {
   if (protocol === 'aep') return AEP;

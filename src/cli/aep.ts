@@ -2,9 +2,10 @@
  * The `aep` command: Agent Event Protocol 0.1 (with AEP-0006 forms).
  */
 import { Option, type Command } from 'commander';
-import { aepDriver, aepRules, KNOWN_AEP_TYPES } from '../aep/protocol.ts';
+import { aepRules, KNOWN_AEP_TYPES } from '../aep/protocol.ts';
+import { optionsFromFlags, protocolSpec } from '../api/protocols.ts';
 import { DEFAULT_AEP_STREAM_OPTIONS } from '../aep/stream/index.ts';
-import { main, positiveInt, processIO, ruleSelection, type CliIO, type CliProtocol } from './program.ts';
+import { main, positiveInt, processIO, type CliIO, type CliProtocol } from './program.ts';
 
 /** The AEP protocol as the CLI sees it. */
 export const aepCli: CliProtocol = {
@@ -12,16 +13,8 @@ export const aepCli: CliProtocol = {
   description: 'Check Agent Event Protocol (AEP 0.1) JSONL streams for conformance.',
   knownTypes: KNOWN_AEP_TYPES,
   rules: aepRules,
-  driver: (opts) =>
-    aepDriver({
-      rules: ruleSelection(opts),
-      stream: {
-        maxSessions: (opts.maxSessions as number | undefined) ?? DEFAULT_AEP_STREAM_OPTIONS.maxSessions,
-        maxOpen: (opts.maxOpen as number | undefined) ?? DEFAULT_AEP_STREAM_OPTIONS.maxOpen,
-        maxIds: (opts.maxIds as number | undefined) ?? DEFAULT_AEP_STREAM_OPTIONS.maxIds,
-        ackWindowMs: (opts.ackWindow as number | undefined) ?? DEFAULT_AEP_STREAM_OPTIONS.ackWindowMs,
-      },
-    }),
+  // the flags map to driver options in one place: the API's (src/api/protocols.ts)
+  driver: (opts) => protocolSpec('aep').driver(optionsFromFlags('aep', opts)),
   validateOptions(cmd: Command) {
     cmd
       .addOption(new Option('--max-sessions <n>', 'most (source, session) pairs tracked at once').argParser(positiveInt).default(DEFAULT_AEP_STREAM_OPTIONS.maxSessions))

@@ -1,0 +1,34 @@
+/**
+ * The catalogue, fixture and pin verbs as a first-time user meets them (issue 16 items 10-16):
+ * `explain`, `rules`, `fixtures` and `pin`, in-process through {@link runCli}.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { optionsFromFlags } from '../../src/api/protocols.ts';
+import { REPO, runCli } from './helpers.ts';
+
+describe('one option-to-driver mapping (src/api/protocols.ts optionsFromFlags)', () => {
+  it('maps the validate flags and sidecar names to the API options', () => {
+    assert.deepEqual(optionsFromFlags('aep', { rule: ['aep/ack-window'], ackWindow: 5, maxOpen: 3, maxSessions: 7, maxIds: 9, format: 'text', maxLineBytes: 100 }), {
+      rules: ['aep/ack-window'],
+      maxLineBytes: 100,
+      stream: { ackWindowMs: 5, maxOpen: 3, maxSessions: 7, maxIds: 9 },
+    });
+    assert.deepEqual(optionsFromFlags('ahp', { binding: 'http', maxPending: 2, maxEvents: 4, ackWindow: 5 }), { binding: 'http', stream: { maxPending: 2, maxEvents: 4 } });
+  });
+  it('the CLI builds its drivers through it, not a mapping of its own', () => {
+    for (const f of ['src/cli/aep.ts', 'src/cli/ahp.ts']) {
+      const text = readFileSync(`${REPO}${f}`, 'utf8');
+      assert.match(text, /optionsFromFlags\(/, f);
+      assert.doesNotMatch(text, /\b(aepDriver|ahpDriver)\(/, f);
+    }
+  });
+  it('--ack-window reaches the driver', async () => {
+    // the ack-window fail case acks later than the default window; a wide window accepts it
+    const narrow = await runCli('aep', ['validate', '--rule', 'aep/ack-window', 'conformance/aep/fail/aep.ack-window.jsonl']);
+    const wide = await runCli('aep', ['validate', '--rule', 'aep/ack-window', '--ack-window', '100000000', 'conformance/aep/fail/aep.ack-window.jsonl']);
+    assert.match(narrow.stdout, /aep\/ack-window/);
+    assert.doesNotMatch(wide.stdout, /aep\/ack-window  /);
+  });
+});
