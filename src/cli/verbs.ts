@@ -100,11 +100,20 @@ function editDistance(a: string, b: string): number {
   return prev[b.length]!;
 }
 
-/** The known rule ids nearest to `wanted` by edit distance (ignoring case), ties in catalogue order. */
-function nearestRuleIds(ids: readonly string[], wanted: string, max = 3): string[] {
+/**
+ * The known rule ids near `wanted` (ignoring case), ties in catalogue order: the smallest edit
+ * distance to the whole id or to its name after the prefix (`time-formt` finds
+ * `aep/time-format`), and only when that distance is small for the length of `wanted` (at most
+ * a third of it, and at least 2), so a word unlike every id (`bogus`) gets no suggestion.
+ */
+export function nearestRuleIds(ids: readonly string[], wanted: string, max = 3): string[] {
   const w = wanted.toLowerCase();
-  const scored = ids.map((id) => ({ id, d: editDistance(id.toLowerCase(), w) }));
+  const scored = ids.map((id) => {
+    const l = id.toLowerCase();
+    return { id, d: Math.min(editDistance(l, w), editDistance(l.slice(l.indexOf('/') + 1), w)) };
+  });
   const best = Math.min(...scored.map((s) => s.d));
+  if (best > Math.max(2, Math.floor(w.length / 3))) return [];
   return scored.filter((s) => s.d === best).slice(0, max).map((s) => s.id);
 }
 

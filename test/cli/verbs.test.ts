@@ -32,3 +32,19 @@ describe('one option-to-driver mapping (src/api/protocols.ts optionsFromFlags)',
     assert.doesNotMatch(wide.stdout, /aep\/ack-window  /);
   });
 });
+
+describe('unknown rule ids: a real nearest match, or none', () => {
+  it('suggests the nearest id for a typo and none for an unrelated word', async () => {
+    const typo = await runCli('aep', ['validate', '--rule', 'aep/time-formt', 'x']);
+    assert.equal(typo.code, 2);
+    assert.match(typo.stderr, /did you mean aep\/time-format\?/);
+    const bare = await runCli('aep', ['explain', 'line-too-long']);
+    assert.match(bare.stderr, /did you mean jsonl\/line-too-long\?/);
+    const bogus = await runCli('aep', ['validate', '--rule', 'bogus', 'x']);
+    assert.equal(bogus.code, 2);
+    assert.doesNotMatch(bogus.stderr, /did you mean/);
+    assert.match(bogus.stderr, /unknown rule "bogus"/);
+    const ahp = await runCli('ahp', ['explain', 'bogus']);
+    assert.doesNotMatch(ahp.stderr, /did you mean/);
+  });
+});
