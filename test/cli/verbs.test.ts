@@ -48,3 +48,15 @@ describe('unknown rule ids: a real nearest match, or none', () => {
     assert.doesNotMatch(ahp.stderr, /did you mean/);
   });
 });
+
+describe("fixtures refuses the other protocol's layout (item 14)", () => {
+  it('aep fixtures conformance/ahp and ahp fixtures conformance/aep exit 2 with a hint', async () => {
+    const a = await runCli('aep', ['fixtures', 'conformance/ahp']);
+    assert.equal(a.code, 2);
+    assert.equal(a.stdout, '');
+    assert.match(a.stderr, /holds AHP cases .*run it with "ahp fixtures"/);
+    const b = await runCli('ahp', ['fixtures', 'conformance/aep']);
+    assert.equal(b.code, 2);
+    assert.match(b.stderr, /holds AEP cases .*run it with "aep fixtures"/);
+  });
+});
