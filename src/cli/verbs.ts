@@ -32,6 +32,8 @@ export interface FixturesOptions {
   color?: boolean;
   progress: boolean;
   deviations?: string;
+  /** `--require-all`: an absent case file fails the run (instead of a skip). */
+  requireAll?: boolean;
 }
 
 /** The protocol as the fixture runner needs it, with `validate`'s defaults. */
@@ -62,6 +64,7 @@ export async function runFixturesVerb(protocol: CliProtocol, dir: string, opts: 
       failOn: opts.failOn,
       ...(opts.maxFindings !== undefined ? { maxFindings: opts.maxFindings } : {}),
       ...(opts.deviations !== undefined ? { deviations: opts.deviations } : {}),
+      ...(opts.requireAll ? { requireAll: true } : {}),
       cwd: io.cwd,
       onCase: (c) => {
         n++;
@@ -71,6 +74,10 @@ export async function runFixturesVerb(protocol: CliProtocol, dir: string, opts: 
       },
     });
     if (showProgress) io.stderr.write('\r\x1b[K');
+    // our sidecars list every finding exactly and a pass case must give none at all, so the
+    // severity options cannot move a verdict there (README §Gate a CI job on a fixture directory)
+    if (run.summary.layout === 'ours' && (opts.strict || opts.failOn !== 'error'))
+      io.stderr.write(`${protocol.name}: note: --strict and --fail-on do not change the verdicts of our layout (a pass case must give no finding at all, a fail case exactly its sidecar's findings); they apply to the upstream corpora\n`);
     reporter.finish(run.summary);
     code = fixtureExitCode(run.summary);
     if (code === 2 && run.summary.counts.error === 0) io.stderr.write(`${protocol.name}: no case in ${dir} was checked (all skipped or not run)\n`);
@@ -140,6 +147,7 @@ export function addCatalogueAndFixtureVerbs(program: Command, protocol: CliProto
     .argument('<dir>', 'fixture directory');
   addReportOptions(fixtures, fixtureFormatsFor(protocol.name))
     .option('--deviations <file>', 'known disagreements [{"id", "reason"}]; a listed case that no longer deviates or no longer exists fails the run')
+    .option('--require-all', 'a case whose file is absent (AHP manifest) fails the run instead of being skipped', false)
     .option('--no-progress', 'never show the progress line');
   fixtures.action(async (dir: string, raw: Record<string, unknown>) => {
     const opts = { ...raw, color: raw.color === false ? false : undefined } as unknown as FixturesOptions;

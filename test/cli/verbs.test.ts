@@ -3,7 +3,10 @@
  * `explain`, `rules`, `fixtures` and `pin`, in-process through {@link runCli}.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { optionsFromFlags } from '../../src/api/protocols.ts';
 import { REPO, runCli } from './helpers.ts';
@@ -58,5 +61,82 @@ describe("fixtures refuses the other protocol's layout (item 14)", () => {
     const b = await runCli('ahp', ['fixtures', 'conformance/aep']);
     assert.equal(b.code, 2);
     assert.match(b.stderr, /holds AEP cases .*run it with "aep fixtures"/);
+  });
+});
+
+/**
+ * A manifest folder in the upstream AHP layout (`<tmp>/fixtures/draft/manifest.json`): one
+ * present stdio case (our `ahp/attention-shape` message: a warning only, no error) declared
+ * valid, and one case whose file is absent.
+ */
+function manifestDir(): { dir: string; done: () => void } {
+  const root = mkdtempSync(join(tmpdir(), 'ac-verbs-manifest-'));
+  const dir = join(root, 'fixtures', 'draft');
+  mkdirSync(join(dir, 'stdio'), { recursive: true });
+  const bytes = readFileSync(join(REPO, 'conformance/ahp/fail/ahp.attention-shape.jsonl'));
+  writeFileSync(join(dir, 'stdio', 'warned.valid.jsonl'), bytes);
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  const common = { binding: 'stdio-jsonl', schema: 'schema/draft/observe-notification.schema.json', expectedValid: true, aggregateExpectedValid: true, sha256 };
+  const cases = [
+    { id: 'stdio.warned.valid', path: 'fixtures/draft/stdio/warned.valid.jsonl', ...common },
+    { id: 'stdio.absent.valid', path: 'fixtures/draft/stdio/absent.valid.jsonl', ...common },
+  ];
+  writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ cases }));
+  return { dir, done: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+describe('fixtures on the AHP manifest: --require-all and a summary of cases (item 12)', () => {
+  it('counts cases by verdict and the case runs\' events and types', async (t) => {
+    const m = manifestDir();
+    t.after(m.done);
+    const r = await runCli('ahp', ['fixtures', m.dir]);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /✔ 2 cases: 1 passed, 0 failed, 1 skipped \(file absent\), 0 known deviations\n/);
+    assert.match(r.stdout, /case runs: 1 event, 0 errors, 1 warning, 0 infos/);
+    assert.match(r.stdout, /types: 1 of 33 known event types exercised/);
+  });
+  it('--require-all makes an absent case fail the run', async (t) => {
+    const m = manifestDir();
+    t.after(m.done);
+    const r = await runCli('ahp', ['fixtures', m.dir, '--require-all']);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(r.stdout, /✖ fail\s+stdio\.absent\.valid/);
+    assert.match(r.stdout, /--require-all makes an absent case fail/);
+    assert.match(r.stdout, /2 cases: 1 passed, 1 failed, 0 skipped/);
+    const json = JSON.parse((await runCli('ahp', ['fixtures', m.dir, '--require-all', '-f', 'json'])).stdout) as { summary: { counts: Record<string, number> } };
+    assert.equal(json.summary.counts.fail, 1);
+    assert.equal(json.summary.counts.skip, 0);
+  });
+});
+
+describe('--strict and --fail-on in fixtures (item 13)', () => {
+  it('AHP manifest: a warning makes a message invalid under --strict or --fail-on warning', async (t) => {
+    const m = manifestDir();
+    t.after(m.done);
+    assert.equal((await runCli('ahp', ['fixtures', m.dir])).code, 0);
+    for (const flags of [['--strict'], ['--fail-on', 'warning'], ['--fail-on', 'info']]) {
+      const r = await runCli('ahp', ['fixtures', m.dir, ...flags]);
+      assert.equal(r.code, 1, `${flags.join(' ')}: ${r.stdout}`);
+      assert.match(r.stdout, /aggregateExpectedValid: the manifest says valid, we find it invalid \(ahp\/attention-shape/);
+    }
+  });
+  it('AEP corpus: a rejected case needs a finding at or above --fail-on; an accepted one none at or above min(--fail-on, warning)', async (t) => {
+    const root = mkdtempSync(join(tmpdir(), 'ac-verbs-aep-'));
+    t.after(() => rmSync(root, { recursive: true, force: true }));
+    mkdirSync(join(root, 'golden'));
+    // a valid stream whose only finding is an info (a last line without newline)
+    const golden = readFileSync(join(REPO, 'conformance/aep/pass/aep.time-format.jsonl'), 'utf8').replace(/\n$/, '');
+    writeFileSync(join(root, 'golden', 'golden.jsonl'), golden);
+    assert.equal((await runCli('aep', ['fixtures', root])).code, 0);
+    const info = await runCli('aep', ['fixtures', root, '--fail-on', 'info']);
+    assert.equal(info.code, 1, info.stdout);
+    assert.match(info.stdout, /jsonl\/no-final-newline/);
+  });
+  it('our layout: exact sidecars, so the options are said to leave verdicts unchanged', async () => {
+    const r = await runCli('aep', ['fixtures', 'conformance/aep', '--quiet', '--strict', '--fail-on', 'info']);
+    assert.equal(r.code, 0);
+    assert.match(r.stderr, /--strict and --fail-on do not change the verdicts of our layout/);
+    const plain = await runCli('aep', ['fixtures', 'conformance/aep', '--quiet']);
+    assert.equal(plain.stderr, '');
   });
 });
