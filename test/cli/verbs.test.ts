@@ -4,11 +4,13 @@
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { optionsFromFlags } from '../../src/api/protocols.ts';
+import { pinText, sha256, TAG_SHA } from '../pin/helpers.ts';
 import { REPO, runCli } from './helpers.ts';
 
 describe('one option-to-driver mapping (src/api/protocols.ts optionsFromFlags)', () => {
@@ -138,5 +140,64 @@ describe('--strict and --fail-on in fixtures (item 13)', () => {
     assert.match(r.stderr, /--strict and --fail-on do not change the verdicts of our layout/);
     const plain = await runCli('aep', ['fixtures', 'conformance/aep', '--quiet']);
     assert.equal(plain.stderr, '');
+  });
+});
+
+/** A pin folder of our own: pin.json pinning our stand-in schema.ts (present) and a schema.json (absent). */
+function pinDir(withSource: boolean): { dir: string; done: () => void } {
+  const root = mkdtempSync(join(tmpdir(), 'ac-verbs-pin-'));
+  const schemaTs = '// stand-in for the pinned schema.ts\n';
+  writeFileSync(join(root, 'pin.json'), pinText({ 'schema.ts': sha256(schemaTs), 'schema.json': TAG_SHA }));
+  if (withSource) writeFileSync(join(root, 'schema.ts'), schemaTs);
+  return { dir: root, done: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+describe('pin verify says what it verified (item 15)', () => {
+  it("prints each source's digest and the extraction check", async (t) => {
+    const p = pinDir(true);
+    t.after(p.done);
+    const r = await runCli('ahp', ['pin', 'verify', '--dir', p.dir, '--allow-missing']);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const ts = sha256('// stand-in for the pinned schema.ts\n');
+    assert.match(r.stdout, new RegExp(`✔ schema\\.ts: sha256 ${ts} \\(\\d+ bytes\\) equals pin\\.json`));
+    assert.match(r.stdout, new RegExp(`○ schema\\.json: absent, not checked \\(pinned sha256 ${TAG_SHA}\\)`));
+    assert.match(r.stdout, /○ extraction .*: not checked \(schema\.json absent\)/);
+    // beside a machine format, the same lines go to stderr and stdout stays one document
+    const json = await runCli('ahp', ['pin', 'verify', '--dir', p.dir, '--allow-missing', '-f', 'json']);
+    JSON.parse(json.stdout);
+    assert.match(json.stderr, /✔ schema\.ts: sha256/);
+  });
+  it('--allow-missing with nothing present: "nothing verified", exit 1, no green tick', async (t) => {
+    const p = pinDir(false);
+    t.after(p.done);
+    const r = await runCli('ahp', ['pin', 'verify', '--dir', p.dir, '--allow-missing']);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(r.stdout, /nothing verified/i);
+    assert.match(r.stdout, /pin\/nothing-verified/);
+    assert.doesNotMatch(r.stdout, /✔ \d+ errors?/);
+  });
+});
+
+/** A loopback port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((res) => srv.listen(0, '127.0.0.1', res));
+  const port = (srv.address() as AddressInfo).port;
+  await new Promise<void>((res) => srv.close(() => res()));
+  return port;
+}
+
+describe('pin refresh: machine formats stay parseable, an unreachable source is explained and cleaned up (item 16)', () => {
+  it('-f json writes one JSON document on stdout; the prose goes to stderr; no empty staging folder', async (t) => {
+    const p = pinDir(true);
+    t.after(p.done);
+    const port = await closedPort();
+    const r = await runCli('ahp', ['pin', 'refresh', '--dir', p.dir, '--base-url', `http://127.0.0.1:${port}/mirror`, '--timeout', '5000', '-f', 'json']);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    const doc = JSON.parse(r.stdout) as { findings: Array<{ ruleId: string; message: string }> };
+    assert.ok(doc.findings.length > 0 && doc.findings.every((f) => f.ruleId === 'pin/fetch-failed'));
+    assert.match(doc.findings[0]!.message, /ECONNREFUSED\): the mirror given with --base-url cannot be reached/);
+    assert.match(r.stderr, /MCP pin refresh: .*Result: refresh incomplete/s);
+    assert.ok(!existsSync(join(p.dir, '.staging')), 'an empty staging folder was left behind');
   });
 });
