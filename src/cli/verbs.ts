@@ -96,6 +96,16 @@ export async function runFixturesVerb(protocol: CliProtocol, dir: string, opts: 
   return code;
 }
 
+/**
+ * The width to wrap text output to: the terminal's columns when stdout is a terminal (`COLUMNS`,
+ * else 100, when it does not say), `undefined` when piped (never wrapped, never cut).
+ */
+function terminalWidth(io: CliIO): number | undefined {
+  if (!io.stdoutIsTTY) return undefined;
+  const cols = process.stdout.columns || Number(io.env.COLUMNS);
+  return Number.isInteger(cols) && cols > 0 ? cols : 100;
+}
+
 /** Levenshtein distance between `a` and `b` (insertions, deletions and substitutions cost 1). */
 function editDistance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
@@ -161,7 +171,7 @@ export function addCatalogueAndFixtureVerbs(program: Command, protocol: CliProto
     .action(async (o: { format: 'text' | 'json' }) => {
       const { catalogueRows, renderRulesText } = await import('../report/catalogue.ts');
       const rules = protocol.rules();
-      io.stdout.write(o.format === 'json' ? JSON.stringify(catalogueRows(rules), null, 2) + '\n' : renderRulesText(rules));
+      io.stdout.write(o.format === 'json' ? JSON.stringify(catalogueRows(rules), null, 2) + '\n' : renderRulesText(rules, terminalWidth(io)));
       setExit(0);
     });
 

@@ -9,7 +9,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import type { Finding, FindingSink } from './finding.ts';
 import { DEFAULT_MAX_DEPTH, parseJsonText } from './json.ts';
-import { DEFAULT_MAX_LINE_BYTES, framingFinding, readJsonl, type JsonlLine } from './jsonl.ts';
+import { DEFAULT_MAX_LINE_BYTES, framingFinding, readJsonl, type FramingSpecs, type JsonlLine } from './jsonl.ts';
 import { RuleCrashError, type ParsedEvent } from './rule.ts';
 
 /** One input to check. */
@@ -65,6 +65,8 @@ export interface ProtocolDriver {
   name: string;
   /** CR policy of the protocol's JSONL binding. */
   cr: 'accept-crlf' | 'reject';
+  /** The protocol's own citations of framing rules (its binding), stamped on their findings. */
+  framingSpecs?: FramingSpecs;
   /** When true, `jsonl/not-object` and friends use this protocol's wording (unused hook). */
   createChecker(sink: FindingSink, stats: RunStats): ProtocolChecker;
 }
@@ -236,6 +238,12 @@ export async function runPipeline(
   sink: FindingSink,
   opts: PipelineOptions = {},
 ): Promise<RunStats> {
+  const specs = driver.framingSpecs as Readonly<Record<string, string>> | undefined;
+  // framing findings carry the citation of this protocol's binding (rare: one lookup per finding)
+  if (specs) {
+    const inner = sink;
+    sink = (f) => inner(specs[f.ruleId] !== undefined ? { ...f, spec: specs[f.ruleId]! } : f);
+  }
   const stats = newStats();
   const checker = driver.createChecker(sink, stats);
   const maxDepth = opts.maxDepth ?? DEFAULT_MAX_DEPTH;

@@ -25,14 +25,54 @@ export function catalogueRows(rules: readonly RuleMeta[]): CatalogueRow[] {
   });
 }
 
-/** `rules` as an aligned text table: id, severity, citation, one-line description. */
-export function renderRulesText(rules: readonly RuleMeta[]): string {
+/**
+ * Break `text` into lines of at most `width` characters at spaces; a word longer than `width`
+ * is split, never cut, so every character is kept.
+ */
+export function wrapText(text: string, width: number): string[] {
+  const w = Math.max(1, width);
+  const lines: string[] = [];
+  let cur = '';
+  for (let word of text.split(' ')) {
+    while (word.length > w) {
+      if (cur) lines.push(cur), (cur = '');
+      lines.push(word.slice(0, w));
+      word = word.slice(w);
+    }
+    if (!cur) cur = word;
+    else if (cur.length + 1 + word.length <= w) cur += ' ' + word;
+    else lines.push(cur), (cur = word);
+  }
+  lines.push(cur);
+  return lines;
+}
+
+/**
+ * `rules` as an aligned text table: id, severity, citation, one-line description. Nothing is
+ * ever cut: without `width` (piped output) every row is one line with the whole citation and
+ * description; with a terminal `width` (columns) the citation and the description wrap inside
+ * their columns.
+ */
+export function renderRulesText(rules: readonly RuleMeta[], width?: number): string {
   const idW = Math.max(2, ...rules.map((r) => r.id.length));
   const sevW = 8;
-  const specW = Math.min(40, Math.max(4, ...rules.map((r) => r.spec.length)));
-  const cut = (s: string, w: number) => (s.length > w ? s.slice(0, w - 1) + '…' : s.padEnd(w));
+  const longest = Math.max(4, ...rules.map((r) => r.spec.length));
+  const fixed = idW + 2 + sevW + 2;
+  // in a terminal: the citation column takes what it needs up to 40, the description the rest (at least 24)
+  const specW = width === undefined ? longest : Math.max(12, Math.min(longest, 40, width - fixed - 2 - 24));
+  const descW = width === undefined ? Infinity : Math.max(24, width - fixed - specW - 2);
   const head = `${'ID'.padEnd(idW)}  ${'SEVERITY'.padEnd(sevW)}  ${'SPEC'.padEnd(specW)}  DESCRIPTION\n`;
-  return head + rules.map((r) => `${r.id.padEnd(idW)}  ${r.severity.padEnd(sevW)}  ${cut(r.spec, specW)}  ${r.description}\n`).join('') + `\n${rules.length} rules\n`;
+  const row = (r: RuleMeta): string => {
+    const spec = width === undefined ? [r.spec] : wrapText(r.spec, specW);
+    const desc = width === undefined ? [r.description] : wrapText(r.description, descW);
+    let out = '';
+    for (let i = 0; i < Math.max(spec.length, desc.length); i++) {
+      const left = i === 0 ? `${r.id.padEnd(idW)}  ${r.severity.padEnd(sevW)}` : ' '.repeat(idW + 2 + sevW);
+      out += `${left}  ${(spec[i] ?? '').padEnd(specW)}  ${desc[i] ?? ''}`.trimEnd() + '\n';
+    }
+    return out;
+  };
+  return head + rules.map(row).join('') + `\n${rules.length} rules\n`;
 }
 
 const EXAMPLE_LINES = 6;

@@ -201,3 +201,50 @@ describe('pin refresh: machine formats stay parseable, an unreachable source is 
     assert.ok(!existsSync(join(p.dir, '.staging')), 'an empty staging folder was left behind');
   });
 });
+
+describe('rules: whole citations, each protocol citing its own binding (item 11)', () => {
+  it('piped output never cuts a citation; jsonl/* cite AHP stdio framing in ahp, AEP-0003 in aep', async () => {
+    const ahp = await runCli('ahp', ['rules']);
+    assert.equal(ahp.code, 0);
+    assert.doesNotMatch(ahp.stdout, /…/);
+    for (const line of ahp.stdout.split('\n').filter((l) => /^jsonl\//.test(l))) {
+      assert.doesNotMatch(line, /AEP-/, line);
+      if (!/line-too-long|max-depth/.test(line)) assert.match(line, /AHP base\/transports\/stdio §Framing/, line);
+    }
+    assert.match(ahp.stdout, /ahp\/state-cap +warning +agent-conformance limits \(README §Options of validate\)/);
+    const aep = await runCli('aep', ['rules']);
+    assert.match(aep.stdout, /jsonl\/blank-line +warning +AEP-0003 §3\.1; JSON Lines/);
+    assert.doesNotMatch(aep.stdout, /…|docs\/architecture/);
+    // every rule's whole citation appears on its row
+    const rows = JSON.parse((await runCli('ahp', ['rules', '-f', 'json'])).stdout) as Array<{ id: string; spec: string }>;
+    for (const r of rows) assert.ok(ahp.stdout.split('\n').some((l) => l.startsWith(r.id + ' ') && l.includes(r.spec)), r.id);
+  });
+  it('in a terminal the citation and description wrap inside their columns, nothing cut', async () => {
+    const { renderRulesText } = await import('../../src/report/catalogue.ts');
+    const { ahpRules } = await import('../../src/ahp/driver.ts');
+    const rules = ahpRules();
+    const text = renderRulesText(rules, 100);
+    const lines = text.split('\n');
+    assert.ok(lines.every((l) => l.length <= 100), 'a line is wider than the terminal');
+    assert.doesNotMatch(text, /…/);
+    // reassemble each citation from its column and compare
+    const specAt = lines[0]!.indexOf('SPEC');
+    const descAt = lines[0]!.indexOf('DESCRIPTION');
+    let i = 1;
+    for (const r of rules) {
+      const parts: string[] = [];
+      do parts.push(lines[i]!.slice(specAt, descAt).trim());
+      while (++i < lines.length && lines[i]!.startsWith(' '));
+      assert.equal(parts.filter(Boolean).join(' '), r.spec, r.id);
+    }
+  });
+  it('findings carry the citation of their protocol binding', async () => {
+    const r = await runCli('ahp', ['validate', '-f', 'json', '-'], '\n');
+    const doc = JSON.parse(r.stdout) as { findings: Array<{ ruleId: string; spec: string }> };
+    const blank = doc.findings.find((f) => f.ruleId === 'jsonl/blank-line');
+    assert.ok(blank, r.stdout);
+    assert.equal(blank.spec, 'AHP base/transports/stdio §Framing');
+    const a = JSON.parse((await runCli('aep', ['validate', '-f', 'json', '-'], '\n')).stdout) as { findings: Array<{ ruleId: string; spec: string }> };
+    assert.equal(a.findings.find((f) => f.ruleId === 'jsonl/blank-line')?.spec, 'AEP-0003 §3.1; JSON Lines');
+  });
+});
