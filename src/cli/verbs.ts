@@ -188,7 +188,8 @@ export function addCatalogueAndFixtureVerbs(program: Command, protocol: CliProto
         setExit(2);
         return;
       }
-      io.stdout.write(renderExplain(rule, findExamples(protocol.name, rule.id, rules.map((r) => r.id))));
+      const width = terminalWidth(io);
+      io.stdout.write(renderExplain(rule, findExamples(protocol.name, rule.id, rules.map((r) => r.id)), { protocol: protocol.name, ...(width !== undefined ? { width } : {}) }));
       setExit(0);
     });
 }

@@ -4,7 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -246,5 +247,65 @@ describe('rules: whole citations, each protocol citing its own binding (item 11)
     assert.equal(blank.spec, 'AHP base/transports/stdio §Framing');
     const a = JSON.parse((await runCli('aep', ['validate', '-f', 'json', '-'], '\n')).stdout) as { findings: Array<{ ruleId: string; spec: string }> };
     assert.equal(a.findings.find((f) => f.ruleId === 'jsonl/blank-line')?.spec, 'AEP-0003 §3.1; JSON Lines');
+  });
+});
+
+describe('explain: whole examples, their options, each expected finding once (item 10)', () => {
+  it('shows every character of a long line and the options the failing case needs', async () => {
+    const r = await runCli('aep', ['explain', 'jsonl/line-too-long']);
+    assert.equal(r.code, 0);
+    const text = readFileSync(join(REPO, 'conformance/aep/fail/jsonl.line-too-long.jsonl'), 'utf8');
+    for (const line of text.split('\n').filter(Boolean)) assert.ok(r.stdout.includes(line), 'an example line is cut');
+    assert.match(r.stdout, /needs: --max-line-bytes 200/);
+    assert.match(r.stdout, /run: aep validate --max-line-bytes 200 conformance\/aep\/fail\/jsonl\.line-too-long\.jsonl/);
+    assert.match(r.stdout, />\s+2 \| /, 'the line with the finding is marked');
+    // the shown command reproduces the finding
+    const again = await runCli('aep', ['validate', '--max-line-bytes', '200', 'conformance/aep/fail/jsonl.line-too-long.jsonl']);
+    assert.equal(again.code, 1);
+    assert.match(again.stdout, /jsonl\/line-too-long/);
+  });
+  it('lists a repeated expected finding once, with its count', async () => {
+    const r = await runCli('ahp', ['explain', 'ahp/elicitation-content-schema']);
+    const entries = r.stdout.split('\n').filter((l) => /^ {4}ahp\/elicitation-content-schema line 2/.test(l));
+    assert.equal(entries.length, 1, r.stdout);
+    assert.match(entries[0]!, /\(10 times\)$/);
+  });
+  it('wraps long lines on a terminal, never cutting them, and never prints raw control characters', async () => {
+    const { renderExplain } = await import('../../src/report/catalogue.ts');
+    const { findExamples } = await import('../../src/fixture-runner/examples.ts');
+    const { aepRules } = await import('../../src/aep/protocol.ts');
+    const ids = aepRules().map((r) => r.id);
+    const rule = aepRules().find((r) => r.id === 'jsonl/line-too-long')!;
+    const out = renderExplain(rule, findExamples('aep', rule.id, ids), { protocol: 'aep', width: 80 });
+    assert.ok(out.split('\n').every((l) => l.length <= 80 || l.startsWith('  run:') || /^(Spec|      http)/.test(l)), out);
+    const line2 = readFileSync(join(REPO, 'conformance/aep/fail/jsonl.line-too-long.jsonl'), 'utf8').split('\n')[1]!;
+    const lines = out.split('\n');
+    const start = lines.findIndex((l) => /^ {2}> +2 \| /.test(l));
+    let end = start + 1;
+    while (/^ {4} +: /.test(lines[end]!)) end++;
+    const shown = lines.slice(start, end).map((l) => l.replace(/^.*? [|:] /, '')).join('');
+    assert.equal(shown, line2);
+    const cr = await runCli('ahp', ['explain', 'jsonl/carriage-return']);
+    assert.doesNotMatch(cr.stdout, /\r/);
+    assert.match(cr.stdout, /<U\+000D>/);
+  });
+});
+
+describe('explain in an installed package: examples come from the build (leftover c)', () => {
+  it('a package without conformance/ still shows the failing and passing examples', (t) => {
+    const root = mkdtempSync(join(tmpdir(), 'ac-verbs-pkg-'));
+    t.after(() => rmSync(root, { recursive: true, force: true }));
+    // the package's shape: bin/, dist/ (built), schemas/, package.json; no conformance/
+    for (const d of ['bin', 'dist', 'schemas']) cpSync(join(REPO, d), join(root, d), { recursive: true });
+    cpSync(join(REPO, 'package.json'), join(root, 'package.json'));
+    symlinkSync(join(REPO, 'node_modules'), join(root, 'node_modules'));
+    assert.ok(existsSync(join(root, 'dist/fixture-runner/examples.json.gz')), 'npm run build writes the examples bundle');
+    const r = spawnSync(process.execPath, [join(root, 'bin/aep.js'), 'explain', 'jsonl/line-too-long'], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /Failing example \(conformance\/aep\/fail\/jsonl\.line-too-long\.jsonl, from the repository; shipped in this package\)/);
+    assert.match(r.stdout, /needs: --max-line-bytes 200/);
+    assert.match(r.stdout, /run: aep validate --max-line-bytes 200 FILE/);
+    assert.match(r.stdout, /Passing example \(conformance\/aep\/pass\/jsonl\.line-too-long\.jsonl/);
+    assert.doesNotMatch(r.stdout, /none yet/);
   });
 });

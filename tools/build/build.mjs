@@ -7,13 +7,17 @@
  *   consumer's tsc resolves them without `allowImportingTsExtensions`;
  * - copy every other file under src/ (JSON data, committed generated `.js` with its `.d.ts`)
  *   to the same place under dist/, since modules read or import them relative to themselves.
+ * - write dist/fixture-runner/examples.json.gz: the first failing and passing conformance case
+ *   of every rule (src/fixture-runner/examples.ts `exampleBundle`), so `explain` shows examples
+ *   in an installed package, which ships no conformance/ folder.
  * dist/ is removed first, so nothing stale survives. Plain JavaScript: runs before tsx exists.
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SRC = join(ROOT, 'src');
@@ -52,4 +56,10 @@ for (const file of walk(SRC)) {
   copyFileSync(file, to);
   copied++;
 }
-process.stdout.write(`build: dist/ written (${rewritten} declaration files' imports rewritten to .js, ${copied} other files copied from src/)\n`);
+// the examples bundle, from the compiled modules just written
+const dist = (p) => import(pathToFileURL(join(DIST, p)).href);
+const [{ exampleBundle, EXAMPLES_BUNDLE }, { aepRules }, { ahpRules }] = await Promise.all([dist('fixture-runner/examples.js'), dist('aep/protocol.js'), dist('ahp/driver.js')]);
+const ids = (rules) => rules.map((r) => r.id);
+const examples = gzipSync(JSON.stringify(exampleBundle({ aep: ids(aepRules()), ahp: ids(ahpRules()) }, join(ROOT, 'conformance'))), { level: 9 });
+writeFileSync(join(DIST, 'fixture-runner', EXAMPLES_BUNDLE), examples);
+process.stdout.write(`build: dist/ written (${rewritten} declaration files' imports rewritten to .js, ${copied} other files copied from src/, examples bundle ${examples.length} bytes)\n`);
