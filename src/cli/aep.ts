@@ -3,7 +3,8 @@
  */
 import { Option, type Command } from 'commander';
 import { aepRules, KNOWN_AEP_TYPES } from '../aep/protocol.ts';
-import { optionsFromFlags, protocolSpec } from '../api/protocols.ts';
+import { AEP_SPEC } from '../api/aep-spec.ts';
+import { optionsFromFlags } from '../api/options.ts';
 import { DEFAULT_AEP_STREAM_OPTIONS } from '../aep/stream/index.ts';
 import { main, positiveInt, processIO, type CliIO, type CliProtocol } from './program.ts';
 
@@ -13,8 +14,8 @@ export const aepCli: CliProtocol = {
   description: 'Check Agent Event Protocol (AEP 0.1) JSONL streams for conformance.',
   knownTypes: KNOWN_AEP_TYPES,
   rules: aepRules,
-  // the flags map to driver options in one place: the API's (src/api/protocols.ts)
-  driver: (opts) => protocolSpec('aep').driver(optionsFromFlags('aep', opts)),
+  // the flags map to driver options in one place: the API's (src/api/options.ts)
+  driver: (opts) => AEP_SPEC.driver(optionsFromFlags('aep', opts)),
   validateOptions(cmd: Command) {
     cmd
       .addOption(new Option('--max-sessions <n>', 'most (source, session) pairs tracked at once').argParser(positiveInt).default(DEFAULT_AEP_STREAM_OPTIONS.maxSessions))

@@ -11,7 +11,8 @@ import { Option, type Command } from 'commander';
 import { bindingByName } from '../ahp/binding.ts';
 import { ahpRules, knownAhpTypes, type AhpBinding } from '../ahp/driver.ts';
 import { DEFAULT_AHP_STREAM_OPTIONS } from '../ahp/stream/index.ts';
-import { optionsFromFlags, protocolSpec } from '../api/protocols.ts';
+import { AHP_SPEC } from '../api/ahp-spec.ts';
+import { optionsFromFlags } from '../api/options.ts';
 import type * as PinVerbs from './pin.ts';
 import { main, positiveInt, processIO, type CliIO, type CliProtocol } from './program.ts';
 
@@ -36,9 +37,9 @@ export const ahpCli: CliProtocol = {
     return knownAhpTypes();
   },
   rules: ahpRules,
-  // the flags map to driver options in one place: the API's (src/api/protocols.ts)
-  driver: (opts) => protocolSpec('ahp').driver(optionsFromFlags('ahp', opts)),
-  framingFor: (path, opts) => protocolSpec('ahp').framing(path, optionsFromFlags('ahp', opts)),
+  // the flags map to driver options in one place: the API's (src/api/options.ts)
+  driver: (opts) => AHP_SPEC.driver(optionsFromFlags('ahp', opts)),
+  framingFor: (path, opts) => AHP_SPEC.framing(path, optionsFromFlags('ahp', opts)),
   validateOptions(cmd: Command) {
     cmd
       .addOption(new Option('--binding <binding>', 'read every input as this binding (default: *.registration.json or registration/*.json = registration, other .json = http, else stdio)').choices(['stdio', 'http', 'registration']))

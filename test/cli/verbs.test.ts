@@ -28,6 +28,8 @@ describe('one option-to-driver mapping (src/api/protocols.ts optionsFromFlags)',
       const text = readFileSync(`${REPO}${f}`, 'utf8');
       assert.match(text, /optionsFromFlags\(/, f);
       assert.doesNotMatch(text, /\b(aepDriver|ahpDriver)\(/, f);
+      // one protocol's CLI loads only its own driver (start-up): the per-protocol spec module, not protocols.ts
+      assert.doesNotMatch(text, /api\/protocols\.ts/, f);
     }
   });
   it('--ack-window reaches the driver', async () => {
