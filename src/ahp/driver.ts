@@ -7,7 +7,7 @@
  * base/transports/http.md (one message per body), interaction-payloads.md.
  */
 import type { FindingSink } from '../core/finding.ts';
-import { framingFinding, JSONL_RULES } from '../core/jsonl.ts';
+import { framingFinding, framingRules, type FramingSpecs } from '../core/jsonl.ts';
 import { Engine, type RuleSelection } from '../core/engine.ts';
 import type { ProtocolChecker, ProtocolDriver, RunStats } from '../core/pipeline.ts';
 import type { RuleMeta } from '../core/rule.ts';
@@ -22,9 +22,21 @@ export type { AhpBinding, AhpMessage, AhpMessageKind } from './message.ts';
 const WIRE_ROOT = resolveRoot('message');
 const REGISTRATION_ROOT = resolveRoot('registration');
 
+/** AHP's framing citations (AHP-STDIO-001; one JSON-RPC object per HTTP body): replace AEP's JSONL binding's. */
+const STDIO = 'AHP base/transports/stdio §Framing';
+export const AHP_FRAMING_SPECS: FramingSpecs = {
+  'jsonl/bom': `RFC 8259 §8.1; ${STDIO}`,
+  'jsonl/blank-line': STDIO,
+  'jsonl/invalid-utf8': `RFC 8259 §8.1; ${STDIO}`,
+  'jsonl/empty-input': `${STDIO}; AHP base/transports/http §Request and response`,
+  'jsonl/no-final-newline': STDIO,
+  'jsonl/invalid-json': `RFC 8259; ${STDIO}`,
+  'jsonl/not-object': `${STDIO}; AHP base/transports/http §Request and response`,
+};
+
 /** Every rule `ahp validate` can report. */
 export function ahpRules(): RuleMeta[] {
-  return [...JSONL_RULES, ...AHP_MESSAGE_RULES, ...AHP_STREAM_RULES].map(({ id, severity, description, spec }) => ({ id, severity, description, spec }));
+  return [...framingRules(AHP_FRAMING_SPECS), ...AHP_MESSAGE_RULES, ...AHP_STREAM_RULES].map(({ id, severity, description, spec }) => ({ id, severity, description, spec }));
 }
 
 /** Known event types and methods (coverage statistics). */
@@ -49,6 +61,7 @@ export function ahpDriver(opts: AhpCheckOptions = {}): ProtocolDriver {
   return {
     name: 'ahp',
     cr: 'reject',
+    framingSpecs: AHP_FRAMING_SPECS,
     createChecker(sink: FindingSink, stats: RunStats): ProtocolChecker {
       const model = new AhpStreamModel(streamOpts);
       opts.onStreamState?.(model.state);

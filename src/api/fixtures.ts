@@ -5,7 +5,7 @@
  */
 import type { Severity } from '../core/finding.ts';
 import { fixtureExitCode, runFixtures as runFixtureDir, type CaseResult, type FixtureProtocol, type FixtureRun } from '../fixture-runner/index.ts';
-import { protocolSpec, type OptionsFor, type Protocol } from './protocols.ts';
+import { optionsFromFlags, protocolSpec, type OptionsFor, type Protocol } from './protocols.ts';
 
 /** Options of {@link runFixtures}. */
 export type FixtureRunOptions<P extends Protocol = Protocol> = Omit<OptionsFor<P>, 'rules' | 'binding'> & {
@@ -24,15 +24,13 @@ export type FixtureRunOptions<P extends Protocol = Protocol> = Omit<OptionsFor<P
 /** The protocol as the fixture runner needs it; per-case options (a sidecar's `options`) override `base`. */
 function fixtureProtocol(protocol: Protocol, base: Record<string, unknown>): FixtureProtocol {
   const spec = protocolSpec(protocol);
-  const stream = (base.stream ?? {}) as Record<string, unknown>;
   return {
     name: spec.name,
-    // sidecar option names are the CLI's (`maxOpen`, `ackWindow`, `binding`, ...)
+    // sidecar option names are the CLI's (`maxOpen`, `ackWindow`, `binding`, ...): one mapping, optionsFromFlags
     driver: (o = {}) => {
-      const { binding, ackWindow, maxLineBytes: _l, maxDepth: _d, ...caps } = o as Record<string, unknown>;
-      const s: Record<string, unknown> = { ...stream, ...caps };
-      if (ackWindow !== undefined) s.ackWindowMs = ackWindow;
-      return spec.driver({ ...base, stream: s, ...(binding !== undefined ? { binding } : {}) } as OptionsFor<Protocol>);
+      const flags = optionsFromFlags(protocol, o);
+      const stream = { ...(base.stream as object | undefined), ...(flags.stream as object | undefined) };
+      return spec.driver({ ...base, ...flags, stream } as OptionsFor<Protocol>);
     },
     knownTypes: spec.knownTypes(),
     framingFor: (path) => spec.framing(path, base),

@@ -3,95 +3,16 @@
  * the rule catalogue, the known event types and the framing of a named input. Built on the
  * protocol drivers (src/aep/protocol.ts, src/ahp/driver.ts); docs/architecture.md §Data flow.
  */
-import { aepDriver, aepRules, KNOWN_AEP_TYPES } from '../aep/protocol.ts';
-import type { AepStreamOptions } from '../aep/stream/options.ts';
-import { bindingByName } from '../ahp/binding.ts';
-import { ahpDriver, ahpRules, knownAhpTypes } from '../ahp/driver.ts';
-import type { AhpBinding } from '../ahp/message.ts';
-import type { AhpStreamOptions } from '../ahp/stream/options.ts';
-import type { ProtocolDriver } from '../core/pipeline.ts';
-import type { RuleMeta } from '../core/rule.ts';
-import type { AepRuleId, AhpRuleId } from './rule-ids.ts';
+import { AEP_SPEC } from './aep-spec.ts';
+import { AHP_SPEC } from './ahp-spec.ts';
+import type { Protocol, ProtocolSpec } from './options.ts';
 
-/** A protocol name: `aep` (Agent Event Protocol 0.1) or `ahp` (Agent Hooks Protocol draft). */
-export type Protocol = 'aep' | 'ahp';
-
-/** Options every check understands. */
-export interface CommonOptions {
-  /** Raise warnings to errors (`--strict`). */
-  strict?: boolean;
-  /** Longest line accepted, in bytes (default 16 MiB, `--max-line-bytes`). */
-  maxLineBytes?: number;
-  /** Deepest nesting of arrays and objects accepted (`--max-depth`). */
-  maxDepth?: number;
-}
-
-/** AEP options: the rule selection and the stream caps (`aep validate --rule`, `--max-*`, `--ack-window`). */
-export interface AepOptions extends CommonOptions {
-  /** Run only these rules; framing findings (`jsonl/*`, `json/*`) always appear. Default: all. */
-  rules?: readonly AepRuleId[];
-  /** Stream state caps and the ack window (README §Options of `validate`). */
-  stream?: Partial<AepStreamOptions>;
-}
-
-/** AHP options: the rule selection, the stream caps and the binding (`ahp validate --rule`, `--max-*`, `--binding`). */
-export interface AhpOptions extends CommonOptions {
-  /** Run only these rules; framing findings (`jsonl/*`, `json/*`) always appear. Default: all. */
-  rules?: readonly AhpRuleId[];
-  /** Stream state caps (README §Options of `validate`). */
-  stream?: Partial<AhpStreamOptions>;
-  /**
-   * Read every input as this binding. Default: by input name, as the CLI does
-   * (`*.registration.json` registration, other `.json` HTTP, anything else stdio JSONL).
-   */
-  binding?: AhpBinding;
-}
-
-/** The options of protocol `P`. */
-export type OptionsFor<P extends Protocol> = P extends 'aep' ? AepOptions : AhpOptions;
-
-/** What the API needs of one protocol. */
-export interface ProtocolSpec {
-  name: Protocol;
-  /** A fresh driver (one per stream). */
-  driver(options: AepOptions | AhpOptions): ProtocolDriver;
-  rules(): RuleMeta[];
-  knownTypes(): readonly string[];
-  /** Framing of an input named `source`. */
-  framing(source: string, options: AepOptions | AhpOptions): 'jsonl' | 'document';
-}
-
-/** The rule selection of `rules`, checked against the catalogue. @throws TypeError for an unknown id */
-function selection(spec: Pick<ProtocolSpec, 'name' | 'rules'>, ids: readonly string[] | undefined): ReadonlySet<string> | undefined {
-  if (!ids?.length) return undefined;
-  const known = new Set(spec.rules().map((r) => r.id));
-  const unknown = ids.find((id) => !known.has(id));
-  if (unknown !== undefined) throw new TypeError(`unknown ${spec.name} rule "${unknown}" (rules('${spec.name}') lists them all)`);
-  return new Set(ids);
-}
-
-const AEP: ProtocolSpec = {
-  name: 'aep',
-  driver: (o) => aepDriver({ rules: selection(AEP, o.rules), ...(o.stream ? { stream: (o as AepOptions).stream } : {}) }),
-  rules: aepRules,
-  knownTypes: () => KNOWN_AEP_TYPES,
-  framing: () => 'jsonl',
-};
-
-const AHP: ProtocolSpec = {
-  name: 'ahp',
-  driver: (o) => {
-    const b = (o as AhpOptions).binding;
-    return ahpDriver({ rules: selection(AHP, o.rules), binding: (source) => b ?? bindingByName(source), ...(o.stream ? { stream: (o as AhpOptions).stream } : {}) });
-  },
-  rules: ahpRules,
-  knownTypes: knownAhpTypes,
-  framing: (source, o) => (((o as AhpOptions).binding ?? bindingByName(source)) === 'stdio' ? 'jsonl' : 'document'),
-};
+export { optionsFromFlags } from './options.ts';
+export type { AepOptions, AhpOptions, CommonOptions, OptionsFor, Protocol, ProtocolSpec } from './options.ts';
 
 /** The spec of `protocol`. @throws TypeError for a name other than `aep` or `ahp` */
 export function protocolSpec(protocol: Protocol): ProtocolSpec {
-  if (protocol === 'aep') return AEP;
-  if (protocol === 'ahp') return AHP;
+  if (protocol === 'aep') return AEP_SPEC;
+  if (protocol === 'ahp') return AHP_SPEC;
   throw new TypeError(`unknown protocol ${JSON.stringify(protocol)}: expected "aep" or "ahp"`);
 }

@@ -2,10 +2,12 @@
  * The `aep` command: Agent Event Protocol 0.1 (with AEP-0006 forms).
  */
 import { Option, type Command } from 'commander';
-import { aepDriver, aepRules, KNOWN_AEP_TYPES } from '../aep/protocol.ts';
+import { aepRules, KNOWN_AEP_TYPES } from '../aep/protocol.ts';
+import { AEP_SPEC } from '../api/aep-spec.ts';
+import { optionsFromFlags } from '../api/options.ts';
 import { DEFAULT_AEP_STREAM_OPTIONS } from '../aep/stream/index.ts';
 import { addCaptureVerbs } from './aep-capture.ts';
-import { main, positiveInt, processIO, ruleSelection, type CliIO, type CliProtocol } from './program.ts';
+import { main, positiveInt, processIO, type CliIO, type CliProtocol } from './program.ts';
 
 /** The AEP protocol as the CLI sees it. */
 export const aepCli: CliProtocol = {
@@ -13,16 +15,8 @@ export const aepCli: CliProtocol = {
   description: 'Check Agent Event Protocol (AEP 0.1) JSONL streams for conformance.',
   knownTypes: KNOWN_AEP_TYPES,
   rules: aepRules,
-  driver: (opts) =>
-    aepDriver({
-      rules: ruleSelection(opts),
-      stream: {
-        maxSessions: (opts.maxSessions as number | undefined) ?? DEFAULT_AEP_STREAM_OPTIONS.maxSessions,
-        maxOpen: (opts.maxOpen as number | undefined) ?? DEFAULT_AEP_STREAM_OPTIONS.maxOpen,
-        maxIds: (opts.maxIds as number | undefined) ?? DEFAULT_AEP_STREAM_OPTIONS.maxIds,
-        ackWindowMs: (opts.ackWindow as number | undefined) ?? DEFAULT_AEP_STREAM_OPTIONS.ackWindowMs,
-      },
-    }),
+  // the flags map to driver options in one place: the API's (src/api/options.ts)
+  driver: (opts) => AEP_SPEC.driver(optionsFromFlags('aep', opts)),
   commands: addCaptureVerbs,
   validateOptions(cmd: Command) {
     cmd

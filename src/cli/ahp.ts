@@ -9,10 +9,12 @@
  */
 import { Option, type Command } from 'commander';
 import { bindingByName } from '../ahp/binding.ts';
-import { ahpDriver, ahpRules, knownAhpTypes, type AhpBinding } from '../ahp/driver.ts';
+import { ahpRules, knownAhpTypes, type AhpBinding } from '../ahp/driver.ts';
 import { DEFAULT_AHP_STREAM_OPTIONS } from '../ahp/stream/index.ts';
+import { AHP_SPEC } from '../api/ahp-spec.ts';
+import { optionsFromFlags } from '../api/options.ts';
 import type * as PinVerbs from './pin.ts';
-import { main, positiveInt, processIO, ruleSelection, type CliIO, type CliProtocol } from './program.ts';
+import { main, positiveInt, processIO, type CliIO, type CliProtocol } from './program.ts';
 
 export { bindingByName };
 
@@ -35,19 +37,9 @@ export const ahpCli: CliProtocol = {
     return knownAhpTypes();
   },
   rules: ahpRules,
-  driver: (opts) => {
-    const b = opts.binding as AhpBinding | undefined;
-    return ahpDriver({
-      rules: ruleSelection(opts),
-      // sources are input names; stdin is `<stdin>` (stdio unless --binding says otherwise)
-      binding: (source) => b ?? bindingByName(source),
-      stream: {
-        maxPending: (opts.maxPending as number | undefined) ?? DEFAULT_AHP_STREAM_OPTIONS.maxPending,
-        maxEvents: (opts.maxEvents as number | undefined) ?? DEFAULT_AHP_STREAM_OPTIONS.maxEvents,
-      },
-    });
-  },
-  framingFor: (path, opts) => (bindingFor(path, opts) === 'stdio' ? 'jsonl' : 'document'),
+  // the flags map to driver options in one place: the API's (src/api/options.ts)
+  driver: (opts) => AHP_SPEC.driver(optionsFromFlags('ahp', opts)),
+  framingFor: (path, opts) => AHP_SPEC.framing(path, optionsFromFlags('ahp', opts)),
   validateOptions(cmd: Command) {
     cmd
       .addOption(new Option('--binding <binding>', 'read every input as this binding (default: *.registration.json or registration/*.json = registration, other .json = http, else stdio)').choices(['stdio', 'http', 'registration']))

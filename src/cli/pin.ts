@@ -10,7 +10,7 @@ import type { Finding } from '../core/finding.ts';
 import { PACKAGE_ROOT as PACKAGE_ROOT_URL } from '../core/paths.ts';
 import { FindingCounter } from '../core/summary.ts';
 import { newStats } from '../core/pipeline.ts';
-import { DEFAULT_EXTRACTION, DEFAULT_PIN_DIR, PIN_RULES, PinUsageError, pinRefresh, pinVerify } from '../pin/index.ts';
+import { DEFAULT_EXTRACTION, DEFAULT_PIN_DIR, PIN_RULES, PinUsageError, pinRefresh, pinVerifyReport, type PinVerifyReport } from '../pin/index.ts';
 import { createReporter, FORMATS, type FormatName } from '../report/index.ts';
 import type { RuleMeta } from '../core/rule.ts';
 import { defaultColor, positiveInt, VERSION, type CliIO } from './program.ts';
@@ -71,6 +71,37 @@ function pathArg(given: string | undefined, fallback: string, io: CliIO): string
   return given ? resolve(io.cwd, given) : resolve(PACKAGE_ROOT, fallback);
 }
 
+/** `path` relative to `cwd` when inside it (as given on a command line), else absolute. */
+function shown(path: string, cwd: string): string {
+  return isInside(path, cwd) ? relative(cwd, path) || '.' : path;
+}
+
+/**
+ * What `pin verify` checked, one line each: every pinned source with its SHA-256 (in full) and
+ * size, or that it was absent and not checked; then the extraction check. Plain text.
+ */
+export function verifiedLines(r: PinVerifyReport, dir: string, cwd: string): string {
+  let out = `pin folder ${shown(dir, cwd)}${r.version ? ` (MCP ${r.version})` : ''}:\n`;
+  for (const s of r.sources) {
+    if (s.status === 'absent') out += `  ○ ${s.name}: absent, not checked (pinned sha256 ${s.pinned})\n`;
+    else if (s.status === 'verified') out += `  ✔ ${s.name}: sha256 ${s.actual} (${s.bytes} bytes) equals pin.json\n`;
+    else out += `  ✖ ${s.name}: sha256 ${s.actual} (${s.bytes} bytes), pin.json pins ${s.pinned}\n`;
+  }
+  const x = shown(r.extraction.path, cwd);
+  const what: Record<PinVerifyReport['extraction']['status'], string> = {
+    verified: `✔ extraction ${x}: equals the extraction of the pinned schema.json`,
+    mismatch: `✖ extraction ${x}: differs from the extraction of the pinned schema.json`,
+    failed: `✖ extraction ${x}: the pinned schema.json cannot be extracted`,
+    missing: `✖ extraction ${x}: the committed file does not exist`,
+    skipped: `○ extraction ${x}: not checked (schema.json absent)`,
+    'not-run': `○ extraction ${x}: not checked (pin.json unusable)`,
+  };
+  out += `  ${what[r.extraction.status]}\n`;
+  const checked = r.sources.filter((s) => s.status !== 'absent').length;
+  if (checked === 0) out += `  nothing verified: no pinned source is present${r.sources.length ? '' : ' (pin.json unusable)'}\n`;
+  return out + '\n';
+}
+
 /** Report pin findings through the normal reporters; returns the counter. */
 function report(findings: readonly Finding[], format: FormatName, io: CliIO, color: boolean | undefined): FindingCounter {
   const reporter = createReporter(format, io.stdout, {
@@ -102,8 +133,11 @@ export function registerPinCommands(program: Command, io: CliIO, setExit: (code:
         // an installed package ships pin.json, not the upstream bytes: verify what it ships
         const own = o.dir === undefined && isInstalledPackage();
         if (own && !o.allowMissing) io.stderr.write(`ahp pin verify: installed package: the pinned upstream files are not shipped, so absent ones are warnings (as with --allow-missing); pass --dir with a folder holding them to check them all\n`);
-        const findings = await pinVerify({ dir: pathArg(o.dir, DEFAULT_PIN_DIR, io), extraction: pathArg(o.extraction, DEFAULT_EXTRACTION, io), allowMissing: o.allowMissing || own, refreshCommand: refreshCommand(o.dir, o.extraction, io.cwd) });
-        const c = report(findings, o.format, io, o.color === false ? false : undefined);
+        const dir = pathArg(o.dir, DEFAULT_PIN_DIR, io);
+        const r = await pinVerifyReport({ dir, extraction: pathArg(o.extraction, DEFAULT_EXTRACTION, io), allowMissing: o.allowMissing || own, refreshCommand: refreshCommand(o.dir, o.extraction, io.cwd) });
+        // what was verified: on stdout before the text report, on stderr beside a machine format
+        (o.format === 'text' ? io.stdout : io.stderr).write(verifiedLines(r, dir, io.cwd));
+        const c = report(r.findings, o.format, io, o.color === false ? false : undefined);
         setExit(c.reached('error') ? 1 : 0);
       } catch (e) {
         io.stderr.write(`ahp pin verify: ${(e as Error).message}\n`);
@@ -140,7 +174,9 @@ export function registerPinCommands(program: Command, io: CliIO, setExit: (code:
           maxBytes: o.maxBytes,
           log: (line) => io.stderr.write(line.endsWith('\n') ? line : line + '\n'),
         });
-        if (r.report) io.stdout.write(r.report.endsWith('\n') ? r.report : r.report + '\n');
+        // the maintainer's report is prose: on stdout before a text report, on stderr beside a
+        // machine format (stdout then holds exactly one JSON / SARIF / ... document)
+        if (r.report) (o.format === 'text' ? io.stdout : io.stderr).write(r.report.endsWith('\n') ? r.report : r.report + '\n');
         const c = report(r.findings, o.format, io, o.color === false ? false : undefined);
         setExit(r.changed || c.reached('error') ? 1 : 0);
       } catch (e) {

@@ -32,6 +32,8 @@ export interface FixturesOptions {
   color?: boolean;
   progress: boolean;
   deviations?: string;
+  /** `--require-all`: an absent case file fails the run (instead of a skip). */
+  requireAll?: boolean;
 }
 
 /** The protocol as the fixture runner needs it, with `validate`'s defaults. */
@@ -68,6 +70,7 @@ export async function runFixturesVerb(protocol: CliProtocol, dir: string, opts: 
       failOn: opts.failOn,
       ...(opts.maxFindings !== undefined ? { maxFindings: opts.maxFindings } : {}),
       ...(opts.deviations !== undefined ? { deviations: opts.deviations } : {}),
+      ...(opts.requireAll ? { requireAll: true } : {}),
       cwd: io.cwd,
       onCase: (c) => {
         n++;
@@ -77,6 +80,10 @@ export async function runFixturesVerb(protocol: CliProtocol, dir: string, opts: 
       },
     });
     if (showProgress) io.stderr.write('\r\x1b[K');
+    // our sidecars list every finding exactly and a pass case must give none at all, so the
+    // severity options cannot move a verdict there (README §Gate a CI job on a fixture directory)
+    if (run.summary.layout === 'ours' && (opts.strict || opts.failOn !== 'error'))
+      io.stderr.write(`${protocol.name}: note: --strict and --fail-on do not change the verdicts of our layout (a pass case must give no finding at all, a fail case exactly its sidecar's findings); they apply to the upstream corpora\n`);
     reporter.finish(run.summary);
     code = fixtureExitCode(run.summary);
     if (code === 2 && run.summary.counts.error === 0) io.stderr.write(`${protocol.name}: no case in ${dir} was checked (all skipped or not run)\n`);
@@ -95,6 +102,16 @@ export async function runFixturesVerb(protocol: CliProtocol, dir: string, opts: 
   return code;
 }
 
+/**
+ * The width to wrap text output to: the terminal's columns when stdout is a terminal (`COLUMNS`,
+ * else 100, when it does not say), `undefined` when piped (never wrapped, never cut).
+ */
+function terminalWidth(io: CliIO): number | undefined {
+  if (!io.stdoutIsTTY) return undefined;
+  const cols = process.stdout.columns || Number(io.env.COLUMNS);
+  return Number.isInteger(cols) && cols > 0 ? cols : 100;
+}
+
 /** Levenshtein distance between `a` and `b` (insertions, deletions and substitutions cost 1). */
 function editDistance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
@@ -106,11 +123,20 @@ function editDistance(a: string, b: string): number {
   return prev[b.length]!;
 }
 
-/** The known rule ids nearest to `wanted` by edit distance (ignoring case), ties in catalogue order. */
-function nearestRuleIds(ids: readonly string[], wanted: string, max = 3): string[] {
+/**
+ * The known rule ids near `wanted` (ignoring case), ties in catalogue order: the smallest edit
+ * distance to the whole id or to its name after the prefix (`time-formt` finds
+ * `aep/time-format`), and only when that distance is small for the length of `wanted` (at most
+ * a third of it, and at least 2), so a word unlike every id (`bogus`) gets no suggestion.
+ */
+export function nearestRuleIds(ids: readonly string[], wanted: string, max = 3): string[] {
   const w = wanted.toLowerCase();
-  const scored = ids.map((id) => ({ id, d: editDistance(id.toLowerCase(), w) }));
+  const scored = ids.map((id) => {
+    const l = id.toLowerCase();
+    return { id, d: Math.min(editDistance(l, w), editDistance(l.slice(l.indexOf('/') + 1), w)) };
+  });
   const best = Math.min(...scored.map((s) => s.d));
+  if (best > Math.max(2, Math.floor(w.length / 3))) return [];
   return scored.filter((s) => s.d === best).slice(0, max).map((s) => s.id);
 }
 
@@ -137,6 +163,7 @@ export function addCatalogueAndFixtureVerbs(program: Command, protocol: CliProto
     .argument('<dir>', 'fixture directory');
   addReportOptions(fixtures, fixtureFormatsFor(protocol.name))
     .option('--deviations <file>', 'known disagreements [{"id", "reason"}]; a listed case that no longer deviates or no longer exists fails the run')
+    .option('--require-all', 'a case whose file is absent (AHP manifest) fails the run instead of being skipped', false)
     .option('--no-progress', 'never show the progress line');
   fixtures.action(async (dir: string, raw: Record<string, unknown>) => {
     const opts = { ...raw, color: raw.color === false ? false : undefined } as unknown as FixturesOptions;
@@ -150,7 +177,7 @@ export function addCatalogueAndFixtureVerbs(program: Command, protocol: CliProto
     .action(async (o: { format: 'text' | 'json' }) => {
       const { catalogueRows, renderRulesText } = await import('../report/catalogue.ts');
       const rules = protocol.rules();
-      io.stdout.write(o.format === 'json' ? JSON.stringify(catalogueRows(rules), null, 2) + '\n' : renderRulesText(rules));
+      io.stdout.write(o.format === 'json' ? JSON.stringify(catalogueRows(rules), null, 2) + '\n' : renderRulesText(rules, terminalWidth(io)));
       setExit(0);
     });
 
@@ -167,7 +194,8 @@ export function addCatalogueAndFixtureVerbs(program: Command, protocol: CliProto
         setExit(2);
         return;
       }
-      io.stdout.write(renderExplain(rule, findExamples(protocol.name, rule.id, rules.map((r) => r.id))));
+      const width = terminalWidth(io);
+      io.stdout.write(renderExplain(rule, findExamples(protocol.name, rule.id, rules.map((r) => r.id)), { protocol: protocol.name, ...(width !== undefined ? { width } : {}) }));
       setExit(0);
     });
 }

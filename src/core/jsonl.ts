@@ -43,26 +43,41 @@ export interface JsonlReaderOptions {
   onProgress?: (bytesRead: number) => void;
 }
 
-/** Rule metadata for the framing rules the reader reports (catalogue and docs). */
+/** Citation of our own limits (README §Options of `validate`). */
+const LIMITS = 'agent-conformance limits (README §Options of validate)';
+
+/**
+ * Rule metadata for the framing rules the reader reports (catalogue and docs). The citations
+ * are AEP's JSONL binding (AEP-0003 §3.1); a protocol with another binding replaces them
+ * ({@link FramingSpecs}, e.g. AHP's stdio binding in src/ahp/driver.ts).
+ */
 export const JSONL_RULES = [
   { id: 'jsonl/bom', severity: 'error', description: 'The input, or a later line of it (inputs concatenated), starts with a UTF-8 byte order mark.', spec: 'RFC 8259 §8.1; AEP-0003 §3.1' },
   { id: 'jsonl/blank-line', severity: 'warning', description: 'A line is empty or holds only whitespace.', spec: 'AEP-0003 §3.1; JSON Lines' },
   { id: 'jsonl/invalid-utf8', severity: 'error', description: 'A line holds bytes that are not valid UTF-8.', spec: 'RFC 8259 §8.1; AEP-0003 §3.1' },
-  { id: 'jsonl/line-too-long', severity: 'error', description: 'A line, or a single-document input (an AHP HTTP body or registration document), is longer than the configured cap (--max-line-bytes).', spec: 'agent-conformance limits' },
+  { id: 'jsonl/line-too-long', severity: 'error', description: 'A line, or a single-document input (an AHP HTTP body or registration document), is longer than the configured cap (--max-line-bytes).', spec: LIMITS },
   { id: 'jsonl/gzip-corrupt', severity: 'error', description: 'A gzip-compressed input (told by its magic bytes 1f 8b) is truncated or corrupt: the complete lines before the damage are checked, the rest cannot be read.', spec: 'RFC 1952 §2.2-§2.3' },
   { id: 'jsonl/carriage-return', severity: 'error', description: 'A carriage return appears on a binding that forbids it.', spec: 'AHP base/transports/stdio §Framing' },
   { id: 'jsonl/empty-input', severity: 'error', description: 'The input holds no event at all.', spec: 'AEP-0003 §3.1' },
   { id: 'jsonl/no-final-newline', severity: 'info', description: 'The last line is not terminated by a newline (it is still checked).', spec: 'AEP-0003 §3.1' },
   { id: 'jsonl/invalid-json', severity: 'error', description: 'A line is not valid JSON.', spec: 'RFC 8259; AEP-0003 §3.1' },
-  { id: 'jsonl/not-object', severity: 'error', description: 'A line is valid JSON but not a JSON object.', spec: 'AEP-0001 §5; AHP base/transports/stdio' },
-  { id: 'jsonl/max-depth', severity: 'error', description: 'A value nests arrays/objects deeper than the limit (--max-depth, default 256).', spec: 'agent-conformance limits' },
+  { id: 'jsonl/not-object', severity: 'error', description: 'A line is valid JSON but not a JSON object.', spec: 'AEP-0001 §5; AEP-0003 §3.1' },
+  { id: 'jsonl/max-depth', severity: 'error', description: 'A value nests arrays/objects deeper than the limit (--max-depth, default 256).', spec: LIMITS },
   { id: 'json/duplicate-key', severity: 'error', description: 'An object has two members with the same name.', spec: 'RFC 8259 §4' },
   { id: 'json/duplicate-key-omitted', severity: 'info', description: 'A line repeats member names more often than are reported one by one; the rest are counted in this one finding.', spec: 'RFC 8259 §4; agent-conformance limits' },
 ] as const;
 
 const BOM_LATER_LINE = 'Line starts with a UTF-8 byte order mark (EF BB BF, U+FEFF): inputs concatenated? JSON text must not begin with one. It was skipped.';
 
-type JsonlRuleId = (typeof JSONL_RULES)[number]['id'];
+/** A protocol's own citations of framing rules, by rule id (those not listed keep {@link JSONL_RULES}'). */
+export type FramingSpecs = Readonly<Partial<Record<JsonlRuleId, string>>>;
+
+/** {@link JSONL_RULES} with `specs` replacing their citations (a protocol's own binding). */
+export function framingRules(specs: FramingSpecs = {}): Array<{ id: JsonlRuleId; severity: (typeof JSONL_RULES)[number]['severity']; description: string; spec: string }> {
+  return JSONL_RULES.map((r) => ({ id: r.id, severity: r.severity, description: r.description, spec: specs[r.id] ?? r.spec }));
+}
+
+export type JsonlRuleId = (typeof JSONL_RULES)[number]['id'];
 
 /** Build a reader/parser finding with the rule's default severity and citation. */
 export function framingFinding(

@@ -10,7 +10,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import type { Finding, FindingSink } from './finding.ts';
 import { DEFAULT_MAX_DEPTH, parseJsonText } from './json.ts';
-import { DEFAULT_MAX_LINE_BYTES, framingFinding, readJsonl, type JsonlLine } from './jsonl.ts';
+import { DEFAULT_MAX_LINE_BYTES, framingFinding, readJsonl, type FramingSpecs, type JsonlLine } from './jsonl.ts';
 import { gunzipIfCompressed, type GzipState } from './gzip.ts';
 import { RuleCrashError, type ParsedEvent } from './rule.ts';
 import { visibleFinding } from './visible.ts';
@@ -68,6 +68,8 @@ export interface ProtocolDriver {
   name: string;
   /** CR policy of the protocol's JSONL binding. */
   cr: 'accept-crlf' | 'reject';
+  /** The protocol's own citations of framing rules (its binding), stamped on their findings. */
+  framingSpecs?: FramingSpecs;
   /** When true, `jsonl/not-object` and friends use this protocol's wording (unused hook). */
   createChecker(sink: FindingSink, stats: RunStats): ProtocolChecker;
 }
@@ -288,8 +290,12 @@ export async function runPipeline(
   rawSink: FindingSink,
   opts: PipelineOptions = {},
 ): Promise<RunStats> {
-  // no message leaves the pipeline with a raw invisible or control character in it
-  const sink: FindingSink = (f) => rawSink(visibleFinding(f));
+  const specs = driver.framingSpecs as Readonly<Record<string, string>> | undefined;
+  // no message leaves the pipeline with a raw invisible or control character in it; framing
+  // findings carry the citation of this protocol's binding (one lookup per finding)
+  const sink: FindingSink = specs
+    ? (f) => rawSink(visibleFinding(specs[f.ruleId] !== undefined ? { ...f, spec: specs[f.ruleId]! } : f))
+    : (f) => rawSink(visibleFinding(f));
   const stats = newStats();
   const checker = driver.createChecker(sink, stats);
   const maxDepth = opts.maxDepth ?? DEFAULT_MAX_DEPTH;

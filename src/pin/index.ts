@@ -11,12 +11,12 @@
  */
 import type { Finding } from '../core/finding.ts';
 import { refreshPin, type RefreshOptions, type RefreshResult } from './refresh.ts';
-import { verifyPin, type VerifyOptions } from './verify.ts';
+import { verifyPin, verifyPinReport, type PinVerifyReport, type VerifyOptions } from './verify.ts';
 
 export { extractElicitation, ExtractionError, ELICITATION_HEADER, headerOf } from '../mcp/extract.ts';
 export { PIN_RULES, type PinRule, type PinRuleId } from './rules.ts';
 export { PinUsageError, DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT_MS, type RefreshOptions, type RefreshResult } from './refresh.ts';
-export type { VerifyOptions } from './verify.ts';
+export type { PinVerifyReport, SourceCheck, VerifyOptions } from './verify.ts';
 export { unifiedDiff } from './diff.ts';
 
 /** Our pin folder, relative to the package root. */
@@ -32,6 +32,11 @@ export const DEFAULT_EXTRACTION = 'schemas/mcp/mcp-elicitation.schema.json';
  */
 export async function pinVerify(opts: VerifyOptions): Promise<Finding[]> {
   return verifyPin(opts);
+}
+
+/** {@link pinVerify} with what was checked: each source's digest and the extraction. */
+export async function pinVerifyReport(opts: VerifyOptions): Promise<PinVerifyReport> {
+  return verifyPinReport(opts);
 }
 
 /**

@@ -41,6 +41,9 @@ import { pinFinding } from './rules.ts';
 export const DEFAULT_MAX_BYTES = 8 * 1024 * 1024;
 /** Default timeout for one download including redirects and body: 30 000 ms. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
+/** System error codes of a host that cannot be resolved or reached (no network, no route, refused). */
+const NETWORK_CODES: ReadonlySet<string> = new Set(['ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED', 'ENETUNREACH', 'EHOSTUNREACH', 'ENETDOWN', 'ECONNRESET']);
+
 /** Redirects followed per download (same origin only). */
 const MAX_REDIRECTS = 5;
 
@@ -114,7 +117,7 @@ function schemeAllowed(url: URL, allowLoopbackHttp: boolean): boolean {
 async function download(
   url: string,
   source: string,
-  limits: { timeoutMs: number; maxBytes: number; allowLoopbackHttp: boolean },
+  limits: { timeoutMs: number; maxBytes: number; allowLoopbackHttp: boolean; mirror?: boolean },
 ): Promise<Download> {
   const fail = (id: 'pin/fetch-failed' | 'pin/redirect-refused' | 'pin/response-too-large', message: string, data: Record<string, unknown> = {}): Download => ({
     ok: false,
@@ -177,8 +180,12 @@ async function download(
     if (err.name === 'TimeoutError' || signal.aborted) {
       return fail('pin/fetch-failed', `Downloading ${current.href} timed out after ${limits.timeoutMs} ms.`);
     }
-    const detail = err.cause?.code ?? err.cause?.message ?? err.message;
-    return fail('pin/fetch-failed', `Downloading ${current.href} failed (${detail}).`);
+    const code = err.cause?.code;
+    const detail = code ?? err.cause?.message ?? err.message;
+    // no route to the host: say what refresh needs instead of a bare resolver code
+    const unreachable = code !== undefined && NETWORK_CODES.has(code);
+    const hint = unreachable ? (limits.allowLoopbackHttp || limits.mirror ? `: the mirror given with --base-url cannot be reached` : `: refresh downloads the pinned URLs, so it needs the network (or --base-url with a mirror of the pinned files)`) : '';
+    return fail('pin/fetch-failed', `Downloading ${current.href} failed (${detail})${hint}.`, unreachable ? { code } : {});
   }
 }
 
@@ -252,7 +259,7 @@ export async function refreshPin(opts: RefreshOptions): Promise<RefreshResult> {
     const url = opts.baseUrl ? mirrorUrl(source.url, pin.version, opts.baseUrl) : source.url;
     const path = join(opts.dir, source.name);
     log(`GET ${url}`);
-    const got = await download(url, path, { ...limits, allowLoopbackHttp });
+    const got = await download(url, path, { ...limits, allowLoopbackHttp, mirror: opts.baseUrl !== undefined });
     if (!got.ok) {
       incomplete = true;
       findings.push(got.finding);
@@ -340,6 +347,11 @@ export async function refreshPin(opts: RefreshOptions): Promise<RefreshResult> {
   }
 
   const changed = newDigests.size > 0 || extractionChanged;
+  // nothing downloaded: an empty staging folder would only mislead the next reader
+  if (downloaded.size === 0) {
+    await rm(staging, { recursive: true, force: true });
+    lines.push(`Nothing was downloaded; no staging folder left.`);
+  }
   if (!opts.adopt) {
     if (incomplete) lines.push('Result: refresh incomplete; nothing adopted.');
     else if (changed) lines.push(`Result: CHANGED. Staged in ${staging}; nothing adopted. Review, then re-run with --adopt.`);

@@ -29,6 +29,7 @@ export type PinRuleId =
   | 'pin/missing-source'
   | 'pin/missing-source-allowed'
   | 'pin/digest-mismatch'
+  | 'pin/nothing-verified'
   | 'pin/missing-extraction'
   | 'pin/extraction-skipped'
   | 'pin/extraction-failed'
@@ -76,6 +77,12 @@ export const PIN_RULES: readonly PinRule[] = [
     id: 'pin/digest-mismatch',
     severity: 'error',
     description: 'The SHA-256 of a vendored source differs from the digest recorded in pin.json.',
+    spec: SPEC_PIN,
+  },
+  {
+    id: 'pin/nothing-verified',
+    severity: 'error',
+    description: 'No pinned source is present in the pin folder, so no digest was checked (absent sources allowed by --allow-missing or an installed package).',
     spec: SPEC_PIN,
   },
   {

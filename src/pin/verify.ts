@@ -18,7 +18,7 @@
 import { join } from 'node:path';
 import type { Finding } from '../core/finding.ts';
 import { expectedExtraction, mismatchData, sameBytes } from './extraction.ts';
-import { EXTRACTION_SOURCE, loadPin, readIfExists, sha256Hex } from './model.ts';
+import { EXTRACTION_SOURCE, loadPin, PIN_FILE, readIfExists, sha256Hex } from './model.ts';
 import { pinFinding } from './rules.ts';
 
 /**
@@ -37,16 +37,59 @@ export interface VerifyOptions {
   refreshCommand?: string;
 }
 
+/** What `pin verify` checked of one pinned source. */
+export interface SourceCheck {
+  name: string;
+  /** The vendored file. */
+  path: string;
+  /** `verified`: its SHA-256 is the pinned one; `mismatch`: it differs; `absent`: not checked. */
+  status: 'verified' | 'mismatch' | 'absent';
+  /** The pinned SHA-256 (hex). */
+  pinned: string;
+  /** The file's SHA-256 (hex) and size in bytes, when present. */
+  actual?: string;
+  bytes?: number;
+}
+
+/** What {@link verifyPinReport} returns: the findings and what was checked. */
+export interface PinVerifyReport {
+  findings: Finding[];
+  /** The pinned version (`pin.json` `version`), when pin.json is usable. */
+  version?: string;
+  /** One entry per pinned source, in pin.json order (empty when pin.json is unusable). */
+  sources: SourceCheck[];
+  /**
+   * The extraction check: `verified` (the committed file equals the extraction of the pinned
+   * schema.json), `mismatch`, `failed` (schema.json cannot be extracted), `missing` (no
+   * committed file), `skipped` (schema.json absent), or `not-run` (pin.json unusable).
+   */
+  extraction: { path: string; status: 'verified' | 'mismatch' | 'failed' | 'missing' | 'skipped' | 'not-run' };
+}
+
+/** Verify a pin folder offline; the findings only (see {@link verifyPinReport}). */
+export async function verifyPin(opts: VerifyOptions): Promise<Finding[]> {
+  return (await verifyPinReport(opts)).findings;
+}
+
 /**
- * Verify a pin folder offline and return the findings (empty = verified). Rule ids:
+ * Verify a pin folder offline and report the findings (empty = verified) and what was checked. Rule ids:
  * `pin/invalid-pin`, `pin/unsafe-source-name`, `pin/unpinned-url`, `pin/missing-source`, `pin/missing-source-allowed`,
  * `pin/digest-mismatch`, `pin/extraction-skipped`, `pin/extraction-failed`,
- * `pin/missing-extraction`, `pin/extraction-mismatch`. The caller exits 1 on any error.
+ * `pin/missing-extraction`, `pin/extraction-mismatch`, and `pin/nothing-verified` when absent
+ * sources are allowed and none is present (a check of nothing never passes). The caller exits
+ * 1 on any error.
  * @throws I/O errors other than a missing file (the CLI maps them to exit 2).
  */
-export async function verifyPin(opts: VerifyOptions): Promise<Finding[]> {
+export async function verifyPinReport(opts: VerifyOptions): Promise<PinVerifyReport> {
   const { pin, findings } = await loadPin(opts.dir);
-  if (!pin) return findings;
+  const sources: SourceCheck[] = [];
+  const done = (status: PinVerifyReport['extraction']['status']): PinVerifyReport => ({
+    findings,
+    ...(pin ? { version: pin.version } : {}),
+    sources,
+    extraction: { path: opts.extraction, status },
+  });
+  if (!pin) return done('not-run');
 
   let schemaJson: Buffer | undefined;
   for (const source of pin.sources) {
@@ -59,10 +102,12 @@ export async function verifyPin(opts: VerifyOptions): Promise<Finding[]> {
           ? pinFinding('pin/missing-source-allowed', path, `Pinned source ${source.name} is not present (the upstream bytes are not committed, or not shipped in an installed package); only the files present are checked.`, { data })
           : pinFinding('pin/missing-source', path, `Pinned source ${source.name} is not present (the upstream bytes are not committed): run \`${opts.refreshCommand ?? 'ahp pin refresh'}\` to download and compare them, review, then \`${opts.refreshCommand ?? 'ahp pin refresh'} --adopt\`; or pass --allow-missing to check only what is present.`, { data }),
       );
+      sources.push({ name: source.name, path, status: 'absent', pinned: source.sha256 });
       continue;
     }
     if (source.name === EXTRACTION_SOURCE) schemaJson = bytes;
     const actual = sha256Hex(bytes);
+    sources.push({ name: source.name, path, status: actual === source.sha256 ? 'verified' : 'mismatch', pinned: source.sha256, actual, bytes: bytes.length });
     if (actual !== source.sha256) {
       findings.push(
         pinFinding(
@@ -75,17 +120,25 @@ export async function verifyPin(opts: VerifyOptions): Promise<Finding[]> {
     }
   }
 
+  // a check of nothing must not pass; with another error already reported it cannot pass anyway
+  if (opts.allowMissing && sources.every((s) => s.status === 'absent') && !findings.some((f) => f.severity === 'error')) {
+    findings.push(
+      pinFinding('pin/nothing-verified', join(opts.dir, PIN_FILE), `Nothing verified: none of the ${sources.length} pinned sources is present in ${opts.dir}, so no digest was checked.`, {
+        data: { sources: sources.map((s) => s.name) },
+      }),
+    );
+  }
   const schemaPath = join(opts.dir, EXTRACTION_SOURCE);
   if (!schemaJson) {
     findings.push(
       pinFinding('pin/extraction-skipped', opts.extraction, `The extraction was not checked because ${schemaPath} is absent.`),
     );
-    return findings;
+    return done('skipped');
   }
   const committed = await readIfExists(opts.extraction);
   if (!committed) {
     findings.push(pinFinding('pin/missing-extraction', opts.extraction, 'The committed elicitation extraction does not exist.'));
-    return findings;
+    return done('missing');
   }
   let expected: string;
   try {
@@ -94,7 +147,7 @@ export async function verifyPin(opts: VerifyOptions): Promise<Finding[]> {
     findings.push(
       pinFinding('pin/extraction-failed', schemaPath, `The elicitation subset cannot be extracted from ${EXTRACTION_SOURCE}: ${(e as Error).message}.`),
     );
-    return findings;
+    return done('failed');
   }
   if (!sameBytes(expected, committed)) {
     const data = mismatchData(expected, committed);
@@ -106,6 +159,7 @@ export async function verifyPin(opts: VerifyOptions): Promise<Finding[]> {
         { line: data.line as number, data },
       ),
     );
+    return done('mismatch');
   }
-  return findings;
+  return done('verified');
 }

@@ -4,8 +4,8 @@
  * Pure functions from data to text; colour is not used here.
  */
 import type { RuleMeta } from '../core/rule.ts';
-import type { RuleExamples } from '../fixture-runner/examples.ts';
-import { describeExpectation } from '../fixture-runner/expect.ts';
+import type { RuleExample, RuleExamples } from '../fixture-runner/examples.ts';
+import { describeExpectation, type ExpectedFinding } from '../fixture-runner/expect.ts';
 import { specUrl } from './spec-links.ts';
 
 /** One catalogue row as JSON (`rules --format json`). */
@@ -25,42 +25,148 @@ export function catalogueRows(rules: readonly RuleMeta[]): CatalogueRow[] {
   });
 }
 
-/** `rules` as an aligned text table: id, severity, citation, one-line description. */
-export function renderRulesText(rules: readonly RuleMeta[]): string {
+/**
+ * Break `text` into lines of at most `width` characters at spaces; a word longer than `width`
+ * is split, never cut, so every character is kept.
+ */
+export function wrapText(text: string, width: number): string[] {
+  const w = Math.max(1, width);
+  const lines: string[] = [];
+  let cur = '';
+  for (let word of text.split(' ')) {
+    while (word.length > w) {
+      if (cur) lines.push(cur), (cur = '');
+      lines.push(word.slice(0, w));
+      word = word.slice(w);
+    }
+    if (!cur) cur = word;
+    else if (cur.length + 1 + word.length <= w) cur += ' ' + word;
+    else lines.push(cur), (cur = word);
+  }
+  lines.push(cur);
+  return lines;
+}
+
+/**
+ * `rules` as an aligned text table: id, severity, citation, one-line description. Nothing is
+ * ever cut: without `width` (piped output) every row is one line with the whole citation and
+ * description; with a terminal `width` (columns) the citation and the description wrap inside
+ * their columns.
+ */
+export function renderRulesText(rules: readonly RuleMeta[], width?: number): string {
   const idW = Math.max(2, ...rules.map((r) => r.id.length));
   const sevW = 8;
-  const specW = Math.min(40, Math.max(4, ...rules.map((r) => r.spec.length)));
-  const cut = (s: string, w: number) => (s.length > w ? s.slice(0, w - 1) + '…' : s.padEnd(w));
+  const longest = Math.max(4, ...rules.map((r) => r.spec.length));
+  const fixed = idW + 2 + sevW + 2;
+  // in a terminal: the citation column takes what it needs up to 40, the description the rest (at least 24)
+  const specW = width === undefined ? longest : Math.max(12, Math.min(longest, 40, width - fixed - 2 - 24));
+  const descW = width === undefined ? Infinity : Math.max(24, width - fixed - specW - 2);
   const head = `${'ID'.padEnd(idW)}  ${'SEVERITY'.padEnd(sevW)}  ${'SPEC'.padEnd(specW)}  DESCRIPTION\n`;
-  return head + rules.map((r) => `${r.id.padEnd(idW)}  ${r.severity.padEnd(sevW)}  ${cut(r.spec, specW)}  ${r.description}\n`).join('') + `\n${rules.length} rules\n`;
+  const row = (r: RuleMeta): string => {
+    const spec = width === undefined ? [r.spec] : wrapText(r.spec, specW);
+    const desc = width === undefined ? [r.description] : wrapText(r.description, descW);
+    let out = '';
+    for (let i = 0; i < Math.max(spec.length, desc.length); i++) {
+      const left = i === 0 ? `${r.id.padEnd(idW)}  ${r.severity.padEnd(sevW)}` : ' '.repeat(idW + 2 + sevW);
+      out += `${left}  ${(spec[i] ?? '').padEnd(specW)}  ${desc[i] ?? ''}`.trimEnd() + '\n';
+    }
+    return out;
+  };
+  return head + rules.map(row).join('') + `\n${rules.length} rules\n`;
 }
 
-const EXAMPLE_LINES = 6;
-const EXAMPLE_WIDTH = 240;
+/** `maxLineBytes` -> `--max-line-bytes`: a case option as the `validate` flag it stands for. */
+export function optionFlag(name: string, value: string | number | boolean): string {
+  const flag = '--' + name.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase());
+  return value === true ? flag : `${flag} ${value}`;
+}
 
-function excerpt(text: string): string {
+/** Options of {@link renderExplain}. */
+export interface ExplainOptions {
+  /** `aep` or `ahp` (the command shown to run an example). */
+  protocol: string;
+  /** Wrap example lines to this many columns (a terminal); absent: whole lines (piped). */
+  width?: number;
+}
+
+/**
+ * An example case in full: every line, numbered; a line an expected finding names is marked
+ * `>` and followed by the findings expected there (rule and JSON Pointer). With `width`, long
+ * lines wrap (continuations marked `:`), never cut.
+ */
+function showCase(text: string, marks: ReadonlyMap<number, string[]>, width: number | undefined): string {
   const lines = text.split('\n');
   if (lines.at(-1) === '') lines.pop();
-  const shown = lines.slice(0, EXAMPLE_LINES).map((l, i) => `  ${String(i + 1).padStart(3)} | ${l.length > EXAMPLE_WIDTH ? l.slice(0, EXAMPLE_WIDTH) + ` … (${l.length} chars)` : l}`);
-  if (lines.length > EXAMPLE_LINES) shown.push(`      … ${lines.length - EXAMPLE_LINES} more lines`);
-  if (lines.length === 0) shown.push('      (empty file)');
-  return shown.join('\n') + '\n';
+  if (lines.length === 0) return '      (empty file)\n';
+  const numW = Math.max(3, String(lines.length).length);
+  const room = width === undefined ? Infinity : Math.max(20, width - numW - 7);
+  let out = '';
+  lines.forEach((raw, i) => {
+    const n = i + 1;
+    const l = visible(raw);
+    const mark = marks.has(n) ? '>' : ' ';
+    const pieces: string[] = [];
+    for (let at = 0; at < l.length || at === 0; at += room) {
+      pieces.push(l.slice(at, at + room));
+      if (room === Infinity) break;
+    }
+    pieces.forEach((piece, k) => {
+      out += k === 0 ? `  ${mark} ${String(n).padStart(numW)} | ${piece}\n` : `    ${' '.repeat(numW)} : ${piece}\n`;
+    });
+    for (const m of marks.get(n) ?? []) out += `    ${' '.repeat(numW)}   ^ ${m}\n`;
+  });
+  return out;
 }
 
-/** `explain RULE`: description, citation with link, a failing and a passing example. */
-export function renderExplain(rule: RuleMeta, examples: RuleExamples): string {
+/** Control, invisible and line-separator characters as `<U+XXXX>`, so a case never drives the terminal. */
+function visible(s: string): string {
+  return s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff\ufff9-\ufffb]/g, (c) => `<U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}>`);
+}
+
+/** Expectations, each distinct one once with how many times it is expected. */
+function distinct(expected: readonly ExpectedFinding[]): Array<{ e: ExpectedFinding; n: number }> {
+  const m = new Map<string, { e: ExpectedFinding; n: number }>();
+  for (const e of expected) {
+    const k = `${e.ruleId}\u0000${e.line ?? ''}\u0000${e.pointer ?? '\u0001'}`;
+    const got = m.get(k);
+    if (got) got.n++;
+    else m.set(k, { e, n: 1 });
+  }
+  return [...m.values()];
+}
+
+/**
+ * `explain RULE`: description, citation with link, a failing example in full with the options
+ * it needs and each expected finding once, and a passing example.
+ */
+export function renderExplain(rule: RuleMeta, examples: RuleExamples, opts: ExplainOptions = { protocol: rule.id.split('/')[0]! }): string {
   const url = specUrl(rule.spec);
   let out = `${rule.id} (${rule.severity})\n\n${rule.description}\n\nSpec: ${rule.spec}${url ? `\n      ${url}` : ''}\n`;
+  const origin = (e: RuleExample) => `conformance/${e.name}${e.bundled ? ', from the repository; shipped in this package' : ''}`;
   const fail = examples.fail[0];
-  out += `\nFailing example${fail ? ` (conformance/${fail.name})` : ''}:\n`;
+  out += `\nFailing example${fail ? ` (${origin(fail)})` : ''}:\n`;
   if (fail) {
-    out += excerpt(fail.text);
-    const own = fail.expected?.filter((e) => e.ruleId === rule.id) ?? [];
-    if (own.length) out += `  expected: ${own.map(describeExpectation).join('; ')}\n`;
+    const flags = Object.entries(fail.options ?? {}).map(([k, v]) => optionFlag(k, v));
+    const expected = distinct(fail.expected ?? []);
+    const marks = new Map<number, string[]>();
+    for (const { e, n } of expected) {
+      if (e.line === undefined) continue;
+      const list = marks.get(e.line) ?? [];
+      list.push(`${describeExpectation({ ruleId: e.ruleId, ...(e.pointer !== undefined ? { pointer: e.pointer } : {}) })}${n > 1 ? ` (${n} times)` : ''}`);
+      marks.set(e.line, list);
+    }
+    if (flags.length) out += `  needs: ${flags.join(' ')} (the defaults do not trigger it)\n`;
+    out += showCase(fail.text, marks, opts.width);
+    const file = fail.bundled ? 'FILE' : `conformance/${fail.name}`;
+    out += `  run: ${opts.protocol} validate ${[...flags, file].join(' ')}${fail.bundled ? '   (FILE: the lines above saved to a file)' : ''}\n`;
+    if (expected.length) {
+      out += `  expected findings:\n`;
+      for (const { e, n } of expected) out += `    ${describeExpectation(e)}${n > 1 ? ` (${n} times)` : ''}\n`;
+    }
   } else out += '  none yet in conformance/ (see RULES.md for how cases are named)\n';
   const pass = examples.pass[0];
-  out += `\nPassing example${pass ? ` (conformance/${pass.name})` : ''}:\n`;
-  out += pass ? excerpt(pass.text) : '  none yet in conformance/\n';
+  out += `\nPassing example${pass ? ` (${origin(pass)})` : ''}:\n`;
+  out += pass ? showCase(pass.text, new Map(), opts.width) : '  none yet in conformance/\n';
   return out;
 }
 

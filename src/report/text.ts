@@ -142,13 +142,14 @@ const STATUS_LABEL: Record<CaseStatus, string> = {
   error: '! error',
 };
 
-/** `150 cases: 90 passed, 3 failed, ...` (statuses with a zero count are left out, except passed). */
+/**
+ * `150 cases: 90 passed, 3 failed, 30 skipped (file absent), 0 known deviations`: the cases
+ * by verdict (passed, failed, skipped and deviations always; not run and harness errors when
+ * there are any).
+ */
 export function fixtureSummaryLine(s: FixtureSummary): string {
   const c = s.counts;
-  const parts = [`${c.pass} passed`];
-  if (c.fail) parts.push(`${c.fail} failed`);
-  if (c.deviation) parts.push(`${plural(c.deviation, 'known deviation')}`);
-  if (c.skip) parts.push(`${c.skip} skipped (file absent)`);
+  const parts = [`${c.pass} passed`, `${c.fail} failed`, `${c.skip} skipped (file absent)`, `${plural(c.deviation, 'known deviation')}`];
   if (c['not-run']) parts.push(`${c['not-run']} not run (out of scope)`);
   if (c.error) parts.push(`${plural(c.error, 'harness error')}`);
   return `${plural(s.total, 'case')}: ${parts.join(', ')}`;
@@ -186,7 +187,8 @@ export function fixtureTextReporter(out: Output, ctx: ReportContext): FixtureRep
       const bad = s.counts.fail + s.counts.error > 0;
       out.write(`\n${bad ? chalk.red.bold('✖') : chalk.green.bold('✔')} ${fixtureSummaryLine(s)}\n`);
       if (!ctx.quiet) {
-        out.write(chalk.dim(`  ${summaryLine(s.findings)}\n`));
+        // the statistics of the case runs (what was read and found), below the verdicts
+        out.write(chalk.dim(`  case runs: ${summaryLine(s.findings)}\n`));
         out.write(statisticsLines(s.findings, chalk));
       }
     },

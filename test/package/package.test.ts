@@ -145,7 +145,7 @@ test('npm pack -> install into a project outside the repository -> bins, .mjs, .
     const files = packed[0]!.files.map((f) => f.path);
     const stray = files.filter((f) => !ALLOWED.some((re) => re.test(f)));
     assert.deepEqual(stray, [], 'the tarball holds files outside the files list');
-    for (const must of ['LICENSE', 'README.md', 'RULES.md', 'bin/aep.js', 'bin/ahp.js', 'dist/index.js', 'dist/index.d.ts', 'dist/cli/aep.js', 'dist/report/spec-anchors.json', 'upstream/mcp/2025-11-25/pin.json', 'schemas/mcp/mcp-elicitation.schema.json'])
+    for (const must of ['LICENSE', 'README.md', 'RULES.md', 'bin/aep.js', 'bin/ahp.js', 'dist/index.js', 'dist/index.d.ts', 'dist/cli/aep.js', 'dist/report/spec-anchors.json', 'dist/fixture-runner/examples.json.gz', 'upstream/mcp/2025-11-25/pin.json', 'schemas/mcp/mcp-elicitation.schema.json'])
       assert.ok(files.includes(must), `the tarball lacks ${must}`);
     assert.ok(!files.some((f) => /^(src|test|tools|conformance|examples|docs)\//.test(f) || /^upstream\/mcp\/[^/]+\/schema\.(json|ts)$/.test(f)), 'sources, tests, tools or upstream bytes were packed');
 
@@ -190,13 +190,18 @@ test('npm pack -> install into a project outside the repository -> bins, .mjs, .
     ok(ahpBad, 'ahp validate (broken)', 1);
     assert.match(ok(run(bin('aep'), ['validate', '-'], proj, readFileSync(join(proj, 'examples/aep/session.jsonl'), 'utf8')), 'aep validate -'), /0 errors/);
     assert.equal(ok(run(bin('aep'), ['--version'], proj), 'aep --version').trim(), (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version);
-    assert.match(ok(run(bin('aep'), ['explain', 'aep/time-format'], proj), 'aep explain'), /AEP-0001/);
+    const explain = ok(run(bin('aep'), ['explain', 'aep/time-format'], proj), 'aep explain');
+    assert.match(explain, /AEP-0001/);
+    // the examples come from the bundle the build writes (conformance/ is not shipped)
+    assert.match(explain, /Failing example \(conformance\/aep\/fail\/aep\.time-format\.jsonl, from the repository; shipped in this package\)/);
 
     step('bins');
     // 5. pin verbs in an installed package: verify its own pin read-only; refresh refuses to write there
+    // the package ships pin.json, not the upstream bytes: verify says so, and that nothing was verified (exit 1)
     const verify = run(bin('ahp'), ['pin', 'verify'], proj);
-    ok(verify, 'ahp pin verify');
+    ok(verify, 'ahp pin verify', 1);
     assert.match(verify.stderr, /installed package/);
+    assert.match(verify.stdout, /nothing verified/);
     const refresh = run(bin('ahp'), ['pin', 'refresh'], proj);
     ok(refresh, 'ahp pin refresh', 2);
     assert.match(refresh.stderr, /installed package .* --dir/);

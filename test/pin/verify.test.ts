@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -62,9 +63,15 @@ test('without schema.json the extraction check is reported as skipped', async (t
   const dir = join(root, 'pin');
   await put(join(dir, 'pin.json'), pinText({ 'schema.ts': sha256(SCHEMA_TS), 'schema.json': TAG_SHA }));
   const fs = await pinVerify({ dir, extraction: join(root, 'x.json'), allowMissing: true });
-  assert.deepEqual(ids(fs), ['pin/missing-source-allowed', 'pin/missing-source-allowed', 'pin/extraction-skipped']);
-  assert.deepEqual(errors(fs), []);
-  assert.equal(fs[2].severity, 'info');
+  // nothing present: nothing verified is an error, never a pass
+  assert.deepEqual(ids(fs), ['pin/missing-source-allowed', 'pin/missing-source-allowed', 'pin/nothing-verified', 'pin/extraction-skipped']);
+  assert.deepEqual(errors(fs).map((f) => f.ruleId), ['pin/nothing-verified']);
+  assert.equal(fs[3].severity, 'info');
+  // one source present: its digest is checked and the run passes
+  await put(join(dir, 'schema.ts'), SCHEMA_TS);
+  const one = await pinVerify({ dir, extraction: join(root, 'x.json'), allowMissing: true });
+  assert.deepEqual(ids(one), ['pin/missing-source-allowed', 'pin/extraction-skipped']);
+  assert.deepEqual(errors(one), []);
 });
 
 test('AHP checkout layout (schema/draft/mcp-elicitation.schema.json) verifies and reproduces 52473b9e…', async (t) => {
@@ -165,13 +172,15 @@ test('invalid pins', async (t) => {
   assert.ok(ids(http).includes('pin/unpinned-url'));
 });
 
-test("the repository's own pin folder verifies (allowMissing: upstream bytes are not committed)", async () => {
+test("the repository's own pin folder: pin.json is valid; without the upstream bytes nothing is verified", async () => {
   const fs = await pinVerify({
     dir: join(REPO_DIR, DEFAULT_PIN_DIR),
     extraction: join(REPO_DIR, DEFAULT_EXTRACTION),
     allowMissing: true,
   });
-  assert.deepEqual(errors(fs), []);
+  // the upstream bytes are git-ignored: a checkout without them verifies no digest (an error, not a pass)
+  const present = ['schema.ts', 'schema.json'].filter((n) => existsSync(join(REPO_DIR, DEFAULT_PIN_DIR, n)));
+  assert.deepEqual(errors(fs).map((f) => f.ruleId), present.length ? [] : ['pin/nothing-verified']);
   const pin = JSON.parse(await readFile(join(REPO_DIR, DEFAULT_PIN_DIR, 'pin.json'), 'utf8'));
   assert.equal(pin.sources['schema.json'].sha256, TAG_SHA);
   assert.equal(pin.sources['schema.ts'].sha256, '0845473b20273dae35df6651b831540be3d5866a42d0ad324e4a06caaa398a07');

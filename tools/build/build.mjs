@@ -7,6 +7,9 @@
  *   consumer's tsc resolves them without `allowImportingTsExtensions`;
  * - copy every other file under src/ (JSON data, committed generated `.js` with its `.d.ts`)
  *   to the same place under dist/, since modules read or import them relative to themselves.
+ * - write dist/fixture-runner/examples.json.gz: the first failing and passing conformance case
+ *   of every rule (src/fixture-runner/examples.ts `exampleBundle`), so `explain` shows examples
+ *   in an installed package, which ships no conformance/ folder.
  * - bundle each CLI entry (src/cli/aep.ts, src/cli/ahp.ts) with esbuild into one file,
  *   dist/cli/aep.js and dist/cli/ahp.js, replacing tsc's dist/cli/ (start-up: one module to
  *   load instead of about ninety); what loads only for some verbs (the fixture runner, the
@@ -26,6 +29,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync,
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SRC = join(ROOT, 'src');
@@ -64,6 +68,13 @@ for (const file of walk(SRC)) {
   copyFileSync(file, to);
   copied++;
 }
+
+// the examples bundle, from the compiled modules just written
+const dist = (p) => import(pathToFileURL(join(DIST, p)).href);
+const [{ exampleBundle, EXAMPLES_BUNDLE }, { aepRules }, { ahpRules }] = await Promise.all([dist('fixture-runner/examples.js'), dist('aep/protocol.js'), dist('ahp/driver.js')]);
+const ids = (rules) => rules.map((r) => r.id);
+const examples = gzipSync(JSON.stringify(exampleBundle({ aep: ids(aepRules()), ahp: ids(ahpRules()) }, join(ROOT, 'conformance'))), { level: 9 });
+writeFileSync(join(DIST, 'fixture-runner', EXAMPLES_BUNDLE), examples);
 
 // the validator modules' code caches: record what validating our examples and conformance
 // cases (valid and failing traffic of both protocols) compiles, through the built library
@@ -123,4 +134,4 @@ for (const entry of ['aep', 'ahp']) {
   });
 }
 const bundled = readdirSync(join(DIST, 'cli')).length;
-process.stdout.write(`build: dist/ written (${rewritten} declaration files' imports rewritten to .js, ${copied} other files copied from src/, ${cached} code caches, ${bundled} CLI bundle files in dist/cli/)\n`);
+process.stdout.write(`build: dist/ written (${rewritten} declaration files' imports rewritten to .js, ${copied} other files copied from src/, ${cached} code caches, ${bundled} CLI bundle files in dist/cli/, examples bundle ${examples.length} bytes)\n`);

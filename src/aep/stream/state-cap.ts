@@ -36,7 +36,7 @@ export const stateCap = defineStreamRule({
   id: 'aep/state-cap',
   severity: 'warning',
   description: 'A stream-state cap (--max-ids, --max-sessions, --max-open) was reached; later verdicts may be incomplete.',
-  spec: 'agent-conformance limits (docs/architecture.md §Bounded stream state)',
+  spec: 'agent-conformance limits (README §Options of validate)',
   onEvent(_f: unknown, ctx, state: AepStreamState) {
     flush(state.caps, ctx);
   },

@@ -31,7 +31,7 @@ export const stateCap = defineAhpStreamRule({
   id: 'ahp/state-cap',
   severity: 'warning',
   description: 'A stream-state cap (--max-pending, --max-events) was reached; later verdicts may be incomplete.',
-  spec: 'agent-conformance limits (docs/architecture.md §Bounded stream state)',
+  spec: 'agent-conformance limits (README §Options of validate)',
   onEvent(_facts, ctx, state) {
     flush(state, ctx);
   },
