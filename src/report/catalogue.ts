@@ -141,7 +141,8 @@ function distinct(expected: readonly ExpectedFinding[]): Array<{ e: ExpectedFind
  */
 export function renderExplain(rule: RuleMeta, examples: RuleExamples, opts: ExplainOptions = { protocol: rule.id.split('/')[0]! }): string {
   const url = specUrl(rule.spec);
-  let out = `${rule.id} (${rule.severity})\n\n${rule.description}\n\nSpec: ${rule.spec}${url ? `\n      ${url}` : ''}\n`;
+  const description = opts.width === undefined ? rule.description : wrapText(rule.description, opts.width).join('\n');
+  let out = `${rule.id} (${rule.severity})\n\n${description}\n\nSpec: ${rule.spec}${url ? `\n      ${url}` : ''}\n`;
   const origin = (e: RuleExample) => `conformance/${e.name}${e.bundled ? ', from the repository; shipped in this package' : ''}`;
   const fail = examples.fail[0];
   out += `\nFailing example${fail ? ` (${origin(fail)})` : ''}:\n`;
