@@ -41,6 +41,20 @@ export function outputIsInput(output: string, inputs: readonly string[]): string
 }
 
 /**
+ * {@link openReportFile} for a verb's `-o`: `undefined` without one, `null` when the file cannot
+ * be created (said in one line on `stderr`, prefixed with the command's `name`; the verb exits 2).
+ */
+export function reportFileFor(name: string, output: string | undefined, stderr: Output): ReportFile | undefined | null {
+  if (output === undefined) return undefined;
+  try {
+    return openReportFile(output);
+  } catch (e) {
+    stderr.write(`${name}: cannot write ${output}: ${(e as Error).message}\n`);
+    return null;
+  }
+}
+
+/**
  * Start writing a report to `path` through a temporary file in the same folder (the rename is
  * then atomic: same file system). @throws Error when the temporary file cannot be created.
  */

@@ -19,7 +19,7 @@ import { VERSION } from '../api/version.ts';
 import { createReporter, FORMATS, type FormatName } from '../report/index.ts';
 import type { Output } from '../report/types.ts';
 import type { RuleSelection } from '../core/engine.ts';
-import { openReportFile, outputIsInput, type ReportFile } from './output.ts';
+import { outputIsInput, reportFileFor } from './output.ts';
 import { addCatalogueAndFixtureVerbs, unknownRuleMessage } from './verbs.ts';
 
 /** Process access for the CLI (real process in bins; fakes in tests). */
@@ -234,13 +234,8 @@ export async function runValidate(protocol: CliProtocol, files: string[], opts: 
   }
   // waiting on a terminal for typed input looks like a hang: say what it waits for
   if (io.stdinIsTTY && inputs.some((i) => i.source === '<stdin>') && !opts.quiet) io.stderr.write(`${protocol.name}: reading standard input (end it with Ctrl-D; name files to check them instead)\n`);
-  let toFile: ReportFile | undefined;
-  try {
-    toFile = opts.output !== undefined ? openReportFile(opts.output) : undefined;
-  } catch (e) {
-    io.stderr.write(`${protocol.name}: cannot write ${opts.output}: ${(e as Error).message}\n`);
-    return 2;
-  }
+  const toFile = reportFileFor(protocol.name, opts.output, io.stderr);
+  if (toFile === null) return 2;
   const total = inputs.every((i) => i.size !== undefined) ? inputs.reduce((a, i) => a + (i.size ?? 0), 0) : undefined;
   const progress = opts.progress && io.stderrIsTTY && !opts.quiet ? progressPrinter(io, total) : undefined;
   // on a terminal the report and the progress line share the screen: clear it around each write

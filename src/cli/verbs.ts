@@ -18,7 +18,7 @@ import type { Severity } from '../core/finding.ts';
 import type { FixtureProtocol } from '../fixture-runner/index.ts';
 import { createFixtureReporter, fixtureFormatsFor, type FixtureFormatName } from '../report/index.ts';
 import type { Output } from '../report/types.ts';
-import { openReportFile, type ReportFile } from './output.ts';
+import { reportFileFor } from './output.ts';
 import { addReportOptions, defaultColor, reportRunError, VERSION, type CliIO, type CliProtocol, type ValidateOptions } from './program.ts';
 
 /** Options of `fixtures`, after parsing. */
@@ -51,13 +51,8 @@ export function fixtureProtocolOf(protocol: CliProtocol, opts: Pick<FixturesOpti
 export async function runFixturesVerb(protocol: CliProtocol, dir: string, opts: FixturesOptions, io: CliIO): Promise<number> {
   const { DeviationsError, FixtureError, fixtureExitCode, runFixtures } = await import('../fixture-runner/index.ts');
   // a report file is written beside its place and renamed there on success (src/cli/output.ts)
-  let toFile: ReportFile | undefined;
-  try {
-    toFile = opts.output !== undefined ? openReportFile(opts.output) : undefined;
-  } catch (e) {
-    io.stderr.write(`${protocol.name}: cannot write ${opts.output}: ${(e as Error).message}\n`);
-    return 2;
-  }
+  const toFile = reportFileFor(protocol.name, opts.output, io.stderr);
+  if (toFile === null) return 2;
   const out: Output = toFile ?? io.stdout;
   const color = opts.color ?? (toFile ? false : defaultColor(io));
   const reporter = createFixtureReporter(opts.format, out, { protocol: protocol.name, version: VERSION, color, quiet: opts.quiet, failOn: opts.failOn, rules: protocol.rules() });

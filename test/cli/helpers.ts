@@ -21,9 +21,10 @@ export interface CliResult {
 
 /**
  * Run `<bin> args...` with `stdin` as standard input (no terminal, `NO_COLOR=1`, no CI
- * environment, working directory {@link REPO}). Returns the exit code the bin would exit with.
+ * environment, working directory {@link REPO}; `over` replaces any of these {@link CliIO}
+ * fields, e.g. terminals). Returns the exit code the bin would exit with.
  */
-export async function runCli(bin: 'aep' | 'ahp', args: readonly string[], stdin: string | Uint8Array = ''): Promise<CliResult> {
+export async function runCli(bin: 'aep' | 'ahp', args: readonly string[], stdin: string | Uint8Array = '', over: Partial<CliIO> = {}): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
   const io: CliIO = {
@@ -36,6 +37,7 @@ export async function runCli(bin: 'aep' | 'ahp', args: readonly string[], stdin:
     stdoutIsTTY: false,
     stderrIsTTY: false,
     cwd: REPO,
+    ...over,
   };
   const code = await main(bin === 'aep' ? aepCli : ahpCli, ['node', bin, ...args], io);
   return { code, stdout, stderr };

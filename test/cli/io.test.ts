@@ -28,26 +28,6 @@ test('a single-document input over --max-line-bytes is jsonl/line-too-long, neve
   assert.match(reg.stdout, /jsonl\/line-too-long/);
 });
 
-/** Run the CLI in-process with some {@link CliIO} fields overridden (terminals, ...). */
-async function runWith(bin: 'aep' | 'ahp', args: readonly string[], over: Partial<CliIO>, stdin = ''): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIO = {
-    stdout: { write: (s) => void (stdout += s) },
-    stderr: { write: (s) => void (stderr += s) },
-    stdin: (async function* () {
-      if (stdin) yield Buffer.from(stdin);
-    })(),
-    env: { NO_COLOR: '1' },
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    cwd: REPO,
-    ...over,
-  };
-  const code = await main(bin === 'aep' ? aepCli : ahpCli, ['node', bin, ...args], io);
-  return { code, stdout, stderr };
-}
-
 test('a failed write to stdout (> /dev/full) is one line on stderr and exit 2, for every verb', { skip: existsSync('/dev/full') ? false : 'no /dev/full on this system' }, () => {
   const runs: [string, string[]][] = [
     ['aep', ['validate', 'examples/aep/session.jsonl']],
@@ -94,12 +74,12 @@ test('a directory as input points at `fixtures DIR`; validate on a terminal says
   const h = await runCli('ahp', ['validate', 'conformance/ahp']);
   assert.match(h.stderr, /`ahp fixtures conformance\/ahp`/);
   const line = '{"aep":"0.1","id":"e1","type":"agent.heartbeat","time":"2026-11-30T10:00:00Z","source":"aep://h/agent/a/session/s","agent":"a"}\n';
-  const tty = await runWith('aep', ['validate'], { stdinIsTTY: true }, line);
+  const tty = await runCli('aep', ['validate'], line, { stdinIsTTY: true });
   assert.match(tty.stderr, /^aep: reading standard input \(end it with Ctrl-D/);
   assert.doesNotMatch(tty.stdout, /reading standard input/);
   // not on a pipe, not with --quiet, not when only files are named
   for (const [args, over] of [[['validate'], {}], [['validate', '-q'], { stdinIsTTY: true }], [['validate', 'examples/aep/session.jsonl'], { stdinIsTTY: true }]] as const) {
-    const r = await runWith('aep', args, over, line);
+    const r = await runCli('aep', args, line, over);
     assert.doesNotMatch(r.stderr, /reading standard input/);
   }
 });
