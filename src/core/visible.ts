@@ -25,12 +25,15 @@ export function codePointName(cp: number): string {
   return `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
-/** `text` with every invisible or control character written as `U+XXXX` (idempotent). */
-export function visible(text: string): string {
+/**
+ * `text` with every invisible or control character written as `U+XXXX` (idempotent), or as
+ * `name(codePoint)` when given (e.g. `<U+FEFF>` in a case listing).
+ */
+export function visible(text: string, name: (cp: number) => string = codePointName): string {
   INVISIBLE.lastIndex = 0;
   if (!INVISIBLE.test(text)) return text;
   INVISIBLE.lastIndex = 0;
-  return text.replace(INVISIBLE, (c) => codePointName(c.codePointAt(0)!));
+  return text.replace(INVISIBLE, (c) => name(c.codePointAt(0)!));
 }
 
 /** `f` itself when its message is already visible, else a copy with {@link visible} applied. */

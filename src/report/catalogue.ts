@@ -4,6 +4,7 @@
  * Pure functions from data to text; colour is not used here.
  */
 import type { RuleMeta } from '../core/rule.ts';
+import { codePointName, visible } from '../core/visible.ts';
 import type { RuleExample, RuleExamples } from '../fixture-runner/examples.ts';
 import { describeExpectation, type ExpectedFinding } from '../fixture-runner/expect.ts';
 import { specUrl } from './spec-links.ts';
@@ -89,10 +90,14 @@ export interface ExplainOptions {
   width?: number;
 }
 
+/** Cases longer than this many lines show only their marked lines, in context. */
+const LONG_CASE_LINES = 60;
+
 /**
  * An example case in full: every line, numbered; a line an expected finding names is marked
  * `>` and followed by the findings expected there (rule and JSON Pointer). With `width`, long
- * lines wrap (continuations marked `:`), never cut.
+ * lines wrap (continuations marked `:`), never cut. A case over {@link LONG_CASE_LINES} lines
+ * shows its first line and each marked line with two lines around it; the rest is counted.
  */
 function showCase(text: string, marks: ReadonlyMap<number, string[]>, width: number | undefined): string {
   const lines = text.split('\n');
@@ -100,10 +105,18 @@ function showCase(text: string, marks: ReadonlyMap<number, string[]>, width: num
   if (lines.length === 0) return '      (empty file)\n';
   const numW = Math.max(3, String(lines.length).length);
   const room = width === undefined ? Infinity : Math.max(20, width - numW - 7);
+  // a long case shows the marked lines with two lines of context each, and says what it leaves out
+  const keep = lines.length <= LONG_CASE_LINES ? undefined : new Set([...marks.keys()].flatMap((n) => [n - 2, n - 1, n, n + 1, n + 2]));
   let out = '';
+  let skipped = 0;
   lines.forEach((raw, i) => {
     const n = i + 1;
-    const l = visible(raw);
+    if (keep && !keep.has(n) && n !== 1) {
+      skipped++;
+      if (n === lines.length || keep.has(n + 1)) out += `    ${' '.repeat(numW)} ~ (${skipped} unmarked line${skipped === 1 ? '' : 's'} not shown)\n`, (skipped = 0);
+      return;
+    }
+    const l = visible(raw, bracketed);
     const mark = marks.has(n) ? '>' : ' ';
     const pieces: string[] = [];
     for (let at = 0; at < l.length || at === 0; at += room) {
@@ -118,10 +131,8 @@ function showCase(text: string, marks: ReadonlyMap<number, string[]>, width: num
   return out;
 }
 
-/** Control, invisible and line-separator characters as `<U+XXXX>`, so a case never drives the terminal. */
-function visible(s: string): string {
-  return s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u2028-\u202e\u2060-\u2064\ufeff\ufff9-\ufffb]/g, (c) => `<U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}>`);
-}
+/** A case line's invisible and control characters as `<U+XXXX>`, so a case never drives the terminal. */
+const bracketed = (cp: number): string => `<${codePointName(cp)}>`;
 
 /** Expectations, each distinct one once with how many times it is expected. */
 function distinct(expected: readonly ExpectedFinding[]): Array<{ e: ExpectedFinding; n: number }> {
