@@ -2,7 +2,7 @@
  * AEP stream filters (`aep downlevel`, `aep redact`): read JSONL through the validate pipeline's
  * reader, parser, schema stage and per-event rules, and write each valid event as one JSONL
  * line. A line with an error finding of its own (framing, parse, envelope, payload, or a
- * per-event rule such as `aep/capture-level`; `aep/redaction-leak` excepted) is not written: a filter cannot vouch for an
+ * per-event rule such as `aep/capture-level`; `aep/redaction-leak` only with `refuseLeaks`) is not written: a filter cannot vouch for an
  * event it cannot read, nor pass on one that already breaks its capture level. Stream rules
  * do not run (ordering and correlation are not a filter's concern). An event the transform
  * leaves alone is written byte for byte (its line text, LF-terminated); a changed one as
@@ -23,6 +23,11 @@ export type EventTransform = (ev: ParsedEvent) => Record<string, unknown> | unde
 export interface AepFilterOptions {
   maxLineBytes?: number;
   maxDepth?: number;
+  /**
+   * Refuse a line with `aep/redaction-leak` too: for a filter that writes redacted-gated text as
+   * it is (`downlevel` at a `redacted` or `full` ceiling). `aep redact` repairs leaks, so never.
+   */
+  refuseLeaks?: boolean;
 }
 
 /** The outcome of a filter run. */
@@ -34,8 +39,8 @@ export interface AepFilterResult {
   rejected: number;
 }
 
-// aep/redaction-leak is what `aep redact` repairs, so it never refuses a line
-const FILTER_RULES: ReadonlySet<string> = new Set([...AEP_SCHEMA_RULES.map((r) => r.id), ...AEP_EVENT_RULES.map((r) => r.id)].filter((id) => id !== 'aep/redaction-leak'));
+const FILTER_RULES: ReadonlySet<string> = new Set([...AEP_SCHEMA_RULES.map((r) => r.id), ...AEP_EVENT_RULES.map((r) => r.id)]);
+const FILTER_RULES_NO_LEAK: ReadonlySet<string> = new Set([...FILTER_RULES].filter((id) => id !== 'aep/redaction-leak'));
 
 /**
  * Run `transform` over every valid event of `inputs` (one stream, in order), writing each
@@ -59,7 +64,7 @@ export async function runAepFilter(inputs: readonly InputSpec[], transform: Even
     }
     sink(f);
   };
-  const inner = aepDriver({ rules: FILTER_RULES });
+  const inner = aepDriver({ rules: opts.refuseLeaks ? FILTER_RULES : FILTER_RULES_NO_LEAK });
   const driver: ProtocolDriver = {
     name: inner.name,
     cr: inner.cr,

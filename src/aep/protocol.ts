@@ -28,7 +28,8 @@ export interface AepCheckOptions {
 
 /** Every rule `aep validate` can report: framing, schema, per-event and stream rules. */
 export function aepRules(): RuleMeta[] {
-  return [...JSONL_RULES.map((r) => ({ ...r }) as RuleMeta), ...AEP_SCHEMA_RULES, ...AEP_EVENT_RULES, ...AEP_STREAM_RULES].map(({ id, severity, description, spec }) => ({ id, severity, description, spec }));
+  // jsonl/carriage-return belongs to AHP's stdio binding: AEP accepts CRLF and a lone CR is data
+  return [...JSONL_RULES.filter((r) => r.id !== 'jsonl/carriage-return').map((r) => ({ ...r }) as RuleMeta), ...AEP_SCHEMA_RULES, ...AEP_EVENT_RULES, ...AEP_STREAM_RULES].map(({ id, severity, description, spec }) => ({ id, severity, description, spec }));
 }
 
 export { KNOWN_AEP_TYPES };

@@ -10,7 +10,6 @@ export const AEP_RULE_IDS = [
   'jsonl/invalid-utf8',
   'jsonl/line-too-long',
   'jsonl/gzip-corrupt',
-  'jsonl/carriage-return',
   'jsonl/empty-input',
   'jsonl/no-final-newline',
   'jsonl/invalid-json',

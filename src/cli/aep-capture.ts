@@ -14,7 +14,7 @@
 import { homedir } from 'node:os';
 import { Option, type Command } from 'commander';
 import { downlevelStream } from '../aep/downlevel.ts';
-import { runAepFilter, type EventTransform } from '../aep/filter.ts';
+import { runAepFilter, type AepFilterOptions, type EventTransform } from '../aep/filter.ts';
 import { createRedactor, redactEvent, type RedactOptions } from '../aep/redact.ts';
 import type { AepCaptureLevel } from '../aep/schemas.ts';
 import type { InputSpec } from '../core/pipeline.ts';
@@ -47,7 +47,7 @@ function redactOptionsOf(f: RedactFlags, io: CliIO): RedactOptions {
 }
 
 /** Run one filter; findings in text on stderr. */
-async function runFilter(files: string[], transform: EventTransform, io: CliIO): Promise<number> {
+async function runFilter(files: string[], transform: EventTransform, io: CliIO, filter: AepFilterOptions = {}): Promise<number> {
   let inputs: InputSpec[];
   try {
     inputs = openInputs(files, io, () => 'jsonl');
@@ -66,7 +66,7 @@ async function runFilter(files: string[], transform: EventTransform, io: CliIO):
     }
   };
   try {
-    const r = await runAepFilter(inputs, transform, write, counter.sink);
+    const r = await runAepFilter(inputs, transform, write, counter.sink, filter);
     if (buf) io.stdout.write(buf);
     // an error about no line (an empty input) also fails the run: never a silent pass
     if (r.rejected > 0 || counter.reached('error')) {
@@ -103,6 +103,7 @@ export function addCaptureVerbs(program: Command, io: CliIO, setExit: (code: num
     .option('--redact', 'act as a redacting re-emitter: a full event under a redacted ceiling is redacted (AEP-0003 §9.4) and kept at redacted, instead of landing on metadata');
   addRedactFlags(downlevel).action(async (files: string[], raw: RedactFlags & { ceiling: AepCaptureLevel; redact?: boolean }) => {
     const step = downlevelStream(raw.ceiling, raw.redact ? { redact: createRedactor(redactOptionsOf(raw, io)) } : {});
-    setExit(await runFilter(files, (ev) => step(ev.value), io));
+    // at a redacted or full ceiling redacted-gated text is written as it came: a leak in it refuses the line
+    setExit(await runFilter(files, (ev) => step(ev.value), io, { refuseLeaks: raw.ceiling === 'redacted' || raw.ceiling === 'full' }));
   });
 }

@@ -49,7 +49,9 @@ export function reportFileFor(name: string, output: string | undefined, stderr: 
   try {
     return openReportFile(output);
   } catch (e) {
-    stderr.write(`${name}: cannot write ${output}: ${(e as Error).message}\n`);
+    // the message names the file asked for, not the temporary file beside it
+    const err = e as NodeJS.ErrnoException;
+    stderr.write(`${name}: cannot write ${output}: ${err.code ?? err.message}${err.code === 'ENOENT' ? ' (its folder does not exist)' : ''}\n`);
     return null;
   }
 }

@@ -154,7 +154,7 @@ export function openInputs(files: readonly string[], io: CliIO, framing: (p: str
     let regular: boolean;
     try {
       const st = statSync(name);
-      if (st.isDirectory()) throw new Error(`is a directory (\`${program} fixtures ${name}\` runs a fixture directory)`);
+      if (st.isDirectory()) throw new Error(`is a directory: name the files in it to validate them (e.g. ${name.replace(/[\/]+$/, '')}/*.jsonl), or, for a fixture directory (pass/ and fail/, or an upstream corpus), run \`${program} fixtures ${name}\``);
       size = st.size;
       regular = st.isFile();
     } catch (e) {

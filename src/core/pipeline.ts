@@ -227,8 +227,10 @@ function gzipCorrupt(source: string, line: number, c: NonNullable<GzipState['cor
  * stream at the place of the first (rotated logs are one log).
  */
 export function streamGroups(inputs: readonly InputSpec[], each?: boolean): InputSpec[][] {
+  // no input at all is one empty stream, which runPipeline reports (never a clean pass)
+  if (inputs.length === 0) return [[]];
   if (each === true) return inputs.map((i) => [i]);
-  if (each === false) return inputs.length ? [[...inputs]] : [];
+  if (each === false) return [[...inputs]];
   const groups: InputSpec[][] = [];
   let jsonl: InputSpec[] | undefined;
   for (const i of inputs) {
@@ -302,6 +304,8 @@ export async function runPipeline(
   let doneBytes = 0;
   const maxLineBytes = opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   const readBack = new ReadBack(maxLineBytes);
+  // no input at all (a library call with an empty list) is not a clean pass either
+  if (inputs.length === 0) sink(framingFinding('jsonl/empty-input', { source: '<no input>', byteOffset: 0 }, 'No input was given: there is no event to check.'));
   try {
     for (const input of inputs) {
       stats.inputs++;

@@ -154,7 +154,7 @@ export function renderExplain(rule: RuleMeta, examples: RuleExamples, opts: Expl
   const url = specUrl(rule.spec);
   const description = opts.width === undefined ? rule.description : wrapText(rule.description, opts.width).join('\n');
   let out = `${rule.id} (${rule.severity})\n\n${description}\n\nSpec: ${rule.spec}${url ? `\n      ${url}` : ''}\n`;
-  const origin = (e: RuleExample) => `conformance/${e.name}${e.bundled ? ', from the repository; shipped in this package' : ''}`;
+  const origin = (e: RuleExample) => `conformance/${e.name}${e.bundled ? ' in the repository; a copy is bundled with this package' : ''}`;
   const fail = examples.fail[0];
   out += `\nFailing example${fail ? ` (${origin(fail)})` : ''}:\n`;
   if (fail) {

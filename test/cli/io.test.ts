@@ -70,7 +70,7 @@ test('--max-findings 0 prints the summary only (validate and fixtures); negative
 test('a directory as input points at `fixtures DIR`; validate on a terminal says it reads standard input', async () => {
   const d = await runCli('aep', ['validate', 'conformance/aep']);
   assert.equal(d.code, 2);
-  assert.match(d.stderr, /conformance\/aep: is a directory \(`aep fixtures conformance\/aep` runs a fixture directory\)/);
+  assert.match(d.stderr, /conformance\/aep: is a directory: name the files in it to validate them \(e\.g\. conformance\/aep\/\*\.jsonl\), or, for a fixture directory .*run `aep fixtures conformance\/aep`/);
   const h = await runCli('ahp', ['validate', 'conformance/ahp']);
   assert.match(h.stderr, /`ahp fixtures conformance\/ahp`/);
   const line = '{"aep":"0.1","id":"e1","type":"agent.heartbeat","time":"2026-11-30T10:00:00Z","source":"aep://h/agent/a/session/s","agent":"a"}\n';

@@ -13,7 +13,7 @@ import { Readable } from 'node:stream';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { isInstalledPackage, refreshCommand, refreshRefusal } from '../../src/cli/pin.ts';
-import { AEP_RULE_IDS, AHP_RULE_IDS, checkEvent, createSession, formatReport, InputError, ruleCatalogue, rules, runFixtures, validate, validateStream, type Finding } from '../../src/index.ts';
+import { AEP_RULE_IDS, AHP_RULE_IDS, checkEvent, createSession, fixtureExitCode, formatReport, InputError, ruleCatalogue, rules, runFixtures, validate, validateStream, type Finding } from '../../src/index.ts';
 import { buildRuleIdsModule, RULE_IDS_TS } from '../../tools/gen-rules.ts';
 import { runCli } from '../cli/helpers.ts';
 
@@ -103,6 +103,17 @@ test('validateStream keeps reading bounded by a slow consumer and stops when the
   }
   assert.ok(pulled < 200, `the whole input was read (${pulled} chunks) although the consumer stopped after 10 findings`);
   await assert.rejects(run.summary(), /stopped before its end/);
+});
+
+test('no input at all is a finding, never a clean pass; fixtureExitCode takes the run or its summary', async () => {
+  for (const protocol of ['aep', 'ahp'] as const) {
+    const r = await validate(protocol, []);
+    assert.deepEqual(r.findings.map((f) => f.ruleId), ['jsonl/empty-input']);
+    assert.equal(r.summary.errors, 1);
+  }
+  const run = await runFixtures('aep', 'conformance/aep');
+  assert.equal(fixtureExitCode(run), 0);
+  assert.equal(fixtureExitCode(run.summary), 0);
 });
 
 test('rules selection, strict and the AHP binding by source name', async () => {

@@ -91,6 +91,23 @@ test('validate reports aep/redaction-leak for each rule (a) class in each kind o
   assert.deepEqual(after.findings, []);
 });
 
+test('aep downlevel refuses a leaking redacted event it would write as it is, and prunes it below redacted', async () => {
+  const leak = JSON.stringify(ev('run.started', 'redacted', { prompt: `do it ${LEAKS.assignment}` }, { run: 'r1' })) + '\n';
+  for (const ceiling of ['redacted', 'full']) {
+    for (const extra of ceiling === 'redacted' ? [[], ['--redact']] : [[]]) {
+      const r = await runCli('aep', ['downlevel', '--ceiling', ceiling, ...extra, '-'], leak);
+      assert.equal(r.code, 1, `${ceiling} ${extra.join(' ')}`);
+      assert.equal(r.stdout, '', 'the leaking line is not written');
+      assert.match(r.stderr, /aep\/redaction-leak/);
+    }
+  }
+  const pruned = await runCli('aep', ['downlevel', '--ceiling', 'metadata', '-'], leak);
+  assert.equal(pruned.code, 0, pruned.stderr);
+  assert.ok(!pruned.stdout.includes('sk_live'), 'the gated text is gone below redacted');
+  const repaired = await runCli('aep', ['redact', '-'], leak);
+  assert.equal(repaired.code, 0, 'aep redact repairs what downlevel refuses');
+});
+
 test('aep downlevel and aep redact: unchanged events byte for byte, invalid lines on stderr and not written, exit 1', async () => {
   const keep = '{"aep":"0.1","id":"k1",  "type":"progress.status","time":"2026-11-30T10:00:00Z","source":"aep://h/agent/d/session/s","agent":"d","session":"s","seq":0,"capture":"metadata","data":{"percent":1}}';
   const big = JSON.stringify(ev('tool.completed', 'full', { tool: { name: 'sh' }, result: 'x', n: 1 })).replace('"n":1', '"n":12345678901234567890123');
