@@ -82,6 +82,7 @@ export function ahpDriver(opts: AhpCheckOptions = {}): ProtocolDriver {
           const findings = schemaStage(ev, binding === 'registration' ? REGISTRATION_ROOT : WIRE_ROOT);
           reportSchemaFindings(findings, ev, sink, opts.rules);
           const msg = ev as AhpMessage;
+          msg.binding = binding;
           const t = typeof msg.event?.type === 'string' ? msg.event.type : msg.kind === 'capabilities-request' ? 'hooks/capabilities' : undefined;
           if (t) stats.types.set(t, (stats.types.get(t) ?? 0) + 1);
           engine.checkEvent(msg);

@@ -40,4 +40,10 @@ export interface AhpMessage extends ParsedEvent {
    */
   elicitation?: ElicitationBody;
   wireValid: boolean;
+  /**
+   * The binding the message was read under (src/ahp/driver.ts). Over HTTP a request's response
+   * is the HTTP response to its POST (AHP base/transports/http.md AHP-HTTP-001), not a later
+   * message of the same input.
+   */
+  binding?: AhpBinding;
 }

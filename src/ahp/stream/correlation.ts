@@ -43,6 +43,8 @@ export interface PendingRecord {
   at: Mark;
   /** Deliveries of this request id while pending (identical retries add one each). */
   deliveries: number;
+  /** Read from an HTTP body: its response is the HTTP response, so none is owed in the input. */
+  http?: true;
   /** Intercept: the type of the event it carries. */
   eventType?: string;
   /** Intercept: the `(source, id)` key of its event (identity.ts `eventKey`). */
@@ -153,6 +155,7 @@ export class Correlation implements BudgetHolder {
     }
     const method = msg.kind === 'intercept-request' ? 'hooks/intercept' : 'hooks/capabilities';
     const rec: PendingRecord = { method, at, deliveries: 1 };
+    if (msg.binding === 'http') rec.http = true;
     const ev = msg.event;
     if (method === 'hooks/intercept' && ev && typeof ev.type === 'string') {
       rec.eventType = ev.type;

@@ -2,7 +2,9 @@
  * ahp/open-at-end (info): at the end of input, requests still awaiting a response, summarised
  * in one finding at the first of them (related: up to 20 of them). Legal in a capture (the
  * deadline may have expired, which the harness treats as an operational failure, or the capture
- * simply ends), but nothing in the input answered them. AHP base/failure.md §Deadlines;
+ * simply ends), but nothing in the input answered them. A request read from an HTTP body is not
+ * listed: its response is the HTTP response to that POST (base/transports/http.md AHP-HTTP-001),
+ * which an input of request bodies does not hold. AHP base/failure.md §Deadlines;
  * base/transports/stdio.md §Persistent lifecycle.
  */
 import { markLocation } from '../../core/mark.ts';
@@ -15,10 +17,10 @@ const MAX_RELATED = 20;
 export const openAtEnd = defineAhpStreamRule({
   id: 'ahp/open-at-end',
   severity: 'info',
-  description: 'Requests still awaiting a response at the end of input are summarised (legal in a capture, not an error).',
+  description: 'Requests still awaiting a response at the end of input are summarised (legal in a capture, not an error); a request read from an HTTP body is not listed, since its response is the HTTP response to that POST.',
   spec: 'AHP base/failure.md §Deadlines; base/transports/stdio.md §Persistent lifecycle',
   onEnd(state, ctx) {
-    const open = state.correlation.openRequests();
+    const open = state.correlation.openRequests().filter((r) => !r.http);
     if (!open.length) return;
     const n = (m: string) => open.filter((r) => r.method === m).length;
     const parts = [
