@@ -306,7 +306,7 @@ describe('explain in an installed package: examples come from the build (leftove
     assert.ok(existsSync(join(root, 'dist/fixture-runner/examples.json.gz')), 'npm run build writes the examples bundle');
     const r = spawnSync(process.execPath, [join(root, 'bin/aep.js'), 'explain', 'jsonl/line-too-long'], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
     assert.equal(r.status, 0, r.stderr);
-    assert.match(r.stdout, /Failing example \(conformance\/aep\/fail\/jsonl\.line-too-long\.jsonl, from the repository; shipped in this package\)/);
+    assert.match(r.stdout, /Failing example \(conformance\/aep\/fail\/jsonl\.line-too-long\.jsonl in the repository; a copy is bundled with this package\)/);
     assert.match(r.stdout, /needs: --max-line-bytes 200/);
     assert.match(r.stdout, /run: aep validate --max-line-bytes 200 FILE/);
     assert.match(r.stdout, /Passing example \(conformance\/aep\/pass\/jsonl\.line-too-long\.jsonl/);

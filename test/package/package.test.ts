@@ -193,7 +193,7 @@ test('npm pack -> install into a project outside the repository -> bins, .mjs, .
     const explain = ok(run(bin('aep'), ['explain', 'aep/time-format'], proj), 'aep explain');
     assert.match(explain, /AEP-0001/);
     // the examples come from the bundle the build writes (conformance/ is not shipped)
-    assert.match(explain, /Failing example \(conformance\/aep\/fail\/aep\.time-format\.jsonl, from the repository; shipped in this package\)/);
+    assert.match(explain, /Failing example \(conformance\/aep\/fail\/aep\.time-format\.jsonl in the repository; a copy is bundled with this package\)/);
 
     step('bins');
     // 5. pin verbs in an installed package: verify its own pin read-only; refresh refuses to write there
