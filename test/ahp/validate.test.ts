@@ -614,6 +614,14 @@ describe('sensitive elicitation and no-op changes', () => {
     warned(obsOf('tool.before', { source: 'https://h.example/agent?access_token=x' }), 'ahp/credential-exposed', 1);
     warned(obsOf('tool.before', { source: 'urn:uuid:6d1f2c3a-0b4e-4c7a-9e21-5f8a7b6c4d30' }), 'ahp/credential-exposed', 0);
   });
+  test('a reasoning part outside an assistant message', () => {
+    const part = (category?: string) => ({ id: 'p', kind: 'text', mediaType: 'text/plain', selection: 'body', text: 't', ...(category ? { category } : {}) });
+    const items = (role: string, category?: string) => obsOf('model.response.after', { items: [{ id: 'm', role, parts: [part(category)] }] });
+    warned(items('user', 'reasoning'), 'ahp/reasoning-outside-assistant', 1);
+    warned(items('tool', 'reasoning'), 'ahp/reasoning-outside-assistant', 1);
+    warned(items('assistant', 'reasoning'), 'ahp/reasoning-outside-assistant', 0);
+    warned(items('user', 'skill'), 'ahp/reasoning-outside-assistant', 0);
+  });
   test('after events and file updates that change nothing', () => {
     const task = (t: unknown) => obsOf('task.change.after', { task: t });
     invalid(task({ id: 't', operation: 'update', change: { status: 'open' }, prior: { status: 'open' } }), 'ahp/change-after-noop', '/params/event/task/change');
