@@ -22,6 +22,7 @@
 import { defineEventRule } from '../../core/engine.ts';
 import { childPointer } from '../../core/pointer.ts';
 import { CLASS_DESCRIPTIONS } from '../../core/secrets.ts';
+import type { RuleContext } from '../../core/rule.ts';
 import type { AhpMessage } from '../message.ts';
 import { urlSecrets } from '../sensitive-names.ts';
 import { credentialIn } from './config.ts';
@@ -65,6 +66,21 @@ function sourceSecret(source: string): string | undefined {
   return lastSourceSecret;
 }
 
+/**
+ * Report each string of an MCP descriptor `v` (at `pointer`; `rel` is the pointer inside the
+ * descriptor) that carries a credential; `isUrl`: `v` is the connection `url`.
+ */
+function walk(v: unknown, pointer: string, rel: string, depth: number, isUrl: boolean, ctx: RuleContext): void {
+  if (typeof v === 'string') {
+    const what = secretIn(v, isUrl);
+    if (what) ctx.report({ pointer, message: `The MCP descriptor member \`mcp${rel}\` carries ${what}; descriptors never carry credentials: remove them (URL userinfo, headers, cookies, secret environment and argument values) and leave an explicit gap (execution-payloads.md).` });
+    return;
+  }
+  if (depth >= MAX_DEPTH) return;
+  if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${pointer}/${i}`, `${rel}/${i}`, depth + 1, false, ctx));
+  else if (isObj(v)) for (const [k, x] of Object.entries(v)) walk(x, childPointer(pointer, k), childPointer(rel, k), depth + 1, k === 'url' && rel === '/connection', ctx);
+}
+
 /** No credential-shaped value in an MCP descriptor or in the event `source`. */
 export const credentialExposed = defineEventRule<AhpMessage, 'ahp/credential-exposed'>({
   id: 'ahp/credential-exposed',
@@ -80,20 +96,12 @@ export const credentialExposed = defineEventRule<AhpMessage, 'ahp/credential-exp
       const what = sourceSecret(event.source);
       if (what) ctx.report({ pointer: `${base}/source`, message: `The event \`source\` carries ${what}; \`source\` is a stable, non-secret URI that must not contain access tokens, user secrets or other sensitive data (base/events.md §Common event fields).` });
     }
-    const walk = (v: unknown, pointer: string, rel: string, depth: number, isUrl: boolean): void => {
-      if (typeof v === 'string') {
-        const what = secretIn(v, isUrl);
-        if (what) ctx.report({ pointer, message: `The MCP descriptor member \`mcp${rel}\` carries ${what}; descriptors never carry credentials: remove them (URL userinfo, headers, cookies, secret environment and argument values) and leave an explicit gap (execution-payloads.md).` });
-        return;
-      }
-      if (depth >= MAX_DEPTH) return;
-      if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${pointer}/${i}`, `${rel}/${i}`, depth + 1, false));
-      else if (isObj(v)) for (const [k, x] of Object.entries(v)) walk(x, childPointer(pointer, k), childPointer(rel, k), depth + 1, k === 'url' && rel === '/connection');
-    };
-    const descriptor = (tool: unknown, pointer: string) => {
-      if (isObj(tool) && isObj(tool.mcp)) walk(tool.mcp, `${pointer}/mcp`, '', 0, false);
-    };
-    descriptor(event.tool, `${base}/tool`);
-    if (event.type === 'tool.batch.after' && Array.isArray(event.calls)) event.calls.forEach((c, i) => isObj(c) && descriptor(c.tool, `${base}/calls/${i}/tool`));
+    const tool = event.tool;
+    if (isObj(tool) && isObj(tool.mcp)) walk(tool.mcp, `${base}/tool/mcp`, '', 0, false, ctx);
+    if (event.type === 'tool.batch.after' && Array.isArray(event.calls)) {
+      event.calls.forEach((c, i) => {
+        if (isObj(c) && isObj(c.tool) && isObj(c.tool.mcp)) walk(c.tool.mcp, `${base}/calls/${i}/tool/mcp`, '', 0, false, ctx);
+      });
+    }
   },
 });

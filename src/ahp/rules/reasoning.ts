@@ -13,10 +13,31 @@
  * tool result (a delegated call) under the same category name.
  */
 import { defineEventRule } from '../../core/engine.ts';
+import type { RuleContext } from '../../core/rule.ts';
 import type { AhpMessage } from '../message.ts';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** Report each reasoning part of `m` when it is a canonical message whose role is not assistant. */
+function one(m: unknown, pointer: string, ctx: RuleContext): void {
+  if (!isObj(m) || typeof m.role !== 'string' || m.role === 'assistant' || !Array.isArray(m.parts)) return;
+  const parts = m.parts;
+  for (let j = 0; j < parts.length; j++) {
+    const p: unknown = parts[j];
+    if (isObj(p) && p.category === 'reasoning') {
+      ctx.report({ pointer: `${pointer}/parts/${j}/category`, message: `A reasoning part (category "reasoning") sits in a message with role "${m.role}"; reasoning stays attached to its owning assistant message.` });
+    }
+  }
+}
+
+/** {@link one} over each element of a message list. */
+function list(v: unknown[], pointer: string, ctx: RuleContext): void {
+  for (let i = 0; i < v.length; i++) {
+    const m: unknown = v[i];
+    if (isObj(m) && m.role !== 'assistant') one(m, `${pointer}/${i}`, ctx);
+  }
+}
 
 /** A part with category reasoning in a non-assistant canonical message. */
 export const reasoningOutsideAssistant = defineEventRule<AhpMessage, 'ahp/reasoning-outside-assistant'>({
@@ -29,20 +50,10 @@ export const reasoningOutsideAssistant = defineEventRule<AhpMessage, 'ahp/reason
     const event = msg.event;
     const base = msg.eventPointer;
     if (base === undefined || !event) return;
-    const one = (m: unknown, pointer: string) => {
-      if (!isObj(m) || typeof m.role !== 'string' || m.role === 'assistant' || !Array.isArray(m.parts)) return;
-      m.parts.forEach((p, j) => {
-        if (isObj(p) && p.category === 'reasoning') {
-          ctx.report({ pointer: `${pointer}/parts/${j}/category`, message: `A reasoning part (category "reasoning") sits in a message with role "${m.role}"; reasoning stays attached to its owning assistant message.` });
-        }
-      });
-    };
-    const list = (v: unknown, pointer: string) => {
-      if (Array.isArray(v)) v.forEach((m, i) => one(m, `${pointer}/${i}`));
-    };
-    list(event.items, `${base}/items`);
-    one(event.delta, `${base}/delta`);
-    one(event.partialOutput, `${base}/partialOutput`);
-    if (isObj(event.message)) list(event.message.messages, `${base}/message/messages`);
+    // the common path (no message slot, or only assistant messages) allocates nothing
+    if (Array.isArray(event.items)) list(event.items, `${base}/items`, ctx);
+    if (isObj(event.delta)) one(event.delta, `${base}/delta`, ctx);
+    if (isObj(event.partialOutput)) one(event.partialOutput, `${base}/partialOutput`, ctx);
+    if (isObj(event.message) && Array.isArray(event.message.messages)) list(event.message.messages, `${base}/message/messages`, ctx);
   },
 });
