@@ -67,3 +67,32 @@ export function credentialAsked(text: string, url = false): string | undefined {
   }
   return undefined;
 }
+
+/** The query-like parameter names of a URL: its query and a fragment written as `name=value&...`. */
+function urlParamNames(u: URL): string[] {
+  const names = [...u.searchParams.keys()];
+  const frag = u.hash.slice(1);
+  if (frag.includes('=')) for (const k of new URLSearchParams(frag).keys()) names.push(k);
+  return names;
+}
+
+/**
+ * What secrets a parsed URL carries, as phrases for a message (never the values): userinfo
+ * (`user:password@` or a user name alone) and each distinct query or fragment parameter whose
+ * name asks for a credential ({@link credentialAsked} with `url`, so `key`, `sig` and
+ * `signature` count). Empty when none. Shared by `ahp/elicitation-url-secret` (MCP 2025-11-25
+ * elicitation §Safe URL Handling) and `ahp/credential-exposed` (execution-payloads.md: remove
+ * URL userinfo; base/events.md: `source` is non-secret).
+ */
+export function urlSecrets(u: URL): string[] {
+  const out: string[] = [];
+  if (u.username !== '' || u.password !== '') out.push(`userinfo (${u.password !== '' ? 'a user name and password' : 'a user name'} before \`@\`)`);
+  const seen = new Set<string>();
+  for (const name of urlParamNames(u)) {
+    const asked = credentialAsked(name, true);
+    if (!asked || seen.has(name)) continue;
+    seen.add(name);
+    out.push(`${/^[\w.-]{1,64}$/.test(name) ? `the parameter \`${name}\`` : 'a parameter'}, whose name asks for ${asked}`);
+  }
+  return out;
+}

@@ -129,6 +129,8 @@ export const AHP_RULE_IDS = [
   'ahp/registration-duplicate-id',
   'ahp/registration-literal-secret',
   'ahp/config-managed-secret',
+  'ahp/credential-exposed',
+  'ahp/reasoning-outside-assistant',
   'ahp/response-unmatched',
   'ahp/response-uncorrelated',
   'ahp/response-duplicate',

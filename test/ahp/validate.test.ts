@@ -605,6 +605,23 @@ describe('sensitive elicitation and no-op changes', () => {
     warned(url('https://u:p@x.example/a?token=1&step=2'), 'ahp/elicitation-url-secret', 2);
     warned(url('https://x.example/a?step=2&max_tokens=5'), 'ahp/elicitation-url-secret', 0);
   });
+  test('a credential in an MCP descriptor or in the event source', () => {
+    const mcp = (connection: unknown) => obsOf('tool.before', { tool: { name: 's', input: {}, origin: 'mcp', mcp: { server: { id: 'docs' }, toolName: 's', connection } } });
+    warned(mcp({ transport: 'http', url: 'https://u:p@mcp.example/sse?token=1' }), 'ahp/credential-exposed', 1);
+    warned(mcp({ transport: 'stdio', command: 'srv', args: ['--api-key=abc123', '-H', 'Authorization: Bearer abcdefgh12345678'], env: { K: 'ghp_0123456789abcdefghijABCDEFGHIJ0123' } }), 'ahp/credential-exposed', 3);
+    warned(mcp({ transport: 'stdio', command: 'srv', args: ['--token-file', '/run/secrets/t', '--max-tokens=5'], cwd: '/home/dev' }), 'ahp/credential-exposed', 0);
+    warned(mcp({ transport: 'http', url: 'https://mcp.example/sse?max_tokens=5&token_type=bearer' }), 'ahp/credential-exposed', 0);
+    warned(obsOf('tool.before', { source: 'https://h.example/agent?access_token=x' }), 'ahp/credential-exposed', 1);
+    warned(obsOf('tool.before', { source: 'urn:uuid:6d1f2c3a-0b4e-4c7a-9e21-5f8a7b6c4d30' }), 'ahp/credential-exposed', 0);
+  });
+  test('a reasoning part outside an assistant message', () => {
+    const part = (category?: string) => ({ id: 'p', kind: 'text', mediaType: 'text/plain', selection: 'body', text: 't', ...(category ? { category } : {}) });
+    const items = (role: string, category?: string) => obsOf('model.response.after', { items: [{ id: 'm', role, parts: [part(category)] }] });
+    warned(items('user', 'reasoning'), 'ahp/reasoning-outside-assistant', 1);
+    warned(items('tool', 'reasoning'), 'ahp/reasoning-outside-assistant', 1);
+    warned(items('assistant', 'reasoning'), 'ahp/reasoning-outside-assistant', 0);
+    warned(items('user', 'skill'), 'ahp/reasoning-outside-assistant', 0);
+  });
   test('after events and file updates that change nothing', () => {
     const task = (t: unknown) => obsOf('task.change.after', { task: t });
     invalid(task({ id: 't', operation: 'update', change: { status: 'open' }, prior: { status: 'open' } }), 'ahp/change-after-noop', '/params/event/task/change');

@@ -21,8 +21,12 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 const PROSE_WORD = /^[a-z]+[.,;:!?)]*$/;
 
-/** The first credential-shaped match in `text` (assignments of a prose word excepted). */
-function credentialIn(text: string): SecretMatch | undefined {
+/**
+ * The first credential-shaped match in `text` (src/core/secrets.ts, every secret class), an
+ * assignment whose value is a plain lowercase prose word excepted; undefined when none.
+ * Shared with `ahp/credential-exposed` (src/ahp/rules/credentials.ts).
+ */
+export function credentialIn(text: string): SecretMatch | undefined {
   for (const m of findSecrets(text)) {
     if (m.class === 'assignment' && PROSE_WORD.test(text.slice(m.start, m.end))) continue;
     return m;

@@ -12,7 +12,7 @@ import type { ReportInput } from '../../core/rule.ts';
 import type { ElicitationChecks } from '../elicitation-body.ts';
 import type { AhpMessage } from '../message.ts';
 import { childPointer } from '../../core/pointer.ts';
-import { credentialAsked } from '../sensitive-names.ts';
+import { credentialAsked, urlSecrets } from '../sensitive-names.ts';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -182,14 +182,6 @@ export const elicitationFormSensitive = defineEventRule<AhpMessage, 'ahp/elicita
   },
 });
 
-/** The query-like parameter names of a URL: its query and a fragment written as `name=value&...`. */
-function urlParamNames(u: URL): string[] {
-  const names = [...u.searchParams.keys()];
-  const frag = u.hash.slice(1);
-  if (frag.includes('=')) for (const k of new URLSearchParams(frag).keys()) names.push(k);
-  return names;
-}
-
 /**
  * A URL request whose `url` carries userinfo or a credential-named query (or fragment)
  * parameter. interaction-payloads.md: "authorize URL navigation and preserve requester identity
@@ -213,15 +205,7 @@ export const elicitationUrlSecret = defineEventRule<AhpMessage, 'ahp/elicitation
     } catch {
       return; // not a URL: ahp/elicitation-body says so
     }
-    const report = (what: string) => ctx.report({ pointer: c.checks.textPointer, message: `The \`url\` of the serialized MCP request carries ${what}; a URL elicitation must not expose secrets in logs or be pre-authenticated (MCP §Safe URL Handling).`, data: embedded(c.partPointer, '/url') });
-    if (u.username !== '' || u.password !== '') report(`userinfo (${u.password !== '' ? 'a user name and password' : 'a user name'} before \`@\`)`);
-    const seen = new Set<string>();
-    for (const name of urlParamNames(u)) {
-      const asked = credentialAsked(name, true);
-      if (!asked || seen.has(name)) continue;
-      seen.add(name);
-      report(`${/^[\w.-]{1,64}$/.test(name) ? `the parameter \`${name}\`` : 'a parameter'}, whose name asks for ${asked}`);
-    }
+    for (const what of urlSecrets(u)) ctx.report({ pointer: c.checks.textPointer, message: `The \`url\` of the serialized MCP request carries ${what}; a URL elicitation must not expose secrets in logs or be pre-authenticated (MCP §Safe URL Handling).`, data: embedded(c.partPointer, '/url') });
   },
 });
 

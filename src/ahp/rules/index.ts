@@ -6,19 +6,23 @@
  * - elicitation.ts: the MCP elicitation binding (body, mode, action, content, sensitive forms and URLs);
  * - config.ts: no managed secret in a configuration change; a config.change.after that names no changed setting;
  * - changes.ts: task/workspace after events and file updates that change nothing;
- * - registration.ts: backend id uniqueness, literal secrets.
+ * - registration.ts: backend id uniqueness, literal secrets;
+ * - credentials.ts: no credential in an MCP tool descriptor or the event `source`;
+ * - reasoning.ts: reasoning parts only in assistant messages.
  * Each rule's metadata sits with its check; this module only lists them.
  */
 import type { RuleMeta } from '../../core/rule.ts';
 import { changeAfterNoop, fileChangeNoop } from './changes.ts';
 import { configAfterUnchanged, configManagedSecret } from './config.ts';
+import { credentialExposed } from './credentials.ts';
+import { reasoningOutsideAssistant } from './reasoning.ts';
 import { ELICITATION_RULES } from './elicitation.ts';
 import { attentionShape, interceptIdMismatch } from './message.ts';
 import { registrationDuplicateId, registrationLiteralSecret } from './registration.ts';
 import { AHP_SCHEMA_RULES } from './schema.ts';
 
 /** The per-event rules, in the order they run (and report) on each message. */
-export const AHP_EVENT_RULES = [interceptIdMismatch, ...ELICITATION_RULES, attentionShape, configAfterUnchanged, changeAfterNoop, fileChangeNoop, registrationDuplicateId, registrationLiteralSecret, configManagedSecret] as const;
+export const AHP_EVENT_RULES = [interceptIdMismatch, ...ELICITATION_RULES, attentionShape, configAfterUnchanged, changeAfterNoop, fileChangeNoop, registrationDuplicateId, registrationLiteralSecret, configManagedSecret, credentialExposed, reasoningOutsideAssistant] as const;
 
 const S = AHP_SCHEMA_RULES;
 const [elicitationBody, modeMismatch, actionMismatch, content, formSensitive, urlSecret] = ELICITATION_RULES;
@@ -56,4 +60,6 @@ export const AHP_MESSAGE_RULES: readonly RuleMeta[] = Object.freeze([
   registrationDuplicateId,
   registrationLiteralSecret,
   configManagedSecret,
+  credentialExposed,
+  reasoningOutsideAssistant,
 ]);
