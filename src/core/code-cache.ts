@@ -1,14 +1,16 @@
 /**
- * CommonJS modules loaded through a V8 code cache made at build time, for the generated
- * validators (src/generated/*.cjs, about 3 MB of code): compiling the AHP verdict module alone
- * costs about 40 ms of a 0.2 s start-up, and reading its compiled code back a few. Node 22.1+
- * caches compiled code itself (`module.enableCompileCache()`, which the bins turn on), so there
- * and whenever a module has no cache file this is a plain `require`.
+ * CommonJS modules loaded through a V8 code cache made at build time: the CLI bundles
+ * (dist/cli/*.cjs) and the generated validators (src/generated/*.cjs, about 3 MB of code).
+ * Compiling the AHP verdict module alone costs about 40 ms of a 0.2 s start-up, and reading its
+ * compiled code back a few. Node 22.1+ caches compiled code itself (`module.enableCompileCache()`,
+ * which the bins turn on), so there and whenever a module has no cache file this is a plain
+ * `require`.
  *
  * A cache file `<module>.v8cache` (written by tools/build/build.mjs into dist/ only, never
- * packed) is the SHA-1 of the module's source in hex, a newline, then V8's cached data. V8
- * checks that the data is its own version's and flags' (else it compiles as usual), but of the
- * source only its length, so the hash is what keeps an edited module from running stale code.
+ * packed) is the header `v8cache <n>\n`, the module's source as it was (n bytes), then V8's
+ * cached data. V8 checks that the data is its own version's and flags' (else it compiles as
+ * usual), but of the source only its length, so the copy is what keeps an edited module from
+ * running stale code: comparing bytes costs far less than loading node:crypto for a digest.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
@@ -22,10 +24,9 @@ export function codeCacheFile(file: string): string {
 
 const NODE_CACHES = typeof (Module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
 
-function sha1(text: string): string {
-  // node:crypto loads here, not with the CLI (`--version` needs none)
-  const { createHash } = createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
-  return createHash('sha1').update(text).digest('hex');
+/** The header of a cache file whose source copy is `length` bytes. */
+function cacheHeader(length: number): Buffer {
+  return Buffer.from(`v8cache ${length}\n`, 'latin1');
 }
 
 /** The module wrapper's compiled script of `source` (with `cache` when given) and a runner of it. */
@@ -57,9 +58,9 @@ export function lastCodeCacheUse(): CodeCacheUse | undefined {
  */
 export function requireCached(file: string, options: { nodeCache?: boolean } = {}): unknown {
   if (recording) {
-    const source = readFileSync(file, 'utf8');
-    const c = compile(file, source);
-    recording.set(file, { source, script: c.script });
+    const bytes = readFileSync(file);
+    const c = compile(file, bytes.toString('utf8'));
+    recording.set(file, { bytes, script: c.script });
     lastUse = 'require';
     return c.run();
   }
@@ -75,18 +76,19 @@ export function requireCached(file: string, options: { nodeCache?: boolean } = {
     lastUse = 'require';
     return createRequire(file)(file);
   }
-  const source = readFileSync(file, 'utf8');
-  const nl = data.indexOf(10);
-  if (nl !== 40 || data.toString('latin1', 0, 40) !== sha1(source)) {
+  const bytes = readFileSync(file);
+  const prefix = cacheHeader(bytes.length);
+  const end = prefix.length + bytes.length;
+  if (data.length < end || !data.subarray(0, prefix.length).equals(prefix) || !data.subarray(prefix.length, end).equals(bytes)) {
     lastUse = 'stale';
-    return compile(file, source).run();
+    return compile(file, bytes.toString('utf8')).run();
   }
-  const c = compile(file, source, data.subarray(41));
+  const c = compile(file, bytes.toString('utf8'), data.subarray(end));
   lastUse = c.script.cachedDataRejected === true ? 'rejected' : 'cache';
   return c.run();
 }
 
-let recording: Map<string, { source: string; script: Script }> | undefined;
+let recording: Map<string, { bytes: Buffer; script: Script }> | undefined;
 
 /**
  * Build time: from now on {@link requireCached} compiles every module afresh and keeps its
@@ -100,8 +102,8 @@ export function recordCodeCaches(): void {
 
 /** Write the code cache file of every module loaded since {@link recordCodeCaches}; returns their paths. */
 export function writeRecordedCodeCaches(): string[] {
-  const files = [...(recording ?? new Map<string, { source: string; script: Script }>())];
-  for (const [file, { source, script }] of files) writeFileSync(codeCacheFile(file), Buffer.concat([Buffer.from(`${sha1(source)}\n`, 'latin1'), script.createCachedData()]));
+  const files = [...(recording ?? new Map<string, { bytes: Buffer; script: Script }>())];
+  for (const [file, { bytes, script }] of files) writeFileSync(codeCacheFile(file), Buffer.concat([cacheHeader(bytes.length), bytes, script.createCachedData()]));
   recording = undefined;
   return files.map(([file]) => file);
 }

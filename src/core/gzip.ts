@@ -9,7 +9,7 @@
  * before the damage are checked, the incomplete line the damage cut is dropped (it would be a
  * second, misleading finding), and the reading stops there.
  */
-import { createGunzip } from 'node:zlib';
+import { createRequire } from 'node:module';
 
 /** What {@link gunzipIfCompressed} reports about one input. */
 export interface GzipState {
@@ -51,6 +51,8 @@ export async function* gunzipIfCompressed(input: AsyncIterable<Uint8Array | stri
     return;
   }
   state.compressed = true;
+  // node:zlib loads only for a compressed input (a few ms of every other start)
+  const { createGunzip } = createRequire(import.meta.url)('node:zlib') as typeof import('node:zlib');
   const gunzip = createGunzip();
   // our input's own failure (an I/O error) is not a corrupt stream: kept apart and rethrown
   let inputError: { e: unknown } | undefined;

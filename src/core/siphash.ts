@@ -3,7 +3,9 @@
  * 1 compression and 3 finalization rounds: the variant Rust's standard hash maps and CPython's
  * string hash use against crafted collisions) of a string's
  * UTF-16 code units, under a 128-bit key drawn at random once per process: the 64-bit table
- * keys of src/core/canonical.ts (`textKey`).
+ * keys of src/core/canonical.ts (`textKey`). The key comes from `Math.random`, whose generator
+ * V8 seeds in each process from Node's entropy source (OpenSSL's CSPRNG); its outputs never
+ * leave the process, so the key stays secret, and node:crypto (a few ms of start-up) is not loaded.
  *
  * Why a keyed PRF and not a cut of SHA-256: the stream tables need keys that a crafted stream
  * cannot make collide. A 64-bit cut of an unkeyed digest can be attacked offline (a birthday
@@ -16,22 +18,20 @@
  * Input encoding: the code units as 16-bit little-endian, 4 to a 64-bit word (an injective map
  * of strings, with the byte length in the last word as SipHash specifies), so no UTF-8 copy.
  */
-import { createRequire } from 'node:module';
-
-// The process key, drawn on the first keyed call: `--version` / `--help` never load node:crypto.
+// The process key, drawn on the first keyed call.
 let keyed = false;
 let K0L = 0;
 let K0H = 0;
 let K1L = 0;
 let K1H = 0;
 
+const word = (): number => (Math.random() * 0x100000000) >>> 0;
+
 function drawKey(): void {
-  const { randomBytes } = createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
-  const key = randomBytes(16);
-  K0L = key.readUInt32LE(0);
-  K0H = key.readUInt32LE(4);
-  K1L = key.readUInt32LE(8);
-  K1H = key.readUInt32LE(12);
+  K0L = word();
+  K0H = word();
+  K1L = word();
+  K1H = word();
   keyed = true;
 }
 

@@ -58,7 +58,7 @@ function loadsOf(bin: 'aep' | 'ahp', args: string[]): { code: number | null; fil
   return { code: r.status, files: files.map((f) => relative(REPO, f.startsWith('file:') ? fileURLToPath(f) : f).split(sep).join('/')), builtins };
 }
 
-test('the built bins: --version and --help read no schema (*.schema.json) or generated validator and load neither node:crypto (but ahp --help) nor node:child_process', { skip: existsSync(join(REPO, 'dist/cli/aep.js')) ? false : 'no build in dist/: run `npm run build`' }, () => {
+test('the built bins: --version and --help read no schema (*.schema.json) or generated validator and load neither node:crypto (but ahp --help) nor node:child_process', { skip: existsSync(join(REPO, 'dist/cli/aep.cjs')) ? false : 'no build in dist/: run `npm run build`' }, () => {
   for (const bin of ['aep', 'ahp'] as const) {
     for (const args of [['--version'], ['--help'], ['validate', '--help']]) {
       const r = loadsOf(bin, args);
@@ -72,7 +72,7 @@ test('the built bins: --version and --help read no schema (*.schema.json) or gen
   }
 });
 
-test('the built bins: aep validate reads the AEP validators only, ahp validate the AHP ones', { skip: existsSync(join(REPO, 'dist/cli/aep.js')) ? false : 'no build in dist/: run `npm run build`' }, () => {
+test('the built bins: aep validate reads the AEP validators only, ahp validate the AHP ones', { skip: existsSync(join(REPO, 'dist/cli/aep.cjs')) ? false : 'no build in dist/: run `npm run build`' }, () => {
   const aep = loadsOf('aep', ['validate', 'examples/aep/session.jsonl']);
   assert.equal(aep.code, 0);
   assert.ok(aep.files.includes('dist/generated/aep-verdicts-all.cjs'), `aep validate read ${aep.files.join(', ')}`);

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, createReadStream, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, createReadStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -203,8 +203,9 @@ test('a bin run without a build prints one line and exits 2', () => {
   const dir = mkdtempSync(join(tmpdir(), 'agent-conformance-nobuild-'));
   try {
     mkdirSync(join(dir, 'bin'));
+    // the whole bin/ folder (the bins, their launcher and bin/package.json), without dist/
+    for (const f of readdirSync(join(REPO, 'bin'))) copyFileSync(join(REPO, 'bin', f), join(dir, 'bin', f));
     for (const b of ['aep', 'ahp']) {
-      copyFileSync(join(REPO, 'bin', `${b}.js`), join(dir, 'bin', `${b}.js`));
       const r = spawnSync(process.execPath, [join(dir, 'bin', `${b}.js`), '--version'], { encoding: 'utf8' });
       assert.equal(r.status, 2);
       assert.equal(r.stdout, '');

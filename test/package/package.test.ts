@@ -68,10 +68,10 @@ const npmVersion = spawnSync(NPM, ['--version'], { encoding: 'utf8', env: childE
 const skip = npmVersion.status === 0 ? false : `npm is not available (${npmVersion.error?.message ?? `exit ${npmVersion.status}`}): the packaging smoke test needs it`;
 
 /** Files the tarball may hold (package-relative paths); see package.json `files`. */
-const ALLOWED = [/^package\.json$/, /^README\.md$/, /^RULES\.md$/, /^LICENSE$/, /^bin\/(aep|ahp)\.js$/, /^dist\//, /^schemas\/.+\.json$/, /^upstream\/mcp\/2025-11-25\/(pin\.json|README\.md)$/];
+const ALLOWED = [/^package\.json$/, /^README\.md$/, /^RULES\.md$/, /^LICENSE$/, /^bin\/(aep|ahp|launch)\.js$/, /^bin\/package\.json$/, /^dist\//, /^schemas\/.+\.json$/, /^upstream\/mcp\/2025-11-25\/(pin\.json|README\.md)$/];
 
-/** A chunk of a CLI bundle (tools/build/build.mjs): `cli/<entry>-<name>-<HASH>.js`. */
-const CLI_CHUNK = /^cli\/(aep|ahp)-[a-z-]+-[A-Z0-9]{8}\.js$/;
+/** What tools/build/build.mjs writes to dist/cli/: a CommonJS bundle per CLI, its code cache, and the bins' cache loader. */
+const CLI_FILES = ['cli/aep.cjs', 'cli/ahp.cjs', 'cli/aep.cjs.v8cache', 'cli/ahp.cjs.v8cache', 'cli/code-cache.cjs'];
 
 test('the build in dist/ is current: every src module has its .js and .d.ts (src/cli/: one bundle per CLI), none is older than its source, other files are copied, none is left over', () => {
   const src = join(REPO, 'src');
@@ -100,23 +100,24 @@ test('the build in dist/ is current: every src module has its .js and .d.ts (src
       else if (statSync(p).mtimeMs < statSync(file).mtimeMs) problems.push(`dist/${out} is older than src/${rel}`);
     }
   }
-  // each CLI is one bundle of every module it loads at start-up (it imports only its own chunks
-  // and node built-ins), newer than every source
+  // each CLI is one bundle of every module it loads (it requires only node built-ins, and
+  // ajv's runtime pieces through the generated validators, which are not bundled), newer than every source
   for (const entry of ['aep', 'ahp']) {
-    const p = join(dist, 'cli', `${entry}.js`);
+    const p = join(dist, 'cli', `${entry}.cjs`);
     if (!existsSync(p)) {
-      problems.push(`dist/cli/${entry}.js is missing`);
+      problems.push(`dist/cli/${entry}.cjs is missing`);
       continue;
     }
-    if (statSync(p).mtimeMs < newestSource) problems.push(`dist/cli/${entry}.js is older than a source in src/`);
-    const imports = [...readFileSync(p, 'utf8').matchAll(/^\s*(?:import|export)\b[^'"]*?from\s*(['"])([^'"]+)\1|\bimport\((['"])([^'"]+)\3\)/gm)].map((m) => m[2] ?? m[4]!);
-    const foreign = imports.filter((i) => !i.startsWith('node:') && !CLI_CHUNK.test(`cli/${i.replace(/^\.\//, '')}`));
-    if (foreign.length > 0) problems.push(`dist/cli/${entry}.js is not bundled: it imports ${foreign.join(', ')}`);
+    if (statSync(p).mtimeMs < newestSource) problems.push(`dist/cli/${entry}.cjs is older than a source in src/`);
+    if (!existsSync(`${p}.v8cache`)) problems.push(`dist/cli/${entry}.cjs.v8cache is missing`);
+    const requires = [...readFileSync(p, 'utf8').matchAll(/\brequire\((['"])([^'"]+)\1\)|^\s*import\b/gm)].map((m) => m[2] ?? 'import');
+    const foreign = requires.filter((r) => !r.startsWith('node:'));
+    if (foreign.length > 0) problems.push(`dist/cli/${entry}.cjs is not bundled: it loads ${foreign.join(', ')}`);
   }
   for (const file of walk(dist)) {
     const rel = relative(dist, file);
     if (rel.split(sep).join('/').startsWith('cli/')) {
-      if (!['cli/aep.js', 'cli/ahp.js'].includes(rel.split(sep).join('/')) && !CLI_CHUNK.test(rel.split(sep).join('/'))) problems.push(`dist/${rel} is no CLI bundle or chunk`);
+      if (!CLI_FILES.includes(rel.split(sep).join('/'))) problems.push(`dist/${rel} is not a CLI bundle, its code cache or the cache loader`);
       continue;
     }
     const stem = rel.replace(/(\.d\.ts|\.js)$/, '');
@@ -145,7 +146,7 @@ test('npm pack -> install into a project outside the repository -> bins, .mjs, .
     const files = packed[0]!.files.map((f) => f.path);
     const stray = files.filter((f) => !ALLOWED.some((re) => re.test(f)));
     assert.deepEqual(stray, [], 'the tarball holds files outside the files list');
-    for (const must of ['LICENSE', 'README.md', 'RULES.md', 'bin/aep.js', 'bin/ahp.js', 'dist/index.js', 'dist/index.d.ts', 'dist/cli/aep.js', 'dist/report/spec-anchors.json', 'dist/fixture-runner/examples.json.gz', 'upstream/mcp/2025-11-25/pin.json', 'schemas/mcp/mcp-elicitation.schema.json'])
+    for (const must of ['LICENSE', 'README.md', 'RULES.md', 'bin/aep.js', 'bin/ahp.js', 'bin/launch.js', 'bin/package.json', 'dist/index.js', 'dist/index.d.ts', 'dist/cli/aep.cjs', 'dist/cli/ahp.cjs', 'dist/cli/code-cache.cjs', 'dist/report/spec-anchors.json', 'dist/fixture-runner/examples.json.gz', 'upstream/mcp/2025-11-25/pin.json', 'schemas/mcp/mcp-elicitation.schema.json'])
       assert.ok(files.includes(must), `the tarball lacks ${must}`);
     assert.ok(!files.some((f) => /^(src|test|tools|conformance|examples|docs)\//.test(f) || /^upstream\/mcp\/[^/]+\/schema\.(json|ts)$/.test(f)), 'sources, tests, tools or upstream bytes were packed');
 

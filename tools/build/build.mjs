@@ -110,28 +110,57 @@ const lazyChildProcess = {
   },
 };
 
-// the CLI bundles: one esbuild run per entry, so neither loads the other's code
+// the CLI bundles: one CommonJS file per entry (no chunks: what only some verbs need loads on
+// first use inside it), so it loads through a V8 code cache (src/core/code-cache.ts) on Node 20,
+// which caches no ES module's compiled code; code-cache.cjs is that loader, for the bins
 rmSync(join(DIST, 'cli'), { recursive: true, force: true });
 const { build } = await import('esbuild');
+const cjs = {
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  // the sources are ES modules: import.meta.url is the bundle's own file URL
+  define: { 'import.meta.url': '__bundle_url' },
+  legalComments: 'none',
+  // less to parse at each start (comments, whitespace); names stay, so stack traces read
+  minifyWhitespace: true,
+  minifySyntax: true,
+  plugins: [lazyChildProcess],
+  logLevel: 'warning',
+};
 for (const entry of ['aep', 'ahp']) {
   await build({
+    ...cjs,
     entryPoints: [join(SRC, 'cli', `${entry}.ts`)],
-    outdir: join(DIST, 'cli'),
-    bundle: true,
-    splitting: true,
-    chunkNames: `${entry}-[name]-[hash]`,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    // commander is CommonJS: its require() of node built-ins needs a real require in an ES module
-    banner: { js: `// the \`${entry}\` CLI, bundled from src/cli/${entry}.ts by tools/build/build.mjs\nimport { createRequire as __createRequire } from 'node:module';\nconst require = __createRequire(import.meta.url);` },
-    legalComments: 'none',
-    // less to parse at each start (comments, whitespace); names stay, so stack traces read
-    minifyWhitespace: true,
-    minifySyntax: true,
-    plugins: [lazyChildProcess],
-    logLevel: 'warning',
+    outfile: join(DIST, 'cli', `${entry}.cjs`),
+    banner: { js: `// the \`${entry}\` CLI, bundled from src/cli/${entry}.ts by tools/build/build.mjs\nconst __bundle_url = require('node:url').pathToFileURL(__filename).href;` },
   });
+}
+await build({
+  ...cjs,
+  entryPoints: [join(SRC, 'core', 'code-cache.ts')],
+  outfile: join(DIST, 'cli', 'code-cache.cjs'),
+  banner: { js: `// the code cache loader of the bins, bundled from src/core/code-cache.ts by tools/build/build.mjs\nconst __bundle_url = require('node:url').pathToFileURL(__filename).href;` },
+});
+
+// the CLI bundles' code caches: each bundle runs, in a child process with this Node, the
+// commands a user runs most (validate on our examples, valid and broken, --help), then saves
+// what they compiled
+const warmups = {
+  aep: [['validate', 'examples/aep/session.jsonl'], ['validate', '--format', 'json', 'examples/aep/session-broken.jsonl'], ['--help'], ['validate', '--help']],
+  ahp: [['validate', 'examples/ahp/session.jsonl'], ['validate', '--format', 'json', 'examples/ahp/session-broken.jsonl'], ['--help'], ['validate', '--help']],
+};
+for (const [entry, runs] of Object.entries(warmups)) {
+  const script = `const c = require(${JSON.stringify(join(DIST, 'cli', 'code-cache.cjs'))});
+c.recordCodeCaches();
+const cli = c.requireCached(${JSON.stringify(join(DIST, 'cli', `${entry}.cjs`))});
+(async () => { for (const args of ${JSON.stringify(runs)}) await cli.run([process.argv[0], ${JSON.stringify(entry)}, ...args]); c.writeRecordedCodeCaches(); })();`;
+  const w = spawnSync(process.execPath, ['-e', script], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, NO_COLOR: '1' } });
+  if (w.status !== 0 || !existsSync(join(DIST, 'cli', `${entry}.cjs.v8cache`))) {
+    process.stderr.write(`build: recording the code cache of dist/cli/${entry}.cjs failed (exit ${w.status})\n`);
+    process.exit(1);
+  }
 }
 const bundled = readdirSync(join(DIST, 'cli')).length;
 process.stdout.write(`build: dist/ written (${rewritten} declaration files' imports rewritten to .js, ${copied} other files copied from src/, ${cached} code caches, ${bundled} CLI bundle files in dist/cli/, examples bundle ${examples.length} bytes)\n`);
