@@ -219,7 +219,7 @@ test('id table: exact lookups through growth; generations forget the oldest half
   const entry = (i: number): IdEntry =>
     i % 2 === 0
       ? { kind: 'digest', content: { hi: i, lo: (i ^ 0xffff) >>> 0 }, line: i + 1, file: 0 }
-      : { kind: 'line', fnv: (i * 2654435761) >>> 0, byteOffset: i * 1_400_000_007, line: i + 1, file: 0 };
+      : { kind: 'line', fingerprint: (i * 2654435761) >>> 0, byteOffset: i * 1_400_000_007, line: i + 1, file: 0 };
   for (let i = 0; i < 100_000; i++) forgot += Number(t.add(key(i), entry(i)));
   assert.equal(t.fileIndex('a.jsonl'), 0);
   assert.equal(forgot, 0);
@@ -234,14 +234,14 @@ test('id table: exact lookups through growth; generations forget the oldest half
   assert.ok(t.get(key(50_000)) && t.get(key(100_000)));
   assert.ok(t.size <= 100_000);
   const edge = new AepIdTable(10);
-  const far: IdEntry = { kind: 'line', fnv: 0xffffffff, byteOffset: MAX_LINE_OFFSET - 1, line: 0xffffffff, file: MAX_LINE_FILES - 1 };
+  const far: IdEntry = { kind: 'line', fingerprint: 0xffffffff, byteOffset: MAX_LINE_OFFSET - 1, line: 0xffffffff, file: MAX_LINE_FILES - 1 };
   const wide: IdEntry = { kind: 'digest', content: { hi: 0xffffffff, lo: 0xffffffff }, line: 3, file: 0x7fffffff };
   edge.add(key(1), far);
   edge.add(key(2), wide);
   assert.deepEqual([edge.get(key(1)), edge.get(key(2))], [far, wide], 'the largest offset, line and input index survive packing');
   const one = new AepIdTable(1);
   one.add(key(1), { kind: 'digest', content: { hi: 0, lo: 0 }, line: 1, file: 0 });
-  assert.equal(one.add(key(2), { kind: 'line', fnv: 0, byteOffset: 10, line: 2, file: 0 }), true);
+  assert.equal(one.add(key(2), { kind: 'line', fingerprint: 0, byteOffset: 10, line: 2, file: 0 }), true);
   assert.equal(one.size, 1);
 });
 

@@ -12,7 +12,7 @@
  * input and pipes keep the digest. Also keeps the run's input names (shared as
  * {@link InputNames} by the compact tables of the other analyzers). Releases nothing.
  */
-import { fnv32, sameAsReadBack, type Hash64 } from '../../core/canonical.ts';
+import { lineFingerprint, sameAsReadBack, type Hash64 } from '../../core/canonical.ts';
 import { markOf, type Mark } from '../../core/mark.ts';
 import type { ParsedEvent } from '../../core/rule.ts';
 import { attr, type AepEvent } from '../event.ts';
@@ -31,8 +31,8 @@ export type IdEntry = {
   | { kind: 'digest'; content: Hash64 }
   | {
       kind: 'line';
-      /** FNV-1a of the line's text (tells that the line read back is still the one read). */
-      fnv: number;
+      /** The line's {@link lineFingerprint} (tells that the line read back is still the one read). */
+      fingerprint: number;
       /** Byte offset of the line start, below {@link MAX_LINE_OFFSET}. */
       byteOffset: number;
     }
@@ -47,7 +47,7 @@ const TWO32 = 2 ** 32;
 
 /**
  * The u32 columns of an identity row. `digest` entries: the content digest's two words; `line`
- * entries: the line's FNV-1a and the offset's low 32 bits. `file`: the entry-kind bit (31), for
+ * entries: the line's fingerprint and the offset's low 32 bits. `file`: the entry-kind bit (31), for
  * `line` entries the offset's high 15 bits (16-30) beside a 16-bit input index, else the input.
  */
 const ID_U32 = { contentHi: 0, contentLo: 1, line: 2, file: 3, count: 4 } as const;
@@ -100,7 +100,7 @@ export class AepIdTable {
     const line = t.getU(s, ID_U32.line);
     const f = t.getU(s, ID_U32.file);
     if (!(f & LINE_KIND)) return { kind: 'digest', content: { hi: ch, lo: cl }, line, file: f };
-    return { kind: 'line', fnv: ch, byteOffset: ((f >>> 16) & 0x7fff) * TWO32 + cl, line, file: f & 0xffff };
+    return { kind: 'line', fingerprint: ch, byteOffset: ((f >>> 16) & 0x7fff) * TWO32 + cl, line, file: f & 0xffff };
   }
 
   /**
@@ -116,7 +116,7 @@ export class AepIdTable {
       t.setU(s, ID_U32.contentLo, e.content.lo);
       t.setU(s, ID_U32.file, e.file & 0x7fffffff);
     } else {
-      t.setU(s, ID_U32.contentHi, e.fnv);
+      t.setU(s, ID_U32.contentHi, e.fingerprint);
       t.setU(s, ID_U32.contentLo, e.byteOffset % TWO32);
       t.setU(s, ID_U32.file, (LINE_KIND | (Math.floor(e.byteOffset / TWO32) << 16) | e.file) >>> 0);
     }
@@ -185,7 +185,7 @@ export class IdentityAnalyzer {
     const file = this.ids.fileIndex(ev.source);
     if (ev.reread && file < MAX_LINE_FILES && ev.byteOffset < MAX_LINE_OFFSET) {
       this.rereaders.set(file, ev.reread);
-      return { kind: 'line', fnv: fnv32(ev.text), byteOffset: ev.byteOffset, line: ev.line, file };
+      return { kind: 'line', fingerprint: lineFingerprint(ev.text), byteOffset: ev.byteOffset, line: ev.line, file };
     }
     return { kind: 'digest', content: contentHash(ev), line: ev.line, file };
   }
@@ -200,6 +200,6 @@ export class IdentityAnalyzer {
       const c = contentHash(ev);
       return c.hi === first.content.hi && c.lo === first.content.lo;
     }
-    return sameAsReadBack(this.rereaders.get(first.file)?.(first.byteOffset), first.fnv, ev);
+    return sameAsReadBack(this.rereaders.get(first.file)?.(first.byteOffset), first.fingerprint, ev);
   }
 }

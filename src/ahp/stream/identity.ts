@@ -23,7 +23,7 @@
  * any later point); cap `--max-events` (budget.ts): when full, the oldest event row is forgotten
  * (after the answered request ids), and the analyzers keyed by it are told ({@link onForget}).
  */
-import { sameAsReadBack } from '../../core/canonical.ts';
+import { lineFingerprint, sameAsReadBack } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';
 import type { AhpMessage } from '../message.ts';
 import type { BudgetHolder, EventBudget } from './budget.ts';
@@ -345,11 +345,11 @@ export class EventIdentity implements BudgetHolder {
         let flags = (control.mask << CONTROL_PRESENT_SHIFT) | (via === 'observe' ? EVENT_FLAG.observed : 0);
         for (let i = 0; i < control.fp.length; i++) r.setU(s, EVENT_U32.control + i, control.fp[i]!);
         if (intercepted) {
-          // a re-readable line keeps only its fingerprint (FNV-1a): a re-sent
+          // a re-readable line keeps only its fingerprint (lineFingerprint): a re-sent
           // request reads it back and compares exactly; other inputs keep a digest
           const rereadable = msg.reread !== undefined && at.byteOffset !== undefined;
           if (rereadable) this.rereaders.set(fileCode, msg.reread!);
-          const words = rereadable ? [fnv32(msg.text), 0] : digestWords(valueDigest(ev, msg.bigIntegers, EVENT_PTR));
+          const words = rereadable ? [lineFingerprint(msg.text), 0] : digestWords(valueDigest(ev, msg.bigIntegers, EVENT_PTR));
           flags |= EVENT_FLAG.intercepted | (rereadable ? EVENT_FLAG.rereadable : 0);
           r.setU(s, EVENT_U32.interceptDigest, words[0]!);
           r.setU(s, EVENT_U32.interceptDigest + 1, words[1]!);
