@@ -24,6 +24,12 @@ import { makeFinding, RuleCrashError, type EventRule, type ParsedEvent, type Rep
  * record of analyzers, `F` its per-event facts.
  */
 export interface FactRule<F, S> extends RuleMeta {
+  /**
+   * The facts (names of members of `F`) that call for a verdict: when given, `onEvent` runs only for an event where one
+   * of them is set (not `undefined`), so the engine skips the call for every other event; a
+   * rule that must see every event leaves it out.
+   */
+  on?: readonly string[];
   onEvent?(facts: F, ctx: RuleContext, state: S): void;
   /** End of input (`ctx.report` needs `at`, or reports without a line). */
   onEnd?(state: S, ctx: RuleContext): void;
@@ -78,7 +84,7 @@ export function selectedSink(sink: FindingSink, selection: RuleSelection): Findi
  */
 export class Engine<E extends ParsedEvent, F, S> {
   private readonly eventRules: { rule: EventRule<E>; ctx: RuleContext }[];
-  private readonly streamRules: { rule: FactRule<F, S>; ctx: RuleContext }[];
+  private readonly streamRules: { rule: FactRule<F, S>; ctx: RuleContext; on: readonly string[] | undefined }[];
   private current: E | undefined;
 
   constructor(
@@ -92,7 +98,7 @@ export class Engine<E extends ParsedEvent, F, S> {
     // per event showed in profiles)
     const bind = (rule: RuleMeta): RuleContext => ({ report: (r: ReportInput) => sink(makeFinding(rule, r, this.current)) });
     this.eventRules = eventRules.filter((r) => isSelected(selection, r.id)).map((rule) => ({ rule, ctx: bind(rule) }));
-    this.streamRules = streamRules.filter((r) => isSelected(selection, r.id)).map((rule) => ({ rule, ctx: bind(rule) }));
+    this.streamRules = streamRules.filter((r) => isSelected(selection, r.id) && (r.onEvent || r.onEnd)).map((rule) => ({ rule, ctx: bind(rule), on: rule.on }));
   }
 
   /** The run's analyzers (read-only use: tests and diagnostics). */
@@ -128,8 +134,14 @@ export class Engine<E extends ParsedEvent, F, S> {
         throw new RuleCrashError('(stream analyzers)', `${event.source}:${event.line}`, e);
       }
       if (facts === undefined) return;
-      for (const { rule, ctx } of this.streamRules) {
+      const present = facts as Record<string, unknown>;
+      for (const { rule, ctx, on } of this.streamRules) {
         if (!rule.onEvent) continue;
+        if (on !== undefined) {
+          let i = 0;
+          while (i < on.length && present[on[i]!] === undefined) i++;
+          if (i === on.length) continue;
+        }
         try {
           rule.onEvent(facts, ctx, this.model.state);
         } catch (e) {

@@ -11,6 +11,7 @@ export const ackCause = defineStreamRule({
   severity: 'error',
   description: 'control.accepted and control.rejected carry cause = the command id.',
   spec: 'AEP-0004 §3, §6',
+  on: ['ack'],
   onEvent(f: AepFacts, ctx) {
     if (!f.ack || f.ack.cause !== undefined) return;
     ctx.report({ pointer: '/cause', message: `${f.ev.type} has no \`cause\`; an ack names the command it decides by its id.` });

@@ -15,6 +15,7 @@ export const ackExclusive = defineStreamRule({
   severity: 'error',
   description: 'A target makes one ack decision per command: one distinct ack per (ack source, cause).',
   spec: 'AEP-0004 §3',
+  on: ['ack'],
   onEvent(f: AepFacts, ctx) {
     const prior = f.ack?.prior;
     if (!prior) return;

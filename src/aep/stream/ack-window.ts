@@ -16,6 +16,7 @@ export const ackWindow = defineStreamRule({
   severity: 'warning',
   description: "A command is acknowledged within the ack window (10 000 ms by default), by the two events' time attributes.",
   spec: 'AEP-0004 §3',
+  on: ['ack'],
   onEvent(f: AepFacts, ctx, state: AepStreamState) {
     const cmd = f.ack?.command;
     if (cmd?.lateByMs === undefined) return;

@@ -13,6 +13,7 @@ export const attentionSubject = defineStreamRule({
   severity: 'error',
   description: 'Attention lifecycle events and control.attention.respond carry subject = the attention request id.',
   spec: 'AEP-0002 §7.1; AEP-0004 §5, §6',
+  on: ['attention'],
   onEvent(f: AepFacts, ctx) {
     if (!f.attention || f.attention.subject !== undefined) return;
     ctx.report({

@@ -14,6 +14,7 @@ export const attentionTerminal = defineStreamRule({
   severity: 'error',
   description: 'An attention request reaches at most one terminal (attention.resolved or attention.timeout).',
   spec: 'AEP-0002 §2 convention 5, §7',
+  on: ['attention'],
   onEvent(f: AepFacts, ctx) {
     const prior = f.attention?.priorTerminal;
     if (!prior) return;

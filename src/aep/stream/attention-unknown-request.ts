@@ -18,6 +18,7 @@ export const attentionUnknownRequest = defineStreamRule({
   severity: 'info',
   description: 'The attention request named by subject is not in the stream, so the link cannot be verified.',
   spec: 'AEP-0002 §7.1; AEP-0001 §7.4',
+  on: ['attention'],
   onEvent(f: AepFacts, ctx) {
     const a = f.attention;
     if (!a || a.subject === undefined || a.link.status !== 'missing') return;

@@ -17,6 +17,7 @@ export const endedWithOpenAttention = defineStreamRule({
   severity: 'error',
   description: 'A session does not end while an attention request it raised is still open.',
   spec: 'AEP-0002 §7.2',
+  on: ['endedWithOpen'],
   onEvent(f: AepFacts, ctx) {
     const open = f.endedWithOpen;
     if (!open) return;

@@ -13,6 +13,7 @@ export const epochRegression = defineStreamRule({
   severity: 'error',
   description: 'Within one (source, session), epoch never decreases.',
   spec: 'AEP-0001 §7.2',
+  on: ['order'],
   onEvent(f: AepFacts, ctx) {
     if (f.order?.kind !== 'epoch') return;
     const { epoch, prev } = f.order;

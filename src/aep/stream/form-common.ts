@@ -36,6 +36,7 @@ export function formIssueRule<const Id extends string>(meta: RuleMeta & { id: Id
   const respond = roles.includes('respond');
   return defineStreamRule({
     ...meta,
+    on: ['form'],
     onEvent(f: AepFacts, ctx) {
       const form = f.form;
       if (form?.outcome.kind !== 'checked' || !(form.role === 'answered' ? answered : respond)) return;

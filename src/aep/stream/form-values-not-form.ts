@@ -14,6 +14,7 @@ export const formValuesNotForm = defineStreamRule({
   severity: 'warning',
   description: 'Form values answer only a kind "form" request.',
   spec: FORM_SPEC,
+  on: ['form'],
   onEvent(f: AepFacts, ctx) {
     const o = f.form?.outcome;
     if (o?.kind !== 'not-form') return;

@@ -19,6 +19,7 @@ export const formValuesUnverifiable = defineStreamRule({
   severity: 'info',
   description: 'Form values whose request is not available cannot be verified (cannot verify, never a pass).',
   spec: FORM_SPEC,
+  on: ['form'],
   onEvent(facts: AepFacts, ctx) {
     const f = facts.form;
     const o = f?.outcome;

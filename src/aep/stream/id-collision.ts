@@ -16,6 +16,7 @@ export const idCollision = defineStreamRule({
   severity: 'error',
   description: 'The same (source, id) never names two events with different content.',
   spec: 'AEP-0001 §5.1 #2, §7.4',
+  on: ['collision'],
   onEvent(f: AepFacts, ctx) {
     if (!f.collision) return;
     ctx.report({

@@ -19,6 +19,7 @@ export const idUnverifiable = defineStreamRule({
   severity: 'warning',
   description: 'A repeated (source, id) whose first line can no longer be read back cannot be classified as redelivery or collision.',
   spec: 'AEP-0001 §5.1 #2, §7.4',
+  on: ['unverifiable'],
   onEvent(f: AepFacts, ctx) {
     if (!f.unverifiable) return;
     ctx.report({

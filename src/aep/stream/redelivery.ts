@@ -18,6 +18,7 @@ export const redelivery = defineStreamRule({
   severity: 'warning',
   description: 'An event repeated exactly under the same (source, id) is redelivery: reported once and counted once.',
   spec: 'AEP-0001 §7.4; AEP-0002 §2 convention 5; AEP-0004 §3',
+  on: ['redelivery'],
   onEvent(f: AepFacts, ctx) {
     if (!f.redelivery) return;
     ctx.report({

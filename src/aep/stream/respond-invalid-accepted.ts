@@ -21,6 +21,7 @@ export const respondInvalidAccepted = defineStreamRule({
   severity: 'error',
   description: 'A control.attention.respond with invalid form values is rejected, not accepted or answered.',
   spec: 'AEP-0002 §5.3 values; AEP-0006; AEP-0004 §3',
+  on: ['endorsesInvalid'],
   onEvent(f: AepFacts, ctx) {
     if (!f.endorsesInvalid) return;
     const how = f.ev.type === 'control.accepted' ? 'accepts' : 'records an answer caused by';

@@ -14,6 +14,7 @@ export const runTerminal = defineStreamRule({
   severity: 'error',
   description: 'A run reaches at most one terminal (run.finished, run.failed or run.cancelled).',
   spec: 'AEP-0002 §2 convention 5',
+  on: ['runTerminal'],
   onEvent(f: AepFacts, ctx) {
     const t = f.runTerminal;
     if (!t) return;

@@ -14,6 +14,7 @@ export const seqRegression = defineStreamRule({
   severity: 'error',
   description: 'Within one (source, session) and epoch, seq strictly increases in arrival order.',
   spec: 'AEP-0001 §7.2-§7.3',
+  on: ['order'],
   onEvent(f: AepFacts, ctx) {
     if (f.order?.kind !== 'seq') return;
     const { seq, epoch, prev } = f.order;

@@ -12,6 +12,7 @@ export const sessionEnded = defineStreamRule({
   severity: 'error',
   description: 'A session has at most one distinct session.ended.',
   spec: 'AEP-0002 §2 convention 5',
+  on: ['sessionEnded'],
   onEvent(f: AepFacts, ctx) {
     if (!f.sessionEnded) return;
     ctx.report({

@@ -1,0 +1,32 @@
+// A stream rule's `on` (src/core/engine.ts FactRule): the engine calls its onEvent only for an
+// event whose facts set one of the named members; a rule without `on` sees every event.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { defineStreamRule, Engine } from '../../src/core/engine.ts';
+import type { ParsedEvent } from '../../src/core/rule.ts';
+
+type Facts = { n: number; odd?: true; big?: number };
+
+test('Engine: onEvent runs for the facts named in `on` only; without `on`, for every event', () => {
+  const seen: Record<string, number[]> = { odd: [], big: [], either: [], all: [] };
+  const meta = { severity: 'info' as const, title: 't', description: 'd', spec: 's' };
+  const rules = [
+    defineStreamRule<Facts, undefined, 'x/odd'>({ ...meta, id: 'x/odd', on: ['odd'], onEvent: (f) => void seen.odd!.push(f.n) }),
+    defineStreamRule<Facts, undefined, 'x/big'>({ ...meta, id: 'x/big', on: ['big'], onEvent: (f) => void seen.big!.push(f.n) }),
+    defineStreamRule<Facts, undefined, 'x/either'>({ ...meta, id: 'x/either', on: ['odd', 'big'], onEvent: (f) => void seen.either!.push(f.n) }),
+    defineStreamRule<Facts, undefined, 'x/all'>({ ...meta, id: 'x/all', onEvent: (f) => void seen.all!.push(f.n) }),
+  ];
+  const model = {
+    state: undefined,
+    observe(ev: ParsedEvent): Facts {
+      const n = (ev.value as { n: number }).n;
+      const f: Facts = { n };
+      if (n % 2) f.odd = true;
+      if (n >= 3) f.big = n;
+      return f;
+    },
+  };
+  const engine = new Engine<ParsedEvent, Facts, undefined>([], rules, model, () => undefined);
+  for (let n = 0; n < 5; n++) engine.streamEvent({ source: 's', line: n + 1, byteOffset: 0, text: '', value: { n }, duplicates: [], duplicatesOmitted: 0, bigIntegers: [] } as unknown as ParsedEvent);
+  assert.deepEqual(seen, { odd: [1, 3], big: [3, 4], either: [1, 3, 4], all: [0, 1, 2, 3, 4] });
+});
