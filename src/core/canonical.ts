@@ -181,11 +181,12 @@ export function textKey(text: string): Hash64 {
 }
 
 /**
- * A 32-bit FNV-1a fingerprint of `s` (over UTF-16 code units), as an unsigned integer. Not a
- * security property: it only tells that two texts differ.
+ * A 32-bit FNV-1a fingerprint of `s` (over UTF-16 code units), as an unsigned integer; with
+ * `lead` (a code unit), that of `String.fromCharCode(lead) + s`, without building the string.
+ * Not a security property: it only tells that two texts differ.
  */
-export function fnv32(s: string): number {
-  let h = 0x811c9dc5;
+export function fnv32(s: string, lead = -1): number {
+  let h = lead < 0 ? 0x811c9dc5 : Math.imul(0x811c9dc5 ^ lead, 0x01000193);
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
   return h >>> 0;
 }

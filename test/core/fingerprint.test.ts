@@ -3,7 +3,7 @@
 // samples between, so that an edit there is seen and one elsewhere is documented as unseen.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { lineFingerprint } from '../../src/core/canonical.ts';
+import { fnv32, lineFingerprint } from '../../src/core/canonical.ts';
 
 const edit = (s: string, i: number): string => s.slice(0, i) + (s[i] === 'x' ? 'y' : 'x') + s.slice(i + 1);
 
@@ -28,4 +28,10 @@ test('lineFingerprint: a long line: its length, its first and last 32 code units
   const unsampled = [...Array(n).keys()].filter((i) => !sampled.has(i));
   assert.ok(unsampled.length > 0);
   for (const i of unsampled) assert.equal(lineFingerprint(edit(line, i)), fp, `edit at unsampled ${i} (the documented limit)`);
+});
+
+test('fnv32 with a lead code unit is fnv32 of the string with that unit prepended', () => {
+  for (const s of ['', 'a', 'tool.before', 'sess_1', '\u00e9\ud83d\ude00', 'x'.repeat(300)]) {
+    for (const lead of [0x73, 0x6f, 0, 0xffff]) assert.equal(fnv32(s, lead), fnv32(String.fromCharCode(lead) + s), `${lead} ${s}`);
+  }
 });

@@ -139,3 +139,16 @@ describe('the other formats of the table', () => {
     assert.deepEqual(Object.keys(STRICT_FORMATS).sort(), ['date', 'date-time', 'email', 'uri']);
   });
 });
+
+test('date-time: a non-digit or a missing separator at any position of a valid one is invalid', () => {
+  const valid = '2026-07-03T10:14:00.125+05:30';
+  assert.equal(isDateTime(valid), true);
+  for (let i = 0; i < valid.length; i++) {
+    if (valid[i] === '.') continue; // the fraction is optional: replacing its dot leaves digits after the seconds
+    for (const c of ['x', ' ', '/', '\u0660']) {
+      const s = valid.slice(0, i) + c + valid.slice(i + 1);
+      assert.equal(isDateTime(s), false, JSON.stringify(s));
+    }
+  }
+  for (let n = 0; n < valid.length; n++) assert.equal(isDateTime(valid.slice(0, n)), false, `cut to ${n}`);
+});

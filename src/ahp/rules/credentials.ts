@@ -54,16 +54,19 @@ function secretIn(text: string, asUrl: boolean): string | undefined {
   return m ? CLASS_DESCRIPTIONS[m.class] : undefined;
 }
 
-// `source` is stable for a harness installation, so one input repeats one value: remember the
-// last verdict (a pure function of the string) rather than scan every event again.
-let lastSource: string | undefined;
-let lastSourceSecret: string | undefined;
+// `source` is stable for a harness installation, so an input repeats a few values (one per
+// harness, interleaved): remember their verdicts (a pure function of the string, at most
+// SOURCE_MEMO of them) rather than parse and scan every event's again.
+const SOURCE_MEMO = 512;
+const sourceVerdicts = new Map<string, string | null>();
 function sourceSecret(source: string): string | undefined {
-  if (source !== lastSource) {
-    lastSourceSecret = secretIn(source, true);
-    lastSource = source;
+  let v = sourceVerdicts.get(source);
+  if (v === undefined) {
+    if (sourceVerdicts.size >= SOURCE_MEMO) sourceVerdicts.clear();
+    v = secretIn(source, true) ?? null;
+    sourceVerdicts.set(source, v);
   }
-  return lastSourceSecret;
+  return v ?? undefined;
 }
 
 /**

@@ -117,19 +117,20 @@ const CONTROL_PATHS = CONTROL_FIELDS.map((f) => f.split('.'));
 
 /** Fingerprints of the control metadata of `ev` (see {@link CONTROL_FIELDS}). */
 function controlPrint(ev: Obj): ControlPrint {
-  const fp: number[] = [];
+  const fp: number[] = new Array<number>(CONTROL_PATHS.length);
   let mask = 0;
-  CONTROL_PATHS.forEach((path, i) => {
+  for (let i = 0; i < CONTROL_PATHS.length; i++) {
+    const path = CONTROL_PATHS[i]!;
     let cur: unknown = ev;
-    for (const k of path) cur = isObj(cur) ? cur[k] : undefined;
+    for (let j = 0; j < path.length && cur !== undefined; j++) cur = isObj(cur) ? cur[path[j]!] : undefined;
     if (cur === undefined) {
-      fp.push(0);
-      return;
+      fp[i] = 0;
+      continue;
     }
     mask |= 1 << i;
-    // strings and scalars directly; anything else through the depth-safe digest
-    fp.push(fnv32(typeof cur === 'string' ? 's' + cur : cur === null || typeof cur !== 'object' ? typeof cur + String(cur) : 'o' + valueDigest(cur)));
-  });
+    // strings and scalars directly ('s' + the string, without building it); anything else through the depth-safe digest
+    fp[i] = typeof cur === 'string' ? fnv32(cur, 0x73) : fnv32(cur === null || typeof cur !== 'object' ? typeof cur + String(cur) : 'o' + valueDigest(cur));
+  }
   return { fp, mask };
 }
 
