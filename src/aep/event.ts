@@ -39,6 +39,11 @@ export function attr(ev: AepEvent, name: 'id' | 'type' | 'source' | 'agent' | 's
   return typeof v === 'string' ? v : undefined;
 }
 
+/** The member name of a top-level pointer (`/seq` -> `seq`), kept per pointer. */
+const MEMBER_OF: Record<string, string> = Object.create(null) as Record<string, string>;
+/** 0n-1023n. */
+const SMALL_BIGINTS: readonly bigint[] = Array.from({ length: 1024 }, (_, i) => BigInt(i));
+
 /**
  * The exact value of an integer attribute (`seq`, `epoch`) as a bigint, also beyond 2^53
  * and in fraction or exponent form (`1e400`, `9007199254740993.0`), where `JSON.parse`
@@ -46,9 +51,12 @@ export function attr(ev: AepEvent, name: 'id' | 'type' | 'source' | 'agent' | 's
  * not a whole number, or too large to expand (those are reported by `aep/seq-epoch`).
  */
 export function exactInteger(ev: ParsedEvent, pointer: string): bigint | undefined {
-  for (const b of ev.bigIntegers) if (b.pointer === pointer) return BigInt(b.text);
-  const v = ev.value[pointer.slice(1)];
+  const bigs = ev.bigIntegers;
+  for (let i = 0; i < bigs.length; i++) if (bigs[i]!.pointer === pointer) return BigInt(bigs[i]!.text);
+  const v = ev.value[(MEMBER_OF[pointer] ??= pointer.slice(1))];
   if (typeof v !== 'number') return undefined;
+  // seq and epoch are mostly small: shared bigints rather than one allocation per read
+  if (v >= 0 && v < SMALL_BIGINTS.length && (v | 0) === v) return SMALL_BIGINTS[v];
   if (Number.isSafeInteger(v)) return BigInt(v);
   const lit = numberLiteralAt(ev.text, pointer);
   const exact = lit === undefined ? undefined : exactIntegerOfLiteral(lit);

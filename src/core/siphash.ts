@@ -15,8 +15,12 @@
  * Node 20 (the call, not the digest, is the cost). Keys are never written out or compared across
  * processes.
  *
- * Input encoding: the code units as 16-bit little-endian, 4 to a 64-bit word (an injective map
- * of strings, with the byte length in the last word as SipHash specifies), so no UTF-8 copy.
+ * Input encoding, without a UTF-8 copy: a string whose code units are all below 256 (most keys:
+ * ids, sources, session names) as one byte per code unit, 8 to a 64-bit word; any other string
+ * as its code units in 16-bit little-endian, 4 to a word; the byte length in the last word as
+ * SipHash specifies. Each encoding is injective, and the two run under independent process
+ * keys, so a narrow and a wide text with the same bytes do not share a key (about half the
+ * rounds for the common narrow key).
  */
 // The process key, drawn on the first keyed call.
 let keyed = false;
@@ -24,6 +28,10 @@ let K0L = 0;
 let K0H = 0;
 let K1L = 0;
 let K1H = 0;
+let N0L = 0;
+let N0H = 0;
+let N1L = 0;
+let N1H = 0;
 
 const word = (): number => (Math.random() * 0x100000000) >>> 0;
 
@@ -32,6 +40,10 @@ function drawKey(): void {
   K0H = word();
   K1L = word();
   K1H = word();
+  N0L = word();
+  N0H = word();
+  N1L = word();
+  N1H = word();
   keyed = true;
 }
 
@@ -41,16 +53,25 @@ export let sipHi = 0;
 export let sipLo = 0;
 
 /**
- * SipHash-1-3 of `s` (code units, see the module comment) under the process key, or under
- * `key` (16 bytes, for the reference vectors in tests). The 64-bit result is left in
- * {@link sipHi} / {@link sipLo}; the return value is `sipHi`.
+ * SipHash-1-3 of `s` (encoded as the module comment says) under the process key of its
+ * encoding, or under `key` (16 bytes, for the reference vectors in tests: a narrow string is
+ * then plain SipHash of its bytes). The 64-bit result is left in {@link sipHi} / {@link sipLo};
+ * the return value is `sipHi`.
  */
 export function sipHash(s: string, key?: Uint8Array): number {
   if (!keyed) drawKey();
-  let k0l = K0L;
-  let k0h = K0H;
-  let k1l = K1L;
-  let k1h = K1H;
+  const n = s.length;
+  let narrow = true;
+  for (let j = 0; j < n; j++) {
+    if (s.charCodeAt(j) > 0xff) {
+      narrow = false;
+      break;
+    }
+  }
+  let k0l = narrow ? N0L : K0L;
+  let k0h = narrow ? N0H : K0H;
+  let k1l = narrow ? N1L : K1L;
+  let k1h = narrow ? N1H : K1H;
   if (key) {
     const b = Buffer.from(key.buffer, key.byteOffset, 16);
     k0l = b.readUInt32LE(0);
@@ -67,8 +88,7 @@ export function sipHash(s: string, key?: Uint8Array): number {
   let v2l = (k0l ^ 0x6e657261) >>> 0;
   let v3h = (k1h ^ 0x74656462) >>> 0;
   let v3l = (k1l ^ 0x79746573) >>> 0;
-  const n = s.length;
-  const full = n - (n & 3);
+  const full = narrow ? n - (n & 7) : n - (n & 3);
   let i = 0;
   let mh = 0;
   let ml = 0;
@@ -78,16 +98,33 @@ export function sipHash(s: string, key?: Uint8Array): number {
   for (let phase = 0; phase < 3; ) {
     let rounds = 1;
     if (phase === 0) {
-      if (i < full) {
+      if (i >= full) phase = 1;
+      else if (narrow) {
+        ml = (s.charCodeAt(i) | (s.charCodeAt(i + 1) << 8) | (s.charCodeAt(i + 2) << 16) | (s.charCodeAt(i + 3) << 24)) >>> 0;
+        mh = (s.charCodeAt(i + 4) | (s.charCodeAt(i + 5) << 8) | (s.charCodeAt(i + 6) << 16) | (s.charCodeAt(i + 7) << 24)) >>> 0;
+        i += 8;
+      } else {
         ml = (s.charCodeAt(i) | (s.charCodeAt(i + 1) << 16)) >>> 0;
         mh = (s.charCodeAt(i + 2) | (s.charCodeAt(i + 3) << 16)) >>> 0;
         i += 4;
-      } else phase = 1;
+      }
     }
     if (phase === 1) {
       const r = n - full;
-      ml = r === 0 ? 0 : r === 1 ? s.charCodeAt(i) : (s.charCodeAt(i) | (s.charCodeAt(i + 1) << 16)) >>> 0;
-      mh = ((r === 3 ? s.charCodeAt(i + 2) : 0) | (((2 * n) & 0xff) << 24)) >>> 0;
+      if (narrow) {
+        let lo = 0;
+        let hi = 0;
+        for (let k = 0; k < r; k++) {
+          const c = s.charCodeAt(i + k);
+          if (k < 4) lo |= c << (8 * k);
+          else hi |= c << (8 * (k - 4));
+        }
+        ml = lo >>> 0;
+        mh = (hi | ((n & 0xff) << 24)) >>> 0;
+      } else {
+        ml = r === 0 ? 0 : r === 1 ? s.charCodeAt(i) : (s.charCodeAt(i) | (s.charCodeAt(i + 1) << 16)) >>> 0;
+        mh = ((r === 3 ? s.charCodeAt(i + 2) : 0) | (((2 * n) & 0xff) << 24)) >>> 0;
+      }
       phase = 2;
     } else if (phase === 2) {
       mh = 0;

@@ -38,6 +38,38 @@ test('siphash: SipHash-1-3 vectors, every tail length of code units', () => {
   }
 });
 
+test('siphash: a string of code units below 256 is SipHash-1-3 of its bytes (the same vectors, every tail length)', () => {
+  const key = Uint8Array.from({ length: 16 }, (_, i) => i);
+  for (const [bytes, hex] of VECTORS) {
+    const narrow = String.fromCharCode(...Array.from({ length: bytes }, (_, j) => j & 0xff));
+    sipHash(narrow, key);
+    const out = Buffer.alloc(8);
+    out.writeBigUInt64LE((BigInt(sipHi) << 32n) | BigInt(sipLo));
+    assert.equal(out.toString('hex'), hex, `${bytes} bytes, narrow`);
+  }
+  // every tail length 0-7 of the narrow path against the wide path's reading of the same bytes
+  let compared = 0;
+  for (let len = 0; len <= 17; len++) {
+    const narrow = String.fromCharCode(...Array.from({ length: len }, (_, j) => (j * 37 + 11) & 0xff));
+    const wideBytes = Buffer.from(narrow, 'latin1');
+    if (len % 2 === 1) continue; // the wide reading needs whole code units
+    const wide = String.fromCharCode(...Array.from({ length: len / 2 }, (_, j) => wideBytes[2 * j]! | (wideBytes[2 * j + 1]! << 8)));
+    if ([...wide].some((c) => c.charCodeAt(0) <= 0xff) && len > 0) continue; // would itself be narrow
+    const a = sipHash(narrow, key);
+    const al = sipLo;
+    const b = sipHash(wide, key);
+    assert.ok(a === b && al === sipLo, `the same ${len} bytes give the same SipHash in both encodings under one key`);
+    compared++;
+  }
+  assert.ok(compared >= 6, `${compared} lengths compared`);
+});
+
+test('siphash: under the process keys a narrow text and a wide text of the same bytes differ', () => {
+  const narrow = 'ab';
+  const wide = String.fromCharCode(0x6261); // the same two bytes as one 16-bit unit
+  assert.notDeepEqual(textKey(narrow), textKey(wide));
+});
+
 test('siphash: textKey is stable within a process and tells texts apart', () => {
   const seen = new Map<string, string>();
   for (let i = 0; i < 20000; i++) {
