@@ -54,6 +54,13 @@ export function defineEventRule<E extends ParsedEvent, const Id extends string>(
 export interface StreamModel<E, F, S> {
   readonly state: S;
   observe(event: E): F | undefined;
+  /**
+   * The bit of each fact a stream rule may be gated `on`, with {@link presence}: the engine then
+   * gates by one mask test per rule. Without them it reads the named members.
+   */
+  readonly factBits?: Readonly<Record<string, number>>;
+  /** The {@link factBits} of the facts set in `facts`. */
+  presence?(facts: F): number;
 }
 
 /**
@@ -84,7 +91,7 @@ export function selectedSink(sink: FindingSink, selection: RuleSelection): Findi
  */
 export class Engine<E extends ParsedEvent, F, S> {
   private readonly eventRules: { rule: EventRule<E>; ctx: RuleContext }[];
-  private readonly streamRules: { rule: FactRule<F, S>; ctx: RuleContext; on: readonly string[] | undefined }[];
+  private readonly streamRules: { rule: FactRule<F, S>; ctx: RuleContext; on: readonly string[] | undefined; bits: number }[];
   private current: E | undefined;
 
   constructor(
@@ -98,7 +105,19 @@ export class Engine<E extends ParsedEvent, F, S> {
     // per event showed in profiles)
     const bind = (rule: RuleMeta): RuleContext => ({ report: (r: ReportInput) => sink(makeFinding(rule, r, this.current)) });
     this.eventRules = eventRules.filter((r) => isSelected(selection, r.id)).map((rule) => ({ rule, ctx: bind(rule) }));
-    this.streamRules = streamRules.filter((r) => isSelected(selection, r.id) && (r.onEvent || r.onEnd)).map((rule) => ({ rule, ctx: bind(rule), on: rule.on }));
+    const factBits = model.presence ? model.factBits : undefined;
+    const bitsOf = (rule: FactRule<F, S>): number => {
+      let bits = 0;
+      for (const name of rule.on ?? []) {
+        const b = factBits?.[name];
+        if (factBits && b === undefined) throw new TypeError(`${rule.id}: \`on\` names ${JSON.stringify(name)}, which is not a fact of this protocol`);
+        bits |= b ?? 0;
+      }
+      return bits;
+    };
+    this.streamRules = streamRules
+      .filter((r) => isSelected(selection, r.id) && (r.onEvent || r.onEnd))
+      .map((rule) => ({ rule, ctx: bind(rule), on: factBits ? undefined : rule.on, bits: factBits ? bitsOf(rule) : 0 }));
   }
 
   /** The run's analyzers (read-only use: tests and diagnostics). */
@@ -135,8 +154,10 @@ export class Engine<E extends ParsedEvent, F, S> {
       }
       if (facts === undefined) return;
       const present = facts as Record<string, unknown>;
-      for (const { rule, ctx, on } of this.streamRules) {
+      const mask = this.model.presence ? this.model.presence(facts) : 0;
+      for (const { rule, ctx, on, bits } of this.streamRules) {
         if (!rule.onEvent) continue;
+        if (bits !== 0 && (mask & bits) === 0) continue;
         if (on !== undefined) {
           let i = 0;
           while (i < on.length && present[on[i]!] === undefined) i++;

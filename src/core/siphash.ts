@@ -60,14 +60,14 @@ export let sipLo = 0;
  */
 export function sipHash(s: string, key?: Uint8Array): number {
   if (!keyed) drawKey();
+  return sipCore(s, key, true);
+}
+
+/** {@link sipHash} reading `s` narrow (retried wide when a code unit is 256 or more) or wide. */
+function sipCore(s: string, key: Uint8Array | undefined, narrow: boolean): number {
   const n = s.length;
-  let narrow = true;
-  for (let j = 0; j < n; j++) {
-    if (s.charCodeAt(j) > 0xff) {
-      narrow = false;
-      break;
-    }
-  }
+  // the OR of every code unit read narrow: above 0xff, the string is wide after all
+  let units = 0;
   let k0l = narrow ? N0L : K0L;
   let k0h = narrow ? N0H : K0H;
   let k1l = narrow ? N1L : K1L;
@@ -100,8 +100,17 @@ export function sipHash(s: string, key?: Uint8Array): number {
     if (phase === 0) {
       if (i >= full) phase = 1;
       else if (narrow) {
-        ml = (s.charCodeAt(i) | (s.charCodeAt(i + 1) << 8) | (s.charCodeAt(i + 2) << 16) | (s.charCodeAt(i + 3) << 24)) >>> 0;
-        mh = (s.charCodeAt(i + 4) | (s.charCodeAt(i + 5) << 8) | (s.charCodeAt(i + 6) << 16) | (s.charCodeAt(i + 7) << 24)) >>> 0;
+        const c0 = s.charCodeAt(i);
+        const c1 = s.charCodeAt(i + 1);
+        const c2 = s.charCodeAt(i + 2);
+        const c3 = s.charCodeAt(i + 3);
+        const c4 = s.charCodeAt(i + 4);
+        const c5 = s.charCodeAt(i + 5);
+        const c6 = s.charCodeAt(i + 6);
+        const c7 = s.charCodeAt(i + 7);
+        units |= c0 | c1 | c2 | c3 | c4 | c5 | c6 | c7;
+        ml = (c0 | (c1 << 8) | (c2 << 16) | (c3 << 24)) >>> 0;
+        mh = (c4 | (c5 << 8) | (c6 << 16) | (c7 << 24)) >>> 0;
         i += 8;
       } else {
         ml = (s.charCodeAt(i) | (s.charCodeAt(i + 1) << 16)) >>> 0;
@@ -116,9 +125,11 @@ export function sipHash(s: string, key?: Uint8Array): number {
         let hi = 0;
         for (let k = 0; k < r; k++) {
           const c = s.charCodeAt(i + k);
+          units |= c;
           if (k < 4) lo |= c << (8 * k);
           else hi |= c << (8 * (k - 4));
         }
+        if (units > 0xff) return sipCore(s, key, false);
         ml = lo >>> 0;
         mh = (hi | ((n & 0xff) << 24)) >>> 0;
       } else {

@@ -41,6 +41,48 @@ export interface EventKeys {
  */
 export type AepFacts = { ev: AepEvent } & Partial<EventKeys> & IdentityFacts & LifecycleFacts & OrderFacts & AttentionFacts & FormFacts & ControlFacts;
 
+/** The facts a stream rule can be gated `on`, one bit each (see {@link AepStreamModel.presence}). */
+const FACT_BITS = {
+  redelivery: 1,
+  collision: 2,
+  unverifiable: 4,
+  runTerminal: 8,
+  sessionEnded: 16,
+  order: 32,
+  endedWithOpen: 64,
+  attention: 128,
+  form: 256,
+  ack: 512,
+  endorsesInvalid: 1024,
+} as const satisfies Partial<Record<keyof AepFacts, number>>;
+
+/**
+ * The facts object of one event, every member present from the start (unset ones are
+ * `undefined`): all events' facts share one object shape, so the engine's reads of the members
+ * a stream rule is gated `on` (src/core/engine.ts) stay fast.
+ */
+class FactsRecord implements AepFacts {
+  scope: AepScope | undefined = undefined;
+  at: Mark | undefined = undefined;
+  redelivery: Mark | undefined = undefined;
+  collision: Mark | undefined = undefined;
+  unverifiable: Mark | undefined = undefined;
+  session: AepFacts['session'] = undefined;
+  seq: bigint | undefined = undefined;
+  runTerminal: AepFacts['runTerminal'] = undefined;
+  sessionEnded: Mark | undefined = undefined;
+  endsSession: boolean | undefined = undefined;
+  order: AepFacts['order'] = undefined;
+  endedWithOpen: AepFacts['endedWithOpen'] = undefined;
+  requested: AepFacts['requested'] = undefined;
+  attention: AepFacts['attention'] = undefined;
+  form: AepFacts['form'] = undefined;
+  ack: AepFacts['ack'] = undefined;
+  endorsesInvalid: Mark | undefined = undefined;
+
+  constructor(readonly ev: AepEvent) {}
+}
+
 /** The analyzers of one run, as stream rules read them (end of input, `aep/state-cap`, `aep/ack-window`). */
 export interface AepStreamState {
   readonly options: Readonly<AepStreamOptions>;
@@ -101,10 +143,30 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
     };
   }
 
+  /** The bits of the facts AEP stream rules are gated `on` (src/core/engine.ts). */
+  readonly factBits = FACT_BITS;
+
+  /** The {@link FACT_BITS} of the facts set in `f` (one read of each: every facts object has one shape). */
+  presence(f: AepFacts): number {
+    return (
+      (f.redelivery !== undefined ? FACT_BITS.redelivery : 0) |
+      (f.collision !== undefined ? FACT_BITS.collision : 0) |
+      (f.unverifiable !== undefined ? FACT_BITS.unverifiable : 0) |
+      (f.runTerminal !== undefined ? FACT_BITS.runTerminal : 0) |
+      (f.sessionEnded !== undefined ? FACT_BITS.sessionEnded : 0) |
+      (f.order !== undefined ? FACT_BITS.order : 0) |
+      (f.endedWithOpen !== undefined ? FACT_BITS.endedWithOpen : 0) |
+      (f.attention !== undefined ? FACT_BITS.attention : 0) |
+      (f.form !== undefined ? FACT_BITS.form : 0) |
+      (f.ack !== undefined ? FACT_BITS.ack : 0) |
+      (f.endorsesInvalid !== undefined ? FACT_BITS.endorsesInvalid : 0)
+    );
+  }
+
   /** Run the analyzers on `ev`, in order; its facts. */
   observe(ev: AepEvent): AepFacts {
     const s = this.state;
-    const facts: AepFacts = { ev };
+    const facts: AepFacts = new FactsRecord(ev);
     if (s.identity.observe(ev, facts)) return facts; // a redelivery: nothing else runs
     const f = facts as AepFacts & EventKeys;
     f.scope = scopeOf(ev.type);
