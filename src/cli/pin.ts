@@ -103,9 +103,10 @@ export function verifiedLines(r: PinVerifyReport, dir: string, cwd: string): str
 }
 
 /** Report pin findings through the normal reporters; returns the counter. */
-function report(findings: readonly Finding[], format: FormatName, io: CliIO, color: boolean | undefined): FindingCounter {
+function report(kind: 'pin-verify' | 'pin-refresh', findings: readonly Finding[], format: FormatName, io: CliIO, color: boolean | undefined): FindingCounter {
   const reporter = createReporter(format, io.stdout, {
     protocol: 'ahp',
+    kind,
     version: VERSION,
     color: color ?? defaultColor(io),
     rules: PIN_RULES as unknown as readonly RuleMeta[],
@@ -137,7 +138,7 @@ export function registerPinCommands(program: Command, io: CliIO, setExit: (code:
         const r = await pinVerifyReport({ dir, extraction: pathArg(o.extraction, DEFAULT_EXTRACTION, io), allowMissing: o.allowMissing || own, refreshCommand: refreshCommand(o.dir, o.extraction, io.cwd) });
         // what was verified: on stdout before the text report, on stderr beside a machine format
         (o.format === 'text' ? io.stdout : io.stderr).write(verifiedLines(r, dir, io.cwd));
-        const c = report(r.findings, o.format, io, o.color === false ? false : undefined);
+        const c = report('pin-verify', r.findings, o.format, io, o.color === false ? false : undefined);
         setExit(c.reached('error') ? 1 : 0);
       } catch (e) {
         io.stderr.write(`ahp pin verify: ${(e as Error).message}\n`);
@@ -177,7 +178,7 @@ export function registerPinCommands(program: Command, io: CliIO, setExit: (code:
         // the maintainer's report is prose: on stdout before a text report, on stderr beside a
         // machine format (stdout then holds exactly one JSON / SARIF / ... document)
         if (r.report) (o.format === 'text' ? io.stdout : io.stderr).write(r.report.endsWith('\n') ? r.report : r.report + '\n');
-        const c = report(r.findings, o.format, io, o.color === false ? false : undefined);
+        const c = report('pin-refresh', r.findings, o.format, io, o.color === false ? false : undefined);
         setExit(r.changed || c.reached('error') ? 1 : 0);
       } catch (e) {
         io.stderr.write(`ahp pin refresh: ${(e as Error).message}\n`);

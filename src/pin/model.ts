@@ -12,7 +12,7 @@
  *
  * Spec: AHP interaction-payloads §Pinned upstream maintenance; docs/pin-maintenance.md.
  */
-import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -61,9 +61,16 @@ export interface Pin {
   raw: Record<string, unknown>;
 }
 
+let cryptoModule: typeof import('node:crypto') | undefined;
+
+/** node:crypto, loaded on first use: `ahp --help` lists the pin verbs and hashes nothing. */
+export function nodeCrypto(): typeof import('node:crypto') {
+  return (cryptoModule ??= createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto'));
+}
+
 /** SHA-256 of bytes as 64 lowercase hex digits (node:crypto). */
 export function sha256Hex(data: Uint8Array | string): string {
-  return createHash('sha256').update(data).digest('hex');
+  return nodeCrypto().createHash('sha256').update(data).digest('hex');
 }
 
 /**

@@ -18,7 +18,6 @@
  */
 import { mkdir, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, sep } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import type { Finding } from '../core/finding.ts';
 import { unifiedDiff } from './diff.ts';
 import { expectedExtraction, sameBytes } from './extraction.ts';
@@ -31,6 +30,7 @@ import {
   isLoopbackHost,
   loadPin,
   mirrorUrl,
+  nodeCrypto,
   readIfExists,
   sha256Hex,
   type Pin,
@@ -192,7 +192,7 @@ async function download(
 /** Write `data` to `<target>.tmp-…` in the same folder; returns the temporary path. */
 async function writeTemp(target: string, data: string | Uint8Array): Promise<string> {
   await mkdir(dirname(target), { recursive: true });
-  const tmp = join(dirname(target), `.${basename(target)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const tmp = join(dirname(target), `.${basename(target)}.tmp-${process.pid}-${nodeCrypto().randomBytes(4).toString('hex')}`);
   await writeFile(tmp, data, { flag: 'wx' });
   return tmp;
 }

@@ -1,6 +1,6 @@
 /**
  * JSON reporters: one pretty-printed object and a newline, written at the end.
- * Shape: schemas/report.schema.json (`kind: "validate"` or `kind: "fixtures"`), checked by
+ * Shape: schemas/report.schema.json (`kind`: `validate`, `pin-verify`, `pin-refresh` or `fixtures`), checked by
  * test/report/json.test.ts against real output. Findings keep their fields as produced (see
  * src/core/finding.ts) in a stable key order; absent locations are omitted, never null.
  */
@@ -26,7 +26,7 @@ export function jsonReporter(out: Output, ctx: ReportContext): Reporter {
     finish(summary) {
       const doc = {
         schemaVersion: JSON_REPORT_VERSION,
-        kind: 'validate',
+        kind: ctx.kind ?? 'validate',
         tool: toolOf(ctx),
         sources: [...(ctx.sources ?? [])],
         findings: sortFindings(findings, ctx.sources).map(orderFinding),

@@ -186,8 +186,9 @@ export function fixtureTextReporter(out: Output, ctx: ReportContext): FixtureRep
     finish(s) {
       const bad = s.counts.fail + s.counts.error > 0;
       out.write(`\n${bad ? chalk.red.bold('✖') : chalk.green.bold('✔')} ${fixtureSummaryLine(s)}\n`);
-      if (!ctx.quiet) {
-        // the statistics of the case runs (what was read and found), below the verdicts
+      // the statistics of the case runs (what was read and found), below the verdicts; none
+      // when no case validated a stream (the capture cases run downlevel and redact)
+      if (!ctx.quiet && s.findings.inputs > 0) {
         out.write(chalk.dim(`  case runs: ${summaryLine(s.findings)}\n`));
         out.write(statisticsLines(s.findings, chalk));
       }

@@ -18,6 +18,8 @@ export interface Output {
 export interface ReportContext {
   /** `aep` or `ahp`. */
   protocol: string;
+  /** What produced the findings, as JSON reports name it (`kind`): `validate` (default), `pin-verify` or `pin-refresh`. */
+  kind?: 'validate' | 'pin-verify' | 'pin-refresh';
   /** Tool version (package.json). */
   version: string;
   /** Colour output (text reporter only). */

@@ -100,6 +100,12 @@ describe('fixtures on the AHP manifest: --require-all and a summary of cases (it
     assert.match(r.stdout, /case runs: 1 event, 0 errors, 1 warning, 0 infos/);
     assert.match(r.stdout, /types: 1 of 33 known event types exercised/);
   });
+  it('no case-run statistics when no case validated a stream (the capture cases)', async () => {
+    const r = await runCli('aep', ['fixtures', 'conformance/aep-capture']);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /✔ \d+ cases: \d+ passed, 0 failed/);
+    assert.doesNotMatch(r.stdout, /case runs:|known event types exercised/);
+  });
   it('--require-all makes an absent case fail the run', async (t) => {
     const m = manifestDir();
     t.after(m.done);
@@ -167,7 +173,7 @@ describe('pin verify says what it verified (item 15)', () => {
     assert.match(r.stdout, /○ extraction .*: not checked \(schema\.json absent\)/);
     // beside a machine format, the same lines go to stderr and stdout stays one document
     const json = await runCli('ahp', ['pin', 'verify', '--dir', p.dir, '--allow-missing', '-f', 'json']);
-    JSON.parse(json.stdout);
+    assert.equal((JSON.parse(json.stdout) as { kind: string }).kind, 'pin-verify', 'the JSON report names what produced it');
     assert.match(json.stderr, /✔ schema\.ts: sha256/);
   });
   it('--allow-missing with nothing present: "nothing verified", exit 1, no green tick', async (t) => {
@@ -197,7 +203,8 @@ describe('pin refresh: machine formats stay parseable, an unreachable source is 
     const port = await closedPort();
     const r = await runCli('ahp', ['pin', 'refresh', '--dir', p.dir, '--base-url', `http://127.0.0.1:${port}/mirror`, '--timeout', '5000', '-f', 'json']);
     assert.equal(r.code, 1, r.stdout + r.stderr);
-    const doc = JSON.parse(r.stdout) as { findings: Array<{ ruleId: string; message: string }> };
+    const doc = JSON.parse(r.stdout) as { kind: string; findings: Array<{ ruleId: string; message: string }> };
+    assert.equal(doc.kind, 'pin-refresh');
     assert.ok(doc.findings.length > 0 && doc.findings.every((f) => f.ruleId === 'pin/fetch-failed'));
     assert.match(doc.findings[0]!.message, /ECONNREFUSED\): the mirror given with --base-url cannot be reached/);
     assert.match(r.stderr, /MCP pin refresh: .*Result: refresh incomplete/s);

@@ -105,3 +105,14 @@ test('aep-report: the aep-conformance-report shape and its invariants', () => {
   assert.match(doc.checks[2]!.detail!, /^known deviation: /);
   assert.deepEqual(doc.summary, { pass: 1, fail: 3, skip: 2, total: 6 });
 });
+
+test('real output: ahp pin verify --format json matches the schema and says kind "pin-verify"', async () => {
+  const { run } = await import('../../src/cli/ahp.ts');
+  const t = io();
+  // the package's own pin folder: the upstream bytes are not committed, so absent files are warnings
+  await run(['node', 'ahp', 'pin', 'verify', '--allow-missing', '--format', 'json'], t);
+  const doc = JSON.parse(t.out()) as { kind: string; findings: unknown[] };
+  assertValid(doc);
+  assert.equal(doc.kind, 'pin-verify');
+  assert.ok(doc.findings.length > 0, 'absent pinned files are reported');
+});
