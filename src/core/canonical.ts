@@ -18,7 +18,7 @@
 import { createRequire } from 'node:module';
 import { parseJsonText, type BigIntegerLiteral } from './json.ts';
 import { escapeToken, getAt } from './pointer.ts';
-import { sipHash, sipHi, sipLo } from './siphash.ts';
+import { sipHash, sipHashNarrow, sipHi, sipLo } from './siphash.ts';
 
 /** What canonicalisation needs of a parsed line: its value and its big integer literals. */
 export interface ExactJson {
@@ -177,6 +177,36 @@ export function hash64(d: Uint8Array): Hash64 {
  */
 export function textKey(text: string): Hash64 {
   sipHash(text);
+  return { hi: sipHi, lo: sipLo };
+}
+
+/** The derived id keys of recent sources ({@link pairKey}): four key words each, at most {@link PAIR_SOURCES}. */
+const pairSources = new Map<string, Uint32Array>();
+const PAIR_SOURCES = 4096;
+
+/**
+ * The table key of the pair `(source, id)` (the identity tables of both protocols): the keyed
+ * SipHash-1-3 of `id` alone, under a key derived from `source` (its two table keys, of `source`
+ * and of `source` + U+0000, kept for the last {@link PAIR_SOURCES} sources). A stream repeats a
+ * few sources, and the id is the short part, so an event hashes about half as many bytes as
+ * with the whole pair. Two distinct pairs share a key with odds of about 2^-64, as with
+ * {@link textKey}: another source means an independent secret key. An id with a code unit of
+ * 256 or more is keyed as `textKey` of `<source length>:<source><id>` instead.
+ */
+export function pairKey(source: string, id: string): Hash64 {
+  let k = pairSources.get(source);
+  if (k === undefined) {
+    if (pairSources.size >= PAIR_SOURCES) pairSources.clear();
+    k = new Uint32Array(4);
+    sipHash(source);
+    k[0] = sipLo;
+    k[1] = sipHi;
+    sipHash(source + '\u0000');
+    k[2] = sipLo;
+    k[3] = sipHi;
+    pairSources.set(source, k);
+  }
+  if (sipHashNarrow(id, k[0]!, k[1]!, k[2]!, k[3]!) < 0) return textKey(source.length + ':' + source + id);
   return { hi: sipHi, lo: sipLo };
 }
 

@@ -60,25 +60,30 @@ export let sipLo = 0;
  */
 export function sipHash(s: string, key?: Uint8Array): number {
   if (!keyed) drawKey();
-  return sipCore(s, key, true);
-}
-
-/** {@link sipHash} reading `s` narrow (retried wide when a code unit is 256 or more) or wide. */
-function sipCore(s: string, key: Uint8Array | undefined, narrow: boolean): number {
-  const n = s.length;
-  // the OR of every code unit read narrow: above 0xff, the string is wide after all
-  let units = 0;
-  let k0l = narrow ? N0L : K0L;
-  let k0h = narrow ? N0H : K0H;
-  let k1l = narrow ? N1L : K1L;
-  let k1h = narrow ? N1H : K1H;
   if (key) {
     const b = Buffer.from(key.buffer, key.byteOffset, 16);
-    k0l = b.readUInt32LE(0);
-    k0h = b.readUInt32LE(4);
-    k1l = b.readUInt32LE(8);
-    k1h = b.readUInt32LE(12);
+    const [k0l, k0h, k1l, k1h] = [b.readUInt32LE(0), b.readUInt32LE(4), b.readUInt32LE(8), b.readUInt32LE(12)];
+    const r = sipCore(s, k0l, k0h, k1l, k1h, true);
+    return r >= 0 ? r : sipCore(s, k0l, k0h, k1l, k1h, false);
   }
+  const r = sipCore(s, N0L, N0H, N1L, N1H, true);
+  return r >= 0 ? r : sipCore(s, K0L, K0H, K1L, K1H, false);
+}
+
+/**
+ * SipHash-1-3 of the narrow string `s` (every code unit below 256, one byte each) under the key
+ * words `k0l..k1h` (low and high 32 bits of k0 and k1), result in {@link sipHi} / {@link sipLo};
+ * -1, and no result, when `s` is not narrow. For keys a caller derives (canonical.ts `pairKey`).
+ */
+export function sipHashNarrow(s: string, k0l: number, k0h: number, k1l: number, k1h: number): number {
+  return sipCore(s, k0l, k0h, k1l, k1h, true);
+}
+
+/** SipHash-1-3 of `s` under the given key words, read narrow (-1 when a code unit is 256 or more) or wide. */
+function sipCore(s: string, k0l: number, k0h: number, k1l: number, k1h: number, narrow: boolean): number {
+  const n = s.length;
+  // the OR of every code unit read narrow: above 0xff, the string is not narrow
+  let units = 0;
   // "somepseudorandomlygeneratedbytes"
   let v0h = (k0h ^ 0x736f6d65) >>> 0;
   let v0l = (k0l ^ 0x70736575) >>> 0;
@@ -129,7 +134,7 @@ function sipCore(s: string, key: Uint8Array | undefined, narrow: boolean): numbe
           if (k < 4) lo |= c << (8 * k);
           else hi |= c << (8 * (k - 4));
         }
-        if (units > 0xff) return sipCore(s, key, false);
+        if (units > 0xff) return -1;
         ml = lo >>> 0;
         mh = (hi | ((n & 0xff) << 24)) >>> 0;
       } else {

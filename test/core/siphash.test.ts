@@ -97,3 +97,27 @@ test('siphash: AEP tuple keys tell apart every split of the same characters', as
   assert.ok(!same(tupleHash(['', 'x']), tupleHash(['x', ''])));
   assert.ok(same(tupleHash(['q', 'src', 'sess', 'id']), tupleHash(['q', 'src', 'sess', 'id'])));
 });
+
+test('pairKey: stable, tells pairs apart (splits, narrow and wide ids, many sources past the derived-key memo)', async () => {
+  const { pairKey } = await import('../../src/core/canonical.ts');
+  const same = (a: { hi: number; lo: number }, b: { hi: number; lo: number }) => a.hi === b.hi && a.lo === b.lo;
+  assert.ok(same(pairKey('urn:a', 'e1'), pairKey('urn:a', 'e1')));
+  assert.ok(!same(pairKey('urn:a', 'e1'), pairKey('urn:a', 'e2')));
+  assert.ok(!same(pairKey('urn:a', 'e1'), pairKey('urn:b', 'e1')));
+  assert.ok(!same(pairKey('a:b', 'c'), pairKey('a', ':bc')));
+  assert.ok(!same(pairKey('ab', ''), pairKey('a', 'b')));
+  // a wide id (a code unit of 256 or more) takes the whole-pair key: still stable and distinct
+  assert.ok(same(pairKey('urn:a', 'é\u0101'), pairKey('urn:a', 'é\u0101')));
+  assert.ok(!same(pairKey('urn:a', 'é\u0101'), pairKey('urn:a', 'é\u0100')));
+  assert.ok(!same(pairKey('urn:a', '\u0101'), pairKey('urn:b', '\u0101')));
+  // more sources than the memo holds: keys stay the same after it is cleared
+  const first = pairKey('urn:src-0', 'id');
+  const seen = new Set<string>();
+  for (let i = 0; i < 10_000; i++) {
+    const k = pairKey(`urn:src-${i}`, 'id');
+    const w = `${k.hi}:${k.lo}`;
+    assert.ok(!seen.has(w), `urn:src-${i}`);
+    seen.add(w);
+  }
+  assert.ok(same(pairKey('urn:src-0', 'id'), first));
+});

@@ -4,7 +4,7 @@
  * keys of `(source, id)` pairs and other string tuples in the compact tables (src/core/table.ts).
  * Canonical form, digest and key: src/core/canonical.ts.
  */
-import { canonicalJson, textKey, type ExactJson, type Hash64 } from '../../core/canonical.ts';
+import { canonicalJson, pairKey, textKey, type ExactJson, type Hash64 } from '../../core/canonical.ts';
 
 export { canonicalJson, type ExactJson, type Hash64 };
 
@@ -13,12 +13,9 @@ export function contentHash(ev: ExactJson): Hash64 {
   return textKey(canonicalJson(ev));
 }
 
-/**
- * The 64-bit key of an `(source, id)` pair: {@link textKey} of `<source length>:<source><id>`,
- * an injective encoding of the pair that costs a concatenation, not a JSON serialisation.
- */
+/** The 64-bit key of an `(source, id)` pair ({@link pairKey}: the id hashed under a key derived from the source). */
 export function idKeyHash(source: string, id: string): Hash64 {
-  return textKey(source.length + ':' + source + id);
+  return pairKey(source, id);
 }
 
 /** The 64-bit key of a tuple of strings: {@link textKey} of each part as `<length>:<part>` (injective, as in {@link idKeyHash}). */

@@ -23,7 +23,7 @@
  * any later point); cap `--max-events` (budget.ts): when full, the oldest event row is forgotten
  * (after the answered request ids), and the analyzers keyed by it are told ({@link onForget}).
  */
-import { lineFingerprint, sameAsReadBack } from '../../core/canonical.ts';
+import { lineFingerprint, pairKey, sameAsReadBack } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';
 import type { AhpMessage } from '../message.ts';
 import type { BudgetHolder, EventBudget } from './budget.ts';
@@ -97,8 +97,8 @@ const MAX_NAMES = 4096;
 /** The form verdict an elicitation request row keeps (see elicitation.ts). */
 export type FormVerdict = NonNullable<(typeof FORMS)[number]>;
 
-/** The key of an event identity `(source, id)`: the 64-bit `textKey` of `<source length>:<source><id>` (injective; cheaper than JSON). */
-export const eventKey = (source: string, id: string): Hash64 => recentKey(source.length + ':' + source + id);
+/** The key of an event identity `(source, id)` (`pairKey`: the id hashed under a key derived from the source). */
+export const eventKey = (source: string, id: string): Hash64 => pairKey(source, id);
 
 /** The fingerprint of `ev.session.id` as the event rows keep it (undefined: none). */
 export function sessionPrintOf(ev: Obj): number | undefined {
