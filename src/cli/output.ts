@@ -46,6 +46,17 @@ export function outputIsInput(output: string, inputs: readonly string[]): string
  */
 export function reportFileFor(name: string, output: string | undefined, stderr: Output): ReportFile | undefined | null {
   if (output === undefined) return undefined;
+  // a folder: said before anything is written (the temporary file would go beside it)
+  let isDir = false;
+  try {
+    isDir = statSync(output).isDirectory();
+  } catch {
+    // absent (the usual case) or unreadable: opening says what is wrong
+  }
+  if (isDir) {
+    stderr.write(`${name}: cannot write ${output}: it is a folder (give -o a file name)\n`);
+    return null;
+  }
   try {
     return openReportFile(output);
   } catch (e) {

@@ -333,9 +333,13 @@ function buildProgram(protocol: CliProtocol, io: CliIO, setExit: (code: number) 
   const program = new Command(protocol.name)
     .description(protocol.description)
     .version(VERSION)
-    .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
-    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+      // a usage error is one line, prefixed like every other error of the CLI
+      outputError: (s, write) => write(`${protocol.name}: ${s.replace(/^error: /, '').trimEnd().replace(/\s*\n\s*/g, ' ')} (run with --help for usage)\n`),
+    });
 
   const validate = program
     .command('validate')

@@ -211,6 +211,12 @@ test('-o naming an input is refused (also through a symbolic or hard link); the 
   const nowhere = await runCli('aep', ['validate', log, '-o', join(dir, 'no', 'such', 'r.txt')]);
   assert.equal(nowhere.code, 2);
   assert.match(nowhere.stderr, /^aep: cannot write .*r\.txt: ENOENT/);
+  // -o naming a folder: one line, exit 2, nothing written beside or inside it
+  const before = readdirSync(dir).sort();
+  const folder = await runCli('aep', ['validate', log, '-o', dir]);
+  assert.equal(folder.code, 2);
+  assert.equal(folder.stderr, `aep: cannot write ${dir}: it is a folder (give -o a file name)\n`);
+  assert.deepEqual(readdirSync(dir).sort(), before);
 });
 
 test('progress on a terminal: a finding clears the progress line first and it is drawn again after', async () => {

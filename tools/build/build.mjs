@@ -22,10 +22,13 @@
  *   src/core/code-cache.ts) with this Node, holding what validating our examples and
  *   conformance cases compiled: compiling them is most of a validation's start-up. Not packed
  *   (package.json `files`): another Node rejects it.
- * dist/ is removed first, so nothing stale survives. Plain JavaScript: runs before tsx exists.
+ * Everything is written to dist.next/ (removed first, so nothing stale survives) and swapped in
+ * for dist/ at the end with two renames: the bins keep working while a build (or `npm test`,
+ * which builds) runs, and a failed build leaves the previous dist/ as it was. Plain
+ * JavaScript: runs before tsx exists.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -33,7 +36,10 @@ import { gzipSync } from 'node:zlib';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SRC = join(ROOT, 'src');
-const DIST = join(ROOT, 'dist');
+/** Where this build writes; {@link FINAL} once it is complete. */
+const DIST = join(ROOT, 'dist.next');
+const FINAL = join(ROOT, 'dist');
+const OLD = join(ROOT, 'dist.old');
 
 /** Every file under `dir`, as absolute paths. */
 function walk(dir) {
@@ -41,8 +47,9 @@ function walk(dir) {
 }
 
 rmSync(DIST, { recursive: true, force: true });
+rmSync(OLD, { recursive: true, force: true });
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-const r = spawnSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json')], { stdio: 'inherit' });
+const r = spawnSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', DIST], { stdio: 'inherit' });
 if (r.status !== 0) {
   process.stderr.write('build: tsc failed\n');
   process.exit(r.status ?? 1);
@@ -163,4 +170,9 @@ const cli = c.requireCached(${JSON.stringify(join(DIST, 'cli', `${entry}.cjs`))}
   }
 }
 const bundled = readdirSync(join(DIST, 'cli')).length;
+
+// the swap: dist/ is absent only between these two renames
+if (existsSync(FINAL)) renameSync(FINAL, OLD);
+renameSync(DIST, FINAL);
+rmSync(OLD, { recursive: true, force: true });
 process.stdout.write(`build: dist/ written (${rewritten} declaration files' imports rewritten to .js, ${copied} other files copied from src/, ${cached} code caches, ${bundled} CLI bundle files in dist/cli/, examples bundle ${examples.length} bytes)\n`);
