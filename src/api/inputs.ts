@@ -4,7 +4,8 @@
  * documents each alone unless `each: false`; src/core/pipeline.ts `streamGroups`)
  * (docs/architecture.md §Data flow).
  */
-import { createReadStream, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { readFileChunks } from '../core/file-chunks.ts';
 import { fileURLToPath } from 'node:url';
 import { InputError, type InputSpec } from '../core/pipeline.ts';
 
@@ -71,7 +72,7 @@ function fileInput(path: string | URL, source: string | undefined): InputSpec {
   } catch (e) {
     throw new InputError(name, e);
   }
-  const spec: InputSpec = { source: name, size, open: () => createReadStream(p, { highWaterMark: 1 << 20 }) };
+  const spec: InputSpec = { source: name, size, open: () => readFileChunks(p) };
   if (regular) spec.path = p;
   return spec;
 }

@@ -6,12 +6,14 @@
  * Exit codes (README §Exit codes): 0 nothing at/above `--fail-on`;
  * 1 findings at/above it (or a fixture/pin mismatch); 2 usage, I/O or internal errors.
  */
-import { createReadStream, fstatSync, statSync } from 'node:fs';
+import { fstatSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
+import { isatty } from 'node:tty';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { isSeverity, type Finding, type Severity } from '../core/finding.ts';
 import { DEFAULT_MAX_DEPTH } from '../core/json.ts';
 import { DEFAULT_MAX_LINE_BYTES } from '../core/jsonl.ts';
+import { readFileChunks } from '../core/file-chunks.ts';
 import { addStats, InputError, newStats, runPipeline, streamGroups, type InputSpec, type ProtocolDriver } from '../core/pipeline.ts';
 import { RuleCrashError, type RuleMeta } from '../core/rule.ts';
 import { FindingCounter } from '../core/summary.ts';
@@ -160,7 +162,7 @@ export function openInputs(files: readonly string[], io: CliIO, framing: (p: str
     } catch (e) {
       throw new InputError(name, e);
     }
-    const spec: InputSpec = { source: name, size, open: () => createReadStream(name, { highWaterMark: 1 << 20 }), framing: framing(name) };
+    const spec: InputSpec = { source: name, size, open: () => readFileChunks(name), framing: framing(name) };
     if (regular) spec.path = name;
     return spec;
   });
@@ -409,7 +411,8 @@ export function processIO(program = basename(process.argv[1] ?? 'aep').replace(/
     env: process.env,
     stdoutIsTTY: Boolean(process.stdout.isTTY),
     stderrIsTTY: Boolean(process.stderr.isTTY),
-    stdinIsTTY: Boolean(process.stdin.isTTY),
+    // isatty, not process.stdin.isTTY: that would open the stdin stream (and load its modules) on every run
+    stdinIsTTY: isatty(0),
     writeFailed: () => failed,
     cwd: process.cwd(),
   };

@@ -102,16 +102,19 @@ for (const protocol of ['aep', 'ahp']) {
 const cached = codeCache.writeRecordedCodeCaches().length;
 
 /**
- * commander requires node:child_process at load (for executable subcommands, which we do not
- * use), and with it net, dgram and the rest: a few milliseconds of every start. Its require
- * gets an object that loads the module on first use instead.
+ * Built-ins the CLI bundles load on first use instead of at start-up: commander requires
+ * node:child_process at load (for executable subcommands, which we do not use, and with it
+ * net, dgram and the rest), chalk's colour detection node:os (read on Windows only), the
+ * capture verbs node:os for the home folder: a few milliseconds of every start. Their
+ * `require` gets an object that loads the module on its first property read.
  */
-const lazyChildProcess = {
-  name: 'lazy-child-process',
+const LAZY_BUILTINS = /^(node:)?(child_process|os)$/;
+const lazyBuiltins = {
+  name: 'lazy-builtins',
   setup(b) {
-    b.onResolve({ filter: /^(node:)?child_process$/ }, (args) => (/[\\/]commander[\\/]/.test(args.importer) ? { path: 'lazy-child-process', namespace: 'lazy' } : undefined));
-    b.onLoad({ filter: /.*/, namespace: 'lazy' }, () => ({
-      contents: "let m; module.exports = new Proxy({}, { get: (_, k) => (m ??= require('node:child_process'))[k] });",
+    b.onResolve({ filter: LAZY_BUILTINS }, (args) => ({ path: args.path.replace(/^node:/, ''), namespace: 'lazy' }));
+    b.onLoad({ filter: /.*/, namespace: 'lazy' }, (args) => ({
+      contents: `let m; module.exports = new Proxy({}, { get: (_, k) => (m ??= require('node:${args.path}'))[k] });`,
       loader: 'js',
     }));
   },
@@ -133,7 +136,7 @@ const cjs = {
   // less to parse at each start (comments, whitespace); names stay, so stack traces read
   minifyWhitespace: true,
   minifySyntax: true,
-  plugins: [lazyChildProcess],
+  plugins: [lazyBuiltins],
   logLevel: 'warning',
 };
 for (const entry of ['aep', 'ahp']) {

@@ -1,0 +1,29 @@
+/**
+ * A file's bytes as chunks, read with `fs.open` / `fs.read` on libuv's thread pool (so timers,
+ * such as the progress line, still run between reads): the same bytes as `createReadStream`,
+ * without loading Node's file-stream modules (`internal/fs/streams`, `fs/promises`,
+ * `readline`: about 5 ms of a 0.13 s start-up).
+ */
+import { close, open, read } from 'node:fs';
+
+/** Bytes asked of each read: the pipeline's chunk size. */
+export const FILE_CHUNK_BYTES = 1 << 20;
+
+/**
+ * The bytes of the file at `path`, in chunks of at most `chunkBytes`, in order. An open or read
+ * error (ENOENT, EISDIR, EACCES, ...) is thrown from the iteration; the file is closed when the
+ * iteration ends, early or not.
+ */
+export async function* readFileChunks(path: string, chunkBytes: number = FILE_CHUNK_BYTES): AsyncGenerator<Buffer> {
+  const fd = await new Promise<number>((resolve, reject) => open(path, 'r', (e, fd) => (e ? reject(e) : resolve(fd))));
+  try {
+    for (;;) {
+      const buf = Buffer.allocUnsafe(chunkBytes);
+      const n = await new Promise<number>((resolve, reject) => read(fd, buf, 0, chunkBytes, null, (e, bytes) => (e ? reject(e) : resolve(bytes))));
+      if (n === 0) return;
+      yield n === chunkBytes ? buf : buf.subarray(0, n);
+    }
+  } finally {
+    close(fd, () => undefined);
+  }
+}
