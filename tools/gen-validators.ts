@@ -138,6 +138,20 @@ function placeholderErrors(code: string): string {
 function verdictCallPaths(code: string): string {
   const out = code.replace(/\{instancePath:instancePath\+.*?,parentData:/g, '{instancePath,parentData:');
   if (/\{instancePath:instancePath\+/.test(out)) throw new Error('verdict code: a call path expression is left');
+  return verdictCallOptions(out);
+}
+
+/**
+ * Verdict code whose calls of referenced validators all pass one frozen options object,
+ * `VERDICT_CALL`, instead of a new `{instancePath, parentData, parentDataProperty, rootData,
+ * dynamicAnchors}` per call (and the callee's fresh `dynamicAnchors = {}` default): verdict
+ * code reads none of them (no `$data`, no `$dynamicRef`, errors are placeholders), which the
+ * check below holds. @throws Error when a call's options are left or the code reads one.
+ */
+function verdictCallOptions(code: string): string {
+  const out = code.replace(/\{instancePath,parentData(?::[A-Za-z0-9_]+)?,parentDataProperty(?::(?:"(?:[^"\\]|\\.)*"|[A-Za-z0-9_]+))?,rootData,dynamicAnchors\}/g, 'VERDICT_CALL');
+  if (/\{instancePath,parentData/.test(out)) throw new Error('verdict code: a call options object is left');
+  if (/(parentData|parentDataProperty|rootData|dynamicAnchors)\s*\[|\$data/.test(out)) throw new Error('verdict code reads its call options');
   return out;
 }
 
@@ -281,6 +295,7 @@ export declare const GROUPS: Readonly<Record<ValidatorKey, string>>;
  */
 module.exports = function verdicts(docs, STRICT_FORMATS) {
 ${MEMO_PATTERN}
+const VERDICT_CALL = Object.freeze({ instancePath: "", dynamicAnchors: Object.freeze({}) });
 const target = {};
 ${placeholderErrors(text)}
 return target;

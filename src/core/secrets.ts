@@ -211,3 +211,20 @@ export function replaceMatches(text: string, matches: readonly SecretMatch[], ma
   flush();
   return out + text.slice(pos);
 }
+
+/** An assignment match that is one plain lowercase prose word (punctuation after it allowed). */
+const PROSE_WORD = /^[a-z]+[.,;:!?)]*$/;
+
+/**
+ * The first credential-shaped match in `text` ({@link findSecrets}, every secret class), an
+ * assignment match that is a plain lowercase prose word excepted; undefined when none. For
+ * text that is prose about settings or tools (AHP `ahp/config-managed-secret`,
+ * `ahp/credential-exposed`), where such a word is prose, not a secret.
+ */
+export function credentialIn(text: string): SecretMatch | undefined {
+  for (const m of findSecrets(text)) {
+    if (m.class === 'assignment' && PROSE_WORD.test(text.slice(m.start, m.end))) continue;
+    return m;
+  }
+  return undefined;
+}

@@ -108,23 +108,47 @@ export function textReporter(out: Output, ctx: ReportContext): Reporter {
   const sev = severityStyles(chalk);
   const threshold = ctx.failOn ?? 'error';
   let lastSource: string | undefined;
+  const write = (f: Finding) => {
+    if (f.source !== lastSource) {
+      if (lastSource !== undefined) out.write('\n');
+      lastSource = f.source;
+    }
+    const ptr = f.pointer ? `  ${chalk.dim(f.pointer)}` : '';
+    // the citation last and dimmed: where the spec says so, without crowding the message
+    out.write(`${chalk.bold(formatLocation(f))}  ${sev[f.severity](f.severity)}  ${chalk.dim(f.ruleId)}  ${oneLine(messageWithRelated(f))}${ptr}  ${chalk.dim(`[${f.spec}]`)}\n`);
+  };
+  // One line's findings arrive together (its checks run in turn, not in column order): they
+  // are held until a finding of another line, the end, or the next turn of the event loop
+  // (a live stream's last line is not held back), and printed by column.
+  let held: Finding[] = [];
+  let flushScheduled = false;
+  const flush = () => {
+    if (held.length > 1) held.sort((a, b) => (a.column ?? 0) - (b.column ?? 0));
+    for (const f of held) write(f);
+    held = [];
+  };
   return {
     finding(f) {
       if (ctx.quiet && !atOrAbove(f.severity, threshold)) return;
-      if (f.source !== lastSource) {
-        if (lastSource !== undefined) out.write('\n');
-        lastSource = f.source;
+      const first = held[0];
+      if (first && (first.source !== f.source || first.line !== f.line || f.line === undefined)) flush();
+      held.push(f);
+      if (!flushScheduled) {
+        flushScheduled = true;
+        setImmediate(() => {
+          flushScheduled = false;
+          flush();
+        });
       }
-      const ptr = f.pointer ? `  ${chalk.dim(f.pointer)}` : '';
-      // the citation last and dimmed: where the spec says so, without crowding the message
-      out.write(`${chalk.bold(formatLocation(f))}  ${sev[f.severity](f.severity)}  ${chalk.dim(f.ruleId)}  ${oneLine(messageWithRelated(f))}${ptr}  ${chalk.dim(`[${f.spec}]`)}\n`);
     },
     inputSummary(source, s) {
+      flush();
       // right under the input's findings; the next input's findings start after a blank line
       out.write(`${reached(s, threshold) ? chalk.red('✖') : chalk.green('✔')} ${source}: ${summaryLine(s)}\n`);
       lastSource ??= source;
     },
     finish(s) {
+      flush();
       if (lastSource !== undefined) out.write('\n');
       const failed = reached(s, threshold);
       out.write(`${failed ? chalk.red.bold('✖') : chalk.green.bold('✔')} ${summaryLine(s)}\n`);

@@ -14,25 +14,11 @@
  * the value. Tolerates any shape (the schema stage reports shape problems).
  */
 import { defineEventRule } from '../../core/engine.ts';
-import { CLASS_DESCRIPTIONS, findSecrets, type SecretMatch } from '../../core/secrets.ts';
+import { CLASS_DESCRIPTIONS, credentialIn, type SecretMatch } from '../../core/secrets.ts';
 import type { AhpMessage } from '../message.ts';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-const PROSE_WORD = /^[a-z]+[.,;:!?)]*$/;
-
-/**
- * The first credential-shaped match in `text` (src/core/secrets.ts, every secret class), an
- * assignment whose value is a plain lowercase prose word excepted; undefined when none.
- * Shared with `ahp/credential-exposed` (src/ahp/rules/credentials.ts).
- */
-export function credentialIn(text: string): SecretMatch | undefined {
-  for (const m of findSecrets(text)) {
-    if (m.class === 'assignment' && PROSE_WORD.test(text.slice(m.start, m.end))) continue;
-    return m;
-  }
-  return undefined;
-}
 
 /** No credential-shaped value in a configuration change's summary or setting names. */
 export const configManagedSecret = defineEventRule<AhpMessage, 'ahp/config-managed-secret'>({

@@ -21,11 +21,10 @@
  */
 import { defineEventRule } from '../../core/engine.ts';
 import { childPointer } from '../../core/pointer.ts';
-import { CLASS_DESCRIPTIONS } from '../../core/secrets.ts';
+import { CLASS_DESCRIPTIONS, credentialIn } from '../../core/secrets.ts';
 import type { RuleContext } from '../../core/rule.ts';
 import type { AhpMessage } from '../message.ts';
 import { urlSecrets } from '../sensitive-names.ts';
-import { credentialIn } from './config.ts';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
