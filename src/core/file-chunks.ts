@@ -4,15 +4,15 @@
  * without loading Node's file-stream modules (`internal/fs/streams`, `fs/promises`,
  * `readline`: about 5 ms of a 0.13 s start-up).
  */
-import { close, open, read } from 'node:fs';
+import { closeSync, open, read } from 'node:fs';
 
 /** Bytes asked of each read: the pipeline's chunk size. */
 export const FILE_CHUNK_BYTES = 1 << 20;
 
 /**
  * The bytes of the file at `path`, in chunks of at most `chunkBytes`, in order. An open or read
- * error (ENOENT, EISDIR, EACCES, ...) is thrown from the iteration; the file is closed when the
- * iteration ends, early or not.
+ * error (ENOENT, EISDIR, EACCES, ...) is thrown from the iteration; the file is closed by the
+ * time the iteration has ended, early or not.
  */
 export async function* readFileChunks(path: string, chunkBytes: number = FILE_CHUNK_BYTES): AsyncGenerator<Buffer> {
   const fd = await new Promise<number>((resolve, reject) => open(path, 'r', (e, fd) => (e ? reject(e) : resolve(fd))));
@@ -24,6 +24,11 @@ export async function* readFileChunks(path: string, chunkBytes: number = FILE_CH
       yield n === chunkBytes ? buf : buf.subarray(0, n);
     }
   } finally {
-    close(fd, () => undefined);
+    // synchronously: the descriptor is gone when the iteration has ended
+    try {
+      closeSync(fd);
+    } catch {
+      // already closed (EBADF): nothing to release
+    }
   }
 }

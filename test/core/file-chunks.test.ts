@@ -38,13 +38,14 @@ test('readFileChunks: errors come from the iteration; the descriptor is closed a
     const file = join(dir, 'big');
     writeFileSync(file, Buffer.alloc(100, 1));
     const before = openFds();
+    let during = 0;
     for await (const c of readFileChunks(file, 10)) {
       assert.equal(c.length, 10);
+      during = openFds();
       break;
     }
-    // close is asynchronous: give it a turn of the event loop
-    await new Promise((r) => setTimeout(r, 20));
-    assert.equal(openFds(), before, 'the descriptor was closed');
+    assert.equal(during, before + 1, 'the file was open while it was read');
+    assert.equal(openFds(), before, 'the descriptor was closed when the iteration ended');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
