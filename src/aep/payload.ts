@@ -3,9 +3,9 @@
  * time (src/generated/aep-*.cjs, `npm run validators:gen`, loaded by
  * src/core/schema/generated.ts), their findings through the schema stage's mapper, and the
  * capture annotation trees. AEP-0001 §5; AEP-0002 §5.
- * Nothing loads with this module but the type registry: the verdict validators on the first
- * validation, the diagnostic ones (with the prepared schema copies the mapper's index covers)
- * on the first failure.
+ * Nothing loads with this module: the type registry on its first use, the verdict validators on
+ * the first validation, the diagnostic ones (with the prepared schema copies the mapper's index
+ * covers) on the first failure.
  */
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { mapSchemaErrors, type SchemaFinding, type Wording } from '../core/schema/findings.ts';
@@ -14,8 +14,9 @@ import { buildCaptureTree, type CaptureNode } from './capture.ts';
 import { aepWording, ENVELOPE_RULES } from './rules/envelope.ts';
 import { AEP_SCHEMA_BASE_ID, loadAepRegistry, type AepRegistryType } from './schemas.ts';
 
-const aepRegistry = loadAepRegistry();
-const registry = new Map<string, AepRegistryType>(aepRegistry.types.map((t) => [t.type, t]));
+// the registry loads on its first use, not with the module (`--version` and `--help` need none)
+let registry: Map<string, AepRegistryType> | undefined;
+let knownTypes: readonly string[] | undefined;
 const EVENT_WORDING = aepWording('event');
 let generated: { v: GeneratedValidators; byType: Map<string, object> } | undefined;
 
@@ -110,8 +111,10 @@ export function captureTreeFor(type: string): CaptureNode | undefined {
 
 /** The registry row of a core type, or `undefined` when the type is not registered. */
 export function registryEntry(type: string): AepRegistryType | undefined {
-  return registry.get(type);
+  return (registry ??= new Map(loadAepRegistry().types.map((t) => [t.type, t]))).get(type);
 }
 
-/** Every registered type name (coverage statistics). */
-export const KNOWN_AEP_TYPES: readonly string[] = aepRegistry.types.map((t) => t.type);
+/** Every registered type name (coverage statistics), read from the registry on first use. */
+export function knownAepTypes(): readonly string[] {
+  return (knownTypes ??= Object.freeze(loadAepRegistry().types.map((t) => t.type)));
+}

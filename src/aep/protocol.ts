@@ -11,7 +11,7 @@ import type { ProtocolChecker, ProtocolDriver, RunStats } from '../core/pipeline
 import { makeFinding, type ParsedEvent, type RuleMeta } from '../core/rule.ts';
 import { Engine, selectedSink, type RuleSelection } from '../core/engine.ts';
 import type { AepEvent } from './event.ts';
-import { envelopeFindings, envelopeValidator, KNOWN_AEP_TYPES, payloadFindings, payloadValidator, registryEntry } from './payload.ts';
+import { envelopeFindings, envelopeValidator, knownAepTypes, payloadFindings, payloadValidator, registryEntry } from './payload.ts';
 import { AEP_EVENT_RULES, AEP_SCHEMA_RULES } from './rules/index.ts';
 import { ENVELOPE_RULES } from './rules/envelope.ts';
 import { AEP_STREAM_RULES, AepStreamModel, DEFAULT_AEP_STREAM_OPTIONS, type AepStreamOptions, type AepStreamState } from './stream/index.ts';
@@ -32,7 +32,7 @@ export function aepRules(): RuleMeta[] {
   return [...JSONL_RULES.filter((r) => r.id !== 'jsonl/carriage-return').map((r) => ({ ...r }) as RuleMeta), ...AEP_SCHEMA_RULES, ...AEP_EVENT_RULES, ...AEP_STREAM_RULES].map(({ id, severity, description, spec }) => ({ id, severity, description, spec }));
 }
 
-export { KNOWN_AEP_TYPES };
+export { knownAepTypes };
 
 /**
  * Check one parsed event's envelope, type and payload. Reports to `sink`; returns the

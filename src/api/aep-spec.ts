@@ -2,7 +2,7 @@
  * AEP as the library API sees it (src/api/protocols.ts `protocolSpec('aep')`), in its own module
  * so the `aep` CLI loads no AHP code.
  */
-import { aepDriver, aepRules, KNOWN_AEP_TYPES } from '../aep/protocol.ts';
+import { aepDriver, aepRules, knownAepTypes } from '../aep/protocol.ts';
 import { selection, type AepOptions, type ProtocolSpec } from './options.ts';
 
 /** The AEP {@link ProtocolSpec}. */
@@ -10,6 +10,6 @@ export const AEP_SPEC: ProtocolSpec = {
   name: 'aep',
   driver: (o) => aepDriver({ rules: selection(AEP_SPEC, o.rules), ...(o.stream ? { stream: (o as AepOptions).stream } : {}) }),
   rules: aepRules,
-  knownTypes: () => KNOWN_AEP_TYPES,
+  knownTypes: knownAepTypes,
   framing: () => 'jsonl',
 };

@@ -20,7 +20,7 @@ import type { AepCaptureLevel } from '../aep/schemas.ts';
 import type { InputSpec } from '../core/pipeline.ts';
 import { FindingCounter } from '../core/summary.ts';
 import { createReporter } from '../report/index.ts';
-import { aepRules, KNOWN_AEP_TYPES } from '../aep/protocol.ts';
+import { aepRules, knownAepTypes } from '../aep/protocol.ts';
 import { openInputs, reportRunError, VERSION, type CliIO } from './program.ts';
 
 /** Raw options of the redaction flags. */
@@ -70,7 +70,7 @@ async function runFilter(files: string[], transform: EventTransform, io: CliIO, 
     if (buf) io.stdout.write(buf);
     // an error about no line (an empty input) also fails the run: never a silent pass
     if (r.rejected > 0 || counter.reached('error')) {
-      reporter.finish(counter.summary(r.stats, KNOWN_AEP_TYPES));
+      reporter.finish(counter.summary(r.stats, knownAepTypes()));
       io.stderr.write(`aep: ${r.rejected} line${r.rejected === 1 ? '' : 's'} not written (error findings above); ${r.written} written\n`);
       return 1;
     }

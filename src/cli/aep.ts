@@ -2,7 +2,7 @@
  * The `aep` command: Agent Event Protocol 0.1 (with AEP-0006 forms).
  */
 import { Option, type Command } from 'commander';
-import { aepRules, KNOWN_AEP_TYPES } from '../aep/protocol.ts';
+import { aepRules, knownAepTypes } from '../aep/protocol.ts';
 import { AEP_SPEC } from '../api/aep-spec.ts';
 import { optionsFromFlags } from '../api/options.ts';
 import { DEFAULT_AEP_STREAM_OPTIONS } from '../aep/stream/index.ts';
@@ -13,7 +13,10 @@ import { main, positiveInt, processIO, type CliIO, type CliProtocol } from './pr
 export const aepCli: CliProtocol = {
   name: 'aep',
   description: 'Check Agent Event Protocol (AEP 0.1) JSONL streams for conformance.',
-  knownTypes: KNOWN_AEP_TYPES,
+  // read from the registry on first use (a summary), not at start-up
+  get knownTypes() {
+    return knownAepTypes();
+  },
   rules: aepRules,
   // the flags map to driver options in one place: the API's (src/api/options.ts)
   driver: (opts) => AEP_SPEC.driver(optionsFromFlags('aep', opts)),

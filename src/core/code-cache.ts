@@ -100,9 +100,12 @@ export function recordCodeCaches(): void {
   recording = new Map();
 }
 
-/** Write the code cache file of every module loaded since {@link recordCodeCaches}; returns their paths. */
-export function writeRecordedCodeCaches(): string[] {
-  const files = [...(recording ?? new Map<string, { bytes: Buffer; script: Script }>())];
+/**
+ * Write the code cache file of every module loaded since {@link recordCodeCaches} (or of those
+ * `only` accepts); returns their paths.
+ */
+export function writeRecordedCodeCaches(only: (file: string) => boolean = () => true): string[] {
+  const files = [...(recording ?? new Map<string, { bytes: Buffer; script: Script }>())].filter(([file]) => only(file));
   for (const [file, { bytes, script }] of files) writeFileSync(codeCacheFile(file), Buffer.concat([cacheHeader(bytes.length), bytes, script.createCachedData()]));
   recording = undefined;
   return files.map(([file]) => file);

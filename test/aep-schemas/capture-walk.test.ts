@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { captureViolations, type CaptureNode } from '../../src/aep/capture.ts';
 import { CAPTURE_RANK } from '../../src/aep/event.ts';
-import { captureTreeFor, KNOWN_AEP_TYPES } from '../../src/aep/payload.ts';
+import { captureTreeFor, knownAepTypes } from '../../src/aep/payload.ts';
 import { childPointer } from '../../src/core/pointer.ts';
 import type { AepCaptureLevel } from '../../src/aep/schemas.ts';
 
@@ -44,7 +44,7 @@ function fullPayload(node: CaptureNode, depth = 0): unknown {
 test('capture walk: skipping subtrees that name nothing above the capture gives the plain walk\'s violations, for every registered type and level', () => {
   let checked = 0;
   let violations = 0;
-  for (const type of KNOWN_AEP_TYPES) {
+  for (const type of knownAepTypes()) {
     const tree = captureTreeFor(type);
     if (!tree) continue;
     const data = fullPayload(tree);
