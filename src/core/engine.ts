@@ -25,9 +25,9 @@ import { makeFinding, RuleCrashError, type EventRule, type ParsedEvent, type Rep
  */
 export interface FactRule<F, S> extends RuleMeta {
   /**
-   * The facts (names of members of `F`) that call for a verdict: when given, `onEvent` runs only for an event where one
-   * of them is set (not `undefined`), so the engine skips the call for every other event; a
-   * rule that must see every event leaves it out.
+   * The facts (names of members of `F`) that call for a verdict: when given, `onEvent` runs
+   * only for an event where one of them is set (not `undefined`), so the engine skips the call
+   * for every other event; a rule that must see every event leaves it out.
    */
   on?: readonly string[];
   onEvent?(facts: F, ctx: RuleContext, state: S): void;

@@ -4,8 +4,8 @@
  * string hash use against crafted collisions) of a string's
  * UTF-16 code units, under a 128-bit key drawn at random once per process: the 64-bit table
  * keys of src/core/canonical.ts (`textKey`). The key comes from `Math.random`, whose generator
- * V8 seeds in each process from Node's entropy source (OpenSSL's CSPRNG); its outputs never
- * leave the process, so the key stays secret, and node:crypto (a few ms of start-up) is not loaded.
+ * V8 seeds in each process from the entropy source Node gives it; its outputs never leave the
+ * process, so the key stays secret, and node:crypto (a few ms of start-up) is not loaded.
  *
  * Why a keyed PRF and not a cut of SHA-256: the stream tables need keys that a crafted stream
  * cannot make collide. A 64-bit cut of an unkeyed digest can be attacked offline (a birthday

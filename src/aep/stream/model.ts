@@ -58,8 +58,8 @@ const FACT_BITS = {
 
 /**
  * The facts object of one event, every member present from the start (unset ones are
- * `undefined`): all events' facts share one object shape, so the engine's reads of the members
- * a stream rule is gated `on` (src/core/engine.ts) stay fast.
+ * `undefined`): all events' facts share one object shape, so the reads of {@link
+ * AepStreamModel.presence} and of the rules stay monomorphic.
  */
 class FactsRecord implements AepFacts {
   scope: AepScope | undefined = undefined;
