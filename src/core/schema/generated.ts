@@ -12,11 +12,12 @@ import { fileURLToPath } from 'node:url';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { prepareSchemas, type SchemaIndex } from './annotations.ts';
 import { STRICT_FORMATS } from './formats.ts';
+import { memoPattern } from './memo-pattern.ts';
 import { requireCached } from '../code-cache.ts';
 import { codeUrl } from '../paths.ts';
 
 type Docs = typeof import('../../generated/aep-docs.cjs');
-type Factory = (docs: readonly Record<string, unknown>[], formats: typeof STRICT_FORMATS) => Readonly<Record<string, ValidateFunction>>;
+type Factory = (docs: readonly Record<string, unknown>[], formats: typeof STRICT_FORMATS, pattern: typeof memoPattern) => Readonly<Record<string, ValidateFunction>>;
 
 /** One protocol's generated validators. */
 export interface GeneratedValidators {
@@ -62,7 +63,7 @@ export function loadGeneratedValidators(protocol: 'aep' | 'ahp', base: string): 
   const from = (cache: typeof verdicts, kind: 'verdicts' | 'diagnostics', g: string, docs: () => readonly Record<string, unknown>[]) => {
     let set = cache.get(g);
     if (!set) {
-      set = (requireGenerated(`${protocol}-${kind}-${g}.cjs`) as Factory)(docs(), STRICT_FORMATS);
+      set = (requireGenerated(`${protocol}-${kind}-${g}.cjs`) as Factory)(docs(), STRICT_FORMATS, memoPattern);
       cache.set(g, set);
     }
     return set;
