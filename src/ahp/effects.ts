@@ -26,10 +26,10 @@
  *    unchanged from the current value; the effective workspace state at
  *    `workspace.change.before` keeps its closed schema (`cwd` a path string);
  * 4b. checks each advertised `return` against the contract of the boundary it answers, one
- *    schema per event in `effects.schema.json#/$defs/returnContracts` (messages at tool.before
- *    and model.request.before, text parts at context.compact.before, an MCP ElicitResult at
- *    user.elicitation.request that keeps the request's mode and form), with content rather
- *    than views and no substituted attachment reference;
+ *    schema per event in `effects.schema.json#/$defs/returnContracts` (any JSON value at
+ *    tool.before, messages at model.request.before, text parts at context.compact.before, an MCP ElicitResult at
+ *    user.elicitation.request that keeps the request's mode and form), a content list with content
+ *    rather than views and no substituted attachment reference;
  * 5. accepts the response only when no effect has any problem: any invalid effect rejects the
  *    whole response, even a valid deny ("do not salvage even a valid deny from an invalid list").
  *
@@ -397,7 +397,8 @@ function returnProblems(effect: Obj, index: number, ctx: HostContext): EffectRej
     for (const f of found) if (!skip(f.pointer)) p(f.pointer, `The supplied result breaks the ${ctx.event} return contract: ${lcFirst(f.message)}`);
     return out;
   }
-  if (Array.isArray(value)) {
+  // content duties (no views, no substituted attachments) hold only where the contract is a content list
+  if (Array.isArray(value) && ctx.event !== 'tool.before' && ctx.event !== 'user.elicitation.request') {
     const existing: Obj[] = [];
     for (const v of Object.values(ctx.current ?? {})) for (const q of partsOf(v)) if (q.kind === 'attachment') existing.push(q);
     for (const [part, ptr] of partsWithPointer(value, at)) {

@@ -233,7 +233,8 @@ test('return values are checked against the contract of the boundary they answer
     ['a string at model.request.before', [ret('hi')], at('model.request.before'), ['return@/0/value']],
     ['bare parts at model.request.before', [ret([text('hi')])], at('model.request.before'), ['return@/0/value/0']],
     ['messages at tool.before', [ret([msg('tool')])], at('tool.before'), 'accepted'],
-    ['an object at tool.before', [ret({ stdout: 'x' })], at('tool.before'), ['return@/0/value']],
+    ...[{ stdout: 'x' }, null, false, 0, '', [], [text('x')]].map((v): [string, unknown[], HostContext, unknown] => [`${JSON.stringify(v)} at tool.before (any JSON value)`, [ret(v)], at('tool.before'), 'accepted']),
+    ['a metadata view in a tool.before value is not content', [ret([{ id: 'm', role: 'tool', parts: [{ id: 'p', kind: 'text', mediaType: 'text/plain', selection: 'metadata' }] }])], at('tool.before'), 'accepted'],
     ['text parts at context.compact.before', [ret([text('summary')])], at('context.compact.before'), 'accepted'],
     ['a number at context.compact.before', [ret(7)], at('context.compact.before'), ['return@/0/value']],
     ['messages at context.compact.before', [ret([msg('assistant')])], at('context.compact.before'), ['return@/0/value/0']],
@@ -245,8 +246,8 @@ test('return values are checked against the contract of the boundary they answer
     ['a declined answer with content', [ret({ action: 'decline', content: {} })], FORM_CTX, ['return@/0/value/content']],
     ['a URL answer with content', [ret({ action: 'accept', content: { a: 'b' } })], at('user.elicitation.request', { elicitation: { mode: 'url' } }), ['return@/0/value/content']],
     ['a URL answer without content', [ret({ action: 'accept' })], at('user.elicitation.request', { elicitation: { mode: 'url' } }), 'accepted'],
-    ['an invalid return rejects a valid deny beside it', [ret('x'), { type: 'deny', reason: 'no' }], at('tool.before'), ['return@/0/value']],
-    ['an unadvertised return is not judged by its contract', [ret('x')], at('tool.before', { capabilities: { effects: ['deny'] } }), ['not-advertised@/0/type']],
+    ['an invalid return rejects a valid deny beside it', [ret('x'), { type: 'deny', reason: 'no' }], at('model.request.before'), ['return@/0/value']],
+    ['an unadvertised return is not judged by its contract', [ret('x')], at('model.request.before', { capabilities: { effects: ['deny'] } }), ['not-advertised@/0/type']],
     ['return outside the four boundaries', [ret([msg('assistant')])], at('tool.after'), ['return@/0/type']],
   ];
   for (const [name, effects, ctx, want] of table) assert.deepEqual(codes(effects, ctx), want, name);

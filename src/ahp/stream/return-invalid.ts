@@ -7,8 +7,8 @@
  * The contracts are one table, `effects.schema.json#/$defs/returnContracts`, one entry per event
  * whose capability bounds admit `return` ("`return` is bounded to `tool.before`,
  * `model.request.before`, `context.compact.before`, and `user.elicitation.request`"):
- * - tool.before: the supplied tool result, a canonical message list (the tool.after `items` it
- *   stands for; objects, bare parts, strings and primitives are rejected);
+ * - tool.before: any JSON value (the effect schema gives `value` no shape, and no sentence gives
+ *   a supplied tool result one);
  * - model.request.before: the supplied model response, a canonical message list;
  * - context.compact.before: the supplied summary (`return(summary)`), a text-part list;
  * - user.elicitation.request: the supplied MCP `ElicitResult` (pinned definition): no `content`
@@ -31,7 +31,7 @@ import { defineAhpStreamRule } from './model.ts';
 export const returnInvalid = defineAhpStreamRule({
   id: RETURN_INVALID,
   severity: 'error',
-  description: "A return effect's value satisfies the contract of the boundary it answers (messages at tool.before and model.request.before, text parts at context.compact.before, an ElicitResult keeping the request's mode and form at user.elicitation.request); otherwise the whole response is rejected.",
+  description: "A return effect's value satisfies the contract of the boundary it answers (any JSON value at tool.before, messages at model.request.before, text parts at context.compact.before, an ElicitResult keeping the request's mode and form at user.elicitation.request); otherwise the whole response is rejected.",
   spec: 'AHP base/composition.md §Atomic effect acceptance; capability-auth.md §Event-semantic capability bounds',
   onEvent(facts, ctx) {
     const fx = facts.effects;
