@@ -6,15 +6,13 @@
  * {@link buildRulesMarkdown}'s output, test/package/api.test.ts when rule-ids.ts differs from
  * {@link buildRuleIdsModule}'s.
  *
- * Sections: AEP (`aep rules`), AHP (`ahp rules` when the AHP CLI is present, else the AHP
- * message-rule registry), pin (`pin verify` / `pin refresh`).
+ * Sections: AEP (`aep rules`), AHP (`ahp rules`), pin (`pin verify` / `pin refresh`).
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { aepRules } from '../src/aep/protocol.ts';
 import { ahpRules as ahpCatalogue } from '../src/ahp/driver.ts';
-import { AHP_MESSAGE_RULES } from '../src/ahp/rules/index.ts';
 import type { RuleMeta } from '../src/core/rule.ts';
 import { PIN_RULES } from '../src/pin/rules.ts';
 import { renderRulesMarkdown, type CatalogueSection } from '../src/report/catalogue.ts';
@@ -33,28 +31,11 @@ function meta(rules: readonly RuleMeta[]): RuleMeta[] {
   return rules.map(({ id, severity, description, spec }) => ({ id, severity, description, spec }));
 }
 
-/** The AHP rule catalogue: the AHP CLI's (`ahp rules`) when src/cli/ahp.ts exists, else the message rules. */
-async function ahpRules(): Promise<{ rules: RuleMeta[]; fromCli: boolean }> {
-  if (existsSync(fileURLToPath(new URL('src/cli/ahp.ts', ROOT)))) {
-    const mod = (await import(new URL('src/cli/ahp.ts', ROOT).href)) as Record<string, unknown>;
-    for (const v of Object.values(mod)) {
-      const p = v as { name?: unknown; rules?: unknown };
-      if (p && typeof p === 'object' && p.name === 'ahp' && typeof p.rules === 'function') return { rules: meta((p.rules as () => RuleMeta[])()), fromCli: true };
-    }
-  }
-  return { rules: meta(AHP_MESSAGE_RULES), fromCli: false };
-}
-
 /** RULES.md as it should be for the current registries. */
 export async function buildRulesMarkdown(): Promise<string> {
-  const ahp = await ahpRules();
   const sections: CatalogueSection[] = [
     { title: 'AEP (`aep validate`)', command: 'aep rules', rules: meta(aepRules()) },
-    {
-      title: 'AHP (`ahp validate`)',
-      ...(ahp.fromCli ? { command: 'ahp rules' } : {}),
-      rules: ahp.rules,
-    },
+    { title: 'AHP (`ahp validate`)', command: 'ahp rules', rules: meta(ahpCatalogue()) },
     { title: 'Pins (`pin verify`, `pin refresh`)', rules: meta(PIN_RULES as unknown as RuleMeta[]) },
   ];
   return renderRulesMarkdown(sections);

@@ -1,6 +1,6 @@
 /**
- * AEP stream filters (`aep downlevel`, `aep redact`): read JSONL through the validate pipeline's
- * reader, parser, schema stage and per-event rules, and write each valid event as one JSONL
+ * AEP stream filters (`aep downlevel`, `aep redact`): read JSONL through the run (the reader,
+ * parser, schema stage and per-event rules of `validate`; src/run/run.ts), and write each valid event as one JSONL
  * line. A line with an error finding of its own (framing, parse, envelope, payload, or a
  * per-event rule such as `aep/capture-level`; `aep/redaction-leak` only with `refuseLeaks`) is not written: a filter cannot vouch for an
  * event it cannot read, nor pass on one that already breaks its capture level. Stream rules
@@ -11,9 +11,11 @@
 import type { FindingSink } from '../core/finding.ts';
 import type { BigIntegerLiteral } from '../core/json.ts';
 import { childPointer } from '../core/pointer.ts';
-import { runPipeline, type InputSpec, type ProtocolDriver, type RunStats } from '../core/pipeline.ts';
+import type { InputSpec } from '../core/pipeline.ts';
 import type { ParsedEvent } from '../core/rule.ts';
-import { aepDriver } from './protocol.ts';
+import type { AepOptions } from '../run/protocol.ts';
+import { runInputs, type RunResult } from '../run/run.ts';
+import { AEP } from './definition.ts';
 import { AEP_EVENT_RULES, AEP_SCHEMA_RULES } from './rules/index.ts';
 
 /** What a filter transform returns for one valid event: a new value, or `undefined` to keep the line as it is. */
@@ -30,64 +32,46 @@ export interface AepFilterOptions {
   refuseLeaks?: boolean;
 }
 
-/** The outcome of a filter run. */
-export interface AepFilterResult {
-  stats: RunStats;
+/** The outcome of a filter run: the run's result, and the lines written and refused. */
+export interface AepFilterResult extends RunResult {
   /** Events written. */
   written: number;
   /** Lines with an error finding, not written. */
   rejected: number;
 }
 
-const FILTER_RULES: ReadonlySet<string> = new Set([...AEP_SCHEMA_RULES.map((r) => r.id), ...AEP_EVENT_RULES.map((r) => r.id)]);
-const FILTER_RULES_NO_LEAK: ReadonlySet<string> = new Set([...FILTER_RULES].filter((id) => id !== 'aep/redaction-leak'));
+const FILTER_RULES: readonly string[] = [...AEP_SCHEMA_RULES.map((r) => r.id), ...AEP_EVENT_RULES.map((r) => r.id)];
+const FILTER_RULES_NO_LEAK: readonly string[] = FILTER_RULES.filter((id) => id !== 'aep/redaction-leak');
 
 /**
  * Run `transform` over every valid event of `inputs` (one stream, in order), writing each
  * output line (with its LF) to `write` and every finding to `sink`.
- * @throws InputError when an input cannot be read; RuleCrashError when a rule throws.
+ * @throws InputError when an input cannot be read.
  */
 export async function runAepFilter(inputs: readonly InputSpec[], transform: EventTransform, write: (line: string) => void, sink: FindingSink, opts: AepFilterOptions = {}): Promise<AepFilterResult> {
   let written = 0;
+  // lines with an error finding: framing findings (a BOM, a bad byte) come before the line
+  // reaches the checker, the others while it is checked; either refuses the line
   let rejected = 0;
-  let current: ParsedEvent | undefined;
-  // the last line with an error finding: framing findings (a BOM, a bad byte) come before the
-  // line reaches the checker, the others while it is checked; either refuses the line
-  let badSource = '';
-  let badLine = 0;
-  const filterSink: FindingSink = (f) => {
-    const line = f.line ?? current?.line;
-    if (f.severity === 'error' && line !== undefined && (f.source !== badSource || line !== badLine)) {
-      badSource = f.source;
-      badLine = line;
-      rejected++;
-    }
-    sink(f);
-  };
-  const inner = aepDriver({ rules: opts.refuseLeaks ? FILTER_RULES : FILTER_RULES_NO_LEAK });
-  const driver: ProtocolDriver = {
-    name: inner.name,
-    cr: inner.cr,
-    createChecker(s, stats) {
-      const checker = inner.createChecker(s, stats);
-      return {
-        onEvent(ev) {
-          current = ev;
-          checker.onEvent(ev);
-          current = undefined;
-          if (ev.source === badSource && ev.line === badLine) return;
-          const out = transform(ev);
-          write((out === undefined ? ev.text : serializeEvent(out, ev.bigIntegers)) + '\n');
-          written++;
-        },
-        end() {
-          checker.end();
-        },
-      };
+  let last = '';
+  const rules = (opts.refuseLeaks ? FILTER_RULES : FILTER_RULES_NO_LEAK) as AepOptions['rules'];
+  const result = await runInputs(AEP, inputs, { ...opts, rules, each: false }, {
+    finding(f) {
+      const at = f.line === undefined ? '' : `${f.source}\n${f.line}`;
+      if (f.severity === 'error' && at !== '' && at !== last) {
+        last = at;
+        rejected++;
+      }
+      sink(f);
     },
-  };
-  const stats = await runPipeline(inputs, driver, filterSink, opts);
-  return { stats, written, rejected };
+    event(ev, bad) {
+      if (bad) return;
+      const out = transform(ev);
+      write((out === undefined ? ev.text : serializeEvent(out, ev.bigIntegers)) + '\n');
+      written++;
+    },
+  });
+  return { ...result, written, rejected };
 }
 
 /**

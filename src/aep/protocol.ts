@@ -7,8 +7,9 @@ import { exactIntegerOfLiteral, MAX_EXACT_EXPONENT, numberLiteralAt, parseJsonTe
 import { differingCopies } from '../core/json-copies.ts';
 import type { FindingSink } from '../core/finding.ts';
 import { framingFinding, JSONL_RULES } from '../core/jsonl.ts';
-import type { ProtocolChecker, ProtocolDriver, RunStats } from '../core/pipeline.ts';
-import { makeFinding, type ParsedEvent, type RuleMeta } from '../core/rule.ts';
+import type { ProtocolChecker } from '../core/pipeline.ts';
+import type { CheckerOutput } from '../run/protocol.ts';
+import { makeFinding, RULE_ERROR, type ParsedEvent, type RuleMeta } from '../core/rule.ts';
 import { Engine, selectedSink, type RuleSelection } from '../core/engine.ts';
 import type { AepEvent } from './event.ts';
 import { envelopeFindings, envelopeValidator, knownAepTypes, payloadFindings, payloadValidator, registryEntry } from './payload.ts';
@@ -29,7 +30,7 @@ export interface AepCheckOptions {
 /** Every rule `aep validate` can report: framing, schema, per-event and stream rules. */
 export function aepRules(): RuleMeta[] {
   // jsonl/carriage-return belongs to AHP's stdio binding: AEP accepts CRLF and a lone CR is data
-  return [...JSONL_RULES.filter((r) => r.id !== 'jsonl/carriage-return').map((r) => ({ ...r }) as RuleMeta), ...AEP_SCHEMA_RULES, ...AEP_EVENT_RULES, ...AEP_STREAM_RULES].map(({ id, severity, description, spec }) => ({ id, severity, description, spec }));
+  return [...JSONL_RULES.filter((r) => r.id !== 'jsonl/carriage-return').map((r) => ({ ...r }) as RuleMeta), ...AEP_SCHEMA_RULES, ...AEP_EVENT_RULES, ...AEP_STREAM_RULES, RULE_ERROR].map(({ id, severity, description, spec }) => ({ id, severity, description, spec }));
 }
 
 export { knownAepTypes };
@@ -152,32 +153,31 @@ function schemaRule(id: string): RuleMeta {
   return r;
 }
 
-/** Build the AEP pipeline driver. */
-export function aepDriver(opts: AepCheckOptions = {}): ProtocolDriver {
+/**
+ * A checker of one AEP stream: envelope, type and payload (schema rules), the per-event rules
+ * on an event whose payload passed, then the stream model and its rules.
+ * @throws TypeError when a stream rule is gated on a fact the model lacks (a bug).
+ */
+export function createAepChecker(opts: AepCheckOptions, out: CheckerOutput): ProtocolChecker {
   const streamOpts: AepStreamOptions = { ...DEFAULT_AEP_STREAM_OPTIONS, ...opts.stream };
   const selection = opts.rules;
+  const { sink, stats } = out;
+  const model = new AepStreamModel(streamOpts);
+  opts.onStreamState?.(model.state);
+  const engine = new Engine(AEP_EVENT_RULES, AEP_STREAM_RULES, model, sink, selection, (e) => out.crash(e));
+  // envelope, type and payload findings are rules too: a selection filters them (framing stays)
+  const checkSink = selectedSink(sink, selection);
   return {
-    name: 'aep',
-    cr: 'accept-crlf',
-    createChecker(sink: FindingSink, stats: RunStats): ProtocolChecker {
-      const model = new AepStreamModel(streamOpts);
-      opts.onStreamState?.(model.state);
-      const engine = new Engine(AEP_EVENT_RULES, AEP_STREAM_RULES, model, sink, selection);
-      // envelope, type and payload findings are rules too: a selection filters them (framing stays)
-      const checkSink = selectedSink(sink, selection);
-      return {
-        onEvent(ev) {
-          const t = ev.value.type;
-          if (typeof t === 'string') stats.types.set(t, (stats.types.get(t) ?? 0) + 1);
-          const aev = checkAepEvent(ev, checkSink);
-          if (!aev) return;
-          if (aev.payloadValid) engine.checkEvent(aev);
-          engine.streamEvent(aev);
-        },
-        end() {
-          engine.end();
-        },
-      };
+    onEvent(ev) {
+      const t = ev.value.type;
+      if (typeof t === 'string') stats.types.set(t, (stats.types.get(t) ?? 0) + 1);
+      const aev = checkAepEvent(ev, checkSink);
+      if (!aev) return;
+      if (aev.payloadValid) engine.checkEvent(aev);
+      engine.streamEvent(aev);
+    },
+    end() {
+      engine.end();
     },
   };
 }

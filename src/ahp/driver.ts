@@ -6,14 +6,14 @@
  * (`wireValid`), the stream analyzers and rules. AHP base/transports/stdio.md (framing),
  * base/transports/http.md (one message per body), interaction-payloads.md.
  */
-import type { FindingSink } from '../core/finding.ts';
 import { framingFinding, framingRules, type FramingSpecs } from '../core/jsonl.ts';
 import { Engine, type RuleSelection } from '../core/engine.ts';
-import type { ProtocolChecker, ProtocolDriver, RunStats } from '../core/pipeline.ts';
-import type { RuleMeta } from '../core/rule.ts';
+import type { ProtocolChecker } from '../core/pipeline.ts';
+import { RULE_ERROR, type RuleCrashError, type RuleMeta } from '../core/rule.ts';
+import type { CheckerOutput } from '../run/protocol.ts';
 import type { AhpBinding, AhpMessage } from './message.ts';
 import { AHP_EVENT_RULES, AHP_MESSAGE_RULES } from './rules/index.ts';
-import { reportSchemaFindings, resolveRoot, schemaStage } from './rules/schema.ts';
+import { reportSchemaFindings, resolveRoot, schemaStage, type RootSpec, type ValidateAhpOptions } from './rules/schema.ts';
 import { ahpEventTypes } from './schemas.ts';
 import { AHP_STREAM_RULES, AhpStreamModel, DEFAULT_AHP_STREAM_OPTIONS, type AhpFacts, type AhpStreamOptions, type AhpStreamState } from './stream/index.ts';
 
@@ -36,7 +36,7 @@ export const AHP_FRAMING_SPECS: FramingSpecs = {
 
 /** Every rule `ahp validate` can report. */
 export function ahpRules(): RuleMeta[] {
-  return [...framingRules(AHP_FRAMING_SPECS), ...AHP_MESSAGE_RULES, ...AHP_STREAM_RULES].map(({ id, severity, description, spec }) => ({ id, severity, description, spec }));
+  return [...framingRules(AHP_FRAMING_SPECS), ...AHP_MESSAGE_RULES, ...AHP_STREAM_RULES, RULE_ERROR].map(({ id, severity, description, spec }) => ({ id, severity, description, spec }));
 }
 
 /** Known event types and methods (coverage statistics). */
@@ -44,7 +44,7 @@ export function knownAhpTypes(): string[] {
   return [...ahpEventTypes(), 'hooks/capabilities'];
 }
 
-/** Options of an AHP run. */
+/** Options of an AHP checker. */
 export interface AhpCheckOptions {
   binding?: (source: string) => AhpBinding;
   stream?: Partial<AhpStreamOptions>;
@@ -52,46 +52,60 @@ export interface AhpCheckOptions {
   rules?: RuleSelection;
   /** Called once per run with the run's stream analyzers (read-only use: tests and diagnostics). */
   onStreamState?: (state: AhpStreamState) => void;
+  /** Check each message alone against this root (and `params.event` against `eventSchema`), with no stream rules. */
+  single?: ValidateAhpOptions;
 }
 
-/** Build the AHP pipeline driver. */
-export function ahpDriver(opts: AhpCheckOptions = {}): ProtocolDriver {
-  const streamOpts: AhpStreamOptions = { ...DEFAULT_AHP_STREAM_OPTIONS, ...opts.stream };
+const NO_STREAM = { state: undefined, observe: () => undefined };
+
+/**
+ * A checker of one AHP stream: duplicate member names, the message-schema stage, the per-event
+ * rules, then, for a message whose JSON-RPC shape can be trusted, the stream model and rules.
+ * @throws Error when `opts.single` names an unknown root.
+ */
+export function createAhpChecker(opts: AhpCheckOptions, out: CheckerOutput): ProtocolChecker {
+  const { sink, stats } = out;
   const bindingOf = opts.binding ?? ((s: string) => (s.endsWith('.json') ? 'http' : 'stdio'));
+  const crash = (e: RuleCrashError) => out.crash(e);
+  let root: RootSpec | undefined;
+  let eventSchema: RootSpec | undefined;
+  let engine: { checkEvent(m: AhpMessage): void; streamEvent(m: AhpMessage): void; end(): void };
+  if (opts.single) {
+    root = resolveRoot(opts.single.root ?? 'message');
+    eventSchema = opts.single.eventSchema !== undefined ? resolveRoot(opts.single.eventSchema) : undefined;
+    if (eventSchema && eventSchema.kind !== 'event') throw new Error(`eventSchema ${JSON.stringify(opts.single.eventSchema)} does not name an event schema`);
+    engine = new Engine<AhpMessage, undefined, undefined>(AHP_EVENT_RULES, [], NO_STREAM, sink, opts.rules, crash);
+  } else {
+    const model = new AhpStreamModel({ ...DEFAULT_AHP_STREAM_OPTIONS, ...opts.stream });
+    opts.onStreamState?.(model.state);
+    engine = new Engine<AhpMessage, AhpFacts, AhpStreamState>(AHP_EVENT_RULES, AHP_STREAM_RULES, model, sink, opts.rules, crash);
+  }
   return {
-    name: 'ahp',
-    cr: 'reject',
-    framingSpecs: AHP_FRAMING_SPECS,
-    createChecker(sink: FindingSink, stats: RunStats): ProtocolChecker {
-      const model = new AhpStreamModel(streamOpts);
-      opts.onStreamState?.(model.state);
-      const engine = new Engine<AhpMessage, AhpFacts, AhpStreamState>(AHP_EVENT_RULES, AHP_STREAM_RULES, model, sink, opts.rules);
-      return {
-        onEvent(ev) {
-          const binding = bindingOf(ev.source);
-          for (const d of ev.duplicates) {
-            sink(
-              framingFinding(
-                'json/duplicate-key',
-                { source: ev.source, line: ev.line, column: d.index + 1, byteOffset: ev.byteOffset + Buffer.byteLength(ev.text.slice(0, d.index)), pointer: d.pointer },
-                `Member "${d.key}" appears more than once in the same object; which value counts is undefined, so the message is invalid.`,
-                { spec: 'AHP base/transports/stdio.md §Framing; RFC 8259 §4' },
-              ),
-            );
-          }
-          const findings = schemaStage(ev, binding === 'registration' ? REGISTRATION_ROOT : WIRE_ROOT);
-          reportSchemaFindings(findings, ev, sink, opts.rules);
-          const msg = ev as AhpMessage;
-          msg.binding = binding;
-          const t = typeof msg.event?.type === 'string' ? msg.event.type : msg.kind === 'capabilities-request' ? 'hooks/capabilities' : undefined;
-          if (t) stats.types.set(t, (stats.types.get(t) ?? 0) + 1);
-          engine.checkEvent(msg);
-          if (msg.wireValid) engine.streamEvent(msg);
-        },
-        end() {
-          engine.end();
-        },
-      };
+    onEvent(ev) {
+      const binding = bindingOf(ev.source);
+      for (const d of ev.duplicates) {
+        sink(
+          framingFinding(
+            'json/duplicate-key',
+            { source: ev.source, line: ev.line, column: d.index + 1, byteOffset: ev.byteOffset + Buffer.byteLength(ev.text.slice(0, d.index)), pointer: d.pointer },
+            `Member "${d.key}" appears more than once in the same object; which value counts is undefined, so the message is invalid.`,
+            { spec: 'AHP base/transports/stdio.md §Framing; RFC 8259 §4' },
+          ),
+        );
+      }
+      const findings = schemaStage(ev, root ?? (binding === 'registration' ? REGISTRATION_ROOT : WIRE_ROOT), eventSchema ? { eventSchema } : {});
+      reportSchemaFindings(findings, ev, sink, opts.rules);
+      const msg = ev as AhpMessage;
+      msg.binding = binding;
+      const t = typeof msg.event?.type === 'string' ? msg.event.type : msg.kind === 'capabilities-request' ? 'hooks/capabilities' : undefined;
+      if (t) stats.types.set(t, (stats.types.get(t) ?? 0) + 1);
+      // per-event rules see objects only (nothing else carries an event)
+      const v: unknown = ev.value;
+      if (v !== null && typeof v === 'object' && !Array.isArray(v)) engine.checkEvent(msg);
+      if (msg.wireValid && !root) engine.streamEvent(msg);
+    },
+    end() {
+      engine.end();
     },
   };
 }

@@ -2,22 +2,18 @@
  * `validateAhpMessage`: one parsed JSON value checked against a named AHP root, for the
  * upstream fixture manifest runner (its `schema` / `eventSchema` roots) and the library.
  *
- * It is a one-event run of the same checks `ahp validate` runs on each message: the
- * message-schema stage (src/ahp/rules/schema.ts) against the root, then every per-event rule
- * (src/ahp/rules/) on the Engine; findings come back instead of going to a sink. Framing (JSONL
- * lines, CR, blank lines, duplicate member names of the outer text) belongs to the reader
- * (`runPipeline`), not here.
+ * It is a one-event run (src/run/run.ts `EventStream`) of the same checks `ahp validate` runs on
+ * each message: the message-schema stage (src/ahp/rules/schema.ts) against the root, then every
+ * per-event rule (src/ahp/rules/); no stream rules. Framing (JSONL lines, CR, blank lines,
+ * duplicate member names of the outer text) belongs to the reader, not here.
  */
-import { Engine, type RuleSelection } from '../core/engine.ts';
+import type { RuleSelection } from '../core/engine.ts';
 import type { Finding } from '../core/finding.ts';
-import type { ParsedEvent } from '../core/rule.ts';
-import type { AhpMessage } from './message.ts';
-import { AHP_EVENT_RULES } from './rules/index.ts';
-import { reportSchemaFindings, resolveRoot, schemaStage, type AhpRoot, type ValidateAhpOptions } from './rules/schema.ts';
+import { EventStream } from '../run/run.ts';
+import { AHP } from './definition.ts';
+import type { ValidateAhpOptions } from './rules/schema.ts';
 
 export type { AhpRoot, ValidateAhpOptions } from './rules/schema.ts';
-
-const NO_STREAM = { state: undefined, observe: () => undefined };
 
 /**
  * Validate one parsed JSON value as an AHP draft message (default), a registration document or
@@ -35,17 +31,10 @@ const NO_STREAM = { state: undefined, observe: () => undefined };
  *   file cannot be loaded (an installation problem).
  */
 export function validateAhpMessage(value: unknown, opts: ValidateAhpOptions & { rules?: RuleSelection } = {}): Finding[] {
-  const root = resolveRoot(opts.root ?? 'message');
-  const eventSchema = opts.eventSchema !== undefined ? resolveRoot(opts.eventSchema) : undefined;
-  if (eventSchema && eventSchema.kind !== 'event') throw new Error(`eventSchema ${JSON.stringify(opts.eventSchema)} does not name an event schema`);
-  const out: Finding[] = [];
-  const sink = (f: Finding) => void out.push(f);
-  const ev: ParsedEvent = { source: '', line: 1, byteOffset: 0, text: '', value: value as Record<string, unknown>, duplicates: [], bigIntegers: [] };
-  const findings = schemaStage(ev, root, { eventSchema });
-  reportSchemaFindings(findings, ev, sink, opts.rules);
-  // per-event rules see objects only, as in the pipeline (nothing else carries an event)
-  if (value !== null && typeof value === 'object' && !Array.isArray(value)) new Engine<AhpMessage, undefined, undefined>(AHP_EVENT_RULES, [], NO_STREAM, sink, opts.rules).checkEvent(ev as AhpMessage);
-  return out;
+  const single: ValidateAhpOptions = { root: opts.root ?? 'message', ...(opts.eventSchema !== undefined ? { eventSchema: opts.eventSchema } : {}) };
+  // the run's single-message check: no stream rules, findings framed like every other entry's
+  const stream = new EventStream(AHP, { single, ...(opts.rules ? { rules: [...opts.rules] as never } : {}) }, '');
+  return stream.value(value);
 }
 
 /** True when `findings` hold no `error` (warnings and infos do not invalidate). */

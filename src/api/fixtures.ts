@@ -4,8 +4,9 @@
  * `aep fixtures DIR` / `ahp fixtures DIR` do (src/fixture-runner).
  */
 import type { Severity } from '../core/finding.ts';
-import { fixtureExitCode, runFixtures as runFixtureDir, type CaseResult, type FixtureProtocol, type FixtureRun } from '../fixture-runner/index.ts';
-import { optionsFromFlags, protocolSpec, type OptionsFor, type Protocol } from './protocols.ts';
+import { fixtureExitCode, runFixtures as runFixtureDir, type CaseResult, type FixtureRun } from '../fixture-runner/index.ts';
+import type { ProtocolOptions } from '../run/protocol.ts';
+import { protocolDefinition, type OptionsFor, type Protocol } from './protocols.ts';
 
 /** Options of {@link runFixtures}. */
 export type FixtureRunOptions<P extends Protocol = Protocol> = Omit<OptionsFor<P>, 'rules' | 'binding'> & {
@@ -21,30 +22,14 @@ export type FixtureRunOptions<P extends Protocol = Protocol> = Omit<OptionsFor<P
   onCase?: (c: CaseResult) => void;
 };
 
-/** The protocol as the fixture runner needs it; per-case options (a sidecar's `options`) override `base`. */
-function fixtureProtocol(protocol: Protocol, base: Record<string, unknown>): FixtureProtocol {
-  const spec = protocolSpec(protocol);
-  return {
-    name: spec.name,
-    // sidecar option names are the CLI's (`maxOpen`, `ackWindow`, `binding`, ...): one mapping, optionsFromFlags
-    driver: (o = {}) => {
-      const flags = optionsFromFlags(protocol, o);
-      const stream = { ...(base.stream as object | undefined), ...(flags.stream as object | undefined) };
-      return spec.driver({ ...base, ...flags, stream } as OptionsFor<Protocol>);
-    },
-    knownTypes: spec.knownTypes(),
-    framingFor: (path) => spec.framing(path, base),
-  };
-}
-
 /**
  * Run every case under `dir` and return the verdicts and the summary; {@link fixtureExitCode}
  * gives the CLI's exit code for it.
- * @throws (rejects) FixtureError (unknown layout, no case), DeviationsError, InputError, RuleCrashError.
+ * @throws (rejects) FixtureError (unknown layout, no case), DeviationsError, InputError.
  */
 export function runFixtures<P extends Protocol>(protocol: P, dir: string, options: FixtureRunOptions<P> = {} as FixtureRunOptions<P>): Promise<FixtureRun> {
   const { failOn, maxFindings, deviations, cwd, onCase, strict, ...rest } = options as FixtureRunOptions;
-  return runFixtureDir(fixtureProtocol(protocol, rest as Record<string, unknown>), dir, {
+  return runFixtureDir({ def: protocolDefinition(protocol), options: rest as ProtocolOptions }, dir, {
     strict: strict ?? false,
     failOn: failOn ?? 'error',
     ...(maxFindings !== undefined ? { maxFindings } : {}),

@@ -9,7 +9,7 @@ import type { Summary } from '../core/summary.ts';
 import { catalogueRows, type CatalogueRow } from '../report/catalogue.ts';
 import { createReporter as makeReporter, type FormatName } from '../report/index.ts';
 import type { Output, Reporter } from '../report/types.ts';
-import { protocolSpec, type Protocol } from './protocols.ts';
+import { protocolDefinition, type Protocol } from './protocols.ts';
 import { VERSION } from './version.ts';
 
 /** Options of {@link formatReport} and {@link createReporter}. */
@@ -29,14 +29,14 @@ export interface ReportOptions {
 
 /** A streaming reporter writing to `output`: call `finding` per finding, then `finish(summary)` once. */
 export function createReporter(output: Output, options: ReportOptions): Reporter {
-  const spec = protocolSpec(options.protocol);
+  const spec = protocolDefinition(options.protocol);
   return makeReporter(options.format, output, {
     protocol: spec.name,
     version: VERSION,
     color: options.color ?? false,
     ...(options.quiet !== undefined ? { quiet: options.quiet } : {}),
     ...(options.failOn !== undefined ? { failOn: options.failOn } : {}),
-    rules: spec.rules(),
+    rules: [...spec.rules()],
     ...(options.sources ? { sources: options.sources } : {}),
   });
 }
@@ -55,7 +55,7 @@ export type RuleInfo = RuleMeta;
 
 /** Every rule `protocol` can report (framing rules first), as `aep rules` / `ahp rules` list them. */
 export function rules(protocol: Protocol): RuleInfo[] {
-  return protocolSpec(protocol).rules();
+  return [...protocolDefinition(protocol).rules()];
 }
 
 /** The catalogue as `rules --format json` prints it (with the spec link where known). */

@@ -78,6 +78,7 @@ export const AEP_RULE_IDS = [
   'aep/open-at-end',
   'aep/command-unacked',
   'aep/state-cap',
+  'internal/rule-error',
 ] as const;
 
 /** A rule id `aep validate` can report. */
@@ -156,6 +157,7 @@ export const AHP_RULE_IDS = [
   'ahp/event-id-unverifiable',
   'ahp/open-at-end',
   'ahp/state-cap',
+  'internal/rule-error',
 ] as const;
 
 /** A rule id `ahp validate` can report. */

@@ -1,19 +1,19 @@
 /**
  * Single in-memory events for emitters' unit tests: a session checks events one at a time, in
  * order, with the stream state of one input; each call returns that event's findings. Each
- * event goes through the pipeline's own parse ({@link parseLine}) and the protocol checker,
- * exactly as a line of `validate`'s input would.
+ * event is a line of the run (src/run/run.ts `EventStream`), exactly as a line of `validate`'s
+ * input would be.
  */
 import type { Finding } from '../core/finding.ts';
-import { DEFAULT_MAX_DEPTH } from '../core/json.ts';
-import type { JsonlLine } from '../core/jsonl.ts';
-import { newStats, parseLine, type ProtocolChecker, type RunStats } from '../core/pipeline.ts';
-import { FindingCounter, type Summary } from '../core/summary.ts';
-import { visibleFinding } from '../core/visible.ts';
-import { protocolSpec, type OptionsFor, type Protocol } from './protocols.ts';
+import type { Summary } from '../core/summary.ts';
+import { protocolDefinition } from '../run/protocols.ts';
+import { EventStream } from '../run/run.ts';
+import type { OptionsFor, Protocol } from './protocols.ts';
 
 /** Options of {@link createSession} and {@link checkEvent}. */
 export type SessionOptions<P extends Protocol = Protocol> = OptionsFor<P> & {
+  /** Throw a rule's {@link RuleCrashError} instead of reporting it as `internal/rule-error`. */
+  failFast?: boolean;
   /** The input name findings carry (default `<session>`); for AHP also the binding by name unless `binding` is set. */
   source?: string;
 };
@@ -35,36 +35,14 @@ export interface CheckSession {
 }
 
 class Session implements CheckSession {
-  private readonly stats: RunStats = newStats();
-  private readonly counter: FindingCounter;
-  private readonly checker: ProtocolChecker;
-  private readonly maxDepth: number;
-  private readonly source: string;
-  private readonly knownTypes: readonly string[];
-  private pending: Finding[] = [];
-  private line = 0;
-  private offset = 0;
+  private readonly stream: EventStream;
   private ended = false;
 
   constructor(
     readonly protocol: Protocol,
     options: SessionOptions,
   ) {
-    const spec = protocolSpec(protocol);
-    this.counter = new FindingCounter((f) => void this.pending.push(f), { strict: options.strict });
-    // no message leaves with a raw invisible or control character (src/core/visible.ts)
-    const sink = this.counter.sink;
-    this.checker = spec.driver(options).createChecker((f) => sink(visibleFinding(f)), this.stats);
-    this.maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
-    this.source = options.source ?? '<session>';
-    this.knownTypes = spec.knownTypes();
-    this.stats.inputs = 1;
-  }
-
-  private take(): Finding[] {
-    const out = this.pending;
-    this.pending = [];
-    return out;
+    this.stream = new EventStream(protocolDefinition(protocol), options, options.source ?? '<session>');
   }
 
   check(event: object | string): Finding[] {
@@ -76,28 +54,17 @@ class Session implements CheckSession {
       throw new TypeError(`the event cannot be serialised as JSON: ${(e as Error).message}`);
     }
     if (typeof text !== 'string') throw new TypeError('the event cannot be serialised as JSON');
-    const byteLength = Buffer.byteLength(text, 'utf8');
-    const line: JsonlLine = { source: this.source, line: ++this.line, byteOffset: this.offset, text, byteLength, unterminated: false };
-    this.offset += byteLength + 1;
-    this.stats.lines++;
-    this.stats.bytes += byteLength + 1;
-    const ev = parseLine(line, (f) => this.counter.sink(visibleFinding(f)), this.maxDepth);
-    if (ev) {
-      this.stats.events++;
-      this.checker.onEvent(ev);
-    }
-    return this.take();
+    return this.stream.text(text);
   }
 
   end(): Finding[] {
     if (this.ended) throw new Error('this session has already ended');
     this.ended = true;
-    this.checker.end();
-    return this.take();
+    return this.stream.end();
   }
 
   summary(): Summary {
-    return this.counter.summary(this.stats, this.knownTypes);
+    return this.stream.summary();
   }
 }
 

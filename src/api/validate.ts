@@ -1,14 +1,15 @@
 /**
- * Streaming validation for the library API: inputs -> {@link runPipeline} with the protocol's
- * driver -> {@link FindingCounter} (strict, counts, max findings) -> an async iterable of
- * findings, then the {@link Summary}. The same path as `validate` in the CLI
- * (src/cli/program.ts `runValidate`), without a reporter.
+ * Streaming validation for the library API: the run (src/run/run.ts `runInputs`), the same as
+ * `validate` in the CLI, with findings handed to an async iterable instead of a reporter.
  */
 import type { Finding } from '../core/finding.ts';
-import { addStats, InputError, newStats, runPipeline, streamGroups, type InputSpec, type RunStats } from '../core/pipeline.ts';
-import { FindingCounter, type Summary } from '../core/summary.ts';
+import { InputError, type InputSpec } from '../core/pipeline.ts';
+import type { Summary } from '../core/summary.ts';
+import { ruleSelection } from '../run/protocol.ts';
+import { protocolDefinition } from '../run/protocols.ts';
+import { runInputs } from '../run/run.ts';
 import { toInputSpecs, type Inputs } from './inputs.ts';
-import { protocolSpec, type OptionsFor, type Protocol } from './protocols.ts';
+import type { OptionsFor, Protocol } from './protocols.ts';
 
 /** Options of {@link validateStream} and {@link validate}. */
 export type ValidateOptions<P extends Protocol = Protocol> = OptionsFor<P> & {
@@ -20,6 +21,11 @@ export type ValidateOptions<P extends Protocol = Protocol> = OptionsFor<P> & {
    * registration document) alone, the JSONL inputs together as one stream.
    */
   each?: boolean;
+  /**
+   * A rule that throws is a bug: by default it is reported as an `internal/rule-error` finding
+   * and the rest is still checked; `true` rejects the run with the {@link RuleCrashError} instead.
+   */
+  failFast?: boolean;
 };
 
 /**
@@ -30,7 +36,7 @@ export interface ValidationRun extends AsyncIterable<Finding> {
   /**
    * The run's summary once it has ended. Called without iterating, it runs the whole check
    * and only counts the findings.
-   * @throws (rejects) InputError when an input cannot be read; RuleCrashError when a rule throws.
+   * @throws (rejects) InputError when an input cannot be read; RuleCrashError when a rule throws and `failFast` is set.
    */
   summary(): Promise<Summary>;
 }
@@ -96,14 +102,11 @@ class Run implements ValidationRun {
 
   private async execute(): Promise<void> {
     try {
-      const spec = protocolSpec(this.protocol);
+      const def = protocolDefinition(this.protocol);
       const o = this.options;
-      const counter = new FindingCounter((f) => this.push(f), { strict: o.strict, maxFindings: o.maxFindings });
-      const inputs = toInputSpecs(this.inputs, (s) => spec.framing(s, o)).map((s) => this.paced(s));
-      const stats: RunStats = newStats();
-      // one fresh driver (stream state) per stream
-      for (const group of streamGroups(inputs, o.each)) addStats(stats, await runPipeline(group, spec.driver(o), counter.sink, { maxLineBytes: o.maxLineBytes, maxDepth: o.maxDepth }));
-      this.outcome = { summary: counter.summary(stats, spec.knownTypes()) };
+      const inputs = toInputSpecs(this.inputs, (s) => def.framing(s, o)).map((s) => this.paced(s));
+      const result = await runInputs(def, inputs, o, { finding: (f) => this.push(f) });
+      this.outcome = { summary: result.summary };
     } catch (e) {
       this.outcome = e instanceof InputError && e.cause === CANCELLED ? { error: new Error('the run was stopped before its end') } : { error: e };
     }
@@ -159,8 +162,7 @@ class Run implements ValidationRun {
  * @throws TypeError at once for an unknown protocol or rule id.
  */
 export function validateStream<P extends Protocol>(protocol: P, inputs: Inputs, options: ValidateOptions<P> = {} as ValidateOptions<P>): ValidationRun {
-  const spec = protocolSpec(protocol);
-  if (options.rules?.length) spec.driver(options); // reject unknown rule ids now, not on iteration
+  ruleSelection(protocolDefinition(protocol), options.rules); // reject unknown rule ids now, not on iteration
   return new Run(protocol, inputs, options as ValidateOptions);
 }
 
@@ -174,7 +176,7 @@ export interface ValidationResult {
 /**
  * Validate `inputs` as `protocol` and collect all findings: for small inputs (tests, single
  * files). For large streams use {@link validateStream}.
- * @throws (rejects) InputError, RuleCrashError; TypeError for an unknown protocol or rule id.
+ * @throws (rejects) InputError; RuleCrashError with `failFast`; TypeError for an unknown protocol or rule id.
  */
 export async function validate<P extends Protocol>(protocol: P, inputs: Inputs, options: ValidateOptions<P> = {} as ValidateOptions<P>): Promise<ValidationResult> {
   const run = validateStream(protocol, inputs, options);

@@ -18,10 +18,10 @@ import { runAepFilter, type AepFilterOptions, type EventTransform } from '../aep
 import { createRedactor, redactEvent, type RedactOptions } from '../aep/redact.ts';
 import type { AepCaptureLevel } from '../aep/schemas.ts';
 import type { InputSpec } from '../core/pipeline.ts';
-import { FindingCounter } from '../core/summary.ts';
 import { createReporter } from '../report/index.ts';
-import { aepRules, knownAepTypes } from '../aep/protocol.ts';
-import { openInputs, reportRunError, VERSION, type CliIO } from './program.ts';
+import { aepRules } from '../aep/protocol.ts';
+import { exitCodeOf } from '../run/run.ts';
+import { openInputs, reportRunError, VERSION, type CliIO } from './common.ts';
 
 /** Raw options of the redaction flags. */
 interface RedactFlags {
@@ -56,7 +56,6 @@ async function runFilter(files: string[], transform: EventTransform, io: CliIO, 
     return 2;
   }
   const reporter = createReporter('text', io.stderr, { protocol: 'aep', version: VERSION, color: false, quiet: true, failOn: 'error', rules: aepRules(), sources: inputs.map((i) => i.source) });
-  const counter = new FindingCounter((f) => reporter.finding(f));
   let buf = '';
   const write = (line: string) => {
     buf += line;
@@ -66,13 +65,14 @@ async function runFilter(files: string[], transform: EventTransform, io: CliIO, 
     }
   };
   try {
-    const r = await runAepFilter(inputs, transform, write, counter.sink, filter);
+    const r = await runAepFilter(inputs, transform, write, (f) => reporter.finding(f), filter);
     if (buf) io.stdout.write(buf);
     // an error about no line (an empty input) also fails the run: never a silent pass
-    if (r.rejected > 0 || counter.reached('error')) {
-      reporter.finish(counter.summary(r.stats, knownAepTypes()));
+    const code = exitCodeOf(r, 'error');
+    if (r.rejected > 0 || code !== 0) {
+      reporter.finish(r.summary);
       io.stderr.write(`aep: ${r.rejected} line${r.rejected === 1 ? '' : 's'} not written (error findings above); ${r.written} written\n`);
-      return 1;
+      return code === 2 ? 2 : 1;
     }
     return 0;
   } catch (e) {

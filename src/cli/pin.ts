@@ -8,12 +8,11 @@ import { fileURLToPath } from 'node:url';
 import { Option, type Command } from 'commander';
 import type { Finding } from '../core/finding.ts';
 import { PACKAGE_ROOT as PACKAGE_ROOT_URL } from '../core/paths.ts';
-import { FindingCounter } from '../core/summary.ts';
-import { newStats } from '../core/pipeline.ts';
+import { exitCodeOf, tallyFindings, type RunResult } from '../run/run.ts';
 import { DEFAULT_EXTRACTION, DEFAULT_PIN_DIR, PIN_RULES, PinUsageError, pinRefresh, pinVerifyReport, type PinVerifyReport } from '../pin/index.ts';
 import { createReporter, FORMATS, type FormatName } from '../report/index.ts';
 import type { RuleMeta } from '../core/rule.ts';
-import { defaultColor, positiveInt, VERSION, type CliIO } from './program.ts';
+import { defaultColor, positiveInt, VERSION, type CliIO } from './common.ts';
 
 const PACKAGE_ROOT = fileURLToPath(PACKAGE_ROOT_URL);
 
@@ -102,8 +101,8 @@ export function verifiedLines(r: PinVerifyReport, dir: string, cwd: string): str
   return out + '\n';
 }
 
-/** Report pin findings through the normal reporters; returns the counter. */
-function report(kind: 'pin-verify' | 'pin-refresh', findings: readonly Finding[], format: FormatName, io: CliIO, color: boolean | undefined): FindingCounter {
+/** Report pin findings through the normal reporters; returns their tally. */
+function report(kind: 'pin-verify' | 'pin-refresh', findings: readonly Finding[], format: FormatName, io: CliIO, color: boolean | undefined): RunResult {
   const reporter = createReporter(format, io.stdout, {
     protocol: 'ahp',
     kind,
@@ -111,11 +110,9 @@ function report(kind: 'pin-verify' | 'pin-refresh', findings: readonly Finding[]
     color: color ?? defaultColor(io),
     rules: PIN_RULES as unknown as readonly RuleMeta[],
   });
-  const counter = new FindingCounter((f) => reporter.finding(f));
-  for (const f of findings) counter.sink(f);
-  const stats = newStats(); // no event stream: the summary counts findings only
-  reporter.finish(counter.summary(stats));
-  return counter;
+  const tally = tallyFindings(findings, (f) => reporter.finding(f));
+  reporter.finish(tally.summary);
+  return tally;
 }
 
 /** Register `pin verify` and `pin refresh` on the `ahp` program. */
@@ -139,7 +136,7 @@ export function registerPinCommands(program: Command, io: CliIO, setExit: (code:
         // what was verified: on stdout before the text report, on stderr beside a machine format
         (o.format === 'text' ? io.stdout : io.stderr).write(verifiedLines(r, dir, io.cwd));
         const c = report('pin-verify', r.findings, o.format, io, o.color === false ? false : undefined);
-        setExit(c.reached('error') ? 1 : 0);
+        setExit(exitCodeOf(c, 'error'));
       } catch (e) {
         io.stderr.write(`ahp pin verify: ${(e as Error).message}\n`);
         setExit(2);
@@ -179,7 +176,7 @@ export function registerPinCommands(program: Command, io: CliIO, setExit: (code:
         // machine format (stdout then holds exactly one JSON / SARIF / ... document)
         if (r.report) (o.format === 'text' ? io.stdout : io.stderr).write(r.report.endsWith('\n') ? r.report : r.report + '\n');
         const c = report('pin-refresh', r.findings, o.format, io, o.color === false ? false : undefined);
-        setExit(r.changed || c.reached('error') ? 1 : 0);
+        setExit(r.changed || exitCodeOf(c, 'error') !== 0 ? 1 : 0);
       } catch (e) {
         io.stderr.write(`ahp pin refresh: ${(e as Error).message}\n`);
         setExit(e instanceof PinUsageError ? 2 : 2);

@@ -10,16 +10,13 @@
  * - `explain RULE`: description, citation with link, a failing and a passing example.
  */
 import { Option, type Command } from 'commander';
-import { DEFAULT_MAX_DEPTH } from '../core/json.ts';
-import { DEFAULT_MAX_LINE_BYTES } from '../core/jsonl.ts';
 import { InputError } from '../core/pipeline.ts';
 import type { Severity } from '../core/finding.ts';
-// the fixture runner and the catalogue load when their verb runs (not for validate, --help, --version)
-import type { FixtureProtocol } from '../fixture-runner/index.ts';
 import { createFixtureReporter, fixtureFormatsFor, type FixtureFormatName } from '../report/index.ts';
 import type { Output } from '../report/types.ts';
+import type { ProtocolDefinition } from '../run/protocol.ts';
+import { addReportOptions, defaultColor, reportRunError, VERSION, type CliIO } from './common.ts';
 import { reportFileFor } from './output.ts';
-import { addReportOptions, defaultColor, reportRunError, VERSION, type CliIO, type CliProtocol, type ValidateOptions } from './program.ts';
 
 /** Options of `fixtures`, after parsing. */
 export interface FixturesOptions {
@@ -36,19 +33,11 @@ export interface FixturesOptions {
   requireAll?: boolean;
 }
 
-/** The protocol as the fixture runner needs it, with `validate`'s defaults. */
-export function fixtureProtocolOf(protocol: CliProtocol, opts: Pick<FixturesOptions, 'failOn' | 'strict'>): FixtureProtocol {
-  const vopts = { format: 'text', failOn: opts.failOn, strict: opts.strict, maxLineBytes: DEFAULT_MAX_LINE_BYTES, maxDepth: DEFAULT_MAX_DEPTH, quiet: true, progress: false } as ValidateOptions;
-  const fp: FixtureProtocol = { name: protocol.name, driver: (o) => protocol.driver({ ...vopts, ...o }), knownTypes: protocol.knownTypes };
-  if (protocol.framingFor) fp.framingFor = (p) => protocol.framingFor!(p, vopts);
-  return fp;
-}
-
 /**
  * Run `fixtures DIR`. Returns the exit code.
  * @throws nothing: problems become one line on stderr and exit 2.
  */
-export async function runFixturesVerb(protocol: CliProtocol, dir: string, opts: FixturesOptions, io: CliIO): Promise<number> {
+export async function runFixturesVerb(protocol: ProtocolDefinition, dir: string, opts: FixturesOptions, io: CliIO): Promise<number> {
   const { DeviationsError, FixtureError, fixtureExitCode, runFixtures } = await import('../fixture-runner/index.ts');
   // a report file is written beside its place and renamed there on success (src/cli/output.ts)
   const toFile = reportFileFor(protocol.name, opts.output, io.stderr);
@@ -60,7 +49,8 @@ export async function runFixturesVerb(protocol: CliProtocol, dir: string, opts: 
   let n = 0;
   let code: number;
   try {
-    const run = await runFixtures(fixtureProtocolOf(protocol, opts), dir, {
+    // the fixture runner and the catalogue load when their verb runs (not for validate, --help, --version)
+    const run = await runFixtures({ def: protocol, options: {} }, dir, {
       strict: opts.strict,
       failOn: opts.failOn,
       ...(opts.maxFindings !== undefined ? { maxFindings: opts.maxFindings } : {}),
@@ -140,7 +130,7 @@ export function nearestRuleIds(ids: readonly string[], wanted: string, max = 3):
  * the other protocol's prefix gets a pointer to its binary, anything else the nearest known ids;
  * both end by pointing at `<protocol> rules`.
  */
-export function unknownRuleMessage(protocol: CliProtocol, id: string, verb: string): string {
+export function unknownRuleMessage(protocol: ProtocolDefinition, id: string, verb: string): string {
   const other = protocol.name === 'aep' ? 'ahp' : 'aep';
   const near = nearestRuleIds(
     protocol.rules().map((r) => r.id),
@@ -151,7 +141,7 @@ export function unknownRuleMessage(protocol: CliProtocol, id: string, verb: stri
 }
 
 /** Register `fixtures`, `rules` and `explain` on `program`. */
-export function addCatalogueAndFixtureVerbs(program: Command, protocol: CliProtocol, io: CliIO, setExit: (code: number) => void): void {
+export function addCatalogueAndFixtureVerbs(program: Command, protocol: ProtocolDefinition, io: CliIO, setExit: (code: number) => void): void {
   const fixtures = program
     .command('fixtures')
     .description(protocol.name === 'aep' ? 'run a fixture directory (ours: pass/ + fail/, or the upstream AEP corpus) and print one verdict per case' : 'run a fixture directory (ours: pass/ + fail/, or the upstream AHP manifest.json) and print one verdict per case')

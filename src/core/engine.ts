@@ -87,7 +87,8 @@ export function selectedSink(sink: FindingSink, selection: RuleSelection): Findi
 /**
  * Runs one protocol's rules over a stream: per-event rules, then the stream model, then stream
  * rules, in their declared order. A rule that throws becomes a {@link RuleCrashError} naming the
- * rule and the line.
+ * rule and the line, handed to `onCrash` (the run reports it and goes on with the next rule);
+ * without `onCrash` it is thrown.
  */
 export class Engine<E extends ParsedEvent, F, S> {
   private readonly eventRules: { rule: EventRule<E>; ctx: RuleContext }[];
@@ -100,6 +101,9 @@ export class Engine<E extends ParsedEvent, F, S> {
     private readonly model: StreamModel<E, F, S>,
     sink: FindingSink,
     selection?: RuleSelection,
+    private readonly onCrash: (e: RuleCrashError) => void = (e) => {
+      throw e;
+    },
   ) {
     // one context per rule for the whole run, bound to the current event (a closure per rule
     // per event showed in profiles)
@@ -134,7 +138,7 @@ export class Engine<E extends ParsedEvent, F, S> {
         try {
           rule.check(event, ctx);
         } catch (e) {
-          throw new RuleCrashError(rule.id, `${event.source}:${event.line}`, e);
+          this.onCrash(new RuleCrashError(rule.id, `${event.source}:${event.line}`, e, event));
         }
       }
     } finally {
@@ -150,7 +154,9 @@ export class Engine<E extends ParsedEvent, F, S> {
       try {
         facts = this.model.observe(event);
       } catch (e) {
-        throw new RuleCrashError('(stream analyzers)', `${event.source}:${event.line}`, e);
+        // the facts of this event are lost: no stream rule can judge it
+        this.onCrash(new RuleCrashError('(stream analyzers)', `${event.source}:${event.line}`, e, event));
+        return;
       }
       if (facts === undefined) return;
       const present = facts as Record<string, unknown>;
@@ -166,7 +172,7 @@ export class Engine<E extends ParsedEvent, F, S> {
         try {
           rule.onEvent(facts, ctx, this.model.state);
         } catch (e) {
-          throw new RuleCrashError(rule.id, `${event.source}:${event.line}`, e);
+          this.onCrash(new RuleCrashError(rule.id, `${event.source}:${event.line}`, e, event));
         }
       }
     } finally {
@@ -181,7 +187,7 @@ export class Engine<E extends ParsedEvent, F, S> {
       try {
         rule.onEnd(this.model.state, ctx);
       } catch (e) {
-        throw new RuleCrashError(rule.id, 'end of input', e);
+        this.onCrash(new RuleCrashError(rule.id, 'end of input', e));
       }
     }
   }

@@ -1,19 +1,13 @@
 /**
- * The validation pipeline: inputs -> JSONL reader -> JSON parse -> protocol checker.
- *
- * docs/architecture.md §Data flow. The protocol checker owns everything after parsing (envelope,
- * overlay/payload, per-event rules, stream rules); this module owns reading, parsing,
- * statistics and the order of inputs. The inputs given to one {@link runPipeline} form one
- * stream, checked in the order given (stream state is shared across them); {@link streamGroups}
- * decides which inputs of a run share a stream.
+ * The pieces of a run below the orchestration (src/run/run.ts): what an input is, the parse of
+ * one line into an event, reading a line back by offset, and which inputs share a stream
+ * ({@link streamGroups}). docs/architecture.md §The run.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
-import type { Finding, FindingSink } from './finding.ts';
+import type { FindingSink } from './finding.ts';
 import { DEFAULT_MAX_DEPTH, parseJsonText } from './json.ts';
-import { DEFAULT_MAX_LINE_BYTES, framingFinding, readJsonl, type FramingSpecs, type JsonlLine } from './jsonl.ts';
-import { gunzipIfCompressed, type GzipState } from './gzip.ts';
-import { RuleCrashError, type ParsedEvent } from './rule.ts';
-import { visibleFinding } from './visible.ts';
+import { framingFinding, type JsonlLine } from './jsonl.ts';
+import type { ParsedEvent } from './rule.ts';
 
 /** One input to check. */
 export interface InputSpec {
@@ -53,25 +47,6 @@ export interface ProtocolChecker {
   onEvent(event: ParsedEvent): void;
   /** End of all inputs. */
   end(): void;
-}
-
-/** Options common to every protocol run. */
-export interface PipelineOptions {
-  maxLineBytes?: number;
-  maxDepth?: number;
-  /** Bytes read so far across all inputs, after each chunk. */
-  onProgress?: (bytesRead: number) => void;
-}
-
-/** A protocol as the pipeline sees it. */
-export interface ProtocolDriver {
-  name: string;
-  /** CR policy of the protocol's JSONL binding. */
-  cr: 'accept-crlf' | 'reject';
-  /** The protocol's own citations of framing rules (its binding), stamped on their findings. */
-  framingSpecs?: FramingSpecs;
-  /** When true, `jsonl/not-object` and friends use this protocol's wording (unused hook). */
-  createChecker(sink: FindingSink, stats: RunStats): ProtocolChecker;
 }
 
 /**
@@ -183,42 +158,6 @@ export function readLineAt(file: string | number, offset: number, maxBytes: numb
   }
 }
 
-/** Files read back during a run, each opened once (on first use) and closed at the end. */
-class ReadBack {
-  private readonly fds = new Map<string, number | null>();
-
-  constructor(private readonly maxBytes: number) {}
-
-  /** {@link readLineAt} for `path`, through a descriptor kept for the run. */
-  line(path: string, offset: number): string | undefined {
-    let fd = this.fds.get(path);
-    if (fd === undefined) {
-      try {
-        fd = openSync(path, 'r');
-      } catch {
-        fd = null;
-      }
-      this.fds.set(path, fd);
-    }
-    return fd === null ? undefined : readLineAt(fd, offset, this.maxBytes);
-  }
-
-  close(): void {
-    for (const fd of this.fds.values()) if (fd !== null) closeSync(fd);
-    this.fds.clear();
-  }
-}
-
-/** The `jsonl/gzip-corrupt` finding of a cut or damaged gzip input, at the line it cut. */
-function gzipCorrupt(source: string, line: number, c: NonNullable<GzipState['corrupt']>): Finding {
-  const cut = c.droppedBytes > 0 ? `; the incomplete line ${line} (${c.droppedBytes} bytes) was not checked` : '';
-  return framingFinding(
-    'jsonl/gzip-corrupt',
-    { source, line, byteOffset: c.decompressedBytes },
-    `The gzip stream is truncated or corrupt (zlib: ${c.reason}) after ${c.decompressedBytes} bytes of decompressed text; ${line > 1 ? `${line - 1} complete line${line === 2 ? '' : 's'} before it ${line === 2 ? 'was' : 'were'} checked` : 'no complete line came before it'}${cut}; the rest could not be read.`,
-  );
-}
-
 /**
  * The streams of a run: each a list of inputs checked together (shared stream state), in input
  * order. `each` true: every input alone (`--each`); false: all inputs one stream; absent, the
@@ -265,155 +204,3 @@ export class InputError extends Error {
   }
 }
 
-/**
- * The bytes of a whole-document input, or only its length when it is over `cap` bytes (the
- * rest is read and counted, never held: memory stays within the cap).
- */
-async function readAll(it: AsyncIterable<Uint8Array | string>, cap: number): Promise<{ buf?: Buffer; length: number }> {
-  const parts: Buffer[] = [];
-  let length = 0;
-  for await (const p of it) {
-    const b = typeof p === 'string' ? Buffer.from(p) : Buffer.from(p);
-    length += b.length;
-    if (length <= cap) parts.push(b);
-    else parts.length = 0;
-  }
-  return length <= cap ? { buf: Buffer.concat(parts), length } : { length };
-}
-
-/**
- * Check every input with one protocol checker (one stream, inputs in order).
- * Findings go to `sink` as they are found.
- * @throws InputError when an input cannot be read; RuleCrashError when a rule throws.
- */
-export async function runPipeline(
-  inputs: readonly InputSpec[],
-  driver: ProtocolDriver,
-  rawSink: FindingSink,
-  opts: PipelineOptions = {},
-): Promise<RunStats> {
-  const specs = driver.framingSpecs as Readonly<Record<string, string>> | undefined;
-  // no message leaves the pipeline with a raw invisible or control character in it; framing
-  // findings carry the citation of this protocol's binding (one lookup per finding)
-  const sink: FindingSink = specs
-    ? (f) => rawSink(visibleFinding(specs[f.ruleId] !== undefined ? { ...f, spec: specs[f.ruleId]! } : f))
-    : (f) => rawSink(visibleFinding(f));
-  const stats = newStats();
-  const checker = driver.createChecker(sink, stats);
-  const maxDepth = opts.maxDepth ?? DEFAULT_MAX_DEPTH;
-  let doneBytes = 0;
-  const maxLineBytes = opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-  const readBack = new ReadBack(maxLineBytes);
-  // no input at all (a library call with an empty list) is not a clean pass either
-  if (inputs.length === 0) sink(framingFinding('jsonl/empty-input', { source: '<no input>', byteOffset: 0 }, 'No input was given: there is no event to check.'));
-  try {
-    for (const input of inputs) {
-      stats.inputs++;
-      if (input.framing === 'document') {
-        let doc: { buf?: Buffer; length: number };
-        const gz: GzipState = { compressed: false };
-        try {
-          doc = await readAll(gunzipIfCompressed(input.open(), gz), maxLineBytes);
-        } catch (e) {
-          throw new InputError(input.source, e);
-        }
-        stats.bytes += doc.length;
-        // a document is one framing unit: the line cap applies to it whole (never a silent pass)
-        if (gz.corrupt) sink(gzipCorrupt(input.source, 1, gz.corrupt));
-        else if (doc.buf) await checkDocument(input.source, doc.buf, checker, sink, stats, maxDepth);
-        else sink(framingFinding('jsonl/line-too-long', { source: input.source, line: 1, column: 1, byteOffset: 0 }, `Document is ${doc.length} bytes long, over the cap of ${maxLineBytes} bytes (--max-line-bytes); it was not checked.`));
-        doneBytes += doc.length;
-        opts.onProgress?.(doneBytes);
-        continue;
-      }
-      const path = input.path;
-      const reread = path === undefined ? undefined : (byteOffset: number) => readBack.line(path, byteOffset);
-      // An exception from parsing or checking is ours, not the input's: it must not be reported
-      // as "cannot read" (RuleCrashError names the rule; anything else is an internal error).
-      let ownError: unknown = undefined;
-      const onLine = (line: JsonlLine) => {
-        try {
-          const ev = parseLine(line, sink, maxDepth);
-          if (ev) {
-            if (reread) ev.reread = reread;
-            stats.events++;
-            checker.onEvent(ev);
-          }
-        } catch (e) {
-          ownError = e ?? new Error('a checker threw a nullish value');
-          throw ownError;
-        }
-      };
-      const base = doneBytes;
-      const gz: GzipState = { compressed: false };
-      // a cut gzip stream is one finding: not also "empty input" when it broke before any line
-      const inputSink: FindingSink = (f) => (gz.corrupt && f.ruleId === 'jsonl/empty-input' ? undefined : sink(f));
-      try {
-        const st = await readJsonl(gunzipIfCompressed(input.open(), gz), input.source, onLine, inputSink, {
-          maxLineBytes,
-          cr: driver.cr,
-          onProgress: opts.onProgress ? (b) => opts.onProgress!(base + b) : undefined,
-        });
-        stats.bytes += st.bytes;
-        stats.lines += st.lines;
-        doneBytes += st.bytes;
-        if (gz.corrupt) sink(gzipCorrupt(input.source, st.lines + 1, gz.corrupt));
-      } catch (e) {
-        if (e === ownError || e instanceof RuleCrashError) throw e;
-        throw new InputError(input.source, e);
-      }
-    }
-  } finally {
-    readBack.close();
-  }
-  checker.end();
-  return stats;
-}
-
-/**
- * One whole-document input (HTTP binding, registration file): pretty-printing allowed;
- * locations are computed from the document text (line and column of the reported member).
- */
-async function checkDocument(source: string, buf: Buffer, checker: ProtocolChecker, sink: FindingSink, stats: RunStats, maxDepth: number): Promise<void> {
-  const lines: JsonlLine[] = [];
-  let text: string;
-  const dec = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-  try {
-    text = dec.decode(buf);
-  } catch {
-    // reuse the JSONL reader's exact UTF-8 diagnostics
-    let invalid = false;
-    await readJsonl([buf], source, (l) => lines.push(l), (f) => f.ruleId === 'jsonl/invalid-utf8' && ((invalid = true), sink(f)), { maxLineBytes: buf.length });
-    // valid UTF-8 that still does not decode: too long for one string (a cap set very high)
-    if (!invalid) sink(framingFinding('jsonl/line-too-long', { source, line: 1, column: 1, byteOffset: 0 }, `Document is ${buf.length} bytes long, too long to decode as one text; it was not checked.`));
-    return;
-  }
-  let offset = 0;
-  if (text.charCodeAt(0) === 0xfeff) {
-    sink(framingFinding('jsonl/bom', { source, line: 1, column: 1, byteOffset: 0 }, 'Input starts with a UTF-8 byte order mark (EF BB BF); JSON text must not begin with one. It was skipped.'));
-    text = text.slice(1);
-    offset = 3;
-  }
-  if (text.trim() === '') {
-    sink(framingFinding('jsonl/empty-input', { source, byteOffset: 0 }, 'Input is empty: there is no message to check.'));
-    return;
-  }
-  stats.lines += text.split('\n').length;
-  const ev = parseLine({ source, line: 1, byteOffset: offset, text, byteLength: buf.length - offset, unterminated: false }, (f: Finding) => sink(relocate(f, text, offset)), maxDepth);
-  if (!ev) return;
-  stats.events++;
-  checker.onEvent(ev);
-}
-
-/** Turn a single-line location (column = index + 1 in a multi-line document) into line/column. */
-function relocate(f: Finding, text: string, offset: number): Finding {
-  if (f.column === undefined) return f;
-  const idx = f.column - 1;
-  let line = 1;
-  let lineStart = 0;
-  for (let i = text.indexOf('\n'); i !== -1 && i < idx; i = text.indexOf('\n', i + 1)) {
-    line++;
-    lineStart = i + 1;
-  }
-  return { ...f, line, column: idx - lineStart + 1, byteOffset: offset + Buffer.byteLength(text.slice(0, idx), 'utf8') };
-}

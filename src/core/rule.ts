@@ -62,12 +62,25 @@ export interface EventRule<E extends ParsedEvent = ParsedEvent> extends RuleMeta
   check(event: E, ctx: RuleContext): void;
 }
 
-/** Thrown when a rule itself throws: a bug, reported with exit 2 naming rule and line. */
+/** The finding of a rule or analyzer that threw (src/run/run.ts): the verdict of that event is incomplete. */
+export const RULE_ERROR = {
+  id: 'internal/rule-error',
+  severity: 'error',
+  description: 'A rule or analyzer of agent-conformance threw on this event (a bug in the checker): its verdict here is missing, the rest of the input is still checked, and the run exits 2.',
+  spec: 'agent-conformance README §Exit codes',
+} as const satisfies RuleMeta;
+
+/**
+ * A rule (or analyzer) that threw: a bug. The run reports it as an `internal/rule-error`
+ * finding and exits 2 at the end; a caller that asks to fail fast gets it thrown.
+ */
 export class RuleCrashError extends Error {
   constructor(
     readonly ruleId: string,
     readonly where: string,
     override readonly cause: unknown,
+    /** The event it threw on (absent at the end of input). */
+    readonly event?: ParsedEvent,
   ) {
     super(`internal error in rule ${ruleId} at ${where}: ${cause instanceof Error ? cause.message : String(cause)}`);
   }

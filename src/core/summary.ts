@@ -91,3 +91,34 @@ export class FindingCounter {
     return s;
   }
 }
+
+/** A summary of nothing (the start of a sum of summaries). */
+export function emptySummary(): Summary {
+  return { inputs: 0, bytes: 0, lines: 0, events: 0, errors: 0, warnings: 0, infos: 0, byRule: {}, omitted: 0 };
+}
+
+/** Add `s` into `total` (the fixture runner's total over its case runs). */
+export function addSummary(total: Summary, s: Summary): void {
+  total.inputs += s.inputs;
+  total.bytes += s.bytes;
+  total.lines += s.lines;
+  total.events += s.events;
+  total.errors += s.errors;
+  total.warnings += s.warnings;
+  total.infos += s.infos;
+  total.omitted += s.omitted;
+  const byRule: Record<string, number> = { ...total.byRule };
+  for (const [r, n] of Object.entries(s.byRule)) byRule[r] = (byRule[r] ?? 0) + n;
+  total.byRule = Object.fromEntries(Object.entries(byRule).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  if (s.coverage) {
+    const c = (total.coverage ??= { seen: {}, exercised: 0, known: s.coverage.known, unknown: {} });
+    const merge = (into: Record<string, number>, from: Record<string, number>) => {
+      const m = new Map(Object.entries(into));
+      for (const [t, n] of Object.entries(from)) m.set(t, (m.get(t) ?? 0) + n);
+      return Object.fromEntries([...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    };
+    c.seen = merge(c.seen, s.coverage.seen);
+    c.unknown = merge(c.unknown, s.coverage.unknown);
+    c.exercised = Object.keys(c.seen).length;
+  }
+}

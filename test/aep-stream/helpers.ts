@@ -4,11 +4,10 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { aepDriver } from '../../src/aep/protocol.ts';
 import type { AepStreamOptions, AepStreamRuleId, AepStreamState } from '../../src/aep/stream/index.ts';
 import type { RuleSelection } from '../../src/core/engine.ts';
 import type { Finding } from '../../src/core/finding.ts';
-import { runPipeline, type PipelineOptions } from '../../src/core/pipeline.ts';
+import { aepDriver, runPipeline } from '../run.ts';
 
 /**
  * The upstream AEP fixture corpus, `<repo>/../shared/corpus/aep/conformance/fixtures/`
@@ -26,7 +25,9 @@ export function corpusPresent(): boolean {
 export const NO_CORPUS = `AEP fixture corpus not found at ${CORPUS_DIR} (expected ../shared beside the repository; set AEP_CORPUS_DIR)`;
 
 /** Options of one in-process run. */
-export interface RunOptions extends PipelineOptions {
+export interface RunOptions {
+  maxLineBytes?: number;
+  maxDepth?: number;
   stream?: Partial<AepStreamOptions>;
   /** Input name used in findings. */
   source?: string;

@@ -11,11 +11,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import fc from 'fast-check';
-import { aepDriver } from '../../src/aep/protocol.ts';
-import { openInputs, type CliIO } from '../../src/cli/program.ts';
+import { openInputs, type CliIO } from '../../src/cli/common.ts';
 import type { Finding } from '../../src/core/finding.ts';
-import { readLineAt, runPipeline, type InputSpec } from '../../src/core/pipeline.ts';
+import { readLineAt, type InputSpec } from '../../src/core/pipeline.ts';
 import { brief, event, jsonl } from './helpers.ts';
+import { aepDriver, runPipeline } from '../run.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'aep-reread-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

@@ -6,14 +6,13 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { aepDriver } from '../../src/aep/protocol.ts';
 import { canonicalJson } from '../../src/aep/stream/canonical.ts';
 import type { IdEntry } from '../../src/aep/stream/identity.ts';
 import { AEP_STREAM_RULES } from '../../src/aep/stream/index.ts';
 import type { Finding } from '../../src/core/finding.ts';
-import { runPipeline } from '../../src/core/pipeline.ts';
 import { parseJsonText } from '../../src/core/json.ts';
 import { brief, checkText, event, jsonl } from './helpers.ts';
+import { aepDriver, runPipeline } from '../run.ts';
 
 const ids = (fs: readonly Finding[]) => fs.map((f) => f.ruleId).sort();
 

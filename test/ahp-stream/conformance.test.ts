@@ -11,13 +11,12 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { AHP_STREAM_RULES } from '../../src/ahp/stream/index.ts';
 import { ahpCli, bindingByName, bindingFor } from '../../src/cli/ahp.ts';
-import { fixtureProtocolOf } from '../../src/cli/verbs.ts';
 import { checkBytes } from '../../src/fixture-runner/check.ts';
 import { runFixtures } from '../../src/fixture-runner/index.ts';
 import { AHP_CORPUS_DIR, REPO_DIR, requireShared } from './helpers.ts';
 
 const POLICY = { strict: false, failOn: 'error' as const };
-const ahp = fixtureProtocolOf(ahpCli, POLICY);
+const ahp = { def: ahpCli.def, options: {} };
 const DIR = join(REPO_DIR, 'conformance/ahp');
 
 test('case files are read by name: .registration.json = registration document, .json = HTTP message, else stdio', () => {
@@ -65,8 +64,7 @@ test('every stream-rule finding on every case has its rule\'s catalogued severit
   for (const file of files) {
     const sidecar = file.replace(/\.jsonl?$/, '.expected.json');
     const options = existsSync(sidecar) ? ((JSON.parse(readFileSync(sidecar, 'utf8')) as { options?: Record<string, unknown> }).options ?? {}) : {};
-    const driver = ahp.driver(options);
-    const run = await checkBytes(driver, file, readFileSync(file), POLICY, bindingByName(file) === 'stdio' ? 'jsonl' : 'document');
+    const run = await checkBytes(ahp, file, readFileSync(file), POLICY, { flags: options });
     for (const f of run.findings) {
       const want = severityOf.get(f.ruleId);
       if (want === undefined) continue;

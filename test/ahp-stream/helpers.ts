@@ -6,10 +6,9 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { TestContext } from 'node:test';
-import { ahpDriver } from '../../src/ahp/driver.ts';
 import type { AhpStreamOptions, AhpStreamRuleId, AhpStreamState } from '../../src/ahp/stream/index.ts';
 import type { Finding } from '../../src/core/finding.ts';
-import { runPipeline } from '../../src/core/pipeline.ts';
+import { ahpDriver, runPipeline } from '../run.ts';
 
 /** `<repo>/` resolved from this file. */
 export const REPO_DIR = fileURLToPath(new URL('../../', import.meta.url));

@@ -11,11 +11,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import fc from 'fast-check';
-import { ahpDriver } from '../../src/ahp/driver.ts';
-import { openInputs, type CliIO } from '../../src/cli/program.ts';
+import { openInputs, type CliIO } from '../../src/cli/common.ts';
 import type { Finding } from '../../src/core/finding.ts';
-import { runPipeline, type InputSpec } from '../../src/core/pipeline.ts';
+import { type InputSpec } from '../../src/core/pipeline.ts';
 import { brief, intercept, ok, toolBefore } from './helpers.ts';
+import { ahpDriver, runPipeline } from '../run.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'ahp-reread-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

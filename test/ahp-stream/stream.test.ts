@@ -6,9 +6,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { ahpDriver } from '../../src/ahp/driver.ts';
 import { AHP_STREAM_RULES } from '../../src/ahp/stream/index.ts';
-import { runPipeline } from '../../src/core/pipeline.ts';
 import {
   brief,
   CAPS,
@@ -36,6 +34,7 @@ import {
   toolBefore,
   URL_REQUEST,
 } from './helpers.ts';
+import { ahpDriver, runPipeline } from '../run.ts';
 
 test('every stream rule declares an ahp/ id, a description and a citation; state-cap runs last', () => {
   const ids = AHP_STREAM_RULES.map((r) => r.id);

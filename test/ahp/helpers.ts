@@ -6,10 +6,9 @@ import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestContext } from 'node:test';
-import { ahpDriver } from '../../src/ahp/driver.ts';
 import { isAhpValid } from '../../src/ahp/validate.ts';
 import type { Finding } from '../../src/core/finding.ts';
-import { runPipeline } from '../../src/core/pipeline.ts';
+import { ahpDriver, runPipeline } from '../run.ts';
 
 /** `<repo>/../shared/` (the shared material), resolved from this file. */
 export const SHARED_DIR = fileURLToPath(new URL('../../../shared/', import.meta.url));

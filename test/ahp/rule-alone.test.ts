@@ -8,11 +8,10 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { ahpDriver } from '../../src/ahp/driver.ts';
 import { AHP_EVENT_RULES, AHP_MESSAGE_RULES } from '../../src/ahp/rules/index.ts';
 import type { Finding } from '../../src/core/finding.ts';
-import { runPipeline } from '../../src/core/pipeline.ts';
 import { REPO_DIR, runStdio } from './helpers.ts';
+import { ahpDriver, runPipeline } from '../run.ts';
 
 const FAIL_DIR = REPO_DIR + 'conformance/ahp/fail/';
 const isFraming = (id: string) => id.startsWith('jsonl/') || id.startsWith('json/');

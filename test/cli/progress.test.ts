@@ -31,7 +31,7 @@ const OPTS: FixturesOptions = { format: 'text', failOn: 'error', strict: false, 
 
 test('fixtures progress: on a terminal only, never with --quiet or --no-progress, never on stdout', async () => {
   const tty = fakeIO(true);
-  assert.equal(await runFixturesVerb(aepCli, REPO + 'conformance/aep', OPTS, tty), 0);
+  assert.equal(await runFixturesVerb(aepCli.def, REPO + 'conformance/aep', OPTS, tty), 0);
   assert.match(tty.err(), /\r\x1b\[K\[1\] /);
   assert.doesNotMatch(tty.out(), /\x1b/);
   for (const [io, opts] of [
@@ -39,7 +39,7 @@ test('fixtures progress: on a terminal only, never with --quiet or --no-progress
     [fakeIO(true), { ...OPTS, quiet: true }],
     [fakeIO(true), { ...OPTS, progress: false }],
   ] as const) {
-    assert.equal(await runFixturesVerb(aepCli, REPO + 'conformance/aep', opts, io), 0);
+    assert.equal(await runFixturesVerb(aepCli.def, REPO + 'conformance/aep', opts, io), 0);
     assert.equal(io.err(), '');
   }
 });

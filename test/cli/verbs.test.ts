@@ -10,26 +10,27 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { optionsFromFlags } from '../../src/api/protocols.ts';
+import { AEP } from '../../src/aep/definition.ts';
+import { AHP } from '../../src/ahp/definition.ts';
+import { optionsFromFlags } from '../../src/run/protocol.ts';
 import { pinText, sha256, TAG_SHA } from '../pin/helpers.ts';
 import { REPO, runCli } from './helpers.ts';
 
-describe('one option-to-driver mapping (src/api/protocols.ts optionsFromFlags)', () => {
+describe('one option mapping (src/run/protocol.ts optionsFromFlags over each definition\'s flags)', () => {
   it('maps the validate flags and sidecar names to the API options', () => {
-    assert.deepEqual(optionsFromFlags('aep', { rule: ['aep/ack-window'], ackWindow: 5, maxOpen: 3, maxSessions: 7, maxIds: 9, format: 'text', maxLineBytes: 100 }), {
+    assert.deepEqual(optionsFromFlags(AEP, { rule: ['aep/ack-window'], ackWindow: 5, maxOpen: 3, maxSessions: 7, maxIds: 9, format: 'text', maxLineBytes: 100 }), {
       rules: ['aep/ack-window'],
       maxLineBytes: 100,
       stream: { ackWindowMs: 5, maxOpen: 3, maxSessions: 7, maxIds: 9 },
     });
-    assert.deepEqual(optionsFromFlags('ahp', { binding: 'http', maxPending: 2, maxEvents: 4, ackWindow: 5 }), { binding: 'http', stream: { maxPending: 2, maxEvents: 4 } });
+    assert.deepEqual(optionsFromFlags(AHP, { binding: 'http', maxPending: 2, maxEvents: 4, ackWindow: 5 }), { binding: 'http', stream: { maxPending: 2, maxEvents: 4 } });
   });
-  it('the CLI builds its drivers through it, not a mapping of its own', () => {
-    for (const f of ['src/cli/aep.ts', 'src/cli/ahp.ts']) {
+  it('each CLI takes its protocol from its definition module, not the table of both', () => {
+    for (const [f, def] of [['src/cli/aep.ts', 'aep/definition.ts'], ['src/cli/ahp.ts', 'ahp/definition.ts']] as const) {
       const text = readFileSync(`${REPO}${f}`, 'utf8');
-      assert.match(text, /optionsFromFlags\(/, f);
-      assert.doesNotMatch(text, /\b(aepDriver|ahpDriver)\(/, f);
-      // one protocol's CLI loads only its own driver (start-up): the per-protocol spec module, not protocols.ts
-      assert.doesNotMatch(text, /api\/protocols\.ts/, f);
+      assert.match(text, new RegExp(def.replace('.', '\\.')), f);
+      // one protocol's CLI loads only its own protocol (start-up): not the table of both
+      assert.doesNotMatch(text, /run\/protocols\.ts|api\/protocols\.ts/, f);
     }
   });
   it('--ack-window reaches the driver', async () => {

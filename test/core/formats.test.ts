@@ -6,13 +6,11 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { aepDriver } from '../../src/aep/protocol.ts';
-import { ahpDriver } from '../../src/ahp/driver.ts';
 import type { Finding } from '../../src/core/finding.ts';
-import { runPipeline, type ProtocolDriver } from '../../src/core/pipeline.ts';
 import { isDateTime, isEmail, isFullDate, isUri, STRICT_FORMATS } from '../../src/core/schema/formats.ts';
+import { type TestDriver, aepDriver, ahpDriver, runPipeline } from '../run.ts';
 
-async function run(driver: ProtocolDriver, line: string): Promise<Finding[]> {
+async function run(driver: TestDriver, line: string): Promise<Finding[]> {
   const found: Finding[] = [];
   await runPipeline([{ source: 'case.jsonl', open: async function* () { yield line + '\n'; } }], driver, (f) => found.push(f));
   return found;

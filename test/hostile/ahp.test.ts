@@ -5,9 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { ahpDriver } from '../../src/ahp/driver.ts';
 import type { Finding } from '../../src/core/finding.ts';
 import { brief, ids, jsonl, run as runWith } from './helpers.ts';
+import { ahpDriver } from '../run.ts';
 
 const run = (text: string | Uint8Array | (string | Uint8Array)[], maxDepth?: number) => runWith(text, { driver: ahpDriver(), maxDepth });
 

@@ -3,18 +3,21 @@
  * as chunk arrays, and build valid AEP events (the CLI itself: test/cli/helpers.ts).
  */
 import { fileURLToPath } from 'node:url';
-import { aepDriver, aepRules } from '../../src/aep/protocol.ts';
+import { aepRules } from '../../src/aep/protocol.ts';
 import type { AepStreamOptions } from '../../src/aep/stream/index.ts';
 import type { Finding } from '../../src/core/finding.ts';
-import { runPipeline, type PipelineOptions, type ProtocolDriver, type RunStats } from '../../src/core/pipeline.ts';
+import { type RunStats } from '../../src/core/pipeline.ts';
+import { type TestDriver, aepDriver, runPipeline } from '../run.ts';
 
 /** Repository root. */
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** Options of one in-process run. */
-export interface RunOptions extends PipelineOptions {
+export interface RunOptions {
+  maxLineBytes?: number;
+  maxDepth?: number;
   stream?: Partial<AepStreamOptions>;
-  driver?: ProtocolDriver;
+  driver?: TestDriver;
 }
 
 /** Findings and statistics of one run. */

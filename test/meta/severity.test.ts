@@ -7,32 +7,11 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { aepDriver, aepRules } from '../../src/aep/protocol.ts';
-import { ahpDriver, ahpRules } from '../../src/ahp/driver.ts';
-import { aepCli } from '../../src/cli/aep.ts';
-import { ahpCli, bindingByName } from '../../src/cli/ahp.ts';
-import type { CliProtocol } from '../../src/cli/program.ts';
-import { fixtureProtocolOf } from '../../src/cli/verbs.ts';
 import { runFixtures } from '../../src/fixture-runner/index.ts';
 import type { Finding } from '../../src/core/finding.ts';
-import { runPipeline, type ProtocolDriver } from '../../src/core/pipeline.ts';
-import type { RuleMeta } from '../../src/core/rule.ts';
-
-/** A protocol as `validate FILE` runs it with default options. */
-interface Protocol {
-  name: string;
-  rules(): RuleMeta[];
-  driver(): ProtocolDriver;
-  framing(source: string): 'jsonl' | 'document';
-}
-
-const AEP: Protocol = { name: 'aep', rules: aepRules, driver: () => aepDriver(), framing: () => 'jsonl' };
-const AHP: Protocol = {
-  name: 'ahp',
-  rules: ahpRules,
-  driver: () => ahpDriver({ binding: bindingByName }),
-  framing: (source) => (bindingByName(source) === 'stdio' ? 'jsonl' : 'document'),
-};
+import type { ProtocolDefinition } from '../../src/run/protocol.ts';
+import { PROTOCOLS } from '../../src/run/protocols.ts';
+import { runInputs } from '../../src/run/run.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SHARED = join(ROOT, '..', 'shared');
@@ -50,21 +29,17 @@ function filesBelow(dir: string, exts: readonly string[]): string[] {
 }
 
 /** The findings of one file checked alone, as `validate FILE` would check it (default options). */
-async function findingsOf(p: Protocol, path: string, base: string): Promise<Finding[]> {
+async function findingsOf(def: ProtocolDefinition, path: string, base: string): Promise<Finding[]> {
   const source = relative(base, path).replace(/\\/g, '/');
   const bytes = readFileSync(path);
   const findings: Finding[] = [];
-  await runPipeline(
-    [{ source, open: async function* () { yield bytes; }, framing: p.framing(source) }],
-    p.driver(),
-    (f) => findings.push(f),
-  );
+  await runInputs(def, [{ source, open: async function* () { yield bytes; }, framing: def.framing(source, {}) }], {}, { finding: (f) => void findings.push(f) });
   return findings;
 }
 
-const SETS: { cli: Protocol; fixtures: CliProtocol; ours: string[]; upstream: string; exts: string[] }[] = [
-  { cli: AEP, fixtures: aepCli, ours: ['conformance/aep', 'examples/aep'], upstream: 'corpus/aep/conformance/fixtures', exts: ['.jsonl'] },
-  { cli: AHP, fixtures: ahpCli, ours: ['conformance/ahp', 'examples/ahp'], upstream: 'corpus/ahp/fixtures/draft', exts: ['.jsonl', '.json'] },
+const SETS: { cli: ProtocolDefinition; ours: string[]; upstream: string; exts: string[] }[] = [
+  { cli: PROTOCOLS.aep, ours: ['conformance/aep', 'examples/aep'], upstream: 'corpus/aep/conformance/fixtures', exts: ['.jsonl'] },
+  { cli: PROTOCOLS.ahp, ours: ['conformance/ahp', 'examples/ahp'], upstream: 'corpus/ahp/fixtures/draft', exts: ['.jsonl', '.json'] },
 ];
 
 for (const s of SETS) {
@@ -97,21 +72,21 @@ for (const s of SETS) {
     // the corpus is run the way `fixtures DIR` runs it (its cases are not all plain files); every
     // protocol finding of every case is seen on its way from the checker, whatever the verdict
     let checked = 0;
-    const fp = fixtureProtocolOf(s.fixtures, { failOn: 'error', strict: false });
-    const driverOf = fp.driver;
-    fp.driver = (o) => {
-      const d = driverOf(o);
-      return {
-        ...d,
-        createChecker: (sink, stats) =>
-          d.createChecker((f) => {
+    const def = s.cli;
+    const watched: ProtocolDefinition = {
+      ...def,
+      checker: (o, out) =>
+        def.checker(o, {
+          ...out,
+          sink: (f) => {
             checked++;
             assert.ok(catalogue.has(f.ruleId), `${f.source}:${f.line}: ${f.ruleId} is not in the ${s.cli.name} rules catalogue`);
             assert.equal(f.severity, catalogue.get(f.ruleId), `${f.source}:${f.line}: ${f.ruleId} reported as ${f.severity}, catalogued as ${catalogue.get(f.ruleId)}`);
-            sink(f);
-          }, stats),
-      };
+            out.sink(f);
+          },
+        }),
     };
+    const fp = { def: watched, options: {} };
     const run = await runFixtures(fp, dir, { failOn: 'error', strict: false, cwd: ROOT });
     assert.ok(!run.cases.some((c) => c.status === 'error'), 'a corpus case could not be run');
     assert.ok(run.cases.length > 10 && checked > 10, `only ${run.cases.length} cases and ${checked} findings were checked`);

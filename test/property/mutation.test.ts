@@ -10,12 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { aepDriver } from '../../src/aep/protocol.ts';
-import { ahpDriver } from '../../src/ahp/driver.ts';
 import type { Finding } from '../../src/core/finding.ts';
-import { runPipeline, type ProtocolDriver } from '../../src/core/pipeline.ts';
 import { generateAep } from '../../tools/bench/generate-aep.ts';
 import { generateAhp } from '../../tools/bench/generate-ahp.ts';
+import { type TestDriver, aepDriver, ahpDriver, runPipeline } from '../run.ts';
 
 /** Runs per property; PROPERTY_RUNS raises it for a deeper local search. */
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 120);
@@ -138,7 +136,7 @@ function physicalLines(b: Buffer): number {
   return b[b.length - 1] === 0x0a ? n : n + 1;
 }
 
-async function check(driver: () => ProtocolDriver, bytes: Buffer, chunk: number): Promise<void> {
+async function check(driver: () => TestDriver, bytes: Buffer, chunk: number): Promise<void> {
   const chunks: Buffer[] = [];
   for (let i = 0; i < bytes.length; i += chunk) chunks.push(bytes.subarray(i, i + chunk));
   const findings: Finding[] = [];

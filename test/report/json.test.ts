@@ -62,7 +62,7 @@ test('fixtures --format json (fixed cases) matches the schema', () => {
 test('real output: aep validate --format json on the bundled examples matches the schema', async () => {
   const t = io();
   const opts = { format: 'json', failOn: 'error', strict: false, maxLineBytes: 1 << 20, maxDepth: 256, quiet: false, progress: false } as ValidateOptions;
-  const code = await runValidate(aepCli, [REPO + 'examples/aep/session.jsonl', REPO + 'examples/aep/session-broken.jsonl'], opts, t);
+  const code = await runValidate(aepCli.def, [REPO + 'examples/aep/session.jsonl', REPO + 'examples/aep/session-broken.jsonl'], opts, t);
   assert.equal(code, 1, t.err());
   const doc = JSON.parse(t.out()) as { findings: unknown[]; summary: { events: number; coverage?: unknown } };
   assertValid(doc);
@@ -72,7 +72,7 @@ test('real output: aep validate --format json on the bundled examples matches th
 
 test('real output: aep fixtures conformance/aep --format json matches the schema', async () => {
   const t = io();
-  const code = await runFixturesVerb(aepCli, REPO + 'conformance/aep', { format: 'json', failOn: 'error', strict: false, quiet: false, progress: false }, t);
+  const code = await runFixturesVerb(aepCli.def, REPO + 'conformance/aep', { format: 'json', failOn: 'error', strict: false, quiet: false, progress: false }, t);
   const doc = JSON.parse(t.out()) as { cases: unknown[]; summary: { total: number } };
   assertValid(doc);
   assert.equal(doc.cases.length, doc.summary.total);

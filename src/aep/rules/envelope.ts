@@ -68,7 +68,8 @@ export function aepWording(label = 'event'): Wording {
         `"${c.path}" is not a W3C Trace Context traceparent: version-trace-id-parent-id-flags in lowercase hex (2-32-16-2 digits), version not ff, trace-id and parent-id not all zeros.`,
       'cost-currency': (c) => `"${c.path}" is not an ISO 4217 alphabetic currency code (three upper-case letters, e.g. "USD").`,
       'citation-offset': (c) => {
-        const o = c.value as Record<string, unknown>;
+        const o = c.value;
+        if (o === null || typeof o !== 'object' || Array.isArray(o)) return `"${c.path}" is not an object; a citation offset is an object that populates at most one of char, page and block.`;
         const set = ['char', 'page', 'block'].filter((k) => Object.prototype.hasOwnProperty.call(o, k));
         return `"${c.path}" populates ${set.length} offset variants (${set.join(', ')}); a citation offset populates at most one of char, page and block.`;
       },

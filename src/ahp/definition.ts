@@ -1,0 +1,42 @@
+/**
+ * AHP as every entry of the run sees it (src/run/protocols.ts holds the table of both
+ * protocols; the `ahp` CLI imports this module alone so that it loads no AEP code).
+ */
+import type { AhpOptions, ProtocolDefinition } from '../run/protocol.ts';
+import { ruleSelection } from '../run/protocol.ts';
+import { bindingByName } from './binding.ts';
+import { AHP_FRAMING_SPECS, ahpRules, createAhpChecker, knownAhpTypes } from './driver.ts';
+import { DEFAULT_AHP_STREAM_OPTIONS } from './stream/index.ts';
+
+/**
+ * The AHP {@link ProtocolDefinition}: the stdio binding is JSONL with LF only (AHP-STDIO-001);
+ * an HTTP body or a registration document is one document, by name or `binding`.
+ */
+export const AHP: ProtocolDefinition & { name: 'ahp' } = {
+  name: 'ahp',
+  description: 'Check Agent Hooks Protocol (draft) traffic: stdio JSONL captures, HTTP message bodies and registration documents.',
+  cr: 'reject',
+  framingSpecs: AHP_FRAMING_SPECS,
+  flags: [
+    { name: 'binding', flags: '--binding <binding>', description: 'read every input as this binding (default: *.registration.json or registration/*.json = registration, other .json = http, else stdio)', to: ['binding'], kind: 'choice', choices: ['stdio', 'http', 'registration'] },
+    { name: 'maxPending', flags: '--max-pending <n>', description: 'most intercept requests awaiting a response tracked at once', to: ['stream', 'maxPending'], kind: 'positive-int', default: DEFAULT_AHP_STREAM_OPTIONS.maxPending },
+    { name: 'maxEvents', flags: '--max-events <n>', description: 'most event ids remembered for lineage and retries', to: ['stream', 'maxEvents'], kind: 'positive-int', default: DEFAULT_AHP_STREAM_OPTIONS.maxEvents },
+  ],
+  rules: ahpRules,
+  knownTypes: knownAhpTypes,
+  framing: (source, o) => (((o as AhpOptions).binding ?? bindingByName(source)) === 'stdio' ? 'jsonl' : 'document'),
+  checker(options, out) {
+    const o = options as AhpOptions & { onStreamState?: Parameters<typeof createAhpChecker>[0]['onStreamState']; single?: Parameters<typeof createAhpChecker>[0]['single'] };
+    const b = o.binding;
+    return createAhpChecker(
+      {
+        rules: ruleSelection(AHP, o.rules),
+        binding: (source) => b ?? bindingByName(source),
+        ...(o.stream ? { stream: o.stream } : {}),
+        ...(o.onStreamState ? { onStreamState: o.onStreamState } : {}),
+        ...(o.single ? { single: o.single } : {}),
+      },
+      out,
+    );
+  },
+};

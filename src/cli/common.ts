@@ -1,0 +1,193 @@
+/**
+ * What every verb of both bins shares: process access ({@link CliIO}), option parsers, the
+ * report options, opening inputs, colour and error lines. Imports no verb, so the verbs and the
+ * program import it without a circle.
+ */
+import { fstatSync, statSync } from 'node:fs';
+import { basename } from 'node:path';
+import { isatty } from 'node:tty';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { isSeverity, type Severity } from '../core/finding.ts';
+import { readFileChunks } from '../core/file-chunks.ts';
+import { InputError, type InputSpec } from '../core/pipeline.ts';
+import { RuleCrashError } from '../core/rule.ts';
+import { VERSION } from '../api/version.ts';
+import { FORMATS } from '../report/index.ts';
+import type { Output } from '../report/types.ts';
+import type { ProtocolDefinition } from '../run/protocol.ts';
+
+/** The package version (re-exported for the verbs). */
+export { VERSION };
+
+/** What a bin adds to its protocol's definition: verbs of its own, and what they load first. */
+export interface CliExtras {
+  /**
+   * Load what the verb named in `argv` (as `process.argv`) needs before the program is built:
+   * modules only some verbs use load for those verbs only (start-up of `validate`).
+   */
+  prepare?(argv: readonly string[]): Promise<void>;
+  /** Add further verbs (`pin`, `redact`, ...). */
+  commands?(program: Command, io: CliIO, setExit: (code: number) => void): void;
+}
+
+/** A bin: its protocol's definition and its own verbs. */
+export interface CliBin {
+  def: ProtocolDefinition;
+  extras: CliExtras;
+}
+
+/** Process access for the CLI (real process in bins; fakes in tests). */
+export interface CliIO {
+  stdout: Output;
+  stderr: Output;
+  stdin: AsyncIterable<Uint8Array | string>;
+  env: Record<string, string | undefined>;
+  /** True when stdout is a terminal (colour default). */
+  stdoutIsTTY: boolean;
+  /** True when stderr is a terminal (progress line). */
+  stderrIsTTY: boolean;
+  /** The clock of the progress line, in milliseconds (tests; `Date.now` by default). */
+  now?: () => number;
+  /** True when stdin is a terminal (`validate` with no file then says it reads standard input). */
+  stdinIsTTY?: boolean;
+  /**
+   * Set when a write to stdout or stderr failed (`> /dev/full`: ENOSPC, EIO, ...): the run
+   * ends with exit 2 whatever it found (a report that was not written is no verdict).
+   */
+  writeFailed?(): boolean;
+  cwd: string;
+}
+
+/** Parse a non-negative integer option (`--max-findings 0`: summary only). @throws InvalidArgumentError */
+export function nonNegativeInt(value: string): number {
+  if (!/^(0|[1-9][0-9]*)$/.test(value)) throw new InvalidArgumentError('expected 0 or a positive integer.');
+  return Number(value);
+}
+
+/** Parse a positive integer option. @throws InvalidArgumentError */
+export function positiveInt(value: string): number {
+  if (!/^[1-9][0-9]*$/.test(value)) throw new InvalidArgumentError('expected a positive integer.');
+  return Number(value);
+}
+
+/** Parse a `--fail-on` severity. @throws InvalidArgumentError */
+export function severityArg(value: string): Severity {
+  if (!isSeverity(value)) throw new InvalidArgumentError('expected error, warning or info.');
+  return value;
+}
+
+/** Collect a repeatable option's values, in order. */
+export function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+/**
+ * The process's standard input as chunks; a directory redirected to it (`< dir`) reads as
+ * nothing on some systems, so it is refused (an unreadable input, exit 2) instead of being
+ * checked as empty input.
+ */
+async function* processStdin(): AsyncGenerator<Uint8Array | string> {
+  let dir = false;
+  try {
+    dir = fstatSync(0).isDirectory();
+  } catch {
+    // no descriptor 0 to inspect: read what the stream gives
+  }
+  if (dir) throw new Error('standard input is a directory (`fixtures DIR` runs a fixture directory)');
+  yield* process.stdin;
+}
+
+/**
+ * Open the inputs named on the command line (`-` or none = stdin). `program` names the bin in
+ * hints (a directory given as input points at `fixtures DIR`). @throws InputError
+ */
+export function openInputs(files: readonly string[], io: CliIO, framing: (p: string) => 'jsonl' | 'document', program = 'aep'): InputSpec[] {
+  const names = files.length ? files : ['-'];
+  let stdinUsed = false;
+  return names.map((name) => {
+    if (name === '-') {
+      if (stdinUsed) throw new InputError('<stdin>', new Error('standard input given twice'));
+      stdinUsed = true;
+      return { source: '<stdin>', open: () => io.stdin, framing: framing('-') };
+    }
+    let size: number;
+    let regular: boolean;
+    try {
+      const st = statSync(name);
+      if (st.isDirectory()) throw new Error(`is a directory: name the files in it to validate them (e.g. ${name.replace(/[\/]+$/, '')}/*.jsonl), or, for a fixture directory (pass/ and fail/, or an upstream corpus), run \`${program} fixtures ${name}\``);
+      size = st.size;
+      regular = st.isFile();
+    } catch (e) {
+      throw new InputError(name, e);
+    }
+    const spec: InputSpec = { source: name, size, open: () => readFileChunks(name), framing: framing(name) };
+    if (regular) spec.path = name;
+    return spec;
+  });
+}
+
+/**
+ * Print why a run stopped and return exit code 2. `expected` errors (unreadable input, bad
+ * fixture layout, ...) get one line; a rule that threw names the rule and line with its stack;
+ * anything else is an internal error with its stack.
+ */
+export function reportRunError(name: string, e: unknown, io: CliIO, expected: readonly (abstract new (...args: never[]) => Error)[] = [InputError]): 2 {
+  if (expected.some((k) => e instanceof k)) io.stderr.write(`${name}: ${(e as Error).message}\n`);
+  else if (e instanceof RuleCrashError) io.stderr.write(`${name}: ${e.message}\n${e.cause instanceof Error && e.cause.stack ? e.cause.stack + '\n' : ''}`);
+  else io.stderr.write(`${name}: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
+  return 2;
+}
+
+/** Colour by default only on a terminal; NO_COLOR / FORCE_COLOR override (https://no-color.org). */
+export function defaultColor(io: CliIO): boolean {
+  const force = io.env.FORCE_COLOR;
+  if (force !== undefined) return force !== '0' && force !== 'false';
+  if (io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '') return false;
+  return io.stdoutIsTTY;
+}
+
+/** Add the options shared by `validate` and `fixtures`. */
+export function addReportOptions(cmd: Command, formats: readonly string[] = FORMATS): Command {
+  return cmd
+    .addOption(new Option('-f, --format <format>', 'output format').choices(formats as string[]).default('text'))
+    .addOption(new Option('--fail-on <severity>', 'exit 1 when a finding is at or above this severity').argParser(severityArg).default('error'))
+    .option('--strict', 'raise warnings to errors', false)
+    .addOption(new Option('--max-findings <n>', 'report at most n findings (the rest are counted; 0: the summary only)').argParser(nonNegativeInt))
+    .option('-o, --output <file>', 'write the report to a file instead of stdout')
+    .option('-q, --quiet', 'print only what is at or above --fail-on, and the summary; no progress line', false)
+    .option('--no-color', 'never colour text output');
+}
+
+/**
+ * The real process as a {@link CliIO}; `program` (`aep`, `ahp`) names the bin in messages.
+ */
+export function processIO(program = basename(process.argv[1] ?? 'aep').replace(/\.[cm]?js$/, '')): CliIO {
+  // A reader that goes away (`aep validate big.jsonl | head`) closes the pipe: stop writing to
+  // it, finish the run and keep the exit code it earns, never a stack trace. Any other failed
+  // write (`> /dev/full`: ENOSPC; EIO) is one line on stderr and exit 2, for every verb: the
+  // report was not written, so the run gave no verdict. The error may come after the run has
+  // returned its code (writes to pipes are asynchronous), so it also sets the exit code itself.
+  const closed = { stdout: false, stderr: false };
+  let failed = false;
+  for (const name of ['stdout', 'stderr'] as const) {
+    process[name].on('error', (e: NodeJS.ErrnoException) => {
+      closed[name] = true;
+      if (e.code === 'EPIPE') return;
+      if (!failed && name === 'stdout' && !closed.stderr) process.stderr.write(`${program}: cannot write to standard output: ${e.message}\n`);
+      failed = true;
+      process.exitCode = 2;
+    });
+  }
+  return {
+    stdout: { write: (s) => void (closed.stdout || process.stdout.write(s)) },
+    stderr: { write: (s) => void (closed.stderr || process.stderr.write(s)) },
+    stdin: processStdin(),
+    env: process.env,
+    stdoutIsTTY: Boolean(process.stdout.isTTY),
+    stderrIsTTY: Boolean(process.stderr.isTTY),
+    // isatty, not process.stdin.isTTY: that would open the stdin stream (and load its modules) on every run
+    stdinIsTTY: isatty(0),
+    writeFailed: () => failed,
+    cwd: process.cwd(),
+  };
+}

@@ -1,0 +1,145 @@
+/**
+ * What a protocol is to the run: the one interface both protocol definitions implement
+ * (src/aep/definition.ts, src/ahp/definition.ts; the table is src/run/protocols.ts), and the
+ * options every entry (CLI, library, fixture runner, capture verbs) passes to a run.
+ * docs/architecture.md §The run.
+ */
+import type { FindingSink } from '../core/finding.ts';
+import type { FramingSpecs } from '../core/jsonl.ts';
+import type { ProtocolChecker, RunStats } from '../core/pipeline.ts';
+import type { RuleCrashError, RuleMeta } from '../core/rule.ts';
+import type { AepStreamOptions } from '../aep/stream/options.ts';
+import type { AhpBinding } from '../ahp/message.ts';
+import type { AhpStreamOptions } from '../ahp/stream/options.ts';
+import type { ValidateAhpOptions } from '../ahp/rules/schema.ts';
+import type { AepRuleId, AhpRuleId } from '../api/rule-ids.ts';
+
+/** A protocol name: `aep` (Agent Event Protocol 0.1) or `ahp` (Agent Hooks Protocol draft). */
+export type Protocol = 'aep' | 'ahp';
+
+/** Options every check understands. */
+export interface CommonOptions {
+  /** Raise warnings to errors (`--strict`). */
+  strict?: boolean;
+  /** Longest line accepted, in bytes (default 16 MiB, `--max-line-bytes`). */
+  maxLineBytes?: number;
+  /** Deepest nesting of arrays and objects accepted (`--max-depth`). */
+  maxDepth?: number;
+}
+
+/** AEP options: the rule selection and the stream caps (`aep validate --rule`, `--max-*`, `--ack-window`). */
+export interface AepOptions extends CommonOptions {
+  /** Run only these rules; framing findings (`jsonl/*`, `json/*`) always appear. Default: all. */
+  rules?: readonly AepRuleId[];
+  /** Stream state caps and the ack window (README §Options of `validate`). */
+  stream?: Partial<AepStreamOptions>;
+}
+
+/** AHP options: the rule selection, the stream caps and the binding (`ahp validate --rule`, `--max-*`, `--binding`). */
+export interface AhpOptions extends CommonOptions {
+  /** Run only these rules; framing findings (`jsonl/*`, `json/*`) always appear. Default: all. */
+  rules?: readonly AhpRuleId[];
+  /** Stream state caps (README §Options of `validate`). */
+  stream?: Partial<AhpStreamOptions>;
+  /**
+   * Read every input as this binding. Default: by input name, as the CLI does
+   * (`*.registration.json` registration, other `.json` HTTP, anything else stdio JSONL).
+   */
+  binding?: AhpBinding;
+}
+
+/** The options of protocol `P`. */
+export type OptionsFor<P extends Protocol> = P extends 'aep' ? AepOptions : AhpOptions;
+
+/** Either protocol's options, as the run passes them to a definition. */
+export type ProtocolOptions = AepOptions | AhpOptions;
+
+/**
+ * Options of one message checked alone against a named root (the AHP manifest's `schema` /
+ * `eventSchema` roots): no stream rules run.
+ */
+export type SingleMessageOptions = ValidateAhpOptions;
+
+/** Where a protocol checker's output goes: findings, statistics, and a rule that threw. */
+export interface CheckerOutput {
+  sink: FindingSink;
+  stats: RunStats;
+  /** A rule or analyzer threw on an event: the run turns it into an `internal/rule-error` finding. */
+  crash(error: RuleCrashError): void;
+}
+
+/**
+ * One protocol-specific `validate` flag and the option it sets: `name` is its camelCase name
+ * (as commander parses it and as a case sidecar's `options` names it), `to` the option path.
+ */
+export interface FlagSpec {
+  name: string;
+  flags: string;
+  description: string;
+  to: readonly [keyof AepOptions | keyof AhpOptions] | readonly ['stream', string];
+  /** A positive integer, or one of `choices`. */
+  kind: 'positive-int' | 'choice';
+  choices?: readonly string[];
+  default?: number;
+}
+
+/** A protocol, as every entry of the run sees it. */
+export interface ProtocolDefinition {
+  readonly name: Protocol;
+  /** One line for `--help`. */
+  readonly description: string;
+  /** CR policy of the protocol's JSONL binding. */
+  readonly cr: 'accept-crlf' | 'reject';
+  /** The protocol's own citations of the framing rules (its binding), stamped by the run. */
+  readonly framingSpecs?: FramingSpecs;
+  /** Protocol-specific `validate` flags and the options they set. */
+  readonly flags: readonly FlagSpec[];
+  /** Every rule this protocol can report (catalogue order). */
+  rules(): readonly RuleMeta[];
+  /** Known event types (coverage statistics). */
+  knownTypes(): readonly string[];
+  /** Framing of an input named `source`: one message per line, or the whole input one document. */
+  framing(source: string, options: ProtocolOptions): 'jsonl' | 'document';
+  /**
+   * A fresh checker (its own stream state) for one stream. `single` checks each message alone
+   * against a named root, without stream rules (AHP only).
+   * @throws TypeError for an unknown rule id in `options.rules`.
+   */
+  checker(options: ProtocolOptions & { single?: SingleMessageOptions }, out: CheckerOutput): ProtocolChecker;
+}
+
+/**
+ * The options of `def` from flat option names: the `validate` flags in camelCase (`rule`,
+ * `strict`, `maxLineBytes`, `maxDepth` and the definition's own {@link FlagSpec}s), as
+ * commander parses them and as a case sidecar's `options` names them. Absent names keep the
+ * defaults; other names are ignored (report options).
+ */
+export function optionsFromFlags<P extends Protocol>(def: ProtocolDefinition & { name: P }, flags: Readonly<Record<string, unknown>>): OptionsFor<P> {
+  const out: Record<string, unknown> = {};
+  const rules = flags.rule ?? flags.rules;
+  if (Array.isArray(rules) && rules.length) out.rules = rules;
+  if (typeof flags.strict === 'boolean') out.strict = flags.strict;
+  if (typeof flags.maxLineBytes === 'number') out.maxLineBytes = flags.maxLineBytes;
+  if (typeof flags.maxDepth === 'number') out.maxDepth = flags.maxDepth;
+  for (const f of def.flags) {
+    const v = flags[f.name];
+    if (f.kind === 'positive-int' ? typeof v !== 'number' : typeof v !== 'string') continue;
+    if (f.to.length === 1) out[f.to[0]] = v;
+    else ((out.stream ??= {}) as Record<string, unknown>)[f.to[1]] = v;
+  }
+  return out as OptionsFor<P>;
+}
+
+/** The first id of `ids` that `def` has no rule for, or `undefined`. */
+export function unknownRuleId(def: ProtocolDefinition, ids: readonly string[] | undefined): string | undefined {
+  if (!ids?.length) return undefined;
+  const known = new Set(def.rules().map((r) => r.id));
+  return ids.find((id) => !known.has(id));
+}
+
+/** The rule selection of `ids` (`undefined`: every rule). @throws TypeError for an id `def` has no rule for */
+export function ruleSelection(def: ProtocolDefinition, ids: readonly string[] | undefined): ReadonlySet<string> | undefined {
+  const unknown = unknownRuleId(def, ids);
+  if (unknown !== undefined) throw new TypeError(`unknown ${def.name} rule "${unknown}" (rules('${def.name}') lists them all)`);
+  return ids?.length ? new Set(ids) : undefined;
+}

@@ -1,0 +1,432 @@
+/**
+ * The run: the one orchestration every entry uses (the CLI verbs, `validate`,
+ * `validateStream`, `createSession`/`checkEvent`, the fixture runner, `aep redact`/`downlevel`,
+ * the AHP single-message check). It reads inputs into line records (JSONL reader, gzip,
+ * whole documents), parses them, hands each event to the protocol's checker, stamps framing
+ * findings with the protocol's own citation, keeps messages visible, contains a rule that
+ * throws, applies `--strict` and `--max-findings`, counts, and summarises. Entries differ only in
+ * where inputs come from and where findings go (`RunHooks`). docs/architecture.md §The run.
+ */
+import { closeSync, openSync } from 'node:fs';
+import type { Finding, FindingSink, Severity } from '../core/finding.ts';
+import { SEVERITY_RANK } from '../core/finding.ts';
+import { gunzipIfCompressed, type GzipState } from '../core/gzip.ts';
+import { DEFAULT_MAX_DEPTH } from '../core/json.ts';
+import { DEFAULT_MAX_LINE_BYTES, framingFinding, readJsonl, type JsonlLine } from '../core/jsonl.ts';
+import { addStats, InputError, newStats, parseLine, readLineAt, streamGroups, type InputSpec, type ProtocolChecker, type RunStats } from '../core/pipeline.ts';
+import { RULE_ERROR, RuleCrashError, type ParsedEvent } from '../core/rule.ts';
+import { FindingCounter, type Summary } from '../core/summary.ts';
+import { visibleFinding } from '../core/visible.ts';
+import type { ProtocolDefinition, ProtocolOptions, SingleMessageOptions } from './protocol.ts';
+
+/** Options of one run, beyond the protocol's own. */
+export interface RunOptions {
+  /** `--strict`: warnings count as errors. */
+  strict?: boolean;
+  /** `--max-findings`: hand at most this many findings on (the rest are counted). */
+  maxFindings?: number;
+  /** `--each` (true), `--no-each` (false), or the default per binding (src/core/pipeline.ts `streamGroups`). */
+  each?: boolean;
+  /** Throw the {@link RuleCrashError} of a rule that throws instead of reporting it. */
+  failFast?: boolean;
+  /** Check each message alone against a named root, without stream rules (AHP). */
+  single?: SingleMessageOptions;
+}
+
+/** Where a run's output goes. */
+export interface RunHooks {
+  /** Each finding, in input order, after `--strict` and within `--max-findings`. */
+  finding?(f: Finding): void;
+  /** The end of one stream when the run has several (`--each`, several HTTP bodies). */
+  streamEnd?(sources: readonly string[], summary: Summary): void;
+  /** Bytes read so far and events checked so far, after each chunk. */
+  progress?(bytes: number, events: number): void;
+  /** Each event after its checks; `rejected` when its line has an error finding. */
+  event?(ev: ParsedEvent, rejected: boolean): void;
+  /** A rule threw (already reported as `internal/rule-error`): for a debug trace. */
+  crash?(e: RuleCrashError): void;
+}
+
+/** What a run ends with. */
+export interface RunResult {
+  summary: Summary;
+  /** A rule or analyzer threw: some verdicts are missing (exit 2). */
+  incomplete: boolean;
+  /** The most severe finding counted (after `--strict`), if any. */
+  worst: Severity | undefined;
+}
+
+/** The exit code of a run (README §Exit codes): 2 incomplete, 1 a finding at or above `failOn`, else 0. */
+export function exitCodeOf(result: Pick<RunResult, 'incomplete' | 'worst'>, failOn: Severity): 0 | 1 | 2 {
+  if (result.incomplete) return 2;
+  return result.worst !== undefined && SEVERITY_RANK[result.worst] >= SEVERITY_RANK[failOn] ? 1 : 0;
+}
+
+/** Counts, `--strict` and `--max-findings` over `downstream`: the run's one finding counter. */
+function counterOf(downstream: FindingSink, options: { strict?: boolean; maxFindings?: number }): FindingCounter {
+  return new FindingCounter(downstream, options);
+}
+
+/**
+ * One stream of one protocol, fed line by line, document by document or value by value.
+ * The run's building block; {@link runInputs} and the session API drive it.
+ */
+export class StreamCheck {
+  readonly stats: RunStats = newStats();
+  /** A rule threw during this stream. */
+  incomplete = false;
+  private readonly checker: ProtocolChecker;
+  private readonly sink: FindingSink;
+  private readonly maxDepth: number;
+  private lastError: { source: string; line: number } | undefined;
+  private lastSource: string | undefined;
+  private readonly crash: (e: RuleCrashError) => void;
+
+  /**
+   * @param emit receives every finding of the stream, framed, visible and counted by the caller
+   * @throws TypeError for an unknown rule id in `options.rules`
+   */
+  constructor(
+    readonly def: ProtocolDefinition,
+    options: ProtocolOptions & Pick<RunOptions, 'failFast' | 'single'>,
+    emit: FindingSink,
+    private readonly onCrash?: (e: RuleCrashError) => void,
+    private readonly onEvent?: (ev: ParsedEvent, rejected: boolean) => void,
+  ) {
+    const specs = def.framingSpecs as Readonly<Record<string, string>> | undefined;
+    // framing findings carry the citation of this protocol's binding; no message leaves with a
+    // raw invisible or control character
+    this.sink = (f) => {
+      if (f.severity === 'error' && f.line !== undefined) this.lastError = { source: f.source, line: f.line };
+      emit(visibleFinding(specs?.[f.ruleId] !== undefined ? { ...f, spec: specs[f.ruleId]! } : f));
+    };
+    this.maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+    const failFast = options.failFast === true;
+    this.crash = (e) => {
+      if (failFast) throw e;
+      this.crashed(e);
+    };
+    this.checker = def.checker(options, { sink: this.sink, stats: this.stats, crash: this.crash });
+  }
+
+  /** The findings sink of this stream (framing citation, visible messages), for the reader. */
+  get findingSink(): FindingSink {
+    return this.sink;
+  }
+
+  private crashed(e: RuleCrashError): void {
+    this.incomplete = true;
+    const ev = e.event;
+    const cause = e.cause instanceof Error ? `${e.cause.name}: ${e.cause.message}` : String(e.cause);
+    this.sink({
+      ruleId: RULE_ERROR.id,
+      severity: RULE_ERROR.severity,
+      spec: RULE_ERROR.spec,
+      message: `${e.ruleId.includes('/') ? `Rule ${e.ruleId}` : `The ${e.ruleId.replace(/[()]/g, '')}`} threw ${cause} ${ev ? 'on this event' : 'at the end of input'}; its verdict ${ev ? 'here' : 'there'} is missing (a bug in agent-conformance: please report it). The rest of the input is still checked.`,
+      source: ev?.source ?? this.lastSource ?? '<input>',
+      ...(ev ? { line: ev.line, byteOffset: ev.byteOffset, pointer: '' } : {}),
+      data: { rule: e.ruleId },
+    });
+    this.onCrash?.(e);
+  }
+
+  /** Check one parsed event (or a value with no text: the single-message check). */
+  event(ev: ParsedEvent): void {
+    this.stats.events++;
+    this.lastSource = ev.source;
+    try {
+      this.checker.onEvent(ev);
+    } catch (e) {
+      if (e instanceof RuleCrashError) throw e; // failFast
+      // a schema stage or checker bug outside any rule: contained like a rule's
+      this.crash(new RuleCrashError(`${this.def.name} checker`, `${ev.source}:${ev.line}`, e, ev));
+    }
+    this.onEvent?.(ev, this.rejected(ev));
+  }
+
+  /** Parse and check one line record; `reread` reads an earlier line of the same input back. */
+  line(line: JsonlLine, reread?: (byteOffset: number) => string | undefined): ParsedEvent | undefined {
+    const ev = parseLine(line, this.sink, this.maxDepth);
+    if (!ev) return undefined;
+    if (reread) ev.reread = reread;
+    this.event(ev);
+    return ev;
+  }
+
+  /** True when the line of `ev` has an error finding (framing, parse or a rule). */
+  rejected(ev: Pick<ParsedEvent, 'source' | 'line'>): boolean {
+    return this.lastError !== undefined && this.lastError.source === ev.source && this.lastError.line === ev.line;
+  }
+
+  /** One whole-document input (an HTTP body, a registration file): pretty-printing allowed. */
+  async document(source: string, buf: Buffer): Promise<ParsedEvent | undefined> {
+    const dec = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+    let text: string;
+    try {
+      text = dec.decode(buf);
+    } catch {
+      // reuse the JSONL reader's exact UTF-8 diagnostics
+      let invalid = false;
+      await readJsonl([buf], source, () => undefined, (f) => f.ruleId === 'jsonl/invalid-utf8' && ((invalid = true), this.sink(f)), { maxLineBytes: buf.length });
+      // valid UTF-8 that still does not decode: too long for one string (a cap set very high)
+      if (!invalid) this.sink(framingFinding('jsonl/line-too-long', { source, line: 1, column: 1, byteOffset: 0 }, `Document is ${buf.length} bytes long, too long to decode as one text; it was not checked.`));
+      return undefined;
+    }
+    let offset = 0;
+    if (text.charCodeAt(0) === 0xfeff) {
+      this.sink(framingFinding('jsonl/bom', { source, line: 1, column: 1, byteOffset: 0 }, 'Input starts with a UTF-8 byte order mark (EF BB BF); JSON text must not begin with one. It was skipped.'));
+      text = text.slice(1);
+      offset = 3;
+    }
+    if (text.trim() === '') {
+      this.sink(framingFinding('jsonl/empty-input', { source, byteOffset: 0 }, 'Input is empty: there is no message to check.'));
+      return undefined;
+    }
+    this.stats.lines += text.split('\n').length;
+    const ev = parseLine({ source, line: 1, byteOffset: offset, text, byteLength: buf.length - offset, unterminated: false }, (f: Finding) => this.sink(relocate(f, text, offset)), this.maxDepth);
+    if (ev) this.event(ev);
+    return ev;
+  }
+
+  /** End of the stream: end-of-input verdicts. */
+  end(): void {
+    try {
+      this.checker.end();
+    } catch (e) {
+      if (e instanceof RuleCrashError) throw e; // failFast
+      this.crash(new RuleCrashError(`${this.def.name} checker`, 'end of input', e));
+    }
+  }
+}
+
+/** Files read back during a run, each opened once (on first use) and closed at the end. */
+class ReadBack {
+  private readonly fds = new Map<string, number | null>();
+
+  constructor(private readonly maxBytes: number) {}
+
+  line(path: string, offset: number): string | undefined {
+    let fd = this.fds.get(path);
+    if (fd === undefined) {
+      try {
+        fd = openSync(path, 'r');
+      } catch {
+        fd = null;
+      }
+      this.fds.set(path, fd);
+    }
+    return fd === null ? undefined : readLineAt(fd, offset, this.maxBytes);
+  }
+
+  close(): void {
+    for (const fd of this.fds.values()) if (fd !== null) closeSync(fd);
+    this.fds.clear();
+  }
+}
+
+/** The `jsonl/gzip-corrupt` finding of a cut or damaged gzip input, at the line it cut. */
+function gzipCorrupt(source: string, line: number, c: NonNullable<GzipState['corrupt']>): Finding {
+  const cut = c.droppedBytes > 0 ? `; the incomplete line ${line} (${c.droppedBytes} bytes) was not checked` : '';
+  return framingFinding(
+    'jsonl/gzip-corrupt',
+    { source, line, byteOffset: c.decompressedBytes },
+    `The gzip stream is truncated or corrupt (zlib: ${c.reason}) after ${c.decompressedBytes} bytes of decompressed text; ${line > 1 ? `${line - 1} complete line${line === 2 ? '' : 's'} before it ${line === 2 ? 'was' : 'were'} checked` : 'no complete line came before it'}${cut}; the rest could not be read.`,
+  );
+}
+
+/**
+ * The bytes of a whole-document input, or only its length when it is over `cap` bytes (the
+ * rest is read and counted, never held: memory stays within the cap).
+ */
+async function readAll(it: AsyncIterable<Uint8Array | string>, cap: number): Promise<{ buf?: Buffer; length: number }> {
+  const parts: Buffer[] = [];
+  let length = 0;
+  for await (const p of it) {
+    const b = typeof p === 'string' ? Buffer.from(p) : Buffer.from(p);
+    length += b.length;
+    if (length <= cap) parts.push(b);
+    else parts.length = 0;
+  }
+  return length <= cap ? { buf: Buffer.concat(parts), length } : { length };
+}
+
+/** Turn a single-line location (column = index + 1 in a multi-line document) into line/column. */
+function relocate(f: Finding, text: string, offset: number): Finding {
+  if (f.column === undefined) return f;
+  const idx = f.column - 1;
+  let line = 1;
+  let lineStart = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < idx; i = text.indexOf('\n', i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  return { ...f, line, column: idx - lineStart + 1, byteOffset: offset + Buffer.byteLength(text.slice(0, idx), 'utf8') };
+}
+
+/**
+ * Feed the inputs of one stream into `check`, in order. Only an uncompressed regular file can
+ * be read back by offset (a gzip file's offsets are of its decompressed text): other inputs
+ * give analyzers no `reread`, and they keep digests instead, with the same verdicts.
+ * @throws InputError when an input cannot be read
+ */
+async function feed(check: StreamCheck, inputs: readonly InputSpec[], maxLineBytes: number, onBytes: ((bytes: number) => void) | undefined): Promise<number> {
+  const sink = check.findingSink;
+  const stats = check.stats;
+  const readBack = new ReadBack(maxLineBytes);
+  let done = 0;
+  if (inputs.length === 0) sink(framingFinding('jsonl/empty-input', { source: '<no input>', byteOffset: 0 }, 'No input was given: there is no event to check.'));
+  try {
+    for (const input of inputs) {
+      stats.inputs++;
+      const gz: GzipState = { compressed: false };
+      if (input.framing === 'document') {
+        let doc: { buf?: Buffer; length: number };
+        try {
+          doc = await readAll(gunzipIfCompressed(input.open(), gz), maxLineBytes);
+        } catch (e) {
+          throw new InputError(input.source, e);
+        }
+        stats.bytes += doc.length;
+        // a document is one framing unit: the line cap applies to it whole (never a silent pass)
+        if (gz.corrupt) sink(gzipCorrupt(input.source, 1, gz.corrupt));
+        else if (doc.buf) await check.document(input.source, doc.buf);
+        else sink(framingFinding('jsonl/line-too-long', { source: input.source, line: 1, column: 1, byteOffset: 0 }, `Document is ${doc.length} bytes long, over the cap of ${maxLineBytes} bytes (--max-line-bytes); it was not checked.`));
+        done += doc.length;
+        onBytes?.(done);
+        continue;
+      }
+      const path = input.path;
+      const reread = path === undefined ? undefined : (byteOffset: number) => readBack.line(path, byteOffset);
+      // an exception while checking is ours, not the input's: never "cannot read"
+      let ownError: unknown = undefined;
+      const onLine = (line: JsonlLine) => {
+        try {
+          check.line(line, gz.compressed ? undefined : reread);
+        } catch (e) {
+          ownError = e ?? new Error('a checker threw a nullish value');
+          throw ownError;
+        }
+      };
+      const base = done;
+      // a cut gzip stream is one finding: not also "empty input" when it broke before any line
+      const inputSink: FindingSink = (f) => (gz.corrupt && f.ruleId === 'jsonl/empty-input' ? undefined : sink(f));
+      try {
+        const st = await readJsonl(gunzipIfCompressed(input.open(), gz), input.source, onLine, inputSink, {
+          maxLineBytes,
+          cr: check.def.cr,
+          onProgress: onBytes ? (b) => onBytes(base + b) : undefined,
+        });
+        stats.bytes += st.bytes;
+        stats.lines += st.lines;
+        done += st.bytes;
+        if (gz.corrupt) sink(gzipCorrupt(input.source, st.lines + 1, gz.corrupt));
+      } catch (e) {
+        if (e === ownError || e instanceof RuleCrashError) throw e;
+        throw new InputError(input.source, e);
+      }
+    }
+  } finally {
+    readBack.close();
+  }
+  return done;
+}
+
+/**
+ * Run `inputs` through `def`: each stream of {@link streamGroups} with fresh stream state, every
+ * finding to `hooks.finding`, then the summary. The one place a run is assembled.
+ * @throws (rejects) InputError when an input cannot be read; TypeError for an unknown rule id;
+ *   RuleCrashError only with `failFast`.
+ */
+export async function runInputs(def: ProtocolDefinition, inputs: readonly InputSpec[], options: ProtocolOptions & RunOptions, hooks: RunHooks = {}): Promise<RunResult> {
+  const total = counterOf((f) => hooks.finding?.(f), { maxFindings: options.maxFindings });
+  const stats = newStats();
+  const groups = streamGroups(inputs, options.each);
+  const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  let incomplete = false;
+  let done = 0;
+  for (const group of groups) {
+    const own = counterOf(total.sink, { strict: options.strict });
+    const check = new StreamCheck(def, options, own.sink, hooks.crash, hooks.event);
+    const base = done;
+    const progress = hooks.progress;
+    done += await feed(check, group, maxLineBytes, progress ? (b) => progress(base + b, stats.events + check.stats.events) : undefined);
+    check.end();
+    incomplete ||= check.incomplete;
+    addStats(stats, check.stats);
+    if (groups.length > 1) hooks.streamEnd?.(group.map((i) => i.source), own.summary(check.stats, def.knownTypes()));
+  }
+  return { summary: total.summary(stats, def.knownTypes()), incomplete, worst: total.worst };
+}
+
+/**
+ * Count findings that were made elsewhere (the pin verbs check files, not events) as a run
+ * would, handing each to `finding`: the summary has no event statistics.
+ */
+export function tallyFindings(findings: Iterable<Finding>, finding: FindingSink): RunResult {
+  const counter = counterOf(finding, {});
+  for (const f of findings) counter.sink(f);
+  return { summary: counter.summary(newStats()), incomplete: false, worst: counter.worst };
+}
+
+/**
+ * A stream checked one in-memory event at a time (the session API, single values): findings
+ * of each call are returned; `--strict` applied and counted.
+ */
+export class EventStream {
+  private readonly check: StreamCheck;
+  private readonly counter: FindingCounter;
+  private pending: Finding[] = [];
+  private line = 0;
+  private offset = 0;
+
+  /** @throws TypeError for an unknown rule id */
+  constructor(
+    private readonly def: ProtocolDefinition,
+    options: ProtocolOptions & RunOptions,
+    private readonly source: string,
+  ) {
+    this.counter = counterOf((f) => void this.pending.push(f), { strict: options.strict });
+    this.check = new StreamCheck(def, options, this.counter.sink);
+    this.check.stats.inputs = 1;
+  }
+
+  private take(): Finding[] {
+    const out = this.pending;
+    this.pending = [];
+    return out;
+  }
+
+  /** Check the next line of text (one JSON value), as the next line of one input. */
+  text(text: string): Finding[] {
+    const byteLength = Buffer.byteLength(text, 'utf8');
+    const line: JsonlLine = { source: this.source, line: ++this.line, byteOffset: this.offset, text, byteLength, unterminated: false };
+    this.offset += byteLength + 1;
+    this.check.stats.lines++;
+    this.check.stats.bytes += byteLength + 1;
+    this.check.line(line);
+    return this.take();
+  }
+
+  /** Check a value that has no text (the single-message check of any JSON value). */
+  value(value: unknown): Finding[] {
+    this.line++;
+    this.check.event({ source: this.source, line: this.line, byteOffset: 0, text: '', value: value as Record<string, unknown>, duplicates: [], bigIntegers: [] });
+    return this.take();
+  }
+
+  /** End the stream: the end-of-input findings. */
+  end(): Finding[] {
+    this.check.end();
+    return this.take();
+  }
+
+  /** True when a rule threw during this stream. */
+  get incomplete(): boolean {
+    return this.check.incomplete;
+  }
+
+  /** Counts so far. */
+  summary(): Summary {
+    return this.counter.summary(this.check.stats, this.def.knownTypes());
+  }
+}

@@ -1,0 +1,199 @@
+// Invariant tests, defined once for each protocol (aep.test.ts, ahp.test.ts). The relations that make a verdict trustworthy, over every conformance case of ours and the
+// upstream corpora in ../shared (issue 23): the same bytes give the same findings however they
+// arrive (a path, gzip bytes, a gzip file, text, a chunked stream as stdin is, and event by
+// event through createSession); reversing the member order of every object changes no
+// finding; no value put in place of any member makes a rule throw or ends a run early; the
+// fixture runner and `--each` / `--no-each` give what `validate` gives.
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { Readable } from 'node:stream';
+import { after, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { isUtf8 } from 'node:buffer';
+import { createSession, RuleCrashError, validate, type Finding } from '../../src/index.ts';
+import type { Input } from '../../src/api/inputs.ts';
+import { checkBytes } from '../../src/fixture-runner/check.ts';
+import { PROTOCOLS } from '../../src/run/protocols.ts';
+import type { Protocol } from '../../src/run/protocol.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const SHARED = join(ROOT, '..', 'shared');
+const TMP = mkdtempSync(join(tmpdir(), 'ac-invariants-'));
+after(() => rmSync(TMP, { recursive: true, force: true }));
+
+/** Every JSONL case file below `dir` (sidecars and manifests aside), sorted. */
+function jsonlBelow(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  const out: string[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...jsonlBelow(p));
+    else if (name.endsWith('.jsonl')) out.push(p);
+  }
+  return out;
+}
+
+const CASES: Record<Protocol, { ours: string[]; upstream: string[] }> = {
+  aep: { ours: jsonlBelow(join(ROOT, 'conformance/aep')), upstream: jsonlBelow(join(SHARED, 'corpus/aep/conformance/fixtures')) },
+  ahp: { ours: jsonlBelow(join(ROOT, 'conformance/ahp')), upstream: jsonlBelow(join(SHARED, 'corpus/ahp/fixtures/draft')) },
+};
+
+/** What a finding is, wherever its input came from: rule, severity, line, pointer and citation. */
+const key = (f: Finding) => `${f.ruleId}|${f.severity}|${f.line ?? '-'}|${f.pointer ?? '-'}|${f.spec}`;
+const keys = (fs: readonly Finding[]) => fs.map(key).sort();
+
+async function findingsOf(protocol: Protocol, input: Input): Promise<Finding[]> {
+  return (await validate(protocol, input)).findings;
+}
+
+/** The bytes in chunks of 7, as a pipe delivers them (no `path`, so no line can be read back). */
+function chunked(bytes: Buffer): Readable {
+  const parts: Buffer[] = [];
+  for (let i = 0; i < bytes.length; i += 7) parts.push(bytes.subarray(i, i + 7));
+  return Readable.from(parts);
+}
+
+/** True when a case is plain LF-terminated UTF-8 lines with no framing finding: a session can replay it event by event. */
+function replayable(text: string, findings: readonly Finding[]): boolean {
+  return text.endsWith('\n') && !text.includes('\r') && !text.includes('\n\n') && !text.startsWith('\n') && !findings.some((f) => f.ruleId.startsWith('jsonl/'));
+}
+
+/** Define the invariant tests of `protocol` (one test file each, so the two run side by side). */
+export function defineInvariants(protocol: Protocol): void {
+  const files = [...CASES[protocol].ours, ...CASES[protocol].upstream];
+
+  describe(`${protocol}: one verdict for the same bytes`, () => {
+    test('path = gzip bytes = gzip file = text = chunked stream = createSession', async (t) => {
+      if (CASES[protocol].upstream.length === 0) t.diagnostic(`upstream corpus absent under ../shared: only our cases are checked`);
+      let sessions = 0;
+      for (const file of files) {
+        const bytes = readFileSync(file);
+        const source = 'case.jsonl';
+        const want = keys(await findingsOf(protocol, { path: file, source }));
+        const gz = join(TMP, `${protocol}-${relative(ROOT, file).replace(/[\\/]/g, '_')}.gz`);
+        writeFileSync(gz, gzipSync(bytes));
+        const name = relative(ROOT, file);
+        // a case that is itself gzip (a corrupt one) or not UTF-8 has no text or gzip twin
+        const gzipped = bytes[0] === 0x1f && bytes[1] === 0x8b;
+        if (!gzipped) {
+          assert.deepEqual(keys(await findingsOf(protocol, { bytes: gzipSync(bytes), source })), want, `${name}: gzip bytes`);
+          assert.deepEqual(keys(await findingsOf(protocol, { path: gz, source })), want, `${name}: gzip file`);
+        }
+        if (isUtf8(bytes)) assert.deepEqual(keys(await findingsOf(protocol, { text: bytes.toString('utf8'), source })), want, `${name}: text`);
+        assert.deepEqual(keys(await findingsOf(protocol, { stream: chunked(bytes), source })), want, `${name}: chunked stream`);
+        const text = bytes.toString('utf8');
+        const all = await findingsOf(protocol, { path: file, source });
+        if (!isUtf8(bytes) || !replayable(text, all) || bytes.includes(0xef)) continue;
+        const session = createSession(protocol, { source });
+        const got: Finding[] = [];
+        for (const line of text.slice(0, -1).split('\n')) got.push(...session.check(line));
+        got.push(...session.end());
+        assert.deepEqual(keys(got), want, `${name}: createSession event by event`);
+        sessions++;
+      }
+      assert.ok(files.length > 100 && sessions > 50, `only ${files.length} cases, ${sessions} replayed by a session`);
+    });
+
+    test('reversing the member order of every object changes no finding', async () => {
+      const reverse = (v: unknown): unknown =>
+        Array.isArray(v) ? v.map(reverse) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, reverse(x)])) : v;
+      // both sides are re-serialised, so what JSON.parse cannot keep (repeated names, integers
+      // beyond 2^53) is lost on both; a line that does not parse stays as it is on both
+      const rewrite = (text: string, f: (v: unknown) => unknown) =>
+        text
+          .split('\n')
+          .map((l) => {
+            try {
+              return JSON.stringify(f(JSON.parse(l)));
+            } catch {
+              return l;
+            }
+          })
+          .join('\n');
+      const shape = (fs: readonly Finding[]) => fs.map((f) => `${f.ruleId}|${f.severity}|${f.line ?? '-'}|${f.pointer ?? '-'}`).sort();
+      let compared = 0;
+      for (const file of files) {
+        const text = readFileSync(file, 'utf8');
+        const same = await findingsOf(protocol, { text: rewrite(text, (v) => v), source: 'case.jsonl' });
+        const reversed = await findingsOf(protocol, { text: rewrite(text, reverse), source: 'case.jsonl' });
+        assert.deepEqual(shape(reversed), shape(same), `${relative(ROOT, file)}: member order changed the findings`);
+        compared++;
+      }
+      assert.ok(compared > 100);
+    });
+
+    test('type confusion at every member of every passing event: no rule throws, no run ends early', async () => {
+      const VALUES: unknown[] = [null, [], {}, 0, '', true, -1.5e308];
+      const pass = [...CASES[protocol].ours.filter((f) => f.includes(`${join('conformance', protocol, 'pass')}`)), ...(protocol === 'aep' ? jsonlBelow(join(SHARED, 'corpus/aep/conformance/fixtures/golden')) : [])];
+      let mutants = 0;
+      // a member of one kind of event gets each value once over all cases: the cases share templates
+      const tried = new Set<string>();
+      for (const file of pass) {
+        const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '');
+        // each event's mutants come just before it, so each sees the stream state of the events before it
+        const out: string[] = [];
+        for (const line of lines) {
+          let value: unknown;
+          try {
+            value = JSON.parse(line);
+          } catch {
+            out.push(line);
+            continue;
+          }
+          const v0 = value as { type?: unknown; method?: unknown; params?: { event?: { type?: unknown } } } | null;
+          const kind = `${String(v0?.type)}|${String(v0?.method)}|${String(v0?.params?.event?.type)}`;
+          const visit = (node: unknown, at: string) => {
+            if (node === null || typeof node !== 'object') return;
+            const entries: [string | number, unknown][] = Array.isArray(node) ? node.map((x, i) => [i, x]) : Object.entries(node);
+            for (const [k, child] of entries) {
+              const pointer = `${at}/${k}`;
+              if (!tried.has(`${kind}${pointer}`)) {
+                tried.add(`${kind}${pointer}`);
+                for (const v of VALUES) {
+                  (node as Record<string | number, unknown>)[k] = v;
+                  out.push(JSON.stringify(value));
+                  (node as Record<string | number, unknown>)[k] = child;
+                  mutants++;
+                }
+              }
+              visit(child, pointer);
+            }
+          };
+          visit(value, '');
+          out.push(line);
+        }
+        const text = out.join('\n') + '\n';
+        const run = await validate(protocol, { text, source: 'mutants.jsonl' });
+        const crashes = run.findings.filter((f) => f.ruleId === 'internal/rule-error');
+        assert.deepEqual(crashes.map((f) => `line ${f.line}: ${f.message}`), [], `${relative(ROOT, file)}: a rule threw`);
+        assert.equal(run.summary.lines, out.length, `${relative(ROOT, file)}: the run ended early`);
+      }
+      assert.ok(mutants > 1000, `only ${mutants} mutants`);
+    });
+
+    test('the fixture runner, --each and --no-each give what validate gives', async () => {
+      const def = PROTOCOLS[protocol];
+      const target = { def, options: {} };
+      const ours = CASES[protocol].ours;
+      for (const file of ours) {
+        const bytes = readFileSync(file);
+        const want = keys(await findingsOf(protocol, { bytes, source: file }));
+        const fixture = await checkBytes(target, file, bytes, { strict: false, failOn: 'error' });
+        assert.deepEqual(keys(fixture.findings), want, `${relative(ROOT, file)}: fixture runner`);
+      }
+      // README §Streams: --each checks every input alone; --no-each (and the JSONL default) one stream
+      for (let i = 0; i + 1 < ours.length; i += 17) {
+        const [a, b] = [ours[i]!, ours[i + 1]!];
+        const alone = [...(await findingsOf(protocol, { path: a })), ...(await findingsOf(protocol, { path: b }))];
+        const each = (await validate(protocol, [{ path: a }, { path: b }], { each: true })).findings;
+        assert.deepEqual(keys(each), keys(alone), `${relative(ROOT, a)} + ${relative(ROOT, b)}: --each`);
+        const together = (await validate(protocol, [{ path: a }, { path: b }], { each: false })).findings;
+        const byDefault = (await validate(protocol, [{ path: a }, { path: b }])).findings;
+        assert.deepEqual(keys(byDefault), keys(together), `${relative(ROOT, a)} + ${relative(ROOT, b)}: JSONL inputs are one stream by default`);
+      }
+    });
+  });
+}
