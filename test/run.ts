@@ -6,7 +6,7 @@ import { AHP } from '../src/ahp/definition.ts';
 import type { AhpStreamState } from '../src/ahp/stream/index.ts';
 import type { FindingSink } from '../src/core/finding.ts';
 import type { InputSpec, RunStats } from '../src/core/pipeline.ts';
-import type { ProtocolDefinition, ProtocolOptions } from '../src/run/protocol.ts';
+import type { ProtocolDefinition, ProtocolOptions } from '../src/core/protocol.ts';
 import { runInputs, type RunResult } from '../src/run/run.ts';
 
 /** A protocol and the options of one run of it. */

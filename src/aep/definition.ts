@@ -2,10 +2,10 @@
  * AEP as every entry of the run sees it (src/run/protocols.ts holds the table of both
  * protocols; the `aep` CLI imports this module alone so that it loads no AHP code).
  */
-import type { AepOptions, ProtocolDefinition } from '../run/protocol.ts';
-import { ruleSelection } from '../run/protocol.ts';
+import type { ProtocolDefinition } from '../core/protocol.ts';
+import { ruleSelection } from '../core/protocol.ts';
 import { aepRules, createAepChecker, knownAepTypes } from './protocol.ts';
-import { DEFAULT_AEP_STREAM_OPTIONS } from './stream/index.ts';
+import { DEFAULT_AEP_STREAM_OPTIONS, type AepStreamOptions } from './stream/index.ts';
 
 /** The AEP {@link ProtocolDefinition}: JSONL only, CRLF accepted (AEP-0003 §3.1). */
 export const AEP: ProtocolDefinition & { name: 'aep' } = {
@@ -22,7 +22,7 @@ export const AEP: ProtocolDefinition & { name: 'aep' } = {
   knownTypes: knownAepTypes,
   framing: () => 'jsonl',
   checker(options, out) {
-    const o = options as AepOptions & { onStreamState?: Parameters<typeof createAepChecker>[0]['onStreamState'] };
+    const o = options as typeof options & { stream?: Partial<AepStreamOptions>; onStreamState?: Parameters<typeof createAepChecker>[0]['onStreamState'] };
     return createAepChecker({ rules: ruleSelection(AEP, o.rules), ...(o.stream ? { stream: o.stream } : {}), ...(o.onStreamState ? { onStreamState: o.onStreamState } : {}) }, out);
   },
 };

@@ -8,7 +8,7 @@ import { differingCopies } from '../core/json-copies.ts';
 import type { FindingSink } from '../core/finding.ts';
 import { framingFinding, JSONL_RULES } from '../core/jsonl.ts';
 import type { ProtocolChecker } from '../core/pipeline.ts';
-import type { CheckerOutput } from '../run/protocol.ts';
+import type { CheckerOutput } from '../core/protocol.ts';
 import { makeFinding, RULE_ERROR, type ParsedEvent, type RuleMeta } from '../core/rule.ts';
 import { Engine, selectedSink, type RuleSelection } from '../core/engine.ts';
 import type { AepEvent } from './event.ts';

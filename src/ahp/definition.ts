@@ -2,11 +2,12 @@
  * AHP as every entry of the run sees it (src/run/protocols.ts holds the table of both
  * protocols; the `ahp` CLI imports this module alone so that it loads no AEP code).
  */
-import type { AhpOptions, ProtocolDefinition } from '../run/protocol.ts';
-import { ruleSelection } from '../run/protocol.ts';
+import type { ProtocolDefinition } from '../core/protocol.ts';
+import { ruleSelection } from '../core/protocol.ts';
 import { bindingByName } from './binding.ts';
 import { AHP_FRAMING_SPECS, ahpRules, createAhpChecker, knownAhpTypes } from './driver.ts';
-import { DEFAULT_AHP_STREAM_OPTIONS } from './stream/index.ts';
+import type { AhpBinding } from './message.ts';
+import { DEFAULT_AHP_STREAM_OPTIONS, type AhpStreamOptions } from './stream/index.ts';
 
 /**
  * The AHP {@link ProtocolDefinition}: the stdio binding is JSONL with LF only (AHP-STDIO-001);
@@ -24,9 +25,9 @@ export const AHP: ProtocolDefinition & { name: 'ahp' } = {
   ],
   rules: ahpRules,
   knownTypes: knownAhpTypes,
-  framing: (source, o) => (((o as AhpOptions).binding ?? bindingByName(source)) === 'stdio' ? 'jsonl' : 'document'),
+  framing: (source, o) => (((o.binding as AhpBinding | undefined) ?? bindingByName(source)) === 'stdio' ? 'jsonl' : 'document'),
   checker(options, out) {
-    const o = options as AhpOptions & { onStreamState?: Parameters<typeof createAhpChecker>[0]['onStreamState']; single?: Parameters<typeof createAhpChecker>[0]['single'] };
+    const o = options as typeof options & { binding?: AhpBinding; stream?: Partial<AhpStreamOptions>; onStreamState?: Parameters<typeof createAhpChecker>[0]['onStreamState']; single?: Parameters<typeof createAhpChecker>[0]['single'] };
     const b = o.binding;
     return createAhpChecker(
       {

@@ -10,7 +10,7 @@ import { framingFinding, framingRules, type FramingSpecs } from '../core/jsonl.t
 import { Engine, type RuleSelection } from '../core/engine.ts';
 import type { ProtocolChecker } from '../core/pipeline.ts';
 import { RULE_ERROR, type RuleCrashError, type RuleMeta } from '../core/rule.ts';
-import type { CheckerOutput } from '../run/protocol.ts';
+import type { CheckerOutput } from '../core/protocol.ts';
 import type { AhpBinding, AhpMessage } from './message.ts';
 import { AHP_EVENT_RULES, AHP_MESSAGE_RULES } from './rules/index.ts';
 import { reportSchemaFindings, resolveRoot, schemaStage, type RootSpec, type ValidateAhpOptions } from './rules/schema.ts';

@@ -5,7 +5,7 @@
  */
 import type { Severity } from '../core/finding.ts';
 import { fixtureExitCode, runFixtures as runFixtureDir, type CaseResult, type FixtureRun } from '../fixture-runner/index.ts';
-import type { ProtocolOptions } from '../run/protocol.ts';
+import type { ProtocolOptions } from '../core/protocol.ts';
 import { protocolDefinition, type OptionsFor, type Protocol } from './protocols.ts';
 
 /** Options of {@link runFixtures}. */

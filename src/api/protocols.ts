@@ -1,7 +1,37 @@
 /**
- * The protocols as the library API names them: option types and the definition of a name
- * (src/run/protocols.ts holds the table; docs/architecture.md §The run).
+ * The protocols as the library API names them: each protocol's typed options and the definition
+ * of a name (src/run/protocols.ts holds the table; docs/architecture.md §The run).
  */
+import type { AepStreamOptions } from '../aep/stream/options.ts';
+import type { AhpBinding } from '../ahp/message.ts';
+import type { AhpStreamOptions } from '../ahp/stream/options.ts';
+import type { CommonOptions } from '../core/protocol.ts';
+import type { AepRuleId, AhpRuleId } from './rule-ids.ts';
+
 export { protocolDefinition } from '../run/protocols.ts';
-export { optionsFromFlags } from '../run/protocol.ts';
-export type { AepOptions, AhpOptions, CommonOptions, OptionsFor, Protocol, ProtocolDefinition } from '../run/protocol.ts';
+export { optionsFromFlags } from '../core/protocol.ts';
+export type { CommonOptions, Protocol, ProtocolDefinition } from '../core/protocol.ts';
+
+/** AEP options: the rule selection and the stream caps (`aep validate --rule`, `--max-*`, `--ack-window`). */
+export interface AepOptions extends CommonOptions {
+  /** Run only these rules; framing findings (`jsonl/*`, `json/*`) always appear. Default: all. */
+  rules?: readonly AepRuleId[];
+  /** Stream state caps and the ack window (README §Options of `validate`). */
+  stream?: Partial<AepStreamOptions>;
+}
+
+/** AHP options: the rule selection, the stream caps and the binding (`ahp validate --rule`, `--max-*`, `--binding`). */
+export interface AhpOptions extends CommonOptions {
+  /** Run only these rules; framing findings (`jsonl/*`, `json/*`) always appear. Default: all. */
+  rules?: readonly AhpRuleId[];
+  /** Stream state caps (README §Options of `validate`). */
+  stream?: Partial<AhpStreamOptions>;
+  /**
+   * Read every input as this binding. Default: by input name, as the CLI does
+   * (`*.registration.json` registration, other `.json` HTTP, anything else stdio JSONL).
+   */
+  binding?: AhpBinding;
+}
+
+/** The options of protocol `P`. */
+export type OptionsFor<P extends 'aep' | 'ahp'> = P extends 'aep' ? AepOptions : AhpOptions;

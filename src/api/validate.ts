@@ -5,7 +5,7 @@
 import type { Finding } from '../core/finding.ts';
 import { InputError, type InputSpec } from '../core/pipeline.ts';
 import type { Summary } from '../core/summary.ts';
-import { ruleSelection } from '../run/protocol.ts';
+import { ruleSelection } from '../core/protocol.ts';
 import { protocolDefinition } from '../run/protocols.ts';
 import { runInputs } from '../run/run.ts';
 import { toInputSpecs, type Inputs } from './inputs.ts';

@@ -14,7 +14,7 @@
 import { homedir } from 'node:os';
 import { Option, type Command } from 'commander';
 import { downlevelStream } from '../aep/downlevel.ts';
-import { runAepFilter, type AepFilterOptions, type EventTransform } from '../aep/filter.ts';
+import { runAepFilter, type AepFilterOptions, type EventTransform } from '../run/aep-filter.ts';
 import { createRedactor, redactEvent, type RedactOptions } from '../aep/redact.ts';
 import type { AepCaptureLevel } from '../aep/schemas.ts';
 import type { InputSpec } from '../core/pipeline.ts';

@@ -14,7 +14,7 @@ import { RuleCrashError } from '../core/rule.ts';
 import { VERSION } from '../api/version.ts';
 import { FORMATS } from '../report/index.ts';
 import type { Output } from '../report/types.ts';
-import type { ProtocolDefinition } from '../run/protocol.ts';
+import type { ProtocolDefinition } from '../core/protocol.ts';
 
 /** The package version (re-exported for the verbs). */
 export { VERSION };

@@ -15,7 +15,7 @@ import { DEFAULT_MAX_LINE_BYTES } from '../core/jsonl.ts';
 import type { InputSpec } from '../core/pipeline.ts';
 import { createReporter, type FormatName } from '../report/index.ts';
 import type { Output } from '../report/types.ts';
-import { optionsFromFlags, unknownRuleId, type ProtocolDefinition } from '../run/protocol.ts';
+import { optionsFromFlags, unknownRuleId, type ProtocolDefinition } from '../core/protocol.ts';
 import { exitCodeOf, runInputs } from '../run/run.ts';
 import { addReportOptions, collect, defaultColor, openInputs, positiveInt, processIO, reportRunError, VERSION, type CliBin, type CliExtras, type CliIO } from './common.ts';
 import { outputIsInput, reportFileFor } from './output.ts';

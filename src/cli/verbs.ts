@@ -14,7 +14,7 @@ import { InputError } from '../core/pipeline.ts';
 import type { Severity } from '../core/finding.ts';
 import { createFixtureReporter, fixtureFormatsFor, type FixtureFormatName } from '../report/index.ts';
 import type { Output } from '../report/types.ts';
-import type { ProtocolDefinition } from '../run/protocol.ts';
+import type { ProtocolDefinition } from '../core/protocol.ts';
 import { addReportOptions, defaultColor, reportRunError, VERSION, type CliIO } from './common.ts';
 import { reportFileFor } from './output.ts';
 

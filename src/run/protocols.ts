@@ -4,7 +4,7 @@
  */
 import { AEP } from '../aep/definition.ts';
 import { AHP } from '../ahp/definition.ts';
-import type { Protocol, ProtocolDefinition } from './protocol.ts';
+import type { Protocol, ProtocolDefinition } from '../core/protocol.ts';
 
 /** Both protocols, by name. */
 export const PROTOCOLS = { aep: AEP, ahp: AHP } as const satisfies Record<Protocol, ProtocolDefinition>;

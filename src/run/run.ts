@@ -17,7 +17,7 @@ import { addStats, InputError, newStats, parseLine, readLineAt, streamGroups, ty
 import { RULE_ERROR, RuleCrashError, type ParsedEvent } from '../core/rule.ts';
 import { FindingCounter, type Summary } from '../core/summary.ts';
 import { visibleFinding } from '../core/visible.ts';
-import type { ProtocolDefinition, ProtocolOptions, SingleMessageOptions } from './protocol.ts';
+import type { ProtocolDefinition, ProtocolOptions, SingleMessageOptions } from '../core/protocol.ts';
 
 /** Options of one run, beyond the protocol's own. */
 export interface RunOptions {

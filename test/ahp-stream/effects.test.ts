@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { applyEffects, checkEditContext, hostContextOf, returnContractEvents, type HostContext, type RejectionCode } from '../../src/ahp/effects.ts';
-import { validateAhpMessage, isAhpValid } from '../../src/ahp/validate.ts';
+import { validateAhpMessage, isAhpValid } from '../../src/run/ahp-message.ts';
 import { AHP_CORPUS_DIR, FORM, merge, msg, replace, requireShared, text } from './helpers.ts';
 
 type Obj = Record<string, unknown>;

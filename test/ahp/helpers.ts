@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestContext } from 'node:test';
-import { isAhpValid } from '../../src/ahp/validate.ts';
+import { isAhpValid } from '../../src/run/ahp-message.ts';
 import type { Finding } from '../../src/core/finding.ts';
 import { ahpDriver, runPipeline } from '../run.ts';
 

@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { parseJsonText } from '../../src/core/json.ts';
-import { isAhpValid, validateAhpMessage } from '../../src/ahp/validate.ts';
+import { isAhpValid, validateAhpMessage } from '../../src/run/ahp-message.ts';
 import type { Finding } from '../../src/core/finding.ts';
 import { AHP_CORPUS_DIR, REPO_DIR, requireShared, runStdio, show } from './helpers.ts';
 

@@ -13,7 +13,7 @@ import { describe, test } from 'node:test';
 import { isDateTime as isRfc3339DateTime } from '../../src/core/schema/formats.ts';
 import { ahpEventTypes, ahpInterceptableEventTypes } from '../../src/ahp/schemas.ts';
 import { AHP_MESSAGE_RULES } from '../../src/ahp/rules/index.ts';
-import { isAhpValid, validateAhpMessage as rawValidate, type ValidateAhpOptions } from '../../src/ahp/validate.ts';
+import { isAhpValid, validateAhpMessage as rawValidate, type ValidateAhpOptions } from '../../src/run/ahp-message.ts';
 import type { Finding } from '../../src/core/finding.ts';
 import { MINIMAL, capabilitiesResponse, event, intercept, minimalManifest, msg, observe, registration, response, text } from './builders.ts';
 import { REPO_DIR, runStdio, show } from './helpers.ts';

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { AEP } from '../../src/aep/definition.ts';
 import { AHP } from '../../src/ahp/definition.ts';
-import { optionsFromFlags } from '../../src/run/protocol.ts';
+import { optionsFromFlags } from '../../src/core/protocol.ts';
 import { pinText, sha256, TAG_SHA } from '../pin/helpers.ts';
 import { REPO, runCli } from './helpers.ts';
 

@@ -17,7 +17,7 @@ import { createSession, RuleCrashError, validate, type Finding } from '../../src
 import type { Input } from '../../src/api/inputs.ts';
 import { checkBytes } from '../../src/fixture-runner/check.ts';
 import { PROTOCOLS } from '../../src/run/protocols.ts';
-import type { Protocol } from '../../src/run/protocol.ts';
+import type { Protocol } from '../../src/core/protocol.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SHARED = join(ROOT, '..', 'shared');

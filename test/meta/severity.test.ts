@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { runFixtures } from '../../src/fixture-runner/index.ts';
 import type { Finding } from '../../src/core/finding.ts';
-import type { ProtocolDefinition } from '../../src/run/protocol.ts';
+import type { ProtocolDefinition } from '../../src/core/protocol.ts';
 import { PROTOCOLS } from '../../src/run/protocols.ts';
 import { runInputs } from '../../src/run/run.ts';
 

@@ -85,7 +85,7 @@ const found = (id: AhpSchemaRuleId, pointer: string, message: string): SchemaSta
  */
 export type AhpRoot = 'message' | 'registration' | string;
 
-/** Options of {@link validateAhpMessage} (src/ahp/validate.ts) and of the stage. */
+/** Options of {@link validateAhpMessage} (src/run/ahp-message.ts) and of the stage. */
 export interface ValidateAhpOptions {
   /** The root to validate against; default `'message'`. */
   root?: AhpRoot;

@@ -13,10 +13,9 @@ import type { BigIntegerLiteral } from '../core/json.ts';
 import { childPointer } from '../core/pointer.ts';
 import type { InputSpec } from '../core/pipeline.ts';
 import type { ParsedEvent } from '../core/rule.ts';
-import type { AepOptions } from '../run/protocol.ts';
-import { runInputs, type RunResult } from '../run/run.ts';
-import { AEP } from './definition.ts';
-import { AEP_EVENT_RULES, AEP_SCHEMA_RULES } from './rules/index.ts';
+import { runInputs, type RunResult } from './run.ts';
+import { AEP } from '../aep/definition.ts';
+import { AEP_EVENT_RULES, AEP_SCHEMA_RULES } from '../aep/rules/index.ts';
 
 /** What a filter transform returns for one valid event: a new value, or `undefined` to keep the line as it is. */
 export type EventTransform = (ev: ParsedEvent) => Record<string, unknown> | undefined;
@@ -54,7 +53,7 @@ export async function runAepFilter(inputs: readonly InputSpec[], transform: Even
   // reaches the checker, the others while it is checked; either refuses the line
   let rejected = 0;
   let last = '';
-  const rules = (opts.refuseLeaks ? FILTER_RULES : FILTER_RULES_NO_LEAK) as AepOptions['rules'];
+  const rules = opts.refuseLeaks ? FILTER_RULES : FILTER_RULES_NO_LEAK;
   const result = await runInputs(AEP, inputs, { ...opts, rules, each: false }, {
     finding(f) {
       const at = f.line === undefined ? '' : `${f.source}\n${f.line}`;

@@ -1,18 +1,13 @@
 /**
  * What a protocol is to the run: the one interface both protocol definitions implement
  * (src/aep/definition.ts, src/ahp/definition.ts; the table is src/run/protocols.ts), and the
- * options every entry (CLI, library, fixture runner, capture verbs) passes to a run.
- * docs/architecture.md §The run.
+ * options every entry (CLI, library, fixture runner, capture verbs) passes to a run; the typed
+ * options of each protocol are the library's (src/api/protocols.ts). docs/architecture.md §The run.
  */
-import type { FindingSink } from '../core/finding.ts';
-import type { FramingSpecs } from '../core/jsonl.ts';
-import type { ProtocolChecker, RunStats } from '../core/pipeline.ts';
-import type { RuleCrashError, RuleMeta } from '../core/rule.ts';
-import type { AepStreamOptions } from '../aep/stream/options.ts';
-import type { AhpBinding } from '../ahp/message.ts';
-import type { AhpStreamOptions } from '../ahp/stream/options.ts';
-import type { ValidateAhpOptions } from '../ahp/rules/schema.ts';
-import type { AepRuleId, AhpRuleId } from '../api/rule-ids.ts';
+import type { FindingSink } from './finding.ts';
+import type { FramingSpecs } from './jsonl.ts';
+import type { ProtocolChecker, RunStats } from './pipeline.ts';
+import type { RuleCrashError, RuleMeta } from './rule.ts';
 
 /** A protocol name: `aep` (Agent Event Protocol 0.1) or `ahp` (Agent Hooks Protocol draft). */
 export type Protocol = 'aep' | 'ahp';
@@ -27,38 +22,30 @@ export interface CommonOptions {
   maxDepth?: number;
 }
 
-/** AEP options: the rule selection and the stream caps (`aep validate --rule`, `--max-*`, `--ack-window`). */
-export interface AepOptions extends CommonOptions {
+/**
+ * Either protocol's options as the run passes them to a definition: the rule selection, stream
+ * caps by name, the AHP binding (the library's typed options, `AepOptions` / `AhpOptions` in
+ * src/api/protocols.ts, are of this shape).
+ */
+export interface ProtocolOptions extends CommonOptions {
   /** Run only these rules; framing findings (`jsonl/*`, `json/*`) always appear. Default: all. */
-  rules?: readonly AepRuleId[];
-  /** Stream state caps and the ack window (README §Options of `validate`). */
-  stream?: Partial<AepStreamOptions>;
+  rules?: readonly string[];
+  /** Stream state caps by name (each protocol's `*StreamOptions`). */
+  stream?: object;
+  /** AHP: read every input as this binding (`stdio`, `http`, `registration`). */
+  binding?: string;
 }
-
-/** AHP options: the rule selection, the stream caps and the binding (`ahp validate --rule`, `--max-*`, `--binding`). */
-export interface AhpOptions extends CommonOptions {
-  /** Run only these rules; framing findings (`jsonl/*`, `json/*`) always appear. Default: all. */
-  rules?: readonly AhpRuleId[];
-  /** Stream state caps (README §Options of `validate`). */
-  stream?: Partial<AhpStreamOptions>;
-  /**
-   * Read every input as this binding. Default: by input name, as the CLI does
-   * (`*.registration.json` registration, other `.json` HTTP, anything else stdio JSONL).
-   */
-  binding?: AhpBinding;
-}
-
-/** The options of protocol `P`. */
-export type OptionsFor<P extends Protocol> = P extends 'aep' ? AepOptions : AhpOptions;
-
-/** Either protocol's options, as the run passes them to a definition. */
-export type ProtocolOptions = AepOptions | AhpOptions;
 
 /**
  * Options of one message checked alone against a named root (the AHP manifest's `schema` /
  * `eventSchema` roots): no stream rules run.
  */
-export type SingleMessageOptions = ValidateAhpOptions;
+export interface SingleMessageOptions {
+  /** The root to validate against; default `'message'`. */
+  root?: string;
+  /** Also validate `params.event` against this event root. */
+  eventSchema?: string;
+}
 
 /** Where a protocol checker's output goes: findings, statistics, and a rule that threw. */
 export interface CheckerOutput {
@@ -76,7 +63,7 @@ export interface FlagSpec {
   name: string;
   flags: string;
   description: string;
-  to: readonly [keyof AepOptions | keyof AhpOptions] | readonly ['stream', string];
+  to: readonly ['binding'] | readonly ['stream', string];
   /** A positive integer, or one of `choices`. */
   kind: 'positive-int' | 'choice';
   choices?: readonly string[];
@@ -114,7 +101,7 @@ export interface ProtocolDefinition {
  * commander parses them and as a case sidecar's `options` names them. Absent names keep the
  * defaults; other names are ignored (report options).
  */
-export function optionsFromFlags<P extends Protocol>(def: ProtocolDefinition & { name: P }, flags: Readonly<Record<string, unknown>>): OptionsFor<P> {
+export function optionsFromFlags(def: ProtocolDefinition, flags: Readonly<Record<string, unknown>>): ProtocolOptions {
   const out: Record<string, unknown> = {};
   const rules = flags.rule ?? flags.rules;
   if (Array.isArray(rules) && rules.length) out.rules = rules;
@@ -127,7 +114,7 @@ export function optionsFromFlags<P extends Protocol>(def: ProtocolDefinition & {
     if (f.to.length === 1) out[f.to[0]] = v;
     else ((out.stream ??= {}) as Record<string, unknown>)[f.to[1]] = v;
   }
-  return out as OptionsFor<P>;
+  return out as ProtocolOptions;
 }
 
 /** The first id of `ids` that `def` has no rule for, or `undefined`. */
