@@ -61,6 +61,11 @@ export interface PipelineOptions {
   maxDepth?: number;
   /** Bytes read so far across all inputs, after each chunk. */
   onProgress?: (bytesRead: number) => void;
+  /**
+   * Hand a line that is a JSON array to the checker too (its `value` is then the array): a
+   * CloudEvents batch (`--from cloudevents`, src/aep/bridges/checker.ts). Default false.
+   */
+  acceptArrays?: boolean;
 }
 
 /** A protocol as the pipeline sees it. */
@@ -78,8 +83,9 @@ export interface ProtocolDriver {
  * Parse one line into a {@link ParsedEvent}, reporting `jsonl/invalid-json`,
  * `jsonl/max-depth` and `jsonl/not-object` to `sink`. Duplicate keys are returned on the
  * event (the protocol decides their severity). Returns `undefined` when nothing is left to check.
+ * With `acceptArrays` an array is returned too (as `value`, for a bridge decoder).
  */
-export function parseLine(line: JsonlLine, sink: FindingSink, maxDepth: number = DEFAULT_MAX_DEPTH): ParsedEvent | undefined {
+export function parseLine(line: JsonlLine, sink: FindingSink, maxDepth: number = DEFAULT_MAX_DEPTH, acceptArrays = false): ParsedEvent | undefined {
   const out = parseJsonText(line.text, maxDepth);
   if (!out.ok) {
     const column = out.index + 1;
@@ -109,7 +115,7 @@ export function parseLine(line: JsonlLine, sink: FindingSink, maxDepth: number =
     return undefined;
   }
   const v = out.value;
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) {
+  if (v === null || typeof v !== 'object' || (Array.isArray(v) && !acceptArrays)) {
     const kind = v === null ? 'null' : Array.isArray(v) ? 'an array' : `a ${typeof v}`;
     sink(
       framingFinding(
@@ -320,7 +326,7 @@ export async function runPipeline(
         stats.bytes += doc.length;
         // a document is one framing unit: the line cap applies to it whole (never a silent pass)
         if (gz.corrupt) sink(gzipCorrupt(input.source, 1, gz.corrupt));
-        else if (doc.buf) await checkDocument(input.source, doc.buf, checker, sink, stats, maxDepth);
+        else if (doc.buf) await checkDocument(input.source, doc.buf, checker, sink, stats, maxDepth, opts.acceptArrays);
         else sink(framingFinding('jsonl/line-too-long', { source: input.source, line: 1, column: 1, byteOffset: 0 }, `Document is ${doc.length} bytes long, over the cap of ${maxLineBytes} bytes (--max-line-bytes); it was not checked.`));
         doneBytes += doc.length;
         opts.onProgress?.(doneBytes);
@@ -333,7 +339,7 @@ export async function runPipeline(
       let ownError: unknown = undefined;
       const onLine = (line: JsonlLine) => {
         try {
-          const ev = parseLine(line, sink, maxDepth);
+          const ev = parseLine(line, sink, maxDepth, opts.acceptArrays);
           if (ev) {
             if (reread) ev.reread = reread;
             stats.events++;
@@ -374,7 +380,7 @@ export async function runPipeline(
  * One whole-document input (HTTP binding, registration file): pretty-printing allowed;
  * locations are computed from the document text (line and column of the reported member).
  */
-async function checkDocument(source: string, buf: Buffer, checker: ProtocolChecker, sink: FindingSink, stats: RunStats, maxDepth: number): Promise<void> {
+async function checkDocument(source: string, buf: Buffer, checker: ProtocolChecker, sink: FindingSink, stats: RunStats, maxDepth: number, acceptArrays = false): Promise<void> {
   const lines: JsonlLine[] = [];
   let text: string;
   const dec = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -399,7 +405,7 @@ async function checkDocument(source: string, buf: Buffer, checker: ProtocolCheck
     return;
   }
   stats.lines += text.split('\n').length;
-  const ev = parseLine({ source, line: 1, byteOffset: offset, text, byteLength: buf.length - offset, unterminated: false }, (f: Finding) => sink(relocate(f, text, offset)), maxDepth);
+  const ev = parseLine({ source, line: 1, byteOffset: offset, text, byteLength: buf.length - offset, unterminated: false }, (f: Finding) => sink(relocate(f, text, offset)), maxDepth, acceptArrays);
   if (!ev) return;
   stats.events++;
   checker.onEvent(ev);
