@@ -16,8 +16,11 @@ import type { ParsedEvent } from '../core/rule.ts';
 import { aepDriver } from './protocol.ts';
 import { AEP_EVENT_RULES, AEP_SCHEMA_RULES } from './rules/index.ts';
 
-/** What a filter transform returns for one valid event: a new value, or `undefined` to keep the line as it is. */
-export type EventTransform = (ev: ParsedEvent) => Record<string, unknown> | undefined;
+/**
+ * What a filter transform returns for one valid event: a new value, `undefined` to keep the
+ * line as it is, or `null` to write nothing for it (`aep convert --to ocsf`: no OCSF class).
+ */
+export type EventTransform = (ev: ParsedEvent) => Record<string, unknown> | undefined | null;
 
 /** Options of {@link runAepFilter}. */
 export interface AepFilterOptions {
@@ -77,6 +80,7 @@ export async function runAepFilter(inputs: readonly InputSpec[], transform: Even
           current = undefined;
           if (ev.source === badSource && ev.line === badLine) return;
           const out = transform(ev);
+          if (out === null) return;
           write((out === undefined ? ev.text : serializeEvent(out, ev.bigIntegers)) + '\n');
           written++;
         },
