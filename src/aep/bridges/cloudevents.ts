@@ -140,7 +140,8 @@ function checkOne(ce: Record<string, unknown>, base: string, issues: BridgeIssue
   const issue = (rule: { id: string }, name: string, message: string) => issues.push({ ruleId: rule.id, pointer: name === '' ? base : at(name), message });
   const missing = ['id', 'source', 'specversion', 'type'].filter((k) => ce[k] === undefined || ce[k] === null);
   if (missing.length) issue(R.required, '', `The CloudEvent lacks the REQUIRED attribute${missing.length > 1 ? 's' : ''} ${missing.join(', ')}.`);
-  if (ce.specversion !== undefined && ce.specversion !== null && ce.specversion !== '1.0') issue(R.specversion, 'specversion', `specversion is ${typeof ce.specversion === 'string' ? `the string "${ce.specversion.slice(0, 10)}"` : kindOf(ce.specversion)}, not "1.0".`);
+  const badVersion = ce.specversion !== undefined && ce.specversion !== null && ce.specversion !== '1.0';
+  if (badVersion) issue(R.specversion, 'specversion', `specversion is ${typeof ce.specversion === 'string' ? `the string "${ce.specversion.slice(0, 10)}"` : kindOf(ce.specversion)}, not "1.0".`);
   for (const [k, v] of Object.entries(ce)) {
     if (k === 'data' || k === 'data_base64' || v === null) continue;
     if (!/^[a-z0-9]+$/.test(k)) {
@@ -166,7 +167,8 @@ function checkOne(ce: Record<string, unknown>, base: string, issues: BridgeIssue
     issue(R.foreignType, 'type', `CE type does not begin with "${AEP_TYPE_ROOT}": a foreign CloudEvent is out of the bridge's scope and is not checked as AEP.`);
     return undefined;
   }
-  if (typeof ce.type !== 'string') return undefined;
+  // not a CloudEvents 1.0 event: nothing to map back
+  if (typeof ce.type !== 'string' || missing.length || badVersion) return undefined;
   for (const k of Object.keys(ce)) {
     if (ce[k] === null || !/^[a-z0-9]+$/.test(k)) continue;
     if (PREFIXED.has(k)) issue(R.prefixed, k, `Attribute ${k} is the aep-prefixed form of ${k.slice(3)}, which crosses unprefixed; it is preserved as an extension attribute, not read as ${k.slice(3)}.`);

@@ -436,10 +436,14 @@ function decodeRecord(rec: Obj, p: string, max: AepCaptureLevel, issues: BridgeI
   const body = rec.body;
   if (body !== undefined && body !== null) {
     if (!allowed) issue(R.capture, p + '/body', `The record carries a body although ${why} (§3.3: envelope-derived attributes only).`);
-    if (!isObj(body) || !isObj(body.kvlistValue)) issue(R.shape, p + '/body', 'body is not an AnyValue map (kvlistValue); an AEP payload is a JSON object.');
-    else {
+    // a body that cannot be read leaves the payload unknown: the record is not checked as AEP
+    if (!isObj(body) || !isObj(body.kvlistValue)) {
+      issue(R.shape, p + '/body', 'body is not an AnyValue map (kvlistValue); an AEP payload is a JSON object.');
+      shapeOk = false;
+    } else {
       const o = readKvList(body.kvlistValue, p + '/body/kvlistValue', issues, big, '/data', bigs);
-      if (o) {
+      if (!o) shapeOk = false;
+      else {
         hasData = true;
         (body.kvlistValue.values as Obj[]).forEach((kv, i) => {
           dataPtr[kv.key as string] = `${p}/body/kvlistValue/values/${i}/value`;
