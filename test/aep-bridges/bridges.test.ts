@@ -15,7 +15,8 @@ import { toOcsf } from '../../src/aep/bridges/ocsf.ts';
 import { AEP_SEVERITIES } from '../../src/aep/bridges/types.ts';
 import { aepDriver } from '../../src/aep/protocol.ts';
 import type { Finding } from '../../src/core/finding.ts';
-import { runPipeline } from '../../src/core/pipeline.ts';
+import { newStats, parseLine, runPipeline } from '../../src/core/pipeline.ts';
+import { bridgeChecker } from '../../src/aep/bridges/checker.ts';
 import { CORPUS_DIR, corpusPresent, NO_CORPUS } from '../aep-schemas/helpers.ts';
 import { briefFindings, checkBridgeText } from './helpers.ts';
 
@@ -226,5 +227,28 @@ test('capture at the OTLP exporter: nothing above max capture leaves, what is wi
     assert.equal((rec.attributes as Obj[]).some((a) => (a.key as string).startsWith('gen_ai.')), kept, max);
     assert.equal(r.counts.withheld, kept ? 0 : 1, max);
     assert.equal(decodeOtlp(r.request, { maxCapture: max }).issues.length, 0, max);
+  }
+});
+
+test('bridgeChecker fed parsed lines: bridge issues and AEP findings located in the original text; a repeated member stops its record only', () => {
+  const findings: Finding[] = [];
+  const sink = (f: Finding) => findings.push(f);
+  const checker = bridgeChecker('otlp', 'metadata', (s) => aepDriver().createChecker(s, newStats()), sink);
+  const ev = (n: number, seq: number, extra = '') => `{"timeUnixNano":"${1767225600000000000 + n * 1e9}","eventName":"dev.aep.agent.heartbeat","attributes":[{"key":"aep.agent_id","value":{"stringValue":"a"}},{"key":"aep.event_id","value":{"stringValue":"h${n}"}},{"key":"aep.source","value":{"stringValue":"aep://h/agent/a"}}${extra}]}`;
+  // two records in one request; the second repeats a member; a foreign record between them
+  const text = `{"resourceLogs":[{"scopeLogs":[{"logRecords":[${ev(1, 0, ',{"key":"aep.sequence","value":{"intValue":"x"}}')},{"body":{"stringValue":"plain log"}},${ev(2, 1).replace('"eventName"', '"eventName":"dev.aep.agent.heartbeat","eventName"')}]}]}]}`;
+  let off = 0;
+  for (const [i, line] of [text].entries()) {
+    const pe = parseLine({ source: 'in', line: i + 1, byteOffset: off, text: line, byteLength: Buffer.byteLength(line), unterminated: false }, sink, 64, true)!;
+    off += Buffer.byteLength(line) + 1;
+    checker.onEvent(pe);
+  }
+  checker.end();
+  const recs = '/resourceLogs/0/scopeLogs/0/logRecords';
+  assert.deepEqual(findings.map((f) => `${f.ruleId} ${f.pointer}`).sort(), [`aep/otlp-foreign-record ${recs}/1`, `aep/otlp-shape ${recs}/0/attributes/3/value`, `json/duplicate-key ${recs}/2/eventName`].sort());
+  for (const f of findings) {
+    const key = f.pointer!.split('/').pop()!;
+    if (!/^\d+$/.test(key)) assert.equal(text.slice(f.column! - 1, f.column! + key.length + 1), `"${key}"`, f.ruleId);
+    assert.equal(f.byteOffset, f.column! - 1);
   }
 });
