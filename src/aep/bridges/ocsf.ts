@@ -7,7 +7,7 @@
 import { CAPTURE_RANK } from '../event.ts';
 import type { AepCaptureLevel } from '../schemas.ts';
 import { nanosOf } from './otlp.ts';
-import { isAepCoreAttribute, isObj, type AepSeverity } from './types.ts';
+import { isObj, type AepSeverity } from './types.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -119,7 +119,3 @@ export function toOcsf(event: Readonly<Obj>, opts: OcsfOptions = {}): OcsfProjec
   return { record: rec, withheld };
 }
 
-/** True when `name` is an AEP attribute the OCSF record carries in `unmapped.aep` (every envelope member). */
-export function carriedInEnvelope(name: string): boolean {
-  return name !== 'data' && (isAepCoreAttribute(name) || /^[a-z0-9]{1,20}$/.test(name));
-}
