@@ -26,3 +26,8 @@ export type { AhpStreamOptions } from './ahp/stream/options.ts';
 export { gateFormValues, type FormCaptureCeiling, type FormChoice, type FormFieldSpec, type FormFieldType, type FormValue, type FormValues } from './aep/forms.ts';
 export { applyEffects, checkEditContext, checkEffects, hostContextOf, MODIFY_TARGETS, type EditContextIssue, type EffectRejection, type EffectsOutcome, type EffectsVerdict, type HostContext, type ModifyTarget, type RejectionCode, type TargetPermission } from './ahp/effects.ts';
 export { answerShapeProblems, formAnswerProblems, isAnswerValue, type AnswerProblem } from './ahp/form-answer.ts';
+export { decodeCloudEvents, fromCloudEvent, toCloudEvent, type FromCloudEventResult } from './aep/bridges/cloudevents.ts';
+export { decodeOtlp, fromOtlp, toOtlp, type OtlpCounts, type OtlpExport, type OtlpOptions } from './aep/bridges/otlp.ts';
+export { toOcsf, type OcsfOptions, type OcsfProjection } from './aep/bridges/ocsf.ts';
+export type { BridgeIssue, DecodedEvent, DecodeResult } from './aep/bridges/types.ts';
+export { InvalidFilterError, matches, parseFilter, type AttrFilter } from './aep/attr-match.ts';

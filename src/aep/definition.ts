@@ -4,6 +4,8 @@
  */
 import type { ProtocolDefinition } from '../core/protocol.ts';
 import { ruleSelection } from '../core/protocol.ts';
+import { bridgeChecker } from './bridges/checker.ts';
+import type { AepCaptureLevel } from './schemas.ts';
 import { aepRules, createAepChecker, knownAepTypes } from './protocol.ts';
 import { DEFAULT_AEP_STREAM_OPTIONS, type AepStreamOptions } from './stream/index.ts';
 
@@ -16,13 +18,21 @@ export const AEP: ProtocolDefinition & { name: 'aep' } = {
     { name: 'maxSessions', flags: '--max-sessions <n>', description: 'most (source, session) pairs tracked at once', to: ['stream', 'maxSessions'], kind: 'positive-int', default: DEFAULT_AEP_STREAM_OPTIONS.maxSessions },
     { name: 'maxOpen', flags: '--max-open <n>', description: 'most open attention requests and pending commands tracked at once', to: ['stream', 'maxOpen'], kind: 'positive-int', default: DEFAULT_AEP_STREAM_OPTIONS.maxOpen },
     { name: 'maxIds', flags: '--max-ids <n>', description: 'most (source, id) digests kept for identity checks', to: ['stream', 'maxIds'], kind: 'positive-int', default: DEFAULT_AEP_STREAM_OPTIONS.maxIds },
+    { name: 'from', flags: '--from <format>', description: 'read bridge output instead of AEP JSONL: CloudEvents (JSON format, one event or batch per line, or one .json document) or OTLP/JSON logs (AEP-0005), mapped back and checked as AEP', to: ['from'], kind: 'choice', choices: ['cloudevents', 'otlp'] },
+    { name: 'maxCapture', flags: '--max-capture <level>', description: "with --from otlp: the exporter's capture ceiling (AEP-0005 §3.3)", to: ['maxCapture'], kind: 'choice', choices: ['none', 'metadata', 'redacted', 'full'] },
     { name: 'ackWindow', flags: '--ack-window <ms>', description: "the targets' ack window in milliseconds (hello.capabilities.control.ack_window_ms)", to: ['stream', 'ackWindowMs'], kind: 'positive-int', default: DEFAULT_AEP_STREAM_OPTIONS.ackWindowMs },
   ],
   rules: aepRules,
   knownTypes: knownAepTypes,
-  framing: () => 'jsonl',
+  // bridge output may be one pretty-printed document (an OTLP export, a CE batch) in a .json file
+  framing: (source, o) => (o.from !== undefined && source.endsWith('.json') ? 'document' : 'jsonl'),
+  acceptArrays: (o) => o.from === 'cloudevents',
   checker(options, out) {
     const o = options as typeof options & { stream?: Partial<AepStreamOptions>; onStreamState?: Parameters<typeof createAepChecker>[0]['onStreamState'] };
-    return createAepChecker({ rules: ruleSelection(AEP, o.rules), ...(o.stream ? { stream: o.stream } : {}), ...(o.onStreamState ? { onStreamState: o.onStreamState } : {}) }, out);
+    const aep = (sink: typeof out.sink) =>
+      createAepChecker({ rules: ruleSelection(AEP, o.rules), ...(o.stream ? { stream: o.stream } : {}), ...(o.onStreamState ? { onStreamState: o.onStreamState } : {}) }, { ...out, sink });
+    if (o.from === undefined) return aep(out.sink);
+    if (o.from !== 'cloudevents' && o.from !== 'otlp') throw new TypeError(`unknown bridge input ${JSON.stringify(o.from)}: expected "cloudevents" or "otlp"`);
+    return bridgeChecker(o.from, (o.maxCapture ?? 'metadata') as AepCaptureLevel, aep, out.sink);
   },
 };

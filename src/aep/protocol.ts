@@ -17,6 +17,7 @@ import { AEP_EVENT_RULES, AEP_SCHEMA_RULES } from './rules/index.ts';
 import { ENVELOPE_RULES } from './rules/envelope.ts';
 import { AEP_STREAM_RULES, AepStreamModel, DEFAULT_AEP_STREAM_OPTIONS, type AepStreamOptions, type AepStreamState } from './stream/index.ts';
 import type { AepCaptureLevel } from './schemas.ts';
+import { AEP_BRIDGE_RULES } from './bridges/rules.ts';
 
 /** Options of an AEP run. */
 export interface AepCheckOptions {
@@ -27,10 +28,10 @@ export interface AepCheckOptions {
   onStreamState?: (state: AepStreamState) => void;
 }
 
-/** Every rule `aep validate` can report: framing, schema, per-event and stream rules. */
+/** Every rule `aep validate` can report: framing, schema, per-event and stream rules, and the bridge rules of `--from`. */
 export function aepRules(): RuleMeta[] {
   // jsonl/carriage-return belongs to AHP's stdio binding: AEP accepts CRLF and a lone CR is data
-  return [...JSONL_RULES.filter((r) => r.id !== 'jsonl/carriage-return').map((r) => ({ ...r }) as RuleMeta), ...AEP_SCHEMA_RULES, ...AEP_EVENT_RULES, ...AEP_STREAM_RULES, RULE_ERROR].map(({ id, severity, description, spec }) => ({ id, severity, description, spec }));
+  return [...JSONL_RULES.filter((r) => r.id !== 'jsonl/carriage-return').map((r) => ({ ...r }) as RuleMeta), ...AEP_SCHEMA_RULES, ...AEP_EVENT_RULES, ...AEP_STREAM_RULES, ...AEP_BRIDGE_RULES, RULE_ERROR].map(({ id, severity, description, spec }) => ({ id, severity, description, spec }));
 }
 
 export { knownAepTypes };

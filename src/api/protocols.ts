@@ -2,6 +2,7 @@
  * The protocols as the library API names them: each protocol's typed options and the definition
  * of a name (src/run/protocols.ts holds the table; docs/architecture.md §The run).
  */
+import type { AepCaptureLevel } from '../aep/schemas.ts';
 import type { AepStreamOptions } from '../aep/stream/options.ts';
 import type { AhpBinding } from '../ahp/message.ts';
 import type { AhpStreamOptions } from '../ahp/stream/options.ts';
@@ -18,6 +19,10 @@ export interface AepOptions extends CommonOptions {
   rules?: readonly AepRuleId[];
   /** Stream state caps and the ack window (README §Options of `validate`). */
   stream?: Partial<AepStreamOptions>;
+  /** Read bridge output (`aep validate --from`, AEP-0005): CloudEvents or OTLP/JSON logs, mapped back and checked as AEP. */
+  from?: 'cloudevents' | 'otlp';
+  /** With `from: 'otlp'`: the exporter's capture ceiling (AEP-0005 §3.3; default `metadata`). */
+  maxCapture?: AepCaptureLevel;
 }
 
 /** AHP options: the rule selection, the stream caps and the binding (`ahp validate --rule`, `--max-*`, `--binding`). */

@@ -22,6 +22,7 @@ import { createReporter } from '../report/index.ts';
 import { aepRules } from '../aep/protocol.ts';
 import { exitCodeOf } from '../run/run.ts';
 import { openInputs, reportRunError, VERSION, type CliIO } from './common.ts';
+import { addBridgeVerbs } from './aep-bridges.ts';
 
 /** Raw options of the redaction flags. */
 interface RedactFlags {
@@ -81,7 +82,7 @@ async function runFilter(files: string[], transform: EventTransform, io: CliIO, 
   }
 }
 
-/** Register `redact` and `downlevel` on the `aep` program. */
+/** Register `redact` and `downlevel` on the `aep` program, and the bridge verbs `filter` and `convert` (src/cli/aep-bridges.ts). */
 export function addCaptureVerbs(program: Command, io: CliIO, setExit: (code: number) => void): void {
   const redact = program
     .command('redact')
@@ -106,4 +107,6 @@ export function addCaptureVerbs(program: Command, io: CliIO, setExit: (code: num
     // at a redacted or full ceiling redacted-gated text is written as it came: a leak in it refuses the line
     setExit(await runFilter(files, (ev) => step(ev.value), io, { refuseLeaks: raw.ceiling === 'redacted' || raw.ceiling === 'full' }));
   });
+
+  addBridgeVerbs(program, io, setExit, (files, transform, io2) => runFilter(files, transform, io2));
 }

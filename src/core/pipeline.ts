@@ -53,8 +53,9 @@ export interface ProtocolChecker {
  * Parse one line into a {@link ParsedEvent}, reporting `jsonl/invalid-json`,
  * `jsonl/max-depth` and `jsonl/not-object` to `sink`. Duplicate keys are returned on the
  * event (the protocol decides their severity). Returns `undefined` when nothing is left to check.
+ * With `acceptArrays` an array is returned too (as `value`, for a bridge decoder).
  */
-export function parseLine(line: JsonlLine, sink: FindingSink, maxDepth: number = DEFAULT_MAX_DEPTH): ParsedEvent | undefined {
+export function parseLine(line: JsonlLine, sink: FindingSink, maxDepth: number = DEFAULT_MAX_DEPTH, acceptArrays = false): ParsedEvent | undefined {
   const out = parseJsonText(line.text, maxDepth);
   if (!out.ok) {
     const column = out.index + 1;
@@ -84,7 +85,7 @@ export function parseLine(line: JsonlLine, sink: FindingSink, maxDepth: number =
     return undefined;
   }
   const v = out.value;
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) {
+  if (v === null || typeof v !== 'object' || (Array.isArray(v) && !acceptArrays)) {
     const kind = v === null ? 'null' : Array.isArray(v) ? 'an array' : `a ${typeof v}`;
     sink(
       framingFinding(

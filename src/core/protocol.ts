@@ -34,6 +34,10 @@ export interface ProtocolOptions extends CommonOptions {
   stream?: object;
   /** AHP: read every input as this binding (`stdio`, `http`, `registration`). */
   binding?: string;
+  /** AEP: read bridge output (`cloudevents`, `otlp`; AEP-0005) instead of AEP JSONL. */
+  from?: string;
+  /** AEP `--from otlp`: the exporter's capture ceiling (AEP-0005 §3.3; default `metadata`). */
+  maxCapture?: string;
 }
 
 /**
@@ -63,7 +67,7 @@ export interface FlagSpec {
   name: string;
   flags: string;
   description: string;
-  to: readonly ['binding'] | readonly ['stream', string];
+  to: readonly ['binding' | 'from' | 'maxCapture'] | readonly ['stream', string];
   /** A positive integer, or one of `choices`. */
   kind: 'positive-int' | 'choice';
   choices?: readonly string[];
@@ -85,6 +89,8 @@ export interface ProtocolDefinition {
   rules(): readonly RuleMeta[];
   /** Known event types (coverage statistics). */
   knownTypes(): readonly string[];
+  /** True when a line may hold a JSON array (a CloudEvents batch): it then reaches the checker. */
+  acceptArrays?(options: ProtocolOptions): boolean;
   /** Framing of an input named `source`: one message per line, or the whole input one document. */
   framing(source: string, options: ProtocolOptions): 'jsonl' | 'document';
   /**

@@ -28,6 +28,7 @@ export interface ParsedEvent {
   byteOffset: number;
   /** The line's text (without terminator). */
   text: string;
+  /** The parsed object (an array only when the pipeline ran with `acceptArrays`). */
   value: Record<string, unknown>;
   duplicates: DuplicateKey[];
   /** Integer literals beyond 2^53 with their exact text (for ordering and identity). */

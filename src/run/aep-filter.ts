@@ -9,16 +9,18 @@
  * `JSON.stringify` output with the exact literals of integers beyond 2^53 kept.
  */
 import type { FindingSink } from '../core/finding.ts';
-import type { BigIntegerLiteral } from '../core/json.ts';
-import { childPointer } from '../core/pointer.ts';
+import { serializeEvent } from '../core/serialize.ts';
 import type { InputSpec } from '../core/pipeline.ts';
 import type { ParsedEvent } from '../core/rule.ts';
 import { runInputs, type RunResult } from './run.ts';
 import { AEP } from '../aep/definition.ts';
 import { AEP_EVENT_RULES, AEP_SCHEMA_RULES } from '../aep/rules/index.ts';
 
-/** What a filter transform returns for one valid event: a new value, or `undefined` to keep the line as it is. */
-export type EventTransform = (ev: ParsedEvent) => Record<string, unknown> | undefined;
+/**
+ * What a filter transform returns for one valid event: a new value, `undefined` to keep the
+ * line as it is, or `null` to write nothing for it (`aep convert --to ocsf`: no OCSF class).
+ */
+export type EventTransform = (ev: ParsedEvent) => Record<string, unknown> | undefined | null;
 
 /** Options of {@link runAepFilter}. */
 export interface AepFilterOptions {
@@ -66,6 +68,7 @@ export async function runAepFilter(inputs: readonly InputSpec[], transform: Even
     event(ev, bad) {
       if (bad) return;
       const out = transform(ev);
+      if (out === null) return;
       write((out === undefined ? ev.text : serializeEvent(out, ev.bigIntegers)) + '\n');
       written++;
     },
@@ -73,20 +76,4 @@ export async function runAepFilter(inputs: readonly InputSpec[], transform: Even
   return { ...result, written, rejected };
 }
 
-/**
- * `JSON.stringify(value)`, except that a number at a pointer of `bigIntegers` is written as
- * its literal text (`JSON.parse` rounds integers beyond 2^53; the filter must not).
- */
-export function serializeEvent(value: unknown, bigIntegers: readonly BigIntegerLiteral[] = []): string {
-  if (bigIntegers.length === 0) return JSON.stringify(value);
-  const lit = new Map(bigIntegers.map((b) => [b.pointer, b.text]));
-  const ser = (v: unknown, p: string): string => {
-    if (typeof v === 'number') return lit.get(p) ?? JSON.stringify(v);
-    if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
-    if (Array.isArray(v)) return '[' + v.map((x, i) => ser(x, childPointer(p, i))).join(',') + ']';
-    const parts: string[] = [];
-    for (const [k, x] of Object.entries(v)) if (x !== undefined) parts.push(JSON.stringify(k) + ':' + ser(x, childPointer(p, k)));
-    return '{' + parts.join(',') + '}';
-  };
-  return ser(value, '');
-}
+export { serializeEvent };

@@ -78,6 +78,7 @@ export class StreamCheck {
   private readonly checker: ProtocolChecker;
   private readonly sink: FindingSink;
   private readonly maxDepth: number;
+  private readonly acceptArrays: boolean;
   private lastError: { source: string; line: number } | undefined;
   private lastSource: string | undefined;
   private readonly crash: (e: RuleCrashError) => void;
@@ -101,6 +102,7 @@ export class StreamCheck {
       emit(visibleFinding(specs?.[f.ruleId] !== undefined ? { ...f, spec: specs[f.ruleId]! } : f));
     };
     this.maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+    this.acceptArrays = def.acceptArrays?.(options) ?? false;
     const failFast = options.failFast === true;
     this.crash = (e) => {
       if (failFast) throw e;
@@ -146,7 +148,7 @@ export class StreamCheck {
 
   /** Parse and check one line record; `reread` reads an earlier line of the same input back. */
   line(line: JsonlLine, reread?: (byteOffset: number) => string | undefined): ParsedEvent | undefined {
-    const ev = parseLine(line, this.sink, this.maxDepth);
+    const ev = parseLine(line, this.sink, this.maxDepth, this.acceptArrays);
     if (!ev) return undefined;
     if (reread) ev.reread = reread;
     this.event(ev);
@@ -183,7 +185,7 @@ export class StreamCheck {
       return undefined;
     }
     this.stats.lines += text.split('\n').length;
-    const ev = parseLine({ source, line: 1, byteOffset: offset, text, byteLength: buf.length - offset, unterminated: false }, (f: Finding) => this.sink(relocate(f, text, offset)), this.maxDepth);
+    const ev = parseLine({ source, line: 1, byteOffset: offset, text, byteLength: buf.length - offset, unterminated: false }, (f: Finding) => this.sink(relocate(f, text, offset)), this.maxDepth, this.acceptArrays);
     if (ev) this.event(ev);
     return ev;
   }

@@ -6,17 +6,23 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { aepRules } from '../../src/aep/protocol.ts';
 import { ahpRules } from '../../src/ahp/driver.ts';
+import { AEP_BRIDGE_RULES } from '../../src/aep/bridges/rules.ts';
 import type { RuleMeta } from '../../src/core/rule.ts';
 
 const root = new URL('../../', import.meta.url);
 
 /** Rules of each protocol and the folder holding their cases. */
-const PROTOCOLS: { name: string; rules: () => readonly RuleMeta[]; dir: URL; skip?: Set<string>; noFailCase?: Set<string> }[] = [
+const BRIDGE_IDS = new Set(AEP_BRIDGE_RULES.map((r) => r.id));
+
+const PROTOCOLS: { name: string; rules: () => readonly RuleMeta[]; dir: URL; skip?: Set<string>; noFailCase?: Set<string>; kinds?: string[] }[] = [
   // aep/id-unverifiable needs a regular file that changes while it is checked, which a static
   // case cannot be (test/aep-stream/identity-reread.test.ts provokes it)
+  // the bridge rules' cases are bridge inputs (`<slug>.ce.jsonl`, `<slug>.otlp.jsonl`), read
+  // through the --from decorator in conformance/aep-bridges/ (test/aep-bridges/conformance.test.ts)
   // internal/rule-error needs a rule that throws, which no input of a correct checker provokes:
-  // test/run/invariants.test.ts breaks a rule on purpose
-  { name: 'aep', rules: aepRules, dir: new URL('conformance/aep/', root), skip: new Set(['internal/rule-error']), noFailCase: new Set(['aep/id-unverifiable']) },
+  // test/invariants/aep.test.ts breaks a rule on purpose
+  { name: 'aep', rules: aepRules, dir: new URL('conformance/aep/', root), noFailCase: new Set(['aep/id-unverifiable']), skip: new Set([...BRIDGE_IDS, 'internal/rule-error']) },
+  { name: 'aep-bridges', rules: () => AEP_BRIDGE_RULES, dir: new URL('conformance/aep-bridges/', root), kinds: ['.ce', '.otlp'] },
   // ahp/wire-root is reported only for a value that is not a JSON object (an array, a string,
   // null), which the reader already reports as jsonl/not-object before the AHP checker sees it
   // ahp/event-id-unverifiable needs the input file to change while it is checked, which a static
@@ -45,7 +51,7 @@ for (const p of PROTOCOLS) {
     for (const r of p.rules()) {
       if (p.skip?.has(r.id)) continue;
       const slug = r.id.replace('/', '.');
-      const matches = (f: string) => f === `${slug}.jsonl` || f === `${slug}.json` || f.startsWith(`${slug}--`);
+      const matches = (f: string) => f === `${slug}.jsonl` || f === `${slug}.json` || f.startsWith(`${slug}--`) || (p.kinds ?? []).some((k) => f === `${slug}${k}.jsonl`);
       if (!pass.some(matches)) missing.push(`${r.id}: no pass/${slug}*.jsonl`);
       if (p.noFailCase?.has(r.id)) continue;
       const fails = fail.filter(matches);

@@ -1,0 +1,79 @@
+/**
+ * The bridge decorator of `aep validate --from cloudevents|otlp`: a ProtocolChecker that
+ * decodes each parsed input value (a CE object or batch, an OTLP request), reports the bridge
+ * issues at their place in the input, and hands every AEP event it maps back to an inner AEP
+ * checker, whose findings are moved back into the input (pointer and column of the original
+ * text). Needs the pipeline's `acceptArrays` for CE batches (src/core/pipeline.ts).
+ */
+import type { FindingSink } from '../../core/finding.ts';
+import { locateIndex } from '../../core/json.ts';
+import { framingFinding } from '../../core/jsonl.ts';
+import type { ProtocolChecker } from '../../core/pipeline.ts';
+import { eventLocation, makeFinding, type ParsedEvent, type RuleMeta } from '../../core/rule.ts';
+import { serializeEvent } from '../../core/serialize.ts';
+import type { AepCaptureLevel } from '../schemas.ts';
+import { decodeCloudEvents } from './cloudevents.ts';
+import { decodeOtlp } from './otlp.ts';
+import { AEP_BRIDGE_RULES } from './rules.ts';
+import type { DecodedEvent } from './types.ts';
+
+/** The bridge input formats `--from` names. */
+export type BridgeFrom = 'cloudevents' | 'otlp';
+
+const RULES = new Map<string, RuleMeta>(AEP_BRIDGE_RULES.map((r) => [r.id, r]));
+
+const DUPLICATE_SPEC: Readonly<Record<BridgeFrom, string>> = {
+  cloudevents: 'CloudEvents 1.0 §3.1 (an attribute appears at most once); RFC 8259 §4',
+  otlp: 'OTLP/JSON; RFC 8259 §4',
+};
+
+/**
+ * Decorate an AEP checker for bridge input `from`; `maxCapture` is the OTLP exporter's ceiling
+ * (AEP-0005 §3.3). `makeInner` builds the AEP checker on the sink it is given.
+ */
+export function bridgeChecker(from: BridgeFrom, maxCapture: AepCaptureLevel, makeInner: (sink: FindingSink) => ProtocolChecker, sink: FindingSink): ProtocolChecker {
+  let orig: ParsedEvent | undefined;
+  let decoded: DecodedEvent | undefined;
+  // a finding the inner checker reports at the event being checked is moved into the input;
+  // others (end of stream, an earlier line) pass as they are: their marks are line starts
+  const inner = makeInner((f) => {
+    if (!orig || !decoded || f.source !== orig.source || f.line !== orig.line) return sink(f);
+    const pointer = decoded.pointerOf(f.pointer ?? '');
+    const loc = eventLocation(orig, pointer);
+    sink({ ...f, line: loc.line, column: loc.column, byteOffset: loc.byteOffset, pointer });
+  });
+  return {
+    onEvent(ev) {
+      const value: unknown = ev.value;
+      const res = from === 'cloudevents' ? decodeCloudEvents(value, { bigIntegers: ev.bigIntegers }) : decodeOtlp(value, { maxCapture, bigIntegers: ev.bigIntegers });
+      for (const i of res.issues) sink(makeFinding(RULES.get(i.ruleId)!, { pointer: i.pointer, message: i.message }, ev));
+      // a repeated member: which copy counts is undefined, so the record holding it is not mapped
+      const dups = ev.duplicates.map((d) => d.pointer);
+      for (const d of ev.duplicates) sink(framingFinding('json/duplicate-key', eventLocation(ev, d.pointer), `Member "${d.key.slice(0, 60)}" appears more than once in the same object; which one counts is undefined, so the ${from === 'cloudevents' ? 'CloudEvent' : 'record'} holding it is not checked as AEP.`, { spec: DUPLICATE_SPEC[from] }));
+      const outside = dups.some((p) => !res.events.some((d) => d.base === '' || p.startsWith(d.base + '/')));
+      for (const d of res.events) {
+        if (outside || dups.some((p) => d.base === '' || p.startsWith(d.base + '/'))) continue;
+        const text = serializeEvent(d.event, d.bigIntegers);
+        const pe: ParsedEvent = {
+          source: ev.source,
+          line: ev.line,
+          byteOffset: ev.byteOffset,
+          text,
+          value: d.event,
+          duplicates: [],
+          bigIntegers: (d.bigIntegers ?? []).map((b) => ({ ...b, index: locateIndex(text, b.pointer) ?? 0 })),
+        };
+        orig = ev;
+        decoded = d;
+        try {
+          inner.onEvent(pe);
+        } finally {
+          orig = decoded = undefined;
+        }
+      }
+    },
+    end() {
+      inner.end();
+    },
+  };
+}

@@ -1,0 +1,65 @@
+/**
+ * Shared shapes of the AEP-0005 bridges (CloudEvents §1-§2, OTLP §3, OCSF §4): what a
+ * decoder returns for one bridge input value, and the AEP attribute vocabulary they map.
+ */
+import type { BigIntegerLiteral } from '../../core/json.ts';
+
+/** One problem found in a bridge input: the rule, an RFC 6901 pointer into the input value, a sentence. */
+export interface BridgeIssue {
+  ruleId: string;
+  pointer: string;
+  message: string;
+}
+
+/** One AEP event recovered from a bridge input. */
+export interface DecodedEvent {
+  /** The AEP event the input maps back to. */
+  event: Record<string, unknown>;
+  /** Pointer of the record (the CE object, the LogRecord) in the input value. */
+  base: string;
+  /** The input pointer for a pointer in {@link event}: best effort, else {@link base}. */
+  pointerOf(aepPointer: string): string;
+  /** Integers of the event beyond 2^53, with their exact text (pointers in {@link event}). */
+  bigIntegers?: BigIntegerLiteral[];
+}
+
+/** The outcome of decoding one bridge input value. */
+export interface DecodeResult {
+  events: DecodedEvent[];
+  issues: BridgeIssue[];
+}
+
+/** Every AEP core attribute name (AEP-0001 §5.1), in the envelope's member order. */
+export const AEP_CORE_ATTRIBUTES: readonly string[] = ['aep', 'id', 'type', 'subject', 'time', 'source', 'agent', 'session', 'run', 'step', 'seq', 'epoch', 'cause', 'severity', 'capture', 'traceparent', 'data'];
+
+const CORE = new Set(AEP_CORE_ATTRIBUTES);
+
+/** True when `name` is a legal AEP extension attribute name (AEP-0001 §5.4: `[a-z0-9]{1,20}`, never a core name). */
+export function isAepExtensionName(name: string): boolean {
+  return /^[a-z0-9]{1,20}$/.test(name) && !CORE.has(name);
+}
+
+/** True when `name` is an AEP core attribute name. */
+export function isAepCoreAttribute(name: string): boolean {
+  return CORE.has(name);
+}
+
+/** The frozen type root of the CE and OTLP bridges (AEP-0005 §1 B3, §3.2). */
+export const AEP_TYPE_ROOT = 'dev.aep.';
+
+/** The six AEP severity levels in their AEP-0001 §8.1 order. */
+export const AEP_SEVERITIES = ['debug', 'info', 'notice', 'warning', 'error', 'critical'] as const;
+
+/** An AEP severity level. */
+export type AepSeverity = (typeof AEP_SEVERITIES)[number];
+
+/** Plain-object test shared by the bridges. */
+export const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** The JSON type of `v` in a few words (messages never echo values). */
+export function kindOf(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'an integer' : 'a number';
+  return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
+}

@@ -1,0 +1,145 @@
+/**
+ * The bridge and subscription verbs of `aep` (README §Bridges):
+ *
+ * - `aep filter --where FILTER [files...|-]`: the lines an AEP-0003 §6 `attr-match` subscriber
+ *   with FILTER receives, written byte for byte. It selects and does not validate: a line is
+ *   matched on the attributes it has. An invalid filter exits 2 before any output (fail closed).
+ *   Exit 1 when a line could not be read as a JSON object (findings on stderr).
+ * - `aep convert --to cloudevents|otlp|ocsf [--max-capture LEVEL] [files...|-]`: the AEP-0005
+ *   projections as JSONL on stdout (OTLP: one ExportLogsServiceRequest per line); what a
+ *   conversion leaves out is counted on stderr. Lines with an error finding are not converted
+ *   (the capture verbs' stream filter, src/run/aep-filter.ts).
+ */
+import { Option, type Command } from 'commander';
+import { matches, parseFilter, InvalidFilterError, type AttrFilter } from '../aep/attr-match.ts';
+import { toCloudEvent } from '../aep/bridges/cloudevents.ts';
+import { toOcsf } from '../aep/bridges/ocsf.ts';
+import { toOtlp, type OtlpCounts } from '../aep/bridges/otlp.ts';
+import { downlevelStream } from '../aep/downlevel.ts';
+import { AEP } from '../aep/definition.ts';
+import { aepRules } from '../aep/protocol.ts';
+import type { AepCaptureLevel } from '../aep/schemas.ts';
+import type { InputSpec } from '../core/pipeline.ts';
+import { createReporter } from '../report/index.ts';
+import type { EventTransform } from '../run/aep-filter.ts';
+import { exitCodeOf, runInputs } from '../run/run.ts';
+import { openInputs, reportRunError, VERSION, type CliIO } from './common.ts';
+
+/** The capture verbs' filter runner (src/cli/aep-capture.ts), passed in to keep one copy. */
+export type RunFilter = (files: string[], transform: EventTransform, io: CliIO) => Promise<number>;
+
+/** Run `aep filter`: write the lines `filter` matches. */
+export async function runAttrFilter(files: string[], filter: AttrFilter, io: CliIO): Promise<number> {
+  let inputs: InputSpec[];
+  try {
+    inputs = openInputs(files, io, () => 'jsonl');
+  } catch (e) {
+    io.stderr.write(`aep: ${(e as Error).message}\n`);
+    return 2;
+  }
+  const reporter = createReporter('text', io.stderr, { protocol: 'aep', version: VERSION, color: false, quiet: true, failOn: 'error', rules: aepRules(), sources: inputs.map((i) => i.source) });
+  let buf = '';
+  let written = 0;
+  // the run reads and parses; its checker only matches (a subscriber's filter does not validate)
+  const select = {
+    ...AEP,
+    checker: () => ({
+      onEvent(ev: { value: Record<string, unknown>; text: string }) {
+        if (!matches(filter, ev.value)) return;
+        written++;
+        buf += ev.text + '\n';
+        if (buf.length >= 65536) {
+          io.stdout.write(buf);
+          buf = '';
+        }
+      },
+      end() {},
+    }),
+  };
+  try {
+    const r = await runInputs(select, inputs, { each: false }, { finding: (f) => reporter.finding(f) });
+    if (buf) io.stdout.write(buf);
+    if (exitCodeOf(r, 'error') !== 0) {
+      reporter.finish(r.summary);
+      io.stderr.write(`aep: some lines could not be read as JSON objects and were not matched (findings above); ${written} written\n`);
+      return 1;
+    }
+    return 0;
+  } catch (e) {
+    if (buf) io.stdout.write(buf);
+    return reportRunError('aep', e, io);
+  }
+}
+
+const LEVELS = ['none', 'metadata', 'redacted', 'full'];
+
+/** Register `filter` and `convert` on the `aep` program. */
+export function addBridgeVerbs(program: Command, io: CliIO, setExit: (code: number) => void, runFilter: RunFilter): void {
+  program
+    .command('filter')
+    .description('write the events an attr-match subscriber with FILTER receives (AEP-0003 §6), byte for byte; selects, does not validate')
+    .argument('[files...]', 'JSONL files; - reads standard input')
+    .requiredOption('--where <filter>', 'the attr-match filter, a JSON object, e.g. \'{"type":["attention.*"]}\'')
+    .action(async (files: string[], raw: { where: string }) => {
+      let filter: AttrFilter;
+      try {
+        filter = parseFilter(raw.where);
+      } catch (e) {
+        if (!(e instanceof InvalidFilterError)) throw e;
+        io.stderr.write(`aep: --where: ${e.message} (AEP-0003 §6; refused, fail closed)\n`);
+        setExit(2);
+        return;
+      }
+      setExit(await runAttrFilter(files, filter, io));
+    });
+
+  program
+    .command('convert')
+    .description('convert AEP events to CloudEvents, OTLP/JSON or OCSF (AEP-0005); write JSONL to stdout, counts of what was left out to stderr')
+    .argument('[files...]', 'JSONL files; - reads standard input')
+    .addOption(new Option('--to <format>', 'the bridge').choices(['cloudevents', 'otlp', 'ocsf']).makeOptionMandatory())
+    .addOption(new Option('--max-capture <level>', 'capture ceiling: OTLP and OCSF export events above it without payload (default metadata, AEP-0005 §3.3, §4.6); CloudEvents: down-level to it as a hop (AEP-0001 §8.2; default: none applied)').choices(LEVELS))
+    .action(async (files: string[], raw: { to: 'cloudevents' | 'otlp' | 'ocsf'; maxCapture?: AepCaptureLevel }) => {
+      const max = raw.maxCapture ?? 'metadata';
+      let converted = 0;
+      let noClass = 0;
+      let downleveled = 0;
+      const otlp: OtlpCounts = { records: 0, withheld: 0, extensions: 0, versions: 0 };
+      let transform: EventTransform;
+      if (raw.to === 'cloudevents') {
+        const step = raw.maxCapture ? downlevelStream(raw.maxCapture) : undefined;
+        transform = (ev) => {
+          const d = step?.(ev.value);
+          if (d) downleveled++;
+          converted++;
+          return toCloudEvent(d ?? ev.value);
+        };
+      } else if (raw.to === 'otlp') {
+        transform = (ev) => {
+          const r = toOtlp([ev.value], { maxCapture: max });
+          for (const k of ['records', 'withheld', 'extensions', 'versions'] as const) otlp[k] += r.counts[k];
+          converted++;
+          return r.request;
+        };
+      } else {
+        transform = (ev) => {
+          const r = toOcsf(ev.value, { maxCapture: max });
+          if (r.withheld && r.record) otlp.withheld++;
+          if (!r.record) {
+            noClass++;
+            return null;
+          }
+          converted++;
+          return r.record;
+        };
+      }
+      const code = await runFilter(files, transform, io);
+      const parts = [`${converted} event${converted === 1 ? '' : 's'} converted to ${raw.to}`];
+      if (raw.to === 'cloudevents' && raw.maxCapture) parts.push(`${downleveled} down-leveled to ${raw.maxCapture}`);
+      if (raw.to !== 'cloudevents') parts.push(`${otlp.withheld} with the payload withheld at max capture ${max}`);
+      if (raw.to === 'otlp') parts.push(`${otlp.extensions} extension attribute${otlp.extensions === 1 ? '' : 's'} not exported (no §3.2 place)`);
+      if (raw.to === 'ocsf') parts.push(`${noClass} with no OCSF class (no record)`);
+      io.stderr.write(`aep convert: ${parts.join('; ')}\n`);
+      setExit(code);
+    });
+}

@@ -1,0 +1,21 @@
+/** JSON text of a value with the exact literals of integers beyond 2^53 kept (filters, bridges). */
+import type { BigIntegerLiteral } from './json.ts';
+import { childPointer } from './pointer.ts';
+
+/**
+ * `JSON.stringify(value)`, except that a number at a pointer of `bigIntegers` is written as
+ * its literal text (`JSON.parse` rounds integers beyond 2^53; the filter must not).
+ */
+export function serializeEvent(value: unknown, bigIntegers: readonly BigIntegerLiteral[] = []): string {
+  if (bigIntegers.length === 0) return JSON.stringify(value);
+  const lit = new Map(bigIntegers.map((b) => [b.pointer, b.text]));
+  const ser = (v: unknown, p: string): string => {
+    if (typeof v === 'number') return lit.get(p) ?? JSON.stringify(v);
+    if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
+    if (Array.isArray(v)) return '[' + v.map((x, i) => ser(x, childPointer(p, i))).join(',') + ']';
+    const parts: string[] = [];
+    for (const [k, x] of Object.entries(v)) if (x !== undefined) parts.push(JSON.stringify(k) + ':' + ser(x, childPointer(p, k)));
+    return '{' + parts.join(',') + '}';
+  };
+  return ser(value, '');
+}

@@ -1,0 +1,88 @@
+/**
+ * `aep filter` and `aep convert` end to end (src/cli/aep-bridges.ts): the filter selects lines
+ * byte for byte and refuses an invalid filter before any output; convert writes golden's CE,
+ * OTLP and OCSF forms equal to the corpus pins, with counts on stderr.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { parseFilter, matches } from '../../src/aep/attr-match.ts';
+import { otlpDataModel } from '../../src/fixture-runner/aep-bridges.ts';
+import { CORPUS_DIR, corpusPresent, NO_CORPUS } from '../aep-schemas/helpers.ts';
+import { runCli } from '../cli/helpers.ts';
+
+type Obj = Record<string, unknown>;
+
+test('aep filter: the matching lines, byte for byte, partial events included; no validation', async () => {
+  const lines = [
+    '{"type":"attention.requested",  "session":"s1", "severity":"notice"}',
+    '{"type":"tool.completed","session":"s1"}',
+    '{ "type" : "attention.timeout" , "extra" : [1, 2.50] }',
+    '{"type":"attention"}',
+  ];
+  const r = await runCli('aep', ['filter', '--where', '{"type":["attention.*"]}', '-'], lines.join('\r\n') + '\n');
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout, lines[0] + '\n' + lines[2] + '\n');
+  const f = parseFilter({ severity: { gte: 'notice' } });
+  const s = await runCli('aep', ['filter', '--where', '{"severity":{"gte":"notice"}}', '-'], lines.join('\n'));
+  assert.equal(s.stdout, lines.filter((l) => matches(f, JSON.parse(l) as Obj)).map((l) => l + '\n').join(''));
+});
+
+test('aep filter: an invalid filter exits 2 with the reason and writes nothing', async () => {
+  for (const where of ['{"seq":5}', '{"type":"*"}', '{"agent":[]}', 'not json', '[]']) {
+    const r = await runCli('aep', ['filter', '--where', where, '-'], '{"type":"tool.completed"}\n');
+    assert.equal(r.code, 2, where);
+    assert.equal(r.stdout, '', where);
+    assert.match(r.stderr, /invalid filter: .+fail closed/, where);
+  }
+});
+
+test('aep filter: a line that is not a JSON object is reported, not matched (exit 1)', async () => {
+  const r = await runCli('aep', ['filter', '--where', '{}', '-'], '{"type":"a.b"}\nnot json\n');
+  assert.equal(r.code, 1);
+  assert.equal(r.stdout, '{"type":"a.b"}\n');
+  assert.match(r.stderr, /jsonl\/invalid-json/);
+});
+
+test('aep convert of golden equals the corpus pins (CloudEvents, OTLP, OCSF)', async (t) => {
+  if (!corpusPresent()) return t.skip(NO_CORPUS);
+  const golden = join(CORPUS_DIR, 'golden/golden.jsonl');
+  const events = readFileSync(golden, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as Obj);
+  const jsonl = (s: string) => s.trimEnd().split('\n').map((l) => JSON.parse(l) as Obj);
+
+  const ce = await runCli('aep', ['convert', '--to', 'cloudevents', golden]);
+  assert.equal(ce.code, 0, ce.stderr);
+  assert.deepEqual(jsonl(ce.stdout), jsonl(readFileSync(join(CORPUS_DIR, 'ce-roundtrip/ce-expected.jsonl'), 'utf8')));
+  assert.match(ce.stderr, /64 events converted to cloudevents/);
+
+  const otlp = await runCli('aep', ['convert', '--to', 'otlp', golden]);
+  assert.equal(otlp.code, 0, otlp.stderr);
+  const records = jsonl(otlp.stdout).map((req) => {
+    const rl = (req.resourceLogs as Obj[])[0]!;
+    return otlpDataModel(rl.resource as Obj, ((rl.scopeLogs as Obj[])[0]!.logRecords as Obj[])[0]!);
+  });
+  assert.equal(records.length, events.length);
+  for (const [k, want] of Object.entries(JSON.parse(readFileSync(join(CORPUS_DIR, 'otlp/otlp-expected.json'), 'utf8')) as Obj)) assert.deepEqual(records[Number(k)], want, `otlp ${k}`);
+  assert.match(otlp.stderr, /payload withheld at max capture metadata/);
+
+  const ocsf = await runCli('aep', ['convert', '--to', 'ocsf', golden]);
+  assert.equal(ocsf.code, 0, ocsf.stderr);
+  const byId = new Map(jsonl(ocsf.stdout).map((r) => [(r.metadata as Obj).uid, r]));
+  const pins = JSON.parse(readFileSync(join(CORPUS_DIR, 'ocsf/ocsf-expected.json'), 'utf8')) as Obj;
+  for (const [k, want] of Object.entries(pins)) assert.deepEqual(byId.get(events[Number(k)]!.id), want, `ocsf ${k}`);
+  const m = /(\d+) with no OCSF class/.exec(ocsf.stderr);
+  assert.ok(m && Number(m[1]) + byId.size === events.length, ocsf.stderr);
+});
+
+test('aep convert --to cloudevents --max-capture down-levels as a hop; invalid lines are not converted', async () => {
+  const ev = '{"aep":"0.1","id":"c1","type":"tool.completed","time":"2026-01-01T00:00:00Z","source":"aep://h/agent/a/session/s","agent":"a","session":"s","seq":0,"capture":"full","data":{"tool":{"name":"T","call_id":"c"},"status":"success"}}';
+  const r = await runCli('aep', ['convert', '--to', 'cloudevents', '--max-capture', 'none', '-'], ev + '\n{"aep":"0.1"}\n');
+  assert.equal(r.code, 1);
+  const out = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as Obj);
+  assert.equal(out.length, 1);
+  assert.equal(out[0]!.aepcapture, 'none');
+  assert.equal(out[0]!.data, undefined);
+  assert.equal(out[0]!.datacontenttype, undefined);
+  assert.match(r.stderr, /1 down-leveled to none/);
+});
