@@ -84,8 +84,14 @@ export function createRedactor(opts: RedactOptions = {}): Redactor {
   const pii = opts.pii !== false;
 
   const text = (s: string): string => {
-    // (a) secrets and credentials
-    let out = replaceMatches(s, findSecrets(s), SECRET_MARK);
+    // (a) secrets and credentials, again until none is left: a replacement changes what
+    // precedes the rest (`AKIA...sk_live_...`: the second token starts a word only after it)
+    let out = s;
+    for (let pass = 0; pass < 8; pass++) {
+      const found = findSecrets(out);
+      if (found.length === 0) break;
+      out = replaceMatches(out, found, SECRET_MARK);
+    }
     // (b) configured names and values
     if (namesRe) {
       const ms: SecretMatch[] = [];
