@@ -18,6 +18,11 @@
  *   booleans, closed choice ids), without it only numbers and booleans (a string may be free
  *   text, so a hop without the request cannot keep it).
  * - At `none`, `data` is removed (envelope only).
+ * - A type without a payload schema (a vendor `x.*` type, a reserved type) has no
+ *   annotations, so the hop cannot tell structure from content: `data` is removed wholesale
+ *   at every level it lowers to (the conservative direction; AEP-0001 §8.2(a): the rewritten
+ *   event must honour its new level, and `metadata` carries no free text). A registered type's
+ *   unannotated members are `metadata` (AEP-0002 §5.1 rule 4, §5.4) and are kept.
  * - `capture` is rewritten to the level actually honoured (AEP-0003 §9 item 5).
  */
 import type { AepCaptureLevel } from './schemas.ts';
@@ -79,16 +84,17 @@ export function downlevelEvent(event: Readonly<Obj>, ceiling: AepCaptureLevel, o
   const declared: AepCaptureLevel = isCaptureLevel(event.capture) ? event.capture : 'metadata';
   if (CAPTURE_RANK[declared] <= CAPTURE_RANK[ceiling]) return { event: event as Obj, capture: declared, changed: false };
   const redactor = toRedactor(opts.redact);
-  let target: AepCaptureLevel = ceiling;
-  // AEP-0001 §8.2(e): a mechanical hop never mints the `redacted` provenance claim
-  if (ceiling === 'redacted' && declared === 'full' && !redactor) target = 'metadata';
-  const out: Obj = {};
   const type = typeof event.type === 'string' ? event.type : '';
   const tree = captureTreeFor(type);
+  let target: AepCaptureLevel = ceiling;
+  // AEP-0001 §8.2(e): a mechanical hop never mints the `redacted` provenance claim; without
+  // annotations a redacting hop keeps no field to redact, so it is a mechanical hop too
+  if (ceiling === 'redacted' && declared === 'full' && (!redactor || !tree)) target = 'metadata';
+  const out: Obj = {};
   for (const [k, v] of Object.entries(event)) {
     if (k === 'capture') out.capture = target;
     else if (k === 'data') {
-      if (target === 'none') continue;
+      if (target === 'none' || !tree) continue;
       let data = tree ? prune(v, tree, target, event, opts.form) : v;
       if (target === 'redacted' && redactor && tree) data = redactGated(data, tree, redactor);
       out.data = data;

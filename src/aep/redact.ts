@@ -84,8 +84,14 @@ export function createRedactor(opts: RedactOptions = {}): Redactor {
   const pii = opts.pii !== false;
 
   const text = (s: string): string => {
-    // (a) secrets and credentials
-    let out = replaceMatches(s, findSecrets(s), SECRET_MARK);
+    // (a) secrets and credentials, again until none is left: a replacement changes what
+    // precedes the rest (`AKIA...sk_live_...`: the second token starts a word only after it)
+    let out = s;
+    for (let pass = 0; pass < 8; pass++) {
+      const found = findSecrets(out);
+      if (found.length === 0) break;
+      out = replaceMatches(out, found, SECRET_MARK);
+    }
     // (b) configured names and values
     if (namesRe) {
       const ms: SecretMatch[] = [];
@@ -165,6 +171,12 @@ export function redactGated(data: unknown, tree: CaptureNode, r: Redactor): unkn
   return walk(data, tree);
 }
 
+/** `data` wholly through `r` (a type without annotations), the same object when nothing changed. */
+function redactAll(data: unknown, r: Redactor): unknown {
+  const out = r.value(data);
+  return sameJson(out, data) ? data : out;
+}
+
 /** Structural equality of two JSON values (used to keep unchanged subtrees identical). */
 function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
@@ -184,14 +196,16 @@ function sameJson(a: unknown, b: unknown): boolean {
  * Redact one AEP event (a parsed JSON object whose envelope is valid): at capture `redacted`
  * or `full`, the `redacted`-gated free text of its payload goes through `r`; `capture` is not
  * changed, nor anything at `metadata` (digests included). Returns the new event, or the input
- * object itself when nothing changed (a vendor type has no annotations: nothing is gated).
+ * object itself when nothing changed. A type without a payload schema (vendor `x.*`, reserved)
+ * has no annotations: all of its `data` goes through `r`.
  */
 export function redactEvent(event: Readonly<Record<string, unknown>>, r: Redactor): Record<string, unknown> {
   const capture = event.capture;
   if ((capture !== 'redacted' && capture !== 'full') || event.data === undefined || typeof event.type !== 'string') return event as Record<string, unknown>;
   const tree = captureTreeFor(event.type);
-  if (!tree) return event as Record<string, unknown>;
-  const data = redactGated(event.data, tree, r);
+  // without annotations no member can be told apart as structure: every string is treated as
+  // redacted-gated text (redacting more than the floor is allowed, AEP-0003 §9.4)
+  const data = tree ? redactGated(event.data, tree, r) : redactAll(event.data, r);
   if (data === event.data) return event as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(event)) out[k] = k === 'data' ? data : v;

@@ -49,6 +49,7 @@ export const AEP_RULE_IDS = [
   'aep/prompt-placeholder',
   'aep/registry-prose-conflict',
   'aep/redaction-leak',
+  'aep/redaction-leak-provider',
   'aep/digest-shape',
   'aep/id-collision',
   'aep/id-unverifiable',

@@ -1,23 +1,29 @@
 /**
- * The one credential and PII detector: the AEP-0003 §9.4 redaction classes, shared by
- * `aep redact` / `redact()` (which replace what it finds), `aep/redaction-leak` (which reports
- * a rule (a) match left in text at capture `redacted`) and the AHP managed-secrets rule
- * (interaction-payloads.md: "Managed secrets remain excluded even when a diff summary is
- * present").
+ * The one credential and PII detector: the AEP-0003 §9.4 redaction classes, and the one
+ * classification every consumer reads: `aep redact` / `redact()` replace every secret match,
+ * `aep/redaction-leak` (the floor tier) and `aep/redaction-leak-provider` (the hardening tier)
+ * report what is left at capture `redacted`, and the AHP credential rules
+ * (`ahp/config-managed-secret`, `ahp/credential-exposed`) report any secret match. The same
+ * string gets the same verdict everywhere; only the severity differs by tier.
  *
  * Classes (AEP-0003 §9.4):
- * - rule (a), the normative floor (`floor: true`): `pem` (PEM blocks), `aws-access-key`
- *   (`AKIA[0-9A-Z]{16}`), `bearer` (`Bearer`-prefixed tokens), `assignment`
- *   (`(password|passwd|secret|api[_-]?key|token)\s*[=:]\s*\S+` values, also JSON-quoted),
- *   `jwt` (`eyJ...`.`...`.`...`);
- * - hardening beyond the floor ("adapters MAY redact more"): `provider-token` (GitHub, GitLab,
- *   Slack, OpenAI-style `sk-`, Google `AIza` keys, recognisable without a `key=` prefix);
+ * - rule (a), the normative floor (tier `floor`): `pem` (PEM blocks of private or secret
+ *   material; a public key, certificate, CRL, signature or parameters block is no credential),
+ *   `aws-access-key` (`AKIA[0-9A-Z]{16}`), `bearer` (`Bearer `-prefixed tokens), `assignment`
+ *   (`(password|passwd|secret|api[_-]?key|token)\s*[=:]\s*\S+` values: the value follows the
+ *   whole operator (`=`, `:`, `:=`, `=>`, `::=`, ...), a quoted value is the text inside its
+ *   quotes, and in a typed declaration (`var token string = "..."`, `password: str = "..."`)
+ *   the value follows the `=`), `jwt` (`eyJ...`.`...`.`...`);
+ * - hardening beyond the floor (tier `hardening`; "adapters MAY redact more"): `provider-token`
+ *   (GitHub, GitLab, Slack, OpenAI and Anthropic `sk-`, Stripe, Google `AIza` keys,
+ *   recognisable without a `key=` prefix);
  * - rule (d) PII: `email`, `phone`.
  *
  * Every pattern is a module constant (compiled once) written so that a scan is linear in the
  * text: a match may start only at the boundary of a run of the characters it consumes
- * (look-behind), quantified parts are separated by a literal, and a PEM block is closed by
- * `indexOf`, never by a lazy `[\s\S]*?` with a back-reference.
+ * (look-behind) or at a keyword, quantified parts are separated by a literal or made atomic
+ * (a look-ahead and a back-reference), and a PEM block is closed by `indexOf`, never by a lazy
+ * `[\s\S]*?` with a back-reference.
  */
 
 /** A rule (a) class (AEP-0003 §9.4 a) or a hardening class beyond it. */
@@ -36,6 +42,16 @@ export interface SecretMatch {
 
 /** The rule (a) floor classes of AEP-0003 §9.4, in the order the spec lists them. */
 export const FLOOR_SECRET_CLASSES: readonly SecretClass[] = ['pem', 'aws-access-key', 'bearer', 'assignment', 'jwt'];
+/** The hardening classes beyond the floor ("adapters MAY redact more", AEP-0003 §9.4). */
+export const HARDENING_SECRET_CLASSES: readonly SecretClass[] = ['provider-token'];
+
+/** The tier of a secret class: the §9.4(a) floor, or hardening beyond it. */
+export type SecretTier = 'floor' | 'hardening';
+
+/** The tier of `cls` (a secret class). */
+export function secretTier(cls: DetectorClass): SecretTier {
+  return cls === 'provider-token' ? 'hardening' : 'floor';
+}
 
 /** What each class stands for, in words (used in messages; never the matched text). */
 export const CLASS_DESCRIPTIONS: Readonly<Record<DetectorClass, string>> = {
@@ -44,7 +60,7 @@ export const CLASS_DESCRIPTIONS: Readonly<Record<DetectorClass, string>> = {
   bearer: 'a Bearer token',
   assignment: 'a password/secret/api-key/token assignment',
   jwt: 'a JWT-shaped string',
-  'provider-token': 'a provider access token (GitHub, GitLab, Slack, sk-, AIza)',
+  'provider-token': 'a provider access token (GitHub, GitLab, Slack, OpenAI/Anthropic sk-, Stripe, Google AIza)',
   email: 'an email address',
   phone: 'a phone number',
 };
@@ -59,19 +75,44 @@ export const PII_MARK = '[REDACTED:pii]';
 const MARKER = /^["']?(?:\[REDACTED[^\]\s]*\]|<redacted>|\*{3,}|•{3,})[\])}"',;.]*$/i;
 
 const PEM_BEGIN = /-----BEGIN ([A-Z0-9][A-Z0-9 ]{0,62})-----/g;
+// public material: no credential (a private or secret label wins over these words)
+const PEM_PUBLIC = /PUBLIC KEY|CERTIFICATE|X509 CRL|SIGNATURE|SIGNED MESSAGE|PARAMETERS|PKCS7|CMS/;
+const PEM_PRIVATE = /PRIVATE|SECRET/;
 // the base64 body lines of a PEM block whose END line is missing (a truncated key still leaks)
 const PEM_BODY = /(?:\r?\n[A-Za-z0-9+/=:\- ]+)*/y;
 const AWS_KEY = /AKIA[0-9A-Z]{16}/g;
 const BEARER = /(?<![A-Za-z0-9_-])bearer[ \t]+([A-Za-z0-9\-._~+/]+=*)/gi;
 const AUTH_BEFORE = /authorization["']?\s*[:=]\s*["']?$/i;
-const ASSIGNMENT = /(?:password|passwd|secret|api[_-]?key|token)["']?\s*[=:]\s*(?:"([^"\r\n]*)"|'([^'\r\n]*)'|(\S+))/gi;
+// keyword, optional closing quote of a quoted key, optional declared type, the whole operator
+// (atomic: a look-ahead and a back-reference, so the value never starts inside it), the value
+const ASSIGNMENT =
+  /(?:password|passwd|secret|api[_-]?key|token)["']?(?:(?:\s*:\s*|\s+)(?:string|String|str|&str|&'static str|\[\]byte|bytes)(?=\s*=))?\s*(?=(?<op>[:=]+>?))\k<op>\s*(?:"(?<dq>(?:[^"\\\r\n]|\\.)*)"|'(?<sq>(?:[^'\\\r\n]|\\.)*)'|(?<bare>\S+))/dgi;
 const JWT = /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g;
-const PROVIDER =
-  /(?<![A-Za-z0-9_-])(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{20,}|xox[abprs]-[A-Za-z0-9-]{10,}|sk-(?:proj-|ant-)?[A-Za-z0-9_-]{16,}|AIza[0-9A-Za-z_-]{30,})/g;
+const PROVIDER = new RegExp(
+  '(?<![A-Za-z0-9_-])(?:' +
+    [
+      'gh[pousr]_[A-Za-z0-9]{20,}', // GitHub classic, OAuth, user-to-server, server-to-server, refresh
+      'github_pat_[A-Za-z0-9_]{20,}', // GitHub fine-grained
+      'gl(?:pat|dt|rt|ptt|ft|soat|cbt|imt|agent|oas|wt)-[A-Za-z0-9_-]{20,}', // GitLab tokens
+      'GR1348941[A-Za-z0-9_-]{20,}', // GitLab runner registration
+      'xox[abeoprs]-[A-Za-z0-9-]{10,}', // Slack bot, user, app-level, refresh tokens
+      'xoxe\\.xox[bp]-[A-Za-z0-9-]{10,}', // Slack rotating tokens
+      'xapp-[0-9]-[A-Za-z0-9-]{10,}', // Slack app-level
+      'hooks\\.slack\\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]{20,}', // Slack webhooks
+      'sk-[A-Za-z0-9_-]{16,}', // OpenAI (sk-, sk-proj-, sk-svcacct-, sk-admin-), Anthropic (sk-ant-...)
+      '(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}', // Stripe secret and restricted keys
+      'whsec_[A-Za-z0-9+/=]{24,}', // Stripe webhook signing secrets
+      'AIza[0-9A-Za-z_-]{30,}', // Google API keys
+    ].join('|') +
+    ')',
+  'g',
+);
 const EMAIL = /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![A-Za-z0-9-])/g;
 const PHONE = /(?<![\w+])(?:\+\d{1,3}[ -]?)?(?:\(\d{1,4}\)[ -]?|\d{2,4}[ -])\d{3,4}[ -]\d{4}(?!\w)/g;
 
 const hasLetterOnly = /^[A-Za-z]+$/;
+// a capital after the first letter, as in a random mixed-case string, never in a prose word
+const innerCapital = /^.[^A-Z]*[A-Z]/;
 
 function pushAll(re: RegExp, text: string, cls: DetectorClass, out: SecretMatch[], group?: (m: RegExpExecArray) => [number, number] | undefined): void {
   re.lastIndex = 0;
@@ -104,29 +145,28 @@ function findPem(text: string, out: SecretMatch[]): void {
       PEM_BODY.exec(text);
       end = Math.max(bodyFrom, PEM_BODY.lastIndex);
     }
-    out.push({ class: 'pem', start: m.index, end });
+    if (PEM_PRIVATE.test(label) || !PEM_PUBLIC.test(label)) out.push({ class: 'pem', start: m.index, end });
     PEM_BEGIN.lastIndex = end;
   }
 }
 
 /** The value range of an assignment match, or undefined when the value is a marker or empty. */
 function assignmentValue(m: RegExpExecArray): [number, number] | undefined {
-  const v = m[1] ?? m[2] ?? m[3] ?? '';
+  const g = m.groups!;
+  const v = g.dq ?? g.sq ?? g.bare ?? '';
   if (v.length === 0 || MARKER.test(v)) return undefined;
-  const whole = m[0];
-  // the value is the tail of the match (a quoted value: without its quotes)
-  const endInMatch = m[3] !== undefined ? whole.length : whole.length - 1;
-  const startInMatch = endInMatch - v.length;
-  return [m.index + startInMatch, m.index + endInMatch];
+  const r = m.indices!.groups![g.dq !== undefined ? 'dq' : g.sq !== undefined ? 'sq' : 'bare']!;
+  return [r[0], r[1]];
 }
 
 function bearerToken(text: string, m: RegExpExecArray): [number, number] | undefined {
   const tok = m[1]!;
   if (MARKER.test(tok)) return undefined;
-  // "the bearer of good news": a letters-only word is a token only right after `Authorization:`
-  if (tok.length < 8 || hasLetterOnly.test(tok)) {
-    if (!AUTH_BEFORE.test(text.slice(Math.max(0, m.index - 40), m.index))) return undefined;
-  }
+  // "the bearer of good news": a short or prose-like word is a token only right after
+  // `Authorization:`; a letters-only word is token-shaped when it has an inner capital
+  // (`yvxpthLIcYpZweFpPOVeCOtot`) or is longer than prose words get
+  const shaped = tok.length >= 8 && (!hasLetterOnly.test(tok) || innerCapital.test(tok) || tok.length >= 20);
+  if (!shaped && !AUTH_BEFORE.test(text.slice(Math.max(0, m.index - 40), m.index))) return undefined;
   const end = m.index + m[0].length;
   return [end - tok.length, end];
 }
@@ -212,19 +252,11 @@ export function replaceMatches(text: string, matches: readonly SecretMatch[], ma
   return out + text.slice(pos);
 }
 
-/** An assignment match that is one plain lowercase prose word (punctuation after it allowed). */
-const PROSE_WORD = /^[a-z]+[.,;:!?)]*$/;
-
 /**
- * The first credential-shaped match in `text` ({@link findSecrets}, every secret class), an
- * assignment match that is a plain lowercase prose word excepted; undefined when none. For
- * text that is prose about settings or tools (AHP `ahp/config-managed-secret`,
- * `ahp/credential-exposed`), where such a word is prose, not a secret.
+ * The first secret match in `text` ({@link findSecrets}, every secret class of both tiers), or
+ * undefined: the AHP credential rules' question, answered exactly as `aep redact` and the AEP
+ * leak rules answer it.
  */
 export function credentialIn(text: string): SecretMatch | undefined {
-  for (const m of findSecrets(text)) {
-    if (m.class === 'assignment' && PROSE_WORD.test(text.slice(m.start, m.end))) continue;
-    return m;
-  }
-  return undefined;
+  return findSecrets(text)[0];
 }

@@ -42,7 +42,8 @@ export interface AepFilterResult extends RunResult {
 }
 
 const FILTER_RULES: readonly string[] = [...AEP_SCHEMA_RULES.map((r) => r.id), ...AEP_EVENT_RULES.map((r) => r.id)];
-const FILTER_RULES_NO_LEAK: readonly string[] = FILTER_RULES.filter((id) => id !== 'aep/redaction-leak');
+// `aep redact` repairs both leak rules' findings, so neither is reported on its input
+const FILTER_RULES_NO_LEAK: readonly string[] = FILTER_RULES.filter((id) => id !== 'aep/redaction-leak' && id !== 'aep/redaction-leak-provider');
 
 /**
  * Run `transform` over every valid event of `inputs` (one stream, in order), writing each

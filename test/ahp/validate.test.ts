@@ -210,7 +210,9 @@ describe('overlays', () => {
     invalid(obsOf('config.change.before', change('Changed.', ['env.TOKEN=abc123def'])), 'ahp/config-managed-secret', '/params/event/change/settings/0');
     const issues = invalid(obsOf('config.change.after', change('Authorization: Bearer abc123.def456', ['x'])), 'ahp/config-managed-secret');
     assert.ok(issues.every((i) => !i.message.includes('abc123')), 'the message never shows the value');
-    valid(obsOf('config.change.after', change('Rotate the deploy token: now read from the keychain.', ['env.DEPLOY_TOKEN', 'auth.tokenRef'])));
+    valid(obsOf('config.change.after', change('Rotate the deploy token; it is now read from the keychain.', ['env.DEPLOY_TOKEN', 'auth.tokenRef'])));
+    // the AEP-0003 §9.4(a) assignment shape takes any word as the value, in AHP as in AEP
+    invalid(obsOf('config.change.after', change('Rotate the deploy token: now read from the keychain.', ['env.DEPLOY_TOKEN'])), 'ahp/config-managed-secret', '/params/event/change/summary');
   });
   test('inbound messages have role user, outbound role assistant', () => {
     invalid(obsOf('user.message.inbound', { message: { channel: 'c', sender: 's', messages: [msg('assistant')] } }), 'ahp/message-role', '/params/event/message/messages/0/role');

@@ -108,6 +108,24 @@ test('aep downlevel refuses a leaking redacted event it would write as it is, an
   assert.equal(repaired.code, 0, 'aep redact repairs what downlevel refuses');
 });
 
+test('a vendor type without capture annotations: every CLI path strips or redacts its data (AEP-0001 §8.2(e))', async () => {
+  const blob = JSON.stringify(ev('x.acme.session.custom_blob', 'full', { anything: 'SECRET', note: 'password=hunter2sequel' })) + '\n';
+  for (const args of [['downlevel', '--ceiling', 'redacted'], ['downlevel', '--ceiling', 'redacted', '--redact'], ['downlevel', '--ceiling', 'metadata'], ['downlevel', '--ceiling', 'none']]) {
+    const r = await runCli('aep', [...args, '-'], blob);
+    assert.equal(r.code, 0, r.stderr);
+    const out = JSON.parse(r.stdout) as Record<string, unknown>;
+    assert.ok(!('data' in out), `${args.join(' ')}: data stripped wholesale`);
+    assert.equal(out.capture, args.includes('none') ? 'none' : 'metadata', args.join(' '));
+  }
+  const atRedacted = blob.replace('"capture":"full"', '"capture":"redacted"');
+  for (const input of [blob, atRedacted]) {
+    const r = await runCli('aep', ['redact', '-'], input);
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(!r.stdout.includes('hunter2sequel'), 'aep redact treats an unannotated payload as redacted-gated text');
+    assert.equal((JSON.parse(r.stdout) as Record<string, unknown>).capture, JSON.parse(input).capture, 'redact never rewrites capture');
+  }
+});
+
 test('aep downlevel and aep redact: unchanged events byte for byte, invalid lines on stderr and not written, exit 1', async () => {
   const keep = '{"aep":"0.1","id":"k1",  "type":"progress.status","time":"2026-11-30T10:00:00Z","source":"aep://h/agent/d/session/s","agent":"d","session":"s","seq":0,"capture":"metadata","data":{"percent":1}}';
   const big = JSON.stringify(ev('tool.completed', 'full', { tool: { name: 'sh' }, result: 'x', n: 1 })).replace('"n":1', '"n":12345678901234567890123');

@@ -13,7 +13,7 @@ import { CAPTURE_RANK } from '../../src/aep/event.ts';
 import { captureTreeFor } from '../../src/aep/payload.ts';
 import { downlevelStream } from '../../src/aep/downlevel.ts';
 import { firstFloorSecret } from '../../src/core/secrets.ts';
-import { redact, type CaptureLevel } from '../../src/index.ts';
+import { createRedactor, redact, redactEvent, type CaptureLevel } from '../../src/index.ts';
 
 const LEVELS: CaptureLevel[] = ['none', 'metadata', 'redacted', 'full'];
 const level = fc.constantFrom(...LEVELS);
@@ -72,6 +72,32 @@ test('redact leaves no rule (a) class in any string of a random value', () => {
         else if (x && typeof x === 'object') Object.values(x).forEach(walk);
       };
       walk(out);
+    }),
+    { numRuns: 300 },
+  );
+});
+
+test('a type without annotations (vendor, reserved) keeps no data below the level it came at, on every path', () => {
+  const vendorType = fc.tuple(fc.constantFrom('acme', 'big-co', 'x1'), fc.constantFrom('session', 'tool', 'run'), fc.constantFrom('custom_blob', 'ran', 'note.added')).map(([v, c, r]) => `x.${v}.${c}.${r}`);
+  const type = fc.oneof(vendorType, fc.constantFrom('message.user.submitted', 'message.agent.replied'));
+  const secret = fc.constantFrom('SECRET', 'password=hunter2sequel', 'Bearer yvxpthLIcYpZweFpPOVeCOtot', 'AKIAIOSFODNN7EXAMPLE');
+  const data = fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), fc.oneof(secret, fc.integer(), fc.array(secret, { maxLength: 2 }), fc.dictionary(fc.string({ maxLength: 4 }), secret, { maxKeys: 2 })), { minKeys: 1, maxKeys: 4 });
+  fc.assert(
+    fc.property(type, level, level, data, fc.boolean(), (t, capture, ceiling, d, redacting) => {
+      const ev = { aep: '0.1', id: 'e1', type: t, agent: 'a', session: 's', seq: 0, capture, data: d };
+      const out = downlevelStream(ceiling, redacting ? { redact: true } : {})(ev);
+      if (CAPTURE_RANK[capture] <= CAPTURE_RANK[ceiling]) assert.equal(out, undefined);
+      else {
+        assert.ok(out && !('data' in out), `${t} ${capture} -> ${ceiling}: data stripped wholesale`);
+        assert.ok(out.capture !== 'redacted', 'no redacted claim is minted without a field known to be redacted-gated');
+      }
+      const red = redactEvent(ev, createRedactor());
+      const walk = (x: unknown): void => {
+        if (typeof x === 'string') assert.equal(firstFloorSecret(x), undefined, `aep redact leaves ${JSON.stringify(x)} in ${t}`);
+        else if (x && typeof x === 'object') Object.values(x).forEach(walk);
+      };
+      if (capture === 'redacted' || capture === 'full') walk(red.data);
+      else assert.equal(red, ev, 'below redacted, redact touches nothing');
     }),
     { numRuns: 300 },
   );

@@ -6,11 +6,12 @@
  * ahp/config-managed-secret: "Managed secrets remain excluded even when a diff summary is
  * present" (AHP interaction-payloads.md, configuration payloads). A `config.change.before` or
  * `.after` whose `change.summary` or `change.settings[]` names carry a credential-shaped value
- * breaks it: a PEM block, an AWS access key id, a Bearer token, a `password=`-style
- * assignment, a JWT, or a recognisable provider token (the one detector of
- * src/core/secrets.ts, shared with AEP-0003 §9.4 `aep redact` and `aep/redaction-leak`).
- * A summary is prose, so an assignment whose value is a plain lowercase word ("token: now
- * read from the keychain") is not taken for a secret. The message names the member, never
+ * breaks it: a secret match of the one classification of src/core/secrets.ts (PEM block of
+ * private material, AWS access key id, Bearer token, `password=`-style assignment value, JWT,
+ * provider token), the same one `aep redact` applies and the AEP leak rules read, so a string
+ * gets the same verdict in both protocols. A summary is prose, but `token: now read from the
+ * keychain` is still the AEP-0003 §9.4(a) assignment shape (`\S+` takes any word), which every
+ * consumer of the classification reads alike. The message names the member, never
  * the value. Tolerates any shape (the schema stage reports shape problems).
  */
 import { defineEventRule } from '../../core/engine.ts';

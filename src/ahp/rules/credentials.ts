@@ -6,8 +6,9 @@
  *   "Remove credentials, URL userinfo, headers/cookies and secret environment/argument values
  *   with honest gaps" (§Identity and native boundary duties). Every string of the descriptor
  *   (server id, tool name, connection `url`, `command`, `args`, `cwd`, and any other member) is
- *   read by the one detector of src/core/secrets.ts (PEM, AKIA keys, Bearer tokens,
- *   `password=`-style assignments, JWTs, provider tokens); a string that is an absolute URL
+ *   read by the one classification of src/core/secrets.ts (private PEM blocks, AKIA keys,
+ *   Bearer tokens, `password=`-style assignment values, JWTs, provider tokens), the one `aep
+ *   redact` applies and the AEP leak rules read; a string that is an absolute URL
  *   with an authority (`scheme://`) is also read for userinfo and credential-named query
  *   parameters (`urlSecrets`, src/ahp/sensitive-names.ts, shared with
  *   `ahp/elicitation-url-secret`).

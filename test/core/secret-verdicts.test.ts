@@ -1,0 +1,150 @@
+/**
+ * One detector, one verdict: the same corpus of strings (our own token shapes, written from
+ * the providers' documented prefixes with bodies from a seeded generator; the AEP-0003 §9.4(a)
+ * floor shapes; ordinary text and public key material) goes through `aep validate` (the string
+ * in a `redacted`-gated field of an event at capture `redacted`), `ahp validate` (the string as
+ * a `config.change.after` summary, which `ahp/config-managed-secret` reads) and `aep redact`.
+ * The three flag exactly the same strings; AEP's severity follows the tier (the §9.4(a) floor
+ * is `aep/redaction-leak`, an error; provider shapes beyond it `aep/redaction-leak-provider`, a
+ * warning); and what `aep redact` writes is flagged by neither protocol.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { findSecrets, secretTier } from '../../src/core/secrets.ts';
+import { validate } from '../../src/index.ts';
+import { runCli } from '../cli/helpers.ts';
+
+// a deterministic generator (mulberry32) so that the corpus is the same at every run
+let state = 0x2f6b9c1d;
+function rnd(): number {
+  state = (state + 0x6d2b79f5) | 0;
+  let t = Math.imul(state ^ (state >>> 15), 1 | state);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
+const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const body = (n: number, alphabet = ALNUM) => Array.from({ length: n }, () => alphabet[Math.floor(rnd() * alphabet.length)]).join('');
+const digits = (n: number) => body(n, '0123456789');
+
+/** Bare provider tokens: six providers, their documented prefixes, realistic lengths. */
+const PROVIDER: string[] = [
+  ...['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'].flatMap((p) => [p + body(36), p + body(36)]),
+  `github_pat_11${body(20)}_${body(59)}`,
+  `github_pat_11${body(20)}_${body(59)}`,
+  ...['glpat-', 'gldt-', 'glrt-', 'glptt-', 'glft-', 'glsoat-', 'glcbt-', 'glimt-', 'gloas-'].map((p) => p + body(20, ALNUM + '_-')),
+  `glpat-${body(20)}`,
+  `GR1348941${body(20, ALNUM + '_-')}`,
+  `xoxb-${digits(11)}-${digits(13)}-${body(24)}`,
+  `xoxb-${digits(12)}-${digits(12)}-${body(24)}`,
+  `xoxp-${digits(11)}-${digits(11)}-${digits(13)}-${body(32, 'abcdef0123456789')}`,
+  `xoxp-${digits(12)}-${digits(12)}-${digits(13)}-${body(32, 'abcdef0123456789')}`,
+  `xoxa-2-${digits(11)}-${digits(13)}-${body(32, 'abcdef0123456789')}`,
+  `xoxr-${digits(11)}-${body(40)}`,
+  `xoxs-${digits(11)}-${digits(12)}-${body(32, 'abcdef0123456789')}`,
+  `xoxe.xoxp-1-${body(140)}`,
+  `xoxe-1-${body(140)}`,
+  `xapp-1-A${body(10, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789')}-${digits(13)}-${body(64, 'abcdef0123456789')}`,
+  `https://hooks.slack.com/services/T${body(8, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789')}/B${body(10, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789')}/${body(24)}`,
+  `sk-${body(48)}`,
+  `sk-${body(48)}`,
+  `sk-proj-${body(156, ALNUM + '_-')}`,
+  `sk-proj-${body(74, ALNUM + '_-')}`,
+  `sk-svcacct-${body(74, ALNUM + '_-')}`,
+  `sk-admin-${body(74, ALNUM + '_-')}`,
+  `sk-None-${body(48)}`,
+  `sk-ant-api03-${body(93, ALNUM + '_-')}AA`,
+  `sk-ant-api03-${body(93, ALNUM + '_-')}AA`,
+  `sk-ant-api03-${body(93, ALNUM + '_-')}AA`,
+  `sk-ant-admin01-${body(93, ALNUM + '_-')}AA`,
+  `sk-ant-oat01-${body(93, ALNUM + '_-')}AA`,
+  `sk-ant-sid01-${body(93, ALNUM + '_-')}AA`,
+  ...['sk_live_', 'sk_test_', 'rk_live_', 'rk_test_'].flatMap((p) => [p + body(24), p + '51' + body(97)]),
+  `whsec_${body(32)}`,
+  `whsec_${body(32)}`,
+];
+
+/** The §9.4(a) floor shapes, among them the operator, typed-declaration and letters-only Bearer cases. */
+const FLOOR: string[] = [
+  'password = "rootpasswd"',
+  'api_token := "Zx81qPlm77Tn"',
+  'secret => "Qv83mmWx01"',
+  'token ::= Zx81abcd',
+  'var password string = "hunter2sequel"',
+  'auth := "Bearer yvxpthLIcYpZweFpPOVeCOtot"',
+  'curl -H "Authorization: Bearer abc123.DEF-456_ghi~789"',
+  'export API_KEY=not-a-real-key-42',
+  '{"passwd": "correct horse battery"}',
+  'deploy with AKIAQ7VLM2XC9RTY4BNA now',
+  'session eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJjYXNlIn0.c2lnbmF0dXJl done',
+  'key -----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjE\n-----END OPENSSH PRIVATE KEY-----',
+  'truncated -----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA',
+  'Rotate the deploy token: now read from the keychain.',
+];
+
+/** Strings no consumer flags. */
+const CLEAN: string[] = [
+  'ran 42 tests, 0 failures, in 3.1s',
+  'the bearer of good news arrived',
+  'The Bearer of the release approves it.',
+  'max_tokens: 100, tokens_used: 80',
+  'task-abcdefghijklmnopqrstuvwxyz finished',
+  'signing key -----BEGIN PGP PUBLIC KEY BLOCK-----\nmQINBGXpublicpart\n-----END PGP PUBLIC KEY BLOCK-----',
+  '-----BEGIN CERTIFICATE-----\nMIIDcertpart\n-----END CERTIFICATE-----',
+  '-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE\n-----END PUBLIC KEY-----',
+  `publishable pk_live_${body(24)}`,
+  'token = "[REDACTED:secret]" and Bearer [REDACTED:secret]',
+  'Rotate the deploy token; it is now read from the keychain.',
+  'rotated the Stripe key (sk_live_...) and the GitHub PAT',
+];
+
+const CORPUS = [...PROVIDER, ...FLOOR, ...CLEAN];
+const HEAD = { aep: '0.1', time: '2026-11-30T10:00:00Z', source: 'aep://h/agent/d/session/s', agent: 'd', session: 's', run: 'r1', capture: 'redacted' };
+const aepLine = (s: string, i: number) => JSON.stringify({ ...HEAD, id: `v${i}`, type: 'progress.status', seq: i, data: { message: s } });
+const ahpLine = (s: string, i: number) =>
+  JSON.stringify({
+    jsonrpc: '2.0',
+    method: 'hooks/observe',
+    params: { protocolVersion: 'draft', event: { id: `evt_${i}`, source: 'urn:uuid:7e2a3b4c-1d5f-4e6a-8b9c-0a1b2c3d4e5f', time: '2026-09-15T12:00:00Z', type: 'config.change.after', session: { id: 'sess' }, turn: { id: 'turn_1' }, change: { source: 'user-settings', scope: 'user', settings: ['profiles.staging'], summary: s } } },
+  });
+const LEAK_RULES = new Set(['aep/redaction-leak', 'aep/redaction-leak-provider']);
+
+test('one detector, one verdict: aep validate, ahp validate and aep redact flag the same strings, and redaction leaves nothing', async () => {
+  assert.ok(PROVIDER.length >= 57, `${PROVIDER.length} provider tokens`);
+  const aepText = CORPUS.map(aepLine).join('\n') + '\n';
+  const aep = await validate('aep', { text: aepText, source: 'corpus.jsonl' });
+  const aepFlags = new Map<number, Set<string>>();
+  for (const f of aep.findings) {
+    if (!LEAK_RULES.has(f.ruleId)) continue;
+    assert.equal(f.pointer, '/data/message');
+    const set = aepFlags.get(f.line! - 1) ?? new Set();
+    set.add(f.ruleId);
+    aepFlags.set(f.line! - 1, set);
+  }
+  const ahp = await validate('ahp', { text: CORPUS.map(ahpLine).join('\n') + '\n', source: 'corpus.jsonl' });
+  const ahpFlags = new Set(ahp.findings.filter((f) => f.ruleId === 'ahp/config-managed-secret').map((f) => f.line! - 1));
+  const red = await runCli('aep', ['redact', '--no-pii', '--home', '/nonexistent-home', '-'], aepText);
+  assert.equal(red.code, 0, red.stderr);
+  const outLines = red.stdout.trimEnd().split('\n');
+  assert.equal(outLines.length, CORPUS.length);
+  const redacted = outLines.map((l) => (JSON.parse(l) as { data: { message: string } }).data.message);
+
+  const rows = CORPUS.map((s, i) => {
+    const expected = PROVIDER.includes(s) || FLOOR.includes(s);
+    return { i, s, expected, aep: aepFlags.has(i), ahp: ahpFlags.has(i), redact: redacted[i] !== s };
+  });
+  const wrong = rows.filter((r) => r.aep !== r.expected || r.ahp !== r.expected || r.redact !== r.expected);
+  assert.deepEqual(wrong.map((r) => `${JSON.stringify(r.s.slice(0, 40))}: expected ${r.expected}, aep ${r.aep}, ahp ${r.ahp}, redact ${r.redact}`), []);
+
+  // the severity follows the tier of what was found
+  for (const [i, rules] of aepFlags) {
+    const tiers = new Set(findSecrets(CORPUS[i]!).map((m) => secretTier(m.class)));
+    assert.deepEqual([...rules].sort(), [...tiers].map((t) => (t === 'floor' ? 'aep/redaction-leak' : 'aep/redaction-leak-provider')).sort(), CORPUS[i]);
+  }
+  assert.ok(PROVIDER.every((_, i) => aepFlags.get(i)?.has('aep/redaction-leak-provider')), 'bare provider tokens are the warning tier');
+
+  // what aep redact writes is flagged by nothing, in either protocol
+  const after = await validate('aep', { text: red.stdout, source: 'redacted.jsonl' });
+  assert.deepEqual(after.findings.filter((f) => LEAK_RULES.has(f.ruleId)), []);
+  const ahpAfter = await validate('ahp', { text: redacted.map(ahpLine).join('\n') + '\n', source: 'redacted.jsonl' });
+  assert.deepEqual(ahpAfter.findings.filter((f) => f.ruleId === 'ahp/config-managed-secret'), []);
+});
