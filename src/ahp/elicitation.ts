@@ -50,7 +50,7 @@ const MCP_WORDING: Wording = {
       case 'enum':
         return phrase(c);
       case 'format':
-        return p.format === 'uri' ? 'must be an absolute URI' : `must be a valid ${String(p.format)}`;
+        return p.format === 'uri' ? 'must be a URI with a scheme (RFC 3986)' : `must be a valid ${String(p.format)}`;
       case 'anyOf':
       case 'oneOf':
         return 'matches none of the allowed MCP shapes';
