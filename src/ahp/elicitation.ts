@@ -14,7 +14,7 @@ import type { ErrorObject } from '../core/schema/ajv.ts';
 import { mapSchemaErrors, type Wording } from '../core/schema/findings.ts';
 import { phrase } from '../core/schema/wording.ts';
 import { describeValue } from '../core/finding.ts';
-import { parseJsonText } from '../core/json.ts';
+import { DEFAULT_MAX_DEPTH, parseJsonText } from '../core/json.ts';
 import { differingCopies } from '../core/json-copies.ts';
 import { childPointer } from '../core/pointer.ts';
 import type { ElicitationBody, ElicitationChecks } from './elicitation-body.ts';
@@ -155,9 +155,11 @@ function mcpProblems(def: 'request' | 'result', value: unknown): Array<[string, 
  * event object, `eventPointer` its location in the message. With `check` (the event's
  * `elicitation` payload passed schema validation) a body-selected text is also validated
  * against the pinned MCP subset and the result carries the {@link ElicitationChecks} the
- * per-event rules report from. Returns `undefined` for other event types. Never throws.
+ * per-event rules report from. The body text is a JSON text of its own, held to the run's
+ * `maxDepth` (`--max-depth`, default {@link DEFAULT_MAX_DEPTH}) like a line. Returns
+ * `undefined` for other event types. Never throws.
  */
-export function parseElicitationBody(event: Obj, eventPointer: string, check: boolean): ElicitationBody | undefined {
+export function parseElicitationBody(event: Obj, eventPointer: string, check: boolean, maxDepth: number = DEFAULT_MAX_DEPTH): ElicitationBody | undefined {
   const kind = event.type === 'user.elicitation.request' ? 'request' : event.type === 'user.elicitation.result' ? 'result' : undefined;
   if (!kind) return undefined;
   const partPointer = `${eventPointer}/elicitation/${kind}`;
@@ -165,7 +167,7 @@ export function parseElicitationBody(event: Obj, eventPointer: string, check: bo
   const part = isObj(el) ? el[kind] : undefined;
   if (!isObj(part)) return { status: 'absent', partPointer };
   if (part.selection !== 'body' || 'gap' in part || typeof part.text !== 'string') return { status: 'view', partPointer };
-  const parsed = parseJsonText(part.text);
+  const parsed = parseJsonText(part.text, maxDepth);
   const value = parsed.ok ? parsed.value : undefined;
   const differ = check && parsed.ok && parsed.duplicates.length > 0 ? [...differingCopies(part.text, parsed.duplicates.map((d) => d.pointer)).keys()] : NO_POINTERS;
   const checks: ElicitationChecks | undefined = check ? { kind, envelope: el as Obj, textPointer: `${partPointer}/text`, parsed, differingCopies: differ, problems: parsed.ok && differ.length === 0 ? mcpProblems(kind, value) : [] } : undefined;

@@ -11,7 +11,7 @@ export const AHP_SPEC: ProtocolSpec = {
   name: 'ahp',
   driver: (o) => {
     const b = (o as AhpOptions).binding;
-    return ahpDriver({ rules: selection(AHP_SPEC, o.rules), binding: (source) => b ?? bindingByName(source), ...(o.stream ? { stream: (o as AhpOptions).stream } : {}) });
+    return ahpDriver({ rules: selection(AHP_SPEC, o.rules), binding: (source) => b ?? bindingByName(source), ...(o.stream ? { stream: (o as AhpOptions).stream } : {}), ...(o.maxDepth !== undefined ? { maxDepth: o.maxDepth } : {}) });
   },
   rules: ahpRules,
   knownTypes: knownAhpTypes,

@@ -473,9 +473,10 @@ let locTree: LocNode | undefined;
  * full scan that builds each value's pointer), so meant for the rare text whose parse
  * reported duplicates ({@link ParseOutcome}); a pointer absent from the text is absent from
  * the map, and a syntax error or depth excess (not expected: the text was already parsed)
- * gives an empty map.
+ * gives an empty map. The text was parsed under the run's depth limit already, so by default
+ * no other limit applies here (the scan never recurses).
  */
-export function memberCopies(text: string, pointers: ReadonlySet<string>, maxDepth: number = DEFAULT_MAX_DEPTH): Map<string, string[]> {
+export function memberCopies(text: string, pointers: ReadonlySet<string>, maxDepth: number = Number.MAX_SAFE_INTEGER): Map<string, string[]> {
   const res = scan(text, { maxDepth, copies: pointers });
   return res.error || res.depthExceeded ? new Map() : res.copies!;
 }
@@ -486,8 +487,9 @@ export function memberCopies(text: string, pointers: ReadonlySet<string>, maxDep
  * finding is reported: the first few lookups in a text scan it once each; from the fifth on,
  * the whole text is indexed once (a tree of member and item positions, kept for the last
  * text only), so a line with thousands of findings is never scanned thousands of times.
+ * Meant for text already parsed under the run's depth limit: by default no other applies.
  */
-export function locateIndex(text: string, pointer: string, maxDepth: number = DEFAULT_MAX_DEPTH): number | undefined {
+export function locateIndex(text: string, pointer: string, maxDepth: number = Number.MAX_SAFE_INTEGER): number | undefined {
   if (text !== locText || maxDepth !== locDepth) {
     locText = text;
     locDepth = maxDepth;

@@ -44,7 +44,7 @@ export const elicitationBody = defineEventRule<AhpMessage, 'ahp/elicitation-body
     const { checks, partPointer } = c;
     const { parsed, textPointer } = checks;
     if (!parsed.ok) {
-      const where = parsed.kind === 'invalid-json' ? `a JSON syntax error at character ${parsed.index + 1}` : `nesting deeper than ${parsed.depth - 1} levels`;
+      const where = parsed.kind === 'invalid-json' ? `a JSON syntax error at character ${parsed.index + 1}` : `nesting deeper than ${parsed.depth - 1} levels (the --max-depth limit)`;
       ctx.report({ pointer: textPointer, message: `The body text of the elicitation ${checks.kind} must be the complete serialized ${what(checks)}, but it has ${where}.`, data: embedded(partPointer, '') });
       return;
     }

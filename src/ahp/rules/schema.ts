@@ -229,7 +229,7 @@ function isUnder(pointer: string, prefix: string): boolean {
  * validates a bare value (the manifest); the pipeline only hands objects.
  * @throws Error when `opts.eventSchema` does not name an event root, or a schema cannot be loaded.
  */
-export function schemaStage(ev: ParsedEvent, root: RootSpec, opts: { eventSchema?: RootSpec } = {}): SchemaStageFinding[] {
+export function schemaStage(ev: ParsedEvent, root: RootSpec, opts: { eventSchema?: RootSpec; maxDepth?: number } = {}): SchemaStageFinding[] {
   const value: unknown = ev.value;
   const msg = ev as AhpMessage;
   let findings: SchemaStageFinding[];
@@ -266,7 +266,7 @@ export function schemaStage(ev: ParsedEvent, root: RootSpec, opts: { eventSchema
   if (msg.eventPointer !== undefined) {
     // the binding checks apply only to an elicitation payload that passed schema validation
     const at = `${msg.eventPointer}/elicitation`;
-    msg.elicitation = parseElicitationBody(msg.event!, msg.eventPointer, !findings.some((f) => isUnder(f.pointer, at)));
+    msg.elicitation = parseElicitationBody(msg.event!, msg.eventPointer, !findings.some((f) => isUnder(f.pointer, at)), opts.maxDepth);
   }
   msg.wireValid = !findings.some((f) => f.rule.wire) && ev.duplicates.length === 0;
   return findings;
