@@ -151,6 +151,32 @@ function mcpProblems(def: 'request' | 'result', value: unknown): Array<[string, 
 }
 
 /**
+ * Numbers of the MCP value beyond the double range (`1e400`, read as ±Infinity), outside `_meta`
+ * objects: `[innerPointer, phrase]` each. MCP 2025-11-25 `schema.ts`, the source of truth for the
+ * types (upstream/mcp/2025-11-25/README.md), types every number of an elicitation (`minimum`,
+ * `maximum`, lengths, item counts, a number `default`, an answer value) as TypeScript `number`,
+ * an IEEE 754 double (ECMA-262 §6.1.6.1); a literal no double holds is no such value (RFC 8259
+ * §6 lets an implementation limit the range it accepts). So a bound and an answer beyond a
+ * double are judged alike: the body is invalid, never a bound silently ignored. `_meta` is
+ * `{ [key: string]: unknown }`, where such a literal is plain JSON and stays accepted.
+ */
+function beyondDouble(value: unknown): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  // an explicit stack: the body may nest as deep as --max-depth allows
+  const stack: Array<[unknown, string]> = [[value, '']];
+  while (stack.length) {
+    const [v, ptr] = stack.pop()!;
+    if (typeof v === 'number') {
+      if (!Number.isFinite(v)) out.push([ptr, 'must be a number a double holds (MCP schema.ts types it `number`), found a literal beyond the double range']);
+    } else if (Array.isArray(v)) v.forEach((x, i) => stack.push([x, childPointer(ptr, i)]));
+    else if (isObj(v)) {
+      for (const [k, x] of Object.entries(v)) if (k !== '_meta' && x !== null && (typeof x === 'object' || typeof x === 'number')) stack.push([x, childPointer(ptr, k)]);
+    }
+  }
+  return out.reverse();
+}
+
+/**
  * Parse the MCP body of one `user.elicitation.request` / `.result` event, once: `event` is the
  * event object, `eventPointer` its location in the message. With `check` (the event's
  * `elicitation` payload passed schema validation) a body-selected text is also validated
@@ -170,7 +196,7 @@ export function parseElicitationBody(event: Obj, eventPointer: string, check: bo
   const parsed = parseJsonText(part.text, maxDepth);
   const value = parsed.ok ? parsed.value : undefined;
   const differ = check && parsed.ok && parsed.duplicates.length > 0 ? [...differingCopies(part.text, parsed.duplicates.map((d) => d.pointer)).keys()] : NO_POINTERS;
-  const checks: ElicitationChecks | undefined = check ? { kind, envelope: el as Obj, textPointer: `${partPointer}/text`, parsed, differingCopies: differ, problems: parsed.ok && differ.length === 0 ? mcpProblems(kind, value) : [] } : undefined;
+  const checks: ElicitationChecks | undefined = check ? { kind, envelope: el as Obj, textPointer: `${partPointer}/text`, parsed, differingCopies: differ, problems: parsed.ok && differ.length === 0 ? [...mcpProblems(kind, value), ...beyondDouble(value)] : [] } : undefined;
   const ok = parsed.ok && parsed.duplicates.length === 0 && isObj(value) && !checks?.problems.length;
   const body: ElicitationBody = ok ? { status: 'parsed', value: value as Obj, partPointer } : { status: 'invalid', partPointer };
   if (checks) body.checks = checks;
