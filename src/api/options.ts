@@ -69,7 +69,7 @@ export function selection(spec: Pick<ProtocolSpec, 'name' | 'rules'>, ids: reado
 
 /**
  * The API options of `protocol` from flat option names: the `validate` flags in camelCase
- * (`rule`, `maxSessions`, `maxOpen`, `maxIds`, `ackWindow`, `maxPending`, `maxEvents`,
+ * (`rule`, `maxSessions`, `maxOpen`, `maxIds`, `maxStateMb`, `ackWindow`, `maxPending`, `maxEvents`,
  * `binding`, `strict`, `maxLineBytes`, `maxDepth`), as commander parses them and as a case
  * sidecar's `options` names them (src/fixture-runner/expect.ts). The one mapping from those
  * names to the drivers' options: the CLI and the fixture runners build their drivers through it.
@@ -85,7 +85,7 @@ export function optionsFromFlags<P extends Protocol>(protocol: P, flags: Readonl
   if (typeof f.maxDepth === 'number') out.maxDepth = f.maxDepth;
   const stream: Record<string, unknown> = {};
   const caps: Readonly<Record<string, string>> =
-    protocol === 'aep' ? { maxSessions: 'maxSessions', maxOpen: 'maxOpen', maxIds: 'maxIds', ackWindow: 'ackWindowMs' } : { maxPending: 'maxPending', maxEvents: 'maxEvents' };
+    protocol === 'aep' ? { maxSessions: 'maxSessions', maxOpen: 'maxOpen', maxIds: 'maxIds', maxStateMb: 'maxStateMb', ackWindow: 'ackWindowMs' } : { maxPending: 'maxPending', maxEvents: 'maxEvents', maxStateMb: 'maxStateMb' };
   for (const [flag, name] of Object.entries(caps)) if (typeof f[flag] === 'number') stream[name] = f[flag];
   if (Object.keys(stream).length) out.stream = stream;
   if (protocol === 'ahp' && typeof f.binding === 'string') out.binding = f.binding;

@@ -13,6 +13,7 @@ import { ahpRules, knownAhpTypes, type AhpBinding } from '../ahp/driver.ts';
 import { DEFAULT_AHP_STREAM_OPTIONS } from '../ahp/stream/index.ts';
 import { AHP_SPEC } from '../api/ahp-spec.ts';
 import { optionsFromFlags } from '../api/options.ts';
+import { positiveNumber } from './args.ts';
 import type * as PinVerbs from './pin.ts';
 import { main, positiveInt, processIO, type CliIO, type CliProtocol } from './program.ts';
 
@@ -44,7 +45,8 @@ export const ahpCli: CliProtocol = {
     cmd
       .addOption(new Option('--binding <binding>', 'read every input as this binding (default: *.registration.json or registration/*.json = registration, other .json = http, else stdio)').choices(['stdio', 'http', 'registration']))
       .addOption(new Option('--max-pending <n>', 'most intercept requests awaiting a response tracked at once').argParser(positiveInt).default(DEFAULT_AHP_STREAM_OPTIONS.maxPending))
-      .addOption(new Option('--max-events <n>', 'most event ids remembered for lineage and retries').argParser(positiveInt).default(DEFAULT_AHP_STREAM_OPTIONS.maxEvents));
+      .addOption(new Option('--max-state-mb <mb>', 'memory budget of all stream state, in MiB (the oldest completed work is forgotten beyond it)').argParser(positiveNumber).default(DEFAULT_AHP_STREAM_OPTIONS.maxStateMb))
+      .addOption(new Option('--max-events <n>', 'most event ids remembered for lineage and retries (default: no count limit, the memory budget decides)').argParser(positiveInt));
   },
   async prepare(argv) {
     const args = argv.slice(2);
