@@ -21,7 +21,8 @@ export const AHP: ProtocolDefinition & { name: 'ahp' } = {
   flags: [
     { name: 'binding', flags: '--binding <binding>', description: 'read every input as this binding (default: *.registration.json or registration/*.json = registration, other .json = http, else stdio)', to: ['binding'], kind: 'choice', choices: ['stdio', 'http', 'registration'] },
     { name: 'maxPending', flags: '--max-pending <n>', description: 'most intercept requests awaiting a response tracked at once', to: ['stream', 'maxPending'], kind: 'positive-int', default: DEFAULT_AHP_STREAM_OPTIONS.maxPending },
-    { name: 'maxEvents', flags: '--max-events <n>', description: 'most event ids remembered for lineage and retries', to: ['stream', 'maxEvents'], kind: 'positive-int', default: DEFAULT_AHP_STREAM_OPTIONS.maxEvents },
+    { name: 'maxStateMb', flags: '--max-state-mb <mb>', description: 'memory budget of all stream state, in MiB (the oldest completed work is forgotten beyond it)', to: ['stream', 'maxStateMb'], kind: 'positive-number', default: DEFAULT_AHP_STREAM_OPTIONS.maxStateMb },
+    { name: 'maxEvents', flags: '--max-events <n>', description: 'most event ids remembered for lineage and retries (default: no count limit, the memory budget decides)', to: ['stream', 'maxEvents'], kind: 'positive-int' },
   ],
   rules: ahpRules,
   knownTypes: knownAhpTypes,
@@ -34,6 +35,7 @@ export const AHP: ProtocolDefinition & { name: 'ahp' } = {
         rules: ruleSelection(AHP, o.rules),
         binding: (source) => b ?? bindingByName(source),
         ...(o.stream ? { stream: o.stream } : {}),
+        ...(o.maxDepth !== undefined ? { maxDepth: o.maxDepth } : {}),
         ...(o.onStreamState ? { onStreamState: o.onStreamState } : {}),
         ...(o.single ? { single: o.single } : {}),
       },

@@ -50,6 +50,8 @@ export interface AhpCheckOptions {
   stream?: Partial<AhpStreamOptions>;
   /** Which rules run (default: all); framing findings (`jsonl/*`, `json/*`) always appear. */
   rules?: RuleSelection;
+  /** Deepest nesting accepted in an embedded MCP elicitation body (`--max-depth`; default that of a line, 256). */
+  maxDepth?: number;
   /** Called once per run with the run's stream analyzers (read-only use: tests and diagnostics). */
   onStreamState?: (state: AhpStreamState) => void;
   /** Check each message alone against this root (and `params.event` against `eventSchema`), with no stream rules. */
@@ -93,7 +95,7 @@ export function createAhpChecker(opts: AhpCheckOptions, out: CheckerOutput): Pro
           ),
         );
       }
-      const findings = schemaStage(ev, root ?? (binding === 'registration' ? REGISTRATION_ROOT : WIRE_ROOT), eventSchema ? { eventSchema } : {});
+      const findings = schemaStage(ev, root ?? (binding === 'registration' ? REGISTRATION_ROOT : WIRE_ROOT), { ...(eventSchema ? { eventSchema } : {}), ...(opts.maxDepth !== undefined ? { maxDepth: opts.maxDepth } : {}) });
       reportSchemaFindings(findings, ev, sink, opts.rules);
       const msg = ev as AhpMessage;
       msg.binding = binding;

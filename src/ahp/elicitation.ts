@@ -14,7 +14,7 @@ import type { ErrorObject } from '../core/schema/ajv.ts';
 import { mapSchemaErrors, type Wording } from '../core/schema/findings.ts';
 import { phrase } from '../core/schema/wording.ts';
 import { describeValue } from '../core/finding.ts';
-import { parseJsonText } from '../core/json.ts';
+import { DEFAULT_MAX_DEPTH, parseJsonText } from '../core/json.ts';
 import { differingCopies } from '../core/json-copies.ts';
 import { childPointer } from '../core/pointer.ts';
 import type { ElicitationBody, ElicitationChecks } from './elicitation-body.ts';
@@ -50,7 +50,7 @@ const MCP_WORDING: Wording = {
       case 'enum':
         return phrase(c);
       case 'format':
-        return p.format === 'uri' ? 'must be an absolute URI' : `must be a valid ${String(p.format)}`;
+        return p.format === 'uri' ? 'must be a URI with a scheme (RFC 3986)' : `must be a valid ${String(p.format)}`;
       case 'anyOf':
       case 'oneOf':
         return 'matches none of the allowed MCP shapes';
@@ -151,13 +151,41 @@ function mcpProblems(def: 'request' | 'result', value: unknown): Array<[string, 
 }
 
 /**
+ * Numbers of the MCP value beyond the double range (`1e400`, read as ±Infinity), outside `_meta`
+ * objects: `[innerPointer, phrase]` each. MCP 2025-11-25 `schema.ts`, the source of truth for the
+ * types (upstream/mcp/2025-11-25/README.md), types every number of an elicitation (`minimum`,
+ * `maximum`, lengths, item counts, a number `default`, an answer value) as TypeScript `number`,
+ * an IEEE 754 double (ECMA-262 §6.1.6.1); a literal no double holds is no such value (RFC 8259
+ * §6 lets an implementation limit the range it accepts). So a bound and an answer beyond a
+ * double are judged alike: the body is invalid, never a bound silently ignored. `_meta` is
+ * `{ [key: string]: unknown }`, where such a literal is plain JSON and stays accepted.
+ */
+function beyondDouble(value: unknown): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  // an explicit stack: the body may nest as deep as --max-depth allows
+  const stack: Array<[unknown, string]> = [[value, '']];
+  while (stack.length) {
+    const [v, ptr] = stack.pop()!;
+    if (typeof v === 'number') {
+      if (!Number.isFinite(v)) out.push([ptr, 'must be a number a double holds (MCP schema.ts types it `number`), found a literal beyond the double range']);
+    } else if (Array.isArray(v)) v.forEach((x, i) => stack.push([x, childPointer(ptr, i)]));
+    else if (isObj(v)) {
+      for (const [k, x] of Object.entries(v)) if (k !== '_meta' && x !== null && (typeof x === 'object' || typeof x === 'number')) stack.push([x, childPointer(ptr, k)]);
+    }
+  }
+  return out.reverse();
+}
+
+/**
  * Parse the MCP body of one `user.elicitation.request` / `.result` event, once: `event` is the
  * event object, `eventPointer` its location in the message. With `check` (the event's
  * `elicitation` payload passed schema validation) a body-selected text is also validated
  * against the pinned MCP subset and the result carries the {@link ElicitationChecks} the
- * per-event rules report from. Returns `undefined` for other event types. Never throws.
+ * per-event rules report from. The body text is a JSON text of its own, held to the run's
+ * `maxDepth` (`--max-depth`, default {@link DEFAULT_MAX_DEPTH}) like a line. Returns
+ * `undefined` for other event types. Never throws.
  */
-export function parseElicitationBody(event: Obj, eventPointer: string, check: boolean): ElicitationBody | undefined {
+export function parseElicitationBody(event: Obj, eventPointer: string, check: boolean, maxDepth: number = DEFAULT_MAX_DEPTH): ElicitationBody | undefined {
   const kind = event.type === 'user.elicitation.request' ? 'request' : event.type === 'user.elicitation.result' ? 'result' : undefined;
   if (!kind) return undefined;
   const partPointer = `${eventPointer}/elicitation/${kind}`;
@@ -165,10 +193,10 @@ export function parseElicitationBody(event: Obj, eventPointer: string, check: bo
   const part = isObj(el) ? el[kind] : undefined;
   if (!isObj(part)) return { status: 'absent', partPointer };
   if (part.selection !== 'body' || 'gap' in part || typeof part.text !== 'string') return { status: 'view', partPointer };
-  const parsed = parseJsonText(part.text);
+  const parsed = parseJsonText(part.text, maxDepth);
   const value = parsed.ok ? parsed.value : undefined;
   const differ = check && parsed.ok && parsed.duplicates.length > 0 ? [...differingCopies(part.text, parsed.duplicates.map((d) => d.pointer)).keys()] : NO_POINTERS;
-  const checks: ElicitationChecks | undefined = check ? { kind, envelope: el as Obj, textPointer: `${partPointer}/text`, parsed, differingCopies: differ, problems: parsed.ok && differ.length === 0 ? mcpProblems(kind, value) : [] } : undefined;
+  const checks: ElicitationChecks | undefined = check ? { kind, envelope: el as Obj, textPointer: `${partPointer}/text`, parsed, differingCopies: differ, problems: parsed.ok && differ.length === 0 ? [...mcpProblems(kind, value), ...beyondDouble(value)] : [] } : undefined;
   const ok = parsed.ok && parsed.duplicates.length === 0 && isObj(value) && !checks?.problems.length;
   const body: ElicitationBody = ok ? { status: 'parsed', value: value as Obj, partPointer } : { status: 'invalid', partPointer };
   if (checks) body.checks = checks;

@@ -56,7 +56,7 @@ export function answerShapeProblems(content: unknown): AnswerProblem[] {
   if (!isObj(content)) return [{ pointer: '', keyword: 'answer', message: `an elicitation answer is an object of field values, found ${describeValue(content)}` }];
   const out: AnswerProblem[] = [];
   for (const [k, v] of Object.entries(content)) {
-    if (!isAnswerValue(v)) out.push({ pointer: childPointer('', k), keyword: 'answer', message: `an answer value is a string, number, boolean or array of strings, found ${describeValue(v)}` });
+    if (!isAnswerValue(v)) out.push({ pointer: childPointer('', k), keyword: 'answer', message: `an answer value is a string, number (one a double holds), boolean or array of strings, found ${typeof v === 'number' ? 'a literal beyond the double range' : describeValue(v)}` });
   }
   return out;
 }
@@ -128,8 +128,12 @@ function fieldProblems(ptr: string, field: Obj, v: unknown): AnswerProblem[] {
     }
     case 'number':
     case 'integer': {
-      if (typeof v !== 'number' || !Number.isFinite(v)) {
+      if (typeof v !== 'number') {
         p('type', `must be a number, found ${describeValue(v)}`);
+        break;
+      }
+      if (!Number.isFinite(v)) {
+        p('type', 'must be a number a double holds, found a literal beyond the double range');
         break;
       }
       if (field.type === 'integer' && !Number.isInteger(v)) {

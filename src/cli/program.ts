@@ -18,6 +18,7 @@ import type { Output } from '../report/types.ts';
 import { optionsFromFlags, unknownRuleId, type ProtocolDefinition } from '../core/protocol.ts';
 import { exitCodeOf, runInputs } from '../run/run.ts';
 import { addReportOptions, collect, defaultColor, openInputs, positiveInt, processIO, reportRunError, VERSION, type CliBin, type CliExtras, type CliIO } from './common.ts';
+import { positiveNumber } from './args.ts';
 import { outputIsInput, reportFileFor } from './output.ts';
 import { addCatalogueAndFixtureVerbs, unknownRuleMessage } from './verbs.ts';
 
@@ -188,7 +189,7 @@ function buildProgram(bin: CliBin, io: CliIO, setExit: (code: number) => void): 
   for (const f of def.flags) {
     const o = new Option(f.flags, f.description);
     if (f.kind === 'choice') o.choices(f.choices as string[]);
-    else o.argParser(positiveInt);
+    else o.argParser(f.kind === 'positive-int' ? positiveInt : positiveNumber);
     if (f.default !== undefined) o.default(f.default);
     validate.addOption(o);
   }

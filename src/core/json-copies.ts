@@ -25,7 +25,8 @@ export function differingCopies(text: string, pointers: Iterable<string>): Map<s
   for (const [pointer, copies] of memberCopies(text, wanted)) {
     let first: string | undefined;
     for (const t of copies) {
-      const p = parseJsonText(t);
+      // a copy of a member of text already parsed under the run's depth limit: no other limit
+      const p = parseJsonText(t, Number.MAX_SAFE_INTEGER);
       const c = p.ok ? canonicalJson(p) : t;
       if (first === undefined) first = c;
       else if (c !== first) {

@@ -473,9 +473,10 @@ let locTree: LocNode | undefined;
  * full scan that builds each value's pointer), so meant for the rare text whose parse
  * reported duplicates ({@link ParseOutcome}); a pointer absent from the text is absent from
  * the map, and a syntax error or depth excess (not expected: the text was already parsed)
- * gives an empty map.
+ * gives an empty map. The text was parsed under the run's depth limit already, so by default
+ * no other limit applies here (the scan never recurses).
  */
-export function memberCopies(text: string, pointers: ReadonlySet<string>, maxDepth: number = DEFAULT_MAX_DEPTH): Map<string, string[]> {
+export function memberCopies(text: string, pointers: ReadonlySet<string>, maxDepth: number = Number.MAX_SAFE_INTEGER): Map<string, string[]> {
   const res = scan(text, { maxDepth, copies: pointers });
   return res.error || res.depthExceeded ? new Map() : res.copies!;
 }
@@ -486,8 +487,9 @@ export function memberCopies(text: string, pointers: ReadonlySet<string>, maxDep
  * finding is reported: the first few lookups in a text scan it once each; from the fifth on,
  * the whole text is indexed once (a tree of member and item positions, kept for the last
  * text only), so a line with thousands of findings is never scanned thousands of times.
+ * Meant for text already parsed under the run's depth limit: by default no other applies.
  */
-export function locateIndex(text: string, pointer: string, maxDepth: number = DEFAULT_MAX_DEPTH): number | undefined {
+export function locateIndex(text: string, pointer: string, maxDepth: number = Number.MAX_SAFE_INTEGER): number | undefined {
   if (text !== locText || maxDepth !== locDepth) {
     locText = text;
     locDepth = maxDepth;
@@ -558,4 +560,41 @@ export function exactIntegerOfLiteral(lit: string): bigint | 'fraction' | 'too-l
     v = cut > 0 ? BigInt(digits.slice(0, cut)) : 0n;
   }
   return sign ? -v : v;
+}
+
+/**
+ * The exact order of two JSON number literals (`1e400` < `2e400`, `-1e400` < `1`), also where
+ * both round to the same double or overflow it: -1, 0 or 1; `undefined` when either is not a
+ * JSON number. The exponents are compared as bigints, so no literal is too large.
+ */
+export function compareNumberLiterals(a: string, b: string): -1 | 0 | 1 | undefined {
+  const x = decimalOf(a);
+  const y = decimalOf(b);
+  if (!x || !y) return undefined;
+  if (x.sign !== y.sign) return x.sign < y.sign ? -1 : 1;
+  if (x.sign === 0) return 0;
+  // same sign, both non-zero: compare the magnitudes by the place of their first digit, then digit by digit
+  let m: -1 | 0 | 1;
+  if (x.top !== y.top) m = x.top < y.top ? -1 : 1;
+  else {
+    const n = Math.max(x.digits.length, y.digits.length);
+    const dx = x.digits.padEnd(n, '0');
+    const dy = y.digits.padEnd(n, '0');
+    m = dx === dy ? 0 : dx < dy ? -1 : 1;
+  }
+  return x.sign < 0 ? ((-m || 0) as -1 | 0 | 1) : m;
+}
+
+/** A JSON number literal as sign, significant digits (no leading or trailing zeros) and the place of the first one (`12e3`: "12", 5). */
+function decimalOf(lit: string): { sign: -1 | 0 | 1; digits: string; top: bigint } | undefined {
+  const m = /^(-?)(0|[1-9][0-9]*)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?$/.exec(lit);
+  if (!m) return undefined;
+  const [, neg, int, frac = '', expText = '0'] = m;
+  const all = int + frac;
+  const lead = all.search(/[1-9]/);
+  if (lead < 0) return { sign: 0, digits: '', top: 0n };
+  const digits = all.slice(lead).replace(/0+$/, '');
+  // value = 0.<all> * 10^(int.length + exp); the first non-zero digit sits `lead` places further right
+  const top = BigInt(int.length - lead) + BigInt(expText);
+  return { sign: neg ? -1 : 1, digits, top };
 }

@@ -53,7 +53,7 @@ const LIMITS = 'agent-conformance limits (README §Options of validate)';
  */
 export const JSONL_RULES = [
   { id: 'jsonl/bom', severity: 'error', description: 'The input, or a later line of it (inputs concatenated), starts with a UTF-8 byte order mark.', spec: 'RFC 8259 §8.1; AEP-0003 §3.1' },
-  { id: 'jsonl/blank-line', severity: 'warning', description: 'A line is empty or holds only whitespace.', spec: 'AEP-0003 §3.1; JSON Lines' },
+  { id: 'jsonl/blank-line', severity: 'warning', description: 'A line is empty or holds only whitespace. A warning, an error under --strict: JSON Lines gives every line one JSON value, but a blank line carries no event and changes no verdict about the others, so it is noted rather than made to fail the input.', spec: 'AEP-0003 §3.1; JSON Lines' },
   { id: 'jsonl/invalid-utf8', severity: 'error', description: 'A line holds bytes that are not valid UTF-8.', spec: 'RFC 8259 §8.1; AEP-0003 §3.1' },
   { id: 'jsonl/line-too-long', severity: 'error', description: 'A line, or a single-document input (an AHP HTTP body or registration document), is longer than the configured cap (--max-line-bytes).', spec: LIMITS },
   { id: 'jsonl/gzip-corrupt', severity: 'error', description: 'A gzip-compressed input (told by its magic bytes 1f 8b) is truncated or corrupt: the complete lines before the damage are checked, the rest cannot be read.', spec: 'RFC 1952 §2.2-§2.3' },
@@ -63,7 +63,7 @@ export const JSONL_RULES = [
   { id: 'jsonl/invalid-json', severity: 'error', description: 'A line is not valid JSON.', spec: 'RFC 8259; AEP-0003 §3.1' },
   { id: 'jsonl/not-object', severity: 'error', description: 'A line is valid JSON but not a JSON object.', spec: 'AEP-0001 §5; AEP-0003 §3.1' },
   { id: 'jsonl/max-depth', severity: 'error', description: 'A value nests arrays/objects deeper than the limit (--max-depth, default 256).', spec: LIMITS },
-  { id: 'json/duplicate-key', severity: 'error', description: 'An object has two members with the same name.', spec: 'RFC 8259 §4' },
+  { id: 'json/duplicate-key', severity: 'error', description: 'An object has two members with the same name. An error: RFC 8259 §4 says only that names SHOULD be unique, but I-JSON (RFC 7493 §2.3) forbids duplicates, and we follow I-JSON because with a duplicate the verdict depends on which copy a reader keeps (JSON.parse keeps the last, other readers the first). AEP payload members are the one exception, compared copy by copy: aep/payload-duplicate-key (equal copies, a warning) and aep/payload-duplicate-conflict (an error).', spec: 'RFC 8259 §4' },
   { id: 'json/duplicate-key-omitted', severity: 'info', description: 'A line repeats member names more often than are reported one by one; the rest are counted in this one finding.', spec: 'RFC 8259 §4; agent-conformance limits' },
 ] as const;
 

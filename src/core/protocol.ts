@@ -68,8 +68,8 @@ export interface FlagSpec {
   flags: string;
   description: string;
   to: readonly ['binding' | 'from' | 'maxCapture'] | readonly ['stream', string];
-  /** A positive integer, or one of `choices`. */
-  kind: 'positive-int' | 'choice';
+  /** A positive integer, a positive number, or one of `choices`. */
+  kind: 'positive-int' | 'positive-number' | 'choice';
   choices?: readonly string[];
   default?: number;
 }
@@ -116,7 +116,7 @@ export function optionsFromFlags(def: ProtocolDefinition, flags: Readonly<Record
   if (typeof flags.maxDepth === 'number') out.maxDepth = flags.maxDepth;
   for (const f of def.flags) {
     const v = flags[f.name];
-    if (f.kind === 'positive-int' ? typeof v !== 'number' : typeof v !== 'string') continue;
+    if (f.kind === 'choice' ? typeof v !== 'string' : typeof v !== 'number') continue;
     if (f.to.length === 1) out[f.to[0]] = v;
     else ((out.stream ??= {}) as Record<string, unknown>)[f.to[1]] = v;
   }

@@ -101,6 +101,15 @@ export class CompactTable {
     return this.count;
   }
 
+  /**
+   * Bytes the entries held now take (the module comment's sizes, the index at its fullest): the
+   * measure of the run's memory budget (src/core/state-budget.ts). Freed rows are reused, so the
+   * allocated chunks follow the high-water mark of this.
+   */
+  bytes(): number {
+    return this.count * (16 + 4 * (this.nu - INTERNAL_U32) + 8 * this.nf + 11);
+  }
+
   /** Rows allocated (the high-water mark of entries held at once, rounded up to whole chunks). */
   get allocated(): number {
     return this.u.length * CHUNK_ROWS;

@@ -3,7 +3,7 @@
  * finding of any severity; every `conformance/aep/fail/*.jsonl` gives exactly the findings of
  * its sidecar `<name>.expected.json` as a multiset on (ruleId, line, pointer) (an entry
  * without `line` / `pointer` matches any). A sidecar may carry `options` (stream caps
- * `maxSessions` / `maxOpen` / `maxIds`, pipeline `maxLineBytes` / `maxDepth`).
+ * `maxSessions` / `maxOpen` / `maxIds` / `maxStateMb`, pipeline `maxLineBytes` / `maxDepth`).
  * docs/architecture.md §Fixtures and upstream corpora; the cases of every engineer in the folder are run, not only ours.
  */
 import assert from 'node:assert/strict';
@@ -23,7 +23,7 @@ interface Expected {
 
 interface Sidecar {
   findings: Expected[];
-  options?: { maxSessions?: number; maxOpen?: number; maxIds?: number; maxLineBytes?: number; maxDepth?: number };
+  options?: { maxSessions?: number; maxOpen?: number; maxIds?: number; maxStateMb?: number; maxLineBytes?: number; maxDepth?: number };
 }
 
 function cases(group: 'pass' | 'fail'): string[] {
@@ -39,6 +39,7 @@ function runOptions(o: Sidecar['options'] = {}): RunOptions {
   if (o.maxSessions !== undefined) stream.maxSessions = o.maxSessions;
   if (o.maxOpen !== undefined) stream.maxOpen = o.maxOpen;
   if (o.maxIds !== undefined) stream.maxIds = o.maxIds;
+  if (o.maxStateMb !== undefined) stream.maxStateMb = o.maxStateMb;
   return { stream, maxLineBytes: o.maxLineBytes, maxDepth: o.maxDepth };
 }
 

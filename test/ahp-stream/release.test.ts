@@ -23,6 +23,9 @@ interface HeldState {
   unresolved: number;
   schemas: number;
   recentForms: number;
+  /** Estimated bytes of all state, and the budget. */
+  bytes: number;
+  budget: number;
 }
 
 function heldOf(s: AhpStreamState): HeldState {
@@ -34,6 +37,8 @@ function heldOf(s: AhpStreamState): HeldState {
     unresolved: s.lineage.held(),
     schemas: s.elicitation.heldForms,
     recentForms: s.elicitation.recentForms,
+    bytes: s.memory.used(),
+    budget: s.memory.limitBytes,
   };
 }
 
@@ -63,7 +68,8 @@ test('a long valid generated stream: no finding but open-at-end, pending release
     assert.ok(held.pending <= 300, `pending at end ${held.pending}`);
     // every form whose answer arrived was released (the generator answers each request right away)
     assert.ok(held.schemas <= 300, `forms held at end ${held.schemas}`);
-    assert.ok(held.recentForms <= 256, `recent forms ${held.recentForms}`);
+    // checked forms are kept for further results, within the memory budget
+    assert.ok(held.bytes <= held.budget, `state ${held.bytes} bytes over the budget ${held.budget}`);
     // completed work: compact rows only, at most one per event / answered id of the stream
     assert.ok(held.events <= lines.length && held.answered <= lines.length, JSON.stringify(held));
     assert.equal(held.unresolved, 0);
@@ -72,7 +78,7 @@ test('a long valid generated stream: no finding but open-at-end, pending release
   }
 });
 
-test('after release, a second response is still a duplicate and a late further result is reported cannot-verify, never passed', async () => {
+test('after release, a second response is still a duplicate; a further result 257 forms later is still checked; beyond the memory budget it is reported cannot-verify, never passed', async () => {
   const a = toolBefore('e1');
   const dup = await checkWithState([intercept(a), ok('e1'), ok('e1')]);
   assert.deepEqual(brief(dup.findings), ['error:ahp/response-duplicate@3/id']);
@@ -84,15 +90,21 @@ test('after release, a second response is still a duplicate and a late further r
   for (let i = 1; i <= 256; i++) lines.push(observe(elicRequest(`q${i}`)), observe(elicResult(`r${i}`, `q${i}`, answer)));
   const near = await checkWithState([...lines.slice(0, 2), observe(elicResult('r0b', 'q0', { content: { name: 'api' } }))]);
   assert.deepEqual(brief(near.findings), ['error:ahp/elicitation-content-schema@3/params/event/elicitation/result/text'], 'a nearby further result is still checked against the form');
+  const farBroken = await checkWithState([...lines, observe(elicResult('far', 'q0', { content: { name: 'api' } }))]);
+  assert.deepEqual(brief(farBroken.findings), [`error:ahp/elicitation-content-schema@${lines.length + 1}/params/event/elicitation/result/text`], 'the default budget keeps all 257 checked forms');
+  assert.equal(farBroken.held.recentForms, 257);
   lines.push(observe(elicResult('late', 'q0', answer)));
-  const { findings, held } = await checkWithState(lines);
-  assert.deepEqual(brief(findings), [`info:ahp/elicitation-content-unverifiable@${lines.length}/params/event/elicitation/result/text`]);
-  assert.match(findings[0]!.message, /released/);
+  const BUDGET = { maxStateMb: 0.1 };
+  const { findings, held } = await checkWithState(lines, BUDGET);
+  const info = findings.filter((f) => f.severity === 'info');
+  assert.deepEqual(brief(info), [`info:ahp/elicitation-content-unverifiable@${lines.length}/params/event/elicitation/result/text`]);
+  assert.match(info[0]!.message, /memory budget \(--max-state-mb\).*the first result the budget left unverified/);
+  assert.deepEqual(brief(findings.filter((f) => f.severity === 'warning')).map((b) => b.split('@')[0]), ['warning:ahp/state-cap']);
   assert.equal(held.schemas, 0);
-  assert.equal(held.recentForms, 256);
+  assert.ok(held.recentForms < 257 && held.bytes <= held.budget, JSON.stringify(held));
   // an intercepted late result edited by its response: the edit cannot be checked against the released form
   const late = elicResult('late2', 'q0', answer);
   const edited = [...lines.slice(0, -1), intercept(late), ok('late2', [{ type: 'modify', target: 'content', operation: 'merge', value: { name: 'x' } }])];
-  assert.deepEqual(await runRule('ahp/modify-unverifiable', edited), [`info:ahp/modify-unverifiable@${edited.length}/result/effects/0`]);
-  assert.deepEqual(await runRule('ahp/modify-invalid', edited), []);
+  assert.deepEqual(await runRule('ahp/modify-unverifiable', edited, BUDGET), [`info:ahp/modify-unverifiable@${edited.length}/result/effects/0`]);
+  assert.deepEqual(await runRule('ahp/modify-invalid', edited, BUDGET), []);
 });

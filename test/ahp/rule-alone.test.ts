@@ -6,7 +6,7 @@
  * selection their findings are filtered, not the stage.
  */
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { test } from 'node:test';
 import { AHP_EVENT_RULES, AHP_MESSAGE_RULES } from '../../src/ahp/rules/index.ts';
 import type { Finding } from '../../src/core/finding.ts';
@@ -22,12 +22,14 @@ function casesOf(id: string): string[] {
   return readdirSync(FAIL_DIR).filter((f) => !f.endsWith('.expected.json') && (f.startsWith(stem + '.') || f.startsWith(stem + '--')));
 }
 
-/** Run one case file with only `id` selected, the binding chosen by name as `ahp validate` does. */
+/** Run one case file with only `id` selected, the binding chosen by name as `ahp validate` does, under its sidecar's `maxDepth` when it has one. */
 async function runAlone(file: string, id: string): Promise<Finding[]> {
   const binding = file.endsWith('.registration.json') ? 'registration' : file.endsWith('.json') ? 'http' : 'stdio';
   const findings: Finding[] = [];
   const text = readFileSync(FAIL_DIR + file, 'utf8');
-  await runPipeline([{ source: file, framing: binding === 'stdio' ? 'jsonl' : 'document', open: async function* () { yield text; } }], ahpDriver({ rules: new Set([id]), binding: () => binding }), (f) => findings.push(f));
+  const sidecar = FAIL_DIR + file.replace(/\.(jsonl|json)$/, '.expected.json');
+  const maxDepth = existsSync(sidecar) ? (JSON.parse(readFileSync(sidecar, 'utf8')) as { options?: { maxDepth?: number } }).options?.maxDepth : undefined;
+  await runPipeline([{ source: file, framing: binding === 'stdio' ? 'jsonl' : 'document', open: async function* () { yield text; } }], ahpDriver({ rules: new Set([id]), binding: () => binding, ...(maxDepth !== undefined ? { maxDepth } : {}) }), (f) => findings.push(f), { maxDepth });
   return findings;
 }
 

@@ -2,12 +2,14 @@
  * One verdict for a timestamp and a URI, whichever protocol carries it: `aep validate` (the
  * envelope `time` and `source`) and `ahp validate` (an event's `time` and `source`), each run
  * in-process through its driver, agree with each other and with RFC 3339 §5.6 / RFC 3986 §3.
+ * The one difference is the fragment: AEP types `source` "URI string" (AEP-0001 §5.1 #6, RFC
+ * 3986 §3 `URI`), AHP "RFC 3986 absolute-URI grammar" (execution-payloads.md, §4.3: no fragment).
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import type { Finding } from '../../src/core/finding.ts';
-import { isDateTime, isEmail, isFullDate, isUri, STRICT_FORMATS } from '../../src/core/schema/formats.ts';
+import { isAbsoluteUri, isDateTime, isEmail, isFullDate, isUri, STRICT_FORMATS } from '../../src/core/schema/formats.ts';
 import { type TestDriver, aepDriver, ahpDriver, runPipeline } from '../run.ts';
 
 async function run(driver: TestDriver, line: string): Promise<Finding[]> {
@@ -64,7 +66,7 @@ const TIMES: Array<[string, boolean, string]> = [
   ['2026-13-01T10:16:01Z', false, 'month 13'],
 ];
 
-/** [value, RFC 3986 §3 verdict, why]. */
+/** [value, RFC 3986 §3 `URI` verdict, why]; the §4.3 `absolute-URI` verdict is the same unless the row is in {@link FRAGMENTS}. */
 const URIS: Array<[string, boolean, string]> = [
   ['aep:', true, 'empty hier-part (path-empty)'],
   ['a:', true, 'one-letter scheme, empty hier-part'],
@@ -88,7 +90,16 @@ const URIS: Array<[string, boolean, string]> = [
   ['//h/x', false, 'no scheme'],
   ['1a:x', false, 'scheme starts with a digit'],
   ['urn:test:harness', true, 'path-rootless'],
+  ['https://h.example/a#frag', true, 'a fragment'],
+  ['https://h.example/a#', true, 'an empty fragment'],
+  ['aep:#x', true, 'empty hier-part and a fragment'],
+  ['urn:x?q#', true, 'query and empty fragment'],
+  ['aep://h/a#b#c', false, 'a second "#" (fragment excludes it)'],
+  ['aep://h/#%zz', false, 'bad escape in the fragment'],
 ];
+
+/** URIs with a fragment: RFC 3986 §3 `URI`s that are no §4.3 `absolute-URI`. */
+const FRAGMENTS = new Set(URIS.filter(([v, ok]) => ok && v.includes('#')).map(([v]) => v));
 
 describe('aep validate and ahp validate give the RFC verdict on the same strings', () => {
   for (const [value, ok, why] of TIMES) {
@@ -99,10 +110,12 @@ describe('aep validate and ahp validate give the RFC verdict on the same strings
     });
   }
   for (const [value, ok, why] of URIS) {
-    test(`uri ${JSON.stringify(value)}: ${ok ? 'valid' : 'invalid'} (${why})`, async () => {
+    const absolute = ok && !FRAGMENTS.has(value);
+    test(`uri ${JSON.stringify(value)}: ${ok ? 'valid' : 'invalid'}, absolute-URI ${absolute ? 'valid' : 'invalid'} (${why})`, async () => {
       assert.equal(isUri(value), ok);
+      assert.equal(isAbsoluteUri(value), absolute);
       assert.equal(await aepAccepts('source', value), ok, 'aep');
-      assert.equal(await ahpAccepts('source', value), ok, 'ahp');
+      assert.equal(await ahpAccepts('source', value), absolute, 'ahp');
     });
   }
 });
@@ -134,7 +147,7 @@ describe('the other formats of the table', () => {
       for (const name of readdirSync(base)) if (name.endsWith('.json')) walk(JSON.parse(readFileSync(new URL(name, base), 'utf8')));
     }
     for (const f of used) assert.ok(Object.hasOwn(STRICT_FORMATS, f), `format ${f} has no strict predicate`);
-    assert.deepEqual(Object.keys(STRICT_FORMATS).sort(), ['date', 'date-time', 'email', 'uri']);
+    assert.deepEqual(Object.keys(STRICT_FORMATS).sort(), ['absolute-uri', 'date', 'date-time', 'email', 'uri']);
   });
 });
 

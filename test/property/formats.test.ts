@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { envelopeValidator } from '../../src/aep/payload.ts';
 import { ahpSchemas } from '../../src/ahp/schemas.ts';
-import { isDateTime, isUri } from '../../src/core/schema/formats.ts';
+import { isAbsoluteUri, isDateTime, isUri } from '../../src/core/schema/formats.ts';
 
 /** Runs per property; PROPERTY_RUNS raises it for a deeper local search. */
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 300);
@@ -99,6 +99,17 @@ test('uri: URIs generated from the ABNF pass', () => {
   fc.assert(fc.property(grammarUri, (s) => assert.ok(isUri(s), JSON.stringify(s))), { numRuns: RUNS * 3 });
 });
 
+test('absolute-uri: a URI generated from the ABNF is an absolute-URI exactly when it has no fragment (RFC 3986 §4.3)', () => {
+  fc.assert(
+    fc.property(grammarUri, (s) => {
+      assert.equal(isAbsoluteUri(s), !s.includes('#'), JSON.stringify(s));
+      const cut = s.indexOf('#');
+      if (cut >= 0) assert.ok(isAbsoluteUri(s.slice(0, cut)), `without its fragment: ${JSON.stringify(s.slice(0, cut))}`);
+    }),
+    { numRuns: RUNS * 3 },
+  );
+});
+
 test('uri: a string with a character outside RFC 3986, or a bad pct-encoding, fails', () => {
   const allowed = new Set(UNRESERVED + SUB + ':/?#[]@%');
   fc.assert(
@@ -109,7 +120,7 @@ test('uri: a string with a character outside RFC 3986, or a bad pct-encoding, fa
   );
 });
 
-test('the AEP envelope and an AHP event give the predicates\' verdict on time and source', () => {
+test('the AEP envelope and an AHP event give the predicates\' verdict on time and source (AEP `URI`, AHP `absolute-URI`)', () => {
   const aep = envelopeValidator();
   const ahp = ahpSchemas().check('events.schema.json#/$defs/event');
   const aepBase = { aep: '0.1', id: 'x', type: 'agent.heartbeat', agent: 'a' };
@@ -121,7 +132,7 @@ test('the AEP envelope and an AHP event give the predicates\' verdict on time an
     fc.property(timeLike, uriLike, (time, source) => {
       const expected = isDateTime(time) && isUri(source) && source !== '';
       assert.equal(aep({ ...aepBase, time, source }), expected, `aep time ${JSON.stringify(time)} source ${JSON.stringify(source)}`);
-      assert.equal(ahp({ ...ahpBase, time, source }), expected, `ahp time ${JSON.stringify(time)} source ${JSON.stringify(source)}`);
+      assert.equal(ahp({ ...ahpBase, time, source }), isDateTime(time) && isAbsoluteUri(source), `ahp time ${JSON.stringify(time)} source ${JSON.stringify(source)}`);
     }),
     { numRuns: RUNS },
   );

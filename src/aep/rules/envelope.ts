@@ -17,7 +17,7 @@ export const ENVELOPE_RULES = {
   attributeType: r('aep/attribute-type', 'error', 'Core attributes have their declared JSON type and are non-empty strings where strings; `data` is an object.', 'AEP-0001 §5.1'),
   nullAttribute: r('aep/null-attribute', 'error', 'An absent optional attribute is omitted, never written as null.', 'AEP-0001 §5.1'),
   time: r('aep/time-format', 'error', '`time` is an RFC 3339 date-time with a time-zone offset and a valid calendar date.', 'AEP-0001 §5.1 #5'),
-  source: r('aep/source-uri', 'error', '`source` is an absolute URI.', 'AEP-0001 §5.1 #6'),
+  source: r('aep/source-uri', 'error', '`source` is an RFC 3986 URI (scheme ":" hier-part, ASCII only); a query and a fragment are allowed, since AEP-0001 §5.1 #6 types it "URI string", not absolute-URI.', 'AEP-0001 §5.1 #6'),
   enumValue: r('aep/enum', 'error', '`severity` and `capture` take one of their registered values.', 'AEP-0001 §8.1, §8.2'),
   traceparent: r('aep/traceparent', 'error', '`traceparent` is a W3C Trace Context traceparent value: version, trace-id, parent-id and flags in lowercase hex (2-32-16-2), version not ff, trace-id and parent-id not all zero, 55 characters as in the registry pattern.', 'AEP-0001 §5.1 #14; W3C Trace Context §3.2.2'),
   counter: r('aep/seq-epoch', 'error', '`seq` and `epoch` are non-negative integers.', 'AEP-0001 §5.1 #11-12'),

@@ -2,6 +2,7 @@
  * AEP-0006 field_spec shape rules on `attention.requested` (beyond the payload schema).
  * Each rule is a separate export; they share the walk over `fields`.
  */
+import { compareNumberLiterals, numberLiteralAt } from '../../core/json.ts';
 import type { EventRule, RuleContext } from '../../core/rule.ts';
 import { CAPTURE_RANK, type AepEvent } from '../event.ts';
 
@@ -36,7 +37,7 @@ export const formFieldsKind: EventRule<AepEvent> = {
 export const formFieldConstraint: EventRule<AepEvent> = {
   id: 'aep/form-field-constraint',
   severity: 'warning',
-  description: '`min`/`max` appear only on number fields, `multi`/`other` only on select fields, and min <= max.',
+  description: '`min`/`max` appear only on number fields, `multi`/`other` only on select fields, and min <= max. AEP-0006 types the bounds `number` with no range limit, so a literal beyond a double (1e400) is a bound like any other and min <= max is decided on the exact literals; an answer value beyond a double is a number too (AEP-0006 checks no answer against the bounds).',
   spec: 'AEP-0006; AEP-0002 §5.2 field_spec',
   check(ev, ctx) {
     const d = requestData(ev);
@@ -49,12 +50,27 @@ export const formFieldConstraint: EventRule<AepEvent> = {
       for (const k of ['multi', 'other']) {
         if (own(f, k) && f.type !== 'select') ctx.report({ pointer: `/data/fields/${i}/${k}`, message: `\`${k}\` applies only to select fields; this field has type ${JSON.stringify(f.type)}.` });
       }
-      if (typeof f.min === 'number' && typeof f.max === 'number' && f.min > f.max) {
-        ctx.report({ pointer: `/data/fields/${i}/min`, message: `\`min\` (${f.min}) is greater than \`max\` (${f.max}); no number can satisfy the field.` });
+      if (typeof f.min === 'number' && typeof f.max === 'number' && minAboveMax(ev, i, f.min, f.max)) {
+        // a bound is structural metadata of the form (AEP-0006 [metadata]): quoting it echoes no answer
+        const shown = (v: number, k: string) => (Number.isFinite(v) ? String(v) : (numberLiteralAt(ev.text, `/data/fields/${i}/${k}`) ?? String(v)));
+        ctx.report({ pointer: `/data/fields/${i}/min`, message: `\`min\` (${shown(f.min, 'min')}) is greater than \`max\` (${shown(f.max, 'max')}); no number can satisfy the field.` });
       }
     });
   },
 };
+
+/**
+ * `min > max` for field `i`, by value: AEP-0006 types both `number` and no sentence limits
+ * their range, so a literal beyond a double (`1e400`, read as Infinity) is a bound like any
+ * other and is compared exactly from the line's text (RFC 8259 §6: the JSON text holds it).
+ */
+function minAboveMax(ev: AepEvent, i: number, min: number, max: number): boolean {
+  if (Number.isFinite(min) && Number.isFinite(max)) return min > max;
+  const lo = numberLiteralAt(ev.text, `/data/fields/${i}/min`);
+  const hi = numberLiteralAt(ev.text, `/data/fields/${i}/max`);
+  if (lo === undefined || hi === undefined) return min > max;
+  return compareNumberLiterals(lo, hi) === 1;
+}
 
 function reportDuplicates(list: unknown[], base: string, what: string, ctx: RuleContext): void {
   const seen = new Map<string, number>();

@@ -7,7 +7,7 @@ import { markOf, type Mark } from '../../core/mark.ts';
 import type { ParsedEvent } from '../../core/rule.ts';
 
 /** Which AEP stream cap was exceeded (`data.cap` of `aep/state-cap`). */
-export type AepCapName = 'maxSessions' | 'maxOpen' | 'maxIds';
+export type AepCapName = 'maxSessions' | 'maxOpen' | 'maxIds' | 'maxStateMb';
 
 /** The cap notices of one AEP run, shared by its analyzers. */
 export type AepCapLog = CapLog<AepCapName, Mark>;
@@ -16,6 +16,9 @@ export type AepCapLog = CapLog<AepCapName, Mark>;
 export interface OpenOwner {
   owned: number;
 }
+
+/** Estimated bytes of one piece of open work, for the memory budget. */
+const OPEN_BYTES = 512;
 
 /**
  * The `maxOpen` budget of one run, shared by the analyzers that hold open work: open runs
@@ -35,6 +38,16 @@ export class OpenBudget {
   /** Open work held now. */
   get open(): number {
     return this.count;
+  }
+
+  /** Estimated bytes of the open work (runs, requests with their form fields, commands): the memory budget. */
+  bytes(): number {
+    return this.count * OPEN_BYTES;
+  }
+
+  /** Open work is never forgotten for the budget (new work is refused at `maxOpen` instead). */
+  forgetOldest(): boolean {
+    return false;
   }
 
   /** Take one slot for `owner` (or for run-wide work); false, and `maxOpen` noted, when full. */

@@ -55,10 +55,10 @@ const ID_U32 = { contentHi: 0, contentLo: 1, line: 2, file: 3, count: 4 } as con
 /**
  * The `(source, id)` -> first-occurrence memory (AEP-0001 §7.4), capped at `maxIds` entries: one
  * {@link CompactTable} row of {@link ID_U32} per key (16 bytes of columns, about 38 bytes an
- * entry with key, order links and index), so the default cap of 5 million ids costs about 190 MB
- * at most. The 64-bit keys are a keyed SipHash-1-3 (`textKey`): a crafted stream cannot aim for
- * false matches, and an accidental one among 5 million ids has odds of about 1 in 10^6. Bounded
- * with `forget: 'half'`: at most `maxIds` held, the most recent `maxIds / 2` at least.
+ * entry with key, order links and index), so 5 million ids cost about 190 MB; the run's memory
+ * budget (`--max-state-mb`) bounds them, and `maxIds` too when given. The 64-bit keys are a keyed SipHash-1-3 (`textKey`): a crafted stream cannot aim for
+ * false matches, and an accidental one among 5 million ids has odds of about 1 in 10^6. A `maxIds` cap
+ * forgets with `forget: 'half'`: at most `maxIds` held, the most recent `maxIds / 2` at least.
  */
 export class AepIdTable {
   private readonly table: CompactTable;
@@ -72,6 +72,19 @@ export class AepIdTable {
   /** Entries held now (at most `maxIds`). */
   get size(): number {
     return this.table.size;
+  }
+
+  /** Bytes of the entries held (the memory budget, src/core/state-budget.ts). */
+  bytes(): number {
+    return this.table.bytes();
+  }
+
+  /** Forget the oldest entry (the memory budget); false when none is held. */
+  forgetOldest(): boolean {
+    const s = this.table.oldest();
+    if (s === undefined) return false;
+    this.table.deleteSlot(s);
+    return true;
   }
 
   /** A small integer for an input name (inputs are few; names are stored once). */
@@ -145,6 +158,11 @@ export class IdentityAnalyzer {
     private readonly caps: AepCapLog,
   ) {
     this.ids = new AepIdTable(maxIds);
+  }
+
+  /** The `(source, id)` table (a holder of the memory budget). */
+  get idTable(): AepIdTable {
+    return this.ids;
   }
 
   /** The run's input names (for the compact tables of the other analyzers). */

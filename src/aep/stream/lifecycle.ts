@@ -58,6 +58,9 @@ export interface OpenSession {
   requests: OpenRequest[];
 }
 
+/** Estimated bytes of one live session record (its maps, key strings and run state), for the memory budget. */
+const SESSION_BYTES = 768;
+
 /** Emitters of one session name found by comparing sources; beyond this many, by the `(source, session)` key. */
 const FEW_EMITTERS = 8;
 
@@ -83,6 +86,19 @@ export class LifecycleAnalyzer {
   /** `(source, session)` records held in full (live sessions, and ended ones with open work). */
   get size(): number {
     return this.sessions.size;
+  }
+
+  /** Estimated bytes: live session records (open work, never forgotten for the budget) and the compact ended sessions. */
+  bytes(): number {
+    return this.sessions.size * SESSION_BYTES + this.endedSessions.bytes();
+  }
+
+  /** Forget the oldest compact ended session (the memory budget); live sessions stay. */
+  forgetOldest(): boolean {
+    const s = this.endedSessions.oldest();
+    if (s === undefined) return false;
+    this.endedSessions.deleteSlot(s);
+    return true;
   }
 
   /** Ended sessions kept as compact entries. */

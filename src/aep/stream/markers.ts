@@ -54,6 +54,19 @@ export class CompletionMarks {
     return this.table.size;
   }
 
+  /** Bytes of the marks held (the memory budget). */
+  bytes(): number {
+    return this.table.bytes();
+  }
+
+  /** Forget the oldest mark (the memory budget); false when none is held. */
+  forgetOldest(): boolean {
+    const s = this.table.oldest();
+    if (s === undefined) return false;
+    this.table.deleteSlot(s);
+    return true;
+  }
+
   /** The completion remembered for `key`. */
   get(key: Hash64): Completion | undefined {
     const t = this.table;

@@ -15,6 +15,7 @@
  * which reads the {@link AepCapLog}). Per-event rules still run on the repeated line: they
  * describe that line, not the stream.
  */
+import { StateBudget } from '../../core/state-budget.ts';
 import { CapLog } from '../../core/caps.ts';
 import type { StreamModel } from '../../core/engine.ts';
 import { markOf, type Mark } from '../../core/mark.ts';
@@ -98,6 +99,8 @@ export interface AepStreamState {
   readonly attention: AttentionAnalyzer;
   readonly forms: FormValuesAnalyzer;
   readonly control: ControlAnalyzer;
+  /** The memory budget of this run's state (`--max-state-mb`). */
+  readonly memory: StateBudget;
 }
 
 /** Sizes of the stream state held now (tests and diagnostics). */
@@ -129,7 +132,14 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
     const budget = new OpenBudget(options.maxOpen, caps);
     const marks = new CompletionMarks(options.maxIds, identity.names, caps);
     const lifecycle = new LifecycleAnalyzer(options.maxSessions, options.maxIds, caps, budget, marks, identity.names);
+    // --max-state-mb: completion marks, then ended sessions, then (source, id) digests are forgotten
+    const memory = new StateBudget(options.maxStateMb);
+    memory.register(marks);
+    memory.register(lifecycle);
+    memory.register(identity.idTable);
+    memory.register(budget);
     this.state = {
+      memory,
       options,
       caps,
       budget,
@@ -177,6 +187,7 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
     s.forms.observe(ev, f);
     s.control.observe(ev, f);
     s.lifecycle.settle(ev, f);
+    if (s.memory.settle() > 0) s.caps.note('maxStateMb', s.memory.mb, () => f.at);
     return facts;
   }
 }

@@ -40,7 +40,7 @@ export const AHP_SCHEMA_RULES = {
   'ahp/method-params': schemaRule('ahp/method-params', false, 'error', 'The params of each method carry the members the method requires (protocolVersion, event, capabilities); a present intercept `state` carries `permission` and `candidate` (null or `{value, provenance?}`).', 'AHP base/events.md §Intercept request, §Observe notification; capability-auth.md §Discovery, §Event-semantic capability bounds (request state); intercept-request.schema.json `params.state`'),
   'ahp/method-result': schemaRule('ahp/method-result', false, 'error', 'A successful result carries the members of its method and never mixes discovery and interception payloads.', 'AHP base/events.md §Intercept response; capability-auth.md §Discovery and honest capabilities'),
   'ahp/event-type': schemaRule('ahp/event-type', false, 'error', 'The event type belongs to the draft catalogue, and an intercepted event is one of the interceptable types.', 'AHP base/versioning.md §Unknown fields; capability-auth.md §Discovery and honest capabilities'),
-  'ahp/envelope': schemaRule('ahp/envelope', false, 'error', 'Common event fields: id, absolute URI source, RFC 3339 time, type, session, parentEventId, turn, items, gaps, native, synthesized.', 'AHP base/events.md §Common event fields; execution-payloads.md'),
+  'ahp/envelope': schemaRule('ahp/envelope', false, 'error', 'Common event fields: id, RFC 3986 absolute-URI source (no fragment: execution-payloads.md), RFC 3339 time, type, session, parentEventId, turn, items, gaps, native, synthesized.', 'AHP base/events.md §Common event fields; execution-payloads.md'),
   'ahp/extensions': schemaRule('ahp/extensions', false, 'error', 'Extension keys are reverse-DNS names.', 'AHP base/events.md §Extensions (AHP-EXT-001)'),
   'ahp/overlay': schemaRule('ahp/overlay', false, 'error', 'The event-specific payload of the event type is present and well formed (tool results in `items`, never an `output` member; a task update names changed fields); nested protocol payloads are closed.', 'AHP interaction-payloads.md; execution-payloads.md §Required event-specific payloads, §Execution, calls, and model attempts, §Content and accounting; base/events.md §Tool invocation and completion; task-workspace-lineage.md §Payloads'),
   'ahp/message-role': schemaRule('ahp/message-role', false, 'error', 'user.message.inbound messages have role user; user.message.outbound messages have role assistant.', 'AHP interaction-payloads.md'),
@@ -229,7 +229,7 @@ function isUnder(pointer: string, prefix: string): boolean {
  * validates a bare value (the manifest); the pipeline only hands objects.
  * @throws Error when `opts.eventSchema` does not name an event root, or a schema cannot be loaded.
  */
-export function schemaStage(ev: ParsedEvent, root: RootSpec, opts: { eventSchema?: RootSpec } = {}): SchemaStageFinding[] {
+export function schemaStage(ev: ParsedEvent, root: RootSpec, opts: { eventSchema?: RootSpec; maxDepth?: number } = {}): SchemaStageFinding[] {
   const value: unknown = ev.value;
   const msg = ev as AhpMessage;
   let findings: SchemaStageFinding[];
@@ -266,7 +266,7 @@ export function schemaStage(ev: ParsedEvent, root: RootSpec, opts: { eventSchema
   if (msg.eventPointer !== undefined) {
     // the binding checks apply only to an elicitation payload that passed schema validation
     const at = `${msg.eventPointer}/elicitation`;
-    msg.elicitation = parseElicitationBody(msg.event!, msg.eventPointer, !findings.some((f) => isUnder(f.pointer, at)));
+    msg.elicitation = parseElicitationBody(msg.event!, msg.eventPointer, !findings.some((f) => isUnder(f.pointer, at)), opts.maxDepth);
   }
   msg.wireValid = !findings.some((f) => f.rule.wire) && ev.duplicates.length === 0;
   return findings;

@@ -41,7 +41,7 @@ export class Interner {
 }
 
 /** Which cap was exceeded. */
-export type CapName = 'maxPending' | 'maxEvents';
+export type CapName = 'maxPending' | 'maxEvents' | 'maxStateMb';
 
 /** The cap notices of one AHP run (read by `ahp/state-cap`). */
 export type AhpCapLog = CapLog<CapName, Mark>;

@@ -92,6 +92,9 @@ export function idKey(msg: AhpMessage): string | undefined {
 }
 
 /** The correlation analyzer (see the module comment). */
+/** Estimated bytes of one pending request (its record, id string and host context), for the memory budget. */
+const PENDING_BYTES = 1024;
+
 export class Correlation implements BudgetHolder {
   private readonly pending = new Map<string, PendingRecord>();
   private readonly answered = new CompactTable({ u32: ANSWERED_U32.count, f64: ANSWERED_F64.count });
@@ -105,6 +108,11 @@ export class Correlation implements BudgetHolder {
   /** Answered rows held (against `--max-events`). */
   held(): number {
     return this.answered.size;
+  }
+
+  /** Estimated bytes: the answered rows, and the pending requests with their host contexts (open work, never forgotten). */
+  bytes(): number {
+    return this.answered.bytes() + this.pending.size * PENDING_BYTES;
   }
 
   forgetOldest(): boolean {

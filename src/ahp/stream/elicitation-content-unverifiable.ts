@@ -17,7 +17,7 @@ const WHY: Record<Exclude<ContentFacts['status'], 'checked'>, string> = {
   'request-view': 'its request was delivered as a metadata, omit or gap view, without the form',
   'request-invalid': 'its request body failed the MCP checks',
   'request-absent': 'its request carried no request part',
-  'request-released': "its request's form was released after an earlier answer to the same request was checked (stream state follows open work)",
+  'request-released': "its request's form, released after an earlier answer to it was checked, was forgotten to keep the stream state within the memory budget (--max-state-mb)",
 };
 
 /** The `ahp/elicitation-content-unverifiable` rule, as described in the module comment above. */
@@ -31,7 +31,8 @@ export const elicitationContentUnverifiable = defineAhpStreamRule({
     if (!c || c.status === 'checked') return;
     ctx.report({
       pointer: `${c.partPointer}/text`,
-      message: `The answer of this accepted form result cannot be checked against its form: ${WHY[c.status]}; its content is not verified.`,
+      message: `The answer of this accepted form result cannot be checked against its form: ${WHY[c.status]}; its content is not verified${c.lost ? ` (${c.lost === 1 ? 'the first result' : `${c.lost} results`} the budget left unverified in this run)` : ''}.`,
+      ...(c.lost ? { data: { lostToBudget: c.lost } } : {}),
       ...(c.request ? { related: [markLocation(c.request, '/params/event/elicitation/request')] } : {}),
     });
   },

@@ -13,17 +13,18 @@
  *   answer has been checked against it;
  * - the advertised modes of the latest capabilities manifest, per elicitation event type (two
  *   entries at most);
- * - for correlating results, the {@link RECENT_REQUESTS} most recent requests by signature
- *   (source, session id, server, mode; dropped once a result names the request as parent) and
- *   by event id (hashed keys and marks only): a result without `parentEventId` that matches an
- *   open request, and a result whose parent id is a request from another source, are then
- *   known to be miscorrelated; beyond the window they are only not verified.
+ * - for correlating results, the requests by signature (source, session id, server, mode;
+ *   dropped once a result names the request as parent) and by event id (hashed keys and marks
+ *   only): a result without `parentEventId` that matches an open request, and a result whose
+ *   parent id is a request from another source, are then known to be miscorrelated; once the
+ *   memory budget forgot them they are only not verified.
  * Releases: a form once an answer was checked against it (at the end of that message, so an
- * intercept request of the answer takes it into its host context first): it moves to a grace
- * window of the {@link RECENT_FORMS} most recently checked forms and is dropped after; a further
- * result for the same request after that can only be reported as not verifiable
- * (`ahp/elicitation-content-unverifiable`, `ahp/modify-unverifiable`), never silently passed.
- * A form also goes when its event row is forgotten (`--max-events`, budget.ts).
+ * intercept request of the answer takes it into its host context first): it moves to the
+ * checked forms, kept for further results until the run's memory budget (`--max-state-mb`,
+ * src/core/state-budget.ts) needs the room, oldest first; a further result for the same request
+ * after that can only be reported as not verifiable (`ahp/elicitation-content-unverifiable`,
+ * `ahp/modify-unverifiable`), never silently passed. A form also goes when its event row is
+ * forgotten (budget.ts).
  *
  * The elicitation body of a message is parsed at most once ({@link bodyOf}), for this analyzer
  * and the edit context (edit-context.ts).
@@ -40,10 +41,15 @@ import { EVENT_PTR, eventKey, sessionPrintOf, type EventIdentity, type FormVerdi
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/** Forms kept after their answer was checked, so that nearby further results are still verified. */
-const RECENT_FORMS = 256;
-/** Elicitation requests remembered for correlating results (by signature and by id), most recent last. */
-const RECENT_REQUESTS = 4096;
+/** Estimated bytes of a form beyond its schema's JSON text (map entry, key, object headers). */
+const FORM_OVERHEAD = 96;
+/** Estimated bytes of a remembered request (map entry, mark and key numbers). */
+const REQUEST_BYTES = 160;
+
+/** Estimated bytes of a `requestedSchema`: its JSON text as UTF-16, plus the overhead of a map entry. */
+function formBytes(schema: unknown): number {
+  return 2 * (JSON.stringify(schema)?.length ?? 0) + FORM_OVERHEAD;
+}
 
 /** The correlation signature of an elicitation event: its source, session id, server and mode. */
 function signature(ev: Obj): number {
@@ -53,11 +59,10 @@ function signature(ev: Obj): number {
   return keyNumber(recentKey(JSON.stringify([str(ev.source), str(isObj(ev.session) ? ev.session.id : undefined), str(el.server), str(el.mode)])));
 }
 
-/** Set `k` in `m` as its most recent entry, dropping the oldest beyond `cap`. */
-function remember<V>(m: Map<number, V>, k: number, v: V, cap: number): void {
+/** Set `k` in `m` as its most recent entry. */
+function remember<V>(m: Map<number, V>, k: number, v: V): void {
   m.delete(k);
   m.set(k, v);
-  if (m.size > cap) m.delete(m.keys().next().value!);
 }
 
 /** What an elicitation request event tells its result. */
@@ -101,6 +106,8 @@ export interface ContentFacts {
   request?: Mark;
   /** The accepted result carries no `content` member (judged as the empty answer). */
   absent?: boolean;
+  /** `request-released`: how many results the memory budget has left unverified so far in this run, this one included. */
+  lost?: number;
 }
 
 /** An elicitation event whose mode is not among the advertised ones. */
@@ -132,8 +139,13 @@ function grantedModes(el: unknown): string[] | undefined {
 export class Elicitation {
   /** Event key (its `keyNumber`) of an elicitation request with a parsed form -> its `requestedSchema`, until an answer was checked against it. */
   private readonly schemas = new Map<number, unknown>();
-  /** Forms whose answer was checked, most recent last (at most {@link RECENT_FORMS}): a grace window for further results. */
+  /** Forms whose answer was checked, most recent last, for further results (forgotten oldest first for the memory budget). */
   private readonly checkedSchemas = new Map<number, unknown>();
+  /** Results left unverified because the memory budget forgot their form. */
+  private lostToBudget = 0;
+  /** Estimated bytes of the held and checked forms. */
+  private formBytes = 0;
+  private readonly sizes = new Map<number, number>();
   /** Event key (its `keyNumber`) of a request whose form is released once the current message is done. */
   private releaseAfter: number | undefined;
   /** Event type -> modes advertised by the latest manifest (elicitation events only). */
@@ -163,6 +175,34 @@ export class Elicitation {
     const n = keyNumber(key);
     this.schemas.delete(n);
     this.checkedSchemas.delete(n);
+    this.unsize(n);
+  }
+
+  /** Estimated bytes held: forms (open and checked) and remembered requests (the memory budget). */
+  bytes(): number {
+    return this.formBytes + (this.openRequests.size + this.requestIds.size) * REQUEST_BYTES;
+  }
+
+  /** Forget the oldest checked form, else the oldest remembered request; open forms are open work and stay. */
+  forgetOldest(): boolean {
+    const k = this.checkedSchemas.keys().next();
+    if (!k.done) {
+      this.checkedSchemas.delete(k.value);
+      this.unsize(k.value);
+      return true;
+    }
+    const big = this.requestIds.size >= this.openRequests.size ? this.requestIds : this.openRequests;
+    const r = big.keys().next();
+    if (r.done) return false;
+    big.delete(r.value);
+    return true;
+  }
+
+  private unsize(n: number): void {
+    const b = this.sizes.get(n);
+    if (b === undefined || this.schemas.has(n) || this.checkedSchemas.has(n)) return;
+    this.formBytes -= b;
+    this.sizes.delete(n);
   }
 
   /** The elicitation body of `msg`'s event `ev`, parsed once per message. */
@@ -210,14 +250,22 @@ export class Elicitation {
         const info = this.requestInfo(msg, ev);
         if (!form || info.form === 'parsed') {
           id.setElicitRequest(s, info.form, info.server, info.mode);
-          if (info.form === 'parsed') this.schemas.set(keyNumber(key), info.schema);
+          if (info.form === 'parsed') {
+            const n = keyNumber(key);
+            this.schemas.set(n, info.schema);
+            if (!this.sizes.has(n)) {
+              const b = formBytes(info.schema);
+              this.sizes.set(n, b);
+              this.formBytes += b;
+            }
+          }
         }
       }
       if (first) {
         // remembered for results that name no parent, or name it from another source
         const at = id.markAt(s);
-        remember(this.openRequests, signature(ev), { at, key: keyNumber(key) }, RECENT_REQUESTS);
-        remember(this.requestIds, keyNumber(recentKey(ev.id as string)), { source: keyNumber(recentKey(ev.source as string)), at }, RECENT_REQUESTS);
+        remember(this.openRequests, signature(ev), { at, key: keyNumber(key) });
+        remember(this.requestIds, keyNumber(recentKey(ev.id as string)), { source: keyNumber(recentKey(ev.source as string)), at });
       }
     }
     if (type === 'user.elicitation.result') this.resultFacts(msg, ev, s, first, facts);
@@ -245,7 +293,6 @@ export class Elicitation {
     if (k !== undefined && this.schemas.has(k)) {
       this.checkedSchemas.set(k, this.schemas.get(k));
       this.schemas.delete(k);
-      if (this.checkedSchemas.size > RECENT_FORMS) this.checkedSchemas.delete(this.checkedSchemas.keys().next().value!);
     }
     this.releaseAfter = undefined;
     this.body = undefined;
@@ -316,7 +363,10 @@ export class Elicitation {
       if (req.form === 'view') out.status = 'request-view';
       else if (req.form === 'invalid') out.status = 'request-invalid';
       else if (req.form === 'absent') out.status = 'request-absent';
-      else if (req.released) out.status = 'request-released';
+      else if (req.released) {
+        out.status = 'request-released';
+        out.lost = ++this.lostToBudget;
+      }
       else {
         out.problems = formAnswerProblems(content, req.schema);
         // checked: the form is released once this message is done (see the module comment)

@@ -194,6 +194,11 @@ export class EventIdentity implements BudgetHolder {
     return this.rows.allocated;
   }
 
+  /** Bytes of the event rows (the memory budget). */
+  bytes(): number {
+    return this.rows.bytes();
+  }
+
   forgetOldest(): boolean {
     const s = this.rows.oldest();
     if (s === undefined) return false;

@@ -55,6 +55,11 @@ export class Lineage implements BudgetHolder {
     return this.unresolvedCount;
   }
 
+  /** Estimated bytes of the unresolved parent links (open work). */
+  bytes(): number {
+    return this.unresolvedCount * 128;
+  }
+
   /** Unresolved parents are never forgotten for the budget: new ones are not recorded instead. */
   forgetOldest(): boolean {
     return false;

@@ -22,6 +22,7 @@ import { defineStreamRule, type FactRule, type StreamModel } from '../../core/en
 import { markOf } from '../../core/mark.ts';
 import type { AhpMessage } from '../message.ts';
 import { CapLog } from '../../core/caps.ts';
+import { StateBudget } from '../../core/state-budget.ts';
 import { EventBudget, type AhpCapLog } from './budget.ts';
 import { ChangeLineage, type ChangeFacts } from './changes.ts';
 import { Configuration, type ConfigFacts } from './config.ts';
@@ -58,6 +59,8 @@ export interface AhpStreamState {
   readonly changes: ChangeLineage;
   /** Caps exceeded in this run, until `ahp/state-cap` takes them. */
   readonly caps: AhpCapLog;
+  /** The memory budget of this run's state (`--max-state-mb`). */
+  readonly memory: StateBudget;
 }
 
 /** An AHP stream rule: a stateless verdict over {@link AhpFacts} and the run's {@link AhpStreamState}. */
@@ -84,7 +87,13 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
     budget.register(correlation);
     budget.register(identity);
     budget.register(lineage);
-    this.state = { correlation, identity, lineage, elicitation, editContext: new EditContext(identity, elicitation), config: new Configuration(identity), changes: new ChangeLineage(identity), caps };
+    // --max-state-mb: answered ids, then checked forms and remembered requests, then event rows
+    const memory = new StateBudget(opts.maxStateMb);
+    memory.register(correlation);
+    memory.register(elicitation);
+    memory.register(identity);
+    memory.register(lineage);
+    this.state = { correlation, identity, lineage, elicitation, editContext: new EditContext(identity, elicitation), config: new Configuration(identity), changes: new ChangeLineage(identity), caps, memory };
   }
 
   observe(msg: AhpMessage): AhpFacts {
@@ -126,6 +135,7 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
       }
     }
     elicitation.endMessage();
+    if (this.state.memory.settle() > 0) this.state.caps.note('maxStateMb', this.state.memory.mb, () => at);
     return facts;
   }
 }

@@ -28,7 +28,7 @@ export const modifyUnverifiable = defineAhpStreamRule({
       if (!isObj(e) || e.type !== 'modify' || e.target !== 'content') return;
       ctx.report({
         pointer: `/result/effects/${i}`,
-        message: `The effective answer of this modify cannot be checked against the original requested form: the form of the request (line ${released.line}) was released after an earlier answer to it was checked; its form validity is not verified.`,
+        message: `The effective answer of this modify cannot be checked against the original requested form: the form of the request (line ${released.line}) was released after an earlier answer to it was checked and then forgotten for the memory budget (--max-state-mb); its form validity is not verified.`,
         related: [markLocation(released, '/params/event/elicitation/request')],
       });
     });

@@ -17,6 +17,7 @@ import { defineAhpStreamRule, type AhpStreamState } from './model.ts';
 
 const WHAT: Record<CapName, CapDescription> = {
   maxPending: { flag: '--max-pending', effect: 'further requests are not tracked, so their responses are not correlated or judged and unmatched responses are no longer reported' },
+  maxStateMb: { flag: '--max-state-mb', effect: 'the oldest answered request ids, checked forms, remembered elicitation requests and events are being forgotten to keep the state within the memory budget, so retries, duplicate responses, further elicitation results and lineage naming them are reported as not verifiable or no longer recognised' },
   maxEvents: { flag: '--max-events', effect: 'the oldest remembered events and answered request ids are being forgotten, so lineage, retries, elicitation pairs and duplicate responses naming them can no longer be checked' },
 };
 
@@ -30,7 +31,7 @@ function flush(state: AhpStreamState, ctx: RuleContext): void {
 export const stateCap = defineAhpStreamRule({
   id: 'ahp/state-cap',
   severity: 'warning',
-  description: 'A stream-state cap (--max-pending, --max-events) was reached; later verdicts may be incomplete.',
+  description: 'A stream-state cap (--max-state-mb, the memory budget of all state, default 256 MiB; --max-pending, --max-events, count caps) was reached; later verdicts may be incomplete.',
   spec: 'agent-conformance limits (README §Options of validate)',
   onEvent(_facts, ctx, state) {
     flush(state, ctx);

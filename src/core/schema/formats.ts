@@ -1,13 +1,14 @@
 /**
  * The string formats of our schemas, written from their ABNF (no ajv-formats): RFC 3339 §5.6
- * `date-time` and `full-date`, RFC 3986 §3 `uri` and RFC 5321 §4.1.2 `email`. Every AEP, AHP
+ * `date-time` and `full-date`, RFC 3986 §3 `uri` and §4.3 `absolute-uri`, and RFC 5321 §4.1.2
+ * `email`. Every AEP, AHP
  * and MCP field with `format` is checked by {@link STRICT_FORMATS}, through the ajv factory
  * (`./ajv.ts`) or directly (MCP form answers). Plain functions over plain regular
  * expressions, so generated (standalone) validator code can import this module.
  */
 
 /** The format names our schemas use. */
-export type FormatName = 'date-time' | 'date' | 'uri' | 'email';
+export type FormatName = 'date-time' | 'date' | 'uri' | 'absolute-uri' | 'email';
 
 // RFC 3339 §5.6: full-date "T" full-time; "T"/"Z" may be lower case (§5.6 NOTE); the space of
 // that NOTE is not in the ABNF, so it is not accepted. time-numoffset = ("+" / "-") HH ":" MM.
@@ -176,6 +177,16 @@ export function isUri(s: string): boolean {
   return (ipLiteral ?? ipLiteralPattern()).test(URI.exec(s)![1]!);
 }
 
+/**
+ * True when `s` is an RFC 3986 §4.3 `absolute-URI`: scheme ":" hier-part [ "?" query ], the
+ * {@link isUri} grammar without a fragment. `#` is a gen-delim that no URI component other than
+ * the fragment's delimiter admits (pchar, query and fragment exclude it), so a URI without one
+ * has no fragment. AHP execution-payloads.md: "source uses RFC 3986 absolute-URI grammar".
+ */
+export function isAbsoluteUri(s: string): boolean {
+  return !s.includes('#') && isUri(s);
+}
+
 // RFC 5321 §4.1.2 Mailbox = Local-part "@" ( Domain / address-literal ), with §4.1.3 literals.
 const ATEXT = "A-Za-z0-9!#$%&'*+\\-/=?^_`{|}~";
 const DOT_STRING = `[${ATEXT}]+(?:\\.[${ATEXT}]+)*`;
@@ -209,5 +220,6 @@ export const STRICT_FORMATS: Readonly<Record<FormatName, (s: string) => boolean>
   'date-time': isDateTime,
   date: isFullDate,
   uri: isUri,
+  'absolute-uri': isAbsoluteUri,
   email: isEmail,
 });

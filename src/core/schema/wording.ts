@@ -16,7 +16,8 @@ import { explainDateTime, type FormatName } from './formats.ts';
  */
 export const FORMAT_WORDS: Readonly<Record<FormatName, { located: string; phrase: string; answer: string }>> = {
   'date-time': { located: 'an RFC 3339 date-time with a time-zone offset (e.g. 2025-01-01T12:00:00Z)', phrase: 'an RFC 3339 date-time (YYYY-MM-DDThh:mm:ss with Z or ±hh:mm)', answer: 'an RFC 3339 date-time' },
-  uri: { located: 'an RFC 3986 URI (scheme ":" hier-part, ASCII only; a port is digits, one "@" ends the userinfo, "%" takes two hex digits)', phrase: 'an absolute RFC 3986 URI', answer: 'an absolute URI' },
+  uri: { located: 'an RFC 3986 URI (scheme ":" hier-part, ASCII only; a port is digits, one "@" ends the userinfo, "%" takes two hex digits)', phrase: 'an RFC 3986 URI (scheme required)', answer: 'a URI (RFC 3986, scheme required)' },
+  'absolute-uri': { located: 'an RFC 3986 absolute-URI (scheme ":" hier-part [ "?" query ], no fragment)', phrase: 'an RFC 3986 absolute-URI (scheme required, no "#" fragment)', answer: 'an absolute URI without a fragment' },
   email: { located: 'an email address', phrase: 'an email address', answer: 'an email address' },
   date: { located: 'an RFC 3339 full-date', phrase: 'a calendar date (YYYY-MM-DD)', answer: 'a calendar date (YYYY-MM-DD)' },
 };

@@ -1,0 +1,92 @@
+/**
+ * Numbers beyond a double (issue 25 item 9): {@link compareNumberLiterals} orders JSON number
+ * literals exactly (the relation of the values, whatever doubles they round to), and AEP-0006
+ * field_spec bounds beyond a double are ordinary bounds: AEP types them `number` with no range
+ * limit, an answer `1e400` to a number field is accepted as a number, and `min > max` is judged
+ * on the exact values.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import fc from 'fast-check';
+import { validate } from '../../src/api/validate.ts';
+import { compareNumberLiterals } from '../../src/core/json.ts';
+
+const RUNS = Number(process.env.PROPERTY_RUNS ?? 300);
+const sign = (n: number): -1 | 0 | 1 => (n < 0 ? -1 : n > 0 ? 1 : 0);
+
+/** A JSON number literal of the grammar: sign, integer part, fraction, exponent. */
+const literal = fc
+  .record({
+    neg: fc.boolean(),
+    int: fc.oneof(fc.constant('0'), fc.stringMatching(/^[1-9][0-9]{0,5}$/)),
+    frac: fc.option(fc.stringMatching(/^[0-9]{1,5}$/), { nil: undefined }),
+    exp: fc.option(fc.integer({ min: -500, max: 500 }), { nil: undefined }),
+  })
+  .map(({ neg, int, frac, exp }) => `${neg ? '-' : ''}${int}${frac !== undefined ? '.' + frac : ''}${exp !== undefined ? 'e' + exp : ''}`);
+
+describe('compareNumberLiterals', () => {
+  test('agrees with the order of doubles written as their shortest literals', () => {
+    fc.assert(
+      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.double({ noNaN: true, noDefaultInfinity: true }), (a, b) => {
+        // String(x) is the shortest literal that reads back as x: comparing literals is comparing the doubles
+        assert.equal(compareNumberLiterals(JSON.stringify(a), JSON.stringify(b)), sign(a - b));
+      }),
+      { numRuns: RUNS * 3 },
+    );
+  });
+  test('is an order: antisymmetric, and the same value however it is spelled', () => {
+    fc.assert(
+      fc.property(literal, literal, fc.integer({ min: 1, max: 50 }), (a, b, shift) => {
+        const ab = compareNumberLiterals(a, b)!;
+        assert.equal(compareNumberLiterals(b, a), -ab || 0);
+        // a x 10^shift / 10^shift spelled with trailing zeros and a lower exponent is the same value
+        const m = /^(-?[0-9.]+)(?:e(-?[0-9]+))?$/.exec(a)!;
+        const same = `${m[1]}${m[1]!.includes('.') ? '' : '.'}${'0'.repeat(shift)}e${Number(m[2] ?? 0)}`;
+        assert.equal(compareNumberLiterals(a, same), 0, `${a} vs ${same}`);
+      }),
+      { numRuns: RUNS * 3 },
+    );
+  });
+  test('beyond the double range, where every literal reads as Infinity', () => {
+    const rows: Array<[string, string, -1 | 0 | 1]> = [
+      ['1e400', '2e400', -1],
+      ['2e400', '1e401', -1],
+      ['1e400', '10e399', 0],
+      ['-1e400', '1', -1],
+      ['-1e400', '-2e400', 1],
+      ['1e400', '1.7976931348623157e308', 1],
+      ['0e999999999999', '-0.0', 0],
+      ['1e-400', '0', 1],
+      ['1e99999999999999999999', '1e99999999999999999998', 1],
+    ];
+    for (const [a, b, want] of rows) assert.equal(compareNumberLiterals(a, b), want, `${a} vs ${b}`);
+    assert.equal(compareNumberLiterals('1e', '1'), undefined);
+    assert.equal(compareNumberLiterals('01', '1'), undefined);
+  });
+});
+
+describe('AEP-0006 bounds and answers beyond a double', () => {
+  const form = (min: string, max: string) =>
+    `{"aep":"0.1","id":"q1","type":"attention.requested","time":"2026-11-30T10:00:00Z","source":"aep://h/agent/a/session/s","agent":"a","session":"s","seq":0,"capture":"redacted","data":{"kind":"form","prompt":"How many?","fields":[{"id":"n","type":"number","label":"N","min":${min},"max":${max}}]}}`;
+  const rows: Array<[string, string, boolean]> = [
+    ['1e400', '1e401', false],
+    ['1e401', '1e400', true],
+    ['1e400', '1e400', false],
+    ['-1e400', '5', false],
+    ['5', '-1e400', true],
+    ['1e400', '5', true],
+    ['1', '2', false],
+    ['2', '1', true],
+  ];
+  for (const [min, max, above] of rows) {
+    test(`min ${min}, max ${max}: ${above ? 'aep/form-field-constraint' : 'no finding'}`, async () => {
+      const { findings } = await validate('aep', { text: form(min, max) + '\n', source: 'f.jsonl' });
+      assert.deepEqual(findings.filter((f) => f.ruleId !== 'aep/open-at-end').map((f) => `${f.ruleId}${f.pointer}`), above ? ['aep/form-field-constraint/data/fields/0/min'] : []);
+    });
+  }
+  test('an answer 1e400 to a number field is a number (no range limit in AEP-0006), whatever the bounds', async () => {
+    const answer = '{"aep":"0.1","id":"a1","type":"attention.answered","time":"2026-11-30T10:00:01Z","source":"aep://h/agent/a/session/s","agent":"a","session":"s","seq":1,"subject":"q1","capture":"redacted","data":{"answer":{"values":{"n":1e400}}}}';
+    const { findings } = await validate('aep', { text: `${form('1', '2')}\n${answer}\n`, source: 'f.jsonl' });
+    assert.deepEqual(findings.filter((f) => f.ruleId !== 'aep/open-at-end').map((f) => f.ruleId), []);
+  });
+});
