@@ -10,8 +10,8 @@ import { framingFinding, JSONL_RULES } from '../core/jsonl.ts';
 import type { ProtocolChecker, ProtocolDriver, RunStats } from '../core/pipeline.ts';
 import { makeFinding, type ParsedEvent, type RuleMeta } from '../core/rule.ts';
 import { Engine, selectedSink, type RuleSelection } from '../core/engine.ts';
-import type { AepEvent } from './event.ts';
-import { envelopeFindings, envelopeValidator, knownAepTypes, payloadFindings, payloadValidator, registryEntry } from './payload.ts';
+import { CAPTURE_RANK, type AepEvent } from './event.ts';
+import { envelopeFindings, envelopeValidator, knownAepTypes, payloadFindings, payloadValidator, registryEntry, requiredMembers } from './payload.ts';
 import { AEP_EVENT_RULES, AEP_SCHEMA_RULES } from './rules/index.ts';
 import { ENVELOPE_RULES } from './rules/envelope.ts';
 import { AEP_STREAM_RULES, AepStreamModel, DEFAULT_AEP_STREAM_OPTIONS, type AepStreamOptions, type AepStreamState } from './stream/index.ts';
@@ -124,6 +124,17 @@ export function checkAepEvent(ev: ParsedEvent, sink: FindingSink): AepEvent | un
     }
   }
   const capture = (typeof v.capture === 'string' ? v.capture : 'metadata') as AepCaptureLevel;
+  // AEP-0001 §5.1 #17: `data` is OPTIONAL, but an absent payload lacks every member its type
+  // REQUIRES; only those gated at or below the declared capture are owed (AEP-0002 §5.1 rule 1,
+  // so at `none`, where data is absent by rule, nothing is)
+  if (data === undefined && entry && capture !== 'none') {
+    for (const m of requiredMembers(type)) {
+      if (CAPTURE_RANK[m.level] > CAPTURE_RANK[capture]) continue;
+      payloadValid = false;
+      const message = `Missing required member "${m.name}": the event has no "data", and ${type} requires "${m.name}" at capture ${capture}.`;
+      sink(makeFinding(schemaRule(m.finding.ruleId), { pointer: m.finding.pointer, message }, ev));
+    }
+  }
   const out = ev as AepEvent;
   out.type = type;
   out.capture = capture;
