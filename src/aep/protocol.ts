@@ -3,6 +3,7 @@
  * rules, for each parsed JSONL line. docs/architecture.md §Data flow; AEP-0001 §5-§8, AEP-0002 §3-§5.
  */
 import { canonicalJson } from '../core/canonical.ts';
+import { isUri } from '../core/schema/formats.ts';
 import { exactIntegerOfLiteral, MAX_EXACT_EXPONENT, numberLiteralAt, parseJsonText, type DuplicateKey } from '../core/json.ts';
 import { differingCopies } from '../core/json-copies.ts';
 import type { FindingSink } from '../core/finding.ts';
@@ -144,6 +145,29 @@ export function checkAepEvent(ev: ParsedEvent, sink: FindingSink): AepEvent | un
 }
 
 /**
+ * A refused event (envelope, `seq`/`epoch` or type findings) as the identity analyzer's input,
+ * when its `(source, id)` is still trustworthy; else `undefined`. `id` is unique per emitter
+ * whatever else the event gets wrong (AEP-0001 §5.1 #2), so a later event reusing it is still
+ * compared with it. Trustworthy: an AEP 0.1 event (`aep` is also the format marker, §5.1 #1,
+ * so another value may not be an AEP event at all) whose `id` is a non-empty string and whose
+ * `source` a URI (§5.1 #6), and no envelope attribute repeated in the line: which copy counts
+ * is undefined (RFC 8259 §4), so neither the pair nor the content it is compared by would be
+ * known.
+ */
+export function identityOfRejected(ev: ParsedEvent): AepEvent | undefined {
+  const v = ev.value;
+  if (v.aep !== '0.1' || typeof v.id !== 'string' || v.id === '' || typeof v.source !== 'string' || !isUri(v.source)) return undefined;
+  for (const d of ev.duplicates) if (d.pointer.lastIndexOf('/') === 0) return undefined;
+  const out = ev as AepEvent;
+  out.type = typeof v.type === 'string' ? v.type : '';
+  out.capture = 'metadata';
+  out.payloadValid = false;
+  out.registered = false;
+  out.rejected = true;
+  return out;
+}
+
+/**
  * The payload members repeated with copies that differ, each with its number of copies
  * (src/core/json-copies.ts); `undefined` when no payload member repeats, `null` when the type
  * has no payload schema (a vendor payload is opaque: no verdict reads it).
@@ -181,7 +205,11 @@ export function aepDriver(opts: AepCheckOptions = {}): ProtocolDriver {
           const t = ev.value.type;
           if (typeof t === 'string') stats.types.set(t, (stats.types.get(t) ?? 0) + 1);
           const aev = checkAepEvent(ev, checkSink);
-          if (!aev) return;
+          if (!aev) {
+            const id = identityOfRejected(ev);
+            if (id) engine.streamEvent(id);
+            return;
+          }
           if (aev.payloadValid) engine.checkEvent(aev);
           engine.streamEvent(aev);
         },

@@ -13,7 +13,9 @@
  * facts carry only `ev` and `redelivery`: the repeat is never counted twice (ordering,
  * terminals, acks, forms) and reaches no verdict but `aep/redelivery` (and `aep/state-cap`,
  * which reads the {@link AepCapLog}). Per-event rules still run on the repeated line: they
- * describe that line, not the stream.
+ * describe that line, not the stream. An event the schema stage refused reaches the model only
+ * when its `(source, id)` is trustworthy (`rejected`, src/aep/protocol.ts), and only identity
+ * runs on it: a later reuse of its id is still a collision.
  */
 import { CapLog } from '../../core/caps.ts';
 import type { StreamModel } from '../../core/engine.ts';
@@ -167,7 +169,8 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
   observe(ev: AepEvent): AepFacts {
     const s = this.state;
     const facts: AepFacts = new FactsRecord(ev);
-    if (s.identity.observe(ev, facts)) return facts; // a redelivery: nothing else runs
+    // a redelivery, or an event the schema stage refused: nothing else runs
+    if (s.identity.observe(ev, facts) || ev.rejected) return facts;
     const f = facts as AepFacts & EventKeys;
     f.scope = scopeOf(ev.type);
     f.at = markOf(ev);
