@@ -67,8 +67,10 @@ class FactsRecord implements AepFacts {
   scope: AepScope | undefined = undefined;
   at: Mark | undefined = undefined;
   redelivery: Mark | undefined = undefined;
+  downleveledFrom: AepFacts['downleveledFrom'] = undefined;
   collision: Mark | undefined = undefined;
   unverifiable: Mark | undefined = undefined;
+  unverifiableWhy: AepFacts['unverifiableWhy'] = undefined;
   session: AepFacts['session'] = undefined;
   seq: bigint | undefined = undefined;
   runTerminal: AepFacts['runTerminal'] = undefined;
@@ -169,7 +171,7 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
   observe(ev: AepEvent): AepFacts {
     const s = this.state;
     const facts: AepFacts = new FactsRecord(ev);
-    // a redelivery, or an event the schema stage refused: nothing else runs
+    // a redelivery (or a redacted copy counted as one), or an event the schema stage refused: nothing else runs
     if (s.identity.observe(ev, facts) || ev.rejected) return facts;
     const f = facts as AepFacts & EventKeys;
     f.scope = scopeOf(ev.type);
