@@ -31,6 +31,11 @@ export interface AepEvent extends ParsedEvent {
   payloadValid: boolean;
   /** True when the type is a registered core type. */
   registered: boolean;
+  /**
+   * True when the schema stage refused the event but its `(source, id)` is still trustworthy
+   * ({@link identityOfRejected} in src/aep/protocol.ts): only the identity analyzer sees it.
+   */
+  rejected?: true;
 }
 
 /** Envelope attribute accessors with the right types (envelope already validated). */

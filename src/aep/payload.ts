@@ -12,7 +12,7 @@ import { mapSchemaErrors, type SchemaFinding, type Wording } from '../core/schem
 import { loadGeneratedValidators, type GeneratedValidators } from '../core/schema/generated.ts';
 import { buildCaptureTree, type CaptureNode } from './capture.ts';
 import { aepWording, ENVELOPE_RULES } from './rules/envelope.ts';
-import { AEP_SCHEMA_BASE_ID, loadAepRegistry, type AepRegistryType } from './schemas.ts';
+import { AEP_SCHEMA_BASE_ID, loadAepRegistry, type AepCaptureLevel, type AepRegistryType } from './schemas.ts';
 
 // the registry loads on its first use, not with the module (`--version` and `--help` need none)
 let registry: Map<string, AepRegistryType> | undefined;
@@ -107,6 +107,40 @@ export function captureTreeFor(type: string): CaptureNode | undefined {
     trees.set(type, t);
   }
   return t ?? undefined;
+}
+
+/** A member a registered type's payload REQUIRES, with the capture level it is annotated with (AEP-0002 §5.1). */
+export interface RequiredMember {
+  name: string;
+  level: AepCaptureLevel;
+  /** The finding an empty payload gets for this member (rule, pointer under `/data`, sentence). */
+  finding: SchemaFinding;
+}
+const requiredCache = new Map<string, readonly RequiredMember[]>();
+
+/**
+ * The top-level members the payload schema of `type` requires (read from what an empty payload
+ * is refused for), each with its `x-aep-capture` level; empty for a schema-less type or one whose
+ * payload may be empty.
+ */
+export function requiredMembers(type: string): readonly RequiredMember[] {
+  let r = requiredCache.get(type);
+  if (r === undefined) {
+    const pv = payloadValidator(type);
+    const found: RequiredMember[] = [];
+    r = found;
+    if (pv && !pv({})) {
+      const tree = captureTreeFor(type);
+      for (const f of payloadFindings(type, {}, { base: '/data' })) {
+        const m = /^\/data\/([^/]+)$/.exec(f.pointer);
+        if (!m) continue;
+        const name = m[1]!.replace(/~1/g, '/').replace(/~0/g, '~');
+        found.push({ name, level: tree?.properties?.get(name)?.level ?? 'metadata', finding: f });
+      }
+    }
+    requiredCache.set(type, r);
+  }
+  return r;
 }
 
 /** The registry row of a core type, or `undefined` when the type is not registered. */

@@ -3,6 +3,7 @@
  * rules, for each parsed JSONL line. docs/architecture.md §Data flow; AEP-0001 §5-§8, AEP-0002 §3-§5.
  */
 import { canonicalJson } from '../core/canonical.ts';
+import { isUri } from '../core/schema/formats.ts';
 import { exactIntegerOfLiteral, MAX_EXACT_EXPONENT, numberLiteralAt, parseJsonText, type DuplicateKey } from '../core/json.ts';
 import { differingCopies } from '../core/json-copies.ts';
 import type { FindingSink } from '../core/finding.ts';
@@ -11,8 +12,8 @@ import type { ProtocolChecker } from '../core/pipeline.ts';
 import type { CheckerOutput } from '../core/protocol.ts';
 import { makeFinding, RULE_ERROR, type ParsedEvent, type RuleMeta } from '../core/rule.ts';
 import { Engine, selectedSink, type RuleSelection } from '../core/engine.ts';
-import type { AepEvent } from './event.ts';
-import { envelopeFindings, envelopeValidator, knownAepTypes, payloadFindings, payloadValidator, registryEntry } from './payload.ts';
+import { CAPTURE_RANK, type AepEvent } from './event.ts';
+import { envelopeFindings, envelopeValidator, knownAepTypes, payloadFindings, payloadValidator, registryEntry, requiredMembers } from './payload.ts';
 import { AEP_EVENT_RULES, AEP_SCHEMA_RULES } from './rules/index.ts';
 import { ENVELOPE_RULES } from './rules/envelope.ts';
 import { AEP_STREAM_RULES, AepStreamModel, DEFAULT_AEP_STREAM_OPTIONS, type AepStreamOptions, type AepStreamState } from './stream/index.ts';
@@ -126,11 +127,45 @@ export function checkAepEvent(ev: ParsedEvent, sink: FindingSink): AepEvent | un
     }
   }
   const capture = (typeof v.capture === 'string' ? v.capture : 'metadata') as AepCaptureLevel;
+  // AEP-0001 §5.1 #17: `data` is OPTIONAL, but an absent payload lacks every member its type
+  // REQUIRES; only those gated at or below the declared capture are owed (AEP-0002 §5.1 rule 1,
+  // so at `none`, where data is absent by rule, nothing is)
+  if (data === undefined && entry && capture !== 'none') {
+    for (const m of requiredMembers(type)) {
+      if (CAPTURE_RANK[m.level] > CAPTURE_RANK[capture]) continue;
+      payloadValid = false;
+      const message = `Missing required member "${m.name}": the event has no "data", and ${type} requires "${m.name}" at capture ${capture}.`;
+      sink(makeFinding(schemaRule(m.finding.ruleId), { pointer: m.finding.pointer, message }, ev));
+    }
+  }
   const out = ev as AepEvent;
   out.type = type;
   out.capture = capture;
   out.payloadValid = payloadValid;
   out.registered = entry !== undefined;
+  return out;
+}
+
+/**
+ * A refused event (envelope, `seq`/`epoch` or type findings) as the identity analyzer's input,
+ * when its `(source, id)` is still trustworthy; else `undefined`. `id` is unique per emitter
+ * whatever else the event gets wrong (AEP-0001 §5.1 #2), so a later event reusing it is still
+ * compared with it. Trustworthy: an AEP 0.1 event (`aep` is also the format marker, §5.1 #1,
+ * so another value may not be an AEP event at all) whose `id` is a non-empty string and whose
+ * `source` a URI (§5.1 #6), and no envelope attribute repeated in the line: which copy counts
+ * is undefined (RFC 8259 §4), so neither the pair nor the content it is compared by would be
+ * known.
+ */
+export function identityOfRejected(ev: ParsedEvent): AepEvent | undefined {
+  const v = ev.value;
+  if (v.aep !== '0.1' || typeof v.id !== 'string' || v.id === '' || typeof v.source !== 'string' || !isUri(v.source)) return undefined;
+  for (const d of ev.duplicates) if (d.pointer.lastIndexOf('/') === 0) return undefined;
+  const out = ev as AepEvent;
+  out.type = typeof v.type === 'string' ? v.type : '';
+  out.capture = 'metadata';
+  out.payloadValid = false;
+  out.registered = false;
+  out.rejected = true;
   return out;
 }
 
@@ -173,7 +208,12 @@ export function createAepChecker(opts: AepCheckOptions, out: CheckerOutput): Pro
       const t = ev.value.type;
       if (typeof t === 'string') stats.types.set(t, (stats.types.get(t) ?? 0) + 1);
       const aev = checkAepEvent(ev, checkSink);
-      if (!aev) return;
+      if (!aev) {
+        // a refused event whose identity can still be trusted reaches the identity check only
+        const id = identityOfRejected(ev);
+        if (id) engine.streamEvent(id);
+        return;
+      }
       if (aev.payloadValid) engine.checkEvent(aev);
       engine.streamEvent(aev);
     },

@@ -101,7 +101,7 @@ test('ack window: by the time attributes, exclusive bound, configurable; an unac
     at('c1', 'control.pause', '2026-11-30T12:00:00Z'),
     event('control.accepted', 1, { cause: 'c1', time: '2026-11-30T12:00:25Z' }),
     at('c2', 'control.resume', '2026-11-30T12:00:30Z'),
-    at('c3', 'control.cancel', '2026-11-30T12:00:31Z'),
+    at('c3', 'control.cancel', '2026-11-30T12:00:31Z', { data: { scope: 'run' } }),
   ];
   const fs = await checkText(jsonl(lines));
   assert.deepEqual(fs.map((f) => `${f.severity}:${f.ruleId}@${f.line}${f.pointer}`), ['warning:aep/ack-window@3/time', 'info:aep/command-unacked@4/id']);

@@ -15,13 +15,11 @@ const root = new URL('../../', import.meta.url);
 const BRIDGE_IDS = new Set(AEP_BRIDGE_RULES.map((r) => r.id));
 
 const PROTOCOLS: { name: string; rules: () => readonly RuleMeta[]; dir: URL; skip?: Set<string>; noFailCase?: Set<string>; kinds?: string[] }[] = [
-  // aep/id-unverifiable needs a regular file that changes while it is checked, which a static
-  // case cannot be (test/aep-stream/identity-reread.test.ts provokes it)
   // the bridge rules' cases are bridge inputs (`<slug>.ce.jsonl`, `<slug>.otlp.jsonl`), read
   // through the --from decorator in conformance/aep-bridges/ (test/aep-bridges/conformance.test.ts)
   // internal/rule-error needs a rule that throws, which no input of a correct checker provokes:
   // test/invariants/aep.test.ts breaks a rule on purpose
-  { name: 'aep', rules: aepRules, dir: new URL('conformance/aep/', root), noFailCase: new Set(['aep/id-unverifiable']), skip: new Set([...BRIDGE_IDS, 'internal/rule-error']) },
+  { name: 'aep', rules: aepRules, dir: new URL('conformance/aep/', root), skip: new Set([...BRIDGE_IDS, 'internal/rule-error']) },
   { name: 'aep-bridges', rules: () => AEP_BRIDGE_RULES, dir: new URL('conformance/aep-bridges/', root), kinds: ['.ce', '.otlp'] },
   // ahp/wire-root is reported only for a value that is not a JSON object (an array, a string,
   // null), which the reader already reports as jsonl/not-object before the AHP checker sees it

@@ -11,6 +11,20 @@
  * Most events never repeat, so this saves canonicalising and hashing every line; standard
  * input and pipes keep the digest. Also keeps the run's input names (shared as
  * {@link InputNames} by the compact tables of the other analyzers). Releases nothing.
+ *
+ * Down-leveled redelivery (AEP-0001 §8.2(b): a re-emitting party MAY down-level, rewriting
+ * `capture`; §7 rule 2: a repeated position is redelivery, dedupe on `(source, id)`): a repeat
+ * at a lower `capture` is a redelivery when it is exactly the first copy brought to that level
+ * by src/aep/downlevel.ts (members above it dropped, `[metadata*]` members degraded, the envelope
+ * unchanged; absent `capture` read as `metadata`, §5.1). `full` to `redacted` is a redacting
+ * re-emitter's (§8.2(e)), whose pipeline is a floor others may exceed (AEP-0003 §9 item 4): a copy
+ * equal to ours is a redelivery; one that differs only in what `metadata` drops cannot be told
+ * from changed content and is `unverifiable`, yet counted once (its envelope and position are
+ * the first copy's). The first copy's content for this comes from the
+ * line read back when there is one; otherwise (digest entries) a side table keeps, for each
+ * first copy above `none`, the digests of it down-leveled to each lower level: both give the same
+ * verdict. A first copy with integers beyond 2^53 inside `data` (whose places a down-level may
+ * move) or refused by the schema stage is compared exactly only.
  */
 import { lineFingerprint, sameAsReadBack, type Hash64 } from '../../core/canonical.ts';
 import { markOf, type Mark } from '../../core/mark.ts';
@@ -20,6 +34,12 @@ import type { AepCapLog } from './budget.ts';
 import { contentHash, idKeyHash } from './canonical.ts';
 import type { InputNames } from './markers.ts';
 import { CompactTable } from '../../core/table.ts';
+import { canonicalJson as canonicalText, textKey } from '../../core/canonical.ts';
+import { parseJsonText } from '../../core/json.ts';
+import { downlevelEvent } from '../downlevel.ts';
+import { CAPTURE_RANK } from '../event.ts';
+import { createRedactor, type Redactor } from '../redact.ts';
+import type { AepCaptureLevel } from '../schemas.ts';
 
 /** What the table remembers about the first event of a `(source, id)`. */
 export type IdEntry = {
@@ -137,14 +157,48 @@ export class AepIdTable {
   }
 }
 
+/** The levels below `full`, highest first (the down-level digests' column order). */
+const LOWER: readonly AepCaptureLevel[] = ['redacted', 'metadata', 'none'];
+/** Side-table columns: the first copy's capture rank, then two words per level of {@link LOWER}. */
+const DL_U32 = { rank: 0, digests: 1, count: 7 } as const;
+
+/**
+ * The canonical texts of `value` (a first copy whose envelope passed) down-leveled to each
+ * level below its capture, by level; empty when a down-level could move an exact big integer.
+ */
+export function downlevelTexts(value: Record<string, unknown>, bigIntegers: ExactBig, redactor: Redactor): Map<AepCaptureLevel, string> {
+  const out = new Map<AepCaptureLevel, string>();
+  const capture = (typeof value.capture === 'string' ? value.capture : 'metadata') as AepCaptureLevel;
+  const rank = CAPTURE_RANK[capture];
+  if (!(rank > 0)) return out;
+  for (const b of bigIntegers) if (b.pointer.startsWith('/data/')) return out;
+  for (const level of LOWER) {
+    if (CAPTURE_RANK[level] >= rank) continue;
+    const r = downlevelEvent(value, level, level === 'redacted' ? { redact: redactor } : {});
+    if (r.capture === level) out.set(level, canonicalText({ value: r.event, bigIntegers }));
+  }
+  return out;
+}
+
+type ExactBig = ParsedEvent['bigIntegers'];
+
+/** The canonical text of a repeat with its capture default written out (AEP-0001 §5.1: absent is `metadata`). */
+function copyText(ev: AepEvent, value: Record<string, unknown> = ev.value): string {
+  return canonicalText({ value: 'capture' in value ? value : { ...value, capture: 'metadata' }, bigIntegers: ev.bigIntegers });
+}
+
 /** What the identity analyzer found about one event. */
 export interface IdentityFacts {
-  /** The first occurrence, when this event repeats it exactly (canonical content): then no other fact is set. */
+  /** The first occurrence, when this event repeats it (exactly, or down-leveled): then no other fact is set. */
   redelivery?: Mark;
+  /** With `redelivery`: the first copy's capture, when this repeat is that copy down-leveled to its own capture. */
+  downleveledFrom?: AepCaptureLevel;
   /** The first occurrence, when this event reuses its `(source, id)` with other content. */
   collision?: Mark;
-  /** The first occurrence, when this event repeats its `(source, id)` but that line could not be read back to compare. */
+  /** The first occurrence, when this event repeats its `(source, id)` but whether it is the same event cannot be decided. */
   unverifiable?: Mark;
+  /** With `unverifiable`: `read-back` (the first line could not be read back as it was) or `redaction` (a `redacted` copy of a `full` event whose free text another pipeline redacted). */
+  unverifiableWhy?: 'read-back' | 'redaction';
 }
 
 /** `(source, id)` identity and dedupe for one run. */
@@ -152,12 +206,20 @@ export class IdentityAnalyzer {
   private readonly ids: AepIdTable;
   /** How to read back lines of re-readable inputs, by input index. */
   private readonly rereaders = new Map<number, (byteOffset: number) => string | undefined>();
+  /** Down-level digests of digest entries above `none` ({@link DL_U32}); forgets with the same cap, oldest half first. */
+  private readonly lower: CompactTable;
+  private redactorOnce: Redactor | undefined;
 
   constructor(
     private readonly maxIds: number,
     private readonly caps: AepCapLog,
   ) {
     this.ids = new AepIdTable(maxIds);
+    this.lower = new CompactTable({ u32: DL_U32.count, f64: 0, cap: maxIds, forget: 'half' });
+  }
+
+  private get redactor(): Redactor {
+    return (this.redactorOnce ??= createRedactor());
   }
 
   /** The `(source, id)` table (a holder of the memory budget). */
@@ -175,22 +237,97 @@ export class IdentityAnalyzer {
     return this.ids.size;
   }
 
-  /** Compare `ev` with the first occurrence of its `(source, id)`; true when it is a redelivery. */
+  /** Compare `ev` with the first occurrence of its `(source, id)`; true when it is a redelivery (or a redacted copy counted as one). */
   observe(ev: AepEvent, facts: IdentityFacts): boolean {
     const key = idKeyHash(attr(ev, 'source')!, attr(ev, 'id')!);
     const first = this.ids.get(key);
     if (!first) {
-      if (this.ids.add(key, this.entry(ev))) this.caps.note('maxIds', this.maxIds, () => markOf(ev));
+      const entry = this.entry(ev);
+      if (this.ids.add(key, entry)) this.caps.note('maxIds', this.maxIds, () => markOf(ev));
+      if (entry.kind === 'digest') this.keepLower(key, ev);
       return false;
     }
     const firstAt: Mark = { file: this.ids.fileName(first.file), line: first.line };
-    const same = this.sameContent(first, ev);
-    if (same === true) {
+    let same: boolean | undefined | AepCaptureLevel | 'redaction' = this.sameContent(first, ev);
+    if (same === false && !ev.rejected) same = this.downleveled(key, first, ev);
+    if (same === true || typeof same === 'string') {
+      if (same === 'redaction') {
+        // same envelope and position, same content at `metadata`: counted once, like a redelivery
+        facts.unverifiable = firstAt;
+        facts.unverifiableWhy = 'redaction';
+        return true;
+      }
       facts.redelivery = firstAt;
+      if (typeof same === 'string') facts.downleveledFrom = same;
       return true;
     }
     if (same === false) facts.collision = firstAt;
-    else facts.unverifiable = firstAt;
+    else {
+      facts.unverifiable = firstAt;
+      facts.unverifiableWhy = 'read-back';
+    }
+    return false;
+  }
+
+  /**
+   * Keep the down-level digests of a first copy held as a digest entry (none for a copy at
+   * `none` or refused; a row left from a forgotten first copy of the same key is cleared).
+   */
+  private keepLower(key: Hash64, ev: AepEvent): void {
+    const t = this.lower;
+    if (ev.rejected || CAPTURE_RANK[ev.capture] === 0) {
+      const old = t.slot(key);
+      if (old !== undefined) t.setU(old, DL_U32.rank, 0);
+      return;
+    }
+    const texts = downlevelTexts(ev.value, ev.bigIntegers, this.redactor);
+    const s = t.slot(key) ?? t.add(key);
+    t.setU(s, DL_U32.rank, texts.size === 0 ? 0 : CAPTURE_RANK[ev.capture]);
+    LOWER.forEach((level, i) => {
+      const text = texts.get(level);
+      const h = text === undefined ? { hi: 0, lo: 0 } : textKey(text);
+      t.setU(s, DL_U32.digests + 2 * i, h.hi);
+      t.setU(s, DL_U32.digests + 2 * i + 1, h.lo);
+    });
+  }
+
+  /**
+   * Whether `ev`, which is not an exact repeat, is the first copy down-leveled to its capture:
+   * the first copy's capture when it is, `'redaction'` when it is a `redacted` copy of a `full`
+   * event that matches it at `metadata` only, `undefined` when the first line cannot be read
+   * back, else false.
+   */
+  private downleveled(key: Hash64, first: IdEntry, ev: AepEvent): AepCaptureLevel | 'redaction' | false | undefined {
+    const to = ev.capture;
+    let from: AepCaptureLevel;
+    let matches: (level: AepCaptureLevel, text: string) => boolean;
+    if (first.kind === 'digest') {
+      const t = this.lower;
+      const s = t.slot(key);
+      const rank = s === undefined ? 0 : t.getU(s, DL_U32.rank);
+      if (rank <= CAPTURE_RANK[to]) return false;
+      from = (['none', 'metadata', 'redacted', 'full'] as const)[rank]!;
+      matches = (level, text) => {
+        const i = LOWER.indexOf(level);
+        const h = textKey(text);
+        return h.hi === t.getU(s!, DL_U32.digests + 2 * i) && h.lo === t.getU(s!, DL_U32.digests + 2 * i + 1) && (h.hi !== 0 || h.lo !== 0);
+      };
+    } else {
+      const line = this.rereaders.get(first.file)?.(first.byteOffset);
+      if (line === undefined || lineFingerprint(line) !== first.fingerprint) return undefined;
+      const parsed = parseJsonText(line, Number.MAX_SAFE_INTEGER);
+      if (!parsed.ok || parsed.value === null || typeof parsed.value !== 'object' || Array.isArray(parsed.value)) return false;
+      const value = parsed.value as Record<string, unknown>;
+      from = (typeof value.capture === 'string' && value.capture in CAPTURE_RANK ? value.capture : 'metadata') as AepCaptureLevel;
+      if (CAPTURE_RANK[from] <= CAPTURE_RANK[to]) return false;
+      const texts = downlevelTexts(value, parsed.bigIntegers, this.redactor);
+      matches = (level, text) => texts.get(level) === text;
+    }
+    if (matches(to, copyText(ev))) return from;
+    if (from === 'full' && to === 'redacted') {
+      const projected = downlevelEvent(ev.value, 'metadata');
+      if (projected.capture === 'metadata' && matches('metadata', copyText(ev, projected.event))) return 'redaction';
+    }
     return false;
   }
 
@@ -201,7 +338,8 @@ export class IdentityAnalyzer {
    */
   private entry(ev: ParsedEvent): IdEntry {
     const file = this.ids.fileIndex(ev.source);
-    if (ev.reread && file < MAX_LINE_FILES && ev.byteOffset < MAX_LINE_OFFSET) {
+    // a refused event keeps a digest: the line read back is only ever down-leveled as a sound event
+    if (ev.reread && !(ev as AepEvent).rejected && file < MAX_LINE_FILES && ev.byteOffset < MAX_LINE_OFFSET) {
       this.rereaders.set(file, ev.reread);
       return { kind: 'line', fingerprint: lineFingerprint(ev.text), byteOffset: ev.byteOffset, line: ev.line, file };
     }

@@ -13,7 +13,9 @@
  * facts carry only `ev` and `redelivery`: the repeat is never counted twice (ordering,
  * terminals, acks, forms) and reaches no verdict but `aep/redelivery` (and `aep/state-cap`,
  * which reads the {@link AepCapLog}). Per-event rules still run on the repeated line: they
- * describe that line, not the stream.
+ * describe that line, not the stream. An event the schema stage refused reaches the model only
+ * when its `(source, id)` is trustworthy (`rejected`, src/aep/protocol.ts), and only identity
+ * runs on it: a later reuse of its id is still a collision.
  */
 import { StateBudget } from '../../core/state-budget.ts';
 import { CapLog } from '../../core/caps.ts';
@@ -66,8 +68,10 @@ class FactsRecord implements AepFacts {
   scope: AepScope | undefined = undefined;
   at: Mark | undefined = undefined;
   redelivery: Mark | undefined = undefined;
+  downleveledFrom: AepFacts['downleveledFrom'] = undefined;
   collision: Mark | undefined = undefined;
   unverifiable: Mark | undefined = undefined;
+  unverifiableWhy: AepFacts['unverifiableWhy'] = undefined;
   session: AepFacts['session'] = undefined;
   seq: bigint | undefined = undefined;
   runTerminal: AepFacts['runTerminal'] = undefined;
@@ -177,7 +181,8 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
   observe(ev: AepEvent): AepFacts {
     const s = this.state;
     const facts: AepFacts = new FactsRecord(ev);
-    if (s.identity.observe(ev, facts)) return facts; // a redelivery: nothing else runs
+    // a redelivery (or a redacted copy counted as one), or an event the schema stage refused: nothing else runs
+    if (s.identity.observe(ev, facts) || ev.rejected) return facts;
     const f = facts as AepFacts & EventKeys;
     f.scope = scopeOf(ev.type);
     f.at = markOf(ev);

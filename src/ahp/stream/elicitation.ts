@@ -90,8 +90,8 @@ export interface PairFacts {
   request?: ElicitRequestInfo;
   /** `absent`: an earlier, not yet answered request of the same source, session, server and mode that this result can only be answering. */
   candidate?: Mark;
-  /** `request`: the parent request and the result both carry a session id, and they differ. */
-  sessionMismatch?: boolean;
+  /** `request`: the parent request carries a session id and the result carries another one (`other`) or none (`absent`). */
+  sessionMismatch?: 'other' | 'absent';
   /** `unknown`: an earlier user.elicitation.request with the parent's id from another source. */
   otherSource?: Mark;
 }
@@ -333,7 +333,7 @@ export class Elicitation {
         if (info) facts.pair.request = info;
         const mine = sessionPrintOf(ev);
         const theirs = id.sessionPrint(ps);
-        if (mine !== undefined && theirs !== undefined && mine !== theirs) facts.pair.sessionMismatch = true;
+        if (theirs !== undefined && mine !== theirs) facts.pair.sessionMismatch = mine === undefined ? 'absent' : 'other';
         // the request is answered: a later result without a parent is not taken for its answer
         const sig = signature(ev);
         if (this.openRequests.get(sig)?.key === keyNumber(pk!)) this.openRequests.delete(sig);
