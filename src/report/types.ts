@@ -35,6 +35,8 @@ export interface ReportContext {
   rules?: readonly RuleMeta[];
   /** Input names in the order given (`<stdin>` for standard input): JUnit suites for clean inputs. */
   sources?: readonly string[];
+  /** Findings json, sarif and junit hold in memory before sorting them through a temporary file (src/report/spool.ts; tests lower it). */
+  memoryFindings?: number;
 }
 
 /** A streaming reporter for `validate`: `finding` as they come, `finish` once at the end. */
