@@ -143,6 +143,8 @@ export function textReporter(out: Output, ctx: ReportContext): Reporter {
     },
     inputSummary(source, s) {
       flush();
+      // --quiet: a passing input says nothing (the total line still counts it)
+      if (ctx.quiet && !reached(s, threshold)) return;
       // right under the input's findings; the next input's findings start after a blank line
       out.write(`${reached(s, threshold) ? chalk.red('✖') : chalk.green('✔')} ${source}: ${summaryLine(s)}\n`);
       lastSource ??= source;
@@ -194,8 +196,11 @@ export function fixtureTextReporter(out: Output, ctx: ReportContext): FixtureRep
   return {
     caseResult(c: CaseResult) {
       if (ctx.quiet && c.status !== 'fail' && c.status !== 'error') return;
-      const where = c.file ? chalk.dim(`  ${c.file}${c.line ? `:${c.line}` : ''}`) : '';
-      out.write(`${style[c.status](STATUS_LABEL[c.status].padEnd(11))} ${c.id}${where}\n`);
+      // a case that is its file is named once, by its path (`conformance/aep/pass/x.jsonl`, not `pass/x.jsonl  conformance/aep/pass/x.jsonl`)
+      const isFile = c.file !== undefined && !c.line && (c.file === c.id || c.file.endsWith(`/${c.id}`));
+      const name = isFile ? c.file! : c.id;
+      const where = c.file && !isFile ? chalk.dim(`  ${c.file}${c.line ? `:${c.line}` : ''}`) : '';
+      out.write(`${style[c.status](STATUS_LABEL[c.status].padEnd(11))} ${name}${where}\n`);
       if (c.status === 'pass') return;
       if (c.status === 'fail' && c.expected && c.actual) out.write(`    expected ${c.expected}; got ${c.actual}\n`);
       if (c.deviationReason) out.write(`    deviation: ${c.deviationReason}\n`);
