@@ -150,6 +150,9 @@ export function unknownRuleMessage(protocol: CliProtocol, id: string, verb: stri
   return `${protocol.name}: unknown rule "${id}"${hint} (\`${protocol.name} rules\` lists them all)\n`;
 }
 
+/** The rule id `explain --help` gives as its example, one of each protocol's own (a test checks both exist). */
+export const EXPLAIN_EXAMPLE: Readonly<Record<CliProtocol['name'], string>> = { aep: 'aep/time-format', ahp: 'ahp/event-id-reuse' };
+
 /** Register `fixtures`, `rules` and `explain` on `program`. */
 export function addCatalogueAndFixtureVerbs(program: Command, protocol: CliProtocol, io: CliIO, setExit: (code: number) => void): void {
   const fixtures = program
@@ -179,7 +182,7 @@ export function addCatalogueAndFixtureVerbs(program: Command, protocol: CliProto
   program
     .command('explain')
     .description('describe one rule, with its citation and a failing and a passing example')
-    .argument('<rule>', 'rule id, e.g. aep/time-format')
+    .argument('<rule>', `rule id, e.g. ${EXPLAIN_EXAMPLE[protocol.name]}`)
     .action(async (id: string) => {
       const [{ renderExplain }, { findExamples }] = await Promise.all([import('../report/catalogue.ts'), import('../fixture-runner/examples.ts')]);
       const rules = protocol.rules();

@@ -390,7 +390,7 @@ async function checkDocument(source: string, buf: Buffer, checker: ProtocolCheck
   }
   let offset = 0;
   if (text.charCodeAt(0) === 0xfeff) {
-    sink(framingFinding('jsonl/bom', { source, line: 1, column: 1, byteOffset: 0 }, 'Input starts with a UTF-8 byte order mark (EF BB BF); JSON text must not begin with one. It was skipped.'));
+    sink(framingFinding('jsonl/bom', { source, line: 1, column: 1, byteOffset: 0 }, 'Input starts with a UTF-8 byte order mark (EF BB BF); JSON text must not begin with one. The mark was skipped and the rest of the document checked.'));
     text = text.slice(1);
     offset = 3;
   }
