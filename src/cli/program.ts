@@ -22,7 +22,7 @@ import { createReporter, FORMATS, type FormatName } from '../report/index.ts';
 import type { Output } from '../report/types.ts';
 import type { RuleSelection } from '../core/engine.ts';
 import { outputIsInput, reportFileFor } from './output.ts';
-import { addCatalogueAndFixtureVerbs, nearestRuleIds, unknownRuleMessage } from './verbs.ts';
+import { addCatalogueAndFixtureVerbs, nearestRuleIds, terminalWidth, unknownRuleMessage } from './verbs.ts';
 
 /** Process access for the CLI (real process in bins; fakes in tests). */
 export interface CliIO {
@@ -34,6 +34,8 @@ export interface CliIO {
   stdoutIsTTY: boolean;
   /** True when stderr is a terminal (progress line). */
   stderrIsTTY: boolean;
+  /** The terminal's width in columns when stdout is one (text output wraps to it; `COLUMNS` otherwise). */
+  columns?: number;
   /** The clock of the progress line, in milliseconds (tests; `Date.now` by default). */
   now?: () => number;
   /** True when stdin is a terminal (`validate` with no file then says it reads standard input). */
@@ -251,6 +253,7 @@ export async function runValidate(protocol: CliProtocol, files: string[], opts: 
     failOn: opts.failOn,
     rules: protocol.rules(),
     sources: inputs.map((i) => i.source),
+    width: toFile ? undefined : terminalWidth(io),
   });
   const counter = new FindingCounter((f: Finding) => reporter.finding(f), { strict: opts.strict, maxFindings: opts.maxFindings });
   const groups = streamGroups(inputs, opts.each as boolean | undefined);
@@ -442,6 +445,7 @@ export function processIO(program = basename(process.argv[1] ?? 'aep').replace(/
     env: process.env,
     stdoutIsTTY: Boolean(process.stdout.isTTY),
     stderrIsTTY: Boolean(process.stderr.isTTY),
+    columns: process.stdout.isTTY ? process.stdout.columns : undefined,
     // isatty, not process.stdin.isTTY: that would open the stdin stream (and load its modules) on every run
     stdinIsTTY: isatty(0),
     writeFailed: () => failed,

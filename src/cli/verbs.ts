@@ -101,9 +101,9 @@ export async function runFixturesVerb(protocol: CliProtocol, dir: string, opts: 
  * The width to wrap text output to: the terminal's columns when stdout is a terminal (`COLUMNS`,
  * else 100, when it does not say), `undefined` when piped (never wrapped, never cut).
  */
-function terminalWidth(io: CliIO): number | undefined {
+export function terminalWidth(io: CliIO): number | undefined {
   if (!io.stdoutIsTTY) return undefined;
-  const cols = process.stdout.columns || Number(io.env.COLUMNS);
+  const cols = io.columns || Number(io.env.COLUMNS);
   return Number.isInteger(cols) && cols > 0 ? cols : 100;
 }
 

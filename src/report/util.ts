@@ -80,3 +80,25 @@ export function chunkedOutput(out: Output): Output & { flush(): void } {
     },
   };
 }
+
+/**
+ * Break `text` into lines of at most `width` characters at spaces; a word longer than `width`
+ * is split, never cut, so every character is kept.
+ */
+export function wrapText(text: string, width: number): string[] {
+  const w = Math.max(1, width);
+  const lines: string[] = [];
+  let cur = '';
+  for (let word of text.split(' ')) {
+    while (word.length > w) {
+      if (cur) lines.push(cur), (cur = '');
+      lines.push(word.slice(0, w));
+      word = word.slice(w);
+    }
+    if (!cur) cur = word;
+    else if (cur.length + 1 + word.length <= w) cur += ' ' + word;
+    else lines.push(cur), (cur = word);
+  }
+  lines.push(cur);
+  return lines;
+}
