@@ -16,6 +16,7 @@ import { AHP_EVENT_RULES, AHP_MESSAGE_RULES } from './rules/index.ts';
 import { reportSchemaFindings, resolveRoot, schemaStage } from './rules/schema.ts';
 import { ahpEventTypes } from './schemas.ts';
 import { AHP_STREAM_RULES, AhpStreamModel, DEFAULT_AHP_STREAM_OPTIONS, type AhpFacts, type AhpStreamOptions, type AhpStreamState } from './stream/index.ts';
+import { bindingHint } from './binding-hint.ts';
 
 export type { AhpBinding, AhpMessage, AhpMessageKind } from './message.ts';
 
@@ -62,6 +63,7 @@ export function ahpDriver(opts: AhpCheckOptions = {}): ProtocolDriver {
     name: 'ahp',
     cr: 'reject',
     framingSpecs: AHP_FRAMING_SPECS,
+    bindingHint: (text, source, framing) => bindingHint(text, framing === 'jsonl' ? 'stdio' : bindingOf(source)),
     createChecker(sink: FindingSink, stats: RunStats): ProtocolChecker {
       const model = new AhpStreamModel(streamOpts);
       opts.onStreamState?.(model.state);

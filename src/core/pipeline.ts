@@ -10,6 +10,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import type { Finding, FindingSink } from './finding.ts';
 import { DEFAULT_MAX_DEPTH, parseJsonText } from './json.ts';
+import { HintHold } from './hint-hold.ts';
 import { DEFAULT_MAX_LINE_BYTES, framingFinding, readJsonl, type FramingSpecs, type JsonlLine } from './jsonl.ts';
 import { gunzipIfCompressed, type GzipState } from './gzip.ts';
 import { RuleCrashError, type ParsedEvent } from './rule.ts';
@@ -72,6 +73,8 @@ export interface ProtocolDriver {
   framingSpecs?: FramingSpecs;
   /** When true, `jsonl/not-object` and friends use this protocol's wording (unused hook). */
   createChecker(sink: FindingSink, stats: RunStats): ProtocolChecker;
+  /** The sentence naming the framing that would read `text` of `source`, which failed to parse as `framing` (AHP: `--binding`). */
+  bindingHint?(text: string, source: string, framing: 'jsonl' | 'document'): string | undefined;
 }
 
 /**
@@ -320,7 +323,7 @@ export async function runPipeline(
         stats.bytes += doc.length;
         // a document is one framing unit: the line cap applies to it whole (never a silent pass)
         if (gz.corrupt) sink(gzipCorrupt(input.source, 1, gz.corrupt));
-        else if (doc.buf) await checkDocument(input.source, doc.buf, checker, sink, stats, maxDepth);
+        else if (doc.buf) await checkDocument(input.source, doc.buf, checker, sink, stats, maxDepth, driver.bindingHint && ((t) => driver.bindingHint!(t, input.source, 'document')));
         else sink(framingFinding('jsonl/line-too-long', { source: input.source, line: 1, column: 1, byteOffset: 0 }, `Document is ${doc.length} bytes long, over the cap of ${maxLineBytes} bytes (--max-line-bytes); it was not checked.`));
         doneBytes += doc.length;
         opts.onProgress?.(doneBytes);
@@ -331,10 +334,14 @@ export async function runPipeline(
       // An exception from parsing or checking is ours, not the input's: it must not be reported
       // as "cannot read" (RuleCrashError names the rule; anything else is an internal error).
       let ownError: unknown = undefined;
+      // an input none of whose lines parse may be what another binding reads (src/core/hint-hold.ts)
+      const hold = driver.bindingHint ? new HintHold(sink, (t) => driver.bindingHint!(t, input.source, 'jsonl')) : undefined;
       const onLine = (line: JsonlLine) => {
         try {
-          const ev = parseLine(line, sink, maxDepth);
+          hold?.line(line);
+          const ev = parseLine(line, hold?.sink ?? sink, maxDepth);
           if (ev) {
+            hold?.release();
             if (reread) ev.reread = reread;
             stats.events++;
             checker.onEvent(ev);
@@ -347,13 +354,14 @@ export async function runPipeline(
       const base = doneBytes;
       const gz: GzipState = { compressed: false };
       // a cut gzip stream is one finding: not also "empty input" when it broke before any line
-      const inputSink: FindingSink = (f) => (gz.corrupt && f.ruleId === 'jsonl/empty-input' ? undefined : sink(f));
+      const inputSink: FindingSink = (f) => (gz.corrupt && f.ruleId === 'jsonl/empty-input' ? undefined : (hold?.sink ?? sink)(f));
       try {
         const st = await readJsonl(gunzipIfCompressed(input.open(), gz), input.source, onLine, inputSink, {
           maxLineBytes,
           cr: driver.cr,
           onProgress: opts.onProgress ? (b) => opts.onProgress!(base + b) : undefined,
         });
+        hold?.end();
         stats.bytes += st.bytes;
         stats.lines += st.lines;
         doneBytes += st.bytes;
@@ -374,7 +382,7 @@ export async function runPipeline(
  * One whole-document input (HTTP binding, registration file): pretty-printing allowed;
  * locations are computed from the document text (line and column of the reported member).
  */
-async function checkDocument(source: string, buf: Buffer, checker: ProtocolChecker, sink: FindingSink, stats: RunStats, maxDepth: number): Promise<void> {
+async function checkDocument(source: string, buf: Buffer, checker: ProtocolChecker, sink: FindingSink, stats: RunStats, maxDepth: number, hint?: (text: string) => string | undefined): Promise<void> {
   const lines: JsonlLine[] = [];
   let text: string;
   const dec = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -399,7 +407,12 @@ async function checkDocument(source: string, buf: Buffer, checker: ProtocolCheck
     return;
   }
   stats.lines += text.split('\n').length;
-  const ev = parseLine({ source, line: 1, byteOffset: offset, text, byteLength: buf.length - offset, unterminated: false }, (f: Finding) => sink(relocate(f, text, offset)), maxDepth);
+  // a parse failure of a text that another binding reads says which (ProtocolDriver.bindingHint)
+  const hinted = (f: Finding): Finding => {
+    const sentence = f.ruleId === 'jsonl/invalid-json' ? hint?.(text) : undefined;
+    return sentence ? { ...f, message: `${f.message} ${sentence}` } : f;
+  };
+  const ev = parseLine({ source, line: 1, byteOffset: offset, text, byteLength: buf.length - offset, unterminated: false }, (f: Finding) => sink(relocate(hinted(f), text, offset)), maxDepth);
   if (!ev) return;
   stats.events++;
   checker.onEvent(ev);
