@@ -1,5 +1,6 @@
 /**
- * JSON reporters: one pretty-printed object and a newline, written at the end.
+ * JSON reporters: one pretty-printed object and a newline, written at the end (validate findings
+ * through src/report/spool.ts, the document written piece by piece).
  * Shape: schemas/report.schema.json (`kind`: `validate`, `pin-verify`, `pin-refresh` or `fixtures`), checked by
  * test/report/json.test.ts against real output. Findings keep their fields as produced (see
  * src/core/finding.ts) in a stable key order; absent locations are omitted, never null.

@@ -1,6 +1,6 @@
 /**
  * JUnit XML reporters (the de-facto Ant/Surefire shape CI systems read), hand-written with
- * {@link xmlEscape}; rendered once at the end.
+ * {@link xmlEscape}; validate findings go through src/report/spool.ts and are written at the end.
  *
  * validate: one `<testsuite>` per input; in it one `<testcase>` per rule that reported
  * (classname = input, name = rule id). The testcase fails (`<failure>`, one line per finding)

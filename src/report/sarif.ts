@@ -1,5 +1,5 @@
 /**
- * SARIF 2.1.0 reporters (OASIS SARIF v2.1.0), hand-written; rendered once at the end and
+ * SARIF 2.1.0 reporters (OASIS SARIF v2.1.0), hand-written; written at the end (validate findings through src/report/spool.ts) and
  * validated in tests against the 2.1.0 schema.
  *
  * validate: `tool.driver.rules` is the protocol's whole rule catalogue (id, one-line

@@ -90,7 +90,8 @@ function statisticsLines(s: Summary, chalk: ChalkInstance, width?: number): stri
       .map(([r, n]) => `${r} ${n}`);
     const line = `by rule: ${rows.join(', ')}`;
     if (width === undefined) out += chalk.dim(`  ${line}\n`);
-    else out += wrapWords(line.split(' ').map((text) => ({ text, style: (x) => chalk.dim(x), gap: 1 })), Math.max(width, 40), 2, 4);
+    // a rule and its count stay together on a line
+    else out += wrapWords(['by', 'rule:', ...rows.map((r, i) => (i < rows.length - 1 ? `${r},` : r))].map((text) => ({ text, style: (x) => chalk.dim(x), gap: 1 })), Math.max(width, 40), 2, 4);
   }
   if (s.coverage) {
     const other = Object.keys(s.coverage.unknown).length;
