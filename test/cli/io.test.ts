@@ -244,7 +244,8 @@ test('progress on a terminal: a finding clears the progress line first and it is
   const shown = screen.split('\n').map((l) => l.slice(l.lastIndexOf('\r\x1b[K') + (l.includes('\r\x1b[K') ? 4 : 0)));
   for (const l of shown.filter((x) => x.includes('error  aep/version'))) assert.match(l, /^<stdin>:\d+:\d+ +error +aep\/version /, JSON.stringify(l));
   // after every finding the progress text comes back (until the end clears it)
-  const afterFinding = screen.split(/error {2}aep\/version[^\n]*\n/).slice(1, -1);
+  // a finding on a terminal is its head line and the indented sentence under it
+  const afterFinding = screen.split(/error {2}aep\/version[^\n]*\n(?: {4}[^\n]*\n)*/).slice(1, -1);
   for (const rest of afterFinding) assert.match(rest, /^(\r\x1b\[K)?[0-9.]+ (of [0-9.]+ )?MiB/);
 });
 

@@ -88,3 +88,15 @@ test('an empty report is still one document', () => {
   const sarif = renderValidate('sarif', {}, [], SUMMARY);
   assert.match(sarif, /"results": \[\]\n/);
 });
+
+test('--max-findings still caps json, sarif and junit', async () => {
+  const { runCli } = await import('../cli/helpers.ts');
+  const args = ['validate', '--max-findings', '2', 'examples/aep/session-broken.jsonl'];
+  const json = JSON.parse((await runCli('aep', [...args, '-f', 'json'])).stdout) as { findings: unknown[]; summary: { errors: number; omitted: number } };
+  assert.equal(json.findings.length, 2);
+  assert.equal(json.summary.omitted, json.summary.errors - 2);
+  const sarif = JSON.parse((await runCli('aep', [...args, '-f', 'sarif'])).stdout) as { runs: [{ results: unknown[] }] };
+  assert.equal(sarif.runs[0].results.length, 2);
+  const junit = (await runCli('aep', [...args, '-f', 'junit'])).stdout;
+  assert.equal(junit.match(/<testcase /g)?.length, 2);
+});
