@@ -5,6 +5,7 @@
 import type { ProtocolDefinition } from '../core/protocol.ts';
 import { ruleSelection } from '../core/protocol.ts';
 import { bindingByName } from './binding.ts';
+import { bindingHint } from './binding-hint.ts';
 import { AHP_FRAMING_SPECS, ahpRules, createAhpChecker, knownAhpTypes } from './driver.ts';
 import type { AhpBinding } from './message.ts';
 import { DEFAULT_AHP_STREAM_OPTIONS, type AhpStreamOptions } from './stream/index.ts';
@@ -26,6 +27,7 @@ export const AHP: ProtocolDefinition & { name: 'ahp' } = {
   ],
   rules: ahpRules,
   knownTypes: knownAhpTypes,
+  bindingHint: (text, source, framing, o) => bindingHint(text, framing === 'jsonl' ? 'stdio' : ((o.binding as AhpBinding | undefined) ?? bindingByName(source))),
   framing: (source, o) => (((o.binding as AhpBinding | undefined) ?? bindingByName(source)) === 'stdio' ? 'jsonl' : 'document'),
   checker(options, out) {
     const o = options as typeof options & { binding?: AhpBinding; stream?: Partial<AhpStreamOptions>; onStreamState?: Parameters<typeof createAhpChecker>[0]['onStreamState']; single?: Parameters<typeof createAhpChecker>[0]['single'] };

@@ -46,6 +46,8 @@ export interface CliIO {
   stdoutIsTTY: boolean;
   /** True when stderr is a terminal (progress line). */
   stderrIsTTY: boolean;
+  /** The terminal's width in columns when stdout is one (text output wraps to it; `COLUMNS` otherwise). */
+  columns?: number;
   /** The clock of the progress line, in milliseconds (tests; `Date.now` by default). */
   now?: () => number;
   /** True when stdin is a terminal (`validate` with no file then says it reads standard input). */
@@ -185,6 +187,7 @@ export function processIO(program = basename(process.argv[1] ?? 'aep').replace(/
     env: process.env,
     stdoutIsTTY: Boolean(process.stdout.isTTY),
     stderrIsTTY: Boolean(process.stderr.isTTY),
+    columns: process.stdout.isTTY ? process.stdout.columns : undefined,
     // isatty, not process.stdin.isTTY: that would open the stdin stream (and load its modules) on every run
     stdinIsTTY: isatty(0),
     writeFailed: () => failed,

@@ -9,7 +9,8 @@ import { Option, type Command } from 'commander';
 import type { Finding } from '../core/finding.ts';
 import { PACKAGE_ROOT as PACKAGE_ROOT_URL } from '../core/paths.ts';
 import { exitCodeOf, tallyFindings, type RunResult } from '../run/run.ts';
-import { DEFAULT_EXTRACTION, DEFAULT_PIN_DIR, PIN_RULES, PinUsageError, pinRefresh, pinVerifyReport, type PinVerifyReport } from '../pin/index.ts';
+import { EXTRACTION_SOURCE } from '../pin/model.ts';
+import { DEFAULT_EXTRACTION, DEFAULT_PIN_DIR, PIN_RULES, pinRefresh, pinVerifyReport, type PinVerifyReport } from '../pin/index.ts';
 import { createReporter, FORMATS, type FormatName } from '../report/index.ts';
 import type { RuleMeta } from '../core/rule.ts';
 import { defaultColor, positiveInt, VERSION, type CliIO } from './common.ts';
@@ -87,10 +88,13 @@ export function verifiedLines(r: PinVerifyReport, dir: string, cwd: string): str
     else out += `  ✖ ${s.name}: sha256 ${s.actual} (${s.bytes} bytes), pin.json pins ${s.pinned}\n`;
   }
   const x = shown(r.extraction.path, cwd);
+  // the extraction is compared with what the schema.json present gives: only a verified one is the pinned one
+  const drifted = r.sources.find((s) => s.name === EXTRACTION_SOURCE)?.status === 'mismatch';
+  const of = drifted ? `the schema.json present, which is not the pinned one (its sha256 differs, above)` : 'the pinned schema.json';
   const what: Record<PinVerifyReport['extraction']['status'], string> = {
-    verified: `✔ extraction ${x}: equals the extraction of the pinned schema.json`,
-    mismatch: `✖ extraction ${x}: differs from the extraction of the pinned schema.json`,
-    failed: `✖ extraction ${x}: the pinned schema.json cannot be extracted`,
+    verified: `${drifted ? '✖' : '✔'} extraction ${x}: equals the extraction of ${of}`,
+    mismatch: `✖ extraction ${x}: differs from the extraction of ${of}`,
+    failed: `✖ extraction ${x}: ${drifted ? 'the schema.json present (not the pinned one)' : 'the pinned schema.json'} cannot be extracted`,
     missing: `✖ extraction ${x}: the committed file does not exist`,
     skipped: `○ extraction ${x}: not checked (schema.json absent)`,
     'not-run': `○ extraction ${x}: not checked (pin.json unusable)`,
@@ -114,6 +118,9 @@ function report(kind: 'pin-verify' | 'pin-refresh', findings: readonly Finding[]
   reporter.finish(tally.summary);
   return tally;
 }
+
+/** The findings of a download that did not complete (network, redirect, size): `pin refresh` exits 2. */
+const DOWNLOAD_FAILURES: ReadonlySet<string> = new Set(['pin/fetch-failed', 'pin/redirect-refused', 'pin/response-too-large']);
 
 /** Register `pin verify` and `pin refresh` on the `ahp` program. */
 export function registerPinCommands(program: Command, io: CliIO, setExit: (code: number) => void): void {
@@ -176,10 +183,12 @@ export function registerPinCommands(program: Command, io: CliIO, setExit: (code:
         // machine format (stdout then holds exactly one JSON / SARIF / ... document)
         if (r.report) (o.format === 'text' ? io.stdout : io.stderr).write(r.report.endsWith('\n') ? r.report : r.report + '\n');
         const c = report('pin-refresh', r.findings, o.format, io, o.color === false ? false : undefined);
-        setExit(r.changed || exitCodeOf(c, 'error') !== 0 ? 1 : 0);
+        // a download that did not complete gave no verdict on the pin: exit 2, as unreadable input (README §Exit codes)
+        const incomplete = r.findings.some((f) => DOWNLOAD_FAILURES.has(f.ruleId));
+        setExit(incomplete ? 2 : r.changed || exitCodeOf(c, 'error') !== 0 ? 1 : 0);
       } catch (e) {
         io.stderr.write(`ahp pin refresh: ${(e as Error).message}\n`);
-        setExit(e instanceof PinUsageError ? 2 : 2);
+        setExit(2);
       }
     });
 }

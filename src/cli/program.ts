@@ -20,7 +20,7 @@ import { exitCodeOf, runInputs } from '../run/run.ts';
 import { addReportOptions, collect, defaultColor, openInputs, positiveInt, processIO, reportRunError, VERSION, type CliBin, type CliExtras, type CliIO } from './common.ts';
 import { positiveNumber } from './args.ts';
 import { outputIsInput, reportFileFor } from './output.ts';
-import { addCatalogueAndFixtureVerbs, unknownRuleMessage } from './verbs.ts';
+import { addCatalogueAndFixtureVerbs, nearestRuleIds, terminalWidth, unknownRuleMessage } from './verbs.ts';
 
 export { processIO, type CliBin, type CliExtras, type CliIO };
 
@@ -69,7 +69,7 @@ function progressPrinter(io: CliIO, totalBytes: number | undefined) {
       const mb = (n: number) => (n / 1048576).toFixed(1);
       const rate = Math.round(events / (Math.max(t - started, 1) / 1000));
       // a compressed input decompresses to more than its size: then no percentage
-      const of = totalBytes && bytes <= totalBytes ? ` of ${mb(totalBytes)} MB (${Math.floor((bytes / totalBytes) * 100)}%)` : ' MB';
+      const of = totalBytes && bytes <= totalBytes ? ` of ${mb(totalBytes)} MiB (${Math.floor((bytes / totalBytes) * 100)}%)` : ' MiB';
       text = `${mb(bytes)}${of}, ${rate} events/s`;
       shown = true;
       io.stderr.write(`\r\x1b[K${text}`);
@@ -130,6 +130,7 @@ export async function runValidate(def: ProtocolDefinition, files: string[], opts
     failOn: opts.failOn,
     rules: def.rules(),
     sources: inputs.map((i) => i.source),
+    width: toFile ? undefined : terminalWidth(io),
   });
   const debug = io.env.AGENT_CONFORMANCE_DEBUG !== undefined && io.env.AGENT_CONFORMANCE_DEBUG !== '' && io.env.AGENT_CONFORMANCE_DEBUG !== '0';
   let result;
@@ -203,12 +204,43 @@ function buildProgram(bin: CliBin, io: CliIO, setExit: (code: number) => void): 
 }
 
 /**
+ * The usage error for a verb `program` does not have among `args` (the command line after the
+ * bin), or `undefined`. Commander answers `aep nosuchverb --help` with the top-level help and
+ * exit 0; an unknown verb is a usage error however it is asked, with the nearest verb (or the
+ * list of verbs) as the suggestion. Descends through verbs that have verbs of their own (`ahp pin`).
+ */
+export function unknownCommand(program: Command, args: readonly string[]): string | undefined {
+  let cmd = program;
+  for (let i = 0; i < args.length && cmd.commands.length > 0; i++) {
+    const a = args[i]!;
+    if (a === '--') return undefined;
+    if (a.startsWith('-')) continue;
+    const names = cmd.commands.flatMap((c) => [c.name(), ...c.aliases()]);
+    // commander's own `help` verb (`aep help validate`)
+    if (a === 'help') return undefined;
+    const next = cmd.commands.find((c) => c.name() === a || c.aliases().includes(a));
+    if (!next) {
+      const near = nearestRuleIds(names, a, 1);
+      const at = cmd === program ? '' : ` of '${cmd.name()}'`;
+      return near.length ? `unknown command '${a}'${at} (Did you mean ${near[0]}?)` : `unknown command '${a}'${at}; the commands are ${names.join(', ')}`;
+    }
+    cmd = next;
+  }
+  return undefined;
+}
+
+/**
  * Run the CLI with `argv` (as `process.argv`). Returns the exit code.
  */
 export async function main(bin: CliBin, argv: string[], io: CliIO): Promise<number> {
   let code = 0;
   await bin.extras.prepare?.(argv);
   const program = buildProgram(bin, io, (c) => (code = c));
+  const unknown = unknownCommand(program, argv.slice(2));
+  if (unknown !== undefined) {
+    io.stderr.write(`${bin.def.name}: ${unknown} (run with --help for usage)\n`);
+    return 2;
+  }
   try {
     await program.parseAsync(argv);
   } catch (e) {

@@ -91,9 +91,9 @@ export async function runFixturesVerb(protocol: ProtocolDefinition, dir: string,
  * The width to wrap text output to: the terminal's columns when stdout is a terminal (`COLUMNS`,
  * else 100, when it does not say), `undefined` when piped (never wrapped, never cut).
  */
-function terminalWidth(io: CliIO): number | undefined {
+export function terminalWidth(io: CliIO): number | undefined {
   if (!io.stdoutIsTTY) return undefined;
-  const cols = process.stdout.columns || Number(io.env.COLUMNS);
+  const cols = io.columns || Number(io.env.COLUMNS);
   return Number.isInteger(cols) && cols > 0 ? cols : 100;
 }
 
@@ -140,6 +140,9 @@ export function unknownRuleMessage(protocol: ProtocolDefinition, id: string, ver
   return `${protocol.name}: unknown rule "${id}"${hint} (\`${protocol.name} rules\` lists them all)\n`;
 }
 
+/** The rule id `explain --help` gives as its example, one of each protocol's own (a test checks both exist). */
+export const EXPLAIN_EXAMPLE: Readonly<Record<ProtocolDefinition['name'], string>> = { aep: 'aep/time-format', ahp: 'ahp/event-id-reuse' };
+
 /** Register `fixtures`, `rules` and `explain` on `program`. */
 export function addCatalogueAndFixtureVerbs(program: Command, protocol: ProtocolDefinition, io: CliIO, setExit: (code: number) => void): void {
   const fixtures = program
@@ -169,7 +172,7 @@ export function addCatalogueAndFixtureVerbs(program: Command, protocol: Protocol
   program
     .command('explain')
     .description('describe one rule, with its citation and a failing and a passing example')
-    .argument('<rule>', 'rule id, e.g. aep/time-format')
+    .argument('<rule>', `rule id, e.g. ${EXPLAIN_EXAMPLE[protocol.name]}`)
     .action(async (id: string) => {
       const [{ renderExplain }, { findExamples }] = await Promise.all([import('../report/catalogue.ts'), import('../fixture-runner/examples.ts')]);
       const rules = protocol.rules();

@@ -67,7 +67,7 @@ export const JSONL_RULES = [
   { id: 'json/duplicate-key-omitted', severity: 'info', description: 'A line repeats member names more often than are reported one by one; the rest are counted in this one finding.', spec: 'RFC 8259 §4; agent-conformance limits' },
 ] as const;
 
-const BOM_LATER_LINE = 'Line starts with a UTF-8 byte order mark (EF BB BF, U+FEFF): inputs concatenated? JSON text must not begin with one. It was skipped.';
+const BOM_LATER_LINE = 'Line starts with a UTF-8 byte order mark (EF BB BF, U+FEFF): inputs concatenated? JSON text must not begin with one. The mark was skipped and the rest of the line checked.';
 
 /** A protocol's own citations of framing rules, by rule id (those not listed keep {@link JSONL_RULES}'). */
 export type FramingSpecs = Readonly<Partial<Record<JsonlRuleId, string>>>;
@@ -240,7 +240,7 @@ export async function readJsonl(
 
   const checkBom = (chunk: Buffer): Buffer => {
     if (chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) {
-      sink(framingFinding('jsonl/bom', { source, line: 1, column: 1, byteOffset: 0 }, 'Input starts with a UTF-8 byte order mark (EF BB BF); JSON text must not begin with one. It was skipped.'));
+      sink(framingFinding('jsonl/bom', { source, line: 1, column: 1, byteOffset: 0 }, 'Input starts with a UTF-8 byte order mark (EF BB BF); JSON text must not begin with one. The mark was skipped and the rest of the line checked.'));
       return chunk.subarray(3);
     }
     return chunk;

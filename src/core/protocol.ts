@@ -89,6 +89,11 @@ export interface ProtocolDefinition {
   rules(): readonly RuleMeta[];
   /** Known event types (coverage statistics). */
   knownTypes(): readonly string[];
+  /**
+   * The sentence to add to the parse finding of `text` read with `framing` when another binding
+   * of the protocol would read it (which `--binding` to use), else `undefined`.
+   */
+  bindingHint?(text: string, source: string, framing: 'jsonl' | 'document', options: ProtocolOptions): string | undefined;
   /** True when a line may hold a JSON array (a CloudEvents batch): it then reaches the checker. */
   acceptArrays?(options: ProtocolOptions): boolean;
   /** Framing of an input named `source`: one message per line, or the whole input one document. */

@@ -242,8 +242,8 @@ export async function refreshPin(opts: RefreshOptions): Promise<RefreshResult> {
   const { pin, findings } = await loadPin(opts.dir);
   lines.push(`MCP pin refresh: ${opts.dir}${pin ? ` (version ${pin.version})` : ''}`);
   if (!pin || findings.length > 0) {
-    lines.push('pin.json is not usable; nothing was downloaded.');
-    for (const f of findings) lines.push(`  ${f.ruleId}: ${f.message}`);
+    // the findings report after this prose says why, once
+    lines.push(`pin.json is not usable (${findings.map((f) => f.ruleId).join(', ') || 'pin/invalid-pin'}, below); nothing was downloaded.`);
     return { changed: false, findings, report: lines.join('\n') + '\n' };
   }
 
@@ -263,7 +263,7 @@ export async function refreshPin(opts: RefreshOptions): Promise<RefreshResult> {
     if (!got.ok) {
       incomplete = true;
       findings.push(got.finding);
-      lines.push(`${source.name}: download failed: ${got.finding.message}`);
+      lines.push(`${source.name}: download failed (${got.finding.ruleId}, below)`);
       continue;
     }
     downloaded.set(source.name, got.bytes);
@@ -307,7 +307,7 @@ export async function refreshPin(opts: RefreshOptions): Promise<RefreshResult> {
           `The elicitation subset cannot be extracted from the downloaded ${EXTRACTION_SOURCE}: ${(e as Error).message}.`,
         ),
       );
-      lines.push(`extraction: FAILED (${(e as Error).message})`);
+      lines.push('extraction: FAILED (pin/extraction-failed, below)');
     }
   } else {
     lines.push(`extraction: not checked (${EXTRACTION_SOURCE} was not downloaded)`);

@@ -8,6 +8,7 @@ import { codePointName, visible } from '../core/visible.ts';
 import type { RuleExample, RuleExamples } from '../fixture-runner/examples.ts';
 import { describeExpectation, type ExpectedFinding } from '../fixture-runner/expect.ts';
 import { specUrl } from './spec-links.ts';
+import { wrapText } from './util.ts';
 
 /** One catalogue row as JSON (`rules --format json`). */
 export interface CatalogueRow {
@@ -26,27 +27,7 @@ export function catalogueRows(rules: readonly RuleMeta[]): CatalogueRow[] {
   });
 }
 
-/**
- * Break `text` into lines of at most `width` characters at spaces; a word longer than `width`
- * is split, never cut, so every character is kept.
- */
-export function wrapText(text: string, width: number): string[] {
-  const w = Math.max(1, width);
-  const lines: string[] = [];
-  let cur = '';
-  for (let word of text.split(' ')) {
-    while (word.length > w) {
-      if (cur) lines.push(cur), (cur = '');
-      lines.push(word.slice(0, w));
-      word = word.slice(w);
-    }
-    if (!cur) cur = word;
-    else if (cur.length + 1 + word.length <= w) cur += ' ' + word;
-    else lines.push(cur), (cur = word);
-  }
-  lines.push(cur);
-  return lines;
-}
+export { wrapText };
 
 /**
  * `rules` as an aligned text table: id, severity, citation, one-line description. Nothing is

@@ -1,5 +1,6 @@
 /**
- * JSON reporters: one pretty-printed object and a newline, written at the end.
+ * JSON reporters: one pretty-printed object and a newline, written at the end (validate findings
+ * through src/report/spool.ts, the document written piece by piece).
  * Shape: schemas/report.schema.json (`kind`: `validate`, `pin-verify`, `pin-refresh` or `fixtures`), checked by
  * test/report/json.test.ts against real output. Findings keep their fields as produced (see
  * src/core/finding.ts) in a stable key order; absent locations are omitted, never null.
@@ -7,7 +8,8 @@
 import type { Finding } from '../core/finding.ts';
 import type { CaseResult, FixtureSummary } from '../fixture-runner/types.ts';
 import type { FixtureReporter, Output, ReportContext, Reporter } from './types.ts';
-import { sortFindings } from './util.ts';
+import { FindingSpool } from './spool.ts';
+import { chunkedOutput, findingOrder } from './util.ts';
 
 /** Version of the JSON report shape; bumped on any breaking change. */
 const JSON_REPORT_VERSION = 1;
@@ -16,12 +18,41 @@ function toolOf(ctx: ReportContext) {
   return { name: 'agent-conformance', version: ctx.version, protocol: ctx.protocol };
 }
 
-/** Create the JSON reporter for `validate`. */
+/** Where {@link writeDocumentWithArray} puts the streamed array in a document. */
+export const ITEMS: unique symbol = Symbol('items');
+
+/**
+ * A pretty-printed JSON document (`JSON.stringify(doc, null, 2)`) whose one member valued
+ * {@link ITEMS} is an array written item by item from `items`: the same bytes as the whole document, without
+ * building it. `indent` is the item's depth in spaces.
+ */
+export function writeDocumentWithArray(out: Output, doc: unknown, indent: number, items: (each: (item: unknown) => void) => void): void {
+  const mark = '\u0000items\u0000';
+  const text = JSON.stringify(doc, (_k, v: unknown) => (v === ITEMS ? [mark] : v), 2);
+  const quoted = JSON.stringify(mark);
+  const at = text.indexOf(quoted);
+  // the array's own lines around the marker: "[\n<indent>" before it, "\n<indent-2>]" after
+  const head = text.slice(0, at - indent - 2);
+  const tail = text.slice(at + quoted.length) + '\n';
+  const pad = ' '.repeat(indent);
+  const w = chunkedOutput(out);
+  let n = 0;
+  items((item) => {
+    w.write((n++ === 0 ? `${head}[\n${pad}` : `,\n${pad}`) + JSON.stringify(item, null, 2).replace(/\n/g, `\n${pad}`));
+  });
+  w.write(n === 0 ? `${head}[]${tail.slice(indent)}` : tail);
+  w.flush();
+}
+
+/**
+ * Create the JSON reporter for `validate`: findings go to a {@link FindingSpool} as they
+ * arrive and are written in report order at the end, the document never held whole.
+ */
 export function jsonReporter(out: Output, ctx: ReportContext): Reporter {
-  const findings: Finding[] = [];
+  const spool = new FindingSpool(findingOrder(ctx.sources), ctx.memoryFindings);
   return {
     finding(f) {
-      findings.push(f);
+      spool.add(f);
     },
     finish(summary) {
       const doc = {
@@ -29,10 +60,10 @@ export function jsonReporter(out: Output, ctx: ReportContext): Reporter {
         kind: ctx.kind ?? 'validate',
         tool: toolOf(ctx),
         sources: [...(ctx.sources ?? [])],
-        findings: sortFindings(findings, ctx.sources).map(orderFinding),
+        findings: ITEMS,
         summary,
       };
-      out.write(JSON.stringify(doc, null, 2) + '\n');
+      writeDocumentWithArray(out, doc, 4, (each) => spool.drain((f) => each(orderFinding(f))));
     },
   };
 }

@@ -1,6 +1,6 @@
 /**
  * JUnit XML reporters (the de-facto Ant/Surefire shape CI systems read), hand-written with
- * {@link xmlEscape}; rendered once at the end.
+ * {@link xmlEscape}; validate findings go through src/report/spool.ts and are written at the end.
  *
  * validate: one `<testsuite>` per input; in it one `<testcase>` per rule that reported
  * (classname = input, name = rule id). The testcase fails (`<failure>`, one line per finding)
@@ -14,54 +14,125 @@
 import type { Finding } from '../core/finding.ts';
 import type { CaseResult, FixtureSummary } from '../fixture-runner/types.ts';
 import type { FixtureReporter, Output, ReportContext, Reporter } from './types.ts';
-import { atOrAbove, formatLocation, sortFindings, xmlEscape as x } from './util.ts';
+import { FindingSpool } from './spool.ts';
+import { atOrAbove, chunkedOutput, cmpText, findingOrder, formatLocation, xmlEscape as x } from './util.ts';
 
 function findingLine(f: Finding): string {
   return `${formatLocation(f)} ${f.severity} ${f.ruleId}: ${f.message}${f.pointer ? ` (at ${f.pointer})` : ''}`;
 }
 
-/** Create the JUnit reporter for `validate`. */
+/** What the JUnit header lines need of one input's findings of one rule, kept as they arrive. */
+interface RuleTally {
+  failing: number;
+  rest: number;
+  /** The first failing finding in report order (its message is the failure's `message`). */
+  first?: Finding;
+}
+
+/**
+ * Create the JUnit reporter for `validate`: findings go to a {@link FindingSpool} as they
+ * arrive, ordered by input, rule, failing first, then place; only the counts per input and rule
+ * are held (the suite headers need them before the cases), and the XML is written at the end.
+ */
 export function junitReporter(out: Output, ctx: ReportContext): Reporter {
-  const findings: Finding[] = [];
   const threshold = ctx.failOn ?? 'error';
+  const order = findingOrder(ctx.sources);
+  const failing = (f: Finding) => atOrAbove(f.severity, threshold);
+  const spool = new FindingSpool((a, b) => {
+    if (a.source !== b.source) return order(a, b);
+    return cmpText(a.ruleId, b.ruleId) || Number(failing(b)) - Number(failing(a)) || order(a, b);
+  }, ctx.memoryFindings);
+  const tally = new Map<string, Map<string, RuleTally>>();
   return {
     finding(f) {
-      findings.push(f);
+      let rules = tally.get(f.source);
+      if (!rules) tally.set(f.source, (rules = new Map()));
+      let t = rules.get(f.ruleId);
+      if (!t) rules.set(f.ruleId, (t = { failing: 0, rest: 0 }));
+      if (failing(f)) {
+        t.failing++;
+        if (!t.first || order(f, t.first) < 0) t.first = f;
+      } else t.rest++;
+      spool.add(f);
     },
     finish() {
-      const sorted = sortFindings(findings, ctx.sources);
       const sources = [...(ctx.sources ?? [])];
-      for (const f of sorted) if (!sources.includes(f.source)) sources.push(f.source);
+      const extra = [...tally.keys()].filter((s) => !sources.includes(s)).sort(cmpText);
+      sources.push(...extra);
+      const suiteOf = (source: string) => {
+        const rules = tally.get(source);
+        const n = Math.max(rules?.size ?? 0, 1);
+        const failures = [...(rules?.values() ?? [])].filter((t) => t.failing > 0).length;
+        return { n, failures };
+      };
       let tests = 0;
       let failures = 0;
-      const suites: string[] = [];
       for (const source of sources) {
-        const mine = sorted.filter((f) => f.source === source);
-        const byRule = new Map<string, Finding[]>();
-        for (const f of mine) byRule.set(f.ruleId, [...(byRule.get(f.ruleId) ?? []), f]);
-        const cases: string[] = [];
-        let suiteFailures = 0;
-        const name = source || '<run>';
-        if (byRule.size === 0) cases.push(`    <testcase classname="${x(name)}" name="conformance"/>`);
-        for (const [rule, fs] of [...byRule].sort(([a], [b]) => (a < b ? -1 : 1))) {
-          const failing = fs.filter((f) => atOrAbove(f.severity, threshold));
-          const rest = fs.filter((f) => !atOrAbove(f.severity, threshold));
-          let body = '';
-          if (failing.length) {
-            suiteFailures++;
-            body += `      <failure type="${x(rule)}" message="${x(`${failing.length} finding${failing.length === 1 ? '' : 's'} at or above ${threshold}: ${failing[0]!.message}`)}">${x(failing.map(findingLine).join('\n'))}</failure>\n`;
-          }
-          if (rest.length) body += `      <system-out>${x(rest.map(findingLine).join('\n'))}</system-out>\n`;
-          cases.push(body ? `    <testcase classname="${x(name)}" name="${x(rule)}">\n${body}    </testcase>` : `    <testcase classname="${x(name)}" name="${x(rule)}"/>`);
-        }
-        const n = Math.max(byRule.size, 1);
-        tests += n;
-        failures += suiteFailures;
-        suites.push(`  <testsuite name="${x(name)}" tests="${n}" failures="${suiteFailures}" errors="0" skipped="0">\n${cases.join('\n')}\n  </testsuite>`);
+        const s = suiteOf(source);
+        tests += s.n;
+        failures += s.failures;
       }
-      out.write(
-        `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${x(`${ctx.protocol} validate`)}" tests="${tests}" failures="${failures}" errors="0">\n${suites.join('\n')}${suites.length ? '\n' : ''}</testsuites>\n`,
-      );
+      const w = chunkedOutput(out);
+      w.write(`<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${x(`${ctx.protocol} validate`)}" tests="${tests}" failures="${failures}" errors="0">\n`);
+      let next = 0;
+      // the open testcase: its input and rule, and which of its elements is open
+      let source: string | undefined;
+      let rule: string | undefined;
+      let open: 'failure' | 'system-out' | undefined;
+      let inRule = 0;
+      const closeElement = () => {
+        if (open) w.write(`</${open}>\n`);
+        open = undefined;
+      };
+      const closeCase = () => {
+        closeElement();
+        if (rule !== undefined) w.write('    </testcase>');
+        rule = undefined;
+      };
+      const openSuite = (src: string) => {
+        const s = suiteOf(src);
+        const name = src || '<run>';
+        w.write(`${next > 0 ? '\n' : ''}  <testsuite name="${x(name)}" tests="${s.n}" failures="${s.failures}" errors="0" skipped="0">\n`);
+        next++;
+      };
+      // suites up to and including `src` (inputs without findings get their passing testcase)
+      const advanceTo = (src: string | undefined) => {
+        if (source !== undefined) {
+          closeCase();
+          w.write('\n  </testsuite>');
+        }
+        while (next < sources.length && sources[next] !== src) {
+          const empty = sources[next]!;
+          openSuite(empty);
+          w.write(`    <testcase classname="${x(empty || '<run>')}" name="conformance"/>\n  </testsuite>`);
+        }
+        source = src;
+        inRule = 0;
+        if (src !== undefined) openSuite(src);
+      };
+      spool.drain((f) => {
+        if (f.source !== source) advanceTo(f.source);
+        const name = x(f.source || '<run>');
+        if (f.ruleId !== rule) {
+          closeCase();
+          rule = f.ruleId;
+          w.write(`${inRule++ > 0 ? '\n' : ''}    <testcase classname="${name}" name="${x(rule)}">\n`);
+        }
+        if (failing(f)) {
+          if (open !== 'failure') {
+            const t = tally.get(f.source)!.get(f.ruleId)!;
+            w.write(`      <failure type="${x(rule)}" message="${x(`${t.failing} finding${t.failing === 1 ? '' : 's'} at or above ${threshold}: ${t.first!.message}`)}">${x(findingLine(f))}`);
+            open = 'failure';
+          } else w.write(`\n${x(findingLine(f))}`);
+        } else if (open !== 'system-out') {
+          closeElement();
+          w.write(`      <system-out>${x(findingLine(f))}`);
+          open = 'system-out';
+        } else w.write(`\n${x(findingLine(f))}`);
+      });
+      advanceTo(undefined);
+      w.write(`${sources.length ? '\n' : ''}</testsuites>\n`);
+      w.flush();
     },
   };
 }

@@ -1,5 +1,5 @@
 /**
- * SARIF 2.1.0 reporters (OASIS SARIF v2.1.0), hand-written; rendered once at the end and
+ * SARIF 2.1.0 reporters (OASIS SARIF v2.1.0), hand-written; written at the end (validate findings through src/report/spool.ts) and
  * validated in tests against the 2.1.0 schema.
  *
  * validate: `tool.driver.rules` is the protocol's whole rule catalogue (id, one-line
@@ -19,7 +19,9 @@ import type { RuleMeta } from '../core/rule.ts';
 import type { CaseResult, FixtureSummary } from '../fixture-runner/types.ts';
 import { specUrl } from './spec-links.ts';
 import type { FixtureReporter, Output, ReportContext, Reporter } from './types.ts';
-import { sortFindings } from './util.ts';
+import { ITEMS, writeDocumentWithArray } from './json.ts';
+import { FindingSpool } from './spool.ts';
+import { findingOrder } from './util.ts';
 
 /** `$schema` of the emitted log (the OASIS 2.1.0 schema). */
 const SARIF_SCHEMA_URI = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/os/schemas/sarif-schema-2.1.0.json';
@@ -71,19 +73,27 @@ function findingLocation(f: Finding) {
   return loc;
 }
 
-/** Create the SARIF reporter for `validate`. */
+/**
+ * Create the SARIF reporter for `validate`: findings go to a {@link FindingSpool} as they
+ * arrive (only the rule ids outside the catalogue are kept aside, for `tool.driver.rules`)
+ * and the results are written in report order at the end, the log never held whole.
+ */
 export function sarifReporter(out: Output, ctx: ReportContext): Reporter {
-  const findings: Finding[] = [];
+  const spool = new FindingSpool(findingOrder(ctx.sources), ctx.memoryFindings);
+  const rules = [...(ctx.rules ?? [])];
+  const known = new Set(rules.map((r) => r.id));
   return {
     finding(f) {
-      findings.push(f);
+      // a finding whose rule is not in the catalogue still gets a descriptor (never an index miss)
+      if (!known.has(f.ruleId)) {
+        known.add(f.ruleId);
+        rules.push({ id: f.ruleId, severity: f.severity, description: `Rule ${f.ruleId}.`, spec: f.spec });
+      }
+      spool.add(f);
     },
     finish(summary) {
-      const rules = [...(ctx.rules ?? [])];
-      // a finding whose rule is not in the catalogue still gets a descriptor (never an index miss)
-      for (const f of findings) if (!rules.some((r) => r.id === f.ruleId)) rules.push({ id: f.ruleId, severity: f.severity, description: `Rule ${f.ruleId}.`, spec: f.spec });
       const index = new Map(rules.map((r, i) => [r.id, i]));
-      const results = sortFindings(findings, ctx.sources).map((f) => {
+      const result = (f: Finding) => {
         const loc = findingLocation(f);
         const props: Record<string, unknown> = {};
         if (f.pointer !== undefined) props.pointer = f.pointer;
@@ -100,15 +110,13 @@ export function sarifReporter(out: Output, ctx: ReportContext): Reporter {
         }
         r.properties = props;
         return r;
-      });
-      out.write(
-        log({
-          tool: { driver: driver(ctx, rules) },
-          columnKind: 'utf16CodeUnits',
-          invocations: [{ executionSuccessful: true, properties: { summary } }],
-          results,
-        }),
-      );
+      };
+      const doc = {
+        $schema: SARIF_SCHEMA_URI,
+        version: '2.1.0',
+        runs: [{ tool: { driver: driver(ctx, rules) }, columnKind: 'utf16CodeUnits', invocations: [{ executionSuccessful: true, properties: { summary } }], results: ITEMS }],
+      };
+      writeDocumentWithArray(out, doc, 8, (each) => spool.drain((f) => each(result(f))));
     },
   };
 }

@@ -81,20 +81,97 @@ function severityStyles(chalk: ChalkInstance): Record<Severity, (s: string) => s
   return { error: (s) => chalk.red.bold(s), warning: (s) => chalk.yellow(s), info: (s) => chalk.cyan(s) };
 }
 
-/** The statistics lines under the summary line (by rule, coverage), dimmed. */
-function statisticsLines(s: Summary, chalk: ChalkInstance): string {
+/** The statistics lines under the summary line (by rule, coverage), dimmed; wrapped to `width` when given (a terminal). */
+function statisticsLines(s: Summary, chalk: ChalkInstance, width?: number): string {
   let out = '';
   if (Object.keys(s.byRule).length > 0) {
     const rows = Object.entries(s.byRule)
       .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
       .map(([r, n]) => `${r} ${n}`);
-    out += chalk.dim(`  by rule: ${rows.join(', ')}\n`);
+    const line = `by rule: ${rows.join(', ')}`;
+    if (width === undefined) out += chalk.dim(`  ${line}\n`);
+    // a rule and its count stay together on a line
+    else out += wrapWords(['by', 'rule:', ...rows.map((r, i) => (i < rows.length - 1 ? `${r},` : r))].map((text) => ({ text, style: (x) => chalk.dim(x), gap: 1 })), Math.max(width, 40), 2, 4);
   }
   if (s.coverage) {
     const other = Object.keys(s.coverage.unknown).length;
     out += chalk.dim(`  types: ${s.coverage.exercised} of ${s.coverage.known} known event types exercised${other ? `, ${plural(other, 'other type')}` : ''}\n`);
   }
   return out;
+}
+
+/** A word of wrapped output: its text, its style, and the spaces before it on a line. */
+interface Word {
+  text: string;
+  style: (s: string) => string;
+  gap: number;
+}
+
+/**
+ * `words` in lines of at most `width` columns, the first after `first` spaces, the rest after
+ * `indent`; a word longer than a line is split, never cut. Styles apply per piece, after the
+ * measure (escape codes take no columns).
+ */
+function wrapWords(words: readonly Word[], width: number, first: number, indent: number): string {
+  const lines: string[] = [];
+  let line = ' '.repeat(first);
+  let used = first;
+  let empty = true;
+  const newLine = () => {
+    lines.push(line);
+    line = ' '.repeat(indent);
+    used = indent;
+    empty = true;
+  };
+  for (const w of words) {
+    let text = w.text;
+    while (text.length > 0) {
+      const gap = empty ? 0 : w.gap;
+      if (used + gap + text.length <= width) {
+        line += ' '.repeat(gap) + w.style(text);
+        used += gap + text.length;
+        empty = false;
+        break;
+      }
+      if (!empty) {
+        newLine();
+        continue;
+      }
+      // alone on its line and still too long: the line takes what fits, the rest goes on
+      const take = Math.max(1, width - used);
+      line += w.style(text.slice(0, take));
+      used += take;
+      empty = false;
+      text = text.slice(take);
+    }
+  }
+  if (!empty) lines.push(line);
+  return lines.join('\n') + '\n';
+}
+
+/**
+ * One finding for a terminal `width` columns wide: the location, severity, rule id and JSON
+ * Pointer on the first line (wrapped if they do not fit), the sentence and the dimmed citation
+ * under them, indented and wrapped at spaces.
+ */
+export function wrappedFinding(f: Finding, width: number, chalk: ChalkInstance = makeChalk(false), sev: Record<Severity, (s: string) => string> = severityStyles(chalk)): string {
+  const plain = (s: string) => s;
+  const head: Word[] = [
+    { text: formatLocation(f), style: (s) => chalk.bold(s), gap: 2 },
+    { text: f.severity, style: sev[f.severity], gap: 2 },
+    { text: f.ruleId, style: plain, gap: 2 },
+  ];
+  if (f.pointer) head.push({ text: f.pointer, style: (s) => chalk.dim(s), gap: 2 });
+  const body: Word[] = oneLine(messageWithRelated(f))
+    .split(' ')
+    .filter((w) => w !== '')
+    .map((text) => ({ text, style: plain, gap: 1 }));
+  // a very narrow terminal still gets whole words where it can: 40 columns at least
+  const w = Math.max(width, 40);
+  // the citation is one piece when it fits on a line (it then moves to the next line whole), else its words
+  const citation = `[${f.spec}]`;
+  const spec: Word[] = (citation.length <= w - 4 ? [citation] : citation.split(' ')).map((text, i) => ({ text, style: (s) => chalk.dim(s), gap: i === 0 ? 2 : 1 }));
+  return wrapWords(head, w, 0, 4) + wrapWords([...body, ...spec], w, 4, 4);
 }
 
 /** True when `s` counts a finding at or above `threshold` (the run fails). */
@@ -108,14 +185,29 @@ export function textReporter(out: Output, ctx: ReportContext): Reporter {
   const sev = severityStyles(chalk);
   const threshold = ctx.failOn ?? 'error';
   let lastSource: string | undefined;
+  let lastLine = 0;
+  let lateSaid = false;
   const write = (f: Finding) => {
     if (f.source !== lastSource) {
       if (lastSource !== undefined) out.write('\n');
       lastSource = f.source;
+      lastLine = 0;
+      lateSaid = false;
     }
-    const ptr = f.pointer ? `  ${chalk.dim(f.pointer)}` : '';
-    // the citation last and dimmed: where the spec says so, without crowding the message
-    out.write(`${chalk.bold(formatLocation(f))}  ${sev[f.severity](f.severity)}  ${chalk.dim(f.ruleId)}  ${oneLine(messageWithRelated(f))}${ptr}  ${chalk.dim(`[${f.spec}]`)}\n`);
+    if (ctx.width === undefined) {
+      const ptr = f.pointer ? `  ${chalk.dim(f.pointer)}` : '';
+      // the citation last and dimmed: where the spec says so, without crowding the message
+      out.write(`${chalk.bold(formatLocation(f))}  ${sev[f.severity](f.severity)}  ${f.ruleId}  ${oneLine(messageWithRelated(f))}${ptr}  ${chalk.dim(`[${f.spec}]`)}\n`);
+      return;
+    }
+    // a finding made at the end of the stream about an earlier line (an exchange left open):
+    // said once, so the jump back in line numbers reads as intended
+    if (f.line !== undefined && f.line < lastLine && !lateSaid) {
+      out.write(chalk.dim('  found at the end of the input, about earlier lines:\n'));
+      lateSaid = true;
+    }
+    lastLine = Math.max(lastLine, f.line ?? 0);
+    out.write(wrappedFinding(f, ctx.width, chalk, sev));
   };
   // One line's findings arrive together (its checks run in turn, not in column order): they
   // are held until a finding of another line, the end, or the next turn of the event loop
@@ -143,6 +235,8 @@ export function textReporter(out: Output, ctx: ReportContext): Reporter {
     },
     inputSummary(source, s) {
       flush();
+      // --quiet: a passing input says nothing (the total line still counts it)
+      if (ctx.quiet && !reached(s, threshold)) return;
       // right under the input's findings; the next input's findings start after a blank line
       out.write(`${reached(s, threshold) ? chalk.red('✖') : chalk.green('✔')} ${source}: ${summaryLine(s)}\n`);
       lastSource ??= source;
@@ -152,7 +246,7 @@ export function textReporter(out: Output, ctx: ReportContext): Reporter {
       if (lastSource !== undefined) out.write('\n');
       const failed = reached(s, threshold);
       out.write(`${failed ? chalk.red.bold('✖') : chalk.green.bold('✔')} ${summaryLine(s)}\n`);
-      if (!ctx.quiet) out.write(statisticsLines(s, chalk));
+      if (!ctx.quiet) out.write(statisticsLines(s, chalk, ctx.width));
     },
   };
 }
@@ -194,15 +288,18 @@ export function fixtureTextReporter(out: Output, ctx: ReportContext): FixtureRep
   return {
     caseResult(c: CaseResult) {
       if (ctx.quiet && c.status !== 'fail' && c.status !== 'error') return;
-      const where = c.file ? chalk.dim(`  ${c.file}${c.line ? `:${c.line}` : ''}`) : '';
-      out.write(`${style[c.status](STATUS_LABEL[c.status].padEnd(11))} ${c.id}${where}\n`);
+      // a case that is its file is named once, by its path (`conformance/aep/pass/x.jsonl`, not `pass/x.jsonl  conformance/aep/pass/x.jsonl`)
+      const isFile = c.file !== undefined && !c.line && (c.file === c.id || c.file.endsWith(`/${c.id}`));
+      const name = isFile ? c.file! : c.id;
+      const where = c.file && !isFile ? chalk.dim(`  ${c.file}${c.line ? `:${c.line}` : ''}`) : '';
+      out.write(`${style[c.status](STATUS_LABEL[c.status].padEnd(11))} ${name}${where}\n`);
       if (c.status === 'pass') return;
       if (c.status === 'fail' && c.expected && c.actual) out.write(`    expected ${c.expected}; got ${c.actual}\n`);
       if (c.deviationReason) out.write(`    deviation: ${c.deviationReason}\n`);
       if (c.detail) out.write(`    ${oneLine(c.detail)}\n`);
       if (c.status === 'fail' || c.status === 'deviation') {
         for (const f of c.findings ?? []) {
-          out.write(`      ${chalk.bold(formatLocation(f))}  ${sev[f.severity](f.severity)}  ${chalk.dim(f.ruleId)}  ${oneLine(f.message)}${f.pointer ? `  ${chalk.dim(f.pointer)}` : ''}\n`);
+          out.write(`      ${chalk.bold(formatLocation(f))}  ${sev[f.severity](f.severity)}  ${f.ruleId}  ${oneLine(f.message)}${f.pointer ? `  ${chalk.dim(f.pointer)}` : ''}\n`);
         }
         if (c.omittedFindings) out.write(chalk.dim(`      (${c.omittedFindings} more findings not shown: --max-findings)\n`));
       }

@@ -35,6 +35,14 @@ export interface ReportContext {
   rules?: readonly RuleMeta[];
   /** Input names in the order given (`<stdin>` for standard input): JUnit suites for clean inputs. */
   sources?: readonly string[];
+  /**
+   * The terminal's width in columns when text output goes to a terminal: each finding is then
+   * wrapped to it (location, severity, rule and pointer, the sentence under them). Absent
+   * (piped, a file): one finding per line, never wrapped.
+   */
+  width?: number;
+  /** Findings json, sarif and junit hold in memory before sorting them through a temporary file (src/report/spool.ts; tests lower it). */
+  memoryFindings?: number;
 }
 
 /** A streaming reporter for `validate`: `finding` as they come, `finish` once at the end. */

@@ -3,23 +3,31 @@
  * Style-anchors §2.2 "Determinism": sort by source, line, column, rule id and pointer.
  */
 import { SEVERITY_RANK, type Finding, type Severity } from '../core/finding.ts';
+import type { Output } from './types.ts';
 
 /**
- * Sort findings by source (in `sources` order, then by name), line, column, rule id and
- * pointer. Findings without a line come first within their source (run-level findings).
+ * The report order of findings: by source (in `sources` order, then by name), line, column,
+ * rule id and pointer. Findings without a line come first within their source (run-level findings).
  */
-export function sortFindings(findings: readonly Finding[], sources: readonly string[] = []): Finding[] {
+export function findingOrder(sources: readonly string[] = []): (a: Finding, b: Finding) => number {
   const rank = new Map(sources.map((s, i) => [s, i]));
-  const cmp = (a: string | undefined, b: string | undefined) => ((a ?? '') < (b ?? '') ? -1 : (a ?? '') > (b ?? '') ? 1 : 0);
-  return [...findings].sort(
-    (a, b) =>
-      (rank.get(a.source) ?? Infinity) - (rank.get(b.source) ?? Infinity) ||
-      cmp(a.source, b.source) ||
-      (a.line ?? 0) - (b.line ?? 0) ||
-      (a.column ?? 0) - (b.column ?? 0) ||
-      cmp(a.ruleId, b.ruleId) ||
-      cmp(a.pointer, b.pointer),
-  );
+  return (a, b) =>
+    (rank.get(a.source) ?? Infinity) - (rank.get(b.source) ?? Infinity) ||
+    cmpText(a.source, b.source) ||
+    (a.line ?? 0) - (b.line ?? 0) ||
+    (a.column ?? 0) - (b.column ?? 0) ||
+    cmpText(a.ruleId, b.ruleId) ||
+    cmpText(a.pointer, b.pointer);
+}
+
+/** Code-unit order of two optional strings (absent sorts as empty). */
+export function cmpText(a: string | undefined, b: string | undefined): number {
+  return (a ?? '') < (b ?? '') ? -1 : (a ?? '') > (b ?? '') ? 1 : 0;
+}
+
+/** `findings` in the report order of {@link findingOrder} (a stable sort of a copy). */
+export function sortFindings(findings: readonly Finding[], sources: readonly string[] = []): Finding[] {
+  return [...findings].sort(findingOrder(sources));
 }
 
 /** True when `s` is at or above `threshold`. */
@@ -53,4 +61,44 @@ export function formatLocation(f: Pick<Finding, 'source' | 'line' | 'column'>): 
   if (f.line !== undefined) s += `:${f.line}`;
   if (f.line !== undefined && f.column !== undefined) s += `:${f.column}`;
   return s;
+}
+
+/** An {@link Output} that gathers small writes into chunks of about 64 KiB; `flush` writes the rest. */
+export function chunkedOutput(out: Output): Output & { flush(): void } {
+  let pending = '';
+  return {
+    write(s) {
+      pending += s;
+      if (pending.length >= 65536) {
+        out.write(pending);
+        pending = '';
+      }
+    },
+    flush() {
+      if (pending) out.write(pending);
+      pending = '';
+    },
+  };
+}
+
+/**
+ * Break `text` into lines of at most `width` characters at spaces; a word longer than `width`
+ * is split, never cut, so every character is kept.
+ */
+export function wrapText(text: string, width: number): string[] {
+  const w = Math.max(1, width);
+  const lines: string[] = [];
+  let cur = '';
+  for (let word of text.split(' ')) {
+    while (word.length > w) {
+      if (cur) lines.push(cur), (cur = '');
+      lines.push(word.slice(0, w));
+      word = word.slice(w);
+    }
+    if (!cur) cur = word;
+    else if (cur.length + 1 + word.length <= w) cur += ' ' + word;
+    else lines.push(cur), (cur = word);
+  }
+  lines.push(cur);
+  return lines;
 }

@@ -17,6 +17,7 @@ import { addStats, InputError, newStats, parseLine, readLineAt, streamGroups, ty
 import { RULE_ERROR, RuleCrashError, type ParsedEvent } from '../core/rule.ts';
 import { FindingCounter, type Summary } from '../core/summary.ts';
 import { visibleFinding } from '../core/visible.ts';
+import { HintHold } from '../core/hint-hold.ts';
 import type { ProtocolDefinition, ProtocolOptions, SingleMessageOptions } from '../core/protocol.ts';
 
 /** Options of one run, beyond the protocol's own. */
@@ -79,6 +80,8 @@ export class StreamCheck {
   private readonly sink: FindingSink;
   private readonly maxDepth: number;
   private readonly acceptArrays: boolean;
+  /** The protocol's binding hint under this run's options, if it has one. */
+  readonly hint: ((text: string, source: string, framing: 'jsonl' | 'document') => string | undefined) | undefined;
   private lastError: { source: string; line: number } | undefined;
   private lastSource: string | undefined;
   private readonly crash: (e: RuleCrashError) => void;
@@ -103,6 +106,8 @@ export class StreamCheck {
     };
     this.maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
     this.acceptArrays = def.acceptArrays?.(options) ?? false;
+    const hint = def.bindingHint;
+    this.hint = hint ? (text, source, framing) => hint(text, source, framing, options) : undefined;
     const failFast = options.failFast === true;
     this.crash = (e) => {
       if (failFast) throw e;
@@ -147,8 +152,8 @@ export class StreamCheck {
   }
 
   /** Parse and check one line record; `reread` reads an earlier line of the same input back. */
-  line(line: JsonlLine, reread?: (byteOffset: number) => string | undefined): ParsedEvent | undefined {
-    const ev = parseLine(line, this.sink, this.maxDepth, this.acceptArrays);
+  line(line: JsonlLine, reread?: (byteOffset: number) => string | undefined, parseSink: FindingSink = this.sink): ParsedEvent | undefined {
+    const ev = parseLine(line, parseSink, this.maxDepth, this.acceptArrays);
     if (!ev) return undefined;
     if (reread) ev.reread = reread;
     this.event(ev);
@@ -176,7 +181,7 @@ export class StreamCheck {
     }
     let offset = 0;
     if (text.charCodeAt(0) === 0xfeff) {
-      this.sink(framingFinding('jsonl/bom', { source, line: 1, column: 1, byteOffset: 0 }, 'Input starts with a UTF-8 byte order mark (EF BB BF); JSON text must not begin with one. It was skipped.'));
+      this.sink(framingFinding('jsonl/bom', { source, line: 1, column: 1, byteOffset: 0 }, 'Input starts with a UTF-8 byte order mark (EF BB BF); JSON text must not begin with one. The mark was skipped and the rest of the document checked.'));
       text = text.slice(1);
       offset = 3;
     }
@@ -185,7 +190,12 @@ export class StreamCheck {
       return undefined;
     }
     this.stats.lines += text.split('\n').length;
-    const ev = parseLine({ source, line: 1, byteOffset: offset, text, byteLength: buf.length - offset, unterminated: false }, (f: Finding) => this.sink(relocate(f, text, offset)), this.maxDepth, this.acceptArrays);
+    // a parse failure of a text that another binding reads says which (ProtocolDefinition.bindingHint)
+    const hinted = (f: Finding): Finding => {
+      const sentence = f.ruleId === 'jsonl/invalid-json' ? this.hint?.(text, source, 'document') : undefined;
+      return sentence === undefined ? f : { ...f, message: `${f.message} ${sentence}` };
+    };
+    const ev = parseLine({ source, line: 1, byteOffset: offset, text, byteLength: buf.length - offset, unterminated: false }, (f: Finding) => this.sink(relocate(hinted(f), text, offset)), this.maxDepth, this.acceptArrays);
     if (ev) this.event(ev);
     return ev;
   }
@@ -299,11 +309,16 @@ async function feed(check: StreamCheck, inputs: readonly InputSpec[], maxLineByt
       }
       const path = input.path;
       const reread = path === undefined ? undefined : (byteOffset: number) => readBack.line(path, byteOffset);
+      // an input none of whose lines parse may be what another binding reads (src/core/hint-hold.ts)
+      const hint = check.hint;
+      const hold = hint ? new HintHold(sink, (t) => hint(t, input.source, 'jsonl')) : undefined;
       // an exception while checking is ours, not the input's: never "cannot read"
       let ownError: unknown = undefined;
       const onLine = (line: JsonlLine) => {
         try {
-          check.line(line, gz.compressed ? undefined : reread);
+          hold?.line(line);
+          const ev = check.line(line, gz.compressed ? undefined : reread, hold?.sink ?? sink);
+          if (ev) hold?.release();
         } catch (e) {
           ownError = e ?? new Error('a checker threw a nullish value');
           throw ownError;
@@ -311,13 +326,14 @@ async function feed(check: StreamCheck, inputs: readonly InputSpec[], maxLineByt
       };
       const base = done;
       // a cut gzip stream is one finding: not also "empty input" when it broke before any line
-      const inputSink: FindingSink = (f) => (gz.corrupt && f.ruleId === 'jsonl/empty-input' ? undefined : sink(f));
+      const inputSink: FindingSink = (f) => (gz.corrupt && f.ruleId === 'jsonl/empty-input' ? undefined : (hold?.sink ?? sink)(f));
       try {
         const st = await readJsonl(gunzipIfCompressed(input.open(), gz), input.source, onLine, inputSink, {
           maxLineBytes,
           cr: check.def.cr,
           onProgress: onBytes ? (b) => onBytes(base + b) : undefined,
         });
+        hold?.end();
         stats.bytes += st.bytes;
         stats.lines += st.lines;
         done += st.bytes;

@@ -244,8 +244,9 @@ test('progress on a terminal: a finding clears the progress line first and it is
   const shown = screen.split('\n').map((l) => l.slice(l.lastIndexOf('\r\x1b[K') + (l.includes('\r\x1b[K') ? 4 : 0)));
   for (const l of shown.filter((x) => x.includes('error  aep/version'))) assert.match(l, /^<stdin>:\d+:\d+ +error +aep\/version /, JSON.stringify(l));
   // after every finding the progress text comes back (until the end clears it)
-  const afterFinding = screen.split(/error {2}aep\/version[^\n]*\n/).slice(1, -1);
-  for (const rest of afterFinding) assert.match(rest, /^(\r\x1b\[K)?[0-9.]+ MB/);
+  // a finding on a terminal is its head line and the indented sentence under it
+  const afterFinding = screen.split(/error {2}aep\/version[^\n]*\n(?: {4}[^\n]*\n)*/).slice(1, -1);
+  for (const rest of afterFinding) assert.match(rest, /^(\r\x1b\[K)?[0-9.]+ (of [0-9.]+ )?MiB/);
 });
 
 test('progress under a pseudo-terminal (script(1)): no finding line shares the screen line with the progress text', { skip: spawnSync('script', ['--version']).status === 0 ? false : 'script(1) is not installed' }, () => {
@@ -259,7 +260,7 @@ test('progress under a pseudo-terminal (script(1)): no finding line shares the s
   const r = spawnSync('script', ['-qfc', `${process.execPath} bin/aep.js validate --no-color --rule aep/version ${file}`, '/dev/null'], { cwd: REPO, encoding: 'utf8', env: { ...process.env, AGENT_CONFORMANCE_PROGRESS_MS: '0,0', NO_COLOR: '1' } });
   assert.equal(r.status, 0, r.stderr); // script(1) itself; the run's own code is not passed through everywhere
   const screen = r.stdout;
-  assert.match(screen, /MB \(\d+%\), \d+ events\/s/, 'the progress line was drawn on the terminal');
+  assert.match(screen, /MiB \(\d+%\), \d+ events\/s/, 'the progress line was drawn on the terminal');
   const rows = screen.split(/\r?\n/).map((l) => {
     const k = l.lastIndexOf('\r\x1b[K');
     return k === -1 ? l : l.slice(k + 4);

@@ -13,7 +13,7 @@ import { describe, it } from 'node:test';
 import { AEP } from '../../src/aep/definition.ts';
 import { AHP } from '../../src/ahp/definition.ts';
 import { optionsFromFlags } from '../../src/core/protocol.ts';
-import { pinText, sha256, TAG_SHA } from '../pin/helpers.ts';
+import { HEAD_SHA, pinText, readShared, sha256, TAG_SHA } from '../pin/helpers.ts';
 import { REPO, runCli } from './helpers.ts';
 
 describe('one option mapping (src/run/protocol.ts optionsFromFlags over each definition\'s flags)', () => {
@@ -177,6 +177,18 @@ describe('pin verify says what it verified (item 15)', () => {
     assert.equal((JSON.parse(json.stdout) as { kind: string }).kind, 'pin-verify', 'the JSON report names what produced it');
     assert.match(json.stderr, /✔ schema\.ts: sha256/);
   });
+  it('a drifted schema.json whose extraction is unchanged is named as not the pinned one (issue 26 item 5)', async (t) => {
+    const s = await readShared(t, 'head');
+    if (!s) return;
+    const p = pinDir(true);
+    t.after(p.done);
+    writeFileSync(join(p.dir, 'schema.json'), s.head);
+    const r = await runCli('ahp', ['pin', 'verify', '--dir', p.dir]);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(r.stdout, new RegExp(`✖ schema\\.json: sha256 ${HEAD_SHA} .*pin\\.json pins ${TAG_SHA}`));
+    assert.match(r.stdout, /✖ extraction .*: equals the extraction of the schema\.json present, which is not the pinned one/);
+    assert.doesNotMatch(r.stdout, /pinned schema\.json/);
+  });
   it('--allow-missing with nothing present: "nothing verified", exit 1, no green tick', async (t) => {
     const p = pinDir(false);
     t.after(p.done);
@@ -203,13 +215,33 @@ describe('pin refresh: machine formats stay parseable, an unreachable source is 
     t.after(p.done);
     const port = await closedPort();
     const r = await runCli('ahp', ['pin', 'refresh', '--dir', p.dir, '--base-url', `http://127.0.0.1:${port}/mirror`, '--timeout', '5000', '-f', 'json']);
-    assert.equal(r.code, 1, r.stdout + r.stderr);
+    // a network failure is no pin mismatch: exit 2 (README §Exit codes)
+    assert.equal(r.code, 2, r.stdout + r.stderr);
     const doc = JSON.parse(r.stdout) as { kind: string; findings: Array<{ ruleId: string; message: string }> };
     assert.equal(doc.kind, 'pin-refresh');
     assert.ok(doc.findings.length > 0 && doc.findings.every((f) => f.ruleId === 'pin/fetch-failed'));
     assert.match(doc.findings[0]!.message, /ECONNREFUSED\): the mirror given with --base-url cannot be reached/);
     assert.match(r.stderr, /MCP pin refresh: .*Result: refresh incomplete/s);
     assert.ok(!existsSync(join(p.dir, '.staging')), 'an empty staging folder was left behind');
+  });
+  it('text: every message printed once; a network failure exits 2, an unusable pin.json 1 (issue 26 items 2, 5)', async (t) => {
+    const p = pinDir(true);
+    t.after(p.done);
+    const port = await closedPort();
+    const r = await runCli('ahp', ['pin', 'refresh', '--dir', p.dir, '--base-url', `http://127.0.0.1:${port}/mirror`, '--timeout', '5000']);
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    const all = r.stdout + r.stderr;
+    const messages = all.match(/Downloading \S+ failed[^\n]*?reached/g) ?? [];
+    assert.equal(messages.length, 2, all);
+    assert.equal(new Set(messages).size, 2, all);
+    writeFileSync(join(p.dir, 'pin.json'), '{');
+    const bad = await runCli('ahp', ['pin', 'refresh', '--dir', p.dir, '--base-url', `http://127.0.0.1:${port}/mirror`]);
+    assert.equal(bad.code, 1, bad.stdout + bad.stderr);
+    const lines = (bad.stdout + bad.stderr).split('\n').filter((l) => /pin\/invalid-pin/.test(l));
+    const sentence = /pin\/invalid-pin  (.*?)  \[/.exec(bad.stdout)?.[1];
+    assert.ok(sentence, bad.stdout);
+    assert.equal((bad.stdout + bad.stderr).split(sentence).length - 1, 1, bad.stdout + bad.stderr);
+    assert.ok(lines.length >= 1);
   });
 });
 

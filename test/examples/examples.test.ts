@@ -41,11 +41,20 @@ test('examples/ahp/session.jsonl is clean through the CLI, and its twin fails', 
   assert.ok(broken.report.summary.errors > 0);
 });
 
-test('the finding lines the README shows are what the CLI prints', async () => {
+test('the finding lines the README shows are what the CLI prints, piped and on a terminal', async () => {
   const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  const shown = readme.split('\n').filter((l) => l.startsWith('examples/aep/session-broken.jsonl:'));
-  assert.ok(shown.length >= 3, 'the README shows example findings');
-  const r = await runCli('aep', ['validate', '--no-color', 'examples/aep/session-broken.jsonl']);
-  const printed = r.stdout.split('\n');
-  for (const line of shown) assert.ok(printed.includes(line), `README line not printed by the CLI:\n${line}`);
+  // each example block: its command line, then what it prints
+  const blocks = readme.split('```').filter((b) => b.includes('$ ./bin/aep.js validate examples/aep/session-broken.jsonl'));
+  assert.equal(blocks.length, 2, 'the README shows the piped and the terminal form');
+  for (const block of blocks) {
+    const [command, ...lines] = block.trim().split('\n');
+    const columns = /(\d+)-column terminal/.exec(command!)?.[1];
+    const r = await runCli('aep', ['validate', '--no-color', 'examples/aep/session-broken.jsonl'], '', columns ? { stdoutIsTTY: true, columns: Number(columns) } : {});
+    if (columns) assert.equal(r.stdout.split('\n').slice(0, lines.length).join('\n'), lines.join('\n'), 'the terminal example is the start of what the CLI prints');
+    else {
+      assert.ok(lines.length >= 3, 'the README shows example findings');
+      const printed = r.stdout.split('\n');
+      for (const line of lines) assert.ok(printed.includes(line), `README line not printed by the CLI:\n${line}`);
+    }
+  }
 });

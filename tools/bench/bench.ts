@@ -26,13 +26,18 @@
  * `node bin/ahp.js`: whatever the bins run), and prints the median wall time in seconds, the
  * median peak RSS in MB and the ratio to `node -e 0` of the same run, against the targets.
  *   --root DIR        the checkout whose bins and examples to run (default this one)
+ *
+ * `--findings N` measures reports instead: an AEP stream of N/5 lines that give five findings
+ * each (N findings in all, default 150000) is validated once per `--format`, the report written
+ * with `-o` to a file, and the peak RSS and wall time of each run are printed against the
+ * target (peak RSS at most 200 MB for every format; a run that does not report N findings fails).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { generateAep } from './generate-aep.ts';
+import { generateAep, LineWriter } from './generate-aep.ts';
 import { generateAhp } from './generate-ahp.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -49,10 +54,12 @@ interface BenchOptions {
   keep: boolean;
   startup: boolean;
   root: string;
+  /** `--findings N`: the report bench's finding count (0: not asked for). */
+  findings: number;
 }
 
 function parseArgs(argv: string[]): BenchOptions {
-  const o: BenchOptions = { events: 1_000_000, ahpEvents: 300_000, protocols: ['aep', 'ahp'], runs: 0, readline: false, keep: false, startup: false, root: ROOT };
+  const o: BenchOptions = { events: 1_000_000, ahpEvents: 300_000, protocols: ['aep', 'ahp'], runs: 0, readline: false, keep: false, startup: false, root: ROOT, findings: 0 };
   const num = (i: number) => {
     const v = Number(argv[i + 1]);
     if (!Number.isSafeInteger(v) || v < 1) throw new Error(`${argv[i]} needs a positive integer`);
@@ -66,6 +73,7 @@ function parseArgs(argv: string[]): BenchOptions {
     else if (a === '--readline') o.readline = true;
     else if (a === '--keep') o.keep = true;
     else if (a === '--startup') o.startup = true;
+    else if (a === '--findings') o.findings = /^[1-9][0-9]*$/.test(argv[i + 1] ?? '') ? num(i++) : 150_000;
     else if (a === '--root') {
       if (argv[i + 1] === undefined) throw new Error('--root needs a directory');
       o.root = argv[++i];
@@ -278,9 +286,43 @@ async function startup(o: BenchOptions): Promise<void> {
   console.log(JSON.stringify({ runs: o.runs, results }));
 }
 
+/** Report formats of `validate`, each measured by {@link reports}. */
+const REPORT_FORMATS = ['text', 'json', 'ndjson', 'sarif', 'junit', 'github'] as const;
+
+/**
+ * `--findings N`: peak RSS of one `aep validate -o FILE` per format over a stream giving N
+ * findings (five per line: no session, no seq, no agent, a type outside the grammar, a day that
+ * does not exist), against the 200 MB target.
+ */
+async function reports(o: BenchOptions): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'agent-conformance-bench-'));
+  try {
+    const file = join(dir, 'findings.jsonl');
+    const lines = Math.ceil(o.findings / 5);
+    const w = new LineWriter(file);
+    for (let i = 0; i < lines; i++) w.line(`{"aep":"0.1","id":"e${i}","type":"x.bench.tick","source":"urn:bench","time":"2026-11-31T00:00:00Z"}`);
+    w.close();
+    console.log(`node ${process.version}: ${fmt(lines)} lines, ${fmt(lines * 5)} findings, ${fmt(statSync(file).size / 1048576, 1)} MiB`);
+    const rows = [];
+    for (const format of REPORT_FORMATS) {
+      const out = join(dir, `report.${format}`);
+      const m = await best(o.runs, ['bin/aep.js', 'validate', file, '--format', format, '--no-progress', '-o', out]);
+      if (m.code !== 1) throw new Error(`--format ${format} exited ${m.code}: ${m.stderr.slice(0, 500)}`);
+      const size = statSync(out).size;
+      rows.push({ format, s: round(m.wallMs / 1000, 1), mb: round(m.maxRssMB, 1), reportMiB: round(size / 1048576, 1) });
+      console.log(`  ${format.padEnd(7)} ${fmt(m.wallMs / 1000, 1).padStart(6)} s  peak RSS ${fmt(m.maxRssMB, 1).padStart(6)} MB  report ${fmt(size / 1048576, 1)} MiB  target <= 200 MB: ${m.maxRssMB <= 200 ? 'met' : 'NOT met'}`);
+      rmSync(out, { force: true });
+    }
+    console.log(JSON.stringify({ findings: lines * 5, reports: rows }));
+  } finally {
+    if (!o.keep) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   const o = parseArgs(process.argv.slice(2));
   if (o.startup) return startup(o);
+  if (o.findings) return reports(o);
   const dir = mkdtempSync(join(tmpdir(), 'agent-conformance-bench-'));
   const started = performance.now();
   console.log(`node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), files in ${dir}`);

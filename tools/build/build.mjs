@@ -25,7 +25,8 @@
  * Everything is written to dist.next/ (removed first, so nothing stale survives) and swapped in
  * for dist/ at the end with two renames: the bins keep working while a build (or `npm test`,
  * which builds) runs, and a failed build leaves the previous dist/ as it was. Plain
- * JavaScript: runs before tsx exists.
+ * JavaScript: runs before tsx exists. `--if-stale` builds only when the inputs changed since
+ * the dist/ present was built (a digest of them is kept in dist/.build-inputs).
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -44,6 +45,29 @@ const OLD = join(ROOT, 'dist.old');
 /** Every file under `dir`, as absolute paths. */
 function walk(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
+}
+
+/**
+ * A digest of everything the build reads (src/, schemas/, conformance/ and examples/ for the
+ * examples bundle and the code caches, this folder, package.json, the tsconfigs, the compiler
+ * and esbuild versions, and this Node, whose code caches another Node rejects).
+ */
+function inputsDigest() {
+  const { createHash } = createRequire(import.meta.url)('node:crypto');
+  const h = createHash('sha256');
+  const files = ['src', 'schemas', 'conformance', 'examples', 'tools/build'].flatMap((d) => (existsSync(join(ROOT, d)) ? walk(join(ROOT, d)) : []));
+  files.push(...['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'].map((f) => join(ROOT, f)).filter((f) => existsSync(f)));
+  h.update(`${process.version}\0`);
+  for (const f of files.sort()) h.update(`${relative(ROOT, f)}\0`).update(readFileSync(f)).update('\0');
+  return h.digest('hex');
+}
+const STAMP = '.build-inputs';
+const digest = inputsDigest();
+// `--if-stale` (npm test): a dist/ built from these very inputs is kept, so a test run after
+// `npm ci` (whose prepare built) does not build again
+if (process.argv.includes('--if-stale') && existsSync(join(FINAL, STAMP)) && readFileSync(join(FINAL, STAMP), 'utf8') === digest) {
+  process.stdout.write('build: dist/ is up to date with src/ (npm run build rebuilds it anyway)\n');
+  process.exit(0);
 }
 
 rmSync(DIST, { recursive: true, force: true });
@@ -190,6 +214,7 @@ const cli = c.requireCached(${JSON.stringify(join(DIST, 'cli', `${entry}.cjs`))}
 }
 const bundled = readdirSync(join(DIST, 'cli')).length;
 
+writeFileSync(join(DIST, STAMP), digest);
 // the swap: dist/ is absent only between these two renames
 if (existsSync(FINAL)) renameSync(FINAL, OLD);
 renameSync(DIST, FINAL);

@@ -469,6 +469,9 @@ function decodeRecord(rec: Obj, p: string, max: AepCaptureLevel, issues: BridgeI
   const out: Obj = {};
   for (const k of ['aep', 'id', 'type', 'subject', 'time', 'source', 'agent', 'session', 'run', 'step', 'seq', 'epoch', 'cause', 'severity', 'capture', 'traceparent']) if (k in event) out[k] = event[k];
   if (hasData) out.data = data;
+  // a payload withheld at the ceiling (§3.3) maps back as an event that carries none, as one at
+  // capture none does: its absence is the bridge's, not a missing REQUIRED member of the emitter
+  else if (!allowed && capture !== 'none') out.capture = 'none';
   const anyOf = (k: string): unknown => {
     const at = dataPtr[k];
     if (!at) return undefined;

@@ -1,0 +1,61 @@
+/**
+ * Holds the findings at the start of a JSONL input until a line parses (then they pass on
+ * unchanged) or the input ends with none parsed: then a protocol's hint (src/core/pipeline.ts
+ * `ProtocolDriver.bindingHint`) may say that the whole text is what another binding reads, and
+ * the first parse finding carries that sentence in place of one parse finding per line (the
+ * others are dropped: they only repeat that the lines are not JSONL).
+ */
+import type { Finding, FindingSink } from './finding.ts';
+import type { JsonlLine } from './jsonl.ts';
+
+/** The parse findings of single lines that one hinted finding replaces (a line of a pretty-printed value may be `1,` or `2`). */
+const PER_LINE_PARSE: ReadonlySet<string> = new Set(['jsonl/invalid-json', 'jsonl/not-object']);
+
+/** Text held for the hint at most (beyond it, findings pass on as they come). */
+const HOLD_CHARS = 1 << 20;
+
+/** One input's hold (see the module comment). */
+export class HintHold {
+  private held: Finding[] | undefined = [];
+  private text = '';
+
+  constructor(
+    private readonly downstream: FindingSink,
+    private readonly hint: (text: string) => string | undefined,
+  ) {}
+
+  /** The sink to give the reader and the parser. */
+  readonly sink: FindingSink = (f) => (this.held ? this.held.push(f) : this.downstream(f));
+
+  /** A line was read (before it is parsed). */
+  line(l: JsonlLine): void {
+    if (!this.held) return;
+    this.text += l.text + '\n';
+    if (this.text.length > HOLD_CHARS) this.release();
+  }
+
+  /** A line parsed into a message: what was held passes on, and nothing more is held. */
+  release(): void {
+    const held = this.held;
+    this.held = undefined;
+    this.text = '';
+    for (const f of held ?? []) this.downstream(f);
+  }
+
+  /** The input ended: the held findings pass on, the parse findings folded into one when the hint applies. */
+  end(): void {
+    const held = this.held;
+    if (!held) return;
+    const sentence = held.some((f) => f.ruleId === 'jsonl/invalid-json') ? this.hint(this.text) : undefined;
+    this.held = undefined;
+    this.text = '';
+    let first = true;
+    for (const f of held) {
+      if (sentence === undefined || !PER_LINE_PARSE.has(f.ruleId)) this.downstream(f);
+      else if (first && f.ruleId === 'jsonl/invalid-json') {
+        first = false;
+        this.downstream({ ...f, message: `${f.message} ${sentence}` });
+      }
+    }
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * Usage edges (issue 26 item 5): an unknown verb is a usage error however it is asked (also with
+ * --help), with a suggestion; help examples name the protocol's own rules; the BOM message says
+ * what was skipped (the mark) and what was checked (the rest).
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { aepRules } from '../../src/aep/protocol.ts';
+import { ahpRules } from '../../src/ahp/driver.ts';
+import { EXPLAIN_EXAMPLE } from '../../src/cli/verbs.ts';
+import { runCli } from './helpers.ts';
+
+test('an unknown verb is exit 2 with a suggestion, with or without --help, at every level', async () => {
+  const cases: Array<['aep' | 'ahp', string[], RegExp]> = [
+    ['aep', ['nosuchverb', '--help'], /unknown command 'nosuchverb'; the commands are validate, fixtures, rules, explain/],
+    ['aep', ['nosuchverb'], /unknown command 'nosuchverb'; the commands are validate/],
+    ['aep', ['-h', 'valdate'], /unknown command 'valdate' \(Did you mean validate\?\)/],
+    ['ahp', ['explian', '--help'], /unknown command 'explian' \(Did you mean explain\?\)/],
+    ['ahp', ['pin', 'verfy', '--help'], /unknown command 'verfy' of 'pin' \(Did you mean verify\?\)/],
+  ];
+  for (const [bin, args, what] of cases) {
+    const r = await runCli(bin, args);
+    assert.equal(r.code, 2, `${bin} ${args.join(' ')}`);
+    assert.equal(r.stdout, '', `${bin} ${args.join(' ')}: no help on stdout`);
+    assert.match(r.stderr, new RegExp(`^${bin}: [^\\n]+ \\(run with --help for usage\\)\\n$`));
+    assert.match(r.stderr, what);
+  }
+  // known verbs' help and commander's own `help` verb still answer with exit 0
+  for (const args of [['--help'], ['validate', '--help'], ['help', 'validate'], ['pin', '--help']]) {
+    const r = await runCli('ahp', args);
+    assert.equal(r.code, 0, args.join(' '));
+    assert.match(r.stdout, /^Usage: ahp/);
+  }
+});
+
+test('explain --help gives an example rule of its own protocol, one that exists', async () => {
+  for (const [bin, rules] of [['aep', aepRules()], ['ahp', ahpRules()]] as const) {
+    const r = await runCli(bin, ['explain', '--help']);
+    assert.equal(r.code, 0);
+    const example = /e\.g\. (\S+)/.exec(r.stdout)?.[1];
+    assert.equal(example, EXPLAIN_EXAMPLE[bin]);
+    assert.ok(example.startsWith(`${bin}/`) && rules.some((x) => x.id === example), `${bin}: ${example}`);
+  }
+});
+
+test('a BOM: the message says the mark was skipped, and the rest of its line (or document) is checked', async () => {
+  const bom = '\uFEFF';
+  const ev = '{"aep":"0.1","id":"e1","type":"agent.heartbeat","time":"2026-11-31T10:00:00Z","source":"aep://h/agent/a/session/s","agent":"a"}';
+  const cases: Array<['aep' | 'ahp', string[], string]> = [
+    ['aep', ['validate', '-f', 'json', '-'], `${bom}${ev}\n`],
+    ['aep', ['validate', '-f', 'json', '-'], `${ev.replace('e1', 'e0').replace('11-31', '11-30')}\n${bom}${ev}\n`],
+    ['ahp', ['validate', '-f', 'json', '--binding', 'http', '-'], `${bom}{"jsonrpc": "2.0"}`],
+  ];
+  for (const [bin, args, input] of cases) {
+    const r = await runCli(bin, args, input);
+    const findings = (JSON.parse(r.stdout) as { findings: Array<{ ruleId: string; message: string; line?: number }> }).findings;
+    const b = findings.find((f) => f.ruleId === 'jsonl/bom');
+    assert.ok(b, r.stdout);
+    assert.match(b.message, /The mark was skipped and the rest of the (line|document) checked\./);
+    assert.doesNotMatch(b.message, /It was skipped/);
+    // the rest was checked: a finding of the same line after the mark
+    assert.ok(findings.some((f) => f.ruleId !== 'jsonl/bom' && (f.line ?? 1) === b.line), JSON.stringify(findings));
+  }
+});

@@ -1,0 +1,53 @@
+/**
+ * The test reporter of `npm test` (`node --test --test-reporter=./tools/test-summary.mjs`): the
+ * node test runner's own output, unchanged (TAP when stdout is not a terminal, as CI reads it,
+ * ending with `# tests N`, `# pass N`, `# fail N`, ...; `spec` on a terminal, as node chooses
+ * by default), then a short summary for a person: the counts, each failed test by file and
+ * name, and the time. Plain JavaScript: a reporter loads before tsx does.
+ */
+import { Readable } from 'node:stream';
+import { spec, tap } from 'node:test/reporters';
+
+/** The counts node prints at the end (`tests 12`, `pass 11`, ...), by name. */
+const COUNTS = new Set(['tests', 'suites', 'pass', 'fail', 'cancelled', 'skipped', 'todo', 'duration_ms']);
+
+export default async function* summary(source) {
+  const counts = {};
+  const failed = [];
+  // the names of the tests open at each depth, per file (two files run at once)
+  const open = new Map();
+  const observed = (async function* () {
+    for await (const event of source) {
+      const d = event.data ?? {};
+      const names = open.get(d.file) ?? [];
+      open.set(d.file, names);
+      if (event.type === 'test:start') names[d.nesting] = d.name;
+      if (event.type === 'test:fail') {
+        const err = d.details?.error;
+        // a suite, or a test that failed only because a subtest did, is named by that subtest
+        if (d.details?.type !== 'suite' && err?.failureType !== 'subtestsFailed') {
+          const path = [...names.slice(0, d.nesting), d.name].filter((n) => n !== undefined && n !== d.file);
+          const why = String(err?.cause?.message ?? err?.message ?? '').split('\n')[0];
+          failed.push({ file: d.file, name: path.join(' › '), why });
+        }
+      }
+      if (event.type === 'test:diagnostic' && d.nesting === 0) {
+        const m = /^(\w+) ([\d.]+)$/.exec(d.message ?? '');
+        if (m && COUNTS.has(m[1])) counts[m[1]] = Number(m[2]);
+      }
+      yield event;
+    }
+  })();
+  if (process.stdout.isTTY) yield* Readable.from(observed).pipe(new spec());
+  else yield* tap(observed);
+  const n = (k) => counts[k] ?? 0;
+  const secs = (n('duration_ms') / 1000).toFixed(1);
+  let text = `\nnpm test: ${n('tests')} tests, ${n('pass')} passed, ${n('fail')} failed`;
+  if (n('skipped')) text += `, ${n('skipped')} skipped`;
+  if (n('todo')) text += `, ${n('todo')} todo`;
+  if (n('cancelled')) text += `, ${n('cancelled')} cancelled`;
+  text += `, in ${secs} s\n`;
+  const cwd = process.cwd() + '/';
+  for (const f of failed) text += `  ✖ ${(f.file ?? '').replace(cwd, '')}: ${f.name}${f.why ? `\n      ${f.why}` : ''}\n`;
+  yield text;
+}
