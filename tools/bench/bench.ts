@@ -31,6 +31,11 @@
  * each (N findings in all, default 150000) is validated once per `--format`, the report written
  * with `-o` to a file, and the peak RSS and wall time of each run are printed against the
  * target (peak RSS at most 200 MB for every format; a run that does not report N findings fails).
+ *
+ * `--bridges N` measures the bridge inputs instead: an AEP stream of N events (default 50000)
+ * is converted with `aep convert --to cloudevents` and `--to otlp` (at `--max-capture full`),
+ * and each form is validated with `aep validate --from ...`, beside the split+JSON.parse
+ * baseline of the same file and the AEP stream itself (one row each).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -56,10 +61,12 @@ interface BenchOptions {
   root: string;
   /** `--findings N`: the report bench's finding count (0: not asked for). */
   findings: number;
+  /** `--bridges N`: the bridge bench's event count (0: not asked for). */
+  bridges: number;
 }
 
 function parseArgs(argv: string[]): BenchOptions {
-  const o: BenchOptions = { events: 1_000_000, ahpEvents: 300_000, protocols: ['aep', 'ahp'], runs: 0, readline: false, keep: false, startup: false, root: ROOT, findings: 0 };
+  const o: BenchOptions = { events: 1_000_000, ahpEvents: 300_000, protocols: ['aep', 'ahp'], runs: 0, readline: false, keep: false, startup: false, root: ROOT, findings: 0, bridges: 0 };
   const num = (i: number) => {
     const v = Number(argv[i + 1]);
     if (!Number.isSafeInteger(v) || v < 1) throw new Error(`${argv[i]} needs a positive integer`);
@@ -74,6 +81,7 @@ function parseArgs(argv: string[]): BenchOptions {
     else if (a === '--keep') o.keep = true;
     else if (a === '--startup') o.startup = true;
     else if (a === '--findings') o.findings = /^[1-9][0-9]*$/.test(argv[i + 1] ?? '') ? num(i++) : 150_000;
+    else if (a === '--bridges') o.bridges = /^[1-9][0-9]*$/.test(argv[i + 1] ?? '') ? num(i++) : 50_000;
     else if (a === '--root') {
       if (argv[i + 1] === undefined) throw new Error('--root needs a directory');
       o.root = argv[++i];
@@ -319,10 +327,41 @@ async function reports(o: BenchOptions): Promise<void> {
   }
 }
 
+/** `--bridges N`: `aep validate --from cloudevents|otlp` beside the AEP stream they were converted from. */
+async function bridges(o: BenchOptions): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'agent-conformance-bench-'));
+  try {
+    const aep = join(dir, 'aep.jsonl');
+    generateAep(aep, { events: o.bridges });
+    const rows = [];
+    for (const [label, from, to] of [['aep', undefined, undefined], ['cloudevents', 'cloudevents', 'cloudevents'], ['otlp', 'otlp', 'otlp']] as const) {
+      let file = aep;
+      if (to) {
+        file = join(dir, `${to}.jsonl`);
+        const c = await runChild(['-e', `const {spawnSync}=require('node:child_process');const fs=require('node:fs');const r=spawnSync(process.execPath,['bin/aep.js','convert','--to','${to}','--max-capture','full',${JSON.stringify(aep)}],{maxBuffer:1<<30});fs.writeFileSync(${JSON.stringify(file)},r.stdout);process.exitCode=r.status;`]);
+        if (c.code !== 0) throw new Error(`aep convert --to ${to} exited ${c.code}: ${c.stderr.slice(0, 500)}`);
+      }
+      const bytes = statSync(file).size;
+      const baseline = await best(o.runs, ['--import', 'tsx', 'tools/bench/baseline.ts', 'split', file]);
+      const m = await best(o.runs, ['bin/aep.js', 'validate', ...(from ? ['--from', from, '--max-capture', 'full'] : []), file, '--format', 'json', '--quiet', '--no-progress']);
+      if (m.code !== 0) throw new Error(`aep validate${from ? ` --from ${from}` : ''} exited ${m.code} on converted valid input: ${m.stdout.slice(0, 1000)}`);
+      console.log(`  ${label}: ${fmt(bytes / 1048576, 1)} MiB`);
+      console.log(describe('(a) split+JSON.parse', baseline, o.bridges, bytes));
+      console.log(describe(`(b) aep validate${from ? ` --from ${from}` : ''}`, m, o.bridges, bytes));
+      console.log(`    ratio (b)/(a) ${fmt(m.wallMs / baseline.wallMs, 2)}`);
+      rows.push({ input: label, events: o.bridges, s: round(m.wallMs / 1000, 2), ratio: round(m.wallMs / baseline.wallMs, 2), mb: round(m.maxRssMB, 1) });
+    }
+    console.log(JSON.stringify({ bridges: rows }));
+  } finally {
+    if (!o.keep) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   const o = parseArgs(process.argv.slice(2));
   if (o.startup) return startup(o);
   if (o.findings) return reports(o);
+  if (o.bridges) return bridges(o);
   const dir = mkdtempSync(join(tmpdir(), 'agent-conformance-bench-'));
   const started = performance.now();
   console.log(`node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), files in ${dir}`);
