@@ -3,6 +3,7 @@
  * protocols; the `aep` CLI imports this module alone so that it loads no AHP code).
  */
 import type { ProtocolDefinition } from '../core/protocol.ts';
+import { bridgeOfCaseName } from '../core/case-names.ts';
 import { ruleSelection } from '../core/protocol.ts';
 import { bridgeChecker } from './bridges/checker.ts';
 import type { AepCaptureLevel } from './schemas.ts';
@@ -28,6 +29,10 @@ export const AEP: ProtocolDefinition & { name: 'aep' } = {
   // bridge output may be one pretty-printed document (an OTLP export, a CE batch) in a .json file
   framing: (source, o) => (o.from !== undefined && source.endsWith('.json') ? 'document' : 'jsonl'),
   acceptArrays: (o) => o.from === 'cloudevents',
+  caseOptions: (name) => {
+    const from = bridgeOfCaseName(name);
+    return from ? { from } : {};
+  },
   checker(options, out) {
     const o = options as typeof options & { stream?: Partial<AepStreamOptions>; onStreamState?: Parameters<typeof createAepChecker>[0]['onStreamState'] };
     const aep = (sink: typeof out.sink) =>

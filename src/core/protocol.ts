@@ -94,6 +94,8 @@ export interface ProtocolDefinition {
    * of the protocol would read it (which `--binding` to use), else `undefined`.
    */
   bindingHint?(text: string, source: string, framing: 'jsonl' | 'document', options: ProtocolOptions): string | undefined;
+  /** Options a fixture case gets from its file name (AEP: `*.ce.jsonl` is read `--from cloudevents`, `*.otlp.jsonl` `--from otlp`). */
+  caseOptions?(name: string): ProtocolOptions;
   /** True when a line may hold a JSON array (a CloudEvents batch): it then reaches the checker. */
   acceptArrays?(options: ProtocolOptions): boolean;
   /** Framing of an input named `source`: one message per line, or the whole input one document. */

@@ -1,5 +1,5 @@
 /**
- * Our bridge cases (conformance/aep-bridges/), read through the `--from` decorator as `aep
+ * Our bridge cases (conformance/aep/), read through the `--from` decorator as `aep
  * validate --from cloudevents|otlp` will read them: `<stem>.ce.jsonl` as CloudEvents,
  * `<stem>.otlp.jsonl` as OTLP/JSON. Every pass case gives no finding at all; every fail case
  * gives exactly the findings of its sidecar `<stem>.<kind>.expected.json` (multiset on
@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { briefFindings, checkBridgeText } from './helpers.ts';
 
-const DIR = fileURLToPath(new URL('../../conformance/aep-bridges/', import.meta.url));
+const DIR = fileURLToPath(new URL('../../conformance/aep/', import.meta.url));
 
 const cases = (group: 'pass' | 'fail') => readdirSync(DIR + group).filter((f) => /\.(ce|otlp)\.jsonl$/.test(f)).sort();
 const fromOf = (name: string) => (name.endsWith('.ce.jsonl') ? 'cloudevents' : 'otlp');

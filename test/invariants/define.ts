@@ -17,6 +17,7 @@ import { createSession, RuleCrashError, validate, type Finding } from '../../src
 import type { Input } from '../../src/api/inputs.ts';
 import { checkBytes } from '../../src/fixture-runner/check.ts';
 import { PROTOCOLS } from '../../src/run/protocols.ts';
+import { bridgeOfCaseName } from '../../src/core/case-names.ts';
 import type { Protocol } from '../../src/core/protocol.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -45,8 +46,14 @@ const CASES: Record<Protocol, { ours: string[]; upstream: string[] }> = {
 const key = (f: Finding) => `${f.ruleId}|${f.severity}|${f.line ?? '-'}|${f.pointer ?? '-'}|${f.spec}`;
 const keys = (fs: readonly Finding[]) => fs.map(key).sort();
 
-async function findingsOf(protocol: Protocol, input: Input): Promise<Finding[]> {
-  return (await validate(protocol, input)).findings;
+/** The options a case runs with by its name (AEP bridge cases are read `--from`). */
+function caseOpts(protocol: Protocol, file: string): { from?: 'cloudevents' | 'otlp' } {
+  const from = protocol === 'aep' ? bridgeOfCaseName(file) : undefined;
+  return from ? { from } : {};
+}
+
+async function findingsOf(protocol: Protocol, input: Input, options: { from?: 'cloudevents' | 'otlp' } = {}): Promise<Finding[]> {
+  return (await validate(protocol, input, options)).findings;
 }
 
 /** The bytes in chunks of 7, as a pipe delivers them (no `path`, so no line can be read back). */
@@ -72,22 +79,23 @@ export function defineInvariants(protocol: Protocol): void {
       for (const file of files) {
         const bytes = readFileSync(file);
         const source = 'case.jsonl';
-        const want = keys(await findingsOf(protocol, { path: file, source }));
+        const o = caseOpts(protocol, file);
+        const want = keys(await findingsOf(protocol, { path: file, source }, o));
         const gz = join(TMP, `${protocol}-${relative(ROOT, file).replace(/[\\/]/g, '_')}.gz`);
         writeFileSync(gz, gzipSync(bytes));
         const name = relative(ROOT, file);
         // a case that is itself gzip (a corrupt one) or not UTF-8 has no text or gzip twin
         const gzipped = bytes[0] === 0x1f && bytes[1] === 0x8b;
         if (!gzipped) {
-          assert.deepEqual(keys(await findingsOf(protocol, { bytes: gzipSync(bytes), source })), want, `${name}: gzip bytes`);
-          assert.deepEqual(keys(await findingsOf(protocol, { path: gz, source })), want, `${name}: gzip file`);
+          assert.deepEqual(keys(await findingsOf(protocol, { bytes: gzipSync(bytes), source }, o)), want, `${name}: gzip bytes`);
+          assert.deepEqual(keys(await findingsOf(protocol, { path: gz, source }, o)), want, `${name}: gzip file`);
         }
-        if (isUtf8(bytes)) assert.deepEqual(keys(await findingsOf(protocol, { text: bytes.toString('utf8'), source })), want, `${name}: text`);
-        assert.deepEqual(keys(await findingsOf(protocol, { stream: chunked(bytes), source })), want, `${name}: chunked stream`);
+        if (isUtf8(bytes)) assert.deepEqual(keys(await findingsOf(protocol, { text: bytes.toString('utf8'), source }, o)), want, `${name}: text`);
+        assert.deepEqual(keys(await findingsOf(protocol, { stream: chunked(bytes), source }, o)), want, `${name}: chunked stream`);
         const text = bytes.toString('utf8');
-        const all = await findingsOf(protocol, { path: file, source });
+        const all = await findingsOf(protocol, { path: file, source }, o);
         if (!isUtf8(bytes) || !replayable(text, all) || bytes.includes(0xef)) continue;
-        const session = createSession(protocol, { source });
+        const session = createSession(protocol, { source, ...o });
         const got: Finding[] = [];
         for (const line of text.slice(0, -1).split('\n')) got.push(...session.check(line));
         got.push(...session.end());
@@ -117,8 +125,8 @@ export function defineInvariants(protocol: Protocol): void {
       let compared = 0;
       for (const file of files) {
         const text = readFileSync(file, 'utf8');
-        const same = await findingsOf(protocol, { text: rewrite(text, (v) => v), source: 'case.jsonl' });
-        const reversed = await findingsOf(protocol, { text: rewrite(text, reverse), source: 'case.jsonl' });
+        const same = await findingsOf(protocol, { text: rewrite(text, (v) => v), source: 'case.jsonl' }, caseOpts(protocol, file));
+        const reversed = await findingsOf(protocol, { text: rewrite(text, reverse), source: 'case.jsonl' }, caseOpts(protocol, file));
         assert.deepEqual(shape(reversed), shape(same), `${relative(ROOT, file)}: member order changed the findings`);
         compared++;
       }
@@ -166,7 +174,7 @@ export function defineInvariants(protocol: Protocol): void {
           out.push(line);
         }
         const text = out.join('\n') + '\n';
-        const run = await validate(protocol, { text, source: 'mutants.jsonl' });
+        const run = await validate(protocol, { text, source: 'mutants.jsonl' }, caseOpts(protocol, file));
         const crashes = run.findings.filter((f) => f.ruleId === 'internal/rule-error');
         assert.deepEqual(crashes.map((f) => `line ${f.line}: ${f.message}`), [], `${relative(ROOT, file)}: a rule threw`);
         assert.equal(run.summary.lines, out.length, `${relative(ROOT, file)}: the run ended early`);
@@ -180,8 +188,8 @@ export function defineInvariants(protocol: Protocol): void {
       const ours = CASES[protocol].ours;
       for (const file of ours) {
         const bytes = readFileSync(file);
-        const want = keys(await findingsOf(protocol, { bytes, source: file }));
-        const fixture = await checkBytes(target, file, bytes, { strict: false, failOn: 'error' });
+        const want = keys(await findingsOf(protocol, { bytes, source: file }, caseOpts(protocol, file)));
+        const fixture = await checkBytes(target, file, bytes, { strict: false, failOn: 'error' }, { flags: { ...def.caseOptions?.(file) } });
         assert.deepEqual(keys(fixture.findings), want, `${relative(ROOT, file)}: fixture runner`);
       }
       // README §Streams: --each checks every input alone; --no-each (and the JSONL default) one stream

@@ -6,21 +6,18 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { aepRules } from '../../src/aep/protocol.ts';
 import { ahpRules } from '../../src/ahp/driver.ts';
-import { AEP_BRIDGE_RULES } from '../../src/aep/bridges/rules.ts';
 import type { RuleMeta } from '../../src/core/rule.ts';
 
 const root = new URL('../../', import.meta.url);
 
 /** Rules of each protocol and the folder holding their cases. */
-const BRIDGE_IDS = new Set(AEP_BRIDGE_RULES.map((r) => r.id));
 
 const PROTOCOLS: { name: string; rules: () => readonly RuleMeta[]; dir: URL; skip?: Set<string>; noFailCase?: Set<string>; kinds?: string[] }[] = [
   // the bridge rules' cases are bridge inputs (`<slug>.ce.jsonl`, `<slug>.otlp.jsonl`), read
-  // through the --from decorator in conformance/aep-bridges/ (test/aep-bridges/conformance.test.ts)
+  // `--from` by their names (AEP.caseOptions)
   // internal/rule-error needs a rule that throws, which no input of a correct checker provokes:
   // test/invariants/aep.test.ts breaks a rule on purpose
-  { name: 'aep', rules: aepRules, dir: new URL('conformance/aep/', root), skip: new Set([...BRIDGE_IDS, 'internal/rule-error']) },
-  { name: 'aep-bridges', rules: () => AEP_BRIDGE_RULES, dir: new URL('conformance/aep-bridges/', root), kinds: ['.ce', '.otlp'] },
+  { name: 'aep', kinds: ['.ce', '.otlp'], rules: aepRules, dir: new URL('conformance/aep/', root), skip: new Set(['internal/rule-error']) },
   // ahp/wire-root is reported only for a value that is not a JSON object (an array, a string,
   // null), which the reader already reports as jsonl/not-object before the AHP checker sees it
   // ahp/event-id-unverifiable needs the input file to change while it is checked, which a static

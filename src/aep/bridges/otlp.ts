@@ -215,6 +215,17 @@ export function decodeOtlp(value: unknown, opts: DecodeOtlpOptions = {}): Decode
     shape('', `The input is ${kindOf(value)}, not an ExportLogsServiceRequest object.`);
     return { events, issues };
   }
+  // the protobuf JSON mapping rejects unknown fields by default: a value with other members is
+  // not an ExportLogsServiceRequest (plain AEP or a CloudEvent fed to --from otlp, for instance)
+  const known = (o: Record<string, unknown>, p: string, what: string, names: readonly string[]) => {
+    for (const k of Object.keys(o)) if (!names.includes(k)) shape(`${p}/${escapeToken(k)}`, `Member "${k.slice(0, 60)}" is not a field of ${what} (OTLP/JSON: ${names.join(', ')}).`);
+  };
+  if (value.resourceLogs === undefined) {
+    const ks = Object.keys(value);
+    shape('', `The value has no resourceLogs, so it is not an ExportLogsServiceRequest and holds no LogRecord to check${ks.length ? ` (its members: ${ks.slice(0, 6).map((k) => k.slice(0, 30)).join(', ')}${ks.length > 6 ? ', ...' : ''})` : ''}.`);
+    return { events, issues };
+  }
+  known(value, '', 'an ExportLogsServiceRequest', ['resourceLogs']);
   const list = (v: unknown, p: string, what: string): unknown[] => {
     if (v === undefined) return [];
     if (!Array.isArray(v)) {
@@ -226,9 +237,11 @@ export function decodeOtlp(value: unknown, opts: DecodeOtlpOptions = {}): Decode
   list(value.resourceLogs, '/resourceLogs', 'resourceLogs').forEach((rl, i) => {
     const rp = `/resourceLogs/${i}`;
     if (!isObj(rl)) return shape(rp, `A ResourceLogs is ${kindOf(rl)}, not an object.`);
+    known(rl, rp, 'ResourceLogs', ['resource', 'scopeLogs', 'schemaUrl']);
     list(rl.scopeLogs, rp + '/scopeLogs', 'scopeLogs').forEach((sl, j) => {
       const sp = `${rp}/scopeLogs/${j}`;
       if (!isObj(sl)) return shape(sp, `A ScopeLogs is ${kindOf(sl)}, not an object.`);
+      known(sl, sp, 'ScopeLogs', ['scope', 'logRecords', 'schemaUrl']);
       list(sl.logRecords, sp + '/logRecords', 'logRecords').forEach((rec, k) => {
         const p = `${sp}/logRecords/${k}`;
         if (!isObj(rec)) return shape(p, `A LogRecord is ${kindOf(rec)}, not an object.`);
@@ -445,7 +458,7 @@ function decodeRecord(rec: Obj, p: string, max: AepCaptureLevel, issues: BridgeI
       if (!o) shapeOk = false;
       else {
         hasData = true;
-        (body.kvlistValue.values as Obj[]).forEach((kv, i) => {
+        ((body.kvlistValue.values as Obj[] | undefined) ?? []).forEach((kv, i) => {
           dataPtr[kv.key as string] = `${p}/body/kvlistValue/values/${i}/value`;
           if ((kv.key as string).startsWith('gen_ai.')) issue(R.genAi, `${p}/body/kvlistValue/values/${i}/key`, `Payload member "${(kv.key as string).slice(0, 60)}" is in the body; gen_ai.* members are top-level LogRecord attributes.`);
         });
@@ -475,7 +488,7 @@ function decodeRecord(rec: Obj, p: string, max: AepCaptureLevel, issues: BridgeI
   const anyOf = (k: string): unknown => {
     const at = dataPtr[k];
     if (!at) return undefined;
-    if (at.includes('/body/')) return ((body as Obj).kvlistValue as { values: Obj[] }).values.find((kv) => kv.key === k)?.value;
+    if (at.includes('/body/')) return (((body as Obj).kvlistValue as { values?: Obj[] }).values ?? []).find((kv) => kv.key === k)?.value;
     return attrs.get(k)?.value;
   };
   return {
