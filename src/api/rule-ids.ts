@@ -62,6 +62,7 @@ export const AEP_RULE_IDS = [
   'aep/attention-terminal',
   'aep/attention-subject',
   'aep/attention-unknown-request',
+  'aep/attention-request-missing',
   'aep/ack-cause',
   'aep/ack-exclusive',
   'aep/ack-window',

@@ -26,7 +26,7 @@ test('rule list: unique ids, citations, descriptions; each a verdict over facts 
     assert.ok('onEvent' in r || 'onEnd' in r, `${r.id} has neither onEvent nor onEnd`);
   }
   assert.equal(AEP_STREAM_RULES.at(-1)!.id, 'aep/state-cap');
-  assert.equal(AEP_STREAM_RULES.length, 28);
+  assert.equal(AEP_STREAM_RULES.length, 29);
 });
 
 test('dedupe: a redelivered line is reported once and counted by no other rule', async () => {
@@ -154,7 +154,8 @@ test('forms: respond is linked by session across sources; answered only within i
   const fs = await checkText(jsonl([form, respond, foreignAnswer, event('attention.timeout', 1, { subject: 'q' })]));
   assert.deepEqual(
     fs.map((f) => `${f.severity}:${f.ruleId}@${f.line}`).sort(),
-    ['info:aep/attention-unknown-request@3', 'info:aep/command-unacked@2', 'info:aep/form-values-unverifiable@3', 'warning:aep/respond-values-required@2'],
+    // the foreign answer's own session starts in the input at (0, 0): its request cannot precede the capture
+    ['error:aep/attention-request-missing@3', 'info:aep/command-unacked@2', 'info:aep/form-values-unverifiable@3', 'warning:aep/respond-values-required@2'],
   );
 });
 

@@ -7,7 +7,8 @@
  * Where the request is looked for: `attention.answered`, `.resolved`, `.timeout` in the same
  * `(source, session)` (the emitter answers and closes its own requests);
  * `attention.routed` and `control.attention.respond` (foreign emitters) in any source's
- * session of that name. AEP-0002 §7.1; AEP-0004 §6.
+ * session of that name. Where the input provably holds the emitter session from its start,
+ * aep/attention-request-missing (error) reports the follower instead. AEP-0002 §7.1; AEP-0004 §6.
  */
 import { defineStreamRule } from '../../core/engine.ts';
 import type { AepFacts } from './model.ts';
@@ -16,12 +17,12 @@ import type { AepFacts } from './model.ts';
 export const attentionUnknownRequest = defineStreamRule({
   id: 'aep/attention-unknown-request',
   severity: 'info',
-  description: 'The attention request named by subject is not in the stream, so the link cannot be verified.',
+  description: 'The attention request named by subject is not in the stream, so the link cannot be verified (the capture may start after the request, or lose it in a gap).',
   spec: 'AEP-0002 §7.1; AEP-0001 §7.4',
   on: ['attention'],
   onEvent(f: AepFacts, ctx) {
     const a = f.attention;
-    if (!a || a.subject === undefined || a.link.status !== 'missing') return;
+    if (!a || a.subject === undefined || a.link.status !== 'missing' || a.fromStart) return;
     const where = f.ev.type === 'attention.routed' || f.ev.type === 'control.attention.respond' ? 'session' : 'source and session';
     ctx.report({
       pointer: '/subject',

@@ -10,7 +10,9 @@
  * Releases: a request's slot and form fields at its terminal; a session's closed requests at
  * its first `session.ended`. Trade-off: the requests of an ended session are forgotten with
  * it, so a follower arriving after the end names an unknown request
- * (`aep/attention-unknown-request`, info) instead of being linked.
+ * (`aep/attention-unknown-request`, info) instead of being linked. A follower whose request is
+ * missing from a session held from its start (session.ts `fromStart`) is
+ * `aep/attention-request-missing` (error) instead.
  */
 import type { Mark } from '../../core/mark.ts';
 import { attr, type AepEvent } from '../event.ts';
@@ -36,8 +38,12 @@ export interface AttentionFacts {
   endedWithOpen?: OpenRequest[];
   /** The request this `attention.requested` recorded (open, or closed when its terminal came first). */
   requested?: RequestRecord;
-  /** For attention followers: the `subject`, the request it names, and an earlier terminal of it (on a terminal). */
-  attention?: { subject: string | undefined; link: RequestLink; priorTerminal?: Completion };
+  /**
+   * For attention followers: the `subject`, the request it names, an earlier terminal of it (on
+   * a terminal), and `fromStart` when the link is missing in an emitter session the input holds
+   * from its start with every position and request up to this event.
+   */
+  attention?: { subject: string | undefined; link: RequestLink; priorTerminal?: Completion; fromStart?: boolean };
 }
 
 /** Attention requests and their followers for one run. */
@@ -64,6 +70,7 @@ export class AttentionAnalyzer {
     const subject = attr(ev, 'subject');
     const link = subject === undefined ? MISSING : rec ? this.linkOwn(rec, subject) : this.linkForeign(session, subject);
     const a: AttentionFacts['attention'] = { subject, link };
+    if (rec?.fromStart && subject !== undefined && link.status === 'missing') a.fromStart = true;
     facts.attention = a;
     if (rec && subject !== undefined && ATTENTION_TERMINALS.has(type)) {
       // every request terminal leaves a compact mark; an open request closes
@@ -88,7 +95,10 @@ export class AttentionAnalyzer {
     const id = attr(ev, 'id')!;
     if (rec.peekRequest(id)) return;
     const prior = this.marks.get(tupleHash(['q', rec.source, rec.session, id]));
-    if (!prior && !this.budget.admit(rec, ev)) return;
+    if (!prior && !this.budget.admit(rec, ev)) {
+      rec.fromStart = undefined; // a request not recorded: a follower's missing link proves nothing
+      return;
+    }
     const data = ev.value.data;
     const kind = data !== null && typeof data === 'object' && typeof (data as { kind?: unknown }).kind === 'string' ? ((data as { kind: string }).kind) : undefined;
     const r: RequestRecord = { id, at: facts.at, kind };

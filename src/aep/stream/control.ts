@@ -7,7 +7,8 @@
  * and whether a `control.attention.respond` failed its form (from form-values.ts); and a
  * compact mark of the first ack decision per `(ack source, cause)` ({@link CompletionMarks}).
  * Releases: a command at its ack. Commands still pending at the end are listed by
- * `aep/command-unacked`.
+ * `aep/command-unacked`. An ack whose command is absent gets no finding: a command is a foreign
+ * event (AEP-0004 §2.2), so a target session held from its start does not prove it was captured.
  */
 import type { Mark } from '../../core/mark.ts';
 import { attr, type AepEvent, type AepScope } from '../event.ts';

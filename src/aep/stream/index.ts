@@ -12,6 +12,7 @@ import { ackExclusive } from './ack-exclusive.ts';
 import { ackWindow } from './ack-window.ts';
 import { attentionSubject } from './attention-subject.ts';
 import { attentionTerminal } from './attention-terminal.ts';
+import { attentionRequestMissing } from './attention-request-missing.ts';
 import { attentionUnknownRequest } from './attention-unknown-request.ts';
 import { commandUnacked } from './command-unacked.ts';
 import { endedWithOpenAttention } from './ended-with-open-attention.ts';
@@ -56,6 +57,7 @@ export const AEP_STREAM_RULES = [
   attentionTerminal,
   attentionSubject,
   attentionUnknownRequest,
+  attentionRequestMissing,
   ackCause,
   ackExclusive,
   ackWindow,

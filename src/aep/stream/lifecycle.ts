@@ -71,6 +71,10 @@ export class LifecycleAnalyzer {
   private readonly bySession = new Map<string, Set<SessionRecord>>();
   /** Ended sessions without open work ({@link ENDED_U32}, {@link ENDED_F64}). */
   private readonly endedSessions: CompactTable;
+  /** True once a session was forgotten (evicted, or its compact entry dropped): a new record may then be a returning session. */
+  private forgot = false;
+  /** True when {@link session} just created a record for a session never seen before (not revived). */
+  private fresh = false;
 
   constructor(
     private readonly maxSessions: number,
@@ -97,6 +101,7 @@ export class LifecycleAnalyzer {
   forgetOldest(): boolean {
     const s = this.endedSessions.oldest();
     if (s === undefined) return false;
+    this.forgot = true;
     this.endedSessions.deleteSlot(s);
     return true;
   }
@@ -118,11 +123,13 @@ export class LifecycleAnalyzer {
     const seq = exactInteger(ev, '/seq');
     if (seq === undefined) return;
     const source = attr(ev, 'source')!;
+    this.fresh = false;
     const rec = this.session(source, session, ev);
     facts.session = rec;
     facts.seq = seq;
     const type = ev.type;
     const at = facts.at;
+    this.trackStart(rec, ev, seq);
 
     const run = attr(ev, 'run');
     if (run !== undefined && (type === 'run.started' || RUN_TERMINALS.has(type))) {
@@ -152,6 +159,20 @@ export class LifecycleAnalyzer {
         facts.endsSession = true;
       }
     }
+  }
+
+  /**
+   * Keep {@link SessionRecord.fromStart}: set at a never-seen session's first event when that
+   * is `session.started` or position (0, 0) (AEP-0001 §7.3: the first position) and nothing
+   * was forgotten in this run; kept while each event takes the next position of that epoch;
+   * cleared at anything else, since gaps are legal and may hide any event (AEP-0001 §7.2).
+   */
+  private trackStart(rec: SessionRecord, ev: AepEvent, seq: bigint): void {
+    const epoch = ev.value.epoch === undefined ? 0n : exactInteger(ev, '/epoch');
+    const s = rec.fromStart;
+    if (this.fresh && !this.forgot && epoch !== undefined && (ev.type === 'session.started' || (epoch === 0n && seq === 0n))) rec.fromStart = { epoch, next: seq + 1n };
+    else if (s && epoch === s.epoch && seq === s.next) s.next++;
+    else rec.fromStart = undefined;
   }
 
   /** After the other analyzers: an ended session without open work shrinks to a compact entry. */
@@ -198,7 +219,10 @@ export class LifecycleAnalyzer {
     t.setF(s, ENDED_F64.posByteOffset, p.at.byteOffset ?? NaN);
     t.setF(s, ENDED_F64.epoch, Number(p.epoch));
     t.setF(s, ENDED_F64.seq, Number(p.seq));
-    if (t.forgot > 0) this.note('maxIds', ev);
+    if (t.forgot > 0) {
+      this.forgot = true;
+      this.note('maxIds', ev);
+    }
     this.forget(rec);
   }
 
@@ -240,13 +264,18 @@ export class LifecycleAnalyzer {
       return rec;
     }
     if (this.sessions.size >= this.maxSessions) {
+      this.forgot = true;
       const old = this.leastRecent();
       this.budget.releaseAll(old);
       this.forget(old);
       this.note('maxSessions', ev);
     }
     const k = key ?? key2(source, session);
-    rec = this.revive(k, source, session) ?? new SessionRecord(k, source, session);
+    rec = this.revive(k, source, session);
+    if (!rec) {
+      rec = new SessionRecord(k, source, session);
+      this.fresh = true;
+    }
     this.sessions.set(k, rec);
     // (`set` may be gone: the eviction above can have emptied and removed it)
     let emitters = this.bySession.get(session);

@@ -44,6 +44,12 @@ export class SessionRecord implements OpenOwner {
   pos?: { epoch: bigint; seq: bigint; at: Mark };
   /** The first `session.ended`. */
   ended?: Mark;
+  /**
+   * Set while the input holds this session from its start (`session.started` or position
+   * (0, 0) first) with every position up to the high-water mark, in arrival order, and every
+   * request of it still recorded: `next` is the only position that keeps it so.
+   */
+  fromStart?: { epoch: bigint; next: bigint };
   /** Created on first use (most sessions never need one of them). */
   private runMap?: Map<string, RunRecord>;
   private requestMap?: Map<string, RequestRecord>;
@@ -70,6 +76,7 @@ export class SessionRecord implements OpenOwner {
 
   /** Forget closed request records (kept while the session lives, for followers of a closed request). */
   dropClosed(): void {
+    this.fromStart = undefined; // its requests are no longer all known
     if (!this.requestMap) return;
     for (const [id, r] of this.requestMap) if (r.terminal) this.requestMap.delete(id);
   }
