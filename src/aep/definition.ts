@@ -21,7 +21,7 @@ export const AEP: ProtocolDefinition & { name: 'aep' } = {
     { name: 'maxStateMb', flags: '--max-state-mb <mb>', description: 'memory budget of all stream state, in MiB (the oldest completed work is forgotten beyond it)', to: ['stream', 'maxStateMb'], kind: 'positive-number', default: DEFAULT_AEP_STREAM_OPTIONS.maxStateMb },
     { name: 'maxIds', flags: '--max-ids <n>', description: 'most (source, id) digests kept for identity checks (default: no count limit, the memory budget decides)', to: ['stream', 'maxIds'], kind: 'positive-int' },
     { name: 'from', flags: '--from <format>', description: 'read bridge output instead of AEP JSONL: CloudEvents (JSON format, one event or batch per line, or one .json document) or OTLP/JSON logs (AEP-0005), mapped back and checked as AEP', to: ['from'], kind: 'choice', choices: ['cloudevents', 'otlp'] },
-    { name: 'maxCapture', flags: '--max-capture <level>', description: "with --from otlp: the exporter's capture ceiling (AEP-0005 §3.3)", to: ['maxCapture'], kind: 'choice', choices: ['none', 'metadata', 'redacted', 'full'] },
+    { name: 'maxCapture', flags: '--max-capture <level>', description: "with --from otlp: the exporter's capture ceiling (AEP-0005 §3.3)", to: ['maxCapture'], kind: 'choice', choices: ['none', 'metadata', 'redacted', 'full'], requires: { name: 'from', value: 'otlp', flags: '--from otlp' } },
     { name: 'ackWindow', flags: '--ack-window <ms>', description: "the targets' ack window in milliseconds (hello.capabilities.control.ack_window_ms)", to: ['stream', 'ackWindowMs'], kind: 'positive-int', default: DEFAULT_AEP_STREAM_OPTIONS.ackWindowMs },
   ],
   rules: aepRules,

@@ -97,6 +97,12 @@ export async function runValidate(def: ProtocolDefinition, files: string[], opts
     io.stderr.write(unknownRuleMessage(def, unknownRule, 'validate --rule'));
     return 2;
   }
+  for (const f of def.flags) {
+    if (f.requires && opts[f.name] !== undefined && opts[f.requires.name] !== f.requires.value) {
+      io.stderr.write(`${def.name}: ${f.flags.split(' ')[0]} applies only with ${f.requires.flags} (run with --help for usage)\n`);
+      return 2;
+    }
+  }
   const options = optionsFromFlags(def, opts);
   let inputs: InputSpec[];
   try {
@@ -245,7 +251,9 @@ export async function main(bin: CliBin, argv: string[], io: CliIO): Promise<numb
     await program.parseAsync(argv);
   } catch (e) {
     if (e instanceof CommanderError) {
-      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return 0;
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') return 0;
+      // no verb at all: commander prints the help on stderr; a usage error (README §Exit codes)
+      if (e.code === 'commander.help') return 2;
       return 2;
     }
     io.stderr.write(`${bin.def.name}: internal error: ${(e as Error)?.stack ?? String(e)}\n`);

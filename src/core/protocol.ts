@@ -72,6 +72,8 @@ export interface FlagSpec {
   kind: 'positive-int' | 'positive-number' | 'choice';
   choices?: readonly string[];
   default?: number;
+  /** The flag applies only with another flag's value (`--max-capture` needs `--from otlp`): otherwise a usage error. */
+  requires?: { name: string; value: string; flags: string };
 }
 
 /** A protocol, as every entry of the run sees it. */
