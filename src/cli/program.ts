@@ -253,7 +253,7 @@ export async function main(bin: CliBin, argv: string[], io: CliIO): Promise<numb
     if (e instanceof CommanderError) {
       if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') return 0;
       // no verb at all: commander prints the help on stderr; a usage error (README §Exit codes)
-      if (e.code === 'commander.help') return 2;
+      if (e.code === 'commander.help') return argv.slice(2).length === 0 ? 2 : 0;
       return 2;
     }
     io.stderr.write(`${bin.def.name}: internal error: ${(e as Error)?.stack ?? String(e)}\n`);

@@ -29,8 +29,9 @@ interface Sidecar {
 function cases(group: 'pass' | 'fail'): string[] {
   const dir = DIR + group;
   if (!existsSync(dir)) return [];
+  // bridge cases (`*.ce.jsonl`, `*.otlp.jsonl`) are read --from: test/aep-bridges/conformance.test.ts
   return readdirSync(dir)
-    .filter((f) => f.endsWith('.jsonl'))
+    .filter((f) => f.endsWith('.jsonl') && !/\.(ce|otlp)\.jsonl$/.test(f))
     .sort();
 }
 

@@ -3,6 +3,7 @@
  * express: the intercept request id (AHP base/events.md §Intercept request) and the attention
  * text shape (AHP interaction-payloads.md).
  */
+import { describeValue } from '../../core/finding.ts';
 import { defineEventRule } from '../../core/engine.ts';
 import type { AhpMessage } from '../message.ts';
 
@@ -21,13 +22,10 @@ export const interceptIdMismatch = defineEventRule<AhpMessage, 'ahp/intercept-id
     const id = v.id;
     const eventId = v.params.event.id;
     if ((typeof id === 'string' || typeof id === 'number') && typeof eventId === 'string' && id !== eventId) {
-      ctx.report({ pointer: '/id', message: `The JSON-RPC \`id\` of a hooks/intercept request must equal \`params.event.id\` (found ${quoteId(id)} and ${quoteId(eventId)}); a retry reuses both.` });
+      ctx.report({ pointer: '/id', message: `The JSON-RPC \`id\` of a hooks/intercept request must equal \`params.event.id\` (found ${describeValue(id)} and ${describeValue(eventId)}); a retry reuses both.` });
     }
   },
 });
-
-/** An id as routing metadata is quoted (a long one cut): it explains the finding. */
-const quoteId = (v: string | number): string => (typeof v === 'number' ? String(v) : JSON.stringify(v.length > 60 ? `${v.slice(0, 60)}…` : v));
 
 /** user.attention `message` / `title` as a single text part: the prose wording, not the schema's list. */
 export const attentionShape = defineEventRule<AhpMessage, 'ahp/attention-shape'>({
