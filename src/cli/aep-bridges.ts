@@ -21,12 +21,12 @@ import { aepRules } from '../aep/protocol.ts';
 import type { AepCaptureLevel } from '../aep/schemas.ts';
 import type { InputSpec } from '../core/pipeline.ts';
 import { createReporter } from '../report/index.ts';
-import type { EventTransform } from '../run/aep-filter.ts';
+import type { AepFilterOptions, EventTransform } from '../run/aep-filter.ts';
 import { exitCodeOf, runInputs } from '../run/run.ts';
 import { openInputs, reportRunError, VERSION, type CliIO } from './common.ts';
 
 /** The capture verbs' filter runner (src/cli/aep-capture.ts), passed in to keep one copy. */
-export type RunFilter = (files: string[], transform: EventTransform, io: CliIO) => Promise<number>;
+export type RunFilter = (files: string[], transform: EventTransform, io: CliIO, filter?: AepFilterOptions) => Promise<number>;
 
 /** Run `aep filter`: write the lines `filter` matches. */
 export async function runAttrFilter(files: string[], filter: AttrFilter, io: CliIO): Promise<number> {
@@ -133,7 +133,8 @@ export function addBridgeVerbs(program: Command, io: CliIO, setExit: (code: numb
           return r.record;
         };
       }
-      const code = await runFilter(files, transform, io);
+      // ASCII-only JSON: the same values, in the bytes of the upstream AEP-0005 pins
+      const code = await runFilter(files, transform, io, { ascii: true });
       const parts = [`${converted} event${converted === 1 ? '' : 's'} converted to ${raw.to}`];
       if (raw.to === 'cloudevents' && raw.maxCapture) parts.push(`${downleveled} down-leveled to ${raw.maxCapture}`);
       if (raw.to !== 'cloudevents') parts.push(`${otlp.withheld} with the payload withheld at max capture ${max}`);

@@ -108,5 +108,5 @@ export function addCaptureVerbs(program: Command, io: CliIO, setExit: (code: num
     setExit(await runFilter(files, (ev) => step(ev.value), io, { refuseLeaks: raw.ceiling === 'redacted' || raw.ceiling === 'full' }));
   });
 
-  addBridgeVerbs(program, io, setExit, (files, transform, io2) => runFilter(files, transform, io2));
+  addBridgeVerbs(program, io, setExit, (files, transform, io2, filter) => runFilter(files, transform, io2, filter));
 }

@@ -19,3 +19,12 @@ export function serializeEvent(value: unknown, bigIntegers: readonly BigIntegerL
   };
   return ser(value, '');
 }
+
+/**
+ * `text` (JSON) with every character beyond ASCII written as a `\uXXXX` escape (lowercase hex,
+ * a surrogate pair as two): the same value, in the bytes ASCII-only JSON writers give (the
+ * upstream AEP-0005 pins are written so), safe for any transport.
+ */
+export function asciiJson(text: string): string {
+  return text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

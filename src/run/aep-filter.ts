@@ -9,7 +9,7 @@
  * `JSON.stringify` output with the exact literals of integers beyond 2^53 kept.
  */
 import type { FindingSink } from '../core/finding.ts';
-import { serializeEvent } from '../core/serialize.ts';
+import { asciiJson, serializeEvent } from '../core/serialize.ts';
 import type { InputSpec } from '../core/pipeline.ts';
 import type { ParsedEvent } from '../core/rule.ts';
 import { runInputs, type RunResult } from './run.ts';
@@ -31,6 +31,8 @@ export interface AepFilterOptions {
    * it is (`downlevel` at a `redacted` or `full` ceiling). `aep redact` repairs leaks, so never.
    */
   refuseLeaks?: boolean;
+  /** Write changed events as ASCII-only JSON (`aep convert`: the bytes of the upstream pins). */
+  ascii?: boolean;
 }
 
 /** The outcome of a filter run: the run's result, and the lines written and refused. */
@@ -70,7 +72,8 @@ export async function runAepFilter(inputs: readonly InputSpec[], transform: Even
       if (bad) return;
       const out = transform(ev);
       if (out === null) return;
-      write((out === undefined ? ev.text : serializeEvent(out, ev.bigIntegers)) + '\n');
+      const text = out === undefined ? ev.text : serializeEvent(out, ev.bigIntegers);
+      write((opts.ascii && out !== undefined ? asciiJson(text) : text) + '\n');
       written++;
     },
   });

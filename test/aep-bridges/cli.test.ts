@@ -86,3 +86,11 @@ test('aep convert --to cloudevents --max-capture down-levels as a hop; invalid l
   assert.equal(out[0]!.datacontenttype, undefined);
   assert.match(r.stderr, /1 down-leveled to none/);
 });
+
+test('aep convert --to cloudevents of golden is byte for byte ce-expected.jsonl (ASCII-only JSON, as the pins are written)', async (t) => {
+  if (!corpusPresent()) return t.skip(NO_CORPUS);
+  const r = await runCli('aep', ['convert', '--to', 'cloudevents', join(CORPUS_DIR, 'golden/golden.jsonl')]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout, readFileSync(join(CORPUS_DIR, 'ce-roundtrip/ce-expected.jsonl'), 'utf8'));
+  assert.match(r.stdout, /\\u[0-9a-f]{4}/, 'golden has non-ASCII text, escaped');
+});
