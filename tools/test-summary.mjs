@@ -14,6 +14,8 @@ const COUNTS = new Set(['tests', 'suites', 'pass', 'fail', 'cancelled', 'skipped
 export default async function* summary(source) {
   const counts = {};
   const failed = [];
+  // why tests were skipped, each reason once with how many it skipped (../shared absent, mostly)
+  const skips = new Map();
   // the names of the tests open at each depth, per file (two files run at once)
   const open = new Map();
   const observed = (async function* () {
@@ -30,6 +32,10 @@ export default async function* summary(source) {
           const why = String(err?.cause?.message ?? err?.message ?? '').split('\n')[0];
           failed.push({ file: d.file, name: path.join(' › '), why });
         }
+      }
+      if (event.type === 'test:pass' && d.skip !== undefined) {
+        const why = typeof d.skip === 'string' && d.skip !== '' ? d.skip : 'skipped';
+        skips.set(why, (skips.get(why) ?? 0) + 1);
       }
       if (event.type === 'test:diagnostic' && d.nesting === 0) {
         const m = /^(\w+) ([\d.]+)$/.exec(d.message ?? '');
@@ -49,5 +55,6 @@ export default async function* summary(source) {
   text += `, in ${secs} s\n`;
   const cwd = process.cwd() + '/';
   for (const f of failed) text += `  ✖ ${(f.file ?? '').replace(cwd, '')}: ${f.name}${f.why ? `\n      ${f.why}` : ''}\n`;
+  for (const [why, k] of skips) text += `  ○ ${k} skipped: ${why}\n`;
   yield text;
 }
