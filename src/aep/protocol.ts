@@ -2,9 +2,8 @@
  * The AEP 0.1 checker: envelope -> type registry -> payload -> per-event rules -> stream
  * rules, for each parsed JSONL line. docs/architecture.md §Data flow; AEP-0001 §5-§8, AEP-0002 §3-§5.
  */
-import { canonicalJson } from '../core/canonical.ts';
 import { isUri } from '../core/schema/formats.ts';
-import { exactIntegerOfLiteral, MAX_EXACT_EXPONENT, numberLiteralAt, parseJsonText, type DuplicateKey } from '../core/json.ts';
+import { exactIntegerOfLiteral, MAX_EXACT_EXPONENT, numberLiteralAt, type DuplicateKey } from '../core/json.ts';
 import { differingCopies } from '../core/json-copies.ts';
 import type { FindingSink } from '../core/finding.ts';
 import { framingFinding, JSONL_RULES } from '../core/jsonl.ts';

@@ -21,6 +21,7 @@ import { aepRules } from '../aep/protocol.ts';
 import type { AepCaptureLevel } from '../aep/schemas.ts';
 import type { InputSpec } from '../core/pipeline.ts';
 import { createReporter } from '../report/index.ts';
+import type { Reporter } from '../report/types.ts';
 import type { AepFilterOptions, EventTransform } from '../run/aep-filter.ts';
 import { exitCodeOf, runInputs } from '../run/run.ts';
 import { openInputs, reportRunError, VERSION, type CliIO } from './common.ts';
@@ -28,16 +29,28 @@ import { openInputs, reportRunError, VERSION, type CliIO } from './common.ts';
 /** The capture verbs' filter runner (src/cli/aep-capture.ts), passed in to keep one copy. */
 export type RunFilter = (files: string[], transform: EventTransform, io: CliIO, filter?: AepFilterOptions) => Promise<number>;
 
-/** Run `aep filter`: write the lines `filter` matches. */
-export async function runAttrFilter(files: string[], filter: AttrFilter, io: CliIO): Promise<number> {
+/**
+ * The JSONL inputs of a stream verb (`redact`, `downlevel`, `convert`, `filter`) and the text
+ * reporter of its findings on stderr; `undefined` (after one line on stderr) when an input
+ * cannot be opened.
+ */
+export function openStreamVerb(files: string[], io: CliIO): { inputs: InputSpec[]; reporter: Reporter } | undefined {
   let inputs: InputSpec[];
   try {
     inputs = openInputs(files, io, () => 'jsonl');
   } catch (e) {
     io.stderr.write(`aep: ${(e as Error).message}\n`);
-    return 2;
+    return undefined;
   }
   const reporter = createReporter('text', io.stderr, { protocol: 'aep', version: VERSION, color: false, quiet: true, failOn: 'error', rules: aepRules(), sources: inputs.map((i) => i.source) });
+  return { inputs, reporter };
+}
+
+/** Run `aep filter`: write the lines `filter` matches. */
+export async function runAttrFilter(files: string[], filter: AttrFilter, io: CliIO): Promise<number> {
+  const opened = openStreamVerb(files, io);
+  if (!opened) return 2;
+  const { inputs, reporter } = opened;
   let buf = '';
   let written = 0;
   // the run reads and parses; its checker only matches (a subscriber's filter does not validate)

@@ -17,12 +17,9 @@ import { downlevelStream } from '../aep/downlevel.ts';
 import { runAepFilter, type AepFilterOptions, type EventTransform } from '../run/aep-filter.ts';
 import { createRedactor, redactEvent, type RedactOptions } from '../aep/redact.ts';
 import type { AepCaptureLevel } from '../aep/schemas.ts';
-import type { InputSpec } from '../core/pipeline.ts';
-import { createReporter } from '../report/index.ts';
-import { aepRules } from '../aep/protocol.ts';
 import { exitCodeOf } from '../run/run.ts';
-import { openInputs, reportRunError, VERSION, type CliIO } from './common.ts';
-import { addBridgeVerbs } from './aep-bridges.ts';
+import { reportRunError, type CliIO } from './common.ts';
+import { addBridgeVerbs, openStreamVerb } from './aep-bridges.ts';
 
 /** Raw options of the redaction flags. */
 interface RedactFlags {
@@ -49,14 +46,9 @@ function redactOptionsOf(f: RedactFlags, io: CliIO): RedactOptions {
 
 /** Run one filter; findings in text on stderr. */
 async function runFilter(files: string[], transform: EventTransform, io: CliIO, filter: AepFilterOptions = {}): Promise<number> {
-  let inputs: InputSpec[];
-  try {
-    inputs = openInputs(files, io, () => 'jsonl');
-  } catch (e) {
-    io.stderr.write(`aep: ${(e as Error).message}\n`);
-    return 2;
-  }
-  const reporter = createReporter('text', io.stderr, { protocol: 'aep', version: VERSION, color: false, quiet: true, failOn: 'error', rules: aepRules(), sources: inputs.map((i) => i.source) });
+  const opened = openStreamVerb(files, io);
+  if (!opened) return 2;
+  const { inputs, reporter } = opened;
   let buf = '';
   const write = (line: string) => {
     buf += line;

@@ -6,7 +6,7 @@
  * location, so a rule cannot mislabel, mislocate or re-grade a finding. How rules run is
  * engine.ts; docs/architecture.md §Rules.
  */
-import type { Finding, FindingSink, Location, Severity } from './finding.ts';
+import type { Finding, Location, Severity } from './finding.ts';
 import { locateIndex, type BigIntegerLiteral, type DuplicateKey } from './json.ts';
 
 /** What every rule declares. `id` is stable (`aep/<name>`, `ahp/<name>`, ...). */

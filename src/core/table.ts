@@ -175,6 +175,14 @@ export class CompactTable {
     this.remove(s);
   }
 
+  /** Forget the oldest entry held (a memory budget's step); false when none is held. */
+  forgetOldest(): boolean {
+    const s = this.oldest();
+    if (s === undefined) return false;
+    this.remove(s);
+    return true;
+  }
+
   /** The row slot of the oldest entry held, if any. */
   oldest(): number | undefined {
     return this.head === 0 ? undefined : this.head - 1;

@@ -12,7 +12,7 @@ import { childPointer, escapeToken } from '../../core/pointer.ts';
 import { CAPTURE_RANK } from '../event.ts';
 import type { AepCaptureLevel } from '../schemas.ts';
 import { OTLP_RULES as R } from './rules.ts';
-import { AEP_SEVERITIES, AEP_TYPE_ROOT, isAepCoreAttribute, isObj, kindOf, type AepSeverity, type BridgeIssue, type DecodedEvent, type DecodeResult } from './types.ts';
+import { AEP_TYPE_ROOT, isAepCoreAttribute, isObj, kindOf, type AepSeverity, type BridgeIssue, type DecodedEvent, type DecodeResult } from './types.ts';
 
 type Obj = Record<string, unknown>;
 

@@ -101,10 +101,7 @@ export class AepIdTable {
 
   /** Forget the oldest entry (the memory budget); false when none is held. */
   forgetOldest(): boolean {
-    const s = this.table.oldest();
-    if (s === undefined) return false;
-    this.table.deleteSlot(s);
-    return true;
+    return this.table.forgetOldest();
   }
 
   /** A small integer for an input name (inputs are few; names are stored once). */

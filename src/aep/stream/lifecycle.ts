@@ -99,10 +99,8 @@ export class LifecycleAnalyzer {
 
   /** Forget the oldest compact ended session (the memory budget); live sessions stay. */
   forgetOldest(): boolean {
-    const s = this.endedSessions.oldest();
-    if (s === undefined) return false;
+    if (!this.endedSessions.forgetOldest()) return false;
     this.forgot = true;
-    this.endedSessions.deleteSlot(s);
     return true;
   }
 

@@ -61,10 +61,7 @@ export class CompletionMarks {
 
   /** Forget the oldest mark (the memory budget); false when none is held. */
   forgetOldest(): boolean {
-    const s = this.table.oldest();
-    if (s === undefined) return false;
-    this.table.deleteSlot(s);
-    return true;
+    return this.table.forgetOldest();
   }
 
   /** The completion remembered for `key`. */

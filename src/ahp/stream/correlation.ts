@@ -116,10 +116,7 @@ export class Correlation implements BudgetHolder {
   }
 
   forgetOldest(): boolean {
-    const s = this.answered.oldest();
-    if (s === undefined) return false;
-    this.answered.deleteSlot(s);
-    return true;
+    return this.answered.forgetOldest();
   }
 
   /** Requests awaiting a response now (open work; cap `--max-pending`). */

@@ -30,7 +30,7 @@ import type { BudgetHolder, EventBudget } from './budget.ts';
 import type { Hash64 } from '../../core/canonical.ts';
 import { CompactTable } from '../../core/table.ts';
 import { Interner } from './budget.ts';
-import { digestWords, fnv32, recentKey, valueDigest } from './digest.ts';
+import { digestWords, fnv32, valueDigest } from './digest.ts';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
