@@ -15,7 +15,9 @@ exports.launch = function launch(name) {
   } catch (e) {
     // no build yet, or dependencies not installed: one line, not a stack trace
     if (e?.code !== 'MODULE_NOT_FOUND' && e?.code !== 'ENOENT') throw e;
-    process.stderr.write(`${name}: cannot load the build (${e.message.split('\n')[0]}): run npm ci (or npm run build) first\n`);
+    process.stderr.write(
+      `${name}: cannot load the build (${e.message.split('\n')[0]}): run npm ci (or npm run build) first\n`,
+    );
     process.exit(2);
   }
   cli.run(process.argv).then((code) => {

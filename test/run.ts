@@ -19,15 +19,36 @@ type Rules = Iterable<string> | undefined;
 const rulesOf = (r: Rules) => (r === undefined ? {} : { rules: [...r] as never });
 
 /** AEP with `validate`'s defaults, overridden by `o`. */
-export function aepDriver(o: { stream?: ProtocolOptions['stream']; rules?: Rules; onStreamState?: (s: AepStreamState) => void } = {}): TestDriver {
-  return { def: AEP, options: <TestDriver['options']>{ ...rulesOf(o.rules), ...(o.stream ? { stream: o.stream } : {}), ...(o.onStreamState ? { onStreamState: o.onStreamState as (s: never) => void } : {}) } };
+export function aepDriver(
+  o: { stream?: ProtocolOptions['stream']; rules?: Rules; onStreamState?: (s: AepStreamState) => void } = {},
+): TestDriver {
+  return {
+    def: AEP,
+    options: <TestDriver['options']>{
+      ...rulesOf(o.rules),
+      ...(o.stream ? { stream: o.stream } : {}),
+      ...(o.onStreamState ? { onStreamState: o.onStreamState as (s: never) => void } : {}),
+    },
+  };
 }
 
 /** AHP with `validate`'s defaults (binding by input name unless `binding` names one), overridden by `o`. */
-export function ahpDriver(o: { stream?: ProtocolOptions['stream']; rules?: Rules; binding?: unknown; onStreamState?: (s: AhpStreamState) => void } = {}): TestDriver {
+export function ahpDriver(
+  o: {
+    stream?: ProtocolOptions['stream'];
+    rules?: Rules;
+    binding?: unknown;
+    onStreamState?: (s: AhpStreamState) => void;
+  } = {},
+): TestDriver {
   return {
     def: AHP,
-    options: <TestDriver['options']>{ ...rulesOf(o.rules), ...(o.stream ? { stream: o.stream } : {}), ...(typeof o.binding === 'string' ? { binding: o.binding as never } : {}), ...(o.onStreamState ? { onStreamState: o.onStreamState as (s: never) => void } : {}) },
+    options: <TestDriver['options']>{
+      ...rulesOf(o.rules),
+      ...(o.stream ? { stream: o.stream } : {}),
+      ...(typeof o.binding === 'string' ? { binding: o.binding as never } : {}),
+      ...(o.onStreamState ? { onStreamState: o.onStreamState as (s: never) => void } : {}),
+    },
   };
 }
 
@@ -38,9 +59,20 @@ export type TestStats = RunResult['summary'] & Pick<RunStats, 'types'> & { incom
  * Check `inputs` as one stream (`each: false`) through the run, every finding to `sink`.
  * @throws InputError from the run
  */
-export async function runPipeline(inputs: readonly InputSpec[], d: TestDriver, sink: FindingSink, opts: { maxLineBytes?: number; maxDepth?: number } = {}): Promise<TestStats> {
-  const limits = { ...(opts.maxLineBytes !== undefined ? { maxLineBytes: opts.maxLineBytes } : {}), ...(opts.maxDepth !== undefined ? { maxDepth: opts.maxDepth } : {}) };
+export async function runPipeline(
+  inputs: readonly InputSpec[],
+  d: TestDriver,
+  sink: FindingSink,
+  opts: { maxLineBytes?: number; maxDepth?: number } = {},
+): Promise<TestStats> {
+  const limits = {
+    ...(opts.maxLineBytes !== undefined ? { maxLineBytes: opts.maxLineBytes } : {}),
+    ...(opts.maxDepth !== undefined ? { maxDepth: opts.maxDepth } : {}),
+  };
   const r = await runInputs(d.def, inputs, { ...d.options, ...limits, each: false }, { finding: sink });
-  const types = new Map<string, number>([...Object.entries(r.summary.coverage?.seen ?? {}), ...Object.entries(r.summary.coverage?.unknown ?? {})]);
+  const types = new Map<string, number>([
+    ...Object.entries(r.summary.coverage?.seen ?? {}),
+    ...Object.entries(r.summary.coverage?.unknown ?? {}),
+  ]);
   return { ...r.summary, types, incomplete: r.incomplete };
 }

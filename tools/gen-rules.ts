@@ -87,7 +87,9 @@ async function main(): Promise<void> {
     resetSpecAnchors();
     process.stdout.write(`wrote ${ANCHORS_JSON}\n`);
   } else {
-    process.stdout.write(`reference AEP spec not found at ${relative(fileURLToPath(ROOT), AEP_SPEC_DIR)} (expected the shared checkout ../shared next to the repo): kept ${ANCHORS_JSON}\n`);
+    process.stdout.write(
+      `reference AEP spec not found at ${relative(fileURLToPath(ROOT), AEP_SPEC_DIR)} (expected the shared checkout ../shared next to the repo): kept ${ANCHORS_JSON}\n`,
+    );
   }
   writeFileSync(RULES_MD, await buildRulesMarkdown());
   process.stdout.write(`wrote ${RULES_MD}\n`);

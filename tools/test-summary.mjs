@@ -54,7 +54,8 @@ export default async function* summary(source) {
   if (n('cancelled')) text += `, ${n('cancelled')} cancelled`;
   text += `, in ${secs} s\n`;
   const cwd = process.cwd() + '/';
-  for (const f of failed) text += `  ✖ ${(f.file ?? '').replace(cwd, '')}: ${f.name}${f.why ? `\n      ${f.why}` : ''}\n`;
+  for (const f of failed)
+    text += `  ✖ ${(f.file ?? '').replace(cwd, '')}: ${f.name}${f.why ? `\n      ${f.why}` : ''}\n`;
   for (const [why, k] of skips) text += `  ○ ${k} skipped: ${why}\n`;
   yield text;
 }

@@ -53,7 +53,11 @@ export function buildCaptureTree(root: Schema): CaptureNode {
       if (t) build(t, inherited, node);
     }
     const lvl = s['x-aep-capture'];
-    if (typeof lvl === 'string' && lvl in CAPTURE_RANK && CAPTURE_RANK[lvl as AepCaptureLevel] > CAPTURE_RANK[node.level]) {
+    if (
+      typeof lvl === 'string' &&
+      lvl in CAPTURE_RANK &&
+      CAPTURE_RANK[lvl as AepCaptureLevel] > CAPTURE_RANK[node.level]
+    ) {
       node.level = lvl as AepCaptureLevel;
     }
     if (typeof s.$comment === 'string' && s.$comment.startsWith(STAR_MARK)) node.star = true;
@@ -74,7 +78,8 @@ export function buildCaptureTree(root: Schema): CaptureNode {
     }
     for (const k of ['allOf', 'anyOf', 'oneOf'] as const) {
       const list = s[k];
-      if (Array.isArray(list)) for (const sub of list) if (sub && typeof sub === 'object') build(sub as Schema, inherited, node);
+      if (Array.isArray(list))
+        for (const sub of list) if (sub && typeof sub === 'object') build(sub as Schema, inherited, node);
     }
     for (const k of ['if', 'then', 'else'] as const) {
       const sub = s[k];
@@ -112,7 +117,12 @@ function rankBelow(node: CaptureNode): number {
  * name default to `metadata` (AEP-0002 §5.1 rule 4). Iterative: safe at any depth. A subtree
  * whose schema names nothing above `capture` is not walked (most events: no pointer is built).
  */
-export function captureViolations(data: unknown, tree: CaptureNode, capture: AepCaptureLevel, basePointer = '/data'): CaptureViolation[] {
+export function captureViolations(
+  data: unknown,
+  tree: CaptureNode,
+  capture: AepCaptureLevel,
+  basePointer = '/data',
+): CaptureViolation[] {
   const out: CaptureViolation[] = [];
   const rank = CAPTURE_RANK[capture];
   if (rankBelow(tree) <= rank) return out;
@@ -147,7 +157,12 @@ export function captureViolations(data: unknown, tree: CaptureNode, capture: Aep
  * visited; unannotated members default to `metadata` (AEP-0002 §5.1 rule 4) and are only
  * descended into. `visit` gets the JSON Pointer and the string. Iterative: safe at any depth.
  */
-export function forEachGatedString(data: unknown, tree: CaptureNode, visit: (pointer: string, text: string) => void, basePointer = '/data'): void {
+export function forEachGatedString(
+  data: unknown,
+  tree: CaptureNode,
+  visit: (pointer: string, text: string) => void,
+  basePointer = '/data',
+): void {
   const stack: [unknown, CaptureNode | undefined, string, boolean][] = [[data, tree, basePointer, false]];
   while (stack.length) {
     const [v, node, ptr, gated] = stack.pop()!;

@@ -16,13 +16,64 @@ export const AEP: ProtocolDefinition & { name: 'aep' } = {
   description: 'Check Agent Event Protocol (AEP 0.1) JSONL streams for conformance.',
   cr: 'accept-crlf',
   flags: [
-    { name: 'maxSessions', flags: '--max-sessions <n>', description: 'most (source, session) pairs tracked at once', to: ['stream', 'maxSessions'], kind: 'positive-int', default: DEFAULT_AEP_STREAM_OPTIONS.maxSessions },
-    { name: 'maxOpen', flags: '--max-open <n>', description: 'most open attention requests and pending commands tracked at once', to: ['stream', 'maxOpen'], kind: 'positive-int', default: DEFAULT_AEP_STREAM_OPTIONS.maxOpen },
-    { name: 'maxStateMb', flags: '--max-state-mb <mb>', description: 'memory budget of all stream state, in MiB (the oldest completed work is forgotten beyond it)', to: ['stream', 'maxStateMb'], kind: 'positive-number', default: DEFAULT_AEP_STREAM_OPTIONS.maxStateMb },
-    { name: 'maxIds', flags: '--max-ids <n>', description: 'most (source, id) digests kept for identity checks (default: no count limit, the memory budget decides)', to: ['stream', 'maxIds'], kind: 'positive-int' },
-    { name: 'from', flags: '--from <format>', description: 'read bridge output instead of AEP JSONL: CloudEvents (JSON format, one event or batch per line, or one .json document) or OTLP/JSON logs (AEP-0005), mapped back and checked as AEP', to: ['from'], kind: 'choice', choices: ['cloudevents', 'otlp'] },
-    { name: 'maxCapture', flags: '--max-capture <level>', description: "with --from otlp: the exporter's capture ceiling (AEP-0005 §3.3)", to: ['maxCapture'], kind: 'choice', choices: ['none', 'metadata', 'redacted', 'full'], requires: { name: 'from', value: 'otlp', flags: '--from otlp' } },
-    { name: 'ackWindow', flags: '--ack-window <ms>', description: "the targets' ack window in milliseconds (hello.capabilities.control.ack_window_ms)", to: ['stream', 'ackWindowMs'], kind: 'positive-int', default: DEFAULT_AEP_STREAM_OPTIONS.ackWindowMs },
+    {
+      name: 'maxSessions',
+      flags: '--max-sessions <n>',
+      description: 'most (source, session) pairs tracked at once',
+      to: ['stream', 'maxSessions'],
+      kind: 'positive-int',
+      default: DEFAULT_AEP_STREAM_OPTIONS.maxSessions,
+    },
+    {
+      name: 'maxOpen',
+      flags: '--max-open <n>',
+      description: 'most open attention requests and pending commands tracked at once',
+      to: ['stream', 'maxOpen'],
+      kind: 'positive-int',
+      default: DEFAULT_AEP_STREAM_OPTIONS.maxOpen,
+    },
+    {
+      name: 'maxStateMb',
+      flags: '--max-state-mb <mb>',
+      description: 'memory budget of all stream state, in MiB (the oldest completed work is forgotten beyond it)',
+      to: ['stream', 'maxStateMb'],
+      kind: 'positive-number',
+      default: DEFAULT_AEP_STREAM_OPTIONS.maxStateMb,
+    },
+    {
+      name: 'maxIds',
+      flags: '--max-ids <n>',
+      description:
+        'most (source, id) digests kept for identity checks (default: no count limit, the memory budget decides)',
+      to: ['stream', 'maxIds'],
+      kind: 'positive-int',
+    },
+    {
+      name: 'from',
+      flags: '--from <format>',
+      description:
+        'read bridge output instead of AEP JSONL: CloudEvents (JSON format, one event or batch per line, or one .json document) or OTLP/JSON logs (AEP-0005), mapped back and checked as AEP',
+      to: ['from'],
+      kind: 'choice',
+      choices: ['cloudevents', 'otlp'],
+    },
+    {
+      name: 'maxCapture',
+      flags: '--max-capture <level>',
+      description: "with --from otlp: the exporter's capture ceiling (AEP-0005 §3.3)",
+      to: ['maxCapture'],
+      kind: 'choice',
+      choices: ['none', 'metadata', 'redacted', 'full'],
+      requires: { name: 'from', value: 'otlp', flags: '--from otlp' },
+    },
+    {
+      name: 'ackWindow',
+      flags: '--ack-window <ms>',
+      description: "the targets' ack window in milliseconds (hello.capabilities.control.ack_window_ms)",
+      to: ['stream', 'ackWindowMs'],
+      kind: 'positive-int',
+      default: DEFAULT_AEP_STREAM_OPTIONS.ackWindowMs,
+    },
   ],
   rules: aepRules,
   knownTypes: knownAepTypes,
@@ -34,11 +85,22 @@ export const AEP: ProtocolDefinition & { name: 'aep' } = {
     return from ? { from } : {};
   },
   checker(options, out) {
-    const o = options as typeof options & { stream?: Partial<AepStreamOptions>; onStreamState?: Parameters<typeof createAepChecker>[0]['onStreamState'] };
+    const o = options as typeof options & {
+      stream?: Partial<AepStreamOptions>;
+      onStreamState?: Parameters<typeof createAepChecker>[0]['onStreamState'];
+    };
     const aep = (sink: typeof out.sink) =>
-      createAepChecker({ rules: ruleSelection(AEP, o.rules), ...(o.stream ? { stream: o.stream } : {}), ...(o.onStreamState ? { onStreamState: o.onStreamState } : {}) }, { ...out, sink });
+      createAepChecker(
+        {
+          rules: ruleSelection(AEP, o.rules),
+          ...(o.stream ? { stream: o.stream } : {}),
+          ...(o.onStreamState ? { onStreamState: o.onStreamState } : {}),
+        },
+        { ...out, sink },
+      );
     if (o.from === undefined) return aep(out.sink);
-    if (o.from !== 'cloudevents' && o.from !== 'otlp') throw new TypeError(`unknown bridge input ${JSON.stringify(o.from)}: expected "cloudevents" or "otlp"`);
+    if (o.from !== 'cloudevents' && o.from !== 'otlp')
+      throw new TypeError(`unknown bridge input ${JSON.stringify(o.from)}: expected "cloudevents" or "otlp"`);
     return bridgeChecker(o.from, (o.maxCapture ?? 'metadata') as AepCaptureLevel, aep, out.sink);
   },
 };

@@ -79,10 +79,15 @@ function toRedactor(r: DownlevelOptions['redact']): Redactor | undefined {
  * the module comment. Pure: the input is never modified, member order is kept.
  * @throws TypeError when `ceiling` is not a capture level.
  */
-export function downlevelEvent(event: Readonly<Obj>, ceiling: AepCaptureLevel, opts: DownlevelOptions = {}): DownlevelResult {
+export function downlevelEvent(
+  event: Readonly<Obj>,
+  ceiling: AepCaptureLevel,
+  opts: DownlevelOptions = {},
+): DownlevelResult {
   if (!isCaptureLevel(ceiling)) throw new TypeError(`ceiling must be one of none, metadata, redacted, full`);
   const declared: AepCaptureLevel = isCaptureLevel(event.capture) ? event.capture : 'metadata';
-  if (CAPTURE_RANK[declared] <= CAPTURE_RANK[ceiling]) return { event: event as Obj, capture: declared, changed: false };
+  if (CAPTURE_RANK[declared] <= CAPTURE_RANK[ceiling])
+    return { event: event as Obj, capture: declared, changed: false };
   const redactor = toRedactor(opts.redact);
   const type = typeof event.type === 'string' ? event.type : '';
   const tree = captureTreeFor(type);
@@ -105,11 +110,24 @@ export function downlevelEvent(event: Readonly<Obj>, ceiling: AepCaptureLevel, o
 }
 
 /** Copy `v` without the members above `level`, degrading `[metadata*]` members below `redacted`. */
-function prune(v: unknown, node: CaptureNode, level: AepCaptureLevel, event: Readonly<Obj>, form: readonly FormFieldSpec[] | undefined): unknown {
+function prune(
+  v: unknown,
+  node: CaptureNode,
+  level: AepCaptureLevel,
+  event: Readonly<Obj>,
+  form: readonly FormFieldSpec[] | undefined,
+): unknown {
   const rank = CAPTURE_RANK[level];
   const below = rank < CAPTURE_RANK.redacted;
   // `pos`: the 1-based position of `x` in its array (0 when not an item)
-  const walk = (x: unknown, n: CaptureNode, key: string | number | undefined, parent: unknown, parentPos: number, pos: number): unknown => {
+  const walk = (
+    x: unknown,
+    n: CaptureNode,
+    key: string | number | undefined,
+    parent: unknown,
+    parentPos: number,
+    pos: number,
+  ): unknown => {
     if (n.star && below) return degrade(x, key, parent, parentPos, event, form);
     if (x === null || typeof x !== 'object') return x;
     if (Array.isArray(x)) {
@@ -133,12 +151,21 @@ function prune(v: unknown, node: CaptureNode, level: AepCaptureLevel, event: Rea
 }
 
 /** The structural stand-in of a `[metadata*]` member below `redacted` (see the module comment). */
-function degrade(x: unknown, key: string | number | undefined, parent: unknown, parentPos: number, event: Readonly<Obj>, form: readonly FormFieldSpec[] | undefined): unknown {
+function degrade(
+  x: unknown,
+  key: string | number | undefined,
+  parent: unknown,
+  parentPos: number,
+  event: Readonly<Obj>,
+  form: readonly FormFieldSpec[] | undefined,
+): unknown {
   if (key === 'prompt') {
     const data = isObj(event.data) ? event.data : {};
     const agent = typeof event.agent === 'string' ? event.agent : 'agent';
     const kind = typeof data.kind === 'string' ? data.kind : 'input';
-    return typeof event.subject === 'string' ? `${agent} requests ${kind}: ${event.subject}` : `${agent} requests ${kind}`;
+    return typeof event.subject === 'string'
+      ? `${agent} requests ${kind}: ${event.subject}`
+      : `${agent} requests ${kind}`;
   }
   if (key === 'label') {
     if (isObj(parent) && typeof parent.id === 'string') return parent.id;
@@ -147,7 +174,9 @@ function degrade(x: unknown, key: string | number | undefined, parent: unknown, 
   if (key === 'values' && isObj(x)) {
     if (form) return gateFormValues(form, x, 'metadata');
     const o: Obj = {};
-    for (const [k, y] of Object.entries(x)) if (typeof y === 'number' || typeof y === 'boolean') Object.defineProperty(o, k, { value: y, enumerable: true, writable: true, configurable: true });
+    for (const [k, y] of Object.entries(x))
+      if (typeof y === 'number' || typeof y === 'boolean')
+        Object.defineProperty(o, k, { value: y, enumerable: true, writable: true, configurable: true });
     return o;
   }
   return x;
@@ -163,18 +192,30 @@ export const DOWNLEVEL_MAX_FORMS = 10_000;
  * keeps its closed choice ids below `redacted`. Returns the new event, or `undefined` when
  * the event is already at or below the ceiling.
  */
-export function downlevelStream(ceiling: AepCaptureLevel, opts: Omit<DownlevelOptions, 'form'> = {}): (event: Readonly<Obj>) => Obj | undefined {
+export function downlevelStream(
+  ceiling: AepCaptureLevel,
+  opts: Omit<DownlevelOptions, 'form'> = {},
+): (event: Readonly<Obj>) => Obj | undefined {
   const redactor = toRedactor(opts.redact);
   const forms = new Map<string, readonly FormFieldSpec[]>();
   return (event) => {
     const session = typeof event.session === 'string' ? event.session : '';
     const data = isObj(event.data) ? event.data : undefined;
-    if (event.type === 'attention.requested' && data?.kind === 'form' && Array.isArray(data.fields) && typeof event.id === 'string') {
+    if (
+      event.type === 'attention.requested' &&
+      data?.kind === 'form' &&
+      Array.isArray(data.fields) &&
+      typeof event.id === 'string'
+    ) {
       if (forms.size >= DOWNLEVEL_MAX_FORMS) forms.delete(forms.keys().next().value!);
       forms.set(`${session}\u0000${event.id}`, data.fields as FormFieldSpec[]);
     }
     let form: readonly FormFieldSpec[] | undefined;
-    if ((event.type === 'attention.answered' || event.type === 'control.attention.respond') && typeof event.subject === 'string') form = forms.get(`${session}\u0000${event.subject}`);
+    if (
+      (event.type === 'attention.answered' || event.type === 'control.attention.respond') &&
+      typeof event.subject === 'string'
+    )
+      form = forms.get(`${session}\u0000${event.subject}`);
     const r = downlevelEvent(event, ceiling, { ...(redactor ? { redact: redactor } : {}), ...(form ? { form } : {}) });
     return r.changed ? r.event : undefined;
   };

@@ -12,7 +12,8 @@ export const CAPTURE_RANK: Readonly<Record<AepCaptureLevel, number>> = { none: 0
 /** Scope class of a type, decided by its name (AEP-0001 §5.2; AEP-0004 §2.2; AEP-0002 §7.3). */
 export type AepScope = 'session' | 'agent' | 'foreign';
 
-const FOREIGN = /^(control\.attention\.respond|control\.cancel|control\.pause|control\.resume|x\.[a-z0-9_-]+\.control\..+|attention\.routed)$/;
+const FOREIGN =
+  /^(control\.attention\.respond|control\.cancel|control\.pause|control\.resume|x\.[a-z0-9_-]+\.control\..+|attention\.routed)$/;
 
 /** The scope class of `type`: `agent.*` -> agent; commands and `attention.routed` -> foreign; else session. */
 export function scopeOf(type: string): AepScope {
@@ -39,7 +40,10 @@ export interface AepEvent extends ParsedEvent {
 }
 
 /** Envelope attribute accessors with the right types (envelope already validated). */
-export function attr(ev: AepEvent, name: 'id' | 'type' | 'source' | 'agent' | 'session' | 'run' | 'step' | 'subject' | 'cause' | 'time'): string | undefined {
+export function attr(
+  ev: AepEvent,
+  name: 'id' | 'type' | 'source' | 'agent' | 'session' | 'run' | 'step' | 'subject' | 'cause' | 'time',
+): string | undefined {
   const v = ev.value[name];
   return typeof v === 'string' ? v : undefined;
 }

@@ -52,7 +52,7 @@ export type FormValues = Record<string, FormValue>;
 /** A capture level used as a gating ceiling (AEP-0001 §8.2). */
 export type FormCaptureCeiling = AepCaptureLevel;
 
-const own = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+const own = (o: object, k: string): boolean => Object.hasOwn(o, k);
 const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** A field as the checks need it: choice ids in a `Set`, defaults applied. */
@@ -80,7 +80,8 @@ export function compileForm(fields: readonly unknown[]): CompiledForm {
   fields.forEach((f, index) => {
     if (!isObj(f) || typeof f.id !== 'string' || out.has(f.id)) return;
     const choices = new Set<string>();
-    if (Array.isArray(f.choices)) for (const c of f.choices as unknown[]) if (isObj(c) && typeof c.id === 'string') choices.add(c.id);
+    if (Array.isArray(f.choices))
+      for (const c of f.choices as unknown[]) if (isObj(c) && typeof c.id === 'string') choices.add(c.id);
     out.set(f.id, {
       id: f.id,
       index,
@@ -146,7 +147,11 @@ function define(o: Record<string, unknown>, k: string, v: unknown): void {
  * Returns a new plain object; `values` is not modified. Field ids such as `__proto__` are
  * ordinary keys.
  */
-export function gateFormValues(fields: readonly FormFieldSpec[], values: Readonly<Record<string, unknown>>, ceiling: FormCaptureCeiling): Record<string, unknown> {
+export function gateFormValues(
+  fields: readonly FormFieldSpec[],
+  values: Readonly<Record<string, unknown>>,
+  ceiling: FormCaptureCeiling,
+): Record<string, unknown> {
   const form = compileForm(fields);
   const keepAll = CAPTURE_RANK[ceiling] >= CAPTURE_RANK.redacted;
   const out: Record<string, unknown> = {};
@@ -204,7 +209,11 @@ function fieldName(f: CompiledField): string {
  *   ({@link carriesFreeText}). Not checked at `none`, where `aep/capture-none` already
  *   reports the whole payload.
  */
-export function checkFormValues(form: CompiledForm, values: Readonly<Record<string, unknown>>, capture: AepCaptureLevel): FormIssue[] {
+export function checkFormValues(
+  form: CompiledForm,
+  values: Readonly<Record<string, unknown>>,
+  capture: AepCaptureLevel,
+): FormIssue[] {
   const issues: FormIssue[] = [];
   const gate = capture !== 'none' && CAPTURE_RANK[capture] < CAPTURE_RANK.redacted;
   for (const f of form.values()) {
@@ -213,7 +222,13 @@ export function checkFormValues(form: CompiledForm, values: Readonly<Record<stri
     // its absence is no partial answer (AEP-0006: the value is `redacted` minimum)
     if (gate && (f.type === 'string' || (f.type === 'select' && f.other))) continue;
     if (f.required && !own(values, f.id)) {
-      issues.push({ kind: 'required', pointer: '', fieldId: f.id, fieldIndex: f.index, message: `Required ${fieldName(f)} has no entry in \`values\`.` });
+      issues.push({
+        kind: 'required',
+        pointer: '',
+        fieldId: f.id,
+        fieldIndex: f.index,
+        message: `Required ${fieldName(f)} has no entry in \`values\`.`,
+      });
     }
   }
   for (const key of Object.keys(values)) {
@@ -221,11 +236,22 @@ export function checkFormValues(form: CompiledForm, values: Readonly<Record<stri
     const ptr = '/' + escapeToken(key);
     const f = form.get(key);
     if (!f) {
-      issues.push({ kind: 'unknown-key', pointer: ptr, fieldId: key, message: `Key ${JSON.stringify(key)} names no field of the form (${form.size} field${form.size === 1 ? '' : 's'}); \`values\` is keyed by field_spec.id.` });
+      issues.push({
+        kind: 'unknown-key',
+        pointer: ptr,
+        fieldId: key,
+        message: `Key ${JSON.stringify(key)} names no field of the form (${form.size} field${form.size === 1 ? '' : 's'}); \`values\` is keyed by field_spec.id.`,
+      });
       continue;
     }
     const wrongType = (want: string) =>
-      issues.push({ kind: 'type', pointer: ptr, fieldId: f.id, fieldIndex: f.index, message: `The ${fieldName(f)} takes ${want}, but its value is ${describeValue(v)}.` });
+      issues.push({
+        kind: 'type',
+        pointer: ptr,
+        fieldId: f.id,
+        fieldIndex: f.index,
+        message: `The ${fieldName(f)} takes ${want}, but its value is ${describeValue(v)}.`,
+      });
     switch (f.type) {
       case 'string':
         if (typeof v !== 'string') wrongType('a string');
@@ -244,15 +270,33 @@ export function checkFormValues(form: CompiledForm, values: Readonly<Record<stri
           }
           v.forEach((x: unknown, i: number) => {
             if (typeof x !== 'string') {
-              issues.push({ kind: 'type', pointer: `${ptr}/${i}`, fieldId: f.id, fieldIndex: f.index, message: `Item ${i} of the multi ${fieldName(f)} is ${describeValue(x)}, not a choice id string.` });
+              issues.push({
+                kind: 'type',
+                pointer: `${ptr}/${i}`,
+                fieldId: f.id,
+                fieldIndex: f.index,
+                message: `Item ${i} of the multi ${fieldName(f)} is ${describeValue(x)}, not a choice id string.`,
+              });
             } else if (!f.choices.has(x) && !f.other) {
-              issues.push({ kind: 'choice', pointer: `${ptr}/${i}`, fieldId: f.id, fieldIndex: f.index, message: `Item ${i} of the closed multi ${fieldName(f)} (no \`other\`) is ${describeValue(x)} that is none of its ${choiceIds(f.choices)}.` });
+              issues.push({
+                kind: 'choice',
+                pointer: `${ptr}/${i}`,
+                fieldId: f.id,
+                fieldIndex: f.index,
+                message: `Item ${i} of the closed multi ${fieldName(f)} (no \`other\`) is ${describeValue(x)} that is none of its ${choiceIds(f.choices)}.`,
+              });
             }
           });
         } else if (typeof v !== 'string') {
           wrongType('one choice id string');
         } else if (!f.choices.has(v) && !f.other) {
-          issues.push({ kind: 'choice', pointer: ptr, fieldId: f.id, fieldIndex: f.index, message: `The closed ${fieldName(f)} (no \`other\`) is answered with ${describeValue(v)} that is none of its ${choiceIds(f.choices)}.` });
+          issues.push({
+            kind: 'choice',
+            pointer: ptr,
+            fieldId: f.id,
+            fieldIndex: f.index,
+            message: `The closed ${fieldName(f)} (no \`other\`) is answered with ${describeValue(v)} that is none of its ${choiceIds(f.choices)}.`,
+          });
         }
         break;
       default:

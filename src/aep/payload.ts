@@ -77,7 +77,11 @@ export function envelopeValidator(): ValidateFunction {
 export function envelopeFindings(event: Record<string, unknown>): SchemaFinding[] {
   const v = (envelope ??= compile('envelope')!).diagnostic();
   v(event);
-  return mapSchemaErrors(v.errors, event, { index: load().v.index, wording: EVENT_WORDING, fallbackRule: ENVELOPE_RULES.attributeType.id });
+  return mapSchemaErrors(v.errors, event, {
+    index: load().v.index,
+    wording: EVENT_WORDING,
+    fallbackRule: ENVELOPE_RULES.attributeType.id,
+  });
 }
 
 /** The payload verdict of a registered type, or `undefined` (vendor, unknown, schema-less). */
@@ -90,12 +94,21 @@ export function payloadValidator(type: string): ValidateFunction | undefined {
  * Pointers and sentences name `base` + the location in `data` (`/data/...` in an event);
  * `wording` defaults to the event's. Rules: `aep/payload-schema`, or an annotation's.
  */
-export function payloadFindings(type: string, data: unknown, opts: { base?: string; wording?: Wording } = {}): SchemaFinding[] {
+export function payloadFindings(
+  type: string,
+  data: unknown,
+  opts: { base?: string; wording?: Wording } = {},
+): SchemaFinding[] {
   const c = payloadCompiled(type);
   if (!c || c.verdict(data)) return [];
   const v = c.diagnostic();
   v(data);
-  return mapSchemaErrors(v.errors, data, { index: load().v.index, wording: opts.wording ?? EVENT_WORDING, fallbackRule: ENVELOPE_RULES.payload.id, base: opts.base ?? '' });
+  return mapSchemaErrors(v.errors, data, {
+    index: load().v.index,
+    wording: opts.wording ?? EVENT_WORDING,
+    fallbackRule: ENVELOPE_RULES.payload.id,
+    base: opts.base ?? '',
+  });
 }
 
 /** The capture annotation tree of a registered type's payload, or `undefined`. */

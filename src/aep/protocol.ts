@@ -12,10 +12,24 @@ import type { CheckerOutput } from '../core/protocol.ts';
 import { makeFinding, RULE_ERROR, type ParsedEvent, type RuleMeta } from '../core/rule.ts';
 import { Engine, selectedSink, type RuleSelection } from '../core/engine.ts';
 import { CAPTURE_RANK, type AepEvent } from './event.ts';
-import { envelopeFindings, envelopeValidator, knownAepTypes, payloadFindings, payloadValidator, registryEntry, requiredMembers } from './payload.ts';
+import {
+  envelopeFindings,
+  envelopeValidator,
+  knownAepTypes,
+  payloadFindings,
+  payloadValidator,
+  registryEntry,
+  requiredMembers,
+} from './payload.ts';
 import { AEP_EVENT_RULES, AEP_SCHEMA_RULES } from './rules/index.ts';
 import { ENVELOPE_RULES } from './rules/envelope.ts';
-import { AEP_STREAM_RULES, AepStreamModel, DEFAULT_AEP_STREAM_OPTIONS, type AepStreamOptions, type AepStreamState } from './stream/index.ts';
+import {
+  AEP_STREAM_RULES,
+  AepStreamModel,
+  DEFAULT_AEP_STREAM_OPTIONS,
+  type AepStreamOptions,
+  type AepStreamState,
+} from './stream/index.ts';
 import type { AepCaptureLevel } from './schemas.ts';
 import { AEP_BRIDGE_RULES } from './bridges/rules.ts';
 
@@ -31,7 +45,14 @@ export interface AepCheckOptions {
 /** Every rule `aep validate` can report: framing, schema, per-event and stream rules, and the bridge rules of `--from`. */
 export function aepRules(): RuleMeta[] {
   // jsonl/carriage-return belongs to AHP's stdio binding: AEP accepts CRLF and a lone CR is data
-  return [...JSONL_RULES.filter((r) => r.id !== 'jsonl/carriage-return').map((r) => ({ ...r }) as RuleMeta), ...AEP_SCHEMA_RULES, ...AEP_EVENT_RULES, ...AEP_STREAM_RULES, ...AEP_BRIDGE_RULES, RULE_ERROR].map(({ id, severity, description, spec }) => ({ id, severity, description, spec }));
+  return [
+    ...JSONL_RULES.filter((r) => r.id !== 'jsonl/carriage-return').map((r) => ({ ...r }) as RuleMeta),
+    ...AEP_SCHEMA_RULES,
+    ...AEP_EVENT_RULES,
+    ...AEP_STREAM_RULES,
+    ...AEP_BRIDGE_RULES,
+    RULE_ERROR,
+  ].map(({ id, severity, description, spec }) => ({ id, severity, description, spec }));
 }
 
 export { knownAepTypes };
@@ -56,8 +77,22 @@ export function checkAepEvent(ev: ParsedEvent, sink: FindingSink): AepEvent | un
     if (d.index < upTo) (upTo = 0), (bytes = 0);
     bytes += Buffer.byteLength(ev.text.slice(upTo, d.index));
     upTo = d.index;
-    const at = { source: ev.source, line: ev.line, column: d.index + 1, byteOffset: ev.byteOffset + bytes, pointer: d.pointer };
-    if (top) sink(framingFinding('json/duplicate-key', at, `Envelope attribute "${d.key}" appears more than once; which value counts is undefined, so the event is rejected.`, { spec: 'AEP-0001 §5; RFC 8259 §4' }));
+    const at = {
+      source: ev.source,
+      line: ev.line,
+      column: d.index + 1,
+      byteOffset: ev.byteOffset + bytes,
+      pointer: d.pointer,
+    };
+    if (top)
+      sink(
+        framingFinding(
+          'json/duplicate-key',
+          at,
+          `Envelope attribute "${d.key}" appears more than once; which value counts is undefined, so the event is rejected.`,
+          { spec: 'AEP-0001 §5; RFC 8259 §4' },
+        ),
+      );
     else if (differing?.has(d.pointer)) {
       // one finding per member: its first repeat
       const n = differing.get(d.pointer)!;
@@ -69,21 +104,29 @@ export function checkAepEvent(ev: ParsedEvent, sink: FindingSink): AepEvent | un
     } else {
       const rule = R.payloadDuplicate;
       const why = differing === null ? 'no schema checks this payload' : 'its copies are equal';
-      sink({ ruleId: rule.id, severity: rule.severity, message: `Member "${d.key}" appears more than once in the same object (${why}); which one counts is undefined.`, spec: rule.spec, ...at });
+      sink({
+        ruleId: rule.id,
+        severity: rule.severity,
+        message: `Member "${d.key}" appears more than once in the same object (${why}); which one counts is undefined.`,
+        spec: rule.spec,
+        ...at,
+      });
     }
   }
   // a repeated envelope attribute rejects the event before the envelope is read: findings
   // about the value JSON.parse happened to keep would depend on that choice
   if (envelopeDup) return undefined;
   if (!envelopeValidator()(v)) {
-    for (const f of envelopeFindings(v)) sink(makeFinding(schemaRule(f.ruleId), { pointer: f.pointer, message: f.message }, ev));
+    for (const f of envelopeFindings(v))
+      sink(makeFinding(schemaRule(f.ruleId), { pointer: f.pointer, message: f.message }, ev));
     return undefined;
   }
   // seq/epoch that JSON.parse cannot hold exactly (1e400, 9007199254740993.0): decide from the literal
   let inexact = false;
   for (const name of ['seq', 'epoch'] as const) {
     const n = v[name];
-    if (typeof n !== 'number' || Number.isSafeInteger(n) || ev.bigIntegers.some((b) => b.pointer === '/' + name)) continue;
+    if (typeof n !== 'number' || Number.isSafeInteger(n) || ev.bigIntegers.some((b) => b.pointer === '/' + name))
+      continue;
     const lit = numberLiteralAt(ev.text, '/' + name);
     const exact = lit === undefined ? undefined : exactIntegerOfLiteral(lit);
     if (typeof exact === 'bigint') continue;
@@ -107,11 +150,26 @@ export function checkAepEvent(ev: ParsedEvent, sink: FindingSink): AepEvent | un
   const type = v.type as string;
   const entry = type.startsWith('x.') ? undefined : registryEntry(type);
   if (!type.startsWith('x.') && !entry) {
-    sink(makeFinding(R.typeUnregistered, { pointer: '/type', message: `Type "${type}" is in the core namespace but is not registered in AEP 0.1; use a registered type or a vendor type x.{vendor}.{category}.{rest}.` }, ev));
+    sink(
+      makeFinding(
+        R.typeUnregistered,
+        {
+          pointer: '/type',
+          message: `Type "${type}" is in the core namespace but is not registered in AEP 0.1; use a registered type or a vendor type x.{vendor}.{category}.{rest}.`,
+        },
+        ev,
+      ),
+    );
     return undefined;
   }
   if (entry?.status === 'reserved') {
-    sink(makeFinding(R.typeReserved, { pointer: '/type', message: `Type "${type}" is reserved in AEP 0.1 and has no payload definition yet.` }, ev));
+    sink(
+      makeFinding(
+        R.typeReserved,
+        { pointer: '/type', message: `Type "${type}" is reserved in AEP 0.1 and has no payload definition yet.` },
+        ev,
+      ),
+    );
   }
   let payloadValid = true;
   const data = v.data;
@@ -121,7 +179,13 @@ export function checkAepEvent(ev: ParsedEvent, sink: FindingSink): AepEvent | un
       payloadValid = false;
       // never echo payload values: the wording describes type and length only
       for (const f of payloadFindings(type, data, { base: '/data' })) {
-        sink(makeFinding(schemaRule(f.ruleId), { pointer: f.pointer, message: `${f.message.slice(0, -1)} (payload of ${type}).` }, ev));
+        sink(
+          makeFinding(
+            schemaRule(f.ruleId),
+            { pointer: f.pointer, message: `${f.message.slice(0, -1)} (payload of ${type}).` },
+            ev,
+          ),
+        );
       }
     }
   }
@@ -157,7 +221,8 @@ export function checkAepEvent(ev: ParsedEvent, sink: FindingSink): AepEvent | un
  */
 export function identityOfRejected(ev: ParsedEvent): AepEvent | undefined {
   const v = ev.value;
-  if (v.aep !== '0.1' || typeof v.id !== 'string' || v.id === '' || typeof v.source !== 'string' || !isUri(v.source)) return undefined;
+  if (v.aep !== '0.1' || typeof v.id !== 'string' || v.id === '' || typeof v.source !== 'string' || !isUri(v.source))
+    return undefined;
   for (const d of ev.duplicates) if (d.pointer.lastIndexOf('/') === 0) return undefined;
   const out = ev as AepEvent;
   out.type = typeof v.type === 'string' ? v.type : '';
@@ -173,7 +238,11 @@ export function identityOfRejected(ev: ParsedEvent): AepEvent | undefined {
  * (src/core/json-copies.ts); `undefined` when no payload member repeats, `null` when the type
  * has no payload schema (a vendor payload is opaque: no verdict reads it).
  */
-function payloadCopies(dups: readonly DuplicateKey[], text: string, type: unknown): Map<string, number> | null | undefined {
+function payloadCopies(
+  dups: readonly DuplicateKey[],
+  text: string,
+  type: unknown,
+): Map<string, number> | null | undefined {
   if (typeof type !== 'string' || type.startsWith('x.') || !registryEntry(type)?.schema) return null;
   const pointers = dups.filter((d) => d.pointer.split('/').length > 2).map((d) => d.pointer);
   return pointers.length === 0 ? undefined : differingCopies(text, pointers);

@@ -55,7 +55,21 @@ const PII_CLASSES = ['email', 'phone'] as const;
  * `.` and spaces removed, ends with one of these. References (`tokenRef`, `apiKeyEnv`) do
  * not end so and are kept.
  */
-const CREDENTIAL_NAME_ENDINGS = ['password', 'passwd', 'passphrase', 'secret', 'apikey', 'token', 'authorization', 'credential', 'credentials', 'privatekey', 'accesskey', 'secretkey', 'cookie'];
+const CREDENTIAL_NAME_ENDINGS = [
+  'password',
+  'passwd',
+  'passphrase',
+  'secret',
+  'apikey',
+  'token',
+  'authorization',
+  'credential',
+  'credentials',
+  'privatekey',
+  'accesskey',
+  'secretkey',
+  'cookie',
+];
 const normName = (k: string) => k.toLowerCase().replace(/[-_. ]/g, '');
 
 /** True when a member named `key` holds a credential by its name (hardening; see module comment). */
@@ -74,9 +88,13 @@ export function createRedactor(opts: RedactOptions = {}): Redactor {
   const names = (opts.secretNames ?? []).filter((n) => n.length > 0);
   // operator options, every metacharacter escaped: literal names, never a pattern from the data
   const namesAlt = names.map(escapeRe).join('|');
-  const namesRe = namesAlt ? new RegExp(`(?<![A-Za-z0-9_])(?:${namesAlt})["']?\\s*[=:]\\s*(?:"([^"\\r\\n]*)"|'([^'\\r\\n]*)'|(\\S+))`, 'gi') : undefined;
+  const namesRe = namesAlt
+    ? new RegExp(`(?<![A-Za-z0-9_])(?:${namesAlt})["']?\\s*[=:]\\s*(?:"([^"\\r\\n]*)"|'([^'\\r\\n]*)'|(\\S+))`, 'gi')
+    : undefined;
   const nameSet = new Set(names.map(normName));
-  const values = [...new Set((opts.secretValues ?? []).filter((v) => v.length > 0))].sort((a, b) => b.length - a.length);
+  const values = [...new Set((opts.secretValues ?? []).filter((v) => v.length > 0))].sort(
+    (a, b) => b.length - a.length,
+  );
   const valuesRe = values.length ? new RegExp(values.map(escapeRe).join('|'), 'g') : undefined;
   const home = typeof opts.home === 'string' ? opts.home.replace(/[/\\]+$/, '') : undefined;
   const homeRe = home ? new RegExp(`(?<![\\w.~-])${escapeRe(home)}(?=[/\\\\]|$|[^\\w.-])`, 'g') : undefined;
@@ -201,7 +219,8 @@ function sameJson(a: unknown, b: unknown): boolean {
  */
 export function redactEvent(event: Readonly<Record<string, unknown>>, r: Redactor): Record<string, unknown> {
   const capture = event.capture;
-  if ((capture !== 'redacted' && capture !== 'full') || event.data === undefined || typeof event.type !== 'string') return event as Record<string, unknown>;
+  if ((capture !== 'redacted' && capture !== 'full') || event.data === undefined || typeof event.type !== 'string')
+    return event as Record<string, unknown>;
   const tree = captureTreeFor(event.type);
   // without annotations no member can be told apart as structure: every string is treated as
   // redacted-gated text (redacting more than the floor is allowed, AEP-0003 §9.4)

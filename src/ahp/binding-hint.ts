@@ -8,7 +8,10 @@ import type { AhpBinding } from './driver.ts';
 
 /** The non-blank lines of `text` (a CR before the LF is not part of a line). */
 function lines(text: string): string[] {
-  return text.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l)).filter((l) => l.trim() !== '');
+  return text
+    .split('\n')
+    .map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l))
+    .filter((l) => l.trim() !== '');
 }
 
 /** True when `s` is JSON text of an object. */
@@ -31,7 +34,11 @@ export function bindingHint(text: string, binding: AhpBinding): string | undefin
   const ls = lines(text);
   if (ls.length < 2) return undefined;
   if (binding === 'stdio') {
-    return isObject(text) ? `The ${ls.length} lines are one pretty-printed JSON message, as an HTTP body is: read it with \`--binding http\` (the other lines are not reported one by one).` : undefined;
+    return isObject(text)
+      ? `The ${ls.length} lines are one pretty-printed JSON message, as an HTTP body is: read it with \`--binding http\` (the other lines are not reported one by one).`
+      : undefined;
   }
-  return ls.every(isObject) ? `The input holds ${ls.length} JSON messages, one per line, as a stdio capture does: read it with \`--binding stdio\`.` : undefined;
+  return ls.every(isObject)
+    ? `The input holds ${ls.length} JSON messages, one per line, as a stdio capture does: read it with \`--binding stdio\`.`
+    : undefined;
 }

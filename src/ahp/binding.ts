@@ -15,5 +15,7 @@ export function bindingByName(path: string): AhpBinding {
   // a gzip-compressed input (`msg.json.gz`) has the binding of its decompressed name
   const p = path.toLowerCase().replace(/\\/g, '/').replace(/\.gz$/, '');
   if (p === '-' || !p.endsWith('.json')) return 'stdio';
-  return p.endsWith('.registration.json') || p.startsWith('registration/') || p.includes('/registration/') ? 'registration' : 'http';
+  return p.endsWith('.registration.json') || p.startsWith('registration/') || p.includes('/registration/')
+    ? 'registration'
+    : 'http';
 }

@@ -16,21 +16,58 @@ import { DEFAULT_AHP_STREAM_OPTIONS, type AhpStreamOptions } from './stream/inde
  */
 export const AHP: ProtocolDefinition & { name: 'ahp' } = {
   name: 'ahp',
-  description: 'Check Agent Hooks Protocol (draft) traffic: stdio JSONL captures, HTTP message bodies and registration documents.',
+  description:
+    'Check Agent Hooks Protocol (draft) traffic: stdio JSONL captures, HTTP message bodies and registration documents.',
   cr: 'reject',
   framingSpecs: AHP_FRAMING_SPECS,
   flags: [
-    { name: 'binding', flags: '--binding <binding>', description: 'read every input as this binding (default: *.registration.json or registration/*.json = registration, other .json = http, else stdio)', to: ['binding'], kind: 'choice', choices: ['stdio', 'http', 'registration'] },
-    { name: 'maxPending', flags: '--max-pending <n>', description: 'most intercept requests awaiting a response tracked at once', to: ['stream', 'maxPending'], kind: 'positive-int', default: DEFAULT_AHP_STREAM_OPTIONS.maxPending },
-    { name: 'maxStateMb', flags: '--max-state-mb <mb>', description: 'memory budget of all stream state, in MiB (the oldest completed work is forgotten beyond it)', to: ['stream', 'maxStateMb'], kind: 'positive-number', default: DEFAULT_AHP_STREAM_OPTIONS.maxStateMb },
-    { name: 'maxEvents', flags: '--max-events <n>', description: 'most event ids remembered for lineage and retries (default: no count limit, the memory budget decides)', to: ['stream', 'maxEvents'], kind: 'positive-int' },
+    {
+      name: 'binding',
+      flags: '--binding <binding>',
+      description:
+        'read every input as this binding (default: *.registration.json or registration/*.json = registration, other .json = http, else stdio)',
+      to: ['binding'],
+      kind: 'choice',
+      choices: ['stdio', 'http', 'registration'],
+    },
+    {
+      name: 'maxPending',
+      flags: '--max-pending <n>',
+      description: 'most intercept requests awaiting a response tracked at once',
+      to: ['stream', 'maxPending'],
+      kind: 'positive-int',
+      default: DEFAULT_AHP_STREAM_OPTIONS.maxPending,
+    },
+    {
+      name: 'maxStateMb',
+      flags: '--max-state-mb <mb>',
+      description: 'memory budget of all stream state, in MiB (the oldest completed work is forgotten beyond it)',
+      to: ['stream', 'maxStateMb'],
+      kind: 'positive-number',
+      default: DEFAULT_AHP_STREAM_OPTIONS.maxStateMb,
+    },
+    {
+      name: 'maxEvents',
+      flags: '--max-events <n>',
+      description:
+        'most event ids remembered for lineage and retries (default: no count limit, the memory budget decides)',
+      to: ['stream', 'maxEvents'],
+      kind: 'positive-int',
+    },
   ],
   rules: ahpRules,
   knownTypes: knownAhpTypes,
-  bindingHint: (text, source, framing, o) => bindingHint(text, framing === 'jsonl' ? 'stdio' : ((o.binding as AhpBinding | undefined) ?? bindingByName(source))),
-  framing: (source, o) => (((o.binding as AhpBinding | undefined) ?? bindingByName(source)) === 'stdio' ? 'jsonl' : 'document'),
+  bindingHint: (text, source, framing, o) =>
+    bindingHint(text, framing === 'jsonl' ? 'stdio' : ((o.binding as AhpBinding | undefined) ?? bindingByName(source))),
+  framing: (source, o) =>
+    ((o.binding as AhpBinding | undefined) ?? bindingByName(source)) === 'stdio' ? 'jsonl' : 'document',
   checker(options, out) {
-    const o = options as typeof options & { binding?: AhpBinding; stream?: Partial<AhpStreamOptions>; onStreamState?: Parameters<typeof createAhpChecker>[0]['onStreamState']; single?: Parameters<typeof createAhpChecker>[0]['single'] };
+    const o = options as typeof options & {
+      binding?: AhpBinding;
+      stream?: Partial<AhpStreamOptions>;
+      onStreamState?: Parameters<typeof createAhpChecker>[0]['onStreamState'];
+      single?: Parameters<typeof createAhpChecker>[0]['single'];
+    };
     const b = o.binding;
     return createAhpChecker(
       {

@@ -13,9 +13,22 @@ import { RULE_ERROR, type RuleCrashError, type RuleMeta } from '../core/rule.ts'
 import type { CheckerOutput } from '../core/protocol.ts';
 import type { AhpBinding, AhpMessage } from './message.ts';
 import { AHP_EVENT_RULES, AHP_MESSAGE_RULES } from './rules/index.ts';
-import { reportSchemaFindings, resolveRoot, schemaStage, type RootSpec, type ValidateAhpOptions } from './rules/schema.ts';
+import {
+  reportSchemaFindings,
+  resolveRoot,
+  schemaStage,
+  type RootSpec,
+  type ValidateAhpOptions,
+} from './rules/schema.ts';
 import { ahpEventTypes } from './schemas.ts';
-import { AHP_STREAM_RULES, AhpStreamModel, DEFAULT_AHP_STREAM_OPTIONS, type AhpFacts, type AhpStreamOptions, type AhpStreamState } from './stream/index.ts';
+import {
+  AHP_STREAM_RULES,
+  AhpStreamModel,
+  DEFAULT_AHP_STREAM_OPTIONS,
+  type AhpFacts,
+  type AhpStreamOptions,
+  type AhpStreamState,
+} from './stream/index.ts';
 
 export type { AhpBinding, AhpMessage, AhpMessageKind } from './message.ts';
 
@@ -36,7 +49,9 @@ export const AHP_FRAMING_SPECS: FramingSpecs = {
 
 /** Every rule `ahp validate` can report. */
 export function ahpRules(): RuleMeta[] {
-  return [...framingRules(AHP_FRAMING_SPECS), ...AHP_MESSAGE_RULES, ...AHP_STREAM_RULES, RULE_ERROR].map(({ id, severity, description, spec }) => ({ id, severity, description, spec }));
+  return [...framingRules(AHP_FRAMING_SPECS), ...AHP_MESSAGE_RULES, ...AHP_STREAM_RULES, RULE_ERROR].map(
+    ({ id, severity, description, spec }) => ({ id, severity, description, spec }),
+  );
 }
 
 /** Known event types and methods (coverage statistics). */
@@ -75,12 +90,20 @@ export function createAhpChecker(opts: AhpCheckOptions, out: CheckerOutput): Pro
   if (opts.single) {
     root = resolveRoot(opts.single.root ?? 'message');
     eventSchema = opts.single.eventSchema !== undefined ? resolveRoot(opts.single.eventSchema) : undefined;
-    if (eventSchema && eventSchema.kind !== 'event') throw new Error(`eventSchema ${JSON.stringify(opts.single.eventSchema)} does not name an event schema`);
+    if (eventSchema && eventSchema.kind !== 'event')
+      throw new Error(`eventSchema ${JSON.stringify(opts.single.eventSchema)} does not name an event schema`);
     engine = new Engine<AhpMessage, undefined, undefined>(AHP_EVENT_RULES, [], NO_STREAM, sink, opts.rules, crash);
   } else {
     const model = new AhpStreamModel({ ...DEFAULT_AHP_STREAM_OPTIONS, ...opts.stream });
     opts.onStreamState?.(model.state);
-    engine = new Engine<AhpMessage, AhpFacts, AhpStreamState>(AHP_EVENT_RULES, AHP_STREAM_RULES, model, sink, opts.rules, crash);
+    engine = new Engine<AhpMessage, AhpFacts, AhpStreamState>(
+      AHP_EVENT_RULES,
+      AHP_STREAM_RULES,
+      model,
+      sink,
+      opts.rules,
+      crash,
+    );
   }
   return {
     onEvent(ev) {
@@ -89,17 +112,31 @@ export function createAhpChecker(opts: AhpCheckOptions, out: CheckerOutput): Pro
         sink(
           framingFinding(
             'json/duplicate-key',
-            { source: ev.source, line: ev.line, column: d.index + 1, byteOffset: ev.byteOffset + Buffer.byteLength(ev.text.slice(0, d.index)), pointer: d.pointer },
+            {
+              source: ev.source,
+              line: ev.line,
+              column: d.index + 1,
+              byteOffset: ev.byteOffset + Buffer.byteLength(ev.text.slice(0, d.index)),
+              pointer: d.pointer,
+            },
             `Member "${d.key}" appears more than once in the same object; which value counts is undefined, so the message is invalid.`,
             { spec: 'AHP base/transports/stdio.md §Framing; RFC 8259 §4' },
           ),
         );
       }
-      const findings = schemaStage(ev, root ?? (binding === 'registration' ? REGISTRATION_ROOT : WIRE_ROOT), { ...(eventSchema ? { eventSchema } : {}), ...(opts.maxDepth !== undefined ? { maxDepth: opts.maxDepth } : {}) });
+      const findings = schemaStage(ev, root ?? (binding === 'registration' ? REGISTRATION_ROOT : WIRE_ROOT), {
+        ...(eventSchema ? { eventSchema } : {}),
+        ...(opts.maxDepth !== undefined ? { maxDepth: opts.maxDepth } : {}),
+      });
       reportSchemaFindings(findings, ev, sink, opts.rules);
       const msg = ev as AhpMessage;
       msg.binding = binding;
-      const t = typeof msg.event?.type === 'string' ? msg.event.type : msg.kind === 'capabilities-request' ? 'hooks/capabilities' : undefined;
+      const t =
+        typeof msg.event?.type === 'string'
+          ? msg.event.type
+          : msg.kind === 'capabilities-request'
+            ? 'hooks/capabilities'
+            : undefined;
       if (t) stats.types.set(t, (stats.types.get(t) ?? 0) + 1);
       // per-event rules see objects only (nothing else carries an event)
       const v: unknown = ev.value;

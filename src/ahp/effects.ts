@@ -45,10 +45,20 @@ import { EFFECT_NOT_ADVERTISED, MODIFY_INVALID, RETURN_INVALID } from './stream/
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-const own = (o: Obj, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+const own = (o: Obj, k: string): boolean => Object.hasOwn(o, k);
 
 /** The modify targets of the draft (base/composition.md). */
-export const MODIFY_TARGETS = ['input', 'output', 'prompt', 'request', 'response', 'content', 'instructions', 'summary', 'workspace'] as const;
+export const MODIFY_TARGETS = [
+  'input',
+  'output',
+  'prompt',
+  'request',
+  'response',
+  'content',
+  'instructions',
+  'summary',
+  'workspace',
+] as const;
 /** One modify target. */
 export type ModifyTarget = (typeof MODIFY_TARGETS)[number];
 
@@ -78,7 +88,17 @@ const OBJECT_TARGETS = new Set(['input', 'workspace']);
  *   {@link returnContractEvents}): the wrong shape, a metadata / omit / gap view, a substituted
  *   attachment, or an elicitation answer that breaks the request's mode or form.
  */
-export type RejectionCode = 'malformed' | 'not-advertised' | 'unavailable' | 'value' | 'answer' | 'form' | 'current' | 'hidden-text' | 'attachment' | 'return';
+export type RejectionCode =
+  | 'malformed'
+  | 'not-advertised'
+  | 'unavailable'
+  | 'value'
+  | 'answer'
+  | 'form'
+  | 'current'
+  | 'hidden-text'
+  | 'attachment'
+  | 'return';
 
 /**
  * One reason for rejecting a response. `index` is the effect's position (-1: the list itself);
@@ -143,7 +163,15 @@ function schemaProblems(effect: unknown, index: number): EffectRejection[] {
   const v = reg.validator(EFFECT_REF);
   v(effect);
   const mapped = mapAjvErrors(v.errors, effect, `/${index}`);
-  if (!mapped.length) return [{ code: 'malformed', index, pointer: `/${index}`, message: 'The effect does not match any closed AHP effect shape.' }];
+  if (!mapped.length)
+    return [
+      {
+        code: 'malformed',
+        index,
+        pointer: `/${index}`,
+        message: 'The effect does not match any closed AHP effect shape.',
+      },
+    ];
   return mapped.map((i) => ({ code: 'malformed', index, pointer: i.pointer, message: i.message }));
 }
 
@@ -154,35 +182,61 @@ function advertisedEffects(caps: unknown): Set<string> | undefined {
 }
 
 /** Capability problems of one well-formed effect. */
-function capabilityProblems(effect: Obj, index: number, caps: Obj, effects: Set<string>, state: { continueSeen: boolean }): EffectRejection[] {
+function capabilityProblems(
+  effect: Obj,
+  index: number,
+  caps: Obj,
+  effects: Set<string>,
+  state: { continueSeen: boolean },
+): EffectRejection[] {
   const out: EffectRejection[] = [];
   const at = `/${index}`;
   const type = effect.type as string;
   const no = (pointer: string, message: string) => out.push({ code: 'not-advertised', index, pointer, message });
   if (!effects.has(type)) {
-    no(`${at}/type`, `The \`${type}\` effect was not advertised in the request's \`capabilities.effects\`; an unadvertised effect rejects the whole response.`);
+    no(
+      `${at}/type`,
+      `The \`${type}\` effect was not advertised in the request's \`capabilities.effects\`; an unadvertised effect rejects the whole response.`,
+    );
     return out;
   }
   if (type === 'modify') {
     const target = effect.target as string;
     const op = effect.operation as string;
     const block = isObj(caps.modify) ? caps.modify[target] : undefined;
-    if (!isObj(block)) no(`${at}/target`, `Target \`${target}\` was not advertised in \`capabilities.modify\`; unsupported targets must fail, not be replaced by another.`);
-    else if (block[op] !== true) no(`${at}/operation`, `Operation \`${op}\` on target \`${target}\` was not advertised (\`capabilities.modify.${target}.${op}\` is not true); an unadvertised operation is never approximated by another.`);
+    if (!isObj(block))
+      no(
+        `${at}/target`,
+        `Target \`${target}\` was not advertised in \`capabilities.modify\`; unsupported targets must fail, not be replaced by another.`,
+      );
+    else if (block[op] !== true)
+      no(
+        `${at}/operation`,
+        `Operation \`${op}\` on target \`${target}\` was not advertised (\`capabilities.modify.${target}.${op}\` is not true); an unadvertised operation is never approximated by another.`,
+      );
   } else if (type === 'flow') {
     const op = effect.operation as string;
     const ops = isObj(caps.flow) && Array.isArray(caps.flow.operations) ? caps.flow.operations : [];
-    if (!ops.includes(op)) no(`${at}/operation`, `Flow operation \`${op}\` was not advertised in \`capabilities.flow.operations\`.`);
+    if (!ops.includes(op))
+      no(`${at}/operation`, `Flow operation \`${op}\` was not advertised in \`capabilities.flow.operations\`.`);
     else if (op === 'continue' && !state.continueSeen) {
       state.continueSeen = true;
       const left = isObj(caps.flow) ? caps.flow.remainingContinuations : undefined;
-      if (typeof left === 'number' && left <= 0) no(`${at}/operation`, 'No continuation allowance is left (`capabilities.flow.remainingContinuations` is 0); an exhausted allowance rejects the whole response.');
+      if (typeof left === 'number' && left <= 0)
+        no(
+          `${at}/operation`,
+          'No continuation allowance is left (`capabilities.flow.remainingContinuations` is 0); an exhausted allowance rejects the whole response.',
+        );
     }
   } else if (type === 'inject') {
     const when = effect.deliverAt;
     const ctx = isObj(caps.inject) && isObj(caps.inject.context) ? caps.inject.context : undefined;
     const allowed = ctx && Array.isArray(ctx.deliverAt) ? ctx.deliverAt : [];
-    if (!allowed.includes(when)) no(`${at}/deliverAt`, `Injection delivery \`${String(when)}\` was not advertised in \`capabilities.inject.context.deliverAt\`.`);
+    if (!allowed.includes(when))
+      no(
+        `${at}/deliverAt`,
+        `Injection delivery \`${String(when)}\` was not advertised in \`capabilities.inject.context.deliverAt\`.`,
+      );
   }
   return out;
 }
@@ -217,7 +271,9 @@ function deepEqual(a: unknown, b: unknown): boolean {
 /** Attachment parts with a body in `list` that are not an unchanged attachment of `current`. */
 function newAttachments(list: unknown, current: unknown): Obj[] {
   const existing = [...partsOf(current)].filter((p) => p.kind === 'attachment');
-  return [...partsOf(list)].filter((p) => p.kind === 'attachment' && own(p, 'body') && !existing.some((q) => deepEqual(p, q)));
+  return [...partsOf(list)].filter(
+    (p) => p.kind === 'attachment' && own(p, 'body') && !existing.some((q) => deepEqual(p, q)),
+  );
 }
 
 /** The role every message of `target` must have at `event`, if the boundary fixes one. */
@@ -228,7 +284,13 @@ function requiredRole(event: string, target: string): string | undefined {
 }
 
 /** Stage one well-formed modify over `values`; returns its problems (and changes `values` only when there are none). */
-function stageModify(effect: Obj, index: number, ctx: HostContext, values: Record<string, unknown>, known: Set<string>): EffectRejection[] {
+function stageModify(
+  effect: Obj,
+  index: number,
+  ctx: HostContext,
+  values: Record<string, unknown>,
+  known: Set<string>,
+): EffectRejection[] {
   const out: EffectRejection[] = [];
   const at = `/${index}`;
   const target = effect.target as string;
@@ -237,9 +299,19 @@ function stageModify(effect: Obj, index: number, ctx: HostContext, values: Recor
   const p = (code: RejectionCode, pointer: string, message: string) => out.push({ code, index, pointer, message });
 
   const sel = ctx.selection?.[target];
-  if (sel !== undefined && sel !== 'body') p('unavailable', `${at}/target`, `Target \`${target}\` is not exposed: its content selection is "${sel}", and only body selection can expose a modification target.`);
+  if (sel !== undefined && sel !== 'body')
+    p(
+      'unavailable',
+      `${at}/target`,
+      `Target \`${target}\` is not exposed: its content selection is "${sel}", and only body selection can expose a modification target.`,
+    );
   const perm = ctx.permissions?.[target];
-  if (perm && !(perm.read && perm.write)) p('unavailable', `${at}/target`, `Target \`${target}\` needs both read and write permission; the host grants ${perm.read ? 'read only' : perm.write ? 'write only' : 'neither'}.`);
+  if (perm && !(perm.read && perm.write))
+    p(
+      'unavailable',
+      `${at}/target`,
+      `Target \`${target}\` needs both read and write permission; the host grants ${perm.read ? 'read only' : perm.write ? 'write only' : 'neither'}.`,
+    );
 
   const cur = known.has(target) ? values[target] : undefined;
   let next: unknown;
@@ -247,46 +319,95 @@ function stageModify(effect: Obj, index: number, ctx: HostContext, values: Recor
     const mode = ctx.mode ?? '';
     const action = ctx.action ?? '';
     if (mode !== 'form' || action !== 'accept') {
-      p('unavailable', `${at}/target`, `\`modify(content)\` at user.elicitation.result is only possible for an accepted form result; this result has mode "${mode}" and action "${action}".`);
+      p(
+        'unavailable',
+        `${at}/target`,
+        `\`modify(content)\` at user.elicitation.result is only possible for an accepted form result; this result has mode "${mode}" and action "${action}".`,
+      );
     }
     if (!isObj(value)) {
-      p('value', `${at}/value`, `At user.elicitation.result, \`content\` is the MCP answer object, so both replace and merge take an object; found ${describeValue(value)} (a list here must be rejected).`);
+      p(
+        'value',
+        `${at}/value`,
+        `At user.elicitation.result, \`content\` is the MCP answer object, so both replace and merge take an object; found ${describeValue(value)} (a list here must be rejected).`,
+      );
     } else {
-      for (const a of answerShapeProblems(value)) p('answer', `${at}/value${a.pointer}`, `The answer field ${a.message}.`);
+      for (const a of answerShapeProblems(value))
+        p('answer', `${at}/value${a.pointer}`, `The answer field ${a.message}.`);
     }
     if (out.length === 0 && isObj(value)) {
-      if (op === 'merge' && cur !== undefined && !isObj(cur)) p('current', `${at}/operation`, 'A merge needs an object answer to merge into; the current answer is not an object.');
+      if (op === 'merge' && cur !== undefined && !isObj(cur))
+        p(
+          'current',
+          `${at}/operation`,
+          'A merge needs an object answer to merge into; the current answer is not an object.',
+        );
       else {
         next = op === 'replace' ? { ...value } : { ...(isObj(cur) ? cur : {}), ...value };
-        for (const a of answerShapeProblems(next)) p('answer', `${at}/value`, `The effective answer is not an MCP answer object: ${a.pointer === '' ? '' : `field ${a.pointer.slice(1)} `}${a.message}.`);
+        for (const a of answerShapeProblems(next))
+          p(
+            'answer',
+            `${at}/value`,
+            `The effective answer is not an MCP answer object: ${a.pointer === '' ? '' : `field ${a.pointer.slice(1)} `}${a.message}.`,
+          );
         if (ctx.requestedSchema !== undefined) {
           for (const f of formAnswerProblems(next, ctx.requestedSchema)) {
-            const fromValue = f.pointer !== '' && own(value, f.pointer.slice(1).split('/')[0]!.replace(/~1/g, '/').replace(/~0/g, '~'));
-            p('form', fromValue ? `${at}/value${f.pointer}` : `${at}/value`, `The effective answer does not satisfy the original requested form: ${f.pointer === '' ? '' : `field ${f.pointer.slice(1)} `}${f.message}.`);
+            const fromValue =
+              f.pointer !== '' && own(value, f.pointer.slice(1).split('/')[0]!.replace(/~1/g, '/').replace(/~0/g, '~'));
+            p(
+              'form',
+              fromValue ? `${at}/value${f.pointer}` : `${at}/value`,
+              `The effective answer does not satisfy the original requested form: ${f.pointer === '' ? '' : `field ${f.pointer.slice(1)} `}${f.message}.`,
+            );
           }
         }
       }
     }
   } else if (target === 'content' && ctx.event === 'user.message.outbound') {
-    if (!Array.isArray(value)) p('value', `${at}/value`, `At user.message.outbound, \`content\` is the canonical message list, so the value must be a list of messages; found ${describeValue(value)} (an object here must be rejected).`);
+    if (!Array.isArray(value))
+      p(
+        'value',
+        `${at}/value`,
+        `At user.message.outbound, \`content\` is the canonical message list, so the value must be a list of messages; found ${describeValue(value)} (an object here must be rejected).`,
+      );
     else next = op === 'replace' ? value : [...(Array.isArray(cur) ? cur : []), ...value];
   } else if (target === 'content') {
-    p('unavailable', `${at}/target`, `The \`content\` target exists only at user.message.outbound (a message list) and user.elicitation.result (the answer object), not at ${ctx.event}.`);
+    p(
+      'unavailable',
+      `${at}/target`,
+      `The \`content\` target exists only at user.message.outbound (a message list) and user.elicitation.result (the answer object), not at ${ctx.event}.`,
+    );
   } else if (MESSAGE_TARGETS.has(target) || TEXT_PART_TARGETS.has(target)) {
     const what = MESSAGE_TARGETS.has(target) ? 'canonical message list' : 'text-part list';
-    if (!Array.isArray(value)) p('value', `${at}/value`, `The \`${target}\` value is a ${what}; found ${describeValue(value)}.`);
+    if (!Array.isArray(value))
+      p('value', `${at}/value`, `The \`${target}\` value is a ${what}; found ${describeValue(value)}.`);
     else next = op === 'replace' ? value : [...(Array.isArray(cur) ? cur : []), ...value];
   } else if (OBJECT_TARGETS.has(target)) {
-    if (!isObj(value)) p('value', `${at}/value`, `The \`${target}\` value is an object; found ${describeValue(value)}.`);
-    else if (op === 'merge' && cur !== undefined && !isObj(cur)) p('current', `${at}/operation`, `A merge into \`${target}\` needs an object current value; found ${describeValue(cur)}.`);
+    if (!isObj(value))
+      p('value', `${at}/value`, `The \`${target}\` value is an object; found ${describeValue(value)}.`);
+    else if (op === 'merge' && cur !== undefined && !isObj(cur))
+      p(
+        'current',
+        `${at}/operation`,
+        `A merge into \`${target}\` needs an object current value; found ${describeValue(cur)}.`,
+      );
     else next = op === 'replace' ? { ...value } : { ...(isObj(cur) ? cur : {}), ...value };
     // the effective value keeps the target's schema where the protocol has one (the proposed
     // workspace state at workspace.change.before); a merge over an unknown current is not judged
-    if (next !== undefined && target === 'workspace' && ctx.event === 'workspace.change.before' && (op === 'replace' || known.has(target))) {
+    if (
+      next !== undefined &&
+      target === 'workspace' &&
+      ctx.event === 'workspace.change.before' &&
+      (op === 'replace' || known.has(target))
+    ) {
       for (const f of schemaFindings(`${VALUE_TABLE}/workspace`, next, '')) {
         const head = f.pointer.split('/')[1];
         const inValue = head !== undefined && isObj(value) && own(value, head.replace(/~1/g, '/').replace(/~0/g, '~'));
-        p('value', inValue ? `${at}/value${f.pointer}` : `${at}/value`, `The effective workspace state ${op === 'merge' ? 'after this shallow merge ' : ''}breaks its closed schema: ${lcFirst(f.message)}`);
+        p(
+          'value',
+          inValue ? `${at}/value${f.pointer}` : `${at}/value`,
+          `The effective workspace state ${op === 'merge' ? 'after this shallow merge ' : ''}breaks its closed schema: ${lcFirst(f.message)}`,
+        );
       }
       if (out.length) next = undefined;
     }
@@ -297,15 +418,24 @@ function stageModify(effect: Obj, index: number, ctx: HostContext, values: Recor
     const role = requiredRole(ctx.event, target);
     if (role) {
       value.forEach((m, i) => {
-        if (isObj(m) && m.role !== role) p('value', `${at}/value/${i}/role`, `Messages of \`${target}\` at ${ctx.event} have role "${role}".`);
+        if (isObj(m) && m.role !== role)
+          p('value', `${at}/value/${i}/role`, `Messages of \`${target}\` at ${ctx.event} have role "${role}".`);
       });
     }
     if (op === 'replace' && Array.isArray(cur) && [...partsOf(cur)].some(isHiddenText)) {
-      p('hidden-text', `${at}/operation`, `A whole-list replacement of \`${target}\` is rejected because the current list holds metadata, omitted or gap text; append with merge instead (changing identities must not bypass hidden-text selection).`);
+      p(
+        'hidden-text',
+        `${at}/operation`,
+        `A whole-list replacement of \`${target}\` is rejected because the current list holds metadata, omitted or gap text; append with merge instead (changing identities must not bypass hidden-text selection).`,
+      );
     }
     if (known.has(target)) {
       for (const a of newAttachments(value, cur)) {
-        p('attachment', `${at}/value`, `Attachment part ${describeValue(a.id)} carries a body reference that is not an unchanged, authorized attachment of the current \`${target}\`; attachment bytes and references cannot be edited or substituted.`);
+        p(
+          'attachment',
+          `${at}/value`,
+          `Attachment part ${describeValue(a.id)} carries a body reference that is not an unchanged, authorized attachment of the current \`${target}\`; attachment bytes and references cannot be edited or substituted.`,
+        );
       }
     }
   }
@@ -326,7 +456,9 @@ function schemaFindings(ref: string, value: unknown, base: string): Array<{ poin
   const v = reg.validator(ref);
   v(value);
   const mapped = mapAjvErrors(v.errors, value, base);
-  return mapped.length ? mapped.map((m) => ({ pointer: m.pointer, message: m.message })) : [{ pointer: base, message: 'The value does not match its schema.' }];
+  return mapped.length
+    ? mapped.map((m) => ({ pointer: m.pointer, message: m.message }))
+    : [{ pointer: base, message: 'The value does not match its schema.' }];
 }
 
 /** A mapped schema sentence continued after a colon. */
@@ -343,7 +475,10 @@ let returnEvents: readonly string[] | undefined;
 export function returnContractEvents(): readonly string[] {
   if (returnEvents) return returnEvents;
   const doc = ahpSchemas().docs.get('effects.schema.json');
-  const table = isObj(doc?.$defs) && isObj(doc.$defs.returnContracts) && isObj(doc.$defs.returnContracts.$defs) ? doc.$defs.returnContracts.$defs : {};
+  const table =
+    isObj(doc?.$defs) && isObj(doc.$defs.returnContracts) && isObj(doc.$defs.returnContracts.$defs)
+      ? doc.$defs.returnContracts.$defs
+      : {};
   returnEvents = Object.keys(table);
   return returnEvents;
 }
@@ -354,7 +489,8 @@ function* partsWithPointer(list: unknown[], base: string): Generator<[Obj, strin
     const x = list[i];
     if (!isObj(x)) continue;
     if (Array.isArray(x.parts)) {
-      for (let j = 0; j < x.parts.length; j++) if (isObj(x.parts[j])) yield [x.parts[j] as Obj, `${base}/${i}/parts/${j}`];
+      for (let j = 0; j < x.parts.length; j++)
+        if (isObj(x.parts[j])) yield [x.parts[j] as Obj, `${base}/${i}/parts/${j}`];
     } else yield [x, `${base}/${i}`];
   }
 }
@@ -373,7 +509,10 @@ function returnProblems(effect: Obj, index: number, ctx: HostContext): EffectRej
   const p = (pointer: string, message: string) => out.push({ code: 'return', index, pointer, message });
   const events = returnContractEvents();
   if (!events.includes(ctx.event)) {
-    p(`/${index}/type`, `\`return\` is bounded to ${events.join(', ')}; ${ctx.event} has no return contract, so no result can be supplied here.`);
+    p(
+      `/${index}/type`,
+      `\`return\` is bounded to ${events.join(', ')}; ${ctx.event} has no return contract, so no result can be supplied here.`,
+    );
     return out;
   }
   const found = schemaFindings(`${RETURN_TABLE}/${ctx.event}`, value, at);
@@ -381,31 +520,56 @@ function returnProblems(effect: Obj, index: number, ctx: HostContext): EffectRej
     // one sentence per list item of the other list kind (bare parts for messages, messages for
     // text parts) instead of each member the schema misses
     const wantsMessages = ctx.event !== 'context.compact.before' && ctx.event !== 'user.elicitation.request';
-    const swapped = Array.isArray(value) && ctx.event !== 'user.elicitation.request'
-      ? value.flatMap((x, i) => (isObj(x) && (wantsMessages ? !own(x, 'parts') && own(x, 'kind') : own(x, 'parts') || own(x, 'role')) ? [i] : []))
-      : [];
+    const swapped =
+      Array.isArray(value) && ctx.event !== 'user.elicitation.request'
+        ? value.flatMap((x, i) =>
+            isObj(x) && (wantsMessages ? !own(x, 'parts') && own(x, 'kind') : own(x, 'parts') || own(x, 'role'))
+              ? [i]
+              : [],
+          )
+        : [];
     for (const i of swapped) {
-      p(`${at}/${i}`, wantsMessages
-        ? `Item ${i} is a bare content part, but the ${ctx.event} return value is a canonical message list: each item is a message that owns its role and ordered parts.`
-        : `Item ${i} is a canonical message, but the ${ctx.event} return value (the supplied summary) is a text-part list.`);
+      p(
+        `${at}/${i}`,
+        wantsMessages
+          ? `Item ${i} is a bare content part, but the ${ctx.event} return value is a canonical message list: each item is a message that owns its role and ordered parts.`
+          : `Item ${i} is a canonical message, but the ${ctx.event} return value (the supplied summary) is a text-part list.`,
+      );
     }
     // an answer field of the wrong shape: one sentence (the pinned answer shape), not one per union branch
-    const fields = ctx.event === 'user.elicitation.request' && isObj(value) && isObj(value.content) ? answerShapeProblems(value.content) : [];
-    for (const a of fields) p(`${at}/content${a.pointer}`, `The supplied answer field ${a.pointer.slice(1)} breaks the pinned MCP answer shape: ${a.message}.`);
+    const fields =
+      ctx.event === 'user.elicitation.request' && isObj(value) && isObj(value.content)
+        ? answerShapeProblems(value.content)
+        : [];
+    for (const a of fields)
+      p(
+        `${at}/content${a.pointer}`,
+        `The supplied answer field ${a.pointer.slice(1)} breaks the pinned MCP answer shape: ${a.message}.`,
+      );
     const skip = (ptr: string) =>
-      swapped.some((i) => ptr === `${at}/${i}` || ptr.startsWith(`${at}/${i}/`)) || fields.some((a) => ptr === `${at}/content${a.pointer}` || ptr.startsWith(`${at}/content${a.pointer}/`));
-    for (const f of found) if (!skip(f.pointer)) p(f.pointer, `The supplied result breaks the ${ctx.event} return contract: ${lcFirst(f.message)}`);
+      swapped.some((i) => ptr === `${at}/${i}` || ptr.startsWith(`${at}/${i}/`)) ||
+      fields.some((a) => ptr === `${at}/content${a.pointer}` || ptr.startsWith(`${at}/content${a.pointer}/`));
+    for (const f of found)
+      if (!skip(f.pointer))
+        p(f.pointer, `The supplied result breaks the ${ctx.event} return contract: ${lcFirst(f.message)}`);
     return out;
   }
   // content duties (no views, no substituted attachments) hold only where the contract is a content list
   if (Array.isArray(value) && ctx.event !== 'tool.before' && ctx.event !== 'user.elicitation.request') {
     const existing: Obj[] = [];
-    for (const v of Object.values(ctx.current ?? {})) for (const q of partsOf(v)) if (q.kind === 'attachment') existing.push(q);
+    for (const v of Object.values(ctx.current ?? {}))
+      for (const q of partsOf(v)) if (q.kind === 'attachment') existing.push(q);
     for (const [part, ptr] of partsWithPointer(value, at)) {
       if (part.selection === 'metadata' || part.selection === 'omit' || own(part, 'gap')) {
-        p(ptr, `This part is ${own(part, 'gap') ? 'a gap' : part.selection === 'omit' ? 'an omit view' : 'a metadata view'}, not content; a supplied result replaces the operation's result with content (metadata, omit and gap views describe content withheld from a subscriber, and a view is not an executable value).`);
+        p(
+          ptr,
+          `This part is ${own(part, 'gap') ? 'a gap' : part.selection === 'omit' ? 'an omit view' : 'a metadata view'}, not content; a supplied result replaces the operation's result with content (metadata, omit and gap views describe content withheld from a subscriber, and a view is not an executable value).`,
+        );
       } else if (part.kind === 'attachment' && own(part, 'body') && !existing.some((q) => deepEqual(part, q))) {
-        p(`${ptr}/body`, 'This attachment reference is not an unchanged, authorized attachment of the intercepted event; attachment references cannot be substituted (uploads carry harness-to-subscriber bodies, and an opaque reference grants no access).');
+        p(
+          `${ptr}/body`,
+          'This attachment reference is not an unchanged, authorized attachment of the intercepted event; attachment references cannot be substituted (uploads carry harness-to-subscriber bodies, and an opaque reference grants no access).',
+        );
       }
     }
   }
@@ -413,12 +577,23 @@ function returnProblems(effect: Obj, index: number, ctx: HostContext): EffectRej
     const { mode, requestedSchema } = ctx.elicitation;
     const action = value.action;
     const has = own(value, 'content');
-    if (has && mode === 'url') p(`${at}/content`, 'The request is a URL-mode elicitation, whose results omit `content`; a supplied answer cannot carry form data for it.');
-    else if (has && action !== 'accept') p(`${at}/content`, `A ${String(action)} result omits \`content\`; content is present only for accepted form data.`);
+    if (has && mode === 'url')
+      p(
+        `${at}/content`,
+        'The request is a URL-mode elicitation, whose results omit `content`; a supplied answer cannot carry form data for it.',
+      );
+    else if (has && action !== 'accept')
+      p(
+        `${at}/content`,
+        `A ${String(action)} result omits \`content\`; content is present only for accepted form data.`,
+      );
     else if (mode === 'form' && action === 'accept' && requestedSchema !== undefined) {
       for (const f of formAnswerProblems(has ? value.content : {}, requestedSchema)) {
         const where = has ? `${at}/content${f.pointer}` : at;
-        p(where, `The supplied answer does not satisfy the request's form: ${has ? '' : 'it has no `content`, and '}${f.pointer === '' || f.keyword === 'required' ? '' : `field ${f.pointer.slice(1)} `}${f.message}.`);
+        p(
+          where,
+          `The supplied answer does not satisfy the request's form: ${has ? '' : 'it has no `content`, and '}${f.pointer === '' || f.keyword === 'required' ? '' : `field ${f.pointer.slice(1)} `}${f.message}.`,
+        );
       }
     }
   }
@@ -455,12 +630,20 @@ function detach<T>(value: T): T {
 }
 
 /** Validate, check and stage `effects` over shallow copies of the current values (nothing in `ctx` is changed). */
-function stage(effects: unknown, ctx: HostContext): { reasons: EffectRejection[]; values: Record<string, unknown>; changed: Set<string> } {
+function stage(
+  effects: unknown,
+  ctx: HostContext,
+): { reasons: EffectRejection[]; values: Record<string, unknown>; changed: Set<string> } {
   const reasons: EffectRejection[] = [];
   const values: Record<string, unknown> = { ...(ctx.current ?? {}) };
   const changed = new Set<string>();
   if (!Array.isArray(effects)) {
-    reasons.push({ code: 'malformed', index: -1, pointer: '', message: `\`effects\` is an ordered list of effects; found ${describeValue(effects)}.` });
+    reasons.push({
+      code: 'malformed',
+      index: -1,
+      pointer: '',
+      message: `\`effects\` is an ordered list of effects; found ${describeValue(effects)}.`,
+    });
     return { reasons, values, changed };
   }
   const known = new Set(Object.keys(values));
@@ -525,7 +708,13 @@ export interface EditContextIssue {
 
 /** The rule id under which a rejection reason is reported. */
 function rejectionRule(code: RejectionCode): string {
-  return code === 'malformed' ? 'ahp/effect' : code === 'not-advertised' ? EFFECT_NOT_ADVERTISED : code === 'return' ? RETURN_INVALID : MODIFY_INVALID;
+  return code === 'malformed'
+    ? 'ahp/effect'
+    : code === 'not-advertised'
+      ? EFFECT_NOT_ADVERTISED
+      : code === 'return'
+        ? RETURN_INVALID
+        : MODIFY_INVALID;
 }
 
 /**
@@ -541,7 +730,8 @@ export function hostContextOf(editContext: unknown): HostContext | undefined {
   const selection: Record<string, string> = {};
   const permissions: Record<string, TargetPermission> = {};
   // own data properties: a target named `__proto__` stays a key, never a prototype
-  const put = (o: object, k: string, v: unknown) => Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  const put = (o: object, k: string, v: unknown) =>
+    Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
   for (const t of targets) {
     put(modify, t, { replace: true, merge: true });
     put(selection, t, 'body');
@@ -568,10 +758,31 @@ export function hostContextOf(editContext: unknown): HostContext | undefined {
  */
 export function checkEditContext(message: unknown, editContext: unknown): EditContextIssue[] {
   const ctx = hostContextOf(editContext);
-  if (!ctx) return [{ ruleId: MODIFY_INVALID, severity: 'error', pointer: '', message: 'The edit context is not an object with an event type and current target values.' }];
+  if (!ctx)
+    return [
+      {
+        ruleId: MODIFY_INVALID,
+        severity: 'error',
+        pointer: '',
+        message: 'The edit context is not an object with an event type and current target values.',
+      },
+    ];
   const result = isObj(message) && isObj(message.result) ? message.result : undefined;
-  if (!result || !own(result, 'effects')) return [{ ruleId: MODIFY_INVALID, severity: 'error', pointer: '/result', message: 'The message is not an intercept response with `result.effects`.' }];
+  if (!result || !own(result, 'effects'))
+    return [
+      {
+        ruleId: MODIFY_INVALID,
+        severity: 'error',
+        pointer: '/result',
+        message: 'The message is not an intercept response with `result.effects`.',
+      },
+    ];
   const out = checkEffects(result.effects, ctx);
   if (out.accepted) return [];
-  return out.reasons.map((r) => ({ ruleId: rejectionRule(r.code), severity: 'error', pointer: childPointer('/result', 'effects') + r.pointer, message: r.message }));
+  return out.reasons.map((r) => ({
+    ruleId: rejectionRule(r.code),
+    severity: 'error',
+    pointer: childPointer('/result', 'effects') + r.pointer,
+    message: r.message,
+  }));
 }

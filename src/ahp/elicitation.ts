@@ -97,9 +97,20 @@ function mcpProblems(def: 'request' | 'result', value: unknown): Array<[string, 
   // the diagnostic validators are built on the first failure only
   const root = reg.mcpValidator(def)!;
   const out: Array<[string, string]> = [];
-  const fromErrors = (errors: readonly ErrorObject[] | null | undefined, target: unknown, prefix: string, skip?: (e: ErrorObject) => boolean) => {
+  const fromErrors = (
+    errors: readonly ErrorObject[] | null | undefined,
+    target: unknown,
+    prefix: string,
+    skip?: (e: ErrorObject) => boolean,
+  ) => {
     const kept = skip ? (errors ?? []).filter((e) => !skip(e)) : errors;
-    for (const f of mapSchemaErrors(kept, target, { index: reg.index, wording: MCP_WORDING, fallbackRule: 'ahp/elicitation-body', base: prefix })) out.push([f.pointer, f.message]);
+    for (const f of mapSchemaErrors(kept, target, {
+      index: reg.index,
+      wording: MCP_WORDING,
+      fallbackRule: 'ahp/elicitation-body',
+      base: prefix,
+    }))
+      out.push([f.pointer, f.message]);
   };
   if (!isObj(value)) {
     out.push(['', `must be a JSON object, found ${describeValue(value)}`]);
@@ -111,13 +122,22 @@ function mcpProblems(def: 'request' | 'result', value: unknown): Array<[string, 
     fromErrors(v.errors, value, '', (e) => e.instancePath.startsWith('/content/'));
     if (isObj(value.content)) {
       for (const [k, x] of Object.entries(value.content)) {
-        if (!isAnswerValue(x)) out.push([childPointer('/content', k), `an answer value must be a string, number, boolean or array of strings, found ${describeValue(x)}`]);
+        if (!isAnswerValue(x))
+          out.push([
+            childPointer('/content', k),
+            `an answer value must be a string, number, boolean or array of strings, found ${describeValue(x)}`,
+          ]);
       }
     }
     return out;
   }
   // request
-  const variant = value.mode === 'url' ? 'ElicitRequestURLParams' : value.mode === undefined || value.mode === 'form' ? 'ElicitRequestFormParams' : undefined;
+  const variant =
+    value.mode === 'url'
+      ? 'ElicitRequestURLParams'
+      : value.mode === undefined || value.mode === 'form'
+        ? 'ElicitRequestFormParams'
+        : undefined;
   if (!variant) {
     out.push(['/mode', '`mode` must be "form" or "url" (absent means form)']);
     return out;
@@ -140,7 +160,10 @@ function mcpProblems(def: 'request' | 'result', value: unknown): Array<[string, 
       const fv = fieldVariant(field);
       const fval = fv ? reg.mcpValidator(fv) : undefined;
       if (!fval) {
-        out.push([base, 'a form field schema must be one of the published primitive or enum shapes (`type` string, number, integer, boolean or array)']);
+        out.push([
+          base,
+          'a form field schema must be one of the published primitive or enum shapes (`type` string, number, integer, boolean or array)',
+        ]);
         continue;
       }
       fval(field);
@@ -167,10 +190,16 @@ function beyondDouble(value: unknown): Array<[string, string]> {
   while (stack.length) {
     const [v, ptr] = stack.pop()!;
     if (typeof v === 'number') {
-      if (!Number.isFinite(v)) out.push([ptr, 'must be a number a double holds (MCP schema.ts types it `number`), found a literal beyond the double range']);
+      if (!Number.isFinite(v))
+        out.push([
+          ptr,
+          'must be a number a double holds (MCP schema.ts types it `number`), found a literal beyond the double range',
+        ]);
     } else if (Array.isArray(v)) v.forEach((x, i) => stack.push([x, childPointer(ptr, i)]));
     else if (isObj(v)) {
-      for (const [k, x] of Object.entries(v)) if (k !== '_meta' && x !== null && (typeof x === 'object' || typeof x === 'number')) stack.push([x, childPointer(ptr, k)]);
+      for (const [k, x] of Object.entries(v))
+        if (k !== '_meta' && x !== null && (typeof x === 'object' || typeof x === 'number'))
+          stack.push([x, childPointer(ptr, k)]);
     }
   }
   return out.reverse();
@@ -185,20 +214,50 @@ function beyondDouble(value: unknown): Array<[string, string]> {
  * `maxDepth` (`--max-depth`, default {@link DEFAULT_MAX_DEPTH}) like a line. Returns
  * `undefined` for other event types. Never throws.
  */
-export function parseElicitationBody(event: Obj, eventPointer: string, check: boolean, maxDepth: number = DEFAULT_MAX_DEPTH): ElicitationBody | undefined {
-  const kind = event.type === 'user.elicitation.request' ? 'request' : event.type === 'user.elicitation.result' ? 'result' : undefined;
+export function parseElicitationBody(
+  event: Obj,
+  eventPointer: string,
+  check: boolean,
+  maxDepth: number = DEFAULT_MAX_DEPTH,
+): ElicitationBody | undefined {
+  const kind =
+    event.type === 'user.elicitation.request'
+      ? 'request'
+      : event.type === 'user.elicitation.result'
+        ? 'result'
+        : undefined;
   if (!kind) return undefined;
   const partPointer = `${eventPointer}/elicitation/${kind}`;
   const el = event.elicitation;
   const part = isObj(el) ? el[kind] : undefined;
   if (!isObj(part)) return { status: 'absent', partPointer };
-  if (part.selection !== 'body' || 'gap' in part || typeof part.text !== 'string') return { status: 'view', partPointer };
+  if (part.selection !== 'body' || 'gap' in part || typeof part.text !== 'string')
+    return { status: 'view', partPointer };
   const parsed = parseJsonText(part.text, maxDepth);
   const value = parsed.ok ? parsed.value : undefined;
-  const differ = check && parsed.ok && parsed.duplicates.length > 0 ? [...differingCopies(part.text, parsed.duplicates.map((d) => d.pointer)).keys()] : NO_POINTERS;
-  const checks: ElicitationChecks | undefined = check ? { kind, envelope: el as Obj, textPointer: `${partPointer}/text`, parsed, differingCopies: differ, problems: parsed.ok && differ.length === 0 ? [...mcpProblems(kind, value), ...beyondDouble(value)] : [] } : undefined;
+  const differ =
+    check && parsed.ok && parsed.duplicates.length > 0
+      ? [
+          ...differingCopies(
+            part.text,
+            parsed.duplicates.map((d) => d.pointer),
+          ).keys(),
+        ]
+      : NO_POINTERS;
+  const checks: ElicitationChecks | undefined = check
+    ? {
+        kind,
+        envelope: el as Obj,
+        textPointer: `${partPointer}/text`,
+        parsed,
+        differingCopies: differ,
+        problems: parsed.ok && differ.length === 0 ? [...mcpProblems(kind, value), ...beyondDouble(value)] : [],
+      }
+    : undefined;
   const ok = parsed.ok && parsed.duplicates.length === 0 && isObj(value) && !checks?.problems.length;
-  const body: ElicitationBody = ok ? { status: 'parsed', value: value as Obj, partPointer } : { status: 'invalid', partPointer };
+  const body: ElicitationBody = ok
+    ? { status: 'parsed', value: value as Obj, partPointer }
+    : { status: 'invalid', partPointer };
   if (checks) body.checks = checks;
   return body;
 }

@@ -30,7 +30,7 @@ import { FORMAT_WORDS } from '../core/schema/wording.ts';
 type Obj = Record<string, unknown>;
 
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-const own = (o: Obj, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+const own = (o: Obj, k: string): boolean => Object.hasOwn(o, k);
 
 /**
  * One problem of an answer. `pointer` is relative to the answer object (`/name`; `""` = the
@@ -53,10 +53,22 @@ export function isAnswerValue(v: unknown): boolean {
 
 /** Problems of `content` against the pinned MCP answer shape (an object of answer values). */
 export function answerShapeProblems(content: unknown): AnswerProblem[] {
-  if (!isObj(content)) return [{ pointer: '', keyword: 'answer', message: `an elicitation answer is an object of field values, found ${describeValue(content)}` }];
+  if (!isObj(content))
+    return [
+      {
+        pointer: '',
+        keyword: 'answer',
+        message: `an elicitation answer is an object of field values, found ${describeValue(content)}`,
+      },
+    ];
   const out: AnswerProblem[] = [];
   for (const [k, v] of Object.entries(content)) {
-    if (!isAnswerValue(v)) out.push({ pointer: childPointer('', k), keyword: 'answer', message: `an answer value is a string, number (one a double holds), boolean or array of strings, found ${typeof v === 'number' ? 'a literal beyond the double range' : describeValue(v)}` });
+    if (!isAnswerValue(v))
+      out.push({
+        pointer: childPointer('', k),
+        keyword: 'answer',
+        message: `an answer value is a string, number (one a double holds), boolean or array of strings, found ${typeof v === 'number' ? 'a literal beyond the double range' : describeValue(v)}`,
+      });
   }
   return out;
 }
@@ -64,13 +76,17 @@ export function answerShapeProblems(content: unknown): AnswerProblem[] {
 /** The four string formats of the pinned StringSchema: the schema stage's strict formats. */
 const FORMATS: Readonly<Record<string, ((s: string) => boolean) | undefined>> = STRICT_FORMATS;
 
-
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-const strings = (v: unknown): string[] | undefined => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : undefined);
+const strings = (v: unknown): string[] | undefined =>
+  Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : undefined;
 
 /** Allowed values of a single-select field (`enum` or titled `oneOf`), or undefined when it has none. */
 function singleChoices(field: Obj): string[] | undefined {
-  if (Array.isArray(field.oneOf)) return field.oneOf.filter(isObj).map((o) => o.const).filter((c): c is string => typeof c === 'string');
+  if (Array.isArray(field.oneOf))
+    return field.oneOf
+      .filter(isObj)
+      .map((o) => o.const)
+      .filter((c): c is string => typeof c === 'string');
   return strings(field.enum);
 }
 
@@ -78,7 +94,11 @@ function singleChoices(field: Obj): string[] | undefined {
 function multiChoices(field: Obj): string[] | undefined {
   const items = field.items;
   if (!isObj(items)) return undefined;
-  if (Array.isArray(items.anyOf)) return items.anyOf.filter(isObj).map((o) => o.const).filter((c): c is string => typeof c === 'string');
+  if (Array.isArray(items.anyOf))
+    return items.anyOf
+      .filter(isObj)
+      .map((o) => o.const)
+      .filter((c): c is string => typeof c === 'string');
   return strings(items.enum);
 }
 
@@ -114,16 +134,24 @@ function fieldProblems(ptr: string, field: Obj, v: unknown): AnswerProblem[] {
       }
       const choices = singleChoices(field);
       if (choices !== undefined) {
-        if (!choices.includes(v)) p('enum', `must be one of the ${plural(choices.length, 'option', 'options')} the form offers${listed(choices)} (found ${describeValue(v)})`);
+        if (!choices.includes(v))
+          p(
+            'enum',
+            `must be one of the ${plural(choices.length, 'option', 'options')} the form offers${listed(choices)} (found ${describeValue(v)})`,
+          );
         break;
       }
       const len = codePoints(v);
       const min = num(field.minLength);
       const max = num(field.maxLength);
-      if (min !== undefined && len < min) p('minLength', `must be at least ${min} characters long (found ${describeValue(v)})`);
-      if (max !== undefined && len > max) p('maxLength', `must be at most ${max} characters long (found ${describeValue(v)})`);
-      const fmt = typeof field.format === 'string' && Object.hasOwn(FORMATS, field.format) ? FORMATS[field.format] : undefined;
-      if (fmt && !fmt(v)) p('format', `must be ${FORMAT_WORDS[field.format as FormatName].answer} (format "${field.format as string}")`);
+      if (min !== undefined && len < min)
+        p('minLength', `must be at least ${min} characters long (found ${describeValue(v)})`);
+      if (max !== undefined && len > max)
+        p('maxLength', `must be at most ${max} characters long (found ${describeValue(v)})`);
+      const fmt =
+        typeof field.format === 'string' && Object.hasOwn(FORMATS, field.format) ? FORMATS[field.format] : undefined;
+      if (fmt && !fmt(v))
+        p('format', `must be ${FORMAT_WORDS[field.format as FormatName].answer} (format "${field.format as string}")`);
       break;
     }
     case 'number':
@@ -157,13 +185,20 @@ function fieldProblems(ptr: string, field: Obj, v: unknown): AnswerProblem[] {
       const choices = multiChoices(field);
       if (choices !== undefined) {
         v.forEach((x, i) => {
-          if (!choices.includes(x)) out.push({ pointer: childPointer(ptr, i), keyword: 'enum', message: `must be one of the ${plural(choices.length, 'option', 'options')} the form offers${listed(choices)} (found ${describeValue(x)})` });
+          if (!choices.includes(x))
+            out.push({
+              pointer: childPointer(ptr, i),
+              keyword: 'enum',
+              message: `must be one of the ${plural(choices.length, 'option', 'options')} the form offers${listed(choices)} (found ${describeValue(x)})`,
+            });
         });
       }
       const min = num(field.minItems);
       const max = num(field.maxItems);
-      if (min !== undefined && v.length < min) p('minItems', `must select at least ${plural(min, 'option', 'options')} (found ${v.length})`);
-      if (max !== undefined && v.length > max) p('maxItems', `must select at most ${plural(max, 'option', 'options')} (found ${v.length})`);
+      if (min !== undefined && v.length < min)
+        p('minItems', `must select at least ${plural(min, 'option', 'options')} (found ${v.length})`);
+      if (max !== undefined && v.length > max)
+        p('maxItems', `must select at most ${plural(max, 'option', 'options')} (found ${v.length})`);
       break;
     }
     default:
@@ -182,7 +217,10 @@ function fieldProblems(ptr: string, field: Obj, v: unknown): AnswerProblem[] {
  */
 export function formAnswerProblems(content: unknown, requestedSchema: unknown): AnswerProblem[] {
   if (!isObj(requestedSchema) || !isObj(requestedSchema.properties)) return [];
-  if (!isObj(content)) return [{ pointer: '', keyword: 'type', message: `an answer to a form is an object, found ${describeValue(content)}` }];
+  if (!isObj(content))
+    return [
+      { pointer: '', keyword: 'type', message: `an answer to a form is an object, found ${describeValue(content)}` },
+    ];
   const props = requestedSchema.properties;
   const out: AnswerProblem[] = [];
   for (const name of strings(requestedSchema.required) ?? []) {

@@ -22,6 +22,15 @@ export const AHP_WORDING: Wording = {
  * the schema stage's mapper; `base` is prefixed to every pointer. Errors at a location without
  * a rule are `ahp/wire-root`.
  */
-export function mapAjvErrors(errors: readonly ErrorObject[] | null | undefined, instance: unknown, base = ''): SchemaFinding[] {
-  return mapSchemaErrors(errors, instance, { index: ahpSchemas().index, wording: AHP_WORDING, fallbackRule: 'ahp/wire-root', base });
+export function mapAjvErrors(
+  errors: readonly ErrorObject[] | null | undefined,
+  instance: unknown,
+  base = '',
+): SchemaFinding[] {
+  return mapSchemaErrors(errors, instance, {
+    index: ahpSchemas().index,
+    wording: AHP_WORDING,
+    fallbackRule: 'ahp/wire-root',
+    base,
+  });
 }

@@ -16,7 +16,15 @@ export type AhpBinding = 'stdio' | 'http' | 'registration';
  * What kind of wire message a line is (from its JSON-RPC shape). `event` is a bare catalogue
  * event validated against an event root (the upstream manifest's `eventSchema`); never on the wire.
  */
-export type AhpMessageKind = 'intercept-request' | 'observe-notification' | 'capabilities-request' | 'response' | 'error-response' | 'registration' | 'event' | 'unknown';
+export type AhpMessageKind =
+  | 'intercept-request'
+  | 'observe-notification'
+  | 'capabilities-request'
+  | 'response'
+  | 'error-response'
+  | 'registration'
+  | 'event'
+  | 'unknown';
 
 /**
  * One AHP message as rules see it, filled by the message-schema stage before any rule runs.

@@ -71,7 +71,9 @@ export function ahpSchemas(): AhpSchemaRegistry {
   if (registry) return registry;
   const generated = loadGeneratedValidators('ahp', AHP_SCHEMA_BASE);
   const DOCS = generated.docs;
-  const docs = new Map<string, Record<string, unknown>>(AHP_SCHEMA_FILES.map((file, i) => [file, DOCS[i] as Record<string, unknown>]));
+  const docs = new Map<string, Record<string, unknown>>(
+    AHP_SCHEMA_FILES.map((file, i) => [file, DOCS[i] as Record<string, unknown>]),
+  );
   const mcpDoc = DOCS[AHP_SCHEMA_FILES.length] as Record<string, unknown>;
   const mcpId = mcpDoc.$id as string;
   const lookup = (v: ValidateFunction | undefined, ref: string): ValidateFunction => {
@@ -79,7 +81,7 @@ export function ahpSchemas(): AhpSchemaRegistry {
     return v;
   };
   const defs = isObj(mcpDoc.$defs) ? mcpDoc.$defs : {};
-  const hasDef = (def: string) => Object.prototype.hasOwnProperty.call(defs, def);
+  const hasDef = (def: string) => Object.hasOwn(defs, def);
   registry = {
     get index() {
       return generated.index;
@@ -97,7 +99,8 @@ export function ahpSchemas(): AhpSchemaRegistry {
       const v = lookup(generated.verdict(ref), ref);
       return (value: unknown) => v(value) === true;
     },
-    mcpValidator: (def: string) => (hasDef(def) ? lookup(generated.diagnostic(`${mcpId}#/$defs/${def}`), def) : undefined),
+    mcpValidator: (def: string) =>
+      hasDef(def) ? lookup(generated.diagnostic(`${mcpId}#/$defs/${def}`), def) : undefined,
   };
   return registry;
 }
@@ -115,5 +118,11 @@ export function ahpEventTypes(): readonly string[] {
 
 /** The 19 event types that may be carried by `hooks/intercept`, as declared by `events.schema.json`. */
 export function ahpInterceptableEventTypes(): readonly string[] {
-  return enumAt(ahpSchemas().docs.get('events.schema.json'), ['$defs', 'interceptableEvent', 'properties', 'type', 'enum']);
+  return enumAt(ahpSchemas().docs.get('events.schema.json'), [
+    '$defs',
+    'interceptableEvent',
+    'properties',
+    'type',
+    'enum',
+  ]);
 }

@@ -24,11 +24,25 @@
 const WORDS: ReadonlyMap<string, string> = new Map([
   ...['password', 'passwd', 'passphrase', 'passcode', 'pincode'].map((w) => [w, 'a password'] as const),
   ...['secret', 'secrets', 'clientsecret', 'secretkey'].map((w) => [w, 'a secret'] as const),
-  ...['apikey', 'apikeys', 'accesskey', 'privatekey', 'signingkey', 'sshkey'].map((w) => [w, 'an API or private key'] as const),
-  ...['accesstoken', 'authtoken', 'bearertoken', 'refreshtoken', 'apitoken', 'idtoken', 'sessiontoken', 'accesstokens', 'apitokens'].map((w) => [w, 'an access token'] as const),
+  ...['apikey', 'apikeys', 'accesskey', 'privatekey', 'signingkey', 'sshkey'].map(
+    (w) => [w, 'an API or private key'] as const,
+  ),
+  ...[
+    'accesstoken',
+    'authtoken',
+    'bearertoken',
+    'refreshtoken',
+    'apitoken',
+    'idtoken',
+    'sessiontoken',
+    'accesstokens',
+    'apitokens',
+  ].map((w) => [w, 'an access token'] as const),
   ...['credential', 'credentials'].map((w) => [w, 'a credential'] as const),
   ...['otp', 'totp'].map((w) => [w, 'a one-time authentication code'] as const),
-  ...['cardnumber', 'creditcard', 'debitcard', 'cvv', 'cvv2', 'cvc', 'cvc2', 'ccv'].map((w) => [w, 'payment-card data'] as const),
+  ...['cardnumber', 'creditcard', 'debitcard', 'cvv', 'cvv2', 'cvc', 'cvc2', 'ccv'].map(
+    (w) => [w, 'payment-card data'] as const,
+  ),
 ]);
 
 /** Extra words that make a URL query parameter a credential (signed or keyed URLs), but not a form field. */
@@ -39,7 +53,37 @@ const URL_ONLY: ReadonlyMap<string, string> = new Map([
 ]);
 
 /** Words that make `token` a usage figure or a description of a token rather than the credential itself. */
-const TOKEN_ABOUT = new Set(['count', 'counts', 'limit', 'limits', 'budget', 'usage', 'used', 'max', 'min', 'maximum', 'minimum', 'total', 'number', 'estimate', 'estimated', 'size', 'length', 'rate', 'per', 'cost', 'price', 'remaining', 'type', 'kind', 'expires', 'expiry', 'endpoint', 'url', 'uri']);
+const TOKEN_ABOUT = new Set([
+  'count',
+  'counts',
+  'limit',
+  'limits',
+  'budget',
+  'usage',
+  'used',
+  'max',
+  'min',
+  'maximum',
+  'minimum',
+  'total',
+  'number',
+  'estimate',
+  'estimated',
+  'size',
+  'length',
+  'rate',
+  'per',
+  'cost',
+  'price',
+  'remaining',
+  'type',
+  'kind',
+  'expires',
+  'expiry',
+  'endpoint',
+  'url',
+  'uri',
+]);
 
 /** Split a name or title into lower-case words (see the module comment). */
 export function nameWords(text: string): string[] {
@@ -61,7 +105,10 @@ export function credentialAsked(text: string, url = false): string | undefined {
   const words = nameWords(text);
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
-    const hit = WORDS.get(w) ?? (url ? URL_ONLY.get(w) : undefined) ?? (i + 1 < words.length ? WORDS.get(w + words[i + 1]) : undefined);
+    const hit =
+      WORDS.get(w) ??
+      (url ? URL_ONLY.get(w) : undefined) ??
+      (i + 1 < words.length ? WORDS.get(w + words[i + 1]) : undefined);
     if (hit) return hit;
     if (w === 'token' && !words.some((x) => TOKEN_ABOUT.has(x))) return 'an access token';
   }
@@ -86,13 +133,16 @@ function urlParamNames(u: URL): string[] {
  */
 export function urlSecrets(u: URL): string[] {
   const out: string[] = [];
-  if (u.username !== '' || u.password !== '') out.push(`userinfo (${u.password !== '' ? 'a user name and password' : 'a user name'} before \`@\`)`);
+  if (u.username !== '' || u.password !== '')
+    out.push(`userinfo (${u.password !== '' ? 'a user name and password' : 'a user name'} before \`@\`)`);
   const seen = new Set<string>();
   for (const name of urlParamNames(u)) {
     const asked = credentialAsked(name, true);
     if (!asked || seen.has(name)) continue;
     seen.add(name);
-    out.push(`${/^[\w.-]{1,64}$/.test(name) ? `the parameter \`${name}\`` : 'a parameter'}, whose name asks for ${asked}`);
+    out.push(
+      `${/^[\w.-]{1,64}$/.test(name) ? `the parameter \`${name}\`` : 'a parameter'}, whose name asks for ${asked}`,
+    );
   }
   return out;
 }

@@ -30,7 +30,11 @@ function redactorOf(options: RedactOptions | Redactor | undefined): Redactor {
  * ceiling is returned as it is (the same object). The input is never modified.
  * @throws TypeError when `ceiling` is not a capture level.
  */
-export function downlevel(event: Readonly<Record<string, unknown>>, ceiling: CaptureLevel, options: DownlevelOptions = {}): Record<string, unknown> {
+export function downlevel(
+  event: Readonly<Record<string, unknown>>,
+  ceiling: CaptureLevel,
+  options: DownlevelOptions = {},
+): Record<string, unknown> {
   return downlevelEvent(event, ceiling, options).event;
 }
 
@@ -55,7 +59,10 @@ export function redact(value: unknown, options?: RedactOptions | Redactor): unkn
  * `[metadata*]` exceptions); nothing else, `*_digest` members included. Returns the same
  * object when nothing changed.
  */
-export function redactEvent(event: Readonly<Record<string, unknown>>, options?: RedactOptions | Redactor): Record<string, unknown> {
+export function redactEvent(
+  event: Readonly<Record<string, unknown>>,
+  options?: RedactOptions | Redactor,
+): Record<string, unknown> {
   return redactGatedEvent(event, redactorOf(options));
 }
 

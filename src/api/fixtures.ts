@@ -4,7 +4,12 @@
  * `aep fixtures DIR` / `ahp fixtures DIR` do (src/fixture-runner).
  */
 import type { Severity } from '../core/finding.ts';
-import { fixtureExitCode, runFixtures as runFixtureDir, type CaseResult, type FixtureRun } from '../fixture-runner/index.ts';
+import {
+  fixtureExitCode,
+  runFixtures as runFixtureDir,
+  type CaseResult,
+  type FixtureRun,
+} from '../fixture-runner/index.ts';
 import type { ProtocolOptions } from '../core/protocol.ts';
 import { protocolDefinition, type OptionsFor, type Protocol } from './protocols.ts';
 
@@ -27,7 +32,11 @@ export type FixtureRunOptions<P extends Protocol = Protocol> = Omit<OptionsFor<P
  * gives the CLI's exit code for it.
  * @throws (rejects) FixtureError (unknown layout, no case), DeviationsError, InputError.
  */
-export function runFixtures<P extends Protocol>(protocol: P, dir: string, options: FixtureRunOptions<P> = {} as FixtureRunOptions<P>): Promise<FixtureRun> {
+export function runFixtures<P extends Protocol>(
+  protocol: P,
+  dir: string,
+  options: FixtureRunOptions<P> = {} as FixtureRunOptions<P>,
+): Promise<FixtureRun> {
   const { failOn, maxFindings, deviations, cwd, onCase, strict, ...rest } = options as FixtureRunOptions;
   return runFixtureDir({ def: protocolDefinition(protocol), options: rest as ProtocolOptions }, dir, {
     strict: strict ?? false,

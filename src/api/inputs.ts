@@ -40,7 +40,8 @@ export type Input =
 export type Inputs = Input | readonly Input[];
 
 const isWeb = (s: unknown): s is WebReadableStream => typeof (s as WebReadableStream | null)?.getReader === 'function';
-const isAsyncIterable = (s: unknown): s is AsyncIterable<Uint8Array | string> => s != null && typeof (s as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function';
+const isAsyncIterable = (s: unknown): s is AsyncIterable<Uint8Array | string> =>
+  s != null && typeof (s as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function';
 
 async function* fromWeb(s: WebReadableStream): AsyncIterable<Uint8Array | string> {
   const reader = s.getReader();
@@ -56,7 +57,8 @@ async function* fromWeb(s: WebReadableStream): AsyncIterable<Uint8Array | string
 }
 
 function streamOf(s: StreamInput): () => AsyncIterable<Uint8Array | string> {
-  return () => (isWeb(s) && !isAsyncIterable(s) ? fromWeb(s) : isAsyncIterable(s) ? s : fromWeb(s as WebReadableStream));
+  return () =>
+    isWeb(s) && !isAsyncIterable(s) ? fromWeb(s) : isAsyncIterable(s) ? s : fromWeb(s as WebReadableStream);
 }
 
 function fileInput(path: string | URL, source: string | undefined): InputSpec {
@@ -87,16 +89,36 @@ export function toInputSpecs(inputs: Inputs, framing: (source: string) => 'jsonl
   return list.map((input, i): InputSpec => {
     let spec: InputSpec;
     if (typeof input === 'string' || input instanceof URL) spec = fileInput(input, undefined);
-    else if (input instanceof Uint8Array) spec = { source: unnamed(i), size: input.byteLength, open: async function* () { yield input; } };
+    else if (input instanceof Uint8Array)
+      spec = {
+        source: unnamed(i),
+        size: input.byteLength,
+        open: async function* () {
+          yield input;
+        },
+      };
     else if (isAsyncIterable(input) || isWeb(input)) spec = { source: unnamed(i), open: streamOf(input) };
     else if (input && typeof input === 'object' && 'path' in input) spec = fileInput(input.path, input.source);
     else if (input && typeof input === 'object' && 'text' in input && typeof input.text === 'string') {
       const bytes = Buffer.from(input.text, 'utf8');
-      spec = { source: input.source ?? unnamed(i), size: bytes.length, open: async function* () { yield bytes; } };
+      spec = {
+        source: input.source ?? unnamed(i),
+        size: bytes.length,
+        open: async function* () {
+          yield bytes;
+        },
+      };
     } else if (input && typeof input === 'object' && 'bytes' in input && input.bytes instanceof Uint8Array) {
       const bytes = input.bytes;
-      spec = { source: input.source ?? unnamed(i), size: bytes.byteLength, open: async function* () { yield bytes; } };
-    } else if (input && typeof input === 'object' && 'stream' in input) spec = { source: input.source ?? unnamed(i), open: streamOf(input.stream) };
+      spec = {
+        source: input.source ?? unnamed(i),
+        size: bytes.byteLength,
+        open: async function* () {
+          yield bytes;
+        },
+      };
+    } else if (input && typeof input === 'object' && 'stream' in input)
+      spec = { source: input.source ?? unnamed(i), open: streamOf(input.stream) };
     else throw new TypeError(`input ${i + 1} is not a path, URL, text, bytes or stream`);
     spec.framing = framing(spec.source);
     return spec;

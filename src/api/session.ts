@@ -73,7 +73,10 @@ class Session implements CheckSession {
  * identity, request/answer pairing), as lines of one input.
  * @throws TypeError for an unknown protocol or rule id.
  */
-export function createSession<P extends Protocol>(protocol: P, options: SessionOptions<P> = {} as SessionOptions<P>): CheckSession {
+export function createSession<P extends Protocol>(
+  protocol: P,
+  options: SessionOptions<P> = {} as SessionOptions<P>,
+): CheckSession {
   return new Session(protocol, options as SessionOptions);
 }
 
@@ -83,6 +86,10 @@ export function createSession<P extends Protocol>(protocol: P, options: SessionO
  * {@link createSession}.
  * @throws TypeError for an unknown protocol or rule id, or an event that cannot be serialised.
  */
-export function checkEvent<P extends Protocol>(protocol: P, event: object | string, options: SessionOptions<P> = {} as SessionOptions<P>): Finding[] {
+export function checkEvent<P extends Protocol>(
+  protocol: P,
+  event: object | string,
+  options: SessionOptions<P> = {} as SessionOptions<P>,
+): Finding[] {
   return new Session(protocol, options as SessionOptions).check(event);
 }

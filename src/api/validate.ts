@@ -76,7 +76,8 @@ class Run implements ValidationRun {
 
   /** Before each chunk is read: wait while the caller lags behind by {@link HIGH_WATER} findings. */
   private async pace(): Promise<void> {
-    while (!this.cancelled && !this.discard && this.queue.length - this.head >= HIGH_WATER) await new Promise<void>((r) => (this.wakeReader = r));
+    while (!this.cancelled && !this.discard && this.queue.length - this.head >= HIGH_WATER)
+      await new Promise<void>((r) => (this.wakeReader = r));
     if (this.cancelled) throw CANCELLED;
   }
 
@@ -108,21 +109,25 @@ class Run implements ValidationRun {
       const result = await runInputs(def, inputs, o, { finding: (f) => this.push(f) });
       this.outcome = { summary: result.summary };
     } catch (e) {
-      this.outcome = e instanceof InputError && e.cause === CANCELLED ? { error: new Error('the run was stopped before its end') } : { error: e };
+      this.outcome =
+        e instanceof InputError && e.cause === CANCELLED
+          ? { error: new Error('the run was stopped before its end') }
+          : { error: e };
     }
     this.resolveEnded();
     this.wakeConsumer?.();
   }
 
   async *[Symbol.asyncIterator](): AsyncIterator<Finding> {
-    if (this.iterated || this.started) throw new Error('a validation run can be iterated once, before summary() is called');
+    if (this.iterated || this.started)
+      throw new Error('a validation run can be iterated once, before summary() is called');
     this.iterated = true;
     this.start();
     try {
       for (;;) {
         if (this.head < this.queue.length) {
           const f = this.queue[this.head++]!;
-          if (this.head > 1024 && this.head * 2 > this.queue.length) (this.queue.splice(0, this.head), (this.head = 0));
+          if (this.head > 1024 && this.head * 2 > this.queue.length) this.queue.splice(0, this.head), (this.head = 0);
           this.wakeReader?.();
           yield f;
           continue;
@@ -161,7 +166,11 @@ class Run implements ValidationRun {
  * Inputs are opened when the run starts; unreadable inputs reject there (InputError).
  * @throws TypeError at once for an unknown protocol or rule id.
  */
-export function validateStream<P extends Protocol>(protocol: P, inputs: Inputs, options: ValidateOptions<P> = {} as ValidateOptions<P>): ValidationRun {
+export function validateStream<P extends Protocol>(
+  protocol: P,
+  inputs: Inputs,
+  options: ValidateOptions<P> = {} as ValidateOptions<P>,
+): ValidationRun {
   ruleSelection(protocolDefinition(protocol), options.rules); // reject unknown rule ids now, not on iteration
   return new Run(protocol, inputs, options as ValidateOptions);
 }
@@ -178,7 +187,11 @@ export interface ValidationResult {
  * files). For large streams use {@link validateStream}.
  * @throws (rejects) InputError; RuleCrashError with `failFast`; TypeError for an unknown protocol or rule id.
  */
-export async function validate<P extends Protocol>(protocol: P, inputs: Inputs, options: ValidateOptions<P> = {} as ValidateOptions<P>): Promise<ValidationResult> {
+export async function validate<P extends Protocol>(
+  protocol: P,
+  inputs: Inputs,
+  options: ValidateOptions<P> = {} as ValidateOptions<P>,
+): Promise<ValidationResult> {
   const run = validateStream(protocol, inputs, options);
   const findings: Finding[] = [];
   for await (const f of run) findings.push(f);

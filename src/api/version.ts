@@ -3,4 +3,5 @@ import { readFileSync } from 'node:fs';
 import { packageUrl } from '../core/paths.ts';
 
 /** Package version, as in package.json. */
-export const VERSION: string = (JSON.parse(readFileSync(packageUrl('package.json'), 'utf8')) as { version: string }).version;
+export const VERSION: string = (JSON.parse(readFileSync(packageUrl('package.json'), 'utf8')) as { version: string })
+  .version;

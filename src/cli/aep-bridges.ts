@@ -27,7 +27,12 @@ import { exitCodeOf, runInputs } from '../run/run.ts';
 import { openInputs, reportRunError, VERSION, type CliIO } from './common.ts';
 
 /** The capture verbs' filter runner (src/cli/aep-capture.ts), passed in to keep one copy. */
-export type RunFilter = (files: string[], transform: EventTransform, io: CliIO, filter?: AepFilterOptions) => Promise<number>;
+export type RunFilter = (
+  files: string[],
+  transform: EventTransform,
+  io: CliIO,
+  filter?: AepFilterOptions,
+) => Promise<number>;
 
 /**
  * The JSONL inputs of a stream verb (`redact`, `downlevel`, `convert`, `filter`) and the text
@@ -42,7 +47,15 @@ export function openStreamVerb(files: string[], io: CliIO): { inputs: InputSpec[
     io.stderr.write(`aep: ${(e as Error).message}\n`);
     return undefined;
   }
-  const reporter = createReporter('text', io.stderr, { protocol: 'aep', version: VERSION, color: false, quiet: true, failOn: 'error', rules: aepRules(), sources: inputs.map((i) => i.source) });
+  const reporter = createReporter('text', io.stderr, {
+    protocol: 'aep',
+    version: VERSION,
+    color: false,
+    quiet: true,
+    failOn: 'error',
+    rules: aepRules(),
+    sources: inputs.map((i) => i.source),
+  });
   return { inputs, reporter };
 }
 
@@ -74,7 +87,9 @@ export async function runAttrFilter(files: string[], filter: AttrFilter, io: Cli
     if (buf) io.stdout.write(buf);
     if (exitCodeOf(r, 'error') !== 0) {
       reporter.finish(r.summary);
-      io.stderr.write(`aep: some lines could not be read as JSON objects and were not matched (findings above); ${written} written\n`);
+      io.stderr.write(
+        `aep: some lines could not be read as JSON objects and were not matched (findings above); ${written} written\n`,
+      );
       return 1;
     }
     return 0;
@@ -87,10 +102,17 @@ export async function runAttrFilter(files: string[], filter: AttrFilter, io: Cli
 const LEVELS = ['none', 'metadata', 'redacted', 'full'];
 
 /** Register `filter` and `convert` on the `aep` program. */
-export function addBridgeVerbs(program: Command, io: CliIO, setExit: (code: number) => void, runFilter: RunFilter): void {
+export function addBridgeVerbs(
+  program: Command,
+  io: CliIO,
+  setExit: (code: number) => void,
+  runFilter: RunFilter,
+): void {
   program
     .command('filter')
-    .description('write the events an attr-match subscriber with FILTER receives (AEP-0003 §6), byte for byte; selects, does not validate')
+    .description(
+      'write the events an attr-match subscriber with FILTER receives (AEP-0003 §6), byte for byte; selects, does not validate',
+    )
     .argument('[files...]', 'JSONL files; - reads standard input')
     .requiredOption('--where <filter>', 'the attr-match filter, a JSON object, e.g. \'{"type":["attention.*"]}\'')
     .action(async (files: string[], raw: { where: string }) => {
@@ -108,10 +130,17 @@ export function addBridgeVerbs(program: Command, io: CliIO, setExit: (code: numb
 
   program
     .command('convert')
-    .description('convert AEP events to CloudEvents, OTLP/JSON or OCSF (AEP-0005); write JSONL to stdout, counts of what was left out to stderr')
+    .description(
+      'convert AEP events to CloudEvents, OTLP/JSON or OCSF (AEP-0005); write JSONL to stdout, counts of what was left out to stderr',
+    )
     .argument('[files...]', 'JSONL files; - reads standard input')
     .addOption(new Option('--to <format>', 'the bridge').choices(['cloudevents', 'otlp', 'ocsf']).makeOptionMandatory())
-    .addOption(new Option('--max-capture <level>', 'capture ceiling: OTLP and OCSF export events above it without payload (default metadata, AEP-0005 §3.3, §4.6); CloudEvents: down-level to it as a hop (AEP-0001 §8.2; default: none applied)').choices(LEVELS))
+    .addOption(
+      new Option(
+        '--max-capture <level>',
+        'capture ceiling: OTLP and OCSF export events above it without payload (default metadata, AEP-0005 §3.3, §4.6); CloudEvents: down-level to it as a hop (AEP-0001 §8.2; default: none applied)',
+      ).choices(LEVELS),
+    )
     .action(async (files: string[], raw: { to: 'cloudevents' | 'otlp' | 'ocsf'; maxCapture?: AepCaptureLevel }) => {
       const max = raw.maxCapture ?? 'metadata';
       let converted = 0;
@@ -151,7 +180,10 @@ export function addBridgeVerbs(program: Command, io: CliIO, setExit: (code: numb
       const parts = [`${converted} event${converted === 1 ? '' : 's'} converted to ${raw.to}`];
       if (raw.to === 'cloudevents' && raw.maxCapture) parts.push(`${downleveled} down-leveled to ${raw.maxCapture}`);
       if (raw.to !== 'cloudevents') parts.push(`${otlp.withheld} with the payload withheld at max capture ${max}`);
-      if (raw.to === 'otlp') parts.push(`${otlp.extensions} extension attribute${otlp.extensions === 1 ? '' : 's'} not exported (no §3.2 place)`);
+      if (raw.to === 'otlp')
+        parts.push(
+          `${otlp.extensions} extension attribute${otlp.extensions === 1 ? '' : 's'} not exported (no §3.2 place)`,
+        );
       if (raw.to === 'ocsf') parts.push(`${noClass} with no OCSF class (no record)`);
       io.stderr.write(`aep convert: ${parts.join('; ')}\n`);
       setExit(code);

@@ -32,8 +32,12 @@ const collect = (v: string, prev: string[] | undefined): string[] => [...(prev ?
 
 function addRedactFlags(cmd: Command): Command {
   return cmd
-    .option('--secret-name <name>', 'rule (b): a variable or config key whose values are secret (repeatable; its value in the environment is redacted too)', collect)
-    .option('--home <path>', 'rule (c): the home directory replaced by ~ (default: the current user\'s)')
+    .option(
+      '--secret-name <name>',
+      'rule (b): a variable or config key whose values are secret (repeatable; its value in the environment is redacted too)',
+      collect,
+    )
+    .option('--home <path>', "rule (c): the home directory replaced by ~ (default: the current user's)")
     .option('--no-pii', 'rule (d) off: keep emails and phone numbers');
 }
 
@@ -45,7 +49,12 @@ function redactOptionsOf(f: RedactFlags, io: CliIO): RedactOptions {
 }
 
 /** Run one filter; findings in text on stderr. */
-async function runFilter(files: string[], transform: EventTransform, io: CliIO, filter: AepFilterOptions = {}): Promise<number> {
+async function runFilter(
+  files: string[],
+  transform: EventTransform,
+  io: CliIO,
+  filter: AepFilterOptions = {},
+): Promise<number> {
   const opened = openStreamVerb(files, io);
   if (!opened) return 2;
   const { inputs, reporter } = opened;
@@ -64,7 +73,9 @@ async function runFilter(files: string[], transform: EventTransform, io: CliIO, 
     const code = exitCodeOf(r, 'error');
     if (r.rejected > 0 || code !== 0) {
       reporter.finish(r.summary);
-      io.stderr.write(`aep: ${r.rejected} line${r.rejected === 1 ? '' : 's'} not written (error findings above); ${r.written} written\n`);
+      io.stderr.write(
+        `aep: ${r.rejected} line${r.rejected === 1 ? '' : 's'} not written (error findings above); ${r.written} written\n`,
+      );
       return code === 2 ? 2 : 1;
     }
     return 0;
@@ -78,27 +89,50 @@ async function runFilter(files: string[], transform: EventTransform, io: CliIO, 
 export function addCaptureVerbs(program: Command, io: CliIO, setExit: (code: number) => void): void {
   const redact = program
     .command('redact')
-    .description('apply the AEP-0003 §9.4 redaction pipeline to the redacted-gated text of events at capture redacted or full; write JSONL to stdout')
+    .description(
+      'apply the AEP-0003 §9.4 redaction pipeline to the redacted-gated text of events at capture redacted or full; write JSONL to stdout',
+    )
     .argument('[files...]', 'JSONL files; - reads standard input');
   addRedactFlags(redact).action(async (files: string[], raw: RedactFlags) => {
     const r = createRedactor(redactOptionsOf(raw, io));
-    setExit(await runFilter(files, (ev) => {
-      const out = redactEvent(ev.value, r);
-      return out === ev.value ? undefined : out;
-    }, io));
+    setExit(
+      await runFilter(
+        files,
+        (ev) => {
+          const out = redactEvent(ev.value, r);
+          return out === ev.value ? undefined : out;
+        },
+        io,
+      ),
+    );
   });
 
   const downlevel = program
     .command('downlevel')
-    .description('bring every event down to min(capture, ceiling) as a relay must (AEP-0001 §8.2); write JSONL to stdout')
+    .description(
+      'bring every event down to min(capture, ceiling) as a relay must (AEP-0001 §8.2); write JSONL to stdout',
+    )
     .argument('[files...]', 'JSONL files; - reads standard input')
-    .addOption(new Option('--ceiling <level>', 'the capture ceiling').choices(['none', 'metadata', 'redacted', 'full']).makeOptionMandatory())
-    .option('--redact', 'act as a redacting re-emitter: a full event under a redacted ceiling is redacted (AEP-0003 §9.4) and kept at redacted, instead of landing on metadata');
-  addRedactFlags(downlevel).action(async (files: string[], raw: RedactFlags & { ceiling: AepCaptureLevel; redact?: boolean }) => {
-    const step = downlevelStream(raw.ceiling, raw.redact ? { redact: createRedactor(redactOptionsOf(raw, io)) } : {});
-    // at a redacted or full ceiling redacted-gated text is written as it came: a leak in it refuses the line
-    setExit(await runFilter(files, (ev) => step(ev.value), io, { refuseLeaks: raw.ceiling === 'redacted' || raw.ceiling === 'full' }));
-  });
+    .addOption(
+      new Option('--ceiling <level>', 'the capture ceiling')
+        .choices(['none', 'metadata', 'redacted', 'full'])
+        .makeOptionMandatory(),
+    )
+    .option(
+      '--redact',
+      'act as a redacting re-emitter: a full event under a redacted ceiling is redacted (AEP-0003 §9.4) and kept at redacted, instead of landing on metadata',
+    );
+  addRedactFlags(downlevel).action(
+    async (files: string[], raw: RedactFlags & { ceiling: AepCaptureLevel; redact?: boolean }) => {
+      const step = downlevelStream(raw.ceiling, raw.redact ? { redact: createRedactor(redactOptionsOf(raw, io)) } : {});
+      // at a redacted or full ceiling redacted-gated text is written as it came: a leak in it refuses the line
+      setExit(
+        await runFilter(files, (ev) => step(ev.value), io, {
+          refuseLeaks: raw.ceiling === 'redacted' || raw.ceiling === 'full',
+        }),
+      );
+    },
+  );
 
   addBridgeVerbs(program, io, setExit, (files, transform, io2, filter) => runFilter(files, transform, io2, filter));
 }

@@ -33,7 +33,8 @@ export const ahpCli: CliBin = {
       const args = argv.slice(2);
       const verb = args.find((a) => !a.startsWith('-'));
       const versionOnly = verb === undefined && (args.includes('--version') || args.includes('-V'));
-      if (!pinVerbs && !versionOnly && !(verb !== undefined && VERBS_WITHOUT_PIN.has(verb))) pinVerbs = await import('./pin.ts');
+      if (!pinVerbs && !versionOnly && !(verb !== undefined && VERBS_WITHOUT_PIN.has(verb)))
+        pinVerbs = await import('./pin.ts');
     },
     commands: (program, io, setExit) => pinVerbs?.registerPinCommands(program, io, setExit),
   },

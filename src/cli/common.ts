@@ -6,7 +6,7 @@
 import { fstatSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { isatty } from 'node:tty';
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import { isSeverity, type Severity } from '../core/finding.ts';
 import { readFileChunks } from '../core/file-chunks.ts';
 import { InputError, type InputSpec } from '../core/pipeline.ts';
@@ -103,7 +103,12 @@ async function* processStdin(): AsyncGenerator<Uint8Array | string> {
  * Open the inputs named on the command line (`-` or none = stdin). `program` names the bin in
  * hints (a directory given as input points at `fixtures DIR`). @throws InputError
  */
-export function openInputs(files: readonly string[], io: CliIO, framing: (p: string) => 'jsonl' | 'document', program = 'aep'): InputSpec[] {
+export function openInputs(
+  files: readonly string[],
+  io: CliIO,
+  framing: (p: string) => 'jsonl' | 'document',
+  program = 'aep',
+): InputSpec[] {
   const names = files.length ? files : ['-'];
   let stdinUsed = false;
   return names.map((name) => {
@@ -116,7 +121,10 @@ export function openInputs(files: readonly string[], io: CliIO, framing: (p: str
     let regular: boolean;
     try {
       const st = statSync(name);
-      if (st.isDirectory()) throw new Error(`is a directory: name the files in it to validate them (e.g. ${name.replace(/[\/]+$/, '')}/*.jsonl), or, for a fixture directory (pass/ and fail/, or an upstream corpus), run \`${program} fixtures ${name}\``);
+      if (st.isDirectory())
+        throw new Error(
+          `is a directory: name the files in it to validate them (e.g. ${name.replace(/[/]+$/, '')}/*.jsonl), or, for a fixture directory (pass/ and fail/, or an upstream corpus), run \`${program} fixtures ${name}\``,
+        );
       size = st.size;
       regular = st.isFile();
     } catch (e) {
@@ -133,9 +141,15 @@ export function openInputs(files: readonly string[], io: CliIO, framing: (p: str
  * fixture layout, ...) get one line; a rule that threw names the rule and line with its stack;
  * anything else is an internal error with its stack.
  */
-export function reportRunError(name: string, e: unknown, io: CliIO, expected: readonly (abstract new (...args: never[]) => Error)[] = [InputError]): 2 {
+export function reportRunError(
+  name: string,
+  e: unknown,
+  io: CliIO,
+  expected: readonly (abstract new (...args: never[]) => Error)[] = [InputError],
+): 2 {
   if (expected.some((k) => e instanceof k)) io.stderr.write(`${name}: ${(e as Error).message}\n`);
-  else if (e instanceof RuleCrashError) io.stderr.write(`${name}: ${e.message}\n${e.cause instanceof Error && e.cause.stack ? e.cause.stack + '\n' : ''}`);
+  else if (e instanceof RuleCrashError)
+    io.stderr.write(`${name}: ${e.message}\n${e.cause instanceof Error && e.cause.stack ? e.cause.stack + '\n' : ''}`);
   else io.stderr.write(`${name}: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
   return 2;
 }
@@ -152,9 +166,18 @@ export function defaultColor(io: CliIO): boolean {
 export function addReportOptions(cmd: Command, formats: readonly string[] = FORMATS): Command {
   return cmd
     .addOption(new Option('-f, --format <format>', 'output format').choices(formats as string[]).default('text'))
-    .addOption(new Option('--fail-on <severity>', 'exit 1 when a finding is at or above this severity').argParser(severityArg).default('error'))
+    .addOption(
+      new Option('--fail-on <severity>', 'exit 1 when a finding is at or above this severity')
+        .argParser(severityArg)
+        .default('error'),
+    )
     .option('--strict', 'raise warnings to errors', false)
-    .addOption(new Option('--max-findings <n>', 'report at most n findings (the rest are counted; 0: the summary only)').argParser(nonNegativeInt))
+    .addOption(
+      new Option(
+        '--max-findings <n>',
+        'report at most n findings (the rest are counted; 0: the summary only)',
+      ).argParser(nonNegativeInt),
+    )
     .option('-o, --output <file>', 'write the report to a file instead of stdout')
     .option('-q, --quiet', 'print only what is at or above --fail-on, and the summary; no progress line', false)
     .option('--no-color', 'never colour text output');
@@ -175,7 +198,8 @@ export function processIO(program = basename(process.argv[1] ?? 'aep').replace(/
     process[name].on('error', (e: NodeJS.ErrnoException) => {
       closed[name] = true;
       if (e.code === 'EPIPE') return;
-      if (!failed && name === 'stdout' && !closed.stderr) process.stderr.write(`${program}: cannot write to standard output: ${e.message}\n`);
+      if (!failed && name === 'stdout' && !closed.stderr)
+        process.stderr.write(`${program}: cannot write to standard output: ${e.message}\n`);
       failed = true;
       process.exitCode = 2;
     });

@@ -62,7 +62,9 @@ export function reportFileFor(name: string, output: string | undefined, stderr: 
   } catch (e) {
     // the message names the file asked for, not the temporary file beside it
     const err = e as NodeJS.ErrnoException;
-    stderr.write(`${name}: cannot write ${output}: ${err.code ?? err.message}${err.code === 'ENOENT' ? ' (its folder does not exist)' : ''}\n`);
+    stderr.write(
+      `${name}: cannot write ${output}: ${err.code ?? err.message}${err.code === 'ENOENT' ? ' (its folder does not exist)' : ''}\n`,
+    );
     return null;
   }
 }

@@ -10,7 +10,14 @@ import type { Finding } from '../core/finding.ts';
 import { PACKAGE_ROOT as PACKAGE_ROOT_URL } from '../core/paths.ts';
 import { exitCodeOf, tallyFindings, type RunResult } from '../run/run.ts';
 import { EXTRACTION_SOURCE } from '../pin/model.ts';
-import { DEFAULT_EXTRACTION, DEFAULT_PIN_DIR, PIN_RULES, pinRefresh, pinVerifyReport, type PinVerifyReport } from '../pin/index.ts';
+import {
+  DEFAULT_EXTRACTION,
+  DEFAULT_PIN_DIR,
+  PIN_RULES,
+  pinRefresh,
+  pinVerifyReport,
+  type PinVerifyReport,
+} from '../pin/index.ts';
 import { createReporter, FORMATS, type FormatName } from '../report/index.ts';
 import type { RuleMeta } from '../core/rule.ts';
 import { defaultColor, positiveInt, VERSION, type CliIO } from './common.ts';
@@ -36,11 +43,17 @@ function isInside(path: string, root: string): boolean {
  * `<dir>/.staging/` and, with `--adopt`, rewrites the pin folder and the extraction), or
  * `undefined` when it may.
  */
-export function refreshRefusal(dir: string, extraction: string, adopt: boolean, root: string = PACKAGE_ROOT): string | undefined {
+export function refreshRefusal(
+  dir: string,
+  extraction: string,
+  adopt: boolean,
+  root: string = PACKAGE_ROOT,
+): string | undefined {
   if (!isInstalledPackage(root)) return undefined;
   if (isInside(dir, root))
     return `this is an installed package (${resolve(root)}) and refresh never writes inside it: pass --dir with a pin folder of your own (a copy of ${DEFAULT_PIN_DIR} holding pin.json), and --extraction with the extraction to compare`;
-  if (adopt && isInside(extraction, root)) return `--adopt would rewrite ${extraction} inside the installed package (${resolve(root)}): pass --extraction with a file of your own`;
+  if (adopt && isInside(extraction, root))
+    return `--adopt would rewrite ${extraction} inside the installed package (${resolve(root)}): pass --extraction with a file of your own`;
   return undefined;
 }
 
@@ -54,10 +67,16 @@ function shellWord(s: string): string {
  * `--dir` / `--extraction` given to verify, and in an installed package (where refresh never
  * writes, {@link refreshRefusal}) placeholders for a pin folder and an extraction of your own.
  */
-export function refreshCommand(dir: string | undefined, extraction: string | undefined, cwd: string, root: string = PACKAGE_ROOT): string {
+export function refreshCommand(
+  dir: string | undefined,
+  extraction: string | undefined,
+  cwd: string,
+  root: string = PACKAGE_ROOT,
+): string {
   const installed = isInstalledPackage(root);
   // in an installed package, only paths outside it are the user's own
-  const own = (p: string | undefined): p is string => p !== undefined && !(installed && isInside(resolve(cwd, p), root));
+  const own = (p: string | undefined): p is string =>
+    p !== undefined && !(installed && isInside(resolve(cwd, p), root));
   const words = ['ahp pin refresh'];
   if (own(dir)) words.push('--dir', shellWord(dir));
   else if (installed) words.push('--dir <a copy of the pin folder>');
@@ -90,7 +109,9 @@ export function verifiedLines(r: PinVerifyReport, dir: string, cwd: string): str
   const x = shown(r.extraction.path, cwd);
   // the extraction is compared with what the schema.json present gives: only a verified one is the pinned one
   const drifted = r.sources.find((s) => s.name === EXTRACTION_SOURCE)?.status === 'mismatch';
-  const of = drifted ? `the schema.json present, which is not the pinned one (its sha256 differs, above)` : 'the pinned schema.json';
+  const of = drifted
+    ? `the schema.json present, which is not the pinned one (its sha256 differs, above)`
+    : 'the pinned schema.json';
   const what: Record<PinVerifyReport['extraction']['status'], string> = {
     verified: `${drifted ? '✖' : '✔'} extraction ${x}: equals the extraction of ${of}`,
     mismatch: `✖ extraction ${x}: differs from the extraction of ${of}`,
@@ -101,12 +122,19 @@ export function verifiedLines(r: PinVerifyReport, dir: string, cwd: string): str
   };
   out += `  ${what[r.extraction.status]}\n`;
   const checked = r.sources.filter((s) => s.status !== 'absent').length;
-  if (checked === 0) out += `  nothing verified: no pinned source is present${r.sources.length ? '' : ' (pin.json unusable)'}\n`;
+  if (checked === 0)
+    out += `  nothing verified: no pinned source is present${r.sources.length ? '' : ' (pin.json unusable)'}\n`;
   return out + '\n';
 }
 
 /** Report pin findings through the normal reporters; returns their tally. */
-function report(kind: 'pin-verify' | 'pin-refresh', findings: readonly Finding[], format: FormatName, io: CliIO, color: boolean | undefined): RunResult {
+function report(
+  kind: 'pin-verify' | 'pin-refresh',
+  findings: readonly Finding[],
+  format: FormatName,
+  io: CliIO,
+  color: boolean | undefined,
+): RunResult {
   const reporter = createReporter(format, io.stdout, {
     protocol: 'ahp',
     kind,
@@ -120,7 +148,11 @@ function report(kind: 'pin-verify' | 'pin-refresh', findings: readonly Finding[]
 }
 
 /** The findings of a download that did not complete (network, redirect, size): `pin refresh` exits 2. */
-const DOWNLOAD_FAILURES: ReadonlySet<string> = new Set(['pin/fetch-failed', 'pin/redirect-refused', 'pin/response-too-large']);
+const DOWNLOAD_FAILURES: ReadonlySet<string> = new Set([
+  'pin/fetch-failed',
+  'pin/redirect-refused',
+  'pin/response-too-large',
+]);
 
 /** Register `pin verify` and `pin refresh` on the `ahp` program. */
 export function registerPinCommands(program: Command, io: CliIO, setExit: (code: number) => void): void {
@@ -128,27 +160,42 @@ export function registerPinCommands(program: Command, io: CliIO, setExit: (code:
   pin
     .command('verify')
     .description('offline: check pinned digests and that the committed extraction matches the pinned schema.json')
-    .option('--dir <dir>', `pin folder holding pin.json and the vendored files (default: ${DEFAULT_PIN_DIR} in this package)`)
+    .option(
+      '--dir <dir>',
+      `pin folder holding pin.json and the vendored files (default: ${DEFAULT_PIN_DIR} in this package)`,
+    )
     .option('--extraction <file>', `committed extraction to compare (default: ${DEFAULT_EXTRACTION} in this package)`)
     .option('--allow-missing', 'a pinned source file that is absent is a warning, not an error', false)
-    .addOption(new Option('-f, --format <format>', 'output format').choices(FORMATS as unknown as string[]).default('text'))
+    .addOption(
+      new Option('-f, --format <format>', 'output format').choices(FORMATS as unknown as string[]).default('text'),
+    )
     .option('--no-color', 'never colour text output')
-    .action(async (o: { dir?: string; extraction?: string; allowMissing: boolean; format: FormatName; color: boolean }) => {
-      try {
-        // an installed package ships pin.json, not the upstream bytes: verify what it ships
-        const own = o.dir === undefined && isInstalledPackage();
-        if (own && !o.allowMissing) io.stderr.write(`ahp pin verify: installed package: the pinned upstream files are not shipped, so absent ones are warnings (as with --allow-missing); pass --dir with a folder holding them to check them all\n`);
-        const dir = pathArg(o.dir, DEFAULT_PIN_DIR, io);
-        const r = await pinVerifyReport({ dir, extraction: pathArg(o.extraction, DEFAULT_EXTRACTION, io), allowMissing: o.allowMissing || own, refreshCommand: refreshCommand(o.dir, o.extraction, io.cwd) });
-        // what was verified: on stdout before the text report, on stderr beside a machine format
-        (o.format === 'text' ? io.stdout : io.stderr).write(verifiedLines(r, dir, io.cwd));
-        const c = report('pin-verify', r.findings, o.format, io, o.color === false ? false : undefined);
-        setExit(exitCodeOf(c, 'error'));
-      } catch (e) {
-        io.stderr.write(`ahp pin verify: ${(e as Error).message}\n`);
-        setExit(2);
-      }
-    });
+    .action(
+      async (o: { dir?: string; extraction?: string; allowMissing: boolean; format: FormatName; color: boolean }) => {
+        try {
+          // an installed package ships pin.json, not the upstream bytes: verify what it ships
+          const own = o.dir === undefined && isInstalledPackage();
+          if (own && !o.allowMissing)
+            io.stderr.write(
+              `ahp pin verify: installed package: the pinned upstream files are not shipped, so absent ones are warnings (as with --allow-missing); pass --dir with a folder holding them to check them all\n`,
+            );
+          const dir = pathArg(o.dir, DEFAULT_PIN_DIR, io);
+          const r = await pinVerifyReport({
+            dir,
+            extraction: pathArg(o.extraction, DEFAULT_EXTRACTION, io),
+            allowMissing: o.allowMissing || own,
+            refreshCommand: refreshCommand(o.dir, o.extraction, io.cwd),
+          });
+          // what was verified: on stdout before the text report, on stderr beside a machine format
+          (o.format === 'text' ? io.stdout : io.stderr).write(verifiedLines(r, dir, io.cwd));
+          const c = report('pin-verify', r.findings, o.format, io, o.color === false ? false : undefined);
+          setExit(exitCodeOf(c, 'error'));
+        } catch (e) {
+          io.stderr.write(`ahp pin verify: ${(e as Error).message}\n`);
+          setExit(2);
+        }
+      },
+    );
   pin
     .command('refresh')
     .description('download exactly the pinned URLs into a staging folder, compare, and adopt only with --adopt')
@@ -158,37 +205,53 @@ export function registerPinCommands(program: Command, io: CliIO, setExit: (code:
     .option('--adopt', 'replace the vendored files, the digests in pin.json and the extraction (atomically)', false)
     .addOption(new Option('--timeout <ms>', 'per-request timeout in milliseconds').argParser(positiveInt))
     .addOption(new Option('--max-bytes <n>', 'largest accepted download, in bytes').argParser(positiveInt))
-    .addOption(new Option('-f, --format <format>', 'output format for findings').choices(FORMATS as unknown as string[]).default('text'))
+    .addOption(
+      new Option('-f, --format <format>', 'output format for findings')
+        .choices(FORMATS as unknown as string[])
+        .default('text'),
+    )
     .option('--no-color', 'never colour text output')
-    .action(async (o: { dir?: string; extraction?: string; baseUrl?: string; adopt: boolean; timeout?: number; maxBytes?: number; format: FormatName; color: boolean }) => {
-      const dir = pathArg(o.dir, DEFAULT_PIN_DIR, io);
-      const extraction = pathArg(o.extraction, DEFAULT_EXTRACTION, io);
-      const refusal = refreshRefusal(dir, extraction, o.adopt);
-      if (refusal) {
-        io.stderr.write(`ahp pin refresh: ${refusal}\n`);
-        setExit(2);
-        return;
-      }
-      try {
-        const r = await pinRefresh({
-          dir,
-          extraction,
-          baseUrl: o.baseUrl,
-          adopt: o.adopt,
-          timeoutMs: o.timeout,
-          maxBytes: o.maxBytes,
-          log: (line) => io.stderr.write(line.endsWith('\n') ? line : line + '\n'),
-        });
-        // the maintainer's report is prose: on stdout before a text report, on stderr beside a
-        // machine format (stdout then holds exactly one JSON / SARIF / ... document)
-        if (r.report) (o.format === 'text' ? io.stdout : io.stderr).write(r.report.endsWith('\n') ? r.report : r.report + '\n');
-        const c = report('pin-refresh', r.findings, o.format, io, o.color === false ? false : undefined);
-        // a download that did not complete gave no verdict on the pin: exit 2, as unreadable input (README §Exit codes)
-        const incomplete = r.findings.some((f) => DOWNLOAD_FAILURES.has(f.ruleId));
-        setExit(incomplete ? 2 : r.changed || exitCodeOf(c, 'error') !== 0 ? 1 : 0);
-      } catch (e) {
-        io.stderr.write(`ahp pin refresh: ${(e as Error).message}\n`);
-        setExit(2);
-      }
-    });
+    .action(
+      async (o: {
+        dir?: string;
+        extraction?: string;
+        baseUrl?: string;
+        adopt: boolean;
+        timeout?: number;
+        maxBytes?: number;
+        format: FormatName;
+        color: boolean;
+      }) => {
+        const dir = pathArg(o.dir, DEFAULT_PIN_DIR, io);
+        const extraction = pathArg(o.extraction, DEFAULT_EXTRACTION, io);
+        const refusal = refreshRefusal(dir, extraction, o.adopt);
+        if (refusal) {
+          io.stderr.write(`ahp pin refresh: ${refusal}\n`);
+          setExit(2);
+          return;
+        }
+        try {
+          const r = await pinRefresh({
+            dir,
+            extraction,
+            baseUrl: o.baseUrl,
+            adopt: o.adopt,
+            timeoutMs: o.timeout,
+            maxBytes: o.maxBytes,
+            log: (line) => io.stderr.write(line.endsWith('\n') ? line : line + '\n'),
+          });
+          // the maintainer's report is prose: on stdout before a text report, on stderr beside a
+          // machine format (stdout then holds exactly one JSON / SARIF / ... document)
+          if (r.report)
+            (o.format === 'text' ? io.stdout : io.stderr).write(r.report.endsWith('\n') ? r.report : r.report + '\n');
+          const c = report('pin-refresh', r.findings, o.format, io, o.color === false ? false : undefined);
+          // a download that did not complete gave no verdict on the pin: exit 2, as unreadable input (README §Exit codes)
+          const incomplete = r.findings.some((f) => DOWNLOAD_FAILURES.has(f.ruleId));
+          setExit(incomplete ? 2 : r.changed || exitCodeOf(c, 'error') !== 0 ? 1 : 0);
+        } catch (e) {
+          io.stderr.write(`ahp pin refresh: ${(e as Error).message}\n`);
+          setExit(2);
+        }
+      },
+    );
 }

@@ -17,7 +17,19 @@ import { createReporter, type FormatName } from '../report/index.ts';
 import type { Output } from '../report/types.ts';
 import { optionsFromFlags, unknownRuleId, type ProtocolDefinition } from '../core/protocol.ts';
 import { exitCodeOf, runInputs } from '../run/run.ts';
-import { addReportOptions, collect, defaultColor, openInputs, positiveInt, processIO, reportRunError, VERSION, type CliBin, type CliExtras, type CliIO } from './common.ts';
+import {
+  addReportOptions,
+  collect,
+  defaultColor,
+  openInputs,
+  positiveInt,
+  processIO,
+  reportRunError,
+  VERSION,
+  type CliBin,
+  type CliExtras,
+  type CliIO,
+} from './common.ts';
 import { positiveNumber } from './args.ts';
 import { outputIsInput, reportFileFor } from './output.ts';
 import { addCatalogueAndFixtureVerbs, nearestRuleIds, terminalWidth, unknownRuleMessage } from './verbs.ts';
@@ -69,7 +81,10 @@ function progressPrinter(io: CliIO, totalBytes: number | undefined) {
       const mb = (n: number) => (n / 1048576).toFixed(1);
       const rate = Math.round(events / (Math.max(t - started, 1) / 1000));
       // a compressed input decompresses to more than its size: then no percentage
-      const of = totalBytes && bytes <= totalBytes ? ` of ${mb(totalBytes)} MiB (${Math.floor((bytes / totalBytes) * 100)}%)` : ' MiB';
+      const of =
+        totalBytes && bytes <= totalBytes
+          ? ` of ${mb(totalBytes)} MiB (${Math.floor((bytes / totalBytes) * 100)}%)`
+          : ' MiB';
       text = `${mb(bytes)}${of}, ${rate} events/s`;
       shown = true;
       io.stderr.write(`\r\x1b[K${text}`);
@@ -91,7 +106,12 @@ function progressPrinter(io: CliIO, totalBytes: number | undefined) {
  * Run one `validate`. Returns the exit code.
  * @throws nothing: I/O and internal errors become messages on stderr and exit 2.
  */
-export async function runValidate(def: ProtocolDefinition, files: string[], opts: ValidateOptions, io: CliIO): Promise<number> {
+export async function runValidate(
+  def: ProtocolDefinition,
+  files: string[],
+  opts: ValidateOptions,
+  io: CliIO,
+): Promise<number> {
   const unknownRule = unknownRuleId(def, opts.rule);
   if (unknownRule !== undefined) {
     io.stderr.write(unknownRuleMessage(def, unknownRule, 'validate --rule'));
@@ -99,7 +119,9 @@ export async function runValidate(def: ProtocolDefinition, files: string[], opts
   }
   for (const f of def.flags) {
     if (f.requires && opts[f.name] !== undefined && opts[f.requires.name] !== f.requires.value) {
-      io.stderr.write(`${def.name}: ${f.flags.split(' ')[0]} applies only with ${f.requires.flags} (run with --help for usage)\n`);
+      io.stderr.write(
+        `${def.name}: ${f.flags.split(' ')[0]} applies only with ${f.requires.flags} (run with --help for usage)\n`,
+      );
       return 2;
     }
   }
@@ -115,18 +137,22 @@ export async function runValidate(def: ProtocolDefinition, files: string[], opts
     // the report would replace the log it reports on
     const same = outputIsInput(opts.output, files);
     if (same !== undefined) {
-      io.stderr.write(`${def.name}: --output ${opts.output} is the input ${same}: writing the report there would destroy it; name another file\n`);
+      io.stderr.write(
+        `${def.name}: --output ${opts.output} is the input ${same}: writing the report there would destroy it; name another file\n`,
+      );
       return 2;
     }
   }
   // waiting on a terminal for typed input looks like a hang: say what it waits for
-  if (io.stdinIsTTY && inputs.some((i) => i.source === '<stdin>') && !opts.quiet) io.stderr.write(`${def.name}: reading standard input (end it with Ctrl-D; name files to check them instead)\n`);
+  if (io.stdinIsTTY && inputs.some((i) => i.source === '<stdin>') && !opts.quiet)
+    io.stderr.write(`${def.name}: reading standard input (end it with Ctrl-D; name files to check them instead)\n`);
   const toFile = reportFileFor(def.name, opts.output, io.stderr);
   if (toFile === null) return 2;
   const total = inputs.every((i) => i.size !== undefined) ? inputs.reduce((a, i) => a + (i.size ?? 0), 0) : undefined;
   const progress = opts.progress && io.stderrIsTTY && !opts.quiet ? progressPrinter(io, total) : undefined;
   // on a terminal the report and the progress line share the screen: clear it around each write
-  const out: Output = toFile ?? (progress ? { write: (s) => (progress.suspend(), io.stdout.write(s), progress.resume()) } : io.stdout);
+  const out: Output =
+    toFile ?? (progress ? { write: (s) => (progress.suspend(), io.stdout.write(s), progress.resume()) } : io.stdout);
   const color = opts.color ?? (toFile ? false : defaultColor(io));
   const reporter = createReporter(opts.format, out, {
     protocol: def.name,
@@ -138,16 +164,31 @@ export async function runValidate(def: ProtocolDefinition, files: string[], opts
     sources: inputs.map((i) => i.source),
     width: toFile ? undefined : terminalWidth(io),
   });
-  const debug = io.env.AGENT_CONFORMANCE_DEBUG !== undefined && io.env.AGENT_CONFORMANCE_DEBUG !== '' && io.env.AGENT_CONFORMANCE_DEBUG !== '0';
+  const debug =
+    io.env.AGENT_CONFORMANCE_DEBUG !== undefined &&
+    io.env.AGENT_CONFORMANCE_DEBUG !== '' &&
+    io.env.AGENT_CONFORMANCE_DEBUG !== '0';
   let result;
   try {
-    result = await runInputs(def, inputs, { ...options, maxFindings: opts.maxFindings, each: opts.each as boolean | undefined }, {
-      finding: (f: Finding) => reporter.finding(f),
-      streamEnd: (sources, summary) => reporter.inputSummary?.(sources.join(' + '), summary),
-      ...(progress ? { progress: (b: number, events: number) => progress.update(b, events) } : {}),
-      // the finding says what threw; the stack only when asked for (AGENT_CONFORMANCE_DEBUG=1)
-      ...(debug ? { crash: (e) => void io.stderr.write(`${def.name}: ${e.message}\n${e.cause instanceof Error && e.cause.stack ? e.cause.stack + '\n' : ''}`) } : {}),
-    });
+    result = await runInputs(
+      def,
+      inputs,
+      { ...options, maxFindings: opts.maxFindings, each: opts.each as boolean | undefined },
+      {
+        finding: (f: Finding) => reporter.finding(f),
+        streamEnd: (sources, summary) => reporter.inputSummary?.(sources.join(' + '), summary),
+        ...(progress ? { progress: (b: number, events: number) => progress.update(b, events) } : {}),
+        // the finding says what threw; the stack only when asked for (AGENT_CONFORMANCE_DEBUG=1)
+        ...(debug
+          ? {
+              crash: (e) =>
+                void io.stderr.write(
+                  `${def.name}: ${e.message}\n${e.cause instanceof Error && e.cause.stack ? e.cause.stack + '\n' : ''}`,
+                ),
+            }
+          : {}),
+      },
+    );
   } catch (e) {
     progress?.clear();
     toFile?.abort();
@@ -162,7 +203,10 @@ export async function runValidate(def: ProtocolDefinition, files: string[], opts
       return 2;
     }
   }
-  if (result.incomplete) io.stderr.write(`${def.name}: a rule threw while checking (internal/rule-error above): the verdict is incomplete; set AGENT_CONFORMANCE_DEBUG=1 for the stack, and please report it\n`);
+  if (result.incomplete)
+    io.stderr.write(
+      `${def.name}: a rule threw while checking (internal/rule-error above): the verdict is incomplete; set AGENT_CONFORMANCE_DEBUG=1 for the stack, and please report it\n`,
+    );
   return exitCodeOf(result, opts.failOn);
 }
 
@@ -179,7 +223,13 @@ function buildProgram(bin: CliBin, io: CliIO, setExit: (code: number) => void): 
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
       // a usage error is one line, prefixed like every other error of the CLI
-      outputError: (s, write) => write(`${def.name}: ${s.replace(/^error: /, '').trimEnd().replace(/\s*\n\s*/g, ' ')} (run with --help for usage)\n`),
+      outputError: (s, write) =>
+        write(
+          `${def.name}: ${s
+            .replace(/^error: /, '')
+            .trimEnd()
+            .replace(/\s*\n\s*/g, ' ')} (run with --help for usage)\n`,
+        ),
     });
 
   const validate = program
@@ -187,11 +237,26 @@ function buildProgram(bin: CliBin, io: CliIO, setExit: (code: number) => void): 
     .description('check JSONL streams (files, or - / nothing for stdin) and print findings')
     .argument('[files...]', 'JSONL files; - reads standard input');
   addReportOptions(validate)
-    .addOption(new Option('--max-line-bytes <n>', 'longest line accepted, in bytes').argParser(positiveInt).default(DEFAULT_MAX_LINE_BYTES))
-    .addOption(new Option('--max-depth <n>', 'deepest nesting of arrays/objects accepted').argParser(positiveInt).default(DEFAULT_MAX_DEPTH))
-    .option('--rule <id>', `run only this rule (repeatable; framing jsonl/* and json/* findings always appear); \`${def.name} rules\` lists the ids`, collect)
+    .addOption(
+      new Option('--max-line-bytes <n>', 'longest line accepted, in bytes')
+        .argParser(positiveInt)
+        .default(DEFAULT_MAX_LINE_BYTES),
+    )
+    .addOption(
+      new Option('--max-depth <n>', 'deepest nesting of arrays/objects accepted')
+        .argParser(positiveInt)
+        .default(DEFAULT_MAX_DEPTH),
+    )
+    .option(
+      '--rule <id>',
+      `run only this rule (repeatable; framing jsonl/* and json/* findings always appear); \`${def.name} rules\` lists the ids`,
+      collect,
+    )
     .option('--no-progress', 'never show the progress line')
-    .option('--each', 'check every input as its own stream, with its own summary line (default: each HTTP body or registration document alone, JSONL inputs one stream)')
+    .option(
+      '--each',
+      'check every input as its own stream, with its own summary line (default: each HTTP body or registration document alone, JSONL inputs one stream)',
+    )
     .option('--no-each', 'check all inputs as one stream, in the order given');
   for (const f of def.flags) {
     const o = new Option(f.flags, f.description);
@@ -228,7 +293,9 @@ export function unknownCommand(program: Command, args: readonly string[]): strin
     if (!next) {
       const near = nearestRuleIds(names, a, 1);
       const at = cmd === program ? '' : ` of '${cmd.name()}'`;
-      return near.length ? `unknown command '${a}'${at} (Did you mean ${near[0]}?)` : `unknown command '${a}'${at}; the commands are ${names.join(', ')}`;
+      return near.length
+        ? `unknown command '${a}'${at} (Did you mean ${near[0]}?)`
+        : `unknown command '${a}'${at}; the commands are ${names.join(', ')}`;
     }
     cmd = next;
   }
@@ -261,4 +328,3 @@ export async function main(bin: CliBin, argv: string[], io: CliIO): Promise<numb
   }
   return io.writeFailed?.() ? 2 : code;
 }
-

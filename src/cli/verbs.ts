@@ -37,14 +37,26 @@ export interface FixturesOptions {
  * Run `fixtures DIR`. Returns the exit code.
  * @throws nothing: problems become one line on stderr and exit 2.
  */
-export async function runFixturesVerb(protocol: ProtocolDefinition, dir: string, opts: FixturesOptions, io: CliIO): Promise<number> {
+export async function runFixturesVerb(
+  protocol: ProtocolDefinition,
+  dir: string,
+  opts: FixturesOptions,
+  io: CliIO,
+): Promise<number> {
   const { DeviationsError, FixtureError, fixtureExitCode, runFixtures } = await import('../fixture-runner/index.ts');
   // a report file is written beside its place and renamed there on success (src/cli/output.ts)
   const toFile = reportFileFor(protocol.name, opts.output, io.stderr);
   if (toFile === null) return 2;
   const out: Output = toFile ?? io.stdout;
   const color = opts.color ?? (toFile ? false : defaultColor(io));
-  const reporter = createFixtureReporter(opts.format, out, { protocol: protocol.name, version: VERSION, color, quiet: opts.quiet, failOn: opts.failOn, rules: protocol.rules() });
+  const reporter = createFixtureReporter(opts.format, out, {
+    protocol: protocol.name,
+    version: VERSION,
+    color,
+    quiet: opts.quiet,
+    failOn: opts.failOn,
+    rules: protocol.rules(),
+  });
   const showProgress = opts.progress && io.stderrIsTTY && !opts.quiet;
   let n = 0;
   let code: number;
@@ -68,10 +80,13 @@ export async function runFixturesVerb(protocol: ProtocolDefinition, dir: string,
     // our sidecars list every finding exactly and a pass case must give none at all, so the
     // severity options cannot move a verdict there (README §Gate a CI job on a fixture directory)
     if (run.summary.layout === 'ours' && (opts.strict || opts.failOn !== 'error'))
-      io.stderr.write(`${protocol.name}: note: --strict and --fail-on do not change the verdicts of our layout (a pass case must give no finding at all, a fail case exactly its sidecar's findings); they apply to the upstream corpora\n`);
+      io.stderr.write(
+        `${protocol.name}: note: --strict and --fail-on do not change the verdicts of our layout (a pass case must give no finding at all, a fail case exactly its sidecar's findings); they apply to the upstream corpora\n`,
+      );
     reporter.finish(run.summary);
     code = fixtureExitCode(run.summary);
-    if (code === 2 && run.summary.counts.error === 0) io.stderr.write(`${protocol.name}: no case in ${dir} was checked (all skipped or not run)\n`);
+    if (code === 2 && run.summary.counts.error === 0)
+      io.stderr.write(`${protocol.name}: no case in ${dir} was checked (all skipped or not run)\n`);
   } catch (e) {
     if (showProgress) io.stderr.write('\r\x1b[K');
     toFile?.abort();
@@ -102,7 +117,8 @@ function editDistance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
     prev = cur;
   }
   return prev[b.length]!;
@@ -122,7 +138,10 @@ export function nearestRuleIds(ids: readonly string[], wanted: string, max = 3):
   });
   const best = Math.min(...scored.map((s) => s.d));
   if (best > Math.max(2, Math.floor(w.length / 3))) return [];
-  return scored.filter((s) => s.d === best).slice(0, max).map((s) => s.id);
+  return scored
+    .filter((s) => s.d === best)
+    .slice(0, max)
+    .map((s) => s.id);
 }
 
 /**
@@ -136,21 +155,40 @@ export function unknownRuleMessage(protocol: ProtocolDefinition, id: string, ver
     protocol.rules().map((r) => r.id),
     id,
   );
-  const hint = id.startsWith(`${other}/`) ? `; that is an ${other} rule: try \`${other} ${verb} ${id}\`` : near.length ? `; did you mean ${near.join(', ')}?` : '';
+  const hint = id.startsWith(`${other}/`)
+    ? `; that is an ${other} rule: try \`${other} ${verb} ${id}\``
+    : near.length
+      ? `; did you mean ${near.join(', ')}?`
+      : '';
   return `${protocol.name}: unknown rule "${id}"${hint} (\`${protocol.name} rules\` lists them all)\n`;
 }
 
 /** The rule id `explain --help` gives as its example, one of each protocol's own (a test checks both exist). */
-export const EXPLAIN_EXAMPLE: Readonly<Record<ProtocolDefinition['name'], string>> = { aep: 'aep/time-format', ahp: 'ahp/event-id-reuse' };
+export const EXPLAIN_EXAMPLE: Readonly<Record<ProtocolDefinition['name'], string>> = {
+  aep: 'aep/time-format',
+  ahp: 'ahp/event-id-reuse',
+};
 
 /** Register `fixtures`, `rules` and `explain` on `program`. */
-export function addCatalogueAndFixtureVerbs(program: Command, protocol: ProtocolDefinition, io: CliIO, setExit: (code: number) => void): void {
+export function addCatalogueAndFixtureVerbs(
+  program: Command,
+  protocol: ProtocolDefinition,
+  io: CliIO,
+  setExit: (code: number) => void,
+): void {
   const fixtures = program
     .command('fixtures')
-    .description(protocol.name === 'aep' ? 'run a fixture directory (ours: pass/ + fail/, or the upstream AEP corpus) and print one verdict per case' : 'run a fixture directory (ours: pass/ + fail/, or the upstream AHP manifest.json) and print one verdict per case')
+    .description(
+      protocol.name === 'aep'
+        ? 'run a fixture directory (ours: pass/ + fail/, or the upstream AEP corpus) and print one verdict per case'
+        : 'run a fixture directory (ours: pass/ + fail/, or the upstream AHP manifest.json) and print one verdict per case',
+    )
     .argument('<dir>', 'fixture directory');
   addReportOptions(fixtures, fixtureFormatsFor(protocol.name))
-    .option('--deviations <file>', 'known disagreements [{"id", "reason"}]; a listed case that no longer deviates or no longer exists fails the run')
+    .option(
+      '--deviations <file>',
+      'known disagreements [{"id", "reason"}]; a listed case that no longer deviates or no longer exists fails the run',
+    )
     .option('--require-all', 'a case whose file is absent (AHP manifest) fails the run instead of being skipped', false)
     .option('--no-progress', 'never show the progress line');
   fixtures.action(async (dir: string, raw: Record<string, unknown>) => {
@@ -165,7 +203,11 @@ export function addCatalogueAndFixtureVerbs(program: Command, protocol: Protocol
     .action(async (o: { format: 'text' | 'json' }) => {
       const { catalogueRows, renderRulesText } = await import('../report/catalogue.ts');
       const rules = protocol.rules();
-      io.stdout.write(o.format === 'json' ? JSON.stringify(catalogueRows(rules), null, 2) + '\n' : renderRulesText(rules, terminalWidth(io)));
+      io.stdout.write(
+        o.format === 'json'
+          ? JSON.stringify(catalogueRows(rules), null, 2) + '\n'
+          : renderRulesText(rules, terminalWidth(io)),
+      );
       setExit(0);
     });
 
@@ -174,7 +216,10 @@ export function addCatalogueAndFixtureVerbs(program: Command, protocol: Protocol
     .description('describe one rule, with its citation and a failing and a passing example')
     .argument('<rule>', `rule id, e.g. ${EXPLAIN_EXAMPLE[protocol.name]}`)
     .action(async (id: string) => {
-      const [{ renderExplain }, { findExamples }] = await Promise.all([import('../report/catalogue.ts'), import('../fixture-runner/examples.ts')]);
+      const [{ renderExplain }, { findExamples }] = await Promise.all([
+        import('../report/catalogue.ts'),
+        import('../fixture-runner/examples.ts'),
+      ]);
       const rules = protocol.rules();
       const rule = rules.find((r) => r.id === id);
       if (!rule) {
@@ -183,7 +228,17 @@ export function addCatalogueAndFixtureVerbs(program: Command, protocol: Protocol
         return;
       }
       const width = terminalWidth(io);
-      io.stdout.write(renderExplain(rule, findExamples(protocol.name, rule.id, rules.map((r) => r.id)), { protocol: protocol.name, ...(width !== undefined ? { width } : {}) }));
+      io.stdout.write(
+        renderExplain(
+          rule,
+          findExamples(
+            protocol.name,
+            rule.id,
+            rules.map((r) => r.id),
+          ),
+          { protocol: protocol.name, ...(width !== undefined ? { width } : {}) },
+        ),
+      );
       setExit(0);
     });
 }

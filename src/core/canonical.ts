@@ -80,7 +80,8 @@ function exact(v: unknown, ptr: string, bigs: ReadonlyMap<string, string>): stri
   const o = v as Record<string, unknown>;
   const keys = Object.keys(o).sort();
   let s = '{';
-  for (let i = 0; i < keys.length; i++) s += (i ? ',' : '') + quoteKey(keys[i]) + exact(o[keys[i]], `${ptr}/${escapeToken(keys[i])}`, bigs);
+  for (let i = 0; i < keys.length; i++)
+    s += (i ? ',' : '') + quoteKey(keys[i]) + exact(o[keys[i]], `${ptr}/${escapeToken(keys[i])}`, bigs);
   return s + '}';
 }
 
@@ -131,7 +132,8 @@ function iterative(root: unknown, rootPtr: string, bigs: ReadonlyMap<string, str
 export function canonicalJson(ev: ExactJson, basePointer = ''): string {
   let bigs: Map<string, string> | undefined;
   for (const b of ev.bigIntegers) {
-    if (b.pointer === basePointer || b.pointer.startsWith(basePointer + '/')) (bigs ??= new Map()).set(b.pointer, b.text);
+    if (b.pointer === basePointer || b.pointer.startsWith(basePointer + '/'))
+      (bigs ??= new Map()).set(b.pointer, b.text);
   }
   try {
     return bigs ? exact(ev.value, basePointer, bigs) : plain(ev.value);
@@ -148,7 +150,9 @@ let sha256: ((text: string) => Buffer) | undefined;
 function loadSha256(): (text: string) => Buffer {
   const crypto = createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
   const oneShot = (crypto as unknown as { hash?: OneShot }).hash;
-  return oneShot ? (text) => oneShot('sha256', text, 'buffer') : (text) => crypto.createHash('sha256').update(text).digest();
+  return oneShot
+    ? (text) => oneShot('sha256', text, 'buffer')
+    : (text) => crypto.createHash('sha256').update(text).digest();
 }
 
 /** The 32-byte SHA-256 digest of `text` (its UTF-8 bytes; one-shot where the runtime has `crypto.hash`). */
@@ -254,11 +258,19 @@ export function lineFingerprint(s: string): number {
  * and `fingerprint` the {@link lineFingerprint} the line had when it was first read. Returns
  * `undefined` when the line is gone or changed since, or holds nothing at `pointer`.
  */
-export function sameAsReadBack(firstLine: string | undefined, fingerprint: number, current: ExactJson & { text: string }, pointer = ''): boolean | undefined {
+export function sameAsReadBack(
+  firstLine: string | undefined,
+  fingerprint: number,
+  current: ExactJson & { text: string },
+  pointer = '',
+): boolean | undefined {
   if (firstLine === undefined || lineFingerprint(firstLine) !== fingerprint) return undefined;
   if (firstLine === current.text) return true;
   const parsed = parseJsonText(firstLine, Number.MAX_SAFE_INTEGER);
   const first = parsed.ok ? getAt(parsed.value, pointer) : undefined;
   if (!parsed.ok || first === undefined) return undefined;
-  return canonicalJson({ value: first, bigIntegers: parsed.bigIntegers }, pointer) === canonicalJson({ value: getAt(current.value, pointer), bigIntegers: current.bigIntegers }, pointer);
+  return (
+    canonicalJson({ value: first, bigIntegers: parsed.bigIntegers }, pointer) ===
+    canonicalJson({ value: getAt(current.value, pointer), bigIntegers: current.bigIntegers }, pointer)
+  );
 }

@@ -23,7 +23,11 @@ export interface CapDescription {
  * Report each notice once, at the event where the cap was first exceeded, naming the flag, the
  * limit and what later verdicts lose.
  */
-export function reportCapNotices<C extends string>(notices: readonly CapNoticeOf<C>[], what: Readonly<Record<C, CapDescription>>, ctx: RuleContext): void {
+export function reportCapNotices<C extends string>(
+  notices: readonly CapNoticeOf<C>[],
+  what: Readonly<Record<C, CapDescription>>,
+  ctx: RuleContext,
+): void {
   for (const n of notices) {
     const w = what[n.cap];
     ctx.report({

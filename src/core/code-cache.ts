@@ -36,7 +36,14 @@ function compile(file: string, source: string, cache?: Buffer): { script: Script
     script,
     run() {
       const module = { exports: {} as unknown };
-      (script.runInThisContext() as (...a: unknown[]) => void).call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
+      (script.runInThisContext() as (...a: unknown[]) => void).call(
+        module.exports,
+        module.exports,
+        createRequire(file),
+        module,
+        file,
+        dirname(file),
+      );
       return module.exports;
     },
   };
@@ -79,7 +86,11 @@ export function requireCached(file: string, options: { nodeCache?: boolean } = {
   const bytes = readFileSync(file);
   const prefix = cacheHeader(bytes.length);
   const end = prefix.length + bytes.length;
-  if (data.length < end || !data.subarray(0, prefix.length).equals(prefix) || !data.subarray(prefix.length, end).equals(bytes)) {
+  if (
+    data.length < end ||
+    !data.subarray(0, prefix.length).equals(prefix) ||
+    !data.subarray(prefix.length, end).equals(bytes)
+  ) {
     lastUse = 'stale';
     return compile(file, bytes.toString('utf8')).run();
   }
@@ -106,7 +117,8 @@ export function recordCodeCaches(): void {
  */
 export function writeRecordedCodeCaches(only: (file: string) => boolean = () => true): string[] {
   const files = [...(recording ?? new Map<string, { bytes: Buffer; script: Script }>())].filter(([file]) => only(file));
-  for (const [file, { bytes, script }] of files) writeFileSync(codeCacheFile(file), Buffer.concat([cacheHeader(bytes.length), bytes, script.createCachedData()]));
+  for (const [file, { bytes, script }] of files)
+    writeFileSync(codeCacheFile(file), Buffer.concat([cacheHeader(bytes.length), bytes, script.createCachedData()]));
   recording = undefined;
   return files.map(([file]) => file);
 }

@@ -16,7 +16,15 @@
  * running it among all the others. Analyzers always run, whatever the selection.
  */
 import type { FindingSink } from './finding.ts';
-import { makeFinding, RuleCrashError, type EventRule, type ParsedEvent, type ReportInput, type RuleContext, type RuleMeta } from './rule.ts';
+import {
+  makeFinding,
+  RuleCrashError,
+  type EventRule,
+  type ParsedEvent,
+  type ReportInput,
+  type RuleContext,
+  type RuleMeta,
+} from './rule.ts';
 
 /**
  * A stateless cross-event rule: a verdict over the facts the analyzers computed for one event
@@ -36,12 +44,16 @@ export interface FactRule<F, S> extends RuleMeta {
 }
 
 /** Define a stream rule; keeps the literal type of `id` (so a protocol can derive its `RuleId` union). */
-export function defineStreamRule<F, S, const Id extends string>(rule: FactRule<F, S> & { id: Id }): FactRule<F, S> & { id: Id } {
+export function defineStreamRule<F, S, const Id extends string>(
+  rule: FactRule<F, S> & { id: Id },
+): FactRule<F, S> & { id: Id } {
   return rule;
 }
 
 /** Define a per-event rule; keeps the literal type of `id`. */
-export function defineEventRule<E extends ParsedEvent, const Id extends string>(rule: EventRule<E> & { id: Id }): EventRule<E> & { id: Id } {
+export function defineEventRule<E extends ParsedEvent, const Id extends string>(
+  rule: EventRule<E> & { id: Id },
+): EventRule<E> & { id: Id } {
   return rule;
 }
 
@@ -92,7 +104,12 @@ export function selectedSink(sink: FindingSink, selection: RuleSelection): Findi
  */
 export class Engine<E extends ParsedEvent, F, S> {
   private readonly eventRules: { rule: EventRule<E>; ctx: RuleContext }[];
-  private readonly streamRules: { rule: FactRule<F, S>; ctx: RuleContext; on: readonly string[] | undefined; bits: number }[];
+  private readonly streamRules: {
+    rule: FactRule<F, S>;
+    ctx: RuleContext;
+    on: readonly string[] | undefined;
+    bits: number;
+  }[];
   private current: E | undefined;
 
   constructor(
@@ -107,21 +124,29 @@ export class Engine<E extends ParsedEvent, F, S> {
   ) {
     // one context per rule for the whole run, bound to the current event (a closure per rule
     // per event showed in profiles)
-    const bind = (rule: RuleMeta): RuleContext => ({ report: (r: ReportInput) => sink(makeFinding(rule, r, this.current)) });
+    const bind = (rule: RuleMeta): RuleContext => ({
+      report: (r: ReportInput) => sink(makeFinding(rule, r, this.current)),
+    });
     this.eventRules = eventRules.filter((r) => isSelected(selection, r.id)).map((rule) => ({ rule, ctx: bind(rule) }));
     const factBits = model.presence ? model.factBits : undefined;
     const bitsOf = (rule: FactRule<F, S>): number => {
       let bits = 0;
       for (const name of rule.on ?? []) {
         const b = factBits?.[name];
-        if (factBits && b === undefined) throw new TypeError(`${rule.id}: \`on\` names ${JSON.stringify(name)}, which is not a fact of this protocol`);
+        if (factBits && b === undefined)
+          throw new TypeError(`${rule.id}: \`on\` names ${JSON.stringify(name)}, which is not a fact of this protocol`);
         bits |= b ?? 0;
       }
       return bits;
     };
     this.streamRules = streamRules
       .filter((r) => isSelected(selection, r.id) && (r.onEvent || r.onEnd))
-      .map((rule) => ({ rule, ctx: bind(rule), on: factBits ? undefined : rule.on, bits: factBits ? bitsOf(rule) : 0 }));
+      .map((rule) => ({
+        rule,
+        ctx: bind(rule),
+        on: factBits ? undefined : rule.on,
+        bits: factBits ? bitsOf(rule) : 0,
+      }));
   }
 
   /** The run's analyzers (read-only use: tests and diagnostics). */

@@ -19,7 +19,9 @@ export async function* readFileChunks(path: string, chunkBytes: number = FILE_CH
   try {
     for (;;) {
       const buf = Buffer.allocUnsafe(chunkBytes);
-      const n = await new Promise<number>((resolve, reject) => read(fd, buf, 0, chunkBytes, null, (e, bytes) => (e ? reject(e) : resolve(bytes))));
+      const n = await new Promise<number>((resolve, reject) =>
+        read(fd, buf, 0, chunkBytes, null, (e, bytes) => (e ? reject(e) : resolve(bytes))),
+      );
       if (n === 0) return;
       yield n === chunkBytes ? buf : buf.subarray(0, n);
     }

@@ -19,13 +19,21 @@ export interface GzipState {
   corrupt?: { reason: string; decompressedBytes: number; droppedBytes: number };
 }
 
-const toBuffer = (p: Uint8Array | string): Buffer => (typeof p === 'string' ? Buffer.from(p, 'utf8') : Buffer.isBuffer(p) ? p : Buffer.from(p.buffer, p.byteOffset, p.byteLength));
+const toBuffer = (p: Uint8Array | string): Buffer =>
+  typeof p === 'string'
+    ? Buffer.from(p, 'utf8')
+    : Buffer.isBuffer(p)
+      ? p
+      : Buffer.from(p.buffer, p.byteOffset, p.byteLength);
 
 /**
  * `input` as it is, or decompressed when its first bytes are the gzip magic. Errors of `input`
  * itself (I/O) are thrown as they are; zlib errors end the stream and are recorded in `state`.
  */
-export async function* gunzipIfCompressed(input: AsyncIterable<Uint8Array | string>, state: GzipState): AsyncGenerator<Uint8Array | string> {
+export async function* gunzipIfCompressed(
+  input: AsyncIterable<Uint8Array | string>,
+  state: GzipState,
+): AsyncGenerator<Uint8Array | string> {
   const it = input[Symbol.asyncIterator]();
   const head: Buffer[] = [];
   let headLen = 0;
@@ -90,7 +98,11 @@ export async function* gunzipIfCompressed(input: AsyncIterable<Uint8Array | stri
   } catch (e) {
     if (inputError) throw inputError.e;
     const dropped = tail?.length ?? 0;
-    state.corrupt = { reason: (e as Error).message || String(e), decompressedBytes: total - dropped, droppedBytes: dropped };
+    state.corrupt = {
+      reason: (e as Error).message || String(e),
+      decompressedBytes: total - dropped,
+      droppedBytes: dropped,
+    };
     return;
   }
   if (inputError) throw inputError.e;

@@ -99,7 +99,11 @@ function describeChar(text: string, i: number): string {
   if (c < 0x20 || c === 0x7f) return `control character ${codePointName(c)}`;
   const ch = String.fromCodePoint(c);
   // an invisible character is named, never printed (src/core/visible.ts)
-  return visible(ch) === ch ? `'${ch}'` : c === 0xfeff ? 'a byte order mark (U+FEFF)' : `invisible character ${codePointName(c)}`;
+  return visible(ch) === ch
+    ? `'${ch}'`
+    : c === 0xfeff
+      ? 'a byte order mark (U+FEFF)'
+      : `invisible character ${codePointName(c)}`;
 }
 
 /**
@@ -129,7 +133,7 @@ function scan(text: string, opts: ScanOptions, tree?: LocNode): ScanResult {
   if (target === '') res.targetIndex = skipWs(text, 0);
   // the target as escaped tokens, matched incrementally (comparing whole pointers per value
   // would cost O(depth) each: quadratic on deep input)
-  const targetTokens = target !== undefined && target.startsWith('/') ? target.slice(1).split('/') : undefined;
+  const targetTokens = target?.startsWith('/') ? target.slice(1).split('/') : undefined;
   let match = 0; // leading path tokens equal to targetTokens
   let lastNode: LocNode | undefined = tree; // node of the value being entered
   const n = text.length;
@@ -144,7 +148,13 @@ function scan(text: string, opts: ScanOptions, tree?: LocNode): ScanResult {
   };
   const pushToken = (token: string | number, index: number) => {
     path.push(token);
-    if (targetTokens && match === path.length - 1 && match < targetTokens.length && escapeToken(token) === targetTokens[match]) match++;
+    if (
+      targetTokens &&
+      match === path.length - 1 &&
+      match < targetTokens.length &&
+      escapeToken(token) === targetTokens[match]
+    )
+      match++;
     if (tree) {
       const parent = stack[stack.length - 1].node;
       if (!parent) lastNode = undefined;
@@ -155,7 +165,8 @@ function scan(text: string, opts: ScanOptions, tree?: LocNode): ScanResult {
         if (!lastNode) parent.c.set(k, (lastNode = { i: index }));
       }
     }
-    if (targetTokens && res.targetIndex === undefined && match === targetTokens.length && path.length === match) res.targetIndex = index;
+    if (targetTokens && res.targetIndex === undefined && match === targetTokens.length && path.length === match)
+      res.targetIndex = index;
   };
   const popToken = () => {
     path.pop();
@@ -180,7 +191,13 @@ function scan(text: string, opts: ScanOptions, tree?: LocNode): ScanResult {
         }
         const isObject = c === 0x7b;
         const start = i;
-        stack.push({ isObject, keys: isObject ? new Set() : null, count: 0, node: lastNode, ...(collect ? { copyOf, start } : {}) });
+        stack.push({
+          isObject,
+          keys: isObject ? new Set() : null,
+          count: 0,
+          node: lastNode,
+          ...(collect ? { copyOf, start } : {}),
+        });
         i++;
         const j = skipWs(text, i);
         if (text.charCodeAt(j) === (isObject ? 0x7d : 0x5d)) {
@@ -202,7 +219,8 @@ function scan(text: string, opts: ScanOptions, tree?: LocNode): ScanResult {
         if (end < 0) return fail(-end - 1, 'a digit');
         if (end - i >= 16) {
           const lit = text.slice(i, end);
-          if (/^-?\d{16,}$/.test(lit) && !Number.isSafeInteger(Number(lit))) res.bigIntegers.push({ pointer: pointerOf(path), text: lit, index: i });
+          if (/^-?\d{16,}$/.test(lit) && !Number.isSafeInteger(Number(lit)))
+            res.bigIntegers.push({ pointer: pointerOf(path), text: lit, index: i });
         }
       } else if (text.startsWith('true', i)) end = i + 4;
       else if (text.startsWith('false', i)) end = i + 5;
@@ -246,7 +264,8 @@ function scan(text: string, opts: ScanOptions, tree?: LocNode): ScanResult {
     const top = stack[stack.length - 1];
     pushToken(key, i);
     if (!top.keys!.has(key)) top.keys!.add(key);
-    else if (stack.length === 1 ? topListed++ < MAX_DUPLICATES_LISTED : nestedListed++ < MAX_DUPLICATES_LISTED) res.duplicates.push({ pointer: pointerOf(path), key, index: i });
+    else if (stack.length === 1 ? topListed++ < MAX_DUPLICATES_LISTED : nestedListed++ < MAX_DUPLICATES_LISTED)
+      res.duplicates.push({ pointer: pointerOf(path), key, index: i });
     else if (res.duplicatesOmitted++ === 0) res.firstOmitted = { pointer: pointerOf(path), key, index: i };
     i = skipWs(text, end);
     if (text.charCodeAt(i) !== 0x3a) return fail(i, "':'");
@@ -282,7 +301,16 @@ function scanString(text: string, start: number): number {
         i += 6;
         continue;
       }
-      if (e === 0x22 || e === 0x5c || e === 0x2f || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74) {
+      if (
+        e === 0x22 ||
+        e === 0x5c ||
+        e === 0x2f ||
+        e === 0x62 ||
+        e === 0x66 ||
+        e === 0x6e ||
+        e === 0x72 ||
+        e === 0x74
+      ) {
         i += 2;
         continue;
       }
@@ -382,15 +410,26 @@ export function parseJsonText(text: string, maxDepth: number = DEFAULT_MAX_DEPTH
   }
   walkMembers = 0;
   walkUnsafe = typeof value === 'number' && (value > MAX_SAFE || value < -MAX_SAFE);
-  const deep = value !== null && typeof value === 'object' && (maxDepth <= RECURSIVE_WALK_LIMIT ? walk(value, 1, maxDepth) : walkIterative(value, maxDepth));
+  const deep =
+    value !== null &&
+    typeof value === 'object' &&
+    (maxDepth <= RECURSIVE_WALK_LIMIT ? walk(value, 1, maxDepth) : walkIterative(value, maxDepth));
   if (deep) {
     const s = scanJson(text, { maxDepth });
     const d = s.depthExceeded ?? { pointer: '', index: 0, depth: maxDepth + 1 };
     return { ok: false, kind: 'max-depth', index: d.index, pointer: d.pointer, depth: d.depth };
   }
-  if (!walkUnsafe && memberNamesInText(text) === walkMembers) return { ok: true, value, duplicates: NO_DUPS, duplicatesOmitted: 0, bigIntegers: NO_BIGS };
+  if (!walkUnsafe && memberNamesInText(text) === walkMembers)
+    return { ok: true, value, duplicates: NO_DUPS, duplicatesOmitted: 0, bigIntegers: NO_BIGS };
   const s = scanJson(text, { maxDepth });
-  return { ok: true, value, duplicates: s.duplicates, duplicatesOmitted: s.duplicatesOmitted, firstOmitted: s.firstOmitted, bigIntegers: s.bigIntegers };
+  return {
+    ok: true,
+    value,
+    duplicates: s.duplicates,
+    duplicatesOmitted: s.duplicatesOmitted,
+    firstOmitted: s.firstOmitted,
+    bigIntegers: s.bigIntegers,
+  };
 }
 
 /**
@@ -476,7 +515,11 @@ let locTree: LocNode | undefined;
  * gives an empty map. The text was parsed under the run's depth limit already, so by default
  * no other limit applies here (the scan never recurses).
  */
-export function memberCopies(text: string, pointers: ReadonlySet<string>, maxDepth: number = Number.MAX_SAFE_INTEGER): Map<string, string[]> {
+export function memberCopies(
+  text: string,
+  pointers: ReadonlySet<string>,
+  maxDepth: number = Number.MAX_SAFE_INTEGER,
+): Map<string, string[]> {
   const res = scan(text, { maxDepth, copies: pointers });
   return res.error || res.depthExceeded ? new Map() : res.copies!;
 }
@@ -489,7 +532,11 @@ export function memberCopies(text: string, pointers: ReadonlySet<string>, maxDep
  * text only), so a line with thousands of findings is never scanned thousands of times.
  * Meant for text already parsed under the run's depth limit: by default no other applies.
  */
-export function locateIndex(text: string, pointer: string, maxDepth: number = Number.MAX_SAFE_INTEGER): number | undefined {
+export function locateIndex(
+  text: string,
+  pointer: string,
+  maxDepth: number = Number.MAX_SAFE_INTEGER,
+): number | undefined {
   if (text !== locText || maxDepth !== locDepth) {
     locText = text;
     locDepth = maxDepth;

@@ -52,29 +52,107 @@ const LIMITS = 'agent-conformance limits (README §Options of validate)';
  * ({@link FramingSpecs}, e.g. AHP's stdio binding in src/ahp/driver.ts).
  */
 export const JSONL_RULES = [
-  { id: 'jsonl/bom', severity: 'error', description: 'The input, or a later line of it (inputs concatenated), starts with a UTF-8 byte order mark.', spec: 'RFC 8259 §8.1; AEP-0003 §3.1' },
-  { id: 'jsonl/blank-line', severity: 'warning', description: 'A line is empty or holds only whitespace. A warning, an error under --strict: JSON Lines gives every line one JSON value, but a blank line carries no event and changes no verdict about the others, so it is noted rather than made to fail the input.', spec: 'AEP-0003 §3.1; JSON Lines' },
-  { id: 'jsonl/invalid-utf8', severity: 'error', description: 'A line holds bytes that are not valid UTF-8.', spec: 'RFC 8259 §8.1; AEP-0003 §3.1' },
-  { id: 'jsonl/line-too-long', severity: 'error', description: 'A line, or a single-document input (an AHP HTTP body or registration document), is longer than the configured cap (--max-line-bytes).', spec: LIMITS },
-  { id: 'jsonl/gzip-corrupt', severity: 'error', description: 'A gzip-compressed input (told by its magic bytes 1f 8b) is truncated or corrupt: the complete lines before the damage are checked, the rest cannot be read.', spec: 'RFC 1952 §2.2-§2.3' },
-  { id: 'jsonl/carriage-return', severity: 'error', description: 'A carriage return appears on a binding that forbids it.', spec: 'AHP base/transports/stdio §Framing' },
-  { id: 'jsonl/empty-input', severity: 'error', description: 'The input holds no event at all.', spec: 'AEP-0003 §3.1' },
-  { id: 'jsonl/no-final-newline', severity: 'info', description: 'The last line is not terminated by a newline (it is still checked).', spec: 'AEP-0003 §3.1' },
-  { id: 'jsonl/invalid-json', severity: 'error', description: 'A line is not valid JSON.', spec: 'RFC 8259; AEP-0003 §3.1' },
-  { id: 'jsonl/not-object', severity: 'error', description: 'A line is valid JSON but not a JSON object.', spec: 'AEP-0001 §5; AEP-0003 §3.1' },
-  { id: 'jsonl/max-depth', severity: 'error', description: 'A value nests arrays/objects deeper than the limit (--max-depth, default 256).', spec: LIMITS },
-  { id: 'json/duplicate-key', severity: 'error', description: 'An object has two members with the same name. An error: RFC 8259 §4 says only that names SHOULD be unique, but I-JSON (RFC 7493 §2.3) forbids duplicates, and we follow I-JSON because with a duplicate the verdict depends on which copy a reader keeps (JSON.parse keeps the last, other readers the first). AEP payload members are the one exception, compared copy by copy: aep/payload-duplicate-key (equal copies, a warning) and aep/payload-duplicate-conflict (an error).', spec: 'RFC 8259 §4' },
-  { id: 'json/duplicate-key-omitted', severity: 'info', description: 'A line repeats member names more often than are reported one by one; the rest are counted in this one finding.', spec: 'RFC 8259 §4; agent-conformance limits' },
+  {
+    id: 'jsonl/bom',
+    severity: 'error',
+    description: 'The input, or a later line of it (inputs concatenated), starts with a UTF-8 byte order mark.',
+    spec: 'RFC 8259 §8.1; AEP-0003 §3.1',
+  },
+  {
+    id: 'jsonl/blank-line',
+    severity: 'warning',
+    description:
+      'A line is empty or holds only whitespace. A warning, an error under --strict: JSON Lines gives every line one JSON value, but a blank line carries no event and changes no verdict about the others, so it is noted rather than made to fail the input.',
+    spec: 'AEP-0003 §3.1; JSON Lines',
+  },
+  {
+    id: 'jsonl/invalid-utf8',
+    severity: 'error',
+    description: 'A line holds bytes that are not valid UTF-8.',
+    spec: 'RFC 8259 §8.1; AEP-0003 §3.1',
+  },
+  {
+    id: 'jsonl/line-too-long',
+    severity: 'error',
+    description:
+      'A line, or a single-document input (an AHP HTTP body or registration document), is longer than the configured cap (--max-line-bytes).',
+    spec: LIMITS,
+  },
+  {
+    id: 'jsonl/gzip-corrupt',
+    severity: 'error',
+    description:
+      'A gzip-compressed input (told by its magic bytes 1f 8b) is truncated or corrupt: the complete lines before the damage are checked, the rest cannot be read.',
+    spec: 'RFC 1952 §2.2-§2.3',
+  },
+  {
+    id: 'jsonl/carriage-return',
+    severity: 'error',
+    description: 'A carriage return appears on a binding that forbids it.',
+    spec: 'AHP base/transports/stdio §Framing',
+  },
+  {
+    id: 'jsonl/empty-input',
+    severity: 'error',
+    description: 'The input holds no event at all.',
+    spec: 'AEP-0003 §3.1',
+  },
+  {
+    id: 'jsonl/no-final-newline',
+    severity: 'info',
+    description: 'The last line is not terminated by a newline (it is still checked).',
+    spec: 'AEP-0003 §3.1',
+  },
+  {
+    id: 'jsonl/invalid-json',
+    severity: 'error',
+    description: 'A line is not valid JSON.',
+    spec: 'RFC 8259; AEP-0003 §3.1',
+  },
+  {
+    id: 'jsonl/not-object',
+    severity: 'error',
+    description: 'A line is valid JSON but not a JSON object.',
+    spec: 'AEP-0001 §5; AEP-0003 §3.1',
+  },
+  {
+    id: 'jsonl/max-depth',
+    severity: 'error',
+    description: 'A value nests arrays/objects deeper than the limit (--max-depth, default 256).',
+    spec: LIMITS,
+  },
+  {
+    id: 'json/duplicate-key',
+    severity: 'error',
+    description:
+      'An object has two members with the same name. An error: RFC 8259 §4 says only that names SHOULD be unique, but I-JSON (RFC 7493 §2.3) forbids duplicates, and we follow I-JSON because with a duplicate the verdict depends on which copy a reader keeps (JSON.parse keeps the last, other readers the first). AEP payload members are the one exception, compared copy by copy: aep/payload-duplicate-key (equal copies, a warning) and aep/payload-duplicate-conflict (an error).',
+    spec: 'RFC 8259 §4',
+  },
+  {
+    id: 'json/duplicate-key-omitted',
+    severity: 'info',
+    description:
+      'A line repeats member names more often than are reported one by one; the rest are counted in this one finding.',
+    spec: 'RFC 8259 §4; agent-conformance limits',
+  },
 ] as const;
 
-const BOM_LATER_LINE = 'Line starts with a UTF-8 byte order mark (EF BB BF, U+FEFF): inputs concatenated? JSON text must not begin with one. The mark was skipped and the rest of the line checked.';
+const BOM_LATER_LINE =
+  'Line starts with a UTF-8 byte order mark (EF BB BF, U+FEFF): inputs concatenated? JSON text must not begin with one. The mark was skipped and the rest of the line checked.';
 
 /** A protocol's own citations of framing rules, by rule id (those not listed keep {@link JSONL_RULES}'). */
 export type FramingSpecs = Readonly<Partial<Record<JsonlRuleId, string>>>;
 
 /** {@link JSONL_RULES} with `specs` replacing their citations (a protocol's own binding). */
-export function framingRules(specs: FramingSpecs = {}): Array<{ id: JsonlRuleId; severity: (typeof JSONL_RULES)[number]['severity']; description: string; spec: string }> {
-  return JSONL_RULES.map((r) => ({ id: r.id, severity: r.severity, description: r.description, spec: specs[r.id] ?? r.spec }));
+export function framingRules(
+  specs: FramingSpecs = {},
+): Array<{ id: JsonlRuleId; severity: (typeof JSONL_RULES)[number]['severity']; description: string; spec: string }> {
+  return JSONL_RULES.map((r) => ({
+    id: r.id,
+    severity: r.severity,
+    description: r.description,
+    spec: specs[r.id] ?? r.spec,
+  }));
 }
 
 export type JsonlRuleId = (typeof JSONL_RULES)[number]['id'];
@@ -161,7 +239,14 @@ export async function readJsonl(
   let head: Buffer | null = null; // the first bytes, held until 3 are seen (a BOM may span chunks)
 
   /** `checked`: the bytes are already known to be valid UTF-8 (their chunk region was checked at once). */
-  const emitLine = (buf: Buffer, start: number, end: number, offset: number, terminated: boolean, checked = false): void => {
+  const emitLine = (
+    buf: Buffer,
+    start: number,
+    end: number,
+    offset: number,
+    terminated: boolean,
+    checked = false,
+  ): void => {
     lineNo++;
     let stop = end;
     if (!rejectCR && terminated && stop > start && buf[stop - 1] === 0x0d) stop--;
@@ -229,7 +314,9 @@ export async function readJsonl(
         framingFinding(
           'jsonl/blank-line',
           { source, line: lineNo, column: 1, byteOffset: offset },
-          text.length === 0 ? 'Blank line; JSONL has one JSON value on every line.' : 'Line holds only whitespace; JSONL has one JSON value on every line.',
+          text.length === 0
+            ? 'Blank line; JSONL has one JSON value on every line.'
+            : 'Line holds only whitespace; JSONL has one JSON value on every line.',
         ),
       );
       return;
@@ -240,14 +327,25 @@ export async function readJsonl(
 
   const checkBom = (chunk: Buffer): Buffer => {
     if (chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) {
-      sink(framingFinding('jsonl/bom', { source, line: 1, column: 1, byteOffset: 0 }, 'Input starts with a UTF-8 byte order mark (EF BB BF); JSON text must not begin with one. The mark was skipped and the rest of the line checked.'));
+      sink(
+        framingFinding(
+          'jsonl/bom',
+          { source, line: 1, column: 1, byteOffset: 0 },
+          'Input starts with a UTF-8 byte order mark (EF BB BF); JSON text must not begin with one. The mark was skipped and the rest of the line checked.',
+        ),
+      );
       return chunk.subarray(3);
     }
     return chunk;
   };
 
   for await (const piece of input) {
-    let chunk = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : Buffer.isBuffer(piece) ? piece : Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
+    let chunk =
+      typeof piece === 'string'
+        ? Buffer.from(piece, 'utf8')
+        : Buffer.isBuffer(piece)
+          ? piece
+          : Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
     let base = total; // offset of chunk[0]
     total += chunk.length;
     if (chunk.length === 0) continue;
@@ -342,9 +440,21 @@ export async function readJsonl(
     const whole = Buffer.concat(carry);
     emitLine(whole, 0, whole.length, carryOffset, false);
     const last = lineNo;
-    sink(framingFinding('jsonl/no-final-newline', { source, line: last, byteOffset: total }, 'The last line has no terminating newline; it was checked as it is.'));
+    sink(
+      framingFinding(
+        'jsonl/no-final-newline',
+        { source, line: last, byteOffset: total },
+        'The last line has no terminating newline; it was checked as it is.',
+      ),
+    );
   } else if (skipping) {
-    sink(framingFinding('jsonl/no-final-newline', { source, line: lineNo, byteOffset: total }, 'The last line has no terminating newline.'));
+    sink(
+      framingFinding(
+        'jsonl/no-final-newline',
+        { source, line: lineNo, byteOffset: total },
+        'The last line has no terminating newline.',
+      ),
+    );
   }
   // input of a BOM alone: that is line 1 (the BOM finding names it)
   if (lineNo === 0 && total > 0) lineNo = 1;
@@ -353,7 +463,9 @@ export async function readJsonl(
       framingFinding(
         'jsonl/empty-input',
         { source, line: lineNo > 0 ? 1 : undefined, byteOffset: 0 },
-        total === 0 ? 'Input is empty: there is no event to check.' : 'Input holds no event: every line was blank or unreadable.',
+        total === 0
+          ? 'Input is empty: there is no event to check.'
+          : 'Input holds no event: every line was blank or unreadable.',
       ),
     );
   }

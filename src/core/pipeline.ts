@@ -55,7 +55,12 @@ export interface ProtocolChecker {
  * event (the protocol decides their severity). Returns `undefined` when nothing is left to check.
  * With `acceptArrays` an array is returned too (as `value`, for a bridge decoder).
  */
-export function parseLine(line: JsonlLine, sink: FindingSink, maxDepth: number = DEFAULT_MAX_DEPTH, acceptArrays = false): ParsedEvent | undefined {
+export function parseLine(
+  line: JsonlLine,
+  sink: FindingSink,
+  maxDepth: number = DEFAULT_MAX_DEPTH,
+  acceptArrays = false,
+): ParsedEvent | undefined {
   const out = parseJsonText(line.text, maxDepth);
   if (!out.ok) {
     const column = out.index + 1;
@@ -102,7 +107,13 @@ export function parseLine(line: JsonlLine, sink: FindingSink, maxDepth: number =
     sink(
       framingFinding(
         'json/duplicate-key-omitted',
-        { source: line.source, line: line.line, column: d.index + 1, byteOffset: line.byteOffset + Buffer.byteLength(line.text.slice(0, d.index), 'utf8'), pointer: d.pointer },
+        {
+          source: line.source,
+          line: line.line,
+          column: d.index + 1,
+          byteOffset: line.byteOffset + Buffer.byteLength(line.text.slice(0, d.index), 'utf8'),
+          pointer: d.pointer,
+        },
         `The line repeats member names ${out.duplicates.length + out.duplicatesOmitted} times; ${out.duplicatesOmitted} repeats from here on are counted here and not reported one by one.`,
         { data: { omitted: out.duplicatesOmitted } },
       ),
@@ -204,4 +215,3 @@ export class InputError extends Error {
     super(`cannot read ${source}: ${cause instanceof Error ? cause.message : String(cause)}`);
   }
 }
-

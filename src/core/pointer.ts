@@ -41,7 +41,7 @@ export function getAt(value: unknown, pointer: string): unknown {
       if (!/^(0|[1-9][0-9]*)$/.test(tok)) return undefined;
       cur = cur[Number(tok)];
     } else if (cur !== null && typeof cur === 'object') {
-      if (!Object.prototype.hasOwnProperty.call(cur, tok)) return undefined;
+      if (!Object.hasOwn(cur, tok)) return undefined;
       cur = (cur as Record<string, unknown>)[tok];
     } else return undefined;
   }

@@ -95,7 +95,12 @@ export interface ProtocolDefinition {
    * The sentence to add to the parse finding of `text` read with `framing` when another binding
    * of the protocol would read it (which `--binding` to use), else `undefined`.
    */
-  bindingHint?(text: string, source: string, framing: 'jsonl' | 'document', options: ProtocolOptions): string | undefined;
+  bindingHint?(
+    text: string,
+    source: string,
+    framing: 'jsonl' | 'document',
+    options: ProtocolOptions,
+  ): string | undefined;
   /** Options a fixture case gets from its file name (AEP: `*.ce.jsonl` is read `--from cloudevents`, `*.otlp.jsonl` `--from otlp`). */
   caseOptions?(name: string): ProtocolOptions;
   /** True when a line may hold a JSON array (a CloudEvents batch): it then reaches the checker. */
@@ -140,8 +145,12 @@ export function unknownRuleId(def: ProtocolDefinition, ids: readonly string[] | 
 }
 
 /** The rule selection of `ids` (`undefined`: every rule). @throws TypeError for an id `def` has no rule for */
-export function ruleSelection(def: ProtocolDefinition, ids: readonly string[] | undefined): ReadonlySet<string> | undefined {
+export function ruleSelection(
+  def: ProtocolDefinition,
+  ids: readonly string[] | undefined,
+): ReadonlySet<string> | undefined {
   const unknown = unknownRuleId(def, ids);
-  if (unknown !== undefined) throw new TypeError(`unknown ${def.name} rule "${unknown}" (rules('${def.name}') lists them all)`);
+  if (unknown !== undefined)
+    throw new TypeError(`unknown ${def.name} rule "${unknown}" (rules('${def.name}') lists them all)`);
   return ids?.length ? new Set(ids) : undefined;
 }

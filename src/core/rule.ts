@@ -67,7 +67,8 @@ export interface EventRule<E extends ParsedEvent = ParsedEvent> extends RuleMeta
 export const RULE_ERROR = {
   id: 'internal/rule-error',
   severity: 'error',
-  description: 'A rule or analyzer of agent-conformance threw on this event (a bug in the checker): its verdict here is missing, the rest of the input is still checked, and the run exits 2.',
+  description:
+    'A rule or analyzer of agent-conformance threw on this event (a bug in the checker): its verdict here is missing, the rest of the input is still checked, and the run exits 2.',
   spec: 'agent-conformance README §Exit codes',
 } as const satisfies RuleMeta;
 
@@ -149,7 +150,7 @@ export function makeFinding(rule: RuleMeta, r: ReportInput, event?: ParsedEvent)
     spec: rule.spec,
     ...loc,
   };
-  if (r.related && r.related.length) f.related = r.related;
+  if (r.related?.length) f.related = r.related;
   if (r.data) f.data = r.data;
   return f;
 }

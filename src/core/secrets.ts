@@ -114,7 +114,13 @@ const hasLetterOnly = /^[A-Za-z]+$/;
 // a capital after the first letter, as in a random mixed-case string, never in a prose word
 const innerCapital = /^.[^A-Z]*[A-Z]/;
 
-function pushAll(re: RegExp, text: string, cls: DetectorClass, out: SecretMatch[], group?: (m: RegExpExecArray) => [number, number] | undefined): void {
+function pushAll(
+  re: RegExp,
+  text: string,
+  cls: DetectorClass,
+  out: SecretMatch[],
+  group?: (m: RegExpExecArray) => [number, number] | undefined,
+): void {
   re.lastIndex = 0;
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
     if (m[0].length === 0) {

@@ -14,7 +14,8 @@ export function serializeEvent(value: unknown, bigIntegers: readonly BigIntegerL
     if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
     if (Array.isArray(v)) return '[' + v.map((x, i) => ser(x, childPointer(p, i))).join(',') + ']';
     const parts: string[] = [];
-    for (const [k, x] of Object.entries(v)) if (x !== undefined) parts.push(JSON.stringify(k) + ':' + ser(x, childPointer(p, k)));
+    for (const [k, x] of Object.entries(v))
+      if (x !== undefined) parts.push(JSON.stringify(k) + ':' + ser(x, childPointer(p, k)));
     return '{' + parts.join(',') + '}';
   };
   return ser(value, '');

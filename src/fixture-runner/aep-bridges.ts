@@ -64,12 +64,19 @@ export function runCeRoundtrip(ctx: RunContext): void {
   if (existsSync(pinPath)) {
     const file = ctx.display(pinPath);
     const g = golden(ctx);
-    const pins = readFileSync(pinPath, 'utf8').split('\n').filter((l) => l.trim() !== '');
+    const pins = readFileSync(pinPath, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '');
     pins.forEach((text, i) => {
       const base = { group: 'ce-roundtrip', file, line: i + 1 };
       const e = g?.[i];
       if (!e) {
-        ctx.emit({ ...base, id: `ce-roundtrip/forward ${i + 1}`, status: 'error', detail: `No golden line ${i + 1} (golden/golden.jsonl) to convert.` });
+        ctx.emit({
+          ...base,
+          id: `ce-roundtrip/forward ${i + 1}`,
+          status: 'error',
+          detail: `No golden line ${i + 1} (golden/golden.jsonl) to convert.`,
+        });
         return;
       }
       const pin = JSON.parse(text) as unknown;
@@ -81,12 +88,29 @@ export function runCeRoundtrip(ctx: RunContext): void {
         id: `ce-roundtrip/forward ${i + 1}`,
         status: fwdOk ? 'pass' : 'fail',
         expected: 'the pinned CloudEvent, valid',
-        actual: fwdOk ? 'equal, valid' : issues.length ? `${issues.map((x) => x.ruleId).join(', ')} on the pin` : 'different',
-        ...(fwdOk ? {} : { detail: issues.length ? `The pin fails our CloudEvents checks: ${issues.map((x) => `${x.ruleId} at ${x.pointer}: ${x.message}`).join('; ')}` : `toCloudEvent(golden line ${i + 1}) = ${brief(got)}; the pin is ${brief(pin)}.` }),
+        actual: fwdOk
+          ? 'equal, valid'
+          : issues.length
+            ? `${issues.map((x) => x.ruleId).join(', ')} on the pin`
+            : 'different',
+        ...(fwdOk
+          ? {}
+          : {
+              detail: issues.length
+                ? `The pin fails our CloudEvents checks: ${issues.map((x) => `${x.ruleId} at ${x.pointer}: ${x.message}`).join('; ')}`
+                : `toCloudEvent(golden line ${i + 1}) = ${brief(got)}; the pin is ${brief(pin)}.`,
+            }),
       });
       const back = fromCloudEvent(got).event;
       const rtOk = isDeepStrictEqual(back, e);
-      ctx.emit({ ...base, id: `ce-roundtrip/roundtrip ${i + 1}`, status: rtOk ? 'pass' : 'fail', expected: 'the golden event', actual: rtOk ? 'identical (modulo member order)' : 'different', ...(rtOk ? {} : { detail: `fromCloudEvent(toCloudEvent(golden line ${i + 1})) = ${brief(back)}.` }) });
+      ctx.emit({
+        ...base,
+        id: `ce-roundtrip/roundtrip ${i + 1}`,
+        status: rtOk ? 'pass' : 'fail',
+        expected: 'the golden event',
+        actual: rtOk ? 'identical (modulo member order)' : 'different',
+        ...(rtOk ? {} : { detail: `fromCloudEvent(toCloudEvent(golden line ${i + 1})) = ${brief(back)}.` }),
+      });
     });
   }
   const inPath = join(dir, 'inbound-cases.json');
@@ -98,12 +122,24 @@ export function runCeRoundtrip(ctx: RunContext): void {
     doc.cases.forEach((c: Obj, i) => {
       const name = typeof c.name === 'string' ? c.name : `case ${i + 1}`;
       const line = lineOf(text, name);
-      const base = { id: `ce-roundtrip/inbound/${name}`, group: 'ce-roundtrip', file, ...(line ? { line } : {}), expected: 'the expected AEP envelope' };
-      if (!isObj(c.ce) || !isObj(c.expected)) return ctx.emit({ ...base, status: 'error', detail: 'A case needs a "ce" object and an "expected" object.' });
+      const base = {
+        id: `ce-roundtrip/inbound/${name}`,
+        group: 'ce-roundtrip',
+        file,
+        ...(line ? { line } : {}),
+        expected: 'the expected AEP envelope',
+      };
+      if (!isObj(c.ce) || !isObj(c.expected))
+        return ctx.emit({ ...base, status: 'error', detail: 'A case needs a "ce" object and an "expected" object.' });
       const got = fromCloudEvent(c.ce).event;
       const valid = envelopeValidator()(c.expected);
       const ok = isDeepStrictEqual(got, c.expected) && valid;
-      ctx.emit({ ...base, status: ok ? 'pass' : 'fail', actual: ok ? 'equal' : valid ? 'different' : 'the expected envelope fails the envelope schema', ...(ok ? {} : { detail: `fromCloudEvent gave ${brief(got)}.` }) });
+      ctx.emit({
+        ...base,
+        status: ok ? 'pass' : 'fail',
+        actual: ok ? 'equal' : valid ? 'different' : 'the expected envelope fails the envelope schema',
+        ...(ok ? {} : { detail: `fromCloudEvent gave ${brief(got)}.` }),
+      });
     });
   }
 }
@@ -116,11 +152,12 @@ export function otlpDataModel(resource: Obj, rec: Obj): Obj {
     if ('boolValue' in v) return v.boolValue;
     if ('intValue' in v) return Number(v.intValue);
     if ('doubleValue' in v) return v.doubleValue;
-    if ('arrayValue' in v) return ((v.arrayValue as Obj).values as unknown[] ?? []).map(anyJson);
+    if ('arrayValue' in v) return (((v.arrayValue as Obj).values as unknown[]) ?? []).map(anyJson);
     if ('kvlistValue' in v) return kv((v.kvlistValue as Obj).values);
     return null;
   };
-  const kv = (list: unknown): Obj => Object.fromEntries((Array.isArray(list) ? list : []).map((x: Obj) => [x.key, anyJson(x.value)]));
+  const kv = (list: unknown): Obj =>
+    Object.fromEntries((Array.isArray(list) ? list : []).map((x: Obj) => [x.key, anyJson(x.value)]));
   const out: Obj = {};
   if (rec.timeUnixNano !== undefined) out.time_unix_nano = Number(BigInt(rec.timeUnixNano as string));
   if (rec.eventName !== undefined) out.event_name = rec.eventName;
@@ -151,11 +188,18 @@ export function runOtlp(ctx: RunContext): void {
       ctx.emit({ ...base, status: 'error', detail: `No golden event at index ${k}.` });
       continue;
     }
-    const req = toOtlp([e]).request as { resourceLogs: Array<{ resource: Obj; scopeLogs: Array<{ logRecords: Obj[] }> }> };
+    const req = toOtlp([e]).request as {
+      resourceLogs: Array<{ resource: Obj; scopeLogs: Array<{ logRecords: Obj[] }> }>;
+    };
     const rl = req.resourceLogs[0]!;
     const got = otlpDataModel(rl.resource, rl.scopeLogs[0]!.logRecords[0]!);
     const ok = isDeepStrictEqual(got, want);
-    ctx.emit({ ...base, status: ok ? 'pass' : 'fail', actual: ok ? 'equal' : 'different', ...(ok ? {} : { detail: `toOtlp(golden ${k}) reads back as ${brief(got)}.` }) });
+    ctx.emit({
+      ...base,
+      status: ok ? 'pass' : 'fail',
+      actual: ok ? 'equal' : 'different',
+      ...(ok ? {} : { detail: `toOtlp(golden ${k}) reads back as ${brief(got)}.` }),
+    });
   }
 }
 
@@ -174,11 +218,20 @@ export function ocsfClassProblems(rec: Obj, classes: Readonly<Record<string, Ocs
   if (!c) return [`class_uid ${String(rec.class_uid)} is not in the pinned subset`];
   const out: string[] = [];
   const attrs = new Set(c.attributes ?? []);
-  for (const k of Object.keys(rec)) if (!attrs.has(k)) out.push(`${k} is not an attribute of class ${String(rec.class_uid)}`);
-  if (c.category_uid !== undefined && rec.category_uid !== c.category_uid) out.push('category_uid is not the class category');
-  if (rec.type_uid !== (rec.class_uid as number) * 100 + (rec.activity_id as number)) out.push('type_uid is not class_uid * 100 + activity_id');
-  for (const [field, set] of [['activity_id', c.activity], ['severity_id', c.severity], ['status_id', c.status], ['disposition_id', c.disposition]] as const) {
-    if (rec[field] !== undefined && !(set && String(rec[field]) in set)) out.push(`${field} ${String(rec[field])} is not in the class enum`);
+  for (const k of Object.keys(rec))
+    if (!attrs.has(k)) out.push(`${k} is not an attribute of class ${String(rec.class_uid)}`);
+  if (c.category_uid !== undefined && rec.category_uid !== c.category_uid)
+    out.push('category_uid is not the class category');
+  if (rec.type_uid !== (rec.class_uid as number) * 100 + (rec.activity_id as number))
+    out.push('type_uid is not class_uid * 100 + activity_id');
+  for (const [field, set] of [
+    ['activity_id', c.activity],
+    ['severity_id', c.severity],
+    ['status_id', c.status],
+    ['disposition_id', c.disposition],
+  ] as const) {
+    if (rec[field] !== undefined && !(set && String(rec[field]) in set))
+      out.push(`${field} ${String(rec[field])} is not in the class enum`);
   }
   return out;
 }
@@ -191,20 +244,36 @@ export function runOcsf(ctx: RunContext): void {
   const pins = readJson(ctx, path);
   if (!isObj(pins)) throw new FixtureError(`${file}: expected {"<golden index>": record, ...}`);
   const classesPath = join(ctx.dir, 'ocsf', 'ocsf-classes.json');
-  const classes = existsSync(classesPath) ? ((readJson(ctx, classesPath) as { classes?: Record<string, OcsfClass> }).classes ?? {}) : undefined;
+  const classes = existsSync(classesPath)
+    ? ((readJson(ctx, classesPath) as { classes?: Record<string, OcsfClass> }).classes ?? {})
+    : undefined;
   const g = golden(ctx);
   for (const [k, want] of Object.entries(pins)) {
     if (k.startsWith('$')) continue;
-    const base = { id: `ocsf/golden ${k}`, group: 'ocsf', file, expected: classes ? 'the pinned record, within the class subset' : 'the pinned record' };
+    const base = {
+      id: `ocsf/golden ${k}`,
+      group: 'ocsf',
+      file,
+      expected: classes ? 'the pinned record, within the class subset' : 'the pinned record',
+    };
     const e = g?.[Number(k)];
     if (!e || !isObj(want)) {
-      ctx.emit({ ...base, status: 'error', detail: e ? 'The pinned record is not an object.' : `No golden event at index ${k}.` });
+      ctx.emit({
+        ...base,
+        status: 'error',
+        detail: e ? 'The pinned record is not an object.' : `No golden event at index ${k}.`,
+      });
       continue;
     }
     const got = toOcsf(e).record;
     const problems = got && classes ? ocsfClassProblems(got, classes) : [];
     const ok = isDeepStrictEqual(got, want) && problems.length === 0;
-    ctx.emit({ ...base, status: ok ? 'pass' : 'fail', actual: ok ? 'equal' : got ? (problems.length ? problems.join('; ') : 'different') : 'no record', ...(ok ? {} : { detail: `toOcsf(golden ${k}) = ${brief(got)}.` }) });
+    ctx.emit({
+      ...base,
+      status: ok ? 'pass' : 'fail',
+      actual: ok ? 'equal' : got ? (problems.length ? problems.join('; ') : 'different') : 'no record',
+      ...(ok ? {} : { detail: `toOcsf(golden ${k}) = ${brief(got)}.` }),
+    });
   }
 }
 
@@ -215,8 +284,12 @@ export function runAttrMatch(ctx: RunContext): void {
   const file = ctx.display(path);
   const text = readFileSync(path, 'utf8');
   const doc = readJson(ctx, path) as { match?: unknown; invalid?: unknown };
-  if (!Array.isArray(doc.match) && !Array.isArray(doc.invalid)) throw new FixtureError(`${file}: expected {"match": [...], "invalid": [...]}`);
-  for (const [kind, list] of [['match', doc.match], ['invalid', doc.invalid]] as const) {
+  if (!Array.isArray(doc.match) && !Array.isArray(doc.invalid))
+    throw new FixtureError(`${file}: expected {"match": [...], "invalid": [...]}`);
+  for (const [kind, list] of [
+    ['match', doc.match],
+    ['invalid', doc.invalid],
+  ] as const) {
     (Array.isArray(list) ? list : []).forEach((c: Obj, i) => {
       const name = typeof c.name === 'string' ? c.name : `${kind} case ${i + 1}`;
       const line = lineOf(text, name);
@@ -229,15 +302,36 @@ export function runAttrMatch(ctx: RunContext): void {
         reason = (e as Error).message;
       }
       if (kind === 'invalid') {
-        ctx.emit({ ...base, expected: 'refused (invalid-filter)', status: reason ? 'pass' : 'fail', actual: reason ?? 'accepted', ...(reason ? {} : { detail: 'The filter was accepted; AEP-0003 §6.2 rule 1 / §6.5 refuse it (fail closed).' }) });
+        ctx.emit({
+          ...base,
+          expected: 'refused (invalid-filter)',
+          status: reason ? 'pass' : 'fail',
+          actual: reason ?? 'accepted',
+          ...(reason
+            ? {}
+            : { detail: 'The filter was accepted; AEP-0003 §6.2 rule 1 / §6.5 refuse it (fail closed).' }),
+        });
         return;
       }
       if (!filter || !isObj(c.event) || typeof c.match !== 'boolean') {
-        ctx.emit({ ...base, expected: `match ${String(c.match)}`, status: reason ? 'fail' : 'error', actual: reason ?? '', detail: reason ? `The filter was refused: ${reason}.` : 'A match case needs an "event" object and a boolean "match".' });
+        ctx.emit({
+          ...base,
+          expected: `match ${String(c.match)}`,
+          status: reason ? 'fail' : 'error',
+          actual: reason ?? '',
+          detail: reason
+            ? `The filter was refused: ${reason}.`
+            : 'A match case needs an "event" object and a boolean "match".',
+        });
         return;
       }
       const got = matches(filter, c.event);
-      ctx.emit({ ...base, expected: `match ${c.match}`, status: got === c.match ? 'pass' : 'fail', actual: `match ${got}` });
+      ctx.emit({
+        ...base,
+        expected: `match ${c.match}`,
+        status: got === c.match ? 'pass' : 'fail',
+        actual: `match ${got}`,
+      });
     });
   }
 }

@@ -71,7 +71,7 @@ function isObject(v: unknown): v is JsonObject {
 }
 
 function has(o: object, key: string): boolean {
-  return Object.prototype.hasOwnProperty.call(o, key);
+  return Object.hasOwn(o, key);
 }
 
 /** Own-property lookup that throws an {@link ExtractionError} naming `path` when absent. */

@@ -62,5 +62,7 @@ export function mismatchData(expected: string, actual: Uint8Array): Record<strin
 
 /** True when `committed` holds exactly the bytes of `expected` (UTF-8). */
 export function sameBytes(expected: string, committed: Uint8Array): boolean {
-  return Buffer.from(expected, 'utf8').equals(Buffer.from(committed.buffer, committed.byteOffset, committed.byteLength));
+  return Buffer.from(expected, 'utf8').equals(
+    Buffer.from(committed.buffer, committed.byteOffset, committed.byteLength),
+  );
 }

@@ -40,9 +40,7 @@ const PinSourceSchema = z.object({ url: z.string().min(1), sha256: Sha256 }).pas
 /** zod schema of the pin file (sources are checked entry by entry, see {@link parsePin}). */
 const PinFileSchema = z
   .object({
-    version: z
-      .string()
-      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'expected a plain version tag such as 2025-11-25'),
+    version: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'expected a plain version tag such as 2025-11-25'),
     sources: z.record(z.unknown()),
   })
   .passthrough();
@@ -86,7 +84,10 @@ function isPlainFileName(name: string): boolean {
 
 function decodeSegments(pathname: string): string[] | undefined {
   try {
-    return pathname.split('/').slice(1).map((s) => decodeURIComponent(s));
+    return pathname
+      .split('/')
+      .slice(1)
+      .map((s) => decodeURIComponent(s));
   } catch {
     return undefined;
   }
@@ -153,7 +154,8 @@ export function baseUrlProblem(baseUrl: string): string | undefined {
     return 'is not a URL';
   }
   if (u.protocol === 'http:') {
-    if (!isLoopbackHost(u.hostname)) return 'uses http: on a host that is not loopback (http is allowed only for 127.0.0.0/8, [::1] and localhost)';
+    if (!isLoopbackHost(u.hostname))
+      return 'uses http: on a host that is not loopback (http is allowed only for 127.0.0.0/8, [::1] and localhost)';
   } else if (u.protocol !== 'https:') {
     return `uses ${u.protocol}; only https: (or http: on loopback) is allowed`;
   }
@@ -213,7 +215,9 @@ function parsePin(text: string, pinPath: string): LoadedPin {
   }
   const top = PinFileSchema.safeParse(json);
   if (!top.success) {
-    findings.push(pinFinding('pin/invalid-pin', pinPath, `pin.json does not have the pin shape: ${zodSummary(top.error)}.`));
+    findings.push(
+      pinFinding('pin/invalid-pin', pinPath, `pin.json does not have the pin shape: ${zodSummary(top.error)}.`),
+    );
     return { findings, pinPath };
   }
   const raw = json as Record<string, unknown>;
@@ -226,28 +230,41 @@ function parsePin(text: string, pinPath: string): LoadedPin {
     if (!entry.success) {
       shapeOk = false;
       findings.push(
-        pinFinding('pin/invalid-pin', pinPath, `pin.json source ${JSON.stringify(name)} is invalid: ${zodSummary(entry.error)}.`),
+        pinFinding(
+          'pin/invalid-pin',
+          pinPath,
+          `pin.json source ${JSON.stringify(name)} is invalid: ${zodSummary(entry.error)}.`,
+        ),
       );
       continue;
     }
     if (!isPlainFileName(name)) {
       findings.push(
-        pinFinding('pin/unsafe-source-name', pinPath, `Source name ${JSON.stringify(name)} is not a plain file name; it is ignored.`, {
-          data: { name },
-        }),
+        pinFinding(
+          'pin/unsafe-source-name',
+          pinPath,
+          `Source name ${JSON.stringify(name)} is not a plain file name; it is ignored.`,
+          {
+            data: { name },
+          },
+        ),
       );
       continue;
     }
     const problem = urlProblem(entry.data.url, name, version);
     if (problem) {
       findings.push(
-        pinFinding('pin/unpinned-url', pinPath, `The URL of source ${name} ${problem}.`, { data: { name, url: entry.data.url } }),
+        pinFinding('pin/unpinned-url', pinPath, `The URL of source ${name} ${problem}.`, {
+          data: { name, url: entry.data.url },
+        }),
       );
     }
     sources.push({ name, url: entry.data.url, sha256: entry.data.sha256 });
   }
-  if (!Object.prototype.hasOwnProperty.call(rawSources, EXTRACTION_SOURCE)) {
-    findings.push(pinFinding('pin/invalid-pin', pinPath, `pin.json has no "${EXTRACTION_SOURCE}" source to extract from.`));
+  if (!Object.hasOwn(rawSources, EXTRACTION_SOURCE)) {
+    findings.push(
+      pinFinding('pin/invalid-pin', pinPath, `pin.json has no "${EXTRACTION_SOURCE}" source to extract from.`),
+    );
     return { findings, pinPath };
   }
   if (!shapeOk) return { findings, pinPath };

@@ -42,7 +42,15 @@ export const DEFAULT_MAX_BYTES = 8 * 1024 * 1024;
 /** Default timeout for one download including redirects and body: 30 000 ms. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
 /** System error codes of a host that cannot be resolved or reached (no network, no route, refused). */
-const NETWORK_CODES: ReadonlySet<string> = new Set(['ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED', 'ENETUNREACH', 'EHOSTUNREACH', 'ENETDOWN', 'ECONNRESET']);
+const NETWORK_CODES: ReadonlySet<string> = new Set([
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ECONNREFUSED',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'ENETDOWN',
+  'ECONNRESET',
+]);
 
 /** Redirects followed per download (same origin only). */
 const MAX_REDIRECTS = 5;
@@ -96,7 +104,8 @@ type Download = { ok: true; bytes: Buffer } | { ok: false; finding: Finding };
 function checkOptions(opts: RefreshOptions): { timeoutMs: number; maxBytes: number } {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new PinUsageError(`timeoutMs must be a positive number of milliseconds`);
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
+    throw new PinUsageError(`timeoutMs must be a positive number of milliseconds`);
   if (!Number.isSafeInteger(maxBytes) || maxBytes <= 0) throw new PinUsageError(`maxBytes must be a positive integer`);
   if (opts.baseUrl !== undefined) {
     const problem = baseUrlProblem(opts.baseUrl);
@@ -119,14 +128,21 @@ async function download(
   source: string,
   limits: { timeoutMs: number; maxBytes: number; allowLoopbackHttp: boolean; mirror?: boolean },
 ): Promise<Download> {
-  const fail = (id: 'pin/fetch-failed' | 'pin/redirect-refused' | 'pin/response-too-large', message: string, data: Record<string, unknown> = {}): Download => ({
+  const fail = (
+    id: 'pin/fetch-failed' | 'pin/redirect-refused' | 'pin/response-too-large',
+    message: string,
+    data: Record<string, unknown> = {},
+  ): Download => ({
     ok: false,
     finding: pinFinding(id, source, message, { data: { url, ...data } }),
   });
   const signal = AbortSignal.timeout(limits.timeoutMs);
   let current = new URL(url);
   if (!schemeAllowed(current, limits.allowLoopbackHttp)) {
-    return fail('pin/fetch-failed', `Refused to download ${url}: only https (or http on loopback with --base-url) is allowed.`);
+    return fail(
+      'pin/fetch-failed',
+      `Refused to download ${url}: only https (or http on loopback with --base-url) is allowed.`,
+    );
   }
   try {
     for (let hop = 0; ; hop++) {
@@ -137,11 +153,16 @@ async function download(
         if (!location) return fail('pin/fetch-failed', `${current.href} answered ${res.status} without a Location.`);
         const next = new URL(location, current);
         if (next.protocol !== current.protocol || next.host !== current.host) {
-          return fail('pin/redirect-refused', `Refused a redirect from ${current.host} to another origin (${next.protocol}//${next.host}).`, {
-            location: next.href,
-          });
+          return fail(
+            'pin/redirect-refused',
+            `Refused a redirect from ${current.host} to another origin (${next.protocol}//${next.host}).`,
+            {
+              location: next.href,
+            },
+          );
         }
-        if (hop + 1 > MAX_REDIRECTS) return fail('pin/redirect-refused', `Refused more than ${MAX_REDIRECTS} redirects.`);
+        if (hop + 1 > MAX_REDIRECTS)
+          return fail('pin/redirect-refused', `Refused more than ${MAX_REDIRECTS} redirects.`);
         current = next;
         continue;
       }
@@ -152,9 +173,13 @@ async function download(
       const declared = Number(res.headers.get('content-length') ?? NaN);
       if (Number.isFinite(declared) && declared > limits.maxBytes) {
         await res.body?.cancel();
-        return fail('pin/response-too-large', `${current.href} declares ${declared} bytes, over the cap of ${limits.maxBytes}.`, {
-          maxBytes: limits.maxBytes,
-        });
+        return fail(
+          'pin/response-too-large',
+          `${current.href} declares ${declared} bytes, over the cap of ${limits.maxBytes}.`,
+          {
+            maxBytes: limits.maxBytes,
+          },
+        );
       }
       const chunks: Buffer[] = [];
       let total = 0;
@@ -166,9 +191,13 @@ async function download(
           total += value.byteLength;
           if (total > limits.maxBytes) {
             await reader.cancel();
-            return fail('pin/response-too-large', `${current.href} sent more than the cap of ${limits.maxBytes} bytes.`, {
-              maxBytes: limits.maxBytes,
-            });
+            return fail(
+              'pin/response-too-large',
+              `${current.href} sent more than the cap of ${limits.maxBytes} bytes.`,
+              {
+                maxBytes: limits.maxBytes,
+              },
+            );
           }
           chunks.push(Buffer.from(value));
         }
@@ -184,15 +213,26 @@ async function download(
     const detail = code ?? err.cause?.message ?? err.message;
     // no route to the host: say what refresh needs instead of a bare resolver code
     const unreachable = code !== undefined && NETWORK_CODES.has(code);
-    const hint = unreachable ? (limits.allowLoopbackHttp || limits.mirror ? `: the mirror given with --base-url cannot be reached` : `: refresh downloads the pinned URLs, so it needs the network (or --base-url with a mirror of the pinned files)`) : '';
-    return fail('pin/fetch-failed', `Downloading ${current.href} failed (${detail})${hint}.`, unreachable ? { code } : {});
+    const hint = unreachable
+      ? limits.allowLoopbackHttp || limits.mirror
+        ? `: the mirror given with --base-url cannot be reached`
+        : `: refresh downloads the pinned URLs, so it needs the network (or --base-url with a mirror of the pinned files)`
+      : '';
+    return fail(
+      'pin/fetch-failed',
+      `Downloading ${current.href} failed (${detail})${hint}.`,
+      unreachable ? { code } : {},
+    );
   }
 }
 
 /** Write `data` to `<target>.tmp-…` in the same folder; returns the temporary path. */
 async function writeTemp(target: string, data: string | Uint8Array): Promise<string> {
   await mkdir(dirname(target), { recursive: true });
-  const tmp = join(dirname(target), `.${basename(target)}.tmp-${process.pid}-${nodeCrypto().randomBytes(4).toString('hex')}`);
+  const tmp = join(
+    dirname(target),
+    `.${basename(target)}.tmp-${process.pid}-${nodeCrypto().randomBytes(4).toString('hex')}`,
+  );
   await writeFile(tmp, data, { flag: 'wx' });
   return tmp;
 }
@@ -243,7 +283,9 @@ export async function refreshPin(opts: RefreshOptions): Promise<RefreshResult> {
   lines.push(`MCP pin refresh: ${opts.dir}${pin ? ` (version ${pin.version})` : ''}`);
   if (!pin || findings.length > 0) {
     // the findings report after this prose says why, once
-    lines.push(`pin.json is not usable (${findings.map((f) => f.ruleId).join(', ') || 'pin/invalid-pin'}, below); nothing was downloaded.`);
+    lines.push(
+      `pin.json is not usable (${findings.map((f) => f.ruleId).join(', ') || 'pin/invalid-pin'}, below); nothing was downloaded.`,
+    );
     return { changed: false, findings, report: lines.join('\n') + '\n' };
   }
 
@@ -270,15 +312,24 @@ export async function refreshPin(opts: RefreshOptions): Promise<RefreshResult> {
     await writeFile(join(staging, source.name), got.bytes);
     const fetched = sha256Hex(got.bytes);
     const local = await readIfExists(path);
-    const localState = !local ? 'absent' : sha256Hex(local) === source.sha256 ? 'matches the pin' : `differs (sha256 ${sha256Hex(local)})`;
+    const localState = !local
+      ? 'absent'
+      : sha256Hex(local) === source.sha256
+        ? 'matches the pin'
+        : `differs (sha256 ${sha256Hex(local)})`;
     if (fetched === source.sha256) {
       lines.push(`${source.name}: unchanged (sha256 ${fetched}, ${got.bytes.length} bytes); local copy ${localState}`);
     } else {
       newDigests.set(source.name, fetched);
       findings.push(
-        pinFinding('pin/source-changed', path, `Downloaded ${source.name} has SHA-256 ${fetched}, but pin.json pins ${source.sha256}.`, {
-          data: { name: source.name, url, pinned: source.sha256, fetched, bytes: got.bytes.length },
-        }),
+        pinFinding(
+          'pin/source-changed',
+          path,
+          `Downloaded ${source.name} has SHA-256 ${fetched}, but pin.json pins ${source.sha256}.`,
+          {
+            data: { name: source.name, url, pinned: source.sha256, fetched, bytes: got.bytes.length },
+          },
+        ),
       );
       lines.push(
         `${source.name}: CHANGED`,
@@ -354,14 +405,19 @@ export async function refreshPin(opts: RefreshOptions): Promise<RefreshResult> {
   }
   if (!opts.adopt) {
     if (incomplete) lines.push('Result: refresh incomplete; nothing adopted.');
-    else if (changed) lines.push(`Result: CHANGED. Staged in ${staging}; nothing adopted. Review, then re-run with --adopt.`);
+    else if (changed)
+      lines.push(`Result: CHANGED. Staged in ${staging}; nothing adopted. Review, then re-run with --adopt.`);
     else lines.push('Result: no change.');
     return { changed, findings, report: lines.join('\n') + '\n' };
   }
 
   if (incomplete || extractionFailed) {
     findings.push(
-      pinFinding('pin/adopt-refused', join(opts.dir, PIN_FILE), 'Nothing was adopted because the refresh was incomplete or could not be extracted.'),
+      pinFinding(
+        'pin/adopt-refused',
+        join(opts.dir, PIN_FILE),
+        'Nothing was adopted because the refresh was incomplete or could not be extracted.',
+      ),
     );
     lines.push('Result: adoption refused; nothing outside the staging folder was written.');
     return { changed, findings, report: lines.join('\n') + '\n' };
@@ -372,7 +428,7 @@ export async function refreshPin(opts: RefreshOptions): Promise<RefreshResult> {
     const bytes = downloaded.get(source.name) as Buffer;
     const target = join(opts.dir, source.name);
     const local = await readIfExists(target);
-    if (!local || !local.equals(bytes)) writes.push({ target, data: bytes });
+    if (!local?.equals(bytes)) writes.push({ target, data: bytes });
   }
   if (newExtraction !== undefined && extractionChanged) writes.push({ target: opts.extraction, data: newExtraction });
   if (newDigests.size > 0) writes.push({ target: join(opts.dir, PIN_FILE), data: rewrittenPin(pin, newDigests) });

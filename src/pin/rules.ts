@@ -46,19 +46,22 @@ export const PIN_RULES: readonly PinRule[] = [
   {
     id: 'pin/invalid-pin',
     severity: 'error',
-    description: 'pin.json is missing, is not JSON, or lacks {version, sources: {name: {url, sha256}}} with a schema.json source.',
+    description:
+      'pin.json is missing, is not JSON, or lacks {version, sources: {name: {url, sha256}}} with a schema.json source.',
     spec: SPEC_PIN,
   },
   {
     id: 'pin/unsafe-source-name',
     severity: 'error',
-    description: 'A pinned source name is not a plain file name (empty, ".", "..", a path separator, a drive or a reserved name).',
+    description:
+      'A pinned source name is not a plain file name (empty, ".", "..", a path separator, a drive or a reserved name).',
     spec: SPEC_PIN,
   },
   {
     id: 'pin/unpinned-url',
     severity: 'error',
-    description: 'A pinned URL is not an https URL naming the pinned version tag and ending in the source name, or it names a branch or "latest".',
+    description:
+      'A pinned URL is not an https URL naming the pinned version tag and ending in the source name, or it names a branch or "latest".',
     spec: SPEC_PIN,
   },
   {
@@ -70,7 +73,8 @@ export const PIN_RULES: readonly PinRule[] = [
   {
     id: 'pin/missing-source-allowed',
     severity: 'warning',
-    description: 'A pinned source file is absent from the pin folder and --allow-missing (or an installed package, which ships no upstream bytes) allows it.',
+    description:
+      'A pinned source file is absent from the pin folder and --allow-missing (or an installed package, which ships no upstream bytes) allows it.',
     spec: SPEC_PIN,
   },
   {
@@ -82,7 +86,8 @@ export const PIN_RULES: readonly PinRule[] = [
   {
     id: 'pin/nothing-verified',
     severity: 'error',
-    description: 'No pinned source is present in the pin folder, so no digest was checked (absent sources allowed by --allow-missing or an installed package).',
+    description:
+      'No pinned source is present in the pin folder, so no digest was checked (absent sources allowed by --allow-missing or an installed package).',
     spec: SPEC_PIN,
   },
   {
@@ -100,13 +105,15 @@ export const PIN_RULES: readonly PinRule[] = [
   {
     id: 'pin/extraction-failed',
     severity: 'error',
-    description: 'The pinned schema.json cannot be extracted (not JSON, or a definition or restoration target is missing).',
+    description:
+      'The pinned schema.json cannot be extracted (not JSON, or a definition or restoration target is missing).',
     spec: SPEC_EXTRACTION,
   },
   {
     id: 'pin/extraction-mismatch',
     severity: 'error',
-    description: 'The committed extraction differs from the extraction of the pinned schema.json (compared byte for byte below its own header).',
+    description:
+      'The committed extraction differs from the extraction of the pinned schema.json (compared byte for byte below its own header).',
     spec: SPEC_EXTRACTION,
   },
   {
@@ -130,7 +137,8 @@ export const PIN_RULES: readonly PinRule[] = [
   {
     id: 'pin/source-changed',
     severity: 'error',
-    description: 'The downloaded bytes of a pinned source differ from the digest in pin.json (upstream moved or the download was altered).',
+    description:
+      'The downloaded bytes of a pinned source differ from the digest in pin.json (upstream moved or the download was altered).',
     spec: SPEC_PIN,
   },
   {
@@ -142,7 +150,8 @@ export const PIN_RULES: readonly PinRule[] = [
   {
     id: 'pin/adopt-refused',
     severity: 'error',
-    description: 'Adoption was requested but the refresh was incomplete or its download could not be extracted, so nothing was adopted.',
+    description:
+      'Adoption was requested but the refresh was incomplete or its download could not be extracted, so nothing was adopted.',
     spec: SPEC_PIN,
   },
 ];

@@ -99,15 +99,32 @@ export async function verifyPinReport(opts: VerifyOptions): Promise<PinVerifyRep
       const data = { name: source.name, url: source.url };
       findings.push(
         opts.allowMissing
-          ? pinFinding('pin/missing-source-allowed', path, `Pinned source ${source.name} is not present (the upstream bytes are not committed, or not shipped in an installed package); only the files present are checked.`, { data })
-          : pinFinding('pin/missing-source', path, `Pinned source ${source.name} is not present (the upstream bytes are not committed): run \`${opts.refreshCommand ?? 'ahp pin refresh'}\` to download and compare them, review, then \`${opts.refreshCommand ?? 'ahp pin refresh'} --adopt\`; or pass --allow-missing to check only what is present.`, { data }),
+          ? pinFinding(
+              'pin/missing-source-allowed',
+              path,
+              `Pinned source ${source.name} is not present (the upstream bytes are not committed, or not shipped in an installed package); only the files present are checked.`,
+              { data },
+            )
+          : pinFinding(
+              'pin/missing-source',
+              path,
+              `Pinned source ${source.name} is not present (the upstream bytes are not committed): run \`${opts.refreshCommand ?? 'ahp pin refresh'}\` to download and compare them, review, then \`${opts.refreshCommand ?? 'ahp pin refresh'} --adopt\`; or pass --allow-missing to check only what is present.`,
+              { data },
+            ),
       );
       sources.push({ name: source.name, path, status: 'absent', pinned: source.sha256 });
       continue;
     }
     if (source.name === EXTRACTION_SOURCE) schemaJson = bytes;
     const actual = sha256Hex(bytes);
-    sources.push({ name: source.name, path, status: actual === source.sha256 ? 'verified' : 'mismatch', pinned: source.sha256, actual, bytes: bytes.length });
+    sources.push({
+      name: source.name,
+      path,
+      status: actual === source.sha256 ? 'verified' : 'mismatch',
+      pinned: source.sha256,
+      actual,
+      bytes: bytes.length,
+    });
     if (actual !== source.sha256) {
       findings.push(
         pinFinding(
@@ -121,23 +138,38 @@ export async function verifyPinReport(opts: VerifyOptions): Promise<PinVerifyRep
   }
 
   // a check of nothing must not pass; with another error already reported it cannot pass anyway
-  if (opts.allowMissing && sources.every((s) => s.status === 'absent') && !findings.some((f) => f.severity === 'error')) {
+  if (
+    opts.allowMissing &&
+    sources.every((s) => s.status === 'absent') &&
+    !findings.some((f) => f.severity === 'error')
+  ) {
     findings.push(
-      pinFinding('pin/nothing-verified', join(opts.dir, PIN_FILE), `Nothing verified: none of the ${sources.length} pinned sources is present in ${opts.dir}, so no digest was checked.`, {
-        data: { sources: sources.map((s) => s.name) },
-      }),
+      pinFinding(
+        'pin/nothing-verified',
+        join(opts.dir, PIN_FILE),
+        `Nothing verified: none of the ${sources.length} pinned sources is present in ${opts.dir}, so no digest was checked.`,
+        {
+          data: { sources: sources.map((s) => s.name) },
+        },
+      ),
     );
   }
   const schemaPath = join(opts.dir, EXTRACTION_SOURCE);
   if (!schemaJson) {
     findings.push(
-      pinFinding('pin/extraction-skipped', opts.extraction, `The extraction was not checked because ${schemaPath} is absent.`),
+      pinFinding(
+        'pin/extraction-skipped',
+        opts.extraction,
+        `The extraction was not checked because ${schemaPath} is absent.`,
+      ),
     );
     return done('skipped');
   }
   const committed = await readIfExists(opts.extraction);
   if (!committed) {
-    findings.push(pinFinding('pin/missing-extraction', opts.extraction, 'The committed elicitation extraction does not exist.'));
+    findings.push(
+      pinFinding('pin/missing-extraction', opts.extraction, 'The committed elicitation extraction does not exist.'),
+    );
     return done('missing');
   }
   let expected: string;
@@ -145,7 +177,11 @@ export async function verifyPinReport(opts: VerifyOptions): Promise<PinVerifyRep
     expected = expectedExtraction(schemaJson, committed).text;
   } catch (e) {
     findings.push(
-      pinFinding('pin/extraction-failed', schemaPath, `The elicitation subset cannot be extracted from ${EXTRACTION_SOURCE}: ${(e as Error).message}.`),
+      pinFinding(
+        'pin/extraction-failed',
+        schemaPath,
+        `The elicitation subset cannot be extracted from ${EXTRACTION_SOURCE}: ${(e as Error).message}.`,
+      ),
     );
     return done('failed');
   }

@@ -46,9 +46,15 @@ function toCheck(c: CaseResult): AepReportCheck {
     case 'not-run':
       return { name: c.id, status: 'skip', detail: c.detail ?? 'skipped' };
     case 'deviation':
-      return { name: c.id, status: 'fail', detail: `known deviation: ${c.deviationReason ?? ''}${c.detail ? ` (${c.detail})` : ''}` };
+      return {
+        name: c.id,
+        status: 'fail',
+        detail: `known deviation: ${c.deviationReason ?? ''}${c.detail ? ` (${c.detail})` : ''}`,
+      };
     default: {
-      const detail = [c.expected && c.actual ? `expected ${c.expected}; got ${c.actual}.` : '', c.detail ?? ''].filter(Boolean).join(' ');
+      const detail = [c.expected && c.actual ? `expected ${c.expected}; got ${c.actual}.` : '', c.detail ?? '']
+        .filter(Boolean)
+        .join(' ');
       return { name: c.id, status: 'fail', ...(detail ? { detail } : {}) };
     }
   }

@@ -87,14 +87,19 @@ function showCase(text: string, marks: ReadonlyMap<number, string[]>, width: num
   const numW = Math.max(3, String(lines.length).length);
   const room = width === undefined ? Infinity : Math.max(20, width - numW - 7);
   // a long case shows the marked lines with two lines of context each, and says what it leaves out
-  const keep = lines.length <= LONG_CASE_LINES ? undefined : new Set([...marks.keys()].flatMap((n) => [n - 2, n - 1, n, n + 1, n + 2]));
+  const keep =
+    lines.length <= LONG_CASE_LINES
+      ? undefined
+      : new Set([...marks.keys()].flatMap((n) => [n - 2, n - 1, n, n + 1, n + 2]));
   let out = '';
   let skipped = 0;
   lines.forEach((raw, i) => {
     const n = i + 1;
     if (keep && !keep.has(n) && n !== 1) {
       skipped++;
-      if (n === lines.length || keep.has(n + 1)) out += `    ${' '.repeat(numW)} ~ (${skipped} unmarked line${skipped === 1 ? '' : 's'} not shown)\n`, (skipped = 0);
+      if (n === lines.length || keep.has(n + 1))
+        (out += `    ${' '.repeat(numW)} ~ (${skipped} unmarked line${skipped === 1 ? '' : 's'} not shown)\n`),
+          (skipped = 0);
       return;
     }
     const l = visible(raw, bracketed);
@@ -131,11 +136,16 @@ function distinct(expected: readonly ExpectedFinding[]): Array<{ e: ExpectedFind
  * `explain RULE`: description, citation with link, a failing example in full with the options
  * it needs and each expected finding once, and a passing example.
  */
-export function renderExplain(rule: RuleMeta, examples: RuleExamples, opts: ExplainOptions = { protocol: rule.id.split('/')[0]! }): string {
+export function renderExplain(
+  rule: RuleMeta,
+  examples: RuleExamples,
+  opts: ExplainOptions = { protocol: rule.id.split('/')[0]! },
+): string {
   const url = specUrl(rule.spec);
   const description = opts.width === undefined ? rule.description : wrapText(rule.description, opts.width).join('\n');
   let out = `${rule.id} (${rule.severity})\n\n${description}\n\nSpec: ${rule.spec}${url ? `\n      ${url}` : ''}\n`;
-  const origin = (e: RuleExample) => `conformance/${e.name}${e.bundled ? ' in the repository; a copy is bundled with this package' : ''}`;
+  const origin = (e: RuleExample) =>
+    `conformance/${e.name}${e.bundled ? ' in the repository; a copy is bundled with this package' : ''}`;
   const fail = examples.fail[0];
   out += `\nFailing example${fail ? ` (${origin(fail)})` : ''}:\n`;
   if (fail) {
@@ -145,7 +155,9 @@ export function renderExplain(rule: RuleMeta, examples: RuleExamples, opts: Expl
     for (const { e, n } of expected) {
       if (e.line === undefined) continue;
       const list = marks.get(e.line) ?? [];
-      list.push(`${describeExpectation({ ruleId: e.ruleId, ...(e.pointer !== undefined ? { pointer: e.pointer } : {}) })}${n > 1 ? ` (${n} times)` : ''}`);
+      list.push(
+        `${describeExpectation({ ruleId: e.ruleId, ...(e.pointer !== undefined ? { pointer: e.pointer } : {}) })}${n > 1 ? ` (${n} times)` : ''}`,
+      );
       marks.set(e.line, list);
     }
     if (flags.length) out += `  needs: ${flags.join(' ')} (the defaults do not trigger it)\n`;

@@ -26,10 +26,18 @@ function escapeProperty(s: string): string {
   return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }
 
-const COMMAND: Record<Severity, 'error' | 'warning' | 'notice'> = { error: 'error', warning: 'warning', info: 'notice' };
+const COMMAND: Record<Severity, 'error' | 'warning' | 'notice'> = {
+  error: 'error',
+  warning: 'warning',
+  info: 'notice',
+};
 
 /** Build one annotation line. Properties with an undefined value are left out. */
-function annotation(command: 'error' | 'warning' | 'notice', props: Record<string, string | number | undefined>, message: string): string {
+function annotation(
+  command: 'error' | 'warning' | 'notice',
+  props: Record<string, string | number | undefined>,
+  message: string,
+): string {
   const p = Object.entries(props)
     .filter(([, v]) => v !== undefined && v !== '')
     .map(([k, v]) => `${k}=${escapeProperty(String(v))}`)
@@ -48,7 +56,13 @@ export function githubReporter(out: Output, ctx: ReportContext): Reporter {
     finding(f: Finding) {
       if (ctx.quiet && !atOrAbove(f.severity, threshold)) return;
       const message = f.pointer ? `${f.message} (at ${f.pointer})` : f.message;
-      out.write(annotation(COMMAND[f.severity], { file: fileOf(f.source), line: f.line, col: f.line !== undefined ? f.column : undefined, title: f.ruleId }, message));
+      out.write(
+        annotation(
+          COMMAND[f.severity],
+          { file: fileOf(f.source), line: f.line, col: f.line !== undefined ? f.column : undefined, title: f.ruleId },
+          message,
+        ),
+      );
     },
     finish(s) {
       out.write(`${ctx.protocol}: ${summaryLine(s)}\n`);
@@ -63,8 +77,18 @@ export function fixtureGithubReporter(out: Output, ctx: ReportContext): FixtureR
       if (c.status !== 'fail' && c.status !== 'error' && c.status !== 'deviation') return;
       if (ctx.quiet && c.status === 'deviation') return;
       const command = c.status === 'deviation' ? 'notice' : 'error';
-      const title = c.status === 'deviation' ? `known deviation: ${c.id}` : c.status === 'error' ? `harness error: ${c.id}` : `fixture failed: ${c.id}`;
-      const message = [c.expected && c.actual ? `Expected ${c.expected}; got ${c.actual}.` : '', c.status === 'deviation' ? c.deviationReason ?? '' : c.detail ?? ''].filter(Boolean).join(' ');
+      const title =
+        c.status === 'deviation'
+          ? `known deviation: ${c.id}`
+          : c.status === 'error'
+            ? `harness error: ${c.id}`
+            : `fixture failed: ${c.id}`;
+      const message = [
+        c.expected && c.actual ? `Expected ${c.expected}; got ${c.actual}.` : '',
+        c.status === 'deviation' ? (c.deviationReason ?? '') : (c.detail ?? ''),
+      ]
+        .filter(Boolean)
+        .join(' ');
       out.write(annotation(command, { file: c.file, line: c.line, title }, message || c.status));
     },
     finish(s) {

@@ -26,7 +26,12 @@ export const ITEMS: unique symbol = Symbol('items');
  * {@link ITEMS} is an array written item by item from `items`: the same bytes as the whole document, without
  * building it. `indent` is the item's depth in spaces.
  */
-export function writeDocumentWithArray(out: Output, doc: unknown, indent: number, items: (each: (item: unknown) => void) => void): void {
+export function writeDocumentWithArray(
+  out: Output,
+  doc: unknown,
+  indent: number,
+  items: (each: (item: unknown) => void) => void,
+): void {
   const mark = '\u0000items\u0000';
   const text = JSON.stringify(doc, (_k, v: unknown) => (v === ITEMS ? [mark] : v), 2);
   const quoted = JSON.stringify(mark);
@@ -84,7 +89,15 @@ export function ndjsonReporter(out: Output, ctx: ReportContext): Reporter {
       out.write(JSON.stringify({ kind: 'input-summary', source, summary }) + '\n');
     },
     finish(summary) {
-      out.write(JSON.stringify({ kind: 'summary', schemaVersion: JSON_REPORT_VERSION, tool: toolOf(ctx), sources: [...(ctx.sources ?? [])], summary }) + '\n');
+      out.write(
+        JSON.stringify({
+          kind: 'summary',
+          schemaVersion: JSON_REPORT_VERSION,
+          tool: toolOf(ctx),
+          sources: [...(ctx.sources ?? [])],
+          summary,
+        }) + '\n',
+      );
     },
   };
 }
@@ -127,7 +140,8 @@ function orderFinding(f: Finding): Finding {
 /** Stable key order for a case. */
 function orderCase(c: CaseResult): CaseResult {
   const o: CaseResult = { id: c.id, group: c.group, status: c.status };
-  for (const k of ['file', 'line', 'expected', 'actual', 'detail', 'deviationReason'] as const) if (c[k] !== undefined) (o as unknown as Record<string, unknown>)[k] = c[k];
+  for (const k of ['file', 'line', 'expected', 'actual', 'detail', 'deviationReason'] as const)
+    if (c[k] !== undefined) (o as unknown as Record<string, unknown>)[k] = c[k];
   if (c.findings) o.findings = c.findings.map(orderFinding);
   if (c.omittedFindings) o.omittedFindings = c.omittedFindings;
   return o;

@@ -73,7 +73,9 @@ export function junitReporter(out: Output, ctx: ReportContext): Reporter {
         failures += s.failures;
       }
       const w = chunkedOutput(out);
-      w.write(`<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${x(`${ctx.protocol} validate`)}" tests="${tests}" failures="${failures}" errors="0">\n`);
+      w.write(
+        `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${x(`${ctx.protocol} validate`)}" tests="${tests}" failures="${failures}" errors="0">\n`,
+      );
       let next = 0;
       // the open testcase: its input and rule, and which of its elements is open
       let source: string | undefined;
@@ -92,7 +94,9 @@ export function junitReporter(out: Output, ctx: ReportContext): Reporter {
       const openSuite = (src: string) => {
         const s = suiteOf(src);
         const name = src || '<run>';
-        w.write(`${next > 0 ? '\n' : ''}  <testsuite name="${x(name)}" tests="${s.n}" failures="${s.failures}" errors="0" skipped="0">\n`);
+        w.write(
+          `${next > 0 ? '\n' : ''}  <testsuite name="${x(name)}" tests="${s.n}" failures="${s.failures}" errors="0" skipped="0">\n`,
+        );
         next++;
       };
       // suites up to and including `src` (inputs without findings get their passing testcase)
@@ -121,7 +125,9 @@ export function junitReporter(out: Output, ctx: ReportContext): Reporter {
         if (failing(f)) {
           if (open !== 'failure') {
             const t = tally.get(f.source)!.get(f.ruleId)!;
-            w.write(`      <failure type="${x(rule)}" message="${x(`${t.failing} finding${t.failing === 1 ? '' : 's'} at or above ${threshold}: ${t.first!.message}`)}">${x(findingLine(f))}`);
+            w.write(
+              `      <failure type="${x(rule)}" message="${x(`${t.failing} finding${t.failing === 1 ? '' : 's'} at or above ${threshold}: ${t.first!.message}`)}">${x(findingLine(f))}`,
+            );
             open = 'failure';
           } else w.write(`\n${x(findingLine(f))}`);
         } else if (open !== 'system-out') {
@@ -152,7 +158,13 @@ export function fixtureJunitReporter(out: Output, ctx: ReportContext): FixtureRe
         const count = (st: CaseResult['status'][]) => cs.filter((c) => st.includes(c.status)).length;
         const body = cs.map((c) => {
           const attrs = `classname="${x(group)}" name="${x(c.id)}"${c.file ? ` file="${x(c.file)}"` : ''}${c.line ? ` line="${c.line}"` : ''}`;
-          const text = [c.expected && c.actual ? `expected ${c.expected}; got ${c.actual}` : '', c.detail ?? '', ...(c.findings ?? []).map(findingLine)].filter(Boolean).join('\n');
+          const text = [
+            c.expected && c.actual ? `expected ${c.expected}; got ${c.actual}` : '',
+            c.detail ?? '',
+            ...(c.findings ?? []).map(findingLine),
+          ]
+            .filter(Boolean)
+            .join('\n');
           switch (c.status) {
             case 'pass':
               return `    <testcase ${attrs}/>`;

@@ -67,7 +67,10 @@ function findingLocation(f: Finding) {
   if (f.line !== undefined) region.startLine = f.line;
   if (f.line !== undefined && f.column !== undefined) region.startColumn = f.column;
   const loc: Record<string, unknown> = {
-    physicalLocation: { artifactLocation: { uri: sarifUri(f.source) }, ...(Object.keys(region).length ? { region } : {}) },
+    physicalLocation: {
+      artifactLocation: { uri: sarifUri(f.source) },
+      ...(Object.keys(region).length ? { region } : {}),
+    },
   };
   if (f.pointer) loc.logicalLocations = [{ fullyQualifiedName: f.pointer, kind: 'value' }];
   return loc;
@@ -100,7 +103,12 @@ export function sarifReporter(out: Output, ctx: ReportContext): Reporter {
         if (f.byteOffset !== undefined) props.byteOffset = f.byteOffset;
         props.spec = f.spec;
         if (f.data) props.data = f.data;
-        const r: Record<string, unknown> = { ruleId: f.ruleId, ruleIndex: index.get(f.ruleId)!, level: LEVEL[f.severity], message: { text: f.message } };
+        const r: Record<string, unknown> = {
+          ruleId: f.ruleId,
+          ruleIndex: index.get(f.ruleId)!,
+          level: LEVEL[f.severity],
+          message: { text: f.message },
+        };
         if (loc) r.locations = [loc];
         if (f.related?.length) {
           r.relatedLocations = f.related.flatMap((rel, i) => {
@@ -114,7 +122,14 @@ export function sarifReporter(out: Output, ctx: ReportContext): Reporter {
       const doc = {
         $schema: SARIF_SCHEMA_URI,
         version: '2.1.0',
-        runs: [{ tool: { driver: driver(ctx, rules) }, columnKind: 'utf16CodeUnits', invocations: [{ executionSuccessful: true, properties: { summary } }], results: ITEMS }],
+        runs: [
+          {
+            tool: { driver: driver(ctx, rules) },
+            columnKind: 'utf16CodeUnits',
+            invocations: [{ executionSuccessful: true, properties: { summary } }],
+            results: ITEMS,
+          },
+        ],
       };
       writeDocumentWithArray(out, doc, 8, (each) => spool.drain((f) => each(result(f))));
     },
@@ -123,9 +138,24 @@ export function sarifReporter(out: Output, ctx: ReportContext): Reporter {
 
 /** The rules of a fixture run. */
 const FIXTURE_RULES: readonly RuleMeta[] = [
-  { id: 'fixtures/case-mismatch', severity: 'error', description: 'A fixture case gave a different verdict than the corpus expects.', spec: 'agent-conformance docs/architecture.md §Fixtures and upstream corpora' },
-  { id: 'fixtures/stale-deviation', severity: 'error', description: 'A deviations-file entry names a case that no longer deviates or no longer exists.', spec: 'agent-conformance docs/architecture.md §Fixtures and upstream corpora' },
-  { id: 'fixtures/harness-error', severity: 'error', description: 'A fixture case could not be run (missing or malformed sidecar, unreadable case).', spec: 'agent-conformance docs/architecture.md §Fixtures and upstream corpora' },
+  {
+    id: 'fixtures/case-mismatch',
+    severity: 'error',
+    description: 'A fixture case gave a different verdict than the corpus expects.',
+    spec: 'agent-conformance docs/architecture.md §Fixtures and upstream corpora',
+  },
+  {
+    id: 'fixtures/stale-deviation',
+    severity: 'error',
+    description: 'A deviations-file entry names a case that no longer deviates or no longer exists.',
+    spec: 'agent-conformance docs/architecture.md §Fixtures and upstream corpora',
+  },
+  {
+    id: 'fixtures/harness-error',
+    severity: 'error',
+    description: 'A fixture case could not be run (missing or malformed sidecar, unreadable case).',
+    spec: 'agent-conformance docs/architecture.md §Fixtures and upstream corpora',
+  },
 ];
 
 /** Create the SARIF reporter for `fixtures`. */
@@ -139,20 +169,47 @@ export function fixtureSarifReporter(out: Output, ctx: ReportContext): FixtureRe
       const results = cases.map((c) => {
         const stale = c.group === 'deviations' || (c.status === 'fail' && c.deviationReason !== undefined);
         const ruleIndex = c.status === 'error' ? 2 : stale ? 1 : 0;
-        const kind = c.status === 'pass' ? 'pass' : c.status === 'skip' || c.status === 'not-run' ? 'notApplicable' : 'fail';
-        const text = [`${c.id}: ${c.status}.`, c.expected && c.actual ? `Expected ${c.expected}; got ${c.actual}.` : '', c.detail ?? ''].filter(Boolean).join(' ');
-        const r: Record<string, unknown> = { ruleId: FIXTURE_RULES[ruleIndex]!.id, ruleIndex, kind, level: kind === 'fail' ? 'error' : 'none', message: { text } };
+        const kind =
+          c.status === 'pass' ? 'pass' : c.status === 'skip' || c.status === 'not-run' ? 'notApplicable' : 'fail';
+        const text = [
+          `${c.id}: ${c.status}.`,
+          c.expected && c.actual ? `Expected ${c.expected}; got ${c.actual}.` : '',
+          c.detail ?? '',
+        ]
+          .filter(Boolean)
+          .join(' ');
+        const r: Record<string, unknown> = {
+          ruleId: FIXTURE_RULES[ruleIndex]!.id,
+          ruleIndex,
+          kind,
+          level: kind === 'fail' ? 'error' : 'none',
+          message: { text },
+        };
         if (c.file) {
-          r.locations = [{ physicalLocation: { artifactLocation: { uri: sarifUri(c.file) }, ...(c.line ? { region: { startLine: c.line } } : {}) }, logicalLocations: [{ fullyQualifiedName: c.id, kind: 'object' }] }];
+          r.locations = [
+            {
+              physicalLocation: {
+                artifactLocation: { uri: sarifUri(c.file) },
+                ...(c.line ? { region: { startLine: c.line } } : {}),
+              },
+              logicalLocations: [{ fullyQualifiedName: c.id, kind: 'object' }],
+            },
+          ];
         }
-        if (c.status === 'deviation') r.suppressions = [{ kind: 'external', status: 'accepted', justification: c.deviationReason ?? '' }];
+        if (c.status === 'deviation')
+          r.suppressions = [{ kind: 'external', status: 'accepted', justification: c.deviationReason ?? '' }];
         r.properties = { caseId: c.id, group: c.group, status: c.status };
         return r;
       });
       out.write(
         log({
           tool: { driver: driver(ctx, FIXTURE_RULES) },
-          invocations: [{ executionSuccessful: s.counts.error === 0, properties: { dir: s.dir, layout: s.layout, counts: s.counts } }],
+          invocations: [
+            {
+              executionSuccessful: s.counts.error === 0,
+              properties: { dir: s.dir, layout: s.layout, counts: s.counts },
+            },
+          ],
           results,
         }),
       );

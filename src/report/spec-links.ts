@@ -83,7 +83,8 @@ export function specUrl(spec: string): string | undefined {
     // drop trailing notes such as "(AHP-RPC-001)" or "(capabilities.elicitation)"; keep a
     // date that is part of the heading, "MCP elicitation binding (2025-11-25)"
     let heading = m[2]?.trim();
-    while (heading && /\s*\(([^()]*[A-Za-z][^()]*)\)$/.test(heading)) heading = heading.replace(/\s*\(([^()]*)\)$/, '').trim();
+    while (heading && /\s*\(([^()]*[A-Za-z][^()]*)\)$/.test(heading))
+      heading = heading.replace(/\s*\(([^()]*)\)$/, '').trim();
     return `${AHP_SPEC_BASE}${m[1]}.md${heading ? `#${githubSlug(heading)}` : ''}`;
   }
   if (/^MCP\b/.test(first)) return MCP_ELICITATION_URL;

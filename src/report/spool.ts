@@ -65,7 +65,11 @@ class RunReader implements RunCursor {
 }
 
 /** A min-heap of run readers by their head finding; ties go to the earlier run (a stable merge). */
-function mergeRuns(readers: RunCursor[], compare: (a: Finding, b: Finding) => number, each: (f: Finding) => void): void {
+function mergeRuns(
+  readers: RunCursor[],
+  compare: (a: Finding, b: Finding) => number,
+  each: (f: Finding) => void,
+): void {
   const less = (a: RunCursor, b: RunCursor) => {
     const c = compare(a.head!, b.head!);
     return c < 0 || (c === 0 && a.index < b.index);
@@ -122,7 +126,10 @@ export class FindingSpool {
 
   private spill(): void {
     if (this.fd === undefined) {
-      const path = join(tempDir(), `agent-conformance-${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}.spool`);
+      const path = join(
+        tempDir(),
+        `agent-conformance-${process.pid}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}.spool`,
+      );
       this.fd = openSync(path, 'wx+', 0o600);
       // POSIX keeps an unlinked open file readable and removes it when closed, also on a crash
       try {

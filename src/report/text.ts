@@ -24,7 +24,12 @@ export { formatLocation, plural } from './util.ts';
 /** The summary sentence shared by text output and progress: `64 events, 0 errors, ...`. */
 export function summaryLine(s: Summary): string {
   // no input stream (e.g. `ahp pin verify`): there are no events to count
-  const parts = [...(s.inputs > 0 ? [plural(s.events, 'event')] : []), plural(s.errors, 'error'), plural(s.warnings, 'warning'), plural(s.infos, 'info')];
+  const parts = [
+    ...(s.inputs > 0 ? [plural(s.events, 'event')] : []),
+    plural(s.errors, 'error'),
+    plural(s.warnings, 'warning'),
+    plural(s.infos, 'info'),
+  ];
   let line = parts.join(', ');
   if (s.inputs > 1) line = `${plural(s.inputs, 'input')}: ${line}`;
   if (s.omitted) line += ` (${s.omitted} more not shown: --max-findings)`;
@@ -91,11 +96,23 @@ function statisticsLines(s: Summary, chalk: ChalkInstance, width?: number): stri
     const line = `by rule: ${rows.join(', ')}`;
     if (width === undefined) out += chalk.dim(`  ${line}\n`);
     // a rule and its count stay together on a line
-    else out += wrapWords(['by', 'rule:', ...rows.map((r, i) => (i < rows.length - 1 ? `${r},` : r))].map((text) => ({ text, style: (x) => chalk.dim(x), gap: 1 })), Math.max(width, 40), 2, 4);
+    else
+      out += wrapWords(
+        ['by', 'rule:', ...rows.map((r, i) => (i < rows.length - 1 ? `${r},` : r))].map((text) => ({
+          text,
+          style: (x) => chalk.dim(x),
+          gap: 1,
+        })),
+        Math.max(width, 40),
+        2,
+        4,
+      );
   }
   if (s.coverage) {
     const other = Object.keys(s.coverage.unknown).length;
-    out += chalk.dim(`  types: ${s.coverage.exercised} of ${s.coverage.known} known event types exercised${other ? `, ${plural(other, 'other type')}` : ''}\n`);
+    out += chalk.dim(
+      `  types: ${s.coverage.exercised} of ${s.coverage.known} known event types exercised${other ? `, ${plural(other, 'other type')}` : ''}\n`,
+    );
   }
   return out;
 }
@@ -154,7 +171,12 @@ function wrapWords(words: readonly Word[], width: number, first: number, indent:
  * Pointer on the first line (wrapped if they do not fit), the sentence and the dimmed citation
  * under them, indented and wrapped at spaces.
  */
-export function wrappedFinding(f: Finding, width: number, chalk: ChalkInstance = makeChalk(false), sev: Record<Severity, (s: string) => string> = severityStyles(chalk)): string {
+export function wrappedFinding(
+  f: Finding,
+  width: number,
+  chalk: ChalkInstance = makeChalk(false),
+  sev: Record<Severity, (s: string) => string> = severityStyles(chalk),
+): string {
   const plain = (s: string) => s;
   const head: Word[] = [
     { text: formatLocation(f), style: (s) => chalk.bold(s), gap: 2 },
@@ -170,13 +192,21 @@ export function wrappedFinding(f: Finding, width: number, chalk: ChalkInstance =
   const w = Math.max(width, 40);
   // the citation is one piece when it fits on a line (it then moves to the next line whole), else its words
   const citation = `[${f.spec}]`;
-  const spec: Word[] = (citation.length <= w - 4 ? [citation] : citation.split(' ')).map((text, i) => ({ text, style: (s) => chalk.dim(s), gap: i === 0 ? 2 : 1 }));
+  const spec: Word[] = (citation.length <= w - 4 ? [citation] : citation.split(' ')).map((text, i) => ({
+    text,
+    style: (s) => chalk.dim(s),
+    gap: i === 0 ? 2 : 1,
+  }));
   return wrapWords(head, w, 0, 4) + wrapWords([...body, ...spec], w, 4, 4);
 }
 
 /** True when `s` counts a finding at or above `threshold` (the run fails). */
 function reached(s: Summary, threshold: Severity): boolean {
-  return threshold === 'error' ? s.errors > 0 : threshold === 'warning' ? s.errors + s.warnings > 0 : s.errors + s.warnings + s.infos > 0;
+  return threshold === 'error'
+    ? s.errors > 0
+    : threshold === 'warning'
+      ? s.errors + s.warnings > 0
+      : s.errors + s.warnings + s.infos > 0;
 }
 
 /** Create the text reporter for `validate`. With `ctx.quiet`, findings below `ctx.failOn` are not printed. */
@@ -197,7 +227,9 @@ export function textReporter(out: Output, ctx: ReportContext): Reporter {
     if (ctx.width === undefined) {
       const ptr = f.pointer ? `  ${chalk.dim(f.pointer)}` : '';
       // the citation last and dimmed: where the spec says so, without crowding the message
-      out.write(`${chalk.bold(formatLocation(f))}  ${sev[f.severity](f.severity)}  ${f.ruleId}  ${oneLine(messageWithRelated(f))}${ptr}  ${chalk.dim(`[${f.spec}]`)}\n`);
+      out.write(
+        `${chalk.bold(formatLocation(f))}  ${sev[f.severity](f.severity)}  ${f.ruleId}  ${oneLine(messageWithRelated(f))}${ptr}  ${chalk.dim(`[${f.spec}]`)}\n`,
+      );
       return;
     }
     // a finding made at the end of the stream about an earlier line (an exchange left open):
@@ -267,7 +299,12 @@ const STATUS_LABEL: Record<CaseStatus, string> = {
  */
 export function fixtureSummaryLine(s: FixtureSummary): string {
   const c = s.counts;
-  const parts = [`${c.pass} passed`, `${c.fail} failed`, `${c.skip} skipped (file absent)`, `${plural(c.deviation, 'known deviation')}`];
+  const parts = [
+    `${c.pass} passed`,
+    `${c.fail} failed`,
+    `${c.skip} skipped (file absent)`,
+    `${plural(c.deviation, 'known deviation')}`,
+  ];
   if (c['not-run']) parts.push(`${c['not-run']} not run (out of scope)`);
   if (c.error) parts.push(`${plural(c.error, 'harness error')}`);
   return `${plural(s.total, 'case')}: ${parts.join(', ')}`;
@@ -299,9 +336,12 @@ export function fixtureTextReporter(out: Output, ctx: ReportContext): FixtureRep
       if (c.detail) out.write(`    ${oneLine(c.detail)}\n`);
       if (c.status === 'fail' || c.status === 'deviation') {
         for (const f of c.findings ?? []) {
-          out.write(`      ${chalk.bold(formatLocation(f))}  ${sev[f.severity](f.severity)}  ${f.ruleId}  ${oneLine(f.message)}${f.pointer ? `  ${chalk.dim(f.pointer)}` : ''}\n`);
+          out.write(
+            `      ${chalk.bold(formatLocation(f))}  ${sev[f.severity](f.severity)}  ${f.ruleId}  ${oneLine(f.message)}${f.pointer ? `  ${chalk.dim(f.pointer)}` : ''}\n`,
+          );
         }
-        if (c.omittedFindings) out.write(chalk.dim(`      (${c.omittedFindings} more findings not shown: --max-findings)\n`));
+        if (c.omittedFindings)
+          out.write(chalk.dim(`      (${c.omittedFindings} more findings not shown: --max-findings)\n`));
       }
     },
     finish(s) {

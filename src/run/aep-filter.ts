@@ -45,38 +45,51 @@ export interface AepFilterResult extends RunResult {
 
 const FILTER_RULES: readonly string[] = [...AEP_SCHEMA_RULES.map((r) => r.id), ...AEP_EVENT_RULES.map((r) => r.id)];
 // `aep redact` repairs both leak rules' findings, so neither is reported on its input
-const FILTER_RULES_NO_LEAK: readonly string[] = FILTER_RULES.filter((id) => id !== 'aep/redaction-leak' && id !== 'aep/redaction-leak-provider');
+const FILTER_RULES_NO_LEAK: readonly string[] = FILTER_RULES.filter(
+  (id) => id !== 'aep/redaction-leak' && id !== 'aep/redaction-leak-provider',
+);
 
 /**
  * Run `transform` over every valid event of `inputs` (one stream, in order), writing each
  * output line (with its LF) to `write` and every finding to `sink`.
  * @throws InputError when an input cannot be read.
  */
-export async function runAepFilter(inputs: readonly InputSpec[], transform: EventTransform, write: (line: string) => void, sink: FindingSink, opts: AepFilterOptions = {}): Promise<AepFilterResult> {
+export async function runAepFilter(
+  inputs: readonly InputSpec[],
+  transform: EventTransform,
+  write: (line: string) => void,
+  sink: FindingSink,
+  opts: AepFilterOptions = {},
+): Promise<AepFilterResult> {
   let written = 0;
   // lines with an error finding: framing findings (a BOM, a bad byte) come before the line
   // reaches the checker, the others while it is checked; either refuses the line
   let rejected = 0;
   let last = '';
   const rules = opts.refuseLeaks ? FILTER_RULES : FILTER_RULES_NO_LEAK;
-  const result = await runInputs(AEP, inputs, { ...opts, rules, each: false }, {
-    finding(f) {
-      const at = f.line === undefined ? '' : `${f.source}\n${f.line}`;
-      if (f.severity === 'error' && at !== '' && at !== last) {
-        last = at;
-        rejected++;
-      }
-      sink(f);
+  const result = await runInputs(
+    AEP,
+    inputs,
+    { ...opts, rules, each: false },
+    {
+      finding(f) {
+        const at = f.line === undefined ? '' : `${f.source}\n${f.line}`;
+        if (f.severity === 'error' && at !== '' && at !== last) {
+          last = at;
+          rejected++;
+        }
+        sink(f);
+      },
+      event(ev, bad) {
+        if (bad) return;
+        const out = transform(ev);
+        if (out === null) return;
+        const text = out === undefined ? ev.text : serializeEvent(out, ev.bigIntegers);
+        write((opts.ascii && out !== undefined ? asciiJson(text) : text) + '\n');
+        written++;
+      },
     },
-    event(ev, bad) {
-      if (bad) return;
-      const out = transform(ev);
-      if (out === null) return;
-      const text = out === undefined ? ev.text : serializeEvent(out, ev.bigIntegers);
-      write((opts.ascii && out !== undefined ? asciiJson(text) : text) + '\n');
-      written++;
-    },
-  });
+  );
   return { ...result, written, rejected };
 }
 

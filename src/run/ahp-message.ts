@@ -30,8 +30,14 @@ export type { AhpRoot, ValidateAhpOptions } from '../ahp/rules/schema.ts';
  * @throws Error when `opts.root` / `opts.eventSchema` names an unknown root, or when a schema
  *   file cannot be loaded (an installation problem).
  */
-export function validateAhpMessage(value: unknown, opts: ValidateAhpOptions & { rules?: RuleSelection } = {}): Finding[] {
-  const single: ValidateAhpOptions = { root: opts.root ?? 'message', ...(opts.eventSchema !== undefined ? { eventSchema: opts.eventSchema } : {}) };
+export function validateAhpMessage(
+  value: unknown,
+  opts: ValidateAhpOptions & { rules?: RuleSelection } = {},
+): Finding[] {
+  const single: ValidateAhpOptions = {
+    root: opts.root ?? 'message',
+    ...(opts.eventSchema !== undefined ? { eventSchema: opts.eventSchema } : {}),
+  };
   // the run's single-message check: no stream rules, findings framed like every other entry's
   const stream = new EventStream(AHP, { single, ...(opts.rules ? { rules: [...opts.rules] as never } : {}) }, '');
   return stream.value(value);

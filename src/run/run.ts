@@ -13,7 +13,17 @@ import { SEVERITY_RANK } from '../core/finding.ts';
 import { gunzipIfCompressed, type GzipState } from '../core/gzip.ts';
 import { DEFAULT_MAX_DEPTH } from '../core/json.ts';
 import { DEFAULT_MAX_LINE_BYTES, framingFinding, readJsonl, type JsonlLine } from '../core/jsonl.ts';
-import { addStats, InputError, newStats, parseLine, readLineAt, streamGroups, type InputSpec, type ProtocolChecker, type RunStats } from '../core/pipeline.ts';
+import {
+  addStats,
+  InputError,
+  newStats,
+  parseLine,
+  readLineAt,
+  streamGroups,
+  type InputSpec,
+  type ProtocolChecker,
+  type RunStats,
+} from '../core/pipeline.ts';
 import { RULE_ERROR, RuleCrashError, type ParsedEvent } from '../core/rule.ts';
 import { FindingCounter, type Summary } from '../core/summary.ts';
 import { visibleFinding } from '../core/visible.ts';
@@ -152,7 +162,11 @@ export class StreamCheck {
   }
 
   /** Parse and check one line record; `reread` reads an earlier line of the same input back. */
-  line(line: JsonlLine, reread?: (byteOffset: number) => string | undefined, parseSink: FindingSink = this.sink): ParsedEvent | undefined {
+  line(
+    line: JsonlLine,
+    reread?: (byteOffset: number) => string | undefined,
+    parseSink: FindingSink = this.sink,
+  ): ParsedEvent | undefined {
     const ev = parseLine(line, parseSink, this.maxDepth, this.acceptArrays);
     if (!ev) return undefined;
     if (reread) ev.reread = reread;
@@ -174,19 +188,40 @@ export class StreamCheck {
     } catch {
       // reuse the JSONL reader's exact UTF-8 diagnostics
       let invalid = false;
-      await readJsonl([buf], source, () => undefined, (f) => f.ruleId === 'jsonl/invalid-utf8' && ((invalid = true), this.sink(f)), { maxLineBytes: buf.length });
+      await readJsonl(
+        [buf],
+        source,
+        () => undefined,
+        (f) => f.ruleId === 'jsonl/invalid-utf8' && ((invalid = true), this.sink(f)),
+        { maxLineBytes: buf.length },
+      );
       // valid UTF-8 that still does not decode: too long for one string (a cap set very high)
-      if (!invalid) this.sink(framingFinding('jsonl/line-too-long', { source, line: 1, column: 1, byteOffset: 0 }, `Document is ${buf.length} bytes long, too long to decode as one text; it was not checked.`));
+      if (!invalid)
+        this.sink(
+          framingFinding(
+            'jsonl/line-too-long',
+            { source, line: 1, column: 1, byteOffset: 0 },
+            `Document is ${buf.length} bytes long, too long to decode as one text; it was not checked.`,
+          ),
+        );
       return undefined;
     }
     let offset = 0;
     if (text.charCodeAt(0) === 0xfeff) {
-      this.sink(framingFinding('jsonl/bom', { source, line: 1, column: 1, byteOffset: 0 }, 'Input starts with a UTF-8 byte order mark (EF BB BF); JSON text must not begin with one. The mark was skipped and the rest of the document checked.'));
+      this.sink(
+        framingFinding(
+          'jsonl/bom',
+          { source, line: 1, column: 1, byteOffset: 0 },
+          'Input starts with a UTF-8 byte order mark (EF BB BF); JSON text must not begin with one. The mark was skipped and the rest of the document checked.',
+        ),
+      );
       text = text.slice(1);
       offset = 3;
     }
     if (text.trim() === '') {
-      this.sink(framingFinding('jsonl/empty-input', { source, byteOffset: 0 }, 'Input is empty: there is no message to check.'));
+      this.sink(
+        framingFinding('jsonl/empty-input', { source, byteOffset: 0 }, 'Input is empty: there is no message to check.'),
+      );
       return undefined;
     }
     this.stats.lines += text.split('\n').length;
@@ -195,7 +230,12 @@ export class StreamCheck {
       const sentence = f.ruleId === 'jsonl/invalid-json' ? this.hint?.(text, source, 'document') : undefined;
       return sentence === undefined ? f : { ...f, message: `${f.message} ${sentence}` };
     };
-    const ev = parseLine({ source, line: 1, byteOffset: offset, text, byteLength: buf.length - offset, unterminated: false }, (f: Finding) => this.sink(relocate(hinted(f), text, offset)), this.maxDepth, this.acceptArrays);
+    const ev = parseLine(
+      { source, line: 1, byteOffset: offset, text, byteLength: buf.length - offset, unterminated: false },
+      (f: Finding) => this.sink(relocate(hinted(f), text, offset)),
+      this.maxDepth,
+      this.acceptArrays,
+    );
     if (ev) this.event(ev);
     return ev;
   }
@@ -272,7 +312,12 @@ function relocate(f: Finding, text: string, offset: number): Finding {
     line++;
     lineStart = i + 1;
   }
-  return { ...f, line, column: idx - lineStart + 1, byteOffset: offset + Buffer.byteLength(text.slice(0, idx), 'utf8') };
+  return {
+    ...f,
+    line,
+    column: idx - lineStart + 1,
+    byteOffset: offset + Buffer.byteLength(text.slice(0, idx), 'utf8'),
+  };
 }
 
 /**
@@ -281,12 +326,24 @@ function relocate(f: Finding, text: string, offset: number): Finding {
  * give analyzers no `reread`, and they keep digests instead, with the same verdicts.
  * @throws InputError when an input cannot be read
  */
-async function feed(check: StreamCheck, inputs: readonly InputSpec[], maxLineBytes: number, onBytes: ((bytes: number) => void) | undefined): Promise<number> {
+async function feed(
+  check: StreamCheck,
+  inputs: readonly InputSpec[],
+  maxLineBytes: number,
+  onBytes: ((bytes: number) => void) | undefined,
+): Promise<number> {
   const sink = check.findingSink;
   const stats = check.stats;
   const readBack = new ReadBack(maxLineBytes);
   let done = 0;
-  if (inputs.length === 0) sink(framingFinding('jsonl/empty-input', { source: '<no input>', byteOffset: 0 }, 'No input was given: there is no event to check.'));
+  if (inputs.length === 0)
+    sink(
+      framingFinding(
+        'jsonl/empty-input',
+        { source: '<no input>', byteOffset: 0 },
+        'No input was given: there is no event to check.',
+      ),
+    );
   try {
     for (const input of inputs) {
       stats.inputs++;
@@ -302,7 +359,14 @@ async function feed(check: StreamCheck, inputs: readonly InputSpec[], maxLineByt
         // a document is one framing unit: the line cap applies to it whole (never a silent pass)
         if (gz.corrupt) sink(gzipCorrupt(input.source, 1, gz.corrupt));
         else if (doc.buf) await check.document(input.source, doc.buf);
-        else sink(framingFinding('jsonl/line-too-long', { source: input.source, line: 1, column: 1, byteOffset: 0 }, `Document is ${doc.length} bytes long, over the cap of ${maxLineBytes} bytes (--max-line-bytes); it was not checked.`));
+        else
+          sink(
+            framingFinding(
+              'jsonl/line-too-long',
+              { source: input.source, line: 1, column: 1, byteOffset: 0 },
+              `Document is ${doc.length} bytes long, over the cap of ${maxLineBytes} bytes (--max-line-bytes); it was not checked.`,
+            ),
+          );
         done += doc.length;
         onBytes?.(done);
         continue;
@@ -313,7 +377,7 @@ async function feed(check: StreamCheck, inputs: readonly InputSpec[], maxLineByt
       const hint = check.hint;
       const hold = hint ? new HintHold(sink, (t) => hint(t, input.source, 'jsonl')) : undefined;
       // an exception while checking is ours, not the input's: never "cannot read"
-      let ownError: unknown = undefined;
+      let ownError: unknown;
       const onLine = (line: JsonlLine) => {
         try {
           hold?.line(line);
@@ -326,7 +390,8 @@ async function feed(check: StreamCheck, inputs: readonly InputSpec[], maxLineByt
       };
       const base = done;
       // a cut gzip stream is one finding: not also "empty input" when it broke before any line
-      const inputSink: FindingSink = (f) => (gz.corrupt && f.ruleId === 'jsonl/empty-input' ? undefined : (hold?.sink ?? sink)(f));
+      const inputSink: FindingSink = (f) =>
+        gz.corrupt && f.ruleId === 'jsonl/empty-input' ? undefined : (hold?.sink ?? sink)(f);
       try {
         const st = await readJsonl(gunzipIfCompressed(input.open(), gz), input.source, onLine, inputSink, {
           maxLineBytes,
@@ -355,7 +420,12 @@ async function feed(check: StreamCheck, inputs: readonly InputSpec[], maxLineByt
  * @throws (rejects) InputError when an input cannot be read; TypeError for an unknown rule id;
  *   RuleCrashError only with `failFast`.
  */
-export async function runInputs(def: ProtocolDefinition, inputs: readonly InputSpec[], options: ProtocolOptions & RunOptions, hooks: RunHooks = {}): Promise<RunResult> {
+export async function runInputs(
+  def: ProtocolDefinition,
+  inputs: readonly InputSpec[],
+  options: ProtocolOptions & RunOptions,
+  hooks: RunHooks = {},
+): Promise<RunResult> {
   const total = counterOf((f) => hooks.finding?.(f), { maxFindings: options.maxFindings });
   const stats = newStats();
   const groups = streamGroups(inputs, options.each);
@@ -367,11 +437,20 @@ export async function runInputs(def: ProtocolDefinition, inputs: readonly InputS
     const check = new StreamCheck(def, options, own.sink, hooks.crash, hooks.event);
     const base = done;
     const progress = hooks.progress;
-    done += await feed(check, group, maxLineBytes, progress ? (b) => progress(base + b, stats.events + check.stats.events) : undefined);
+    done += await feed(
+      check,
+      group,
+      maxLineBytes,
+      progress ? (b) => progress(base + b, stats.events + check.stats.events) : undefined,
+    );
     check.end();
     incomplete ||= check.incomplete;
     addStats(stats, check.stats);
-    if (groups.length > 1) hooks.streamEnd?.(group.map((i) => i.source), own.summary(check.stats, def.knownTypes()));
+    if (groups.length > 1)
+      hooks.streamEnd?.(
+        group.map((i) => i.source),
+        own.summary(check.stats, def.knownTypes()),
+      );
   }
   return { summary: total.summary(stats, def.knownTypes()), incomplete, worst: total.worst };
 }
@@ -417,7 +496,14 @@ export class EventStream {
   /** Check the next line of text (one JSON value), as the next line of one input. */
   text(text: string): Finding[] {
     const byteLength = Buffer.byteLength(text, 'utf8');
-    const line: JsonlLine = { source: this.source, line: ++this.line, byteOffset: this.offset, text, byteLength, unterminated: false };
+    const line: JsonlLine = {
+      source: this.source,
+      line: ++this.line,
+      byteOffset: this.offset,
+      text,
+      byteLength,
+      unterminated: false,
+    };
     this.offset += byteLength + 1;
     this.check.stats.lines++;
     this.check.stats.bytes += byteLength + 1;
@@ -428,7 +514,15 @@ export class EventStream {
   /** Check a value that has no text (the single-message check of any JSON value). */
   value(value: unknown): Finding[] {
     this.line++;
-    this.check.event({ source: this.source, line: this.line, byteOffset: 0, text: '', value: value as Record<string, unknown>, duplicates: [], bigIntegers: [] });
+    this.check.event({
+      source: this.source,
+      line: this.line,
+      byteOffset: 0,
+      text: '',
+      value: value as Record<string, unknown>,
+      duplicates: [],
+      bigIntegers: [],
+    });
     return this.take();
   }
 

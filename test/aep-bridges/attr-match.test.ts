@@ -34,11 +34,17 @@ const FILTERS: Array<Record<string, unknown>> = [
 ];
 
 test('a filter is the conjunction of its members, on partial events', () => {
-  for (const a of FILTERS) for (const b of FILTERS) {
-    if (Object.keys(a).some((k) => k in b)) continue;
-    const both = parseFilter({ ...a, ...b });
-    for (const e of EVENTS) assert.equal(matches(both, e), matches(parseFilter(a), e) && matches(parseFilter(b), e), `${JSON.stringify({ ...a, ...b })} on ${JSON.stringify(e)}`);
-  }
+  for (const a of FILTERS)
+    for (const b of FILTERS) {
+      if (Object.keys(a).some((k) => k in b)) continue;
+      const both = parseFilter({ ...a, ...b });
+      for (const e of EVENTS)
+        assert.equal(
+          matches(both, e),
+          matches(parseFilter(a), e) && matches(parseFilter(b), e),
+          `${JSON.stringify({ ...a, ...b })} on ${JSON.stringify(e)}`,
+        );
+    }
   for (const e of EVENTS) assert.equal(matches(parseFilter({}), e), true);
 });
 
@@ -55,14 +61,23 @@ test('severity bands are inclusive in the §8.1 order', () => {
   AEP_SEVERITIES.forEach((lo, i) =>
     AEP_SEVERITIES.forEach((hi, j) => {
       const f = parseFilter({ severity: { gte: lo, lte: hi } });
-      AEP_SEVERITIES.forEach((s, k) => assert.equal(matches(f, { severity: s }), i <= k && k <= j, `${lo}..${hi} on ${s}`));
+      AEP_SEVERITIES.forEach((s, k) =>
+        assert.equal(matches(f, { severity: s }), i <= k && k <= j, `${lo}..${hi} on ${s}`),
+      );
     }),
   );
 });
 
 test('type patterns: a strict prefix followed by a dot, on core and vendor types', () => {
   const f = parseFilter({ type: 'attention.*' });
-  for (const [t, m] of [['attention.requested', true], ['attention', false], ['attentionx.y', false], ['attention.', false], ['x.attention.y', false]] as const) assert.equal(matches(f, { type: t }), m, t);
+  for (const [t, m] of [
+    ['attention.requested', true],
+    ['attention', false],
+    ['attentionx.y', false],
+    ['attention.', false],
+    ['x.attention.y', false],
+  ] as const)
+    assert.equal(matches(f, { type: t }), m, t);
   assert.equal(matches(parseFilter({ type: 'attention.*' }), { type: 5 }), false);
   // equality compares JSON values exactly: no coercion
   assert.equal(matches(parseFilter({ epoch: 1 }), { epoch: '1' }), false);
@@ -94,7 +109,11 @@ test('invalid filters are refused with a reason, never matched as everything (fa
     '{"agent":',
   ];
   for (const f of invalid) {
-    assert.throws(() => parseFilter(f), (e: unknown) => e instanceof InvalidFilterError && e.code === 'invalid-filter' && e.reason.length > 5, JSON.stringify(f));
+    assert.throws(
+      () => parseFilter(f),
+      (e: unknown) => e instanceof InvalidFilterError && e.code === 'invalid-filter' && e.reason.length > 5,
+      JSON.stringify(f),
+    );
   }
   assert.deepEqual(parseFilter('{"type":["tool.*"],"severity":{"gte":"info"}}').predicates.length, 2);
 });

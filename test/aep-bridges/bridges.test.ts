@@ -10,7 +10,15 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { isDeepStrictEqual } from 'node:util';
 import { decodeCloudEvents, fromCloudEvent, toCloudEvent } from '../../src/aep/bridges/cloudevents.ts';
-import { decodeOtlp, fromOtlp, nanosOf, OTLP_SEVERITY, severityOfNumber, timeOfNanos, toOtlp } from '../../src/aep/bridges/otlp.ts';
+import {
+  decodeOtlp,
+  fromOtlp,
+  nanosOf,
+  OTLP_SEVERITY,
+  severityOfNumber,
+  timeOfNanos,
+  toOtlp,
+} from '../../src/aep/bridges/otlp.ts';
 import { toOcsf } from '../../src/aep/bridges/ocsf.ts';
 import { AEP_SEVERITIES } from '../../src/aep/bridges/types.ts';
 import type { Finding } from '../../src/core/finding.ts';
@@ -29,16 +37,19 @@ function events(): Array<{ where: string; event: Obj }> {
   const out: Array<{ where: string; event: Obj }> = [];
   const dir = new URL('conformance/aep/pass/', REPO);
   for (const f of readdirSync(dir).filter((n) => n.endsWith('.jsonl') && !/\.(ce|otlp)\.jsonl$/.test(n))) {
-    readFileSync(new URL(f, dir), 'utf8').split(/\r?\n/).forEach((l, i) => {
-      try {
-        const v = JSON.parse(l.replace(/^\uFEFF/, '')) as unknown;
-        if (v && typeof v === 'object' && !Array.isArray(v)) out.push({ where: `${f}:${i + 1}`, event: v as Obj });
-      } catch {
-        // not a JSON line (the framing cases): nothing to convert
-      }
-    });
+    readFileSync(new URL(f, dir), 'utf8')
+      .split(/\r?\n/)
+      .forEach((l, i) => {
+        try {
+          const v = JSON.parse(l.replace(/^\uFEFF/, '')) as unknown;
+          if (v && typeof v === 'object' && !Array.isArray(v)) out.push({ where: `${f}:${i + 1}`, event: v as Obj });
+        } catch {
+          // not a JSON line (the framing cases): nothing to convert
+        }
+      });
   }
-  if (corpusPresent()) goldenLines().forEach((l, i) => out.push({ where: `golden:${i + 1}`, event: JSON.parse(l) as Obj }));
+  if (corpusPresent())
+    goldenLines().forEach((l, i) => out.push({ where: `golden:${i + 1}`, event: JSON.parse(l) as Obj }));
   return out;
 }
 
@@ -55,11 +66,25 @@ const rules = (fs: readonly Finding[]) => fs.map((f) => `${f.ruleId}@${f.line}`)
 test('CE round trip: fromCloudEvent(toCloudEvent(e)) is e for every event of our pass cases and golden (AEP-0005 §5 item 1)', () => {
   const all = events();
   assert.ok(all.length > 60);
-  const bad = all.filter(({ event }) => !isDeepStrictEqual(fromCloudEvent(toCloudEvent(event)).event, event)).map((x) => x.where);
+  const bad = all
+    .filter(({ event }) => !isDeepStrictEqual(fromCloudEvent(toCloudEvent(event)).event, event))
+    .map((x) => x.where);
   assert.deepEqual(bad, []);
   // and the CE form keeps to CloudEvents 1.0 and the bridge rules (§5 item 2), except what the event itself carries out of CE's range
-  const invalid = all.filter(({ event }) => decodeCloudEvents(toCloudEvent(event)).issues.length > 0 && !Object.values(event).some((v) => typeof v === 'number' && Math.abs(v) > 2147483647));
-  assert.deepEqual(invalid.map((x) => `${x.where}: ${decodeCloudEvents(toCloudEvent(x.event)).issues.map((i) => i.ruleId).join(',')}`), []);
+  const invalid = all.filter(
+    ({ event }) =>
+      decodeCloudEvents(toCloudEvent(event)).issues.length > 0 &&
+      !Object.values(event).some((v) => typeof v === 'number' && Math.abs(v) > 2147483647),
+  );
+  assert.deepEqual(
+    invalid.map(
+      (x) =>
+        `${x.where}: ${decodeCloudEvents(toCloudEvent(x.event))
+          .issues.map((i) => i.ruleId)
+          .join(',')}`,
+    ),
+    [],
+  );
 });
 
 test('--from cloudevents and --from otlp (max capture full) find what a direct check of the same events finds, at the same lines', async (t) => {
@@ -68,7 +93,8 @@ test('--from cloudevents and --from otlp (max capture full) find what a direct c
   const want = rules(await direct(lines.join('\n') + '\n'));
   const ce = lines.map((l) => JSON.stringify(toCloudEvent(JSON.parse(l) as Obj))).join('\n') + '\n';
   assert.deepEqual(rules(await checkBridgeText(ce, 'cloudevents')), want);
-  const otlp = lines.map((l) => JSON.stringify(toOtlp([JSON.parse(l) as Obj], { maxCapture: 'full' }).request)).join('\n') + '\n';
+  const otlp =
+    lines.map((l) => JSON.stringify(toOtlp([JSON.parse(l) as Obj], { maxCapture: 'full' }).request)).join('\n') + '\n';
   assert.deepEqual(rules(await checkBridgeText(otlp, 'otlp', { maxCapture: 'full' })), want);
   // a batch line: every finding lands on line 1, pointing into its item
   const batch = '[' + ce.trimEnd().split('\n').join(',') + ']\n';
@@ -87,27 +113,129 @@ interface Defect {
 }
 
 const CE_DEFECTS: Defect[] = [
-  { name: 'required attribute missing', line: 3, mutate: (c) => (delete c.id, c), rule: 'aep/ce-required', pointer: '' },
-  { name: 'specversion other than 1.0', line: 2, mutate: (c) => ({ ...c, specversion: '1.1' }), rule: 'aep/ce-specversion', pointer: '/specversion' },
-  { name: 'attribute of the wrong CE type', line: 4, mutate: (c) => ({ ...c, subject: 7 }), rule: 'aep/ce-attribute-type', pointer: '/subject' },
-  { name: 'extension integer beyond the CE Integer range', line: 1, mutate: (c) => ({ ...c, acmecount: 2 ** 40 }), rule: 'aep/ce-attribute-type', pointer: '/acmecount' },
-  { name: 'datacontenttype missing with data', line: 1, mutate: (c) => (delete c.datacontenttype, c), rule: 'aep/ce-datacontenttype', pointer: '' },
-  { name: 'datacontenttype materialised without data', line: 0, mutate: (c) => ({ ...c, datacontenttype: 'application/json' }), rule: 'aep/ce-datacontenttype', pointer: '/datacontenttype' },
-  { name: 'type outside the dev.aep. root', line: 2, mutate: (c) => ({ ...c, type: 'com.example.run.started' }), rule: 'aep/ce-foreign-type', pointer: '/type' },
-  { name: 'traceparent under the aep prefix', line: 4, mutate: (c) => ({ ...c, aeptraceparent: c.traceparent }), rule: 'aep/ce-prefixed-attribute', pointer: '/aeptraceparent' },
-  { name: 'AEP name instead of the table attribute', line: 2, mutate: (c) => ({ ...c, agent: c.aepagentid }), rule: 'aep/ce-extension-dropped', pointer: '/agent' },
-  { name: 'extension name over 20 characters', line: 1, mutate: (c) => ({ ...c, acmeregionnameisverylong: 'eu' }), rule: 'aep/ce-extension-dropped', pointer: '/acmeregionnameisverylong' },
-  { name: 'extension name with an underscore', line: 1, mutate: (c) => ({ ...c, acme_region: 'eu' }), rule: 'aep/ce-attribute-name', pointer: '/acme_region' },
-  { name: 'data_base64 instead of data', line: 2, mutate: (c) => ({ ...c, data_base64: 'e30=' }), rule: 'aep/ce-data', pointer: '/data_base64' },
-  { name: 'dataschema', line: 2, mutate: (c) => ({ ...c, dataschema: 'https://example.com/s' }), rule: 'aep/ce-unmapped-attribute', pointer: '/dataschema' },
-  { name: 'batch item that is not an object', line: 1, mutate: (c) => [c, 'x'], rule: 'aep/ce-not-object', pointer: '/1' },
+  {
+    name: 'required attribute missing',
+    line: 3,
+    mutate: (c) => (delete c.id, c),
+    rule: 'aep/ce-required',
+    pointer: '',
+  },
+  {
+    name: 'specversion other than 1.0',
+    line: 2,
+    mutate: (c) => ({ ...c, specversion: '1.1' }),
+    rule: 'aep/ce-specversion',
+    pointer: '/specversion',
+  },
+  {
+    name: 'attribute of the wrong CE type',
+    line: 4,
+    mutate: (c) => ({ ...c, subject: 7 }),
+    rule: 'aep/ce-attribute-type',
+    pointer: '/subject',
+  },
+  {
+    name: 'extension integer beyond the CE Integer range',
+    line: 1,
+    mutate: (c) => ({ ...c, acmecount: 2 ** 40 }),
+    rule: 'aep/ce-attribute-type',
+    pointer: '/acmecount',
+  },
+  {
+    name: 'datacontenttype missing with data',
+    line: 1,
+    mutate: (c) => (delete c.datacontenttype, c),
+    rule: 'aep/ce-datacontenttype',
+    pointer: '',
+  },
+  {
+    name: 'datacontenttype materialised without data',
+    line: 0,
+    mutate: (c) => ({ ...c, datacontenttype: 'application/json' }),
+    rule: 'aep/ce-datacontenttype',
+    pointer: '/datacontenttype',
+  },
+  {
+    name: 'type outside the dev.aep. root',
+    line: 2,
+    mutate: (c) => ({ ...c, type: 'com.example.run.started' }),
+    rule: 'aep/ce-foreign-type',
+    pointer: '/type',
+  },
+  {
+    name: 'traceparent under the aep prefix',
+    line: 4,
+    mutate: (c) => ({ ...c, aeptraceparent: c.traceparent }),
+    rule: 'aep/ce-prefixed-attribute',
+    pointer: '/aeptraceparent',
+  },
+  {
+    name: 'AEP name instead of the table attribute',
+    line: 2,
+    mutate: (c) => ({ ...c, agent: c.aepagentid }),
+    rule: 'aep/ce-extension-dropped',
+    pointer: '/agent',
+  },
+  {
+    name: 'extension name over 20 characters',
+    line: 1,
+    mutate: (c) => ({ ...c, acmeregionnameisverylong: 'eu' }),
+    rule: 'aep/ce-extension-dropped',
+    pointer: '/acmeregionnameisverylong',
+  },
+  {
+    name: 'extension name with an underscore',
+    line: 1,
+    mutate: (c) => ({ ...c, acme_region: 'eu' }),
+    rule: 'aep/ce-attribute-name',
+    pointer: '/acme_region',
+  },
+  {
+    name: 'data_base64 instead of data',
+    line: 2,
+    mutate: (c) => ({ ...c, data_base64: 'e30=' }),
+    rule: 'aep/ce-data',
+    pointer: '/data_base64',
+  },
+  {
+    name: 'dataschema',
+    line: 2,
+    mutate: (c) => ({ ...c, dataschema: 'https://example.com/s' }),
+    rule: 'aep/ce-unmapped-attribute',
+    pointer: '/dataschema',
+  },
+  {
+    name: 'batch item that is not an object',
+    line: 1,
+    mutate: (c) => [c, 'x'],
+    rule: 'aep/ce-not-object',
+    pointer: '/1',
+  },
   // mapped back and checked as AEP: the finding points at the CE attribute
-  { name: 'aepsequence of the wrong AEP type', line: 3, mutate: (c) => ({ ...c, aepsequence: '2' }), rule: 'aep/seq-epoch', pointer: '/aepsequence' },
-  { name: 'aepsequence going backwards', line: 4, mutate: (c) => ({ ...c, aepsequence: 0 }), rule: 'aep/seq-regression', pointer: '/aepsequence' },
-  { name: 'traceparent not W3C', line: 4, mutate: (c) => ({ ...c, traceparent: '00-zz-01' }), rule: 'aep/traceparent', pointer: '/traceparent' },
+  {
+    name: 'aepsequence of the wrong AEP type',
+    line: 3,
+    mutate: (c) => ({ ...c, aepsequence: '2' }),
+    rule: 'aep/seq-epoch',
+    pointer: '/aepsequence',
+  },
+  {
+    name: 'aepsequence going backwards',
+    line: 4,
+    mutate: (c) => ({ ...c, aepsequence: 0 }),
+    rule: 'aep/seq-regression',
+    pointer: '/aepsequence',
+  },
+  {
+    name: 'traceparent not W3C',
+    line: 4,
+    mutate: (c) => ({ ...c, traceparent: '00-zz-01' }),
+    rule: 'aep/traceparent',
+    pointer: '/traceparent',
+  },
 ];
 
-test('one-defect variants of golden\'s CE form: each is caught by its rule, at its line and pointer, with the column of that member', async (t) => {
+test("one-defect variants of golden's CE form: each is caught by its rule, at its line and pointer, with the column of that member", async (t) => {
   if (!corpusPresent()) return t.skip(NO_CORPUS);
   const lines = goldenLines().map((l) => toCloudEvent(JSON.parse(l) as Obj));
   for (const d of CE_DEFECTS) {
@@ -123,7 +251,10 @@ test('one-defect variants of golden\'s CE form: each is caught by its rule, at i
       const idx = /^\d+$/.test(key) ? lineText.lastIndexOf(',"x"') + 1 : lineText.indexOf(`"${key}"`);
       assert.equal(hit.column, idx + 1, `${d.name}: column`);
     }
-    assert.ok(!fs.some((f) => f.severity === 'error' && f.line !== at), `${d.name}: an error on another line: ${briefFindings(fs)}`);
+    assert.ok(
+      !fs.some((f) => f.severity === 'error' && f.line !== at),
+      `${d.name}: an error on another line: ${briefFindings(fs)}`,
+    );
   }
 });
 
@@ -131,24 +262,106 @@ const recOf = (req: Obj) => ((req.resourceLogs as Obj[])[0]!.scopeLogs as Obj[])
 const attr = (r: Obj, key: string) => (r.attributes as Obj[]).find((a) => a.key === key) as Obj;
 
 const OTLP_DEFECTS: Array<{ name: string; golden: number; mutate(r: Obj): void; rule: string; pointer: string }> = [
-  { name: 'event name outside the root', golden: 3, mutate: (r) => void (r.eventName = 'tool.completed'), rule: 'aep/otlp-event-name', pointer: '/eventName' },
-  { name: 'severity pair not a §3.4 row', golden: 3, mutate: (r) => void (r.severityText = 'WARN'), rule: 'aep/otlp-severity', pointer: '/severityText' },
-  { name: 'severity number out of range', golden: 13, mutate: (r) => void (r.severityNumber = 30), rule: 'aep/otlp-severity', pointer: '/severityNumber' },
+  {
+    name: 'event name outside the root',
+    golden: 3,
+    mutate: (r) => void (r.eventName = 'tool.completed'),
+    rule: 'aep/otlp-event-name',
+    pointer: '/eventName',
+  },
+  {
+    name: 'severity pair not a §3.4 row',
+    golden: 3,
+    mutate: (r) => void (r.severityText = 'WARN'),
+    rule: 'aep/otlp-severity',
+    pointer: '/severityText',
+  },
+  {
+    name: 'severity number out of range',
+    golden: 13,
+    mutate: (r) => void (r.severityNumber = 30),
+    rule: 'aep/otlp-severity',
+    pointer: '/severityNumber',
+  },
   { name: 'time absent', golden: 13, mutate: (r) => void delete r.timeUnixNano, rule: 'aep/otlp-time', pointer: '' },
-  { name: 'time not nanoseconds', golden: 13, mutate: (r) => void (r.timeUnixNano = '1.5e18'), rule: 'aep/otlp-time', pointer: '/timeUnixNano' },
-  { name: 'aep.* attribute of the wrong kind', golden: 3, mutate: (r) => void ((attr(r, 'aep.epoch').value as Obj) = { stringValue: '0' }), rule: 'aep/otlp-attribute', pointer: '/attributes/8/value' },
-  { name: 'unknown aep.* attribute', golden: 24, mutate: (r) => void (r.attributes as Obj[]).push({ key: 'aep.version', value: { stringValue: '0.1' } }), rule: 'aep/otlp-attribute', pointer: '/attributes/4/key' },
-  { name: 'gen_ai.* member left in the body', golden: 3, mutate: (r) => void (((r.body as Obj).kvlistValue as Obj).values as Obj[]).push({ key: 'gen_ai.request.model', value: { stringValue: 'm' } }), rule: 'aep/otlp-gen-ai', pointer: '/body/kvlistValue/values/3/key' },
-  { name: 'body above the max capture', golden: 15, mutate: (r) => void (r.body = { kvlistValue: { values: [{ key: 'duration_ms', value: { intValue: '310' } }] } }), rule: 'aep/otlp-capture', pointer: '/body' },
-  { name: 'body at capture none', golden: 24, mutate: (r) => void ((attr(r, 'aep.capture').value as Obj).stringValue = 'none'), rule: 'aep/otlp-capture', pointer: '/body' },
-  { name: 'trace id not hex', golden: 3, mutate: (r) => void (r.traceId = 'not-a-trace-id'), rule: 'aep/otlp-trace', pointer: '/traceId' },
-  { name: 'span id without trace id', golden: 3, mutate: (r) => void delete r.traceId, rule: 'aep/otlp-trace', pointer: '' },
-  { name: 'body not a map', golden: 24, mutate: (r) => void (r.body = { stringValue: 'online' }), rule: 'aep/otlp-shape', pointer: '/body' },
+  {
+    name: 'time not nanoseconds',
+    golden: 13,
+    mutate: (r) => void (r.timeUnixNano = '1.5e18'),
+    rule: 'aep/otlp-time',
+    pointer: '/timeUnixNano',
+  },
+  {
+    name: 'aep.* attribute of the wrong kind',
+    golden: 3,
+    mutate: (r) => void ((attr(r, 'aep.epoch').value as Obj) = { stringValue: '0' }),
+    rule: 'aep/otlp-attribute',
+    pointer: '/attributes/8/value',
+  },
+  {
+    name: 'unknown aep.* attribute',
+    golden: 24,
+    mutate: (r) => void (r.attributes as Obj[]).push({ key: 'aep.version', value: { stringValue: '0.1' } }),
+    rule: 'aep/otlp-attribute',
+    pointer: '/attributes/4/key',
+  },
+  {
+    name: 'gen_ai.* member left in the body',
+    golden: 3,
+    mutate: (r) =>
+      void (((r.body as Obj).kvlistValue as Obj).values as Obj[]).push({
+        key: 'gen_ai.request.model',
+        value: { stringValue: 'm' },
+      }),
+    rule: 'aep/otlp-gen-ai',
+    pointer: '/body/kvlistValue/values/3/key',
+  },
+  {
+    name: 'body above the max capture',
+    golden: 15,
+    mutate: (r) => void (r.body = { kvlistValue: { values: [{ key: 'duration_ms', value: { intValue: '310' } }] } }),
+    rule: 'aep/otlp-capture',
+    pointer: '/body',
+  },
+  {
+    name: 'body at capture none',
+    golden: 24,
+    mutate: (r) => void ((attr(r, 'aep.capture').value as Obj).stringValue = 'none'),
+    rule: 'aep/otlp-capture',
+    pointer: '/body',
+  },
+  {
+    name: 'trace id not hex',
+    golden: 3,
+    mutate: (r) => void (r.traceId = 'not-a-trace-id'),
+    rule: 'aep/otlp-trace',
+    pointer: '/traceId',
+  },
+  {
+    name: 'span id without trace id',
+    golden: 3,
+    mutate: (r) => void delete r.traceId,
+    rule: 'aep/otlp-trace',
+    pointer: '',
+  },
+  {
+    name: 'body not a map',
+    golden: 24,
+    mutate: (r) => void (r.body = { stringValue: 'online' }),
+    rule: 'aep/otlp-shape',
+    pointer: '/body',
+  },
   // mapped back and checked as AEP: the finding points at the attribute's value
-  { name: 'aep.source not a URI', golden: 13, mutate: (r) => void ((attr(r, 'aep.source').value as Obj).stringValue = 'not a uri'), rule: 'aep/source-uri', pointer: '/attributes/3/value' },
+  {
+    name: 'aep.source not a URI',
+    golden: 13,
+    mutate: (r) => void ((attr(r, 'aep.source').value as Obj).stringValue = 'not a uri'),
+    rule: 'aep/source-uri',
+    pointer: '/attributes/3/value',
+  },
 ];
 
-test('one-defect variants of golden\'s OTLP form: each is caught by its rule at its pointer into the request', async (t) => {
+test("one-defect variants of golden's OTLP form: each is caught by its rule at its pointer into the request", async (t) => {
   if (!corpusPresent()) return t.skip(NO_CORPUS);
   const lines = goldenLines();
   const base = '/resourceLogs/0/scopeLogs/0/logRecords/0';
@@ -159,7 +372,10 @@ test('one-defect variants of golden\'s OTLP form: each is caught by its rule at 
     const fs = await checkBridgeText(text, 'otlp');
     const hit = fs.find((f) => f.ruleId === d.rule && f.line === d.golden + 1 && f.pointer === base + d.pointer);
     assert.ok(hit, `${d.name}: no ${d.rule}@${d.golden + 1}${base}${d.pointer} in ${briefFindings(fs)}`);
-    assert.ok(!fs.some((f) => f.severity !== 'info' && f.line !== d.golden + 1), `${d.name}: a finding on another line: ${briefFindings(fs)}`);
+    assert.ok(
+      !fs.some((f) => f.severity !== 'info' && f.line !== d.golden + 1),
+      `${d.name}: a finding on another line: ${briefFindings(fs)}`,
+    );
   }
 });
 
@@ -192,7 +408,13 @@ test('OTLP severity: §3.4 both ways, the inverse buckets every number 1-24 mono
 });
 
 test('OTLP time: RFC 3339 <-> nanoseconds keeps the instant (offsets, fractions of 1 to 9 digits)', () => {
-  for (const s of ['2026-07-03T10:14:00Z', '2026-07-03T10:14:00.5Z', '2026-07-03T12:14:00.123456+02:00', '1999-12-31T23:59:59.999999999Z', '2026-07-03T10:14:00.000Z']) {
+  for (const s of [
+    '2026-07-03T10:14:00Z',
+    '2026-07-03T10:14:00.5Z',
+    '2026-07-03T12:14:00.123456+02:00',
+    '1999-12-31T23:59:59.999999999Z',
+    '2026-07-03T10:14:00.000Z',
+  ]) {
     const n = nanosOf(s)!;
     assert.equal(nanosOf(timeOfNanos(n)), n, s);
     assert.equal(Date.parse(timeOfNanos(n)), Date.parse(s), s);
@@ -203,29 +425,57 @@ test('OTLP time: RFC 3339 <-> nanoseconds keeps the instant (offsets, fractions 
 test('conversions never invent content: the OTLP and OCSF forms carry only values of the event', () => {
   // in OTLP, attribute and member names (`key`) are the table's or the event's names, not values
   const values = (v: unknown, out = new Set<string>(), skipKey = false): Set<string> => {
-    if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) if (!(skipKey && k === 'key')) values(x, out, skipKey);
-    else if (typeof v === 'string') out.add(v);
+    if (v !== null && typeof v === 'object')
+      for (const [k, x] of Object.entries(v))
+        if (!(skipKey && k === 'key')) values(x, out, skipKey);
+        else if (typeof v === 'string') out.add(v);
     return out;
   };
   for (const { where, event } of events()) {
     if (typeof event.type !== 'string' || typeof event.time !== 'string') continue;
     const own = values(event);
     const req = toOtlp([event], { maxCapture: 'full' }).request;
-    const strings = [...values(recOf(req)[0]!.attributes, undefined, true), ...values(recOf(req)[0]!.body, undefined, true)];
+    const strings = [
+      ...values(recOf(req)[0]!.attributes, undefined, true),
+      ...values(recOf(req)[0]!.body, undefined, true),
+    ];
     for (const s of strings) assert.ok(own.has(s) || /^-?\d+$/.test(s), `${where}: OTLP string not from the event`);
     const rec = toOcsf(event, { maxCapture: 'full' }).record;
     // the pinned version and profile are the only constants; a hostname is the source's authority
-    if (rec) for (const s of values(rec)) assert.ok(own.has(s) || s === '1.8.0' || s === 'security_control' || [...own].some((o) => o.includes(`://${s}`)), `${where}: OCSF string not from the event`);
+    if (rec)
+      for (const s of values(rec))
+        assert.ok(
+          own.has(s) || s === '1.8.0' || s === 'security_control' || [...own].some((o) => o.includes(`://${s}`)),
+          `${where}: OCSF string not from the event`,
+        );
   }
 });
 
 test('capture at the OTLP exporter: nothing above max capture leaves, what is withheld is counted', () => {
-  const ev = { aep: '0.1', id: 'x', type: 'tool.completed', time: '2026-01-01T00:00:00Z', source: 'aep://h/a', agent: 'a', capture: 'redacted', data: { tool: { name: 'T' }, 'gen_ai.usage.input_tokens': 1 } };
-  for (const [max, kept] of [['none', false], ['metadata', false], ['redacted', true], ['full', true]] as const) {
+  const ev = {
+    aep: '0.1',
+    id: 'x',
+    type: 'tool.completed',
+    time: '2026-01-01T00:00:00Z',
+    source: 'aep://h/a',
+    agent: 'a',
+    capture: 'redacted',
+    data: { tool: { name: 'T' }, 'gen_ai.usage.input_tokens': 1 },
+  };
+  for (const [max, kept] of [
+    ['none', false],
+    ['metadata', false],
+    ['redacted', true],
+    ['full', true],
+  ] as const) {
     const r = toOtlp([ev], { maxCapture: max });
     const rec = recOf(r.request)[0]!;
     assert.equal(rec.body !== undefined, kept, max);
-    assert.equal((rec.attributes as Obj[]).some((a) => (a.key as string).startsWith('gen_ai.')), kept, max);
+    assert.equal(
+      (rec.attributes as Obj[]).some((a) => (a.key as string).startsWith('gen_ai.')),
+      kept,
+      max,
+    );
     assert.equal(r.counts.withheld, kept ? 0 : 1, max);
     assert.equal(decodeOtlp(r.request, { maxCapture: max }).issues.length, 0, max);
   }
@@ -234,19 +484,54 @@ test('capture at the OTLP exporter: nothing above max capture leaves, what is wi
 test('bridgeChecker fed parsed lines: bridge issues and AEP findings located in the original text; a repeated member stops its record only', () => {
   const findings: Finding[] = [];
   const sink = (f: Finding) => findings.push(f);
-  const checker = bridgeChecker('otlp', 'metadata', (s) => createAepChecker({}, { sink: s, stats: newStats(), crash: (e) => { throw e; } }), sink);
-  const ev = (n: number, seq: number, extra = '') => `{"timeUnixNano":"${1767225600000000000 + n * 1e9}","eventName":"dev.aep.agent.heartbeat","attributes":[{"key":"aep.agent_id","value":{"stringValue":"a"}},{"key":"aep.event_id","value":{"stringValue":"h${n}"}},{"key":"aep.source","value":{"stringValue":"aep://h/agent/a"}}${extra}]}`;
+  const checker = bridgeChecker(
+    'otlp',
+    'metadata',
+    (s) =>
+      createAepChecker(
+        {},
+        {
+          sink: s,
+          stats: newStats(),
+          crash: (e) => {
+            throw e;
+          },
+        },
+      ),
+    sink,
+  );
+  const ev = (n: number, seq: number, extra = '') =>
+    `{"timeUnixNano":"${1767225600000000000 + n * 1e9}","eventName":"dev.aep.agent.heartbeat","attributes":[{"key":"aep.agent_id","value":{"stringValue":"a"}},{"key":"aep.event_id","value":{"stringValue":"h${n}"}},{"key":"aep.source","value":{"stringValue":"aep://h/agent/a"}}${extra}]}`;
   // two records in one request; the second repeats a member; a foreign record between them
   const text = `{"resourceLogs":[{"scopeLogs":[{"logRecords":[${ev(1, 0, ',{"key":"aep.sequence","value":{"intValue":"x"}}')},{"body":{"stringValue":"plain log"}},${ev(2, 1).replace('"eventName"', '"eventName":"dev.aep.agent.heartbeat","eventName"')}]}]}]}`;
   let off = 0;
   for (const [i, line] of [text].entries()) {
-    const pe = parseLine({ source: 'in', line: i + 1, byteOffset: off, text: line, byteLength: Buffer.byteLength(line), unterminated: false }, sink, 64, true)!;
+    const pe = parseLine(
+      {
+        source: 'in',
+        line: i + 1,
+        byteOffset: off,
+        text: line,
+        byteLength: Buffer.byteLength(line),
+        unterminated: false,
+      },
+      sink,
+      64,
+      true,
+    )!;
     off += Buffer.byteLength(line) + 1;
     checker.onEvent(pe);
   }
   checker.end();
   const recs = '/resourceLogs/0/scopeLogs/0/logRecords';
-  assert.deepEqual(findings.map((f) => `${f.ruleId} ${f.pointer}`).sort(), [`aep/otlp-foreign-record ${recs}/1`, `aep/otlp-shape ${recs}/0/attributes/3/value`, `json/duplicate-key ${recs}/2/eventName`].sort());
+  assert.deepEqual(
+    findings.map((f) => `${f.ruleId} ${f.pointer}`).sort(),
+    [
+      `aep/otlp-foreign-record ${recs}/1`,
+      `aep/otlp-shape ${recs}/0/attributes/3/value`,
+      `json/duplicate-key ${recs}/2/eventName`,
+    ].sort(),
+  );
   for (const f of findings) {
     const key = f.pointer!.split('/').pop()!;
     if (!/^\d+$/.test(key)) assert.equal(text.slice(f.column! - 1, f.column! + key.length + 1), `"${key}"`, f.ruleId);

@@ -26,7 +26,13 @@ test('aep filter: the matching lines, byte for byte, partial events included; no
   assert.equal(r.stdout, lines[0] + '\n' + lines[2] + '\n');
   const f = parseFilter({ severity: { gte: 'notice' } });
   const s = await runCli('aep', ['filter', '--where', '{"severity":{"gte":"notice"}}', '-'], lines.join('\n'));
-  assert.equal(s.stdout, lines.filter((l) => matches(f, JSON.parse(l) as Obj)).map((l) => l + '\n').join(''));
+  assert.equal(
+    s.stdout,
+    lines
+      .filter((l) => matches(f, JSON.parse(l) as Obj))
+      .map((l) => l + '\n')
+      .join(''),
+  );
 });
 
 test('aep filter: an invalid filter exits 2 with the reason and writes nothing', async () => {
@@ -48,8 +54,15 @@ test('aep filter: a line that is not a JSON object is reported, not matched (exi
 test('aep convert of golden equals the corpus pins (CloudEvents, OTLP, OCSF)', async (t) => {
   if (!corpusPresent()) return t.skip(NO_CORPUS);
   const golden = join(CORPUS_DIR, 'golden/golden.jsonl');
-  const events = readFileSync(golden, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as Obj);
-  const jsonl = (s: string) => s.trimEnd().split('\n').map((l) => JSON.parse(l) as Obj);
+  const events = readFileSync(golden, 'utf8')
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Obj);
+  const jsonl = (s: string) =>
+    s
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Obj);
 
   const ce = await runCli('aep', ['convert', '--to', 'cloudevents', golden]);
   assert.equal(ce.code, 0, ce.stderr);
@@ -63,7 +76,10 @@ test('aep convert of golden equals the corpus pins (CloudEvents, OTLP, OCSF)', a
     return otlpDataModel(rl.resource as Obj, ((rl.scopeLogs as Obj[])[0]!.logRecords as Obj[])[0]!);
   });
   assert.equal(records.length, events.length);
-  for (const [k, want] of Object.entries(JSON.parse(readFileSync(join(CORPUS_DIR, 'otlp/otlp-expected.json'), 'utf8')) as Obj)) assert.deepEqual(records[Number(k)], want, `otlp ${k}`);
+  for (const [k, want] of Object.entries(
+    JSON.parse(readFileSync(join(CORPUS_DIR, 'otlp/otlp-expected.json'), 'utf8')) as Obj,
+  ))
+    assert.deepEqual(records[Number(k)], want, `otlp ${k}`);
   assert.match(otlp.stderr, /payload withheld at max capture metadata/);
 
   const ocsf = await runCli('aep', ['convert', '--to', 'ocsf', golden]);
@@ -76,10 +92,18 @@ test('aep convert of golden equals the corpus pins (CloudEvents, OTLP, OCSF)', a
 });
 
 test('aep convert --to cloudevents --max-capture down-levels as a hop; invalid lines are not converted', async () => {
-  const ev = '{"aep":"0.1","id":"c1","type":"tool.completed","time":"2026-01-01T00:00:00Z","source":"aep://h/agent/a/session/s","agent":"a","session":"s","seq":0,"capture":"full","data":{"tool":{"name":"T","call_id":"c"},"status":"success"}}';
-  const r = await runCli('aep', ['convert', '--to', 'cloudevents', '--max-capture', 'none', '-'], ev + '\n{"aep":"0.1"}\n');
+  const ev =
+    '{"aep":"0.1","id":"c1","type":"tool.completed","time":"2026-01-01T00:00:00Z","source":"aep://h/agent/a/session/s","agent":"a","session":"s","seq":0,"capture":"full","data":{"tool":{"name":"T","call_id":"c"},"status":"success"}}';
+  const r = await runCli(
+    'aep',
+    ['convert', '--to', 'cloudevents', '--max-capture', 'none', '-'],
+    ev + '\n{"aep":"0.1"}\n',
+  );
   assert.equal(r.code, 1);
-  const out = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as Obj);
+  const out = r.stdout
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Obj);
   assert.equal(out.length, 1);
   assert.equal(out[0]!.aepcapture, 'none');
   assert.equal(out[0]!.data, undefined);

@@ -13,11 +13,19 @@ import { briefFindings, checkBridgeText } from './helpers.ts';
 
 const DIR = fileURLToPath(new URL('../../conformance/aep/', import.meta.url));
 
-const cases = (group: 'pass' | 'fail') => readdirSync(DIR + group).filter((f) => /\.(ce|otlp)\.jsonl$/.test(f)).sort();
+const cases = (group: 'pass' | 'fail') =>
+  readdirSync(DIR + group)
+    .filter((f) => /\.(ce|otlp)\.jsonl$/.test(f))
+    .sort();
 const fromOf = (name: string) => (name.endsWith('.ce.jsonl') ? 'cloudevents' : 'otlp');
 
 test('conformance/aep-bridges has cases of both kinds', () => {
-  for (const g of ['pass', 'fail'] as const) for (const k of ['.ce.jsonl', '.otlp.jsonl']) assert.ok(cases(g).some((f) => f.endsWith(k)), `${g}/*${k}`);
+  for (const g of ['pass', 'fail'] as const)
+    for (const k of ['.ce.jsonl', '.otlp.jsonl'])
+      assert.ok(
+        cases(g).some((f) => f.endsWith(k)),
+        `${g}/*${k}`,
+      );
 });
 
 for (const name of cases('pass')) {
@@ -31,13 +39,18 @@ for (const name of cases('fail')) {
   test(`fail/${name}: exactly the findings of its sidecar`, async () => {
     const side = DIR + 'fail/' + name.replace(/\.jsonl$/, '.expected.json');
     assert.ok(existsSync(side), `no sidecar ${side}`);
-    const want = (JSON.parse(readFileSync(side, 'utf8')) as { findings: { ruleId: string; line?: number; pointer?: string }[] }).findings;
+    const want = (
+      JSON.parse(readFileSync(side, 'utf8')) as { findings: { ruleId: string; line?: number; pointer?: string }[] }
+    ).findings;
     assert.ok(want.length > 0);
     const fs = await checkBridgeText(readFileSync(DIR + 'fail/' + name), fromOf(name), { source: name });
     const key = (x: { ruleId: string; line?: number; pointer?: string }) => `${x.ruleId}@${x.line}${x.pointer}`;
     assert.deepEqual(fs.map(key).sort(), want.map(key).sort());
     // the case is named after a rule it provokes
     const rule = name.replace(/\.(ce|otlp)\.jsonl$/, '').replace('.', '/');
-    assert.ok(fs.some((f) => f.ruleId === rule), `${rule} not reported: ${briefFindings(fs)}`);
+    assert.ok(
+      fs.some((f) => f.ruleId === rule),
+      `${rule} not reported: ${briefFindings(fs)}`,
+    );
   });
 }

@@ -22,12 +22,22 @@ const LEVELS: (AepCaptureLevel | undefined)[] = [undefined, 'none', 'metadata', 
 function requiredOf(type: string): [string, AepCaptureLevel][] {
   const file = join(TYPES_DIR, `${type}.schema.json`);
   if (!existsSync(file)) return [];
-  const s = JSON.parse(readFileSync(file, 'utf8')) as { required?: string[]; properties?: Record<string, { 'x-aep-capture'?: AepCaptureLevel }> };
+  const s = JSON.parse(readFileSync(file, 'utf8')) as {
+    required?: string[];
+    properties?: Record<string, { 'x-aep-capture'?: AepCaptureLevel }>;
+  };
   return (s.required ?? []).map((m) => [m, s.properties?.[m]?.['x-aep-capture'] ?? 'metadata']);
 }
 
 function envelope(type: string, i: number, capture: AepCaptureLevel | undefined): Record<string, unknown> {
-  const e: Record<string, unknown> = { aep: '0.1', id: `ad-${i}`, type, time: '2026-11-30T12:00:00Z', source: `aep://unit-host/agent/unit/session/ad_${i}`, agent: 'unit' };
+  const e: Record<string, unknown> = {
+    aep: '0.1',
+    id: `ad-${i}`,
+    type,
+    time: '2026-11-30T12:00:00Z',
+    source: `aep://unit-host/agent/unit/session/ad_${i}`,
+    agent: 'unit',
+  };
   const scope = scopeOf(type);
   if (scope !== 'agent') e.session = `ad_${i}`;
   if (scope === 'session') e.seq = 0;
@@ -46,11 +56,14 @@ test('an event without data is refused for each required member at or below its 
     for (const capture of LEVELS) {
       events.push(envelope(type, events.length, capture));
       const rank = CAPTURE_RANK[capture ?? 'metadata'];
-      for (const [m, level] of req) if (rank > 0 && CAPTURE_RANK[level] <= rank) want.push(`${events.length}/data/${m}`);
+      for (const [m, level] of req)
+        if (rank > 0 && CAPTURE_RANK[level] <= rank) want.push(`${events.length}/data/${m}`);
     }
   }
   assert.ok(withRequired >= 10, `types with required members: ${withRequired}`);
-  const got = (await checkText(jsonl(events), { rules: new Set(['aep/payload-schema']) })).map((f) => `${f.line}${f.pointer}`);
+  const got = (await checkText(jsonl(events), { rules: new Set(['aep/payload-schema']) })).map(
+    (f) => `${f.line}${f.pointer}`,
+  );
   assert.deepEqual(got.sort(), want.sort());
 });
 
@@ -58,6 +71,9 @@ test('with data absent the verdict matches data {} at the same capture (the memb
   const types = knownAepTypes().filter((t) => registryEntry(t)?.status !== 'reserved' && requiredOf(t).length > 0);
   const absent = types.map((t, i) => envelope(t, i, 'full'));
   const empty = types.map((t, i) => ({ ...envelope(t, i, 'full'), data: {} }));
-  const key = async (evs: Record<string, unknown>[]) => (await checkText(jsonl(evs), { rules: new Set(['aep/payload-schema']) })).map((f) => `${f.ruleId}@${f.line}${f.pointer}`);
+  const key = async (evs: Record<string, unknown>[]) =>
+    (await checkText(jsonl(evs), { rules: new Set(['aep/payload-schema']) })).map(
+      (f) => `${f.ruleId}@${f.line}${f.pointer}`,
+    );
   assert.deepEqual(await key(absent), await key(empty));
 });

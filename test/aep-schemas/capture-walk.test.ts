@@ -15,7 +15,12 @@ function reference(data: unknown, tree: CaptureNode, capture: AepCaptureLevel, p
   const visit = (v: unknown, node: CaptureNode, p: string): void => {
     if (v === null || typeof v !== 'object') return;
     if (Array.isArray(v)) {
-      if (node.items) v.forEach((x, i) => (CAPTURE_RANK[node.items!.level] > rank ? out.push(`${childPointer(p, i)} ${node.items!.level}`) : visit(x, node.items!, childPointer(p, i))));
+      if (node.items)
+        v.forEach((x, i) =>
+          CAPTURE_RANK[node.items!.level] > rank
+            ? out.push(`${childPointer(p, i)} ${node.items!.level}`)
+            : visit(x, node.items!, childPointer(p, i)),
+        );
       return;
     }
     for (const k of Object.keys(v)) {
@@ -41,7 +46,7 @@ function fullPayload(node: CaptureNode, depth = 0): unknown {
   return 'value';
 }
 
-test('capture walk: skipping subtrees that name nothing above the capture gives the plain walk\'s violations, for every registered type and level', () => {
+test("capture walk: skipping subtrees that name nothing above the capture gives the plain walk's violations, for every registered type and level", () => {
   let checked = 0;
   let violations = 0;
   for (const type of knownAepTypes()) {

@@ -20,8 +20,10 @@ function* locations(node: unknown, ptr: string): Generator<[string, Json]> {
   yield [ptr, n];
   if (n.properties) for (const [k, v] of Object.entries(n.properties as Json)) yield* locations(v, `${ptr}/${k}`);
   if (n.items) yield* locations(n.items, `${ptr}/0`);
-  if (n.additionalProperties && typeof n.additionalProperties === 'object') yield* locations(n.additionalProperties, `${ptr}/any`);
-  for (const key of ['allOf', 'anyOf', 'oneOf']) for (const s of (n[key] as unknown[] | undefined) ?? []) yield* locations(s, ptr);
+  if (n.additionalProperties && typeof n.additionalProperties === 'object')
+    yield* locations(n.additionalProperties, `${ptr}/any`);
+  for (const key of ['allOf', 'anyOf', 'oneOf'])
+    for (const s of (n[key] as unknown[] | undefined) ?? []) yield* locations(s, ptr);
   for (const key of ['if', 'then', 'else']) if (n[key]) yield* locations(n[key], ptr);
 }
 
@@ -33,7 +35,8 @@ function formatLocations(): Map<string, string> {
   for (const t of s.registry.types) {
     const schema = s.payload(t.type);
     if (!schema) continue;
-    for (const [p, n] of locations(schema, '/data')) if (typeof n.format === 'string') out.set(`${t.type}:${p}`, n.format);
+    for (const [p, n] of locations(schema, '/data'))
+      if (typeof n.format === 'string') out.set(`${t.type}:${p}`, n.format);
   }
   return out;
 }
@@ -41,10 +44,26 @@ function formatLocations(): Map<string, string> {
 const SRC = 'aep://fmt-host/agent/demo/session/s_fmt';
 /** A valid event for each format location, and the rule a bad value there is reported under. */
 const BASES: Record<string, { event: Json; rule: string }> = {
-  'envelope:/time': { event: { aep: '0.1', id: 'f1', type: 'agent.heartbeat', time: '2026-11-30T10:00:00Z', source: SRC, agent: 'demo' }, rule: 'aep/time-format' },
-  'envelope:/source': { event: { aep: '0.1', id: 'f1', type: 'agent.heartbeat', time: '2026-11-30T10:00:00Z', source: SRC, agent: 'demo' }, rule: 'aep/source-uri' },
+  'envelope:/time': {
+    event: { aep: '0.1', id: 'f1', type: 'agent.heartbeat', time: '2026-11-30T10:00:00Z', source: SRC, agent: 'demo' },
+    rule: 'aep/time-format',
+  },
+  'envelope:/source': {
+    event: { aep: '0.1', id: 'f1', type: 'agent.heartbeat', time: '2026-11-30T10:00:00Z', source: SRC, agent: 'demo' },
+    rule: 'aep/source-uri',
+  },
   'attention.requested:/data/expires_at': {
-    event: { aep: '0.1', id: 'f1', type: 'attention.requested', time: '2026-11-30T10:00:00Z', source: SRC, agent: 'demo', session: 's_fmt', seq: 0, data: { kind: 'input', prompt: 'demo requests input' } },
+    event: {
+      aep: '0.1',
+      id: 'f1',
+      type: 'attention.requested',
+      time: '2026-11-30T10:00:00Z',
+      source: SRC,
+      agent: 'demo',
+      session: 's_fmt',
+      seq: 0,
+      data: { kind: 'input', prompt: 'demo requests input' },
+    },
     rule: 'aep/payload-schema',
   },
 };
@@ -52,12 +71,62 @@ const BASES: Record<string, { event: Json; rule: string }> = {
 /** Probes per format: RFC 3339 §5.6 / RFC 3986 §3 verdicts (the issue's cases and their neighbours). */
 const PROBES: Record<string, { good: string[]; bad: string[] }> = {
   'date-time': {
-    good: ['2026-11-30T10:00:00Z', '2026-11-30T10:00:00-00:00', '2026-11-30T10:00:00+05:30', '2026-11-30t10:00:00z', '2026-11-30T10:00:00.5+23:59', '2026-06-30T23:59:60Z'],
-    bad: ['2026-11-30T10:00:00+0530', '2026-11-30T10:00:00+05', '2026-11-30T10:00:00-0000', '2026-11-30\t10:00:00Z', '2026-11-30\n10:00:00Z', '2026-11-30\u200310:00:00Z', '2026-11-30 10:00:00Z', '2026-11-30T10:00:00', '2026-11-30T10:00Z', '2026-02-30T10:00:00Z', '2026-11-30T10:00:00+24:00', '2026-11-30T10:00:60Z', ' 2026-11-30T10:00:00Z', '2026-11-30T10:00:00.Z'],
+    good: [
+      '2026-11-30T10:00:00Z',
+      '2026-11-30T10:00:00-00:00',
+      '2026-11-30T10:00:00+05:30',
+      '2026-11-30t10:00:00z',
+      '2026-11-30T10:00:00.5+23:59',
+      '2026-06-30T23:59:60Z',
+    ],
+    bad: [
+      '2026-11-30T10:00:00+0530',
+      '2026-11-30T10:00:00+05',
+      '2026-11-30T10:00:00-0000',
+      '2026-11-30\t10:00:00Z',
+      '2026-11-30\n10:00:00Z',
+      '2026-11-30\u200310:00:00Z',
+      '2026-11-30 10:00:00Z',
+      '2026-11-30T10:00:00',
+      '2026-11-30T10:00Z',
+      '2026-02-30T10:00:00Z',
+      '2026-11-30T10:00:00+24:00',
+      '2026-11-30T10:00:60Z',
+      ' 2026-11-30T10:00:00Z',
+      '2026-11-30T10:00:00.Z',
+    ],
   },
   uri: {
-    good: ['aep:', 'a:', 'aep://h/', 'aep://h:/', 'aep://h:8080/p', 'aep://u:p@h/', 'aep://[::1]/x', 'aep://[v7.a:b]/', 'urn:x:y', 'aep:/p?q#f', 'aep://h/%41', 'a+b-c.d:x'],
-    bad: ['aep://h:abc/', 'aep://h:-1/', 'aep://a@b@c/', 'aep://h/a b', 'aep://h/%g1', 'aep://h/%4', '1a:', ':x', 'aep', '/relative', 'aep://[::1/', 'aep://h/\u00e9', 'aep://h/\t', 'aep://[1::2::3]/'],
+    good: [
+      'aep:',
+      'a:',
+      'aep://h/',
+      'aep://h:/',
+      'aep://h:8080/p',
+      'aep://u:p@h/',
+      'aep://[::1]/x',
+      'aep://[v7.a:b]/',
+      'urn:x:y',
+      'aep:/p?q#f',
+      'aep://h/%41',
+      'a+b-c.d:x',
+    ],
+    bad: [
+      'aep://h:abc/',
+      'aep://h:-1/',
+      'aep://a@b@c/',
+      'aep://h/a b',
+      'aep://h/%g1',
+      'aep://h/%4',
+      '1a:',
+      ':x',
+      'aep',
+      '/relative',
+      'aep://[::1/',
+      'aep://h/\u00e9',
+      'aep://h/\t',
+      'aep://[1::2::3]/',
+    ],
   },
 };
 
@@ -77,13 +146,21 @@ test('every format location of our AEP schemas has a base event here (a new loca
 
 test('time- and URI-named members without a format are those the spec types as plain strings', () => {
   // AEP-0002 §5.2 citation `source.uri?: string [redacted]`; §5.4 progress.artifact.produced `uri?: string [redacted]`
-  const PLAIN = new Set(['resource.citation.recorded:/data/citations/0/source/uri', 'progress.artifact.produced:/data/artifact/uri']);
+  const PLAIN = new Set([
+    'resource.citation.recorded:/data/citations/0/source/uri',
+    'progress.artifact.produced:/data/artifact/uri',
+  ]);
   const s = loadAepSchemas();
   const found: string[] = [];
   const scan = (name: string, schema: unknown, base: string) => {
     for (const [p, n] of locations(schema, base)) {
       const member = p.slice(p.lastIndexOf('/') + 1);
-      if (/^(time|.*_at|.*_time|timestamp|uri|url|href)$/.test(member) && n.type === 'string' && typeof n.format !== 'string') found.push(`${name}:${p}`);
+      if (
+        /^(time|.*_at|.*_time|timestamp|uri|url|href)$/.test(member) &&
+        n.type === 'string' &&
+        typeof n.format !== 'string'
+      )
+        found.push(`${name}:${p}`);
     }
   };
   scan('envelope', s.envelope, '');
@@ -106,7 +183,11 @@ test('every format location gives the strict verdict through the whole pipeline'
     const { event, rule } = BASES[loc]!;
     const pointer = loc.slice(loc.indexOf(':') + 1);
     const { good, bad } = PROBES[format]!;
-    const text = jsonl([...good, ...bad].map((v, i) => withValue({ ...event, id: `f${i}`, ...(typeof event.seq === 'number' ? { seq: i } : {}) }, pointer, v)));
+    const text = jsonl(
+      [...good, ...bad].map((v, i) =>
+        withValue({ ...event, id: `f${i}`, ...(typeof event.seq === 'number' ? { seq: i } : {}) }, pointer, v),
+      ),
+    );
     const findings = (await checkText(text)).filter((f) => f.pointer === pointer);
     const lines = findings.map((f) => f.line);
     const expected = bad.map((_, i) => good.length + i + 1);

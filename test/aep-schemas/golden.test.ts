@@ -15,7 +15,9 @@ test('golden.jsonl: every line validates against the envelope and its payload sc
     return;
   }
   const c = compileAll();
-  const lines = readFileSync(join(CORPUS_DIR, 'golden/golden.jsonl'), 'utf8').split('\n').filter((l) => l.trim() !== '');
+  const lines = readFileSync(join(CORPUS_DIR, 'golden/golden.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '');
   assert.ok(lines.length >= 64, `expected at least 64 golden lines, got ${lines.length}`);
   let payloadsChecked = 0;
   for (const [i, line] of lines.entries()) {
@@ -36,7 +38,9 @@ test('ce-roundtrip/inbound-cases.json: every expected AEP event is envelope- and
     return;
   }
   const c = compileAll();
-  const { cases } = JSON.parse(readFileSync(join(CORPUS_DIR, 'ce-roundtrip/inbound-cases.json'), 'utf8')) as { cases: { name: string; expected: unknown }[] };
+  const { cases } = JSON.parse(readFileSync(join(CORPUS_DIR, 'ce-roundtrip/inbound-cases.json'), 'utf8')) as {
+    cases: { name: string; expected: unknown }[];
+  };
   assert.ok(cases.length > 0);
   for (const k of cases) {
     const r = validateEvent(c, k.expected);
@@ -57,7 +61,11 @@ test('capture-gating/cases.json: every form is a valid attention.requested paylo
   };
   assert.ok(cases.length > 0);
   for (const k of cases) {
-    assert.equal(requested({ kind: 'form', prompt: 'p', fields: k.fields }), true, `${k.name}: ${showErrors(requested.errors)}`);
+    assert.equal(
+      requested({ kind: 'form', prompt: 'p', fields: k.fields }),
+      true,
+      `${k.name}: ${showErrors(requested.errors)}`,
+    );
     for (const values of [k.values, k.expect]) {
       assert.equal(answered({ answer: { values } }), true, `${k.name}: ${showErrors(answered.errors)}`);
     }

@@ -7,7 +7,12 @@ import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadAepSchemas, type AepSchemas } from '../../src/aep/schemas.ts';
-import { createAjv as createSchemaStageAjv, type Ajv2020, type ErrorObject, type ValidateFunction } from '../../src/core/schema/ajv.ts';
+import {
+  createAjv as createSchemaStageAjv,
+  type Ajv2020,
+  type ErrorObject,
+  type ValidateFunction,
+} from '../../src/core/schema/ajv.ts';
 
 /** Capture levels a field may be annotated with (AEP-0002 §5.1). */
 export const CAPTURE_ANNOTATIONS = ['metadata', 'redacted', 'full'] as const;
@@ -46,7 +51,8 @@ export function compileAll(): Compiled {
  * (`AEP_CORPUS_DIR` overrides it, e.g. to exercise the skip path).
  */
 export const CORPUS_DIR =
-  process.env.AEP_CORPUS_DIR ?? fileURLToPath(new URL('../../../shared/corpus/aep/conformance/fixtures/', import.meta.url));
+  process.env.AEP_CORPUS_DIR ??
+  fileURLToPath(new URL('../../../shared/corpus/aep/conformance/fixtures/', import.meta.url));
 
 /** True when the corpus is present; tests that need it skip with a message otherwise. */
 export function corpusPresent(): boolean {
@@ -62,7 +68,10 @@ export function showErrors(errors: ErrorObject[] | null | undefined): string {
 }
 
 /** Validate an event's envelope and, when it has `data` and a registered payload schema, its payload. */
-export function validateEvent(c: Compiled, event: unknown): { envelope: boolean; payload: boolean | undefined; errors: string } {
+export function validateEvent(
+  c: Compiled,
+  event: unknown,
+): { envelope: boolean; payload: boolean | undefined; errors: string } {
   const envOk = c.envelope(event) as boolean;
   const envErr = envOk ? '' : `envelope: ${showErrors(c.envelope.errors)}`;
   const e = event as { type?: unknown; data?: unknown };

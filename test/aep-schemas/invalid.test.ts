@@ -37,7 +37,10 @@ const TABLE: Record<string, { schema: Which; path: string }> = {
   'session.compacted with a non-integer token count': { schema: 'payload', path: '/estimated_token_count' },
   'state.delta with a non-array delta': { schema: 'payload', path: '/delta' },
   'run.finished cost missing the required currency': { schema: 'payload', path: '/cost' },
-  'tool.completed cost total is a string (amounts are numbers, not bare-float strings)': { schema: 'payload', path: '/cost/total' },
+  'tool.completed cost total is a string (amounts are numbers, not bare-float strings)': {
+    schema: 'payload',
+    path: '/cost/total',
+  },
 };
 
 interface Case {

@@ -40,7 +40,7 @@ function collect(node: unknown, where: string, out: Expected[], underExpected = 
 }
 
 const ENVELOPE_TYPE_PATTERN = (c: ReturnType<typeof compileAll>) =>
-  new RegExp(((c.schemas.envelope as Record<string, Record<string, Record<string, string>>>).properties!.type!.pattern)!);
+  new RegExp((c.schemas.envelope as Record<string, Record<string, Record<string, string>>>).properties!.type!.pattern!);
 
 test('mappings/*.json: every expected payload of a registered type validates', async (t) => {
   if (!corpusPresent()) {
@@ -50,7 +50,9 @@ test('mappings/*.json: every expected payload of a registered type validates', a
   const c = compileAll();
   const grammar = ENVELOPE_TYPE_PATTERN(c);
   const dir = join(CORPUS_DIR, 'mappings');
-  const files = readdirSync(dir).filter((f) => f.endsWith('.json') && f !== 'claude-code.json').sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.json') && f !== 'claude-code.json')
+    .sort();
   assert.ok(files.length > 0, 'no mapping files');
   let total = 0;
   for (const f of files) {
@@ -63,7 +65,10 @@ test('mappings/*.json: every expected payload of a registered type validates', a
         const v = c.payload(e.type);
         if (!v) {
           // unregistered: must be a vendor type (an unregistered core type is an emitter error)
-          assert.ok(e.type.startsWith('x.') || c.schemas.registry.types.some((r) => r.type === e.type), `${e.where}: unregistered core type ${e.type}`);
+          assert.ok(
+            e.type.startsWith('x.') || c.schemas.registry.types.some((r) => r.type === e.type),
+            `${e.where}: unregistered core type ${e.type}`,
+          );
           continue;
         }
         assert.equal(v(e.data), true, `${e.where} (${e.type}): ${showErrors(v.errors)}`);
@@ -81,7 +86,10 @@ test('mappings/claude-code.json: expected_data and expected_data_metadata are va
   }
   const c = compileAll();
   const v = c.payload('attention.requested')!;
-  const doc = JSON.parse(readFileSync(join(CORPUS_DIR, 'mappings/claude-code.json'), 'utf8')) as Record<string, Record<string, unknown>>;
+  const doc = JSON.parse(readFileSync(join(CORPUS_DIR, 'mappings/claude-code.json'), 'utf8')) as Record<
+    string,
+    Record<string, unknown>
+  >;
   let n = 0;
   for (const [name, entry] of Object.entries(doc)) {
     if (name === '$comment') continue;

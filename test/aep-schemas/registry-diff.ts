@@ -27,7 +27,17 @@ export interface SchemaDiff {
 
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
-const ANNOTATIONS = new Set(['$comment', 'title', 'description', '$id', '$schema', 'examples', 'x-rule', 'x-message', 'x-spec']);
+const ANNOTATIONS = new Set([
+  '$comment',
+  'title',
+  'description',
+  '$id',
+  '$schema',
+  'examples',
+  'x-rule',
+  'x-message',
+  'x-spec',
+]);
 /** Keywords whose value is a map of names to subschemas (the names are data, not keywords). */
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'dependentSchemas']);
 const SETS = new Set(['required', 'enum']);
@@ -91,12 +101,25 @@ function registryFacts(ours: Json, upDir: string): { ours: Json; upstream: Json 
     severity: read(join(upDir, 'registry/severity.json')),
     nack: read(join(upDir, 'registry/nack-reasons.json')),
   };
-  const rows = (list: Json[]) => Object.fromEntries(list.map((t) => [t.type as string, { status: t.status, scope: t.scope, schema: t.schema }]));
+  const rows = (list: Json[]) =>
+    Object.fromEntries(list.map((t) => [t.type as string, { status: t.status, scope: t.scope, schema: t.schema }]));
   const cats = (list: Json[]) => Object.fromEntries(list.map((c) => [c.name as string, { scope: c.scope }]));
   const o = ours as { types: Json[]; categories: { list: Json[] }; capture: Json; severity: Json; nackReasons: Json };
   return {
-    ours: { types: rows(o.types), categories: cats(o.categories.list), capture: { order: o.capture.order, default: o.capture.default }, severity: { order: o.severity.order, default: o.severity.default }, nackReasons: { enum: o.nackReasons.reasons } },
-    upstream: { types: rows(up.types), categories: cats(up.categories), capture: { order: up.capture.order, default: up.capture.default }, severity: { order: up.severity.order, default: up.severity.default }, nackReasons: { enum: up.nack.reasons } },
+    ours: {
+      types: rows(o.types),
+      categories: cats(o.categories.list),
+      capture: { order: o.capture.order, default: o.capture.default },
+      severity: { order: o.severity.order, default: o.severity.default },
+      nackReasons: { enum: o.nackReasons.reasons },
+    },
+    upstream: {
+      types: rows(up.types),
+      categories: cats(up.categories),
+      capture: { order: up.capture.order, default: up.capture.default },
+      severity: { order: up.severity.order, default: up.severity.default },
+      nackReasons: { enum: up.nack.reasons },
+    },
   };
 }
 

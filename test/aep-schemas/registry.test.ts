@@ -19,7 +19,9 @@ type Json = Record<string, unknown>;
 
 test('registry lists exactly the types that have a payload schema file, plus the reserved schema-less ones', () => {
   const { registry } = loadAepSchemas();
-  const files = readdirSync(TYPES_DIR).filter((f) => f.endsWith('.schema.json')).sort();
+  const files = readdirSync(TYPES_DIR)
+    .filter((f) => f.endsWith('.schema.json'))
+    .sort();
   const withSchema = registry.types.filter((t) => t.schema !== null);
   assert.deepEqual(withSchema.map((t) => t.schema).sort(), files);
   for (const t of withSchema) assert.equal(t.schema, `${t.type}.schema.json`, t.type);
@@ -33,21 +35,54 @@ test('registry lists exactly the types that have a payload schema file, plus the
 test('registry counts and scopes follow AEP-0002 §4 and AEP-0004 §2.2', () => {
   const { registry } = loadAepSchemas();
   const count = (f: (t: (typeof registry.types)[number]) => boolean) => registry.types.filter(f).length;
-  assert.equal(count((t) => t.status === 'mandatory'), 14);
-  assert.equal(count((t) => t.status === 'mandatory' && t.scope === 'session'), 14);
-  assert.equal(count((t) => t.status === 'optional' && t.scope === 'session'), 22);
-  assert.equal(count((t) => t.status === 'optional' && t.scope === 'agent'), 4);
-  assert.equal(count((t) => t.status === 'optional' && t.scope === 'command'), 4);
-  assert.equal(count((t) => t.status === 'reserved'), 2);
+  assert.equal(
+    count((t) => t.status === 'mandatory'),
+    14,
+  );
+  assert.equal(
+    count((t) => t.status === 'mandatory' && t.scope === 'session'),
+    14,
+  );
+  assert.equal(
+    count((t) => t.status === 'optional' && t.scope === 'session'),
+    22,
+  );
+  assert.equal(
+    count((t) => t.status === 'optional' && t.scope === 'agent'),
+    4,
+  );
+  assert.equal(
+    count((t) => t.status === 'optional' && t.scope === 'command'),
+    4,
+  );
+  assert.equal(
+    count((t) => t.status === 'reserved'),
+    2,
+  );
   for (const t of registry.types) {
     assert.equal(t.scope === 'agent', t.type.startsWith('agent.'), t.type);
     assert.match(t.spec, CITATION, t.type);
     assert.equal(typeof t.summary, 'string');
     assert.equal(t.experimental, /^(resource|assessment|control)\./.test(t.type), t.type);
   }
-  const foreign = registry.types.filter((t) => t.foreignEmitter).map((t) => t.type).sort();
-  assert.deepEqual(foreign, ['attention.routed', 'control.attention.respond', 'control.cancel', 'control.pause', 'control.resume']);
-  assert.deepEqual(registry.types.filter((t) => t.scope === 'command').map((t) => t.type).sort(), foreign.filter((t) => t !== 'attention.routed'));
+  const foreign = registry.types
+    .filter((t) => t.foreignEmitter)
+    .map((t) => t.type)
+    .sort();
+  assert.deepEqual(foreign, [
+    'attention.routed',
+    'control.attention.respond',
+    'control.cancel',
+    'control.pause',
+    'control.resume',
+  ]);
+  assert.deepEqual(
+    registry.types
+      .filter((t) => t.scope === 'command')
+      .map((t) => t.type)
+      .sort(),
+    foreign.filter((t) => t !== 'attention.routed'),
+  );
 });
 
 test('registry closed sets agree with the envelope schema and control.rejected', () => {
@@ -58,11 +93,17 @@ test('registry closed sets agree with the envelope schema and control.rejected',
   assert.equal(props.capture!.default, registry.capture.default);
   assert.equal(props.severity!.default, registry.severity.default);
   const rejected = payload('control.rejected') as Json;
-  assert.deepEqual(((rejected.properties as Record<string, Json>).reason!.enum as string[]).slice().sort(), registry.nackReasons.reasons.slice().sort());
+  assert.deepEqual(
+    ((rejected.properties as Record<string, Json>).reason!.enum as string[]).slice().sort(),
+    registry.nackReasons.reasons.slice().sort(),
+  );
   // The 13 categories of AEP-0002 §3 are exactly the alternatives of the core part of the type pattern.
   const pattern = props.type!.pattern as string;
   const alternatives = /^\^\(\(([a-z|]+)\)/.exec(pattern)![1]!.split('|').sort();
-  const categories = registry.categories.list.filter((c) => c.name !== 'x').map((c) => c.name).sort();
+  const categories = registry.categories.list
+    .filter((c) => c.name !== 'x')
+    .map((c) => c.name)
+    .sort();
   assert.deepEqual(alternatives, categories);
   assert.equal(categories.length, 13);
   for (const t of registry.types) assert.ok(categories.includes(t.type.split('.')[0]!), t.type);
@@ -138,7 +179,10 @@ test('every payload field, nested object member and array item carries x-aep-cap
       if (path === '' || /\/(if|then|else|not|additionalProperties)(\/|$)/.test(path)) continue;
       if (!/\/(properties\/[^/]+|items)$/.test(path)) continue;
       const cap = sub['x-aep-capture'];
-      assert.ok((CAPTURE_ANNOTATIONS as readonly unknown[]).includes(cap), `${t.type}${path}: x-aep-capture is ${String(cap)}`);
+      assert.ok(
+        (CAPTURE_ANNOTATIONS as readonly unknown[]).includes(cap),
+        `${t.type}${path}: x-aep-capture is ${String(cap)}`,
+      );
     }
   }
 });
@@ -168,7 +212,9 @@ test('loadAepSchemas returns frozen, cached objects and undefined for unregister
 
 // ---- our schemas against the upstream registry (AEP-0002 Abstract: the registry is authoritative)
 
-const UPSTREAM_SCHEMAS = process.env.AEP_REFERENCE_SCHEMAS ?? fileURLToPath(new URL('../../../shared/reference/aep/schemas/', import.meta.url));
+const UPSTREAM_SCHEMAS =
+  process.env.AEP_REFERENCE_SCHEMAS ??
+  fileURLToPath(new URL('../../../shared/reference/aep/schemas/', import.meta.url));
 const NO_UPSTREAM = `upstream AEP registry not found at ${UPSTREAM_SCHEMAS} (expected ../shared/reference/aep/schemas beside the repository; set AEP_REFERENCE_SCHEMAS)`;
 
 interface Deviation {
@@ -178,7 +224,11 @@ interface Deviation {
   reason: string;
   check?: 'same-verdicts';
 }
-const deviations = (JSON.parse(readFileSync(new URL('../../schemas/aep/deviations.json', import.meta.url), 'utf8')) as { deviations: Deviation[] }).deviations;
+const deviations = (
+  JSON.parse(readFileSync(new URL('../../schemas/aep/deviations.json', import.meta.url), 'utf8')) as {
+    deviations: Deviation[];
+  }
+).deviations;
 const devKey = (d: { schema: string; pointer: string; kind: string }) => `${d.schema} ${d.pointer} ${d.kind}`;
 
 test('deviations.json: each entry names a schema, a JSON Pointer, a kind and a spec-citing reason, once', () => {
@@ -192,16 +242,30 @@ test('deviations.json: each entry names a schema, a JSON Pointer, a kind and a s
   }
 });
 
-test('our AEP schemas differ from the upstream registry only where deviations.json says why', { skip: existsSync(UPSTREAM_SCHEMAS) ? false : NO_UPSTREAM }, () => {
+test('our AEP schemas differ from the upstream registry only where deviations.json says why', {
+  skip: existsSync(UPSTREAM_SCHEMAS) ? false : NO_UPSTREAM,
+}, () => {
   const diffs = diffAgainstRegistry(UPSTREAM_SCHEMAS);
   const listed = new Set(deviations.map(devKey));
   const unlisted = diffs.filter((d) => !listed.has(devKey(d)));
-  assert.deepEqual(unlisted.map((d) => `${devKey(d)}: ours ${JSON.stringify(d.ours)}, upstream ${JSON.stringify(d.upstream)}`.slice(0, 400)), [], 'differences from the registry not in schemas/aep/deviations.json');
+  assert.deepEqual(
+    unlisted.map((d) =>
+      `${devKey(d)}: ours ${JSON.stringify(d.ours)}, upstream ${JSON.stringify(d.upstream)}`.slice(0, 400),
+    ),
+    [],
+    'differences from the registry not in schemas/aep/deviations.json',
+  );
   const found = new Set(diffs.map(devKey));
-  assert.deepEqual(deviations.filter((d) => !found.has(devKey(d))).map(devKey), [], 'stale deviations: no longer a difference');
+  assert.deepEqual(
+    deviations.filter((d) => !found.has(devKey(d))).map(devKey),
+    [],
+    'stale deviations: no longer a difference',
+  );
 });
 
-test('the semantic diff sees what it must: a dropped required member, a new minimum, a changed capture level, a renamed property', { skip: existsSync(UPSTREAM_SCHEMAS) ? false : NO_UPSTREAM }, () => {
+test('the semantic diff sees what it must: a dropped required member, a new minimum, a changed capture level, a renamed property', {
+  skip: existsSync(UPSTREAM_SCHEMAS) ? false : NO_UPSTREAM,
+}, () => {
   // the comparator itself, on doctored copies of one upstream schema (never written to disk)
   const up = JSON.parse(readFileSync(`${UPSTREAM_SCHEMAS}/types/tool.completed.schema.json`, 'utf8')) as Json;
   const copy = structuredClone(up) as { required: string[]; properties: Record<string, Json> };
@@ -211,19 +275,47 @@ test('the semantic diff sees what it must: a dropped required member, a new mini
   copy.properties.state = copy.properties.status!;
   delete copy.properties.status;
   copy.properties.tool!.$comment = 'annotations never count';
-  const d = diffSchemaForTest(copy, up).map((x) => `${x.pointer} ${x.kind}`).sort();
+  const d = diffSchemaForTest(copy, up)
+    .map((x) => `${x.pointer} ${x.kind}`)
+    .sort();
   assert.deepEqual(d, ['/properties/state added', '/properties/status removed', '/required removed']);
-  const d2 = diffSchemaForTest({ ...up, properties: { ...(up.properties as Json), status: { ...((up.properties as Record<string, Json>).status), minLength: 1, 'x-aep-capture': 'full' } } }, up).map((x) => `${x.pointer} ${x.kind}`).sort();
+  const d2 = diffSchemaForTest(
+    {
+      ...up,
+      properties: {
+        ...(up.properties as Json),
+        status: { ...(up.properties as Record<string, Json>).status, minLength: 1, 'x-aep-capture': 'full' },
+      },
+    },
+    up,
+  )
+    .map((x) => `${x.pointer} ${x.kind}`)
+    .sort();
   assert.deepEqual(d2, ['/properties/status/minLength added', '/properties/status/x-aep-capture changed']);
 });
 
-test('deviations marked same-verdicts: our envelope scoping and the registry\'s give the same verdict', { skip: existsSync(UPSTREAM_SCHEMAS) ? false : NO_UPSTREAM }, () => {
+test("deviations marked same-verdicts: our envelope scoping and the registry's give the same verdict", {
+  skip: existsSync(UPSTREAM_SCHEMAS) ? false : NO_UPSTREAM,
+}, () => {
   const marked = deviations.filter((d) => d.check === 'same-verdicts');
-  assert.deepEqual(marked.map((d) => d.schema), ['envelope']);
+  assert.deepEqual(
+    marked.map((d) => d.schema),
+    ['envelope'],
+  );
   const ajv = createAjv();
   const upstream = ajv.compile(JSON.parse(readFileSync(`${UPSTREAM_SCHEMAS}/aep-event.schema.json`, 'utf8')));
   const ours = compileAll().envelope;
-  const types = [...loadAepSchemas().registry.types.map((t) => t.type), 'x.acme.control.pause', 'x.acme-co.control.restart.now', 'x.acme.tool.ran', 'x.acme.agent.ping', 'agent.unknown', 'control.unknown', 'attention.unknown', 'message.user.submitted'];
+  const types = [
+    ...loadAepSchemas().registry.types.map((t) => t.type),
+    'x.acme.control.pause',
+    'x.acme-co.control.restart.now',
+    'x.acme.tool.ran',
+    'x.acme.agent.ping',
+    'agent.unknown',
+    'control.unknown',
+    'attention.unknown',
+    'message.user.submitted',
+  ];
   const base = { aep: '0.1', id: 'p1', time: '2026-11-30T10:00:00Z', source: 'aep://h/', agent: 'a' };
   const optional = { session: 's', run: 'r', step: 'st', seq: 1 } as const;
   const keys = Object.keys(optional) as (keyof typeof optional)[];
@@ -235,7 +327,11 @@ test('deviations marked same-verdicts: our envelope scoping and the registry\'s 
         if (mask & (1 << i)) ev[k] = optional[k];
       });
       // the traceparent refinement is its own deviation: keep it out of this comparison
-      assert.equal(ours(ev), upstream(ev), `${type} with ${keys.filter((_, i) => mask & (1 << i)).join(',') || 'none'}`);
+      assert.equal(
+        ours(ev),
+        upstream(ev),
+        `${type} with ${keys.filter((_, i) => mask & (1 << i)).join(',') || 'none'}`,
+      );
       n++;
     }
   }

@@ -62,7 +62,17 @@ test('envelope: required attributes, non-empty strings, no nulls (AEP-0001 §5.1
   envelopeBad({ ...sess, data: [] }, '/data');
   envelopeBad({ ...sess, data: 'x' }, '/data');
   envelopeBad([sess], '');
-  envelopeOk({ ...sess, run: 'r', step: 's', epoch: 3, cause: 'e0', subject: 'Bash', severity: 'critical', capture: 'full', data: {} });
+  envelopeOk({
+    ...sess,
+    run: 'r',
+    step: 's',
+    epoch: 3,
+    cause: 'e0',
+    subject: 'Bash',
+    severity: 'critical',
+    capture: 'full',
+    data: {},
+  });
 });
 
 test('envelope: extension attributes (AEP-0001 §5.4)', () => {
@@ -76,10 +86,27 @@ test('envelope: extension attributes (AEP-0001 §5.4)', () => {
 });
 
 test('envelope: type grammar (AEP-0001 §6, AEP-0002 §3)', () => {
-  for (const type of ['tool.completed', 'run.step.started', 'progress.some_future_member', 'x.claude-code.session.config_change', 'x.acme_corp.tool.ran', 'x.acme.otel.session.start']) {
+  for (const type of [
+    'tool.completed',
+    'run.step.started',
+    'progress.some_future_member',
+    'x.claude-code.session.config_change',
+    'x.acme_corp.tool.ran',
+    'x.acme.otel.session.start',
+  ]) {
     envelopeOk({ ...sess, type });
   }
-  for (const type of ['tool', 'stream.delta', 'x.acme.foo', 'x.Acme.tool.ran', 'tool.', '.tool.completed', 'tool..completed', 'tool.completed.', 'x.acme.tool-x.ran']) {
+  for (const type of [
+    'tool',
+    'stream.delta',
+    'x.acme.foo',
+    'x.Acme.tool.ran',
+    'tool.',
+    '.tool.completed',
+    'tool..completed',
+    'tool.completed.',
+    'x.acme.tool-x.ran',
+  ]) {
     envelopeBad({ ...sess, type }, '/type');
   }
 });
@@ -90,13 +117,27 @@ test('envelope: scoping (AEP-0001 §5.2, AEP-0004 §2.2, AEP-0002 §7.3)', () =>
   envelopeOk({ ...agentEv, epoch: 2 }); // epoch is not forbidden
   envelopeBad({ ...agentEv, run: 'r' }, '/run');
   envelopeBad({ ...agentEv, step: 's' }, '/step');
-  for (const type of ['control.attention.respond', 'control.cancel', 'control.pause', 'control.resume', 'attention.routed', 'x.acme.control.reboot', 'x.acme.control.deploy.now']) {
+  for (const type of [
+    'control.attention.respond',
+    'control.cancel',
+    'control.pause',
+    'control.resume',
+    'attention.routed',
+    'x.acme.control.reboot',
+    'x.acme.control.deploy.now',
+  ]) {
     envelopeOk({ ...base, type, session: 's_1', run: 'r', epoch: 0 });
     envelopeBad({ ...base, type, session: 's_1', seq: 1 }, '/seq');
     envelopeBad({ ...base, type }, '');
   }
   // acks are emitted by the target in its own session: ordinary session-scoped events
-  for (const type of ['control.accepted', 'control.rejected', 'control.foo', 'x.acme.tool.ran', 'message.user.submitted']) {
+  for (const type of [
+    'control.accepted',
+    'control.rejected',
+    'control.foo',
+    'x.acme.tool.ran',
+    'message.user.submitted',
+  ]) {
     envelopeOk({ ...base, type, session: 's_1', seq: 1 });
     envelopeBad({ ...base, type, session: 's_1' }, '');
     envelopeBad({ ...base, type, seq: 1 }, '');
@@ -133,31 +174,53 @@ test('common objects: tool_ref, error_info, cost, usage (AEP-0002 §5.2)', () =>
 });
 
 test('attention.requested: kind, options, respond_via, expires_at (AEP-0002 §5.3, AEP-0006)', () => {
-  for (const kind of ['permission', 'input', 'auth', 'review', 'form', 'other']) payloadOk('attention.requested', { kind, prompt: 'p' });
+  for (const kind of ['permission', 'input', 'auth', 'review', 'form', 'other'])
+    payloadOk('attention.requested', { kind, prompt: 'p' });
   payloadBad('attention.requested', { kind: 'question', prompt: 'p' }, '/kind');
   payloadBad('attention.requested', { kind: 'input' }, '');
   payloadBad('attention.requested', { prompt: 'p' }, '');
   payloadBad('attention.requested', { kind: 'permission', prompt: 'p', options: [{ id: 'allow' }] }, '/options/0');
   payloadBad('attention.requested', { kind: 'permission', prompt: 'p', respond_via: ['email'] }, '/respond_via/0');
-  payloadOk('attention.requested', { kind: 'permission', prompt: 'p', respond_via: ['control', 'oob'], expires_at: '2026-07-03T10:20:00Z', context: { a: 1 } });
+  payloadOk('attention.requested', {
+    kind: 'permission',
+    prompt: 'p',
+    respond_via: ['control', 'oob'],
+    expires_at: '2026-07-03T10:20:00Z',
+    context: { a: 1 },
+  });
   payloadBad('attention.requested', { kind: 'permission', prompt: 'p', expires_at: 'soon' }, '/expires_at');
 });
 
 test('field_spec (AEP-0002 §5.2, AEP-0006)', () => {
   const form = (fields: unknown[]) => ({ kind: 'form', prompt: 'p', fields });
-  payloadOk('attention.requested', form([
-    { id: 'name', type: 'string', label: 'Name', required: true },
-    { id: 'n', type: 'number', label: 'N', min: -1.5, max: 10 },
-    { id: 'ok', type: 'boolean', label: 'OK' },
-    { id: 'db', type: 'select', label: 'DB', other: true, multi: false, choices: [{ id: '1', label: 'PostgreSQL' }] },
-  ]));
+  payloadOk(
+    'attention.requested',
+    form([
+      { id: 'name', type: 'string', label: 'Name', required: true },
+      { id: 'n', type: 'number', label: 'N', min: -1.5, max: 10 },
+      { id: 'ok', type: 'boolean', label: 'OK' },
+      { id: 'db', type: 'select', label: 'DB', other: true, multi: false, choices: [{ id: '1', label: 'PostgreSQL' }] },
+    ]),
+  );
   payloadBad('attention.requested', form([{ id: 'x', type: 'date', label: 'X' }]), '/fields/0/type');
   payloadBad('attention.requested', form([{ type: 'string', label: 'X' }]), '/fields/0');
   payloadBad('attention.requested', form([{ id: 'x', type: 'string' }]), '/fields/0');
   payloadBad('attention.requested', form([{ id: 'x', type: 'select', label: 'X' }]), '/fields/0');
-  payloadBad('attention.requested', form([{ id: 'x', type: 'select', label: 'X', choices: [{ id: '1' }] }]), '/fields/0/choices/0');
-  payloadBad('attention.requested', form([{ id: 'x', type: 'string', label: 'X', required: 'yes' }]), '/fields/0/required');
-  payloadBad('attention.requested', form([{ id: 'x', type: 'select', label: 'X', choices: [], multi: 1 }]), '/fields/0/multi');
+  payloadBad(
+    'attention.requested',
+    form([{ id: 'x', type: 'select', label: 'X', choices: [{ id: '1' }] }]),
+    '/fields/0/choices/0',
+  );
+  payloadBad(
+    'attention.requested',
+    form([{ id: 'x', type: 'string', label: 'X', required: 'yes' }]),
+    '/fields/0/required',
+  );
+  payloadBad(
+    'attention.requested',
+    form([{ id: 'x', type: 'select', label: 'X', choices: [], multi: 1 }]),
+    '/fields/0/multi',
+  );
   payloadBad('attention.requested', form([{ id: 'x', type: 'number', label: 'X', min: '0' }]), '/fields/0/min');
 });
 
@@ -182,7 +245,8 @@ test('answer and answer.values (AEP-0002 §5.3, AEP-0004 §5, AEP-0006)', () => 
 });
 
 test('control payloads (AEP-0004 §3, §5)', () => {
-  for (const reason of ['unsupported', 'unauthorized', 'busy', 'refused', 'invalid']) payloadOk('control.rejected', { reason });
+  for (const reason of ['unsupported', 'unauthorized', 'busy', 'refused', 'invalid'])
+    payloadOk('control.rejected', { reason });
   payloadBad('control.rejected', { reason: 'timeout' }, '/reason');
   payloadBad('control.rejected', {}, '');
   payloadOk('control.cancel', { scope: 'run', reason: 'stuck' });
@@ -202,13 +266,21 @@ test('optional types (AEP-0002 §5.4)', () => {
   payloadBad('error.raised', { fatal: 'no' }, '/fatal');
   payloadOk('resource.retrieval.returned', { documents: [{ id: 'd', score: -0.3, metadata: { rank: 1 } }], count: 1 });
   payloadBad('resource.retrieval.returned', { documents: [{ content: 3 }] }, '/documents/0/content');
-  payloadOk('resource.citation.recorded', { citations: [{ source: { id: 'd' }, offset: { page: { page: 3, start: 0, end: 9 } }, document_index: 0 }] });
+  payloadOk('resource.citation.recorded', {
+    citations: [{ source: { id: 'd' }, offset: { page: { page: 3, start: 0, end: 9 } }, document_index: 0 }],
+  });
   // source REQ and offset bounds are not in the registry: no schema error (aep/registry-prose-conflict; no minimum in either)
   payloadOk('resource.citation.recorded', { citations: [{ cited_text: 'x' }] });
   payloadOk('resource.citation.recorded', { citations: [{ source: {}, offset: { char: { start: -1 } } }] });
   // AEP-0002 §5.2: at most one offset variant populated
-  payloadOk('resource.citation.recorded', { citations: [{ source: {}, offset: { block: { block: 2 }, vendorhint: 1 } }] });
-  payloadBad('resource.citation.recorded', { citations: [{ source: {}, offset: { char: {}, block: {} } }] }, '/citations/0/offset');
+  payloadOk('resource.citation.recorded', {
+    citations: [{ source: {}, offset: { block: { block: 2 }, vendorhint: 1 } }],
+  });
+  payloadBad(
+    'resource.citation.recorded',
+    { citations: [{ source: {}, offset: { char: {}, block: {} } }] },
+    '/citations/0/offset',
+  );
   // AEP-0002 §5.2 cost: ISO 4217 alphabetic code
   for (const type of ['run.started', 'run.finished']) {
     payloadOk(type, { cost: { currency: 'USD' } });
@@ -217,10 +289,19 @@ test('optional types (AEP-0002 §5.4)', () => {
 });
 
 test('assessment payloads (AEP-0009 §3, §4, §6)', () => {
-  payloadOk('assessment.evaluation.recorded', { 'gen_ai.evaluation.score.value': -42.5, 'gen_ai.evaluation.score.label': 'fail' });
-  payloadBad('assessment.evaluation.recorded', { 'gen_ai.evaluation.score.value': 'high' }, '/gen_ai.evaluation.score.value');
+  payloadOk('assessment.evaluation.recorded', {
+    'gen_ai.evaluation.score.value': -42.5,
+    'gen_ai.evaluation.score.label': 'fail',
+  });
+  payloadBad(
+    'assessment.evaluation.recorded',
+    { 'gen_ai.evaluation.score.value': 'high' },
+    '/gen_ai.evaluation.score.value',
+  );
   payloadOk('assessment.feedback.received', { rating: -1, label: 'thumbs_down', source: 'human' });
-  payloadOk('assessment.guardrail.recorded', { guardrail: { stage: 'input', verdict: 'flagged', categories: [{ name: 'jailbreak' }] } });
+  payloadOk('assessment.guardrail.recorded', {
+    guardrail: { stage: 'input', verdict: 'flagged', categories: [{ name: 'jailbreak' }] },
+  });
   payloadBad('assessment.guardrail.recorded', { guardrail: { verdict: 'denied' } }, '/guardrail/verdict');
   payloadBad('assessment.guardrail.recorded', { guardrail: { stage: 'tool' } }, '/guardrail/stage');
   // name REQ is prose only (aep/registry-prose-conflict)

@@ -23,7 +23,14 @@ interface Expected {
 
 interface Sidecar {
   findings: Expected[];
-  options?: { maxSessions?: number; maxOpen?: number; maxIds?: number; maxStateMb?: number; maxLineBytes?: number; maxDepth?: number };
+  options?: {
+    maxSessions?: number;
+    maxOpen?: number;
+    maxIds?: number;
+    maxStateMb?: number;
+    maxLineBytes?: number;
+    maxDepth?: number;
+  };
 }
 
 function cases(group: 'pass' | 'fail'): string[] {
@@ -49,14 +56,25 @@ export function multisetDiff(expected: readonly Expected[], actual: readonly Fin
   const left = [...actual];
   const missing: Expected[] = [];
   // specific entries first, so a wildcard never takes the finding a specific entry needs
-  const order = [...expected].sort((a, b) => Number(a.line === undefined) + Number(a.pointer === undefined) - (Number(b.line === undefined) + Number(b.pointer === undefined)));
+  const order = [...expected].sort(
+    (a, b) =>
+      Number(a.line === undefined) +
+      Number(a.pointer === undefined) -
+      (Number(b.line === undefined) + Number(b.pointer === undefined)),
+  );
   for (const e of order) {
-    const i = left.findIndex((f) => f.ruleId === e.ruleId && (e.line === undefined || f.line === e.line) && (e.pointer === undefined || f.pointer === e.pointer));
+    const i = left.findIndex(
+      (f) =>
+        f.ruleId === e.ruleId &&
+        (e.line === undefined || f.line === e.line) &&
+        (e.pointer === undefined || f.pointer === e.pointer),
+    );
     if (i === -1) missing.push(e);
     else left.splice(i, 1);
   }
   const parts: string[] = [];
-  if (missing.length) parts.push(`missing ${missing.map((e) => `${e.ruleId}@${e.line ?? '*'}${e.pointer ?? '*'}`).join(' ')}`);
+  if (missing.length)
+    parts.push(`missing ${missing.map((e) => `${e.ruleId}@${e.line ?? '*'}${e.pointer ?? '*'}`).join(' ')}`);
   if (left.length) parts.push(`unexpected ${brief(left)}`);
   return parts.join('; ');
 }
@@ -78,7 +96,10 @@ for (const name of cases('fail')) {
     const sidecarPath = DIR + 'fail/' + name.replace(/\.jsonl$/, '.expected.json');
     assert.ok(existsSync(sidecarPath), `fail case has no sidecar ${sidecarPath}`);
     const sidecar = JSON.parse(readFileSync(sidecarPath, 'utf8')) as Sidecar;
-    assert.ok(Array.isArray(sidecar.findings) && sidecar.findings.length > 0, 'a fail sidecar lists at least one finding');
+    assert.ok(
+      Array.isArray(sidecar.findings) && sidecar.findings.length > 0,
+      'a fail sidecar lists at least one finding',
+    );
     const text = readFileSync(DIR + 'fail/' + name);
     const findings = await checkText(text, { ...runOptions(sidecar.options), source: name });
     assert.equal(multisetDiff(sidecar.findings, findings), '', `actual: ${brief(findings)}`);

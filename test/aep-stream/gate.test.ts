@@ -24,7 +24,9 @@ test('capture-gating/cases.json: gateFormValues returns expect for every case', 
     t.skip(NO_CORPUS);
     return;
   }
-  const { cases } = JSON.parse(readFileSync(join(CORPUS_DIR, 'capture-gating/cases.json'), 'utf8')) as { cases: GateCase[] };
+  const { cases } = JSON.parse(readFileSync(join(CORPUS_DIR, 'capture-gating/cases.json'), 'utf8')) as {
+    cases: GateCase[];
+  };
   assert.ok(cases.length >= 6, `expected at least 6 cases, got ${cases.length}`);
   for (const c of cases) {
     const before = JSON.stringify(c.values);
@@ -39,7 +41,9 @@ test('gateFormValues: prototype member names are ordinary field ids and keys', (
     { id: 'constructor', type: 'string', label: '2' },
     { id: 'toString', type: 'select', label: '3', choices: [{ id: 'valueOf', label: 'valueOf' }] },
   ];
-  const values = JSON.parse('{"__proto__": 5, "constructor": "free text", "toString": "valueOf", "hasOwnProperty": true}') as Record<string, unknown>;
+  const values = JSON.parse(
+    '{"__proto__": 5, "constructor": "free text", "toString": "valueOf", "hasOwnProperty": true}',
+  ) as Record<string, unknown>;
   const meta = gateFormValues(fields, values, 'metadata');
   assert.deepStrictEqual(Object.keys(meta), ['__proto__', 'toString']);
   assert.equal(Object.getPrototypeOf(meta), Object.prototype, 'the prototype was not replaced');

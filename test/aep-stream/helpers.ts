@@ -14,7 +14,8 @@ import { aepDriver, runPipeline } from '../run.ts';
  * (`AEP_CORPUS_DIR` overrides it, e.g. to exercise the skip path).
  */
 export const CORPUS_DIR =
-  process.env.AEP_CORPUS_DIR ?? fileURLToPath(new URL('../../../shared/corpus/aep/conformance/fixtures/', import.meta.url));
+  process.env.AEP_CORPUS_DIR ??
+  fileURLToPath(new URL('../../../shared/corpus/aep/conformance/fixtures/', import.meta.url));
 
 /** True when the corpus is present; tests that need it skip with {@link NO_CORPUS} otherwise. */
 export function corpusPresent(): boolean {
@@ -41,7 +42,14 @@ export interface RunOptions {
 export async function checkText(text: string | Uint8Array, opts: RunOptions = {}): Promise<Finding[]> {
   const findings: Finding[] = [];
   await runPipeline(
-    [{ source: opts.source ?? 'case.jsonl', open: async function* () { yield text; } }],
+    [
+      {
+        source: opts.source ?? 'case.jsonl',
+        open: async function* () {
+          yield text;
+        },
+      },
+    ],
     aepDriver({ stream: opts.stream, rules: opts.rules, onStreamState: opts.onStreamState }),
     (f) => findings.push(f),
     opts,
@@ -61,7 +69,11 @@ export function brief(findings: readonly Finding[]): string {
 
 let n = 0;
 /** A minimal valid session-scoped event; `over` replaces or adds members (`undefined` deletes). */
-export function event(type: string, seq: number | undefined, over: Record<string, unknown> = {}): Record<string, unknown> {
+export function event(
+  type: string,
+  seq: number | undefined,
+  over: Record<string, unknown> = {},
+): Record<string, unknown> {
   const e: Record<string, unknown> = {
     aep: '0.1',
     id: `t-${++n}`,

@@ -19,7 +19,8 @@ import type { Finding } from '../../src/core/finding.ts';
 import { aepDriver, runPipeline } from '../run.ts';
 import { checkText, event, jsonl } from './helpers.ts';
 
-const ids = (fs: { ruleId: string; line?: number }[]) => fs.filter((f) => f.ruleId.startsWith('aep/id-') || f.ruleId === 'aep/redelivery').map((f) => `${f.ruleId}@${f.line}`);
+const ids = (fs: { ruleId: string; line?: number }[]) =>
+  fs.filter((f) => f.ruleId.startsWith('aep/id-') || f.ruleId === 'aep/redelivery').map((f) => `${f.ruleId}@${f.line}`);
 
 test('a refused first copy keeps its id when aep, id and source are sound; a later reuse is a collision', async () => {
   const base = () => event('progress.status', 0, { id: 'dup-1' });
@@ -32,7 +33,11 @@ test('a refused first copy keeps its id when aep, id and source are sound; a lat
     ['time not RFC 3339', json({ ...base(), time: 'yesterday' }), true],
     ['unregistered core type', json({ ...base(), type: 'progress.nonexistent' }), true],
     ['bad extension name', json({ ...base(), Bad_Name: 1 }), true],
-    ['a repeated seq member (which copy counts is undefined, so the content is)', json(base()).replace('"seq":0', '"seq":0,"seq":1'), false],
+    [
+      'a repeated seq member (which copy counts is undefined, so the content is)',
+      json(base()).replace('"seq":0', '"seq":0,"seq":1'),
+      false,
+    ],
     ['session-scoped without session', json({ ...base(), session: undefined }), true],
     ['another version', json({ ...base(), aep: '0.2' }), false],
     ['no version', json({ ...base(), aep: undefined }), false],
@@ -87,7 +92,11 @@ async function bothPaths(lines: readonly Record<string, unknown>[]): Promise<str
   const p = join(dir, `in-${++files}.jsonl`);
   writeFileSync(p, text);
   const fromFile: Finding[] = [];
-  await runPipeline(openInputs([p], noIO, () => 'jsonl'), aepDriver(), (f) => fromFile.push(f));
+  await runPipeline(
+    openInputs([p], noIO, () => 'jsonl'),
+    aepDriver(),
+    (f) => fromFile.push(f),
+  );
   const fromMemory = await checkText(text, { source: p });
   const a = ids(fromFile);
   assert.deepEqual(ids(fromMemory), a, `read back and digest disagree on ${text}`);
@@ -110,7 +119,11 @@ test('a copy down-leveled to any lower capture is a redelivery; one that adds or
       assert.deepEqual(await bothPaths([first, copy]), ['aep/redelivery@2'], `${type} full -> ${level}`);
       downleveled++;
       // the envelope is the event's identity: another time is another event
-      assert.deepEqual(await bothPaths([first, { ...copy, time: '2026-11-30T12:09:00Z' }]), ['aep/id-collision@2'], `${type} -> ${level}, other time`);
+      assert.deepEqual(
+        await bothPaths([first, { ...copy, time: '2026-11-30T12:09:00Z' }]),
+        ['aep/id-collision@2'],
+        `${type} -> ${level}, other time`,
+      );
       // content the first copy does not have at that level
       if (level !== 'none') {
         const added = { ...copy, data: { ...(copy.data as object), added: 1 } };
@@ -128,7 +141,11 @@ test('a copy down-leveled to any lower capture is a redelivery; one that adds or
 });
 
 test('a redacted copy of a full event redacted beyond the AEP-0003 §9.4 floor is unverifiable; one that changes structure is a collision', async () => {
-  const first = event('tool.completed', 3, { id: 'tc-1', capture: 'full', data: { tool: { name: 'sh' }, status: 'ok', result: SECRET_TEXT, result_redacted: SECRET_TEXT } });
+  const first = event('tool.completed', 3, {
+    id: 'tc-1',
+    capture: 'full',
+    data: { tool: { name: 'sh' }, status: 'ok', result: SECRET_TEXT, result_redacted: SECRET_TEXT },
+  });
   const ours = downlevelEvent(first, 'redacted', { redact: true }).event as Record<string, Record<string, unknown>>;
   assert.deepEqual(await bothPaths([first, ours]), ['aep/redelivery@2']);
   const more = { ...ours, data: { ...ours.data, result_redacted: '[REDACTED:secret]' } };
@@ -136,10 +153,19 @@ test('a redacted copy of a full event redacted beyond the AEP-0003 §9.4 floor i
   const other = { ...ours, data: { ...ours.data, status: 'error' } };
   assert.deepEqual(await bothPaths([first, other]), ['aep/id-collision@2']);
   // a mechanical full -> redacted is no down-level (AEP-0001 §8.2(e)): the first copy's text kept under a redacted claim
-  const minted = { ...first, capture: 'redacted', data: { tool: { name: 'sh' }, status: 'ok', result_redacted: SECRET_TEXT } };
+  const minted = {
+    ...first,
+    capture: 'redacted',
+    data: { tool: { name: 'sh' }, status: 'ok', result_redacted: SECRET_TEXT },
+  };
   assert.deepEqual(await bothPaths([first, minted]), ['aep/id-unverifiable@2']);
   // integers beyond 2^53 inside data: compared exactly only
-  const big = jsonl([event('progress.status', 1, { id: 'big', capture: 'redacted', data: { percent: 5, message: 'm' } })]).replace('"percent":5', '"percent":9007199254740993');
-  const bigCopy = JSON.stringify(downlevelEvent(JSON.parse(big), 'metadata').event).replace('"percent":9007199254740992', '"percent":9007199254740993');
+  const big = jsonl([
+    event('progress.status', 1, { id: 'big', capture: 'redacted', data: { percent: 5, message: 'm' } }),
+  ]).replace('"percent":5', '"percent":9007199254740993');
+  const bigCopy = JSON.stringify(downlevelEvent(JSON.parse(big), 'metadata').event).replace(
+    '"percent":9007199254740992',
+    '"percent":9007199254740993',
+  );
   assert.deepEqual(ids(await checkText(big + bigCopy + '\n')), ['aep/id-collision@2']);
 });

@@ -39,9 +39,22 @@ async function check(inputs: InputSpec[]): Promise<Finding[]> {
 const onFiles = (...paths: string[]) => check(openInputs(paths, noIO, () => 'jsonl'));
 
 /** Findings for the same bytes as a stream (no re-read: digests). */
-const inMemory = (text: string, source: string) => check([{ source, open: async function* () { yield text; } }]);
+const inMemory = (text: string, source: string) =>
+  check([
+    {
+      source,
+      open: async function* () {
+        yield text;
+      },
+    },
+  ]);
 
-const streamRules = (fs: readonly Finding[]) => fs.filter((f) => f.ruleId === 'aep/redelivery' || f.ruleId === 'aep/id-collision' || f.ruleId === 'aep/id-unverifiable').map((f) => `${f.ruleId}@${f.line}:${f.severity}`);
+const streamRules = (fs: readonly Finding[]) =>
+  fs
+    .filter(
+      (f) => f.ruleId === 'aep/redelivery' || f.ruleId === 'aep/id-collision' || f.ruleId === 'aep/id-unverifiable',
+    )
+    .map((f) => `${f.ruleId}@${f.line}:${f.severity}`);
 
 test('a regular file is an input with a path; a line is read back by its offset, without LF or CRLF', () => {
   const long = 'x'.repeat(40_000);
@@ -66,12 +79,17 @@ test('file input: an exact repeat is a redelivery, reordered members and spacing
   const other = { ...a, data: { message: 'other' } };
   const text = jsonl([a, a, reordered, other]);
   const fs = await onFiles(file(text));
-  assert.deepEqual(streamRules(fs), ['aep/redelivery@2:warning', 'aep/redelivery@3:warning', 'aep/id-collision@4:error'], brief(fs));
+  assert.deepEqual(
+    streamRules(fs),
+    ['aep/redelivery@2:warning', 'aep/redelivery@3:warning', 'aep/id-collision@4:error'],
+    brief(fs),
+  );
   assert.deepEqual(fs, await inMemory(text, fs[0].source), 'same findings as the digest path');
 });
 
 test('file input: integers beyond 2^53 are compared exactly when the first line is read back', async () => {
-  const a = '{"aep":"0.1","id":"big","type":"progress.status","time":"2026-11-30T12:00:00Z","source":"aep://h/agent/a/session/s","agent":"a","session":"s","seq":0,"data":{"message":"m"},"n":9007199254740993}';
+  const a =
+    '{"aep":"0.1","id":"big","type":"progress.status","time":"2026-11-30T12:00:00Z","source":"aep://h/agent/a/session/s","agent":"a","session":"s","seq":0,"data":{"message":"m"},"n":9007199254740993}';
   const b = a.replace('9007199254740993', '9007199254740992');
   const c = a.replace('"seq":0,', '"seq":0 ,');
   const fs = await onFiles(file([a, b, c].join('\n') + '\n'));
@@ -83,7 +101,9 @@ test('file input: BOM, CRLF, multi-byte text and a first line across read chunks
   // a filler of ~1.2 MiB pushes the repeated line across the CLI's 1 MiB read chunks
   const filler = event('progress.status', 1, { id: 'fill', data: { message: 'f'.repeat(1_200_000) } });
   const b = event('progress.status', 2, { id: 'u2', data: { message: 'ü'.repeat(10) } });
-  const body = [JSON.stringify(a), JSON.stringify(filler), JSON.stringify(b), JSON.stringify(a), JSON.stringify(b)].join('\r\n') + '\r\n';
+  const body =
+    [JSON.stringify(a), JSON.stringify(filler), JSON.stringify(b), JSON.stringify(a), JSON.stringify(b)].join('\r\n') +
+    '\r\n';
   const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(body)]);
   const fs = await onFiles(file(bytes));
   assert.deepEqual(streamRules(fs), ['aep/redelivery@4:warning', 'aep/redelivery@5:warning'], brief(fs));
@@ -94,9 +114,25 @@ test('first occurrence on stdin (digest) and the repeat in a file, and the other
   const b = event('progress.status', 1, { id: 'm2' });
   const changed = { ...b, data: { message: 'changed' } };
   const p = file(jsonl([b, a]));
-  const stdinFirst = await check([{ source: '<stdin>', open: async function* () { yield jsonl([a, b]); } }, ...openInputs([p], noIO, () => 'jsonl')]);
+  const stdinFirst = await check([
+    {
+      source: '<stdin>',
+      open: async function* () {
+        yield jsonl([a, b]);
+      },
+    },
+    ...openInputs([p], noIO, () => 'jsonl'),
+  ]);
   assert.deepEqual(streamRules(stdinFirst), ['aep/redelivery@1:warning', 'aep/redelivery@2:warning']);
-  const fileFirst = await check([...openInputs([p], noIO, () => 'jsonl'), { source: '<stdin>', open: async function* () { yield jsonl([a, changed]); } }]);
+  const fileFirst = await check([
+    ...openInputs([p], noIO, () => 'jsonl'),
+    {
+      source: '<stdin>',
+      open: async function* () {
+        yield jsonl([a, changed]);
+      },
+    },
+  ]);
   assert.deepEqual(streamRules(fileFirst), ['aep/redelivery@1:warning', 'aep/id-collision@2:error']);
 });
 
@@ -105,14 +141,24 @@ test('a first line that cannot be read back as it was: a warning names it, and n
   const text = jsonl([a, a]);
   // the file at `path` no longer holds what was read: other bytes, or nothing at that offset
   for (const now of [text.replace(/[a-z]/g, 'q'), '']) {
-    const fs = await check([{ source: 'changed.jsonl', open: async function* () { yield text; }, path: file(now) }]);
+    const fs = await check([
+      {
+        source: 'changed.jsonl',
+        open: async function* () {
+          yield text;
+        },
+        path: file(now),
+      },
+    ]);
     assert.deepEqual(streamRules(fs), ['aep/id-unverifiable@2:warning'], brief(fs));
     assert.match(fs.find((f) => f.ruleId === 'aep/id-unverifiable')!.message, /could not be read back/);
   }
 });
 
 test('property: on random repeats and edits, file input and in-memory input give the same findings', async () => {
-  const base = Array.from({ length: 6 }, (_, i) => event('progress.status', i, { id: `p${i}`, data: { message: `m${i}` } }));
+  const base = Array.from({ length: 6 }, (_, i) =>
+    event('progress.status', i, { id: `p${i}`, data: { message: `m${i}` } }),
+  );
   const variant = fc.record({
     pick: fc.nat({ max: base.length - 1 }),
     edit: fc.constantFrom('same', 'reorder', 'message', 'spaces', 'seq'),

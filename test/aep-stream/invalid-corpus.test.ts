@@ -79,8 +79,14 @@ test('invalid/cases.json: every case is rejected by the rule it is about', async
         const file = join(dir, `case-${i}.jsonl`);
         writeFileSync(file, jsonl(events));
         const findings = await checkText(readFileSync(file), { source: file });
-        assert.ok(findings.some((f) => f.severity === 'error'), `no error: ${brief(findings)}`);
-        assert.ok(findings.some((f) => f.ruleId === want && f.severity === 'error'), `expected an error from ${want}, got ${brief(findings)}`);
+        assert.ok(
+          findings.some((f) => f.severity === 'error'),
+          `no error: ${brief(findings)}`,
+        );
+        assert.ok(
+          findings.some((f) => f.ruleId === want && f.severity === 'error'),
+          `expected an error from ${want}, got ${brief(findings)}`,
+        );
       });
     }
   } finally {
@@ -94,7 +100,10 @@ test('invalid/cases.json: the table names no case the corpus lacks', (t) => {
     return;
   }
   const names = new Set(loadCases().map((c) => c.name));
-  assert.deepEqual(Object.keys(EXPECTED_RULE).filter((n) => !names.has(n)), []);
+  assert.deepEqual(
+    Object.keys(EXPECTED_RULE).filter((n) => !names.has(n)),
+    [],
+  );
 });
 
 test('golden/golden.jsonl: nothing above info (open runs at the end and a digest placeholder are legal infos)', async (t) => {
@@ -107,5 +116,6 @@ test('golden/golden.jsonl: nothing above info (open runs at the end and a digest
   assert.deepEqual(brief(above), '(none)');
   // aep/digest-shape: the corpus writes a short `sha256:`-prefixed placeholder where AEP-0003
   // §9 item 3 describes 32 hex digits; an info, never a rejection
-  for (const f of findings) assert.ok(f.ruleId === 'aep/open-at-end' || f.ruleId === 'aep/digest-shape', `unexpected info ${brief([f])}`);
+  for (const f of findings)
+    assert.ok(f.ruleId === 'aep/open-at-end' || f.ruleId === 'aep/digest-shape', `unexpected info ${brief([f])}`);
 });

@@ -12,7 +12,8 @@ import { AEP_STREAM_RULES } from '../../src/aep/stream/index.ts';
 import { checkText, event, runRule, type RunOptions } from './helpers.ts';
 
 const FAIL = fileURLToPath(new URL('../../conformance/aep/fail/', import.meta.url));
-const show = (fs: readonly { severity: string; ruleId: string; line?: number; pointer?: string; message: string }[]) => fs.map((f) => `${f.severity}:${f.ruleId}@${f.line ?? '-'}${f.pointer ?? ''} ${f.message}`);
+const show = (fs: readonly { severity: string; ruleId: string; line?: number; pointer?: string; message: string }[]) =>
+  fs.map((f) => `${f.severity}:${f.ruleId}@${f.line ?? '-'}${f.pointer ?? ''} ${f.message}`);
 
 test('runRule: aep/seq-regression alone reports only its own findings (no payload, capture or redelivery findings)', async () => {
   const evs = [
@@ -28,23 +29,50 @@ test('runRule: aep/seq-regression alone reports only its own findings (no payloa
 });
 
 test('runRule: form values on a respond and on an answer are two rules with their own severity', async () => {
-  const form = event('attention.requested', 0, { id: 'q', severity: 'notice', data: { kind: 'form', prompt: 'p', fields: [{ id: 'n', type: 'number', label: 'N', required: true }] } });
-  const respond = event('control.attention.respond', undefined, { id: 'c', subject: 'q', source: 'aep://ops/agent/console', agent: 'console', data: { answer: { values: { n: 'x' } } } });
+  const form = event('attention.requested', 0, {
+    id: 'q',
+    severity: 'notice',
+    data: { kind: 'form', prompt: 'p', fields: [{ id: 'n', type: 'number', label: 'N', required: true }] },
+  });
+  const respond = event('control.attention.respond', undefined, {
+    id: 'c',
+    subject: 'q',
+    source: 'aep://ops/agent/console',
+    agent: 'console',
+    data: { answer: { values: { n: 'x' } } },
+  });
   const answered = event('attention.answered', 1, { id: 'a', subject: 'q', data: { answer: { values: { n: 'y' } } } });
   const evs = [form, respond, answered];
-  assert.deepEqual(await runRule('aep/respond-values-type', evs), ['warning:aep/respond-values-type@2/data/answer/values/n']);
+  assert.deepEqual(await runRule('aep/respond-values-type', evs), [
+    'warning:aep/respond-values-type@2/data/answer/values/n',
+  ]);
   assert.deepEqual(await runRule('aep/form-values-type', evs), ['error:aep/form-values-type@3/data/answer/values/n']);
   assert.deepEqual(await runRule('aep/respond-values-required', evs), []);
 });
 
 test('runRule: framing findings appear whatever the selection', async () => {
-  const fs = await checkText('{"aep":\n' + JSON.stringify(event('progress.status', 1)) + '\n', { rules: new Set(['aep/seq-regression']) });
-  assert.deepEqual(fs.map((f) => f.ruleId), ['jsonl/invalid-json']);
+  const fs = await checkText('{"aep":\n' + JSON.stringify(event('progress.status', 1)) + '\n', {
+    rules: new Set(['aep/seq-regression']),
+  });
+  assert.deepEqual(
+    fs.map((f) => f.ruleId),
+    ['jsonl/invalid-json'],
+  );
 });
 
 test('dedupe, one rule at a time: a redelivered line reaches no stream rule but aep/redelivery', async () => {
-  const req = event('attention.requested', 0, { id: 'r1', severity: 'notice', data: { kind: 'form', prompt: 'p', fields: [{ id: 'n', type: 'number', label: 'n' }] } });
-  const respond = event('control.attention.respond', undefined, { id: 'c1', subject: 'r1', source: 'aep://ops/agent/console', agent: 'console', data: { answer: { values: { n: 'x' } } } });
+  const req = event('attention.requested', 0, {
+    id: 'r1',
+    severity: 'notice',
+    data: { kind: 'form', prompt: 'p', fields: [{ id: 'n', type: 'number', label: 'n' }] },
+  });
+  const respond = event('control.attention.respond', undefined, {
+    id: 'c1',
+    subject: 'r1',
+    source: 'aep://ops/agent/console',
+    agent: 'console',
+    data: { answer: { values: { n: 'x' } } },
+  });
   const ack = event('control.accepted', 1, { id: 'a1', cause: 'c1' });
   const fin = event('run.finished', 2, { id: 'f1', run: 'r' });
   const to = event('attention.timeout', 3, { id: 't1', subject: 'r1' });
@@ -54,17 +82,29 @@ test('dedupe, one rule at a time: a redelivered line reaches no stream rule but 
   for (const r of AEP_STREAM_RULES) {
     const fs = await checkText(evs.map((e) => JSON.stringify(e)).join('\n') + '\n', { rules: new Set([r.id]) });
     const onRepeats = fs.filter((f) => f.line !== undefined && repeats.has(f.line));
-    if (r.id === 'aep/redelivery') assert.deepEqual(onRepeats.map((f) => f.line), [2, 4, 6, 8, 10, 12]);
+    if (r.id === 'aep/redelivery')
+      assert.deepEqual(
+        onRepeats.map((f) => f.line),
+        [2, 4, 6, 8, 10, 12],
+      );
     else assert.deepEqual(show(onRepeats), [], `${r.id} saw a redelivered line`);
   }
 });
 
 test('every stream rule alone gives exactly its findings of the full run, on every conformance fail case', async () => {
   for (const name of readdirSync(FAIL).filter((f) => f.endsWith('.jsonl'))) {
-    const sidecar = JSON.parse(readFileSync(FAIL + name.replace(/\.jsonl$/, '.expected.json'), 'utf8')) as { options?: Record<string, number> };
+    const sidecar = JSON.parse(readFileSync(FAIL + name.replace(/\.jsonl$/, '.expected.json'), 'utf8')) as {
+      options?: Record<string, number>;
+    };
     const o = sidecar.options ?? {};
-    const opts: RunOptions = { source: name, stream: { maxSessions: o.maxSessions, maxOpen: o.maxOpen, maxIds: o.maxIds }, maxLineBytes: o.maxLineBytes, maxDepth: o.maxDepth };
-    for (const k of ['maxSessions', 'maxOpen', 'maxIds'] as const) if (opts.stream![k] === undefined) delete opts.stream![k];
+    const opts: RunOptions = {
+      source: name,
+      stream: { maxSessions: o.maxSessions, maxOpen: o.maxOpen, maxIds: o.maxIds },
+      maxLineBytes: o.maxLineBytes,
+      maxDepth: o.maxDepth,
+    };
+    for (const k of ['maxSessions', 'maxOpen', 'maxIds'] as const)
+      if (opts.stream![k] === undefined) delete opts.stream![k];
     const text = readFileSync(FAIL + name);
     const all = await checkText(text, opts);
     for (const r of AEP_STREAM_RULES) {

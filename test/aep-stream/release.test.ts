@@ -7,13 +7,16 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { aepStreamStats, type AepStreamState, type AepStreamStats } from '../../src/aep/stream/index.ts';
-import { brief, checkText, event, jsonl, runRule, type RunOptions } from './helpers.ts';
+import { brief, checkText, event, jsonl, type RunOptions } from './helpers.ts';
 
 /** Run `text`, keeping the run's stream analyzers (the driver's hook); findings and the final state sizes. */
-async function checkWithStats(text: string, opts: RunOptions = {}): Promise<{ findings: Awaited<ReturnType<typeof checkText>>; stats: AepStreamStats }> {
+async function checkWithStats(
+  text: string,
+  opts: RunOptions = {},
+): Promise<{ findings: Awaited<ReturnType<typeof checkText>>; stats: AepStreamStats }> {
   let state: AepStreamState | undefined;
   const findings = await checkText(text, { ...opts, onStreamState: (s) => (state = s) });
-  assert.ok(state, 'the driver handed over the run\'s analyzers');
+  assert.ok(state, "the driver handed over the run's analyzers");
   return { findings, stats: aepStreamStats(state) };
 }
 
@@ -41,7 +44,9 @@ function closingSessions(n: number): string {
 }
 
 test(`${SESSIONS} sessions that start, run and end under --max-sessions ${MAX_SESSIONS}: no finding, open work returns to 0`, async () => {
-  const { findings, stats } = await checkWithStats(closingSessions(SESSIONS), { stream: { maxSessions: MAX_SESSIONS } });
+  const { findings, stats } = await checkWithStats(closingSessions(SESSIONS), {
+    stream: { maxSessions: MAX_SESSIONS },
+  });
   assert.equal(brief(findings), '(none)');
   assert.equal(stats.open, 0);
   assert.equal(stats.sessions, 0, 'ended sessions leave the session map');
@@ -55,9 +60,15 @@ test('release: completed runs do not count against --max-open (sequential runs u
     event('run.finished', 1, { run: 'r1' }),
     event('run.started', 2, { run: 'r2' }),
     event('run.finished', 3, { run: 'r2' }),
-    event('attention.requested', 4, { id: 'q1', data: { kind: 'permission', prompt: 'unit requests permission', options: [{ id: 'allow', label: 'allow' }] } }),
+    event('attention.requested', 4, {
+      id: 'q1',
+      data: { kind: 'permission', prompt: 'unit requests permission', options: [{ id: 'allow', label: 'allow' }] },
+    }),
     event('attention.resolved', 5, { subject: 'q1', data: { resolution: 'answered' } }),
-    event('attention.requested', 6, { id: 'q2', data: { kind: 'permission', prompt: 'unit requests permission', options: [{ id: 'allow', label: 'allow' }] } }),
+    event('attention.requested', 6, {
+      id: 'q2',
+      data: { kind: 'permission', prompt: 'unit requests permission', options: [{ id: 'allow', label: 'allow' }] },
+    }),
     event('attention.resolved', 7, { subject: 'q2', data: { resolution: 'answered' } }),
   ];
   const { findings, stats } = await checkWithStats(jsonl(evs), { stream: { maxOpen: 1 } });

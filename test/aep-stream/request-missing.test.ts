@@ -11,9 +11,16 @@ import { brief, checkText, event, jsonl, type RunOptions } from './helpers.ts';
 
 const OTHER_SOURCE = 'aep://other-host/agent/unit/session/u_1';
 const ask = (seq: number, over: Record<string, unknown> = {}) =>
-  event('attention.requested', seq, { id: 'q', severity: 'notice', data: { kind: 'input', prompt: 'unit requests input' }, ...over });
-const answer = (seq: number | undefined, over: Record<string, unknown> = {}) => event('attention.answered', seq, { subject: 'q', data: { answer: { option: 'ok' } }, ...over });
-const status = (seq: number, over: Record<string, unknown> = {}) => event('progress.status', seq, { data: { phase: 'working' }, ...over });
+  event('attention.requested', seq, {
+    id: 'q',
+    severity: 'notice',
+    data: { kind: 'input', prompt: 'unit requests input' },
+    ...over,
+  });
+const answer = (seq: number | undefined, over: Record<string, unknown> = {}) =>
+  event('attention.answered', seq, { subject: 'q', data: { answer: { option: 'ok' } }, ...over });
+const status = (seq: number, over: Record<string, unknown> = {}) =>
+  event('progress.status', seq, { data: { phase: 'working' }, ...over });
 
 type Verdict = 'error' | 'info' | 'none';
 interface Row {
@@ -27,13 +34,33 @@ interface Row {
 
 const ROWS: Row[] = [
   // start present
-  { name: 'session.started at (0, 0), no request', events: [event('session.started', 0, { data: {} }), answer(1)], want: 'error' },
+  {
+    name: 'session.started at (0, 0), no request',
+    events: [event('session.started', 0, { data: {} }), answer(1)],
+    want: 'error',
+  },
   { name: 'position (0, 0) first, no session.started', events: [status(0), answer(1)], want: 'error' },
   { name: 'explicit epoch 0', events: [status(0, { epoch: 0 }), answer(1, { epoch: 0 })], want: 'error' },
-  { name: 'session.started first at a later position (the session began there)', events: [event('session.started', 4, { epoch: 2, data: {} }), answer(5, { epoch: 2 })], want: 'error' },
-  { name: 'timeout follower', events: [status(0), event('attention.timeout', 1, { subject: 'q', data: { after_ms: 1 } })], want: 'error' },
-  { name: 'resolved follower', events: [status(0), event('attention.resolved', 1, { subject: 'q', data: { resolution: 'auto' } })], want: 'error' },
-  { name: 'a redelivered start changes nothing', events: [status(0), status(0), answer(1)].map((e, i, a) => (i === 1 ? a[0]! : e)), want: 'error' },
+  {
+    name: 'session.started first at a later position (the session began there)',
+    events: [event('session.started', 4, { epoch: 2, data: {} }), answer(5, { epoch: 2 })],
+    want: 'error',
+  },
+  {
+    name: 'timeout follower',
+    events: [status(0), event('attention.timeout', 1, { subject: 'q', data: { after_ms: 1 } })],
+    want: 'error',
+  },
+  {
+    name: 'resolved follower',
+    events: [status(0), event('attention.resolved', 1, { subject: 'q', data: { resolution: 'auto' } })],
+    want: 'error',
+  },
+  {
+    name: 'a redelivered start changes nothing',
+    events: [status(0), status(0), answer(1)].map((e, i, a) => (i === 1 ? a[0]! : e)),
+    want: 'error',
+  },
   { name: 'request present: linked', events: [status(0), ask(1), answer(2)], want: 'none' },
   { name: 'request present after gaps: linked', events: [status(3), ask(7), answer(9)], want: 'none' },
   // start absent: mid-session captures, gaps, epochs
@@ -42,21 +69,91 @@ const ROWS: Row[] = [
   { name: 'a gap after the start', events: [status(0), status(2), answer(3)], want: 'info' },
   { name: 'the request arrives later as backfill', events: [status(0), answer(2), ask(1)], want: 'info', line: 2 },
   { name: 'an epoch change after the start', events: [status(0), answer(0, { epoch: 1 })], want: 'info' },
-  { name: 'epoch 1 seq 0 first (not the first position)', events: [status(0, { epoch: 1 }), answer(1, { epoch: 1 })], want: 'info' },
-  { name: 'a seq regression after the start', events: [status(0), status(1), status(1, { data: { phase: 'again' } }), answer(2)], want: 'info' },
-  { name: 'after the session ended (its requests dropped)', events: [status(0), ask(1), event('attention.resolved', 2, { subject: 'q', data: { resolution: 'auto' } }), event('session.ended', 3, { data: {} }), answer(4)], want: 'info' },
+  {
+    name: 'epoch 1 seq 0 first (not the first position)',
+    events: [status(0, { epoch: 1 }), answer(1, { epoch: 1 })],
+    want: 'info',
+  },
+  {
+    name: 'a seq regression after the start',
+    events: [status(0), status(1), status(1, { data: { phase: 'again' } }), answer(2)],
+    want: 'info',
+  },
+  {
+    name: 'after the session ended (its requests dropped)',
+    events: [
+      status(0),
+      ask(1),
+      event('attention.resolved', 2, { subject: 'q', data: { resolution: 'auto' } }),
+      event('session.ended', 3, { data: {} }),
+      answer(4),
+    ],
+    want: 'info',
+  },
   // other session, other source: a request elsewhere does not count
-  { name: 'request in another session, follower session from its start', events: [ask(0, { session: 'u_2', source: 'aep://unit-host/agent/unit/session/u_2' }), answer(0)], want: 'error' },
-  { name: 'request in another session, follower mid-session', events: [ask(0, { session: 'u_2', source: 'aep://unit-host/agent/unit/session/u_2' }), answer(4)], want: 'info' },
-  { name: 'request of another source, same session name, follower from its start', events: [ask(0, { source: OTHER_SOURCE }), answer(0)], want: 'error' },
-  { name: 'request of another source, same session name, follower mid-session', events: [ask(0, { source: OTHER_SOURCE }), answer(2)], want: 'info' },
-  { name: 'another source started, this one did not', events: [status(0, { source: OTHER_SOURCE }), answer(3)], want: 'info' },
+  {
+    name: 'request in another session, follower session from its start',
+    events: [ask(0, { session: 'u_2', source: 'aep://unit-host/agent/unit/session/u_2' }), answer(0)],
+    want: 'error',
+  },
+  {
+    name: 'request in another session, follower mid-session',
+    events: [ask(0, { session: 'u_2', source: 'aep://unit-host/agent/unit/session/u_2' }), answer(4)],
+    want: 'info',
+  },
+  {
+    name: 'request of another source, same session name, follower from its start',
+    events: [ask(0, { source: OTHER_SOURCE }), answer(0)],
+    want: 'error',
+  },
+  {
+    name: 'request of another source, same session name, follower mid-session',
+    events: [ask(0, { source: OTHER_SOURCE }), answer(2)],
+    want: 'info',
+  },
+  {
+    name: 'another source started, this one did not',
+    events: [status(0, { source: OTHER_SOURCE }), answer(3)],
+    want: 'info',
+  },
   // foreign followers name the session only: never provable
-  { name: 'foreign attention.routed', events: [status(0), event('attention.routed', undefined, { subject: 'q', source: 'aep://router/agent/r', agent: 'r', data: { surface: 'slack' } })], want: 'info' },
+  {
+    name: 'foreign attention.routed',
+    events: [
+      status(0),
+      event('attention.routed', undefined, {
+        subject: 'q',
+        source: 'aep://router/agent/r',
+        agent: 'r',
+        data: { surface: 'slack' },
+      }),
+    ],
+    want: 'info',
+  },
   // state the analyzers forgot keeps the info
-  { name: 'request refused by maxOpen', events: [status(0), ask(1, { id: 'q0' }), ask(2), answer(3)], want: 'info', opts: { stream: { maxOpen: 1 } } },
-  { name: 'session evicted by maxSessions and back', events: [status(0), status(0, { session: 'u_2', source: 'aep://unit-host/agent/unit/session/u_2' }), answer(1)], want: 'info', opts: { stream: { maxSessions: 1 } } },
-  { name: 'a new session after an eviction', events: [status(0), status(0, { session: 'u_2', source: 'aep://unit-host/agent/unit/session/u_2' }), status(0, { session: 'u_3', source: 'aep://unit-host/agent/unit/session/u_3' }), answer(1, { session: 'u_3', source: 'aep://unit-host/agent/unit/session/u_3' })], want: 'info', opts: { stream: { maxSessions: 1 } } },
+  {
+    name: 'request refused by maxOpen',
+    events: [status(0), ask(1, { id: 'q0' }), ask(2), answer(3)],
+    want: 'info',
+    opts: { stream: { maxOpen: 1 } },
+  },
+  {
+    name: 'session evicted by maxSessions and back',
+    events: [status(0), status(0, { session: 'u_2', source: 'aep://unit-host/agent/unit/session/u_2' }), answer(1)],
+    want: 'info',
+    opts: { stream: { maxSessions: 1 } },
+  },
+  {
+    name: 'a new session after an eviction',
+    events: [
+      status(0),
+      status(0, { session: 'u_2', source: 'aep://unit-host/agent/unit/session/u_2' }),
+      status(0, { session: 'u_3', source: 'aep://unit-host/agent/unit/session/u_3' }),
+      answer(1, { session: 'u_3', source: 'aep://unit-host/agent/unit/session/u_3' }),
+    ],
+    want: 'info',
+    opts: { stream: { maxSessions: 1 } },
+  },
 ];
 
 const ERROR = 'aep/attention-request-missing';
@@ -68,9 +165,15 @@ for (const row of ROWS) {
     const last = row.line ?? row.events.length;
     const got = fs.filter((f) => f.ruleId === ERROR || f.ruleId === INFO);
     const want = row.want === 'none' ? [] : [`${row.want === 'error' ? ERROR : INFO}@${last}/subject`];
-    assert.deepEqual(got.map((f) => `${f.ruleId}@${f.line}${f.pointer}`), want, brief(fs));
+    assert.deepEqual(
+      got.map((f) => `${f.ruleId}@${f.line}${f.pointer}`),
+      want,
+      brief(fs),
+    );
     // the row's events are otherwise valid: no other error hides or explains the verdict
-    const others = fs.filter((f) => f.severity === 'error' && f.ruleId !== ERROR && !/seq-regression|id-collision/.test(f.ruleId));
+    const others = fs.filter(
+      (f) => f.severity === 'error' && f.ruleId !== ERROR && !/seq-regression|id-collision/.test(f.ruleId),
+    );
     assert.deepEqual(others, [], brief(fs));
   });
 }

@@ -30,7 +30,11 @@ test('rule list: unique ids, citations, descriptions; each a verdict over facts 
 });
 
 test('dedupe: a redelivered line is reported once and counted by no other rule', async () => {
-  const req = event('attention.requested', 0, { id: 'r1', severity: 'notice', data: { kind: 'input', prompt: 'unit requests input' } });
+  const req = event('attention.requested', 0, {
+    id: 'r1',
+    severity: 'notice',
+    data: { kind: 'input', prompt: 'unit requests input' },
+  });
   const ack = event('control.accepted', 1, { id: 'a1', cause: 'c1' });
   const fin = event('run.finished', 2, { id: 'f1', run: 'r' });
   const to = event('attention.timeout', 3, { id: 't1', subject: 'r1' });
@@ -38,7 +42,10 @@ test('dedupe: a redelivered line is reported once and counted by no other rule',
   const text = jsonl([req, req, ack, ack, fin, fin, to, to, end, end]);
   const fs = await checkText(text);
   assert.deepEqual(ids(fs), Array(5).fill('aep/redelivery'), brief(fs));
-  assert.deepEqual(fs.map((f) => f.line), [2, 4, 6, 8, 10]);
+  assert.deepEqual(
+    fs.map((f) => f.line),
+    [2, 4, 6, 8, 10],
+  );
 });
 
 test('identity: the same id from two sources is legal; key order is not content', async () => {
@@ -78,15 +85,29 @@ test('ordering: seq compared exactly beyond 2^53; agent and foreign events do no
 });
 
 test('ordering: the high-water mark never goes down (every event below it is reported)', async () => {
-  const fs = await checkText(jsonl([event('progress.status', 5), event('progress.status', 3), event('progress.status', 4), event('progress.status', 6)]));
-  assert.deepEqual(fs.map((f) => `${f.ruleId}@${f.line}`), ['aep/seq-regression@2', 'aep/seq-regression@3']);
+  const fs = await checkText(
+    jsonl([
+      event('progress.status', 5),
+      event('progress.status', 3),
+      event('progress.status', 4),
+      event('progress.status', 6),
+    ]),
+  );
+  assert.deepEqual(
+    fs.map((f) => `${f.ruleId}@${f.line}`),
+    ['aep/seq-regression@2', 'aep/seq-regression@3'],
+  );
 });
 
 test('maxSessions: the least recently active session is the one forgotten', async () => {
-  const at = (name: string, seq: number) => event('progress.status', seq, { session: name, source: `aep://h/agent/a/session/${name}` });
+  const at = (name: string, seq: number) =>
+    event('progress.status', seq, { session: name, source: `aep://h/agent/a/session/${name}` });
   // A and B open; A is active again; C needs room: B (least recently active) goes; A is active
   // again; B needs room: C (least recently active now) goes, A stays
-  const fs = await checkText(jsonl([at('A', 0), at('B', 0), at('A', 1), at('C', 0), at('A', 2), at('B', 0), at('A', 1), at('C', 0)]), { stream: { maxSessions: 2 } });
+  const fs = await checkText(
+    jsonl([at('A', 0), at('B', 0), at('A', 1), at('C', 0), at('A', 2), at('B', 0), at('A', 1), at('C', 0)]),
+    { stream: { maxSessions: 2 } },
+  );
   assert.deepEqual(
     fs.map((f) => `${f.ruleId}@${f.line}`),
     ['aep/state-cap@4', 'aep/seq-regression@7'],
@@ -95,7 +116,8 @@ test('maxSessions: the least recently active session is the one forgotten', asyn
 });
 
 test('ack window: by the time attributes, exclusive bound, configurable; an unacked command is noted per session', async () => {
-  const at = (id: string, type: string, time: string, extra: Record<string, unknown> = {}) => event(type, undefined, { id, time, source: 'aep://ops/agent/console', agent: 'console', ...extra });
+  const at = (id: string, type: string, time: string, extra: Record<string, unknown> = {}) =>
+    event(type, undefined, { id, time, source: 'aep://ops/agent/console', agent: 'console', ...extra });
   const lines = [
     event('session.started', 0, { time: '2026-11-30T12:00:00Z' }),
     at('c1', 'control.pause', '2026-11-30T12:00:00Z'),
@@ -104,16 +126,28 @@ test('ack window: by the time attributes, exclusive bound, configurable; an unac
     at('c3', 'control.cancel', '2026-11-30T12:00:31Z', { data: { scope: 'run' } }),
   ];
   const fs = await checkText(jsonl(lines));
-  assert.deepEqual(fs.map((f) => `${f.severity}:${f.ruleId}@${f.line}${f.pointer}`), ['warning:aep/ack-window@3/time', 'info:aep/command-unacked@4/id']);
+  assert.deepEqual(
+    fs.map((f) => `${f.severity}:${f.ruleId}@${f.line}${f.pointer}`),
+    ['warning:aep/ack-window@3/time', 'info:aep/command-unacked@4/id'],
+  );
   assert.deepEqual(fs[0].data, { windowMs: 10_000, lateByMs: 15_000 });
   assert.equal(fs[1].data?.commands, 2);
-  assert.deepEqual(fs[1].related?.map((r) => r.line), [5]);
+  assert.deepEqual(
+    fs[1].related?.map((r) => r.line),
+    [5],
+  );
   const wide = await checkText(jsonl(lines), { stream: { ackWindowMs: 25_000 } });
-  assert.deepEqual(wide.map((f) => f.ruleId), ['aep/command-unacked'], 'a 25 s window: the ack at exactly 25 s is in time');
+  assert.deepEqual(
+    wide.map((f) => f.ruleId),
+    ['aep/command-unacked'],
+    'a 25 s window: the ack at exactly 25 s is in time',
+  );
 });
 
 test('caps: exceeded once per cap, reported as aep/state-cap, never a crash', async () => {
-  const many = Array.from({ length: 50 }, (_, i) => event('run.started', 0, { session: `cap_${i}`, run: 'r', source: `aep://h/agent/a/session/cap_${i}` }));
+  const many = Array.from({ length: 50 }, (_, i) =>
+    event('run.started', 0, { session: `cap_${i}`, run: 'r', source: `aep://h/agent/a/session/cap_${i}` }),
+  );
   const fs = await checkText(jsonl(many), { stream: { maxIds: 10, maxSessions: 5, maxOpen: 3 } });
   const caps = fs.filter((f) => f.ruleId === 'aep/state-cap');
   assert.deepEqual(caps.map((f) => (f.data as { cap: string }).cap).sort(), ['maxIds', 'maxOpen', 'maxSessions']);
@@ -128,7 +162,18 @@ test('state is per run: one driver, two runs, no leakage', async () => {
   const text = jsonl([event('progress.status', 0, { id: 'x' })]);
   for (let i = 0; i < 2; i++) {
     const fs: Finding[] = [];
-    await runPipeline([{ source: 'a.jsonl', open: async function* () { yield text; } }], driver, (f) => fs.push(f));
+    await runPipeline(
+      [
+        {
+          source: 'a.jsonl',
+          open: async function* () {
+            yield text;
+          },
+        },
+      ],
+      driver,
+      (f) => fs.push(f),
+    );
     assert.deepEqual(fs, [], `run ${i + 1}: ${brief(fs)}`);
   }
 });
@@ -139,44 +184,126 @@ test('forms: findings never echo a value (type and length only)', async () => {
     id: 'q',
     severity: 'notice',
     capture: 'redacted',
-    data: { kind: 'form', prompt: 'unit requests form', fields: [{ id: 'pw', type: 'string', label: 'Password' }, { id: 'n', type: 'number', label: 'N' }, { id: 'c', type: 'select', label: 'C', choices: [{ id: '1', label: 'one' }] }] },
+    data: {
+      kind: 'form',
+      prompt: 'unit requests form',
+      fields: [
+        { id: 'pw', type: 'string', label: 'Password' },
+        { id: 'n', type: 'number', label: 'N' },
+        { id: 'c', type: 'select', label: 'C', choices: [{ id: '1', label: 'one' }] },
+      ],
+    },
   });
-  const ans = event('attention.answered', 1, { id: 'a', subject: 'q', capture: 'metadata', data: { answer: { values: { pw: secret, n: secret, c: secret, extra: 1 } } } });
-  const fs = await checkText(jsonl([form, ans, event('attention.resolved', 2, { subject: 'q', data: { resolution: 'answered' } })]));
+  const ans = event('attention.answered', 1, {
+    id: 'a',
+    subject: 'q',
+    capture: 'metadata',
+    data: { answer: { values: { pw: secret, n: secret, c: secret, extra: 1 } } },
+  });
+  const fs = await checkText(
+    jsonl([form, ans, event('attention.resolved', 2, { subject: 'q', data: { resolution: 'answered' } })]),
+  );
   assert.ok(fs.length >= 5, brief(fs));
-  for (const f of fs) assert.ok(!f.message.includes(secret) && !JSON.stringify(f.data ?? {}).includes(secret), `${f.ruleId} echoes the value: ${f.message}`);
+  for (const f of fs)
+    assert.ok(
+      !f.message.includes(secret) && !JSON.stringify(f.data ?? {}).includes(secret),
+      `${f.ruleId} echoes the value: ${f.message}`,
+    );
 });
 
 test('forms: respond is linked by session across sources; answered only within its own source', async () => {
-  const form = event('attention.requested', 0, { id: 'q', severity: 'notice', capture: 'redacted', data: { kind: 'form', prompt: 'unit requests form', fields: [{ id: 'n', type: 'number', label: 'N', required: true }] } });
-  const respond = event('control.attention.respond', undefined, { id: 'c', subject: 'q', source: 'aep://ops/agent/console', agent: 'console', data: { answer: { values: {} } } });
-  const foreignAnswer = event('attention.answered', 0, { id: 'fa', subject: 'q', source: 'aep://elsewhere/agent/b/session/u_1', data: { answer: { values: { n: 1 } } } });
+  const form = event('attention.requested', 0, {
+    id: 'q',
+    severity: 'notice',
+    capture: 'redacted',
+    data: {
+      kind: 'form',
+      prompt: 'unit requests form',
+      fields: [{ id: 'n', type: 'number', label: 'N', required: true }],
+    },
+  });
+  const respond = event('control.attention.respond', undefined, {
+    id: 'c',
+    subject: 'q',
+    source: 'aep://ops/agent/console',
+    agent: 'console',
+    data: { answer: { values: {} } },
+  });
+  const foreignAnswer = event('attention.answered', 0, {
+    id: 'fa',
+    subject: 'q',
+    source: 'aep://elsewhere/agent/b/session/u_1',
+    data: { answer: { values: { n: 1 } } },
+  });
   const fs = await checkText(jsonl([form, respond, foreignAnswer, event('attention.timeout', 1, { subject: 'q' })]));
   assert.deepEqual(
     fs.map((f) => `${f.severity}:${f.ruleId}@${f.line}`).sort(),
     // the foreign answer's own session starts in the input at (0, 0): its request cannot precede the capture
-    ['error:aep/attention-request-missing@3', 'info:aep/command-unacked@2', 'info:aep/form-values-unverifiable@3', 'warning:aep/respond-values-required@2'],
+    [
+      'error:aep/attention-request-missing@3',
+      'info:aep/command-unacked@2',
+      'info:aep/form-values-unverifiable@3',
+      'warning:aep/respond-values-required@2',
+    ],
   );
 });
 
 test('forms: a respond naming a request id two emitters of the session used is unverifiable, not guessed', async () => {
-  const mk = (host: string) => event('attention.requested', 0, { id: 'q', source: `aep://${host}/agent/a/session/u_1`, severity: 'notice', data: { kind: 'form', prompt: 'unit requests form', fields: [{ id: 'n', type: 'number', label: 'n' }] } });
-  const respond = event('control.attention.respond', undefined, { id: 'c', subject: 'q', source: 'aep://ops/agent/console', data: { answer: { values: { n: 'x' } } } });
+  const mk = (host: string) =>
+    event('attention.requested', 0, {
+      id: 'q',
+      source: `aep://${host}/agent/a/session/u_1`,
+      severity: 'notice',
+      data: { kind: 'form', prompt: 'unit requests form', fields: [{ id: 'n', type: 'number', label: 'n' }] },
+    });
+  const respond = event('control.attention.respond', undefined, {
+    id: 'c',
+    subject: 'q',
+    source: 'aep://ops/agent/console',
+    data: { answer: { values: { n: 'x' } } },
+  });
   const fs = await checkText(jsonl([mk('one'), mk('two'), respond]));
-  assert.ok(fs.some((f) => f.ruleId === 'aep/form-values-unverifiable' && f.line === 3), brief(fs));
+  assert.ok(
+    fs.some((f) => f.ruleId === 'aep/form-values-unverifiable' && f.line === 3),
+    brief(fs),
+  );
   assert.ok(!fs.some((f) => f.ruleId === 'aep/form-values-type'), brief(fs));
 });
 
 test('forms: an answer after the request closed is unverifiable (fields are dropped at the terminal)', async () => {
-  const form = event('attention.requested', 0, { id: 'q', severity: 'notice', data: { kind: 'form', prompt: 'unit requests form', fields: [{ id: 'n', type: 'number', label: 'n' }] } });
-  const fs = await checkText(jsonl([form, event('attention.timeout', 1, { subject: 'q' }), event('attention.answered', 2, { subject: 'q', data: { answer: { values: { n: 1 } } } })]));
-  assert.deepEqual(fs.map((f) => `${f.ruleId}@${f.line}`), ['aep/form-values-unverifiable@3']);
+  const form = event('attention.requested', 0, {
+    id: 'q',
+    severity: 'notice',
+    data: { kind: 'form', prompt: 'unit requests form', fields: [{ id: 'n', type: 'number', label: 'n' }] },
+  });
+  const fs = await checkText(
+    jsonl([
+      form,
+      event('attention.timeout', 1, { subject: 'q' }),
+      event('attention.answered', 2, { subject: 'q', data: { answer: { values: { n: 1 } } } }),
+    ]),
+  );
+  assert.deepEqual(
+    fs.map((f) => `${f.ruleId}@${f.line}`),
+    ['aep/form-values-unverifiable@3'],
+  );
 });
 
 test('forms: capture none is left to aep/capture-none (no values-capture double report)', async () => {
-  const form = event('attention.requested', 0, { id: 'q', severity: 'notice', capture: 'redacted', data: { kind: 'form', prompt: 'unit requests form', fields: [{ id: 's', type: 'string', label: 's' }] } });
-  const ans = event('attention.answered', 1, { subject: 'q', capture: 'none', data: { answer: { values: { s: 'text' } } } });
-  const fs = await checkText(jsonl([form, ans, event('attention.resolved', 2, { subject: 'q', data: { resolution: 'answered' } })]));
+  const form = event('attention.requested', 0, {
+    id: 'q',
+    severity: 'notice',
+    capture: 'redacted',
+    data: { kind: 'form', prompt: 'unit requests form', fields: [{ id: 's', type: 'string', label: 's' }] },
+  });
+  const ans = event('attention.answered', 1, {
+    subject: 'q',
+    capture: 'none',
+    data: { answer: { values: { s: 'text' } } },
+  });
+  const fs = await checkText(
+    jsonl([form, ans, event('attention.resolved', 2, { subject: 'q', data: { resolution: 'answered' } })]),
+  );
   assert.deepEqual(ids(fs), ['aep/capture-none']);
 });
 
@@ -189,7 +316,13 @@ test('control.rejected reasons come from the registry enum (payload schema, not 
 
 test('a payload-invalid ack still counts as the decision', async () => {
   const cmd = event('control.pause', undefined, { id: 'c', source: 'aep://ops/agent/console' });
-  const fs = await checkText(jsonl([cmd, event('control.rejected', 0, { cause: 'c', data: { reason: 'nope' } }), event('control.accepted', 1, { cause: 'c' })]));
+  const fs = await checkText(
+    jsonl([
+      cmd,
+      event('control.rejected', 0, { cause: 'c', data: { reason: 'nope' } }),
+      event('control.accepted', 1, { cause: 'c' }),
+    ]),
+  );
   assert.deepEqual(ids(fs), ['aep/ack-exclusive', 'aep/payload-schema']);
 });
 
@@ -199,13 +332,26 @@ test('two input files form one stream', async () => {
   const b = jsonl([event('progress.status', 1)]);
   await runPipeline(
     [
-      { source: 'a.jsonl', open: async function* () { yield a; } },
-      { source: 'b.jsonl', open: async function* () { yield b; } },
+      {
+        source: 'a.jsonl',
+        open: async function* () {
+          yield a;
+        },
+      },
+      {
+        source: 'b.jsonl',
+        open: async function* () {
+          yield b;
+        },
+      },
     ],
     aepDriver(),
     (f) => fs.push(f),
   );
-  assert.deepEqual(fs.map((f) => `${f.source}:${f.line}:${f.ruleId}`), ['b.jsonl:1:aep/seq-regression']);
+  assert.deepEqual(
+    fs.map((f) => `${f.source}:${f.line}:${f.ruleId}`),
+    ['b.jsonl:1:aep/seq-regression'],
+  );
   assert.equal(fs[0].related?.[0]?.source, 'a.jsonl');
 });
 
@@ -234,11 +380,21 @@ test('id table: exact lookups through growth; generations forget the oldest half
   assert.ok(t.get(key(50_000)) && t.get(key(100_000)));
   assert.ok(t.size <= 100_000);
   const edge = new AepIdTable(10);
-  const far: IdEntry = { kind: 'line', fingerprint: 0xffffffff, byteOffset: MAX_LINE_OFFSET - 1, line: 0xffffffff, file: MAX_LINE_FILES - 1 };
+  const far: IdEntry = {
+    kind: 'line',
+    fingerprint: 0xffffffff,
+    byteOffset: MAX_LINE_OFFSET - 1,
+    line: 0xffffffff,
+    file: MAX_LINE_FILES - 1,
+  };
   const wide: IdEntry = { kind: 'digest', content: { hi: 0xffffffff, lo: 0xffffffff }, line: 3, file: 0x7fffffff };
   edge.add(key(1), far);
   edge.add(key(2), wide);
-  assert.deepEqual([edge.get(key(1)), edge.get(key(2))], [far, wide], 'the largest offset, line and input index survive packing');
+  assert.deepEqual(
+    [edge.get(key(1)), edge.get(key(2))],
+    [far, wide],
+    'the largest offset, line and input index survive packing',
+  );
   const one = new AepIdTable(1);
   one.add(key(1), { kind: 'digest', content: { hi: 0, lo: 0 }, line: 1, file: 0 });
   assert.equal(one.add(key(2), { kind: 'line', fingerprint: 0, byteOffset: 10, line: 2, file: 0 }), true);
@@ -246,11 +402,29 @@ test('id table: exact lookups through growth; generations forget the oldest half
 });
 
 test('forms: an answer to a form whose request failed its payload schema is unverifiable, not checked against broken fields', async () => {
-  const form = event('attention.requested', 0, { id: 'q', severity: 'notice', capture: 'redacted', data: { kind: 'form', prompt: 'unit requests form', fields: [{ id: 'db', type: 'select', label: 'db' }] } });
-  const ans = event('attention.answered', 1, { subject: 'q', capture: 'redacted', data: { answer: { values: { db: 'anything' } } } });
-  const fs = await checkText(jsonl([form, ans, event('attention.resolved', 2, { subject: 'q', data: { resolution: 'answered' } })]));
-  assert.deepEqual(fs.map((f) => `${f.ruleId}@${f.line}`).sort(), ['aep/form-field-spec@1', 'aep/form-values-unverifiable@2'], brief(fs));
-  assert.equal((fs.find((f) => f.ruleId === 'aep/form-values-unverifiable')!.data as { reason: string }).reason, 'unusable');
+  const form = event('attention.requested', 0, {
+    id: 'q',
+    severity: 'notice',
+    capture: 'redacted',
+    data: { kind: 'form', prompt: 'unit requests form', fields: [{ id: 'db', type: 'select', label: 'db' }] },
+  });
+  const ans = event('attention.answered', 1, {
+    subject: 'q',
+    capture: 'redacted',
+    data: { answer: { values: { db: 'anything' } } },
+  });
+  const fs = await checkText(
+    jsonl([form, ans, event('attention.resolved', 2, { subject: 'q', data: { resolution: 'answered' } })]),
+  );
+  assert.deepEqual(
+    fs.map((f) => `${f.ruleId}@${f.line}`).sort(),
+    ['aep/form-field-spec@1', 'aep/form-values-unverifiable@2'],
+    brief(fs),
+  );
+  assert.equal(
+    (fs.find((f) => f.ruleId === 'aep/form-values-unverifiable')!.data as { reason: string }).reason,
+    'unusable',
+  );
 });
 
 test('canonical JSON: values nested deeper than the call stack fall back to an explicit stack, same text', () => {

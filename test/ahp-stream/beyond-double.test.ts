@@ -17,7 +17,9 @@ const RESULT_PTR = '/params/event/elicitation/result/text';
 
 /** An elicitation request whose body is `body` with the placeholder number replaced by `literal`. */
 function requestWith(body: unknown, literal: string): unknown {
-  return observe(elicRequest('q1', { part: text(JSON.stringify(body).replace(String(PLACEHOLDER), literal), 'rq-q1') }));
+  return observe(
+    elicRequest('q1', { part: text(JSON.stringify(body).replace(String(PLACEHOLDER), literal), 'rq-q1') }),
+  );
 }
 
 function resultWith(content: unknown, literal: string): unknown {
@@ -26,9 +28,21 @@ function resultWith(content: unknown, literal: string): unknown {
   return observe(r);
 }
 
-const numberField = (member: string, type = 'number'): unknown => ({ message: 'How many?', requestedSchema: { type: 'object', properties: { n: { type, [member]: PLACEHOLDER } } } });
-const stringField = (member: string): unknown => ({ message: 'Name?', requestedSchema: { type: 'object', properties: { s: { type: 'string', [member]: PLACEHOLDER } } } });
-const arrayField = (member: string): unknown => ({ message: 'Pick', requestedSchema: { type: 'object', properties: { a: { type: 'array', items: { type: 'string', enum: ['x', 'y'] }, [member]: PLACEHOLDER } } } });
+const numberField = (member: string, type = 'number'): unknown => ({
+  message: 'How many?',
+  requestedSchema: { type: 'object', properties: { n: { type, [member]: PLACEHOLDER } } },
+});
+const stringField = (member: string): unknown => ({
+  message: 'Name?',
+  requestedSchema: { type: 'object', properties: { s: { type: 'string', [member]: PLACEHOLDER } } },
+});
+const arrayField = (member: string): unknown => ({
+  message: 'Pick',
+  requestedSchema: {
+    type: 'object',
+    properties: { a: { type: 'array', items: { type: 'string', enum: ['x', 'y'] }, [member]: PLACEHOLDER } },
+  },
+});
 
 /** [name, body holding the placeholder]: every number-typed member of a form request. */
 const REQUEST_MEMBERS: Array<[string, unknown]> = [
@@ -62,8 +76,15 @@ describe('a request: a number member beyond a double makes the body invalid, the
     }
   }
   test('_meta is free-form JSON: a literal beyond a double there is accepted', async () => {
-    const body = { message: 'Name?', requestedSchema: { type: 'object', properties: { s: { type: 'string' } } }, _meta: { big: PLACEHOLDER } };
-    assert.deepEqual(brief(await check([requestWith(body, '1e400')])).filter((b) => !b.startsWith('info:')), []);
+    const body = {
+      message: 'Name?',
+      requestedSchema: { type: 'object', properties: { s: { type: 'string' } } },
+      _meta: { big: PLACEHOLDER },
+    };
+    assert.deepEqual(
+      brief(await check([requestWith(body, '1e400')])).filter((b) => !b.startsWith('info:')),
+      [],
+    );
   });
 });
 
@@ -71,12 +92,16 @@ describe('an answer: a value beyond a double makes the result body invalid, like
   const form = { message: 'How many?', requestedSchema: { type: 'object', properties: { n: { type: 'number' } } } };
   for (const [lit, fits] of LITERALS) {
     test(`answer n = ${lit.length > 20 ? `${lit.slice(0, 8)}...` : lit}: ${fits ? 'valid' : 'ahp/elicitation-body'}`, async () => {
-      const found = brief(await check([observe(elicRequest('q1', { body: form })), resultWith({ n: PLACEHOLDER }, lit)]));
+      const found = brief(
+        await check([observe(elicRequest('q1', { body: form })), resultWith({ n: PLACEHOLDER }, lit)]),
+      );
       assert.deepEqual(found, fits ? [] : [`error:ahp/elicitation-body@2${RESULT_PTR}`]);
     });
   }
   test('also for a member the form does not declare (the answer shape is ElicitResult.content)', async () => {
-    const found = brief(await check([observe(elicRequest('q1', { body: form })), resultWith({ n: 1, extra: PLACEHOLDER }, '1e400')]));
+    const found = brief(
+      await check([observe(elicRequest('q1', { body: form })), resultWith({ n: 1, extra: PLACEHOLDER }, '1e400')]),
+    );
     assert.deepEqual(found, [`error:ahp/elicitation-body@2${RESULT_PTR}`]);
   });
   test('the finding says why, without the value', async () => {

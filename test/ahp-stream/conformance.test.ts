@@ -40,30 +40,51 @@ test('conformance/ahp: every fail case expects the rule it is named after', () =
     const slug = f.replace(/\.expected\.json$/, '').replace(/--.*$/, '');
     const rule = slug.replace('.', '/');
     const side = JSON.parse(readFileSync(join(DIR, 'fail', f), 'utf8')) as { findings: { ruleId: string }[] };
-    assert.ok(side.findings.some((x) => x.ruleId === rule), `${f} does not expect ${rule}`);
+    assert.ok(
+      side.findings.some((x) => x.ruleId === rule),
+      `${f} does not expect ${rule}`,
+    );
   }
 });
 
 test('upstream AHP manifest: every present case agrees, contextual verdicts included', async (t) => {
   if (!requireShared(t, join(AHP_CORPUS_DIR, 'manifest.json'))) return;
   const deviations = join(DIR, 'deviations.json');
-  const run = await runFixtures(ahp, AHP_CORPUS_DIR, { ...POLICY, cwd: REPO_DIR, ...(existsSync(deviations) ? { deviations } : {}) });
+  const run = await runFixtures(ahp, AHP_CORPUS_DIR, {
+    ...POLICY,
+    cwd: REPO_DIR,
+    ...(existsSync(deviations) ? { deviations } : {}),
+  });
   const c = run.summary.counts;
-  t.diagnostic(`AHP manifest: ${run.summary.total} cases; ${c.pass} pass, ${c.fail} fail, ${c.deviation} deviations, ${c.skip} skipped (absent)`);
-  assert.deepEqual(run.cases.filter((x) => x.status === 'fail' || x.status === 'error').map((x) => `${x.id}: ${x.detail}`), []);
+  t.diagnostic(
+    `AHP manifest: ${run.summary.total} cases; ${c.pass} pass, ${c.fail} fail, ${c.deviation} deviations, ${c.skip} skipped (absent)`,
+  );
+  assert.deepEqual(
+    run.cases.filter((x) => x.status === 'fail' || x.status === 'error').map((x) => `${x.id}: ${x.detail}`),
+    [],
+  );
   const contextual = run.cases.filter((x) => /contextualExpectedValid/.test(x.expected ?? '') && x.status === 'pass');
   assert.ok(contextual.length >= 9, `contextual cases checked: ${contextual.length}`);
-  assert.ok(contextual.every((x) => /contextualExpectedValid (true|false)/.test(x.actual ?? '')), 'the contextual verdict is computed, not skipped');
+  assert.ok(
+    contextual.every((x) => /contextualExpectedValid (true|false)/.test(x.actual ?? '')),
+    'the contextual verdict is computed, not skipped',
+  );
 });
 
-test('every stream-rule finding on every case has its rule\'s catalogued severity (no per-finding override)', async () => {
+test("every stream-rule finding on every case has its rule's catalogued severity (no per-finding override)", async () => {
   const severityOf = new Map(AHP_STREAM_RULES.map((r) => [r.id as string, r.severity]));
-  const files = ['pass', 'fail'].flatMap((d) => readdirSync(join(DIR, d)).filter((f) => !f.endsWith('.expected.json')).map((f) => join(DIR, d, f)));
+  const files = ['pass', 'fail'].flatMap((d) =>
+    readdirSync(join(DIR, d))
+      .filter((f) => !f.endsWith('.expected.json'))
+      .map((f) => join(DIR, d, f)),
+  );
   files.push(...readdirSync(join(REPO_DIR, 'examples/ahp')).map((f) => join(REPO_DIR, 'examples/ahp', f)));
   const seen = new Set<string>();
   for (const file of files) {
     const sidecar = file.replace(/\.jsonl?$/, '.expected.json');
-    const options = existsSync(sidecar) ? ((JSON.parse(readFileSync(sidecar, 'utf8')) as { options?: Record<string, unknown> }).options ?? {}) : {};
+    const options = existsSync(sidecar)
+      ? ((JSON.parse(readFileSync(sidecar, 'utf8')) as { options?: Record<string, unknown> }).options ?? {})
+      : {};
     const run = await checkBytes(ahp, file, readFileSync(file), POLICY, { flags: options });
     for (const f of run.findings) {
       const want = severityOf.get(f.ruleId);
@@ -73,5 +94,8 @@ test('every stream-rule finding on every case has its rule\'s catalogued severit
     }
   }
   // every stream rule but the one that needs a file changing during the run is exercised
-  assert.deepEqual([...severityOf.keys()].filter((id) => !seen.has(id)), ['ahp/event-id-unverifiable']);
+  assert.deepEqual(
+    [...severityOf.keys()].filter((id) => !seen.has(id)),
+    ['ahp/event-id-unverifiable'],
+  );
 });

@@ -13,7 +13,13 @@ const FORM = {
     name: { type: 'string', minLength: 2, maxLength: 5 },
     single: { type: 'string', enum: ['a', 'b'] },
     legacy: { type: 'string', enum: ['x', 'y'], enumNames: ['X', 'Y'] },
-    titled: { type: 'string', oneOf: [{ const: 'p', title: 'P' }, { const: 'q', title: 'Q' }] },
+    titled: {
+      type: 'string',
+      oneOf: [
+        { const: 'p', title: 'P' },
+        { const: 'q', title: 'Q' },
+      ],
+    },
     num: { type: 'number', minimum: 0.5, maximum: 2.5 },
     int: { type: 'integer', minimum: 1 },
     flag: { type: 'boolean', default: false },
@@ -30,7 +36,22 @@ const FORM = {
 const problems = (content: unknown) => formAnswerProblems(content, FORM).map((p) => `${p.keyword}@${p.pointer}`);
 
 test('a complete valid answer has no problem', () => {
-  const answer = { name: 'Ada', single: 'a', legacy: 'y', titled: 'q', num: 1.5, int: 3, flag: true, multi: ['r', 't'], titledMulti: ['u'], email: 'ada@example.com', uri: 'https://example.com/a?b=c', date: '2024-02-29', dateTime: '2026-09-15T12:00:00+02:00', undeclared: 'kept' };
+  const answer = {
+    name: 'Ada',
+    single: 'a',
+    legacy: 'y',
+    titled: 'q',
+    num: 1.5,
+    int: 3,
+    flag: true,
+    multi: ['r', 't'],
+    titledMulti: ['u'],
+    email: 'ada@example.com',
+    uri: 'https://example.com/a?b=c',
+    date: '2024-02-29',
+    dateTime: '2026-09-15T12:00:00+02:00',
+    undeclared: 'kept',
+  };
   assert.deepEqual(problems(answer), []);
   assert.deepEqual(answerShapeProblems(answer), []);
 });
@@ -76,9 +97,16 @@ test('messages never echo answer values', () => {
 
 test('answer shape: string, number, boolean or array of strings; never null, objects or other arrays', () => {
   for (const v of ['x', 1, 1.5, true, false, [], ['a']]) assert.equal(isAnswerValue(v), true, JSON.stringify(v));
-  for (const v of [null, {}, [1], [null], ['a', 2], undefined]) assert.equal(isAnswerValue(v), false, JSON.stringify(v));
-  assert.deepEqual(answerShapeProblems([1]).map((p) => p.pointer), ['']);
-  assert.deepEqual(answerShapeProblems({ ok: 'x', bad: null, 'a/b': {} }).map((p) => p.pointer), ['/bad', '/a~1b']);
+  for (const v of [null, {}, [1], [null], ['a', 2], undefined])
+    assert.equal(isAnswerValue(v), false, JSON.stringify(v));
+  assert.deepEqual(
+    answerShapeProblems([1]).map((p) => p.pointer),
+    [''],
+  );
+  assert.deepEqual(
+    answerShapeProblems({ ok: 'x', bad: null, 'a/b': {} }).map((p) => p.pointer),
+    ['/bad', '/a~1b'],
+  );
 });
 
 test('unusable forms and fields outside the subset are not guessed', () => {
@@ -88,5 +116,8 @@ test('unusable forms and fields outside the subset are not guessed', () => {
     assert.deepEqual(formAnswerProblems({ anything: 1 }, f), []);
   }
   assert.deepEqual(formAnswerProblems({ x: 1 }, { type: 'object', properties: { x: { type: 'object' } } }), []);
-  assert.deepEqual(formAnswerProblems('not an object', FORM).map((p) => p.keyword), ['type']);
+  assert.deepEqual(
+    formAnswerProblems('not an object', FORM).map((p) => p.keyword),
+    ['type'],
+  );
 });

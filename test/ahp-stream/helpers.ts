@@ -18,7 +18,9 @@ export const AHP_CORPUS_DIR = fileURLToPath(new URL('../../../shared/corpus/ahp/
 /** Skip `t` with a clear message (and return false) when `path` is absent. */
 export function requireShared(t: TestContext, path: string): boolean {
   if (existsSync(path)) return true;
-  t.skip(`shared material not found: ${path} (expected the shared checkout ../shared next to the repo); this test needs the upstream AHP corpus`);
+  t.skip(
+    `shared material not found: ${path} (expected the shared checkout ../shared next to the repo); this test needs the upstream AHP corpus`,
+  );
   return false;
 }
 
@@ -29,10 +31,25 @@ export interface CheckOptions {
 }
 
 /** Check `lines` (objects or raw strings, one JSONL line each) with the AHP checker; every finding, in order. */
-export async function check(lines: readonly unknown[], stream: Partial<AhpStreamOptions> = {}, opts: CheckOptions = {}): Promise<Finding[]> {
+export async function check(
+  lines: readonly unknown[],
+  stream: Partial<AhpStreamOptions> = {},
+  opts: CheckOptions = {},
+): Promise<Finding[]> {
   const text = lines.map((l) => (typeof l === 'string' ? l : JSON.stringify(l))).join('\n') + '\n';
   const findings: Finding[] = [];
-  await runPipeline([{ source: 'case.jsonl', open: async function* () { yield text; } }], ahpDriver({ stream, ...opts }), (f) => findings.push(f));
+  await runPipeline(
+    [
+      {
+        source: 'case.jsonl',
+        open: async function* () {
+          yield text;
+        },
+      },
+    ],
+    ahpDriver({ stream, ...opts }),
+    (f) => findings.push(f),
+  );
   return findings;
 }
 
@@ -44,9 +61,15 @@ export type AhpRuleId = AhpStreamRuleId | `ahp/${string}`;
  * `json/*` always appear) and return its findings in the compact {@link brief} form, asserting
  * that nothing of another rule was reported.
  */
-export async function runRule(id: AhpRuleId, lines: readonly unknown[], stream: Partial<AhpStreamOptions> = {}): Promise<string[]> {
+export async function runRule(
+  id: AhpRuleId,
+  lines: readonly unknown[],
+  stream: Partial<AhpStreamOptions> = {},
+): Promise<string[]> {
   const findings = await check(lines, stream, { rules: new Set([id]) });
-  const others = findings.filter((f) => f.ruleId !== id && !f.ruleId.startsWith('jsonl/') && !f.ruleId.startsWith('json/'));
+  const others = findings.filter(
+    (f) => f.ruleId !== id && !f.ruleId.startsWith('jsonl/') && !f.ruleId.startsWith('json/'),
+  );
   if (others.length) throw new Error(`runRule(${id}) reported other rules: ${brief(others).join(', ')}`);
   return brief(findings);
 }
@@ -63,7 +86,13 @@ export const SRC2 = 'urn:test:other-harness';
 const time = (s: number) => `2026-09-15T12:00:${String(s).padStart(2, '0')}Z`;
 
 /** A body-selected text part. */
-export const text = (t: string, id = 'p1'): Obj => ({ id, kind: 'text', mediaType: 'text/plain', selection: 'body', text: t });
+export const text = (t: string, id = 'p1'): Obj => ({
+  id,
+  kind: 'text',
+  mediaType: 'text/plain',
+  selection: 'body',
+  text: t,
+});
 /** A canonical message with one text part. */
 export const msg = (role: string, t = 'hello', id = 'm1'): Obj => ({ id, role, parts: [text(t, id + '-text')] });
 
@@ -73,13 +102,25 @@ export function ev(id: string, type: string, body: Obj = {}, sec = 0, source = S
 }
 
 const tool = { name: 'Bash', kind: 'shell', input: { command: 'ls' }, origin: 'native' };
-export const toolBefore = (id: string, extra: Obj = {}, sec = 0, source = SRC) => ev(id, 'tool.before', { tool, call: { id: `c-${id}` }, path: 'native', ...extra }, sec, source);
+export const toolBefore = (id: string, extra: Obj = {}, sec = 0, source = SRC) =>
+  ev(id, 'tool.before', { tool, call: { id: `c-${id}` }, path: 'native', ...extra }, sec, source);
 export const toolAfter = (id: string, parent: string, extra: Obj = {}) =>
-  ev(id, 'tool.after', { parentEventId: parent, tool, call: { id: `c-${parent}` }, path: 'native', outcome: 'ok', execution: { status: 'executed' }, items: [msg('tool', 'done', 'o1')], ...extra });
+  ev(id, 'tool.after', {
+    parentEventId: parent,
+    tool,
+    call: { id: `c-${parent}` },
+    path: 'native',
+    outcome: 'ok',
+    execution: { status: 'executed' },
+    items: [msg('tool', 'done', 'o1')],
+    ...extra,
+  });
 const change = { source: 'user-settings', scope: 'user', settings: ['model'], summary: 'Switch the default model.' };
 export const cfgBefore = (id: string) => ev(id, 'config.change.before', { change });
-export const cfgAfter = (id: string, parent: string) => ev(id, 'config.change.after', { parentEventId: parent, change });
-export const outbound = (id: string, messages: unknown[] = [msg('assistant')]) => ev(id, 'user.message.outbound', { message: { channel: 'chat', messages } });
+export const cfgAfter = (id: string, parent: string) =>
+  ev(id, 'config.change.after', { parentEventId: parent, change });
+export const outbound = (id: string, messages: unknown[] = [msg('assistant')]) =>
+  ev(id, 'user.message.outbound', { message: { channel: 'chat', messages } });
 
 /** The form used by the elicitation tests. */
 export const FORM = {
@@ -97,12 +138,21 @@ export const FORM = {
 };
 export const URL_REQUEST = { mode: 'url', message: 'Sign in', url: 'https://auth.example.com/x', elicitationId: 'e1' };
 
-export function elicRequest(id: string, opts: { server?: string; mode?: string; body?: unknown; part?: Obj } = {}): Obj {
+export function elicRequest(
+  id: string,
+  opts: { server?: string; mode?: string; body?: unknown; part?: Obj } = {},
+): Obj {
   const part = opts.part ?? text(JSON.stringify(opts.body ?? FORM), `rq-${id}`);
-  return ev(id, 'user.elicitation.request', { elicitation: { server: opts.server ?? 'mcp:x', mode: opts.mode ?? 'form', request: part } });
+  return ev(id, 'user.elicitation.request', {
+    elicitation: { server: opts.server ?? 'mcp:x', mode: opts.mode ?? 'form', request: part },
+  });
 }
 
-export function elicResult(id: string, parent: string | undefined, opts: { server?: string; mode?: string; action?: string; content?: unknown; result?: unknown } = {}): Obj {
+export function elicResult(
+  id: string,
+  parent: string | undefined,
+  opts: { server?: string; mode?: string; action?: string; content?: unknown; result?: unknown } = {},
+): Obj {
   const action = opts.action ?? 'accept';
   const mode = opts.mode ?? 'form';
   const result = opts.result ?? (opts.content !== undefined ? { action, content: opts.content } : { action });
@@ -115,23 +165,51 @@ export function elicResult(id: string, parent: string | undefined, opts: { serve
 /** Capabilities advertised with each intercepted event type in these tests. */
 export const CAPS: Record<string, Obj> = {
   'tool.before': { effects: ['deny', 'allow', 'ask', 'message'] },
-  'tool.after': { effects: ['modify', 'message', 'flow'], modify: { output: { replace: true, merge: true } }, flow: { operations: ['stop', 'continue'], remainingContinuations: 1, continuationCount: 0 } },
+  'tool.after': {
+    effects: ['modify', 'message', 'flow'],
+    modify: { output: { replace: true, merge: true } },
+    flow: { operations: ['stop', 'continue'], remainingContinuations: 1, continuationCount: 0 },
+  },
   'config.change.before': { effects: ['deny', 'message'] },
   'user.elicitation.request': { effects: ['deny', 'return', 'message'], elicitation: { form: {} } },
   'user.elicitation.result': { effects: ['modify', 'message'], modify: { content: { replace: true, merge: true } } },
-  'user.message.outbound': { effects: ['deny', 'modify', 'message'], modify: { content: { replace: true, merge: true } } },
+  'user.message.outbound': {
+    effects: ['deny', 'modify', 'message'],
+    modify: { content: { replace: true, merge: true } },
+  },
 };
 
-export const observe = (e: Obj): Obj => ({ jsonrpc: '2.0', method: 'hooks/observe', params: { protocolVersion: 'draft', event: e } });
-export const intercept = (e: Obj, capabilities: Obj = CAPS[e.type as string] ?? { effects: ['message'] }, id: unknown = e.id): Obj => ({
+export const observe = (e: Obj): Obj => ({
+  jsonrpc: '2.0',
+  method: 'hooks/observe',
+  params: { protocolVersion: 'draft', event: e },
+});
+export const intercept = (
+  e: Obj,
+  capabilities: Obj = CAPS[e.type as string] ?? { effects: ['message'] },
+  id: unknown = e.id,
+): Obj => ({
   jsonrpc: '2.0',
   id,
   method: 'hooks/intercept',
   params: { protocolVersion: 'draft', event: e, capabilities },
 });
-export const ok = (id: unknown, effects: unknown[] = []): Obj => ({ jsonrpc: '2.0', id, result: { protocolVersion: 'draft', effects } });
-export const fail = (id: unknown, code = -32003): Obj => ({ jsonrpc: '2.0', id, error: { code, message: 'backend_unavailable' } });
-export const capsRequest = (id = 'd1'): Obj => ({ jsonrpc: '2.0', id, method: 'hooks/capabilities', params: { protocolVersion: 'draft' } });
+export const ok = (id: unknown, effects: unknown[] = []): Obj => ({
+  jsonrpc: '2.0',
+  id,
+  result: { protocolVersion: 'draft', effects },
+});
+export const fail = (id: unknown, code = -32003): Obj => ({
+  jsonrpc: '2.0',
+  id,
+  error: { code, message: 'backend_unavailable' },
+});
+export const capsRequest = (id = 'd1'): Obj => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'hooks/capabilities',
+  params: { protocolVersion: 'draft' },
+});
 export function capsResponse(id: string, events: unknown[]): Obj {
   return {
     jsonrpc: '2.0',
@@ -152,5 +230,15 @@ export function capsResponse(id: string, events: unknown[]): Obj {
     },
   };
 }
-export const merge = (value: unknown, target = 'content'): Obj => ({ type: 'modify', target, operation: 'merge', value });
-export const replace = (value: unknown, target = 'content'): Obj => ({ type: 'modify', target, operation: 'replace', value });
+export const merge = (value: unknown, target = 'content'): Obj => ({
+  type: 'modify',
+  target,
+  operation: 'merge',
+  value,
+});
+export const replace = (value: unknown, target = 'content'): Obj => ({
+  type: 'modify',
+  target,
+  operation: 'replace',
+  value,
+});

@@ -13,7 +13,7 @@ import { after, test } from 'node:test';
 import fc from 'fast-check';
 import { openInputs, type CliIO } from '../../src/cli/common.ts';
 import type { Finding } from '../../src/core/finding.ts';
-import { type InputSpec } from '../../src/core/pipeline.ts';
+import type { InputSpec } from '../../src/core/pipeline.ts';
 import { brief, intercept, ok, toolBefore } from './helpers.ts';
 import { ahpDriver, runPipeline } from '../run.ts';
 
@@ -34,7 +34,15 @@ async function check(inputs: InputSpec[]): Promise<Finding[]> {
 }
 
 const onFile = (p: string) => check(openInputs([p], {} as CliIO, () => 'jsonl'));
-const inMemory = (text: string, source: string) => check([{ source, open: async function* () { yield text; } }]);
+const inMemory = (text: string, source: string) =>
+  check([
+    {
+      source,
+      open: async function* () {
+        yield text;
+      },
+    },
+  ]);
 const lines = (...xs: unknown[]) => xs.map((x) => (typeof x === 'string' ? x : JSON.stringify(x))).join('\n') + '\n';
 
 test('file input: an identical or reordered retry is fine, a changed one is an id reuse; same findings as in memory', async () => {
@@ -53,21 +61,35 @@ test('file input with CRLF line ends: the first line is read back without its CR
   const a = intercept(toolBefore('c1'));
   const text = [JSON.stringify(a), JSON.stringify(a), JSON.stringify(ok('c1'))].join('\r\n') + '\r\n';
   const fs = await onFile(file(text));
-  assert.ok(fs.every((f) => f.ruleId === 'jsonl/carriage-return'), brief(fs).join(' '));
+  assert.ok(
+    fs.every((f) => f.ruleId === 'jsonl/carriage-return'),
+    brief(fs).join(' '),
+  );
   assert.equal(fs.length, 3);
 });
 
 test('a first line that cannot be read back as it was: a warning, not a verdict by guess', async () => {
   const a = intercept(toolBefore('w1'));
   const text = lines(a, a, ok('w1'));
-  const fs = await check([{ source: 'changed.jsonl', open: async function* () { yield text; }, path: file(text.replace(/tool/g, 'lot')) }]);
+  const fs = await check([
+    {
+      source: 'changed.jsonl',
+      open: async function* () {
+        yield text;
+      },
+      path: file(text.replace(/tool/g, 'lot')),
+    },
+  ]);
   assert.deepEqual(brief(fs), ['warning:ahp/event-id-unverifiable@2/params/event/id']);
   assert.match(fs[0].message, /could not be read back/);
 });
 
 test('property: on random retries and edits, file input and in-memory input give the same findings', async () => {
   const base = Array.from({ length: 4 }, (_, i) => intercept(toolBefore(`p${i}`)));
-  const step = fc.record({ pick: fc.nat({ max: base.length - 1 }), edit: fc.constantFrom('same', 'reorder', 'path', 'answer') });
+  const step = fc.record({
+    pick: fc.nat({ max: base.length - 1 }),
+    edit: fc.constantFrom('same', 'reorder', 'path', 'answer'),
+  });
   await fc.assert(
     fc.asyncProperty(fc.array(step, { maxLength: 10 }), async (steps) => {
       const out: unknown[] = [...base];

@@ -43,7 +43,10 @@ function heldOf(s: AhpStreamState): HeldState {
 }
 
 /** Run `lines`; findings and the held state of the run's analyzers at the end. */
-async function checkWithState(lines: readonly unknown[], opts: Partial<AhpStreamOptions> = {}): Promise<{ findings: Awaited<ReturnType<typeof check>>; held: HeldState }> {
+async function checkWithState(
+  lines: readonly unknown[],
+  opts: Partial<AhpStreamOptions> = {},
+): Promise<{ findings: Awaited<ReturnType<typeof check>>; held: HeldState }> {
   let state: AhpStreamState | undefined;
   const findings = await check(lines, opts, { onStreamState: (s) => (state = s) });
   assert.ok(state, 'the driver handed over the run state');
@@ -58,7 +61,9 @@ test('a long valid generated stream: no finding but open-at-end, pending release
   try {
     const file = join(dir, 'stream.jsonl');
     generateAhp(file, { messages: MESSAGES });
-    const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l !== '');
+    const lines = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '');
     assert.ok(lines.length >= MESSAGES * 0.9, `generated ${lines.length} lines`);
     const { findings, held } = await checkWithState(lines);
     const other = findings.filter((f) => f.ruleId !== 'ahp/open-at-end' || f.severity !== 'info');
@@ -87,24 +92,47 @@ test('after release, a second response is still a duplicate; a further result 25
   // q0's form is released after r0 was checked; 256 further checked forms push it out of the grace window
   const answer = { content: { name: 'api', notify: true } };
   const lines: unknown[] = [observe(elicRequest('q0')), observe(elicResult('r0', 'q0', answer))];
-  for (let i = 1; i <= 256; i++) lines.push(observe(elicRequest(`q${i}`)), observe(elicResult(`r${i}`, `q${i}`, answer)));
-  const near = await checkWithState([...lines.slice(0, 2), observe(elicResult('r0b', 'q0', { content: { name: 'api' } }))]);
-  assert.deepEqual(brief(near.findings), ['error:ahp/elicitation-content-schema@3/params/event/elicitation/result/text'], 'a nearby further result is still checked against the form');
+  for (let i = 1; i <= 256; i++)
+    lines.push(observe(elicRequest(`q${i}`)), observe(elicResult(`r${i}`, `q${i}`, answer)));
+  const near = await checkWithState([
+    ...lines.slice(0, 2),
+    observe(elicResult('r0b', 'q0', { content: { name: 'api' } })),
+  ]);
+  assert.deepEqual(
+    brief(near.findings),
+    ['error:ahp/elicitation-content-schema@3/params/event/elicitation/result/text'],
+    'a nearby further result is still checked against the form',
+  );
   const farBroken = await checkWithState([...lines, observe(elicResult('far', 'q0', { content: { name: 'api' } }))]);
-  assert.deepEqual(brief(farBroken.findings), [`error:ahp/elicitation-content-schema@${lines.length + 1}/params/event/elicitation/result/text`], 'the default budget keeps all 257 checked forms');
+  assert.deepEqual(
+    brief(farBroken.findings),
+    [`error:ahp/elicitation-content-schema@${lines.length + 1}/params/event/elicitation/result/text`],
+    'the default budget keeps all 257 checked forms',
+  );
   assert.equal(farBroken.held.recentForms, 257);
   lines.push(observe(elicResult('late', 'q0', answer)));
   const BUDGET = { maxStateMb: 0.1 };
   const { findings, held } = await checkWithState(lines, BUDGET);
   const info = findings.filter((f) => f.severity === 'info');
-  assert.deepEqual(brief(info), [`info:ahp/elicitation-content-unverifiable@${lines.length}/params/event/elicitation/result/text`]);
+  assert.deepEqual(brief(info), [
+    `info:ahp/elicitation-content-unverifiable@${lines.length}/params/event/elicitation/result/text`,
+  ]);
   assert.match(info[0]!.message, /memory budget \(--max-state-mb\).*the first result the budget left unverified/);
-  assert.deepEqual(brief(findings.filter((f) => f.severity === 'warning')).map((b) => b.split('@')[0]), ['warning:ahp/state-cap']);
+  assert.deepEqual(
+    brief(findings.filter((f) => f.severity === 'warning')).map((b) => b.split('@')[0]),
+    ['warning:ahp/state-cap'],
+  );
   assert.equal(held.schemas, 0);
   assert.ok(held.recentForms < 257 && held.bytes <= held.budget, JSON.stringify(held));
   // an intercepted late result edited by its response: the edit cannot be checked against the released form
   const late = elicResult('late2', 'q0', answer);
-  const edited = [...lines.slice(0, -1), intercept(late), ok('late2', [{ type: 'modify', target: 'content', operation: 'merge', value: { name: 'x' } }])];
-  assert.deepEqual(await runRule('ahp/modify-unverifiable', edited, BUDGET), [`info:ahp/modify-unverifiable@${edited.length}/result/effects/0`]);
+  const edited = [
+    ...lines.slice(0, -1),
+    intercept(late),
+    ok('late2', [{ type: 'modify', target: 'content', operation: 'merge', value: { name: 'x' } }]),
+  ];
+  assert.deepEqual(await runRule('ahp/modify-unverifiable', edited, BUDGET), [
+    `info:ahp/modify-unverifiable@${edited.length}/result/effects/0`,
+  ]);
   assert.deepEqual(await runRule('ahp/modify-invalid', edited, BUDGET), []);
 });

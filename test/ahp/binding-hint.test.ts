@@ -9,7 +9,14 @@ import fc from 'fast-check';
 import { bindingHint } from '../../src/ahp/binding-hint.ts';
 import { runCli } from '../cli/helpers.ts';
 
-const message = fc.record({ jsonrpc: fc.constant('2.0'), method: fc.constantFrom('hooks/observe', 'hooks/intercept'), id: fc.oneof(fc.integer(), fc.string()) }, { requiredKeys: ['jsonrpc', 'method'] });
+const message = fc.record(
+  {
+    jsonrpc: fc.constant('2.0'),
+    method: fc.constantFrom('hooks/observe', 'hooks/intercept'),
+    id: fc.oneof(fc.integer(), fc.string()),
+  },
+  { requiredKeys: ['jsonrpc', 'method'] },
+);
 
 test('bindingHint: JSONL of two or more objects names stdio as a document, a pretty-printed object names http as stdio, and never the binding that reads the text', () => {
   fc.assert(
@@ -40,23 +47,43 @@ test('a capture saved as .json, and a pretty-printed body on stdin: one finding 
   writeFileSync(capture, '{"jsonrpc":"2.0","method":"hooks/observe"}\n{"jsonrpc":"2.0","method":"hooks/observe"}\n');
   const asBody = await runCli('ahp', ['validate', '-f', 'json', capture]);
   const f1 = (JSON.parse(asBody.stdout) as { findings: Array<{ ruleId: string; message: string }> }).findings;
-  assert.deepEqual(f1.map((f) => f.ruleId), ['jsonl/invalid-json']);
+  assert.deepEqual(
+    f1.map((f) => f.ruleId),
+    ['jsonl/invalid-json'],
+  );
   assert.match(f1[0]!.message, /expected end of input.*read it with `--binding stdio`/);
 
-  const body = JSON.stringify({ jsonrpc: '2.0', method: 'hooks/observe', params: { a: [1, 2], b: 'x' } }, null, 2) + '\n';
+  const body =
+    JSON.stringify({ jsonrpc: '2.0', method: 'hooks/observe', params: { a: [1, 2], b: 'x' } }, null, 2) + '\n';
   const onStdin = await runCli('ahp', ['validate', '-f', 'json', '-'], body);
-  const f2 = (JSON.parse(onStdin.stdout) as { findings: Array<{ ruleId: string; message: string; line: number }> }).findings;
-  assert.deepEqual(f2.map((f) => [f.ruleId, f.line]), [['jsonl/invalid-json', 1]]);
+  const f2 = (JSON.parse(onStdin.stdout) as { findings: Array<{ ruleId: string; message: string; line: number }> })
+    .findings;
+  assert.deepEqual(
+    f2.map((f) => [f.ruleId, f.line]),
+    [['jsonl/invalid-json', 1]],
+  );
   assert.match(f2[0]!.message, /are one pretty-printed JSON message.*read it with `--binding http`/);
   // read as the binding named, both are parsed without a framing finding
-  for (const [args, input] of [[['--binding', 'stdio', capture], ''], [['--binding', 'http', '-'], body]] as const) {
+  for (const [args, input] of [
+    [['--binding', 'stdio', capture], ''],
+    [['--binding', 'http', '-'], body],
+  ] as const) {
     const r = await runCli('ahp', ['validate', '-f', 'json', ...args], input);
     const ids = (JSON.parse(r.stdout) as { findings: Array<{ ruleId: string }> }).findings.map((f) => f.ruleId);
     assert.ok(!ids.some((id) => id.startsWith('jsonl/')), ids.join(' '));
   }
   // a stdio capture with one broken line among good ones: reported as before, no hint
-  const mixed = await runCli('ahp', ['validate', '-f', 'json', '-'], '{"jsonrpc":"2.0","method":"hooks/observe"}\n{\n"x": 1}\n');
-  const f3 = (JSON.parse(mixed.stdout) as { findings: Array<{ ruleId: string; message: string; line: number }> }).findings.filter((f) => f.ruleId === 'jsonl/invalid-json');
-  assert.deepEqual(f3.map((f) => f.line), [2, 3]);
+  const mixed = await runCli(
+    'ahp',
+    ['validate', '-f', 'json', '-'],
+    '{"jsonrpc":"2.0","method":"hooks/observe"}\n{\n"x": 1}\n',
+  );
+  const f3 = (
+    JSON.parse(mixed.stdout) as { findings: Array<{ ruleId: string; message: string; line: number }> }
+  ).findings.filter((f) => f.ruleId === 'jsonl/invalid-json');
+  assert.deepEqual(
+    f3.map((f) => f.line),
+    [2, 3],
+  );
   for (const f of f3) assert.doesNotMatch(f.message, /--binding/);
 });

@@ -8,7 +8,13 @@ export const TIME = '2026-09-15T12:00:00Z';
 type Obj = Record<string, unknown>;
 
 /** A body-selected text part. */
-export const text = (t: string, id = 'p1'): Obj => ({ id, kind: 'text', mediaType: 'text/plain', selection: 'body', text: t });
+export const text = (t: string, id = 'p1'): Obj => ({
+  id,
+  kind: 'text',
+  mediaType: 'text/plain',
+  selection: 'body',
+  text: t,
+});
 /** A canonical message with one text part. */
 export const msg = (role: string, t = 'hello', id = 'm1'): Obj => ({ id, role, parts: [text(t, id + '-text')] });
 
@@ -31,8 +37,22 @@ const change = { source: 'user-settings', scope: 'user', settings: ['model'], su
 /** The event-specific members of a minimal valid event of every draft catalogue type. */
 export const MINIMAL: Record<string, Obj> = {
   'tool.before': { tool, call: { id: 'c1' }, path: 'native' },
-  'tool.after': { tool, call: { id: 'c1' }, path: 'native', outcome: 'ok', execution: { status: 'executed' }, items: [] },
-  'session.start': { session: { id: 's1' }, trigger: 'startup', harness: { name: 'h', version: '1' }, permissionMode: 'default', manifest, items: [] },
+  'tool.after': {
+    tool,
+    call: { id: 'c1' },
+    path: 'native',
+    outcome: 'ok',
+    execution: { status: 'executed' },
+    items: [],
+  },
+  'session.start': {
+    session: { id: 's1' },
+    trigger: 'startup',
+    harness: { name: 'h', version: '1' },
+    permissionMode: 'default',
+    manifest,
+    items: [],
+  },
   'session.end': { session: { id: 's1' }, outcome: 'completed', reason: 'user exit' },
   'config.change.before': { change },
   'config.change.after': { change: { ...change, mcpServers: [{ name: 'x' }] } },
@@ -41,27 +61,88 @@ export const MINIMAL: Record<string, Obj> = {
   'turn.end': { turn: { id: 't1' }, outcome: 'completed', continuationCount: 1, items: [] },
   'turn.progress': { turn: { id: 't1' }, item: { id: 'i1' }, delta: msg('assistant'), final: false },
   'model.request.before': { model, attempt, params: {}, items: [msg('system'), msg('user', 'hi', 'm2')] },
-  'model.response.after': { model, attempt, execution: { status: 'executed' }, items: [msg('assistant')], finishReason: 'stop' },
-  'model.error': { model, attempt, execution: { status: 'executed' }, error: { class: 'rate_limit', message: 'slow down' } },
-  'model.switch.before': { current: model, proposed: { ...model, id: 'model-b', pricing: { currency: 'USD', inputPerMillionTokens: 3 } }, reason: 'user request' },
+  'model.response.after': {
+    model,
+    attempt,
+    execution: { status: 'executed' },
+    items: [msg('assistant')],
+    finishReason: 'stop',
+  },
+  'model.error': {
+    model,
+    attempt,
+    execution: { status: 'executed' },
+    error: { class: 'rate_limit', message: 'slow down' },
+  },
+  'model.switch.before': {
+    current: model,
+    proposed: { ...model, id: 'model-b', pricing: { currency: 'USD', inputPerMillionTokens: 3 } },
+    reason: 'user request',
+  },
   'model.switch.after': { previous: model, current: { ...model, id: 'model-b' }, reason: 'user request' },
-  'tool.permission.request': { tool, call: { id: 'c1' }, path: 'native', suggestions: [{ rule: 'allow ls' }], sandboxBypass: false },
+  'tool.permission.request': {
+    tool,
+    call: { id: 'c1' },
+    path: 'native',
+    suggestions: [{ rule: 'allow ls' }],
+    sandboxBypass: false,
+  },
   'tool.permission.resolved': { tool, call: { id: 'c1' }, path: 'native', decision: 'allow', decidedBy: 'user' },
   'tool.progress': { tool, call: { id: 'c1' }, path: 'native', partialOutput: msg('tool'), backgrounded: false },
-  'tool.batch.after': { batch: { id: 'b1', callIds: ['c1', 'c2'] }, calls: [{ call: { id: 'c1' }, tool, path: 'native', outcome: 'ok', execution: { status: 'executed' } }] },
+  'tool.batch.after': {
+    batch: { id: 'b1', callIds: ['c1', 'c2'] },
+    calls: [{ call: { id: 'c1' }, tool, path: 'native', outcome: 'ok', execution: { status: 'executed' } }],
+  },
   'context.compact.before': { trigger: 'auto', items: [], instructions: [text('Keep decisions.')] },
   'context.compact.after': { summary: [text('Summary.')], removed: [], execution: { status: 'executed' } },
   'task.change.before': { task: { id: 'task1', operation: 'create', change: { status: 'open' } } },
-  'task.change.after': { task: { id: 'task1', operation: 'update', change: { status: 'done' }, prior: { status: 'open' }, description: 'Write notes' } },
+  'task.change.after': {
+    task: {
+      id: 'task1',
+      operation: 'update',
+      change: { status: 'done' },
+      prior: { status: 'open' },
+      description: 'Write notes',
+    },
+  },
   'user.attention': { attention: { kind: 'idle', message: [text('Waiting for you.')], title: [text('Idle', 'p2')] } },
-  'user.elicitation.request': { elicitation: { server: 'mcp:x', mode: 'form', request: text('{"message":"Name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}}') } },
-  'user.elicitation.result': { parentEventId: 'evt0', elicitation: { server: 'mcp:x', mode: 'form', action: 'accept', result: text('{"action":"accept","content":{"name":"Ada"}}') } },
+  'user.elicitation.request': {
+    elicitation: {
+      server: 'mcp:x',
+      mode: 'form',
+      request: text(
+        '{"message":"Name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}}',
+      ),
+    },
+  },
+  'user.elicitation.result': {
+    parentEventId: 'evt0',
+    elicitation: {
+      server: 'mcp:x',
+      mode: 'form',
+      action: 'accept',
+      result: text('{"action":"accept","content":{"name":"Ada"}}'),
+    },
+  },
   'user.message.inbound': { message: { channel: 'chat', sender: 'u1', messages: [msg('user')] } },
   'user.message.outbound': { message: { channel: 'chat', messages: [msg('assistant')] } },
   'workspace.change.before': { workspace: { kind: 'cwd', change: { cwd: '/new' }, prior: { cwd: '/old' } } },
   'workspace.change.after': { workspace: { kind: 'roots', change: { workspaceRoots: [] }, reason: 'closed folder' } },
-  'file.changed': { changes: [{ path: 'a.txt', operation: 'update', agentCaused: true, before: text('old\n', 'f1'), after: text('new\n', 'f2') }] },
-  'hook.failure': { parentEventId: 'evt0', failure: { backendId: 'com.example.policy', reason: 'timeout', policy: 'fail-closed' } },
+  'file.changed': {
+    changes: [
+      {
+        path: 'a.txt',
+        operation: 'update',
+        agentCaused: true,
+        before: text('old\n', 'f1'),
+        after: text('new\n', 'f2'),
+      },
+    ],
+  },
+  'hook.failure': {
+    parentEventId: 'evt0',
+    failure: { backendId: 'com.example.policy', reason: 'timeout', policy: 'fail-closed' },
+  },
 };
 
 /** A full event: envelope + the minimal body of `type` + `extra` members. */
@@ -76,7 +157,12 @@ export function observe(ev: Obj): Obj {
 
 /** A hooks/intercept request carrying `ev` (id = event id) and `capabilities`. */
 export function intercept(ev: Obj, capabilities: Obj = { effects: [] }): Obj {
-  return { jsonrpc: '2.0', id: ev.id, method: 'hooks/intercept', params: { protocolVersion: 'draft', event: ev, capabilities } };
+  return {
+    jsonrpc: '2.0',
+    id: ev.id,
+    method: 'hooks/intercept',
+    params: { protocolVersion: 'draft', event: ev, capabilities },
+  };
 }
 
 /** An intercept response with `effects`. */
@@ -101,7 +187,15 @@ export function registration(): Obj {
         id: 'com.example.policy',
         transport: { type: 'http', url: 'https://policy.example.com/hooks' },
         authentication: { type: 'bearer', tokenEnv: 'AHP_POLICY_TOKEN' },
-        subscriptions: [{ events: ['tool.before'], mode: 'intercept', timeoutMs: 750, failurePolicy: 'fail-closed', content: { default: 'metadata' } }],
+        subscriptions: [
+          {
+            events: ['tool.before'],
+            mode: 'intercept',
+            timeoutMs: 750,
+            failurePolicy: 'fail-closed',
+            content: { default: 'metadata' },
+          },
+        ],
       },
       {
         id: 'com.example.local_review',

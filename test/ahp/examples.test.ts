@@ -49,7 +49,10 @@ test('examples/ahp/session-broken.jsonl has findings on exactly the broken lines
   const lines = [...new Set(issues.map((i) => i.line ?? 0))].sort((a, b) => a - b);
   assert.deepEqual(lines, Object.keys(BROKEN).map(Number), show(issues));
   for (const [line, rule] of Object.entries(BROKEN)) {
-    assert.ok(issues.some((i) => i.line === Number(line) && i.ruleId === rule), `line ${line} should report ${rule}: ${show(issues.filter((i) => i.line === Number(line)))}`);
+    assert.ok(
+      issues.some((i) => i.line === Number(line) && i.ruleId === rule),
+      `line ${line} should report ${rule}: ${show(issues.filter((i) => i.line === Number(line)))}`,
+    );
   }
   assert.ok(issues.every((i) => i.severity === 'error'));
 });

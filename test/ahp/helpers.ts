@@ -22,13 +22,19 @@ export const REPO_DIR = fileURLToPath(new URL('../../', import.meta.url));
 /** Skip `t` with a clear message (and return false) when `path` is absent. */
 export function requireShared(t: TestContext, path: string): boolean {
   if (existsSync(path)) return true;
-  t.skip(`shared material not found: ${relative(REPO_DIR, path)} (expected the shared checkout ../shared next to the repo); this test needs the upstream AHP corpus`);
+  t.skip(
+    `shared material not found: ${relative(REPO_DIR, path)} (expected the shared checkout ../shared next to the repo); this test needs the upstream AHP corpus`,
+  );
   return false;
 }
 
 /** Compact description of issues for assertion messages. */
 export function show(issues: readonly Pick<Finding, 'ruleId' | 'pointer' | 'message'>[]): string {
-  return JSON.stringify(issues.map((i) => [i.ruleId, i.pointer, i.message]), null, 1);
+  return JSON.stringify(
+    issues.map((i) => [i.ruleId, i.pointer, i.message]),
+    null,
+    1,
+  );
 }
 
 export { isAhpValid };
@@ -40,6 +46,17 @@ export { isAhpValid };
  */
 export async function runStdio(text: string, rules?: ReadonlySet<string>): Promise<Finding[]> {
   const findings: Finding[] = [];
-  await runPipeline([{ source: 'case.jsonl', open: async function* () { yield text; } }], ahpDriver({ rules }), (f) => findings.push(f));
+  await runPipeline(
+    [
+      {
+        source: 'case.jsonl',
+        open: async function* () {
+          yield text;
+        },
+      },
+    ],
+    ahpDriver({ rules }),
+    (f) => findings.push(f),
+  );
   return findings;
 }

@@ -49,12 +49,17 @@ async function parseCase(c: ManifestCase, text: string, root: string, eventSchem
     // framing only (an empty rule selection): CR, invalid JSON, not an object, duplicate keys
     issues.push(...(await runStdio(text, NO_RULES)));
     // a process-per-event stdio fixture is exactly one physical line (AHP-STDIO-001)
-    if (text.split('\n').length !== 2) issues.push({ ruleId: 'test/not-one-line', severity: 'error', pointer: '', message: 'not exactly one line' });
+    if (text.split('\n').length !== 2)
+      issues.push({ ruleId: 'test/not-one-line', severity: 'error', pointer: '', message: 'not exactly one line' });
     if (issues.some((i) => i.severity === 'error')) return issues;
   }
   const parsed = parseJsonText(text);
   if (!parsed.ok) return [{ ruleId: 'test/not-json', severity: 'error', pointer: '', message: 'not JSON' }];
-  issues.push(...parsed.duplicates.map((d): Issue => ({ ruleId: 'json/duplicate-key', severity: 'error', pointer: d.pointer, message: 'duplicate key' })));
+  issues.push(
+    ...parsed.duplicates.map(
+      (d): Issue => ({ ruleId: 'json/duplicate-key', severity: 'error', pointer: d.pointer, message: 'duplicate key' }),
+    ),
+  );
   return [...issues, ...validateAhpMessage(parsed.value, { root, eventSchema })];
 }
 
@@ -82,18 +87,28 @@ test('upstream AHP draft fixture manifest: our verdicts equal the expected ones'
       continue;
     }
     const bytes = readFileSync(file);
-    assert.equal(createHash('sha256').update(bytes).digest('hex'), c.sha256, `${c.id}: file digest differs from the manifest`);
+    assert.equal(
+      createHash('sha256').update(bytes).digest('hex'),
+      c.sha256,
+      `${c.id}: file digest differs from the manifest`,
+    );
     const text = bytes.toString('utf8');
-    const verdicts: Array<[string, boolean, () => Issue[] | Promise<Issue[]>]> = [['expectedValid', c.expectedValid, () => parseCase(c, text, c.schema)]];
+    const verdicts: Array<[string, boolean, () => Issue[] | Promise<Issue[]>]> = [
+      ['expectedValid', c.expectedValid, () => parseCase(c, text, c.schema)],
+    ];
     if (c.binding !== 'registration-json') {
       assert.equal(typeof c.aggregateExpectedValid, 'boolean', `${c.id}: aggregateExpectedValid is required`);
       verdicts.push(['aggregateExpectedValid', c.aggregateExpectedValid!, () => parseCase(c, text, 'message')]);
     }
     if (c.eventSchema) {
-      verdicts.push(['eventExpectedValid', c.eventExpectedValid ?? c.expectedValid, () => {
-        const parsed = JSON.parse(text) as { params?: { event?: unknown } };
-        return validateAhpMessage(parsed.params?.event, { root: c.eventSchema });
-      }]);
+      verdicts.push([
+        'eventExpectedValid',
+        c.eventExpectedValid ?? c.expectedValid,
+        () => {
+          const parsed = JSON.parse(text) as { params?: { event?: unknown } };
+          return validateAhpMessage(parsed.params?.event, { root: c.eventSchema });
+        },
+      ]);
     }
     for (const [field, expected, run] of verdicts) {
       const issues = await run();
@@ -106,9 +121,15 @@ test('upstream AHP draft fixture manifest: our verdicts equal the expected ones'
       }
     }
   }
-  t.diagnostic(`manifest cases: ${manifest.cases.length}; verdicts agreeing: ${agree}; disagreeing (listed deviations): ${seenDeviations.size}; case files absent (skipped): ${skipped}`);
+  t.diagnostic(
+    `manifest cases: ${manifest.cases.length}; verdicts agreeing: ${agree}; disagreeing (listed deviations): ${seenDeviations.size}; case files absent (skipped): ${skipped}`,
+  );
   assert.deepEqual(disagreements, [], 'unlisted disagreements with the upstream manifest');
   const stale = deviations.filter((d) => !seenDeviations.has(d.id)).map((d) => d.id);
-  assert.deepEqual(stale, [], 'listed deviations that no longer occur (remove them from conformance/ahp/deviations.json)');
+  assert.deepEqual(
+    stale,
+    [],
+    'listed deviations that no longer occur (remove them from conformance/ahp/deviations.json)',
+  );
   assert.ok(agree > 0, 'no case was checked');
 });

@@ -19,7 +19,9 @@ const isFraming = (id: string) => id.startsWith('jsonl/') || id.startsWith('json
 /** Case files of rule `id` (`ahp/x` -> `ahp.x.jsonl`, `ahp.x--doc.registration.json`, ...). */
 function casesOf(id: string): string[] {
   const stem = id.replace('/', '.');
-  return readdirSync(FAIL_DIR).filter((f) => !f.endsWith('.expected.json') && (f.startsWith(stem + '.') || f.startsWith(stem + '--')));
+  return readdirSync(FAIL_DIR).filter(
+    (f) => !f.endsWith('.expected.json') && (f.startsWith(stem + '.') || f.startsWith(stem + '--')),
+  );
 }
 
 /** Run one case file with only `id` selected, the binding chosen by name as `ahp validate` does, under its sidecar's `maxDepth` when it has one. */
@@ -28,12 +30,28 @@ async function runAlone(file: string, id: string): Promise<Finding[]> {
   const findings: Finding[] = [];
   const text = readFileSync(FAIL_DIR + file, 'utf8');
   const sidecar = FAIL_DIR + file.replace(/\.(jsonl|json)$/, '.expected.json');
-  const maxDepth = existsSync(sidecar) ? (JSON.parse(readFileSync(sidecar, 'utf8')) as { options?: { maxDepth?: number } }).options?.maxDepth : undefined;
-  await runPipeline([{ source: file, framing: binding === 'stdio' ? 'jsonl' : 'document', open: async function* () { yield text; } }], ahpDriver({ rules: new Set([id]), binding: () => binding, ...(maxDepth !== undefined ? { maxDepth } : {}) }), (f) => findings.push(f), { maxDepth });
+  const maxDepth = existsSync(sidecar)
+    ? (JSON.parse(readFileSync(sidecar, 'utf8')) as { options?: { maxDepth?: number } }).options?.maxDepth
+    : undefined;
+  await runPipeline(
+    [
+      {
+        source: file,
+        framing: binding === 'stdio' ? 'jsonl' : 'document',
+        open: async function* () {
+          yield text;
+        },
+      },
+    ],
+    ahpDriver({ rules: new Set([id]), binding: () => binding, ...(maxDepth !== undefined ? { maxDepth } : {}) }),
+    (f) => findings.push(f),
+    { maxDepth },
+  );
   return findings;
 }
 
-const key = (f: { ruleId: string; line?: number; pointer?: string }) => `${f.ruleId}@${f.line ?? '-'}${f.pointer ?? ''}`;
+const key = (f: { ruleId: string; line?: number; pointer?: string }) =>
+  `${f.ruleId}@${f.line ?? '-'}${f.pointer ?? ''}`;
 
 test('each AHP per-message rule alone reports exactly its expected findings on its fail cases', async (t) => {
   const perEvent = new Set<string>(AHP_EVENT_RULES.map((r) => r.id));
@@ -42,8 +60,15 @@ test('each AHP per-message rule alone reports exactly its expected findings on i
     const cases = casesOf(rule.id);
     if (perEvent.has(rule.id)) assert.ok(cases.length > 0, `per-event rule ${rule.id} has no fail case`);
     for (const file of cases) {
-      const expected = (JSON.parse(readFileSync(FAIL_DIR + file.replace(/\.(jsonl|json)$/, '.expected.json'), 'utf8')) as { findings: { ruleId: string; line?: number; pointer?: string }[] }).findings;
-      const want = expected.filter((f) => f.ruleId === rule.id).map(key).sort();
+      const expected = (
+        JSON.parse(readFileSync(FAIL_DIR + file.replace(/\.(jsonl|json)$/, '.expected.json'), 'utf8')) as {
+          findings: { ruleId: string; line?: number; pointer?: string }[];
+        }
+      ).findings;
+      const want = expected
+        .filter((f) => f.ruleId === rule.id)
+        .map(key)
+        .sort();
       assert.ok(want.length > 0, `${file}: lists no ${rule.id} finding`);
       const got = (await runAlone(file, rule.id)).filter((f) => !isFraming(f.ruleId));
       assert.deepEqual(got.map(key).sort(), want, `${file} with only ${rule.id} selected`);
@@ -65,8 +90,19 @@ test('a selection without the per-message rules reports none of them', async () 
 
 test('the schema stage gates the stream whether or not its rules are selected', async () => {
   const caps = { effects: ['deny'] };
-  const event = { id: 'e1', source: 'urn:test:h', time: '2026-07-03T10:16:01Z', type: 'turn.start', session: { id: 's1' } };
-  const request = { jsonrpc: '1.0', id: 'e1', method: 'hooks/intercept', params: { protocolVersion: 'draft', event, capabilities: caps } };
+  const event = {
+    id: 'e1',
+    source: 'urn:test:h',
+    time: '2026-07-03T10:16:01Z',
+    type: 'turn.start',
+    session: { id: 's1' },
+  };
+  const request = {
+    jsonrpc: '1.0',
+    id: 'e1',
+    method: 'hooks/intercept',
+    params: { protocolVersion: 'draft', event, capabilities: caps },
+  };
   const response = { jsonrpc: '2.0', id: 'e1', result: { protocolVersion: 'draft', effects: [] } };
   const text = `${JSON.stringify(request)}\n${JSON.stringify(response)}\n`;
   const brief = (fs: Finding[]) => fs.map((f) => `${f.ruleId}@${f.line}`);

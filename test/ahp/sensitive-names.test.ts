@@ -34,7 +34,27 @@ test('credential names and titles are recognised', () => {
 });
 
 test('ordinary names are not credentials', () => {
-  for (const name of ['secretary', 'Secretary on duty', 'passport', 'max_tokens', 'tokens_used', 'token_count', 'maxTokens', 'token_type', 'tokenizer', 'keyboard', 'sort_key', 'key', 'pin', 'pwd', 'code', 'auth_method', 'mfa_enabled', 'name', 'email']) {
+  for (const name of [
+    'secretary',
+    'Secretary on duty',
+    'passport',
+    'max_tokens',
+    'tokens_used',
+    'token_count',
+    'maxTokens',
+    'token_type',
+    'tokenizer',
+    'keyboard',
+    'sort_key',
+    'key',
+    'pin',
+    'pwd',
+    'code',
+    'auth_method',
+    'mfa_enabled',
+    'name',
+    'email',
+  ]) {
     assert.equal(credentialAsked(name), undefined, name);
   }
 });

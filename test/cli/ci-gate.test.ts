@@ -16,8 +16,10 @@ const SHARED = fileURLToPath(new URL('../../../shared/', import.meta.url));
 const AEP_CORPUS = join(SHARED, 'corpus/aep/conformance/fixtures');
 const AHP_MANIFEST = join(SHARED, 'corpus/ahp/fixtures/draft');
 
-const GOOD = '{"aep":"0.1","id":"e1","type":"agent.heartbeat","time":"2026-01-01T00:00:00Z","source":"aep://h/a","agent":"a"}\n';
-const BAD_TIME = '{"aep":"0.1","id":"e2","type":"agent.heartbeat","time":"yesterday","source":"aep://h/a","agent":"a"}\n';
+const GOOD =
+  '{"aep":"0.1","id":"e1","type":"agent.heartbeat","time":"2026-01-01T00:00:00Z","source":"aep://h/a","agent":"a"}\n';
+const BAD_TIME =
+  '{"aep":"0.1","id":"e2","type":"agent.heartbeat","time":"yesterday","source":"aep://h/a","agent":"a"}\n';
 // a blank line is a warning (jsonl/blank-line); no final newline is an info
 const WARN_ONLY = GOOD + '\n' + GOOD.replace('"e1"', '"e3"');
 const INFO_ONLY = GOOD.trimEnd();
@@ -26,7 +28,7 @@ test('validate: exit 0 clean, 1 findings at/above --fail-on, 2 usage and I/O', a
   assert.equal((await run('aep', ['validate', '-'], GOOD)).code, 0);
   const bad = await run('aep', ['validate', '-'], GOOD + BAD_TIME);
   assert.equal(bad.code, 1);
-  assert.match(bad.stdout, /<stdin>:2:\d+  error  aep\/time-format/);
+  assert.match(bad.stdout, /<stdin>:2:\d+ {2}error {2}aep\/time-format/);
   assert.match(bad.stdout, /✖ 2 events, 1 error, 0 warnings, 0 infos/);
   assert.equal((await run('aep', ['validate', 'no/such/file.jsonl'])).code, 2);
   assert.equal((await run('aep', ['validate', '--format', 'yaml', '-'], GOOD)).code, 2);
@@ -48,7 +50,7 @@ test('validate: --max-findings, --quiet, --output, --format json|sarif|junit|git
   const many = GOOD + BAD_TIME + BAD_TIME.replace('"e2"', '"e4"') + BAD_TIME.replace('"e2"', '"e5"');
   const capped = await run('aep', ['validate', '--max-findings', '1', '-'], many);
   assert.equal(capped.code, 1, 'counting continues past the cap');
-  assert.equal(capped.stdout.match(/aep\/time-format  /g)?.length, 1);
+  assert.equal(capped.stdout.match(/aep\/time-format {2}/g)?.length, 1);
   assert.match(capped.stdout, /3 errors.*\(2 more not shown: --max-findings\)/);
   const quiet = await run('aep', ['validate', '--quiet', '-'], WARN_ONLY);
   assert.doesNotMatch(quiet.stdout, /jsonl\/blank-line/);
@@ -60,10 +62,18 @@ test('validate: --max-findings, --quiet, --output, --format json|sarif|junit|git
   const sarif = JSON.parse(readFileSync(out, 'utf8')) as { version: string; runs: Array<{ results: unknown[] }> };
   assert.equal(sarif.version, '2.1.0');
   assert.equal(sarif.runs[0]!.results.length, 3);
-  const json = JSON.parse((await run('aep', ['validate', '-f', 'json', '-'], many)).stdout) as { summary: { errors: number } };
+  const json = JSON.parse((await run('aep', ['validate', '-f', 'json', '-'], many)).stdout) as {
+    summary: { errors: number };
+  };
   assert.equal(json.summary.errors, 3);
-  assert.match((await run('aep', ['validate', '-f', 'junit', '-'], many)).stdout, /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<testsuites name="aep validate" tests="1" failures="1"/);
-  assert.match((await run('aep', ['validate', '-f', 'github', '-'], many)).stdout, /^::error line=2,col=\d+,title=aep\/time-format::/);
+  assert.match(
+    (await run('aep', ['validate', '-f', 'junit', '-'], many)).stdout,
+    /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<testsuites name="aep validate" tests="1" failures="1"/,
+  );
+  assert.match(
+    (await run('aep', ['validate', '-f', 'github', '-'], many)).stdout,
+    /^::error line=2,col=\d+,title=aep\/time-format::/,
+  );
   assert.equal((await run('aep', ['validate', '--output', join(dir, 'no/such/dir/x'), '-'], GOOD)).code, 2);
 });
 
@@ -72,7 +82,10 @@ test('rules and explain', async () => {
   assert.equal(rules.code, 0);
   assert.match(rules.stdout, /^ID\s+SEVERITY\s+SPEC\s+DESCRIPTION\n/);
   assert.match(rules.stdout, /\naep\/time-format\s+error\s+/);
-  const asJson = JSON.parse((await run('aep', ['rules', '--format', 'json'])).stdout) as Array<{ id: string; url?: string }>;
+  const asJson = JSON.parse((await run('aep', ['rules', '--format', 'json'])).stdout) as Array<{
+    id: string;
+    url?: string;
+  }>;
   assert.ok(asJson.some((r) => r.id === 'aep/time-format' && r.url?.includes('AEP-0001')));
   const explain = await run('aep', ['explain', 'aep/time-format']);
   assert.equal(explain.code, 0);
@@ -92,7 +105,15 @@ test('fixtures: conformance/aep exits 0; verdict mismatch 1; unknown layout and 
   writeFileSync(join(dir, 'dev.json'), '{"not":"a list"}');
   assert.equal((await run('aep', ['fixtures', 'conformance/aep', '--deviations', join(dir, 'dev.json')])).code, 2);
   writeFileSync(join(dir, 'dev.json'), '[{"id":"pass/never-existed.jsonl","reason":"stale on purpose"}]');
-  const stale = await run('aep', ['fixtures', 'conformance/aep', '--quiet', '--deviations', join(dir, 'dev.json'), '--format', 'github']);
+  const stale = await run('aep', [
+    'fixtures',
+    'conformance/aep',
+    '--quiet',
+    '--deviations',
+    join(dir, 'dev.json'),
+    '--format',
+    'github',
+  ]);
   assert.equal(stale.code, 1);
   assert.match(stale.stdout, /::error file=.*dev\.json,title=fixture failed%3A pass\/never-existed\.jsonl::/);
   const junit = await run('aep', ['fixtures', 'conformance/aep', '--format', 'junit', '--output', join(dir, 'j.xml')]);
@@ -102,12 +123,19 @@ test('fixtures: conformance/aep exits 0; verdict mismatch 1; unknown layout and 
 
 test('fixtures: the upstream AEP corpus exits 0 and writes an aep-conformance-report', async (t) => {
   if (!existsSync(AEP_CORPUS)) {
-    t.skip('upstream AEP corpus not found at ../shared/corpus/aep/conformance/fixtures (expected the shared checkout next to the repo)');
+    t.skip(
+      'upstream AEP corpus not found at ../shared/corpus/aep/conformance/fixtures (expected the shared checkout next to the repo)',
+    );
     return;
   }
   const r = await run('aep', ['fixtures', AEP_CORPUS, '--format', 'aep-report']);
   assert.equal(r.code, 0, r.stderr);
-  const doc = JSON.parse(r.stdout) as { format: string; ok: boolean; summary: { pass: number; fail: number; skip: number; total: number }; checks: Array<{ name: string; status: string }> };
+  const doc = JSON.parse(r.stdout) as {
+    format: string;
+    ok: boolean;
+    summary: { pass: number; fail: number; skip: number; total: number };
+    checks: Array<{ name: string; status: string }>;
+  };
   assert.equal(doc.format, 'aep-conformance-report');
   assert.equal(doc.ok, true);
   assert.equal(doc.summary.fail, 0);
@@ -119,10 +147,17 @@ test('ahp: fixtures on the upstream manifest, rules, and aep-report refused', as
   assert.equal((await run('ahp', ['rules'])).code, 0);
   assert.equal((await run('ahp', ['fixtures', 'conformance/ahp', '--format', 'aep-report'])).code, 2);
   if (!existsSync(AHP_MANIFEST)) {
-    t.skip('upstream AHP manifest not found at ../shared/corpus/ahp/fixtures/draft (expected the shared checkout next to the repo)');
+    t.skip(
+      'upstream AHP manifest not found at ../shared/corpus/ahp/fixtures/draft (expected the shared checkout next to the repo)',
+    );
     return;
   }
   const r = await run('ahp', ['fixtures', AHP_MANIFEST, '--quiet']);
-  t.diagnostic(r.stdout.split('\n').filter((l) => l.startsWith('✖') || l.startsWith('✔')).join('\n'));
+  t.diagnostic(
+    r.stdout
+      .split('\n')
+      .filter((l) => l.startsWith('✖') || l.startsWith('✔'))
+      .join('\n'),
+  );
   assert.ok(r.code === 0 || r.code === 1, r.stderr);
 });

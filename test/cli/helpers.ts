@@ -24,7 +24,12 @@ export interface CliResult {
  * environment, working directory {@link REPO}; `over` replaces any of these {@link CliIO}
  * fields, e.g. terminals). Returns the exit code the bin would exit with.
  */
-export async function runCli(bin: 'aep' | 'ahp', args: readonly string[], stdin: string | Uint8Array = '', over: Partial<CliIO> = {}): Promise<CliResult> {
+export async function runCli(
+  bin: 'aep' | 'ahp',
+  args: readonly string[],
+  stdin: string | Uint8Array = '',
+  over: Partial<CliIO> = {},
+): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
   const io: CliIO = {

@@ -4,31 +4,51 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, linkSync, mkdtempSync, openSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  linkSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { validate } from '../../src/api/validate.ts';
 import { aepCli } from '../../src/cli/aep.ts';
-import { ahpCli } from '../../src/cli/ahp.ts';
 import { main, type CliIO } from '../../src/cli/program.ts';
 import { messageWithRelated } from '../../src/report/text.ts';
 import { REPO, runCli } from './helpers.ts';
 
 test('a single-document input over --max-line-bytes is jsonl/line-too-long, never a clean pass', async () => {
   // 3 MiB of one JSON object, read as one HTTP body from stdin, under a 1 MiB cap
-  const body = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'hooks/observe', params: { pad: 'x'.repeat(3 << 20) } }));
+  const body = Buffer.from(
+    JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'hooks/observe', params: { pad: 'x'.repeat(3 << 20) } }),
+  );
   const r = await runCli('ahp', ['validate', '--binding', 'http', '--max-line-bytes', String(1 << 20), '-'], body);
   assert.equal(r.code, 1, r.stdout);
-  assert.match(r.stdout, /^<stdin>:1:1 +error +jsonl\/line-too-long +Document is \d+ bytes long, over the cap of 1048576 bytes/m);
+  assert.match(
+    r.stdout,
+    /^<stdin>:1:1 +error +jsonl\/line-too-long +Document is \d+ bytes long, over the cap of 1048576 bytes/m,
+  );
   assert.match(r.stdout, /0 events, 1 error/);
   // a registration document the same
-  const reg = await runCli('ahp', ['validate', '--binding', 'registration', '--max-line-bytes', '100', '-'], Buffer.from(JSON.stringify({ pad: 'y'.repeat(200) })));
+  const reg = await runCli(
+    'ahp',
+    ['validate', '--binding', 'registration', '--max-line-bytes', '100', '-'],
+    Buffer.from(JSON.stringify({ pad: 'y'.repeat(200) })),
+  );
   assert.equal(reg.code, 1);
   assert.match(reg.stdout, /jsonl\/line-too-long/);
 });
 
-test('a failed write to stdout (> /dev/full) is one line on stderr and exit 2, for every verb', { skip: existsSync('/dev/full') ? false : 'no /dev/full on this system' }, () => {
+test('a failed write to stdout (> /dev/full) is one line on stderr and exit 2, for every verb', {
+  skip: existsSync('/dev/full') ? false : 'no /dev/full on this system',
+}, () => {
   const runs: [string, string[]][] = [
     ['aep', ['validate', 'examples/aep/session.jsonl']],
     ['aep', ['validate', 'conformance/aep/fail/aep.version.jsonl']],
@@ -43,9 +63,17 @@ test('a failed write to stdout (> /dev/full) is one line on stderr and exit 2, f
   for (const [bin, args] of runs) {
     const full = openSync('/dev/full', 'w');
     try {
-      const r = spawnSync(process.execPath, [`bin/${bin}.js`, ...args], { cwd: REPO, stdio: ['ignore', full, 'pipe'], encoding: 'utf8' });
+      const r = spawnSync(process.execPath, [`bin/${bin}.js`, ...args], {
+        cwd: REPO,
+        stdio: ['ignore', full, 'pipe'],
+        encoding: 'utf8',
+      });
       assert.equal(r.status, 2, `${bin} ${args.join(' ')}: ${r.stderr}`);
-      assert.equal(r.stderr, `${bin}: cannot write to standard output: ENOSPC: no space left on device, write\n`, `${bin} ${args.join(' ')}`);
+      assert.equal(
+        r.stderr,
+        `${bin}: cannot write to standard output: ENOSPC: no space left on device, write\n`,
+        `${bin} ${args.join(' ')}`,
+      );
     } finally {
       closeSync(full);
     }
@@ -57,28 +85,44 @@ test('--max-findings 0 prints the summary only (validate and fixtures); negative
   assert.equal(r.code, 1);
   assert.doesNotMatch(r.stdout, /^\S+:\d+:\d+ /m);
   assert.match(r.stdout, /1 error.*\(1 more not shown: --max-findings\)/);
-  const j = await runCli('aep', ['validate', '--max-findings', '0', '-f', 'json', 'conformance/aep/fail/aep.version.jsonl']);
+  const j = await runCli('aep', [
+    'validate',
+    '--max-findings',
+    '0',
+    '-f',
+    'json',
+    'conformance/aep/fail/aep.version.jsonl',
+  ]);
   const doc = JSON.parse(j.stdout);
   assert.deepEqual(doc.findings, []);
   assert.equal(doc.summary.errors, 1);
   assert.equal(doc.summary.omitted, 1);
   const fx = await runCli('aep', ['fixtures', '--max-findings', '0', 'conformance/aep']);
   assert.equal(fx.code, 0, fx.stderr);
-  for (const bad of ['-1', '1.5', 'x']) assert.equal((await runCli('aep', ['validate', '--max-findings', bad, 'examples/aep/session.jsonl'])).code, 2);
+  for (const bad of ['-1', '1.5', 'x'])
+    assert.equal((await runCli('aep', ['validate', '--max-findings', bad, 'examples/aep/session.jsonl'])).code, 2);
 });
 
 test('a directory as input points at `fixtures DIR`; validate on a terminal says it reads standard input', async () => {
   const d = await runCli('aep', ['validate', 'conformance/aep']);
   assert.equal(d.code, 2);
-  assert.match(d.stderr, /conformance\/aep: is a directory: name the files in it to validate them \(e\.g\. conformance\/aep\/\*\.jsonl\), or, for a fixture directory .*run `aep fixtures conformance\/aep`/);
+  assert.match(
+    d.stderr,
+    /conformance\/aep: is a directory: name the files in it to validate them \(e\.g\. conformance\/aep\/\*\.jsonl\), or, for a fixture directory .*run `aep fixtures conformance\/aep`/,
+  );
   const h = await runCli('ahp', ['validate', 'conformance/ahp']);
   assert.match(h.stderr, /`ahp fixtures conformance\/ahp`/);
-  const line = '{"aep":"0.1","id":"e1","type":"agent.heartbeat","time":"2026-11-30T10:00:00Z","source":"aep://h/agent/a/session/s","agent":"a"}\n';
+  const line =
+    '{"aep":"0.1","id":"e1","type":"agent.heartbeat","time":"2026-11-30T10:00:00Z","source":"aep://h/agent/a/session/s","agent":"a"}\n';
   const tty = await runCli('aep', ['validate'], line, { stdinIsTTY: true });
   assert.match(tty.stderr, /^aep: reading standard input \(end it with Ctrl-D/);
   assert.doesNotMatch(tty.stdout, /reading standard input/);
   // not on a pipe, not with --quiet, not when only files are named
-  for (const [args, over] of [[['validate'], {}], [['validate', '-q'], { stdinIsTTY: true }], [['validate', 'examples/aep/session.jsonl'], { stdinIsTTY: true }]] as const) {
+  for (const [args, over] of [
+    [['validate'], {}],
+    [['validate', '-q'], { stdinIsTTY: true }],
+    [['validate', 'examples/aep/session.jsonl'], { stdinIsTTY: true }],
+  ] as const) {
     const r = await runCli('aep', args, line, over);
     assert.doesNotMatch(r.stderr, /reading standard input/);
   }
@@ -94,7 +138,13 @@ test('--each: every input its own stream with its own summary line; default per 
   // JSONL: one stream by default (rotated logs); the reuse across files is found and names the other file
   const one = await runCli('ahp', ['validate', a, b]);
   assert.equal(one.code, 1);
-  assert.match(one.stdout, new RegExp(`^${b.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:1:\\d+ +error +ahp/event-id-reuse .*line 1 of ${a.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'm'));
+  assert.match(
+    one.stdout,
+    new RegExp(
+      `^${b.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:1:\\d+ +error +ahp/event-id-reuse .*line 1 of ${a.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`,
+      'm',
+    ),
+  );
   assert.doesNotMatch(one.stdout, /^✔ .*: \d+ event/m); // one stream: no per-input line
   const each = await runCli('ahp', ['validate', '--each', a, b]);
   assert.equal(each.code, 0, each.stdout);
@@ -111,26 +161,52 @@ test('--each: every input its own stream with its own summary line; default per 
   assert.equal(alone.code, 0, alone.stdout);
   assert.equal(alone.stdout.match(/^✔ .*b\d\.json: 1 event, 0 errors/gm)?.length, 3);
   const together = await runCli('ahp', ['validate', '--no-each', ...bodies, '-f', 'json']);
-  assert.ok(JSON.parse(together.stdout).findings.some((f: { ruleId: string }) => f.ruleId === 'ahp/event-id-reuse'), together.stdout);
+  assert.ok(
+    JSON.parse(together.stdout).findings.some((f: { ruleId: string }) => f.ruleId === 'ahp/event-id-reuse'),
+    together.stdout,
+  );
   // the library API: the same default and the same option
   const api = await validate('ahp', bodies);
   assert.equal(api.summary.errors, 0);
-  assert.equal((await validate('ahp', bodies, { each: false })).findings.some((f) => f.ruleId === 'ahp/event-id-reuse'), true);
+  assert.equal(
+    (await validate('ahp', bodies, { each: false })).findings.some((f) => f.ruleId === 'ahp/event-id-reuse'),
+    true,
+  );
   assert.equal((await validate('ahp', [a, b])).summary.errors, 1);
   assert.equal((await validate('ahp', [a, b], { each: true })).summary.errors, 0);
   // ndjson: a per-input summary line after each stream
   const nd = await runCli('ahp', ['validate', '--each', '-f', 'ndjson', a, b]);
-  const kinds = nd.stdout.trim().split('\n').map((l) => JSON.parse(l).kind);
+  const kinds = nd.stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l).kind);
   assert.deepEqual(kinds, ['input-summary', 'input-summary', 'summary']);
 });
 
 test('text output names the file of a related location in another input; the same input says only "line N"', () => {
-  const f = { message: 'Event id already used at line 1; and line 12 is not line 1.', source: 'b.jsonl', related: [{ source: 'a.jsonl', line: 1 }] };
+  const f = {
+    message: 'Event id already used at line 1; and line 12 is not line 1.',
+    source: 'b.jsonl',
+    related: [{ source: 'a.jsonl', line: 1 }],
+  };
   assert.equal(messageWithRelated(f), 'Event id already used at line 1 of a.jsonl; and line 12 is not line 1.');
   assert.equal(messageWithRelated({ ...f, related: [{ source: 'b.jsonl', line: 1 }] }), f.message);
-  assert.equal(messageWithRelated({ message: 'Opened here.', source: 'b', related: [{ source: 'a', line: 4 }, { source: 'a', line: 4 }] }), 'Opened here. (see line 4 of a)');
+  assert.equal(
+    messageWithRelated({
+      message: 'Opened here.',
+      source: 'b',
+      related: [
+        { source: 'a', line: 4 },
+        { source: 'a', line: 4 },
+      ],
+    }),
+    'Opened here. (see line 4 of a)',
+  );
   // a line number inside a longer one is not a mention ("line 10" is not "line 1")
-  assert.equal(messageWithRelated({ message: 'see line 10', source: 'b', related: [{ source: 'a', line: 1 }] }), 'see line 10 (see line 1 of a)');
+  assert.equal(
+    messageWithRelated({ message: 'see line 10', source: 'b', related: [{ source: 'a', line: 1 }] }),
+    'see line 10 (see line 1 of a)',
+  );
 });
 
 test('--format ndjson: one finding per line with the json field names, then one summary line', async () => {
@@ -206,7 +282,10 @@ test('-o naming an input is refused (also through a symbolic or hard link); the 
   const crashed = await runCli('aep', ['fixtures', join(dir, 'no-such-dir'), '-o', report]);
   assert.equal(crashed.code, 2);
   assert.equal(readFileSync(report, 'utf8'), 'previous');
-  assert.deepEqual(readdirSync(dir).filter((n) => n.endsWith('.tmp')), []);
+  assert.deepEqual(
+    readdirSync(dir).filter((n) => n.endsWith('.tmp')),
+    [],
+  );
   // a folder that cannot take the file: one line, exit 2
   const nowhere = await runCli('aep', ['validate', log, '-o', join(dir, 'no', 'such', 'r.txt')]);
   assert.equal(nowhere.code, 2);
@@ -222,7 +301,8 @@ test('-o naming an input is refused (also through a symbolic or hard link); the 
 test('progress on a terminal: a finding clears the progress line first and it is drawn again after', async () => {
   let screen = '';
   let t = 0;
-  const bad = '{"aep":"9.9","id":"e1","type":"agent.heartbeat","time":"2026-11-30T10:00:00Z","source":"aep://h/agent/a/session/s","agent":"a"}\n';
+  const bad =
+    '{"aep":"9.9","id":"e1","type":"agent.heartbeat","time":"2026-11-30T10:00:00Z","source":"aep://h/agent/a/session/s","agent":"a"}\n';
   const good = bad.replace('9.9', '0.1');
   const io: CliIO = {
     stdout: { write: (s) => void (screen += s) },
@@ -242,22 +322,31 @@ test('progress on a terminal: a finding clears the progress line first and it is
   assert.match(screen, /events\/s/, 'the progress line was shown');
   // what a terminal shows: a carriage return and erase-line start the line again
   const shown = screen.split('\n').map((l) => l.slice(l.lastIndexOf('\r\x1b[K') + (l.includes('\r\x1b[K') ? 4 : 0)));
-  for (const l of shown.filter((x) => x.includes('error  aep/version'))) assert.match(l, /^<stdin>:\d+:\d+ +error +aep\/version /, JSON.stringify(l));
+  for (const l of shown.filter((x) => x.includes('error  aep/version')))
+    assert.match(l, /^<stdin>:\d+:\d+ +error +aep\/version /, JSON.stringify(l));
   // after every finding the progress text comes back (until the end clears it)
   // a finding on a terminal is its head line and the indented sentence under it
   const afterFinding = screen.split(/error {2}aep\/version[^\n]*\n(?: {4}[^\n]*\n)*/).slice(1, -1);
   for (const rest of afterFinding) assert.match(rest, /^(\r\x1b\[K)?[0-9.]+ (of [0-9.]+ )?MiB/);
 });
 
-test('progress under a pseudo-terminal (script(1)): no finding line shares the screen line with the progress text', { skip: spawnSync('script', ['--version']).status === 0 ? false : 'script(1) is not installed' }, () => {
+test('progress under a pseudo-terminal (script(1)): no finding line shares the screen line with the progress text', {
+  skip: spawnSync('script', ['--version']).status === 0 ? false : 'script(1) is not installed',
+}, () => {
   const dir = mkdtempSync(join(tmpdir(), 'ac-pty-'));
   const file = join(dir, 'big.jsonl');
-  const good = '{"aep":"0.1","id":"eN","type":"agent.heartbeat","time":"2026-11-30T10:00:00Z","source":"aep://h/agent/a/session/s","agent":"a"}\n';
+  const good =
+    '{"aep":"0.1","id":"eN","type":"agent.heartbeat","time":"2026-11-30T10:00:00Z","source":"aep://h/agent/a/session/s","agent":"a"}\n';
   const lines: string[] = [];
-  for (let i = 0; i < 30_000; i++) lines.push((i % 3000 === 2999 ? good.replace('0.1', '9.9') : good).replace('eN', `e${i}`));
+  for (let i = 0; i < 30_000; i++)
+    lines.push((i % 3000 === 2999 ? good.replace('0.1', '9.9') : good).replace('eN', `e${i}`));
   writeFileSync(file, lines.join(''));
   // progress from the first chunk on, so the 10 findings meet it on screen
-  const r = spawnSync('script', ['-qfc', `${process.execPath} bin/aep.js validate --no-color --rule aep/version ${file}`, '/dev/null'], { cwd: REPO, encoding: 'utf8', env: { ...process.env, AGENT_CONFORMANCE_PROGRESS_MS: '0,0', NO_COLOR: '1' } });
+  const r = spawnSync(
+    'script',
+    ['-qfc', `${process.execPath} bin/aep.js validate --no-color --rule aep/version ${file}`, '/dev/null'],
+    { cwd: REPO, encoding: 'utf8', env: { ...process.env, AGENT_CONFORMANCE_PROGRESS_MS: '0,0', NO_COLOR: '1' } },
+  );
   assert.equal(r.status, 0, r.stderr); // script(1) itself; the run's own code is not passed through everywhere
   const screen = r.stdout;
   assert.match(screen, /MiB \(\d+%\), \d+ events\/s/, 'the progress line was drawn on the terminal');
@@ -271,10 +360,21 @@ test('progress under a pseudo-terminal (script(1)): no finding line shares the s
 });
 
 test('messages say what exactly is wrong: the time part, the version found, the valid choice ids, lengths in characters (code points)', async () => {
-  const ev = (o: Record<string, unknown>) => JSON.stringify({ aep: '0.1', id: 'e1', type: 'agent.heartbeat', time: '2026-11-30T10:00:00Z', source: 'aep://h/agent/a/session/s', agent: 'a', ...o }) + '\n';
+  const ev = (o: Record<string, unknown>) =>
+    JSON.stringify({
+      aep: '0.1',
+      id: 'e1',
+      type: 'agent.heartbeat',
+      time: '2026-11-30T10:00:00Z',
+      source: 'aep://h/agent/a/session/s',
+      agent: 'a',
+      ...o,
+    }) + '\n';
   const msg = async (line: string, rule: string) => {
     const r = await runCli('aep', ['validate', '-f', 'json', '--rule', rule, '-'], line);
-    return (JSON.parse(r.stdout).findings as { ruleId: string; message: string }[]).filter((f) => f.ruleId === rule).map((f) => f.message);
+    return (JSON.parse(r.stdout).findings as { ruleId: string; message: string }[])
+      .filter((f) => f.ruleId === rule)
+      .map((f) => f.message);
   };
   const time = async (t: string) => (await msg(ev({ time: t }), 'aep/time-format'))[0] ?? '';
   assert.match(await time('2026-11-30 10:00:00Z'), /separated by U\+0020, not "T"/);
@@ -291,20 +391,31 @@ test('messages say what exactly is wrong: the time part, the version found, the 
   // the valid choice ids of a closed select, up to five (AEP-0006 field_spec choices)
   const form = readFileSync('conformance/aep/fail/aep.form-values-choice.jsonl', 'utf8');
   const r = await runCli('aep', ['validate', '-f', 'json', '--rule', 'aep/form-values-choice', '-'], form);
-  const choice = (JSON.parse(r.stdout).findings as { ruleId: string; message: string }[]).filter((f) => f.ruleId === 'aep/form-values-choice');
+  const choice = (JSON.parse(r.stdout).findings as { ruleId: string; message: string }[]).filter(
+    (f) => f.ruleId === 'aep/form-values-choice',
+  );
   assert.ok(choice.length > 0);
-  for (const f of choice) assert.match(f.message, /none of its \d+ choice ids? \("[^"]*"(, "[^"]*")*(, and \d+ more)?\)/, f.message);
+  for (const f of choice)
+    assert.match(f.message, /none of its \d+ choice ids? \("[^"]*"(, "[^"]*")*(, and \d+ more)?\)/, f.message);
   // lengths: "N characters", counted in code points (one emoji is one character)
   const { describeValue } = await import('../../src/core/finding.ts');
   assert.equal(describeValue('a😀b'), 'string (3 characters)');
   assert.equal(describeValue('x'), 'string (1 character)');
 });
 
-test('text output carries each finding\'s spec citation, dimmed', async () => {
+test("text output carries each finding's spec citation, dimmed", async () => {
   const plain = await runCli('aep', ['validate', 'conformance/aep/fail/aep.version.jsonl']);
   assert.match(plain.stdout, /aep\/version .*\/aep {2}\[AEP-0001 §5\.1 #1\]$/m);
   let out = '';
-  const io: CliIO = { stdout: { write: (s) => void (out += s) }, stderr: { write: () => {} }, stdin: (async function* () {})(), env: { FORCE_COLOR: '1' }, stdoutIsTTY: true, stderrIsTTY: false, cwd: REPO };
+  const io: CliIO = {
+    stdout: { write: (s) => void (out += s) },
+    stderr: { write: () => {} },
+    stdin: (async function* () {})(),
+    env: { FORCE_COLOR: '1' },
+    stdoutIsTTY: true,
+    stderrIsTTY: false,
+    cwd: REPO,
+  };
   await main(aepCli, ['node', 'aep', 'validate', 'conformance/aep/fail/aep.version.jsonl'], io);
   assert.match(out, /\x1b\[2m\[AEP-0001 §5\.1 #1\]\x1b\[22m/);
 });

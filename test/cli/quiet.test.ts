@@ -7,12 +7,17 @@ import { readdirSync } from 'node:fs';
 import { test } from 'node:test';
 import { runCli } from './helpers.ts';
 
-const PASS = readdirSync(new URL('../../conformance/aep/pass/', import.meta.url)).filter((f) => f.endsWith('.jsonl')).slice(0, 4).map((f) => `conformance/aep/pass/${f}`);
+const PASS = readdirSync(new URL('../../conformance/aep/pass/', import.meta.url))
+  .filter((f) => f.endsWith('.jsonl'))
+  .slice(0, 4)
+  .map((f) => `conformance/aep/pass/${f}`);
 
 test('validate -q --each: passing inputs print nothing, a failing one its findings and its line, then the total', async () => {
   const clean = await runCli('aep', ['validate', '-q', '--each', ...PASS]);
   assert.equal(clean.code, 0, clean.stderr);
-  assert.deepEqual(clean.stdout.trimEnd().split('\n'), [`✔ ${PASS.length} inputs: ${clean.stdout.match(/(\d+ events)/)![1]}, 0 errors, 0 warnings, 0 infos`]);
+  assert.deepEqual(clean.stdout.trimEnd().split('\n'), [
+    `✔ ${PASS.length} inputs: ${clean.stdout.match(/(\d+ events)/)![1]}, 0 errors, 0 warnings, 0 infos`,
+  ]);
   assert.equal(clean.stderr, '');
   const mixed = await runCli('aep', ['validate', '-q', '--each', ...PASS, 'examples/aep/session-broken.jsonl']);
   assert.equal(mixed.code, 1);

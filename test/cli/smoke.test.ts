@@ -21,7 +21,11 @@ function spawnBin(bin: 'aep' | 'ahp', args: string[], stdin = ''): Promise<Resul
   return new Promise((resolve, reject) => {
     const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1' };
     delete env.FORCE_COLOR;
-    const p = spawn(process.execPath, [join(REPO, 'bin', `${bin}.js`), ...args], { cwd: REPO, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const p = spawn(process.execPath, [join(REPO, 'bin', `${bin}.js`), ...args], {
+      cwd: REPO,
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     p.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
@@ -32,8 +36,10 @@ function spawnBin(bin: 'aep' | 'ahp', args: string[], stdin = ''): Promise<Resul
   });
 }
 
-const GOOD = '{"aep":"0.1","id":"e1","type":"agent.heartbeat","time":"2026-01-01T00:00:00Z","source":"aep://h/a","agent":"a"}\n';
-const BAD_TIME = '{"aep":"0.1","id":"e2","type":"agent.heartbeat","time":"yesterday","source":"aep://h/a","agent":"a"}\n';
+const GOOD =
+  '{"aep":"0.1","id":"e1","type":"agent.heartbeat","time":"2026-01-01T00:00:00Z","source":"aep://h/a","agent":"a"}\n';
+const BAD_TIME =
+  '{"aep":"0.1","id":"e2","type":"agent.heartbeat","time":"yesterday","source":"aep://h/a","agent":"a"}\n';
 
 test('the bins: exit 0 clean, 1 on findings (stdin and a file), 2 on unreadable input', async () => {
   // one process each, run side by side
@@ -47,7 +53,7 @@ test('the bins: exit 0 clean, 1 on findings (stdin and a file), 2 on unreadable 
   assert.match(clean.stdout, /^✔ \d+ events, 0 errors, 0 warnings, 0 infos\n/);
   assert.equal(clean.stderr, '');
   assert.equal(bad.code, 1, bad.stderr);
-  assert.match(bad.stdout, /<stdin>:2:\d+  error  aep\/time-format/);
+  assert.match(bad.stdout, /<stdin>:2:\d+ {2}error {2}aep\/time-format/);
   assert.match(bad.stdout, /✖ 2 events, 1 error, 0 warnings, 0 infos/);
   assert.equal(bad.stderr, '');
   assert.equal(missing.code, 2);

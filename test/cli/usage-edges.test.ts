@@ -12,7 +12,11 @@ import { runCli } from './helpers.ts';
 
 test('an unknown verb is exit 2 with a suggestion, with or without --help, at every level', async () => {
   const cases: Array<['aep' | 'ahp', string[], RegExp]> = [
-    ['aep', ['nosuchverb', '--help'], /unknown command 'nosuchverb'; the commands are validate, fixtures, rules, explain/],
+    [
+      'aep',
+      ['nosuchverb', '--help'],
+      /unknown command 'nosuchverb'; the commands are validate, fixtures, rules, explain/,
+    ],
     ['aep', ['nosuchverb'], /unknown command 'nosuchverb'; the commands are validate/],
     ['aep', ['-h', 'valdate'], /unknown command 'valdate' \(Did you mean validate\?\)/],
     ['ahp', ['explian', '--help'], /unknown command 'explian' \(Did you mean explain\?\)/],
@@ -34,7 +38,10 @@ test('an unknown verb is exit 2 with a suggestion, with or without --help, at ev
 });
 
 test('explain --help gives an example rule of its own protocol, one that exists', async () => {
-  for (const [bin, rules] of [['aep', aepRules()], ['ahp', ahpRules()]] as const) {
+  for (const [bin, rules] of [
+    ['aep', aepRules()],
+    ['ahp', ahpRules()],
+  ] as const) {
     const r = await runCli(bin, ['explain', '--help']);
     assert.equal(r.code, 0);
     const example = /e\.g\. (\S+)/.exec(r.stdout)?.[1];
@@ -45,7 +52,8 @@ test('explain --help gives an example rule of its own protocol, one that exists'
 
 test('a BOM: the message says the mark was skipped, and the rest of its line (or document) is checked', async () => {
   const bom = '\uFEFF';
-  const ev = '{"aep":"0.1","id":"e1","type":"agent.heartbeat","time":"2026-11-31T10:00:00Z","source":"aep://h/agent/a/session/s","agent":"a"}';
+  const ev =
+    '{"aep":"0.1","id":"e1","type":"agent.heartbeat","time":"2026-11-31T10:00:00Z","source":"aep://h/agent/a/session/s","agent":"a"}';
   const cases: Array<['aep' | 'ahp', string[], string]> = [
     ['aep', ['validate', '-f', 'json', '-'], `${bom}${ev}\n`],
     ['aep', ['validate', '-f', 'json', '-'], `${ev.replace('e1', 'e0').replace('11-31', '11-30')}\n${bom}${ev}\n`],
@@ -53,12 +61,16 @@ test('a BOM: the message says the mark was skipped, and the rest of its line (or
   ];
   for (const [bin, args, input] of cases) {
     const r = await runCli(bin, args, input);
-    const findings = (JSON.parse(r.stdout) as { findings: Array<{ ruleId: string; message: string; line?: number }> }).findings;
+    const findings = (JSON.parse(r.stdout) as { findings: Array<{ ruleId: string; message: string; line?: number }> })
+      .findings;
     const b = findings.find((f) => f.ruleId === 'jsonl/bom');
     assert.ok(b, r.stdout);
     assert.match(b.message, /The mark was skipped and the rest of the (line|document) checked\./);
     assert.doesNotMatch(b.message, /It was skipped/);
     // the rest was checked: a finding of the same line after the mark
-    assert.ok(findings.some((f) => f.ruleId !== 'jsonl/bom' && (f.line ?? 1) === b.line), JSON.stringify(findings));
+    assert.ok(
+      findings.some((f) => f.ruleId !== 'jsonl/bom' && (f.line ?? 1) === b.line),
+      JSON.stringify(findings),
+    );
   }
 });

@@ -11,13 +11,21 @@ test('usage errors: one prefixed line, exit 2, nothing on stdout', async () => {
     ['aep', ['validat', 'x.jsonl'], /unknown command 'validat' \(Did you mean validate\?\)/],
     ['ahp', ['validate', '--max-line-bytes', '-3'], /--max-line-bytes/],
     ['ahp', ['pin', 'verfy'], /unknown command 'verfy'/],
-    ['aep', ['validate', '--max-capture', 'full', 'examples/aep/session.jsonl'], /--max-capture applies only with --from otlp/],
+    [
+      'aep',
+      ['validate', '--max-capture', 'full', 'examples/aep/session.jsonl'],
+      /--max-capture applies only with --from otlp/,
+    ],
   ];
   for (const [bin, args, what] of cases) {
     const r = await runCli(bin, args);
     assert.equal(r.code, 2, `${bin} ${args.join(' ')}`);
     assert.equal(r.stdout, '');
-    assert.match(r.stderr, new RegExp(`^${bin}: [^\\n]+ \\(run with --help for usage\\)\\n$`), `${bin} ${args.join(' ')}: ${JSON.stringify(r.stderr)}`);
+    assert.match(
+      r.stderr,
+      new RegExp(`^${bin}: [^\\n]+ \\(run with --help for usage\\)\\n$`),
+      `${bin} ${args.join(' ')}: ${JSON.stringify(r.stderr)}`,
+    );
     assert.match(r.stderr, what);
   }
 });

@@ -16,17 +16,34 @@ import { optionsFromFlags } from '../../src/core/protocol.ts';
 import { HEAD_SHA, pinText, readShared, sha256, TAG_SHA } from '../pin/helpers.ts';
 import { REPO, runCli } from './helpers.ts';
 
-describe('one option mapping (src/run/protocol.ts optionsFromFlags over each definition\'s flags)', () => {
+describe("one option mapping (src/run/protocol.ts optionsFromFlags over each definition's flags)", () => {
   it('maps the validate flags and sidecar names to the API options', () => {
-    assert.deepEqual(optionsFromFlags(AEP, { rule: ['aep/ack-window'], ackWindow: 5, maxOpen: 3, maxSessions: 7, maxIds: 9, format: 'text', maxLineBytes: 100 }), {
-      rules: ['aep/ack-window'],
-      maxLineBytes: 100,
-      stream: { ackWindowMs: 5, maxOpen: 3, maxSessions: 7, maxIds: 9 },
+    assert.deepEqual(
+      optionsFromFlags(AEP, {
+        rule: ['aep/ack-window'],
+        ackWindow: 5,
+        maxOpen: 3,
+        maxSessions: 7,
+        maxIds: 9,
+        format: 'text',
+        maxLineBytes: 100,
+      }),
+      {
+        rules: ['aep/ack-window'],
+        maxLineBytes: 100,
+        stream: { ackWindowMs: 5, maxOpen: 3, maxSessions: 7, maxIds: 9 },
+      },
+    );
+    assert.deepEqual(optionsFromFlags(AHP, { binding: 'http', maxPending: 2, maxEvents: 4, ackWindow: 5 }), {
+      binding: 'http',
+      stream: { maxPending: 2, maxEvents: 4 },
     });
-    assert.deepEqual(optionsFromFlags(AHP, { binding: 'http', maxPending: 2, maxEvents: 4, ackWindow: 5 }), { binding: 'http', stream: { maxPending: 2, maxEvents: 4 } });
   });
   it('each CLI takes its protocol from its definition module, not the table of both', () => {
-    for (const [f, def] of [['src/cli/aep.ts', 'aep/definition.ts'], ['src/cli/ahp.ts', 'ahp/definition.ts']] as const) {
+    for (const [f, def] of [
+      ['src/cli/aep.ts', 'aep/definition.ts'],
+      ['src/cli/ahp.ts', 'ahp/definition.ts'],
+    ] as const) {
       const text = readFileSync(`${REPO}${f}`, 'utf8');
       assert.match(text, new RegExp(def.replace('.', '\\.')), f);
       // one protocol's CLI loads only its own protocol (start-up): not the table of both
@@ -35,10 +52,22 @@ describe('one option mapping (src/run/protocol.ts optionsFromFlags over each def
   });
   it('--ack-window reaches the driver', async () => {
     // the ack-window fail case acks later than the default window; a wide window accepts it
-    const narrow = await runCli('aep', ['validate', '--rule', 'aep/ack-window', 'conformance/aep/fail/aep.ack-window.jsonl']);
-    const wide = await runCli('aep', ['validate', '--rule', 'aep/ack-window', '--ack-window', '100000000', 'conformance/aep/fail/aep.ack-window.jsonl']);
+    const narrow = await runCli('aep', [
+      'validate',
+      '--rule',
+      'aep/ack-window',
+      'conformance/aep/fail/aep.ack-window.jsonl',
+    ]);
+    const wide = await runCli('aep', [
+      'validate',
+      '--rule',
+      'aep/ack-window',
+      '--ack-window',
+      '100000000',
+      'conformance/aep/fail/aep.ack-window.jsonl',
+    ]);
     assert.match(narrow.stdout, /aep\/ack-window/);
-    assert.doesNotMatch(wide.stdout, /aep\/ack-window  /);
+    assert.doesNotMatch(wide.stdout, /aep\/ack-window {2}/);
   });
 });
 
@@ -82,7 +111,13 @@ function manifestDir(): { dir: string; done: () => void } {
   const bytes = readFileSync(join(REPO, 'conformance/ahp/fail/ahp.attention-shape.jsonl'));
   writeFileSync(join(dir, 'stdio', 'warned.valid.jsonl'), bytes);
   const sha256 = createHash('sha256').update(bytes).digest('hex');
-  const common = { binding: 'stdio-jsonl', schema: 'schema/draft/observe-notification.schema.json', expectedValid: true, aggregateExpectedValid: true, sha256 };
+  const common = {
+    binding: 'stdio-jsonl',
+    schema: 'schema/draft/observe-notification.schema.json',
+    expectedValid: true,
+    aggregateExpectedValid: true,
+    sha256,
+  };
   const cases = [
     { id: 'stdio.warned.valid', path: 'fixtures/draft/stdio/warned.valid.jsonl', ...common },
     { id: 'stdio.absent.valid', path: 'fixtures/draft/stdio/absent.valid.jsonl', ...common },
@@ -92,7 +127,7 @@ function manifestDir(): { dir: string; done: () => void } {
 }
 
 describe('fixtures on the AHP manifest: --require-all and a summary of cases (item 12)', () => {
-  it('counts cases by verdict and the case runs\' events and types', async (t) => {
+  it("counts cases by verdict and the case runs' events and types", async (t) => {
     const m = manifestDir();
     t.after(m.done);
     const r = await runCli('ahp', ['fixtures', m.dir]);
@@ -115,7 +150,9 @@ describe('fixtures on the AHP manifest: --require-all and a summary of cases (it
     assert.match(r.stdout, /✖ fail\s+stdio\.absent\.valid/);
     assert.match(r.stdout, /--require-all makes an absent case fail/);
     assert.match(r.stdout, /2 cases: 1 passed, 1 failed, 0 skipped/);
-    const json = JSON.parse((await runCli('ahp', ['fixtures', m.dir, '--require-all', '-f', 'json'])).stdout) as { summary: { counts: Record<string, number> } };
+    const json = JSON.parse((await runCli('ahp', ['fixtures', m.dir, '--require-all', '-f', 'json'])).stdout) as {
+      summary: { counts: Record<string, number> };
+    };
     assert.equal(json.summary.counts.fail, 1);
     assert.equal(json.summary.counts.skip, 0);
   });
@@ -129,7 +166,10 @@ describe('--strict and --fail-on in fixtures (item 13)', () => {
     for (const flags of [['--strict'], ['--fail-on', 'warning'], ['--fail-on', 'info']]) {
       const r = await runCli('ahp', ['fixtures', m.dir, ...flags]);
       assert.equal(r.code, 1, `${flags.join(' ')}: ${r.stdout}`);
-      assert.match(r.stdout, /aggregateExpectedValid: the manifest says valid, we find it invalid \(ahp\/attention-shape/);
+      assert.match(
+        r.stdout,
+        /aggregateExpectedValid: the manifest says valid, we find it invalid \(ahp\/attention-shape/,
+      );
     }
   });
   it('AEP corpus: a rejected case needs a finding at or above --fail-on; an accepted one none at or above min(--fail-on, warning)', async (t) => {
@@ -174,7 +214,11 @@ describe('pin verify says what it verified (item 15)', () => {
     assert.match(r.stdout, /○ extraction .*: not checked \(schema\.json absent\)/);
     // beside a machine format, the same lines go to stderr and stdout stays one document
     const json = await runCli('ahp', ['pin', 'verify', '--dir', p.dir, '--allow-missing', '-f', 'json']);
-    assert.equal((JSON.parse(json.stdout) as { kind: string }).kind, 'pin-verify', 'the JSON report names what produced it');
+    assert.equal(
+      (JSON.parse(json.stdout) as { kind: string }).kind,
+      'pin-verify',
+      'the JSON report names what produced it',
+    );
     assert.match(json.stderr, /✔ schema\.ts: sha256/);
   });
   it('a drifted schema.json whose extraction is unchanged is named as not the pinned one (issue 26 item 5)', async (t) => {
@@ -186,7 +230,10 @@ describe('pin verify says what it verified (item 15)', () => {
     const r = await runCli('ahp', ['pin', 'verify', '--dir', p.dir]);
     assert.equal(r.code, 1, r.stdout + r.stderr);
     assert.match(r.stdout, new RegExp(`✖ schema\\.json: sha256 ${HEAD_SHA} .*pin\\.json pins ${TAG_SHA}`));
-    assert.match(r.stdout, /✖ extraction .*: equals the extraction of the schema\.json present, which is not the pinned one/);
+    assert.match(
+      r.stdout,
+      /✖ extraction .*: equals the extraction of the schema\.json present, which is not the pinned one/,
+    );
     assert.doesNotMatch(r.stdout, /pinned schema\.json/);
   });
   it('--allow-missing with nothing present: "nothing verified", exit 1, no green tick', async (t) => {
@@ -214,7 +261,18 @@ describe('pin refresh: machine formats stay parseable, an unreachable source is 
     const p = pinDir(true);
     t.after(p.done);
     const port = await closedPort();
-    const r = await runCli('ahp', ['pin', 'refresh', '--dir', p.dir, '--base-url', `http://127.0.0.1:${port}/mirror`, '--timeout', '5000', '-f', 'json']);
+    const r = await runCli('ahp', [
+      'pin',
+      'refresh',
+      '--dir',
+      p.dir,
+      '--base-url',
+      `http://127.0.0.1:${port}/mirror`,
+      '--timeout',
+      '5000',
+      '-f',
+      'json',
+    ]);
     // a network failure is no pin mismatch: exit 2 (README §Exit codes)
     assert.equal(r.code, 2, r.stdout + r.stderr);
     const doc = JSON.parse(r.stdout) as { kind: string; findings: Array<{ ruleId: string; message: string }> };
@@ -228,17 +286,33 @@ describe('pin refresh: machine formats stay parseable, an unreachable source is 
     const p = pinDir(true);
     t.after(p.done);
     const port = await closedPort();
-    const r = await runCli('ahp', ['pin', 'refresh', '--dir', p.dir, '--base-url', `http://127.0.0.1:${port}/mirror`, '--timeout', '5000']);
+    const r = await runCli('ahp', [
+      'pin',
+      'refresh',
+      '--dir',
+      p.dir,
+      '--base-url',
+      `http://127.0.0.1:${port}/mirror`,
+      '--timeout',
+      '5000',
+    ]);
     assert.equal(r.code, 2, r.stdout + r.stderr);
     const all = r.stdout + r.stderr;
     const messages = all.match(/Downloading \S+ failed[^\n]*?reached/g) ?? [];
     assert.equal(messages.length, 2, all);
     assert.equal(new Set(messages).size, 2, all);
     writeFileSync(join(p.dir, 'pin.json'), '{');
-    const bad = await runCli('ahp', ['pin', 'refresh', '--dir', p.dir, '--base-url', `http://127.0.0.1:${port}/mirror`]);
+    const bad = await runCli('ahp', [
+      'pin',
+      'refresh',
+      '--dir',
+      p.dir,
+      '--base-url',
+      `http://127.0.0.1:${port}/mirror`,
+    ]);
     assert.equal(bad.code, 1, bad.stdout + bad.stderr);
     const lines = (bad.stdout + bad.stderr).split('\n').filter((l) => /pin\/invalid-pin/.test(l));
-    const sentence = /pin\/invalid-pin  (.*?)  \[/.exec(bad.stdout)?.[1];
+    const sentence = /pin\/invalid-pin {2}(.*?) {2}\[/.exec(bad.stdout)?.[1];
     assert.ok(sentence, bad.stdout);
     assert.equal((bad.stdout + bad.stderr).split(sentence).length - 1, 1, bad.stdout + bad.stderr);
     assert.ok(lines.length >= 1);
@@ -253,15 +327,23 @@ describe('rules: whole citations, each protocol citing its own binding (item 11)
     for (const line of ahp.stdout.split('\n').filter((l) => /^jsonl\//.test(l))) {
       assert.doesNotMatch(line, /AEP-/, line);
       // our limits cite the README, gzip its RFC: neither is a binding's
-      if (!/line-too-long|max-depth|gzip-corrupt/.test(line)) assert.match(line, /AHP base\/transports\/stdio §Framing/, line);
+      if (!/line-too-long|max-depth|gzip-corrupt/.test(line))
+        assert.match(line, /AHP base\/transports\/stdio §Framing/, line);
     }
     assert.match(ahp.stdout, /ahp\/state-cap +warning +agent-conformance limits \(README §Options of validate\)/);
     const aep = await runCli('aep', ['rules']);
     assert.match(aep.stdout, /jsonl\/blank-line +warning +AEP-0003 §3\.1; JSON Lines/);
     assert.doesNotMatch(aep.stdout, /…|docs\/architecture/);
     // every rule's whole citation appears on its row
-    const rows = JSON.parse((await runCli('ahp', ['rules', '-f', 'json'])).stdout) as Array<{ id: string; spec: string }>;
-    for (const r of rows) assert.ok(ahp.stdout.split('\n').some((l) => l.startsWith(r.id + ' ') && l.includes(r.spec)), r.id);
+    const rows = JSON.parse((await runCli('ahp', ['rules', '-f', 'json'])).stdout) as Array<{
+      id: string;
+      spec: string;
+    }>;
+    for (const r of rows)
+      assert.ok(
+        ahp.stdout.split('\n').some((l) => l.startsWith(r.id + ' ') && l.includes(r.spec)),
+        r.id,
+      );
   });
   it('in a terminal the citation and description wrap inside their columns, nothing cut', async () => {
     const { renderRulesText } = await import('../../src/report/catalogue.ts');
@@ -269,7 +351,10 @@ describe('rules: whole citations, each protocol citing its own binding (item 11)
     const rules = ahpRules();
     const text = renderRulesText(rules, 100);
     const lines = text.split('\n');
-    assert.ok(lines.every((l) => l.length <= 100), 'a line is wider than the terminal');
+    assert.ok(
+      lines.every((l) => l.length <= 100),
+      'a line is wider than the terminal',
+    );
     assert.doesNotMatch(text, /…/);
     // reassemble each citation from its column and compare
     const specAt = lines[0]!.indexOf('SPEC');
@@ -289,7 +374,9 @@ describe('rules: whole citations, each protocol citing its own binding (item 11)
     const blank = doc.findings.find((f) => f.ruleId === 'jsonl/blank-line');
     assert.ok(blank, r.stdout);
     assert.equal(blank.spec, 'AHP base/transports/stdio §Framing');
-    const a = JSON.parse((await runCli('aep', ['validate', '-f', 'json', '-'], '\n')).stdout) as { findings: Array<{ ruleId: string; spec: string }> };
+    const a = JSON.parse((await runCli('aep', ['validate', '-f', 'json', '-'], '\n')).stdout) as {
+      findings: Array<{ ruleId: string; spec: string }>;
+    };
     assert.equal(a.findings.find((f) => f.ruleId === 'jsonl/blank-line')?.spec, 'AEP-0003 §3.1; JSON Lines');
   });
 });
@@ -301,10 +388,18 @@ describe('explain: whole examples, their options, each expected finding once (it
     const text = readFileSync(join(REPO, 'conformance/aep/fail/jsonl.line-too-long.jsonl'), 'utf8');
     for (const line of text.split('\n').filter(Boolean)) assert.ok(r.stdout.includes(line), 'an example line is cut');
     assert.match(r.stdout, /needs: --max-line-bytes 200/);
-    assert.match(r.stdout, /run: aep validate --max-line-bytes 200 conformance\/aep\/fail\/jsonl\.line-too-long\.jsonl/);
+    assert.match(
+      r.stdout,
+      /run: aep validate --max-line-bytes 200 conformance\/aep\/fail\/jsonl\.line-too-long\.jsonl/,
+    );
     assert.match(r.stdout, />\s+2 \| /, 'the line with the finding is marked');
     // the shown command reproduces the finding
-    const again = await runCli('aep', ['validate', '--max-line-bytes', '200', 'conformance/aep/fail/jsonl.line-too-long.jsonl']);
+    const again = await runCli('aep', [
+      'validate',
+      '--max-line-bytes',
+      '200',
+      'conformance/aep/fail/jsonl.line-too-long.jsonl',
+    ]);
     assert.equal(again.code, 1);
     assert.match(again.stdout, /jsonl\/line-too-long/);
   });
@@ -321,13 +416,19 @@ describe('explain: whole examples, their options, each expected finding once (it
     const ids = aepRules().map((r) => r.id);
     const rule = aepRules().find((r) => r.id === 'jsonl/line-too-long')!;
     const out = renderExplain(rule, findExamples('aep', rule.id, ids), { protocol: 'aep', width: 80 });
-    assert.ok(out.split('\n').every((l) => l.length <= 80 || l.startsWith('  run:') || /^(Spec|      http)/.test(l)), out);
+    assert.ok(
+      out.split('\n').every((l) => l.length <= 80 || l.startsWith('  run:') || /^(Spec| {6}http)/.test(l)),
+      out,
+    );
     const line2 = readFileSync(join(REPO, 'conformance/aep/fail/jsonl.line-too-long.jsonl'), 'utf8').split('\n')[1]!;
     const lines = out.split('\n');
     const start = lines.findIndex((l) => /^ {2}> +2 \| /.test(l));
     let end = start + 1;
     while (/^ {4} +: /.test(lines[end]!)) end++;
-    const shown = lines.slice(start, end).map((l) => l.replace(/^.*? [|:] /, '')).join('');
+    const shown = lines
+      .slice(start, end)
+      .map((l) => l.replace(/^.*? [|:] /, ''))
+      .join('');
     assert.equal(shown, line2);
     const cr = await runCli('ahp', ['explain', 'jsonl/carriage-return']);
     assert.doesNotMatch(cr.stdout, /\r/);
@@ -343,10 +444,19 @@ describe('explain in an installed package: examples come from the build (leftove
     for (const d of ['bin', 'dist', 'schemas']) cpSync(join(REPO, d), join(root, d), { recursive: true });
     cpSync(join(REPO, 'package.json'), join(root, 'package.json'));
     symlinkSync(join(REPO, 'node_modules'), join(root, 'node_modules'));
-    assert.ok(existsSync(join(root, 'dist/fixture-runner/examples.json.gz')), 'npm run build writes the examples bundle');
-    const r = spawnSync(process.execPath, [join(root, 'bin/aep.js'), 'explain', 'jsonl/line-too-long'], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    assert.ok(
+      existsSync(join(root, 'dist/fixture-runner/examples.json.gz')),
+      'npm run build writes the examples bundle',
+    );
+    const r = spawnSync(process.execPath, [join(root, 'bin/aep.js'), 'explain', 'jsonl/line-too-long'], {
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     assert.equal(r.status, 0, r.stderr);
-    assert.match(r.stdout, /Failing example \(conformance\/aep\/fail\/jsonl\.line-too-long\.jsonl in the repository; a copy is bundled with this package\)/);
+    assert.match(
+      r.stdout,
+      /Failing example \(conformance\/aep\/fail\/jsonl\.line-too-long\.jsonl in the repository; a copy is bundled with this package\)/,
+    );
     assert.match(r.stdout, /needs: --max-line-bytes 200/);
     assert.match(r.stdout, /run: aep validate --max-line-bytes 200 FILE/);
     assert.match(r.stdout, /Passing example \(conformance\/aep\/pass\/jsonl\.line-too-long\.jsonl/);

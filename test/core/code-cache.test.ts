@@ -7,7 +7,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { codeCacheFile, lastCodeCacheUse, recordCodeCaches, requireCached, writeRecordedCodeCaches } from '../../src/core/code-cache.ts';
+import {
+  codeCacheFile,
+  lastCodeCacheUse,
+  recordCodeCaches,
+  requireCached,
+  writeRecordedCodeCaches,
+} from '../../src/core/code-cache.ts';
 
 /** The header and source copy a cache file of `file`'s current source starts with. */
 function header(file: string): Buffer {
@@ -28,7 +34,10 @@ test('requireCached: cache, stale, rejected and plain paths all return the modul
     const f = requireCached(file, { nodeCache: false }) as (x: number) => number;
     assert.equal(f(2), 3, 'the recorded module runs');
     assert.deepEqual(writeRecordedCodeCaches(), [file]);
-    assert.ok(readFileSync(codeCacheFile(file)).subarray(0, header(file).length).equals(header(file)), 'the cache file starts with its header and the source');
+    assert.ok(
+      readFileSync(codeCacheFile(file)).subarray(0, header(file).length).equals(header(file)),
+      'the cache file starts with its header and the source',
+    );
 
     assert.equal((requireCached(file, { nodeCache: false }) as (x: number) => number)(3), 4);
     assert.equal(lastCodeCacheUse(), 'cache');

@@ -11,9 +11,24 @@ function runAll(withBits: boolean): Record<string, number[]> {
   const seen: Record<string, number[]> = { odd: [], big: [], either: [], all: [] };
   const meta = { severity: 'info' as const, description: 'd', spec: 's' };
   const rules = [
-    defineStreamRule<Facts, undefined, 'x/odd'>({ ...meta, id: 'x/odd', on: ['odd'], onEvent: (f) => void seen.odd!.push(f.n) }),
-    defineStreamRule<Facts, undefined, 'x/big'>({ ...meta, id: 'x/big', on: ['big'], onEvent: (f) => void seen.big!.push(f.n) }),
-    defineStreamRule<Facts, undefined, 'x/either'>({ ...meta, id: 'x/either', on: ['odd', 'big'], onEvent: (f) => void seen.either!.push(f.n) }),
+    defineStreamRule<Facts, undefined, 'x/odd'>({
+      ...meta,
+      id: 'x/odd',
+      on: ['odd'],
+      onEvent: (f) => void seen.odd!.push(f.n),
+    }),
+    defineStreamRule<Facts, undefined, 'x/big'>({
+      ...meta,
+      id: 'x/big',
+      on: ['big'],
+      onEvent: (f) => void seen.big!.push(f.n),
+    }),
+    defineStreamRule<Facts, undefined, 'x/either'>({
+      ...meta,
+      id: 'x/either',
+      on: ['odd', 'big'],
+      onEvent: (f) => void seen.either!.push(f.n),
+    }),
     defineStreamRule<Facts, undefined, 'x/all'>({ ...meta, id: 'x/all', onEvent: (f) => void seen.all!.push(f.n) }),
   ];
   const model = {
@@ -25,21 +40,46 @@ function runAll(withBits: boolean): Record<string, number[]> {
       if (n >= 3) f.big = n;
       return f;
     },
-    ...(withBits ? { factBits: { odd: 1, big: 2 }, presence: (f: Facts) => (f.odd !== undefined ? 1 : 0) | (f.big !== undefined ? 2 : 0) } : {}),
+    ...(withBits
+      ? {
+          factBits: { odd: 1, big: 2 },
+          presence: (f: Facts) => (f.odd !== undefined ? 1 : 0) | (f.big !== undefined ? 2 : 0),
+        }
+      : {}),
   };
   const engine = new Engine<ParsedEvent, Facts, undefined>([], rules, model, () => undefined);
-  for (let n = 0; n < 5; n++) engine.streamEvent({ source: 's', line: n + 1, byteOffset: 0, text: '', value: { n }, duplicates: [], duplicatesOmitted: 0, bigIntegers: [] } as unknown as ParsedEvent);
+  for (let n = 0; n < 5; n++)
+    engine.streamEvent({
+      source: 's',
+      line: n + 1,
+      byteOffset: 0,
+      text: '',
+      value: { n },
+      duplicates: [],
+      duplicatesOmitted: 0,
+      bigIntegers: [],
+    } as unknown as ParsedEvent);
   return seen;
 }
 
-test('Engine: onEvent runs for the facts named in `on` only; without `on`, for every event (by name, and by the model\'s fact bits)', () => {
+test("Engine: onEvent runs for the facts named in `on` only; without `on`, for every event (by name, and by the model's fact bits)", () => {
   const expected = { odd: [1, 3], big: [3, 4], either: [1, 3, 4], all: [0, 1, 2, 3, 4] };
   assert.deepEqual(runAll(false), expected);
   assert.deepEqual(runAll(true), expected);
 });
 
 test('Engine: a rule gated `on` a name the model has no fact bit for is refused at construction', () => {
-  const rule = defineStreamRule<Facts, undefined, 'x/typo'>({ severity: 'info', description: 'd', spec: 's', id: 'x/typo', on: ['od'], onEvent: () => undefined });
+  const rule = defineStreamRule<Facts, undefined, 'x/typo'>({
+    severity: 'info',
+    description: 'd',
+    spec: 's',
+    id: 'x/typo',
+    on: ['od'],
+    onEvent: () => undefined,
+  });
   const model = { state: undefined, observe: (): Facts => ({ n: 0 }), factBits: { odd: 1 }, presence: () => 0 };
-  assert.throws(() => new Engine<ParsedEvent, Facts, undefined>([], [rule], model, () => undefined), /x\/typo: `on` names "od"/);
+  assert.throws(
+    () => new Engine<ParsedEvent, Facts, undefined>([], [rule], model, () => undefined),
+    /x\/typo: `on` names "od"/,
+  );
 });

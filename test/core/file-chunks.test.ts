@@ -18,7 +18,10 @@ test('readFileChunks: the same bytes as readFileSync, for sizes around the chunk
       writeFileSync(file, Buffer.from(Array.from({ length: size }, (_, i) => (i * 31) & 0xff)));
       const chunks: Buffer[] = [];
       for await (const c of readFileChunks(file, 8)) chunks.push(c);
-      assert.ok(chunks.every((c) => c.length > 0 && c.length <= 8), `size ${size}: chunk sizes ${chunks.map((c) => c.length)}`);
+      assert.ok(
+        chunks.every((c) => c.length > 0 && c.length <= 8),
+        `size ${size}: chunk sizes ${chunks.map((c) => c.length)}`,
+      );
       assert.ok(Buffer.concat(chunks).equals(readFileSync(file)), `size ${size}`);
     }
   } finally {
@@ -26,15 +29,23 @@ test('readFileChunks: the same bytes as readFileSync, for sizes around the chunk
   }
 });
 
-test('readFileChunks: errors come from the iteration; the descriptor is closed after an early stop', { skip: process.platform === 'linux' ? false : 'counts descriptors through /proc/self/fd' }, async () => {
+test('readFileChunks: errors come from the iteration; the descriptor is closed after an early stop', {
+  skip: process.platform === 'linux' ? false : 'counts descriptors through /proc/self/fd',
+}, async () => {
   const dir = mkdtempSync(join(tmpdir(), 'agent-conformance-chunks-'));
   try {
-    await assert.rejects(async () => {
-      for await (const _ of readFileChunks(join(dir, 'absent'))) void _;
-    }, { code: 'ENOENT' });
-    await assert.rejects(async () => {
-      for await (const _ of readFileChunks(dir)) void _;
-    }, { code: 'EISDIR' });
+    await assert.rejects(
+      async () => {
+        for await (const _ of readFileChunks(join(dir, 'absent'))) void _;
+      },
+      { code: 'ENOENT' },
+    );
+    await assert.rejects(
+      async () => {
+        for await (const _ of readFileChunks(dir)) void _;
+      },
+      { code: 'EISDIR' },
+    );
     const file = join(dir, 'big');
     writeFileSync(file, Buffer.alloc(100, 1));
     const before = openFds();

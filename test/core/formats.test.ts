@@ -9,17 +9,44 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import type { Finding } from '../../src/core/finding.ts';
-import { isAbsoluteUri, isDateTime, isEmail, isFullDate, isUri, STRICT_FORMATS } from '../../src/core/schema/formats.ts';
+import {
+  isAbsoluteUri,
+  isDateTime,
+  isEmail,
+  isFullDate,
+  isUri,
+  STRICT_FORMATS,
+} from '../../src/core/schema/formats.ts';
 import { type TestDriver, aepDriver, ahpDriver, runPipeline } from '../run.ts';
 
 async function run(driver: TestDriver, line: string): Promise<Finding[]> {
   const found: Finding[] = [];
-  await runPipeline([{ source: 'case.jsonl', open: async function* () { yield line + '\n'; } }], driver, (f) => found.push(f));
+  await runPipeline(
+    [
+      {
+        source: 'case.jsonl',
+        open: async function* () {
+          yield line + '\n';
+        },
+      },
+    ],
+    driver,
+    (f) => found.push(f),
+  );
   return found;
 }
 
-const AEP_BASE = { aep: '0.1', id: 'ev-1', type: 'agent.heartbeat', time: '2026-07-03T10:16:01Z', source: 'aep://h/agent/a', agent: 'a' };
-const AHP_BASE = JSON.parse(readFileSync(new URL('../../examples/ahp/session.jsonl', import.meta.url), 'utf8').split('\n')[14]!) as { params: { event: Record<string, unknown> } };
+const AEP_BASE = {
+  aep: '0.1',
+  id: 'ev-1',
+  type: 'agent.heartbeat',
+  time: '2026-07-03T10:16:01Z',
+  source: 'aep://h/agent/a',
+  agent: 'a',
+};
+const AHP_BASE = JSON.parse(
+  readFileSync(new URL('../../examples/ahp/session.jsonl', import.meta.url), 'utf8').split('\n')[14]!,
+) as { params: { event: Record<string, unknown> } };
 
 /** True when `aep validate` accepts `value` as the envelope member `field`. */
 async function aepAccepts(field: 'time' | 'source', value: string): Promise<boolean> {
@@ -123,11 +150,37 @@ describe('aep validate and ahp validate give the RFC verdict on the same strings
 describe('the other formats of the table', () => {
   test('date: RFC 3339 full-date with real calendar days', () => {
     for (const good of ['2024-02-29', '2026-12-31', '0000-01-01']) assert.ok(isFullDate(good), good);
-    for (const bad of ['2026-02-29', '2026-04-31', '2026-7-03', '2026-07-03T00:00:00Z', '20260703', '']) assert.ok(!isFullDate(bad), bad);
+    for (const bad of ['2026-02-29', '2026-04-31', '2026-7-03', '2026-07-03T00:00:00Z', '20260703', ''])
+      assert.ok(!isFullDate(bad), bad);
   });
   test('email: RFC 5321 Mailbox', () => {
-    for (const good of ['ada@example.com', 'a.b+c@sub.example.org', '"a b"@example.com', 'x@[192.0.2.1]', 'x@[IPv6:2001:db8::1]', 'x@localhost', '"a]"@example.com', '"[::1]"@[192.0.2.1]']) assert.ok(isEmail(good), good);
-    for (const bad of ['ada', '@example.com', 'ada@', 'a..b@example.com', '.a@example.com', 'a@-x.com', 'a@x-.com', 'a b@example.com', 'a@b@c.com', 'a@[300.0.0.1]', 'a@[IPv6:1::2::3]', 'a@[::1]', 'a@[192.0.2.1']) assert.ok(!isEmail(bad), bad);
+    for (const good of [
+      'ada@example.com',
+      'a.b+c@sub.example.org',
+      '"a b"@example.com',
+      'x@[192.0.2.1]',
+      'x@[IPv6:2001:db8::1]',
+      'x@localhost',
+      '"a]"@example.com',
+      '"[::1]"@[192.0.2.1]',
+    ])
+      assert.ok(isEmail(good), good);
+    for (const bad of [
+      'ada',
+      '@example.com',
+      'ada@',
+      'a..b@example.com',
+      '.a@example.com',
+      'a@-x.com',
+      'a@x-.com',
+      'a b@example.com',
+      'a@b@c.com',
+      'a@[300.0.0.1]',
+      'a@[IPv6:1::2::3]',
+      'a@[::1]',
+      'a@[192.0.2.1',
+    ])
+      assert.ok(!isEmail(bad), bad);
   });
   test('the table holds exactly the formats our schemas use', () => {
     const used = new Set<string>();
@@ -138,13 +191,15 @@ describe('the other formats of the table', () => {
         if (k.startsWith('x-')) continue;
         if (k === 'format' && typeof x === 'string') used.add(x);
         // the MCP StringSchema names the formats a form field may use as an enum
-        else if (k === 'format' && Array.isArray((x as { enum?: unknown }).enum)) for (const f of (x as { enum: string[] }).enum) used.add(f);
+        else if (k === 'format' && Array.isArray((x as { enum?: unknown }).enum))
+          for (const f of (x as { enum: string[] }).enum) used.add(f);
         else walk(x);
       }
     };
     for (const dir of ['aep', 'aep/types', 'ahp', 'mcp']) {
       const base = new URL(`../../schemas/${dir}/`, import.meta.url);
-      for (const name of readdirSync(base)) if (name.endsWith('.json')) walk(JSON.parse(readFileSync(new URL(name, base), 'utf8')));
+      for (const name of readdirSync(base))
+        if (name.endsWith('.json')) walk(JSON.parse(readFileSync(new URL(name, base), 'utf8')));
     }
     for (const f of used) assert.ok(Object.hasOwn(STRICT_FORMATS, f), `format ${f} has no strict predicate`);
     assert.deepEqual(Object.keys(STRICT_FORMATS).sort(), ['absolute-uri', 'date', 'date-time', 'email', 'uri']);

@@ -29,7 +29,12 @@ test('gzip: a compressed input gives exactly the findings of its text, with the 
   }
   // one byte at a time: the magic split across chunks is still found
   const bytes = gzipSync(AEP_FAIL);
-  const oneByOne = await validate('aep', { stream: (async function* () { for (const b of bytes) yield Uint8Array.of(b); })(), source: 'x' });
+  const oneByOne = await validate('aep', {
+    stream: (async function* () {
+      for (const b of bytes) yield Uint8Array.of(b);
+    })(),
+    source: 'x',
+  });
   assert.deepEqual(rules(oneByOne.findings), rules((await validate('aep', { bytes: AEP_FAIL, source: 'x' })).findings));
 });
 
@@ -47,7 +52,11 @@ test('gzip: a truncated or corrupt stream is one jsonl/gzip-corrupt finding at t
     const r = await validate('aep', { bytes: gz.subarray(0, cut), source: 'x' });
     const corrupt = r.findings.filter((f) => f.ruleId === 'jsonl/gzip-corrupt');
     assert.equal(corrupt.length, 1, `cut at ${cut}: ${rules(r.findings)}`);
-    assert.equal(r.findings.filter((f) => f.ruleId.startsWith('jsonl/') && f.ruleId !== 'jsonl/gzip-corrupt').length, 0, `cut at ${cut}: ${rules(r.findings)}`);
+    assert.equal(
+      r.findings.filter((f) => f.ruleId.startsWith('jsonl/') && f.ruleId !== 'jsonl/gzip-corrupt').length,
+      0,
+      `cut at ${cut}: ${rules(r.findings)}`,
+    );
     assert.equal(r.summary.errors >= 1, true);
   }
   // a damaged CRC (RFC 1952 §2.3.1 CRC32): every line decompressed, the trailer is wrong
@@ -58,11 +67,17 @@ test('gzip: a truncated or corrupt stream is one jsonl/gzip-corrupt finding at t
   assert.equal(crc.findings.filter((f) => f.ruleId === 'jsonl/gzip-corrupt').length, 1);
   assert.match(crc.findings.find((f) => f.ruleId === 'jsonl/gzip-corrupt')!.message, /incorrect data check/);
   // the magic alone, then garbage
-  const junk = await validate('aep', { bytes: Buffer.from([0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 3, 0xff, 0xff, 0xff]), source: 'x' });
+  const junk = await validate('aep', {
+    bytes: Buffer.from([0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0, 0, 3, 0xff, 0xff, 0xff]),
+    source: 'x',
+  });
   assert.deepEqual(rules(junk.findings), ['jsonl/gzip-corrupt@1']);
   // raw deflate without the gzip header is not gzip: it is read as bytes (invalid UTF-8 or JSON)
   const raw = await validate('aep', { bytes: deflateRawSync(AEP_PASS, { flush: constants.Z_FINISH }), source: 'x' });
-  assert.equal(raw.findings.some((f) => f.ruleId === 'jsonl/gzip-corrupt'), false);
+  assert.equal(
+    raw.findings.some((f) => f.ruleId === 'jsonl/gzip-corrupt'),
+    false,
+  );
 });
 
 test('gzip CLI: a .jsonl.gz file, standard input and an AHP .json.gz HTTP body', async () => {

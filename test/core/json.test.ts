@@ -46,7 +46,10 @@ test('parseJsonText: escaped keys are compared decoded', () => {
 test('parseJsonText: integers beyond 2^53 keep their exact text', () => {
   const r = parseJsonText('{"seq":9007199254740993,"small":12}');
   assert.ok(r.ok);
-  assert.deepEqual(r.bigIntegers.map((b) => [b.pointer, b.text]), [['/seq', '9007199254740993']]);
+  assert.deepEqual(
+    r.bigIntegers.map((b) => [b.pointer, b.text]),
+    [['/seq', '9007199254740993']],
+  );
 });
 
 test('parseJsonText: syntax errors give the index and what was expected', () => {
@@ -122,7 +125,9 @@ test('memberCopies: the text of every copy of each listed member, in text order,
     '/data/arr/1/k': ['1', '"2"'],
   });
   // escaped member names are matched by their pointer (RFC 6901 ~1 for "/")
-  assert.deepEqual(Object.fromEntries(memberCopies('{"a/b":1,"a/b":{}}', new Set(['/a~1b']))), { '/a~1b': ['1', '{}'] });
+  assert.deepEqual(Object.fromEntries(memberCopies('{"a/b":1,"a/b":{}}', new Set(['/a~1b']))), {
+    '/a~1b': ['1', '{}'],
+  });
   // a text that does not parse gives nothing (callers only pass parsed text)
   assert.equal(memberCopies('{"a":1,"a":', new Set(['/a'])).size, 0);
 });

@@ -6,7 +6,13 @@ import { readJsonl, type JsonlLine, type JsonlReaderOptions } from '../../src/co
 async function read(chunks: (string | Uint8Array)[], opts: JsonlReaderOptions = {}) {
   const lines: JsonlLine[] = [];
   const findings: Finding[] = [];
-  const stats = await readJsonl(chunks, 't.jsonl', (l) => lines.push(l), (f) => findings.push(f), opts);
+  const stats = await readJsonl(
+    chunks,
+    't.jsonl',
+    (l) => lines.push(l),
+    (f) => findings.push(f),
+    opts,
+  );
   return { lines, findings, stats };
 }
 
@@ -25,34 +31,55 @@ test('lines are numbered from 1 with exact byte offsets', async () => {
 
 test('CRLF is accepted when the protocol accepts it; a lone CR is not a line break', async () => {
   const { lines } = await read(['{"a":1}\r\n{"b":"x\ry"}\n'], { cr: 'accept-crlf' });
-  assert.deepEqual(lines.map((l) => l.text), ['{"a":1}', '{"b":"x\ry"}']);
+  assert.deepEqual(
+    lines.map((l) => l.text),
+    ['{"a":1}', '{"b":"x\ry"}'],
+  );
 });
 
 test('CR is a finding when the binding rejects it, and the line is still checked', async () => {
   const { lines, findings } = await read(['{"a":1}\r\n{"b":2}\n'], { cr: 'reject' });
-  assert.deepEqual(lines.map((l) => l.text), ['{"a":1}', '{"b":2}']);
-  assert.deepEqual(findings.map((f) => [f.ruleId, f.line, f.column]), [['jsonl/carriage-return', 1, 8]]);
+  assert.deepEqual(
+    lines.map((l) => l.text),
+    ['{"a":1}', '{"b":2}'],
+  );
+  assert.deepEqual(
+    findings.map((f) => [f.ruleId, f.line, f.column]),
+    [['jsonl/carriage-return', 1, 8]],
+  );
 });
 
 test('a last line without newline is checked and noted as info', async () => {
   const { lines, findings } = await read(['{"a":1}\n{"b":2}']);
   assert.equal(lines.length, 2);
   assert.equal(lines[1].unterminated, true);
-  assert.deepEqual(findings.map((f) => [f.ruleId, f.severity, f.line]), [['jsonl/no-final-newline', 'info', 2]]);
+  assert.deepEqual(
+    findings.map((f) => [f.ruleId, f.severity, f.line]),
+    [['jsonl/no-final-newline', 'info', 2]],
+  );
 });
 
 test('blank and whitespace-only lines are warnings and keep line numbers', async () => {
   const { lines, findings } = await read(['{"a":1}\n\n  \n{"b":2}\n']);
-  assert.deepEqual(lines.map((l) => l.line), [1, 4]);
-  assert.deepEqual(findings.map((f) => [f.ruleId, f.severity, f.line]), [
-    ['jsonl/blank-line', 'warning', 2],
-    ['jsonl/blank-line', 'warning', 3],
-  ]);
+  assert.deepEqual(
+    lines.map((l) => l.line),
+    [1, 4],
+  );
+  assert.deepEqual(
+    findings.map((f) => [f.ruleId, f.severity, f.line]),
+    [
+      ['jsonl/blank-line', 'warning', 2],
+      ['jsonl/blank-line', 'warning', 3],
+    ],
+  );
 });
 
 test('a UTF-8 BOM is reported and skipped; offsets still count it', async () => {
   const { lines, findings } = await read([Buffer.from([0xef, 0xbb, 0xbf]), '{"a":1}\n']);
-  assert.deepEqual(findings.map((f) => f.ruleId), ['jsonl/bom']);
+  assert.deepEqual(
+    findings.map((f) => f.ruleId),
+    ['jsonl/bom'],
+  );
   assert.equal(lines[0].byteOffset, 3);
   assert.equal(lines[0].text, '{"a":1}');
 });
@@ -60,7 +87,10 @@ test('a UTF-8 BOM is reported and skipped; offsets still count it', async () => 
 test('invalid UTF-8 is reported with its exact byte offset, never replaced', async () => {
   const bad = Buffer.concat([Buffer.from('{"a":1}\n{"b":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}\n{"c":3}\n')]);
   const { lines, findings } = await read([bad]);
-  assert.deepEqual(lines.map((l) => l.line), [1, 3]);
+  assert.deepEqual(
+    lines.map((l) => l.line),
+    [1, 3],
+  );
   assert.equal(findings.length, 1);
   assert.equal(findings[0].ruleId, 'jsonl/invalid-utf8');
   assert.equal(findings[0].line, 2);
@@ -81,16 +111,25 @@ test('an over-long line is reported once, skipped without buffering, and reading
   const long = '{"a":"' + 'x'.repeat(5000) + '"}';
   const chunks = ['{"ok":1}\n', long.slice(0, 1000), long.slice(1000, 3000), long.slice(3000) + '\n{"ok":2}\n'];
   const { lines, findings } = await read(chunks, { maxLineBytes: 100 });
-  assert.deepEqual(lines.map((l) => [l.line, l.text]), [
-    [1, '{"ok":1}'],
-    [3, '{"ok":2}'],
-  ]);
-  assert.deepEqual(findings.map((f) => [f.ruleId, f.line, f.byteOffset]), [['jsonl/line-too-long', 2, 9]]);
+  assert.deepEqual(
+    lines.map((l) => [l.line, l.text]),
+    [
+      [1, '{"ok":1}'],
+      [3, '{"ok":2}'],
+    ],
+  );
+  assert.deepEqual(
+    findings.map((f) => [f.ruleId, f.line, f.byteOffset]),
+    [['jsonl/line-too-long', 2, 9]],
+  );
 });
 
 test('empty input is a finding, never a silent pass', async () => {
   const { findings } = await read([]);
-  assert.deepEqual(findings.map((f) => [f.ruleId, f.severity]), [['jsonl/empty-input', 'error']]);
+  assert.deepEqual(
+    findings.map((f) => [f.ruleId, f.severity]),
+    [['jsonl/empty-input', 'error']],
+  );
   const blank = await read(['\n\n']);
   assert.ok(blank.findings.some((f) => f.ruleId === 'jsonl/empty-input'));
 });

@@ -11,7 +11,8 @@ test('memoPattern: the RegExp verdicts on recurring, unique and long strings', (
   const tester = memoPattern(source, 'u');
   const recurring = ['id', 'type', 'Time', 'x-y', '', 'a'.repeat(20), 'a'.repeat(21)];
   const strings: string[] = [];
-  for (let i = 0; i < 3 * MEMO_LIMIT; i++) strings.push(recurring[i % recurring.length]!, `u${i}`, i % 2 ? `U${i}` : `${'b'.repeat(MEMO_MAX_LENGTH)}${i}`);
+  for (let i = 0; i < 3 * MEMO_LIMIT; i++)
+    strings.push(recurring[i % recurring.length]!, `u${i}`, i % 2 ? `U${i}` : `${'b'.repeat(MEMO_MAX_LENGTH)}${i}`);
   for (const s of strings) assert.equal(tester.test(s), re.test(s), JSON.stringify(s));
   // after the unique strings switched the memo off, recurring ones are still right
   for (const s of recurring) assert.equal(tester.test(s), re.test(s), JSON.stringify(s));

@@ -23,7 +23,8 @@ function rnd(): number {
   return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 }
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-const body = (n: number, alphabet = ALNUM) => Array.from({ length: n }, () => alphabet[Math.floor(rnd() * alphabet.length)]).join('');
+const body = (n: number, alphabet = ALNUM) =>
+  Array.from({ length: n }, () => alphabet[Math.floor(rnd() * alphabet.length)]).join('');
 const digits = (n: number) => body(n, '0123456789');
 
 /** Bare provider tokens: six providers, their documented prefixes, realistic lengths. */
@@ -31,7 +32,9 @@ const PROVIDER: string[] = [
   ...['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'].flatMap((p) => [p + body(36), p + body(36)]),
   `github_pat_11${body(20)}_${body(59)}`,
   `github_pat_11${body(20)}_${body(59)}`,
-  ...['glpat-', 'gldt-', 'glrt-', 'glptt-', 'glft-', 'glsoat-', 'glcbt-', 'glimt-', 'gloas-'].map((p) => p + body(20, ALNUM + '_-')),
+  ...['glpat-', 'gldt-', 'glrt-', 'glptt-', 'glft-', 'glsoat-', 'glcbt-', 'glimt-', 'gloas-'].map(
+    (p) => p + body(20, ALNUM + '_-'),
+  ),
   `glpat-${body(20)}`,
   `GR1348941${body(20, ALNUM + '_-')}`,
   `xoxb-${digits(11)}-${digits(13)}-${body(24)}`,
@@ -98,13 +101,33 @@ const CLEAN: string[] = [
 ];
 
 const CORPUS = [...PROVIDER, ...FLOOR, ...CLEAN];
-const HEAD = { aep: '0.1', time: '2026-11-30T10:00:00Z', source: 'aep://h/agent/d/session/s', agent: 'd', session: 's', run: 'r1', capture: 'redacted' };
-const aepLine = (s: string, i: number) => JSON.stringify({ ...HEAD, id: `v${i}`, type: 'progress.status', seq: i, data: { message: s } });
+const HEAD = {
+  aep: '0.1',
+  time: '2026-11-30T10:00:00Z',
+  source: 'aep://h/agent/d/session/s',
+  agent: 'd',
+  session: 's',
+  run: 'r1',
+  capture: 'redacted',
+};
+const aepLine = (s: string, i: number) =>
+  JSON.stringify({ ...HEAD, id: `v${i}`, type: 'progress.status', seq: i, data: { message: s } });
 const ahpLine = (s: string, i: number) =>
   JSON.stringify({
     jsonrpc: '2.0',
     method: 'hooks/observe',
-    params: { protocolVersion: 'draft', event: { id: `evt_${i}`, source: 'urn:uuid:7e2a3b4c-1d5f-4e6a-8b9c-0a1b2c3d4e5f', time: '2026-09-15T12:00:00Z', type: 'config.change.after', session: { id: 'sess' }, turn: { id: 'turn_1' }, change: { source: 'user-settings', scope: 'user', settings: ['profiles.staging'], summary: s } } },
+    params: {
+      protocolVersion: 'draft',
+      event: {
+        id: `evt_${i}`,
+        source: 'urn:uuid:7e2a3b4c-1d5f-4e6a-8b9c-0a1b2c3d4e5f',
+        time: '2026-09-15T12:00:00Z',
+        type: 'config.change.after',
+        session: { id: 'sess' },
+        turn: { id: 'turn_1' },
+        change: { source: 'user-settings', scope: 'user', settings: ['profiles.staging'], summary: s },
+      },
+    },
   });
 const LEAK_RULES = new Set(['aep/redaction-leak', 'aep/redaction-leak-provider']);
 
@@ -121,7 +144,9 @@ test('one detector, one verdict: aep validate, ahp validate and aep redact flag 
     aepFlags.set(f.line! - 1, set);
   }
   const ahp = await validate('ahp', { text: CORPUS.map(ahpLine).join('\n') + '\n', source: 'corpus.jsonl' });
-  const ahpFlags = new Set(ahp.findings.filter((f) => f.ruleId === 'ahp/config-managed-secret').map((f) => f.line! - 1));
+  const ahpFlags = new Set(
+    ahp.findings.filter((f) => f.ruleId === 'ahp/config-managed-secret').map((f) => f.line! - 1),
+  );
   const red = await runCli('aep', ['redact', '--no-pii', '--home', '/nonexistent-home', '-'], aepText);
   assert.equal(red.code, 0, red.stderr);
   const outLines = red.stdout.trimEnd().split('\n');
@@ -133,18 +158,37 @@ test('one detector, one verdict: aep validate, ahp validate and aep redact flag 
     return { i, s, expected, aep: aepFlags.has(i), ahp: ahpFlags.has(i), redact: redacted[i] !== s };
   });
   const wrong = rows.filter((r) => r.aep !== r.expected || r.ahp !== r.expected || r.redact !== r.expected);
-  assert.deepEqual(wrong.map((r) => `${JSON.stringify(r.s.slice(0, 40))}: expected ${r.expected}, aep ${r.aep}, ahp ${r.ahp}, redact ${r.redact}`), []);
+  assert.deepEqual(
+    wrong.map(
+      (r) =>
+        `${JSON.stringify(r.s.slice(0, 40))}: expected ${r.expected}, aep ${r.aep}, ahp ${r.ahp}, redact ${r.redact}`,
+    ),
+    [],
+  );
 
   // the severity follows the tier of what was found
   for (const [i, rules] of aepFlags) {
     const tiers = new Set(findSecrets(CORPUS[i]!).map((m) => secretTier(m.class)));
-    assert.deepEqual([...rules].sort(), [...tiers].map((t) => (t === 'floor' ? 'aep/redaction-leak' : 'aep/redaction-leak-provider')).sort(), CORPUS[i]);
+    assert.deepEqual(
+      [...rules].sort(),
+      [...tiers].map((t) => (t === 'floor' ? 'aep/redaction-leak' : 'aep/redaction-leak-provider')).sort(),
+      CORPUS[i],
+    );
   }
-  assert.ok(PROVIDER.every((_, i) => aepFlags.get(i)?.has('aep/redaction-leak-provider')), 'bare provider tokens are the warning tier');
+  assert.ok(
+    PROVIDER.every((_, i) => aepFlags.get(i)?.has('aep/redaction-leak-provider')),
+    'bare provider tokens are the warning tier',
+  );
 
   // what aep redact writes is flagged by nothing, in either protocol
   const after = await validate('aep', { text: red.stdout, source: 'redacted.jsonl' });
-  assert.deepEqual(after.findings.filter((f) => LEAK_RULES.has(f.ruleId)), []);
+  assert.deepEqual(
+    after.findings.filter((f) => LEAK_RULES.has(f.ruleId)),
+    [],
+  );
   const ahpAfter = await validate('ahp', { text: redacted.map(ahpLine).join('\n') + '\n', source: 'redacted.jsonl' });
-  assert.deepEqual(ahpAfter.findings.filter((f) => f.ruleId === 'ahp/config-managed-secret'), []);
+  assert.deepEqual(
+    ahpAfter.findings.filter((f) => f.ruleId === 'ahp/config-managed-secret'),
+    [],
+  );
 });

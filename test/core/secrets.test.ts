@@ -1,8 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { findSecrets, firstFloorSecret, replaceMatches, SECRET_MARK, type DetectorClass } from '../../src/core/secrets.ts';
+import {
+  findSecrets,
+  firstFloorSecret,
+  replaceMatches,
+  SECRET_MARK,
+  type DetectorClass,
+} from '../../src/core/secrets.ts';
 
-const classes = (t: string, c?: DetectorClass[]) => findSecrets(t, c ? { classes: c } : {}).map((m) => [m.class, t.slice(m.start, m.end)]);
+const classes = (t: string, c?: DetectorClass[]) =>
+  findSecrets(t, c ? { classes: c } : {}).map((m) => [m.class, t.slice(m.start, m.end)]);
 
 test('secrets: each rule (a) class is found, with the range of the secret itself', () => {
   assert.deepEqual(classes('x -----BEGIN RSA PRIVATE KEY-----\nMIIE\nabc\n-----END RSA PRIVATE KEY----- y'), [
@@ -14,12 +21,16 @@ test('secrets: each rule (a) class is found, with the range of the secret itself
   assert.deepEqual(classes('password : hunter2'), [['assignment', 'hunter2']]);
   assert.deepEqual(classes('{"token": "tok_9f8e"}'), [['assignment', 'tok_9f8e']]);
   assert.deepEqual(classes('token=\nZX12'), [['assignment', 'ZX12']]);
-  assert.deepEqual(classes('s eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.Sfl d'), [['jwt', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.Sfl']]);
+  assert.deepEqual(classes('s eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.Sfl d'), [
+    ['jwt', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.Sfl'],
+  ]);
   assert.equal(firstFloorSecret('passwd=x1'), 'assignment');
 });
 
 test('secrets: hardening and PII classes', () => {
-  assert.deepEqual(classes('clone ghp_AbCdEfGhIjKlMnOpQrStUvWxYz012345 now'), [['provider-token', 'ghp_AbCdEfGhIjKlMnOpQrStUvWxYz012345']]);
+  assert.deepEqual(classes('clone ghp_AbCdEfGhIjKlMnOpQrStUvWxYz012345 now'), [
+    ['provider-token', 'ghp_AbCdEfGhIjKlMnOpQrStUvWxYz012345'],
+  ]);
   assert.deepEqual(classes('task-abcdefghijklmnopqrstuvwxyz'), []); // "sk-" inside a word is no key
   assert.deepEqual(classes('mail jane.doe+t@example.co.uk, call +1 (555) 123-4567', ['email', 'phone']), [
     ['email', 'jane.doe+t@example.co.uk'],
@@ -66,7 +77,9 @@ test('secrets: scans of long adversarial strings finish (linear patterns)', { ti
     'AKIA'.repeat(n / 4),
   ];
   for (const t of inputs) {
-    const m = findSecrets(t, { classes: ['pem', 'aws-access-key', 'bearer', 'assignment', 'jwt', 'provider-token', 'email', 'phone'] });
+    const m = findSecrets(t, {
+      classes: ['pem', 'aws-access-key', 'bearer', 'assignment', 'jwt', 'provider-token', 'email', 'phone'],
+    });
     assert.ok(Array.isArray(m));
   }
   // a real secret after a long run is still found

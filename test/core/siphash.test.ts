@@ -53,7 +53,9 @@ test('siphash: a string of code units below 256 is SipHash-1-3 of its bytes (the
     const narrow = String.fromCharCode(...Array.from({ length: len }, (_, j) => (j * 37 + 11) & 0xff));
     const wideBytes = Buffer.from(narrow, 'latin1');
     if (len % 2 === 1) continue; // the wide reading needs whole code units
-    const wide = String.fromCharCode(...Array.from({ length: len / 2 }, (_, j) => wideBytes[2 * j]! | (wideBytes[2 * j + 1]! << 8)));
+    const wide = String.fromCharCode(
+      ...Array.from({ length: len / 2 }, (_, j) => wideBytes[2 * j]! | (wideBytes[2 * j + 1]! << 8)),
+    );
     if ([...wide].some((c) => c.charCodeAt(0) <= 0xff) && len > 0) continue; // would itself be narrow
     const a = sipHash(narrow, key);
     const al = sipLo;
@@ -79,7 +81,9 @@ test('siphash: textKey is stable within a process and tells texts apart', () => 
     const w = `${k.hi}:${k.lo}`;
     assert.equal(seen.get(w), undefined, `${text} shares a key with ${seen.get(w)}`);
     seen.set(w, text);
-    assert.ok(Number.isInteger(k.hi) && k.hi >= 0 && k.hi < 2 ** 32 && Number.isInteger(k.lo) && k.lo >= 0 && k.lo < 2 ** 32);
+    assert.ok(
+      Number.isInteger(k.hi) && k.hi >= 0 && k.hi < 2 ** 32 && Number.isInteger(k.lo) && k.lo >= 0 && k.lo < 2 ** 32,
+    );
   }
   // code units, not UTF-8: a lone surrogate and its replacement character are different texts
   assert.notDeepEqual(textKey('\ud800'), textKey('\ufffd'));

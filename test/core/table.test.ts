@@ -18,7 +18,11 @@ function fill(t: CompactTable, i: number, k = key(i)): number {
 function holds(t: CompactTable, i: number, k = key(i)): boolean {
   const s = t.slot(k);
   if (s === undefined) return false;
-  assert.deepEqual([t.getU(s, COL.a), t.getU(s, COL.b), t.getF(s, F.x)], [i, (i * 2654435761) >>> 0, i + 0.5], `row of ${i}`);
+  assert.deepEqual(
+    [t.getU(s, COL.a), t.getU(s, COL.b), t.getF(s, F.x)],
+    [i, (i * 2654435761) >>> 0, i + 0.5],
+    `row of ${i}`,
+  );
   return true;
 }
 
@@ -80,7 +84,10 @@ test("table: forget 'oldest' drops exactly the oldest entry per new one at the c
   fill(t, 8);
   forgot.push(t.forgot);
   assert.deepEqual(forgot, [0, 0, 0, 0, 0, 0, 1, 1]);
-  assert.deepEqual([1, 2, 3, 4, 5, 6, 7, 8].filter((i) => t.slot(key(i)) !== undefined), [4, 5, 6, 7, 8]);
+  assert.deepEqual(
+    [1, 2, 3, 4, 5, 6, 7, 8].filter((i) => t.slot(key(i)) !== undefined),
+    [4, 5, 6, 7, 8],
+  );
   // churn at the cap reuses the freed rows
   for (let i = 9; i < 100_000; i++) fill(t, i);
   assert.equal(t.size, 5);
@@ -89,7 +96,8 @@ test("table: forget 'oldest' drops exactly the oldest entry per new one at the c
 });
 
 test("table: forget 'half' drops the oldest half at once (the AEP --max-ids contract)", () => {
-  const held = (t: CompactTable, n: number) => Array.from({ length: n }, (_, i) => i + 1).filter((i) => t.slot(key(i)) !== undefined);
+  const held = (t: CompactTable, n: number) =>
+    Array.from({ length: n }, (_, i) => i + 1).filter((i) => t.slot(key(i)) !== undefined);
   const even = new CompactTable({ u32: COL.count, f64: F.count, cap: 10, forget: 'half' });
   for (let i = 1; i <= 10; i++) assert.equal((fill(even, i), even.forgot), 0);
   fill(even, 11);
@@ -129,7 +137,11 @@ test('table: keys sharing a shard and probe position, or one word, stay distinct
   // same top bits (one shard) and same low word (one home slot): one probe run, wrapping at the end of the shard
   const run = Array.from({ length: 12 }, (_, i): Hash64 => ({ hi: (0xfc000000 | i) >>> 0, lo: 0xffffffff }));
   // the same low word in other shards, and the same high word with other low words
-  const other = [{ hi: 0, lo: 0xffffffff }, { hi: 0xfc000000, lo: 0 }, { hi: 0xfc000000, lo: 0xfffffffe }];
+  const other = [
+    { hi: 0, lo: 0xffffffff },
+    { hi: 0xfc000000, lo: 0 },
+    { hi: 0xfc000000, lo: 0xfffffffe },
+  ];
   const all = [...run, ...other];
   all.forEach((k, i) => fill(t, i, k));
   assert.equal(t.size, all.length);

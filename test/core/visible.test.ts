@@ -15,9 +15,13 @@ import { runCli } from '../cli/helpers.ts';
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
 /** Independent of the module: any character a terminal would not show as itself. */
-const RAW = /[\u0000-\u001f\u007f-\u009f\u00a0\u00ad\u061c\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff\ufff9-\ufffb\ufffe\uffff\ue000-\uf8ff]|[\ud800-\udfff]/;
+const RAW =
+  /[\u0000-\u001f\u007f-\u009f\u00a0\u00ad\u061c\u180e\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\ufeff\ufff9-\ufffb\ufffe\uffff\ue000-\uf8ff]|[\ud800-\udfff]/;
 
-const CHARS = [0xfeff, 0x200b, 0x200e, 0x202e, 0x2066, 0x00ad, 0x0000, 0x0007, 0x001b, 0x0085, 0x009b, 0x2028, 0x2029, 0x00a0, 0x2003, 0x3000, 0xe000, 0xd800, 0xfffe];
+const CHARS = [
+  0xfeff, 0x200b, 0x200e, 0x202e, 0x2066, 0x00ad, 0x0000, 0x0007, 0x001b, 0x0085, 0x009b, 0x2028, 0x2029, 0x00a0,
+  0x2003, 0x3000, 0xe000, 0xd800, 0xfffe,
+];
 
 test('visible: each invisible or control character becomes U+XXXX; visible text is unchanged', () => {
   for (const cp of CHARS) {
@@ -25,7 +29,8 @@ test('visible: each invisible or control character becomes U+XXXX; visible text 
     assert.equal(visible(s), `a${codePointName(cp)}b`, codePointName(cp));
   }
   assert.equal(visible('a\u{10ffff}b'), 'aU+10FFFFb');
-  for (const s of ['plain ASCII with spaces', 'é ü 中文 Ελληνικά', 'emoji 😀 and 𝄞', '"quoted" `code` /a/b~0']) assert.equal(visible(s), s);
+  for (const s of ['plain ASCII with spaces', 'é ü 中文 Ελληνικά', 'emoji 😀 and 𝄞', '"quoted" `code` /a/b~0'])
+    assert.equal(visible(s), s);
   const once = visible('x\ufeff\u200by');
   assert.equal(visible(once), once);
 });
@@ -50,7 +55,9 @@ function caseTexts(protocol: 'aep' | 'ahp'): { name: string; text: string }[] {
   const out: { name: string; text: string }[] = [];
   for (const group of ['pass', 'fail']) {
     const dir = `${REPO}conformance/${protocol}/${group}/`;
-    for (const f of readdirSync(dir)) if (f.endsWith('.jsonl') || (f.endsWith('.json') && !f.endsWith('.expected.json'))) out.push({ name: `${group}/${f}`, text: readFileSync(dir + f, 'utf8') });
+    for (const f of readdirSync(dir))
+      if (f.endsWith('.jsonl') || (f.endsWith('.json') && !f.endsWith('.expected.json')))
+        out.push({ name: `${group}/${f}`, text: readFileSync(dir + f, 'utf8') });
   }
   return out;
 }
@@ -77,13 +84,19 @@ for (const protocol of ['aep', 'ahp'] as const) {
           );
         }
         // raw, unescaped in the text: invalid JSON (or a control in a string), at a rotating place
-        variants.push(lines.map((l, i) => (l.length ? l.slice(0, i % l.length) + c + l.slice(i % l.length) : l)).join('\n'));
+        variants.push(
+          lines.map((l, i) => (l.length ? l.slice(0, i % l.length) + c + l.slice(i % l.length) : l)).join('\n'),
+        );
         for (const v of variants) {
           const source = name.endsWith('.json') && !name.includes('/stdio') ? name : `${name}`;
           const { findings } = await validate(protocol, { text: v, source });
           for (const f of findings) {
             messages++;
-            assert.doesNotMatch(f.message, RAW, `${name} ${codePointName(cp)} ${f.ruleId}: ${JSON.stringify(f.message)}`);
+            assert.doesNotMatch(
+              f.message,
+              RAW,
+              `${name} ${codePointName(cp)} ${f.ruleId}: ${JSON.stringify(f.message)}`,
+            );
           }
         }
       }
@@ -102,6 +115,7 @@ test('CLI: a BOM at the start of a later line (two files on stdin) is jsonl/bom 
   assert.doesNotMatch(r.stdout + r.stderr, /\ufeff/);
   // the JSON scanner names an invisible character it stops at
   const r2 = await runCli('aep', ['validate', '-', '-f', 'json'], '{"a":\u200b1}\n');
-  const msg = JSON.parse(r2.stdout).findings.find((f: { ruleId: string }) => f.ruleId === 'jsonl/invalid-json').message as string;
+  const msg = JSON.parse(r2.stdout).findings.find((f: { ruleId: string }) => f.ruleId === 'jsonl/invalid-json')
+    .message as string;
   assert.match(msg, /U\+200B/);
 });

@@ -8,7 +8,10 @@ import { runCli } from '../cli/helpers.ts';
 
 async function run(bin: 'aep' | 'ahp', file: string) {
   const r = await runCli(bin, ['validate', '--format', 'json', file]);
-  const report = JSON.parse(r.stdout) as { findings: { ruleId: string; line: number; severity: string }[]; summary: { errors: number; warnings: number } };
+  const report = JSON.parse(r.stdout) as {
+    findings: { ruleId: string; line: number; severity: string }[];
+    summary: { errors: number; warnings: number };
+  };
   return { status: r.code, report };
 }
 
@@ -44,13 +47,25 @@ test('examples/ahp/session.jsonl is clean through the CLI, and its twin fails', 
 test('the finding lines the README shows are what the CLI prints, piped and on a terminal', async () => {
   const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
   // each example block: its command line, then what it prints
-  const blocks = readme.split('```').filter((b) => b.includes('$ ./bin/aep.js validate examples/aep/session-broken.jsonl'));
+  const blocks = readme
+    .split('```')
+    .filter((b) => b.includes('$ ./bin/aep.js validate examples/aep/session-broken.jsonl'));
   assert.equal(blocks.length, 2, 'the README shows the piped and the terminal form');
   for (const block of blocks) {
     const [command, ...lines] = block.trim().split('\n');
     const columns = /(\d+)-column terminal/.exec(command!)?.[1];
-    const r = await runCli('aep', ['validate', '--no-color', 'examples/aep/session-broken.jsonl'], '', columns ? { stdoutIsTTY: true, columns: Number(columns) } : {});
-    if (columns) assert.equal(r.stdout.split('\n').slice(0, lines.length).join('\n'), lines.join('\n'), 'the terminal example is the start of what the CLI prints');
+    const r = await runCli(
+      'aep',
+      ['validate', '--no-color', 'examples/aep/session-broken.jsonl'],
+      '',
+      columns ? { stdoutIsTTY: true, columns: Number(columns) } : {},
+    );
+    if (columns)
+      assert.equal(
+        r.stdout.split('\n').slice(0, lines.length).join('\n'),
+        lines.join('\n'),
+        'the terminal example is the start of what the CLI prints',
+      );
     else {
       assert.ok(lines.length >= 3, 'the README shows example findings');
       const printed = r.stdout.split('\n');

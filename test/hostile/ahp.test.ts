@@ -9,7 +9,8 @@ import type { Finding } from '../../src/core/finding.ts';
 import { brief, ids, jsonl, run as runWith } from './helpers.ts';
 import { ahpDriver } from '../run.ts';
 
-const run = (text: string | Uint8Array | (string | Uint8Array)[], maxDepth?: number) => runWith(text, { driver: ahpDriver(), maxDepth });
+const run = (text: string | Uint8Array | (string | Uint8Array)[], maxDepth?: number) =>
+  runWith(text, { driver: ahpDriver(), maxDepth });
 
 after(() => {
   assert.equal(({} as Record<string, unknown>).polluted, undefined);
@@ -25,7 +26,17 @@ function toolBefore(id: string | number, over: Record<string, unknown> = {}): Re
     method: 'hooks/intercept',
     params: {
       protocolVersion: 'draft',
-      event: { id: String(id), source: 'https://harness.example/runtime/1', type: 'tool.before', time: '2026-08-24T08:51:14Z', session: { id: 's1' }, tool: { name: 'Bash', kind: 'shell', input: { command: 'ls' }, origin: 'native' }, call: { id: `call-${id}` }, path: 'example', ...over },
+      event: {
+        id: String(id),
+        source: 'https://harness.example/runtime/1',
+        type: 'tool.before',
+        time: '2026-08-24T08:51:14Z',
+        session: { id: 's1' },
+        tool: { name: 'Bash', kind: 'shell', input: { command: 'ls' }, origin: 'native' },
+        call: { id: `call-${id}` },
+        path: 'example',
+        ...over,
+      },
       capabilities: { effects: ['deny'] },
     },
   };
@@ -45,7 +56,10 @@ test('CRLF is one jsonl/carriage-return per line at the CR; the message is still
   const lines = jsonl([toolBefore('e1'), noEffect('e1')]).replace(/\n/g, '\r\n');
   const { findings, stats } = await run(lines);
   const first = JSON.stringify(toolBefore('e1'));
-  assert.deepEqual(brief(findings), [`jsonl/carriage-return@1:${first.length + 1}`, `jsonl/carriage-return@2:${JSON.stringify(noEffect('e1')).length + 1}`]);
+  assert.deepEqual(brief(findings), [
+    `jsonl/carriage-return@1:${first.length + 1}`,
+    `jsonl/carriage-return@2:${JSON.stringify(noEffect('e1')).length + 1}`,
+  ]);
   assert.equal(findings[0].byteOffset, Buffer.byteLength(first));
   assert.equal(stats.events, 2);
 });
@@ -68,13 +82,19 @@ test('a repeated member is an error at the second key, and the message does not 
 });
 
 test('nesting past the limit inside an event is one jsonl/max-depth; no overflow at 100,000 levels', async () => {
-  const deep = JSON.stringify(toolBefore('e1')).replace('{"command":"ls"}', `{"command":${'['.repeat(100_000)}${']'.repeat(100_000)}}`);
+  const deep = JSON.stringify(toolBefore('e1')).replace(
+    '{"command":"ls"}',
+    `{"command":${'['.repeat(100_000)}${']'.repeat(100_000)}}`,
+  );
   const { findings } = await run(jsonl([deep]));
   assert.deepEqual(ids(findings), ['jsonl/max-depth']);
 });
 
 test('under a raised --max-depth, 100,000 levels inside an event are checked without overflow', async () => {
-  const deep = JSON.stringify(toolBefore('e1')).replace('{"command":"ls"}', `{"command":${'['.repeat(100_000)}${']'.repeat(100_000)}}`);
+  const deep = JSON.stringify(toolBefore('e1')).replace(
+    '{"command":"ls"}',
+    `{"command":${'['.repeat(100_000)}${']'.repeat(100_000)}}`,
+  );
   const raised = await run(jsonl([deep]), 1_000_000);
   for (const f of raised.findings) assert.ok(f.line === 1, `${f.ruleId} at line ${f.line}`);
 });
@@ -84,21 +104,41 @@ test('JSON-RPC ids beyond 2^53 correlate by their exact text', async () => {
   const near = JSON.stringify(noEffect(1)).replace('"id":1', '"id":9007199254740992');
   const exact = JSON.stringify(noEffect(1)).replace('"id":1', '"id":9007199254740993');
   const good = await run(jsonl([req, exact]));
-  assert.deepEqual(ids(real(good.findings)).filter((r) => r.startsWith('ahp/response')), []);
+  assert.deepEqual(
+    ids(real(good.findings)).filter((r) => r.startsWith('ahp/response')),
+    [],
+  );
   const bad = await run(jsonl([req, near]));
   assert.ok(ids(bad.findings).includes('ahp/response-unmatched'), ids(bad.findings).join(' '));
 });
 
 test('prototype-named members, ids and form fields are data', async () => {
-  const schema = { type: 'object', properties: { __proto__: { type: 'string' }, constructor: { type: 'string' }, toString: { type: 'string' } }, required: ['constructor', 'toString'] };
-  const schemaText = JSON.stringify(schema).replace('"properties":{', '"properties":{"__proto__":{"type":"string"},').replace('"__proto__":{"type":"string"},"constructor"', '"constructor"');
+  const schema = {
+    type: 'object',
+    properties: { __proto__: { type: 'string' }, constructor: { type: 'string' }, toString: { type: 'string' } },
+    required: ['constructor', 'toString'],
+  };
+  const schemaText = JSON.stringify(schema)
+    .replace('"properties":{', '"properties":{"__proto__":{"type":"string"},')
+    .replace('"__proto__":{"type":"string"},"constructor"', '"constructor"');
   const request = {
     jsonrpc: '2.0',
     id: 'constructor',
     method: 'hooks/intercept',
     params: {
       protocolVersion: 'draft',
-      event: { id: 'constructor', source: 'https://harness.example/runtime/1', type: 'user.elicitation.request', time: '2026-08-24T08:51:14Z', session: { id: '__proto__' }, elicitation: { server: 'toString', mode: 'form', request: text('r', JSON.stringify({ message: 'm', requestedSchema: JSON.parse(schemaText) as unknown })) } },
+      event: {
+        id: 'constructor',
+        source: 'https://harness.example/runtime/1',
+        type: 'user.elicitation.request',
+        time: '2026-08-24T08:51:14Z',
+        session: { id: '__proto__' },
+        elicitation: {
+          server: 'toString',
+          mode: 'form',
+          request: text('r', JSON.stringify({ message: 'm', requestedSchema: JSON.parse(schemaText) as unknown })),
+        },
+      },
       capabilities: { effects: ['deny'] },
     },
   };
@@ -108,11 +148,27 @@ test('prototype-named members, ids and form fields are data', async () => {
     method: 'hooks/intercept',
     params: {
       protocolVersion: 'draft',
-      event: { id: 'toString', source: 'https://harness.example/runtime/1', type: 'user.elicitation.result', time: '2026-08-24T08:51:15Z', session: { id: '__proto__' }, parentEventId: 'constructor', elicitation: { server: 'toString', mode: 'form', action: 'accept', result: text('a', JSON.stringify({ action: 'accept', content: {} })) } },
+      event: {
+        id: 'toString',
+        source: 'https://harness.example/runtime/1',
+        type: 'user.elicitation.result',
+        time: '2026-08-24T08:51:15Z',
+        session: { id: '__proto__' },
+        parentEventId: 'constructor',
+        elicitation: {
+          server: 'toString',
+          mode: 'form',
+          action: 'accept',
+          result: text('a', JSON.stringify({ action: 'accept', content: {} })),
+        },
+      },
       capabilities: { effects: ['message'] },
     },
   };
   const { findings } = await run(jsonl([request, noEffect('constructor'), result, noEffect('toString')]));
   const missing = findings.filter((f) => f.ruleId === 'ahp/elicitation-content-schema');
-  assert.ok(missing.length >= 2, `required "constructor" and "toString" are missing from {}: ${ids(findings).join(' ')}`);
+  assert.ok(
+    missing.length >= 2,
+    `required "constructor" and "toString" are missing from {}: ${ids(findings).join(' ')}`,
+  );
 });

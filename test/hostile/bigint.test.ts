@@ -13,28 +13,33 @@ const TWO53 = '9007199254740992';
 const TWO53_PLUS_1 = '9007199254740993';
 
 test('literals beyond the safe range are kept exactly, with their pointers; safe ones are not listed', () => {
-  const out = parseJsonText(`{"seq":${TWO53_PLUS_1},"epoch":9007199254740991,"data":{"n":[-${TWO53_PLUS_1},1e400,123456789012345678901234567890]}}`);
-  assert.equal(out.ok, true);
-  assert.deepEqual(
-    out.ok && out.bigIntegers.map((b) => [b.pointer, b.text]),
-    [
-      ['/seq', TWO53_PLUS_1],
-      ['/data/n/0', `-${TWO53_PLUS_1}`],
-      ['/data/n/2', '123456789012345678901234567890'],
-    ],
+  const out = parseJsonText(
+    `{"seq":${TWO53_PLUS_1},"epoch":9007199254740991,"data":{"n":[-${TWO53_PLUS_1},1e400,123456789012345678901234567890]}}`,
   );
+  assert.equal(out.ok, true);
+  assert.deepEqual(out.ok && out.bigIntegers.map((b) => [b.pointer, b.text]), [
+    ['/seq', TWO53_PLUS_1],
+    ['/data/n/0', `-${TWO53_PLUS_1}`],
+    ['/data/n/2', '123456789012345678901234567890'],
+  ]);
 });
 
 test('exactInteger reads seq from the literal, not from the rounded double', () => {
   const line = JSON.stringify(aepEvent('progress.status', 0)).replace('"seq":0', `"seq":${TWO53_PLUS_1}`);
-  const ev = parseLine({ source: 't', line: 1, byteOffset: 0, text: line, byteLength: line.length, unterminated: false }, () => {});
+  const ev = parseLine(
+    { source: 't', line: 1, byteOffset: 0, text: line, byteLength: line.length, unterminated: false },
+    () => {},
+  );
   assert.ok(ev);
   assert.equal(ev.value.seq, Number(TWO53), 'JSON.parse rounded it');
   assert.equal(exactInteger(ev, '/seq'), BigInt(TWO53_PLUS_1));
 });
 
-test('a seq going from 2^53+1 back to 2^53 is a regression; the other way round is not', { skip: !hasAepRule('aep/seq-regression') && 'aep/seq-regression not present' }, async () => {
-  const at = (seq: string, id: string) => JSON.stringify(aepEvent('progress.status', 0, { id })).replace('"seq":0', `"seq":${seq}`);
+test('a seq going from 2^53+1 back to 2^53 is a regression; the other way round is not', {
+  skip: !hasAepRule('aep/seq-regression') && 'aep/seq-regression not present',
+}, async () => {
+  const at = (seq: string, id: string) =>
+    JSON.stringify(aepEvent('progress.status', 0, { id })).replace('"seq":0', `"seq":${seq}`);
   const down = await run(jsonl([at(TWO53_PLUS_1, 'a'), at(TWO53, 'b')]));
   assert.deepEqual(ids(down.findings), ['aep/seq-regression']);
   assert.equal(down.findings[0].line, 2);
@@ -43,8 +48,12 @@ test('a seq going from 2^53+1 back to 2^53 is a regression; the other way round 
   assert.deepEqual(up.findings, []);
 });
 
-test('two events that differ only in a big integer are different events (an id collision, not a redelivery)', { skip: !hasAepRule('aep/id-collision') && 'aep/id-collision not present' }, async () => {
-  const a = JSON.stringify(aepEvent('progress.status', 0, { id: 'same', capture: 'redacted', data: { percent: 1 } })).replace('"percent":1', `"percent":1,"n":${TWO53}`);
+test('two events that differ only in a big integer are different events (an id collision, not a redelivery)', {
+  skip: !hasAepRule('aep/id-collision') && 'aep/id-collision not present',
+}, async () => {
+  const a = JSON.stringify(
+    aepEvent('progress.status', 0, { id: 'same', capture: 'redacted', data: { percent: 1 } }),
+  ).replace('"percent":1', `"percent":1,"n":${TWO53}`);
   const b = a.replace(`"n":${TWO53}`, `"n":${TWO53_PLUS_1}`);
   assert.deepEqual(JSON.parse(a), JSON.parse(b), 'JSON.parse cannot tell them apart');
   const { findings } = await run(jsonl([a, b]));

@@ -16,14 +16,18 @@ interface Report {
 }
 
 function hostileAep(): { bytes: Buffer; lines: number } {
-  const ok = (seq: number, over: Record<string, unknown> = {}) => JSON.stringify(aepEvent('progress.status', seq, over));
+  const ok = (seq: number, over: Record<string, unknown> = {}) =>
+    JSON.stringify(aepEvent('progress.status', seq, over));
   const parts: (string | Buffer)[] = [
     Buffer.from([0xef, 0xbb, 0xbf]),
     ok(0) + '\r\n',
     '\n',
     Buffer.concat([Buffer.from(ok(1).slice(0, 30)), Buffer.from([0xff, 0xfe]), Buffer.from(ok(1).slice(30) + '\n')]),
     ok(2).replace('"aep":"0.1"', '"aep":"0.1","aep":"0.1"') + '\n',
-    ok(3, { capture: 'redacted', data: { message: `${'['.repeat(1000)}${']'.repeat(1000)}` } }).replace(/"message":"(\[+\]+)"/, '"message":$1') + '\n',
+    ok(3, { capture: 'redacted', data: { message: `${'['.repeat(1000)}${']'.repeat(1000)}` } }).replace(
+      /"message":"(\[+\]+)"/,
+      '"message":$1',
+    ) + '\n',
     ok(4, { data: { message: 'x'.repeat(5000) } }) + '\n',
     ok(5, { capture: 'redacted', data: { message: 'a\u2028b' } }) + '\n',
     ok(6).slice(0, 50),
@@ -52,21 +56,27 @@ test('aep validate: every framing problem at once gives located findings, exit 1
   ]);
   for (const f of report.findings) {
     assert.ok(f.line !== undefined && f.line >= 1 && f.line <= lines, `${f.ruleId} line ${f.line}`);
-    assert.ok(f.byteOffset !== undefined && f.byteOffset >= 0 && f.byteOffset <= bytes.length, `${f.ruleId} offset ${f.byteOffset}`);
+    assert.ok(
+      f.byteOffset !== undefined && f.byteOffset >= 0 && f.byteOffset <= bytes.length,
+      `${f.ruleId} offset ${f.byteOffset}`,
+    );
   }
   assert.equal(report.summary.lines, lines);
 });
 
 test('ahp validate: CRLF, a repeated member and a truncated line are located findings, exit 1, no stack trace', async () => {
-  const req = '{"jsonrpc":"2.0","id":"e1","method":"hooks/intercept","params":{"protocolVersion":"draft","event":{"id":"e1","source":"https://h.example/r","type":"tool.before","time":"2026-08-24T08:51:14Z","tool":{"name":"Bash","kind":"shell","input":{},"origin":"native"},"call":{"id":"c1"}},"capabilities":{"effects":["deny"]}}}';
+  const req =
+    '{"jsonrpc":"2.0","id":"e1","method":"hooks/intercept","params":{"protocolVersion":"draft","event":{"id":"e1","source":"https://h.example/r","type":"tool.before","time":"2026-08-24T08:51:14Z","tool":{"name":"Bash","kind":"shell","input":{},"origin":"native"},"call":{"id":"c1"}},"capabilities":{"effects":["deny"]}}}';
   const input = `${req}\r\n{"jsonrpc":"2.0","id":"e1","id":"e1","result":{"protocolVersion":"draft","effects":[]}}\n{"jsonrpc":"2.0","id":"e2",`;
   const r = await runCli('ahp', ['validate', '-', '--format', 'json'], input);
   assert.equal(r.code, 1, r.stderr);
   assert.equal(hasStackTrace(r.stderr), false, r.stderr);
   const report = JSON.parse(r.stdout) as Report;
   const got = new Set(report.findings.map((f) => `${f.ruleId}@${f.line}`));
-  for (const want of ['jsonl/carriage-return@1', 'json/duplicate-key@2', 'jsonl/invalid-json@3']) assert.ok(got.has(want), `${want} in ${[...got].join(' ')}`);
-  for (const f of report.findings) assert.ok(f.line === undefined || (f.line >= 1 && f.line <= 3), `${f.ruleId} line ${f.line}`);
+  for (const want of ['jsonl/carriage-return@1', 'json/duplicate-key@2', 'jsonl/invalid-json@3'])
+    assert.ok(got.has(want), `${want} in ${[...got].join(' ')}`);
+  for (const f of report.findings)
+    assert.ok(f.line === undefined || (f.line >= 1 && f.line <= 3), `${f.ruleId} line ${f.line}`);
 });
 
 function sources(dir: string): string[] {
@@ -84,17 +94,27 @@ function sources(dir: string): string[] {
  * data. A new occurrence fails this test until it is reviewed and listed here.
  */
 const REVIEWED_REGEXP: Record<string, string> = {
-  'src/fixture-runner/aep-corpus.ts#needle': 'a corpus case name, fully escaped (every metacharacter backslashed): a literal match, not a pattern from the data',
+  'src/fixture-runner/aep-corpus.ts#needle':
+    'a corpus case name, fully escaped (every metacharacter backslashed): a literal match, not a pattern from the data',
   'src/fixture-runner/aep-corpus.ts#grammar': 'the type pattern of our own envelope schema (schemas/aep), not input',
-  'src/core/schema/formats.ts#URI': 'the RFC 3986 §3 URI grammar composed from constant ABNF pieces in the module, not input',
-  'src/aep/redact.ts#namesRe': 'the operator\'s --secret-name list (createRedactor options), every metacharacter escaped, compiled once per redactor: literal names, not input data',
-  'src/aep/redact.ts#valuesRe': 'the operator\'s secret values (createRedactor options), escaped, compiled once per redactor: literal values, not input data',
-  'src/aep/redact.ts#homeRe': 'the operator\'s --home path (createRedactor options), escaped, compiled once per redactor: a literal prefix, not input data',
-  'src/core/schema/formats.ts#MAILBOX': 'the RFC 5321 §4.1.2 Mailbox grammar composed from constant ABNF pieces in the module, not input',
-  'src/core/schema/formats.ts#IP_LITERAL': 'the RFC 3986 §3.2.2 IP-literal content grammar composed from constant ABNF pieces in the module, not input',
-  'src/core/schema/formats.ts#ADDRESS_LITERAL': 'the RFC 5321 §4.1.3 address-literal content grammar composed from constant ABNF pieces in the module, not input',
-  'src/core/secrets.ts#PROVIDER': 'the provider token shapes, a constant list of literal patterns in the module joined once at load, not input',
-  'src/core/schema/memo-pattern.ts#re': 'a `pattern` of our own schemas, written into the generated verdict code at build time (tools/gen-validators.ts), not input',
+  'src/core/schema/formats.ts#URI':
+    'the RFC 3986 §3 URI grammar composed from constant ABNF pieces in the module, not input',
+  'src/aep/redact.ts#namesRe':
+    "the operator's --secret-name list (createRedactor options), every metacharacter escaped, compiled once per redactor: literal names, not input data",
+  'src/aep/redact.ts#valuesRe':
+    "the operator's secret values (createRedactor options), escaped, compiled once per redactor: literal values, not input data",
+  'src/aep/redact.ts#homeRe':
+    "the operator's --home path (createRedactor options), escaped, compiled once per redactor: a literal prefix, not input data",
+  'src/core/schema/formats.ts#MAILBOX':
+    'the RFC 5321 §4.1.2 Mailbox grammar composed from constant ABNF pieces in the module, not input',
+  'src/core/schema/formats.ts#IP_LITERAL':
+    'the RFC 3986 §3.2.2 IP-literal content grammar composed from constant ABNF pieces in the module, not input',
+  'src/core/schema/formats.ts#ADDRESS_LITERAL':
+    'the RFC 5321 §4.1.3 address-literal content grammar composed from constant ABNF pieces in the module, not input',
+  'src/core/secrets.ts#PROVIDER':
+    'the provider token shapes, a constant list of literal patterns in the module joined once at load, not input',
+  'src/core/schema/memo-pattern.ts#re':
+    'a `pattern` of our own schemas, written into the generated verdict code at build time (tools/gen-validators.ts), not input',
 };
 
 test('no regular expression is compiled from input data (every RegExp constructor in src/ is reviewed)', () => {
@@ -105,9 +125,17 @@ test('no regular expression is compiled from input data (every RegExp constructo
     lines.forEach((line, i) => {
       if (/^\s*(\*|\/\/)/.test(line)) return;
       if (!/\bRegExp\s*\(/.test(line)) return;
-      const name = /(?:const|let|var)\s+(\w+)\s*=/.exec(line)?.[1] ?? `line ${i + 1}`;
+      // the formatter may put the constructor on the line after its declaration
+      const declared = [line, lines[i - 1] ?? '', lines[i - 2] ?? ''].map(
+        (l) => /(?:const|let|var)\s+(\w+)\s*=/.exec(l)?.[1],
+      );
+      const name = declared.find((n) => n !== undefined) ?? `line ${i + 1}`;
       found.push(`${rel}#${name}`);
     });
   }
-  assert.deepEqual(found.sort(), Object.keys(REVIEWED_REGEXP).sort(), 'review new RegExp constructors: a pattern must never come from input data');
+  assert.deepEqual(
+    found.sort(),
+    Object.keys(REVIEWED_REGEXP).sort(),
+    'review new RegExp constructors: a pattern must never come from input data',
+  );
 });

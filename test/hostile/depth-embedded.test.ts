@@ -15,11 +15,17 @@ import { aepEvent } from './helpers.ts';
 function deepBodyLine(depth: number): string {
   const inner = '{"k":'.repeat(depth - 1) + '1' + '}'.repeat(depth - 1);
   const body = `{"message":"Name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}},"_meta":${inner}}`;
-  return JSON.stringify(observe(event('user.elicitation.request', { elicitation: { server: 'mcp:x', mode: 'form', request: text(body) } })));
+  return JSON.stringify(
+    observe(event('user.elicitation.request', { elicitation: { server: 'mcp:x', mode: 'form', request: text(body) } })),
+  );
 }
 
 async function ahpBodyFindings(depth: number, maxDepth?: number): Promise<string[]> {
-  const { findings } = await validate('ahp', { text: deepBodyLine(depth) + '\n', source: 'deep.jsonl' }, maxDepth === undefined ? {} : { maxDepth });
+  const { findings } = await validate(
+    'ahp',
+    { text: deepBodyLine(depth) + '\n', source: 'deep.jsonl' },
+    maxDepth === undefined ? {} : { maxDepth },
+  );
   return findings.filter((f) => f.severity !== 'info').map((f) => f.ruleId);
 }
 
@@ -36,22 +42,38 @@ describe('an MCP body nested n deep is accepted exactly when n <= --max-depth', 
     });
   }
   test('the refusal names the limit', async () => {
-    const { findings } = await validate('ahp', { text: deepBodyLine(31) + '\n', source: 'deep.jsonl' }, { maxDepth: 30 });
-    assert.match(findings.find((f) => f.ruleId === 'ahp/elicitation-body')!.message, /nesting deeper than 30 levels \(the --max-depth limit\)/);
+    const { findings } = await validate(
+      'ahp',
+      { text: deepBodyLine(31) + '\n', source: 'deep.jsonl' },
+      { maxDepth: 30 },
+    );
+    assert.match(
+      findings.find((f) => f.ruleId === 'ahp/elicitation-body')!.message,
+      /nesting deeper than 30 levels \(the --max-depth limit\)/,
+    );
   });
 });
 
 describe('an AEP line deeper than 256 under a raised limit keeps its exact verdicts', () => {
   /** A state.snapshot whose `state` holds `{"a":1,"a":2}` (copies that differ) under `depth` levels of objects. */
   function deepConflict(depth: number): string {
-    const shell = JSON.stringify(aepEvent('state.snapshot', 0, { capture: 'redacted', data: { key: 'plan', rev: 1, state: { x: 0 } } }));
+    const shell = JSON.stringify(
+      aepEvent('state.snapshot', 0, { capture: 'redacted', data: { key: 'plan', rev: 1, state: { x: 0 } } }),
+    );
     return shell.replace('{"x":0}', `{"x":${'{"k":'.repeat(depth)}{"a":1,"a":2}${'}'.repeat(depth)}}`);
   }
   for (const depth of [10, 400]) {
     test(`differing duplicate copies ${depth} levels down are a conflict (as near the top), located at the repeat`, async () => {
-      const { findings } = await validate('aep', { text: deepConflict(depth) + '\n', source: 'deep.jsonl' }, { maxDepth: 1000 });
+      const { findings } = await validate(
+        'aep',
+        { text: deepConflict(depth) + '\n', source: 'deep.jsonl' },
+        { maxDepth: 1000 },
+      );
       const dup = findings.filter((f) => f.ruleId.startsWith('aep/payload-duplicate'));
-      assert.deepEqual(dup.map((f) => f.ruleId), ['aep/payload-duplicate-conflict']);
+      assert.deepEqual(
+        dup.map((f) => f.ruleId),
+        ['aep/payload-duplicate-conflict'],
+      );
       // located at the repeated member itself, however deep
       assert.equal(dup[0]!.pointer, '/data/state/x' + '/k'.repeat(depth) + '/a');
       assert.ok(dup[0]!.column! > depth * 5, `column ${dup[0]!.column}`);

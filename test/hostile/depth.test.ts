@@ -12,14 +12,19 @@ const nestedArrays = (n: number) => '['.repeat(n) + ']'.repeat(n);
 const nestedObjects = (n: number) => '{"a":'.repeat(n) + '1' + '}'.repeat(n);
 
 function eventWithData(inner: string): string {
-  const shell = JSON.stringify(aepEvent('state.snapshot', 0, { capture: 'redacted', data: { key: 'plan', rev: 1, state: { x: 0 } } }));
+  const shell = JSON.stringify(
+    aepEvent('state.snapshot', 0, { capture: 'redacted', data: { key: 'plan', rev: 1, state: { x: 0 } } }),
+  );
   return shell.replace('{"x":0}', `{"x":${inner}}`);
 }
 
 test(`${DEEP} nested arrays inside data: one jsonl/max-depth at the first container past the limit`, async () => {
   const line = eventWithData(nestedArrays(DEEP));
   const { findings, stats } = await run(line + '\n');
-  assert.deepEqual(brief(findings).map((b) => b.split('@')[0]), ['jsonl/max-depth']);
+  assert.deepEqual(
+    brief(findings).map((b) => b.split('@')[0]),
+    ['jsonl/max-depth'],
+  );
   const f = findings[0];
   const at = line.indexOf('[') + DEFAULT_MAX_DEPTH - 3; // root, data, state, then arrays
   assert.equal(f.column, at + 1);
@@ -57,7 +62,10 @@ test('a raised limit (--max-depth 1000000) parses 100,000 levels without recursi
 test('deep invalid JSON, deep duplicates and deep pointers go through the scanner without overflow', async () => {
   const unclosed = eventWithData(nestedArrays(DEEP).slice(0, DEEP + 10));
   const { findings } = await run(unclosed + '\n', { maxDepth: 1_000_000 });
-  assert.deepEqual(findings.map((f) => f.ruleId), ['jsonl/invalid-json']);
+  assert.deepEqual(
+    findings.map((f) => f.ruleId),
+    ['jsonl/invalid-json'],
+  );
   const s = scanJson(`${'{"a":'.repeat(DEEP)}{"b":1,"b":2}${'}'.repeat(DEEP)}`, { maxDepth: Infinity });
   assert.equal(s.error, undefined);
   assert.equal(s.duplicates.length, 1);
@@ -68,7 +76,10 @@ test('deep invalid JSON, deep duplicates and deep pointers go through the scanne
 test('deep nesting inside a line that also has a duplicate key reports the depth, once', async () => {
   const line = eventWithData(nestedArrays(DEEP)).replace('"aep":"0.1",', '"aep":"0.1","aep":"0.1",');
   const { findings } = await run(line + '\n');
-  assert.deepEqual(findings.map((f) => f.ruleId), ['jsonl/max-depth']);
+  assert.deepEqual(
+    findings.map((f) => f.ruleId),
+    ['jsonl/max-depth'],
+  );
 });
 
 test('under a raised --max-depth, 100,000 levels inside data pass through schema validation and every rule without overflow', async () => {

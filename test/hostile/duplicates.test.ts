@@ -26,17 +26,25 @@ test('a repeated envelope attribute is an error at the second key; the event goe
 });
 
 test('every repeat is reported, each at its own key (three copies give two findings)', async () => {
-  const line = JSON.stringify(aepEvent('progress.status', 0)).replace('"agent":"probe"', '"agent":"probe","agent":"probe","agent":"x"');
+  const line = JSON.stringify(aepEvent('progress.status', 0)).replace(
+    '"agent":"probe"',
+    '"agent":"probe","agent":"probe","agent":"x"',
+  );
   const { findings } = await run(line + '\n');
   assert.deepEqual(ids(findings), ['json/duplicate-key', 'json/duplicate-key']);
   const first = line.indexOf('"agent"');
   const second = line.indexOf('"agent"', first + 1);
   const third = line.indexOf('"agent"', second + 1);
-  assert.deepEqual(findings.map((f) => f.column), [second + 1, third + 1]);
+  assert.deepEqual(
+    findings.map((f) => f.column),
+    [second + 1, third + 1],
+  );
 });
 
 test('a repeated payload member with equal copies is a warning at its pointer; the event is still checked', async () => {
-  const line = JSON.stringify(aepEvent('progress.status', 0, { capture: 'redacted', data: { message: 'a', phase: 'scan' } })).replace('"phase":"scan"', '"phase":"scan","phase":"scan"');
+  const line = JSON.stringify(
+    aepEvent('progress.status', 0, { capture: 'redacted', data: { message: 'a', phase: 'scan' } }),
+  ).replace('"phase":"scan"', '"phase":"scan","phase":"scan"');
   const { findings } = await run(line + '\n');
   assert.deepEqual(ids(findings), ['aep/payload-duplicate-key']);
   assert.equal(findings[0].severity, 'warning');
@@ -45,8 +53,13 @@ test('a repeated payload member with equal copies is a warning at its pointer; t
 });
 
 test('a repeated payload member whose copies differ is an error at its first repeat, whatever the order', async () => {
-  for (const [a, b] of [['scan', 'plan'], ['plan', 'scan']]) {
-    const line = JSON.stringify(aepEvent('progress.status', 0, { capture: 'redacted', data: { message: 'a', phase: a } })).replace(`"phase":"${a}"`, `"phase":"${a}","phase":"${b}"`);
+  for (const [a, b] of [
+    ['scan', 'plan'],
+    ['plan', 'scan'],
+  ]) {
+    const line = JSON.stringify(
+      aepEvent('progress.status', 0, { capture: 'redacted', data: { message: 'a', phase: a } }),
+    ).replace(`"phase":"${a}"`, `"phase":"${a}","phase":"${b}"`);
     const { findings } = await run(line + '\n');
     assert.deepEqual(ids(findings), ['aep/payload-duplicate-conflict']);
     assert.equal(findings[0].severity, 'error');

@@ -80,13 +80,24 @@ test('a lone CR is never a line break: as JSON whitespace it is accepted, inside
 });
 
 test('U+2028, U+2029 and NEL raw inside strings are data, not line breaks', async () => {
-  const raw = aepEvent('progress.status', 0, { capture: 'redacted', data: { message: 'one\u2028two\u2029three\u0085four' } });
+  const raw = aepEvent('progress.status', 0, {
+    capture: 'redacted',
+    data: { message: 'one\u2028two\u2029three\u0085four' },
+  });
   const text = jsonl([raw, ok2]);
   assert.ok(text.includes('\u2028') && text.includes('\u2029') && text.includes('\u0085'));
   const lines: JsonlLine[] = [];
-  await readJsonl([text], 't', (l) => lines.push(l), () => {});
+  await readJsonl(
+    [text],
+    't',
+    (l) => lines.push(l),
+    () => {},
+  );
   assert.equal(lines.length, 2);
-  assert.equal((JSON.parse(lines[0].text) as { data: { message: string } }).data.message, 'one\u2028two\u2029three\u0085four');
+  assert.equal(
+    (JSON.parse(lines[0].text) as { data: { message: string } }).data.message,
+    'one\u2028two\u2029three\u0085four',
+  );
   assert.equal(lines[1].byteOffset, Buffer.byteLength(JSON.stringify(raw)) + 1);
   const { findings, stats } = await run(text);
   assert.deepEqual(findings, []);
@@ -103,7 +114,10 @@ test('blank and whitespace-only lines are warnings that keep the line numbering'
 test('a last line without newline is checked and noted once as info', async () => {
   const text = jsonl([ok1, ok2]).slice(0, -1);
   const { findings, stats } = await run(text);
-  assert.deepEqual(findings.map((f) => [f.ruleId, f.severity, f.line, f.byteOffset]), [['jsonl/no-final-newline', 'info', 2, Buffer.byteLength(text)]]);
+  assert.deepEqual(
+    findings.map((f) => [f.ruleId, f.severity, f.line, f.byteOffset]),
+    [['jsonl/no-final-newline', 'info', 2, Buffer.byteLength(text)]],
+  );
   assert.equal(stats.events, 2);
 });
 
@@ -117,7 +131,9 @@ test('a truncated last line is invalid JSON at its end, named as looking truncat
 });
 
 test('invalid UTF-8 is one finding at the exact byte offset of the first bad byte; the next line is checked', async () => {
-  const before = Buffer.from(JSON.stringify(aepEvent('progress.status', 0, { data: { message: 'é€ ' } })).replace('"}}', ''));
+  const before = Buffer.from(
+    JSON.stringify(aepEvent('progress.status', 0, { data: { message: 'é€ ' } })).replace('"}}', ''),
+  );
   for (const bad of [[0xff], [0xc3, 0x28], [0xe2, 0x82], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xc0, 0xaf]]) {
     const line2 = Buffer.concat([before, Buffer.from(bad), Buffer.from('"}}')]);
     const first = Buffer.from(JSON.stringify(ok1) + '\n');
@@ -132,12 +148,22 @@ test('invalid UTF-8 is one finding at the exact byte offset of the first bad byt
 });
 
 test('every split of a multi-byte, multi-line input into read chunks gives the same lines, offsets and findings', async () => {
-  const text = jsonl([aepEvent('progress.status', 0, { data: { message: 'ä€😀\u2028x' } }), '{"a":"😀"', '', aepEvent('progress.status', 1, { data: { message: '𝄞' } })]);
+  const text = jsonl([
+    aepEvent('progress.status', 0, { data: { message: 'ä€😀\u2028x' } }),
+    '{"a":"😀"',
+    '',
+    aepEvent('progress.status', 1, { data: { message: '𝄞' } }),
+  ]);
   const bytes = Buffer.from(text);
   const collect = async (chunks: Buffer[]) => {
     const lines: JsonlLine[] = [];
     const findings: Finding[] = [];
-    await readJsonl(chunks, 't', (l) => lines.push(l), (f) => findings.push(f));
+    await readJsonl(
+      chunks,
+      't',
+      (l) => lines.push(l),
+      (f) => findings.push(f),
+    );
     return { lines, findings };
   };
   const whole = await collect([bytes]);
@@ -183,9 +209,18 @@ test('an over-long line streamed in many chunks is skipped without buffering it'
   }
   const lines: JsonlLine[] = [];
   const findings: Finding[] = [];
-  const st = await readJsonl(input(), 't', (l) => lines.push(l), (f) => findings.push(f), { maxLineBytes: cap });
+  const st = await readJsonl(
+    input(),
+    't',
+    (l) => lines.push(l),
+    (f) => findings.push(f),
+    { maxLineBytes: cap },
+  );
   assert.deepEqual(brief(findings), ['jsonl/line-too-long@1:1']);
-  assert.deepEqual(lines.map((l) => [l.line, l.text]), [[2, '{"b":1}']]);
+  assert.deepEqual(
+    lines.map((l) => [l.line, l.text]),
+    [[2, '{"b":1}']],
+  );
   assert.equal(lines[0].byteOffset, 6 + total + 3);
   assert.equal(st.bytes, 6 + total + 11);
   assert.ok(peak < 8 * 1024 * 1024, `the reader held ${peak} bytes of a 64 MiB line with a 64 KiB cap`);

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { aepRules } from '../../src/aep/protocol.ts';
 import type { AepStreamOptions } from '../../src/aep/stream/index.ts';
 import type { Finding } from '../../src/core/finding.ts';
-import { type RunStats } from '../../src/core/pipeline.ts';
+import type { RunStats } from '../../src/core/pipeline.ts';
 import { type TestDriver, aepDriver, runPipeline } from '../run.ts';
 
 /** Repository root. */
@@ -27,11 +27,21 @@ export interface RunResult {
 }
 
 /** Run the AEP checker (or `opts.driver`) on one input made of `chunks`, in order. */
-export async function run(chunks: string | Uint8Array | readonly (string | Uint8Array)[], opts: RunOptions = {}): Promise<RunResult> {
+export async function run(
+  chunks: string | Uint8Array | readonly (string | Uint8Array)[],
+  opts: RunOptions = {},
+): Promise<RunResult> {
   const list = typeof chunks === 'string' || chunks instanceof Uint8Array ? [chunks] : chunks;
   const findings: Finding[] = [];
   const stats = await runPipeline(
-    [{ source: 'hostile.jsonl', open: async function* () { yield* list; } }],
+    [
+      {
+        source: 'hostile.jsonl',
+        open: async function* () {
+          yield* list;
+        },
+      },
+    ],
     opts.driver ?? aepDriver({ stream: opts.stream }),
     (f) => findings.push(f),
     opts,
@@ -56,7 +66,11 @@ export function hasAepRule(id: string): boolean {
 
 let counter = 0;
 /** A valid session-scoped AEP event; `over` replaces or adds members (`undefined` deletes). */
-export function aepEvent(type: string, seq: number | undefined, over: Record<string, unknown> = {}): Record<string, unknown> {
+export function aepEvent(
+  type: string,
+  seq: number | undefined,
+  over: Record<string, unknown> = {},
+): Record<string, unknown> {
   const e: Record<string, unknown> = {
     aep: '0.1',
     id: `h-${++counter}`,

@@ -14,13 +14,22 @@ function bigForm(mutate: (field: Record<string, unknown>, i: number) => void = (
     mutate(f, i);
     return f;
   });
-  return aepEvent('attention.requested', 0, { id: 'big-form', capture: 'redacted', data: { kind: 'form', prompt: 'p', fields, respond_via: ['control'] } });
+  return aepEvent('attention.requested', 0, {
+    id: 'big-form',
+    capture: 'redacted',
+    data: { kind: 'form', prompt: 'p', fields, respond_via: ['control'] },
+  });
 }
 
 test(`a form with ${FIELDS} fields is valid, and so is its ${FIELDS}-value answer`, async () => {
   const values: Record<string, unknown> = {};
   for (let i = 0; i < FIELDS; i++) values[`f${i}`] = i % 2 ? i : true;
-  const answer = aepEvent('attention.answered', 1, { subject: 'big-form', cause: 'big-form', capture: 'redacted', data: { answer: { values }, via: 'control' } });
+  const answer = aepEvent('attention.answered', 1, {
+    subject: 'big-form',
+    cause: 'big-form',
+    capture: 'redacted',
+    data: { answer: { values }, via: 'control' },
+  });
   const resolved = aepEvent('attention.resolved', 2, { subject: 'big-form', data: { resolution: 'answered' } });
   const { findings } = await run(jsonl([bigForm(), answer, resolved]));
   assert.deepEqual(ids(findings), []);
@@ -67,7 +76,9 @@ test(`${SESSIONS} sessions open at once are all tracked under the default caps`,
 // ten times the cap: every session past it is refused, the run goes on (the default-cap run above has the size)
 const CAPPED_SESSIONS = 10_000;
 
-test(`${CAPPED_SESSIONS} sessions over --max-sessions 1000: the cap is reported once, with a location, and the run completes`, { skip: !hasAepRule('aep/state-cap') && 'aep/state-cap not present' }, async () => {
+test(`${CAPPED_SESSIONS} sessions over --max-sessions 1000: the cap is reported once, with a location, and the run completes`, {
+  skip: !hasAepRule('aep/state-cap') && 'aep/state-cap not present',
+}, async () => {
   const { findings, stats } = await run(manySessions(CAPPED_SESSIONS, false), { stream: { maxSessions: 1000 } });
   assert.equal(stats.events, 2 * CAPPED_SESSIONS);
   const caps = findings.filter((f) => f.ruleId === 'aep/state-cap');

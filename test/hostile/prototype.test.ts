@@ -10,7 +10,10 @@ import type { Finding } from '../../src/core/finding.ts';
 import { aepEvent, hasAepRule, ids, jsonl, run as runAll, type RunOptions } from './helpers.ts';
 
 /** Run, leaving out the end-of-stream note about requests still open (these streams stop early). */
-async function run(text: string, opts?: RunOptions): Promise<{ findings: Finding[]; stats: Awaited<ReturnType<typeof runAll>>['stats'] }> {
+async function run(
+  text: string,
+  opts?: RunOptions,
+): Promise<{ findings: Finding[]; stats: Awaited<ReturnType<typeof runAll>>['stats'] }> {
   const r = await runAll(text, opts);
   return { findings: r.findings.filter((f) => f.ruleId !== 'aep/open-at-end'), stats: r.stats };
 }
@@ -21,7 +24,7 @@ function assertNoPollution(): void {
   const probe = {} as Record<string, unknown>;
   for (const k of ['polluted', 'isAdmin', 'x']) {
     assert.equal(probe[k], undefined, `Object.prototype.${k} was set`);
-    assert.equal(Object.prototype.hasOwnProperty.call(Object.prototype, k), false);
+    assert.equal(Object.hasOwn(Object.prototype, k), false);
   }
   assert.equal(Object.getPrototypeOf(probe), Object.prototype);
   assert.equal(typeof probe.toString, 'function');
@@ -32,7 +35,10 @@ after(assertNoPollution);
 
 /** A line whose `data` holds `raw` JSON text verbatim (so `__proto__` stays a real member). */
 function withRawData(type: string, seq: number, raw: string, over: Record<string, unknown> = {}): string {
-  return JSON.stringify(aepEvent(type, seq, { capture: 'redacted', data: { PLACEHOLDER: 1 }, ...over })).replace('{"PLACEHOLDER":1}', raw);
+  return JSON.stringify(aepEvent(type, seq, { capture: 'redacted', data: { PLACEHOLDER: 1 }, ...over })).replace(
+    '{"PLACEHOLDER":1}',
+    raw,
+  );
 }
 
 test('__proto__ as a member keeps its place as data in parsing and scanning', () => {
@@ -70,7 +76,9 @@ test('envelope members named like Object.prototype members are extension attribu
 test('a missing required envelope attribute is not found on the prototype chain', async () => {
   const e = aepEvent('progress.status', 0);
   delete e.agent;
-  const { findings } = await run(JSON.stringify(e).replace('"aep":"0.1"', '"aep":"0.1","__proto__":{"agent":"inherited"}') + '\n');
+  const { findings } = await run(
+    JSON.stringify(e).replace('"aep":"0.1"', '"aep":"0.1","__proto__":{"agent":"inherited"}') + '\n',
+  );
   assert.ok(ids(findings).includes('aep/envelope-required'), ids(findings).join(' '));
   assertNoPollution();
 });
@@ -83,15 +91,27 @@ test('payload members named __proto__ / constructor are data (payload schema dec
 });
 
 function form(fieldIds: string[], requestId = 'req-1', extra = ''): string {
-  const fields = fieldIds.map((id) => `{"id":${JSON.stringify(id)},"type":"string","label":${JSON.stringify(id)},"required":true}`).join(',');
-  return withRawData('attention.requested', 0, `{"kind":"form","prompt":"p","fields":[${fields}${extra}],"respond_via":["control"]}`, { id: requestId });
+  const fields = fieldIds
+    .map((id) => `{"id":${JSON.stringify(id)},"type":"string","label":${JSON.stringify(id)},"required":true}`)
+    .join(',');
+  return withRawData(
+    'attention.requested',
+    0,
+    `{"kind":"form","prompt":"p","fields":[${fields}${extra}],"respond_via":["control"]}`,
+    { id: requestId },
+  );
 }
 
 function answered(values: string, seq = 1, requestId = 'req-1'): string {
-  return withRawData('attention.answered', seq, `{"answer":{"values":${values}},"via":"control"}`, { subject: requestId, cause: requestId });
+  return withRawData('attention.answered', seq, `{"answer":{"values":${values}},"via":"control"}`, {
+    subject: requestId,
+    cause: requestId,
+  });
 }
 
-test('form field ids named like Object.prototype members: a missing required answer is still missing', { skip: !hasAepRule('aep/form-values-required') && 'aep/form-values-required not present' }, async () => {
+test('form field ids named like Object.prototype members: a missing required answer is still missing', {
+  skip: !hasAepRule('aep/form-values-required') && 'aep/form-values-required not present',
+}, async () => {
   for (const name of NAMES) {
     const { findings } = await run(jsonl([form([name]), answered('{}')]));
     assert.deepEqual(
@@ -103,8 +123,11 @@ test('form field ids named like Object.prototype members: a missing required ans
   assertNoPollution();
 });
 
-test('form answers keyed __proto__ / constructor are answers like any other, and nothing is polluted', { skip: !hasAepRule('aep/form-values-required') && 'aep/form-values-required not present' }, async () => {
-  const values = '{"__proto__":"a","constructor":"b","toString":"c","hasOwnProperty":"d","valueOf":"e","prototype":"f","__defineGetter__":"g"}';
+test('form answers keyed __proto__ / constructor are answers like any other, and nothing is polluted', {
+  skip: !hasAepRule('aep/form-values-required') && 'aep/form-values-required not present',
+}, async () => {
+  const values =
+    '{"__proto__":"a","constructor":"b","toString":"c","hasOwnProperty":"d","valueOf":"e","prototype":"f","__defineGetter__":"g"}';
   const { findings } = await run(jsonl([form(NAMES), answered(values)]));
   assert.deepEqual(ids(findings), []);
   const typed = await run(jsonl([form(NAMES), answered(values.replace('"a"', '1'))]));
@@ -130,7 +153,10 @@ test('types and ids named like prototype members are counted and reported as dat
     JSON.stringify(aepEvent('__proto__', 2, { id: 'toString' })),
   ];
   const { findings, stats } = await run(jsonl(lines));
-  assert.deepEqual(findings.map((f) => [f.ruleId, f.line]), [['aep/type-grammar', 3]]);
+  assert.deepEqual(
+    findings.map((f) => [f.ruleId, f.line]),
+    [['aep/type-grammar', 3]],
+  );
   assert.equal(stats.types.get('x.constructor.__proto__.tostring'), 2);
   assert.equal(stats.types.get('__proto__'), 1);
   assertNoPollution();

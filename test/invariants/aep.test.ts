@@ -29,7 +29,14 @@ test('a rule that throws is one internal/rule-error finding; the rest of the str
     },
   };
   const text = readFileSync(join(ROOT, 'examples/aep/session-broken.jsonl'));
-  const input = () => [{ source: 'x.jsonl', open: async function* () { yield text; } }];
+  const input = () => [
+    {
+      source: 'x.jsonl',
+      open: async function* () {
+        yield text;
+      },
+    },
+  ];
   const findings: Finding[] = [];
   const r = await runInputs(broken, input(), {}, { finding: (f) => void findings.push(f) });
   assert.equal(r.incomplete, true);
@@ -38,6 +45,12 @@ test('a rule that throws is one internal/rule-error finding; the rest of the str
   assert.equal(crash[0]!.line, 2);
   assert.match(crash[0]!.message, /TypeError: boom/);
   assert.doesNotMatch(crash[0]!.message, /\n\s+at /, 'no stack trace in the message');
-  assert.ok(findings.some((f) => (f.line ?? 0) > 2 && f.ruleId.startsWith('aep/')), 'later lines are still checked');
-  await assert.rejects(runInputs(broken, input(), { failFast: true }), (e: Error) => e instanceof RuleCrashError && /boom/.test(e.message));
+  assert.ok(
+    findings.some((f) => (f.line ?? 0) > 2 && f.ruleId.startsWith('aep/')),
+    'later lines are still checked',
+  );
+  await assert.rejects(
+    runInputs(broken, input(), { failFast: true }),
+    (e: Error) => e instanceof RuleCrashError && /boom/.test(e.message),
+  );
 });

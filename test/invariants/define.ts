@@ -13,7 +13,7 @@ import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { isUtf8 } from 'node:buffer';
-import { createSession, RuleCrashError, validate, type Finding } from '../../src/index.ts';
+import { createSession, validate, type Finding } from '../../src/index.ts';
 import type { Input } from '../../src/api/inputs.ts';
 import { checkBytes } from '../../src/fixture-runner/check.ts';
 import { PROTOCOLS } from '../../src/run/protocols.ts';
@@ -38,8 +38,14 @@ function jsonlBelow(dir: string): string[] {
 }
 
 const CASES: Record<Protocol, { ours: string[]; upstream: string[] }> = {
-  aep: { ours: jsonlBelow(join(ROOT, 'conformance/aep')), upstream: jsonlBelow(join(SHARED, 'corpus/aep/conformance/fixtures')) },
-  ahp: { ours: jsonlBelow(join(ROOT, 'conformance/ahp')), upstream: jsonlBelow(join(SHARED, 'corpus/ahp/fixtures/draft')) },
+  aep: {
+    ours: jsonlBelow(join(ROOT, 'conformance/aep')),
+    upstream: jsonlBelow(join(SHARED, 'corpus/aep/conformance/fixtures')),
+  },
+  ahp: {
+    ours: jsonlBelow(join(ROOT, 'conformance/ahp')),
+    upstream: jsonlBelow(join(SHARED, 'corpus/ahp/fixtures/draft')),
+  },
 };
 
 /** What a finding is, wherever its input came from: rule, severity, line, pointer and citation. */
@@ -52,7 +58,11 @@ function caseOpts(protocol: Protocol, file: string): { from?: 'cloudevents' | 'o
   return from ? { from } : {};
 }
 
-async function findingsOf(protocol: Protocol, input: Input, options: { from?: 'cloudevents' | 'otlp' } = {}): Promise<Finding[]> {
+async function findingsOf(
+  protocol: Protocol,
+  input: Input,
+  options: { from?: 'cloudevents' | 'otlp' } = {},
+): Promise<Finding[]> {
   return (await validate(protocol, input, options)).findings;
 }
 
@@ -65,7 +75,13 @@ function chunked(bytes: Buffer): Readable {
 
 /** True when a case is plain LF-terminated UTF-8 lines with no framing finding: a session can replay it event by event. */
 function replayable(text: string, findings: readonly Finding[]): boolean {
-  return text.endsWith('\n') && !text.includes('\r') && !text.includes('\n\n') && !text.startsWith('\n') && !findings.some((f) => f.ruleId.startsWith('jsonl/'));
+  return (
+    text.endsWith('\n') &&
+    !text.includes('\r') &&
+    !text.includes('\n\n') &&
+    !text.startsWith('\n') &&
+    !findings.some((f) => f.ruleId.startsWith('jsonl/'))
+  );
 }
 
 /** Define the invariant tests of `protocol` (one test file each, so the two run side by side). */
@@ -74,7 +90,8 @@ export function defineInvariants(protocol: Protocol): void {
 
   describe(`${protocol}: one verdict for the same bytes`, () => {
     test('path = gzip bytes = gzip file = text = chunked stream = createSession', async (t) => {
-      if (CASES[protocol].upstream.length === 0) t.diagnostic(`upstream corpus absent under ../shared: only our cases are checked`);
+      if (CASES[protocol].upstream.length === 0)
+        t.diagnostic(`upstream corpus absent under ../shared: only our cases are checked`);
       let sessions = 0;
       for (const file of files) {
         const bytes = readFileSync(file);
@@ -87,11 +104,24 @@ export function defineInvariants(protocol: Protocol): void {
         // a case that is itself gzip (a corrupt one) or not UTF-8 has no text or gzip twin
         const gzipped = bytes[0] === 0x1f && bytes[1] === 0x8b;
         if (!gzipped) {
-          assert.deepEqual(keys(await findingsOf(protocol, { bytes: gzipSync(bytes), source }, o)), want, `${name}: gzip bytes`);
+          assert.deepEqual(
+            keys(await findingsOf(protocol, { bytes: gzipSync(bytes), source }, o)),
+            want,
+            `${name}: gzip bytes`,
+          );
           assert.deepEqual(keys(await findingsOf(protocol, { path: gz, source }, o)), want, `${name}: gzip file`);
         }
-        if (isUtf8(bytes)) assert.deepEqual(keys(await findingsOf(protocol, { text: bytes.toString('utf8'), source }, o)), want, `${name}: text`);
-        assert.deepEqual(keys(await findingsOf(protocol, { stream: chunked(bytes), source }, o)), want, `${name}: chunked stream`);
+        if (isUtf8(bytes))
+          assert.deepEqual(
+            keys(await findingsOf(protocol, { text: bytes.toString('utf8'), source }, o)),
+            want,
+            `${name}: text`,
+          );
+        assert.deepEqual(
+          keys(await findingsOf(protocol, { stream: chunked(bytes), source }, o)),
+          want,
+          `${name}: chunked stream`,
+        );
         const text = bytes.toString('utf8');
         const all = await findingsOf(protocol, { path: file, source }, o);
         if (!isUtf8(bytes) || !replayable(text, all) || bytes.includes(0xef)) continue;
@@ -107,7 +137,15 @@ export function defineInvariants(protocol: Protocol): void {
 
     test('reversing the member order of every object changes no finding', async () => {
       const reverse = (v: unknown): unknown =>
-        Array.isArray(v) ? v.map(reverse) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, reverse(x)])) : v;
+        Array.isArray(v)
+          ? v.map(reverse)
+          : v !== null && typeof v === 'object'
+            ? Object.fromEntries(
+                Object.entries(v)
+                  .reverse()
+                  .map(([k, x]) => [k, reverse(x)]),
+              )
+            : v;
       // both sides are re-serialised, so what JSON.parse cannot keep (repeated names, integers
       // beyond 2^53) is lost on both; a line that does not parse stays as it is on both
       const rewrite = (text: string, f: (v: unknown) => unknown) =>
@@ -121,12 +159,21 @@ export function defineInvariants(protocol: Protocol): void {
             }
           })
           .join('\n');
-      const shape = (fs: readonly Finding[]) => fs.map((f) => `${f.ruleId}|${f.severity}|${f.line ?? '-'}|${f.pointer ?? '-'}`).sort();
+      const shape = (fs: readonly Finding[]) =>
+        fs.map((f) => `${f.ruleId}|${f.severity}|${f.line ?? '-'}|${f.pointer ?? '-'}`).sort();
       let compared = 0;
       for (const file of files) {
         const text = readFileSync(file, 'utf8');
-        const same = await findingsOf(protocol, { text: rewrite(text, (v) => v), source: 'case.jsonl' }, caseOpts(protocol, file));
-        const reversed = await findingsOf(protocol, { text: rewrite(text, reverse), source: 'case.jsonl' }, caseOpts(protocol, file));
+        const same = await findingsOf(
+          protocol,
+          { text: rewrite(text, (v) => v), source: 'case.jsonl' },
+          caseOpts(protocol, file),
+        );
+        const reversed = await findingsOf(
+          protocol,
+          { text: rewrite(text, reverse), source: 'case.jsonl' },
+          caseOpts(protocol, file),
+        );
         assert.deepEqual(shape(reversed), shape(same), `${relative(ROOT, file)}: member order changed the findings`);
         compared++;
       }
@@ -135,12 +182,17 @@ export function defineInvariants(protocol: Protocol): void {
 
     test('type confusion at every member of every passing event: no rule throws, no run ends early', async () => {
       const VALUES: unknown[] = [null, [], {}, 0, '', true, -1.5e308];
-      const pass = [...CASES[protocol].ours.filter((f) => f.includes(`${join('conformance', protocol, 'pass')}`)), ...(protocol === 'aep' ? jsonlBelow(join(SHARED, 'corpus/aep/conformance/fixtures/golden')) : [])];
+      const pass = [
+        ...CASES[protocol].ours.filter((f) => f.includes(`${join('conformance', protocol, 'pass')}`)),
+        ...(protocol === 'aep' ? jsonlBelow(join(SHARED, 'corpus/aep/conformance/fixtures/golden')) : []),
+      ];
       let mutants = 0;
       // a member of one kind of event gets each value once over all cases: the cases share templates
       const tried = new Set<string>();
       for (const file of pass) {
-        const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '');
+        const lines = readFileSync(file, 'utf8')
+          .split('\n')
+          .filter((l) => l.trim() !== '');
         // each event's mutants come just before it, so each sees the stream state of the events before it
         const out: string[] = [];
         for (const line of lines) {
@@ -155,7 +207,9 @@ export function defineInvariants(protocol: Protocol): void {
           const kind = `${String(v0?.type)}|${String(v0?.method)}|${String(v0?.params?.event?.type)}`;
           const visit = (node: unknown, at: string) => {
             if (node === null || typeof node !== 'object') return;
-            const entries: [string | number, unknown][] = Array.isArray(node) ? node.map((x, i) => [i, x]) : Object.entries(node);
+            const entries: [string | number, unknown][] = Array.isArray(node)
+              ? node.map((x, i) => [i, x])
+              : Object.entries(node);
             for (const [k, child] of entries) {
               const pointer = `${at}/${k}`;
               if (!tried.has(`${kind}${pointer}`)) {
@@ -176,7 +230,11 @@ export function defineInvariants(protocol: Protocol): void {
         const text = out.join('\n') + '\n';
         const run = await validate(protocol, { text, source: 'mutants.jsonl' }, caseOpts(protocol, file));
         const crashes = run.findings.filter((f) => f.ruleId === 'internal/rule-error');
-        assert.deepEqual(crashes.map((f) => `line ${f.line}: ${f.message}`), [], `${relative(ROOT, file)}: a rule threw`);
+        assert.deepEqual(
+          crashes.map((f) => `line ${f.line}: ${f.message}`),
+          [],
+          `${relative(ROOT, file)}: a rule threw`,
+        );
         assert.equal(run.summary.lines, out.length, `${relative(ROOT, file)}: the run ended early`);
       }
       assert.ok(mutants > 1000, `only ${mutants} mutants`);
@@ -189,7 +247,13 @@ export function defineInvariants(protocol: Protocol): void {
       for (const file of ours) {
         const bytes = readFileSync(file);
         const want = keys(await findingsOf(protocol, { bytes, source: file }, caseOpts(protocol, file)));
-        const fixture = await checkBytes(target, file, bytes, { strict: false, failOn: 'error' }, { flags: { ...def.caseOptions?.(file) } });
+        const fixture = await checkBytes(
+          target,
+          file,
+          bytes,
+          { strict: false, failOn: 'error' },
+          { flags: { ...def.caseOptions?.(file) } },
+        );
         assert.deepEqual(keys(fixture.findings), want, `${relative(ROOT, file)}: fixture runner`);
       }
       // README §Streams: --each checks every input alone; --no-each (and the JSONL default) one stream
@@ -200,7 +264,11 @@ export function defineInvariants(protocol: Protocol): void {
         assert.deepEqual(keys(each), keys(alone), `${relative(ROOT, a)} + ${relative(ROOT, b)}: --each`);
         const together = (await validate(protocol, [{ path: a }, { path: b }], { each: false })).findings;
         const byDefault = (await validate(protocol, [{ path: a }, { path: b }])).findings;
-        assert.deepEqual(keys(byDefault), keys(together), `${relative(ROOT, a)} + ${relative(ROOT, b)}: JSONL inputs are one stream by default`);
+        assert.deepEqual(
+          keys(byDefault),
+          keys(together),
+          `${relative(ROOT, a)} + ${relative(ROOT, b)}: JSONL inputs are one stream by default`,
+        );
       }
     });
   });

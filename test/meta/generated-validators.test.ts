@@ -8,8 +8,15 @@ import { buildValidatorModules, GENERATED_DIR } from '../../tools/gen-validators
 
 test('src/generated validators are current (run `npm run validators:gen` after changing a schema)', () => {
   const built = buildValidatorModules();
-  assert.deepEqual(readdirSync(GENERATED_DIR).sort(), [...built.keys()].sort(), 'src/generated holds exactly the generated files');
+  assert.deepEqual(
+    readdirSync(GENERATED_DIR).sort(),
+    [...built.keys()].sort(),
+    'src/generated holds exactly the generated files',
+  );
   for (const [name, text] of built) {
-    assert.ok(readFileSync(join(GENERATED_DIR, name), 'utf8') === text, `src/generated/${name} is stale: run \`npm run validators:gen\` and commit the result`);
+    assert.ok(
+      readFileSync(join(GENERATED_DIR, name), 'utf8') === text,
+      `src/generated/${name} is stale: run \`npm run validators:gen\` and commit the result`,
+    );
   }
 });

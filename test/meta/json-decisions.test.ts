@@ -12,7 +12,8 @@ import { describe, test } from 'node:test';
 import { validate } from '../../src/api/validate.ts';
 import { event, observe, text } from '../ahp/builders.ts';
 
-const AEP = (extra: string, id = 'd1') => `{"aep":"0.1","id":"${id}","type":"x.acme.session.note","time":"2026-11-30T10:00:00Z","source":"aep://h/agent/a/session/s","agent":"a","session":"s","seq":0${extra}}`;
+const AEP = (extra: string, id = 'd1') =>
+  `{"aep":"0.1","id":"${id}","type":"x.acme.session.note","time":"2026-11-30T10:00:00Z","source":"aep://h/agent/a/session/s","agent":"a","session":"s","seq":0${extra}}`;
 const AHP = (ev: Record<string, unknown>) => JSON.stringify(observe(ev));
 
 async function found(protocol: 'aep' | 'ahp', lines: string[], options: { strict?: boolean } = {}): Promise<string[]> {
@@ -29,7 +30,8 @@ describe('duplicate member names are an error (I-JSON), AEP payload copies compa
     assert.deepEqual(await found('ahp', [line]), ['error:json/duplicate-key']);
   });
   test('an AEP payload member: differing copies an error, equal copies a warning (no verdict depends on the copy kept)', async () => {
-    const base = '{"aep":"0.1","id":"p1","type":"state.snapshot","time":"2026-11-30T10:00:00Z","source":"aep://h/agent/a/session/s","agent":"a","session":"s","seq":0,"capture":"redacted","data":{"key":"plan","rev":1,"rev":REV,"state":{}}}';
+    const base =
+      '{"aep":"0.1","id":"p1","type":"state.snapshot","time":"2026-11-30T10:00:00Z","source":"aep://h/agent/a/session/s","agent":"a","session":"s","seq":0,"capture":"redacted","data":{"key":"plan","rev":1,"rev":REV,"state":{}}}';
     assert.deepEqual(await found('aep', [base.replace('REV', '2')]), ['error:aep/payload-duplicate-conflict']);
     assert.deepEqual(await found('aep', [base.replace('REV', '1')]), ['warning:aep/payload-duplicate-key']);
   });
@@ -58,7 +60,10 @@ describe('lone escaped surrogates and numbers beyond a double are accepted JSON 
   for (const [name, literal] of rows) {
     test(`${name} in an AEP vendor payload and an AHP extension: no finding`, async () => {
       assert.deepEqual(await found('aep', [AEP(`,"capture":"full","data":{"v":${literal}}`)]), []);
-      const ahp = AHP(event('user.message.outbound', { extensions: { 'com.example.v': 0 } })).replace('"com.example.v":0', `"com.example.v":${literal}`);
+      const ahp = AHP(event('user.message.outbound', { extensions: { 'com.example.v': 0 } })).replace(
+        '"com.example.v":0',
+        `"com.example.v":${literal}`,
+      );
       assert.deepEqual(await found('ahp', [ahp]), []);
     });
   }
@@ -66,7 +71,19 @@ describe('lone escaped surrogates and numbers beyond a double are accepted JSON 
 
 describe('identical file snapshots on an update are a warning', () => {
   test('the same inline text before and after', async () => {
-    const same = AHP(event('file.changed', { changes: [{ path: 'a.txt', operation: 'update', agentCaused: true, before: text('x\n', 'f1'), after: text('x\n', 'f2') }] }));
+    const same = AHP(
+      event('file.changed', {
+        changes: [
+          {
+            path: 'a.txt',
+            operation: 'update',
+            agentCaused: true,
+            before: text('x\n', 'f1'),
+            after: text('x\n', 'f2'),
+          },
+        ],
+      }),
+    );
     assert.deepEqual(await found('ahp', [same]), ['warning:ahp/file-change-noop']);
     const changed = AHP(event('file.changed'));
     assert.deepEqual(await found('ahp', [changed]), []);
@@ -77,5 +94,6 @@ test('the README states each decision this file checks', () => {
   const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
   const section = readme.slice(readme.indexOf('### Decisions on JSON edge cases'));
   assert.ok(section.length > 0 && readme.includes('### Decisions on JSON edge cases'));
-  for (const words of ['RFC 7493', 'blank line', '--strict', 'surrogate', 'beyond a double', 'file-change-noop']) assert.ok(section.includes(words), words);
+  for (const words of ['RFC 7493', 'blank line', '--strict', 'surrogate', 'beyond a double', 'file-change-noop'])
+    assert.ok(section.includes(words), words);
 });

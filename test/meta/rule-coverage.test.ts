@@ -12,17 +12,36 @@ const root = new URL('../../', import.meta.url);
 
 /** Rules of each protocol and the folder holding their cases. */
 
-const PROTOCOLS: { name: string; rules: () => readonly RuleMeta[]; dir: URL; skip?: Set<string>; noFailCase?: Set<string>; kinds?: string[] }[] = [
+const PROTOCOLS: {
+  name: string;
+  rules: () => readonly RuleMeta[];
+  dir: URL;
+  skip?: Set<string>;
+  noFailCase?: Set<string>;
+  kinds?: string[];
+}[] = [
   // the bridge rules' cases are bridge inputs (`<slug>.ce.jsonl`, `<slug>.otlp.jsonl`), read
   // `--from` by their names (AEP.caseOptions)
   // internal/rule-error needs a rule that throws, which no input of a correct checker provokes:
   // test/invariants/aep.test.ts breaks a rule on purpose
-  { name: 'aep', kinds: ['.ce', '.otlp'], rules: aepRules, dir: new URL('conformance/aep/', root), skip: new Set(['internal/rule-error']) },
+  {
+    name: 'aep',
+    kinds: ['.ce', '.otlp'],
+    rules: aepRules,
+    dir: new URL('conformance/aep/', root),
+    skip: new Set(['internal/rule-error']),
+  },
   // ahp/wire-root is reported only for a value that is not a JSON object (an array, a string,
   // null), which the reader already reports as jsonl/not-object before the AHP checker sees it
   // ahp/event-id-unverifiable needs the input file to change while it is checked, which a static
   // case cannot do: test/ahp-stream/identity-reread.test.ts rewrites a file during a run instead
-  { name: 'ahp', rules: ahpRules, dir: new URL('conformance/ahp/', root), skip: new Set(['ahp/wire-root', 'internal/rule-error']), noFailCase: new Set(['ahp/event-id-unverifiable']) },
+  {
+    name: 'ahp',
+    rules: ahpRules,
+    dir: new URL('conformance/ahp/', root),
+    skip: new Set(['ahp/wire-root', 'internal/rule-error']),
+    noFailCase: new Set(['ahp/event-id-unverifiable']),
+  },
 ];
 
 for (const p of PROTOCOLS) {
@@ -41,12 +60,18 @@ for (const p of PROTOCOLS) {
   test(`${p.name}: every rule has a failing and a passing conformance case`, () => {
     const pass = readdirSync(new URL('pass/', p.dir)).filter((f) => f.endsWith('.jsonl') || f.endsWith('.json'));
     const failDir = new URL('fail/', p.dir);
-    const fail = readdirSync(failDir).filter((f) => (f.endsWith('.jsonl') || f.endsWith('.json')) && !f.endsWith('.expected.json'));
+    const fail = readdirSync(failDir).filter(
+      (f) => (f.endsWith('.jsonl') || f.endsWith('.json')) && !f.endsWith('.expected.json'),
+    );
     const missing: string[] = [];
     for (const r of p.rules()) {
       if (p.skip?.has(r.id)) continue;
       const slug = r.id.replace('/', '.');
-      const matches = (f: string) => f === `${slug}.jsonl` || f === `${slug}.json` || f.startsWith(`${slug}--`) || (p.kinds ?? []).some((k) => f === `${slug}${k}.jsonl`);
+      const matches = (f: string) =>
+        f === `${slug}.jsonl` ||
+        f === `${slug}.json` ||
+        f.startsWith(`${slug}--`) ||
+        (p.kinds ?? []).some((k) => f === `${slug}${k}.jsonl`);
       if (!pass.some(matches)) missing.push(`${r.id}: no pass/${slug}*.jsonl`);
       if (p.noFailCase?.has(r.id)) continue;
       const fails = fail.filter(matches);

@@ -23,7 +23,8 @@ function filesBelow(dir: string, exts: readonly string[]): string[] {
   for (const name of readdirSync(dir).sort()) {
     const p = join(dir, name);
     if (statSync(p).isDirectory()) out.push(...filesBelow(p, exts));
-    else if (exts.some((e) => name.endsWith(e)) && name !== 'manifest.json' && !name.endsWith('.expected.json')) out.push(p);
+    else if (exts.some((e) => name.endsWith(e)) && name !== 'manifest.json' && !name.endsWith('.expected.json'))
+      out.push(p);
   }
   return out;
 }
@@ -33,13 +34,36 @@ async function findingsOf(def: ProtocolDefinition, path: string, base: string): 
   const source = relative(base, path).replace(/\\/g, '/');
   const bytes = readFileSync(path);
   const findings: Finding[] = [];
-  await runInputs(def, [{ source, open: async function* () { yield bytes; }, framing: def.framing(source, {}) }], {}, { finding: (f) => void findings.push(f) });
+  await runInputs(
+    def,
+    [
+      {
+        source,
+        open: async function* () {
+          yield bytes;
+        },
+        framing: def.framing(source, {}),
+      },
+    ],
+    {},
+    { finding: (f) => void findings.push(f) },
+  );
   return findings;
 }
 
 const SETS: { cli: ProtocolDefinition; ours: string[]; upstream: string; exts: string[] }[] = [
-  { cli: PROTOCOLS.aep, ours: ['conformance/aep', 'examples/aep'], upstream: 'corpus/aep/conformance/fixtures', exts: ['.jsonl'] },
-  { cli: PROTOCOLS.ahp, ours: ['conformance/ahp', 'examples/ahp'], upstream: 'corpus/ahp/fixtures/draft', exts: ['.jsonl', '.json'] },
+  {
+    cli: PROTOCOLS.aep,
+    ours: ['conformance/aep', 'examples/aep'],
+    upstream: 'corpus/aep/conformance/fixtures',
+    exts: ['.jsonl'],
+  },
+  {
+    cli: PROTOCOLS.ahp,
+    ours: ['conformance/ahp', 'examples/ahp'],
+    upstream: 'corpus/ahp/fixtures/draft',
+    exts: ['.jsonl', '.json'],
+  },
 ];
 
 for (const s of SETS) {
@@ -52,8 +76,15 @@ for (const s of SETS) {
         files++;
         for (const f of await findingsOf(s.cli, path, base)) {
           checked++;
-          assert.ok(catalogue.has(f.ruleId), `${f.source}:${f.line}: ${f.ruleId} is not in the ${s.cli.name} rules catalogue`);
-          assert.equal(f.severity, catalogue.get(f.ruleId), `${f.source}:${f.line}: ${f.ruleId} reported as ${f.severity}, catalogued as ${catalogue.get(f.ruleId)}`);
+          assert.ok(
+            catalogue.has(f.ruleId),
+            `${f.source}:${f.line}: ${f.ruleId} is not in the ${s.cli.name} rules catalogue`,
+          );
+          assert.equal(
+            f.severity,
+            catalogue.get(f.ruleId),
+            `${f.source}:${f.line}: ${f.ruleId} reported as ${f.severity}, catalogued as ${catalogue.get(f.ruleId)}`,
+          );
         }
       }
     }
@@ -61,14 +92,18 @@ for (const s of SETS) {
   };
 
   test(`${s.cli.name}: every finding on our cases and examples has its rule's catalogued severity`, async () => {
-    const { files, checked } = await check(s.ours.map((d) => join(ROOT, d)), ROOT);
+    const { files, checked } = await check(
+      s.ours.map((d) => join(ROOT, d)),
+      ROOT,
+    );
     // the fail cases alone hold findings of every rule: an empty walk would prove nothing
     assert.ok(files > 50 && checked > 100, `only ${files} files and ${checked} findings were checked`);
   });
 
   test(`${s.cli.name}: every finding on the upstream corpus has its rule's catalogued severity`, async (t) => {
     const dir = join(SHARED, s.upstream);
-    if (!existsSync(dir)) return t.skip(`upstream corpus not found at ../shared/${s.upstream} (expected ../shared beside the repository)`);
+    if (!existsSync(dir))
+      return t.skip(`upstream corpus not found at ../shared/${s.upstream} (expected ../shared beside the repository)`);
     // the corpus is run the way `fixtures DIR` runs it (its cases are not all plain files); every
     // protocol finding of every case is seen on its way from the checker, whatever the verdict
     let checked = 0;
@@ -80,8 +115,15 @@ for (const s of SETS) {
           ...out,
           sink: (f) => {
             checked++;
-            assert.ok(catalogue.has(f.ruleId), `${f.source}:${f.line}: ${f.ruleId} is not in the ${s.cli.name} rules catalogue`);
-            assert.equal(f.severity, catalogue.get(f.ruleId), `${f.source}:${f.line}: ${f.ruleId} reported as ${f.severity}, catalogued as ${catalogue.get(f.ruleId)}`);
+            assert.ok(
+              catalogue.has(f.ruleId),
+              `${f.source}:${f.line}: ${f.ruleId} is not in the ${s.cli.name} rules catalogue`,
+            );
+            assert.equal(
+              f.severity,
+              catalogue.get(f.ruleId),
+              `${f.source}:${f.line}: ${f.ruleId} reported as ${f.severity}, catalogued as ${catalogue.get(f.ruleId)}`,
+            );
             out.sink(f);
           },
         }),
@@ -89,6 +131,9 @@ for (const s of SETS) {
     const fp = { def: watched, options: {} };
     const run = await runFixtures(fp, dir, { failOn: 'error', strict: false, cwd: ROOT });
     assert.ok(!run.cases.some((c) => c.status === 'error'), 'a corpus case could not be run');
-    assert.ok(run.cases.length > 10 && checked > 10, `only ${run.cases.length} cases and ${checked} findings were checked`);
+    assert.ok(
+      run.cases.length > 10 && checked > 10,
+      `only ${run.cases.length} cases and ${checked} findings were checked`,
+    );
   });
 }

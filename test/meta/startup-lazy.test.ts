@@ -51,35 +51,72 @@ process.on('exit', () => fs.writeSync(2, '\\n@@load ' + JSON.stringify({ files, 
 
 /** What `node bin/<bin>.js args` read and loaded. */
 function loadsOf(bin: 'aep' | 'ahp', args: string[]): { code: number | null; files: string[]; builtins: string[] } {
-  const r = spawnSync(process.execPath, ['--import', HOOK, `bin/${bin}.js`, ...args], { cwd: REPO, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', NODE_OPTIONS: '' } });
+  const r = spawnSync(process.execPath, ['--import', HOOK, `bin/${bin}.js`, ...args], {
+    cwd: REPO,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', NODE_OPTIONS: '' },
+  });
   const m = /@@load (.*)/.exec(r.stderr);
   assert.ok(m, `${bin} ${args.join(' ')}: no load report (exit ${r.status}): ${r.stderr}`);
   const { files, builtins } = JSON.parse(m[1]!) as { files: string[]; builtins: string[] };
-  return { code: r.status, files: files.map((f) => relative(REPO, f.startsWith('file:') ? fileURLToPath(f) : f).split(sep).join('/')), builtins };
+  return {
+    code: r.status,
+    files: files.map((f) =>
+      relative(REPO, f.startsWith('file:') ? fileURLToPath(f) : f)
+        .split(sep)
+        .join('/'),
+    ),
+    builtins,
+  };
 }
 
-test('the built bins: --version and --help read no schema, no AEP registry and no generated validator, and load neither node:crypto nor node:child_process', { skip: existsSync(join(REPO, 'dist/cli/aep.cjs')) ? false : 'no build in dist/: run `npm run build`' }, () => {
+test('the built bins: --version and --help read no schema, no AEP registry and no generated validator, and load neither node:crypto nor node:child_process', {
+  skip: existsSync(join(REPO, 'dist/cli/aep.cjs')) ? false : 'no build in dist/: run `npm run build`',
+}, () => {
   for (const bin of ['aep', 'ahp'] as const) {
     for (const args of [['--version'], ['--help'], ['validate', '--help']]) {
       const r = loadsOf(bin, args);
       assert.equal(r.code, 0, `${bin} ${args.join(' ')}`);
-      assert.deepEqual(r.files.filter((f) => f.startsWith('schemas/') || f.startsWith('dist/generated/')), [], `${bin} ${args.join(' ')} read schemas, the AEP registry or validators`);
+      assert.deepEqual(
+        r.files.filter((f) => f.startsWith('schemas/') || f.startsWith('dist/generated/')),
+        [],
+        `${bin} ${args.join(' ')} read schemas, the AEP registry or validators`,
+      );
       // (`ahp --help` lists the pin verbs, whose modules load node:crypto on their first digest)
-      assert.deepEqual(r.builtins.filter((b) => b === 'crypto' || b === 'child_process'), [], `${bin} ${args.join(' ')} loaded`);
+      assert.deepEqual(
+        r.builtins.filter((b) => b === 'crypto' || b === 'child_process'),
+        [],
+        `${bin} ${args.join(' ')} loaded`,
+      );
     }
   }
 });
 
-test('the built bins: aep validate reads the AEP validators only, ahp validate the AHP ones', { skip: existsSync(join(REPO, 'dist/cli/aep.cjs')) ? false : 'no build in dist/: run `npm run build`' }, () => {
+test('the built bins: aep validate reads the AEP validators only, ahp validate the AHP ones', {
+  skip: existsSync(join(REPO, 'dist/cli/aep.cjs')) ? false : 'no build in dist/: run `npm run build`',
+}, () => {
   const aep = loadsOf('aep', ['validate', 'examples/aep/session.jsonl']);
   assert.equal(aep.code, 0);
   assert.ok(aep.files.includes('dist/generated/aep-verdicts-all.cjs'), `aep validate read ${aep.files.join(', ')}`);
-  assert.deepEqual(aep.files.filter((f) => /^dist\/generated\/ahp-|^schemas\/(ahp|mcp)\//.test(f)), []);
-  assert.deepEqual(aep.builtins.filter((b) => b === 'child_process'), [], 'aep validate loaded node:child_process');
+  assert.deepEqual(
+    aep.files.filter((f) => /^dist\/generated\/ahp-|^schemas\/(ahp|mcp)\//.test(f)),
+    [],
+  );
+  assert.deepEqual(
+    aep.builtins.filter((b) => b === 'child_process'),
+    [],
+    'aep validate loaded node:child_process',
+  );
   const ahp = loadsOf('ahp', ['validate', 'examples/ahp/session.jsonl']);
   assert.equal(ahp.code, 0);
   assert.ok(ahp.files.includes('dist/generated/ahp-verdicts-all.cjs'), `ahp validate read ${ahp.files.join(', ')}`);
-  assert.deepEqual(ahp.files.filter((f) => /^dist\/generated\/aep-|^schemas\/aep\//.test(f)), []);
+  assert.deepEqual(
+    ahp.files.filter((f) => /^dist\/generated\/aep-|^schemas\/aep\//.test(f)),
+    [],
+  );
   // valid input: the diagnostic validators never load
-  assert.deepEqual([...aep.files, ...ahp.files].filter((f) => f.includes('-diagnostics-')), []);
+  assert.deepEqual(
+    [...aep.files, ...ahp.files].filter((f) => f.includes('-diagnostics-')),
+    [],
+  );
 });

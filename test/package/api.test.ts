@@ -13,7 +13,21 @@ import { Readable } from 'node:stream';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { isInstalledPackage, refreshCommand, refreshRefusal } from '../../src/cli/pin.ts';
-import { AEP_RULE_IDS, AHP_RULE_IDS, checkEvent, createSession, fixtureExitCode, formatReport, InputError, ruleCatalogue, rules, runFixtures, validate, validateStream, type Finding } from '../../src/index.ts';
+import {
+  AEP_RULE_IDS,
+  AHP_RULE_IDS,
+  checkEvent,
+  createSession,
+  fixtureExitCode,
+  formatReport,
+  InputError,
+  ruleCatalogue,
+  rules,
+  runFixtures,
+  validate,
+  validateStream,
+  type Finding,
+} from '../../src/index.ts';
 import { buildRuleIdsModule, RULE_IDS_TS } from '../../tools/gen-rules.ts';
 import { runCli } from '../cli/helpers.ts';
 
@@ -23,15 +37,31 @@ const AHP_BROKEN = 'examples/ahp/session-broken.jsonl';
 const key = (f: Finding) => `${f.source}:${f.line}:${f.column} ${f.ruleId} ${f.severity} ${f.pointer} ${f.message}`;
 
 test('src/api/rule-ids.ts is current (run `npm run rules:gen` after changing a rule registry)', () => {
-  assert.equal(readFileSync(RULE_IDS_TS, 'utf8'), buildRuleIdsModule(), 'src/api/rule-ids.ts is stale: run `npm run rules:gen` and commit the result');
-  assert.deepEqual([...AEP_RULE_IDS], rules('aep').map((r) => r.id));
-  assert.deepEqual([...AHP_RULE_IDS], rules('ahp').map((r) => r.id));
+  assert.equal(
+    readFileSync(RULE_IDS_TS, 'utf8'),
+    buildRuleIdsModule(),
+    'src/api/rule-ids.ts is stale: run `npm run rules:gen` and commit the result',
+  );
+  assert.deepEqual(
+    [...AEP_RULE_IDS],
+    rules('aep').map((r) => r.id),
+  );
+  assert.deepEqual(
+    [...AHP_RULE_IDS],
+    rules('ahp').map((r) => r.id),
+  );
   assert.ok(ruleCatalogue('aep').every((r) => r.spec && r.description));
 });
 
 test('validate gives the findings and summary of `validate --format json`, for paths, text, bytes, Node and web streams', async () => {
-  for (const [protocol, file] of [['aep', AEP_BROKEN], ['ahp', AHP_BROKEN]] as const) {
-    const cli = JSON.parse((await runCli(protocol, ['validate', '--format', 'json', file])).stdout) as { findings: Finding[]; summary: { errors: number; byRule: Record<string, number> } };
+  for (const [protocol, file] of [
+    ['aep', AEP_BROKEN],
+    ['ahp', AHP_BROKEN],
+  ] as const) {
+    const cli = JSON.parse((await runCli(protocol, ['validate', '--format', 'json', file])).stdout) as {
+      findings: Finding[];
+      summary: { errors: number; byRule: Record<string, number> };
+    };
     // the JSON report sorts findings by location; the API streams them in the order found
     const sorted = (fs: Finding[]) => fs.map(key).sort();
     const want = sorted(cli.findings);
@@ -62,8 +92,14 @@ test('several inputs are one stream; unnamed inputs are <input N>; a bare Buffer
   assert.equal(split.summary.events, whole.summary.events);
   assert.equal(split.summary.inputs, 2);
   assert.deepEqual(split.findings, []);
-  const dup = await validate('aep', [{ text: lines[0] + '\n' }, { text: lines[0]!.replace('ev-0001', 'ev-0001') + '\n' }]);
-  assert.ok(dup.findings.every((f) => f.source === '<input 2>'), 'the repeat is reported in the second input');
+  const dup = await validate('aep', [
+    { text: lines[0] + '\n' },
+    { text: lines[0]!.replace('ev-0001', 'ev-0001') + '\n' },
+  ]);
+  assert.ok(
+    dup.findings.every((f) => f.source === '<input 2>'),
+    'the repeat is reported in the second input',
+  );
 });
 
 test('validateStream: findings as an async iterable, then summary(); summary() alone counts; errors reject', async () => {
@@ -75,7 +111,10 @@ test('validateStream: findings as an async iterable, then summary(); summary() a
   assert.equal(s.omitted, s.errors + s.warnings + s.infos - 2);
   assert.equal((await validateStream('aep', AEP_BROKEN).summary()).errors, s.errors);
   await assert.rejects(validate('aep', 'no/such/file.jsonl'), InputError);
-  assert.throws(() => validateStream('aep', AEP_BROKEN, { rules: ['aep/no-such-rule' as never] }), /unknown aep rule "aep\/no-such-rule"/);
+  assert.throws(
+    () => validateStream('aep', AEP_BROKEN, { rules: ['aep/no-such-rule' as never] }),
+    /unknown aep rule "aep\/no-such-rule"/,
+  );
   assert.throws(() => validateStream('xyz' as never, AEP_BROKEN), /unknown protocol/);
   const twice = validateStream('aep', AEP_BROKEN);
   for await (const _ of twice) break;
@@ -101,14 +140,20 @@ test('validateStream keeps reading bounded by a slow consumer and stops when the
   for await (const _ of run) {
     if (++n === 10) break;
   }
-  assert.ok(pulled < 200, `the whole input was read (${pulled} chunks) although the consumer stopped after 10 findings`);
+  assert.ok(
+    pulled < 200,
+    `the whole input was read (${pulled} chunks) although the consumer stopped after 10 findings`,
+  );
   await assert.rejects(run.summary(), /stopped before its end/);
 });
 
 test('no input at all is a finding, never a clean pass; fixtureExitCode takes the run or its summary', async () => {
   for (const protocol of ['aep', 'ahp'] as const) {
     const r = await validate(protocol, []);
-    assert.deepEqual(r.findings.map((f) => f.ruleId), ['jsonl/empty-input']);
+    assert.deepEqual(
+      r.findings.map((f) => f.ruleId),
+      ['jsonl/empty-input'],
+    );
     assert.equal(r.summary.errors, 1);
   }
   const run = await runFixtures('aep', 'conformance/aep');
@@ -118,34 +163,58 @@ test('no input at all is a finding, never a clean pass; fixtureExitCode takes th
 
 test('rules selection, strict and the AHP binding by source name', async () => {
   const only = await validate('aep', AEP_BROKEN, { rules: ['aep/time-format'] });
-  assert.ok(only.findings.length > 0 && only.findings.every((f) => f.ruleId === 'aep/time-format' || f.ruleId.startsWith('json')));
-  const http = await validate('ahp', { text: '{"jsonrpc":"2.0",\n "method":"hooks/capabilities", "id": 1, "params": {}}', source: 'body.json' });
+  assert.ok(
+    only.findings.length > 0 &&
+      only.findings.every((f) => f.ruleId === 'aep/time-format' || f.ruleId.startsWith('json')),
+  );
+  const http = await validate('ahp', {
+    text: '{"jsonrpc":"2.0",\n "method":"hooks/capabilities", "id": 1, "params": {}}',
+    source: 'body.json',
+  });
   assert.ok(!http.findings.some((f) => f.ruleId.startsWith('jsonl/')), 'a .json source is one HTTP body, not JSONL');
-  const stdio = await validate('ahp', { text: '{"jsonrpc":"2.0",\n "method":"hooks/capabilities", "id": 1, "params": {}}', source: 'body.json' }, { binding: 'stdio' });
+  const stdio = await validate(
+    'ahp',
+    { text: '{"jsonrpc":"2.0",\n "method":"hooks/capabilities", "id": 1, "params": {}}', source: 'body.json' },
+    { binding: 'stdio' },
+  );
   assert.ok(stdio.findings.some((f) => f.ruleId === 'jsonl/invalid-json'));
 });
 
 test('sessions check in-memory events in order with stream state; checkEvent checks one alone', async () => {
-  const events = readFileSync(join(REPO, 'examples/aep/session.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  const events = readFileSync(join(REPO, 'examples/aep/session.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
   const s = createSession('aep');
   for (const e of events) assert.deepEqual(s.check(e), [], `event ${String(e.id)}`);
   const again = s.check(events[1]!);
-  assert.ok(again.some((f) => f.ruleId === 'aep/seq-regression' || f.ruleId === 'aep/redelivery'), 'a repeat is seen as a repeat');
+  assert.ok(
+    again.some((f) => f.ruleId === 'aep/seq-regression' || f.ruleId === 'aep/redelivery'),
+    'a repeat is seen as a repeat',
+  );
   assert.ok(again.every((f) => f.source === '<session>' && f.line === events.length + 1));
   s.end();
   assert.throws(() => s.check(events[0]!), /ended/);
   assert.equal(s.summary().events, events.length + 1);
   const bad = checkEvent('aep', { ...events[1], time: 'yesterday' });
-  assert.deepEqual(bad.map((f) => [f.ruleId, f.pointer]), [['aep/time-format', '/time']]);
+  assert.deepEqual(
+    bad.map((f) => [f.ruleId, f.pointer]),
+    [['aep/time-format', '/time']],
+  );
   assert.deepEqual(checkEvent('aep', JSON.stringify(events[0])), []);
   assert.ok(checkEvent('ahp', { jsonrpc: '1.0' }).some((f) => f.severity === 'error'));
   assert.throws(() => checkEvent('aep', { n: 1n }), TypeError);
   // the same verdicts as the stream: the broken example event by event
-  const lines = readFileSync(join(REPO, AEP_BROKEN), 'utf8').split('\n').filter((l) => l.trim() !== '');
+  const lines = readFileSync(join(REPO, AEP_BROKEN), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '');
   const viaSession = createSession('aep', { source: AEP_BROKEN });
   const perEvent = lines.flatMap((l) => viaSession.check(l)).concat(viaSession.end());
   const viaStream = (await validate('aep', AEP_BROKEN)).findings;
-  assert.deepEqual(perEvent.map((f) => [f.ruleId, f.line]), viaStream.map((f) => [f.ruleId, f.line]));
+  assert.deepEqual(
+    perEvent.map((f) => [f.ruleId, f.line]),
+    viaStream.map((f) => [f.ruleId, f.line]),
+  );
 });
 
 test('reporters render findings and a summary as the CLI does', async () => {
@@ -153,7 +222,10 @@ test('reporters render findings and a summary as the CLI does', async () => {
   for (const format of ['text', 'json', 'sarif', 'junit', 'github'] as const) {
     const cli = await runCli('aep', ['validate', '--format', format, AEP_BROKEN]);
     const mine = formatReport(findings, summary, { protocol: 'aep', format, sources: [AEP_BROKEN] });
-    const stable = (s: string) => s.replace(/"?(startTimeUtc|endTimeUtc|timestamp|time)"?[=:] ?"[^"]*"/g, '$1=T').replace(/time="[^"]*"/g, 'time=T');
+    const stable = (s: string) =>
+      s
+        .replace(/"?(startTimeUtc|endTimeUtc|timestamp|time)"?[=:] ?"[^"]*"/g, '$1=T')
+        .replace(/time="[^"]*"/g, 'time=T');
     assert.equal(stable(mine), stable(cli.stdout), format);
   }
 });
@@ -161,7 +233,9 @@ test('reporters render findings and a summary as the CLI does', async () => {
 test('runFixtures runs our conformance folders like `fixtures`', async () => {
   for (const protocol of ['aep', 'ahp'] as const) {
     const run = await runFixtures(protocol, `conformance/${protocol}`, { cwd: REPO });
-    const cli = JSON.parse((await runCli(protocol, ['fixtures', '--format', 'json', `conformance/${protocol}`])).stdout) as { summary: { counts: unknown } };
+    const cli = JSON.parse(
+      (await runCli(protocol, ['fixtures', '--format', 'json', `conformance/${protocol}`])).stdout,
+    ) as { summary: { counts: unknown } };
     assert.deepEqual(run.summary.counts, cli.summary.counts);
     assert.equal(run.summary.counts.fail, 0);
   }
@@ -171,29 +245,59 @@ test('pin verbs: an installed package is detected by its node_modules folder; re
   assert.equal(isInstalledPackage(REPO), false);
   const root = join(tmpdir(), 'x', 'node_modules', 'agent-conformance');
   assert.equal(isInstalledPackage(root), true);
-  assert.match(refreshRefusal(join(root, 'upstream/mcp/2025-11-25'), join(root, 'schemas/mcp/e.json'), false, root)!, /installed package .* --dir/);
-  assert.equal(refreshRefusal(join(tmpdir(), 'mine'), join(root, 'schemas/mcp/e.json'), false, root), undefined, 'reading the shipped extraction is fine');
-  assert.match(refreshRefusal(join(tmpdir(), 'mine'), join(root, 'schemas/mcp/e.json'), true, root)!, /--adopt would rewrite .* --extraction/);
+  assert.match(
+    refreshRefusal(join(root, 'upstream/mcp/2025-11-25'), join(root, 'schemas/mcp/e.json'), false, root)!,
+    /installed package .* --dir/,
+  );
+  assert.equal(
+    refreshRefusal(join(tmpdir(), 'mine'), join(root, 'schemas/mcp/e.json'), false, root),
+    undefined,
+    'reading the shipped extraction is fine',
+  );
+  assert.match(
+    refreshRefusal(join(tmpdir(), 'mine'), join(root, 'schemas/mcp/e.json'), true, root)!,
+    /--adopt would rewrite .* --extraction/,
+  );
   assert.equal(refreshRefusal(join(tmpdir(), 'mine'), join(tmpdir(), 'e.json'), true, root), undefined);
-  assert.equal(refreshRefusal(join(REPO, 'upstream/mcp/2025-11-25'), join(REPO, 'schemas/mcp/e.json'), true, REPO), undefined, 'a checkout may refresh its own pin');
+  assert.equal(
+    refreshRefusal(join(REPO, 'upstream/mcp/2025-11-25'), join(REPO, 'schemas/mcp/e.json'), true, REPO),
+    undefined,
+    'a checkout may refresh its own pin',
+  );
 });
 
 test('pin verify suggests the pin refresh command that works where it runs (--dir / --extraction as given; in an installed package, folders of your own)', async () => {
   const root = join(tmpdir(), 'x', 'node_modules', 'agent-conformance');
   assert.equal(refreshCommand(undefined, undefined, REPO, REPO), 'ahp pin refresh', 'a checkout refreshes its own pin');
   assert.equal(refreshCommand('my pins', undefined, REPO, REPO), "ahp pin refresh --dir 'my pins'");
-  assert.equal(refreshCommand(undefined, undefined, root, root), 'ahp pin refresh --dir <a copy of the pin folder> --extraction <a copy of the extraction>');
-  assert.equal(refreshCommand('/tmp/mine', '/tmp/e.json', root, root), 'ahp pin refresh --dir /tmp/mine --extraction /tmp/e.json');
-  assert.equal(refreshCommand(join(root, 'upstream/mcp/2025-11-25'), undefined, root, root), 'ahp pin refresh --dir <a copy of the pin folder> --extraction <a copy of the extraction>', 'a folder inside the installed package is not one of your own');
+  assert.equal(
+    refreshCommand(undefined, undefined, root, root),
+    'ahp pin refresh --dir <a copy of the pin folder> --extraction <a copy of the extraction>',
+  );
+  assert.equal(
+    refreshCommand('/tmp/mine', '/tmp/e.json', root, root),
+    'ahp pin refresh --dir /tmp/mine --extraction /tmp/e.json',
+  );
+  assert.equal(
+    refreshCommand(join(root, 'upstream/mcp/2025-11-25'), undefined, root, root),
+    'ahp pin refresh --dir <a copy of the pin folder> --extraction <a copy of the extraction>',
+    'a folder inside the installed package is not one of your own',
+  );
   // through the verb: a pin folder holding only pin.json
   const dir = mkdtempSync(join(tmpdir(), 'agent-conformance-pin-'));
   try {
     copyFileSync(join(REPO, 'upstream/mcp/2025-11-25/pin.json'), join(dir, 'pin.json'));
     const r = await runCli('ahp', ['pin', 'verify', '--dir', dir, '--format', 'json']);
     assert.equal(r.code, 1);
-    const messages = (JSON.parse(r.stdout) as { findings: { ruleId: string; message: string }[] }).findings.filter((f) => f.ruleId === 'pin/missing-source').map((f) => f.message);
+    const messages = (JSON.parse(r.stdout) as { findings: { ruleId: string; message: string }[] }).findings
+      .filter((f) => f.ruleId === 'pin/missing-source')
+      .map((f) => f.message);
     assert.ok(messages.length > 0);
-    for (const m of messages) assert.ok(m.includes(`\`ahp pin refresh --dir ${dir}\``) && m.includes(`\`ahp pin refresh --dir ${dir} --adopt\``), m);
+    for (const m of messages)
+      assert.ok(
+        m.includes(`\`ahp pin refresh --dir ${dir}\``) && m.includes(`\`ahp pin refresh --dir ${dir} --adopt\``),
+        m,
+      );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -209,7 +313,10 @@ test('a bin run without a build prints one line and exits 2', () => {
       const r = spawnSync(process.execPath, [join(dir, 'bin', `${b}.js`), '--version'], { encoding: 'utf8' });
       assert.equal(r.status, 2);
       assert.equal(r.stdout, '');
-      assert.match(r.stderr, new RegExp(`^${b}: cannot load the build \\(.*\\): run npm ci \\(or npm run build\\) first\\n$`));
+      assert.match(
+        r.stderr,
+        new RegExp(`^${b}: cannot load the build \\(.*\\): run npm ci \\(or npm run build\\) first\\n$`),
+      );
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -11,14 +11,36 @@ import { test } from 'node:test';
 import { captureViolations } from '../../src/aep/capture.ts';
 import { CAPTURE_RANK } from '../../src/aep/event.ts';
 import { captureTreeFor } from '../../src/aep/payload.ts';
-import { createRedactor, downlevel, redact, redactEvent, runFixtures, validate, type CaptureLevel } from '../../src/index.ts';
+import {
+  createRedactor,
+  downlevel,
+  redact,
+  redactEvent,
+  runFixtures,
+  validate,
+  type CaptureLevel,
+} from '../../src/index.ts';
 import { REPO, runCli } from '../cli/helpers.ts';
 
 const CORPUS = join(REPO, '..', 'shared', 'corpus', 'aep', 'conformance', 'fixtures');
 const GOLDEN = join(CORPUS, 'golden', 'golden.jsonl');
-const HEAD = { aep: '0.1', time: '2026-11-30T10:00:00Z', source: 'aep://h/agent/d/session/s', agent: 'd', session: 's' };
+const HEAD = {
+  aep: '0.1',
+  time: '2026-11-30T10:00:00Z',
+  source: 'aep://h/agent/d/session/s',
+  agent: 'd',
+  session: 's',
+};
 let seq = 0;
-const ev = (type: string, capture: CaptureLevel | undefined, data: unknown, extra: Record<string, unknown> = {}) => ({ ...HEAD, id: `e${seq}`, type, seq: seq++, ...(capture ? { capture } : {}), ...extra, data });
+const ev = (type: string, capture: CaptureLevel | undefined, data: unknown, extra: Record<string, unknown> = {}) => ({
+  ...HEAD,
+  id: `e${seq}`,
+  type,
+  seq: seq++,
+  ...(capture ? { capture } : {}),
+  ...extra,
+  data,
+});
 
 test('redact: text through rules (a)-(d), values with credential-named members, a reusable Redactor', () => {
   const opts = { home: '/home/op', secretNames: ['DEPLOY_KEY'], secretValues: ['s3cr3t-value'] };
@@ -38,12 +60,20 @@ test('redact: text through rules (a)-(d), values with credential-named members, 
 });
 
 test('downlevel: never raises a level; the same object when at or below the ceiling; §8.2(e) boundary', () => {
-  const full = ev('tool.completed', 'full', { tool: { name: 'sh' }, result: 'r', result_redacted: 'key AKIAIOSFODNN7EXAMPLE' });
+  const full = ev('tool.completed', 'full', {
+    tool: { name: 'sh' },
+    result: 'r',
+    result_redacted: 'key AKIAIOSFODNN7EXAMPLE',
+  });
   assert.equal(downlevel(full, 'full'), full);
   const meta = ev('progress.status', undefined, { percent: 5, message: 'm' });
   for (const c of ['metadata', 'redacted', 'full'] as const) assert.equal(downlevel(meta, c), meta);
   assert.deepEqual(downlevel(full, 'redacted'), { ...full, capture: 'metadata', data: { tool: { name: 'sh' } } });
-  assert.deepEqual(downlevel(full, 'redacted', { redact: true }), { ...full, capture: 'redacted', data: { tool: { name: 'sh' }, result_redacted: 'key [REDACTED:secret]' } });
+  assert.deepEqual(downlevel(full, 'redacted', { redact: true }), {
+    ...full,
+    capture: 'redacted',
+    data: { tool: { name: 'sh' }, result_redacted: 'key [REDACTED:secret]' },
+  });
   const none = downlevel(full, 'none');
   assert.equal(none.capture, 'none');
   assert.ok(!('data' in none));
@@ -52,9 +82,17 @@ test('downlevel: never raises a level; the same object when at or below the ceil
 });
 
 test('redactEvent: only redacted-gated text at capture redacted or full; digests and metadata untouched', () => {
-  const e = ev('tool.requested', 'redacted', { tool: { name: 'token=abc123' }, args_digest: 'password=x', args_redacted: { cmd: 'login --password=hunter22' } });
+  const e = ev('tool.requested', 'redacted', {
+    tool: { name: 'token=abc123' },
+    args_digest: 'password=x',
+    args_redacted: { cmd: 'login --password=hunter22' },
+  });
   const out = redactEvent(e);
-  assert.deepEqual(out.data, { tool: { name: 'token=abc123' }, args_digest: 'password=x', args_redacted: { cmd: 'login --password=[REDACTED:secret]' } });
+  assert.deepEqual(out.data, {
+    tool: { name: 'token=abc123' },
+    args_digest: 'password=x',
+    args_redacted: { cmd: 'login --password=[REDACTED:secret]' },
+  });
   const m = ev('tool.requested', 'metadata', { tool: { name: 'sh' } });
   assert.equal(redactEvent(m), m);
 });
@@ -73,8 +111,24 @@ test('validate reports aep/redaction-leak for each rule (a) class in each kind o
   for (const [cls, secret] of Object.entries(LEAKS)) {
     const events = [
       [ev('run.started', 'redacted', { prompt: `do it ${secret}` }, { run: `r-${cls}` }), '/data/prompt'],
-      [ev('tool.completed', 'redacted', { tool: { name: 'sh' }, result_redacted: { out: [`x ${secret}`] } }, { run: `r-${cls}` }), '/data/result_redacted/out/0'],
-      [ev('attention.requested', 'redacted', { kind: 'input', prompt: `p ${secret}`, options: [{ id: 'a', label: `l ${secret}` }] }, { run: `r-${cls}` }), '/data/prompt /data/options/0/label'],
+      [
+        ev(
+          'tool.completed',
+          'redacted',
+          { tool: { name: 'sh' }, result_redacted: { out: [`x ${secret}`] } },
+          { run: `r-${cls}` },
+        ),
+        '/data/result_redacted/out/0',
+      ],
+      [
+        ev(
+          'attention.requested',
+          'redacted',
+          { kind: 'input', prompt: `p ${secret}`, options: [{ id: 'a', label: `l ${secret}` }] },
+          { run: `r-${cls}` },
+        ),
+        '/data/prompt /data/options/0/label',
+      ],
     ] as const;
     for (const [e, ptrs] of events) {
       lines.push(JSON.stringify(e));
@@ -83,8 +137,13 @@ test('validate reports aep/redaction-leak for each rule (a) class in each kind o
   }
   const text = lines.join('\n') + '\n';
   const before = await validate('aep', { text }, { rules: ['aep/redaction-leak'] });
-  assert.deepEqual(before.findings.map((f) => `${f.line} ${f.pointer} ${(f.data as { class: string }).class}`).sort(), want.sort());
-  for (const f of before.findings) for (const s of Object.values(LEAKS)) assert.ok(!f.message.includes(s.slice(0, 12)), 'the message never shows the secret');
+  assert.deepEqual(
+    before.findings.map((f) => `${f.line} ${f.pointer} ${(f.data as { class: string }).class}`).sort(),
+    want.sort(),
+  );
+  for (const f of before.findings)
+    for (const s of Object.values(LEAKS))
+      assert.ok(!f.message.includes(s.slice(0, 12)), 'the message never shows the secret');
   const red = await runCli('aep', ['redact', '-'], text);
   assert.equal(red.code, 0, red.stderr);
   const after = await validate('aep', { text: red.stdout }, { rules: ['aep/redaction-leak'] });
@@ -92,7 +151,8 @@ test('validate reports aep/redaction-leak for each rule (a) class in each kind o
 });
 
 test('aep downlevel refuses a leaking redacted event it would write as it is, and prunes it below redacted', async () => {
-  const leak = JSON.stringify(ev('run.started', 'redacted', { prompt: `do it ${LEAKS.assignment}` }, { run: 'r1' })) + '\n';
+  const leak =
+    JSON.stringify(ev('run.started', 'redacted', { prompt: `do it ${LEAKS.assignment}` }, { run: 'r1' })) + '\n';
   for (const ceiling of ['redacted', 'full']) {
     for (const extra of ceiling === 'redacted' ? [[], ['--redact']] : [[]]) {
       const r = await runCli('aep', ['downlevel', '--ceiling', ceiling, ...extra, '-'], leak);
@@ -109,8 +169,15 @@ test('aep downlevel refuses a leaking redacted event it would write as it is, an
 });
 
 test('a vendor type without capture annotations: every CLI path strips or redacts its data (AEP-0001 §8.2(e))', async () => {
-  const blob = JSON.stringify(ev('x.acme.session.custom_blob', 'full', { anything: 'SECRET', note: 'password=hunter2sequel' })) + '\n';
-  for (const args of [['downlevel', '--ceiling', 'redacted'], ['downlevel', '--ceiling', 'redacted', '--redact'], ['downlevel', '--ceiling', 'metadata'], ['downlevel', '--ceiling', 'none']]) {
+  const blob =
+    JSON.stringify(ev('x.acme.session.custom_blob', 'full', { anything: 'SECRET', note: 'password=hunter2sequel' })) +
+    '\n';
+  for (const args of [
+    ['downlevel', '--ceiling', 'redacted'],
+    ['downlevel', '--ceiling', 'redacted', '--redact'],
+    ['downlevel', '--ceiling', 'metadata'],
+    ['downlevel', '--ceiling', 'none'],
+  ]) {
     const r = await runCli('aep', [...args, '-'], blob);
     assert.equal(r.code, 0, r.stderr);
     const out = JSON.parse(r.stdout) as Record<string, unknown>;
@@ -122,13 +189,21 @@ test('a vendor type without capture annotations: every CLI path strips or redact
     const r = await runCli('aep', ['redact', '-'], input);
     assert.equal(r.code, 0, r.stderr);
     assert.ok(!r.stdout.includes('hunter2sequel'), 'aep redact treats an unannotated payload as redacted-gated text');
-    assert.equal((JSON.parse(r.stdout) as Record<string, unknown>).capture, JSON.parse(input).capture, 'redact never rewrites capture');
+    assert.equal(
+      (JSON.parse(r.stdout) as Record<string, unknown>).capture,
+      JSON.parse(input).capture,
+      'redact never rewrites capture',
+    );
   }
 });
 
 test('aep downlevel and aep redact: unchanged events byte for byte, invalid lines on stderr and not written, exit 1', async () => {
-  const keep = '{"aep":"0.1","id":"k1",  "type":"progress.status","time":"2026-11-30T10:00:00Z","source":"aep://h/agent/d/session/s","agent":"d","session":"s","seq":0,"capture":"metadata","data":{"percent":1}}';
-  const big = JSON.stringify(ev('tool.completed', 'full', { tool: { name: 'sh' }, result: 'x', n: 1 })).replace('"n":1', '"n":12345678901234567890123');
+  const keep =
+    '{"aep":"0.1","id":"k1",  "type":"progress.status","time":"2026-11-30T10:00:00Z","source":"aep://h/agent/d/session/s","agent":"d","session":"s","seq":0,"capture":"metadata","data":{"percent":1}}';
+  const big = JSON.stringify(ev('tool.completed', 'full', { tool: { name: 'sh' }, result: 'x', n: 1 })).replace(
+    '"n":1',
+    '"n":12345678901234567890123',
+  );
   const bad = JSON.stringify(ev('tool.completed', 'metadata', { tool: { name: 'sh' }, result: 'leak' }));
   const input = [keep, 'not json', big, bad].join('\r\n') + '\n';
   const dl = await runCli('aep', ['downlevel', '--ceiling', 'metadata', '-'], input);
@@ -154,7 +229,9 @@ test('aep downlevel and aep redact: unchanged events byte for byte, invalid line
   assert.match(empty.stderr, /jsonl\/empty-input/);
 });
 
-test('aep downlevel --ceiling metadata of the golden corpus validates clean, with no field above metadata', { skip: existsSync(GOLDEN) ? false : `upstream corpus not found at ${GOLDEN}` }, async () => {
+test('aep downlevel --ceiling metadata of the golden corpus validates clean, with no field above metadata', {
+  skip: existsSync(GOLDEN) ? false : `upstream corpus not found at ${GOLDEN}`,
+}, async () => {
   const r = await runCli('aep', ['downlevel', '--ceiling', 'metadata', GOLDEN]);
   assert.equal(r.code, 0, r.stderr);
   const lines = r.stdout.trimEnd().split('\n');
@@ -167,17 +244,26 @@ test('aep downlevel --ceiling metadata of the golden corpus validates clean, wit
     if (tree && e.data !== undefined) assert.deepEqual(captureViolations(e.data, tree, 'metadata'), [], e.type);
   }
   const v = await validate('aep', { text: r.stdout });
-  assert.deepEqual(v.findings.filter((f) => f.severity !== 'info').map((f) => `${f.line} ${f.ruleId}`), []);
+  assert.deepEqual(
+    v.findings.filter((f) => f.severity !== 'info').map((f) => `${f.line} ${f.ruleId}`),
+    [],
+  );
 });
 
 test('fixtures: the corpus redaction folder passes in full; our downlevel cases pass', async () => {
   const ours = await runFixtures('aep', join(REPO, 'conformance', 'aep-capture'));
   assert.ok(ours.cases.length >= 100);
-  assert.deepEqual(ours.cases.filter((c) => c.status !== 'pass').map((c) => c.id), []);
+  assert.deepEqual(
+    ours.cases.filter((c) => c.status !== 'pass').map((c) => c.id),
+    [],
+  );
   if (!existsSync(join(CORPUS, 'redaction'))) return;
   const up = await runFixtures('aep', CORPUS);
   const red = up.cases.filter((c) => c.group === 'redaction');
   assert.equal(red.length, 33);
-  assert.deepEqual(red.filter((c) => c.status !== 'pass').map((c) => c.id), []);
+  assert.deepEqual(
+    red.filter((c) => c.status !== 'pass').map((c) => c.id),
+    [],
+  );
   assert.ok(!up.cases.some((c) => c.id === 'redaction/'), 'no longer "not run"');
 });

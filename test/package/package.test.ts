@@ -12,7 +12,17 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { test } from 'node:test';
@@ -32,7 +42,8 @@ function devBin(pkg: string, name: string): string {
 /** The environment for child processes: no npm lifecycle variables, no test-runner context, no colour. */
 function childEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!/^npm_/i.test(k) && k !== 'NODE_TEST_CONTEXT' && k !== 'NODE_OPTIONS' && k !== 'INIT_CWD') env[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (!/^npm_/i.test(k) && k !== 'NODE_TEST_CONTEXT' && k !== 'NODE_OPTIONS' && k !== 'INIT_CWD') env[k] = v;
   env.NO_COLOR = '1';
   return env;
 }
@@ -56,19 +67,38 @@ function runAsync(cmd: string, args: readonly string[], cwd: string): Promise<Sp
 
 function ok(r: SpawnSyncReturns<string>, what: string, code = 0): string {
   assert.equal(r.error, undefined, `${what}: ${r.error?.message}`);
-  assert.equal(r.status, code, `${what} exited ${r.status} (expected ${code})\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`);
+  assert.equal(
+    r.status,
+    code,
+    `${what} exited ${r.status} (expected ${code})\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`,
+  );
   return r.stdout;
 }
 
 function walk(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)],
+  );
 }
 
 const npmVersion = spawnSync(NPM, ['--version'], { encoding: 'utf8', env: childEnv() });
-const skip = npmVersion.status === 0 ? false : `npm is not available (${npmVersion.error?.message ?? `exit ${npmVersion.status}`}): the packaging smoke test needs it`;
+const skip =
+  npmVersion.status === 0
+    ? false
+    : `npm is not available (${npmVersion.error?.message ?? `exit ${npmVersion.status}`}): the packaging smoke test needs it`;
 
 /** Files the tarball may hold (package-relative paths); see package.json `files`. */
-const ALLOWED = [/^package\.json$/, /^README\.md$/, /^RULES\.md$/, /^LICENSE$/, /^bin\/(aep|ahp|launch)\.js$/, /^bin\/package\.json$/, /^dist\//, /^schemas\/.+\.json$/, /^upstream\/mcp\/2025-11-25\/(pin\.json|README\.md)$/];
+const ALLOWED = [
+  /^package\.json$/,
+  /^README\.md$/,
+  /^RULES\.md$/,
+  /^LICENSE$/,
+  /^bin\/(aep|ahp|launch)\.js$/,
+  /^bin\/package\.json$/,
+  /^dist\//,
+  /^schemas\/.+\.json$/,
+  /^upstream\/mcp\/2025-11-25\/(pin\.json|README\.md)$/,
+];
 
 /** What tools/build/build.mjs writes to dist/cli/: a CommonJS bundle per CLI, its code cache, and the bins' cache loader. */
 const CLI_FILES = ['cli/aep.cjs', 'cli/ahp.cjs', 'cli/aep.cjs.v8cache', 'cli/ahp.cjs.v8cache', 'cli/code-cache.cjs'];
@@ -110,23 +140,30 @@ test('the build in dist/ is current: every src module has its .js and .d.ts (src
     }
     if (statSync(p).mtimeMs < newestSource) problems.push(`dist/cli/${entry}.cjs is older than a source in src/`);
     if (!existsSync(`${p}.v8cache`)) problems.push(`dist/cli/${entry}.cjs.v8cache is missing`);
-    const requires = [...readFileSync(p, 'utf8').matchAll(/\brequire\((['"])([^'"]+)\1\)|^\s*import\b/gm)].map((m) => m[2] ?? 'import');
+    const requires = [...readFileSync(p, 'utf8').matchAll(/\brequire\((['"])([^'"]+)\1\)|^\s*import\b/gm)].map(
+      (m) => m[2] ?? 'import',
+    );
     const foreign = requires.filter((r) => !r.startsWith('node:'));
     if (foreign.length > 0) problems.push(`dist/cli/${entry}.cjs is not bundled: it loads ${foreign.join(', ')}`);
   }
   for (const file of walk(dist)) {
     const rel = relative(dist, file);
     if (rel.split(sep).join('/').startsWith('cli/')) {
-      if (!CLI_FILES.includes(rel.split(sep).join('/'))) problems.push(`dist/${rel} is not a CLI bundle, its code cache or the cache loader`);
+      if (!CLI_FILES.includes(rel.split(sep).join('/')))
+        problems.push(`dist/${rel} is not a CLI bundle, its code cache or the cache loader`);
       continue;
     }
     const stem = rel.replace(/(\.d\.ts|\.js)$/, '');
-    if (stem !== rel && !sources.has(stem) && !existsSync(join(src, rel))) problems.push(`dist/${rel} has no source in src/`);
+    if (stem !== rel && !sources.has(stem) && !existsSync(join(src, rel)))
+      problems.push(`dist/${rel} has no source in src/`);
   }
   assert.deepEqual(problems, [], 'dist/ is stale: run `npm run build`');
 });
 
-test('npm pack -> install into a project outside the repository -> bins, .mjs, .cjs, README example, TypeScript (node16, bundler)', { skip, timeout: 180_000 }, async (t) => {
+test('npm pack -> install into a project outside the repository -> bins, .mjs, .cjs, README example, TypeScript (node16, bundler)', {
+  skip,
+  timeout: 180_000,
+}, async (t) => {
   let last = Date.now();
   /** Time of each step, in the test's diagnostics. */
   const step = (name: string) => {
@@ -139,25 +176,57 @@ test('npm pack -> install into a project outside the repository -> bins, .mjs, .
     // 1. pack the current build (npm test built it just before): prepack strips `scripts` from
     //    the packed package.json (so prepare does not run again here) and postpack restores it
     const manifestBefore = readFileSync(join(REPO, 'package.json'));
-    const packed = JSON.parse(ok(run(NPM, ['pack', '--json', '--pack-destination', tmp], REPO), 'npm pack').replace(/^[^[]*/, '')) as { filename: string; entryCount: number; files: { path: string }[] }[];
+    const packed = JSON.parse(
+      ok(run(NPM, ['pack', '--json', '--pack-destination', tmp], REPO), 'npm pack').replace(/^[^[]*/, ''),
+    ) as { filename: string; entryCount: number; files: { path: string }[] }[];
     assert.ok(readFileSync(join(REPO, 'package.json')).equals(manifestBefore), 'npm pack left package.json changed');
     assert.equal(existsSync(join(REPO, '.package.json.prepack')), false, 'npm pack left the kept package.json');
     const tarball = join(tmp, packed[0]!.filename);
     const files = packed[0]!.files.map((f) => f.path);
     const stray = files.filter((f) => !ALLOWED.some((re) => re.test(f)));
     assert.deepEqual(stray, [], 'the tarball holds files outside the files list');
-    for (const must of ['LICENSE', 'README.md', 'RULES.md', 'bin/aep.js', 'bin/ahp.js', 'bin/launch.js', 'bin/package.json', 'dist/index.js', 'dist/index.d.ts', 'dist/cli/aep.cjs', 'dist/cli/ahp.cjs', 'dist/cli/code-cache.cjs', 'dist/report/spec-anchors.json', 'dist/fixture-runner/examples.json.gz', 'upstream/mcp/2025-11-25/pin.json', 'schemas/mcp/mcp-elicitation.schema.json'])
+    for (const must of [
+      'LICENSE',
+      'README.md',
+      'RULES.md',
+      'bin/aep.js',
+      'bin/ahp.js',
+      'bin/launch.js',
+      'bin/package.json',
+      'dist/index.js',
+      'dist/index.d.ts',
+      'dist/cli/aep.cjs',
+      'dist/cli/ahp.cjs',
+      'dist/cli/code-cache.cjs',
+      'dist/report/spec-anchors.json',
+      'dist/fixture-runner/examples.json.gz',
+      'upstream/mcp/2025-11-25/pin.json',
+      'schemas/mcp/mcp-elicitation.schema.json',
+    ])
       assert.ok(files.includes(must), `the tarball lacks ${must}`);
-    assert.ok(!files.some((f) => /^(src|test|tools|conformance|examples|docs)\//.test(f) || /^upstream\/mcp\/[^/]+\/schema\.(json|ts)$/.test(f)), 'sources, tests, tools or upstream bytes were packed');
+    assert.ok(
+      !files.some(
+        (f) =>
+          /^(src|test|tools|conformance|examples|docs)\//.test(f) ||
+          /^upstream\/mcp\/[^/]+\/schema\.(json|ts)$/.test(f),
+      ),
+      'sources, tests, tools or upstream bytes were packed',
+    );
 
     step('npm pack');
     // 2. publint and attw on the tarball (attw: an ESM-only package; require() of it works
     //    on Node >= 20.19 through require(esm), so only cjs-resolves-to-esm is not a problem)
     const lint = ok(run(process.execPath, [devBin('publint', 'publint'), 'run', tarball, '--strict'], REPO), 'publint');
     assert.match(lint, /All good!/, `publint: ${lint}`);
-    const attw = run(process.execPath, [devBin('@arethetypeswrong/cli', 'attw'), tarball, '--format', 'json', '--ignore-rules', 'cjs-resolves-to-esm'], REPO);
+    const attw = run(
+      process.execPath,
+      [devBin('@arethetypeswrong/cli', 'attw'), tarball, '--format', 'json', '--ignore-rules', 'cjs-resolves-to-esm'],
+      REPO,
+    );
     const attwJson = JSON.parse(attw.stdout) as { problems?: Record<string, unknown[]> | unknown[] };
-    const problems = Array.isArray(attwJson.problems) ? attwJson.problems : Object.values(attwJson.problems ?? {}).flat();
+    const problems = Array.isArray(attwJson.problems)
+      ? attwJson.problems
+      : Object.values(attwJson.problems ?? {}).flat();
     const remaining = problems.filter((p) => (p as { kind?: string }).kind !== 'CJSResolvesToESM');
     assert.deepEqual(remaining, [], 'attw reports problems');
     assert.equal(attw.status, 0, `attw exited ${attw.status}: ${attw.stderr}`);
@@ -166,14 +235,38 @@ test('npm pack -> install into a project outside the repository -> bins, .mjs, .
     // 3. a consumer project outside the repository, with the tarball and the examples
     const proj = join(tmp, 'consumer');
     mkdirSync(proj);
-    writeFileSync(join(proj, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }, null, 2));
-    const typesNode = (JSON.parse(readFileSync(join(REPO, 'node_modules/@types/node/package.json'), 'utf8')) as { version: string }).version;
-    ok(run(NPM, ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts', tarball, `@types/node@${typesNode}`], proj), 'npm install of the tarball');
+    writeFileSync(
+      join(proj, 'package.json'),
+      JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }, null, 2),
+    );
+    const typesNode = (
+      JSON.parse(readFileSync(join(REPO, 'node_modules/@types/node/package.json'), 'utf8')) as { version: string }
+    ).version;
+    ok(
+      run(
+        NPM,
+        [
+          'install',
+          '--no-audit',
+          '--no-fund',
+          '--prefer-offline',
+          '--ignore-scripts',
+          tarball,
+          `@types/node@${typesNode}`,
+        ],
+        proj,
+      ),
+      'npm install of the tarball',
+    );
     step('npm install');
     cpSync(join(REPO, 'examples'), join(proj, 'examples'), { recursive: true });
     const pkgDir = join(proj, 'node_modules/agent-conformance');
     // nothing to run on install (npm 11 lists a prepare as an install script to approve)
-    assert.equal((JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')) as { scripts?: unknown }).scripts, undefined, 'the packed package.json has scripts');
+    assert.equal(
+      (JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')) as { scripts?: unknown }).scripts,
+      undefined,
+      'the packed package.json has scripts',
+    );
     const before = walk(pkgDir).sort();
 
     // 4. the bins through node_modules/.bin (shebang and exec bit as installed)
@@ -189,12 +282,24 @@ test('npm pack -> install into a project outside the repository -> bins, .mjs, .
     assert.ok(broken.summary.errors > 0);
     assert.match(ok(ahpGood, 'ahp validate'), /0 errors/);
     ok(ahpBad, 'ahp validate (broken)', 1);
-    assert.match(ok(run(bin('aep'), ['validate', '-'], proj, readFileSync(join(proj, 'examples/aep/session.jsonl'), 'utf8')), 'aep validate -'), /0 errors/);
-    assert.equal(ok(run(bin('aep'), ['--version'], proj), 'aep --version').trim(), (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version);
+    assert.match(
+      ok(
+        run(bin('aep'), ['validate', '-'], proj, readFileSync(join(proj, 'examples/aep/session.jsonl'), 'utf8')),
+        'aep validate -',
+      ),
+      /0 errors/,
+    );
+    assert.equal(
+      ok(run(bin('aep'), ['--version'], proj), 'aep --version').trim(),
+      (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version,
+    );
     const explain = ok(run(bin('aep'), ['explain', 'aep/time-format'], proj), 'aep explain');
     assert.match(explain, /AEP-0001/);
     // the examples come from the bundle the build writes (conformance/ is not shipped)
-    assert.match(explain, /Failing example \(conformance\/aep\/fail\/aep\.time-format\.jsonl in the repository; a copy is bundled with this package\)/);
+    assert.match(
+      explain,
+      /Failing example \(conformance\/aep\/fail\/aep\.time-format\.jsonl in the repository; a copy is bundled with this package\)/,
+    );
 
     step('bins');
     // 5. pin verbs in an installed package: verify its own pin read-only; refresh refuses to write there
@@ -263,11 +368,33 @@ const text: string = formatReport(perEvent, s.summary(), { protocol: 'aep', form
 console.log(summary.errors, severities.length, checkEvent('ahp', {}).length, text.length, rules('aep')[0]?.id, wrong, typeof runFixtures);
 `,
     );
-    const base = { strict: true, noEmit: true, target: 'ES2022', lib: ['ES2023'], types: ['node'], skipLibCheck: false };
-    writeFileSync(join(proj, 'tsconfig.node16.json'), JSON.stringify({ compilerOptions: { ...base, module: 'node16', moduleResolution: 'node16' }, files: ['consumer.ts'] }));
+    const base = {
+      strict: true,
+      noEmit: true,
+      target: 'ES2022',
+      lib: ['ES2023'],
+      types: ['node'],
+      skipLibCheck: false,
+    };
+    writeFileSync(
+      join(proj, 'tsconfig.node16.json'),
+      JSON.stringify({
+        compilerOptions: { ...base, module: 'node16', moduleResolution: 'node16' },
+        files: ['consumer.ts'],
+      }),
+    );
     // the declarations themselves are checked once (node16); bundler checks the consumer against them
-    writeFileSync(join(proj, 'tsconfig.bundler.json'), JSON.stringify({ compilerOptions: { ...base, skipLibCheck: true, module: 'esnext', moduleResolution: 'bundler' }, files: ['consumer.ts'] }));
-    const [node16, bundler] = await Promise.all([runAsync(process.execPath, [TSC, '-p', 'tsconfig.node16.json'], proj), runAsync(process.execPath, [TSC, '-p', 'tsconfig.bundler.json'], proj)]);
+    writeFileSync(
+      join(proj, 'tsconfig.bundler.json'),
+      JSON.stringify({
+        compilerOptions: { ...base, skipLibCheck: true, module: 'esnext', moduleResolution: 'bundler' },
+        files: ['consumer.ts'],
+      }),
+    );
+    const [node16, bundler] = await Promise.all([
+      runAsync(process.execPath, [TSC, '-p', 'tsconfig.node16.json'], proj),
+      runAsync(process.execPath, [TSC, '-p', 'tsconfig.bundler.json'], proj),
+    ]);
     ok(node16, 'tsc (moduleResolution node16)');
     ok(bundler, 'tsc (moduleResolution bundler)');
     step('tsc node16, bundler');

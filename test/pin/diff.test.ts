@@ -93,7 +93,9 @@ test('property: applying the diff to the old text gives the new text', () => {
 });
 
 test('property: the edit cap falls back to a correct (non-minimal) replacement', () => {
-  const text = fc.array(fc.constantFrom('a', 'b', 'c'), { maxLength: 30 }).map((ls) => ls.map((l) => l + '\n').join(''));
+  const text = fc
+    .array(fc.constantFrom('a', 'b', 'c'), { maxLength: 30 })
+    .map((ls) => ls.map((l) => l + '\n').join(''));
   fc.assert(
     fc.property(text, text, (a, b) => {
       assert.equal(applyPatch(a, unifiedDiff(a, b, { ...L, maxEdits: 1 })), b);

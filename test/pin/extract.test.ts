@@ -78,7 +78,11 @@ test('structure: 15 closure definitions plus request/result, 13 closed objects, 
   for (const f of ['minLength', 'maxLength']) assert.equal(d.StringSchema.properties[f].type, 'number');
   assert.equal(d.TaskMetadata.properties.ttl.type, 'number');
   assert.deepEqual(d.ProgressToken.type, ['string', 'number']);
-  assert.deepEqual(d.ElicitResult.properties.content.additionalProperties.anyOf[1].type, ['string', 'number', 'boolean']);
+  assert.deepEqual(d.ElicitResult.properties.content.additionalProperties.anyOf[1].type, [
+    'string',
+    'number',
+    'boolean',
+  ]);
   assert.deepEqual(d.NumberSchema.properties.type.enum, ['integer', 'number'], 'the "integer" keyword value stays');
   assert.equal(d.ElicitRequestFormParams.additionalProperties, undefined, 'envelopes stay open');
   assert.equal(d.ElicitRequestFormParams.properties.requestedSchema.additionalProperties, false);
@@ -134,8 +138,10 @@ test('integer-like keys are refused (their source position cannot be preserved)'
 });
 
 test('serialisation follows Python json.dumps(indent=2) with ensure_ascii', () => {
-  assert.equal(serializeLikePython({ a: [], b: {}, c: [1, true, null], d: 'é\u007f😀' }),
-    '{\n  "a": [],\n  "b": {},\n  "c": [\n    1,\n    true,\n    null\n  ],\n  "d": "\\u00e9\\u007f\\ud83d\\ude00"\n}\n');
+  assert.equal(
+    serializeLikePython({ a: [], b: {}, c: [1, true, null], d: 'é\u007f😀' }),
+    '{\n  "a": [],\n  "b": {},\n  "c": [\n    1,\n    true,\n    null\n  ],\n  "d": "\\u00e9\\u007f\\ud83d\\ude00"\n}\n',
+  );
   assert.equal(serializeLikePython('\u0001"\\'), '"\\u0001\\"\\\\"\n');
 });
 

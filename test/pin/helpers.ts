@@ -47,7 +47,9 @@ export async function readShared<K extends keyof typeof SHARED>(
   for (const k of keys) {
     const p = join(SHARED_DIR, SHARED[k]);
     if (!existsSync(p)) {
-      t.skip(`shared material not found: ${relative(REPO_DIR, p)} (expected the shared checkout ../shared next to the repo); this test needs it`);
+      t.skip(
+        `shared material not found: ${relative(REPO_DIR, p)} (expected the shared checkout ../shared next to the repo); this test needs it`,
+      );
       return undefined;
     }
     out[k] = await readFile(p);
@@ -84,12 +86,17 @@ export async function snapshot(root: string, skip: string[] = []): Promise<Recor
   return out;
 }
 
-export const PIN_BASE = 'https://raw.githubusercontent.com/modelcontextprotocol/modelcontextprotocol/2025-11-25/schema/2025-11-25/';
+export const PIN_BASE =
+  'https://raw.githubusercontent.com/modelcontextprotocol/modelcontextprotocol/2025-11-25/schema/2025-11-25/';
 
 /** A pin.json text in our shape. */
-export function pinText(digests: { 'schema.ts': string; 'schema.json': string }, extra: Record<string, unknown> = {}): string {
+export function pinText(
+  digests: { 'schema.ts': string; 'schema.json': string },
+  extra: Record<string, unknown> = {},
+): string {
   const sources: Record<string, unknown> = {};
-  for (const name of ['schema.ts', 'schema.json'] as const) sources[name] = { url: PIN_BASE + name, sha256: digests[name] };
+  for (const name of ['schema.ts', 'schema.json'] as const)
+    sources[name] = { url: PIN_BASE + name, sha256: digests[name] };
   return JSON.stringify({ version: '2025-11-25', sources, ...extra }, null, 2) + '\n';
 }
 
@@ -103,7 +110,10 @@ export type Route =
  * otherwise) and records every requested path. It closes itself (and every open connection)
  * after the test.
  */
-export async function serve(t: TestContext, routes: Record<string, Route>): Promise<{ origin: string; requests: string[] }> {
+export async function serve(
+  t: TestContext,
+  routes: Record<string, Route>,
+): Promise<{ origin: string; requests: string[] }> {
   const requests: string[] = [];
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const path = req.url ?? '/';

@@ -3,9 +3,28 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import type { Finding } from '../../src/core/finding.ts';
-import { DEFAULT_EXTRACTION, DEFAULT_PIN_DIR, PinUsageError, extractElicitation, pinRefresh, pinVerify } from '../../src/pin/index.ts';
+import {
+  DEFAULT_EXTRACTION,
+  DEFAULT_PIN_DIR,
+  PinUsageError,
+  extractElicitation,
+  pinRefresh,
+  pinVerify,
+} from '../../src/pin/index.ts';
 import { mirrorUrl } from '../../src/pin/model.ts';
-import { HEAD_SHA, PIN_BASE, TAG_SHA, pinText, put, readShared, serve, sha256, snapshot, tempDir, type Route } from './helpers.ts';
+import {
+  HEAD_SHA,
+  PIN_BASE,
+  TAG_SHA,
+  pinText,
+  put,
+  readShared,
+  serve,
+  sha256,
+  snapshot,
+  tempDir,
+  type Route,
+} from './helpers.ts';
 
 const SCHEMA_TS = '// stand-in for schema/2025-11-25/schema.ts served by the test mirror\n';
 const MIRROR_PATH = '/mirror/schema/2025-11-25/';
@@ -59,7 +78,12 @@ test('identical bytes: no change, nothing written outside staging', async (t) =>
   const before = await snapshot(l.root);
   const srv = await mirror(t, s.tag);
   const logged: string[] = [];
-  const r = await pinRefresh({ dir: l.dir, extraction: l.extraction, baseUrl: srv.origin + '/mirror', log: (x) => logged.push(x) });
+  const r = await pinRefresh({
+    dir: l.dir,
+    extraction: l.extraction,
+    baseUrl: srv.origin + '/mirror',
+    log: (x) => logged.push(x),
+  });
   assert.equal(r.changed, false);
   assert.deepEqual(r.findings, []);
   assert.match(r.report, /Result: no change\./);
@@ -99,8 +123,8 @@ test('drifted bytes that change the extraction: unified diff printed, nothing wr
   assert.equal(r.changed, true);
   assert.deepEqual(ids(r.findings), ['pin/source-changed', 'pin/extraction-changed']);
   assert.ok(r.report.includes(`--- ${l.extraction}\n+++ ${l.extraction}\n@@ -`));
-  assert.match(r.report, /^-    "LegacyTitledEnumSchema": \{$/m);
-  assert.match(r.report, /^-          "\$ref": "#\/\$defs\/LegacyTitledEnumSchema"$/m);
+  assert.match(r.report, /^- {4}"LegacyTitledEnumSchema": \{$/m);
+  assert.match(r.report, /^- {10}"\$ref": "#\/\$defs\/LegacyTitledEnumSchema"$/m);
   assert.doesNotMatch(r.report, /^\+.*LegacyTitledEnumSchema/m);
   assert.deepEqual(await snapshot(l.root, [STAGING]), before);
   const stagedExtraction = await readFile(join(l.dir, '.staging', 'extraction', 'mcp-elicitation.schema.json'), 'utf8');
@@ -110,7 +134,9 @@ test('drifted bytes that change the extraction: unified diff printed, nothing wr
 test('adopt: pin.json digests, vendored file and extraction are replaced; verify then passes', async (t) => {
   const s = await readShared(t, 'tag');
   if (!s) return;
-  const l = await layout(t, s.tag, { pin: pinText({ 'schema.ts': sha256(SCHEMA_TS), 'schema.json': TAG_SHA }, { note: 'kept' }) });
+  const l = await layout(t, s.tag, {
+    pin: pinText({ 'schema.ts': sha256(SCHEMA_TS), 'schema.json': TAG_SHA }, { note: 'kept' }),
+  });
   const edited = editedSchema(s.tag);
   const srv = await mirror(t, edited);
   const r = await pinRefresh({ dir: l.dir, extraction: l.extraction, baseUrl: srv.origin + '/mirror', adopt: true });
@@ -126,7 +152,11 @@ test('adopt: pin.json digests, vendored file and extraction are replaced; verify
   assert.ok((await readFile(join(l.dir, 'schema.json'))).equals(edited));
   assert.equal(await readFile(l.extraction, 'utf8'), extractElicitation(edited.toString('utf8')));
   for (const d of [l.dir, join(l.root, 'schemas/mcp')]) {
-    assert.deepEqual((await readdir(d)).filter((n) => n.includes('.tmp-')), [], 'no temporary files left');
+    assert.deepEqual(
+      (await readdir(d)).filter((n) => n.includes('.tmp-')),
+      [],
+      'no temporary files left',
+    );
   }
   assert.deepEqual(await pinVerify({ dir: l.dir, extraction: l.extraction }), []);
 
@@ -180,7 +210,10 @@ test('a redirect to another host is refused; a same-origin redirect is followed'
   const port = new URL(srv.origin).port;
   const other = await serve(t, {
     [MIRROR_PATH + 'schema.ts']: { status: 302, headers: { location: `${srv.origin}${MIRROR_PATH}schema.ts` } },
-    [MIRROR_PATH + 'schema.json']: { status: 301, headers: { location: `http://localhost:${port}${MIRROR_PATH}schema.json` } },
+    [MIRROR_PATH + 'schema.json']: {
+      status: 301,
+      headers: { location: `http://localhost:${port}${MIRROR_PATH}schema.json` },
+    },
   });
   const r = await pinRefresh({ dir: l.dir, extraction: l.extraction, baseUrl: other.origin + '/mirror', adopt: true });
   assert.deepEqual(ids(r.findings), ['pin/redirect-refused', 'pin/redirect-refused', 'pin/adopt-refused']);
@@ -208,7 +241,13 @@ test('an oversize body is refused (declared length and streamed chunks)', async 
       [MIRROR_PATH + 'schema.json']: { body: s.tag, chunked },
       [MIRROR_PATH + 'schema.ts']: { body: SCHEMA_TS },
     });
-    const r = await pinRefresh({ dir: l.dir, extraction: l.extraction, baseUrl: srv.origin + '/mirror', maxBytes: 64 * 1024, adopt: true });
+    const r = await pinRefresh({
+      dir: l.dir,
+      extraction: l.extraction,
+      baseUrl: srv.origin + '/mirror',
+      maxBytes: 64 * 1024,
+      adopt: true,
+    });
     assert.deepEqual(ids(r.findings), ['pin/response-too-large', 'pin/adopt-refused'], `chunked=${chunked}`);
     assert.equal(r.changed, false);
   }
@@ -278,6 +317,12 @@ test('baseUrl must be https or loopback http; options are checked', async (t) =>
 
 test('baseUrl replaces the prefix up to and including the tag segment', () => {
   const url = PIN_BASE + 'schema.json';
-  assert.equal(mirrorUrl(url, '2025-11-25', 'http://127.0.0.1:8000/m'), 'http://127.0.0.1:8000/m/schema/2025-11-25/schema.json');
-  assert.equal(mirrorUrl(url, '2025-11-25', 'https://mirror.example/x/'), 'https://mirror.example/x/schema/2025-11-25/schema.json');
+  assert.equal(
+    mirrorUrl(url, '2025-11-25', 'http://127.0.0.1:8000/m'),
+    'http://127.0.0.1:8000/m/schema/2025-11-25/schema.json',
+  );
+  assert.equal(
+    mirrorUrl(url, '2025-11-25', 'https://mirror.example/x/'),
+    'https://mirror.example/x/schema/2025-11-25/schema.json',
+  );
 });

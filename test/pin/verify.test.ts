@@ -4,8 +4,25 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import type { Finding } from '../../src/core/finding.ts';
-import { DEFAULT_EXTRACTION, DEFAULT_PIN_DIR, PIN_RULES, extractElicitation, headerOf, pinVerify } from '../../src/pin/index.ts';
-import { AHP_EXTRACTION_SHA, HEAD_SHA, REPO_DIR, TAG_SHA, pinText, put, readShared, sha256, tempDir } from './helpers.ts';
+import {
+  DEFAULT_EXTRACTION,
+  DEFAULT_PIN_DIR,
+  PIN_RULES,
+  extractElicitation,
+  headerOf,
+  pinVerify,
+} from '../../src/pin/index.ts';
+import {
+  AHP_EXTRACTION_SHA,
+  HEAD_SHA,
+  REPO_DIR,
+  TAG_SHA,
+  pinText,
+  put,
+  readShared,
+  sha256,
+  tempDir,
+} from './helpers.ts';
 
 const SCHEMA_TS = 'stand-in for schema.ts\n';
 
@@ -64,8 +81,16 @@ test('without schema.json the extraction check is reported as skipped', async (t
   await put(join(dir, 'pin.json'), pinText({ 'schema.ts': sha256(SCHEMA_TS), 'schema.json': TAG_SHA }));
   const fs = await pinVerify({ dir, extraction: join(root, 'x.json'), allowMissing: true });
   // nothing present: nothing verified is an error, never a pass
-  assert.deepEqual(ids(fs), ['pin/missing-source-allowed', 'pin/missing-source-allowed', 'pin/nothing-verified', 'pin/extraction-skipped']);
-  assert.deepEqual(errors(fs).map((f) => f.ruleId), ['pin/nothing-verified']);
+  assert.deepEqual(ids(fs), [
+    'pin/missing-source-allowed',
+    'pin/missing-source-allowed',
+    'pin/nothing-verified',
+    'pin/extraction-skipped',
+  ]);
+  assert.deepEqual(
+    errors(fs).map((f) => f.ruleId),
+    ['pin/nothing-verified'],
+  );
   assert.equal(fs[3].severity, 'info');
   // one source present: its digest is checked and the run passes
   await put(join(dir, 'schema.ts'), SCHEMA_TS);
@@ -101,7 +126,10 @@ test('the HEAD schema.json: digest mismatch for schema.json only, extraction che
   assert.equal(fs[0].source, join(dir, 'schema.json'));
   assert.equal(fs[0].severity, 'error');
   assert.equal(fs[0].spec, 'AHP interaction-payloads §Pinned upstream maintenance');
-  assert.deepEqual({ expected: fs[0].data?.expected, actual: fs[0].data?.actual }, { expected: TAG_SHA, actual: HEAD_SHA });
+  assert.deepEqual(
+    { expected: fs[0].data?.expected, actual: fs[0].data?.actual },
+    { expected: TAG_SHA, actual: HEAD_SHA },
+  );
 });
 
 test('a hand-edited schema.json (LegacyTitledEnumSchema variant removed) fails both checks', async (t) => {
@@ -162,13 +190,20 @@ test('invalid pins', async (t) => {
   assert.deepEqual(ids(await run(variant((p) => delete p.sources['schema.json']))), ['pin/invalid-pin']);
   assert.deepEqual(ids(await run(variant((p) => (p.sources['schema.ts'].sha256 = 'ABC')))), ['pin/invalid-pin']);
   const unsafe = await run(variant((p) => (p.sources['../x'] = { url: 'https://h/2025-11-25/x', sha256: TAG_SHA })));
-  assert.deepEqual(errors(unsafe).map((f) => f.ruleId), ['pin/unsafe-source-name']);
+  assert.deepEqual(
+    errors(unsafe).map((f) => f.ruleId),
+    ['pin/unsafe-source-name'],
+  );
   assert.equal(unsafe[0].source, join(dir, 'pin.json'));
   const branch = await run(
-    variant((p) => (p.sources['schema.ts'].url = p.sources['schema.ts'].url.replace('/2025-11-25/schema/', '/main/schema/'))),
+    variant(
+      (p) => (p.sources['schema.ts'].url = p.sources['schema.ts'].url.replace('/2025-11-25/schema/', '/main/schema/')),
+    ),
   );
   assert.ok(ids(branch).includes('pin/unpinned-url'));
-  const http = await run(variant((p) => (p.sources['schema.ts'].url = p.sources['schema.ts'].url.replace('https:', 'http:'))));
+  const http = await run(
+    variant((p) => (p.sources['schema.ts'].url = p.sources['schema.ts'].url.replace('https:', 'http:'))),
+  );
   assert.ok(ids(http).includes('pin/unpinned-url'));
 });
 
@@ -180,7 +215,10 @@ test("the repository's own pin folder: pin.json is valid; without the upstream b
   });
   // the upstream bytes are git-ignored: a checkout without them verifies no digest (an error, not a pass)
   const present = ['schema.ts', 'schema.json'].filter((n) => existsSync(join(REPO_DIR, DEFAULT_PIN_DIR, n)));
-  assert.deepEqual(errors(fs).map((f) => f.ruleId), present.length ? [] : ['pin/nothing-verified']);
+  assert.deepEqual(
+    errors(fs).map((f) => f.ruleId),
+    present.length ? [] : ['pin/nothing-verified'],
+  );
   const pin = JSON.parse(await readFile(join(REPO_DIR, DEFAULT_PIN_DIR, 'pin.json'), 'utf8'));
   assert.equal(pin.sources['schema.json'].sha256, TAG_SHA);
   assert.equal(pin.sources['schema.ts'].sha256, '0845473b20273dae35df6651b831540be3d5866a42d0ad324e4a06caaa398a07');

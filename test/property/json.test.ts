@@ -21,7 +21,22 @@ type Tree = { t: 'obj'; m: [string, Tree][] } | { t: 'arr'; a: Tree[] } | { t: '
 
 const key = fc.constantFrom('a', 'b', 'c', '__proto__', 'constructor', 'x/y', 'm~n', 'é', 'a"b', 'k:');
 const literal = fc.oneof(
-  fc.constantFrom('null', 'true', 'false', '0', '-1', '1.5e3', '"s"', '"\\":"', '" :"', '"\\u0061"', '9007199254740991', '9007199254740993', '-123456789012345678901', '1e400'),
+  fc.constantFrom(
+    'null',
+    'true',
+    'false',
+    '0',
+    '-1',
+    '1.5e3',
+    '"s"',
+    '"\\":"',
+    '" :"',
+    '"\\u0061"',
+    '9007199254740991',
+    '9007199254740993',
+    '-123456789012345678901',
+    '1e400',
+  ),
   fc.string({ maxLength: 6 }).map((s) => JSON.stringify(s)),
 );
 const { tree } = fc.letrec<{ tree: Tree }>((tie) => ({
@@ -82,8 +97,16 @@ test('parseJsonText finds exactly the repeated names and big integers the tree h
       const dups: string[] = [];
       const bigs: string[] = [];
       expected(t, '', dups, bigs);
-      assert.deepEqual(parsed.duplicates.map((d) => d.pointer), dups, text);
-      assert.deepEqual(parsed.bigIntegers.map((b) => `${b.pointer}=${b.text}`), bigs, text);
+      assert.deepEqual(
+        parsed.duplicates.map((d) => d.pointer),
+        dups,
+        text,
+      );
+      assert.deepEqual(
+        parsed.bigIntegers.map((b) => `${b.pointer}=${b.text}`),
+        bigs,
+        text,
+      );
       const scanned = scanJson(text, { maxDepth: 10_000 });
       assert.deepEqual(scanned.duplicates, parsed.duplicates);
       assert.equal(scanned.error, undefined);
@@ -93,7 +116,11 @@ test('parseJsonText finds exactly the repeated names and big integers the tree h
 });
 
 test('the scanner and JSON.parse agree on which texts are JSON (random edits of valid texts)', () => {
-  const edit = fc.tuple(fc.nat(), fc.constantFrom('', '"', ',', ':', '}', ']', '{', '[', '\\', '\u0000', 'x', ' ', '1', '-', '.', 'e', '\u2028'), fc.nat({ max: 2 }));
+  const edit = fc.tuple(
+    fc.nat(),
+    fc.constantFrom('', '"', ',', ':', '}', ']', '{', '[', '\\', '\u0000', 'x', ' ', '1', '-', '.', 'e', '\u2028'),
+    fc.nat({ max: 2 }),
+  );
   fc.assert(
     fc.property(tree, fc.array(edit, { maxLength: 3 }), (t, edits) => {
       const out: string[] = [];
@@ -110,7 +137,11 @@ test('the scanner and JSON.parse agree on which texts are JSON (random edits of 
         native = false;
       }
       const s = scanJson(text, { maxDepth: Infinity });
-      assert.equal(s.error === undefined, native, `${JSON.stringify(text)}: scanner ${s.error?.message ?? 'ok'}, JSON.parse ${native ? 'ok' : 'error'}`);
+      assert.equal(
+        s.error === undefined,
+        native,
+        `${JSON.stringify(text)}: scanner ${s.error?.message ?? 'ok'}, JSON.parse ${native ? 'ok' : 'error'}`,
+      );
       const p = parseJsonText(text);
       assert.equal(p.ok || (!p.ok && p.kind === 'max-depth'), native);
       if (!p.ok && p.kind === 'invalid-json') assert.ok(p.index >= 0 && p.index <= text.length);
@@ -149,7 +180,13 @@ test('isUtf8 and firstInvalidUtf8 agree on every byte string', () => {
     fc.oneof(
       fc.uint8Array({ maxLength: 4 }).map((b) => Buffer.from(b)),
       fc.string({ unit: 'grapheme', maxLength: 3 }).map((s) => Buffer.from(s)),
-      fc.constantFrom(Buffer.from([0xed, 0xa0, 0x80]), Buffer.from([0xf4, 0x90, 0x80, 0x80]), Buffer.from([0xe0, 0x80, 0x80]), Buffer.from([0xc0, 0x80]), Buffer.from([0xf0, 0x9f, 0x98])),
+      fc.constantFrom(
+        Buffer.from([0xed, 0xa0, 0x80]),
+        Buffer.from([0xf4, 0x90, 0x80, 0x80]),
+        Buffer.from([0xe0, 0x80, 0x80]),
+        Buffer.from([0xc0, 0x80]),
+        Buffer.from([0xf0, 0x9f, 0x98]),
+      ),
     ),
     { maxLength: 8 },
   );
@@ -158,7 +195,8 @@ test('isUtf8 and firstInvalidUtf8 agree on every byte string', () => {
       const b = Buffer.concat(parts);
       const bad = firstInvalidUtf8(b);
       assert.equal(isUtf8(b), bad === b.length, b.toString('hex'));
-      if (bad < b.length) assert.equal(isUtf8(b.subarray(0, bad)), true, 'the prefix before the first bad byte is valid');
+      if (bad < b.length)
+        assert.equal(isUtf8(b.subarray(0, bad)), true, 'the prefix before the first bad byte is valid');
     }),
     { numRuns: RUNS * 3 },
   );
@@ -170,28 +208,52 @@ test('splitting the input into arbitrary read chunks never changes lines, offset
     fc.string({ maxLength: 12 }),
   );
   await fc.assert(
-    fc.asyncProperty(fc.array(lineArb, { maxLength: 6 }), fc.boolean(), fc.boolean(), fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 8 }), fc.constantFrom<'accept-crlf' | 'reject'>('accept-crlf', 'reject'), async (lines, bom, finalNl, sizes, cr) => {
-      const bytes = Buffer.concat([bom ? Buffer.from([0xef, 0xbb, 0xbf]) : Buffer.alloc(0), Buffer.from(lines.join('\n') + (finalNl ? '\n' : ''))]);
-      const read = async (chunks: Buffer[]) => {
-        const got: JsonlLine[] = [];
-        const findings: Finding[] = [];
-        const stats = await readJsonl(chunks, 't', (l) => got.push(l), (f) => findings.push(f), { cr, maxLineBytes: 24 });
-        return { got, findings, stats };
-      };
-      const whole = await read([bytes]);
-      const chunks: Buffer[] = [];
-      for (let i = 0, k = 0; i < bytes.length; k++) {
-        const n = sizes[k % sizes.length];
-        chunks.push(bytes.subarray(i, i + n));
-        i += n;
-      }
-      assert.deepEqual(await read(chunks), whole);
-      for (const f of whole.findings) {
-        if (f.line !== undefined) assert.ok(f.line >= 1 && f.line <= whole.stats.lines, `${f.ruleId} line ${f.line} of ${whole.stats.lines}`);
-        if (f.byteOffset !== undefined) assert.ok(f.byteOffset >= 0 && f.byteOffset <= bytes.length);
-      }
-      for (const l of whole.got) assert.equal(bytes.subarray(l.byteOffset, l.byteOffset + l.byteLength).toString('utf8').replace(/\r$/, ''), l.text.replace(/\r$/, ''));
-    }),
+    fc.asyncProperty(
+      fc.array(lineArb, { maxLength: 6 }),
+      fc.boolean(),
+      fc.boolean(),
+      fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 8 }),
+      fc.constantFrom<'accept-crlf' | 'reject'>('accept-crlf', 'reject'),
+      async (lines, bom, finalNl, sizes, cr) => {
+        const bytes = Buffer.concat([
+          bom ? Buffer.from([0xef, 0xbb, 0xbf]) : Buffer.alloc(0),
+          Buffer.from(lines.join('\n') + (finalNl ? '\n' : '')),
+        ]);
+        const read = async (chunks: Buffer[]) => {
+          const got: JsonlLine[] = [];
+          const findings: Finding[] = [];
+          const stats = await readJsonl(
+            chunks,
+            't',
+            (l) => got.push(l),
+            (f) => findings.push(f),
+            { cr, maxLineBytes: 24 },
+          );
+          return { got, findings, stats };
+        };
+        const whole = await read([bytes]);
+        const chunks: Buffer[] = [];
+        for (let i = 0, k = 0; i < bytes.length; k++) {
+          const n = sizes[k % sizes.length];
+          chunks.push(bytes.subarray(i, i + n));
+          i += n;
+        }
+        assert.deepEqual(await read(chunks), whole);
+        for (const f of whole.findings) {
+          if (f.line !== undefined)
+            assert.ok(f.line >= 1 && f.line <= whole.stats.lines, `${f.ruleId} line ${f.line} of ${whole.stats.lines}`);
+          if (f.byteOffset !== undefined) assert.ok(f.byteOffset >= 0 && f.byteOffset <= bytes.length);
+        }
+        for (const l of whole.got)
+          assert.equal(
+            bytes
+              .subarray(l.byteOffset, l.byteOffset + l.byteLength)
+              .toString('utf8')
+              .replace(/\r$/, ''),
+            l.text.replace(/\r$/, ''),
+          );
+      },
+    ),
     { numRuns: RUNS },
   );
 });

@@ -30,7 +30,24 @@ function baseStream(kind: 'aep' | 'ahp'): string[] {
   }
 }
 
-const REPLACEMENTS: unknown[] = [null, 0, -1, 1.5, 9007199254740993n, '', 'x', '__proto__', true, [], {}, [[[]]], { __proto__: 1 }, { constructor: { prototype: 1 } }, 'aep://h', '2026-13-45T99:99:99Z'];
+const REPLACEMENTS: unknown[] = [
+  null,
+  0,
+  -1,
+  1.5,
+  9007199254740993n,
+  '',
+  'x',
+  '__proto__',
+  true,
+  [],
+  {},
+  [[[]]],
+  { __proto__: 1 },
+  { constructor: { prototype: 1 } },
+  'aep://h',
+  '2026-13-45T99:99:99Z',
+];
 
 type Mutation =
   | { op: 'drop' | 'dup'; at: number }
@@ -44,19 +61,62 @@ type Mutation =
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ op: fc.constantFrom<'drop' | 'dup'>('drop', 'dup'), at: fc.nat() }),
   fc.record({ op: fc.constant<'swap'>('swap'), a: fc.nat(), b: fc.nat() }),
-  fc.record({ op: fc.constant<'truncate'>('truncate'), at: fc.nat(), keep: fc.double({ min: 0, max: 1, noNaN: true }) }),
-  fc.record({ op: fc.constant<'retype'>('retype'), at: fc.nat(), node: fc.nat(), to: fc.nat({ max: REPLACEMENTS.length - 1 }) }),
-  fc.record({ op: fc.constant<'rename'>('rename'), at: fc.nat(), node: fc.nat(), name: fc.constantFrom('__proto__', 'constructor', 'toString', 'id', 'type', 'seq', 'jsonrpc', 'params', 'event', 'result', 'A', '') }),
+  fc.record({
+    op: fc.constant<'truncate'>('truncate'),
+    at: fc.nat(),
+    keep: fc.double({ min: 0, max: 1, noNaN: true }),
+  }),
+  fc.record({
+    op: fc.constant<'retype'>('retype'),
+    at: fc.nat(),
+    node: fc.nat(),
+    to: fc.nat({ max: REPLACEMENTS.length - 1 }),
+  }),
+  fc.record({
+    op: fc.constant<'rename'>('rename'),
+    at: fc.nat(),
+    node: fc.nat(),
+    name: fc.constantFrom(
+      '__proto__',
+      'constructor',
+      'toString',
+      'id',
+      'type',
+      'seq',
+      'jsonrpc',
+      'params',
+      'event',
+      'result',
+      'A',
+      '',
+    ),
+  }),
   fc.record({ op: fc.constant<'flip'>('flip'), at: fc.nat(), bit: fc.nat({ max: 7 }) }),
-  fc.record({ op: fc.constant<'insert'>('insert'), at: fc.nat(), bytes: fc.oneof(fc.uint8Array({ minLength: 1, maxLength: 4 }), fc.constantFrom(...['\n', '\r', '\r\n', '\ufeff', '\u2028', '"', '{', '}', ','].map((s) => new Uint8Array(Buffer.from(s))))) }),
+  fc.record({
+    op: fc.constant<'insert'>('insert'),
+    at: fc.nat(),
+    bytes: fc.oneof(
+      fc.uint8Array({ minLength: 1, maxLength: 4 }),
+      fc.constantFrom(
+        ...['\n', '\r', '\r\n', '\ufeff', '\u2028', '"', '{', '}', ','].map((s) => new Uint8Array(Buffer.from(s))),
+      ),
+    ),
+  }),
 );
 
 function stringify(v: unknown): string {
-  return JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? `@@${x}@@` : x)).replace(/"@@(-?\d+)@@"/g, '$1');
+  return JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? `@@${x}@@` : x)).replace(
+    /"@@(-?\d+)@@"/g,
+    '$1',
+  );
 }
 
 /** Visit the `node`-th container member (pre-order) and replace its value or its name. */
-function editJson(line: string, node: number, edit: (holder: Record<string, unknown> | unknown[], key: string | number) => void): string {
+function editJson(
+  line: string,
+  node: number,
+  edit: (holder: Record<string, unknown> | unknown[], key: string | number) => void,
+): string {
   let v: unknown;
   try {
     v = JSON.parse(line);
@@ -66,7 +126,9 @@ function editJson(line: string, node: number, edit: (holder: Record<string, unkn
   const slots: [Record<string, unknown> | unknown[], string | number][] = [];
   const walk = (x: unknown) => {
     if (Array.isArray(x)) x.forEach((y, i) => (slots.push([x, i]), walk(y)));
-    else if (x !== null && typeof x === 'object') for (const k of Object.keys(x)) slots.push([x as Record<string, unknown>, k]), walk((x as Record<string, unknown>)[k]);
+    else if (x !== null && typeof x === 'object')
+      for (const k of Object.keys(x))
+        slots.push([x as Record<string, unknown>, k]), walk((x as Record<string, unknown>)[k]);
   };
   walk(v);
   if (!slots.length) return line;
@@ -124,7 +186,8 @@ function apply(lines: string[], muts: Mutation[]): Buffer {
     if (m.op === 'flip' && bytes.length) {
       bytes = Buffer.from(bytes);
       bytes[at] ^= 1 << m.bit;
-    } else if (m.op === 'insert') bytes = Buffer.concat([bytes.subarray(0, at), Buffer.from(m.bytes), bytes.subarray(at)]);
+    } else if (m.op === 'insert')
+      bytes = Buffer.concat([bytes.subarray(0, at), Buffer.from(m.bytes), bytes.subarray(at)]);
   }
   return bytes;
 }
@@ -140,7 +203,19 @@ async function check(driver: () => TestDriver, bytes: Buffer, chunk: number): Pr
   const chunks: Buffer[] = [];
   for (let i = 0; i < bytes.length; i += chunk) chunks.push(bytes.subarray(i, i + chunk));
   const findings: Finding[] = [];
-  const stats = await runPipeline([{ source: 'm.jsonl', open: async function* () { yield* chunks; } }], driver(), (f) => findings.push(f), { maxLineBytes: 4096 });
+  const stats = await runPipeline(
+    [
+      {
+        source: 'm.jsonl',
+        open: async function* () {
+          yield* chunks;
+        },
+      },
+    ],
+    driver(),
+    (f) => findings.push(f),
+    { maxLineBytes: 4096 },
+  );
   const lines = physicalLines(bytes);
   assert.equal(stats.lines, lines);
   for (const f of findings) {
@@ -151,9 +226,15 @@ async function check(driver: () => TestDriver, bytes: Buffer, chunk: number): Pr
       continue;
     }
     assert.ok(Number.isInteger(f.line) && f.line >= 1 && f.line <= lines, `${f.ruleId} at line ${f.line} of ${lines}`);
-    if (f.column !== undefined) assert.ok(Number.isInteger(f.column) && f.column >= 1, `${f.ruleId} column ${f.column}`);
-    if (f.byteOffset !== undefined) assert.ok(Number.isInteger(f.byteOffset) && f.byteOffset >= 0 && f.byteOffset <= bytes.length, `${f.ruleId} offset ${f.byteOffset} of ${bytes.length}`);
-    for (const r of f.related ?? []) if (r.line !== undefined) assert.ok(r.line >= 1 && r.line <= lines, `${f.ruleId} related line ${r.line}`);
+    if (f.column !== undefined)
+      assert.ok(Number.isInteger(f.column) && f.column >= 1, `${f.ruleId} column ${f.column}`);
+    if (f.byteOffset !== undefined)
+      assert.ok(
+        Number.isInteger(f.byteOffset) && f.byteOffset >= 0 && f.byteOffset <= bytes.length,
+        `${f.ruleId} offset ${f.byteOffset} of ${bytes.length}`,
+      );
+    for (const r of f.related ?? [])
+      if (r.line !== undefined) assert.ok(r.line >= 1 && r.line <= lines, `${f.ruleId} related line ${r.line}`);
   }
 }
 
@@ -165,15 +246,35 @@ for (const [name, driver] of [
 
   test(`${name}: the unmutated generated stream gives no error or warning (it stops mid-session: open-at-end notes only)`, async () => {
     const findings: Finding[] = [];
-    await runPipeline([{ source: 'm.jsonl', open: async function* () { yield base.join('\n') + '\n'; } }], driver(), (f) => findings.push(f));
-    assert.deepEqual(findings.filter((f) => f.severity !== 'info').map((f) => f.ruleId), []);
+    await runPipeline(
+      [
+        {
+          source: 'm.jsonl',
+          open: async function* () {
+            yield base.join('\n') + '\n';
+          },
+        },
+      ],
+      driver(),
+      (f) => findings.push(f),
+    );
+    assert.deepEqual(
+      findings.filter((f) => f.severity !== 'info').map((f) => f.ruleId),
+      [],
+    );
   });
 
-  test(`${name}: mutated streams never throw, and every finding is located inside the input`, { timeout: 120_000 }, async () => {
+  test(`${name}: mutated streams never throw, and every finding is located inside the input`, {
+    timeout: 120_000,
+  }, async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(mutation, { minLength: 1, maxLength: 6 }), fc.constantFrom(1 << 20, 7, 64), async (muts, chunk) => {
-        await check(driver, apply(base, muts), chunk);
-      }),
+      fc.asyncProperty(
+        fc.array(mutation, { minLength: 1, maxLength: 6 }),
+        fc.constantFrom(1 << 20, 7, 64),
+        async (muts, chunk) => {
+          await check(driver, apply(base, muts), chunk);
+        },
+      ),
       { numRuns: RUNS },
     );
   });

@@ -22,15 +22,22 @@ const literal = fc
     frac: fc.option(fc.stringMatching(/^[0-9]{1,5}$/), { nil: undefined }),
     exp: fc.option(fc.integer({ min: -500, max: 500 }), { nil: undefined }),
   })
-  .map(({ neg, int, frac, exp }) => `${neg ? '-' : ''}${int}${frac !== undefined ? '.' + frac : ''}${exp !== undefined ? 'e' + exp : ''}`);
+  .map(
+    ({ neg, int, frac, exp }) =>
+      `${neg ? '-' : ''}${int}${frac !== undefined ? '.' + frac : ''}${exp !== undefined ? 'e' + exp : ''}`,
+  );
 
 describe('compareNumberLiterals', () => {
   test('agrees with the order of doubles written as their shortest literals', () => {
     fc.assert(
-      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.double({ noNaN: true, noDefaultInfinity: true }), (a, b) => {
-        // String(x) is the shortest literal that reads back as x: comparing literals is comparing the doubles
-        assert.equal(compareNumberLiterals(JSON.stringify(a), JSON.stringify(b)), sign(a - b));
-      }),
+      fc.property(
+        fc.double({ noNaN: true, noDefaultInfinity: true }),
+        fc.double({ noNaN: true, noDefaultInfinity: true }),
+        (a, b) => {
+          // String(x) is the shortest literal that reads back as x: comparing literals is comparing the doubles
+          assert.equal(compareNumberLiterals(JSON.stringify(a), JSON.stringify(b)), sign(a - b));
+        },
+      ),
       { numRuns: RUNS * 3 },
     );
   });
@@ -81,12 +88,19 @@ describe('AEP-0006 bounds and answers beyond a double', () => {
   for (const [min, max, above] of rows) {
     test(`min ${min}, max ${max}: ${above ? 'aep/form-field-constraint' : 'no finding'}`, async () => {
       const { findings } = await validate('aep', { text: form(min, max) + '\n', source: 'f.jsonl' });
-      assert.deepEqual(findings.filter((f) => f.ruleId !== 'aep/open-at-end').map((f) => `${f.ruleId}${f.pointer}`), above ? ['aep/form-field-constraint/data/fields/0/min'] : []);
+      assert.deepEqual(
+        findings.filter((f) => f.ruleId !== 'aep/open-at-end').map((f) => `${f.ruleId}${f.pointer}`),
+        above ? ['aep/form-field-constraint/data/fields/0/min'] : [],
+      );
     });
   }
   test('an answer 1e400 to a number field is a number (no range limit in AEP-0006), whatever the bounds', async () => {
-    const answer = '{"aep":"0.1","id":"a1","type":"attention.answered","time":"2026-11-30T10:00:01Z","source":"aep://h/agent/a/session/s","agent":"a","session":"s","seq":1,"subject":"q1","capture":"redacted","data":{"answer":{"values":{"n":1e400}}}}';
+    const answer =
+      '{"aep":"0.1","id":"a1","type":"attention.answered","time":"2026-11-30T10:00:01Z","source":"aep://h/agent/a/session/s","agent":"a","session":"s","seq":1,"subject":"q1","capture":"redacted","data":{"answer":{"values":{"n":1e400}}}}';
     const { findings } = await validate('aep', { text: `${form('1', '2')}\n${answer}\n`, source: 'f.jsonl' });
-    assert.deepEqual(findings.filter((f) => f.ruleId !== 'aep/open-at-end').map((f) => f.ruleId), []);
+    assert.deepEqual(
+      findings.filter((f) => f.ruleId !== 'aep/open-at-end').map((f) => f.ruleId),
+      [],
+    );
   });
 });

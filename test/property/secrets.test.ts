@@ -16,11 +16,31 @@ import { findSecrets } from '../../src/core/secrets.ts';
 
 const r = createRedactor({ home: false, pii: false });
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-const chars = (alphabet: string, min: number, max: number) => fc.array(fc.constantFrom(...alphabet), { minLength: min, maxLength: max }).map((a) => a.join(''));
+const chars = (alphabet: string, min: number, max: number) =>
+  fc.array(fc.constantFrom(...alphabet), { minLength: min, maxLength: max }).map((a) => a.join(''));
 // a value of at least one digit and letters, so that no 4-character part of it is an English word of the template
-const secretValue = fc.tuple(chars(ALNUM, 6, 24), fc.constantFrom(...'0123456789'), chars(ALNUM + '-_.+/~!@#%^&*', 0, 8)).map(([a, d, b]) => `${a}${d}${b}`);
+const secretValue = fc
+  .tuple(chars(ALNUM, 6, 24), fc.constantFrom(...'0123456789'), chars(ALNUM + '-_.+/~!@#%^&*', 0, 8))
+  .map(([a, d, b]) => `${a}${d}${b}`);
 
-const KEYS = ['password', 'PASSWORD', 'db_password', 'passwd', 'secret', 'client_secret', 'SECRET', 'api_key', 'API_KEY', 'apiKey', 'api-key', 'token', 'api_token', 'GITHUB_TOKEN', 'authToken', 'access_token'];
+const KEYS = [
+  'password',
+  'PASSWORD',
+  'db_password',
+  'passwd',
+  'secret',
+  'client_secret',
+  'SECRET',
+  'api_key',
+  'API_KEY',
+  'apiKey',
+  'api-key',
+  'token',
+  'api_token',
+  'GITHUB_TOKEN',
+  'authToken',
+  'access_token',
+];
 const OPS = ['=', ':', ':=', '=>', '::=', '=='];
 const SPACE = ['', ' ', '  ', '\t', '\n'];
 
@@ -51,7 +71,9 @@ test('every generated assignment shape is flagged, and its redaction is flagged 
     fc.property(assignment, (a) => {
       const quotedKey = a.keyQuote ? `${a.keyQuote}${a.key}${a.keyQuote}` : a.key;
       // a typed declaration (Go `var NAME string = "..."`) takes `=` and a bare key
-      const head = a.typed ? `${a.typed}${a.key} string${a.before}=${a.after}` : `${quotedKey}${a.before}${a.op}${a.after}`;
+      const head = a.typed
+        ? `${a.typed}${a.key} string${a.before}=${a.after}`
+        : `${quotedKey}${a.before}${a.op}${a.after}`;
       const value = a.quote ? a.value.replace(new RegExp(`[${a.quote}\\\\]`, 'g'), '') || 'x9Y8z7W6' : a.value;
       const text = `${a.prefix}${head}${a.quote}${value}${a.quote}${a.suffix}`;
       const template = `${a.prefix}${head}${a.quote}${a.quote}${a.suffix}[REDACTED:secret]`;
@@ -66,20 +88,45 @@ test('every generated assignment shape is flagged, and its redaction is flagged 
 });
 
 test('a Bearer-prefixed token of any shape (letters only too) is flagged and removed; prose after "bearer" is not a token', () => {
-  const letters = fc.tuple(chars('abcdefghijklmnopqrstuvwxyz', 3, 12), chars('ABCDEFGHIJKLMNOPQRSTUVWXYZ', 1, 3), chars('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ', 4, 20)).map(([a, b, c]) => a + b + c);
-  const token = fc.oneof(letters, secretValue.map((v) => v.replace(/[^A-Za-z0-9\-._~+/]/g, '') + 'Q1w2E3r4'), chars('abcdefghijklmnopqrstuvwxyz', 20, 40));
-  const context = fc.constantFrom((t: string) => `auth := "Bearer ${t}"`, (t: string) => `curl -H 'Authorization: Bearer ${t}' https://x.test`, (t: string) => `headers: { authorization: "bearer ${t}" }`, (t: string) => `token type Bearer ${t} expires soon`, (t: string) => `BEARER\t${t}`);
+  const letters = fc
+    .tuple(
+      chars('abcdefghijklmnopqrstuvwxyz', 3, 12),
+      chars('ABCDEFGHIJKLMNOPQRSTUVWXYZ', 1, 3),
+      chars('abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ', 4, 20),
+    )
+    .map(([a, b, c]) => a + b + c);
+  const token = fc.oneof(
+    letters,
+    secretValue.map((v) => v.replace(/[^A-Za-z0-9\-._~+/]/g, '') + 'Q1w2E3r4'),
+    chars('abcdefghijklmnopqrstuvwxyz', 20, 40),
+  );
+  const context = fc.constantFrom(
+    (t: string) => `auth := "Bearer ${t}"`,
+    (t: string) => `curl -H 'Authorization: Bearer ${t}' https://x.test`,
+    (t: string) => `headers: { authorization: "bearer ${t}" }`,
+    (t: string) => `token type Bearer ${t} expires soon`,
+    (t: string) => `BEARER\t${t}`,
+  );
   fc.assert(
     fc.property(token, context, (t, wrap) => {
       const text = wrap(t);
       assert.ok(findSecrets(text).length > 0, `not flagged: ${JSON.stringify(text)}`);
       const out = r.text(text);
       assert.deepEqual(findSecrets(out), [], JSON.stringify(out));
-      assert.equal(holdsPartOf(out, t, wrap('') + '[REDACTED:secret]'), undefined, `${JSON.stringify(out)} keeps part of the token`);
+      assert.equal(
+        holdsPartOf(out, t, wrap('') + '[REDACTED:secret]'),
+        undefined,
+        `${JSON.stringify(out)} keeps part of the token`,
+      );
     }),
     { numRuns: 1000 },
   );
-  for (const prose of ['the bearer of good news arrived', 'Bearer bonds and bearer instruments', 'The Bearer of the release approves it', 'a bearer notwithstanding the rules']) {
+  for (const prose of [
+    'the bearer of good news arrived',
+    'Bearer bonds and bearer instruments',
+    'The Bearer of the release approves it',
+    'a bearer notwithstanding the rules',
+  ]) {
     assert.deepEqual(findSecrets(prose), [], prose);
   }
 });
@@ -99,7 +146,11 @@ test('over random mixtures of secret and ordinary pieces, the redacted text is f
     'sk_live_51Hq7TmKc9Vx2LpQ8rWz3NbY',
     'token=\n"quoted \\" escape"',
   );
-  const piece = fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('=', ':', '"', "'", ' ', '\n', 'token', 'Bearer', '=>', '[REDACTED:secret]'), secretPiece);
+  const piece = fc.oneof(
+    fc.string({ maxLength: 12 }),
+    fc.constantFrom('=', ':', '"', "'", ' ', '\n', 'token', 'Bearer', '=>', '[REDACTED:secret]'),
+    secretPiece,
+  );
   fc.assert(
     fc.property(fc.array(piece, { maxLength: 8 }), (pieces) => {
       const text = pieces.join('');

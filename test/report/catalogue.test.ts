@@ -13,12 +13,17 @@ import { githubSlug, specUrl } from '../../src/report/spec-links.ts';
 import { buildRulesMarkdown, RULES_MD } from '../../tools/gen-rules.ts';
 
 test('RULES.md is current (run `npm run rules:gen` after changing a rule registry)', async () => {
-  assert.equal(readFileSync(RULES_MD, 'utf8'), await buildRulesMarkdown(), 'RULES.md is stale: run `npm run rules:gen` and commit the result');
+  assert.equal(
+    readFileSync(RULES_MD, 'utf8'),
+    await buildRulesMarkdown(),
+    'RULES.md is stale: run `npm run rules:gen` and commit the result',
+  );
 });
 
 test('RULES.md lists every AEP rule once', () => {
   const md = readFileSync(RULES_MD, 'utf8');
-  for (const r of aepRules()) assert.ok(md.includes(`| \`${r.id}\` | ${r.severity} |`), `${r.id} missing from RULES.md`);
+  for (const r of aepRules())
+    assert.ok(md.includes(`| \`${r.id}\` | ${r.severity} |`), `${r.id} missing from RULES.md`);
 });
 
 test('rules text: one row per rule with id, severity, citation and description', () => {
@@ -27,7 +32,11 @@ test('rules text: one row per rule with id, severity, citation and description',
   const lines = text.trimEnd().split('\n');
   assert.equal(lines.length, rules.length + 3);
   assert.match(lines[0]!, /^ID\s+SEVERITY\s+SPEC\s+DESCRIPTION$/);
-  for (const r of rules) assert.ok(lines.some((l) => l.startsWith(r.id + ' ') && l.includes(r.severity) && l.includes(r.description)), r.id);
+  for (const r of rules)
+    assert.ok(
+      lines.some((l) => l.startsWith(r.id + ' ') && l.includes(r.severity) && l.includes(r.description)),
+      r.id,
+    );
   assert.equal(lines.at(-1), `${rules.length} rules`);
   const rows = catalogueRows(rules);
   assert.equal(rows.length, rules.length);
@@ -36,7 +45,11 @@ test('rules text: one row per rule with id, severity, citation and description',
 test('explain: description, citation with link, failing and passing examples from conformance/', () => {
   const rules = aepRules();
   const rule = rules.find((r) => r.id === 'aep/time-format')!;
-  const ex = findExamples('aep', rule.id, rules.map((r) => r.id));
+  const ex = findExamples(
+    'aep',
+    rule.id,
+    rules.map((r) => r.id),
+  );
   assert.ok(ex.fail.length > 0 && ex.pass.length > 0, 'conformance/aep has time-format cases');
   const text = renderExplain(rule, ex);
   assert.match(text, /^aep\/time-format \(error\)\n\n/);
@@ -56,12 +69,24 @@ test('examples belong to the rule with the longest matching slug', () => {
 
 test('spec citations resolve to document sections', () => {
   assert.equal(githubSlug('5.2 Session-scoped and agent-scoped Events'), '52-session-scoped-and-agent-scoped-events');
-  assert.match(specUrl('AEP-0001 §5.2')!, /\/spec\/AEP-0001-core-and-envelope\.md#52-session-scoped-and-agent-scoped-events$/);
+  assert.match(
+    specUrl('AEP-0001 §5.2')!,
+    /\/spec\/AEP-0001-core-and-envelope\.md#52-session-scoped-and-agent-scoped-events$/,
+  );
   assert.match(specUrl('AEP-0006; AEP-0002 §5.3')!, /\/spec\/AEP-0006-structured-input-requests\.md$/);
-  assert.match(specUrl('AHP base/transports/stdio.md §Framing (AHP-STDIO-001)')!, /\/spec\/draft\/base\/transports\/stdio\.md#framing$/);
+  assert.match(
+    specUrl('AHP base/transports/stdio.md §Framing (AHP-STDIO-001)')!,
+    /\/spec\/draft\/base\/transports\/stdio\.md#framing$/,
+  );
   assert.match(specUrl('AHP interaction-payloads.md')!, /\/spec\/draft\/interaction-payloads\.md$/);
-  assert.match(specUrl('AHP interaction-payloads.md §MCP elicitation binding (2025-11-25) (capabilities.elicitation)')!, /interaction-payloads\.md#mcp-elicitation-binding-2025-11-25$/);
-  assert.match(specUrl('AHP base/events.md §Common message envelope (AHP-RPC-002); base/failure.md')!, /base\/events\.md#common-message-envelope$/);
+  assert.match(
+    specUrl('AHP interaction-payloads.md §MCP elicitation binding (2025-11-25) (capabilities.elicitation)')!,
+    /interaction-payloads\.md#mcp-elicitation-binding-2025-11-25$/,
+  );
+  assert.match(
+    specUrl('AHP base/events.md §Common message envelope (AHP-RPC-002); base/failure.md')!,
+    /base\/events\.md#common-message-envelope$/,
+  );
   assert.equal(specUrl('RFC 8259 §8.1; AEP-0003 §3.1'), 'https://www.rfc-editor.org/rfc/rfc8259#section-8.1');
   assert.equal(specUrl('agent-conformance limits'), undefined);
 });

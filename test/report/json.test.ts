@@ -13,7 +13,9 @@ import { runValidate, type CliIO, type ValidateOptions } from '../../src/cli/pro
 import { runFixturesVerb } from '../../src/cli/verbs.ts';
 import { renderFixtures, renderValidate, readRepoJson } from './helpers.ts';
 
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv2020) => Ajv2020;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  a: Ajv2020,
+) => Ajv2020;
 const ajv = new Ajv2020({ allErrors: true, strict: true });
 addFormats(ajv);
 const validate = ajv.compile(readRepoJson('schemas/report.schema.json') as object);
@@ -40,7 +42,14 @@ function io(): CliIO & { out: () => string; err: () => string } {
 }
 
 test('the schema rejects what it must (the validator is live)', () => {
-  assert.equal(validate({ schemaVersion: 1, kind: 'validate', tool: { name: 'agent-conformance', version: '1', protocol: 'aep' } }), false);
+  assert.equal(
+    validate({
+      schemaVersion: 1,
+      kind: 'validate',
+      tool: { name: 'agent-conformance', version: '1', protocol: 'aep' },
+    }),
+    false,
+  );
   const doc = JSON.parse(renderValidate('json')) as { findings: Array<Record<string, unknown>> };
   doc.findings[0]!.severity = 'fatal';
   assert.equal(validate(doc), false);
@@ -61,8 +70,21 @@ test('fixtures --format json (fixed cases) matches the schema', () => {
 
 test('real output: aep validate --format json on the bundled examples matches the schema', async () => {
   const t = io();
-  const opts = { format: 'json', failOn: 'error', strict: false, maxLineBytes: 1 << 20, maxDepth: 256, quiet: false, progress: false } as ValidateOptions;
-  const code = await runValidate(aepCli.def, [REPO + 'examples/aep/session.jsonl', REPO + 'examples/aep/session-broken.jsonl'], opts, t);
+  const opts = {
+    format: 'json',
+    failOn: 'error',
+    strict: false,
+    maxLineBytes: 1 << 20,
+    maxDepth: 256,
+    quiet: false,
+    progress: false,
+  } as ValidateOptions;
+  const code = await runValidate(
+    aepCli.def,
+    [REPO + 'examples/aep/session.jsonl', REPO + 'examples/aep/session-broken.jsonl'],
+    opts,
+    t,
+  );
   assert.equal(code, 1, t.err());
   const doc = JSON.parse(t.out()) as { findings: unknown[]; summary: { events: number; coverage?: unknown } };
   assertValid(doc);
@@ -72,7 +94,12 @@ test('real output: aep validate --format json on the bundled examples matches th
 
 test('real output: aep fixtures conformance/aep --format json matches the schema', async () => {
   const t = io();
-  const code = await runFixturesVerb(aepCli.def, REPO + 'conformance/aep', { format: 'json', failOn: 'error', strict: false, quiet: false, progress: false }, t);
+  const code = await runFixturesVerb(
+    aepCli.def,
+    REPO + 'conformance/aep',
+    { format: 'json', failOn: 'error', strict: false, quiet: false, progress: false },
+    t,
+  );
   const doc = JSON.parse(t.out()) as { cases: unknown[]; summary: { total: number } };
   assertValid(doc);
   assert.equal(doc.cases.length, doc.summary.total);

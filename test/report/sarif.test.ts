@@ -21,7 +21,9 @@ const require = createRequire(import.meta.url);
 
 function sarifValidator(): ValidateFunction {
   const AjvDraft04 = require('ajv-draft-04') as new (o: object) => { compile(s: object): ValidateFunction };
-  const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: unknown) => void;
+  const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+    a: unknown,
+  ) => void;
   const schemaPath = require.resolve('@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json');
   const schema = JSON.parse(readFileSync(schemaPath, 'utf8')) as object;
   const ajv = new AjvDraft04({ allErrors: true, strict: false, unicodeRegExp: false });
@@ -40,14 +42,19 @@ interface SarifLog {
   $schema: string;
   version: string;
   runs: Array<{
-    tool: { driver: { name: string; rules: Array<{ id: string; helpUri?: string; defaultConfiguration: { level: string } }> } };
+    tool: {
+      driver: { name: string; rules: Array<{ id: string; helpUri?: string; defaultConfiguration: { level: string } }> };
+    };
     results: Array<{
       ruleId: string;
       ruleIndex: number;
       level: string;
       kind?: string;
       message: { text: string };
-      locations?: Array<{ physicalLocation: { artifactLocation: { uri: string }; region?: { startLine?: number; startColumn?: number } }; logicalLocations?: Array<{ fullyQualifiedName: string }> }>;
+      locations?: Array<{
+        physicalLocation: { artifactLocation: { uri: string }; region?: { startLine?: number; startColumn?: number } };
+        logicalLocations?: Array<{ fullyQualifiedName: string }>;
+      }>;
       properties?: { pointer?: string };
       suppressions?: unknown[];
     }>;
@@ -56,7 +63,13 @@ interface SarifLog {
 
 test('the schema rejects a broken log (the validator is live)', () => {
   assert.equal(validate({ version: '2.1.0' }), false);
-  assert.equal(validate({ version: '2.1.0', runs: [{ tool: { driver: { name: 'x' } }, results: [{ message: { text: 'm' }, level: 'fatal' }] }] }), false);
+  assert.equal(
+    validate({
+      version: '2.1.0',
+      runs: [{ tool: { driver: { name: 'x' } }, results: [{ message: { text: 'm' }, level: 'fatal' }] }],
+    }),
+    false,
+  );
 });
 
 test('validate --format sarif: valid SARIF 2.1.0 with rules, locations and pointers', () => {
@@ -71,7 +84,10 @@ test('validate --format sarif: valid SARIF 2.1.0 with rules, locations and point
   const tf = run.tool.driver.rules.find((r) => r.id === 'aep/time-format')!;
   assert.equal(tf.helpUri, specUrl('AEP-0001 §5.1'));
   assert.match(tf.helpUri!, /AEP-0001-core-and-envelope\.md#51-context-attributes$/);
-  assert.equal(run.tool.driver.rules.find((r) => r.id === 'jsonl/no-final-newline')!.defaultConfiguration.level, 'note');
+  assert.equal(
+    run.tool.driver.rules.find((r) => r.id === 'jsonl/no-final-newline')!.defaultConfiguration.level,
+    'note',
+  );
   assert.equal(run.results.length, FINDINGS.length);
   const first = run.results[0]!;
   // sorted: source order, line
@@ -86,7 +102,25 @@ test('validate --format sarif: valid SARIF 2.1.0 with rules, locations and point
 });
 
 test('validate --format sarif with no findings is valid', () => {
-  assertValid(JSON.parse(renderValidate('sarif', {}, [], { ...JSON.parse(JSON.stringify({ inputs: 1, bytes: 0, lines: 0, events: 0, errors: 0, warnings: 0, infos: 0, byRule: {}, omitted: 0 })) })));
+  assertValid(
+    JSON.parse(
+      renderValidate('sarif', {}, [], {
+        ...JSON.parse(
+          JSON.stringify({
+            inputs: 1,
+            bytes: 0,
+            lines: 0,
+            events: 0,
+            errors: 0,
+            warnings: 0,
+            infos: 0,
+            byRule: {},
+            omitted: 0,
+          }),
+        ),
+      }),
+    ),
+  );
 });
 
 test('fixtures --format sarif: one result per case with SARIF kinds; deviations are suppressed', () => {

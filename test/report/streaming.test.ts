@@ -13,10 +13,19 @@ import { FindingSpool } from '../../src/report/spool.ts';
 import { findingOrder, sortFindings } from '../../src/report/util.ts';
 import { renderValidate, RULES, SOURCES, SUMMARY } from './helpers.ts';
 
-const text = fc.oneof(fc.constantFrom('', 'a', 'b', '/x', '<&>"\'', '\uD800 lone', 'line\nbreak', '100%'), fc.string({ maxLength: 6 }));
+const text = fc.oneof(
+  fc.constantFrom('', 'a', 'b', '/x', '<&>"\'', '\uD800 lone', 'line\nbreak', '100%'),
+  fc.string({ maxLength: 6 }),
+);
 const finding: fc.Arbitrary<Finding> = fc.record(
   {
-    ruleId: fc.constantFrom('aep/time-format', 'aep/type-reserved', 'jsonl/no-final-newline', 'x/not-in-catalogue', 'a/other'),
+    ruleId: fc.constantFrom(
+      'aep/time-format',
+      'aep/type-reserved',
+      'jsonl/no-final-newline',
+      'x/not-in-catalogue',
+      'a/other',
+    ),
     severity: fc.constantFrom('error', 'warning', 'info'),
     message: text,
     spec: fc.constantFrom('AEP-0001 §5.1', 'AEP-0003 §3.1'),
@@ -25,7 +34,9 @@ const finding: fc.Arbitrary<Finding> = fc.record(
     column: fc.integer({ min: 1, max: 4 }),
     byteOffset: fc.nat(500),
     pointer: fc.constantFrom('', '/a', '/b/0'),
-    related: fc.array(fc.record({ source: fc.constantFrom(...SOURCES), line: fc.integer({ min: 1, max: 6 }) }), { maxLength: 2 }),
+    related: fc.array(fc.record({ source: fc.constantFrom(...SOURCES), line: fc.integer({ min: 1, max: 6 }) }), {
+      maxLength: 2,
+    }),
     data: fc.dictionary(fc.constantFrom('k', 'n'), fc.oneof(fc.integer(), text)),
   },
   { requiredKeys: ['ruleId', 'severity', 'message', 'spec', 'source'] },
@@ -47,12 +58,17 @@ test('the spool gives a stable sort of what it was given, whatever its memory li
 
 test('json, sarif and junit: the same bytes spilled or held in memory', () => {
   fc.assert(
-    fc.property(fc.array(finding, { maxLength: 40 }), fc.integer({ min: 1, max: 5 }), fc.constantFrom('error', 'warning', 'info'), (fs, limit, failOn) => {
-      for (const format of ['json', 'sarif', 'junit'] as const) {
-        const held = renderValidate(format, { failOn }, fs, SUMMARY);
-        assert.equal(renderValidate(format, { failOn, memoryFindings: limit }, fs, SUMMARY), held, format);
-      }
-    }),
+    fc.property(
+      fc.array(finding, { maxLength: 40 }),
+      fc.integer({ min: 1, max: 5 }),
+      fc.constantFrom('error', 'warning', 'info'),
+      (fs, limit, failOn) => {
+        for (const format of ['json', 'sarif', 'junit'] as const) {
+          const held = renderValidate(format, { failOn }, fs, SUMMARY);
+          assert.equal(renderValidate(format, { failOn, memoryFindings: limit }, fs, SUMMARY), held, format);
+        }
+      },
+    ),
     { numRuns: 80 },
   );
 });
@@ -65,7 +81,14 @@ test('json and sarif are the pretty-print of their document, findings in report 
       assert.equal(json, JSON.stringify(doc, null, 2) + '\n');
       assert.deepEqual(doc.findings, JSON.parse(JSON.stringify(sortFindings(fs, SOURCES))));
       const sarif = renderValidate('sarif', { memoryFindings: 3 }, fs, SUMMARY);
-      const log = JSON.parse(sarif) as { runs: [{ results: { ruleId: string; ruleIndex: number; message: { text: string } }[]; tool: { driver: { rules: { id: string }[] } } }] };
+      const log = JSON.parse(sarif) as {
+        runs: [
+          {
+            results: { ruleId: string; ruleIndex: number; message: { text: string } }[];
+            tool: { driver: { rules: { id: string }[] } };
+          },
+        ];
+      };
       assert.equal(sarif, JSON.stringify(log, null, 2) + '\n');
       const run = log.runs[0];
       assert.deepEqual(
@@ -75,7 +98,10 @@ test('json and sarif are the pretty-print of their document, findings in report 
       for (const r of run.results) assert.equal(run.tool.driver.rules[r.ruleIndex]!.id, r.ruleId);
       // the catalogue first, then rules outside it in the order they were first reported
       const extra = [...new Set(fs.map((f) => f.ruleId).filter((id) => !RULES.some((r) => r.id === id)))];
-      assert.deepEqual(run.tool.driver.rules.map((r) => r.id), [...RULES.map((r) => r.id), ...extra]);
+      assert.deepEqual(
+        run.tool.driver.rules.map((r) => r.id),
+        [...RULES.map((r) => r.id), ...extra],
+      );
     }),
     { numRuns: 80 },
   );
@@ -92,10 +118,15 @@ test('an empty report is still one document', () => {
 test('--max-findings still caps json, sarif and junit', async () => {
   const { runCli } = await import('../cli/helpers.ts');
   const args = ['validate', '--max-findings', '2', 'examples/aep/session-broken.jsonl'];
-  const json = JSON.parse((await runCli('aep', [...args, '-f', 'json'])).stdout) as { findings: unknown[]; summary: { errors: number; omitted: number } };
+  const json = JSON.parse((await runCli('aep', [...args, '-f', 'json'])).stdout) as {
+    findings: unknown[];
+    summary: { errors: number; omitted: number };
+  };
   assert.equal(json.findings.length, 2);
   assert.equal(json.summary.omitted, json.summary.errors - 2);
-  const sarif = JSON.parse((await runCli('aep', [...args, '-f', 'sarif'])).stdout) as { runs: [{ results: unknown[] }] };
+  const sarif = JSON.parse((await runCli('aep', [...args, '-f', 'sarif'])).stdout) as {
+    runs: [{ results: unknown[] }];
+  };
   assert.equal(sarif.runs[0].results.length, 2);
   const junit = (await runCli('aep', [...args, '-f', 'junit'])).stdout;
   assert.equal(junit.match(/<testcase /g)?.length, 2);

@@ -16,28 +16,58 @@ const sentence = fc.array(word, { minLength: 1, maxLength: 40 }).map((w) => w.jo
 
 test('a wrapped finding fits its width and keeps every word in order', () => {
   fc.assert(
-    fc.property(word, fc.option(word, { nil: undefined }), sentence, sentence, fc.integer({ min: 1, max: 200 }), (source, pointer, message, spec, width) => {
-      const f: Finding = { ruleId: 'aep/some-rule', severity: 'warning', message, spec, source, line: 3, column: 7, ...(pointer ? { pointer: `/${pointer}` } : {}) };
-      const out = wrappedFinding(f, width);
-      const w = Math.max(width, 40);
-      for (const line of out.slice(0, -1).split('\n')) assert.ok(line.length <= w, `${line.length} > ${w}: ${JSON.stringify(line)}`);
-      const squash = (s: string) => s.replace(/\s+/g, '');
-      assert.equal(squash(out), squash(`${source}:3:7 warning aep/some-rule ${pointer ? `/${pointer}` : ''} ${message} [${spec}]`));
-    }),
+    fc.property(
+      word,
+      fc.option(word, { nil: undefined }),
+      sentence,
+      sentence,
+      fc.integer({ min: 1, max: 200 }),
+      (source, pointer, message, spec, width) => {
+        const f: Finding = {
+          ruleId: 'aep/some-rule',
+          severity: 'warning',
+          message,
+          spec,
+          source,
+          line: 3,
+          column: 7,
+          ...(pointer ? { pointer: `/${pointer}` } : {}),
+        };
+        const out = wrappedFinding(f, width);
+        const w = Math.max(width, 40);
+        for (const line of out.slice(0, -1).split('\n'))
+          assert.ok(line.length <= w, `${line.length} > ${w}: ${JSON.stringify(line)}`);
+        const squash = (s: string) => s.replace(/\s+/g, '');
+        assert.equal(
+          squash(out),
+          squash(`${source}:3:7 warning aep/some-rule ${pointer ? `/${pointer}` : ''} ${message} [${spec}]`),
+        );
+      },
+    ),
     { numRuns: 300 },
   );
 });
 
 test('on a terminal: findings wrapped to the columns, rule ids not dimmed; piped: one line each', async () => {
-  const tty = await runCli('ahp', ['validate', 'examples/ahp/session-broken.jsonl'], '', { stdoutIsTTY: true, columns: 72, env: { FORCE_COLOR: '1' } });
+  const tty = await runCli('ahp', ['validate', 'examples/ahp/session-broken.jsonl'], '', {
+    stdoutIsTTY: true,
+    columns: 72,
+    env: { FORCE_COLOR: '1' },
+  });
   // eslint-disable-next-line no-control-regex
   const plain = tty.stdout.replace(/\x1b\[[0-9;]*m/g, '');
   for (const line of plain.split('\n')) assert.ok([...line].length <= 72, JSON.stringify(line));
-  assert.match(plain, /^examples\/ahp\/session-broken\.jsonl:1:104 {2}error {2}jsonl\/carriage-return\n {4}Line ends with CRLF/m);
+  assert.match(
+    plain,
+    /^examples\/ahp\/session-broken\.jsonl:1:104 {2}error {2}jsonl\/carriage-return\n {4}Line ends with CRLF/m,
+  );
   const heads = tty.stdout.split('\n').filter((l) => l.includes('session-broken.jsonl:'));
   assert.equal(heads.length, 18);
   for (const l of heads) assert.doesNotMatch(l, /\x1b\[2m(jsonl|ahp)\//, `a rule id is dimmed: ${JSON.stringify(l)}`);
-  assert.match(plain, /found at the end of the input, about earlier lines:\nexamples\/ahp\/session-broken\.jsonl:13:1 {2}info {2}ahp\/open-at-end/);
+  assert.match(
+    plain,
+    /found at the end of the input, about earlier lines:\nexamples\/ahp\/session-broken\.jsonl:13:1 {2}info {2}ahp\/open-at-end/,
+  );
   const piped = await runCli('ahp', ['validate', 'examples/ahp/session-broken.jsonl']);
   const findings = piped.stdout.split('\n').filter((l) => l.startsWith('examples/'));
   assert.equal(findings.length, 18);

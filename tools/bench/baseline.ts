@@ -46,7 +46,7 @@ async function viaSplit(file: string): Promise<{ lines: number; objects: number 
     }
     if (pos < chunk.length) carry = Buffer.from(chunk.subarray(pos));
   }
-  if (carry && carry.length) one(carry, 0, carry.length);
+  if (carry?.length) one(carry, 0, carry.length);
   return { lines, objects };
 }
 

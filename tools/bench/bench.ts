@@ -66,7 +66,18 @@ interface BenchOptions {
 }
 
 function parseArgs(argv: string[]): BenchOptions {
-  const o: BenchOptions = { events: 1_000_000, ahpEvents: 300_000, protocols: ['aep', 'ahp'], runs: 0, readline: false, keep: false, startup: false, root: ROOT, findings: 0, bridges: 0 };
+  const o: BenchOptions = {
+    events: 1_000_000,
+    ahpEvents: 300_000,
+    protocols: ['aep', 'ahp'],
+    runs: 0,
+    readline: false,
+    keep: false,
+    startup: false,
+    root: ROOT,
+    findings: 0,
+    bridges: 0,
+  };
   const num = (i: number) => {
     const v = Number(argv[i + 1]);
     if (!Number.isSafeInteger(v) || v < 1) throw new Error(`${argv[i]} needs a positive integer`);
@@ -85,8 +96,7 @@ function parseArgs(argv: string[]): BenchOptions {
     else if (a === '--root') {
       if (argv[i + 1] === undefined) throw new Error('--root needs a directory');
       o.root = argv[++i];
-    }
-    else if (a === '--protocol') {
+    } else if (a === '--protocol') {
       const p = argv[++i];
       if (p === 'all') o.protocols = ['aep', 'ahp'];
       else if (p === 'aep' || p === 'ahp') o.protocols = [p];
@@ -120,7 +130,9 @@ function runChild(args: string[], cwd = ROOT, env: NodeJS.ProcessEnv = process.e
       const wallMs = performance.now() - started;
       const stderr = Buffer.concat(err).toString('utf8');
       const m = /@@usage (\{.*\})/.exec(stderr);
-      const u = m ? (JSON.parse(m[1]) as { maxRSS: number; user: number; system: number }) : { maxRSS: NaN, user: NaN, system: NaN };
+      const u = m
+        ? (JSON.parse(m[1]) as { maxRSS: number; user: number; system: number })
+        : { maxRSS: NaN, user: NaN, system: NaN };
       resolve({
         wallMs,
         maxRssMB: u.maxRSS / 1024,
@@ -154,18 +166,30 @@ interface SizeResult {
   findings: Record<string, number>;
 }
 
-async function measureFile(protocol: 'aep' | 'ahp', file: string, events: number, o: BenchOptions): Promise<SizeResult> {
+async function measureFile(
+  protocol: 'aep' | 'ahp',
+  file: string,
+  events: number,
+  o: BenchOptions,
+): Promise<SizeResult> {
   const bytes = statSync(file).size;
   const baseline = await best(o.runs, ['--import', 'tsx', 'tools/bench/baseline.ts', 'split', file]);
   if (baseline.code !== 0) throw new Error(`baseline failed: ${baseline.stderr}`);
-  const readline = o.readline ? await best(o.runs, ['--import', 'tsx', 'tools/bench/baseline.ts', 'readline', file]) : undefined;
+  const readline = o.readline
+    ? await best(o.runs, ['--import', 'tsx', 'tools/bench/baseline.ts', 'readline', file])
+    : undefined;
   const args = [`bin/${protocol}.js`, 'validate', file, '--format', 'json', '--quiet', '--no-progress'];
   const validate = await best(o.runs, args);
   if (validate.code !== 0) {
-    throw new Error(`${protocol} validate exited ${validate.code} on generated input (it must be valid):\n${validate.stderr.slice(0, 2000)}\n${validate.stdout.slice(0, 2000)}`);
+    throw new Error(
+      `${protocol} validate exited ${validate.code} on generated input (it must be valid):\n${validate.stderr.slice(0, 2000)}\n${validate.stdout.slice(0, 2000)}`,
+    );
   }
-  const report = JSON.parse(validate.stdout) as { summary: { events: number; errors: number; warnings: number; infos: number; byRule: Record<string, number> } };
-  if (report.summary.events !== events) throw new Error(`${protocol} validate saw ${report.summary.events} events of ${events}`);
+  const report = JSON.parse(validate.stdout) as {
+    summary: { events: number; errors: number; warnings: number; infos: number; byRule: Record<string, number> };
+  };
+  if (report.summary.events !== events)
+    throw new Error(`${protocol} validate saw ${report.summary.events} events of ${events}`);
   validate.stdout = '';
   // the generated streams are valid: any finding is a validator limit (a cap) or a bug, shown, not hidden
   return { events, bytes, baseline, readline, validate, findings: report.summary.byRule };
@@ -178,7 +202,11 @@ function describe(label: string, m: Measured, events: number, bytes: number): st
   return `    ${label.padEnd(22)} ${fmt(s, 2).padStart(7)} s  ${fmt(events / s).padStart(10)} events/s  ${fmt(bytes / 1048576 / s, 1).padStart(6)} MB/s  peak RSS ${fmt(m.maxRssMB, 0).padStart(4)} MB  cpu ${fmt(m.cpuMs / 1000, 2)} s`;
 }
 
-async function benchProtocol(protocol: 'aep' | 'ahp', dir: string, o: BenchOptions): Promise<Record<string, unknown> | undefined> {
+async function benchProtocol(
+  protocol: 'aep' | 'ahp',
+  dir: string,
+  o: BenchOptions,
+): Promise<Record<string, unknown> | undefined> {
   if (protocol === 'ahp' && !(existsSync(join(ROOT, 'src/cli/ahp.ts')) && existsSync(join(ROOT, 'bin/ahp.js')))) {
     console.log('ahp: skipped (ahp validate is not available yet)');
     return undefined;
@@ -190,7 +218,9 @@ async function benchProtocol(protocol: 'aep' | 'ahp', dir: string, o: BenchOptio
     const file = join(dir, `${protocol}-${n}.jsonl`);
     const t = performance.now();
     const g = protocol === 'aep' ? generateAep(file, { events: n }) : generateAhp(file, { messages: n });
-    console.log(`${protocol}: generated ${fmt(n)} events, ${fmt(g.bytes / 1048576, 1)} MB in ${fmt((performance.now() - t) / 1000, 1)} s`);
+    console.log(
+      `${protocol}: generated ${fmt(n)} events, ${fmt(g.bytes / 1048576, 1)} MB in ${fmt((performance.now() - t) / 1000, 1)} s`,
+    );
     results.push(await measureFile(protocol, file, n, o));
     if (!o.keep) rmSync(file);
   }
@@ -200,12 +230,17 @@ async function benchProtocol(protocol: 'aep' | 'ahp', dir: string, o: BenchOptio
     console.log(describe('(a) split+JSON.parse', r.baseline, r.events, r.bytes));
     if (r.readline) console.log(describe('    readline+JSON.parse', r.readline, r.events, r.bytes));
     console.log(describe(`(b) ${protocol} validate`, r.validate, r.events, r.bytes));
-    console.log(`    ratio (b)/(a) ${fmt(r.validate.wallMs / r.baseline.wallMs, 2)}${r.readline ? `  (vs readline ${fmt(r.validate.wallMs / r.readline.wallMs, 2)})` : ''}`);
+    console.log(
+      `    ratio (b)/(a) ${fmt(r.validate.wallMs / r.baseline.wallMs, 2)}${r.readline ? `  (vs readline ${fmt(r.validate.wallMs / r.readline.wallMs, 2)})` : ''}`,
+    );
     const found = Object.entries(r.findings);
-    if (found.length) console.log(`    NOTE: findings on valid generated input: ${found.map(([k, n]) => `${k} x${n}`).join(', ')}`);
+    if (found.length)
+      console.log(`    NOTE: findings on valid generated input: ${found.map(([k, n]) => `${k} x${n}`).join(', ')}`);
   }
   const rssGrowth = b.validate.maxRssMB - a.validate.maxRssMB;
-  console.log(`  peak RSS at ${fmt(a.events)} vs ${fmt(b.events)} events: ${fmt(a.validate.maxRssMB)} MB -> ${fmt(b.validate.maxRssMB)} MB (${rssGrowth >= 0 ? '+' : ''}${fmt(rssGrowth)} MB)`);
+  console.log(
+    `  peak RSS at ${fmt(a.events)} vs ${fmt(b.events)} events: ${fmt(a.validate.maxRssMB)} MB -> ${fmt(b.validate.maxRssMB)} MB (${rssGrowth >= 0 ? '+' : ''}${fmt(rssGrowth)} MB)`,
+  );
   return {
     protocol,
     events: b.events,
@@ -238,8 +273,16 @@ interface StartupCase {
 
 const STARTUP_CASES: StartupCase[] = [
   { label: 'node -e 0', args: ['-e', '0'] },
-  { label: 'aep validate examples/aep/session.jsonl', args: ['bin/aep.js', 'validate', 'examples/aep/session.jsonl'], target: { s: 0.2, ratio: 3.5, mb: 70 } },
-  { label: 'ahp validate examples/ahp/session.jsonl', args: ['bin/ahp.js', 'validate', 'examples/ahp/session.jsonl'], target: { s: 0.25, ratio: 4, mb: 70 } },
+  {
+    label: 'aep validate examples/aep/session.jsonl',
+    args: ['bin/aep.js', 'validate', 'examples/aep/session.jsonl'],
+    target: { s: 0.2, ratio: 3.5, mb: 70 },
+  },
+  {
+    label: 'ahp validate examples/ahp/session.jsonl',
+    args: ['bin/ahp.js', 'validate', 'examples/ahp/session.jsonl'],
+    target: { s: 0.25, ratio: 4, mb: 70 },
+  },
   { label: 'aep --version', args: ['bin/aep.js', '--version'] },
   { label: 'aep --help', args: ['bin/aep.js', '--help'] },
 ];
@@ -257,7 +300,9 @@ function median(xs: number[]): number {
  * becomes 0.13 s), so the cases also run without it, in the same rounds, and both are printed.
  */
 async function startup(o: BenchOptions): Promise<void> {
-  console.log(`node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), start-up of ${o.root}, median of ${o.runs} runs`);
+  console.log(
+    `node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), start-up of ${o.root}, median of ${o.runs} runs`,
+  );
   const envs: { name: string; env: NodeJS.ProcessEnv }[] = [{ name: 'environment as given', env: process.env }];
   if (process.env.NODE_EXTRA_CA_CERTS !== undefined) {
     const { NODE_EXTRA_CA_CERTS: _, ...rest } = process.env;
@@ -276,7 +321,12 @@ async function startup(o: BenchOptions): Promise<void> {
   }
   const results = envs.map(({ name }, e) => {
     const node = median(runs[e]![0]!.map((m) => m.wallMs));
-    const rows = STARTUP_CASES.map((c, i) => ({ label: c.label, s: median(runs[e]![i]!.map((m) => m.wallMs)) / 1000, mb: median(runs[e]![i]!.map((m) => m.maxRssMB)), target: c.target }));
+    const rows = STARTUP_CASES.map((c, i) => ({
+      label: c.label,
+      s: median(runs[e]![i]!.map((m) => m.wallMs)) / 1000,
+      mb: median(runs[e]![i]!.map((m) => m.maxRssMB)),
+      target: c.target,
+    }));
     let met = true;
     console.log(`${name}:`);
     for (const row of rows) {
@@ -287,9 +337,20 @@ async function startup(o: BenchOptions): Promise<void> {
         met &&= ok;
         verdict = `  target <= ${row.target.s} s, <= ${row.target.ratio}x, <= ${row.target.mb} MB: ${ok ? 'met' : 'NOT met'}`;
       }
-      console.log(`  ${row.label.padEnd(42)} ${fmt(row.s, 3)} s  ${fmt(row.mb, 1).padStart(6)} MB  ${fmt(ratio, 2).padStart(5)}x${verdict}`);
+      console.log(
+        `  ${row.label.padEnd(42)} ${fmt(row.s, 3)} s  ${fmt(row.mb, 1).padStart(6)} MB  ${fmt(ratio, 2).padStart(5)}x${verdict}`,
+      );
     }
-    return { environment: name, startup: rows.map(({ label, s, mb }) => ({ label, s: round(s, 3), mb: round(mb, 1), ratio: round((s * 1000) / node, 2) })), met };
+    return {
+      environment: name,
+      startup: rows.map(({ label, s, mb }) => ({
+        label,
+        s: round(s, 3),
+        mb: round(mb, 1),
+        ratio: round((s * 1000) / node, 2),
+      })),
+      met,
+    };
   });
   console.log(JSON.stringify({ runs: o.runs, results }));
 }
@@ -308,17 +369,27 @@ async function reports(o: BenchOptions): Promise<void> {
     const file = join(dir, 'findings.jsonl');
     const lines = Math.ceil(o.findings / 5);
     const w = new LineWriter(file);
-    for (let i = 0; i < lines; i++) w.line(`{"aep":"0.1","id":"e${i}","type":"x.bench.tick","source":"urn:bench","time":"2026-11-31T00:00:00Z"}`);
+    for (let i = 0; i < lines; i++)
+      w.line(`{"aep":"0.1","id":"e${i}","type":"x.bench.tick","source":"urn:bench","time":"2026-11-31T00:00:00Z"}`);
     w.close();
-    console.log(`node ${process.version}: ${fmt(lines)} lines, ${fmt(lines * 5)} findings, ${fmt(statSync(file).size / 1048576, 1)} MiB`);
+    console.log(
+      `node ${process.version}: ${fmt(lines)} lines, ${fmt(lines * 5)} findings, ${fmt(statSync(file).size / 1048576, 1)} MiB`,
+    );
     const rows = [];
     for (const format of REPORT_FORMATS) {
       const out = join(dir, `report.${format}`);
       const m = await best(o.runs, ['bin/aep.js', 'validate', file, '--format', format, '--no-progress', '-o', out]);
       if (m.code !== 1) throw new Error(`--format ${format} exited ${m.code}: ${m.stderr.slice(0, 500)}`);
       const size = statSync(out).size;
-      rows.push({ format, s: round(m.wallMs / 1000, 1), mb: round(m.maxRssMB, 1), reportMiB: round(size / 1048576, 1) });
-      console.log(`  ${format.padEnd(7)} ${fmt(m.wallMs / 1000, 1).padStart(6)} s  peak RSS ${fmt(m.maxRssMB, 1).padStart(6)} MB  report ${fmt(size / 1048576, 1)} MiB  target <= 200 MB: ${m.maxRssMB <= 200 ? 'met' : 'NOT met'}`);
+      rows.push({
+        format,
+        s: round(m.wallMs / 1000, 1),
+        mb: round(m.maxRssMB, 1),
+        reportMiB: round(size / 1048576, 1),
+      });
+      console.log(
+        `  ${format.padEnd(7)} ${fmt(m.wallMs / 1000, 1).padStart(6)} s  peak RSS ${fmt(m.maxRssMB, 1).padStart(6)} MB  report ${fmt(size / 1048576, 1)} MiB  target <= 200 MB: ${m.maxRssMB <= 200 ? 'met' : 'NOT met'}`,
+      );
       rmSync(out, { force: true });
     }
     console.log(JSON.stringify({ findings: lines * 5, reports: rows }));
@@ -334,22 +405,47 @@ async function bridges(o: BenchOptions): Promise<void> {
     const aep = join(dir, 'aep.jsonl');
     generateAep(aep, { events: o.bridges });
     const rows = [];
-    for (const [label, from, to] of [['aep', undefined, undefined], ['cloudevents', 'cloudevents', 'cloudevents'], ['otlp', 'otlp', 'otlp']] as const) {
+    for (const [label, from, to] of [
+      ['aep', undefined, undefined],
+      ['cloudevents', 'cloudevents', 'cloudevents'],
+      ['otlp', 'otlp', 'otlp'],
+    ] as const) {
       let file = aep;
       if (to) {
         file = join(dir, `${to}.jsonl`);
-        const c = await runChild(['-e', `const {spawnSync}=require('node:child_process');const fs=require('node:fs');const r=spawnSync(process.execPath,['bin/aep.js','convert','--to','${to}','--max-capture','full',${JSON.stringify(aep)}],{maxBuffer:1<<30});fs.writeFileSync(${JSON.stringify(file)},r.stdout);process.exitCode=r.status;`]);
+        const c = await runChild([
+          '-e',
+          `const {spawnSync}=require('node:child_process');const fs=require('node:fs');const r=spawnSync(process.execPath,['bin/aep.js','convert','--to','${to}','--max-capture','full',${JSON.stringify(aep)}],{maxBuffer:1<<30});fs.writeFileSync(${JSON.stringify(file)},r.stdout);process.exitCode=r.status;`,
+        ]);
         if (c.code !== 0) throw new Error(`aep convert --to ${to} exited ${c.code}: ${c.stderr.slice(0, 500)}`);
       }
       const bytes = statSync(file).size;
       const baseline = await best(o.runs, ['--import', 'tsx', 'tools/bench/baseline.ts', 'split', file]);
-      const m = await best(o.runs, ['bin/aep.js', 'validate', ...(from ? ['--from', from, '--max-capture', 'full'] : []), file, '--format', 'json', '--quiet', '--no-progress']);
-      if (m.code !== 0) throw new Error(`aep validate${from ? ` --from ${from}` : ''} exited ${m.code} on converted valid input: ${m.stdout.slice(0, 1000)}`);
+      const m = await best(o.runs, [
+        'bin/aep.js',
+        'validate',
+        ...(from ? ['--from', from, '--max-capture', 'full'] : []),
+        file,
+        '--format',
+        'json',
+        '--quiet',
+        '--no-progress',
+      ]);
+      if (m.code !== 0)
+        throw new Error(
+          `aep validate${from ? ` --from ${from}` : ''} exited ${m.code} on converted valid input: ${m.stdout.slice(0, 1000)}`,
+        );
       console.log(`  ${label}: ${fmt(bytes / 1048576, 1)} MiB`);
       console.log(describe('(a) split+JSON.parse', baseline, o.bridges, bytes));
       console.log(describe(`(b) aep validate${from ? ` --from ${from}` : ''}`, m, o.bridges, bytes));
       console.log(`    ratio (b)/(a) ${fmt(m.wallMs / baseline.wallMs, 2)}`);
-      rows.push({ input: label, events: o.bridges, s: round(m.wallMs / 1000, 2), ratio: round(m.wallMs / baseline.wallMs, 2), mb: round(m.maxRssMB, 1) });
+      rows.push({
+        input: label,
+        events: o.bridges,
+        s: round(m.wallMs / 1000, 2),
+        ratio: round(m.wallMs / baseline.wallMs, 2),
+        mb: round(m.maxRssMB, 1),
+      });
     }
     console.log(JSON.stringify({ bridges: rows }));
   } finally {

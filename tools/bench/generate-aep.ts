@@ -158,7 +158,9 @@ export function generateAep(path: string, opts: AepGenOptions): { bytes: number;
   const respond: Step = (s) => {
     const id = nextId();
     s.cmd = id;
-    const answer = s.form ? `{"values":{"name":"billing-api","staged":true,"replicas":3,"regions":["1","3"],"db":"MariaDB"}}` : `{"option":"allow"}`;
+    const answer = s.form
+      ? `{"values":{"name":"billing-api","staged":true,"replicas":3,"regions":["1","3"],"db":"MariaDB"}}`
+      : `{"option":"allow"}`;
     return `{"aep":"0.1","id":"${id}","type":"control.attention.respond","subject":"${s.req}","time":"${time()}","source":"aep://host-b/agent/telegram-sink","agent":"telegram-sink","session":"${s.name}","cause":"${s.req}","capture":"${s.form ? 'redacted' : 'metadata'}","data":{"answer":${answer}}}`;
   };
   const accepted: Step = (s) => {
@@ -168,7 +170,9 @@ export function generateAep(path: string, opts: AepGenOptions): { bytes: number;
   const answered: Step = (s) => {
     const id = nextId();
     s.ans = id;
-    const answer = s.form ? `{"values":{"name":"billing-api","staged":true,"replicas":3,"regions":["1","3"],"db":"MariaDB"}}` : `{"option":"allow"}`;
+    const answer = s.form
+      ? `{"values":{"name":"billing-api","staged":true,"replicas":3,"regions":["1","3"],"db":"MariaDB"}}`
+      : `{"option":"allow"}`;
     return `${head(s, id, 'attention.answered', `,"subject":"${s.req}"`)}${seqd(s)},"cause":"${s.cmd}","capture":"${s.form ? 'redacted' : 'metadata'}","data":{"answer":${answer},"via":"control"}}`;
   };
   const resolved: Step = (s) => {
@@ -227,7 +231,9 @@ export function generateAep(path: string, opts: AepGenOptions): { bytes: number;
   for (let e = 0; e < opts.events; e++) {
     if (e % 200 === 199) {
       const id = nextId();
-      w.line(`{"aep":"0.1","id":"${id}","type":"agent.heartbeat","time":"${time()}","source":"aep://host-a/agent/claude-code","agent":"claude-code","data":{"tick":${e},"interval_ms":30000}}`);
+      w.line(
+        `{"aep":"0.1","id":"${id}","type":"agent.heartbeat","time":"${time()}","source":"aep://host-a/agent/claude-code","agent":"claude-code","data":{"tick":${e},"interval_ms":30000}}`,
+      );
       continue;
     }
     const k = Math.floor(rnd() * pool.length);

@@ -30,7 +30,8 @@ interface Session {
 
 type Step = (s: Session) => string;
 
-const text = (id: string, t: string) => `{"id":"${id}","kind":"text","mediaType":"text/plain","selection":"body","text":${JSON.stringify(t)}}`;
+const text = (id: string, t: string) =>
+  `{"id":"${id}","kind":"text","mediaType":"text/plain","selection":"body","text":${JSON.stringify(t)}}`;
 
 const ELICIT_REQUEST = JSON.stringify({
   message: 'Choose a deployment target',
@@ -45,7 +46,10 @@ const ELICIT_REQUEST = JSON.stringify({
     required: ['name', 'region'],
   },
 });
-const ELICIT_RESULT = JSON.stringify({ action: 'accept', content: { name: 'billing-api', replicas: 3, region: 'eu-west', staged: true } });
+const ELICIT_RESULT = JSON.stringify({
+  action: 'accept',
+  content: { name: 'billing-api', replicas: 3, region: 'eu-west', staged: true },
+});
 
 /**
  * Write `opts.messages` AHP wire messages to `path` (one per line, LF).
@@ -63,29 +67,44 @@ export function generateAhp(path: string, opts: AhpGenOptions): { bytes: number;
     return new Date(clock).toISOString().replace('.000Z', 'Z');
   };
   const nextId = () => `evt_${(++idn).toString(36).padStart(8, '0')}`;
-  const env = (s: Session, id: string, type: string) => `"id":"${id}","source":"${s.source}","type":"${type}","time":"${time()}","session":{"id":"${s.id}","cwd":"/repo","workspaceRoots":["/repo"]}`;
+  const env = (s: Session, id: string, type: string) =>
+    `"id":"${id}","source":"${s.source}","type":"${type}","time":"${time()}","session":{"id":"${s.id}","cwd":"/repo","workspaceRoots":["/repo"]}`;
   const intercept = (s: Session, id: string, event: string, caps: string) => {
     s.pending = id;
     return `{"jsonrpc":"2.0","id":"${id}","method":"hooks/intercept","params":{"protocolVersion":"draft","event":{${event}},"capabilities":${caps}}}`;
   };
-  const observe = (event: string) => `{"jsonrpc":"2.0","method":"hooks/observe","params":{"protocolVersion":"draft","event":{${event}}}}`;
+  const observe = (event: string) =>
+    `{"jsonrpc":"2.0","method":"hooks/observe","params":{"protocolVersion":"draft","event":{${event}}}}`;
 
   const toolBefore: Step = (s) => {
     const id = nextId();
     s.call = 'call_' + id.slice(4);
-    return intercept(s, id, `${env(s, id, 'tool.before')},"tool":{"name":"Bash","kind":"shell","input":{"command":"git push --force"},"origin":"native"},"extensions":{"org.w3c.trace_context":{"traceparent":"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"}},"call":{"id":"${s.call}"},"path":"example"`, '{"effects":["deny"]}');
+    return intercept(
+      s,
+      id,
+      `${env(s, id, 'tool.before')},"tool":{"name":"Bash","kind":"shell","input":{"command":"git push --force"},"origin":"native"},"extensions":{"org.w3c.trace_context":{"traceparent":"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"}},"call":{"id":"${s.call}"},"path":"example"`,
+      '{"effects":["deny"]}',
+    );
   };
-  const noEffect: Step = (s) => `{"jsonrpc":"2.0","id":"${s.pending}","result":{"protocolVersion":"draft","effects":[]}}`;
+  const noEffect: Step = (s) =>
+    `{"jsonrpc":"2.0","id":"${s.pending}","result":{"protocolVersion":"draft","effects":[]}}`;
   const deny: Step = (s) =>
     `{"jsonrpc":"2.0","id":"${s.pending}","result":{"protocolVersion":"draft","effects":[{"type":"deny","reason":"Force pushes are prohibited by organization policy.","code":"com.example.policy.force_push"}]}}`;
   const toolAfter: Step = (s) => {
     const id = nextId();
-    return observe(`${env(s, id, 'tool.after')},"tool":{"name":"Bash","kind":"shell","input":{"command":"ls"},"origin":"native"},"outcome":"ok","execution":{"status":"executed"},"call":{"id":"${s.call}"},"path":"example","items":[]`);
+    return observe(
+      `${env(s, id, 'tool.after')},"tool":{"name":"Bash","kind":"shell","input":{"command":"ls"},"origin":"native"},"outcome":"ok","execution":{"status":"executed"},"call":{"id":"${s.call}"},"path":"example","items":[]`,
+    );
   };
   const elicitRequest: Step = (s) => {
     const id = nextId();
     s.parent = id;
-    return intercept(s, id, `${env(s, id, 'user.elicitation.request')},"elicitation":{"server":"deploy-tools","mode":"form","request":${text(id + '-req', ELICIT_REQUEST)}}`, '{"effects":["deny","message"]}');
+    return intercept(
+      s,
+      id,
+      `${env(s, id, 'user.elicitation.request')},"elicitation":{"server":"deploy-tools","mode":"form","request":${text(id + '-req', ELICIT_REQUEST)}}`,
+      '{"effects":["deny","message"]}',
+    );
   };
   const elicitResult: Step = (s) => {
     const id = nextId();
@@ -96,19 +115,29 @@ export function generateAhp(path: string, opts: AhpGenOptions): { bytes: number;
       '{"effects":["modify","message"],"modify":{"content":{"replace":true,"merge":true}}}',
     );
   };
-  const modifyResponse: Step = (s) => `{"jsonrpc":"2.0","id":"${s.pending}","result":{"protocolVersion":"draft","effects":[{"type":"modify","target":"content","operation":"merge","value":{"replicas":2}}]}}`;
+  const modifyResponse: Step = (s) =>
+    `{"jsonrpc":"2.0","id":"${s.pending}","result":{"protocolVersion":"draft","effects":[{"type":"modify","target":"content","operation":"merge","value":{"replicas":2}}]}}`;
   const attention: Step = (s) => {
     const id = nextId();
-    return observe(`${env(s, id, 'user.attention')},"attention":{"kind":"idle","message":[${text(id + '-m', 'The agent is waiting for input.')}],"title":[${text(id + '-t', 'Waiting')}]}`);
+    return observe(
+      `${env(s, id, 'user.attention')},"attention":{"kind":"idle","message":[${text(id + '-m', 'The agent is waiting for input.')}],"title":[${text(id + '-t', 'Waiting')}]}`,
+    );
   };
   const configBefore: Step = (s) => {
     const id = nextId();
     s.parent = id;
-    return intercept(s, id, `${env(s, id, 'config.change.before')},"change":{"source":"user","scope":"project","settings":["model"],"summary":"switch the default model"}`, '{"effects":["deny","message"]}');
+    return intercept(
+      s,
+      id,
+      `${env(s, id, 'config.change.before')},"change":{"source":"user","scope":"project","settings":["model"],"summary":"switch the default model"}`,
+      '{"effects":["deny","message"]}',
+    );
   };
   const configAfter: Step = (s) => {
     const id = nextId();
-    return observe(`${env(s, id, 'config.change.after')},"parentEventId":"${s.parent}","change":{"source":"user","scope":"project","settings":["model"],"summary":"switch the default model"}`);
+    return observe(
+      `${env(s, id, 'config.change.after')},"parentEventId":"${s.parent}","change":{"source":"user","scope":"project","settings":["model"],"summary":"switch the default model"}`,
+    );
   };
   const inbound: Step = (s) => {
     const id = nextId();
@@ -121,11 +150,15 @@ export function generateAhp(path: string, opts: AhpGenOptions): { bytes: number;
   };
   const outbound: Step = (s) => {
     const id = nextId();
-    return observe(`${env(s, id, 'user.message.outbound')},"message":{"channel":"slack","messages":[{"id":"${id}-m","role":"assistant","parts":[${text(id + '-p', 'Deployed billing-api to staging.')}]}]}`);
+    return observe(
+      `${env(s, id, 'user.message.outbound')},"message":{"channel":"slack","messages":[{"id":"${id}-m","role":"assistant","parts":[${text(id + '-p', 'Deployed billing-api to staging.')}]}]}`,
+    );
   };
   const sessionEnd: Step = (s) => {
     const id = nextId();
-    return observe(`"id":"${id}","source":"${s.source}","type":"session.end","time":"${time()}","session":{"id":"${s.id}"},"outcome":"completed","reason":"example"`);
+    return observe(
+      `"id":"${id}","source":"${s.source}","type":"session.end","time":"${time()}","session":{"id":"${s.id}"},"outcome":"completed","reason":"example"`,
+    );
   };
 
   const newSession = (): Session => {
@@ -142,7 +175,15 @@ export function generateAhp(path: string, opts: AhpGenOptions): { bytes: number;
       script.push(outbound);
     }
     script.push(sessionEnd);
-    return { id: `sess_${n.toString(36)}`, source: `https://harness.example/runtime/${n % 11}`, script, at: 0, pending: '', parent: '', call: '' };
+    return {
+      id: `sess_${n.toString(36)}`,
+      source: `https://harness.example/runtime/${n % 11}`,
+      script,
+      at: 0,
+      pending: '',
+      parent: '',
+      call: '',
+    };
   };
 
   const pool: Session[] = [];
@@ -167,7 +208,13 @@ export function generateAhp(path: string, opts: AhpGenOptions): { bytes: number;
   return { bytes: w.bytes, sessions };
 
   function isRequest(step: Step): boolean {
-    return step === toolBefore || step === elicitRequest || step === elicitResult || step === configBefore || step === inbound;
+    return (
+      step === toolBefore ||
+      step === elicitRequest ||
+      step === elicitResult ||
+      step === configBefore ||
+      step === inbound
+    );
   }
 
   function isResponse(step: Step): boolean {

@@ -29,7 +29,16 @@
  * the dist/ present was built (a digest of them is kept in dist/.build-inputs).
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -44,7 +53,9 @@ const OLD = join(ROOT, 'dist.old');
 
 /** Every file under `dir`, as absolute paths. */
 function walk(dir) {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)],
+  );
 }
 
 /**
@@ -55,17 +66,30 @@ function walk(dir) {
 function inputsDigest() {
   const { createHash } = createRequire(import.meta.url)('node:crypto');
   const h = createHash('sha256');
-  const files = ['src', 'schemas', 'conformance', 'examples', 'tools/build'].flatMap((d) => (existsSync(join(ROOT, d)) ? walk(join(ROOT, d)) : []));
-  files.push(...['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'].map((f) => join(ROOT, f)).filter((f) => existsSync(f)));
+  const files = ['src', 'schemas', 'conformance', 'examples', 'tools/build'].flatMap((d) =>
+    existsSync(join(ROOT, d)) ? walk(join(ROOT, d)) : [],
+  );
+  files.push(
+    ...['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json']
+      .map((f) => join(ROOT, f))
+      .filter((f) => existsSync(f)),
+  );
   h.update(`${process.version}\0`);
-  for (const f of files.sort()) h.update(`${relative(ROOT, f)}\0`).update(readFileSync(f)).update('\0');
+  for (const f of files.sort())
+    h.update(`${relative(ROOT, f)}\0`)
+      .update(readFileSync(f))
+      .update('\0');
   return h.digest('hex');
 }
 const STAMP = '.build-inputs';
 const digest = inputsDigest();
 // `--if-stale` (npm test): a dist/ built from these very inputs is kept, so a test run after
 // `npm ci` (whose prepare built) does not build again
-if (process.argv.includes('--if-stale') && existsSync(join(FINAL, STAMP)) && readFileSync(join(FINAL, STAMP), 'utf8') === digest) {
+if (
+  process.argv.includes('--if-stale') &&
+  existsSync(join(FINAL, STAMP)) &&
+  readFileSync(join(FINAL, STAMP), 'utf8') === digest
+) {
   process.stdout.write('build: dist/ is up to date with src/ (npm run build rebuilds it anyway)\n');
   process.exit(0);
 }
@@ -73,7 +97,9 @@ if (process.argv.includes('--if-stale') && existsSync(join(FINAL, STAMP)) && rea
 rmSync(DIST, { recursive: true, force: true });
 rmSync(OLD, { recursive: true, force: true });
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-const r = spawnSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', DIST], { stdio: 'inherit' });
+const r = spawnSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json'), '--outDir', DIST], {
+  stdio: 'inherit',
+});
 if (r.status !== 0) {
   process.stderr.write('build: tsc failed\n');
   process.exit(r.status ?? 1);
@@ -102,9 +128,16 @@ for (const file of walk(SRC)) {
 
 // the examples bundle, from the compiled modules just written
 const dist = (p) => import(pathToFileURL(join(DIST, p)).href);
-const [{ exampleBundle, EXAMPLES_BUNDLE }, { aepRules }, { ahpRules }] = await Promise.all([dist('fixture-runner/examples.js'), dist('aep/protocol.js'), dist('ahp/driver.js')]);
+const [{ exampleBundle, EXAMPLES_BUNDLE }, { aepRules }, { ahpRules }] = await Promise.all([
+  dist('fixture-runner/examples.js'),
+  dist('aep/protocol.js'),
+  dist('ahp/driver.js'),
+]);
 const ids = (rules) => rules.map((r) => r.id);
-const examples = gzipSync(JSON.stringify(exampleBundle({ aep: ids(aepRules()), ahp: ids(ahpRules()) }, join(ROOT, 'conformance'))), { level: 9 });
+const examples = gzipSync(
+  JSON.stringify(exampleBundle({ aep: ids(aepRules()), ahp: ids(ahpRules()) }, join(ROOT, 'conformance'))),
+  { level: 9 },
+);
 writeFileSync(join(DIST, 'fixture-runner', EXAMPLES_BUNDLE), examples);
 
 // the validator modules' code caches, each recorded in a process of its own through the built
@@ -116,11 +149,18 @@ writeFileSync(join(DIST, 'fixture-runner', EXAMPLES_BUNDLE), examples);
 const casesIn = (protocol, kinds) =>
   kinds.flatMap((kind) => {
     const dir = join(ROOT, 'conformance', protocol, kind);
-    return existsSync(dir) ? readdirSync(dir).filter((f) => /\.jsonl?$/.test(f) && !f.endsWith('.expected.json')).map((f) => join(dir, f)) : [];
+    return existsSync(dir)
+      ? readdirSync(dir)
+          .filter((f) => /\.jsonl?$/.test(f) && !f.endsWith('.expected.json'))
+          .map((f) => join(dir, f))
+      : [];
   });
 const recordings = [
   { modules: 'verdicts', inputs: (p) => [join(ROOT, 'examples', p, 'session.jsonl')] },
-  { modules: 'diagnostics', inputs: (p) => [join(ROOT, 'examples', p, 'session-broken.jsonl'), ...casesIn(p, ['fail'])] },
+  {
+    modules: 'diagnostics',
+    inputs: (p) => [join(ROOT, 'examples', p, 'session-broken.jsonl'), ...casesIn(p, ['fail'])],
+  },
 ];
 let cached = 0;
 for (const { modules, inputs } of recordings) {
@@ -133,7 +173,11 @@ for (const [protocol, files] of Object.entries(${JSON.stringify(plan)})) {
   for (const file of files) await api.validate(protocol, [file]).catch(() => undefined);
 }
 process.stdout.write(String(cc.writeRecordedCodeCaches((f) => f.includes('-${modules}-')).length));`;
-  const w = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const w = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   if (w.status !== 0) {
     process.stderr.write(`build: recording the ${modules} modules' code caches failed (exit ${w.status})\n`);
     process.exit(1);
@@ -184,14 +228,18 @@ for (const entry of ['aep', 'ahp']) {
     ...cjs,
     entryPoints: [join(SRC, 'cli', `${entry}.ts`)],
     outfile: join(DIST, 'cli', `${entry}.cjs`),
-    banner: { js: `// the \`${entry}\` CLI, bundled from src/cli/${entry}.ts by tools/build/build.mjs\nconst __bundle_url = require('node:url').pathToFileURL(__filename).href;` },
+    banner: {
+      js: `// the \`${entry}\` CLI, bundled from src/cli/${entry}.ts by tools/build/build.mjs\nconst __bundle_url = require('node:url').pathToFileURL(__filename).href;`,
+    },
   });
 }
 await build({
   ...cjs,
   entryPoints: [join(SRC, 'core', 'code-cache.ts')],
   outfile: join(DIST, 'cli', 'code-cache.cjs'),
-  banner: { js: `// the code cache loader of the bins, bundled from src/core/code-cache.ts by tools/build/build.mjs\nconst __bundle_url = require('node:url').pathToFileURL(__filename).href;` },
+  banner: {
+    js: `// the code cache loader of the bins, bundled from src/core/code-cache.ts by tools/build/build.mjs\nconst __bundle_url = require('node:url').pathToFileURL(__filename).href;`,
+  },
 });
 
 // the CLI bundles' code caches: each bundle runs, in a child process with this Node, the
@@ -206,7 +254,11 @@ for (const [entry, runs] of Object.entries(warmups)) {
 c.recordCodeCaches();
 const cli = c.requireCached(${JSON.stringify(join(DIST, 'cli', `${entry}.cjs`))});
 (async () => { for (const args of ${JSON.stringify(runs)}) await cli.run([process.argv[0], ${JSON.stringify(entry)}, ...args]); c.writeRecordedCodeCaches(); })();`;
-  const w = spawnSync(process.execPath, ['-e', script], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, NO_COLOR: '1' } });
+  const w = spawnSync(process.execPath, ['-e', script], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, NO_COLOR: '1' },
+  });
   if (w.status !== 0 || !existsSync(join(DIST, 'cli', `${entry}.cjs.v8cache`))) {
     process.stderr.write(`build: recording the code cache of dist/cli/${entry}.cjs failed (exit ${w.status})\n`);
     process.exit(1);
@@ -219,4 +271,6 @@ writeFileSync(join(DIST, STAMP), digest);
 if (existsSync(FINAL)) renameSync(FINAL, OLD);
 renameSync(DIST, FINAL);
 rmSync(OLD, { recursive: true, force: true });
-process.stdout.write(`build: dist/ written (${rewritten} declaration files' imports rewritten to .js, ${copied} other files copied from src/, ${cached} code caches, ${bundled} CLI bundle files in dist/cli/, examples bundle ${examples.length} bytes)\n`);
+process.stdout.write(
+  `build: dist/ written (${rewritten} declaration files' imports rewritten to .js, ${copied} other files copied from src/, ${cached} code caches, ${bundled} CLI bundle files in dist/cli/, examples bundle ${examples.length} bytes)\n`,
+);

@@ -21,7 +21,9 @@ const KEPT = join(ROOT, '.package.json.prepack');
 const mode = process.argv[2];
 if (mode === 'strip') {
   if (existsSync(KEPT)) {
-    process.stderr.write(`pack-manifest: ${KEPT} exists (a pack did not finish): run \`node tools/build/pack-manifest.mjs restore\` first\n`);
+    process.stderr.write(
+      `pack-manifest: ${KEPT} exists (a pack did not finish): run \`node tools/build/pack-manifest.mjs restore\` first\n`,
+    );
     process.exit(2);
   }
   const text = readFileSync(MANIFEST, 'utf8');

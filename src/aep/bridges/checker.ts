@@ -31,7 +31,12 @@ const DUPLICATE_SPEC: Readonly<Record<BridgeFrom, string>> = {
  * Decorate an AEP checker for bridge input `from`; `maxCapture` is the OTLP exporter's ceiling
  * (AEP-0005 §3.3). `makeInner` builds the AEP checker on the sink it is given.
  */
-export function bridgeChecker(from: BridgeFrom, maxCapture: AepCaptureLevel, makeInner: (sink: FindingSink) => ProtocolChecker, sink: FindingSink): ProtocolChecker {
+export function bridgeChecker(
+  from: BridgeFrom,
+  maxCapture: AepCaptureLevel,
+  makeInner: (sink: FindingSink) => ProtocolChecker,
+  sink: FindingSink,
+): ProtocolChecker {
   let orig: ParsedEvent | undefined;
   let decoded: DecodedEvent | undefined;
   // a finding the inner checker reports at the event being checked is moved into the input;
@@ -45,11 +50,23 @@ export function bridgeChecker(from: BridgeFrom, maxCapture: AepCaptureLevel, mak
   return {
     onEvent(ev) {
       const value: unknown = ev.value;
-      const res = from === 'cloudevents' ? decodeCloudEvents(value, { bigIntegers: ev.bigIntegers }) : decodeOtlp(value, { maxCapture, bigIntegers: ev.bigIntegers });
-      for (const i of res.issues) sink(makeFinding(RULES.get(i.ruleId)!, { pointer: i.pointer, message: i.message }, ev));
+      const res =
+        from === 'cloudevents'
+          ? decodeCloudEvents(value, { bigIntegers: ev.bigIntegers })
+          : decodeOtlp(value, { maxCapture, bigIntegers: ev.bigIntegers });
+      for (const i of res.issues)
+        sink(makeFinding(RULES.get(i.ruleId)!, { pointer: i.pointer, message: i.message }, ev));
       // a repeated member: which copy counts is undefined, so the record holding it is not mapped
       const dups = ev.duplicates.map((d) => d.pointer);
-      for (const d of ev.duplicates) sink(framingFinding('json/duplicate-key', eventLocation(ev, d.pointer), `Member "${d.key.slice(0, 60)}" appears more than once in the same object; which one counts is undefined, so the ${from === 'cloudevents' ? 'CloudEvent' : 'record'} holding it is not checked as AEP.`, { spec: DUPLICATE_SPEC[from] }));
+      for (const d of ev.duplicates)
+        sink(
+          framingFinding(
+            'json/duplicate-key',
+            eventLocation(ev, d.pointer),
+            `Member "${d.key.slice(0, 60)}" appears more than once in the same object; which one counts is undefined, so the ${from === 'cloudevents' ? 'CloudEvent' : 'record'} holding it is not checked as AEP.`,
+            { spec: DUPLICATE_SPEC[from] },
+          ),
+        );
       const outside = dups.some((p) => !res.events.some((d) => d.base === '' || p.startsWith(d.base + '/')));
       for (const d of res.events) {
         if (outside || dups.some((p) => d.base === '' || p.startsWith(d.base + '/'))) continue;

@@ -6,7 +6,16 @@
 import { childPointer, escapeToken } from '../../core/pointer.ts';
 import type { BigIntegerLiteral } from '../../core/json.ts';
 import { CE_RULES as R } from './rules.ts';
-import { AEP_TYPE_ROOT, isAepCoreAttribute, isAepExtensionName, isObj, kindOf, type BridgeIssue, type DecodedEvent, type DecodeResult } from './types.ts';
+import {
+  AEP_TYPE_ROOT,
+  isAepCoreAttribute,
+  isAepExtensionName,
+  isObj,
+  kindOf,
+  type BridgeIssue,
+  type DecodedEvent,
+  type DecodeResult,
+} from './types.ts';
 
 /** AEP attribute -> CE attribute (AEP-0005 §1 B4/B5 table), in the forward output's order. */
 export const CE_ATTRIBUTE_TABLE: Readonly<Record<string, string>> = {
@@ -24,7 +33,9 @@ export const CE_ATTRIBUTE_TABLE: Readonly<Record<string, string>> = {
 };
 
 /** CE attribute -> AEP attribute (the inverse of {@link CE_ATTRIBUTE_TABLE}). */
-export const AEP_OF_CE: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(CE_ATTRIBUTE_TABLE).map(([a, c]) => [c, a]));
+export const AEP_OF_CE: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(CE_ATTRIBUTE_TABLE).map(([a, c]) => [c, a]),
+);
 
 /** The B2 pass-through attributes (verbatim both ways). */
 const PASS = ['id', 'source', 'subject', 'time'] as const;
@@ -78,7 +89,25 @@ export function fromCloudEvent(ce: Readonly<Record<string, unknown>>): FromCloud
   }
   const event: Record<string, unknown> = {};
   // the AEP envelope order, so the round trip of an event in that order is byte-identical
-  for (const k of ['aep', 'id', 'type', 'subject', 'time', 'source', 'agent', 'session', 'run', 'step', 'seq', 'epoch', 'cause', 'severity', 'capture', 'traceparent']) if (k in core) event[k] = core[k];
+  for (const k of [
+    'aep',
+    'id',
+    'type',
+    'subject',
+    'time',
+    'source',
+    'agent',
+    'session',
+    'run',
+    'step',
+    'seq',
+    'epoch',
+    'cause',
+    'severity',
+    'capture',
+    'traceparent',
+  ])
+    if (k in core) event[k] = core[k];
   Object.assign(event, ext);
   if ('data' in core) event.data = core.data;
   return { event, dropped };
@@ -97,7 +126,8 @@ export function cePointerOf(base: string, aepPointer: string): string {
 const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;
 // RFC 3339 date-time (CloudEvents 1.0 §3.2 Timestamp)
-const RFC3339 = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[Tt]([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?([Zz]|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
+const RFC3339 =
+  /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[Tt]([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?([Zz]|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
 /** Attributes that point into the B2/B5 set when written under the `aep` prefix. */
 const PREFIXED = new Set(['aepid', 'aepsource', 'aepsubject', 'aeptime', 'aeptype', 'aepdata', 'aeptraceparent']);
 
@@ -117,64 +147,158 @@ export function decodeCloudEvents(value: unknown, opts: DecodeCloudEventsOptions
   const items: Array<[unknown, string]> = Array.isArray(value) ? value.map((v, i) => [v, '/' + i]) : [[value, '']];
   for (const [item, base] of items) {
     if (!isObj(item)) {
-      issues.push({ ruleId: R.notObject.id, pointer: base, message: `${Array.isArray(value) ? 'Batch item' : 'Input'} is ${kindOf(item)}, not a CloudEvents object.` });
+      issues.push({
+        ruleId: R.notObject.id,
+        pointer: base,
+        message: `${Array.isArray(value) ? 'Batch item' : 'Input'} is ${kindOf(item)}, not a CloudEvents object.`,
+      });
       continue;
     }
     const d = checkOne(item, base, issues);
     if (!d) continue;
-    const big = (opts.bigIntegers ?? []).filter((b) => b.pointer.startsWith(base + '/')).flatMap((b) => {
-      const rest = b.pointer.slice(base.length + 1);
-      const cut = rest.indexOf('/');
-      const head = cut === -1 ? rest : rest.slice(0, cut);
-      const aep = head === 'data' ? 'data' : AEP_OF_CE[head] ?? (isAepExtensionName(head) ? head : undefined);
-      return aep === undefined ? [] : [{ ...b, pointer: '/' + aep + (cut === -1 ? '' : rest.slice(cut)) }];
+    const big = (opts.bigIntegers ?? [])
+      .filter((b) => b.pointer.startsWith(base + '/'))
+      .flatMap((b) => {
+        const rest = b.pointer.slice(base.length + 1);
+        const cut = rest.indexOf('/');
+        const head = cut === -1 ? rest : rest.slice(0, cut);
+        const aep = head === 'data' ? 'data' : (AEP_OF_CE[head] ?? (isAepExtensionName(head) ? head : undefined));
+        return aep === undefined ? [] : [{ ...b, pointer: '/' + aep + (cut === -1 ? '' : rest.slice(cut)) }];
+      });
+    events.push({
+      event: d,
+      base,
+      pointerOf: (p) => cePointerOf(base, p),
+      ...(big.length ? { bigIntegers: big } : {}),
     });
-    events.push({ event: d, base, pointerOf: (p) => cePointerOf(base, p), ...(big.length ? { bigIntegers: big } : {}) });
   }
   return { events, issues };
 }
 
 /** The checks of one CE object; its AEP event when it is in the bridge's scope. */
-function checkOne(ce: Record<string, unknown>, base: string, issues: BridgeIssue[]): Record<string, unknown> | undefined {
+function checkOne(
+  ce: Record<string, unknown>,
+  base: string,
+  issues: BridgeIssue[],
+): Record<string, unknown> | undefined {
   const at = (name: string) => childPointer(base, name);
-  const issue = (rule: { id: string }, name: string, message: string) => issues.push({ ruleId: rule.id, pointer: name === '' ? base : at(name), message });
+  const issue = (rule: { id: string }, name: string, message: string) =>
+    issues.push({ ruleId: rule.id, pointer: name === '' ? base : at(name), message });
   const missing = ['id', 'source', 'specversion', 'type'].filter((k) => ce[k] === undefined || ce[k] === null);
-  if (missing.length) issue(R.required, '', `The CloudEvent lacks the REQUIRED attribute${missing.length > 1 ? 's' : ''} ${missing.join(', ')}.`);
+  if (missing.length)
+    issue(
+      R.required,
+      '',
+      `The CloudEvent lacks the REQUIRED attribute${missing.length > 1 ? 's' : ''} ${missing.join(', ')}.`,
+    );
   const badVersion = ce.specversion !== undefined && ce.specversion !== null && ce.specversion !== '1.0';
-  if (badVersion) issue(R.specversion, 'specversion', `specversion is ${typeof ce.specversion === 'string' ? `the string "${ce.specversion.slice(0, 10)}"` : kindOf(ce.specversion)}, not "1.0".`);
+  if (badVersion)
+    issue(
+      R.specversion,
+      'specversion',
+      `specversion is ${typeof ce.specversion === 'string' ? `the string "${ce.specversion.slice(0, 10)}"` : kindOf(ce.specversion)}, not "1.0".`,
+    );
   for (const [k, v] of Object.entries(ce)) {
     if (k === 'data' || k === 'data_base64' || v === null) continue;
     if (!/^[a-z0-9]+$/.test(k)) {
-      issue(R.attributeName, k, `Attribute name "${k.slice(0, 40)}" is not lower-case ASCII letters and digits; it is dropped.`);
+      issue(
+        R.attributeName,
+        k,
+        `Attribute name "${k.slice(0, 40)}" is not lower-case ASCII letters and digits; it is dropped.`,
+      );
       continue;
     }
     if (k === 'id' || k === 'source' || k === 'type' || k === 'subject' || k === 'specversion') {
-      if (typeof v !== 'string' || (v === '' && k !== 'specversion')) issue(R.attributeType, k, `${k} is ${typeof v === 'string' ? 'an empty string' : kindOf(v)}; it must be a non-empty string.`);
+      if (typeof v !== 'string' || (v === '' && k !== 'specversion'))
+        issue(
+          R.attributeType,
+          k,
+          `${k} is ${typeof v === 'string' ? 'an empty string' : kindOf(v)}; it must be a non-empty string.`,
+        );
     } else if (k === 'time') {
-      if (typeof v !== 'string' || !RFC3339.test(v)) issue(R.attributeType, k, `time is ${typeof v === 'string' ? `a string of ${v.length} characters that is not an RFC 3339 timestamp` : kindOf(v)}.`);
+      if (typeof v !== 'string' || !RFC3339.test(v))
+        issue(
+          R.attributeType,
+          k,
+          `time is ${typeof v === 'string' ? `a string of ${v.length} characters that is not an RFC 3339 timestamp` : kindOf(v)}.`,
+        );
     } else if (k === 'datacontenttype' || k === 'dataschema') {
-      if (typeof v !== 'string' || v === '') issue(R.attributeType, k, `${k} is ${typeof v === 'string' ? 'an empty string' : kindOf(v)}; it must be a non-empty string.`);
+      if (typeof v !== 'string' || v === '')
+        issue(
+          R.attributeType,
+          k,
+          `${k} is ${typeof v === 'string' ? 'an empty string' : kindOf(v)}; it must be a non-empty string.`,
+        );
     } else if (typeof v === 'number') {
-      if (!Number.isInteger(v) || v < INT32_MIN || v > INT32_MAX) issue(R.attributeType, k, `Extension attribute ${k} is ${Number.isInteger(v) ? 'an integer outside the signed 32-bit range of the CloudEvents Integer type' : 'a number that is not an integer'}.`);
-    } else if (typeof v !== 'string' && typeof v !== 'boolean') issue(R.attributeType, k, `Extension attribute ${k} is ${kindOf(v)}; CloudEvents attribute values are strings, booleans or integers.`);
+      if (!Number.isInteger(v) || v < INT32_MIN || v > INT32_MAX)
+        issue(
+          R.attributeType,
+          k,
+          `Extension attribute ${k} is ${Number.isInteger(v) ? 'an integer outside the signed 32-bit range of the CloudEvents Integer type' : 'a number that is not an integer'}.`,
+        );
+    } else if (typeof v !== 'string' && typeof v !== 'boolean')
+      issue(
+        R.attributeType,
+        k,
+        `Extension attribute ${k} is ${kindOf(v)}; CloudEvents attribute values are strings, booleans or integers.`,
+      );
   }
-  if (ce.data_base64 !== undefined) issue(R.data, 'data_base64', 'The CloudEvent carries data_base64: binary data cannot carry an AEP payload (a JSON object in data); it is dropped.');
+  if (ce.data_base64 !== undefined)
+    issue(
+      R.data,
+      'data_base64',
+      'The CloudEvent carries data_base64: binary data cannot carry an AEP payload (a JSON object in data); it is dropped.',
+    );
   const hasData = ce.data !== undefined;
   const dct = ce.datacontenttype;
-  if (hasData && dct !== 'application/json') issue(R.datacontenttype, dct === undefined || dct === null ? '' : 'datacontenttype', dct === undefined || dct === null ? 'data is present but datacontenttype is absent; the bridge sets "application/json".' : `data is present with a datacontenttype other than "application/json".`);
-  else if (!hasData && dct !== undefined && dct !== null && ce.data_base64 === undefined) issue(R.datacontenttype, 'datacontenttype', 'datacontenttype is present without data; the bridge sets it only when data is present.');
+  if (hasData && dct !== 'application/json')
+    issue(
+      R.datacontenttype,
+      dct === undefined || dct === null ? '' : 'datacontenttype',
+      dct === undefined || dct === null
+        ? 'data is present but datacontenttype is absent; the bridge sets "application/json".'
+        : `data is present with a datacontenttype other than "application/json".`,
+    );
+  else if (!hasData && dct !== undefined && dct !== null && ce.data_base64 === undefined)
+    issue(
+      R.datacontenttype,
+      'datacontenttype',
+      'datacontenttype is present without data; the bridge sets it only when data is present.',
+    );
   if (typeof ce.type === 'string' && !ce.type.startsWith(AEP_TYPE_ROOT)) {
-    issue(R.foreignType, 'type', `CE type does not begin with "${AEP_TYPE_ROOT}": a foreign CloudEvent is out of the bridge's scope and is not checked as AEP.`);
+    issue(
+      R.foreignType,
+      'type',
+      `CE type does not begin with "${AEP_TYPE_ROOT}": a foreign CloudEvent is out of the bridge's scope and is not checked as AEP.`,
+    );
     return undefined;
   }
   // not a CloudEvents 1.0 event: nothing to map back
   if (typeof ce.type !== 'string' || missing.length || badVersion) return undefined;
   for (const k of Object.keys(ce)) {
     if (ce[k] === null || !/^[a-z0-9]+$/.test(k)) continue;
-    if (PREFIXED.has(k)) issue(R.prefixed, k, `Attribute ${k} is the aep-prefixed form of ${k.slice(3)}, which crosses unprefixed; it is preserved as an extension attribute, not read as ${k.slice(3)}.`);
+    if (PREFIXED.has(k))
+      issue(
+        R.prefixed,
+        k,
+        `Attribute ${k} is the aep-prefixed form of ${k.slice(3)}, which crosses unprefixed; it is preserved as an extension attribute, not read as ${k.slice(3)}.`,
+      );
     else if (k === 'dataschema') issue(R.unmapped, k, 'dataschema has no AEP counterpart; it is dropped.');
-    else if (k !== 'data' && !B1_CONSTANTS.has(k) && !(PASS as readonly string[]).includes(k) && k !== 'type' && AEP_OF_CE[k] === undefined && !isAepExtensionName(k)) {
-      issue(R.extensionDropped, k, isAepCoreAttribute(k) ? `Extension attribute "${k}" has the name of an AEP core attribute (the bridge writes it as ${CE_ATTRIBUTE_TABLE[k] ?? 'a B2 attribute'}); it is dropped.` : `Extension attribute name "${k.slice(0, 40)}" is over 20 characters, not a legal AEP extension name; it is dropped.`);
+    else if (
+      k !== 'data' &&
+      !B1_CONSTANTS.has(k) &&
+      !(PASS as readonly string[]).includes(k) &&
+      k !== 'type' &&
+      AEP_OF_CE[k] === undefined &&
+      !isAepExtensionName(k)
+    ) {
+      issue(
+        R.extensionDropped,
+        k,
+        isAepCoreAttribute(k)
+          ? `Extension attribute "${k}" has the name of an AEP core attribute (the bridge writes it as ${CE_ATTRIBUTE_TABLE[k] ?? 'a B2 attribute'}); it is dropped.`
+          : `Extension attribute name "${k.slice(0, 40)}" is over 20 characters, not a legal AEP extension name; it is dropped.`,
+      );
     }
   }
   return fromCloudEvent(ce).event;

@@ -37,7 +37,14 @@ export const OCSF_CLASSES: Readonly<Record<string, ClassRow>> = {
 };
 
 /** §4.4: AEP severity -> OCSF severity_id. */
-export const OCSF_SEVERITY: Readonly<Record<AepSeverity, number>> = { debug: 1, info: 1, notice: 2, warning: 3, error: 4, critical: 5 };
+export const OCSF_SEVERITY: Readonly<Record<AepSeverity, number>> = {
+  debug: 1,
+  info: 1,
+  notice: 2,
+  warning: 3,
+  error: 4,
+  critical: 5,
+};
 
 /** Options of {@link toOcsf}. */
 export interface OcsfOptions {
@@ -56,7 +63,7 @@ export interface OcsfProjection {
 /** The authority of a URI (`aep://host-a/...` -> `host-a`), or `undefined` when it has none. */
 function authorityOf(uri: string): string | undefined {
   const m = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#]*)/.exec(uri);
-  return m && m[1] ? m[1] : undefined;
+  return m?.[1] ? m[1] : undefined;
 }
 
 /**
@@ -67,7 +74,10 @@ export function toOcsf(event: Readonly<Obj>, opts: OcsfOptions = {}): OcsfProjec
   const max = opts.maxCapture ?? 'metadata';
   const type = typeof event.type === 'string' ? event.type : '';
   const row = OCSF_CLASSES[type];
-  const capture = typeof event.capture === 'string' && event.capture in CAPTURE_RANK ? (event.capture as AepCaptureLevel) : 'metadata';
+  const capture =
+    typeof event.capture === 'string' && event.capture in CAPTURE_RANK
+      ? (event.capture as AepCaptureLevel)
+      : 'metadata';
   const survives = capture !== 'none' && CAPTURE_RANK[capture] <= CAPTURE_RANK[max];
   const data = isObj(event.data) ? event.data : undefined;
   const withheld = data !== undefined && !survives;
@@ -79,7 +89,12 @@ export function toOcsf(event: Readonly<Obj>, opts: OcsfOptions = {}): OcsfProjec
   // §4.5: a disposition only where the wire asserts the outcome
   if (type === 'attention.resolved' && payload?.resolution === 'dismissed') disposition = 16;
   const nanos = str('time') ? nanosOf(str('time')!) : undefined;
-  const metadata: Obj = { version: OCSF_VERSION, uid: event.id, original_time: event.time, product: agent !== undefined ? { name: agent } : {} };
+  const metadata: Obj = {
+    version: OCSF_VERSION,
+    uid: event.id,
+    original_time: event.time,
+    product: agent !== undefined ? { name: agent } : {},
+  };
   if (event.cause !== undefined) metadata.correlation_uid = event.cause;
   if (disposition !== undefined) metadata.profiles = ['security_control'];
   const envelope: Obj = {};
@@ -106,7 +121,10 @@ export function toOcsf(event: Readonly<Obj>, opts: OcsfOptions = {}): OcsfProjec
     rec.actor = agent !== undefined ? { app_name: agent } : {};
     const source = str('source');
     const host = source !== undefined ? authorityOf(source) : undefined;
-    rec.device = { type_id: 0, ...(host !== undefined ? { hostname: host } : source !== undefined ? { name: source } : {}) };
+    rec.device = {
+      type_id: 0,
+      ...(host !== undefined ? { hostname: host } : source !== undefined ? { name: source } : {}),
+    };
     const process: Obj = {};
     if (str('subject') !== undefined) process.name = str('subject');
     const tool = payload && isObj(payload.tool) ? payload.tool : undefined;
@@ -118,4 +136,3 @@ export function toOcsf(event: Readonly<Obj>, opts: OcsfOptions = {}): OcsfProjec
   }
   return { record: rec, withheld };
 }
-

@@ -12,7 +12,16 @@ import { childPointer, escapeToken } from '../../core/pointer.ts';
 import { CAPTURE_RANK } from '../event.ts';
 import type { AepCaptureLevel } from '../schemas.ts';
 import { OTLP_RULES as R } from './rules.ts';
-import { AEP_TYPE_ROOT, isAepCoreAttribute, isObj, kindOf, type AepSeverity, type BridgeIssue, type DecodedEvent, type DecodeResult } from './types.ts';
+import {
+  AEP_TYPE_ROOT,
+  isAepCoreAttribute,
+  isObj,
+  kindOf,
+  type AepSeverity,
+  type BridgeIssue,
+  type DecodedEvent,
+  type DecodeResult,
+} from './types.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -31,7 +40,9 @@ export const OTLP_ATTRIBUTE_TABLE: Readonly<Record<string, string>> = {
   subject: 'aep.subject',
 };
 
-const AEP_OF_KEY: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(OTLP_ATTRIBUTE_TABLE).map(([a, k]) => [k, a]));
+const AEP_OF_KEY: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(OTLP_ATTRIBUTE_TABLE).map(([a, k]) => [k, a]),
+);
 const INT_ATTRIBUTES = new Set(['aep.sequence', 'aep.epoch']);
 
 /** AEP severity -> the §3.4 pair. */
@@ -47,7 +58,17 @@ export const OTLP_SEVERITY: Readonly<Record<AepSeverity, { text: string; number:
 /** The §3.4 inverse: an OTLP severity number (1-24) bucketed to an AEP level. */
 export function severityOfNumber(n: number): AepSeverity | undefined {
   if (!Number.isInteger(n) || n < 1 || n > 24) return undefined;
-  return n <= 8 ? 'debug' : n === 9 ? 'info' : n <= 12 ? 'notice' : n <= 16 ? 'warning' : n <= 20 ? 'error' : 'critical';
+  return n <= 8
+    ? 'debug'
+    : n === 9
+      ? 'info'
+      : n <= 12
+        ? 'notice'
+        : n <= 16
+          ? 'warning'
+          : n <= 20
+            ? 'error'
+            : 'critical';
 }
 
 // protobuf JSON mapping: an enum may be written by name (SeverityNumber of logs/v1)
@@ -89,7 +110,8 @@ export function anyValueOf(v: unknown): Obj {
   if (typeof v === 'boolean') return { boolValue: v };
   if (typeof v === 'number') return Number.isSafeInteger(v) ? { intValue: String(v) } : { doubleValue: v };
   if (Array.isArray(v)) return { arrayValue: { values: v.map(anyValueOf) } };
-  if (isObj(v)) return { kvlistValue: { values: Object.entries(v).map(([key, x]) => ({ key, value: anyValueOf(x) })) } };
+  if (isObj(v))
+    return { kvlistValue: { values: Object.entries(v).map(([key, x]) => ({ key, value: anyValueOf(x) })) } };
   return {};
 }
 
@@ -148,7 +170,8 @@ function logRecordOf(ev: Readonly<Obj>, max: AepCaptureLevel, counts: OtlpCounts
     rec.severityText = sev.text;
   }
   if (typeof ev.type === 'string') rec.eventName = AEP_TYPE_ROOT + ev.type;
-  const capture = typeof ev.capture === 'string' && ev.capture in CAPTURE_RANK ? (ev.capture as AepCaptureLevel) : 'metadata';
+  const capture =
+    typeof ev.capture === 'string' && ev.capture in CAPTURE_RANK ? (ev.capture as AepCaptureLevel) : 'metadata';
   const payload = capture !== 'none' && CAPTURE_RANK[capture] <= CAPTURE_RANK[max];
   const attributes: Obj[] = [];
   for (const [a, key] of Object.entries(OTLP_ATTRIBUTE_TABLE)) {
@@ -165,7 +188,10 @@ function logRecordOf(ev: Readonly<Obj>, max: AepCaptureLevel, counts: OtlpCounts
   } else if (data) counts.withheld++;
   rec.attributes = attributes;
   if (data && payload && Object.keys(body).length > 0) rec.body = anyValueOf(body);
-  const tp = typeof ev.traceparent === 'string' ? /^[0-9a-f]{2}-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/.exec(ev.traceparent) : null;
+  const tp =
+    typeof ev.traceparent === 'string'
+      ? /^[0-9a-f]{2}-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/.exec(ev.traceparent)
+      : null;
   if (tp) {
     rec.traceId = tp[1];
     rec.spanId = tp[2];
@@ -218,11 +244,26 @@ export function decodeOtlp(value: unknown, opts: DecodeOtlpOptions = {}): Decode
   // the protobuf JSON mapping rejects unknown fields by default: a value with other members is
   // not an ExportLogsServiceRequest (plain AEP or a CloudEvent fed to --from otlp, for instance)
   const known = (o: Record<string, unknown>, p: string, what: string, names: readonly string[]) => {
-    for (const k of Object.keys(o)) if (!names.includes(k)) shape(`${p}/${escapeToken(k)}`, `Member "${k.slice(0, 60)}" is not a field of ${what} (OTLP/JSON: ${names.join(', ')}).`);
+    for (const k of Object.keys(o))
+      if (!names.includes(k))
+        shape(
+          `${p}/${escapeToken(k)}`,
+          `Member "${k.slice(0, 60)}" is not a field of ${what} (OTLP/JSON: ${names.join(', ')}).`,
+        );
   };
   if (value.resourceLogs === undefined) {
     const ks = Object.keys(value);
-    shape('', `The value has no resourceLogs, so it is not an ExportLogsServiceRequest and holds no LogRecord to check${ks.length ? ` (its members: ${ks.slice(0, 6).map((k) => k.slice(0, 30)).join(', ')}${ks.length > 6 ? ', ...' : ''})` : ''}.`);
+    shape(
+      '',
+      `The value has no resourceLogs, so it is not an ExportLogsServiceRequest and holds no LogRecord to check${
+        ks.length
+          ? ` (its members: ${ks
+              .slice(0, 6)
+              .map((k) => k.slice(0, 30))
+              .join(', ')}${ks.length > 6 ? ', ...' : ''})`
+          : ''
+      }.`,
+    );
     return { events, issues };
   }
   known(value, '', 'an ExportLogsServiceRequest', ['resourceLogs']);
@@ -265,8 +306,17 @@ function int64Of(v: unknown, p: string, big: ReadonlyMap<string, string>): bigin
 }
 
 /** The JSON value of an AnyValue at `p` (reports shape issues); integers beyond 2^53 go to `bigs`. */
-function readAny(v: unknown, p: string, issues: BridgeIssue[], big: ReadonlyMap<string, string>, aepPointer: string, bigs: BigIntegerLiteral[]): ReadValue {
-  const bad = (message: string): ReadValue => (issues.push({ ruleId: R.shape.id, pointer: p, message }), { value: undefined, ok: false });
+function readAny(
+  v: unknown,
+  p: string,
+  issues: BridgeIssue[],
+  big: ReadonlyMap<string, string>,
+  aepPointer: string,
+  bigs: BigIntegerLiteral[],
+): ReadValue {
+  const bad = (message: string): ReadValue => (
+    issues.push({ ruleId: R.shape.id, pointer: p, message }), { value: undefined, ok: false }
+  );
   if (!isObj(v)) return bad(`An AnyValue is ${kindOf(v)}, not an object.`);
   const keys = Object.keys(v).filter((k) => ANY_KEYS.includes(k) && v[k] !== undefined && v[k] !== null);
   if (keys.length === 0) return { value: null, ok: true };
@@ -282,11 +332,19 @@ function readAny(v: unknown, p: string, issues: BridgeIssue[], big: ReadonlyMap<
     case 'boolValue':
       return typeof x === 'boolean' ? { value: x, ok: true } : bad(`boolValue is ${kindOf(x)}, not a boolean.`);
     case 'doubleValue':
-      return typeof x === 'number' ? { value: x, ok: true } : typeof x === 'string' && /^(NaN|-?Infinity)$/.test(x) ? bad('doubleValue is not a finite number; JSON cannot carry it as an AEP value.') : typeof x === 'string' && x.trim() !== '' && Number.isFinite(Number(x)) ? { value: Number(x), ok: true } : bad(`doubleValue is ${kindOf(x)}, not a number.`);
+      return typeof x === 'number'
+        ? { value: x, ok: true }
+        : typeof x === 'string' && /^(NaN|-?Infinity)$/.test(x)
+          ? bad('doubleValue is not a finite number; JSON cannot carry it as an AEP value.')
+          : typeof x === 'string' && x.trim() !== '' && Number.isFinite(Number(x))
+            ? { value: Number(x), ok: true }
+            : bad(`doubleValue is ${kindOf(x)}, not a number.`);
     case 'intValue': {
       const n = int64Of(x, at, big);
-      if (n === undefined) return bad(`intValue is ${typeof x === 'string' ? 'a string that is not a decimal integer' : kindOf(x)}.`);
-      if (n > BigInt(Number.MAX_SAFE_INTEGER) || n < BigInt(Number.MIN_SAFE_INTEGER)) bigs.push({ pointer: aepPointer, text: n.toString(), index: 0 });
+      if (n === undefined)
+        return bad(`intValue is ${typeof x === 'string' ? 'a string that is not a decimal integer' : kindOf(x)}.`);
+      if (n > BigInt(Number.MAX_SAFE_INTEGER) || n < BigInt(Number.MIN_SAFE_INTEGER))
+        bigs.push({ pointer: aepPointer, text: n.toString(), index: 0 });
       return { value: Number(n), ok: true };
     }
     case 'arrayValue': {
@@ -310,10 +368,24 @@ function readAny(v: unknown, p: string, issues: BridgeIssue[], big: ReadonlyMap<
 }
 
 /** A KeyValueList (`{values: [{key, value}]}`) at `p` as a JSON object, or `undefined` when malformed. */
-function readKvList(x: unknown, p: string, issues: BridgeIssue[], big: ReadonlyMap<string, string>, aepPointer: string, bigs: BigIntegerLiteral[]): Obj | undefined {
-  if (!isObj(x)) return issues.push({ ruleId: R.shape.id, pointer: p, message: `kvlistValue is ${kindOf(x)}, not an object.` }), undefined;
+function readKvList(
+  x: unknown,
+  p: string,
+  issues: BridgeIssue[],
+  big: ReadonlyMap<string, string>,
+  aepPointer: string,
+  bigs: BigIntegerLiteral[],
+): Obj | undefined {
+  if (!isObj(x))
+    return (
+      issues.push({ ruleId: R.shape.id, pointer: p, message: `kvlistValue is ${kindOf(x)}, not an object.` }), undefined
+    );
   const vals = x.values === undefined ? [] : x.values;
-  if (!Array.isArray(vals)) return issues.push({ ruleId: R.shape.id, pointer: p + '/values', message: 'kvlistValue.values is not an array.' }), undefined;
+  if (!Array.isArray(vals))
+    return (
+      issues.push({ ruleId: R.shape.id, pointer: p + '/values', message: 'kvlistValue.values is not an array.' }),
+      undefined
+    );
   const o: Obj = {};
   let ok = true;
   vals.forEach((kv, i) => {
@@ -341,7 +413,12 @@ function anyPointer(v: unknown, p: string, toks: string[]): string {
       if (i === -1) break;
       at = `${at}/kvlistValue/values/${i}/value`;
       cur = (cur.kvlistValue.values[i] as Obj).value;
-    } else if (isObj(cur.arrayValue) && Array.isArray(cur.arrayValue.values) && /^\d+$/.test(t) && +t < cur.arrayValue.values.length) {
+    } else if (
+      isObj(cur.arrayValue) &&
+      Array.isArray(cur.arrayValue.values) &&
+      /^\d+$/.test(t) &&
+      +t < cur.arrayValue.values.length
+    ) {
       at = `${at}/arrayValue/values/${t}`;
       cur = cur.arrayValue.values[+t];
     } else break;
@@ -351,8 +428,15 @@ function anyPointer(v: unknown, p: string, toks: string[]): string {
 
 const unescape = (t: string) => t.replace(/~1/g, '/').replace(/~0/g, '~');
 
-function decodeRecord(rec: Obj, p: string, max: AepCaptureLevel, issues: BridgeIssue[], big: ReadonlyMap<string, string>): DecodedEvent | undefined {
-  const issue = (rule: { id: string }, pointer: string, message: string) => issues.push({ ruleId: rule.id, pointer, message });
+function decodeRecord(
+  rec: Obj,
+  p: string,
+  max: AepCaptureLevel,
+  issues: BridgeIssue[],
+  big: ReadonlyMap<string, string>,
+): DecodedEvent | undefined {
+  const issue = (rule: { id: string }, pointer: string, message: string) =>
+    issues.push({ ruleId: rule.id, pointer, message });
   // attributes: a {key, value} list; the index of every key for the pointers
   const attrs = new Map<string, { value: unknown; index: number }>();
   let shapeOk = true;
@@ -366,14 +450,31 @@ function decodeRecord(rec: Obj, p: string, max: AepCaptureLevel, issues: BridgeI
       shapeOk = false;
       return issue(R.shape, `${p}/attributes/${i}`, 'An attribute is not an object with a string key.');
     }
-    if (attrs.has(kv.key)) return issue(R.attribute, `${p}/attributes/${i}/key`, `Attribute key "${kv.key.slice(0, 60)}" repeats; which value counts is undefined.`);
+    if (attrs.has(kv.key))
+      return issue(
+        R.attribute,
+        `${p}/attributes/${i}/key`,
+        `Attribute key "${kv.key.slice(0, 60)}" repeats; which value counts is undefined.`,
+      );
     attrs.set(kv.key, { value: kv.value, index: i });
   });
   const hasAep = [...attrs.keys()].some((k) => k.startsWith('aep.'));
   const name = rec.eventName;
   if (typeof name !== 'string' || !name.startsWith(AEP_TYPE_ROOT)) {
-    if (hasAep) issue(R.eventName, typeof name === 'string' ? p + '/eventName' : p, typeof name === 'string' ? `eventName does not begin with "${AEP_TYPE_ROOT}", though the record carries aep.* attributes.` : 'The record carries aep.* attributes but no eventName ("dev.aep." + type).');
-    else issue(R.foreign, p, 'The LogRecord has no dev.aep. event name and no aep.* attribute: not an AEP export; it is not checked as AEP.');
+    if (hasAep)
+      issue(
+        R.eventName,
+        typeof name === 'string' ? p + '/eventName' : p,
+        typeof name === 'string'
+          ? `eventName does not begin with "${AEP_TYPE_ROOT}", though the record carries aep.* attributes.`
+          : 'The record carries aep.* attributes but no eventName ("dev.aep." + type).',
+      );
+    else
+      issue(
+        R.foreign,
+        p,
+        'The LogRecord has no dev.aep. event name and no aep.* attribute: not an AEP export; it is not checked as AEP.',
+      );
     return undefined;
   }
   const event: Obj = { aep: '0.1' };
@@ -387,7 +488,11 @@ function decodeRecord(rec: Obj, p: string, max: AepCaptureLevel, issues: BridgeI
     if (key.startsWith('aep.')) {
       const a = AEP_OF_KEY[key];
       if (a === undefined) {
-        issue(R.attribute, `${p}/attributes/${index}/key`, `Attribute "${key.slice(0, 40)}" is not an aep.* attribute of the §3.2 table; it is not mapped.`);
+        issue(
+          R.attribute,
+          `${p}/attributes/${index}/key`,
+          `Attribute "${key.slice(0, 40)}" is not an aep.* attribute of the §3.2 table; it is not mapped.`,
+        );
         continue;
       }
       const want = INT_ATTRIBUTES.has(key) ? 'intValue' : 'stringValue';
@@ -404,8 +509,18 @@ function decodeRecord(rec: Obj, p: string, max: AepCaptureLevel, issues: BridgeI
   // time (§3.2: RFC 3339 <- epoch nanos)
   const t = rec.timeUnixNano;
   const tn = t === undefined ? undefined : int64Of(t, p + '/timeUnixNano', big);
-  if (tn === undefined || tn <= 0n) issue(R.time, t === undefined ? p : p + '/timeUnixNano', t === undefined ? 'timeUnixNano is absent; AEP time comes from it.' : tn === undefined ? `timeUnixNano is ${typeof t === 'string' ? 'a string that is not a decimal integer' : kindOf(t)}.` : 'timeUnixNano is zero or negative (unknown time); AEP time comes from it.');
-  else if (tn > 253402300799999999999n) issue(R.time, p + '/timeUnixNano', 'timeUnixNano is past the year 9999; no RFC 3339 time holds it.');
+  if (tn === undefined || tn <= 0n)
+    issue(
+      R.time,
+      t === undefined ? p : p + '/timeUnixNano',
+      t === undefined
+        ? 'timeUnixNano is absent; AEP time comes from it.'
+        : tn === undefined
+          ? `timeUnixNano is ${typeof t === 'string' ? 'a string that is not a decimal integer' : kindOf(t)}.`
+          : 'timeUnixNano is zero or negative (unknown time); AEP time comes from it.',
+    );
+  else if (tn > 253402300799999999999n)
+    issue(R.time, p + '/timeUnixNano', 'timeUnixNano is past the year 9999; no RFC 3339 time holds it.');
   else {
     event.time = timeOfNanos(tn);
     ptr.time = p + '/timeUnixNano';
@@ -413,12 +528,30 @@ function decodeRecord(rec: Obj, p: string, max: AepCaptureLevel, issues: BridgeI
   // severity (§3.4)
   const sn = rec.severityNumber;
   const st = rec.severityText;
-  const num = typeof sn === 'string' ? (SEVERITY_NAMES[sn] ?? (/^\d+$/.test(sn) ? +sn : NaN)) : typeof sn === 'number' ? sn : sn === undefined ? 0 : NaN;
+  const num =
+    typeof sn === 'string'
+      ? (SEVERITY_NAMES[sn] ?? (/^\d+$/.test(sn) ? +sn : NaN))
+      : typeof sn === 'number'
+        ? sn
+        : sn === undefined
+          ? 0
+          : NaN;
   const level = severityOfNumber(num);
   const row = level ? OTLP_SEVERITY[level] : undefined;
-  if (Number.isNaN(num) || (num !== 0 && !level)) issue(R.severity, p + '/severityNumber', `severityNumber is ${typeof sn === 'string' ? 'a string that names no SeverityNumber' : Number.isInteger(num) ? 'outside 1-24' : kindOf(sn)}.`);
-  else if (num === 0 && st !== undefined && st !== '') issue(R.severity, p + '/severityText', 'severityText is present without a severityNumber.');
-  else if (level && (row!.number !== num || st !== row!.text)) issue(R.severity, st !== undefined && row!.number === num ? p + '/severityText' : p + '/severityNumber', `severityNumber ${num} with ${st === undefined ? 'no severityText' : typeof st === 'string' ? `severityText "${st.slice(0, 12)}"` : `a severityText that is ${kindOf(st)}`} is not a row of the §3.4 table (${row!.text} ${row!.number} for ${level}).`);
+  if (Number.isNaN(num) || (num !== 0 && !level))
+    issue(
+      R.severity,
+      p + '/severityNumber',
+      `severityNumber is ${typeof sn === 'string' ? 'a string that names no SeverityNumber' : Number.isInteger(num) ? 'outside 1-24' : kindOf(sn)}.`,
+    );
+  else if (num === 0 && st !== undefined && st !== '')
+    issue(R.severity, p + '/severityText', 'severityText is present without a severityNumber.');
+  else if (level && (row!.number !== num || st !== row!.text))
+    issue(
+      R.severity,
+      st !== undefined && row!.number === num ? p + '/severityText' : p + '/severityNumber',
+      `severityNumber ${num} with ${st === undefined ? 'no severityText' : typeof st === 'string' ? `severityText "${st.slice(0, 12)}"` : `a severityText that is ${kindOf(st)}`} is not a row of the §3.4 table (${row!.text} ${row!.number} for ${level}).`,
+    );
   if (level) {
     event.severity = level;
     ptr.severity = p + '/severityNumber';
@@ -430,25 +563,52 @@ function decodeRecord(rec: Obj, p: string, max: AepCaptureLevel, issues: BridgeI
   if (present(tid) || present(sid)) {
     const okT = typeof tid === 'string' && /^[0-9a-fA-F]{32}$/.test(tid) && !/^0+$/.test(tid);
     const okS = typeof sid === 'string' && /^[0-9a-fA-F]{16}$/.test(sid) && !/^0+$/.test(sid);
-    const flags = rec.flags === undefined ? 0 : typeof rec.flags === 'number' && Number.isInteger(rec.flags) && rec.flags >= 0 ? rec.flags : NaN;
-    if (!okT) issue(R.trace, present(tid) ? p + '/traceId' : p, present(tid) ? 'traceId is not 32 hex digits (not all zero).' : 'spanId is present without a traceId.');
-    else if (!okS) issue(R.trace, present(sid) ? p + '/spanId' : p, present(sid) ? 'spanId is not 16 hex digits (not all zero).' : 'traceId is present without a spanId.');
+    const flags =
+      rec.flags === undefined
+        ? 0
+        : typeof rec.flags === 'number' && Number.isInteger(rec.flags) && rec.flags >= 0
+          ? rec.flags
+          : NaN;
+    if (!okT)
+      issue(
+        R.trace,
+        present(tid) ? p + '/traceId' : p,
+        present(tid) ? 'traceId is not 32 hex digits (not all zero).' : 'spanId is present without a traceId.',
+      );
+    else if (!okS)
+      issue(
+        R.trace,
+        present(sid) ? p + '/spanId' : p,
+        present(sid) ? 'spanId is not 16 hex digits (not all zero).' : 'traceId is present without a spanId.',
+      );
     else if (Number.isNaN(flags)) issue(R.trace, p + '/flags', 'flags is not a non-negative integer.');
     else {
       event.traceparent = `00-${tid.toLowerCase()}-${sid.toLowerCase()}-${(flags & 0xff).toString(16).padStart(2, '0')}`;
       ptr.traceparent = p + '/traceId';
     }
-  } else if (rec.flags !== undefined && rec.flags !== 0) issue(R.trace, p + '/flags', 'flags is present without traceId and spanId.');
+  } else if (rec.flags !== undefined && rec.flags !== 0)
+    issue(R.trace, p + '/flags', 'flags is present without traceId and spanId.');
   // payload: body (an AnyValue map) and the hoisted gen_ai.* attributes
-  const capture = typeof event.capture === 'string' && event.capture in CAPTURE_RANK ? (event.capture as AepCaptureLevel) : 'metadata';
+  const capture =
+    typeof event.capture === 'string' && event.capture in CAPTURE_RANK
+      ? (event.capture as AepCaptureLevel)
+      : 'metadata';
   const allowed = capture !== 'none' && CAPTURE_RANK[capture] <= CAPTURE_RANK[max];
-  const why = capture === 'none' ? 'the record is at capture none' : `the record's capture ${capture} is above the max capture ${max}`;
+  const why =
+    capture === 'none'
+      ? 'the record is at capture none'
+      : `the record's capture ${capture} is above the max capture ${max}`;
   const data: Obj = {};
   const dataPtr: Record<string, string> = {};
   let hasData = false;
   const body = rec.body;
   if (body !== undefined && body !== null) {
-    if (!allowed) issue(R.capture, p + '/body', `The record carries a body although ${why} (§3.3: envelope-derived attributes only).`);
+    if (!allowed)
+      issue(
+        R.capture,
+        p + '/body',
+        `The record carries a body although ${why} (§3.3: envelope-derived attributes only).`,
+      );
     // a body that cannot be read leaves the payload unknown: the record is not checked as AEP
     if (!isObj(body) || !isObj(body.kvlistValue)) {
       issue(R.shape, p + '/body', 'body is not an AnyValue map (kvlistValue); an AEP payload is a JSON object.');
@@ -460,17 +620,28 @@ function decodeRecord(rec: Obj, p: string, max: AepCaptureLevel, issues: BridgeI
         hasData = true;
         ((body.kvlistValue.values as Obj[] | undefined) ?? []).forEach((kv, i) => {
           dataPtr[kv.key as string] = `${p}/body/kvlistValue/values/${i}/value`;
-          if ((kv.key as string).startsWith('gen_ai.')) issue(R.genAi, `${p}/body/kvlistValue/values/${i}/key`, `Payload member "${(kv.key as string).slice(0, 60)}" is in the body; gen_ai.* members are top-level LogRecord attributes.`);
+          if ((kv.key as string).startsWith('gen_ai.'))
+            issue(
+              R.genAi,
+              `${p}/body/kvlistValue/values/${i}/key`,
+              `Payload member "${(kv.key as string).slice(0, 60)}" is in the body; gen_ai.* members are top-level LogRecord attributes.`,
+            );
         });
-        for (const [k, v] of Object.entries(o)) Object.defineProperty(data, k, { value: v, enumerable: true, writable: true, configurable: true });
+        for (const [k, v] of Object.entries(o))
+          Object.defineProperty(data, k, { value: v, enumerable: true, writable: true, configurable: true });
       }
     }
   }
   for (const [key, { value: v, index }] of attrs) {
     if (!key.startsWith('gen_ai.')) continue;
     const ap = `${p}/attributes/${index}/value`;
-    if (!allowed) issue(R.capture, `${p}/attributes/${index}`, `The record carries the payload attribute ${key.slice(0, 60)} although ${why} (§3.3).`);
-    if (Object.prototype.hasOwnProperty.call(data, key)) continue;
+    if (!allowed)
+      issue(
+        R.capture,
+        `${p}/attributes/${index}`,
+        `The record carries the payload attribute ${key.slice(0, 60)} although ${why} (§3.3).`,
+      );
+    if (Object.hasOwn(data, key)) continue;
     const r = readAny(v, ap, issues, big, '/data/' + escapeToken(key), bigs);
     if (!r.ok) continue;
     hasData = true;
@@ -480,7 +651,25 @@ function decodeRecord(rec: Obj, p: string, max: AepCaptureLevel, issues: BridgeI
   if (!shapeOk) return undefined;
   // the envelope order of AEP-0001 §5.1
   const out: Obj = {};
-  for (const k of ['aep', 'id', 'type', 'subject', 'time', 'source', 'agent', 'session', 'run', 'step', 'seq', 'epoch', 'cause', 'severity', 'capture', 'traceparent']) if (k in event) out[k] = event[k];
+  for (const k of [
+    'aep',
+    'id',
+    'type',
+    'subject',
+    'time',
+    'source',
+    'agent',
+    'session',
+    'run',
+    'step',
+    'seq',
+    'epoch',
+    'cause',
+    'severity',
+    'capture',
+    'traceparent',
+  ])
+    if (k in event) out[k] = event[k];
   if (hasData) out.data = data;
   // a payload withheld at the ceiling (§3.3) maps back as an event that carries none, as one at
   // capture none does: its absence is the bridge's, not a missing REQUIRED member of the emitter
@@ -488,7 +677,8 @@ function decodeRecord(rec: Obj, p: string, max: AepCaptureLevel, issues: BridgeI
   const anyOf = (k: string): unknown => {
     const at = dataPtr[k];
     if (!at) return undefined;
-    if (at.includes('/body/')) return (((body as Obj).kvlistValue as { values?: Obj[] }).values ?? []).find((kv) => kv.key === k)?.value;
+    if (at.includes('/body/'))
+      return (((body as Obj).kvlistValue as { values?: Obj[] }).values ?? []).find((kv) => kv.key === k)?.value;
     return attrs.get(k)?.value;
   };
   return {
@@ -504,7 +694,10 @@ function decodeRecord(rec: Obj, p: string, max: AepCaptureLevel, issues: BridgeI
         const at = dataPtr[toks[1]!];
         return at ? anyPointer(anyOf(toks[1]!), at, toks.slice(2)) : body !== undefined ? p + '/body' : p;
       }
-      if (ptr[head]) return toks.length > 1 && ptr[head] !== p ? anyPointer(attrs.get(OTLP_ATTRIBUTE_TABLE[head] ?? '')?.value, ptr[head]!, toks.slice(1)) : ptr[head]!;
+      if (ptr[head])
+        return toks.length > 1 && ptr[head] !== p
+          ? anyPointer(attrs.get(OTLP_ATTRIBUTE_TABLE[head] ?? '')?.value, ptr[head]!, toks.slice(1))
+          : ptr[head]!;
       const key = OTLP_ATTRIBUTE_TABLE[head];
       if (key && attrs.has(key)) return `${p}/attributes/${attrs.get(key)!.index}`;
       if (head === 'time') return p + '/timeUnixNano';

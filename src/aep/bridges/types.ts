@@ -30,7 +30,25 @@ export interface DecodeResult {
 }
 
 /** Every AEP core attribute name (AEP-0001 §5.1), in the envelope's member order. */
-export const AEP_CORE_ATTRIBUTES: readonly string[] = ['aep', 'id', 'type', 'subject', 'time', 'source', 'agent', 'session', 'run', 'step', 'seq', 'epoch', 'cause', 'severity', 'capture', 'traceparent', 'data'];
+export const AEP_CORE_ATTRIBUTES: readonly string[] = [
+  'aep',
+  'id',
+  'type',
+  'subject',
+  'time',
+  'source',
+  'agent',
+  'session',
+  'run',
+  'step',
+  'seq',
+  'epoch',
+  'cause',
+  'severity',
+  'capture',
+  'traceparent',
+  'data',
+];
 
 const CORE = new Set(AEP_CORE_ATTRIBUTES);
 
@@ -54,7 +72,8 @@ export const AEP_SEVERITIES = ['debug', 'info', 'notice', 'warning', 'error', 'c
 export type AepSeverity = (typeof AEP_SEVERITIES)[number];
 
 /** Plain-object test shared by the bridges. */
-export const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+export const isObj = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** The JSON type of `v` in a few words (messages never echo values). */
 export function kindOf(v: unknown): string {

@@ -17,6 +17,9 @@ export const captureNone: EventRule<AepEvent> = {
     if (data === undefined) return;
     const n = data && typeof data === 'object' ? Object.keys(data).length : 0;
     if (n === 0) return;
-    ctx.report({ pointer: '/data', message: `The event declares capture "none" but carries a payload with ${n} member${n === 1 ? '' : 's'}; "none" means envelope only.` });
+    ctx.report({
+      pointer: '/data',
+      message: `The event declares capture "none" but carries a payload with ${n} member${n === 1 ? '' : 's'}; "none" means envelope only.`,
+    });
   },
 };

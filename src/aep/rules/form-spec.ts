@@ -8,7 +8,7 @@ import { CAPTURE_RANK, type AepEvent } from '../event.ts';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-const own = (o: Obj, k: string) => Object.prototype.hasOwnProperty.call(o, k);
+const own = (o: Obj, k: string) => Object.hasOwn(o, k);
 
 function requestData(ev: AepEvent): Obj | undefined {
   if (ev.type !== 'attention.requested') return undefined;
@@ -29,7 +29,10 @@ export const formFieldsKind: EventRule<AepEvent> = {
   check(ev, ctx) {
     const d = requestData(ev);
     if (!d || !own(d, 'fields') || d.kind === 'form') return;
-    ctx.report({ pointer: '/data/fields', message: `\`fields\` is only meaningful with kind "form", but kind is ${typeof d.kind === 'string' ? `"${d.kind}"` : 'absent'}.` });
+    ctx.report({
+      pointer: '/data/fields',
+      message: `\`fields\` is only meaningful with kind "form", but kind is ${typeof d.kind === 'string' ? `"${d.kind}"` : 'absent'}.`,
+    });
   },
 };
 
@@ -37,7 +40,8 @@ export const formFieldsKind: EventRule<AepEvent> = {
 export const formFieldConstraint: EventRule<AepEvent> = {
   id: 'aep/form-field-constraint',
   severity: 'warning',
-  description: '`min`/`max` appear only on number fields, `multi`/`other` only on select fields, and min <= max. AEP-0006 types the bounds `number` with no range limit, so a literal beyond a double (1e400) is a bound like any other and min <= max is decided on the exact literals; an answer value beyond a double is a number too (AEP-0006 checks no answer against the bounds).',
+  description:
+    '`min`/`max` appear only on number fields, `multi`/`other` only on select fields, and min <= max. AEP-0006 types the bounds `number` with no range limit, so a literal beyond a double (1e400) is a bound like any other and min <= max is decided on the exact literals; an answer value beyond a double is a number too (AEP-0006 checks no answer against the bounds).',
   spec: 'AEP-0006; AEP-0002 §5.2 field_spec',
   check(ev, ctx) {
     const d = requestData(ev);
@@ -45,15 +49,27 @@ export const formFieldConstraint: EventRule<AepEvent> = {
     (Array.isArray(d.fields) ? (d.fields as unknown[]) : []).forEach((f, i) => {
       if (!isObj(f)) return;
       for (const k of ['min', 'max']) {
-        if (own(f, k) && f.type !== 'number') ctx.report({ pointer: `/data/fields/${i}/${k}`, message: `\`${k}\` applies only to number fields; this field has type ${JSON.stringify(f.type)}.` });
+        if (own(f, k) && f.type !== 'number')
+          ctx.report({
+            pointer: `/data/fields/${i}/${k}`,
+            message: `\`${k}\` applies only to number fields; this field has type ${JSON.stringify(f.type)}.`,
+          });
       }
       for (const k of ['multi', 'other']) {
-        if (own(f, k) && f.type !== 'select') ctx.report({ pointer: `/data/fields/${i}/${k}`, message: `\`${k}\` applies only to select fields; this field has type ${JSON.stringify(f.type)}.` });
+        if (own(f, k) && f.type !== 'select')
+          ctx.report({
+            pointer: `/data/fields/${i}/${k}`,
+            message: `\`${k}\` applies only to select fields; this field has type ${JSON.stringify(f.type)}.`,
+          });
       }
       if (typeof f.min === 'number' && typeof f.max === 'number' && minAboveMax(ev, i, f.min, f.max)) {
         // a bound is structural metadata of the form (AEP-0006 [metadata]): quoting it echoes no answer
-        const shown = (v: number, k: string) => (Number.isFinite(v) ? String(v) : (numberLiteralAt(ev.text, `/data/fields/${i}/${k}`) ?? String(v)));
-        ctx.report({ pointer: `/data/fields/${i}/min`, message: `\`min\` (${shown(f.min, 'min')}) is greater than \`max\` (${shown(f.max, 'max')}); no number can satisfy the field.` });
+        const shown = (v: number, k: string) =>
+          Number.isFinite(v) ? String(v) : (numberLiteralAt(ev.text, `/data/fields/${i}/${k}`) ?? String(v));
+        ctx.report({
+          pointer: `/data/fields/${i}/min`,
+          message: `\`min\` (${shown(f.min, 'min')}) is greater than \`max\` (${shown(f.max, 'max')}); no number can satisfy the field.`,
+        });
       }
     });
   },
@@ -77,7 +93,11 @@ function reportDuplicates(list: unknown[], base: string, what: string, ctx: Rule
   list.forEach((x, i) => {
     if (!isObj(x) || typeof x.id !== 'string') return;
     const prev = seen.get(x.id);
-    if (prev !== undefined) ctx.report({ pointer: `${base}/${i}/id`, message: `${what} id ${JSON.stringify(x.id)} repeats the id at index ${prev}; answers keyed by it are ambiguous.` });
+    if (prev !== undefined)
+      ctx.report({
+        pointer: `${base}/${i}/id`,
+        message: `${what} id ${JSON.stringify(x.id)} repeats the id at index ${prev}; answers keyed by it are ambiguous.`,
+      });
     else seen.set(x.id, i);
   });
 }
@@ -93,7 +113,8 @@ export const formDuplicateId: EventRule<AepEvent> = {
     if (!d || !Array.isArray(d.fields)) return;
     reportDuplicates(d.fields as unknown[], '/data/fields', 'Field', ctx);
     (d.fields as unknown[]).forEach((f, i) => {
-      if (isObj(f) && Array.isArray(f.choices)) reportDuplicates(f.choices as unknown[], `/data/fields/${i}/choices`, 'Choice', ctx);
+      if (isObj(f) && Array.isArray(f.choices))
+        reportDuplicates(f.choices as unknown[], `/data/fields/${i}/choices`, 'Choice', ctx);
     });
     if (Array.isArray(d.options)) reportDuplicates(d.options as unknown[], '/data/options', 'Option', ctx);
   },
@@ -101,8 +122,24 @@ export const formDuplicateId: EventRule<AepEvent> = {
 
 /** Words of the AEP-0003 §9.2 synthesis templates, and the `kind` values (lower case). */
 const TEMPLATE_WORDS: ReadonlySet<string> = new Set([
-  'requests', 'request', 'asks', 'ask', 'question', 'questions', 'field', 'fields', 'option', 'options', 'choice', 'choices',
-  'permission', 'input', 'auth', 'review', 'form', 'other',
+  'requests',
+  'request',
+  'asks',
+  'ask',
+  'question',
+  'questions',
+  'field',
+  'fields',
+  'option',
+  'options',
+  'choice',
+  'choices',
+  'permission',
+  'input',
+  'auth',
+  'review',
+  'form',
+  'other',
 ]);
 /** Punctuation a template may put around a token: `{agent} requests {kind}: {subject}`, `(4 fields)`. */
 const EDGE = /^[\s:;,.()[\]{}"'`\u2013\u2014-]+|[\s:;,.()[\]{}"'`\u2013\u2014-]+$/g;
@@ -122,7 +159,8 @@ export function isStructuralText(text: string, structural: ReadonlySet<string>):
   if (structural.has(text)) return true;
   for (const raw of text.split(/\s+/)) {
     const t = raw.replace(EDGE, '');
-    if (t === '' || structural.has(t) || structural.has(raw) || /^\d+$/.test(t) || TEMPLATE_WORDS.has(t.toLowerCase())) continue;
+    if (t === '' || structural.has(t) || structural.has(raw) || /^\d+$/.test(t) || TEMPLATE_WORDS.has(t.toLowerCase()))
+      continue;
     return false;
   }
   return true;

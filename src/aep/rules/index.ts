@@ -8,12 +8,30 @@ import { captureLevel } from './capture-level.ts';
 import { captureNone } from './capture-none.ts';
 import { digestShape } from './digest-shape.ts';
 import { ENVELOPE_RULES } from './envelope.ts';
-import { formDuplicateId, formFieldConstraint, formFieldsKind, formLabelPlaceholder, promptPlaceholder } from './form-spec.ts';
+import {
+  formDuplicateId,
+  formFieldConstraint,
+  formFieldsKind,
+  formLabelPlaceholder,
+  promptPlaceholder,
+} from './form-spec.ts';
 import { redactionLeak, redactionLeakProvider } from './redaction-leak.ts';
 import { registryProseConflict } from './registry-prose.ts';
 
 /** Per-event rules run on events whose envelope and payload are valid. */
-export const AEP_EVENT_RULES: readonly EventRule<AepEvent>[] = [captureNone, captureLevel, formFieldsKind, formFieldConstraint, formDuplicateId, formLabelPlaceholder, promptPlaceholder, registryProseConflict, redactionLeak, redactionLeakProvider, digestShape];
+export const AEP_EVENT_RULES: readonly EventRule<AepEvent>[] = [
+  captureNone,
+  captureLevel,
+  formFieldsKind,
+  formFieldConstraint,
+  formDuplicateId,
+  formLabelPlaceholder,
+  promptPlaceholder,
+  registryProseConflict,
+  redactionLeak,
+  redactionLeakProvider,
+  digestShape,
+];
 
 /** Rules decided by schemas and the registry (reported by the checker itself). */
 export const AEP_SCHEMA_RULES: readonly RuleMeta[] = Object.values(ENVELOPE_RULES);

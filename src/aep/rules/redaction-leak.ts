@@ -15,13 +15,24 @@
  * class, never the matched text. Not checked at `full` (verbatim by definition).
  */
 import type { EventRule, RuleContext } from '../../core/rule.ts';
-import { CLASS_DESCRIPTIONS, findSecrets, FLOOR_SECRET_CLASSES, HARDENING_SECRET_CLASSES, type DetectorClass } from '../../core/secrets.ts';
+import {
+  CLASS_DESCRIPTIONS,
+  findSecrets,
+  FLOOR_SECRET_CLASSES,
+  HARDENING_SECRET_CLASSES,
+  type DetectorClass,
+} from '../../core/secrets.ts';
 import { captureTreeFor } from '../payload.ts';
 import { forEachGatedString } from '../capture.ts';
 import type { AepEvent } from '../event.ts';
 
 /** Report each class of `classes` found in the gated text of `ev` at capture `redacted`. */
-function reportLeaks(ev: AepEvent, ctx: RuleContext, classes: readonly DetectorClass[], say: (pointer: string, cls: DetectorClass) => string): void {
+function reportLeaks(
+  ev: AepEvent,
+  ctx: RuleContext,
+  classes: readonly DetectorClass[],
+  say: (pointer: string, cls: DetectorClass) => string,
+): void {
   if (ev.capture !== 'redacted') return;
   const data = ev.value.data;
   if (data === null || typeof data !== 'object') return;
@@ -41,10 +52,17 @@ function reportLeaks(ev: AepEvent, ctx: RuleContext, classes: readonly DetectorC
 export const redactionLeak: EventRule<AepEvent> = {
   id: 'aep/redaction-leak',
   severity: 'error',
-  description: 'At capture "redacted", redacted-gated free text holds no secret or credential left by the AEP-0003 §9.4 rule (a) patterns.',
+  description:
+    'At capture "redacted", redacted-gated free text holds no secret or credential left by the AEP-0003 §9.4 rule (a) patterns.',
   spec: 'AEP-0003 §9 item 4; AEP-0002 §5.1',
   check(ev, ctx) {
-    reportLeaks(ev, ctx, FLOOR_SECRET_CLASSES, (pointer, cls) => `Field ${pointer} is redacted-gated text at capture "redacted" but still holds ${CLASS_DESCRIPTIONS[cls]} (AEP-0003 §9.4 rule a); a secret left after redaction is a security incident.`);
+    reportLeaks(
+      ev,
+      ctx,
+      FLOOR_SECRET_CLASSES,
+      (pointer, cls) =>
+        `Field ${pointer} is redacted-gated text at capture "redacted" but still holds ${CLASS_DESCRIPTIONS[cls]} (AEP-0003 §9.4 rule a); a secret left after redaction is a security incident.`,
+    );
   },
 };
 
@@ -56,6 +74,12 @@ export const redactionLeakProvider: EventRule<AepEvent> = {
     'At capture "redacted", redacted-gated free text holds no provider access token (GitHub, GitLab, Slack, OpenAI/Anthropic sk-, Stripe, Google AIza shapes), which aep redact removes and the AHP credential rules flag. A warning: these shapes are hardening beyond the AEP-0003 §9.4 rule (a) floor ("adapters MAY redact more"), which aep/redaction-leak enforces as an error.',
   spec: 'AEP-0003 §9 item 4 ("The pipeline is a floor, not a ceiling: adapters MAY redact more"); AEP-0002 §5.1',
   check(ev, ctx) {
-    reportLeaks(ev, ctx, HARDENING_SECRET_CLASSES, (pointer, cls) => `Field ${pointer} is redacted-gated text at capture "redacted" but still holds ${CLASS_DESCRIPTIONS[cls]}, a credential shape beyond the AEP-0003 §9.4 rule (a) floor that redaction should remove.`);
+    reportLeaks(
+      ev,
+      ctx,
+      HARDENING_SECRET_CLASSES,
+      (pointer, cls) =>
+        `Field ${pointer} is redacted-gated text at capture "redacted" but still holds ${CLASS_DESCRIPTIONS[cls]}, a credential shape beyond the AEP-0003 §9.4 rule (a) floor that redaction should remove.`,
+    );
   },
 };

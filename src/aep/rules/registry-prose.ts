@@ -19,21 +19,33 @@ import type { AepEvent } from '../event.ts';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-const own = (o: Obj, k: string) => Object.prototype.hasOwnProperty.call(o, k);
+const own = (o: Obj, k: string) => Object.hasOwn(o, k);
 const REGISTRY = 'the registry schema, which is authoritative (AEP-0002 Abstract), does not';
 
 /** A value of one of the shapes AEP-0006 lists for a `values` entry. */
 function isValuesEntry(v: unknown): boolean {
   const t = typeof v;
-  return t === 'string' || t === 'number' || t === 'boolean' || (Array.isArray(v) && v.every((x) => typeof x === 'string'));
+  return (
+    t === 'string' || t === 'number' || t === 'boolean' || (Array.isArray(v) && v.every((x) => typeof x === 'string'))
+  );
 }
 
 /** Items of `list` (an array) that are objects lacking `member`: reported as the prose REQ conflict. */
-function missingMember(list: unknown, base: string, what: string, member: string, where: string, ctx: RuleContext): void {
+function missingMember(
+  list: unknown,
+  base: string,
+  what: string,
+  member: string,
+  where: string,
+  ctx: RuleContext,
+): void {
   if (!Array.isArray(list)) return;
   list.forEach((x, i) => {
     if (isObj(x) && !own(x, member)) {
-      ctx.report({ pointer: `${base}/${i}`, message: `${what} ${i} has no \`${member}\`: ${where} marks it REQUIRED, but ${REGISTRY} require it (prose and registry conflict; the event stays valid).` });
+      ctx.report({
+        pointer: `${base}/${i}`,
+        message: `${what} ${i} has no \`${member}\`: ${where} marks it REQUIRED, but ${REGISTRY} require it (prose and registry conflict; the event stays valid).`,
+      });
     }
   });
 }
@@ -50,10 +62,25 @@ export const registryProseConflict: EventRule<AepEvent> = {
     if (!isObj(d)) return;
     switch (ev.type) {
       case 'resource.citation.recorded':
-        missingMember(d.citations, '/data/citations', 'Citation', 'source', 'AEP-0002 §5.2 ("a citation with no source is not a citation")', ctx);
+        missingMember(
+          d.citations,
+          '/data/citations',
+          'Citation',
+          'source',
+          'AEP-0002 §5.2 ("a citation with no source is not a citation")',
+          ctx,
+        );
         return;
       case 'assessment.guardrail.recorded':
-        if (isObj(d.guardrail)) missingMember(d.guardrail.categories, '/data/guardrail/categories', 'Guardrail category', 'name', 'AEP-0002 §5.2 guardrail', ctx);
+        if (isObj(d.guardrail))
+          missingMember(
+            d.guardrail.categories,
+            '/data/guardrail/categories',
+            'Guardrail category',
+            'name',
+            'AEP-0002 §5.2 guardrail',
+            ctx,
+          );
         return;
       case 'attention.answered':
       case 'control.attention.respond': {
@@ -62,7 +89,12 @@ export const registryProseConflict: EventRule<AepEvent> = {
         for (const k of Object.keys(values)) {
           if (isValuesEntry(values[k])) continue;
           const v = values[k];
-          const shape = v === null ? 'null' : Array.isArray(v) ? 'an array with non-string items' : `a${typeof v === 'object' ? 'n' : ''} ${typeof v}`;
+          const shape =
+            v === null
+              ? 'null'
+              : Array.isArray(v)
+                ? 'an array with non-string items'
+                : `a${typeof v === 'object' ? 'n' : ''} ${typeof v}`;
           ctx.report({
             pointer: `/data/answer/values/${escapeToken(k)}`,
             message: `This \`values\` entry is ${shape}: AEP-0006 makes each entry a string, number, boolean or array of choice ids, but ${REGISTRY} constrain the entries (prose and registry conflict).`,

@@ -14,6 +14,9 @@ export const ackCause = defineStreamRule({
   on: ['ack'],
   onEvent(f: AepFacts, ctx) {
     if (!f.ack || f.ack.cause !== undefined) return;
-    ctx.report({ pointer: '/cause', message: `${f.ev.type} has no \`cause\`; an ack names the command it decides by its id.` });
+    ctx.report({
+      pointer: '/cause',
+      message: `${f.ev.type} has no \`cause\`; an ack names the command it decides by its id.`,
+    });
   },
 });

@@ -19,7 +19,8 @@ export const ackExclusive = defineStreamRule({
   onEvent(f: AepFacts, ctx) {
     const prior = f.ack?.prior;
     if (!prior) return;
-    const how = prior.type === f.ev.type ? `a second ${f.ev.type}` : `a conflicting decision (${f.ev.type} after ${prior.type})`;
+    const how =
+      prior.type === f.ev.type ? `a second ${f.ev.type}` : `a conflicting decision (${f.ev.type} after ${prior.type})`;
     ctx.report({
       pointer: '/cause',
       message: `Command ${JSON.stringify(f.ack!.cause)} was already acknowledged by this source at line ${prior.at.line}; this is ${how}, but a target makes exactly one ack decision per command.`,

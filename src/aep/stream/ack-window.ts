@@ -14,7 +14,8 @@ import type { AepFacts, AepStreamState } from './model.ts';
 export const ackWindow = defineStreamRule({
   id: 'aep/ack-window',
   severity: 'warning',
-  description: "A command is acknowledged within the ack window (10 000 ms by default), by the two events' time attributes.",
+  description:
+    "A command is acknowledged within the ack window (10 000 ms by default), by the two events' time attributes.",
   spec: 'AEP-0004 §3',
   on: ['ack'],
   onEvent(f: AepFacts, ctx, state: AepStreamState) {

@@ -17,13 +17,15 @@ import type { AepFacts } from './model.ts';
 export const attentionUnknownRequest = defineStreamRule({
   id: 'aep/attention-unknown-request',
   severity: 'info',
-  description: 'The attention request named by subject is not in the stream, so the link cannot be verified (the capture may start after the request, or lose it in a gap).',
+  description:
+    'The attention request named by subject is not in the stream, so the link cannot be verified (the capture may start after the request, or lose it in a gap).',
   spec: 'AEP-0002 §7.1; AEP-0001 §7.4',
   on: ['attention'],
   onEvent(f: AepFacts, ctx) {
     const a = f.attention;
     if (!a || a.subject === undefined || a.link.status !== 'missing' || a.fromStart) return;
-    const where = f.ev.type === 'attention.routed' || f.ev.type === 'control.attention.respond' ? 'session' : 'source and session';
+    const where =
+      f.ev.type === 'attention.routed' || f.ev.type === 'control.attention.respond' ? 'session' : 'source and session';
     ctx.report({
       pointer: '/subject',
       message: `Cannot verify: no attention.requested with id ${JSON.stringify(a.subject)} was seen in this ${where} (the request may precede the capture).`,

@@ -25,10 +25,19 @@ import type { OpenRequest, RequestRecord, SessionRecord } from './session.ts';
 /** The attention request terminals (AEP-0002 §7.2). */
 export const ATTENTION_TERMINALS: ReadonlySet<string> = new Set(['attention.resolved', 'attention.timeout']);
 /** Events that name an attention request in `subject` (AEP-0002 §7.1; AEP-0004 §5, §6). */
-export const ATTENTION_FOLLOWERS: ReadonlySet<string> = new Set(['attention.routed', 'attention.answered', 'attention.resolved', 'attention.timeout', 'control.attention.respond']);
+export const ATTENTION_FOLLOWERS: ReadonlySet<string> = new Set([
+  'attention.routed',
+  'attention.answered',
+  'attention.resolved',
+  'attention.timeout',
+  'control.attention.respond',
+]);
 
 /** How an event's `subject` resolved to an attention request. */
-export type RequestLink = { status: 'found'; request: RequestRecord; owner: SessionRecord } | { status: 'missing' } | { status: 'ambiguous'; sources: number };
+export type RequestLink =
+  | { status: 'found'; request: RequestRecord; owner: SessionRecord }
+  | { status: 'missing' }
+  | { status: 'ambiguous'; sources: number };
 
 const MISSING: RequestLink = { status: 'missing' };
 
@@ -68,7 +77,8 @@ export class AttentionAnalyzer {
     const session = attr(ev, 'session');
     if (session === undefined) return;
     const subject = attr(ev, 'subject');
-    const link = subject === undefined ? MISSING : rec ? this.linkOwn(rec, subject) : this.linkForeign(session, subject);
+    const link =
+      subject === undefined ? MISSING : rec ? this.linkOwn(rec, subject) : this.linkForeign(session, subject);
     const a: AttentionFacts['attention'] = { subject, link };
     if (rec?.fromStart && subject !== undefined && link.status === 'missing') a.fromStart = true;
     facts.attention = a;
@@ -100,7 +110,10 @@ export class AttentionAnalyzer {
       return;
     }
     const data = ev.value.data;
-    const kind = data !== null && typeof data === 'object' && typeof (data as { kind?: unknown }).kind === 'string' ? ((data as { kind: string }).kind) : undefined;
+    const kind =
+      data !== null && typeof data === 'object' && typeof (data as { kind?: unknown }).kind === 'string'
+        ? (data as { kind: string }).kind
+        : undefined;
     const r: RequestRecord = { id, at: facts.at, kind };
     if (prior) {
       r.terminal = prior.at;

@@ -18,7 +18,8 @@ const MAX_LISTED = 20;
 export const commandUnacked = defineStreamRule({
   id: 'aep/command-unacked',
   severity: 'info',
-  description: 'Commands to a session present in the input that no ack answered by the end of input are listed (a capture may end early).',
+  description:
+    'Commands to a session present in the input that no ack answered by the end of input are listed (a capture may end early).',
   spec: 'AEP-0004 §3',
   onEnd(state: AepStreamState, ctx) {
     const bySession = new Map<string, PendingCommand[]>();

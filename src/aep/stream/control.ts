@@ -78,7 +78,10 @@ export class ControlAnalyzer {
   }
 
   /** Record a command; decide an ack; link an answer to the respond that caused it. */
-  observe(ev: AepEvent, facts: ControlFacts & FormFacts & Pick<LifecycleFacts, 'session'> & { scope: AepScope; at: Mark }): void {
+  observe(
+    ev: AepEvent,
+    facts: ControlFacts & FormFacts & Pick<LifecycleFacts, 'session'> & { scope: AepScope; at: Mark },
+  ): void {
     const type = ev.type;
     if (facts.scope === 'foreign' && type !== 'attention.routed') {
       const session = attr(ev, 'session');
@@ -105,7 +108,8 @@ export class ControlAnalyzer {
         this.budget.release(undefined);
         ack.command = { at: cmd.at, type: cmd.type };
         const t = timeOf(ev);
-        if (t !== undefined && cmd.timeMs !== undefined && t - cmd.timeMs > this.ackWindowMs) ack.command.lateByMs = t - cmd.timeMs - this.ackWindowMs;
+        if (t !== undefined && cmd.timeMs !== undefined && t - cmd.timeMs > this.ackWindowMs)
+          ack.command.lateByMs = t - cmd.timeMs - this.ackWindowMs;
       }
     }
     if (cmd?.invalid) {
@@ -120,12 +124,19 @@ export class ControlAnalyzer {
     const k = key2(session, attr(ev, 'id')!);
     let cmd = this.commands.get(k);
     if (!cmd && this.budget.admit(undefined, ev)) {
-      cmd = { at: facts.at, type: ev.type, session, timeMs: timeOf(ev), targetSeen: this.lifecycle.emittersOf(session) !== undefined };
+      cmd = {
+        at: facts.at,
+        type: ev.type,
+        session,
+        timeMs: timeOf(ev),
+        targetSeen: this.lifecycle.emittersOf(session) !== undefined,
+      };
       this.commands.set(k, cmd);
     }
     const outcome = facts.form?.outcome;
     if (cmd && ev.type === 'control.attention.respond' && outcome?.kind === 'checked') {
-      if (outcome.issues.some((i) => i.kind === 'type' || i.kind === 'required' || i.kind === 'choice')) cmd.invalid = true;
+      if (outcome.issues.some((i) => i.kind === 'type' || i.kind === 'required' || i.kind === 'choice'))
+        cmd.invalid = true;
     }
   }
 }

@@ -17,7 +17,7 @@ export const epochRegression = defineStreamRule({
   onEvent(f: AepFacts, ctx) {
     if (f.order?.kind !== 'epoch') return;
     const { epoch, prev } = f.order;
-    const has = Object.prototype.hasOwnProperty.call(f.ev.value, 'epoch');
+    const has = Object.hasOwn(f.ev.value, 'epoch');
     ctx.report({
       pointer: has ? '/epoch' : '/seq',
       message: `Epoch ${epoch}${has ? '' : ' (absent, so 0)'} is below epoch ${prev.epoch} already used by this session at line ${prev.at.line}; an emitter never reuses an earlier epoch.`,

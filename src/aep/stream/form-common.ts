@@ -31,7 +31,11 @@ export const RESPOND_SPEC = 'AEP-0006; AEP-0002 §5.3 values (MUST reject); AEP-
  * A rule reporting every `kind` issue of a checked `values` on events of `roles`
  * (`answered`: `attention.answered`; `respond`: `control.attention.respond`).
  */
-export function formIssueRule<const Id extends string>(meta: RuleMeta & { id: Id }, kind: FormIssueKind, roles: readonly FormObservation['role'][]) {
+export function formIssueRule<const Id extends string>(
+  meta: RuleMeta & { id: Id },
+  kind: FormIssueKind,
+  roles: readonly FormObservation['role'][],
+) {
   const answered = roles.includes('answered');
   const respond = roles.includes('respond');
   return defineStreamRule({
@@ -47,7 +51,9 @@ export function formIssueRule<const Id extends string>(meta: RuleMeta & { id: Id
           pointer: VALUES_POINTER + issue.pointer,
           message: issue.message,
           data: { field: issue.fieldId },
-          related: [markLocation(request, issue.fieldIndex === undefined ? '/data/fields' : `/data/fields/${issue.fieldIndex}`)],
+          related: [
+            markLocation(request, issue.fieldIndex === undefined ? '/data/fields' : `/data/fields/${issue.fieldIndex}`),
+          ],
         });
       }
     },

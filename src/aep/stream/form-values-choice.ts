@@ -11,7 +11,8 @@ export const formValuesChoice = formIssueRule(
   {
     id: 'aep/form-values-choice',
     severity: 'error',
-    description: 'In an attention.answered, a select value is one of its choice ids, unless the field allows other free text.',
+    description:
+      'In an attention.answered, a select value is one of its choice ids, unless the field allows other free text.',
     spec: FORM_SPEC,
   },
   'choice',

@@ -12,7 +12,8 @@ export const formValuesType = formIssueRule(
   {
     id: 'aep/form-values-type',
     severity: 'error',
-    description: 'In an attention.answered, each form value has the JSON type its field demands (string, number, boolean, a choice id, or an array of choice ids when multi).',
+    description:
+      'In an attention.answered, each form value has the JSON type its field demands (string, number, boolean, a choice id, or an array of choice ids when multi).',
     spec: FORM_SPEC,
   },
   'type',

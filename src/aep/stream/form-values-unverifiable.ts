@@ -39,7 +39,9 @@ export const formValuesUnverifiable = defineStreamRule({
       pointer: VALUES_POINTER,
       message:
         `Cannot verify: ${why}, so the required fields, value types and choices of \`values\` (${keys.length} entr${keys.length === 1 ? 'y' : 'ies'}) cannot be checked` +
-        (gated ? `, and ${unclassified} string or array entr${unclassified === 1 ? 'y' : 'ies'} cannot be classified as choice ids or free text at capture "${capture}".` : '.'),
+        (gated
+          ? `, and ${unclassified} string or array entr${unclassified === 1 ? 'y' : 'ies'} cannot be classified as choice ids or free text at capture "${capture}".`
+          : '.'),
       data: { reason: o.reason, entries: keys.length, unclassified: gated ? unclassified : 0 },
       related: o.request ? [markLocation(o.request)] : undefined,
     });

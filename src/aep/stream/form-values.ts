@@ -45,7 +45,7 @@ export interface FormFacts {
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-const own = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+const own = (o: object, k: string): boolean => Object.hasOwn(o, k);
 
 /** Form fields of requests, and the checks of the values that answer them. */
 export class FormValuesAnalyzer {
@@ -61,7 +61,8 @@ export class FormValuesAnalyzer {
       return;
     }
     const a = facts.attention;
-    if (!a || a.subject === undefined || (ev.type !== 'attention.answered' && ev.type !== 'control.attention.respond')) return;
+    if (!a || a.subject === undefined || (ev.type !== 'attention.answered' && ev.type !== 'control.attention.respond'))
+      return;
     if (!ev.payloadValid) return; // the payload findings already describe it
     const data = ev.value.data;
     const answer = isObj(data) && own(data, 'answer') && isObj(data.answer) ? data.answer : undefined;
@@ -77,7 +78,8 @@ export class FormValuesAnalyzer {
     let outcome: FormOutcome;
     if (req.kind !== 'form') outcome = { kind: 'not-form', requestKind: req.kind, request: req.at };
     else if (req.terminal) outcome = { kind: 'unverifiable', reason: 'closed', request: req.at };
-    else if (req.form === undefined || req.form === 'unusable') outcome = { kind: 'unverifiable', reason: 'unusable', request: req.at };
+    else if (req.form === undefined || req.form === 'unusable')
+      outcome = { kind: 'unverifiable', reason: 'unusable', request: req.at };
     else outcome = { kind: 'checked', issues: checkFormValues(req.form, answer.values, ev.capture), request: req.at };
     facts.form = { ...base, outcome };
   }

@@ -20,7 +20,8 @@ import type { AepFacts } from './model.ts';
 export const idUnverifiable = defineStreamRule({
   id: 'aep/id-unverifiable',
   severity: 'warning',
-  description: 'A repeated (source, id) whose first line can no longer be read back, or a redacted copy of a full event redacted beyond the AEP-0003 §9.4 floor, cannot be classified as redelivery or collision.',
+  description:
+    'A repeated (source, id) whose first line can no longer be read back, or a redacted copy of a full event redacted beyond the AEP-0003 §9.4 floor, cannot be classified as redelivery or collision.',
   spec: 'AEP-0001 §5.1 #2, §7.4, §8.2(e)',
   on: ['unverifiable'],
   onEvent(f: AepFacts, ctx) {

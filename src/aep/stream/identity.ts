@@ -163,7 +163,11 @@ const DL_U32 = { rank: 0, digests: 1, count: 7 } as const;
  * The canonical texts of `value` (a first copy whose envelope passed) down-leveled to each
  * level below its capture, by level; empty when a down-level could move an exact big integer.
  */
-export function downlevelTexts(value: Record<string, unknown>, bigIntegers: ExactBig, redactor: Redactor): Map<AepCaptureLevel, string> {
+export function downlevelTexts(
+  value: Record<string, unknown>,
+  bigIntegers: ExactBig,
+  redactor: Redactor,
+): Map<AepCaptureLevel, string> {
   const out = new Map<AepCaptureLevel, string>();
   const capture = (typeof value.capture === 'string' ? value.capture : 'metadata') as AepCaptureLevel;
   const rank = CAPTURE_RANK[capture];
@@ -181,7 +185,10 @@ type ExactBig = ParsedEvent['bigIntegers'];
 
 /** The canonical text of a repeat with its capture default written out (AEP-0001 §5.1: absent is `metadata`). */
 function copyText(ev: AepEvent, value: Record<string, unknown> = ev.value): string {
-  return canonicalText({ value: 'capture' in value ? value : { ...value, capture: 'metadata' }, bigIntegers: ev.bigIntegers });
+  return canonicalText({
+    value: 'capture' in value ? value : { ...value, capture: 'metadata' },
+    bigIntegers: ev.bigIntegers,
+  });
 }
 
 /** What the identity analyzer found about one event. */
@@ -307,15 +314,22 @@ export class IdentityAnalyzer {
       matches = (level, text) => {
         const i = LOWER.indexOf(level);
         const h = textKey(text);
-        return h.hi === t.getU(s!, DL_U32.digests + 2 * i) && h.lo === t.getU(s!, DL_U32.digests + 2 * i + 1) && (h.hi !== 0 || h.lo !== 0);
+        return (
+          h.hi === t.getU(s!, DL_U32.digests + 2 * i) &&
+          h.lo === t.getU(s!, DL_U32.digests + 2 * i + 1) &&
+          (h.hi !== 0 || h.lo !== 0)
+        );
       };
     } else {
       const line = this.rereaders.get(first.file)?.(first.byteOffset);
       if (line === undefined || lineFingerprint(line) !== first.fingerprint) return undefined;
       const parsed = parseJsonText(line, Number.MAX_SAFE_INTEGER);
-      if (!parsed.ok || parsed.value === null || typeof parsed.value !== 'object' || Array.isArray(parsed.value)) return false;
+      if (!parsed.ok || parsed.value === null || typeof parsed.value !== 'object' || Array.isArray(parsed.value))
+        return false;
       const value = parsed.value as Record<string, unknown>;
-      from = (typeof value.capture === 'string' && value.capture in CAPTURE_RANK ? value.capture : 'metadata') as AepCaptureLevel;
+      from = (
+        typeof value.capture === 'string' && value.capture in CAPTURE_RANK ? value.capture : 'metadata'
+      ) as AepCaptureLevel;
       if (CAPTURE_RANK[from] <= CAPTURE_RANK[to]) return false;
       const texts = downlevelTexts(value, parsed.bigIntegers, this.redactor);
       matches = (level, text) => texts.get(level) === text;

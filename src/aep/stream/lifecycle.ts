@@ -134,7 +134,8 @@ export class LifecycleAnalyzer {
       const r = rec.peekRun(run);
       if (type === 'run.started') {
         // an open run takes a maxOpen slot; a run that already ended is not opened again
-        if (!r && !this.marks.get(tupleHash(['r', source, session, run])) && this.budget.admit(rec, ev)) rec.runs.set(run, { started: at });
+        if (!r && !this.marks.get(tupleHash(['r', source, session, run])) && this.budget.admit(rec, ev))
+          rec.runs.set(run, { started: at });
       } else {
         // completed: the run leaves the session and only a compact terminal mark stays
         const mk = tupleHash(['r', source, session, run]);
@@ -168,7 +169,13 @@ export class LifecycleAnalyzer {
   private trackStart(rec: SessionRecord, ev: AepEvent, seq: bigint): void {
     const epoch = ev.value.epoch === undefined ? 0n : exactInteger(ev, '/epoch');
     const s = rec.fromStart;
-    if (this.fresh && !this.forgot && epoch !== undefined && (ev.type === 'session.started' || (epoch === 0n && seq === 0n))) rec.fromStart = { epoch, next: seq + 1n };
+    if (
+      this.fresh &&
+      !this.forgot &&
+      epoch !== undefined &&
+      (ev.type === 'session.started' || (epoch === 0n && seq === 0n))
+    )
+      rec.fromStart = { epoch, next: seq + 1n };
     else if (s && epoch === s.epoch && seq === s.next) s.next++;
     else rec.fromStart = undefined;
   }
@@ -236,8 +243,16 @@ export class LifecycleAnalyzer {
       return m;
     };
     const rec = new SessionRecord(key, source, session);
-    rec.ended = mark(t.getU(s, ENDED_U32.endedLine), t.getU(s, ENDED_U32.endedFile), t.getF(s, ENDED_F64.endedByteOffset));
-    rec.pos = { epoch: BigInt(t.getF(s, ENDED_F64.epoch)), seq: BigInt(t.getF(s, ENDED_F64.seq)), at: mark(t.getU(s, ENDED_U32.posLine), t.getU(s, ENDED_U32.posFile), t.getF(s, ENDED_F64.posByteOffset)) };
+    rec.ended = mark(
+      t.getU(s, ENDED_U32.endedLine),
+      t.getU(s, ENDED_U32.endedFile),
+      t.getF(s, ENDED_F64.endedByteOffset),
+    );
+    rec.pos = {
+      epoch: BigInt(t.getF(s, ENDED_F64.epoch)),
+      seq: BigInt(t.getF(s, ENDED_F64.seq)),
+      at: mark(t.getU(s, ENDED_U32.posLine), t.getU(s, ENDED_U32.posFile), t.getF(s, ENDED_F64.posByteOffset)),
+    };
     return rec;
   }
 

@@ -24,7 +24,15 @@ export interface Completion {
 }
 
 /** Terminal and ack types, by their code in a completion mark. */
-const MARKER_TYPES = ['run.finished', 'run.failed', 'run.cancelled', 'attention.resolved', 'attention.timeout', 'control.accepted', 'control.rejected'] as const;
+const MARKER_TYPES = [
+  'run.finished',
+  'run.failed',
+  'run.cancelled',
+  'attention.resolved',
+  'attention.timeout',
+  'control.accepted',
+  'control.rejected',
+] as const;
 const MARKER_CODE = new Map<string, number>(MARKER_TYPES.map((t, i) => [t, i]));
 /** The u32 columns of a completion mark: where it ended (line, input index) and the {@link MARKER_TYPES} code. */
 const MARK_U32 = { line: 0, file: 1, type: 2, count: 3 } as const;

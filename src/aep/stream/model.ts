@@ -42,7 +42,13 @@ export interface EventKeys {
  * The facts of one event, one part per analyzer. A redelivery's facts carry only `ev` and
  * `redelivery` (the other parts, `scope` and `at` included, are unset).
  */
-export type AepFacts = { ev: AepEvent } & Partial<EventKeys> & IdentityFacts & LifecycleFacts & OrderFacts & AttentionFacts & FormFacts & ControlFacts;
+export type AepFacts = { ev: AepEvent } & Partial<EventKeys> &
+  IdentityFacts &
+  LifecycleFacts &
+  OrderFacts &
+  AttentionFacts &
+  FormFacts &
+  ControlFacts;
 
 /** The facts a stream rule can be gated `on`, one bit each (see {@link AepStreamModel.presence}). */
 const FACT_BITS = {
@@ -123,7 +129,13 @@ export interface AepStreamStats {
 
 /** The sizes of `state` now. On a stream whose sessions all ended and whose work all completed, `open` and `sessions` are 0. */
 export function aepStreamStats(state: AepStreamState): AepStreamStats {
-  return { open: state.budget.open, sessions: state.lifecycle.size, endedSessions: state.lifecycle.endedSize, markers: state.marks.size, ids: state.identity.size };
+  return {
+    open: state.budget.open,
+    sessions: state.lifecycle.size,
+    endedSessions: state.lifecycle.endedSize,
+    markers: state.marks.size,
+    ids: state.identity.size,
+  };
 }
 
 /** The AEP stream analyzers of one run. */

@@ -32,4 +32,10 @@ export interface AepStreamOptions {
 }
 
 /** Default caps and the default ack window (documented in the README). */
-export const DEFAULT_AEP_STREAM_OPTIONS: AepStreamOptions = { maxSessions: 100_000, maxOpen: 100_000, maxIds: Infinity, maxStateMb: DEFAULT_MAX_STATE_MB, ackWindowMs: 10_000 };
+export const DEFAULT_AEP_STREAM_OPTIONS: AepStreamOptions = {
+  maxSessions: 100_000,
+  maxOpen: 100_000,
+  maxIds: Infinity,
+  maxStateMb: DEFAULT_MAX_STATE_MB,
+  ackWindowMs: 10_000,
+};

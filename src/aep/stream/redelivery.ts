@@ -10,14 +10,14 @@
  */
 import { defineStreamRule } from '../../core/engine.ts';
 import { markLocation } from '../../core/mark.ts';
-import type { IdentityFacts } from './identity.ts';
 import type { AepFacts } from './model.ts';
 
 /** The `aep/redelivery` rule, as described in the module comment above. */
 export const redelivery = defineStreamRule({
   id: 'aep/redelivery',
   severity: 'warning',
-  description: 'An event repeated under the same (source, id), exactly or down-leveled to a lower capture, is redelivery: reported once and counted once.',
+  description:
+    'An event repeated under the same (source, id), exactly or down-leveled to a lower capture, is redelivery: reported once and counted once.',
   spec: 'AEP-0001 §7.4, §8.2(b); AEP-0002 §2 convention 5; AEP-0004 §3',
   on: ['redelivery'],
   onEvent(f: AepFacts, ctx) {

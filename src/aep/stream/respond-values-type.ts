@@ -14,7 +14,8 @@ export const respondValuesType = formIssueRule(
   {
     id: 'aep/respond-values-type',
     severity: 'warning',
-    description: 'In a control.attention.respond, each form value has the JSON type its field demands (the target must reject it otherwise).',
+    description:
+      'In a control.attention.respond, each form value has the JSON type its field demands (the target must reject it otherwise).',
     spec: RESPOND_SPEC,
   },
   'type',

@@ -17,7 +17,9 @@ const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !
 function sameAsPrior(msg: AhpMessage, change: Obj, prior: Obj, pointer: string): boolean {
   const keys = Object.keys(change);
   if (keys.length === 0) return false;
-  const eq = (k: string) => canonicalJson({ value: change[k], bigIntegers: msg.bigIntegers }, childPointer(`${pointer}/change`, k)) === canonicalJson({ value: prior[k], bigIntegers: msg.bigIntegers }, childPointer(`${pointer}/prior`, k));
+  const eq = (k: string) =>
+    canonicalJson({ value: change[k], bigIntegers: msg.bigIntegers }, childPointer(`${pointer}/change`, k)) ===
+    canonicalJson({ value: prior[k], bigIntegers: msg.bigIntegers }, childPointer(`${pointer}/prior`, k));
   return keys.every((k) => Object.hasOwn(prior, k) && eq(k));
 }
 
@@ -34,7 +36,8 @@ export const changeAfterNoop = defineEventRule<AhpMessage, 'ahp/change-after-noo
   check(msg, ctx) {
     const ev = msg.event;
     if (msg.eventPointer === undefined || !ev) return;
-    const member = ev.type === 'task.change.after' ? 'task' : ev.type === 'workspace.change.after' ? 'workspace' : undefined;
+    const member =
+      ev.type === 'task.change.after' ? 'task' : ev.type === 'workspace.change.after' ? 'workspace' : undefined;
     if (!member) return;
     const o = ev[member];
     if (!isObj(o) || !isObj(o.change) || !isObj(o.prior)) return;
@@ -75,7 +78,12 @@ export const fileChangeNoop = defineEventRule<AhpMessage, 'ahp/file-change-noop'
       if (!isObj(c) || c.operation !== 'update') return;
       const before = snapshotContent(c.before);
       if (before === undefined || before !== snapshotContent(c.after)) return;
-      const how = before[0] === 't' ? 'the same inline text' : before[0] === 'h' ? 'the same sha256' : 'the same attachment reference';
+      const how =
+        before[0] === 't'
+          ? 'the same inline text'
+          : before[0] === 'h'
+            ? 'the same sha256'
+            : 'the same attachment reference';
       ctx.report({
         pointer: `${msg.eventPointer}/changes/${i}/after`,
         message: `This file update's \`before\` and \`after\` snapshots show identical content (${how}); a file.changed update reports a change, so either the snapshots are stale or nothing but unshown metadata changed.`,

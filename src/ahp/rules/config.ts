@@ -25,11 +25,18 @@ const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !
 export const configManagedSecret = defineEventRule<AhpMessage, 'ahp/config-managed-secret'>({
   id: 'ahp/config-managed-secret',
   severity: 'error',
-  description: 'A configuration change summary and its setting names carry no managed secret (no credential-shaped value).',
+  description:
+    'A configuration change summary and its setting names carry no managed secret (no credential-shaped value).',
   spec: 'AHP interaction-payloads.md (configuration payloads: managed secrets remain excluded)',
   check(msg, ctx) {
     const event = msg.event;
-    if (msg.eventPointer === undefined || !event || (event.type !== 'config.change.before' && event.type !== 'config.change.after') || !isObj(event.change)) return;
+    if (
+      msg.eventPointer === undefined ||
+      !event ||
+      (event.type !== 'config.change.before' && event.type !== 'config.change.after') ||
+      !isObj(event.change)
+    )
+      return;
     const base = `${msg.eventPointer}/change`;
     const say = (pointer: string, member: string, m: SecretMatch) =>
       ctx.report({
@@ -64,12 +71,14 @@ export const configAfterUnchanged = defineEventRule<AhpMessage, 'ahp/config-afte
   spec: 'AHP interaction-payloads.md (configuration after events: "no after event represents a denied or unchanged proposal"; "Managed secrets remain excluded")',
   check(msg, ctx) {
     const event = msg.event;
-    if (msg.eventPointer === undefined || !event || event.type !== 'config.change.after' || !isObj(event.change)) return;
+    if (msg.eventPointer === undefined || !event || event.type !== 'config.change.after' || !isObj(event.change))
+      return;
     const settings = event.change.settings;
     if (Array.isArray(settings) && settings.length === 0) {
       ctx.report({
         pointer: `${msg.eventPointer}/change/settings`,
-        message: 'This config.change.after lists no changed setting (`settings` is empty); an after event describes an actual effective change and never an unchanged proposal, unless every changed setting is an excluded managed one.',
+        message:
+          'This config.change.after lists no changed setting (`settings` is empty); an after event describes an actual effective change and never an unchanged proposal, unless every changed setting is an excluded managed one.',
       });
     }
   },

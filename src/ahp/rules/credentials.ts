@@ -76,12 +76,18 @@ function sourceSecret(source: string): string | undefined {
 function walk(v: unknown, pointer: string, rel: string, depth: number, isUrl: boolean, ctx: RuleContext): void {
   if (typeof v === 'string') {
     const what = secretIn(v, isUrl);
-    if (what) ctx.report({ pointer, message: `The MCP descriptor member \`mcp${rel}\` carries ${what}; descriptors never carry credentials: remove them (URL userinfo, headers, cookies, secret environment and argument values) and leave an explicit gap (execution-payloads.md).` });
+    if (what)
+      ctx.report({
+        pointer,
+        message: `The MCP descriptor member \`mcp${rel}\` carries ${what}; descriptors never carry credentials: remove them (URL userinfo, headers, cookies, secret environment and argument values) and leave an explicit gap (execution-payloads.md).`,
+      });
     return;
   }
   if (depth >= MAX_DEPTH) return;
   if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${pointer}/${i}`, `${rel}/${i}`, depth + 1, false, ctx));
-  else if (isObj(v)) for (const [k, x] of Object.entries(v)) walk(x, childPointer(pointer, k), childPointer(rel, k), depth + 1, k === 'url' && rel === '/connection', ctx);
+  else if (isObj(v))
+    for (const [k, x] of Object.entries(v))
+      walk(x, childPointer(pointer, k), childPointer(rel, k), depth + 1, k === 'url' && rel === '/connection', ctx);
 }
 
 /** No credential-shaped value in an MCP descriptor or in the event `source`. */
@@ -97,13 +103,18 @@ export const credentialExposed = defineEventRule<AhpMessage, 'ahp/credential-exp
     if (base === undefined || !event) return;
     if (typeof event.source === 'string') {
       const what = sourceSecret(event.source);
-      if (what) ctx.report({ pointer: `${base}/source`, message: `The event \`source\` carries ${what}; \`source\` is a stable, non-secret URI that must not contain access tokens, user secrets or other sensitive data (base/events.md §Common event fields).` });
+      if (what)
+        ctx.report({
+          pointer: `${base}/source`,
+          message: `The event \`source\` carries ${what}; \`source\` is a stable, non-secret URI that must not contain access tokens, user secrets or other sensitive data (base/events.md §Common event fields).`,
+        });
     }
     const tool = event.tool;
     if (isObj(tool) && isObj(tool.mcp)) walk(tool.mcp, `${base}/tool/mcp`, '', 0, false, ctx);
     if (event.type === 'tool.batch.after' && Array.isArray(event.calls)) {
       event.calls.forEach((c, i) => {
-        if (isObj(c) && isObj(c.tool) && isObj(c.tool.mcp)) walk(c.tool.mcp, `${base}/calls/${i}/tool/mcp`, '', 0, false, ctx);
+        if (isObj(c) && isObj(c.tool) && isObj(c.tool.mcp))
+          walk(c.tool.mcp, `${base}/calls/${i}/tool/mcp`, '', 0, false, ctx);
       });
     }
   },

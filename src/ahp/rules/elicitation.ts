@@ -36,7 +36,8 @@ const what = (c: ElicitationChecks) => (c.kind === 'request' ? 'MCP elicitation/
 export const elicitationBody = defineEventRule<AhpMessage, 'ahp/elicitation-body'>({
   id: 'ahp/elicitation-body',
   severity: 'error',
-  description: 'A body-selected elicitation request/result text is complete MCP JSON without duplicate keys that satisfies the pinned 2025-11-25 subset. A repeated member whose copies differ leaves the value undetermined: only the repeat is reported (saying the copies differ) and no rule reads the body, so findings never depend on member order. A number the pinned schema.ts types `number` (a field\'s minimum, maximum, lengths and item counts, a number default, an answer value) is one a double holds: schema.ts, the source of truth for MCP types, means an IEEE 754 double, and RFC 8259 §6 lets an implementation limit the range it accepts, so a literal beyond it (1e400, read as Infinity) makes the body invalid, for a bound and an answer alike (never a bound silently ignored); inside `_meta`, free-form JSON, such a literal is accepted.',
+  description:
+    "A body-selected elicitation request/result text is complete MCP JSON without duplicate keys that satisfies the pinned 2025-11-25 subset. A repeated member whose copies differ leaves the value undetermined: only the repeat is reported (saying the copies differ) and no rule reads the body, so findings never depend on member order. A number the pinned schema.ts types `number` (a field's minimum, maximum, lengths and item counts, a number default, an answer value) is one a double holds: schema.ts, the source of truth for MCP types, means an IEEE 754 double, and RFC 8259 §6 lets an implementation limit the range it accepts, so a literal beyond it (1e400, read as Infinity) makes the body invalid, for a bound and an answer alike (never a bound silently ignored); inside `_meta`, free-form JSON, such a literal is accepted.",
   spec: SPEC,
   check(msg, ctx) {
     const c = checksOf(msg);
@@ -44,8 +45,15 @@ export const elicitationBody = defineEventRule<AhpMessage, 'ahp/elicitation-body
     const { checks, partPointer } = c;
     const { parsed, textPointer } = checks;
     if (!parsed.ok) {
-      const where = parsed.kind === 'invalid-json' ? `a JSON syntax error at character ${parsed.index + 1}` : `nesting deeper than ${parsed.depth - 1} levels (the --max-depth limit)`;
-      ctx.report({ pointer: textPointer, message: `The body text of the elicitation ${checks.kind} must be the complete serialized ${what(checks)}, but it has ${where}.`, data: embedded(partPointer, '') });
+      const where =
+        parsed.kind === 'invalid-json'
+          ? `a JSON syntax error at character ${parsed.index + 1}`
+          : `nesting deeper than ${parsed.depth - 1} levels (the --max-depth limit)`;
+      ctx.report({
+        pointer: textPointer,
+        message: `The body text of the elicitation ${checks.kind} must be the complete serialized ${what(checks)}, but it has ${where}.`,
+        data: embedded(partPointer, ''),
+      });
       return;
     }
     // one finding per distinct sentence (a member name repeated thrice is one finding)
@@ -65,14 +73,24 @@ export const elicitationBody = defineEventRule<AhpMessage, 'ahp/elicitation-body
       );
     }
     // a differing repeat beyond the listed ones still decides that nothing else is checked
-    if (differ.size && !parsed.duplicates.some((d) => differ.has(d.pointer))) once(`The serialized ${what(checks)} repeats member names with differing values; which copy counts is undefined, so the body is not checked further.`, '');
-    for (const [inner, msg] of checks.problems) once(`In ${inner === '' ? `the serialized ${what(checks)}` : `${inner} of the serialized ${what(checks)}`}: ${msg}.`, inner);
+    if (differ.size && !parsed.duplicates.some((d) => differ.has(d.pointer)))
+      once(
+        `The serialized ${what(checks)} repeats member names with differing values; which copy counts is undefined, so the body is not checked further.`,
+        '',
+      );
+    for (const [inner, msg] of checks.problems)
+      once(
+        `In ${inner === '' ? `the serialized ${what(checks)}` : `${inner} of the serialized ${what(checks)}`}: ${msg}.`,
+        inner,
+      );
   },
 });
 
 /** The parsed MCP value of a checked body, when an object whose value does not depend on member order (no differing repeated member). */
 function parsedObject(checks: ElicitationChecks): Obj | undefined {
-  return checks.parsed.ok && checks.differingCopies.length === 0 && isObj(checks.parsed.value) ? checks.parsed.value : undefined;
+  return checks.parsed.ok && checks.differingCopies.length === 0 && isObj(checks.parsed.value)
+    ? checks.parsed.value
+    : undefined;
 }
 
 /** The envelope mode equals the parsed request mode (absent means form). */
@@ -83,7 +101,7 @@ export const elicitationModeMismatch = defineEventRule<AhpMessage, 'ahp/elicitat
   spec: SPEC,
   check(msg, ctx) {
     const c = checksOf(msg);
-    if (!c || c.checks.kind !== 'request') return;
+    if (c?.checks.kind !== 'request') return;
     const value = parsedObject(c.checks);
     if (!value) return;
     const el = c.checks.envelope;
@@ -107,11 +125,16 @@ export const elicitationActionMismatch = defineEventRule<AhpMessage, 'ahp/elicit
   spec: SPEC,
   check(msg, ctx) {
     const c = checksOf(msg);
-    if (!c || c.checks.kind !== 'result') return;
+    if (c?.checks.kind !== 'result') return;
     const value = parsedObject(c.checks);
     if (!value) return;
     const el = c.checks.envelope;
-    if (typeof value.action === 'string' && ['accept', 'decline', 'cancel'].includes(value.action) && typeof el.action === 'string' && el.action !== value.action) {
+    if (
+      typeof value.action === 'string' &&
+      ['accept', 'decline', 'cancel'].includes(value.action) &&
+      typeof el.action === 'string' &&
+      el.action !== value.action
+    ) {
       ctx.report({
         pointer: `${msg.eventPointer}/elicitation/action`,
         message: `The envelope action is "${el.action}" but the serialized MCP result has action "${value.action}"; they must be equal.`,
@@ -129,7 +152,7 @@ export const elicitationContent = defineEventRule<AhpMessage, 'ahp/elicitation-c
   spec: SPEC,
   check(msg, ctx) {
     const c = checksOf(msg);
-    if (!c || c.checks.kind !== 'result') return;
+    if (c?.checks.kind !== 'result') return;
     const value = parsedObject(c.checks);
     if (!value || !('content' in value)) return;
     const el = c.checks.envelope;
@@ -163,13 +186,20 @@ export const elicitationFormSensitive = defineEventRule<AhpMessage, 'ahp/elicita
   spec: 'AHP interaction-payloads.md §MCP elicitation binding ("Sensitive information MUST use URL mode, never a form"); MCP 2025-11-25 elicitation §Form Mode Security',
   check(msg, ctx) {
     const c = checksOf(msg);
-    if (!c || c.checks.kind !== 'request') return;
+    if (c?.checks.kind !== 'request') return;
     const value = parsedObject(c.checks);
-    if (!value || (value.mode !== undefined && value.mode !== 'form') || !isObj(value.requestedSchema) || !isObj(value.requestedSchema.properties)) return;
+    if (
+      !value ||
+      (value.mode !== undefined && value.mode !== 'form') ||
+      !isObj(value.requestedSchema) ||
+      !isObj(value.requestedSchema.properties)
+    )
+      return;
     for (const [name, field] of Object.entries(value.requestedSchema.properties)) {
       if (!isObj(field) || !typedField(field)) continue;
       const byName = credentialAsked(name);
-      const byTitle = byName === undefined && typeof field.title === 'string' ? credentialAsked(field.title) : undefined;
+      const byTitle =
+        byName === undefined && typeof field.title === 'string' ? credentialAsked(field.title) : undefined;
       const asked = byName ?? byTitle;
       if (!asked) continue;
       const inner = childPointer('/requestedSchema/properties', name);
@@ -192,22 +222,34 @@ export const elicitationUrlSecret = defineEventRule<AhpMessage, 'ahp/elicitation
   id: 'ahp/elicitation-url-secret',
   severity: 'warning',
   description:
-    'A URL elicitation\'s `url` carries no secret: userinfo (`user:password@`) or a query or fragment parameter whose name asks for a credential (the form heuristic of ahp/elicitation-form-sensitive, plus `key`, `sig` and `signature` of keyed or signed URLs) is a warning, since the URL is shown, logged and must not be pre-authenticated. A name heuristic, hence a warning; parameter values are never read or printed.',
+    "A URL elicitation's `url` carries no secret: userinfo (`user:password@`) or a query or fragment parameter whose name asks for a credential (the form heuristic of ahp/elicitation-form-sensitive, plus `key`, `sig` and `signature` of keyed or signed URLs) is a warning, since the URL is shown, logged and must not be pre-authenticated. A name heuristic, hence a warning; parameter values are never read or printed.",
   spec: 'AHP interaction-payloads.md §MCP elicitation binding ("without exposing secrets in logs"); MCP 2025-11-25 elicitation §Safe URL Handling',
   check(msg, ctx) {
     const c = checksOf(msg);
-    if (!c || c.checks.kind !== 'request') return;
+    if (c?.checks.kind !== 'request') return;
     const value = parsedObject(c.checks);
-    if (!value || value.mode !== 'url' || typeof value.url !== 'string') return;
+    if (value?.mode !== 'url' || typeof value.url !== 'string') return;
     let u: URL;
     try {
       u = new URL(value.url);
     } catch {
       return; // not a URL: ahp/elicitation-body says so
     }
-    for (const what of urlSecrets(u)) ctx.report({ pointer: c.checks.textPointer, message: `The \`url\` of the serialized MCP request carries ${what}; a URL elicitation must not expose secrets in logs or be pre-authenticated (MCP §Safe URL Handling).`, data: embedded(c.partPointer, '/url') });
+    for (const what of urlSecrets(u))
+      ctx.report({
+        pointer: c.checks.textPointer,
+        message: `The \`url\` of the serialized MCP request carries ${what}; a URL elicitation must not expose secrets in logs or be pre-authenticated (MCP §Safe URL Handling).`,
+        data: embedded(c.partPointer, '/url'),
+      });
   },
 });
 
 /** The elicitation binding rules, in reporting order. */
-export const ELICITATION_RULES = [elicitationBody, elicitationModeMismatch, elicitationActionMismatch, elicitationContent, elicitationFormSensitive, elicitationUrlSecret] as const;
+export const ELICITATION_RULES = [
+  elicitationBody,
+  elicitationModeMismatch,
+  elicitationActionMismatch,
+  elicitationContent,
+  elicitationFormSensitive,
+  elicitationUrlSecret,
+] as const;

@@ -22,7 +22,19 @@ import { registrationDuplicateId, registrationLiteralSecret } from './registrati
 import { AHP_SCHEMA_RULES } from './schema.ts';
 
 /** The per-event rules, in the order they run (and report) on each message. */
-export const AHP_EVENT_RULES = [interceptIdMismatch, ...ELICITATION_RULES, attentionShape, configAfterUnchanged, changeAfterNoop, fileChangeNoop, registrationDuplicateId, registrationLiteralSecret, configManagedSecret, credentialExposed, reasoningOutsideAssistant] as const;
+export const AHP_EVENT_RULES = [
+  interceptIdMismatch,
+  ...ELICITATION_RULES,
+  attentionShape,
+  configAfterUnchanged,
+  changeAfterNoop,
+  fileChangeNoop,
+  registrationDuplicateId,
+  registrationLiteralSecret,
+  configManagedSecret,
+  credentialExposed,
+  reasoningOutsideAssistant,
+] as const;
 
 const S = AHP_SCHEMA_RULES;
 const [elicitationBody, modeMismatch, actionMismatch, content, formSensitive, urlSecret] = ELICITATION_RULES;

@@ -26,7 +26,10 @@ function one(m: unknown, pointer: string, ctx: RuleContext): void {
   for (let j = 0; j < parts.length; j++) {
     const p: unknown = parts[j];
     if (isObj(p) && p.category === 'reasoning') {
-      ctx.report({ pointer: `${pointer}/parts/${j}/category`, message: `A reasoning part (category "reasoning") sits in a message with role "${m.role}"; reasoning stays attached to its owning assistant message.` });
+      ctx.report({
+        pointer: `${pointer}/parts/${j}/category`,
+        message: `A reasoning part (category "reasoning") sits in a message with role "${m.role}"; reasoning stays attached to its owning assistant message.`,
+      });
     }
   }
 }
@@ -54,6 +57,7 @@ export const reasoningOutsideAssistant = defineEventRule<AhpMessage, 'ahp/reason
     if (Array.isArray(event.items)) list(event.items, `${base}/items`, ctx);
     if (isObj(event.delta)) one(event.delta, `${base}/delta`, ctx);
     if (isObj(event.partialOutput)) one(event.partialOutput, `${base}/partialOutput`, ctx);
-    if (isObj(event.message) && Array.isArray(event.message.messages)) list(event.message.messages, `${base}/message/messages`, ctx);
+    if (isObj(event.message) && Array.isArray(event.message.messages))
+      list(event.message.messages, `${base}/message/messages`, ctx);
   },
 });

@@ -31,7 +31,11 @@ export const registrationDuplicateId = defineEventRule<AhpMessage, 'ahp/registra
       if (!isObj(hook) || typeof hook.id !== 'string') return;
       const prev = firstIndex.get(hook.id);
       if (prev === undefined) firstIndex.set(hook.id, i);
-      else ctx.report({ pointer: `/hooks/${i}/id`, message: `Backend id repeats the id of /hooks/${prev}; backend ids are unique within a registration document.` });
+      else
+        ctx.report({
+          pointer: `/hooks/${i}/id`,
+          message: `Backend id repeats the id of /hooks/${prev}; backend ids are unique within a registration document.`,
+        });
     });
   },
 });
@@ -41,7 +45,21 @@ export const registrationDuplicateId = defineEventRule<AhpMessage, 'ahp/registra
  * case-insensitively with `-` and `_` removed, so `client_secret` and `clientSecret` match while
  * the reference members `tokenEnv`, `tokenRef` and `clientSecretRef` do not.
  */
-const LITERAL_SECRET_NAMES = new Set(['token', 'accesstoken', 'bearertoken', 'idtoken', 'refreshtoken', 'password', 'secret', 'clientsecret', 'apikey', 'privatekey', 'credential', 'credentials', 'authorization']);
+const LITERAL_SECRET_NAMES = new Set([
+  'token',
+  'accesstoken',
+  'bearertoken',
+  'idtoken',
+  'refreshtoken',
+  'password',
+  'secret',
+  'clientsecret',
+  'apikey',
+  'privatekey',
+  'credential',
+  'credentials',
+  'authorization',
+]);
 
 /** No literal secrets in `hooks[].authentication` nor `hooks[].subscriptions[].upload.auth`. */
 export const registrationLiteralSecret = defineEventRule<AhpMessage, 'ahp/registration-literal-secret'>({
@@ -55,7 +73,10 @@ export const registrationLiteralSecret = defineEventRule<AhpMessage, 'ahp/regist
     const scan = (auth: Obj, pointer: string) => {
       for (const key of Object.keys(auth)) {
         if (LITERAL_SECRET_NAMES.has(key.toLowerCase().replace(/[-_]/g, ''))) {
-          ctx.report({ pointer: childPointer(pointer, key), message: `Authentication member \`${key}\` holds a literal credential; registration carries only credential references such as \`tokenEnv\` or \`tokenRef\`, never secret values (capability-auth.md §Authentication bindings).` });
+          ctx.report({
+            pointer: childPointer(pointer, key),
+            message: `Authentication member \`${key}\` holds a literal credential; registration carries only credential references such as \`tokenEnv\` or \`tokenRef\`, never secret values (capability-auth.md §Authentication bindings).`,
+          });
         }
       }
     };
@@ -64,7 +85,8 @@ export const registrationLiteralSecret = defineEventRule<AhpMessage, 'ahp/regist
       if (isObj(hook.authentication)) scan(hook.authentication, `/hooks/${i}/authentication`);
       if (Array.isArray(hook.subscriptions)) {
         hook.subscriptions.forEach((sub, j) => {
-          if (isObj(sub) && isObj(sub.upload) && isObj(sub.upload.auth)) scan(sub.upload.auth, `/hooks/${i}/subscriptions/${j}/upload/auth`);
+          if (isObj(sub) && isObj(sub.upload) && isObj(sub.upload.auth))
+            scan(sub.upload.auth, `/hooks/${i}/subscriptions/${j}/upload/auth`);
         });
       }
     });

@@ -29,27 +29,135 @@ export interface SchemaRule extends RuleMeta {
   readonly wire: boolean;
 }
 
-const schemaRule = <const Id extends string>(id: Id, wire: boolean, severity: RuleMeta['severity'], description: string, spec: string): SchemaRule & { id: Id } => ({ id, wire, severity, description, spec });
+const schemaRule = <const Id extends string>(
+  id: Id,
+  wire: boolean,
+  severity: RuleMeta['severity'],
+  description: string,
+  spec: string,
+): SchemaRule & { id: Id } => ({ id, wire, severity, description, spec });
 
 /** The rules of the schema stage, by id (a closed table: an `x-rule` naming another id is a bug). */
 export const AHP_SCHEMA_RULES = {
-  'ahp/wire-root': schemaRule('ahp/wire-root', true, 'error', 'The value is exactly one of the six AHP wire messages (intercept request or response, JSON-RPC error response, observe notification, capabilities request or response).', 'AHP base/versioning.md §JSON-RPC (AHP-RPC-001, AHP-RPC-002)'),
-  'ahp/jsonrpc': schemaRule('ahp/jsonrpc', true, 'error', 'JSON-RPC 2.0 structure: jsonrpc "2.0", request ids, notifications without id, responses with result xor error.', 'AHP base/versioning.md §JSON-RPC; base/events.md §Common message envelope'),
-  'ahp/method': schemaRule('ahp/method', true, 'error', 'The method is hooks/intercept (request), hooks/observe (notification) or hooks/capabilities (request).', 'AHP base/versioning.md §JSON-RPC (AHP-RPC-002); capability-auth.md §Discovery and honest capabilities'),
-  'ahp/protocol-version': schemaRule('ahp/protocol-version', false, 'error', 'Every params object and successful result carries protocolVersion "draft".', 'AHP base/versioning.md §Versioning (AHP-VER-001)'),
-  'ahp/method-params': schemaRule('ahp/method-params', false, 'error', 'The params of each method carry the members the method requires (protocolVersion, event, capabilities); a present intercept `state` carries `permission` and `candidate` (null or `{value, provenance?}`).', 'AHP base/events.md §Intercept request, §Observe notification; capability-auth.md §Discovery, §Event-semantic capability bounds (request state); intercept-request.schema.json `params.state`'),
-  'ahp/method-result': schemaRule('ahp/method-result', false, 'error', 'A successful result carries the members of its method and never mixes discovery and interception payloads.', 'AHP base/events.md §Intercept response; capability-auth.md §Discovery and honest capabilities'),
-  'ahp/event-type': schemaRule('ahp/event-type', false, 'error', 'The event type belongs to the draft catalogue, and an intercepted event is one of the interceptable types.', 'AHP base/versioning.md §Unknown fields; capability-auth.md §Discovery and honest capabilities'),
-  'ahp/envelope': schemaRule('ahp/envelope', false, 'error', 'Common event fields: id, RFC 3986 absolute-URI source (no fragment: execution-payloads.md), RFC 3339 time, type, session, parentEventId, turn, items, gaps, native, synthesized.', 'AHP base/events.md §Common event fields; execution-payloads.md'),
-  'ahp/extensions': schemaRule('ahp/extensions', false, 'error', 'Extension keys are reverse-DNS names.', 'AHP base/events.md §Extensions (AHP-EXT-001)'),
-  'ahp/overlay': schemaRule('ahp/overlay', false, 'error', 'The event-specific payload of the event type is present and well formed (tool results in `items`, never an `output` member; a task update names changed fields); nested protocol payloads are closed.', 'AHP interaction-payloads.md; execution-payloads.md §Required event-specific payloads, §Execution, calls, and model attempts, §Content and accounting; base/events.md §Tool invocation and completion; task-workspace-lineage.md §Payloads'),
-  'ahp/message-role': schemaRule('ahp/message-role', false, 'error', 'user.message.inbound messages have role user; user.message.outbound messages have role assistant.', 'AHP interaction-payloads.md'),
-  'ahp/content-part': schemaRule('ahp/content-part', false, 'error', 'Content parts are one of the eight closed variants: inline text/plain text, immutable non-text non-JSON attachment references, and metadata/omit/gap views without text or body.', 'AHP content-upload.md §Canonical messages and content selection (AHP-CONTENT-001, AHP-CONTENT-002)'),
-  'ahp/canonical-message': schemaRule('ahp/canonical-message', false, 'error', 'Canonical messages have id, a canonical role and ordered parts; the role belongs to the message.', 'AHP content-upload.md §Canonical messages and content selection (AHP-CONTENT-001)'),
-  'ahp/content-selection': schemaRule('ahp/content-selection', false, 'error', 'A content selection has a required default and category keys, each body, metadata or omit.', 'AHP content-upload.md §Canonical messages and content selection; base/registration.md §Subscription fields'),
-  'ahp/effect': schemaRule('ahp/effect', false, 'error', 'Intercept response effects are closed deny, allow, ask, modify, message, return, flow or inject effects with valid modify target values; an unknown effect invalidates the response.', 'AHP base/composition.md §Atomic effect acceptance; capability-auth.md §Extension policy'),
-  'ahp/capabilities': schemaRule('ahp/capabilities', false, 'error', 'Capability advertisements and manifests: effects list, modify targets with replace or merge, flow operations, inject context, elicitation modes, event-semantic bounds.', 'AHP base/capabilities.md (AHP-CAP-001, AHP-CAP-002); capability-auth.md §Discovery and honest capabilities, §Event-semantic capability bounds'),
-  'ahp/registration': schemaRule('ahp/registration', false, 'error', 'Portable registration documents: non-empty hooks, transports, authentication bindings, subscriptions with events, mode-specific timeout and failure policy, content selection.', 'AHP base/registration.md (AHP-REG-001); base/failure.md; capability-auth.md §Authentication bindings'),
+  'ahp/wire-root': schemaRule(
+    'ahp/wire-root',
+    true,
+    'error',
+    'The value is exactly one of the six AHP wire messages (intercept request or response, JSON-RPC error response, observe notification, capabilities request or response).',
+    'AHP base/versioning.md §JSON-RPC (AHP-RPC-001, AHP-RPC-002)',
+  ),
+  'ahp/jsonrpc': schemaRule(
+    'ahp/jsonrpc',
+    true,
+    'error',
+    'JSON-RPC 2.0 structure: jsonrpc "2.0", request ids, notifications without id, responses with result xor error.',
+    'AHP base/versioning.md §JSON-RPC; base/events.md §Common message envelope',
+  ),
+  'ahp/method': schemaRule(
+    'ahp/method',
+    true,
+    'error',
+    'The method is hooks/intercept (request), hooks/observe (notification) or hooks/capabilities (request).',
+    'AHP base/versioning.md §JSON-RPC (AHP-RPC-002); capability-auth.md §Discovery and honest capabilities',
+  ),
+  'ahp/protocol-version': schemaRule(
+    'ahp/protocol-version',
+    false,
+    'error',
+    'Every params object and successful result carries protocolVersion "draft".',
+    'AHP base/versioning.md §Versioning (AHP-VER-001)',
+  ),
+  'ahp/method-params': schemaRule(
+    'ahp/method-params',
+    false,
+    'error',
+    'The params of each method carry the members the method requires (protocolVersion, event, capabilities); a present intercept `state` carries `permission` and `candidate` (null or `{value, provenance?}`).',
+    'AHP base/events.md §Intercept request, §Observe notification; capability-auth.md §Discovery, §Event-semantic capability bounds (request state); intercept-request.schema.json `params.state`',
+  ),
+  'ahp/method-result': schemaRule(
+    'ahp/method-result',
+    false,
+    'error',
+    'A successful result carries the members of its method and never mixes discovery and interception payloads.',
+    'AHP base/events.md §Intercept response; capability-auth.md §Discovery and honest capabilities',
+  ),
+  'ahp/event-type': schemaRule(
+    'ahp/event-type',
+    false,
+    'error',
+    'The event type belongs to the draft catalogue, and an intercepted event is one of the interceptable types.',
+    'AHP base/versioning.md §Unknown fields; capability-auth.md §Discovery and honest capabilities',
+  ),
+  'ahp/envelope': schemaRule(
+    'ahp/envelope',
+    false,
+    'error',
+    'Common event fields: id, RFC 3986 absolute-URI source (no fragment: execution-payloads.md), RFC 3339 time, type, session, parentEventId, turn, items, gaps, native, synthesized.',
+    'AHP base/events.md §Common event fields; execution-payloads.md',
+  ),
+  'ahp/extensions': schemaRule(
+    'ahp/extensions',
+    false,
+    'error',
+    'Extension keys are reverse-DNS names.',
+    'AHP base/events.md §Extensions (AHP-EXT-001)',
+  ),
+  'ahp/overlay': schemaRule(
+    'ahp/overlay',
+    false,
+    'error',
+    'The event-specific payload of the event type is present and well formed (tool results in `items`, never an `output` member; a task update names changed fields); nested protocol payloads are closed.',
+    'AHP interaction-payloads.md; execution-payloads.md §Required event-specific payloads, §Execution, calls, and model attempts, §Content and accounting; base/events.md §Tool invocation and completion; task-workspace-lineage.md §Payloads',
+  ),
+  'ahp/message-role': schemaRule(
+    'ahp/message-role',
+    false,
+    'error',
+    'user.message.inbound messages have role user; user.message.outbound messages have role assistant.',
+    'AHP interaction-payloads.md',
+  ),
+  'ahp/content-part': schemaRule(
+    'ahp/content-part',
+    false,
+    'error',
+    'Content parts are one of the eight closed variants: inline text/plain text, immutable non-text non-JSON attachment references, and metadata/omit/gap views without text or body.',
+    'AHP content-upload.md §Canonical messages and content selection (AHP-CONTENT-001, AHP-CONTENT-002)',
+  ),
+  'ahp/canonical-message': schemaRule(
+    'ahp/canonical-message',
+    false,
+    'error',
+    'Canonical messages have id, a canonical role and ordered parts; the role belongs to the message.',
+    'AHP content-upload.md §Canonical messages and content selection (AHP-CONTENT-001)',
+  ),
+  'ahp/content-selection': schemaRule(
+    'ahp/content-selection',
+    false,
+    'error',
+    'A content selection has a required default and category keys, each body, metadata or omit.',
+    'AHP content-upload.md §Canonical messages and content selection; base/registration.md §Subscription fields',
+  ),
+  'ahp/effect': schemaRule(
+    'ahp/effect',
+    false,
+    'error',
+    'Intercept response effects are closed deny, allow, ask, modify, message, return, flow or inject effects with valid modify target values; an unknown effect invalidates the response.',
+    'AHP base/composition.md §Atomic effect acceptance; capability-auth.md §Extension policy',
+  ),
+  'ahp/capabilities': schemaRule(
+    'ahp/capabilities',
+    false,
+    'error',
+    'Capability advertisements and manifests: effects list, modify targets with replace or merge, flow operations, inject context, elicitation modes, event-semantic bounds.',
+    'AHP base/capabilities.md (AHP-CAP-001, AHP-CAP-002); capability-auth.md §Discovery and honest capabilities, §Event-semantic capability bounds',
+  ),
+  'ahp/registration': schemaRule(
+    'ahp/registration',
+    false,
+    'error',
+    'Portable registration documents: non-empty hooks, transports, authentication bindings, subscriptions with events, mode-specific timeout and failure policy, content selection.',
+    'AHP base/registration.md (AHP-REG-001); base/failure.md; capability-auth.md §Authentication bindings',
+  ),
 } as const;
 
 /** The id of a schema-stage rule. */
@@ -68,7 +176,11 @@ function ruleOf(id: string): SchemaRule {
   return r;
 }
 
-const found = (id: AhpSchemaRuleId, pointer: string, message: string): SchemaStageFinding => ({ rule: AHP_SCHEMA_RULES[id], pointer, message });
+const found = (id: AhpSchemaRuleId, pointer: string, message: string): SchemaStageFinding => ({
+  rule: AHP_SCHEMA_RULES[id],
+  pointer,
+  message,
+});
 
 /**
  * What to validate a value as.
@@ -97,7 +209,11 @@ export interface ValidateAhpOptions {
 }
 
 /** A resolved root: the wire root, the registration root, one message shape or one event root. */
-export type RootSpec = { kind: 'wire' } | { kind: 'registration' } | { kind: 'schema'; ref: string } | { kind: 'event'; ref: string };
+export type RootSpec =
+  | { kind: 'wire' }
+  | { kind: 'registration' }
+  | { kind: 'schema'; ref: string }
+  | { kind: 'event'; ref: string };
 
 const MESSAGE_ROOTS: Record<string, string> = {
   'intercept-request': 'interceptRequest',
@@ -129,13 +245,18 @@ export function resolveRoot(root: AhpRoot): RootSpec {
     const base = file.replace(/\.schema\.json$|\.json$/, '');
     const types = ahpEventTypes();
     const fromFragment = fragment?.match(/^\/\$defs\/(.+)$/)?.[1];
-    if (fromFragment && types.includes(fromFragment) && (base === 'catalogue-event' || base === 'interaction-event' || base === 'event')) {
+    if (
+      fromFragment &&
+      types.includes(fromFragment) &&
+      (base === 'catalogue-event' || base === 'interaction-event' || base === 'event')
+    ) {
       spec = { kind: 'event', ref: `events.schema.json#/$defs/${fromFragment}` };
     } else if (fragment === undefined || fragment === '' || fragment === '/') {
       if (base === 'schema' || base === 'wire') spec = { kind: 'wire' };
       else if (base === 'registration') spec = { kind: 'registration' };
       else if (base === 'event') spec = { kind: 'event', ref: 'events.schema.json#/$defs/event' };
-      else if (MESSAGE_ROOTS[base]) spec = { kind: 'schema', ref: `messages.schema.json#/$defs/${MESSAGE_ROOTS[base]}` };
+      else if (MESSAGE_ROOTS[base])
+        spec = { kind: 'schema', ref: `messages.schema.json#/$defs/${MESSAGE_ROOTS[base]}` };
       else {
         const type = types.find((t) => t.replace(/\./g, '-') === base);
         if (type) spec = { kind: 'event', ref: `events.schema.json#/$defs/${type}` };
@@ -153,7 +274,11 @@ function runSchema(ref: string, value: unknown, base = ''): SchemaStageFinding[]
   if (reg.check(ref)(value)) return [];
   const v = reg.validator(ref);
   if (v(value)) return [];
-  const mapped = mapAjvErrors(v.errors, value, base).map((f) => ({ rule: ruleOf(f.ruleId), pointer: f.pointer, message: f.message }));
+  const mapped = mapAjvErrors(v.errors, value, base).map((f) => ({
+    rule: ruleOf(f.ruleId),
+    pointer: f.pointer,
+    message: f.message,
+  }));
   return mapped.length ? mapped : [found('ahp/wire-root', base, 'The value does not match the expected AHP shape.')];
 }
 
@@ -165,8 +290,16 @@ function runSchema(ref: string, value: unknown, base = ''): SchemaStageFinding[]
 function validateWire(value: unknown): SchemaStageFinding[] {
   const reg = ahpSchemas();
   if (reg.check('wire.schema.json')(value)) return [];
-  if (Array.isArray(value)) return [found('ahp/wire-root', '', 'An AHP wire message is a single JSON-RPC object; batches are not used (base/versioning.md §JSON-RPC).')];
-  if (!isObj(value)) return [found('ahp/wire-root', '', `An AHP wire message is a JSON-RPC object, found ${describeValue(value)}.`)];
+  if (Array.isArray(value))
+    return [
+      found(
+        'ahp/wire-root',
+        '',
+        'An AHP wire message is a single JSON-RPC object; batches are not used (base/versioning.md §JSON-RPC).',
+      ),
+    ];
+  if (!isObj(value))
+    return [found('ahp/wire-root', '', `An AHP wire message is a JSON-RPC object, found ${describeValue(value)}.`)];
   let ref: string | undefined;
   let methodFinding: SchemaStageFinding | undefined;
   if ('method' in value) {
@@ -175,7 +308,11 @@ function validateWire(value: unknown): SchemaStageFinding[] {
     else if (m === 'hooks/observe') ref = 'observeNotification';
     else if (m === 'hooks/capabilities') ref = 'capabilitiesRequest';
     else {
-      methodFinding = found('ahp/method', '/method', `\`method\` must be "hooks/intercept", "hooks/observe" or "hooks/capabilities", found ${describeValue(m)}.`);
+      methodFinding = found(
+        'ahp/method',
+        '/method',
+        `\`method\` must be "hooks/intercept", "hooks/observe" or "hooks/capabilities", found ${describeValue(m)}.`,
+      );
       ref = 'jsonRpcMessage';
     }
   } else if ('error' in value) ref = 'errorResponse';
@@ -183,7 +320,13 @@ function validateWire(value: unknown): SchemaStageFinding[] {
     const r = value.result;
     ref = isObj(r) && 'manifest' in r ? 'capabilitiesResponse' : 'interceptResponse';
   } else {
-    return [found('ahp/jsonrpc', '', 'A wire message is a request or notification (with `method`) or a response (with `result` or `error`); this object has none of them.')];
+    return [
+      found(
+        'ahp/jsonrpc',
+        '',
+        'A wire message is a request or notification (with `method`) or a response (with `result` or `error`); this object has none of them.',
+      ),
+    ];
   }
   let out = runSchema(`messages.schema.json#/$defs/${ref}`, value);
   // an unknown method is the finding; the generic shape mismatch of jsonRpcMessage adds nothing
@@ -206,15 +349,15 @@ function dedupe(findings: SchemaStageFinding[]): SchemaStageFinding[] {
 /** Classify a parsed value by its JSON-RPC shape (AHP base/versioning.md §JSON-RPC). */
 function messageKind(v: Obj, binding: AhpBinding): AhpMessageKind {
   if (binding === 'registration') return 'registration';
-  const hasId = Object.prototype.hasOwnProperty.call(v, 'id');
+  const hasId = Object.hasOwn(v, 'id');
   if (typeof v.method === 'string') {
     if (v.method === 'hooks/intercept' && hasId) return 'intercept-request';
     if (v.method === 'hooks/observe' && !hasId) return 'observe-notification';
     if (v.method === 'hooks/capabilities' && hasId) return 'capabilities-request';
     return 'unknown';
   }
-  if (Object.prototype.hasOwnProperty.call(v, 'error')) return 'error-response';
-  if (Object.prototype.hasOwnProperty.call(v, 'result')) return 'response';
+  if (Object.hasOwn(v, 'error')) return 'error-response';
+  if (Object.hasOwn(v, 'result')) return 'response';
   return 'unknown';
 }
 
@@ -229,7 +372,11 @@ function isUnder(pointer: string, prefix: string): boolean {
  * validates a bare value (the manifest); the pipeline only hands objects.
  * @throws Error when `opts.eventSchema` does not name an event root, or a schema cannot be loaded.
  */
-export function schemaStage(ev: ParsedEvent, root: RootSpec, opts: { eventSchema?: RootSpec; maxDepth?: number } = {}): SchemaStageFinding[] {
+export function schemaStage(
+  ev: ParsedEvent,
+  root: RootSpec,
+  opts: { eventSchema?: RootSpec; maxDepth?: number } = {},
+): SchemaStageFinding[] {
   const value: unknown = ev.value;
   const msg = ev as AhpMessage;
   let findings: SchemaStageFinding[];
@@ -251,22 +398,42 @@ export function schemaStage(ev: ParsedEvent, root: RootSpec, opts: { eventSchema
     const es = opts.eventSchema;
     if (es.kind !== 'event') throw new Error('eventSchema does not name an event schema');
     const event = params ? params.event : undefined;
-    findings.push(...(event === undefined ? [found('ahp/method-params', '/params', '`event` is required here.')] : runSchema(es.ref, event, '/params/event')));
+    findings.push(
+      ...(event === undefined
+        ? [found('ahp/method-params', '/params', '`event` is required here.')]
+        : runSchema(es.ref, event, '/params/event')),
+    );
   }
   findings = dedupe(findings);
   msg.kind = root.kind === 'registration' ? 'registration' : root.kind === 'event' ? 'event' : messageKind(v, 'stdio');
-  msg.event = root.kind === 'event' ? (isObj(value) ? value : undefined) : params && isObj(params.event) ? params.event : undefined;
+  msg.event =
+    root.kind === 'event'
+      ? isObj(value)
+        ? value
+        : undefined
+      : params && isObj(params.event)
+        ? params.event
+        : undefined;
   msg.eventPointer = undefined;
   msg.elicitation = undefined;
   if (root.kind === 'event') {
     if (msg.event) msg.eventPointer = '';
-  } else if (root.kind !== 'registration' && msg.event && (v.method === 'hooks/intercept' || v.method === 'hooks/observe')) {
+  } else if (
+    root.kind !== 'registration' &&
+    msg.event &&
+    (v.method === 'hooks/intercept' || v.method === 'hooks/observe')
+  ) {
     msg.eventPointer = '/params/event';
   }
   if (msg.eventPointer !== undefined) {
     // the binding checks apply only to an elicitation payload that passed schema validation
     const at = `${msg.eventPointer}/elicitation`;
-    msg.elicitation = parseElicitationBody(msg.event!, msg.eventPointer, !findings.some((f) => isUnder(f.pointer, at)), opts.maxDepth);
+    msg.elicitation = parseElicitationBody(
+      msg.event!,
+      msg.eventPointer,
+      !findings.some((f) => isUnder(f.pointer, at)),
+      opts.maxDepth,
+    );
   }
   msg.wireValid = !findings.some((f) => f.rule.wire) && ev.duplicates.length === 0;
   return findings;
@@ -276,14 +443,22 @@ export function schemaStage(ev: ParsedEvent, root: RootSpec, opts: { eventSchema
  * Report the stage's findings at `ev` through `sink`, each stamped with its rule's id,
  * severity and citation; findings of rules outside `selection` are not reported.
  */
-export function reportSchemaFindings(findings: readonly SchemaStageFinding[], ev: ParsedEvent, sink: FindingSink, selection: RuleSelection): void {
+export function reportSchemaFindings(
+  findings: readonly SchemaStageFinding[],
+  ev: ParsedEvent,
+  sink: FindingSink,
+  selection: RuleSelection,
+): void {
   if (findings.length === 0) return;
   // an AEP event fed to `ahp` by mistake: say so once per line, on the JSON-RPC finding
   const v: unknown = ev.value;
-  const looksAep = isObj(v) && typeof v.aep === 'string' && !Object.prototype.hasOwnProperty.call(v, 'jsonrpc');
+  const looksAep = isObj(v) && typeof v.aep === 'string' && !Object.hasOwn(v, 'jsonrpc');
   for (const f of findings) {
     if (!isSelected(selection, f.rule.id)) continue;
-    const message = looksAep && f.rule === AHP_SCHEMA_RULES['ahp/jsonrpc'] ? `${f.message} (This line looks like an AEP event: check it with \`aep validate\`.)` : f.message;
+    const message =
+      looksAep && f.rule === AHP_SCHEMA_RULES['ahp/jsonrpc']
+        ? `${f.message} (This line looks like an AEP event: check it with \`aep validate\`.)`
+        : f.message;
     sink(makeFinding(f.rule, { pointer: f.pointer, message }, ev));
   }
 }

@@ -7,7 +7,7 @@
  * analyzers hold and, when full, asks them in a fixed order to forget their oldest entry
  * (answered ids before events). Each analyzer still owns its own entries.
  */
-import { CapLog } from '../../core/caps.ts';
+import type { CapLog } from '../../core/caps.ts';
 import type { Mark } from '../../core/mark.ts';
 import type { AhpStreamOptions } from './options.ts';
 

@@ -23,7 +23,9 @@ type Obj = Record<string, unknown>;
 type Field = (typeof CONTROL_FIELDS)[number];
 
 /** The before type and the compared fields of each after type. */
-const PAIRS: Readonly<Record<string, { before: 'task.change.before' | 'workspace.change.before'; fields: readonly Field[] }>> = {
+const PAIRS: Readonly<
+  Record<string, { before: 'task.change.before' | 'workspace.change.before'; fields: readonly Field[] }>
+> = {
   'task.change.after': { before: 'task.change.before', fields: ['task.id', 'task.operation'] },
   'workspace.change.after': { before: 'workspace.change.before', fields: ['workspace.kind'] },
 };
@@ -47,6 +49,7 @@ export class ChangeLineage {
     const ps = this.identity.slot(eventKey(ev.source as string, parentId));
     if (ps === undefined || !this.identity.isType(ps, pair.before)) return;
     const fields = this.identity.differsFromCurrent(ps, pair.fields);
-    if (fields.length) facts.changeAfterMismatch = { before: this.identity.markAt(ps), beforeType: pair.before, fields };
+    if (fields.length)
+      facts.changeAfterMismatch = { before: this.identity.markAt(ps), beforeType: pair.before, fields };
   }
 }

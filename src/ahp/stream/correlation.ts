@@ -30,10 +30,17 @@ import { eventKey } from './identity.ts';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-const own = (o: Obj, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+const own = (o: Obj, k: string): boolean => Object.hasOwn(o, k);
 
 /** The unsigned 32-bit columns of an answered-request row. */
-const ANSWERED_U32 = { requestFile: 0, requestLine: 1, responseFile: 2, responseLine: 3, spareResponses: 4, count: 5 } as const;
+const ANSWERED_U32 = {
+  requestFile: 0,
+  requestLine: 1,
+  responseFile: 2,
+  responseLine: 3,
+  spareResponses: 4,
+  count: 5,
+} as const;
 /** The float64 columns of an answered-request row. */
 const ANSWERED_F64 = { requestByteOffset: 0, responseByteOffset: 1, count: 2 } as const;
 
@@ -196,20 +203,30 @@ export class Correlation implements BudgetHolder {
         a.setU(s, ANSWERED_U32.spareResponses, pend.deliveries - 1);
       }
       const link: ResponseLink = { status: 'matched', request: pend };
-      if (result && pend.method === 'hooks/intercept' && own(result, 'manifest')) link.mismatch = 'manifest-for-intercept';
-      if (result && pend.method === 'hooks/capabilities' && !own(result, 'manifest') && own(result, 'effects')) link.mismatch = 'effects-for-capabilities';
+      if (result && pend.method === 'hooks/intercept' && own(result, 'manifest'))
+        link.mismatch = 'manifest-for-intercept';
+      if (result && pend.method === 'hooks/capabilities' && !own(result, 'manifest') && own(result, 'effects'))
+        link.mismatch = 'effects-for-capabilities';
       return { link };
     }
     const a = this.answered;
     const s = a.slot(ak);
     if (s !== undefined) {
-      const request = b.mark(a.getU(s, ANSWERED_U32.requestFile), a.getU(s, ANSWERED_U32.requestLine), a.getF(s, ANSWERED_F64.requestByteOffset));
+      const request = b.mark(
+        a.getU(s, ANSWERED_U32.requestFile),
+        a.getU(s, ANSWERED_U32.requestLine),
+        a.getF(s, ANSWERED_F64.requestByteOffset),
+      );
       const spare = a.getU(s, ANSWERED_U32.spareResponses);
       if (spare > 0) {
         a.setU(s, ANSWERED_U32.spareResponses, spare - 1);
         return { link: { status: 'retry-answer', request } };
       }
-      const first = b.mark(a.getU(s, ANSWERED_U32.responseFile), a.getU(s, ANSWERED_U32.responseLine), a.getF(s, ANSWERED_F64.responseByteOffset));
+      const first = b.mark(
+        a.getU(s, ANSWERED_U32.responseFile),
+        a.getU(s, ANSWERED_U32.responseLine),
+        a.getF(s, ANSWERED_F64.responseByteOffset),
+      );
       return { link: { status: 'duplicate', request, first } };
     }
     return { link: this.unmatched() };

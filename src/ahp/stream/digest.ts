@@ -20,7 +20,9 @@ import type { BigIntegerLiteral } from '../../core/json.ts';
  * JSON value.
  */
 export function valueDigest(value: unknown, bigIntegers: readonly BigIntegerLiteral[] = [], basePointer = ''): string {
-  return Buffer.from(digest(canonicalJson({ value, bigIntegers }, basePointer))).toString('base64url').slice(0, 22);
+  return Buffer.from(digest(canonicalJson({ value, bigIntegers }, basePointer)))
+    .toString('base64url')
+    .slice(0, 22);
 }
 
 export { fnv32 };

@@ -24,7 +24,7 @@ import type { EventIdentity } from './identity.ts';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-const own = (o: Obj, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+const own = (o: Obj, k: string): boolean => Object.hasOwn(o, k);
 
 /**
  * Event type -> [modify target, event member holding its current list]: model-visible `items`
@@ -71,16 +71,23 @@ export class EditContext {
     // capability bounds), so that every target gets the same edit checks
     const target = Object.hasOwn(LIST_TARGETS, type) ? LIST_TARGETS[type] : undefined;
     if (target && Array.isArray(ev[target[1]])) current[target[0]] = ev[target[1]];
-    if ((type === 'tool.before' || type === 'tool.permission.request') && isObj(ev.tool) && isObj(ev.tool.input)) current.input = ev.tool.input;
-    if (type === 'workspace.change.before' && isObj(ev.workspace) && isObj(ev.workspace.change)) current.workspace = ev.workspace.change;
-    if (type === 'user.message.inbound' && message && Array.isArray(message.messages)) current.prompt = message.messages;
-    if (type === 'user.message.outbound' && message && Array.isArray(message.messages)) current.content = message.messages;
+    if ((type === 'tool.before' || type === 'tool.permission.request') && isObj(ev.tool) && isObj(ev.tool.input))
+      current.input = ev.tool.input;
+    if (type === 'workspace.change.before' && isObj(ev.workspace) && isObj(ev.workspace.change))
+      current.workspace = ev.workspace.change;
+    if (type === 'user.message.inbound' && message && Array.isArray(message.messages))
+      current.prompt = message.messages;
+    if (type === 'user.message.outbound' && message && Array.isArray(message.messages))
+      current.content = message.messages;
     if (type === 'user.elicitation.request' && isObj(ev.elicitation)) {
       // what a supplied `return` answer must agree with: the normalized mode and the form
       const body = this.elicitation.bodyOf(msg, ev);
       if (body.status === 'parsed') {
         const url = body.value.mode === 'url';
-        host.elicitation = { mode: url ? 'url' : 'form', ...(url ? {} : { requestedSchema: body.value.requestedSchema }) };
+        host.elicitation = {
+          mode: url ? 'url' : 'form',
+          ...(url ? {} : { requestedSchema: body.value.requestedSchema }),
+        };
       } else if (typeof ev.elicitation.mode === 'string') host.elicitation = { mode: ev.elicitation.mode };
     }
     if (type === 'user.elicitation.result' && isObj(ev.elicitation)) {
@@ -94,7 +101,11 @@ export class EditContext {
         // the answer is not exposed: no part (omission), a metadata/omit view, or a gap; an
         // invalid body was reported by ahp/elicitation-body and is not judged again here
         const part = isObj(el.result) ? el.result : undefined;
-        if (body.status !== 'invalid') host.selection = { content: body.status === 'absent' ? 'omit' : part && part.selection !== 'body' ? String(part.selection) : 'gap' };
+        if (body.status !== 'invalid')
+          host.selection = {
+            content:
+              body.status === 'absent' ? 'omit' : part && part.selection !== 'body' ? String(part.selection) : 'gap',
+          };
       }
       const req = this.elicitation.parentRequest(ev);
       if (req?.info.form === 'parsed') {

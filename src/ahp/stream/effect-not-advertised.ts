@@ -20,14 +20,19 @@ import { defineAhpStreamRule } from './model.ts';
 export const effectNotAdvertised = defineAhpStreamRule({
   id: EFFECT_NOT_ADVERTISED,
   severity: 'error',
-  description: "An intercept response's effects, modify targets and operations, flow operations and injection deliveries are among those its request advertised.",
+  description:
+    "An intercept response's effects, modify targets and operations, flow operations and injection deliveries are among those its request advertised.",
   spec: 'AHP capability-auth.md §Discovery and honest capabilities; base/failure.md §Failure classes; base/composition.md §Atomic effect acceptance',
   onEvent(facts, ctx) {
     const fx = facts.effects;
     if (!fx || fx.outcome.accepted) return;
     for (const r of fx.outcome.reasons) {
       if (r.code !== 'not-advertised') continue;
-      ctx.report({ pointer: `/result/effects${r.pointer}`, message: r.message, related: [markLocation(fx.request.at, '/params/capabilities')] });
+      ctx.report({
+        pointer: `/result/effects${r.pointer}`,
+        message: r.message,
+        related: [markLocation(fx.request.at, '/params/capabilities')],
+      });
     }
   },
 });

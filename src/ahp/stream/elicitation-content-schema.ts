@@ -25,17 +25,21 @@ import { defineAhpStreamRule } from './model.ts';
 export const elicitationContentSchema = defineAhpStreamRule({
   id: 'ahp/elicitation-content-schema',
   severity: 'error',
-  description: "An accepted form elicitation result's content satisfies the requestedSchema of the request it answers (required fields, types, options, bounds, formats; no default injected; a missing content holds no required field).",
+  description:
+    "An accepted form elicitation result's content satisfies the requestedSchema of the request it answers (required fields, types, options, bounds, formats; no default injected; a missing content holds no required field).",
   spec: 'AHP interaction-payloads.md §MCP elicitation binding (2025-11-25)',
   onEvent(facts, ctx) {
     const c = facts.event?.content;
-    if (!c || c.status !== 'checked') return;
+    if (c?.status !== 'checked') return;
     const pointer = `${c.partPointer}/text`;
     const related = c.request ? [markLocation(c.request, '/params/event/elicitation/request')] : undefined;
     for (const p of c.problems) {
-      const what = c.absent && p.keyword === 'required'
-        ? `The accepted result has no \`content\`, but ${p.message}`
-        : p.keyword === 'required' ? p.message.charAt(0).toUpperCase() + p.message.slice(1) : `${p.pointer === '' ? 'The answer' : `Answer field ${p.pointer.slice(1)}`} ${p.message}`;
+      const what =
+        c.absent && p.keyword === 'required'
+          ? `The accepted result has no \`content\`, but ${p.message}`
+          : p.keyword === 'required'
+            ? p.message.charAt(0).toUpperCase() + p.message.slice(1)
+            : `${p.pointer === '' ? 'The answer' : `Answer field ${p.pointer.slice(1)}`} ${p.message}`;
       ctx.report({
         pointer,
         message: `${what}, so the answer does not satisfy the form of the request it answers (line ${c.request!.line}).`,

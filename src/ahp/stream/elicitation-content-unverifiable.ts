@@ -17,14 +17,16 @@ const WHY: Record<Exclude<ContentFacts['status'], 'checked'>, string> = {
   'request-view': 'its request was delivered as a metadata, omit or gap view, without the form',
   'request-invalid': 'its request body failed the MCP checks',
   'request-absent': 'its request carried no request part',
-  'request-released': "its request's form, released after an earlier answer to it was checked, was forgotten to keep the stream state within the memory budget (--max-state-mb)",
+  'request-released':
+    "its request's form, released after an earlier answer to it was checked, was forgotten to keep the stream state within the memory budget (--max-state-mb)",
 };
 
 /** The `ahp/elicitation-content-unverifiable` rule, as described in the module comment above. */
 export const elicitationContentUnverifiable = defineAhpStreamRule({
   id: 'ahp/elicitation-content-unverifiable',
   severity: 'info',
-  description: "An accepted form elicitation result's content cannot be checked against its request's form (request absent, a view, invalid, without a request part, or its form released).",
+  description:
+    "An accepted form elicitation result's content cannot be checked against its request's form (request absent, a view, invalid, without a request part, or its form released).",
   spec: 'AHP interaction-payloads.md §MCP elicitation binding (2025-11-25)',
   onEvent(facts, ctx) {
     const c = facts.event?.content;

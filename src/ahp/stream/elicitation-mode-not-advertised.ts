@@ -20,17 +20,31 @@ import { defineAhpStreamRule } from './model.ts';
 export const elicitationModeNotAdvertised = defineAhpStreamRule({
   id: 'ahp/elicitation-mode-not-advertised',
   severity: 'error',
-  description: 'An elicitation event uses only a mode (form, url) that the capability advertisement of the stream grants.',
+  description:
+    'An elicitation event uses only a mode (form, url) that the capability advertisement of the stream grants.',
   spec: 'AHP interaction-payloads.md §MCP elicitation binding (2025-11-25) (capabilities.elicitation)',
   onEvent(facts, ctx) {
     const m = facts.event?.mode;
     if (!m) return;
-    const granted = m.advertised.length ? `grants only ${m.advertised.map((x) => `"${x}"`).join(' and ')}` : 'is an empty elicitation object, which grants no mode';
-    const where = m.by === 'request' ? "the request's `capabilities.elicitation`" : `the capabilities manifest on line ${m.at!.line}`;
+    const granted = m.advertised.length
+      ? `grants only ${m.advertised.map((x) => `"${x}"`).join(' and ')}`
+      : 'is an empty elicitation object, which grants no mode';
+    const where =
+      m.by === 'request'
+        ? "the request's `capabilities.elicitation`"
+        : `the capabilities manifest on line ${m.at!.line}`;
     ctx.report({
       pointer: '/params/event/elicitation/mode',
       message: `Elicitation mode "${m.mode}" is not advertised: ${where} ${granted}; an adapter emits only the modes it advertises.`,
-      related: m.by === 'request' ? [markLocation({ file: facts.msg.source, line: facts.msg.line, byteOffset: facts.msg.byteOffset }, '/params/capabilities/elicitation')] : [markLocation(m.at!)],
+      related:
+        m.by === 'request'
+          ? [
+              markLocation(
+                { file: facts.msg.source, line: facts.msg.line, byteOffset: facts.msg.byteOffset },
+                '/params/capabilities/elicitation',
+              ),
+            ]
+          : [markLocation(m.at!)],
     });
   },
 });

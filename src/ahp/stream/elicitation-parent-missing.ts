@@ -17,7 +17,8 @@ import { defineAhpStreamRule } from './model.ts';
 export const elicitationParentMissing = defineAhpStreamRule({
   id: 'ahp/elicitation-parent-missing',
   severity: 'error',
-  description: 'A user.elicitation.result names its request in parentEventId when that request (same source, session, server and mode, not yet answered) is earlier in the input.',
+  description:
+    'A user.elicitation.result names its request in parentEventId when that request (same source, session, server and mode, not yet answered) is earlier in the input.',
   spec: 'AHP interaction-payloads.md §MCP elicitation binding (2025-11-25); task-workspace-lineage.md §Lineage and actual changes',
   onEvent(facts, ctx) {
     const pair = facts.event?.pair;

@@ -18,7 +18,8 @@ import { defineAhpStreamRule } from './model.ts';
 export const elicitationSessionMismatch = defineAhpStreamRule({
   id: 'ahp/elicitation-session-mismatch',
   severity: 'error',
-  description: 'A user.elicitation.result repeats the session id of the request its parentEventId names (when the request carries one): another session, or none, is a correlation failure.',
+  description:
+    'A user.elicitation.result repeats the session id of the request its parentEventId names (when the request carries one): another session, or none, is a correlation failure.',
   spec: 'AHP interaction-payloads.md §MCP elicitation binding (2025-11-25); execution-payloads.md §Identity and native boundary duties',
   onEvent(facts, ctx) {
     const pair = facts.event?.pair;

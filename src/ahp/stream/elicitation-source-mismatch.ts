@@ -16,7 +16,8 @@ import { defineAhpStreamRule } from './model.ts';
 export const elicitationSourceMismatch = defineAhpStreamRule({
   id: 'ahp/elicitation-source-mismatch',
   severity: 'error',
-  description: "A user.elicitation.result's parentEventId names a request of its own source, not a request from another source.",
+  description:
+    "A user.elicitation.result's parentEventId names a request of its own source, not a request from another source.",
   spec: 'AHP interaction-payloads.md §MCP elicitation binding (2025-11-25); task-workspace-lineage.md §Lineage and actual changes',
   onEvent(facts, ctx) {
     const pair = facts.event?.pair;

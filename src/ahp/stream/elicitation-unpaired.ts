@@ -17,7 +17,8 @@ import { defineAhpStreamRule } from './model.ts';
 export const elicitationUnpaired = defineAhpStreamRule({
   id: 'ahp/elicitation-unpaired',
   severity: 'error',
-  description: "A user.elicitation.result's parentEventId names the user.elicitation.request it answers (a missing parentEventId is ahp/elicitation-uncorrelated).",
+  description:
+    "A user.elicitation.result's parentEventId names the user.elicitation.request it answers (a missing parentEventId is ahp/elicitation-uncorrelated).",
   spec: 'AHP interaction-payloads.md §MCP elicitation binding (2025-11-25); task-workspace-lineage.md §Lineage and actual changes',
   onEvent(facts, ctx) {
     const pair = facts.event?.pair;

@@ -56,7 +56,16 @@ function signature(ev: Obj): number {
   const el = isObj(ev.elicitation) ? ev.elicitation : {};
   // strings only (an ill-typed member, already reported by the schema stage, is never serialized)
   const str = (v: unknown) => (typeof v === 'string' ? v : null);
-  return keyNumber(recentKey(JSON.stringify([str(ev.source), str(isObj(ev.session) ? ev.session.id : undefined), str(el.server), str(el.mode)])));
+  return keyNumber(
+    recentKey(
+      JSON.stringify([
+        str(ev.source),
+        str(isObj(ev.session) ? ev.session.id : undefined),
+        str(el.server),
+        str(el.mode),
+      ]),
+    ),
+  );
 }
 
 /** Set `k` in `m` as its most recent entry. */
@@ -207,7 +216,14 @@ export class Elicitation {
 
   /** The elicitation body of `msg`'s event `ev`, parsed once per message. */
   bodyOf(msg: AhpMessage, ev: Obj): ElicitationBody {
-    if (this.body?.msg !== msg) this.body = { msg, body: msg.elicitation ?? { status: 'absent', partPointer: `${EVENT_PTR}/elicitation/${ev.type === 'user.elicitation.request' ? 'request' : 'result'}` } };
+    if (this.body?.msg !== msg)
+      this.body = {
+        msg,
+        body: msg.elicitation ?? {
+          status: 'absent',
+          partPointer: `${EVENT_PTR}/elicitation/${ev.type === 'user.elicitation.request' ? 'request' : 'result'}`,
+        },
+      };
     return this.body.body;
   }
 
@@ -240,7 +256,14 @@ export class Elicitation {
    * Elicitation facts of the event `ev` of `msg` (key `key`, row `s` when kept; `first`: its
    * first occurrence) into `facts`; records a request's form verdict.
    */
-  observeEvent(msg: AhpMessage, ev: Obj, key: Hash64, s: number | undefined, first: boolean, facts: ElicitationFacts): void {
+  observeEvent(
+    msg: AhpMessage,
+    ev: Obj,
+    key: Hash64,
+    s: number | undefined,
+    first: boolean,
+    facts: ElicitationFacts,
+  ): void {
     const type = ev.type;
     if (type !== 'user.elicitation.request' && type !== 'user.elicitation.result') return;
     const id = this.identity;
@@ -265,7 +288,10 @@ export class Elicitation {
         // remembered for results that name no parent, or name it from another source
         const at = id.markAt(s);
         remember(this.openRequests, signature(ev), { at, key: keyNumber(key) });
-        remember(this.requestIds, keyNumber(recentKey(ev.id as string)), { source: keyNumber(recentKey(ev.source as string)), at });
+        remember(this.requestIds, keyNumber(recentKey(ev.id as string)), {
+          source: keyNumber(recentKey(ev.source as string)),
+          at,
+        });
       }
     }
     if (type === 'user.elicitation.result') this.resultFacts(msg, ev, s, first, facts);
@@ -326,14 +352,16 @@ export class Elicitation {
         facts.pair = { parent: 'unknown' };
         const other = this.requestIds.get(keyNumber(recentKey(parentId)));
         if (other && other.source !== keyNumber(recentKey(source))) facts.pair.otherSource = other.at;
-      } else if (!isRequest) facts.pair = { parent: 'not-request', parentType: id.typeName(ps), parentAt: id.markAt(ps) };
+      } else if (!isRequest)
+        facts.pair = { parent: 'not-request', parentType: id.typeName(ps), parentAt: id.markAt(ps) };
       else {
         facts.pair = { parent: 'request', parentAt: id.markAt(ps) };
         const info = this.requestOf(ps, pk!);
         if (info) facts.pair.request = info;
         const mine = sessionPrintOf(ev);
         const theirs = id.sessionPrint(ps);
-        if (theirs !== undefined && mine !== theirs) facts.pair.sessionMismatch = mine === undefined ? 'absent' : 'other';
+        if (theirs !== undefined && mine !== theirs)
+          facts.pair.sessionMismatch = mine === undefined ? 'absent' : 'other';
         // the request is answered: a later result without a parent is not taken for its answer
         const sig = signature(ev);
         if (this.openRequests.get(sig)?.key === keyNumber(pk!)) this.openRequests.delete(sig);
@@ -346,7 +374,7 @@ export class Elicitation {
     // an accepted form result without `content` answers no field: it is judged as the empty
     // answer, so a form with required fields fails either way (a non-object `content` is the
     // MCP body check's, ahp/elicitation-body)
-    const absent = !Object.prototype.hasOwnProperty.call(body.value, 'content');
+    const absent = !Object.hasOwn(body.value, 'content');
     if (!absent && !isObj(body.value.content)) return;
     const content = absent ? {} : (body.value.content as Obj);
     const cd = digestWords(valueDigest(content));
@@ -354,7 +382,12 @@ export class Elicitation {
       if (id.answerCheckedIs(s, cd)) return;
       id.setAnswerChecked(s, cd);
     }
-    const out: ContentFacts = { partPointer: body.partPointer, status: 'checked', problems: [], ...(absent ? { absent } : {}) };
+    const out: ContentFacts = {
+      partPointer: body.partPointer,
+      status: 'checked',
+      problems: [],
+      ...(absent ? { absent } : {}),
+    };
     const req = isRequest ? this.requestOf(ps!, pk!) : undefined;
     if (!req) out.status = 'no-request';
     else {
@@ -366,8 +399,7 @@ export class Elicitation {
       else if (req.released) {
         out.status = 'request-released';
         out.lost = ++this.lostToBudget;
-      }
-      else {
+      } else {
         out.problems = formAnswerProblems(content, req.schema);
         // checked: the form is released once this message is done (see the module comment)
         this.releaseAfter = keyNumber(pk!);

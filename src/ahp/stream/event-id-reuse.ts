@@ -23,7 +23,8 @@ import { defineAhpStreamRule } from './model.ts';
 export const eventIdReuse = defineAhpStreamRule({
   id: 'ahp/event-id-reuse',
   severity: 'error',
-  description: 'An event id is reused by the same source only by an identical intercept retry or another view of the same event (same type and control metadata).',
+  description:
+    'An event id is reused by the same source only by an identical intercept retry or another view of the same event (same type and control metadata).',
   spec: 'AHP base/events.md §Common event fields; base/failure.md §Duplicate delivery and retries (AHP-CORE-004); observation-disposition.md',
   onEvent(facts, ctx) {
     const r = facts.event?.reuse;

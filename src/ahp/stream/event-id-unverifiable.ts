@@ -13,7 +13,8 @@ import { defineAhpStreamRule } from './model.ts';
 export const eventIdUnverifiable = defineAhpStreamRule({
   id: 'ahp/event-id-unverifiable',
   severity: 'warning',
-  description: 'A re-sent intercepted event could not be compared with its first copy, because that line of the input could not be read back as it was.',
+  description:
+    'A re-sent intercepted event could not be compared with its first copy, because that line of the input could not be read back as it was.',
   spec: 'AHP base/failure.md §Duplicate delivery and retries (AHP-CORE-004)',
   onEvent(facts, ctx) {
     const r = facts.event?.reuse;

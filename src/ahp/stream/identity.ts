@@ -45,7 +45,20 @@ export const EVENT_PTR = '/params/event';
  * acceptance: "Workspace modification is not arbitrary native setting or task mutation"); the
  * change analyzer (changes.ts) compares an after event's with its before's.
  */
-export const CONTROL_FIELDS = ['type', 'time', 'parentEventId', 'session.id', 'turn.id', 'call.id', 'elicitation.server', 'elicitation.mode', 'elicitation.action', 'task.id', 'task.operation', 'workspace.kind'] as const;
+export const CONTROL_FIELDS = [
+  'type',
+  'time',
+  'parentEventId',
+  'session.id',
+  'turn.id',
+  'call.id',
+  'elicitation.server',
+  'elicitation.mode',
+  'elicitation.action',
+  'task.id',
+  'task.operation',
+  'workspace.kind',
+] as const;
 
 /** The unsigned 32-bit columns of an event row (two-word digests take two columns). */
 const EVENT_U32 = {
@@ -104,7 +117,13 @@ export const eventKey = (source: string, id: string): Hash64 => pairKey(source, 
 export function sessionPrintOf(ev: Obj): number | undefined {
   const id = isObj(ev.session) ? ev.session.id : undefined;
   if (id === undefined) return undefined;
-  return fnv32(typeof id === 'string' ? 's' + id : id === null || typeof id !== 'object' ? typeof id + String(id) : 'o' + valueDigest(id));
+  return fnv32(
+    typeof id === 'string'
+      ? 's' + id
+      : id === null || typeof id !== 'object'
+        ? typeof id + String(id)
+        : 'o' + valueDigest(id),
+  );
 }
 
 /** Control-metadata fingerprints of one occurrence: one FNV-1a per field and a presence mask. */
@@ -129,7 +148,10 @@ function controlPrint(ev: Obj): ControlPrint {
     }
     mask |= 1 << i;
     // strings and scalars directly ('s' + the string, without building it); anything else through the depth-safe digest
-    fp[i] = typeof cur === 'string' ? fnv32(cur, 0x73) : fnv32(cur === null || typeof cur !== 'object' ? typeof cur + String(cur) : 'o' + valueDigest(cur));
+    fp[i] =
+      typeof cur === 'string'
+        ? fnv32(cur, 0x73)
+        : fnv32(cur === null || typeof cur !== 'object' ? typeof cur + String(cur) : 'o' + valueDigest(cur));
   }
   return { fp, mask };
 }
@@ -226,12 +248,16 @@ export class EventIdentity implements BudgetHolder {
 
   /** Whether row `s` is an event of type `t` (by its type fingerprint). */
   isType(s: number, t: keyof typeof TYPE_FP): boolean {
-    return (this.rows.getU(s, EVENT_U32.flags) >>> CONTROL_PRESENT_SHIFT) & 1 ? this.rows.getU(s, EVENT_U32.control) === TYPE_FP[t] : false;
+    return (this.rows.getU(s, EVENT_U32.flags) >>> CONTROL_PRESENT_SHIFT) & 1
+      ? this.rows.getU(s, EVENT_U32.control) === TYPE_FP[t]
+      : false;
   }
 
   /** The key of the parent row `s` names, if it names one. */
   parentKey(s: number): Hash64 | undefined {
-    return this.hasFlag(s, EVENT_FLAG.hasParent) ? { hi: this.rows.getU(s, EVENT_U32.parentKey), lo: this.rows.getU(s, EVENT_U32.parentKey + 1) } : undefined;
+    return this.hasFlag(s, EVENT_FLAG.hasParent)
+      ? { hi: this.rows.getU(s, EVENT_U32.parentKey), lo: this.rows.getU(s, EVENT_U32.parentKey + 1) }
+      : undefined;
   }
 
   /**
@@ -240,7 +266,9 @@ export class EventIdentity implements BudgetHolder {
    */
   sessionPrint(s: number): number | undefined {
     const i = CONTROL_FIELDS.indexOf('session.id');
-    return ((this.rows.getU(s, EVENT_U32.flags) >>> CONTROL_PRESENT_SHIFT) >>> i) & 1 ? this.rows.getU(s, EVENT_U32.control + i) : undefined;
+    return ((this.rows.getU(s, EVENT_U32.flags) >>> CONTROL_PRESENT_SHIFT) >>> i) & 1
+      ? this.rows.getU(s, EVENT_U32.control + i)
+      : undefined;
   }
 
   // ---- elicitation columns (elicitation.ts) ----
@@ -252,7 +280,10 @@ export class EventIdentity implements BudgetHolder {
 
   /** The elicitation server and mode kept for row `s` (undefined: not recorded). */
   elicitServerMode(s: number): { server: string | undefined; mode: string | undefined } {
-    return { server: this.names.name(this.rows.getU(s, EVENT_U32.elicitServer)), mode: this.names.name(this.rows.getU(s, EVENT_U32.elicitMode)) };
+    return {
+      server: this.names.name(this.rows.getU(s, EVENT_U32.elicitServer)),
+      mode: this.names.name(this.rows.getU(s, EVENT_U32.elicitMode)),
+    };
   }
 
   /** Record the elicitation request verdict of row `s`: its form, server and mode (non-strings are not recorded). */
@@ -276,7 +307,11 @@ export class EventIdentity implements BudgetHolder {
   /** Whether `digest` is the answer last checked for row `s`. */
   answerCheckedIs(s: number, digest: readonly [number, number]): boolean {
     const r = this.rows;
-    return this.hasFlag(s, EVENT_FLAG.answerChecked) && r.getU(s, EVENT_U32.answerDigest) === digest[0] && r.getU(s, EVENT_U32.answerDigest + 1) === digest[1];
+    return (
+      this.hasFlag(s, EVENT_FLAG.answerChecked) &&
+      r.getU(s, EVENT_U32.answerDigest) === digest[0] &&
+      r.getU(s, EVENT_U32.answerDigest + 1) === digest[1]
+    );
   }
 
   /** Note `digest` as the answer last checked for row `s`. */
@@ -301,7 +336,11 @@ export class EventIdentity implements BudgetHolder {
   deniedAt(s: number): Mark | undefined {
     const r = this.rows;
     if (!this.hasFlag(s, EVENT_FLAG.denied)) return undefined;
-    return this.budget.mark(r.getU(s, EVENT_U32.deniedFile), r.getU(s, EVENT_U32.deniedLine), r.getF(s, EVENT_F64.deniedByteOffset));
+    return this.budget.mark(
+      r.getU(s, EVENT_U32.deniedFile),
+      r.getU(s, EVENT_U32.deniedLine),
+      r.getF(s, EVENT_F64.deniedByteOffset),
+    );
   }
 
   // ---- the analyzer ----
@@ -355,7 +394,9 @@ export class EventIdentity implements BudgetHolder {
           // request reads it back and compares exactly; other inputs keep a digest
           const rereadable = msg.reread !== undefined && at.byteOffset !== undefined;
           if (rereadable) this.rereaders.set(fileCode, msg.reread!);
-          const words = rereadable ? [lineFingerprint(msg.text), 0] : digestWords(valueDigest(ev, msg.bigIntegers, EVENT_PTR));
+          const words = rereadable
+            ? [lineFingerprint(msg.text), 0]
+            : digestWords(valueDigest(ev, msg.bigIntegers, EVENT_PTR));
           flags |= EVENT_FLAG.intercepted | (rereadable ? EVENT_FLAG.rereadable : 0);
           r.setU(s, EVENT_U32.interceptDigest, words[0]!);
           r.setU(s, EVENT_U32.interceptDigest + 1, words[1]!);
@@ -399,7 +440,9 @@ export class EventIdentity implements BudgetHolder {
   /** The control fields whose fingerprints differ between row `s` and `c`. */
   private differingFields(s: number, c: ControlPrint): string[] {
     const mask = (this.rows.getU(s, EVENT_U32.flags) >>> CONTROL_PRESENT_SHIFT) & CONTROL_MASK;
-    return CONTROL_FIELDS.filter((_, i) => ((mask >>> i) & 1) !== ((c.mask >>> i) & 1) || this.rows.getU(s, EVENT_U32.control + i) !== c.fp[i]);
+    return CONTROL_FIELDS.filter(
+      (_, i) => ((mask >>> i) & 1) !== ((c.mask >>> i) & 1) || this.rows.getU(s, EVENT_U32.control + i) !== c.fp[i],
+    );
   }
 
   /**
@@ -416,6 +459,11 @@ export class EventIdentity implements BudgetHolder {
     }
     const reread = this.rereaders.get(r.getU(s, EVENT_U32.file));
     const off = r.getF(s, EVENT_F64.byteOffset);
-    return sameAsReadBack(reread && !Number.isNaN(off) ? reread(off) : undefined, r.getU(s, EVENT_U32.interceptDigest), msg, EVENT_PTR);
+    return sameAsReadBack(
+      reread && !Number.isNaN(off) ? reread(off) : undefined,
+      r.getU(s, EVENT_U32.interceptDigest),
+      msg,
+      EVENT_PTR,
+    );
   }
 }

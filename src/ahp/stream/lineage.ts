@@ -83,8 +83,12 @@ export class Lineage implements BudgetHolder {
         facts.parent = { id: parentId, known: true, type: ev.type as string, at };
       } else {
         const ps = this.identity.slot(eventKey(source, parentId));
-        facts.parent = ps !== undefined ? { id: parentId, known: true, type: this.identity.typeName(ps), at: this.identity.markAt(ps) } : { id: parentId, known: false };
-        if (ps === undefined) this.addUnresolved(source, parentId, eventLocation(msg, `${EVENT_PTR}/parentEventId`), at);
+        facts.parent =
+          ps !== undefined
+            ? { id: parentId, known: true, type: this.identity.typeName(ps), at: this.identity.markAt(ps) }
+            : { id: parentId, known: false };
+        if (ps === undefined)
+          this.addUnresolved(source, parentId, eventLocation(msg, `${EVENT_PTR}/parentEventId`), at);
       }
     }
     // a late parent: events named this one before it arrived; a cycle must pass through it

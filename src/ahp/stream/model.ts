@@ -67,7 +67,9 @@ export interface AhpStreamState {
 export type AhpStreamRule = FactRule<AhpFacts, AhpStreamState>;
 
 /** Define an AHP stream rule; keeps the literal type of `id` (for `AhpStreamRuleId`). */
-export function defineAhpStreamRule<const Id extends string>(rule: AhpStreamRule & { id: Id }): AhpStreamRule & { id: Id } {
+export function defineAhpStreamRule<const Id extends string>(
+  rule: AhpStreamRule & { id: Id },
+): AhpStreamRule & { id: Id } {
   return defineStreamRule<AhpFacts, AhpStreamState, Id>(rule);
 }
 
@@ -93,7 +95,17 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
     memory.register(elicitation);
     memory.register(identity);
     memory.register(lineage);
-    this.state = { correlation, identity, lineage, elicitation, editContext: new EditContext(identity, elicitation), config: new Configuration(identity), changes: new ChangeLineage(identity), caps, memory };
+    this.state = {
+      correlation,
+      identity,
+      lineage,
+      elicitation,
+      editContext: new EditContext(identity, elicitation),
+      config: new Configuration(identity),
+      changes: new ChangeLineage(identity),
+      caps,
+      memory,
+    };
   }
 
   observe(msg: AhpMessage): AhpFacts {
@@ -101,7 +113,13 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
     const facts: AhpFacts = { msg };
     const at = markOf(msg);
     const ev = msg.event;
-    if ((msg.kind === 'intercept-request' || msg.kind === 'observe-notification') && ev && typeof ev.source === 'string' && typeof ev.id === 'string' && typeof ev.type === 'string') {
+    if (
+      (msg.kind === 'intercept-request' || msg.kind === 'observe-notification') &&
+      ev &&
+      typeof ev.source === 'string' &&
+      typeof ev.id === 'string' &&
+      typeof ev.type === 'string'
+    ) {
       const e: EventFacts = identity.observe(msg, ev, at);
       const key = identity.currentKey;
       const s = identity.currentSlot;
@@ -115,7 +133,8 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
     }
     if (msg.kind === 'intercept-request' || msg.kind === 'capabilities-request') {
       const rec = correlation.request(msg, at);
-      if (rec?.method === 'hooks/intercept' && ev && typeof ev.type === 'string') rec.host = editContext.hostContext(msg, ev, rec);
+      if (rec?.method === 'hooks/intercept' && ev && typeof ev.type === 'string')
+        rec.host = editContext.hostContext(msg, ev, rec);
     }
     if (msg.kind === 'response' || msg.kind === 'error-response') {
       const r = correlation.response(msg, at);
@@ -129,8 +148,14 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
           facts.effects = fx;
           if (fx.outcome.accepted) config.acceptedResponse(result.effects, pend.eventKey, at);
         }
-        if (pend.method === 'hooks/capabilities' && isObj(result.manifest)) elicitation.readManifest(result.manifest, at);
-      } else if (result && isObj(result.manifest) && (link.status === 'unmatched' || link.status === 'uncorrelatable' || link.status === 'untracked') && idKey(msg) !== undefined) {
+        if (pend.method === 'hooks/capabilities' && isObj(result.manifest))
+          elicitation.readManifest(result.manifest, at);
+      } else if (
+        result &&
+        isObj(result.manifest) &&
+        (link.status === 'unmatched' || link.status === 'uncorrelatable' || link.status === 'untracked') &&
+        idKey(msg) !== undefined
+      ) {
         elicitation.readManifest(result.manifest, at);
       }
     }

@@ -42,7 +42,8 @@ const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !
 export const modifyInvalid = defineAhpStreamRule({
   id: MODIFY_INVALID,
   severity: 'error',
-  description: "A response's modify effects fit the pending event (elicitation answer object of an accepted form, outbound message list, effective answer valid for the original form), and a response with any invalid effect is rejected as a whole.",
+  description:
+    "A response's modify effects fit the pending event (elicitation answer object of an accepted form, outbound message list, effective answer valid for the original form), and a response with any invalid effect is rejected as a whole.",
   spec: 'AHP interaction-payloads.md §Elicitation modification target; base/composition.md §Atomic effect acceptance',
   onEvent(facts, ctx) {
     const fx = facts.effects;

@@ -17,11 +17,12 @@ const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !
 export const modifyUnverifiable = defineAhpStreamRule({
   id: 'ahp/modify-unverifiable',
   severity: 'info',
-  description: "An accepted content modify of an elicitation answer whose request's form was already released cannot be checked against that form (its form validity is not verified).",
+  description:
+    "An accepted content modify of an elicitation answer whose request's form was already released cannot be checked against that form (its form validity is not verified).",
   spec: 'AHP interaction-payloads.md §Elicitation modification target',
   onEvent(facts, ctx) {
     const fx = facts.effects;
-    if (!fx || !fx.outcome.accepted) return;
+    if (!fx?.outcome.accepted) return;
     const released = fx.request.schemaReleased;
     if (!released) return;
     fx.list.forEach((e, i) => {

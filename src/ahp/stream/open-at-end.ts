@@ -17,15 +17,20 @@ const MAX_RELATED = 20;
 export const openAtEnd = defineAhpStreamRule({
   id: 'ahp/open-at-end',
   severity: 'info',
-  description: 'Requests still awaiting a response at the end of input are summarised (legal in a capture, not an error); a request read from an HTTP body is not listed, since its response is the HTTP response to that POST.',
+  description:
+    'Requests still awaiting a response at the end of input are summarised (legal in a capture, not an error); a request read from an HTTP body is not listed, since its response is the HTTP response to that POST.',
   spec: 'AHP base/failure.md §Deadlines; base/transports/stdio.md §Persistent lifecycle',
   onEnd(state, ctx) {
     const open = state.correlation.openRequests().filter((r) => !r.http);
     if (!open.length) return;
     const n = (m: string) => open.filter((r) => r.method === m).length;
     const parts = [
-      n('hooks/intercept') ? `${n('hooks/intercept')} hooks/intercept request${n('hooks/intercept') === 1 ? '' : 's'}` : '',
-      n('hooks/capabilities') ? `${n('hooks/capabilities')} hooks/capabilities request${n('hooks/capabilities') === 1 ? '' : 's'}` : '',
+      n('hooks/intercept')
+        ? `${n('hooks/intercept')} hooks/intercept request${n('hooks/intercept') === 1 ? '' : 's'}`
+        : '',
+      n('hooks/capabilities')
+        ? `${n('hooks/capabilities')} hooks/capabilities request${n('hooks/capabilities') === 1 ? '' : 's'}`
+        : '',
     ].filter(Boolean);
     ctx.report({
       at: markLocation(open[0]!.at, '/id'),

@@ -20,4 +20,8 @@ export interface AhpStreamOptions {
 }
 
 /** Default caps (documented in the README). */
-export const DEFAULT_AHP_STREAM_OPTIONS: AhpStreamOptions = { maxPending: 100_000, maxEvents: Infinity, maxStateMb: DEFAULT_MAX_STATE_MB };
+export const DEFAULT_AHP_STREAM_OPTIONS: AhpStreamOptions = {
+  maxPending: 100_000,
+  maxEvents: Infinity,
+  maxStateMb: DEFAULT_MAX_STATE_MB,
+};

@@ -22,7 +22,10 @@ export const parentCycle = defineAhpStreamRule({
       message:
         cycle.length === 1
           ? 'The event names itself as its parent; parentage is single and acyclic.'
-          : `Following parentEventId from this event leads back to it through ${cycle.length - 1} other event${cycle.length === 2 ? '' : 's'} (line${cycle.length === 2 ? '' : 's'} ${cycle.slice(1).map((m) => m.line).join(', ')}); parentage is single and acyclic.`,
+          : `Following parentEventId from this event leads back to it through ${cycle.length - 1} other event${cycle.length === 2 ? '' : 's'} (line${cycle.length === 2 ? '' : 's'} ${cycle
+              .slice(1)
+              .map((m) => m.line)
+              .join(', ')}); parentage is single and acyclic.`,
       related: cycle.slice(1).map((m) => markLocation(m, '/params/event/parentEventId')),
     });
   },

@@ -12,13 +12,15 @@ import { defineAhpStreamRule } from './model.ts';
 export const parentUnknown = defineAhpStreamRule({
   id: 'ahp/parent-unknown',
   severity: 'info',
-  description: "An event's parentEventId names no event of the same source anywhere in the input (legal: the lineage is not verified).",
+  description:
+    "An event's parentEventId names no event of the same source anywhere in the input (legal: the lineage is not verified).",
   spec: 'AHP task-workspace-lineage.md §Lineage and actual changes',
   onEnd(state, ctx) {
     for (const u of state.lineage.unresolvedParents()) {
       ctx.report({
         at: u.at,
-        message: 'The parent event is not in the input (no event of the same source has this id), so this lineage link is not verified; a subscriber may legitimately lack the parent.',
+        message:
+          'The parent event is not in the input (no event of the same source has this id), so this lineage link is not verified; a subscriber may legitimately lack the parent.',
       });
     }
   },

@@ -20,7 +20,8 @@ import { defineAhpStreamRule } from './model.ts';
 export const responseUnmatched = defineAhpStreamRule({
   id: 'ahp/response-unmatched',
   severity: 'error',
-  description: 'A response answers a pending hooks/intercept or hooks/capabilities request of the stream with a result of that method; notifications are never answered.',
+  description:
+    'A response answers a pending hooks/intercept or hooks/capabilities request of the stream with a result of that method; notifications are never answered.',
   spec: 'AHP base/events.md §Common message envelope (AHP-RPC-002); base/failure.md §Failure classes',
   onEvent(facts, ctx) {
     const link = facts.response?.link;
@@ -28,10 +29,14 @@ export const responseUnmatched = defineAhpStreamRule({
     if (link.status === 'unmatched') {
       ctx.report({
         pointer: '/id',
-        message: 'No request of the input awaits a response with this id: the response answers nothing (a notification is never answered, and a mismatched id is an operational failure).',
+        message:
+          'No request of the input awaits a response with this id: the response answers nothing (a notification is never answered, and a mismatched id is an operational failure).',
       });
     } else if (link.status === 'matched' && link.mismatch) {
-      const [got, method] = link.mismatch === 'manifest-for-intercept' ? ['a capabilities manifest', 'hooks/intercept'] : ['effects', 'hooks/capabilities'];
+      const [got, method] =
+        link.mismatch === 'manifest-for-intercept'
+          ? ['a capabilities manifest', 'hooks/intercept']
+          : ['effects', 'hooks/capabilities'];
       ctx.report({
         pointer: '/result',
         message: `The response carries ${got}, but the request with this id is ${method}; discovery and interception results are never combined or swapped.`,

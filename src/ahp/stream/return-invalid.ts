@@ -31,7 +31,8 @@ import { defineAhpStreamRule } from './model.ts';
 export const returnInvalid = defineAhpStreamRule({
   id: RETURN_INVALID,
   severity: 'error',
-  description: "A return effect's value satisfies the contract of the boundary it answers (any JSON value at tool.before, messages at model.request.before, text parts at context.compact.before, an ElicitResult keeping the request's mode and form at user.elicitation.request); otherwise the whole response is rejected.",
+  description:
+    "A return effect's value satisfies the contract of the boundary it answers (any JSON value at tool.before, messages at model.request.before, text parts at context.compact.before, an ElicitResult keeping the request's mode and form at user.elicitation.request); otherwise the whole response is rejected.",
   spec: 'AHP base/composition.md §Atomic effect acceptance; capability-auth.md §Event-semantic capability bounds',
   onEvent(facts, ctx) {
     const fx = facts.effects;

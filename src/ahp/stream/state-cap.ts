@@ -16,22 +16,40 @@ import type { CapName } from './budget.ts';
 import { defineAhpStreamRule, type AhpStreamState } from './model.ts';
 
 const WHAT: Record<CapName, CapDescription> = {
-  maxPending: { flag: '--max-pending', effect: 'further requests are not tracked, so their responses are not correlated or judged and unmatched responses are no longer reported' },
-  maxStateMb: { flag: '--max-state-mb', effect: 'the oldest answered request ids, checked forms, remembered elicitation requests and events are being forgotten to keep the state within the memory budget, so retries, duplicate responses, further elicitation results and lineage naming them are reported as not verifiable or no longer recognised' },
-  maxEvents: { flag: '--max-events', effect: 'the oldest remembered events and answered request ids are being forgotten, so lineage, retries, elicitation pairs and duplicate responses naming them can no longer be checked' },
+  maxPending: {
+    flag: '--max-pending',
+    effect:
+      'further requests are not tracked, so their responses are not correlated or judged and unmatched responses are no longer reported',
+  },
+  maxStateMb: {
+    flag: '--max-state-mb',
+    effect:
+      'the oldest answered request ids, checked forms, remembered elicitation requests and events are being forgotten to keep the state within the memory budget, so retries, duplicate responses, further elicitation results and lineage naming them are reported as not verifiable or no longer recognised',
+  },
+  maxEvents: {
+    flag: '--max-events',
+    effect:
+      'the oldest remembered events and answered request ids are being forgotten, so lineage, retries, elicitation pairs and duplicate responses naming them can no longer be checked',
+  },
 };
 
 /** Report the caps noted since the last call. */
 function flush(state: AhpStreamState, ctx: RuleContext): void {
   const notices = state.caps.take();
-  if (notices.length) reportCapNotices(notices.map((n) => ({ cap: n.cap, limit: n.limit, at: markLocation(n.at) })), WHAT, ctx);
+  if (notices.length)
+    reportCapNotices(
+      notices.map((n) => ({ cap: n.cap, limit: n.limit, at: markLocation(n.at) })),
+      WHAT,
+      ctx,
+    );
 }
 
 /** The `ahp/state-cap` rule, as described in the module comment above. */
 export const stateCap = defineAhpStreamRule({
   id: 'ahp/state-cap',
   severity: 'warning',
-  description: 'A stream-state cap (--max-state-mb, the memory budget of all state, default 256 MiB; --max-pending, --max-events, count caps) was reached; later verdicts may be incomplete.',
+  description:
+    'A stream-state cap (--max-state-mb, the memory budget of all state, default 256 MiB; --max-pending, --max-events, count caps) was reached; later verdicts may be incomplete.',
   spec: 'agent-conformance limits (README §Options of validate)',
   onEvent(_facts, ctx, state) {
     flush(state, ctx);

@@ -21,7 +21,13 @@ export interface AjvOptions {
    */
   diagnostic: boolean;
   /** ajv code options: `tools/gen-validators.ts` passes `{source: true, optimize: 1, formats}` for standalone code. */
-  code?: { source?: boolean; esm?: boolean; optimize?: number; formats?: import('ajv').CodeOptions['formats']; regExp?: import('ajv').CodeOptions['regExp'] };
+  code?: {
+    source?: boolean;
+    esm?: boolean;
+    optimize?: number;
+    formats?: import('ajv').CodeOptions['formats'];
+    regExp?: import('ajv').CodeOptions['regExp'];
+  };
 }
 
 /**

@@ -23,12 +23,21 @@ export const ANNOTATION_KEYWORDS = ['x-rule', 'x-message', 'x-aep-capture', 'x-s
 export type KeywordAnnotation = string | Readonly<Record<string, string>>;
 
 /** The value an annotation gives the error `keyword` raised by the node itself (`isNull`: a type error on null). */
-export function ownAnnotation(a: unknown, keyword: string, isNull: boolean, additionalDefault: boolean): string | undefined {
+export function ownAnnotation(
+  a: unknown,
+  keyword: string,
+  isNull: boolean,
+  additionalDefault: boolean,
+): string | undefined {
   if (typeof a === 'string') return additionalDefault && keyword === 'additionalProperties' ? undefined : a;
   if (a === null || typeof a !== 'object') return undefined;
   const m = a as Record<string, unknown>;
   const pick = (k: string) => (typeof m[k] === 'string' ? (m[k] as string) : undefined);
-  return (isNull && keyword === 'type' ? pick('null') : undefined) ?? pick(keyword) ?? (additionalDefault && keyword === 'additionalProperties' ? undefined : pick('*'));
+  return (
+    (isNull && keyword === 'type' ? pick('null') : undefined) ??
+    pick(keyword) ??
+    (additionalDefault && keyword === 'additionalProperties' ? undefined : pick('*'))
+  );
 }
 
 /** The value an annotation gives errors raised below the node (`*`, or the whole string). */
@@ -76,7 +85,11 @@ const OWN_FALSE = new Set(['additionalProperties', 'unevaluatedProperties', 'une
  * Returns `index` (a new one by default; pass one to index several calls' documents together). `$ref`s must be JSON Pointer fragments (`#/...`), optionally after a
  * document name resolved against `base`.
  */
-export function prepareSchemas(docs: ReadonlyMap<string, Obj>, base: string, index: SchemaIndex = new WeakMap()): SchemaIndex {
+export function prepareSchemas(
+  docs: ReadonlyMap<string, Obj>,
+  base: string,
+  index: SchemaIndex = new WeakMap(),
+): SchemaIndex {
   const hosts = new WeakMap<object, object>();
   for (const doc of docs.values()) rewriteFalse(doc, hosts);
   const docOf = new WeakMap<object, Obj>();
@@ -104,7 +117,8 @@ export function prepareSchemas(docs: ReadonlyMap<string, Obj>, base: string, ind
     if (Array.isArray(node)) return node.forEach(collect);
     if (!isObj(node)) return;
     if (typeof node.$ref === 'string') work.push(node);
-    for (const [k, v] of Object.entries(node)) if (!DATA_KEYWORDS.has(k) && v !== null && typeof v === 'object') collect(v);
+    for (const [k, v] of Object.entries(node))
+      if (!DATA_KEYWORDS.has(k) && v !== null && typeof v === 'object') collect(v);
   };
   for (const doc of docs.values()) collect(doc);
   while (work.length) {
@@ -122,7 +136,12 @@ export function prepareSchemas(docs: ReadonlyMap<string, Obj>, base: string, ind
       defs[name] = copy;
       ref = `${t.docId}#/$defs/${name}`;
       clones.set(key, ref);
-      indexTree(copy, t.doc, index, docOf, { parent: defs, parentKey: name, docRule: index.get(t.doc)?.docRule, context: rule });
+      indexTree(copy, t.doc, index, docOf, {
+        parent: defs,
+        parentKey: name,
+        docRule: index.get(t.doc)?.docRule,
+        context: rule,
+      });
       copyFalseHosts(t.node, copy, index);
       collect(copy);
     }
@@ -201,20 +220,28 @@ function markFalse(node: unknown, hosts: WeakMap<object, object>, index: SchemaI
   const host = hosts.get(node);
   const info = index.get(node);
   if (host && info) info.falseHost = host;
-  for (const [k, v] of Object.entries(node)) if (!DATA_KEYWORDS.has(k) && v !== null && typeof v === 'object') markFalse(v, hosts, index);
+  for (const [k, v] of Object.entries(node))
+    if (!DATA_KEYWORDS.has(k) && v !== null && typeof v === 'object') markFalse(v, hosts, index);
 }
 
 /** Index `root` and its subtree; `at` places a copy under its `$defs` entry. */
 function indexTree(root: Obj, doc: Obj, index: SchemaIndex, docOf: WeakMap<object, Obj>, at?: NodeInfo): void {
   const docRule = at ? at.docRule : inheritedAnnotation(doc['x-rule']);
-  const visit = (node: unknown, parent: object | undefined, parentKey: string | undefined, inherited: string | undefined, isRoot: boolean): void => {
+  const visit = (
+    node: unknown,
+    parent: object | undefined,
+    parentKey: string | undefined,
+    inherited: string | undefined,
+    isRoot: boolean,
+  ): void => {
     if (Array.isArray(node)) return node.forEach((item) => visit(item, parent, parentKey, inherited, false));
     if (!isObj(node)) return;
     // a document root's rule is only its definitions' default (docRule), not inherited
     const rule = (isRoot && !at ? undefined : inheritedAnnotation(node['x-rule'])) ?? inherited;
     index.set(node, { rule, docRule, context: at?.context, parent, parentKey });
     docOf.set(node, doc);
-    for (const [k, v] of Object.entries(node)) if (!DATA_KEYWORDS.has(k) && v !== null && typeof v === 'object') visit(v, node, k, rule, false);
+    for (const [k, v] of Object.entries(node))
+      if (!DATA_KEYWORDS.has(k) && v !== null && typeof v === 'object') visit(v, node, k, rule, false);
   };
   visit(root, at?.parent, at?.parentKey, undefined, true);
 }

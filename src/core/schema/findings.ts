@@ -69,7 +69,7 @@ function isEmptyObject(v: unknown): boolean {
 }
 
 function hasOwn(o: unknown, k: string): boolean {
-  return o !== null && typeof o === 'object' && Object.prototype.hasOwnProperty.call(o, k);
+  return o !== null && typeof o === 'object' && Object.hasOwn(o, k);
 }
 
 /** True when `node` sits (statically) inside `union`'s anyOf/oneOf branches or its contains schema. */
@@ -77,7 +77,7 @@ function insideUnion(index: SchemaIndex, node: object | undefined, union: object
   let cur = node;
   while (cur) {
     const info = index.get(cur);
-    if (!info || !info.parent) return false;
+    if (!info?.parent) return false;
     if (info.parent === union && FOLDED.has(info.parentKey ?? '')) return true;
     cur = info.parent;
   }
@@ -90,7 +90,11 @@ function insideUnion(index: SchemaIndex, node: object | undefined, union: object
  * reported through the errors of the name it rejected; the branch errors of an anyOf / oneOf /
  * contains whose location has an `x-message` fold into that one sentence.
  */
-export function mapSchemaErrors(errors: readonly ErrorObject[] | null | undefined, instance: unknown, opts: MapOptions): SchemaFinding[] {
+export function mapSchemaErrors(
+  errors: readonly ErrorObject[] | null | undefined,
+  instance: unknown,
+  opts: MapOptions,
+): SchemaFinding[] {
   if (!errors || errors.length === 0) return [];
   const { index, wording } = opts;
   const base = opts.base ?? '';
@@ -98,7 +102,8 @@ export function mapSchemaErrors(errors: readonly ErrorObject[] | null | undefine
   const innerNames = new Set<string>();
   for (const e of errors) {
     const parent = e.parentSchema as Obj | undefined;
-    if (FOLDED.has(e.keyword) && parent && ownAnnotation(parent['x-message'], e.keyword, false, true) !== undefined) unions.push({ node: parent, path: e.instancePath });
+    if (FOLDED.has(e.keyword) && parent && ownAnnotation(parent['x-message'], e.keyword, false, true) !== undefined)
+      unions.push({ node: parent, path: e.instancePath });
     if (typeof (e as { propertyName?: string }).propertyName === 'string') innerNames.add(e.instancePath);
   }
   const out: SchemaFinding[] = [];
@@ -108,7 +113,15 @@ export function mapSchemaErrors(errors: readonly ErrorObject[] | null | undefine
     if (e.keyword === 'if') continue;
     if (e.keyword === 'propertyNames' && innerNames.has(e.instancePath)) continue;
     const parent = e.parentSchema as Obj | undefined;
-    if (unions.some((u) => u.node !== parent && (e.instancePath === u.path || e.instancePath.startsWith(u.path + '/')) && insideUnion(index, parent, u.node))) continue;
+    if (
+      unions.some(
+        (u) =>
+          u.node !== parent &&
+          (e.instancePath === u.path || e.instancePath.startsWith(u.path + '/')) &&
+          insideUnion(index, parent, u.node),
+      )
+    )
+      continue;
     const keyword = e.keyword === 'not' && isEmptyObject(e.schema) ? 'false schema' : e.keyword;
     const value = getAt(instance, e.instancePath);
     const isNull = keyword === 'type' && value === null;
@@ -128,7 +141,14 @@ export function mapSchemaErrors(errors: readonly ErrorObject[] | null | undefine
     } else if (keyword === 'not') {
       // `not: {required: [m]}`: the member that must be absent
       const s = e.schema as { required?: unknown } | undefined;
-      if (s && Array.isArray(s.required) && s.required.length === 1 && typeof s.required[0] === 'string' && hasOwn(value, s.required[0])) at = childPointer(at, s.required[0]);
+      if (
+        s &&
+        Array.isArray(s.required) &&
+        s.required.length === 1 &&
+        typeof s.required[0] === 'string' &&
+        hasOwn(value, s.required[0])
+      )
+        at = childPointer(at, s.required[0]);
     }
     const info = parent ? index.get(parent) : undefined;
     // a `false` subschema's own annotations are its host's entries keyed `false schema`
@@ -136,12 +156,25 @@ export function mapSchemaErrors(errors: readonly ErrorObject[] | null | undefine
     const own = (key: 'x-rule' | 'x-message'): string | undefined => {
       if (!host) return undefined;
       const a = host[key];
-      if (host !== parent) return a !== null && typeof a === 'object' && typeof (a as Obj)['false schema'] === 'string' ? ((a as Obj)['false schema'] as string) : undefined;
+      if (host !== parent)
+        return a !== null && typeof a === 'object' && typeof (a as Obj)['false schema'] === 'string'
+          ? ((a as Obj)['false schema'] as string)
+          : undefined;
       return ownAnnotation(a, keyword, isNull, key === 'x-message');
     };
     const ownRule = own('x-rule');
     const ruleId = ownRule ?? (parent && info ? ruleOfNode(parent, info) : undefined) ?? opts.fallbackRule;
-    const ctx: MessageContext = { error: e, keyword, instance, value, path: base + e.instancePath, pointer: base + at, member, ruleId, generic: () => wording.generic(ctx) };
+    const ctx: MessageContext = {
+      error: e,
+      keyword,
+      instance,
+      value,
+      path: base + e.instancePath,
+      pointer: base + at,
+      member,
+      ruleId,
+      generic: () => wording.generic(ctx),
+    };
     const text = own('x-message');
     let message: string;
     if (text === undefined) message = ctx.generic();

@@ -52,7 +52,14 @@ export function isDateTime(s: string): boolean {
   const second = digits2(s, 17);
   if (century < 0 || yy < 0 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0) return false;
   const t = s.charCodeAt(10);
-  if (s.charCodeAt(4) !== 0x2d || s.charCodeAt(7) !== 0x2d || (t !== 0x54 && t !== 0x74) || s.charCodeAt(13) !== 0x3a || s.charCodeAt(16) !== 0x3a) return false;
+  if (
+    s.charCodeAt(4) !== 0x2d ||
+    s.charCodeAt(7) !== 0x2d ||
+    (t !== 0x54 && t !== 0x74) ||
+    s.charCodeAt(13) !== 0x3a ||
+    s.charCodeAt(16) !== 0x3a
+  )
+    return false;
   let i = 19;
   if (s.charCodeAt(i) === 0x2e) {
     const from = ++i;
@@ -72,7 +79,11 @@ export function isDateTime(s: string): boolean {
   if (!realDate(year, month, day) || hour > 23 || minute > 59 || second > 60) return false;
   if (second < 60) return true;
   const utc = new Date(Date.UTC(year, month - 1, day, hour, minute) - offset * 60_000);
-  return utc.getUTCHours() === 23 && utc.getUTCMinutes() === 59 && utc.getUTCDate() === daysInMonth(utc.getUTCFullYear(), utc.getUTCMonth() + 1);
+  return (
+    utc.getUTCHours() === 23 &&
+    utc.getUTCMinutes() === 59 &&
+    utc.getUTCDate() === daysInMonth(utc.getUTCFullYear(), utc.getUTCMonth() + 1)
+  );
 }
 
 function isDigit(c: number): boolean {
@@ -89,7 +100,9 @@ function digits2(s: string, i: number): number {
 /** The name of the character at `i` of `s` for a message: `"T"` for a visible one, `U+0020` else. */
 function charName(s: string, i: number): string {
   const c = s.codePointAt(i)!;
-  return c > 0x20 && c < 0x7f ? JSON.stringify(String.fromCodePoint(c)) : `U+${c.toString(16).toUpperCase().padStart(4, '0')}`;
+  return c > 0x20 && c < 0x7f
+    ? JSON.stringify(String.fromCodePoint(c))
+    : `U+${c.toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
 /**
@@ -104,23 +117,30 @@ export function explainDateTime(s: string): string | undefined {
   const date = /^(\d{4})-(\d{2})-(\d{2})/.exec(s);
   if (!date) return 'the date is not YYYY-MM-DD (four-digit year, two-digit month and day)';
   if (s.length === 10) return 'there is no time of day: a date-time is the date, "T", hh:mm:ss and an offset';
-  if (s[10] !== 'T' && s[10] !== 't') return `the date and the time are separated by ${charName(s, 10)}, not "T" (RFC 3339 §5.6 allows "T" or "t" only)`;
+  if (s[10] !== 'T' && s[10] !== 't')
+    return `the date and the time are separated by ${charName(s, 10)}, not "T" (RFC 3339 §5.6 allows "T" or "t" only)`;
   const time = /^(\d{2}):(\d{2}):(\d{2})(\.\d+)?/.exec(s.slice(11));
   if (!time) return 'the time of day is not hh:mm:ss (two digits each, an optional fraction after ".")';
   const rest = s.slice(11 + time[0].length);
   if (rest === '') return 'there is no time-zone offset (Z, or ±hh:mm such as +05:30)';
   const off = /^(?:[Zz]|([+-])(\d{2}):(\d{2}))$/.exec(rest);
-  if (!off) return 'the time-zone offset is not Z or ±hh:mm with a colon (+0530, +05 or anything after the offset are not RFC 3339)';
-  if (off[1] !== undefined && (Number(off[2]) > 23 || Number(off[3]) > 59)) return 'the time-zone offset is out of range (hours 00-23, minutes 00-59)';
+  if (!off)
+    return 'the time-zone offset is not Z or ±hh:mm with a colon (+0530, +05 or anything after the offset are not RFC 3339)';
+  if (off[1] !== undefined && (Number(off[2]) > 23 || Number(off[3]) > 59))
+    return 'the time-zone offset is out of range (hours 00-23, minutes 00-59)';
   const [y, mo, d] = [Number(date[1]), Number(date[2]), Number(date[3])];
-  if (!realDate(y, mo, d)) return mo < 1 || mo > 12 ? `the month ${mo} does not exist (01-12)` : `day ${d} does not exist in month ${mo} of ${y}`;
+  if (!realDate(y, mo, d))
+    return mo < 1 || mo > 12
+      ? `the month ${mo} does not exist (01-12)`
+      : `day ${d} does not exist in month ${mo} of ${y}`;
   const [h, mi, sec] = [Number(time[1]), Number(time[2]), Number(time[3])];
-  if (h > 23 || mi > 59 || sec > 60) return 'the time of day is out of range (hours 00-23, minutes 00-59, seconds 00-60)';
+  if (h > 23 || mi > 59 || sec > 60)
+    return 'the time of day is out of range (hours 00-23, minutes 00-59, seconds 00-60)';
   return 'a leap second (:60) is valid only at 23:59:60 UTC on the last day of a month';
 }
 
 // RFC 3986 §3 and Appendix A, composed from its ABNF rules.
-const UNRESERVED = "A-Za-z0-9\\-._~";
+const UNRESERVED = 'A-Za-z0-9\\-._~';
 const SUB_DELIMS = "!$&'()*+,;=";
 const PCT = '%[0-9A-Fa-f]{2}';
 const PCHAR = `(?:[${UNRESERVED}${SUB_DELIMS}:@]|${PCT})`;
@@ -140,7 +160,9 @@ const IPV6 = [
   `(?:(?:${H16}:){0,4}${H16})?::${LS32}`,
   `(?:(?:${H16}:){0,5}${H16})?::${H16}`,
   `(?:(?:${H16}:){0,6}${H16})?::`,
-].map((a) => `(?:${a})`).join('|');
+]
+  .map((a) => `(?:${a})`)
+  .join('|');
 const IP_FUTURE = `v[0-9A-Fa-f]+\\.[${UNRESERVED}${SUB_DELIMS}:]+`;
 // The IP literals compile to a large automaton (V8 unrolls the bounded h16 repeats): tens of
 // milliseconds on first use, in every run that checks one URI. So the URI and mailbox patterns

@@ -17,7 +17,11 @@ import { requireCached } from '../code-cache.ts';
 import { codeUrl } from '../paths.ts';
 
 type Docs = typeof import('../../generated/aep-docs.cjs');
-type Factory = (docs: readonly Record<string, unknown>[], formats: typeof STRICT_FORMATS, pattern: typeof memoPattern) => Readonly<Record<string, ValidateFunction>>;
+type Factory = (
+  docs: readonly Record<string, unknown>[],
+  formats: typeof STRICT_FORMATS,
+  pattern: typeof memoPattern,
+) => Readonly<Record<string, ValidateFunction>>;
 
 /** One protocol's generated validators. */
 export interface GeneratedValidators {
@@ -49,7 +53,7 @@ function requireGenerated(name: string): unknown {
 export function loadGeneratedValidators(protocol: 'aep' | 'ahp', base: string): GeneratedValidators {
   const { DOCS, GROUPS } = requireGenerated(`${protocol}-docs.cjs`) as Docs;
   const groups = GROUPS as Readonly<Record<string, string>>;
-  const group = (key: string): string | undefined => (Object.prototype.hasOwnProperty.call(groups, key) ? groups[key] : undefined);
+  const group = (key: string): string | undefined => (Object.hasOwn(groups, key) ? groups[key] : undefined);
   const verdicts = new Map<string, Readonly<Record<string, ValidateFunction>>>();
   const diagnostics = new Map<string, Readonly<Record<string, ValidateFunction>>>();
   let prepared: { docs: Record<string, unknown>[]; index: SchemaIndex } | undefined;
@@ -60,7 +64,12 @@ export function loadGeneratedValidators(protocol: 'aep' | 'ahp', base: string): 
     }
     return prepared;
   };
-  const from = (cache: typeof verdicts, kind: 'verdicts' | 'diagnostics', g: string, docs: () => readonly Record<string, unknown>[]) => {
+  const from = (
+    cache: typeof verdicts,
+    kind: 'verdicts' | 'diagnostics',
+    g: string,
+    docs: () => readonly Record<string, unknown>[],
+  ) => {
     let set = cache.get(g);
     if (!set) {
       set = (requireGenerated(`${protocol}-${kind}-${g}.cjs`) as Factory)(docs(), STRICT_FORMATS, memoPattern);

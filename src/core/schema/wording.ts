@@ -15,14 +15,32 @@ import { explainDateTime, type FormatName } from './formats.ts';
  * `phrase` (AHP schema findings), `answer` (MCP form answers checked against their form).
  */
 export const FORMAT_WORDS: Readonly<Record<FormatName, { located: string; phrase: string; answer: string }>> = {
-  'date-time': { located: 'an RFC 3339 date-time with a time-zone offset (e.g. 2025-01-01T12:00:00Z)', phrase: 'an RFC 3339 date-time (YYYY-MM-DDThh:mm:ss with Z or ±hh:mm)', answer: 'an RFC 3339 date-time' },
-  uri: { located: 'an RFC 3986 URI (scheme ":" hier-part, ASCII only; a port is digits, one "@" ends the userinfo, "%" takes two hex digits)', phrase: 'an RFC 3986 URI (scheme required)', answer: 'a URI (RFC 3986, scheme required)' },
-  'absolute-uri': { located: 'an RFC 3986 absolute-URI (scheme ":" hier-part [ "?" query ], no fragment)', phrase: 'an RFC 3986 absolute-URI (scheme required, no "#" fragment)', answer: 'an absolute URI without a fragment' },
+  'date-time': {
+    located: 'an RFC 3339 date-time with a time-zone offset (e.g. 2025-01-01T12:00:00Z)',
+    phrase: 'an RFC 3339 date-time (YYYY-MM-DDThh:mm:ss with Z or ±hh:mm)',
+    answer: 'an RFC 3339 date-time',
+  },
+  uri: {
+    located:
+      'an RFC 3986 URI (scheme ":" hier-part, ASCII only; a port is digits, one "@" ends the userinfo, "%" takes two hex digits)',
+    phrase: 'an RFC 3986 URI (scheme required)',
+    answer: 'a URI (RFC 3986, scheme required)',
+  },
+  'absolute-uri': {
+    located: 'an RFC 3986 absolute-URI (scheme ":" hier-part [ "?" query ], no fragment)',
+    phrase: 'an RFC 3986 absolute-URI (scheme required, no "#" fragment)',
+    answer: 'an absolute URI without a fragment',
+  },
   email: { located: 'an email address', phrase: 'an email address', answer: 'an email address' },
-  date: { located: 'an RFC 3339 full-date', phrase: 'a calendar date (YYYY-MM-DD)', answer: 'a calendar date (YYYY-MM-DD)' },
+  date: {
+    located: 'an RFC 3339 full-date',
+    phrase: 'a calendar date (YYYY-MM-DD)',
+    answer: 'a calendar date (YYYY-MM-DD)',
+  },
 };
 
-const formatWord = (name: unknown, style: 'located' | 'phrase'): string => FORMAT_WORDS[String(name) as FormatName]?.[style] ?? `a valid ${String(name)}`;
+const formatWord = (name: unknown, style: 'located' | 'phrase'): string =>
+  FORMAT_WORDS[String(name) as FormatName]?.[style] ?? `a valid ${String(name)}`;
 
 /** `: <which part fails>` for a string that fails `date-time` ({@link explainDateTime}), else nothing. */
 function formatWhy(format: unknown, value: unknown): string {
@@ -39,7 +57,9 @@ function formatWhy(format: unknown, value: unknown): string {
 export function quotedAttribute(v: unknown): string {
   if (typeof v === 'string') {
     const cps = [...v];
-    return cps.length > 40 ? `${JSON.stringify(cps.slice(0, 40).join(''))}… (${cps.length} characters)` : JSON.stringify(v);
+    return cps.length > 40
+      ? `${JSON.stringify(cps.slice(0, 40).join(''))}… (${cps.length} characters)`
+      : JSON.stringify(v);
   }
   if (typeof v === 'number' || typeof v === 'boolean') return JSON.stringify(v);
   return describeValue(v);
@@ -86,7 +106,9 @@ export function locatedSentence(c: MessageContext, label = 'value'): string {
     case 'exclusiveMaximum':
       return `${cap(at)} must be ${String(p.comparison)} ${String(p.limit)}.`;
     case 'minLength':
-      return Number(p.limit) === 1 ? `${cap(at)} must not be empty.` : `${cap(at)} must be at least ${String(p.limit)} characters (code points) long, found ${found()}.`;
+      return Number(p.limit) === 1
+        ? `${cap(at)} must not be empty.`
+        : `${cap(at)} must be at least ${String(p.limit)} characters (code points) long, found ${found()}.`;
     case 'maxLength':
       return `${cap(at)} must be at most ${String(p.limit)} characters (code points) long, found ${found()}.`;
     case 'minItems':
@@ -131,7 +153,9 @@ export function phrase(c: MessageContext): string {
     case 'additionalProperties':
       return `\`${String(p.additionalProperty)}\` is not allowed here (closed object)`;
     case 'type': {
-      const types = (Array.isArray(p.type) ? p.type : String(p.type).split(',')).map((t) => TYPE_NAMES[String(t)] ?? String(t));
+      const types = (Array.isArray(p.type) ? p.type : String(p.type).split(',')).map(
+        (t) => TYPE_NAMES[String(t)] ?? String(t),
+      );
       return `must be ${types.join(' or ')}, found ${found()}`;
     }
     case 'const':
@@ -148,13 +172,19 @@ export function phrase(c: MessageContext): string {
     case 'exclusiveMaximum':
       return `must be ${String(p.comparison)} ${String(p.limit)}`;
     case 'minLength':
-      return Number(p.limit) === 1 ? 'must not be empty' : `must be at least ${String(p.limit)} characters (code points) long (found ${found()})`;
+      return Number(p.limit) === 1
+        ? 'must not be empty'
+        : `must be at least ${String(p.limit)} characters (code points) long (found ${found()})`;
     case 'maxLength':
       return `must be at most ${String(p.limit)} characters (code points) long (found ${found()})`;
     case 'minItems':
-      return Number(p.limit) === 1 ? 'must not be empty' : `must have at least ${String(p.limit)} items (found ${found()})`;
+      return Number(p.limit) === 1
+        ? 'must not be empty'
+        : `must have at least ${String(p.limit)} items (found ${found()})`;
     case 'maxItems':
-      return Number(p.limit) === 0 ? `must be empty (found ${found()})` : `must have at most ${String(p.limit)} items (found ${found()})`;
+      return Number(p.limit) === 0
+        ? `must be empty (found ${found()})`
+        : `must have at most ${String(p.limit)} items (found ${found()})`;
     case 'minProperties':
       return `must have at least ${String(p.limit)} members`;
     case 'uniqueItems':
