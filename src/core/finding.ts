@@ -5,11 +5,18 @@
  * docs/architecture.md §Findings.
  */
 
+import type { MessageArgs } from './message.ts';
+
 /** Finding severity. Ordered `info < warning < error` (see {@link SEVERITY_RANK}). */
 export type Severity = 'error' | 'warning' | 'info';
 
 /** Numeric rank of each severity: higher is more severe. */
 export const SEVERITY_RANK: Readonly<Record<Severity, number>> = { info: 0, warning: 1, error: 2 };
+
+/** True when `s` is at or above `threshold` (the one severity comparison: --fail-on, --strict, filters). */
+export function severityAtLeast(s: Severity, threshold: Severity): boolean {
+  return SEVERITY_RANK[s] >= SEVERITY_RANK[threshold];
+}
 
 /** True when `s` is a {@link Severity} string. */
 export function isSeverity(s: unknown): s is Severity {
@@ -46,7 +53,11 @@ export interface Finding extends Location {
   spec: string;
   /** Other locations that explain this finding (e.g. the request an answer fails to match). */
   related?: Location[];
-  /** Machine-readable details (expected/actual kinds, counts); never gated content. */
+  /** Key of the rule's message template the message was rendered from (src/core/message.ts). */
+  messageId?: string;
+  /** The template's arguments: machine-readable details; never gated content. */
+  args?: MessageArgs;
+  /** @deprecated machine-readable details; becomes `args`. */
   data?: Record<string, unknown>;
 }
 

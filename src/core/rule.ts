@@ -7,6 +7,7 @@
  * engine.ts; docs/architecture.md §Rules.
  */
 import type { Finding, Location, Severity } from './finding.ts';
+import { renderMessage, type MessageArgs, type MessageTemplates } from './message.ts';
 import { locateIndex, type BigIntegerLiteral, type DuplicateKey } from './json.ts';
 
 /** What every rule declares. `id` is stable (`aep/<name>`, `ahp/<name>`, ...). */
@@ -17,6 +18,8 @@ export interface RuleMeta {
   description: string;
   /** Citation, e.g. `AEP-0001 §5.2`. */
   spec: string;
+  /** How its findings read, by key (the first is the default); placeholders per src/core/message.ts. */
+  messages?: MessageTemplates;
 }
 
 /** One parsed JSONL line that is a JSON object, with what locating findings needs. */
@@ -46,7 +49,12 @@ export interface ParsedEvent {
 export interface ReportInput {
   /** RFC 6901 pointer inside the event; default `""` (the whole event). */
   pointer?: string;
-  message: string;
+  /** Key of the rule's template (default: its first). */
+  messageId?: string;
+  /** The template's arguments; also the finding's machine-readable details. */
+  args?: MessageArgs;
+  /** @deprecated a finished sentence; use `messageId` + `args`. */
+  message?: string;
   data?: Record<string, unknown>;
   related?: Location[];
   /** Report at another event (stream rules), or at a bare location (end of stream). */
@@ -146,11 +154,26 @@ export function makeFinding(rule: RuleMeta, r: ReportInput, event?: ParsedEvent)
   const f: Finding = {
     ruleId: rule.id,
     severity: rule.severity,
-    message: r.message,
+    message: r.message ?? ruleMessage(rule, r.messageId, r.args, loc.source),
     spec: rule.spec,
     ...loc,
   };
+  if (r.messageId !== undefined || r.args) f.messageId = r.messageId ?? Object.keys(rule.messages ?? {})[0];
+  if (r.args) f.args = r.args;
   if (r.related?.length) f.related = r.related;
   if (r.data) f.data = r.data;
   return f;
+}
+
+/** The sentence of `rule`'s template `key` (default: its first) with `args`; throws when the rule has no such template. */
+export function ruleMessage(
+  rule: RuleMeta,
+  key: string | undefined,
+  args: MessageArgs | undefined,
+  source: string,
+): string {
+  const templates = rule.messages ?? {};
+  const template = templates[key ?? Object.keys(templates)[0] ?? ''];
+  if (template === undefined) throw new Error(`rule ${rule.id} has no message ${JSON.stringify(key ?? 'default')}`);
+  return renderMessage(template, args, source);
 }

@@ -1,0 +1,48 @@
+/**
+ * Message templates: a rule's metadata holds its sentences (`messages`), a finding holds the
+ * template's key and its arguments, and this module renders one from the other
+ * (docs/architecture.md §Findings).
+ *
+ * Placeholders: `{name}` inserts the argument as text; `{name:json}` as JSON (a quoted id);
+ * `{name:s}` is `s` unless the argument is 1 (plurals). A {@link Location} argument renders as
+ * `line N`, or `line N of FILE` when it is in another input than the finding.
+ */
+import type { Location } from './finding.ts';
+
+/** One argument of a message: text, a number, a flag, or a place in the input. */
+export type MessageArg = string | number | boolean | Location;
+
+/** The arguments of one finding's message, by placeholder name. */
+export type MessageArgs = Readonly<Record<string, MessageArg | undefined>>;
+
+/** A rule's message templates, by key; the first is the rule's default. */
+export type MessageTemplates = Readonly<Record<string, string>>;
+
+const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)(?::(json|s))?\}/g;
+
+/** The placeholder names `template` uses, in order of first use. */
+export function placeholders(template: string): string[] {
+  return [...new Set([...template.matchAll(PLACEHOLDER)].map((m) => m[1]!))];
+}
+
+const isLocation = (v: MessageArg): v is Location => typeof v === 'object' && v !== null;
+
+function locationText(loc: Location, source: string): string {
+  const where = loc.line === undefined ? 'the end of input' : `line ${loc.line}`;
+  return loc.source && loc.source !== source ? `${where} of ${loc.source}` : where;
+}
+
+/**
+ * `template` with its placeholders filled from `args`; `source` is the finding's input (a
+ * location argument in another input is named with its file). Throws on a placeholder without
+ * an argument: a bug in the rule, which the run reports as `internal/rule-error`.
+ */
+export function renderMessage(template: string, args: MessageArgs | undefined, source: string): string {
+  return template.replace(PLACEHOLDER, (_, name: string, format: string | undefined) => {
+    const v = args?.[name];
+    if (v === undefined) throw new Error(`message placeholder {${name}} has no argument`);
+    if (format === 's') return v === 1 ? '' : 's';
+    if (isLocation(v)) return locationText(v, source);
+    return format === 'json' ? JSON.stringify(v) : String(v);
+  });
+}
