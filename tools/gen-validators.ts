@@ -2,21 +2,23 @@
  * `npm run validators:gen`: compile every schema both protocols validate against into ajv
  * standalone code (docs/architecture.md §Schema stage), so no schema is compiled at run time.
  * Writes, under src/generated/, per protocol (the AHP ones also hold the pinned MCP
- * elicitation extraction) CommonJS modules:
- * - `<protocol>-docs.cjs` (+ `.d.cts`): `DOCS`, the schema documents as written (one JSON text
- *   each), and `GROUPS`, the group of each validator key;
+ * elicitation extraction) CommonJS modules, committed and written one statement per line so
+ * that a schema change reads as a diff of the code:
+ * - `<protocol>-docs.cjs` (+ `.d.cts`): `DOCUMENTS`, the schema files the code reads (read from
+ *   schemas/ at run time, no copy), and `GROUPS`, the group of each validator key;
  * - `<protocol>-verdicts-<group>.cjs`: a factory of the group's first-error validators, reading
- *   schema values by path into `DOCS`;
+ *   schema values by path into the documents;
  * - `<protocol>-diagnostics-<group>.cjs`: a factory of the group's all-errors, verbose
- *   validators over the copies of `DOCS` that `prepareSchemas` prepares at run time, so their
- *   errors' `schema` / `parentSchema` are nodes of those copies, as the mapper's index expects.
+ *   validators over the copies of the documents that `prepareSchemas` prepares at run time, so
+ *   their errors' `schema` / `parentSchema` are nodes of those copies, as the mapper's index expects.
  * Loaded by src/core/schema/generated.ts.
  * CommonJS because validation is synchronous and loads them on first use (`createRequire`):
  * `--version`, `--help` and a run that never validates that protocol load none of them.
  * Our formats (src/core/schema/formats.ts, plain functions) are passed in by the loader rather
  * than imported, so the same file works from src (tsx) and from the build. ajv's runtime
  * helpers are `require`d from its package. test/meta/generated-validators.test.ts fails when the
- * committed files differ from {@link buildValidatorModules}'s output.
+ * committed files differ from {@link buildValidatorModules}'s output, and checks that two
+ * generations give the same bytes.
  */
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -161,6 +163,92 @@ function verdictCallOptions(code: string): string {
   return out;
 }
 
+/**
+ * Standalone code (written one statement per line) split into its top-level statements: a
+ * function declaration with its body is one, each other line at depth 0 one.
+ * @throws Error when the braces do not balance (ajv's code shape changed).
+ */
+function topLevelStatements(code: string): string[] {
+  const out: string[] = [];
+  let current = '';
+  let depth = 0;
+  for (const line of code.split('\n')) {
+    current += current === '' ? line : `\n${line}`;
+    // braces outside string literals; ajv writes every string with JSON.stringify
+    for (let k = 0; k < line.length; k++) {
+      const c = line[k];
+      if (c === '"') for (k++; line[k] !== '"'; k++) k += line[k] === '\\' ? 1 : 0;
+      else if (c === '{') depth++;
+      else if (c === '}') depth--;
+    }
+    if (depth < 0) throw new Error('standalone code: unbalanced braces');
+    if (depth === 0) {
+      out.push(current);
+      current = '';
+    }
+  }
+  if (current !== '') throw new Error('standalone code: unbalanced braces');
+  return out;
+}
+
+const VALIDATE_NAME = /\bvalidate\d+\b/g;
+
+/**
+ * Standalone code with identical validators merged into one. ajv compiles a `$ref` target once
+ * per document that refers to it (and once more as an export), so a definition shared by
+ * several documents is written several times. Two validators are identical when their code (the
+ * declaration and its `.evaluated` statement) is the same text once each validator name in it is
+ * read as its class: the classes are refined from "same text up to validator names" until they
+ * are stable, as in DFA minimisation. Each class keeps its first validator; the others are
+ * removed and every reference is renamed, so the code runs the same checks in the same order.
+ */
+function mergeIdenticalValidators(code: string): string {
+  const statements = topLevelStatements(code);
+  const own = new Map<string, number[]>();
+  statements.forEach((s, i) => {
+    const m = /^function (validate\d+)\(|^(validate\d+)\.evaluated = /.exec(s);
+    if (!m) return;
+    const name = (m[1] ?? m[2]) as string;
+    own.set(name, [...(own.get(name) ?? []), i]);
+  });
+  const names = [...own.keys()];
+  const text = new Map(
+    names.map((n) => [
+      n,
+      own
+        .get(n)!
+        .map((i) => statements[i])
+        .join('\n'),
+    ]),
+  );
+  // classes as numbers: first by text up to validator names, then split by the classes named
+  const classify = (signature: (n: string) => string): Map<string, number> => {
+    const ids = new Map<string, number>();
+    return new Map(
+      names.map((n) => {
+        const key = signature(n);
+        if (!ids.has(key)) ids.set(key, ids.size);
+        return [n, ids.get(key)!];
+      }),
+    );
+  };
+  let classOf = classify((n) => text.get(n)!.replace(VALIDATE_NAME, 'V'));
+  for (;;) {
+    const before = classOf;
+    classOf = classify((n) => `${before.get(n)}:${text.get(n)!.replace(VALIDATE_NAME, (v) => `V${before.get(v)}`)}`);
+    // refinement only splits classes: an unchanged count is a stable partition
+    if (new Set(classOf.values()).size === new Set(before.values()).size) break;
+  }
+  const first = new Map<number, string>();
+  for (const n of names) if (!first.has(classOf.get(n)!)) first.set(classOf.get(n)!, n);
+  const rename = (v: string) => (own.has(v) ? first.get(classOf.get(v)!)! : v);
+  const dropped = new Set(names.filter((n) => rename(n) !== n).flatMap((n) => own.get(n)!));
+  return statements
+    .filter((_, i) => !dropped.has(i))
+    .map((s) => s.replace(VALIDATE_NAME, rename))
+    .join('\n');
+}
+
 function aepSpec(): ModuleSpec {
   const registry = readDoc('schemas/aep/registry.json') as { types: Array<{ type: string; schema: string | null }> };
   const files = ['schemas/aep/envelope.schema.json'];
@@ -229,8 +317,9 @@ const HEADER = (
 /** The generated files of one spec, by file name. */
 function buildModule(spec: ModuleSpec): Map<string, string> {
   const out = new Map<string, string>();
-  // ajv's code optimiser costs nothing at run time here (it runs at build time) and trims the code
-  const code = { source: true, esm: false, optimize: 1, formats: _`STRICT_FORMATS` };
+  // ajv's code optimiser costs nothing at run time here (it runs at build time) and trims the
+  // code; one statement per line, so that a schema change reads as a diff of the code
+  const code = { lines: true, source: true, esm: false, optimize: 1, formats: _`STRICT_FORMATS` };
   // verdict code tests its patterns through `memoPattern` (src/core/schema/memo-pattern.ts, passed in by the loader)
   // at build time a plain RegExp: ajv keys each pattern's scope value by the engine result's
   // toString(), which only a RegExp makes unique
@@ -249,21 +338,31 @@ function buildModule(spec: ModuleSpec): Map<string, string> {
   for (const doc of prepared.values()) diagAjv.addSchema(doc);
   const diagnostics = compileGroups(diagAjv, [...prepared.values()], spec);
 
-  const docsText = spec.docs
-    .map((d, i) => `  // ${spec.files[i]}\n  JSON.parse(${JSON.stringify(JSON.stringify(d))}),`)
+  // the documents are read from schemas/ at run time (the package ships them); the length of
+  // each text (line ends as LF) lets the loader refuse a schema edited since this generation
+  const documents = spec.files
+    .map((file, i) => {
+      const length = readFileSync(new URL(file, ROOT), 'utf8').replaceAll('\r\n', '\n').length;
+      return `  { file: ${JSON.stringify(file)}, id: ${JSON.stringify(spec.docs[i].$id)}, length: ${length} },`;
+    })
     .join('\n');
-  const groups = Object.fromEntries(spec.exports.map(([key, , group]) => [key, group]));
+  const groups = spec.exports.map(([key, , group]) => `  ${JSON.stringify(key)}: ${JSON.stringify(group)},`).join('\n');
   out.set(
     `${spec.name}-docs.cjs`,
     `${HEADER(spec)}'use strict';
 
-/** The schema documents as written, in this order; do not mutate (the verdict validators read them). */
-exports.DOCS = [
-${docsText}
+/**
+ * The schema documents the validators read, in this order: the repository path of each, its
+ * \`$id\` (set when the file has none) and the length of its text when generated.
+ */
+exports.DOCUMENTS = [
+${documents}
 ];
 
 /** The group of each validator key: its code is in \`${spec.name}-verdicts-<group>.cjs\` and \`${spec.name}-diagnostics-<group>.cjs\`. */
-exports.GROUPS = ${JSON.stringify(groups, null, 1).replace(/\n\s*/g, ' ')};
+exports.GROUPS = {
+${groups}
+};
 `,
   );
   const keys = spec.exports.map(([k]) => `  | ${JSON.stringify(k)}`).join('\n');
@@ -274,8 +373,8 @@ exports.GROUPS = ${JSON.stringify(groups, null, 1).replace(/\n\s*/g, ' ')};
 export type ValidatorKey =
 ${keys};
 
-/** The schema documents as written; do not mutate. */
-export declare const DOCS: readonly Record<string, unknown>[];
+/** The schema documents the validators read (repository path, \`$id\`, text length), in order. */
+export declare const DOCUMENTS: readonly { file: string; id: string; length: number }[];
 
 /** The group (file) of each validator key. */
 export declare const GROUPS: Readonly<Record<ValidatorKey, string>>;
@@ -288,13 +387,13 @@ export declare const GROUPS: Readonly<Record<ValidatorKey, string>>;
 
 /**
  * The verdict validators (first error only) of group \`${group}\` by key, over \`docs\` (the
- * docs module's \`DOCS\`); \`STRICT_FORMATS\` is src/core/schema/formats.ts's, \`memoPattern\`
- * src/core/schema/memo-pattern.ts's. Call once.
+ * documents the docs module's \`DOCUMENTS\` lists, as read); \`STRICT_FORMATS\` is
+ * src/core/schema/formats.ts's, \`memoPattern\` src/core/schema/memo-pattern.ts's. Call once.
  */
 module.exports = function verdicts(docs, STRICT_FORMATS, memoPattern) {
 const VERDICT_CALL = Object.freeze({ instancePath: "", dynamicAnchors: Object.freeze({}) });
 const target = {};
-${placeholderErrors(text)}
+${mergeIdenticalValidators(placeholderErrors(text))}
 return target;
 };
 `,
@@ -307,11 +406,11 @@ return target;
 
 /**
  * The diagnostic validators (all errors, verbose) of group \`${group}\` by key, over \`docs\`:
- * copies of the docs module's \`DOCS\` (same order) prepared by \`prepareSchemas\`. Call once.
+ * copies of the documents (same order) prepared by \`prepareSchemas\`. Call once.
  */
 module.exports = function diagnostics(docs, STRICT_FORMATS) {
 const target = {};
-${text}
+${mergeIdenticalValidators(text)}
 return target;
 };
 `,

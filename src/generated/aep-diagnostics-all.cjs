@@ -4,10 +4,6997 @@
 
 /**
  * The diagnostic validators (all errors, verbose) of group `all` by key, over `docs`:
- * copies of the docs module's `DOCS` (same order) prepared by `prepareSchemas`. Call once.
+ * copies of the documents (same order) prepared by `prepareSchemas`. Call once.
  */
 module.exports = function diagnostics(docs, STRICT_FORMATS) {
 const target = {};
-target.envelope = validate20;const schema31 = docs[0];const pattern4 = new RegExp("^agent\\.", "u");const pattern5 = new RegExp("^(control\\.(attention\\.respond|cancel|pause|resume)|attention\\.routed|x\\.[a-z0-9_-]+\\.control(\\.[a-z0-9_]+)+)$", "u");const pattern6 = new RegExp("^(agent\\.|(control\\.(attention\\.respond|cancel|pause|resume)|attention\\.routed|x\\.[a-z0-9_-]+\\.control(\\.[a-z0-9_]+)+)$)", "u");const pattern7 = new RegExp("^[a-z0-9]{1,20}$", "u");const pattern8 = new RegExp("^((agent|session|run|progress|tool|delegation|attention|resource|error|state|assessment|message|control)(\\.[a-z0-9_]+)+|x\\.[a-z0-9_-]+\\.[a-z0-9_]+(\\.[a-z0-9_]+)+)$", "u");const pattern9 = new RegExp("^(?!ff)[0-9a-f]{2}-(?!0{32})[0-9a-f]{32}-(?!0{16})[0-9a-f]{16}-[0-9a-f]{2}$", "u");const func1 = Object.prototype.hasOwnProperty;const func2 = require("ajv/dist/runtime/ucs2length").default;const formats0 = STRICT_FORMATS["date-time"];const formats2 = STRICT_FORMATS.uri;function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/envelope.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate20.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}const _errs4 = errors;let valid1 = true;const _errs5 = errors;if(errors === _errs5){if(data && typeof data == "object" && !Array.isArray(data)){let missing0;if((data.type === undefined) && (missing0 = "type")){const err0 = {};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}else {if(data.type !== undefined){let data0 = data.type;const _errs7 = errors;if(errors === _errs7){if(typeof data0 === "string"){if(!pattern4.test(data0)){const err1 = {};if(vErrors === null){vErrors = [err1];}else {vErrors.push(err1);}errors++;}}else {const err2 = {};if(vErrors === null){vErrors = [err2];}else {vErrors.push(err2);}errors++;}}}}}}var _valid0 = _errs5 === errors;errors = _errs4;if(vErrors !== null){if(_errs4){vErrors.length = _errs4;}else {vErrors = null;}}if(_valid0){const _errs9 = errors;if(data && typeof data == "object" && !Array.isArray(data)){if(data.session !== undefined){const err3 = {instancePath:instancePath+"/session",schemaPath:"#/allOf/0/then/properties/session/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema31.allOf[0].then.properties.session.not,parentSchema:schema31.allOf[0].then.properties.session,data:data.session};if(vErrors === null){vErrors = [err3];}else {vErrors.push(err3);}errors++;}if(data.run !== undefined){const err4 = {instancePath:instancePath+"/run",schemaPath:"#/allOf/0/then/properties/run/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema31.allOf[0].then.properties.run.not,parentSchema:schema31.allOf[0].then.properties.run,data:data.run};if(vErrors === null){vErrors = [err4];}else {vErrors.push(err4);}errors++;}if(data.step !== undefined){const err5 = {instancePath:instancePath+"/step",schemaPath:"#/allOf/0/then/properties/step/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema31.allOf[0].then.properties.step.not,parentSchema:schema31.allOf[0].then.properties.step,data:data.step};if(vErrors === null){vErrors = [err5];}else {vErrors.push(err5);}errors++;}if(data.seq !== undefined){const err6 = {instancePath:instancePath+"/seq",schemaPath:"#/allOf/0/then/properties/seq/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema31.allOf[0].then.properties.seq.not,parentSchema:schema31.allOf[0].then.properties.seq,data:data.seq};if(vErrors === null){vErrors = [err6];}else {vErrors.push(err6);}errors++;}}var _valid0 = _errs9 === errors;valid1 = _valid0;if(valid1){var props0 = {};props0.session = true;props0.run = true;props0.step = true;props0.seq = true;props0.type = true;}}if(!valid1){const err7 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema31.allOf[0].if,parentSchema:schema31.allOf[0],data};if(vErrors === null){vErrors = [err7];}else {vErrors.push(err7);}errors++;}const _errs23 = errors;let valid4 = true;const _errs24 = errors;if(errors === _errs24){if(data && typeof data == "object" && !Array.isArray(data)){let missing1;if((data.type === undefined) && (missing1 = "type")){const err8 = {};if(vErrors === null){vErrors = [err8];}else {vErrors.push(err8);}errors++;}else {if(data.type !== undefined){let data5 = data.type;const _errs26 = errors;if(errors === _errs26){if(typeof data5 === "string"){if(!pattern5.test(data5)){const err9 = {};if(vErrors === null){vErrors = [err9];}else {vErrors.push(err9);}errors++;}}else {const err10 = {};if(vErrors === null){vErrors = [err10];}else {vErrors.push(err10);}errors++;}}}}}}var _valid1 = _errs24 === errors;errors = _errs23;if(vErrors !== null){if(_errs23){vErrors.length = _errs23;}else {vErrors = null;}}if(_valid1){const _errs28 = errors;if(data && typeof data == "object" && !Array.isArray(data)){if(data.session === undefined){const err11 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "session"},message:"must have required property '"+"session"+"'",schema:schema31.allOf[1].then.required,parentSchema:schema31.allOf[1].then,data};if(vErrors === null){vErrors = [err11];}else {vErrors.push(err11);}errors++;}if(data.seq !== undefined){const err12 = {instancePath:instancePath+"/seq",schemaPath:"#/allOf/1/then/properties/seq/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema31.allOf[1].then.properties.seq.not,parentSchema:schema31.allOf[1].then.properties.seq,data:data.seq};if(vErrors === null){vErrors = [err12];}else {vErrors.push(err12);}errors++;}}var _valid1 = _errs28 === errors;valid4 = _valid1;if(valid4){var props1 = {};props1.seq = true;props1.type = true;}}if(!valid4){const err13 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema31.allOf[1].if,parentSchema:schema31.allOf[1],data};if(vErrors === null){vErrors = [err13];}else {vErrors.push(err13);}errors++;}if(props0 !== true && props1 !== undefined){if(props1 === true){props0 = true;}else {props0 = props0 || {};Object.assign(props0, props1);}}const _errs36 = errors;let valid7 = true;const _errs37 = errors;if(errors === _errs37){if(data && typeof data == "object" && !Array.isArray(data)){let missing2;if((data.type === undefined) && (missing2 = "type")){const err14 = {};if(vErrors === null){vErrors = [err14];}else {vErrors.push(err14);}errors++;}else {if(data.type !== undefined){let data7 = data.type;if(typeof data7 !== "string"){const err15 = {};if(vErrors === null){vErrors = [err15];}else {vErrors.push(err15);}errors++;}const _errs41 = errors;const _errs42 = errors;if(typeof data7 === "string"){if(!pattern6.test(data7)){const err16 = {};if(vErrors === null){vErrors = [err16];}else {vErrors.push(err16);}errors++;}}var valid9 = _errs42 === errors;if(valid9){const err17 = {};if(vErrors === null){vErrors = [err17];}else {vErrors.push(err17);}errors++;}else {errors = _errs41;if(vErrors !== null){if(_errs41){vErrors.length = _errs41;}else {vErrors = null;}}}}}}}var _valid2 = _errs37 === errors;errors = _errs36;if(vErrors !== null){if(_errs36){vErrors.length = _errs36;}else {vErrors = null;}}if(_valid2){const _errs43 = errors;if(data && typeof data == "object" && !Array.isArray(data)){if(data.session === undefined){const err18 = {instancePath,schemaPath:"#/allOf/2/then/required",keyword:"required",params:{missingProperty: "session"},message:"must have required property '"+"session"+"'",schema:schema31.allOf[2].then.required,parentSchema:schema31.allOf[2].then,data};if(vErrors === null){vErrors = [err18];}else {vErrors.push(err18);}errors++;}if(data.seq === undefined){const err19 = {instancePath,schemaPath:"#/allOf/2/then/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema31.allOf[2].then.required,parentSchema:schema31.allOf[2].then,data};if(vErrors === null){vErrors = [err19];}else {vErrors.push(err19);}errors++;}}var _valid2 = _errs43 === errors;valid7 = _valid2;}if(!valid7){const err20 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema31.allOf[2].if,parentSchema:schema31.allOf[2],data};if(vErrors === null){vErrors = [err20];}else {vErrors.push(err20);}errors++;}if(props0 !== true){props0 = props0 || {};props0.type = true;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.aep === undefined){const err21 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "aep"},message:"must have required property '"+"aep"+"'",schema:schema31.required,parentSchema:schema31,data};if(vErrors === null){vErrors = [err21];}else {vErrors.push(err21);}errors++;}if(data.id === undefined){const err22 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema31.required,parentSchema:schema31,data};if(vErrors === null){vErrors = [err22];}else {vErrors.push(err22);}errors++;}if(data.type === undefined){const err23 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema31.required,parentSchema:schema31,data};if(vErrors === null){vErrors = [err23];}else {vErrors.push(err23);}errors++;}if(data.time === undefined){const err24 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "time"},message:"must have required property '"+"time"+"'",schema:schema31.required,parentSchema:schema31,data};if(vErrors === null){vErrors = [err24];}else {vErrors.push(err24);}errors++;}if(data.source === undefined){const err25 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'",schema:schema31.required,parentSchema:schema31,data};if(vErrors === null){vErrors = [err25];}else {vErrors.push(err25);}errors++;}if(data.agent === undefined){const err26 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agent"},message:"must have required property '"+"agent"+"'",schema:schema31.required,parentSchema:schema31,data};if(vErrors === null){vErrors = [err26];}else {vErrors.push(err26);}errors++;}for(const key0 in data){const _errs49 = errors;if(typeof key0 === "string"){if(!pattern7.test(key0)){const err27 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]{1,20}$"},message:"must match pattern \""+"^[a-z0-9]{1,20}$"+"\"",schema:"^[a-z0-9]{1,20}$",parentSchema:schema31.propertyNames,data:key0,propertyName:key0};if(vErrors === null){vErrors = [err27];}else {vErrors.push(err27);}errors++;}}var valid10 = _errs49 === errors;if(!valid10){const err28 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema31.propertyNames,parentSchema:schema31,data};if(vErrors === null){vErrors = [err28];}else {vErrors.push(err28);}errors++;}}for(const key1 in data){if(!(func1.call(schema31.properties, key1))){let data8 = data[key1];if(((typeof data8 !== "string") && (!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))))) && (typeof data8 !== "boolean")){const err29 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: schema31.additionalProperties.type},message:"must be string,integer,boolean",schema:schema31.additionalProperties.type,parentSchema:schema31.additionalProperties,data:data8};if(vErrors === null){vErrors = [err29];}else {vErrors.push(err29);}errors++;}}}if(data.aep !== undefined){let data9 = data.aep;if("0.1" !== data9){const err30 = {instancePath:instancePath+"/aep",schemaPath:"#/properties/aep/const",keyword:"const",params:{allowedValue: "0.1"},message:"must be equal to constant",schema:"0.1",parentSchema:schema31.properties.aep,data:data9};if(vErrors === null){vErrors = [err30];}else {vErrors.push(err30);}errors++;}}if(data.id !== undefined){let data10 = data.id;if(typeof data10 === "string"){if(func2(data10) < 1){const err31 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.id,data:data10};if(vErrors === null){vErrors = [err31];}else {vErrors.push(err31);}errors++;}}else {const err32 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.id.type,parentSchema:schema31.properties.id,data:data10};if(vErrors === null){vErrors = [err32];}else {vErrors.push(err32);}errors++;}}if(data.type !== undefined){let data11 = data.type;if(typeof data11 === "string"){if(!pattern8.test(data11)){const err33 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/pattern",keyword:"pattern",params:{pattern: "^((agent|session|run|progress|tool|delegation|attention|resource|error|state|assessment|message|control)(\\.[a-z0-9_]+)+|x\\.[a-z0-9_-]+\\.[a-z0-9_]+(\\.[a-z0-9_]+)+)$"},message:"must match pattern \""+"^((agent|session|run|progress|tool|delegation|attention|resource|error|state|assessment|message|control)(\\.[a-z0-9_]+)+|x\\.[a-z0-9_-]+\\.[a-z0-9_]+(\\.[a-z0-9_]+)+)$"+"\"",schema:"^((agent|session|run|progress|tool|delegation|attention|resource|error|state|assessment|message|control)(\\.[a-z0-9_]+)+|x\\.[a-z0-9_-]+\\.[a-z0-9_]+(\\.[a-z0-9_]+)+)$",parentSchema:schema31.properties.type,data:data11};if(vErrors === null){vErrors = [err33];}else {vErrors.push(err33);}errors++;}}else {const err34 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.type.type,parentSchema:schema31.properties.type,data:data11};if(vErrors === null){vErrors = [err34];}else {vErrors.push(err34);}errors++;}}if(data.subject !== undefined){let data12 = data.subject;if(typeof data12 === "string"){if(func2(data12) < 1){const err35 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.subject,data:data12};if(vErrors === null){vErrors = [err35];}else {vErrors.push(err35);}errors++;}}else {const err36 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.subject.type,parentSchema:schema31.properties.subject,data:data12};if(vErrors === null){vErrors = [err36];}else {vErrors.push(err36);}errors++;}}if(data.time !== undefined){let data13 = data.time;if(typeof data13 === "string"){if(!(formats0(data13))){const err37 = {instancePath:instancePath+"/time",schemaPath:"#/properties/time/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema31.properties.time,data:data13};if(vErrors === null){vErrors = [err37];}else {vErrors.push(err37);}errors++;}}else {const err38 = {instancePath:instancePath+"/time",schemaPath:"#/properties/time/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.time.type,parentSchema:schema31.properties.time,data:data13};if(vErrors === null){vErrors = [err38];}else {vErrors.push(err38);}errors++;}}if(data.source !== undefined){let data14 = data.source;if(typeof data14 === "string"){if(func2(data14) < 1){const err39 = {instancePath:instancePath+"/source",schemaPath:"#/properties/source/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.source,data:data14};if(vErrors === null){vErrors = [err39];}else {vErrors.push(err39);}errors++;}if(!(formats2(data14))){const err40 = {instancePath:instancePath+"/source",schemaPath:"#/properties/source/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema31.properties.source,data:data14};if(vErrors === null){vErrors = [err40];}else {vErrors.push(err40);}errors++;}}else {const err41 = {instancePath:instancePath+"/source",schemaPath:"#/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.source.type,parentSchema:schema31.properties.source,data:data14};if(vErrors === null){vErrors = [err41];}else {vErrors.push(err41);}errors++;}}if(data.agent !== undefined){let data15 = data.agent;if(typeof data15 === "string"){if(func2(data15) < 1){const err42 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.agent,data:data15};if(vErrors === null){vErrors = [err42];}else {vErrors.push(err42);}errors++;}}else {const err43 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.agent.type,parentSchema:schema31.properties.agent,data:data15};if(vErrors === null){vErrors = [err43];}else {vErrors.push(err43);}errors++;}}if(data.session !== undefined){let data16 = data.session;if(typeof data16 === "string"){if(func2(data16) < 1){const err44 = {instancePath:instancePath+"/session",schemaPath:"#/properties/session/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.session,data:data16};if(vErrors === null){vErrors = [err44];}else {vErrors.push(err44);}errors++;}}else {const err45 = {instancePath:instancePath+"/session",schemaPath:"#/properties/session/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.session.type,parentSchema:schema31.properties.session,data:data16};if(vErrors === null){vErrors = [err45];}else {vErrors.push(err45);}errors++;}}if(data.run !== undefined){let data17 = data.run;if(typeof data17 === "string"){if(func2(data17) < 1){const err46 = {instancePath:instancePath+"/run",schemaPath:"#/properties/run/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.run,data:data17};if(vErrors === null){vErrors = [err46];}else {vErrors.push(err46);}errors++;}}else {const err47 = {instancePath:instancePath+"/run",schemaPath:"#/properties/run/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.run.type,parentSchema:schema31.properties.run,data:data17};if(vErrors === null){vErrors = [err47];}else {vErrors.push(err47);}errors++;}}if(data.step !== undefined){let data18 = data.step;if(typeof data18 === "string"){if(func2(data18) < 1){const err48 = {instancePath:instancePath+"/step",schemaPath:"#/properties/step/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.step,data:data18};if(vErrors === null){vErrors = [err48];}else {vErrors.push(err48);}errors++;}}else {const err49 = {instancePath:instancePath+"/step",schemaPath:"#/properties/step/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.step.type,parentSchema:schema31.properties.step,data:data18};if(vErrors === null){vErrors = [err49];}else {vErrors.push(err49);}errors++;}}if(data.seq !== undefined){let data19 = data.seq;if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))){const err50 = {instancePath:instancePath+"/seq",schemaPath:"#/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.seq.type,parentSchema:schema31.properties.seq,data:data19};if(vErrors === null){vErrors = [err50];}else {vErrors.push(err50);}errors++;}if(typeof data19 == "number"){if(data19 < 0 || isNaN(data19)){const err51 = {instancePath:instancePath+"/seq",schemaPath:"#/properties/seq/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.seq,data:data19};if(vErrors === null){vErrors = [err51];}else {vErrors.push(err51);}errors++;}}}if(data.epoch !== undefined){let data20 = data.epoch;if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))){const err52 = {instancePath:instancePath+"/epoch",schemaPath:"#/properties/epoch/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.epoch.type,parentSchema:schema31.properties.epoch,data:data20};if(vErrors === null){vErrors = [err52];}else {vErrors.push(err52);}errors++;}if(typeof data20 == "number"){if(data20 < 0 || isNaN(data20)){const err53 = {instancePath:instancePath+"/epoch",schemaPath:"#/properties/epoch/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.epoch,data:data20};if(vErrors === null){vErrors = [err53];}else {vErrors.push(err53);}errors++;}}}if(data.cause !== undefined){let data21 = data.cause;if(typeof data21 === "string"){if(func2(data21) < 1){const err54 = {instancePath:instancePath+"/cause",schemaPath:"#/properties/cause/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.cause,data:data21};if(vErrors === null){vErrors = [err54];}else {vErrors.push(err54);}errors++;}}else {const err55 = {instancePath:instancePath+"/cause",schemaPath:"#/properties/cause/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.cause.type,parentSchema:schema31.properties.cause,data:data21};if(vErrors === null){vErrors = [err55];}else {vErrors.push(err55);}errors++;}}if(data.traceparent !== undefined){let data22 = data.traceparent;if(typeof data22 === "string"){if(!pattern9.test(data22)){const err56 = {instancePath:instancePath+"/traceparent",schemaPath:"#/properties/traceparent/pattern",keyword:"pattern",params:{pattern: "^(?!ff)[0-9a-f]{2}-(?!0{32})[0-9a-f]{32}-(?!0{16})[0-9a-f]{16}-[0-9a-f]{2}$"},message:"must match pattern \""+"^(?!ff)[0-9a-f]{2}-(?!0{32})[0-9a-f]{32}-(?!0{16})[0-9a-f]{16}-[0-9a-f]{2}$"+"\"",schema:"^(?!ff)[0-9a-f]{2}-(?!0{32})[0-9a-f]{32}-(?!0{16})[0-9a-f]{16}-[0-9a-f]{2}$",parentSchema:schema31.properties.traceparent,data:data22};if(vErrors === null){vErrors = [err56];}else {vErrors.push(err56);}errors++;}}else {const err57 = {instancePath:instancePath+"/traceparent",schemaPath:"#/properties/traceparent/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.traceparent.type,parentSchema:schema31.properties.traceparent,data:data22};if(vErrors === null){vErrors = [err57];}else {vErrors.push(err57);}errors++;}}if(data.severity !== undefined){let data23 = data.severity;if(typeof data23 !== "string"){const err58 = {instancePath:instancePath+"/severity",schemaPath:"#/properties/severity/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.severity.type,parentSchema:schema31.properties.severity,data:data23};if(vErrors === null){vErrors = [err58];}else {vErrors.push(err58);}errors++;}if(!((((((data23 === "debug") || (data23 === "info")) || (data23 === "notice")) || (data23 === "warning")) || (data23 === "error")) || (data23 === "critical"))){const err59 = {instancePath:instancePath+"/severity",schemaPath:"#/properties/severity/enum",keyword:"enum",params:{allowedValues: schema31.properties.severity.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.severity.enum,parentSchema:schema31.properties.severity,data:data23};if(vErrors === null){vErrors = [err59];}else {vErrors.push(err59);}errors++;}}if(data.capture !== undefined){let data24 = data.capture;if(typeof data24 !== "string"){const err60 = {instancePath:instancePath+"/capture",schemaPath:"#/properties/capture/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.capture.type,parentSchema:schema31.properties.capture,data:data24};if(vErrors === null){vErrors = [err60];}else {vErrors.push(err60);}errors++;}if(!((((data24 === "none") || (data24 === "metadata")) || (data24 === "redacted")) || (data24 === "full"))){const err61 = {instancePath:instancePath+"/capture",schemaPath:"#/properties/capture/enum",keyword:"enum",params:{allowedValues: schema31.properties.capture.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.capture.enum,parentSchema:schema31.properties.capture,data:data24};if(vErrors === null){vErrors = [err61];}else {vErrors.push(err61);}errors++;}}if(data.data !== undefined){let data25 = data.data;if(!(data25 && typeof data25 == "object" && !Array.isArray(data25))){const err62 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.data.type,parentSchema:schema31.properties.data,data:data25};if(vErrors === null){vErrors = [err62];}else {vErrors.push(err62);}errors++;}}}else {const err63 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};if(vErrors === null){vErrors = [err63];}else {vErrors.push(err63);}errors++;}validate20.errors = vErrors;return errors === 0;}validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};target["session.started"] = validate21;const schema32 = docs[1];function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/session.started.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate21.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.label !== undefined){let data0 = data.label;if(typeof data0 !== "string"){const err0 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.label.type,parentSchema:schema32.properties.label,data:data0};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}}if(data.parent !== undefined){let data1 = data.parent;if(data1 && typeof data1 == "object" && !Array.isArray(data1)){if(data1.session === undefined){const err1 = {instancePath:instancePath+"/parent",schemaPath:"#/properties/parent/required",keyword:"required",params:{missingProperty: "session"},message:"must have required property '"+"session"+"'",schema:schema32.properties.parent.required,parentSchema:schema32.properties.parent,data:data1};if(vErrors === null){vErrors = [err1];}else {vErrors.push(err1);}errors++;}if(data1.session !== undefined){let data2 = data1.session;if(typeof data2 !== "string"){const err2 = {instancePath:instancePath+"/parent/session",schemaPath:"#/properties/parent/properties/session/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.parent.properties.session.type,parentSchema:schema32.properties.parent.properties.session,data:data2};if(vErrors === null){vErrors = [err2];}else {vErrors.push(err2);}errors++;}}if(data1.run !== undefined){let data3 = data1.run;if(typeof data3 !== "string"){const err3 = {instancePath:instancePath+"/parent/run",schemaPath:"#/properties/parent/properties/run/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.parent.properties.run.type,parentSchema:schema32.properties.parent.properties.run,data:data3};if(vErrors === null){vErrors = [err3];}else {vErrors.push(err3);}errors++;}}if(data1.agent !== undefined){let data4 = data1.agent;if(typeof data4 !== "string"){const err4 = {instancePath:instancePath+"/parent/agent",schemaPath:"#/properties/parent/properties/agent/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.parent.properties.agent.type,parentSchema:schema32.properties.parent.properties.agent,data:data4};if(vErrors === null){vErrors = [err4];}else {vErrors.push(err4);}errors++;}}}else {const err5 = {instancePath:instancePath+"/parent",schemaPath:"#/properties/parent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.parent.type,parentSchema:schema32.properties.parent,data:data1};if(vErrors === null){vErrors = [err5];}else {vErrors.push(err5);}errors++;}}if(data.client !== undefined){let data5 = data.client;if(data5 && typeof data5 == "object" && !Array.isArray(data5)){if(data5.name === undefined){const err6 = {instancePath:instancePath+"/client",schemaPath:"#/properties/client/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema32.properties.client.required,parentSchema:schema32.properties.client,data:data5};if(vErrors === null){vErrors = [err6];}else {vErrors.push(err6);}errors++;}if(data5.name !== undefined){let data6 = data5.name;if(typeof data6 !== "string"){const err7 = {instancePath:instancePath+"/client/name",schemaPath:"#/properties/client/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.client.properties.name.type,parentSchema:schema32.properties.client.properties.name,data:data6};if(vErrors === null){vErrors = [err7];}else {vErrors.push(err7);}errors++;}}if(data5.version !== undefined){let data7 = data5.version;if(typeof data7 !== "string"){const err8 = {instancePath:instancePath+"/client/version",schemaPath:"#/properties/client/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.client.properties.version.type,parentSchema:schema32.properties.client.properties.version,data:data7};if(vErrors === null){vErrors = [err8];}else {vErrors.push(err8);}errors++;}}}else {const err9 = {instancePath:instancePath+"/client",schemaPath:"#/properties/client/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.client.type,parentSchema:schema32.properties.client,data:data5};if(vErrors === null){vErrors = [err9];}else {vErrors.push(err9);}errors++;}}if(data["gen_ai.request.model"] !== undefined){let data8 = data["gen_ai.request.model"];if(typeof data8 !== "string"){const err10 = {instancePath:instancePath+"/gen_ai.request.model",schemaPath:"#/properties/gen_ai.request.model/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties["gen_ai.request.model"].type,parentSchema:schema32.properties["gen_ai.request.model"],data:data8};if(vErrors === null){vErrors = [err10];}else {vErrors.push(err10);}errors++;}}if(data.cwd !== undefined){let data9 = data.cwd;if(typeof data9 !== "string"){const err11 = {instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.cwd.type,parentSchema:schema32.properties.cwd,data:data9};if(vErrors === null){vErrors = [err11];}else {vErrors.push(err11);}errors++;}}}else {const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.type,parentSchema:schema32,data};if(vErrors === null){vErrors = [err12];}else {vErrors.push(err12);}errors++;}validate21.errors = vErrors;return errors === 0;}validate21.evaluated = {"props":{"label":true,"parent":true,"client":true,"gen_ai.request.model":true,"cwd":true},"dynamicProps":false,"dynamicItems":false};target["session.ended"] = validate22;const schema33 = docs[2];function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/session.ended.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate22.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.reason !== undefined){let data0 = data.reason;if(typeof data0 !== "string"){const err0 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.reason.type,parentSchema:schema33.properties.reason,data:data0};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}if(!(((((data0 === "normal") || (data0 === "error")) || (data0 === "timeout")) || (data0 === "killed")) || (data0 === "compaction"))){const err1 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/enum",keyword:"enum",params:{allowedValues: schema33.properties.reason.enum},message:"must be equal to one of the allowed values",schema:schema33.properties.reason.enum,parentSchema:schema33.properties.reason,data:data0};if(vErrors === null){vErrors = [err1];}else {vErrors.push(err1);}errors++;}}if(data.duration_ms !== undefined){let data1 = data.duration_ms;if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){const err2 = {instancePath:instancePath+"/duration_ms",schemaPath:"#/properties/duration_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema33.properties.duration_ms.type,parentSchema:schema33.properties.duration_ms,data:data1};if(vErrors === null){vErrors = [err2];}else {vErrors.push(err2);}errors++;}if(typeof data1 == "number"){if(data1 < 0 || isNaN(data1)){const err3 = {instancePath:instancePath+"/duration_ms",schemaPath:"#/properties/duration_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema33.properties.duration_ms,data:data1};if(vErrors === null){vErrors = [err3];}else {vErrors.push(err3);}errors++;}}}if(data.runs !== undefined){let data2 = data.runs;if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){const err4 = {instancePath:instancePath+"/runs",schemaPath:"#/properties/runs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema33.properties.runs.type,parentSchema:schema33.properties.runs,data:data2};if(vErrors === null){vErrors = [err4];}else {vErrors.push(err4);}errors++;}if(typeof data2 == "number"){if(data2 < 0 || isNaN(data2)){const err5 = {instancePath:instancePath+"/runs",schemaPath:"#/properties/runs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema33.properties.runs,data:data2};if(vErrors === null){vErrors = [err5];}else {vErrors.push(err5);}errors++;}}}}else {const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema33.type,parentSchema:schema33,data};if(vErrors === null){vErrors = [err6];}else {vErrors.push(err6);}errors++;}validate22.errors = vErrors;return errors === 0;}validate22.evaluated = {"props":{"reason":true,"duration_ms":true,"runs":true},"dynamicProps":false,"dynamicItems":false};target["run.started"] = validate23;const schema34 = docs[3];const pattern10 = new RegExp("^[A-Z]{3}$", "u");function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/run.started.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate23.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.trigger !== undefined){let data0 = data.trigger;if(typeof data0 !== "string"){const err0 = {instancePath:instancePath+"/trigger",schemaPath:"#/properties/trigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.properties.trigger.type,parentSchema:schema34.properties.trigger,data:data0};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}if(!(((((data0 === "user") || (data0 === "schedule")) || (data0 === "agent")) || (data0 === "control")) || (data0 === "resume"))){const err1 = {instancePath:instancePath+"/trigger",schemaPath:"#/properties/trigger/enum",keyword:"enum",params:{allowedValues: schema34.properties.trigger.enum},message:"must be equal to one of the allowed values",schema:schema34.properties.trigger.enum,parentSchema:schema34.properties.trigger,data:data0};if(vErrors === null){vErrors = [err1];}else {vErrors.push(err1);}errors++;}}if(data.prompt !== undefined){let data1 = data.prompt;if(typeof data1 !== "string"){const err2 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.properties.prompt.type,parentSchema:schema34.properties.prompt,data:data1};if(vErrors === null){vErrors = [err2];}else {vErrors.push(err2);}errors++;}}if(data["gen_ai.usage.input_tokens"] !== undefined){let data2 = data["gen_ai.usage.input_tokens"];if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){const err3 = {instancePath:instancePath+"/gen_ai.usage.input_tokens",schemaPath:"#/properties/gen_ai.usage.input_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema34.properties["gen_ai.usage.input_tokens"].type,parentSchema:schema34.properties["gen_ai.usage.input_tokens"],data:data2};if(vErrors === null){vErrors = [err3];}else {vErrors.push(err3);}errors++;}if(typeof data2 == "number"){if(data2 < 0 || isNaN(data2)){const err4 = {instancePath:instancePath+"/gen_ai.usage.input_tokens",schemaPath:"#/properties/gen_ai.usage.input_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema34.properties["gen_ai.usage.input_tokens"],data:data2};if(vErrors === null){vErrors = [err4];}else {vErrors.push(err4);}errors++;}}}if(data["gen_ai.usage.output_tokens"] !== undefined){let data3 = data["gen_ai.usage.output_tokens"];if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){const err5 = {instancePath:instancePath+"/gen_ai.usage.output_tokens",schemaPath:"#/properties/gen_ai.usage.output_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema34.properties["gen_ai.usage.output_tokens"].type,parentSchema:schema34.properties["gen_ai.usage.output_tokens"],data:data3};if(vErrors === null){vErrors = [err5];}else {vErrors.push(err5);}errors++;}if(typeof data3 == "number"){if(data3 < 0 || isNaN(data3)){const err6 = {instancePath:instancePath+"/gen_ai.usage.output_tokens",schemaPath:"#/properties/gen_ai.usage.output_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema34.properties["gen_ai.usage.output_tokens"],data:data3};if(vErrors === null){vErrors = [err6];}else {vErrors.push(err6);}errors++;}}}if(data.cost !== undefined){let data4 = data.cost;if(data4 && typeof data4 == "object" && !Array.isArray(data4)){if(data4.currency === undefined){const err7 = {instancePath:instancePath+"/cost",schemaPath:"#/properties/cost/required",keyword:"required",params:{missingProperty: "currency"},message:"must have required property '"+"currency"+"'",schema:schema34.properties.cost.required,parentSchema:schema34.properties.cost,data:data4};if(vErrors === null){vErrors = [err7];}else {vErrors.push(err7);}errors++;}if(data4.currency !== undefined){let data5 = data4.currency;if(typeof data5 === "string"){if(!pattern10.test(data5)){const err8 = {instancePath:instancePath+"/cost/currency",schemaPath:"#/properties/cost/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\"",schema:"^[A-Z]{3}$",parentSchema:schema34.properties.cost.properties.currency,data:data5};if(vErrors === null){vErrors = [err8];}else {vErrors.push(err8);}errors++;}}else {const err9 = {instancePath:instancePath+"/cost/currency",schemaPath:"#/properties/cost/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.properties.cost.properties.currency.type,parentSchema:schema34.properties.cost.properties.currency,data:data5};if(vErrors === null){vErrors = [err9];}else {vErrors.push(err9);}errors++;}}if(data4.total !== undefined){let data6 = data4.total;if(typeof data6 == "number"){if(data6 < 0 || isNaN(data6)){const err10 = {instancePath:instancePath+"/cost/total",schemaPath:"#/properties/cost/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema34.properties.cost.properties.total,data:data6};if(vErrors === null){vErrors = [err10];}else {vErrors.push(err10);}errors++;}}else {const err11 = {instancePath:instancePath+"/cost/total",schemaPath:"#/properties/cost/properties/total/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema34.properties.cost.properties.total.type,parentSchema:schema34.properties.cost.properties.total,data:data6};if(vErrors === null){vErrors = [err11];}else {vErrors.push(err11);}errors++;}}if(data4.prompt !== undefined){let data7 = data4.prompt;if(typeof data7 == "number"){if(data7 < 0 || isNaN(data7)){const err12 = {instancePath:instancePath+"/cost/prompt",schemaPath:"#/properties/cost/properties/prompt/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema34.properties.cost.properties.prompt,data:data7};if(vErrors === null){vErrors = [err12];}else {vErrors.push(err12);}errors++;}}else {const err13 = {instancePath:instancePath+"/cost/prompt",schemaPath:"#/properties/cost/properties/prompt/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema34.properties.cost.properties.prompt.type,parentSchema:schema34.properties.cost.properties.prompt,data:data7};if(vErrors === null){vErrors = [err13];}else {vErrors.push(err13);}errors++;}}if(data4.completion !== undefined){let data8 = data4.completion;if(typeof data8 == "number"){if(data8 < 0 || isNaN(data8)){const err14 = {instancePath:instancePath+"/cost/completion",schemaPath:"#/properties/cost/properties/completion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema34.properties.cost.properties.completion,data:data8};if(vErrors === null){vErrors = [err14];}else {vErrors.push(err14);}errors++;}}else {const err15 = {instancePath:instancePath+"/cost/completion",schemaPath:"#/properties/cost/properties/completion/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema34.properties.cost.properties.completion.type,parentSchema:schema34.properties.cost.properties.completion,data:data8};if(vErrors === null){vErrors = [err15];}else {vErrors.push(err15);}errors++;}}if(data4.cache !== undefined){let data9 = data4.cache;if(typeof data9 == "number"){if(data9 < 0 || isNaN(data9)){const err16 = {instancePath:instancePath+"/cost/cache",schemaPath:"#/properties/cost/properties/cache/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema34.properties.cost.properties.cache,data:data9};if(vErrors === null){vErrors = [err16];}else {vErrors.push(err16);}errors++;}}else {const err17 = {instancePath:instancePath+"/cost/cache",schemaPath:"#/properties/cost/properties/cache/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema34.properties.cost.properties.cache.type,parentSchema:schema34.properties.cost.properties.cache,data:data9};if(vErrors === null){vErrors = [err17];}else {vErrors.push(err17);}errors++;}}if(data4.reasoning !== undefined){let data10 = data4.reasoning;if(typeof data10 == "number"){if(data10 < 0 || isNaN(data10)){const err18 = {instancePath:instancePath+"/cost/reasoning",schemaPath:"#/properties/cost/properties/reasoning/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema34.properties.cost.properties.reasoning,data:data10};if(vErrors === null){vErrors = [err18];}else {vErrors.push(err18);}errors++;}}else {const err19 = {instancePath:instancePath+"/cost/reasoning",schemaPath:"#/properties/cost/properties/reasoning/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema34.properties.cost.properties.reasoning.type,parentSchema:schema34.properties.cost.properties.reasoning,data:data10};if(vErrors === null){vErrors = [err19];}else {vErrors.push(err19);}errors++;}}}else {const err20 = {instancePath:instancePath+"/cost",schemaPath:"#/properties/cost/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema34.properties.cost.type,parentSchema:schema34.properties.cost,data:data4};if(vErrors === null){vErrors = [err20];}else {vErrors.push(err20);}errors++;}}}else {const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema34.type,parentSchema:schema34,data};if(vErrors === null){vErrors = [err21];}else {vErrors.push(err21);}errors++;}validate23.errors = vErrors;return errors === 0;}validate23.evaluated = {"props":{"trigger":true,"prompt":true,"gen_ai.usage.input_tokens":true,"gen_ai.usage.output_tokens":true,"cost":true},"dynamicProps":false,"dynamicItems":false};target["run.finished"] = validate24;const schema35 = docs[4];function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/run.finished.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate24.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.duration_ms !== undefined){let data0 = data.duration_ms;if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){const err0 = {instancePath:instancePath+"/duration_ms",schemaPath:"#/properties/duration_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.properties.duration_ms.type,parentSchema:schema35.properties.duration_ms,data:data0};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}if(typeof data0 == "number"){if(data0 < 0 || isNaN(data0)){const err1 = {instancePath:instancePath+"/duration_ms",schemaPath:"#/properties/duration_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema35.properties.duration_ms,data:data0};if(vErrors === null){vErrors = [err1];}else {vErrors.push(err1);}errors++;}}}if(data["gen_ai.usage.input_tokens"] !== undefined){let data1 = data["gen_ai.usage.input_tokens"];if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){const err2 = {instancePath:instancePath+"/gen_ai.usage.input_tokens",schemaPath:"#/properties/gen_ai.usage.input_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.properties["gen_ai.usage.input_tokens"].type,parentSchema:schema35.properties["gen_ai.usage.input_tokens"],data:data1};if(vErrors === null){vErrors = [err2];}else {vErrors.push(err2);}errors++;}if(typeof data1 == "number"){if(data1 < 0 || isNaN(data1)){const err3 = {instancePath:instancePath+"/gen_ai.usage.input_tokens",schemaPath:"#/properties/gen_ai.usage.input_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema35.properties["gen_ai.usage.input_tokens"],data:data1};if(vErrors === null){vErrors = [err3];}else {vErrors.push(err3);}errors++;}}}if(data["gen_ai.usage.output_tokens"] !== undefined){let data2 = data["gen_ai.usage.output_tokens"];if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){const err4 = {instancePath:instancePath+"/gen_ai.usage.output_tokens",schemaPath:"#/properties/gen_ai.usage.output_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.properties["gen_ai.usage.output_tokens"].type,parentSchema:schema35.properties["gen_ai.usage.output_tokens"],data:data2};if(vErrors === null){vErrors = [err4];}else {vErrors.push(err4);}errors++;}if(typeof data2 == "number"){if(data2 < 0 || isNaN(data2)){const err5 = {instancePath:instancePath+"/gen_ai.usage.output_tokens",schemaPath:"#/properties/gen_ai.usage.output_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema35.properties["gen_ai.usage.output_tokens"],data:data2};if(vErrors === null){vErrors = [err5];}else {vErrors.push(err5);}errors++;}}}if(data.cost !== undefined){let data3 = data.cost;if(data3 && typeof data3 == "object" && !Array.isArray(data3)){if(data3.currency === undefined){const err6 = {instancePath:instancePath+"/cost",schemaPath:"#/properties/cost/required",keyword:"required",params:{missingProperty: "currency"},message:"must have required property '"+"currency"+"'",schema:schema35.properties.cost.required,parentSchema:schema35.properties.cost,data:data3};if(vErrors === null){vErrors = [err6];}else {vErrors.push(err6);}errors++;}if(data3.currency !== undefined){let data4 = data3.currency;if(typeof data4 === "string"){if(!pattern10.test(data4)){const err7 = {instancePath:instancePath+"/cost/currency",schemaPath:"#/properties/cost/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\"",schema:"^[A-Z]{3}$",parentSchema:schema35.properties.cost.properties.currency,data:data4};if(vErrors === null){vErrors = [err7];}else {vErrors.push(err7);}errors++;}}else {const err8 = {instancePath:instancePath+"/cost/currency",schemaPath:"#/properties/cost/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.cost.properties.currency.type,parentSchema:schema35.properties.cost.properties.currency,data:data4};if(vErrors === null){vErrors = [err8];}else {vErrors.push(err8);}errors++;}}if(data3.total !== undefined){let data5 = data3.total;if(typeof data5 == "number"){if(data5 < 0 || isNaN(data5)){const err9 = {instancePath:instancePath+"/cost/total",schemaPath:"#/properties/cost/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema35.properties.cost.properties.total,data:data5};if(vErrors === null){vErrors = [err9];}else {vErrors.push(err9);}errors++;}}else {const err10 = {instancePath:instancePath+"/cost/total",schemaPath:"#/properties/cost/properties/total/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema35.properties.cost.properties.total.type,parentSchema:schema35.properties.cost.properties.total,data:data5};if(vErrors === null){vErrors = [err10];}else {vErrors.push(err10);}errors++;}}if(data3.prompt !== undefined){let data6 = data3.prompt;if(typeof data6 == "number"){if(data6 < 0 || isNaN(data6)){const err11 = {instancePath:instancePath+"/cost/prompt",schemaPath:"#/properties/cost/properties/prompt/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema35.properties.cost.properties.prompt,data:data6};if(vErrors === null){vErrors = [err11];}else {vErrors.push(err11);}errors++;}}else {const err12 = {instancePath:instancePath+"/cost/prompt",schemaPath:"#/properties/cost/properties/prompt/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema35.properties.cost.properties.prompt.type,parentSchema:schema35.properties.cost.properties.prompt,data:data6};if(vErrors === null){vErrors = [err12];}else {vErrors.push(err12);}errors++;}}if(data3.completion !== undefined){let data7 = data3.completion;if(typeof data7 == "number"){if(data7 < 0 || isNaN(data7)){const err13 = {instancePath:instancePath+"/cost/completion",schemaPath:"#/properties/cost/properties/completion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema35.properties.cost.properties.completion,data:data7};if(vErrors === null){vErrors = [err13];}else {vErrors.push(err13);}errors++;}}else {const err14 = {instancePath:instancePath+"/cost/completion",schemaPath:"#/properties/cost/properties/completion/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema35.properties.cost.properties.completion.type,parentSchema:schema35.properties.cost.properties.completion,data:data7};if(vErrors === null){vErrors = [err14];}else {vErrors.push(err14);}errors++;}}if(data3.cache !== undefined){let data8 = data3.cache;if(typeof data8 == "number"){if(data8 < 0 || isNaN(data8)){const err15 = {instancePath:instancePath+"/cost/cache",schemaPath:"#/properties/cost/properties/cache/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema35.properties.cost.properties.cache,data:data8};if(vErrors === null){vErrors = [err15];}else {vErrors.push(err15);}errors++;}}else {const err16 = {instancePath:instancePath+"/cost/cache",schemaPath:"#/properties/cost/properties/cache/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema35.properties.cost.properties.cache.type,parentSchema:schema35.properties.cost.properties.cache,data:data8};if(vErrors === null){vErrors = [err16];}else {vErrors.push(err16);}errors++;}}if(data3.reasoning !== undefined){let data9 = data3.reasoning;if(typeof data9 == "number"){if(data9 < 0 || isNaN(data9)){const err17 = {instancePath:instancePath+"/cost/reasoning",schemaPath:"#/properties/cost/properties/reasoning/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema35.properties.cost.properties.reasoning,data:data9};if(vErrors === null){vErrors = [err17];}else {vErrors.push(err17);}errors++;}}else {const err18 = {instancePath:instancePath+"/cost/reasoning",schemaPath:"#/properties/cost/properties/reasoning/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema35.properties.cost.properties.reasoning.type,parentSchema:schema35.properties.cost.properties.reasoning,data:data9};if(vErrors === null){vErrors = [err18];}else {vErrors.push(err18);}errors++;}}}else {const err19 = {instancePath:instancePath+"/cost",schemaPath:"#/properties/cost/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema35.properties.cost.type,parentSchema:schema35.properties.cost,data:data3};if(vErrors === null){vErrors = [err19];}else {vErrors.push(err19);}errors++;}}if(data.summary !== undefined){let data10 = data.summary;if(typeof data10 !== "string"){const err20 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.summary.type,parentSchema:schema35.properties.summary,data:data10};if(vErrors === null){vErrors = [err20];}else {vErrors.push(err20);}errors++;}}}else {const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema35.type,parentSchema:schema35,data};if(vErrors === null){vErrors = [err21];}else {vErrors.push(err21);}errors++;}validate24.errors = vErrors;return errors === 0;}validate24.evaluated = {"props":{"duration_ms":true,"gen_ai.usage.input_tokens":true,"gen_ai.usage.output_tokens":true,"cost":true,"summary":true},"dynamicProps":false,"dynamicItems":false};target["run.failed"] = validate25;const schema36 = docs[5];function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/run.failed.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate25.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.reason === undefined){const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'",schema:schema36.required,parentSchema:schema36,data};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}if(data.reason !== undefined){let data0 = data.reason;if(typeof data0 !== "string"){const err1 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.reason.type,parentSchema:schema36.properties.reason,data:data0};if(vErrors === null){vErrors = [err1];}else {vErrors.push(err1);}errors++;}}if(data.error !== undefined){let data1 = data.error;if(data1 && typeof data1 == "object" && !Array.isArray(data1)){if(data1.type !== undefined){let data2 = data1.type;if(typeof data2 !== "string"){const err2 = {instancePath:instancePath+"/error/type",schemaPath:"#/properties/error/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.error.properties.type.type,parentSchema:schema36.properties.error.properties.type,data:data2};if(vErrors === null){vErrors = [err2];}else {vErrors.push(err2);}errors++;}}if(data1.message !== undefined){let data3 = data1.message;if(typeof data3 !== "string"){const err3 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.error.properties.message.type,parentSchema:schema36.properties.error.properties.message,data:data3};if(vErrors === null){vErrors = [err3];}else {vErrors.push(err3);}errors++;}}}else {const err4 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema36.properties.error.type,parentSchema:schema36.properties.error,data:data1};if(vErrors === null){vErrors = [err4];}else {vErrors.push(err4);}errors++;}}if(data.duration_ms !== undefined){let data4 = data.duration_ms;if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){const err5 = {instancePath:instancePath+"/duration_ms",schemaPath:"#/properties/duration_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema36.properties.duration_ms.type,parentSchema:schema36.properties.duration_ms,data:data4};if(vErrors === null){vErrors = [err5];}else {vErrors.push(err5);}errors++;}if(typeof data4 == "number"){if(data4 < 0 || isNaN(data4)){const err6 = {instancePath:instancePath+"/duration_ms",schemaPath:"#/properties/duration_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema36.properties.duration_ms,data:data4};if(vErrors === null){vErrors = [err6];}else {vErrors.push(err6);}errors++;}}}}else {const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema36.type,parentSchema:schema36,data};if(vErrors === null){vErrors = [err7];}else {vErrors.push(err7);}errors++;}validate25.errors = vErrors;return errors === 0;}validate25.evaluated = {"props":{"reason":true,"error":true,"duration_ms":true},"dynamicProps":false,"dynamicItems":false};target["run.cancelled"] = validate26;const schema37 = docs[6];function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/run.cancelled.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate26.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.by !== undefined){let data0 = data.by;if(typeof data0 !== "string"){const err0 = {instancePath:instancePath+"/by",schemaPath:"#/properties/by/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.by.type,parentSchema:schema37.properties.by,data:data0};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}if(!((((data0 === "user") || (data0 === "control")) || (data0 === "policy")) || (data0 === "shutdown"))){const err1 = {instancePath:instancePath+"/by",schemaPath:"#/properties/by/enum",keyword:"enum",params:{allowedValues: schema37.properties.by.enum},message:"must be equal to one of the allowed values",schema:schema37.properties.by.enum,parentSchema:schema37.properties.by,data:data0};if(vErrors === null){vErrors = [err1];}else {vErrors.push(err1);}errors++;}}if(data.reason !== undefined){let data1 = data.reason;if(typeof data1 !== "string"){const err2 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.reason.type,parentSchema:schema37.properties.reason,data:data1};if(vErrors === null){vErrors = [err2];}else {vErrors.push(err2);}errors++;}}if(data.duration_ms !== undefined){let data2 = data.duration_ms;if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){const err3 = {instancePath:instancePath+"/duration_ms",schemaPath:"#/properties/duration_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema37.properties.duration_ms.type,parentSchema:schema37.properties.duration_ms,data:data2};if(vErrors === null){vErrors = [err3];}else {vErrors.push(err3);}errors++;}if(typeof data2 == "number"){if(data2 < 0 || isNaN(data2)){const err4 = {instancePath:instancePath+"/duration_ms",schemaPath:"#/properties/duration_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema37.properties.duration_ms,data:data2};if(vErrors === null){vErrors = [err4];}else {vErrors.push(err4);}errors++;}}}}else {const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.type,parentSchema:schema37,data};if(vErrors === null){vErrors = [err5];}else {vErrors.push(err5);}errors++;}validate26.errors = vErrors;return errors === 0;}validate26.evaluated = {"props":{"by":true,"reason":true,"duration_ms":true},"dynamicProps":false,"dynamicItems":false};target["tool.requested"] = validate27;const schema38 = docs[7];function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/tool.requested.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate27.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.tool === undefined){const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tool"},message:"must have required property '"+"tool"+"'",schema:schema38.required,parentSchema:schema38,data};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}if(data.tool !== undefined){let data0 = data.tool;if(data0 && typeof data0 == "object" && !Array.isArray(data0)){if(data0.name === undefined){const err1 = {instancePath:instancePath+"/tool",schemaPath:"#/properties/tool/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema38.properties.tool.required,parentSchema:schema38.properties.tool,data:data0};if(vErrors === null){vErrors = [err1];}else {vErrors.push(err1);}errors++;}if(data0.name !== undefined){let data1 = data0.name;if(typeof data1 !== "string"){const err2 = {instancePath:instancePath+"/tool/name",schemaPath:"#/properties/tool/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.properties.tool.properties.name.type,parentSchema:schema38.properties.tool.properties.name,data:data1};if(vErrors === null){vErrors = [err2];}else {vErrors.push(err2);}errors++;}}if(data0.call_id !== undefined){let data2 = data0.call_id;if(typeof data2 !== "string"){const err3 = {instancePath:instancePath+"/tool/call_id",schemaPath:"#/properties/tool/properties/call_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.properties.tool.properties.call_id.type,parentSchema:schema38.properties.tool.properties.call_id,data:data2};if(vErrors === null){vErrors = [err3];}else {vErrors.push(err3);}errors++;}}}else {const err4 = {instancePath:instancePath+"/tool",schemaPath:"#/properties/tool/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.properties.tool.type,parentSchema:schema38.properties.tool,data:data0};if(vErrors === null){vErrors = [err4];}else {vErrors.push(err4);}errors++;}}if(data.args_digest !== undefined){let data3 = data.args_digest;if(typeof data3 !== "string"){const err5 = {instancePath:instancePath+"/args_digest",schemaPath:"#/properties/args_digest/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.properties.args_digest.type,parentSchema:schema38.properties.args_digest,data:data3};if(vErrors === null){vErrors = [err5];}else {vErrors.push(err5);}errors++;}}if(data.args !== undefined){let data4 = data.args;if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){const err6 = {instancePath:instancePath+"/args",schemaPath:"#/properties/args/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.properties.args.type,parentSchema:schema38.properties.args,data:data4};if(vErrors === null){vErrors = [err6];}else {vErrors.push(err6);}errors++;}}if(data.args_redacted !== undefined){let data5 = data.args_redacted;if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){const err7 = {instancePath:instancePath+"/args_redacted",schemaPath:"#/properties/args_redacted/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.properties.args_redacted.type,parentSchema:schema38.properties.args_redacted,data:data5};if(vErrors === null){vErrors = [err7];}else {vErrors.push(err7);}errors++;}}}else {const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.type,parentSchema:schema38,data};if(vErrors === null){vErrors = [err8];}else {vErrors.push(err8);}errors++;}validate27.errors = vErrors;return errors === 0;}validate27.evaluated = {"props":{"tool":true,"args_digest":true,"args":true,"args_redacted":true},"dynamicProps":false,"dynamicItems":false};target["tool.completed"] = validate28;const schema39 = docs[8];function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/tool.completed.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate28.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.tool === undefined){const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tool"},message:"must have required property '"+"tool"+"'",schema:schema39.required,parentSchema:schema39,data};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}if(data.tool !== undefined){let data0 = data.tool;if(data0 && typeof data0 == "object" && !Array.isArray(data0)){if(data0.name === undefined){const err1 = {instancePath:instancePath+"/tool",schemaPath:"#/properties/tool/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema39.properties.tool.required,parentSchema:schema39.properties.tool,data:data0};if(vErrors === null){vErrors = [err1];}else {vErrors.push(err1);}errors++;}if(data0.name !== undefined){let data1 = data0.name;if(typeof data1 !== "string"){const err2 = {instancePath:instancePath+"/tool/name",schemaPath:"#/properties/tool/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.tool.properties.name.type,parentSchema:schema39.properties.tool.properties.name,data:data1};if(vErrors === null){vErrors = [err2];}else {vErrors.push(err2);}errors++;}}if(data0.call_id !== undefined){let data2 = data0.call_id;if(typeof data2 !== "string"){const err3 = {instancePath:instancePath+"/tool/call_id",schemaPath:"#/properties/tool/properties/call_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.tool.properties.call_id.type,parentSchema:schema39.properties.tool.properties.call_id,data:data2};if(vErrors === null){vErrors = [err3];}else {vErrors.push(err3);}errors++;}}}else {const err4 = {instancePath:instancePath+"/tool",schemaPath:"#/properties/tool/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.properties.tool.type,parentSchema:schema39.properties.tool,data:data0};if(vErrors === null){vErrors = [err4];}else {vErrors.push(err4);}errors++;}}if(data.duration_ms !== undefined){let data3 = data.duration_ms;if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){const err5 = {instancePath:instancePath+"/duration_ms",schemaPath:"#/properties/duration_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema39.properties.duration_ms.type,parentSchema:schema39.properties.duration_ms,data:data3};if(vErrors === null){vErrors = [err5];}else {vErrors.push(err5);}errors++;}if(typeof data3 == "number"){if(data3 < 0 || isNaN(data3)){const err6 = {instancePath:instancePath+"/duration_ms",schemaPath:"#/properties/duration_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema39.properties.duration_ms,data:data3};if(vErrors === null){vErrors = [err6];}else {vErrors.push(err6);}errors++;}}}if(data.status !== undefined){let data4 = data.status;if(typeof data4 !== "string"){const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.status.type,parentSchema:schema39.properties.status,data:data4};if(vErrors === null){vErrors = [err7];}else {vErrors.push(err7);}errors++;}}if(data.result_digest !== undefined){let data5 = data.result_digest;if(typeof data5 !== "string"){const err8 = {instancePath:instancePath+"/result_digest",schemaPath:"#/properties/result_digest/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.result_digest.type,parentSchema:schema39.properties.result_digest,data:data5};if(vErrors === null){vErrors = [err8];}else {vErrors.push(err8);}errors++;}}if(data.result !== undefined){let data6 = data.result;if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (typeof data6 !== "string")){const err9 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: schema39.properties.result.type},message:"must be object,string",schema:schema39.properties.result.type,parentSchema:schema39.properties.result,data:data6};if(vErrors === null){vErrors = [err9];}else {vErrors.push(err9);}errors++;}}if(data.result_redacted !== undefined){let data7 = data.result_redacted;if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (typeof data7 !== "string")){const err10 = {instancePath:instancePath+"/result_redacted",schemaPath:"#/properties/result_redacted/type",keyword:"type",params:{type: schema39.properties.result_redacted.type},message:"must be object,string",schema:schema39.properties.result_redacted.type,parentSchema:schema39.properties.result_redacted,data:data7};if(vErrors === null){vErrors = [err10];}else {vErrors.push(err10);}errors++;}}if(data["gen_ai.usage.input_tokens"] !== undefined){let data8 = data["gen_ai.usage.input_tokens"];if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){const err11 = {instancePath:instancePath+"/gen_ai.usage.input_tokens",schemaPath:"#/properties/gen_ai.usage.input_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema39.properties["gen_ai.usage.input_tokens"].type,parentSchema:schema39.properties["gen_ai.usage.input_tokens"],data:data8};if(vErrors === null){vErrors = [err11];}else {vErrors.push(err11);}errors++;}if(typeof data8 == "number"){if(data8 < 0 || isNaN(data8)){const err12 = {instancePath:instancePath+"/gen_ai.usage.input_tokens",schemaPath:"#/properties/gen_ai.usage.input_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema39.properties["gen_ai.usage.input_tokens"],data:data8};if(vErrors === null){vErrors = [err12];}else {vErrors.push(err12);}errors++;}}}if(data["gen_ai.usage.output_tokens"] !== undefined){let data9 = data["gen_ai.usage.output_tokens"];if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){const err13 = {instancePath:instancePath+"/gen_ai.usage.output_tokens",schemaPath:"#/properties/gen_ai.usage.output_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema39.properties["gen_ai.usage.output_tokens"].type,parentSchema:schema39.properties["gen_ai.usage.output_tokens"],data:data9};if(vErrors === null){vErrors = [err13];}else {vErrors.push(err13);}errors++;}if(typeof data9 == "number"){if(data9 < 0 || isNaN(data9)){const err14 = {instancePath:instancePath+"/gen_ai.usage.output_tokens",schemaPath:"#/properties/gen_ai.usage.output_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema39.properties["gen_ai.usage.output_tokens"],data:data9};if(vErrors === null){vErrors = [err14];}else {vErrors.push(err14);}errors++;}}}if(data.cost !== undefined){let data10 = data.cost;if(data10 && typeof data10 == "object" && !Array.isArray(data10)){if(data10.currency === undefined){const err15 = {instancePath:instancePath+"/cost",schemaPath:"#/properties/cost/required",keyword:"required",params:{missingProperty: "currency"},message:"must have required property '"+"currency"+"'",schema:schema39.properties.cost.required,parentSchema:schema39.properties.cost,data:data10};if(vErrors === null){vErrors = [err15];}else {vErrors.push(err15);}errors++;}if(data10.currency !== undefined){let data11 = data10.currency;if(typeof data11 === "string"){if(!pattern10.test(data11)){const err16 = {instancePath:instancePath+"/cost/currency",schemaPath:"#/properties/cost/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\"",schema:"^[A-Z]{3}$",parentSchema:schema39.properties.cost.properties.currency,data:data11};if(vErrors === null){vErrors = [err16];}else {vErrors.push(err16);}errors++;}}else {const err17 = {instancePath:instancePath+"/cost/currency",schemaPath:"#/properties/cost/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.cost.properties.currency.type,parentSchema:schema39.properties.cost.properties.currency,data:data11};if(vErrors === null){vErrors = [err17];}else {vErrors.push(err17);}errors++;}}if(data10.total !== undefined){let data12 = data10.total;if(typeof data12 == "number"){if(data12 < 0 || isNaN(data12)){const err18 = {instancePath:instancePath+"/cost/total",schemaPath:"#/properties/cost/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema39.properties.cost.properties.total,data:data12};if(vErrors === null){vErrors = [err18];}else {vErrors.push(err18);}errors++;}}else {const err19 = {instancePath:instancePath+"/cost/total",schemaPath:"#/properties/cost/properties/total/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema39.properties.cost.properties.total.type,parentSchema:schema39.properties.cost.properties.total,data:data12};if(vErrors === null){vErrors = [err19];}else {vErrors.push(err19);}errors++;}}if(data10.prompt !== undefined){let data13 = data10.prompt;if(typeof data13 == "number"){if(data13 < 0 || isNaN(data13)){const err20 = {instancePath:instancePath+"/cost/prompt",schemaPath:"#/properties/cost/properties/prompt/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema39.properties.cost.properties.prompt,data:data13};if(vErrors === null){vErrors = [err20];}else {vErrors.push(err20);}errors++;}}else {const err21 = {instancePath:instancePath+"/cost/prompt",schemaPath:"#/properties/cost/properties/prompt/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema39.properties.cost.properties.prompt.type,parentSchema:schema39.properties.cost.properties.prompt,data:data13};if(vErrors === null){vErrors = [err21];}else {vErrors.push(err21);}errors++;}}if(data10.completion !== undefined){let data14 = data10.completion;if(typeof data14 == "number"){if(data14 < 0 || isNaN(data14)){const err22 = {instancePath:instancePath+"/cost/completion",schemaPath:"#/properties/cost/properties/completion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema39.properties.cost.properties.completion,data:data14};if(vErrors === null){vErrors = [err22];}else {vErrors.push(err22);}errors++;}}else {const err23 = {instancePath:instancePath+"/cost/completion",schemaPath:"#/properties/cost/properties/completion/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema39.properties.cost.properties.completion.type,parentSchema:schema39.properties.cost.properties.completion,data:data14};if(vErrors === null){vErrors = [err23];}else {vErrors.push(err23);}errors++;}}if(data10.cache !== undefined){let data15 = data10.cache;if(typeof data15 == "number"){if(data15 < 0 || isNaN(data15)){const err24 = {instancePath:instancePath+"/cost/cache",schemaPath:"#/properties/cost/properties/cache/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema39.properties.cost.properties.cache,data:data15};if(vErrors === null){vErrors = [err24];}else {vErrors.push(err24);}errors++;}}else {const err25 = {instancePath:instancePath+"/cost/cache",schemaPath:"#/properties/cost/properties/cache/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema39.properties.cost.properties.cache.type,parentSchema:schema39.properties.cost.properties.cache,data:data15};if(vErrors === null){vErrors = [err25];}else {vErrors.push(err25);}errors++;}}if(data10.reasoning !== undefined){let data16 = data10.reasoning;if(typeof data16 == "number"){if(data16 < 0 || isNaN(data16)){const err26 = {instancePath:instancePath+"/cost/reasoning",schemaPath:"#/properties/cost/properties/reasoning/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema39.properties.cost.properties.reasoning,data:data16};if(vErrors === null){vErrors = [err26];}else {vErrors.push(err26);}errors++;}}else {const err27 = {instancePath:instancePath+"/cost/reasoning",schemaPath:"#/properties/cost/properties/reasoning/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema39.properties.cost.properties.reasoning.type,parentSchema:schema39.properties.cost.properties.reasoning,data:data16};if(vErrors === null){vErrors = [err27];}else {vErrors.push(err27);}errors++;}}}else {const err28 = {instancePath:instancePath+"/cost",schemaPath:"#/properties/cost/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.properties.cost.type,parentSchema:schema39.properties.cost,data:data10};if(vErrors === null){vErrors = [err28];}else {vErrors.push(err28);}errors++;}}}else {const err29 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.type,parentSchema:schema39,data};if(vErrors === null){vErrors = [err29];}else {vErrors.push(err29);}errors++;}validate28.errors = vErrors;return errors === 0;}validate28.evaluated = {"props":{"tool":true,"duration_ms":true,"status":true,"result_digest":true,"result":true,"result_redacted":true,"gen_ai.usage.input_tokens":true,"gen_ai.usage.output_tokens":true,"cost":true},"dynamicProps":false,"dynamicItems":false};target["tool.failed"] = validate29;const schema40 = docs[9];function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/tool.failed.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate29.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.tool === undefined){const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tool"},message:"must have required property '"+"tool"+"'",schema:schema40.required,parentSchema:schema40,data};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}if(data.error === undefined){const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema40.required,parentSchema:schema40,data};if(vErrors === null){vErrors = [err1];}else {vErrors.push(err1);}errors++;}if(data.tool !== undefined){let data0 = data.tool;if(data0 && typeof data0 == "object" && !Array.isArray(data0)){if(data0.name === undefined){const err2 = {instancePath:instancePath+"/tool",schemaPath:"#/properties/tool/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema40.properties.tool.required,parentSchema:schema40.properties.tool,data:data0};if(vErrors === null){vErrors = [err2];}else {vErrors.push(err2);}errors++;}if(data0.name !== undefined){let data1 = data0.name;if(typeof data1 !== "string"){const err3 = {instancePath:instancePath+"/tool/name",schemaPath:"#/properties/tool/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.tool.properties.name.type,parentSchema:schema40.properties.tool.properties.name,data:data1};if(vErrors === null){vErrors = [err3];}else {vErrors.push(err3);}errors++;}}if(data0.call_id !== undefined){let data2 = data0.call_id;if(typeof data2 !== "string"){const err4 = {instancePath:instancePath+"/tool/call_id",schemaPath:"#/properties/tool/properties/call_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.tool.properties.call_id.type,parentSchema:schema40.properties.tool.properties.call_id,data:data2};if(vErrors === null){vErrors = [err4];}else {vErrors.push(err4);}errors++;}}}else {const err5 = {instancePath:instancePath+"/tool",schemaPath:"#/properties/tool/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.properties.tool.type,parentSchema:schema40.properties.tool,data:data0};if(vErrors === null){vErrors = [err5];}else {vErrors.push(err5);}errors++;}}if(data.error !== undefined){let data3 = data.error;if(data3 && typeof data3 == "object" && !Array.isArray(data3)){if(data3.type !== undefined){let data4 = data3.type;if(typeof data4 !== "string"){const err6 = {instancePath:instancePath+"/error/type",schemaPath:"#/properties/error/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.error.properties.type.type,parentSchema:schema40.properties.error.properties.type,data:data4};if(vErrors === null){vErrors = [err6];}else {vErrors.push(err6);}errors++;}}if(data3.message !== undefined){let data5 = data3.message;if(typeof data5 !== "string"){const err7 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.error.properties.message.type,parentSchema:schema40.properties.error.properties.message,data:data5};if(vErrors === null){vErrors = [err7];}else {vErrors.push(err7);}errors++;}}}else {const err8 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.properties.error.type,parentSchema:schema40.properties.error,data:data3};if(vErrors === null){vErrors = [err8];}else {vErrors.push(err8);}errors++;}}if(data.duration_ms !== undefined){let data6 = data.duration_ms;if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){const err9 = {instancePath:instancePath+"/duration_ms",schemaPath:"#/properties/duration_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema40.properties.duration_ms.type,parentSchema:schema40.properties.duration_ms,data:data6};if(vErrors === null){vErrors = [err9];}else {vErrors.push(err9);}errors++;}if(typeof data6 == "number"){if(data6 < 0 || isNaN(data6)){const err10 = {instancePath:instancePath+"/duration_ms",schemaPath:"#/properties/duration_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema40.properties.duration_ms,data:data6};if(vErrors === null){vErrors = [err10];}else {vErrors.push(err10);}errors++;}}}}else {const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.type,parentSchema:schema40,data};if(vErrors === null){vErrors = [err11];}else {vErrors.push(err11);}errors++;}validate29.errors = vErrors;return errors === 0;}validate29.evaluated = {"props":{"tool":true,"error":true,"duration_ms":true},"dynamicProps":false,"dynamicItems":false};target["tool.denied"] = validate30;const schema41 = docs[10];function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/tool.denied.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate30.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.tool === undefined){const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tool"},message:"must have required property '"+"tool"+"'",schema:schema41.required,parentSchema:schema41,data};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}if(data.by === undefined){const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "by"},message:"must have required property '"+"by"+"'",schema:schema41.required,parentSchema:schema41,data};if(vErrors === null){vErrors = [err1];}else {vErrors.push(err1);}errors++;}if(data.tool !== undefined){let data0 = data.tool;if(data0 && typeof data0 == "object" && !Array.isArray(data0)){if(data0.name === undefined){const err2 = {instancePath:instancePath+"/tool",schemaPath:"#/properties/tool/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema41.properties.tool.required,parentSchema:schema41.properties.tool,data:data0};if(vErrors === null){vErrors = [err2];}else {vErrors.push(err2);}errors++;}if(data0.name !== undefined){let data1 = data0.name;if(typeof data1 !== "string"){const err3 = {instancePath:instancePath+"/tool/name",schemaPath:"#/properties/tool/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.tool.properties.name.type,parentSchema:schema41.properties.tool.properties.name,data:data1};if(vErrors === null){vErrors = [err3];}else {vErrors.push(err3);}errors++;}}if(data0.call_id !== undefined){let data2 = data0.call_id;if(typeof data2 !== "string"){const err4 = {instancePath:instancePath+"/tool/call_id",schemaPath:"#/properties/tool/properties/call_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.tool.properties.call_id.type,parentSchema:schema41.properties.tool.properties.call_id,data:data2};if(vErrors === null){vErrors = [err4];}else {vErrors.push(err4);}errors++;}}}else {const err5 = {instancePath:instancePath+"/tool",schemaPath:"#/properties/tool/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema41.properties.tool.type,parentSchema:schema41.properties.tool,data:data0};if(vErrors === null){vErrors = [err5];}else {vErrors.push(err5);}errors++;}}if(data.by !== undefined){let data3 = data.by;if(typeof data3 !== "string"){const err6 = {instancePath:instancePath+"/by",schemaPath:"#/properties/by/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.by.type,parentSchema:schema41.properties.by,data:data3};if(vErrors === null){vErrors = [err6];}else {vErrors.push(err6);}errors++;}if(!(((data3 === "policy") || (data3 === "user_setting")) || (data3 === "runtime"))){const err7 = {instancePath:instancePath+"/by",schemaPath:"#/properties/by/enum",keyword:"enum",params:{allowedValues: schema41.properties.by.enum},message:"must be equal to one of the allowed values",schema:schema41.properties.by.enum,parentSchema:schema41.properties.by,data:data3};if(vErrors === null){vErrors = [err7];}else {vErrors.push(err7);}errors++;}}if(data.rule !== undefined){let data4 = data.rule;if(typeof data4 !== "string"){const err8 = {instancePath:instancePath+"/rule",schemaPath:"#/properties/rule/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.rule.type,parentSchema:schema41.properties.rule,data:data4};if(vErrors === null){vErrors = [err8];}else {vErrors.push(err8);}errors++;}}}else {const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema41.type,parentSchema:schema41,data};if(vErrors === null){vErrors = [err9];}else {vErrors.push(err9);}errors++;}validate30.errors = vErrors;return errors === 0;}validate30.evaluated = {"props":{"tool":true,"by":true,"rule":true},"dynamicProps":false,"dynamicItems":false};target["attention.requested"] = validate31;const schema42 = docs[11];function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/attention.requested.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate31.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.kind === undefined){const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema42.required,parentSchema:schema42,data};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}if(data.prompt === undefined){const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "prompt"},message:"must have required property '"+"prompt"+"'",schema:schema42.required,parentSchema:schema42,data};if(vErrors === null){vErrors = [err1];}else {vErrors.push(err1);}errors++;}if(data.kind !== undefined){let data0 = data.kind;if(typeof data0 !== "string"){const err2 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.kind.type,parentSchema:schema42.properties.kind,data:data0};if(vErrors === null){vErrors = [err2];}else {vErrors.push(err2);}errors++;}if(!((((((data0 === "permission") || (data0 === "input")) || (data0 === "auth")) || (data0 === "review")) || (data0 === "form")) || (data0 === "other"))){const err3 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema42.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema42.properties.kind.enum,parentSchema:schema42.properties.kind,data:data0};if(vErrors === null){vErrors = [err3];}else {vErrors.push(err3);}errors++;}}if(data.prompt !== undefined){let data1 = data.prompt;if(typeof data1 !== "string"){const err4 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.prompt.type,parentSchema:schema42.properties.prompt,data:data1};if(vErrors === null){vErrors = [err4];}else {vErrors.push(err4);}errors++;}}if(data.options !== undefined){let data2 = data.options;if(Array.isArray(data2)){const len0 = data2.length;for(let i0=0; i0<len0; i0++){let data3 = data2[i0];if(data3 && typeof data3 == "object" && !Array.isArray(data3)){if(data3.id === undefined){const err5 = {instancePath:instancePath+"/options/" + i0,schemaPath:"#/properties/options/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema42.properties.options.items.required,parentSchema:schema42.properties.options.items,data:data3};if(vErrors === null){vErrors = [err5];}else {vErrors.push(err5);}errors++;}if(data3.label === undefined){const err6 = {instancePath:instancePath+"/options/" + i0,schemaPath:"#/properties/options/items/required",keyword:"required",params:{missingProperty: "label"},message:"must have required property '"+"label"+"'",schema:schema42.properties.options.items.required,parentSchema:schema42.properties.options.items,data:data3};if(vErrors === null){vErrors = [err6];}else {vErrors.push(err6);}errors++;}if(data3.id !== undefined){let data4 = data3.id;if(typeof data4 !== "string"){const err7 = {instancePath:instancePath+"/options/" + i0+"/id",schemaPath:"#/properties/options/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.options.items.properties.id.type,parentSchema:schema42.properties.options.items.properties.id,data:data4};if(vErrors === null){vErrors = [err7];}else {vErrors.push(err7);}errors++;}}if(data3.label !== undefined){let data5 = data3.label;if(typeof data5 !== "string"){const err8 = {instancePath:instancePath+"/options/" + i0+"/label",schemaPath:"#/properties/options/items/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.options.items.properties.label.type,parentSchema:schema42.properties.options.items.properties.label,data:data5};if(vErrors === null){vErrors = [err8];}else {vErrors.push(err8);}errors++;}}}else {const err9 = {instancePath:instancePath+"/options/" + i0,schemaPath:"#/properties/options/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema42.properties.options.items.type,parentSchema:schema42.properties.options.items,data:data3};if(vErrors === null){vErrors = [err9];}else {vErrors.push(err9);}errors++;}}}else {const err10 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema42.properties.options.type,parentSchema:schema42.properties.options,data:data2};if(vErrors === null){vErrors = [err10];}else {vErrors.push(err10);}errors++;}}if(data.fields !== undefined){let data6 = data.fields;if(Array.isArray(data6)){const len1 = data6.length;for(let i1=0; i1<len1; i1++){let data7 = data6[i1];const _errs33 = errors;let valid6 = true;const _errs34 = errors;if(data7 && typeof data7 == "object" && !Array.isArray(data7)){let missing0;if((data7.type === undefined) && (missing0 = "type")){const err11 = {};if(vErrors === null){vErrors = [err11];}else {vErrors.push(err11);}errors++;}else {if(data7.type !== undefined){if("select" !== data7.type){const err12 = {};if(vErrors === null){vErrors = [err12];}else {vErrors.push(err12);}errors++;}}}}var _valid0 = _errs34 === errors;errors = _errs33;if(vErrors !== null){if(_errs33){vErrors.length = _errs33;}else {vErrors = null;}}if(_valid0){const _errs36 = errors;if(data7 && typeof data7 == "object" && !Array.isArray(data7)){if(data7.choices === undefined){const err13 = {instancePath:instancePath+"/fields/" + i1,schemaPath:"#/properties/fields/items/then/required",keyword:"required",params:{missingProperty: "choices"},message:"must have required property '"+"choices"+"'",schema:schema42.properties.fields.items.then.required,parentSchema:schema42.properties.fields.items.then,data:data7};if(vErrors === null){vErrors = [err13];}else {vErrors.push(err13);}errors++;}}var _valid0 = _errs36 === errors;valid6 = _valid0;}if(!valid6){const err14 = {instancePath:instancePath+"/fields/" + i1,schemaPath:"#/properties/fields/items/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema42.properties.fields.items.if,parentSchema:schema42.properties.fields.items,data:data7};if(vErrors === null){vErrors = [err14];}else {vErrors.push(err14);}errors++;}if(data7 && typeof data7 == "object" && !Array.isArray(data7)){if(data7.id === undefined){const err15 = {instancePath:instancePath+"/fields/" + i1,schemaPath:"#/properties/fields/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema42.properties.fields.items.required,parentSchema:schema42.properties.fields.items,data:data7};if(vErrors === null){vErrors = [err15];}else {vErrors.push(err15);}errors++;}if(data7.type === undefined){const err16 = {instancePath:instancePath+"/fields/" + i1,schemaPath:"#/properties/fields/items/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema42.properties.fields.items.required,parentSchema:schema42.properties.fields.items,data:data7};if(vErrors === null){vErrors = [err16];}else {vErrors.push(err16);}errors++;}if(data7.label === undefined){const err17 = {instancePath:instancePath+"/fields/" + i1,schemaPath:"#/properties/fields/items/required",keyword:"required",params:{missingProperty: "label"},message:"must have required property '"+"label"+"'",schema:schema42.properties.fields.items.required,parentSchema:schema42.properties.fields.items,data:data7};if(vErrors === null){vErrors = [err17];}else {vErrors.push(err17);}errors++;}if(data7.id !== undefined){let data9 = data7.id;if(typeof data9 !== "string"){const err18 = {instancePath:instancePath+"/fields/" + i1+"/id",schemaPath:"#/properties/fields/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.fields.items.properties.id.type,parentSchema:schema42.properties.fields.items.properties.id,data:data9};if(vErrors === null){vErrors = [err18];}else {vErrors.push(err18);}errors++;}}if(data7.type !== undefined){let data10 = data7.type;if(typeof data10 !== "string"){const err19 = {instancePath:instancePath+"/fields/" + i1+"/type",schemaPath:"#/properties/fields/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.fields.items.properties.type.type,parentSchema:schema42.properties.fields.items.properties.type,data:data10};if(vErrors === null){vErrors = [err19];}else {vErrors.push(err19);}errors++;}if(!((((data10 === "string") || (data10 === "number")) || (data10 === "boolean")) || (data10 === "select"))){const err20 = {instancePath:instancePath+"/fields/" + i1+"/type",schemaPath:"#/properties/fields/items/properties/type/enum",keyword:"enum",params:{allowedValues: schema42.properties.fields.items.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema42.properties.fields.items.properties.type.enum,parentSchema:schema42.properties.fields.items.properties.type,data:data10};if(vErrors === null){vErrors = [err20];}else {vErrors.push(err20);}errors++;}}if(data7.label !== undefined){let data11 = data7.label;if(typeof data11 !== "string"){const err21 = {instancePath:instancePath+"/fields/" + i1+"/label",schemaPath:"#/properties/fields/items/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.fields.items.properties.label.type,parentSchema:schema42.properties.fields.items.properties.label,data:data11};if(vErrors === null){vErrors = [err21];}else {vErrors.push(err21);}errors++;}}if(data7.required !== undefined){let data12 = data7.required;if(typeof data12 !== "boolean"){const err22 = {instancePath:instancePath+"/fields/" + i1+"/required",schemaPath:"#/properties/fields/items/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema42.properties.fields.items.properties.required.type,parentSchema:schema42.properties.fields.items.properties.required,data:data12};if(vErrors === null){vErrors = [err22];}else {vErrors.push(err22);}errors++;}}if(data7.multi !== undefined){let data13 = data7.multi;if(typeof data13 !== "boolean"){const err23 = {instancePath:instancePath+"/fields/" + i1+"/multi",schemaPath:"#/properties/fields/items/properties/multi/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema42.properties.fields.items.properties.multi.type,parentSchema:schema42.properties.fields.items.properties.multi,data:data13};if(vErrors === null){vErrors = [err23];}else {vErrors.push(err23);}errors++;}}if(data7.other !== undefined){let data14 = data7.other;if(typeof data14 !== "boolean"){const err24 = {instancePath:instancePath+"/fields/" + i1+"/other",schemaPath:"#/properties/fields/items/properties/other/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema42.properties.fields.items.properties.other.type,parentSchema:schema42.properties.fields.items.properties.other,data:data14};if(vErrors === null){vErrors = [err24];}else {vErrors.push(err24);}errors++;}}if(data7.choices !== undefined){let data15 = data7.choices;if(Array.isArray(data15)){const len2 = data15.length;for(let i2=0; i2<len2; i2++){let data16 = data15[i2];if(data16 && typeof data16 == "object" && !Array.isArray(data16)){if(data16.id === undefined){const err25 = {instancePath:instancePath+"/fields/" + i1+"/choices/" + i2,schemaPath:"#/properties/fields/items/properties/choices/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema42.properties.fields.items.properties.choices.items.required,parentSchema:schema42.properties.fields.items.properties.choices.items,data:data16};if(vErrors === null){vErrors = [err25];}else {vErrors.push(err25);}errors++;}if(data16.label === undefined){const err26 = {instancePath:instancePath+"/fields/" + i1+"/choices/" + i2,schemaPath:"#/properties/fields/items/properties/choices/items/required",keyword:"required",params:{missingProperty: "label"},message:"must have required property '"+"label"+"'",schema:schema42.properties.fields.items.properties.choices.items.required,parentSchema:schema42.properties.fields.items.properties.choices.items,data:data16};if(vErrors === null){vErrors = [err26];}else {vErrors.push(err26);}errors++;}if(data16.id !== undefined){let data17 = data16.id;if(typeof data17 !== "string"){const err27 = {instancePath:instancePath+"/fields/" + i1+"/choices/" + i2+"/id",schemaPath:"#/properties/fields/items/properties/choices/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.fields.items.properties.choices.items.properties.id.type,parentSchema:schema42.properties.fields.items.properties.choices.items.properties.id,data:data17};if(vErrors === null){vErrors = [err27];}else {vErrors.push(err27);}errors++;}}if(data16.label !== undefined){let data18 = data16.label;if(typeof data18 !== "string"){const err28 = {instancePath:instancePath+"/fields/" + i1+"/choices/" + i2+"/label",schemaPath:"#/properties/fields/items/properties/choices/items/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.fields.items.properties.choices.items.properties.label.type,parentSchema:schema42.properties.fields.items.properties.choices.items.properties.label,data:data18};if(vErrors === null){vErrors = [err28];}else {vErrors.push(err28);}errors++;}}}else {const err29 = {instancePath:instancePath+"/fields/" + i1+"/choices/" + i2,schemaPath:"#/properties/fields/items/properties/choices/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema42.properties.fields.items.properties.choices.items.type,parentSchema:schema42.properties.fields.items.properties.choices.items,data:data16};if(vErrors === null){vErrors = [err29];}else {vErrors.push(err29);}errors++;}}}else {const err30 = {instancePath:instancePath+"/fields/" + i1+"/choices",schemaPath:"#/properties/fields/items/properties/choices/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema42.properties.fields.items.properties.choices.type,parentSchema:schema42.properties.fields.items.properties.choices,data:data15};if(vErrors === null){vErrors = [err30];}else {vErrors.push(err30);}errors++;}}if(data7.min !== undefined){let data19 = data7.min;if(!(typeof data19 == "number")){const err31 = {instancePath:instancePath+"/fields/" + i1+"/min",schemaPath:"#/properties/fields/items/properties/min/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema42.properties.fields.items.properties.min.type,parentSchema:schema42.properties.fields.items.properties.min,data:data19};if(vErrors === null){vErrors = [err31];}else {vErrors.push(err31);}errors++;}}if(data7.max !== undefined){let data20 = data7.max;if(!(typeof data20 == "number")){const err32 = {instancePath:instancePath+"/fields/" + i1+"/max",schemaPath:"#/properties/fields/items/properties/max/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema42.properties.fields.items.properties.max.type,parentSchema:schema42.properties.fields.items.properties.max,data:data20};if(vErrors === null){vErrors = [err32];}else {vErrors.push(err32);}errors++;}}}else {const err33 = {instancePath:instancePath+"/fields/" + i1,schemaPath:"#/properties/fields/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema42.properties.fields.items.type,parentSchema:schema42.properties.fields.items,data:data7};if(vErrors === null){vErrors = [err33];}else {vErrors.push(err33);}errors++;}}}else {const err34 = {instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema42.properties.fields.type,parentSchema:schema42.properties.fields,data:data6};if(vErrors === null){vErrors = [err34];}else {vErrors.push(err34);}errors++;}}if(data.expires_at !== undefined){let data21 = data.expires_at;if(typeof data21 === "string"){if(!(formats0(data21))){const err35 = {instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema42.properties.expires_at,data:data21};if(vErrors === null){vErrors = [err35];}else {vErrors.push(err35);}errors++;}}else {const err36 = {instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.expires_at.type,parentSchema:schema42.properties.expires_at,data:data21};if(vErrors === null){vErrors = [err36];}else {vErrors.push(err36);}errors++;}}if(data.respond_via !== undefined){let data22 = data.respond_via;if(Array.isArray(data22)){const len3 = data22.length;for(let i3=0; i3<len3; i3++){let data23 = data22[i3];if(typeof data23 !== "string"){const err37 = {instancePath:instancePath+"/respond_via/" + i3,schemaPath:"#/properties/respond_via/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.respond_via.items.type,parentSchema:schema42.properties.respond_via.items,data:data23};if(vErrors === null){vErrors = [err37];}else {vErrors.push(err37);}errors++;}if(!((data23 === "control") || (data23 === "oob"))){const err38 = {instancePath:instancePath+"/respond_via/" + i3,schemaPath:"#/properties/respond_via/items/enum",keyword:"enum",params:{allowedValues: schema42.properties.respond_via.items.enum},message:"must be equal to one of the allowed values",schema:schema42.properties.respond_via.items.enum,parentSchema:schema42.properties.respond_via.items,data:data23};if(vErrors === null){vErrors = [err38];}else {vErrors.push(err38);}errors++;}}}else {const err39 = {instancePath:instancePath+"/respond_via",schemaPath:"#/properties/respond_via/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema42.properties.respond_via.type,parentSchema:schema42.properties.respond_via,data:data22};if(vErrors === null){vErrors = [err39];}else {vErrors.push(err39);}errors++;}}if(data.context !== undefined){let data24 = data.context;if(!(data24 && typeof data24 == "object" && !Array.isArray(data24))){const err40 = {instancePath:instancePath+"/context",schemaPath:"#/properties/context/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema42.properties.context.type,parentSchema:schema42.properties.context,data:data24};if(vErrors === null){vErrors = [err40];}else {vErrors.push(err40);}errors++;}}}else {const err41 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema42.type,parentSchema:schema42,data};if(vErrors === null){vErrors = [err41];}else {vErrors.push(err41);}errors++;}validate31.errors = vErrors;return errors === 0;}validate31.evaluated = {"props":{"kind":true,"prompt":true,"options":true,"fields":true,"expires_at":true,"respond_via":true,"context":true},"dynamicProps":false,"dynamicItems":false};target["attention.answered"] = validate32;const schema43 = docs[12];function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/attention.answered.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate32.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.answer === undefined){const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "answer"},message:"must have required property '"+"answer"+"'",schema:schema43.required,parentSchema:schema43,data};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}if(data.answer !== undefined){let data0 = data.answer;if(data0 && typeof data0 == "object" && !Array.isArray(data0)){if(data0.option !== undefined){let data1 = data0.option;if(typeof data1 !== "string"){const err1 = {instancePath:instancePath+"/answer/option",schemaPath:"#/properties/answer/properties/option/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.properties.answer.properties.option.type,parentSchema:schema43.properties.answer.properties.option,data:data1};if(vErrors === null){vErrors = [err1];}else {vErrors.push(err1);}errors++;}}if(data0.text !== undefined){let data2 = data0.text;if(typeof data2 !== "string"){const err2 = {instancePath:instancePath+"/answer/text",schemaPath:"#/properties/answer/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.properties.answer.properties.text.type,parentSchema:schema43.properties.answer.properties.text,data:data2};if(vErrors === null){vErrors = [err2];}else {vErrors.push(err2);}errors++;}}if(data0.values !== undefined){let data3 = data0.values;if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){const err3 = {instancePath:instancePath+"/answer/values",schemaPath:"#/properties/answer/properties/values/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema43.properties.answer.properties.values.type,parentSchema:schema43.properties.answer.properties.values,data:data3};if(vErrors === null){vErrors = [err3];}else {vErrors.push(err3);}errors++;}}}else {const err4 = {instancePath:instancePath+"/answer",schemaPath:"#/properties/answer/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema43.properties.answer.type,parentSchema:schema43.properties.answer,data:data0};if(vErrors === null){vErrors = [err4];}else {vErrors.push(err4);}errors++;}}if(data.by !== undefined){let data4 = data.by;if(typeof data4 !== "string"){const err5 = {instancePath:instancePath+"/by",schemaPath:"#/properties/by/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.properties.by.type,parentSchema:schema43.properties.by,data:data4};if(vErrors === null){vErrors = [err5];}else {vErrors.push(err5);}errors++;}}if(data.via !== undefined){let data5 = data.via;if(typeof data5 !== "string"){const err6 = {instancePath:instancePath+"/via",schemaPath:"#/properties/via/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.properties.via.type,parentSchema:schema43.properties.via,data:data5};if(vErrors === null){vErrors = [err6];}else {vErrors.push(err6);}errors++;}if(!((data5 === "control") || (data5 === "oob"))){const err7 = {instancePath:instancePath+"/via",schemaPath:"#/properties/via/enum",keyword:"enum",params:{allowedValues: schema43.properties.via.enum},message:"must be equal to one of the allowed values",schema:schema43.properties.via.enum,parentSchema:schema43.properties.via,data:data5};if(vErrors === null){vErrors = [err7];}else {vErrors.push(err7);}errors++;}}}else {const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema43.type,parentSchema:schema43,data};if(vErrors === null){vErrors = [err8];}else {vErrors.push(err8);}errors++;}validate32.errors = vErrors;return errors === 0;}validate32.evaluated = {"props":{"answer":true,"by":true,"via":true},"dynamicProps":false,"dynamicItems":false};target["attention.resolved"] = validate33;const schema44 = docs[13];function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/attention.resolved.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate33.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.resolution === undefined){const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resolution"},message:"must have required property '"+"resolution"+"'",schema:schema44.required,parentSchema:schema44,data};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}if(data.resolution !== undefined){let data0 = data.resolution;if(typeof data0 !== "string"){const err1 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.properties.resolution.type,parentSchema:schema44.properties.resolution,data:data0};if(vErrors === null){vErrors = [err1];}else {vErrors.push(err1);}errors++;}if(!(((data0 === "answered") || (data0 === "auto")) || (data0 === "dismissed"))){const err2 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/enum",keyword:"enum",params:{allowedValues: schema44.properties.resolution.enum},message:"must be equal to one of the allowed values",schema:schema44.properties.resolution.enum,parentSchema:schema44.properties.resolution,data:data0};if(vErrors === null){vErrors = [err2];}else {vErrors.push(err2);}errors++;}}if(data.latency_ms !== undefined){let data1 = data.latency_ms;if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){const err3 = {instancePath:instancePath+"/latency_ms",schemaPath:"#/properties/latency_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema44.properties.latency_ms.type,parentSchema:schema44.properties.latency_ms,data:data1};if(vErrors === null){vErrors = [err3];}else {vErrors.push(err3);}errors++;}if(typeof data1 == "number"){if(data1 < 0 || isNaN(data1)){const err4 = {instancePath:instancePath+"/latency_ms",schemaPath:"#/properties/latency_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema44.properties.latency_ms,data:data1};if(vErrors === null){vErrors = [err4];}else {vErrors.push(err4);}errors++;}}}}else {const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema44.type,parentSchema:schema44,data};if(vErrors === null){vErrors = [err5];}else {vErrors.push(err5);}errors++;}validate33.errors = vErrors;return errors === 0;}validate33.evaluated = {"props":{"resolution":true,"latency_ms":true},"dynamicProps":false,"dynamicItems":false};target["attention.timeout"] = validate34;const schema45 = docs[14];function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/attention.timeout.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate34.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.after_ms !== undefined){let data0 = data.after_ms;if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){const err0 = {instancePath:instancePath+"/after_ms",schemaPath:"#/properties/after_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema45.properties.after_ms.type,parentSchema:schema45.properties.after_ms,data:data0};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}if(typeof data0 == "number"){if(data0 < 0 || isNaN(data0)){const err1 = {instancePath:instancePath+"/after_ms",schemaPath:"#/properties/after_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema45.properties.after_ms,data:data0};if(vErrors === null){vErrors = [err1];}else {vErrors.push(err1);}errors++;}}}}else {const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema45.type,parentSchema:schema45,data};if(vErrors === null){vErrors = [err2];}else {vErrors.push(err2);}errors++;}validate34.errors = vErrors;return errors === 0;}validate34.evaluated = {"props":{"after_ms":true},"dynamicProps":false,"dynamicItems":false};target["session.compacted"] = validate35;const schema46 = docs[15];function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/session.compacted.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate35.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.trigger !== undefined){let data0 = data.trigger;if(typeof data0 !== "string"){const err0 = {instancePath:instancePath+"/trigger",schemaPath:"#/properties/trigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.properties.trigger.type,parentSchema:schema46.properties.trigger,data:data0};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}}if(data.strategy !== undefined){let data1 = data.strategy;if(typeof data1 !== "string"){const err1 = {instancePath:instancePath+"/strategy",schemaPath:"#/properties/strategy/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.properties.strategy.type,parentSchema:schema46.properties.strategy,data:data1};if(vErrors === null){vErrors = [err1];}else {vErrors.push(err1);}errors++;}}if(data.estimated_token_count !== undefined){let data2 = data.estimated_token_count;if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){const err2 = {instancePath:instancePath+"/estimated_token_count",schemaPath:"#/properties/estimated_token_count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema46.properties.estimated_token_count.type,parentSchema:schema46.properties.estimated_token_count,data:data2};if(vErrors === null){vErrors = [err2];}else {vErrors.push(err2);}errors++;}if(typeof data2 == "number"){if(data2 < 0 || isNaN(data2)){const err3 = {instancePath:instancePath+"/estimated_token_count",schemaPath:"#/properties/estimated_token_count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties.estimated_token_count,data:data2};if(vErrors === null){vErrors = [err3];}else {vErrors.push(err3);}errors++;}}}if(data.forgotten !== undefined){let data3 = data.forgotten;if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){const err4 = {instancePath:instancePath+"/forgotten",schemaPath:"#/properties/forgotten/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema46.properties.forgotten.type,parentSchema:schema46.properties.forgotten,data:data3};if(vErrors === null){vErrors = [err4];}else {vErrors.push(err4);}errors++;}if(typeof data3 == "number"){if(data3 < 0 || isNaN(data3)){const err5 = {instancePath:instancePath+"/forgotten",schemaPath:"#/properties/forgotten/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties.forgotten,data:data3};if(vErrors === null){vErrors = [err5];}else {vErrors.push(err5);}errors++;}}}if(data["gen_ai.usage.input_tokens"] !== undefined){let data4 = data["gen_ai.usage.input_tokens"];if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){const err6 = {instancePath:instancePath+"/gen_ai.usage.input_tokens",schemaPath:"#/properties/gen_ai.usage.input_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema46.properties["gen_ai.usage.input_tokens"].type,parentSchema:schema46.properties["gen_ai.usage.input_tokens"],data:data4};if(vErrors === null){vErrors = [err6];}else {vErrors.push(err6);}errors++;}if(typeof data4 == "number"){if(data4 < 0 || isNaN(data4)){const err7 = {instancePath:instancePath+"/gen_ai.usage.input_tokens",schemaPath:"#/properties/gen_ai.usage.input_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties["gen_ai.usage.input_tokens"],data:data4};if(vErrors === null){vErrors = [err7];}else {vErrors.push(err7);}errors++;}}}if(data["gen_ai.usage.output_tokens"] !== undefined){let data5 = data["gen_ai.usage.output_tokens"];if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){const err8 = {instancePath:instancePath+"/gen_ai.usage.output_tokens",schemaPath:"#/properties/gen_ai.usage.output_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema46.properties["gen_ai.usage.output_tokens"].type,parentSchema:schema46.properties["gen_ai.usage.output_tokens"],data:data5};if(vErrors === null){vErrors = [err8];}else {vErrors.push(err8);}errors++;}if(typeof data5 == "number"){if(data5 < 0 || isNaN(data5)){const err9 = {instancePath:instancePath+"/gen_ai.usage.output_tokens",schemaPath:"#/properties/gen_ai.usage.output_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties["gen_ai.usage.output_tokens"],data:data5};if(vErrors === null){vErrors = [err9];}else {vErrors.push(err9);}errors++;}}}}else {const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema46.type,parentSchema:schema46,data};if(vErrors === null){vErrors = [err10];}else {vErrors.push(err10);}errors++;}validate35.errors = vErrors;return errors === 0;}validate35.evaluated = {"props":{"trigger":true,"strategy":true,"estimated_token_count":true,"forgotten":true,"gen_ai.usage.input_tokens":true,"gen_ai.usage.output_tokens":true},"dynamicProps":false,"dynamicItems":false};target["run.step.started"] = validate36;const schema47 = docs[16];function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/run.step.started.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate36.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.name !== undefined){let data0 = data.name;if(typeof data0 !== "string"){const err0 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.name.type,parentSchema:schema47.properties.name,data:data0};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}}if(data.initial_num_steps !== undefined){let data1 = data.initial_num_steps;if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){const err1 = {instancePath:instancePath+"/initial_num_steps",schemaPath:"#/properties/initial_num_steps/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema47.properties.initial_num_steps.type,parentSchema:schema47.properties.initial_num_steps,data:data1};if(vErrors === null){vErrors = [err1];}else {vErrors.push(err1);}errors++;}if(typeof data1 == "number"){if(data1 < 0 || isNaN(data1)){const err2 = {instancePath:instancePath+"/initial_num_steps",schemaPath:"#/properties/initial_num_steps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema47.properties.initial_num_steps,data:data1};if(vErrors === null){vErrors = [err2];}else {vErrors.push(err2);}errors++;}}}}else {const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.type,parentSchema:schema47,data};if(vErrors === null){vErrors = [err3];}else {vErrors.push(err3);}errors++;}validate36.errors = vErrors;return errors === 0;}validate36.evaluated = {"props":{"name":true,"initial_num_steps":true},"dynamicProps":false,"dynamicItems":false};target["run.step.finished"] = validate37;const schema48 = docs[17];function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/run.step.finished.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate37.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.status !== undefined){let data0 = data.status;if(typeof data0 !== "string"){const err0 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.properties.status.type,parentSchema:schema48.properties.status,data:data0};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}}}else {const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema48.type,parentSchema:schema48,data};if(vErrors === null){vErrors = [err1];}else {vErrors.push(err1);}errors++;}validate37.errors = vErrors;return errors === 0;}validate37.evaluated = {"props":{"status":true},"dynamicProps":false,"dynamicItems":false};target["progress.status"] = validate38;const schema49 = docs[18];function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/progress.status.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate38.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.message !== undefined){let data0 = data.message;if(typeof data0 !== "string"){const err0 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.message.type,parentSchema:schema49.properties.message,data:data0};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}}if(data.phase !== undefined){let data1 = data.phase;if(typeof data1 !== "string"){const err1 = {instancePath:instancePath+"/phase",schemaPath:"#/properties/phase/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.phase.type,parentSchema:schema49.properties.phase,data:data1};if(vErrors === null){vErrors = [err1];}else {vErrors.push(err1);}errors++;}}if(data.percent !== undefined){let data2 = data.percent;if(typeof data2 == "number"){if(data2 > 100 || isNaN(data2)){const err2 = {instancePath:instancePath+"/percent",schemaPath:"#/properties/percent/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100",schema:100,parentSchema:schema49.properties.percent,data:data2};if(vErrors === null){vErrors = [err2];}else {vErrors.push(err2);}errors++;}if(data2 < 0 || isNaN(data2)){const err3 = {instancePath:instancePath+"/percent",schemaPath:"#/properties/percent/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema49.properties.percent,data:data2};if(vErrors === null){vErrors = [err3];}else {vErrors.push(err3);}errors++;}}else {const err4 = {instancePath:instancePath+"/percent",schemaPath:"#/properties/percent/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema49.properties.percent.type,parentSchema:schema49.properties.percent,data:data2};if(vErrors === null){vErrors = [err4];}else {vErrors.push(err4);}errors++;}}}else {const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.type,parentSchema:schema49,data};if(vErrors === null){vErrors = [err5];}else {vErrors.push(err5);}errors++;}validate38.errors = vErrors;return errors === 0;}validate38.evaluated = {"props":{"message":true,"phase":true,"percent":true},"dynamicProps":false,"dynamicItems":false};target["progress.task.planned"] = validate39;const schema50 = docs[19];function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/progress.task.planned.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate39.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.task !== undefined){let data0 = data.task;if(data0 && typeof data0 == "object" && !Array.isArray(data0)){if(data0.id !== undefined){let data1 = data0.id;if(typeof data1 !== "string"){const err0 = {instancePath:instancePath+"/task/id",schemaPath:"#/properties/task/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.properties.task.properties.id.type,parentSchema:schema50.properties.task.properties.id,data:data1};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}}if(data0.title !== undefined){let data2 = data0.title;if(typeof data2 !== "string"){const err1 = {instancePath:instancePath+"/task/title",schemaPath:"#/properties/task/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.properties.task.properties.title.type,parentSchema:schema50.properties.task.properties.title,data:data2};if(vErrors === null){vErrors = [err1];}else {vErrors.push(err1);}errors++;}}}else {const err2 = {instancePath:instancePath+"/task",schemaPath:"#/properties/task/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema50.properties.task.type,parentSchema:schema50.properties.task,data:data0};if(vErrors === null){vErrors = [err2];}else {vErrors.push(err2);}errors++;}}if(data.parent !== undefined){let data3 = data.parent;if(typeof data3 !== "string"){const err3 = {instancePath:instancePath+"/parent",schemaPath:"#/properties/parent/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.properties.parent.type,parentSchema:schema50.properties.parent,data:data3};if(vErrors === null){vErrors = [err3];}else {vErrors.push(err3);}errors++;}}}else {const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema50.type,parentSchema:schema50,data};if(vErrors === null){vErrors = [err4];}else {vErrors.push(err4);}errors++;}validate39.errors = vErrors;return errors === 0;}validate39.evaluated = {"props":{"task":true,"parent":true},"dynamicProps":false,"dynamicItems":false};target["progress.task.completed"] = validate40;const schema51 = docs[20];function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/progress.task.completed.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate40.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.task !== undefined){let data0 = data.task;if(data0 && typeof data0 == "object" && !Array.isArray(data0)){if(data0.id !== undefined){let data1 = data0.id;if(typeof data1 !== "string"){const err0 = {instancePath:instancePath+"/task/id",schemaPath:"#/properties/task/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.task.properties.id.type,parentSchema:schema51.properties.task.properties.id,data:data1};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}}if(data0.title !== undefined){let data2 = data0.title;if(typeof data2 !== "string"){const err1 = {instancePath:instancePath+"/task/title",schemaPath:"#/properties/task/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.task.properties.title.type,parentSchema:schema51.properties.task.properties.title,data:data2};if(vErrors === null){vErrors = [err1];}else {vErrors.push(err1);}errors++;}}}else {const err2 = {instancePath:instancePath+"/task",schemaPath:"#/properties/task/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema51.properties.task.type,parentSchema:schema51.properties.task,data:data0};if(vErrors === null){vErrors = [err2];}else {vErrors.push(err2);}errors++;}}if(data.status !== undefined){let data3 = data.status;if(typeof data3 !== "string"){const err3 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.status.type,parentSchema:schema51.properties.status,data:data3};if(vErrors === null){vErrors = [err3];}else {vErrors.push(err3);}errors++;}}}else {const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema51.type,parentSchema:schema51,data};if(vErrors === null){vErrors = [err4];}else {vErrors.push(err4);}errors++;}validate40.errors = vErrors;return errors === 0;}validate40.evaluated = {"props":{"task":true,"status":true},"dynamicProps":false,"dynamicItems":false};target["progress.artifact.produced"] = validate41;const schema52 = docs[21];function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/progress.artifact.produced.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate41.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.artifact !== undefined){let data0 = data.artifact;if(data0 && typeof data0 == "object" && !Array.isArray(data0)){if(data0.id !== undefined){let data1 = data0.id;if(typeof data1 !== "string"){const err0 = {instancePath:instancePath+"/artifact/id",schemaPath:"#/properties/artifact/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.properties.artifact.properties.id.type,parentSchema:schema52.properties.artifact.properties.id,data:data1};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}}if(data0.name !== undefined){let data2 = data0.name;if(typeof data2 !== "string"){const err1 = {instancePath:instancePath+"/artifact/name",schemaPath:"#/properties/artifact/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.properties.artifact.properties.name.type,parentSchema:schema52.properties.artifact.properties.name,data:data2};if(vErrors === null){vErrors = [err1];}else {vErrors.push(err1);}errors++;}}if(data0.mime !== undefined){let data3 = data0.mime;if(typeof data3 !== "string"){const err2 = {instancePath:instancePath+"/artifact/mime",schemaPath:"#/properties/artifact/properties/mime/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.properties.artifact.properties.mime.type,parentSchema:schema52.properties.artifact.properties.mime,data:data3};if(vErrors === null){vErrors = [err2];}else {vErrors.push(err2);}errors++;}}if(data0.bytes !== undefined){let data4 = data0.bytes;if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){const err3 = {instancePath:instancePath+"/artifact/bytes",schemaPath:"#/properties/artifact/properties/bytes/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema52.properties.artifact.properties.bytes.type,parentSchema:schema52.properties.artifact.properties.bytes,data:data4};if(vErrors === null){vErrors = [err3];}else {vErrors.push(err3);}errors++;}if(typeof data4 == "number"){if(data4 < 0 || isNaN(data4)){const err4 = {instancePath:instancePath+"/artifact/bytes",schemaPath:"#/properties/artifact/properties/bytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema52.properties.artifact.properties.bytes,data:data4};if(vErrors === null){vErrors = [err4];}else {vErrors.push(err4);}errors++;}}}if(data0.uri !== undefined){let data5 = data0.uri;if(typeof data5 !== "string"){const err5 = {instancePath:instancePath+"/artifact/uri",schemaPath:"#/properties/artifact/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.properties.artifact.properties.uri.type,parentSchema:schema52.properties.artifact.properties.uri,data:data5};if(vErrors === null){vErrors = [err5];}else {vErrors.push(err5);}errors++;}}}else {const err6 = {instancePath:instancePath+"/artifact",schemaPath:"#/properties/artifact/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.properties.artifact.type,parentSchema:schema52.properties.artifact,data:data0};if(vErrors === null){vErrors = [err6];}else {vErrors.push(err6);}errors++;}}}else {const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.type,parentSchema:schema52,data};if(vErrors === null){vErrors = [err7];}else {vErrors.push(err7);}errors++;}validate41.errors = vErrors;return errors === 0;}validate41.evaluated = {"props":{"artifact":true},"dynamicProps":false,"dynamicItems":false};target["delegation.subagent.started"] = validate42;const schema53 = docs[22];function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/delegation.subagent.started.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate42.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.child !== undefined){let data0 = data.child;if(data0 && typeof data0 == "object" && !Array.isArray(data0)){if(data0.session !== undefined){let data1 = data0.session;if(typeof data1 !== "string"){const err0 = {instancePath:instancePath+"/child/session",schemaPath:"#/properties/child/properties/session/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema53.properties.child.properties.session.type,parentSchema:schema53.properties.child.properties.session,data:data1};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}}if(data0.run !== undefined){let data2 = data0.run;if(typeof data2 !== "string"){const err1 = {instancePath:instancePath+"/child/run",schemaPath:"#/properties/child/properties/run/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema53.properties.child.properties.run.type,parentSchema:schema53.properties.child.properties.run,data:data2};if(vErrors === null){vErrors = [err1];}else {vErrors.push(err1);}errors++;}}if(data0.agent !== undefined){let data3 = data0.agent;if(typeof data3 !== "string"){const err2 = {instancePath:instancePath+"/child/agent",schemaPath:"#/properties/child/properties/agent/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema53.properties.child.properties.agent.type,parentSchema:schema53.properties.child.properties.agent,data:data3};if(vErrors === null){vErrors = [err2];}else {vErrors.push(err2);}errors++;}}}else {const err3 = {instancePath:instancePath+"/child",schemaPath:"#/properties/child/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema53.properties.child.type,parentSchema:schema53.properties.child,data:data0};if(vErrors === null){vErrors = [err3];}else {vErrors.push(err3);}errors++;}}if(data.agent_type !== undefined){let data4 = data.agent_type;if(typeof data4 !== "string"){const err4 = {instancePath:instancePath+"/agent_type",schemaPath:"#/properties/agent_type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema53.properties.agent_type.type,parentSchema:schema53.properties.agent_type,data:data4};if(vErrors === null){vErrors = [err4];}else {vErrors.push(err4);}errors++;}}if(data.role !== undefined){let data5 = data.role;if(typeof data5 !== "string"){const err5 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema53.properties.role.type,parentSchema:schema53.properties.role,data:data5};if(vErrors === null){vErrors = [err5];}else {vErrors.push(err5);}errors++;}}}else {const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema53.type,parentSchema:schema53,data};if(vErrors === null){vErrors = [err6];}else {vErrors.push(err6);}errors++;}validate42.errors = vErrors;return errors === 0;}validate42.evaluated = {"props":{"child":true,"agent_type":true,"role":true},"dynamicProps":false,"dynamicItems":false};target["delegation.subagent.stopped"] = validate43;const schema54 = docs[23];function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/delegation.subagent.stopped.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate43.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.child !== undefined){let data0 = data.child;if(data0 && typeof data0 == "object" && !Array.isArray(data0)){if(data0.session !== undefined){let data1 = data0.session;if(typeof data1 !== "string"){const err0 = {instancePath:instancePath+"/child/session",schemaPath:"#/properties/child/properties/session/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.child.properties.session.type,parentSchema:schema54.properties.child.properties.session,data:data1};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}}if(data0.run !== undefined){let data2 = data0.run;if(typeof data2 !== "string"){const err1 = {instancePath:instancePath+"/child/run",schemaPath:"#/properties/child/properties/run/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.child.properties.run.type,parentSchema:schema54.properties.child.properties.run,data:data2};if(vErrors === null){vErrors = [err1];}else {vErrors.push(err1);}errors++;}}if(data0.agent !== undefined){let data3 = data0.agent;if(typeof data3 !== "string"){const err2 = {instancePath:instancePath+"/child/agent",schemaPath:"#/properties/child/properties/agent/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.child.properties.agent.type,parentSchema:schema54.properties.child.properties.agent,data:data3};if(vErrors === null){vErrors = [err2];}else {vErrors.push(err2);}errors++;}}}else {const err3 = {instancePath:instancePath+"/child",schemaPath:"#/properties/child/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema54.properties.child.type,parentSchema:schema54.properties.child,data:data0};if(vErrors === null){vErrors = [err3];}else {vErrors.push(err3);}errors++;}}if(data.agent_type !== undefined){let data4 = data.agent_type;if(typeof data4 !== "string"){const err4 = {instancePath:instancePath+"/agent_type",schemaPath:"#/properties/agent_type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.agent_type.type,parentSchema:schema54.properties.agent_type,data:data4};if(vErrors === null){vErrors = [err4];}else {vErrors.push(err4);}errors++;}}if(data.status !== undefined){let data5 = data.status;if(typeof data5 !== "string"){const err5 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.status.type,parentSchema:schema54.properties.status,data:data5};if(vErrors === null){vErrors = [err5];}else {vErrors.push(err5);}errors++;}}if(data.duration_ms !== undefined){let data6 = data.duration_ms;if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){const err6 = {instancePath:instancePath+"/duration_ms",schemaPath:"#/properties/duration_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema54.properties.duration_ms.type,parentSchema:schema54.properties.duration_ms,data:data6};if(vErrors === null){vErrors = [err6];}else {vErrors.push(err6);}errors++;}if(typeof data6 == "number"){if(data6 < 0 || isNaN(data6)){const err7 = {instancePath:instancePath+"/duration_ms",schemaPath:"#/properties/duration_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema54.properties.duration_ms,data:data6};if(vErrors === null){vErrors = [err7];}else {vErrors.push(err7);}errors++;}}}}else {const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema54.type,parentSchema:schema54,data};if(vErrors === null){vErrors = [err8];}else {vErrors.push(err8);}errors++;}validate43.errors = vErrors;return errors === 0;}validate43.evaluated = {"props":{"child":true,"agent_type":true,"status":true,"duration_ms":true},"dynamicProps":false,"dynamicItems":false};target["attention.routed"] = validate44;const schema55 = docs[24];function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/attention.routed.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate44.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.to !== undefined){let data0 = data.to;if(typeof data0 !== "string"){const err0 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema55.properties.to.type,parentSchema:schema55.properties.to,data:data0};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}}if(data.via !== undefined){let data1 = data.via;if(typeof data1 !== "string"){const err1 = {instancePath:instancePath+"/via",schemaPath:"#/properties/via/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema55.properties.via.type,parentSchema:schema55.properties.via,data:data1};if(vErrors === null){vErrors = [err1];}else {vErrors.push(err1);}errors++;}}}else {const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema55.type,parentSchema:schema55,data};if(vErrors === null){vErrors = [err2];}else {vErrors.push(err2);}errors++;}validate44.errors = vErrors;return errors === 0;}validate44.evaluated = {"props":{"to":true,"via":true},"dynamicProps":false,"dynamicItems":false};target["agent.presence"] = validate45;const schema56 = docs[25];function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/agent.presence.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate45.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.state === undefined){const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "state"},message:"must have required property '"+"state"+"'",schema:schema56.required,parentSchema:schema56,data};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}if(data.state !== undefined){let data0 = data.state;if(typeof data0 !== "string"){const err1 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.state.type,parentSchema:schema56.properties.state,data:data0};if(vErrors === null){vErrors = [err1];}else {vErrors.push(err1);}errors++;}if(!(((data0 === "online") || (data0 === "offline")) || (data0 === "busy"))){const err2 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/enum",keyword:"enum",params:{allowedValues: schema56.properties.state.enum},message:"must be equal to one of the allowed values",schema:schema56.properties.state.enum,parentSchema:schema56.properties.state,data:data0};if(vErrors === null){vErrors = [err2];}else {vErrors.push(err2);}errors++;}}}else {const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema56.type,parentSchema:schema56,data};if(vErrors === null){vErrors = [err3];}else {vErrors.push(err3);}errors++;}validate45.errors = vErrors;return errors === 0;}validate45.evaluated = {"props":{"state":true},"dynamicProps":false,"dynamicItems":false};target["agent.idle"] = validate46;const schema57 = docs[26];function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/agent.idle.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate46.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.since_ms !== undefined){let data0 = data.since_ms;if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){const err0 = {instancePath:instancePath+"/since_ms",schemaPath:"#/properties/since_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema57.properties.since_ms.type,parentSchema:schema57.properties.since_ms,data:data0};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}if(typeof data0 == "number"){if(data0 < 0 || isNaN(data0)){const err1 = {instancePath:instancePath+"/since_ms",schemaPath:"#/properties/since_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema57.properties.since_ms,data:data0};if(vErrors === null){vErrors = [err1];}else {vErrors.push(err1);}errors++;}}}if(data.reason !== undefined){let data1 = data.reason;if(typeof data1 !== "string"){const err2 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.properties.reason.type,parentSchema:schema57.properties.reason,data:data1};if(vErrors === null){vErrors = [err2];}else {vErrors.push(err2);}errors++;}}}else {const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema57.type,parentSchema:schema57,data};if(vErrors === null){vErrors = [err3];}else {vErrors.push(err3);}errors++;}validate46.errors = vErrors;return errors === 0;}validate46.evaluated = {"props":{"since_ms":true,"reason":true},"dynamicProps":false,"dynamicItems":false};target["agent.health"] = validate47;const schema58 = docs[27];function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/agent.health.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate47.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.status === undefined){const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema58.required,parentSchema:schema58,data};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}if(data.status !== undefined){let data0 = data.status;if(typeof data0 !== "string"){const err1 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.status.type,parentSchema:schema58.properties.status,data:data0};if(vErrors === null){vErrors = [err1];}else {vErrors.push(err1);}errors++;}if(!(((data0 === "ok") || (data0 === "degraded")) || (data0 === "failing"))){const err2 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema58.properties.status.enum},message:"must be equal to one of the allowed values",schema:schema58.properties.status.enum,parentSchema:schema58.properties.status,data:data0};if(vErrors === null){vErrors = [err2];}else {vErrors.push(err2);}errors++;}}if(data.detail !== undefined){let data1 = data.detail;if(typeof data1 !== "string"){const err3 = {instancePath:instancePath+"/detail",schemaPath:"#/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.detail.type,parentSchema:schema58.properties.detail,data:data1};if(vErrors === null){vErrors = [err3];}else {vErrors.push(err3);}errors++;}}}else {const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.type,parentSchema:schema58,data};if(vErrors === null){vErrors = [err4];}else {vErrors.push(err4);}errors++;}validate47.errors = vErrors;return errors === 0;}validate47.evaluated = {"props":{"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};target["agent.heartbeat"] = validate48;const schema59 = docs[28];function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/agent.heartbeat.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate48.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.tick !== undefined){let data0 = data.tick;if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){const err0 = {instancePath:instancePath+"/tick",schemaPath:"#/properties/tick/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema59.properties.tick.type,parentSchema:schema59.properties.tick,data:data0};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}if(typeof data0 == "number"){if(data0 < 0 || isNaN(data0)){const err1 = {instancePath:instancePath+"/tick",schemaPath:"#/properties/tick/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema59.properties.tick,data:data0};if(vErrors === null){vErrors = [err1];}else {vErrors.push(err1);}errors++;}}}if(data.interval_ms !== undefined){let data1 = data.interval_ms;if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){const err2 = {instancePath:instancePath+"/interval_ms",schemaPath:"#/properties/interval_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema59.properties.interval_ms.type,parentSchema:schema59.properties.interval_ms,data:data1};if(vErrors === null){vErrors = [err2];}else {vErrors.push(err2);}errors++;}if(typeof data1 == "number"){if(data1 < 0 || isNaN(data1)){const err3 = {instancePath:instancePath+"/interval_ms",schemaPath:"#/properties/interval_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema59.properties.interval_ms,data:data1};if(vErrors === null){vErrors = [err3];}else {vErrors.push(err3);}errors++;}}}}else {const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema59.type,parentSchema:schema59,data};if(vErrors === null){vErrors = [err4];}else {vErrors.push(err4);}errors++;}validate48.errors = vErrors;return errors === 0;}validate48.evaluated = {"props":{"tick":true,"interval_ms":true},"dynamicProps":false,"dynamicItems":false};target["error.raised"] = validate49;const schema60 = docs[29];function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/error.raised.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate49.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.error !== undefined){let data0 = data.error;if(data0 && typeof data0 == "object" && !Array.isArray(data0)){if(data0.type !== undefined){let data1 = data0.type;if(typeof data1 !== "string"){const err0 = {instancePath:instancePath+"/error/type",schemaPath:"#/properties/error/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.error.properties.type.type,parentSchema:schema60.properties.error.properties.type,data:data1};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}}if(data0.message !== undefined){let data2 = data0.message;if(typeof data2 !== "string"){const err1 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.error.properties.message.type,parentSchema:schema60.properties.error.properties.message,data:data2};if(vErrors === null){vErrors = [err1];}else {vErrors.push(err1);}errors++;}}}else {const err2 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.properties.error.type,parentSchema:schema60.properties.error,data:data0};if(vErrors === null){vErrors = [err2];}else {vErrors.push(err2);}errors++;}}if(data.code !== undefined){let data3 = data.code;if(typeof data3 !== "string"){const err3 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.code.type,parentSchema:schema60.properties.code,data:data3};if(vErrors === null){vErrors = [err3];}else {vErrors.push(err3);}errors++;}}if(data.fatal !== undefined){let data4 = data.fatal;if(typeof data4 !== "boolean"){const err4 = {instancePath:instancePath+"/fatal",schemaPath:"#/properties/fatal/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema60.properties.fatal.type,parentSchema:schema60.properties.fatal,data:data4};if(vErrors === null){vErrors = [err4];}else {vErrors.push(err4);}errors++;}}}else {const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.type,parentSchema:schema60,data};if(vErrors === null){vErrors = [err5];}else {vErrors.push(err5);}errors++;}validate49.errors = vErrors;return errors === 0;}validate49.evaluated = {"props":{"error":true,"code":true,"fatal":true},"dynamicProps":false,"dynamicItems":false};target["state.snapshot"] = validate50;const schema61 = docs[30];function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/state.snapshot.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate50.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.state !== undefined){let data0 = data.state;if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){const err0 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema61.properties.state.type,parentSchema:schema61.properties.state,data:data0};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}}if(data.key !== undefined){let data1 = data.key;if(typeof data1 !== "string"){const err1 = {instancePath:instancePath+"/key",schemaPath:"#/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema61.properties.key.type,parentSchema:schema61.properties.key,data:data1};if(vErrors === null){vErrors = [err1];}else {vErrors.push(err1);}errors++;}}if(data.rev !== undefined){let data2 = data.rev;if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){const err2 = {instancePath:instancePath+"/rev",schemaPath:"#/properties/rev/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema61.properties.rev.type,parentSchema:schema61.properties.rev,data:data2};if(vErrors === null){vErrors = [err2];}else {vErrors.push(err2);}errors++;}if(typeof data2 == "number"){if(data2 < 0 || isNaN(data2)){const err3 = {instancePath:instancePath+"/rev",schemaPath:"#/properties/rev/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema61.properties.rev,data:data2};if(vErrors === null){vErrors = [err3];}else {vErrors.push(err3);}errors++;}}}}else {const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema61.type,parentSchema:schema61,data};if(vErrors === null){vErrors = [err4];}else {vErrors.push(err4);}errors++;}validate50.errors = vErrors;return errors === 0;}validate50.evaluated = {"props":{"state":true,"key":true,"rev":true},"dynamicProps":false,"dynamicItems":false};target["state.delta"] = validate51;const schema62 = docs[31];function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/state.delta.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate51.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.delta !== undefined){let data0 = data.delta;if(Array.isArray(data0)){const len0 = data0.length;for(let i0=0; i0<len0; i0++){let data1 = data0[i0];if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){const err0 = {instancePath:instancePath+"/delta/" + i0,schemaPath:"#/properties/delta/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema62.properties.delta.items.type,parentSchema:schema62.properties.delta.items,data:data1};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}}}else {const err1 = {instancePath:instancePath+"/delta",schemaPath:"#/properties/delta/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema62.properties.delta.type,parentSchema:schema62.properties.delta,data:data0};if(vErrors === null){vErrors = [err1];}else {vErrors.push(err1);}errors++;}}if(data.key !== undefined){let data2 = data.key;if(typeof data2 !== "string"){const err2 = {instancePath:instancePath+"/key",schemaPath:"#/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema62.properties.key.type,parentSchema:schema62.properties.key,data:data2};if(vErrors === null){vErrors = [err2];}else {vErrors.push(err2);}errors++;}}if(data.rev !== undefined){let data3 = data.rev;if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){const err3 = {instancePath:instancePath+"/rev",schemaPath:"#/properties/rev/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema62.properties.rev.type,parentSchema:schema62.properties.rev,data:data3};if(vErrors === null){vErrors = [err3];}else {vErrors.push(err3);}errors++;}if(typeof data3 == "number"){if(data3 < 0 || isNaN(data3)){const err4 = {instancePath:instancePath+"/rev",schemaPath:"#/properties/rev/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema62.properties.rev,data:data3};if(vErrors === null){vErrors = [err4];}else {vErrors.push(err4);}errors++;}}}}else {const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema62.type,parentSchema:schema62,data};if(vErrors === null){vErrors = [err5];}else {vErrors.push(err5);}errors++;}validate51.errors = vErrors;return errors === 0;}validate51.evaluated = {"props":{"delta":true,"key":true,"rev":true},"dynamicProps":false,"dynamicItems":false};target["resource.retrieval.requested"] = validate52;const schema63 = docs[32];function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/resource.retrieval.requested.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate52.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.query !== undefined){let data0 = data.query;if(typeof data0 !== "string"){const err0 = {instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema63.properties.query.type,parentSchema:schema63.properties.query,data:data0};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}}if(data.query_digest !== undefined){let data1 = data.query_digest;if(typeof data1 !== "string"){const err1 = {instancePath:instancePath+"/query_digest",schemaPath:"#/properties/query_digest/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema63.properties.query_digest.type,parentSchema:schema63.properties.query_digest,data:data1};if(vErrors === null){vErrors = [err1];}else {vErrors.push(err1);}errors++;}}if(data.corpus !== undefined){let data2 = data.corpus;if(typeof data2 !== "string"){const err2 = {instancePath:instancePath+"/corpus",schemaPath:"#/properties/corpus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema63.properties.corpus.type,parentSchema:schema63.properties.corpus,data:data2};if(vErrors === null){vErrors = [err2];}else {vErrors.push(err2);}errors++;}}if(data.top_k !== undefined){let data3 = data.top_k;if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){const err3 = {instancePath:instancePath+"/top_k",schemaPath:"#/properties/top_k/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema63.properties.top_k.type,parentSchema:schema63.properties.top_k,data:data3};if(vErrors === null){vErrors = [err3];}else {vErrors.push(err3);}errors++;}if(typeof data3 == "number"){if(data3 < 0 || isNaN(data3)){const err4 = {instancePath:instancePath+"/top_k",schemaPath:"#/properties/top_k/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema63.properties.top_k,data:data3};if(vErrors === null){vErrors = [err4];}else {vErrors.push(err4);}errors++;}}}}else {const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema63.type,parentSchema:schema63,data};if(vErrors === null){vErrors = [err5];}else {vErrors.push(err5);}errors++;}validate52.errors = vErrors;return errors === 0;}validate52.evaluated = {"props":{"query":true,"query_digest":true,"corpus":true,"top_k":true},"dynamicProps":false,"dynamicItems":false};target["resource.retrieval.returned"] = validate53;const schema64 = docs[33];function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/resource.retrieval.returned.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate53.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.documents !== undefined){let data0 = data.documents;if(Array.isArray(data0)){const len0 = data0.length;for(let i0=0; i0<len0; i0++){let data1 = data0[i0];if(data1 && typeof data1 == "object" && !Array.isArray(data1)){if(data1.id !== undefined){let data2 = data1.id;if(typeof data2 !== "string"){const err0 = {instancePath:instancePath+"/documents/" + i0+"/id",schemaPath:"#/properties/documents/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.documents.items.properties.id.type,parentSchema:schema64.properties.documents.items.properties.id,data:data2};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}}if(data1.score !== undefined){let data3 = data1.score;if(!(typeof data3 == "number")){const err1 = {instancePath:instancePath+"/documents/" + i0+"/score",schemaPath:"#/properties/documents/items/properties/score/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema64.properties.documents.items.properties.score.type,parentSchema:schema64.properties.documents.items.properties.score,data:data3};if(vErrors === null){vErrors = [err1];}else {vErrors.push(err1);}errors++;}}if(data1.content_redacted !== undefined){let data4 = data1.content_redacted;if(typeof data4 !== "string"){const err2 = {instancePath:instancePath+"/documents/" + i0+"/content_redacted",schemaPath:"#/properties/documents/items/properties/content_redacted/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.documents.items.properties.content_redacted.type,parentSchema:schema64.properties.documents.items.properties.content_redacted,data:data4};if(vErrors === null){vErrors = [err2];}else {vErrors.push(err2);}errors++;}}if(data1.content !== undefined){let data5 = data1.content;if(typeof data5 !== "string"){const err3 = {instancePath:instancePath+"/documents/" + i0+"/content",schemaPath:"#/properties/documents/items/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.documents.items.properties.content.type,parentSchema:schema64.properties.documents.items.properties.content,data:data5};if(vErrors === null){vErrors = [err3];}else {vErrors.push(err3);}errors++;}}if(data1.metadata !== undefined){let data6 = data1.metadata;if(!(data6 && typeof data6 == "object" && !Array.isArray(data6))){const err4 = {instancePath:instancePath+"/documents/" + i0+"/metadata",schemaPath:"#/properties/documents/items/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema64.properties.documents.items.properties.metadata.type,parentSchema:schema64.properties.documents.items.properties.metadata,data:data6};if(vErrors === null){vErrors = [err4];}else {vErrors.push(err4);}errors++;}}}else {const err5 = {instancePath:instancePath+"/documents/" + i0,schemaPath:"#/properties/documents/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema64.properties.documents.items.type,parentSchema:schema64.properties.documents.items,data:data1};if(vErrors === null){vErrors = [err5];}else {vErrors.push(err5);}errors++;}}}else {const err6 = {instancePath:instancePath+"/documents",schemaPath:"#/properties/documents/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema64.properties.documents.type,parentSchema:schema64.properties.documents,data:data0};if(vErrors === null){vErrors = [err6];}else {vErrors.push(err6);}errors++;}}if(data.count !== undefined){let data7 = data.count;if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){const err7 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema64.properties.count.type,parentSchema:schema64.properties.count,data:data7};if(vErrors === null){vErrors = [err7];}else {vErrors.push(err7);}errors++;}if(typeof data7 == "number"){if(data7 < 0 || isNaN(data7)){const err8 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema64.properties.count,data:data7};if(vErrors === null){vErrors = [err8];}else {vErrors.push(err8);}errors++;}}}if(data.corpus !== undefined){let data8 = data.corpus;if(typeof data8 !== "string"){const err9 = {instancePath:instancePath+"/corpus",schemaPath:"#/properties/corpus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.corpus.type,parentSchema:schema64.properties.corpus,data:data8};if(vErrors === null){vErrors = [err9];}else {vErrors.push(err9);}errors++;}}if(data.duration_ms !== undefined){let data9 = data.duration_ms;if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){const err10 = {instancePath:instancePath+"/duration_ms",schemaPath:"#/properties/duration_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema64.properties.duration_ms.type,parentSchema:schema64.properties.duration_ms,data:data9};if(vErrors === null){vErrors = [err10];}else {vErrors.push(err10);}errors++;}if(typeof data9 == "number"){if(data9 < 0 || isNaN(data9)){const err11 = {instancePath:instancePath+"/duration_ms",schemaPath:"#/properties/duration_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema64.properties.duration_ms,data:data9};if(vErrors === null){vErrors = [err11];}else {vErrors.push(err11);}errors++;}}}}else {const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema64.type,parentSchema:schema64,data};if(vErrors === null){vErrors = [err12];}else {vErrors.push(err12);}errors++;}validate53.errors = vErrors;return errors === 0;}validate53.evaluated = {"props":{"documents":true,"count":true,"corpus":true,"duration_ms":true},"dynamicProps":false,"dynamicItems":false};target["resource.retrieval.reranked"] = validate54;const schema65 = docs[34];function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/resource.retrieval.reranked.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate54.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.query !== undefined){let data0 = data.query;if(typeof data0 !== "string"){const err0 = {instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.properties.query.type,parentSchema:schema65.properties.query,data:data0};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}}if(data.query_digest !== undefined){let data1 = data.query_digest;if(typeof data1 !== "string"){const err1 = {instancePath:instancePath+"/query_digest",schemaPath:"#/properties/query_digest/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.properties.query_digest.type,parentSchema:schema65.properties.query_digest,data:data1};if(vErrors === null){vErrors = [err1];}else {vErrors.push(err1);}errors++;}}if(data.model !== undefined){let data2 = data.model;if(typeof data2 !== "string"){const err2 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.properties.model.type,parentSchema:schema65.properties.model,data:data2};if(vErrors === null){vErrors = [err2];}else {vErrors.push(err2);}errors++;}}if(data.top_k !== undefined){let data3 = data.top_k;if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){const err3 = {instancePath:instancePath+"/top_k",schemaPath:"#/properties/top_k/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema65.properties.top_k.type,parentSchema:schema65.properties.top_k,data:data3};if(vErrors === null){vErrors = [err3];}else {vErrors.push(err3);}errors++;}if(typeof data3 == "number"){if(data3 < 0 || isNaN(data3)){const err4 = {instancePath:instancePath+"/top_k",schemaPath:"#/properties/top_k/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema65.properties.top_k,data:data3};if(vErrors === null){vErrors = [err4];}else {vErrors.push(err4);}errors++;}}}if(data.input_documents !== undefined){let data4 = data.input_documents;if(Array.isArray(data4)){const len0 = data4.length;for(let i0=0; i0<len0; i0++){let data5 = data4[i0];if(data5 && typeof data5 == "object" && !Array.isArray(data5)){if(data5.id !== undefined){let data6 = data5.id;if(typeof data6 !== "string"){const err5 = {instancePath:instancePath+"/input_documents/" + i0+"/id",schemaPath:"#/properties/input_documents/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.properties.input_documents.items.properties.id.type,parentSchema:schema65.properties.input_documents.items.properties.id,data:data6};if(vErrors === null){vErrors = [err5];}else {vErrors.push(err5);}errors++;}}if(data5.score !== undefined){let data7 = data5.score;if(!(typeof data7 == "number")){const err6 = {instancePath:instancePath+"/input_documents/" + i0+"/score",schemaPath:"#/properties/input_documents/items/properties/score/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema65.properties.input_documents.items.properties.score.type,parentSchema:schema65.properties.input_documents.items.properties.score,data:data7};if(vErrors === null){vErrors = [err6];}else {vErrors.push(err6);}errors++;}}if(data5.content_redacted !== undefined){let data8 = data5.content_redacted;if(typeof data8 !== "string"){const err7 = {instancePath:instancePath+"/input_documents/" + i0+"/content_redacted",schemaPath:"#/properties/input_documents/items/properties/content_redacted/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.properties.input_documents.items.properties.content_redacted.type,parentSchema:schema65.properties.input_documents.items.properties.content_redacted,data:data8};if(vErrors === null){vErrors = [err7];}else {vErrors.push(err7);}errors++;}}if(data5.content !== undefined){let data9 = data5.content;if(typeof data9 !== "string"){const err8 = {instancePath:instancePath+"/input_documents/" + i0+"/content",schemaPath:"#/properties/input_documents/items/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.properties.input_documents.items.properties.content.type,parentSchema:schema65.properties.input_documents.items.properties.content,data:data9};if(vErrors === null){vErrors = [err8];}else {vErrors.push(err8);}errors++;}}if(data5.metadata !== undefined){let data10 = data5.metadata;if(!(data10 && typeof data10 == "object" && !Array.isArray(data10))){const err9 = {instancePath:instancePath+"/input_documents/" + i0+"/metadata",schemaPath:"#/properties/input_documents/items/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema65.properties.input_documents.items.properties.metadata.type,parentSchema:schema65.properties.input_documents.items.properties.metadata,data:data10};if(vErrors === null){vErrors = [err9];}else {vErrors.push(err9);}errors++;}}}else {const err10 = {instancePath:instancePath+"/input_documents/" + i0,schemaPath:"#/properties/input_documents/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema65.properties.input_documents.items.type,parentSchema:schema65.properties.input_documents.items,data:data5};if(vErrors === null){vErrors = [err10];}else {vErrors.push(err10);}errors++;}}}else {const err11 = {instancePath:instancePath+"/input_documents",schemaPath:"#/properties/input_documents/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema65.properties.input_documents.type,parentSchema:schema65.properties.input_documents,data:data4};if(vErrors === null){vErrors = [err11];}else {vErrors.push(err11);}errors++;}}if(data.output_documents !== undefined){let data11 = data.output_documents;if(Array.isArray(data11)){const len1 = data11.length;for(let i1=0; i1<len1; i1++){let data12 = data11[i1];if(data12 && typeof data12 == "object" && !Array.isArray(data12)){if(data12.id !== undefined){let data13 = data12.id;if(typeof data13 !== "string"){const err12 = {instancePath:instancePath+"/output_documents/" + i1+"/id",schemaPath:"#/properties/output_documents/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.properties.output_documents.items.properties.id.type,parentSchema:schema65.properties.output_documents.items.properties.id,data:data13};if(vErrors === null){vErrors = [err12];}else {vErrors.push(err12);}errors++;}}if(data12.score !== undefined){let data14 = data12.score;if(!(typeof data14 == "number")){const err13 = {instancePath:instancePath+"/output_documents/" + i1+"/score",schemaPath:"#/properties/output_documents/items/properties/score/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema65.properties.output_documents.items.properties.score.type,parentSchema:schema65.properties.output_documents.items.properties.score,data:data14};if(vErrors === null){vErrors = [err13];}else {vErrors.push(err13);}errors++;}}if(data12.content_redacted !== undefined){let data15 = data12.content_redacted;if(typeof data15 !== "string"){const err14 = {instancePath:instancePath+"/output_documents/" + i1+"/content_redacted",schemaPath:"#/properties/output_documents/items/properties/content_redacted/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.properties.output_documents.items.properties.content_redacted.type,parentSchema:schema65.properties.output_documents.items.properties.content_redacted,data:data15};if(vErrors === null){vErrors = [err14];}else {vErrors.push(err14);}errors++;}}if(data12.content !== undefined){let data16 = data12.content;if(typeof data16 !== "string"){const err15 = {instancePath:instancePath+"/output_documents/" + i1+"/content",schemaPath:"#/properties/output_documents/items/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.properties.output_documents.items.properties.content.type,parentSchema:schema65.properties.output_documents.items.properties.content,data:data16};if(vErrors === null){vErrors = [err15];}else {vErrors.push(err15);}errors++;}}if(data12.metadata !== undefined){let data17 = data12.metadata;if(!(data17 && typeof data17 == "object" && !Array.isArray(data17))){const err16 = {instancePath:instancePath+"/output_documents/" + i1+"/metadata",schemaPath:"#/properties/output_documents/items/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema65.properties.output_documents.items.properties.metadata.type,parentSchema:schema65.properties.output_documents.items.properties.metadata,data:data17};if(vErrors === null){vErrors = [err16];}else {vErrors.push(err16);}errors++;}}}else {const err17 = {instancePath:instancePath+"/output_documents/" + i1,schemaPath:"#/properties/output_documents/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema65.properties.output_documents.items.type,parentSchema:schema65.properties.output_documents.items,data:data12};if(vErrors === null){vErrors = [err17];}else {vErrors.push(err17);}errors++;}}}else {const err18 = {instancePath:instancePath+"/output_documents",schemaPath:"#/properties/output_documents/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema65.properties.output_documents.type,parentSchema:schema65.properties.output_documents,data:data11};if(vErrors === null){vErrors = [err18];}else {vErrors.push(err18);}errors++;}}if(data.count !== undefined){let data18 = data.count;if(!((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18)))){const err19 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema65.properties.count.type,parentSchema:schema65.properties.count,data:data18};if(vErrors === null){vErrors = [err19];}else {vErrors.push(err19);}errors++;}if(typeof data18 == "number"){if(data18 < 0 || isNaN(data18)){const err20 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema65.properties.count,data:data18};if(vErrors === null){vErrors = [err20];}else {vErrors.push(err20);}errors++;}}}if(data.duration_ms !== undefined){let data19 = data.duration_ms;if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))){const err21 = {instancePath:instancePath+"/duration_ms",schemaPath:"#/properties/duration_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema65.properties.duration_ms.type,parentSchema:schema65.properties.duration_ms,data:data19};if(vErrors === null){vErrors = [err21];}else {vErrors.push(err21);}errors++;}if(typeof data19 == "number"){if(data19 < 0 || isNaN(data19)){const err22 = {instancePath:instancePath+"/duration_ms",schemaPath:"#/properties/duration_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema65.properties.duration_ms,data:data19};if(vErrors === null){vErrors = [err22];}else {vErrors.push(err22);}errors++;}}}}else {const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema65.type,parentSchema:schema65,data};if(vErrors === null){vErrors = [err23];}else {vErrors.push(err23);}errors++;}validate54.errors = vErrors;return errors === 0;}validate54.evaluated = {"props":{"query":true,"query_digest":true,"model":true,"top_k":true,"input_documents":true,"output_documents":true,"count":true,"duration_ms":true},"dynamicProps":false,"dynamicItems":false};target["resource.citation.recorded"] = validate55;const schema66 = docs[35];function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/resource.citation.recorded.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate55.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.citations !== undefined){let data0 = data.citations;if(Array.isArray(data0)){const len0 = data0.length;for(let i0=0; i0<len0; i0++){let data1 = data0[i0];if(data1 && typeof data1 == "object" && !Array.isArray(data1)){if(data1.source !== undefined){let data2 = data1.source;if(data2 && typeof data2 == "object" && !Array.isArray(data2)){if(data2.id !== undefined){let data3 = data2.id;if(typeof data3 !== "string"){const err0 = {instancePath:instancePath+"/citations/" + i0+"/source/id",schemaPath:"#/properties/citations/items/properties/source/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.properties.citations.items.properties.source.properties.id.type,parentSchema:schema66.properties.citations.items.properties.source.properties.id,data:data3};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}}if(data2.uri !== undefined){let data4 = data2.uri;if(typeof data4 !== "string"){const err1 = {instancePath:instancePath+"/citations/" + i0+"/source/uri",schemaPath:"#/properties/citations/items/properties/source/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.properties.citations.items.properties.source.properties.uri.type,parentSchema:schema66.properties.citations.items.properties.source.properties.uri,data:data4};if(vErrors === null){vErrors = [err1];}else {vErrors.push(err1);}errors++;}}if(data2.title !== undefined){let data5 = data2.title;if(typeof data5 !== "string"){const err2 = {instancePath:instancePath+"/citations/" + i0+"/source/title",schemaPath:"#/properties/citations/items/properties/source/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.properties.citations.items.properties.source.properties.title.type,parentSchema:schema66.properties.citations.items.properties.source.properties.title,data:data5};if(vErrors === null){vErrors = [err2];}else {vErrors.push(err2);}errors++;}}}else {const err3 = {instancePath:instancePath+"/citations/" + i0+"/source",schemaPath:"#/properties/citations/items/properties/source/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema66.properties.citations.items.properties.source.type,parentSchema:schema66.properties.citations.items.properties.source,data:data2};if(vErrors === null){vErrors = [err3];}else {vErrors.push(err3);}errors++;}}if(data1.cited_text_redacted !== undefined){let data6 = data1.cited_text_redacted;if(typeof data6 !== "string"){const err4 = {instancePath:instancePath+"/citations/" + i0+"/cited_text_redacted",schemaPath:"#/properties/citations/items/properties/cited_text_redacted/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.properties.citations.items.properties.cited_text_redacted.type,parentSchema:schema66.properties.citations.items.properties.cited_text_redacted,data:data6};if(vErrors === null){vErrors = [err4];}else {vErrors.push(err4);}errors++;}}if(data1.cited_text !== undefined){let data7 = data1.cited_text;if(typeof data7 !== "string"){const err5 = {instancePath:instancePath+"/citations/" + i0+"/cited_text",schemaPath:"#/properties/citations/items/properties/cited_text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.properties.citations.items.properties.cited_text.type,parentSchema:schema66.properties.citations.items.properties.cited_text,data:data7};if(vErrors === null){vErrors = [err5];}else {vErrors.push(err5);}errors++;}}if(data1.offset !== undefined){let data8 = data1.offset;const _errs37 = errors;const _errs38 = errors;const _errs39 = errors;let valid6 = false;const _errs40 = errors;if(data8 && typeof data8 == "object" && !Array.isArray(data8)){let missing0;if(((data8.char === undefined) && (missing0 = "char")) || ((data8.page === undefined) && (missing0 = "page"))){const err6 = {};if(vErrors === null){vErrors = [err6];}else {vErrors.push(err6);}errors++;}}var _valid0 = _errs40 === errors;valid6 = valid6 || _valid0;const _errs41 = errors;if(data8 && typeof data8 == "object" && !Array.isArray(data8)){let missing1;if(((data8.char === undefined) && (missing1 = "char")) || ((data8.block === undefined) && (missing1 = "block"))){const err7 = {};if(vErrors === null){vErrors = [err7];}else {vErrors.push(err7);}errors++;}}var _valid0 = _errs41 === errors;valid6 = valid6 || _valid0;const _errs42 = errors;if(data8 && typeof data8 == "object" && !Array.isArray(data8)){let missing2;if(((data8.page === undefined) && (missing2 = "page")) || ((data8.block === undefined) && (missing2 = "block"))){const err8 = {};if(vErrors === null){vErrors = [err8];}else {vErrors.push(err8);}errors++;}}var _valid0 = _errs42 === errors;valid6 = valid6 || _valid0;if(!valid6){const err9 = {};if(vErrors === null){vErrors = [err9];}else {vErrors.push(err9);}errors++;}else {errors = _errs39;if(vErrors !== null){if(_errs39){vErrors.length = _errs39;}else {vErrors = null;}}}var valid5 = _errs38 === errors;if(valid5){const err10 = {instancePath:instancePath+"/citations/" + i0+"/offset",schemaPath:"#/properties/citations/items/properties/offset/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema66.properties.citations.items.properties.offset.not,parentSchema:schema66.properties.citations.items.properties.offset,data:data8};if(vErrors === null){vErrors = [err10];}else {vErrors.push(err10);}errors++;}else {errors = _errs37;if(vErrors !== null){if(_errs37){vErrors.length = _errs37;}else {vErrors = null;}}}if(data8 && typeof data8 == "object" && !Array.isArray(data8)){if(data8.char !== undefined){let data9 = data8.char;if(data9 && typeof data9 == "object" && !Array.isArray(data9)){if(data9.start !== undefined){let data10 = data9.start;if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))){const err11 = {instancePath:instancePath+"/citations/" + i0+"/offset/char/start",schemaPath:"#/properties/citations/items/properties/offset/properties/char/properties/start/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema66.properties.citations.items.properties.offset.properties.char.properties.start.type,parentSchema:schema66.properties.citations.items.properties.offset.properties.char.properties.start,data:data10};if(vErrors === null){vErrors = [err11];}else {vErrors.push(err11);}errors++;}}if(data9.end !== undefined){let data11 = data9.end;if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){const err12 = {instancePath:instancePath+"/citations/" + i0+"/offset/char/end",schemaPath:"#/properties/citations/items/properties/offset/properties/char/properties/end/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema66.properties.citations.items.properties.offset.properties.char.properties.end.type,parentSchema:schema66.properties.citations.items.properties.offset.properties.char.properties.end,data:data11};if(vErrors === null){vErrors = [err12];}else {vErrors.push(err12);}errors++;}}}else {const err13 = {instancePath:instancePath+"/citations/" + i0+"/offset/char",schemaPath:"#/properties/citations/items/properties/offset/properties/char/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema66.properties.citations.items.properties.offset.properties.char.type,parentSchema:schema66.properties.citations.items.properties.offset.properties.char,data:data9};if(vErrors === null){vErrors = [err13];}else {vErrors.push(err13);}errors++;}}if(data8.page !== undefined){let data12 = data8.page;if(data12 && typeof data12 == "object" && !Array.isArray(data12)){if(data12.page !== undefined){let data13 = data12.page;if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){const err14 = {instancePath:instancePath+"/citations/" + i0+"/offset/page/page",schemaPath:"#/properties/citations/items/properties/offset/properties/page/properties/page/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema66.properties.citations.items.properties.offset.properties.page.properties.page.type,parentSchema:schema66.properties.citations.items.properties.offset.properties.page.properties.page,data:data13};if(vErrors === null){vErrors = [err14];}else {vErrors.push(err14);}errors++;}}if(data12.start !== undefined){let data14 = data12.start;if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))){const err15 = {instancePath:instancePath+"/citations/" + i0+"/offset/page/start",schemaPath:"#/properties/citations/items/properties/offset/properties/page/properties/start/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema66.properties.citations.items.properties.offset.properties.page.properties.start.type,parentSchema:schema66.properties.citations.items.properties.offset.properties.page.properties.start,data:data14};if(vErrors === null){vErrors = [err15];}else {vErrors.push(err15);}errors++;}}if(data12.end !== undefined){let data15 = data12.end;if(!((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15)))){const err16 = {instancePath:instancePath+"/citations/" + i0+"/offset/page/end",schemaPath:"#/properties/citations/items/properties/offset/properties/page/properties/end/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema66.properties.citations.items.properties.offset.properties.page.properties.end.type,parentSchema:schema66.properties.citations.items.properties.offset.properties.page.properties.end,data:data15};if(vErrors === null){vErrors = [err16];}else {vErrors.push(err16);}errors++;}}}else {const err17 = {instancePath:instancePath+"/citations/" + i0+"/offset/page",schemaPath:"#/properties/citations/items/properties/offset/properties/page/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema66.properties.citations.items.properties.offset.properties.page.type,parentSchema:schema66.properties.citations.items.properties.offset.properties.page,data:data12};if(vErrors === null){vErrors = [err17];}else {vErrors.push(err17);}errors++;}}if(data8.block !== undefined){let data16 = data8.block;if(data16 && typeof data16 == "object" && !Array.isArray(data16)){if(data16.block !== undefined){let data17 = data16.block;if(!((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17)))){const err18 = {instancePath:instancePath+"/citations/" + i0+"/offset/block/block",schemaPath:"#/properties/citations/items/properties/offset/properties/block/properties/block/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema66.properties.citations.items.properties.offset.properties.block.properties.block.type,parentSchema:schema66.properties.citations.items.properties.offset.properties.block.properties.block,data:data17};if(vErrors === null){vErrors = [err18];}else {vErrors.push(err18);}errors++;}}if(data16.start !== undefined){let data18 = data16.start;if(!((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18)))){const err19 = {instancePath:instancePath+"/citations/" + i0+"/offset/block/start",schemaPath:"#/properties/citations/items/properties/offset/properties/block/properties/start/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema66.properties.citations.items.properties.offset.properties.block.properties.start.type,parentSchema:schema66.properties.citations.items.properties.offset.properties.block.properties.start,data:data18};if(vErrors === null){vErrors = [err19];}else {vErrors.push(err19);}errors++;}}if(data16.end !== undefined){let data19 = data16.end;if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))){const err20 = {instancePath:instancePath+"/citations/" + i0+"/offset/block/end",schemaPath:"#/properties/citations/items/properties/offset/properties/block/properties/end/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema66.properties.citations.items.properties.offset.properties.block.properties.end.type,parentSchema:schema66.properties.citations.items.properties.offset.properties.block.properties.end,data:data19};if(vErrors === null){vErrors = [err20];}else {vErrors.push(err20);}errors++;}}}else {const err21 = {instancePath:instancePath+"/citations/" + i0+"/offset/block",schemaPath:"#/properties/citations/items/properties/offset/properties/block/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema66.properties.citations.items.properties.offset.properties.block.type,parentSchema:schema66.properties.citations.items.properties.offset.properties.block,data:data16};if(vErrors === null){vErrors = [err21];}else {vErrors.push(err21);}errors++;}}}else {const err22 = {instancePath:instancePath+"/citations/" + i0+"/offset",schemaPath:"#/properties/citations/items/properties/offset/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema66.properties.citations.items.properties.offset.type,parentSchema:schema66.properties.citations.items.properties.offset,data:data8};if(vErrors === null){vErrors = [err22];}else {vErrors.push(err22);}errors++;}}if(data1.document_index !== undefined){let data20 = data1.document_index;if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))){const err23 = {instancePath:instancePath+"/citations/" + i0+"/document_index",schemaPath:"#/properties/citations/items/properties/document_index/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema66.properties.citations.items.properties.document_index.type,parentSchema:schema66.properties.citations.items.properties.document_index,data:data20};if(vErrors === null){vErrors = [err23];}else {vErrors.push(err23);}errors++;}if(typeof data20 == "number"){if(data20 < 0 || isNaN(data20)){const err24 = {instancePath:instancePath+"/citations/" + i0+"/document_index",schemaPath:"#/properties/citations/items/properties/document_index/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema66.properties.citations.items.properties.document_index,data:data20};if(vErrors === null){vErrors = [err24];}else {vErrors.push(err24);}errors++;}}}}else {const err25 = {instancePath:instancePath+"/citations/" + i0,schemaPath:"#/properties/citations/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema66.properties.citations.items.type,parentSchema:schema66.properties.citations.items,data:data1};if(vErrors === null){vErrors = [err25];}else {vErrors.push(err25);}errors++;}}}else {const err26 = {instancePath:instancePath+"/citations",schemaPath:"#/properties/citations/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema66.properties.citations.type,parentSchema:schema66.properties.citations,data:data0};if(vErrors === null){vErrors = [err26];}else {vErrors.push(err26);}errors++;}}if(data.count !== undefined){let data21 = data.count;if(!((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21)))){const err27 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema66.properties.count.type,parentSchema:schema66.properties.count,data:data21};if(vErrors === null){vErrors = [err27];}else {vErrors.push(err27);}errors++;}if(typeof data21 == "number"){if(data21 < 0 || isNaN(data21)){const err28 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema66.properties.count,data:data21};if(vErrors === null){vErrors = [err28];}else {vErrors.push(err28);}errors++;}}}}else {const err29 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema66.type,parentSchema:schema66,data};if(vErrors === null){vErrors = [err29];}else {vErrors.push(err29);}errors++;}validate55.errors = vErrors;return errors === 0;}validate55.evaluated = {"props":{"citations":true,"count":true},"dynamicProps":false,"dynamicItems":false};target["assessment.evaluation.recorded"] = validate56;const schema67 = docs[36];function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/assessment.evaluation.recorded.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate56.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(data && typeof data == "object" && !Array.isArray(data)){if(data["gen_ai.evaluation.name"] !== undefined){let data0 = data["gen_ai.evaluation.name"];if(typeof data0 !== "string"){const err0 = {instancePath:instancePath+"/gen_ai.evaluation.name",schemaPath:"#/properties/gen_ai.evaluation.name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema67.properties["gen_ai.evaluation.name"].type,parentSchema:schema67.properties["gen_ai.evaluation.name"],data:data0};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}}if(data["gen_ai.evaluation.score.value"] !== undefined){let data1 = data["gen_ai.evaluation.score.value"];if(!(typeof data1 == "number")){const err1 = {instancePath:instancePath+"/gen_ai.evaluation.score.value",schemaPath:"#/properties/gen_ai.evaluation.score.value/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema67.properties["gen_ai.evaluation.score.value"].type,parentSchema:schema67.properties["gen_ai.evaluation.score.value"],data:data1};if(vErrors === null){vErrors = [err1];}else {vErrors.push(err1);}errors++;}}if(data["gen_ai.evaluation.score.label"] !== undefined){let data2 = data["gen_ai.evaluation.score.label"];if(typeof data2 !== "string"){const err2 = {instancePath:instancePath+"/gen_ai.evaluation.score.label",schemaPath:"#/properties/gen_ai.evaluation.score.label/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema67.properties["gen_ai.evaluation.score.label"].type,parentSchema:schema67.properties["gen_ai.evaluation.score.label"],data:data2};if(vErrors === null){vErrors = [err2];}else {vErrors.push(err2);}errors++;}}if(data["gen_ai.evaluation.explanation"] !== undefined){let data3 = data["gen_ai.evaluation.explanation"];if(typeof data3 !== "string"){const err3 = {instancePath:instancePath+"/gen_ai.evaluation.explanation",schemaPath:"#/properties/gen_ai.evaluation.explanation/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema67.properties["gen_ai.evaluation.explanation"].type,parentSchema:schema67.properties["gen_ai.evaluation.explanation"],data:data3};if(vErrors === null){vErrors = [err3];}else {vErrors.push(err3);}errors++;}}if(data.evaluator !== undefined){let data4 = data.evaluator;if(typeof data4 !== "string"){const err4 = {instancePath:instancePath+"/evaluator",schemaPath:"#/properties/evaluator/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema67.properties.evaluator.type,parentSchema:schema67.properties.evaluator,data:data4};if(vErrors === null){vErrors = [err4];}else {vErrors.push(err4);}errors++;}}}else {const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema67.type,parentSchema:schema67,data};if(vErrors === null){vErrors = [err5];}else {vErrors.push(err5);}errors++;}validate56.errors = vErrors;return errors === 0;}validate56.evaluated = {"props":{"gen_ai.evaluation.name":true,"gen_ai.evaluation.score.value":true,"gen_ai.evaluation.score.label":true,"gen_ai.evaluation.explanation":true,"evaluator":true},"dynamicProps":false,"dynamicItems":false};target["assessment.feedback.received"] = validate57;const schema68 = docs[37];function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/assessment.feedback.received.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate57.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.rating !== undefined){let data0 = data.rating;if(!(typeof data0 == "number")){const err0 = {instancePath:instancePath+"/rating",schemaPath:"#/properties/rating/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema68.properties.rating.type,parentSchema:schema68.properties.rating,data:data0};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}}if(data.label !== undefined){let data1 = data.label;if(typeof data1 !== "string"){const err1 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.properties.label.type,parentSchema:schema68.properties.label,data:data1};if(vErrors === null){vErrors = [err1];}else {vErrors.push(err1);}errors++;}}if(data.comment !== undefined){let data2 = data.comment;if(typeof data2 !== "string"){const err2 = {instancePath:instancePath+"/comment",schemaPath:"#/properties/comment/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.properties.comment.type,parentSchema:schema68.properties.comment,data:data2};if(vErrors === null){vErrors = [err2];}else {vErrors.push(err2);}errors++;}}if(data.correction !== undefined){let data3 = data.correction;if(typeof data3 !== "string"){const err3 = {instancePath:instancePath+"/correction",schemaPath:"#/properties/correction/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.properties.correction.type,parentSchema:schema68.properties.correction,data:data3};if(vErrors === null){vErrors = [err3];}else {vErrors.push(err3);}errors++;}}if(data.source !== undefined){let data4 = data.source;if(typeof data4 !== "string"){const err4 = {instancePath:instancePath+"/source",schemaPath:"#/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.properties.source.type,parentSchema:schema68.properties.source,data:data4};if(vErrors === null){vErrors = [err4];}else {vErrors.push(err4);}errors++;}}}else {const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema68.type,parentSchema:schema68,data};if(vErrors === null){vErrors = [err5];}else {vErrors.push(err5);}errors++;}validate57.errors = vErrors;return errors === 0;}validate57.evaluated = {"props":{"rating":true,"label":true,"comment":true,"correction":true,"source":true},"dynamicProps":false,"dynamicItems":false};target["assessment.guardrail.recorded"] = validate58;const schema69 = docs[38];function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/assessment.guardrail.recorded.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate58.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.guardrail !== undefined){let data0 = data.guardrail;if(data0 && typeof data0 == "object" && !Array.isArray(data0)){if(data0.stage !== undefined){let data1 = data0.stage;if(typeof data1 !== "string"){const err0 = {instancePath:instancePath+"/guardrail/stage",schemaPath:"#/properties/guardrail/properties/stage/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema69.properties.guardrail.properties.stage.type,parentSchema:schema69.properties.guardrail.properties.stage,data:data1};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}if(!((data1 === "input") || (data1 === "output"))){const err1 = {instancePath:instancePath+"/guardrail/stage",schemaPath:"#/properties/guardrail/properties/stage/enum",keyword:"enum",params:{allowedValues: schema69.properties.guardrail.properties.stage.enum},message:"must be equal to one of the allowed values",schema:schema69.properties.guardrail.properties.stage.enum,parentSchema:schema69.properties.guardrail.properties.stage,data:data1};if(vErrors === null){vErrors = [err1];}else {vErrors.push(err1);}errors++;}}if(data0.verdict !== undefined){let data2 = data0.verdict;if(typeof data2 !== "string"){const err2 = {instancePath:instancePath+"/guardrail/verdict",schemaPath:"#/properties/guardrail/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema69.properties.guardrail.properties.verdict.type,parentSchema:schema69.properties.guardrail.properties.verdict,data:data2};if(vErrors === null){vErrors = [err2];}else {vErrors.push(err2);}errors++;}if(!((((data2 === "allowed") || (data2 === "flagged")) || (data2 === "blocked")) || (data2 === "modified"))){const err3 = {instancePath:instancePath+"/guardrail/verdict",schemaPath:"#/properties/guardrail/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema69.properties.guardrail.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema69.properties.guardrail.properties.verdict.enum,parentSchema:schema69.properties.guardrail.properties.verdict,data:data2};if(vErrors === null){vErrors = [err3];}else {vErrors.push(err3);}errors++;}}if(data0.categories !== undefined){let data3 = data0.categories;if(Array.isArray(data3)){const len0 = data3.length;for(let i0=0; i0<len0; i0++){let data4 = data3[i0];if(data4 && typeof data4 == "object" && !Array.isArray(data4)){if(data4.name !== undefined){let data5 = data4.name;if(typeof data5 !== "string"){const err4 = {instancePath:instancePath+"/guardrail/categories/" + i0+"/name",schemaPath:"#/properties/guardrail/properties/categories/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema69.properties.guardrail.properties.categories.items.properties.name.type,parentSchema:schema69.properties.guardrail.properties.categories.items.properties.name,data:data5};if(vErrors === null){vErrors = [err4];}else {vErrors.push(err4);}errors++;}}if(data4.score !== undefined){let data6 = data4.score;if(!(typeof data6 == "number")){const err5 = {instancePath:instancePath+"/guardrail/categories/" + i0+"/score",schemaPath:"#/properties/guardrail/properties/categories/items/properties/score/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema69.properties.guardrail.properties.categories.items.properties.score.type,parentSchema:schema69.properties.guardrail.properties.categories.items.properties.score,data:data6};if(vErrors === null){vErrors = [err5];}else {vErrors.push(err5);}errors++;}}}else {const err6 = {instancePath:instancePath+"/guardrail/categories/" + i0,schemaPath:"#/properties/guardrail/properties/categories/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema69.properties.guardrail.properties.categories.items.type,parentSchema:schema69.properties.guardrail.properties.categories.items,data:data4};if(vErrors === null){vErrors = [err6];}else {vErrors.push(err6);}errors++;}}}else {const err7 = {instancePath:instancePath+"/guardrail/categories",schemaPath:"#/properties/guardrail/properties/categories/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema69.properties.guardrail.properties.categories.type,parentSchema:schema69.properties.guardrail.properties.categories,data:data3};if(vErrors === null){vErrors = [err7];}else {vErrors.push(err7);}errors++;}}if(data0.detector !== undefined){let data7 = data0.detector;if(data7 && typeof data7 == "object" && !Array.isArray(data7)){if(data7.name !== undefined){let data8 = data7.name;if(typeof data8 !== "string"){const err8 = {instancePath:instancePath+"/guardrail/detector/name",schemaPath:"#/properties/guardrail/properties/detector/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema69.properties.guardrail.properties.detector.properties.name.type,parentSchema:schema69.properties.guardrail.properties.detector.properties.name,data:data8};if(vErrors === null){vErrors = [err8];}else {vErrors.push(err8);}errors++;}}if(data7.version !== undefined){let data9 = data7.version;if(typeof data9 !== "string"){const err9 = {instancePath:instancePath+"/guardrail/detector/version",schemaPath:"#/properties/guardrail/properties/detector/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema69.properties.guardrail.properties.detector.properties.version.type,parentSchema:schema69.properties.guardrail.properties.detector.properties.version,data:data9};if(vErrors === null){vErrors = [err9];}else {vErrors.push(err9);}errors++;}}}else {const err10 = {instancePath:instancePath+"/guardrail/detector",schemaPath:"#/properties/guardrail/properties/detector/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema69.properties.guardrail.properties.detector.type,parentSchema:schema69.properties.guardrail.properties.detector,data:data7};if(vErrors === null){vErrors = [err10];}else {vErrors.push(err10);}errors++;}}if(data0.explanation !== undefined){let data10 = data0.explanation;if(typeof data10 !== "string"){const err11 = {instancePath:instancePath+"/guardrail/explanation",schemaPath:"#/properties/guardrail/properties/explanation/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema69.properties.guardrail.properties.explanation.type,parentSchema:schema69.properties.guardrail.properties.explanation,data:data10};if(vErrors === null){vErrors = [err11];}else {vErrors.push(err11);}errors++;}}}else {const err12 = {instancePath:instancePath+"/guardrail",schemaPath:"#/properties/guardrail/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema69.properties.guardrail.type,parentSchema:schema69.properties.guardrail,data:data0};if(vErrors === null){vErrors = [err12];}else {vErrors.push(err12);}errors++;}}}else {const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema69.type,parentSchema:schema69,data};if(vErrors === null){vErrors = [err13];}else {vErrors.push(err13);}errors++;}validate58.errors = vErrors;return errors === 0;}validate58.evaluated = {"props":{"guardrail":true},"dynamicProps":false,"dynamicItems":false};target["control.attention.respond"] = validate59;const schema70 = docs[39];function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/control.attention.respond.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate59.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.answer === undefined){const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "answer"},message:"must have required property '"+"answer"+"'",schema:schema70.required,parentSchema:schema70,data};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}if(data.answer !== undefined){let data0 = data.answer;if(data0 && typeof data0 == "object" && !Array.isArray(data0)){if(data0.option !== undefined){let data1 = data0.option;if(typeof data1 !== "string"){const err1 = {instancePath:instancePath+"/answer/option",schemaPath:"#/properties/answer/properties/option/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema70.properties.answer.properties.option.type,parentSchema:schema70.properties.answer.properties.option,data:data1};if(vErrors === null){vErrors = [err1];}else {vErrors.push(err1);}errors++;}}if(data0.text !== undefined){let data2 = data0.text;if(typeof data2 !== "string"){const err2 = {instancePath:instancePath+"/answer/text",schemaPath:"#/properties/answer/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema70.properties.answer.properties.text.type,parentSchema:schema70.properties.answer.properties.text,data:data2};if(vErrors === null){vErrors = [err2];}else {vErrors.push(err2);}errors++;}}if(data0.values !== undefined){let data3 = data0.values;if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){const err3 = {instancePath:instancePath+"/answer/values",schemaPath:"#/properties/answer/properties/values/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema70.properties.answer.properties.values.type,parentSchema:schema70.properties.answer.properties.values,data:data3};if(vErrors === null){vErrors = [err3];}else {vErrors.push(err3);}errors++;}}}else {const err4 = {instancePath:instancePath+"/answer",schemaPath:"#/properties/answer/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema70.properties.answer.type,parentSchema:schema70.properties.answer,data:data0};if(vErrors === null){vErrors = [err4];}else {vErrors.push(err4);}errors++;}}}else {const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema70.type,parentSchema:schema70,data};if(vErrors === null){vErrors = [err5];}else {vErrors.push(err5);}errors++;}validate59.errors = vErrors;return errors === 0;}validate59.evaluated = {"props":{"answer":true},"dynamicProps":false,"dynamicItems":false};target["control.cancel"] = validate60;const schema71 = docs[40];function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/control.cancel.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate60.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.scope === undefined){const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "scope"},message:"must have required property '"+"scope"+"'",schema:schema71.required,parentSchema:schema71,data};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}if(data.scope !== undefined){let data0 = data.scope;if(typeof data0 !== "string"){const err1 = {instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema71.properties.scope.type,parentSchema:schema71.properties.scope,data:data0};if(vErrors === null){vErrors = [err1];}else {vErrors.push(err1);}errors++;}if(!((data0 === "run") || (data0 === "session"))){const err2 = {instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/enum",keyword:"enum",params:{allowedValues: schema71.properties.scope.enum},message:"must be equal to one of the allowed values",schema:schema71.properties.scope.enum,parentSchema:schema71.properties.scope,data:data0};if(vErrors === null){vErrors = [err2];}else {vErrors.push(err2);}errors++;}}if(data.reason !== undefined){let data1 = data.reason;if(typeof data1 !== "string"){const err3 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema71.properties.reason.type,parentSchema:schema71.properties.reason,data:data1};if(vErrors === null){vErrors = [err3];}else {vErrors.push(err3);}errors++;}}}else {const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema71.type,parentSchema:schema71,data};if(vErrors === null){vErrors = [err4];}else {vErrors.push(err4);}errors++;}validate60.errors = vErrors;return errors === 0;}validate60.evaluated = {"props":{"scope":true,"reason":true},"dynamicProps":false,"dynamicItems":false};target["control.pause"] = validate61;const schema72 = docs[41];function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/control.pause.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate61.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(!(data && typeof data == "object" && !Array.isArray(data))){const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema72.type,parentSchema:schema72,data};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}validate61.errors = vErrors;return errors === 0;}validate61.evaluated = {"dynamicProps":false,"dynamicItems":false};target["control.resume"] = validate62;const schema73 = docs[42];function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/control.resume.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate62.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(!(data && typeof data == "object" && !Array.isArray(data))){const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema73.type,parentSchema:schema73,data};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}validate62.errors = vErrors;return errors === 0;}validate62.evaluated = {"dynamicProps":false,"dynamicItems":false};target["control.accepted"] = validate63;const schema74 = docs[43];function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/control.accepted.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate63.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(!(data && typeof data == "object" && !Array.isArray(data))){const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema74.type,parentSchema:schema74,data};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}validate63.errors = vErrors;return errors === 0;}validate63.evaluated = {"dynamicProps":false,"dynamicItems":false};target["control.rejected"] = validate64;const schema75 = docs[44];function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/control.rejected.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate64.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(data && typeof data == "object" && !Array.isArray(data)){if(data.reason === undefined){const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'",schema:schema75.required,parentSchema:schema75,data};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}if(data.reason !== undefined){let data0 = data.reason;if(typeof data0 !== "string"){const err1 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.reason.type,parentSchema:schema75.properties.reason,data:data0};if(vErrors === null){vErrors = [err1];}else {vErrors.push(err1);}errors++;}if(!(((((data0 === "unsupported") || (data0 === "unauthorized")) || (data0 === "busy")) || (data0 === "refused")) || (data0 === "invalid"))){const err2 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/enum",keyword:"enum",params:{allowedValues: schema75.properties.reason.enum},message:"must be equal to one of the allowed values",schema:schema75.properties.reason.enum,parentSchema:schema75.properties.reason,data:data0};if(vErrors === null){vErrors = [err2];}else {vErrors.push(err2);}errors++;}}if(data.detail !== undefined){let data1 = data.detail;if(typeof data1 !== "string"){const err3 = {instancePath:instancePath+"/detail",schemaPath:"#/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.detail.type,parentSchema:schema75.properties.detail,data:data1};if(vErrors === null){vErrors = [err3];}else {vErrors.push(err3);}errors++;}}}else {const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.type,parentSchema:schema75,data};if(vErrors === null){vErrors = [err4];}else {vErrors.push(err4);}errors++;}validate64.errors = vErrors;return errors === 0;}validate64.evaluated = {"props":{"reason":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
+target.envelope = validate20;
+const schema31 = docs[0];
+const pattern4 = new RegExp("^agent\\.", "u");
+const pattern5 = new RegExp("^(control\\.(attention\\.respond|cancel|pause|resume)|attention\\.routed|x\\.[a-z0-9_-]+\\.control(\\.[a-z0-9_]+)+)$", "u");
+const pattern6 = new RegExp("^(agent\\.|(control\\.(attention\\.respond|cancel|pause|resume)|attention\\.routed|x\\.[a-z0-9_-]+\\.control(\\.[a-z0-9_]+)+)$)", "u");
+const pattern7 = new RegExp("^[a-z0-9]{1,20}$", "u");
+const pattern8 = new RegExp("^((agent|session|run|progress|tool|delegation|attention|resource|error|state|assessment|message|control)(\\.[a-z0-9_]+)+|x\\.[a-z0-9_-]+\\.[a-z0-9_]+(\\.[a-z0-9_]+)+)$", "u");
+const pattern9 = new RegExp("^(?!ff)[0-9a-f]{2}-(?!0{32})[0-9a-f]{32}-(?!0{16})[0-9a-f]{16}-[0-9a-f]{2}$", "u");
+const func1 = Object.prototype.hasOwnProperty;
+const func2 = require("ajv/dist/runtime/ucs2length").default;
+const formats0 = STRICT_FORMATS["date-time"];
+const formats2 = STRICT_FORMATS.uri;
+
+function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/envelope.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate20.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs4 = errors;
+let valid1 = true;
+const _errs5 = errors;
+if(errors === _errs5){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.type === undefined) && (missing0 = "type")){
+const err0 = {};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+else {
+if(data.type !== undefined){
+let data0 = data.type;
+const _errs7 = errors;
+if(errors === _errs7){
+if(typeof data0 === "string"){
+if(!pattern4.test(data0)){
+const err1 = {};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+else {
+const err2 = {};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+}
+}
+}
+var _valid0 = _errs5 === errors;
+errors = _errs4;
+if(vErrors !== null){
+if(_errs4){
+vErrors.length = _errs4;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid0){
+const _errs9 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.session !== undefined){
+const err3 = {instancePath:instancePath+"/session",schemaPath:"#/allOf/0/then/properties/session/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema31.allOf[0].then.properties.session.not,parentSchema:schema31.allOf[0].then.properties.session,data:data.session};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.run !== undefined){
+const err4 = {instancePath:instancePath+"/run",schemaPath:"#/allOf/0/then/properties/run/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema31.allOf[0].then.properties.run.not,parentSchema:schema31.allOf[0].then.properties.run,data:data.run};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.step !== undefined){
+const err5 = {instancePath:instancePath+"/step",schemaPath:"#/allOf/0/then/properties/step/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema31.allOf[0].then.properties.step.not,parentSchema:schema31.allOf[0].then.properties.step,data:data.step};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.seq !== undefined){
+const err6 = {instancePath:instancePath+"/seq",schemaPath:"#/allOf/0/then/properties/seq/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema31.allOf[0].then.properties.seq.not,parentSchema:schema31.allOf[0].then.properties.seq,data:data.seq};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+var _valid0 = _errs9 === errors;
+valid1 = _valid0;
+if(valid1){
+var props0 = {};
+props0.session = true;
+props0.run = true;
+props0.step = true;
+props0.seq = true;
+props0.type = true;
+}
+}
+if(!valid1){
+const err7 = {instancePath,schemaPath:"#/allOf/0/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema31.allOf[0].if,parentSchema:schema31.allOf[0],data};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+const _errs23 = errors;
+let valid4 = true;
+const _errs24 = errors;
+if(errors === _errs24){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if((data.type === undefined) && (missing1 = "type")){
+const err8 = {};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+else {
+if(data.type !== undefined){
+let data5 = data.type;
+const _errs26 = errors;
+if(errors === _errs26){
+if(typeof data5 === "string"){
+if(!pattern5.test(data5)){
+const err9 = {};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+}
+}
+}
+var _valid1 = _errs24 === errors;
+errors = _errs23;
+if(vErrors !== null){
+if(_errs23){
+vErrors.length = _errs23;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid1){
+const _errs28 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.session === undefined){
+const err11 = {instancePath,schemaPath:"#/allOf/1/then/required",keyword:"required",params:{missingProperty: "session"},message:"must have required property '"+"session"+"'",schema:schema31.allOf[1].then.required,parentSchema:schema31.allOf[1].then,data};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(data.seq !== undefined){
+const err12 = {instancePath:instancePath+"/seq",schemaPath:"#/allOf/1/then/properties/seq/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema31.allOf[1].then.properties.seq.not,parentSchema:schema31.allOf[1].then.properties.seq,data:data.seq};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+var _valid1 = _errs28 === errors;
+valid4 = _valid1;
+if(valid4){
+var props1 = {};
+props1.seq = true;
+props1.type = true;
+}
+}
+if(!valid4){
+const err13 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema31.allOf[1].if,parentSchema:schema31.allOf[1],data};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(props0 !== true && props1 !== undefined){
+if(props1 === true){
+props0 = true;
+}
+else {
+props0 = props0 || {};
+Object.assign(props0, props1);
+}
+}
+const _errs36 = errors;
+let valid7 = true;
+const _errs37 = errors;
+if(errors === _errs37){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing2;
+if((data.type === undefined) && (missing2 = "type")){
+const err14 = {};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+else {
+if(data.type !== undefined){
+let data7 = data.type;
+if(typeof data7 !== "string"){
+const err15 = {};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+const _errs41 = errors;
+const _errs42 = errors;
+if(typeof data7 === "string"){
+if(!pattern6.test(data7)){
+const err16 = {};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+var valid9 = _errs42 === errors;
+if(valid9){
+const err17 = {};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+else {
+errors = _errs41;
+if(vErrors !== null){
+if(_errs41){
+vErrors.length = _errs41;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+}
+}
+var _valid2 = _errs37 === errors;
+errors = _errs36;
+if(vErrors !== null){
+if(_errs36){
+vErrors.length = _errs36;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid2){
+const _errs43 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.session === undefined){
+const err18 = {instancePath,schemaPath:"#/allOf/2/then/required",keyword:"required",params:{missingProperty: "session"},message:"must have required property '"+"session"+"'",schema:schema31.allOf[2].then.required,parentSchema:schema31.allOf[2].then,data};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(data.seq === undefined){
+const err19 = {instancePath,schemaPath:"#/allOf/2/then/required",keyword:"required",params:{missingProperty: "seq"},message:"must have required property '"+"seq"+"'",schema:schema31.allOf[2].then.required,parentSchema:schema31.allOf[2].then,data};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+var _valid2 = _errs43 === errors;
+valid7 = _valid2;
+}
+if(!valid7){
+const err20 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema31.allOf[2].if,parentSchema:schema31.allOf[2],data};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if(props0 !== true){
+props0 = props0 || {};
+props0.type = true;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.aep === undefined){
+const err21 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "aep"},message:"must have required property '"+"aep"+"'",schema:schema31.required,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(data.id === undefined){
+const err22 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema31.required,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(data.type === undefined){
+const err23 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema31.required,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(data.time === undefined){
+const err24 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "time"},message:"must have required property '"+"time"+"'",schema:schema31.required,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(data.source === undefined){
+const err25 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'",schema:schema31.required,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(data.agent === undefined){
+const err26 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "agent"},message:"must have required property '"+"agent"+"'",schema:schema31.required,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+for(const key0 in data){
+const _errs49 = errors;
+if(typeof key0 === "string"){
+if(!pattern7.test(key0)){
+const err27 = {instancePath,schemaPath:"#/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]{1,20}$"},message:"must match pattern \""+"^[a-z0-9]{1,20}$"+"\"",schema:"^[a-z0-9]{1,20}$",parentSchema:schema31.propertyNames,data:key0,propertyName:key0};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+var valid10 = _errs49 === errors;
+if(!valid10){
+const err28 = {instancePath,schemaPath:"#/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema31.propertyNames,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+for(const key1 in data){
+if(!(func1.call(schema31.properties, key1))){
+let data8 = data[key1];
+if(((typeof data8 !== "string") && (!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))))) && (typeof data8 !== "boolean")){
+const err29 = {instancePath:instancePath+"/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: schema31.additionalProperties.type},message:"must be string,integer,boolean",schema:schema31.additionalProperties.type,parentSchema:schema31.additionalProperties,data:data8};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+}
+if(data.aep !== undefined){
+let data9 = data.aep;
+if("0.1" !== data9){
+const err30 = {instancePath:instancePath+"/aep",schemaPath:"#/properties/aep/const",keyword:"const",params:{allowedValue: "0.1"},message:"must be equal to constant",schema:"0.1",parentSchema:schema31.properties.aep,data:data9};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data.id !== undefined){
+let data10 = data.id;
+if(typeof data10 === "string"){
+if(func2(data10) < 1){
+const err31 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.id,data:data10};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.id.type,parentSchema:schema31.properties.id,data:data10};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data.type !== undefined){
+let data11 = data.type;
+if(typeof data11 === "string"){
+if(!pattern8.test(data11)){
+const err33 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/pattern",keyword:"pattern",params:{pattern: "^((agent|session|run|progress|tool|delegation|attention|resource|error|state|assessment|message|control)(\\.[a-z0-9_]+)+|x\\.[a-z0-9_-]+\\.[a-z0-9_]+(\\.[a-z0-9_]+)+)$"},message:"must match pattern \""+"^((agent|session|run|progress|tool|delegation|attention|resource|error|state|assessment|message|control)(\\.[a-z0-9_]+)+|x\\.[a-z0-9_-]+\\.[a-z0-9_]+(\\.[a-z0-9_]+)+)$"+"\"",schema:"^((agent|session|run|progress|tool|delegation|attention|resource|error|state|assessment|message|control)(\\.[a-z0-9_]+)+|x\\.[a-z0-9_-]+\\.[a-z0-9_]+(\\.[a-z0-9_]+)+)$",parentSchema:schema31.properties.type,data:data11};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.type.type,parentSchema:schema31.properties.type,data:data11};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data.subject !== undefined){
+let data12 = data.subject;
+if(typeof data12 === "string"){
+if(func2(data12) < 1){
+const err35 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.subject,data:data12};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/subject",schemaPath:"#/properties/subject/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.subject.type,parentSchema:schema31.properties.subject,data:data12};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data.time !== undefined){
+let data13 = data.time;
+if(typeof data13 === "string"){
+if(!(formats0(data13))){
+const err37 = {instancePath:instancePath+"/time",schemaPath:"#/properties/time/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema31.properties.time,data:data13};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/time",schemaPath:"#/properties/time/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.time.type,parentSchema:schema31.properties.time,data:data13};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+if(data.source !== undefined){
+let data14 = data.source;
+if(typeof data14 === "string"){
+if(func2(data14) < 1){
+const err39 = {instancePath:instancePath+"/source",schemaPath:"#/properties/source/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.source,data:data14};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+if(!(formats2(data14))){
+const err40 = {instancePath:instancePath+"/source",schemaPath:"#/properties/source/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema31.properties.source,data:data14};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/source",schemaPath:"#/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.source.type,parentSchema:schema31.properties.source,data:data14};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+if(data.agent !== undefined){
+let data15 = data.agent;
+if(typeof data15 === "string"){
+if(func2(data15) < 1){
+const err42 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.agent,data:data15};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+else {
+const err43 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.agent.type,parentSchema:schema31.properties.agent,data:data15};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+if(data.session !== undefined){
+let data16 = data.session;
+if(typeof data16 === "string"){
+if(func2(data16) < 1){
+const err44 = {instancePath:instancePath+"/session",schemaPath:"#/properties/session/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.session,data:data16};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/session",schemaPath:"#/properties/session/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.session.type,parentSchema:schema31.properties.session,data:data16};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+if(data.run !== undefined){
+let data17 = data.run;
+if(typeof data17 === "string"){
+if(func2(data17) < 1){
+const err46 = {instancePath:instancePath+"/run",schemaPath:"#/properties/run/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.run,data:data17};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+else {
+const err47 = {instancePath:instancePath+"/run",schemaPath:"#/properties/run/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.run.type,parentSchema:schema31.properties.run,data:data17};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+if(data.step !== undefined){
+let data18 = data.step;
+if(typeof data18 === "string"){
+if(func2(data18) < 1){
+const err48 = {instancePath:instancePath+"/step",schemaPath:"#/properties/step/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.step,data:data18};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/step",schemaPath:"#/properties/step/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.step.type,parentSchema:schema31.properties.step,data:data18};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+if(data.seq !== undefined){
+let data19 = data.seq;
+if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))){
+const err50 = {instancePath:instancePath+"/seq",schemaPath:"#/properties/seq/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.seq.type,parentSchema:schema31.properties.seq,data:data19};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+if(typeof data19 == "number"){
+if(data19 < 0 || isNaN(data19)){
+const err51 = {instancePath:instancePath+"/seq",schemaPath:"#/properties/seq/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.seq,data:data19};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+}
+if(data.epoch !== undefined){
+let data20 = data.epoch;
+if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))){
+const err52 = {instancePath:instancePath+"/epoch",schemaPath:"#/properties/epoch/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.epoch.type,parentSchema:schema31.properties.epoch,data:data20};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+if(typeof data20 == "number"){
+if(data20 < 0 || isNaN(data20)){
+const err53 = {instancePath:instancePath+"/epoch",schemaPath:"#/properties/epoch/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.epoch,data:data20};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+}
+if(data.cause !== undefined){
+let data21 = data.cause;
+if(typeof data21 === "string"){
+if(func2(data21) < 1){
+const err54 = {instancePath:instancePath+"/cause",schemaPath:"#/properties/cause/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.cause,data:data21};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+else {
+const err55 = {instancePath:instancePath+"/cause",schemaPath:"#/properties/cause/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.cause.type,parentSchema:schema31.properties.cause,data:data21};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+if(data.traceparent !== undefined){
+let data22 = data.traceparent;
+if(typeof data22 === "string"){
+if(!pattern9.test(data22)){
+const err56 = {instancePath:instancePath+"/traceparent",schemaPath:"#/properties/traceparent/pattern",keyword:"pattern",params:{pattern: "^(?!ff)[0-9a-f]{2}-(?!0{32})[0-9a-f]{32}-(?!0{16})[0-9a-f]{16}-[0-9a-f]{2}$"},message:"must match pattern \""+"^(?!ff)[0-9a-f]{2}-(?!0{32})[0-9a-f]{32}-(?!0{16})[0-9a-f]{16}-[0-9a-f]{2}$"+"\"",schema:"^(?!ff)[0-9a-f]{2}-(?!0{32})[0-9a-f]{32}-(?!0{16})[0-9a-f]{16}-[0-9a-f]{2}$",parentSchema:schema31.properties.traceparent,data:data22};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+else {
+const err57 = {instancePath:instancePath+"/traceparent",schemaPath:"#/properties/traceparent/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.traceparent.type,parentSchema:schema31.properties.traceparent,data:data22};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+if(data.severity !== undefined){
+let data23 = data.severity;
+if(typeof data23 !== "string"){
+const err58 = {instancePath:instancePath+"/severity",schemaPath:"#/properties/severity/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.severity.type,parentSchema:schema31.properties.severity,data:data23};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+if(!((((((data23 === "debug") || (data23 === "info")) || (data23 === "notice")) || (data23 === "warning")) || (data23 === "error")) || (data23 === "critical"))){
+const err59 = {instancePath:instancePath+"/severity",schemaPath:"#/properties/severity/enum",keyword:"enum",params:{allowedValues: schema31.properties.severity.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.severity.enum,parentSchema:schema31.properties.severity,data:data23};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+if(data.capture !== undefined){
+let data24 = data.capture;
+if(typeof data24 !== "string"){
+const err60 = {instancePath:instancePath+"/capture",schemaPath:"#/properties/capture/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.capture.type,parentSchema:schema31.properties.capture,data:data24};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+if(!((((data24 === "none") || (data24 === "metadata")) || (data24 === "redacted")) || (data24 === "full"))){
+const err61 = {instancePath:instancePath+"/capture",schemaPath:"#/properties/capture/enum",keyword:"enum",params:{allowedValues: schema31.properties.capture.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.capture.enum,parentSchema:schema31.properties.capture,data:data24};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+if(data.data !== undefined){
+let data25 = data.data;
+if(!(data25 && typeof data25 == "object" && !Array.isArray(data25))){
+const err62 = {instancePath:instancePath+"/data",schemaPath:"#/properties/data/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.data.type,parentSchema:schema31.properties.data,data:data25};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+}
+else {
+const err63 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+validate20.errors = vErrors;
+return errors === 0;
+}
+validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+target["session.started"] = validate21;
+const schema32 = docs[1];
+
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/session.started.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate21.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.label !== undefined){
+let data0 = data.label;
+if(typeof data0 !== "string"){
+const err0 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.label.type,parentSchema:schema32.properties.label,data:data0};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.parent !== undefined){
+let data1 = data.parent;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.session === undefined){
+const err1 = {instancePath:instancePath+"/parent",schemaPath:"#/properties/parent/required",keyword:"required",params:{missingProperty: "session"},message:"must have required property '"+"session"+"'",schema:schema32.properties.parent.required,parentSchema:schema32.properties.parent,data:data1};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data1.session !== undefined){
+let data2 = data1.session;
+if(typeof data2 !== "string"){
+const err2 = {instancePath:instancePath+"/parent/session",schemaPath:"#/properties/parent/properties/session/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.parent.properties.session.type,parentSchema:schema32.properties.parent.properties.session,data:data2};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data1.run !== undefined){
+let data3 = data1.run;
+if(typeof data3 !== "string"){
+const err3 = {instancePath:instancePath+"/parent/run",schemaPath:"#/properties/parent/properties/run/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.parent.properties.run.type,parentSchema:schema32.properties.parent.properties.run,data:data3};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data1.agent !== undefined){
+let data4 = data1.agent;
+if(typeof data4 !== "string"){
+const err4 = {instancePath:instancePath+"/parent/agent",schemaPath:"#/properties/parent/properties/agent/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.parent.properties.agent.type,parentSchema:schema32.properties.parent.properties.agent,data:data4};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/parent",schemaPath:"#/properties/parent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.parent.type,parentSchema:schema32.properties.parent,data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.client !== undefined){
+let data5 = data.client;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(data5.name === undefined){
+const err6 = {instancePath:instancePath+"/client",schemaPath:"#/properties/client/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema32.properties.client.required,parentSchema:schema32.properties.client,data:data5};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data5.name !== undefined){
+let data6 = data5.name;
+if(typeof data6 !== "string"){
+const err7 = {instancePath:instancePath+"/client/name",schemaPath:"#/properties/client/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.client.properties.name.type,parentSchema:schema32.properties.client.properties.name,data:data6};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data5.version !== undefined){
+let data7 = data5.version;
+if(typeof data7 !== "string"){
+const err8 = {instancePath:instancePath+"/client/version",schemaPath:"#/properties/client/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.client.properties.version.type,parentSchema:schema32.properties.client.properties.version,data:data7};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/client",schemaPath:"#/properties/client/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.properties.client.type,parentSchema:schema32.properties.client,data:data5};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data["gen_ai.request.model"] !== undefined){
+let data8 = data["gen_ai.request.model"];
+if(typeof data8 !== "string"){
+const err10 = {instancePath:instancePath+"/gen_ai.request.model",schemaPath:"#/properties/gen_ai.request.model/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties["gen_ai.request.model"].type,parentSchema:schema32.properties["gen_ai.request.model"],data:data8};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.cwd !== undefined){
+let data9 = data.cwd;
+if(typeof data9 !== "string"){
+const err11 = {instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.properties.cwd.type,parentSchema:schema32.properties.cwd,data:data9};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema32.type,parentSchema:schema32,data};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+validate21.errors = vErrors;
+return errors === 0;
+}
+validate21.evaluated = {"props":{"label":true,"parent":true,"client":true,"gen_ai.request.model":true,"cwd":true},"dynamicProps":false,"dynamicItems":false};
+
+target["session.ended"] = validate22;
+const schema33 = docs[2];
+
+function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/session.ended.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate22.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.reason !== undefined){
+let data0 = data.reason;
+if(typeof data0 !== "string"){
+const err0 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.reason.type,parentSchema:schema33.properties.reason,data:data0};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!(((((data0 === "normal") || (data0 === "error")) || (data0 === "timeout")) || (data0 === "killed")) || (data0 === "compaction"))){
+const err1 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/enum",keyword:"enum",params:{allowedValues: schema33.properties.reason.enum},message:"must be equal to one of the allowed values",schema:schema33.properties.reason.enum,parentSchema:schema33.properties.reason,data:data0};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.duration_ms !== undefined){
+let data1 = data.duration_ms;
+if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+const err2 = {instancePath:instancePath+"/duration_ms",schemaPath:"#/properties/duration_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema33.properties.duration_ms.type,parentSchema:schema33.properties.duration_ms,data:data1};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(typeof data1 == "number"){
+if(data1 < 0 || isNaN(data1)){
+const err3 = {instancePath:instancePath+"/duration_ms",schemaPath:"#/properties/duration_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema33.properties.duration_ms,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+if(data.runs !== undefined){
+let data2 = data.runs;
+if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
+const err4 = {instancePath:instancePath+"/runs",schemaPath:"#/properties/runs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema33.properties.runs.type,parentSchema:schema33.properties.runs,data:data2};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(typeof data2 == "number"){
+if(data2 < 0 || isNaN(data2)){
+const err5 = {instancePath:instancePath+"/runs",schemaPath:"#/properties/runs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema33.properties.runs,data:data2};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema33.type,parentSchema:schema33,data};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate22.errors = vErrors;
+return errors === 0;
+}
+validate22.evaluated = {"props":{"reason":true,"duration_ms":true,"runs":true},"dynamicProps":false,"dynamicItems":false};
+
+target["run.started"] = validate23;
+const schema34 = docs[3];
+const pattern10 = new RegExp("^[A-Z]{3}$", "u");
+
+function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/run.started.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate23.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.trigger !== undefined){
+let data0 = data.trigger;
+if(typeof data0 !== "string"){
+const err0 = {instancePath:instancePath+"/trigger",schemaPath:"#/properties/trigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.properties.trigger.type,parentSchema:schema34.properties.trigger,data:data0};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!(((((data0 === "user") || (data0 === "schedule")) || (data0 === "agent")) || (data0 === "control")) || (data0 === "resume"))){
+const err1 = {instancePath:instancePath+"/trigger",schemaPath:"#/properties/trigger/enum",keyword:"enum",params:{allowedValues: schema34.properties.trigger.enum},message:"must be equal to one of the allowed values",schema:schema34.properties.trigger.enum,parentSchema:schema34.properties.trigger,data:data0};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.prompt !== undefined){
+let data1 = data.prompt;
+if(typeof data1 !== "string"){
+const err2 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.properties.prompt.type,parentSchema:schema34.properties.prompt,data:data1};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data["gen_ai.usage.input_tokens"] !== undefined){
+let data2 = data["gen_ai.usage.input_tokens"];
+if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
+const err3 = {instancePath:instancePath+"/gen_ai.usage.input_tokens",schemaPath:"#/properties/gen_ai.usage.input_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema34.properties["gen_ai.usage.input_tokens"].type,parentSchema:schema34.properties["gen_ai.usage.input_tokens"],data:data2};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(typeof data2 == "number"){
+if(data2 < 0 || isNaN(data2)){
+const err4 = {instancePath:instancePath+"/gen_ai.usage.input_tokens",schemaPath:"#/properties/gen_ai.usage.input_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema34.properties["gen_ai.usage.input_tokens"],data:data2};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+if(data["gen_ai.usage.output_tokens"] !== undefined){
+let data3 = data["gen_ai.usage.output_tokens"];
+if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+const err5 = {instancePath:instancePath+"/gen_ai.usage.output_tokens",schemaPath:"#/properties/gen_ai.usage.output_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema34.properties["gen_ai.usage.output_tokens"].type,parentSchema:schema34.properties["gen_ai.usage.output_tokens"],data:data3};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(typeof data3 == "number"){
+if(data3 < 0 || isNaN(data3)){
+const err6 = {instancePath:instancePath+"/gen_ai.usage.output_tokens",schemaPath:"#/properties/gen_ai.usage.output_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema34.properties["gen_ai.usage.output_tokens"],data:data3};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+if(data.cost !== undefined){
+let data4 = data.cost;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.currency === undefined){
+const err7 = {instancePath:instancePath+"/cost",schemaPath:"#/properties/cost/required",keyword:"required",params:{missingProperty: "currency"},message:"must have required property '"+"currency"+"'",schema:schema34.properties.cost.required,parentSchema:schema34.properties.cost,data:data4};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data4.currency !== undefined){
+let data5 = data4.currency;
+if(typeof data5 === "string"){
+if(!pattern10.test(data5)){
+const err8 = {instancePath:instancePath+"/cost/currency",schemaPath:"#/properties/cost/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\"",schema:"^[A-Z]{3}$",parentSchema:schema34.properties.cost.properties.currency,data:data5};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/cost/currency",schemaPath:"#/properties/cost/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.properties.cost.properties.currency.type,parentSchema:schema34.properties.cost.properties.currency,data:data5};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data4.total !== undefined){
+let data6 = data4.total;
+if(typeof data6 == "number"){
+if(data6 < 0 || isNaN(data6)){
+const err10 = {instancePath:instancePath+"/cost/total",schemaPath:"#/properties/cost/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema34.properties.cost.properties.total,data:data6};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/cost/total",schemaPath:"#/properties/cost/properties/total/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema34.properties.cost.properties.total.type,parentSchema:schema34.properties.cost.properties.total,data:data6};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data4.prompt !== undefined){
+let data7 = data4.prompt;
+if(typeof data7 == "number"){
+if(data7 < 0 || isNaN(data7)){
+const err12 = {instancePath:instancePath+"/cost/prompt",schemaPath:"#/properties/cost/properties/prompt/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema34.properties.cost.properties.prompt,data:data7};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/cost/prompt",schemaPath:"#/properties/cost/properties/prompt/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema34.properties.cost.properties.prompt.type,parentSchema:schema34.properties.cost.properties.prompt,data:data7};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data4.completion !== undefined){
+let data8 = data4.completion;
+if(typeof data8 == "number"){
+if(data8 < 0 || isNaN(data8)){
+const err14 = {instancePath:instancePath+"/cost/completion",schemaPath:"#/properties/cost/properties/completion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema34.properties.cost.properties.completion,data:data8};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/cost/completion",schemaPath:"#/properties/cost/properties/completion/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema34.properties.cost.properties.completion.type,parentSchema:schema34.properties.cost.properties.completion,data:data8};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data4.cache !== undefined){
+let data9 = data4.cache;
+if(typeof data9 == "number"){
+if(data9 < 0 || isNaN(data9)){
+const err16 = {instancePath:instancePath+"/cost/cache",schemaPath:"#/properties/cost/properties/cache/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema34.properties.cost.properties.cache,data:data9};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/cost/cache",schemaPath:"#/properties/cost/properties/cache/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema34.properties.cost.properties.cache.type,parentSchema:schema34.properties.cost.properties.cache,data:data9};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data4.reasoning !== undefined){
+let data10 = data4.reasoning;
+if(typeof data10 == "number"){
+if(data10 < 0 || isNaN(data10)){
+const err18 = {instancePath:instancePath+"/cost/reasoning",schemaPath:"#/properties/cost/properties/reasoning/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema34.properties.cost.properties.reasoning,data:data10};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/cost/reasoning",schemaPath:"#/properties/cost/properties/reasoning/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema34.properties.cost.properties.reasoning.type,parentSchema:schema34.properties.cost.properties.reasoning,data:data10};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/cost",schemaPath:"#/properties/cost/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema34.properties.cost.type,parentSchema:schema34.properties.cost,data:data4};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+else {
+const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema34.type,parentSchema:schema34,data};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+validate23.errors = vErrors;
+return errors === 0;
+}
+validate23.evaluated = {"props":{"trigger":true,"prompt":true,"gen_ai.usage.input_tokens":true,"gen_ai.usage.output_tokens":true,"cost":true},"dynamicProps":false,"dynamicItems":false};
+
+target["run.finished"] = validate24;
+const schema35 = docs[4];
+
+function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/run.finished.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate24.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.duration_ms !== undefined){
+let data0 = data.duration_ms;
+if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
+const err0 = {instancePath:instancePath+"/duration_ms",schemaPath:"#/properties/duration_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.properties.duration_ms.type,parentSchema:schema35.properties.duration_ms,data:data0};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(typeof data0 == "number"){
+if(data0 < 0 || isNaN(data0)){
+const err1 = {instancePath:instancePath+"/duration_ms",schemaPath:"#/properties/duration_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema35.properties.duration_ms,data:data0};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+if(data["gen_ai.usage.input_tokens"] !== undefined){
+let data1 = data["gen_ai.usage.input_tokens"];
+if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+const err2 = {instancePath:instancePath+"/gen_ai.usage.input_tokens",schemaPath:"#/properties/gen_ai.usage.input_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.properties["gen_ai.usage.input_tokens"].type,parentSchema:schema35.properties["gen_ai.usage.input_tokens"],data:data1};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(typeof data1 == "number"){
+if(data1 < 0 || isNaN(data1)){
+const err3 = {instancePath:instancePath+"/gen_ai.usage.input_tokens",schemaPath:"#/properties/gen_ai.usage.input_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema35.properties["gen_ai.usage.input_tokens"],data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+if(data["gen_ai.usage.output_tokens"] !== undefined){
+let data2 = data["gen_ai.usage.output_tokens"];
+if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
+const err4 = {instancePath:instancePath+"/gen_ai.usage.output_tokens",schemaPath:"#/properties/gen_ai.usage.output_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.properties["gen_ai.usage.output_tokens"].type,parentSchema:schema35.properties["gen_ai.usage.output_tokens"],data:data2};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(typeof data2 == "number"){
+if(data2 < 0 || isNaN(data2)){
+const err5 = {instancePath:instancePath+"/gen_ai.usage.output_tokens",schemaPath:"#/properties/gen_ai.usage.output_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema35.properties["gen_ai.usage.output_tokens"],data:data2};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+if(data.cost !== undefined){
+let data3 = data.cost;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.currency === undefined){
+const err6 = {instancePath:instancePath+"/cost",schemaPath:"#/properties/cost/required",keyword:"required",params:{missingProperty: "currency"},message:"must have required property '"+"currency"+"'",schema:schema35.properties.cost.required,parentSchema:schema35.properties.cost,data:data3};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data3.currency !== undefined){
+let data4 = data3.currency;
+if(typeof data4 === "string"){
+if(!pattern10.test(data4)){
+const err7 = {instancePath:instancePath+"/cost/currency",schemaPath:"#/properties/cost/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\"",schema:"^[A-Z]{3}$",parentSchema:schema35.properties.cost.properties.currency,data:data4};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/cost/currency",schemaPath:"#/properties/cost/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.cost.properties.currency.type,parentSchema:schema35.properties.cost.properties.currency,data:data4};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data3.total !== undefined){
+let data5 = data3.total;
+if(typeof data5 == "number"){
+if(data5 < 0 || isNaN(data5)){
+const err9 = {instancePath:instancePath+"/cost/total",schemaPath:"#/properties/cost/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema35.properties.cost.properties.total,data:data5};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/cost/total",schemaPath:"#/properties/cost/properties/total/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema35.properties.cost.properties.total.type,parentSchema:schema35.properties.cost.properties.total,data:data5};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data3.prompt !== undefined){
+let data6 = data3.prompt;
+if(typeof data6 == "number"){
+if(data6 < 0 || isNaN(data6)){
+const err11 = {instancePath:instancePath+"/cost/prompt",schemaPath:"#/properties/cost/properties/prompt/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema35.properties.cost.properties.prompt,data:data6};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/cost/prompt",schemaPath:"#/properties/cost/properties/prompt/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema35.properties.cost.properties.prompt.type,parentSchema:schema35.properties.cost.properties.prompt,data:data6};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data3.completion !== undefined){
+let data7 = data3.completion;
+if(typeof data7 == "number"){
+if(data7 < 0 || isNaN(data7)){
+const err13 = {instancePath:instancePath+"/cost/completion",schemaPath:"#/properties/cost/properties/completion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema35.properties.cost.properties.completion,data:data7};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/cost/completion",schemaPath:"#/properties/cost/properties/completion/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema35.properties.cost.properties.completion.type,parentSchema:schema35.properties.cost.properties.completion,data:data7};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data3.cache !== undefined){
+let data8 = data3.cache;
+if(typeof data8 == "number"){
+if(data8 < 0 || isNaN(data8)){
+const err15 = {instancePath:instancePath+"/cost/cache",schemaPath:"#/properties/cost/properties/cache/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema35.properties.cost.properties.cache,data:data8};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/cost/cache",schemaPath:"#/properties/cost/properties/cache/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema35.properties.cost.properties.cache.type,parentSchema:schema35.properties.cost.properties.cache,data:data8};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data3.reasoning !== undefined){
+let data9 = data3.reasoning;
+if(typeof data9 == "number"){
+if(data9 < 0 || isNaN(data9)){
+const err17 = {instancePath:instancePath+"/cost/reasoning",schemaPath:"#/properties/cost/properties/reasoning/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema35.properties.cost.properties.reasoning,data:data9};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/cost/reasoning",schemaPath:"#/properties/cost/properties/reasoning/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema35.properties.cost.properties.reasoning.type,parentSchema:schema35.properties.cost.properties.reasoning,data:data9};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/cost",schemaPath:"#/properties/cost/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema35.properties.cost.type,parentSchema:schema35.properties.cost,data:data3};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data.summary !== undefined){
+let data10 = data.summary;
+if(typeof data10 !== "string"){
+const err20 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.summary.type,parentSchema:schema35.properties.summary,data:data10};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+else {
+const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema35.type,parentSchema:schema35,data};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+validate24.errors = vErrors;
+return errors === 0;
+}
+validate24.evaluated = {"props":{"duration_ms":true,"gen_ai.usage.input_tokens":true,"gen_ai.usage.output_tokens":true,"cost":true,"summary":true},"dynamicProps":false,"dynamicItems":false};
+
+target["run.failed"] = validate25;
+const schema36 = docs[5];
+
+function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/run.failed.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate25.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.reason === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'",schema:schema36.required,parentSchema:schema36,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.reason !== undefined){
+let data0 = data.reason;
+if(typeof data0 !== "string"){
+const err1 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.reason.type,parentSchema:schema36.properties.reason,data:data0};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.error !== undefined){
+let data1 = data.error;
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.type !== undefined){
+let data2 = data1.type;
+if(typeof data2 !== "string"){
+const err2 = {instancePath:instancePath+"/error/type",schemaPath:"#/properties/error/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.error.properties.type.type,parentSchema:schema36.properties.error.properties.type,data:data2};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data1.message !== undefined){
+let data3 = data1.message;
+if(typeof data3 !== "string"){
+const err3 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.error.properties.message.type,parentSchema:schema36.properties.error.properties.message,data:data3};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema36.properties.error.type,parentSchema:schema36.properties.error,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.duration_ms !== undefined){
+let data4 = data.duration_ms;
+if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
+const err5 = {instancePath:instancePath+"/duration_ms",schemaPath:"#/properties/duration_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema36.properties.duration_ms.type,parentSchema:schema36.properties.duration_ms,data:data4};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(typeof data4 == "number"){
+if(data4 < 0 || isNaN(data4)){
+const err6 = {instancePath:instancePath+"/duration_ms",schemaPath:"#/properties/duration_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema36.properties.duration_ms,data:data4};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema36.type,parentSchema:schema36,data};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+validate25.errors = vErrors;
+return errors === 0;
+}
+validate25.evaluated = {"props":{"reason":true,"error":true,"duration_ms":true},"dynamicProps":false,"dynamicItems":false};
+
+target["run.cancelled"] = validate26;
+const schema37 = docs[6];
+
+function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/run.cancelled.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate26.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.by !== undefined){
+let data0 = data.by;
+if(typeof data0 !== "string"){
+const err0 = {instancePath:instancePath+"/by",schemaPath:"#/properties/by/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.by.type,parentSchema:schema37.properties.by,data:data0};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!((((data0 === "user") || (data0 === "control")) || (data0 === "policy")) || (data0 === "shutdown"))){
+const err1 = {instancePath:instancePath+"/by",schemaPath:"#/properties/by/enum",keyword:"enum",params:{allowedValues: schema37.properties.by.enum},message:"must be equal to one of the allowed values",schema:schema37.properties.by.enum,parentSchema:schema37.properties.by,data:data0};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.reason !== undefined){
+let data1 = data.reason;
+if(typeof data1 !== "string"){
+const err2 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.reason.type,parentSchema:schema37.properties.reason,data:data1};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.duration_ms !== undefined){
+let data2 = data.duration_ms;
+if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
+const err3 = {instancePath:instancePath+"/duration_ms",schemaPath:"#/properties/duration_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema37.properties.duration_ms.type,parentSchema:schema37.properties.duration_ms,data:data2};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(typeof data2 == "number"){
+if(data2 < 0 || isNaN(data2)){
+const err4 = {instancePath:instancePath+"/duration_ms",schemaPath:"#/properties/duration_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema37.properties.duration_ms,data:data2};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.type,parentSchema:schema37,data};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+validate26.errors = vErrors;
+return errors === 0;
+}
+validate26.evaluated = {"props":{"by":true,"reason":true,"duration_ms":true},"dynamicProps":false,"dynamicItems":false};
+
+target["tool.requested"] = validate27;
+const schema38 = docs[7];
+
+function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/tool.requested.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate27.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.tool === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tool"},message:"must have required property '"+"tool"+"'",schema:schema38.required,parentSchema:schema38,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.tool !== undefined){
+let data0 = data.tool;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.name === undefined){
+const err1 = {instancePath:instancePath+"/tool",schemaPath:"#/properties/tool/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema38.properties.tool.required,parentSchema:schema38.properties.tool,data:data0};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data0.name !== undefined){
+let data1 = data0.name;
+if(typeof data1 !== "string"){
+const err2 = {instancePath:instancePath+"/tool/name",schemaPath:"#/properties/tool/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.properties.tool.properties.name.type,parentSchema:schema38.properties.tool.properties.name,data:data1};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data0.call_id !== undefined){
+let data2 = data0.call_id;
+if(typeof data2 !== "string"){
+const err3 = {instancePath:instancePath+"/tool/call_id",schemaPath:"#/properties/tool/properties/call_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.properties.tool.properties.call_id.type,parentSchema:schema38.properties.tool.properties.call_id,data:data2};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/tool",schemaPath:"#/properties/tool/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.properties.tool.type,parentSchema:schema38.properties.tool,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.args_digest !== undefined){
+let data3 = data.args_digest;
+if(typeof data3 !== "string"){
+const err5 = {instancePath:instancePath+"/args_digest",schemaPath:"#/properties/args_digest/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.properties.args_digest.type,parentSchema:schema38.properties.args_digest,data:data3};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.args !== undefined){
+let data4 = data.args;
+if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
+const err6 = {instancePath:instancePath+"/args",schemaPath:"#/properties/args/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.properties.args.type,parentSchema:schema38.properties.args,data:data4};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.args_redacted !== undefined){
+let data5 = data.args_redacted;
+if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
+const err7 = {instancePath:instancePath+"/args_redacted",schemaPath:"#/properties/args_redacted/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.properties.args_redacted.type,parentSchema:schema38.properties.args_redacted,data:data5};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+else {
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.type,parentSchema:schema38,data};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+validate27.errors = vErrors;
+return errors === 0;
+}
+validate27.evaluated = {"props":{"tool":true,"args_digest":true,"args":true,"args_redacted":true},"dynamicProps":false,"dynamicItems":false};
+
+target["tool.completed"] = validate28;
+const schema39 = docs[8];
+
+function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/tool.completed.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate28.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.tool === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tool"},message:"must have required property '"+"tool"+"'",schema:schema39.required,parentSchema:schema39,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.tool !== undefined){
+let data0 = data.tool;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.name === undefined){
+const err1 = {instancePath:instancePath+"/tool",schemaPath:"#/properties/tool/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema39.properties.tool.required,parentSchema:schema39.properties.tool,data:data0};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data0.name !== undefined){
+let data1 = data0.name;
+if(typeof data1 !== "string"){
+const err2 = {instancePath:instancePath+"/tool/name",schemaPath:"#/properties/tool/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.tool.properties.name.type,parentSchema:schema39.properties.tool.properties.name,data:data1};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data0.call_id !== undefined){
+let data2 = data0.call_id;
+if(typeof data2 !== "string"){
+const err3 = {instancePath:instancePath+"/tool/call_id",schemaPath:"#/properties/tool/properties/call_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.tool.properties.call_id.type,parentSchema:schema39.properties.tool.properties.call_id,data:data2};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/tool",schemaPath:"#/properties/tool/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.properties.tool.type,parentSchema:schema39.properties.tool,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.duration_ms !== undefined){
+let data3 = data.duration_ms;
+if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+const err5 = {instancePath:instancePath+"/duration_ms",schemaPath:"#/properties/duration_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema39.properties.duration_ms.type,parentSchema:schema39.properties.duration_ms,data:data3};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(typeof data3 == "number"){
+if(data3 < 0 || isNaN(data3)){
+const err6 = {instancePath:instancePath+"/duration_ms",schemaPath:"#/properties/duration_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema39.properties.duration_ms,data:data3};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+if(data.status !== undefined){
+let data4 = data.status;
+if(typeof data4 !== "string"){
+const err7 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.status.type,parentSchema:schema39.properties.status,data:data4};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.result_digest !== undefined){
+let data5 = data.result_digest;
+if(typeof data5 !== "string"){
+const err8 = {instancePath:instancePath+"/result_digest",schemaPath:"#/properties/result_digest/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.result_digest.type,parentSchema:schema39.properties.result_digest,data:data5};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.result !== undefined){
+let data6 = data.result;
+if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (typeof data6 !== "string")){
+const err9 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: schema39.properties.result.type},message:"must be object,string",schema:schema39.properties.result.type,parentSchema:schema39.properties.result,data:data6};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.result_redacted !== undefined){
+let data7 = data.result_redacted;
+if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (typeof data7 !== "string")){
+const err10 = {instancePath:instancePath+"/result_redacted",schemaPath:"#/properties/result_redacted/type",keyword:"type",params:{type: schema39.properties.result_redacted.type},message:"must be object,string",schema:schema39.properties.result_redacted.type,parentSchema:schema39.properties.result_redacted,data:data7};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data["gen_ai.usage.input_tokens"] !== undefined){
+let data8 = data["gen_ai.usage.input_tokens"];
+if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
+const err11 = {instancePath:instancePath+"/gen_ai.usage.input_tokens",schemaPath:"#/properties/gen_ai.usage.input_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema39.properties["gen_ai.usage.input_tokens"].type,parentSchema:schema39.properties["gen_ai.usage.input_tokens"],data:data8};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+if(typeof data8 == "number"){
+if(data8 < 0 || isNaN(data8)){
+const err12 = {instancePath:instancePath+"/gen_ai.usage.input_tokens",schemaPath:"#/properties/gen_ai.usage.input_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema39.properties["gen_ai.usage.input_tokens"],data:data8};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+if(data["gen_ai.usage.output_tokens"] !== undefined){
+let data9 = data["gen_ai.usage.output_tokens"];
+if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
+const err13 = {instancePath:instancePath+"/gen_ai.usage.output_tokens",schemaPath:"#/properties/gen_ai.usage.output_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema39.properties["gen_ai.usage.output_tokens"].type,parentSchema:schema39.properties["gen_ai.usage.output_tokens"],data:data9};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+if(typeof data9 == "number"){
+if(data9 < 0 || isNaN(data9)){
+const err14 = {instancePath:instancePath+"/gen_ai.usage.output_tokens",schemaPath:"#/properties/gen_ai.usage.output_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema39.properties["gen_ai.usage.output_tokens"],data:data9};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+if(data.cost !== undefined){
+let data10 = data.cost;
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+if(data10.currency === undefined){
+const err15 = {instancePath:instancePath+"/cost",schemaPath:"#/properties/cost/required",keyword:"required",params:{missingProperty: "currency"},message:"must have required property '"+"currency"+"'",schema:schema39.properties.cost.required,parentSchema:schema39.properties.cost,data:data10};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data10.currency !== undefined){
+let data11 = data10.currency;
+if(typeof data11 === "string"){
+if(!pattern10.test(data11)){
+const err16 = {instancePath:instancePath+"/cost/currency",schemaPath:"#/properties/cost/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\"",schema:"^[A-Z]{3}$",parentSchema:schema39.properties.cost.properties.currency,data:data11};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/cost/currency",schemaPath:"#/properties/cost/properties/currency/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema39.properties.cost.properties.currency.type,parentSchema:schema39.properties.cost.properties.currency,data:data11};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data10.total !== undefined){
+let data12 = data10.total;
+if(typeof data12 == "number"){
+if(data12 < 0 || isNaN(data12)){
+const err18 = {instancePath:instancePath+"/cost/total",schemaPath:"#/properties/cost/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema39.properties.cost.properties.total,data:data12};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/cost/total",schemaPath:"#/properties/cost/properties/total/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema39.properties.cost.properties.total.type,parentSchema:schema39.properties.cost.properties.total,data:data12};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data10.prompt !== undefined){
+let data13 = data10.prompt;
+if(typeof data13 == "number"){
+if(data13 < 0 || isNaN(data13)){
+const err20 = {instancePath:instancePath+"/cost/prompt",schemaPath:"#/properties/cost/properties/prompt/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema39.properties.cost.properties.prompt,data:data13};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/cost/prompt",schemaPath:"#/properties/cost/properties/prompt/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema39.properties.cost.properties.prompt.type,parentSchema:schema39.properties.cost.properties.prompt,data:data13};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data10.completion !== undefined){
+let data14 = data10.completion;
+if(typeof data14 == "number"){
+if(data14 < 0 || isNaN(data14)){
+const err22 = {instancePath:instancePath+"/cost/completion",schemaPath:"#/properties/cost/properties/completion/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema39.properties.cost.properties.completion,data:data14};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+else {
+const err23 = {instancePath:instancePath+"/cost/completion",schemaPath:"#/properties/cost/properties/completion/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema39.properties.cost.properties.completion.type,parentSchema:schema39.properties.cost.properties.completion,data:data14};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data10.cache !== undefined){
+let data15 = data10.cache;
+if(typeof data15 == "number"){
+if(data15 < 0 || isNaN(data15)){
+const err24 = {instancePath:instancePath+"/cost/cache",schemaPath:"#/properties/cost/properties/cache/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema39.properties.cost.properties.cache,data:data15};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/cost/cache",schemaPath:"#/properties/cost/properties/cache/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema39.properties.cost.properties.cache.type,parentSchema:schema39.properties.cost.properties.cache,data:data15};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data10.reasoning !== undefined){
+let data16 = data10.reasoning;
+if(typeof data16 == "number"){
+if(data16 < 0 || isNaN(data16)){
+const err26 = {instancePath:instancePath+"/cost/reasoning",schemaPath:"#/properties/cost/properties/reasoning/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema39.properties.cost.properties.reasoning,data:data16};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/cost/reasoning",schemaPath:"#/properties/cost/properties/reasoning/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema39.properties.cost.properties.reasoning.type,parentSchema:schema39.properties.cost.properties.reasoning,data:data16};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/cost",schemaPath:"#/properties/cost/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.properties.cost.type,parentSchema:schema39.properties.cost,data:data10};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+else {
+const err29 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.type,parentSchema:schema39,data};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+validate28.errors = vErrors;
+return errors === 0;
+}
+validate28.evaluated = {"props":{"tool":true,"duration_ms":true,"status":true,"result_digest":true,"result":true,"result_redacted":true,"gen_ai.usage.input_tokens":true,"gen_ai.usage.output_tokens":true,"cost":true},"dynamicProps":false,"dynamicItems":false};
+
+target["tool.failed"] = validate29;
+const schema40 = docs[9];
+
+function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/tool.failed.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate29.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.tool === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tool"},message:"must have required property '"+"tool"+"'",schema:schema40.required,parentSchema:schema40,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.error === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "error"},message:"must have required property '"+"error"+"'",schema:schema40.required,parentSchema:schema40,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.tool !== undefined){
+let data0 = data.tool;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.name === undefined){
+const err2 = {instancePath:instancePath+"/tool",schemaPath:"#/properties/tool/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema40.properties.tool.required,parentSchema:schema40.properties.tool,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data0.name !== undefined){
+let data1 = data0.name;
+if(typeof data1 !== "string"){
+const err3 = {instancePath:instancePath+"/tool/name",schemaPath:"#/properties/tool/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.tool.properties.name.type,parentSchema:schema40.properties.tool.properties.name,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data0.call_id !== undefined){
+let data2 = data0.call_id;
+if(typeof data2 !== "string"){
+const err4 = {instancePath:instancePath+"/tool/call_id",schemaPath:"#/properties/tool/properties/call_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.tool.properties.call_id.type,parentSchema:schema40.properties.tool.properties.call_id,data:data2};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/tool",schemaPath:"#/properties/tool/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.properties.tool.type,parentSchema:schema40.properties.tool,data:data0};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.error !== undefined){
+let data3 = data.error;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.type !== undefined){
+let data4 = data3.type;
+if(typeof data4 !== "string"){
+const err6 = {instancePath:instancePath+"/error/type",schemaPath:"#/properties/error/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.error.properties.type.type,parentSchema:schema40.properties.error.properties.type,data:data4};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data3.message !== undefined){
+let data5 = data3.message;
+if(typeof data5 !== "string"){
+const err7 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema40.properties.error.properties.message.type,parentSchema:schema40.properties.error.properties.message,data:data5};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.properties.error.type,parentSchema:schema40.properties.error,data:data3};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.duration_ms !== undefined){
+let data6 = data.duration_ms;
+if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
+const err9 = {instancePath:instancePath+"/duration_ms",schemaPath:"#/properties/duration_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema40.properties.duration_ms.type,parentSchema:schema40.properties.duration_ms,data:data6};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(typeof data6 == "number"){
+if(data6 < 0 || isNaN(data6)){
+const err10 = {instancePath:instancePath+"/duration_ms",schemaPath:"#/properties/duration_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema40.properties.duration_ms,data:data6};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema40.type,parentSchema:schema40,data};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+validate29.errors = vErrors;
+return errors === 0;
+}
+validate29.evaluated = {"props":{"tool":true,"error":true,"duration_ms":true},"dynamicProps":false,"dynamicItems":false};
+
+target["tool.denied"] = validate30;
+const schema41 = docs[10];
+
+function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/tool.denied.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate30.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.tool === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tool"},message:"must have required property '"+"tool"+"'",schema:schema41.required,parentSchema:schema41,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.by === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "by"},message:"must have required property '"+"by"+"'",schema:schema41.required,parentSchema:schema41,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.tool !== undefined){
+let data0 = data.tool;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.name === undefined){
+const err2 = {instancePath:instancePath+"/tool",schemaPath:"#/properties/tool/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema41.properties.tool.required,parentSchema:schema41.properties.tool,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data0.name !== undefined){
+let data1 = data0.name;
+if(typeof data1 !== "string"){
+const err3 = {instancePath:instancePath+"/tool/name",schemaPath:"#/properties/tool/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.tool.properties.name.type,parentSchema:schema41.properties.tool.properties.name,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data0.call_id !== undefined){
+let data2 = data0.call_id;
+if(typeof data2 !== "string"){
+const err4 = {instancePath:instancePath+"/tool/call_id",schemaPath:"#/properties/tool/properties/call_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.tool.properties.call_id.type,parentSchema:schema41.properties.tool.properties.call_id,data:data2};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/tool",schemaPath:"#/properties/tool/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema41.properties.tool.type,parentSchema:schema41.properties.tool,data:data0};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.by !== undefined){
+let data3 = data.by;
+if(typeof data3 !== "string"){
+const err6 = {instancePath:instancePath+"/by",schemaPath:"#/properties/by/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.by.type,parentSchema:schema41.properties.by,data:data3};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(!(((data3 === "policy") || (data3 === "user_setting")) || (data3 === "runtime"))){
+const err7 = {instancePath:instancePath+"/by",schemaPath:"#/properties/by/enum",keyword:"enum",params:{allowedValues: schema41.properties.by.enum},message:"must be equal to one of the allowed values",schema:schema41.properties.by.enum,parentSchema:schema41.properties.by,data:data3};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.rule !== undefined){
+let data4 = data.rule;
+if(typeof data4 !== "string"){
+const err8 = {instancePath:instancePath+"/rule",schemaPath:"#/properties/rule/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.properties.rule.type,parentSchema:schema41.properties.rule,data:data4};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+else {
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema41.type,parentSchema:schema41,data};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+validate30.errors = vErrors;
+return errors === 0;
+}
+validate30.evaluated = {"props":{"tool":true,"by":true,"rule":true},"dynamicProps":false,"dynamicItems":false};
+
+target["attention.requested"] = validate31;
+const schema42 = docs[11];
+
+function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/attention.requested.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate31.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.kind === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema42.required,parentSchema:schema42,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.prompt === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "prompt"},message:"must have required property '"+"prompt"+"'",schema:schema42.required,parentSchema:schema42,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.kind !== undefined){
+let data0 = data.kind;
+if(typeof data0 !== "string"){
+const err2 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.kind.type,parentSchema:schema42.properties.kind,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(!((((((data0 === "permission") || (data0 === "input")) || (data0 === "auth")) || (data0 === "review")) || (data0 === "form")) || (data0 === "other"))){
+const err3 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema42.properties.kind.enum},message:"must be equal to one of the allowed values",schema:schema42.properties.kind.enum,parentSchema:schema42.properties.kind,data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.prompt !== undefined){
+let data1 = data.prompt;
+if(typeof data1 !== "string"){
+const err4 = {instancePath:instancePath+"/prompt",schemaPath:"#/properties/prompt/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.prompt.type,parentSchema:schema42.properties.prompt,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.options !== undefined){
+let data2 = data.options;
+if(Array.isArray(data2)){
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+let data3 = data2[i0];
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.id === undefined){
+const err5 = {instancePath:instancePath+"/options/" + i0,schemaPath:"#/properties/options/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema42.properties.options.items.required,parentSchema:schema42.properties.options.items,data:data3};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data3.label === undefined){
+const err6 = {instancePath:instancePath+"/options/" + i0,schemaPath:"#/properties/options/items/required",keyword:"required",params:{missingProperty: "label"},message:"must have required property '"+"label"+"'",schema:schema42.properties.options.items.required,parentSchema:schema42.properties.options.items,data:data3};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data3.id !== undefined){
+let data4 = data3.id;
+if(typeof data4 !== "string"){
+const err7 = {instancePath:instancePath+"/options/" + i0+"/id",schemaPath:"#/properties/options/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.options.items.properties.id.type,parentSchema:schema42.properties.options.items.properties.id,data:data4};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data3.label !== undefined){
+let data5 = data3.label;
+if(typeof data5 !== "string"){
+const err8 = {instancePath:instancePath+"/options/" + i0+"/label",schemaPath:"#/properties/options/items/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.options.items.properties.label.type,parentSchema:schema42.properties.options.items.properties.label,data:data5};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/options/" + i0,schemaPath:"#/properties/options/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema42.properties.options.items.type,parentSchema:schema42.properties.options.items,data:data3};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/options",schemaPath:"#/properties/options/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema42.properties.options.type,parentSchema:schema42.properties.options,data:data2};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.fields !== undefined){
+let data6 = data.fields;
+if(Array.isArray(data6)){
+const len1 = data6.length;
+for(let i1=0; i1<len1; i1++){
+let data7 = data6[i1];
+const _errs33 = errors;
+let valid6 = true;
+const _errs34 = errors;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+let missing0;
+if((data7.type === undefined) && (missing0 = "type")){
+const err11 = {};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+else {
+if(data7.type !== undefined){
+if("select" !== data7.type){
+const err12 = {};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+}
+var _valid0 = _errs34 === errors;
+errors = _errs33;
+if(vErrors !== null){
+if(_errs33){
+vErrors.length = _errs33;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid0){
+const _errs36 = errors;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(data7.choices === undefined){
+const err13 = {instancePath:instancePath+"/fields/" + i1,schemaPath:"#/properties/fields/items/then/required",keyword:"required",params:{missingProperty: "choices"},message:"must have required property '"+"choices"+"'",schema:schema42.properties.fields.items.then.required,parentSchema:schema42.properties.fields.items.then,data:data7};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+var _valid0 = _errs36 === errors;
+valid6 = _valid0;
+}
+if(!valid6){
+const err14 = {instancePath:instancePath+"/fields/" + i1,schemaPath:"#/properties/fields/items/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema42.properties.fields.items.if,parentSchema:schema42.properties.fields.items,data:data7};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(data7.id === undefined){
+const err15 = {instancePath:instancePath+"/fields/" + i1,schemaPath:"#/properties/fields/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema42.properties.fields.items.required,parentSchema:schema42.properties.fields.items,data:data7};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data7.type === undefined){
+const err16 = {instancePath:instancePath+"/fields/" + i1,schemaPath:"#/properties/fields/items/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema42.properties.fields.items.required,parentSchema:schema42.properties.fields.items,data:data7};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(data7.label === undefined){
+const err17 = {instancePath:instancePath+"/fields/" + i1,schemaPath:"#/properties/fields/items/required",keyword:"required",params:{missingProperty: "label"},message:"must have required property '"+"label"+"'",schema:schema42.properties.fields.items.required,parentSchema:schema42.properties.fields.items,data:data7};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(data7.id !== undefined){
+let data9 = data7.id;
+if(typeof data9 !== "string"){
+const err18 = {instancePath:instancePath+"/fields/" + i1+"/id",schemaPath:"#/properties/fields/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.fields.items.properties.id.type,parentSchema:schema42.properties.fields.items.properties.id,data:data9};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data7.type !== undefined){
+let data10 = data7.type;
+if(typeof data10 !== "string"){
+const err19 = {instancePath:instancePath+"/fields/" + i1+"/type",schemaPath:"#/properties/fields/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.fields.items.properties.type.type,parentSchema:schema42.properties.fields.items.properties.type,data:data10};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(!((((data10 === "string") || (data10 === "number")) || (data10 === "boolean")) || (data10 === "select"))){
+const err20 = {instancePath:instancePath+"/fields/" + i1+"/type",schemaPath:"#/properties/fields/items/properties/type/enum",keyword:"enum",params:{allowedValues: schema42.properties.fields.items.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema42.properties.fields.items.properties.type.enum,parentSchema:schema42.properties.fields.items.properties.type,data:data10};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data7.label !== undefined){
+let data11 = data7.label;
+if(typeof data11 !== "string"){
+const err21 = {instancePath:instancePath+"/fields/" + i1+"/label",schemaPath:"#/properties/fields/items/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.fields.items.properties.label.type,parentSchema:schema42.properties.fields.items.properties.label,data:data11};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data7.required !== undefined){
+let data12 = data7.required;
+if(typeof data12 !== "boolean"){
+const err22 = {instancePath:instancePath+"/fields/" + i1+"/required",schemaPath:"#/properties/fields/items/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema42.properties.fields.items.properties.required.type,parentSchema:schema42.properties.fields.items.properties.required,data:data12};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data7.multi !== undefined){
+let data13 = data7.multi;
+if(typeof data13 !== "boolean"){
+const err23 = {instancePath:instancePath+"/fields/" + i1+"/multi",schemaPath:"#/properties/fields/items/properties/multi/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema42.properties.fields.items.properties.multi.type,parentSchema:schema42.properties.fields.items.properties.multi,data:data13};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+}
+if(data7.other !== undefined){
+let data14 = data7.other;
+if(typeof data14 !== "boolean"){
+const err24 = {instancePath:instancePath+"/fields/" + i1+"/other",schemaPath:"#/properties/fields/items/properties/other/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema42.properties.fields.items.properties.other.type,parentSchema:schema42.properties.fields.items.properties.other,data:data14};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data7.choices !== undefined){
+let data15 = data7.choices;
+if(Array.isArray(data15)){
+const len2 = data15.length;
+for(let i2=0; i2<len2; i2++){
+let data16 = data15[i2];
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+if(data16.id === undefined){
+const err25 = {instancePath:instancePath+"/fields/" + i1+"/choices/" + i2,schemaPath:"#/properties/fields/items/properties/choices/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema42.properties.fields.items.properties.choices.items.required,parentSchema:schema42.properties.fields.items.properties.choices.items,data:data16};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(data16.label === undefined){
+const err26 = {instancePath:instancePath+"/fields/" + i1+"/choices/" + i2,schemaPath:"#/properties/fields/items/properties/choices/items/required",keyword:"required",params:{missingProperty: "label"},message:"must have required property '"+"label"+"'",schema:schema42.properties.fields.items.properties.choices.items.required,parentSchema:schema42.properties.fields.items.properties.choices.items,data:data16};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if(data16.id !== undefined){
+let data17 = data16.id;
+if(typeof data17 !== "string"){
+const err27 = {instancePath:instancePath+"/fields/" + i1+"/choices/" + i2+"/id",schemaPath:"#/properties/fields/items/properties/choices/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.fields.items.properties.choices.items.properties.id.type,parentSchema:schema42.properties.fields.items.properties.choices.items.properties.id,data:data17};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data16.label !== undefined){
+let data18 = data16.label;
+if(typeof data18 !== "string"){
+const err28 = {instancePath:instancePath+"/fields/" + i1+"/choices/" + i2+"/label",schemaPath:"#/properties/fields/items/properties/choices/items/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.fields.items.properties.choices.items.properties.label.type,parentSchema:schema42.properties.fields.items.properties.choices.items.properties.label,data:data18};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+else {
+const err29 = {instancePath:instancePath+"/fields/" + i1+"/choices/" + i2,schemaPath:"#/properties/fields/items/properties/choices/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema42.properties.fields.items.properties.choices.items.type,parentSchema:schema42.properties.fields.items.properties.choices.items,data:data16};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/fields/" + i1+"/choices",schemaPath:"#/properties/fields/items/properties/choices/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema42.properties.fields.items.properties.choices.type,parentSchema:schema42.properties.fields.items.properties.choices,data:data15};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data7.min !== undefined){
+let data19 = data7.min;
+if(!(typeof data19 == "number")){
+const err31 = {instancePath:instancePath+"/fields/" + i1+"/min",schemaPath:"#/properties/fields/items/properties/min/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema42.properties.fields.items.properties.min.type,parentSchema:schema42.properties.fields.items.properties.min,data:data19};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data7.max !== undefined){
+let data20 = data7.max;
+if(!(typeof data20 == "number")){
+const err32 = {instancePath:instancePath+"/fields/" + i1+"/max",schemaPath:"#/properties/fields/items/properties/max/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema42.properties.fields.items.properties.max.type,parentSchema:schema42.properties.fields.items.properties.max,data:data20};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/fields/" + i1,schemaPath:"#/properties/fields/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema42.properties.fields.items.type,parentSchema:schema42.properties.fields.items,data:data7};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/fields",schemaPath:"#/properties/fields/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema42.properties.fields.type,parentSchema:schema42.properties.fields,data:data6};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data.expires_at !== undefined){
+let data21 = data.expires_at;
+if(typeof data21 === "string"){
+if(!(formats0(data21))){
+const err35 = {instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema42.properties.expires_at,data:data21};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/expires_at",schemaPath:"#/properties/expires_at/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.expires_at.type,parentSchema:schema42.properties.expires_at,data:data21};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data.respond_via !== undefined){
+let data22 = data.respond_via;
+if(Array.isArray(data22)){
+const len3 = data22.length;
+for(let i3=0; i3<len3; i3++){
+let data23 = data22[i3];
+if(typeof data23 !== "string"){
+const err37 = {instancePath:instancePath+"/respond_via/" + i3,schemaPath:"#/properties/respond_via/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema42.properties.respond_via.items.type,parentSchema:schema42.properties.respond_via.items,data:data23};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+if(!((data23 === "control") || (data23 === "oob"))){
+const err38 = {instancePath:instancePath+"/respond_via/" + i3,schemaPath:"#/properties/respond_via/items/enum",keyword:"enum",params:{allowedValues: schema42.properties.respond_via.items.enum},message:"must be equal to one of the allowed values",schema:schema42.properties.respond_via.items.enum,parentSchema:schema42.properties.respond_via.items,data:data23};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/respond_via",schemaPath:"#/properties/respond_via/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema42.properties.respond_via.type,parentSchema:schema42.properties.respond_via,data:data22};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+if(data.context !== undefined){
+let data24 = data.context;
+if(!(data24 && typeof data24 == "object" && !Array.isArray(data24))){
+const err40 = {instancePath:instancePath+"/context",schemaPath:"#/properties/context/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema42.properties.context.type,parentSchema:schema42.properties.context,data:data24};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+else {
+const err41 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema42.type,parentSchema:schema42,data};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+validate31.errors = vErrors;
+return errors === 0;
+}
+validate31.evaluated = {"props":{"kind":true,"prompt":true,"options":true,"fields":true,"expires_at":true,"respond_via":true,"context":true},"dynamicProps":false,"dynamicItems":false};
+
+target["attention.answered"] = validate32;
+const schema43 = docs[12];
+
+function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/attention.answered.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate32.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.answer === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "answer"},message:"must have required property '"+"answer"+"'",schema:schema43.required,parentSchema:schema43,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.answer !== undefined){
+let data0 = data.answer;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.option !== undefined){
+let data1 = data0.option;
+if(typeof data1 !== "string"){
+const err1 = {instancePath:instancePath+"/answer/option",schemaPath:"#/properties/answer/properties/option/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.properties.answer.properties.option.type,parentSchema:schema43.properties.answer.properties.option,data:data1};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data0.text !== undefined){
+let data2 = data0.text;
+if(typeof data2 !== "string"){
+const err2 = {instancePath:instancePath+"/answer/text",schemaPath:"#/properties/answer/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.properties.answer.properties.text.type,parentSchema:schema43.properties.answer.properties.text,data:data2};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data0.values !== undefined){
+let data3 = data0.values;
+if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){
+const err3 = {instancePath:instancePath+"/answer/values",schemaPath:"#/properties/answer/properties/values/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema43.properties.answer.properties.values.type,parentSchema:schema43.properties.answer.properties.values,data:data3};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/answer",schemaPath:"#/properties/answer/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema43.properties.answer.type,parentSchema:schema43.properties.answer,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.by !== undefined){
+let data4 = data.by;
+if(typeof data4 !== "string"){
+const err5 = {instancePath:instancePath+"/by",schemaPath:"#/properties/by/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.properties.by.type,parentSchema:schema43.properties.by,data:data4};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.via !== undefined){
+let data5 = data.via;
+if(typeof data5 !== "string"){
+const err6 = {instancePath:instancePath+"/via",schemaPath:"#/properties/via/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.properties.via.type,parentSchema:schema43.properties.via,data:data5};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(!((data5 === "control") || (data5 === "oob"))){
+const err7 = {instancePath:instancePath+"/via",schemaPath:"#/properties/via/enum",keyword:"enum",params:{allowedValues: schema43.properties.via.enum},message:"must be equal to one of the allowed values",schema:schema43.properties.via.enum,parentSchema:schema43.properties.via,data:data5};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+else {
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema43.type,parentSchema:schema43,data};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+validate32.errors = vErrors;
+return errors === 0;
+}
+validate32.evaluated = {"props":{"answer":true,"by":true,"via":true},"dynamicProps":false,"dynamicItems":false};
+
+target["attention.resolved"] = validate33;
+const schema44 = docs[13];
+
+function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/attention.resolved.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate33.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.resolution === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "resolution"},message:"must have required property '"+"resolution"+"'",schema:schema44.required,parentSchema:schema44,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.resolution !== undefined){
+let data0 = data.resolution;
+if(typeof data0 !== "string"){
+const err1 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema44.properties.resolution.type,parentSchema:schema44.properties.resolution,data:data0};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(!(((data0 === "answered") || (data0 === "auto")) || (data0 === "dismissed"))){
+const err2 = {instancePath:instancePath+"/resolution",schemaPath:"#/properties/resolution/enum",keyword:"enum",params:{allowedValues: schema44.properties.resolution.enum},message:"must be equal to one of the allowed values",schema:schema44.properties.resolution.enum,parentSchema:schema44.properties.resolution,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.latency_ms !== undefined){
+let data1 = data.latency_ms;
+if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+const err3 = {instancePath:instancePath+"/latency_ms",schemaPath:"#/properties/latency_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema44.properties.latency_ms.type,parentSchema:schema44.properties.latency_ms,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(typeof data1 == "number"){
+if(data1 < 0 || isNaN(data1)){
+const err4 = {instancePath:instancePath+"/latency_ms",schemaPath:"#/properties/latency_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema44.properties.latency_ms,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema44.type,parentSchema:schema44,data};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+validate33.errors = vErrors;
+return errors === 0;
+}
+validate33.evaluated = {"props":{"resolution":true,"latency_ms":true},"dynamicProps":false,"dynamicItems":false};
+
+target["attention.timeout"] = validate34;
+const schema45 = docs[14];
+
+function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/attention.timeout.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate34.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.after_ms !== undefined){
+let data0 = data.after_ms;
+if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
+const err0 = {instancePath:instancePath+"/after_ms",schemaPath:"#/properties/after_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema45.properties.after_ms.type,parentSchema:schema45.properties.after_ms,data:data0};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(typeof data0 == "number"){
+if(data0 < 0 || isNaN(data0)){
+const err1 = {instancePath:instancePath+"/after_ms",schemaPath:"#/properties/after_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema45.properties.after_ms,data:data0};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema45.type,parentSchema:schema45,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate34.errors = vErrors;
+return errors === 0;
+}
+validate34.evaluated = {"props":{"after_ms":true},"dynamicProps":false,"dynamicItems":false};
+
+target["session.compacted"] = validate35;
+const schema46 = docs[15];
+
+function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/session.compacted.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate35.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.trigger !== undefined){
+let data0 = data.trigger;
+if(typeof data0 !== "string"){
+const err0 = {instancePath:instancePath+"/trigger",schemaPath:"#/properties/trigger/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.properties.trigger.type,parentSchema:schema46.properties.trigger,data:data0};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.strategy !== undefined){
+let data1 = data.strategy;
+if(typeof data1 !== "string"){
+const err1 = {instancePath:instancePath+"/strategy",schemaPath:"#/properties/strategy/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema46.properties.strategy.type,parentSchema:schema46.properties.strategy,data:data1};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.estimated_token_count !== undefined){
+let data2 = data.estimated_token_count;
+if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
+const err2 = {instancePath:instancePath+"/estimated_token_count",schemaPath:"#/properties/estimated_token_count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema46.properties.estimated_token_count.type,parentSchema:schema46.properties.estimated_token_count,data:data2};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(typeof data2 == "number"){
+if(data2 < 0 || isNaN(data2)){
+const err3 = {instancePath:instancePath+"/estimated_token_count",schemaPath:"#/properties/estimated_token_count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties.estimated_token_count,data:data2};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+if(data.forgotten !== undefined){
+let data3 = data.forgotten;
+if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+const err4 = {instancePath:instancePath+"/forgotten",schemaPath:"#/properties/forgotten/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema46.properties.forgotten.type,parentSchema:schema46.properties.forgotten,data:data3};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(typeof data3 == "number"){
+if(data3 < 0 || isNaN(data3)){
+const err5 = {instancePath:instancePath+"/forgotten",schemaPath:"#/properties/forgotten/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties.forgotten,data:data3};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+if(data["gen_ai.usage.input_tokens"] !== undefined){
+let data4 = data["gen_ai.usage.input_tokens"];
+if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
+const err6 = {instancePath:instancePath+"/gen_ai.usage.input_tokens",schemaPath:"#/properties/gen_ai.usage.input_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema46.properties["gen_ai.usage.input_tokens"].type,parentSchema:schema46.properties["gen_ai.usage.input_tokens"],data:data4};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(typeof data4 == "number"){
+if(data4 < 0 || isNaN(data4)){
+const err7 = {instancePath:instancePath+"/gen_ai.usage.input_tokens",schemaPath:"#/properties/gen_ai.usage.input_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties["gen_ai.usage.input_tokens"],data:data4};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+if(data["gen_ai.usage.output_tokens"] !== undefined){
+let data5 = data["gen_ai.usage.output_tokens"];
+if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
+const err8 = {instancePath:instancePath+"/gen_ai.usage.output_tokens",schemaPath:"#/properties/gen_ai.usage.output_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema46.properties["gen_ai.usage.output_tokens"].type,parentSchema:schema46.properties["gen_ai.usage.output_tokens"],data:data5};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(typeof data5 == "number"){
+if(data5 < 0 || isNaN(data5)){
+const err9 = {instancePath:instancePath+"/gen_ai.usage.output_tokens",schemaPath:"#/properties/gen_ai.usage.output_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema46.properties["gen_ai.usage.output_tokens"],data:data5};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema46.type,parentSchema:schema46,data};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+validate35.errors = vErrors;
+return errors === 0;
+}
+validate35.evaluated = {"props":{"trigger":true,"strategy":true,"estimated_token_count":true,"forgotten":true,"gen_ai.usage.input_tokens":true,"gen_ai.usage.output_tokens":true},"dynamicProps":false,"dynamicItems":false};
+
+target["run.step.started"] = validate36;
+const schema47 = docs[16];
+
+function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/run.step.started.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate36.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.name !== undefined){
+let data0 = data.name;
+if(typeof data0 !== "string"){
+const err0 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.name.type,parentSchema:schema47.properties.name,data:data0};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.initial_num_steps !== undefined){
+let data1 = data.initial_num_steps;
+if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+const err1 = {instancePath:instancePath+"/initial_num_steps",schemaPath:"#/properties/initial_num_steps/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema47.properties.initial_num_steps.type,parentSchema:schema47.properties.initial_num_steps,data:data1};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(typeof data1 == "number"){
+if(data1 < 0 || isNaN(data1)){
+const err2 = {instancePath:instancePath+"/initial_num_steps",schemaPath:"#/properties/initial_num_steps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema47.properties.initial_num_steps,data:data1};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.type,parentSchema:schema47,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+validate36.errors = vErrors;
+return errors === 0;
+}
+validate36.evaluated = {"props":{"name":true,"initial_num_steps":true},"dynamicProps":false,"dynamicItems":false};
+
+target["run.step.finished"] = validate37;
+const schema48 = docs[17];
+
+function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/run.step.finished.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate37.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.status !== undefined){
+let data0 = data.status;
+if(typeof data0 !== "string"){
+const err0 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema48.properties.status.type,parentSchema:schema48.properties.status,data:data0};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+}
+else {
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema48.type,parentSchema:schema48,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+validate37.errors = vErrors;
+return errors === 0;
+}
+validate37.evaluated = {"props":{"status":true},"dynamicProps":false,"dynamicItems":false};
+
+target["progress.status"] = validate38;
+const schema49 = docs[18];
+
+function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/progress.status.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate38.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.message !== undefined){
+let data0 = data.message;
+if(typeof data0 !== "string"){
+const err0 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.message.type,parentSchema:schema49.properties.message,data:data0};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.phase !== undefined){
+let data1 = data.phase;
+if(typeof data1 !== "string"){
+const err1 = {instancePath:instancePath+"/phase",schemaPath:"#/properties/phase/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema49.properties.phase.type,parentSchema:schema49.properties.phase,data:data1};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.percent !== undefined){
+let data2 = data.percent;
+if(typeof data2 == "number"){
+if(data2 > 100 || isNaN(data2)){
+const err2 = {instancePath:instancePath+"/percent",schemaPath:"#/properties/percent/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100",schema:100,parentSchema:schema49.properties.percent,data:data2};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data2 < 0 || isNaN(data2)){
+const err3 = {instancePath:instancePath+"/percent",schemaPath:"#/properties/percent/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema49.properties.percent,data:data2};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/percent",schemaPath:"#/properties/percent/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema49.properties.percent.type,parentSchema:schema49.properties.percent,data:data2};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema49.type,parentSchema:schema49,data};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+validate38.errors = vErrors;
+return errors === 0;
+}
+validate38.evaluated = {"props":{"message":true,"phase":true,"percent":true},"dynamicProps":false,"dynamicItems":false};
+
+target["progress.task.planned"] = validate39;
+const schema50 = docs[19];
+
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/progress.task.planned.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate39.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.task !== undefined){
+let data0 = data.task;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.id !== undefined){
+let data1 = data0.id;
+if(typeof data1 !== "string"){
+const err0 = {instancePath:instancePath+"/task/id",schemaPath:"#/properties/task/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.properties.task.properties.id.type,parentSchema:schema50.properties.task.properties.id,data:data1};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data0.title !== undefined){
+let data2 = data0.title;
+if(typeof data2 !== "string"){
+const err1 = {instancePath:instancePath+"/task/title",schemaPath:"#/properties/task/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.properties.task.properties.title.type,parentSchema:schema50.properties.task.properties.title,data:data2};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/task",schemaPath:"#/properties/task/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema50.properties.task.type,parentSchema:schema50.properties.task,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.parent !== undefined){
+let data3 = data.parent;
+if(typeof data3 !== "string"){
+const err3 = {instancePath:instancePath+"/parent",schemaPath:"#/properties/parent/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema50.properties.parent.type,parentSchema:schema50.properties.parent,data:data3};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema50.type,parentSchema:schema50,data};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate39.errors = vErrors;
+return errors === 0;
+}
+validate39.evaluated = {"props":{"task":true,"parent":true},"dynamicProps":false,"dynamicItems":false};
+
+target["progress.task.completed"] = validate40;
+const schema51 = docs[20];
+
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/progress.task.completed.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate40.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.task !== undefined){
+let data0 = data.task;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.id !== undefined){
+let data1 = data0.id;
+if(typeof data1 !== "string"){
+const err0 = {instancePath:instancePath+"/task/id",schemaPath:"#/properties/task/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.task.properties.id.type,parentSchema:schema51.properties.task.properties.id,data:data1};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data0.title !== undefined){
+let data2 = data0.title;
+if(typeof data2 !== "string"){
+const err1 = {instancePath:instancePath+"/task/title",schemaPath:"#/properties/task/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.task.properties.title.type,parentSchema:schema51.properties.task.properties.title,data:data2};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/task",schemaPath:"#/properties/task/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema51.properties.task.type,parentSchema:schema51.properties.task,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data3 = data.status;
+if(typeof data3 !== "string"){
+const err3 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema51.properties.status.type,parentSchema:schema51.properties.status,data:data3};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema51.type,parentSchema:schema51,data};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate40.errors = vErrors;
+return errors === 0;
+}
+validate40.evaluated = {"props":{"task":true,"status":true},"dynamicProps":false,"dynamicItems":false};
+
+target["progress.artifact.produced"] = validate41;
+const schema52 = docs[21];
+
+function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/progress.artifact.produced.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate41.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.artifact !== undefined){
+let data0 = data.artifact;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.id !== undefined){
+let data1 = data0.id;
+if(typeof data1 !== "string"){
+const err0 = {instancePath:instancePath+"/artifact/id",schemaPath:"#/properties/artifact/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.properties.artifact.properties.id.type,parentSchema:schema52.properties.artifact.properties.id,data:data1};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data0.name !== undefined){
+let data2 = data0.name;
+if(typeof data2 !== "string"){
+const err1 = {instancePath:instancePath+"/artifact/name",schemaPath:"#/properties/artifact/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.properties.artifact.properties.name.type,parentSchema:schema52.properties.artifact.properties.name,data:data2};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data0.mime !== undefined){
+let data3 = data0.mime;
+if(typeof data3 !== "string"){
+const err2 = {instancePath:instancePath+"/artifact/mime",schemaPath:"#/properties/artifact/properties/mime/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.properties.artifact.properties.mime.type,parentSchema:schema52.properties.artifact.properties.mime,data:data3};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data0.bytes !== undefined){
+let data4 = data0.bytes;
+if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
+const err3 = {instancePath:instancePath+"/artifact/bytes",schemaPath:"#/properties/artifact/properties/bytes/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema52.properties.artifact.properties.bytes.type,parentSchema:schema52.properties.artifact.properties.bytes,data:data4};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(typeof data4 == "number"){
+if(data4 < 0 || isNaN(data4)){
+const err4 = {instancePath:instancePath+"/artifact/bytes",schemaPath:"#/properties/artifact/properties/bytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema52.properties.artifact.properties.bytes,data:data4};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+if(data0.uri !== undefined){
+let data5 = data0.uri;
+if(typeof data5 !== "string"){
+const err5 = {instancePath:instancePath+"/artifact/uri",schemaPath:"#/properties/artifact/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema52.properties.artifact.properties.uri.type,parentSchema:schema52.properties.artifact.properties.uri,data:data5};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/artifact",schemaPath:"#/properties/artifact/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.properties.artifact.type,parentSchema:schema52.properties.artifact,data:data0};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.type,parentSchema:schema52,data};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+validate41.errors = vErrors;
+return errors === 0;
+}
+validate41.evaluated = {"props":{"artifact":true},"dynamicProps":false,"dynamicItems":false};
+
+target["delegation.subagent.started"] = validate42;
+const schema53 = docs[22];
+
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/delegation.subagent.started.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate42.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.child !== undefined){
+let data0 = data.child;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.session !== undefined){
+let data1 = data0.session;
+if(typeof data1 !== "string"){
+const err0 = {instancePath:instancePath+"/child/session",schemaPath:"#/properties/child/properties/session/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema53.properties.child.properties.session.type,parentSchema:schema53.properties.child.properties.session,data:data1};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data0.run !== undefined){
+let data2 = data0.run;
+if(typeof data2 !== "string"){
+const err1 = {instancePath:instancePath+"/child/run",schemaPath:"#/properties/child/properties/run/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema53.properties.child.properties.run.type,parentSchema:schema53.properties.child.properties.run,data:data2};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data0.agent !== undefined){
+let data3 = data0.agent;
+if(typeof data3 !== "string"){
+const err2 = {instancePath:instancePath+"/child/agent",schemaPath:"#/properties/child/properties/agent/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema53.properties.child.properties.agent.type,parentSchema:schema53.properties.child.properties.agent,data:data3};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/child",schemaPath:"#/properties/child/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema53.properties.child.type,parentSchema:schema53.properties.child,data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.agent_type !== undefined){
+let data4 = data.agent_type;
+if(typeof data4 !== "string"){
+const err4 = {instancePath:instancePath+"/agent_type",schemaPath:"#/properties/agent_type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema53.properties.agent_type.type,parentSchema:schema53.properties.agent_type,data:data4};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.role !== undefined){
+let data5 = data.role;
+if(typeof data5 !== "string"){
+const err5 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema53.properties.role.type,parentSchema:schema53.properties.role,data:data5};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema53.type,parentSchema:schema53,data};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate42.errors = vErrors;
+return errors === 0;
+}
+validate42.evaluated = {"props":{"child":true,"agent_type":true,"role":true},"dynamicProps":false,"dynamicItems":false};
+
+target["delegation.subagent.stopped"] = validate43;
+const schema54 = docs[23];
+
+function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/delegation.subagent.stopped.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate43.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.child !== undefined){
+let data0 = data.child;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.session !== undefined){
+let data1 = data0.session;
+if(typeof data1 !== "string"){
+const err0 = {instancePath:instancePath+"/child/session",schemaPath:"#/properties/child/properties/session/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.child.properties.session.type,parentSchema:schema54.properties.child.properties.session,data:data1};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data0.run !== undefined){
+let data2 = data0.run;
+if(typeof data2 !== "string"){
+const err1 = {instancePath:instancePath+"/child/run",schemaPath:"#/properties/child/properties/run/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.child.properties.run.type,parentSchema:schema54.properties.child.properties.run,data:data2};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data0.agent !== undefined){
+let data3 = data0.agent;
+if(typeof data3 !== "string"){
+const err2 = {instancePath:instancePath+"/child/agent",schemaPath:"#/properties/child/properties/agent/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.child.properties.agent.type,parentSchema:schema54.properties.child.properties.agent,data:data3};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/child",schemaPath:"#/properties/child/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema54.properties.child.type,parentSchema:schema54.properties.child,data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.agent_type !== undefined){
+let data4 = data.agent_type;
+if(typeof data4 !== "string"){
+const err4 = {instancePath:instancePath+"/agent_type",schemaPath:"#/properties/agent_type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.agent_type.type,parentSchema:schema54.properties.agent_type,data:data4};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data.status !== undefined){
+let data5 = data.status;
+if(typeof data5 !== "string"){
+const err5 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema54.properties.status.type,parentSchema:schema54.properties.status,data:data5};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.duration_ms !== undefined){
+let data6 = data.duration_ms;
+if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
+const err6 = {instancePath:instancePath+"/duration_ms",schemaPath:"#/properties/duration_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema54.properties.duration_ms.type,parentSchema:schema54.properties.duration_ms,data:data6};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(typeof data6 == "number"){
+if(data6 < 0 || isNaN(data6)){
+const err7 = {instancePath:instancePath+"/duration_ms",schemaPath:"#/properties/duration_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema54.properties.duration_ms,data:data6};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err8 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema54.type,parentSchema:schema54,data};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+validate43.errors = vErrors;
+return errors === 0;
+}
+validate43.evaluated = {"props":{"child":true,"agent_type":true,"status":true,"duration_ms":true},"dynamicProps":false,"dynamicItems":false};
+
+target["attention.routed"] = validate44;
+const schema55 = docs[24];
+
+function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/attention.routed.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate44.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.to !== undefined){
+let data0 = data.to;
+if(typeof data0 !== "string"){
+const err0 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema55.properties.to.type,parentSchema:schema55.properties.to,data:data0};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.via !== undefined){
+let data1 = data.via;
+if(typeof data1 !== "string"){
+const err1 = {instancePath:instancePath+"/via",schemaPath:"#/properties/via/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema55.properties.via.type,parentSchema:schema55.properties.via,data:data1};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema55.type,parentSchema:schema55,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+validate44.errors = vErrors;
+return errors === 0;
+}
+validate44.evaluated = {"props":{"to":true,"via":true},"dynamicProps":false,"dynamicItems":false};
+
+target["agent.presence"] = validate45;
+const schema56 = docs[25];
+
+function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/agent.presence.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate45.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.state === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "state"},message:"must have required property '"+"state"+"'",schema:schema56.required,parentSchema:schema56,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.state !== undefined){
+let data0 = data.state;
+if(typeof data0 !== "string"){
+const err1 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.properties.state.type,parentSchema:schema56.properties.state,data:data0};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(!(((data0 === "online") || (data0 === "offline")) || (data0 === "busy"))){
+const err2 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/enum",keyword:"enum",params:{allowedValues: schema56.properties.state.enum},message:"must be equal to one of the allowed values",schema:schema56.properties.state.enum,parentSchema:schema56.properties.state,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema56.type,parentSchema:schema56,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+validate45.errors = vErrors;
+return errors === 0;
+}
+validate45.evaluated = {"props":{"state":true},"dynamicProps":false,"dynamicItems":false};
+
+target["agent.idle"] = validate46;
+const schema57 = docs[26];
+
+function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/agent.idle.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate46.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.since_ms !== undefined){
+let data0 = data.since_ms;
+if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
+const err0 = {instancePath:instancePath+"/since_ms",schemaPath:"#/properties/since_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema57.properties.since_ms.type,parentSchema:schema57.properties.since_ms,data:data0};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(typeof data0 == "number"){
+if(data0 < 0 || isNaN(data0)){
+const err1 = {instancePath:instancePath+"/since_ms",schemaPath:"#/properties/since_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema57.properties.since_ms,data:data0};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+if(data.reason !== undefined){
+let data1 = data.reason;
+if(typeof data1 !== "string"){
+const err2 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.properties.reason.type,parentSchema:schema57.properties.reason,data:data1};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+else {
+const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema57.type,parentSchema:schema57,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+validate46.errors = vErrors;
+return errors === 0;
+}
+validate46.evaluated = {"props":{"since_ms":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
+
+target["agent.health"] = validate47;
+const schema58 = docs[27];
+
+function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/agent.health.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate47.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.status === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema58.required,parentSchema:schema58,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.status !== undefined){
+let data0 = data.status;
+if(typeof data0 !== "string"){
+const err1 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.status.type,parentSchema:schema58.properties.status,data:data0};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(!(((data0 === "ok") || (data0 === "degraded")) || (data0 === "failing"))){
+const err2 = {instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema58.properties.status.enum},message:"must be equal to one of the allowed values",schema:schema58.properties.status.enum,parentSchema:schema58.properties.status,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.detail !== undefined){
+let data1 = data.detail;
+if(typeof data1 !== "string"){
+const err3 = {instancePath:instancePath+"/detail",schemaPath:"#/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.detail.type,parentSchema:schema58.properties.detail,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.type,parentSchema:schema58,data};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate47.errors = vErrors;
+return errors === 0;
+}
+validate47.evaluated = {"props":{"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
+
+target["agent.heartbeat"] = validate48;
+const schema59 = docs[28];
+
+function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/agent.heartbeat.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate48.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.tick !== undefined){
+let data0 = data.tick;
+if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
+const err0 = {instancePath:instancePath+"/tick",schemaPath:"#/properties/tick/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema59.properties.tick.type,parentSchema:schema59.properties.tick,data:data0};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(typeof data0 == "number"){
+if(data0 < 0 || isNaN(data0)){
+const err1 = {instancePath:instancePath+"/tick",schemaPath:"#/properties/tick/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema59.properties.tick,data:data0};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+if(data.interval_ms !== undefined){
+let data1 = data.interval_ms;
+if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+const err2 = {instancePath:instancePath+"/interval_ms",schemaPath:"#/properties/interval_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema59.properties.interval_ms.type,parentSchema:schema59.properties.interval_ms,data:data1};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(typeof data1 == "number"){
+if(data1 < 0 || isNaN(data1)){
+const err3 = {instancePath:instancePath+"/interval_ms",schemaPath:"#/properties/interval_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema59.properties.interval_ms,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema59.type,parentSchema:schema59,data};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate48.errors = vErrors;
+return errors === 0;
+}
+validate48.evaluated = {"props":{"tick":true,"interval_ms":true},"dynamicProps":false,"dynamicItems":false};
+
+target["error.raised"] = validate49;
+const schema60 = docs[29];
+
+function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/error.raised.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate49.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.error !== undefined){
+let data0 = data.error;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.type !== undefined){
+let data1 = data0.type;
+if(typeof data1 !== "string"){
+const err0 = {instancePath:instancePath+"/error/type",schemaPath:"#/properties/error/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.error.properties.type.type,parentSchema:schema60.properties.error.properties.type,data:data1};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data0.message !== undefined){
+let data2 = data0.message;
+if(typeof data2 !== "string"){
+const err1 = {instancePath:instancePath+"/error/message",schemaPath:"#/properties/error/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.error.properties.message.type,parentSchema:schema60.properties.error.properties.message,data:data2};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.properties.error.type,parentSchema:schema60.properties.error,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.code !== undefined){
+let data3 = data.code;
+if(typeof data3 !== "string"){
+const err3 = {instancePath:instancePath+"/code",schemaPath:"#/properties/code/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.code.type,parentSchema:schema60.properties.code,data:data3};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.fatal !== undefined){
+let data4 = data.fatal;
+if(typeof data4 !== "boolean"){
+const err4 = {instancePath:instancePath+"/fatal",schemaPath:"#/properties/fatal/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema60.properties.fatal.type,parentSchema:schema60.properties.fatal,data:data4};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.type,parentSchema:schema60,data};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+validate49.errors = vErrors;
+return errors === 0;
+}
+validate49.evaluated = {"props":{"error":true,"code":true,"fatal":true},"dynamicProps":false,"dynamicItems":false};
+
+target["state.snapshot"] = validate50;
+const schema61 = docs[30];
+
+function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/state.snapshot.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate50.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.state !== undefined){
+let data0 = data.state;
+if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
+const err0 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema61.properties.state.type,parentSchema:schema61.properties.state,data:data0};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.key !== undefined){
+let data1 = data.key;
+if(typeof data1 !== "string"){
+const err1 = {instancePath:instancePath+"/key",schemaPath:"#/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema61.properties.key.type,parentSchema:schema61.properties.key,data:data1};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.rev !== undefined){
+let data2 = data.rev;
+if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
+const err2 = {instancePath:instancePath+"/rev",schemaPath:"#/properties/rev/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema61.properties.rev.type,parentSchema:schema61.properties.rev,data:data2};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(typeof data2 == "number"){
+if(data2 < 0 || isNaN(data2)){
+const err3 = {instancePath:instancePath+"/rev",schemaPath:"#/properties/rev/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema61.properties.rev,data:data2};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema61.type,parentSchema:schema61,data};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate50.errors = vErrors;
+return errors === 0;
+}
+validate50.evaluated = {"props":{"state":true,"key":true,"rev":true},"dynamicProps":false,"dynamicItems":false};
+
+target["state.delta"] = validate51;
+const schema62 = docs[31];
+
+function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/state.delta.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate51.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.delta !== undefined){
+let data0 = data.delta;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
+if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
+const err0 = {instancePath:instancePath+"/delta/" + i0,schemaPath:"#/properties/delta/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema62.properties.delta.items.type,parentSchema:schema62.properties.delta.items,data:data1};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+}
+else {
+const err1 = {instancePath:instancePath+"/delta",schemaPath:"#/properties/delta/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema62.properties.delta.type,parentSchema:schema62.properties.delta,data:data0};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.key !== undefined){
+let data2 = data.key;
+if(typeof data2 !== "string"){
+const err2 = {instancePath:instancePath+"/key",schemaPath:"#/properties/key/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema62.properties.key.type,parentSchema:schema62.properties.key,data:data2};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.rev !== undefined){
+let data3 = data.rev;
+if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+const err3 = {instancePath:instancePath+"/rev",schemaPath:"#/properties/rev/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema62.properties.rev.type,parentSchema:schema62.properties.rev,data:data3};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(typeof data3 == "number"){
+if(data3 < 0 || isNaN(data3)){
+const err4 = {instancePath:instancePath+"/rev",schemaPath:"#/properties/rev/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema62.properties.rev,data:data3};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema62.type,parentSchema:schema62,data};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+validate51.errors = vErrors;
+return errors === 0;
+}
+validate51.evaluated = {"props":{"delta":true,"key":true,"rev":true},"dynamicProps":false,"dynamicItems":false};
+
+target["resource.retrieval.requested"] = validate52;
+const schema63 = docs[32];
+
+function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/resource.retrieval.requested.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate52.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.query !== undefined){
+let data0 = data.query;
+if(typeof data0 !== "string"){
+const err0 = {instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema63.properties.query.type,parentSchema:schema63.properties.query,data:data0};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.query_digest !== undefined){
+let data1 = data.query_digest;
+if(typeof data1 !== "string"){
+const err1 = {instancePath:instancePath+"/query_digest",schemaPath:"#/properties/query_digest/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema63.properties.query_digest.type,parentSchema:schema63.properties.query_digest,data:data1};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.corpus !== undefined){
+let data2 = data.corpus;
+if(typeof data2 !== "string"){
+const err2 = {instancePath:instancePath+"/corpus",schemaPath:"#/properties/corpus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema63.properties.corpus.type,parentSchema:schema63.properties.corpus,data:data2};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.top_k !== undefined){
+let data3 = data.top_k;
+if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+const err3 = {instancePath:instancePath+"/top_k",schemaPath:"#/properties/top_k/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema63.properties.top_k.type,parentSchema:schema63.properties.top_k,data:data3};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(typeof data3 == "number"){
+if(data3 < 0 || isNaN(data3)){
+const err4 = {instancePath:instancePath+"/top_k",schemaPath:"#/properties/top_k/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema63.properties.top_k,data:data3};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema63.type,parentSchema:schema63,data};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+validate52.errors = vErrors;
+return errors === 0;
+}
+validate52.evaluated = {"props":{"query":true,"query_digest":true,"corpus":true,"top_k":true},"dynamicProps":false,"dynamicItems":false};
+
+target["resource.retrieval.returned"] = validate53;
+const schema64 = docs[33];
+
+function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/resource.retrieval.returned.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate53.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.documents !== undefined){
+let data0 = data.documents;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.id !== undefined){
+let data2 = data1.id;
+if(typeof data2 !== "string"){
+const err0 = {instancePath:instancePath+"/documents/" + i0+"/id",schemaPath:"#/properties/documents/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.documents.items.properties.id.type,parentSchema:schema64.properties.documents.items.properties.id,data:data2};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data1.score !== undefined){
+let data3 = data1.score;
+if(!(typeof data3 == "number")){
+const err1 = {instancePath:instancePath+"/documents/" + i0+"/score",schemaPath:"#/properties/documents/items/properties/score/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema64.properties.documents.items.properties.score.type,parentSchema:schema64.properties.documents.items.properties.score,data:data3};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data1.content_redacted !== undefined){
+let data4 = data1.content_redacted;
+if(typeof data4 !== "string"){
+const err2 = {instancePath:instancePath+"/documents/" + i0+"/content_redacted",schemaPath:"#/properties/documents/items/properties/content_redacted/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.documents.items.properties.content_redacted.type,parentSchema:schema64.properties.documents.items.properties.content_redacted,data:data4};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data1.content !== undefined){
+let data5 = data1.content;
+if(typeof data5 !== "string"){
+const err3 = {instancePath:instancePath+"/documents/" + i0+"/content",schemaPath:"#/properties/documents/items/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.documents.items.properties.content.type,parentSchema:schema64.properties.documents.items.properties.content,data:data5};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data1.metadata !== undefined){
+let data6 = data1.metadata;
+if(!(data6 && typeof data6 == "object" && !Array.isArray(data6))){
+const err4 = {instancePath:instancePath+"/documents/" + i0+"/metadata",schemaPath:"#/properties/documents/items/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema64.properties.documents.items.properties.metadata.type,parentSchema:schema64.properties.documents.items.properties.metadata,data:data6};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/documents/" + i0,schemaPath:"#/properties/documents/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema64.properties.documents.items.type,parentSchema:schema64.properties.documents.items,data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/documents",schemaPath:"#/properties/documents/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema64.properties.documents.type,parentSchema:schema64.properties.documents,data:data0};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.count !== undefined){
+let data7 = data.count;
+if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
+const err7 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema64.properties.count.type,parentSchema:schema64.properties.count,data:data7};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(typeof data7 == "number"){
+if(data7 < 0 || isNaN(data7)){
+const err8 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema64.properties.count,data:data7};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+}
+if(data.corpus !== undefined){
+let data8 = data.corpus;
+if(typeof data8 !== "string"){
+const err9 = {instancePath:instancePath+"/corpus",schemaPath:"#/properties/corpus/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.corpus.type,parentSchema:schema64.properties.corpus,data:data8};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data.duration_ms !== undefined){
+let data9 = data.duration_ms;
+if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
+const err10 = {instancePath:instancePath+"/duration_ms",schemaPath:"#/properties/duration_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema64.properties.duration_ms.type,parentSchema:schema64.properties.duration_ms,data:data9};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if(typeof data9 == "number"){
+if(data9 < 0 || isNaN(data9)){
+const err11 = {instancePath:instancePath+"/duration_ms",schemaPath:"#/properties/duration_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema64.properties.duration_ms,data:data9};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema64.type,parentSchema:schema64,data};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+validate53.errors = vErrors;
+return errors === 0;
+}
+validate53.evaluated = {"props":{"documents":true,"count":true,"corpus":true,"duration_ms":true},"dynamicProps":false,"dynamicItems":false};
+
+target["resource.retrieval.reranked"] = validate54;
+const schema65 = docs[34];
+
+function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/resource.retrieval.reranked.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate54.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.query !== undefined){
+let data0 = data.query;
+if(typeof data0 !== "string"){
+const err0 = {instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.properties.query.type,parentSchema:schema65.properties.query,data:data0};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.query_digest !== undefined){
+let data1 = data.query_digest;
+if(typeof data1 !== "string"){
+const err1 = {instancePath:instancePath+"/query_digest",schemaPath:"#/properties/query_digest/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.properties.query_digest.type,parentSchema:schema65.properties.query_digest,data:data1};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.model !== undefined){
+let data2 = data.model;
+if(typeof data2 !== "string"){
+const err2 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.properties.model.type,parentSchema:schema65.properties.model,data:data2};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.top_k !== undefined){
+let data3 = data.top_k;
+if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+const err3 = {instancePath:instancePath+"/top_k",schemaPath:"#/properties/top_k/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema65.properties.top_k.type,parentSchema:schema65.properties.top_k,data:data3};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(typeof data3 == "number"){
+if(data3 < 0 || isNaN(data3)){
+const err4 = {instancePath:instancePath+"/top_k",schemaPath:"#/properties/top_k/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema65.properties.top_k,data:data3};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+if(data.input_documents !== undefined){
+let data4 = data.input_documents;
+if(Array.isArray(data4)){
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+let data5 = data4[i0];
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(data5.id !== undefined){
+let data6 = data5.id;
+if(typeof data6 !== "string"){
+const err5 = {instancePath:instancePath+"/input_documents/" + i0+"/id",schemaPath:"#/properties/input_documents/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.properties.input_documents.items.properties.id.type,parentSchema:schema65.properties.input_documents.items.properties.id,data:data6};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data5.score !== undefined){
+let data7 = data5.score;
+if(!(typeof data7 == "number")){
+const err6 = {instancePath:instancePath+"/input_documents/" + i0+"/score",schemaPath:"#/properties/input_documents/items/properties/score/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema65.properties.input_documents.items.properties.score.type,parentSchema:schema65.properties.input_documents.items.properties.score,data:data7};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data5.content_redacted !== undefined){
+let data8 = data5.content_redacted;
+if(typeof data8 !== "string"){
+const err7 = {instancePath:instancePath+"/input_documents/" + i0+"/content_redacted",schemaPath:"#/properties/input_documents/items/properties/content_redacted/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.properties.input_documents.items.properties.content_redacted.type,parentSchema:schema65.properties.input_documents.items.properties.content_redacted,data:data8};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data5.content !== undefined){
+let data9 = data5.content;
+if(typeof data9 !== "string"){
+const err8 = {instancePath:instancePath+"/input_documents/" + i0+"/content",schemaPath:"#/properties/input_documents/items/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.properties.input_documents.items.properties.content.type,parentSchema:schema65.properties.input_documents.items.properties.content,data:data9};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data5.metadata !== undefined){
+let data10 = data5.metadata;
+if(!(data10 && typeof data10 == "object" && !Array.isArray(data10))){
+const err9 = {instancePath:instancePath+"/input_documents/" + i0+"/metadata",schemaPath:"#/properties/input_documents/items/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema65.properties.input_documents.items.properties.metadata.type,parentSchema:schema65.properties.input_documents.items.properties.metadata,data:data10};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/input_documents/" + i0,schemaPath:"#/properties/input_documents/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema65.properties.input_documents.items.type,parentSchema:schema65.properties.input_documents.items,data:data5};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/input_documents",schemaPath:"#/properties/input_documents/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema65.properties.input_documents.type,parentSchema:schema65.properties.input_documents,data:data4};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.output_documents !== undefined){
+let data11 = data.output_documents;
+if(Array.isArray(data11)){
+const len1 = data11.length;
+for(let i1=0; i1<len1; i1++){
+let data12 = data11[i1];
+if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+if(data12.id !== undefined){
+let data13 = data12.id;
+if(typeof data13 !== "string"){
+const err12 = {instancePath:instancePath+"/output_documents/" + i1+"/id",schemaPath:"#/properties/output_documents/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.properties.output_documents.items.properties.id.type,parentSchema:schema65.properties.output_documents.items.properties.id,data:data13};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data12.score !== undefined){
+let data14 = data12.score;
+if(!(typeof data14 == "number")){
+const err13 = {instancePath:instancePath+"/output_documents/" + i1+"/score",schemaPath:"#/properties/output_documents/items/properties/score/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema65.properties.output_documents.items.properties.score.type,parentSchema:schema65.properties.output_documents.items.properties.score,data:data14};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data12.content_redacted !== undefined){
+let data15 = data12.content_redacted;
+if(typeof data15 !== "string"){
+const err14 = {instancePath:instancePath+"/output_documents/" + i1+"/content_redacted",schemaPath:"#/properties/output_documents/items/properties/content_redacted/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.properties.output_documents.items.properties.content_redacted.type,parentSchema:schema65.properties.output_documents.items.properties.content_redacted,data:data15};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data12.content !== undefined){
+let data16 = data12.content;
+if(typeof data16 !== "string"){
+const err15 = {instancePath:instancePath+"/output_documents/" + i1+"/content",schemaPath:"#/properties/output_documents/items/properties/content/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.properties.output_documents.items.properties.content.type,parentSchema:schema65.properties.output_documents.items.properties.content,data:data16};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data12.metadata !== undefined){
+let data17 = data12.metadata;
+if(!(data17 && typeof data17 == "object" && !Array.isArray(data17))){
+const err16 = {instancePath:instancePath+"/output_documents/" + i1+"/metadata",schemaPath:"#/properties/output_documents/items/properties/metadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema65.properties.output_documents.items.properties.metadata.type,parentSchema:schema65.properties.output_documents.items.properties.metadata,data:data17};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/output_documents/" + i1,schemaPath:"#/properties/output_documents/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema65.properties.output_documents.items.type,parentSchema:schema65.properties.output_documents.items,data:data12};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/output_documents",schemaPath:"#/properties/output_documents/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema65.properties.output_documents.type,parentSchema:schema65.properties.output_documents,data:data11};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data.count !== undefined){
+let data18 = data.count;
+if(!((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18)))){
+const err19 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema65.properties.count.type,parentSchema:schema65.properties.count,data:data18};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if(typeof data18 == "number"){
+if(data18 < 0 || isNaN(data18)){
+const err20 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema65.properties.count,data:data18};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+if(data.duration_ms !== undefined){
+let data19 = data.duration_ms;
+if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))){
+const err21 = {instancePath:instancePath+"/duration_ms",schemaPath:"#/properties/duration_ms/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema65.properties.duration_ms.type,parentSchema:schema65.properties.duration_ms,data:data19};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(typeof data19 == "number"){
+if(data19 < 0 || isNaN(data19)){
+const err22 = {instancePath:instancePath+"/duration_ms",schemaPath:"#/properties/duration_ms/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema65.properties.duration_ms,data:data19};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema65.type,parentSchema:schema65,data};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+validate54.errors = vErrors;
+return errors === 0;
+}
+validate54.evaluated = {"props":{"query":true,"query_digest":true,"model":true,"top_k":true,"input_documents":true,"output_documents":true,"count":true,"duration_ms":true},"dynamicProps":false,"dynamicItems":false};
+
+target["resource.citation.recorded"] = validate55;
+const schema66 = docs[35];
+
+function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/resource.citation.recorded.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate55.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.citations !== undefined){
+let data0 = data.citations;
+if(Array.isArray(data0)){
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.source !== undefined){
+let data2 = data1.source;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.id !== undefined){
+let data3 = data2.id;
+if(typeof data3 !== "string"){
+const err0 = {instancePath:instancePath+"/citations/" + i0+"/source/id",schemaPath:"#/properties/citations/items/properties/source/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.properties.citations.items.properties.source.properties.id.type,parentSchema:schema66.properties.citations.items.properties.source.properties.id,data:data3};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data2.uri !== undefined){
+let data4 = data2.uri;
+if(typeof data4 !== "string"){
+const err1 = {instancePath:instancePath+"/citations/" + i0+"/source/uri",schemaPath:"#/properties/citations/items/properties/source/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.properties.citations.items.properties.source.properties.uri.type,parentSchema:schema66.properties.citations.items.properties.source.properties.uri,data:data4};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data2.title !== undefined){
+let data5 = data2.title;
+if(typeof data5 !== "string"){
+const err2 = {instancePath:instancePath+"/citations/" + i0+"/source/title",schemaPath:"#/properties/citations/items/properties/source/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.properties.citations.items.properties.source.properties.title.type,parentSchema:schema66.properties.citations.items.properties.source.properties.title,data:data5};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/citations/" + i0+"/source",schemaPath:"#/properties/citations/items/properties/source/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema66.properties.citations.items.properties.source.type,parentSchema:schema66.properties.citations.items.properties.source,data:data2};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data1.cited_text_redacted !== undefined){
+let data6 = data1.cited_text_redacted;
+if(typeof data6 !== "string"){
+const err4 = {instancePath:instancePath+"/citations/" + i0+"/cited_text_redacted",schemaPath:"#/properties/citations/items/properties/cited_text_redacted/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.properties.citations.items.properties.cited_text_redacted.type,parentSchema:schema66.properties.citations.items.properties.cited_text_redacted,data:data6};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data1.cited_text !== undefined){
+let data7 = data1.cited_text;
+if(typeof data7 !== "string"){
+const err5 = {instancePath:instancePath+"/citations/" + i0+"/cited_text",schemaPath:"#/properties/citations/items/properties/cited_text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.properties.citations.items.properties.cited_text.type,parentSchema:schema66.properties.citations.items.properties.cited_text,data:data7};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data1.offset !== undefined){
+let data8 = data1.offset;
+const _errs37 = errors;
+const _errs38 = errors;
+const _errs39 = errors;
+let valid6 = false;
+const _errs40 = errors;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+let missing0;
+if(((data8.char === undefined) && (missing0 = "char")) || ((data8.page === undefined) && (missing0 = "page"))){
+const err6 = {};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+var _valid0 = _errs40 === errors;
+valid6 = valid6 || _valid0;
+const _errs41 = errors;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+let missing1;
+if(((data8.char === undefined) && (missing1 = "char")) || ((data8.block === undefined) && (missing1 = "block"))){
+const err7 = {};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+var _valid0 = _errs41 === errors;
+valid6 = valid6 || _valid0;
+const _errs42 = errors;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+let missing2;
+if(((data8.page === undefined) && (missing2 = "page")) || ((data8.block === undefined) && (missing2 = "block"))){
+const err8 = {};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+var _valid0 = _errs42 === errors;
+valid6 = valid6 || _valid0;
+if(!valid6){
+const err9 = {};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+else {
+errors = _errs39;
+if(vErrors !== null){
+if(_errs39){
+vErrors.length = _errs39;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid5 = _errs38 === errors;
+if(valid5){
+const err10 = {instancePath:instancePath+"/citations/" + i0+"/offset",schemaPath:"#/properties/citations/items/properties/offset/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema66.properties.citations.items.properties.offset.not,parentSchema:schema66.properties.citations.items.properties.offset,data:data8};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+else {
+errors = _errs37;
+if(vErrors !== null){
+if(_errs37){
+vErrors.length = _errs37;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if(data8.char !== undefined){
+let data9 = data8.char;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if(data9.start !== undefined){
+let data10 = data9.start;
+if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))){
+const err11 = {instancePath:instancePath+"/citations/" + i0+"/offset/char/start",schemaPath:"#/properties/citations/items/properties/offset/properties/char/properties/start/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema66.properties.citations.items.properties.offset.properties.char.properties.start.type,parentSchema:schema66.properties.citations.items.properties.offset.properties.char.properties.start,data:data10};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data9.end !== undefined){
+let data11 = data9.end;
+if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
+const err12 = {instancePath:instancePath+"/citations/" + i0+"/offset/char/end",schemaPath:"#/properties/citations/items/properties/offset/properties/char/properties/end/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema66.properties.citations.items.properties.offset.properties.char.properties.end.type,parentSchema:schema66.properties.citations.items.properties.offset.properties.char.properties.end,data:data11};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/citations/" + i0+"/offset/char",schemaPath:"#/properties/citations/items/properties/offset/properties/char/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema66.properties.citations.items.properties.offset.properties.char.type,parentSchema:schema66.properties.citations.items.properties.offset.properties.char,data:data9};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data8.page !== undefined){
+let data12 = data8.page;
+if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+if(data12.page !== undefined){
+let data13 = data12.page;
+if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
+const err14 = {instancePath:instancePath+"/citations/" + i0+"/offset/page/page",schemaPath:"#/properties/citations/items/properties/offset/properties/page/properties/page/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema66.properties.citations.items.properties.offset.properties.page.properties.page.type,parentSchema:schema66.properties.citations.items.properties.offset.properties.page.properties.page,data:data13};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data12.start !== undefined){
+let data14 = data12.start;
+if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))){
+const err15 = {instancePath:instancePath+"/citations/" + i0+"/offset/page/start",schemaPath:"#/properties/citations/items/properties/offset/properties/page/properties/start/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema66.properties.citations.items.properties.offset.properties.page.properties.start.type,parentSchema:schema66.properties.citations.items.properties.offset.properties.page.properties.start,data:data14};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+if(data12.end !== undefined){
+let data15 = data12.end;
+if(!((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15)))){
+const err16 = {instancePath:instancePath+"/citations/" + i0+"/offset/page/end",schemaPath:"#/properties/citations/items/properties/offset/properties/page/properties/end/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema66.properties.citations.items.properties.offset.properties.page.properties.end.type,parentSchema:schema66.properties.citations.items.properties.offset.properties.page.properties.end,data:data15};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/citations/" + i0+"/offset/page",schemaPath:"#/properties/citations/items/properties/offset/properties/page/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema66.properties.citations.items.properties.offset.properties.page.type,parentSchema:schema66.properties.citations.items.properties.offset.properties.page,data:data12};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data8.block !== undefined){
+let data16 = data8.block;
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+if(data16.block !== undefined){
+let data17 = data16.block;
+if(!((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17)))){
+const err18 = {instancePath:instancePath+"/citations/" + i0+"/offset/block/block",schemaPath:"#/properties/citations/items/properties/offset/properties/block/properties/block/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema66.properties.citations.items.properties.offset.properties.block.properties.block.type,parentSchema:schema66.properties.citations.items.properties.offset.properties.block.properties.block,data:data17};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data16.start !== undefined){
+let data18 = data16.start;
+if(!((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18)))){
+const err19 = {instancePath:instancePath+"/citations/" + i0+"/offset/block/start",schemaPath:"#/properties/citations/items/properties/offset/properties/block/properties/start/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema66.properties.citations.items.properties.offset.properties.block.properties.start.type,parentSchema:schema66.properties.citations.items.properties.offset.properties.block.properties.start,data:data18};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+if(data16.end !== undefined){
+let data19 = data16.end;
+if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))){
+const err20 = {instancePath:instancePath+"/citations/" + i0+"/offset/block/end",schemaPath:"#/properties/citations/items/properties/offset/properties/block/properties/end/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema66.properties.citations.items.properties.offset.properties.block.properties.end.type,parentSchema:schema66.properties.citations.items.properties.offset.properties.block.properties.end,data:data19};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/citations/" + i0+"/offset/block",schemaPath:"#/properties/citations/items/properties/offset/properties/block/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema66.properties.citations.items.properties.offset.properties.block.type,parentSchema:schema66.properties.citations.items.properties.offset.properties.block,data:data16};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/citations/" + i0+"/offset",schemaPath:"#/properties/citations/items/properties/offset/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema66.properties.citations.items.properties.offset.type,parentSchema:schema66.properties.citations.items.properties.offset,data:data8};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data1.document_index !== undefined){
+let data20 = data1.document_index;
+if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))){
+const err23 = {instancePath:instancePath+"/citations/" + i0+"/document_index",schemaPath:"#/properties/citations/items/properties/document_index/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema66.properties.citations.items.properties.document_index.type,parentSchema:schema66.properties.citations.items.properties.document_index,data:data20};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(typeof data20 == "number"){
+if(data20 < 0 || isNaN(data20)){
+const err24 = {instancePath:instancePath+"/citations/" + i0+"/document_index",schemaPath:"#/properties/citations/items/properties/document_index/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema66.properties.citations.items.properties.document_index,data:data20};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/citations/" + i0,schemaPath:"#/properties/citations/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema66.properties.citations.items.type,parentSchema:schema66.properties.citations.items,data:data1};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/citations",schemaPath:"#/properties/citations/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema66.properties.citations.type,parentSchema:schema66.properties.citations,data:data0};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data.count !== undefined){
+let data21 = data.count;
+if(!((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21)))){
+const err27 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema66.properties.count.type,parentSchema:schema66.properties.count,data:data21};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+if(typeof data21 == "number"){
+if(data21 < 0 || isNaN(data21)){
+const err28 = {instancePath:instancePath+"/count",schemaPath:"#/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema66.properties.count,data:data21};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err29 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema66.type,parentSchema:schema66,data};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+validate55.errors = vErrors;
+return errors === 0;
+}
+validate55.evaluated = {"props":{"citations":true,"count":true},"dynamicProps":false,"dynamicItems":false};
+
+target["assessment.evaluation.recorded"] = validate56;
+const schema67 = docs[36];
+
+function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/assessment.evaluation.recorded.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate56.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data["gen_ai.evaluation.name"] !== undefined){
+let data0 = data["gen_ai.evaluation.name"];
+if(typeof data0 !== "string"){
+const err0 = {instancePath:instancePath+"/gen_ai.evaluation.name",schemaPath:"#/properties/gen_ai.evaluation.name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema67.properties["gen_ai.evaluation.name"].type,parentSchema:schema67.properties["gen_ai.evaluation.name"],data:data0};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data["gen_ai.evaluation.score.value"] !== undefined){
+let data1 = data["gen_ai.evaluation.score.value"];
+if(!(typeof data1 == "number")){
+const err1 = {instancePath:instancePath+"/gen_ai.evaluation.score.value",schemaPath:"#/properties/gen_ai.evaluation.score.value/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema67.properties["gen_ai.evaluation.score.value"].type,parentSchema:schema67.properties["gen_ai.evaluation.score.value"],data:data1};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data["gen_ai.evaluation.score.label"] !== undefined){
+let data2 = data["gen_ai.evaluation.score.label"];
+if(typeof data2 !== "string"){
+const err2 = {instancePath:instancePath+"/gen_ai.evaluation.score.label",schemaPath:"#/properties/gen_ai.evaluation.score.label/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema67.properties["gen_ai.evaluation.score.label"].type,parentSchema:schema67.properties["gen_ai.evaluation.score.label"],data:data2};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data["gen_ai.evaluation.explanation"] !== undefined){
+let data3 = data["gen_ai.evaluation.explanation"];
+if(typeof data3 !== "string"){
+const err3 = {instancePath:instancePath+"/gen_ai.evaluation.explanation",schemaPath:"#/properties/gen_ai.evaluation.explanation/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema67.properties["gen_ai.evaluation.explanation"].type,parentSchema:schema67.properties["gen_ai.evaluation.explanation"],data:data3};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.evaluator !== undefined){
+let data4 = data.evaluator;
+if(typeof data4 !== "string"){
+const err4 = {instancePath:instancePath+"/evaluator",schemaPath:"#/properties/evaluator/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema67.properties.evaluator.type,parentSchema:schema67.properties.evaluator,data:data4};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema67.type,parentSchema:schema67,data};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+validate56.errors = vErrors;
+return errors === 0;
+}
+validate56.evaluated = {"props":{"gen_ai.evaluation.name":true,"gen_ai.evaluation.score.value":true,"gen_ai.evaluation.score.label":true,"gen_ai.evaluation.explanation":true,"evaluator":true},"dynamicProps":false,"dynamicItems":false};
+
+target["assessment.feedback.received"] = validate57;
+const schema68 = docs[37];
+
+function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/assessment.feedback.received.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate57.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.rating !== undefined){
+let data0 = data.rating;
+if(!(typeof data0 == "number")){
+const err0 = {instancePath:instancePath+"/rating",schemaPath:"#/properties/rating/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema68.properties.rating.type,parentSchema:schema68.properties.rating,data:data0};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.label !== undefined){
+let data1 = data.label;
+if(typeof data1 !== "string"){
+const err1 = {instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.properties.label.type,parentSchema:schema68.properties.label,data:data1};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.comment !== undefined){
+let data2 = data.comment;
+if(typeof data2 !== "string"){
+const err2 = {instancePath:instancePath+"/comment",schemaPath:"#/properties/comment/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.properties.comment.type,parentSchema:schema68.properties.comment,data:data2};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.correction !== undefined){
+let data3 = data.correction;
+if(typeof data3 !== "string"){
+const err3 = {instancePath:instancePath+"/correction",schemaPath:"#/properties/correction/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.properties.correction.type,parentSchema:schema68.properties.correction,data:data3};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.source !== undefined){
+let data4 = data.source;
+if(typeof data4 !== "string"){
+const err4 = {instancePath:instancePath+"/source",schemaPath:"#/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.properties.source.type,parentSchema:schema68.properties.source,data:data4};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema68.type,parentSchema:schema68,data};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+validate57.errors = vErrors;
+return errors === 0;
+}
+validate57.evaluated = {"props":{"rating":true,"label":true,"comment":true,"correction":true,"source":true},"dynamicProps":false,"dynamicItems":false};
+
+target["assessment.guardrail.recorded"] = validate58;
+const schema69 = docs[38];
+
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/assessment.guardrail.recorded.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate58.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.guardrail !== undefined){
+let data0 = data.guardrail;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.stage !== undefined){
+let data1 = data0.stage;
+if(typeof data1 !== "string"){
+const err0 = {instancePath:instancePath+"/guardrail/stage",schemaPath:"#/properties/guardrail/properties/stage/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema69.properties.guardrail.properties.stage.type,parentSchema:schema69.properties.guardrail.properties.stage,data:data1};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(!((data1 === "input") || (data1 === "output"))){
+const err1 = {instancePath:instancePath+"/guardrail/stage",schemaPath:"#/properties/guardrail/properties/stage/enum",keyword:"enum",params:{allowedValues: schema69.properties.guardrail.properties.stage.enum},message:"must be equal to one of the allowed values",schema:schema69.properties.guardrail.properties.stage.enum,parentSchema:schema69.properties.guardrail.properties.stage,data:data1};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data0.verdict !== undefined){
+let data2 = data0.verdict;
+if(typeof data2 !== "string"){
+const err2 = {instancePath:instancePath+"/guardrail/verdict",schemaPath:"#/properties/guardrail/properties/verdict/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema69.properties.guardrail.properties.verdict.type,parentSchema:schema69.properties.guardrail.properties.verdict,data:data2};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(!((((data2 === "allowed") || (data2 === "flagged")) || (data2 === "blocked")) || (data2 === "modified"))){
+const err3 = {instancePath:instancePath+"/guardrail/verdict",schemaPath:"#/properties/guardrail/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema69.properties.guardrail.properties.verdict.enum},message:"must be equal to one of the allowed values",schema:schema69.properties.guardrail.properties.verdict.enum,parentSchema:schema69.properties.guardrail.properties.verdict,data:data2};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data0.categories !== undefined){
+let data3 = data0.categories;
+if(Array.isArray(data3)){
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.name !== undefined){
+let data5 = data4.name;
+if(typeof data5 !== "string"){
+const err4 = {instancePath:instancePath+"/guardrail/categories/" + i0+"/name",schemaPath:"#/properties/guardrail/properties/categories/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema69.properties.guardrail.properties.categories.items.properties.name.type,parentSchema:schema69.properties.guardrail.properties.categories.items.properties.name,data:data5};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data4.score !== undefined){
+let data6 = data4.score;
+if(!(typeof data6 == "number")){
+const err5 = {instancePath:instancePath+"/guardrail/categories/" + i0+"/score",schemaPath:"#/properties/guardrail/properties/categories/items/properties/score/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema69.properties.guardrail.properties.categories.items.properties.score.type,parentSchema:schema69.properties.guardrail.properties.categories.items.properties.score,data:data6};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/guardrail/categories/" + i0,schemaPath:"#/properties/guardrail/properties/categories/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema69.properties.guardrail.properties.categories.items.type,parentSchema:schema69.properties.guardrail.properties.categories.items,data:data4};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/guardrail/categories",schemaPath:"#/properties/guardrail/properties/categories/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema69.properties.guardrail.properties.categories.type,parentSchema:schema69.properties.guardrail.properties.categories,data:data3};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data0.detector !== undefined){
+let data7 = data0.detector;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(data7.name !== undefined){
+let data8 = data7.name;
+if(typeof data8 !== "string"){
+const err8 = {instancePath:instancePath+"/guardrail/detector/name",schemaPath:"#/properties/guardrail/properties/detector/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema69.properties.guardrail.properties.detector.properties.name.type,parentSchema:schema69.properties.guardrail.properties.detector.properties.name,data:data8};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data7.version !== undefined){
+let data9 = data7.version;
+if(typeof data9 !== "string"){
+const err9 = {instancePath:instancePath+"/guardrail/detector/version",schemaPath:"#/properties/guardrail/properties/detector/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema69.properties.guardrail.properties.detector.properties.version.type,parentSchema:schema69.properties.guardrail.properties.detector.properties.version,data:data9};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/guardrail/detector",schemaPath:"#/properties/guardrail/properties/detector/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema69.properties.guardrail.properties.detector.type,parentSchema:schema69.properties.guardrail.properties.detector,data:data7};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data0.explanation !== undefined){
+let data10 = data0.explanation;
+if(typeof data10 !== "string"){
+const err11 = {instancePath:instancePath+"/guardrail/explanation",schemaPath:"#/properties/guardrail/properties/explanation/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema69.properties.guardrail.properties.explanation.type,parentSchema:schema69.properties.guardrail.properties.explanation,data:data10};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/guardrail",schemaPath:"#/properties/guardrail/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema69.properties.guardrail.type,parentSchema:schema69.properties.guardrail,data:data0};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema69.type,parentSchema:schema69,data};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+validate58.errors = vErrors;
+return errors === 0;
+}
+validate58.evaluated = {"props":{"guardrail":true},"dynamicProps":false,"dynamicItems":false};
+
+target["control.attention.respond"] = validate59;
+const schema70 = docs[39];
+
+function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/control.attention.respond.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate59.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.answer === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "answer"},message:"must have required property '"+"answer"+"'",schema:schema70.required,parentSchema:schema70,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.answer !== undefined){
+let data0 = data.answer;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.option !== undefined){
+let data1 = data0.option;
+if(typeof data1 !== "string"){
+const err1 = {instancePath:instancePath+"/answer/option",schemaPath:"#/properties/answer/properties/option/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema70.properties.answer.properties.option.type,parentSchema:schema70.properties.answer.properties.option,data:data1};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data0.text !== undefined){
+let data2 = data0.text;
+if(typeof data2 !== "string"){
+const err2 = {instancePath:instancePath+"/answer/text",schemaPath:"#/properties/answer/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema70.properties.answer.properties.text.type,parentSchema:schema70.properties.answer.properties.text,data:data2};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data0.values !== undefined){
+let data3 = data0.values;
+if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){
+const err3 = {instancePath:instancePath+"/answer/values",schemaPath:"#/properties/answer/properties/values/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema70.properties.answer.properties.values.type,parentSchema:schema70.properties.answer.properties.values,data:data3};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath:instancePath+"/answer",schemaPath:"#/properties/answer/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema70.properties.answer.type,parentSchema:schema70.properties.answer,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema70.type,parentSchema:schema70,data};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+validate59.errors = vErrors;
+return errors === 0;
+}
+validate59.evaluated = {"props":{"answer":true},"dynamicProps":false,"dynamicItems":false};
+
+target["control.cancel"] = validate60;
+const schema71 = docs[40];
+
+function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/control.cancel.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate60.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.scope === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "scope"},message:"must have required property '"+"scope"+"'",schema:schema71.required,parentSchema:schema71,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.scope !== undefined){
+let data0 = data.scope;
+if(typeof data0 !== "string"){
+const err1 = {instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema71.properties.scope.type,parentSchema:schema71.properties.scope,data:data0};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(!((data0 === "run") || (data0 === "session"))){
+const err2 = {instancePath:instancePath+"/scope",schemaPath:"#/properties/scope/enum",keyword:"enum",params:{allowedValues: schema71.properties.scope.enum},message:"must be equal to one of the allowed values",schema:schema71.properties.scope.enum,parentSchema:schema71.properties.scope,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.reason !== undefined){
+let data1 = data.reason;
+if(typeof data1 !== "string"){
+const err3 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema71.properties.reason.type,parentSchema:schema71.properties.reason,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema71.type,parentSchema:schema71,data};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate60.errors = vErrors;
+return errors === 0;
+}
+validate60.evaluated = {"props":{"scope":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
+
+target["control.pause"] = validate61;
+const schema72 = docs[41];
+
+function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/control.pause.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate61.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(data && typeof data == "object" && !Array.isArray(data))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema72.type,parentSchema:schema72,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate61.errors = vErrors;
+return errors === 0;
+}
+validate61.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+target["control.resume"] = validate62;
+const schema73 = docs[42];
+
+function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/control.resume.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate62.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(data && typeof data == "object" && !Array.isArray(data))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema73.type,parentSchema:schema73,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate62.errors = vErrors;
+return errors === 0;
+}
+validate62.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+target["control.accepted"] = validate63;
+const schema74 = docs[43];
+
+function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/control.accepted.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate63.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(!(data && typeof data == "object" && !Array.isArray(data))){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema74.type,parentSchema:schema74,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate63.errors = vErrors;
+return errors === 0;
+}
+validate63.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+target["control.rejected"] = validate64;
+const schema75 = docs[44];
+
+function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/control.rejected.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate64.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.reason === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'",schema:schema75.required,parentSchema:schema75,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.reason !== undefined){
+let data0 = data.reason;
+if(typeof data0 !== "string"){
+const err1 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.reason.type,parentSchema:schema75.properties.reason,data:data0};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(!(((((data0 === "unsupported") || (data0 === "unauthorized")) || (data0 === "busy")) || (data0 === "refused")) || (data0 === "invalid"))){
+const err2 = {instancePath:instancePath+"/reason",schemaPath:"#/properties/reason/enum",keyword:"enum",params:{allowedValues: schema75.properties.reason.enum},message:"must be equal to one of the allowed values",schema:schema75.properties.reason.enum,parentSchema:schema75.properties.reason,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.detail !== undefined){
+let data1 = data.detail;
+if(typeof data1 !== "string"){
+const err3 = {instancePath:instancePath+"/detail",schemaPath:"#/properties/detail/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.detail.type,parentSchema:schema75.properties.detail,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.type,parentSchema:schema75,data};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate64.errors = vErrors;
+return errors === 0;
+}
+validate64.evaluated = {"props":{"reason":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
+
 return target;
 };

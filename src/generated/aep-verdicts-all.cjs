@@ -4,12 +4,6296 @@
 
 /**
  * The verdict validators (first error only) of group `all` by key, over `docs` (the
- * docs module's `DOCS`); `STRICT_FORMATS` is src/core/schema/formats.ts's, `memoPattern`
- * src/core/schema/memo-pattern.ts's. Call once.
+ * documents the docs module's `DOCUMENTS` lists, as read); `STRICT_FORMATS` is
+ * src/core/schema/formats.ts's, `memoPattern` src/core/schema/memo-pattern.ts's. Call once.
  */
 module.exports = function verdicts(docs, STRICT_FORMATS, memoPattern) {
 const VERDICT_CALL = Object.freeze({ instancePath: "", dynamicAnchors: Object.freeze({}) });
 const target = {};
-target.envelope = validate20;const schema31 = docs[0];const func0 = memoPattern;const func9 = Object.prototype.hasOwnProperty;const func10 = require("ajv/dist/runtime/ucs2length").default;const pattern4 = func0("^agent\\.", "u");const pattern5 = func0("^(control\\.(attention\\.respond|cancel|pause|resume)|attention\\.routed|x\\.[a-z0-9_-]+\\.control(\\.[a-z0-9_]+)+)$", "u");const pattern6 = func0("^(agent\\.|(control\\.(attention\\.respond|cancel|pause|resume)|attention\\.routed|x\\.[a-z0-9_-]+\\.control(\\.[a-z0-9_]+)+)$)", "u");const pattern7 = func0("^[a-z0-9]{1,20}$", "u");const pattern8 = func0("^((agent|session|run|progress|tool|delegation|attention|resource|error|state|assessment|message|control)(\\.[a-z0-9_]+)+|x\\.[a-z0-9_-]+\\.[a-z0-9_]+(\\.[a-z0-9_]+)+)$", "u");const pattern9 = func0("^(?!ff)[0-9a-f]{2}-(?!0{32})[0-9a-f]{32}-(?!0{16})[0-9a-f]{16}-[0-9a-f]{2}$", "u");const formats0 = STRICT_FORMATS["date-time"];const formats2 = STRICT_FORMATS.uri;function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/envelope.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate20.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}const _errs2 = errors;const _errs4 = errors;let valid1 = true;const _errs5 = errors;if(errors === _errs5){if(data && typeof data == "object" && !Array.isArray(data)){let missing0;if((data.type === undefined) && (missing0 = "type")){const err0 = {};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}else {if(data.type !== undefined){let data0 = data.type;const _errs7 = errors;if(errors === _errs7){if(typeof data0 === "string"){if(!pattern4.test(data0)){const err1 = {};if(vErrors === null){vErrors = [err1];}else {vErrors.push(err1);}errors++;}}else {const err2 = {};if(vErrors === null){vErrors = [err2];}else {vErrors.push(err2);}errors++;}}}}}}var _valid0 = _errs5 === errors;errors = _errs4;if(vErrors !== null){if(_errs4){vErrors.length = _errs4;}else {vErrors = null;}}if(_valid0){const _errs9 = errors;if(errors === _errs9){if(data && typeof data == "object" && !Array.isArray(data)){if(data.session !== undefined){var valid3 = false;validate20.errors = [{}];return false;}else {var valid3 = true;}if(valid3){if(data.run !== undefined){var valid3 = false;validate20.errors = [{}];return false;}else {var valid3 = true;}if(valid3){if(data.step !== undefined){var valid3 = false;validate20.errors = [{}];return false;}else {var valid3 = true;}if(valid3){if(data.seq !== undefined){var valid3 = false;validate20.errors = [{}];return false;}else {var valid3 = true;}}}}}}var _valid0 = _errs9 === errors;valid1 = _valid0;if(valid1){var props0 = {};props0.session = true;props0.run = true;props0.step = true;props0.seq = true;props0.type = true;}}if(!valid1){const err3 = {};if(vErrors === null){vErrors = [err3];}else {vErrors.push(err3);}errors++;validate20.errors = vErrors;return false;}var valid0 = _errs2 === errors;if(valid0){const _errs13 = errors;const _errs15 = errors;let valid4 = true;const _errs16 = errors;if(errors === _errs16){if(data && typeof data == "object" && !Array.isArray(data)){let missing1;if((data.type === undefined) && (missing1 = "type")){const err4 = {};if(vErrors === null){vErrors = [err4];}else {vErrors.push(err4);}errors++;}else {if(data.type !== undefined){let data5 = data.type;const _errs18 = errors;if(errors === _errs18){if(typeof data5 === "string"){if(!pattern5.test(data5)){const err5 = {};if(vErrors === null){vErrors = [err5];}else {vErrors.push(err5);}errors++;}}else {const err6 = {};if(vErrors === null){vErrors = [err6];}else {vErrors.push(err6);}errors++;}}}}}}var _valid1 = _errs16 === errors;errors = _errs15;if(vErrors !== null){if(_errs15){vErrors.length = _errs15;}else {vErrors = null;}}if(_valid1){const _errs20 = errors;if(errors === _errs20){if(data && typeof data == "object" && !Array.isArray(data)){let missing2;if((data.session === undefined) && (missing2 = "session")){validate20.errors = [{}];return false;}else {if(data.seq !== undefined){validate20.errors = [{}];return false;}}}}var _valid1 = _errs20 === errors;valid4 = _valid1;if(valid4){var props1 = {};props1.seq = true;props1.type = true;}}if(!valid4){const err7 = {};if(vErrors === null){vErrors = [err7];}else {vErrors.push(err7);}errors++;validate20.errors = vErrors;return false;}var valid0 = _errs13 === errors;if(valid0){if(props0 !== true && props1 !== undefined){if(props1 === true){props0 = true;}else {props0 = props0 || {};Object.assign(props0, props1);}}const _errs24 = errors;const _errs26 = errors;let valid7 = true;const _errs27 = errors;if(errors === _errs27){if(data && typeof data == "object" && !Array.isArray(data)){let missing3;if((data.type === undefined) && (missing3 = "type")){const err8 = {};if(vErrors === null){vErrors = [err8];}else {vErrors.push(err8);}errors++;}else {if(data.type !== undefined){let data7 = data.type;if(typeof data7 !== "string"){const err9 = {};if(vErrors === null){vErrors = [err9];}else {vErrors.push(err9);}errors++;}const _errs31 = errors;const _errs32 = errors;if(typeof data7 === "string"){if(!pattern6.test(data7)){const err10 = {};if(vErrors === null){vErrors = [err10];}else {vErrors.push(err10);}errors++;}}var valid9 = _errs32 === errors;if(valid9){const err11 = {};if(vErrors === null){vErrors = [err11];}else {vErrors.push(err11);}errors++;}else {errors = _errs31;if(vErrors !== null){if(_errs31){vErrors.length = _errs31;}else {vErrors = null;}}}}}}}var _valid2 = _errs27 === errors;errors = _errs26;if(vErrors !== null){if(_errs26){vErrors.length = _errs26;}else {vErrors = null;}}if(_valid2){const _errs33 = errors;if(errors === _errs33){if(data && typeof data == "object" && !Array.isArray(data)){let missing4;if(((data.session === undefined) && (missing4 = "session")) || ((data.seq === undefined) && (missing4 = "seq"))){validate20.errors = [{}];return false;}}}var _valid2 = _errs33 === errors;valid7 = _valid2;}if(!valid7){const err12 = {};if(vErrors === null){vErrors = [err12];}else {vErrors.push(err12);}errors++;validate20.errors = vErrors;return false;}var valid0 = _errs24 === errors;if(valid0){if(props0 !== true){props0 = props0 || {};props0.type = true;}}}}if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){let missing5;if(((((((data.aep === undefined) && (missing5 = "aep")) || ((data.id === undefined) && (missing5 = "id"))) || ((data.type === undefined) && (missing5 = "type"))) || ((data.time === undefined) && (missing5 = "time"))) || ((data.source === undefined) && (missing5 = "source"))) || ((data.agent === undefined) && (missing5 = "agent"))){validate20.errors = [{}];return false;}else {for(const key0 in data){const _errs39 = errors;if(errors === _errs39){if(typeof key0 === "string"){if(!pattern7.test(key0)){const err13 = {};if(vErrors === null){vErrors = [err13];}else {vErrors.push(err13);}errors++;}}}var valid10 = _errs39 === errors;if(!valid10){const err14 = {};if(vErrors === null){vErrors = [err14];}else {vErrors.push(err14);}errors++;validate20.errors = vErrors;return false;break;}}if(valid10){const _errs43 = errors;for(const key1 in data){if(!(func9.call(schema31.properties, key1))){let data8 = data[key1];const _errs44 = errors;if(((typeof data8 !== "string") && (!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))))) && (typeof data8 !== "boolean")){validate20.errors = [{}];return false;}var valid11 = _errs44 === errors;if(!valid11){break;}}}if(_errs43 === errors){if(data.aep !== undefined){const _errs49 = errors;if("0.1" !== data.aep){validate20.errors = [{}];return false;}var valid12 = _errs49 === errors;}else {var valid12 = true;}if(valid12){if(data.id !== undefined){let data10 = data.id;const _errs52 = errors;if(errors === _errs52){if(typeof data10 === "string"){if(func10(data10) < 1){validate20.errors = [{}];return false;}}else {validate20.errors = [{}];return false;}}var valid12 = _errs52 === errors;}else {var valid12 = true;}if(valid12){if(data.type !== undefined){let data11 = data.type;const _errs57 = errors;if(errors === _errs57){if(typeof data11 === "string"){if(!pattern8.test(data11)){validate20.errors = [{}];return false;}}else {validate20.errors = [{}];return false;}}var valid12 = _errs57 === errors;}else {var valid12 = true;}if(valid12){if(data.subject !== undefined){let data12 = data.subject;const _errs62 = errors;if(errors === _errs62){if(typeof data12 === "string"){if(func10(data12) < 1){validate20.errors = [{}];return false;}}else {validate20.errors = [{}];return false;}}var valid12 = _errs62 === errors;}else {var valid12 = true;}if(valid12){if(data.time !== undefined){let data13 = data.time;const _errs67 = errors;if(errors === _errs67){if(errors === _errs67){if(typeof data13 === "string"){if(!(formats0(data13))){validate20.errors = [{}];return false;}}else {validate20.errors = [{}];return false;}}}var valid12 = _errs67 === errors;}else {var valid12 = true;}if(valid12){if(data.source !== undefined){let data14 = data.source;const _errs72 = errors;if(errors === _errs72){if(errors === _errs72){if(typeof data14 === "string"){if(func10(data14) < 1){validate20.errors = [{}];return false;}else {if(!(formats2(data14))){validate20.errors = [{}];return false;}}}else {validate20.errors = [{}];return false;}}}var valid12 = _errs72 === errors;}else {var valid12 = true;}if(valid12){if(data.agent !== undefined){let data15 = data.agent;const _errs77 = errors;if(errors === _errs77){if(typeof data15 === "string"){if(func10(data15) < 1){validate20.errors = [{}];return false;}}else {validate20.errors = [{}];return false;}}var valid12 = _errs77 === errors;}else {var valid12 = true;}if(valid12){if(data.session !== undefined){let data16 = data.session;const _errs82 = errors;if(errors === _errs82){if(typeof data16 === "string"){if(func10(data16) < 1){validate20.errors = [{}];return false;}}else {validate20.errors = [{}];return false;}}var valid12 = _errs82 === errors;}else {var valid12 = true;}if(valid12){if(data.run !== undefined){let data17 = data.run;const _errs87 = errors;if(errors === _errs87){if(typeof data17 === "string"){if(func10(data17) < 1){validate20.errors = [{}];return false;}}else {validate20.errors = [{}];return false;}}var valid12 = _errs87 === errors;}else {var valid12 = true;}if(valid12){if(data.step !== undefined){let data18 = data.step;const _errs92 = errors;if(errors === _errs92){if(typeof data18 === "string"){if(func10(data18) < 1){validate20.errors = [{}];return false;}}else {validate20.errors = [{}];return false;}}var valid12 = _errs92 === errors;}else {var valid12 = true;}if(valid12){if(data.seq !== undefined){let data19 = data.seq;const _errs97 = errors;if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))){validate20.errors = [{}];return false;}if(errors === _errs97){if(typeof data19 == "number"){if(data19 < 0 || isNaN(data19)){validate20.errors = [{}];return false;}}}var valid12 = _errs97 === errors;}else {var valid12 = true;}if(valid12){if(data.epoch !== undefined){let data20 = data.epoch;const _errs102 = errors;if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))){validate20.errors = [{}];return false;}if(errors === _errs102){if(typeof data20 == "number"){if(data20 < 0 || isNaN(data20)){validate20.errors = [{}];return false;}}}var valid12 = _errs102 === errors;}else {var valid12 = true;}if(valid12){if(data.cause !== undefined){let data21 = data.cause;const _errs107 = errors;if(errors === _errs107){if(typeof data21 === "string"){if(func10(data21) < 1){validate20.errors = [{}];return false;}}else {validate20.errors = [{}];return false;}}var valid12 = _errs107 === errors;}else {var valid12 = true;}if(valid12){if(data.traceparent !== undefined){let data22 = data.traceparent;const _errs112 = errors;if(errors === _errs112){if(typeof data22 === "string"){if(!pattern9.test(data22)){validate20.errors = [{}];return false;}}else {validate20.errors = [{}];return false;}}var valid12 = _errs112 === errors;}else {var valid12 = true;}if(valid12){if(data.severity !== undefined){let data23 = data.severity;const _errs117 = errors;if(typeof data23 !== "string"){validate20.errors = [{}];return false;}if(!((((((data23 === "debug") || (data23 === "info")) || (data23 === "notice")) || (data23 === "warning")) || (data23 === "error")) || (data23 === "critical"))){validate20.errors = [{}];return false;}var valid12 = _errs117 === errors;}else {var valid12 = true;}if(valid12){if(data.capture !== undefined){let data24 = data.capture;const _errs122 = errors;if(typeof data24 !== "string"){validate20.errors = [{}];return false;}if(!((((data24 === "none") || (data24 === "metadata")) || (data24 === "redacted")) || (data24 === "full"))){validate20.errors = [{}];return false;}var valid12 = _errs122 === errors;}else {var valid12 = true;}if(valid12){if(data.data !== undefined){let data25 = data.data;const _errs127 = errors;if(!(data25 && typeof data25 == "object" && !Array.isArray(data25))){validate20.errors = [{}];return false;}var valid12 = _errs127 === errors;}else {var valid12 = true;}}}}}}}}}}}}}}}}}}}}}else {validate20.errors = [{}];return false;}}validate20.errors = vErrors;return errors === 0;}validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};target["session.started"] = validate21;const schema32 = docs[1];function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/session.started.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate21.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){if(data.label !== undefined){const _errs2 = errors;if(typeof data.label !== "string"){validate21.errors = [{}];return false;}var valid0 = _errs2 === errors;}else {var valid0 = true;}if(valid0){if(data.parent !== undefined){let data1 = data.parent;const _errs6 = errors;if(errors === _errs6){if(data1 && typeof data1 == "object" && !Array.isArray(data1)){let missing0;if((data1.session === undefined) && (missing0 = "session")){validate21.errors = [{}];return false;}else {if(data1.session !== undefined){const _errs10 = errors;if(typeof data1.session !== "string"){validate21.errors = [{}];return false;}var valid1 = _errs10 === errors;}else {var valid1 = true;}if(valid1){if(data1.run !== undefined){const _errs13 = errors;if(typeof data1.run !== "string"){validate21.errors = [{}];return false;}var valid1 = _errs13 === errors;}else {var valid1 = true;}if(valid1){if(data1.agent !== undefined){const _errs16 = errors;if(typeof data1.agent !== "string"){validate21.errors = [{}];return false;}var valid1 = _errs16 === errors;}else {var valid1 = true;}}}}}else {validate21.errors = [{}];return false;}}var valid0 = _errs6 === errors;}else {var valid0 = true;}if(valid0){if(data.client !== undefined){let data5 = data.client;const _errs19 = errors;if(errors === _errs19){if(data5 && typeof data5 == "object" && !Array.isArray(data5)){let missing1;if((data5.name === undefined) && (missing1 = "name")){validate21.errors = [{}];return false;}else {if(data5.name !== undefined){const _errs23 = errors;if(typeof data5.name !== "string"){validate21.errors = [{}];return false;}var valid2 = _errs23 === errors;}else {var valid2 = true;}if(valid2){if(data5.version !== undefined){const _errs26 = errors;if(typeof data5.version !== "string"){validate21.errors = [{}];return false;}var valid2 = _errs26 === errors;}else {var valid2 = true;}}}}else {validate21.errors = [{}];return false;}}var valid0 = _errs19 === errors;}else {var valid0 = true;}if(valid0){if(data["gen_ai.request.model"] !== undefined){const _errs29 = errors;if(typeof data["gen_ai.request.model"] !== "string"){validate21.errors = [{}];return false;}var valid0 = _errs29 === errors;}else {var valid0 = true;}if(valid0){if(data.cwd !== undefined){const _errs33 = errors;if(typeof data.cwd !== "string"){validate21.errors = [{}];return false;}var valid0 = _errs33 === errors;}else {var valid0 = true;}}}}}}else {validate21.errors = [{}];return false;}}validate21.errors = vErrors;return errors === 0;}validate21.evaluated = {"props":{"label":true,"parent":true,"client":true,"gen_ai.request.model":true,"cwd":true},"dynamicProps":false,"dynamicItems":false};target["session.ended"] = validate22;const schema33 = docs[2];function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/session.ended.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate22.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){if(data.reason !== undefined){let data0 = data.reason;const _errs2 = errors;if(typeof data0 !== "string"){validate22.errors = [{}];return false;}if(!(((((data0 === "normal") || (data0 === "error")) || (data0 === "timeout")) || (data0 === "killed")) || (data0 === "compaction"))){validate22.errors = [{}];return false;}var valid0 = _errs2 === errors;}else {var valid0 = true;}if(valid0){if(data.duration_ms !== undefined){let data1 = data.duration_ms;const _errs5 = errors;if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){validate22.errors = [{}];return false;}if(errors === _errs5){if(typeof data1 == "number"){if(data1 < 0 || isNaN(data1)){validate22.errors = [{}];return false;}}}var valid0 = _errs5 === errors;}else {var valid0 = true;}if(valid0){if(data.runs !== undefined){let data2 = data.runs;const _errs8 = errors;if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){validate22.errors = [{}];return false;}if(errors === _errs8){if(typeof data2 == "number"){if(data2 < 0 || isNaN(data2)){validate22.errors = [{}];return false;}}}var valid0 = _errs8 === errors;}else {var valid0 = true;}}}}else {validate22.errors = [{}];return false;}}validate22.errors = vErrors;return errors === 0;}validate22.evaluated = {"props":{"reason":true,"duration_ms":true,"runs":true},"dynamicProps":false,"dynamicItems":false};target["run.started"] = validate23;const schema34 = docs[3];const pattern10 = func0("^[A-Z]{3}$", "u");function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/run.started.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate23.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){if(data.trigger !== undefined){let data0 = data.trigger;const _errs2 = errors;if(typeof data0 !== "string"){validate23.errors = [{}];return false;}if(!(((((data0 === "user") || (data0 === "schedule")) || (data0 === "agent")) || (data0 === "control")) || (data0 === "resume"))){validate23.errors = [{}];return false;}var valid0 = _errs2 === errors;}else {var valid0 = true;}if(valid0){if(data.prompt !== undefined){const _errs5 = errors;if(typeof data.prompt !== "string"){validate23.errors = [{}];return false;}var valid0 = _errs5 === errors;}else {var valid0 = true;}if(valid0){if(data["gen_ai.usage.input_tokens"] !== undefined){let data2 = data["gen_ai.usage.input_tokens"];const _errs9 = errors;if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){validate23.errors = [{}];return false;}if(errors === _errs9){if(typeof data2 == "number"){if(data2 < 0 || isNaN(data2)){validate23.errors = [{}];return false;}}}var valid0 = _errs9 === errors;}else {var valid0 = true;}if(valid0){if(data["gen_ai.usage.output_tokens"] !== undefined){let data3 = data["gen_ai.usage.output_tokens"];const _errs13 = errors;if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){validate23.errors = [{}];return false;}if(errors === _errs13){if(typeof data3 == "number"){if(data3 < 0 || isNaN(data3)){validate23.errors = [{}];return false;}}}var valid0 = _errs13 === errors;}else {var valid0 = true;}if(valid0){if(data.cost !== undefined){let data4 = data.cost;const _errs17 = errors;if(errors === _errs17){if(data4 && typeof data4 == "object" && !Array.isArray(data4)){let missing0;if((data4.currency === undefined) && (missing0 = "currency")){validate23.errors = [{}];return false;}else {if(data4.currency !== undefined){let data5 = data4.currency;const _errs21 = errors;if(errors === _errs21){if(typeof data5 === "string"){if(!pattern10.test(data5)){validate23.errors = [{}];return false;}}else {validate23.errors = [{}];return false;}}var valid1 = _errs21 === errors;}else {var valid1 = true;}if(valid1){if(data4.total !== undefined){let data6 = data4.total;const _errs27 = errors;if(errors === _errs27){if(typeof data6 == "number"){if(data6 < 0 || isNaN(data6)){validate23.errors = [{}];return false;}}else {validate23.errors = [{}];return false;}}var valid1 = _errs27 === errors;}else {var valid1 = true;}if(valid1){if(data4.prompt !== undefined){let data7 = data4.prompt;const _errs31 = errors;if(errors === _errs31){if(typeof data7 == "number"){if(data7 < 0 || isNaN(data7)){validate23.errors = [{}];return false;}}else {validate23.errors = [{}];return false;}}var valid1 = _errs31 === errors;}else {var valid1 = true;}if(valid1){if(data4.completion !== undefined){let data8 = data4.completion;const _errs35 = errors;if(errors === _errs35){if(typeof data8 == "number"){if(data8 < 0 || isNaN(data8)){validate23.errors = [{}];return false;}}else {validate23.errors = [{}];return false;}}var valid1 = _errs35 === errors;}else {var valid1 = true;}if(valid1){if(data4.cache !== undefined){let data9 = data4.cache;const _errs39 = errors;if(errors === _errs39){if(typeof data9 == "number"){if(data9 < 0 || isNaN(data9)){validate23.errors = [{}];return false;}}else {validate23.errors = [{}];return false;}}var valid1 = _errs39 === errors;}else {var valid1 = true;}if(valid1){if(data4.reasoning !== undefined){let data10 = data4.reasoning;const _errs43 = errors;if(errors === _errs43){if(typeof data10 == "number"){if(data10 < 0 || isNaN(data10)){validate23.errors = [{}];return false;}}else {validate23.errors = [{}];return false;}}var valid1 = _errs43 === errors;}else {var valid1 = true;}}}}}}}}else {validate23.errors = [{}];return false;}}var valid0 = _errs17 === errors;}else {var valid0 = true;}}}}}}else {validate23.errors = [{}];return false;}}validate23.errors = vErrors;return errors === 0;}validate23.evaluated = {"props":{"trigger":true,"prompt":true,"gen_ai.usage.input_tokens":true,"gen_ai.usage.output_tokens":true,"cost":true},"dynamicProps":false,"dynamicItems":false};target["run.finished"] = validate24;const schema35 = docs[4];function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/run.finished.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate24.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){if(data.duration_ms !== undefined){let data0 = data.duration_ms;const _errs2 = errors;if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){validate24.errors = [{}];return false;}if(errors === _errs2){if(typeof data0 == "number"){if(data0 < 0 || isNaN(data0)){validate24.errors = [{}];return false;}}}var valid0 = _errs2 === errors;}else {var valid0 = true;}if(valid0){if(data["gen_ai.usage.input_tokens"] !== undefined){let data1 = data["gen_ai.usage.input_tokens"];const _errs5 = errors;if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){validate24.errors = [{}];return false;}if(errors === _errs5){if(typeof data1 == "number"){if(data1 < 0 || isNaN(data1)){validate24.errors = [{}];return false;}}}var valid0 = _errs5 === errors;}else {var valid0 = true;}if(valid0){if(data["gen_ai.usage.output_tokens"] !== undefined){let data2 = data["gen_ai.usage.output_tokens"];const _errs9 = errors;if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){validate24.errors = [{}];return false;}if(errors === _errs9){if(typeof data2 == "number"){if(data2 < 0 || isNaN(data2)){validate24.errors = [{}];return false;}}}var valid0 = _errs9 === errors;}else {var valid0 = true;}if(valid0){if(data.cost !== undefined){let data3 = data.cost;const _errs13 = errors;if(errors === _errs13){if(data3 && typeof data3 == "object" && !Array.isArray(data3)){let missing0;if((data3.currency === undefined) && (missing0 = "currency")){validate24.errors = [{}];return false;}else {if(data3.currency !== undefined){let data4 = data3.currency;const _errs17 = errors;if(errors === _errs17){if(typeof data4 === "string"){if(!pattern10.test(data4)){validate24.errors = [{}];return false;}}else {validate24.errors = [{}];return false;}}var valid1 = _errs17 === errors;}else {var valid1 = true;}if(valid1){if(data3.total !== undefined){let data5 = data3.total;const _errs23 = errors;if(errors === _errs23){if(typeof data5 == "number"){if(data5 < 0 || isNaN(data5)){validate24.errors = [{}];return false;}}else {validate24.errors = [{}];return false;}}var valid1 = _errs23 === errors;}else {var valid1 = true;}if(valid1){if(data3.prompt !== undefined){let data6 = data3.prompt;const _errs27 = errors;if(errors === _errs27){if(typeof data6 == "number"){if(data6 < 0 || isNaN(data6)){validate24.errors = [{}];return false;}}else {validate24.errors = [{}];return false;}}var valid1 = _errs27 === errors;}else {var valid1 = true;}if(valid1){if(data3.completion !== undefined){let data7 = data3.completion;const _errs31 = errors;if(errors === _errs31){if(typeof data7 == "number"){if(data7 < 0 || isNaN(data7)){validate24.errors = [{}];return false;}}else {validate24.errors = [{}];return false;}}var valid1 = _errs31 === errors;}else {var valid1 = true;}if(valid1){if(data3.cache !== undefined){let data8 = data3.cache;const _errs35 = errors;if(errors === _errs35){if(typeof data8 == "number"){if(data8 < 0 || isNaN(data8)){validate24.errors = [{}];return false;}}else {validate24.errors = [{}];return false;}}var valid1 = _errs35 === errors;}else {var valid1 = true;}if(valid1){if(data3.reasoning !== undefined){let data9 = data3.reasoning;const _errs39 = errors;if(errors === _errs39){if(typeof data9 == "number"){if(data9 < 0 || isNaN(data9)){validate24.errors = [{}];return false;}}else {validate24.errors = [{}];return false;}}var valid1 = _errs39 === errors;}else {var valid1 = true;}}}}}}}}else {validate24.errors = [{}];return false;}}var valid0 = _errs13 === errors;}else {var valid0 = true;}if(valid0){if(data.summary !== undefined){const _errs43 = errors;if(typeof data.summary !== "string"){validate24.errors = [{}];return false;}var valid0 = _errs43 === errors;}else {var valid0 = true;}}}}}}else {validate24.errors = [{}];return false;}}validate24.errors = vErrors;return errors === 0;}validate24.evaluated = {"props":{"duration_ms":true,"gen_ai.usage.input_tokens":true,"gen_ai.usage.output_tokens":true,"cost":true,"summary":true},"dynamicProps":false,"dynamicItems":false};target["run.failed"] = validate25;const schema36 = docs[5];function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/run.failed.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate25.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){let missing0;if((data.reason === undefined) && (missing0 = "reason")){validate25.errors = [{}];return false;}else {if(data.reason !== undefined){const _errs2 = errors;if(typeof data.reason !== "string"){validate25.errors = [{}];return false;}var valid0 = _errs2 === errors;}else {var valid0 = true;}if(valid0){if(data.error !== undefined){let data1 = data.error;const _errs6 = errors;if(errors === _errs6){if(data1 && typeof data1 == "object" && !Array.isArray(data1)){if(data1.type !== undefined){const _errs10 = errors;if(typeof data1.type !== "string"){validate25.errors = [{}];return false;}var valid1 = _errs10 === errors;}else {var valid1 = true;}if(valid1){if(data1.message !== undefined){const _errs13 = errors;if(typeof data1.message !== "string"){validate25.errors = [{}];return false;}var valid1 = _errs13 === errors;}else {var valid1 = true;}}}else {validate25.errors = [{}];return false;}}var valid0 = _errs6 === errors;}else {var valid0 = true;}if(valid0){if(data.duration_ms !== undefined){let data4 = data.duration_ms;const _errs17 = errors;if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){validate25.errors = [{}];return false;}if(errors === _errs17){if(typeof data4 == "number"){if(data4 < 0 || isNaN(data4)){validate25.errors = [{}];return false;}}}var valid0 = _errs17 === errors;}else {var valid0 = true;}}}}}else {validate25.errors = [{}];return false;}}validate25.errors = vErrors;return errors === 0;}validate25.evaluated = {"props":{"reason":true,"error":true,"duration_ms":true},"dynamicProps":false,"dynamicItems":false};target["run.cancelled"] = validate26;const schema37 = docs[6];function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/run.cancelled.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate26.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){if(data.by !== undefined){let data0 = data.by;const _errs2 = errors;if(typeof data0 !== "string"){validate26.errors = [{}];return false;}if(!((((data0 === "user") || (data0 === "control")) || (data0 === "policy")) || (data0 === "shutdown"))){validate26.errors = [{}];return false;}var valid0 = _errs2 === errors;}else {var valid0 = true;}if(valid0){if(data.reason !== undefined){const _errs5 = errors;if(typeof data.reason !== "string"){validate26.errors = [{}];return false;}var valid0 = _errs5 === errors;}else {var valid0 = true;}if(valid0){if(data.duration_ms !== undefined){let data2 = data.duration_ms;const _errs9 = errors;if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){validate26.errors = [{}];return false;}if(errors === _errs9){if(typeof data2 == "number"){if(data2 < 0 || isNaN(data2)){validate26.errors = [{}];return false;}}}var valid0 = _errs9 === errors;}else {var valid0 = true;}}}}else {validate26.errors = [{}];return false;}}validate26.errors = vErrors;return errors === 0;}validate26.evaluated = {"props":{"by":true,"reason":true,"duration_ms":true},"dynamicProps":false,"dynamicItems":false};target["tool.requested"] = validate27;const schema38 = docs[7];function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/tool.requested.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate27.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){let missing0;if((data.tool === undefined) && (missing0 = "tool")){validate27.errors = [{}];return false;}else {if(data.tool !== undefined){let data0 = data.tool;const _errs2 = errors;if(errors === _errs2){if(data0 && typeof data0 == "object" && !Array.isArray(data0)){let missing1;if((data0.name === undefined) && (missing1 = "name")){validate27.errors = [{}];return false;}else {if(data0.name !== undefined){const _errs6 = errors;if(typeof data0.name !== "string"){validate27.errors = [{}];return false;}var valid1 = _errs6 === errors;}else {var valid1 = true;}if(valid1){if(data0.call_id !== undefined){const _errs9 = errors;if(typeof data0.call_id !== "string"){validate27.errors = [{}];return false;}var valid1 = _errs9 === errors;}else {var valid1 = true;}}}}else {validate27.errors = [{}];return false;}}var valid0 = _errs2 === errors;}else {var valid0 = true;}if(valid0){if(data.args_digest !== undefined){const _errs12 = errors;if(typeof data.args_digest !== "string"){validate27.errors = [{}];return false;}var valid0 = _errs12 === errors;}else {var valid0 = true;}if(valid0){if(data.args !== undefined){let data4 = data.args;const _errs16 = errors;if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){validate27.errors = [{}];return false;}var valid0 = _errs16 === errors;}else {var valid0 = true;}if(valid0){if(data.args_redacted !== undefined){let data5 = data.args_redacted;const _errs20 = errors;if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){validate27.errors = [{}];return false;}var valid0 = _errs20 === errors;}else {var valid0 = true;}}}}}}else {validate27.errors = [{}];return false;}}validate27.errors = vErrors;return errors === 0;}validate27.evaluated = {"props":{"tool":true,"args_digest":true,"args":true,"args_redacted":true},"dynamicProps":false,"dynamicItems":false};target["tool.completed"] = validate28;const schema39 = docs[8];function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/tool.completed.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate28.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){let missing0;if((data.tool === undefined) && (missing0 = "tool")){validate28.errors = [{}];return false;}else {if(data.tool !== undefined){let data0 = data.tool;const _errs2 = errors;if(errors === _errs2){if(data0 && typeof data0 == "object" && !Array.isArray(data0)){let missing1;if((data0.name === undefined) && (missing1 = "name")){validate28.errors = [{}];return false;}else {if(data0.name !== undefined){const _errs6 = errors;if(typeof data0.name !== "string"){validate28.errors = [{}];return false;}var valid1 = _errs6 === errors;}else {var valid1 = true;}if(valid1){if(data0.call_id !== undefined){const _errs9 = errors;if(typeof data0.call_id !== "string"){validate28.errors = [{}];return false;}var valid1 = _errs9 === errors;}else {var valid1 = true;}}}}else {validate28.errors = [{}];return false;}}var valid0 = _errs2 === errors;}else {var valid0 = true;}if(valid0){if(data.duration_ms !== undefined){let data3 = data.duration_ms;const _errs12 = errors;if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){validate28.errors = [{}];return false;}if(errors === _errs12){if(typeof data3 == "number"){if(data3 < 0 || isNaN(data3)){validate28.errors = [{}];return false;}}}var valid0 = _errs12 === errors;}else {var valid0 = true;}if(valid0){if(data.status !== undefined){const _errs15 = errors;if(typeof data.status !== "string"){validate28.errors = [{}];return false;}var valid0 = _errs15 === errors;}else {var valid0 = true;}if(valid0){if(data.result_digest !== undefined){const _errs19 = errors;if(typeof data.result_digest !== "string"){validate28.errors = [{}];return false;}var valid0 = _errs19 === errors;}else {var valid0 = true;}if(valid0){if(data.result !== undefined){let data6 = data.result;const _errs23 = errors;if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (typeof data6 !== "string")){validate28.errors = [{}];return false;}var valid0 = _errs23 === errors;}else {var valid0 = true;}if(valid0){if(data.result_redacted !== undefined){let data7 = data.result_redacted;const _errs27 = errors;if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (typeof data7 !== "string")){validate28.errors = [{}];return false;}var valid0 = _errs27 === errors;}else {var valid0 = true;}if(valid0){if(data["gen_ai.usage.input_tokens"] !== undefined){let data8 = data["gen_ai.usage.input_tokens"];const _errs31 = errors;if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){validate28.errors = [{}];return false;}if(errors === _errs31){if(typeof data8 == "number"){if(data8 < 0 || isNaN(data8)){validate28.errors = [{}];return false;}}}var valid0 = _errs31 === errors;}else {var valid0 = true;}if(valid0){if(data["gen_ai.usage.output_tokens"] !== undefined){let data9 = data["gen_ai.usage.output_tokens"];const _errs35 = errors;if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){validate28.errors = [{}];return false;}if(errors === _errs35){if(typeof data9 == "number"){if(data9 < 0 || isNaN(data9)){validate28.errors = [{}];return false;}}}var valid0 = _errs35 === errors;}else {var valid0 = true;}if(valid0){if(data.cost !== undefined){let data10 = data.cost;const _errs39 = errors;if(errors === _errs39){if(data10 && typeof data10 == "object" && !Array.isArray(data10)){let missing2;if((data10.currency === undefined) && (missing2 = "currency")){validate28.errors = [{}];return false;}else {if(data10.currency !== undefined){let data11 = data10.currency;const _errs43 = errors;if(errors === _errs43){if(typeof data11 === "string"){if(!pattern10.test(data11)){validate28.errors = [{}];return false;}}else {validate28.errors = [{}];return false;}}var valid2 = _errs43 === errors;}else {var valid2 = true;}if(valid2){if(data10.total !== undefined){let data12 = data10.total;const _errs49 = errors;if(errors === _errs49){if(typeof data12 == "number"){if(data12 < 0 || isNaN(data12)){validate28.errors = [{}];return false;}}else {validate28.errors = [{}];return false;}}var valid2 = _errs49 === errors;}else {var valid2 = true;}if(valid2){if(data10.prompt !== undefined){let data13 = data10.prompt;const _errs53 = errors;if(errors === _errs53){if(typeof data13 == "number"){if(data13 < 0 || isNaN(data13)){validate28.errors = [{}];return false;}}else {validate28.errors = [{}];return false;}}var valid2 = _errs53 === errors;}else {var valid2 = true;}if(valid2){if(data10.completion !== undefined){let data14 = data10.completion;const _errs57 = errors;if(errors === _errs57){if(typeof data14 == "number"){if(data14 < 0 || isNaN(data14)){validate28.errors = [{}];return false;}}else {validate28.errors = [{}];return false;}}var valid2 = _errs57 === errors;}else {var valid2 = true;}if(valid2){if(data10.cache !== undefined){let data15 = data10.cache;const _errs61 = errors;if(errors === _errs61){if(typeof data15 == "number"){if(data15 < 0 || isNaN(data15)){validate28.errors = [{}];return false;}}else {validate28.errors = [{}];return false;}}var valid2 = _errs61 === errors;}else {var valid2 = true;}if(valid2){if(data10.reasoning !== undefined){let data16 = data10.reasoning;const _errs65 = errors;if(errors === _errs65){if(typeof data16 == "number"){if(data16 < 0 || isNaN(data16)){validate28.errors = [{}];return false;}}else {validate28.errors = [{}];return false;}}var valid2 = _errs65 === errors;}else {var valid2 = true;}}}}}}}}else {validate28.errors = [{}];return false;}}var valid0 = _errs39 === errors;}else {var valid0 = true;}}}}}}}}}}}else {validate28.errors = [{}];return false;}}validate28.errors = vErrors;return errors === 0;}validate28.evaluated = {"props":{"tool":true,"duration_ms":true,"status":true,"result_digest":true,"result":true,"result_redacted":true,"gen_ai.usage.input_tokens":true,"gen_ai.usage.output_tokens":true,"cost":true},"dynamicProps":false,"dynamicItems":false};target["tool.failed"] = validate29;const schema40 = docs[9];function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/tool.failed.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate29.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){let missing0;if(((data.tool === undefined) && (missing0 = "tool")) || ((data.error === undefined) && (missing0 = "error"))){validate29.errors = [{}];return false;}else {if(data.tool !== undefined){let data0 = data.tool;const _errs2 = errors;if(errors === _errs2){if(data0 && typeof data0 == "object" && !Array.isArray(data0)){let missing1;if((data0.name === undefined) && (missing1 = "name")){validate29.errors = [{}];return false;}else {if(data0.name !== undefined){const _errs6 = errors;if(typeof data0.name !== "string"){validate29.errors = [{}];return false;}var valid1 = _errs6 === errors;}else {var valid1 = true;}if(valid1){if(data0.call_id !== undefined){const _errs9 = errors;if(typeof data0.call_id !== "string"){validate29.errors = [{}];return false;}var valid1 = _errs9 === errors;}else {var valid1 = true;}}}}else {validate29.errors = [{}];return false;}}var valid0 = _errs2 === errors;}else {var valid0 = true;}if(valid0){if(data.error !== undefined){let data3 = data.error;const _errs12 = errors;if(errors === _errs12){if(data3 && typeof data3 == "object" && !Array.isArray(data3)){if(data3.type !== undefined){const _errs16 = errors;if(typeof data3.type !== "string"){validate29.errors = [{}];return false;}var valid2 = _errs16 === errors;}else {var valid2 = true;}if(valid2){if(data3.message !== undefined){const _errs19 = errors;if(typeof data3.message !== "string"){validate29.errors = [{}];return false;}var valid2 = _errs19 === errors;}else {var valid2 = true;}}}else {validate29.errors = [{}];return false;}}var valid0 = _errs12 === errors;}else {var valid0 = true;}if(valid0){if(data.duration_ms !== undefined){let data6 = data.duration_ms;const _errs23 = errors;if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){validate29.errors = [{}];return false;}if(errors === _errs23){if(typeof data6 == "number"){if(data6 < 0 || isNaN(data6)){validate29.errors = [{}];return false;}}}var valid0 = _errs23 === errors;}else {var valid0 = true;}}}}}else {validate29.errors = [{}];return false;}}validate29.errors = vErrors;return errors === 0;}validate29.evaluated = {"props":{"tool":true,"error":true,"duration_ms":true},"dynamicProps":false,"dynamicItems":false};target["tool.denied"] = validate30;const schema41 = docs[10];function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/tool.denied.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate30.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){let missing0;if(((data.tool === undefined) && (missing0 = "tool")) || ((data.by === undefined) && (missing0 = "by"))){validate30.errors = [{}];return false;}else {if(data.tool !== undefined){let data0 = data.tool;const _errs2 = errors;if(errors === _errs2){if(data0 && typeof data0 == "object" && !Array.isArray(data0)){let missing1;if((data0.name === undefined) && (missing1 = "name")){validate30.errors = [{}];return false;}else {if(data0.name !== undefined){const _errs6 = errors;if(typeof data0.name !== "string"){validate30.errors = [{}];return false;}var valid1 = _errs6 === errors;}else {var valid1 = true;}if(valid1){if(data0.call_id !== undefined){const _errs9 = errors;if(typeof data0.call_id !== "string"){validate30.errors = [{}];return false;}var valid1 = _errs9 === errors;}else {var valid1 = true;}}}}else {validate30.errors = [{}];return false;}}var valid0 = _errs2 === errors;}else {var valid0 = true;}if(valid0){if(data.by !== undefined){let data3 = data.by;const _errs12 = errors;if(typeof data3 !== "string"){validate30.errors = [{}];return false;}if(!(((data3 === "policy") || (data3 === "user_setting")) || (data3 === "runtime"))){validate30.errors = [{}];return false;}var valid0 = _errs12 === errors;}else {var valid0 = true;}if(valid0){if(data.rule !== undefined){const _errs15 = errors;if(typeof data.rule !== "string"){validate30.errors = [{}];return false;}var valid0 = _errs15 === errors;}else {var valid0 = true;}}}}}else {validate30.errors = [{}];return false;}}validate30.errors = vErrors;return errors === 0;}validate30.evaluated = {"props":{"tool":true,"by":true,"rule":true},"dynamicProps":false,"dynamicItems":false};target["attention.requested"] = validate31;const schema42 = docs[11];function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/attention.requested.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate31.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){let missing0;if(((data.kind === undefined) && (missing0 = "kind")) || ((data.prompt === undefined) && (missing0 = "prompt"))){validate31.errors = [{}];return false;}else {if(data.kind !== undefined){let data0 = data.kind;const _errs2 = errors;if(typeof data0 !== "string"){validate31.errors = [{}];return false;}if(!((((((data0 === "permission") || (data0 === "input")) || (data0 === "auth")) || (data0 === "review")) || (data0 === "form")) || (data0 === "other"))){validate31.errors = [{}];return false;}var valid0 = _errs2 === errors;}else {var valid0 = true;}if(valid0){if(data.prompt !== undefined){const _errs6 = errors;if(typeof data.prompt !== "string"){validate31.errors = [{}];return false;}var valid0 = _errs6 === errors;}else {var valid0 = true;}if(valid0){if(data.options !== undefined){let data2 = data.options;const _errs10 = errors;if(errors === _errs10){if(Array.isArray(data2)){var valid1 = true;const len0 = data2.length;for(let i0=0; i0<len0; i0++){let data3 = data2[i0];const _errs14 = errors;if(errors === _errs14){if(data3 && typeof data3 == "object" && !Array.isArray(data3)){let missing1;if(((data3.id === undefined) && (missing1 = "id")) || ((data3.label === undefined) && (missing1 = "label"))){validate31.errors = [{}];return false;}else {if(data3.id !== undefined){const _errs18 = errors;if(typeof data3.id !== "string"){validate31.errors = [{}];return false;}var valid2 = _errs18 === errors;}else {var valid2 = true;}if(valid2){if(data3.label !== undefined){const _errs22 = errors;if(typeof data3.label !== "string"){validate31.errors = [{}];return false;}var valid2 = _errs22 === errors;}else {var valid2 = true;}}}}else {validate31.errors = [{}];return false;}}var valid1 = _errs14 === errors;if(!valid1){break;}}}else {validate31.errors = [{}];return false;}}var valid0 = _errs10 === errors;}else {var valid0 = true;}if(valid0){if(data.fields !== undefined){let data6 = data.fields;const _errs26 = errors;if(errors === _errs26){if(Array.isArray(data6)){var valid3 = true;const len1 = data6.length;for(let i1=0; i1<len1; i1++){let data7 = data6[i1];const _errs30 = errors;const _errs33 = errors;let valid4 = true;const _errs34 = errors;if(data7 && typeof data7 == "object" && !Array.isArray(data7)){let missing2;if((data7.type === undefined) && (missing2 = "type")){const err0 = {};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}else {if(data7.type !== undefined){if("select" !== data7.type){const err1 = {};if(vErrors === null){vErrors = [err1];}else {vErrors.push(err1);}errors++;}}}}var _valid0 = _errs34 === errors;errors = _errs33;if(vErrors !== null){if(_errs33){vErrors.length = _errs33;}else {vErrors = null;}}if(_valid0){const _errs36 = errors;if(errors === _errs36){if(data7 && typeof data7 == "object" && !Array.isArray(data7)){let missing3;if((data7.choices === undefined) && (missing3 = "choices")){validate31.errors = [{}];return false;}}}var _valid0 = _errs36 === errors;valid4 = _valid0;}if(!valid4){const err2 = {};if(vErrors === null){vErrors = [err2];}else {vErrors.push(err2);}errors++;validate31.errors = vErrors;return false;}if(errors === _errs30){if(data7 && typeof data7 == "object" && !Array.isArray(data7)){let missing4;if((((data7.id === undefined) && (missing4 = "id")) || ((data7.type === undefined) && (missing4 = "type"))) || ((data7.label === undefined) && (missing4 = "label"))){validate31.errors = [{}];return false;}else {if(data7.id !== undefined){const _errs40 = errors;if(typeof data7.id !== "string"){validate31.errors = [{}];return false;}var valid6 = _errs40 === errors;}else {var valid6 = true;}if(valid6){if(data7.type !== undefined){let data10 = data7.type;const _errs44 = errors;if(typeof data10 !== "string"){validate31.errors = [{}];return false;}if(!((((data10 === "string") || (data10 === "number")) || (data10 === "boolean")) || (data10 === "select"))){validate31.errors = [{}];return false;}var valid6 = _errs44 === errors;}else {var valid6 = true;}if(valid6){if(data7.label !== undefined){const _errs48 = errors;if(typeof data7.label !== "string"){validate31.errors = [{}];return false;}var valid6 = _errs48 === errors;}else {var valid6 = true;}if(valid6){if(data7.required !== undefined){const _errs52 = errors;if(typeof data7.required !== "boolean"){validate31.errors = [{}];return false;}var valid6 = _errs52 === errors;}else {var valid6 = true;}if(valid6){if(data7.multi !== undefined){const _errs56 = errors;if(typeof data7.multi !== "boolean"){validate31.errors = [{}];return false;}var valid6 = _errs56 === errors;}else {var valid6 = true;}if(valid6){if(data7.other !== undefined){const _errs60 = errors;if(typeof data7.other !== "boolean"){validate31.errors = [{}];return false;}var valid6 = _errs60 === errors;}else {var valid6 = true;}if(valid6){if(data7.choices !== undefined){let data15 = data7.choices;const _errs64 = errors;if(errors === _errs64){if(Array.isArray(data15)){var valid7 = true;const len2 = data15.length;for(let i2=0; i2<len2; i2++){let data16 = data15[i2];const _errs68 = errors;if(errors === _errs68){if(data16 && typeof data16 == "object" && !Array.isArray(data16)){let missing5;if(((data16.id === undefined) && (missing5 = "id")) || ((data16.label === undefined) && (missing5 = "label"))){validate31.errors = [{}];return false;}else {if(data16.id !== undefined){const _errs72 = errors;if(typeof data16.id !== "string"){validate31.errors = [{}];return false;}var valid8 = _errs72 === errors;}else {var valid8 = true;}if(valid8){if(data16.label !== undefined){const _errs76 = errors;if(typeof data16.label !== "string"){validate31.errors = [{}];return false;}var valid8 = _errs76 === errors;}else {var valid8 = true;}}}}else {validate31.errors = [{}];return false;}}var valid7 = _errs68 === errors;if(!valid7){break;}}}else {validate31.errors = [{}];return false;}}var valid6 = _errs64 === errors;}else {var valid6 = true;}if(valid6){if(data7.min !== undefined){const _errs80 = errors;if(!(typeof data7.min == "number")){validate31.errors = [{}];return false;}var valid6 = _errs80 === errors;}else {var valid6 = true;}if(valid6){if(data7.max !== undefined){const _errs84 = errors;if(!(typeof data7.max == "number")){validate31.errors = [{}];return false;}var valid6 = _errs84 === errors;}else {var valid6 = true;}}}}}}}}}}}else {validate31.errors = [{}];return false;}}var valid3 = _errs30 === errors;if(!valid3){break;}}}else {validate31.errors = [{}];return false;}}var valid0 = _errs26 === errors;}else {var valid0 = true;}if(valid0){if(data.expires_at !== undefined){let data21 = data.expires_at;const _errs88 = errors;if(errors === _errs88){if(errors === _errs88){if(typeof data21 === "string"){if(!(formats0(data21))){validate31.errors = [{}];return false;}}else {validate31.errors = [{}];return false;}}}var valid0 = _errs88 === errors;}else {var valid0 = true;}if(valid0){if(data.respond_via !== undefined){let data22 = data.respond_via;const _errs92 = errors;if(errors === _errs92){if(Array.isArray(data22)){var valid9 = true;const len3 = data22.length;for(let i3=0; i3<len3; i3++){let data23 = data22[i3];const _errs96 = errors;if(typeof data23 !== "string"){validate31.errors = [{}];return false;}if(!((data23 === "control") || (data23 === "oob"))){validate31.errors = [{}];return false;}var valid9 = _errs96 === errors;if(!valid9){break;}}}else {validate31.errors = [{}];return false;}}var valid0 = _errs92 === errors;}else {var valid0 = true;}if(valid0){if(data.context !== undefined){let data24 = data.context;const _errs99 = errors;if(!(data24 && typeof data24 == "object" && !Array.isArray(data24))){validate31.errors = [{}];return false;}var valid0 = _errs99 === errors;}else {var valid0 = true;}}}}}}}}}else {validate31.errors = [{}];return false;}}validate31.errors = vErrors;return errors === 0;}validate31.evaluated = {"props":{"kind":true,"prompt":true,"options":true,"fields":true,"expires_at":true,"respond_via":true,"context":true},"dynamicProps":false,"dynamicItems":false};target["attention.answered"] = validate32;const schema43 = docs[12];function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/attention.answered.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate32.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){let missing0;if((data.answer === undefined) && (missing0 = "answer")){validate32.errors = [{}];return false;}else {if(data.answer !== undefined){let data0 = data.answer;const _errs2 = errors;if(errors === _errs2){if(data0 && typeof data0 == "object" && !Array.isArray(data0)){if(data0.option !== undefined){const _errs6 = errors;if(typeof data0.option !== "string"){validate32.errors = [{}];return false;}var valid1 = _errs6 === errors;}else {var valid1 = true;}if(valid1){if(data0.text !== undefined){const _errs10 = errors;if(typeof data0.text !== "string"){validate32.errors = [{}];return false;}var valid1 = _errs10 === errors;}else {var valid1 = true;}if(valid1){if(data0.values !== undefined){let data3 = data0.values;const _errs14 = errors;if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){validate32.errors = [{}];return false;}var valid1 = _errs14 === errors;}else {var valid1 = true;}}}}else {validate32.errors = [{}];return false;}}var valid0 = _errs2 === errors;}else {var valid0 = true;}if(valid0){if(data.by !== undefined){const _errs18 = errors;if(typeof data.by !== "string"){validate32.errors = [{}];return false;}var valid0 = _errs18 === errors;}else {var valid0 = true;}if(valid0){if(data.via !== undefined){let data5 = data.via;const _errs22 = errors;if(typeof data5 !== "string"){validate32.errors = [{}];return false;}if(!((data5 === "control") || (data5 === "oob"))){validate32.errors = [{}];return false;}var valid0 = _errs22 === errors;}else {var valid0 = true;}}}}}else {validate32.errors = [{}];return false;}}validate32.errors = vErrors;return errors === 0;}validate32.evaluated = {"props":{"answer":true,"by":true,"via":true},"dynamicProps":false,"dynamicItems":false};target["attention.resolved"] = validate33;const schema44 = docs[13];function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/attention.resolved.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate33.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){let missing0;if((data.resolution === undefined) && (missing0 = "resolution")){validate33.errors = [{}];return false;}else {if(data.resolution !== undefined){let data0 = data.resolution;const _errs2 = errors;if(typeof data0 !== "string"){validate33.errors = [{}];return false;}if(!(((data0 === "answered") || (data0 === "auto")) || (data0 === "dismissed"))){validate33.errors = [{}];return false;}var valid0 = _errs2 === errors;}else {var valid0 = true;}if(valid0){if(data.latency_ms !== undefined){let data1 = data.latency_ms;const _errs5 = errors;if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){validate33.errors = [{}];return false;}if(errors === _errs5){if(typeof data1 == "number"){if(data1 < 0 || isNaN(data1)){validate33.errors = [{}];return false;}}}var valid0 = _errs5 === errors;}else {var valid0 = true;}}}}else {validate33.errors = [{}];return false;}}validate33.errors = vErrors;return errors === 0;}validate33.evaluated = {"props":{"resolution":true,"latency_ms":true},"dynamicProps":false,"dynamicItems":false};target["attention.timeout"] = validate34;const schema45 = docs[14];function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/attention.timeout.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate34.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){if(data.after_ms !== undefined){let data0 = data.after_ms;const _errs2 = errors;if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){validate34.errors = [{}];return false;}if(errors === _errs2){if(typeof data0 == "number"){if(data0 < 0 || isNaN(data0)){validate34.errors = [{}];return false;}}}}}else {validate34.errors = [{}];return false;}}validate34.errors = vErrors;return errors === 0;}validate34.evaluated = {"props":{"after_ms":true},"dynamicProps":false,"dynamicItems":false};target["session.compacted"] = validate35;const schema46 = docs[15];function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/session.compacted.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate35.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){if(data.trigger !== undefined){const _errs2 = errors;if(typeof data.trigger !== "string"){validate35.errors = [{}];return false;}var valid0 = _errs2 === errors;}else {var valid0 = true;}if(valid0){if(data.strategy !== undefined){const _errs6 = errors;if(typeof data.strategy !== "string"){validate35.errors = [{}];return false;}var valid0 = _errs6 === errors;}else {var valid0 = true;}if(valid0){if(data.estimated_token_count !== undefined){let data2 = data.estimated_token_count;const _errs10 = errors;if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){validate35.errors = [{}];return false;}if(errors === _errs10){if(typeof data2 == "number"){if(data2 < 0 || isNaN(data2)){validate35.errors = [{}];return false;}}}var valid0 = _errs10 === errors;}else {var valid0 = true;}if(valid0){if(data.forgotten !== undefined){let data3 = data.forgotten;const _errs14 = errors;if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){validate35.errors = [{}];return false;}if(errors === _errs14){if(typeof data3 == "number"){if(data3 < 0 || isNaN(data3)){validate35.errors = [{}];return false;}}}var valid0 = _errs14 === errors;}else {var valid0 = true;}if(valid0){if(data["gen_ai.usage.input_tokens"] !== undefined){let data4 = data["gen_ai.usage.input_tokens"];const _errs18 = errors;if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){validate35.errors = [{}];return false;}if(errors === _errs18){if(typeof data4 == "number"){if(data4 < 0 || isNaN(data4)){validate35.errors = [{}];return false;}}}var valid0 = _errs18 === errors;}else {var valid0 = true;}if(valid0){if(data["gen_ai.usage.output_tokens"] !== undefined){let data5 = data["gen_ai.usage.output_tokens"];const _errs22 = errors;if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){validate35.errors = [{}];return false;}if(errors === _errs22){if(typeof data5 == "number"){if(data5 < 0 || isNaN(data5)){validate35.errors = [{}];return false;}}}var valid0 = _errs22 === errors;}else {var valid0 = true;}}}}}}}else {validate35.errors = [{}];return false;}}validate35.errors = vErrors;return errors === 0;}validate35.evaluated = {"props":{"trigger":true,"strategy":true,"estimated_token_count":true,"forgotten":true,"gen_ai.usage.input_tokens":true,"gen_ai.usage.output_tokens":true},"dynamicProps":false,"dynamicItems":false};target["run.step.started"] = validate36;const schema47 = docs[16];function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/run.step.started.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate36.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){if(data.name !== undefined){const _errs2 = errors;if(typeof data.name !== "string"){validate36.errors = [{}];return false;}var valid0 = _errs2 === errors;}else {var valid0 = true;}if(valid0){if(data.initial_num_steps !== undefined){let data1 = data.initial_num_steps;const _errs6 = errors;if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){validate36.errors = [{}];return false;}if(errors === _errs6){if(typeof data1 == "number"){if(data1 < 0 || isNaN(data1)){validate36.errors = [{}];return false;}}}var valid0 = _errs6 === errors;}else {var valid0 = true;}}}else {validate36.errors = [{}];return false;}}validate36.errors = vErrors;return errors === 0;}validate36.evaluated = {"props":{"name":true,"initial_num_steps":true},"dynamicProps":false,"dynamicItems":false};target["run.step.finished"] = validate37;const schema48 = docs[17];function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/run.step.finished.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate37.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){if(data.status !== undefined){if(typeof data.status !== "string"){validate37.errors = [{}];return false;}}}else {validate37.errors = [{}];return false;}}validate37.errors = vErrors;return errors === 0;}validate37.evaluated = {"props":{"status":true},"dynamicProps":false,"dynamicItems":false};target["progress.status"] = validate38;const schema49 = docs[18];function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/progress.status.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate38.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){if(data.message !== undefined){const _errs2 = errors;if(typeof data.message !== "string"){validate38.errors = [{}];return false;}var valid0 = _errs2 === errors;}else {var valid0 = true;}if(valid0){if(data.phase !== undefined){const _errs6 = errors;if(typeof data.phase !== "string"){validate38.errors = [{}];return false;}var valid0 = _errs6 === errors;}else {var valid0 = true;}if(valid0){if(data.percent !== undefined){let data2 = data.percent;const _errs10 = errors;if(errors === _errs10){if(typeof data2 == "number"){if(data2 > 100 || isNaN(data2)){validate38.errors = [{}];return false;}else {if(data2 < 0 || isNaN(data2)){validate38.errors = [{}];return false;}}}else {validate38.errors = [{}];return false;}}var valid0 = _errs10 === errors;}else {var valid0 = true;}}}}else {validate38.errors = [{}];return false;}}validate38.errors = vErrors;return errors === 0;}validate38.evaluated = {"props":{"message":true,"phase":true,"percent":true},"dynamicProps":false,"dynamicItems":false};target["progress.task.planned"] = validate39;const schema50 = docs[19];function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/progress.task.planned.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate39.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){if(data.task !== undefined){let data0 = data.task;const _errs2 = errors;if(errors === _errs2){if(data0 && typeof data0 == "object" && !Array.isArray(data0)){if(data0.id !== undefined){const _errs6 = errors;if(typeof data0.id !== "string"){validate39.errors = [{}];return false;}var valid1 = _errs6 === errors;}else {var valid1 = true;}if(valid1){if(data0.title !== undefined){const _errs9 = errors;if(typeof data0.title !== "string"){validate39.errors = [{}];return false;}var valid1 = _errs9 === errors;}else {var valid1 = true;}}}else {validate39.errors = [{}];return false;}}var valid0 = _errs2 === errors;}else {var valid0 = true;}if(valid0){if(data.parent !== undefined){const _errs13 = errors;if(typeof data.parent !== "string"){validate39.errors = [{}];return false;}var valid0 = _errs13 === errors;}else {var valid0 = true;}}}else {validate39.errors = [{}];return false;}}validate39.errors = vErrors;return errors === 0;}validate39.evaluated = {"props":{"task":true,"parent":true},"dynamicProps":false,"dynamicItems":false};target["progress.task.completed"] = validate40;const schema51 = docs[20];function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/progress.task.completed.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate40.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){if(data.task !== undefined){let data0 = data.task;const _errs2 = errors;if(errors === _errs2){if(data0 && typeof data0 == "object" && !Array.isArray(data0)){if(data0.id !== undefined){const _errs6 = errors;if(typeof data0.id !== "string"){validate40.errors = [{}];return false;}var valid1 = _errs6 === errors;}else {var valid1 = true;}if(valid1){if(data0.title !== undefined){const _errs9 = errors;if(typeof data0.title !== "string"){validate40.errors = [{}];return false;}var valid1 = _errs9 === errors;}else {var valid1 = true;}}}else {validate40.errors = [{}];return false;}}var valid0 = _errs2 === errors;}else {var valid0 = true;}if(valid0){if(data.status !== undefined){const _errs13 = errors;if(typeof data.status !== "string"){validate40.errors = [{}];return false;}var valid0 = _errs13 === errors;}else {var valid0 = true;}}}else {validate40.errors = [{}];return false;}}validate40.errors = vErrors;return errors === 0;}validate40.evaluated = {"props":{"task":true,"status":true},"dynamicProps":false,"dynamicItems":false};target["progress.artifact.produced"] = validate41;const schema52 = docs[21];function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/progress.artifact.produced.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate41.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){if(data.artifact !== undefined){let data0 = data.artifact;const _errs2 = errors;if(errors === _errs2){if(data0 && typeof data0 == "object" && !Array.isArray(data0)){if(data0.id !== undefined){const _errs6 = errors;if(typeof data0.id !== "string"){validate41.errors = [{}];return false;}var valid1 = _errs6 === errors;}else {var valid1 = true;}if(valid1){if(data0.name !== undefined){const _errs9 = errors;if(typeof data0.name !== "string"){validate41.errors = [{}];return false;}var valid1 = _errs9 === errors;}else {var valid1 = true;}if(valid1){if(data0.mime !== undefined){const _errs13 = errors;if(typeof data0.mime !== "string"){validate41.errors = [{}];return false;}var valid1 = _errs13 === errors;}else {var valid1 = true;}if(valid1){if(data0.bytes !== undefined){let data4 = data0.bytes;const _errs16 = errors;if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){validate41.errors = [{}];return false;}if(errors === _errs16){if(typeof data4 == "number"){if(data4 < 0 || isNaN(data4)){validate41.errors = [{}];return false;}}}var valid1 = _errs16 === errors;}else {var valid1 = true;}if(valid1){if(data0.uri !== undefined){const _errs19 = errors;if(typeof data0.uri !== "string"){validate41.errors = [{}];return false;}var valid1 = _errs19 === errors;}else {var valid1 = true;}}}}}}else {validate41.errors = [{}];return false;}}}}else {validate41.errors = [{}];return false;}}validate41.errors = vErrors;return errors === 0;}validate41.evaluated = {"props":{"artifact":true},"dynamicProps":false,"dynamicItems":false};target["delegation.subagent.started"] = validate42;const schema53 = docs[22];function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/delegation.subagent.started.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate42.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){if(data.child !== undefined){let data0 = data.child;const _errs2 = errors;if(errors === _errs2){if(data0 && typeof data0 == "object" && !Array.isArray(data0)){if(data0.session !== undefined){const _errs6 = errors;if(typeof data0.session !== "string"){validate42.errors = [{}];return false;}var valid1 = _errs6 === errors;}else {var valid1 = true;}if(valid1){if(data0.run !== undefined){const _errs9 = errors;if(typeof data0.run !== "string"){validate42.errors = [{}];return false;}var valid1 = _errs9 === errors;}else {var valid1 = true;}if(valid1){if(data0.agent !== undefined){const _errs12 = errors;if(typeof data0.agent !== "string"){validate42.errors = [{}];return false;}var valid1 = _errs12 === errors;}else {var valid1 = true;}}}}else {validate42.errors = [{}];return false;}}var valid0 = _errs2 === errors;}else {var valid0 = true;}if(valid0){if(data.agent_type !== undefined){const _errs15 = errors;if(typeof data.agent_type !== "string"){validate42.errors = [{}];return false;}var valid0 = _errs15 === errors;}else {var valid0 = true;}if(valid0){if(data.role !== undefined){const _errs19 = errors;if(typeof data.role !== "string"){validate42.errors = [{}];return false;}var valid0 = _errs19 === errors;}else {var valid0 = true;}}}}else {validate42.errors = [{}];return false;}}validate42.errors = vErrors;return errors === 0;}validate42.evaluated = {"props":{"child":true,"agent_type":true,"role":true},"dynamicProps":false,"dynamicItems":false};target["delegation.subagent.stopped"] = validate43;const schema54 = docs[23];function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/delegation.subagent.stopped.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate43.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){if(data.child !== undefined){let data0 = data.child;const _errs2 = errors;if(errors === _errs2){if(data0 && typeof data0 == "object" && !Array.isArray(data0)){if(data0.session !== undefined){const _errs6 = errors;if(typeof data0.session !== "string"){validate43.errors = [{}];return false;}var valid1 = _errs6 === errors;}else {var valid1 = true;}if(valid1){if(data0.run !== undefined){const _errs9 = errors;if(typeof data0.run !== "string"){validate43.errors = [{}];return false;}var valid1 = _errs9 === errors;}else {var valid1 = true;}if(valid1){if(data0.agent !== undefined){const _errs12 = errors;if(typeof data0.agent !== "string"){validate43.errors = [{}];return false;}var valid1 = _errs12 === errors;}else {var valid1 = true;}}}}else {validate43.errors = [{}];return false;}}var valid0 = _errs2 === errors;}else {var valid0 = true;}if(valid0){if(data.agent_type !== undefined){const _errs15 = errors;if(typeof data.agent_type !== "string"){validate43.errors = [{}];return false;}var valid0 = _errs15 === errors;}else {var valid0 = true;}if(valid0){if(data.status !== undefined){const _errs19 = errors;if(typeof data.status !== "string"){validate43.errors = [{}];return false;}var valid0 = _errs19 === errors;}else {var valid0 = true;}if(valid0){if(data.duration_ms !== undefined){let data6 = data.duration_ms;const _errs23 = errors;if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){validate43.errors = [{}];return false;}if(errors === _errs23){if(typeof data6 == "number"){if(data6 < 0 || isNaN(data6)){validate43.errors = [{}];return false;}}}var valid0 = _errs23 === errors;}else {var valid0 = true;}}}}}else {validate43.errors = [{}];return false;}}validate43.errors = vErrors;return errors === 0;}validate43.evaluated = {"props":{"child":true,"agent_type":true,"status":true,"duration_ms":true},"dynamicProps":false,"dynamicItems":false};target["attention.routed"] = validate44;const schema55 = docs[24];function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/attention.routed.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate44.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){if(data.to !== undefined){const _errs2 = errors;if(typeof data.to !== "string"){validate44.errors = [{}];return false;}var valid0 = _errs2 === errors;}else {var valid0 = true;}if(valid0){if(data.via !== undefined){const _errs6 = errors;if(typeof data.via !== "string"){validate44.errors = [{}];return false;}var valid0 = _errs6 === errors;}else {var valid0 = true;}}}else {validate44.errors = [{}];return false;}}validate44.errors = vErrors;return errors === 0;}validate44.evaluated = {"props":{"to":true,"via":true},"dynamicProps":false,"dynamicItems":false};target["agent.presence"] = validate45;const schema56 = docs[25];function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/agent.presence.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate45.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){let missing0;if((data.state === undefined) && (missing0 = "state")){validate45.errors = [{}];return false;}else {if(data.state !== undefined){let data0 = data.state;if(typeof data0 !== "string"){validate45.errors = [{}];return false;}if(!(((data0 === "online") || (data0 === "offline")) || (data0 === "busy"))){validate45.errors = [{}];return false;}}}}else {validate45.errors = [{}];return false;}}validate45.errors = vErrors;return errors === 0;}validate45.evaluated = {"props":{"state":true},"dynamicProps":false,"dynamicItems":false};target["agent.idle"] = validate46;const schema57 = docs[26];function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/agent.idle.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate46.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){if(data.since_ms !== undefined){let data0 = data.since_ms;const _errs2 = errors;if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){validate46.errors = [{}];return false;}if(errors === _errs2){if(typeof data0 == "number"){if(data0 < 0 || isNaN(data0)){validate46.errors = [{}];return false;}}}var valid0 = _errs2 === errors;}else {var valid0 = true;}if(valid0){if(data.reason !== undefined){const _errs6 = errors;if(typeof data.reason !== "string"){validate46.errors = [{}];return false;}var valid0 = _errs6 === errors;}else {var valid0 = true;}}}else {validate46.errors = [{}];return false;}}validate46.errors = vErrors;return errors === 0;}validate46.evaluated = {"props":{"since_ms":true,"reason":true},"dynamicProps":false,"dynamicItems":false};target["agent.health"] = validate47;const schema58 = docs[27];function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/agent.health.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate47.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){let missing0;if((data.status === undefined) && (missing0 = "status")){validate47.errors = [{}];return false;}else {if(data.status !== undefined){let data0 = data.status;const _errs2 = errors;if(typeof data0 !== "string"){validate47.errors = [{}];return false;}if(!(((data0 === "ok") || (data0 === "degraded")) || (data0 === "failing"))){validate47.errors = [{}];return false;}var valid0 = _errs2 === errors;}else {var valid0 = true;}if(valid0){if(data.detail !== undefined){const _errs5 = errors;if(typeof data.detail !== "string"){validate47.errors = [{}];return false;}var valid0 = _errs5 === errors;}else {var valid0 = true;}}}}else {validate47.errors = [{}];return false;}}validate47.errors = vErrors;return errors === 0;}validate47.evaluated = {"props":{"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};target["agent.heartbeat"] = validate48;const schema59 = docs[28];function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/agent.heartbeat.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate48.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){if(data.tick !== undefined){let data0 = data.tick;const _errs2 = errors;if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){validate48.errors = [{}];return false;}if(errors === _errs2){if(typeof data0 == "number"){if(data0 < 0 || isNaN(data0)){validate48.errors = [{}];return false;}}}var valid0 = _errs2 === errors;}else {var valid0 = true;}if(valid0){if(data.interval_ms !== undefined){let data1 = data.interval_ms;const _errs6 = errors;if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){validate48.errors = [{}];return false;}if(errors === _errs6){if(typeof data1 == "number"){if(data1 < 0 || isNaN(data1)){validate48.errors = [{}];return false;}}}var valid0 = _errs6 === errors;}else {var valid0 = true;}}}else {validate48.errors = [{}];return false;}}validate48.errors = vErrors;return errors === 0;}validate48.evaluated = {"props":{"tick":true,"interval_ms":true},"dynamicProps":false,"dynamicItems":false};target["error.raised"] = validate49;const schema60 = docs[29];function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/error.raised.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate49.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){if(data.error !== undefined){let data0 = data.error;const _errs2 = errors;if(errors === _errs2){if(data0 && typeof data0 == "object" && !Array.isArray(data0)){if(data0.type !== undefined){const _errs6 = errors;if(typeof data0.type !== "string"){validate49.errors = [{}];return false;}var valid1 = _errs6 === errors;}else {var valid1 = true;}if(valid1){if(data0.message !== undefined){const _errs9 = errors;if(typeof data0.message !== "string"){validate49.errors = [{}];return false;}var valid1 = _errs9 === errors;}else {var valid1 = true;}}}else {validate49.errors = [{}];return false;}}var valid0 = _errs2 === errors;}else {var valid0 = true;}if(valid0){if(data.code !== undefined){const _errs13 = errors;if(typeof data.code !== "string"){validate49.errors = [{}];return false;}var valid0 = _errs13 === errors;}else {var valid0 = true;}if(valid0){if(data.fatal !== undefined){const _errs17 = errors;if(typeof data.fatal !== "boolean"){validate49.errors = [{}];return false;}var valid0 = _errs17 === errors;}else {var valid0 = true;}}}}else {validate49.errors = [{}];return false;}}validate49.errors = vErrors;return errors === 0;}validate49.evaluated = {"props":{"error":true,"code":true,"fatal":true},"dynamicProps":false,"dynamicItems":false};target["state.snapshot"] = validate50;const schema61 = docs[30];function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/state.snapshot.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate50.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){if(data.state !== undefined){let data0 = data.state;const _errs2 = errors;if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){validate50.errors = [{}];return false;}var valid0 = _errs2 === errors;}else {var valid0 = true;}if(valid0){if(data.key !== undefined){const _errs6 = errors;if(typeof data.key !== "string"){validate50.errors = [{}];return false;}var valid0 = _errs6 === errors;}else {var valid0 = true;}if(valid0){if(data.rev !== undefined){let data2 = data.rev;const _errs10 = errors;if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){validate50.errors = [{}];return false;}if(errors === _errs10){if(typeof data2 == "number"){if(data2 < 0 || isNaN(data2)){validate50.errors = [{}];return false;}}}var valid0 = _errs10 === errors;}else {var valid0 = true;}}}}else {validate50.errors = [{}];return false;}}validate50.errors = vErrors;return errors === 0;}validate50.evaluated = {"props":{"state":true,"key":true,"rev":true},"dynamicProps":false,"dynamicItems":false};target["state.delta"] = validate51;const schema62 = docs[31];function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/state.delta.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate51.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){if(data.delta !== undefined){let data0 = data.delta;const _errs2 = errors;if(errors === _errs2){if(Array.isArray(data0)){var valid1 = true;const len0 = data0.length;for(let i0=0; i0<len0; i0++){let data1 = data0[i0];const _errs6 = errors;if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){validate51.errors = [{}];return false;}var valid1 = _errs6 === errors;if(!valid1){break;}}}else {validate51.errors = [{}];return false;}}var valid0 = _errs2 === errors;}else {var valid0 = true;}if(valid0){if(data.key !== undefined){const _errs10 = errors;if(typeof data.key !== "string"){validate51.errors = [{}];return false;}var valid0 = _errs10 === errors;}else {var valid0 = true;}if(valid0){if(data.rev !== undefined){let data3 = data.rev;const _errs14 = errors;if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){validate51.errors = [{}];return false;}if(errors === _errs14){if(typeof data3 == "number"){if(data3 < 0 || isNaN(data3)){validate51.errors = [{}];return false;}}}var valid0 = _errs14 === errors;}else {var valid0 = true;}}}}else {validate51.errors = [{}];return false;}}validate51.errors = vErrors;return errors === 0;}validate51.evaluated = {"props":{"delta":true,"key":true,"rev":true},"dynamicProps":false,"dynamicItems":false};target["resource.retrieval.requested"] = validate52;const schema63 = docs[32];function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/resource.retrieval.requested.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate52.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){if(data.query !== undefined){const _errs2 = errors;if(typeof data.query !== "string"){validate52.errors = [{}];return false;}var valid0 = _errs2 === errors;}else {var valid0 = true;}if(valid0){if(data.query_digest !== undefined){const _errs6 = errors;if(typeof data.query_digest !== "string"){validate52.errors = [{}];return false;}var valid0 = _errs6 === errors;}else {var valid0 = true;}if(valid0){if(data.corpus !== undefined){const _errs10 = errors;if(typeof data.corpus !== "string"){validate52.errors = [{}];return false;}var valid0 = _errs10 === errors;}else {var valid0 = true;}if(valid0){if(data.top_k !== undefined){let data3 = data.top_k;const _errs14 = errors;if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){validate52.errors = [{}];return false;}if(errors === _errs14){if(typeof data3 == "number"){if(data3 < 0 || isNaN(data3)){validate52.errors = [{}];return false;}}}var valid0 = _errs14 === errors;}else {var valid0 = true;}}}}}else {validate52.errors = [{}];return false;}}validate52.errors = vErrors;return errors === 0;}validate52.evaluated = {"props":{"query":true,"query_digest":true,"corpus":true,"top_k":true},"dynamicProps":false,"dynamicItems":false};target["resource.retrieval.returned"] = validate53;const schema64 = docs[33];function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/resource.retrieval.returned.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate53.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){if(data.documents !== undefined){let data0 = data.documents;const _errs2 = errors;if(errors === _errs2){if(Array.isArray(data0)){var valid1 = true;const len0 = data0.length;for(let i0=0; i0<len0; i0++){let data1 = data0[i0];const _errs6 = errors;if(errors === _errs6){if(data1 && typeof data1 == "object" && !Array.isArray(data1)){if(data1.id !== undefined){const _errs10 = errors;if(typeof data1.id !== "string"){validate53.errors = [{}];return false;}var valid2 = _errs10 === errors;}else {var valid2 = true;}if(valid2){if(data1.score !== undefined){const _errs14 = errors;if(!(typeof data1.score == "number")){validate53.errors = [{}];return false;}var valid2 = _errs14 === errors;}else {var valid2 = true;}if(valid2){if(data1.content_redacted !== undefined){const _errs18 = errors;if(typeof data1.content_redacted !== "string"){validate53.errors = [{}];return false;}var valid2 = _errs18 === errors;}else {var valid2 = true;}if(valid2){if(data1.content !== undefined){const _errs22 = errors;if(typeof data1.content !== "string"){validate53.errors = [{}];return false;}var valid2 = _errs22 === errors;}else {var valid2 = true;}if(valid2){if(data1.metadata !== undefined){let data6 = data1.metadata;const _errs26 = errors;if(!(data6 && typeof data6 == "object" && !Array.isArray(data6))){validate53.errors = [{}];return false;}var valid2 = _errs26 === errors;}else {var valid2 = true;}}}}}}else {validate53.errors = [{}];return false;}}var valid1 = _errs6 === errors;if(!valid1){break;}}}else {validate53.errors = [{}];return false;}}var valid0 = _errs2 === errors;}else {var valid0 = true;}if(valid0){if(data.count !== undefined){let data7 = data.count;const _errs30 = errors;if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){validate53.errors = [{}];return false;}if(errors === _errs30){if(typeof data7 == "number"){if(data7 < 0 || isNaN(data7)){validate53.errors = [{}];return false;}}}var valid0 = _errs30 === errors;}else {var valid0 = true;}if(valid0){if(data.corpus !== undefined){const _errs34 = errors;if(typeof data.corpus !== "string"){validate53.errors = [{}];return false;}var valid0 = _errs34 === errors;}else {var valid0 = true;}if(valid0){if(data.duration_ms !== undefined){let data9 = data.duration_ms;const _errs38 = errors;if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){validate53.errors = [{}];return false;}if(errors === _errs38){if(typeof data9 == "number"){if(data9 < 0 || isNaN(data9)){validate53.errors = [{}];return false;}}}var valid0 = _errs38 === errors;}else {var valid0 = true;}}}}}else {validate53.errors = [{}];return false;}}validate53.errors = vErrors;return errors === 0;}validate53.evaluated = {"props":{"documents":true,"count":true,"corpus":true,"duration_ms":true},"dynamicProps":false,"dynamicItems":false};target["resource.retrieval.reranked"] = validate54;const schema65 = docs[34];function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/resource.retrieval.reranked.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate54.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){if(data.query !== undefined){const _errs2 = errors;if(typeof data.query !== "string"){validate54.errors = [{}];return false;}var valid0 = _errs2 === errors;}else {var valid0 = true;}if(valid0){if(data.query_digest !== undefined){const _errs6 = errors;if(typeof data.query_digest !== "string"){validate54.errors = [{}];return false;}var valid0 = _errs6 === errors;}else {var valid0 = true;}if(valid0){if(data.model !== undefined){const _errs10 = errors;if(typeof data.model !== "string"){validate54.errors = [{}];return false;}var valid0 = _errs10 === errors;}else {var valid0 = true;}if(valid0){if(data.top_k !== undefined){let data3 = data.top_k;const _errs14 = errors;if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){validate54.errors = [{}];return false;}if(errors === _errs14){if(typeof data3 == "number"){if(data3 < 0 || isNaN(data3)){validate54.errors = [{}];return false;}}}var valid0 = _errs14 === errors;}else {var valid0 = true;}if(valid0){if(data.input_documents !== undefined){let data4 = data.input_documents;const _errs18 = errors;if(errors === _errs18){if(Array.isArray(data4)){var valid1 = true;const len0 = data4.length;for(let i0=0; i0<len0; i0++){let data5 = data4[i0];const _errs22 = errors;if(errors === _errs22){if(data5 && typeof data5 == "object" && !Array.isArray(data5)){if(data5.id !== undefined){const _errs26 = errors;if(typeof data5.id !== "string"){validate54.errors = [{}];return false;}var valid2 = _errs26 === errors;}else {var valid2 = true;}if(valid2){if(data5.score !== undefined){const _errs30 = errors;if(!(typeof data5.score == "number")){validate54.errors = [{}];return false;}var valid2 = _errs30 === errors;}else {var valid2 = true;}if(valid2){if(data5.content_redacted !== undefined){const _errs34 = errors;if(typeof data5.content_redacted !== "string"){validate54.errors = [{}];return false;}var valid2 = _errs34 === errors;}else {var valid2 = true;}if(valid2){if(data5.content !== undefined){const _errs38 = errors;if(typeof data5.content !== "string"){validate54.errors = [{}];return false;}var valid2 = _errs38 === errors;}else {var valid2 = true;}if(valid2){if(data5.metadata !== undefined){let data10 = data5.metadata;const _errs42 = errors;if(!(data10 && typeof data10 == "object" && !Array.isArray(data10))){validate54.errors = [{}];return false;}var valid2 = _errs42 === errors;}else {var valid2 = true;}}}}}}else {validate54.errors = [{}];return false;}}var valid1 = _errs22 === errors;if(!valid1){break;}}}else {validate54.errors = [{}];return false;}}var valid0 = _errs18 === errors;}else {var valid0 = true;}if(valid0){if(data.output_documents !== undefined){let data11 = data.output_documents;const _errs46 = errors;if(errors === _errs46){if(Array.isArray(data11)){var valid3 = true;const len1 = data11.length;for(let i1=0; i1<len1; i1++){let data12 = data11[i1];const _errs50 = errors;if(errors === _errs50){if(data12 && typeof data12 == "object" && !Array.isArray(data12)){if(data12.id !== undefined){const _errs54 = errors;if(typeof data12.id !== "string"){validate54.errors = [{}];return false;}var valid4 = _errs54 === errors;}else {var valid4 = true;}if(valid4){if(data12.score !== undefined){const _errs58 = errors;if(!(typeof data12.score == "number")){validate54.errors = [{}];return false;}var valid4 = _errs58 === errors;}else {var valid4 = true;}if(valid4){if(data12.content_redacted !== undefined){const _errs62 = errors;if(typeof data12.content_redacted !== "string"){validate54.errors = [{}];return false;}var valid4 = _errs62 === errors;}else {var valid4 = true;}if(valid4){if(data12.content !== undefined){const _errs66 = errors;if(typeof data12.content !== "string"){validate54.errors = [{}];return false;}var valid4 = _errs66 === errors;}else {var valid4 = true;}if(valid4){if(data12.metadata !== undefined){let data17 = data12.metadata;const _errs70 = errors;if(!(data17 && typeof data17 == "object" && !Array.isArray(data17))){validate54.errors = [{}];return false;}var valid4 = _errs70 === errors;}else {var valid4 = true;}}}}}}else {validate54.errors = [{}];return false;}}var valid3 = _errs50 === errors;if(!valid3){break;}}}else {validate54.errors = [{}];return false;}}var valid0 = _errs46 === errors;}else {var valid0 = true;}if(valid0){if(data.count !== undefined){let data18 = data.count;const _errs74 = errors;if(!((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18)))){validate54.errors = [{}];return false;}if(errors === _errs74){if(typeof data18 == "number"){if(data18 < 0 || isNaN(data18)){validate54.errors = [{}];return false;}}}var valid0 = _errs74 === errors;}else {var valid0 = true;}if(valid0){if(data.duration_ms !== undefined){let data19 = data.duration_ms;const _errs78 = errors;if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))){validate54.errors = [{}];return false;}if(errors === _errs78){if(typeof data19 == "number"){if(data19 < 0 || isNaN(data19)){validate54.errors = [{}];return false;}}}var valid0 = _errs78 === errors;}else {var valid0 = true;}}}}}}}}}else {validate54.errors = [{}];return false;}}validate54.errors = vErrors;return errors === 0;}validate54.evaluated = {"props":{"query":true,"query_digest":true,"model":true,"top_k":true,"input_documents":true,"output_documents":true,"count":true,"duration_ms":true},"dynamicProps":false,"dynamicItems":false};target["resource.citation.recorded"] = validate55;const schema66 = docs[35];function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/resource.citation.recorded.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate55.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){if(data.citations !== undefined){let data0 = data.citations;const _errs2 = errors;if(errors === _errs2){if(Array.isArray(data0)){var valid1 = true;const len0 = data0.length;for(let i0=0; i0<len0; i0++){let data1 = data0[i0];const _errs6 = errors;if(errors === _errs6){if(data1 && typeof data1 == "object" && !Array.isArray(data1)){if(data1.source !== undefined){let data2 = data1.source;const _errs10 = errors;if(errors === _errs10){if(data2 && typeof data2 == "object" && !Array.isArray(data2)){if(data2.id !== undefined){const _errs14 = errors;if(typeof data2.id !== "string"){validate55.errors = [{}];return false;}var valid3 = _errs14 === errors;}else {var valid3 = true;}if(valid3){if(data2.uri !== undefined){const _errs18 = errors;if(typeof data2.uri !== "string"){validate55.errors = [{}];return false;}var valid3 = _errs18 === errors;}else {var valid3 = true;}if(valid3){if(data2.title !== undefined){const _errs22 = errors;if(typeof data2.title !== "string"){validate55.errors = [{}];return false;}var valid3 = _errs22 === errors;}else {var valid3 = true;}}}}else {validate55.errors = [{}];return false;}}var valid2 = _errs10 === errors;}else {var valid2 = true;}if(valid2){if(data1.cited_text_redacted !== undefined){const _errs26 = errors;if(typeof data1.cited_text_redacted !== "string"){validate55.errors = [{}];return false;}var valid2 = _errs26 === errors;}else {var valid2 = true;}if(valid2){if(data1.cited_text !== undefined){const _errs30 = errors;if(typeof data1.cited_text !== "string"){validate55.errors = [{}];return false;}var valid2 = _errs30 === errors;}else {var valid2 = true;}if(valid2){if(data1.offset !== undefined){let data8 = data1.offset;const _errs34 = errors;const _errs37 = errors;const _errs38 = errors;const _errs39 = errors;let valid5 = false;const _errs40 = errors;if(data8 && typeof data8 == "object" && !Array.isArray(data8)){let missing0;if(((data8.char === undefined) && (missing0 = "char")) || ((data8.page === undefined) && (missing0 = "page"))){const err0 = {};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;}}var _valid0 = _errs40 === errors;valid5 = valid5 || _valid0;const _errs41 = errors;if(data8 && typeof data8 == "object" && !Array.isArray(data8)){let missing1;if(((data8.char === undefined) && (missing1 = "char")) || ((data8.block === undefined) && (missing1 = "block"))){const err1 = {};if(vErrors === null){vErrors = [err1];}else {vErrors.push(err1);}errors++;}}var _valid0 = _errs41 === errors;valid5 = valid5 || _valid0;const _errs42 = errors;if(data8 && typeof data8 == "object" && !Array.isArray(data8)){let missing2;if(((data8.page === undefined) && (missing2 = "page")) || ((data8.block === undefined) && (missing2 = "block"))){const err2 = {};if(vErrors === null){vErrors = [err2];}else {vErrors.push(err2);}errors++;}}var _valid0 = _errs42 === errors;valid5 = valid5 || _valid0;if(!valid5){const err3 = {};if(vErrors === null){vErrors = [err3];}else {vErrors.push(err3);}errors++;}else {errors = _errs39;if(vErrors !== null){if(_errs39){vErrors.length = _errs39;}else {vErrors = null;}}}var valid4 = _errs38 === errors;if(valid4){validate55.errors = [{}];return false;}else {errors = _errs37;if(vErrors !== null){if(_errs37){vErrors.length = _errs37;}else {vErrors = null;}}}if(errors === _errs34){if(data8 && typeof data8 == "object" && !Array.isArray(data8)){if(data8.char !== undefined){let data9 = data8.char;const _errs46 = errors;if(errors === _errs46){if(data9 && typeof data9 == "object" && !Array.isArray(data9)){if(data9.start !== undefined){let data10 = data9.start;const _errs50 = errors;if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))){validate55.errors = [{}];return false;}var valid7 = _errs50 === errors;}else {var valid7 = true;}if(valid7){if(data9.end !== undefined){let data11 = data9.end;const _errs53 = errors;if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){validate55.errors = [{}];return false;}var valid7 = _errs53 === errors;}else {var valid7 = true;}}}else {validate55.errors = [{}];return false;}}var valid6 = _errs46 === errors;}else {var valid6 = true;}if(valid6){if(data8.page !== undefined){let data12 = data8.page;const _errs56 = errors;if(errors === _errs56){if(data12 && typeof data12 == "object" && !Array.isArray(data12)){if(data12.page !== undefined){let data13 = data12.page;const _errs60 = errors;if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){validate55.errors = [{}];return false;}var valid8 = _errs60 === errors;}else {var valid8 = true;}if(valid8){if(data12.start !== undefined){let data14 = data12.start;const _errs63 = errors;if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))){validate55.errors = [{}];return false;}var valid8 = _errs63 === errors;}else {var valid8 = true;}if(valid8){if(data12.end !== undefined){let data15 = data12.end;const _errs66 = errors;if(!((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15)))){validate55.errors = [{}];return false;}var valid8 = _errs66 === errors;}else {var valid8 = true;}}}}else {validate55.errors = [{}];return false;}}var valid6 = _errs56 === errors;}else {var valid6 = true;}if(valid6){if(data8.block !== undefined){let data16 = data8.block;const _errs69 = errors;if(errors === _errs69){if(data16 && typeof data16 == "object" && !Array.isArray(data16)){if(data16.block !== undefined){let data17 = data16.block;const _errs73 = errors;if(!((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17)))){validate55.errors = [{}];return false;}var valid9 = _errs73 === errors;}else {var valid9 = true;}if(valid9){if(data16.start !== undefined){let data18 = data16.start;const _errs76 = errors;if(!((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18)))){validate55.errors = [{}];return false;}var valid9 = _errs76 === errors;}else {var valid9 = true;}if(valid9){if(data16.end !== undefined){let data19 = data16.end;const _errs79 = errors;if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))){validate55.errors = [{}];return false;}var valid9 = _errs79 === errors;}else {var valid9 = true;}}}}else {validate55.errors = [{}];return false;}}var valid6 = _errs69 === errors;}else {var valid6 = true;}}}}else {validate55.errors = [{}];return false;}}var valid2 = _errs34 === errors;}else {var valid2 = true;}if(valid2){if(data1.document_index !== undefined){let data20 = data1.document_index;const _errs82 = errors;if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))){validate55.errors = [{}];return false;}if(errors === _errs82){if(typeof data20 == "number"){if(data20 < 0 || isNaN(data20)){validate55.errors = [{}];return false;}}}var valid2 = _errs82 === errors;}else {var valid2 = true;}}}}}}else {validate55.errors = [{}];return false;}}var valid1 = _errs6 === errors;if(!valid1){break;}}}else {validate55.errors = [{}];return false;}}var valid0 = _errs2 === errors;}else {var valid0 = true;}if(valid0){if(data.count !== undefined){let data21 = data.count;const _errs86 = errors;if(!((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21)))){validate55.errors = [{}];return false;}if(errors === _errs86){if(typeof data21 == "number"){if(data21 < 0 || isNaN(data21)){validate55.errors = [{}];return false;}}}var valid0 = _errs86 === errors;}else {var valid0 = true;}}}else {validate55.errors = [{}];return false;}}validate55.errors = vErrors;return errors === 0;}validate55.evaluated = {"props":{"citations":true,"count":true},"dynamicProps":false,"dynamicItems":false};target["assessment.evaluation.recorded"] = validate56;const schema67 = docs[36];function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/assessment.evaluation.recorded.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate56.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){if(data["gen_ai.evaluation.name"] !== undefined){const _errs2 = errors;if(typeof data["gen_ai.evaluation.name"] !== "string"){validate56.errors = [{}];return false;}var valid0 = _errs2 === errors;}else {var valid0 = true;}if(valid0){if(data["gen_ai.evaluation.score.value"] !== undefined){const _errs6 = errors;if(!(typeof data["gen_ai.evaluation.score.value"] == "number")){validate56.errors = [{}];return false;}var valid0 = _errs6 === errors;}else {var valid0 = true;}if(valid0){if(data["gen_ai.evaluation.score.label"] !== undefined){const _errs10 = errors;if(typeof data["gen_ai.evaluation.score.label"] !== "string"){validate56.errors = [{}];return false;}var valid0 = _errs10 === errors;}else {var valid0 = true;}if(valid0){if(data["gen_ai.evaluation.explanation"] !== undefined){const _errs14 = errors;if(typeof data["gen_ai.evaluation.explanation"] !== "string"){validate56.errors = [{}];return false;}var valid0 = _errs14 === errors;}else {var valid0 = true;}if(valid0){if(data.evaluator !== undefined){const _errs18 = errors;if(typeof data.evaluator !== "string"){validate56.errors = [{}];return false;}var valid0 = _errs18 === errors;}else {var valid0 = true;}}}}}}else {validate56.errors = [{}];return false;}}validate56.errors = vErrors;return errors === 0;}validate56.evaluated = {"props":{"gen_ai.evaluation.name":true,"gen_ai.evaluation.score.value":true,"gen_ai.evaluation.score.label":true,"gen_ai.evaluation.explanation":true,"evaluator":true},"dynamicProps":false,"dynamicItems":false};target["assessment.feedback.received"] = validate57;const schema68 = docs[37];function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/assessment.feedback.received.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate57.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){if(data.rating !== undefined){const _errs2 = errors;if(!(typeof data.rating == "number")){validate57.errors = [{}];return false;}var valid0 = _errs2 === errors;}else {var valid0 = true;}if(valid0){if(data.label !== undefined){const _errs6 = errors;if(typeof data.label !== "string"){validate57.errors = [{}];return false;}var valid0 = _errs6 === errors;}else {var valid0 = true;}if(valid0){if(data.comment !== undefined){const _errs10 = errors;if(typeof data.comment !== "string"){validate57.errors = [{}];return false;}var valid0 = _errs10 === errors;}else {var valid0 = true;}if(valid0){if(data.correction !== undefined){const _errs14 = errors;if(typeof data.correction !== "string"){validate57.errors = [{}];return false;}var valid0 = _errs14 === errors;}else {var valid0 = true;}if(valid0){if(data.source !== undefined){const _errs18 = errors;if(typeof data.source !== "string"){validate57.errors = [{}];return false;}var valid0 = _errs18 === errors;}else {var valid0 = true;}}}}}}else {validate57.errors = [{}];return false;}}validate57.errors = vErrors;return errors === 0;}validate57.evaluated = {"props":{"rating":true,"label":true,"comment":true,"correction":true,"source":true},"dynamicProps":false,"dynamicItems":false};target["assessment.guardrail.recorded"] = validate58;const schema69 = docs[38];function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/assessment.guardrail.recorded.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate58.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){if(data.guardrail !== undefined){let data0 = data.guardrail;const _errs2 = errors;if(errors === _errs2){if(data0 && typeof data0 == "object" && !Array.isArray(data0)){if(data0.stage !== undefined){let data1 = data0.stage;const _errs6 = errors;if(typeof data1 !== "string"){validate58.errors = [{}];return false;}if(!((data1 === "input") || (data1 === "output"))){validate58.errors = [{}];return false;}var valid1 = _errs6 === errors;}else {var valid1 = true;}if(valid1){if(data0.verdict !== undefined){let data2 = data0.verdict;const _errs10 = errors;if(typeof data2 !== "string"){validate58.errors = [{}];return false;}if(!((((data2 === "allowed") || (data2 === "flagged")) || (data2 === "blocked")) || (data2 === "modified"))){validate58.errors = [{}];return false;}var valid1 = _errs10 === errors;}else {var valid1 = true;}if(valid1){if(data0.categories !== undefined){let data3 = data0.categories;const _errs14 = errors;if(errors === _errs14){if(Array.isArray(data3)){var valid2 = true;const len0 = data3.length;for(let i0=0; i0<len0; i0++){let data4 = data3[i0];const _errs18 = errors;if(errors === _errs18){if(data4 && typeof data4 == "object" && !Array.isArray(data4)){if(data4.name !== undefined){const _errs22 = errors;if(typeof data4.name !== "string"){validate58.errors = [{}];return false;}var valid3 = _errs22 === errors;}else {var valid3 = true;}if(valid3){if(data4.score !== undefined){const _errs26 = errors;if(!(typeof data4.score == "number")){validate58.errors = [{}];return false;}var valid3 = _errs26 === errors;}else {var valid3 = true;}}}else {validate58.errors = [{}];return false;}}var valid2 = _errs18 === errors;if(!valid2){break;}}}else {validate58.errors = [{}];return false;}}var valid1 = _errs14 === errors;}else {var valid1 = true;}if(valid1){if(data0.detector !== undefined){let data7 = data0.detector;const _errs30 = errors;if(errors === _errs30){if(data7 && typeof data7 == "object" && !Array.isArray(data7)){if(data7.name !== undefined){const _errs34 = errors;if(typeof data7.name !== "string"){validate58.errors = [{}];return false;}var valid4 = _errs34 === errors;}else {var valid4 = true;}if(valid4){if(data7.version !== undefined){const _errs37 = errors;if(typeof data7.version !== "string"){validate58.errors = [{}];return false;}var valid4 = _errs37 === errors;}else {var valid4 = true;}}}else {validate58.errors = [{}];return false;}}var valid1 = _errs30 === errors;}else {var valid1 = true;}if(valid1){if(data0.explanation !== undefined){const _errs40 = errors;if(typeof data0.explanation !== "string"){validate58.errors = [{}];return false;}var valid1 = _errs40 === errors;}else {var valid1 = true;}}}}}}else {validate58.errors = [{}];return false;}}}}else {validate58.errors = [{}];return false;}}validate58.errors = vErrors;return errors === 0;}validate58.evaluated = {"props":{"guardrail":true},"dynamicProps":false,"dynamicItems":false};target["control.attention.respond"] = validate59;const schema70 = docs[39];function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/control.attention.respond.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate59.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){let missing0;if((data.answer === undefined) && (missing0 = "answer")){validate59.errors = [{}];return false;}else {if(data.answer !== undefined){let data0 = data.answer;const _errs2 = errors;if(errors === _errs2){if(data0 && typeof data0 == "object" && !Array.isArray(data0)){if(data0.option !== undefined){const _errs6 = errors;if(typeof data0.option !== "string"){validate59.errors = [{}];return false;}var valid1 = _errs6 === errors;}else {var valid1 = true;}if(valid1){if(data0.text !== undefined){const _errs10 = errors;if(typeof data0.text !== "string"){validate59.errors = [{}];return false;}var valid1 = _errs10 === errors;}else {var valid1 = true;}if(valid1){if(data0.values !== undefined){let data3 = data0.values;const _errs14 = errors;if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){validate59.errors = [{}];return false;}var valid1 = _errs14 === errors;}else {var valid1 = true;}}}}else {validate59.errors = [{}];return false;}}}}}else {validate59.errors = [{}];return false;}}validate59.errors = vErrors;return errors === 0;}validate59.evaluated = {"props":{"answer":true},"dynamicProps":false,"dynamicItems":false};target["control.cancel"] = validate60;const schema71 = docs[40];function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/control.cancel.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate60.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){let missing0;if((data.scope === undefined) && (missing0 = "scope")){validate60.errors = [{}];return false;}else {if(data.scope !== undefined){let data0 = data.scope;const _errs2 = errors;if(typeof data0 !== "string"){validate60.errors = [{}];return false;}if(!((data0 === "run") || (data0 === "session"))){validate60.errors = [{}];return false;}var valid0 = _errs2 === errors;}else {var valid0 = true;}if(valid0){if(data.reason !== undefined){const _errs5 = errors;if(typeof data.reason !== "string"){validate60.errors = [{}];return false;}var valid0 = _errs5 === errors;}else {var valid0 = true;}}}}else {validate60.errors = [{}];return false;}}validate60.errors = vErrors;return errors === 0;}validate60.evaluated = {"props":{"scope":true,"reason":true},"dynamicProps":false,"dynamicItems":false};target["control.pause"] = validate61;const schema72 = docs[41];function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/control.pause.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate61.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(errors === 0){if(!(data && typeof data == "object" && !Array.isArray(data))){validate61.errors = [{}];return false;}}validate61.errors = vErrors;return errors === 0;}validate61.evaluated = {"dynamicProps":false,"dynamicItems":false};target["control.resume"] = validate62;const schema73 = docs[42];function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/control.resume.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate62.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(errors === 0){if(!(data && typeof data == "object" && !Array.isArray(data))){validate62.errors = [{}];return false;}}validate62.errors = vErrors;return errors === 0;}validate62.evaluated = {"dynamicProps":false,"dynamicItems":false};target["control.accepted"] = validate63;const schema74 = docs[43];function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/control.accepted.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate63.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(errors === 0){if(!(data && typeof data == "object" && !Array.isArray(data))){validate63.errors = [{}];return false;}}validate63.errors = vErrors;return errors === 0;}validate63.evaluated = {"dynamicProps":false,"dynamicItems":false};target["control.rejected"] = validate64;const schema75 = docs[44];function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/control.rejected.schema.json" */;let vErrors = null;let errors = 0;const evaluated0 = validate64.evaluated;if(evaluated0.dynamicProps){evaluated0.props = undefined;}if(evaluated0.dynamicItems){evaluated0.items = undefined;}if(errors === 0){if(data && typeof data == "object" && !Array.isArray(data)){let missing0;if((data.reason === undefined) && (missing0 = "reason")){validate64.errors = [{}];return false;}else {if(data.reason !== undefined){let data0 = data.reason;const _errs2 = errors;if(typeof data0 !== "string"){validate64.errors = [{}];return false;}if(!(((((data0 === "unsupported") || (data0 === "unauthorized")) || (data0 === "busy")) || (data0 === "refused")) || (data0 === "invalid"))){validate64.errors = [{}];return false;}var valid0 = _errs2 === errors;}else {var valid0 = true;}if(valid0){if(data.detail !== undefined){const _errs6 = errors;if(typeof data.detail !== "string"){validate64.errors = [{}];return false;}var valid0 = _errs6 === errors;}else {var valid0 = true;}}}}else {validate64.errors = [{}];return false;}}validate64.errors = vErrors;return errors === 0;}validate64.evaluated = {"props":{"reason":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
+target.envelope = validate20;
+const schema31 = docs[0];
+const func0 = memoPattern;
+const func9 = Object.prototype.hasOwnProperty;
+const func10 = require("ajv/dist/runtime/ucs2length").default;
+const pattern4 = func0("^agent\\.", "u");
+const pattern5 = func0("^(control\\.(attention\\.respond|cancel|pause|resume)|attention\\.routed|x\\.[a-z0-9_-]+\\.control(\\.[a-z0-9_]+)+)$", "u");
+const pattern6 = func0("^(agent\\.|(control\\.(attention\\.respond|cancel|pause|resume)|attention\\.routed|x\\.[a-z0-9_-]+\\.control(\\.[a-z0-9_]+)+)$)", "u");
+const pattern7 = func0("^[a-z0-9]{1,20}$", "u");
+const pattern8 = func0("^((agent|session|run|progress|tool|delegation|attention|resource|error|state|assessment|message|control)(\\.[a-z0-9_]+)+|x\\.[a-z0-9_-]+\\.[a-z0-9_]+(\\.[a-z0-9_]+)+)$", "u");
+const pattern9 = func0("^(?!ff)[0-9a-f]{2}-(?!0{32})[0-9a-f]{32}-(?!0{16})[0-9a-f]{16}-[0-9a-f]{2}$", "u");
+const formats0 = STRICT_FORMATS["date-time"];
+const formats2 = STRICT_FORMATS.uri;
+
+function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/envelope.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate20.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+const _errs2 = errors;
+const _errs4 = errors;
+let valid1 = true;
+const _errs5 = errors;
+if(errors === _errs5){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.type === undefined) && (missing0 = "type")){
+const err0 = {};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+else {
+if(data.type !== undefined){
+let data0 = data.type;
+const _errs7 = errors;
+if(errors === _errs7){
+if(typeof data0 === "string"){
+if(!pattern4.test(data0)){
+const err1 = {};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+else {
+const err2 = {};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+}
+}
+}
+}
+var _valid0 = _errs5 === errors;
+errors = _errs4;
+if(vErrors !== null){
+if(_errs4){
+vErrors.length = _errs4;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid0){
+const _errs9 = errors;
+if(errors === _errs9){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.session !== undefined){
+var valid3 = false;
+validate20.errors = [{}];
+return false;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data.run !== undefined){
+var valid3 = false;
+validate20.errors = [{}];
+return false;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data.step !== undefined){
+var valid3 = false;
+validate20.errors = [{}];
+return false;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data.seq !== undefined){
+var valid3 = false;
+validate20.errors = [{}];
+return false;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
+}
+}
+var _valid0 = _errs9 === errors;
+valid1 = _valid0;
+if(valid1){
+var props0 = {};
+props0.session = true;
+props0.run = true;
+props0.step = true;
+props0.seq = true;
+props0.type = true;
+}
+}
+if(!valid1){
+const err3 = {};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+validate20.errors = vErrors;
+return false;
+}
+var valid0 = _errs2 === errors;
+if(valid0){
+const _errs13 = errors;
+const _errs15 = errors;
+let valid4 = true;
+const _errs16 = errors;
+if(errors === _errs16){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if((data.type === undefined) && (missing1 = "type")){
+const err4 = {};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+else {
+if(data.type !== undefined){
+let data5 = data.type;
+const _errs18 = errors;
+if(errors === _errs18){
+if(typeof data5 === "string"){
+if(!pattern5.test(data5)){
+const err5 = {};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+else {
+const err6 = {};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+}
+}
+}
+var _valid1 = _errs16 === errors;
+errors = _errs15;
+if(vErrors !== null){
+if(_errs15){
+vErrors.length = _errs15;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid1){
+const _errs20 = errors;
+if(errors === _errs20){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing2;
+if((data.session === undefined) && (missing2 = "session")){
+validate20.errors = [{}];
+return false;
+}
+else {
+if(data.seq !== undefined){
+validate20.errors = [{}];
+return false;
+}
+}
+}
+}
+var _valid1 = _errs20 === errors;
+valid4 = _valid1;
+if(valid4){
+var props1 = {};
+props1.seq = true;
+props1.type = true;
+}
+}
+if(!valid4){
+const err7 = {};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+validate20.errors = vErrors;
+return false;
+}
+var valid0 = _errs13 === errors;
+if(valid0){
+if(props0 !== true && props1 !== undefined){
+if(props1 === true){
+props0 = true;
+}
+else {
+props0 = props0 || {};
+Object.assign(props0, props1);
+}
+}
+const _errs24 = errors;
+const _errs26 = errors;
+let valid7 = true;
+const _errs27 = errors;
+if(errors === _errs27){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing3;
+if((data.type === undefined) && (missing3 = "type")){
+const err8 = {};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+else {
+if(data.type !== undefined){
+let data7 = data.type;
+if(typeof data7 !== "string"){
+const err9 = {};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+const _errs31 = errors;
+const _errs32 = errors;
+if(typeof data7 === "string"){
+if(!pattern6.test(data7)){
+const err10 = {};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+var valid9 = _errs32 === errors;
+if(valid9){
+const err11 = {};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+else {
+errors = _errs31;
+if(vErrors !== null){
+if(_errs31){
+vErrors.length = _errs31;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+}
+}
+var _valid2 = _errs27 === errors;
+errors = _errs26;
+if(vErrors !== null){
+if(_errs26){
+vErrors.length = _errs26;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid2){
+const _errs33 = errors;
+if(errors === _errs33){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing4;
+if(((data.session === undefined) && (missing4 = "session")) || ((data.seq === undefined) && (missing4 = "seq"))){
+validate20.errors = [{}];
+return false;
+}
+}
+}
+var _valid2 = _errs33 === errors;
+valid7 = _valid2;
+}
+if(!valid7){
+const err12 = {};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+validate20.errors = vErrors;
+return false;
+}
+var valid0 = _errs24 === errors;
+if(valid0){
+if(props0 !== true){
+props0 = props0 || {};
+props0.type = true;
+}
+}
+}
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing5;
+if(((((((data.aep === undefined) && (missing5 = "aep")) || ((data.id === undefined) && (missing5 = "id"))) || ((data.type === undefined) && (missing5 = "type"))) || ((data.time === undefined) && (missing5 = "time"))) || ((data.source === undefined) && (missing5 = "source"))) || ((data.agent === undefined) && (missing5 = "agent"))){
+validate20.errors = [{}];
+return false;
+}
+else {
+for(const key0 in data){
+const _errs39 = errors;
+if(errors === _errs39){
+if(typeof key0 === "string"){
+if(!pattern7.test(key0)){
+const err13 = {};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+var valid10 = _errs39 === errors;
+if(!valid10){
+const err14 = {};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+validate20.errors = vErrors;
+return false;
+break;
+}
+}
+if(valid10){
+const _errs43 = errors;
+for(const key1 in data){
+if(!(func9.call(schema31.properties, key1))){
+let data8 = data[key1];
+const _errs44 = errors;
+if(((typeof data8 !== "string") && (!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))))) && (typeof data8 !== "boolean")){
+validate20.errors = [{}];
+return false;
+}
+var valid11 = _errs44 === errors;
+if(!valid11){
+break;
+}
+}
+}
+if(_errs43 === errors){
+if(data.aep !== undefined){
+const _errs49 = errors;
+if("0.1" !== data.aep){
+validate20.errors = [{}];
+return false;
+}
+var valid12 = _errs49 === errors;
+}
+else {
+var valid12 = true;
+}
+if(valid12){
+if(data.id !== undefined){
+let data10 = data.id;
+const _errs52 = errors;
+if(errors === _errs52){
+if(typeof data10 === "string"){
+if(func10(data10) < 1){
+validate20.errors = [{}];
+return false;
+}
+}
+else {
+validate20.errors = [{}];
+return false;
+}
+}
+var valid12 = _errs52 === errors;
+}
+else {
+var valid12 = true;
+}
+if(valid12){
+if(data.type !== undefined){
+let data11 = data.type;
+const _errs57 = errors;
+if(errors === _errs57){
+if(typeof data11 === "string"){
+if(!pattern8.test(data11)){
+validate20.errors = [{}];
+return false;
+}
+}
+else {
+validate20.errors = [{}];
+return false;
+}
+}
+var valid12 = _errs57 === errors;
+}
+else {
+var valid12 = true;
+}
+if(valid12){
+if(data.subject !== undefined){
+let data12 = data.subject;
+const _errs62 = errors;
+if(errors === _errs62){
+if(typeof data12 === "string"){
+if(func10(data12) < 1){
+validate20.errors = [{}];
+return false;
+}
+}
+else {
+validate20.errors = [{}];
+return false;
+}
+}
+var valid12 = _errs62 === errors;
+}
+else {
+var valid12 = true;
+}
+if(valid12){
+if(data.time !== undefined){
+let data13 = data.time;
+const _errs67 = errors;
+if(errors === _errs67){
+if(errors === _errs67){
+if(typeof data13 === "string"){
+if(!(formats0(data13))){
+validate20.errors = [{}];
+return false;
+}
+}
+else {
+validate20.errors = [{}];
+return false;
+}
+}
+}
+var valid12 = _errs67 === errors;
+}
+else {
+var valid12 = true;
+}
+if(valid12){
+if(data.source !== undefined){
+let data14 = data.source;
+const _errs72 = errors;
+if(errors === _errs72){
+if(errors === _errs72){
+if(typeof data14 === "string"){
+if(func10(data14) < 1){
+validate20.errors = [{}];
+return false;
+}
+else {
+if(!(formats2(data14))){
+validate20.errors = [{}];
+return false;
+}
+}
+}
+else {
+validate20.errors = [{}];
+return false;
+}
+}
+}
+var valid12 = _errs72 === errors;
+}
+else {
+var valid12 = true;
+}
+if(valid12){
+if(data.agent !== undefined){
+let data15 = data.agent;
+const _errs77 = errors;
+if(errors === _errs77){
+if(typeof data15 === "string"){
+if(func10(data15) < 1){
+validate20.errors = [{}];
+return false;
+}
+}
+else {
+validate20.errors = [{}];
+return false;
+}
+}
+var valid12 = _errs77 === errors;
+}
+else {
+var valid12 = true;
+}
+if(valid12){
+if(data.session !== undefined){
+let data16 = data.session;
+const _errs82 = errors;
+if(errors === _errs82){
+if(typeof data16 === "string"){
+if(func10(data16) < 1){
+validate20.errors = [{}];
+return false;
+}
+}
+else {
+validate20.errors = [{}];
+return false;
+}
+}
+var valid12 = _errs82 === errors;
+}
+else {
+var valid12 = true;
+}
+if(valid12){
+if(data.run !== undefined){
+let data17 = data.run;
+const _errs87 = errors;
+if(errors === _errs87){
+if(typeof data17 === "string"){
+if(func10(data17) < 1){
+validate20.errors = [{}];
+return false;
+}
+}
+else {
+validate20.errors = [{}];
+return false;
+}
+}
+var valid12 = _errs87 === errors;
+}
+else {
+var valid12 = true;
+}
+if(valid12){
+if(data.step !== undefined){
+let data18 = data.step;
+const _errs92 = errors;
+if(errors === _errs92){
+if(typeof data18 === "string"){
+if(func10(data18) < 1){
+validate20.errors = [{}];
+return false;
+}
+}
+else {
+validate20.errors = [{}];
+return false;
+}
+}
+var valid12 = _errs92 === errors;
+}
+else {
+var valid12 = true;
+}
+if(valid12){
+if(data.seq !== undefined){
+let data19 = data.seq;
+const _errs97 = errors;
+if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))){
+validate20.errors = [{}];
+return false;
+}
+if(errors === _errs97){
+if(typeof data19 == "number"){
+if(data19 < 0 || isNaN(data19)){
+validate20.errors = [{}];
+return false;
+}
+}
+}
+var valid12 = _errs97 === errors;
+}
+else {
+var valid12 = true;
+}
+if(valid12){
+if(data.epoch !== undefined){
+let data20 = data.epoch;
+const _errs102 = errors;
+if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))){
+validate20.errors = [{}];
+return false;
+}
+if(errors === _errs102){
+if(typeof data20 == "number"){
+if(data20 < 0 || isNaN(data20)){
+validate20.errors = [{}];
+return false;
+}
+}
+}
+var valid12 = _errs102 === errors;
+}
+else {
+var valid12 = true;
+}
+if(valid12){
+if(data.cause !== undefined){
+let data21 = data.cause;
+const _errs107 = errors;
+if(errors === _errs107){
+if(typeof data21 === "string"){
+if(func10(data21) < 1){
+validate20.errors = [{}];
+return false;
+}
+}
+else {
+validate20.errors = [{}];
+return false;
+}
+}
+var valid12 = _errs107 === errors;
+}
+else {
+var valid12 = true;
+}
+if(valid12){
+if(data.traceparent !== undefined){
+let data22 = data.traceparent;
+const _errs112 = errors;
+if(errors === _errs112){
+if(typeof data22 === "string"){
+if(!pattern9.test(data22)){
+validate20.errors = [{}];
+return false;
+}
+}
+else {
+validate20.errors = [{}];
+return false;
+}
+}
+var valid12 = _errs112 === errors;
+}
+else {
+var valid12 = true;
+}
+if(valid12){
+if(data.severity !== undefined){
+let data23 = data.severity;
+const _errs117 = errors;
+if(typeof data23 !== "string"){
+validate20.errors = [{}];
+return false;
+}
+if(!((((((data23 === "debug") || (data23 === "info")) || (data23 === "notice")) || (data23 === "warning")) || (data23 === "error")) || (data23 === "critical"))){
+validate20.errors = [{}];
+return false;
+}
+var valid12 = _errs117 === errors;
+}
+else {
+var valid12 = true;
+}
+if(valid12){
+if(data.capture !== undefined){
+let data24 = data.capture;
+const _errs122 = errors;
+if(typeof data24 !== "string"){
+validate20.errors = [{}];
+return false;
+}
+if(!((((data24 === "none") || (data24 === "metadata")) || (data24 === "redacted")) || (data24 === "full"))){
+validate20.errors = [{}];
+return false;
+}
+var valid12 = _errs122 === errors;
+}
+else {
+var valid12 = true;
+}
+if(valid12){
+if(data.data !== undefined){
+let data25 = data.data;
+const _errs127 = errors;
+if(!(data25 && typeof data25 == "object" && !Array.isArray(data25))){
+validate20.errors = [{}];
+return false;
+}
+var valid12 = _errs127 === errors;
+}
+else {
+var valid12 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate20.errors = [{}];
+return false;
+}
+}
+validate20.errors = vErrors;
+return errors === 0;
+}
+validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+target["session.started"] = validate21;
+const schema32 = docs[1];
+
+function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/session.started.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate21.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.label !== undefined){
+const _errs2 = errors;
+if(typeof data.label !== "string"){
+validate21.errors = [{}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.parent !== undefined){
+let data1 = data.parent;
+const _errs6 = errors;
+if(errors === _errs6){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+let missing0;
+if((data1.session === undefined) && (missing0 = "session")){
+validate21.errors = [{}];
+return false;
+}
+else {
+if(data1.session !== undefined){
+const _errs10 = errors;
+if(typeof data1.session !== "string"){
+validate21.errors = [{}];
+return false;
+}
+var valid1 = _errs10 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.run !== undefined){
+const _errs13 = errors;
+if(typeof data1.run !== "string"){
+validate21.errors = [{}];
+return false;
+}
+var valid1 = _errs13 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.agent !== undefined){
+const _errs16 = errors;
+if(typeof data1.agent !== "string"){
+validate21.errors = [{}];
+return false;
+}
+var valid1 = _errs16 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+else {
+validate21.errors = [{}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.client !== undefined){
+let data5 = data.client;
+const _errs19 = errors;
+if(errors === _errs19){
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+let missing1;
+if((data5.name === undefined) && (missing1 = "name")){
+validate21.errors = [{}];
+return false;
+}
+else {
+if(data5.name !== undefined){
+const _errs23 = errors;
+if(typeof data5.name !== "string"){
+validate21.errors = [{}];
+return false;
+}
+var valid2 = _errs23 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data5.version !== undefined){
+const _errs26 = errors;
+if(typeof data5.version !== "string"){
+validate21.errors = [{}];
+return false;
+}
+var valid2 = _errs26 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+else {
+validate21.errors = [{}];
+return false;
+}
+}
+var valid0 = _errs19 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data["gen_ai.request.model"] !== undefined){
+const _errs29 = errors;
+if(typeof data["gen_ai.request.model"] !== "string"){
+validate21.errors = [{}];
+return false;
+}
+var valid0 = _errs29 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.cwd !== undefined){
+const _errs33 = errors;
+if(typeof data.cwd !== "string"){
+validate21.errors = [{}];
+return false;
+}
+var valid0 = _errs33 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate21.errors = [{}];
+return false;
+}
+}
+validate21.errors = vErrors;
+return errors === 0;
+}
+validate21.evaluated = {"props":{"label":true,"parent":true,"client":true,"gen_ai.request.model":true,"cwd":true},"dynamicProps":false,"dynamicItems":false};
+
+target["session.ended"] = validate22;
+const schema33 = docs[2];
+
+function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/session.ended.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate22.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.reason !== undefined){
+let data0 = data.reason;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
+validate22.errors = [{}];
+return false;
+}
+if(!(((((data0 === "normal") || (data0 === "error")) || (data0 === "timeout")) || (data0 === "killed")) || (data0 === "compaction"))){
+validate22.errors = [{}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.duration_ms !== undefined){
+let data1 = data.duration_ms;
+const _errs5 = errors;
+if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+validate22.errors = [{}];
+return false;
+}
+if(errors === _errs5){
+if(typeof data1 == "number"){
+if(data1 < 0 || isNaN(data1)){
+validate22.errors = [{}];
+return false;
+}
+}
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.runs !== undefined){
+let data2 = data.runs;
+const _errs8 = errors;
+if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
+validate22.errors = [{}];
+return false;
+}
+if(errors === _errs8){
+if(typeof data2 == "number"){
+if(data2 < 0 || isNaN(data2)){
+validate22.errors = [{}];
+return false;
+}
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate22.errors = [{}];
+return false;
+}
+}
+validate22.errors = vErrors;
+return errors === 0;
+}
+validate22.evaluated = {"props":{"reason":true,"duration_ms":true,"runs":true},"dynamicProps":false,"dynamicItems":false};
+
+target["run.started"] = validate23;
+const schema34 = docs[3];
+const pattern10 = func0("^[A-Z]{3}$", "u");
+
+function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/run.started.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate23.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.trigger !== undefined){
+let data0 = data.trigger;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
+validate23.errors = [{}];
+return false;
+}
+if(!(((((data0 === "user") || (data0 === "schedule")) || (data0 === "agent")) || (data0 === "control")) || (data0 === "resume"))){
+validate23.errors = [{}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.prompt !== undefined){
+const _errs5 = errors;
+if(typeof data.prompt !== "string"){
+validate23.errors = [{}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data["gen_ai.usage.input_tokens"] !== undefined){
+let data2 = data["gen_ai.usage.input_tokens"];
+const _errs9 = errors;
+if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
+validate23.errors = [{}];
+return false;
+}
+if(errors === _errs9){
+if(typeof data2 == "number"){
+if(data2 < 0 || isNaN(data2)){
+validate23.errors = [{}];
+return false;
+}
+}
+}
+var valid0 = _errs9 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data["gen_ai.usage.output_tokens"] !== undefined){
+let data3 = data["gen_ai.usage.output_tokens"];
+const _errs13 = errors;
+if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+validate23.errors = [{}];
+return false;
+}
+if(errors === _errs13){
+if(typeof data3 == "number"){
+if(data3 < 0 || isNaN(data3)){
+validate23.errors = [{}];
+return false;
+}
+}
+}
+var valid0 = _errs13 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.cost !== undefined){
+let data4 = data.cost;
+const _errs17 = errors;
+if(errors === _errs17){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+let missing0;
+if((data4.currency === undefined) && (missing0 = "currency")){
+validate23.errors = [{}];
+return false;
+}
+else {
+if(data4.currency !== undefined){
+let data5 = data4.currency;
+const _errs21 = errors;
+if(errors === _errs21){
+if(typeof data5 === "string"){
+if(!pattern10.test(data5)){
+validate23.errors = [{}];
+return false;
+}
+}
+else {
+validate23.errors = [{}];
+return false;
+}
+}
+var valid1 = _errs21 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data4.total !== undefined){
+let data6 = data4.total;
+const _errs27 = errors;
+if(errors === _errs27){
+if(typeof data6 == "number"){
+if(data6 < 0 || isNaN(data6)){
+validate23.errors = [{}];
+return false;
+}
+}
+else {
+validate23.errors = [{}];
+return false;
+}
+}
+var valid1 = _errs27 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data4.prompt !== undefined){
+let data7 = data4.prompt;
+const _errs31 = errors;
+if(errors === _errs31){
+if(typeof data7 == "number"){
+if(data7 < 0 || isNaN(data7)){
+validate23.errors = [{}];
+return false;
+}
+}
+else {
+validate23.errors = [{}];
+return false;
+}
+}
+var valid1 = _errs31 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data4.completion !== undefined){
+let data8 = data4.completion;
+const _errs35 = errors;
+if(errors === _errs35){
+if(typeof data8 == "number"){
+if(data8 < 0 || isNaN(data8)){
+validate23.errors = [{}];
+return false;
+}
+}
+else {
+validate23.errors = [{}];
+return false;
+}
+}
+var valid1 = _errs35 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data4.cache !== undefined){
+let data9 = data4.cache;
+const _errs39 = errors;
+if(errors === _errs39){
+if(typeof data9 == "number"){
+if(data9 < 0 || isNaN(data9)){
+validate23.errors = [{}];
+return false;
+}
+}
+else {
+validate23.errors = [{}];
+return false;
+}
+}
+var valid1 = _errs39 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data4.reasoning !== undefined){
+let data10 = data4.reasoning;
+const _errs43 = errors;
+if(errors === _errs43){
+if(typeof data10 == "number"){
+if(data10 < 0 || isNaN(data10)){
+validate23.errors = [{}];
+return false;
+}
+}
+else {
+validate23.errors = [{}];
+return false;
+}
+}
+var valid1 = _errs43 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate23.errors = [{}];
+return false;
+}
+}
+var valid0 = _errs17 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate23.errors = [{}];
+return false;
+}
+}
+validate23.errors = vErrors;
+return errors === 0;
+}
+validate23.evaluated = {"props":{"trigger":true,"prompt":true,"gen_ai.usage.input_tokens":true,"gen_ai.usage.output_tokens":true,"cost":true},"dynamicProps":false,"dynamicItems":false};
+
+target["run.finished"] = validate24;
+const schema35 = docs[4];
+
+function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/run.finished.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate24.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.duration_ms !== undefined){
+let data0 = data.duration_ms;
+const _errs2 = errors;
+if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
+validate24.errors = [{}];
+return false;
+}
+if(errors === _errs2){
+if(typeof data0 == "number"){
+if(data0 < 0 || isNaN(data0)){
+validate24.errors = [{}];
+return false;
+}
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data["gen_ai.usage.input_tokens"] !== undefined){
+let data1 = data["gen_ai.usage.input_tokens"];
+const _errs5 = errors;
+if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+validate24.errors = [{}];
+return false;
+}
+if(errors === _errs5){
+if(typeof data1 == "number"){
+if(data1 < 0 || isNaN(data1)){
+validate24.errors = [{}];
+return false;
+}
+}
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data["gen_ai.usage.output_tokens"] !== undefined){
+let data2 = data["gen_ai.usage.output_tokens"];
+const _errs9 = errors;
+if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
+validate24.errors = [{}];
+return false;
+}
+if(errors === _errs9){
+if(typeof data2 == "number"){
+if(data2 < 0 || isNaN(data2)){
+validate24.errors = [{}];
+return false;
+}
+}
+}
+var valid0 = _errs9 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.cost !== undefined){
+let data3 = data.cost;
+const _errs13 = errors;
+if(errors === _errs13){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+let missing0;
+if((data3.currency === undefined) && (missing0 = "currency")){
+validate24.errors = [{}];
+return false;
+}
+else {
+if(data3.currency !== undefined){
+let data4 = data3.currency;
+const _errs17 = errors;
+if(errors === _errs17){
+if(typeof data4 === "string"){
+if(!pattern10.test(data4)){
+validate24.errors = [{}];
+return false;
+}
+}
+else {
+validate24.errors = [{}];
+return false;
+}
+}
+var valid1 = _errs17 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.total !== undefined){
+let data5 = data3.total;
+const _errs23 = errors;
+if(errors === _errs23){
+if(typeof data5 == "number"){
+if(data5 < 0 || isNaN(data5)){
+validate24.errors = [{}];
+return false;
+}
+}
+else {
+validate24.errors = [{}];
+return false;
+}
+}
+var valid1 = _errs23 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.prompt !== undefined){
+let data6 = data3.prompt;
+const _errs27 = errors;
+if(errors === _errs27){
+if(typeof data6 == "number"){
+if(data6 < 0 || isNaN(data6)){
+validate24.errors = [{}];
+return false;
+}
+}
+else {
+validate24.errors = [{}];
+return false;
+}
+}
+var valid1 = _errs27 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.completion !== undefined){
+let data7 = data3.completion;
+const _errs31 = errors;
+if(errors === _errs31){
+if(typeof data7 == "number"){
+if(data7 < 0 || isNaN(data7)){
+validate24.errors = [{}];
+return false;
+}
+}
+else {
+validate24.errors = [{}];
+return false;
+}
+}
+var valid1 = _errs31 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.cache !== undefined){
+let data8 = data3.cache;
+const _errs35 = errors;
+if(errors === _errs35){
+if(typeof data8 == "number"){
+if(data8 < 0 || isNaN(data8)){
+validate24.errors = [{}];
+return false;
+}
+}
+else {
+validate24.errors = [{}];
+return false;
+}
+}
+var valid1 = _errs35 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data3.reasoning !== undefined){
+let data9 = data3.reasoning;
+const _errs39 = errors;
+if(errors === _errs39){
+if(typeof data9 == "number"){
+if(data9 < 0 || isNaN(data9)){
+validate24.errors = [{}];
+return false;
+}
+}
+else {
+validate24.errors = [{}];
+return false;
+}
+}
+var valid1 = _errs39 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate24.errors = [{}];
+return false;
+}
+}
+var valid0 = _errs13 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.summary !== undefined){
+const _errs43 = errors;
+if(typeof data.summary !== "string"){
+validate24.errors = [{}];
+return false;
+}
+var valid0 = _errs43 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate24.errors = [{}];
+return false;
+}
+}
+validate24.errors = vErrors;
+return errors === 0;
+}
+validate24.evaluated = {"props":{"duration_ms":true,"gen_ai.usage.input_tokens":true,"gen_ai.usage.output_tokens":true,"cost":true,"summary":true},"dynamicProps":false,"dynamicItems":false};
+
+target["run.failed"] = validate25;
+const schema36 = docs[5];
+
+function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/run.failed.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate25.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.reason === undefined) && (missing0 = "reason")){
+validate25.errors = [{}];
+return false;
+}
+else {
+if(data.reason !== undefined){
+const _errs2 = errors;
+if(typeof data.reason !== "string"){
+validate25.errors = [{}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.error !== undefined){
+let data1 = data.error;
+const _errs6 = errors;
+if(errors === _errs6){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.type !== undefined){
+const _errs10 = errors;
+if(typeof data1.type !== "string"){
+validate25.errors = [{}];
+return false;
+}
+var valid1 = _errs10 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.message !== undefined){
+const _errs13 = errors;
+if(typeof data1.message !== "string"){
+validate25.errors = [{}];
+return false;
+}
+var valid1 = _errs13 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+else {
+validate25.errors = [{}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.duration_ms !== undefined){
+let data4 = data.duration_ms;
+const _errs17 = errors;
+if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
+validate25.errors = [{}];
+return false;
+}
+if(errors === _errs17){
+if(typeof data4 == "number"){
+if(data4 < 0 || isNaN(data4)){
+validate25.errors = [{}];
+return false;
+}
+}
+}
+var valid0 = _errs17 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate25.errors = [{}];
+return false;
+}
+}
+validate25.errors = vErrors;
+return errors === 0;
+}
+validate25.evaluated = {"props":{"reason":true,"error":true,"duration_ms":true},"dynamicProps":false,"dynamicItems":false};
+
+target["run.cancelled"] = validate26;
+const schema37 = docs[6];
+
+function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/run.cancelled.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate26.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.by !== undefined){
+let data0 = data.by;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
+validate26.errors = [{}];
+return false;
+}
+if(!((((data0 === "user") || (data0 === "control")) || (data0 === "policy")) || (data0 === "shutdown"))){
+validate26.errors = [{}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.reason !== undefined){
+const _errs5 = errors;
+if(typeof data.reason !== "string"){
+validate26.errors = [{}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.duration_ms !== undefined){
+let data2 = data.duration_ms;
+const _errs9 = errors;
+if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
+validate26.errors = [{}];
+return false;
+}
+if(errors === _errs9){
+if(typeof data2 == "number"){
+if(data2 < 0 || isNaN(data2)){
+validate26.errors = [{}];
+return false;
+}
+}
+}
+var valid0 = _errs9 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate26.errors = [{}];
+return false;
+}
+}
+validate26.errors = vErrors;
+return errors === 0;
+}
+validate26.evaluated = {"props":{"by":true,"reason":true,"duration_ms":true},"dynamicProps":false,"dynamicItems":false};
+
+target["tool.requested"] = validate27;
+const schema38 = docs[7];
+
+function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/tool.requested.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate27.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.tool === undefined) && (missing0 = "tool")){
+validate27.errors = [{}];
+return false;
+}
+else {
+if(data.tool !== undefined){
+let data0 = data.tool;
+const _errs2 = errors;
+if(errors === _errs2){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+let missing1;
+if((data0.name === undefined) && (missing1 = "name")){
+validate27.errors = [{}];
+return false;
+}
+else {
+if(data0.name !== undefined){
+const _errs6 = errors;
+if(typeof data0.name !== "string"){
+validate27.errors = [{}];
+return false;
+}
+var valid1 = _errs6 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.call_id !== undefined){
+const _errs9 = errors;
+if(typeof data0.call_id !== "string"){
+validate27.errors = [{}];
+return false;
+}
+var valid1 = _errs9 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+else {
+validate27.errors = [{}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.args_digest !== undefined){
+const _errs12 = errors;
+if(typeof data.args_digest !== "string"){
+validate27.errors = [{}];
+return false;
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.args !== undefined){
+let data4 = data.args;
+const _errs16 = errors;
+if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
+validate27.errors = [{}];
+return false;
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.args_redacted !== undefined){
+let data5 = data.args_redacted;
+const _errs20 = errors;
+if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
+validate27.errors = [{}];
+return false;
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate27.errors = [{}];
+return false;
+}
+}
+validate27.errors = vErrors;
+return errors === 0;
+}
+validate27.evaluated = {"props":{"tool":true,"args_digest":true,"args":true,"args_redacted":true},"dynamicProps":false,"dynamicItems":false};
+
+target["tool.completed"] = validate28;
+const schema39 = docs[8];
+
+function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/tool.completed.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate28.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.tool === undefined) && (missing0 = "tool")){
+validate28.errors = [{}];
+return false;
+}
+else {
+if(data.tool !== undefined){
+let data0 = data.tool;
+const _errs2 = errors;
+if(errors === _errs2){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+let missing1;
+if((data0.name === undefined) && (missing1 = "name")){
+validate28.errors = [{}];
+return false;
+}
+else {
+if(data0.name !== undefined){
+const _errs6 = errors;
+if(typeof data0.name !== "string"){
+validate28.errors = [{}];
+return false;
+}
+var valid1 = _errs6 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.call_id !== undefined){
+const _errs9 = errors;
+if(typeof data0.call_id !== "string"){
+validate28.errors = [{}];
+return false;
+}
+var valid1 = _errs9 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+else {
+validate28.errors = [{}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.duration_ms !== undefined){
+let data3 = data.duration_ms;
+const _errs12 = errors;
+if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+validate28.errors = [{}];
+return false;
+}
+if(errors === _errs12){
+if(typeof data3 == "number"){
+if(data3 < 0 || isNaN(data3)){
+validate28.errors = [{}];
+return false;
+}
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+const _errs15 = errors;
+if(typeof data.status !== "string"){
+validate28.errors = [{}];
+return false;
+}
+var valid0 = _errs15 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.result_digest !== undefined){
+const _errs19 = errors;
+if(typeof data.result_digest !== "string"){
+validate28.errors = [{}];
+return false;
+}
+var valid0 = _errs19 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.result !== undefined){
+let data6 = data.result;
+const _errs23 = errors;
+if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (typeof data6 !== "string")){
+validate28.errors = [{}];
+return false;
+}
+var valid0 = _errs23 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.result_redacted !== undefined){
+let data7 = data.result_redacted;
+const _errs27 = errors;
+if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (typeof data7 !== "string")){
+validate28.errors = [{}];
+return false;
+}
+var valid0 = _errs27 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data["gen_ai.usage.input_tokens"] !== undefined){
+let data8 = data["gen_ai.usage.input_tokens"];
+const _errs31 = errors;
+if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
+validate28.errors = [{}];
+return false;
+}
+if(errors === _errs31){
+if(typeof data8 == "number"){
+if(data8 < 0 || isNaN(data8)){
+validate28.errors = [{}];
+return false;
+}
+}
+}
+var valid0 = _errs31 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data["gen_ai.usage.output_tokens"] !== undefined){
+let data9 = data["gen_ai.usage.output_tokens"];
+const _errs35 = errors;
+if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
+validate28.errors = [{}];
+return false;
+}
+if(errors === _errs35){
+if(typeof data9 == "number"){
+if(data9 < 0 || isNaN(data9)){
+validate28.errors = [{}];
+return false;
+}
+}
+}
+var valid0 = _errs35 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.cost !== undefined){
+let data10 = data.cost;
+const _errs39 = errors;
+if(errors === _errs39){
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+let missing2;
+if((data10.currency === undefined) && (missing2 = "currency")){
+validate28.errors = [{}];
+return false;
+}
+else {
+if(data10.currency !== undefined){
+let data11 = data10.currency;
+const _errs43 = errors;
+if(errors === _errs43){
+if(typeof data11 === "string"){
+if(!pattern10.test(data11)){
+validate28.errors = [{}];
+return false;
+}
+}
+else {
+validate28.errors = [{}];
+return false;
+}
+}
+var valid2 = _errs43 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data10.total !== undefined){
+let data12 = data10.total;
+const _errs49 = errors;
+if(errors === _errs49){
+if(typeof data12 == "number"){
+if(data12 < 0 || isNaN(data12)){
+validate28.errors = [{}];
+return false;
+}
+}
+else {
+validate28.errors = [{}];
+return false;
+}
+}
+var valid2 = _errs49 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data10.prompt !== undefined){
+let data13 = data10.prompt;
+const _errs53 = errors;
+if(errors === _errs53){
+if(typeof data13 == "number"){
+if(data13 < 0 || isNaN(data13)){
+validate28.errors = [{}];
+return false;
+}
+}
+else {
+validate28.errors = [{}];
+return false;
+}
+}
+var valid2 = _errs53 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data10.completion !== undefined){
+let data14 = data10.completion;
+const _errs57 = errors;
+if(errors === _errs57){
+if(typeof data14 == "number"){
+if(data14 < 0 || isNaN(data14)){
+validate28.errors = [{}];
+return false;
+}
+}
+else {
+validate28.errors = [{}];
+return false;
+}
+}
+var valid2 = _errs57 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data10.cache !== undefined){
+let data15 = data10.cache;
+const _errs61 = errors;
+if(errors === _errs61){
+if(typeof data15 == "number"){
+if(data15 < 0 || isNaN(data15)){
+validate28.errors = [{}];
+return false;
+}
+}
+else {
+validate28.errors = [{}];
+return false;
+}
+}
+var valid2 = _errs61 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data10.reasoning !== undefined){
+let data16 = data10.reasoning;
+const _errs65 = errors;
+if(errors === _errs65){
+if(typeof data16 == "number"){
+if(data16 < 0 || isNaN(data16)){
+validate28.errors = [{}];
+return false;
+}
+}
+else {
+validate28.errors = [{}];
+return false;
+}
+}
+var valid2 = _errs65 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate28.errors = [{}];
+return false;
+}
+}
+var valid0 = _errs39 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate28.errors = [{}];
+return false;
+}
+}
+validate28.errors = vErrors;
+return errors === 0;
+}
+validate28.evaluated = {"props":{"tool":true,"duration_ms":true,"status":true,"result_digest":true,"result":true,"result_redacted":true,"gen_ai.usage.input_tokens":true,"gen_ai.usage.output_tokens":true,"cost":true},"dynamicProps":false,"dynamicItems":false};
+
+target["tool.failed"] = validate29;
+const schema40 = docs[9];
+
+function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/tool.failed.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate29.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.tool === undefined) && (missing0 = "tool")) || ((data.error === undefined) && (missing0 = "error"))){
+validate29.errors = [{}];
+return false;
+}
+else {
+if(data.tool !== undefined){
+let data0 = data.tool;
+const _errs2 = errors;
+if(errors === _errs2){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+let missing1;
+if((data0.name === undefined) && (missing1 = "name")){
+validate29.errors = [{}];
+return false;
+}
+else {
+if(data0.name !== undefined){
+const _errs6 = errors;
+if(typeof data0.name !== "string"){
+validate29.errors = [{}];
+return false;
+}
+var valid1 = _errs6 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.call_id !== undefined){
+const _errs9 = errors;
+if(typeof data0.call_id !== "string"){
+validate29.errors = [{}];
+return false;
+}
+var valid1 = _errs9 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+else {
+validate29.errors = [{}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.error !== undefined){
+let data3 = data.error;
+const _errs12 = errors;
+if(errors === _errs12){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+if(data3.type !== undefined){
+const _errs16 = errors;
+if(typeof data3.type !== "string"){
+validate29.errors = [{}];
+return false;
+}
+var valid2 = _errs16 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data3.message !== undefined){
+const _errs19 = errors;
+if(typeof data3.message !== "string"){
+validate29.errors = [{}];
+return false;
+}
+var valid2 = _errs19 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+else {
+validate29.errors = [{}];
+return false;
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.duration_ms !== undefined){
+let data6 = data.duration_ms;
+const _errs23 = errors;
+if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
+validate29.errors = [{}];
+return false;
+}
+if(errors === _errs23){
+if(typeof data6 == "number"){
+if(data6 < 0 || isNaN(data6)){
+validate29.errors = [{}];
+return false;
+}
+}
+}
+var valid0 = _errs23 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate29.errors = [{}];
+return false;
+}
+}
+validate29.errors = vErrors;
+return errors === 0;
+}
+validate29.evaluated = {"props":{"tool":true,"error":true,"duration_ms":true},"dynamicProps":false,"dynamicItems":false};
+
+target["tool.denied"] = validate30;
+const schema41 = docs[10];
+
+function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/tool.denied.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate30.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.tool === undefined) && (missing0 = "tool")) || ((data.by === undefined) && (missing0 = "by"))){
+validate30.errors = [{}];
+return false;
+}
+else {
+if(data.tool !== undefined){
+let data0 = data.tool;
+const _errs2 = errors;
+if(errors === _errs2){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+let missing1;
+if((data0.name === undefined) && (missing1 = "name")){
+validate30.errors = [{}];
+return false;
+}
+else {
+if(data0.name !== undefined){
+const _errs6 = errors;
+if(typeof data0.name !== "string"){
+validate30.errors = [{}];
+return false;
+}
+var valid1 = _errs6 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.call_id !== undefined){
+const _errs9 = errors;
+if(typeof data0.call_id !== "string"){
+validate30.errors = [{}];
+return false;
+}
+var valid1 = _errs9 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+else {
+validate30.errors = [{}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.by !== undefined){
+let data3 = data.by;
+const _errs12 = errors;
+if(typeof data3 !== "string"){
+validate30.errors = [{}];
+return false;
+}
+if(!(((data3 === "policy") || (data3 === "user_setting")) || (data3 === "runtime"))){
+validate30.errors = [{}];
+return false;
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.rule !== undefined){
+const _errs15 = errors;
+if(typeof data.rule !== "string"){
+validate30.errors = [{}];
+return false;
+}
+var valid0 = _errs15 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate30.errors = [{}];
+return false;
+}
+}
+validate30.errors = vErrors;
+return errors === 0;
+}
+validate30.evaluated = {"props":{"tool":true,"by":true,"rule":true},"dynamicProps":false,"dynamicItems":false};
+
+target["attention.requested"] = validate31;
+const schema42 = docs[11];
+
+function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/attention.requested.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate31.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.kind === undefined) && (missing0 = "kind")) || ((data.prompt === undefined) && (missing0 = "prompt"))){
+validate31.errors = [{}];
+return false;
+}
+else {
+if(data.kind !== undefined){
+let data0 = data.kind;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
+validate31.errors = [{}];
+return false;
+}
+if(!((((((data0 === "permission") || (data0 === "input")) || (data0 === "auth")) || (data0 === "review")) || (data0 === "form")) || (data0 === "other"))){
+validate31.errors = [{}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.prompt !== undefined){
+const _errs6 = errors;
+if(typeof data.prompt !== "string"){
+validate31.errors = [{}];
+return false;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.options !== undefined){
+let data2 = data.options;
+const _errs10 = errors;
+if(errors === _errs10){
+if(Array.isArray(data2)){
+var valid1 = true;
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+let data3 = data2[i0];
+const _errs14 = errors;
+if(errors === _errs14){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+let missing1;
+if(((data3.id === undefined) && (missing1 = "id")) || ((data3.label === undefined) && (missing1 = "label"))){
+validate31.errors = [{}];
+return false;
+}
+else {
+if(data3.id !== undefined){
+const _errs18 = errors;
+if(typeof data3.id !== "string"){
+validate31.errors = [{}];
+return false;
+}
+var valid2 = _errs18 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data3.label !== undefined){
+const _errs22 = errors;
+if(typeof data3.label !== "string"){
+validate31.errors = [{}];
+return false;
+}
+var valid2 = _errs22 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+else {
+validate31.errors = [{}];
+return false;
+}
+}
+var valid1 = _errs14 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate31.errors = [{}];
+return false;
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.fields !== undefined){
+let data6 = data.fields;
+const _errs26 = errors;
+if(errors === _errs26){
+if(Array.isArray(data6)){
+var valid3 = true;
+const len1 = data6.length;
+for(let i1=0; i1<len1; i1++){
+let data7 = data6[i1];
+const _errs30 = errors;
+const _errs33 = errors;
+let valid4 = true;
+const _errs34 = errors;
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+let missing2;
+if((data7.type === undefined) && (missing2 = "type")){
+const err0 = {};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+else {
+if(data7.type !== undefined){
+if("select" !== data7.type){
+const err1 = {};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+}
+var _valid0 = _errs34 === errors;
+errors = _errs33;
+if(vErrors !== null){
+if(_errs33){
+vErrors.length = _errs33;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid0){
+const _errs36 = errors;
+if(errors === _errs36){
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+let missing3;
+if((data7.choices === undefined) && (missing3 = "choices")){
+validate31.errors = [{}];
+return false;
+}
+}
+}
+var _valid0 = _errs36 === errors;
+valid4 = _valid0;
+}
+if(!valid4){
+const err2 = {};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+validate31.errors = vErrors;
+return false;
+}
+if(errors === _errs30){
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+let missing4;
+if((((data7.id === undefined) && (missing4 = "id")) || ((data7.type === undefined) && (missing4 = "type"))) || ((data7.label === undefined) && (missing4 = "label"))){
+validate31.errors = [{}];
+return false;
+}
+else {
+if(data7.id !== undefined){
+const _errs40 = errors;
+if(typeof data7.id !== "string"){
+validate31.errors = [{}];
+return false;
+}
+var valid6 = _errs40 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data7.type !== undefined){
+let data10 = data7.type;
+const _errs44 = errors;
+if(typeof data10 !== "string"){
+validate31.errors = [{}];
+return false;
+}
+if(!((((data10 === "string") || (data10 === "number")) || (data10 === "boolean")) || (data10 === "select"))){
+validate31.errors = [{}];
+return false;
+}
+var valid6 = _errs44 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data7.label !== undefined){
+const _errs48 = errors;
+if(typeof data7.label !== "string"){
+validate31.errors = [{}];
+return false;
+}
+var valid6 = _errs48 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data7.required !== undefined){
+const _errs52 = errors;
+if(typeof data7.required !== "boolean"){
+validate31.errors = [{}];
+return false;
+}
+var valid6 = _errs52 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data7.multi !== undefined){
+const _errs56 = errors;
+if(typeof data7.multi !== "boolean"){
+validate31.errors = [{}];
+return false;
+}
+var valid6 = _errs56 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data7.other !== undefined){
+const _errs60 = errors;
+if(typeof data7.other !== "boolean"){
+validate31.errors = [{}];
+return false;
+}
+var valid6 = _errs60 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data7.choices !== undefined){
+let data15 = data7.choices;
+const _errs64 = errors;
+if(errors === _errs64){
+if(Array.isArray(data15)){
+var valid7 = true;
+const len2 = data15.length;
+for(let i2=0; i2<len2; i2++){
+let data16 = data15[i2];
+const _errs68 = errors;
+if(errors === _errs68){
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+let missing5;
+if(((data16.id === undefined) && (missing5 = "id")) || ((data16.label === undefined) && (missing5 = "label"))){
+validate31.errors = [{}];
+return false;
+}
+else {
+if(data16.id !== undefined){
+const _errs72 = errors;
+if(typeof data16.id !== "string"){
+validate31.errors = [{}];
+return false;
+}
+var valid8 = _errs72 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data16.label !== undefined){
+const _errs76 = errors;
+if(typeof data16.label !== "string"){
+validate31.errors = [{}];
+return false;
+}
+var valid8 = _errs76 === errors;
+}
+else {
+var valid8 = true;
+}
+}
+}
+}
+else {
+validate31.errors = [{}];
+return false;
+}
+}
+var valid7 = _errs68 === errors;
+if(!valid7){
+break;
+}
+}
+}
+else {
+validate31.errors = [{}];
+return false;
+}
+}
+var valid6 = _errs64 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data7.min !== undefined){
+const _errs80 = errors;
+if(!(typeof data7.min == "number")){
+validate31.errors = [{}];
+return false;
+}
+var valid6 = _errs80 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data7.max !== undefined){
+const _errs84 = errors;
+if(!(typeof data7.max == "number")){
+validate31.errors = [{}];
+return false;
+}
+var valid6 = _errs84 === errors;
+}
+else {
+var valid6 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate31.errors = [{}];
+return false;
+}
+}
+var valid3 = _errs30 === errors;
+if(!valid3){
+break;
+}
+}
+}
+else {
+validate31.errors = [{}];
+return false;
+}
+}
+var valid0 = _errs26 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.expires_at !== undefined){
+let data21 = data.expires_at;
+const _errs88 = errors;
+if(errors === _errs88){
+if(errors === _errs88){
+if(typeof data21 === "string"){
+if(!(formats0(data21))){
+validate31.errors = [{}];
+return false;
+}
+}
+else {
+validate31.errors = [{}];
+return false;
+}
+}
+}
+var valid0 = _errs88 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.respond_via !== undefined){
+let data22 = data.respond_via;
+const _errs92 = errors;
+if(errors === _errs92){
+if(Array.isArray(data22)){
+var valid9 = true;
+const len3 = data22.length;
+for(let i3=0; i3<len3; i3++){
+let data23 = data22[i3];
+const _errs96 = errors;
+if(typeof data23 !== "string"){
+validate31.errors = [{}];
+return false;
+}
+if(!((data23 === "control") || (data23 === "oob"))){
+validate31.errors = [{}];
+return false;
+}
+var valid9 = _errs96 === errors;
+if(!valid9){
+break;
+}
+}
+}
+else {
+validate31.errors = [{}];
+return false;
+}
+}
+var valid0 = _errs92 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.context !== undefined){
+let data24 = data.context;
+const _errs99 = errors;
+if(!(data24 && typeof data24 == "object" && !Array.isArray(data24))){
+validate31.errors = [{}];
+return false;
+}
+var valid0 = _errs99 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate31.errors = [{}];
+return false;
+}
+}
+validate31.errors = vErrors;
+return errors === 0;
+}
+validate31.evaluated = {"props":{"kind":true,"prompt":true,"options":true,"fields":true,"expires_at":true,"respond_via":true,"context":true},"dynamicProps":false,"dynamicItems":false};
+
+target["attention.answered"] = validate32;
+const schema43 = docs[12];
+
+function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/attention.answered.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate32.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.answer === undefined) && (missing0 = "answer")){
+validate32.errors = [{}];
+return false;
+}
+else {
+if(data.answer !== undefined){
+let data0 = data.answer;
+const _errs2 = errors;
+if(errors === _errs2){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.option !== undefined){
+const _errs6 = errors;
+if(typeof data0.option !== "string"){
+validate32.errors = [{}];
+return false;
+}
+var valid1 = _errs6 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.text !== undefined){
+const _errs10 = errors;
+if(typeof data0.text !== "string"){
+validate32.errors = [{}];
+return false;
+}
+var valid1 = _errs10 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.values !== undefined){
+let data3 = data0.values;
+const _errs14 = errors;
+if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){
+validate32.errors = [{}];
+return false;
+}
+var valid1 = _errs14 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+else {
+validate32.errors = [{}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.by !== undefined){
+const _errs18 = errors;
+if(typeof data.by !== "string"){
+validate32.errors = [{}];
+return false;
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.via !== undefined){
+let data5 = data.via;
+const _errs22 = errors;
+if(typeof data5 !== "string"){
+validate32.errors = [{}];
+return false;
+}
+if(!((data5 === "control") || (data5 === "oob"))){
+validate32.errors = [{}];
+return false;
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate32.errors = [{}];
+return false;
+}
+}
+validate32.errors = vErrors;
+return errors === 0;
+}
+validate32.evaluated = {"props":{"answer":true,"by":true,"via":true},"dynamicProps":false,"dynamicItems":false};
+
+target["attention.resolved"] = validate33;
+const schema44 = docs[13];
+
+function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/attention.resolved.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate33.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.resolution === undefined) && (missing0 = "resolution")){
+validate33.errors = [{}];
+return false;
+}
+else {
+if(data.resolution !== undefined){
+let data0 = data.resolution;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
+validate33.errors = [{}];
+return false;
+}
+if(!(((data0 === "answered") || (data0 === "auto")) || (data0 === "dismissed"))){
+validate33.errors = [{}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.latency_ms !== undefined){
+let data1 = data.latency_ms;
+const _errs5 = errors;
+if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+validate33.errors = [{}];
+return false;
+}
+if(errors === _errs5){
+if(typeof data1 == "number"){
+if(data1 < 0 || isNaN(data1)){
+validate33.errors = [{}];
+return false;
+}
+}
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate33.errors = [{}];
+return false;
+}
+}
+validate33.errors = vErrors;
+return errors === 0;
+}
+validate33.evaluated = {"props":{"resolution":true,"latency_ms":true},"dynamicProps":false,"dynamicItems":false};
+
+target["attention.timeout"] = validate34;
+const schema45 = docs[14];
+
+function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/attention.timeout.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate34.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.after_ms !== undefined){
+let data0 = data.after_ms;
+const _errs2 = errors;
+if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
+validate34.errors = [{}];
+return false;
+}
+if(errors === _errs2){
+if(typeof data0 == "number"){
+if(data0 < 0 || isNaN(data0)){
+validate34.errors = [{}];
+return false;
+}
+}
+}
+}
+}
+else {
+validate34.errors = [{}];
+return false;
+}
+}
+validate34.errors = vErrors;
+return errors === 0;
+}
+validate34.evaluated = {"props":{"after_ms":true},"dynamicProps":false,"dynamicItems":false};
+
+target["session.compacted"] = validate35;
+const schema46 = docs[15];
+
+function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/session.compacted.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate35.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.trigger !== undefined){
+const _errs2 = errors;
+if(typeof data.trigger !== "string"){
+validate35.errors = [{}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.strategy !== undefined){
+const _errs6 = errors;
+if(typeof data.strategy !== "string"){
+validate35.errors = [{}];
+return false;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.estimated_token_count !== undefined){
+let data2 = data.estimated_token_count;
+const _errs10 = errors;
+if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
+validate35.errors = [{}];
+return false;
+}
+if(errors === _errs10){
+if(typeof data2 == "number"){
+if(data2 < 0 || isNaN(data2)){
+validate35.errors = [{}];
+return false;
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.forgotten !== undefined){
+let data3 = data.forgotten;
+const _errs14 = errors;
+if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+validate35.errors = [{}];
+return false;
+}
+if(errors === _errs14){
+if(typeof data3 == "number"){
+if(data3 < 0 || isNaN(data3)){
+validate35.errors = [{}];
+return false;
+}
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data["gen_ai.usage.input_tokens"] !== undefined){
+let data4 = data["gen_ai.usage.input_tokens"];
+const _errs18 = errors;
+if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
+validate35.errors = [{}];
+return false;
+}
+if(errors === _errs18){
+if(typeof data4 == "number"){
+if(data4 < 0 || isNaN(data4)){
+validate35.errors = [{}];
+return false;
+}
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data["gen_ai.usage.output_tokens"] !== undefined){
+let data5 = data["gen_ai.usage.output_tokens"];
+const _errs22 = errors;
+if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
+validate35.errors = [{}];
+return false;
+}
+if(errors === _errs22){
+if(typeof data5 == "number"){
+if(data5 < 0 || isNaN(data5)){
+validate35.errors = [{}];
+return false;
+}
+}
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate35.errors = [{}];
+return false;
+}
+}
+validate35.errors = vErrors;
+return errors === 0;
+}
+validate35.evaluated = {"props":{"trigger":true,"strategy":true,"estimated_token_count":true,"forgotten":true,"gen_ai.usage.input_tokens":true,"gen_ai.usage.output_tokens":true},"dynamicProps":false,"dynamicItems":false};
+
+target["run.step.started"] = validate36;
+const schema47 = docs[16];
+
+function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/run.step.started.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate36.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.name !== undefined){
+const _errs2 = errors;
+if(typeof data.name !== "string"){
+validate36.errors = [{}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.initial_num_steps !== undefined){
+let data1 = data.initial_num_steps;
+const _errs6 = errors;
+if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+validate36.errors = [{}];
+return false;
+}
+if(errors === _errs6){
+if(typeof data1 == "number"){
+if(data1 < 0 || isNaN(data1)){
+validate36.errors = [{}];
+return false;
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+else {
+validate36.errors = [{}];
+return false;
+}
+}
+validate36.errors = vErrors;
+return errors === 0;
+}
+validate36.evaluated = {"props":{"name":true,"initial_num_steps":true},"dynamicProps":false,"dynamicItems":false};
+
+target["run.step.finished"] = validate37;
+const schema48 = docs[17];
+
+function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/run.step.finished.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate37.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.status !== undefined){
+if(typeof data.status !== "string"){
+validate37.errors = [{}];
+return false;
+}
+}
+}
+else {
+validate37.errors = [{}];
+return false;
+}
+}
+validate37.errors = vErrors;
+return errors === 0;
+}
+validate37.evaluated = {"props":{"status":true},"dynamicProps":false,"dynamicItems":false};
+
+target["progress.status"] = validate38;
+const schema49 = docs[18];
+
+function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/progress.status.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate38.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.message !== undefined){
+const _errs2 = errors;
+if(typeof data.message !== "string"){
+validate38.errors = [{}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.phase !== undefined){
+const _errs6 = errors;
+if(typeof data.phase !== "string"){
+validate38.errors = [{}];
+return false;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.percent !== undefined){
+let data2 = data.percent;
+const _errs10 = errors;
+if(errors === _errs10){
+if(typeof data2 == "number"){
+if(data2 > 100 || isNaN(data2)){
+validate38.errors = [{}];
+return false;
+}
+else {
+if(data2 < 0 || isNaN(data2)){
+validate38.errors = [{}];
+return false;
+}
+}
+}
+else {
+validate38.errors = [{}];
+return false;
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate38.errors = [{}];
+return false;
+}
+}
+validate38.errors = vErrors;
+return errors === 0;
+}
+validate38.evaluated = {"props":{"message":true,"phase":true,"percent":true},"dynamicProps":false,"dynamicItems":false};
+
+target["progress.task.planned"] = validate39;
+const schema50 = docs[19];
+
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/progress.task.planned.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate39.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.task !== undefined){
+let data0 = data.task;
+const _errs2 = errors;
+if(errors === _errs2){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.id !== undefined){
+const _errs6 = errors;
+if(typeof data0.id !== "string"){
+validate39.errors = [{}];
+return false;
+}
+var valid1 = _errs6 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.title !== undefined){
+const _errs9 = errors;
+if(typeof data0.title !== "string"){
+validate39.errors = [{}];
+return false;
+}
+var valid1 = _errs9 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+else {
+validate39.errors = [{}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.parent !== undefined){
+const _errs13 = errors;
+if(typeof data.parent !== "string"){
+validate39.errors = [{}];
+return false;
+}
+var valid0 = _errs13 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+else {
+validate39.errors = [{}];
+return false;
+}
+}
+validate39.errors = vErrors;
+return errors === 0;
+}
+validate39.evaluated = {"props":{"task":true,"parent":true},"dynamicProps":false,"dynamicItems":false};
+
+target["progress.task.completed"] = validate40;
+const schema51 = docs[20];
+
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/progress.task.completed.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate40.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.task !== undefined){
+let data0 = data.task;
+const _errs2 = errors;
+if(errors === _errs2){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.id !== undefined){
+const _errs6 = errors;
+if(typeof data0.id !== "string"){
+validate40.errors = [{}];
+return false;
+}
+var valid1 = _errs6 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.title !== undefined){
+const _errs9 = errors;
+if(typeof data0.title !== "string"){
+validate40.errors = [{}];
+return false;
+}
+var valid1 = _errs9 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+else {
+validate40.errors = [{}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+const _errs13 = errors;
+if(typeof data.status !== "string"){
+validate40.errors = [{}];
+return false;
+}
+var valid0 = _errs13 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+else {
+validate40.errors = [{}];
+return false;
+}
+}
+validate40.errors = vErrors;
+return errors === 0;
+}
+validate40.evaluated = {"props":{"task":true,"status":true},"dynamicProps":false,"dynamicItems":false};
+
+target["progress.artifact.produced"] = validate41;
+const schema52 = docs[21];
+
+function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/progress.artifact.produced.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate41.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.artifact !== undefined){
+let data0 = data.artifact;
+const _errs2 = errors;
+if(errors === _errs2){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.id !== undefined){
+const _errs6 = errors;
+if(typeof data0.id !== "string"){
+validate41.errors = [{}];
+return false;
+}
+var valid1 = _errs6 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.name !== undefined){
+const _errs9 = errors;
+if(typeof data0.name !== "string"){
+validate41.errors = [{}];
+return false;
+}
+var valid1 = _errs9 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.mime !== undefined){
+const _errs13 = errors;
+if(typeof data0.mime !== "string"){
+validate41.errors = [{}];
+return false;
+}
+var valid1 = _errs13 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.bytes !== undefined){
+let data4 = data0.bytes;
+const _errs16 = errors;
+if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
+validate41.errors = [{}];
+return false;
+}
+if(errors === _errs16){
+if(typeof data4 == "number"){
+if(data4 < 0 || isNaN(data4)){
+validate41.errors = [{}];
+return false;
+}
+}
+}
+var valid1 = _errs16 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.uri !== undefined){
+const _errs19 = errors;
+if(typeof data0.uri !== "string"){
+validate41.errors = [{}];
+return false;
+}
+var valid1 = _errs19 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate41.errors = [{}];
+return false;
+}
+}
+}
+}
+else {
+validate41.errors = [{}];
+return false;
+}
+}
+validate41.errors = vErrors;
+return errors === 0;
+}
+validate41.evaluated = {"props":{"artifact":true},"dynamicProps":false,"dynamicItems":false};
+
+target["delegation.subagent.started"] = validate42;
+const schema53 = docs[22];
+
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/delegation.subagent.started.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate42.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.child !== undefined){
+let data0 = data.child;
+const _errs2 = errors;
+if(errors === _errs2){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.session !== undefined){
+const _errs6 = errors;
+if(typeof data0.session !== "string"){
+validate42.errors = [{}];
+return false;
+}
+var valid1 = _errs6 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.run !== undefined){
+const _errs9 = errors;
+if(typeof data0.run !== "string"){
+validate42.errors = [{}];
+return false;
+}
+var valid1 = _errs9 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.agent !== undefined){
+const _errs12 = errors;
+if(typeof data0.agent !== "string"){
+validate42.errors = [{}];
+return false;
+}
+var valid1 = _errs12 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+else {
+validate42.errors = [{}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.agent_type !== undefined){
+const _errs15 = errors;
+if(typeof data.agent_type !== "string"){
+validate42.errors = [{}];
+return false;
+}
+var valid0 = _errs15 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.role !== undefined){
+const _errs19 = errors;
+if(typeof data.role !== "string"){
+validate42.errors = [{}];
+return false;
+}
+var valid0 = _errs19 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate42.errors = [{}];
+return false;
+}
+}
+validate42.errors = vErrors;
+return errors === 0;
+}
+validate42.evaluated = {"props":{"child":true,"agent_type":true,"role":true},"dynamicProps":false,"dynamicItems":false};
+
+target["delegation.subagent.stopped"] = validate43;
+const schema54 = docs[23];
+
+function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/delegation.subagent.stopped.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate43.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.child !== undefined){
+let data0 = data.child;
+const _errs2 = errors;
+if(errors === _errs2){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.session !== undefined){
+const _errs6 = errors;
+if(typeof data0.session !== "string"){
+validate43.errors = [{}];
+return false;
+}
+var valid1 = _errs6 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.run !== undefined){
+const _errs9 = errors;
+if(typeof data0.run !== "string"){
+validate43.errors = [{}];
+return false;
+}
+var valid1 = _errs9 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.agent !== undefined){
+const _errs12 = errors;
+if(typeof data0.agent !== "string"){
+validate43.errors = [{}];
+return false;
+}
+var valid1 = _errs12 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+else {
+validate43.errors = [{}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.agent_type !== undefined){
+const _errs15 = errors;
+if(typeof data.agent_type !== "string"){
+validate43.errors = [{}];
+return false;
+}
+var valid0 = _errs15 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.status !== undefined){
+const _errs19 = errors;
+if(typeof data.status !== "string"){
+validate43.errors = [{}];
+return false;
+}
+var valid0 = _errs19 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.duration_ms !== undefined){
+let data6 = data.duration_ms;
+const _errs23 = errors;
+if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
+validate43.errors = [{}];
+return false;
+}
+if(errors === _errs23){
+if(typeof data6 == "number"){
+if(data6 < 0 || isNaN(data6)){
+validate43.errors = [{}];
+return false;
+}
+}
+}
+var valid0 = _errs23 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate43.errors = [{}];
+return false;
+}
+}
+validate43.errors = vErrors;
+return errors === 0;
+}
+validate43.evaluated = {"props":{"child":true,"agent_type":true,"status":true,"duration_ms":true},"dynamicProps":false,"dynamicItems":false};
+
+target["attention.routed"] = validate44;
+const schema55 = docs[24];
+
+function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/attention.routed.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate44.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.to !== undefined){
+const _errs2 = errors;
+if(typeof data.to !== "string"){
+validate44.errors = [{}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.via !== undefined){
+const _errs6 = errors;
+if(typeof data.via !== "string"){
+validate44.errors = [{}];
+return false;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+else {
+validate44.errors = [{}];
+return false;
+}
+}
+validate44.errors = vErrors;
+return errors === 0;
+}
+validate44.evaluated = {"props":{"to":true,"via":true},"dynamicProps":false,"dynamicItems":false};
+
+target["agent.presence"] = validate45;
+const schema56 = docs[25];
+
+function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/agent.presence.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate45.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.state === undefined) && (missing0 = "state")){
+validate45.errors = [{}];
+return false;
+}
+else {
+if(data.state !== undefined){
+let data0 = data.state;
+if(typeof data0 !== "string"){
+validate45.errors = [{}];
+return false;
+}
+if(!(((data0 === "online") || (data0 === "offline")) || (data0 === "busy"))){
+validate45.errors = [{}];
+return false;
+}
+}
+}
+}
+else {
+validate45.errors = [{}];
+return false;
+}
+}
+validate45.errors = vErrors;
+return errors === 0;
+}
+validate45.evaluated = {"props":{"state":true},"dynamicProps":false,"dynamicItems":false};
+
+target["agent.idle"] = validate46;
+const schema57 = docs[26];
+
+function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/agent.idle.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate46.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.since_ms !== undefined){
+let data0 = data.since_ms;
+const _errs2 = errors;
+if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
+validate46.errors = [{}];
+return false;
+}
+if(errors === _errs2){
+if(typeof data0 == "number"){
+if(data0 < 0 || isNaN(data0)){
+validate46.errors = [{}];
+return false;
+}
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.reason !== undefined){
+const _errs6 = errors;
+if(typeof data.reason !== "string"){
+validate46.errors = [{}];
+return false;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+else {
+validate46.errors = [{}];
+return false;
+}
+}
+validate46.errors = vErrors;
+return errors === 0;
+}
+validate46.evaluated = {"props":{"since_ms":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
+
+target["agent.health"] = validate47;
+const schema58 = docs[27];
+
+function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/agent.health.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate47.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.status === undefined) && (missing0 = "status")){
+validate47.errors = [{}];
+return false;
+}
+else {
+if(data.status !== undefined){
+let data0 = data.status;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
+validate47.errors = [{}];
+return false;
+}
+if(!(((data0 === "ok") || (data0 === "degraded")) || (data0 === "failing"))){
+validate47.errors = [{}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.detail !== undefined){
+const _errs5 = errors;
+if(typeof data.detail !== "string"){
+validate47.errors = [{}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate47.errors = [{}];
+return false;
+}
+}
+validate47.errors = vErrors;
+return errors === 0;
+}
+validate47.evaluated = {"props":{"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
+
+target["agent.heartbeat"] = validate48;
+const schema59 = docs[28];
+
+function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/agent.heartbeat.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate48.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.tick !== undefined){
+let data0 = data.tick;
+const _errs2 = errors;
+if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
+validate48.errors = [{}];
+return false;
+}
+if(errors === _errs2){
+if(typeof data0 == "number"){
+if(data0 < 0 || isNaN(data0)){
+validate48.errors = [{}];
+return false;
+}
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.interval_ms !== undefined){
+let data1 = data.interval_ms;
+const _errs6 = errors;
+if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+validate48.errors = [{}];
+return false;
+}
+if(errors === _errs6){
+if(typeof data1 == "number"){
+if(data1 < 0 || isNaN(data1)){
+validate48.errors = [{}];
+return false;
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+else {
+validate48.errors = [{}];
+return false;
+}
+}
+validate48.errors = vErrors;
+return errors === 0;
+}
+validate48.evaluated = {"props":{"tick":true,"interval_ms":true},"dynamicProps":false,"dynamicItems":false};
+
+target["error.raised"] = validate49;
+const schema60 = docs[29];
+
+function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/error.raised.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate49.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.error !== undefined){
+let data0 = data.error;
+const _errs2 = errors;
+if(errors === _errs2){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.type !== undefined){
+const _errs6 = errors;
+if(typeof data0.type !== "string"){
+validate49.errors = [{}];
+return false;
+}
+var valid1 = _errs6 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.message !== undefined){
+const _errs9 = errors;
+if(typeof data0.message !== "string"){
+validate49.errors = [{}];
+return false;
+}
+var valid1 = _errs9 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+else {
+validate49.errors = [{}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.code !== undefined){
+const _errs13 = errors;
+if(typeof data.code !== "string"){
+validate49.errors = [{}];
+return false;
+}
+var valid0 = _errs13 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.fatal !== undefined){
+const _errs17 = errors;
+if(typeof data.fatal !== "boolean"){
+validate49.errors = [{}];
+return false;
+}
+var valid0 = _errs17 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate49.errors = [{}];
+return false;
+}
+}
+validate49.errors = vErrors;
+return errors === 0;
+}
+validate49.evaluated = {"props":{"error":true,"code":true,"fatal":true},"dynamicProps":false,"dynamicItems":false};
+
+target["state.snapshot"] = validate50;
+const schema61 = docs[30];
+
+function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/state.snapshot.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate50.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.state !== undefined){
+let data0 = data.state;
+const _errs2 = errors;
+if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
+validate50.errors = [{}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.key !== undefined){
+const _errs6 = errors;
+if(typeof data.key !== "string"){
+validate50.errors = [{}];
+return false;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.rev !== undefined){
+let data2 = data.rev;
+const _errs10 = errors;
+if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
+validate50.errors = [{}];
+return false;
+}
+if(errors === _errs10){
+if(typeof data2 == "number"){
+if(data2 < 0 || isNaN(data2)){
+validate50.errors = [{}];
+return false;
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate50.errors = [{}];
+return false;
+}
+}
+validate50.errors = vErrors;
+return errors === 0;
+}
+validate50.evaluated = {"props":{"state":true,"key":true,"rev":true},"dynamicProps":false,"dynamicItems":false};
+
+target["state.delta"] = validate51;
+const schema62 = docs[31];
+
+function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/state.delta.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate51.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.delta !== undefined){
+let data0 = data.delta;
+const _errs2 = errors;
+if(errors === _errs2){
+if(Array.isArray(data0)){
+var valid1 = true;
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
+const _errs6 = errors;
+if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
+validate51.errors = [{}];
+return false;
+}
+var valid1 = _errs6 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate51.errors = [{}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.key !== undefined){
+const _errs10 = errors;
+if(typeof data.key !== "string"){
+validate51.errors = [{}];
+return false;
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.rev !== undefined){
+let data3 = data.rev;
+const _errs14 = errors;
+if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+validate51.errors = [{}];
+return false;
+}
+if(errors === _errs14){
+if(typeof data3 == "number"){
+if(data3 < 0 || isNaN(data3)){
+validate51.errors = [{}];
+return false;
+}
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate51.errors = [{}];
+return false;
+}
+}
+validate51.errors = vErrors;
+return errors === 0;
+}
+validate51.evaluated = {"props":{"delta":true,"key":true,"rev":true},"dynamicProps":false,"dynamicItems":false};
+
+target["resource.retrieval.requested"] = validate52;
+const schema63 = docs[32];
+
+function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/resource.retrieval.requested.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate52.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.query !== undefined){
+const _errs2 = errors;
+if(typeof data.query !== "string"){
+validate52.errors = [{}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.query_digest !== undefined){
+const _errs6 = errors;
+if(typeof data.query_digest !== "string"){
+validate52.errors = [{}];
+return false;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.corpus !== undefined){
+const _errs10 = errors;
+if(typeof data.corpus !== "string"){
+validate52.errors = [{}];
+return false;
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.top_k !== undefined){
+let data3 = data.top_k;
+const _errs14 = errors;
+if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+validate52.errors = [{}];
+return false;
+}
+if(errors === _errs14){
+if(typeof data3 == "number"){
+if(data3 < 0 || isNaN(data3)){
+validate52.errors = [{}];
+return false;
+}
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate52.errors = [{}];
+return false;
+}
+}
+validate52.errors = vErrors;
+return errors === 0;
+}
+validate52.evaluated = {"props":{"query":true,"query_digest":true,"corpus":true,"top_k":true},"dynamicProps":false,"dynamicItems":false};
+
+target["resource.retrieval.returned"] = validate53;
+const schema64 = docs[33];
+
+function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/resource.retrieval.returned.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate53.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.documents !== undefined){
+let data0 = data.documents;
+const _errs2 = errors;
+if(errors === _errs2){
+if(Array.isArray(data0)){
+var valid1 = true;
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
+const _errs6 = errors;
+if(errors === _errs6){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.id !== undefined){
+const _errs10 = errors;
+if(typeof data1.id !== "string"){
+validate53.errors = [{}];
+return false;
+}
+var valid2 = _errs10 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data1.score !== undefined){
+const _errs14 = errors;
+if(!(typeof data1.score == "number")){
+validate53.errors = [{}];
+return false;
+}
+var valid2 = _errs14 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data1.content_redacted !== undefined){
+const _errs18 = errors;
+if(typeof data1.content_redacted !== "string"){
+validate53.errors = [{}];
+return false;
+}
+var valid2 = _errs18 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data1.content !== undefined){
+const _errs22 = errors;
+if(typeof data1.content !== "string"){
+validate53.errors = [{}];
+return false;
+}
+var valid2 = _errs22 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data1.metadata !== undefined){
+let data6 = data1.metadata;
+const _errs26 = errors;
+if(!(data6 && typeof data6 == "object" && !Array.isArray(data6))){
+validate53.errors = [{}];
+return false;
+}
+var valid2 = _errs26 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate53.errors = [{}];
+return false;
+}
+}
+var valid1 = _errs6 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate53.errors = [{}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.count !== undefined){
+let data7 = data.count;
+const _errs30 = errors;
+if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
+validate53.errors = [{}];
+return false;
+}
+if(errors === _errs30){
+if(typeof data7 == "number"){
+if(data7 < 0 || isNaN(data7)){
+validate53.errors = [{}];
+return false;
+}
+}
+}
+var valid0 = _errs30 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.corpus !== undefined){
+const _errs34 = errors;
+if(typeof data.corpus !== "string"){
+validate53.errors = [{}];
+return false;
+}
+var valid0 = _errs34 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.duration_ms !== undefined){
+let data9 = data.duration_ms;
+const _errs38 = errors;
+if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
+validate53.errors = [{}];
+return false;
+}
+if(errors === _errs38){
+if(typeof data9 == "number"){
+if(data9 < 0 || isNaN(data9)){
+validate53.errors = [{}];
+return false;
+}
+}
+}
+var valid0 = _errs38 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate53.errors = [{}];
+return false;
+}
+}
+validate53.errors = vErrors;
+return errors === 0;
+}
+validate53.evaluated = {"props":{"documents":true,"count":true,"corpus":true,"duration_ms":true},"dynamicProps":false,"dynamicItems":false};
+
+target["resource.retrieval.reranked"] = validate54;
+const schema65 = docs[34];
+
+function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/resource.retrieval.reranked.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate54.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.query !== undefined){
+const _errs2 = errors;
+if(typeof data.query !== "string"){
+validate54.errors = [{}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.query_digest !== undefined){
+const _errs6 = errors;
+if(typeof data.query_digest !== "string"){
+validate54.errors = [{}];
+return false;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.model !== undefined){
+const _errs10 = errors;
+if(typeof data.model !== "string"){
+validate54.errors = [{}];
+return false;
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.top_k !== undefined){
+let data3 = data.top_k;
+const _errs14 = errors;
+if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
+validate54.errors = [{}];
+return false;
+}
+if(errors === _errs14){
+if(typeof data3 == "number"){
+if(data3 < 0 || isNaN(data3)){
+validate54.errors = [{}];
+return false;
+}
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.input_documents !== undefined){
+let data4 = data.input_documents;
+const _errs18 = errors;
+if(errors === _errs18){
+if(Array.isArray(data4)){
+var valid1 = true;
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+let data5 = data4[i0];
+const _errs22 = errors;
+if(errors === _errs22){
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(data5.id !== undefined){
+const _errs26 = errors;
+if(typeof data5.id !== "string"){
+validate54.errors = [{}];
+return false;
+}
+var valid2 = _errs26 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data5.score !== undefined){
+const _errs30 = errors;
+if(!(typeof data5.score == "number")){
+validate54.errors = [{}];
+return false;
+}
+var valid2 = _errs30 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data5.content_redacted !== undefined){
+const _errs34 = errors;
+if(typeof data5.content_redacted !== "string"){
+validate54.errors = [{}];
+return false;
+}
+var valid2 = _errs34 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data5.content !== undefined){
+const _errs38 = errors;
+if(typeof data5.content !== "string"){
+validate54.errors = [{}];
+return false;
+}
+var valid2 = _errs38 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data5.metadata !== undefined){
+let data10 = data5.metadata;
+const _errs42 = errors;
+if(!(data10 && typeof data10 == "object" && !Array.isArray(data10))){
+validate54.errors = [{}];
+return false;
+}
+var valid2 = _errs42 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate54.errors = [{}];
+return false;
+}
+}
+var valid1 = _errs22 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate54.errors = [{}];
+return false;
+}
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.output_documents !== undefined){
+let data11 = data.output_documents;
+const _errs46 = errors;
+if(errors === _errs46){
+if(Array.isArray(data11)){
+var valid3 = true;
+const len1 = data11.length;
+for(let i1=0; i1<len1; i1++){
+let data12 = data11[i1];
+const _errs50 = errors;
+if(errors === _errs50){
+if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+if(data12.id !== undefined){
+const _errs54 = errors;
+if(typeof data12.id !== "string"){
+validate54.errors = [{}];
+return false;
+}
+var valid4 = _errs54 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data12.score !== undefined){
+const _errs58 = errors;
+if(!(typeof data12.score == "number")){
+validate54.errors = [{}];
+return false;
+}
+var valid4 = _errs58 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data12.content_redacted !== undefined){
+const _errs62 = errors;
+if(typeof data12.content_redacted !== "string"){
+validate54.errors = [{}];
+return false;
+}
+var valid4 = _errs62 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data12.content !== undefined){
+const _errs66 = errors;
+if(typeof data12.content !== "string"){
+validate54.errors = [{}];
+return false;
+}
+var valid4 = _errs66 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data12.metadata !== undefined){
+let data17 = data12.metadata;
+const _errs70 = errors;
+if(!(data17 && typeof data17 == "object" && !Array.isArray(data17))){
+validate54.errors = [{}];
+return false;
+}
+var valid4 = _errs70 === errors;
+}
+else {
+var valid4 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate54.errors = [{}];
+return false;
+}
+}
+var valid3 = _errs50 === errors;
+if(!valid3){
+break;
+}
+}
+}
+else {
+validate54.errors = [{}];
+return false;
+}
+}
+var valid0 = _errs46 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.count !== undefined){
+let data18 = data.count;
+const _errs74 = errors;
+if(!((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18)))){
+validate54.errors = [{}];
+return false;
+}
+if(errors === _errs74){
+if(typeof data18 == "number"){
+if(data18 < 0 || isNaN(data18)){
+validate54.errors = [{}];
+return false;
+}
+}
+}
+var valid0 = _errs74 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.duration_ms !== undefined){
+let data19 = data.duration_ms;
+const _errs78 = errors;
+if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))){
+validate54.errors = [{}];
+return false;
+}
+if(errors === _errs78){
+if(typeof data19 == "number"){
+if(data19 < 0 || isNaN(data19)){
+validate54.errors = [{}];
+return false;
+}
+}
+}
+var valid0 = _errs78 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate54.errors = [{}];
+return false;
+}
+}
+validate54.errors = vErrors;
+return errors === 0;
+}
+validate54.evaluated = {"props":{"query":true,"query_digest":true,"model":true,"top_k":true,"input_documents":true,"output_documents":true,"count":true,"duration_ms":true},"dynamicProps":false,"dynamicItems":false};
+
+target["resource.citation.recorded"] = validate55;
+const schema66 = docs[35];
+
+function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/resource.citation.recorded.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate55.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.citations !== undefined){
+let data0 = data.citations;
+const _errs2 = errors;
+if(errors === _errs2){
+if(Array.isArray(data0)){
+var valid1 = true;
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+let data1 = data0[i0];
+const _errs6 = errors;
+if(errors === _errs6){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+if(data1.source !== undefined){
+let data2 = data1.source;
+const _errs10 = errors;
+if(errors === _errs10){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.id !== undefined){
+const _errs14 = errors;
+if(typeof data2.id !== "string"){
+validate55.errors = [{}];
+return false;
+}
+var valid3 = _errs14 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data2.uri !== undefined){
+const _errs18 = errors;
+if(typeof data2.uri !== "string"){
+validate55.errors = [{}];
+return false;
+}
+var valid3 = _errs18 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data2.title !== undefined){
+const _errs22 = errors;
+if(typeof data2.title !== "string"){
+validate55.errors = [{}];
+return false;
+}
+var valid3 = _errs22 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
+else {
+validate55.errors = [{}];
+return false;
+}
+}
+var valid2 = _errs10 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data1.cited_text_redacted !== undefined){
+const _errs26 = errors;
+if(typeof data1.cited_text_redacted !== "string"){
+validate55.errors = [{}];
+return false;
+}
+var valid2 = _errs26 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data1.cited_text !== undefined){
+const _errs30 = errors;
+if(typeof data1.cited_text !== "string"){
+validate55.errors = [{}];
+return false;
+}
+var valid2 = _errs30 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data1.offset !== undefined){
+let data8 = data1.offset;
+const _errs34 = errors;
+const _errs37 = errors;
+const _errs38 = errors;
+const _errs39 = errors;
+let valid5 = false;
+const _errs40 = errors;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+let missing0;
+if(((data8.char === undefined) && (missing0 = "char")) || ((data8.page === undefined) && (missing0 = "page"))){
+const err0 = {};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+var _valid0 = _errs40 === errors;
+valid5 = valid5 || _valid0;
+const _errs41 = errors;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+let missing1;
+if(((data8.char === undefined) && (missing1 = "char")) || ((data8.block === undefined) && (missing1 = "block"))){
+const err1 = {};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+var _valid0 = _errs41 === errors;
+valid5 = valid5 || _valid0;
+const _errs42 = errors;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+let missing2;
+if(((data8.page === undefined) && (missing2 = "page")) || ((data8.block === undefined) && (missing2 = "block"))){
+const err2 = {};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+var _valid0 = _errs42 === errors;
+valid5 = valid5 || _valid0;
+if(!valid5){
+const err3 = {};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+else {
+errors = _errs39;
+if(vErrors !== null){
+if(_errs39){
+vErrors.length = _errs39;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid4 = _errs38 === errors;
+if(valid4){
+validate55.errors = [{}];
+return false;
+}
+else {
+errors = _errs37;
+if(vErrors !== null){
+if(_errs37){
+vErrors.length = _errs37;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(errors === _errs34){
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+if(data8.char !== undefined){
+let data9 = data8.char;
+const _errs46 = errors;
+if(errors === _errs46){
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if(data9.start !== undefined){
+let data10 = data9.start;
+const _errs50 = errors;
+if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))){
+validate55.errors = [{}];
+return false;
+}
+var valid7 = _errs50 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data9.end !== undefined){
+let data11 = data9.end;
+const _errs53 = errors;
+if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
+validate55.errors = [{}];
+return false;
+}
+var valid7 = _errs53 === errors;
+}
+else {
+var valid7 = true;
+}
+}
+}
+else {
+validate55.errors = [{}];
+return false;
+}
+}
+var valid6 = _errs46 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data8.page !== undefined){
+let data12 = data8.page;
+const _errs56 = errors;
+if(errors === _errs56){
+if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+if(data12.page !== undefined){
+let data13 = data12.page;
+const _errs60 = errors;
+if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
+validate55.errors = [{}];
+return false;
+}
+var valid8 = _errs60 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data12.start !== undefined){
+let data14 = data12.start;
+const _errs63 = errors;
+if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))){
+validate55.errors = [{}];
+return false;
+}
+var valid8 = _errs63 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data12.end !== undefined){
+let data15 = data12.end;
+const _errs66 = errors;
+if(!((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15)))){
+validate55.errors = [{}];
+return false;
+}
+var valid8 = _errs66 === errors;
+}
+else {
+var valid8 = true;
+}
+}
+}
+}
+else {
+validate55.errors = [{}];
+return false;
+}
+}
+var valid6 = _errs56 === errors;
+}
+else {
+var valid6 = true;
+}
+if(valid6){
+if(data8.block !== undefined){
+let data16 = data8.block;
+const _errs69 = errors;
+if(errors === _errs69){
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+if(data16.block !== undefined){
+let data17 = data16.block;
+const _errs73 = errors;
+if(!((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17)))){
+validate55.errors = [{}];
+return false;
+}
+var valid9 = _errs73 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data16.start !== undefined){
+let data18 = data16.start;
+const _errs76 = errors;
+if(!((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18)))){
+validate55.errors = [{}];
+return false;
+}
+var valid9 = _errs76 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data16.end !== undefined){
+let data19 = data16.end;
+const _errs79 = errors;
+if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))){
+validate55.errors = [{}];
+return false;
+}
+var valid9 = _errs79 === errors;
+}
+else {
+var valid9 = true;
+}
+}
+}
+}
+else {
+validate55.errors = [{}];
+return false;
+}
+}
+var valid6 = _errs69 === errors;
+}
+else {
+var valid6 = true;
+}
+}
+}
+}
+else {
+validate55.errors = [{}];
+return false;
+}
+}
+var valid2 = _errs34 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data1.document_index !== undefined){
+let data20 = data1.document_index;
+const _errs82 = errors;
+if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))){
+validate55.errors = [{}];
+return false;
+}
+if(errors === _errs82){
+if(typeof data20 == "number"){
+if(data20 < 0 || isNaN(data20)){
+validate55.errors = [{}];
+return false;
+}
+}
+}
+var valid2 = _errs82 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate55.errors = [{}];
+return false;
+}
+}
+var valid1 = _errs6 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate55.errors = [{}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.count !== undefined){
+let data21 = data.count;
+const _errs86 = errors;
+if(!((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21)))){
+validate55.errors = [{}];
+return false;
+}
+if(errors === _errs86){
+if(typeof data21 == "number"){
+if(data21 < 0 || isNaN(data21)){
+validate55.errors = [{}];
+return false;
+}
+}
+}
+var valid0 = _errs86 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+else {
+validate55.errors = [{}];
+return false;
+}
+}
+validate55.errors = vErrors;
+return errors === 0;
+}
+validate55.evaluated = {"props":{"citations":true,"count":true},"dynamicProps":false,"dynamicItems":false};
+
+target["assessment.evaluation.recorded"] = validate56;
+const schema67 = docs[36];
+
+function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/assessment.evaluation.recorded.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate56.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data["gen_ai.evaluation.name"] !== undefined){
+const _errs2 = errors;
+if(typeof data["gen_ai.evaluation.name"] !== "string"){
+validate56.errors = [{}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data["gen_ai.evaluation.score.value"] !== undefined){
+const _errs6 = errors;
+if(!(typeof data["gen_ai.evaluation.score.value"] == "number")){
+validate56.errors = [{}];
+return false;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data["gen_ai.evaluation.score.label"] !== undefined){
+const _errs10 = errors;
+if(typeof data["gen_ai.evaluation.score.label"] !== "string"){
+validate56.errors = [{}];
+return false;
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data["gen_ai.evaluation.explanation"] !== undefined){
+const _errs14 = errors;
+if(typeof data["gen_ai.evaluation.explanation"] !== "string"){
+validate56.errors = [{}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.evaluator !== undefined){
+const _errs18 = errors;
+if(typeof data.evaluator !== "string"){
+validate56.errors = [{}];
+return false;
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate56.errors = [{}];
+return false;
+}
+}
+validate56.errors = vErrors;
+return errors === 0;
+}
+validate56.evaluated = {"props":{"gen_ai.evaluation.name":true,"gen_ai.evaluation.score.value":true,"gen_ai.evaluation.score.label":true,"gen_ai.evaluation.explanation":true,"evaluator":true},"dynamicProps":false,"dynamicItems":false};
+
+target["assessment.feedback.received"] = validate57;
+const schema68 = docs[37];
+
+function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/assessment.feedback.received.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate57.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.rating !== undefined){
+const _errs2 = errors;
+if(!(typeof data.rating == "number")){
+validate57.errors = [{}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.label !== undefined){
+const _errs6 = errors;
+if(typeof data.label !== "string"){
+validate57.errors = [{}];
+return false;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.comment !== undefined){
+const _errs10 = errors;
+if(typeof data.comment !== "string"){
+validate57.errors = [{}];
+return false;
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.correction !== undefined){
+const _errs14 = errors;
+if(typeof data.correction !== "string"){
+validate57.errors = [{}];
+return false;
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.source !== undefined){
+const _errs18 = errors;
+if(typeof data.source !== "string"){
+validate57.errors = [{}];
+return false;
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate57.errors = [{}];
+return false;
+}
+}
+validate57.errors = vErrors;
+return errors === 0;
+}
+validate57.evaluated = {"props":{"rating":true,"label":true,"comment":true,"correction":true,"source":true},"dynamicProps":false,"dynamicItems":false};
+
+target["assessment.guardrail.recorded"] = validate58;
+const schema69 = docs[38];
+
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/assessment.guardrail.recorded.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate58.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.guardrail !== undefined){
+let data0 = data.guardrail;
+const _errs2 = errors;
+if(errors === _errs2){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.stage !== undefined){
+let data1 = data0.stage;
+const _errs6 = errors;
+if(typeof data1 !== "string"){
+validate58.errors = [{}];
+return false;
+}
+if(!((data1 === "input") || (data1 === "output"))){
+validate58.errors = [{}];
+return false;
+}
+var valid1 = _errs6 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.verdict !== undefined){
+let data2 = data0.verdict;
+const _errs10 = errors;
+if(typeof data2 !== "string"){
+validate58.errors = [{}];
+return false;
+}
+if(!((((data2 === "allowed") || (data2 === "flagged")) || (data2 === "blocked")) || (data2 === "modified"))){
+validate58.errors = [{}];
+return false;
+}
+var valid1 = _errs10 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.categories !== undefined){
+let data3 = data0.categories;
+const _errs14 = errors;
+if(errors === _errs14){
+if(Array.isArray(data3)){
+var valid2 = true;
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+const _errs18 = errors;
+if(errors === _errs18){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.name !== undefined){
+const _errs22 = errors;
+if(typeof data4.name !== "string"){
+validate58.errors = [{}];
+return false;
+}
+var valid3 = _errs22 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data4.score !== undefined){
+const _errs26 = errors;
+if(!(typeof data4.score == "number")){
+validate58.errors = [{}];
+return false;
+}
+var valid3 = _errs26 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+else {
+validate58.errors = [{}];
+return false;
+}
+}
+var valid2 = _errs18 === errors;
+if(!valid2){
+break;
+}
+}
+}
+else {
+validate58.errors = [{}];
+return false;
+}
+}
+var valid1 = _errs14 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.detector !== undefined){
+let data7 = data0.detector;
+const _errs30 = errors;
+if(errors === _errs30){
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(data7.name !== undefined){
+const _errs34 = errors;
+if(typeof data7.name !== "string"){
+validate58.errors = [{}];
+return false;
+}
+var valid4 = _errs34 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data7.version !== undefined){
+const _errs37 = errors;
+if(typeof data7.version !== "string"){
+validate58.errors = [{}];
+return false;
+}
+var valid4 = _errs37 === errors;
+}
+else {
+var valid4 = true;
+}
+}
+}
+else {
+validate58.errors = [{}];
+return false;
+}
+}
+var valid1 = _errs30 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.explanation !== undefined){
+const _errs40 = errors;
+if(typeof data0.explanation !== "string"){
+validate58.errors = [{}];
+return false;
+}
+var valid1 = _errs40 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate58.errors = [{}];
+return false;
+}
+}
+}
+}
+else {
+validate58.errors = [{}];
+return false;
+}
+}
+validate58.errors = vErrors;
+return errors === 0;
+}
+validate58.evaluated = {"props":{"guardrail":true},"dynamicProps":false,"dynamicItems":false};
+
+target["control.attention.respond"] = validate59;
+const schema70 = docs[39];
+
+function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/control.attention.respond.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate59.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.answer === undefined) && (missing0 = "answer")){
+validate59.errors = [{}];
+return false;
+}
+else {
+if(data.answer !== undefined){
+let data0 = data.answer;
+const _errs2 = errors;
+if(errors === _errs2){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.option !== undefined){
+const _errs6 = errors;
+if(typeof data0.option !== "string"){
+validate59.errors = [{}];
+return false;
+}
+var valid1 = _errs6 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.text !== undefined){
+const _errs10 = errors;
+if(typeof data0.text !== "string"){
+validate59.errors = [{}];
+return false;
+}
+var valid1 = _errs10 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.values !== undefined){
+let data3 = data0.values;
+const _errs14 = errors;
+if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){
+validate59.errors = [{}];
+return false;
+}
+var valid1 = _errs14 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+else {
+validate59.errors = [{}];
+return false;
+}
+}
+}
+}
+}
+else {
+validate59.errors = [{}];
+return false;
+}
+}
+validate59.errors = vErrors;
+return errors === 0;
+}
+validate59.evaluated = {"props":{"answer":true},"dynamicProps":false,"dynamicItems":false};
+
+target["control.cancel"] = validate60;
+const schema71 = docs[40];
+
+function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/control.cancel.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate60.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.scope === undefined) && (missing0 = "scope")){
+validate60.errors = [{}];
+return false;
+}
+else {
+if(data.scope !== undefined){
+let data0 = data.scope;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
+validate60.errors = [{}];
+return false;
+}
+if(!((data0 === "run") || (data0 === "session"))){
+validate60.errors = [{}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.reason !== undefined){
+const _errs5 = errors;
+if(typeof data.reason !== "string"){
+validate60.errors = [{}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate60.errors = [{}];
+return false;
+}
+}
+validate60.errors = vErrors;
+return errors === 0;
+}
+validate60.evaluated = {"props":{"scope":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
+
+target["control.pause"] = validate61;
+const schema72 = docs[41];
+
+function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/control.pause.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate61.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(!(data && typeof data == "object" && !Array.isArray(data))){
+validate61.errors = [{}];
+return false;
+}
+}
+validate61.errors = vErrors;
+return errors === 0;
+}
+validate61.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+target["control.resume"] = validate62;
+const schema73 = docs[42];
+
+function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/control.resume.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate62.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(!(data && typeof data == "object" && !Array.isArray(data))){
+validate62.errors = [{}];
+return false;
+}
+}
+validate62.errors = vErrors;
+return errors === 0;
+}
+validate62.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+target["control.accepted"] = validate63;
+const schema74 = docs[43];
+
+function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/control.accepted.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate63.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(!(data && typeof data == "object" && !Array.isArray(data))){
+validate63.errors = [{}];
+return false;
+}
+}
+validate63.errors = vErrors;
+return errors === 0;
+}
+validate63.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+target["control.rejected"] = validate64;
+const schema75 = docs[44];
+
+function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://agent-conformance.dev/schemas/aep/types/control.rejected.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate64.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.reason === undefined) && (missing0 = "reason")){
+validate64.errors = [{}];
+return false;
+}
+else {
+if(data.reason !== undefined){
+let data0 = data.reason;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
+validate64.errors = [{}];
+return false;
+}
+if(!(((((data0 === "unsupported") || (data0 === "unauthorized")) || (data0 === "busy")) || (data0 === "refused")) || (data0 === "invalid"))){
+validate64.errors = [{}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.detail !== undefined){
+const _errs6 = errors;
+if(typeof data.detail !== "string"){
+validate64.errors = [{}];
+return false;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+else {
+validate64.errors = [{}];
+return false;
+}
+}
+validate64.errors = vErrors;
+return errors === 0;
+}
+validate64.evaluated = {"props":{"reason":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
+
 return target;
 };

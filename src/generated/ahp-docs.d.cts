@@ -78,8 +78,8 @@ export type ValidatorKey =
   | "urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/request"
   | "urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/result";
 
-/** The schema documents as written; do not mutate. */
-export declare const DOCS: readonly Record<string, unknown>[];
+/** The schema documents the validators read (repository path, `$id`, text length), in order. */
+export declare const DOCUMENTS: readonly { file: string; id: string; length: number }[];
 
 /** The group (file) of each validator key. */
 export declare const GROUPS: Readonly<Record<ValidatorKey, string>>;

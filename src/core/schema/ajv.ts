@@ -20,8 +20,9 @@ export interface AjvOptions {
    * error and is the one to run on the hot path.
    */
   diagnostic: boolean;
-  /** ajv code options: `tools/gen-validators.ts` passes `{source: true, optimize: 1, formats}` for standalone code. */
+  /** ajv code options: `tools/gen-validators.ts` passes `{lines: true, source: true, optimize: 1, formats}` for standalone code. */
   code?: {
+    lines?: boolean;
     source?: boolean;
     esm?: boolean;
     optimize?: number;

@@ -2,11 +2,12 @@
  * Loader of the validators compiled at build time (docs/architecture.md §Schema stage): the
  * CommonJS modules tools/gen-validators.ts writes to src/generated/ (`npm run validators:gen`).
  * Nothing loads before it is needed, synchronously (validation is synchronous): the documents
- * on the first call, a group's verdict code on its first verdict, and on the first diagnosis
+ * (read from schemas/, which the package ships; the generated code holds no copy) on the first call, a group's verdict code on its first verdict, and on the first diagnosis
  * the prepared copies of the documents ({@link prepareSchemas}, whose index the mapper reads)
  * and that group's diagnostic code. No schema is compiled at run time; the build also caches
  * the modules' compiled code (src/core/code-cache.ts).
  */
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
@@ -14,7 +15,7 @@ import { prepareSchemas, type SchemaIndex } from './annotations.ts';
 import { STRICT_FORMATS } from './formats.ts';
 import { memoPattern } from './memo-pattern.ts';
 import { requireCached } from '../code-cache.ts';
-import { codeUrl } from '../paths.ts';
+import { codeUrl, packageUrl } from '../paths.ts';
 
 type Docs = typeof import('../../generated/aep-docs.cjs');
 type Factory = (
@@ -37,8 +38,7 @@ export interface GeneratedValidators {
 
 /**
  * A generated module by file name; a validator module through its code cache when the build
- * made one (src/core/code-cache.ts). Not the docs modules: their JSON text parses as fast as a
- * cache of it reads back.
+ * made one (src/core/code-cache.ts). Not the docs modules: a few lines of data.
  */
 function requireGenerated(name: string): unknown {
   const file = fileURLToPath(codeUrl(`generated/${name}`));
@@ -46,12 +46,28 @@ function requireGenerated(name: string): unknown {
 }
 
 /**
+ * One schema document the generated code reads, from its file under the package root.
+ * @throws Error when its text changed since the generation (run `npm run validators:gen`).
+ */
+function readDocument({ file, id, length }: Docs['DOCUMENTS'][number]): Record<string, unknown> {
+  const text = readFileSync(packageUrl(file), 'utf8').replaceAll('\r\n', '\n');
+  if (text.length !== length)
+    throw new Error(`${file} changed since src/generated/ was written: run \`npm run validators:gen\``);
+  const doc = JSON.parse(text) as Record<string, unknown>;
+  // a document without `$id` was compiled under the one the generator gave it
+  doc.$id ??= id;
+  return doc;
+}
+
+/**
  * The generated validators of `protocol` (`$ref`s of its documents resolve against `base`).
  * Call once per process and keep the result.
- * @throws Error when a generated module is missing (a build defect).
+ * @throws Error when a generated module is missing (a build defect) or a schema document
+ *   changed since the generation.
  */
 export function loadGeneratedValidators(protocol: 'aep' | 'ahp', base: string): GeneratedValidators {
-  const { DOCS, GROUPS } = requireGenerated(`${protocol}-docs.cjs`) as Docs;
+  const { DOCUMENTS, GROUPS } = requireGenerated(`${protocol}-docs.cjs`) as Docs;
+  const DOCS = DOCUMENTS.map(readDocument);
   const groups = GROUPS as Readonly<Record<string, string>>;
   const group = (key: string): string | undefined => (Object.hasOwn(groups, key) ? groups[key] : undefined);
   const verdicts = new Map<string, Readonly<Record<string, ValidateFunction>>>();
