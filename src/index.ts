@@ -44,7 +44,7 @@ export type { FormatName } from './report/index.ts';
 export type { Output, Reporter } from './report/types.ts';
 export type { CatalogueRow } from './report/catalogue.ts';
 export type { AhpBinding } from './ahp/message.ts';
-export type { AepStreamOptions } from './aep/stream/options.ts';
+export type { AepStreamOptions } from './aep/analyzers/options.ts';
 export type { AhpStreamOptions } from './ahp/stream/options.ts';
 export {
   gateFormValues,

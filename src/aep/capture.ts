@@ -5,7 +5,7 @@
  */
 import { childPointer } from '../core/pointer.ts';
 import { CAPTURE_RANK } from './event.ts';
-import type { AepCaptureLevel } from './schemas.ts';
+import type { AepCaptureLevel } from './schema/registry.ts';
 
 /** Annotation tree of one payload schema node. Unannotated members default to `metadata`. */
 export interface CaptureNode {

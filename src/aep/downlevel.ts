@@ -25,11 +25,11 @@
  *   unannotated members are `metadata` (AEP-0002 §5.1 rule 4, §5.4) and are kept.
  * - `capture` is rewritten to the level actually honoured (AEP-0003 §9 item 5).
  */
-import type { AepCaptureLevel } from './schemas.ts';
+import type { AepCaptureLevel } from './schema/registry.ts';
 import type { CaptureNode } from './capture.ts';
 import { CAPTURE_RANK } from './event.ts';
 import { gateFormValues, type FormFieldSpec } from './forms.ts';
-import { captureTreeFor } from './payload.ts';
+import { captureTreeFor } from './schema/validators.ts';
 import { createRedactor, redactGated, type RedactOptions, type Redactor } from './redact.ts';
 
 /** Options of {@link downlevelEvent}. */

@@ -13,7 +13,7 @@
 import { describeValue } from '../core/finding.ts';
 import { escapeToken } from '../core/pointer.ts';
 import { CAPTURE_RANK } from './event.ts';
-import type { AepCaptureLevel } from './schemas.ts';
+import type { AepCaptureLevel } from './schema/registry.ts';
 
 /** `field_spec.type` (AEP-0002 §5.2). */
 export type FormFieldType = 'string' | 'number' | 'boolean' | 'select';

@@ -24,7 +24,7 @@
 import { findSecrets, PII_MARK, replaceMatches, SECRET_MARK, type SecretMatch } from '../core/secrets.ts';
 import type { CaptureNode } from './capture.ts';
 import { CAPTURE_RANK } from './event.ts';
-import { captureTreeFor } from './payload.ts';
+import { captureTreeFor } from './schema/validators.ts';
 
 /** Options of the redaction pipeline (AEP-0003 §9.4). */
 export interface RedactOptions {

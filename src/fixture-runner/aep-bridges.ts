@@ -22,7 +22,7 @@ import { matches, parseFilter } from '../aep/attr-match.ts';
 import { decodeCloudEvents, fromCloudEvent, toCloudEvent } from '../aep/bridges/cloudevents.ts';
 import { toOcsf } from '../aep/bridges/ocsf.ts';
 import { toOtlp } from '../aep/bridges/otlp.ts';
-import { envelopeValidator } from '../aep/payload.ts';
+import { envelopeValidator } from '../aep/schema/validators.ts';
 import { FixtureError, type RunContext } from './context.ts';
 
 type Obj = Record<string, unknown>;

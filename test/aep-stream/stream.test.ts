@@ -6,9 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { canonicalJson } from '../../src/aep/stream/canonical.ts';
-import type { IdEntry } from '../../src/aep/stream/identity.ts';
-import { AEP_STREAM_RULES } from '../../src/aep/stream/index.ts';
+import { canonicalJson } from '../../src/aep/analyzers/canonical.ts';
+import type { IdEntry } from '../../src/aep/analyzers/identity.ts';
+import { AEP_STREAM_RULES } from '../../src/aep/rules/index.ts';
 import type { Finding } from '../../src/core/finding.ts';
 import { parseJsonText } from '../../src/core/json.ts';
 import { brief, checkText, event, jsonl } from './helpers.ts';
@@ -356,8 +356,8 @@ test('two input files form one stream', async () => {
 });
 
 test('id table: exact lookups through growth; generations forget the oldest half; never above the cap', async () => {
-  const { AepIdTable, MAX_LINE_FILES, MAX_LINE_OFFSET } = await import('../../src/aep/stream/identity.ts');
-  const { idKeyHash } = await import('../../src/aep/stream/canonical.ts');
+  const { AepIdTable, MAX_LINE_FILES, MAX_LINE_OFFSET } = await import('../../src/aep/analyzers/identity.ts');
+  const { idKeyHash } = await import('../../src/aep/analyzers/canonical.ts');
   const t = new AepIdTable(100_000);
   const key = (i: number) => idKeyHash('aep://h/agent/a/session/s', `id-${i}`);
   let forgot = 0;

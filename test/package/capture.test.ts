@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { captureViolations } from '../../src/aep/capture.ts';
 import { CAPTURE_RANK } from '../../src/aep/event.ts';
-import { captureTreeFor } from '../../src/aep/payload.ts';
+import { captureTreeFor } from '../../src/aep/schema/validators.ts';
 import {
   createRedactor,
   downlevel,

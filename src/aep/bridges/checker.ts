@@ -11,7 +11,7 @@ import { framingFinding } from '../../core/jsonl.ts';
 import type { ProtocolChecker } from '../../core/pipeline.ts';
 import { eventLocation, makeFinding, type ParsedEvent, type RuleMeta } from '../../core/rule.ts';
 import { serializeEvent } from '../../core/serialize.ts';
-import type { AepCaptureLevel } from '../schemas.ts';
+import type { AepCaptureLevel } from '../schema/registry.ts';
 import { decodeCloudEvents } from './cloudevents.ts';
 import { decodeOtlp } from './otlp.ts';
 import { AEP_BRIDGE_RULES } from './rules.ts';

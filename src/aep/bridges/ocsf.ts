@@ -5,7 +5,7 @@
  * envelope alone.
  */
 import { CAPTURE_RANK } from '../event.ts';
-import type { AepCaptureLevel } from '../schemas.ts';
+import type { AepCaptureLevel } from '../schema/registry.ts';
 import { nanosOf } from './otlp.ts';
 import { isObj, type AepSeverity } from './types.ts';
 

@@ -10,7 +10,7 @@
 import type { BigIntegerLiteral } from '../../core/json.ts';
 import { childPointer, escapeToken } from '../../core/pointer.ts';
 import { CAPTURE_RANK } from '../event.ts';
-import type { AepCaptureLevel } from '../schemas.ts';
+import type { AepCaptureLevel } from '../schema/registry.ts';
 import { OTLP_RULES as R } from './rules.ts';
 import {
   AEP_TYPE_ROOT,
