@@ -11,7 +11,9 @@
  * plain-object index, and results are built with `Object.defineProperty`.
  */
 import { describeValue } from '../core/finding.ts';
+import type { MessageArgs } from '../core/message.ts';
 import { escapeToken } from '../core/pointer.ts';
+import { isObj, own } from '../core/value.ts';
 import { CAPTURE_RANK } from './event.ts';
 import type { AepCaptureLevel } from './schema/registry.ts';
 
@@ -51,9 +53,6 @@ export type FormValues = Record<string, FormValue>;
 
 /** A capture level used as a gating ceiling (AEP-0001 §8.2). */
 export type FormCaptureCeiling = AepCaptureLevel;
-
-const own = (o: object, k: string): boolean => Object.hasOwn(o, k);
-const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** A field as the checks need it: choice ids in a `Set`, defaults applied. */
 export interface CompiledField {
@@ -167,7 +166,7 @@ export function gateFormValues(
 /** The kinds of problem {@link checkFormValues} finds; each maps to one stream rule. */
 export type FormIssueKind = 'type' | 'required' | 'choice' | 'unknown-key' | 'capture';
 
-/** One problem with `values`. Messages give field ids, types and lengths, never values. */
+/** One problem with `values`: the key of its template (analyzers/form-common.ts) and the arguments, never a value. */
 export interface FormIssue {
   kind: FormIssueKind;
   /** Pointer relative to `values` (`""` for the whole map, `/db`, `/regions/1`). */
@@ -176,7 +175,8 @@ export interface FormIssue {
   fieldId: string;
   /** Position of the field in the request's `fields` (absent for `unknown-key`). */
   fieldIndex?: number;
-  message: string;
+  messageId: string;
+  args: MessageArgs;
 }
 
 /**
@@ -192,8 +192,9 @@ function choiceIds(ids: ReadonlySet<string>): string {
 /** How many valid choice ids a message lists. */
 const SHOWN_CHOICES = 5;
 
-function fieldName(f: CompiledField): string {
-  return `${f.type} field ${JSON.stringify(f.id)}`;
+/** The arguments naming field `f` in a message. */
+function fieldArgs(f: CompiledField): { field: string; fieldType: string } {
+  return { field: f.id, fieldType: f.type };
 }
 
 /**
@@ -227,7 +228,8 @@ export function checkFormValues(
         pointer: '',
         fieldId: f.id,
         fieldIndex: f.index,
-        message: `Required ${fieldName(f)} has no entry in \`values\`.`,
+        messageId: 'required',
+        args: fieldArgs(f),
       });
     }
   }
@@ -240,17 +242,19 @@ export function checkFormValues(
         kind: 'unknown-key',
         pointer: ptr,
         fieldId: key,
-        message: `Key ${JSON.stringify(key)} names no field of the form (${form.size} field${form.size === 1 ? '' : 's'}); \`values\` is keyed by field_spec.id.`,
+        messageId: 'unknown',
+        args: { key, fields: form.size },
       });
       continue;
     }
-    const wrongType = (want: string) =>
+    const wrongType = (expected: string) =>
       issues.push({
         kind: 'type',
         pointer: ptr,
         fieldId: f.id,
         fieldIndex: f.index,
-        message: `The ${fieldName(f)} takes ${want}, but its value is ${describeValue(v)}.`,
+        messageId: 'type',
+        args: { ...fieldArgs(f), expected, found: describeValue(v) },
       });
     switch (f.type) {
       case 'string':
@@ -275,7 +279,8 @@ export function checkFormValues(
                 pointer: `${ptr}/${i}`,
                 fieldId: f.id,
                 fieldIndex: f.index,
-                message: `Item ${i} of the multi ${fieldName(f)} is ${describeValue(x)}, not a choice id string.`,
+                messageId: 'item',
+                args: { ...fieldArgs(f), item: i, found: describeValue(x) },
               });
             } else if (!f.choices.has(x) && !f.other) {
               issues.push({
@@ -283,7 +288,8 @@ export function checkFormValues(
                 pointer: `${ptr}/${i}`,
                 fieldId: f.id,
                 fieldIndex: f.index,
-                message: `Item ${i} of the closed multi ${fieldName(f)} (no \`other\`) is ${describeValue(x)} that is none of its ${choiceIds(f.choices)}.`,
+                messageId: 'item',
+                args: { ...fieldArgs(f), item: i, found: describeValue(x), choices: choiceIds(f.choices) },
               });
             }
           });
@@ -295,7 +301,8 @@ export function checkFormValues(
             pointer: ptr,
             fieldId: f.id,
             fieldIndex: f.index,
-            message: `The closed ${fieldName(f)} (no \`other\`) is answered with ${describeValue(v)} that is none of its ${choiceIds(f.choices)}.`,
+            messageId: 'choice',
+            args: { ...fieldArgs(f), found: describeValue(v), choices: choiceIds(f.choices) },
           });
         }
         break;
@@ -308,7 +315,8 @@ export function checkFormValues(
         pointer: ptr,
         fieldId: f.id,
         fieldIndex: f.index,
-        message: `The ${fieldName(f)} carries free text (${describeValue(v)}) at capture "${capture}"; string-field values and \`other\` free text need capture "redacted" or above.`,
+        messageId: 'capture',
+        args: { ...fieldArgs(f), found: describeValue(v), capture },
       });
     }
   }

@@ -1,16 +1,3 @@
-/**
- * Shared reporting for the form-values rules (form-values-*.ts, respond-values-*.ts), which
- * read the form facts of form-values.ts.
- *
- * Severity, by who states the values: on `attention.answered` every structural problem is an
- * error (`aep/form-values-*`: the answered record is the emitter's validated statement). On
- * `control.attention.respond` the structural problems (type, required, choice) are warnings
- * under their own ids (`aep/respond-values-*`): the command comes from a sender, and the
- * protocol's answer to it is `control.rejected{reason:"invalid"}` (AEP-0006 amending AEP-0002
- * §5.3: "An emitter MUST reject"); accepting it is `aep/respond-invalid-accepted`. Unknown keys
- * (a warning) and capture gating (an error: capture honesty binds every event, AEP-0001 §8.2)
- * are one rule each for both.
- */
 import { defineStreamRule } from '../../core/engine.ts';
 import { markLocation } from '../../core/mark.ts';
 import type { RuleMeta } from '../../core/rule.ts';
@@ -27,12 +14,37 @@ export const FORM_SPEC = 'AEP-0006; AEP-0002 §5.3 attention.answered values; AE
 /** The citation of the respond-values rules. */
 export const RESPOND_SPEC = 'AEP-0006; AEP-0002 §5.3 values (MUST reject); AEP-0004 §3, §5';
 
+/** The templates of each kind of form issue, keyed by the `messageId` src/aep/forms.ts gives. */
+const FORM_ISSUE_MESSAGES: Readonly<Record<FormIssueKind, Readonly<Record<string, string>>>> = {
+  type: {
+    type: 'The {fieldType} field {field:json} takes {expected}, but its value is {found}.',
+    item: 'Item {item} of the multi {fieldType} field {field:json} is {found}, not a choice id string.',
+  },
+  required: { required: 'Required {fieldType} field {field:json} has no entry in `values`.' },
+  choice: {
+    choice:
+      'The closed {fieldType} field {field:json} (no `other`) is answered with {found} that is none of its {choices}.',
+    item: 'Item {item} of the closed multi {fieldType} field {field:json} (no `other`) is {found} that is none of its {choices}.',
+  },
+  'unknown-key': {
+    unknown:
+      'Key {key:json} names no field of the form ({fields} field{fields:s}); `values` is keyed by field_spec.id.',
+  },
+  capture: {
+    capture:
+      'The {fieldType} field {field:json} carries free text ({found}) at capture {capture:json}; string-field values and `other` free text need capture "redacted" or above.',
+  },
+};
+
 /**
- * A rule reporting every `kind` issue of a checked `values` on events of `roles`
- * (`answered`: `attention.answered`; `respond`: `control.attention.respond`).
+ * A rule reporting every `kind` issue of a checked `values` on events of `roles` (`answered`:
+ * `attention.answered`; `respond`: `control.attention.respond`). On `attention.answered` the
+ * structural problems are errors (the emitter's validated record); on a respond they are
+ * warnings under `aep/respond-values-*`: a sender's command, which the target MUST reject
+ * (AEP-0006 amending AEP-0002 §5.3; accepting it is `aep/respond-invalid-accepted`).
  */
 export function formIssueRule<const Id extends string>(
-  meta: RuleMeta & { id: Id },
+  meta: Omit<RuleMeta, 'messages'> & { id: Id },
   kind: FormIssueKind,
   roles: readonly FormObservation['role'][],
 ) {
@@ -40,6 +52,7 @@ export function formIssueRule<const Id extends string>(
   const respond = roles.includes('respond');
   return defineStreamRule({
     ...meta,
+    messages: FORM_ISSUE_MESSAGES[kind],
     on: ['form'],
     onEvent(f: AepFacts, ctx) {
       const form = f.form;
@@ -49,8 +62,8 @@ export function formIssueRule<const Id extends string>(
         if (issue.kind !== kind) continue;
         ctx.report({
           pointer: VALUES_POINTER + issue.pointer,
-          message: issue.message,
-          data: { field: issue.fieldId },
+          messageId: issue.messageId,
+          args: issue.args,
           related: [
             markLocation(request, issue.fieldIndex === undefined ? '/data/fields' : `/data/fields/${issue.fieldIndex}`),
           ],

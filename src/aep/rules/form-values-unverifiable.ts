@@ -1,49 +1,62 @@
-/**
- * aep/form-values-unverifiable (info): `values` cannot be checked because its form is not
- * available: the request is not in the stream (partial capture), the respond names a request
- * id raised by several emitters of the session, the request's payload failed its schema, or
- * the request already reached its terminal and its fields were dropped. What cannot be
- * classified is reported as "cannot verify", never passed silently: the required, type and
- * choice rules, and, below capture `redacted`, whether string entries are choice ids or free
- * text. Numbers and booleans are structural at any capture. AEP-0006; AEP-0002 §5.3.
- */
 import { defineStreamRule } from '../../core/engine.ts';
 import { markLocation } from '../../core/mark.ts';
+import { FORM_SPEC, VALUES_POINTER } from '../analyzers/form-common.ts';
 import type { AepFacts } from '../analyzers/model.ts';
 import { CAPTURE_RANK } from '../event.ts';
-import { FORM_SPEC, VALUES_POINTER } from '../analyzers/form-common.ts';
 
-/** The `aep/form-values-unverifiable` rule, as described in the module comment above. */
+/** Why the form is not available, by message key. */
+const WHY = {
+  'missing-answered': 'the form request {subject:json} is not in the stream for this source and session',
+  'missing-respond': 'the form request {subject:json} is not in the stream for this session',
+  ambiguous: 'several emitters of this session raised a request with id {subject:json}',
+  unusable: 'the form request at {request} failed its payload schema',
+  closed: 'the form request at {request} already reached its terminal and its fields are no longer held',
+} as const;
+
+const UNCHECKED =
+  'so the required fields, value types and choices of `values` ({entries} key{entries:s}) cannot be checked';
+const UNCLASSIFIED =
+  '{unclassified} string or array value{unclassified:s} cannot be classified as choice ids or free text at capture {capture:json}';
+
+/**
+ * `aep/form-values-unverifiable`: "cannot verify", never a pass. Below `redacted`, string and
+ * array entries cannot be told apart as choice ids or free text without the form; numbers and
+ * booleans are structural at any capture.
+ */
 export const formValuesUnverifiable = defineStreamRule({
   id: 'aep/form-values-unverifiable',
   severity: 'info',
   description: 'Form values whose request is not available cannot be verified (cannot verify, never a pass).',
   spec: FORM_SPEC,
+  messages: Object.fromEntries(
+    Object.entries(WHY).flatMap(([key, why]) => [
+      [key, `Cannot verify: ${why}, ${UNCHECKED}.`],
+      [`${key}-gated`, `Cannot verify: ${why}, ${UNCHECKED}, and ${UNCLASSIFIED}.`],
+    ]),
+  ),
   on: ['form'],
   onEvent(facts: AepFacts, ctx) {
     const f = facts.form;
     const o = f?.outcome;
     if (!f || o?.kind !== 'unverifiable') return;
-    const subject = JSON.stringify(f.subject);
-    const why = {
-      missing: `the form request ${subject} is not in the stream${f.role === 'answered' ? ' for this source and session' : ' for this session'}`,
-      ambiguous: `several emitters of this session raised a request with id ${subject}`,
-      unusable: `the form request at line ${o.request?.line} failed its payload schema`,
-      closed: `the form request at line ${o.request?.line} already reached its terminal and its fields are no longer held`,
-    }[o.reason];
     const keys = Object.keys(f.values);
     const unclassified = keys.filter((k) => typeof f.values[k] === 'string' || Array.isArray(f.values[k])).length;
     const capture = facts.ev.capture;
     const gated = capture !== 'none' && CAPTURE_RANK[capture] < CAPTURE_RANK.redacted && unclassified > 0;
+    const why = o.reason === 'missing' ? `missing-${f.role}` : o.reason;
+    const request = o.request ? markLocation(o.request) : undefined;
     ctx.report({
       pointer: VALUES_POINTER,
-      message:
-        `Cannot verify: ${why}, so the required fields, value types and choices of \`values\` (${keys.length} entr${keys.length === 1 ? 'y' : 'ies'}) cannot be checked` +
-        (gated
-          ? `, and ${unclassified} string or array entr${unclassified === 1 ? 'y' : 'ies'} cannot be classified as choice ids or free text at capture "${capture}".`
-          : '.'),
-      data: { reason: o.reason, entries: keys.length, unclassified: gated ? unclassified : 0 },
-      related: o.request ? [markLocation(o.request)] : undefined,
+      messageId: gated ? `${why}-gated` : why,
+      args: {
+        reason: o.reason,
+        subject: f.subject,
+        request,
+        entries: keys.length,
+        unclassified: gated ? unclassified : 0,
+        capture,
+      },
+      related: request ? [request] : undefined,
     });
   },
 });
