@@ -77,14 +77,8 @@ export {
   toCloudEvent,
   type FromCloudEventResult,
 } from './aep/bridges/cloudevents.ts';
-export {
-  decodeOtlp,
-  fromOtlp,
-  toOtlp,
-  type OtlpCounts,
-  type OtlpExport,
-  type OtlpOptions,
-} from './aep/bridges/otlp.ts';
+export { toOtlp, type OtlpCounts, type OtlpExport, type OtlpOptions } from './aep/bridges/otlp.ts';
+export { decodeOtlp, fromOtlp } from './aep/bridges/otlp-decode.ts';
 export { toOcsf, type OcsfOptions, type OcsfProjection } from './aep/bridges/ocsf.ts';
 export type { BridgeIssue, DecodedEvent, DecodeResult } from './aep/bridges/types.ts';
 export { InvalidFilterError, matches, parseFilter, type AttrFilter } from './aep/attr-match.ts';

@@ -7,7 +7,8 @@
 import { CAPTURE_RANK } from '../event.ts';
 import type { AepCaptureLevel } from '../schema/registry.ts';
 import { nanosOf } from './otlp.ts';
-import { isObj, type AepSeverity } from './types.ts';
+import { isObj } from '../../core/value.ts';
+import type { AepSeverity } from './types.ts';
 
 type Obj = Record<string, unknown>;
 
