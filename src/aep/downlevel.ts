@@ -25,6 +25,7 @@
  *   unannotated members are `metadata` (AEP-0002 §5.1 rule 4, §5.4) and are kept.
  * - `capture` is rewritten to the level actually honoured (AEP-0003 §9 item 5).
  */
+import { isObj, type Obj } from '../core/value.ts';
 import type { AepCaptureLevel } from './schema/registry.ts';
 import type { CaptureNode } from './capture.ts';
 import { CAPTURE_RANK } from './event.ts';
@@ -58,8 +59,6 @@ export interface DownlevelResult {
   changed: boolean;
 }
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 const LEVELS = new Set<string>(['none', 'metadata', 'redacted', 'full']);
 
 /** True when `s` names a capture level. */

@@ -18,6 +18,7 @@
  * (session.ts `form`); attention.ts drops them at the request's terminal, after which an
  * answer is unverifiable (`closed`).
  */
+import { isObj, own } from '../../core/value.ts';
 import { checkFormValues, compileForm, type FormIssue } from '../forms.ts';
 import type { AepEvent } from '../event.ts';
 import type { Mark } from '../../core/mark.ts';
@@ -43,9 +44,6 @@ export interface FormFacts {
   /** Form checks of `answer.values`. */
   form?: FormObservation;
 }
-
-const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-const own = (o: object, k: string): boolean => Object.hasOwn(o, k);
 
 /** Form fields of requests, and the checks of the values that answer them. */
 export class FormValuesAnalyzer {

@@ -7,10 +7,8 @@
 import { CAPTURE_RANK } from '../event.ts';
 import type { AepCaptureLevel } from '../schema/registry.ts';
 import { nanosOf } from './otlp.ts';
-import { isObj } from '../../core/value.ts';
+import { isObj, type Obj } from '../../core/value.ts';
 import type { AepSeverity } from './types.ts';
-
-type Obj = Record<string, unknown>;
 
 /** The pinned OCSF version (AEP-0005 §4.1). */
 export const OCSF_VERSION = '1.8.0';
