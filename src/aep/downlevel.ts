@@ -1,29 +1,8 @@
 /**
- * Hop down-leveling (AEP-0001 §8.2(b)-(e); AEP-0002 §5.1 rule 3; AEP-0003 §6.4, §9 items 1,
- * 2, 5): an event brought to `min(capture, ceiling)` the way a relay must.
- *
- * - Never up: an event at or below the ceiling is returned as it is (`changed: false`).
- * - The §8.2(e) boundary: a `full` event under a `redacted` ceiling lands on `metadata`,
- *   unless the hop redacts (`redact` option): then it applies the AEP-0003 §9.4 pipeline to
- *   every `redacted`-gated field it keeps and may claim `redacted` (a redacting re-emitter).
- * - At the target level every member whose `x-aep-capture` annotation ranks above it is
- *   dropped, nested members included (the payload schema's annotation tree, src/aep/capture.ts;
- *   unannotated members are `metadata`, AEP-0002 §5.1 rule 4).
- * - Below `redacted`, the `[metadata*]` exceptions degrade structurally (AEP-0006 §Security:
- *   "prompt synthesis, labels -> ids, `values` -> structural entries only"):
- *   `attention.requested.prompt` becomes `"{agent} requests {kind}: {subject}"` (AEP-0003
- *   §9 item 2); an option, field or choice `label` becomes its `id` (or its 1-based position
- *   when it has no string id); `answer.values` keeps only structural entries: with the form
- *   it answers (the `form` option) exactly `gateFormValues` of src/aep/forms.ts (numbers,
- *   booleans, closed choice ids), without it only numbers and booleans (a string may be free
- *   text, so a hop without the request cannot keep it).
- * - At `none`, `data` is removed (envelope only).
- * - A type without a payload schema (a vendor `x.*` type, a reserved type) has no
- *   annotations, so the hop cannot tell structure from content: `data` is removed wholesale
- *   at every level it lowers to (the conservative direction; AEP-0001 §8.2(a): the rewritten
- *   event must honour its new level, and `metadata` carries no free text). A registered type's
- *   unannotated members are `metadata` (AEP-0002 §5.1 rule 4, §5.4) and are kept.
- * - `capture` is rewritten to the level actually honoured (AEP-0003 §9 item 5).
+ * Hop down-leveling (AEP-0001 §8.2(b)-(e); AEP-0002 §5.1 rule 3; AEP-0003 §6.4, §9): an event
+ * brought to `min(capture, ceiling)` as a relay must. Members annotated above the target are
+ * dropped; below `redacted` the `[metadata*]` members degrade structurally (AEP-0006 §Security);
+ * a payload with no schema cannot be told apart from content and is dropped whole (§8.2(a)).
  */
 import { isObj, type Obj } from '../core/value.ts';
 import type { AepCaptureLevel } from './schema/registry.ts';

@@ -1,7 +1,4 @@
-/**
- * The AEP event as rules see it: a parsed JSONL line plus the envelope facts every rule needs.
- * AEP-0001 §5.
- */
+/** The AEP event as rules see it: a parsed line plus the envelope facts every rule needs (AEP-0001 §5). */
 import { exactIntegerOfLiteral, numberLiteralAt } from '../core/json.ts';
 import type { ParsedEvent } from '../core/rule.ts';
 import type { AepCaptureLevel } from './schema/registry.ts';

@@ -1,14 +1,7 @@
 /**
- * AEP-0006 structured input requests: the form model shared by the library entry point
- * ({@link gateFormValues}) and the stream rules that check `answer.values`
- * (src/aep/stream/form-values-*.ts).
- *
- * Spec: AEP-0006 §Specification; AEP-0002 §5.2 `field_spec`, §5.3 `attention.answered`
- * `values`; AEP-0004 §5 `control.attention.respond`.
- *
- * Field ids and `values` keys are ordinary data: ids such as `constructor`, `__proto__` or
- * `toString` are looked up in a `Map` and tested with `hasOwnProperty`, never with `in` or a
- * plain-object index, and results are built with `Object.defineProperty`.
+ * The AEP-0006 form model: compiled fields, the capture gate of `values` and the checks of an
+ * answer. Field ids are data (`__proto__`, `constructor`): looked up in a `Map` and with
+ * `Object.hasOwn`, results built with `Object.defineProperty`.
  */
 import { describeValue } from '../core/finding.ts';
 import type { MessageArgs } from '../core/message.ts';

@@ -1,25 +1,8 @@
 /**
- * The AEP-0003 §9.4 redaction pipeline, applied in order:
- * (a) secrets and credentials -> `[REDACTED:secret]` (the rule (a) classes of
- *     src/core/secrets.ts, plus its provider-token hardening);
- * (b) configured names -> `[REDACTED:secret]`: values assigned to the names the operator lists
- *     (`NAME=value`, `NAME: value`, `"NAME": "value"` in text; members so named in JSON
- *     values), and literal secret values the operator lists;
- * (c) the home directory prefix -> `~`;
- * (d) PII (emails, phone numbers) -> `[REDACTED:pii]`, on unless disabled.
- * "The pipeline is a floor, not a ceiling: adapters MAY redact more." Beyond the floor this
- * module also: redacts any `/home/<user>` and `/Users/<user>` prefix (c); drops the string
- * values of credential-named members of JSON values (`token`, `password`, `apiKey`,
- * `authorization`, `client_secret`, ...), even when the value matches no pattern; redacts a
- * PEM block whose END line is missing up to the end of its body.
- * Not covered (documented out of scope by the upstream corpus): base64/hex-encoded secrets,
- * secrets in object key names (keys are structural), homoglyph key names, prose-obfuscated
- * PII.
- *
- * {@link redactEvent} applies it to the `redacted`-gated free text of an event (members
- * annotated `redacted` and the `[metadata*]` exceptions, per the payload schema's
- * `x-aep-capture` annotations); `*_digest` members are metadata and never touched (AEP-0003
- * §9 item 3: digests are computed over the original content before redaction).
+ * The AEP-0003 §9.4 redaction pipeline, (a) secrets, (b) configured names and values, (c) the
+ * home directory, (d) PII, applied to an event's `redacted`-gated free text. "The pipeline is a
+ * floor, not a ceiling": this one also redacts any `/home/<user>` prefix, credential-named JSON
+ * members and an unterminated PEM block. `*_digest` members are never touched (§9 item 3).
  */
 import { findSecrets, PII_MARK, replaceMatches, SECRET_MARK, type SecretMatch } from '../core/secrets.ts';
 import type { CaptureNode } from './capture.ts';

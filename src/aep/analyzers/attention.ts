@@ -1,18 +1,7 @@
 /**
- * The attention analyzer (AEP-0002 §7; AEP-0004 §5-§6): attention requests and the events that
- * follow them by `subject` (routed, answered, resolved, timeout, `control.attention.respond`).
- *
- * Keeps: the requests of each emitter session, in its record (session.ts `requests`): open
- * ones (a `maxOpen` slot each, {@link OpenBudget}) and closed ones without their form fields,
- * so that followers of a closed request still find it; and a compact mark of every request
- * terminal ({@link CompletionMarks}), so a second terminal is caught also for a request not
- * (yet) seen or after its session ended.
- * Releases: a request's slot and form fields at its terminal; a session's closed requests at
- * its first `session.ended`. Trade-off: the requests of an ended session are forgotten with
- * it, so a follower arriving after the end names an unknown request
- * (`aep/attention-unknown-request`, info) instead of being linked. A follower whose request is
- * missing from a session held from its start (session.ts `fromStart`) is
- * `aep/attention-request-missing` (error) instead.
+ * The attention analyzer (AEP-0002 §7; AEP-0004 §5-§6): requests and their followers by
+ * `subject`. A request's slot and form leave at its terminal (a compact mark stays), a session's
+ * closed requests at its first `session.ended`: a follower after the end is then unknown (info).
  */
 import type { Mark } from '../../core/mark.ts';
 import { attr, type AepEvent } from '../event.ts';

@@ -1,7 +1,4 @@
-/**
- * What the AEP stream analyzers share about their caps: the names of the caps, the run's
- * {@link AepCapLog} (read by `aep/state-cap`), and the `maxOpen` {@link OpenBudget}.
- */
+/** The caps the AEP analyzers share: their names, the run's {@link AepCapLog} and the `maxOpen` {@link OpenBudget}. */
 import type { CapLog } from '../../core/caps.ts';
 import { markOf, type Mark } from '../../core/mark.ts';
 import type { ParsedEvent } from '../../core/rule.ts';

@@ -1,9 +1,4 @@
-/**
- * The 64-bit identity keys of the AEP stream state (AEP-0001 §7.4 redelivery vs id reuse;
- * §5.2 emitter-scoped session identity): the digest of an event's canonical content, and the
- * keys of `(source, id)` pairs and other string tuples in the compact tables (src/core/table.ts).
- * Canonical form, digest and key: src/core/canonical.ts.
- */
+/** The 64-bit identity keys of the AEP stream state: an event's content digest and string-tuple keys (src/core/canonical.ts). */
 import { canonicalJson, pairKey, textKey, type ExactJson, type Hash64 } from '../../core/canonical.ts';
 
 export { canonicalJson, type ExactJson, type Hash64 };

@@ -1,14 +1,7 @@
 /**
- * The control analyzer (AEP-0004 §2-§3): commands addressed to a session and the acks
- * (`control.accepted` / `control.rejected`) that decide them.
- *
- * Keeps: the commands awaiting their ack, by `(session, command id)` (a `maxOpen` slot each,
- * {@link OpenBudget}): where, when (`time`), whether an emitter of the session had been seen,
- * and whether a `control.attention.respond` failed its form (from form-values.ts); and a
- * compact mark of the first ack decision per `(ack source, cause)` ({@link CompletionMarks}).
- * Releases: a command at its ack. Commands still pending at the end are listed by
- * `aep/command-unacked`. An ack whose command is absent gets no finding: a command is a foreign
- * event (AEP-0004 §2.2), so a target session held from its start does not prove it was captured.
+ * The control analyzer (AEP-0004 §2-§3): commands awaiting their ack and the first ack decision
+ * per `(ack source, cause)`. An ack whose command is absent gets no finding: a command is a
+ * foreign event (§2.2), so no capture proves it was recorded.
  */
 import type { Mark } from '../../core/mark.ts';
 import { attr, type AepEvent, type AepScope } from '../event.ts';

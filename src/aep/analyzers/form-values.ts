@@ -1,22 +1,8 @@
 /**
- * The form analyzer (AEP-0006; AEP-0002 §5.3 `values`): the `answer.values` of an
- * `attention.answered` or `control.attention.respond` checked against the form it answers.
- *
- * Which request an answer is checked against:
- * - `attention.answered`: the `attention.requested` whose `id` = `subject` in the same
- *   `(source, session)`. The answered record is the emitter's statement about its own
- *   request, and bare-id references resolve within one emitter session's view (AEP-0001
- *   §7.4), so a same-id request of another emitter is never used.
- * - `control.attention.respond`: the request whose `id` = `subject` in the same `session`
- *   from any source. The command's `source` is the sender's, not the target's (AEP-0004 §2.2),
- *   so the emitter cannot be matched; commands are routed by bare `session` (AEP-0001 §5.2).
- *   When several emitters of that session raised a request with that id, the command cannot
- *   be linked and is reported as unverifiable rather than guessed.
- * (attention.ts resolves that link.)
- *
- * Keeps: the compiled fields of each open `kind: "form"` request, in its request record
- * (session.ts `form`); attention.ts drops them at the request's terminal, after which an
- * answer is unverifiable (`closed`).
+ * The form analyzer (AEP-0006; AEP-0002 §5.3 `values`). An `attention.answered` is checked
+ * against the request of its own `(source, session)` (AEP-0001 §7.4); a
+ * `control.attention.respond` against the request of that `session` from any source, since its
+ * `source` is the sender's (AEP-0004 §2.2), and is unverifiable when several emitters match.
  */
 import { isObj, own } from '../../core/value.ts';
 import { checkFormValues, compileForm, type FormIssue } from '../forms.ts';

@@ -1,30 +1,10 @@
 /**
- * The identity analyzer (AEP-0001 §5.1 #2, §7.4): every event's `(source, id)` is compared with
- * its first occurrence. A repeat with the same canonical content is a redelivery, and the
- * model then runs no other analyzer on it (model.ts), so it is never counted twice.
- *
- * Keeps: `(source, id)` -> where the first occurrence was, in a compact table ({@link AepIdTable}
- * over src/core/table.ts; cap `maxIds`, the oldest half forgotten first, noted in the {@link AepCapLog}),
- * with either a 64-bit digest of its canonical content or, when it came from a regular file,
- * only a fingerprint of the line: a repeat then reads the first line back
- * ({@link ParsedEvent.reread}) and compares exactly (same bytes, else same canonical text).
- * Most events never repeat, so this saves canonicalising and hashing every line; standard
- * input and pipes keep the digest. Also keeps the run's input names (shared as
- * {@link InputNames} by the compact tables of the other analyzers). Releases nothing.
- *
- * Down-leveled redelivery (AEP-0001 §8.2(b): a re-emitting party MAY down-level, rewriting
- * `capture`; §7 rule 2: a repeated position is redelivery, dedupe on `(source, id)`): a repeat
- * at a lower `capture` is a redelivery when it is exactly the first copy brought to that level
- * by src/aep/downlevel.ts (members above it dropped, `[metadata*]` members degraded, the envelope
- * unchanged; absent `capture` read as `metadata`, §5.1). `full` to `redacted` is a redacting
- * re-emitter's (§8.2(e)), whose pipeline is a floor others may exceed (AEP-0003 §9 item 4): a copy
- * equal to ours is a redelivery; one that differs only in what `metadata` drops cannot be told
- * from changed content and is `unverifiable`, yet counted once (its envelope and position are
- * the first copy's). The first copy's content for this comes from the
- * line read back when there is one; otherwise (digest entries) a side table keeps, for each
- * first copy above `none`, the digests of it down-leveled to each lower level: both give the same
- * verdict. A first copy with integers beyond 2^53 inside `data` (whose places a down-level may
- * move) or refused by the schema stage is compared exactly only.
+ * The identity analyzer (AEP-0001 §5.1 #2, §7.4): each `(source, id)` against its first
+ * occurrence, kept as a digest, or as a fingerprint read back from a regular file (most events
+ * never repeat, so most lines are never canonicalised). A repeat at a lower `capture` is a
+ * redelivery when it is the first copy down-leveled by downlevel.ts (§8.2(b)); a redacting
+ * re-emitter may exceed the AEP-0003 §9.4 floor (§9 item 4), so a differing `redacted` copy is
+ * `unverifiable`, yet counted once.
  */
 import { lineFingerprint, sameAsReadBack, type Hash64 } from '../../core/canonical.ts';
 import { markOf, type Mark } from '../../core/mark.ts';

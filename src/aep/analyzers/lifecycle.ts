@@ -1,21 +1,8 @@
 /**
- * The lifecycle analyzer: emitter sessions, their runs and their end (AEP-0002 §2 convention 5).
- *
- * Keeps:
- * - the {@link SessionRecord} of every live `(source, session)` (cap `maxSessions`: the least
- *   recently active session is forgotten first, found by a second-chance clock so that an event
- *   costs a flag, not a map re-insertion), and which emitters use each bare session name;
- * - the open runs of each session (a `maxOpen` slot each, {@link OpenBudget}); a run leaves its
- *   session at its terminal, and a compact terminal mark stays ({@link CompletionMarks});
- * - ended sessions without open work, as compact entries (a src/core/table.ts row of
- *   {@link ENDED_U32} / {@link ENDED_F64}, 48 bytes of columns, about 70 bytes an entry; bound
- *   `maxIds`, the oldest half forgotten first): the first `session.ended` and the ordering
- *   high-water mark.
- * Releases: at its first `session.ended` a session drops its closed requests (attention.ts);
- * once it has no open work left ({@link settle}, at once or when its last open run or request
- * closes) it leaves the session map for a compact ended entry. An event after the end brings
- * the session back from that entry, so a second distinct `session.ended`, a seq/epoch
- * regression, a second run or request terminal and a second ack are still caught after the end.
+ * The lifecycle analyzer (AEP-0002 §2 convention 5): live emitter sessions (cap `maxSessions`,
+ * least recently active forgotten first), their open runs, and ended sessions as compact rows
+ * revived by a later event, so a second `session.ended`, a regression or a second terminal after
+ * the end is still caught.
  */
 import { markOf, type Mark } from '../../core/mark.ts';
 import type { ParsedEvent } from '../../core/rule.ts';

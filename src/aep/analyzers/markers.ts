@@ -1,10 +1,4 @@
-/**
- * {@link CompletionMarks}: where completed work ended, kept compactly after its records are
- * released, so that a second terminal or a second ack is still caught (also after the session
- * ended). Shared by the analyzers whose work completes: lifecycle.ts (run terminals, AEP-0002
- * §2 convention 5), attention.ts (request terminals, AEP-0002 §7.2) and control.ts (the first
- * ack decision per `(ack source, cause)`, AEP-0004 §3).
- */
+/** {@link CompletionMarks}: where completed work ended, kept compactly so a second terminal or ack is still caught. */
 import { markOf, type Mark } from '../../core/mark.ts';
 import type { ParsedEvent } from '../../core/rule.ts';
 import type { AepCapLog } from './budget.ts';

@@ -1,21 +1,8 @@
 /**
- * The AEP stream model: the analyzers of one run, built together and run in a fixed order on
- * every event, filling one {@link AepFacts} object that the stream rules read
- * (docs/architecture.md §Data flow).
- *
- * Order: identity (identity.ts) -> lifecycle (lifecycle.ts: the event's session, runs, session
- * end) -> ordering (ordering.ts) -> attention (attention.ts) -> forms (form-values.ts) ->
- * control (control.ts) -> lifecycle settle (an ended session without open work shrinks to a
- * compact entry). Each analyzer computes its facts against the state before the event, then
- * updates its state.
- *
- * Dedupe (AEP-0001 §7.4): when identity finds a redelivery, no other analyzer runs, so its
- * facts carry only `ev` and `redelivery`: the repeat is never counted twice (ordering,
- * terminals, acks, forms) and reaches no verdict but `aep/redelivery` (and `aep/state-cap`,
- * which reads the {@link AepCapLog}). Per-event rules still run on the repeated line: they
- * describe that line, not the stream. An event the schema stage refused reaches the model only
- * when its `(source, id)` is trustworthy (`rejected`, src/aep/schema/check.ts), and only identity
- * runs on it: a later reuse of its id is still a collision.
+ * The AEP stream model: the analyzers of one run in their fixed order (identity, lifecycle,
+ * ordering, attention, forms, control, lifecycle settle), filling one {@link AepFacts} per event.
+ * A redelivery stops it after identity (AEP-0001 §7.4: never counted twice); a refused event with
+ * a trustworthy `(source, id)` reaches identity only (src/aep/schema/check.ts).
  */
 import { StateBudget } from '../../core/state-budget.ts';
 import { CapLog } from '../../core/caps.ts';

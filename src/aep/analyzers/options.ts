@@ -1,8 +1,4 @@
-/**
- * Caps and flags of the AEP stream analyzers (command-line options), and their defaults.
- * Exceeding a cap is reported once by `aep/state-cap`; the check goes on with less state, it
- * never crashes (docs/architecture.md §Bounded stream state).
- */
+/** Caps and flags of the AEP stream analyzers, and their defaults (docs/architecture.md §Bounded stream state). */
 import { DEFAULT_MAX_STATE_MB } from '../../core/state-budget.ts';
 
 /** Caps of the AEP stream state and the ack window. */

@@ -1,11 +1,6 @@
 /**
- * The ordering analyzer (AEP-0001 §7.2-§7.3): seq-bearing events of one `(source, session)`,
- * in arrival order, compared as exact integers (bigint) with the session's high-water mark
- * `(epoch, seq)`. An absent `epoch` is 0.
- *
- * Keeps: only the high-water mark, in the session's record (session.ts `pos`), so it is
- * forgotten when lifecycle.ts evicts the session and kept in its compact entry when the
- * session ends. The mark never goes down: an event at or below it is reported and ignored.
+ * The ordering analyzer (AEP-0001 §7.2-§7.3): each seq-bearing event against its session's
+ * `(epoch, seq)` high-water mark, as exact integers; an absent `epoch` is 0.
  */
 import type { Mark } from '../../core/mark.ts';
 import { exactInteger, type AepEvent } from '../event.ts';

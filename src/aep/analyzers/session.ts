@@ -1,10 +1,6 @@
 /**
- * The record of one emitter session `(source, session)` (AEP-0001 §5.2: session identity is
- * emitter-scoped) and what it holds. The lifecycle analyzer (lifecycle.ts) owns these records:
- * it creates, evicts, compacts and revives them. Other analyzers get the record of the event's
- * session through the facts (`AepFacts.session`) and keep their per-session state in its typed
- * slots: the ordering high-water mark (ordering.ts), the attention requests (attention.ts) and
- * their compiled forms (form-values.ts).
+ * The record of one emitter session `(source, session)` (AEP-0001 §5.2), owned by the lifecycle
+ * analyzer; the other analyzers keep their per-session state in its slots.
  */
 import type { Mark } from '../../core/mark.ts';
 import type { CompiledForm } from '../forms.ts';

@@ -1,7 +1,4 @@
-/**
- * Shared shapes of the AEP-0005 bridges (CloudEvents §1-§2, OTLP §3, OCSF §4): what a
- * decoder returns for one bridge input value, and the AEP attribute vocabulary they map.
- */
+/** Shared shapes of the AEP-0005 bridges: what a decoder returns, and the AEP attribute vocabulary. */
 import type { BigIntegerLiteral } from '../../core/json.ts';
 import type { MessageArgs } from '../../core/message.ts';
 

@@ -1,11 +1,6 @@
 /**
- * Loader for our AEP 0.1 JSON Schemas (draft 2020-12) and type registry in `schemas/aep/`.
- *
- * The schemas are written by this project from the spec prose (AEP-0001 §5-§8, AEP-0002
- * §3-§5 and §8, AEP-0004, AEP-0006, AEP-0009); they are plain data and this module only
- * reads them. They are compiled at build time (tools/gen-validators.ts, through the schema
- * stage's ajv factory, src/core/schema/ajv.ts, which registers `x-aep-capture`, `x-rule` and
- * `x-message` as annotations); validation reads the generated modules, not these files.
+ * Loader of our AEP 0.1 schemas and type registry (`schemas/aep/`, written from the spec prose);
+ * validation reads the validators generated from them at build time, not these files.
  */
 import { readFileSync } from 'node:fs';
 import { packageUrl } from '../../core/paths.ts';

@@ -1,11 +1,6 @@
 /**
- * AEP validators: the envelope and each registered type's payload schema, compiled at build
- * time (src/generated/aep-*.cjs, `npm run validators:gen`, loaded by
- * src/core/schema/generated.ts), their findings through the schema stage's mapper, and the
- * capture annotation trees. AEP-0001 §5; AEP-0002 §5.
- * Nothing loads with this module: the type registry on its first use, the verdict validators on
- * the first validation, the diagnostic ones (with the prepared schema copies the mapper's index
- * covers) on the first failure.
+ * The AEP validators generated at build time (`npm run validators:gen`), their findings through
+ * the schema stage's mapper, and the capture annotation trees. Everything loads on first use.
  */
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { mapSchemaErrors, type SchemaFinding, type Wording } from '../../core/schema/findings.ts';
