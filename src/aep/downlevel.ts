@@ -53,8 +53,8 @@ function toRedactor(r: DownlevelOptions['redact']): Redactor | undefined {
 }
 
 /**
- * Bring one AEP event (a parsed JSON object whose envelope is valid) down to `ceiling`; see
- * the module comment. Pure: the input is never modified, member order is kept.
+ * One AEP event (its envelope valid) brought down to `ceiling`, never up; `capture` rewritten to
+ * the level honoured (AEP-0003 §9 item 5). Pure: member order is kept.
  * @throws TypeError when `ceiling` is not a capture level.
  */
 export function downlevelEvent(
@@ -128,7 +128,7 @@ function prune(
   return walk(v, node, undefined, undefined, 0, 0);
 }
 
-/** The structural stand-in of a `[metadata*]` member below `redacted` (see the module comment). */
+/** The structural stand-in of a `[metadata*]` member below `redacted`: a synthesised prompt, a label's id, structural values. */
 function degrade(
   x: unknown,
   key: string | number | undefined,

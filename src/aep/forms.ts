@@ -62,11 +62,7 @@ export interface CompiledField {
 /** The fields of one form, keyed by id (the first field wins when ids repeat). */
 export type CompiledForm = ReadonlyMap<string, CompiledField>;
 
-/**
- * Compile `fields` for lookups. Entries that are not objects or have no string `id` are
- * skipped (the payload schema reports them); a repeated id keeps its first field
- * (`aep/form-duplicate-id` reports the repeat).
- */
+/** Compile `fields` for lookups; entries without a string `id` are skipped, a repeated id keeps its first field. */
 export function compileForm(fields: readonly unknown[]): CompiledForm {
   const out = new Map<string, CompiledField>();
   fields.forEach((f, index) => {
@@ -87,13 +83,7 @@ export function compileForm(fields: readonly unknown[]): CompiledForm {
   return out;
 }
 
-/**
- * True when `value` is a structural answer for `field`, i.e. one that may appear below
- * capture `redacted` (AEP-0006 values gating): a number for a number field, a boolean for a
- * boolean field, a choice id (or an array of choice ids) for a select field. Free text (a
- * string field's value, an `other` answer) and anything that does not match the field's type
- * are not structural (the gate is conservative: AEP-0006 lets only structural values below `redacted`).
- */
+/** True when `value` is a structural answer for `field`, one AEP-0006 lets appear below capture `redacted`. */
 function isStructuralValue(field: CompiledField, value: unknown): boolean {
   switch (field.type) {
     case 'number':
@@ -108,11 +98,7 @@ function isStructuralValue(field: CompiledField, value: unknown): boolean {
   }
 }
 
-/**
- * True when `value` carries text that is not a structural id: a string that is not one of a
- * select field's choice ids (string-field values, `other` free text, strings answering number
- * or boolean fields), or an array holding such a string. Numbers and booleans never carry text.
- */
+/** True when `value` is, or holds, a string that is not one of the field's choice ids. */
 function carriesFreeText(field: CompiledField, value: unknown): boolean {
   const text = (x: unknown) => typeof x === 'string' && !(field.type === 'select' && field.choices.has(x));
   return Array.isArray(value) ? value.some(text) : text(value);
@@ -133,11 +119,8 @@ function define(o: Record<string, unknown>, k: string, v: unknown): void {
  *   select fields. String-field values and `other` free text are dropped, and so is any
  *   entry whose JSON type does not fit its field.
  *
- * At `none` the gate still keeps structural entries: dropping `data` wholesale at `none` is
- * the caller's job (AEP-0001 §8.2: `none` is envelope only, no payload content).
- *
- * Returns a new plain object; `values` is not modified. Field ids such as `__proto__` are
- * ordinary keys.
+ * At `none` it still keeps structural entries (dropping `data` is the caller's job). Returns a
+ * new plain object.
  */
 export function gateFormValues(
   fields: readonly FormFieldSpec[],
@@ -172,10 +155,7 @@ export interface FormIssue {
   args: MessageArgs;
 }
 
-/**
- * `3 choice ids ("a", "b", "c")`: the valid answers, up to {@link SHOWN_CHOICES} of them
- * (choice ids are structural, AEP-0006 field_spec `choices[].id`, so quoting them is safe).
- */
+/** `3 choice ids ("a", "b", "c")`: choice ids are structural (AEP-0006), so quoting them is safe. */
 function choiceIds(ids: ReadonlySet<string>): string {
   const shown = [...ids].slice(0, SHOWN_CHOICES).map((id) => JSON.stringify(id));
   const more = ids.size > SHOWN_CHOICES ? `, and ${ids.size - SHOWN_CHOICES} more` : '';
@@ -191,17 +171,8 @@ function fieldArgs(f: CompiledField): { field: string; fieldType: string } {
 }
 
 /**
- * Check `values` against a form's fields (AEP-0002 §5.3; AEP-0006):
- * - `required`: every field with `required: true` has a key (below `redacted`, except the
- *   fields whose answer is free text and so gated above the event's capture);
- * - `type`: each value has the JSON type its field demands: string, number, boolean, one
- *   choice id string (select), an array of choice id strings (select with `multi: true`; a
- *   bare string is a type error, free text on a multi `other` select goes inside the array);
- * - `choice`: a select string that is not a choice id is allowed only with `other: true`;
- * - `unknown-key`: keys naming no field;
- * - `capture`: below `redacted` (at `metadata`), a value carrying free text
- *   ({@link carriesFreeText}). Not checked at `none`, where `aep/capture-none` already
- *   reports the whole payload.
+ * The problems of `values` against a form (AEP-0002 §5.3; AEP-0006), one {@link FormIssueKind}
+ * per rule; capture is not checked at `none`, where `aep/capture-none` reports the whole payload.
  */
 export function checkFormValues(
   form: CompiledForm,

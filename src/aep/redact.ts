@@ -33,11 +33,7 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const HOME_GENERIC = /(?<![\w.~-])(?:\/home\/|\/Users\/|[A-Za-z]:\\Users\\)[A-Za-z0-9._-]+(?=[/\\]|$|[^\w.-])/g;
 const PII_CLASSES = ['email', 'phone'] as const;
 
-/**
- * Credential-named members (hardening beyond the floor): the name lowercased, with `-`, `_`,
- * `.` and spaces removed, ends with one of these. References (`tokenRef`, `apiKeyEnv`) do
- * not end so and are kept.
- */
+/** Credential-named members: the name, lowercased without `-_. `, ends with one of these (`tokenRef` does not). */
 const CREDENTIAL_NAME_ENDINGS = [
   'password',
   'passwd',
@@ -55,7 +51,7 @@ const CREDENTIAL_NAME_ENDINGS = [
 ];
 const normName = (k: string) => k.toLowerCase().replace(/[-_. ]/g, '');
 
-/** True when a member named `key` holds a credential by its name (hardening; see module comment). */
+/** True when a member named `key` holds a credential by its name (hardening beyond the floor). */
 export function isCredentialName(key: string, extra?: ReadonlySet<string>): boolean {
   const n = normName(key);
   if (extra?.has(n)) return true;
@@ -63,10 +59,7 @@ export function isCredentialName(key: string, extra?: ReadonlySet<string>): bool
   return false;
 }
 
-/**
- * Compile the pipeline for `opts`. Patterns for (b) and (c) are built here, once.
- * @throws nothing; empty names and values are ignored.
- */
+/** Compile the pipeline for `opts` once; empty names and values are ignored. */
 export function createRedactor(opts: RedactOptions = {}): Redactor {
   const names = (opts.secretNames ?? []).filter((n) => n.length > 0);
   // operator options, every metacharacter escaped: literal names, never a pattern from the data
@@ -138,10 +131,8 @@ function markStrings(v: unknown): unknown {
 }
 
 /**
- * Redact the `redacted`-gated free text of payload `data` (see the module comment) with `r`,
- * by the capture annotation tree `tree`. Returns the new data, or the same object when nothing
- * changed. Members above `redacted` (`full`) are left as they are: `full` is verbatim, and
- * dropping them is `downlevel`'s job.
+ * The `redacted`-gated free text of payload `data` through `r`, by the annotation tree `tree`
+ * (the same object when nothing changed); `full` members stay: dropping them is `downlevel`'s job.
  */
 export function redactGated(data: unknown, tree: CaptureNode, r: Redactor): unknown {
   const walk = (v: unknown, node: CaptureNode | undefined): unknown => {
@@ -194,11 +185,8 @@ function sameJson(a: unknown, b: unknown): boolean {
 }
 
 /**
- * Redact one AEP event (a parsed JSON object whose envelope is valid): at capture `redacted`
- * or `full`, the `redacted`-gated free text of its payload goes through `r`; `capture` is not
- * changed, nor anything at `metadata` (digests included). Returns the new event, or the input
- * object itself when nothing changed. A type without a payload schema (vendor `x.*`, reserved)
- * has no annotations: all of its `data` goes through `r`.
+ * One AEP event with, at capture `redacted` or `full`, its gated free text through `r` (all of
+ * `data` for a type without annotations); `capture` is kept. The input itself when nothing changed.
  */
 export function redactEvent(event: Readonly<Record<string, unknown>>, r: Redactor): Record<string, unknown> {
   const capture = event.capture;

@@ -45,20 +45,13 @@ export const MAX_LINE_OFFSET = 2 ** 47;
 const LINE_KIND = 0x80000000;
 const TWO32 = 2 ** 32;
 
-/**
- * The u32 columns of an identity row. `digest` entries: the content digest's two words; `line`
- * entries: the line's fingerprint and the offset's low 32 bits. `file`: the entry-kind bit (31), for
- * `line` entries the offset's high 15 bits (16-30) beside a 16-bit input index, else the input.
- */
+/** The u32 columns of an identity row: a digest's two words, or a line's fingerprint and offset, then kind and input. */
 const ID_U32 = { contentHi: 0, contentLo: 1, line: 2, file: 3, count: 4 } as const;
 
 /**
- * The `(source, id)` -> first-occurrence memory (AEP-0001 §7.4), capped at `maxIds` entries: one
- * {@link CompactTable} row of {@link ID_U32} per key (16 bytes of columns, about 38 bytes an
- * entry with key, order links and index), so 5 million ids cost about 190 MB; the run's memory
- * budget (`--max-state-mb`) bounds them, and `maxIds` too when given. The 64-bit keys are a keyed SipHash-1-3 (`textKey`): a crafted stream cannot aim for
- * false matches, and an accidental one among 5 million ids has odds of about 1 in 10^6. A `maxIds` cap
- * forgets with `forget: 'half'`: at most `maxIds` held, the most recent `maxIds / 2` at least.
+ * The `(source, id)` -> first-occurrence memory (AEP-0001 §7.4): about 38 bytes an entry, bound by
+ * the memory budget and `maxIds`. Keys are a keyed SipHash-1-3, so a crafted stream cannot aim
+ * for false matches (odds about 1 in 10^6 among 5 million ids).
  */
 export class AepIdTable {
   private readonly table: CompactTable;
@@ -139,10 +132,7 @@ const LOWER: readonly AepCaptureLevel[] = ['redacted', 'metadata', 'none'];
 /** Side-table columns: the first copy's capture rank, then two words per level of {@link LOWER}. */
 const DL_U32 = { rank: 0, digests: 1, count: 7 } as const;
 
-/**
- * The canonical texts of `value` (a first copy whose envelope passed) down-leveled to each
- * level below its capture, by level; empty when a down-level could move an exact big integer.
- */
+/** The canonical texts of a first copy down-leveled to each level below its capture (none when a big integer could move). */
 export function downlevelTexts(
   value: Record<string, unknown>,
   bigIntegers: ExactBig,

@@ -8,10 +8,7 @@ import { packageUrl } from '../../core/paths.ts';
 /** Registry status of a type (AEP-0002 §1, §4, §6). `deprecated` is reserved by policy and unused in 0.1. */
 export type AepTypeStatus = 'mandatory' | 'optional' | 'reserved';
 
-/**
- * Registry scope of a type (AEP-0002 §6): `agent` for `agent.*` (AEP-0001 §5.2), `command`
- * for the foreign-emitter control commands (AEP-0004 §2.2), `session` for everything else.
- */
+/** Registry scope of a type (AEP-0002 §6; AEP-0001 §5.2; AEP-0004 §2.2). */
 export type AepTypeScope = 'session' | 'agent' | 'command';
 
 /** Capture level (AEP-0001 §8.2), ordered `none < metadata < redacted < full`. */
@@ -83,8 +80,7 @@ let cached: AepSchemas | undefined;
 let cachedRegistry: AepRegistry | undefined;
 
 /**
- * The type registry alone (`schemas/aep/registry.json`, read once, deep-frozen): what start-up
- * needs; no schema is read.
+ * The type registry alone, read once, deep-frozen: what start-up needs.
  * @throws Error when the file is missing, not JSON or malformed (a packaging defect).
  */
 export function loadAepRegistry(): AepRegistry {
@@ -92,13 +88,8 @@ export function loadAepRegistry(): AepRegistry {
 }
 
 /**
- * Load the envelope schema, the registry and every payload schema the registry names, from
- * `schemas/aep/` relative to this module. The files are read once and cached; the returned
- * objects are deep-frozen, so callers cannot alter them for each other (ajv compiles frozen
- * schemas fine).
- *
- * @throws Error when a file is missing or is not JSON, when the registry is malformed, or when
- *   a payload schema's `$id` does not match its type (a packaging defect, not an input problem).
+ * The envelope schema, the registry and every payload schema it names, read once, deep-frozen.
+ * @throws Error on a missing, non-JSON or mismatched file (a packaging defect, not an input problem).
  */
 export function loadAepSchemas(): AepSchemas {
   if (cached) return cached;
