@@ -137,10 +137,7 @@ test('validate reports aep/redaction-leak for each rule (a) class in each kind o
   }
   const text = lines.join('\n') + '\n';
   const before = await validate('aep', { text }, { rules: ['aep/redaction-leak'] });
-  assert.deepEqual(
-    before.findings.map((f) => `${f.line} ${f.pointer} ${(f.data as { class: string }).class}`).sort(),
-    want.sort(),
-  );
+  assert.deepEqual(before.findings.map((f) => `${f.line} ${f.pointer} ${f.args?.class}`).sort(), want.sort());
   for (const f of before.findings)
     for (const s of Object.values(LEAKS))
       assert.ok(!f.message.includes(s.slice(0, 12)), 'the message never shows the secret');
