@@ -44,7 +44,7 @@ export type { FormatName } from './report/index.ts';
 export type { Output, Reporter } from './report/types.ts';
 export type { CatalogueRow } from './report/catalogue.ts';
 export type { AhpBinding } from './ahp/message.ts';
-export type { AepStreamOptions } from './aep/stream/options.ts';
+export type { AepStreamOptions } from './aep/analyzers/options.ts';
 export type { AhpStreamOptions } from './ahp/stream/options.ts';
 export {
   gateFormValues,
@@ -77,14 +77,8 @@ export {
   toCloudEvent,
   type FromCloudEventResult,
 } from './aep/bridges/cloudevents.ts';
-export {
-  decodeOtlp,
-  fromOtlp,
-  toOtlp,
-  type OtlpCounts,
-  type OtlpExport,
-  type OtlpOptions,
-} from './aep/bridges/otlp.ts';
+export { toOtlp, type OtlpCounts, type OtlpExport, type OtlpOptions } from './aep/bridges/otlp.ts';
+export { decodeOtlp, fromOtlp } from './aep/bridges/otlp-decode.ts';
 export { toOcsf, type OcsfOptions, type OcsfProjection } from './aep/bridges/ocsf.ts';
 export type { BridgeIssue, DecodedEvent, DecodeResult } from './aep/bridges/types.ts';
 export { InvalidFilterError, matches, parseFilter, type AttrFilter } from './aep/attr-match.ts';

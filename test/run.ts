@@ -1,7 +1,7 @@
 // Test access to the run (src/run/run.ts): a protocol with options, as `validate` builds it,
 // and one stream of inputs through it with every finding collected by the caller.
 import { AEP } from '../src/aep/definition.ts';
-import type { AepStreamState } from '../src/aep/stream/index.ts';
+import type { AepStreamState } from '../src/aep/analyzers/model.ts';
 import { AHP } from '../src/ahp/definition.ts';
 import type { AhpStreamState } from '../src/ahp/stream/index.ts';
 import type { FindingSink } from '../src/core/finding.ts';

@@ -1,11 +1,6 @@
 /**
- * The `attr-match` subscription filter dialect (AEP-0003 §6): parse a filter (fail closed:
- * an invalid one throws {@link InvalidFilterError} with the reason) and match an event, which
- * may be partial (a predicate reads only the attribute it names).
- *
- * Where §6 leaves a value open, the AEP maintainers' attr-match cases decide: a `*` in the
- * value of any key other than `type` is a glob where none is allowed, so it is refused rather
- * than read as a literal (the "glob on non-type key" case).
+ * The `attr-match` filter dialect (AEP-0003 §6), fail closed. Where §6 leaves a value open, the
+ * maintainers' cases decide: `*` outside `type` is refused rather than read as a literal.
  */
 import { parseJsonText } from '../core/json.ts';
 import { AEP_SEVERITIES } from './bridges/types.ts';

@@ -1,11 +1,7 @@
-/**
- * Capture annotations (`x-aep-capture`) read from our payload schemas into a compact tree,
- * and the walk that finds payload fields above an event's capture level.
- * AEP-0001 §8.2, AEP-0002 §5.1 (annotation rules 1-4), AEP-0002 §8.
- */
+/** The `x-aep-capture` annotations as a compact tree, and the walk that finds fields above a capture level (AEP-0002 §5.1). */
 import { childPointer } from '../core/pointer.ts';
 import { CAPTURE_RANK } from './event.ts';
-import type { AepCaptureLevel } from './schemas.ts';
+import type { AepCaptureLevel } from './schema/registry.ts';
 
 /** Annotation tree of one payload schema node. Unannotated members default to `metadata`. */
 export interface CaptureNode {

@@ -6,9 +6,9 @@ import type { ProtocolDefinition } from '../core/protocol.ts';
 import { bridgeOfCaseName } from '../core/case-names.ts';
 import { ruleSelection } from '../core/protocol.ts';
 import { bridgeChecker } from './bridges/checker.ts';
-import type { AepCaptureLevel } from './schemas.ts';
+import type { AepCaptureLevel } from './schema/registry.ts';
 import { aepRules, createAepChecker, knownAepTypes } from './protocol.ts';
-import { DEFAULT_AEP_STREAM_OPTIONS, type AepStreamOptions } from './stream/index.ts';
+import { DEFAULT_AEP_STREAM_OPTIONS, type AepStreamOptions } from './analyzers/options.ts';
 
 /** The AEP {@link ProtocolDefinition}: JSONL only, CRLF accepted (AEP-0003 §3.1). */
 export const AEP: ProtocolDefinition & { name: 'aep' } = {

@@ -1,35 +1,15 @@
 /**
- * Hop down-leveling (AEP-0001 §8.2(b)-(e); AEP-0002 §5.1 rule 3; AEP-0003 §6.4, §9 items 1,
- * 2, 5): an event brought to `min(capture, ceiling)` the way a relay must.
- *
- * - Never up: an event at or below the ceiling is returned as it is (`changed: false`).
- * - The §8.2(e) boundary: a `full` event under a `redacted` ceiling lands on `metadata`,
- *   unless the hop redacts (`redact` option): then it applies the AEP-0003 §9.4 pipeline to
- *   every `redacted`-gated field it keeps and may claim `redacted` (a redacting re-emitter).
- * - At the target level every member whose `x-aep-capture` annotation ranks above it is
- *   dropped, nested members included (the payload schema's annotation tree, src/aep/capture.ts;
- *   unannotated members are `metadata`, AEP-0002 §5.1 rule 4).
- * - Below `redacted`, the `[metadata*]` exceptions degrade structurally (AEP-0006 §Security:
- *   "prompt synthesis, labels -> ids, `values` -> structural entries only"):
- *   `attention.requested.prompt` becomes `"{agent} requests {kind}: {subject}"` (AEP-0003
- *   §9 item 2); an option, field or choice `label` becomes its `id` (or its 1-based position
- *   when it has no string id); `answer.values` keeps only structural entries: with the form
- *   it answers (the `form` option) exactly `gateFormValues` of src/aep/forms.ts (numbers,
- *   booleans, closed choice ids), without it only numbers and booleans (a string may be free
- *   text, so a hop without the request cannot keep it).
- * - At `none`, `data` is removed (envelope only).
- * - A type without a payload schema (a vendor `x.*` type, a reserved type) has no
- *   annotations, so the hop cannot tell structure from content: `data` is removed wholesale
- *   at every level it lowers to (the conservative direction; AEP-0001 §8.2(a): the rewritten
- *   event must honour its new level, and `metadata` carries no free text). A registered type's
- *   unannotated members are `metadata` (AEP-0002 §5.1 rule 4, §5.4) and are kept.
- * - `capture` is rewritten to the level actually honoured (AEP-0003 §9 item 5).
+ * Hop down-leveling (AEP-0001 §8.2(b)-(e); AEP-0002 §5.1 rule 3; AEP-0003 §6.4, §9): an event
+ * brought to `min(capture, ceiling)` as a relay must. Members annotated above the target are
+ * dropped; below `redacted` the `[metadata*]` members degrade structurally (AEP-0006 §Security);
+ * a payload with no schema cannot be told apart from content and is dropped whole (§8.2(a)).
  */
-import type { AepCaptureLevel } from './schemas.ts';
+import { isObj, type Obj } from '../core/value.ts';
+import type { AepCaptureLevel } from './schema/registry.ts';
 import type { CaptureNode } from './capture.ts';
 import { CAPTURE_RANK } from './event.ts';
 import { gateFormValues, type FormFieldSpec } from './forms.ts';
-import { captureTreeFor } from './payload.ts';
+import { captureTreeFor } from './schema/validators.ts';
 import { createRedactor, redactGated, type RedactOptions, type Redactor } from './redact.ts';
 
 /** Options of {@link downlevelEvent}. */
@@ -58,8 +38,6 @@ export interface DownlevelResult {
   changed: boolean;
 }
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 const LEVELS = new Set<string>(['none', 'metadata', 'redacted', 'full']);
 
 /** True when `s` names a capture level. */
@@ -75,8 +53,8 @@ function toRedactor(r: DownlevelOptions['redact']): Redactor | undefined {
 }
 
 /**
- * Bring one AEP event (a parsed JSON object whose envelope is valid) down to `ceiling`; see
- * the module comment. Pure: the input is never modified, member order is kept.
+ * One AEP event (its envelope valid) brought down to `ceiling`, never up; `capture` rewritten to
+ * the level honoured (AEP-0003 §9 item 5). Pure: member order is kept.
  * @throws TypeError when `ceiling` is not a capture level.
  */
 export function downlevelEvent(
@@ -150,7 +128,7 @@ function prune(
   return walk(v, node, undefined, undefined, 0, 0);
 }
 
-/** The structural stand-in of a `[metadata*]` member below `redacted` (see the module comment). */
+/** The structural stand-in of a `[metadata*]` member below `redacted`: a synthesised prompt, a label's id, structural values. */
 function degrade(
   x: unknown,
   key: string | number | undefined,

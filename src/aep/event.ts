@@ -1,10 +1,7 @@
-/**
- * The AEP event as rules see it: a parsed JSONL line plus the envelope facts every rule needs.
- * AEP-0001 §5.
- */
+/** The AEP event as rules see it: a parsed line plus the envelope facts every rule needs (AEP-0001 §5). */
 import { exactIntegerOfLiteral, numberLiteralAt } from '../core/json.ts';
 import type { ParsedEvent } from '../core/rule.ts';
-import type { AepCaptureLevel } from './schemas.ts';
+import type { AepCaptureLevel } from './schema/registry.ts';
 
 /** Capture ranks, AEP-0001 §8.2: `none(0) < metadata(1) < redacted(2) < full(3)`. */
 export const CAPTURE_RANK: Readonly<Record<AepCaptureLevel, number>> = { none: 0, metadata: 1, redacted: 2, full: 3 };

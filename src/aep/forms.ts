@@ -1,19 +1,14 @@
 /**
- * AEP-0006 structured input requests: the form model shared by the library entry point
- * ({@link gateFormValues}) and the stream rules that check `answer.values`
- * (src/aep/stream/form-values-*.ts).
- *
- * Spec: AEP-0006 §Specification; AEP-0002 §5.2 `field_spec`, §5.3 `attention.answered`
- * `values`; AEP-0004 §5 `control.attention.respond`.
- *
- * Field ids and `values` keys are ordinary data: ids such as `constructor`, `__proto__` or
- * `toString` are looked up in a `Map` and tested with `hasOwnProperty`, never with `in` or a
- * plain-object index, and results are built with `Object.defineProperty`.
+ * The AEP-0006 form model: compiled fields, the capture gate of `values` and the checks of an
+ * answer. Field ids are data (`__proto__`, `constructor`): looked up in a `Map` and with
+ * `Object.hasOwn`, results built with `Object.defineProperty`.
  */
 import { describeValue } from '../core/finding.ts';
+import type { MessageArgs } from '../core/message.ts';
 import { escapeToken } from '../core/pointer.ts';
+import { isObj, own } from '../core/value.ts';
 import { CAPTURE_RANK } from './event.ts';
-import type { AepCaptureLevel } from './schemas.ts';
+import type { AepCaptureLevel } from './schema/registry.ts';
 
 /** `field_spec.type` (AEP-0002 §5.2). */
 export type FormFieldType = 'string' | 'number' | 'boolean' | 'select';
@@ -52,9 +47,6 @@ export type FormValues = Record<string, FormValue>;
 /** A capture level used as a gating ceiling (AEP-0001 §8.2). */
 export type FormCaptureCeiling = AepCaptureLevel;
 
-const own = (o: object, k: string): boolean => Object.hasOwn(o, k);
-const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-
 /** A field as the checks need it: choice ids in a `Set`, defaults applied. */
 export interface CompiledField {
   id: string;
@@ -70,11 +62,7 @@ export interface CompiledField {
 /** The fields of one form, keyed by id (the first field wins when ids repeat). */
 export type CompiledForm = ReadonlyMap<string, CompiledField>;
 
-/**
- * Compile `fields` for lookups. Entries that are not objects or have no string `id` are
- * skipped (the payload schema reports them); a repeated id keeps its first field
- * (`aep/form-duplicate-id` reports the repeat).
- */
+/** Compile `fields` for lookups; entries without a string `id` are skipped, a repeated id keeps its first field. */
 export function compileForm(fields: readonly unknown[]): CompiledForm {
   const out = new Map<string, CompiledField>();
   fields.forEach((f, index) => {
@@ -95,13 +83,7 @@ export function compileForm(fields: readonly unknown[]): CompiledForm {
   return out;
 }
 
-/**
- * True when `value` is a structural answer for `field`, i.e. one that may appear below
- * capture `redacted` (AEP-0006 values gating): a number for a number field, a boolean for a
- * boolean field, a choice id (or an array of choice ids) for a select field. Free text (a
- * string field's value, an `other` answer) and anything that does not match the field's type
- * are not structural (the gate is conservative: AEP-0006 lets only structural values below `redacted`).
- */
+/** True when `value` is a structural answer for `field`, one AEP-0006 lets appear below capture `redacted`. */
 function isStructuralValue(field: CompiledField, value: unknown): boolean {
   switch (field.type) {
     case 'number':
@@ -116,11 +98,7 @@ function isStructuralValue(field: CompiledField, value: unknown): boolean {
   }
 }
 
-/**
- * True when `value` carries text that is not a structural id: a string that is not one of a
- * select field's choice ids (string-field values, `other` free text, strings answering number
- * or boolean fields), or an array holding such a string. Numbers and booleans never carry text.
- */
+/** True when `value` is, or holds, a string that is not one of the field's choice ids. */
 function carriesFreeText(field: CompiledField, value: unknown): boolean {
   const text = (x: unknown) => typeof x === 'string' && !(field.type === 'select' && field.choices.has(x));
   return Array.isArray(value) ? value.some(text) : text(value);
@@ -141,11 +119,8 @@ function define(o: Record<string, unknown>, k: string, v: unknown): void {
  *   select fields. String-field values and `other` free text are dropped, and so is any
  *   entry whose JSON type does not fit its field.
  *
- * At `none` the gate still keeps structural entries: dropping `data` wholesale at `none` is
- * the caller's job (AEP-0001 §8.2: `none` is envelope only, no payload content).
- *
- * Returns a new plain object; `values` is not modified. Field ids such as `__proto__` are
- * ordinary keys.
+ * At `none` it still keeps structural entries (dropping `data` is the caller's job). Returns a
+ * new plain object.
  */
 export function gateFormValues(
   fields: readonly FormFieldSpec[],
@@ -167,7 +142,7 @@ export function gateFormValues(
 /** The kinds of problem {@link checkFormValues} finds; each maps to one stream rule. */
 export type FormIssueKind = 'type' | 'required' | 'choice' | 'unknown-key' | 'capture';
 
-/** One problem with `values`. Messages give field ids, types and lengths, never values. */
+/** One problem with `values`: the key of its template (analyzers/form-common.ts) and the arguments, never a value. */
 export interface FormIssue {
   kind: FormIssueKind;
   /** Pointer relative to `values` (`""` for the whole map, `/db`, `/regions/1`). */
@@ -176,13 +151,11 @@ export interface FormIssue {
   fieldId: string;
   /** Position of the field in the request's `fields` (absent for `unknown-key`). */
   fieldIndex?: number;
-  message: string;
+  messageId: string;
+  args: MessageArgs;
 }
 
-/**
- * `3 choice ids ("a", "b", "c")`: the valid answers, up to {@link SHOWN_CHOICES} of them
- * (choice ids are structural, AEP-0006 field_spec `choices[].id`, so quoting them is safe).
- */
+/** `3 choice ids ("a", "b", "c")`: choice ids are structural (AEP-0006), so quoting them is safe. */
 function choiceIds(ids: ReadonlySet<string>): string {
   const shown = [...ids].slice(0, SHOWN_CHOICES).map((id) => JSON.stringify(id));
   const more = ids.size > SHOWN_CHOICES ? `, and ${ids.size - SHOWN_CHOICES} more` : '';
@@ -192,22 +165,14 @@ function choiceIds(ids: ReadonlySet<string>): string {
 /** How many valid choice ids a message lists. */
 const SHOWN_CHOICES = 5;
 
-function fieldName(f: CompiledField): string {
-  return `${f.type} field ${JSON.stringify(f.id)}`;
+/** The arguments naming field `f` in a message. */
+function fieldArgs(f: CompiledField): { field: string; fieldType: string } {
+  return { field: f.id, fieldType: f.type };
 }
 
 /**
- * Check `values` against a form's fields (AEP-0002 §5.3; AEP-0006):
- * - `required`: every field with `required: true` has a key (below `redacted`, except the
- *   fields whose answer is free text and so gated above the event's capture);
- * - `type`: each value has the JSON type its field demands: string, number, boolean, one
- *   choice id string (select), an array of choice id strings (select with `multi: true`; a
- *   bare string is a type error, free text on a multi `other` select goes inside the array);
- * - `choice`: a select string that is not a choice id is allowed only with `other: true`;
- * - `unknown-key`: keys naming no field;
- * - `capture`: below `redacted` (at `metadata`), a value carrying free text
- *   ({@link carriesFreeText}). Not checked at `none`, where `aep/capture-none` already
- *   reports the whole payload.
+ * The problems of `values` against a form (AEP-0002 §5.3; AEP-0006), one {@link FormIssueKind}
+ * per rule; capture is not checked at `none`, where `aep/capture-none` reports the whole payload.
  */
 export function checkFormValues(
   form: CompiledForm,
@@ -227,7 +192,8 @@ export function checkFormValues(
         pointer: '',
         fieldId: f.id,
         fieldIndex: f.index,
-        message: `Required ${fieldName(f)} has no entry in \`values\`.`,
+        messageId: 'required',
+        args: fieldArgs(f),
       });
     }
   }
@@ -240,17 +206,19 @@ export function checkFormValues(
         kind: 'unknown-key',
         pointer: ptr,
         fieldId: key,
-        message: `Key ${JSON.stringify(key)} names no field of the form (${form.size} field${form.size === 1 ? '' : 's'}); \`values\` is keyed by field_spec.id.`,
+        messageId: 'unknown',
+        args: { key, fields: form.size },
       });
       continue;
     }
-    const wrongType = (want: string) =>
+    const wrongType = (expected: string) =>
       issues.push({
         kind: 'type',
         pointer: ptr,
         fieldId: f.id,
         fieldIndex: f.index,
-        message: `The ${fieldName(f)} takes ${want}, but its value is ${describeValue(v)}.`,
+        messageId: 'type',
+        args: { ...fieldArgs(f), expected, found: describeValue(v) },
       });
     switch (f.type) {
       case 'string':
@@ -275,7 +243,8 @@ export function checkFormValues(
                 pointer: `${ptr}/${i}`,
                 fieldId: f.id,
                 fieldIndex: f.index,
-                message: `Item ${i} of the multi ${fieldName(f)} is ${describeValue(x)}, not a choice id string.`,
+                messageId: 'item',
+                args: { ...fieldArgs(f), item: i, found: describeValue(x) },
               });
             } else if (!f.choices.has(x) && !f.other) {
               issues.push({
@@ -283,7 +252,8 @@ export function checkFormValues(
                 pointer: `${ptr}/${i}`,
                 fieldId: f.id,
                 fieldIndex: f.index,
-                message: `Item ${i} of the closed multi ${fieldName(f)} (no \`other\`) is ${describeValue(x)} that is none of its ${choiceIds(f.choices)}.`,
+                messageId: 'item',
+                args: { ...fieldArgs(f), item: i, found: describeValue(x), choices: choiceIds(f.choices) },
               });
             }
           });
@@ -295,7 +265,8 @@ export function checkFormValues(
             pointer: ptr,
             fieldId: f.id,
             fieldIndex: f.index,
-            message: `The closed ${fieldName(f)} (no \`other\`) is answered with ${describeValue(v)} that is none of its ${choiceIds(f.choices)}.`,
+            messageId: 'choice',
+            args: { ...fieldArgs(f), found: describeValue(v), choices: choiceIds(f.choices) },
           });
         }
         break;
@@ -308,7 +279,8 @@ export function checkFormValues(
         pointer: ptr,
         fieldId: f.id,
         fieldIndex: f.index,
-        message: `The ${fieldName(f)} carries free text (${describeValue(v)}) at capture "${capture}"; string-field values and \`other\` free text need capture "redacted" or above.`,
+        messageId: 'capture',
+        args: { ...fieldArgs(f), found: describeValue(v), capture },
       });
     }
   }

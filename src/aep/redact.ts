@@ -1,30 +1,13 @@
 /**
- * The AEP-0003 §9.4 redaction pipeline, applied in order:
- * (a) secrets and credentials -> `[REDACTED:secret]` (the rule (a) classes of
- *     src/core/secrets.ts, plus its provider-token hardening);
- * (b) configured names -> `[REDACTED:secret]`: values assigned to the names the operator lists
- *     (`NAME=value`, `NAME: value`, `"NAME": "value"` in text; members so named in JSON
- *     values), and literal secret values the operator lists;
- * (c) the home directory prefix -> `~`;
- * (d) PII (emails, phone numbers) -> `[REDACTED:pii]`, on unless disabled.
- * "The pipeline is a floor, not a ceiling: adapters MAY redact more." Beyond the floor this
- * module also: redacts any `/home/<user>` and `/Users/<user>` prefix (c); drops the string
- * values of credential-named members of JSON values (`token`, `password`, `apiKey`,
- * `authorization`, `client_secret`, ...), even when the value matches no pattern; redacts a
- * PEM block whose END line is missing up to the end of its body.
- * Not covered (documented out of scope by the upstream corpus): base64/hex-encoded secrets,
- * secrets in object key names (keys are structural), homoglyph key names, prose-obfuscated
- * PII.
- *
- * {@link redactEvent} applies it to the `redacted`-gated free text of an event (members
- * annotated `redacted` and the `[metadata*]` exceptions, per the payload schema's
- * `x-aep-capture` annotations); `*_digest` members are metadata and never touched (AEP-0003
- * §9 item 3: digests are computed over the original content before redaction).
+ * The AEP-0003 §9.4 redaction pipeline, (a) secrets, (b) configured names and values, (c) the
+ * home directory, (d) PII, applied to an event's `redacted`-gated free text. "The pipeline is a
+ * floor, not a ceiling": this one also redacts any `/home/<user>` prefix, credential-named JSON
+ * members and an unterminated PEM block. `*_digest` members are never touched (§9 item 3).
  */
 import { findSecrets, PII_MARK, replaceMatches, SECRET_MARK, type SecretMatch } from '../core/secrets.ts';
 import type { CaptureNode } from './capture.ts';
 import { CAPTURE_RANK } from './event.ts';
-import { captureTreeFor } from './payload.ts';
+import { captureTreeFor } from './schema/validators.ts';
 
 /** Options of the redaction pipeline (AEP-0003 §9.4). */
 export interface RedactOptions {
@@ -50,11 +33,7 @@ const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const HOME_GENERIC = /(?<![\w.~-])(?:\/home\/|\/Users\/|[A-Za-z]:\\Users\\)[A-Za-z0-9._-]+(?=[/\\]|$|[^\w.-])/g;
 const PII_CLASSES = ['email', 'phone'] as const;
 
-/**
- * Credential-named members (hardening beyond the floor): the name lowercased, with `-`, `_`,
- * `.` and spaces removed, ends with one of these. References (`tokenRef`, `apiKeyEnv`) do
- * not end so and are kept.
- */
+/** Credential-named members: the name, lowercased without `-_. `, ends with one of these (`tokenRef` does not). */
 const CREDENTIAL_NAME_ENDINGS = [
   'password',
   'passwd',
@@ -72,7 +51,7 @@ const CREDENTIAL_NAME_ENDINGS = [
 ];
 const normName = (k: string) => k.toLowerCase().replace(/[-_. ]/g, '');
 
-/** True when a member named `key` holds a credential by its name (hardening; see module comment). */
+/** True when a member named `key` holds a credential by its name (hardening beyond the floor). */
 export function isCredentialName(key: string, extra?: ReadonlySet<string>): boolean {
   const n = normName(key);
   if (extra?.has(n)) return true;
@@ -80,10 +59,7 @@ export function isCredentialName(key: string, extra?: ReadonlySet<string>): bool
   return false;
 }
 
-/**
- * Compile the pipeline for `opts`. Patterns for (b) and (c) are built here, once.
- * @throws nothing; empty names and values are ignored.
- */
+/** Compile the pipeline for `opts` once; empty names and values are ignored. */
 export function createRedactor(opts: RedactOptions = {}): Redactor {
   const names = (opts.secretNames ?? []).filter((n) => n.length > 0);
   // operator options, every metacharacter escaped: literal names, never a pattern from the data
@@ -155,10 +131,8 @@ function markStrings(v: unknown): unknown {
 }
 
 /**
- * Redact the `redacted`-gated free text of payload `data` (see the module comment) with `r`,
- * by the capture annotation tree `tree`. Returns the new data, or the same object when nothing
- * changed. Members above `redacted` (`full`) are left as they are: `full` is verbatim, and
- * dropping them is `downlevel`'s job.
+ * The `redacted`-gated free text of payload `data` through `r`, by the annotation tree `tree`
+ * (the same object when nothing changed); `full` members stay: dropping them is `downlevel`'s job.
  */
 export function redactGated(data: unknown, tree: CaptureNode, r: Redactor): unknown {
   const walk = (v: unknown, node: CaptureNode | undefined): unknown => {
@@ -211,11 +185,8 @@ function sameJson(a: unknown, b: unknown): boolean {
 }
 
 /**
- * Redact one AEP event (a parsed JSON object whose envelope is valid): at capture `redacted`
- * or `full`, the `redacted`-gated free text of its payload goes through `r`; `capture` is not
- * changed, nor anything at `metadata` (digests included). Returns the new event, or the input
- * object itself when nothing changed. A type without a payload schema (vendor `x.*`, reserved)
- * has no annotations: all of its `data` goes through `r`.
+ * One AEP event with, at capture `redacted` or `full`, its gated free text through `r` (all of
+ * `data` for a type without annotations); `capture` is kept. The input itself when nothing changed.
  */
 export function redactEvent(event: Readonly<Record<string, unknown>>, r: Redactor): Record<string, unknown> {
   const capture = event.capture;

@@ -5,7 +5,7 @@
  */
 import { downlevelEvent, type DownlevelOptions } from '../aep/downlevel.ts';
 import { createRedactor, redactEvent as redactGatedEvent, type RedactOptions, type Redactor } from '../aep/redact.ts';
-import type { AepCaptureLevel } from '../aep/schemas.ts';
+import type { AepCaptureLevel } from '../aep/schema/registry.ts';
 
 /** An AEP capture level (AEP-0001 §8.2): `none < metadata < redacted < full`. */
 export type CaptureLevel = AepCaptureLevel;

@@ -2,8 +2,8 @@
  * The protocols as the library API names them: each protocol's typed options and the definition
  * of a name (src/run/protocols.ts holds the table; docs/architecture.md §The run).
  */
-import type { AepCaptureLevel } from '../aep/schemas.ts';
-import type { AepStreamOptions } from '../aep/stream/options.ts';
+import type { AepCaptureLevel } from '../aep/schema/registry.ts';
+import type { AepStreamOptions } from '../aep/analyzers/options.ts';
 import type { AhpBinding } from '../ahp/message.ts';
 import type { AhpStreamOptions } from '../ahp/stream/options.ts';
 import type { CommonOptions } from '../core/protocol.ts';

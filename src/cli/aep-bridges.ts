@@ -18,7 +18,7 @@ import { toOtlp, type OtlpCounts } from '../aep/bridges/otlp.ts';
 import { downlevelStream } from '../aep/downlevel.ts';
 import { AEP } from '../aep/definition.ts';
 import { aepRules } from '../aep/protocol.ts';
-import type { AepCaptureLevel } from '../aep/schemas.ts';
+import type { AepCaptureLevel } from '../aep/schema/registry.ts';
 import type { InputSpec } from '../core/pipeline.ts';
 import { createReporter } from '../report/index.ts';
 import type { Reporter } from '../report/types.ts';

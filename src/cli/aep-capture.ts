@@ -16,7 +16,7 @@ import { Option, type Command } from 'commander';
 import { downlevelStream } from '../aep/downlevel.ts';
 import { runAepFilter, type AepFilterOptions, type EventTransform } from '../run/aep-filter.ts';
 import { createRedactor, redactEvent, type RedactOptions } from '../aep/redact.ts';
-import type { AepCaptureLevel } from '../aep/schemas.ts';
+import type { AepCaptureLevel } from '../aep/schema/registry.ts';
 import { exitCodeOf } from '../run/run.ts';
 import { reportRunError, type CliIO } from './common.ts';
 import { addBridgeVerbs, openStreamVerb } from './aep-bridges.ts';

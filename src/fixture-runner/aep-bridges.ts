@@ -22,7 +22,8 @@ import { matches, parseFilter } from '../aep/attr-match.ts';
 import { decodeCloudEvents, fromCloudEvent, toCloudEvent } from '../aep/bridges/cloudevents.ts';
 import { toOcsf } from '../aep/bridges/ocsf.ts';
 import { toOtlp } from '../aep/bridges/otlp.ts';
-import { envelopeValidator } from '../aep/payload.ts';
+import { bridgeIssueMessage } from '../aep/bridges/rules.ts';
+import { envelopeValidator } from '../aep/schema/validators.ts';
 import { FixtureError, type RunContext } from './context.ts';
 
 type Obj = Record<string, unknown>;
@@ -97,7 +98,7 @@ export function runCeRoundtrip(ctx: RunContext): void {
           ? {}
           : {
               detail: issues.length
-                ? `The pin fails our CloudEvents checks: ${issues.map((x) => `${x.ruleId} at ${x.pointer}: ${x.message}`).join('; ')}`
+                ? `The pin fails our CloudEvents checks: ${issues.map((x) => `${x.ruleId} at ${x.pointer}: ${bridgeIssueMessage(x)}`).join('; ')}`
                 : `toCloudEvent(golden line ${i + 1}) = ${brief(got)}; the pin is ${brief(pin)}.`,
             }),
       });

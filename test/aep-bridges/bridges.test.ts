@@ -10,15 +10,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { isDeepStrictEqual } from 'node:util';
 import { decodeCloudEvents, fromCloudEvent, toCloudEvent } from '../../src/aep/bridges/cloudevents.ts';
-import {
-  decodeOtlp,
-  fromOtlp,
-  nanosOf,
-  OTLP_SEVERITY,
-  severityOfNumber,
-  timeOfNanos,
-  toOtlp,
-} from '../../src/aep/bridges/otlp.ts';
+import { nanosOf, OTLP_SEVERITY, severityOfNumber, timeOfNanos, toOtlp } from '../../src/aep/bridges/otlp.ts';
+import { decodeOtlp, fromOtlp } from '../../src/aep/bridges/otlp-decode.ts';
 import { toOcsf } from '../../src/aep/bridges/ocsf.ts';
 import { AEP_SEVERITIES } from '../../src/aep/bridges/types.ts';
 import type { Finding } from '../../src/core/finding.ts';

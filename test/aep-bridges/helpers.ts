@@ -2,7 +2,7 @@
  * Run bridge input text as `aep validate --from cloudevents|otlp` does (the run with the
  * `--from` decorator of src/aep/bridges/checker.ts). Returns every finding.
  */
-import type { AepCaptureLevel } from '../../src/aep/schemas.ts';
+import type { AepCaptureLevel } from '../../src/aep/schema/registry.ts';
 import type { BridgeFrom } from '../../src/aep/bridges/checker.ts';
 import type { Finding } from '../../src/core/finding.ts';
 import { validate } from '../../src/index.ts';

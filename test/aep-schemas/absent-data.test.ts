@@ -11,8 +11,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CAPTURE_RANK, scopeOf } from '../../src/aep/event.ts';
-import { knownAepTypes, registryEntry } from '../../src/aep/payload.ts';
-import type { AepCaptureLevel } from '../../src/aep/schemas.ts';
+import { knownAepTypes, registryEntry } from '../../src/aep/schema/validators.ts';
+import type { AepCaptureLevel } from '../../src/aep/schema/registry.ts';
 import { checkText, jsonl } from '../aep-stream/helpers.ts';
 
 const TYPES_DIR = fileURLToPath(new URL('../../schemas/aep/types/', import.meta.url));

@@ -2,9 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { captureViolations, type CaptureNode } from '../../src/aep/capture.ts';
 import { CAPTURE_RANK } from '../../src/aep/event.ts';
-import { captureTreeFor, knownAepTypes } from '../../src/aep/payload.ts';
+import { captureTreeFor, knownAepTypes } from '../../src/aep/schema/validators.ts';
 import { childPointer } from '../../src/core/pointer.ts';
-import type { AepCaptureLevel } from '../../src/aep/schemas.ts';
+import type { AepCaptureLevel } from '../../src/aep/schema/registry.ts';
 
 const LEVELS = Object.keys(CAPTURE_RANK) as AepCaptureLevel[];
 

@@ -7,7 +7,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadAepSchemas } from '../../src/aep/schemas.ts';
+import { loadAepSchemas } from '../../src/aep/schema/registry.ts';
 import { STRICT_FORMATS } from '../../src/core/schema/formats.ts';
 import { checkText, jsonl, brief } from '../aep-stream/helpers.ts';
 

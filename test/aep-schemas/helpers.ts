@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadAepSchemas, type AepSchemas } from '../../src/aep/schemas.ts';
+import { loadAepSchemas, type AepSchemas } from '../../src/aep/schema/registry.ts';
 import {
   createAjv as createSchemaStageAjv,
   type Ajv2020,

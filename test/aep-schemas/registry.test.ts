@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { loadAepSchemas, AEP_SCHEMA_BASE_ID } from '../../src/aep/schemas.ts';
+import { loadAepSchemas, AEP_SCHEMA_BASE_ID } from '../../src/aep/schema/registry.ts';
 import { CAPTURE_ANNOTATIONS, compileAll, createAjv } from './helpers.ts';
 import { diffAgainstRegistry, diffSchemaForTest, type SchemaDiff } from './registry-diff.ts';
 

@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isStructuralText } from '../../src/aep/rules/form-spec.ts';
+import { isStructuralText } from '../../src/aep/form-text.ts';
 import { brief, checkText } from './helpers.ts';
 
 const SRC = 'aep://fid-host/agent/demo/session/s';

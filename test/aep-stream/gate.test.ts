@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { gateFormValues, type FormFieldSpec } from '../../src/index.ts';
-import type { AepCaptureLevel } from '../../src/aep/schemas.ts';
+import type { AepCaptureLevel } from '../../src/aep/schema/registry.ts';
 import { CORPUS_DIR, corpusPresent, NO_CORPUS } from './helpers.ts';
 
 interface GateCase {

@@ -4,7 +4,9 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { AepStreamOptions, AepStreamRuleId, AepStreamState } from '../../src/aep/stream/index.ts';
+import type { AepStreamState } from '../../src/aep/analyzers/model.ts';
+import type { AepStreamOptions } from '../../src/aep/analyzers/options.ts';
+import type { AepRuleId as AnyAepRuleId } from '../../src/api/rule-ids.ts';
 import type { RuleSelection } from '../../src/core/engine.ts';
 import type { Finding } from '../../src/core/finding.ts';
 import { aepDriver, runPipeline } from '../run.ts';
@@ -91,8 +93,8 @@ export function event(
   return e;
 }
 
-/** An AEP rule id this helper can run alone (the stream rules' ids are a closed union). */
-export type AepRuleId = AepStreamRuleId;
+/** An AEP rule id this helper can run alone (a closed union: a misspelled id is a compile error). */
+export type AepRuleId = AnyAepRuleId;
 
 /**
  * Run rule `id` alone (the driver's rule selection) over `events` (objects or raw lines);

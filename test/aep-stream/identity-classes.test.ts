@@ -12,7 +12,7 @@ import { after, test } from 'node:test';
 import type { CaptureNode } from '../../src/aep/capture.ts';
 import { downlevelEvent } from '../../src/aep/downlevel.ts';
 import { scopeOf } from '../../src/aep/event.ts';
-import { captureTreeFor, knownAepTypes, registryEntry } from '../../src/aep/payload.ts';
+import { captureTreeFor, knownAepTypes, registryEntry } from '../../src/aep/schema/validators.ts';
 import { createRedactor } from '../../src/aep/redact.ts';
 import { openInputs, type CliIO } from '../../src/cli/common.ts';
 import type { Finding } from '../../src/core/finding.ts';

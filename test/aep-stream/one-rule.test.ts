@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { AEP_STREAM_RULES } from '../../src/aep/stream/index.ts';
+import { AEP_STREAM_RULES } from '../../src/aep/rules/index.ts';
 import { checkText, event, runRule, type RunOptions } from './helpers.ts';
 
 const FAIL = fileURLToPath(new URL('../../conformance/aep/fail/', import.meta.url));

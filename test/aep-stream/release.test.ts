@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { aepStreamStats, type AepStreamState, type AepStreamStats } from '../../src/aep/stream/index.ts';
+import { aepStreamStats, type AepStreamState, type AepStreamStats } from '../../src/aep/analyzers/model.ts';
 import { brief, checkText, event, jsonl, type RunOptions } from './helpers.ts';
 
 /** Run `text`, keeping the run's stream analyzers (the driver's hook); findings and the final state sizes. */

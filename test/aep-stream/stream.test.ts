@@ -6,9 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { canonicalJson } from '../../src/aep/stream/canonical.ts';
-import type { IdEntry } from '../../src/aep/stream/identity.ts';
-import { AEP_STREAM_RULES } from '../../src/aep/stream/index.ts';
+import { canonicalJson } from '../../src/aep/analyzers/canonical.ts';
+import type { IdEntry } from '../../src/aep/analyzers/identity.ts';
+import { AEP_STREAM_RULES } from '../../src/aep/rules/index.ts';
 import type { Finding } from '../../src/core/finding.ts';
 import { parseJsonText } from '../../src/core/json.ts';
 import { brief, checkText, event, jsonl } from './helpers.ts';
@@ -130,8 +130,8 @@ test('ack window: by the time attributes, exclusive bound, configurable; an unac
     fs.map((f) => `${f.severity}:${f.ruleId}@${f.line}${f.pointer}`),
     ['warning:aep/ack-window@3/time', 'info:aep/command-unacked@4/id'],
   );
-  assert.deepEqual(fs[0].data, { windowMs: 10_000, lateByMs: 15_000 });
-  assert.equal(fs[1].data?.commands, 2);
+  assert.deepEqual([fs[0].args?.windowMs, fs[0].args?.lateByMs], [10_000, 15_000]);
+  assert.equal(fs[1].args?.commands, 2);
   assert.deepEqual(
     fs[1].related?.map((r) => r.line),
     [5],
@@ -150,7 +150,7 @@ test('caps: exceeded once per cap, reported as aep/state-cap, never a crash', as
   );
   const fs = await checkText(jsonl(many), { stream: { maxIds: 10, maxSessions: 5, maxOpen: 3 } });
   const caps = fs.filter((f) => f.ruleId === 'aep/state-cap');
-  assert.deepEqual(caps.map((f) => (f.data as { cap: string }).cap).sort(), ['maxIds', 'maxOpen', 'maxSessions']);
+  assert.deepEqual(caps.map((f) => f.args?.cap).sort(), ['maxIds', 'maxOpen', 'maxSessions']);
   assert.ok(caps.every((f) => f.severity === 'warning'));
   // only the sessions still held can be summarised at the end, and only runs that were admitted
   const open = fs.filter((f) => f.ruleId === 'aep/open-at-end');
@@ -206,7 +206,7 @@ test('forms: findings never echo a value (type and length only)', async () => {
   assert.ok(fs.length >= 5, brief(fs));
   for (const f of fs)
     assert.ok(
-      !f.message.includes(secret) && !JSON.stringify(f.data ?? {}).includes(secret),
+      !f.message.includes(secret) && !JSON.stringify(f.args ?? {}).includes(secret),
       `${f.ruleId} echoes the value: ${f.message}`,
     );
 });
@@ -356,8 +356,8 @@ test('two input files form one stream', async () => {
 });
 
 test('id table: exact lookups through growth; generations forget the oldest half; never above the cap', async () => {
-  const { AepIdTable, MAX_LINE_FILES, MAX_LINE_OFFSET } = await import('../../src/aep/stream/identity.ts');
-  const { idKeyHash } = await import('../../src/aep/stream/canonical.ts');
+  const { AepIdTable, MAX_LINE_FILES, MAX_LINE_OFFSET } = await import('../../src/aep/analyzers/identity.ts');
+  const { idKeyHash } = await import('../../src/aep/analyzers/canonical.ts');
   const t = new AepIdTable(100_000);
   const key = (i: number) => idKeyHash('aep://h/agent/a/session/s', `id-${i}`);
   let forgot = 0;
@@ -421,10 +421,7 @@ test('forms: an answer to a form whose request failed its payload schema is unve
     ['aep/form-field-spec@1', 'aep/form-values-unverifiable@2'],
     brief(fs),
   );
-  assert.equal(
-    (fs.find((f) => f.ruleId === 'aep/form-values-unverifiable')!.data as { reason: string }).reason,
-    'unusable',
-  );
+  assert.equal(fs.find((f) => f.ruleId === 'aep/form-values-unverifiable')!.args?.reason, 'unusable');
 });
 
 test('canonical JSON: values nested deeper than the call stack fall back to an explicit stack, same text', () => {

@@ -91,7 +91,7 @@ test('siphash: textKey is stable within a process and tells texts apart', () => 
 });
 
 test('siphash: AEP tuple keys tell apart every split of the same characters', async () => {
-  const { idKeyHash, tupleHash } = await import('../../src/aep/stream/canonical.ts');
+  const { idKeyHash, tupleHash } = await import('../../src/aep/analyzers/canonical.ts');
   const same = (a: { hi: number; lo: number }, b: { hi: number; lo: number }) => a.hi === b.hi && a.lo === b.lo;
   assert.ok(!same(idKeyHash('a:b', 'c'), idKeyHash('a', ':bc')));
   assert.ok(!same(idKeyHash('1:a', 'b'), idKeyHash('1', ':ab')));

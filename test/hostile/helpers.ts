@@ -4,7 +4,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { aepRules } from '../../src/aep/protocol.ts';
-import type { AepStreamOptions } from '../../src/aep/stream/index.ts';
+import type { AepStreamOptions } from '../../src/aep/analyzers/options.ts';
 import type { Finding } from '../../src/core/finding.ts';
 import type { RunStats } from '../../src/core/pipeline.ts';
 import { type TestDriver, aepDriver, runPipeline } from '../run.ts';

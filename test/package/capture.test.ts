@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { captureViolations } from '../../src/aep/capture.ts';
 import { CAPTURE_RANK } from '../../src/aep/event.ts';
-import { captureTreeFor } from '../../src/aep/payload.ts';
+import { captureTreeFor } from '../../src/aep/schema/validators.ts';
 import {
   createRedactor,
   downlevel,
@@ -137,10 +137,7 @@ test('validate reports aep/redaction-leak for each rule (a) class in each kind o
   }
   const text = lines.join('\n') + '\n';
   const before = await validate('aep', { text }, { rules: ['aep/redaction-leak'] });
-  assert.deepEqual(
-    before.findings.map((f) => `${f.line} ${f.pointer} ${(f.data as { class: string }).class}`).sort(),
-    want.sort(),
-  );
+  assert.deepEqual(before.findings.map((f) => `${f.line} ${f.pointer} ${f.args?.class}`).sort(), want.sort());
   for (const f of before.findings)
     for (const s of Object.values(LEAKS))
       assert.ok(!f.message.includes(s.slice(0, 12)), 'the message never shows the secret');

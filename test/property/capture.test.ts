@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { captureViolations } from '../../src/aep/capture.ts';
 import { CAPTURE_RANK } from '../../src/aep/event.ts';
-import { captureTreeFor } from '../../src/aep/payload.ts';
+import { captureTreeFor } from '../../src/aep/schema/validators.ts';
 import { downlevelStream } from '../../src/aep/downlevel.ts';
 import { firstFloorSecret } from '../../src/core/secrets.ts';
 import { createRedactor, redact, redactEvent, type CaptureLevel } from '../../src/index.ts';

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { envelopeValidator } from '../../src/aep/payload.ts';
+import { envelopeValidator } from '../../src/aep/schema/validators.ts';
 import { ahpSchemas } from '../../src/ahp/schemas.ts';
 import { isAbsoluteUri, isDateTime, isUri } from '../../src/core/schema/formats.ts';
 

@@ -1,35 +1,44 @@
-/**
- * The bridge decorator of `aep validate --from cloudevents|otlp`: a ProtocolChecker that
- * decodes each parsed input value (a CE object or batch, an OTLP request), reports the bridge
- * issues at their place in the input, and hands every AEP event it maps back to an inner AEP
- * checker, whose findings are moved back into the input (pointer and column of the original
- * text). Needs the pipeline's `acceptArrays` for CE batches (src/core/pipeline.ts).
- */
 import type { FindingSink } from '../../core/finding.ts';
 import { locateIndex } from '../../core/json.ts';
-import { framingFinding } from '../../core/jsonl.ts';
+import { JSONL_RULES } from '../../core/jsonl.ts';
 import type { ProtocolChecker } from '../../core/pipeline.ts';
 import { eventLocation, makeFinding, type ParsedEvent, type RuleMeta } from '../../core/rule.ts';
 import { serializeEvent } from '../../core/serialize.ts';
-import type { AepCaptureLevel } from '../schemas.ts';
+import type { AepCaptureLevel } from '../schema/registry.ts';
 import { decodeCloudEvents } from './cloudevents.ts';
-import { decodeOtlp } from './otlp.ts';
-import { AEP_BRIDGE_RULES } from './rules.ts';
+import { decodeOtlp } from './otlp-decode.ts';
+import { bridgeRule } from './rules.ts';
 import type { DecodedEvent } from './types.ts';
 
 /** The bridge input formats `--from` names. */
 export type BridgeFrom = 'cloudevents' | 'otlp';
 
-const RULES = new Map<string, RuleMeta>(AEP_BRIDGE_RULES.map((r) => [r.id, r]));
+const DUPLICATE_KEY = JSONL_RULES.find((r) => r.id === 'json/duplicate-key')!;
 
-const DUPLICATE_SPEC: Readonly<Record<BridgeFrom, string>> = {
-  cloudevents: 'CloudEvents 1.0 §3.1 (an attribute appears at most once); RFC 8259 §4',
-  otlp: 'OTLP/JSON; RFC 8259 §4',
+/** `json/duplicate-key` in bridge input, cited from the bridge's format: the record holding it is not mapped. */
+const DUPLICATE: Readonly<Record<BridgeFrom, RuleMeta>> = {
+  cloudevents: {
+    ...DUPLICATE_KEY,
+    spec: 'CloudEvents 1.0 §3.1 (an attribute appears at most once); RFC 8259 §4',
+    messages: {
+      member:
+        'Member "{member}" appears more than once in the same object; which one counts is undefined, so the CloudEvent holding it is not checked as AEP.',
+    },
+  },
+  otlp: {
+    ...DUPLICATE_KEY,
+    spec: 'OTLP/JSON; RFC 8259 §4',
+    messages: {
+      member:
+        'Member "{member}" appears more than once in the same object; which one counts is undefined, so the record holding it is not checked as AEP.',
+    },
+  },
 };
 
 /**
- * Decorate an AEP checker for bridge input `from`; `maxCapture` is the OTLP exporter's ceiling
- * (AEP-0005 §3.3). `makeInner` builds the AEP checker on the sink it is given.
+ * The checker of `aep validate --from`: decodes each input value, reports the bridge issues, and
+ * hands every AEP event it maps back to the AEP checker `makeInner` builds, whose findings are
+ * moved back to their place in the input. `maxCapture` is the OTLP exporter's ceiling (AEP-0005 §3.3).
  */
 export function bridgeChecker(
   from: BridgeFrom,
@@ -55,18 +64,11 @@ export function bridgeChecker(
           ? decodeCloudEvents(value, { bigIntegers: ev.bigIntegers })
           : decodeOtlp(value, { maxCapture, bigIntegers: ev.bigIntegers });
       for (const i of res.issues)
-        sink(makeFinding(RULES.get(i.ruleId)!, { pointer: i.pointer, message: i.message }, ev));
+        sink(makeFinding(bridgeRule(i.ruleId), { pointer: i.pointer, messageId: i.messageId, args: i.args }, ev));
       // a repeated member: which copy counts is undefined, so the record holding it is not mapped
       const dups = ev.duplicates.map((d) => d.pointer);
       for (const d of ev.duplicates)
-        sink(
-          framingFinding(
-            'json/duplicate-key',
-            eventLocation(ev, d.pointer),
-            `Member "${d.key.slice(0, 60)}" appears more than once in the same object; which one counts is undefined, so the ${from === 'cloudevents' ? 'CloudEvent' : 'record'} holding it is not checked as AEP.`,
-            { spec: DUPLICATE_SPEC[from] },
-          ),
-        );
+        sink(makeFinding(DUPLICATE[from], { at: eventLocation(ev, d.pointer), args: { member: d.key.slice(0, 60) } }));
       const outside = dups.some((p) => !res.events.some((d) => d.base === '' || p.startsWith(d.base + '/')));
       for (const d of res.events) {
         if (outside || dups.some((p) => d.base === '' || p.startsWith(d.base + '/'))) continue;

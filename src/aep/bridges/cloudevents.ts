@@ -6,11 +6,12 @@
 import { childPointer, escapeToken } from '../../core/pointer.ts';
 import type { BigIntegerLiteral } from '../../core/json.ts';
 import { CE_RULES as R } from './rules.ts';
+import { isObj } from '../../core/value.ts';
+import type { MessageArgs } from '../../core/message.ts';
 import {
   AEP_TYPE_ROOT,
   isAepCoreAttribute,
   isAepExtensionName,
-  isObj,
   kindOf,
   type BridgeIssue,
   type DecodedEvent,
@@ -150,7 +151,8 @@ export function decodeCloudEvents(value: unknown, opts: DecodeCloudEventsOptions
       issues.push({
         ruleId: R.notObject.id,
         pointer: base,
-        message: `${Array.isArray(value) ? 'Batch item' : 'Input'} is ${kindOf(item)}, not a CloudEvents object.`,
+        messageId: Array.isArray(value) ? 'batch' : 'input',
+        args: { kind: kindOf(item) },
       });
       continue;
     }
@@ -182,108 +184,65 @@ function checkOne(
   issues: BridgeIssue[],
 ): Record<string, unknown> | undefined {
   const at = (name: string) => childPointer(base, name);
-  const issue = (rule: { id: string }, name: string, message: string) =>
-    issues.push({ ruleId: rule.id, pointer: name === '' ? base : at(name), message });
+  const issue = (rule: { id: string }, name: string, messageId: string, args: MessageArgs = {}) =>
+    issues.push({ ruleId: rule.id, pointer: name === '' ? base : at(name), messageId, args });
   const missing = ['id', 'source', 'specversion', 'type'].filter((k) => ce[k] === undefined || ce[k] === null);
-  if (missing.length)
-    issue(
-      R.required,
-      '',
-      `The CloudEvent lacks the REQUIRED attribute${missing.length > 1 ? 's' : ''} ${missing.join(', ')}.`,
-    );
+  if (missing.length) issue(R.required, '', 'missing', { count: missing.length, missing: missing.join(', ') });
   const badVersion = ce.specversion !== undefined && ce.specversion !== null && ce.specversion !== '1.0';
   if (badVersion)
     issue(
       R.specversion,
       'specversion',
-      `specversion is ${typeof ce.specversion === 'string' ? `the string "${ce.specversion.slice(0, 10)}"` : kindOf(ce.specversion)}, not "1.0".`,
+      typeof ce.specversion === 'string' ? 'string' : 'kind',
+      typeof ce.specversion === 'string' ? { value: ce.specversion.slice(0, 10) } : { kind: kindOf(ce.specversion) },
     );
   for (const [k, v] of Object.entries(ce)) {
     if (k === 'data' || k === 'data_base64' || v === null) continue;
     if (!/^[a-z0-9]+$/.test(k)) {
-      issue(
-        R.attributeName,
-        k,
-        `Attribute name "${k.slice(0, 40)}" is not lower-case ASCII letters and digits; it is dropped.`,
-      );
+      issue(R.attributeName, k, 'name', { name: k.slice(0, 40) });
       continue;
     }
     if (k === 'id' || k === 'source' || k === 'type' || k === 'subject' || k === 'specversion') {
       if (typeof v !== 'string' || (v === '' && k !== 'specversion'))
-        issue(
-          R.attributeType,
-          k,
-          `${k} is ${typeof v === 'string' ? 'an empty string' : kindOf(v)}; it must be a non-empty string.`,
-        );
+        issue(R.attributeType, k, 'string', { name: k, kind: typeof v === 'string' ? 'an empty string' : kindOf(v) });
     } else if (k === 'time') {
       if (typeof v !== 'string' || !RFC3339.test(v))
         issue(
           R.attributeType,
           k,
-          `time is ${typeof v === 'string' ? `a string of ${v.length} characters that is not an RFC 3339 timestamp` : kindOf(v)}.`,
+          typeof v === 'string' ? 'time-string' : 'time-kind',
+          typeof v === 'string' ? { length: v.length } : { kind: kindOf(v) },
         );
     } else if (k === 'datacontenttype' || k === 'dataschema') {
       if (typeof v !== 'string' || v === '')
-        issue(
-          R.attributeType,
-          k,
-          `${k} is ${typeof v === 'string' ? 'an empty string' : kindOf(v)}; it must be a non-empty string.`,
-        );
+        issue(R.attributeType, k, 'string', { name: k, kind: typeof v === 'string' ? 'an empty string' : kindOf(v) });
     } else if (typeof v === 'number') {
       if (!Number.isInteger(v) || v < INT32_MIN || v > INT32_MAX)
-        issue(
-          R.attributeType,
-          k,
-          `Extension attribute ${k} is ${Number.isInteger(v) ? 'an integer outside the signed 32-bit range of the CloudEvents Integer type' : 'a number that is not an integer'}.`,
-        );
+        issue(R.attributeType, k, Number.isInteger(v) ? 'int-range' : 'int-fraction', { name: k });
     } else if (typeof v !== 'string' && typeof v !== 'boolean')
-      issue(
-        R.attributeType,
-        k,
-        `Extension attribute ${k} is ${kindOf(v)}; CloudEvents attribute values are strings, booleans or integers.`,
-      );
+      issue(R.attributeType, k, 'extension-kind', { name: k, kind: kindOf(v) });
   }
-  if (ce.data_base64 !== undefined)
-    issue(
-      R.data,
-      'data_base64',
-      'The CloudEvent carries data_base64: binary data cannot carry an AEP payload (a JSON object in data); it is dropped.',
-    );
+  if (ce.data_base64 !== undefined) issue(R.data, 'data_base64', 'base64');
   const hasData = ce.data !== undefined;
   const dct = ce.datacontenttype;
   if (hasData && dct !== 'application/json')
     issue(
       R.datacontenttype,
       dct === undefined || dct === null ? '' : 'datacontenttype',
-      dct === undefined || dct === null
-        ? 'data is present but datacontenttype is absent; the bridge sets "application/json".'
-        : `data is present with a datacontenttype other than "application/json".`,
+      dct === undefined || dct === null ? 'absent' : 'other',
     );
   else if (!hasData && dct !== undefined && dct !== null && ce.data_base64 === undefined)
-    issue(
-      R.datacontenttype,
-      'datacontenttype',
-      'datacontenttype is present without data; the bridge sets it only when data is present.',
-    );
+    issue(R.datacontenttype, 'datacontenttype', 'without-data');
   if (typeof ce.type === 'string' && !ce.type.startsWith(AEP_TYPE_ROOT)) {
-    issue(
-      R.foreignType,
-      'type',
-      `CE type does not begin with "${AEP_TYPE_ROOT}": a foreign CloudEvent is out of the bridge's scope and is not checked as AEP.`,
-    );
+    issue(R.foreignType, 'type', 'foreign');
     return undefined;
   }
   // not a CloudEvents 1.0 event: nothing to map back
   if (typeof ce.type !== 'string' || missing.length || badVersion) return undefined;
   for (const k of Object.keys(ce)) {
     if (ce[k] === null || !/^[a-z0-9]+$/.test(k)) continue;
-    if (PREFIXED.has(k))
-      issue(
-        R.prefixed,
-        k,
-        `Attribute ${k} is the aep-prefixed form of ${k.slice(3)}, which crosses unprefixed; it is preserved as an extension attribute, not read as ${k.slice(3)}.`,
-      );
-    else if (k === 'dataschema') issue(R.unmapped, k, 'dataschema has no AEP counterpart; it is dropped.');
+    if (PREFIXED.has(k)) issue(R.prefixed, k, 'prefixed', { name: k, base: k.slice(3) });
+    else if (k === 'dataschema') issue(R.unmapped, k, 'dataschema');
     else if (
       k !== 'data' &&
       !B1_CONSTANTS.has(k) &&
@@ -295,9 +254,10 @@ function checkOne(
       issue(
         R.extensionDropped,
         k,
+        isAepCoreAttribute(k) ? 'core' : 'long',
         isAepCoreAttribute(k)
-          ? `Extension attribute "${k}" has the name of an AEP core attribute (the bridge writes it as ${CE_ATTRIBUTE_TABLE[k] ?? 'a B2 attribute'}); it is dropped.`
-          : `Extension attribute name "${k.slice(0, 40)}" is over 20 characters, not a legal AEP extension name; it is dropped.`,
+          ? { name: k, written: CE_ATTRIBUTE_TABLE[k] ?? 'a B2 attribute' }
+          : { name: k.slice(0, 40) },
       );
     }
   }

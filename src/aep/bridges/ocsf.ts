@@ -5,11 +5,10 @@
  * envelope alone.
  */
 import { CAPTURE_RANK } from '../event.ts';
-import type { AepCaptureLevel } from '../schemas.ts';
+import type { AepCaptureLevel } from '../schema/registry.ts';
 import { nanosOf } from './otlp.ts';
-import { isObj, type AepSeverity } from './types.ts';
-
-type Obj = Record<string, unknown>;
+import { isObj, type Obj } from '../../core/value.ts';
+import type { AepSeverity } from './types.ts';
 
 /** The pinned OCSF version (AEP-0005 §4.1). */
 export const OCSF_VERSION = '1.8.0';

@@ -1,22 +1,22 @@
-/**
- * The bridge rules of `aep validate --from cloudevents|otlp` (AEP-0005 §1-§3; CloudEvents 1.0;
- * OTLP/JSON): the checks a CE object or an OTLP `ExportLogsServiceRequest` gets before the
- * events it maps back to are checked as AEP. Reported by src/aep/bridges/decode-*.ts.
- */
-import type { RuleMeta } from '../../core/rule.ts';
+/** The metadata of the bridge rules of `aep validate --from`, reported by the decoders (cloudevents.ts, otlp-decode.ts). */
+import { ruleMessage, type RuleMeta } from '../../core/rule.ts';
+import type { BridgeIssue } from './types.ts';
 
-const ce = (name: string, severity: RuleMeta['severity'], spec: string, description: string): RuleMeta => ({
-  id: `aep/ce-${name}`,
-  severity,
-  spec,
-  description,
-});
-const otlp = (name: string, severity: RuleMeta['severity'], spec: string, description: string): RuleMeta => ({
-  id: `aep/otlp-${name}`,
-  severity,
-  spec,
-  description,
-});
+type Templates = Readonly<Record<string, string>>;
+const ce = (
+  name: string,
+  severity: RuleMeta['severity'],
+  spec: string,
+  description: string,
+  messages: Templates,
+): RuleMeta => ({ id: `aep/ce-${name}`, severity, spec, description, messages });
+const otlp = (
+  name: string,
+  severity: RuleMeta['severity'],
+  spec: string,
+  description: string,
+  messages: Templates,
+): RuleMeta => ({ id: `aep/otlp-${name}`, severity, spec, description, messages });
 
 /** The CloudEvents bridge rules, by short name. */
 export const CE_RULES = {
@@ -25,61 +25,108 @@ export const CE_RULES = {
     'error',
     'CloudEvents 1.0 JSON format §3, §4',
     'A CloudEvents input is one JSON object, or a batch: a JSON array whose items are all objects.',
+    {
+      input: 'Input is {kind}, not a CloudEvents object.',
+      batch: 'Batch item is {kind}, not a CloudEvents object.',
+    },
   ),
   required: ce(
     'required',
     'error',
     'CloudEvents 1.0 §3.1',
     'The REQUIRED context attributes id, source, specversion and type are present (not null).',
+    {
+      missing: 'The CloudEvent lacks the REQUIRED attribute{count:s} {missing}.',
+    },
   ),
-  specversion: ce('specversion', 'error', 'CloudEvents 1.0 §3.1; AEP-0005 §1 B1', 'specversion is "1.0".'),
+  specversion: ce('specversion', 'error', 'CloudEvents 1.0 §3.1; AEP-0005 §1 B1', 'specversion is "1.0".', {
+    string: 'specversion is the string "{value}", not "1.0".',
+    kind: 'specversion is {kind}, not "1.0".',
+  }),
   attributeType: ce(
     'attribute-type',
     'error',
     'CloudEvents 1.0 §3.1-§3.2',
     'Every context attribute has a CloudEvents type: id, source, type and subject non-empty strings, time an RFC 3339 timestamp, datacontenttype a string, extension values strings, booleans or integers within the signed 32-bit range.',
+    {
+      string: '{name} is {kind}; it must be a non-empty string.',
+      'time-string': 'time is a string of {length} characters that is not an RFC 3339 timestamp.',
+      'time-kind': 'time is {kind}.',
+      'int-range':
+        'Extension attribute {name} is an integer outside the signed 32-bit range of the CloudEvents Integer type.',
+      'int-fraction': 'Extension attribute {name} is a number that is not an integer.',
+      'extension-kind':
+        'Extension attribute {name} is {kind}; CloudEvents attribute values are strings, booleans or integers.',
+    },
   ),
   attributeName: ce(
     'attribute-name',
     'error',
     'CloudEvents 1.0 §3.1.1',
     'Context attribute names consist of lower-case ASCII letters and digits only.',
+    {
+      name: 'Attribute name "{name}" is not lower-case ASCII letters and digits; it is dropped.',
+    },
   ),
   data: ce(
     'data',
     'error',
     'AEP-0005 §1 B2; CloudEvents 1.0 JSON format §3.1',
     'The AEP payload crosses as the JSON member data; a data_base64 member cannot carry an AEP payload.',
+    {
+      base64:
+        'The CloudEvent carries data_base64: binary data cannot carry an AEP payload (a JSON object in data); it is dropped.',
+    },
   ),
   datacontenttype: ce(
     'datacontenttype',
     'error',
     'AEP-0005 §1 B1',
     'datacontenttype is "application/json" exactly when data is present, and absent when it is not (the B1 constant is not materialised).',
+    {
+      absent: 'data is present but datacontenttype is absent; the bridge sets "application/json".',
+      other: 'data is present with a datacontenttype other than "application/json".',
+      'without-data': 'datacontenttype is present without data; the bridge sets it only when data is present.',
+    },
   ),
   foreignType: ce(
     'foreign-type',
     'warning',
     'AEP-0005 §2 rule 3',
     "A CloudEvent whose type does not begin with the frozen root dev.aep. is out of the bridge's scope: it is reported, not mapped, not checked as AEP.",
+    {
+      foreign:
+        'CE type does not begin with "dev.aep.": a foreign CloudEvent is out of the bridge\'s scope and is not checked as AEP.',
+    },
   ),
   extensionDropped: ce(
     'extension-dropped',
     'warning',
     'AEP-0005 §2 rule 2; AEP-0001 §5.4',
     'An extension attribute whose name is not a legal AEP extension name (over 20 characters, or an AEP core attribute name such as agent or seq) cannot ride the envelope and is dropped.',
+    {
+      core: 'Extension attribute "{name}" has the name of an AEP core attribute (the bridge writes it as {written}); it is dropped.',
+      long: 'Extension attribute name "{name}" is over 20 characters, not a legal AEP extension name; it is dropped.',
+    },
   ),
   prefixed: ce(
     'prefixed-attribute',
     'warning',
     'AEP-0005 §1 B2, B5',
     'An attribute that crosses unprefixed (id, source, subject, time, type, data, traceparent) also appears under the aep prefix (aeptraceparent, aepid, ...): it is preserved as an extension attribute, not read as the attribute itself.',
+    {
+      prefixed:
+        'Attribute {name} is the aep-prefixed form of {base}, which crosses unprefixed; it is preserved as an extension attribute, not read as {base}.',
+    },
   ),
   unmapped: ce(
     'unmapped-attribute',
     'warning',
     'AEP-0005 §1-§2',
     'A CloudEvents core attribute with no AEP counterpart (dataschema) is not produced by the forward mapping and is dropped by the inverse.',
+    {
+      dataschema: 'dataschema has no AEP counterpart; it is dropped.',
+    },
   ),
 } as const satisfies Record<string, RuleMeta>;
 
@@ -90,56 +137,142 @@ export const OTLP_RULES = {
     'error',
     'AEP-0005 §3.2; OTLP/JSON (logs/v1 ExportLogsServiceRequest)',
     "The input is an OTLP/JSON ExportLogsServiceRequest: resourceLogs[].scopeLogs[].logRecords[] arrays of objects, attributes as {key, value} lists, every value an AnyValue with one member, and an AEP record's body an AnyValue map (kvlistValue).",
+    {
+      input: 'The input is {kind}, not an ExportLogsServiceRequest object.',
+      'unknown-field': 'Member "{member}" is not a field of {container} (OTLP/JSON: {fields}).',
+      'no-resource-logs':
+        'The value has no resourceLogs, so it is not an ExportLogsServiceRequest and holds no LogRecord to check.',
+      'no-resource-logs-members':
+        'The value has no resourceLogs, so it is not an ExportLogsServiceRequest and holds no LogRecord to check (its members: {members}).',
+      'not-array': '{member} is {kind}, not an array.',
+      'not-object': 'A {container} is {kind}, not an object.',
+      'any-not-object': 'An AnyValue is {kind}, not an object.',
+      'any-members': 'An AnyValue sets {count} members ({members}); it holds one.',
+      'any-type': '{member} is {kind}, not {expected}.',
+      'double-infinite': 'doubleValue is not a finite number; JSON cannot carry it as an AEP value.',
+      int: 'intValue is {kind}.',
+      'int-string': 'intValue is a string that is not a decimal integer.',
+      'values-not-array': '{member}.values is not an array.',
+      'key-value': 'A KeyValue is not an object with a string key.',
+      'attribute-entry': 'An attribute is not an object with a string key.',
+      body: 'body is not an AnyValue map (kvlistValue); an AEP payload is a JSON object.',
+    },
   ),
   foreign: otlp(
     'foreign-record',
     'warning',
     'AEP-0005 §3.2',
     'A LogRecord with no dev.aep. event name and no aep.* attribute is not an AEP export: it is reported, not mapped, not checked as AEP.',
+    {
+      foreign:
+        'The LogRecord has no dev.aep. event name and no aep.* attribute: not an AEP export; it is not checked as AEP.',
+    },
   ),
   eventName: otlp(
     'event-name',
     'error',
     'AEP-0005 §3.2',
     'A LogRecord carrying aep.* attributes has eventName "dev.aep." + type.',
+    {
+      prefix: 'eventName does not begin with "dev.aep.", though the record carries aep.* attributes.',
+      missing: 'The record carries aep.* attributes but no eventName ("dev.aep." + type).',
+    },
   ),
   severity: otlp(
     'severity',
     'error',
     'AEP-0005 §3.4',
     'severityText and severityNumber are one row of the §3.4 table (DEBUG 5, INFO 9, INFO2 10, WARN 13, ERROR 17, FATAL 21), or both absent.',
+    {
+      number: 'severityNumber is {kind}.',
+      'number-name': 'severityNumber is a string that names no SeverityNumber.',
+      'number-range': 'severityNumber is outside 1-24.',
+      'text-alone': 'severityText is present without a severityNumber.',
+      'row-no-text':
+        'severityNumber {number} with no severityText is not a row of the §3.4 table ({rowText} {rowNumber} for {level}).',
+      'row-text':
+        'severityNumber {number} with severityText "{text}" is not a row of the §3.4 table ({rowText} {rowNumber} for {level}).',
+      'row-text-kind':
+        'severityNumber {number} with a severityText that is {kind} is not a row of the §3.4 table ({rowText} {rowNumber} for {level}).',
+    },
   ),
   time: otlp(
     'time',
     'error',
     'AEP-0005 §3.2; OTLP/JSON',
     'timeUnixNano is present: a non-zero count of nanoseconds since the epoch, as a decimal string or an integer.',
+    {
+      absent: 'timeUnixNano is absent; AEP time comes from it.',
+      kind: 'timeUnixNano is {kind}.',
+      string: 'timeUnixNano is a string that is not a decimal integer.',
+      'not-positive': 'timeUnixNano is zero or negative (unknown time); AEP time comes from it.',
+      'too-late': 'timeUnixNano is past the year 9999; no RFC 3339 time holds it.',
+    },
   ),
   trace: otlp(
     'trace',
     'error',
     'AEP-0005 §3.2; W3C Trace Context',
     'traceId (32 hex digits) and spanId (16 hex digits), not all zero, come together; flags only with them.',
+    {
+      'trace-id': 'traceId is not 32 hex digits (not all zero).',
+      'span-alone': 'spanId is present without a traceId.',
+      'span-id': 'spanId is not 16 hex digits (not all zero).',
+      'trace-alone': 'traceId is present without a spanId.',
+      flags: 'flags is not a non-negative integer.',
+      'flags-alone': 'flags is present without traceId and spanId.',
+    },
   ),
   attribute: otlp(
     'attribute',
     'error',
     'AEP-0005 §3.2',
     'Every aep.* attribute is one of the §3.2 table (aep.agent_id, aep.session_id, aep.run_id, aep.step, aep.event_id, aep.sequence, aep.epoch, aep.causation_id, aep.capture, aep.subject, aep.source), with a stringValue (intValue for aep.sequence and aep.epoch), and no attribute key repeats.',
+    {
+      repeat: 'Attribute key "{key}" repeats; which value counts is undefined.',
+      unknown: 'Attribute "{key}" is not an aep.* attribute of the §3.2 table; it is not mapped.',
+      'value-type': 'Attribute {key} is not a {want}.',
+    },
   ),
   genAi: otlp(
     'gen-ai',
     'error',
     'AEP-0005 §3.2',
     'Payload members named gen_ai.* are top-level LogRecord attributes, never members of the body.',
+    {
+      body: 'Payload member "{member}" is in the body; gen_ai.* members are top-level LogRecord attributes.',
+    },
   ),
   capture: otlp(
     'capture',
     'error',
     'AEP-0005 §3.3',
     "A record at capture none, or above the exporter's max capture (default metadata), carries envelope-derived attributes only: no body and no gen_ai.* attribute.",
+    {
+      'body-none':
+        'The record carries a body although the record is at capture none (§3.3: envelope-derived attributes only).',
+      'body-above':
+        "The record carries a body although the record's capture {capture} is above the max capture {max} (§3.3: envelope-derived attributes only).",
+      'attribute-none': 'The record carries the payload attribute {key} although the record is at capture none (§3.3).',
+      'attribute-above':
+        "The record carries the payload attribute {key} although the record's capture {capture} is above the max capture {max} (§3.3).",
+    },
   ),
 } as const satisfies Record<string, RuleMeta>;
 
 /** Every bridge rule, as the catalogue lists them. */
 export const AEP_BRIDGE_RULES: readonly RuleMeta[] = [...Object.values(CE_RULES), ...Object.values(OTLP_RULES)];
+
+const BY_ID = new Map<string, RuleMeta>(AEP_BRIDGE_RULES.map((r) => [r.id, r]));
+
+/** The bridge rule of `id`. */
+export function bridgeRule(id: string): RuleMeta {
+  const r = BY_ID.get(id);
+  if (!r) throw new Error(`${id} is not an AEP bridge rule`);
+  return r;
+}
+
+/** The sentence of a bridge issue, as its rule's template renders it. */
+export function bridgeIssueMessage(issue: BridgeIssue): string {
+  return ruleMessage(bridgeRule(issue.ruleId), issue.messageId, issue.args, '');
+}

@@ -1,14 +1,14 @@
-/**
- * Shared shapes of the AEP-0005 bridges (CloudEvents §1-§2, OTLP §3, OCSF §4): what a
- * decoder returns for one bridge input value, and the AEP attribute vocabulary they map.
- */
+/** Shared shapes of the AEP-0005 bridges: what a decoder returns, and the AEP attribute vocabulary. */
 import type { BigIntegerLiteral } from '../../core/json.ts';
+import type { MessageArgs } from '../../core/message.ts';
 
-/** One problem found in a bridge input: the rule, an RFC 6901 pointer into the input value, a sentence. */
+/** One problem found in a bridge input: the rule, an RFC 6901 pointer into the input value, its template and arguments. */
 export interface BridgeIssue {
   ruleId: string;
   pointer: string;
-  message: string;
+  /** Key of the rule's template (src/aep/bridges/rules.ts; `bridgeIssueMessage` renders it). */
+  messageId: string;
+  args: MessageArgs;
 }
 
 /** One AEP event recovered from a bridge input. */
@@ -70,10 +70,6 @@ export const AEP_SEVERITIES = ['debug', 'info', 'notice', 'warning', 'error', 'c
 
 /** An AEP severity level. */
 export type AepSeverity = (typeof AEP_SEVERITIES)[number];
-
-/** Plain-object test shared by the bridges. */
-export const isObj = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** The JSON type of `v` in a few words (messages never echo values). */
 export function kindOf(v: unknown): string {

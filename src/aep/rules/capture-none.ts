@@ -1,25 +1,22 @@
-/**
- * aep/capture-none: an event at `capture: "none"` carries no payload content.
- * AEP-0001 §8.2 (`none` = envelope only).
- */
-import type { EventRule } from '../../core/rule.ts';
+import { defineEventRule } from '../../core/engine.ts';
 import type { AepEvent } from '../event.ts';
 
-/** The `aep/capture-none` rule, as described in the module comment above. */
-export const captureNone: EventRule<AepEvent> = {
+/** `aep/capture-none`: `none` is the envelope only. */
+export const captureNone = defineEventRule<AepEvent, 'aep/capture-none'>({
   id: 'aep/capture-none',
   severity: 'error',
   description: 'An event with capture "none" carries no payload content.',
   spec: 'AEP-0001 §8.2',
+  messages: {
+    payload:
+      'The event declares capture "none" but carries a payload with {members} member{members:s}; "none" means envelope only.',
+  },
   check(ev, ctx) {
     if (ev.capture !== 'none') return;
     const data = ev.value.data;
     if (data === undefined) return;
-    const n = data && typeof data === 'object' ? Object.keys(data).length : 0;
-    if (n === 0) return;
-    ctx.report({
-      pointer: '/data',
-      message: `The event declares capture "none" but carries a payload with ${n} member${n === 1 ? '' : 's'}; "none" means envelope only.`,
-    });
+    const members = data && typeof data === 'object' ? Object.keys(data).length : 0;
+    if (members === 0) return;
+    ctx.report({ pointer: '/data', args: { members } });
   },
-};
+});

@@ -1,25 +1,59 @@
-/**
- * The explicit list of AEP per-event rules, in the order they run (after envelope and
- * payload validation succeed).
- */
 import type { EventRule, RuleMeta } from '../../core/rule.ts';
+import type { AepStreamRule } from '../analyzers/model.ts';
+import { AEP_BRIDGE_RULES } from '../bridges/rules.ts';
 import type { AepEvent } from '../event.ts';
+import { ENVELOPE_RULES } from '../schema/rules.ts';
+import { ackCause } from './ack-cause.ts';
+import { ackExclusive } from './ack-exclusive.ts';
+import { ackWindow } from './ack-window.ts';
+import { attentionRequestMissing } from './attention-request-missing.ts';
+import { attentionSubject } from './attention-subject.ts';
+import { attentionTerminal } from './attention-terminal.ts';
+import { attentionUnknownRequest } from './attention-unknown-request.ts';
 import { captureLevel } from './capture-level.ts';
 import { captureNone } from './capture-none.ts';
+import { commandUnacked } from './command-unacked.ts';
 import { digestShape } from './digest-shape.ts';
-import { ENVELOPE_RULES } from './envelope.ts';
-import {
-  formDuplicateId,
-  formFieldConstraint,
-  formFieldsKind,
-  formLabelPlaceholder,
-  promptPlaceholder,
-} from './form-spec.ts';
-import { redactionLeak, redactionLeakProvider } from './redaction-leak.ts';
-import { registryProseConflict } from './registry-prose.ts';
+import { endedWithOpenAttention } from './ended-with-open-attention.ts';
+import { epochRegression } from './epoch-regression.ts';
+import { formDuplicateId } from './form-duplicate-id.ts';
+import { formFieldConstraint } from './form-field-constraint.ts';
+import { formFieldsKind } from './form-fields-kind.ts';
+import { formLabelPlaceholder } from './form-label-placeholder.ts';
+import { formValuesCapture } from './form-values-capture.ts';
+import { formValuesChoice } from './form-values-choice.ts';
+import { formValuesNotForm } from './form-values-not-form.ts';
+import { formValuesRequired } from './form-values-required.ts';
+import { formValuesType } from './form-values-type.ts';
+import { formValuesUnknownKey } from './form-values-unknown-key.ts';
+import { formValuesUnverifiable } from './form-values-unverifiable.ts';
+import { idCollision } from './id-collision.ts';
+import { idUnverifiable } from './id-unverifiable.ts';
+import { openAtEnd } from './open-at-end.ts';
+import { promptPlaceholder } from './prompt-placeholder.ts';
+import { redactionLeak } from './redaction-leak.ts';
+import { redactionLeakProvider } from './redaction-leak-provider.ts';
+import { redelivery } from './redelivery.ts';
+import { registryProseConflict } from './registry-prose-conflict.ts';
+import { respondInvalidAccepted } from './respond-invalid-accepted.ts';
+import { respondValuesChoice } from './respond-values-choice.ts';
+import { respondValuesRequired } from './respond-values-required.ts';
+import { respondValuesType } from './respond-values-type.ts';
+import { runTerminal } from './run-terminal.ts';
+import { seqRegression } from './seq-regression.ts';
+import { sessionEnded } from './session-ended.ts';
+import { stateCap } from './state-cap.ts';
 
-/** Per-event rules run on events whose envelope and payload are valid. */
-export const AEP_EVENT_RULES: readonly EventRule<AepEvent>[] = [
+/** The schema rules: the metadata of what the schema stage reports (src/aep/schema/). */
+export const AEP_SCHEMA_RULES: readonly RuleMeta[] = Object.values(ENVELOPE_RULES);
+
+/**
+ * Every AEP rule, in catalogue (RULES.md) order: the schema rules, the per-event rules, the
+ * stream rules, the bridge rules of `--from`. Rules of one kind run in this order;
+ * `aep/state-cap` stays the last stream rule, so its findings follow an event's others.
+ */
+export const AEP_RULES: readonly (RuleMeta | EventRule<AepEvent> | AepStreamRule)[] = [
+  ...AEP_SCHEMA_RULES,
   captureNone,
   captureLevel,
   formFieldsKind,
@@ -31,7 +65,43 @@ export const AEP_EVENT_RULES: readonly EventRule<AepEvent>[] = [
   redactionLeak,
   redactionLeakProvider,
   digestShape,
+  idCollision,
+  idUnverifiable,
+  redelivery,
+  epochRegression,
+  seqRegression,
+  runTerminal,
+  sessionEnded,
+  endedWithOpenAttention,
+  attentionTerminal,
+  attentionSubject,
+  attentionUnknownRequest,
+  attentionRequestMissing,
+  ackCause,
+  ackExclusive,
+  ackWindow,
+  respondInvalidAccepted,
+  formValuesType,
+  respondValuesType,
+  formValuesRequired,
+  respondValuesRequired,
+  formValuesChoice,
+  respondValuesChoice,
+  formValuesUnknownKey,
+  formValuesNotForm,
+  formValuesCapture,
+  formValuesUnverifiable,
+  openAtEnd,
+  commandUnacked,
+  stateCap,
+  ...AEP_BRIDGE_RULES,
 ];
 
-/** Rules decided by schemas and the registry (reported by the checker itself). */
-export const AEP_SCHEMA_RULES: readonly RuleMeta[] = Object.values(ENVELOPE_RULES);
+const isEventRule = (r: RuleMeta): r is EventRule<AepEvent> => 'check' in r;
+const isStreamRule = (r: RuleMeta): r is AepStreamRule => 'onEvent' in r || 'onEnd' in r;
+
+/** The per-event rules: run on an event whose envelope and payload passed. */
+export const AEP_EVENT_RULES: readonly EventRule<AepEvent>[] = AEP_RULES.filter(isEventRule);
+
+/** The stream rules: verdicts over the analyzers' facts (src/aep/analyzers/model.ts). */
+export const AEP_STREAM_RULES: readonly AepStreamRule[] = AEP_RULES.filter(isStreamRule);

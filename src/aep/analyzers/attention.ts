@@ -1,0 +1,133 @@
+/**
+ * The attention analyzer (AEP-0002 §7; AEP-0004 §5-§6): requests and their followers by
+ * `subject`. A request's slot and form leave at its terminal (a compact mark stays), a session's
+ * closed requests at its first `session.ended`: a follower after the end is then unknown (info).
+ */
+import type { Mark } from '../../core/mark.ts';
+import { attr, type AepEvent } from '../event.ts';
+import type { OpenBudget } from './budget.ts';
+import { tupleHash } from './canonical.ts';
+import type { LifecycleAnalyzer, LifecycleFacts } from './lifecycle.ts';
+import type { Completion, CompletionMarks } from './markers.ts';
+import type { OpenRequest, RequestRecord, SessionRecord } from './session.ts';
+
+/** The attention request terminals (AEP-0002 §7.2). */
+export const ATTENTION_TERMINALS: ReadonlySet<string> = new Set(['attention.resolved', 'attention.timeout']);
+/** Events that name an attention request in `subject` (AEP-0002 §7.1; AEP-0004 §5, §6). */
+export const ATTENTION_FOLLOWERS: ReadonlySet<string> = new Set([
+  'attention.routed',
+  'attention.answered',
+  'attention.resolved',
+  'attention.timeout',
+  'control.attention.respond',
+]);
+
+/** How an event's `subject` resolved to an attention request. */
+export type RequestLink =
+  | { status: 'found'; request: RequestRecord; owner: SessionRecord }
+  | { status: 'missing' }
+  | { status: 'ambiguous'; sources: number };
+
+const MISSING: RequestLink = { status: 'missing' };
+
+/** What the attention analyzer found about one event. */
+export interface AttentionFacts {
+  /** Requests of the session still open at its first `session.ended`. */
+  endedWithOpen?: OpenRequest[];
+  /** The request this `attention.requested` recorded (open, or closed when its terminal came first). */
+  requested?: RequestRecord;
+  /**
+   * For attention followers: the `subject`, the request it names, an earlier terminal of it (on
+   * a terminal), and `fromStart` when the link is missing in an emitter session the input holds
+   * from its start with every position and request up to this event.
+   */
+  attention?: { subject: string | undefined; link: RequestLink; priorTerminal?: Completion; fromStart?: boolean };
+}
+
+/** Attention requests and their followers for one run. */
+export class AttentionAnalyzer {
+  constructor(
+    private readonly lifecycle: LifecycleAnalyzer,
+    private readonly budget: OpenBudget,
+    private readonly marks: CompletionMarks,
+  ) {}
+
+  /** Session end, requests and followers. */
+  observe(ev: AepEvent, facts: AttentionFacts & Pick<LifecycleFacts, 'session' | 'endsSession'> & { at: Mark }): void {
+    const rec = facts.session;
+    const type = ev.type;
+    if (rec && facts.endsSession) {
+      const open = rec.hasLifecycle ? rec.openRequests() : undefined;
+      if (open?.length) facts.endedWithOpen = open;
+      rec.dropClosed(); // open requests stay (open-at-end reports them)
+    }
+    if (rec && type === 'attention.requested') this.request(ev, rec, facts);
+    if (!ATTENTION_FOLLOWERS.has(type)) return;
+    const session = attr(ev, 'session');
+    if (session === undefined) return;
+    const subject = attr(ev, 'subject');
+    const link =
+      subject === undefined ? MISSING : rec ? this.linkOwn(rec, subject) : this.linkForeign(session, subject);
+    const a: AttentionFacts['attention'] = { subject, link };
+    if (rec?.fromStart && subject !== undefined && link.status === 'missing') a.fromStart = true;
+    facts.attention = a;
+    if (rec && subject !== undefined && ATTENTION_TERMINALS.has(type)) {
+      // every request terminal leaves a compact mark; an open request closes
+      const r = rec.peekRequest(subject);
+      const mk = tupleHash(['q', rec.source, rec.session, subject]);
+      const prior = r?.terminal ? { at: r.terminal, type: r.terminalType! } : r ? undefined : this.marks.get(mk);
+      if (prior) a.priorTerminal = prior;
+      else {
+        this.marks.put(mk, facts.at, type, ev);
+        if (r) {
+          r.terminal = facts.at;
+          r.terminalType = type;
+          r.form = undefined;
+          this.budget.release(rec);
+        }
+      }
+    }
+  }
+
+  /** Record an `attention.requested`: open (a `maxOpen` slot), or closed when its terminal came first. */
+  private request(ev: AepEvent, rec: SessionRecord, facts: AttentionFacts & { at: Mark }): void {
+    const id = attr(ev, 'id')!;
+    if (rec.peekRequest(id)) return;
+    const prior = this.marks.get(tupleHash(['q', rec.source, rec.session, id]));
+    if (!prior && !this.budget.admit(rec, ev)) {
+      rec.fromStart = undefined; // a request not recorded: a follower's missing link proves nothing
+      return;
+    }
+    const data = ev.value.data;
+    const kind =
+      data !== null && typeof data === 'object' && typeof (data as { kind?: unknown }).kind === 'string'
+        ? (data as { kind: string }).kind
+        : undefined;
+    const r: RequestRecord = { id, at: facts.at, kind };
+    if (prior) {
+      r.terminal = prior.at;
+      r.terminalType = prior.type;
+    }
+    rec.requests.set(id, r);
+    facts.requested = r;
+  }
+
+  /** The request `subject` of the emitter session `rec` (same `(source, session)`). */
+  private linkOwn(rec: SessionRecord, subject: string): RequestLink {
+    const r = rec.peekRequest(subject);
+    return r ? { status: 'found', request: r, owner: rec } : MISSING;
+  }
+
+  /** The request `subject` of any emitter of `session` (foreign events: routed, respond). */
+  private linkForeign(session: string, subject: string): RequestLink {
+    let found: RequestLink = MISSING;
+    let n = 0;
+    for (const rec of this.lifecycle.emittersOf(session) ?? []) {
+      const r = rec.peekRequest(subject);
+      if (!r) continue;
+      n++;
+      found = { status: 'found', request: r, owner: rec };
+    }
+    return n > 1 ? { status: 'ambiguous', sources: n } : found;
+  }
+}

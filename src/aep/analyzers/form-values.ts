@@ -1,0 +1,70 @@
+/**
+ * The form analyzer (AEP-0006; AEP-0002 §5.3 `values`). An `attention.answered` is checked
+ * against the request of its own `(source, session)` (AEP-0001 §7.4); a
+ * `control.attention.respond` against the request of that `session` from any source, since its
+ * `source` is the sender's (AEP-0004 §2.2), and is unverifiable when several emitters match.
+ */
+import { isObj, own } from '../../core/value.ts';
+import { checkFormValues, compileForm, type FormIssue } from '../forms.ts';
+import type { AepEvent } from '../event.ts';
+import type { Mark } from '../../core/mark.ts';
+import type { AttentionFacts } from './attention.ts';
+
+/** What the form checks found on an `answer.values`. */
+export type FormOutcome =
+  | { kind: 'checked'; issues: FormIssue[]; request: Mark }
+  | { kind: 'not-form'; requestKind: string | undefined; request: Mark }
+  | { kind: 'unverifiable'; reason: 'missing' | 'ambiguous' | 'unusable' | 'closed'; request?: Mark };
+
+/** The form facts of one answering event. */
+export interface FormObservation {
+  /** `answered`: the emitter's validated record. `respond`: a sender's command. */
+  role: 'answered' | 'respond';
+  values: Record<string, unknown>;
+  subject: string;
+  outcome: FormOutcome;
+}
+
+/** What the form analyzer found about one event. */
+export interface FormFacts {
+  /** Form checks of `answer.values`. */
+  form?: FormObservation;
+}
+
+/** Form fields of requests, and the checks of the values that answer them. */
+export class FormValuesAnalyzer {
+  /** Compile the fields of a new form request; check the values of an answer. */
+  observe(ev: AepEvent, facts: FormFacts & Pick<AttentionFacts, 'requested' | 'attention'>): void {
+    const r = facts.requested;
+    if (r) {
+      if (r.kind === 'form' && !r.terminal) {
+        const data = ev.value.data;
+        const fields = isObj(data) ? data.fields : undefined;
+        r.form = ev.payloadValid && Array.isArray(fields) ? compileForm(fields as unknown[]) : 'unusable';
+      }
+      return;
+    }
+    const a = facts.attention;
+    if (!a || a.subject === undefined || (ev.type !== 'attention.answered' && ev.type !== 'control.attention.respond'))
+      return;
+    if (!ev.payloadValid) return; // the payload findings already describe it
+    const data = ev.value.data;
+    const answer = isObj(data) && own(data, 'answer') && isObj(data.answer) ? data.answer : undefined;
+    if (!answer || !own(answer, 'values') || !isObj(answer.values)) return;
+    const role = ev.type === 'attention.answered' ? 'answered' : 'respond';
+    const base = { role, values: answer.values, subject: a.subject } as const;
+    const link = a.link;
+    if (link.status !== 'found') {
+      facts.form = { ...base, outcome: { kind: 'unverifiable', reason: link.status } };
+      return;
+    }
+    const req = link.request;
+    let outcome: FormOutcome;
+    if (req.kind !== 'form') outcome = { kind: 'not-form', requestKind: req.kind, request: req.at };
+    else if (req.terminal) outcome = { kind: 'unverifiable', reason: 'closed', request: req.at };
+    else if (req.form === undefined || req.form === 'unusable')
+      outcome = { kind: 'unverifiable', reason: 'unusable', request: req.at };
+    else outcome = { kind: 'checked', issues: checkFormValues(req.form, answer.values, ev.capture), request: req.at };
+    facts.form = { ...base, outcome };
+  }
+}

@@ -1,0 +1,342 @@
+/**
+ * The identity analyzer (AEP-0001 §5.1 #2, §7.4): each `(source, id)` against its first
+ * occurrence, kept as a digest, or as a fingerprint read back from a regular file (most events
+ * never repeat, so most lines are never canonicalised). A repeat at a lower `capture` is a
+ * redelivery when it is the first copy down-leveled by downlevel.ts (§8.2(b)); a redacting
+ * re-emitter may exceed the AEP-0003 §9.4 floor (§9 item 4), so a differing `redacted` copy is
+ * `unverifiable`, yet counted once.
+ */
+import { lineFingerprint, sameAsReadBack, type Hash64 } from '../../core/canonical.ts';
+import { markOf, type Mark } from '../../core/mark.ts';
+import type { ParsedEvent } from '../../core/rule.ts';
+import { attr, type AepEvent } from '../event.ts';
+import type { AepCapLog } from './budget.ts';
+import { contentHash, idKeyHash } from './canonical.ts';
+import type { InputNames } from './markers.ts';
+import { CompactTable } from '../../core/table.ts';
+import { canonicalJson as canonicalText, textKey } from '../../core/canonical.ts';
+import { parseJsonText } from '../../core/json.ts';
+import { downlevelEvent } from '../downlevel.ts';
+import { CAPTURE_RANK } from '../event.ts';
+import { createRedactor, type Redactor } from '../redact.ts';
+import type { AepCaptureLevel } from '../schema/registry.ts';
+
+/** What the table remembers about the first event of a `(source, id)`. */
+export type IdEntry = {
+  /** 1-based line. */
+  line: number;
+  /** Index of the input (see {@link AepIdTable.fileIndex}); below {@link MAX_LINE_FILES} for `line` entries. */
+  file: number;
+} & (
+  | { kind: 'digest'; content: Hash64 }
+  | {
+      kind: 'line';
+      /** The line's {@link lineFingerprint} (tells that the line read back is still the one read). */
+      fingerprint: number;
+      /** Byte offset of the line start, below {@link MAX_LINE_OFFSET}. */
+      byteOffset: number;
+    }
+);
+
+/** `line` entries: input indexes below this (16 bits). */
+export const MAX_LINE_FILES = 0x10000;
+/** `line` entries: byte offsets below this (47 bits). */
+export const MAX_LINE_OFFSET = 2 ** 47;
+const LINE_KIND = 0x80000000;
+const TWO32 = 2 ** 32;
+
+/** The u32 columns of an identity row: a digest's two words, or a line's fingerprint and offset, then kind and input. */
+const ID_U32 = { contentHi: 0, contentLo: 1, line: 2, file: 3, count: 4 } as const;
+
+/**
+ * The `(source, id)` -> first-occurrence memory (AEP-0001 §7.4): about 38 bytes an entry, bound by
+ * the memory budget and `maxIds`. Keys are a keyed SipHash-1-3, so a crafted stream cannot aim
+ * for false matches (odds about 1 in 10^6 among 5 million ids).
+ */
+export class AepIdTable {
+  private readonly table: CompactTable;
+  private readonly files: string[] = [];
+  private readonly fileIds = new Map<string, number>();
+
+  constructor(readonly maxIds: number) {
+    this.table = new CompactTable({ u32: ID_U32.count, f64: 0, cap: maxIds, forget: 'half' });
+  }
+
+  /** Entries held now (at most `maxIds`). */
+  get size(): number {
+    return this.table.size;
+  }
+
+  /** Bytes of the entries held (the memory budget, src/core/state-budget.ts). */
+  bytes(): number {
+    return this.table.bytes();
+  }
+
+  /** Forget the oldest entry (the memory budget); false when none is held. */
+  forgetOldest(): boolean {
+    return this.table.forgetOldest();
+  }
+
+  /** A small integer for an input name (inputs are few; names are stored once). */
+  fileIndex(name: string): number {
+    let i = this.fileIds.get(name);
+    if (i === undefined) {
+      i = this.files.length;
+      this.files.push(name);
+      this.fileIds.set(name, i);
+    }
+    return i;
+  }
+
+  /** The input name of a file index. */
+  fileName(i: number): string {
+    return this.files[i] ?? '';
+  }
+
+  /** The first occurrence of `key`, if still remembered. */
+  get(key: Hash64): IdEntry | undefined {
+    const t = this.table;
+    const s = t.slot(key);
+    if (s === undefined) return undefined;
+    const ch = t.getU(s, ID_U32.contentHi);
+    const cl = t.getU(s, ID_U32.contentLo);
+    const line = t.getU(s, ID_U32.line);
+    const f = t.getU(s, ID_U32.file);
+    if (!(f & LINE_KIND)) return { kind: 'digest', content: { hi: ch, lo: cl }, line, file: f };
+    return { kind: 'line', fingerprint: ch, byteOffset: ((f >>> 16) & 0x7fff) * TWO32 + cl, line, file: f & 0xffff };
+  }
+
+  /**
+   * Remember the first occurrence of an absent `key`. Returns true when this forgot older
+   * entries (the cap was reached).
+   */
+  add(key: Hash64, e: IdEntry): boolean {
+    const t = this.table;
+    const s = t.add(key);
+    t.setU(s, ID_U32.line, Math.max(1, Math.min(e.line, 0xffffffff)));
+    if (e.kind === 'digest') {
+      t.setU(s, ID_U32.contentHi, e.content.hi);
+      t.setU(s, ID_U32.contentLo, e.content.lo);
+      t.setU(s, ID_U32.file, e.file & 0x7fffffff);
+    } else {
+      t.setU(s, ID_U32.contentHi, e.fingerprint);
+      t.setU(s, ID_U32.contentLo, e.byteOffset % TWO32);
+      t.setU(s, ID_U32.file, (LINE_KIND | (Math.floor(e.byteOffset / TWO32) << 16) | e.file) >>> 0);
+    }
+    return t.forgot > 0;
+  }
+}
+
+/** The levels below `full`, highest first (the down-level digests' column order). */
+const LOWER: readonly AepCaptureLevel[] = ['redacted', 'metadata', 'none'];
+/** Side-table columns: the first copy's capture rank, then two words per level of {@link LOWER}. */
+const DL_U32 = { rank: 0, digests: 1, count: 7 } as const;
+
+/** The canonical texts of a first copy down-leveled to each level below its capture (none when a big integer could move). */
+export function downlevelTexts(
+  value: Record<string, unknown>,
+  bigIntegers: ExactBig,
+  redactor: Redactor,
+): Map<AepCaptureLevel, string> {
+  const out = new Map<AepCaptureLevel, string>();
+  const capture = (typeof value.capture === 'string' ? value.capture : 'metadata') as AepCaptureLevel;
+  const rank = CAPTURE_RANK[capture];
+  if (!(rank > 0)) return out;
+  for (const b of bigIntegers) if (b.pointer.startsWith('/data/')) return out;
+  for (const level of LOWER) {
+    if (CAPTURE_RANK[level] >= rank) continue;
+    const r = downlevelEvent(value, level, level === 'redacted' ? { redact: redactor } : {});
+    if (r.capture === level) out.set(level, canonicalText({ value: r.event, bigIntegers }));
+  }
+  return out;
+}
+
+type ExactBig = ParsedEvent['bigIntegers'];
+
+/** The canonical text of a repeat with its capture default written out (AEP-0001 §5.1: absent is `metadata`). */
+function copyText(ev: AepEvent, value: Record<string, unknown> = ev.value): string {
+  return canonicalText({
+    value: 'capture' in value ? value : { ...value, capture: 'metadata' },
+    bigIntegers: ev.bigIntegers,
+  });
+}
+
+/** What the identity analyzer found about one event. */
+export interface IdentityFacts {
+  /** The first occurrence, when this event repeats it (exactly, or down-leveled): then no other fact is set. */
+  redelivery?: Mark;
+  /** With `redelivery`: the first copy's capture, when this repeat is that copy down-leveled to its own capture. */
+  downleveledFrom?: AepCaptureLevel;
+  /** The first occurrence, when this event reuses its `(source, id)` with other content. */
+  collision?: Mark;
+  /** The first occurrence, when this event repeats its `(source, id)` but whether it is the same event cannot be decided. */
+  unverifiable?: Mark;
+  /** With `unverifiable`: `read-back` (the first line could not be read back as it was) or `redaction` (a `redacted` copy of a `full` event whose free text another pipeline redacted). */
+  unverifiableWhy?: 'read-back' | 'redaction';
+}
+
+/** `(source, id)` identity and dedupe for one run. */
+export class IdentityAnalyzer {
+  private readonly ids: AepIdTable;
+  /** How to read back lines of re-readable inputs, by input index. */
+  private readonly rereaders = new Map<number, (byteOffset: number) => string | undefined>();
+  /** Down-level digests of digest entries above `none` ({@link DL_U32}); forgets with the same cap, oldest half first. */
+  private readonly lower: CompactTable;
+  private redactorOnce: Redactor | undefined;
+
+  constructor(
+    private readonly maxIds: number,
+    private readonly caps: AepCapLog,
+  ) {
+    this.ids = new AepIdTable(maxIds);
+    this.lower = new CompactTable({ u32: DL_U32.count, f64: 0, cap: maxIds, forget: 'half' });
+  }
+
+  private get redactor(): Redactor {
+    return (this.redactorOnce ??= createRedactor());
+  }
+
+  /** The `(source, id)` table (a holder of the memory budget). */
+  get idTable(): AepIdTable {
+    return this.ids;
+  }
+
+  /** The run's input names (for the compact tables of the other analyzers). */
+  get names(): InputNames {
+    return this.ids;
+  }
+
+  /** `(source, id)` entries held now. */
+  get size(): number {
+    return this.ids.size;
+  }
+
+  /** Compare `ev` with the first occurrence of its `(source, id)`; true when it is a redelivery (or a redacted copy counted as one). */
+  observe(ev: AepEvent, facts: IdentityFacts): boolean {
+    const key = idKeyHash(attr(ev, 'source')!, attr(ev, 'id')!);
+    const first = this.ids.get(key);
+    if (!first) {
+      const entry = this.entry(ev);
+      if (this.ids.add(key, entry)) this.caps.note('maxIds', this.maxIds, () => markOf(ev));
+      if (entry.kind === 'digest') this.keepLower(key, ev);
+      return false;
+    }
+    const firstAt: Mark = { file: this.ids.fileName(first.file), line: first.line };
+    let same: boolean | undefined | AepCaptureLevel | 'redaction' = this.sameContent(first, ev);
+    if (same === false && !ev.rejected) same = this.downleveled(key, first, ev);
+    if (same === true || typeof same === 'string') {
+      if (same === 'redaction') {
+        // same envelope and position, same content at `metadata`: counted once, like a redelivery
+        facts.unverifiable = firstAt;
+        facts.unverifiableWhy = 'redaction';
+        return true;
+      }
+      facts.redelivery = firstAt;
+      if (typeof same === 'string') facts.downleveledFrom = same;
+      return true;
+    }
+    if (same === false) facts.collision = firstAt;
+    else {
+      facts.unverifiable = firstAt;
+      facts.unverifiableWhy = 'read-back';
+    }
+    return false;
+  }
+
+  /**
+   * Keep the down-level digests of a first copy held as a digest entry (none for a copy at
+   * `none` or refused; a row left from a forgotten first copy of the same key is cleared).
+   */
+  private keepLower(key: Hash64, ev: AepEvent): void {
+    const t = this.lower;
+    if (ev.rejected || CAPTURE_RANK[ev.capture] === 0) {
+      const old = t.slot(key);
+      if (old !== undefined) t.setU(old, DL_U32.rank, 0);
+      return;
+    }
+    const texts = downlevelTexts(ev.value, ev.bigIntegers, this.redactor);
+    const s = t.slot(key) ?? t.add(key);
+    t.setU(s, DL_U32.rank, texts.size === 0 ? 0 : CAPTURE_RANK[ev.capture]);
+    LOWER.forEach((level, i) => {
+      const text = texts.get(level);
+      const h = text === undefined ? { hi: 0, lo: 0 } : textKey(text);
+      t.setU(s, DL_U32.digests + 2 * i, h.hi);
+      t.setU(s, DL_U32.digests + 2 * i + 1, h.lo);
+    });
+  }
+
+  /**
+   * Whether `ev`, which is not an exact repeat, is the first copy down-leveled to its capture:
+   * the first copy's capture when it is, `'redaction'` when it is a `redacted` copy of a `full`
+   * event that matches it at `metadata` only, `undefined` when the first line cannot be read
+   * back, else false.
+   */
+  private downleveled(key: Hash64, first: IdEntry, ev: AepEvent): AepCaptureLevel | 'redaction' | false | undefined {
+    const to = ev.capture;
+    let from: AepCaptureLevel;
+    let matches: (level: AepCaptureLevel, text: string) => boolean;
+    if (first.kind === 'digest') {
+      const t = this.lower;
+      const s = t.slot(key);
+      const rank = s === undefined ? 0 : t.getU(s, DL_U32.rank);
+      if (rank <= CAPTURE_RANK[to]) return false;
+      from = (['none', 'metadata', 'redacted', 'full'] as const)[rank]!;
+      matches = (level, text) => {
+        const i = LOWER.indexOf(level);
+        const h = textKey(text);
+        return (
+          h.hi === t.getU(s!, DL_U32.digests + 2 * i) &&
+          h.lo === t.getU(s!, DL_U32.digests + 2 * i + 1) &&
+          (h.hi !== 0 || h.lo !== 0)
+        );
+      };
+    } else {
+      const line = this.rereaders.get(first.file)?.(first.byteOffset);
+      if (line === undefined || lineFingerprint(line) !== first.fingerprint) return undefined;
+      const parsed = parseJsonText(line, Number.MAX_SAFE_INTEGER);
+      if (!parsed.ok || parsed.value === null || typeof parsed.value !== 'object' || Array.isArray(parsed.value))
+        return false;
+      const value = parsed.value as Record<string, unknown>;
+      from = (
+        typeof value.capture === 'string' && value.capture in CAPTURE_RANK ? value.capture : 'metadata'
+      ) as AepCaptureLevel;
+      if (CAPTURE_RANK[from] <= CAPTURE_RANK[to]) return false;
+      const texts = downlevelTexts(value, parsed.bigIntegers, this.redactor);
+      matches = (level, text) => texts.get(level) === text;
+    }
+    if (matches(to, copyText(ev))) return from;
+    if (from === 'full' && to === 'redacted') {
+      const projected = downlevelEvent(ev.value, 'metadata');
+      if (projected.capture === 'metadata' && matches('metadata', copyText(ev, projected.event))) return 'redaction';
+    }
+    return false;
+  }
+
+  /**
+   * What the table keeps of a first occurrence. From a regular file: where the line is and
+   * its fingerprint, since the line can be read back when its `(source, id)` repeats; otherwise
+   * the digest of its canonical content.
+   */
+  private entry(ev: ParsedEvent): IdEntry {
+    const file = this.ids.fileIndex(ev.source);
+    // a refused event keeps a digest: the line read back is only ever down-leveled as a sound event
+    if (ev.reread && !(ev as AepEvent).rejected && file < MAX_LINE_FILES && ev.byteOffset < MAX_LINE_OFFSET) {
+      this.rereaders.set(file, ev.reread);
+      return { kind: 'line', fingerprint: lineFingerprint(ev.text), byteOffset: ev.byteOffset, line: ev.line, file };
+    }
+    return { kind: 'digest', content: contentHash(ev), line: ev.line, file };
+  }
+
+  /**
+   * Whether `ev` has the same canonical content as the first occurrence `first`: compared
+   * exactly when the first line can be read back, by digest otherwise. `undefined` when the
+   * first line cannot be read back as it was (the file changed while it was checked).
+   */
+  private sameContent(first: IdEntry, ev: AepEvent): boolean | undefined {
+    if (first.kind === 'digest') {
+      const c = contentHash(ev);
+      return c.hi === first.content.hi && c.lo === first.content.lo;
+    }
+    return sameAsReadBack(this.rereaders.get(first.file)?.(first.byteOffset), first.fingerprint, ev);
+  }
+}

@@ -1,0 +1,309 @@
+/**
+ * The lifecycle analyzer (AEP-0002 §2 convention 5): live emitter sessions (cap `maxSessions`,
+ * least recently active forgotten first), their open runs, and ended sessions as compact rows
+ * revived by a later event, so a second `session.ended`, a regression or a second terminal after
+ * the end is still caught.
+ */
+import { markOf, type Mark } from '../../core/mark.ts';
+import type { ParsedEvent } from '../../core/rule.ts';
+import { attr, exactInteger, type AepEvent, type AepScope } from '../event.ts';
+import type { AepCapLog, OpenBudget } from './budget.ts';
+import { tupleHash } from './canonical.ts';
+import type { CompletionMarks, InputNames } from './markers.ts';
+import { CompactTable } from '../../core/table.ts';
+import { SessionRecord, type OpenRequest } from './session.ts';
+
+/** The run terminal types (AEP-0002 §2 convention 5). */
+export const RUN_TERMINALS: ReadonlySet<string> = new Set(['run.finished', 'run.failed', 'run.cancelled']);
+
+const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+/** The session map key of `(source, session)`: `<source length>:<source><session>` (injective; cheaper than JSON). */
+const key2 = (a: string, b: string) => a.length + ':' + a + b;
+/** The u32 columns of an ended session: its first `session.ended` and its ordering high-water mark (line, input index). */
+const ENDED_U32 = { endedLine: 0, endedFile: 1, posLine: 2, posFile: 3, count: 4 } as const;
+/** The f64 columns of an ended session (byte offsets NaN when not kept; epoch and seq within ±2^53). */
+const ENDED_F64 = { endedByteOffset: 0, posByteOffset: 1, epoch: 2, seq: 3, count: 4 } as const;
+
+/** What the lifecycle analyzer found about one event. */
+export interface LifecycleFacts {
+  /** The emitter session of a sequenced event (session-scoped, with `session` and an exact `seq`). */
+  session?: SessionRecord;
+  /** The event's exact `seq`, set with {@link session}. */
+  seq?: bigint;
+  /** A run terminal for a run that already has one. */
+  runTerminal?: { run: string; prior: Mark; priorType: string };
+  /** A second distinct `session.ended`: the first one. */
+  sessionEnded?: Mark;
+  /** True at the session's first `session.ended`. */
+  endsSession?: boolean;
+}
+
+/** Open work of one session at the end of input. */
+export interface OpenSession {
+  rec: SessionRecord;
+  runs: [string, Mark][];
+  requests: OpenRequest[];
+}
+
+/** Estimated bytes of one live session record (its maps, key strings and run state), for the memory budget. */
+const SESSION_BYTES = 768;
+
+/** Emitters of one session name found by comparing sources; beyond this many, by the `(source, session)` key. */
+const FEW_EMITTERS = 8;
+
+/** Emitter sessions, runs and session end for one run. */
+export class LifecycleAnalyzer {
+  private readonly sessions = new Map<string, SessionRecord>();
+  /** Bare session -> the emitter sessions using that name (usually one). */
+  private readonly bySession = new Map<string, Set<SessionRecord>>();
+  /** Ended sessions without open work ({@link ENDED_U32}, {@link ENDED_F64}). */
+  private readonly endedSessions: CompactTable;
+  /** True once a session was forgotten (evicted, or its compact entry dropped): a new record may then be a returning session. */
+  private forgot = false;
+  /** True when {@link session} just created a record for a session never seen before (not revived). */
+  private fresh = false;
+
+  constructor(
+    private readonly maxSessions: number,
+    private readonly maxIds: number,
+    private readonly caps: AepCapLog,
+    private readonly budget: OpenBudget,
+    private readonly marks: CompletionMarks,
+    private readonly names: InputNames,
+  ) {
+    this.endedSessions = new CompactTable({ u32: ENDED_U32.count, f64: ENDED_F64.count, cap: maxIds, forget: 'half' });
+  }
+
+  /** `(source, session)` records held in full (live sessions, and ended ones with open work). */
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  /** Estimated bytes: live session records (open work, never forgotten for the budget) and the compact ended sessions. */
+  bytes(): number {
+    return this.sessions.size * SESSION_BYTES + this.endedSessions.bytes();
+  }
+
+  /** Forget the oldest compact ended session (the memory budget); live sessions stay. */
+  forgetOldest(): boolean {
+    if (!this.endedSessions.forgetOldest()) return false;
+    this.forgot = true;
+    return true;
+  }
+
+  /** Ended sessions kept as compact entries. */
+  get endedSize(): number {
+    return this.endedSessions.size;
+  }
+
+  /** The emitter sessions of the bare session name `session` (foreign events name only that). */
+  emittersOf(session: string): ReadonlySet<SessionRecord> | undefined {
+    return this.bySession.get(session);
+  }
+
+  /** Find or create the event's session; runs and session end. */
+  observe(ev: AepEvent, facts: LifecycleFacts & { scope: AepScope; at: Mark }): void {
+    const session = attr(ev, 'session');
+    if (session === undefined || facts.scope !== 'session') return;
+    const seq = exactInteger(ev, '/seq');
+    if (seq === undefined) return;
+    const source = attr(ev, 'source')!;
+    this.fresh = false;
+    const rec = this.session(source, session, ev);
+    facts.session = rec;
+    facts.seq = seq;
+    const type = ev.type;
+    const at = facts.at;
+    this.trackStart(rec, ev, seq);
+
+    const run = attr(ev, 'run');
+    if (run !== undefined && (type === 'run.started' || RUN_TERMINALS.has(type))) {
+      const r = rec.peekRun(run);
+      if (type === 'run.started') {
+        // an open run takes a maxOpen slot; a run that already ended is not opened again
+        if (!r && !this.marks.get(tupleHash(['r', source, session, run])) && this.budget.admit(rec, ev))
+          rec.runs.set(run, { started: at });
+      } else {
+        // completed: the run leaves the session and only a compact terminal mark stays
+        const mk = tupleHash(['r', source, session, run]);
+        const prior = r ? undefined : this.marks.get(mk);
+        if (prior) facts.runTerminal = { run, prior: prior.at, priorType: prior.type };
+        else {
+          this.marks.put(mk, at, type, ev);
+          if (r) {
+            rec.runs.delete(run);
+            this.budget.release(rec);
+          }
+        }
+      }
+    }
+
+    if (type === 'session.ended') {
+      if (rec.ended) facts.sessionEnded = rec.ended;
+      else {
+        rec.ended = at;
+        facts.endsSession = true;
+      }
+    }
+  }
+
+  /**
+   * Keep {@link SessionRecord.fromStart}: set at a never-seen session's first event when that
+   * is `session.started` or position (0, 0) (AEP-0001 §7.3: the first position) and nothing
+   * was forgotten in this run; kept while each event takes the next position of that epoch;
+   * cleared at anything else, since gaps are legal and may hide any event (AEP-0001 §7.2).
+   */
+  private trackStart(rec: SessionRecord, ev: AepEvent, seq: bigint): void {
+    const epoch = ev.value.epoch === undefined ? 0n : exactInteger(ev, '/epoch');
+    const s = rec.fromStart;
+    if (
+      this.fresh &&
+      !this.forgot &&
+      epoch !== undefined &&
+      (ev.type === 'session.started' || (epoch === 0n && seq === 0n))
+    )
+      rec.fromStart = { epoch, next: seq + 1n };
+    else if (s && epoch === s.epoch && seq === s.next) s.next++;
+    else rec.fromStart = undefined;
+  }
+
+  /** After the other analyzers: an ended session without open work shrinks to a compact entry. */
+  settle(ev: ParsedEvent, facts: LifecycleFacts): void {
+    const rec = facts.session;
+    if (rec?.ended && rec.owned === 0) this.compact(rec, ev);
+  }
+
+  /** Emitter sessions with open runs or open attention requests (end of input). */
+  *openSessions(): Generator<OpenSession> {
+    for (const rec of this.sessions.values()) {
+      if (!rec.hasLifecycle) continue;
+      const runs: [string, Mark][] = [];
+      for (const [run, r] of rec.runs) runs.push([run, r.started]);
+      const requests = rec.openRequests();
+      if (runs.length || requests.length) yield { rec, runs, requests };
+    }
+  }
+
+  private note(cap: 'maxSessions' | 'maxIds', ev: ParsedEvent): void {
+    this.caps.note(cap, cap === 'maxIds' ? this.maxIds : this.maxSessions, () => markOf(ev));
+  }
+
+  /**
+   * Shrink an ended session without open work to a compact entry (its `session.ended` and
+   * ordering high-water mark) and drop everything else it held. Positions beyond 2^53 keep the
+   * (slim) record in the session map instead.
+   */
+  private compact(rec: SessionRecord, ev: ParsedEvent): void {
+    const p = rec.pos;
+    const e = rec.ended;
+    if (!p || !e) return;
+    if (p.epoch > SAFE || p.epoch < -SAFE || p.seq > SAFE || p.seq < -SAFE) {
+      rec.dropClosed();
+      return;
+    }
+    const t = this.endedSessions;
+    const s = t.put(tupleHash([rec.source, rec.session]));
+    t.setU(s, ENDED_U32.endedLine, e.line);
+    t.setU(s, ENDED_U32.endedFile, this.names.fileIndex(e.file));
+    t.setU(s, ENDED_U32.posLine, p.at.line);
+    t.setU(s, ENDED_U32.posFile, this.names.fileIndex(p.at.file));
+    t.setF(s, ENDED_F64.endedByteOffset, e.byteOffset ?? NaN);
+    t.setF(s, ENDED_F64.posByteOffset, p.at.byteOffset ?? NaN);
+    t.setF(s, ENDED_F64.epoch, Number(p.epoch));
+    t.setF(s, ENDED_F64.seq, Number(p.seq));
+    if (t.forgot > 0) {
+      this.forgot = true;
+      this.note('maxIds', ev);
+    }
+    this.forget(rec);
+  }
+
+  /** An ended session brought back from its compact entry (an event arrived after its end). */
+  private revive(key: string, source: string, session: string): SessionRecord | undefined {
+    if (this.endedSessions.size === 0) return undefined;
+    const t = this.endedSessions;
+    const s = t.slot(tupleHash([source, session]));
+    if (s === undefined) return undefined;
+    const mark = (line: number, file: number, byte: number): Mark => {
+      const m: Mark = { file: this.names.fileName(file), line };
+      if (!Number.isNaN(byte)) m.byteOffset = byte;
+      return m;
+    };
+    const rec = new SessionRecord(key, source, session);
+    rec.ended = mark(
+      t.getU(s, ENDED_U32.endedLine),
+      t.getU(s, ENDED_U32.endedFile),
+      t.getF(s, ENDED_F64.endedByteOffset),
+    );
+    rec.pos = {
+      epoch: BigInt(t.getF(s, ENDED_F64.epoch)),
+      seq: BigInt(t.getF(s, ENDED_F64.seq)),
+      at: mark(t.getU(s, ENDED_U32.posLine), t.getU(s, ENDED_U32.posFile), t.getF(s, ENDED_F64.posByteOffset)),
+    };
+    return rec;
+  }
+
+  /** The record of `(source, session)`, created (and the least recently active one evicted) as needed. */
+  private session(source: string, session: string, ev: ParsedEvent): SessionRecord {
+    // found through the bare session name, whose few emitters are compared by source: no
+    // `(source, session)` key string is built and hashed per event (about 3% of an AEP run)
+    const set = this.bySession.get(session);
+    let rec: SessionRecord | undefined;
+    if (set !== undefined && set.size <= FEW_EMITTERS) {
+      for (const r of set) {
+        if (r.source === source) {
+          rec = r;
+          break;
+        }
+      }
+    }
+    const key = rec === undefined && set !== undefined && set.size > FEW_EMITTERS ? key2(source, session) : undefined;
+    if (key !== undefined) rec = this.sessions.get(key);
+    if (rec) {
+      rec.recent = true; // for the eviction clock (a flag, not a re-insertion per event)
+      return rec;
+    }
+    if (this.sessions.size >= this.maxSessions) {
+      this.forgot = true;
+      const old = this.leastRecent();
+      this.budget.releaseAll(old);
+      this.forget(old);
+      this.note('maxSessions', ev);
+    }
+    const k = key ?? key2(source, session);
+    rec = this.revive(k, source, session);
+    if (!rec) {
+      rec = new SessionRecord(k, source, session);
+      this.fresh = true;
+    }
+    this.sessions.set(k, rec);
+    // (`set` may be gone: the eviction above can have emptied and removed it)
+    let emitters = this.bySession.get(session);
+    if (!emitters) this.bySession.set(session, (emitters = new Set()));
+    emitters.add(rec);
+    return rec;
+  }
+
+  /**
+   * The session to forget when `maxSessions` is full: the least recently active one, found by
+   * a second-chance clock over the map's insertion order (a session active since the hand last
+   * passed it is moved to the newest end and spared once). Amortised O(1) per eviction.
+   */
+  private leastRecent(): SessionRecord {
+    for (;;) {
+      const oldest = this.sessions.values().next().value as SessionRecord;
+      if (!oldest.recent) return oldest;
+      oldest.recent = false;
+      this.sessions.delete(oldest.key);
+      this.sessions.set(oldest.key, oldest);
+    }
+  }
+
+  /** Remove `rec` from the session maps. */
+  private forget(rec: SessionRecord): void {
+    this.sessions.delete(rec.key);
+    const set = this.bySession.get(rec.session);
+    set?.delete(rec);
+    if (set && set.size === 0) this.bySession.delete(rec.session);
+  }
+}

@@ -1,0 +1,90 @@
+/** {@link CompletionMarks}: where completed work ended, kept compactly so a second terminal or ack is still caught. */
+import { markOf, type Mark } from '../../core/mark.ts';
+import type { ParsedEvent } from '../../core/rule.ts';
+import type { AepCapLog } from './budget.ts';
+import type { Hash64 } from '../../core/canonical.ts';
+import { CompactTable } from '../../core/table.ts';
+
+/** Input names as small integers, so a compact row holds a number, not a string (identity.ts keeps them). */
+export interface InputNames {
+  fileIndex(name: string): number;
+  fileName(i: number): string;
+}
+
+/** How a piece of work completed: where, and by which event type. */
+export interface Completion {
+  at: Mark;
+  type: string;
+}
+
+/** Terminal and ack types, by their code in a completion mark. */
+const MARKER_TYPES = [
+  'run.finished',
+  'run.failed',
+  'run.cancelled',
+  'attention.resolved',
+  'attention.timeout',
+  'control.accepted',
+  'control.rejected',
+] as const;
+const MARKER_CODE = new Map<string, number>(MARKER_TYPES.map((t, i) => [t, i]));
+/** The u32 columns of a completion mark: where it ended (line, input index) and the {@link MARKER_TYPES} code. */
+const MARK_U32 = { line: 0, file: 1, type: 2, count: 3 } as const;
+/** The f64 columns of a completion mark (NaN: no byte offset). */
+const MARK_F64 = { byteOffset: 0, count: 1 } as const;
+
+/**
+ * Compact marks of completed work by a 64-bit key (canonical.ts `tupleHash` of a kind letter and
+ * the work's names: `r` run, `q` request, `a` ack): {@link MARK_U32} and {@link MARK_F64}
+ * columns of a {@link CompactTable} (20 bytes of columns, about 42 bytes an entry). Keeps at
+ * most `maxIds` marks (`forget: 'half'`: the oldest half forgotten first, noting `maxIds`);
+ * releases nothing else.
+ */
+export class CompletionMarks {
+  private readonly table: CompactTable;
+
+  constructor(
+    private readonly maxIds: number,
+    private readonly names: InputNames,
+    private readonly caps: AepCapLog,
+  ) {
+    this.table = new CompactTable({ u32: MARK_U32.count, f64: MARK_F64.count, cap: maxIds, forget: 'half' });
+  }
+
+  /** Marks held now. */
+  get size(): number {
+    return this.table.size;
+  }
+
+  /** Bytes of the marks held (the memory budget). */
+  bytes(): number {
+    return this.table.bytes();
+  }
+
+  /** Forget the oldest mark (the memory budget); false when none is held. */
+  forgetOldest(): boolean {
+    return this.table.forgetOldest();
+  }
+
+  /** The completion remembered for `key`. */
+  get(key: Hash64): Completion | undefined {
+    const t = this.table;
+    const s = t.size === 0 ? undefined : t.slot(key);
+    if (s === undefined) return undefined;
+    const at: Mark = { file: this.names.fileName(t.getU(s, MARK_U32.file)), line: t.getU(s, MARK_U32.line) };
+    const byte = t.getF(s, MARK_F64.byteOffset);
+    if (!Number.isNaN(byte)) at.byteOffset = byte;
+    return { at, type: MARKER_TYPES[t.getU(s, MARK_U32.type)] ?? '' };
+  }
+
+  /** Remember that `key` completed at `at` with `type` (`ev`: where a cap notice is located); a mark rewritten becomes the newest. */
+  put(key: Hash64, at: Mark, type: string, ev: ParsedEvent): void {
+    const t = this.table;
+    const s = t.put(key);
+    t.setU(s, MARK_U32.line, at.line);
+    t.setU(s, MARK_U32.file, this.names.fileIndex(at.file));
+    t.setU(s, MARK_U32.type, MARKER_CODE.get(type) ?? 0);
+    t.setF(s, MARK_F64.byteOffset, at.byteOffset ?? NaN);
+    if (t.forgot > 0) this.caps.note('maxIds', this.maxIds, () => markOf(ev));
+  }
+}

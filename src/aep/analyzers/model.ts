@@ -1,0 +1,200 @@
+/**
+ * The AEP stream model: the analyzers of one run in their fixed order (identity, lifecycle,
+ * ordering, attention, forms, control, lifecycle settle), filling one {@link AepFacts} per event.
+ * A redelivery stops it after identity (AEP-0001 §7.4: never counted twice); a refused event with
+ * a trustworthy `(source, id)` reaches identity only (src/aep/schema/check.ts).
+ */
+import { StateBudget } from '../../core/state-budget.ts';
+import { CapLog } from '../../core/caps.ts';
+import type { FactRule, StreamModel } from '../../core/engine.ts';
+import { markOf, type Mark } from '../../core/mark.ts';
+import { scopeOf, type AepEvent, type AepScope } from '../event.ts';
+import { OpenBudget, type AepCapLog } from './budget.ts';
+import { AttentionAnalyzer, type AttentionFacts } from './attention.ts';
+import { ControlAnalyzer, type ControlFacts } from './control.ts';
+import { FormValuesAnalyzer, type FormFacts } from './form-values.ts';
+import { IdentityAnalyzer, type IdentityFacts } from './identity.ts';
+import { LifecycleAnalyzer, type LifecycleFacts } from './lifecycle.ts';
+import { CompletionMarks } from './markers.ts';
+import type { AepStreamOptions } from './options.ts';
+import { OrderingAnalyzer, type OrderFacts } from './ordering.ts';
+
+/** Facts every analyzer after identity shares: the event's scope class (AEP-0001 §5.2) and its mark, decided once. */
+export interface EventKeys {
+  scope: AepScope;
+  at: Mark;
+}
+
+/**
+ * The facts of one event, one part per analyzer. A redelivery's facts carry only `ev` and
+ * `redelivery` (the other parts, `scope` and `at` included, are unset).
+ */
+export type AepFacts = { ev: AepEvent } & Partial<EventKeys> &
+  IdentityFacts &
+  LifecycleFacts &
+  OrderFacts &
+  AttentionFacts &
+  FormFacts &
+  ControlFacts;
+
+/** The facts a stream rule can be gated `on`, one bit each (see {@link AepStreamModel.presence}). */
+const FACT_BITS = {
+  redelivery: 1,
+  collision: 2,
+  unverifiable: 4,
+  runTerminal: 8,
+  sessionEnded: 16,
+  order: 32,
+  endedWithOpen: 64,
+  attention: 128,
+  form: 256,
+  ack: 512,
+  endorsesInvalid: 1024,
+} as const satisfies Partial<Record<keyof AepFacts, number>>;
+
+/**
+ * The facts object of one event, every member present from the start (unset ones are
+ * `undefined`): all events' facts share one object shape, so the reads of {@link
+ * AepStreamModel.presence} and of the rules stay monomorphic.
+ */
+class FactsRecord implements AepFacts {
+  scope: AepScope | undefined = undefined;
+  at: Mark | undefined = undefined;
+  redelivery: Mark | undefined = undefined;
+  downleveledFrom: AepFacts['downleveledFrom'] = undefined;
+  collision: Mark | undefined = undefined;
+  unverifiable: Mark | undefined = undefined;
+  unverifiableWhy: AepFacts['unverifiableWhy'] = undefined;
+  session: AepFacts['session'] = undefined;
+  seq: bigint | undefined = undefined;
+  runTerminal: AepFacts['runTerminal'] = undefined;
+  sessionEnded: Mark | undefined = undefined;
+  endsSession: boolean | undefined = undefined;
+  order: AepFacts['order'] = undefined;
+  endedWithOpen: AepFacts['endedWithOpen'] = undefined;
+  requested: AepFacts['requested'] = undefined;
+  attention: AepFacts['attention'] = undefined;
+  form: AepFacts['form'] = undefined;
+  ack: AepFacts['ack'] = undefined;
+  endorsesInvalid: Mark | undefined = undefined;
+
+  constructor(readonly ev: AepEvent) {}
+}
+
+/** The analyzers of one run, as stream rules read them (end of input, `aep/state-cap`, `aep/ack-window`). */
+export interface AepStreamState {
+  readonly options: Readonly<AepStreamOptions>;
+  /** Caps exceeded, for `aep/state-cap`. */
+  readonly caps: AepCapLog;
+  /** The `maxOpen` budget of open runs, requests and commands. */
+  readonly budget: OpenBudget;
+  /** Input names and compact marks of completed work (run and request terminals, acks). */
+  readonly marks: CompletionMarks;
+  readonly identity: IdentityAnalyzer;
+  readonly lifecycle: LifecycleAnalyzer;
+  readonly ordering: OrderingAnalyzer;
+  readonly attention: AttentionAnalyzer;
+  readonly forms: FormValuesAnalyzer;
+  readonly control: ControlAnalyzer;
+  /** The memory budget of this run's state (`--max-state-mb`). */
+  readonly memory: StateBudget;
+}
+
+/** Sizes of the stream state held now (tests and diagnostics). */
+export interface AepStreamStats {
+  /** Open work counted against `maxOpen`: open runs, open attention requests, commands awaiting their ack. */
+  open: number;
+  /** `(source, session)` records held in full (live sessions, and ended ones with open work). */
+  sessions: number;
+  /** Ended sessions kept as compact entries (their `session.ended` and ordering mark). */
+  endedSessions: number;
+  /** Compact marks of run terminals, request terminals and ack decisions. */
+  markers: number;
+  /** `(source, id)` identity entries. */
+  ids: number;
+}
+
+/** The sizes of `state` now. On a stream whose sessions all ended and whose work all completed, `open` and `sessions` are 0. */
+export function aepStreamStats(state: AepStreamState): AepStreamStats {
+  return {
+    open: state.budget.open,
+    sessions: state.lifecycle.size,
+    endedSessions: state.lifecycle.endedSize,
+    markers: state.marks.size,
+    ids: state.identity.size,
+  };
+}
+
+/** The AEP stream analyzers of one run. */
+export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStreamState> {
+  readonly state: AepStreamState;
+
+  constructor(options: AepStreamOptions) {
+    const caps: AepCapLog = new CapLog();
+    const identity = new IdentityAnalyzer(options.maxIds, caps);
+    const budget = new OpenBudget(options.maxOpen, caps);
+    const marks = new CompletionMarks(options.maxIds, identity.names, caps);
+    const lifecycle = new LifecycleAnalyzer(options.maxSessions, options.maxIds, caps, budget, marks, identity.names);
+    // --max-state-mb: completion marks, then ended sessions, then (source, id) digests are forgotten
+    const memory = new StateBudget(options.maxStateMb);
+    memory.register(marks);
+    memory.register(lifecycle);
+    memory.register(identity.idTable);
+    memory.register(budget);
+    this.state = {
+      memory,
+      options,
+      caps,
+      budget,
+      marks,
+      identity,
+      lifecycle,
+      ordering: new OrderingAnalyzer(),
+      attention: new AttentionAnalyzer(lifecycle, budget, marks),
+      forms: new FormValuesAnalyzer(),
+      control: new ControlAnalyzer(options.ackWindowMs, lifecycle, budget, marks),
+    };
+  }
+
+  /** The bits of the facts AEP stream rules are gated `on` (src/core/engine.ts). */
+  readonly factBits = FACT_BITS;
+
+  /** The {@link FACT_BITS} of the facts set in `f` (one read of each: every facts object has one shape). */
+  presence(f: AepFacts): number {
+    return (
+      (f.redelivery !== undefined ? FACT_BITS.redelivery : 0) |
+      (f.collision !== undefined ? FACT_BITS.collision : 0) |
+      (f.unverifiable !== undefined ? FACT_BITS.unverifiable : 0) |
+      (f.runTerminal !== undefined ? FACT_BITS.runTerminal : 0) |
+      (f.sessionEnded !== undefined ? FACT_BITS.sessionEnded : 0) |
+      (f.order !== undefined ? FACT_BITS.order : 0) |
+      (f.endedWithOpen !== undefined ? FACT_BITS.endedWithOpen : 0) |
+      (f.attention !== undefined ? FACT_BITS.attention : 0) |
+      (f.form !== undefined ? FACT_BITS.form : 0) |
+      (f.ack !== undefined ? FACT_BITS.ack : 0) |
+      (f.endorsesInvalid !== undefined ? FACT_BITS.endorsesInvalid : 0)
+    );
+  }
+
+  /** Run the analyzers on `ev`, in order; its facts. */
+  observe(ev: AepEvent): AepFacts {
+    const s = this.state;
+    const facts: AepFacts = new FactsRecord(ev);
+    // a redelivery (or a redacted copy counted as one), or an event the schema stage refused: nothing else runs
+    if (s.identity.observe(ev, facts) || ev.rejected) return facts;
+    const f = facts as AepFacts & EventKeys;
+    f.scope = scopeOf(ev.type);
+    f.at = markOf(ev);
+    s.lifecycle.observe(ev, f);
+    s.ordering.observe(ev, f);
+    s.attention.observe(ev, f);
+    s.forms.observe(ev, f);
+    s.control.observe(ev, f);
+    s.lifecycle.settle(ev, f);
+    if (s.memory.settle() > 0) s.caps.note('maxStateMb', s.memory.mb, () => f.at);
+    return facts;
+  }
+}
+
+/** An AEP stream rule: a verdict over {@link AepFacts} and the {@link AepStreamState} of the run. */
+export type AepStreamRule = FactRule<AepFacts, AepStreamState>;

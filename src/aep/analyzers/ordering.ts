@@ -1,0 +1,36 @@
+/**
+ * The ordering analyzer (AEP-0001 §7.2-§7.3): each seq-bearing event against its session's
+ * `(epoch, seq)` high-water mark, as exact integers; an absent `epoch` is 0.
+ */
+import type { Mark } from '../../core/mark.ts';
+import { exactInteger, type AepEvent } from '../event.ts';
+import type { LifecycleFacts } from './lifecycle.ts';
+
+/** A position at or below the session's high-water mark. */
+export interface OrderRegression {
+  kind: 'epoch' | 'seq';
+  epoch: bigint;
+  seq: bigint;
+  prev: { epoch: bigint; seq: bigint; at: Mark };
+}
+
+/** What the ordering analyzer found about one event. */
+export interface OrderFacts {
+  /** An `(epoch, seq)` position at or below the session's high-water mark. */
+  order?: OrderRegression;
+}
+
+/** `(epoch, seq)` ordering per emitter session. */
+export class OrderingAnalyzer {
+  /** Compare the event's position with its session's high-water mark; raise the mark. */
+  observe(ev: AepEvent, facts: OrderFacts & Pick<LifecycleFacts, 'session' | 'seq'> & { at: Mark }): void {
+    const rec = facts.session;
+    if (!rec) return;
+    const seq = facts.seq!;
+    const epoch = exactInteger(ev, '/epoch') ?? 0n;
+    const p = rec.pos;
+    if (p && epoch < p.epoch) facts.order = { kind: 'epoch', epoch, seq, prev: p };
+    else if (p && epoch === p.epoch && seq <= p.seq) facts.order = { kind: 'seq', epoch, seq, prev: p };
+    else rec.pos = { epoch, seq, at: facts.at };
+  }
+}

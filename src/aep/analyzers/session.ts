@@ -1,0 +1,95 @@
+/**
+ * The record of one emitter session `(source, session)` (AEP-0001 §5.2), owned by the lifecycle
+ * analyzer; the other analyzers keep their per-session state in its slots.
+ */
+import type { Mark } from '../../core/mark.ts';
+import type { CompiledForm } from '../forms.ts';
+import type { OpenOwner } from './budget.ts';
+
+/** One open run of an emitter session (a run leaves the session at its terminal). */
+export interface RunRecord {
+  started: Mark;
+}
+
+/** One attention request of an emitter session. */
+export interface RequestRecord {
+  id: string;
+  /** Where the request was. */
+  at: Mark;
+  /** `data.kind` of the request, when a string. */
+  kind?: string;
+  /**
+   * The form's fields while a `kind: "form"` request is open, or `unusable` when its payload
+   * failed its schema (set by form-values.ts; dropped at the terminal).
+   */
+  form?: CompiledForm | 'unusable';
+  terminal?: Mark;
+  terminalType?: string;
+}
+
+/** An open request (no terminal yet). */
+export type OpenRequest = RequestRecord & { terminal?: undefined };
+
+/** State of one `(source, session)`. */
+export class SessionRecord implements OpenOwner {
+  /** Open runs and open requests held against `maxOpen` (released at their terminal or on eviction). */
+  owned = 0;
+  /** Active since the eviction clock last passed this record (lifecycle.ts). */
+  recent = false;
+  /** The ordering high-water mark (ordering.ts). */
+  pos?: { epoch: bigint; seq: bigint; at: Mark };
+  /** The first `session.ended`. */
+  ended?: Mark;
+  /**
+   * Set while the input holds this session from its start (`session.started` or position
+   * (0, 0) first) with every position up to the high-water mark, in arrival order, and every
+   * request of it still recorded: `next` is the only position that keeps it so.
+   */
+  fromStart?: { epoch: bigint; next: bigint };
+  /** Created on first use (most sessions never need one of them). */
+  private runMap?: Map<string, RunRecord>;
+  private requestMap?: Map<string, RequestRecord>;
+  constructor(
+    readonly key: string,
+    readonly source: string,
+    readonly session: string,
+  ) {}
+
+  /** Open runs by `run`. */
+  get runs(): Map<string, RunRecord> {
+    return (this.runMap ??= new Map());
+  }
+
+  /** Attention requests by id: open ones, and closed ones (without form fields) until the session ends. */
+  get requests(): Map<string, RequestRecord> {
+    return (this.requestMap ??= new Map());
+  }
+
+  /** True when the session holds runs or requests. */
+  get hasLifecycle(): boolean {
+    return (this.runMap?.size ?? 0) + (this.requestMap?.size ?? 0) > 0;
+  }
+
+  /** Forget closed request records (kept while the session lives, for followers of a closed request). */
+  dropClosed(): void {
+    this.fromStart = undefined; // its requests are no longer all known
+    if (!this.requestMap) return;
+    for (const [id, r] of this.requestMap) if (r.terminal) this.requestMap.delete(id);
+  }
+
+  /** The open requests, in the order they were raised. */
+  openRequests(): OpenRequest[] {
+    const out: OpenRequest[] = [];
+    if (this.requestMap) for (const r of this.requestMap.values()) if (!r.terminal) out.push(r as OpenRequest);
+    return out;
+  }
+
+  /** Read-only peeks that never allocate. */
+  peekRun(run: string): RunRecord | undefined {
+    return this.runMap?.get(run);
+  }
+
+  peekRequest(id: string): RequestRecord | undefined {
+    return this.requestMap?.get(id);
+  }
+}

@@ -1,0 +1,349 @@
+import type { BigIntegerLiteral } from '../../core/json.ts';
+import type { MessageArgs } from '../../core/message.ts';
+import { escapeToken } from '../../core/pointer.ts';
+import { isObj, type Obj } from '../../core/value.ts';
+import { CAPTURE_RANK } from '../event.ts';
+import type { AepCaptureLevel } from '../schema/registry.ts';
+import { OTLP_ATTRIBUTE_TABLE, OTLP_SEVERITY, severityOfNumber, timeOfNanos, type OtlpOptions } from './otlp.ts';
+import { ANY_KEYS, anyPointer, int64Of, readAny, readKvList, unescapeToken } from './otlp-values.ts';
+import { OTLP_RULES as R } from './rules.ts';
+import { AEP_TYPE_ROOT, kindOf, type BridgeIssue, type DecodedEvent, type DecodeResult } from './types.ts';
+
+const AEP_OF_KEY: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(OTLP_ATTRIBUTE_TABLE).map(([a, k]) => [k, a]),
+);
+const INT_ATTRIBUTES = new Set(['aep.sequence', 'aep.epoch']);
+
+const SEVERITY_NAMES: Readonly<Record<string, number>> = (() => {
+  const o: Record<string, number> = { SEVERITY_NUMBER_UNSPECIFIED: 0 };
+  ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'FATAL'].forEach((b, i) => {
+    for (let j = 0; j < 4; j++) o[`SEVERITY_NUMBER_${b}${j ? j + 1 : ''}`] = i * 4 + j + 1;
+  });
+  return o;
+})();
+
+/**
+ * AEP-0005 §3 inverse: the AEP events of an OTLP/JSON request (foreign records left out);
+ * see {@link decodeOtlp} for the checks made on the way.
+ */
+export function fromOtlp(request: unknown, opts: OtlpOptions = {}): Obj[] {
+  return decodeOtlp(request, opts).events.map((d) => d.event);
+}
+
+/** Options of {@link decodeOtlp}. */
+export interface DecodeOtlpOptions extends OtlpOptions {
+  /** Integers beyond 2^53 in the input, with their exact text (pointers into the input value). */
+  bigIntegers?: readonly BigIntegerLiteral[];
+}
+
+/**
+ * Check one `--from otlp` input value (an `ExportLogsServiceRequest`) against AEP-0005 §3 and
+ * map every AEP LogRecord back to its AEP event. The inverse supplies `aep: "0.1"` (the
+ * version the bridge is released with, AEP-0005 §5 item 4): the §3.2 table carries no version.
+ */
+export function decodeOtlp(value: unknown, opts: DecodeOtlpOptions = {}): DecodeResult {
+  const max = opts.maxCapture ?? 'metadata';
+  const issues: BridgeIssue[] = [];
+  const events: DecodedEvent[] = [];
+  const big = new Map((opts.bigIntegers ?? []).map((b) => [b.pointer, b.text]));
+  const shape = (pointer: string, messageId: string, args: MessageArgs = {}) =>
+    issues.push({ ruleId: R.shape.id, pointer, messageId, args });
+  if (!isObj(value)) {
+    shape('', 'input', { kind: kindOf(value) });
+    return { events, issues };
+  }
+  // the protobuf JSON mapping rejects unknown fields by default: a value with other members is
+  // not an ExportLogsServiceRequest (plain AEP or a CloudEvent fed to --from otlp, for instance)
+  const known = (o: Obj, p: string, container: string, names: readonly string[]) => {
+    for (const k of Object.keys(o))
+      if (!names.includes(k))
+        shape(`${p}/${escapeToken(k)}`, 'unknown-field', {
+          member: k.slice(0, 60),
+          container,
+          fields: names.join(', '),
+        });
+  };
+  if (value.resourceLogs === undefined) {
+    const ks = Object.keys(value);
+    const members = ks.slice(0, 6).map((k) => k.slice(0, 30));
+    if (ks.length > 6) members.push('...');
+    shape('', ks.length ? 'no-resource-logs-members' : 'no-resource-logs', { members: members.join(', ') });
+    return { events, issues };
+  }
+  known(value, '', 'an ExportLogsServiceRequest', ['resourceLogs']);
+  const list = (v: unknown, p: string, member: string): unknown[] => {
+    if (v === undefined) return [];
+    if (!Array.isArray(v)) {
+      shape(p, 'not-array', { member, kind: kindOf(v) });
+      return [];
+    }
+    return v;
+  };
+  list(value.resourceLogs, '/resourceLogs', 'resourceLogs').forEach((rl, i) => {
+    const rp = `/resourceLogs/${i}`;
+    if (!isObj(rl)) {
+      shape(rp, 'not-object', { container: 'ResourceLogs', kind: kindOf(rl) });
+      return;
+    }
+    known(rl, rp, 'ResourceLogs', ['resource', 'scopeLogs', 'schemaUrl']);
+    list(rl.scopeLogs, rp + '/scopeLogs', 'scopeLogs').forEach((sl, j) => {
+      const sp = `${rp}/scopeLogs/${j}`;
+      if (!isObj(sl)) {
+        shape(sp, 'not-object', { container: 'ScopeLogs', kind: kindOf(sl) });
+        return;
+      }
+      known(sl, sp, 'ScopeLogs', ['scope', 'logRecords', 'schemaUrl']);
+      list(sl.logRecords, sp + '/logRecords', 'logRecords').forEach((rec, k) => {
+        const p = `${sp}/logRecords/${k}`;
+        if (!isObj(rec)) {
+          shape(p, 'not-object', { container: 'LogRecord', kind: kindOf(rec) });
+          return;
+        }
+        const d = decodeRecord(rec, p, max, issues, big);
+        if (d) events.push(d);
+      });
+    });
+  });
+  return { events, issues };
+}
+
+function decodeRecord(
+  rec: Obj,
+  p: string,
+  max: AepCaptureLevel,
+  issues: BridgeIssue[],
+  big: ReadonlyMap<string, string>,
+): DecodedEvent | undefined {
+  const issue = (rule: { id: string }, pointer: string, messageId: string, args: MessageArgs = {}) =>
+    issues.push({ ruleId: rule.id, pointer, messageId, args });
+  // attributes: a {key, value} list; the index of every key for the pointers
+  const attrs = new Map<string, { value: unknown; index: number }>();
+  let shapeOk = true;
+  if (rec.attributes !== undefined && !Array.isArray(rec.attributes)) {
+    issue(R.shape, p + '/attributes', 'not-array', { member: 'attributes', kind: kindOf(rec.attributes) });
+    shapeOk = false;
+  }
+  const list = Array.isArray(rec.attributes) ? rec.attributes : [];
+  for (const [i, kv] of list.entries()) {
+    if (!isObj(kv) || typeof kv.key !== 'string') {
+      shapeOk = false;
+      issue(R.shape, `${p}/attributes/${i}`, 'attribute-entry');
+    } else if (attrs.has(kv.key))
+      issue(R.attribute, `${p}/attributes/${i}/key`, 'repeat', { key: kv.key.slice(0, 60) });
+    else attrs.set(kv.key, { value: kv.value, index: i });
+  }
+  const hasAep = [...attrs.keys()].some((k) => k.startsWith('aep.'));
+  const name = rec.eventName;
+  if (typeof name !== 'string' || !name.startsWith(AEP_TYPE_ROOT)) {
+    if (hasAep)
+      issue(
+        R.eventName,
+        typeof name === 'string' ? p + '/eventName' : p,
+        typeof name === 'string' ? 'prefix' : 'missing',
+      );
+    else issue(R.foreign, p, 'foreign');
+    return undefined;
+  }
+  const event: Obj = { aep: '0.1' };
+  const ptr: Record<string, string> = { aep: p };
+  const bigs: BigIntegerLiteral[] = [];
+  // id and type first: the envelope order of the exporter's input
+  event.type = name.slice(AEP_TYPE_ROOT.length);
+  ptr.type = p + '/eventName';
+  for (const [key, { value: v, index }] of attrs) {
+    const ap = `${p}/attributes/${index}/value`;
+    if (key.startsWith('aep.')) {
+      const a = AEP_OF_KEY[key];
+      if (a === undefined) {
+        issue(R.attribute, `${p}/attributes/${index}/key`, 'unknown', { key: key.slice(0, 40) });
+        continue;
+      }
+      const want = INT_ATTRIBUTES.has(key) ? 'intValue' : 'stringValue';
+      if (!isObj(v) || v[want] === undefined || Object.keys(v).some((k) => k !== want && ANY_KEYS.includes(k))) {
+        issue(R.attribute, ap, 'value-type', { key, want });
+        continue;
+      }
+      const r = readAny(v, ap, issues, big, '/' + a, bigs);
+      if (!r.ok) continue;
+      event[a] = r.value;
+      ptr[a] = ap;
+    }
+  }
+  // time (§3.2: RFC 3339 <- epoch nanos)
+  const t = rec.timeUnixNano;
+  const tn = t === undefined ? undefined : int64Of(t, p + '/timeUnixNano', big);
+  if (tn === undefined || tn <= 0n)
+    issue(
+      R.time,
+      t === undefined ? p : p + '/timeUnixNano',
+      t === undefined ? 'absent' : tn !== undefined ? 'not-positive' : typeof t === 'string' ? 'string' : 'kind',
+      { kind: kindOf(t) },
+    );
+  else if (tn > 253402300799999999999n) issue(R.time, p + '/timeUnixNano', 'too-late');
+  else {
+    event.time = timeOfNanos(tn);
+    ptr.time = p + '/timeUnixNano';
+  }
+  // severity (§3.4)
+  const sn = rec.severityNumber;
+  const st = rec.severityText;
+  const num =
+    typeof sn === 'string'
+      ? (SEVERITY_NAMES[sn] ?? (/^\d+$/.test(sn) ? +sn : NaN))
+      : typeof sn === 'number'
+        ? sn
+        : sn === undefined
+          ? 0
+          : NaN;
+  const level = severityOfNumber(num);
+  const row = level ? OTLP_SEVERITY[level] : undefined;
+  if (Number.isNaN(num) || (num !== 0 && !level))
+    issue(
+      R.severity,
+      p + '/severityNumber',
+      typeof sn === 'string' ? 'number-name' : Number.isInteger(num) ? 'number-range' : 'number',
+      { kind: kindOf(sn) },
+    );
+  else if (num === 0 && st !== undefined && st !== '') issue(R.severity, p + '/severityText', 'text-alone');
+  else if (level && (row!.number !== num || st !== row!.text))
+    issue(
+      R.severity,
+      st !== undefined && row!.number === num ? p + '/severityText' : p + '/severityNumber',
+      st === undefined ? 'row-no-text' : typeof st === 'string' ? 'row-text' : 'row-text-kind',
+      {
+        number: num,
+        text: typeof st === 'string' ? st.slice(0, 12) : '',
+        kind: kindOf(st),
+        rowText: row!.text,
+        rowNumber: row!.number,
+        level,
+      },
+    );
+  if (level) {
+    event.severity = level;
+    ptr.severity = p + '/severityNumber';
+  }
+  // trace context (§3.2: trace_id, span_id, flags)
+  const tid = rec.traceId;
+  const sid = rec.spanId;
+  const present = (x: unknown) => x !== undefined && x !== '';
+  if (present(tid) || present(sid)) {
+    const okT = typeof tid === 'string' && /^[0-9a-fA-F]{32}$/.test(tid) && !/^0+$/.test(tid);
+    const okS = typeof sid === 'string' && /^[0-9a-fA-F]{16}$/.test(sid) && !/^0+$/.test(sid);
+    const flags =
+      rec.flags === undefined
+        ? 0
+        : typeof rec.flags === 'number' && Number.isInteger(rec.flags) && rec.flags >= 0
+          ? rec.flags
+          : NaN;
+    if (!okT) issue(R.trace, present(tid) ? p + '/traceId' : p, present(tid) ? 'trace-id' : 'span-alone');
+    else if (!okS) issue(R.trace, present(sid) ? p + '/spanId' : p, present(sid) ? 'span-id' : 'trace-alone');
+    else if (Number.isNaN(flags)) issue(R.trace, p + '/flags', 'flags');
+    else {
+      event.traceparent = `00-${tid.toLowerCase()}-${sid.toLowerCase()}-${(flags & 0xff).toString(16).padStart(2, '0')}`;
+      ptr.traceparent = p + '/traceId';
+    }
+  } else if (rec.flags !== undefined && rec.flags !== 0) issue(R.trace, p + '/flags', 'flags-alone');
+  // payload: body (an AnyValue map) and the hoisted gen_ai.* attributes
+  const capture =
+    typeof event.capture === 'string' && event.capture in CAPTURE_RANK
+      ? (event.capture as AepCaptureLevel)
+      : 'metadata';
+  const allowed = capture !== 'none' && CAPTURE_RANK[capture] <= CAPTURE_RANK[max];
+  const why = capture === 'none' ? 'none' : 'above';
+  const data: Obj = {};
+  const dataPtr: Record<string, string> = {};
+  let hasData = false;
+  const body = rec.body;
+  if (body !== undefined && body !== null) {
+    if (!allowed) issue(R.capture, p + '/body', `body-${why}`, { capture, max });
+    // a body that cannot be read leaves the payload unknown: the record is not checked as AEP
+    if (!isObj(body) || !isObj(body.kvlistValue)) {
+      issue(R.shape, p + '/body', 'body');
+      shapeOk = false;
+    } else {
+      const o = readKvList(body.kvlistValue, p + '/body/kvlistValue', issues, big, '/data', bigs);
+      if (!o) shapeOk = false;
+      else {
+        hasData = true;
+        ((body.kvlistValue.values as Obj[] | undefined) ?? []).forEach((kv, i) => {
+          dataPtr[kv.key as string] = `${p}/body/kvlistValue/values/${i}/value`;
+          if ((kv.key as string).startsWith('gen_ai.'))
+            issue(R.genAi, `${p}/body/kvlistValue/values/${i}/key`, 'body', {
+              member: (kv.key as string).slice(0, 60),
+            });
+        });
+        for (const [k, v] of Object.entries(o))
+          Object.defineProperty(data, k, { value: v, enumerable: true, writable: true, configurable: true });
+      }
+    }
+  }
+  for (const [key, { value: v, index }] of attrs) {
+    if (!key.startsWith('gen_ai.')) continue;
+    const ap = `${p}/attributes/${index}/value`;
+    if (!allowed)
+      issue(R.capture, `${p}/attributes/${index}`, `attribute-${why}`, { key: key.slice(0, 60), capture, max });
+    if (Object.hasOwn(data, key)) continue;
+    const r = readAny(v, ap, issues, big, '/data/' + escapeToken(key), bigs);
+    if (!r.ok) continue;
+    hasData = true;
+    Object.defineProperty(data, key, { value: r.value, enumerable: true, writable: true, configurable: true });
+    dataPtr[key] = ap;
+  }
+  if (!shapeOk) return undefined;
+  // the envelope order of AEP-0001 §5.1
+  const out: Obj = {};
+  for (const k of [
+    'aep',
+    'id',
+    'type',
+    'subject',
+    'time',
+    'source',
+    'agent',
+    'session',
+    'run',
+    'step',
+    'seq',
+    'epoch',
+    'cause',
+    'severity',
+    'capture',
+    'traceparent',
+  ])
+    if (k in event) out[k] = event[k];
+  if (hasData) out.data = data;
+  // a payload withheld at the ceiling (§3.3) maps back as an event that carries none, as one at
+  // capture none does: its absence is the bridge's, not a missing REQUIRED member of the emitter
+  else if (!allowed && capture !== 'none') out.capture = 'none';
+  const anyOf = (k: string): unknown => {
+    const at = dataPtr[k];
+    if (!at) return undefined;
+    if (at.includes('/body/'))
+      return (((body as Obj).kvlistValue as { values?: Obj[] }).values ?? []).find((kv) => kv.key === k)?.value;
+    return attrs.get(k)?.value;
+  };
+  return {
+    event: out,
+    base: p,
+    ...(bigs.length ? { bigIntegers: bigs } : {}),
+    pointerOf(aepPointer: string): string {
+      if (aepPointer === '') return p;
+      const toks = aepPointer.slice(1).split('/').map(unescapeToken);
+      const head = toks[0]!;
+      if (head === 'data') {
+        if (toks.length === 1) return body !== undefined ? p + '/body' : p;
+        const at = dataPtr[toks[1]!];
+        return at ? anyPointer(anyOf(toks[1]!), at, toks.slice(2)) : body !== undefined ? p + '/body' : p;
+      }
+      if (ptr[head])
+        return toks.length > 1 && ptr[head] !== p
+          ? anyPointer(attrs.get(OTLP_ATTRIBUTE_TABLE[head] ?? '')?.value, ptr[head]!, toks.slice(1))
+          : ptr[head]!;
+      const key = OTLP_ATTRIBUTE_TABLE[head];
+      if (key && attrs.has(key)) return `${p}/attributes/${attrs.get(key)!.index}`;
+      if (head === 'time') return p + '/timeUnixNano';
+      return p;
+    },
+  };
+}

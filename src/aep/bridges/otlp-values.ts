@@ -1,0 +1,168 @@
+import type { BigIntegerLiteral } from '../../core/json.ts';
+import type { MessageArgs } from '../../core/message.ts';
+import { childPointer, escapeToken } from '../../core/pointer.ts';
+import { isObj, type Obj } from '../../core/value.ts';
+import { OTLP_RULES as R } from './rules.ts';
+import { kindOf, type BridgeIssue } from './types.ts';
+
+/** One AnyValue read back as JSON, with the input pointer of every member under it. */
+export interface ReadValue {
+  value: unknown;
+  ok: boolean;
+}
+
+/** The members of an AnyValue (OTLP common/v1). */
+export const ANY_KEYS = [
+  'stringValue',
+  'boolValue',
+  'intValue',
+  'doubleValue',
+  'arrayValue',
+  'kvlistValue',
+  'bytesValue',
+];
+
+/** An integer of the protobuf JSON mapping (a number, or a decimal string), exact. */
+export function int64Of(v: unknown, p: string, big: ReadonlyMap<string, string>): bigint | undefined {
+  if (typeof v === 'number') {
+    const lit = big.get(p);
+    if (lit !== undefined) return BigInt(lit);
+    return Number.isSafeInteger(v) ? BigInt(v) : undefined;
+  }
+  if (typeof v === 'string' && /^-?\d+$/.test(v)) return BigInt(v);
+  return undefined;
+}
+
+/** The JSON value of an AnyValue at `p` (reports shape issues); integers beyond 2^53 go to `bigs`. */
+export function readAny(
+  v: unknown,
+  p: string,
+  issues: BridgeIssue[],
+  big: ReadonlyMap<string, string>,
+  aepPointer: string,
+  bigs: BigIntegerLiteral[],
+): ReadValue {
+  const bad = (messageId: string, args: MessageArgs = {}): ReadValue => {
+    issues.push({ ruleId: R.shape.id, pointer: p, messageId, args });
+    return { value: undefined, ok: false };
+  };
+  if (!isObj(v)) return bad('any-not-object', { kind: kindOf(v) });
+  const keys = Object.keys(v).filter((k) => ANY_KEYS.includes(k) && v[k] !== undefined && v[k] !== null);
+  if (keys.length === 0) return { value: null, ok: true };
+  if (keys.length > 1) return bad('any-members', { count: keys.length, members: keys.join(', ') });
+  const k = keys[0]!;
+  const x = v[k];
+  const at = childPointer(p, k);
+  const notA = (expected: string) => bad('any-type', { member: k, kind: kindOf(x), expected });
+  switch (k) {
+    case 'stringValue':
+      return typeof x === 'string' ? { value: x, ok: true } : notA('a string');
+    case 'bytesValue':
+      return typeof x === 'string' ? { value: x, ok: true } : notA('a base64 string');
+    case 'boolValue':
+      return typeof x === 'boolean' ? { value: x, ok: true } : notA('a boolean');
+    case 'doubleValue':
+      return typeof x === 'number'
+        ? { value: x, ok: true }
+        : typeof x === 'string' && /^(NaN|-?Infinity)$/.test(x)
+          ? bad('double-infinite')
+          : typeof x === 'string' && x.trim() !== '' && Number.isFinite(Number(x))
+            ? { value: Number(x), ok: true }
+            : notA('a number');
+    case 'intValue': {
+      const n = int64Of(x, at, big);
+      if (n === undefined) return typeof x === 'string' ? bad('int-string') : bad('int', { kind: kindOf(x) });
+      if (n > BigInt(Number.MAX_SAFE_INTEGER) || n < BigInt(Number.MIN_SAFE_INTEGER))
+        bigs.push({ pointer: aepPointer, text: n.toString(), index: 0 });
+      return { value: Number(n), ok: true };
+    }
+    case 'arrayValue': {
+      if (!isObj(x)) return notA('an object');
+      const vals = x.values === undefined ? [] : x.values;
+      if (!Array.isArray(vals)) return bad('values-not-array', { member: 'arrayValue' });
+      const out: unknown[] = [];
+      let ok = true;
+      vals.forEach((y, i) => {
+        const r = readAny(y, `${at}/values/${i}`, issues, big, `${aepPointer}/${i}`, bigs);
+        ok &&= r.ok;
+        out.push(r.value);
+      });
+      return { value: out, ok };
+    }
+    default: {
+      const r = readKvList(x, at, issues, big, aepPointer, bigs);
+      return r ? { value: r, ok: true } : { value: undefined, ok: false };
+    }
+  }
+}
+
+/** A KeyValueList (`{values: [{key, value}]}`) at `p` as a JSON object, or `undefined` when malformed. */
+export function readKvList(
+  x: unknown,
+  p: string,
+  issues: BridgeIssue[],
+  big: ReadonlyMap<string, string>,
+  aepPointer: string,
+  bigs: BigIntegerLiteral[],
+): Obj | undefined {
+  if (!isObj(x)) {
+    issues.push({
+      ruleId: R.shape.id,
+      pointer: p,
+      messageId: 'any-type',
+      args: { member: 'kvlistValue', kind: kindOf(x), expected: 'an object' },
+    });
+    return undefined;
+  }
+  const vals = x.values === undefined ? [] : x.values;
+  if (!Array.isArray(vals)) {
+    issues.push({
+      ruleId: R.shape.id,
+      pointer: p + '/values',
+      messageId: 'values-not-array',
+      args: { member: 'kvlistValue' },
+    });
+    return undefined;
+  }
+  const o: Obj = {};
+  let ok = true;
+  vals.forEach((kv, i) => {
+    const q = `${p}/values/${i}`;
+    if (!isObj(kv) || typeof kv.key !== 'string') {
+      ok = false;
+      issues.push({ ruleId: R.shape.id, pointer: q, messageId: 'key-value', args: {} });
+      return;
+    }
+    const r = readAny(kv.value ?? {}, q + '/value', issues, big, `${aepPointer}/${escapeToken(kv.key)}`, bigs);
+    ok &&= r.ok;
+    Object.defineProperty(o, kv.key, { value: r.value, enumerable: true, writable: true, configurable: true });
+  });
+  return ok ? o : undefined;
+}
+
+/** The input pointer under an AnyValue at `p` for the AEP tokens `toks` (best effort). */
+export function anyPointer(v: unknown, p: string, toks: string[]): string {
+  let cur = v;
+  let at = p;
+  for (const t of toks) {
+    if (!isObj(cur)) break;
+    if (isObj(cur.kvlistValue) && Array.isArray(cur.kvlistValue.values)) {
+      const i = cur.kvlistValue.values.findIndex((kv) => isObj(kv) && kv.key === t);
+      if (i === -1) break;
+      at = `${at}/kvlistValue/values/${i}/value`;
+      cur = (cur.kvlistValue.values[i] as Obj).value;
+    } else if (
+      isObj(cur.arrayValue) &&
+      Array.isArray(cur.arrayValue.values) &&
+      /^\d+$/.test(t) &&
+      +t < cur.arrayValue.values.length
+    ) {
+      at = `${at}/arrayValue/values/${t}`;
+      cur = cur.arrayValue.values[+t];
+    } else break;
+  }
+  return at;
+}
+
+/** An RFC 6901 reference token unescaped. */
+export const unescapeToken = (t: string): string => t.replace(/~1/g, '/').replace(/~0/g, '~');

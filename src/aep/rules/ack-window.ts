@@ -1,0 +1,37 @@
+import { defineStreamRule } from '../../core/engine.ts';
+import { markLocation } from '../../core/mark.ts';
+import type { AepFacts, AepStreamState } from '../analyzers/model.ts';
+
+/**
+ * `aep/ack-window`. A warning: `time` comes from two clocks and is display-only for ordering
+ * (AEP-0001 §7.3); the sender's `timeout` nack never appears on the wire.
+ */
+export const ackWindow = defineStreamRule({
+  id: 'aep/ack-window',
+  severity: 'warning',
+  description:
+    "A command is acknowledged within the ack window (10 000 ms by default), by the two events' time attributes.",
+  spec: 'AEP-0004 §3',
+  messages: {
+    late: 'This {type} comes {seconds} s after its command ({commandType}, {command}), past the ack window of {windowMs} ms; a sender has treated the command as a timeout nack by then (times come from two clocks).',
+  },
+  on: ['ack'],
+  onEvent(f: AepFacts, ctx, state: AepStreamState) {
+    const cmd = f.ack?.command;
+    if (cmd?.lateByMs === undefined) return;
+    const windowMs = state.control.ackWindowMs;
+    const command = markLocation(cmd.at, '/time');
+    ctx.report({
+      pointer: '/time',
+      args: {
+        type: f.ev.type,
+        seconds: ((windowMs + cmd.lateByMs) / 1000).toFixed(3),
+        commandType: cmd.type,
+        command,
+        windowMs,
+        lateByMs: cmd.lateByMs,
+      },
+      related: [command],
+    });
+  },
+});

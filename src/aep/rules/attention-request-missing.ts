@@ -1,0 +1,24 @@
+import { defineStreamRule } from '../../core/engine.ts';
+import type { AepFacts } from '../analyzers/model.ts';
+
+/**
+ * `aep/attention-request-missing`: only where the input provably holds the session from its
+ * start with no gap (`fromStart`, analyzers/session.ts); otherwise aep/attention-unknown-request.
+ */
+export const attentionRequestMissing = defineStreamRule({
+  id: 'aep/attention-request-missing',
+  severity: 'error',
+  description:
+    "An attention.answered, resolved or timeout names in subject no attention.requested of its session, although the input holds that session from its start (session.started or seq 0 of epoch 0 first) with no gap before it: AEP-0002 §7.1 makes subject the request's id, and the request can neither precede such a capture nor be lost in a gap. Captures that start mid-session, or with a gap, an epoch change or a session end before the follower, get aep/attention-unknown-request (info) instead, since gaps are legal (AEP-0001 §7.2).",
+  spec: 'AEP-0002 §7.1; AEP-0001 §7.2-§7.4',
+  messages: {
+    missing:
+      'No attention.requested with id {subject:json} precedes this {type} in its session, which the input holds from its start with no gap; subject must be the id of the request it follows.',
+  },
+  on: ['attention'],
+  onEvent(f: AepFacts, ctx) {
+    const a = f.attention;
+    if (!a?.fromStart || a.subject === undefined || a.link.status !== 'missing') return;
+    ctx.report({ pointer: '/subject', args: { subject: a.subject, type: f.ev.type } });
+  },
+});

@@ -1,0 +1,28 @@
+import { defineStreamRule } from '../../core/engine.ts';
+import type { AepFacts } from '../analyzers/model.ts';
+
+/**
+ * `aep/attention-unknown-request`: partial captures are normal (AEP-0001 §7.4), so "cannot
+ * verify". Foreign followers (`attention.routed`, `control.attention.respond`) are matched in any
+ * source's session of that name, the emitter's own in its `(source, session)`.
+ */
+export const attentionUnknownRequest = defineStreamRule({
+  id: 'aep/attention-unknown-request',
+  severity: 'info',
+  description:
+    'The attention request named by subject is not in the stream, so the link cannot be verified (the capture may start after the request, or lose it in a gap).',
+  spec: 'AEP-0002 §7.1; AEP-0001 §7.4',
+  messages: {
+    session:
+      'Cannot verify: no attention.requested with id {subject:json} was seen in this session (the request may precede the capture).',
+    source:
+      'Cannot verify: no attention.requested with id {subject:json} was seen in this source and session (the request may precede the capture).',
+  },
+  on: ['attention'],
+  onEvent(f: AepFacts, ctx) {
+    const a = f.attention;
+    if (!a || a.subject === undefined || a.link.status !== 'missing' || a.fromStart) return;
+    const foreign = f.ev.type === 'attention.routed' || f.ev.type === 'control.attention.respond';
+    ctx.report({ pointer: '/subject', messageId: foreign ? 'session' : 'source', args: { subject: a.subject } });
+  },
+});

@@ -1,0 +1,40 @@
+import { defineStreamRule } from '../../core/engine.ts';
+import { markLocation } from '../../core/mark.ts';
+import type { PendingCommand } from '../analyzers/control.ts';
+import type { AepStreamState } from '../analyzers/model.ts';
+
+/** Most commands listed as related locations on one finding. */
+const MAX_LISTED = 20;
+
+/**
+ * `aep/command-unacked`: once per session, at its first such command. A capture may end before
+ * the ack, so a note; commands to a session with no emitter in the input (a sender-side log) are not listed.
+ */
+export const commandUnacked = defineStreamRule({
+  id: 'aep/command-unacked',
+  severity: 'info',
+  description:
+    'Commands to a session present in the input that no ack answered by the end of input are listed (a capture may end early).',
+  spec: 'AEP-0004 §3',
+  messages: {
+    one: 'Command {type} to session {session:json} has no control.accepted or control.rejected in the input; the target makes one ack decision per command within the ack window (the capture may end before it).',
+    many: '{commands} commands (the first: {type}) to session {session:json} have no control.accepted or control.rejected in the input; the target makes one ack decision per command within the ack window (the capture may end before it).',
+  },
+  onEnd(state: AepStreamState, ctx) {
+    const bySession = new Map<string, PendingCommand[]>();
+    for (const cmd of state.control.pendingCommands()) {
+      if (!cmd.targetSeen) continue;
+      const list = bySession.get(cmd.session);
+      if (list) list.push(cmd);
+      else bySession.set(cmd.session, [cmd]);
+    }
+    for (const [session, cmds] of bySession) {
+      ctx.report({
+        at: markLocation(cmds[0]!.at, '/id'),
+        messageId: cmds.length === 1 ? 'one' : 'many',
+        args: { commands: cmds.length, type: cmds[0]!.type, session },
+        related: cmds.slice(1, MAX_LISTED + 1).map((c) => markLocation(c.at, '/id')),
+      });
+    }
+  },
+});

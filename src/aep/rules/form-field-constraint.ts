@@ -1,0 +1,57 @@
+import { defineEventRule } from '../../core/engine.ts';
+import { compareNumberLiterals, numberLiteralAt } from '../../core/json.ts';
+import { isObj, own } from '../../core/value.ts';
+import type { AepEvent } from '../event.ts';
+import { requestData } from '../form-text.ts';
+
+/** `aep/form-field-constraint`. */
+export const formFieldConstraint = defineEventRule<AepEvent, 'aep/form-field-constraint'>({
+  id: 'aep/form-field-constraint',
+  severity: 'warning',
+  description:
+    '`min`/`max` appear only on number fields, `multi`/`other` only on select fields, and min <= max. AEP-0006 types the bounds `number` with no range limit, so a literal beyond a double (1e400) is a bound like any other and min <= max is decided on the exact literals; an answer value beyond a double is a number too (AEP-0006 checks no answer against the bounds).',
+  spec: 'AEP-0006; AEP-0002 §5.2 field_spec',
+  messages: {
+    number: '`{member}` applies only to number fields; this field has type {fieldType:json}.',
+    select: '`{member}` applies only to select fields; this field has type {fieldType:json}.',
+    range: '`min` ({min}) is greater than `max` ({max}); no number can satisfy the field.',
+  },
+  check(ev, ctx) {
+    const d = requestData(ev);
+    if (!d) return;
+    (Array.isArray(d.fields) ? (d.fields as unknown[]) : []).forEach((f, i) => {
+      if (!isObj(f)) return;
+      const fieldType = String(f.type);
+      for (const [members, want] of [
+        [['min', 'max'], 'number'],
+        [['multi', 'other'], 'select'],
+      ] as const) {
+        for (const member of members)
+          if (own(f, member) && f.type !== want)
+            ctx.report({ pointer: `/data/fields/${i}/${member}`, messageId: want, args: { member, fieldType } });
+      }
+      if (typeof f.min === 'number' && typeof f.max === 'number' && minAboveMax(ev, i, f.min, f.max)) {
+        // a bound is structural metadata of the form (AEP-0006 [metadata]): quoting it echoes no answer
+        const shown = (v: number, k: string) =>
+          Number.isFinite(v) ? String(v) : (numberLiteralAt(ev.text, `/data/fields/${i}/${k}`) ?? String(v));
+        ctx.report({
+          pointer: `/data/fields/${i}/min`,
+          messageId: 'range',
+          args: { min: shown(f.min, 'min'), max: shown(f.max, 'max') },
+        });
+      }
+    });
+  },
+});
+
+/**
+ * `min > max` for field `i`: a literal beyond a double (`1e400`, read as Infinity) is a bound
+ * like any other (AEP-0006 types both `number`), so it is compared exactly from the line's text.
+ */
+function minAboveMax(ev: AepEvent, i: number, min: number, max: number): boolean {
+  if (Number.isFinite(min) && Number.isFinite(max)) return min > max;
+  const lo = numberLiteralAt(ev.text, `/data/fields/${i}/min`);
+  const hi = numberLiteralAt(ev.text, `/data/fields/${i}/max`);
+  if (lo === undefined || hi === undefined) return min > max;
+  return compareNumberLiterals(lo, hi) === 1;
+}

@@ -1,0 +1,22 @@
+import { defineEventRule } from '../../core/engine.ts';
+import { own } from '../../core/value.ts';
+import type { AepEvent } from '../event.ts';
+import { requestData } from '../form-text.ts';
+
+/** `aep/form-fields-kind`. */
+export const formFieldsKind = defineEventRule<AepEvent, 'aep/form-fields-kind'>({
+  id: 'aep/form-fields-kind',
+  severity: 'warning',
+  description: '`fields` appears on attention.requested only with kind "form".',
+  spec: 'AEP-0006; AEP-0002 §5.3',
+  messages: {
+    kind: '`fields` is only meaningful with kind "form", but kind is {kind:json}.',
+    absent: '`fields` is only meaningful with kind "form", but kind is absent.',
+  },
+  check(ev, ctx) {
+    const d = requestData(ev);
+    if (!d || !own(d, 'fields') || d.kind === 'form') return;
+    const kind = typeof d.kind === 'string' ? d.kind : undefined;
+    ctx.report({ pointer: '/data/fields', messageId: kind === undefined ? 'absent' : 'kind', args: { kind } });
+  },
+});

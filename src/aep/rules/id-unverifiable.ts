@@ -1,0 +1,32 @@
+import { defineStreamRule } from '../../core/engine.ts';
+import { markLocation } from '../../core/mark.ts';
+import type { AepFacts } from '../analyzers/model.ts';
+
+/**
+ * `aep/id-unverifiable`: "cannot verify", never a pass. A redacting re-emitter may redact more
+ * than the AEP-0003 §9.4 floor (§9 item 4), and a file read back may have changed (analyzers/identity.ts).
+ */
+export const idUnverifiable = defineStreamRule({
+  id: 'aep/id-unverifiable',
+  severity: 'warning',
+  description:
+    'A repeated (source, id) whose first line can no longer be read back, or a redacted copy of a full event redacted beyond the AEP-0003 §9.4 floor, cannot be classified as redelivery or collision.',
+  spec: 'AEP-0001 §5.1 #2, §7.4, §8.2(e)',
+  messages: {
+    reread:
+      'Event id {id:json} was already used by this source at {prior}, but that line could not be read back as it was to compare them (the file changed while it was checked); this event is not deduplicated.',
+    redaction:
+      "Event id {id:json} was already used by this source at {prior} for a full event; this redacted copy matches it at metadata, but its free text is not what the AEP-0003 §9.4 pipeline gives (a pipeline may redact more), so whether it is a redelivery cannot be decided; it is counted once, as its envelope is that event's.",
+  },
+  on: ['unverifiable'],
+  onEvent(f: AepFacts, ctx) {
+    if (!f.unverifiable) return;
+    const prior = markLocation(f.unverifiable, '/id');
+    ctx.report({
+      pointer: '/id',
+      messageId: f.unverifiableWhy === 'redaction' ? 'redaction' : 'reread',
+      args: { id: String(f.ev.value.id), prior },
+      related: [prior],
+    });
+  },
+});

@@ -1,0 +1,32 @@
+import { defineStreamRule } from '../../core/engine.ts';
+import { markLocation } from '../../core/mark.ts';
+import type { AepFacts } from '../analyzers/model.ts';
+
+/**
+ * `aep/respond-invalid-accepted`: once per command. "An emitter MUST reject
+ * (`control.rejected{reason:"invalid"}`)" (AEP-0002 §5.3 as amended by AEP-0006), so accepting or
+ * answering is the target's own violation, while the respond itself is only a warning.
+ */
+export const respondInvalidAccepted = defineStreamRule({
+  id: 'aep/respond-invalid-accepted',
+  severity: 'error',
+  description: 'A control.attention.respond with invalid form values is rejected, not accepted or answered.',
+  spec: 'AEP-0002 §5.3 values; AEP-0006; AEP-0004 §3',
+  messages: {
+    accepted:
+      'This control.accepted accepts the control.attention.respond at {respond}, whose form values break the form\'s rules; such a command must be rejected with reason "invalid".',
+    answered:
+      'This {type} records an answer caused by the control.attention.respond at {respond}, whose form values break the form\'s rules; such a command must be rejected with reason "invalid".',
+  },
+  on: ['endorsesInvalid'],
+  onEvent(f: AepFacts, ctx) {
+    if (!f.endorsesInvalid) return;
+    const respond = markLocation(f.endorsesInvalid, '/data/answer/values');
+    ctx.report({
+      pointer: '/cause',
+      messageId: f.ev.type === 'control.accepted' ? 'accepted' : 'answered',
+      args: { type: f.ev.type, respond },
+      related: [respond],
+    });
+  },
+});

@@ -1,0 +1,36 @@
+import { defineStreamRule } from '../../core/engine.ts';
+import { markLocation } from '../../core/mark.ts';
+import type { RuleContext } from '../../core/rule.ts';
+import type { AepCapLog } from '../analyzers/budget.ts';
+import type { AepStreamState } from '../analyzers/model.ts';
+
+/** Report the caps noted since the last call, each at the event where it was first exceeded. */
+function flush(caps: AepCapLog, ctx: RuleContext): void {
+  for (const n of caps.take())
+    ctx.report({ at: markLocation(n.at), messageId: n.cap, args: { cap: n.cap, limit: n.limit } });
+}
+
+/** `aep/state-cap`: last in the rule list, so its findings follow the event's others. */
+export const stateCap = defineStreamRule({
+  id: 'aep/state-cap',
+  severity: 'warning',
+  description:
+    'A stream-state cap (--max-state-mb, the memory budget of all state, default 256 MiB; --max-ids, --max-sessions, --max-open, count caps) was reached; later verdicts may be incomplete.',
+  spec: 'agent-conformance limits (README §Options of validate)',
+  messages: {
+    maxStateMb:
+      'State cap --max-state-mb={limit} reached: the oldest terminal, ack and ended-session markers and (source, id) digests are being forgotten to keep the state within the memory budget, so id collisions, redeliveries, second terminals and second acks against them can no longer be detected; raise --max-state-mb for a complete check.',
+    maxIds:
+      'State cap --max-ids={limit} reached: the oldest (source, id) digests (or terminal, ack and ended-session markers) are being forgotten, so id collisions, redeliveries, second terminals and second acks against them can no longer be detected; raise --max-ids for a complete check.',
+    maxSessions:
+      'State cap --max-sessions={limit} reached: the least recently active (source, session) state is being forgotten, so ordering, terminal and open-request checks restart for it; raise --max-sessions for a complete check.',
+    maxOpen:
+      'State cap --max-open={limit} reached: new open runs, attention requests and pending commands are not tracked, so checks that need them are skipped; raise --max-open for a complete check.',
+  },
+  onEvent(_f: unknown, ctx, state: AepStreamState) {
+    flush(state.caps, ctx);
+  },
+  onEnd(state: AepStreamState, ctx) {
+    flush(state.caps, ctx);
+  },
+});

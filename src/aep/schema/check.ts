@@ -1,0 +1,186 @@
+import { differingCopies } from '../../core/json-copies.ts';
+import { exactIntegerOfLiteral, MAX_EXACT_EXPONENT, numberLiteralAt, type DuplicateKey } from '../../core/json.ts';
+import { JSONL_RULES } from '../../core/jsonl.ts';
+import type { FindingSink, Location } from '../../core/finding.ts';
+import { makeFinding, type ParsedEvent, type RuleMeta } from '../../core/rule.ts';
+import { isUri } from '../../core/schema/formats.ts';
+import { CAPTURE_RANK, type AepEvent } from '../event.ts';
+import type { AepCaptureLevel } from './registry.ts';
+import { ENVELOPE_RULES as R } from './rules.ts';
+import {
+  envelopeFindings,
+  envelopeValidator,
+  payloadFindings,
+  payloadValidator,
+  registryEntry,
+  requiredMembers,
+} from './validators.ts';
+
+/** `json/duplicate-key` on an envelope attribute, cited from AEP (a repeated attribute rejects the event). */
+const ENVELOPE_DUPLICATE: RuleMeta = {
+  ...JSONL_RULES.find((r) => r.id === 'json/duplicate-key')!,
+  spec: 'AEP-0001 §5; RFC 8259 §4',
+  messages: {
+    envelope:
+      'Envelope attribute "{member}" appears more than once; which value counts is undefined, so the event is rejected.',
+  },
+};
+
+/** The type grammar of a vendor type, shown in `aep/type-unregistered`. */
+const VENDOR_GRAMMAR = 'x.{vendor}.{category}.{rest}';
+
+const SCHEMA_RULES = new Map<string, RuleMeta>(Object.values(R).map((r) => [r.id, r]));
+
+/** The rule a schema annotation names (every `x-rule` of schemas/aep is one of {@link ENVELOPE_RULES}). */
+function schemaRule(id: string): RuleMeta {
+  const r = SCHEMA_RULES.get(id);
+  if (!r) throw new Error(`schema annotation names ${id}, which is not an AEP schema rule`);
+  return r;
+}
+
+/**
+ * Check one parsed event's envelope, type and payload (AEP-0001 §5-§8, AEP-0002 §3-§5), reporting
+ * to `sink`; returns the {@link AepEvent} when the envelope is valid (stream rules may see it).
+ */
+export function checkAepEvent(ev: ParsedEvent, sink: FindingSink): AepEvent | undefined {
+  const v = ev.value;
+  const report = (rule: RuleMeta, pointer: string, messageId: string, args: Record<string, string | number>) =>
+    sink(makeFinding(rule, { pointer, messageId, args }, ev));
+  if (ev.duplicates.length > 0 && reportDuplicates(ev, sink)) return undefined;
+  if (!envelopeValidator()(v)) {
+    for (const f of envelopeFindings(v)) report(schemaRule(f.ruleId), f.pointer, 'schema', { sentence: f.message });
+    return undefined;
+  }
+  // seq/epoch that JSON.parse cannot hold exactly (1e400, 9007199254740993.0): decide from the literal
+  let inexact = false;
+  for (const name of ['seq', 'epoch'] as const) {
+    const n = v[name];
+    if (typeof n !== 'number' || Number.isSafeInteger(n) || ev.bigIntegers.some((b) => b.pointer === '/' + name))
+      continue;
+    const literal = numberLiteralAt(ev.text, '/' + name);
+    const exact = literal === undefined ? undefined : exactIntegerOfLiteral(literal);
+    if (typeof exact === 'bigint') continue;
+    inexact = true;
+    const kind = exact === 'too-large' ? 'large' : 'fraction';
+    const long = literal === undefined || literal.length > 40;
+    report(R.counter, '/' + name, long ? `${kind}-long` : kind, {
+      name,
+      literal: literal ?? '',
+      length: literal?.length ?? 0,
+      max: MAX_EXACT_EXPONENT,
+    });
+  }
+  if (inexact) return undefined;
+  const type = v.type as string;
+  const entry = type.startsWith('x.') ? undefined : registryEntry(type);
+  if (!type.startsWith('x.') && !entry) {
+    report(R.typeUnregistered, '/type', 'unregistered', { type, grammar: VENDOR_GRAMMAR });
+    return undefined;
+  }
+  if (entry?.status === 'reserved') report(R.typeReserved, '/type', 'reserved', { type });
+  let payloadValid = true;
+  const data = v.data;
+  if (data !== undefined && entry) {
+    const pv = payloadValidator(type);
+    if (pv && !pv(data)) {
+      payloadValid = false;
+      for (const f of payloadFindings(type, data, { base: '/data' }))
+        report(schemaRule(f.ruleId), f.pointer, 'payload', { sentence: f.message.slice(0, -1), type });
+    }
+  }
+  const capture = (typeof v.capture === 'string' ? v.capture : 'metadata') as AepCaptureLevel;
+  // AEP-0001 §5.1 #17: `data` is OPTIONAL, but an absent payload lacks every member its type
+  // REQUIRES; only those gated at or below the declared capture are owed (AEP-0002 §5.1 rule 1,
+  // so at `none`, where data is absent by rule, nothing is)
+  if (data === undefined && entry && capture !== 'none') {
+    for (const m of requiredMembers(type)) {
+      if (CAPTURE_RANK[m.level] > CAPTURE_RANK[capture]) continue;
+      payloadValid = false;
+      report(schemaRule(m.finding.ruleId), m.finding.pointer, 'no-data', { member: m.name, type, capture });
+    }
+  }
+  const out = ev as AepEvent;
+  out.type = type;
+  out.capture = capture;
+  out.payloadValid = payloadValid;
+  out.registered = entry !== undefined;
+  return out;
+}
+
+/**
+ * Report the repeated member names of `ev` (RFC 8259 §4): the value JSON.parse kept must not
+ * decide a verdict. True when an envelope attribute repeats, which rejects the event.
+ */
+function reportDuplicates(ev: ParsedEvent, sink: FindingSink): boolean {
+  let envelopeDup = false;
+  // duplicates come in text order: count bytes incrementally (a line of a million repeats
+  // must not cost a million prefix re-encodings)
+  let upTo = 0;
+  let bytes = 0;
+  const differing = payloadCopies(ev.duplicates, ev.text, ev.value.type);
+  for (const d of ev.duplicates) {
+    const top = d.pointer.split('/').length === 2;
+    if (top) envelopeDup = true;
+    if (d.index < upTo) {
+      upTo = 0;
+      bytes = 0;
+    }
+    bytes += Buffer.byteLength(ev.text.slice(upTo, d.index));
+    upTo = d.index;
+    const at: Location = {
+      source: ev.source,
+      line: ev.line,
+      column: d.index + 1,
+      byteOffset: ev.byteOffset + bytes,
+      pointer: d.pointer,
+    };
+    const member = d.key;
+    if (top) sink(makeFinding(ENVELOPE_DUPLICATE, { at, messageId: 'envelope', args: { member } }));
+    else if (differing?.has(d.pointer)) {
+      // one finding per member: its first repeat
+      const copies = differing.get(d.pointer)!;
+      if (copies === 0) continue;
+      differing.set(d.pointer, 0);
+      sink(makeFinding(R.payloadDuplicateConflict, { at, messageId: 'conflict', args: { member, copies } }));
+    } else {
+      const messageId = differing === null ? 'unchecked' : 'equal';
+      sink(makeFinding(R.payloadDuplicate, { at, messageId, args: { member } }));
+    }
+  }
+  return envelopeDup;
+}
+
+/**
+ * The payload members repeated with copies that differ, each with its number of copies
+ * (src/core/json-copies.ts); `undefined` when no payload member repeats, `null` when the type
+ * has no payload schema (a vendor payload is opaque: no verdict reads it).
+ */
+function payloadCopies(
+  dups: readonly DuplicateKey[],
+  text: string,
+  type: unknown,
+): Map<string, number> | null | undefined {
+  if (typeof type !== 'string' || type.startsWith('x.') || !registryEntry(type)?.schema) return null;
+  const pointers = dups.filter((d) => d.pointer.split('/').length > 2).map((d) => d.pointer);
+  return pointers.length === 0 ? undefined : differingCopies(text, pointers);
+}
+
+/**
+ * A refused event as the identity analyzer's input when its `(source, id)` is still trustworthy,
+ * else `undefined`: `id` is unique per emitter whatever else the event gets wrong (AEP-0001 §5.1
+ * #2). Trustworthy: `aep` is "0.1" (also the format marker, §5.1 #1), `id` a non-empty string,
+ * `source` a URI (§5.1 #6), and no envelope attribute repeated (which copy counts is undefined).
+ */
+export function identityOfRejected(ev: ParsedEvent): AepEvent | undefined {
+  const v = ev.value;
+  if (v.aep !== '0.1' || typeof v.id !== 'string' || v.id === '' || typeof v.source !== 'string' || !isUri(v.source))
+    return undefined;
+  for (const d of ev.duplicates) if (d.pointer.lastIndexOf('/') === 0) return undefined;
+  const out = ev as AepEvent;
+  out.type = typeof v.type === 'string' ? v.type : '';
+  out.capture = 'metadata';
+  out.payloadValid = false;
+  out.registered = false;
+  out.rejected = true;
+  return out;
+}
