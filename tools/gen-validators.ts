@@ -26,7 +26,7 @@ import { _Code } from 'ajv/dist/compile/codegen/code.js';
 import { createAjv, type Ajv2020 } from '../src/core/schema/ajv.ts';
 import { prepareSchemas } from '../src/core/schema/annotations.ts';
 import { AEP_SCHEMA_BASE_ID } from '../src/aep/schemas.ts';
-import { AHP_SCHEMA_BASE, AHP_SCHEMA_FILES, MCP_DEFAULT_ID } from '../src/ahp/schemas.ts';
+import { AHP_SCHEMA_BASE, AHP_SCHEMA_FILES, MCP_DEFAULT_ID } from '../src/ahp/schema/schemas.ts';
 
 const ROOT = new URL('../', import.meta.url);
 /** Where the generated modules go. */

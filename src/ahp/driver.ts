@@ -19,8 +19,8 @@ import {
   schemaStage,
   type RootSpec,
   type ValidateAhpOptions,
-} from './rules/schema.ts';
-import { ahpEventTypes } from './schemas.ts';
+} from './schema/stage.ts';
+import { ahpEventTypes } from './schema/schemas.ts';
 import {
   AHP_STREAM_RULES,
   AhpStreamModel,

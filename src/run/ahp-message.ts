@@ -11,9 +11,9 @@ import type { RuleSelection } from '../core/engine.ts';
 import type { Finding } from '../core/finding.ts';
 import { EventStream } from './run.ts';
 import { AHP } from '../ahp/definition.ts';
-import type { ValidateAhpOptions } from '../ahp/rules/schema.ts';
+import type { ValidateAhpOptions } from '../ahp/schema/stage.ts';
 
-export type { AhpRoot, ValidateAhpOptions } from '../ahp/rules/schema.ts';
+export type { AhpRoot, ValidateAhpOptions } from '../ahp/schema/stage.ts';
 
 /**
  * Validate one parsed JSON value as an AHP draft message (default), a registration document or

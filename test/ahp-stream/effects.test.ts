@@ -15,7 +15,7 @@ import {
   returnContractEvents,
   type HostContext,
   type RejectionCode,
-} from '../../src/ahp/effects.ts';
+} from '../../src/ahp/analyzers/effects.ts';
 import { validateAhpMessage, isAhpValid } from '../../src/run/ahp-message.ts';
 import { AHP_CORPUS_DIR, FORM, merge, msg, replace, requireShared, text } from './helpers.ts';
 

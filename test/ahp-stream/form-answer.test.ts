@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { answerShapeProblems, formAnswerProblems, isAnswerValue, isUsableForm } from '../../src/ahp/form-answer.ts';
+import { answerShapeProblems, formAnswerProblems, isAnswerValue, isUsableForm } from '../../src/ahp/analyzers/form-answer.ts';
 
 const FORM = {
   type: 'object',

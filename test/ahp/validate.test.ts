@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { isDateTime as isRfc3339DateTime } from '../../src/core/schema/formats.ts';
-import { ahpEventTypes, ahpInterceptableEventTypes } from '../../src/ahp/schemas.ts';
+import { ahpEventTypes, ahpInterceptableEventTypes } from '../../src/ahp/schema/schemas.ts';
 import { AHP_MESSAGE_RULES } from '../../src/ahp/rules/index.ts';
 import { isAhpValid, validateAhpMessage as rawValidate, type ValidateAhpOptions } from '../../src/run/ahp-message.ts';
 import type { Finding } from '../../src/core/finding.ts';

@@ -19,7 +19,7 @@ import { reasoningOutsideAssistant } from './reasoning.ts';
 import { ELICITATION_RULES } from './elicitation.ts';
 import { attentionShape, interceptIdMismatch } from './message.ts';
 import { registrationDuplicateId, registrationLiteralSecret } from './registration.ts';
-import { AHP_SCHEMA_RULES } from './schema.ts';
+import { AHP_SCHEMA_RULES } from '../schema/stage.ts';
 
 /** The per-event rules, in the order they run (and report) on each message. */
 export const AHP_EVENT_RULES = [

@@ -1,0 +1,247 @@
+/**
+ * MCP elicitation answers (`ElicitResult.content`) checked against the form that asked for them
+ * (AHP interaction-payloads.md §MCP elicitation binding (2025-11-25): "`content` ... is present
+ * only for accepted form data and must satisfy the requesting form schema"; §Elicitation
+ * modification target: "Validate the effective content against the pinned MCP answer shape and
+ * the original requested form schema").
+ *
+ * Two checks, both pure and total (they never throw, whatever the input):
+ * - {@link answerShapeProblems}: the pinned answer shape: an object whose values are strings,
+ *   numbers, booleans or arrays of strings (no null, no nested object, no other array);
+ * - {@link formAnswerProblems}: the answer against a `requestedSchema` of the pinned closed
+ *   subset: `required` keys, each field's type (`integer` means a whole number), single-select
+ *   membership (`enum`, legacy `enum` + `enumNames`, titled `oneOf` consts), multi-select
+ *   membership (`items.enum`, titled `items.anyOf` consts), `minimum` / `maximum`,
+ *   `minLength` / `maxLength` (in Unicode code points, as JSON Schema counts), `minItems` /
+ *   `maxItems`, and the four string formats `email`, `uri`, `date`, `date-time`.
+ *
+ * Defaults are annotations: a missing required field is missing even when its schema has a
+ * `default` ("Form defaults remain annotations, not values injected into answers"). Members
+ * that the form does not declare are not rejected: `requestedSchema` is a JSON Schema object
+ * schema without `additionalProperties`, so extra members satisfy it. `pattern` is not part of
+ * the pinned subset and no regular expression is ever built from input data. Field schemas
+ * outside the subset (already reported by `ahp/elicitation-body`) are skipped, not guessed.
+ */
+import { describeValue } from '../../core/finding.ts';
+import { childPointer } from '../../core/pointer.ts';
+import { STRICT_FORMATS, type FormatName } from '../../core/schema/formats.ts';
+import { FORMAT_WORDS } from '../../core/schema/wording.ts';
+
+type Obj = Record<string, unknown>;
+
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+const own = (o: Obj, k: string): boolean => Object.hasOwn(o, k);
+
+/**
+ * One problem of an answer. `pointer` is relative to the answer object (`/name`; `""` = the
+ * answer itself); `keyword` names the form keyword that failed (`required`, `type`, `enum`,
+ * `minimum`, `format`, ..., or `answer` for the pinned answer shape). `message` never echoes
+ * the answer value (it gives JSON type and length instead).
+ */
+export interface AnswerProblem {
+  pointer: string;
+  keyword: string;
+  message: string;
+}
+
+/** True when `v` is an MCP 2025-11-25 answer value: string, number, boolean or array of strings. */
+export function isAnswerValue(v: unknown): boolean {
+  if (typeof v === 'string' || typeof v === 'boolean') return true;
+  if (typeof v === 'number') return Number.isFinite(v);
+  return Array.isArray(v) && v.every((x) => typeof x === 'string');
+}
+
+/** Problems of `content` against the pinned MCP answer shape (an object of answer values). */
+export function answerShapeProblems(content: unknown): AnswerProblem[] {
+  if (!isObj(content))
+    return [
+      {
+        pointer: '',
+        keyword: 'answer',
+        message: `an elicitation answer is an object of field values, found ${describeValue(content)}`,
+      },
+    ];
+  const out: AnswerProblem[] = [];
+  for (const [k, v] of Object.entries(content)) {
+    if (!isAnswerValue(v))
+      out.push({
+        pointer: childPointer('', k),
+        keyword: 'answer',
+        message: `an answer value is a string, number (one a double holds), boolean or array of strings, found ${typeof v === 'number' ? 'a literal beyond the double range' : describeValue(v)}`,
+      });
+  }
+  return out;
+}
+
+/** The four string formats of the pinned StringSchema: the schema stage's strict formats. */
+const FORMATS: Readonly<Record<string, ((s: string) => boolean) | undefined>> = STRICT_FORMATS;
+
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+const strings = (v: unknown): string[] | undefined =>
+  Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : undefined;
+
+/** Allowed values of a single-select field (`enum` or titled `oneOf`), or undefined when it has none. */
+function singleChoices(field: Obj): string[] | undefined {
+  if (Array.isArray(field.oneOf))
+    return field.oneOf
+      .filter(isObj)
+      .map((o) => o.const)
+      .filter((c): c is string => typeof c === 'string');
+  return strings(field.enum);
+}
+
+/** Allowed values of a multi-select field (`items.enum` or titled `items.anyOf`). */
+function multiChoices(field: Obj): string[] | undefined {
+  const items = field.items;
+  if (!isObj(items)) return undefined;
+  if (Array.isArray(items.anyOf))
+    return items.anyOf
+      .filter(isObj)
+      .map((o) => o.const)
+      .filter((c): c is string => typeof c === 'string');
+  return strings(items.enum);
+}
+
+/**
+ * ` ("a", "b", "c")`: the values a form offers, up to five (the form's own enum values, part of
+ * the request's schema, not the answer, so quoting them shows no answer content).
+ */
+function listed(choices: readonly string[]): string {
+  if (!choices.length) return '';
+  const shown = choices.slice(0, 5).map((c) => JSON.stringify(c));
+  return ` (${shown.join(', ')}${choices.length > 5 ? `, and ${choices.length - 5} more` : ''})`;
+}
+
+const codePoints = (s: string): number => {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+};
+
+function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** Problems of one answer value against its field schema. */
+function fieldProblems(ptr: string, field: Obj, v: unknown): AnswerProblem[] {
+  const out: AnswerProblem[] = [];
+  const p = (keyword: string, message: string) => out.push({ pointer: ptr, keyword, message });
+  switch (field.type) {
+    case 'string': {
+      if (typeof v !== 'string') {
+        p('type', `must be a string, found ${describeValue(v)}`);
+        break;
+      }
+      const choices = singleChoices(field);
+      if (choices !== undefined) {
+        if (!choices.includes(v))
+          p(
+            'enum',
+            `must be one of the ${plural(choices.length, 'option', 'options')} the form offers${listed(choices)} (found ${describeValue(v)})`,
+          );
+        break;
+      }
+      const len = codePoints(v);
+      const min = num(field.minLength);
+      const max = num(field.maxLength);
+      if (min !== undefined && len < min)
+        p('minLength', `must be at least ${min} characters long (found ${describeValue(v)})`);
+      if (max !== undefined && len > max)
+        p('maxLength', `must be at most ${max} characters long (found ${describeValue(v)})`);
+      const fmt =
+        typeof field.format === 'string' && Object.hasOwn(FORMATS, field.format) ? FORMATS[field.format] : undefined;
+      if (fmt && !fmt(v))
+        p('format', `must be ${FORMAT_WORDS[field.format as FormatName].answer} (format "${field.format as string}")`);
+      break;
+    }
+    case 'number':
+    case 'integer': {
+      if (typeof v !== 'number') {
+        p('type', `must be a number, found ${describeValue(v)}`);
+        break;
+      }
+      if (!Number.isFinite(v)) {
+        p('type', 'must be a number a double holds, found a literal beyond the double range');
+        break;
+      }
+      if (field.type === 'integer' && !Number.isInteger(v)) {
+        p('type', 'must be an integer, found a number with a fractional part');
+        break;
+      }
+      const min = num(field.minimum);
+      const max = num(field.maximum);
+      if (min !== undefined && v < min) p('minimum', `must be at least ${min}`);
+      if (max !== undefined && v > max) p('maximum', `must be at most ${max}`);
+      break;
+    }
+    case 'boolean':
+      if (typeof v !== 'boolean') p('type', `must be a boolean, found ${describeValue(v)}`);
+      break;
+    case 'array': {
+      if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) {
+        p('type', `must be an array of strings (a multi-select answer), found ${describeValue(v)}`);
+        break;
+      }
+      const choices = multiChoices(field);
+      if (choices !== undefined) {
+        v.forEach((x, i) => {
+          if (!choices.includes(x))
+            out.push({
+              pointer: childPointer(ptr, i),
+              keyword: 'enum',
+              message: `must be one of the ${plural(choices.length, 'option', 'options')} the form offers${listed(choices)} (found ${describeValue(x)})`,
+            });
+        });
+      }
+      const min = num(field.minItems);
+      const max = num(field.maxItems);
+      if (min !== undefined && v.length < min)
+        p('minItems', `must select at least ${plural(min, 'option', 'options')} (found ${v.length})`);
+      if (max !== undefined && v.length > max)
+        p('maxItems', `must select at most ${plural(max, 'option', 'options')} (found ${v.length})`);
+      break;
+    }
+    default:
+      // not a field of the pinned subset: reported by ahp/elicitation-body, not guessed here
+      break;
+  }
+  return out;
+}
+
+/**
+ * Problems of the answer `content` against `requestedSchema` (the form of the request). An
+ * unusable form (not an object with `properties`) yields no problem: the caller decides how to
+ * say that the answer cannot be verified. The answer shape itself is checked by
+ * {@link answerShapeProblems}; here a value of the wrong shape is reported as a type problem of
+ * its field.
+ */
+export function formAnswerProblems(content: unknown, requestedSchema: unknown): AnswerProblem[] {
+  if (!isObj(requestedSchema) || !isObj(requestedSchema.properties)) return [];
+  if (!isObj(content))
+    return [
+      { pointer: '', keyword: 'type', message: `an answer to a form is an object, found ${describeValue(content)}` },
+    ];
+  const props = requestedSchema.properties;
+  const out: AnswerProblem[] = [];
+  for (const name of strings(requestedSchema.required) ?? []) {
+    if (!own(content, name)) {
+      const hasDefault = isObj(props[name]) && own(props[name] as Obj, 'default');
+      out.push({
+        pointer: childPointer('', name),
+        keyword: 'required',
+        message: `the form requires field "${name}", which the answer does not hold${hasDefault ? ' (its `default` is an annotation, never injected into an answer)' : ''}`,
+      });
+    }
+  }
+  for (const [name, v] of Object.entries(content)) {
+    if (!own(props, name)) continue;
+    const field = props[name];
+    if (isObj(field)) out.push(...fieldProblems(childPointer('', name), field, v));
+  }
+  return out;
+}
+
+/** True when `requestedSchema` is usable for {@link formAnswerProblems} (an object with `properties`). */
+export function isUsableForm(requestedSchema: unknown): boolean {
+  return isObj(requestedSchema) && isObj(requestedSchema.properties);
+}

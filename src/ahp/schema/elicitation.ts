@@ -1,0 +1,263 @@
+/**
+ * The MCP elicitation binding of `user.elicitation.request` and `user.elicitation.result`
+ * events (AHP interaction-payloads.md §MCP elicitation binding (2025-11-25)): the one parse of
+ * the body, and its validation against the pinned MCP subset.
+ *
+ * A body-selected request/result text part (selection `body`, a `text` string, no `gap`) holds
+ * the complete serialized MCP `elicitation/create` params or `ElicitResult`. The text is parsed
+ * as JSON (duplicate member names rejected) and validated against the pinned, closed
+ * 2025-11-25 subset (`schemas/mcp/mcp-elicitation.schema.json`, roots `request` / `result`).
+ * Metadata, omit and gap views are never parsed. The verdicts over the result (body, mode,
+ * action, content) are the per-event rules in src/ahp/rules/elicitation.ts.
+ */
+import type { ErrorObject } from '../../core/schema/ajv.ts';
+import { mapSchemaErrors, type Wording } from '../../core/schema/findings.ts';
+import { phrase } from '../../core/schema/wording.ts';
+import { describeValue } from '../../core/finding.ts';
+import { DEFAULT_MAX_DEPTH, parseJsonText } from '../../core/json.ts';
+import { differingCopies } from '../../core/json-copies.ts';
+import { childPointer } from '../../core/pointer.ts';
+import type { ElicitationBody, ElicitationChecks } from '../elicitation-body.ts';
+import { ahpSchemas } from './schemas.ts';
+
+type Obj = Record<string, unknown>;
+const NO_POINTERS: readonly string[] = [];
+
+function isObj(v: unknown): v is Obj {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** The types an MCP answer value may have (2025-11-25 `ElicitResult.content` values). */
+function isAnswerValue(v: unknown): boolean {
+  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return true;
+  return Array.isArray(v) && v.every((x) => typeof x === 'string');
+}
+
+/**
+ * How errors inside the embedded MCP value are worded (never echoing values): the predicate
+ * style of AHP schema findings, naming the pinned subset where it closes an object.
+ */
+const MCP_WORDING: Wording = {
+  generic(c) {
+    const p = c.error.params as Record<string, unknown>;
+    switch (c.keyword) {
+      case 'required':
+        return `\`${String(p.missingProperty)}\` is required`;
+      case 'additionalProperties':
+        return `\`${String(p.additionalProperty)}\` is not part of the pinned MCP 2025-11-25 subset (this object is closed)`;
+      case 'type':
+      case 'const':
+      case 'enum':
+        return phrase(c);
+      case 'format':
+        return p.format === 'uri' ? 'must be a URI with a scheme (RFC 3986)' : `must be a valid ${String(p.format)}`;
+      case 'anyOf':
+      case 'oneOf':
+        return 'matches none of the allowed MCP shapes';
+      default:
+        return c.error.message ?? 'is invalid';
+    }
+  },
+  keys: {},
+  requiredPointer: 'object',
+  additionalPointer: 'member',
+};
+
+/** Choose the PrimitiveSchemaDefinition variant a field schema is meant to be. */
+function fieldVariant(s: unknown): string | undefined {
+  if (!isObj(s)) return undefined;
+  switch (s.type) {
+    case 'string':
+      if ('oneOf' in s) return 'TitledSingleSelectEnumSchema';
+      if ('enumNames' in s) return 'LegacyTitledEnumSchema';
+      if ('enum' in s) return 'UntitledSingleSelectEnumSchema';
+      return 'StringSchema';
+    case 'number':
+    case 'integer':
+      return 'NumberSchema';
+    case 'boolean':
+      return 'BooleanSchema';
+    case 'array':
+      return isObj(s.items) && 'anyOf' in s.items ? 'TitledMultiSelectEnumSchema' : 'UntitledMultiSelectEnumSchema';
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Validate `value` against the MCP definition `def`, returning `[innerPointer, message]` pairs.
+ * Unions are diagnosed by choosing the intended variant (URL vs form by `mode`, a form field by
+ * its `type`, answer values by their JSON type) so each problem is reported once, precisely.
+ */
+function mcpProblems(def: 'request' | 'result', value: unknown): Array<[string, string]> {
+  const reg = ahpSchemas();
+  const check = reg.mcpCheck(def);
+  if (!check) return [['', `the pinned MCP extraction has no \`${def}\` definition`]];
+  if (check(value)) return [];
+  // the diagnostic validators are built on the first failure only
+  const root = reg.mcpValidator(def)!;
+  const out: Array<[string, string]> = [];
+  const fromErrors = (
+    errors: readonly ErrorObject[] | null | undefined,
+    target: unknown,
+    prefix: string,
+    skip?: (e: ErrorObject) => boolean,
+  ) => {
+    const kept = skip ? (errors ?? []).filter((e) => !skip(e)) : errors;
+    for (const f of mapSchemaErrors(kept, target, {
+      index: reg.index,
+      wording: MCP_WORDING,
+      fallbackRule: 'ahp/elicitation-body',
+      base: prefix,
+    }))
+      out.push([f.pointer, f.message]);
+  };
+  if (!isObj(value)) {
+    out.push(['', `must be a JSON object, found ${describeValue(value)}`]);
+    return out;
+  }
+  if (def === 'result') {
+    const v = reg.mcpValidator('ElicitResult') ?? root;
+    v(value);
+    fromErrors(v.errors, value, '', (e) => e.instancePath.startsWith('/content/'));
+    if (isObj(value.content)) {
+      for (const [k, x] of Object.entries(value.content)) {
+        if (!isAnswerValue(x))
+          out.push([
+            childPointer('/content', k),
+            `an answer value must be a string, number, boolean or array of strings, found ${describeValue(x)}`,
+          ]);
+      }
+    }
+    return out;
+  }
+  // request
+  const variant =
+    value.mode === 'url'
+      ? 'ElicitRequestURLParams'
+      : value.mode === undefined || value.mode === 'form'
+        ? 'ElicitRequestFormParams'
+        : undefined;
+  if (!variant) {
+    out.push(['/mode', '`mode` must be "form" or "url" (absent means form)']);
+    return out;
+  }
+  const v = reg.mcpValidator(variant);
+  if (!v) {
+    root(value);
+    fromErrors(root.errors, value, '');
+    return out;
+  }
+  v(value);
+  const fieldPath = /^\/requestedSchema\/properties\/[^/]+/;
+  fromErrors(v.errors, value, '', (e) => fieldPath.test(e.instancePath));
+  const rs = value.requestedSchema;
+  if (variant === 'ElicitRequestFormParams' && isObj(rs) && isObj(rs.properties)) {
+    const prim = reg.mcpCheck('PrimitiveSchemaDefinition');
+    for (const [name, field] of Object.entries(rs.properties)) {
+      if (!prim || prim(field)) continue;
+      const base = childPointer('/requestedSchema/properties', name);
+      const fv = fieldVariant(field);
+      const fval = fv ? reg.mcpValidator(fv) : undefined;
+      if (!fval) {
+        out.push([
+          base,
+          'a form field schema must be one of the published primitive or enum shapes (`type` string, number, integer, boolean or array)',
+        ]);
+        continue;
+      }
+      fval(field);
+      fromErrors(fval.errors, field, base);
+    }
+  }
+  return out;
+}
+
+/**
+ * Numbers of the MCP value beyond the double range (`1e400`, read as ±Infinity), outside `_meta`
+ * objects: `[innerPointer, phrase]` each. MCP 2025-11-25 `schema.ts`, the source of truth for the
+ * types (upstream/mcp/2025-11-25/README.md), types every number of an elicitation (`minimum`,
+ * `maximum`, lengths, item counts, a number `default`, an answer value) as TypeScript `number`,
+ * an IEEE 754 double (ECMA-262 §6.1.6.1); a literal no double holds is no such value (RFC 8259
+ * §6 lets an implementation limit the range it accepts). So a bound and an answer beyond a
+ * double are judged alike: the body is invalid, never a bound silently ignored. `_meta` is
+ * `{ [key: string]: unknown }`, where such a literal is plain JSON and stays accepted.
+ */
+function beyondDouble(value: unknown): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  // an explicit stack: the body may nest as deep as --max-depth allows
+  const stack: Array<[unknown, string]> = [[value, '']];
+  while (stack.length) {
+    const [v, ptr] = stack.pop()!;
+    if (typeof v === 'number') {
+      if (!Number.isFinite(v))
+        out.push([
+          ptr,
+          'must be a number a double holds (MCP schema.ts types it `number`), found a literal beyond the double range',
+        ]);
+    } else if (Array.isArray(v)) v.forEach((x, i) => stack.push([x, childPointer(ptr, i)]));
+    else if (isObj(v)) {
+      for (const [k, x] of Object.entries(v))
+        if (k !== '_meta' && x !== null && (typeof x === 'object' || typeof x === 'number'))
+          stack.push([x, childPointer(ptr, k)]);
+    }
+  }
+  return out.reverse();
+}
+
+/**
+ * Parse the MCP body of one `user.elicitation.request` / `.result` event, once: `event` is the
+ * event object, `eventPointer` its location in the message. With `check` (the event's
+ * `elicitation` payload passed schema validation) a body-selected text is also validated
+ * against the pinned MCP subset and the result carries the {@link ElicitationChecks} the
+ * per-event rules report from. The body text is a JSON text of its own, held to the run's
+ * `maxDepth` (`--max-depth`, default {@link DEFAULT_MAX_DEPTH}) like a line. Returns
+ * `undefined` for other event types. Never throws.
+ */
+export function parseElicitationBody(
+  event: Obj,
+  eventPointer: string,
+  check: boolean,
+  maxDepth: number = DEFAULT_MAX_DEPTH,
+): ElicitationBody | undefined {
+  const kind =
+    event.type === 'user.elicitation.request'
+      ? 'request'
+      : event.type === 'user.elicitation.result'
+        ? 'result'
+        : undefined;
+  if (!kind) return undefined;
+  const partPointer = `${eventPointer}/elicitation/${kind}`;
+  const el = event.elicitation;
+  const part = isObj(el) ? el[kind] : undefined;
+  if (!isObj(part)) return { status: 'absent', partPointer };
+  if (part.selection !== 'body' || 'gap' in part || typeof part.text !== 'string')
+    return { status: 'view', partPointer };
+  const parsed = parseJsonText(part.text, maxDepth);
+  const value = parsed.ok ? parsed.value : undefined;
+  const differ =
+    check && parsed.ok && parsed.duplicates.length > 0
+      ? [
+          ...differingCopies(
+            part.text,
+            parsed.duplicates.map((d) => d.pointer),
+          ).keys(),
+        ]
+      : NO_POINTERS;
+  const checks: ElicitationChecks | undefined = check
+    ? {
+        kind,
+        envelope: el as Obj,
+        textPointer: `${partPointer}/text`,
+        parsed,
+        differingCopies: differ,
+        problems: parsed.ok && differ.length === 0 ? [...mcpProblems(kind, value), ...beyondDouble(value)] : [],
+      }
+    : undefined;
+  const ok = parsed.ok && parsed.duplicates.length === 0 && isObj(value) && !checks?.problems.length;
+  const body: ElicitationBody = ok
+    ? { status: 'parsed', value: value as Obj, partPointer }
+    : { status: 'invalid', partPointer };
+  if (checks) body.checks = checks;
+  return body;
+}
