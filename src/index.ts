@@ -57,11 +57,9 @@ export {
 } from './aep/forms.ts';
 export {
   applyEffects,
-  checkEditContext,
   checkEffects,
   hostContextOf,
   MODIFY_TARGETS,
-  type EditContextIssue,
   type EffectRejection,
   type EffectsOutcome,
   type EffectsVerdict,
@@ -70,7 +68,14 @@ export {
   type RejectionCode,
   type TargetPermission,
 } from './ahp/analyzers/effects.ts';
-export { answerShapeProblems, formAnswerProblems, isAnswerValue, type AnswerProblem } from './ahp/analyzers/form-answer.ts';
+export { checkEditContext, type EditContextIssue } from './ahp/edit-check.ts';
+export {
+  answerPhrase,
+  answerShapeProblems,
+  formAnswerProblems,
+  isAnswerValue,
+  type AnswerProblem,
+} from './ahp/analyzers/form-answer.ts';
 export {
   decodeCloudEvents,
   fromCloudEvent,

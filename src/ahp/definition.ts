@@ -8,7 +8,7 @@ import { bindingByName } from './binding.ts';
 import { bindingHint } from './binding-hint.ts';
 import { AHP_FRAMING_SPECS, ahpRules, createAhpChecker, knownAhpTypes } from './driver.ts';
 import type { AhpBinding } from './message.ts';
-import { DEFAULT_AHP_STREAM_OPTIONS, type AhpStreamOptions } from './stream/index.ts';
+import { DEFAULT_AHP_STREAM_OPTIONS, type AhpStreamOptions } from './analyzers/options.ts';
 
 /**
  * The AHP {@link ProtocolDefinition}: the stdio binding is JSONL with LF only (AHP-STDIO-001);

@@ -12,7 +12,7 @@ import type { ProtocolChecker } from '../core/pipeline.ts';
 import { RULE_ERROR, type RuleCrashError, type RuleMeta } from '../core/rule.ts';
 import type { CheckerOutput } from '../core/protocol.ts';
 import type { AhpBinding, AhpMessage } from './message.ts';
-import { AHP_EVENT_RULES, AHP_MESSAGE_RULES } from './rules/index.ts';
+import { AHP_EVENT_RULES, AHP_RULES, AHP_STREAM_RULES } from './rules/index.ts';
 import {
   reportSchemaFindings,
   resolveRoot,
@@ -21,14 +21,8 @@ import {
   type ValidateAhpOptions,
 } from './schema/stage.ts';
 import { ahpEventTypes } from './schema/schemas.ts';
-import {
-  AHP_STREAM_RULES,
-  AhpStreamModel,
-  DEFAULT_AHP_STREAM_OPTIONS,
-  type AhpFacts,
-  type AhpStreamOptions,
-  type AhpStreamState,
-} from './stream/index.ts';
+import { AhpStreamModel, type AhpFacts, type AhpStreamState } from './analyzers/model.ts';
+import { DEFAULT_AHP_STREAM_OPTIONS, type AhpStreamOptions } from './analyzers/options.ts';
 
 export type { AhpBinding, AhpMessage, AhpMessageKind } from './message.ts';
 
@@ -49,9 +43,12 @@ export const AHP_FRAMING_SPECS: FramingSpecs = {
 
 /** Every rule `ahp validate` can report. */
 export function ahpRules(): RuleMeta[] {
-  return [...framingRules(AHP_FRAMING_SPECS), ...AHP_MESSAGE_RULES, ...AHP_STREAM_RULES, RULE_ERROR].map(
-    ({ id, severity, description, spec }) => ({ id, severity, description, spec }),
-  );
+  return [...framingRules(AHP_FRAMING_SPECS), ...AHP_RULES, RULE_ERROR].map(({ id, severity, description, spec }) => ({
+    id,
+    severity,
+    description,
+    spec,
+  }));
 }
 
 /** Known event types and methods (coverage statistics). */

@@ -6,8 +6,15 @@
  * analyzer (src/ahp/stream/elicitation.ts). Metadata, omit and gap views are never parsed.
  */
 import type { ParseOutcome } from '../core/json.ts';
+import type { MessageArgs } from '../core/message.ts';
+import { isObj, type Obj } from '../core/value.ts';
 
-type Obj = Record<string, unknown>;
+/** One problem of a body against the pinned MCP subset: where (`inner`, in the parsed value) and a template of `ahp/elicitation-body` with its args. */
+export interface BodyProblem {
+  inner: string;
+  messageId: string;
+  args: MessageArgs;
+}
 
 /**
  * The binding checks of a body-selected part, present when the event's `elicitation` payload
@@ -27,8 +34,8 @@ export interface ElicitationChecks {
    * and no rule reads it: the findings never depend on member order (RFC 8259 §4).
    */
   differingCopies: readonly string[];
-  /** Problems of the parsed value against the pinned MCP subset: `[innerPointer, phrase]`; empty when it conforms (or is not determined: {@link differingCopies}). */
-  problems: ReadonlyArray<readonly [string, string]>;
+  /** Problems of the parsed value against the pinned MCP subset; empty when it conforms (or is not determined: {@link differingCopies}). */
+  problems: readonly BodyProblem[];
 }
 
 /** The body of an elicitation event. */
@@ -41,3 +48,18 @@ export type ElicitationBody =
   | { status: 'invalid'; partPointer: string; checks?: ElicitationChecks }
   /** The event carries no request/result part. */
   | { status: 'absent'; partPointer: string };
+
+/** The binding checks of an elicitation body with its part pointer, when they apply. */
+export function checksOf(
+  b: ElicitationBody | undefined,
+): { checks: ElicitationChecks; partPointer: string } | undefined {
+  if (!b || (b.status !== 'parsed' && b.status !== 'invalid') || !b.checks) return undefined;
+  return { checks: b.checks, partPointer: b.partPointer };
+}
+
+/** The parsed MCP value of a checked body, when an object that does not depend on member order (no differing repeated member). */
+export function parsedObject(checks: ElicitationChecks): Obj | undefined {
+  return checks.parsed.ok && checks.differingCopies.length === 0 && isObj(checks.parsed.value)
+    ? checks.parsed.value
+    : undefined;
+}

@@ -55,3 +55,9 @@ export interface AhpMessage extends ParsedEvent {
    */
   binding?: AhpBinding;
 }
+
+/** The `hooks` of a registration document, when it is one with a list of hooks. */
+export function registrationHooks(msg: AhpMessage): unknown[] | undefined {
+  if (msg.kind !== 'registration' || !Array.isArray(msg.value.hooks)) return undefined;
+  return msg.value.hooks;
+}

@@ -1,23 +1,3 @@
-/**
- * The AHP stream model: the run's analyzers, built together, run in a fixed order per message,
- * filling one typed facts object ({@link AhpFacts}) that the stateless stream rules read
- * (src/core/engine.ts; docs/architecture.md §Data flow).
- *
- * Messages reach the model only when their JSON-RPC shape is valid (`AhpMessage.wireValid`);
- * per-message problems inside them (effects, events, elicitation bodies) were reported already
- * and are not repeated by stream rules.
- *
- * Order per message (each analyzer computes its facts against its state before the message,
- * then updates it):
- * 1. event identity (identity.ts), for the event of an intercept request or observation;
- * 2. lineage (lineage.ts), configuration (config.ts) and change lineage (changes.ts), on its
- *    first occurrence;
- * 3. elicitation (elicitation.ts);
- * 4. correlation (correlation.ts) of a request, completed with its host context
- *    (edit-context.ts), or of a response, then the response's effects judged in that context,
- *    a deny noted for configuration and a capabilities manifest's modes for elicitation;
- * 5. the end of the message for elicitation (a checked form is released).
- */
 import { defineStreamRule, type FactRule, type StreamModel } from '../../core/engine.ts';
 import { markOf } from '../../core/mark.ts';
 import type { AhpMessage } from '../message.ts';
@@ -32,9 +12,7 @@ import { Elicitation, type ElicitationFacts } from './elicitation.ts';
 import { EventIdentity, type IdentityFacts } from './identity.ts';
 import { Lineage, type LineageFacts } from './lineage.ts';
 import type { AhpStreamOptions } from './options.ts';
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+import { isObj } from '../../core/value.ts';
 
 /** Facts about the event of an intercept request or observe notification, by analyzer. */
 export type EventFacts = IdentityFacts & LineageFacts & ChangeFacts & ConfigFacts & ElicitationFacts;
@@ -73,9 +51,48 @@ export function defineAhpStreamRule<const Id extends string>(
   return defineStreamRule<AhpFacts, AhpStreamState, Id>(rule);
 }
 
-/** The AHP stream model of one run (see the module comment). */
+/** The facts a stream rule can be gated `on`, one bit each (see {@link AhpStreamModel.presence}). */
+const FACT_BITS = {
+  response: 1,
+  effects: 2,
+  reuse: 4,
+  cycle: 8,
+  configAfterDenied: 16,
+  changeAfterMismatch: 32,
+  pair: 64,
+  content: 128,
+  mode: 256,
+} as const;
+
+/**
+ * The AHP stream model of one run. Messages reach it only when their JSON-RPC shape is valid
+ * (`AhpMessage.wireValid`). Per message, each analyzer computes its facts against its state
+ * before the message, then updates it, in this order: event identity; on the event's first
+ * occurrence lineage, configuration and change lineage; elicitation; correlation of a request
+ * (completed with its host context) or of a response (its effects judged in that context, a
+ * deny noted for configuration, a manifest's modes for elicitation); the end of the message.
+ */
 export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStreamState> {
   readonly state: AhpStreamState;
+  readonly factBits = FACT_BITS;
+
+  /** The {@link FACT_BITS} of the facts set in `f`. */
+  presence(f: AhpFacts): number {
+    const e = f.event;
+    return (
+      (f.response !== undefined ? FACT_BITS.response : 0) |
+      (f.effects !== undefined ? FACT_BITS.effects : 0) |
+      (e === undefined
+        ? 0
+        : (e.reuse !== undefined ? FACT_BITS.reuse : 0) |
+          (e.cycle !== undefined ? FACT_BITS.cycle : 0) |
+          (e.configAfterDenied !== undefined ? FACT_BITS.configAfterDenied : 0) |
+          (e.changeAfterMismatch !== undefined ? FACT_BITS.changeAfterMismatch : 0) |
+          (e.pair !== undefined ? FACT_BITS.pair : 0) |
+          (e.content !== undefined ? FACT_BITS.content : 0) |
+          (e.mode !== undefined ? FACT_BITS.mode : 0))
+    );
+  }
 
   constructor(opts: AhpStreamOptions) {
     const caps: AhpCapLog = new CapLog();

@@ -1,27 +1,21 @@
-/**
- * ahp/response-duplicate (error): a request gets at most one response. A second response to a
- * request that was already answered (and not re-sent since) is reported at the second response.
- * An identical retry of the request (same JSON-RPC id, same event; base/failure.md §Duplicate
- * delivery and retries) is a further delivery and may be answered again. AHP base/events.md
- * §Common message envelope; base/transports/stdio.md §Process-per-event lifecycle ("writes at
- * most one response").
- */
 import { markLocation } from '../../core/mark.ts';
 import { defineAhpStreamRule } from '../analyzers/model.ts';
 
-/** The `ahp/response-duplicate` rule, as described in the module comment above. */
+/** `ahp/response-duplicate`: an identical retry of the request (base/failure.md §Duplicate delivery and retries) may be answered again. */
 export const responseDuplicate = defineAhpStreamRule({
   id: 'ahp/response-duplicate',
   severity: 'error',
   description: 'A request is answered at most once (an identical retry of the request may be answered again).',
   spec: 'AHP base/events.md §Common message envelope; base/transports/stdio.md §Process-per-event lifecycle; base/failure.md §Duplicate delivery and retries',
+  messages: {
+    again: 'The request with this id ({request}) was already answered on {first}; a request gets at most one response.',
+  },
+  on: ['response'],
   onEvent(facts, ctx) {
     const link = facts.response?.link;
     if (link?.status !== 'duplicate') return;
-    ctx.report({
-      pointer: '/id',
-      message: `The request with this id (line ${link.request.line}) was already answered on line ${link.first.line}; a request gets at most one response.`,
-      related: [markLocation(link.request), markLocation(link.first)],
-    });
+    const request = markLocation(link.request);
+    const first = markLocation(link.first);
+    ctx.report({ pointer: '/id', args: { request, first }, related: [request, first] });
   },
 });

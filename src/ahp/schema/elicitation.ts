@@ -17,15 +17,11 @@ import { describeValue } from '../../core/finding.ts';
 import { DEFAULT_MAX_DEPTH, parseJsonText } from '../../core/json.ts';
 import { differingCopies } from '../../core/json-copies.ts';
 import { childPointer } from '../../core/pointer.ts';
-import type { ElicitationBody, ElicitationChecks } from '../elicitation-body.ts';
+import { isObj, type Obj } from '../../core/value.ts';
+import type { BodyProblem, ElicitationBody, ElicitationChecks } from '../elicitation-body.ts';
 import { ahpSchemas } from './schemas.ts';
 
-type Obj = Record<string, unknown>;
 const NO_POINTERS: readonly string[] = [];
-
-function isObj(v: unknown): v is Obj {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 /** The types an MCP answer value may have (2025-11-25 `ElicitResult.content` values). */
 function isAnswerValue(v: unknown): boolean {
@@ -84,19 +80,26 @@ function fieldVariant(s: unknown): string | undefined {
   }
 }
 
+/** A problem at `inner` of the body, worded by template `messageId` of `ahp/elicitation-body`. */
+const problem = (inner: string, messageId: string, args: BodyProblem['args'] = {}): BodyProblem => ({
+  inner,
+  messageId,
+  args,
+});
+
 /**
- * Validate `value` against the MCP definition `def`, returning `[innerPointer, message]` pairs.
+ * Validate `value` against the MCP definition `def`, returning its {@link BodyProblem}s.
  * Unions are diagnosed by choosing the intended variant (URL vs form by `mode`, a form field by
  * its `type`, answer values by their JSON type) so each problem is reported once, precisely.
  */
-function mcpProblems(def: 'request' | 'result', value: unknown): Array<[string, string]> {
+function mcpProblems(def: 'request' | 'result', value: unknown): BodyProblem[] {
   const reg = ahpSchemas();
   const check = reg.mcpCheck(def);
-  if (!check) return [['', `the pinned MCP extraction has no \`${def}\` definition`]];
+  if (!check) return [problem('', 'noDefinition', { def })];
   if (check(value)) return [];
   // the diagnostic validators are built on the first failure only
   const root = reg.mcpValidator(def)!;
-  const out: Array<[string, string]> = [];
+  const out: BodyProblem[] = [];
   const fromErrors = (
     errors: readonly ErrorObject[] | null | undefined,
     target: unknown,
@@ -110,10 +113,10 @@ function mcpProblems(def: 'request' | 'result', value: unknown): Array<[string, 
       fallbackRule: 'ahp/elicitation-body',
       base: prefix,
     }))
-      out.push([f.pointer, f.message]);
+      out.push(problem(f.pointer, f.pointer === '' ? 'schemaRoot' : 'schema', { sentence: f.message }));
   };
   if (!isObj(value)) {
-    out.push(['', `must be a JSON object, found ${describeValue(value)}`]);
+    out.push(problem('', 'notObject', { found: describeValue(value) }));
     return out;
   }
   if (def === 'result') {
@@ -123,10 +126,7 @@ function mcpProblems(def: 'request' | 'result', value: unknown): Array<[string, 
     if (isObj(value.content)) {
       for (const [k, x] of Object.entries(value.content)) {
         if (!isAnswerValue(x))
-          out.push([
-            childPointer('/content', k),
-            `an answer value must be a string, number, boolean or array of strings, found ${describeValue(x)}`,
-          ]);
+          out.push(problem(childPointer('/content', k), 'answerValue', { found: describeValue(x) }));
       }
     }
     return out;
@@ -139,7 +139,7 @@ function mcpProblems(def: 'request' | 'result', value: unknown): Array<[string, 
         ? 'ElicitRequestFormParams'
         : undefined;
   if (!variant) {
-    out.push(['/mode', '`mode` must be "form" or "url" (absent means form)']);
+    out.push(problem('/mode', 'mode'));
     return out;
   }
   const v = reg.mcpValidator(variant);
@@ -160,10 +160,7 @@ function mcpProblems(def: 'request' | 'result', value: unknown): Array<[string, 
       const fv = fieldVariant(field);
       const fval = fv ? reg.mcpValidator(fv) : undefined;
       if (!fval) {
-        out.push([
-          base,
-          'a form field schema must be one of the published primitive or enum shapes (`type` string, number, integer, boolean or array)',
-        ]);
+        out.push(problem(base, 'fieldShape'));
         continue;
       }
       fval(field);
@@ -175,7 +172,7 @@ function mcpProblems(def: 'request' | 'result', value: unknown): Array<[string, 
 
 /**
  * Numbers of the MCP value beyond the double range (`1e400`, read as ±Infinity), outside `_meta`
- * objects: `[innerPointer, phrase]` each. MCP 2025-11-25 `schema.ts`, the source of truth for the
+ * objects. MCP 2025-11-25 `schema.ts`, the source of truth for the
  * types (upstream/mcp/2025-11-25/README.md), types every number of an elicitation (`minimum`,
  * `maximum`, lengths, item counts, a number `default`, an answer value) as TypeScript `number`,
  * an IEEE 754 double (ECMA-262 §6.1.6.1); a literal no double holds is no such value (RFC 8259
@@ -183,20 +180,17 @@ function mcpProblems(def: 'request' | 'result', value: unknown): Array<[string, 
  * double are judged alike: the body is invalid, never a bound silently ignored. `_meta` is
  * `{ [key: string]: unknown }`, where such a literal is plain JSON and stays accepted.
  */
-function beyondDouble(value: unknown): Array<[string, string]> {
-  const out: Array<[string, string]> = [];
+function beyondDouble(value: unknown): BodyProblem[] {
+  const out: BodyProblem[] = [];
   // an explicit stack: the body may nest as deep as --max-depth allows
   const stack: Array<[unknown, string]> = [[value, '']];
   while (stack.length) {
     const [v, ptr] = stack.pop()!;
     if (typeof v === 'number') {
-      if (!Number.isFinite(v))
-        out.push([
-          ptr,
-          'must be a number a double holds (MCP schema.ts types it `number`), found a literal beyond the double range',
-        ]);
-    } else if (Array.isArray(v)) v.forEach((x, i) => stack.push([x, childPointer(ptr, i)]));
-    else if (isObj(v)) {
+      if (!Number.isFinite(v)) out.push(problem(ptr, ptr === '' ? 'beyondDoubleRoot' : 'beyondDouble'));
+    } else if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) stack.push([v[i], childPointer(ptr, i)]);
+    } else if (isObj(v)) {
       for (const [k, x] of Object.entries(v))
         if (k !== '_meta' && x !== null && (typeof x === 'object' || typeof x === 'number'))
           stack.push([x, childPointer(ptr, k)]);

@@ -1,173 +1,27 @@
 /**
- * The AHP message-schema stage (docs/architecture.md §Schema stage): it runs first on every
- * message, before any per-event rule. It validates the value against its root through the
- * schema stage in src/core/schema (the wire root, the registration root, or a root named by
- * the upstream manifest), reports each schema finding under the rule its `x-rule` annotation
- * names, and fills the typed {@link AhpMessage} every later rule reads: its kind (from the
- * JSON-RPC shape), whether its ids can be trusted (`wireValid`: no finding of a wire-level
- * rule), the event it carries and that event's elicitation body, parsed once.
- *
- * The stage's rules are the closed table {@link AHP_SCHEMA_RULES}: each names the schema
- * locations that report under it (the `x-rule` annotations in schemas/ahp/) and whether a
- * finding of it makes the message's JSON-RPC shape untrustworthy (`wire`).
- * Spec: AHP base/versioning.md §JSON-RPC; base/events.md; interaction-payloads.md;
- * content-upload.md; execution-payloads.md; capability-auth.md; base/registration.md.
+ * The AHP message-schema stage (docs/architecture.md §Schema stage), first on every message: it
+ * validates the value against its root (the wire root, the registration root, or a root named by
+ * the upstream manifest), attributes each finding to the rule its `x-rule` names, and fills the
+ * typed {@link AhpMessage} later rules read: kind, `wireValid` (no finding of a `wire` rule: ids
+ * can be trusted for correlation), the event and its elicitation body, parsed once.
  */
 import { describeValue, type FindingSink } from '../../core/finding.ts';
 import { isSelected, type RuleSelection } from '../../core/engine.ts';
-import { makeFinding, type ParsedEvent, type RuleMeta } from '../../core/rule.ts';
+import type { MessageArgs } from '../../core/message.ts';
+import { makeFinding, type ParsedEvent } from '../../core/rule.ts';
+import { isObj, type Obj } from '../../core/value.ts';
 import { parseElicitationBody } from './elicitation.ts';
 import { mapAjvErrors } from './issues.ts';
 import type { AhpBinding, AhpMessage, AhpMessageKind } from '../message.ts';
+import { AHP_SCHEMA_RULES, type AhpSchemaRuleId, type SchemaRule } from './rules.ts';
 import { ahpEventTypes, ahpSchemas } from './schemas.ts';
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-
-/** A rule of the schema stage: its metadata, and whether its findings make the message's kind and ids untrustworthy. */
-export interface SchemaRule extends RuleMeta {
-  readonly wire: boolean;
-}
-
-const schemaRule = <const Id extends string>(
-  id: Id,
-  wire: boolean,
-  severity: RuleMeta['severity'],
-  description: string,
-  spec: string,
-): SchemaRule & { id: Id } => ({ id, wire, severity, description, spec });
-
-/** The rules of the schema stage, by id (a closed table: an `x-rule` naming another id is a bug). */
-export const AHP_SCHEMA_RULES = {
-  'ahp/wire-root': schemaRule(
-    'ahp/wire-root',
-    true,
-    'error',
-    'The value is exactly one of the six AHP wire messages (intercept request or response, JSON-RPC error response, observe notification, capabilities request or response).',
-    'AHP base/versioning.md §JSON-RPC (AHP-RPC-001, AHP-RPC-002)',
-  ),
-  'ahp/jsonrpc': schemaRule(
-    'ahp/jsonrpc',
-    true,
-    'error',
-    'JSON-RPC 2.0 structure: jsonrpc "2.0", request ids, notifications without id, responses with result xor error.',
-    'AHP base/versioning.md §JSON-RPC; base/events.md §Common message envelope',
-  ),
-  'ahp/method': schemaRule(
-    'ahp/method',
-    true,
-    'error',
-    'The method is hooks/intercept (request), hooks/observe (notification) or hooks/capabilities (request).',
-    'AHP base/versioning.md §JSON-RPC (AHP-RPC-002); capability-auth.md §Discovery and honest capabilities',
-  ),
-  'ahp/protocol-version': schemaRule(
-    'ahp/protocol-version',
-    false,
-    'error',
-    'Every params object and successful result carries protocolVersion "draft".',
-    'AHP base/versioning.md §Versioning (AHP-VER-001)',
-  ),
-  'ahp/method-params': schemaRule(
-    'ahp/method-params',
-    false,
-    'error',
-    'The params of each method carry the members the method requires (protocolVersion, event, capabilities); a present intercept `state` carries `permission` and `candidate` (null or `{value, provenance?}`).',
-    'AHP base/events.md §Intercept request, §Observe notification; capability-auth.md §Discovery, §Event-semantic capability bounds (request state); intercept-request.schema.json `params.state`',
-  ),
-  'ahp/method-result': schemaRule(
-    'ahp/method-result',
-    false,
-    'error',
-    'A successful result carries the members of its method and never mixes discovery and interception payloads.',
-    'AHP base/events.md §Intercept response; capability-auth.md §Discovery and honest capabilities',
-  ),
-  'ahp/event-type': schemaRule(
-    'ahp/event-type',
-    false,
-    'error',
-    'The event type belongs to the draft catalogue, and an intercepted event is one of the interceptable types.',
-    'AHP base/versioning.md §Unknown fields; capability-auth.md §Discovery and honest capabilities',
-  ),
-  'ahp/envelope': schemaRule(
-    'ahp/envelope',
-    false,
-    'error',
-    'Common event fields: id, RFC 3986 absolute-URI source (no fragment: execution-payloads.md), RFC 3339 time, type, session, parentEventId, turn, items, gaps, native, synthesized.',
-    'AHP base/events.md §Common event fields; execution-payloads.md',
-  ),
-  'ahp/extensions': schemaRule(
-    'ahp/extensions',
-    false,
-    'error',
-    'Extension keys are reverse-DNS names.',
-    'AHP base/events.md §Extensions (AHP-EXT-001)',
-  ),
-  'ahp/overlay': schemaRule(
-    'ahp/overlay',
-    false,
-    'error',
-    'The event-specific payload of the event type is present and well formed (tool results in `items`, never an `output` member; a task update names changed fields); nested protocol payloads are closed.',
-    'AHP interaction-payloads.md; execution-payloads.md §Required event-specific payloads, §Execution, calls, and model attempts, §Content and accounting; base/events.md §Tool invocation and completion; task-workspace-lineage.md §Payloads',
-  ),
-  'ahp/message-role': schemaRule(
-    'ahp/message-role',
-    false,
-    'error',
-    'user.message.inbound messages have role user; user.message.outbound messages have role assistant.',
-    'AHP interaction-payloads.md',
-  ),
-  'ahp/content-part': schemaRule(
-    'ahp/content-part',
-    false,
-    'error',
-    'Content parts are one of the eight closed variants: inline text/plain text, immutable non-text non-JSON attachment references, and metadata/omit/gap views without text or body.',
-    'AHP content-upload.md §Canonical messages and content selection (AHP-CONTENT-001, AHP-CONTENT-002)',
-  ),
-  'ahp/canonical-message': schemaRule(
-    'ahp/canonical-message',
-    false,
-    'error',
-    'Canonical messages have id, a canonical role and ordered parts; the role belongs to the message.',
-    'AHP content-upload.md §Canonical messages and content selection (AHP-CONTENT-001)',
-  ),
-  'ahp/content-selection': schemaRule(
-    'ahp/content-selection',
-    false,
-    'error',
-    'A content selection has a required default and category keys, each body, metadata or omit.',
-    'AHP content-upload.md §Canonical messages and content selection; base/registration.md §Subscription fields',
-  ),
-  'ahp/effect': schemaRule(
-    'ahp/effect',
-    false,
-    'error',
-    'Intercept response effects are closed deny, allow, ask, modify, message, return, flow or inject effects with valid modify target values; an unknown effect invalidates the response.',
-    'AHP base/composition.md §Atomic effect acceptance; capability-auth.md §Extension policy',
-  ),
-  'ahp/capabilities': schemaRule(
-    'ahp/capabilities',
-    false,
-    'error',
-    'Capability advertisements and manifests: effects list, modify targets with replace or merge, flow operations, inject context, elicitation modes, event-semantic bounds.',
-    'AHP base/capabilities.md (AHP-CAP-001, AHP-CAP-002); capability-auth.md §Discovery and honest capabilities, §Event-semantic capability bounds',
-  ),
-  'ahp/registration': schemaRule(
-    'ahp/registration',
-    false,
-    'error',
-    'Portable registration documents: non-empty hooks, transports, authentication bindings, subscriptions with events, mode-specific timeout and failure policy, content selection.',
-    'AHP base/registration.md (AHP-REG-001); base/failure.md; capability-auth.md §Authentication bindings',
-  ),
-} as const;
-
-/** The id of a schema-stage rule. */
-type AhpSchemaRuleId = keyof typeof AHP_SCHEMA_RULES;
-
-/** One finding of the stage: its rule (from the closed table), RFC 6901 pointer and sentence. */
+/** One finding of the stage: its rule (from the closed table), RFC 6901 pointer, and the rule's template with its args. */
 export interface SchemaStageFinding {
   rule: SchemaRule;
   pointer: string;
-  message: string;
+  messageId: string;
+  args?: MessageArgs;
 }
 
 function ruleOf(id: string): SchemaRule {
@@ -176,10 +30,11 @@ function ruleOf(id: string): SchemaRule {
   return r;
 }
 
-const found = (id: AhpSchemaRuleId, pointer: string, message: string): SchemaStageFinding => ({
+const found = (id: AhpSchemaRuleId, pointer: string, messageId: string, args?: MessageArgs): SchemaStageFinding => ({
   rule: AHP_SCHEMA_RULES[id],
   pointer,
-  message,
+  messageId,
+  ...(args ? { args } : {}),
 });
 
 /**
@@ -277,9 +132,10 @@ function runSchema(ref: string, value: unknown, base = ''): SchemaStageFinding[]
   const mapped = mapAjvErrors(v.errors, value, base).map((f) => ({
     rule: ruleOf(f.ruleId),
     pointer: f.pointer,
-    message: f.message,
+    messageId: 'schema',
+    args: { sentence: f.message },
   }));
-  return mapped.length ? mapped : [found('ahp/wire-root', base, 'The value does not match the expected AHP shape.')];
+  return mapped.length ? mapped : [found('ahp/wire-root', base, 'noShape')];
 }
 
 /**
@@ -290,16 +146,8 @@ function runSchema(ref: string, value: unknown, base = ''): SchemaStageFinding[]
 function validateWire(value: unknown): SchemaStageFinding[] {
   const reg = ahpSchemas();
   if (reg.check('wire.schema.json')(value)) return [];
-  if (Array.isArray(value))
-    return [
-      found(
-        'ahp/wire-root',
-        '',
-        'An AHP wire message is a single JSON-RPC object; batches are not used (base/versioning.md §JSON-RPC).',
-      ),
-    ];
-  if (!isObj(value))
-    return [found('ahp/wire-root', '', `An AHP wire message is a JSON-RPC object, found ${describeValue(value)}.`)];
+  if (Array.isArray(value)) return [found('ahp/wire-root', '', 'batch')];
+  if (!isObj(value)) return [found('ahp/wire-root', '', 'notObject', { found: describeValue(value) })];
   let ref: string | undefined;
   let methodFinding: SchemaStageFinding | undefined;
   if ('method' in value) {
@@ -308,11 +156,7 @@ function validateWire(value: unknown): SchemaStageFinding[] {
     else if (m === 'hooks/observe') ref = 'observeNotification';
     else if (m === 'hooks/capabilities') ref = 'capabilitiesRequest';
     else {
-      methodFinding = found(
-        'ahp/method',
-        '/method',
-        `\`method\` must be "hooks/intercept", "hooks/observe" or "hooks/capabilities", found ${describeValue(m)}.`,
-      );
+      methodFinding = found('ahp/method', '/method', 'unknown', { found: describeValue(m) });
       ref = 'jsonRpcMessage';
     }
   } else if ('error' in value) ref = 'errorResponse';
@@ -320,18 +164,12 @@ function validateWire(value: unknown): SchemaStageFinding[] {
     const r = value.result;
     ref = isObj(r) && 'manifest' in r ? 'capabilitiesResponse' : 'interceptResponse';
   } else {
-    return [
-      found(
-        'ahp/jsonrpc',
-        '',
-        'A wire message is a request or notification (with `method`) or a response (with `result` or `error`); this object has none of them.',
-      ),
-    ];
+    return [found('ahp/jsonrpc', '', 'noMember')];
   }
   let out = runSchema(`messages.schema.json#/$defs/${ref}`, value);
   // an unknown method is the finding; the generic shape mismatch of jsonRpcMessage adds nothing
   if (methodFinding) out = [methodFinding, ...out.filter((f) => f.rule !== AHP_SCHEMA_RULES['ahp/wire-root'])];
-  return out.length ? out : [found('ahp/wire-root', '', 'The message matches more than one AHP wire message shape.')];
+  return out.length ? out : [found('ahp/wire-root', '', 'ambiguous')];
 }
 
 /** Drop repeats of the same rule, pointer and sentence (two roots may report the same problem). */
@@ -339,7 +177,7 @@ function dedupe(findings: SchemaStageFinding[]): SchemaStageFinding[] {
   if (findings.length < 2) return findings;
   const seen = new Set<string>();
   return findings.filter((f) => {
-    const k = `${f.rule.id}\u0000${f.pointer}\u0000${f.message}`;
+    const k = `${f.rule.id}\u0000${f.pointer}\u0000${f.messageId}\u0000${JSON.stringify(f.args)}`;
     if (seen.has(k)) return false;
     seen.add(k);
     return true;
@@ -400,7 +238,7 @@ export function schemaStage(
     const event = params ? params.event : undefined;
     findings.push(
       ...(event === undefined
-        ? [found('ahp/method-params', '/params', '`event` is required here.')]
+        ? [found('ahp/method-params', '/params', 'eventRequired')]
         : runSchema(es.ref, event, '/params/event')),
     );
   }
@@ -455,10 +293,7 @@ export function reportSchemaFindings(
   const looksAep = isObj(v) && typeof v.aep === 'string' && !Object.hasOwn(v, 'jsonrpc');
   for (const f of findings) {
     if (!isSelected(selection, f.rule.id)) continue;
-    const message =
-      looksAep && f.rule === AHP_SCHEMA_RULES['ahp/jsonrpc']
-        ? `${f.message} (This line looks like an AEP event: check it with \`aep validate\`.)`
-        : f.message;
-    sink(makeFinding(f.rule, { pointer: f.pointer, message }, ev));
+    const messageId = looksAep && f.rule === AHP_SCHEMA_RULES['ahp/jsonrpc'] ? `${f.messageId}Aep` : f.messageId;
+    sink(makeFinding(f.rule, { pointer: f.pointer, messageId, ...(f.args ? { args: f.args } : {}) }, ev));
   }
 }

@@ -1,34 +1,10 @@
-/**
- * ahp/credential-exposed: credential-shaped values where the AHP draft says none may be.
- *
- * - MCP descriptors (`tool.mcp`, also in each `tool.batch.after` call): "Descriptors never
- *   carry credentials" (execution-payloads.md §Execution, calls, and model attempts) and
- *   "Remove credentials, URL userinfo, headers/cookies and secret environment/argument values
- *   with honest gaps" (§Identity and native boundary duties). Every string of the descriptor
- *   (server id, tool name, connection `url`, `command`, `args`, `cwd`, and any other member) is
- *   read by the one classification of src/core/secrets.ts (private PEM blocks, AKIA keys,
- *   Bearer tokens, `password=`-style assignment values, JWTs, provider tokens), the one `aep
- *   redact` applies and the AEP leak rules read; a string that is an absolute URL
- *   with an authority (`scheme://`) is also read for userinfo and credential-named query
- *   parameters (`urlSecrets`, src/ahp/sensitive-names.ts, shared with
- *   `ahp/elicitation-url-secret`).
- * - The envelope `source`: "It MUST NOT contain access tokens, user secrets, raw prompts, or
- *   other sensitive data" (base/events.md §Common event fields): the same URL and value checks.
- *
- * A heuristic, hence a warning. Not covered: secret values the detector cannot recognise by
- * shape (`--api-key VALUE` as two arguments, an `env` or `headers` object keyed by a
- * credential name), raw prompts in `source`, and tool `input` (an opaque, provider-native
- * object the sentences do not govern). Messages name the member and the class, never the value.
- */
 import { defineEventRule } from '../../core/engine.ts';
 import { childPointer } from '../../core/pointer.ts';
 import { CLASS_DESCRIPTIONS, credentialIn } from '../../core/secrets.ts';
 import type { RuleContext } from '../../core/rule.ts';
+import { isObj } from '../../core/value.ts';
 import type { AhpMessage } from '../message.ts';
 import { urlSecrets } from '../sensitive-names.ts';
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 const URL_WITH_AUTHORITY = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
 // bounds the walk of an (open) descriptor object
@@ -76,38 +52,41 @@ function sourceSecret(source: string): string | undefined {
 function walk(v: unknown, pointer: string, rel: string, depth: number, isUrl: boolean, ctx: RuleContext): void {
   if (typeof v === 'string') {
     const what = secretIn(v, isUrl);
-    if (what)
-      ctx.report({
-        pointer,
-        message: `The MCP descriptor member \`mcp${rel}\` carries ${what}; descriptors never carry credentials: remove them (URL userinfo, headers, cookies, secret environment and argument values) and leave an explicit gap (execution-payloads.md).`,
-      });
+    if (what) ctx.report({ pointer, messageId: 'descriptor', args: { member: `mcp${rel}`, what } });
     return;
   }
   if (depth >= MAX_DEPTH) return;
-  if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${pointer}/${i}`, `${rel}/${i}`, depth + 1, false, ctx));
-  else if (isObj(v))
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) walk(v[i], `${pointer}/${i}`, `${rel}/${i}`, depth + 1, false, ctx);
+  } else if (isObj(v))
     for (const [k, x] of Object.entries(v))
       walk(x, childPointer(pointer, k), childPointer(rel, k), depth + 1, k === 'url' && rel === '/connection', ctx);
 }
 
-/** No credential-shaped value in an MCP descriptor or in the event `source`. */
+/**
+ * `ahp/credential-exposed`: the one credential classification of src/core/secrets.ts, plus URL
+ * userinfo and credential-named parameters (`urlSecrets`, shared with
+ * `ahp/elicitation-url-secret`). Tool `input` is provider-native and opaque, so not read.
+ */
 export const credentialExposed = defineEventRule<AhpMessage, 'ahp/credential-exposed'>({
   id: 'ahp/credential-exposed',
   severity: 'warning',
   description:
     'An MCP tool descriptor (`tool.mcp`, also in `tool.batch.after` calls) and the event `source` carry no credential: a string with a credential-shaped value (PEM block, AWS access key id, Bearer token, `password=`/`token=`-style assignment, JWT, provider token) or a URL with userinfo or a query or fragment parameter whose name asks for a credential (as ahp/elicitation-url-secret) is a warning. A heuristic, hence a warning; tool `input` is not read (provider-native and opaque), nor can a secret without a recognisable shape or name be seen. The message names the member and the class, never the value.',
   spec: 'AHP execution-payloads.md §Execution, calls, and model attempts ("Descriptors never carry credentials") and §Identity and native boundary duties ("Remove credentials, URL userinfo, headers/cookies and secret environment/argument values"); base/events.md §Common event fields (`source` "MUST NOT contain access tokens, user secrets, raw prompts, or other sensitive data")',
+  messages: {
+    source:
+      'The event `source` carries {what}; `source` is a stable, non-secret URI that must not contain access tokens, user secrets or other sensitive data (base/events.md §Common event fields).',
+    descriptor:
+      'The MCP descriptor member `{member}` carries {what}; descriptors never carry credentials: remove them (URL userinfo, headers, cookies, secret environment and argument values) and leave an explicit gap (execution-payloads.md).',
+  },
   check(msg, ctx) {
     const event = msg.event;
     const base = msg.eventPointer;
     if (base === undefined || !event) return;
     if (typeof event.source === 'string') {
       const what = sourceSecret(event.source);
-      if (what)
-        ctx.report({
-          pointer: `${base}/source`,
-          message: `The event \`source\` carries ${what}; \`source\` is a stable, non-secret URI that must not contain access tokens, user secrets or other sensitive data (base/events.md §Common event fields).`,
-        });
+      if (what) ctx.report({ pointer: `${base}/source`, messageId: 'source', args: { what } });
     }
     const tool = event.tool;
     if (isObj(tool) && isObj(tool.mcp)) walk(tool.mcp, `${base}/tool/mcp`, '', 0, false, ctx);
