@@ -85,7 +85,7 @@ const TOKEN_ABOUT = new Set([
   'uri',
 ]);
 
-/** Split a name or title into lower-case words (see the module comment). */
+/** Split a name or title into lower-case words */
 export function nameWords(text: string): string[] {
   return text
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')

@@ -52,7 +52,7 @@ export interface BudgetHolder {
   forgetOldest(): boolean;
 }
 
-/** The shared `--max-events` budget of one run (see the module comment). */
+/** The shared `--max-events` budget of one run */
 export class EventBudget {
   /** Every input name a compact row refers to (by code; never evicted: one entry per input). */
   readonly files = new Interner(Number.MAX_SAFE_INTEGER);

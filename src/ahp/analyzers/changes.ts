@@ -18,8 +18,8 @@
  */
 import type { Mark } from '../../core/mark.ts';
 import { eventKey, type CONTROL_FIELDS, type EventIdentity } from './identity.ts';
+import type { Obj } from '../../core/value.ts';
 
-type Obj = Record<string, unknown>;
 type Field = (typeof CONTROL_FIELDS)[number];
 
 /** The before type and the compared fields of each after type. */
@@ -36,7 +36,7 @@ export interface ChangeFacts {
   changeAfterMismatch?: { before: Mark; beforeType: string; fields: string[] };
 }
 
-/** The change-lineage analyzer (see the module comment). */
+/** The change-lineage analyzer */
 export class ChangeLineage {
   constructor(private readonly identity: EventIdentity) {}
 

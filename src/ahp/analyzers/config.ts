@@ -13,9 +13,7 @@
 import type { Hash64 } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';
 import { eventKey, type EventIdentity } from './identity.ts';
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+import { isObj, type Obj } from '../../core/value.ts';
 
 /** Configuration facts of the first occurrence of an event. */
 export interface ConfigFacts {
@@ -23,7 +21,7 @@ export interface ConfigFacts {
   configAfterDenied?: { before: Mark; deniedAt: Mark };
 }
 
-/** The configuration analyzer (see the module comment). */
+/** The configuration analyzer */
 export class Configuration {
   constructor(private readonly identity: EventIdentity) {}
 

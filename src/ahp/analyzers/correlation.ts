@@ -27,10 +27,7 @@ import type { AhpMessage } from '../message.ts';
 import type { BudgetHolder, EventBudget } from './budget.ts';
 import { recentKey } from './digest.ts';
 import { eventKey } from './identity.ts';
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-const own = (o: Obj, k: string): boolean => Object.hasOwn(o, k);
+import { isObj, own } from '../../core/value.ts';
 
 /** The unsigned 32-bit columns of an answered-request row. */
 const ANSWERED_U32 = {
@@ -98,7 +95,7 @@ export function idKey(msg: AhpMessage): string | undefined {
   return undefined;
 }
 
-/** The correlation analyzer (see the module comment). */
+/** The correlation analyzer */
 /** Estimated bytes of one pending request (its record, id string and host context), for the memory budget. */
 const PENDING_BYTES = 1024;
 

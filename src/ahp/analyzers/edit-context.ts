@@ -21,10 +21,7 @@ import type { AhpMessage } from '../message.ts';
 import type { PendingRecord } from './correlation.ts';
 import type { Elicitation } from './elicitation.ts';
 import type { EventIdentity } from './identity.ts';
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-const own = (o: Obj, k: string): boolean => Object.hasOwn(o, k);
+import { isObj, own, type Obj } from '../../core/value.ts';
 
 /**
  * Event type -> [modify target, event member holding its current list]: model-visible `items`
@@ -48,7 +45,7 @@ export interface EffectsFacts {
   request: PendingRecord;
 }
 
-/** The effects and edit-context analyzer (see the module comment). */
+/** The effects and edit-context analyzer */
 export class EditContext {
   constructor(
     private readonly identity: EventIdentity,

@@ -1,33 +1,11 @@
 /**
- * The elicitation analyzer: requests and results of MCP elicitations (AHP
- * interaction-payloads.md §MCP elicitation binding (2025-11-25)) for the pairing rules
- * (`ahp/elicitation-unpaired`, `-uncorrelated`, `-server-mismatch`, `-result-mode`), the answer
- * check (`ahp/elicitation-content-schema`, `-content-unverifiable`) and the mode advertisement
- * (`ahp/elicitation-mode-not-advertised`).
- *
- * Keeps:
- * - per elicitation request event, in its row (identity.ts accessors): its form verdict
- *   (`parsed`, `url`, `view`, `invalid`, `absent`), server and mode, whether its mode was
- *   decided, and the digest of the last answer checked (each distinct answer is checked once);
- * - forms: the `requestedSchema` of a parsed form request, open work held until an accepted
- *   answer has been checked against it;
- * - the advertised modes of the latest capabilities manifest, per elicitation event type (two
- *   entries at most);
- * - for correlating results, the requests by signature (source, session id, server, mode;
- *   dropped once a result names the request as parent) and by event id (hashed keys and marks
- *   only): a result without `parentEventId` that matches an open request, and a result whose
- *   parent id is a request from another source, are then known to be miscorrelated; once the
- *   memory budget forgot them they are only not verified.
- * Releases: a form once an answer was checked against it (at the end of that message, so an
- * intercept request of the answer takes it into its host context first): it moves to the
- * checked forms, kept for further results until the run's memory budget (`--max-state-mb`,
- * src/core/state-budget.ts) needs the room, oldest first; a further result for the same request
- * after that can only be reported as not verifiable (`ahp/elicitation-content-unverifiable`,
- * `ahp/modify-unverifiable`), never silently passed. A form also goes when its event row is
- * forgotten (budget.ts).
- *
- * The elicitation body of a message is parsed at most once ({@link bodyOf}), for this analyzer
- * and the edit context (edit-context.ts).
+ * The elicitation analyzer (AHP interaction-payloads.md §MCP elicitation binding (2025-11-25)):
+ * request/result pairs and their correlation, the answer check against the request's form, and
+ * the advertised modes. A form is open work until an accepted answer was checked against it (at
+ * the end of that message, so an intercept of the answer takes it into its host context first);
+ * then it is kept for further results until the memory budget needs the room, after which a
+ * further result is only "not verifiable", never silently passed. Requests are remembered by
+ * signature (source, session id, server, mode) and by event id, as hashed keys and marks only.
  */
 import type { Mark } from '../../core/mark.ts';
 import type { ElicitationBody } from '../elicitation-body.ts';
@@ -37,9 +15,7 @@ import type { Hash64 } from '../../core/canonical.ts';
 import { keyNumber } from '../../core/table.ts';
 import { digestWords, recentKey, valueDigest } from './digest.ts';
 import { EVENT_PTR, eventKey, sessionPrintOf, type EventIdentity, type FormVerdict } from './identity.ts';
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+import { isObj, type Obj } from '../../core/value.ts';
 
 /** Estimated bytes of a form beyond its schema's JSON text (map entry, key, object headers). */
 const FORM_OVERHEAD = 96;
@@ -78,15 +54,11 @@ function remember<V>(m: Map<number, V>, k: number, v: V): void {
 export interface ElicitRequestInfo {
   server: unknown;
   mode: unknown;
-  /**
-   * The form behind it: `parsed` (a valid MCP form request; `schema` holds `requestedSchema`),
-   * `url` (a URL-mode request: no form), `view` (metadata / omit / gap: not available),
-   * `invalid` (the body failed `ahp/elicitation-body`), `absent` (no request part).
-   */
+  /** The form behind it: `parsed` (`schema` holds `requestedSchema`), `url` (none), `view`, `invalid` or `absent`. */
   form: FormVerdict;
   /** `requestedSchema` of a `parsed` form while still held (released once a result's answer was checked). */
   schema?: unknown;
-  /** A `parsed` form whose `requestedSchema` was released (see the module comment). */
+  /** A `parsed` form whose `requestedSchema` was released. */
   released?: boolean;
 }
 
@@ -144,7 +116,7 @@ function grantedModes(el: unknown): string[] | undefined {
   return ['form', 'url'].filter((m) => isObj(el[m]));
 }
 
-/** The elicitation analyzer (see the module comment). */
+/** The elicitation analyzer. */
 export class Elicitation {
   /** Event key (its `keyNumber`) of an elicitation request with a parsed form -> its `requestedSchema`, until an answer was checked against it. */
   private readonly schemas = new Map<number, unknown>();
@@ -371,9 +343,7 @@ export class Elicitation {
     if (el.mode !== 'form' || el.action !== 'accept') return;
     const body = this.bodyOf(msg, ev);
     if (body.status !== 'parsed') return;
-    // an accepted form result without `content` answers no field: it is judged as the empty
-    // answer, so a form with required fields fails either way (a non-object `content` is the
-    // MCP body check's, ahp/elicitation-body)
+    // no `content` answers no field: judged as the empty answer, so required fields fail either way
     const absent = !Object.hasOwn(body.value, 'content');
     if (!absent && !isObj(body.value.content)) return;
     const content = absent ? {} : (body.value.content as Obj);
@@ -401,7 +371,7 @@ export class Elicitation {
         out.lost = ++this.lostToBudget;
       } else {
         out.problems = formAnswerProblems(content, req.schema);
-        // checked: the form is released once this message is done (see the module comment)
+        // released once this message is done, so an intercept of this answer still sees the form
         this.releaseAfter = keyNumber(pk!);
       }
     }

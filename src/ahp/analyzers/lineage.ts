@@ -19,8 +19,7 @@ import { eventLocation } from '../../core/rule.ts';
 import type { AhpMessage } from '../message.ts';
 import type { BudgetHolder, EventBudget } from './budget.ts';
 import { EVENT_PTR, eventKey, type EventIdentity } from './identity.ts';
-
-type Obj = Record<string, unknown>;
+import type { Obj } from '../../core/value.ts';
 
 /** An event naming a parent never seen in the input (end of stream). */
 export interface UnresolvedParent {
@@ -39,7 +38,7 @@ export interface LineageFacts {
   cycle?: Mark[];
 }
 
-/** The lineage analyzer (see the module comment). */
+/** The lineage analyzer */
 export class Lineage implements BudgetHolder {
   private readonly unresolved = new Map<number, UnresolvedParent[]>();
   private unresolvedCount = 0;

@@ -10,6 +10,7 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { SchemaIndex } from '../../core/schema/annotations.ts';
 import { loadGeneratedValidators } from '../../core/schema/generated.ts';
+import { isObj } from '../../core/value.ts';
 
 /** `$id` base of our AHP draft schemas. */
 export const AHP_SCHEMA_BASE = 'https://agent-conformance.dev/schemas/ahp/draft/';
@@ -55,10 +56,6 @@ let registry: AhpSchemaRegistry | undefined;
 /** True once the generated validators are loaded (start-up tests: `--version` loads none). */
 export function ahpValidatorsLoaded(): boolean {
   return registry !== undefined;
-}
-
-function isObj(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 /**
