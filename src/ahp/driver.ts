@@ -1,10 +1,6 @@
 /**
- * The AHP checker for the pipeline. Per message: duplicate member names (framing, always
- * reported), the message-schema stage (src/ahp/rules/schema.ts: the wire root, or the
- * registration root; it fills the typed {@link AhpMessage}), the per-event rules
- * (src/ahp/rules/) on the Engine, then, for a message whose JSON-RPC shape can be trusted
- * (`wireValid`), the stream analyzers and rules. AHP base/transports/stdio.md (framing),
- * base/transports/http.md (one message per body), interaction-payloads.md.
+ * The AHP checker: per message, duplicate member names, the message-schema stage, the per-event
+ * rules, then, for a message whose JSON-RPC shape can be trusted, the stream model and rules.
  */
 import { framingFinding, framingRules, type FramingSpecs } from '../core/jsonl.ts';
 import { Engine, type RuleSelection } from '../core/engine.ts';
@@ -29,7 +25,7 @@ export type { AhpBinding, AhpMessage, AhpMessageKind } from './message.ts';
 const WIRE_ROOT = resolveRoot('message');
 const REGISTRATION_ROOT = resolveRoot('registration');
 
-/** AHP's framing citations (AHP-STDIO-001; one JSON-RPC object per HTTP body): replace AEP's JSONL binding's. */
+/** AHP's framing citations (AHP-STDIO-001; one JSON-RPC object per HTTP body) replace AEP's JSONL binding's. */
 const STDIO = 'AHP base/transports/stdio §Framing';
 export const AHP_FRAMING_SPECS: FramingSpecs = {
   'jsonl/bom': `RFC 8259 §8.1; ${STDIO}`,

@@ -42,12 +42,7 @@ function issue(rule: RuleMeta, pointer: string, messageId: string, args?: Messag
   };
 }
 
-/**
- * The contextual `modify` verdict of an upstream fixture manifest case (`contextualExpectedValid`
- * + `editContext`): apply the response `message`'s `result.effects` in the host context of
- * `editContext` ({@link hostContextOf}). Returns the reasons the edit is rejected; an empty list
- * means it is accepted. Wire validity is not checked here. Never throws.
- */
+/** The contextual `modify` verdict of an upstream fixture manifest case (`contextualExpectedValid` + `editContext`). */
 export function checkEditContext(message: unknown, editContext: unknown): EditContextIssue[] {
   const ctx = hostContextOf(editContext);
   if (!ctx) return [issue(modifyInvalid, '', 'noContext')];

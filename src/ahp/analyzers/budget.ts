@@ -1,21 +1,14 @@
 /**
- * The `--max-events` budget the event-identity, correlation and lineage analyzers share, the
- * run's {@link CapLog}, and the interned input names their compact rows keep instead of strings.
- *
- * Why shared: the cap is documented as one count ("events, answered request ids and unresolved
- * parent links together; the oldest are forgotten first"), so one object counts what the three
- * analyzers hold and, when full, asks them in a fixed order to forget their oldest entry
- * (answered ids before events). Each analyzer still owns its own entries.
+ * The `--max-events` budget shared by the event-identity, correlation and lineage analyzers, the
+ * run's {@link CapLog}, and the interned input names. One count because the cap is documented as
+ * one ("the oldest are forgotten first"): when full, the analyzers are asked in a fixed order to
+ * forget their oldest entry (answered ids before events).
  */
 import type { CapLog } from '../../core/caps.ts';
 import type { Mark } from '../../core/mark.ts';
 import type { AhpStreamOptions } from './options.ts';
 
-/**
- * Small strings (input names, event types, elicitation servers and modes) as numbers, at most
- * `cap` distinct ones; code 0 means "not recorded" (the cap was reached: later new names are
- * not kept). Compact rows hold the code, not the string.
- */
+/** Small strings (input names, event types, elicitation servers and modes) as numbers, at most `cap` distinct ones. */
 export class Interner {
   private readonly codes = new Map<string, number>();
   private readonly names: string[] = [''];
@@ -63,7 +56,7 @@ export class EventBudget {
     readonly caps: AhpCapLog,
   ) {}
 
-  /** Register a holder: its entries count against the cap; holders are asked to forget their oldest entry in registration order. */
+  /** Register a holder; holders are asked to forget their oldest entry in registration order. */
   register(holder: BudgetHolder): void {
     this.holders.push(holder);
   }
@@ -75,7 +68,7 @@ export class EventBudget {
     return n;
   }
 
-  /** Make room for one more entry by forgetting the oldest of the first holder that has one; false when nothing could be forgotten. */
+  /** Make room for one entry (the oldest of the first holder that has one); false when nothing could go. */
   makeRoom(at: Mark): boolean {
     if (this.held() < this.opts.maxEvents) return true;
     this.caps.note('maxEvents', this.opts.maxEvents, () => at);

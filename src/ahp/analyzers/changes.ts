@@ -1,20 +1,8 @@
 /**
- * The change-lineage analyzer: a `task.change.after` or `workspace.change.after` against the
- * proposal it parents to, for `ahp/change-after-mismatch` (AHP task-workspace-lineage.md §Lineage
- * and actual changes: "When both task boundaries exist, after parents to its corresponding
- * before"; "Workspace after similarly links to its known proposal"; the interop lineage check
- * verifies "matching task identity/operation for known proposal parents").
- *
- * An after event whose parent is a before of its own family is the applied side of that
- * proposal, so it keeps the proposal's task `id` and `operation`, or its workspace `kind`
- * ("after values need not equal proposed values": the changed values may differ, which change it
- * is may not). Parents of another type (an originating tool event, a proposal of the other
- * family) are not compared.
- *
- * Keeps: nothing of its own; the before's task id, operation and workspace kind are
- * control-metadata fingerprints of its event row (identity.ts {@link CONTROL_FIELDS}).
- * Releases: with the event row. Cap: the event rows' `--max-events` (budget.ts). Decided when the
- * before precedes its after in the input; an after whose before arrives later is not compared.
+ * The change-lineage analyzer: an after event is the applied side of the before it parents to,
+ * so it keeps that proposal's task `id` and `operation` or workspace `kind` ("after values need
+ * not equal proposed values": the values may differ, the change may not). Read from the event
+ * rows' control fingerprints; decided only when the before precedes its after.
  */
 import type { Mark } from '../../core/mark.ts';
 import { eventKey, type CONTROL_FIELDS, type EventIdentity } from './identity.ts';

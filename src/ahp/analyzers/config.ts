@@ -1,14 +1,7 @@
 /**
- * The configuration analyzer: which `config.change.before` proposals were denied, for
- * `ahp/config-after-denied` (AHP interaction-payloads.md, configuration payloads: "Denied
- * proposals MUST NOT generate fictitious after events"; task-workspace-lineage.md §Lineage and
- * actual changes). Denied means: an accepted intercept response to the before event contained
- * `deny` (a response rejected as a whole denies nothing), or a `hook.failure` for it applied the
- * `fail-closed` policy (base/failure.md §Failure policy: a synthetic denial).
- *
- * Keeps: where a before event was denied, in that event's row (identity.ts `setDenied` /
- * `deniedAt` columns); nothing else. Releases: with the event row. Cap: the event rows'
- * `--max-events` (budget.ts).
+ * The configuration analyzer: which `config.change.before` proposals were denied (an accepted
+ * response with `deny`, or a fail-closed `hook.failure`: base/failure.md §Failure policy), kept in
+ * the event's row.
  */
 import type { Hash64 } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';

@@ -1,23 +1,10 @@
 /**
- * The request/response correlation analyzer (AHP base/events.md §Common message envelope:
- * "JSON-RPC request IDs correlate responses with pending requests"; base/failure.md §Duplicate
- * delivery and retries), for `ahp/response-unmatched`, `-uncorrelated`, `-duplicate` and
- * `ahp/open-at-end`.
- *
- * Keeps:
- * - pending requests: JSON-RPC id (typed: `"1"` and `1` differ) -> the `hooks/intercept` or
- *   `hooks/capabilities` request awaiting its response, with how many identical deliveries
- *   (intercept retries) it had and the host context its response's effects are judged in
- *   (edit-context.ts). Cap `--max-pending`: when full, new requests are not tracked, and a
- *   response that matches nothing is no longer reported (it may answer an untracked request).
- * - answered requests: id -> a compact row (src/core/table.ts, keyed by the 64-bit `textKey`
- *   of the typed id; {@link ANSWERED_U32} and {@link ANSWERED_F64}: 36 bytes of columns, about 58
- *   bytes an entry with key, order links and index): where the request and its first response
- *   were, and how many further responses identical retries of the request still allow (to tell
- *   a duplicate response from a response to nothing).
- * Releases: a pending request when its response arrives (its answered row still catches a second
- * response); an answered row when a new request reuses the id, or the oldest first for the
- * shared `--max-events` budget (budget.ts; answered rows go before event rows).
+ * The request/response correlation analyzer (AHP base/events.md §Common message envelope):
+ * pending requests by typed JSON-RPC id (`"1"` and `1` differ), with their retries and the host
+ * context their response is judged in, capped by `--max-pending` (beyond it a response matching
+ * nothing may answer an untracked request, so it is not reported); answered requests as compact
+ * rows, so a second response is told from a response to nothing. An answered row goes when its id
+ * is reused, or oldest first (before event rows) for the shared `--max-events` budget.
  */
 import type { Hash64 } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';
@@ -29,7 +16,6 @@ import { recentKey } from './digest.ts';
 import { eventKey } from './identity.ts';
 import { isObj, own } from '../../core/value.ts';
 
-/** The unsigned 32-bit columns of an answered-request row. */
 const ANSWERED_U32 = {
   requestFile: 0,
   requestLine: 1,
@@ -38,7 +24,6 @@ const ANSWERED_U32 = {
   spareResponses: 4,
   count: 5,
 } as const;
-/** The float64 columns of an answered-request row. */
 const ANSWERED_F64 = { requestByteOffset: 0, responseByteOffset: 1, count: 2 } as const;
 
 /** A request awaiting its response. */
@@ -53,10 +38,7 @@ export interface PendingRecord {
   eventType?: string;
   /** Intercept: the `(source, id)` key of its event (identity.ts `eventKey`). */
   eventKey?: Hash64;
-  /**
-   * Intercept of an elicitation result whose request's form was already released (its answer was
-   * checked by an earlier result): a content edit cannot be checked against the form.
-   */
+  /** Intercept of an elicitation result whose request's form was already released. */
   schemaReleased?: Mark;
   /** Intercept: what judging the response's effects needs; absent when the request's capabilities are unusable. */
   host?: HostContext;
@@ -96,7 +78,6 @@ export function idKey(msg: AhpMessage): string | undefined {
 }
 
 /** The correlation analyzer */
-/** Estimated bytes of one pending request (its record, id string and host context), for the memory budget. */
 const PENDING_BYTES = 1024;
 
 export class Correlation implements BudgetHolder {
@@ -114,7 +95,7 @@ export class Correlation implements BudgetHolder {
     return this.answered.size;
   }
 
-  /** Estimated bytes: the answered rows, and the pending requests with their host contexts (open work, never forgotten). */
+  /** Estimated bytes of the answered rows and the pending requests (open work, never forgotten). */
   bytes(): number {
     return this.answered.bytes() + this.pending.size * PENDING_BYTES;
   }
@@ -143,10 +124,7 @@ export class Correlation implements BudgetHolder {
     return [...this.pending.values()];
   }
 
-  /**
-   * A request (`msg` at `at`): a new pending record, which the caller completes with its host
-   * context; undefined for a retry of a pending id, an unreadable id, or beyond `--max-pending`.
-   */
+  /** A request (`msg` at `at`): a new pending record, which the caller completes with its host context. */
   request(msg: AhpMessage, at: Mark): PendingRecord | undefined {
     this.sawRequest = true;
     const key = idKey(msg);

@@ -1,23 +1,13 @@
 /**
- * Identity digests for the AHP stream rules.
- *
- * {@link valueDigest}: SHA-256 (base64url, 132 bits kept) of the canonical JSON of a value
- * (src/core/canonical.ts: members sorted by name at every level, no insignificant whitespace,
- * integer literals beyond 2^53 with their exact text). Member order and whitespace therefore
- * never decide identity ("original JSON byte formatting is not a wire requirement",
- * interaction-payloads.md); any other difference does.
- *
- * {@link shortHash}: a 32-bit FNV-1a fingerprint for comparing small control fields of two
- * occurrences of the same event (not a security property: it only names which field differs).
+ * Identity digests: canonical-JSON SHA-256 of a value, so member order and whitespace never
+ * decide identity ("original JSON byte formatting is not a wire requirement"), and 32-bit FNV-1a
+ * fingerprints that only name which control field differs (no security property).
  */
 import { canonicalJson, digest, fnv32, textKey, type Hash64 } from '../../core/canonical.ts';
 import type { BigIntegerLiteral } from '../../core/json.ts';
 
 /**
- * Digest of `value`, which sits at `basePointer` in a line whose big integer literals are
- * `bigIntegers` (their pointers are relative to the line's root): 22 base64url characters
- * (132 bits) of the SHA-256 digest of its canonical JSON. Any nesting depth; never throws for a
- * JSON value.
+ * Digest of `value`, at `basePointer` in a line whose big integer literals are `bigIntegers` (pointers from the root).
  */
 export function valueDigest(value: unknown, bigIntegers: readonly BigIntegerLiteral[] = [], basePointer = ''): string {
   return Buffer.from(digest(canonicalJson({ value, bigIntegers }, basePointer)))
@@ -27,11 +17,7 @@ export function valueDigest(value: unknown, bigIntegers: readonly BigIntegerLite
 
 export { fnv32 };
 
-/**
- * The compact table key of `s` (`textKey`, src/core/canonical.ts). No longer remembered: the
- * keyed SipHash costs less than looking a fresh string up in a map of recent ones (which the
- * SHA-256 keys needed).
- */
+/** The compact table key of `s` (`textKey`, src/core/canonical.ts). */
 export function recentKey(s: string): Hash64 {
   return textKey(s);
 }

@@ -1,20 +1,10 @@
 /**
- * The effects and edit-context analyzer: the host context an intercept request gives its
- * response (the pending event type, the granted capabilities, the current values of the
- * modifiable targets, the elicitation mode/action and original form), and the verdict of the
- * response's effects applied in it ({@link checkEffects}, src/ahp/effects.ts: AHP
- * base/composition.md §Atomic effect acceptance, interaction-payloads.md §Elicitation
- * modification target), for `ahp/effect-not-advertised`, `ahp/modify-invalid`,
- * `ahp/modify-unverifiable` and `ahp/return-invalid`. Every modify target has its current value
- * here (prompt, request, response, output, instructions, summary, input, workspace, content),
- * so the hidden-text and attachment checks of the conformance profile base §Canonical content
- * and edit checks (3, 6) apply at every boundary, not at one.
- *
- * Keeps: nothing of its own. The host context rides on the pending request (correlation.ts) and
- * is released with it when the response arrives; its cap is therefore `--max-pending`. The
- * original form comes from the elicitation analyzer while it still holds it; a form already
- * released is noted on the pending request (`schemaReleased`) so the response's content edit is
- * reported as not verifiable rather than passed.
+ * The edit-context analyzer: the host context an intercept request gives its response (event
+ * type, granted capabilities, every modify target's current value, elicitation mode, action and
+ * form), and the verdict of the response's effects applied in it (effects.ts). It keeps nothing
+ * of its own: the context rides on the pending request (so `--max-pending` caps it); a form the
+ * elicitation analyzer already released is noted (`schemaReleased`), so the edit is reported as
+ * not verifiable rather than passed.
  */
 import { checkEffects, type EffectsVerdict, type HostContext } from './effects.ts';
 import type { AhpMessage } from '../message.ts';
@@ -23,10 +13,7 @@ import type { Elicitation } from './elicitation.ts';
 import type { EventIdentity } from './identity.ts';
 import { isObj, own, type Obj } from '../../core/value.ts';
 
-/**
- * Event type -> [modify target, event member holding its current list]: model-visible `items`
- * (execution-payloads.md §Content and accounting) and the compaction text-part lists.
- */
+/** Event type -> [modify target, event member holding its current list]. */
 const LIST_TARGETS: Readonly<Record<string, readonly [string, string]>> = {
   'tool.after': ['output', 'items'],
   'turn.start': ['prompt', 'items'],
@@ -53,8 +40,8 @@ export class EditContext {
   ) {}
 
   /**
-   * The host context of the intercepted event `ev` of `msg`, from the request (undefined when
-   * its capabilities are unusable); notes on `rec` a released original form.
+   * The host context of the intercepted event `ev` of `msg`, from the request (undefined when its capabilities are
+   * unusable).
    */
   hostContext(msg: AhpMessage, ev: Obj, rec: PendingRecord): HostContext | undefined {
     const params = msg.value.params as Obj;

@@ -18,25 +18,7 @@ export const MODIFY_TARGETS = [
 /** One modify target. */
 export type ModifyTarget = (typeof MODIFY_TARGETS)[number];
 
-/**
- * Why a response is rejected:
- * - `malformed`: the effect does not match the closed effect schema (the message check reports it
- *   as `ahp/effect`);
- * - `not-advertised`: the effect type, modify target/operation, flow operation, inject delivery or
- *   continuation allowance was not granted with the request;
- * - `unavailable`: the target is not exposed here (selection not `body`, no read and write
- *   permission, an elicitation result that is not an accepted form, `content` at another event);
- * - `value`: the value does not fit the target at this boundary (a list at an elicitation result,
- *   an object at outbound content, a message with the wrong role);
- * - `answer`: the effective elicitation content is not an MCP answer object;
- * - `form`: the effective elicitation content does not satisfy the original `requestedSchema`;
- * - `current`: a merge over a current value that is not an object (object targets);
- * - `hidden-text`: a whole-list replacement over a list holding metadata / omit / gap text;
- * - `attachment`: an attachment with a body that is not an unchanged current descriptor;
- * - `return`: a `return` value that breaks the contract of the boundary it answers (see
- *   {@link returnContractEvents}): the wrong shape, a metadata / omit / gap view, a substituted
- *   attachment, or an elicitation answer that breaks the request's mode or form.
- */
+/** Why a response is rejected; each code is reported under one rule (see {@link EffectRejection}). */
 export type RejectionCode =
   | 'malformed'
   | 'not-advertised'
@@ -50,10 +32,8 @@ export type RejectionCode =
   | 'return';
 
 /**
- * One reason for rejecting a response. `index` is the effect's position (-1: the list itself);
- * `pointer` is relative to the effect list (`/0/value/name`); `messageId` and `args` word it
- * with a template of the rule that reports the code (`ahp/effect`, `ahp/effect-not-advertised`,
- * `ahp/return-invalid`, else `ahp/modify-invalid`), never echoing a content value.
+ * One reason for rejecting a response: `index` is the effect's position (-1: the list itself), `pointer` is
+ * relative to the list; `messageId` and `args` select a template of the rule that reports `code`.
  */
 export interface EffectRejection {
   code: RejectionCode;
@@ -70,21 +50,8 @@ export interface TargetPermission {
 }
 
 /**
- * What the host knows when it applies a response.
- * - `event`: the pending event type (`user.elicitation.result`, `tool.after`, ...).
- * - `current`: the current value of each modifiable target, by target name. A target absent here
- *   has an unknown current value: checks that need it (merge base, hidden text, attachments)
- *   are skipped, and a merge starts from an empty value.
- * - `mode`, `action`: the elicitation mode and action of the pending event (`""` or absent when
- *   not applicable).
- * - `capabilities`: the `capabilities` object sent with the request; absent = not known (the
- *   advertisement checks are skipped).
- * - `selection`: the content selection per target (`body`, `metadata`, `omit`); absent = `body`.
- * - `permissions`: read/write permission per target; absent = granted.
- * - `requestedSchema`: the original form of an elicitation result, when known.
- * - `elicitation`: at `user.elicitation.request`, the request's normalized mode (`form` / `url`)
- *   and, for a body-selected form request, its `requestedSchema` (what a supplied `return`
- *   answer must satisfy); absent = not known.
+ * What the host knows when it applies a response; an absent member is not known, and the checks that need it are
+ * skipped.
  */
 export interface HostContext {
   event: string;
@@ -128,7 +95,10 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   return false;
 }
 
-/** Schema sentences of `value` against `ref` (pointers relative to `value`, prefixed by `base`), continued after a colon (lower-case first letter). */
+/**
+ * Schema sentences of `value` against `ref` (pointers relative to `value`, prefixed by `base`), continued after a colon
+ * (lower-case first letter).
+ */
 export function schemaSentences(
   ref: string,
   value: unknown,

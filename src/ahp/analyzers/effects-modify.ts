@@ -11,11 +11,8 @@ import {
 } from './effects-model.ts';
 import { answerPhrase, answerShapeProblems, formAnswerProblems } from './form-answer.ts';
 
-/** Targets whose value is a canonical message list. */
 const MESSAGE_TARGETS = new Set(['output', 'prompt', 'request', 'response']);
-/** Targets whose value is a text-part list. */
 const TEXT_PART_TARGETS = new Set(['instructions', 'summary']);
-/** Targets whose value is an object. */
 const OBJECT_TARGETS = new Set(['input', 'workspace']);
 
 /** True when a part is text hidden from the subscriber (metadata / omit selection, or a gap). */

@@ -10,9 +10,7 @@ let returnEvents: readonly string[] | undefined;
 
 /**
  * The events whose `return` value has a contract, in the order of the contract table
- * (`effects.schema.json#/$defs/returnContracts`: tool.before, model.request.before,
- * context.compact.before, user.elicitation.request; capability-auth.md §Event-semantic
- * capability bounds: "`return` is bounded to" these four).
+ * (`effects.schema.json#/$defs/returnContracts`).
  */
 export function returnContractEvents(): readonly string[] {
   if (returnEvents) return returnEvents;
@@ -37,13 +35,7 @@ function* partsWithPointer(list: unknown[], base: string): Generator<[Obj, strin
   }
 }
 
-/**
- * Problems of one well-formed `return` effect at `ctx.event`: the value must satisfy the
- * boundary's contract (schema table), carry content rather than metadata / omit / gap views,
- * reuse only unchanged attachment descriptors of the event's own content, and, at
- * user.elicitation.request, agree with the request: a URL request and a declined or cancelled
- * answer carry no `content`; an accepted form answer satisfies the request's `requestedSchema`.
- */
+/** Problems of one well-formed `return` effect at `ctx.event`. */
 export function returnProblems(effect: Obj, index: number, ctx: HostContext): EffectRejection[] {
   const out: EffectRejection[] = [];
   const at = `/${index}/value`;

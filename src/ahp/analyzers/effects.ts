@@ -93,7 +93,10 @@ function capabilityProblems(
   return out;
 }
 
-/** A deep copy of a JSON value: `structuredClone`, or an explicit stack when the value nests deeper than the call stack allows. */
+/**
+ * A deep copy of a JSON value: `structuredClone`, or an explicit stack when the value nests deeper than the call stack
+ * allows.
+ */
 function detach<T>(value: T): T {
   try {
     return structuredClone(value);
@@ -164,12 +167,7 @@ function stage(
   return { reasons, values, changed };
 }
 
-/**
- * Apply `effects` (a response's `result.effects`) in `ctx`: validate, check against the granted
- * capabilities, stage every modification serially, and accept all or nothing. Shapes:
- * {@link HostContext}, {@link EffectsOutcome}, {@link EffectRejection}. Never throws and never
- * changes `ctx`; the effective values are detached copies (deep clones).
- */
+/** Apply `effects` (a response's `result.effects`) in `ctx`. */
 export function applyEffects(effects: unknown, ctx: HostContext): EffectsOutcome {
   const { reasons, values, changed } = stage(effects, ctx);
   if (reasons.length) return { accepted: false, reasons };
@@ -182,20 +180,15 @@ export interface EffectsVerdict {
   reasons: EffectRejection[];
 }
 
-/**
- * The verdict of {@link applyEffects} without building the effective values (what a stream
- * checker needs). Never throws and never changes `ctx`.
- */
+/** The verdict of {@link applyEffects} without building the effective values (what a stream checker needs). */
 export function checkEffects(effects: unknown, ctx: HostContext): EffectsVerdict {
   const { reasons } = stage(effects, ctx);
   return { accepted: reasons.length === 0, reasons };
 }
 
 /**
- * The host context of an upstream manifest `editContext` (`{event, current: {<target>: value},
- * mode, action}`, mode/action `""` when not applicable), as the upstream contextual check
- * synthesizes it: replace and merge capability, body selection and read/write permission for
- * every key of `current`. Returns undefined when `editContext` is not of that shape.
+ * The host context of an upstream manifest `editContext` (`{event, current, mode, action}`), every target granted;
+ * undefined when not of that shape.
  */
 export function hostContextOf(editContext: unknown): HostContext | undefined {
   if (!isObj(editContext) || typeof editContext.event !== 'string' || !isObj(editContext.current)) return undefined;

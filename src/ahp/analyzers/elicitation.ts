@@ -17,9 +17,7 @@ import { digestWords, recentKey, valueDigest } from './digest.ts';
 import { EVENT_PTR, eventKey, sessionPrintOf, type EventIdentity, type FormVerdict } from './identity.ts';
 import { isObj, type Obj } from '../../core/value.ts';
 
-/** Estimated bytes of a form beyond its schema's JSON text (map entry, key, object headers). */
 const FORM_OVERHEAD = 96;
-/** Estimated bytes of a remembered request (map entry, mark and key numbers). */
 const REQUEST_BYTES = 160;
 
 /** Estimated bytes of a `requestedSchema`: its JSON text as UTF-16, plus the overhead of a map entry. */
@@ -64,14 +62,13 @@ export interface ElicitRequestInfo {
 
 /** The elicitation request a result answers (first occurrence of the result). */
 export interface PairFacts {
-  /** `absent`: no parentEventId; `unknown`: the parent was not seen (yet); `not-request`: the parent is another event type. */
+  /** `unknown`: the parent was not seen (yet); `not-request`: it is another event type. */
   parent: 'absent' | 'unknown' | 'not-request' | 'request';
   parentType?: string;
   parentAt?: Mark;
   request?: ElicitRequestInfo;
-  /** `absent`: an earlier, not yet answered request of the same source, session, server and mode that this result can only be answering. */
+  /** `absent`: the one earlier open request of the same source, session, server and mode. */
   candidate?: Mark;
-  /** `request`: the parent request carries a session id and the result carries another one (`other`) or none (`absent`). */
   sessionMismatch?: 'other' | 'absent';
   /** `unknown`: an earlier user.elicitation.request with the parent's id from another source. */
   otherSource?: Mark;
@@ -79,7 +76,6 @@ export interface PairFacts {
 
 /** The answer of an accepted form result checked against the request's form. */
 export interface ContentFacts {
-  /** Pointer of the result part (`/params/event/elicitation/result`). */
   partPointer: string;
   /** `checked`: `problems` lists what fails; otherwise why the answer cannot be verified. */
   status: 'checked' | 'no-request' | 'request-view' | 'request-invalid' | 'request-absent' | 'request-released';
@@ -87,7 +83,7 @@ export interface ContentFacts {
   request?: Mark;
   /** The accepted result carries no `content` member (judged as the empty answer). */
   absent?: boolean;
-  /** `request-released`: how many results the memory budget has left unverified so far in this run, this one included. */
+  /** `request-released`: results the memory budget left unverified so far, this one included. */
   lost?: number;
 }
 
@@ -95,9 +91,7 @@ export interface ContentFacts {
 export interface ModeFacts {
   mode: string;
   advertised: string[];
-  /** `request`: the intercept request's own `capabilities.elicitation`; `manifest`: the latest capabilities manifest. */
   by: 'request' | 'manifest';
-  /** The manifest's location (for `manifest`). */
   at?: Mark;
 }
 
@@ -118,24 +112,15 @@ function grantedModes(el: unknown): string[] | undefined {
 
 /** The elicitation analyzer. */
 export class Elicitation {
-  /** Event key (its `keyNumber`) of an elicitation request with a parsed form -> its `requestedSchema`, until an answer was checked against it. */
   private readonly schemas = new Map<number, unknown>();
-  /** Forms whose answer was checked, most recent last, for further results (forgotten oldest first for the memory budget). */
   private readonly checkedSchemas = new Map<number, unknown>();
-  /** Results left unverified because the memory budget forgot their form. */
   private lostToBudget = 0;
-  /** Estimated bytes of the held and checked forms. */
   private formBytes = 0;
   private readonly sizes = new Map<number, number>();
-  /** Event key (its `keyNumber`) of a request whose form is released once the current message is done. */
   private releaseAfter: number | undefined;
-  /** Event type -> modes advertised by the latest manifest (elicitation events only). */
   private manifestModes = new Map<string, { modes: string[]; at: Mark }>();
-  /** Signature ({@link signature}) -> the latest request with it not yet named by a result (its mark and event key number). */
   private readonly openRequests = new Map<number, { at: Mark; key: number }>();
-  /** Key number of a request's id -> its source's key number and mark (a result naming it from another source). */
   private readonly requestIds = new Map<number, { source: number; at: Mark }>();
-  /** The elicitation body of the message being observed (parsed at most once per message). */
   private body: { msg: AhpMessage; body: ElicitationBody } | undefined;
 
   constructor(private readonly identity: EventIdentity) {}
@@ -225,8 +210,8 @@ export class Elicitation {
   }
 
   /**
-   * Elicitation facts of the event `ev` of `msg` (key `key`, row `s` when kept; `first`: its
-   * first occurrence) into `facts`; records a request's form verdict.
+   * Elicitation facts of the event `ev` of `msg` (key `key`, row `s` when kept) into `facts`; records a request's form
+   * verdict.
    */
   observeEvent(
     msg: AhpMessage,

@@ -1,26 +1,10 @@
 /**
- * MCP elicitation answers (`ElicitResult.content`) checked against the form that asked for them
- * (AHP interaction-payloads.md §MCP elicitation binding (2025-11-25): "`content` ... is present
- * only for accepted form data and must satisfy the requesting form schema"; §Elicitation
- * modification target: "Validate the effective content against the pinned MCP answer shape and
- * the original requested form schema").
- *
- * Two checks, both pure and total (they never throw, whatever the input):
- * - {@link answerShapeProblems}: the pinned answer shape: an object whose values are strings,
- *   numbers, booleans or arrays of strings (no null, no nested object, no other array);
- * - {@link formAnswerProblems}: the answer against a `requestedSchema` of the pinned closed
- *   subset: `required` keys, each field's type (`integer` means a whole number), single-select
- *   membership (`enum`, legacy `enum` + `enumNames`, titled `oneOf` consts), multi-select
- *   membership (`items.enum`, titled `items.anyOf` consts), `minimum` / `maximum`,
- *   `minLength` / `maxLength` (in Unicode code points, as JSON Schema counts), `minItems` /
- *   `maxItems`, and the four string formats `email`, `uri`, `date`, `date-time`.
- *
- * Defaults are annotations: a missing required field is missing even when its schema has a
- * `default` ("Form defaults remain annotations, not values injected into answers"). Members
- * that the form does not declare are not rejected: `requestedSchema` is a JSON Schema object
- * schema without `additionalProperties`, so extra members satisfy it. `pattern` is not part of
- * the pinned subset and no regular expression is ever built from input data. Field schemas
- * outside the subset (already reported by `ahp/elicitation-body`) are skipped, not guessed.
+ * MCP elicitation answers checked against the pinned answer shape and the form that asked for
+ * them (AHP interaction-payloads.md §MCP elicitation binding (2025-11-25), §Elicitation
+ * modification target); pure and total. Defaults are annotations, never injected ("Form defaults
+ * remain annotations"); undeclared members satisfy a `requestedSchema` (no `additionalProperties`);
+ * lengths count code points; no regular expression is built from input; fields outside the subset
+ * are `ahp/elicitation-body`'s, skipped here rather than guessed.
  */
 import { describeValue } from '../../core/finding.ts';
 import { childPointer } from '../../core/pointer.ts';
@@ -30,10 +14,7 @@ import { FORMAT_WORDS } from '../../core/schema/wording.ts';
 import { renderMessage, type MessageArgs } from '../../core/message.ts';
 import { isObj, own, type Obj } from '../../core/value.ts';
 
-/**
- * How each answer problem reads, as a phrase the reporting rules' templates embed (`{problem}`):
- * never the answer value (its JSON type and length instead); the form's own options may be quoted.
- */
+/** How each answer problem reads, as a phrase the reporting rules' templates embed (`{problem}`). */
 export const ANSWER_PHRASES = {
   notAnswerObject: 'an elicitation answer is an object of field values, found {found}',
   answerValue: 'an answer value is a string, number (one a double holds), boolean or array of strings, found {found}',
@@ -62,10 +43,8 @@ export const ANSWER_PHRASES = {
 export type AnswerPhraseId = keyof typeof ANSWER_PHRASES;
 
 /**
- * One problem of an answer. `pointer` is relative to the answer object (`/name`; `""` = the
- * answer itself); `keyword` names the form keyword that failed (`required`, `type`, `enum`,
- * `minimum`, `format`, ..., or `answer` for the pinned answer shape); `messageId` and `args`
- * word it ({@link ANSWER_PHRASES}, {@link answerPhrase}).
+ * One problem of an answer: `pointer` relative to the answer (`""`: the answer itself), the failing form `keyword`, and
+ * its phrase.
  */
 export interface AnswerProblem {
   pointer: string;
@@ -143,8 +122,8 @@ function multiChoices(field: Obj): string[] | undefined {
 }
 
 /**
- * `"a", "b", "c"`: the values a form offers, up to five (the form's own enum values, part of
- * the request's schema, not the answer, so quoting them shows no answer content).
+ * `"a", "b", "c"`: the values a form offers, up to five (the form's own enum values, part of the request's schema, not
+ * the answer, so quoting them shows no answer content).
  */
 function listed(choices: readonly string[]): string {
   const shown = choices.slice(0, 5).map((c) => JSON.stringify(c));
@@ -240,13 +219,7 @@ function fieldProblems(ptr: string, field: Obj, v: unknown): AnswerProblem[] {
   return out;
 }
 
-/**
- * Problems of the answer `content` against `requestedSchema` (the form of the request). An
- * unusable form (not an object with `properties`) yields no problem: the caller decides how to
- * say that the answer cannot be verified. The answer shape itself is checked by
- * {@link answerShapeProblems}; here a value of the wrong shape is reported as a type problem of
- * its field.
- */
+/** Problems of the answer `content` against `requestedSchema` (the form of the request). */
 export function formAnswerProblems(content: unknown, requestedSchema: unknown): AnswerProblem[] {
   if (!isObj(requestedSchema) || !isObj(requestedSchema.properties)) return [];
   if (!isObj(content)) return [problem('', 'type', 'notFormObject', { found: describeValue(content) })];

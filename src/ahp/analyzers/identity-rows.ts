@@ -2,23 +2,10 @@ import { pairKey, type Hash64 } from '../../core/canonical.ts';
 import { isObj, type Obj } from '../../core/value.ts';
 import { fnv32, valueDigest } from './digest.ts';
 
-/**
- * The layout of an event row of the event-identity analyzer (identity.ts): 120 bytes of
- * columns per event plus about 24 bytes of key, order links and index, numbers only. The row
- * also holds the columns of the analyzers that read an event by its identity (lineage's parent
- * key, elicitation's form verdict, server, mode and answer digest, configuration's denial).
- */
+/** The layout of an event row of the event-identity analyzer (identity.ts). */
 export const EVENT_PTR = '/params/event';
 
-/**
- * Names of the control metadata compared across occurrences of one event, in fingerprint order.
- * The elicitation server, mode and action are envelope metadata that edits and views keep
- * (interaction-payloads.md: "Keep action, mode, and envelope metadata consistent"). The task id
- * and operation and the workspace kind say which change an event is about (task-workspace-lineage.md
- * §Payloads: durable task `id`; no modify target rewrites them, base/composition.md §Atomic effect
- * acceptance: "Workspace modification is not arbitrary native setting or task mutation"); the
- * change analyzer (changes.ts) compares an after event's with its before's.
- */
+/** Names of the control metadata compared across occurrences of one event, in fingerprint order. */
 export const CONTROL_FIELDS = [
   'type',
   'time',

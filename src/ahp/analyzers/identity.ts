@@ -47,11 +47,7 @@ export {
 export interface ReuseFacts {
   prior: Mark;
   priorVia: 'intercept' | 'observe';
-  /**
-   * `type`: another event type; `retry`: a re-sent intercept request whose event differs;
-   * `metadata`: other control metadata; `unverifiable`: the first intercepted line could not be
-   * read back as it was to compare (ahp/event-id-unverifiable).
-   */
+  /** `type`: another event type; `retry`: a re-sent intercept request whose event differs. */
   kind: 'type' | 'retry' | 'metadata' | 'unverifiable';
   /** The differing control fields (may be empty for `retry`: then only content differs). */
   fields: string[];
@@ -71,7 +67,6 @@ export interface IdentityFacts {
 /** The event-identity analyzer */
 export class EventIdentity implements BudgetHolder {
   private readonly rows = new CompactTable({ u32: EVENT_U32.count, f64: EVENT_F64.count });
-  /** How to read back lines of re-readable inputs, by input code (intercept retries). */
   private readonly rereaders = new Map<number, (byteOffset: number) => string | undefined>();
   private readonly names = new Interner(MAX_NAMES);
   /** Key and row of the event of the message being observed (row undefined: not kept, the budget was full). */
@@ -138,18 +133,13 @@ export class EventIdentity implements BudgetHolder {
       : undefined;
   }
 
-  /**
-   * The fingerprint of `session.id` of row `s`'s first occurrence (undefined: no session id), as
-   * {@link sessionPrintOf} computes it for another event.
-   */
+  /** The fingerprint of `session.id` of row `s`'s first occurrence (undefined: it had none). */
   sessionPrint(s: number): number | undefined {
     const i = CONTROL_FIELDS.indexOf('session.id');
     return ((this.rows.getU(s, EVENT_U32.flags) >>> CONTROL_PRESENT_SHIFT) >>> i) & 1
       ? this.rows.getU(s, EVENT_U32.control + i)
       : undefined;
   }
-
-  // ---- elicitation columns (elicitation.ts) ----
 
   /** The form verdict kept for the elicitation request of row `s` (undefined: none recorded). */
   formOf(s: number): FormVerdict | undefined {
@@ -199,8 +189,6 @@ export class EventIdentity implements BudgetHolder {
     this.rows.setU(s, EVENT_U32.answerDigest + 1, digest[1]);
   }
 
-  // ---- configuration columns (config.ts) ----
-
   /** Record where the config.change.before of row `s` was denied (the first denial wins). */
   setDenied(s: number, at: Mark): void {
     if (this.hasFlag(s, EVENT_FLAG.denied)) return;
@@ -221,13 +209,7 @@ export class EventIdentity implements BudgetHolder {
     );
   }
 
-  // ---- the analyzer ----
-
-  /**
-   * The identity facts of the event `ev` of `msg` (at `at`) against the rows before it; adds the
-   * row of a first occurrence (when the budget allows) and keeps the first intercepted copy.
-   * Sets {@link currentKey} / {@link currentSlot}.
-   */
+  /** The identity facts of the event `ev` of `msg` (at `at`) against the rows before it. */
   observe(msg: AhpMessage, ev: Obj, at: Mark): IdentityFacts {
     const source = ev.source as string;
     const id = ev.id as string;
@@ -302,10 +284,7 @@ export class EventIdentity implements BudgetHolder {
     this.rows.setU(s, EVENT_U32.flags, this.rows.getU(s, EVENT_U32.flags) | flag);
   }
 
-  /**
-   * Which of `fields` differ between row `s` and the event being observed ({@link currentControl}):
-   * present in one and not the other, or with other values (by fingerprint).
-   */
+  /** Which of `fields` differ between row `s` and the event being observed ({@link currentControl}). */
   differsFromCurrent(s: number, fields: readonly (typeof CONTROL_FIELDS)[number][]): string[] {
     const c = this.currentControl;
     const mask = (this.rows.getU(s, EVENT_U32.flags) >>> CONTROL_PRESENT_SHIFT) & CONTROL_MASK;
@@ -323,12 +302,7 @@ export class EventIdentity implements BudgetHolder {
     );
   }
 
-  /**
-   * Whether the intercepted event `ev` equals the first intercepted copy kept in row `s`
-   * (same JSON value: member order and whitespace do not count). A rereadable row reads the
-   * first line back and compares exactly; otherwise digests are compared. `undefined` when the
-   * first line cannot be read back as it was (the file changed while it was checked).
-   */
+  /** Whether the intercepted event `ev` equals the first intercepted copy kept in row `s` (the same JSON value). */
   private sameIntercepted(s: number, flags: number, msg: AhpMessage, ev: Obj): boolean | undefined {
     const r = this.rows;
     if (!(flags & EVENT_FLAG.rereadable)) {

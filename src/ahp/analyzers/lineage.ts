@@ -1,15 +1,8 @@
 /**
- * The lineage analyzer: `parentEventId` links within one source (AHP task-workspace-lineage.md
- * §Lineage and actual changes: "Parentage is single and acyclic"), for `ahp/parent-unknown` and
- * `ahp/parent-cycle`.
- *
- * Keeps: the events naming a parent not seen yet, by the parent's `(source, id)` key (its
- * 53-bit `keyNumber`, src/core/table.ts; parents
- * may arrive late: observation order is not guaranteed), each with where it named it. Parent
- * links themselves live in the event rows of identity.ts (its `parentKey` column).
- * Releases: an entry when its parent arrives (then a cycle through the late parent is looked
- * for); the rest are reported at the end of input. Cap `--max-events` (budget.ts, shared with
- * the event rows and answered ids): when full, new unresolved parents are not recorded.
+ * The lineage analyzer: `parentEventId` links within one source ("Parentage is single and
+ * acyclic"). Parents may arrive late (observation order is not guaranteed), so a child naming an
+ * unseen parent is kept until it arrives (then a cycle through it is looked for) or reported at
+ * the end; the links live in the event rows. Over `--max-events` new unresolved links are dropped.
  */
 import type { Hash64 } from '../../core/canonical.ts';
 import type { Location } from '../../core/finding.ts';
@@ -69,10 +62,7 @@ export class Lineage implements BudgetHolder {
     return [...this.unresolved.values()].flat().sort((a, b) => a.seq - b.seq);
   }
 
-  /**
-   * Parent and cycle facts of a first occurrence `ev` (key `key`, row `s` when kept) into
-   * `facts`; records an unknown parent and settles the events that waited for this one.
-   */
+  /** Parent and cycle facts of a first occurrence `ev` (key `key`, row `s` when kept) into `facts`. */
   firstOccurrence(msg: AhpMessage, ev: Obj, at: Mark, key: Hash64, s: number | undefined, facts: LineageFacts): void {
     const source = ev.source as string;
     const parentId = typeof ev.parentEventId === 'string' ? ev.parentEventId : undefined;

@@ -22,7 +22,10 @@ export interface AhpFacts {
   msg: AhpMessage;
   event?: EventFacts;
   response?: ResponseFacts;
-  /** A matched intercept success response whose request's capabilities are usable: its effects applied in the request's host context (edit-context.ts). */
+  /**
+   * A matched intercept success response whose request's capabilities are usable: its effects applied in the request's
+   * host context (edit-context.ts).
+   */
   effects?: EffectsFacts;
 }
 
@@ -64,14 +67,7 @@ const FACT_BITS = {
   mode: 256,
 } as const;
 
-/**
- * The AHP stream model of one run. Messages reach it only when their JSON-RPC shape is valid
- * (`AhpMessage.wireValid`). Per message, each analyzer computes its facts against its state
- * before the message, then updates it, in this order: event identity; on the event's first
- * occurrence lineage, configuration and change lineage; elicitation; correlation of a request
- * (completed with its host context) or of a response (its effects judged in that context, a
- * deny noted for configuration, a manifest's modes for elicitation); the end of the message.
- */
+/** The AHP stream model of one run: only messages whose JSON-RPC shape is valid reach it. */
 export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStreamState> {
   readonly state: AhpStreamState;
   readonly factBits = FACT_BITS;

@@ -5,7 +5,10 @@ import { checksOf, parsedObject } from '../elicitation-body.ts';
 import type { AhpMessage } from '../message.ts';
 import { credentialAsked } from '../sensitive-names.ts';
 
-/** Whether the user types a value into a field (free string or number), as opposed to choosing one of the server's values or a boolean. */
+/**
+ * Whether the user types a value into a field (free string or number), as opposed to choosing one of the server's
+ * values or a boolean.
+ */
 function typedField(field: Obj): boolean {
   if (field.type === 'number' || field.type === 'integer') return true;
   return field.type === 'string' && !('enum' in field) && !('oneOf' in field);

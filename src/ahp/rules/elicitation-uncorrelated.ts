@@ -1,6 +1,9 @@
 import { defineAhpStreamRule } from '../analyzers/model.ts';
 
-/** `ahp/elicitation-uncorrelated`: never an error, since no AHP marker proves that a capture holds a session from its start. */
+/**
+ * `ahp/elicitation-uncorrelated`: never an error, since no AHP marker proves that a capture holds a session from its
+ * start.
+ */
 export const elicitationUncorrelated = defineAhpStreamRule({
   id: 'ahp/elicitation-uncorrelated',
   severity: 'warning',

@@ -1,7 +1,9 @@
 import { markLocation } from '../../core/mark.ts';
 import { defineAhpStreamRule } from '../analyzers/model.ts';
 
-/** `ahp/elicitation-unpaired`: a parent that is a known event of another type; judged on the result's first occurrence. */
+/**
+ * `ahp/elicitation-unpaired`: a parent that is a known event of another type; judged on the result's first occurrence.
+ */
 export const elicitationUnpaired = defineAhpStreamRule({
   id: 'ahp/elicitation-unpaired',
   severity: 'error',

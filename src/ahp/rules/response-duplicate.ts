@@ -1,7 +1,10 @@
 import { markLocation } from '../../core/mark.ts';
 import { defineAhpStreamRule } from '../analyzers/model.ts';
 
-/** `ahp/response-duplicate`: an identical retry of the request (base/failure.md §Duplicate delivery and retries) may be answered again. */
+/**
+ * `ahp/response-duplicate`: an identical retry of the request (base/failure.md §Duplicate delivery and retries) may be
+ * answered again.
+ */
 export const responseDuplicate = defineAhpStreamRule({
   id: 'ahp/response-duplicate',
   severity: 'error',

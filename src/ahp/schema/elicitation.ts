@@ -1,14 +1,8 @@
 /**
- * The MCP elicitation binding of `user.elicitation.request` and `user.elicitation.result`
- * events (AHP interaction-payloads.md §MCP elicitation binding (2025-11-25)): the one parse of
- * the body, and its validation against the pinned MCP subset.
- *
- * A body-selected request/result text part (selection `body`, a `text` string, no `gap`) holds
- * the complete serialized MCP `elicitation/create` params or `ElicitResult`. The text is parsed
- * as JSON (duplicate member names rejected) and validated against the pinned, closed
- * 2025-11-25 subset (`schemas/mcp/mcp-elicitation.schema.json`, roots `request` / `result`).
- * Metadata, omit and gap views are never parsed. The verdicts over the result (body, mode,
- * action, content) are the per-event rules in src/ahp/rules/elicitation.ts.
+ * The one parse of the MCP body of an elicitation request/result event and its check against the
+ * pinned, closed 2025-11-25 subset (`schemas/mcp/mcp-elicitation.schema.json`; AHP
+ * interaction-payloads.md §MCP elicitation binding (2025-11-25)). Only a body-selected text part
+ * is parsed; metadata, omit and gap views never are.
  */
 import type { ErrorObject } from '../../core/schema/ajv.ts';
 import { mapSchemaErrors, type Wording } from '../../core/schema/findings.ts';
@@ -29,10 +23,7 @@ function isAnswerValue(v: unknown): boolean {
   return Array.isArray(v) && v.every((x) => typeof x === 'string');
 }
 
-/**
- * How errors inside the embedded MCP value are worded (never echoing values): the predicate
- * style of AHP schema findings, naming the pinned subset where it closes an object.
- */
+/** How errors inside the embedded MCP value are worded (never echoing values). */
 const MCP_WORDING: Wording = {
   generic(c) {
     const p = c.error.params as Record<string, unknown>;
@@ -87,11 +78,7 @@ const problem = (inner: string, messageId: string, args: BodyProblem['args'] = {
   args,
 });
 
-/**
- * Validate `value` against the MCP definition `def`, returning its {@link BodyProblem}s.
- * Unions are diagnosed by choosing the intended variant (URL vs form by `mode`, a form field by
- * its `type`, answer values by their JSON type) so each problem is reported once, precisely.
- */
+/** Validate `value` against the MCP definition `def`, returning its {@link BodyProblem}s. */
 function mcpProblems(def: 'request' | 'result', value: unknown): BodyProblem[] {
   const reg = ahpSchemas();
   const check = reg.mcpCheck(def);
@@ -170,16 +157,7 @@ function mcpProblems(def: 'request' | 'result', value: unknown): BodyProblem[] {
   return out;
 }
 
-/**
- * Numbers of the MCP value beyond the double range (`1e400`, read as ±Infinity), outside `_meta`
- * objects. MCP 2025-11-25 `schema.ts`, the source of truth for the
- * types (upstream/mcp/2025-11-25/README.md), types every number of an elicitation (`minimum`,
- * `maximum`, lengths, item counts, a number `default`, an answer value) as TypeScript `number`,
- * an IEEE 754 double (ECMA-262 §6.1.6.1); a literal no double holds is no such value (RFC 8259
- * §6 lets an implementation limit the range it accepts). So a bound and an answer beyond a
- * double are judged alike: the body is invalid, never a bound silently ignored. `_meta` is
- * `{ [key: string]: unknown }`, where such a literal is plain JSON and stays accepted.
- */
+/** Numbers of the MCP value beyond the double range (`1e400`, read as ±Infinity), outside `_meta` objects. */
 function beyondDouble(value: unknown): BodyProblem[] {
   const out: BodyProblem[] = [];
   // an explicit stack: the body may nest as deep as --max-depth allows
@@ -199,15 +177,7 @@ function beyondDouble(value: unknown): BodyProblem[] {
   return out.reverse();
 }
 
-/**
- * Parse the MCP body of one `user.elicitation.request` / `.result` event, once: `event` is the
- * event object, `eventPointer` its location in the message. With `check` (the event's
- * `elicitation` payload passed schema validation) a body-selected text is also validated
- * against the pinned MCP subset and the result carries the {@link ElicitationChecks} the
- * per-event rules report from. The body text is a JSON text of its own, held to the run's
- * `maxDepth` (`--max-depth`, default {@link DEFAULT_MAX_DEPTH}) like a line. Returns
- * `undefined` for other event types. Never throws.
- */
+/** Parse the MCP body of one `user.elicitation.request` / `.result` event, once. */
 export function parseElicitationBody(
   event: Obj,
   eventPointer: string,

@@ -1,14 +1,13 @@
-/**
- * AHP's wording of schema errors for the schema stage's mapper (src/core/schema/findings.ts):
- * plain sentences that never echo instance values (they give the JSON type and length
- * instead), and exact RFC 6901 pointers.
- */
+/** AHP's wording of schema errors for the schema stage's mapper: sentences that never echo values. */
 import type { ErrorObject } from '../../core/schema/ajv.ts';
 import { mapSchemaErrors, type SchemaFinding, type Wording } from '../../core/schema/findings.ts';
 import { phrase, sentence } from '../../core/schema/wording.ts';
 import { ahpSchemas } from './schemas.ts';
 
-/** How AHP words schema errors: predicate phrases as sentences; `required` points at the object, an extra member at itself. */
+/**
+ * How AHP words schema errors: predicate phrases as sentences; `required` points at the object, an extra member at
+ * itself.
+ */
 export const AHP_WORDING: Wording = {
   generic: phrase,
   keys: {},
@@ -18,9 +17,7 @@ export const AHP_WORDING: Wording = {
 };
 
 /**
- * Map ajv errors (from a diagnostic validator of `ahpSchemas()`) to schema findings through
- * the schema stage's mapper; `base` is prefixed to every pointer. Errors at a location without
- * a rule are `ahp/wire-root`.
+ * Map ajv errors (from a diagnostic validator of `ahpSchemas()`) to schema findings through the schema stage's mapper.
  */
 export function mapAjvErrors(
   errors: readonly ErrorObject[] | null | undefined,

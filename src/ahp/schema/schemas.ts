@@ -1,11 +1,7 @@
 /**
- * The AHP draft schema registry over our schemas (`schemas/ahp/`, written from the AHP draft
- * prose) and the pinned MCP elicitation extraction (`schemas/mcp/mcp-elicitation.schema.json`),
- * compiled at build time (src/generated/ahp-*.cjs, `npm run validators:gen`, loaded by
- * src/core/schema/generated.ts): the verdict validators load with the registry (on first use,
- * never at start-up); the diagnostic ones on the first failure, over copies of the documents
- * prepared for the schema stage's mapper (`prepareSchemas` in src/core/schema/annotations.ts:
- * rule attribution from `x-rule` / `x-message` annotations).
+ * The AHP draft schema registry over `schemas/ahp/` and the pinned MCP elicitation extraction,
+ * compiled at build time (`npm run validators:gen`): verdict validators load on first use, the
+ * diagnostic ones on the first failure.
  */
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { SchemaIndex } from '../../core/schema/annotations.ts';
@@ -59,9 +55,7 @@ export function ahpValidatorsLoaded(): boolean {
 }
 
 /**
- * The process-wide registry, built on first use from the generated validators: verdicts (first
- * error only) by `$ref`, and, built on the first failure, the diagnostic ones (all errors,
- * verbose) with the index of their prepared documents.
+ * The process-wide registry, built on first use from the generated validators.
  * @throws Error for a `$ref` no validator was generated for (a build defect, not an input problem).
  */
 export function ahpSchemas(): AhpSchemaRegistry {

@@ -16,7 +16,7 @@ import type { AhpBinding, AhpMessage, AhpMessageKind } from '../message.ts';
 import { AHP_SCHEMA_RULES, type AhpSchemaRuleId, type SchemaRule } from './rules.ts';
 import { ahpEventTypes, ahpSchemas } from './schemas.ts';
 
-/** One finding of the stage: its rule (from the closed table), RFC 6901 pointer, and the rule's template with its args. */
+/** One finding of the stage: its rule, pointer, and the rule's template with its args. */
 export interface SchemaStageFinding {
   rule: SchemaRule;
   pointer: string;
@@ -38,17 +38,8 @@ const found = (id: AhpSchemaRuleId, pointer: string, messageId: string, args?: M
 });
 
 /**
- * What to validate a value as.
- * - `'message'`: an AHP wire message (the wire root).
- * - `'registration'`: a portable registration document.
- * - any other string: an upstream manifest `schema` path such as
- *   `"schema/draft/intercept-request.schema.json"` (only the file name and an optional
- *   `#/$defs/<event type>` fragment matter), mapped to our equivalent root: `schema.json` (wire
- *   root), `intercept-request`, `intercept-response`, `intercept-no-effect-response`,
- *   `intercept-deny-response`, `observe-notification`, `capabilities-request`,
- *   `capabilities-response`, `json-rpc-message`, `error-response`, `registration`, `event`
- *   (any catalogue event), an event type with dots as dashes (`tool-before`), or
- *   `catalogue-event.schema.json#/$defs/<type>`.
+ * What to validate a value as: `'message'` (the wire root), `'registration'`, or an upstream manifest `schema` path,
+ * mapped to our equivalent root by its file name and `#/$defs/<event type>` fragment.
  */
 export type AhpRoot = 'message' | 'registration' | string;
 
@@ -56,10 +47,7 @@ export type AhpRoot = 'message' | 'registration' | string;
 export interface ValidateAhpOptions {
   /** The root to validate against; default `'message'`. */
   root?: AhpRoot;
-  /**
-   * Also validate `params.event` against this event root (an {@link AhpRoot} naming an event,
-   * e.g. `"schema/draft/tool-before.schema.json"`); its findings point under `/params/event`.
-   */
+  /** Also validate `params.event` against this event root (an {@link AhpRoot} naming an event). */
   eventSchema?: string;
 }
 
@@ -138,11 +126,7 @@ function runSchema(ref: string, value: unknown, base = ''): SchemaStageFinding[]
   return mapped.length ? mapped : [found('ahp/wire-root', base, 'noShape')];
 }
 
-/**
- * The wire root: the verdict is the `oneOf` of the six message shapes; when it fails, the
- * shape the message is meant to be is chosen from `method` / `result` / `error` and its errors
- * are reported.
- */
+/** The wire root: the verdict is the `oneOf` of the six message shapes. */
 function validateWire(value: unknown): SchemaStageFinding[] {
   const reg = ahpSchemas();
   if (reg.check('wire.schema.json')(value)) return [];
@@ -204,10 +188,7 @@ function isUnder(pointer: string, prefix: string): boolean {
 }
 
 /**
- * Run the stage on `ev` against `root` and fill it in as an {@link AhpMessage} (kind, event,
- * event pointer, elicitation body, `wireValid`); returns the stage's findings (not reported:
- * see {@link reportSchemaFindings}). `ev.value` may be any JSON value when the caller
- * validates a bare value (the manifest); the pipeline only hands objects.
+ * Run the stage on `ev` against `root`, fill it in as an {@link AhpMessage}, and return its findings (unreported).
  * @throws Error when `opts.eventSchema` does not name an event root, or a schema cannot be loaded.
  */
 export function schemaStage(
@@ -277,10 +258,7 @@ export function schemaStage(
   return findings;
 }
 
-/**
- * Report the stage's findings at `ev` through `sink`, each stamped with its rule's id,
- * severity and citation; findings of rules outside `selection` are not reported.
- */
+/** Report the stage's findings at `ev` through `sink`, each stamped with its rule's id, severity and citation. */
 export function reportSchemaFindings(
   findings: readonly SchemaStageFinding[],
   ev: ParsedEvent,
