@@ -201,7 +201,7 @@ function ahpSpec(): ModuleSpec {
   add('all', 'wire.schema.json');
   add('all', 'registration.schema.json');
   add('all', 'effects.schema.json', 'effect');
-  // the boundary contracts of `return` values and the schema-backed modify targets (src/ahp/effects.ts)
+  // the boundary contracts of `return` values and the schema-backed modify targets (src/ahp/analyzers/effects-*.ts)
   const effectsDefs = docs[AHP_SCHEMA_FILES.indexOf('effects.schema.json')].$defs as Obj;
   for (const table of ['returnContracts', 'modifyValues']) {
     const inner = (effectsDefs[table] as Obj).$defs as Obj;

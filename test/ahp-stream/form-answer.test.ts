@@ -1,5 +1,5 @@
 /**
- * MCP elicitation answers against their requested form (src/ahp/form-answer.ts): the pinned
+ * MCP elicitation answers against their requested form (src/ahp/analyzers/form-answer.ts): the pinned
  * answer shape and the closed requestedSchema subset (interaction-payloads.md §MCP elicitation
  * binding (2025-11-25)).
  */
