@@ -3,9 +3,8 @@
  * per-event rules and the stream rules. The Engine's per-event and stream lists are derived from
  * it by kind, so a rule's position here is also the order it reports in on one message.
  */
-import type { FactRule } from '../../core/engine.ts';
 import type { EventRule, RuleMeta } from '../../core/rule.ts';
-import type { AhpFacts, AhpStreamState } from '../analyzers/model.ts';
+import type { AhpStreamRule } from '../analyzers/model.ts';
 import type { AhpMessage } from '../message.ts';
 import { AHP_SCHEMA_RULES } from '../schema/rules.ts';
 import { attentionShape } from './attention-shape.ts';
@@ -113,9 +112,6 @@ export const AHP_RULES = [
   openAtEnd,
   stateCap,
 ] as const satisfies readonly RuleMeta[];
-
-/** An AHP stream rule of {@link AHP_RULES}. */
-type AhpStreamRule = FactRule<AhpFacts, AhpStreamState>;
 
 const ALL: readonly RuleMeta[] = AHP_RULES;
 const isEventRule = (r: RuleMeta): r is EventRule<AhpMessage> => 'check' in r;
