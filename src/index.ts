@@ -45,7 +45,7 @@ export type { Output, Reporter } from './report/types.ts';
 export type { CatalogueRow } from './report/catalogue.ts';
 export type { AhpBinding } from './ahp/message.ts';
 export type { AepStreamOptions } from './aep/analyzers/options.ts';
-export type { AhpStreamOptions } from './ahp/stream/options.ts';
+export type { AhpStreamOptions } from './ahp/analyzers/options.ts';
 export {
   gateFormValues,
   type FormCaptureCeiling,
@@ -57,11 +57,9 @@ export {
 } from './aep/forms.ts';
 export {
   applyEffects,
-  checkEditContext,
   checkEffects,
   hostContextOf,
   MODIFY_TARGETS,
-  type EditContextIssue,
   type EffectRejection,
   type EffectsOutcome,
   type EffectsVerdict,
@@ -69,8 +67,15 @@ export {
   type ModifyTarget,
   type RejectionCode,
   type TargetPermission,
-} from './ahp/effects.ts';
-export { answerShapeProblems, formAnswerProblems, isAnswerValue, type AnswerProblem } from './ahp/form-answer.ts';
+} from './ahp/analyzers/effects.ts';
+export { checkEditContext, type EditContextIssue } from './ahp/edit-check.ts';
+export {
+  answerPhrase,
+  answerShapeProblems,
+  formAnswerProblems,
+  isAnswerValue,
+  type AnswerProblem,
+} from './ahp/analyzers/form-answer.ts';
 export {
   decodeCloudEvents,
   fromCloudEvent,

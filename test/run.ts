@@ -3,7 +3,7 @@
 import { AEP } from '../src/aep/definition.ts';
 import type { AepStreamState } from '../src/aep/analyzers/model.ts';
 import { AHP } from '../src/ahp/definition.ts';
-import type { AhpStreamState } from '../src/ahp/stream/index.ts';
+import type { AhpStreamState } from '../src/ahp/analyzers/model.ts';
 import type { FindingSink } from '../src/core/finding.ts';
 import type { InputSpec, RunStats } from '../src/core/pipeline.ts';
 import type { ProtocolDefinition, ProtocolOptions } from '../src/core/protocol.ts';

@@ -28,7 +28,7 @@ import { _Code } from 'ajv/dist/compile/codegen/code.js';
 import { createAjv, type Ajv2020 } from '../src/core/schema/ajv.ts';
 import { prepareSchemas } from '../src/core/schema/annotations.ts';
 import { AEP_SCHEMA_BASE_ID } from '../src/aep/schema/registry.ts';
-import { AHP_SCHEMA_BASE, AHP_SCHEMA_FILES, MCP_DEFAULT_ID } from '../src/ahp/schemas.ts';
+import { AHP_SCHEMA_BASE, AHP_SCHEMA_FILES, MCP_DEFAULT_ID } from '../src/ahp/schema/schemas.ts';
 
 const ROOT = new URL('../', import.meta.url);
 /** Where the generated modules go. */
@@ -289,7 +289,7 @@ function ahpSpec(): ModuleSpec {
   add('all', 'wire.schema.json');
   add('all', 'registration.schema.json');
   add('all', 'effects.schema.json', 'effect');
-  // the boundary contracts of `return` values and the schema-backed modify targets (src/ahp/effects.ts)
+  // the boundary contracts of `return` values and the schema-backed modify targets (src/ahp/analyzers/effects-*.ts)
   const effectsDefs = docs[AHP_SCHEMA_FILES.indexOf('effects.schema.json')].$defs as Obj;
   for (const table of ['returnContracts', 'modifyValues']) {
     const inner = (effectsDefs[table] as Obj).$defs as Obj;

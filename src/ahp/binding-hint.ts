@@ -1,8 +1,6 @@
 /**
- * Which `--binding` would read an input that failed to parse as the binding its name chose:
- * the stdio binding carries one JSON-RPC message per line (AHP base/transports/stdio §Framing),
- * the HTTP binding one message per body, pretty-printing allowed (AHP base/transports/http).
- * A capture saved as `.json` fails as one body; a pretty-printed body on stdin fails line by line.
+ * Which `--binding` would read an input that failed under the one its name chose: stdio is one
+ * message per line (AHP base/transports/stdio §Framing), HTTP one per body, pretty-printed.
  */
 import type { AhpBinding } from './driver.ts';
 
@@ -25,10 +23,8 @@ function isObject(s: string): boolean {
 }
 
 /**
- * The sentence to add to the parse finding of `text` read as `binding` when the other binding
- * would read it, else `undefined`: several lines that are each one JSON object, read as one
- * document, are a stdio capture; several lines that together are one JSON object, read as
- * stdio, are one pretty-printed HTTP body.
+ * The sentence to add to the parse finding of `text` read as `binding` when the other binding would read it, else
+ * `undefined`.
  */
 export function bindingHint(text: string, binding: AhpBinding): string | undefined {
   const ls = lines(text);

@@ -1,16 +1,7 @@
-/**
- * The AHP binding of an input from its name, shared by the `ahp` CLI and the library API.
- * AHP base/transports/stdio.md (JSONL), base/transports/http.md (one message per body),
- * AHP registration (portable registration documents).
- */
+/** The AHP binding of an input from its name, shared by the `ahp` CLI and the library API. */
 import type { AhpBinding } from './message.ts';
 
-/**
- * The binding of an input name when no binding is given: a `.json` file named
- * `*.registration.json` or inside a folder named `registration` is a registration document,
- * any other `.json` one HTTP message, anything else (and stdin, `-`) stdio JSONL; a trailing
- * `.gz` is ignored (src/core/gzip.ts reads the input decompressed).
- */
+/** The binding of an input name when no binding is given. */
 export function bindingByName(path: string): AhpBinding {
   // a gzip-compressed input (`msg.json.gz`) has the binding of its decompressed name
   const p = path.toLowerCase().replace(/\\/g, '/').replace(/\.gz$/, '');

@@ -8,12 +8,9 @@ import { bindingByName } from './binding.ts';
 import { bindingHint } from './binding-hint.ts';
 import { AHP_FRAMING_SPECS, ahpRules, createAhpChecker, knownAhpTypes } from './driver.ts';
 import type { AhpBinding } from './message.ts';
-import { DEFAULT_AHP_STREAM_OPTIONS, type AhpStreamOptions } from './stream/index.ts';
+import { DEFAULT_AHP_STREAM_OPTIONS, type AhpStreamOptions } from './analyzers/options.ts';
 
-/**
- * The AHP {@link ProtocolDefinition}: the stdio binding is JSONL with LF only (AHP-STDIO-001);
- * an HTTP body or a registration document is one document, by name or `binding`.
- */
+/** The AHP {@link ProtocolDefinition}: the stdio binding is JSONL with LF only (AHP-STDIO-001). */
 export const AHP: ProtocolDefinition & { name: 'ahp' } = {
   name: 'ahp',
   description:

@@ -1,10 +1,6 @@
 /**
- * The AHP checker for the pipeline. Per message: duplicate member names (framing, always
- * reported), the message-schema stage (src/ahp/rules/schema.ts: the wire root, or the
- * registration root; it fills the typed {@link AhpMessage}), the per-event rules
- * (src/ahp/rules/) on the Engine, then, for a message whose JSON-RPC shape can be trusted
- * (`wireValid`), the stream analyzers and rules. AHP base/transports/stdio.md (framing),
- * base/transports/http.md (one message per body), interaction-payloads.md.
+ * The AHP checker: per message, duplicate member names, the message-schema stage, the per-event
+ * rules, then, for a message whose JSON-RPC shape can be trusted, the stream model and rules.
  */
 import { framingFinding, framingRules, type FramingSpecs } from '../core/jsonl.ts';
 import { Engine, type RuleSelection } from '../core/engine.ts';
@@ -12,30 +8,24 @@ import type { ProtocolChecker } from '../core/pipeline.ts';
 import { RULE_ERROR, type RuleCrashError, type RuleMeta } from '../core/rule.ts';
 import type { CheckerOutput } from '../core/protocol.ts';
 import type { AhpBinding, AhpMessage } from './message.ts';
-import { AHP_EVENT_RULES, AHP_MESSAGE_RULES } from './rules/index.ts';
+import { AHP_EVENT_RULES, AHP_RULES, AHP_STREAM_RULES } from './rules/index.ts';
 import {
   reportSchemaFindings,
   resolveRoot,
   schemaStage,
   type RootSpec,
   type ValidateAhpOptions,
-} from './rules/schema.ts';
-import { ahpEventTypes } from './schemas.ts';
-import {
-  AHP_STREAM_RULES,
-  AhpStreamModel,
-  DEFAULT_AHP_STREAM_OPTIONS,
-  type AhpFacts,
-  type AhpStreamOptions,
-  type AhpStreamState,
-} from './stream/index.ts';
+} from './schema/stage.ts';
+import { ahpEventTypes } from './schema/schemas.ts';
+import { AhpStreamModel, type AhpFacts, type AhpStreamState } from './analyzers/model.ts';
+import { DEFAULT_AHP_STREAM_OPTIONS, type AhpStreamOptions } from './analyzers/options.ts';
 
 export type { AhpBinding, AhpMessage, AhpMessageKind } from './message.ts';
 
 const WIRE_ROOT = resolveRoot('message');
 const REGISTRATION_ROOT = resolveRoot('registration');
 
-/** AHP's framing citations (AHP-STDIO-001; one JSON-RPC object per HTTP body): replace AEP's JSONL binding's. */
+/** AHP's framing citations (AHP-STDIO-001; one JSON-RPC object per HTTP body) replace AEP's JSONL binding's. */
 const STDIO = 'AHP base/transports/stdio §Framing';
 export const AHP_FRAMING_SPECS: FramingSpecs = {
   'jsonl/bom': `RFC 8259 §8.1; ${STDIO}`,
@@ -49,9 +39,12 @@ export const AHP_FRAMING_SPECS: FramingSpecs = {
 
 /** Every rule `ahp validate` can report. */
 export function ahpRules(): RuleMeta[] {
-  return [...framingRules(AHP_FRAMING_SPECS), ...AHP_MESSAGE_RULES, ...AHP_STREAM_RULES, RULE_ERROR].map(
-    ({ id, severity, description, spec }) => ({ id, severity, description, spec }),
-  );
+  return [...framingRules(AHP_FRAMING_SPECS), ...AHP_RULES, RULE_ERROR].map(({ id, severity, description, spec }) => ({
+    id,
+    severity,
+    description,
+    spec,
+  }));
 }
 
 /** Known event types and methods (coverage statistics). */

@@ -1,18 +1,19 @@
 /**
- * The typed MCP body of a `user.elicitation.request` / `user.elicitation.result` event (AHP
- * interaction-payloads.md §MCP elicitation binding (2025-11-25)), parsed once per message by
- * the message-schema stage (`parseElicitationBody` in elicitation.ts) and read by the
- * per-event elicitation rules (src/ahp/rules/elicitation.ts) and the stream elicitation
- * analyzer (src/ahp/stream/elicitation.ts). Metadata, omit and gap views are never parsed.
+ * The typed MCP body of an elicitation request/result event, parsed once per message by the
+ * message-schema stage (AHP interaction-payloads.md §MCP elicitation binding (2025-11-25)).
  */
 import type { ParseOutcome } from '../core/json.ts';
+import type { MessageArgs } from '../core/message.ts';
+import { isObj, type Obj } from '../core/value.ts';
 
-type Obj = Record<string, unknown>;
+/** One problem of a body against the pinned MCP subset: `inner` pointer and an `ahp/elicitation-body` template. */
+export interface BodyProblem {
+  inner: string;
+  messageId: string;
+  args: MessageArgs;
+}
 
-/**
- * The binding checks of a body-selected part, present when the event's `elicitation` payload
- * passed schema validation (otherwise its schema findings stand alone and nothing is checked).
- */
+/** The binding checks of a body-selected part, present when the event's `elicitation` payload passed its schema. */
 export interface ElicitationChecks {
   kind: 'request' | 'result';
   /** The event's `elicitation` object (envelope `mode`, `action`). */
@@ -21,14 +22,10 @@ export interface ElicitationChecks {
   textPointer: string;
   /** The exact JSON parse of the text (duplicate member names listed). */
   parsed: ParseOutcome;
-  /**
-   * Pointers of repeated member names whose copies differ (src/core/json-copies.ts). When any
-   * does, the value depends on which copy a reader keeps, so it is not checked against the subset
-   * and no rule reads it: the findings never depend on member order (RFC 8259 §4).
-   */
+  /** Pointers of repeated member names whose copies differ (src/core/json-copies.ts). */
   differingCopies: readonly string[];
-  /** Problems of the parsed value against the pinned MCP subset: `[innerPointer, phrase]`; empty when it conforms (or is not determined: {@link differingCopies}). */
-  problems: ReadonlyArray<readonly [string, string]>;
+  /** Problems against the pinned MCP subset; empty when it conforms or is not determined ({@link differingCopies}). */
+  problems: readonly BodyProblem[];
 }
 
 /** The body of an elicitation event. */
@@ -41,3 +38,18 @@ export type ElicitationBody =
   | { status: 'invalid'; partPointer: string; checks?: ElicitationChecks }
   /** The event carries no request/result part. */
   | { status: 'absent'; partPointer: string };
+
+/** The binding checks of an elicitation body with its part pointer, when they apply. */
+export function checksOf(
+  b: ElicitationBody | undefined,
+): { checks: ElicitationChecks; partPointer: string } | undefined {
+  if (!b || (b.status !== 'parsed' && b.status !== 'invalid') || !b.checks) return undefined;
+  return { checks: b.checks, partPointer: b.partPointer };
+}
+
+/** The parsed MCP value of a checked body, when an object that does not depend on member order. */
+export function parsedObject(checks: ElicitationChecks): Obj | undefined {
+  return checks.parsed.ok && checks.differingCopies.length === 0 && isObj(checks.parsed.value)
+    ? checks.parsed.value
+    : undefined;
+}

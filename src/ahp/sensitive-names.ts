@@ -1,23 +1,10 @@
 /**
- * A name-based heuristic: does a field name, a title or a URL query parameter name ask for a
- * credential or payment-card data? Used by the elicitation rules `ahp/elicitation-form-sensitive`
- * and `ahp/elicitation-url-secret` (AHP interaction-payloads.md: "Sensitive information MUST use
- * URL mode, never a form"; MCP 2025-11-25 elicitation §Form Mode Security, §Safe URL Handling).
- * It reads names, never values; values are the shared credential detector's concern.
- *
- * The heuristic: the text is split into lower-case words at every non-alphanumeric character,
- * at lower-to-upper case changes (`apiKey`), before the last capital of a capital run
- * (`APIKey` → `api key`) and between letters and digits. A name asks for a credential when
- * - one word is a credential word ({@link WORDS}: `password`, `passphrase`, `secret`,
- *   `credentials`, `otp`, `cvv`, ... and the joined forms `apikey`, `accesstoken`,
- *   `cardnumber`, ...), or two adjacent words join into one (`api key`, `card number`);
- * - or a word is the singular `token` and no word of the name counts, limits or describes it
- *   ({@link TOKEN_ABOUT}: `count`, `limit`, `max`, `used`, `type`, `expires`, ...).
- * Whole words only, so `secretary`, `passport`, `keyboard` and `tokenizer` do not match; the
- * plural `tokens` (`max_tokens`, `tokens_used`) and `token_count` are usage figures, not
- * credentials, and `token_type` or `token_expires` describe one. Deliberately not matched, being ordinary words in forms: `pin` alone (pin a
- * message), `key` alone (a sort key; but see {@link URL_ONLY}), `code`, `pwd` (a working
- * directory), `auth`, `mfa` (`mfa_enabled`), `pan` (a camera pan).
+ * Does a field name, title or URL parameter name ask for a credential or payment-card data? A
+ * heuristic over names, never values (MCP 2025-11-25 elicitation §Form Mode Security, §Safe URL
+ * Handling). Names are split into lower-case words (separators, case changes, letter/digit
+ * boundaries) and matched as whole words, so `secretary`, `passport` and `tokenizer` do not
+ * match; the plural `tokens` and a `token` that is counted, limited or described are usage
+ * figures. `pin`, `key`, `code`, `pwd`, `auth`, `mfa` and `pan` alone are ordinary form words.
  */
 
 /** Credential words and their category (what the message says is asked for). */
@@ -85,7 +72,7 @@ const TOKEN_ABOUT = new Set([
   'uri',
 ]);
 
-/** Split a name or title into lower-case words (see the module comment). */
+/** Split a name or title into lower-case words */
 export function nameWords(text: string): string[] {
   return text
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
@@ -97,9 +84,7 @@ export function nameWords(text: string): string[] {
 }
 
 /**
- * What credential `text` (a field name, a title or a query parameter name) asks for, as a
- * phrase such as "a password"; `undefined` when it asks for none. `url`: the name is a URL
- * query parameter, where `key` and `sig`/`signature` also count.
+ * What credential `text` (a field name, a title or a query parameter name) asks for, as a phrase such as "a password".
  */
 export function credentialAsked(text: string, url = false): string | undefined {
   const words = nameWords(text);
@@ -123,14 +108,7 @@ function urlParamNames(u: URL): string[] {
   return names;
 }
 
-/**
- * What secrets a parsed URL carries, as phrases for a message (never the values): userinfo
- * (`user:password@` or a user name alone) and each distinct query or fragment parameter whose
- * name asks for a credential ({@link credentialAsked} with `url`, so `key`, `sig` and
- * `signature` count). Empty when none. Shared by `ahp/elicitation-url-secret` (MCP 2025-11-25
- * elicitation §Safe URL Handling) and `ahp/credential-exposed` (execution-payloads.md: remove
- * URL userinfo; base/events.md: `source` is non-secret).
- */
+/** What secrets a parsed URL carries, as phrases for a message (never the values). */
 export function urlSecrets(u: URL): string[] {
   const out: string[] = [];
   if (u.username !== '' || u.password !== '')

@@ -5,7 +5,7 @@
 import type { AepCaptureLevel } from '../aep/schema/registry.ts';
 import type { AepStreamOptions } from '../aep/analyzers/options.ts';
 import type { AhpBinding } from '../ahp/message.ts';
-import type { AhpStreamOptions } from '../ahp/stream/options.ts';
+import type { AhpStreamOptions } from '../ahp/analyzers/options.ts';
 import type { CommonOptions } from '../core/protocol.ts';
 import type { AepRuleId, AhpRuleId } from './rule-ids.ts';
 

@@ -3,7 +3,7 @@
  * keeps the last copy and another reader may keep the first (RFC 8259 §4: with duplicate names
  * "the behavior of software that receives such an object is unpredictable"), so a verdict that
  * reads such a member would depend on member order. One function for both protocols: the AEP
- * payload members (src/aep/protocol.ts) and the AHP MCP elicitation bodies (src/ahp/elicitation.ts).
+ * payload members (src/aep/protocol.ts) and the AHP MCP elicitation bodies (src/ahp/schema/elicitation.ts).
  *
  * Runs only on texts whose parse reported repeated names (the rare path): one extra scan.
  */

@@ -3,7 +3,7 @@
  * upstream fixture manifest runner (its `schema` / `eventSchema` roots) and the library.
  *
  * It is a one-event run (src/run/run.ts `EventStream`) of the same checks `ahp validate` runs on
- * each message: the message-schema stage (src/ahp/rules/schema.ts) against the root, then every
+ * each message: the message-schema stage (src/ahp/schema/stage.ts) against the root, then every
  * per-event rule (src/ahp/rules/); no stream rules. Framing (JSONL lines, CR, blank lines,
  * duplicate member names of the outer text) belongs to the reader, not here.
  */
@@ -11,16 +11,16 @@ import type { RuleSelection } from '../core/engine.ts';
 import type { Finding } from '../core/finding.ts';
 import { EventStream } from './run.ts';
 import { AHP } from '../ahp/definition.ts';
-import type { ValidateAhpOptions } from '../ahp/rules/schema.ts';
+import type { ValidateAhpOptions } from '../ahp/schema/stage.ts';
 
-export type { AhpRoot, ValidateAhpOptions } from '../ahp/rules/schema.ts';
+export type { AhpRoot, ValidateAhpOptions } from '../ahp/schema/stage.ts';
 
 /**
  * Validate one parsed JSON value as an AHP draft message (default), a registration document or
  * the root named by `opts.root`, returning every finding (an empty array means valid; only
  * `error` findings make the value invalid, see {@link isAhpValid}). Findings carry the rule's
  * id, severity and citation, the RFC 6901 `pointer` into `value` and a sentence; a finding
- * inside embedded MCP JSON carries `data.embedded: {partPointer, innerPointer}`. Their line and
+ * inside embedded MCP JSON carries `partPointer` and `innerPointer` in its `args`. Their line and
  * column are not meaningful (there is no text). `opts.rules` runs only the selected rules.
  *
  * Roots: see {@link AhpRoot}. Spec: AHP base/versioning.md §JSON-RPC,

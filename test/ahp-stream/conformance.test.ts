@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { AHP_STREAM_RULES } from '../../src/ahp/stream/index.ts';
+import { AHP_STREAM_RULES } from '../../src/ahp/rules/index.ts';
 import { ahpCli, bindingByName, bindingFor } from '../../src/cli/ahp.ts';
 import { checkBytes } from '../../src/fixture-runner/check.ts';
 import { runFixtures } from '../../src/fixture-runner/index.ts';

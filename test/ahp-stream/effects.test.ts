@@ -1,5 +1,5 @@
 /**
- * The effects library (src/ahp/effects.ts) on unit tables: staged, atomic acceptance of a
+ * The effects library (src/ahp/analyzers/effects.ts, src/ahp/edit-check.ts) on unit tables: staged, atomic acceptance of a
  * response's effects in a host context (base/composition.md §Atomic effect acceptance;
  * interaction-payloads.md §Elicitation modification target; conformance profile base), the
  * manifest edit-context check, and agreement with the upstream `contextualExpectedValid`
@@ -10,12 +10,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import {
   applyEffects,
-  checkEditContext,
   hostContextOf,
   returnContractEvents,
   type HostContext,
   type RejectionCode,
-} from '../../src/ahp/effects.ts';
+} from '../../src/ahp/analyzers/effects.ts';
+import { checkEditContext } from '../../src/ahp/edit-check.ts';
 import { validateAhpMessage, isAhpValid } from '../../src/run/ahp-message.ts';
 import { AHP_CORPUS_DIR, FORM, merge, msg, replace, requireShared, text } from './helpers.ts';
 
@@ -302,7 +302,8 @@ test('values nested deeper than the call stack: judged and copied without overfl
     mode: '',
     action: '',
   });
-  assert.equal(Object.getPrototypeOf((ctx?.capabilities as { modify: object }).modify), Object.prototype);
+  assert.ok(ctx);
+  assert.equal(Object.getPrototypeOf((ctx.capabilities as { modify: object }).modify), Object.prototype);
   assert.equal(({} as Obj).replace, undefined);
 });
 

@@ -1,11 +1,17 @@
 /**
- * MCP elicitation answers against their requested form (src/ahp/form-answer.ts): the pinned
+ * MCP elicitation answers against their requested form (src/ahp/analyzers/form-answer.ts): the pinned
  * answer shape and the closed requestedSchema subset (interaction-payloads.md §MCP elicitation
  * binding (2025-11-25)).
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { answerShapeProblems, formAnswerProblems, isAnswerValue, isUsableForm } from '../../src/ahp/form-answer.ts';
+import {
+  answerPhrase,
+  answerShapeProblems,
+  formAnswerProblems,
+  isAnswerValue,
+  isUsableForm,
+} from '../../src/ahp/analyzers/form-answer.ts';
 
 const FORM = {
   type: 'object',
@@ -89,10 +95,15 @@ test('each keyword of the pinned subset is enforced, one problem per violation',
 
 test('messages never echo answer values', () => {
   const secret = 'hunter2-secret-value';
-  for (const p of formAnswerProblems({ name: secret, flag: secret, single: secret, email: secret }, FORM)) {
-    assert.ok(!p.message.includes(secret), p.message);
+  const problems = [
+    ...formAnswerProblems({ name: secret, flag: secret, single: secret, email: secret }, FORM),
+    ...answerShapeProblems({ a: { nested: secret } }),
+  ];
+  assert.ok(problems.length >= 5);
+  for (const p of problems) {
+    const text = answerPhrase(p);
+    assert.ok(!text.includes(secret) && !JSON.stringify(p.args).includes(secret), text);
   }
-  for (const p of answerShapeProblems({ a: { nested: secret } })) assert.ok(!p.message.includes(secret), p.message);
 });
 
 test('answer shape: string, number, boolean or array of strings; never null, objects or other arrays', () => {

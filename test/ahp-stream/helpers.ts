@@ -6,7 +6,9 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { TestContext } from 'node:test';
-import type { AhpStreamOptions, AhpStreamRuleId, AhpStreamState } from '../../src/ahp/stream/index.ts';
+import type { AhpStreamState } from '../../src/ahp/analyzers/model.ts';
+import type { AhpStreamOptions } from '../../src/ahp/analyzers/options.ts';
+import type { AhpRuleId as AhpListedRuleId } from '../../src/ahp/rules/index.ts';
 import type { Finding } from '../../src/core/finding.ts';
 import { ahpDriver, runPipeline } from '../run.ts';
 
@@ -54,7 +56,7 @@ export async function check(
 }
 
 /** A rule id `ahp validate` can report: a stream rule (checked at compile time) or a per-message rule. */
-export type AhpRuleId = AhpStreamRuleId | `ahp/${string}`;
+export type AhpRuleId = AhpListedRuleId | `ahp/${string}`;
 
 /**
  * Run one rule alone over `lines` (the driver's rule selection; framing findings `jsonl/*`,

@@ -1,6 +1,6 @@
 /**
  * AHP intercept retries (base/failure.md §Duplicate delivery and retries, AHP-CORE-004) when
- * the input is a regular file: the event-identity analyzer (src/ahp/stream/identity.ts) keeps only a fingerprint of the first intercepted
+ * the input is a regular file: the event-identity analyzer (src/ahp/analyzers/identity.ts) keeps only a fingerprint of the first intercepted
  * line and reads it back when the event is re-sent, comparing the events exactly. These tests
  * run the real input plumbing (`openInputs` -> `InputSpec.reread`) on files in a temp folder
  * and hold the findings equal to the in-memory path, which compares SHA-256 digests.

@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { generateAhp } from '../../tools/bench/generate-ahp.ts';
-import type { AhpStreamOptions, AhpStreamState } from '../../src/ahp/stream/index.ts';
+import type { AhpStreamState } from '../../src/ahp/analyzers/model.ts';
+import type { AhpStreamOptions } from '../../src/ahp/analyzers/options.ts';
 import { brief, check, elicRequest, elicResult, intercept, observe, ok, runRule, toolBefore } from './helpers.ts';
 
 /** Held-state counts read from the analyzers of a finished run. */

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { AHP_STREAM_RULES } from '../../src/ahp/stream/index.ts';
+import { AHP_STREAM_RULES } from '../../src/ahp/rules/index.ts';
 import {
   brief,
   capsRequest,
@@ -345,8 +345,8 @@ test('an accepted form answer must satisfy the request form; unverifiable answer
   ]);
   const below = await check([req, res({ name: 'Ada', notify: true, count: 0 })]);
   assert.deepEqual(
-    below.map((f) => f.data),
-    [{ innerPointer: '/content/count', keyword: 'minimum' }],
+    below.map((f) => [f.args?.innerPointer, f.args?.keyword]),
+    [['/content/count', 'minimum']],
   );
   assert.deepEqual(brief(await check([res({ name: 'Ada', notify: true })])), [
     `info:ahp/elicitation-content-unverifiable@1${pointer}`,
@@ -488,7 +488,7 @@ test('event ids: identical retries and views of one event are fine; anything els
 test('requests without a response are summarised once at the end', async () => {
   const f = await check([intercept(toolBefore('e1')), capsRequest('d1'), intercept(toolBefore('e2')), ok('e2')]);
   assert.deepEqual(brief(f), ['info:ahp/open-at-end@1/id']);
-  assert.deepEqual(f[0]!.data, { open: 2 });
+  assert.equal(f[0]!.args?.open, 2);
   assert.deepEqual(
     f[0]!.related?.map((l) => l.line),
     [1, 2],

@@ -11,8 +11,8 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { isDateTime as isRfc3339DateTime } from '../../src/core/schema/formats.ts';
-import { ahpEventTypes, ahpInterceptableEventTypes } from '../../src/ahp/schemas.ts';
-import { AHP_MESSAGE_RULES } from '../../src/ahp/rules/index.ts';
+import { ahpEventTypes, ahpInterceptableEventTypes } from '../../src/ahp/schema/schemas.ts';
+import { AHP_MESSAGE_RULES, AHP_RULES } from '../../src/ahp/rules/index.ts';
 import { isAhpValid, validateAhpMessage as rawValidate, type ValidateAhpOptions } from '../../src/run/ahp-message.ts';
 import type { Finding } from '../../src/core/finding.ts';
 import {
@@ -853,6 +853,7 @@ describe('capabilities and manifests', () => {
 
 describe('registration', () => {
   const R = { root: 'registration' };
+  // biome-ignore lint/suspicious/noExplicitAny: the cases edit a registration document at any depth
   const edit = (f: (d: any) => void) => {
     const d = registration();
     f(d);
@@ -1071,8 +1072,7 @@ describe('MCP elicitation binding', () => {
   const form = (props: object, extra: object = {}) =>
     JSON.stringify({ message: 'm', requestedSchema: { type: 'object', properties: props, ...extra } });
   const P = '/params/event/elicitation/request/text';
-  const inner = (issues: Finding[]) =>
-    issues.map((i) => (i.data?.embedded as { innerPointer?: string } | undefined)?.innerPointer);
+  const inner = (issues: Finding[]) => issues.map((i) => i.args?.innerPointer as string | undefined);
   test('published field shapes are accepted, with and without mode', () => {
     const fields = {
       s: { type: 'string', title: 'S', description: 'd', minLength: 1, maxLength: 1.5, format: 'email', default: 'a' },
@@ -1112,10 +1112,10 @@ describe('MCP elicitation binding', () => {
   test('the subset is closed and typed', () => {
     let issues = invalid(reqEvent(form({ a: { type: 'string', pattern: '^x' } })), 'ahp/elicitation-body', P);
     assert.deepEqual(inner(issues), ['/requestedSchema/properties/a/pattern']);
-    assert.deepEqual(issues[0]!.data?.embedded, {
-      partPointer: '/params/event/elicitation/request',
-      innerPointer: '/requestedSchema/properties/a/pattern',
-    });
+    assert.deepEqual(
+      [issues[0]!.args?.partPointer, issues[0]!.args?.innerPointer],
+      ['/params/event/elicitation/request', '/requestedSchema/properties/a/pattern'],
+    );
     issues = invalid(reqEvent(form({ a: { type: 'string', format: 'password' } })), 'ahp/elicitation-body', P);
     assert.deepEqual(inner(issues), ['/requestedSchema/properties/a/format']);
     issues = invalid(reqEvent(form({ a: { type: 'string', enum: [1] } })), 'ahp/elicitation-body', P);
@@ -1484,9 +1484,9 @@ describe('rule catalogue', () => {
     }
   });
   test('every rule id in our sources and schemas is catalogued', () => {
-    const listed = new Set(AHP_MESSAGE_RULES.map((r) => r.id));
+    const listed = new Set<string>(AHP_RULES.map((r) => r.id));
     const found = new Set<string>();
-    for (const dir of ['src/ahp/', 'src/ahp/rules/']) {
+    for (const dir of ['src/ahp/', 'src/ahp/schema/', 'src/ahp/analyzers/', 'src/ahp/rules/']) {
       for (const f of readdirSync(REPO_DIR + dir)) {
         if (!f.endsWith('.ts')) continue;
         for (const m of readFileSync(REPO_DIR + dir + f, 'utf8').matchAll(/'(ahp\/[a-z-]+)'/g)) found.add(m[1]!);
@@ -1497,7 +1497,7 @@ describe('rule catalogue', () => {
         found.add(m[1]!);
     }
     assert.ok(found.size >= AHP_MESSAGE_RULES.length, 'the scan found the rule ids');
-    for (const id of found) assert.ok(listed.has(id), `${id} is emitted but not in AHP_MESSAGE_RULES`);
+    for (const id of found) assert.ok(listed.has(id), `${id} is emitted but not in AHP_RULES`);
   });
   test('every catalogued rule was emitted by this suite', () => {
     const missing = AHP_MESSAGE_RULES.map((r) => r.id).filter((id) => !emitted.has(id));

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { test } from 'node:test';
 import { aepValidatorsLoaded } from '../../src/aep/schema/validators.ts';
-import { ahpValidatorsLoaded } from '../../src/ahp/schemas.ts';
+import { ahpValidatorsLoaded } from '../../src/ahp/schema/schemas.ts';
 import { fileURLToPath } from 'node:url';
 import { REPO, runCli } from '../cli/helpers.ts';
 

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { envelopeValidator } from '../../src/aep/schema/validators.ts';
-import { ahpSchemas } from '../../src/ahp/schemas.ts';
+import { ahpSchemas } from '../../src/ahp/schema/schemas.ts';
 import { isAbsoluteUri, isDateTime, isUri } from '../../src/core/schema/formats.ts';
 
 /** Runs per property; PROPERTY_RUNS raises it for a deeper local search. */

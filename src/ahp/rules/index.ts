@@ -1,46 +1,58 @@
 /**
- * The AHP per-message rules (docs/architecture.md §Rules): the message-schema stage's rules
- * (schema.ts: one per `x-rule` of schemas/ahp/, reported by the stage that runs first on every
- * message) and the per-event rules the Engine runs after it, grouped by concern:
- * - message.ts: intercept request id = `params.event.id`, attention text shape;
- * - elicitation.ts: the MCP elicitation binding (body, mode, action, content, sensitive forms and URLs);
- * - config.ts: no managed secret in a configuration change; a config.change.after that names no changed setting;
- * - changes.ts: task/workspace after events and file updates that change nothing;
- * - registration.ts: backend id uniqueness, literal secrets;
- * - credentials.ts: no credential in an MCP tool descriptor or the event `source`;
- * - reasoning.ts: reasoning parts only in assistant messages.
- * Each rule's metadata sits with its check; this module only lists them.
+ * THE list of every AHP rule, in catalogue (RULES.md) order: the schema stage's rules, the
+ * per-event rules and the stream rules. The Engine's per-event and stream lists are derived from
+ * it by kind, so a rule's position here is also the order it reports in on one message.
  */
-import type { RuleMeta } from '../../core/rule.ts';
-import { changeAfterNoop, fileChangeNoop } from './changes.ts';
-import { configAfterUnchanged, configManagedSecret } from './config.ts';
-import { credentialExposed } from './credentials.ts';
-import { reasoningOutsideAssistant } from './reasoning.ts';
-import { ELICITATION_RULES } from './elicitation.ts';
-import { attentionShape, interceptIdMismatch } from './message.ts';
-import { registrationDuplicateId, registrationLiteralSecret } from './registration.ts';
-import { AHP_SCHEMA_RULES } from './schema.ts';
-
-/** The per-event rules, in the order they run (and report) on each message. */
-export const AHP_EVENT_RULES = [
-  interceptIdMismatch,
-  ...ELICITATION_RULES,
-  attentionShape,
-  configAfterUnchanged,
-  changeAfterNoop,
-  fileChangeNoop,
-  registrationDuplicateId,
-  registrationLiteralSecret,
-  configManagedSecret,
-  credentialExposed,
-  reasoningOutsideAssistant,
-] as const;
+import type { EventRule, RuleMeta } from '../../core/rule.ts';
+import type { AhpStreamRule } from '../analyzers/model.ts';
+import type { AhpMessage } from '../message.ts';
+import { AHP_SCHEMA_RULES } from '../schema/rules.ts';
+import { attentionShape } from './attention-shape.ts';
+import { changeAfterMismatch } from './change-after-mismatch.ts';
+import { changeAfterNoop } from './change-after-noop.ts';
+import { configAfterDenied } from './config-after-denied.ts';
+import { configAfterUnchanged } from './config-after-unchanged.ts';
+import { configManagedSecret } from './config-managed-secret.ts';
+import { credentialExposed } from './credential-exposed.ts';
+import { effectNotAdvertised } from './effect-not-advertised.ts';
+import { elicitationActionMismatch } from './elicitation-action-mismatch.ts';
+import { elicitationBody } from './elicitation-body.ts';
+import { elicitationContent } from './elicitation-content.ts';
+import { elicitationContentSchema } from './elicitation-content-schema.ts';
+import { elicitationContentUnverifiable } from './elicitation-content-unverifiable.ts';
+import { elicitationFormSensitive } from './elicitation-form-sensitive.ts';
+import { elicitationModeMismatch } from './elicitation-mode-mismatch.ts';
+import { elicitationModeNotAdvertised } from './elicitation-mode-not-advertised.ts';
+import { elicitationParentMissing } from './elicitation-parent-missing.ts';
+import { elicitationResultMode } from './elicitation-result-mode.ts';
+import { elicitationServerMismatch } from './elicitation-server-mismatch.ts';
+import { elicitationSessionMismatch } from './elicitation-session-mismatch.ts';
+import { elicitationSourceMismatch } from './elicitation-source-mismatch.ts';
+import { elicitationUncorrelated } from './elicitation-uncorrelated.ts';
+import { elicitationUnpaired } from './elicitation-unpaired.ts';
+import { elicitationUrlSecret } from './elicitation-url-secret.ts';
+import { eventIdReuse } from './event-id-reuse.ts';
+import { eventIdUnverifiable } from './event-id-unverifiable.ts';
+import { fileChangeNoop } from './file-change-noop.ts';
+import { interceptIdMismatch } from './intercept-id-mismatch.ts';
+import { modifyInvalid } from './modify-invalid.ts';
+import { modifyUnverifiable } from './modify-unverifiable.ts';
+import { openAtEnd } from './open-at-end.ts';
+import { parentCycle } from './parent-cycle.ts';
+import { parentUnknown } from './parent-unknown.ts';
+import { reasoningOutsideAssistant } from './reasoning-outside-assistant.ts';
+import { registrationDuplicateId } from './registration-duplicate-id.ts';
+import { registrationLiteralSecret } from './registration-literal-secret.ts';
+import { responseDuplicate } from './response-duplicate.ts';
+import { responseUncorrelated } from './response-uncorrelated.ts';
+import { responseUnmatched } from './response-unmatched.ts';
+import { returnInvalid } from './return-invalid.ts';
+import { stateCap } from './state-cap.ts';
 
 const S = AHP_SCHEMA_RULES;
-const [elicitationBody, modeMismatch, actionMismatch, content, formSensitive, urlSecret] = ELICITATION_RULES;
 
-/** Every per-message rule (schema stage and per-event), in catalogue order (RULES.md). */
-export const AHP_MESSAGE_RULES: readonly RuleMeta[] = Object.freeze([
+/** Every AHP rule, in catalogue order. A "cannot verify" rule sits right after the rule it complements. */
+export const AHP_RULES = [
   S['ahp/wire-root'],
   S['ahp/jsonrpc'],
   S['ahp/method'],
@@ -58,11 +70,11 @@ export const AHP_MESSAGE_RULES: readonly RuleMeta[] = Object.freeze([
   S['ahp/canonical-message'],
   S['ahp/content-selection'],
   elicitationBody,
-  modeMismatch,
-  actionMismatch,
-  content,
-  formSensitive,
-  urlSecret,
+  elicitationModeMismatch,
+  elicitationActionMismatch,
+  elicitationContent,
+  elicitationFormSensitive,
+  elicitationUrlSecret,
   configAfterUnchanged,
   changeAfterNoop,
   fileChangeNoop,
@@ -74,4 +86,45 @@ export const AHP_MESSAGE_RULES: readonly RuleMeta[] = Object.freeze([
   configManagedSecret,
   credentialExposed,
   reasoningOutsideAssistant,
-]);
+  responseUnmatched,
+  responseUncorrelated,
+  responseDuplicate,
+  effectNotAdvertised,
+  modifyInvalid,
+  modifyUnverifiable,
+  returnInvalid,
+  elicitationModeNotAdvertised,
+  elicitationUnpaired,
+  elicitationParentMissing,
+  elicitationUncorrelated,
+  elicitationSourceMismatch,
+  elicitationSessionMismatch,
+  elicitationServerMismatch,
+  elicitationResultMode,
+  elicitationContentSchema,
+  elicitationContentUnverifiable,
+  parentUnknown,
+  parentCycle,
+  configAfterDenied,
+  changeAfterMismatch,
+  eventIdReuse,
+  eventIdUnverifiable,
+  openAtEnd,
+  stateCap,
+] as const satisfies readonly RuleMeta[];
+
+const ALL: readonly RuleMeta[] = AHP_RULES;
+const isEventRule = (r: RuleMeta): r is EventRule<AhpMessage> => 'check' in r;
+const isStreamRule = (r: RuleMeta): r is AhpStreamRule => 'onEvent' in r || 'onEnd' in r;
+
+/** The per-event rules, in the order they run (and report) on each message. */
+export const AHP_EVENT_RULES: readonly EventRule<AhpMessage>[] = ALL.filter(isEventRule);
+
+/** The stream rules, in the order they run; `ahp/state-cap` comes last. */
+export const AHP_STREAM_RULES: readonly AhpStreamRule[] = ALL.filter(isStreamRule);
+
+/** The id of an AHP rule (a misspelled id is a compile error). */
+export type AhpRuleId = (typeof AHP_RULES)[number]['id'];
+
+/** The rules decided on one message alone (the schema stage's and the per-event rules), in catalogue order. */
+export const AHP_MESSAGE_RULES: readonly RuleMeta[] = ALL.filter((r) => !isStreamRule(r));

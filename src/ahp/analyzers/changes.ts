@@ -1,0 +1,43 @@
+/**
+ * The change-lineage analyzer: an after event is the applied side of the before it parents to,
+ * so it keeps that proposal's task `id` and `operation` or workspace `kind` ("after values need
+ * not equal proposed values": the values may differ, the change may not). Read from the event
+ * rows' control fingerprints; decided only when the before precedes its after.
+ */
+import type { Mark } from '../../core/mark.ts';
+import { eventKey, type CONTROL_FIELDS, type EventIdentity } from './identity.ts';
+import type { Obj } from '../../core/value.ts';
+
+type Field = (typeof CONTROL_FIELDS)[number];
+
+/** The before type and the compared fields of each after type. */
+const PAIRS: Readonly<
+  Record<string, { before: 'task.change.before' | 'workspace.change.before'; fields: readonly Field[] }>
+> = {
+  'task.change.after': { before: 'task.change.before', fields: ['task.id', 'task.operation'] },
+  'workspace.change.after': { before: 'workspace.change.before', fields: ['workspace.kind'] },
+};
+
+/** Change-lineage facts of the first occurrence of an event. */
+export interface ChangeFacts {
+  /** An after event whose task id / operation or workspace kind differs from the before it parents to. */
+  changeAfterMismatch?: { before: Mark; beforeType: string; fields: string[] };
+}
+
+/** The change-lineage analyzer */
+export class ChangeLineage {
+  constructor(private readonly identity: EventIdentity) {}
+
+  /** Facts of the first occurrence `ev` (the event identity just observed) into `facts`. */
+  firstOccurrence(ev: Obj, facts: ChangeFacts): void {
+    const pair = typeof ev.type === 'string' ? PAIRS[ev.type] : undefined;
+    if (!pair) return;
+    const parentId = ev.parentEventId;
+    if (typeof parentId !== 'string' || parentId === ev.id) return;
+    const ps = this.identity.slot(eventKey(ev.source as string, parentId));
+    if (ps === undefined || !this.identity.isType(ps, pair.before)) return;
+    const fields = this.identity.differsFromCurrent(ps, pair.fields);
+    if (fields.length)
+      facts.changeAfterMismatch = { before: this.identity.markAt(ps), beforeType: pair.before, fields };
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * The configuration analyzer: which `config.change.before` proposals were denied (an accepted
+ * response with `deny`, or a fail-closed `hook.failure`: base/failure.md §Failure policy), kept in
+ * the event's row.
+ */
+import type { Hash64 } from '../../core/canonical.ts';
+import type { Mark } from '../../core/mark.ts';
+import { eventKey, type EventIdentity } from './identity.ts';
+import { isObj, type Obj } from '../../core/value.ts';
+
+/** Configuration facts of the first occurrence of an event. */
+export interface ConfigFacts {
+  /** A config.change.after whose parent config.change.before was denied. */
+  configAfterDenied?: { before: Mark; deniedAt: Mark };
+}
+
+/** The configuration analyzer */
+export class Configuration {
+  constructor(private readonly identity: EventIdentity) {}
+
+  /** Facts of the first occurrence `ev` (at `at`) into `facts`; a fail-closed hook.failure denies its parent. */
+  firstOccurrence(ev: Obj, at: Mark, facts: ConfigFacts): void {
+    if (ev.type !== 'config.change.after' && ev.type !== 'hook.failure') return;
+    const parentId = ev.parentEventId;
+    if (typeof parentId !== 'string' || parentId === ev.id) return;
+    const ps = this.identity.slot(eventKey(ev.source as string, parentId));
+    if (ps === undefined || !this.identity.isType(ps, 'config.change.before')) return;
+    if (ev.type === 'config.change.after') {
+      const deniedAt = this.identity.deniedAt(ps);
+      if (deniedAt) facts.configAfterDenied = { before: this.identity.markAt(ps), deniedAt };
+    } else if (isObj(ev.failure) && ev.failure.policy === 'fail-closed') {
+      // a fail-closed operational failure denies the operation (base/failure.md §Failure policy)
+      this.identity.setDenied(ps, at);
+    }
+  }
+
+  /** An accepted intercept response (at `at`) with `effects` to the event `eventKey`: a deny denies a before event. */
+  acceptedResponse(effects: readonly unknown[], eventKey: Hash64 | undefined, at: Mark): void {
+    if (eventKey === undefined || !effects.some((e) => isObj(e) && e.type === 'deny')) return;
+    const s = this.identity.slot(eventKey);
+    if (s !== undefined && this.identity.isType(s, 'config.change.before')) this.identity.setDenied(s, at);
+  }
+}

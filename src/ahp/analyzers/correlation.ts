@@ -1,0 +1,218 @@
+/**
+ * The request/response correlation analyzer (AHP base/events.md §Common message envelope):
+ * pending requests by typed JSON-RPC id (`"1"` and `1` differ), with their retries and the host
+ * context their response is judged in, capped by `--max-pending` (beyond it a response matching
+ * nothing may answer an untracked request, so it is not reported); answered requests as compact
+ * rows, so a second response is told from a response to nothing. An answered row goes when its id
+ * is reused, or oldest first (before event rows) for the shared `--max-events` budget.
+ */
+import type { Hash64 } from '../../core/canonical.ts';
+import type { Mark } from '../../core/mark.ts';
+import { CompactTable } from '../../core/table.ts';
+import type { HostContext } from './effects.ts';
+import type { AhpMessage } from '../message.ts';
+import type { BudgetHolder, EventBudget } from './budget.ts';
+import { recentKey } from './digest.ts';
+import { eventKey } from './identity.ts';
+import { isObj, own } from '../../core/value.ts';
+
+const ANSWERED_U32 = {
+  requestFile: 0,
+  requestLine: 1,
+  responseFile: 2,
+  responseLine: 3,
+  spareResponses: 4,
+  count: 5,
+} as const;
+const ANSWERED_F64 = { requestByteOffset: 0, responseByteOffset: 1, count: 2 } as const;
+
+/** A request awaiting its response. */
+export interface PendingRecord {
+  method: 'hooks/intercept' | 'hooks/capabilities';
+  at: Mark;
+  /** Deliveries of this request id while pending (identical retries add one each). */
+  deliveries: number;
+  /** Read from an HTTP body: its response is the HTTP response, so none is owed in the input. */
+  http?: true;
+  /** Intercept: the type of the event it carries. */
+  eventType?: string;
+  /** Intercept: the `(source, id)` key of its event (identity.ts `eventKey`). */
+  eventKey?: Hash64;
+  /** Intercept of an elicitation result whose request's form was already released. */
+  schemaReleased?: Mark;
+  /** Intercept: what judging the response's effects needs; absent when the request's capabilities are unusable. */
+  host?: HostContext;
+}
+
+/** How a response relates to the requests of the stream. */
+export type ResponseLink =
+  /** It answers a pending request; `mismatch` when its result is of the other method's shape. */
+  | { status: 'matched'; request: PendingRecord; mismatch?: 'manifest-for-intercept' | 'effects-for-capabilities' }
+  /** A further response allowed by an identical retry of the request. */
+  | { status: 'retry-answer'; request: Mark }
+  /** The request was already answered (and not retried). */
+  | { status: 'duplicate'; request: Mark; first: Mark }
+  /** No request of the stream has this id. */
+  | { status: 'unmatched' }
+  /** The input holds no request at all so far (one direction of the traffic); `first` for the first such response. */
+  | { status: 'uncorrelatable'; first: boolean }
+  /** The pending cap was exceeded earlier: it may answer an untracked request. */
+  | { status: 'untracked' }
+  /** An error response with a null id (the request id could not be read): nothing to correlate. */
+  | { status: 'null-id' };
+
+/** Facts about a response. */
+export interface ResponseFacts {
+  link: ResponseLink;
+}
+
+/** The typed key of a JSON-RPC id (`"1"` and `1` differ), or undefined for anything else. */
+export function idKey(msg: AhpMessage): string | undefined {
+  const id = msg.value.id;
+  if (typeof id === 'string') return 's:' + id;
+  if (typeof id === 'number') {
+    const big = msg.bigIntegers.find((b) => b.pointer === '/id');
+    return 'n:' + (big ? big.text : String(id));
+  }
+  return undefined;
+}
+
+/** The correlation analyzer */
+const PENDING_BYTES = 1024;
+
+export class Correlation implements BudgetHolder {
+  private readonly pending = new Map<string, PendingRecord>();
+  private readonly answered = new CompactTable({ u32: ANSWERED_U32.count, f64: ANSWERED_F64.count });
+  private sawRequest = false;
+  private reportedUncorrelatable = false;
+  private pendingDropped = false;
+  private peak = 0;
+
+  constructor(private readonly budget: EventBudget) {}
+
+  /** Answered rows held (against `--max-events`). */
+  held(): number {
+    return this.answered.size;
+  }
+
+  /** Estimated bytes of the answered rows and the pending requests (open work, never forgotten). */
+  bytes(): number {
+    return this.answered.bytes() + this.pending.size * PENDING_BYTES;
+  }
+
+  forgetOldest(): boolean {
+    return this.answered.forgetOldest();
+  }
+
+  /** Requests awaiting a response now (open work; cap `--max-pending`). */
+  get pendingCount(): number {
+    return this.pending.size;
+  }
+
+  /** The most requests that awaited a response at once in this run. */
+  get pendingPeak(): number {
+    return this.peak;
+  }
+
+  /** Compact rows of answered request ids (for duplicate responses). */
+  get answeredCount(): number {
+    return this.answered.size;
+  }
+
+  /** Requests still awaiting a response (end of stream), in arrival order. */
+  openRequests(): PendingRecord[] {
+    return [...this.pending.values()];
+  }
+
+  /** A request (`msg` at `at`): a new pending record, which the caller completes with its host context. */
+  request(msg: AhpMessage, at: Mark): PendingRecord | undefined {
+    this.sawRequest = true;
+    const key = idKey(msg);
+    if (key === undefined) return undefined;
+    const prior = this.pending.get(key);
+    if (prior) {
+      prior.deliveries++;
+      return undefined;
+    }
+    this.answered.delete(recentKey(key));
+    if (this.pending.size >= this.budget.opts.maxPending) {
+      this.budget.caps.note('maxPending', this.budget.opts.maxPending, () => at);
+      this.pendingDropped = true;
+      return undefined;
+    }
+    const method = msg.kind === 'intercept-request' ? 'hooks/intercept' : 'hooks/capabilities';
+    const rec: PendingRecord = { method, at, deliveries: 1 };
+    if (msg.binding === 'http') rec.http = true;
+    const ev = msg.event;
+    if (method === 'hooks/intercept' && ev && typeof ev.type === 'string') {
+      rec.eventType = ev.type;
+      if (typeof ev.source === 'string' && typeof ev.id === 'string') rec.eventKey = eventKey(ev.source, ev.id);
+    }
+    this.pending.set(key, rec);
+    if (this.pending.size > this.peak) this.peak = this.pending.size;
+    return rec;
+  }
+
+  /** A response or error response (`msg` at `at`): what it answers. */
+  response(msg: AhpMessage, at: Mark): ResponseFacts {
+    const key = idKey(msg);
+    const result = isObj(msg.value.result) ? msg.value.result : undefined;
+    if (key === undefined) {
+      if (msg.kind === 'error-response' && msg.value.id === null) return { link: { status: 'null-id' } };
+      return { link: this.unmatched() };
+    }
+    const pend = this.pending.get(key);
+    const ak = recentKey(key);
+    const b = this.budget;
+    if (pend) {
+      this.pending.delete(key);
+      if (b.makeRoom(at)) {
+        const a = this.answered;
+        const s = a.add(ak);
+        a.setU(s, ANSWERED_U32.requestFile, b.fileCode(pend.at));
+        a.setU(s, ANSWERED_U32.requestLine, pend.at.line);
+        a.setF(s, ANSWERED_F64.requestByteOffset, pend.at.byteOffset ?? NaN);
+        a.setU(s, ANSWERED_U32.responseFile, b.fileCode(at));
+        a.setU(s, ANSWERED_U32.responseLine, at.line);
+        a.setF(s, ANSWERED_F64.responseByteOffset, at.byteOffset ?? NaN);
+        a.setU(s, ANSWERED_U32.spareResponses, pend.deliveries - 1);
+      }
+      const link: ResponseLink = { status: 'matched', request: pend };
+      if (result && pend.method === 'hooks/intercept' && own(result, 'manifest'))
+        link.mismatch = 'manifest-for-intercept';
+      if (result && pend.method === 'hooks/capabilities' && !own(result, 'manifest') && own(result, 'effects'))
+        link.mismatch = 'effects-for-capabilities';
+      return { link };
+    }
+    const a = this.answered;
+    const s = a.slot(ak);
+    if (s !== undefined) {
+      const request = b.mark(
+        a.getU(s, ANSWERED_U32.requestFile),
+        a.getU(s, ANSWERED_U32.requestLine),
+        a.getF(s, ANSWERED_F64.requestByteOffset),
+      );
+      const spare = a.getU(s, ANSWERED_U32.spareResponses);
+      if (spare > 0) {
+        a.setU(s, ANSWERED_U32.spareResponses, spare - 1);
+        return { link: { status: 'retry-answer', request } };
+      }
+      const first = b.mark(
+        a.getU(s, ANSWERED_U32.responseFile),
+        a.getU(s, ANSWERED_U32.responseLine),
+        a.getF(s, ANSWERED_F64.responseByteOffset),
+      );
+      return { link: { status: 'duplicate', request, first } };
+    }
+    return { link: this.unmatched() };
+  }
+
+  private unmatched(): ResponseLink {
+    if (!this.sawRequest) {
+      const first = !this.reportedUncorrelatable;
+      this.reportedUncorrelatable = true;
+      return { status: 'uncorrelatable', first };
+    }
+    return this.pendingDropped ? { status: 'untracked' } : { status: 'unmatched' };
+  }
+}

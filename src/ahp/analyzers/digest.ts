@@ -1,0 +1,34 @@
+/**
+ * Identity digests: canonical-JSON SHA-256 of a value, so member order and whitespace never
+ * decide identity ("original JSON byte formatting is not a wire requirement"), and 32-bit FNV-1a
+ * fingerprints that only name which control field differs (no security property).
+ */
+import { canonicalJson, digest, fnv32, textKey, type Hash64 } from '../../core/canonical.ts';
+import type { BigIntegerLiteral } from '../../core/json.ts';
+
+/**
+ * Digest of `value`, at `basePointer` in a line whose big integer literals are `bigIntegers` (pointers from the root).
+ */
+export function valueDigest(value: unknown, bigIntegers: readonly BigIntegerLiteral[] = [], basePointer = ''): string {
+  return Buffer.from(digest(canonicalJson({ value, bigIntegers }, basePointer)))
+    .toString('base64url')
+    .slice(0, 22);
+}
+
+export { fnv32 };
+
+/** The compact table key of `s` (`textKey`, src/core/canonical.ts). */
+export function recentKey(s: string): Hash64 {
+  return textKey(s);
+}
+
+/** The first 64 bits of a base64url digest ({@link valueDigest}) as two unsigned 32-bit words. */
+export function digestWords(d: string): [number, number] {
+  const b = Buffer.from(d, 'base64url');
+  return [b.readUInt32BE(0), b.readUInt32BE(4)];
+}
+
+/** A 32-bit FNV-1a fingerprint of `s` ({@link fnv32}), as 8 hex digits. */
+export function shortHash(s: string): string {
+  return fnv32(s).toString(16).padStart(8, '0');
+}

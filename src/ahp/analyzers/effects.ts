@@ -1,0 +1,216 @@
+/**
+ * Applying an intercept response's effects to a host context: the staged, atomic acceptance of
+ * AHP base/composition.md §Atomic effect acceptance. Every effect is validated against the closed
+ * effect schema, checked against the capabilities granted with the request, and modifications
+ * are staged serially over detached copies (replace substitutes, merge appends to lists and is
+ * shallow for objects) under the boundary rules of effects-modify.ts; an advertised `return` is
+ * held to its boundary contract (effects-return.ts). Any invalid effect rejects the whole
+ * response, even a valid deny ("do not salvage even a valid deny from an invalid list").
+ */
+import { describeValue } from '../../core/finding.ts';
+import type { MessageArgs } from '../../core/message.ts';
+import { isObj, type Obj } from '../../core/value.ts';
+import { mapAjvErrors } from '../schema/issues.ts';
+import { ahpSchemas } from '../schema/schemas.ts';
+import type { EffectRejection, EffectsOutcome, HostContext, TargetPermission } from './effects-model.ts';
+import { stageModify } from './effects-modify.ts';
+import { returnProblems } from './effects-return.ts';
+
+export {
+  MODIFY_TARGETS,
+  type EffectRejection,
+  type EffectsOutcome,
+  type HostContext,
+  type ModifyTarget,
+  type RejectionCode,
+  type TargetPermission,
+} from './effects-model.ts';
+export { returnContractEvents } from './effects-return.ts';
+
+const EFFECT_REF = 'effects.schema.json#/$defs/effect';
+
+/** Schema problems of one effect (pointers relative to the list). */
+function schemaProblems(effect: unknown, index: number): EffectRejection[] {
+  const reg = ahpSchemas();
+  if (reg.check(EFFECT_REF)(effect)) return [];
+  const v = reg.validator(EFFECT_REF);
+  v(effect);
+  const mapped = mapAjvErrors(v.errors, effect, `/${index}`);
+  if (!mapped.length) return [{ code: 'malformed', index, pointer: `/${index}`, messageId: 'noShape' }];
+  return mapped.map((i) => ({
+    code: 'malformed',
+    index,
+    pointer: i.pointer,
+    messageId: 'schema',
+    args: { sentence: i.message },
+  }));
+}
+
+/** The advertised effect types of a capabilities object, or undefined when it has none to check. */
+function advertisedEffects(caps: unknown): Set<string> | undefined {
+  if (!isObj(caps) || !Array.isArray(caps.effects)) return undefined;
+  return new Set(caps.effects.filter((x): x is string => typeof x === 'string'));
+}
+
+/** Capability problems of one well-formed effect. */
+function capabilityProblems(
+  effect: Obj,
+  index: number,
+  caps: Obj,
+  effects: Set<string>,
+  state: { continueSeen: boolean },
+): EffectRejection[] {
+  const out: EffectRejection[] = [];
+  const at = `/${index}`;
+  const type = effect.type as string;
+  const no = (pointer: string, messageId: string, args: MessageArgs) =>
+    out.push({ code: 'not-advertised', index, pointer, messageId, args });
+  if (!effects.has(type)) {
+    no(`${at}/type`, 'effect', { type });
+    return out;
+  }
+  if (type === 'modify') {
+    const target = effect.target as string;
+    const op = effect.operation as string;
+    const block = isObj(caps.modify) ? caps.modify[target] : undefined;
+    if (!isObj(block)) no(`${at}/target`, 'target', { target });
+    else if (block[op] !== true) no(`${at}/operation`, 'operation', { operation: op, target });
+  } else if (type === 'flow') {
+    const op = effect.operation as string;
+    const ops = isObj(caps.flow) && Array.isArray(caps.flow.operations) ? caps.flow.operations : [];
+    if (!ops.includes(op)) no(`${at}/operation`, 'flow', { operation: op });
+    else if (op === 'continue' && !state.continueSeen) {
+      state.continueSeen = true;
+      const left = isObj(caps.flow) ? caps.flow.remainingContinuations : undefined;
+      if (typeof left === 'number' && left <= 0) no(`${at}/operation`, 'continuations', {});
+    }
+  } else if (type === 'inject') {
+    const when = effect.deliverAt;
+    const ctx = isObj(caps.inject) && isObj(caps.inject.context) ? caps.inject.context : undefined;
+    const allowed = ctx && Array.isArray(ctx.deliverAt) ? ctx.deliverAt : [];
+    if (!allowed.includes(when)) no(`${at}/deliverAt`, 'inject', { deliverAt: String(when) });
+  }
+  return out;
+}
+
+/**
+ * A deep copy of a JSON value: `structuredClone`, or an explicit stack when the value nests deeper than the call stack
+ * allows.
+ */
+function detach<T>(value: T): T {
+  try {
+    return structuredClone(value);
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+  }
+  const copy = (v: unknown): unknown => (Array.isArray(v) ? new Array(v.length) : isObj(v) ? {} : v);
+  const root = copy(value);
+  const todo: Array<[unknown, unknown]> = [[value, root]];
+  while (todo.length) {
+    const [from, to] = todo.pop()!;
+    if (Array.isArray(from)) {
+      from.forEach((x, i) => {
+        const c = copy(x);
+        (to as unknown[])[i] = c;
+        if (c !== x) todo.push([x, c]);
+      });
+    } else if (isObj(from)) {
+      for (const [k, x] of Object.entries(from)) {
+        const c = copy(x);
+        Object.defineProperty(to, k, { value: c, enumerable: true, writable: true, configurable: true });
+        if (c !== x) todo.push([x, c]);
+      }
+    }
+  }
+  return root as T;
+}
+
+/** Validate, check and stage `effects` over shallow copies of the current values (nothing in `ctx` is changed). */
+function stage(
+  effects: unknown,
+  ctx: HostContext,
+): { reasons: EffectRejection[]; values: Record<string, unknown>; changed: Set<string> } {
+  const reasons: EffectRejection[] = [];
+  const values: Record<string, unknown> = { ...(ctx.current ?? {}) };
+  const changed = new Set<string>();
+  if (!Array.isArray(effects)) {
+    reasons.push({
+      code: 'malformed',
+      index: -1,
+      pointer: '',
+      messageId: 'notList',
+      args: { found: describeValue(effects) },
+    });
+    return { reasons, values, changed };
+  }
+  const known = new Set(Object.keys(values));
+  const advertised = advertisedEffects(ctx.capabilities);
+  const flowState = { continueSeen: false };
+  effects.forEach((effect, index) => {
+    const bad = schemaProblems(effect, index);
+    if (bad.length) {
+      reasons.push(...bad);
+      return;
+    }
+    const e = effect as Obj;
+    const caps = advertised ? capabilityProblems(e, index, ctx.capabilities as Obj, advertised, flowState) : [];
+    reasons.push(...caps);
+    // an unadvertised return is ahp/effect-not-advertised's alone; an advertised one is judged by its boundary contract
+    if (e.type === 'return' && caps.length === 0) reasons.push(...returnProblems(e, index, ctx));
+    if (e.type === 'modify') {
+      // staging builds new values (spread copies, or the effect's value); it never writes into ctx
+      const found = stageModify(e, index, ctx, values, known);
+      if (found.length) reasons.push(...found);
+      else changed.add(e.target as string);
+    }
+  });
+  return { reasons, values, changed };
+}
+
+/** Apply `effects` (a response's `result.effects`) in `ctx`. */
+export function applyEffects(effects: unknown, ctx: HostContext): EffectsOutcome {
+  const { reasons, values, changed } = stage(effects, ctx);
+  if (reasons.length) return { accepted: false, reasons };
+  return { accepted: true, values: detach(values), changed: [...changed] };
+}
+
+/** The verdict of {@link checkEffects}: accepted, or every reason for rejecting the response. */
+export interface EffectsVerdict {
+  accepted: boolean;
+  reasons: EffectRejection[];
+}
+
+/** The verdict of {@link applyEffects} without building the effective values (what a stream checker needs). */
+export function checkEffects(effects: unknown, ctx: HostContext): EffectsVerdict {
+  const { reasons } = stage(effects, ctx);
+  return { accepted: reasons.length === 0, reasons };
+}
+
+/**
+ * The host context of an upstream manifest `editContext` (`{event, current, mode, action}`), every target granted;
+ * undefined when not of that shape.
+ */
+export function hostContextOf(editContext: unknown): HostContext | undefined {
+  if (!isObj(editContext) || typeof editContext.event !== 'string' || !isObj(editContext.current)) return undefined;
+  const targets = Object.keys(editContext.current);
+  const modify: Record<string, { replace: boolean; merge: boolean }> = {};
+  const selection: Record<string, string> = {};
+  const permissions: Record<string, TargetPermission> = {};
+  // own data properties: a target named `__proto__` stays a key, never a prototype
+  const put = (o: object, k: string, v: unknown) =>
+    Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  for (const t of targets) {
+    put(modify, t, { replace: true, merge: true });
+    put(selection, t, 'body');
+    put(permissions, t, { read: true, write: true });
+  }
+  return {
+    event: editContext.event,
+    current: editContext.current,
+    mode: typeof editContext.mode === 'string' ? editContext.mode : '',
+    action: typeof editContext.action === 'string' ? editContext.action : '',
+    capabilities: { effects: targets.length ? ['modify'] : [], ...(targets.length ? { modify } : {}) },
+    selection,
+    permissions,
+  };
+}

@@ -1,0 +1,380 @@
+/**
+ * The elicitation analyzer (AHP interaction-payloads.md §MCP elicitation binding (2025-11-25)):
+ * request/result pairs and their correlation, the answer check against the request's form, and
+ * the advertised modes. A form is open work until an accepted answer was checked against it (at
+ * the end of that message, so an intercept of the answer takes it into its host context first);
+ * then it is kept for further results until the memory budget needs the room, after which a
+ * further result is only "not verifiable", never silently passed. Requests are remembered by
+ * signature (source, session id, server, mode) and by event id, as hashed keys and marks only.
+ */
+import type { Mark } from '../../core/mark.ts';
+import type { ElicitationBody } from '../elicitation-body.ts';
+import { formAnswerProblems, type AnswerProblem } from './form-answer.ts';
+import type { AhpMessage } from '../message.ts';
+import type { Hash64 } from '../../core/canonical.ts';
+import { keyNumber } from '../../core/table.ts';
+import { digestWords, recentKey, valueDigest } from './digest.ts';
+import { EVENT_PTR, eventKey, sessionPrintOf, type EventIdentity, type FormVerdict } from './identity.ts';
+import { isObj, type Obj } from '../../core/value.ts';
+
+const FORM_OVERHEAD = 96;
+const REQUEST_BYTES = 160;
+
+/** Estimated bytes of a `requestedSchema`: its JSON text as UTF-16, plus the overhead of a map entry. */
+function formBytes(schema: unknown): number {
+  return 2 * (JSON.stringify(schema)?.length ?? 0) + FORM_OVERHEAD;
+}
+
+/** The correlation signature of an elicitation event: its source, session id, server and mode. */
+function signature(ev: Obj): number {
+  const el = isObj(ev.elicitation) ? ev.elicitation : {};
+  // strings only (an ill-typed member, already reported by the schema stage, is never serialized)
+  const str = (v: unknown) => (typeof v === 'string' ? v : null);
+  return keyNumber(
+    recentKey(
+      JSON.stringify([
+        str(ev.source),
+        str(isObj(ev.session) ? ev.session.id : undefined),
+        str(el.server),
+        str(el.mode),
+      ]),
+    ),
+  );
+}
+
+/** Set `k` in `m` as its most recent entry. */
+function remember<V>(m: Map<number, V>, k: number, v: V): void {
+  m.delete(k);
+  m.set(k, v);
+}
+
+/** What an elicitation request event tells its result. */
+export interface ElicitRequestInfo {
+  server: unknown;
+  mode: unknown;
+  /** The form behind it: `parsed` (`schema` holds `requestedSchema`), `url` (none), `view`, `invalid` or `absent`. */
+  form: FormVerdict;
+  /** `requestedSchema` of a `parsed` form while still held (released once a result's answer was checked). */
+  schema?: unknown;
+  /** A `parsed` form whose `requestedSchema` was released. */
+  released?: boolean;
+}
+
+/** The elicitation request a result answers (first occurrence of the result). */
+export interface PairFacts {
+  /** `unknown`: the parent was not seen (yet); `not-request`: it is another event type. */
+  parent: 'absent' | 'unknown' | 'not-request' | 'request';
+  parentType?: string;
+  parentAt?: Mark;
+  request?: ElicitRequestInfo;
+  /** `absent`: the one earlier open request of the same source, session, server and mode. */
+  candidate?: Mark;
+  sessionMismatch?: 'other' | 'absent';
+  /** `unknown`: an earlier user.elicitation.request with the parent's id from another source. */
+  otherSource?: Mark;
+}
+
+/** The answer of an accepted form result checked against the request's form. */
+export interface ContentFacts {
+  partPointer: string;
+  /** `checked`: `problems` lists what fails; otherwise why the answer cannot be verified. */
+  status: 'checked' | 'no-request' | 'request-view' | 'request-invalid' | 'request-absent' | 'request-released';
+  problems: AnswerProblem[];
+  request?: Mark;
+  /** The accepted result carries no `content` member (judged as the empty answer). */
+  absent?: boolean;
+  /** `request-released`: results the memory budget left unverified so far, this one included. */
+  lost?: number;
+}
+
+/** An elicitation event whose mode is not among the advertised ones. */
+export interface ModeFacts {
+  mode: string;
+  advertised: string[];
+  by: 'request' | 'manifest';
+  at?: Mark;
+}
+
+/** Elicitation facts of an event. */
+export interface ElicitationFacts {
+  /** user.elicitation.result, first occurrence. */
+  pair?: PairFacts;
+  /** user.elicitation.result with an accepted form answer not checked before. */
+  content?: ContentFacts;
+  mode?: ModeFacts;
+}
+
+/** The modes a `capabilities.elicitation` object grants (`form` / `url` members that are objects). */
+function grantedModes(el: unknown): string[] | undefined {
+  if (!isObj(el)) return undefined;
+  return ['form', 'url'].filter((m) => isObj(el[m]));
+}
+
+/** The elicitation analyzer. */
+export class Elicitation {
+  private readonly schemas = new Map<number, unknown>();
+  private readonly checkedSchemas = new Map<number, unknown>();
+  private lostToBudget = 0;
+  private formBytes = 0;
+  private readonly sizes = new Map<number, number>();
+  private releaseAfter: number | undefined;
+  private manifestModes = new Map<string, { modes: string[]; at: Mark }>();
+  private readonly openRequests = new Map<number, { at: Mark; key: number }>();
+  private readonly requestIds = new Map<number, { source: number; at: Mark }>();
+  private body: { msg: AhpMessage; body: ElicitationBody } | undefined;
+
+  constructor(private readonly identity: EventIdentity) {}
+
+  /** Forms of requests whose answer was not checked yet (open work). */
+  get heldForms(): number {
+    return this.schemas.size;
+  }
+
+  /** Forms kept after their answer was checked (the grace window). */
+  get recentForms(): number {
+    return this.checkedSchemas.size;
+  }
+
+  /** Forget the form of the event `key` (its row was forgotten). */
+  forget(key: Hash64): void {
+    if (this.schemas.size === 0 && this.checkedSchemas.size === 0) return;
+    const n = keyNumber(key);
+    this.schemas.delete(n);
+    this.checkedSchemas.delete(n);
+    this.unsize(n);
+  }
+
+  /** Estimated bytes held: forms (open and checked) and remembered requests (the memory budget). */
+  bytes(): number {
+    return this.formBytes + (this.openRequests.size + this.requestIds.size) * REQUEST_BYTES;
+  }
+
+  /** Forget the oldest checked form, else the oldest remembered request; open forms are open work and stay. */
+  forgetOldest(): boolean {
+    const k = this.checkedSchemas.keys().next();
+    if (!k.done) {
+      this.checkedSchemas.delete(k.value);
+      this.unsize(k.value);
+      return true;
+    }
+    const big = this.requestIds.size >= this.openRequests.size ? this.requestIds : this.openRequests;
+    const r = big.keys().next();
+    if (r.done) return false;
+    big.delete(r.value);
+    return true;
+  }
+
+  private unsize(n: number): void {
+    const b = this.sizes.get(n);
+    if (b === undefined || this.schemas.has(n) || this.checkedSchemas.has(n)) return;
+    this.formBytes -= b;
+    this.sizes.delete(n);
+  }
+
+  /** The elicitation body of `msg`'s event `ev`, parsed once per message. */
+  bodyOf(msg: AhpMessage, ev: Obj): ElicitationBody {
+    if (this.body?.msg !== msg)
+      this.body = {
+        msg,
+        body: msg.elicitation ?? {
+          status: 'absent',
+          partPointer: `${EVENT_PTR}/elicitation/${ev.type === 'user.elicitation.request' ? 'request' : 'result'}`,
+        },
+      };
+    return this.body.body;
+  }
+
+  /** What the elicitation request of row `s` (key `key`) tells its result (undefined: no form verdict recorded). */
+  requestOf(s: number, key: Hash64): ElicitRequestInfo | undefined {
+    const form = this.identity.formOf(s);
+    if (!form) return undefined;
+    const { server, mode } = this.identity.elicitServerMode(s);
+    const info: ElicitRequestInfo = { server, mode, form };
+    if (form === 'parsed') {
+      const n = keyNumber(key);
+      if (this.schemas.has(n)) info.schema = this.schemas.get(n);
+      else if (this.checkedSchemas.has(n)) info.schema = this.checkedSchemas.get(n);
+      else info.released = true;
+    }
+    return info;
+  }
+
+  /** The parsed-form request `ev` (an elicitation result) names as parent, with its row. */
+  parentRequest(ev: Obj): { info: ElicitRequestInfo; slot: number } | undefined {
+    if (typeof ev.parentEventId !== 'string' || typeof ev.source !== 'string') return undefined;
+    const pk = eventKey(ev.source, ev.parentEventId);
+    const ps = this.identity.slot(pk);
+    if (ps === undefined || !this.identity.isType(ps, 'user.elicitation.request')) return undefined;
+    const info = this.requestOf(ps, pk);
+    return info ? { info, slot: ps } : undefined;
+  }
+
+  /**
+   * Elicitation facts of the event `ev` of `msg` (key `key`, row `s` when kept) into `facts`; records a request's form
+   * verdict.
+   */
+  observeEvent(
+    msg: AhpMessage,
+    ev: Obj,
+    key: Hash64,
+    s: number | undefined,
+    first: boolean,
+    facts: ElicitationFacts,
+  ): void {
+    const type = ev.type;
+    if (type !== 'user.elicitation.request' && type !== 'user.elicitation.result') return;
+    const id = this.identity;
+    if (type === 'user.elicitation.request' && s !== undefined) {
+      const form = id.formOf(s);
+      if (first || form !== 'parsed') {
+        const info = this.requestInfo(msg, ev);
+        if (!form || info.form === 'parsed') {
+          id.setElicitRequest(s, info.form, info.server, info.mode);
+          if (info.form === 'parsed') {
+            const n = keyNumber(key);
+            this.schemas.set(n, info.schema);
+            if (!this.sizes.has(n)) {
+              const b = formBytes(info.schema);
+              this.sizes.set(n, b);
+              this.formBytes += b;
+            }
+          }
+        }
+      }
+      if (first) {
+        // remembered for results that name no parent, or name it from another source
+        const at = id.markAt(s);
+        remember(this.openRequests, signature(ev), { at, key: keyNumber(key) });
+        remember(this.requestIds, keyNumber(recentKey(ev.id as string)), {
+          source: keyNumber(recentKey(ev.source as string)),
+          at,
+        });
+      }
+    }
+    if (type === 'user.elicitation.result') this.resultFacts(msg, ev, s, first, facts);
+    if (!(s !== undefined && id.modeReported(s))) {
+      facts.mode = this.modeFacts(msg, ev);
+      if (facts.mode && s !== undefined) id.setModeReported(s);
+    }
+  }
+
+  /** Remember the elicitation modes a capabilities manifest advertises (the latest manifest wins). */
+  readManifest(manifest: Obj, at: Mark): void {
+    if (!Array.isArray(manifest.events)) return;
+    const modes = new Map<string, { modes: string[]; at: Mark }>();
+    for (const e of manifest.events) {
+      if (!isObj(e) || (e.event !== 'user.elicitation.request' && e.event !== 'user.elicitation.result')) continue;
+      const granted = isObj(e.capabilities) ? grantedModes(e.capabilities.elicitation) : undefined;
+      if (granted) modes.set(e.event, { modes: granted, at });
+    }
+    this.manifestModes = modes;
+  }
+
+  /** End of a message: release the form whose answer it checked; forget the parsed body. */
+  endMessage(): void {
+    const k = this.releaseAfter;
+    if (k !== undefined && this.schemas.has(k)) {
+      this.checkedSchemas.set(k, this.schemas.get(k));
+      this.schemas.delete(k);
+    }
+    this.releaseAfter = undefined;
+    this.body = undefined;
+  }
+
+  /** What a user.elicitation.request offers its result. */
+  private requestInfo(msg: AhpMessage, ev: Obj): ElicitRequestInfo {
+    const el = isObj(ev.elicitation) ? ev.elicitation : {};
+    const base = { server: el.server, mode: el.mode };
+    if (el.mode === 'url') return { ...base, form: 'url' };
+    const body = this.bodyOf(msg, ev);
+    if (body.status !== 'parsed') return { ...base, form: body.status };
+    if (body.value.mode === 'url') return { ...base, form: 'url' };
+    return { ...base, form: 'parsed', schema: body.value.requestedSchema };
+  }
+
+  /** Pairing (first occurrence) and answer facts of a user.elicitation.result (`s`: its row, when kept). */
+  private resultFacts(msg: AhpMessage, ev: Obj, s: number | undefined, first: boolean, facts: ElicitationFacts): void {
+    const id = this.identity;
+    const source = ev.source as string;
+    const parentId = typeof ev.parentEventId === 'string' ? ev.parentEventId : undefined;
+    const pk = parentId !== undefined ? eventKey(source, parentId) : undefined;
+    const ps = pk !== undefined ? id.slot(pk) : undefined;
+    const isRequest = ps !== undefined && id.isType(ps, 'user.elicitation.request');
+    if (first) {
+      if (parentId === undefined) {
+        facts.pair = { parent: 'absent' };
+        const open = this.openRequests.get(signature(ev));
+        if (open) facts.pair.candidate = open.at;
+      } else if (ps === undefined) {
+        facts.pair = { parent: 'unknown' };
+        const other = this.requestIds.get(keyNumber(recentKey(parentId)));
+        if (other && other.source !== keyNumber(recentKey(source))) facts.pair.otherSource = other.at;
+      } else if (!isRequest)
+        facts.pair = { parent: 'not-request', parentType: id.typeName(ps), parentAt: id.markAt(ps) };
+      else {
+        facts.pair = { parent: 'request', parentAt: id.markAt(ps) };
+        const info = this.requestOf(ps, pk!);
+        if (info) facts.pair.request = info;
+        const mine = sessionPrintOf(ev);
+        const theirs = id.sessionPrint(ps);
+        if (theirs !== undefined && mine !== theirs)
+          facts.pair.sessionMismatch = mine === undefined ? 'absent' : 'other';
+        // the request is answered: a later result without a parent is not taken for its answer
+        const sig = signature(ev);
+        if (this.openRequests.get(sig)?.key === keyNumber(pk!)) this.openRequests.delete(sig);
+      }
+    }
+    const el = isObj(ev.elicitation) ? ev.elicitation : {};
+    if (el.mode !== 'form' || el.action !== 'accept') return;
+    const body = this.bodyOf(msg, ev);
+    if (body.status !== 'parsed') return;
+    // no `content` answers no field: judged as the empty answer, so required fields fail either way
+    const absent = !Object.hasOwn(body.value, 'content');
+    if (!absent && !isObj(body.value.content)) return;
+    const content = absent ? {} : (body.value.content as Obj);
+    const cd = digestWords(valueDigest(content));
+    if (s !== undefined) {
+      if (id.answerCheckedIs(s, cd)) return;
+      id.setAnswerChecked(s, cd);
+    }
+    const out: ContentFacts = {
+      partPointer: body.partPointer,
+      status: 'checked',
+      problems: [],
+      ...(absent ? { absent } : {}),
+    };
+    const req = isRequest ? this.requestOf(ps!, pk!) : undefined;
+    if (!req) out.status = 'no-request';
+    else {
+      out.request = id.markAt(ps!);
+      if (req.form === 'url') return; // a form answer to a URL request: ahp/elicitation-result-mode says so
+      if (req.form === 'view') out.status = 'request-view';
+      else if (req.form === 'invalid') out.status = 'request-invalid';
+      else if (req.form === 'absent') out.status = 'request-absent';
+      else if (req.released) {
+        out.status = 'request-released';
+        out.lost = ++this.lostToBudget;
+      } else {
+        out.problems = formAnswerProblems(content, req.schema);
+        // released once this message is done, so an intercept of this answer still sees the form
+        this.releaseAfter = keyNumber(pk!);
+      }
+    }
+    facts.content = out;
+  }
+
+  /** An elicitation event whose mode the stream's advertisement does not grant. */
+  private modeFacts(msg: AhpMessage, ev: Obj): ModeFacts | undefined {
+    const el = isObj(ev.elicitation) ? ev.elicitation : undefined;
+    const mode = el && typeof el.mode === 'string' ? el.mode : undefined;
+    if (mode === undefined) return undefined;
+    if (msg.kind === 'intercept-request') {
+      const caps = isObj(msg.value.params) ? (msg.value.params as Obj).capabilities : undefined;
+      const granted = isObj(caps) ? grantedModes(caps.elicitation) : undefined;
+      if (granted && !granted.includes(mode)) return { mode, advertised: granted, by: 'request' };
+    }
+    const m = this.manifestModes.get(ev.type as string);
+    if (m && !m.modes.includes(mode)) return { mode, advertised: m.modes, by: 'manifest', at: m.at };
+    return undefined;
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * The lineage analyzer: `parentEventId` links within one source ("Parentage is single and
+ * acyclic"). Parents may arrive late (observation order is not guaranteed), so a child naming an
+ * unseen parent is kept until it arrives (then a cycle through it is looked for) or reported at
+ * the end; the links live in the event rows. Over `--max-events` new unresolved links are dropped.
+ */
+import type { Hash64 } from '../../core/canonical.ts';
+import type { Location } from '../../core/finding.ts';
+import { keyNumber } from '../../core/table.ts';
+import type { Mark } from '../../core/mark.ts';
+import { eventLocation } from '../../core/rule.ts';
+import type { AhpMessage } from '../message.ts';
+import type { BudgetHolder, EventBudget } from './budget.ts';
+import { EVENT_PTR, eventKey, type EventIdentity } from './identity.ts';
+import type { Obj } from '../../core/value.ts';
+
+/** An event naming a parent never seen in the input (end of stream). */
+export interface UnresolvedParent {
+  source: string;
+  parentId: string;
+  at: Location;
+  /** Arrival order of the naming event. */
+  seq: number;
+}
+
+/** Lineage facts of the first occurrence of an event. */
+export interface LineageFacts {
+  /** First occurrence with a parentEventId: whether the parent is known yet. */
+  parent?: { id: string; known: boolean; type?: string; at?: Mark };
+  /** The parent chain of this event leads back to it: the events of the cycle (this one first). */
+  cycle?: Mark[];
+}
+
+/** The lineage analyzer */
+export class Lineage implements BudgetHolder {
+  private readonly unresolved = new Map<number, UnresolvedParent[]>();
+  private unresolvedCount = 0;
+  private seq = 0;
+
+  constructor(
+    private readonly identity: EventIdentity,
+    private readonly budget: EventBudget,
+  ) {}
+
+  /** Events naming a parent not seen yet (open work). */
+  held(): number {
+    return this.unresolvedCount;
+  }
+
+  /** Estimated bytes of the unresolved parent links (open work). */
+  bytes(): number {
+    return this.unresolvedCount * 128;
+  }
+
+  /** Unresolved parents are never forgotten for the budget: new ones are not recorded instead. */
+  forgetOldest(): boolean {
+    return false;
+  }
+
+  /** Events naming a parent that never arrived (end of stream), in arrival order of the naming events. */
+  unresolvedParents(): UnresolvedParent[] {
+    return [...this.unresolved.values()].flat().sort((a, b) => a.seq - b.seq);
+  }
+
+  /** Parent and cycle facts of a first occurrence `ev` (key `key`, row `s` when kept) into `facts`. */
+  firstOccurrence(msg: AhpMessage, ev: Obj, at: Mark, key: Hash64, s: number | undefined, facts: LineageFacts): void {
+    const source = ev.source as string;
+    const parentId = typeof ev.parentEventId === 'string' ? ev.parentEventId : undefined;
+    if (parentId !== undefined) {
+      if (parentId === ev.id) {
+        facts.cycle = [at];
+        facts.parent = { id: parentId, known: true, type: ev.type as string, at };
+      } else {
+        const ps = this.identity.slot(eventKey(source, parentId));
+        facts.parent =
+          ps !== undefined
+            ? { id: parentId, known: true, type: this.identity.typeName(ps), at: this.identity.markAt(ps) }
+            : { id: parentId, known: false };
+        if (ps === undefined)
+          this.addUnresolved(source, parentId, eventLocation(msg, `${EVENT_PTR}/parentEventId`), at);
+      }
+    }
+    // a late parent: events named this one before it arrived; a cycle must pass through it
+    if (this.unresolved.size === 0) return;
+    const kn = keyNumber(key);
+    const waiting = this.unresolved.get(kn);
+    if (!waiting) return;
+    this.unresolved.delete(kn);
+    this.unresolvedCount -= waiting.length;
+    if (s === undefined || facts.cycle || parentId === undefined) return;
+    const chain: Mark[] = [at];
+    const seen = new Set<number>([kn]);
+    let cur: Hash64 | undefined = eventKey(source, parentId);
+    while (cur !== undefined) {
+      if (cur.hi === key.hi && cur.lo === key.lo) {
+        facts.cycle = chain;
+        break;
+      }
+      const cn = keyNumber(cur);
+      if (seen.has(cn)) break;
+      seen.add(cn);
+      const r = this.identity.slot(cur);
+      if (r === undefined) break;
+      chain.push(this.identity.markAt(r));
+      cur = this.identity.parentKey(r);
+    }
+  }
+
+  private addUnresolved(source: string, parentId: string, loc: Location, at: Mark): void {
+    if (!this.budget.makeRoom(at)) return;
+    if (this.budget.held() >= this.budget.opts.maxEvents) return;
+    const k = keyNumber(eventKey(source, parentId));
+    const list = this.unresolved.get(k);
+    const entry = { source, parentId, at: loc, seq: this.seq++ };
+    if (list) list.push(entry);
+    else this.unresolved.set(k, [entry]);
+    this.unresolvedCount++;
+  }
+}

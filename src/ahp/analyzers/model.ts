@@ -1,0 +1,179 @@
+import { defineStreamRule, type FactRule, type StreamModel } from '../../core/engine.ts';
+import { markOf } from '../../core/mark.ts';
+import type { AhpMessage } from '../message.ts';
+import { CapLog } from '../../core/caps.ts';
+import { StateBudget } from '../../core/state-budget.ts';
+import { EventBudget, type AhpCapLog } from './budget.ts';
+import { ChangeLineage, type ChangeFacts } from './changes.ts';
+import { Configuration, type ConfigFacts } from './config.ts';
+import { Correlation, idKey, type ResponseFacts } from './correlation.ts';
+import { EditContext, type EffectsFacts } from './edit-context.ts';
+import { Elicitation, type ElicitationFacts } from './elicitation.ts';
+import { EventIdentity, type IdentityFacts } from './identity.ts';
+import { Lineage, type LineageFacts } from './lineage.ts';
+import type { AhpStreamOptions } from './options.ts';
+import { isObj } from '../../core/value.ts';
+
+/** Facts about the event of an intercept request or observe notification, by analyzer. */
+export type EventFacts = IdentityFacts & LineageFacts & ChangeFacts & ConfigFacts & ElicitationFacts;
+
+/** Facts about one message, computed once against the state before it. */
+export interface AhpFacts {
+  msg: AhpMessage;
+  event?: EventFacts;
+  response?: ResponseFacts;
+  /**
+   * A matched intercept success response whose request's capabilities are usable: its effects applied in the request's
+   * host context (edit-context.ts).
+   */
+  effects?: EffectsFacts;
+}
+
+/** The analyzers of one run, as stream rules read them (read-only use). */
+export interface AhpStreamState {
+  readonly correlation: Correlation;
+  readonly identity: EventIdentity;
+  readonly lineage: Lineage;
+  readonly elicitation: Elicitation;
+  readonly editContext: EditContext;
+  readonly config: Configuration;
+  readonly changes: ChangeLineage;
+  /** Caps exceeded in this run, until `ahp/state-cap` takes them. */
+  readonly caps: AhpCapLog;
+  /** The memory budget of this run's state (`--max-state-mb`). */
+  readonly memory: StateBudget;
+}
+
+/** An AHP stream rule: a stateless verdict over {@link AhpFacts} and the run's {@link AhpStreamState}. */
+export type AhpStreamRule = FactRule<AhpFacts, AhpStreamState>;
+
+/** Define an AHP stream rule; keeps the literal type of `id` (for `AhpStreamRuleId`). */
+export function defineAhpStreamRule<const Id extends string>(
+  rule: AhpStreamRule & { id: Id },
+): AhpStreamRule & { id: Id } {
+  return defineStreamRule<AhpFacts, AhpStreamState, Id>(rule);
+}
+
+/** The facts a stream rule can be gated `on`, one bit each (see {@link AhpStreamModel.presence}). */
+const FACT_BITS = {
+  response: 1,
+  effects: 2,
+  reuse: 4,
+  cycle: 8,
+  configAfterDenied: 16,
+  changeAfterMismatch: 32,
+  pair: 64,
+  content: 128,
+  mode: 256,
+} as const;
+
+/** The AHP stream model of one run: only messages whose JSON-RPC shape is valid reach it. */
+export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStreamState> {
+  readonly state: AhpStreamState;
+  readonly factBits = FACT_BITS;
+
+  /** The {@link FACT_BITS} of the facts set in `f`. */
+  presence(f: AhpFacts): number {
+    const e = f.event;
+    return (
+      (f.response !== undefined ? FACT_BITS.response : 0) |
+      (f.effects !== undefined ? FACT_BITS.effects : 0) |
+      (e === undefined
+        ? 0
+        : (e.reuse !== undefined ? FACT_BITS.reuse : 0) |
+          (e.cycle !== undefined ? FACT_BITS.cycle : 0) |
+          (e.configAfterDenied !== undefined ? FACT_BITS.configAfterDenied : 0) |
+          (e.changeAfterMismatch !== undefined ? FACT_BITS.changeAfterMismatch : 0) |
+          (e.pair !== undefined ? FACT_BITS.pair : 0) |
+          (e.content !== undefined ? FACT_BITS.content : 0) |
+          (e.mode !== undefined ? FACT_BITS.mode : 0))
+    );
+  }
+
+  constructor(opts: AhpStreamOptions) {
+    const caps: AhpCapLog = new CapLog();
+    const budget = new EventBudget(opts, caps);
+    const identity = new EventIdentity(budget);
+    const correlation = new Correlation(budget);
+    const lineage = new Lineage(identity, budget);
+    const elicitation = new Elicitation(identity);
+    identity.onForget = (key) => elicitation.forget(key);
+    // --max-events: answered ids are forgotten before events; unresolved parents only count
+    budget.register(correlation);
+    budget.register(identity);
+    budget.register(lineage);
+    // --max-state-mb: answered ids, then checked forms and remembered requests, then event rows
+    const memory = new StateBudget(opts.maxStateMb);
+    memory.register(correlation);
+    memory.register(elicitation);
+    memory.register(identity);
+    memory.register(lineage);
+    this.state = {
+      correlation,
+      identity,
+      lineage,
+      elicitation,
+      editContext: new EditContext(identity, elicitation),
+      config: new Configuration(identity),
+      changes: new ChangeLineage(identity),
+      caps,
+      memory,
+    };
+  }
+
+  observe(msg: AhpMessage): AhpFacts {
+    const { identity, lineage, config, changes, elicitation, correlation, editContext } = this.state;
+    const facts: AhpFacts = { msg };
+    const at = markOf(msg);
+    const ev = msg.event;
+    if (
+      (msg.kind === 'intercept-request' || msg.kind === 'observe-notification') &&
+      ev &&
+      typeof ev.source === 'string' &&
+      typeof ev.id === 'string' &&
+      typeof ev.type === 'string'
+    ) {
+      const e: EventFacts = identity.observe(msg, ev, at);
+      const key = identity.currentKey;
+      const s = identity.currentSlot;
+      if (e.first) {
+        lineage.firstOccurrence(msg, ev, at, key, s, e);
+        config.firstOccurrence(ev, at, e);
+        changes.firstOccurrence(ev, e);
+      }
+      elicitation.observeEvent(msg, ev, key, s, e.first, e);
+      facts.event = e;
+    }
+    if (msg.kind === 'intercept-request' || msg.kind === 'capabilities-request') {
+      const rec = correlation.request(msg, at);
+      if (rec?.method === 'hooks/intercept' && ev && typeof ev.type === 'string')
+        rec.host = editContext.hostContext(msg, ev, rec);
+    }
+    if (msg.kind === 'response' || msg.kind === 'error-response') {
+      const r = correlation.response(msg, at);
+      facts.response = r;
+      const result = isObj(msg.value.result) ? msg.value.result : undefined;
+      const link = r.link;
+      if (result && link.status === 'matched') {
+        const pend = link.request;
+        if (!link.mismatch && pend.method === 'hooks/intercept' && pend.host && Array.isArray(result.effects)) {
+          const fx = editContext.judge(result.effects, pend, pend.host);
+          facts.effects = fx;
+          if (fx.outcome.accepted) config.acceptedResponse(result.effects, pend.eventKey, at);
+        }
+        if (pend.method === 'hooks/capabilities' && isObj(result.manifest))
+          elicitation.readManifest(result.manifest, at);
+      } else if (
+        result &&
+        isObj(result.manifest) &&
+        (link.status === 'unmatched' || link.status === 'uncorrelatable' || link.status === 'untracked') &&
+        idKey(msg) !== undefined
+      ) {
+        elicitation.readManifest(result.manifest, at);
+      }
+    }
+    elicitation.endMessage();
+    if (this.state.memory.settle() > 0) this.state.caps.note('maxStateMb', this.state.memory.mb, () => at);
+    return facts;
+  }
+}

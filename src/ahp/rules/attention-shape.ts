@@ -1,0 +1,24 @@
+import { defineEventRule } from '../../core/engine.ts';
+import { isObj } from '../../core/value.ts';
+import type { AhpMessage } from '../message.ts';
+
+/** `ahp/attention-shape`: the prose's single text part, against the schema's list. */
+export const attentionShape = defineEventRule<AhpMessage, 'ahp/attention-shape'>({
+  id: 'ahp/attention-shape',
+  severity: 'warning',
+  description:
+    'user.attention message and title are lists of text parts in the draft schema; a single text part (the prose wording) is accepted with a warning.',
+  spec: 'AHP interaction-payloads.md (attention message and title)',
+  messages: {
+    single:
+      'Attention `{member}` is a single text part; the draft schema types it as a list of text parts (the prose calls it a singular text part), so receivers may expect a list.',
+  },
+  check(msg, ctx) {
+    const event = msg.event;
+    if (msg.eventPointer === undefined || !event || event.type !== 'user.attention' || !isObj(event.attention)) return;
+    for (const member of ['message', 'title'] as const) {
+      if (isObj(event.attention[member]))
+        ctx.report({ pointer: `${msg.eventPointer}/attention/${member}`, args: { member } });
+    }
+  },
+});

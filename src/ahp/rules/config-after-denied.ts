@@ -1,0 +1,25 @@
+import { markLocation } from '../../core/mark.ts';
+import { defineAhpStreamRule } from '../analyzers/model.ts';
+
+/**
+ * `ahp/config-after-denied`: denied means an accepted response with `deny`, or a fail-closed
+ * `hook.failure` (base/failure.md §Failure policy); an unchanged proposal cannot be told from the stream.
+ */
+export const configAfterDenied = defineAhpStreamRule({
+  id: 'ahp/config-after-denied',
+  severity: 'error',
+  description: 'No config.change.after follows a config.change.before that was denied (no fictitious after events).',
+  spec: 'AHP interaction-payloads.md (Configuration change); task-workspace-lineage.md §Lineage and actual changes',
+  messages: {
+    denied:
+      "This after event's proposal ({before}) was denied on {denied}; a denied configuration proposal produces no after event.",
+  },
+  on: ['configAfterDenied'],
+  onEvent(facts, ctx) {
+    const d = facts.event?.configAfterDenied;
+    if (!d) return;
+    const before = markLocation(d.before);
+    const denied = markLocation(d.deniedAt);
+    ctx.report({ pointer: '/params/event/parentEventId', args: { before, denied }, related: [before, denied] });
+  },
+});

@@ -1,0 +1,42 @@
+import { defineEventRule } from '../../core/engine.ts';
+import { CLASS_DESCRIPTIONS, credentialIn } from '../../core/secrets.ts';
+import { isObj } from '../../core/value.ts';
+import type { AhpMessage } from '../message.ts';
+
+/**
+ * `ahp/config-managed-secret`. The one credential classification of src/core/secrets.ts, so a
+ * string gets the same verdict as in `aep redact` and the AEP leak rules; a summary is prose,
+ * but `token: now read from the keychain` is still the AEP-0003 §9.4(a) assignment shape.
+ */
+export const configManagedSecret = defineEventRule<AhpMessage, 'ahp/config-managed-secret'>({
+  id: 'ahp/config-managed-secret',
+  severity: 'error',
+  description:
+    'A configuration change summary and its setting names carry no managed secret (no credential-shaped value).',
+  spec: 'AHP interaction-payloads.md (configuration payloads: managed secrets remain excluded)',
+  messages: {
+    carries:
+      'Configuration change `{member}` carries {what}; managed secrets remain excluded even when a diff summary is present.',
+  },
+  check(msg, ctx) {
+    const event = msg.event;
+    if (
+      msg.eventPointer === undefined ||
+      !event ||
+      (event.type !== 'config.change.before' && event.type !== 'config.change.after') ||
+      !isObj(event.change)
+    )
+      return;
+    const base = `${msg.eventPointer}/change`;
+    const check = (pointer: string, member: string, text: string) => {
+      const m = credentialIn(text);
+      if (m) ctx.report({ pointer, args: { member, what: CLASS_DESCRIPTIONS[m.class], class: m.class } });
+    };
+    const { summary, settings } = event.change;
+    if (typeof summary === 'string') check(`${base}/summary`, 'summary', summary);
+    if (Array.isArray(settings))
+      settings.forEach((s, i) => {
+        if (typeof s === 'string') check(`${base}/settings/${i}`, `settings[${i}]`, s);
+      });
+  },
+});

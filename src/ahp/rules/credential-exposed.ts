@@ -1,0 +1,100 @@
+import { defineEventRule } from '../../core/engine.ts';
+import { childPointer } from '../../core/pointer.ts';
+import { CLASS_DESCRIPTIONS, credentialIn } from '../../core/secrets.ts';
+import type { RuleContext } from '../../core/rule.ts';
+import { isObj } from '../../core/value.ts';
+import type { AhpMessage } from '../message.ts';
+import { urlSecrets } from '../sensitive-names.ts';
+
+const URL_WITH_AUTHORITY = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
+// bounds the walk of an (open) descriptor object
+const MAX_DEPTH = 8;
+
+/**
+ * What credential `text` carries, as a phrase (never the value), or undefined: URL userinfo or
+ * a credential-named parameter when `asUrl` (or the text is a `scheme://` URL), else or then a
+ * credential-shaped value.
+ */
+function secretIn(text: string, asUrl: boolean): string | undefined {
+  if (asUrl || URL_WITH_AUTHORITY.test(text)) {
+    let u: URL | undefined;
+    try {
+      u = new URL(text);
+    } catch {
+      u = undefined; // not a URL: the schema stage reports a bad format
+    }
+    const found = u ? urlSecrets(u) : [];
+    if (found.length) return found[0];
+  }
+  const m = credentialIn(text);
+  return m ? CLASS_DESCRIPTIONS[m.class] : undefined;
+}
+
+// `source` is stable for a harness installation, so an input repeats a few values (one per
+// harness, interleaved): remember their verdicts (a pure function of the string, at most
+// SOURCE_MEMO of them) rather than parse and scan every event's again.
+const SOURCE_MEMO = 512;
+const sourceVerdicts = new Map<string, string | null>();
+function sourceSecret(source: string): string | undefined {
+  let v = sourceVerdicts.get(source);
+  if (v === undefined) {
+    if (sourceVerdicts.size >= SOURCE_MEMO) sourceVerdicts.clear();
+    v = secretIn(source, true) ?? null;
+    sourceVerdicts.set(source, v);
+  }
+  return v ?? undefined;
+}
+
+/**
+ * Report each string of an MCP descriptor `v` (at `pointer`; `rel` is the pointer inside the
+ * descriptor) that carries a credential; `isUrl`: `v` is the connection `url`.
+ */
+function walk(v: unknown, pointer: string, rel: string, depth: number, isUrl: boolean, ctx: RuleContext): void {
+  if (typeof v === 'string') {
+    const what = secretIn(v, isUrl);
+    if (what) ctx.report({ pointer, messageId: 'descriptor', args: { member: `mcp${rel}`, what } });
+    return;
+  }
+  if (depth >= MAX_DEPTH) return;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) walk(v[i], `${pointer}/${i}`, `${rel}/${i}`, depth + 1, false, ctx);
+  } else if (isObj(v))
+    for (const [k, x] of Object.entries(v))
+      walk(x, childPointer(pointer, k), childPointer(rel, k), depth + 1, k === 'url' && rel === '/connection', ctx);
+}
+
+/**
+ * `ahp/credential-exposed`: the one credential classification of src/core/secrets.ts, plus URL
+ * userinfo and credential-named parameters (`urlSecrets`, shared with
+ * `ahp/elicitation-url-secret`). Tool `input` is provider-native and opaque, so not read.
+ */
+export const credentialExposed = defineEventRule<AhpMessage, 'ahp/credential-exposed'>({
+  id: 'ahp/credential-exposed',
+  severity: 'warning',
+  description:
+    'An MCP tool descriptor (`tool.mcp`, also in `tool.batch.after` calls) and the event `source` carry no credential: a string with a credential-shaped value (PEM block, AWS access key id, Bearer token, `password=`/`token=`-style assignment, JWT, provider token) or a URL with userinfo or a query or fragment parameter whose name asks for a credential (as ahp/elicitation-url-secret) is a warning. A heuristic, hence a warning; tool `input` is not read (provider-native and opaque), nor can a secret without a recognisable shape or name be seen. The message names the member and the class, never the value.',
+  spec: 'AHP execution-payloads.md §Execution, calls, and model attempts ("Descriptors never carry credentials") and §Identity and native boundary duties ("Remove credentials, URL userinfo, headers/cookies and secret environment/argument values"); base/events.md §Common event fields (`source` "MUST NOT contain access tokens, user secrets, raw prompts, or other sensitive data")',
+  messages: {
+    source:
+      'The event `source` carries {what}; `source` is a stable, non-secret URI that must not contain access tokens, user secrets or other sensitive data (base/events.md §Common event fields).',
+    descriptor:
+      'The MCP descriptor member `{member}` carries {what}; descriptors never carry credentials: remove them (URL userinfo, headers, cookies, secret environment and argument values) and leave an explicit gap (execution-payloads.md).',
+  },
+  check(msg, ctx) {
+    const event = msg.event;
+    const base = msg.eventPointer;
+    if (base === undefined || !event) return;
+    if (typeof event.source === 'string') {
+      const what = sourceSecret(event.source);
+      if (what) ctx.report({ pointer: `${base}/source`, messageId: 'source', args: { what } });
+    }
+    const tool = event.tool;
+    if (isObj(tool) && isObj(tool.mcp)) walk(tool.mcp, `${base}/tool/mcp`, '', 0, false, ctx);
+    if (event.type === 'tool.batch.after' && Array.isArray(event.calls)) {
+      event.calls.forEach((c, i) => {
+        if (isObj(c) && isObj(c.tool) && isObj(c.tool.mcp))
+          walk(c.tool.mcp, `${base}/calls/${i}/tool/mcp`, '', 0, false, ctx);
+      });
+    }
+  },
+});

@@ -1,0 +1,48 @@
+import { markLocation } from '../../core/mark.ts';
+import { answerPhrase } from '../analyzers/form-answer.ts';
+import { defineAhpStreamRule } from '../analyzers/model.ts';
+
+const TAIL = 'so the answer does not satisfy the form of the request it answers ({request}).';
+
+/**
+ * `ahp/elicitation-content-schema`: accepted form data is what must satisfy the form, so a
+ * missing `content` is checked as `{}`; findings point at the result's text, `innerPointer` in args.
+ */
+export const elicitationContentSchema = defineAhpStreamRule({
+  id: 'ahp/elicitation-content-schema',
+  severity: 'error',
+  description:
+    "An accepted form elicitation result's content satisfies the requestedSchema of the request it answers (required fields, types, options, bounds, formats; no default injected; a missing content holds no required field).",
+  spec: 'AHP interaction-payloads.md §MCP elicitation binding (2025-11-25)',
+  messages: {
+    field: `Answer field {field} {problem}, ${TAIL}`,
+    answer: `The answer {problem}, ${TAIL}`,
+    required: `The form requires field {name:json}, which the answer does not hold, ${TAIL}`,
+    requiredDefault: `The form requires field {name:json}, which the answer does not hold (its \`default\` is an annotation, never injected into an answer), ${TAIL}`,
+    absent: `The accepted result has no \`content\`, but {problem}, ${TAIL}`,
+  },
+  on: ['content'],
+  onEvent(facts, ctx) {
+    const c = facts.event?.content;
+    if (c?.status !== 'checked') return;
+    const pointer = `${c.partPointer}/text`;
+    const request = markLocation(c.request!, '/params/event/elicitation/request');
+    for (const p of c.problems) {
+      const messageId =
+        p.keyword === 'required' ? (c.absent ? 'absent' : p.messageId) : p.pointer === '' ? 'answer' : 'field';
+      ctx.report({
+        pointer,
+        messageId,
+        args: {
+          ...p.args,
+          problem: answerPhrase(p),
+          field: p.pointer.slice(1),
+          request,
+          innerPointer: `/content${p.pointer}`,
+          keyword: p.keyword,
+        },
+        related: [request],
+      });
+    }
+  },
+});

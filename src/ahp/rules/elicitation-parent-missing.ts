@@ -1,0 +1,22 @@
+import { markLocation } from '../../core/mark.ts';
+import { defineAhpStreamRule } from '../analyzers/model.ts';
+
+/** `ahp/elicitation-parent-missing`: the request it answers is earlier in the input, so it can be named. */
+export const elicitationParentMissing = defineAhpStreamRule({
+  id: 'ahp/elicitation-parent-missing',
+  severity: 'error',
+  description:
+    'A user.elicitation.result names its request in parentEventId when that request (same source, session, server and mode, not yet answered) is earlier in the input.',
+  spec: 'AHP interaction-payloads.md §MCP elicitation binding (2025-11-25); task-workspace-lineage.md §Lineage and actual changes',
+  messages: {
+    missing:
+      'This elicitation result has no `parentEventId`, but the request it answers is in the input ({request}: same source, session, server and mode); a result names its request as parent.',
+  },
+  on: ['pair'],
+  onEvent(facts, ctx) {
+    const pair = facts.event?.pair;
+    if (pair?.parent !== 'absent' || !pair.candidate) return;
+    const request = markLocation(pair.candidate, '/params/event');
+    ctx.report({ pointer: '/params/event', args: { request }, related: [request] });
+  },
+});

@@ -1,0 +1,22 @@
+import { markLocation } from '../../core/mark.ts';
+import { defineAhpStreamRule } from '../analyzers/model.ts';
+
+/** `ahp/elicitation-source-mismatch`: a parent is an event of the same source. */
+export const elicitationSourceMismatch = defineAhpStreamRule({
+  id: 'ahp/elicitation-source-mismatch',
+  severity: 'error',
+  description:
+    "A user.elicitation.result's parentEventId names a request of its own source, not a request from another source.",
+  spec: 'AHP interaction-payloads.md §MCP elicitation binding (2025-11-25); task-workspace-lineage.md §Lineage and actual changes',
+  messages: {
+    otherSource:
+      'The parent this elicitation result names is a user.elicitation.request from another source ({request}); a parent is an event of the same source, and a result answers only requests of its own source.',
+  },
+  on: ['pair'],
+  onEvent(facts, ctx) {
+    const pair = facts.event?.pair;
+    if (pair?.parent !== 'unknown' || !pair.otherSource) return;
+    const request = markLocation(pair.otherSource, '/params/event/source');
+    ctx.report({ pointer: '/params/event/parentEventId', args: { request }, related: [request] });
+  },
+});

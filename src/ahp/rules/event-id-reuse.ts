@@ -1,0 +1,44 @@
+import { markLocation } from '../../core/mark.ts';
+import { defineAhpStreamRule } from '../analyzers/model.ts';
+
+/**
+ * `ahp/event-id-reuse`. The same event legitimately comes again as an exact intercept retry
+ * (AHP-CORE-004) or as another view of it (observation-disposition.md: content may differ by
+ * accepted edits and selection, control metadata may not); identical means the same JSON value.
+ */
+export const eventIdReuse = defineAhpStreamRule({
+  id: 'ahp/event-id-reuse',
+  severity: 'error',
+  description:
+    'An event id is reused by the same source only by an identical intercept retry or another view of the same event (same type and control metadata).',
+  spec: 'AHP base/events.md §Common event fields; base/failure.md §Duplicate delivery and retries (AHP-CORE-004); observation-disposition.md',
+  messages: {
+    type: 'Event id already used by this source on {prior} for an event of another type; event ids are unique per harness.',
+    retry:
+      'This intercept request re-sends the event of {prior} with different content; a retry reuses the event id, JSON-RPC id and event contents exactly.',
+    retryField:
+      'This intercept request re-sends the event of {prior} with different content ({fields} differs); a retry reuses the event id, JSON-RPC id and event contents exactly.',
+    retryFields:
+      'This intercept request re-sends the event of {prior} with different content ({fields} differ); a retry reuses the event id, JSON-RPC id and event contents exactly.',
+    metadata:
+      'This event reuses the id of {prior} with different control metadata; a retry or another view of the same event keeps them.',
+    metadataField:
+      'This event reuses the id of {prior} with different control metadata ({fields} differs); a retry or another view of the same event keeps them.',
+    metadataFields:
+      'This event reuses the id of {prior} with different control metadata ({fields} differ); a retry or another view of the same event keeps them.',
+  },
+  on: ['reuse'],
+  onEvent(facts, ctx) {
+    const r = facts.event?.reuse;
+    if (!r || r.kind === 'unverifiable') return;
+    const fields = r.fields.filter((f) => f !== 'type');
+    const suffix = r.kind === 'type' || fields.length === 0 ? '' : fields.length === 1 ? 'Field' : 'Fields';
+    const prior = markLocation(r.prior, '/params/event/id');
+    ctx.report({
+      pointer: '/params/event/id',
+      messageId: `${r.kind}${suffix}`,
+      args: { prior, fields: fields.join(', ') },
+      related: [prior],
+    });
+  },
+});

@@ -1,0 +1,51 @@
+import { defineEventRule } from '../../core/engine.ts';
+import type { RuleContext } from '../../core/rule.ts';
+import { isObj } from '../../core/value.ts';
+import type { AhpMessage } from '../message.ts';
+
+/** Report each reasoning part of `m` when it is a canonical message whose role is not assistant. */
+function one(m: unknown, pointer: string, ctx: RuleContext): void {
+  if (!isObj(m) || typeof m.role !== 'string' || m.role === 'assistant' || !Array.isArray(m.parts)) return;
+  const parts = m.parts;
+  for (let j = 0; j < parts.length; j++) {
+    const p: unknown = parts[j];
+    if (isObj(p) && p.category === 'reasoning') {
+      ctx.report({ pointer: `${pointer}/parts/${j}/category`, args: { role: m.role } });
+    }
+  }
+}
+
+/** {@link one} over each element of a message list. */
+function list(v: unknown[], pointer: string, ctx: RuleContext): void {
+  for (let i = 0; i < v.length; i++) {
+    const m: unknown = v[i];
+    if (isObj(m) && m.role !== 'assistant') one(m, `${pointer}/${i}`, ctx);
+  }
+}
+
+/**
+ * `ahp/reasoning-outside-assistant`. A warning: the category name is the only sign of reasoning
+ * on the wire, and a delegated agent's reasoning relayed in a tool result may carry it.
+ */
+export const reasoningOutsideAssistant = defineEventRule<AhpMessage, 'ahp/reasoning-outside-assistant'>({
+  id: 'ahp/reasoning-outside-assistant',
+  severity: 'warning',
+  description:
+    'A content part with `category: "reasoning"` sits in a canonical message whose `role` is `assistant`: reasoning stays attached to its owning assistant message. One in a system, developer, user or tool message is a warning (the category name is the only sign of reasoning on the wire; a delegated agent\'s reasoning relayed in a tool result may carry it). Read in the event\'s `items`, `delta`, `partialOutput` and `message.messages`; effect values are not read.',
+  spec: 'AHP execution-payloads.md §Identity and native boundary duties ("Reasoning stays attached to its owning assistant message"); content-upload.md §Canonical messages and content selection',
+  messages: {
+    outside:
+      'A reasoning part (category "reasoning") sits in a message with role {role:json}; reasoning stays attached to its owning assistant message.',
+  },
+  check(msg, ctx) {
+    const event = msg.event;
+    const base = msg.eventPointer;
+    if (base === undefined || !event) return;
+    // the common path (no message slot, or only assistant messages) allocates nothing
+    if (Array.isArray(event.items)) list(event.items, `${base}/items`, ctx);
+    if (isObj(event.delta)) one(event.delta, `${base}/delta`, ctx);
+    if (isObj(event.partialOutput)) one(event.partialOutput, `${base}/partialOutput`, ctx);
+    if (isObj(event.message) && Array.isArray(event.message.messages))
+      list(event.message.messages, `${base}/message/messages`, ctx);
+  },
+});

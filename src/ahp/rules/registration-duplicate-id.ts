@@ -1,0 +1,25 @@
+import { defineEventRule } from '../../core/engine.ts';
+import { isObj } from '../../core/value.ts';
+import { registrationHooks, type AhpMessage } from '../message.ts';
+
+/** `ahp/registration-duplicate-id`; never echoes a backend id. */
+export const registrationDuplicateId = defineEventRule<AhpMessage, 'ahp/registration-duplicate-id'>({
+  id: 'ahp/registration-duplicate-id',
+  severity: 'error',
+  description: 'Backend ids are unique within a registration document.',
+  spec: 'AHP base/registration.md §Backend fields',
+  messages: {
+    repeat: 'Backend id repeats the id of /hooks/{prior}; backend ids are unique within a registration document.',
+  },
+  check(msg, ctx) {
+    const hooks = registrationHooks(msg);
+    if (!hooks) return;
+    const firstIndex = new Map<string, number>();
+    hooks.forEach((hook, i) => {
+      if (!isObj(hook) || typeof hook.id !== 'string') return;
+      const prior = firstIndex.get(hook.id);
+      if (prior === undefined) firstIndex.set(hook.id, i);
+      else ctx.report({ pointer: `/hooks/${i}/id`, args: { prior } });
+    });
+  },
+});

@@ -1,0 +1,19 @@
+import { defineAhpStreamRule } from '../analyzers/model.ts';
+
+/** `ahp/response-uncorrelated`: once per run, at the first response before any request; never a silent pass. */
+export const responseUncorrelated = defineAhpStreamRule({
+  id: 'ahp/response-uncorrelated',
+  severity: 'info',
+  description:
+    'A response arrives in an input that holds no request before it, so responses cannot be correlated with requests (correlation is not verified; no AHP message proves that a capture holds a connection from its start).',
+  spec: 'AHP base/events.md §Common message envelope (AHP-RPC-002)',
+  messages: {
+    noRequest:
+      'The input holds no request before this response, so responses cannot be correlated with requests (a capture of one direction only?); correlation is not verified.',
+  },
+  on: ['response'],
+  onEvent(facts, ctx) {
+    const link = facts.response?.link;
+    if (link?.status === 'uncorrelatable' && link.first) ctx.report({ pointer: '/id' });
+  },
+});

@@ -1,0 +1,35 @@
+import { markLocation } from '../../core/mark.ts';
+import { defineAhpStreamRule } from '../analyzers/model.ts';
+
+/**
+ * `ahp/response-unmatched`: mismatched request and response ids are an operational failure
+ * (base/failure.md §Failure classes). Not judged before the input's first request
+ * (`ahp/response-uncorrelated`) nor after `--max-pending` was exceeded.
+ */
+export const responseUnmatched = defineAhpStreamRule({
+  id: 'ahp/response-unmatched',
+  severity: 'error',
+  description:
+    'A response answers a pending hooks/intercept or hooks/capabilities request of the stream with a result of that method; notifications are never answered.',
+  spec: 'AHP base/events.md §Common message envelope (AHP-RPC-002); base/failure.md §Failure classes',
+  messages: {
+    unmatched:
+      'No request of the input awaits a response with this id: the response answers nothing (a notification is never answered, and a mismatched id is an operational failure).',
+    manifestForIntercept:
+      'The response carries a capabilities manifest, but the request with this id is hooks/intercept; discovery and interception results are never combined or swapped.',
+    effectsForCapabilities:
+      'The response carries effects, but the request with this id is hooks/capabilities; discovery and interception results are never combined or swapped.',
+  },
+  on: ['response'],
+  onEvent(facts, ctx) {
+    const link = facts.response?.link;
+    if (link?.status === 'unmatched') ctx.report({ pointer: '/id', messageId: 'unmatched' });
+    else if (link?.status === 'matched' && link.mismatch)
+      ctx.report({
+        pointer: '/result',
+        messageId: link.mismatch === 'manifest-for-intercept' ? 'manifestForIntercept' : 'effectsForCapabilities',
+        args: { request: markLocation(link.request.at) },
+        related: [markLocation(link.request.at)],
+      });
+  },
+});

@@ -1,0 +1,32 @@
+import type { RuleContext } from '../../core/rule.ts';
+import { markLocation } from '../../core/mark.ts';
+import { defineAhpStreamRule, type AhpStreamState } from '../analyzers/model.ts';
+
+/** Report the caps noted since the last call, each with its own template. */
+function flush(state: AhpStreamState, ctx: RuleContext): void {
+  for (const n of state.caps.take())
+    ctx.report({ at: markLocation(n.at), messageId: n.cap, args: { cap: n.cap, limit: n.limit } });
+}
+
+/** `ahp/state-cap`: sees every event, since a cap may be reached on any. */
+export const stateCap = defineAhpStreamRule({
+  id: 'ahp/state-cap',
+  severity: 'warning',
+  description:
+    'A stream-state cap (--max-state-mb, the memory budget of all state, default 256 MiB; --max-pending, --max-events, count caps) was reached; later verdicts may be incomplete.',
+  spec: 'agent-conformance limits (README §Options of validate)',
+  messages: {
+    maxPending:
+      'State cap --max-pending={limit} reached: further requests are not tracked, so their responses are not correlated or judged and unmatched responses are no longer reported; raise --max-pending for a complete check.',
+    maxStateMb:
+      'State cap --max-state-mb={limit} reached: the oldest answered request ids, checked forms, remembered elicitation requests and events are being forgotten to keep the state within the memory budget, so retries, duplicate responses, further elicitation results and lineage naming them are reported as not verifiable or no longer recognised; raise --max-state-mb for a complete check.',
+    maxEvents:
+      'State cap --max-events={limit} reached: the oldest remembered events and answered request ids are being forgotten, so lineage, retries, elicitation pairs and duplicate responses naming them can no longer be checked; raise --max-events for a complete check.',
+  },
+  onEvent(_facts, ctx, state) {
+    flush(state, ctx);
+  },
+  onEnd(state, ctx) {
+    flush(state, ctx);
+  },
+});

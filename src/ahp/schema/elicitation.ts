@@ -1,0 +1,227 @@
+/**
+ * The one parse of the MCP body of an elicitation request/result event and its check against the
+ * pinned, closed 2025-11-25 subset (`schemas/mcp/mcp-elicitation.schema.json`; AHP
+ * interaction-payloads.md §MCP elicitation binding (2025-11-25)). Only a body-selected text part
+ * is parsed; metadata, omit and gap views never are.
+ */
+import type { ErrorObject } from '../../core/schema/ajv.ts';
+import { mapSchemaErrors, type Wording } from '../../core/schema/findings.ts';
+import { phrase } from '../../core/schema/wording.ts';
+import { describeValue } from '../../core/finding.ts';
+import { DEFAULT_MAX_DEPTH, parseJsonText } from '../../core/json.ts';
+import { differingCopies } from '../../core/json-copies.ts';
+import { childPointer } from '../../core/pointer.ts';
+import { isObj, type Obj } from '../../core/value.ts';
+import type { BodyProblem, ElicitationBody, ElicitationChecks } from '../elicitation-body.ts';
+import { ahpSchemas } from './schemas.ts';
+
+const NO_POINTERS: readonly string[] = [];
+
+/** The types an MCP answer value may have (2025-11-25 `ElicitResult.content` values). */
+function isAnswerValue(v: unknown): boolean {
+  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return true;
+  return Array.isArray(v) && v.every((x) => typeof x === 'string');
+}
+
+/** How errors inside the embedded MCP value are worded (never echoing values). */
+const MCP_WORDING: Wording = {
+  generic(c) {
+    const p = c.error.params as Record<string, unknown>;
+    switch (c.keyword) {
+      case 'required':
+        return `\`${String(p.missingProperty)}\` is required`;
+      case 'additionalProperties':
+        return `\`${String(p.additionalProperty)}\` is not part of the pinned MCP 2025-11-25 subset (this object is closed)`;
+      case 'type':
+      case 'const':
+      case 'enum':
+        return phrase(c);
+      case 'format':
+        return p.format === 'uri' ? 'must be a URI with a scheme (RFC 3986)' : `must be a valid ${String(p.format)}`;
+      case 'anyOf':
+      case 'oneOf':
+        return 'matches none of the allowed MCP shapes';
+      default:
+        return c.error.message ?? 'is invalid';
+    }
+  },
+  keys: {},
+  requiredPointer: 'object',
+  additionalPointer: 'member',
+};
+
+/** Choose the PrimitiveSchemaDefinition variant a field schema is meant to be. */
+function fieldVariant(s: unknown): string | undefined {
+  if (!isObj(s)) return undefined;
+  switch (s.type) {
+    case 'string':
+      if ('oneOf' in s) return 'TitledSingleSelectEnumSchema';
+      if ('enumNames' in s) return 'LegacyTitledEnumSchema';
+      if ('enum' in s) return 'UntitledSingleSelectEnumSchema';
+      return 'StringSchema';
+    case 'number':
+    case 'integer':
+      return 'NumberSchema';
+    case 'boolean':
+      return 'BooleanSchema';
+    case 'array':
+      return isObj(s.items) && 'anyOf' in s.items ? 'TitledMultiSelectEnumSchema' : 'UntitledMultiSelectEnumSchema';
+    default:
+      return undefined;
+  }
+}
+
+/** A problem at `inner` of the body, worded by template `messageId` of `ahp/elicitation-body`. */
+const problem = (inner: string, messageId: string, args: BodyProblem['args'] = {}): BodyProblem => ({
+  inner,
+  messageId,
+  args,
+});
+
+/** Validate `value` against the MCP definition `def`, returning its {@link BodyProblem}s. */
+function mcpProblems(def: 'request' | 'result', value: unknown): BodyProblem[] {
+  const reg = ahpSchemas();
+  const check = reg.mcpCheck(def);
+  if (!check) return [problem('', 'noDefinition', { def })];
+  if (check(value)) return [];
+  // the diagnostic validators are built on the first failure only
+  const root = reg.mcpValidator(def)!;
+  const out: BodyProblem[] = [];
+  const fromErrors = (
+    errors: readonly ErrorObject[] | null | undefined,
+    target: unknown,
+    prefix: string,
+    skip?: (e: ErrorObject) => boolean,
+  ) => {
+    const kept = skip ? (errors ?? []).filter((e) => !skip(e)) : errors;
+    for (const f of mapSchemaErrors(kept, target, {
+      index: reg.index,
+      wording: MCP_WORDING,
+      fallbackRule: 'ahp/elicitation-body',
+      base: prefix,
+    }))
+      out.push(problem(f.pointer, f.pointer === '' ? 'schemaRoot' : 'schema', { sentence: f.message }));
+  };
+  if (!isObj(value)) {
+    out.push(problem('', 'notObject', { found: describeValue(value) }));
+    return out;
+  }
+  if (def === 'result') {
+    const v = reg.mcpValidator('ElicitResult') ?? root;
+    v(value);
+    fromErrors(v.errors, value, '', (e) => e.instancePath.startsWith('/content/'));
+    if (isObj(value.content)) {
+      for (const [k, x] of Object.entries(value.content)) {
+        if (!isAnswerValue(x))
+          out.push(problem(childPointer('/content', k), 'answerValue', { found: describeValue(x) }));
+      }
+    }
+    return out;
+  }
+  // request
+  const variant =
+    value.mode === 'url'
+      ? 'ElicitRequestURLParams'
+      : value.mode === undefined || value.mode === 'form'
+        ? 'ElicitRequestFormParams'
+        : undefined;
+  if (!variant) {
+    out.push(problem('/mode', 'mode'));
+    return out;
+  }
+  const v = reg.mcpValidator(variant);
+  if (!v) {
+    root(value);
+    fromErrors(root.errors, value, '');
+    return out;
+  }
+  v(value);
+  const fieldPath = /^\/requestedSchema\/properties\/[^/]+/;
+  fromErrors(v.errors, value, '', (e) => fieldPath.test(e.instancePath));
+  const rs = value.requestedSchema;
+  if (variant === 'ElicitRequestFormParams' && isObj(rs) && isObj(rs.properties)) {
+    const prim = reg.mcpCheck('PrimitiveSchemaDefinition');
+    for (const [name, field] of Object.entries(rs.properties)) {
+      if (!prim || prim(field)) continue;
+      const base = childPointer('/requestedSchema/properties', name);
+      const fv = fieldVariant(field);
+      const fval = fv ? reg.mcpValidator(fv) : undefined;
+      if (!fval) {
+        out.push(problem(base, 'fieldShape'));
+        continue;
+      }
+      fval(field);
+      fromErrors(fval.errors, field, base);
+    }
+  }
+  return out;
+}
+
+/** Numbers of the MCP value beyond the double range (`1e400`, read as ±Infinity), outside `_meta` objects. */
+function beyondDouble(value: unknown): BodyProblem[] {
+  const out: BodyProblem[] = [];
+  // an explicit stack: the body may nest as deep as --max-depth allows
+  const stack: Array<[unknown, string]> = [[value, '']];
+  while (stack.length) {
+    const [v, ptr] = stack.pop()!;
+    if (typeof v === 'number') {
+      if (!Number.isFinite(v)) out.push(problem(ptr, ptr === '' ? 'beyondDoubleRoot' : 'beyondDouble'));
+    } else if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) stack.push([v[i], childPointer(ptr, i)]);
+    } else if (isObj(v)) {
+      for (const [k, x] of Object.entries(v))
+        if (k !== '_meta' && x !== null && (typeof x === 'object' || typeof x === 'number'))
+          stack.push([x, childPointer(ptr, k)]);
+    }
+  }
+  return out.reverse();
+}
+
+/** Parse the MCP body of one `user.elicitation.request` / `.result` event, once. */
+export function parseElicitationBody(
+  event: Obj,
+  eventPointer: string,
+  check: boolean,
+  maxDepth: number = DEFAULT_MAX_DEPTH,
+): ElicitationBody | undefined {
+  const kind =
+    event.type === 'user.elicitation.request'
+      ? 'request'
+      : event.type === 'user.elicitation.result'
+        ? 'result'
+        : undefined;
+  if (!kind) return undefined;
+  const partPointer = `${eventPointer}/elicitation/${kind}`;
+  const el = event.elicitation;
+  const part = isObj(el) ? el[kind] : undefined;
+  if (!isObj(part)) return { status: 'absent', partPointer };
+  if (part.selection !== 'body' || 'gap' in part || typeof part.text !== 'string')
+    return { status: 'view', partPointer };
+  const parsed = parseJsonText(part.text, maxDepth);
+  const value = parsed.ok ? parsed.value : undefined;
+  const differ =
+    check && parsed.ok && parsed.duplicates.length > 0
+      ? [
+          ...differingCopies(
+            part.text,
+            parsed.duplicates.map((d) => d.pointer),
+          ).keys(),
+        ]
+      : NO_POINTERS;
+  const checks: ElicitationChecks | undefined = check
+    ? {
+        kind,
+        envelope: el as Obj,
+        textPointer: `${partPointer}/text`,
+        parsed,
+        differingCopies: differ,
+        problems: parsed.ok && differ.length === 0 ? [...mcpProblems(kind, value), ...beyondDouble(value)] : [],
+      }
+    : undefined;
+  const ok = parsed.ok && parsed.duplicates.length === 0 && isObj(value) && !checks?.problems.length;
+  const body: ElicitationBody = ok
+    ? { status: 'parsed', value: value as Obj, partPointer }
+    : { status: 'invalid', partPointer };
+  if (checks) body.checks = checks;
+  return body;
+}

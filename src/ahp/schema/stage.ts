@@ -1,0 +1,277 @@
+/**
+ * The AHP message-schema stage (docs/architecture.md §Schema stage), first on every message: it
+ * validates the value against its root (the wire root, the registration root, or a root named by
+ * the upstream manifest), attributes each finding to the rule its `x-rule` names, and fills the
+ * typed {@link AhpMessage} later rules read: kind, `wireValid` (no finding of a `wire` rule: ids
+ * can be trusted for correlation), the event and its elicitation body, parsed once.
+ */
+import { describeValue, type FindingSink } from '../../core/finding.ts';
+import { isSelected, type RuleSelection } from '../../core/engine.ts';
+import type { MessageArgs } from '../../core/message.ts';
+import { makeFinding, type ParsedEvent } from '../../core/rule.ts';
+import { isObj, type Obj } from '../../core/value.ts';
+import { parseElicitationBody } from './elicitation.ts';
+import { mapAjvErrors } from './issues.ts';
+import type { AhpBinding, AhpMessage, AhpMessageKind } from '../message.ts';
+import { AHP_SCHEMA_RULES, type AhpSchemaRuleId, type SchemaRule } from './rules.ts';
+import { ahpEventTypes, ahpSchemas } from './schemas.ts';
+
+/** One finding of the stage: its rule, pointer, and the rule's template with its args. */
+export interface SchemaStageFinding {
+  rule: SchemaRule;
+  pointer: string;
+  messageId: string;
+  args?: MessageArgs;
+}
+
+function ruleOf(id: string): SchemaRule {
+  const r = (AHP_SCHEMA_RULES as Record<string, SchemaRule>)[id];
+  if (!r) throw new Error(`the AHP schemas name rule ${id}, which is not a rule of the schema stage`);
+  return r;
+}
+
+const found = (id: AhpSchemaRuleId, pointer: string, messageId: string, args?: MessageArgs): SchemaStageFinding => ({
+  rule: AHP_SCHEMA_RULES[id],
+  pointer,
+  messageId,
+  ...(args ? { args } : {}),
+});
+
+/**
+ * What to validate a value as: `'message'` (the wire root), `'registration'`, or an upstream manifest `schema` path,
+ * mapped to our equivalent root by its file name and `#/$defs/<event type>` fragment.
+ */
+export type AhpRoot = 'message' | 'registration' | string;
+
+/** Options of {@link validateAhpMessage} (src/run/ahp-message.ts) and of the stage. */
+export interface ValidateAhpOptions {
+  /** The root to validate against; default `'message'`. */
+  root?: AhpRoot;
+  /** Also validate `params.event` against this event root (an {@link AhpRoot} naming an event). */
+  eventSchema?: string;
+}
+
+/** A resolved root: the wire root, the registration root, one message shape or one event root. */
+export type RootSpec =
+  | { kind: 'wire' }
+  | { kind: 'registration' }
+  | { kind: 'schema'; ref: string }
+  | { kind: 'event'; ref: string };
+
+const MESSAGE_ROOTS: Record<string, string> = {
+  'intercept-request': 'interceptRequest',
+  'intercept-response': 'interceptResponse',
+  'intercept-no-effect-response': 'noEffectResponse',
+  'intercept-deny-response': 'denyResponse',
+  'observe-notification': 'observeNotification',
+  'capabilities-request': 'capabilitiesRequest',
+  'capabilities-response': 'capabilitiesResponse',
+  'json-rpc-message': 'jsonRpcMessage',
+  'error-response': 'errorResponse',
+};
+
+const rootCache = new Map<string, RootSpec>();
+
+/**
+ * Resolve an {@link AhpRoot} to one of our schema roots.
+ * @throws Error when the root names no schema we have an equivalent for.
+ */
+export function resolveRoot(root: AhpRoot): RootSpec {
+  const hit = rootCache.get(root);
+  if (hit) return hit;
+  let spec: RootSpec | undefined;
+  if (root === 'message') spec = { kind: 'wire' };
+  else if (root === 'registration') spec = { kind: 'registration' };
+  else {
+    const [pathPart, fragment] = root.split('#', 2) as [string, string | undefined];
+    const file = pathPart.slice(pathPart.lastIndexOf('/') + 1);
+    const base = file.replace(/\.schema\.json$|\.json$/, '');
+    const types = ahpEventTypes();
+    const fromFragment = fragment?.match(/^\/\$defs\/(.+)$/)?.[1];
+    if (
+      fromFragment &&
+      types.includes(fromFragment) &&
+      (base === 'catalogue-event' || base === 'interaction-event' || base === 'event')
+    ) {
+      spec = { kind: 'event', ref: `events.schema.json#/$defs/${fromFragment}` };
+    } else if (fragment === undefined || fragment === '' || fragment === '/') {
+      if (base === 'schema' || base === 'wire') spec = { kind: 'wire' };
+      else if (base === 'registration') spec = { kind: 'registration' };
+      else if (base === 'event') spec = { kind: 'event', ref: 'events.schema.json#/$defs/event' };
+      else if (MESSAGE_ROOTS[base])
+        spec = { kind: 'schema', ref: `messages.schema.json#/$defs/${MESSAGE_ROOTS[base]}` };
+      else {
+        const type = types.find((t) => t.replace(/\./g, '-') === base);
+        if (type) spec = { kind: 'event', ref: `events.schema.json#/$defs/${type}` };
+      }
+    }
+  }
+  if (!spec) throw new Error(`unknown AHP validation root ${JSON.stringify(root)}`);
+  rootCache.set(root, spec);
+  return spec;
+}
+
+/** Validate `value` against one of our schema `$ref`s and map the errors (pointers prefixed with `base`). */
+function runSchema(ref: string, value: unknown, base = ''): SchemaStageFinding[] {
+  const reg = ahpSchemas();
+  if (reg.check(ref)(value)) return [];
+  const v = reg.validator(ref);
+  if (v(value)) return [];
+  const mapped = mapAjvErrors(v.errors, value, base).map((f) => ({
+    rule: ruleOf(f.ruleId),
+    pointer: f.pointer,
+    messageId: 'schema',
+    args: { sentence: f.message },
+  }));
+  return mapped.length ? mapped : [found('ahp/wire-root', base, 'noShape')];
+}
+
+/** The wire root: the verdict is the `oneOf` of the six message shapes. */
+function validateWire(value: unknown): SchemaStageFinding[] {
+  const reg = ahpSchemas();
+  if (reg.check('wire.schema.json')(value)) return [];
+  if (Array.isArray(value)) return [found('ahp/wire-root', '', 'batch')];
+  if (!isObj(value)) return [found('ahp/wire-root', '', 'notObject', { found: describeValue(value) })];
+  let ref: string | undefined;
+  let methodFinding: SchemaStageFinding | undefined;
+  if ('method' in value) {
+    const m = value.method;
+    if (m === 'hooks/intercept') ref = 'interceptRequest';
+    else if (m === 'hooks/observe') ref = 'observeNotification';
+    else if (m === 'hooks/capabilities') ref = 'capabilitiesRequest';
+    else {
+      methodFinding = found('ahp/method', '/method', 'unknown', { found: describeValue(m) });
+      ref = 'jsonRpcMessage';
+    }
+  } else if ('error' in value) ref = 'errorResponse';
+  else if ('result' in value) {
+    const r = value.result;
+    ref = isObj(r) && 'manifest' in r ? 'capabilitiesResponse' : 'interceptResponse';
+  } else {
+    return [found('ahp/jsonrpc', '', 'noMember')];
+  }
+  let out = runSchema(`messages.schema.json#/$defs/${ref}`, value);
+  // an unknown method is the finding; the generic shape mismatch of jsonRpcMessage adds nothing
+  if (methodFinding) out = [methodFinding, ...out.filter((f) => f.rule !== AHP_SCHEMA_RULES['ahp/wire-root'])];
+  return out.length ? out : [found('ahp/wire-root', '', 'ambiguous')];
+}
+
+/** Drop repeats of the same rule, pointer and sentence (two roots may report the same problem). */
+function dedupe(findings: SchemaStageFinding[]): SchemaStageFinding[] {
+  if (findings.length < 2) return findings;
+  const seen = new Set<string>();
+  return findings.filter((f) => {
+    const k = `${f.rule.id}\u0000${f.pointer}\u0000${f.messageId}\u0000${JSON.stringify(f.args)}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+/** Classify a parsed value by its JSON-RPC shape (AHP base/versioning.md §JSON-RPC). */
+function messageKind(v: Obj, binding: AhpBinding): AhpMessageKind {
+  if (binding === 'registration') return 'registration';
+  const hasId = Object.hasOwn(v, 'id');
+  if (typeof v.method === 'string') {
+    if (v.method === 'hooks/intercept' && hasId) return 'intercept-request';
+    if (v.method === 'hooks/observe' && !hasId) return 'observe-notification';
+    if (v.method === 'hooks/capabilities' && hasId) return 'capabilities-request';
+    return 'unknown';
+  }
+  if (Object.hasOwn(v, 'error')) return 'error-response';
+  if (Object.hasOwn(v, 'result')) return 'response';
+  return 'unknown';
+}
+
+function isUnder(pointer: string, prefix: string): boolean {
+  return pointer === prefix || pointer.startsWith(prefix + '/');
+}
+
+/**
+ * Run the stage on `ev` against `root`, fill it in as an {@link AhpMessage}, and return its findings (unreported).
+ * @throws Error when `opts.eventSchema` does not name an event root, or a schema cannot be loaded.
+ */
+export function schemaStage(
+  ev: ParsedEvent,
+  root: RootSpec,
+  opts: { eventSchema?: RootSpec; maxDepth?: number } = {},
+): SchemaStageFinding[] {
+  const value: unknown = ev.value;
+  const msg = ev as AhpMessage;
+  let findings: SchemaStageFinding[];
+  switch (root.kind) {
+    case 'wire':
+      findings = validateWire(value);
+      break;
+    case 'registration':
+      findings = runSchema('registration.schema.json', value);
+      break;
+    case 'schema':
+    case 'event':
+      findings = runSchema(root.ref, value);
+      break;
+  }
+  const v: Obj = isObj(value) ? value : {};
+  const params = isObj(v.params) ? v.params : undefined;
+  if (opts.eventSchema && root.kind !== 'registration') {
+    const es = opts.eventSchema;
+    if (es.kind !== 'event') throw new Error('eventSchema does not name an event schema');
+    const event = params ? params.event : undefined;
+    findings.push(
+      ...(event === undefined
+        ? [found('ahp/method-params', '/params', 'eventRequired')]
+        : runSchema(es.ref, event, '/params/event')),
+    );
+  }
+  findings = dedupe(findings);
+  msg.kind = root.kind === 'registration' ? 'registration' : root.kind === 'event' ? 'event' : messageKind(v, 'stdio');
+  msg.event =
+    root.kind === 'event'
+      ? isObj(value)
+        ? value
+        : undefined
+      : params && isObj(params.event)
+        ? params.event
+        : undefined;
+  msg.eventPointer = undefined;
+  msg.elicitation = undefined;
+  if (root.kind === 'event') {
+    if (msg.event) msg.eventPointer = '';
+  } else if (
+    root.kind !== 'registration' &&
+    msg.event &&
+    (v.method === 'hooks/intercept' || v.method === 'hooks/observe')
+  ) {
+    msg.eventPointer = '/params/event';
+  }
+  if (msg.eventPointer !== undefined) {
+    // the binding checks apply only to an elicitation payload that passed schema validation
+    const at = `${msg.eventPointer}/elicitation`;
+    msg.elicitation = parseElicitationBody(
+      msg.event!,
+      msg.eventPointer,
+      !findings.some((f) => isUnder(f.pointer, at)),
+      opts.maxDepth,
+    );
+  }
+  msg.wireValid = !findings.some((f) => f.rule.wire) && ev.duplicates.length === 0;
+  return findings;
+}
+
+/** Report the stage's findings at `ev` through `sink`, each stamped with its rule's id, severity and citation. */
+export function reportSchemaFindings(
+  findings: readonly SchemaStageFinding[],
+  ev: ParsedEvent,
+  sink: FindingSink,
+  selection: RuleSelection,
+): void {
+  if (findings.length === 0) return;
+  // an AEP event fed to `ahp` by mistake: say so once per line, on the JSON-RPC finding
+  const v: unknown = ev.value;
+  const looksAep = isObj(v) && typeof v.aep === 'string' && !Object.hasOwn(v, 'jsonrpc');
+  for (const f of findings) {
+    if (!isSelected(selection, f.rule.id)) continue;
+    const messageId = looksAep && f.rule === AHP_SCHEMA_RULES['ahp/jsonrpc'] ? `${f.messageId}Aep` : f.messageId;
+    sink(makeFinding(f.rule, { pointer: f.pointer, messageId, ...(f.args ? { args: f.args } : {}) }, ev));
+  }
+}
