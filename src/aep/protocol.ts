@@ -6,7 +6,7 @@ import { isUri } from '../core/schema/formats.ts';
 import { exactIntegerOfLiteral, MAX_EXACT_EXPONENT, numberLiteralAt, type DuplicateKey } from '../core/json.ts';
 import { differingCopies } from '../core/json-copies.ts';
 import type { FindingSink } from '../core/finding.ts';
-import { framingFinding, JSONL_RULES } from '../core/jsonl.ts';
+import { framingFinding, JSONL_RULES, type FramingSpecs } from '../core/jsonl.ts';
 import type { ProtocolChecker } from '../core/pipeline.ts';
 import type { CheckerOutput } from '../core/protocol.ts';
 import { makeFinding, RULE_ERROR, type ParsedEvent, type RuleMeta } from '../core/rule.ts';
@@ -46,16 +46,21 @@ export interface AepCheckOptions {
 export function aepRules(): RuleMeta[] {
   // jsonl/carriage-return belongs to AHP's stdio binding: AEP accepts CRLF and a lone CR is data
   return [
-    ...JSONL_RULES.filter((r) => r.id !== 'jsonl/carriage-return').map((r) => ({ ...r }) as RuleMeta),
+    ...JSONL_RULES.filter((r) => r.id !== 'jsonl/carriage-return').map(
+      (r) => ({ ...r, spec: AEP_FRAMING_SPECS[r.id] ?? r.spec }) as RuleMeta,
+    ),
     ...AEP_SCHEMA_RULES,
     ...AEP_EVENT_RULES,
     ...AEP_STREAM_RULES,
     ...AEP_BRIDGE_RULES,
     RULE_ERROR,
-  ].map(({ id, severity, description, spec }) => ({ id, severity, description, spec }));
+  ].map(({ id, severity, description, spec, messages }) => ({ id, severity, description, spec, messages }));
 }
 
 export { knownAepTypes };
+
+/** AEP's own framing citations: a repeated envelope attribute breaks the envelope (AEP-0001 §5). */
+export const AEP_FRAMING_SPECS: FramingSpecs = { 'json/duplicate-key': 'AEP-0001 §5; RFC 8259 §4' };
 
 /**
  * Check one parsed event's envelope, type and payload. Reports to `sink`; returns the
@@ -84,15 +89,7 @@ export function checkAepEvent(ev: ParsedEvent, sink: FindingSink): AepEvent | un
       byteOffset: ev.byteOffset + bytes,
       pointer: d.pointer,
     };
-    if (top)
-      sink(
-        framingFinding(
-          'json/duplicate-key',
-          at,
-          `Envelope attribute "${d.key}" appears more than once; which value counts is undefined, so the event is rejected.`,
-          { spec: 'AEP-0001 §5; RFC 8259 §4' },
-        ),
-      );
+    if (top) sink(framingFinding('json/duplicate-key', at, 'envelope', { key: d.key }));
     else if (differing?.has(d.pointer)) {
       // one finding per member: its first repeat
       const n = differing.get(d.pointer)!;

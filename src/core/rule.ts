@@ -71,6 +71,9 @@ export interface EventRule<E extends ParsedEvent = ParsedEvent> extends RuleMeta
   check(event: E, ctx: RuleContext): void;
 }
 
+const VERDICT_MISSING = (where: string) =>
+  `its verdict ${where} is missing (a bug in agent-conformance: please report it). The rest of the input is still checked.`;
+
 /** The finding of a rule or analyzer that threw (src/run/run.ts): the verdict of that event is incomplete. */
 export const RULE_ERROR = {
   id: 'internal/rule-error',
@@ -78,6 +81,12 @@ export const RULE_ERROR = {
   description:
     'A rule or analyzer of agent-conformance threw on this event (a bug in the checker): its verdict here is missing, the rest of the input is still checked, and the run exits 2.',
   spec: 'agent-conformance README §Exit codes',
+  messages: {
+    rule: `Rule {rule} threw {cause} on this event; ${VERDICT_MISSING('here')}`,
+    ruleAtEnd: `Rule {rule} threw {cause} at the end of input; ${VERDICT_MISSING('there')}`,
+    component: `The {component} threw {cause} on this event; ${VERDICT_MISSING('here')}`,
+    componentAtEnd: `The {component} threw {cause} at the end of input; ${VERDICT_MISSING('there')}`,
+  },
 } as const satisfies RuleMeta;
 
 /**
@@ -176,4 +185,16 @@ export function ruleMessage(
   const template = templates[key ?? Object.keys(templates)[0] ?? ''];
   if (template === undefined) throw new Error(`rule ${rule.id} has no message ${JSON.stringify(key ?? 'default')}`);
   return renderMessage(template, args, source);
+}
+
+/**
+ * A finding of `rule` at `loc` (no event to locate in: framing, files, the run itself), read
+ * from its template `messageId` with `args`; severity and citation are the rule's.
+ */
+export function findingAt(rule: RuleMeta, loc: Location, messageId?: string, args?: MessageArgs): Finding {
+  const message = ruleMessage(rule, messageId, args, loc.source);
+  const f: Finding = { ruleId: rule.id, severity: rule.severity, message, spec: rule.spec, ...loc };
+  f.messageId = messageId ?? Object.keys(rule.messages ?? {})[0];
+  if (args) f.args = args;
+  return f;
 }

@@ -133,6 +133,8 @@ function orderFinding(f: Finding): Finding {
   if (f.pointer !== undefined) o.pointer = f.pointer;
   o.spec = f.spec;
   if (f.related) o.related = f.related;
+  if (f.messageId !== undefined) o.messageId = f.messageId;
+  if (f.args) o.args = f.args;
   if (f.data) o.data = f.data;
   return o;
 }

@@ -53,22 +53,26 @@ function lineMention(m: string, n: number): number {
 }
 
 /**
- * The message of `f` as text output shows it: an earlier location in another input (`related`)
- * is named with its file, so "at line 1" becomes "at line 1 of a.jsonl" (a rule's message says
- * only "line N": within one input that is enough). A related location in another input that
- * the message does not mention is added at the end, "(see line 4 of a.jsonl)".
+ * The message of `f` as text output shows it: a related location in another input that the
+ * message does not name is added at the end, "(see line 4 of a.jsonl)". A templated message
+ * names its location arguments' files itself (src/core/message.ts); a legacy sentence (no
+ * `messageId`) says only "line N", so its first mention of the line gets the file here: that
+ * prose search goes once the last rule of src/aep and src/ahp carries templates.
  */
-export function messageWithRelated(f: Pick<Finding, 'message' | 'source' | 'related'>): string {
+export function messageWithRelated(f: Pick<Finding, 'message' | 'source' | 'related' | 'messageId' | 'args'>): string {
   let m = f.message;
   if (!f.related?.length) return m;
   const extra: string[] = [];
   const named = new Set<string>();
+  const templated = f.messageId !== undefined;
+  for (const a of Object.values(f.args ?? {}))
+    if (typeof a === 'object' && a.line !== undefined) named.add(`${a.line}\u0000${a.source}`);
   for (const r of f.related) {
     if (r.source === f.source || r.line === undefined) continue;
     const key = `${r.line}\u0000${r.source}`;
     if (named.has(key)) continue;
     named.add(key);
-    const at = lineMention(m, r.line);
+    const at = templated ? -1 : lineMention(m, r.line);
     if (at !== -1) {
       const end = at + `line ${r.line}`.length;
       m = `${m.slice(0, end)} of ${r.source}${m.slice(end)}`;

@@ -12,7 +12,8 @@ import type { Finding, FindingSink, Severity } from '../core/finding.ts';
 import { SEVERITY_RANK } from '../core/finding.ts';
 import { gunzipIfCompressed, type GzipState } from '../core/gzip.ts';
 import { DEFAULT_MAX_DEPTH } from '../core/json.ts';
-import { DEFAULT_MAX_LINE_BYTES, framingFinding, readJsonl, type JsonlLine } from '../core/jsonl.ts';
+import { framingFinding, withHint, type FramingMessageId } from '../core/framing.ts';
+import { DEFAULT_MAX_LINE_BYTES, readJsonl, type JsonlLine } from '../core/jsonl.ts';
 import {
   addStats,
   InputError,
@@ -24,7 +25,7 @@ import {
   type ProtocolChecker,
   type RunStats,
 } from '../core/pipeline.ts';
-import { RULE_ERROR, RuleCrashError, type ParsedEvent } from '../core/rule.ts';
+import { findingAt, RULE_ERROR, RuleCrashError, type ParsedEvent } from '../core/rule.ts';
 import { FindingCounter, type Summary } from '../core/summary.ts';
 import { visibleFinding } from '../core/visible.ts';
 import { HintHold } from '../core/hint-hold.ts';
@@ -107,7 +108,9 @@ export class StreamCheck {
     private readonly onCrash?: (e: RuleCrashError) => void,
     private readonly onEvent?: (ev: ParsedEvent, rejected: boolean) => void,
   ) {
-    const specs = def.framingSpecs as Readonly<Record<string, string>> | undefined;
+    const framing = def.framingSpecs;
+    const specs: Readonly<Record<string, string>> | undefined =
+      typeof framing === 'function' ? framing(options) : framing;
     // framing findings carry the citation of this protocol's binding; no message leaves with a
     // raw invisible or control character
     this.sink = (f) => {
@@ -135,15 +138,18 @@ export class StreamCheck {
     this.incomplete = true;
     const ev = e.event;
     const cause = e.cause instanceof Error ? `${e.cause.name}: ${e.cause.message}` : String(e.cause);
-    this.sink({
-      ruleId: RULE_ERROR.id,
-      severity: RULE_ERROR.severity,
-      spec: RULE_ERROR.spec,
-      message: `${e.ruleId.includes('/') ? `Rule ${e.ruleId}` : `The ${e.ruleId.replace(/[()]/g, '')}`} threw ${cause} ${ev ? 'on this event' : 'at the end of input'}; its verdict ${ev ? 'here' : 'there'} is missing (a bug in agent-conformance: please report it). The rest of the input is still checked.`,
-      source: ev?.source ?? this.lastSource ?? '<input>',
-      ...(ev ? { line: ev.line, byteOffset: ev.byteOffset, pointer: '' } : {}),
-      data: { rule: e.ruleId },
-    });
+    // a rule has an id with a slash; an analyzer or a checker is named in words, e.g. "AEP checker"
+    const kind = e.ruleId.includes('/') ? 'rule' : 'component';
+    const loc = ev
+      ? { source: ev.source, line: ev.line, byteOffset: ev.byteOffset, pointer: '' }
+      : { source: this.lastSource ?? '<input>' };
+    this.sink(
+      findingAt(RULE_ERROR, loc, ev ? kind : `${kind}AtEnd`, {
+        rule: e.ruleId,
+        component: e.ruleId.replace(/[()]/g, ''),
+        cause,
+      }),
+    );
     this.onCrash?.(e);
   }
 
@@ -198,37 +204,27 @@ export class StreamCheck {
       // valid UTF-8 that still does not decode: too long for one string (a cap set very high)
       if (!invalid)
         this.sink(
-          framingFinding(
-            'jsonl/line-too-long',
-            { source, line: 1, column: 1, byteOffset: 0 },
-            `Document is ${buf.length} bytes long, too long to decode as one text; it was not checked.`,
-          ),
+          framingFinding('jsonl/line-too-long', { source, line: 1, column: 1, byteOffset: 0 }, 'undecodable', {
+            bytes: buf.length,
+          }),
         );
       return undefined;
     }
     let offset = 0;
     if (text.charCodeAt(0) === 0xfeff) {
-      this.sink(
-        framingFinding(
-          'jsonl/bom',
-          { source, line: 1, column: 1, byteOffset: 0 },
-          'Input starts with a UTF-8 byte order mark (EF BB BF); JSON text must not begin with one. The mark was skipped and the rest of the document checked.',
-        ),
-      );
+      this.sink(framingFinding('jsonl/bom', { source, line: 1, column: 1, byteOffset: 0 }, 'document'));
       text = text.slice(1);
       offset = 3;
     }
     if (text.trim() === '') {
-      this.sink(
-        framingFinding('jsonl/empty-input', { source, byteOffset: 0 }, 'Input is empty: there is no message to check.'),
-      );
+      this.sink(framingFinding('jsonl/empty-input', { source, byteOffset: 0 }, 'emptyDocument'));
       return undefined;
     }
     this.stats.lines += text.split('\n').length;
     // a parse failure of a text that another binding reads says which (ProtocolDefinition.bindingHint)
     const hinted = (f: Finding): Finding => {
       const sentence = f.ruleId === 'jsonl/invalid-json' ? this.hint?.(text, source, 'document') : undefined;
-      return sentence === undefined ? f : { ...f, message: `${f.message} ${sentence}` };
+      return sentence === undefined ? f : withHint(f, sentence);
     };
     const ev = parseLine(
       { source, line: 1, byteOffset: offset, text, byteLength: buf.length - offset, unterminated: false },
@@ -278,11 +274,14 @@ class ReadBack {
 
 /** The `jsonl/gzip-corrupt` finding of a cut or damaged gzip input, at the line it cut. */
 function gzipCorrupt(source: string, line: number, c: NonNullable<GzipState['corrupt']>): Finding {
-  const cut = c.droppedBytes > 0 ? `; the incomplete line ${line} (${c.droppedBytes} bytes) was not checked` : '';
+  const cut = c.droppedBytes > 0;
+  const complete = line - 1;
+  const messageId = complete === 0 ? 'noLine' : complete === 1 ? 'oneLine' : 'lines';
   return framingFinding(
     'jsonl/gzip-corrupt',
     { source, line, byteOffset: c.decompressedBytes },
-    `The gzip stream is truncated or corrupt (zlib: ${c.reason}) after ${c.decompressedBytes} bytes of decompressed text; ${line > 1 ? `${line - 1} complete line${line === 2 ? '' : 's'} before it ${line === 2 ? 'was' : 'were'} checked` : 'no complete line came before it'}${cut}; the rest could not be read.`,
+    (cut ? `${messageId}Cut` : messageId) as FramingMessageId<'jsonl/gzip-corrupt'>,
+    { reason: c.reason, bytes: c.decompressedBytes, complete, line, dropped: c.droppedBytes },
   );
 }
 
@@ -337,13 +336,7 @@ async function feed(
   const readBack = new ReadBack(maxLineBytes);
   let done = 0;
   if (inputs.length === 0)
-    sink(
-      framingFinding(
-        'jsonl/empty-input',
-        { source: '<no input>', byteOffset: 0 },
-        'No input was given: there is no event to check.',
-      ),
-    );
+    sink(framingFinding('jsonl/empty-input', { source: '<no input>', byteOffset: 0 }, 'noInput'));
   try {
     for (const input of inputs) {
       stats.inputs++;
@@ -364,7 +357,8 @@ async function feed(
             framingFinding(
               'jsonl/line-too-long',
               { source: input.source, line: 1, column: 1, byteOffset: 0 },
-              `Document is ${doc.length} bytes long, over the cap of ${maxLineBytes} bytes (--max-line-bytes); it was not checked.`,
+              'document',
+              { bytes: doc.length, cap: maxLineBytes },
             ),
           );
         done += doc.length;

@@ -105,7 +105,7 @@ test('a line of thousands of repeats lists the first 1000 and counts the rest on
   assert.equal(summaries.length, 1, 'one summary');
   const summary = summaries[0]!;
   assert.equal(summary.severity, 'info');
-  assert.deepEqual(summary.data, { omitted: 4999 - 1000 });
+  assert.deepEqual(summary.args, { total: 5000, omitted: 4999 - 1000 });
   assert.equal(summary.pointer, '/data/phase');
   const envelope = findings.filter((f) => f.ruleId === 'json/duplicate-key');
   assert.equal(envelope.length, 1, 'the top-level repeat');

@@ -127,7 +127,7 @@ test('the HEAD schema.json: digest mismatch for schema.json only, extraction che
   assert.equal(fs[0].severity, 'error');
   assert.equal(fs[0].spec, 'AHP interaction-payloads §Pinned upstream maintenance');
   assert.deepEqual(
-    { expected: fs[0].data?.expected, actual: fs[0].data?.actual },
+    { expected: fs[0].args?.expected, actual: fs[0].args?.actual },
     { expected: TAG_SHA, actual: HEAD_SHA },
   );
 });

@@ -7,7 +7,7 @@
  */
 import type { FindingSink } from '../../core/finding.ts';
 import { locateIndex } from '../../core/json.ts';
-import { framingFinding } from '../../core/jsonl.ts';
+import { framingFinding, type FramingSpecs } from '../../core/jsonl.ts';
 import type { ProtocolChecker } from '../../core/pipeline.ts';
 import { eventLocation, makeFinding, type ParsedEvent, type RuleMeta } from '../../core/rule.ts';
 import { serializeEvent } from '../../core/serialize.ts';
@@ -22,9 +22,10 @@ export type BridgeFrom = 'cloudevents' | 'otlp';
 
 const RULES = new Map<string, RuleMeta>(AEP_BRIDGE_RULES.map((r) => [r.id, r]));
 
-const DUPLICATE_SPEC: Readonly<Record<BridgeFrom, string>> = {
-  cloudevents: 'CloudEvents 1.0 §3.1 (an attribute appears at most once); RFC 8259 §4',
-  otlp: 'OTLP/JSON; RFC 8259 §4',
+/** The framing citations of each bridge input (stamped by the run): its own format's duplicate rule. */
+export const BRIDGE_FRAMING_SPECS: Readonly<Record<BridgeFrom, FramingSpecs>> = {
+  cloudevents: { 'json/duplicate-key': 'CloudEvents 1.0 §3.1 (an attribute appears at most once); RFC 8259 §4' },
+  otlp: { 'json/duplicate-key': 'OTLP/JSON; RFC 8259 §4' },
 };
 
 /**
@@ -60,12 +61,10 @@ export function bridgeChecker(
       const dups = ev.duplicates.map((d) => d.pointer);
       for (const d of ev.duplicates)
         sink(
-          framingFinding(
-            'json/duplicate-key',
-            eventLocation(ev, d.pointer),
-            `Member "${d.key.slice(0, 60)}" appears more than once in the same object; which one counts is undefined, so the ${from === 'cloudevents' ? 'CloudEvent' : 'record'} holding it is not checked as AEP.`,
-            { spec: DUPLICATE_SPEC[from] },
-          ),
+          framingFinding('json/duplicate-key', eventLocation(ev, d.pointer), 'bridge', {
+            key: d.key.slice(0, 60),
+            holder: from === 'cloudevents' ? 'CloudEvent' : 'record',
+          }),
         );
       const outside = dups.some((p) => !res.events.some((d) => d.base === '' || p.startsWith(d.base + '/')));
       for (const d of res.events) {

@@ -12,7 +12,7 @@
  *   tracked (completed work does not count).
  * Last in the rule list, so its findings follow the event's other findings.
  */
-import { reportCapNotices, type CapDescription } from '../../core/caps.ts';
+import { CAP_MESSAGES, reportCapNotices, type CapDescription } from '../../core/caps.ts';
 import { defineStreamRule } from '../../core/engine.ts';
 import { markLocation } from '../../core/mark.ts';
 import type { RuleContext } from '../../core/rule.ts';
@@ -60,6 +60,7 @@ export const stateCap = defineStreamRule({
   description:
     'A stream-state cap (--max-state-mb, the memory budget of all state, default 256 MiB; --max-ids, --max-sessions, --max-open, count caps) was reached; later verdicts may be incomplete.',
   spec: 'agent-conformance limits (README §Options of validate)',
+  messages: CAP_MESSAGES,
   onEvent(_f: unknown, ctx, state: AepStreamState) {
     flush(state.caps, ctx);
   },

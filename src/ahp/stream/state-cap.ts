@@ -9,7 +9,7 @@
  *   responses naming them are no longer recognised), and new unresolved parents are not recorded.
  * Last in the rule list, so its finding follows the other findings of the message.
  */
-import { reportCapNotices, type CapDescription } from '../../core/caps.ts';
+import { CAP_MESSAGES, reportCapNotices, type CapDescription } from '../../core/caps.ts';
 import type { RuleContext } from '../../core/rule.ts';
 import { markLocation } from '../../core/mark.ts';
 import type { CapName } from './budget.ts';
@@ -51,6 +51,7 @@ export const stateCap = defineAhpStreamRule({
   description:
     'A stream-state cap (--max-state-mb, the memory budget of all state, default 256 MiB; --max-pending, --max-events, count caps) was reached; later verdicts may be incomplete.',
   spec: 'agent-conformance limits (README §Options of validate)',
+  messages: CAP_MESSAGES,
   onEvent(_facts, ctx, state) {
     flush(state, ctx);
   },
