@@ -16,7 +16,7 @@ import type { InputSpec } from '../core/pipeline.ts';
 import { createReporter, type FormatName } from '../report/index.ts';
 import type { Output } from '../report/types.ts';
 import { optionsFromFlags, unknownRuleId, type ProtocolDefinition } from '../core/protocol.ts';
-import { exitCodeOf, runInputs } from '../run/run.ts';
+import { exitCodeOf, runInputs, type RunResult } from '../run/run.ts';
 import {
   addReportOptions,
   collect,
@@ -152,7 +152,16 @@ export async function runValidate(
   const progress = opts.progress && io.stderrIsTTY && !opts.quiet ? progressPrinter(io, total) : undefined;
   // on a terminal the report and the progress line share the screen: clear it around each write
   const out: Output =
-    toFile ?? (progress ? { write: (s) => (progress.suspend(), io.stdout.write(s), progress.resume()) } : io.stdout);
+    toFile ??
+    (progress
+      ? {
+          write: (s) => {
+            progress.suspend();
+            io.stdout.write(s);
+            progress.resume();
+          },
+        }
+      : io.stdout);
   const color = opts.color ?? (toFile ? false : defaultColor(io));
   const reporter = createReporter(opts.format, out, {
     protocol: def.name,
@@ -168,7 +177,7 @@ export async function runValidate(
     io.env.AGENT_CONFORMANCE_DEBUG !== undefined &&
     io.env.AGENT_CONFORMANCE_DEBUG !== '' &&
     io.env.AGENT_CONFORMANCE_DEBUG !== '0';
-  let result;
+  let result: RunResult;
   try {
     result = await runInputs(
       def,

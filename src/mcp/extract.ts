@@ -104,7 +104,7 @@ function isIndexLikeKey(k: string): boolean {
 
 function assertOrderPreservable(v: Json, path: string): void {
   if (Array.isArray(v)) {
-    v.forEach((c, i) => assertOrderPreservable(c, `${path}/${i}`));
+    for (const [i, c] of v.entries()) assertOrderPreservable(c, `${path}/${i}`);
   } else if (isObject(v)) {
     for (const [k, c] of Object.entries(v)) {
       if (isIndexLikeKey(k)) {

@@ -97,9 +97,10 @@ function showCase(text: string, marks: ReadonlyMap<number, string[]>, width: num
     const n = i + 1;
     if (keep && !keep.has(n) && n !== 1) {
       skipped++;
-      if (n === lines.length || keep.has(n + 1))
-        (out += `    ${' '.repeat(numW)} ~ (${skipped} unmarked line${skipped === 1 ? '' : 's'} not shown)\n`),
-          (skipped = 0);
+      if (n === lines.length || keep.has(n + 1)) {
+        out += `    ${' '.repeat(numW)} ~ (${skipped} unmarked line${skipped === 1 ? '' : 's'} not shown)\n`;
+        skipped = 0;
+      }
       return;
     }
     const l = visible(raw, bracketed);

@@ -175,7 +175,7 @@ export function fixtureJunitReporter(out: Output, ctx: ReportContext): FixtureRe
             case 'skip':
             case 'not-run':
               return `    <testcase ${attrs}>\n      <skipped message="${x(c.detail ?? c.status)}"/>\n    </testcase>`;
-            case 'deviation':
+            default: // 'deviation'
               return `    <testcase ${attrs}>\n      <system-out>${x(`known deviation: ${c.deviationReason ?? ''}\n${text}`)}</system-out>\n    </testcase>`;
           }
         });

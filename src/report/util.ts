@@ -94,13 +94,19 @@ export function wrapText(text: string, width: number): string[] {
   let cur = '';
   for (let word of text.split(' ')) {
     while (word.length > w) {
-      if (cur) lines.push(cur), (cur = '');
+      if (cur) {
+        lines.push(cur);
+        cur = '';
+      }
       lines.push(word.slice(0, w));
       word = word.slice(w);
     }
     if (!cur) cur = word;
     else if (cur.length + 1 + word.length <= w) cur += ' ' + word;
-    else lines.push(cur), (cur = word);
+    else {
+      lines.push(cur);
+      cur = word;
+    }
   }
   lines.push(cur);
   return lines;

@@ -198,7 +198,11 @@ export class StreamCheck {
         [buf],
         source,
         () => undefined,
-        (f) => f.ruleId === 'jsonl/invalid-utf8' && ((invalid = true), this.sink(f)),
+        (f) => {
+          if (f.ruleId !== 'jsonl/invalid-utf8') return;
+          invalid = true;
+          this.sink(f);
+        },
         { maxLineBytes: buf.length },
       );
       // valid UTF-8 that still does not decode: too long for one string (a cap set very high)

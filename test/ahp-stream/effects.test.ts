@@ -302,7 +302,7 @@ test('values nested deeper than the call stack: judged and copied without overfl
     mode: '',
     action: '',
   });
-  assert.equal(Object.getPrototypeOf((ctx?.capabilities as { modify: object }).modify), Object.prototype);
+  assert.equal(Object.getPrototypeOf((ctx!.capabilities as { modify: object }).modify), Object.prototype);
   assert.equal(({} as Obj).replace, undefined);
 });
 

@@ -853,6 +853,7 @@ describe('capabilities and manifests', () => {
 
 describe('registration', () => {
   const R = { root: 'registration' };
+  // biome-ignore lint/suspicious/noExplicitAny: each case edits a different deep member of the fixture
   const edit = (f: (d: any) => void) => {
     const d = registration();
     f(d);

@@ -181,8 +181,9 @@ test('invalid pins', async (t) => {
   assert.deepEqual(ids(await run('{')), ['pin/invalid-pin']);
   assert.deepEqual(ids(await run('{"version": "2025-11-25"}')), ['pin/invalid-pin']);
   assert.deepEqual(ids(await run('{"version": "../x", "sources": {}}')), ['pin/invalid-pin']);
-  const good = JSON.parse(pinText({ 'schema.ts': TAG_SHA, 'schema.json': TAG_SHA }));
-  const variant = (f: (p: any) => void): string => {
+  type PinShape = { version: string; sources: Record<string, { url: string; sha256: string }> };
+  const good = JSON.parse(pinText({ 'schema.ts': TAG_SHA, 'schema.json': TAG_SHA })) as PinShape;
+  const variant = (f: (p: PinShape) => void): string => {
     const p = structuredClone(good);
     f(p);
     return JSON.stringify(p);

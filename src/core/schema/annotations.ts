@@ -114,7 +114,10 @@ export function prepareSchemas(
   // a worklist: copies made here hold `$ref`s of their own
   const work: Obj[] = [];
   const collect = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(collect);
+    if (Array.isArray(node)) {
+      for (const item of node) collect(item);
+      return;
+    }
     if (!isObj(node)) return;
     if (typeof node.$ref === 'string') work.push(node);
     for (const [k, v] of Object.entries(node))
@@ -215,7 +218,10 @@ function copyFalseHosts(orig: Obj, copy: Obj, index: SchemaIndex): void {
 }
 
 function markFalse(node: unknown, hosts: WeakMap<object, object>, index: SchemaIndex): void {
-  if (Array.isArray(node)) return node.forEach((v) => markFalse(v, hosts, index));
+  if (Array.isArray(node)) {
+    for (const v of node) markFalse(v, hosts, index);
+    return;
+  }
   if (!isObj(node)) return;
   const host = hosts.get(node);
   const info = index.get(node);
@@ -234,7 +240,10 @@ function indexTree(root: Obj, doc: Obj, index: SchemaIndex, docOf: WeakMap<objec
     inherited: string | undefined,
     isRoot: boolean,
   ): void => {
-    if (Array.isArray(node)) return node.forEach((item) => visit(item, parent, parentKey, inherited, false));
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item, parent, parentKey, inherited, false);
+      return;
+    }
     if (!isObj(node)) return;
     // a document root's rule is only its definitions' default (docRule), not inherited
     const rule = (isRoot && !at ? undefined : inheritedAnnotation(node['x-rule'])) ?? inherited;
