@@ -18,6 +18,11 @@ export function severityAtLeast(s: Severity, threshold: Severity): boolean {
   return SEVERITY_RANK[s] >= SEVERITY_RANK[threshold];
 }
 
+/** The severity a finding of severity `s` counts as: `--strict` raises a warning to an error (the one place it is applied). */
+export function strictSeverity(s: Severity, strict: boolean | undefined): Severity {
+  return strict && s === 'warning' ? 'error' : s;
+}
+
 /** True when `s` is a {@link Severity} string. */
 export function isSeverity(s: unknown): s is Severity {
   return s === 'error' || s === 'warning' || s === 'info';

@@ -4,6 +4,7 @@
  * ({@link streamGroups}). docs/architecture.md §The run.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
+import { ConformanceError } from './errors.ts';
 import type { FindingSink } from './finding.ts';
 import { DEFAULT_MAX_DEPTH, parseJsonText } from './json.ts';
 import { framingFinding } from './framing.ts';
@@ -211,11 +212,11 @@ export function newStats(): RunStats {
 }
 
 /** Thrown when an input cannot be opened or read (exit 2 at the CLI). */
-export class InputError extends Error {
+export class InputError extends ConformanceError {
   constructor(
     readonly source: string,
     override readonly cause: unknown,
   ) {
-    super(`cannot read ${source}: ${cause instanceof Error ? cause.message : String(cause)}`);
+    super('io', `cannot read ${source}: ${cause instanceof Error ? cause.message : String(cause)}`);
   }
 }

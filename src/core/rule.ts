@@ -6,6 +6,7 @@
  * location, so a rule cannot mislabel, mislocate or re-grade a finding. How rules run is
  * engine.ts; docs/architecture.md §Rules.
  */
+import { ConformanceError } from './errors.ts';
 import type { Finding, Location, Severity } from './finding.ts';
 import { renderMessage, type MessageArgs, type MessageTemplates } from './message.ts';
 import { locateIndex, type BigIntegerLiteral, type DuplicateKey } from './json.ts';
@@ -93,7 +94,7 @@ export const RULE_ERROR = {
  * A rule (or analyzer) that threw: a bug. The run reports it as an `internal/rule-error`
  * finding and exits 2 at the end; a caller that asks to fail fast gets it thrown.
  */
-export class RuleCrashError extends Error {
+export class RuleCrashError extends ConformanceError {
   constructor(
     readonly ruleId: string,
     readonly where: string,
@@ -101,7 +102,10 @@ export class RuleCrashError extends Error {
     /** The event it threw on (absent at the end of input). */
     readonly event?: ParsedEvent,
   ) {
-    super(`internal error in rule ${ruleId} at ${where}: ${cause instanceof Error ? cause.message : String(cause)}`);
+    super(
+      'internal',
+      `internal error in rule ${ruleId} at ${where}: ${cause instanceof Error ? cause.message : String(cause)}`,
+    );
   }
 }
 

@@ -23,10 +23,8 @@ import { decodeCloudEvents, fromCloudEvent, toCloudEvent } from '../aep/bridges/
 import { toOcsf } from '../aep/bridges/ocsf.ts';
 import { toOtlp } from '../aep/bridges/otlp.ts';
 import { envelopeValidator } from '../aep/payload.ts';
+import { isObj, type Obj } from '../core/value.ts';
 import { FixtureError, type RunContext } from './context.ts';
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 function readJson(ctx: RunContext, path: string): unknown {
   try {

@@ -9,7 +9,7 @@
  *
  * Spec: AHP interaction-payloads §Pinned upstream maintenance (AHP-PIN-01).
  */
-import { ELICITATION_HEADER, extractElicitation, headerOf } from '../mcp/extract.ts';
+import { ELICITATION_HEADER, extractElicitation, headerOf } from './extract.ts';
 import { decodeUtf8, sha256Hex } from './model.ts';
 
 /** The expected extraction text and where its header came from. */

@@ -18,6 +18,7 @@
  */
 import { mkdir, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, sep } from 'node:path';
+import { ConformanceError } from '../core/errors.ts';
 import type { Finding } from '../core/finding.ts';
 import type { MessageArgs } from '../core/message.ts';
 import { unifiedDiff } from './diff.ts';
@@ -60,8 +61,11 @@ const MAX_REDIRECTS = 5;
  * Thrown for invalid options (a `baseUrl` that is not https or loopback http, a non-positive
  * `timeoutMs` or `maxBytes`). The CLI maps it to exit code 2 (usage).
  */
-export class PinUsageError extends Error {
+export class PinUsageError extends ConformanceError {
   override name = 'PinUsageError';
+  constructor(message: string) {
+    super('usage', message);
+  }
 }
 
 /**

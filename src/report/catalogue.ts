@@ -5,8 +5,12 @@
  */
 import type { RuleMeta } from '../core/rule.ts';
 import { codePointName, visible } from '../core/visible.ts';
-import type { RuleExample, RuleExamples } from '../fixture-runner/examples.ts';
-import { describeExpectation, type ExpectedFinding } from '../fixture-runner/expect.ts';
+import {
+  describeExpectation,
+  type ExpectedFinding,
+  type RuleExample,
+  type RuleExamples,
+} from '../core/fixture-result.ts';
 import { specUrl } from './spec-links.ts';
 import { wrapText } from './util.ts';
 

@@ -6,7 +6,7 @@
  * src/core/finding.ts) in a stable key order; absent locations are omitted, never null.
  */
 import type { Finding } from '../core/finding.ts';
-import type { CaseResult, FixtureSummary } from '../fixture-runner/types.ts';
+import type { CaseResult, FixtureSummary } from '../core/fixture-result.ts';
 import type { FixtureReporter, Output, ReportContext, Reporter } from './types.ts';
 import { FindingSpool } from './spool.ts';
 import { chunkedOutput, findingOrder } from './util.ts';

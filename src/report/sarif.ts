@@ -18,7 +18,7 @@ import type { Finding, Severity } from '../core/finding.ts';
 import { renderPlaceholder, templateParts, type Placeholder } from '../core/message.ts';
 import type { RuleMeta } from '../core/rule.ts';
 import { visible } from '../core/visible.ts';
-import type { CaseResult, FixtureSummary } from '../fixture-runner/types.ts';
+import type { CaseResult, FixtureSummary } from '../core/fixture-result.ts';
 import { specUrl } from './spec-links.ts';
 import type { FixtureReporter, Output, ReportContext, Reporter } from './types.ts';
 import { ITEMS, writeDocumentWithArray } from './json.ts';

@@ -15,7 +15,7 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { Finding, Severity } from '../core/finding.ts';
 import type { Summary } from '../core/summary.ts';
-import type { CaseResult, CaseStatus, FixtureSummary } from '../fixture-runner/types.ts';
+import type { CaseResult, CaseStatus, FixtureSummary } from '../core/fixture-result.ts';
 import type { FixtureReporter, Output, ReportContext, Reporter } from './types.ts';
 import { atOrAbove, formatLocation, plural } from './util.ts';
 

@@ -9,7 +9,8 @@
  */
 import { closeSync, openSync } from 'node:fs';
 import type { Finding, FindingSink, Severity } from '../core/finding.ts';
-import { SEVERITY_RANK } from '../core/finding.ts';
+import { severityAtLeast } from '../core/finding.ts';
+import { EXIT, type ExitCode } from '../core/exit.ts';
 import { gunzipIfCompressed, type GzipState } from '../core/gzip.ts';
 import { DEFAULT_MAX_DEPTH } from '../core/json.ts';
 import { framingFinding, withHint, type FramingMessageId } from '../core/framing.ts';
@@ -69,9 +70,9 @@ export interface RunResult {
 }
 
 /** The exit code of a run (README §Exit codes): 2 incomplete, 1 a finding at or above `failOn`, else 0. */
-export function exitCodeOf(result: Pick<RunResult, 'incomplete' | 'worst'>, failOn: Severity): 0 | 1 | 2 {
-  if (result.incomplete) return 2;
-  return result.worst !== undefined && SEVERITY_RANK[result.worst] >= SEVERITY_RANK[failOn] ? 1 : 0;
+export function exitCodeOf(result: Pick<RunResult, 'incomplete' | 'worst'>, failOn: Severity): ExitCode {
+  if (result.incomplete) return EXIT.incomplete;
+  return result.worst !== undefined && severityAtLeast(result.worst, failOn) ? EXIT.findings : EXIT.ok;
 }
 
 /** Counts, `--strict` and `--max-findings` over `downstream`: the run's one finding counter. */

@@ -15,6 +15,7 @@
  * - `x-spec`: a spec citation (documentation only).
  * - `enumNames`: a legacy MCP 2025-11-25 annotation kept in the pinned extraction.
  */
+import { isObj, type Obj } from '../value.ts';
 
 /** Our annotation keywords, registered by every ajv instance. */
 export const ANNOTATION_KEYWORDS = ['x-rule', 'x-message', 'x-aep-capture', 'x-spec', 'enumNames'] as const;
@@ -66,8 +67,6 @@ export interface NodeInfo {
 /** Schema nodes by identity (ajv `verbose` errors carry the failing node as `parentSchema`). */
 export type SchemaIndex = WeakMap<object, NodeInfo>;
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 const DATA_KEYWORDS = new Set(['const', 'enum', 'default', 'examples']);
 // a `false` under these keywords fails as the keyword itself, with the enclosing node as parentSchema
 const OWN_FALSE = new Set(['additionalProperties', 'unevaluatedProperties', 'unevaluatedItems']);
