@@ -31,6 +31,7 @@ export { SEVERITY_RANK, type Finding, type Location, type Severity } from './cor
 export type { Summary } from './core/summary.ts';
 export { InputError } from './core/pipeline.ts';
 export { RuleCrashError } from './core/rule.ts';
+export { ConformanceError, type ErrorKind } from './core/errors.ts';
 export {
   DeviationsError,
   FixtureError,

@@ -150,7 +150,7 @@ test('caps: exceeded once per cap, reported as aep/state-cap, never a crash', as
   );
   const fs = await checkText(jsonl(many), { stream: { maxIds: 10, maxSessions: 5, maxOpen: 3 } });
   const caps = fs.filter((f) => f.ruleId === 'aep/state-cap');
-  assert.deepEqual(caps.map((f) => (f.data as { cap: string }).cap).sort(), ['maxIds', 'maxOpen', 'maxSessions']);
+  assert.deepEqual(caps.map((f) => f.args?.cap as string).sort(), ['maxIds', 'maxOpen', 'maxSessions']);
   assert.ok(caps.every((f) => f.severity === 'warning'));
   // only the sessions still held can be summarised at the end, and only runs that were admitted
   const open = fs.filter((f) => f.ruleId === 'aep/open-at-end');
