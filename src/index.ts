@@ -15,7 +15,7 @@ export { createReporter, formatReport, ruleCatalogue, rules, type ReportOptions,
 export { fixtureExitCode, runFixtures, type FixtureRunOptions } from './api/fixtures.ts';
 export type { Input, Inputs, StreamInput, WebReadableStream } from './api/inputs.ts';
 export type { AepOptions, AhpOptions, CommonOptions, OptionsFor, Protocol } from './api/protocols.ts';
-export { AEP_RULE_IDS, AHP_RULE_IDS, type AepRuleId, type AhpRuleId } from './api/rule-ids.ts';
+export { AEP_RULE_IDS, AHP_RULE_IDS, type AepRuleId, type AhpRuleId } from './generated/rule-ids.ts';
 export { VERSION } from './api/version.ts';
 export {
   createRedactor,
@@ -31,6 +31,7 @@ export { SEVERITY_RANK, type Finding, type Location, type Severity } from './cor
 export type { Summary } from './core/summary.ts';
 export { InputError } from './core/pipeline.ts';
 export { RuleCrashError } from './core/rule.ts';
+export { ConformanceError, type ErrorKind } from './core/errors.ts';
 export {
   DeviationsError,
   FixtureError,

@@ -1,10 +1,10 @@
 /**
- * `npm run rules:gen`: regenerate RULES.md and src/api/rule-ids.ts (the rule-id unions of the
- * library API) from the rule registries (and, when the reference
- * copy of the AEP spec is present, src/report/spec-anchors.json, the section anchors the spec
- * links use). test/report/catalogue.test.ts fails when RULES.md differs from
- * {@link buildRulesMarkdown}'s output, test/package/api.test.ts when rule-ids.ts differs from
- * {@link buildRuleIdsModule}'s.
+ * `npm run rules:gen`: regenerate RULES.md and src/generated/rule-ids.ts (the rule-id unions of
+ * the library API) from the rule registries, and, when the reference copy of the AEP spec is
+ * present, src/generated/spec-anchors.json (the section anchors the spec links use).
+ * test/report/catalogue.test.ts fails when RULES.md differs from {@link buildRulesMarkdown}'s
+ * output, test/package/api.test.ts when rule-ids.ts differs from {@link buildRuleIdsModule}'s,
+ * test/meta/spec-anchors.test.ts when spec-anchors.json differs from {@link extractAepAnchors}'s.
  *
  * Sections: AEP (`aep rules`), AHP (`ahp rules`), pin (`pin verify` / `pin refresh`).
  */
@@ -22,10 +22,13 @@ const ROOT = new URL('../', import.meta.url);
 /** RULES.md at the repository root. */
 export const RULES_MD = fileURLToPath(new URL('RULES.md', ROOT));
 /** The generated rule-id unions of the library API. */
-export const RULE_IDS_TS = fileURLToPath(new URL('src/api/rule-ids.ts', ROOT));
-const ANCHORS_JSON = fileURLToPath(new URL('src/report/spec-anchors.json', ROOT));
+export const RULE_IDS_TS = fileURLToPath(new URL('src/generated/rule-ids.ts', ROOT));
+/** The AEP spec's section anchors. */
+export const ANCHORS_JSON = fileURLToPath(new URL('src/generated/spec-anchors.json', ROOT));
+/** The files under src/generated/ that this tool writes (the rest are tools/gen-validators.ts'). */
+export const RULES_GENERATED: readonly string[] = ['rule-ids.ts', 'spec-anchors.json'];
 /** The reference AEP spec (shared checkout next to the repo); `AEP_SPEC_DIR` overrides. */
-const AEP_SPEC_DIR = process.env.AEP_SPEC_DIR ?? fileURLToPath(new URL('../shared/reference/aep/spec/', ROOT));
+export const AEP_SPEC_DIR = process.env.AEP_SPEC_DIR ?? fileURLToPath(new URL('../shared/reference/aep/spec/', ROOT));
 
 function meta(rules: readonly RuleMeta[]): RuleMeta[] {
   return rules.map(({ id, severity, description, spec }) => ({ id, severity, description, spec }));
@@ -41,7 +44,7 @@ export async function buildRulesMarkdown(): Promise<string> {
   return renderRulesMarkdown(sections);
 }
 
-/** src/api/rule-ids.ts as it should be: every id `aep rules` and `ahp rules` list, as const arrays and unions. */
+/** src/generated/rule-ids.ts as it should be: every id `aep rules` and `ahp rules` list, as const arrays and unions. */
 export function buildRuleIdsModule(): string {
   const list = (ids: readonly string[]) => ids.map((id) => `  '${id}',\n`).join('');
   return `/**

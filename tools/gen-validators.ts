@@ -60,7 +60,7 @@ function locate(docs: Obj[]): WeakMap<object, string> {
     const visit = (node: unknown, code: string): void => {
       if (node === null || typeof node !== 'object' || where.has(node)) return;
       where.set(node, code);
-      if (Array.isArray(node)) node.forEach((v, k) => visit(v, `${code}[${k}]`));
+      if (Array.isArray(node)) for (const [k, v] of node.entries()) visit(v, `${code}[${k}]`);
       else for (const [k, v] of Object.entries(node)) visit(v, `${code}[${JSON.stringify(k)}]`);
     };
     visit(doc, `@DOCS@[${i}]`);

@@ -2,6 +2,7 @@
  * The `attr-match` filter dialect (AEP-0003 §6), fail closed. Where §6 leaves a value open, the
  * maintainers' cases decide: `*` outside `type` is refused rather than read as a literal.
  */
+import { ConformanceError } from '../core/errors.ts';
 import { parseJsonText } from '../core/json.ts';
 import { AEP_SEVERITIES } from './bridges/types.ts';
 
@@ -24,11 +25,11 @@ export const FILTERABLE_CORE: readonly string[] = [
 export const NOT_FILTERABLE: readonly string[] = ['time', 'seq', 'aep', 'traceparent', 'data'];
 
 /** A filter refused under AEP-0003 §6.2 rule 1 / §6.5 `invalid-filter`. */
-export class InvalidFilterError extends Error {
+export class InvalidFilterError extends ConformanceError {
   /** The §6.5 error code. */
   readonly code = 'invalid-filter';
   constructor(readonly reason: string) {
-    super(`invalid filter: ${reason}`);
+    super('usage', `invalid filter: ${reason}`);
     this.name = 'InvalidFilterError';
   }
 }

@@ -5,9 +5,9 @@
 import type { ProtocolDefinition } from '../core/protocol.ts';
 import { bridgeOfCaseName } from '../core/case-names.ts';
 import { ruleSelection } from '../core/protocol.ts';
-import { bridgeChecker } from './bridges/checker.ts';
+import { BRIDGE_FRAMING_SPECS, bridgeChecker } from './bridges/checker.ts';
 import type { AepCaptureLevel } from './schema/registry.ts';
-import { aepRules, createAepChecker, knownAepTypes } from './protocol.ts';
+import { AEP_FRAMING_SPECS, aepRules, createAepChecker, knownAepTypes } from './protocol.ts';
 import { DEFAULT_AEP_STREAM_OPTIONS, type AepStreamOptions } from './analyzers/options.ts';
 
 /** The AEP {@link ProtocolDefinition}: JSONL only, CRLF accepted (AEP-0003 §3.1). */
@@ -15,6 +15,8 @@ export const AEP: ProtocolDefinition & { name: 'aep' } = {
   name: 'aep',
   description: 'Check Agent Event Protocol (AEP 0.1) JSONL streams for conformance.',
   cr: 'accept-crlf',
+  framingSpecs: (o) =>
+    o.from === 'cloudevents' || o.from === 'otlp' ? BRIDGE_FRAMING_SPECS[o.from] : AEP_FRAMING_SPECS,
   flags: [
     {
       name: 'maxSessions',

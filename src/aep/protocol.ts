@@ -1,5 +1,5 @@
 import { Engine, selectedSink, type RuleSelection } from '../core/engine.ts';
-import { JSONL_RULES } from '../core/jsonl.ts';
+import { JSONL_RULES, type FramingSpecs } from '../core/jsonl.ts';
 import type { ProtocolChecker } from '../core/pipeline.ts';
 import type { CheckerOutput } from '../core/protocol.ts';
 import { RULE_ERROR, type RuleMeta } from '../core/rule.ts';
@@ -23,13 +23,18 @@ export interface AepCheckOptions {
 export function aepRules(): RuleMeta[] {
   // jsonl/carriage-return belongs to AHP's stdio binding: AEP accepts CRLF and a lone CR is data
   return [
-    ...JSONL_RULES.filter((r) => r.id !== 'jsonl/carriage-return').map((r) => ({ ...r }) as RuleMeta),
+    ...JSONL_RULES.filter((r) => r.id !== 'jsonl/carriage-return').map(
+      (r) => ({ ...r, spec: AEP_FRAMING_SPECS[r.id] ?? r.spec }) as RuleMeta,
+    ),
     ...AEP_RULES,
     RULE_ERROR,
-  ].map(({ id, severity, description, spec }) => ({ id, severity, description, spec }));
+  ].map(({ id, severity, description, spec, messages }) => ({ id, severity, description, spec, messages }));
 }
 
 export { knownAepTypes };
+
+/** AEP's own framing citations: a repeated envelope attribute breaks the envelope (AEP-0001 §5). */
+export const AEP_FRAMING_SPECS: FramingSpecs = { 'json/duplicate-key': 'AEP-0001 §5; RFC 8259 §4' };
 
 /**
  * A checker of one AEP stream: envelope, type and payload (the schema stage), the per-event rules

@@ -35,16 +35,14 @@ export const AHP_FRAMING_SPECS: FramingSpecs = {
   'jsonl/no-final-newline': STDIO,
   'jsonl/invalid-json': `RFC 8259; ${STDIO}`,
   'jsonl/not-object': `${STDIO}; AHP base/transports/http §Request and response`,
+  'json/duplicate-key': `${STDIO}; RFC 8259 §4`,
 };
 
 /** Every rule `ahp validate` can report. */
 export function ahpRules(): RuleMeta[] {
-  return [...framingRules(AHP_FRAMING_SPECS), ...AHP_RULES, RULE_ERROR].map(({ id, severity, description, spec }) => ({
-    id,
-    severity,
-    description,
-    spec,
-  }));
+  return [...framingRules(AHP_FRAMING_SPECS), ...AHP_RULES, RULE_ERROR].map(
+    ({ id, severity, description, spec, messages }) => ({ id, severity, description, spec, messages }),
+  );
 }
 
 /** Known event types and methods (coverage statistics). */
@@ -112,8 +110,8 @@ export function createAhpChecker(opts: AhpCheckOptions, out: CheckerOutput): Pro
               byteOffset: ev.byteOffset + Buffer.byteLength(ev.text.slice(0, d.index)),
               pointer: d.pointer,
             },
-            `Member "${d.key}" appears more than once in the same object; which value counts is undefined, so the message is invalid.`,
-            { spec: 'AHP base/transports/stdio.md §Framing; RFC 8259 §4' },
+            'message',
+            { key: d.key },
           ),
         );
       }

@@ -7,7 +7,7 @@ import type { AepStreamOptions } from '../aep/analyzers/options.ts';
 import type { AhpBinding } from '../ahp/message.ts';
 import type { AhpStreamOptions } from '../ahp/analyzers/options.ts';
 import type { CommonOptions } from '../core/protocol.ts';
-import type { AepRuleId, AhpRuleId } from './rule-ids.ts';
+import type { AepRuleId, AhpRuleId } from '../generated/rule-ids.ts';
 
 export { protocolDefinition } from '../run/protocols.ts';
 export { optionsFromFlags } from '../core/protocol.ts';

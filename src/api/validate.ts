@@ -127,7 +127,10 @@ class Run implements ValidationRun {
       for (;;) {
         if (this.head < this.queue.length) {
           const f = this.queue[this.head++]!;
-          if (this.head > 1024 && this.head * 2 > this.queue.length) this.queue.splice(0, this.head), (this.head = 0);
+          if (this.head > 1024 && this.head * 2 > this.queue.length) {
+            this.queue.splice(0, this.head);
+            this.head = 0;
+          }
           this.wakeReader?.();
           yield f;
           continue;

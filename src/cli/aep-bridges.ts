@@ -10,6 +10,7 @@
  *   conversion leaves out is counted on stderr. Lines with an error finding are not converted
  *   (the capture verbs' stream filter, src/run/aep-filter.ts).
  */
+import { EXIT, exitCodeOfError } from '../core/exit.ts';
 import { Option, type Command } from 'commander';
 import { matches, parseFilter, InvalidFilterError, type AttrFilter } from '../aep/attr-match.ts';
 import { toCloudEvent } from '../aep/bridges/cloudevents.ts';
@@ -62,7 +63,7 @@ export function openStreamVerb(files: string[], io: CliIO): { inputs: InputSpec[
 /** Run `aep filter`: write the lines `filter` matches. */
 export async function runAttrFilter(files: string[], filter: AttrFilter, io: CliIO): Promise<number> {
   const opened = openStreamVerb(files, io);
-  if (!opened) return 2;
+  if (!opened) return EXIT.io;
   const { inputs, reporter } = opened;
   let buf = '';
   let written = 0;
@@ -90,9 +91,9 @@ export async function runAttrFilter(files: string[], filter: AttrFilter, io: Cli
       io.stderr.write(
         `aep: some lines could not be read as JSON objects and were not matched (findings above); ${written} written\n`,
       );
-      return 1;
+      return EXIT.findings;
     }
-    return 0;
+    return EXIT.ok;
   } catch (e) {
     if (buf) io.stdout.write(buf);
     return reportRunError('aep', e, io);
@@ -122,7 +123,7 @@ export function addBridgeVerbs(
       } catch (e) {
         if (!(e instanceof InvalidFilterError)) throw e;
         io.stderr.write(`aep: --where: ${e.message} (AEP-0003 §6; refused, fail closed)\n`);
-        setExit(2);
+        setExit(exitCodeOfError(e));
         return;
       }
       setExit(await runAttrFilter(files, filter, io));

@@ -11,6 +11,7 @@
  * Exit 0: every line written; 1: a line had an error finding and was not written (or the
  * input was empty); 2: usage or I/O error.
  */
+import { EXIT } from '../core/exit.ts';
 import { homedir } from 'node:os';
 import { Option, type Command } from 'commander';
 import { downlevelStream } from '../aep/downlevel.ts';
@@ -56,7 +57,7 @@ async function runFilter(
   filter: AepFilterOptions = {},
 ): Promise<number> {
   const opened = openStreamVerb(files, io);
-  if (!opened) return 2;
+  if (!opened) return EXIT.io;
   const { inputs, reporter } = opened;
   let buf = '';
   const write = (line: string) => {
@@ -76,9 +77,9 @@ async function runFilter(
       io.stderr.write(
         `aep: ${r.rejected} line${r.rejected === 1 ? '' : 's'} not written (error findings above); ${r.written} written\n`,
       );
-      return code === 2 ? 2 : 1;
+      return code === EXIT.incomplete ? EXIT.incomplete : EXIT.findings;
     }
-    return 0;
+    return EXIT.ok;
   } catch (e) {
     if (buf) io.stdout.write(buf);
     return reportRunError('aep', e, io);

@@ -3,6 +3,8 @@
  * report options, opening inputs, colour and error lines. Imports no verb, so the verbs and the
  * program import it without a circle.
  */
+import { EXIT, exitCodeOfError, type ExitCode } from '../core/exit.ts';
+import { ConformanceError } from '../core/errors.ts';
 import { fstatSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { isatty } from 'node:tty';
@@ -141,17 +143,12 @@ export function openInputs(
  * fixture layout, ...) get one line; a rule that threw names the rule and line with its stack;
  * anything else is an internal error with its stack.
  */
-export function reportRunError(
-  name: string,
-  e: unknown,
-  io: CliIO,
-  expected: readonly (abstract new (...args: never[]) => Error)[] = [InputError],
-): 2 {
-  if (expected.some((k) => e instanceof k)) io.stderr.write(`${name}: ${(e as Error).message}\n`);
-  else if (e instanceof RuleCrashError)
+export function reportRunError(name: string, e: unknown, io: CliIO): ExitCode {
+  if (e instanceof RuleCrashError)
     io.stderr.write(`${name}: ${e.message}\n${e.cause instanceof Error && e.cause.stack ? e.cause.stack + '\n' : ''}`);
+  else if (e instanceof ConformanceError && e.kind !== 'internal') io.stderr.write(`${name}: ${e.message}\n`);
   else io.stderr.write(`${name}: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
-  return 2;
+  return exitCodeOfError(e);
 }
 
 /** Colour by default only on a terminal; NO_COLOR / FORCE_COLOR override (https://no-color.org). */
@@ -201,7 +198,7 @@ export function processIO(program = basename(process.argv[1] ?? 'aep').replace(/
       if (!failed && name === 'stdout' && !closed.stderr)
         process.stderr.write(`${program}: cannot write to standard output: ${e.message}\n`);
       failed = true;
-      process.exitCode = 2;
+      process.exitCode = EXIT.io;
     });
   }
   return {

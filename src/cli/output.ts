@@ -5,7 +5,7 @@
  * the run's inputs (the same file by device and inode, so also through a symbolic or hard link):
  * the log would be replaced by its own report.
  */
-import { closeSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, openSync, renameSync, type Stats, statSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Output } from '../report/types.ts';
 
@@ -22,7 +22,7 @@ export interface ReportFile extends Output {
  * `output`, or `undefined`. A missing output file is no input.
  */
 export function outputIsInput(output: string, inputs: readonly string[]): string | undefined {
-  let out;
+  let out: Stats;
   try {
     out = statSync(output);
   } catch {

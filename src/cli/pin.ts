@@ -3,6 +3,7 @@
  * 2025-11-25 files and our elicitation extraction. AHP interaction-payloads §Pinned upstream
  * maintenance; docs/pin-maintenance.md.
  */
+import { EXIT, exitCodeOfError } from '../core/exit.ts';
 import { relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Option, type Command } from 'commander';
@@ -192,7 +193,7 @@ export function registerPinCommands(program: Command, io: CliIO, setExit: (code:
           setExit(exitCodeOf(c, 'error'));
         } catch (e) {
           io.stderr.write(`ahp pin verify: ${(e as Error).message}\n`);
-          setExit(2);
+          setExit(exitCodeOfError(e));
         }
       },
     );
@@ -227,7 +228,7 @@ export function registerPinCommands(program: Command, io: CliIO, setExit: (code:
         const refusal = refreshRefusal(dir, extraction, o.adopt);
         if (refusal) {
           io.stderr.write(`ahp pin refresh: ${refusal}\n`);
-          setExit(2);
+          setExit(EXIT.usage);
           return;
         }
         try {
@@ -247,10 +248,10 @@ export function registerPinCommands(program: Command, io: CliIO, setExit: (code:
           const c = report('pin-refresh', r.findings, o.format, io, o.color === false ? false : undefined);
           // a download that did not complete gave no verdict on the pin: exit 2, as unreadable input (README §Exit codes)
           const incomplete = r.findings.some((f) => DOWNLOAD_FAILURES.has(f.ruleId));
-          setExit(incomplete ? 2 : r.changed || exitCodeOf(c, 'error') !== 0 ? 1 : 0);
+          setExit(incomplete ? EXIT.incomplete : r.changed ? EXIT.findings : exitCodeOf(c, 'error'));
         } catch (e) {
           io.stderr.write(`ahp pin refresh: ${(e as Error).message}\n`);
-          setExit(2);
+          setExit(exitCodeOfError(e));
         }
       },
     );

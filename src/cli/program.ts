@@ -8,6 +8,7 @@
  * 1 findings at/above it (or a fixture/pin mismatch); 2 usage, I/O or internal errors, or a
  * rule that threw (the verdict is incomplete).
  */
+import { EXIT } from '../core/exit.ts';
 import { Command, CommanderError, Option } from 'commander';
 import type { Finding, Severity } from '../core/finding.ts';
 import { DEFAULT_MAX_DEPTH } from '../core/json.ts';
@@ -16,7 +17,7 @@ import type { InputSpec } from '../core/pipeline.ts';
 import { createReporter, type FormatName } from '../report/index.ts';
 import type { Output } from '../report/types.ts';
 import { optionsFromFlags, unknownRuleId, type ProtocolDefinition } from '../core/protocol.ts';
-import { exitCodeOf, runInputs } from '../run/run.ts';
+import { exitCodeOf, runInputs, type RunResult } from '../run/run.ts';
 import {
   addReportOptions,
   collect,
@@ -115,14 +116,14 @@ export async function runValidate(
   const unknownRule = unknownRuleId(def, opts.rule);
   if (unknownRule !== undefined) {
     io.stderr.write(unknownRuleMessage(def, unknownRule, 'validate --rule'));
-    return 2;
+    return EXIT.usage;
   }
   for (const f of def.flags) {
     if (f.requires && opts[f.name] !== undefined && opts[f.requires.name] !== f.requires.value) {
       io.stderr.write(
         `${def.name}: ${f.flags.split(' ')[0]} applies only with ${f.requires.flags} (run with --help for usage)\n`,
       );
-      return 2;
+      return EXIT.usage;
     }
   }
   const options = optionsFromFlags(def, opts);
@@ -131,7 +132,7 @@ export async function runValidate(
     inputs = openInputs(files, io, (p) => def.framing(p, options), def.name);
   } catch (e) {
     io.stderr.write(`${def.name}: ${(e as Error).message}\n`);
-    return 2;
+    return EXIT.io;
   }
   if (opts.output !== undefined) {
     // the report would replace the log it reports on
@@ -140,19 +141,28 @@ export async function runValidate(
       io.stderr.write(
         `${def.name}: --output ${opts.output} is the input ${same}: writing the report there would destroy it; name another file\n`,
       );
-      return 2;
+      return EXIT.usage;
     }
   }
   // waiting on a terminal for typed input looks like a hang: say what it waits for
   if (io.stdinIsTTY && inputs.some((i) => i.source === '<stdin>') && !opts.quiet)
     io.stderr.write(`${def.name}: reading standard input (end it with Ctrl-D; name files to check them instead)\n`);
   const toFile = reportFileFor(def.name, opts.output, io.stderr);
-  if (toFile === null) return 2;
+  if (toFile === null) return EXIT.io;
   const total = inputs.every((i) => i.size !== undefined) ? inputs.reduce((a, i) => a + (i.size ?? 0), 0) : undefined;
   const progress = opts.progress && io.stderrIsTTY && !opts.quiet ? progressPrinter(io, total) : undefined;
   // on a terminal the report and the progress line share the screen: clear it around each write
   const out: Output =
-    toFile ?? (progress ? { write: (s) => (progress.suspend(), io.stdout.write(s), progress.resume()) } : io.stdout);
+    toFile ??
+    (progress
+      ? {
+          write: (s) => {
+            progress.suspend();
+            io.stdout.write(s);
+            progress.resume();
+          },
+        }
+      : io.stdout);
   const color = opts.color ?? (toFile ? false : defaultColor(io));
   const reporter = createReporter(opts.format, out, {
     protocol: def.name,
@@ -168,7 +178,7 @@ export async function runValidate(
     io.env.AGENT_CONFORMANCE_DEBUG !== undefined &&
     io.env.AGENT_CONFORMANCE_DEBUG !== '' &&
     io.env.AGENT_CONFORMANCE_DEBUG !== '0';
-  let result;
+  let result: RunResult;
   try {
     result = await runInputs(
       def,
@@ -200,7 +210,7 @@ export async function runValidate(
     const failed = toFile.commit();
     if (failed !== undefined) {
       io.stderr.write(`${def.name}: cannot write ${opts.output}: ${failed}\n`);
-      return 2;
+      return EXIT.io;
     }
   }
   if (result.incomplete)
@@ -312,19 +322,19 @@ export async function main(bin: CliBin, argv: string[], io: CliIO): Promise<numb
   const unknown = unknownCommand(program, argv.slice(2));
   if (unknown !== undefined) {
     io.stderr.write(`${bin.def.name}: ${unknown} (run with --help for usage)\n`);
-    return 2;
+    return EXIT.usage;
   }
   try {
     await program.parseAsync(argv);
   } catch (e) {
     if (e instanceof CommanderError) {
-      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') return 0;
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') return EXIT.ok;
       // no verb at all: commander prints the help on stderr; a usage error (README §Exit codes)
-      if (e.code === 'commander.help') return argv.slice(2).length === 0 ? 2 : 0;
-      return 2;
+      if (e.code === 'commander.help') return argv.slice(2).length === 0 ? EXIT.usage : EXIT.ok;
+      return EXIT.usage;
     }
     io.stderr.write(`${bin.def.name}: internal error: ${(e as Error)?.stack ?? String(e)}\n`);
-    return 2;
+    return EXIT.internal;
   }
-  return io.writeFailed?.() ? 2 : code;
+  return io.writeFailed?.() ? EXIT.io : code;
 }

@@ -9,8 +9,8 @@
  * - `rules`: the rule catalogue (id, severity, citation, one line); `--format json` for tools.
  * - `explain RULE`: description, citation with link, a failing and a passing example.
  */
+import { EXIT } from '../core/exit.ts';
 import { Option, type Command } from 'commander';
-import { InputError } from '../core/pipeline.ts';
 import type { Severity } from '../core/finding.ts';
 import { createFixtureReporter, fixtureFormatsFor, type FixtureFormatName } from '../report/index.ts';
 import type { Output } from '../report/types.ts';
@@ -43,10 +43,10 @@ export async function runFixturesVerb(
   opts: FixturesOptions,
   io: CliIO,
 ): Promise<number> {
-  const { DeviationsError, FixtureError, fixtureExitCode, runFixtures } = await import('../fixture-runner/index.ts');
+  const { fixtureExitCode, runFixtures } = await import('../fixture-runner/index.ts');
   // a report file is written beside its place and renamed there on success (src/cli/output.ts)
   const toFile = reportFileFor(protocol.name, opts.output, io.stderr);
-  if (toFile === null) return 2;
+  if (toFile === null) return EXIT.io;
   const out: Output = toFile ?? io.stdout;
   const color = opts.color ?? (toFile ? false : defaultColor(io));
   const reporter = createFixtureReporter(opts.format, out, {
@@ -85,18 +85,18 @@ export async function runFixturesVerb(
       );
     reporter.finish(run.summary);
     code = fixtureExitCode(run.summary);
-    if (code === 2 && run.summary.counts.error === 0)
+    if (code !== EXIT.ok && code !== EXIT.findings && run.summary.counts.error === 0)
       io.stderr.write(`${protocol.name}: no case in ${dir} was checked (all skipped or not run)\n`);
   } catch (e) {
     if (showProgress) io.stderr.write('\r\x1b[K');
     toFile?.abort();
-    return reportRunError(protocol.name, e, io, [FixtureError, DeviationsError, InputError]);
+    return reportRunError(protocol.name, e, io);
   }
   if (toFile) {
     const failed = toFile.commit();
     if (failed !== undefined) {
       io.stderr.write(`${protocol.name}: cannot write ${opts.output}: ${failed}\n`);
-      return 2;
+      return EXIT.io;
     }
   }
   return code;
@@ -208,7 +208,7 @@ export function addCatalogueAndFixtureVerbs(
           ? JSON.stringify(catalogueRows(rules), null, 2) + '\n'
           : renderRulesText(rules, terminalWidth(io)),
       );
-      setExit(0);
+      setExit(EXIT.ok);
     });
 
   program
@@ -224,7 +224,7 @@ export function addCatalogueAndFixtureVerbs(
       const rule = rules.find((r) => r.id === id);
       if (!rule) {
         io.stderr.write(unknownRuleMessage(protocol, id, 'explain'));
-        setExit(2);
+        setExit(EXIT.usage);
         return;
       }
       const width = terminalWidth(io);
@@ -239,6 +239,6 @@ export function addCatalogueAndFixtureVerbs(
           { protocol: protocol.name, ...(width !== undefined ? { width } : {}) },
         ),
       );
-      setExit(0);
+      setExit(EXIT.ok);
     });
 }

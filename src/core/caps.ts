@@ -19,6 +19,11 @@ export interface CapDescription {
   effect: string;
 }
 
+/** The message of a `state-cap` rule: each protocol's rule holds it in its `messages`. */
+export const CAP_MESSAGES = {
+  capReached: 'State cap {flag}={limit} reached: {effect}; raise {flag} for a complete check.',
+} as const;
+
 /**
  * Report each notice once, at the event where the cap was first exceeded, naming the flag, the
  * limit and what later verdicts lose.
@@ -32,8 +37,8 @@ export function reportCapNotices<C extends string>(
     const w = what[n.cap];
     ctx.report({
       at: n.at,
-      message: `State cap ${w.flag}=${n.limit} reached: ${w.effect}; raise ${w.flag} for a complete check.`,
-      data: { cap: n.cap, limit: n.limit },
+      messageId: 'capReached',
+      args: { cap: n.cap, limit: n.limit, flag: w.flag, effect: w.effect },
     });
   }
 }

@@ -16,6 +16,7 @@
  * running it among all the others. Analyzers always run, whatever the selection.
  */
 import type { FindingSink } from './finding.ts';
+import type { MessageTemplates } from './message.ts';
 import {
   makeFinding,
   RuleCrashError,
@@ -45,15 +46,15 @@ export interface FactRule<F, S> extends RuleMeta {
 
 /** Define a stream rule; keeps the literal type of `id` (so a protocol can derive its `RuleId` union). */
 export function defineStreamRule<F, S, const Id extends string>(
-  rule: FactRule<F, S> & { id: Id },
-): FactRule<F, S> & { id: Id } {
+  rule: FactRule<F, S> & { id: Id; messages: MessageTemplates },
+): FactRule<F, S> & { id: Id; messages: MessageTemplates } {
   return rule;
 }
 
 /** Define a per-event rule; keeps the literal type of `id`. */
 export function defineEventRule<E extends ParsedEvent, const Id extends string>(
-  rule: EventRule<E> & { id: Id },
-): EventRule<E> & { id: Id } {
+  rule: EventRule<E> & { id: Id; messages: MessageTemplates },
+): EventRule<E> & { id: Id; messages: MessageTemplates } {
   return rule;
 }
 

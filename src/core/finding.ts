@@ -18,6 +18,11 @@ export function severityAtLeast(s: Severity, threshold: Severity): boolean {
   return SEVERITY_RANK[s] >= SEVERITY_RANK[threshold];
 }
 
+/** The severity a finding of severity `s` counts as: `--strict` raises a warning to an error (the one place it is applied). */
+export function strictSeverity(s: Severity, strict: boolean | undefined): Severity {
+  return strict && s === 'warning' ? 'error' : s;
+}
+
 /** True when `s` is a {@link Severity} string. */
 export function isSeverity(s: unknown): s is Severity {
   return s === 'error' || s === 'warning' || s === 'info';
@@ -57,8 +62,6 @@ export interface Finding extends Location {
   messageId?: string;
   /** The template's arguments: machine-readable details; never gated content. */
   args?: MessageArgs;
-  /** @deprecated machine-readable details; becomes `args`. */
-  data?: Record<string, unknown>;
 }
 
 /** Receives findings as they are produced. The core never prints: a sink decides. */

@@ -66,7 +66,11 @@ export async function* gunzipIfCompressed(
   let inputError: { e: unknown } | undefined;
   const feed = async (chunk: Buffer): Promise<boolean> => {
     if (gunzip.destroyed) return false; // zlib gave up: the rest is not read
-    if (!gunzip.write(chunk)) await new Promise((r) => (gunzip.once('drain', r), gunzip.once('close', r)));
+    if (!gunzip.write(chunk))
+      await new Promise((r) => {
+        gunzip.once('drain', r);
+        gunzip.once('close', r);
+      });
     return !gunzip.destroyed;
   };
   void (async () => {

@@ -6,6 +6,7 @@
  * others are dropped: they only repeat that the lines are not JSONL).
  */
 import type { Finding, FindingSink } from './finding.ts';
+import { withHint } from './framing.ts';
 import type { JsonlLine } from './jsonl.ts';
 
 /** The parse findings of single lines that one hinted finding replaces (a line of a pretty-printed value may be `1,` or `2`). */
@@ -54,7 +55,7 @@ export class HintHold {
       if (sentence === undefined || !PER_LINE_PARSE.has(f.ruleId)) this.downstream(f);
       else if (first && f.ruleId === 'jsonl/invalid-json') {
         first = false;
-        this.downstream({ ...f, message: `${f.message} ${sentence}` });
+        this.downstream(withHint(f, sentence));
       }
     }
   }

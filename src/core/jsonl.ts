@@ -8,7 +8,16 @@
  * without buffering.
  */
 import { isUtf8 } from 'node:buffer';
-import type { Finding, FindingSink } from './finding.ts';
+import type { FindingSink } from './finding.ts';
+import { framingFinding } from './framing.ts';
+
+export {
+  framingFinding,
+  framingRules,
+  JSONL_RULES,
+  type FramingSpecs,
+  type JsonlRuleId,
+} from './framing.ts';
 
 /** Default cap on one line, in bytes (16 MiB). */
 export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
@@ -41,131 +50,6 @@ export interface JsonlReaderOptions {
   cr?: 'accept-crlf' | 'reject';
   /** Called after each chunk with the number of bytes consumed so far. */
   onProgress?: (bytesRead: number) => void;
-}
-
-/** Citation of our own limits (README §Options of `validate`). */
-const LIMITS = 'agent-conformance limits (README §Options of validate)';
-
-/**
- * Rule metadata for the framing rules the reader reports (catalogue and docs). The citations
- * are AEP's JSONL binding (AEP-0003 §3.1); a protocol with another binding replaces them
- * ({@link FramingSpecs}, e.g. AHP's stdio binding in src/ahp/driver.ts).
- */
-export const JSONL_RULES = [
-  {
-    id: 'jsonl/bom',
-    severity: 'error',
-    description: 'The input, or a later line of it (inputs concatenated), starts with a UTF-8 byte order mark.',
-    spec: 'RFC 8259 §8.1; AEP-0003 §3.1',
-  },
-  {
-    id: 'jsonl/blank-line',
-    severity: 'warning',
-    description:
-      'A line is empty or holds only whitespace. A warning, an error under --strict: JSON Lines gives every line one JSON value, but a blank line carries no event and changes no verdict about the others, so it is noted rather than made to fail the input.',
-    spec: 'AEP-0003 §3.1; JSON Lines',
-  },
-  {
-    id: 'jsonl/invalid-utf8',
-    severity: 'error',
-    description: 'A line holds bytes that are not valid UTF-8.',
-    spec: 'RFC 8259 §8.1; AEP-0003 §3.1',
-  },
-  {
-    id: 'jsonl/line-too-long',
-    severity: 'error',
-    description:
-      'A line, or a single-document input (an AHP HTTP body or registration document), is longer than the configured cap (--max-line-bytes).',
-    spec: LIMITS,
-  },
-  {
-    id: 'jsonl/gzip-corrupt',
-    severity: 'error',
-    description:
-      'A gzip-compressed input (told by its magic bytes 1f 8b) is truncated or corrupt: the complete lines before the damage are checked, the rest cannot be read.',
-    spec: 'RFC 1952 §2.2-§2.3',
-  },
-  {
-    id: 'jsonl/carriage-return',
-    severity: 'error',
-    description: 'A carriage return appears on a binding that forbids it.',
-    spec: 'AHP base/transports/stdio §Framing',
-  },
-  {
-    id: 'jsonl/empty-input',
-    severity: 'error',
-    description: 'The input holds no event at all.',
-    spec: 'AEP-0003 §3.1',
-  },
-  {
-    id: 'jsonl/no-final-newline',
-    severity: 'info',
-    description: 'The last line is not terminated by a newline (it is still checked).',
-    spec: 'AEP-0003 §3.1',
-  },
-  {
-    id: 'jsonl/invalid-json',
-    severity: 'error',
-    description: 'A line is not valid JSON.',
-    spec: 'RFC 8259; AEP-0003 §3.1',
-  },
-  {
-    id: 'jsonl/not-object',
-    severity: 'error',
-    description: 'A line is valid JSON but not a JSON object.',
-    spec: 'AEP-0001 §5; AEP-0003 §3.1',
-  },
-  {
-    id: 'jsonl/max-depth',
-    severity: 'error',
-    description: 'A value nests arrays/objects deeper than the limit (--max-depth, default 256).',
-    spec: LIMITS,
-  },
-  {
-    id: 'json/duplicate-key',
-    severity: 'error',
-    description:
-      'An object has two members with the same name. An error: RFC 8259 §4 says only that names SHOULD be unique, but I-JSON (RFC 7493 §2.3) forbids duplicates, and we follow I-JSON because with a duplicate the verdict depends on which copy a reader keeps (JSON.parse keeps the last, other readers the first). AEP payload members are the one exception, compared copy by copy: aep/payload-duplicate-key (equal copies, a warning) and aep/payload-duplicate-conflict (an error).',
-    spec: 'RFC 8259 §4',
-  },
-  {
-    id: 'json/duplicate-key-omitted',
-    severity: 'info',
-    description:
-      'A line repeats member names more often than are reported one by one; the rest are counted in this one finding.',
-    spec: 'RFC 8259 §4; agent-conformance limits',
-  },
-] as const;
-
-const BOM_LATER_LINE =
-  'Line starts with a UTF-8 byte order mark (EF BB BF, U+FEFF): inputs concatenated? JSON text must not begin with one. The mark was skipped and the rest of the line checked.';
-
-/** A protocol's own citations of framing rules, by rule id (those not listed keep {@link JSONL_RULES}'). */
-export type FramingSpecs = Readonly<Partial<Record<JsonlRuleId, string>>>;
-
-/** {@link JSONL_RULES} with `specs` replacing their citations (a protocol's own binding). */
-export function framingRules(
-  specs: FramingSpecs = {},
-): Array<{ id: JsonlRuleId; severity: (typeof JSONL_RULES)[number]['severity']; description: string; spec: string }> {
-  return JSONL_RULES.map((r) => ({
-    id: r.id,
-    severity: r.severity,
-    description: r.description,
-    spec: specs[r.id] ?? r.spec,
-  }));
-}
-
-export type JsonlRuleId = (typeof JSONL_RULES)[number]['id'];
-
-/** Build a reader/parser finding with the rule's default severity and citation. */
-export function framingFinding(
-  ruleId: JsonlRuleId,
-  loc: { source: string; line?: number; column?: number; byteOffset?: number; pointer?: string },
-  message: string,
-  extra?: Partial<Finding>,
-): Finding {
-  const r = JSONL_RULES.find((x) => x.id === ruleId)!;
-  return { ruleId, severity: r.severity, message, spec: r.spec, ...loc, ...extra };
 }
 
 /** Index of the first invalid UTF-8 byte in `b` (assumes at least one exists). */
@@ -252,11 +136,10 @@ export async function readJsonl(
     if (!rejectCR && terminated && stop > start && buf[stop - 1] === 0x0d) stop--;
     if (stop - start > maxLine) {
       sink(
-        framingFinding(
-          'jsonl/line-too-long',
-          { source, line: lineNo, column: 1, byteOffset: offset },
-          `Line is ${stop - start} bytes long, over the cap of ${maxLine} bytes; it was not checked.`,
-        ),
+        framingFinding('jsonl/line-too-long', { source, line: lineNo, column: 1, byteOffset: offset }, 'line', {
+          bytes: stop - start,
+          cap: maxLine,
+        }),
       );
       return;
     }
@@ -269,9 +152,8 @@ export async function readJsonl(
         framingFinding(
           'jsonl/invalid-utf8',
           { source, line: lineNo, column: prefix.length + 1, byteOffset: offset + bad },
-          `Line holds a byte sequence that is not valid UTF-8 at byte offset ${offset + bad} (byte 0x${bytes[bad]
-            .toString(16)
-            .padStart(2, '0')}); the line was not checked.`,
+          'invalid',
+          { offset: offset + bad, byte: bytes[bad]!.toString(16).padStart(2, '0') },
         ),
       );
       return;
@@ -290,9 +172,7 @@ export async function readJsonl(
               column: cr + 1,
               byteOffset: offset + Buffer.byteLength(text.slice(0, cr)),
             },
-            crlf
-              ? 'Line ends with CRLF; this binding frames messages with LF only.'
-              : 'Line holds a carriage return; this binding allows no CR in a message line.',
+            crlf ? 'crlf' : 'cr',
           ),
         );
         if (text.endsWith('\r')) {
@@ -304,7 +184,7 @@ export async function readJsonl(
     if (text.charCodeAt(0) === 0xfeff) {
       // a BOM at the start of a later line: two inputs concatenated (`cat a.jsonl b.jsonl`);
       // reported at its line and skipped, as at the start of the input (RFC 8259 §8.1)
-      sink(framingFinding('jsonl/bom', { source, line: lineNo, column: 1, byteOffset: offset }, BOM_LATER_LINE));
+      sink(framingFinding('jsonl/bom', { source, line: lineNo, column: 1, byteOffset: offset }, 'laterLine'));
       text = text.slice(1);
       offset += 3;
       start += 3;
@@ -314,9 +194,7 @@ export async function readJsonl(
         framingFinding(
           'jsonl/blank-line',
           { source, line: lineNo, column: 1, byteOffset: offset },
-          text.length === 0
-            ? 'Blank line; JSONL has one JSON value on every line.'
-            : 'Line holds only whitespace; JSONL has one JSON value on every line.',
+          text.length === 0 ? 'empty' : 'whitespace',
         ),
       );
       return;
@@ -327,13 +205,7 @@ export async function readJsonl(
 
   const checkBom = (chunk: Buffer): Buffer => {
     if (chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) {
-      sink(
-        framingFinding(
-          'jsonl/bom',
-          { source, line: 1, column: 1, byteOffset: 0 },
-          'Input starts with a UTF-8 byte order mark (EF BB BF); JSON text must not begin with one. The mark was skipped and the rest of the line checked.',
-        ),
-      );
+      sink(framingFinding('jsonl/bom', { source, line: 1, column: 1, byteOffset: 0 }, 'input'));
       return chunk.subarray(3);
     }
     return chunk;
@@ -390,11 +262,9 @@ export async function readJsonl(
           lineNo++;
           const off = carry ? carryOffset : base + pos;
           sink(
-            framingFinding(
-              'jsonl/line-too-long',
-              { source, line: lineNo, column: 1, byteOffset: off },
-              `Line is over the cap of ${maxLine} bytes; it was not checked and reading resumed at the next line.`,
-            ),
+            framingFinding('jsonl/line-too-long', { source, line: lineNo, column: 1, byteOffset: off }, 'unbounded', {
+              cap: maxLine,
+            }),
           );
           carry = null;
           carryLen = 0;
@@ -440,21 +310,9 @@ export async function readJsonl(
     const whole = Buffer.concat(carry);
     emitLine(whole, 0, whole.length, carryOffset, false);
     const last = lineNo;
-    sink(
-      framingFinding(
-        'jsonl/no-final-newline',
-        { source, line: last, byteOffset: total },
-        'The last line has no terminating newline; it was checked as it is.',
-      ),
-    );
+    sink(framingFinding('jsonl/no-final-newline', { source, line: last, byteOffset: total }, 'checked'));
   } else if (skipping) {
-    sink(
-      framingFinding(
-        'jsonl/no-final-newline',
-        { source, line: lineNo, byteOffset: total },
-        'The last line has no terminating newline.',
-      ),
-    );
+    sink(framingFinding('jsonl/no-final-newline', { source, line: lineNo, byteOffset: total }, 'skipped'));
   }
   // input of a BOM alone: that is line 1 (the BOM finding names it)
   if (lineNo === 0 && total > 0) lineNo = 1;
@@ -463,9 +321,7 @@ export async function readJsonl(
       framingFinding(
         'jsonl/empty-input',
         { source, line: lineNo > 0 ? 1 : undefined, byteOffset: 0 },
-        total === 0
-          ? 'Input is empty: there is no event to check.'
-          : 'Input holds no event: every line was blank or unreadable.',
+        total === 0 ? 'empty' : 'noEvent',
       ),
     );
   }

@@ -38,11 +38,35 @@ function locationText(loc: Location, source: string): string {
  * an argument: a bug in the rule, which the run reports as `internal/rule-error`.
  */
 export function renderMessage(template: string, args: MessageArgs | undefined, source: string): string {
-  return template.replace(PLACEHOLDER, (_, name: string, format: string | undefined) => {
-    const v = args?.[name];
-    if (v === undefined) throw new Error(`message placeholder {${name}} has no argument`);
-    if (format === 's') return v === 1 ? '' : 's';
-    if (isLocation(v)) return locationText(v, source);
-    return format === 'json' ? JSON.stringify(v) : String(v);
-  });
+  return template.replace(PLACEHOLDER, (_, name: string, format: string | undefined) =>
+    renderPlaceholder({ name, format }, args, source),
+  );
+}
+
+/** One placeholder of a template: its argument name and format (`json`, `s`, or none). */
+export interface Placeholder {
+  name: string;
+  format: string | undefined;
+}
+
+/** The text of one placeholder filled from `args` (see {@link renderMessage}). */
+export function renderPlaceholder(p: Placeholder, args: MessageArgs | undefined, source: string): string {
+  const v = args?.[p.name];
+  if (v === undefined) throw new Error(`message placeholder {${p.name}} has no argument`);
+  if (p.format === 's') return v === 1 ? '' : 's';
+  if (isLocation(v)) return locationText(v, source);
+  return p.format === 'json' ? JSON.stringify(v) : String(v);
+}
+
+/** `template` cut into literal text and placeholders, in order (reporters with their own template syntax, e.g. SARIF). */
+export function templateParts(template: string): Array<string | Placeholder> {
+  const parts: Array<string | Placeholder> = [];
+  let at = 0;
+  for (const m of template.matchAll(PLACEHOLDER)) {
+    if (m.index > at) parts.push(template.slice(at, m.index));
+    parts.push({ name: m[1]!, format: m[2] });
+    at = m.index + m[0].length;
+  }
+  if (at < template.length) parts.push(template.slice(at));
+  return parts;
 }

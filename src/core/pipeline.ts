@@ -4,9 +4,11 @@
  * ({@link streamGroups}). docs/architecture.md §The run.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
+import { ConformanceError } from './errors.ts';
 import type { FindingSink } from './finding.ts';
 import { DEFAULT_MAX_DEPTH, parseJsonText } from './json.ts';
-import { framingFinding, type JsonlLine } from './jsonl.ts';
+import { framingFinding } from './framing.ts';
+import type { JsonlLine } from './jsonl.ts';
 import type { ParsedEvent } from './rule.ts';
 
 /** One input to check. */
@@ -72,10 +74,11 @@ export function parseLine(
           'jsonl/invalid-json',
           { source: line.source, line: line.line, column, byteOffset },
           truncated
-            ? `Line is not valid JSON: ${out.message} (the last line looks truncated).`
+            ? 'truncated'
             : /^\s*[[{]\s*$/.test(line.text) || (out.index >= line.text.length && /^\s*[[{]/.test(line.text))
-              ? `Line is not valid JSON: ${out.message}; it opens a value that it does not close (a pretty-printed, multi-line value? JSONL carries exactly one JSON value per line).`
-              : `Line is not valid JSON: ${out.message}.`,
+              ? 'unclosed'
+              : 'invalid',
+          { reason: out.message },
         ),
       );
     } else {
@@ -83,7 +86,8 @@ export function parseLine(
         framingFinding(
           'jsonl/max-depth',
           { source: line.source, line: line.line, column, byteOffset, pointer: out.pointer },
-          `Value nests ${out.depth} levels deep, over the limit of ${maxDepth}; the line was not checked further.`,
+          'tooDeep',
+          { depth: out.depth, limit: maxDepth },
         ),
       );
     }
@@ -96,7 +100,8 @@ export function parseLine(
       framingFinding(
         'jsonl/not-object',
         { source: line.source, line: line.line, column: 1, byteOffset: line.byteOffset, pointer: '' },
-        `Line is ${kind}, not a JSON object; every line must hold one object.`,
+        'notObject',
+        { kind },
       ),
     );
     return undefined;
@@ -114,8 +119,8 @@ export function parseLine(
           byteOffset: line.byteOffset + Buffer.byteLength(line.text.slice(0, d.index), 'utf8'),
           pointer: d.pointer,
         },
-        `The line repeats member names ${out.duplicates.length + out.duplicatesOmitted} times; ${out.duplicatesOmitted} repeats from here on are counted here and not reported one by one.`,
-        { data: { omitted: out.duplicatesOmitted } },
+        'omitted',
+        { total: out.duplicates.length + out.duplicatesOmitted, omitted: out.duplicatesOmitted },
       ),
     );
   }
@@ -207,11 +212,11 @@ export function newStats(): RunStats {
 }
 
 /** Thrown when an input cannot be opened or read (exit 2 at the CLI). */
-export class InputError extends Error {
+export class InputError extends ConformanceError {
   constructor(
     readonly source: string,
     override readonly cause: unknown,
   ) {
-    super(`cannot read ${source}: ${cause instanceof Error ? cause.message : String(cause)}`);
+    super('io', `cannot read ${source}: ${cause instanceof Error ? cause.message : String(cause)}`);
   }
 }

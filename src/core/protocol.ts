@@ -83,8 +83,8 @@ export interface ProtocolDefinition {
   readonly description: string;
   /** CR policy of the protocol's JSONL binding. */
   readonly cr: 'accept-crlf' | 'reject';
-  /** The protocol's own citations of the framing rules (its binding), stamped by the run. */
-  readonly framingSpecs?: FramingSpecs;
+  /** The protocol's own citations of the framing rules (its binding, per options), stamped by the run. */
+  readonly framingSpecs?: FramingSpecs | ((options: ProtocolOptions) => FramingSpecs);
   /** Protocol-specific `validate` flags and the options they set. */
   readonly flags: readonly FlagSpec[];
   /** Every rule this protocol can report (catalogue order). */

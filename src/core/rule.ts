@@ -6,6 +6,7 @@
  * location, so a rule cannot mislabel, mislocate or re-grade a finding. How rules run is
  * engine.ts; docs/architecture.md §Rules.
  */
+import { ConformanceError } from './errors.ts';
 import type { Finding, Location, Severity } from './finding.ts';
 import { renderMessage, type MessageArgs, type MessageTemplates } from './message.ts';
 import { locateIndex, type BigIntegerLiteral, type DuplicateKey } from './json.ts';
@@ -53,9 +54,6 @@ export interface ReportInput {
   messageId?: string;
   /** The template's arguments; also the finding's machine-readable details. */
   args?: MessageArgs;
-  /** @deprecated a finished sentence; use `messageId` + `args`. */
-  message?: string;
-  data?: Record<string, unknown>;
   related?: Location[];
   /** Report at another event (stream rules), or at a bare location (end of stream). */
   at?: ParsedEvent | Location;
@@ -71,6 +69,9 @@ export interface EventRule<E extends ParsedEvent = ParsedEvent> extends RuleMeta
   check(event: E, ctx: RuleContext): void;
 }
 
+const VERDICT_MISSING = (where: string) =>
+  `its verdict ${where} is missing (a bug in agent-conformance: please report it). The rest of the input is still checked.`;
+
 /** The finding of a rule or analyzer that threw (src/run/run.ts): the verdict of that event is incomplete. */
 export const RULE_ERROR = {
   id: 'internal/rule-error',
@@ -78,13 +79,19 @@ export const RULE_ERROR = {
   description:
     'A rule or analyzer of agent-conformance threw on this event (a bug in the checker): its verdict here is missing, the rest of the input is still checked, and the run exits 2.',
   spec: 'agent-conformance README §Exit codes',
+  messages: {
+    rule: `Rule {rule} threw {cause} on this event; ${VERDICT_MISSING('here')}`,
+    ruleAtEnd: `Rule {rule} threw {cause} at the end of input; ${VERDICT_MISSING('there')}`,
+    component: `The {component} threw {cause} on this event; ${VERDICT_MISSING('here')}`,
+    componentAtEnd: `The {component} threw {cause} at the end of input; ${VERDICT_MISSING('there')}`,
+  },
 } as const satisfies RuleMeta;
 
 /**
  * A rule (or analyzer) that threw: a bug. The run reports it as an `internal/rule-error`
  * finding and exits 2 at the end; a caller that asks to fail fast gets it thrown.
  */
-export class RuleCrashError extends Error {
+export class RuleCrashError extends ConformanceError {
   constructor(
     readonly ruleId: string,
     readonly where: string,
@@ -92,7 +99,10 @@ export class RuleCrashError extends Error {
     /** The event it threw on (absent at the end of input). */
     readonly event?: ParsedEvent,
   ) {
-    super(`internal error in rule ${ruleId} at ${where}: ${cause instanceof Error ? cause.message : String(cause)}`);
+    super(
+      'internal',
+      `internal error in rule ${ruleId} at ${where}: ${cause instanceof Error ? cause.message : String(cause)}`,
+    );
   }
 }
 
@@ -154,14 +164,13 @@ export function makeFinding(rule: RuleMeta, r: ReportInput, event?: ParsedEvent)
   const f: Finding = {
     ruleId: rule.id,
     severity: rule.severity,
-    message: r.message ?? ruleMessage(rule, r.messageId, r.args, loc.source),
+    message: ruleMessage(rule, r.messageId, r.args, loc.source),
     spec: rule.spec,
     ...loc,
   };
-  if (r.messageId !== undefined || r.args) f.messageId = r.messageId ?? Object.keys(rule.messages ?? {})[0];
+  f.messageId = r.messageId ?? Object.keys(rule.messages ?? {})[0];
   if (r.args) f.args = r.args;
   if (r.related?.length) f.related = r.related;
-  if (r.data) f.data = r.data;
   return f;
 }
 
@@ -176,4 +185,16 @@ export function ruleMessage(
   const template = templates[key ?? Object.keys(templates)[0] ?? ''];
   if (template === undefined) throw new Error(`rule ${rule.id} has no message ${JSON.stringify(key ?? 'default')}`);
   return renderMessage(template, args, source);
+}
+
+/**
+ * A finding of `rule` at `loc` (no event to locate in: framing, files, the run itself), read
+ * from its template `messageId` with `args`; severity and citation are the rule's.
+ */
+export function findingAt(rule: RuleMeta, loc: Location, messageId?: string, args?: MessageArgs): Finding {
+  const message = ruleMessage(rule, messageId, args, loc.source);
+  const f: Finding = { ruleId: rule.id, severity: rule.severity, message, spec: rule.spec, ...loc };
+  f.messageId = messageId ?? Object.keys(rule.messages ?? {})[0];
+  if (args) f.args = args;
+  return f;
 }

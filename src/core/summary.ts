@@ -2,7 +2,7 @@
  * Severity policy and summary statistics for a run.
  * docs/architecture.md §Severity and exit codes.
  */
-import { SEVERITY_RANK, type Finding, type FindingSink, type Severity } from './finding.ts';
+import { severityAtLeast, strictSeverity, type Finding, type FindingSink, type Severity } from './finding.ts';
 import type { RunStats } from './pipeline.ts';
 
 /** Summary printed by the text reporter and embedded in JSON/SARIF/JUnit output. */
@@ -49,12 +49,13 @@ export class FindingCounter {
     const max = opts.maxFindings ?? Infinity;
     let passed = 0;
     this.sink = (f: Finding) => {
-      if (opts.strict && f.severity === 'warning') f = { ...f, severity: 'error' };
+      const severity = strictSeverity(f.severity, opts.strict);
+      if (severity !== f.severity) f = { ...f, severity };
       if (f.severity === 'error') this.errors++;
       else if (f.severity === 'warning') this.warnings++;
       else this.infos++;
       this.byRule.set(f.ruleId, (this.byRule.get(f.ruleId) ?? 0) + 1);
-      if (this.worst === undefined || SEVERITY_RANK[f.severity] > SEVERITY_RANK[this.worst]) this.worst = f.severity;
+      if (this.worst === undefined || !severityAtLeast(this.worst, f.severity)) this.worst = f.severity;
       if (passed < max) {
         passed++;
         downstream(f);
@@ -64,7 +65,7 @@ export class FindingCounter {
 
   /** True when a finding at or above `threshold` was seen. */
   reached(threshold: Severity): boolean {
-    return this.worst !== undefined && SEVERITY_RANK[this.worst] >= SEVERITY_RANK[threshold];
+    return this.worst !== undefined && severityAtLeast(this.worst, threshold);
   }
 
   /** Build the run summary from these counts and the pipeline statistics. */

@@ -36,8 +36,14 @@ export function visible(text: string, name: (cp: number) => string = codePointNa
   return text.replace(INVISIBLE, (c) => name(c.codePointAt(0)!));
 }
 
-/** `f` itself when its message is already visible, else a copy with {@link visible} applied. */
+/** `f` itself when its message and text arguments are already visible, else a copy with {@link visible} applied. */
 export function visibleFinding(f: Finding): Finding {
   const m = visible(f.message);
-  return m === f.message ? f : { ...f, message: m };
+  let args = f.args;
+  for (const [k, v] of Object.entries(f.args ?? {})) {
+    if (typeof v !== 'string') continue;
+    const seen = visible(v);
+    if (seen !== v) args = { ...args, [k]: seen };
+  }
+  return m === f.message && args === f.args ? f : { ...f, message: m, ...(args ? { args } : {}) };
 }

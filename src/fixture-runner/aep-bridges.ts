@@ -18,16 +18,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { matches, parseFilter } from '../aep/attr-match.ts';
+import { type AttrFilter, matches, parseFilter } from '../aep/attr-match.ts';
 import { decodeCloudEvents, fromCloudEvent, toCloudEvent } from '../aep/bridges/cloudevents.ts';
 import { toOcsf } from '../aep/bridges/ocsf.ts';
 import { toOtlp } from '../aep/bridges/otlp.ts';
 import { bridgeIssueMessage } from '../aep/bridges/rules.ts';
 import { envelopeValidator } from '../aep/schema/validators.ts';
+import { isObj, type Obj } from '../core/value.ts';
 import { FixtureError, type RunContext } from './context.ts';
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 function readJson(ctx: RunContext, path: string): unknown {
   try {
@@ -120,7 +118,7 @@ export function runCeRoundtrip(ctx: RunContext): void {
     const text = readFileSync(inPath, 'utf8');
     const doc = readJson(ctx, inPath) as { cases?: unknown };
     if (!Array.isArray(doc.cases)) throw new FixtureError(`${file}: expected {"cases": [...]}`);
-    doc.cases.forEach((c: Obj, i) => {
+    for (const [i, c] of (doc.cases as Obj[]).entries()) {
       const name = typeof c.name === 'string' ? c.name : `case ${i + 1}`;
       const line = lineOf(text, name);
       const base = {
@@ -130,8 +128,10 @@ export function runCeRoundtrip(ctx: RunContext): void {
         ...(line ? { line } : {}),
         expected: 'the expected AEP envelope',
       };
-      if (!isObj(c.ce) || !isObj(c.expected))
-        return ctx.emit({ ...base, status: 'error', detail: 'A case needs a "ce" object and an "expected" object.' });
+      if (!isObj(c.ce) || !isObj(c.expected)) {
+        ctx.emit({ ...base, status: 'error', detail: 'A case needs a "ce" object and an "expected" object.' });
+        continue;
+      }
       const got = fromCloudEvent(c.ce).event;
       const valid = envelopeValidator()(c.expected);
       const ok = isDeepStrictEqual(got, c.expected) && valid;
@@ -141,7 +141,7 @@ export function runCeRoundtrip(ctx: RunContext): void {
         actual: ok ? 'equal' : valid ? 'different' : 'the expected envelope fails the envelope schema',
         ...(ok ? {} : { detail: `fromCloudEvent gave ${brief(got)}.` }),
       });
-    });
+    }
   }
 }
 
@@ -296,7 +296,7 @@ export function runAttrMatch(ctx: RunContext): void {
       const line = lineOf(text, name);
       const base = { id: `attr-match/${name}`, group: 'attr-match', file, ...(line ? { line } : {}) };
       let reason: string | undefined;
-      let filter;
+      let filter: AttrFilter | undefined;
       try {
         filter = parseFilter(c.filter);
       } catch (e) {

@@ -9,7 +9,7 @@
  *
  * Spec: AHP interaction-payloads §Pinned upstream maintenance (AHP-PIN-01).
  */
-import { ELICITATION_HEADER, extractElicitation, headerOf } from '../mcp/extract.ts';
+import { ELICITATION_HEADER, extractElicitation, headerOf } from './extract.ts';
 import { decodeUtf8, sha256Hex } from './model.ts';
 
 /** The expected extraction text and where its header came from. */
@@ -46,7 +46,10 @@ function firstDifferentLine(a: string, b: string): number {
 }
 
 /** Details of a mismatch for a finding's `data`: first differing line and both digests. */
-export function mismatchData(expected: string, actual: Uint8Array): Record<string, unknown> {
+export function mismatchData(
+  expected: string,
+  actual: Uint8Array,
+): { line: number; expectedSha256: string; actualSha256: string } {
   let actualText: string;
   try {
     actualText = decodeUtf8(actual);

@@ -13,7 +13,7 @@ import type { Finding } from '../core/finding.ts';
 import { refreshPin, type RefreshOptions, type RefreshResult } from './refresh.ts';
 import { verifyPin, verifyPinReport, type PinVerifyReport, type VerifyOptions } from './verify.ts';
 
-export { extractElicitation, ExtractionError, ELICITATION_HEADER, headerOf } from '../mcp/extract.ts';
+export { extractElicitation, ExtractionError, ELICITATION_HEADER, headerOf } from './extract.ts';
 export { PIN_RULES, type PinRule, type PinRuleId } from './rules.ts';
 export {
   PinUsageError,

@@ -210,14 +210,12 @@ function parsePin(text: string, pinPath: string): LoadedPin {
   try {
     json = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (e) {
-    findings.push(pinFinding('pin/invalid-pin', pinPath, `pin.json is not valid JSON (${(e as Error).message}).`));
+    findings.push(pinFinding('pin/invalid-pin', pinPath, 'notJson', { reason: (e as Error).message }));
     return { findings, pinPath };
   }
   const top = PinFileSchema.safeParse(json);
   if (!top.success) {
-    findings.push(
-      pinFinding('pin/invalid-pin', pinPath, `pin.json does not have the pin shape: ${zodSummary(top.error)}.`),
-    );
+    findings.push(pinFinding('pin/invalid-pin', pinPath, 'shape', { problems: zodSummary(top.error) }));
     return { findings, pinPath };
   }
   const raw = json as Record<string, unknown>;
@@ -229,42 +227,21 @@ function parsePin(text: string, pinPath: string): LoadedPin {
     const entry = PinSourceSchema.safeParse(rawSources[name]);
     if (!entry.success) {
       shapeOk = false;
-      findings.push(
-        pinFinding(
-          'pin/invalid-pin',
-          pinPath,
-          `pin.json source ${JSON.stringify(name)} is invalid: ${zodSummary(entry.error)}.`,
-        ),
-      );
+      findings.push(pinFinding('pin/invalid-pin', pinPath, 'source', { name, problems: zodSummary(entry.error) }));
       continue;
     }
     if (!isPlainFileName(name)) {
-      findings.push(
-        pinFinding(
-          'pin/unsafe-source-name',
-          pinPath,
-          `Source name ${JSON.stringify(name)} is not a plain file name; it is ignored.`,
-          {
-            data: { name },
-          },
-        ),
-      );
+      findings.push(pinFinding('pin/unsafe-source-name', pinPath, 'unsafe', { name }));
       continue;
     }
     const problem = urlProblem(entry.data.url, name, version);
     if (problem) {
-      findings.push(
-        pinFinding('pin/unpinned-url', pinPath, `The URL of source ${name} ${problem}.`, {
-          data: { name, url: entry.data.url },
-        }),
-      );
+      findings.push(pinFinding('pin/unpinned-url', pinPath, 'unpinned', { name, url: entry.data.url, problem }));
     }
     sources.push({ name, url: entry.data.url, sha256: entry.data.sha256 });
   }
   if (!Object.hasOwn(rawSources, EXTRACTION_SOURCE)) {
-    findings.push(
-      pinFinding('pin/invalid-pin', pinPath, `pin.json has no "${EXTRACTION_SOURCE}" source to extract from.`),
-    );
+    findings.push(pinFinding('pin/invalid-pin', pinPath, 'noExtractionSource', { source: EXTRACTION_SOURCE }));
     return { findings, pinPath };
   }
   if (!shapeOk) return { findings, pinPath };
@@ -278,12 +255,12 @@ function parsePin(text: string, pinPath: string): LoadedPin {
 export async function loadPin(dir: string): Promise<LoadedPin> {
   const pinPath = join(dir, PIN_FILE);
   const bytes = await readIfExists(pinPath);
-  if (!bytes) return { findings: [pinFinding('pin/invalid-pin', pinPath, 'pin.json does not exist.')], pinPath };
+  if (!bytes) return { findings: [pinFinding('pin/invalid-pin', pinPath, 'missing')], pinPath };
   let text: string;
   try {
     text = decodeUtf8(bytes);
   } catch {
-    return { findings: [pinFinding('pin/invalid-pin', pinPath, 'pin.json is not valid UTF-8.')], pinPath };
+    return { findings: [pinFinding('pin/invalid-pin', pinPath, 'notUtf8')], pinPath };
   }
   return parsePin(text, pinPath);
 }

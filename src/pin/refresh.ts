@@ -18,7 +18,9 @@
  */
 import { mkdir, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, sep } from 'node:path';
+import { ConformanceError } from '../core/errors.ts';
 import type { Finding } from '../core/finding.ts';
+import type { MessageArgs } from '../core/message.ts';
 import { unifiedDiff } from './diff.ts';
 import { expectedExtraction, sameBytes } from './extraction.ts';
 import {
@@ -59,8 +61,11 @@ const MAX_REDIRECTS = 5;
  * Thrown for invalid options (a `baseUrl` that is not https or loopback http, a non-positive
  * `timeoutMs` or `maxBytes`). The CLI maps it to exit code 2 (usage).
  */
-export class PinUsageError extends Error {
+export class PinUsageError extends ConformanceError {
   override name = 'PinUsageError';
+  constructor(message: string) {
+    super('usage', message);
+  }
 }
 
 /**
@@ -130,19 +135,13 @@ async function download(
 ): Promise<Download> {
   const fail = (
     id: 'pin/fetch-failed' | 'pin/redirect-refused' | 'pin/response-too-large',
-    message: string,
-    data: Record<string, unknown> = {},
-  ): Download => ({
-    ok: false,
-    finding: pinFinding(id, source, message, { data: { url, ...data } }),
-  });
+    messageId: string,
+    args: MessageArgs = {},
+  ): Download => ({ ok: false, finding: pinFinding(id, source, messageId, { url, ...args }) });
   const signal = AbortSignal.timeout(limits.timeoutMs);
   let current = new URL(url);
   if (!schemeAllowed(current, limits.allowLoopbackHttp)) {
-    return fail(
-      'pin/fetch-failed',
-      `Refused to download ${url}: only https (or http on loopback with --base-url) is allowed.`,
-    );
+    return fail('pin/fetch-failed', 'scheme');
   }
   try {
     for (let hop = 0; ; hop++) {
@@ -150,36 +149,27 @@ async function download(
       if ([301, 302, 303, 307, 308].includes(res.status)) {
         await res.body?.cancel();
         const location = res.headers.get('location');
-        if (!location) return fail('pin/fetch-failed', `${current.href} answered ${res.status} without a Location.`);
+        if (!location) return fail('pin/fetch-failed', 'noLocation', { at: current.href, status: res.status });
         const next = new URL(location, current);
         if (next.protocol !== current.protocol || next.host !== current.host) {
-          return fail(
-            'pin/redirect-refused',
-            `Refused a redirect from ${current.host} to another origin (${next.protocol}//${next.host}).`,
-            {
-              location: next.href,
-            },
-          );
+          return fail('pin/redirect-refused', 'crossOrigin', {
+            host: current.host,
+            origin: `${next.protocol}//${next.host}`,
+            location: next.href,
+          });
         }
-        if (hop + 1 > MAX_REDIRECTS)
-          return fail('pin/redirect-refused', `Refused more than ${MAX_REDIRECTS} redirects.`);
+        if (hop + 1 > MAX_REDIRECTS) return fail('pin/redirect-refused', 'tooMany', { max: MAX_REDIRECTS });
         current = next;
         continue;
       }
       if (res.status !== 200) {
         await res.body?.cancel();
-        return fail('pin/fetch-failed', `${current.href} answered HTTP ${res.status}.`, { status: res.status });
+        return fail('pin/fetch-failed', 'status', { at: current.href, status: res.status });
       }
       const declared = Number(res.headers.get('content-length') ?? NaN);
       if (Number.isFinite(declared) && declared > limits.maxBytes) {
         await res.body?.cancel();
-        return fail(
-          'pin/response-too-large',
-          `${current.href} declares ${declared} bytes, over the cap of ${limits.maxBytes}.`,
-          {
-            maxBytes: limits.maxBytes,
-          },
-        );
+        return fail('pin/response-too-large', 'declared', { at: current.href, declared, maxBytes: limits.maxBytes });
       }
       const chunks: Buffer[] = [];
       let total = 0;
@@ -191,13 +181,7 @@ async function download(
           total += value.byteLength;
           if (total > limits.maxBytes) {
             await reader.cancel();
-            return fail(
-              'pin/response-too-large',
-              `${current.href} sent more than the cap of ${limits.maxBytes} bytes.`,
-              {
-                maxBytes: limits.maxBytes,
-              },
-            );
+            return fail('pin/response-too-large', 'sent', { at: current.href, maxBytes: limits.maxBytes });
           }
           chunks.push(Buffer.from(value));
         }
@@ -207,22 +191,14 @@ async function download(
   } catch (e) {
     const err = e as Error & { cause?: { code?: string; message?: string } };
     if (err.name === 'TimeoutError' || signal.aborted) {
-      return fail('pin/fetch-failed', `Downloading ${current.href} timed out after ${limits.timeoutMs} ms.`);
+      return fail('pin/fetch-failed', 'timeout', { at: current.href, timeoutMs: limits.timeoutMs });
     }
     const code = err.cause?.code;
     const detail = code ?? err.cause?.message ?? err.message;
     // no route to the host: say what refresh needs instead of a bare resolver code
     const unreachable = code !== undefined && NETWORK_CODES.has(code);
-    const hint = unreachable
-      ? limits.allowLoopbackHttp || limits.mirror
-        ? `: the mirror given with --base-url cannot be reached`
-        : `: refresh downloads the pinned URLs, so it needs the network (or --base-url with a mirror of the pinned files)`
-      : '';
-    return fail(
-      'pin/fetch-failed',
-      `Downloading ${current.href} failed (${detail})${hint}.`,
-      unreachable ? { code } : {},
-    );
+    const messageId = !unreachable ? 'failed' : limits.allowLoopbackHttp || limits.mirror ? 'mirrorDown' : 'offline';
+    return fail('pin/fetch-failed', messageId, { at: current.href, detail, ...(unreachable ? { code } : {}) });
   }
 }
 
@@ -322,14 +298,13 @@ export async function refreshPin(opts: RefreshOptions): Promise<RefreshResult> {
     } else {
       newDigests.set(source.name, fetched);
       findings.push(
-        pinFinding(
-          'pin/source-changed',
-          path,
-          `Downloaded ${source.name} has SHA-256 ${fetched}, but pin.json pins ${source.sha256}.`,
-          {
-            data: { name: source.name, url, pinned: source.sha256, fetched, bytes: got.bytes.length },
-          },
-        ),
+        pinFinding('pin/source-changed', path, 'changed', {
+          name: source.name,
+          url,
+          pinned: source.sha256,
+          fetched,
+          bytes: got.bytes.length,
+        }),
       );
       lines.push(
         `${source.name}: CHANGED`,
@@ -352,11 +327,10 @@ export async function refreshPin(opts: RefreshOptions): Promise<RefreshResult> {
     } catch (e) {
       extractionFailed = true;
       findings.push(
-        pinFinding(
-          'pin/extraction-failed',
-          join(staging, EXTRACTION_SOURCE),
-          `The elicitation subset cannot be extracted from the downloaded ${EXTRACTION_SOURCE}: ${(e as Error).message}.`,
-        ),
+        pinFinding('pin/extraction-failed', join(staging, EXTRACTION_SOURCE), 'downloaded', {
+          source: EXTRACTION_SOURCE,
+          reason: (e as Error).message,
+        }),
       );
       lines.push('extraction: FAILED (pin/extraction-failed, below)');
     }
@@ -384,14 +358,10 @@ export async function refreshPin(opts: RefreshOptions): Promise<RefreshResult> {
         newLabel: diffLabel('b', opts.extraction),
       });
       findings.push(
-        pinFinding(
-          'pin/extraction-changed',
-          opts.extraction,
-          committed
-            ? `The extraction of the downloaded ${EXTRACTION_SOURCE} differs from the committed extraction.`
-            : `The committed extraction does not exist; the download would create it.`,
-          { data: { staged: stagedExtraction } },
-        ),
+        pinFinding('pin/extraction-changed', opts.extraction, committed ? 'changed' : 'created', {
+          source: EXTRACTION_SOURCE,
+          staged: stagedExtraction,
+        }),
       );
       lines.push(`extraction ${opts.extraction}: CHANGED (staged as ${stagedExtraction})`, diff.trimEnd());
     }
@@ -412,13 +382,7 @@ export async function refreshPin(opts: RefreshOptions): Promise<RefreshResult> {
   }
 
   if (incomplete || extractionFailed) {
-    findings.push(
-      pinFinding(
-        'pin/adopt-refused',
-        join(opts.dir, PIN_FILE),
-        'Nothing was adopted because the refresh was incomplete or could not be extracted.',
-      ),
-    );
+    findings.push(pinFinding('pin/adopt-refused', join(opts.dir, PIN_FILE), 'refused'));
     lines.push('Result: adoption refused; nothing outside the staging folder was written.');
     return { changed, findings, report: lines.join('\n') + '\n' };
   }

@@ -96,21 +96,14 @@ export async function verifyPinReport(opts: VerifyOptions): Promise<PinVerifyRep
     const path = join(opts.dir, source.name);
     const bytes = await readIfExists(path);
     if (!bytes) {
-      const data = { name: source.name, url: source.url };
+      const args = { name: source.name, url: source.url };
       findings.push(
         opts.allowMissing
-          ? pinFinding(
-              'pin/missing-source-allowed',
-              path,
-              `Pinned source ${source.name} is not present (the upstream bytes are not committed, or not shipped in an installed package); only the files present are checked.`,
-              { data },
-            )
-          : pinFinding(
-              'pin/missing-source',
-              path,
-              `Pinned source ${source.name} is not present (the upstream bytes are not committed): run \`${opts.refreshCommand ?? 'ahp pin refresh'}\` to download and compare them, review, then \`${opts.refreshCommand ?? 'ahp pin refresh'} --adopt\`; or pass --allow-missing to check only what is present.`,
-              { data },
-            ),
+          ? pinFinding('pin/missing-source-allowed', path, 'allowed', args)
+          : pinFinding('pin/missing-source', path, 'missing', {
+              ...args,
+              refresh: opts.refreshCommand ?? 'ahp pin refresh',
+            }),
       );
       sources.push({ name: source.name, path, status: 'absent', pinned: source.sha256 });
       continue;
@@ -127,12 +120,12 @@ export async function verifyPinReport(opts: VerifyOptions): Promise<PinVerifyRep
     });
     if (actual !== source.sha256) {
       findings.push(
-        pinFinding(
-          'pin/digest-mismatch',
-          path,
-          `SHA-256 of ${source.name} is ${actual}, but pin.json pins ${source.sha256}.`,
-          { data: { name: source.name, expected: source.sha256, actual, bytes: bytes.length } },
-        ),
+        pinFinding('pin/digest-mismatch', path, 'mismatch', {
+          name: source.name,
+          expected: source.sha256,
+          actual,
+          bytes: bytes.length,
+        }),
       );
     }
   }
@@ -144,32 +137,21 @@ export async function verifyPinReport(opts: VerifyOptions): Promise<PinVerifyRep
     !findings.some((f) => f.severity === 'error')
   ) {
     findings.push(
-      pinFinding(
-        'pin/nothing-verified',
-        join(opts.dir, PIN_FILE),
-        `Nothing verified: none of the ${sources.length} pinned sources is present in ${opts.dir}, so no digest was checked.`,
-        {
-          data: { sources: sources.map((s) => s.name) },
-        },
-      ),
+      pinFinding('pin/nothing-verified', join(opts.dir, PIN_FILE), 'nothing', {
+        count: sources.length,
+        dir: opts.dir,
+        sources: sources.map((s) => s.name).join(', '),
+      }),
     );
   }
   const schemaPath = join(opts.dir, EXTRACTION_SOURCE);
   if (!schemaJson) {
-    findings.push(
-      pinFinding(
-        'pin/extraction-skipped',
-        opts.extraction,
-        `The extraction was not checked because ${schemaPath} is absent.`,
-      ),
-    );
+    findings.push(pinFinding('pin/extraction-skipped', opts.extraction, 'skipped', { schema: schemaPath }));
     return done('skipped');
   }
   const committed = await readIfExists(opts.extraction);
   if (!committed) {
-    findings.push(
-      pinFinding('pin/missing-extraction', opts.extraction, 'The committed elicitation extraction does not exist.'),
-    );
+    findings.push(pinFinding('pin/missing-extraction', opts.extraction, 'missing'));
     return done('missing');
   }
   let expected: string;
@@ -177,23 +159,17 @@ export async function verifyPinReport(opts: VerifyOptions): Promise<PinVerifyRep
     expected = expectedExtraction(schemaJson, committed).text;
   } catch (e) {
     findings.push(
-      pinFinding(
-        'pin/extraction-failed',
-        schemaPath,
-        `The elicitation subset cannot be extracted from ${EXTRACTION_SOURCE}: ${(e as Error).message}.`,
-      ),
+      pinFinding('pin/extraction-failed', schemaPath, 'pinned', {
+        source: EXTRACTION_SOURCE,
+        reason: (e as Error).message,
+      }),
     );
     return done('failed');
   }
   if (!sameBytes(expected, committed)) {
     const data = mismatchData(expected, committed);
     findings.push(
-      pinFinding(
-        'pin/extraction-mismatch',
-        opts.extraction,
-        `The committed extraction differs from the extraction of ${schemaPath} from line ${data.line} on.`,
-        { line: data.line as number, data },
-      ),
+      pinFinding('pin/extraction-mismatch', opts.extraction, 'mismatch', { schema: schemaPath, ...data }, data.line),
     );
     return done('mismatch');
   }

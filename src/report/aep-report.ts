@@ -24,7 +24,7 @@
  * a known deviation -> fail with detail `known deviation: <reason>` (the report states
  * conformance to the corpus; our exit code follows the deviations file instead).
  */
-import type { CaseResult, FixtureSummary } from '../fixture-runner/types.ts';
+import type { CaseResult, FixtureSummary } from '../core/fixture-result.ts';
 import type { FixtureReporter, Output, ReportContext } from './types.ts';
 
 /** The `tool` value we emit (documented above). */

@@ -5,8 +5,12 @@
  */
 import type { RuleMeta } from '../core/rule.ts';
 import { codePointName, visible } from '../core/visible.ts';
-import type { RuleExample, RuleExamples } from '../fixture-runner/examples.ts';
-import { describeExpectation, type ExpectedFinding } from '../fixture-runner/expect.ts';
+import {
+  describeExpectation,
+  type ExpectedFinding,
+  type RuleExample,
+  type RuleExamples,
+} from '../core/fixture-result.ts';
 import { specUrl } from './spec-links.ts';
 import { wrapText } from './util.ts';
 
@@ -97,9 +101,10 @@ function showCase(text: string, marks: ReadonlyMap<number, string[]>, width: num
     const n = i + 1;
     if (keep && !keep.has(n) && n !== 1) {
       skipped++;
-      if (n === lines.length || keep.has(n + 1))
-        (out += `    ${' '.repeat(numW)} ~ (${skipped} unmarked line${skipped === 1 ? '' : 's'} not shown)\n`),
-          (skipped = 0);
+      if (n === lines.length || keep.has(n + 1)) {
+        out += `    ${' '.repeat(numW)} ~ (${skipped} unmarked line${skipped === 1 ? '' : 's'} not shown)\n`;
+        skipped = 0;
+      }
       return;
     }
     const l = visible(raw, bracketed);

@@ -11,7 +11,7 @@
  * `notice` for known deviations; passing, skipped and not-run cases only count in the summary.
  */
 import type { Finding, Severity } from '../core/finding.ts';
-import type { CaseResult } from '../fixture-runner/types.ts';
+import type { CaseResult } from '../core/fixture-result.ts';
 import { fixtureSummaryLine, summaryLine } from './text.ts';
 import type { FixtureReporter, Output, ReportContext, Reporter } from './types.ts';
 import { atOrAbove } from './util.ts';

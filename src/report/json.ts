@@ -6,7 +6,7 @@
  * src/core/finding.ts) in a stable key order; absent locations are omitted, never null.
  */
 import type { Finding } from '../core/finding.ts';
-import type { CaseResult, FixtureSummary } from '../fixture-runner/types.ts';
+import type { CaseResult, FixtureSummary } from '../core/fixture-result.ts';
 import type { FixtureReporter, Output, ReportContext, Reporter } from './types.ts';
 import { FindingSpool } from './spool.ts';
 import { chunkedOutput, findingOrder } from './util.ts';
@@ -133,7 +133,8 @@ function orderFinding(f: Finding): Finding {
   if (f.pointer !== undefined) o.pointer = f.pointer;
   o.spec = f.spec;
   if (f.related) o.related = f.related;
-  if (f.data) o.data = f.data;
+  if (f.messageId !== undefined) o.messageId = f.messageId;
+  if (f.args) o.args = f.args;
   return o;
 }
 

@@ -12,7 +12,7 @@
  * `<skipped>`, `deviation` -> passing with the reason in `<system-out>`.
  */
 import type { Finding } from '../core/finding.ts';
-import type { CaseResult, FixtureSummary } from '../fixture-runner/types.ts';
+import type { CaseResult, FixtureSummary } from '../core/fixture-result.ts';
 import type { FixtureReporter, Output, ReportContext, Reporter } from './types.ts';
 import { FindingSpool } from './spool.ts';
 import { atOrAbove, chunkedOutput, cmpText, findingOrder, formatLocation, xmlEscape as x } from './util.ts';
@@ -175,7 +175,7 @@ export function fixtureJunitReporter(out: Output, ctx: ReportContext): FixtureRe
             case 'skip':
             case 'not-run':
               return `    <testcase ${attrs}>\n      <skipped message="${x(c.detail ?? c.status)}"/>\n    </testcase>`;
-            case 'deviation':
+            default: // 'deviation'
               return `    <testcase ${attrs}>\n      <system-out>${x(`known deviation: ${c.deviationReason ?? ''}\n${text}`)}</system-out>\n    </testcase>`;
           }
         });

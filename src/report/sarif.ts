@@ -15,8 +15,10 @@
  * with an external suppression carrying its reason.
  */
 import type { Finding, Severity } from '../core/finding.ts';
+import { renderPlaceholder, templateParts, type Placeholder } from '../core/message.ts';
 import type { RuleMeta } from '../core/rule.ts';
-import type { CaseResult, FixtureSummary } from '../fixture-runner/types.ts';
+import { visible } from '../core/visible.ts';
+import type { CaseResult, FixtureSummary } from '../core/fixture-result.ts';
 import { specUrl } from './spec-links.ts';
 import type { FixtureReporter, Output, ReportContext, Reporter } from './types.ts';
 import { ITEMS, writeDocumentWithArray } from './json.ts';
@@ -38,17 +40,58 @@ function sarifUri(source: string): string {
     .join('/');
 }
 
+/** A template in SARIF's syntax (SARIF 2.1.0 §3.11.5): `{0}`, `{1}`, ... and literal braces doubled. */
+interface SarifTemplate {
+  text: string;
+  slots: Placeholder[];
+}
+
+function sarifTemplate(template: string): SarifTemplate {
+  const slots: Placeholder[] = [];
+  let text = '';
+  for (const part of templateParts(template)) {
+    if (typeof part === 'string') text += part.replace(/[{}]/g, '$&$&');
+    else text += `{${slots.push(part) - 1}}`;
+  }
+  return { text, slots };
+}
+
+/** `rules[].messageStrings` of one rule (SARIF 2.1.0 §3.49.11), by its message keys. */
+function messageStrings(r: RuleMeta): Map<string, SarifTemplate> | undefined {
+  const entries = Object.entries(r.messages ?? {});
+  return entries.length ? new Map(entries.map(([k, t]) => [k, sarifTemplate(t)])) : undefined;
+}
+
+/**
+ * The SARIF message of `f`: its text, plus `id` and `arguments` (SARIF 2.1.0 §3.11.10-§3.11.11)
+ * when its rule has the template and the arguments give back exactly that text.
+ */
+function sarifMessage(f: Finding, templates: Map<string, SarifTemplate> | undefined) {
+  const t = f.messageId === undefined ? undefined : templates?.get(f.messageId);
+  if (!t) return { text: f.message };
+  let args: string[];
+  try {
+    args = t.slots.map((p) => visible(renderPlaceholder(p, f.args, f.source)));
+  } catch {
+    return { text: f.message };
+  }
+  const again = t.text.replace(/\{(\d+)\}|\{\{|\}\}/g, (m, i?: string) => (i === undefined ? m[0]! : args[+i]!));
+  return again === f.message ? { text: f.message, id: f.messageId, arguments: args } : { text: f.message };
+}
+
 function driver(ctx: ReportContext, rules: readonly RuleMeta[]) {
   return {
     name: 'agent-conformance',
     semanticVersion: ctx.version,
     rules: rules.map((r) => {
       const url = specUrl(r.spec);
+      const strings = messageStrings(r);
       return {
         id: r.id,
         shortDescription: { text: r.description },
         ...(url ? { helpUri: url } : {}),
         help: { text: `${r.description} Spec: ${r.spec}.` },
+        ...(strings ? { messageStrings: Object.fromEntries([...strings].map(([k, t]) => [k, { text: t.text }])) } : {}),
         defaultConfiguration: { level: LEVEL[r.severity] },
         properties: { spec: r.spec },
       };
@@ -96,18 +139,18 @@ export function sarifReporter(out: Output, ctx: ReportContext): Reporter {
     },
     finish(summary) {
       const index = new Map(rules.map((r, i) => [r.id, i]));
+      const templates = new Map(rules.map((r) => [r.id, messageStrings(r)]));
       const result = (f: Finding) => {
         const loc = findingLocation(f);
         const props: Record<string, unknown> = {};
         if (f.pointer !== undefined) props.pointer = f.pointer;
         if (f.byteOffset !== undefined) props.byteOffset = f.byteOffset;
         props.spec = f.spec;
-        if (f.data) props.data = f.data;
         const r: Record<string, unknown> = {
           ruleId: f.ruleId,
           ruleIndex: index.get(f.ruleId)!,
           level: LEVEL[f.severity],
-          message: { text: f.message },
+          message: sarifMessage(f, templates.get(f.ruleId)),
         };
         if (loc) r.locations = [loc];
         if (f.related?.length) {

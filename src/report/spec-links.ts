@@ -44,7 +44,7 @@ let anchors: SpecAnchors | undefined;
 function specAnchors(): SpecAnchors {
   if (anchors) return anchors;
   try {
-    anchors = JSON.parse(readFileSync(codeUrl('report/spec-anchors.json'), 'utf8')) as SpecAnchors;
+    anchors = JSON.parse(readFileSync(codeUrl('generated/spec-anchors.json'), 'utf8')) as SpecAnchors;
   } catch {
     anchors = {};
   }

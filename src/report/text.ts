@@ -15,7 +15,7 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { Finding, Severity } from '../core/finding.ts';
 import type { Summary } from '../core/summary.ts';
-import type { CaseResult, CaseStatus, FixtureSummary } from '../fixture-runner/types.ts';
+import type { CaseResult, CaseStatus, FixtureSummary } from '../core/fixture-result.ts';
 import type { FixtureReporter, Output, ReportContext, Reporter } from './types.ts';
 import { atOrAbove, formatLocation, plural } from './util.ts';
 
@@ -41,40 +41,25 @@ function oneLine(s: string): string {
   return s.replace(/\r\n|[\r\n]/g, ' ');
 }
 
-/** Index of the first "line N" in `m` (whole number, not already "line N of ..."), or -1. */
-function lineMention(m: string, n: number): number {
-  const word = `line ${n}`;
-  for (let i = m.indexOf(word); i !== -1; i = m.indexOf(word, i + 1)) {
-    const before = i === 0 ? '' : m[i - 1]!;
-    const after = m[i + word.length] ?? '';
-    if (!/\w/.test(before) && !/\d/.test(after) && !m.startsWith(' of ', i + word.length)) return i;
-  }
-  return -1;
-}
-
 /**
- * The message of `f` as text output shows it: an earlier location in another input (`related`)
- * is named with its file, so "at line 1" becomes "at line 1 of a.jsonl" (a rule's message says
- * only "line N": within one input that is enough). A related location in another input that
- * the message does not mention is added at the end, "(see line 4 of a.jsonl)".
+ * The message of `f` as text output shows it: a related location in another input that the
+ * message's arguments do not name (src/core/message.ts names their files) is added at the end,
+ * "(see line 4 of a.jsonl)".
  */
-export function messageWithRelated(f: Pick<Finding, 'message' | 'source' | 'related'>): string {
-  let m = f.message;
-  if (!f.related?.length) return m;
-  const extra: string[] = [];
+export function messageWithRelated(f: Pick<Finding, 'message' | 'source' | 'related' | 'args'>): string {
+  if (!f.related?.length) return f.message;
   const named = new Set<string>();
+  for (const a of Object.values(f.args ?? {}))
+    if (typeof a === 'object' && a.line !== undefined) named.add(`${a.line}\u0000${a.source}`);
+  const extra: string[] = [];
   for (const r of f.related) {
     if (r.source === f.source || r.line === undefined) continue;
     const key = `${r.line}\u0000${r.source}`;
     if (named.has(key)) continue;
     named.add(key);
-    const at = lineMention(m, r.line);
-    if (at !== -1) {
-      const end = at + `line ${r.line}`.length;
-      m = `${m.slice(0, end)} of ${r.source}${m.slice(end)}`;
-    } else extra.push(`line ${r.line} of ${r.source}`);
+    extra.push(`line ${r.line} of ${r.source}`);
   }
-  return extra.length ? `${m} (see ${extra.join(', ')})` : m;
+  return extra.length ? `${f.message} (see ${extra.join(', ')})` : f.message;
 }
 
 function makeChalk(color: boolean): ChalkInstance {

@@ -7,7 +7,7 @@
 import type { Finding, Severity } from '../core/finding.ts';
 import type { RuleMeta } from '../core/rule.ts';
 import type { Summary } from '../core/summary.ts';
-import type { CaseResult, FixtureSummary } from '../fixture-runner/types.ts';
+import type { CaseResult, FixtureSummary } from '../core/fixture-result.ts';
 
 /** Where a reporter writes. */
 export interface Output {

@@ -2,7 +2,7 @@
  * Helpers shared by the reporters: deterministic finding order, XML escaping, plural words.
  * Style-anchors §2.2 "Determinism": sort by source, line, column, rule id and pointer.
  */
-import { SEVERITY_RANK, type Finding, type Severity } from '../core/finding.ts';
+import { severityAtLeast, type Finding } from '../core/finding.ts';
 import type { Output } from './types.ts';
 
 /**
@@ -30,10 +30,8 @@ export function sortFindings(findings: readonly Finding[], sources: readonly str
   return [...findings].sort(findingOrder(sources));
 }
 
-/** True when `s` is at or above `threshold`. */
-export function atOrAbove(s: Severity, threshold: Severity): boolean {
-  return SEVERITY_RANK[s] >= SEVERITY_RANK[threshold];
-}
+/** True when `s` is at or above `threshold` (src/core/finding.ts {@link severityAtLeast}). */
+export const atOrAbove = severityAtLeast;
 
 /**
  * Escape text for XML 1.0 character data and attribute values: `& < > " '`, and characters
@@ -94,13 +92,19 @@ export function wrapText(text: string, width: number): string[] {
   let cur = '';
   for (let word of text.split(' ')) {
     while (word.length > w) {
-      if (cur) lines.push(cur), (cur = '');
+      if (cur) {
+        lines.push(cur);
+        cur = '';
+      }
       lines.push(word.slice(0, w));
       word = word.slice(w);
     }
     if (!cur) cur = word;
     else if (cur.length + 1 + word.length <= w) cur += ' ' + word;
-    else lines.push(cur), (cur = word);
+    else {
+      lines.push(cur);
+      cur = word;
+    }
   }
   lines.push(cur);
   return lines;

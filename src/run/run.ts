@@ -9,26 +9,19 @@
  */
 import { closeSync, openSync } from 'node:fs';
 import type { Finding, FindingSink, Severity } from '../core/finding.ts';
-import { SEVERITY_RANK } from '../core/finding.ts';
+import { severityAtLeast } from '../core/finding.ts';
+import { EXIT, type ExitCode } from '../core/exit.ts';
 import { gunzipIfCompressed, type GzipState } from '../core/gzip.ts';
-import { DEFAULT_MAX_DEPTH } from '../core/json.ts';
-import { DEFAULT_MAX_LINE_BYTES, framingFinding, readJsonl, type JsonlLine } from '../core/jsonl.ts';
-import {
-  addStats,
-  InputError,
-  newStats,
-  parseLine,
-  readLineAt,
-  streamGroups,
-  type InputSpec,
-  type ProtocolChecker,
-  type RunStats,
-} from '../core/pipeline.ts';
-import { RULE_ERROR, RuleCrashError, type ParsedEvent } from '../core/rule.ts';
+import { framingFinding, type FramingMessageId } from '../core/framing.ts';
+import { DEFAULT_MAX_LINE_BYTES, readJsonl, type JsonlLine } from '../core/jsonl.ts';
+import { addStats, InputError, newStats, readLineAt, streamGroups, type InputSpec } from '../core/pipeline.ts';
+import { RuleCrashError, type ParsedEvent } from '../core/rule.ts';
 import { FindingCounter, type Summary } from '../core/summary.ts';
-import { visibleFinding } from '../core/visible.ts';
 import { HintHold } from '../core/hint-hold.ts';
-import type { ProtocolDefinition, ProtocolOptions, SingleMessageOptions } from '../core/protocol.ts';
+import type { ProtocolDefinition, ProtocolOptions } from '../core/protocol.ts';
+import { StreamCheck, type StreamCheckOptions } from './stream-check.ts';
+
+export { StreamCheck } from './stream-check.ts';
 
 /** Options of one run, beyond the protocol's own. */
 export interface RunOptions {
@@ -39,9 +32,9 @@ export interface RunOptions {
   /** `--each` (true), `--no-each` (false), or the default per binding (src/core/pipeline.ts `streamGroups`). */
   each?: boolean;
   /** Throw the {@link RuleCrashError} of a rule that throws instead of reporting it. */
-  failFast?: boolean;
+  failFast?: StreamCheckOptions['failFast'];
   /** Check each message alone against a named root, without stream rules (AHP). */
-  single?: SingleMessageOptions;
+  single?: StreamCheckOptions['single'];
 }
 
 /** Where a run's output goes. */
@@ -68,187 +61,14 @@ export interface RunResult {
 }
 
 /** The exit code of a run (README §Exit codes): 2 incomplete, 1 a finding at or above `failOn`, else 0. */
-export function exitCodeOf(result: Pick<RunResult, 'incomplete' | 'worst'>, failOn: Severity): 0 | 1 | 2 {
-  if (result.incomplete) return 2;
-  return result.worst !== undefined && SEVERITY_RANK[result.worst] >= SEVERITY_RANK[failOn] ? 1 : 0;
+export function exitCodeOf(result: Pick<RunResult, 'incomplete' | 'worst'>, failOn: Severity): ExitCode {
+  if (result.incomplete) return EXIT.incomplete;
+  return result.worst !== undefined && severityAtLeast(result.worst, failOn) ? EXIT.findings : EXIT.ok;
 }
 
 /** Counts, `--strict` and `--max-findings` over `downstream`: the run's one finding counter. */
 function counterOf(downstream: FindingSink, options: { strict?: boolean; maxFindings?: number }): FindingCounter {
   return new FindingCounter(downstream, options);
-}
-
-/**
- * One stream of one protocol, fed line by line, document by document or value by value.
- * The run's building block; {@link runInputs} and the session API drive it.
- */
-export class StreamCheck {
-  readonly stats: RunStats = newStats();
-  /** A rule threw during this stream. */
-  incomplete = false;
-  private readonly checker: ProtocolChecker;
-  private readonly sink: FindingSink;
-  private readonly maxDepth: number;
-  private readonly acceptArrays: boolean;
-  /** The protocol's binding hint under this run's options, if it has one. */
-  readonly hint: ((text: string, source: string, framing: 'jsonl' | 'document') => string | undefined) | undefined;
-  private lastError: { source: string; line: number } | undefined;
-  private lastSource: string | undefined;
-  private readonly crash: (e: RuleCrashError) => void;
-
-  /**
-   * @param emit receives every finding of the stream, framed, visible and counted by the caller
-   * @throws TypeError for an unknown rule id in `options.rules`
-   */
-  constructor(
-    readonly def: ProtocolDefinition,
-    options: ProtocolOptions & Pick<RunOptions, 'failFast' | 'single'>,
-    emit: FindingSink,
-    private readonly onCrash?: (e: RuleCrashError) => void,
-    private readonly onEvent?: (ev: ParsedEvent, rejected: boolean) => void,
-  ) {
-    const specs = def.framingSpecs as Readonly<Record<string, string>> | undefined;
-    // framing findings carry the citation of this protocol's binding; no message leaves with a
-    // raw invisible or control character
-    this.sink = (f) => {
-      if (f.severity === 'error' && f.line !== undefined) this.lastError = { source: f.source, line: f.line };
-      emit(visibleFinding(specs?.[f.ruleId] !== undefined ? { ...f, spec: specs[f.ruleId]! } : f));
-    };
-    this.maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
-    this.acceptArrays = def.acceptArrays?.(options) ?? false;
-    const hint = def.bindingHint;
-    this.hint = hint ? (text, source, framing) => hint(text, source, framing, options) : undefined;
-    const failFast = options.failFast === true;
-    this.crash = (e) => {
-      if (failFast) throw e;
-      this.crashed(e);
-    };
-    this.checker = def.checker(options, { sink: this.sink, stats: this.stats, crash: this.crash });
-  }
-
-  /** The findings sink of this stream (framing citation, visible messages), for the reader. */
-  get findingSink(): FindingSink {
-    return this.sink;
-  }
-
-  private crashed(e: RuleCrashError): void {
-    this.incomplete = true;
-    const ev = e.event;
-    const cause = e.cause instanceof Error ? `${e.cause.name}: ${e.cause.message}` : String(e.cause);
-    this.sink({
-      ruleId: RULE_ERROR.id,
-      severity: RULE_ERROR.severity,
-      spec: RULE_ERROR.spec,
-      message: `${e.ruleId.includes('/') ? `Rule ${e.ruleId}` : `The ${e.ruleId.replace(/[()]/g, '')}`} threw ${cause} ${ev ? 'on this event' : 'at the end of input'}; its verdict ${ev ? 'here' : 'there'} is missing (a bug in agent-conformance: please report it). The rest of the input is still checked.`,
-      source: ev?.source ?? this.lastSource ?? '<input>',
-      ...(ev ? { line: ev.line, byteOffset: ev.byteOffset, pointer: '' } : {}),
-      data: { rule: e.ruleId },
-    });
-    this.onCrash?.(e);
-  }
-
-  /** Check one parsed event (or a value with no text: the single-message check). */
-  event(ev: ParsedEvent): void {
-    this.stats.events++;
-    this.lastSource = ev.source;
-    try {
-      this.checker.onEvent(ev);
-    } catch (e) {
-      if (e instanceof RuleCrashError) throw e; // failFast
-      // a schema stage or checker bug outside any rule: contained like a rule's
-      this.crash(new RuleCrashError(`${this.def.name} checker`, `${ev.source}:${ev.line}`, e, ev));
-    }
-    this.onEvent?.(ev, this.rejected(ev));
-  }
-
-  /** Parse and check one line record; `reread` reads an earlier line of the same input back. */
-  line(
-    line: JsonlLine,
-    reread?: (byteOffset: number) => string | undefined,
-    parseSink: FindingSink = this.sink,
-  ): ParsedEvent | undefined {
-    const ev = parseLine(line, parseSink, this.maxDepth, this.acceptArrays);
-    if (!ev) return undefined;
-    if (reread) ev.reread = reread;
-    this.event(ev);
-    return ev;
-  }
-
-  /** True when the line of `ev` has an error finding (framing, parse or a rule). */
-  rejected(ev: Pick<ParsedEvent, 'source' | 'line'>): boolean {
-    return this.lastError !== undefined && this.lastError.source === ev.source && this.lastError.line === ev.line;
-  }
-
-  /** One whole-document input (an HTTP body, a registration file): pretty-printing allowed. */
-  async document(source: string, buf: Buffer): Promise<ParsedEvent | undefined> {
-    const dec = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-    let text: string;
-    try {
-      text = dec.decode(buf);
-    } catch {
-      // reuse the JSONL reader's exact UTF-8 diagnostics
-      let invalid = false;
-      await readJsonl(
-        [buf],
-        source,
-        () => undefined,
-        (f) => f.ruleId === 'jsonl/invalid-utf8' && ((invalid = true), this.sink(f)),
-        { maxLineBytes: buf.length },
-      );
-      // valid UTF-8 that still does not decode: too long for one string (a cap set very high)
-      if (!invalid)
-        this.sink(
-          framingFinding(
-            'jsonl/line-too-long',
-            { source, line: 1, column: 1, byteOffset: 0 },
-            `Document is ${buf.length} bytes long, too long to decode as one text; it was not checked.`,
-          ),
-        );
-      return undefined;
-    }
-    let offset = 0;
-    if (text.charCodeAt(0) === 0xfeff) {
-      this.sink(
-        framingFinding(
-          'jsonl/bom',
-          { source, line: 1, column: 1, byteOffset: 0 },
-          'Input starts with a UTF-8 byte order mark (EF BB BF); JSON text must not begin with one. The mark was skipped and the rest of the document checked.',
-        ),
-      );
-      text = text.slice(1);
-      offset = 3;
-    }
-    if (text.trim() === '') {
-      this.sink(
-        framingFinding('jsonl/empty-input', { source, byteOffset: 0 }, 'Input is empty: there is no message to check.'),
-      );
-      return undefined;
-    }
-    this.stats.lines += text.split('\n').length;
-    // a parse failure of a text that another binding reads says which (ProtocolDefinition.bindingHint)
-    const hinted = (f: Finding): Finding => {
-      const sentence = f.ruleId === 'jsonl/invalid-json' ? this.hint?.(text, source, 'document') : undefined;
-      return sentence === undefined ? f : { ...f, message: `${f.message} ${sentence}` };
-    };
-    const ev = parseLine(
-      { source, line: 1, byteOffset: offset, text, byteLength: buf.length - offset, unterminated: false },
-      (f: Finding) => this.sink(relocate(hinted(f), text, offset)),
-      this.maxDepth,
-      this.acceptArrays,
-    );
-    if (ev) this.event(ev);
-    return ev;
-  }
-
-  /** End of the stream: end-of-input verdicts. */
-  end(): void {
-    try {
-      this.checker.end();
-    } catch (e) {
-      if (e instanceof RuleCrashError) throw e; // failFast
-      this.crash(new RuleCrashError(`${this.def.name} checker`, 'end of input', e));
-    }
-  }
 }
 
 /** Files read back during a run, each opened once (on first use) and closed at the end. */
@@ -278,11 +98,14 @@ class ReadBack {
 
 /** The `jsonl/gzip-corrupt` finding of a cut or damaged gzip input, at the line it cut. */
 function gzipCorrupt(source: string, line: number, c: NonNullable<GzipState['corrupt']>): Finding {
-  const cut = c.droppedBytes > 0 ? `; the incomplete line ${line} (${c.droppedBytes} bytes) was not checked` : '';
+  const cut = c.droppedBytes > 0;
+  const complete = line - 1;
+  const messageId = complete === 0 ? 'noLine' : complete === 1 ? 'oneLine' : 'lines';
   return framingFinding(
     'jsonl/gzip-corrupt',
     { source, line, byteOffset: c.decompressedBytes },
-    `The gzip stream is truncated or corrupt (zlib: ${c.reason}) after ${c.decompressedBytes} bytes of decompressed text; ${line > 1 ? `${line - 1} complete line${line === 2 ? '' : 's'} before it ${line === 2 ? 'was' : 'were'} checked` : 'no complete line came before it'}${cut}; the rest could not be read.`,
+    (cut ? `${messageId}Cut` : messageId) as FramingMessageId<'jsonl/gzip-corrupt'>,
+    { reason: c.reason, bytes: c.decompressedBytes, complete, line, dropped: c.droppedBytes },
   );
 }
 
@@ -302,24 +125,6 @@ async function readAll(it: AsyncIterable<Uint8Array | string>, cap: number): Pro
   return length <= cap ? { buf: Buffer.concat(parts), length } : { length };
 }
 
-/** Turn a single-line location (column = index + 1 in a multi-line document) into line/column. */
-function relocate(f: Finding, text: string, offset: number): Finding {
-  if (f.column === undefined) return f;
-  const idx = f.column - 1;
-  let line = 1;
-  let lineStart = 0;
-  for (let i = text.indexOf('\n'); i !== -1 && i < idx; i = text.indexOf('\n', i + 1)) {
-    line++;
-    lineStart = i + 1;
-  }
-  return {
-    ...f,
-    line,
-    column: idx - lineStart + 1,
-    byteOffset: offset + Buffer.byteLength(text.slice(0, idx), 'utf8'),
-  };
-}
-
 /**
  * Feed the inputs of one stream into `check`, in order. Only an uncompressed regular file can
  * be read back by offset (a gzip file's offsets are of its decompressed text): other inputs
@@ -337,13 +142,7 @@ async function feed(
   const readBack = new ReadBack(maxLineBytes);
   let done = 0;
   if (inputs.length === 0)
-    sink(
-      framingFinding(
-        'jsonl/empty-input',
-        { source: '<no input>', byteOffset: 0 },
-        'No input was given: there is no event to check.',
-      ),
-    );
+    sink(framingFinding('jsonl/empty-input', { source: '<no input>', byteOffset: 0 }, 'noInput'));
   try {
     for (const input of inputs) {
       stats.inputs++;
@@ -364,7 +163,8 @@ async function feed(
             framingFinding(
               'jsonl/line-too-long',
               { source: input.source, line: 1, column: 1, byteOffset: 0 },
-              `Document is ${doc.length} bytes long, over the cap of ${maxLineBytes} bytes (--max-line-bytes); it was not checked.`,
+              'document',
+              { bytes: doc.length, cap: maxLineBytes },
             ),
           );
         done += doc.length;

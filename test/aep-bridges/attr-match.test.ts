@@ -58,14 +58,12 @@ test('absent attributes: only severity, capture and epoch take their defaults (ย
 });
 
 test('severity bands are inclusive in the ยง8.1 order', () => {
-  AEP_SEVERITIES.forEach((lo, i) =>
-    AEP_SEVERITIES.forEach((hi, j) => {
+  for (const [i, lo] of AEP_SEVERITIES.entries())
+    for (const [j, hi] of AEP_SEVERITIES.entries()) {
       const f = parseFilter({ severity: { gte: lo, lte: hi } });
-      AEP_SEVERITIES.forEach((s, k) =>
-        assert.equal(matches(f, { severity: s }), i <= k && k <= j, `${lo}..${hi} on ${s}`),
-      );
-    }),
-  );
+      for (const [k, s] of AEP_SEVERITIES.entries())
+        assert.equal(matches(f, { severity: s }), i <= k && k <= j, `${lo}..${hi} on ${s}`);
+    }
 });
 
 test('type patterns: a strict prefix followed by a dot, on core and vendor types', () => {

@@ -42,7 +42,7 @@ function events(): Array<{ where: string; event: Obj }> {
       });
   }
   if (corpusPresent())
-    goldenLines().forEach((l, i) => out.push({ where: `golden:${i + 1}`, event: JSON.parse(l) as Obj }));
+    for (const [i, l] of goldenLines().entries()) out.push({ where: `golden:${i + 1}`, event: JSON.parse(l) as Obj });
   return out;
 }
 
@@ -109,7 +109,10 @@ const CE_DEFECTS: Defect[] = [
   {
     name: 'required attribute missing',
     line: 3,
-    mutate: (c) => (delete c.id, c),
+    mutate: (c) => {
+      delete c.id;
+      return c;
+    },
     rule: 'aep/ce-required',
     pointer: '',
   },
@@ -137,7 +140,10 @@ const CE_DEFECTS: Defect[] = [
   {
     name: 'datacontenttype missing with data',
     line: 1,
-    mutate: (c) => (delete c.datacontenttype, c),
+    mutate: (c) => {
+      delete c.datacontenttype;
+      return c;
+    },
     rule: 'aep/ce-datacontenttype',
     pointer: '',
   },
@@ -493,7 +499,7 @@ test('bridgeChecker fed parsed lines: bridge issues and AEP findings located in 
       ),
     sink,
   );
-  const ev = (n: number, seq: number, extra = '') =>
+  const ev = (n: number, _seq: number, extra = '') =>
     `{"timeUnixNano":"${1767225600000000000 + n * 1e9}","eventName":"dev.aep.agent.heartbeat","attributes":[{"key":"aep.agent_id","value":{"stringValue":"a"}},{"key":"aep.event_id","value":{"stringValue":"h${n}"}},{"key":"aep.source","value":{"stringValue":"aep://h/agent/a"}}${extra}]}`;
   // two records in one request; the second repeats a member; a foreign record between them
   const text = `{"resourceLogs":[{"scopeLogs":[{"logRecords":[${ev(1, 0, ',{"key":"aep.sequence","value":{"intValue":"x"}}')},{"body":{"stringValue":"plain log"}},${ev(2, 1).replace('"eventName"', '"eventName":"dev.aep.agent.heartbeat","eventName"')}]}]}]}`;

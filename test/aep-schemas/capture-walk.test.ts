@@ -16,11 +16,10 @@ function reference(data: unknown, tree: CaptureNode, capture: AepCaptureLevel, p
     if (v === null || typeof v !== 'object') return;
     if (Array.isArray(v)) {
       if (node.items)
-        v.forEach((x, i) =>
-          CAPTURE_RANK[node.items!.level] > rank
-            ? out.push(`${childPointer(p, i)} ${node.items!.level}`)
-            : visit(x, node.items!, childPointer(p, i)),
-        );
+        for (const [i, x] of v.entries()) {
+          if (CAPTURE_RANK[node.items.level] > rank) out.push(`${childPointer(p, i)} ${node.items.level}`);
+          else visit(x, node.items, childPointer(p, i));
+        }
       return;
     }
     for (const k of Object.keys(v)) {

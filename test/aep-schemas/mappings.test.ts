@@ -23,7 +23,7 @@ interface Expected {
  */
 function collect(node: unknown, where: string, out: Expected[], underExpected = false): void {
   if (Array.isArray(node)) {
-    node.forEach((v, i) => collect(v, `${where}[${i}]`, out, underExpected));
+    for (const [i, v] of node.entries()) collect(v, `${where}[${i}]`, out, underExpected);
     return;
   }
   if (typeof node !== 'object' || node === null) return;

@@ -83,7 +83,7 @@ function diffSchema(ours: unknown, up: unknown, schema: string, ptr: string, out
       const xa = a[k] as unknown[];
       const xb = b[k] as unknown[];
       if (xa.length !== xb.length) out.push({ schema, pointer: p, kind: 'changed', ours: xa, upstream: xb });
-      else xa.forEach((x, i) => diffSchema(x, xb[i], schema, `${p}/${i}`, out));
+      else for (const [i, x] of xa.entries()) diffSchema(x, xb[i], schema, `${p}/${i}`, out);
     } else if (isObj(a[k]) || isObj(b[k])) diffSchema(a[k], b[k], schema, p, out);
     else if (!same(a[k], b[k])) out.push({ schema, pointer: p, kind: 'changed', ours: a[k], upstream: b[k] });
   }

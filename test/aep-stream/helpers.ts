@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { AepStreamState } from '../../src/aep/analyzers/model.ts';
 import type { AepStreamOptions } from '../../src/aep/analyzers/options.ts';
-import type { AepRuleId as AnyAepRuleId } from '../../src/api/rule-ids.ts';
+import type { AepRuleId as AnyAepRuleId } from '../../src/generated/rule-ids.ts';
 import type { RuleSelection } from '../../src/core/engine.ts';
 import type { Finding } from '../../src/core/finding.ts';
 import { aepDriver, runPipeline } from '../run.ts';

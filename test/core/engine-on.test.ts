@@ -9,7 +9,7 @@ type Facts = { n: number; odd?: true; big?: number };
 
 function runAll(withBits: boolean): Record<string, number[]> {
   const seen: Record<string, number[]> = { odd: [], big: [], either: [], all: [] };
-  const meta = { severity: 'info' as const, description: 'd', spec: 's' };
+  const meta = { severity: 'info' as const, description: 'd', spec: 's', messages: { m: 'm' } };
   const rules = [
     defineStreamRule<Facts, undefined, 'x/odd'>({
       ...meta,
@@ -73,6 +73,7 @@ test('Engine: a rule gated `on` a name the model has no fact bit for is refused 
     severity: 'info',
     description: 'd',
     spec: 's',
+    messages: { m: 'm' },
     id: 'x/typo',
     on: ['od'],
     onEvent: () => undefined,

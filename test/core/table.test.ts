@@ -99,7 +99,10 @@ test("table: forget 'half' drops the oldest half at once (the AEP --max-ids cont
   const held = (t: CompactTable, n: number) =>
     Array.from({ length: n }, (_, i) => i + 1).filter((i) => t.slot(key(i)) !== undefined);
   const even = new CompactTable({ u32: COL.count, f64: F.count, cap: 10, forget: 'half' });
-  for (let i = 1; i <= 10; i++) assert.equal((fill(even, i), even.forgot), 0);
+  for (let i = 1; i <= 10; i++) {
+    fill(even, i);
+    assert.equal(even.forgot, 0);
+  }
   fill(even, 11);
   assert.equal(even.forgot, 5);
   assert.deepEqual(held(even, 11), [6, 7, 8, 9, 10, 11]);
@@ -143,11 +146,11 @@ test('table: keys sharing a shard and probe position, or one word, stay distinct
     { hi: 0xfc000000, lo: 0xfffffffe },
   ];
   const all = [...run, ...other];
-  all.forEach((k, i) => fill(t, i, k));
+  for (const [i, k] of all.entries()) fill(t, i, k);
   assert.equal(t.size, all.length);
-  all.forEach((k, i) => assert.ok(holds(t, i, k)));
+  for (const [i, k] of all.entries()) assert.ok(holds(t, i, k));
   for (const i of [0, 5, 11]) t.delete(run[i]!);
-  all.forEach((k, i) => assert.equal(t.slot(k) !== undefined, ![0, 5, 11].includes(i), `key ${i}`));
+  for (const [i, k] of all.entries()) assert.equal(t.slot(k) !== undefined, ![0, 5, 11].includes(i), `key ${i}`);
   all.forEach((k, i) => {
     if (t.slot(k) !== undefined) assert.ok(holds(t, i, k));
   });

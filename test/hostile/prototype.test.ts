@@ -166,5 +166,6 @@ test('a type named __proto__ appears in the summary coverage like any other unkn
   const { FindingCounter } = await import('../../src/core/summary.ts');
   const { stats } = await runAll(jsonl([aepEvent('__proto__', 0)]));
   const summary = new FindingCounter(() => {}).summary(stats, ['progress.status']);
-  assert.equal(JSON.parse(JSON.stringify(summary)).coverage.unknown.__proto__, 1);
+  const unknown = (JSON.parse(JSON.stringify(summary)) as { coverage: { unknown: object } }).coverage.unknown;
+  assert.equal(Object.getOwnPropertyDescriptor(unknown, '__proto__')?.value, 1);
 });

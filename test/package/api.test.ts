@@ -36,11 +36,11 @@ const AEP_BROKEN = 'examples/aep/session-broken.jsonl';
 const AHP_BROKEN = 'examples/ahp/session-broken.jsonl';
 const key = (f: Finding) => `${f.source}:${f.line}:${f.column} ${f.ruleId} ${f.severity} ${f.pointer} ${f.message}`;
 
-test('src/api/rule-ids.ts is current (run `npm run rules:gen` after changing a rule registry)', () => {
+test('src/generated/rule-ids.ts is current (run `npm run rules:gen` after changing a rule registry)', () => {
   assert.equal(
     readFileSync(RULE_IDS_TS, 'utf8'),
     buildRuleIdsModule(),
-    'src/api/rule-ids.ts is stale: run `npm run rules:gen` and commit the result',
+    'src/generated/rule-ids.ts is stale: run `npm run rules:gen` and commit the result',
   );
   assert.deepEqual(
     [...AEP_RULE_IDS],

@@ -198,7 +198,7 @@ test('npm pack -> install into a project outside the repository -> bins, .mjs, .
       'dist/cli/aep.cjs',
       'dist/cli/ahp.cjs',
       'dist/cli/code-cache.cjs',
-      'dist/report/spec-anchors.json',
+      'dist/generated/spec-anchors.json',
       'dist/fixture-runner/examples.json.gz',
       'upstream/mcp/2025-11-25/pin.json',
       'schemas/mcp/mcp-elicitation.schema.json',

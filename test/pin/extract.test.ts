@@ -9,7 +9,7 @@ import {
   extractElicitation,
   headerOf,
   serializeLikePython,
-} from '../../src/mcp/extract.ts';
+} from '../../src/pin/extract.ts';
 import { AHP_EXTRACTION_SHA, REPO_DIR, readShared, sha256 } from './helpers.ts';
 
 const CLOSURE = [

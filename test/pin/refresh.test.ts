@@ -104,7 +104,7 @@ test('drifted bytes with the same extraction (HEAD): changed, digests reported, 
   const r = await pinRefresh({ dir: l.dir, extraction: l.extraction, baseUrl: srv.origin + '/mirror/' });
   assert.equal(r.changed, true);
   assert.deepEqual(ids(r.findings), ['pin/source-changed']);
-  assert.deepEqual([r.findings[0].data?.pinned, r.findings[0].data?.fetched], [TAG_SHA, HEAD_SHA]);
+  assert.deepEqual([r.findings[0].args?.pinned, r.findings[0].args?.fetched], [TAG_SHA, HEAD_SHA]);
   assert.match(r.report, new RegExp(`pinned  sha256 ${TAG_SHA}`));
   assert.match(r.report, new RegExp(`fetched sha256 ${HEAD_SHA}`));
   assert.match(r.report, /: unchanged\n/);
@@ -217,7 +217,7 @@ test('a redirect to another host is refused; a same-origin redirect is followed'
   });
   const r = await pinRefresh({ dir: l.dir, extraction: l.extraction, baseUrl: other.origin + '/mirror', adopt: true });
   assert.deepEqual(ids(r.findings), ['pin/redirect-refused', 'pin/redirect-refused', 'pin/adopt-refused']);
-  assert.equal(r.findings[1].data?.location, `http://localhost:${port}${MIRROR_PATH}schema.json`);
+  assert.equal(r.findings[1].args?.location, `http://localhost:${port}${MIRROR_PATH}schema.json`);
   assert.deepEqual(srv.requests, [], 'the other host was never contacted');
   assert.deepEqual(await snapshot(l.root, [STAGING]), before);
 

@@ -127,7 +127,7 @@ test('the HEAD schema.json: digest mismatch for schema.json only, extraction che
   assert.equal(fs[0].severity, 'error');
   assert.equal(fs[0].spec, 'AHP interaction-payloads §Pinned upstream maintenance');
   assert.deepEqual(
-    { expected: fs[0].data?.expected, actual: fs[0].data?.actual },
+    { expected: fs[0].args?.expected, actual: fs[0].args?.actual },
     { expected: TAG_SHA, actual: HEAD_SHA },
   );
 });
@@ -181,8 +181,9 @@ test('invalid pins', async (t) => {
   assert.deepEqual(ids(await run('{')), ['pin/invalid-pin']);
   assert.deepEqual(ids(await run('{"version": "2025-11-25"}')), ['pin/invalid-pin']);
   assert.deepEqual(ids(await run('{"version": "../x", "sources": {}}')), ['pin/invalid-pin']);
-  const good = JSON.parse(pinText({ 'schema.ts': TAG_SHA, 'schema.json': TAG_SHA }));
-  const variant = (f: (p: any) => void): string => {
+  type PinShape = { version: string; sources: Record<string, { url: string; sha256: string }> };
+  const good = JSON.parse(pinText({ 'schema.ts': TAG_SHA, 'schema.json': TAG_SHA })) as PinShape;
+  const variant = (f: (p: PinShape) => void): string => {
     const p = structuredClone(good);
     f(p);
     return JSON.stringify(p);

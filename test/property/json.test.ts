@@ -73,7 +73,7 @@ function write(t: Tree, ws: string, out: string[]): void {
 function expected(t: Tree, path: string, dups: string[], bigs: string[]): void {
   if (t.t === 'lit') {
     if (/^-?\d{16,}$/.test(t.s) && !Number.isSafeInteger(Number(t.s))) bigs.push(`${path}=${t.s}`);
-  } else if (t.t === 'arr') t.a.forEach((x, i) => expected(x, `${path}/${i}`, dups, bigs));
+  } else if (t.t === 'arr') for (const [i, x] of t.a.entries()) expected(x, `${path}/${i}`, dups, bigs);
   else {
     const seen = new Set<string>();
     for (const [k, v] of t.m) {
@@ -152,7 +152,7 @@ test('the scanner and JSON.parse agree on which texts are JSON (random edits of 
 
 function pointers(t: Tree, path: string, out: string[]): void {
   out.push(path);
-  if (t.t === 'arr') t.a.forEach((x, i) => pointers(x, `${path}/${i}`, out));
+  if (t.t === 'arr') for (const [i, x] of t.a.entries()) pointers(x, `${path}/${i}`, out);
   else if (t.t === 'obj') for (const [k, v] of t.m) pointers(v, `${path}/${escapeToken(k)}`, out);
 }
 

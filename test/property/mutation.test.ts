@@ -125,10 +125,16 @@ function editJson(
   }
   const slots: [Record<string, unknown> | unknown[], string | number][] = [];
   const walk = (x: unknown) => {
-    if (Array.isArray(x)) x.forEach((y, i) => (slots.push([x, i]), walk(y)));
+    if (Array.isArray(x))
+      for (const [i, y] of x.entries()) {
+        slots.push([x, i]);
+        walk(y);
+      }
     else if (x !== null && typeof x === 'object')
-      for (const k of Object.keys(x))
-        slots.push([x as Record<string, unknown>, k]), walk((x as Record<string, unknown>)[k]);
+      for (const k of Object.keys(x)) {
+        slots.push([x as Record<string, unknown>, k]);
+        walk((x as Record<string, unknown>)[k]);
+      }
   };
   walk(v);
   if (!slots.length) return line;

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import type { Finding } from '../../src/core/finding.ts';
 import type { RuleMeta } from '../../src/core/rule.ts';
 import type { Summary } from '../../src/core/summary.ts';
-import type { CaseResult, FixtureSummary } from '../../src/fixture-runner/types.ts';
+import type { CaseResult, FixtureSummary } from '../../src/core/fixture-result.ts';
 import {
   createFixtureReporter,
   createReporter,

@@ -1,6 +1,6 @@
 import type { FindingSink } from '../../core/finding.ts';
 import { locateIndex } from '../../core/json.ts';
-import { JSONL_RULES } from '../../core/jsonl.ts';
+import { framingFinding, type FramingSpecs } from '../../core/jsonl.ts';
 import type { ProtocolChecker } from '../../core/pipeline.ts';
 import { eventLocation, makeFinding, type ParsedEvent, type RuleMeta } from '../../core/rule.ts';
 import { serializeEvent } from '../../core/serialize.ts';
@@ -13,26 +13,10 @@ import type { DecodedEvent } from './types.ts';
 /** The bridge input formats `--from` names. */
 export type BridgeFrom = 'cloudevents' | 'otlp';
 
-const DUPLICATE_KEY = JSONL_RULES.find((r) => r.id === 'json/duplicate-key')!;
-
-/** `json/duplicate-key` in bridge input, cited from the bridge's format: the record holding it is not mapped. */
-const DUPLICATE: Readonly<Record<BridgeFrom, RuleMeta>> = {
-  cloudevents: {
-    ...DUPLICATE_KEY,
-    spec: 'CloudEvents 1.0 §3.1 (an attribute appears at most once); RFC 8259 §4',
-    messages: {
-      member:
-        'Member "{member}" appears more than once in the same object; which one counts is undefined, so the CloudEvent holding it is not checked as AEP.',
-    },
-  },
-  otlp: {
-    ...DUPLICATE_KEY,
-    spec: 'OTLP/JSON; RFC 8259 §4',
-    messages: {
-      member:
-        'Member "{member}" appears more than once in the same object; which one counts is undefined, so the record holding it is not checked as AEP.',
-    },
-  },
+/** The framing citations of each bridge input (stamped by the run): its own format's duplicate rule. */
+export const BRIDGE_FRAMING_SPECS: Readonly<Record<BridgeFrom, FramingSpecs>> = {
+  cloudevents: { 'json/duplicate-key': 'CloudEvents 1.0 §3.1 (an attribute appears at most once); RFC 8259 §4' },
+  otlp: { 'json/duplicate-key': 'OTLP/JSON; RFC 8259 §4' },
 };
 
 /**
@@ -68,7 +52,12 @@ export function bridgeChecker(
       // a repeated member: which copy counts is undefined, so the record holding it is not mapped
       const dups = ev.duplicates.map((d) => d.pointer);
       for (const d of ev.duplicates)
-        sink(makeFinding(DUPLICATE[from], { at: eventLocation(ev, d.pointer), args: { member: d.key.slice(0, 60) } }));
+        sink(
+          framingFinding('json/duplicate-key', eventLocation(ev, d.pointer), 'bridge', {
+            key: d.key.slice(0, 60),
+            holder: from === 'cloudevents' ? 'CloudEvent' : 'record',
+          }),
+        );
       const outside = dups.some((p) => !res.events.some((d) => d.base === '' || p.startsWith(d.base + '/')));
       for (const d of res.events) {
         if (outside || dups.some((p) => d.base === '' || p.startsWith(d.base + '/'))) continue;

@@ -1,6 +1,6 @@
 import { differingCopies } from '../../core/json-copies.ts';
 import { exactIntegerOfLiteral, MAX_EXACT_EXPONENT, numberLiteralAt, type DuplicateKey } from '../../core/json.ts';
-import { JSONL_RULES } from '../../core/jsonl.ts';
+import { framingFinding } from '../../core/jsonl.ts';
 import type { FindingSink, Location } from '../../core/finding.ts';
 import { makeFinding, type ParsedEvent, type RuleMeta } from '../../core/rule.ts';
 import { isUri } from '../../core/schema/formats.ts';
@@ -15,16 +15,6 @@ import {
   registryEntry,
   requiredMembers,
 } from './validators.ts';
-
-/** `json/duplicate-key` on an envelope attribute, cited from AEP (a repeated attribute rejects the event). */
-const ENVELOPE_DUPLICATE: RuleMeta = {
-  ...JSONL_RULES.find((r) => r.id === 'json/duplicate-key')!,
-  spec: 'AEP-0001 §5; RFC 8259 §4',
-  messages: {
-    envelope:
-      'Envelope attribute "{member}" appears more than once; which value counts is undefined, so the event is rejected.',
-  },
-};
 
 /** The type grammar of a vendor type, shown in `aep/type-unregistered`. */
 const VENDOR_GRAMMAR = 'x.{vendor}.{category}.{rest}';
@@ -135,7 +125,7 @@ function reportDuplicates(ev: ParsedEvent, sink: FindingSink): boolean {
       pointer: d.pointer,
     };
     const member = d.key;
-    if (top) sink(makeFinding(ENVELOPE_DUPLICATE, { at, messageId: 'envelope', args: { member } }));
+    if (top) sink(framingFinding('json/duplicate-key', at, 'envelope', { key: member }));
     else if (differing?.has(d.pointer)) {
       // one finding per member: its first repeat
       const copies = differing.get(d.pointer)!;

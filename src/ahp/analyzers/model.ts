@@ -1,3 +1,4 @@
+import type { MessageTemplates } from '../../core/message.ts';
 import { defineStreamRule, type FactRule, type StreamModel } from '../../core/engine.ts';
 import { markOf } from '../../core/mark.ts';
 import type { AhpMessage } from '../message.ts';
@@ -49,8 +50,8 @@ export type AhpStreamRule = FactRule<AhpFacts, AhpStreamState>;
 
 /** Define an AHP stream rule; keeps the literal type of `id` (for `AhpStreamRuleId`). */
 export function defineAhpStreamRule<const Id extends string>(
-  rule: AhpStreamRule & { id: Id },
-): AhpStreamRule & { id: Id } {
+  rule: AhpStreamRule & { id: Id; messages: MessageTemplates },
+): AhpStreamRule & { id: Id; messages: MessageTemplates } {
   return defineStreamRule<AhpFacts, AhpStreamState, Id>(rule);
 }
 

@@ -15,6 +15,7 @@
  * - `x-spec`: a spec citation (documentation only).
  * - `enumNames`: a legacy MCP 2025-11-25 annotation kept in the pinned extraction.
  */
+import { isObj, type Obj } from '../value.ts';
 
 /** Our annotation keywords, registered by every ajv instance. */
 export const ANNOTATION_KEYWORDS = ['x-rule', 'x-message', 'x-aep-capture', 'x-spec', 'enumNames'] as const;
@@ -66,8 +67,6 @@ export interface NodeInfo {
 /** Schema nodes by identity (ajv `verbose` errors carry the failing node as `parentSchema`). */
 export type SchemaIndex = WeakMap<object, NodeInfo>;
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
 const DATA_KEYWORDS = new Set(['const', 'enum', 'default', 'examples']);
 // a `false` under these keywords fails as the keyword itself, with the enclosing node as parentSchema
 const OWN_FALSE = new Set(['additionalProperties', 'unevaluatedProperties', 'unevaluatedItems']);
@@ -114,7 +113,10 @@ export function prepareSchemas(
   // a worklist: copies made here hold `$ref`s of their own
   const work: Obj[] = [];
   const collect = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(collect);
+    if (Array.isArray(node)) {
+      for (const item of node) collect(item);
+      return;
+    }
     if (!isObj(node)) return;
     if (typeof node.$ref === 'string') work.push(node);
     for (const [k, v] of Object.entries(node))
@@ -215,7 +217,10 @@ function copyFalseHosts(orig: Obj, copy: Obj, index: SchemaIndex): void {
 }
 
 function markFalse(node: unknown, hosts: WeakMap<object, object>, index: SchemaIndex): void {
-  if (Array.isArray(node)) return node.forEach((v) => markFalse(v, hosts, index));
+  if (Array.isArray(node)) {
+    for (const v of node) markFalse(v, hosts, index);
+    return;
+  }
   if (!isObj(node)) return;
   const host = hosts.get(node);
   const info = index.get(node);
@@ -234,7 +239,10 @@ function indexTree(root: Obj, doc: Obj, index: SchemaIndex, docOf: WeakMap<objec
     inherited: string | undefined,
     isRoot: boolean,
   ): void => {
-    if (Array.isArray(node)) return node.forEach((item) => visit(item, parent, parentKey, inherited, false));
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item, parent, parentKey, inherited, false);
+      return;
+    }
     if (!isObj(node)) return;
     // a document root's rule is only its definitions' default (docRule), not inherited
     const rule = (isRoot && !at ? undefined : inheritedAnnotation(node['x-rule'])) ?? inherited;

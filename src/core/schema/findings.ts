@@ -9,6 +9,7 @@
  */
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { childPointer, getAt } from '../pointer.ts';
+import type { Obj } from '../value.ts';
 import { ownAnnotation, ruleOfNode, type SchemaIndex } from './annotations.ts';
 
 /** One schema finding. `pointer` is an RFC 6901 JSON Pointer (with the mapper's `base`). */
@@ -62,7 +63,6 @@ export interface MapOptions {
 }
 
 const FOLDED = new Set(['anyOf', 'oneOf', 'contains']);
-type Obj = Record<string, unknown>;
 
 function isEmptyObject(v: unknown): boolean {
   return v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0;

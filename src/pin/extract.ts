@@ -24,6 +24,7 @@
  * Spec: AHP interaction-payloads §MCP elicitation binding (2025-11-25) and §Pinned upstream
  * maintenance.
  */
+import { ConformanceError } from '../core/errors.ts';
 
 /** JSON value as produced by `JSON.parse`. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -36,8 +37,11 @@ export type JsonObject = { [key: string]: Json };
  * definition, a restoration target that does not exist, or a key order that cannot be
  * preserved. The message names the offending definition or path.
  */
-export class ExtractionError extends Error {
+export class ExtractionError extends ConformanceError {
   override name = 'ExtractionError';
+  constructor(message: string) {
+    super('input', message);
+  }
 }
 
 /** The two definitions whose transitive `$ref` closure is extracted, in visiting order. */
@@ -47,6 +51,8 @@ const ELICITATION_SEEDS: readonly string[] = ['ElicitRequestParams', 'ElicitResu
  * The header of agent-conformance's own committed extraction
  * (`schemas/mcp/mcp-elicitation.schema.json`). Key order is the order written.
  */
+// the $comment keeps this module's former path: it is the committed schemas/mcp file's header,
+// which the generated validators embed; it changes with the next reviewed refresh
 export const ELICITATION_HEADER: Readonly<Record<string, string>> = Object.freeze({
   $schema: 'https://json-schema.org/draft/2020-12/schema',
   $id: 'urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation',
@@ -104,7 +110,7 @@ function isIndexLikeKey(k: string): boolean {
 
 function assertOrderPreservable(v: Json, path: string): void {
   if (Array.isArray(v)) {
-    v.forEach((c, i) => assertOrderPreservable(c, `${path}/${i}`));
+    for (const [i, c] of v.entries()) assertOrderPreservable(c, `${path}/${i}`);
   } else if (isObject(v)) {
     for (const [k, c] of Object.entries(v)) {
       if (isIndexLikeKey(k)) {

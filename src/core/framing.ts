@@ -1,0 +1,210 @@
+/**
+ * The framing rules every protocol shares (`jsonl/*`, `json/*`): their metadata and message
+ * templates, and the one constructor of their findings. The citations are AEP's JSONL binding
+ * (AEP-0003 §3.1); a protocol with another binding names its own in
+ * `ProtocolDefinition.framingSpecs`, which the run stamps (src/run/stream-check.ts).
+ */
+import type { Finding, Location } from './finding.ts';
+import type { MessageArgs } from './message.ts';
+import { findingAt, type RuleMeta } from './rule.ts';
+
+/** Citation of our own limits (README §Options of `validate`). */
+const LIMITS = 'agent-conformance limits (README §Options of validate)';
+
+const GZIP_CUT = 'the incomplete line {line} ({dropped} bytes) was not checked';
+const GZIP = 'The gzip stream is truncated or corrupt (zlib: {reason}) after {bytes} bytes of decompressed text;';
+const NOT_JSON = 'Line is not valid JSON: {reason}';
+const UNCLOSED = `${NOT_JSON}; it opens a value that it does not close (a pretty-printed, multi-line value? JSONL carries exactly one JSON value per line).`;
+const TRUNCATED = `${NOT_JSON} (the last line looks truncated).`;
+const SKIPPED_MARK = 'JSON text must not begin with one. The mark was skipped and the rest of the';
+const NO_VALUE = 'JSONL has one JSON value on every line.';
+const DUPLICATE = 'appears more than once';
+
+/** Metadata and message templates of the framing rules (catalogue order). */
+export const JSONL_RULES = [
+  {
+    id: 'jsonl/bom',
+    severity: 'error',
+    description: 'The input, or a later line of it (inputs concatenated), starts with a UTF-8 byte order mark.',
+    spec: 'RFC 8259 §8.1; AEP-0003 §3.1',
+    messages: {
+      input: `Input starts with a UTF-8 byte order mark (EF BB BF); ${SKIPPED_MARK} line checked.`,
+      document: `Input starts with a UTF-8 byte order mark (EF BB BF); ${SKIPPED_MARK} document checked.`,
+      laterLine: `Line starts with a UTF-8 byte order mark (EF BB BF, U+FEFF): inputs concatenated? ${SKIPPED_MARK} line checked.`,
+    },
+  },
+  {
+    id: 'jsonl/blank-line',
+    severity: 'warning',
+    description:
+      'A line is empty or holds only whitespace. A warning, an error under --strict: JSON Lines gives every line one JSON value, but a blank line carries no event and changes no verdict about the others, so it is noted rather than made to fail the input.',
+    spec: 'AEP-0003 §3.1; JSON Lines',
+    messages: { empty: `Blank line; ${NO_VALUE}`, whitespace: `Line holds only whitespace; ${NO_VALUE}` },
+  },
+  {
+    id: 'jsonl/invalid-utf8',
+    severity: 'error',
+    description: 'A line holds bytes that are not valid UTF-8.',
+    spec: 'RFC 8259 §8.1; AEP-0003 §3.1',
+    messages: {
+      invalid:
+        'Line holds a byte sequence that is not valid UTF-8 at byte offset {offset} (byte 0x{byte}); the line was not checked.',
+    },
+  },
+  {
+    id: 'jsonl/line-too-long',
+    severity: 'error',
+    description:
+      'A line, or a single-document input (an AHP HTTP body or registration document), is longer than the configured cap (--max-line-bytes).',
+    spec: LIMITS,
+    messages: {
+      line: 'Line is {bytes} bytes long, over the cap of {cap} bytes; it was not checked.',
+      unbounded: 'Line is over the cap of {cap} bytes; it was not checked and reading resumed at the next line.',
+      document: 'Document is {bytes} bytes long, over the cap of {cap} bytes (--max-line-bytes); it was not checked.',
+      undecodable: 'Document is {bytes} bytes long, too long to decode as one text; it was not checked.',
+    },
+  },
+  {
+    id: 'jsonl/gzip-corrupt',
+    severity: 'error',
+    description:
+      'A gzip-compressed input (told by its magic bytes 1f 8b) is truncated or corrupt: the complete lines before the damage are checked, the rest cannot be read.',
+    spec: 'RFC 1952 §2.2-§2.3',
+    messages: {
+      noLine: `${GZIP} no complete line came before it; the rest could not be read.`,
+      noLineCut: `${GZIP} no complete line came before it; ${GZIP_CUT}; the rest could not be read.`,
+      oneLine: `${GZIP} 1 complete line before it was checked; the rest could not be read.`,
+      oneLineCut: `${GZIP} 1 complete line before it was checked; ${GZIP_CUT}; the rest could not be read.`,
+      lines: `${GZIP} {complete} complete lines before it were checked; the rest could not be read.`,
+      linesCut: `${GZIP} {complete} complete lines before it were checked; ${GZIP_CUT}; the rest could not be read.`,
+    },
+  },
+  {
+    id: 'jsonl/carriage-return',
+    severity: 'error',
+    description: 'A carriage return appears on a binding that forbids it.',
+    spec: 'AHP base/transports/stdio §Framing',
+    messages: {
+      crlf: 'Line ends with CRLF; this binding frames messages with LF only.',
+      cr: 'Line holds a carriage return; this binding allows no CR in a message line.',
+    },
+  },
+  {
+    id: 'jsonl/empty-input',
+    severity: 'error',
+    description: 'The input holds no event at all.',
+    spec: 'AEP-0003 §3.1',
+    messages: {
+      empty: 'Input is empty: there is no event to check.',
+      noEvent: 'Input holds no event: every line was blank or unreadable.',
+      emptyDocument: 'Input is empty: there is no message to check.',
+      noInput: 'No input was given: there is no event to check.',
+    },
+  },
+  {
+    id: 'jsonl/no-final-newline',
+    severity: 'info',
+    description: 'The last line is not terminated by a newline (it is still checked).',
+    spec: 'AEP-0003 §3.1',
+    messages: {
+      checked: 'The last line has no terminating newline; it was checked as it is.',
+      skipped: 'The last line has no terminating newline.',
+    },
+  },
+  {
+    id: 'jsonl/invalid-json',
+    severity: 'error',
+    description: 'A line is not valid JSON.',
+    spec: 'RFC 8259; AEP-0003 §3.1',
+    // the `Hint` forms add a protocol's sentence naming the binding that reads the text (withHint)
+    messages: {
+      invalid: `${NOT_JSON}.`,
+      truncated: TRUNCATED,
+      unclosed: UNCLOSED,
+      invalidHint: `${NOT_JSON}. {hint}`,
+      truncatedHint: `${TRUNCATED} {hint}`,
+      unclosedHint: `${UNCLOSED} {hint}`,
+    },
+  },
+  {
+    id: 'jsonl/not-object',
+    severity: 'error',
+    description: 'A line is valid JSON but not a JSON object.',
+    spec: 'AEP-0001 §5; AEP-0003 §3.1',
+    messages: { notObject: 'Line is {kind}, not a JSON object; every line must hold one object.' },
+  },
+  {
+    id: 'jsonl/max-depth',
+    severity: 'error',
+    description: 'A value nests arrays/objects deeper than the limit (--max-depth, default 256).',
+    spec: LIMITS,
+    messages: {
+      tooDeep: 'Value nests {depth} levels deep, over the limit of {limit}; the line was not checked further.',
+    },
+  },
+  {
+    id: 'json/duplicate-key',
+    severity: 'error',
+    description:
+      'An object has two members with the same name. An error: RFC 8259 §4 says only that names SHOULD be unique, but I-JSON (RFC 7493 §2.3) forbids duplicates, and we follow I-JSON because with a duplicate the verdict depends on which copy a reader keeps (JSON.parse keeps the last, other readers the first). AEP payload members are the one exception, compared copy by copy: aep/payload-duplicate-key (equal copies, a warning) and aep/payload-duplicate-conflict (an error).',
+    spec: 'RFC 8259 §4',
+    messages: {
+      envelope: `Envelope attribute "{key}" ${DUPLICATE}; which value counts is undefined, so the event is rejected.`,
+      message: `Member "{key}" ${DUPLICATE} in the same object; which value counts is undefined, so the message is invalid.`,
+      bridge: `Member "{key}" ${DUPLICATE} in the same object; which one counts is undefined, so the {holder} holding it is not checked as AEP.`,
+    },
+  },
+  {
+    id: 'json/duplicate-key-omitted',
+    severity: 'info',
+    description:
+      'A line repeats member names more often than are reported one by one; the rest are counted in this one finding.',
+    spec: 'RFC 8259 §4; agent-conformance limits',
+    messages: {
+      omitted:
+        'The line repeats member names {total} times; {omitted} repeats from here on are counted here and not reported one by one.',
+    },
+  },
+] as const;
+
+/** The id of a framing rule. */
+export type JsonlRuleId = (typeof JSONL_RULES)[number]['id'];
+
+/** A protocol's own citations of framing rules, by rule id (those not listed keep {@link JSONL_RULES}'). */
+export type FramingSpecs = Readonly<Partial<Record<JsonlRuleId, string>>>;
+
+type JsonlRule = (typeof JSONL_RULES)[number];
+
+/** The message keys of framing rule `R`. */
+export type FramingMessageId<R extends JsonlRuleId> = keyof Extract<JsonlRule, { id: R }>['messages'] & string;
+
+/** {@link JSONL_RULES} with `specs` replacing their citations (a protocol's own binding). */
+export function framingRules(specs: FramingSpecs = {}): Array<RuleMeta & { id: JsonlRuleId }> {
+  return JSONL_RULES.map((r) => ({ ...r, spec: specs[r.id] ?? r.spec }));
+}
+
+const BY_ID: ReadonlyMap<string, JsonlRule> = new Map(JSONL_RULES.map((r) => [r.id, r]));
+
+/**
+ * A framing finding of `ruleId` at `loc`, read from its template `messageId` with `args`:
+ * severity and citation are the rule's (the run stamps a protocol's own citation).
+ */
+export function framingFinding<R extends JsonlRuleId>(
+  ruleId: R,
+  loc: Location,
+  messageId: FramingMessageId<R>,
+  args?: MessageArgs,
+): Finding {
+  return findingAt(BY_ID.get(ruleId)!, loc, messageId, args);
+}
+
+/**
+ * `f`, a `jsonl/invalid-json` finding, with a protocol's `hint` sentence added (which binding
+ * reads the text); any other finding unchanged.
+ */
+export function withHint(f: Finding, hint: string): Finding {
+  if (f.ruleId !== 'jsonl/invalid-json' || f.messageId === undefined || f.messageId.endsWith('Hint')) return f;
+  const messageId = `${f.messageId}Hint` as FramingMessageId<'jsonl/invalid-json'>;
+  const { ruleId: _r, severity: _s, message: _m, spec, messageId: _k, args, related: _rel, ...loc } = f;
+  return { ...framingFinding('jsonl/invalid-json', loc, messageId, { ...args, hint }), spec };
+}

@@ -1,0 +1,70 @@
+/**
+ * Exact arithmetic on JSON number literals (RFC 8259 §6): the integer a literal denotes, also in
+ * fraction or exponent form, and the order of two literals, decided on their text rather than
+ * on the doubles `JSON.parse` rounds them to.
+ */
+
+/** Largest decimal exponent {@link exactIntegerOfLiteral} expands (bounds the bigint's size). */
+export const MAX_EXACT_EXPONENT = 4096;
+
+/**
+ * The exact integer value of a JSON number literal, also in fraction or exponent form
+ * (`1e3` -> 1000n, `9007199254740993.0` -> 9007199254740993n). Returns `'fraction'` when the
+ * value is not a whole number and `'too-large'` when its exponent exceeds
+ * {@link MAX_EXACT_EXPONENT}; `undefined` when `lit` is not a JSON number.
+ */
+export function exactIntegerOfLiteral(lit: string): bigint | 'fraction' | 'too-large' | undefined {
+  const m = /^(-?)(0|[1-9][0-9]*)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?$/.exec(lit);
+  if (!m) return undefined;
+  const [, sign, int, frac = '', expText = '0'] = m;
+  const digits = (int + frac).replace(/^0+(?=\d)/, '');
+  if (/^0+$/.test(digits)) return 0n;
+  const exp = Number(expText) - frac.length;
+  if (!Number.isFinite(exp) || Math.abs(exp) > MAX_EXACT_EXPONENT) return exp > 0 ? 'too-large' : 'fraction';
+  let v: bigint;
+  if (exp >= 0) v = BigInt(digits) * 10n ** BigInt(exp);
+  else {
+    const cut = digits.length + exp;
+    const tail = cut > 0 ? digits.slice(cut) : digits;
+    if (!/^0*$/.test(tail)) return 'fraction';
+    v = cut > 0 ? BigInt(digits.slice(0, cut)) : 0n;
+  }
+  return sign ? -v : v;
+}
+
+/**
+ * The exact order of two JSON number literals (`1e400` < `2e400`, `-1e400` < `1`), also where
+ * both round to the same double or overflow it: -1, 0 or 1; `undefined` when either is not a
+ * JSON number. The exponents are compared as bigints, so no literal is too large.
+ */
+export function compareNumberLiterals(a: string, b: string): -1 | 0 | 1 | undefined {
+  const x = decimalOf(a);
+  const y = decimalOf(b);
+  if (!x || !y) return undefined;
+  if (x.sign !== y.sign) return x.sign < y.sign ? -1 : 1;
+  if (x.sign === 0) return 0;
+  // same sign, both non-zero: compare the magnitudes by the place of their first digit, then digit by digit
+  let m: -1 | 0 | 1;
+  if (x.top !== y.top) m = x.top < y.top ? -1 : 1;
+  else {
+    const n = Math.max(x.digits.length, y.digits.length);
+    const dx = x.digits.padEnd(n, '0');
+    const dy = y.digits.padEnd(n, '0');
+    m = dx === dy ? 0 : dx < dy ? -1 : 1;
+  }
+  return x.sign < 0 ? ((-m || 0) as -1 | 0 | 1) : m;
+}
+
+/** A JSON number literal as sign, significant digits (no leading or trailing zeros) and the place of the first one (`12e3`: "12", 5). */
+function decimalOf(lit: string): { sign: -1 | 0 | 1; digits: string; top: bigint } | undefined {
+  const m = /^(-?)(0|[1-9][0-9]*)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?$/.exec(lit);
+  if (!m) return undefined;
+  const [, neg, int, frac = '', expText = '0'] = m;
+  const all = int + frac;
+  const lead = all.search(/[1-9]/);
+  if (lead < 0) return { sign: 0, digits: '', top: 0n };
+  const digits = all.slice(lead).replace(/0+$/, '');
+  // value = 0.<all> * 10^(int.length + exp); the first non-zero digit sits `lead` places further right
+  const top = BigInt(int.length - lead) + BigInt(expText);
+  return { sign: neg ? -1 : 1, digits, top };
+}

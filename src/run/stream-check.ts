@@ -1,0 +1,211 @@
+/**
+ * One stream of one protocol, checked (src/run/run.ts drives it over the inputs): the parse of
+ * each line or document, the protocol's checker, the framing citation of the protocol stamped
+ * on every finding, visible messages, and a rule that throws turned into `internal/rule-error`.
+ */
+import type { Finding, FindingSink } from '../core/finding.ts';
+import { framingFinding, withHint } from '../core/framing.ts';
+import { DEFAULT_MAX_DEPTH } from '../core/json.ts';
+import { type JsonlLine, readJsonl } from '../core/jsonl.ts';
+import { newStats, parseLine, type ProtocolChecker, type RunStats } from '../core/pipeline.ts';
+import type { ProtocolDefinition, ProtocolOptions, SingleMessageOptions } from '../core/protocol.ts';
+import { findingAt, type ParsedEvent, RULE_ERROR, RuleCrashError } from '../core/rule.ts';
+import { visibleFinding } from '../core/visible.ts';
+
+/** The options a stream check reads beyond the protocol's own. */
+export interface StreamCheckOptions extends ProtocolOptions {
+  /** Throw the {@link RuleCrashError} of a rule that throws instead of reporting it. */
+  failFast?: boolean;
+  /** Check each message alone against a named root, without stream rules (AHP). */
+  single?: SingleMessageOptions;
+}
+
+/**
+ * One stream of one protocol, fed line by line, document by document or value by value.
+ * The run's building block; {@link runInputs} and the session API drive it.
+ */
+export class StreamCheck {
+  readonly stats: RunStats = newStats();
+  /** A rule threw during this stream. */
+  incomplete = false;
+  private readonly checker: ProtocolChecker;
+  private readonly sink: FindingSink;
+  private readonly maxDepth: number;
+  private readonly acceptArrays: boolean;
+  /** The protocol's binding hint under this run's options, if it has one. */
+  readonly hint: ((text: string, source: string, framing: 'jsonl' | 'document') => string | undefined) | undefined;
+  private lastError: { source: string; line: number } | undefined;
+  private lastSource: string | undefined;
+  private readonly crash: (e: RuleCrashError) => void;
+
+  /**
+   * @param emit receives every finding of the stream, framed, visible and counted by the caller
+   * @throws TypeError for an unknown rule id in `options.rules`
+   */
+  constructor(
+    readonly def: ProtocolDefinition,
+    options: StreamCheckOptions,
+    emit: FindingSink,
+    private readonly onCrash?: (e: RuleCrashError) => void,
+    private readonly onEvent?: (ev: ParsedEvent, rejected: boolean) => void,
+  ) {
+    const framing = def.framingSpecs;
+    const specs: Readonly<Record<string, string>> | undefined =
+      typeof framing === 'function' ? framing(options) : framing;
+    // framing findings carry the citation of this protocol's binding; no message leaves with a
+    // raw invisible or control character
+    this.sink = (f) => {
+      if (f.severity === 'error' && f.line !== undefined) this.lastError = { source: f.source, line: f.line };
+      emit(visibleFinding(specs?.[f.ruleId] !== undefined ? { ...f, spec: specs[f.ruleId]! } : f));
+    };
+    this.maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+    this.acceptArrays = def.acceptArrays?.(options) ?? false;
+    const hint = def.bindingHint;
+    this.hint = hint ? (text, source, framing) => hint(text, source, framing, options) : undefined;
+    const failFast = options.failFast === true;
+    this.crash = (e) => {
+      if (failFast) throw e;
+      this.crashed(e);
+    };
+    this.checker = def.checker(options, { sink: this.sink, stats: this.stats, crash: this.crash });
+  }
+
+  /** The findings sink of this stream (framing citation, visible messages), for the reader. */
+  get findingSink(): FindingSink {
+    return this.sink;
+  }
+
+  private crashed(e: RuleCrashError): void {
+    this.incomplete = true;
+    const ev = e.event;
+    const cause = e.cause instanceof Error ? `${e.cause.name}: ${e.cause.message}` : String(e.cause);
+    // a rule has an id with a slash; an analyzer or a checker is named in words, e.g. "AEP checker"
+    const kind = e.ruleId.includes('/') ? 'rule' : 'component';
+    const loc = ev
+      ? { source: ev.source, line: ev.line, byteOffset: ev.byteOffset, pointer: '' }
+      : { source: this.lastSource ?? '<input>' };
+    this.sink(
+      findingAt(RULE_ERROR, loc, ev ? kind : `${kind}AtEnd`, {
+        rule: e.ruleId,
+        component: e.ruleId.replace(/[()]/g, ''),
+        cause,
+      }),
+    );
+    this.onCrash?.(e);
+  }
+
+  /** Check one parsed event (or a value with no text: the single-message check). */
+  event(ev: ParsedEvent): void {
+    this.stats.events++;
+    this.lastSource = ev.source;
+    try {
+      this.checker.onEvent(ev);
+    } catch (e) {
+      if (e instanceof RuleCrashError) throw e; // failFast
+      // a schema stage or checker bug outside any rule: contained like a rule's
+      this.crash(new RuleCrashError(`${this.def.name} checker`, `${ev.source}:${ev.line}`, e, ev));
+    }
+    this.onEvent?.(ev, this.rejected(ev));
+  }
+
+  /** Parse and check one line record; `reread` reads an earlier line of the same input back. */
+  line(
+    line: JsonlLine,
+    reread?: (byteOffset: number) => string | undefined,
+    parseSink: FindingSink = this.sink,
+  ): ParsedEvent | undefined {
+    const ev = parseLine(line, parseSink, this.maxDepth, this.acceptArrays);
+    if (!ev) return undefined;
+    if (reread) ev.reread = reread;
+    this.event(ev);
+    return ev;
+  }
+
+  /** True when the line of `ev` has an error finding (framing, parse or a rule). */
+  rejected(ev: Pick<ParsedEvent, 'source' | 'line'>): boolean {
+    return this.lastError !== undefined && this.lastError.source === ev.source && this.lastError.line === ev.line;
+  }
+
+  /** One whole-document input (an HTTP body, a registration file): pretty-printing allowed. */
+  async document(source: string, buf: Buffer): Promise<ParsedEvent | undefined> {
+    const dec = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+    let text: string;
+    try {
+      text = dec.decode(buf);
+    } catch {
+      // reuse the JSONL reader's exact UTF-8 diagnostics
+      let invalid = false;
+      await readJsonl(
+        [buf],
+        source,
+        () => undefined,
+        (f) => {
+          if (f.ruleId !== 'jsonl/invalid-utf8') return;
+          invalid = true;
+          this.sink(f);
+        },
+        { maxLineBytes: buf.length },
+      );
+      // valid UTF-8 that still does not decode: too long for one string (a cap set very high)
+      if (!invalid)
+        this.sink(
+          framingFinding('jsonl/line-too-long', { source, line: 1, column: 1, byteOffset: 0 }, 'undecodable', {
+            bytes: buf.length,
+          }),
+        );
+      return undefined;
+    }
+    let offset = 0;
+    if (text.charCodeAt(0) === 0xfeff) {
+      this.sink(framingFinding('jsonl/bom', { source, line: 1, column: 1, byteOffset: 0 }, 'document'));
+      text = text.slice(1);
+      offset = 3;
+    }
+    if (text.trim() === '') {
+      this.sink(framingFinding('jsonl/empty-input', { source, byteOffset: 0 }, 'emptyDocument'));
+      return undefined;
+    }
+    this.stats.lines += text.split('\n').length;
+    // a parse failure of a text that another binding reads says which (ProtocolDefinition.bindingHint)
+    const hinted = (f: Finding): Finding => {
+      const sentence = f.ruleId === 'jsonl/invalid-json' ? this.hint?.(text, source, 'document') : undefined;
+      return sentence === undefined ? f : withHint(f, sentence);
+    };
+    const ev = parseLine(
+      { source, line: 1, byteOffset: offset, text, byteLength: buf.length - offset, unterminated: false },
+      (f: Finding) => this.sink(relocate(hinted(f), text, offset)),
+      this.maxDepth,
+      this.acceptArrays,
+    );
+    if (ev) this.event(ev);
+    return ev;
+  }
+
+  /** End of the stream: end-of-input verdicts. */
+  end(): void {
+    try {
+      this.checker.end();
+    } catch (e) {
+      if (e instanceof RuleCrashError) throw e; // failFast
+      this.crash(new RuleCrashError(`${this.def.name} checker`, 'end of input', e));
+    }
+  }
+}
+
+/** Turn a single-line location (column = index + 1 in a multi-line document) into line/column. */
+function relocate(f: Finding, text: string, offset: number): Finding {
+  if (f.column === undefined) return f;
+  const idx = f.column - 1;
+  let line = 1;
+  let lineStart = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < idx; i = text.indexOf('\n', i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  return {
+    ...f,
+    line,
+    column: idx - lineStart + 1,
+    byteOffset: offset + Buffer.byteLength(text.slice(0, idx), 'utf8'),
+  };
+}
