@@ -15,6 +15,7 @@ import { mapAjvErrors } from './issues.ts';
 import type { AhpBinding, AhpMessage, AhpMessageKind } from '../message.ts';
 import { AHP_SCHEMA_RULES, type AhpSchemaRuleId, type SchemaRule } from './rules.ts';
 import { ahpEventTypes, ahpSchemas } from './schemas.ts';
+import { wireVerdict } from './wire-verdict.ts';
 
 /** One finding of the stage: its rule, pointer, and the rule's template with its args. */
 export interface SchemaStageFinding {
@@ -128,8 +129,7 @@ function runSchema(ref: string, value: unknown, base = ''): SchemaStageFinding[]
 
 /** The wire root: the verdict is the `oneOf` of the six message shapes. */
 function validateWire(value: unknown): SchemaStageFinding[] {
-  const reg = ahpSchemas();
-  if (reg.check('wire.schema.json')(value)) return [];
+  if (wireVerdict(value)) return [];
   if (Array.isArray(value)) return [found('ahp/wire-root', '', 'batch')];
   if (!isObj(value)) return [found('ahp/wire-root', '', 'notObject', { found: describeValue(value) })];
   let ref: string | undefined;

@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { wireVerdict, wireVerdictUndispatched } from '../../src/ahp/schema/wire-verdict.ts';
+import { generateAhp } from '../../tools/bench/generate-ahp.ts';
+import { AHP_CORPUS_DIR, REPO_DIR, requireShared } from './helpers.ts';
+
+const files = (dir: string): string[] =>
+  readdirSync(dir).flatMap((n) => {
+    const p = join(dir, n);
+    return statSync(p).isDirectory() ? files(p) : [p];
+  });
+
+/** Every JSON value of a .jsonl file (one a line) or a .json file (one document); unparsable lines are skipped. */
+function values(path: string): unknown[] {
+  const text = readFileSync(path, 'utf8');
+  const docs = path.endsWith('.jsonl') ? text.split('\n') : [text];
+  return docs.flatMap((d) => {
+    try {
+      return d.trim() ? [JSON.parse(d)] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** The value and its variants at the members the dispatch reads, each one member away from it. */
+function variants(v: unknown): unknown[] {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return [v];
+  const o = v as Record<string, unknown>;
+  const out: unknown[] = [o];
+  for (const method of [undefined, 'hooks/intercept', 'hooks/observe', 'hooks/capabilities', 'hooks/other', 7])
+    out.push({ ...o, method });
+  const { id: _id, result: _r, error: _e, params: _p, method: _m, ...rest } = o;
+  out.push({ ...o, result: {} }, { ...o, error: { code: 1, message: 'x' } }, { ...o, id: 1 });
+  out.push({ ...rest, id: o.id, result: o.result }, { ...rest, id: o.id, error: o.error }, rest, { ...o, params: 1 });
+  if (o.result !== undefined) out.push({ ...o, error: { code: -32001, message: 'm' } });
+  return out.map((x) => JSON.parse(JSON.stringify(x)));
+}
+
+function assertSame(all: unknown[], what: string): number {
+  let n = 0;
+  for (const v of all)
+    for (const x of variants(v)) {
+      n++;
+      assert.equal(wireVerdict(x), wireVerdictUndispatched(x), `${what}: ${JSON.stringify(x).slice(0, 300)}`);
+    }
+  return n;
+}
+
+test('wire verdict: the dispatched oneOf gives the whole oneOf verdict on every conformance case and its one-member variants', () => {
+  const all = files(join(REPO_DIR, 'conformance/ahp')).filter(
+    (f) => /\.jsonl?$/.test(f) && !f.endsWith('.expected.json'),
+  );
+  const n = assertSame(all.flatMap(values), 'conformance/ahp');
+  assert.ok(n > 1000, `only ${n} values checked`);
+});
+
+test('wire verdict: the same on generated traffic (the bench generator) and its variants', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'wire-verdict-'));
+  try {
+    const path = join(dir, 'ahp.jsonl');
+    generateAhp(path, { messages: 3000, seed: 7 });
+    const all = values(path);
+    assert.equal(all.length, 3000);
+    assert.ok(
+      all.every((v) => wireVerdict(v)),
+      'the generated traffic is valid',
+    );
+    assertSame(all, 'generated');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('wire verdict: the same on the upstream AHP corpus and its variants', (t) => {
+  if (!requireShared(t, AHP_CORPUS_DIR)) return;
+  const all = files(AHP_CORPUS_DIR).filter((f) => /\.jsonl?$/.test(f));
+  assert.ok(assertSame(all.flatMap(values), 'upstream corpus') > 100);
+});
+
+test('wire verdict: values that are not objects take the whole validator', () => {
+  for (const v of [null, 1, 'x', [], [{ jsonrpc: '2.0' }], true])
+    assert.equal(wireVerdict(v), wireVerdictUndispatched(v));
+});
