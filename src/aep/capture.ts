@@ -168,11 +168,11 @@ export function forEachGatedString(
     }
     if (v === null || typeof v !== 'object') continue;
     if (Array.isArray(v)) {
-      for (let i = v.length - 1; i >= 0; i--) {
-        const child = node?.items;
-        if (child && CAPTURE_RANK[child.level] > CAPTURE_RANK.redacted) continue;
-        stack.push([v[i], child, childPointer(ptr, i), gated || isGated(child)]);
-      }
+      const child = node?.items;
+      if (child && CAPTURE_RANK[child.level] > CAPTURE_RANK.redacted) continue;
+      const g = gated || isGated(child);
+      if (!g && !gatesBelow(child)) continue;
+      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], child, childPointer(ptr, i), g]);
       continue;
     }
     const keys = Object.keys(v);
@@ -180,9 +180,27 @@ export function forEachGatedString(
       const k = keys[i]!;
       const child = node?.properties?.get(k);
       if (child && CAPTURE_RANK[child.level] > CAPTURE_RANK.redacted) continue;
-      stack.push([(v as Record<string, unknown>)[k], child, childPointer(ptr, k), gated || isGated(child)]);
+      const g = gated || isGated(child);
+      // nothing below an ungated member without a gated descendant is visited: skip its subtree
+      if (!g && !gatesBelow(child)) continue;
+      stack.push([(v as Record<string, unknown>)[k], child, childPointer(ptr, k), g]);
     }
   }
 }
 
 const isGated = (n: CaptureNode | undefined): boolean => n !== undefined && (n.level === 'redacted' || n.star === true);
+
+const gatedBelow = new WeakMap<CaptureNode, boolean>();
+
+/** Whether a member at or below `n` (not above `redacted`) is gated; an unannotated member has none. */
+function gatesBelow(n: CaptureNode | undefined): boolean {
+  if (!n) return false;
+  let known = gatedBelow.get(n);
+  if (known === undefined) {
+    known = false;
+    for (const c of [...(n.properties?.values() ?? []), ...(n.items ? [n.items] : [])])
+      if (CAPTURE_RANK[c.level] <= CAPTURE_RANK.redacted && (isGated(c) || gatesBelow(c))) known = true;
+    gatedBelow.set(n, known);
+  }
+  return known;
+}
