@@ -15,13 +15,8 @@ import { verifyPin, verifyPinReport, type PinVerifyReport, type VerifyOptions } 
 
 export { extractElicitation, ExtractionError, ELICITATION_HEADER, headerOf } from './extract.ts';
 export { PIN_RULES, type PinRule, type PinRuleId } from './rules.ts';
-export {
-  PinUsageError,
-  DEFAULT_MAX_BYTES,
-  DEFAULT_TIMEOUT_MS,
-  type RefreshOptions,
-  type RefreshResult,
-} from './refresh.ts';
+export { PinUsageError, type RefreshOptions, type RefreshResult } from './refresh.ts';
+export { DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT_MS } from './download.ts';
 export type { PinVerifyReport, SourceCheck, VerifyOptions } from './verify.ts';
 export { unifiedDiff } from './diff.ts';
 
