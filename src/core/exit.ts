@@ -1,7 +1,6 @@
 /**
- * The exit codes (README §Exit codes) by name, and the one map from an error's kind to its code.
- * 0: nothing at or above `--fail-on`; 1: findings at or above it, a fixture or pin mismatch;
- * 2: everything that leaves no verdict.
+ * The exit codes by name (README §Exit codes): 0 nothing at or above `--fail-on`; 1 findings at or above it, a fixture
+ * or pin mismatch; 2 no verdict. The one map from an error's kind to its code.
  */
 import { ConformanceError, type ErrorKind } from './errors.ts';
 

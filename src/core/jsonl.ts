@@ -1,11 +1,6 @@
 /**
- * The JSONL reader: bytes in, physical lines out, with exact locations.
- *
- * Shared by AEP (AEP-0003 §3.1 JSONL binding) and AHP (stdio binding). Decides framing
- * problems itself: UTF-8 BOM, CR/CRLF, blank lines, invalid UTF-8, over-long lines, a last
- * line without newline and empty input. Streams: memory is bounded by the chunk size plus
- * the longest accepted line (`maxLineBytes`); the rest of an over-long line is skipped
- * without buffering.
+ * The JSONL reader of both protocols (AEP-0003 §3.1, AHP stdio): physical lines with exact locations and framing
+ * findings. Memory: the chunk plus the longest accepted line; the rest of an over-long line is skipped.
  */
 import { isUtf8 } from 'node:buffer';
 import type { FindingSink } from './finding.ts';
@@ -43,9 +38,8 @@ export interface JsonlReaderOptions {
   /** Cap on a line's length in bytes; longer lines get `jsonl/line-too-long`. */
   maxLineBytes?: number;
   /**
-   * `'accept-crlf'` (AEP): a CR right before LF is part of the terminator; a lone CR stays in
-   * the text (it is not a line break). `'reject'` (AHP stdio): any CR is a `jsonl/carriage-return`
-   * finding; the line is still checked with a trailing CR removed.
+   * `'accept-crlf'` (AEP): CR before LF ends the line, a lone CR is text. `'reject'` (AHP stdio): any CR is
+   * `jsonl/carriage-return`, the line checked without it.
    */
   cr?: 'accept-crlf' | 'reject';
   /** Called after each chunk with the number of bytes consumed so far. */
@@ -95,13 +89,8 @@ export interface JsonlReadStats {
 }
 
 /**
- * Read one input as JSONL. Calls `onLine` synchronously for every line that is valid UTF-8,
- * non-blank and within the cap; reports framing problems to `sink`. Lines are numbered from
- * 1; a lone CR never ends a line. Never throws for bad bytes; rejects only when the input
- * stream itself errors (an I/O failure).
- *
- * @param input chunks of bytes (a file read stream, `process.stdin`, ...).
- * @param source the name used in findings.
+ * Read `input` as JSONL: `onLine` for each valid UTF-8, non-blank line within the cap, framing findings to `sink`.
+ * Rejects only when the input itself errors (I/O).
  */
 export async function readJsonl(
   input: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>,
@@ -239,9 +228,8 @@ export async function readJsonl(
       if (chunk.length === 0) continue;
     }
     let pos = 0;
-    // Whole lines of this chunk are checked for UTF-8 in one call, from the first line that
-    // starts in it to its last newline (a newline byte never sits inside a multi-byte
-    // sequence, so each line of a valid region is valid); -1: not yet decided.
+    // UTF-8 is checked per region of whole lines (a newline byte never sits inside a multi-byte sequence); -1:
+    // undecided.
     let regionEnd = -1;
     let regionValid = false;
     while (pos < chunk.length) {

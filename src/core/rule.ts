@@ -1,10 +1,6 @@
 /**
- * Rule metadata, the parsed event rules read, and the reporting context.
- *
- * A rule declares `id`, its one `severity`, a one-sentence `description` and a `spec`
- * citation. `ctx.report` is the only way to emit: it stamps rule id, severity, citation and
- * location, so a rule cannot mislabel, mislocate or re-grade a finding. How rules run is
- * engine.ts; docs/architecture.md §Rules.
+ * Rule metadata, parsed events and the reporting context: `ctx.report` stamps rule id, severity, citation and location,
+ * so a rule cannot mislabel or re-grade a finding (docs/architecture.md §Rules).
  */
 import { ConformanceError } from './errors.ts';
 import type { Finding, Location, Severity } from './finding.ts';
@@ -38,10 +34,8 @@ export interface ParsedEvent {
   /** Integer literals beyond 2^53 with their exact text (for ordering and identity). */
   bigIntegers: BigIntegerLiteral[];
   /**
-   * Reads the line that starts at `byteOffset` of this event's input again (text without its
-   * terminator; `undefined` when it cannot be read as a line any more); present only when the
-   * input is a regular file ({@link InputSpec.path}). Stream rules use it to compare a repeat
-   * with an earlier line instead of keeping a digest of every line.
+   * Reads the line at `byteOffset` of a regular-file input again (`undefined` when it cannot), so a repeat is compared
+   * with its first line instead of a digest of every line.
    */
   reread?: (byteOffset: number) => string | undefined;
 }
@@ -87,10 +81,7 @@ export const RULE_ERROR = {
   },
 } as const satisfies RuleMeta;
 
-/**
- * A rule (or analyzer) that threw: a bug. The run reports it as an `internal/rule-error`
- * finding and exits 2 at the end; a caller that asks to fail fast gets it thrown.
- */
+/** A rule or analyzer threw: reported as `internal/rule-error` (exit 2), or thrown when failing fast. */
 export class RuleCrashError extends ConformanceError {
   constructor(
     readonly ruleId: string,
@@ -111,9 +102,8 @@ function isParsedEvent(x: ParsedEvent | Location): x is ParsedEvent {
 }
 
 /**
- * The location of `pointer` inside `event`: line, 1-based UTF-16 column of the member's key
- * (or the item/root value) and its exact byte offset. Falls back to column 1 when the
- * pointer names nothing in the text (e.g. a missing member: it points at the parent).
+ * Location of `pointer` in `event` (line, UTF-16 column of the key or value, byte offset); column 1 when it names
+ * nothing.
  */
 export function eventLocation(event: ParsedEvent, pointer: string): Location {
   let idx = pointer === '' ? 0 : locateIndex(event.text, pointer);
@@ -187,10 +177,7 @@ export function ruleMessage(
   return renderMessage(template, args, source);
 }
 
-/**
- * A finding of `rule` at `loc` (no event to locate in: framing, files, the run itself), read
- * from its template `messageId` with `args`; severity and citation are the rule's.
- */
+/** A finding of `rule` at `loc` with no event to locate in (framing, files, the run), from template `messageId`. */
 export function findingAt(rule: RuleMeta, loc: Location, messageId?: string, args?: MessageArgs): Finding {
   const message = ruleMessage(rule, messageId, args, loc.source);
   const f: Finding = { ruleId: rule.id, severity: rule.severity, message, spec: rule.spec, ...loc };

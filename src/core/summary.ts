@@ -1,7 +1,4 @@
-/**
- * Severity policy and summary statistics for a run.
- * docs/architecture.md §Severity and exit codes.
- */
+/** Severity policy and summary statistics of a run (docs/architecture.md §Severity and exit codes). */
 import { severityAtLeast, strictSeverity, type Finding, type FindingSink, type Severity } from './finding.ts';
 import type { RunStats } from './pipeline.ts';
 
@@ -31,10 +28,7 @@ export interface PolicyOptions {
   maxFindings?: number;
 }
 
-/**
- * Wraps a reporter's sink: applies `--strict`, counts by severity and rule, and cuts the
- * stream at `--max-findings`. `sink` is the function to give the pipeline.
- */
+/** Wraps a reporter's sink: applies `--strict`, counts by severity and rule, cuts at `--max-findings`. */
 export class FindingCounter {
   errors = 0;
   warnings = 0;
