@@ -1,7 +1,6 @@
 /**
- * The fixture runner for the library API: a fixture directory (ours: pass/ + fail/, the
- * upstream AEP corpus, or the upstream AHP manifest.json) checked case by case, as
- * `aep fixtures DIR` / `ahp fixtures DIR` do (src/fixture-runner).
+ * The library's fixture runner: a fixture directory checked case by case, as `aep fixtures DIR` / `ahp fixtures DIR`
+ * do.
  */
 import type { Severity } from '../core/finding.ts';
 import {
@@ -28,9 +27,8 @@ export type FixtureRunOptions<P extends Protocol = Protocol> = Omit<OptionsFor<P
 };
 
 /**
- * Run every case under `dir` and return the verdicts and the summary; {@link fixtureExitCode}
- * gives the CLI's exit code for it.
- * @throws (rejects) FixtureError (unknown layout, no case), DeviationsError, InputError.
+ * Run every case under `dir`; fixtureExitCode gives the CLI's exit code. @throws FixtureError, DeviationsError,
+ * InputError.
  */
 export function runFixtures<P extends Protocol>(
   protocol: P,

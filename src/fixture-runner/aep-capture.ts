@@ -1,6 +1,6 @@
 /**
- * The capture folders of the upstream AEP corpus: `capture-gating/` (gateFormValues), `redaction/`
- * (AEP-0003 §9.4) and `downlevel/` (AEP-0001 §8.2; our own case format, conformance/aep-capture/downlevel/).
+ * The capture folders of the upstream AEP corpus: `capture-gating/`, `redaction/` (AEP-0003 §9.4) and `downlevel/`
+ * (AEP-0001 §8.2; our own case format, conformance/aep-capture/downlevel/).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

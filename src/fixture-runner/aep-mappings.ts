@@ -21,10 +21,8 @@ export interface MappingPayload {
 const EXPECTED_KEYS = new Set(['expected', 'deltas_expected', 'companion', 'primary']);
 
 /**
- * Collect every expected `{type, data}` of a mapping file: values under `expected`,
- * `deltas_expected`, `companion` and `primary` (object or list), and the whole
- * `attention.requested` payloads `expected_data` / `expected_data_metadata` (claude-code.json).
- * Vendor inputs (`input`) and `$comment`s are never descended into.
+ * Every expected `{type, data}` of a mapping file (under `expected`, `deltas_expected`, `companion`, `primary`, and the
+ * `expected_data*` attention payloads); vendor `input`s and `$comment`s are skipped.
  */
 export function collectMappingPayloads(
   node: unknown,

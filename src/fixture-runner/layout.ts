@@ -1,7 +1,6 @@
 /**
- * Our fixture layout's file names (README §Gate a CI job on a fixture directory): a case is a
- * `*.jsonl` stream or a `*.json` document (an AHP HTTP body or registration document) in
- * `pass/` or `fail/`; a failing case's expected findings are in `<stem>.expected.json`.
+ * Our fixture layout's names: `*.jsonl` or `*.json` cases in `pass/` or `fail/`, expectations in
+ * `<stem>.expected.json`.
  */
 import { existsSync, readdirSync } from 'node:fs';
 

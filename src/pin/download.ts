@@ -1,6 +1,7 @@
 /**
- * The download policy of `pin refresh`: https only (loopback http for a mirror), redirects within
- * one origin (at most 5), a size cap and a timeout per source; network problems become findings.
+ * The download policy of `pin refresh`: https only (loopback http for a mirror), redirects within one origin (at most
+ * 5),
+ * a size cap and a timeout per source; network problems become findings.
  */
 import type { Finding } from '../core/finding.ts';
 import type { MessageArgs } from '../core/message.ts';
@@ -32,10 +33,7 @@ function schemeAllowed(url: URL, allowLoopbackHttp: boolean): boolean {
   return url.protocol === 'https:' || (allowLoopbackHttp && url.protocol === 'http:' && isLoopbackHost(url.hostname));
 }
 
-/**
- * Download one URL under the policy above. `source` is the file path used in findings.
- * Never throws for network problems; they become findings.
- */
+/** Download one URL under this policy; `source` names the file in findings. Never throws for network problems. */
 export async function download(
   url: string,
   source: string,

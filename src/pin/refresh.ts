@@ -1,20 +1,8 @@
 /**
- * `pin refresh`: the only networked code in agent-conformance.
- *
- * Downloads exactly the URLs in `<dir>/pin.json` (or their mirror under `baseUrl`) into
- * `<dir>/.staging/`, compares the bytes with the pinned digests, re-extracts the elicitation
- * subset from the downloaded `schema.json` and diffs it against the committed extraction.
- * Nothing outside the staging folder is written unless `adopt` is set; then the vendored
- * sources, the digests in pin.json and the committed extraction are replaced (each file written
- * to a temporary name in its folder and renamed into place; pin.json last).
- *
- * Download policy: https only (http only when `baseUrl` is a loopback http URL, for tests and
- * local mirrors); redirects followed only within the same scheme, host and port (at most 5);
- * a size cap (default 8 MiB) and a timeout (default 30 s) per source. Branches and "latest"
- * are never consulted: the pin's URLs must name the version tag (see `model.ts`).
- *
- * Spec: AHP interaction-payloads §Pinned upstream maintenance (review before adopting); it
- * fixes AHP-PIN-04 (AHP's refresh adopts whatever it downloads).
+ * `pin refresh`, the only networked code: downloads the pinned URLs (or a mirror's) into `<dir>/.staging/`, compares
+ * digests
+ * and the re-extraction; writes outside staging only with `adopt` (temporaries renamed into place, pin.json last).
+ * AHP interaction-payloads §Pinned upstream maintenance (review before adopting).
  */
 import { mkdir, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, sep } from 'node:path';
@@ -38,10 +26,7 @@ import {
 } from './model.ts';
 import { pinFinding } from './rules.ts';
 
-/**
- * Thrown for invalid options (a `baseUrl` that is not https or loopback http, a non-positive
- * `timeoutMs` or `maxBytes`). The CLI maps it to exit code 2 (usage).
- */
+/** Invalid options (a `baseUrl` neither https nor loopback http, a non-positive `timeoutMs` / `maxBytes`): exit 2. */
 export class PinUsageError extends ConformanceError {
   override name = 'PinUsageError';
   constructor(message: string) {
@@ -50,16 +35,9 @@ export class PinUsageError extends ConformanceError {
 }
 
 /**
- * Options of {@link refreshPin}.
- * - `dir`: the pin folder (pin.json; vendored sources; `.staging/` is created here).
- * - `extraction`: the committed extraction file.
- * - `baseUrl`: mirror that replaces each pinned URL's prefix up to and including the version-tag
- *   path segment: `https://raw.githubusercontent.com/o/r/2025-11-25/schema/2025-11-25/schema.json`
- *   with `baseUrl` `http://127.0.0.1:8000/mirror` is fetched from
- *   `http://127.0.0.1:8000/mirror/schema/2025-11-25/schema.json`.
- * - `adopt`: install the download (vendored files, pin.json digests, extraction).
- * - `timeoutMs` (ms, default 30 000) and `maxBytes` (bytes, default 8 MiB) apply per source.
- * - `log`: receives progress lines (one per download); nothing is printed otherwise.
+ * Options of refreshPin: `baseUrl` replaces each URL's prefix up to the version-tag segment; `timeoutMs` (default 30
+ * 000)
+ * and `maxBytes` (default 8 MiB) apply per source; `log` receives one line per download.
  */
 export interface RefreshOptions {
   dir: string;
@@ -72,12 +50,7 @@ export interface RefreshOptions {
 }
 
 /**
- * Result of {@link refreshPin}.
- * - `changed`: a downloaded source differs from its pinned digest, or the extraction of the
- *   downloaded schema.json differs from the committed extraction (true also after adopting).
- * - `findings`: `pin/*` findings (change, download and policy problems).
- * - `report`: plain text for a maintainer (per-source digests, the extraction diff, what was
- *   written); it ends with a newline.
+ * `changed`: a source or the extraction differs from the pin (true also after adopting); `report` ends with a newline.
  */
 export interface RefreshResult {
   changed: boolean;
@@ -110,9 +83,7 @@ async function writeTemp(target: string, data: string | Uint8Array): Promise<str
 }
 
 /**
- * Replace several files: every temporary file is written first, then each is renamed into place
- * in the given order (each rename is atomic). On a failure before the renames the temporaries
- * are removed.
+ * Write every temporary, then rename each into place in order; a failure before the renames removes the temporaries.
  */
 async function replaceFiles(files: Array<{ target: string; data: string | Uint8Array }>): Promise<void> {
   const temps: Array<{ tmp: string; target: string }> = [];
@@ -138,13 +109,7 @@ function rewrittenPin(pin: Pin, digests: Map<string, string>): string {
 }
 
 /**
- * Refresh a pin folder from the network (or a mirror) and report what changed; see the module
- * comment for the policy. `changed` is true when any downloaded source differs from its pinned
- * digest or the extraction would change; the caller exits non-zero then, and on any error
- * finding. Rule ids: those of `loadPin` (`pin/invalid-pin`, `pin/unsafe-source-name`,
- * `pin/unpinned-url`, in which case nothing is downloaded), `pin/fetch-failed`,
- * `pin/redirect-refused`, `pin/response-too-large`, `pin/source-changed`,
- * `pin/extraction-failed`, `pin/extraction-changed`, `pin/adopt-refused`.
+ * Refresh a pin folder and report what changed (any `pin/*` finding of loadPin means no download).
  * @throws PinUsageError for invalid options; I/O errors while staging or adopting.
  */
 export async function refreshPin(opts: RefreshOptions): Promise<RefreshResult> {

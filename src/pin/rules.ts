@@ -1,9 +1,4 @@
-/**
- * The `pin/*` rule catalogue and the finding constructor used by `pin verify` and
- * `pin refresh`.
- *
- * Spec: AHP interaction-payloads §Pinned upstream maintenance; docs/pin-maintenance.md.
- */
+/** The `pin/*` rules and their finding constructor (AHP interaction-payloads §Pinned upstream maintenance). */
 import type { Finding, Severity } from '../core/finding.ts';
 import type { MessageArgs, MessageTemplates } from '../core/message.ts';
 import { findingAt } from '../core/rule.ts';
@@ -217,8 +212,8 @@ export const PIN_RULES: readonly PinRule[] = [
 const RULES_BY_ID = new Map(PIN_RULES.map((r) => [r.id, r]));
 
 /**
- * A finding of pin rule `id` about file `source` (at 1-based `line` when given), read from its
- * template `messageId` with `args`: id, severity and citation come from {@link PIN_RULES}.
+ * A finding of pin rule `id` about `source` (at `line`) from template `messageId`; id, severity, citation from
+ * PIN_RULES.
  */
 export function pinFinding(
   id: PinRuleId,

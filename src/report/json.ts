@@ -1,9 +1,7 @@
 /**
- * JSON reporters: one pretty-printed object and a newline, written at the end (validate findings
- * through src/report/spool.ts, the document written piece by piece).
- * Shape: schemas/report.schema.json (`kind`: `validate`, `pin-verify`, `pin-refresh` or `fixtures`), checked by
- * test/report/json.test.ts against real output. Findings keep their fields as produced (see
- * src/core/finding.ts) in a stable key order; absent locations are omitted, never null.
+ * JSON reporters: one pretty-printed document (schemas/report.schema.json), validate findings spooled (spool.ts) and
+ * written
+ * at the end in a stable key order; absent locations are omitted, never null.
  */
 import type { Finding } from '../core/finding.ts';
 import type { CaseResult, FixtureSummary } from '../core/fixture-result.ts';
@@ -22,9 +20,8 @@ function toolOf(ctx: ReportContext) {
 export const ITEMS: unique symbol = Symbol('items');
 
 /**
- * A pretty-printed JSON document (`JSON.stringify(doc, null, 2)`) whose one member valued
- * {@link ITEMS} is an array written item by item from `items`: the same bytes as the whole document, without
- * building it. `indent` is the item's depth in spaces.
+ * The bytes of `JSON.stringify(doc, null, 2)` whose ITEMS member is written item by item from `items`, never built
+ * whole.
  */
 export function writeDocumentWithArray(
   out: Output,
@@ -49,10 +46,7 @@ export function writeDocumentWithArray(
   w.flush();
 }
 
-/**
- * Create the JSON reporter for `validate`: findings go to a {@link FindingSpool} as they
- * arrive and are written in report order at the end, the document never held whole.
- */
+/** The `validate` JSON reporter: findings spooled as they arrive, written in report order at the end. */
 export function jsonReporter(out: Output, ctx: ReportContext): Reporter {
   const spool = new FindingSpool(findingOrder(ctx.sources), ctx.memoryFindings);
   return {
@@ -74,11 +68,8 @@ export function jsonReporter(out: Output, ctx: ReportContext): Reporter {
 }
 
 /**
- * Create the NDJSON reporter for `validate` (`--format ndjson`, for `jq` pipelines): one
- * finding per line as it is found, with the fields and key order of the `json` format's
- * findings; with `--each`, one `{"kind":"input-summary","source",...,"summary"}` line after each
- * input; then one `{"kind":"summary","schemaVersion","tool","sources","summary"}` line. A finding
- * line has no `kind` (`jq 'select(.ruleId)'` keeps the findings).
+ * The NDJSON reporter (`--format ndjson`): one finding per line as found (no `kind`, so `select(.ruleId)` keeps them),
+ * an `input-summary` line per input with `--each`, then a `summary` line.
  */
 export function ndjsonReporter(out: Output, ctx: ReportContext): Reporter {
   return {

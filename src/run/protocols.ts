@@ -1,6 +1,6 @@
 /**
- * The protocol table: one {@link ProtocolDefinition} per protocol. The library reads it; each
- * CLI imports its own protocol's definition module instead, so its bundle holds one protocol.
+ * The protocol table, read by the library; each CLI imports its own definition module instead, so its bundle holds one
+ * protocol.
  */
 import { AEP } from '../aep/definition.ts';
 import { AHP } from '../ahp/definition.ts';

@@ -1,7 +1,6 @@
 /**
- * One stream of one protocol, checked (src/run/run.ts drives it over the inputs): the parse of
- * each line or document, the protocol's checker, the framing citation of the protocol stamped
- * on every finding, visible messages, and a rule that throws turned into `internal/rule-error`.
+ * One stream of one protocol: parse, the protocol's checker, the framing citations stamped, visible messages, crashes
+ * contained.
  */
 import type { Finding, FindingSink } from '../core/finding.ts';
 import { framingFinding, withHint } from '../core/framing.ts';
@@ -20,10 +19,7 @@ export interface StreamCheckOptions extends ProtocolOptions {
   single?: SingleMessageOptions;
 }
 
-/**
- * One stream of one protocol, fed line by line, document by document or value by value.
- * The run's building block; {@link runInputs} and the session API drive it.
- */
+/** One stream fed by line, document or value: the building block runInputs and the session API drive. */
 export class StreamCheck {
   readonly stats: RunStats = newStats();
   /** A rule threw during this stream. */
@@ -39,8 +35,8 @@ export class StreamCheck {
   private readonly crash: (e: RuleCrashError) => void;
 
   /**
-   * @param emit receives every finding of the stream, framed, visible and counted by the caller
-   * @throws TypeError for an unknown rule id in `options.rules`
+   * @param emit every finding of the stream, framed and visible @throws TypeError for an unknown rule id in
+   * `options.rules`
    */
   constructor(
     readonly def: ProtocolDefinition,
