@@ -1,7 +1,4 @@
-/**
- * The typed MCP body of an elicitation request/result event, parsed once per message by the
- * message-schema stage (AHP interaction-payloads.md §MCP elicitation binding (2025-11-25)).
- */
+/** The typed MCP body of an elicitation event, parsed once by the message-schema stage. */
 import type { ParseOutcome } from '../core/json.ts';
 import type { MessageArgs } from '../core/message.ts';
 import { isObj, type Obj } from '../core/value.ts';

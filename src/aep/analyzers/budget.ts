@@ -18,11 +18,9 @@ export interface OpenOwner {
 const OPEN_BYTES = 512;
 
 /**
- * The `maxOpen` budget of one run, shared by the analyzers that hold open work: open runs
- * (lifecycle.ts), open attention requests (attention.ts) and commands awaiting their ack
- * (control.ts). Only open work counts: each releases its slot when the work completes (a
- * terminal, an ack) or its session is evicted. When the budget is full, new open work is not
- * tracked and `maxOpen` is noted once.
+ * The `maxOpen` budget shared by open runs, open attention requests and unacked commands; a slot is released when its
+ * work
+ * completes or its session is evicted. When full, new open work is not tracked and `maxOpen` is noted once.
  */
 export class OpenBudget {
   private count = 0;

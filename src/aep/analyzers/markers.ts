@@ -34,11 +34,8 @@ const MARK_U32 = { line: 0, file: 1, type: 2, count: 3 } as const;
 const MARK_F64 = { byteOffset: 0, count: 1 } as const;
 
 /**
- * Compact marks of completed work by a 64-bit key (canonical.ts `tupleHash` of a kind letter and
- * the work's names: `r` run, `q` request, `a` ack): {@link MARK_U32} and {@link MARK_F64}
- * columns of a {@link CompactTable} (20 bytes of columns, about 42 bytes an entry). Keeps at
- * most `maxIds` marks (`forget: 'half'`: the oldest half forgotten first, noting `maxIds`);
- * releases nothing else.
+ * Compact marks of completed work (run, request, ack) in a CompactTable, about 42 bytes an entry; at most `maxIds`
+ * (`forget: 'half'`, noting `maxIds`).
  */
 export class CompletionMarks {
   private readonly table: CompactTable;

@@ -1,6 +1,6 @@
 /**
- * The record of one emitter session `(source, session)` (AEP-0001 §5.2), owned by the lifecycle
- * analyzer; the other analyzers keep their per-session state in its slots.
+ * One emitter session `(source, session)` (AEP-0001 §5.2), owned by the lifecycle analyzer; the others keep state in
+ * its slots.
  */
 import type { Mark } from '../../core/mark.ts';
 import type { CompiledForm } from '../forms.ts';
@@ -18,10 +18,7 @@ export interface RequestRecord {
   at: Mark;
   /** `data.kind` of the request, when a string. */
   kind?: string;
-  /**
-   * The form's fields while a `kind: "form"` request is open, or `unusable` when its payload
-   * failed its schema (set by form-values.ts; dropped at the terminal).
-   */
+  /** The open form request's fields, or `unusable` when its payload failed its schema (dropped at the terminal). */
   form?: CompiledForm | 'unusable';
   terminal?: Mark;
   terminalType?: string;
@@ -41,9 +38,7 @@ export class SessionRecord implements OpenOwner {
   /** The first `session.ended`. */
   ended?: Mark;
   /**
-   * Set while the input holds this session from its start (`session.started` or position
-   * (0, 0) first) with every position up to the high-water mark, in arrival order, and every
-   * request of it still recorded: `next` is the only position that keeps it so.
+   * Set while the input holds the session from its start with every position and request so far; `next` keeps it so.
    */
   fromStart?: { epoch: bigint; next: bigint };
   /** Created on first use (most sessions never need one of them). */

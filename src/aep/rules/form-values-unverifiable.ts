@@ -19,9 +19,7 @@ const UNCLASSIFIED =
   '{unclassified} string or array value{unclassified:s} cannot be classified as choice ids or free text at capture {capture:json}';
 
 /**
- * `aep/form-values-unverifiable`: "cannot verify", never a pass. Below `redacted`, string and
- * array entries cannot be told apart as choice ids or free text without the form; numbers and
- * booleans are structural at any capture.
+ * "Cannot verify": below `redacted` string and array entries are choice ids or free text, undecidable without the form.
  */
 export const formValuesUnverifiable = defineStreamRule({
   id: 'aep/form-values-unverifiable',

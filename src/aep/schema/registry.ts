@@ -1,6 +1,6 @@
 /**
- * Loader of our AEP 0.1 schemas and type registry (`schemas/aep/`, written from the spec prose);
- * validation reads the validators generated from them at build time, not these files.
+ * Loader of our AEP 0.1 schemas and type registry (`schemas/aep/`); validation uses the generated validators, not
+ * these.
  */
 import { readFileSync } from 'node:fs';
 import { packageUrl } from '../../core/paths.ts';
@@ -64,10 +64,7 @@ export interface AepSchemas {
   envelope: object;
   /** The type registry. */
   registry: AepRegistry;
-  /**
-   * The payload schema of a registered type, or `undefined` when the type is not registered
-   * (vendor `x.*` or unknown) or has no payload schema (reserved `message.*`).
-   */
+  /** `undefined` for an unregistered type (vendor `x.*`, unknown) or one without a payload schema (`message.*`). */
   payload(type: string): object | undefined;
 }
 
@@ -80,17 +77,14 @@ let cached: AepSchemas | undefined;
 let cachedRegistry: AepRegistry | undefined;
 
 /**
- * The type registry alone, read once, deep-frozen: what start-up needs.
- * @throws Error when the file is missing, not JSON or malformed (a packaging defect).
+ * The type registry alone, read once and frozen (start-up). @throws Error when missing or malformed (a packaging
+ * defect).
  */
 export function loadAepRegistry(): AepRegistry {
   return (cachedRegistry ??= deepFreeze(checkRegistry(readJson('registry.json'))));
 }
 
-/**
- * The envelope schema, the registry and every payload schema it names, read once, deep-frozen.
- * @throws Error on a missing, non-JSON or mismatched file (a packaging defect, not an input problem).
- */
+/** Envelope, registry and payload schemas, read once and frozen. @throws Error when a file is missing or malformed. */
 export function loadAepSchemas(): AepSchemas {
   if (cached) return cached;
   const envelope = readJson('envelope.schema.json') as Record<string, unknown>;

@@ -1,7 +1,6 @@
 /**
- * The configuration analyzer: which `config.change.before` proposals were denied (an accepted
- * response with `deny`, or a fail-closed `hook.failure`: base/failure.md §Failure policy), kept in
- * the event's row.
+ * The configuration analyzer: denied `config.change.before` proposals (a `deny`, or a fail-closed `hook.failure`,
+ * base/failure.md §Failure policy), kept in the event's row.
  */
 import type { Hash64 } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';

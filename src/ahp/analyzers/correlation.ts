@@ -1,10 +1,9 @@
 /**
- * The request/response correlation analyzer (AHP base/events.md §Common message envelope):
- * pending requests by typed JSON-RPC id (`"1"` and `1` differ), with their retries and the host
- * context their response is judged in, capped by `--max-pending` (beyond it a response matching
- * nothing may answer an untracked request, so it is not reported); answered requests as compact
- * rows, so a second response is told from a response to nothing. An answered row goes when its id
- * is reused, or oldest first (before event rows) for the shared `--max-events` budget.
+ * Request/response correlation (AHP base/events.md §Common message envelope) by typed JSON-RPC id (`"1"` is not `1`),
+ * capped
+ * by `--max-pending` (past it an unmatched response may answer an untracked request, so is not reported); answered
+ * requests
+ * stay as compact rows, so a second response is told from a response to nothing.
  */
 import type { Hash64 } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';

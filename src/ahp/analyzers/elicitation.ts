@@ -1,11 +1,10 @@
 /**
- * The elicitation analyzer (AHP interaction-payloads.md §MCP elicitation binding (2025-11-25)):
- * request/result pairs and their correlation, the answer check against the request's form, and
- * the advertised modes. A form is open work until an accepted answer was checked against it (at
- * the end of that message, so an intercept of the answer takes it into its host context first);
- * then it is kept for further results until the memory budget needs the room, after which a
- * further result is only "not verifiable", never silently passed. Requests are remembered by
- * signature (source, session id, server, mode) and by event id, as hashed keys and marks only.
+ * The elicitation analyzer (AHP interaction-payloads.md §MCP elicitation binding (2025-11-25)): request/result pairs,
+ * answers
+ * against the form, advertised modes. A form stays open until an accepted answer is checked, then is kept until the
+ * budget
+ * needs the room; after that a result is "not verifiable", never passed. Requests are held as hashed keys and marks
+ * only.
  */
 import type { Mark } from '../../core/mark.ts';
 import type { ElicitationBody } from '../elicitation-body.ts';
@@ -209,10 +208,7 @@ export class Elicitation {
     return info ? { info, slot: ps } : undefined;
   }
 
-  /**
-   * Elicitation facts of the event `ev` of `msg` (key `key`, row `s` when kept) into `facts`; records a request's form
-   * verdict.
-   */
+  /** Elicitation facts of `ev` of `msg` into `facts`; records a request's form verdict. */
   observeEvent(
     msg: AhpMessage,
     ev: Obj,

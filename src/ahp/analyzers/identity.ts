@@ -1,10 +1,8 @@
 /**
- * The event-identity analyzer: one compact row per `(source, id)` event (identity-rows.ts), and
- * whether a later occurrence is a retry or another view of it (base/failure.md §Duplicate
- * delivery and retries, observation-disposition.md) or a reuse of its id. Names are interned (at
- * most {@link MAX_NAMES}; beyond that a new type is compared by fingerprint and a new server or
- * mode not at all). Nothing is released per event while the budget lasts; over `--max-events` the
- * oldest row is forgotten and the analyzers keyed by it are told ({@link EventIdentity.onForget}).
+ * The event-identity analyzer: a compact row per `(source, id)`, and whether a repeat is a retry or another view
+ * (base/failure.md
+ * §Duplicate delivery and retries) or a reuse. Names interned (at most MAX_NAMES); over `--max-events` the oldest row
+ * goes.
  */
 import { lineFingerprint, sameAsReadBack } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';

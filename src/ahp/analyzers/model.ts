@@ -24,8 +24,8 @@ export interface AhpFacts {
   event?: EventFacts;
   response?: ResponseFacts;
   /**
-   * A matched intercept success response whose request's capabilities are usable: its effects applied in the request's
-   * host context (edit-context.ts).
+   * A matched intercept success whose request has usable capabilities: its effects applied in the request's host
+   * context.
    */
   effects?: EffectsFacts;
 }

@@ -1,7 +1,7 @@
 /**
- * The AHP draft schema registry over `schemas/ahp/` and the pinned MCP elicitation extraction,
- * compiled at build time (`npm run validators:gen`): verdict validators load on first use, the
- * diagnostic ones on the first failure.
+ * The AHP schema registry (`schemas/ahp/`, the pinned MCP extraction), generated at build time: verdict validators load
+ * on
+ * first use, diagnostic ones on the first failure.
  */
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { SchemaIndex } from '../../core/schema/annotations.ts';
@@ -54,10 +54,7 @@ export function ahpValidatorsLoaded(): boolean {
   return registry !== undefined;
 }
 
-/**
- * The process-wide registry, built on first use from the generated validators.
- * @throws Error for a `$ref` no validator was generated for (a build defect, not an input problem).
- */
+/** The process-wide registry. @throws Error for a `$ref` without a generated validator (a build defect). */
 export function ahpSchemas(): AhpSchemaRegistry {
   if (registry) return registry;
   const generated = loadGeneratedValidators('ahp', AHP_SCHEMA_BASE);
