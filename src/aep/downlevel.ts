@@ -22,7 +22,6 @@ export interface DownlevelOptions {
 export interface DownlevelResult {
   /** The event at the level honoured (the input object itself when `changed` is false). */
   event: Record<string, unknown>;
-  /** The capture level the event now declares. */
   capture: AepCaptureLevel;
   /** False when the event was already at or below the ceiling. */
   changed: boolean;

@@ -24,7 +24,6 @@ export interface AepEvent extends ParsedEvent {
   capture: AepCaptureLevel;
   /** True when `data` is absent or validated against the type's payload schema. */
   payloadValid: boolean;
-  /** True when the type is a registered core type. */
   registered: boolean;
   /** Refused by the schema stage but with a trustworthy `(source, id)`: only the identity analyzer sees it. */
   rejected?: true;
@@ -41,7 +40,6 @@ export function attr(
 
 /** The member name of a top-level pointer (`/seq` -> `seq`), kept per pointer. */
 const MEMBER_OF: Record<string, string> = Object.create(null) as Record<string, string>;
-/** 0n-1023n. */
 const SMALL_BIGINTS: readonly bigint[] = Array.from({ length: 1024 }, (_, i) => BigInt(i));
 
 /**

@@ -148,10 +148,8 @@ function choiceIds(ids: ReadonlySet<string>): string {
   return `${ids.size} choice id${ids.size === 1 ? '' : 's'}${shown.length ? ` (${shown.join(', ')}${more})` : ''}`;
 }
 
-/** How many valid choice ids a message lists. */
 const SHOWN_CHOICES = 5;
 
-/** The arguments naming field `f` in a message. */
 function fieldArgs(f: CompiledField): { field: string; fieldType: string } {
   return { field: f.id, fieldType: f.type };
 }

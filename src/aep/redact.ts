@@ -21,7 +21,6 @@ export interface RedactOptions {
 
 /** A pipeline compiled once from {@link RedactOptions} (its patterns built once, reused per call). */
 export interface Redactor {
-  /** Redact one string. */
   text(s: string): string;
   /** Redact a JSON value (a deep copy; non-string leaves untouched, credential-named members dropped to the mark). */
   value(v: unknown): unknown;

@@ -13,7 +13,6 @@ function lines(text: string): string[] {
     .filter((l) => l.trim() !== '');
 }
 
-/** True when `s` is JSON text of an object. */
 function isObject(s: string): boolean {
   try {
     const v: unknown = JSON.parse(s);

@@ -33,7 +33,6 @@ export type ElicitationBody =
   | { status: 'view'; partPointer: string }
   /** The body text is not a valid MCP value (reported by `ahp/elicitation-body` when checked). */
   | { status: 'invalid'; partPointer: string; checks?: ElicitationChecks }
-  /** The event carries no request/result part. */
   | { status: 'absent'; partPointer: string };
 
 /** The binding checks of an elicitation body with its part pointer, when they apply. */

@@ -28,7 +28,6 @@ export interface AhpMessage extends ParsedEvent {
   /** The MCP body of a `user.elicitation.request` / `.result` event, parsed once by the message-schema stage. */
   elicitation?: ElicitationBody;
   wireValid: boolean;
-  /** The binding the message was read under (src/ahp/driver.ts). */
   binding?: AhpBinding;
 }
 

@@ -22,7 +22,6 @@ export type FixtureRunOptions<P extends Protocol = Protocol> = Omit<OptionsFor<P
   deviations?: string;
   /** Paths in results are shown relative to this directory (default: the working directory). */
   cwd?: string;
-  /** Receives each verdict as it is made. */
   onCase?: (c: CaseResult) => void;
 };
 

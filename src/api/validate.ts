@@ -44,9 +44,7 @@ class Run implements ValidationRun {
   private discard = false;
   private cancelled = false;
   private outcome: { summary: Summary } | { error: unknown } | undefined;
-  /** Wakes the consumer (a finding or the end arrived). */
   private wakeConsumer: (() => void) | undefined;
-  /** Wakes the reader (the queue drained). */
   private wakeReader: (() => void) | undefined;
   private readonly ended: Promise<void>;
   private resolveEnded!: () => void;

@@ -13,7 +13,6 @@ import { exitCodeOf } from '../run/run.ts';
 import { reportRunError, type CliIO } from './common.ts';
 import { addBridgeVerbs, openStreamVerb } from './aep-bridges.ts';
 
-/** Raw options of the redaction flags. */
 interface RedactFlags {
   secretName?: string[];
   home?: string;

@@ -23,7 +23,6 @@ export { VERSION };
 export interface CliExtras {
   /** Load the modules only the verb in `argv` needs before the program is built (start-up of `validate`). */
   prepare?(argv: readonly string[]): Promise<void>;
-  /** Add further verbs (`pin`, `redact`, ...). */
   commands?(program: Command, io: CliIO, setExit: (code: number) => void): void;
 }
 

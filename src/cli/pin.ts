@@ -29,7 +29,6 @@ export function isInstalledPackage(root: string = PACKAGE_ROOT): boolean {
   return resolve(root).split(sep).includes('node_modules');
 }
 
-/** True when `path` is `root` or inside it. */
 function isInside(path: string, root: string): boolean {
   const r = relative(resolve(root), resolve(path));
   return r === '' || (!r.startsWith('..') && !r.startsWith(sep) && !/^[a-zA-Z]:/.test(r));
@@ -113,7 +112,6 @@ export function verifiedLines(r: PinVerifyReport, dir: string, cwd: string): str
   return out + '\n';
 }
 
-/** Report pin findings through the normal reporters; returns their tally. */
 function report(
   kind: 'pin-verify' | 'pin-refresh',
   findings: readonly Finding[],

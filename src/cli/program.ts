@@ -47,7 +47,6 @@ export interface ValidateOptions {
   each?: boolean;
   /** `--rule ID` (repeatable): run only these rules (framing always runs); absent or empty runs all. */
   rule?: string[];
-  /** Protocol-specific options (e.g. AHP `binding`, AEP caps). */
   [key: string]: unknown;
 }
 

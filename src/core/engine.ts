@@ -50,7 +50,6 @@ export interface StreamModel<E, F, S> {
   observe(event: E): F | undefined;
   /** Bit of each gateable fact, with `presence`: gating is then one mask test per rule. */
   readonly factBits?: Readonly<Record<string, number>>;
-  /** The {@link factBits} of the facts set in `facts`. */
   presence?(facts: F): number;
 }
 
@@ -128,7 +127,6 @@ export class Engine<E extends ParsedEvent, F, S> {
     return this.model.state;
   }
 
-  /** Run the selected per-event rules on `event`, in order. */
   checkEvent(event: E): void {
     if (this.eventRules.length === 0) return;
     this.current = event;
@@ -179,7 +177,6 @@ export class Engine<E extends ParsedEvent, F, S> {
     }
   }
 
-  /** End of input: every selected stream rule's `onEnd`. */
   end(): void {
     for (const { rule, ctx } of this.streamRules) {
       if (!rule.onEnd) continue;

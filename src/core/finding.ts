@@ -53,7 +53,6 @@ export interface Finding extends Location {
 export type FindingSink = (finding: Finding) => void;
 
 /** Describe a JSON value for a message without echoing it: `string (12 chars)`, `object`, ... */
-/** `1 character`, `5 characters`. */
 function plainCount(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }

@@ -6,7 +6,6 @@ import type { Finding, Location } from './finding.ts';
 import type { MessageArgs } from './message.ts';
 import { findingAt, type RuleMeta } from './rule.ts';
 
-/** Citation of our own limits (README §Options of `validate`). */
 const LIMITS = 'agent-conformance limits (README §Options of validate)';
 
 const GZIP_CUT = 'the incomplete line {line} ({dropped} bytes) was not checked';

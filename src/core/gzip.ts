@@ -7,7 +7,6 @@ import { createRequire } from 'node:module';
 
 /** What {@link gunzipIfCompressed} reports about one input. */
 export interface GzipState {
-  /** True when the input was a gzip stream. */
   compressed: boolean;
   /** Set when the stream was truncated or corrupt: zlib's reason and the decompressed bytes before it. */
   corrupt?: { reason: string; decompressedBytes: number; droppedBytes: number };

@@ -22,7 +22,6 @@ export class HintHold {
     private readonly hint: (text: string) => string | undefined,
   ) {}
 
-  /** The sink to give the reader and the parser. */
   readonly sink: FindingSink = (f) => (this.held ? this.held.push(f) : this.downstream(f));
 
   /** A line was read (before it is parsed). */

@@ -23,22 +23,18 @@ export interface DuplicateKey {
 /** An integer literal that `JSON.parse` cannot represent exactly (|n| > 2^53 - 1). */
 export interface BigIntegerLiteral {
   pointer: string;
-  /** The literal text exactly as written, e.g. `9007199254740993`. */
   text: string;
   index: number;
 }
 
 /** Result of the full scanner. `index` values are UTF-16 code unit indexes into the text. */
 export interface ScanResult {
-  /** Syntax error: where and what was expected. */
   error?: { index: number; message: string };
   /** Nesting deeper than the limit: the first container that crossed it. */
   depthExceeded?: { pointer: string; index: number; depth: number };
   /** At most MAX_DUPLICATES_LISTED top-level and as many nested repeats, in text order. */
   duplicates: DuplicateKey[];
-  /** Repeats beyond those listed in `duplicates` (counted, not listed). */
   duplicatesOmitted: number;
-  /** Where the first omitted repeat is, when some were omitted. */
   firstOmitted?: DuplicateKey;
   bigIntegers: BigIntegerLiteral[];
   /** When a `target` pointer was given: index of its member key (or value, for array items/root). */
@@ -50,7 +46,6 @@ export interface ScanResult {
 /** Options for {@link scanJson}. */
 export interface ScanOptions {
   maxDepth?: number;
-  /** A JSON Pointer to locate. */
   target?: string;
   /** JSON Pointers whose every value text to collect, in text order ({@link memberCopies}). */
   copies?: ReadonlySet<string>;

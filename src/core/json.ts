@@ -33,7 +33,6 @@ export type ParseOutcome =
       duplicates: DuplicateKey[];
       /** Repeated member names not listed in `duplicates` (see {@link MAX_DUPLICATES_LISTED}). */
       duplicatesOmitted: number;
-      /** The first of them, when `duplicatesOmitted > 0`. */
       firstOmitted?: DuplicateKey;
       bigIntegers: BigIntegerLiteral[];
     }

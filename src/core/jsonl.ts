@@ -19,15 +19,11 @@ export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
 
 /** One physical line handed to a protocol. */
 export interface JsonlLine {
-  /** Input name: a path as given, or `<stdin>`. */
   source: string;
-  /** 1-based physical line number. */
   line: number;
-  /** Byte offset of the line's first byte from the start of the input. */
   byteOffset: number;
   /** The decoded line without its terminator (`\n`, or `\r\n` when CRLF is accepted). */
   text: string;
-  /** Byte length of `text` as UTF-8. */
   byteLength: number;
   /** True when this is the last line and no newline terminated it. */
   unterminated: boolean;
@@ -42,7 +38,6 @@ export interface JsonlReaderOptions {
    * `jsonl/carriage-return`, the line checked without it.
    */
   cr?: 'accept-crlf' | 'reject';
-  /** Called after each chunk with the number of bytes consumed so far. */
   onProgress?: (bytesRead: number) => void;
 }
 

@@ -11,11 +11,9 @@ import type { ParsedEvent } from './rule.ts';
 
 /** One input to check. */
 export interface InputSpec {
-  /** Name used in findings (`<stdin>` for standard input). */
   source: string;
   /** Opens the byte stream (called once). May throw/reject on I/O errors. */
   open(): AsyncIterable<Uint8Array | string>;
-  /** Total size in bytes when known (for progress). */
   size?: number;
   /**
    * A regular file's path, so stream rules can read a line back by offset instead of keeping a digest of every line.
@@ -38,9 +36,7 @@ export interface RunStats {
 
 /** Checks parsed events for one protocol; created once per run. */
 export interface ProtocolChecker {
-  /** One parsed event (a JSON object), in input order. */
   onEvent(event: ParsedEvent): void;
-  /** End of all inputs. */
   end(): void;
 }
 

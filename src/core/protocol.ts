@@ -16,7 +16,6 @@ export interface CommonOptions {
   strict?: boolean;
   /** Longest line accepted, in bytes (default 16 MiB, `--max-line-bytes`). */
   maxLineBytes?: number;
-  /** Deepest nesting of arrays and objects accepted (`--max-depth`). */
   maxDepth?: number;
 }
 
@@ -38,7 +37,6 @@ export interface ProtocolOptions extends CommonOptions {
 export interface SingleMessageOptions {
   /** The root to validate against; default `'message'`. */
   root?: string;
-  /** Also validate `params.event` against this event root. */
   eventSchema?: string;
 }
 
@@ -56,7 +54,6 @@ export interface FlagSpec {
   flags: string;
   description: string;
   to: readonly ['binding' | 'from' | 'maxCapture'] | readonly ['stream', string];
-  /** A positive integer, a positive number, or one of `choices`. */
   kind: 'positive-int' | 'positive-number' | 'choice';
   choices?: readonly string[];
   default?: number;
@@ -67,13 +64,10 @@ export interface FlagSpec {
 /** A protocol, as every entry of the run sees it. */
 export interface ProtocolDefinition {
   readonly name: Protocol;
-  /** One line for `--help`. */
   readonly description: string;
-  /** CR policy of the protocol's JSONL binding. */
   readonly cr: 'accept-crlf' | 'reject';
   /** The protocol's own citations of the framing rules (its binding, per options), stamped by the run. */
   readonly framingSpecs?: FramingSpecs | ((options: ProtocolOptions) => FramingSpecs);
-  /** Protocol-specific `validate` flags and the options they set. */
   readonly flags: readonly FlagSpec[];
   /** Every rule this protocol can report (catalogue order). */
   rules(): readonly RuleMeta[];

@@ -11,9 +11,7 @@ import { locateIndex, type BigIntegerLiteral, type DuplicateKey } from './json.t
 export interface RuleMeta {
   id: string;
   severity: Severity;
-  /** One sentence. */
   description: string;
-  /** Citation, e.g. `AEP-0001 §5.2`. */
   spec: string;
   /** How its findings read, by key (the first is the default); placeholders per src/core/message.ts. */
   messages?: MessageTemplates;
@@ -22,11 +20,8 @@ export interface RuleMeta {
 /** One parsed JSONL line that is a JSON object, with what locating findings needs. */
 export interface ParsedEvent {
   source: string;
-  /** 1-based line number. */
   line: number;
-  /** Byte offset of the line start. */
   byteOffset: number;
-  /** The line's text (without terminator). */
   text: string;
   /** The parsed object (an array only when the pipeline ran with `acceptArrays`). */
   value: Record<string, unknown>;
@@ -46,7 +41,6 @@ export interface ReportInput {
   pointer?: string;
   /** Key of the rule's template (default: its first). */
   messageId?: string;
-  /** The template's arguments; also the finding's machine-readable details. */
   args?: MessageArgs;
   related?: Location[];
   /** Report at another event (stream rules), or at a bare location (end of stream). */

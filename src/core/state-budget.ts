@@ -15,7 +15,6 @@ export interface StateHolder {
 /** The budget of one run (see the module comment). */
 export class StateBudget {
   private readonly holders: StateHolder[] = [];
-  /** Entries forgotten for the budget in this run. */
   forgotten = 0;
   readonly limitBytes: number;
 
@@ -29,7 +28,6 @@ export class StateBudget {
     this.holders.push(holder);
   }
 
-  /** Estimated bytes of all registered state now. */
   used(): number {
     let n = 0;
     for (const h of this.holders) n += h.bytes();

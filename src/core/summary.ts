@@ -16,13 +16,11 @@ export interface Summary {
   byRule: Record<string, number>;
   /** Known event types the input exercised, and how many known types there are. */
   coverage?: { seen: Record<string, number>; exercised: number; known: number; unknown: Record<string, number> };
-  /** Findings not passed to the reporter because of `--max-findings`. */
   omitted: number;
 }
 
 /** Options of the severity policy. */
 export interface PolicyOptions {
-  /** Raise warnings to errors. */
   strict?: boolean;
   /** Hand at most this many findings to the reporter (the rest are only counted). */
   maxFindings?: number;
@@ -35,7 +33,6 @@ export class FindingCounter {
   infos = 0;
   omitted = 0;
   readonly byRule = new Map<string, number>();
-  /** Most severe severity seen, or undefined. */
   worst: Severity | undefined;
   readonly sink: FindingSink;
 
@@ -57,12 +54,10 @@ export class FindingCounter {
     };
   }
 
-  /** True when a finding at or above `threshold` was seen. */
   reached(threshold: Severity): boolean {
     return this.worst !== undefined && severityAtLeast(this.worst, threshold);
   }
 
-  /** Build the run summary from these counts and the pipeline statistics. */
   summary(stats: RunStats, knownTypes?: readonly string[]): Summary {
     const s: Summary = {
       inputs: stats.inputs,

@@ -25,7 +25,6 @@ const INTERNAL_U32 = 2;
 export interface TableSpec {
   /** Unsigned 32-bit columns per row (the caller names them, e.g. `EVENT_U32.line`). */
   u32: number;
-  /** Float64 columns per row. */
   f64: number;
   /** Most entries held (omitted: the caller bounds the table). */
   cap?: number;
@@ -56,10 +55,8 @@ export class CompactTable {
   /** Oldest and newest row + 1 (0: empty). */
   private head = 0;
   private tail = 0;
-  /** Entries held when the cap forgets, and how many it forgets then. */
   private readonly limit: number;
   private readonly batch: number;
-  /** Entries forgotten by the last {@link add} (0 or more). */
   forgot = 0;
 
   constructor(spec: TableSpec) {
@@ -76,7 +73,6 @@ export class CompactTable {
     }
   }
 
-  /** Entries held now. */
   get size(): number {
     return this.count;
   }
@@ -91,7 +87,6 @@ export class CompactTable {
     return this.u.length * CHUNK_ROWS;
   }
 
-  /** The row slot of `key`, if held. */
   slot(key: Hash64): number | undefined {
     const sh = this.shards[key.hi >>> (32 - SHARD_BITS)];
     if (sh === undefined) return undefined;
@@ -143,7 +138,6 @@ export class CompactTable {
     if (s !== undefined) this.remove(s);
   }
 
-  /** Forget the entry of row `s` (a slot of a held entry). */
   deleteSlot(s: number): void {
     this.remove(s);
   }
@@ -156,7 +150,6 @@ export class CompactTable {
     return true;
   }
 
-  /** The row slot of the oldest entry held, if any. */
   oldest(): number | undefined {
     return this.head === 0 ? undefined : this.head - 1;
   }
@@ -166,22 +159,18 @@ export class CompactTable {
     return { hi: this.kh[s >>> CHUNK_BITS]![s & CHUNK_MASK]!, lo: this.kl[s >>> CHUNK_BITS]![s & CHUNK_MASK]! };
   }
 
-  /** Column `col` (u32) of row `s`. */
   getU(s: number, col: number): number {
     return this.u[s >>> CHUNK_BITS]![(s & CHUNK_MASK) * this.nu + INTERNAL_U32 + col]!;
   }
 
-  /** Set column `col` (u32) of row `s`. */
   setU(s: number, col: number, v: number): void {
     this.u[s >>> CHUNK_BITS]![(s & CHUNK_MASK) * this.nu + INTERNAL_U32 + col] = v;
   }
 
-  /** Column `col` (f64) of row `s`. */
   getF(s: number, col: number): number {
     return this.f[s >>> CHUNK_BITS]![(s & CHUNK_MASK) * this.nf + col]!;
   }
 
-  /** Set column `col` (f64) of row `s`. */
   setF(s: number, col: number, v: number): void {
     this.f[s >>> CHUNK_BITS]![(s & CHUNK_MASK) * this.nf + col] = v;
   }

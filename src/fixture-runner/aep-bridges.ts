@@ -33,7 +33,6 @@ function golden(ctx: RunContext): Obj[] | undefined {
     .map((l) => JSON.parse(l) as Obj);
 }
 
-/** 1-based line of the first `"name": <name>` member in `text`. */
 function lineOf(text: string, name: string): number | undefined {
   const i = text.indexOf(`"name": ${JSON.stringify(name)}`);
   return i === -1 ? undefined : text.slice(0, i).split('\n').length;

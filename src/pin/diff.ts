@@ -7,7 +7,6 @@
 export interface UnifiedDiffOptions {
   /** Label of the old side (`--- <label>`), e.g. `a/schemas/mcp/x.json` or `/dev/null`. */
   oldLabel: string;
-  /** Label of the new side (`+++ <label>`). */
   newLabel: string;
   /** Unchanged lines shown around each change; default 3. */
   context?: number;

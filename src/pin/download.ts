@@ -23,7 +23,6 @@ const NETWORK_CODES: ReadonlySet<string> = new Set([
   'ECONNRESET',
 ]);
 
-/** Redirects followed per download (same origin only). */
 const MAX_REDIRECTS = 5;
 
 export type Download = { ok: true; bytes: Buffer } | { ok: false; finding: Finding };

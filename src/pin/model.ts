@@ -20,12 +20,10 @@ export const EXTRACTION_SOURCE = 'schema.json';
 /** Names that may not be used for a source because the pin folder uses them itself. */
 const RESERVED_NAMES = new Set([PIN_FILE, STAGING_DIR, 'README.md']);
 
-/** Branch-like path segments that must never appear in a pinned URL. */
 const FLOATING_SEGMENTS = new Set(['main', 'master', 'head', 'latest', 'refs', 'heads', 'trunk', 'develop']);
 
 const Sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'expected 64 lowercase hex digits');
 
-/** zod schema of one source entry. */
 const PinSourceSchema = z.object({ url: z.string().min(1), sha256: Sha256 }).passthrough();
 
 /** zod schema of the pin file (sources are checked entry by entry, see {@link parsePin}). */
@@ -166,7 +164,6 @@ export function decodeUtf8(data: Uint8Array): string {
 export interface LoadedPin {
   pin?: Pin;
   findings: Finding[];
-  /** Path of pin.json as reported in findings (`<dir>/pin.json`). */
   pinPath: string;
 }
 

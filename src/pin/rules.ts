@@ -3,7 +3,6 @@ import type { Finding, Severity } from '../core/finding.ts';
 import type { MessageArgs, MessageTemplates } from '../core/message.ts';
 import { findingAt } from '../core/rule.ts';
 
-/** Citation for the pin maintenance rules taken from the AHP spec. */
 const SPEC_PIN = 'AHP interaction-payloads §Pinned upstream maintenance';
 /** Citation for the extraction rules (the pinned request/result definitions). */
 const SPEC_EXTRACTION = 'AHP interaction-payloads §MCP elicitation binding (2025-11-25)';

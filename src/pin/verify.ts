@@ -23,11 +23,9 @@ export interface VerifyOptions {
 /** What `pin verify` checked of one pinned source. */
 export interface SourceCheck {
   name: string;
-  /** The vendored file. */
   path: string;
   /** `verified`: its SHA-256 is the pinned one; `mismatch`: it differs; `absent`: not checked. */
   status: 'verified' | 'mismatch' | 'absent';
-  /** The pinned SHA-256 (hex). */
   pinned: string;
   /** The file's SHA-256 (hex) and size in bytes, when present. */
   actual?: string;
@@ -37,7 +35,6 @@ export interface SourceCheck {
 /** What {@link verifyPinReport} returns: the findings and what was checked. */
 export interface PinVerifyReport {
   findings: Finding[];
-  /** The pinned version (`pin.json` `version`), when pin.json is usable. */
   version?: string;
   /** One entry per pinned source, in pin.json order (empty when pin.json is unusable). */
   sources: SourceCheck[];

@@ -8,7 +8,6 @@
 import type { CaseResult, FixtureSummary } from '../core/fixture-result.ts';
 import type { FixtureReporter, Output, ReportContext } from './types.ts';
 
-/** The `tool` value we emit (documented above). */
 const AEP_REPORT_TOOL = 'agent-conformance';
 
 /** One check of the report. */
@@ -18,7 +17,6 @@ export interface AepReportCheck {
   detail?: string;
 }
 
-/** Map one case to a report check. */
 function toCheck(c: CaseResult): AepReportCheck {
   switch (c.status) {
     case 'pass':

@@ -171,7 +171,6 @@ export function renderExplain(
   return out;
 }
 
-/** Escape a Markdown table cell. */
 function cell(s: string): string {
   return s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\n/g, ' ');
 }
@@ -179,10 +178,8 @@ function cell(s: string): string {
 /** One protocol's section of RULES.md. */
 export interface CatalogueSection {
   title: string;
-  /** Command that lists the same rules (`aep rules`). */
   command?: string;
   rules: readonly RuleMeta[];
-  /** Shown instead of the table when `rules` is empty. */
   note?: string;
 }
 

@@ -8,12 +8,10 @@ import { fixtureSummaryLine, summaryLine } from './text.ts';
 import type { FixtureReporter, Output, ReportContext, Reporter } from './types.ts';
 import { atOrAbove } from './util.ts';
 
-/** Escape a workflow-command message. */
 function escapeData(s: string): string {
   return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 }
 
-/** Escape a workflow-command property value. */
 function escapeProperty(s: string): string {
   return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }

@@ -115,7 +115,6 @@ export function fixtureJsonReporter(out: Output, ctx: ReportContext): FixtureRep
   };
 }
 
-/** Stable key order for a finding. */
 function orderFinding(f: Finding): Finding {
   const o = { ruleId: f.ruleId, severity: f.severity, message: f.message, source: f.source } as Finding;
   if (f.line !== undefined) o.line = f.line;
@@ -129,7 +128,6 @@ function orderFinding(f: Finding): Finding {
   return o;
 }
 
-/** Stable key order for a case. */
 function orderCase(c: CaseResult): CaseResult {
   const o: CaseResult = { id: c.id, group: c.group, status: c.status };
   for (const k of ['file', 'line', 'expected', 'actual', 'detail', 'deviationReason'] as const)

@@ -15,7 +15,6 @@ import { ITEMS, writeDocumentWithArray } from './json.ts';
 import { FindingSpool } from './spool.ts';
 import { findingOrder } from './util.ts';
 
-/** `$schema` of the emitted log (the OASIS 2.1.0 schema). */
 const SARIF_SCHEMA_URI = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/os/schemas/sarif-schema-2.1.0.json';
 
 const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { error: 'error', warning: 'warning', info: 'note' };
@@ -164,7 +163,6 @@ export function sarifReporter(out: Output, ctx: ReportContext): Reporter {
   };
 }
 
-/** The rules of a fixture run. */
 const FIXTURE_RULES: readonly RuleMeta[] = [
   {
     id: 'fixtures/case-mismatch',

@@ -9,9 +9,7 @@ import { codeUrl } from '../core/paths.ts';
 
 /** Base of the AEP spec documents (repository at the commit the rules were written from). */
 const AEP_SPEC_BASE = 'https://github.com/agenteventprotocol/agent-event-protocol/blob/1d959a0/spec/';
-/** Base of the AHP draft spec documents. */
 const AHP_SPEC_BASE = 'https://github.com/agenthooksprotocol/agent-hooks-protocol/blob/main/spec/draft/';
-/** The MCP elicitation page of the pinned revision. */
 const MCP_ELICITATION_URL = 'https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation';
 
 /** AEP document file names by number. */

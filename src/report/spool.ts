@@ -14,7 +14,6 @@ export const SPOOL_MEMORY_FINDINGS = 10_000;
 
 const READ_CHUNK = 64 * 1024;
 
-/** One sorted run in the temporary file: its byte range. */
 interface Run {
   start: number;
   end: number;
@@ -27,7 +26,6 @@ interface RunCursor {
   advance(): void;
 }
 
-/** Reads one run's findings back from the file, one at a time. */
 class RunReader implements RunCursor {
   private pos: number;
   private lines: string[] = [];

@@ -15,13 +15,10 @@ export interface Output {
 
 /** Context a reporter may need. */
 export interface ReportContext {
-  /** `aep` or `ahp`. */
   protocol: string;
   /** What produced the findings, as JSON reports name it (`kind`): `validate` (default), `pin-verify` or `pin-refresh`. */
   kind?: 'validate' | 'pin-verify' | 'pin-refresh';
-  /** Tool version (package.json). */
   version: string;
-  /** Colour output (text reporter only). */
   color: boolean;
   /** Print only what is at or above `failOn` (fixtures: failing cases); the summary always. */
   quiet?: boolean;

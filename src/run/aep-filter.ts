@@ -31,9 +31,7 @@ export interface AepFilterOptions {
 
 /** The outcome of a filter run: the run's result, and the lines written and refused. */
 export interface AepFilterResult extends RunResult {
-  /** Events written. */
   written: number;
-  /** Lines with an error finding, not written. */
   rejected: number;
 }
 

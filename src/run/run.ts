@@ -19,7 +19,6 @@ export { StreamCheck } from './stream-check.ts';
 
 /** Options of one run, beyond the protocol's own. */
 export interface RunOptions {
-  /** `--strict`: warnings count as errors. */
   strict?: boolean;
   /** `--max-findings`: hand at most this many findings on (the rest are counted). */
   maxFindings?: number;
@@ -50,7 +49,6 @@ export interface RunResult {
   summary: Summary;
   /** A rule or analyzer threw: some verdicts are missing (exit 2). */
   incomplete: boolean;
-  /** The most severe finding counted (after `--strict`), if any. */
   worst: Severity | undefined;
 }
 
@@ -309,18 +307,15 @@ export class EventStream {
     return this.take();
   }
 
-  /** End the stream: the end-of-input findings. */
   end(): Finding[] {
     this.check.end();
     return this.take();
   }
 
-  /** True when a rule threw during this stream. */
   get incomplete(): boolean {
     return this.check.incomplete;
   }
 
-  /** Counts so far. */
   summary(): Summary {
     return this.counter.summary(this.check.stats, this.def.knownTypes());
   }

@@ -22,13 +22,11 @@ export interface StreamCheckOptions extends ProtocolOptions {
 /** One stream fed by line, document or value: the building block runInputs and the session API drive. */
 export class StreamCheck {
   readonly stats: RunStats = newStats();
-  /** A rule threw during this stream. */
   incomplete = false;
   private readonly checker: ProtocolChecker;
   private readonly sink: FindingSink;
   private readonly maxDepth: number;
   private readonly acceptArrays: boolean;
-  /** The protocol's binding hint under this run's options, if it has one. */
   readonly hint: ((text: string, source: string, framing: 'jsonl' | 'document') => string | undefined) | undefined;
   private lastError: { source: string; line: number } | undefined;
   private lastSource: string | undefined;
@@ -177,7 +175,6 @@ export class StreamCheck {
     return ev;
   }
 
-  /** End of the stream: end-of-input verdicts. */
   end(): void {
     try {
       this.checker.end();

@@ -32,7 +32,6 @@ const MISSING: RequestLink = { status: 'missing' };
 
 /** What the attention analyzer found about one event. */
 export interface AttentionFacts {
-  /** Requests of the session still open at its first `session.ended`. */
   endedWithOpen?: OpenRequest[];
   /** The request this `attention.requested` recorded (open, or closed when its terminal came first). */
   requested?: RequestRecord;
@@ -48,7 +47,6 @@ export class AttentionAnalyzer {
     private readonly marks: CompletionMarks,
   ) {}
 
-  /** Session end, requests and followers. */
   observe(ev: AepEvent, facts: AttentionFacts & Pick<LifecycleFacts, 'session' | 'endsSession'> & { at: Mark }): void {
     const rec = facts.session;
     const type = ev.type;

@@ -30,7 +30,6 @@ export class OpenBudget {
     private readonly caps: AepCapLog,
   ) {}
 
-  /** Open work held now. */
   get open(): number {
     return this.count;
   }
@@ -56,13 +55,11 @@ export class OpenBudget {
     return true;
   }
 
-  /** Give one slot back. */
   release(owner: OpenOwner | undefined): void {
     this.count--;
     if (owner) owner.owned--;
   }
 
-  /** Give back every slot `owner` holds (its session is forgotten). */
   releaseAll(owner: OpenOwner): void {
     this.count -= owner.owned;
     owner.owned = 0;

@@ -49,14 +49,12 @@ export class ControlAnalyzer {
   private readonly commands = new Map<string, PendingCommand>();
 
   constructor(
-    /** The ack window in ms (AEP-0004 §3). */
     readonly ackWindowMs: number,
     private readonly lifecycle: LifecycleAnalyzer,
     private readonly budget: OpenBudget,
     private readonly marks: CompletionMarks,
   ) {}
 
-  /** Commands awaiting their ack now. */
   get size(): number {
     return this.commands.size;
   }

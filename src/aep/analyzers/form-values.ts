@@ -26,7 +26,6 @@ export interface FormObservation {
 
 /** What the form analyzer found about one event. */
 export interface FormFacts {
-  /** Form checks of `answer.values`. */
   form?: FormObservation;
 }
 

@@ -22,7 +22,6 @@ import type { AepCaptureLevel } from '../schema/registry.ts';
 
 /** What the table remembers about the first event of a `(source, id)`. */
 export type IdEntry = {
-  /** 1-based line. */
   line: number;
   /** Index of the input (see {@link AepIdTable.fileIndex}); below {@link MAX_LINE_FILES} for `line` entries. */
   file: number;
@@ -60,7 +59,6 @@ export class AepIdTable {
     this.table = new CompactTable({ u32: ID_U32.count, f64: 0, cap: maxIds, forget: 'half' });
   }
 
-  /** Entries held now (at most `maxIds`). */
   get size(): number {
     return this.table.size;
   }
@@ -70,7 +68,6 @@ export class AepIdTable {
     return this.table.bytes();
   }
 
-  /** Forget the oldest entry (the memory budget); false when none is held. */
   forgetOldest(): boolean {
     return this.table.forgetOldest();
   }
@@ -86,12 +83,10 @@ export class AepIdTable {
     return i;
   }
 
-  /** The input name of a file index. */
   fileName(i: number): string {
     return this.files[i] ?? '';
   }
 
-  /** The first occurrence of `key`, if still remembered. */
   get(key: Hash64): IdEntry | undefined {
     const t = this.table;
     const s = t.slot(key);
@@ -173,7 +168,6 @@ export interface IdentityFacts {
 /** `(source, id)` identity and dedupe for one run. */
 export class IdentityAnalyzer {
   private readonly ids: AepIdTable;
-  /** How to read back lines of re-readable inputs, by input index. */
   private readonly rereaders = new Map<number, (byteOffset: number) => string | undefined>();
   /** Down-level digests of digest entries above `none` ({@link DL_U32}); forgets with the same cap, oldest half first. */
   private readonly lower: CompactTable;
@@ -191,7 +185,6 @@ export class IdentityAnalyzer {
     return (this.redactorOnce ??= createRedactor());
   }
 
-  /** The `(source, id)` table (a holder of the memory budget). */
   get idTable(): AepIdTable {
     return this.ids;
   }
@@ -201,7 +194,6 @@ export class IdentityAnalyzer {
     return this.ids;
   }
 
-  /** `(source, id)` entries held now. */
   get size(): number {
     return this.ids.size;
   }

@@ -28,13 +28,10 @@ const ENDED_F64 = { endedByteOffset: 0, posByteOffset: 1, epoch: 2, seq: 3, coun
 export interface LifecycleFacts {
   /** The emitter session of a sequenced event (session-scoped, with `session` and an exact `seq`). */
   session?: SessionRecord;
-  /** The event's exact `seq`, set with {@link session}. */
   seq?: bigint;
-  /** A run terminal for a run that already has one. */
   runTerminal?: { run: string; prior: Mark; priorType: string };
   /** A second distinct `session.ended`: the first one. */
   sessionEnded?: Mark;
-  /** True at the session's first `session.ended`. */
   endsSession?: boolean;
 }
 
@@ -91,7 +88,6 @@ export class LifecycleAnalyzer {
     return true;
   }
 
-  /** Ended sessions kept as compact entries. */
   get endedSize(): number {
     return this.endedSessions.size;
   }
@@ -101,7 +97,6 @@ export class LifecycleAnalyzer {
     return this.bySession.get(session);
   }
 
-  /** Find or create the event's session; runs and session end. */
   observe(ev: AepEvent, facts: LifecycleFacts & { scope: AepScope; at: Mark }): void {
     const session = attr(ev, 'session');
     if (session === undefined || facts.scope !== 'session') return;
@@ -292,7 +287,6 @@ export class LifecycleAnalyzer {
     }
   }
 
-  /** Remove `rec` from the session maps. */
   private forget(rec: SessionRecord): void {
     this.sessions.delete(rec.key);
     const set = this.bySession.get(rec.session);

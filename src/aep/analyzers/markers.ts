@@ -17,7 +17,6 @@ export interface Completion {
   type: string;
 }
 
-/** Terminal and ack types, by their code in a completion mark. */
 const MARKER_TYPES = [
   'run.finished',
   'run.failed',
@@ -48,22 +47,18 @@ export class CompletionMarks {
     this.table = new CompactTable({ u32: MARK_U32.count, f64: MARK_F64.count, cap: maxIds, forget: 'half' });
   }
 
-  /** Marks held now. */
   get size(): number {
     return this.table.size;
   }
 
-  /** Bytes of the marks held (the memory budget). */
   bytes(): number {
     return this.table.bytes();
   }
 
-  /** Forget the oldest mark (the memory budget); false when none is held. */
   forgetOldest(): boolean {
     return this.table.forgetOldest();
   }
 
-  /** The completion remembered for `key`. */
   get(key: Hash64): Completion | undefined {
     const t = this.table;
     const s = t.size === 0 ? undefined : t.slot(key);

@@ -75,9 +75,7 @@ class FactsRecord implements AepFacts {
 /** The analyzers of one run, as stream rules read them (end of input, `aep/state-cap`, `aep/ack-window`). */
 export interface AepStreamState {
   readonly options: Readonly<AepStreamOptions>;
-  /** Caps exceeded, for `aep/state-cap`. */
   readonly caps: AepCapLog;
-  /** The `maxOpen` budget of open runs, requests and commands. */
   readonly budget: OpenBudget;
   /** Input names and compact marks of completed work (run and request terminals, acks). */
   readonly marks: CompletionMarks;
@@ -87,7 +85,6 @@ export interface AepStreamState {
   readonly attention: AttentionAnalyzer;
   readonly forms: FormValuesAnalyzer;
   readonly control: ControlAnalyzer;
-  /** The memory budget of this run's state (`--max-state-mb`). */
   readonly memory: StateBudget;
 }
 
@@ -99,9 +96,7 @@ export interface AepStreamStats {
   sessions: number;
   /** Ended sessions kept as compact entries (their `session.ended` and ordering mark). */
   endedSessions: number;
-  /** Compact marks of run terminals, request terminals and ack decisions. */
   markers: number;
-  /** `(source, id)` identity entries. */
   ids: number;
 }
 
@@ -167,7 +162,6 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
     );
   }
 
-  /** Run the analyzers on `ev`, in order; its facts. */
   observe(ev: AepEvent): AepFacts {
     const s = this.state;
     const facts: AepFacts = new FactsRecord(ev);

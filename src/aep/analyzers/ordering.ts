@@ -17,7 +17,6 @@ export interface OrderRegression {
 
 /** What the ordering analyzer found about one event. */
 export interface OrderFacts {
-  /** An `(epoch, seq)` position at or below the session's high-water mark. */
   order?: OrderRegression;
 }
 

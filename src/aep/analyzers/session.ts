@@ -14,7 +14,6 @@ export interface RunRecord {
 /** One attention request of an emitter session. */
 export interface RequestRecord {
   id: string;
-  /** Where the request was. */
   at: Mark;
   /** `data.kind` of the request, when a string. */
   kind?: string;
@@ -33,9 +32,7 @@ export class SessionRecord implements OpenOwner {
   owned = 0;
   /** Active since the eviction clock last passed this record (lifecycle.ts). */
   recent = false;
-  /** The ordering high-water mark (ordering.ts). */
   pos?: { epoch: bigint; seq: bigint; at: Mark };
-  /** The first `session.ended`. */
   ended?: Mark;
   /**
    * Set while the input holds the session from its start with every position and request so far; `next` keeps it so.
@@ -50,7 +47,6 @@ export class SessionRecord implements OpenOwner {
     readonly session: string,
   ) {}
 
-  /** Open runs by `run`. */
   get runs(): Map<string, RunRecord> {
     return (this.runMap ??= new Map());
   }
@@ -60,7 +56,6 @@ export class SessionRecord implements OpenOwner {
     return (this.requestMap ??= new Map());
   }
 
-  /** True when the session holds runs or requests. */
   get hasLifecycle(): boolean {
     return (this.runMap?.size ?? 0) + (this.requestMap?.size ?? 0) > 0;
   }

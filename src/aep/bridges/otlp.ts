@@ -59,7 +59,6 @@ export interface OtlpOptions {
 
 /** What {@link toOtlp} left out, counted. */
 export interface OtlpCounts {
-  /** Records exported. */
   records: number;
   /** Records whose payload (body and gen_ai.* attributes) was withheld at the capture ceiling. */
   withheld: number;

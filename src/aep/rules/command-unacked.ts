@@ -3,7 +3,6 @@ import { markLocation } from '../../core/mark.ts';
 import type { PendingCommand } from '../analyzers/control.ts';
 import type { AepStreamState } from '../analyzers/model.ts';
 
-/** Most commands listed as related locations on one finding. */
 const MAX_LISTED = 20;
 
 /**

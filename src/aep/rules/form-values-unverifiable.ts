@@ -4,7 +4,6 @@ import { FORM_SPEC, VALUES_POINTER } from '../analyzers/form-common.ts';
 import type { AepFacts } from '../analyzers/model.ts';
 import { CAPTURE_RANK } from '../event.ts';
 
-/** Why the form is not available, by message key. */
 const WHY = {
   'missing-answered': 'the form request {subject:json} is not in the stream for this source and session',
   'missing-respond': 'the form request {subject:json} is not in the stream for this session',

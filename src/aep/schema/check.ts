@@ -16,7 +16,6 @@ import {
   requiredMembers,
 } from './validators.ts';
 
-/** The type grammar of a vendor type, shown in `aep/type-unregistered`. */
 const VENDOR_GRAMMAR = 'x.{vendor}.{category}.{rest}';
 
 const SCHEMA_RULES = new Map<string, RuleMeta>(Object.values(R).map((r) => [r.id, r]));

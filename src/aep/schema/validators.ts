@@ -16,7 +16,6 @@ let knownTypes: readonly string[] | undefined;
 const EVENT_WORDING = aepWording('event');
 let generated: { v: GeneratedValidators; byType: Map<string, object> } | undefined;
 
-/** The generated validators and documents, loaded on first use. */
 function load(): NonNullable<typeof generated> {
   if (!generated) {
     const v = loadGeneratedValidators('aep', AEP_SCHEMA_BASE_ID);
@@ -35,7 +34,6 @@ export function aepValidatorsLoaded(): boolean {
   return generated !== undefined;
 }
 
-/** One schema, as the verdict and the diagnostic validators see it. */
 interface Compiled {
   /** First error only: the hot path. */
   verdict: ValidateFunction;

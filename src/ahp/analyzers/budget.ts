@@ -59,7 +59,6 @@ export class EventBudget {
     this.holders.push(holder);
   }
 
-  /** Entries held against `maxEvents`. */
   held(): number {
     let n = 0;
     for (const h of this.holders) n += h.held();
@@ -74,7 +73,6 @@ export class EventBudget {
     return false;
   }
 
-  /** Code of `m`'s input. */
   fileCode(m: Mark): number {
     return this.files.code(m.file);
   }

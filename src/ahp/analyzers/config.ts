@@ -9,7 +9,6 @@ import { isObj, type Obj } from '../../core/value.ts';
 
 /** Configuration facts of the first occurrence of an event. */
 export interface ConfigFacts {
-  /** A config.change.after whose parent config.change.before was denied. */
   configAfterDenied?: { before: Mark; deniedAt: Mark };
 }
 

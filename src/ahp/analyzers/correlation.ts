@@ -33,7 +33,6 @@ export interface PendingRecord {
   deliveries: number;
   /** Read from an HTTP body: its response is the HTTP response, so none is owed in the input. */
   http?: true;
-  /** Intercept: the type of the event it carries. */
   eventType?: string;
   /** Intercept: the `(source, id)` key of its event (identity.ts `eventKey`). */
   eventKey?: Hash64;
@@ -49,9 +48,7 @@ export type ResponseLink =
   | { status: 'matched'; request: PendingRecord; mismatch?: 'manifest-for-intercept' | 'effects-for-capabilities' }
   /** A further response allowed by an identical retry of the request. */
   | { status: 'retry-answer'; request: Mark }
-  /** The request was already answered (and not retried). */
   | { status: 'duplicate'; request: Mark; first: Mark }
-  /** No request of the stream has this id. */
   | { status: 'unmatched' }
   /** The input holds no request at all so far (one direction of the traffic); `first` for the first such response. */
   | { status: 'uncorrelatable'; first: boolean }
@@ -76,7 +73,6 @@ export function idKey(msg: AhpMessage): string | undefined {
   return undefined;
 }
 
-/** The correlation analyzer */
 const PENDING_BYTES = 1024;
 
 export class Correlation implements BudgetHolder {
@@ -89,7 +85,6 @@ export class Correlation implements BudgetHolder {
 
   constructor(private readonly budget: EventBudget) {}
 
-  /** Answered rows held (against `--max-events`). */
   held(): number {
     return this.answered.size;
   }
@@ -108,12 +103,10 @@ export class Correlation implements BudgetHolder {
     return this.pending.size;
   }
 
-  /** The most requests that awaited a response at once in this run. */
   get pendingPeak(): number {
     return this.peak;
   }
 
-  /** Compact rows of answered request ids (for duplicate responses). */
   get answeredCount(): number {
     return this.answered.size;
   }
@@ -152,7 +145,6 @@ export class Correlation implements BudgetHolder {
     return rec;
   }
 
-  /** A response or error response (`msg` at `at`): what it answers. */
   response(msg: AhpMessage, at: Mark): ResponseFacts {
     const key = idKey(msg);
     const result = isObj(msg.value.result) ? msg.value.result : undefined;

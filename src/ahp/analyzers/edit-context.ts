@@ -25,7 +25,6 @@ const LIST_TARGETS: Readonly<Record<string, readonly [string, string]>> = {
 /** A matched intercept response's effects applied in its request's host context. */
 export interface EffectsFacts {
   outcome: EffectsVerdict;
-  /** `result.effects` of the response. */
   list: unknown[];
   request: PendingRecord;
 }

@@ -66,7 +66,6 @@ export interface HostContext {
 export type EffectsOutcome =
   /** Accepted: the effective value of every target in `current` or changed, and the targets changed. */
   | { accepted: true; values: Record<string, unknown>; changed: string[] }
-  /** Rejected as a whole, with every reason found. */
   | { accepted: false; reasons: EffectRejection[] };
 
 /** Text parts of a list (messages' parts, or bare parts). */

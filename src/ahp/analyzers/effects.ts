@@ -50,7 +50,6 @@ function advertisedEffects(caps: unknown): Set<string> | undefined {
   return new Set(caps.effects.filter((x): x is string => typeof x === 'string'));
 }
 
-/** Capability problems of one well-formed effect. */
 function capabilityProblems(
   effect: Obj,
   index: number,

@@ -41,7 +41,6 @@ function signature(ev: Obj): number {
   );
 }
 
-/** Set `k` in `m` as its most recent entry. */
 function remember<V>(m: Map<number, V>, k: number, v: V): void {
   m.delete(k);
   m.set(k, v);
@@ -55,7 +54,6 @@ export interface ElicitRequestInfo {
   form: FormVerdict;
   /** `requestedSchema` of a `parsed` form while still held (released once a result's answer was checked). */
   schema?: unknown;
-  /** A `parsed` form whose `requestedSchema` was released. */
   released?: boolean;
 }
 
@@ -96,7 +94,6 @@ export interface ModeFacts {
 
 /** Elicitation facts of an event. */
 export interface ElicitationFacts {
-  /** user.elicitation.result, first occurrence. */
   pair?: PairFacts;
   /** user.elicitation.result with an accepted form answer not checked before. */
   content?: ContentFacts;
@@ -134,7 +131,6 @@ export class Elicitation {
     return this.checkedSchemas.size;
   }
 
-  /** Forget the form of the event `key` (its row was forgotten). */
   forget(key: Hash64): void {
     if (this.schemas.size === 0 && this.checkedSchemas.size === 0) return;
     const n = keyNumber(key);
@@ -277,7 +273,6 @@ export class Elicitation {
     this.body = undefined;
   }
 
-  /** What a user.elicitation.request offers its result. */
   private requestInfo(msg: AhpMessage, ev: Obj): ElicitRequestInfo {
     const el = isObj(ev.elicitation) ? ev.elicitation : {};
     const base = { server: el.server, mode: el.mode };

@@ -128,13 +128,11 @@ const codePoints = (s: string): number => {
   return n;
 };
 
-/** The `option` phrase of a value outside `choices`. */
 const option = (choices: readonly string[], v: unknown): [AnswerPhraseId, MessageArgs] =>
   choices.length
     ? ['option', { count: choices.length, options: listed(choices), found: describeValue(v) }]
     : ['noOption', { found: describeValue(v) }];
 
-/** Problems of one answer value against its field schema. */
 function fieldProblems(ptr: string, field: Obj, v: unknown): AnswerProblem[] {
   const out: AnswerProblem[] = [];
   const p = (keyword: string, messageId: AnswerPhraseId, args: MessageArgs = {}) =>

@@ -18,7 +18,6 @@ export interface UnresolvedParent {
   source: string;
   parentId: string;
   at: Location;
-  /** Arrival order of the naming event. */
   seq: number;
 }
 
@@ -41,12 +40,10 @@ export class Lineage implements BudgetHolder {
     private readonly budget: EventBudget,
   ) {}
 
-  /** Events naming a parent not seen yet (open work). */
   held(): number {
     return this.unresolvedCount;
   }
 
-  /** Estimated bytes of the unresolved parent links (open work). */
   bytes(): number {
     return this.unresolvedCount * 128;
   }

@@ -1,7 +1,6 @@
 import { markLocation } from '../../core/mark.ts';
 import { defineAhpStreamRule } from '../analyzers/model.ts';
 
-/** Most related locations listed on the finding. */
 const MAX_RELATED = 20;
 
 /**

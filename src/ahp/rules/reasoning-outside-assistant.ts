@@ -15,7 +15,6 @@ function one(m: unknown, pointer: string, ctx: RuleContext): void {
   }
 }
 
-/** {@link one} over each element of a message list. */
 function list(v: unknown[], pointer: string, ctx: RuleContext): void {
   for (let i = 0; i < v.length; i++) {
     const m: unknown = v[i];

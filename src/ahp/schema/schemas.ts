@@ -33,13 +33,11 @@ export const MCP_DEFAULT_ID = 'urn:agent-conformance:mcp-elicitation';
 export interface AhpSchemaRegistry {
   /** Schema nodes of the diagnostic validators' (prepared) documents, for the mapper (`mapSchemaErrors`). */
   readonly index: SchemaIndex;
-  /** Our loaded schema documents by file name (as written). */
   docs: ReadonlyMap<string, Record<string, unknown>>;
   /** A fast verdict for a `$ref` such as `messages.schema.json#/$defs/interceptRequest`. */
   check(ref: string): (value: unknown) => boolean;
   /** The diagnostic validator (all errors, verbose) for a `$ref`. */
   validator(ref: string): ValidateFunction;
-  /** The MCP extraction document (as loaded) and its `$id`. */
   mcp: { id: string; doc: Record<string, unknown> };
   /** A fast verdict for a `$defs` entry of the MCP extraction, or `undefined` when it has none. */
   mcpCheck(def: string): ((value: unknown) => boolean) | undefined;

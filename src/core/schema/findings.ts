@@ -29,13 +29,11 @@ export interface MessageContext {
   /** The member an error names (missing, additional, or a rejected member name), if any. */
   member?: string;
   ruleId: string;
-  /** The wording's generic sentence for this error. */
   generic(): string;
 }
 
 /** How one protocol words schema errors. */
 export interface Wording {
-  /** The sentence for an error without an `x-message` at its location. */
   generic(c: MessageContext): string;
   /** Sentences for `x-message` keys (`@name` in a schema; the key here without `@`). */
   keys: Readonly<Record<string, (c: MessageContext) => string>>;
@@ -51,7 +49,6 @@ export interface Wording {
 export interface MapOptions {
   index: SchemaIndex;
   wording: Wording;
-  /** The rule of an error whose location has no rule. */
   fallbackRule: string;
   /** Prefixed to every pointer and path (the validated value's place in the line). */
   base?: string;
