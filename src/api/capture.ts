@@ -1,6 +1,5 @@
 /**
- * The library's capture pipeline (README §Share a log safely): `aep downlevel` and `aep redact` in process (AEP-0001
- * §8.2, AEP-0003 §9).
+ * The library's `aep downlevel` and `aep redact` in process (README §Share a log safely; AEP-0001 §8.2, AEP-0003 §9).
  */
 import { downlevelEvent, type DownlevelOptions } from '../aep/downlevel.ts';
 import { createRedactor, redactEvent as redactGatedEvent, type RedactOptions, type Redactor } from '../aep/redact.ts';
@@ -32,10 +31,7 @@ export function downlevel(
   return downlevelEvent(event, ceiling, options).event;
 }
 
-/**
- * The AEP-0003 §9.4 redaction of text, or of every string of a JSON value (credential-named members replaced whole);
- * options compile once per object (or pass a createRedactor Redactor).
- */
+/** AEP-0003 §9.4 redaction of text, or of each string of a JSON value; options compile once per object. */
 export function redact(text: string, options?: RedactOptions | Redactor): string;
 export function redact(value: unknown, options?: RedactOptions | Redactor): unknown;
 export function redact(value: unknown, options?: RedactOptions | Redactor): unknown {
@@ -43,10 +39,7 @@ export function redact(value: unknown, options?: RedactOptions | Redactor): unkn
   return typeof value === 'string' ? r.text(value) : r.value(value);
 }
 
-/**
- * Redact one event as `aep redact` does: the `redacted`-gated payload text at capture `redacted` / `full`; the same
- * object when unchanged.
- */
+/** Redact one event as `aep redact` does (gated payload text at `redacted` / `full`); same object when unchanged. */
 export function redactEvent(
   event: Readonly<Record<string, unknown>>,
   options?: RedactOptions | Redactor,

@@ -1,7 +1,4 @@
-/**
- * The library's fixture runner: a fixture directory checked case by case, as `aep fixtures DIR` / `ahp fixtures DIR`
- * do.
- */
+/** The library's fixture runner: a fixture directory checked as `aep fixtures DIR` / `ahp fixtures DIR` do. */
 import type { Severity } from '../core/finding.ts';
 import {
   fixtureExitCode,
@@ -25,10 +22,7 @@ export type FixtureRunOptions<P extends Protocol = Protocol> = Omit<OptionsFor<P
   onCase?: (c: CaseResult) => void;
 };
 
-/**
- * Run every case under `dir`; fixtureExitCode gives the CLI's exit code. @throws FixtureError, DeviationsError,
- * InputError.
- */
+/** Run every case under `dir`. @throws FixtureError, DeviationsError, InputError. */
 export function runFixtures<P extends Protocol>(
   protocol: P,
   dir: string,

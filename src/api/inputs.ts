@@ -72,10 +72,7 @@ function fileInput(path: string | URL, source: string | undefined): InputSpec {
   return spec;
 }
 
-/**
- * Pipeline inputs framed by `framing(source)`. @throws InputError for an unreadable file; TypeError for a value that is
- * no input.
- */
+/** Pipeline inputs framed by `framing(source)`. @throws InputError (unreadable file); TypeError (no input). */
 export function toInputSpecs(inputs: Inputs, framing: (source: string) => 'jsonl' | 'document'): InputSpec[] {
   const list: readonly Input[] = Array.isArray(inputs) ? inputs : [inputs as Input];
   const unnamed = (i: number) => (list.length === 1 ? '<input>' : `<input ${i + 1}>`);

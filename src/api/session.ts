@@ -1,7 +1,4 @@
-/**
- * Sessions for emitters' unit tests: events checked one at a time with one input's stream state, each a line of the
- * run.
- */
+/** Sessions for emitters' unit tests: events checked one at a time, as lines of one input. */
 import type { Finding } from '../core/finding.ts';
 import type { Summary } from '../core/summary.ts';
 import { protocolDefinition } from '../run/protocols.ts';
@@ -65,10 +62,7 @@ class Session implements CheckSession {
   }
 }
 
-/**
- * A session of `protocol`: events checked in order as lines of one input. @throws TypeError for an unknown protocol or
- * rule id.
- */
+/** A session of `protocol`, events checked in order. @throws TypeError for an unknown protocol or rule id. */
 export function createSession<P extends Protocol>(
   protocol: P,
   options: SessionOptions<P> = {} as SessionOptions<P>,
@@ -76,10 +70,7 @@ export function createSession<P extends Protocol>(
   return new Session(protocol, options as SessionOptions);
 }
 
-/**
- * One event checked alone (a fresh stream, not ended). @throws TypeError for an unknown protocol or rule id or an
- * unserialisable event.
- */
+/** One event checked alone (a fresh stream). @throws TypeError for unknown ids or an unserialisable event. */
 export function checkEvent<P extends Protocol>(
   protocol: P,
   event: object | string,

@@ -1,7 +1,4 @@
-/**
- * Streaming validation for the library: the run of `validate`, with findings in an async iterable instead of a
- * reporter.
- */
+/** Streaming validation for the library: the run of `validate`, findings in an async iterable. */
 import type { Finding } from '../core/finding.ts';
 import { InputError, type InputSpec } from '../core/pipeline.ts';
 import type { Summary } from '../core/summary.ts';
@@ -25,10 +22,7 @@ export type ValidateOptions<P extends Protocol = Protocol> = OptionsFor<P> & {
 
 /** One run: iterate it once for the findings in input order, then await `summary()`; it starts on either. */
 export interface ValidationRun extends AsyncIterable<Finding> {
-  /**
-   * The summary once the run has ended (called alone, it runs the check and counts). @throws InputError; RuleCrashError
-   * with `failFast`.
-   */
+  /** The summary at the end (alone, it runs the check). @throws InputError; RuleCrashError with `failFast`. */
   summary(): Promise<Summary>;
 }
 
@@ -152,10 +146,7 @@ class Run implements ValidationRun {
   }
 }
 
-/**
- * Validate `inputs` as `protocol` (one stream, in order), streaming. @throws TypeError at once for an unknown protocol
- * or rule id.
- */
+/** Validate `inputs` as one stream, streaming. @throws TypeError at once for an unknown protocol or rule id. */
 export function validateStream<P extends Protocol>(
   protocol: P,
   inputs: Inputs,
@@ -172,10 +163,7 @@ export interface ValidationResult {
   summary: Summary;
 }
 
-/**
- * Validate and collect every finding (small inputs). @throws InputError; RuleCrashError with `failFast`; TypeError for
- * unknown ids.
- */
+/** Validate and collect every finding. @throws InputError; RuleCrashError (`failFast`); TypeError (unknown ids). */
 export async function validate<P extends Protocol>(
   protocol: P,
   inputs: Inputs,

@@ -27,10 +27,7 @@ export type RunFilter = (
   filter?: AepFilterOptions,
 ) => Promise<number>;
 
-/**
- * A stream verb's JSONL inputs and its stderr reporter; `undefined` (after a line on stderr) when an input cannot be
- * opened.
- */
+/** A stream verb's JSONL inputs and stderr reporter; `undefined` (said on stderr) when an input cannot be opened. */
 export function openStreamVerb(files: string[], io: CliIO): { inputs: InputSpec[]; reporter: Reporter } | undefined {
   let inputs: InputSpec[];
   try {

@@ -1,7 +1,4 @@
-/**
- * `ahp pin verify` / `ahp pin refresh` (AHP interaction-payloads §Pinned upstream maintenance;
- * docs/pin-maintenance.md).
- */
+/** `ahp pin verify` / `ahp pin refresh` (AHP interaction-payloads §Pinned upstream maintenance). */
 import { EXIT, exitCodeOfError } from '../core/exit.ts';
 import { relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';

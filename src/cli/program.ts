@@ -267,10 +267,7 @@ function buildProgram(bin: CliBin, io: CliIO, setExit: (code: number) => void): 
   return program;
 }
 
-/**
- * The usage error for an unknown verb in `args`, or `undefined`; commander would answer `aep nosuchverb --help` with
- * exit 0.
- */
+/** The usage error for an unknown verb in `args` (commander would answer `--help` with exit 0), or `undefined`. */
 export function unknownCommand(program: Command, args: readonly string[]): string | undefined {
   let cmd = program;
   for (let i = 0; i < args.length && cmd.commands.length > 0; i++) {

@@ -108,10 +108,7 @@ function iterative(root: unknown, rootPtr: string, bigs: ReadonlyMap<string, str
   return out;
 }
 
-/**
- * Canonical JSON of `ev.value`, which sits at `basePointer` of its line (big integer pointers are line-relative); never
- * throws.
- */
+/** Canonical JSON of `ev.value` at `basePointer` of its line (big integer pointers are line-relative). */
 export function canonicalJson(ev: ExactJson, basePointer = ''): string {
   let bigs: Map<string, string> | undefined;
   for (const b of ev.bigIntegers) {
@@ -157,10 +154,7 @@ export function hash64(d: Uint8Array): Hash64 {
   };
 }
 
-/**
- * Table key of `text`: SipHash-1-3 (siphash.ts) under a random per-process key, so crafted input cannot aim for a
- * collision.
- */
+/** Table key of `text`: SipHash-1-3 under a random per-process key, so crafted input cannot aim for a collision. */
 export function textKey(text: string): Hash64 {
   sipHash(text);
   return { hi: sipHi, lo: sipLo };

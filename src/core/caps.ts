@@ -1,7 +1,4 @@
-/**
- * Stream-state caps: the notices analyzers note (CapLog) and how `state-cap` rules word them; exceeding one is a
- * finding.
- */
+/** Stream-state caps: what analyzers note (CapLog) and how `state-cap` rules word it. */
 import type { Location } from './finding.ts';
 import type { RuleContext } from './rule.ts';
 

@@ -48,10 +48,7 @@ export function lastCodeCacheUse(): CodeCacheUse | undefined {
   return lastUse;
 }
 
-/**
- * `require(file)` (absolute path) through its code cache when one exists for this exact source; not put in
- * `require.cache`.
- */
+/** `require(file)` through its code cache when one exists for this exact source; not put in `require.cache`. */
 export function requireCached(file: string, options: { nodeCache?: boolean } = {}): unknown {
   if (recording) {
     const bytes = readFileSync(file);
@@ -88,10 +85,7 @@ export function requireCached(file: string, options: { nodeCache?: boolean } = {
 
 let recording: Map<string, { bytes: Buffer; script: Script }> | undefined;
 
-/**
- * Build time: compile every module afresh and keep its script, so writeRecordedCodeCaches saves what typical traffic
- * compiled (V8 compiles a function on its first call).
- */
+/** Build time: keep each compiled script, so the caches hold what typical traffic compiled (V8 compiles lazily). */
 export function recordCodeCaches(): void {
   recording = new Map();
 }

@@ -15,10 +15,7 @@ import {
   type RuleMeta,
 } from './rule.ts';
 
-/**
- * A stateless cross-event rule: a verdict over one event's facts `F` (`onEvent`) or the analyzers `S` at the end
- * (`onEnd`).
- */
+/** A stateless cross-event rule: a verdict over one event's facts (`onEvent`) or the state at the end (`onEnd`). */
 export interface FactRule<F, S> extends RuleMeta {
   /** Facts that call for a verdict: `onEvent` runs only when one is set; leave out to see every event. */
   on?: readonly string[];
@@ -41,10 +38,7 @@ export function defineEventRule<E extends ParsedEvent, const Id extends string>(
   return rule;
 }
 
-/**
- * One run's analyzers: `state` their typed record, `observe` runs them in order and returns the event's facts
- * (`undefined`: stream rules do not see the event).
- */
+/** One run's analyzers: `observe` returns an event's facts (`undefined`: stream rules do not see it). */
 export interface StreamModel<E, F, S> {
   readonly state: S;
   observe(event: E): F | undefined;
@@ -71,10 +65,7 @@ export function selectedSink(sink: FindingSink, selection: RuleSelection): Findi
   return selection === undefined ? sink : (f) => void ((isFramingRule(f.ruleId) || selection.has(f.ruleId)) && sink(f));
 }
 
-/**
- * Runs a protocol's rules over a stream in declared order; a rule that throws becomes a RuleCrashError for `onCrash`
- * (the run reports it and goes on), thrown without `onCrash`.
- */
+/** Runs a protocol's rules in declared order; a rule that throws becomes a RuleCrashError for `onCrash`. */
 export class Engine<E extends ParsedEvent, F, S> {
   private readonly eventRules: { rule: EventRule<E>; ctx: RuleContext }[];
   private readonly streamRules: {

@@ -1,7 +1,4 @@
-/**
- * The one error base: each error names its kind, which the CLI maps to an exit code (src/core/exit.ts
- * `exitCodeOfError`).
- */
+/** The one error base: each error names its kind, which src/core/exit.ts maps to an exit code. */
 
 /**
  * `usage`: a bad option or argument; `config`: a harness file is wrong; `io`: cannot read or write;

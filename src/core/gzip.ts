@@ -19,10 +19,7 @@ const toBuffer = (p: Uint8Array | string): Buffer =>
       ? p
       : Buffer.from(p.buffer, p.byteOffset, p.byteLength);
 
-/**
- * `input`, decompressed when it starts with the gzip magic; I/O errors are thrown, zlib errors end it and go to
- * `state`.
- */
+/** `input`, decompressed when it starts with the gzip magic; zlib errors end it and go to `state`. */
 export async function* gunzipIfCompressed(
   input: AsyncIterable<Uint8Array | string>,
   state: GzipState,

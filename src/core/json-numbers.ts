@@ -1,7 +1,4 @@
-/**
- * Exact arithmetic on JSON number literals (RFC 8259 §6), decided on their text, not on the doubles JSON.parse rounds
- * to.
- */
+/** Exact arithmetic on JSON number literals (RFC 8259 §6), on their text, not on JSON.parse's doubles. */
 
 /** Largest decimal exponent {@link exactIntegerOfLiteral} expands (bounds the bigint's size). */
 export const MAX_EXACT_EXPONENT = 4096;
@@ -29,10 +26,7 @@ export function exactIntegerOfLiteral(lit: string): bigint | 'fraction' | 'too-l
   return sign ? -v : v;
 }
 
-/**
- * Exact order of two JSON number literals (-1, 0, 1), also where both round to one double; `undefined` for a
- * non-number.
- */
+/** Exact order of two JSON number literals (-1, 0, 1), also where both round to one double. */
 export function compareNumberLiterals(a: string, b: string): -1 | 0 | 1 | undefined {
   const x = decimalOf(a);
   const y = decimalOf(b);

@@ -1,7 +1,4 @@
-/**
- * The JSON scanner under json.ts: duplicate member names (RFC 8259 §4), exact integers beyond 2^53, depth, the first
- * syntax error and, optionally, where each value starts.
- */
+/** The JSON scanner under json.ts: duplicates (RFC 8259 §4), exact big integers, depth, syntax errors, positions. */
 import { escapeToken, pointerOf } from './pointer.ts';
 import { codePointName, visible } from './visible.ts';
 

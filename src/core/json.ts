@@ -49,10 +49,7 @@ const RECURSIVE_WALK_LIMIT = 2048;
 let walkMembers = 0;
 let walkUnsafe = false;
 
-/**
- * Parse one JSON text exactly: JSON.parse, then a screen (member and `":` counts agree only without duplicates; a
- * magnitude >= 2^53 flags a big integer) sends only suspicious text to scanJson. Never throws; depth bounded.
- */
+/** Parse one JSON text exactly: JSON.parse, then a cheap screen sends only suspicious text to scanJson. */
 export function parseJsonText(text: string, maxDepth: number = DEFAULT_MAX_DEPTH): ParseOutcome {
   let value: unknown;
   try {

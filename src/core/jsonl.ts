@@ -83,10 +83,7 @@ export interface JsonlReadStats {
   candidates: number;
 }
 
-/**
- * Read `input` as JSONL: `onLine` for each valid UTF-8, non-blank line within the cap, framing findings to `sink`.
- * Rejects only when the input itself errors (I/O).
- */
+/** Read `input` as JSONL: `onLine` per usable line, framing findings to `sink`; rejects only on I/O errors. */
 export async function readJsonl(
   input: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>,
   source: string,

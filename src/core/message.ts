@@ -27,10 +27,7 @@ function locationText(loc: Location, source: string): string {
   return loc.source && loc.source !== source ? `${where} of ${loc.source}` : where;
 }
 
-/**
- * `template` filled from `args` (a location in another input than `source` names its file); throws on a missing
- * argument.
- */
+/** `template` filled from `args`; throws on a missing argument (a rule bug). */
 export function renderMessage(template: string, args: MessageArgs | undefined, source: string): string {
   return template.replace(PLACEHOLDER, (_, name: string, format: string | undefined) =>
     renderPlaceholder({ name, format }, args, source),

@@ -95,10 +95,7 @@ function isParsedEvent(x: ParsedEvent | Location): x is ParsedEvent {
   return typeof (x as ParsedEvent).text === 'string' && typeof (x as ParsedEvent).value === 'object';
 }
 
-/**
- * Location of `pointer` in `event` (line, UTF-16 column of the key or value, byte offset); column 1 when it names
- * nothing.
- */
+/** Location of `pointer` in `event` (UTF-16 column of the key or value); column 1 when it names nothing. */
 export function eventLocation(event: ParsedEvent, pointer: string): Location {
   let idx = pointer === '' ? 0 : locateIndex(event.text, pointer);
   if (idx === undefined) {

@@ -163,10 +163,7 @@ export interface FindOptions {
 
 const ALL_SECRET: readonly DetectorClass[] = ['pem', 'aws-access-key', 'bearer', 'assignment', 'jwt', 'provider-token'];
 
-/**
- * Every match of the selected classes, sorted by start (longest first); linear per class. Default: the secret classes,
- * no PII.
- */
+/** Every match of the selected classes (default: secrets, no PII), sorted by start; linear per class. */
 export function findSecrets(text: string, opts: FindOptions = {}): SecretMatch[] {
   const want = opts.classes ?? ALL_SECRET;
   const out: SecretMatch[] = [];

@@ -1,7 +1,4 @@
-/**
- * Our fixture layout's names: `*.jsonl` or `*.json` cases in `pass/` or `fail/`, expectations in
- * `<stem>.expected.json`.
- */
+/** Our layout's names: `*.jsonl` / `*.json` cases in `pass/` or `fail/`, expectations in `<stem>.expected.json`. */
 import { existsSync, readdirSync } from 'node:fs';
 
 /** The sidecar suffix of a failing case. */

@@ -12,10 +12,7 @@ export type Json = null | boolean | number | string | Json[] | { [key: string]: 
 /** A JSON object (plain or null-prototype) as produced by `JSON.parse` or built here. */
 export type JsonObject = { [key: string]: Json };
 
-/**
- * The schema cannot be extracted (not JSON, no `$defs`, a missing `$ref` or restoration target, an unkeepable key
- * order).
- */
+/** The schema cannot be extracted (not JSON, no `$defs`, a missing target, an unkeepable key order). */
 export class ExtractionError extends ConformanceError {
   override name = 'ExtractionError';
   constructor(message: string) {
@@ -171,10 +168,7 @@ export function serializeLikePython(value: unknown): string {
   return text.replace(/[\u007f-\uffff]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0')) + '\n';
 }
 
-/**
- * The top-level members except `$defs` of an extraction document's text. @throws SyntaxError; ExtractionError (not an
- * object).
- */
+/** The top-level members but `$defs` of an extraction's text. @throws SyntaxError; ExtractionError. */
 export function headerOf(extractionText: string): Record<string, unknown> {
   const doc: unknown = JSON.parse(extractionText);
   if (!isObject(doc)) throw new ExtractionError('the extraction document is not a JSON object');
@@ -183,10 +177,7 @@ export function headerOf(extractionText: string): Record<string, unknown> {
   return header;
 }
 
-/**
- * The extraction document of upstream `schema.json` text under `header` (default ELICITATION_HEADER).
- * @throws TypeError (`$defs` in header), SyntaxError (not JSON), ExtractionError.
- */
+/** The extraction of upstream `schema.json` text under `header`. @throws TypeError, SyntaxError, ExtractionError. */
 export function extractElicitation(schemaJsonText: string, header?: Record<string, unknown>): string {
   const head = header ?? ELICITATION_HEADER;
   if (has(head, '$defs')) throw new TypeError('the header must not contain $defs');

@@ -12,10 +12,7 @@ export interface ExpectedExtraction {
   header: 'committed' | 'default';
 }
 
-/**
- * Extract `schemaJson` under `committed`'s header. @throws TypeError (UTF-8), SyntaxError or ExtractionError for the
- * schema.
- */
+/** Extract `schemaJson` under `committed`'s header. @throws TypeError, SyntaxError or ExtractionError. */
 export function expectedExtraction(schemaJson: Uint8Array, committed?: Uint8Array): ExpectedExtraction {
   let header: Record<string, unknown> | undefined;
   if (committed) {

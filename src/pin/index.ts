@@ -29,10 +29,7 @@ export async function pinVerifyReport(opts: VerifyOptions): Promise<PinVerifyRep
   return verifyPinReport(opts);
 }
 
-/**
- * Networked refresh into `<dir>/.staging/`, adopting only with `adopt`. @throws PinUsageError (exit 2); staging I/O
- * errors.
- */
+/** Networked refresh into `<dir>/.staging/`, adopting only with `adopt`. @throws PinUsageError; I/O errors. */
 export async function pinRefresh(opts: RefreshOptions): Promise<RefreshResult> {
   return refreshPin(opts);
 }

@@ -60,10 +60,7 @@ export function sha256Hex(data: Uint8Array | string): string {
   return nodeCrypto().createHash('sha256').update(data).digest('hex');
 }
 
-/**
- * A plain file name for the pin folder: no separators or controls, ≤ 255 characters, not `.`, `..` or the folder's own
- * files.
- */
+/** A plain file name: no separators or controls, ≤ 255 characters, not `.`, `..` or the folder's own files. */
 function isPlainFileName(name: string): boolean {
   if (name === '' || name === '.' || name === '..' || name.length > 255) return false;
   if (/[/\\:\u0000-\u001f\u007f]/.test(name)) return false;
@@ -105,10 +102,7 @@ function urlProblem(url: string, name: string, version: string): string | undefi
   return undefined;
 }
 
-/**
- * `pinnedUrl` with its prefix up to the version-tag segment replaced by `baseUrl`. @throws Error without the tag
- * segment.
- */
+/** `pinnedUrl` with its prefix up to the version-tag segment replaced by `baseUrl`. @throws Error without it. */
 export function mirrorUrl(pinnedUrl: string, version: string, baseUrl: string): string {
   const u = new URL(pinnedUrl);
   const raw = u.pathname.split('/').slice(1);

@@ -108,10 +108,7 @@ function rewrittenPin(pin: Pin, digests: Map<string, string>): string {
   return JSON.stringify(raw, null, 2) + '\n';
 }
 
-/**
- * Refresh a pin folder and report what changed (any `pin/*` finding of loadPin means no download).
- * @throws PinUsageError for invalid options; I/O errors while staging or adopting.
- */
+/** Refresh a pin folder and report what changed. @throws PinUsageError for invalid options; I/O errors. */
 export async function refreshPin(opts: RefreshOptions): Promise<RefreshResult> {
   const limits = checkOptions(opts);
   const log = opts.log ?? (() => undefined);

@@ -210,10 +210,7 @@ export const PIN_RULES: readonly PinRule[] = [
 
 const RULES_BY_ID = new Map(PIN_RULES.map((r) => [r.id, r]));
 
-/**
- * A finding of pin rule `id` about `source` (at `line`) from template `messageId`; id, severity, citation from
- * PIN_RULES.
- */
+/** A finding of pin rule `id` about `source` from template `messageId`; severity and citation from PIN_RULES. */
 export function pinFinding(
   id: PinRuleId,
   source: string,

@@ -128,10 +128,7 @@ function distinct(expected: readonly ExpectedFinding[]): Array<{ e: ExpectedFind
   return [...m.values()];
 }
 
-/**
- * `explain RULE`: description, linked citation, a failing example with its options and expected findings, a passing
- * one.
- */
+/** `explain RULE`: description, linked citation, a failing example with its expectations, a passing one. */
 export function renderExplain(
   rule: RuleMeta,
   examples: RuleExamples,

@@ -19,10 +19,7 @@ function toolOf(ctx: ReportContext) {
 /** Where {@link writeDocumentWithArray} puts the streamed array in a document. */
 export const ITEMS: unique symbol = Symbol('items');
 
-/**
- * The bytes of `JSON.stringify(doc, null, 2)` whose ITEMS member is written item by item from `items`, never built
- * whole.
- */
+/** `JSON.stringify(doc, null, 2)`'s bytes, its ITEMS member written item by item from `items`, never built whole. */
 export function writeDocumentWithArray(
   out: Output,
   doc: unknown,

@@ -21,10 +21,7 @@ interface RuleTally {
   first?: Finding;
 }
 
-/**
- * The `validate` JUnit reporter: findings spooled (only counts per input and rule held, for the suite headers), XML at
- * the end.
- */
+/** The `validate` JUnit reporter: findings spooled (counts per input and rule held), XML written at the end. */
 export function junitReporter(out: Output, ctx: ReportContext): Reporter {
   const threshold = ctx.failOn ?? 'error';
   const order = findingOrder(ctx.sources);

@@ -99,10 +99,7 @@ interface Word {
   gap: number;
 }
 
-/**
- * `words` in lines of at most `width` columns (first after `first` spaces, the rest after `indent`); styles apply after
- * measuring.
- */
+/** `words` in lines of at most `width` columns, indented; styles apply after measuring. */
 function wrapWords(words: readonly Word[], width: number, first: number, indent: number): string {
   const lines: string[] = [];
   let line = ' '.repeat(first);
@@ -140,10 +137,7 @@ function wrapWords(words: readonly Word[], width: number, first: number, indent:
   return lines.join('\n') + '\n';
 }
 
-/**
- * One finding wrapped to `width`: location, severity, rule and pointer, then the sentence and the dimmed citation
- * indented.
- */
+/** One finding wrapped to `width`: location, severity, rule, pointer; then the sentence and dimmed citation. */
 export function wrappedFinding(
   f: Finding,
   width: number,

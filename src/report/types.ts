@@ -1,8 +1,4 @@
-/**
- * The reporter contracts: reporters render findings or case verdicts and a summary; they never decide exit codes nor
- * touch
- * the process (docs/architecture.md §Layers).
- */
+/** Reporters render findings or case verdicts; they never decide exit codes nor touch the process. */
 import type { Finding, Severity } from '../core/finding.ts';
 import type { RuleMeta } from '../core/rule.ts';
 import type { Summary } from '../core/summary.ts';

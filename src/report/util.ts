@@ -29,10 +29,7 @@ export function sortFindings(findings: readonly Finding[], sources: readonly str
 /** True when `s` is at or above `threshold` (src/core/finding.ts {@link severityAtLeast}). */
 export const atOrAbove = severityAtLeast;
 
-/**
- * XML 1.0 escaping of `& < > " '`; characters XML cannot carry (C0 but tab/LF/CR, lone surrogates, U+FFFE/F) become
- * U+FFFD.
- */
+/** XML 1.0 escaping; characters XML cannot carry (C0 but tab/LF/CR, lone surrogates, U+FFFE/F) become U+FFFD. */
 export function xmlEscape(s: string): string {
   return s
     .replace(

@@ -20,10 +20,7 @@ export type EventTransform = (ev: ParsedEvent) => Record<string, unknown> | unde
 export interface AepFilterOptions {
   maxLineBytes?: number;
   maxDepth?: number;
-  /**
-   * Also refuse lines with `aep/redaction-leak` (`downlevel` at `redacted` / `full` writes gated text as is; `redact`
-   * repairs).
-   */
+  /** Also refuse `aep/redaction-leak` lines (`downlevel` at `redacted` / `full` passes gated text as is). */
   refuseLeaks?: boolean;
   /** Write changed events as ASCII-only JSON (`aep convert`: the bytes of the upstream pins). */
   ascii?: boolean;

@@ -202,11 +202,7 @@ async function feed(
   return done;
 }
 
-/**
- * Run `inputs` through `def`, a fresh StreamCheck per stream group. @throws InputError; TypeError for an unknown rule
- * id;
- * RuleCrashError only with `failFast`.
- */
+/** Run `inputs` through `def`, a fresh StreamCheck per stream group. @throws InputError; TypeError; RuleCrashError. */
 export async function runInputs(
   def: ProtocolDefinition,
   inputs: readonly InputSpec[],

@@ -1,7 +1,4 @@
-/**
- * One stream of one protocol: parse, the protocol's checker, the framing citations stamped, visible messages, crashes
- * contained.
- */
+/** One stream of one protocol: parse, checker, framing citations stamped, visible messages, crashes contained. */
 import type { Finding, FindingSink } from '../core/finding.ts';
 import { framingFinding, withHint } from '../core/framing.ts';
 import { DEFAULT_MAX_DEPTH } from '../core/json.ts';
@@ -32,10 +29,7 @@ export class StreamCheck {
   private lastSource: string | undefined;
   private readonly crash: (e: RuleCrashError) => void;
 
-  /**
-   * @param emit every finding of the stream, framed and visible @throws TypeError for an unknown rule id in
-   * `options.rules`
-   */
+  /** @param emit every finding of the stream @throws TypeError for an unknown rule id in `options.rules` */
   constructor(
     readonly def: ProtocolDefinition,
     options: StreamCheckOptions,

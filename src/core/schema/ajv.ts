@@ -9,10 +9,7 @@ import { STRICT_FORMATS } from './formats.ts';
 
 /** Options of {@link createAjv}. */
 export interface AjvOptions {
-  /**
-   * Diagnostic: every error with `parentSchema` (the mapper reads annotations); a verdict instance stops at the first
-   * error.
-   */
+  /** Diagnostic: every error with `parentSchema` (for annotations); verdict instances stop at the first error. */
   diagnostic: boolean;
   /** ajv code options: `tools/gen-validators.ts` passes `{lines: true, source: true, optimize: 1, formats}` for standalone code. */
   code?: {

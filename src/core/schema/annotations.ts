@@ -136,20 +136,14 @@ export function refContext(info: NodeInfo): string | undefined {
   return info.rule ?? info.docRule ?? info.context;
 }
 
-/**
- * The rule of an error at `node`'s keywords: inherited, else a `$ref`'s hand-on, else its copy's context, else the
- * default.
- */
+/** The rule of an error at `node`: inherited, else a `$ref`'s, else its copy's context, else the default. */
 export function ruleOfNode(node: Obj, info: NodeInfo): string | undefined {
   return info.rule ?? (typeof node.$ref === 'string' ? refContext(info) : (info.context ?? info.docRule));
 }
 
 const MAP_KEYWORDS = new Set(['properties', 'patternProperties', '$defs', 'dependentSchemas']);
 
-/**
- * `false` subschemas become `{"not": {}}`; `hosts` records each one's host, whose `false schema` annotations speak for
- * it.
- */
+/** `false` subschemas become `{"not": {}}`; `hosts` keeps each one's host, whose annotations speak for it. */
 function rewriteFalse(node: unknown, hosts: WeakMap<object, object>, host?: object): void {
   if (Array.isArray(node)) {
     node.forEach((v, i) => {

@@ -175,10 +175,7 @@ export function isUri(s: string): boolean {
   return (ipLiteral ?? ipLiteralPattern()).test(URI.exec(s)![1]!);
 }
 
-/**
- * RFC 3986 §4.3 `absolute-URI`: a URI without `#` (AHP execution-payloads.md: "source uses RFC 3986 absolute-URI
- * grammar").
- */
+/** RFC 3986 §4.3 `absolute-URI`: a URI without `#` (AHP execution-payloads.md). */
 export function isAbsoluteUri(s: string): boolean {
   return !s.includes('#') && isUri(s);
 }

@@ -1,6 +1,5 @@
 /**
- * Loader of the validators compiled at build time into src/generated/ (`npm run validators:gen`); each piece loads on
- * first need, synchronously; no schema is compiled at run time.
+ * Loader of the validators generated into src/generated/ (`npm run validators:gen`); each piece loads on first need.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -48,10 +47,7 @@ function readDocument({ file, id, length }: Docs['DOCUMENTS'][number]): Record<s
   return doc;
 }
 
-/**
- * The generated validators of `protocol` (call once per process). @throws Error when a module is missing or a document
- * changed.
- */
+/** The generated validators of `protocol`. @throws Error when a module is missing or a document changed. */
 export function loadGeneratedValidators(protocol: 'aep' | 'ahp', base: string): GeneratedValidators {
   const { DOCUMENTS, GROUPS } = requireGenerated(`${protocol}-docs.cjs`) as Docs;
   const DOCS = DOCUMENTS.map(readDocument);

@@ -43,10 +43,7 @@ function formatWhy(format: unknown, value: unknown): string {
   return why ? `: ${why}` : '';
 }
 
-/**
- * An envelope attribute for a message: primitives as JSON cut at 40 characters (routing metadata, safe to quote), else
- * the kind. Never for payload or message content.
- */
+/** An envelope attribute quoted for a message (routing metadata), cut at 40; never for payload content. */
 export function quotedAttribute(v: unknown): string {
   if (typeof v === 'string') {
     const cps = [...v];
