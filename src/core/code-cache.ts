@@ -61,7 +61,9 @@ export function requireCached(file: string, options: { nodeCache?: boolean } = {
   if (!(options.nodeCache ?? NODE_CACHES)) {
     try {
       data = readFileSync(codeCacheFile(file));
-    } catch {}
+    } catch {
+      // no cache file: the plain path
+    }
   }
   if (data === undefined) {
     lastUse = 'require';
