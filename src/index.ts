@@ -1,7 +1,7 @@
 /**
- * The package entry point (`exports["."]`): the library API (README §Library API). One
- * `export ... from` line per module; keep it a simple list. No top-level await anywhere in
- * this module's import graph, so `require('agent-conformance')` works (Node >= 20.19).
+ * The package entry (README §Library API): one `export ... from` line per module. No top-level await in its import
+ * graph,
+ * so `require('agent-conformance')` works (Node >= 20.19).
  */
 export {
   validate,

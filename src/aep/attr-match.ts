@@ -1,6 +1,7 @@
 /**
- * The `attr-match` filter dialect (AEP-0003 §6), fail closed. Where §6 leaves a value open, the
- * maintainers' cases decide: `*` outside `type` is refused rather than read as a literal.
+ * The `attr-match` filter dialect (AEP-0003 §6), fail closed; where §6 is open the maintainers' cases decide (`*`
+ * outside
+ * `type` is refused).
  */
 import { ConformanceError } from '../core/errors.ts';
 import { parseJsonText } from '../core/json.ts';
@@ -53,10 +54,7 @@ const LEVEL = new Map<string, number>(AEP_SEVERITIES.map((s, i) => [s, i]));
 /** AEP-0001 §5.1 defaults applied before matching (AEP-0003 §6.2 rule 5). */
 const DEFAULTS: Readonly<Record<string, Scalar>> = { severity: 'info', capture: 'metadata', epoch: 0 };
 
-/**
- * Parse a filter given as JSON text or as a parsed value.
- * @throws InvalidFilterError with the reason when it is not a valid attr-match filter.
- */
+/** Parse a filter (JSON text or value). @throws InvalidFilterError with the reason. */
 export function parseFilter(input: string | unknown): AttrFilter {
   let v: unknown = input;
   if (typeof input === 'string') {

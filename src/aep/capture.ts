@@ -8,11 +8,8 @@ export interface CaptureNode {
   /** Minimum event capture at which this member may be present. */
   level: AepCaptureLevel;
   /**
-   * A `[metadata*]` exception (AEP-0002 §8: `attention.requested.prompt`, `options[].label`,
-   * `field_spec.label`, `choices[].label`, `answer.values`): present at `metadata` only as
-   * synthesized or structural text, real content at `redacted`+ through AEP-0003 §9.4. Read
-   * from the schema node's `$comment`, which our schemas open with `[metadata*]` on exactly
-   * those nodes.
+   * A `[metadata*]` exception (AEP-0002 §8): at `metadata` only synthesized or structural text; marked by our schemas'
+   * `$comment` opening `[metadata*]`.
    */
   star?: boolean;
   properties?: Map<string, CaptureNode>;
@@ -35,9 +32,8 @@ function resolveRef(root: Schema, ref: string): Schema | undefined {
 }
 
 /**
- * Build the annotation tree of a payload schema: follows `properties`, `items`, local
- * `$ref`s and the subschemas of `allOf`/`anyOf`/`oneOf`/`if`/`then`/`else` (their
- * properties are merged; the highest level wins for a member named twice).
+ * The annotation tree of a payload schema (properties, items, local `$ref`s, applicators merged; the highest level
+ * wins).
  */
 export function buildCaptureTree(root: Schema): CaptureNode {
   const seen = new Set<Schema>();
@@ -108,10 +104,8 @@ function rankBelow(node: CaptureNode): number {
 }
 
 /**
- * Walk `data` against `tree` and list every present member whose annotation ranks above
- * `capture` (the parent is reported, not each of its children). Members the schema does not
- * name default to `metadata` (AEP-0002 §5.1 rule 4). Iterative: safe at any depth. A subtree
- * whose schema names nothing above `capture` is not walked (most events: no pointer is built).
+ * Present members of `data` annotated above `capture` (parents, not their children); unnamed members are `metadata`
+ * (AEP-0002 §5.1 rule 4). Iterative; subtrees with nothing above `capture` are not walked.
  */
 export function captureViolations(
   data: unknown,
@@ -147,11 +141,9 @@ export function captureViolations(
 }
 
 /**
- * Visit every string inside the `redacted`-gated free text of `data`: the members annotated
- * `redacted` and the `[metadata*]` exceptions (their real content at `redacted`+ passes the
- * AEP-0003 §9.4 pipeline), at any depth below them. Members above `redacted` (`full`) are not
- * visited; unannotated members default to `metadata` (AEP-0002 §5.1 rule 4) and are only
- * descended into. `visit` gets the JSON Pointer and the string. Iterative: safe at any depth.
+ * Visit each string of the `redacted`-gated text of `data` (members at `redacted` and `[metadata*]`, any depth), with
+ * its
+ * pointer; `full` members are not visited. Iterative.
  */
 export function forEachGatedString(
   data: unknown,

@@ -1,7 +1,4 @@
-/**
- * AEP as every entry of the run sees it (src/run/protocols.ts holds the table of both
- * protocols; the `aep` CLI imports this module alone so that it loads no AHP code).
- */
+/** AEP as every entry of the run sees it; the `aep` CLI imports this module alone, so it loads no AHP code. */
 import type { ProtocolDefinition } from '../core/protocol.ts';
 import { bridgeOfCaseName } from '../core/case-names.ts';
 import { ruleSelection } from '../core/protocol.ts';

@@ -1,8 +1,6 @@
 /**
- * Hop down-leveling (AEP-0001 §8.2(b)-(e); AEP-0002 §5.1 rule 3; AEP-0003 §6.4, §9): an event
- * brought to `min(capture, ceiling)` as a relay must. Members annotated above the target are
- * dropped; below `redacted` the `[metadata*]` members degrade structurally (AEP-0006 §Security);
- * a payload with no schema cannot be told apart from content and is dropped whole (§8.2(a)).
+ * Hop down-leveling (AEP-0001 §8.2(b)-(e); AEP-0002 §5.1 rule 3; AEP-0003 §6.4, §9) to `min(capture, ceiling)`: members
+ * above dropped, `[metadata*]` degraded below `redacted`, a schema-less payload dropped whole (§8.2(a)).
  */
 import { isObj, type Obj } from '../core/value.ts';
 import type { AepCaptureLevel } from './schema/registry.ts';
@@ -14,17 +12,9 @@ import { createRedactor, redactGated, type RedactOptions, type Redactor } from '
 
 /** Options of {@link downlevelEvent}. */
 export interface DownlevelOptions {
-  /**
-   * Act as a redacting re-emitter (AEP-0001 §8.2(e)): a `full` event under a `redacted`
-   * ceiling is redacted and kept at `redacted` instead of landing on `metadata`.
-   * `true` uses the default pipeline; an object configures it.
-   */
+  /** Redacting re-emitter (AEP-0001 §8.2(e)): `full` under a `redacted` ceiling is redacted and kept at `redacted`. */
   redact?: boolean | RedactOptions | Redactor;
-  /**
-   * The `fields` of the `kind: "form"` request an `attention.answered` or
-   * `control.attention.respond` answers, when known: lets `answer.values` keep its closed
-   * choice ids below `redacted`.
-   */
+  /** The answered form request's `fields`, so `answer.values` keeps its closed choice ids below `redacted`. */
   form?: readonly FormFieldSpec[];
 }
 
@@ -32,7 +22,6 @@ export interface DownlevelOptions {
 export interface DownlevelResult {
   /** The event at the level honoured (the input object itself when `changed` is false). */
   event: Record<string, unknown>;
-  /** The capture level the event now declares. */
   capture: AepCaptureLevel;
   /** False when the event was already at or below the ceiling. */
   changed: boolean;
@@ -53,9 +42,8 @@ function toRedactor(r: DownlevelOptions['redact']): Redactor | undefined {
 }
 
 /**
- * One AEP event (its envelope valid) brought down to `ceiling`, never up; `capture` rewritten to
- * the level honoured (AEP-0003 §9 item 5). Pure: member order is kept.
- * @throws TypeError when `ceiling` is not a capture level.
+ * One envelope-valid event brought down to `ceiling`, `capture` rewritten (AEP-0003 §9 item 5); pure, order kept.
+ * @throws TypeError for a bad ceiling.
  */
 export function downlevelEvent(
   event: Readonly<Obj>,
@@ -164,11 +152,9 @@ function degrade(
 export const DOWNLEVEL_MAX_FORMS = 10_000;
 
 /**
- * A stateful down-leveler for one stream: remembers the `fields` of `kind: "form"` requests
- * (by session and id, at most {@link DOWNLEVEL_MAX_FORMS}) so that the `answer.values` of an
- * `attention.answered` or `control.attention.respond` (`subject` = the request id, AEP-0006)
- * keeps its closed choice ids below `redacted`. Returns the new event, or `undefined` when
- * the event is already at or below the ceiling.
+ * A stateful down-leveler for one stream: remembers form requests (at most DOWNLEVEL_MAX_FORMS) for their answers'
+ * choice
+ * ids; returns the new event, or `undefined` when already at or below the ceiling.
  */
 export function downlevelStream(
   ceiling: AepCaptureLevel,

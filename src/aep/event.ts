@@ -18,21 +18,14 @@ export function scopeOf(type: string): AepScope {
   return FOREIGN.test(type) ? 'foreign' : 'session';
 }
 
-/**
- * An AEP event whose envelope passed schema validation (stream rules only see these).
- * `capture` has the default applied (AEP-0001 §5.1: `metadata`).
- */
+/** An envelope-valid AEP event (all stream rules see); `capture` defaulted to `metadata` (AEP-0001 §5.1). */
 export interface AepEvent extends ParsedEvent {
   type: string;
   capture: AepCaptureLevel;
   /** True when `data` is absent or validated against the type's payload schema. */
   payloadValid: boolean;
-  /** True when the type is a registered core type. */
   registered: boolean;
-  /**
-   * True when the schema stage refused the event but its `(source, id)` is still trustworthy
-   * ({@link identityOfRejected} in src/aep/protocol.ts): only the identity analyzer sees it.
-   */
+  /** Refused by the schema stage but with a trustworthy `(source, id)`: only the identity analyzer sees it. */
   rejected?: true;
 }
 
@@ -47,14 +40,12 @@ export function attr(
 
 /** The member name of a top-level pointer (`/seq` -> `seq`), kept per pointer. */
 const MEMBER_OF: Record<string, string> = Object.create(null) as Record<string, string>;
-/** 0n-1023n. */
 const SMALL_BIGINTS: readonly bigint[] = Array.from({ length: 1024 }, (_, i) => BigInt(i));
 
 /**
- * The exact value of an integer attribute (`seq`, `epoch`) as a bigint, also beyond 2^53
- * and in fraction or exponent form (`1e400`, `9007199254740993.0`), where `JSON.parse`
- * rounds: the literal text is taken from the line. `undefined` when absent, not a number,
- * not a whole number, or too large to expand (those are reported by `aep/seq-epoch`).
+ * The exact integer `seq` / `epoch` from the line's literal (beyond 2^53, `1e400`, `…3.0`); `undefined` when absent or
+ * not
+ * a whole number that expands (reported by `aep/seq-epoch`).
  */
 export function exactInteger(ev: ParsedEvent, pointer: string): bigint | undefined {
   const bigs = ev.bigIntegers;

@@ -39,9 +39,9 @@ const TEMPLATE_WORDS: ReadonlySet<string> = new Set([
 const EDGE = /^[\s:;,.()[\]{}"'`\u2013\u2014-]+|[\s:;,.()[\]{}"'`\u2013\u2014-]+$/g;
 
 /**
- * True when every word of `text` (trimmed of template punctuation) is one of `structural`, a
- * number or a word of the synthesis templates: the `[metadata*]` heuristic (AEP-0002 §5.3,
- * AEP-0006, AEP-0003 §9.2), which gives examples, not a grammar, so its rules are warnings.
+ * The `[metadata*]` heuristic (AEP-0002 §5.3, AEP-0006, AEP-0003 §9.2): every word structural, a number or a template
+ * word;
+ * the spec gives examples, not a grammar, so its rules are warnings.
  */
 export function isStructuralText(text: string, structural: ReadonlySet<string>): boolean {
   if (structural.has(text)) return true;

@@ -1,8 +1,4 @@
-/**
- * The AEP-0006 form model: compiled fields, the capture gate of `values` and the checks of an
- * answer. Field ids are data (`__proto__`, `constructor`): looked up in a `Map` and with
- * `Object.hasOwn`, results built with `Object.defineProperty`.
- */
+/** The AEP-0006 form model. Field ids are data (`__proto__`): Map lookups, `Object.hasOwn`, `Object.defineProperty`. */
 import { describeValue } from '../core/finding.ts';
 import type { MessageArgs } from '../core/message.ts';
 import { escapeToken } from '../core/pointer.ts';
@@ -109,18 +105,8 @@ function define(o: Record<string, unknown>, k: string, v: unknown): void {
 }
 
 /**
- * Gate form `values` for a capture ceiling, as an emitter does before emitting
- * `attention.answered` (AEP-0006 §Security considerations; AEP-0002 §5.3 values gating).
- *
- * - keys that name no field are dropped at every ceiling (conservative);
- * - at `redacted` and `full` every other entry is kept unchanged;
- * - below `redacted` (`metadata`, and `none`) only structural entries are kept: numbers for
- *   number fields, booleans for boolean fields, choice ids (single, or an array of them) for
- *   select fields. String-field values and `other` free text are dropped, and so is any
- *   entry whose JSON type does not fit its field.
- *
- * At `none` it still keeps structural entries (dropping `data` is the caller's job). Returns a
- * new plain object.
+ * Gate form `values` for a capture ceiling as an emitter must (AEP-0006 §Security; AEP-0002 §5.3): unknown keys always
+ * dropped; below `redacted` only structural entries kept (numbers, booleans, choice ids). Returns a new object.
  */
 export function gateFormValues(
   fields: readonly FormFieldSpec[],
@@ -162,17 +148,15 @@ function choiceIds(ids: ReadonlySet<string>): string {
   return `${ids.size} choice id${ids.size === 1 ? '' : 's'}${shown.length ? ` (${shown.join(', ')}${more})` : ''}`;
 }
 
-/** How many valid choice ids a message lists. */
 const SHOWN_CHOICES = 5;
 
-/** The arguments naming field `f` in a message. */
 function fieldArgs(f: CompiledField): { field: string; fieldType: string } {
   return { field: f.id, fieldType: f.type };
 }
 
 /**
- * The problems of `values` against a form (AEP-0002 §5.3; AEP-0006), one {@link FormIssueKind}
- * per rule; capture is not checked at `none`, where `aep/capture-none` reports the whole payload.
+ * Problems of `values` against a form, one FormIssueKind per rule; capture is not checked at `none`
+ * (`aep/capture-none`).
  */
 export function checkFormValues(
   form: CompiledForm,
@@ -182,9 +166,8 @@ export function checkFormValues(
   const issues: FormIssue[] = [];
   const gate = capture !== 'none' && CAPTURE_RANK[capture] < CAPTURE_RANK.redacted;
   for (const f of form.values()) {
-    // below `redacted` a string field's answer (and an `other` select's, which may be free
-    // text) is gated above the event's capture and MUST be omitted (AEP-0002 §5.1 rule 1), so
-    // its absence is no partial answer (AEP-0006: the value is `redacted` minimum)
+    // Below `redacted` a string (or `other`) answer MUST be omitted (AEP-0002 §5.1 rule 1), so its absence is no
+    // partial answer.
     if (gate && (f.type === 'string' || (f.type === 'select' && f.other))) continue;
     if (f.required && !own(values, f.id)) {
       issues.push({

@@ -4,9 +4,9 @@ import type { AepEvent } from './event.ts';
 import { captureTreeFor } from './schema/validators.ts';
 
 /**
- * Each class of `classes` found in the redacted-gated text of `ev` at capture `redacted`, once
- * per string, with the string's pointer; nothing at other captures (`full` is verbatim). The one
- * classification of src/core/secrets.ts, so `aep redact` and these rules agree on every string.
+ * Each class of `classes` in the gated text of `ev` at capture `redacted`, once per string (`full` is verbatim); the
+ * one
+ * classifier of src/core/secrets.ts, so `aep redact` and these rules agree.
  */
 export function forEachLeak(
   ev: AepEvent,

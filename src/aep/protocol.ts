@@ -37,9 +37,8 @@ export { knownAepTypes };
 export const AEP_FRAMING_SPECS: FramingSpecs = { 'json/duplicate-key': 'AEP-0001 §5; RFC 8259 §4' };
 
 /**
- * A checker of one AEP stream: envelope, type and payload (the schema stage), the per-event rules
- * on an event whose payload passed, then the stream model and its rules.
- * @throws TypeError when a stream rule is gated on a fact the model lacks (a bug).
+ * A checker of one AEP stream: schema stage, per-event rules if the payload passed, stream model and rules.
+ * @throws TypeError when a stream rule is gated on a fact the model lacks.
  */
 export function createAepChecker(opts: AepCheckOptions, out: CheckerOutput): ProtocolChecker {
   const streamOpts: AepStreamOptions = { ...DEFAULT_AEP_STREAM_OPTIONS, ...opts.stream };

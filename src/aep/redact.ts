@@ -1,8 +1,6 @@
 /**
- * The AEP-0003 §9.4 redaction pipeline, (a) secrets, (b) configured names and values, (c) the
- * home directory, (d) PII, applied to an event's `redacted`-gated free text. "The pipeline is a
- * floor, not a ceiling": this one also redacts any `/home/<user>` prefix, credential-named JSON
- * members and an unterminated PEM block. `*_digest` members are never touched (§9 item 3).
+ * The AEP-0003 §9.4 redaction pipeline over an event's `redacted`-gated text. "A floor, not a ceiling": also any
+ * `/home/<user>`, credential-named members and unterminated PEM blocks; `*_digest` members never (§9 item 3).
  */
 import { findSecrets, PII_MARK, replaceMatches, SECRET_MARK, type SecretMatch } from '../core/secrets.ts';
 import type { CaptureNode } from './capture.ts';
@@ -23,7 +21,6 @@ export interface RedactOptions {
 
 /** A pipeline compiled once from {@link RedactOptions} (its patterns built once, reused per call). */
 export interface Redactor {
-  /** Redact one string. */
   text(s: string): string;
   /** Redact a JSON value (a deep copy; non-string leaves untouched, credential-named members dropped to the mark). */
   value(v: unknown): unknown;
@@ -131,8 +128,7 @@ function markStrings(v: unknown): unknown {
 }
 
 /**
- * The `redacted`-gated free text of payload `data` through `r`, by the annotation tree `tree`
- * (the same object when nothing changed); `full` members stay: dropping them is `downlevel`'s job.
+ * Gated text of `data` through `r` by `tree` (same object when unchanged); `full` members stay (downlevel drops them).
  */
 export function redactGated(data: unknown, tree: CaptureNode, r: Redactor): unknown {
   const walk = (v: unknown, node: CaptureNode | undefined): unknown => {
@@ -185,8 +181,8 @@ function sameJson(a: unknown, b: unknown): boolean {
 }
 
 /**
- * One AEP event with, at capture `redacted` or `full`, its gated free text through `r` (all of
- * `data` for a type without annotations); `capture` is kept. The input itself when nothing changed.
+ * One event with its gated text redacted at capture `redacted` / `full` (all of `data` without annotations); same
+ * object when unchanged.
  */
 export function redactEvent(event: Readonly<Record<string, unknown>>, r: Redactor): Record<string, unknown> {
   const capture = event.capture;

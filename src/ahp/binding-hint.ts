@@ -1,6 +1,7 @@
 /**
- * Which `--binding` would read an input that failed under the one its name chose: stdio is one
- * message per line (AHP base/transports/stdio §Framing), HTTP one per body, pretty-printed.
+ * Which `--binding` reads an input its name's binding could not: stdio one message per line (base/transports/stdio
+ * §Framing),
+ * HTTP one per body.
  */
 import type { AhpBinding } from './driver.ts';
 
@@ -12,7 +13,6 @@ function lines(text: string): string[] {
     .filter((l) => l.trim() !== '');
 }
 
-/** True when `s` is JSON text of an object. */
 function isObject(s: string): boolean {
   try {
     const v: unknown = JSON.parse(s);
@@ -22,10 +22,7 @@ function isObject(s: string): boolean {
   }
 }
 
-/**
- * The sentence to add to the parse finding of `text` read as `binding` when the other binding would read it, else
- * `undefined`.
- */
+/** The sentence for the parse finding of `text` read as `binding` when the other binding reads it, else `undefined`. */
 export function bindingHint(text: string, binding: AhpBinding): string | undefined {
   const ls = lines(text);
   if (ls.length < 2) return undefined;

@@ -1,7 +1,4 @@
-/**
- * AHP as every entry of the run sees it (src/run/protocols.ts holds the table of both
- * protocols; the `ahp` CLI imports this module alone so that it loads no AEP code).
- */
+/** AHP as every entry of the run sees it; the `ahp` CLI imports this module alone, so it loads no AEP code. */
 import type { ProtocolDefinition } from '../core/protocol.ts';
 import { ruleSelection } from '../core/protocol.ts';
 import { bindingByName } from './binding.ts';

@@ -1,6 +1,6 @@
 /**
- * The AHP checker: per message, duplicate member names, the message-schema stage, the per-event
- * rules, then, for a message whose JSON-RPC shape can be trusted, the stream model and rules.
+ * The AHP checker: duplicate names, the message-schema stage, per-event rules, then stream rules for a trusted JSON-RPC
+ * shape.
  */
 import { framingFinding, framingRules, type FramingSpecs } from '../core/jsonl.ts';
 import { Engine, type RuleSelection } from '../core/engine.ts';
@@ -66,11 +66,7 @@ export interface AhpCheckOptions {
 
 const NO_STREAM = { state: undefined, observe: () => undefined };
 
-/**
- * A checker of one AHP stream: duplicate member names, the message-schema stage, the per-event
- * rules, then, for a message whose JSON-RPC shape can be trusted, the stream model and rules.
- * @throws Error when `opts.single` names an unknown root.
- */
+/** A checker of one AHP stream. @throws Error when `opts.single` names an unknown root. */
 export function createAhpChecker(opts: AhpCheckOptions, out: CheckerOutput): ProtocolChecker {
   const { sink, stats } = out;
   const bindingOf = opts.binding ?? ((s: string) => (s.endsWith('.json') ? 'http' : 'stdio'));

@@ -20,7 +20,6 @@ export interface EditContextIssue {
   args?: MessageArgs;
 }
 
-/** The rule under which a rejection reason is reported. */
 function rejectionRule(code: RejectionCode): RuleMeta {
   return code === 'malformed'
     ? AHP_SCHEMA_RULES['ahp/effect']

@@ -1,7 +1,4 @@
-/**
- * The typed MCP body of an elicitation request/result event, parsed once per message by the
- * message-schema stage (AHP interaction-payloads.md §MCP elicitation binding (2025-11-25)).
- */
+/** The typed MCP body of an elicitation event, parsed once by the message-schema stage. */
 import type { ParseOutcome } from '../core/json.ts';
 import type { MessageArgs } from '../core/message.ts';
 import { isObj, type Obj } from '../core/value.ts';
@@ -36,7 +33,6 @@ export type ElicitationBody =
   | { status: 'view'; partPointer: string }
   /** The body text is not a valid MCP value (reported by `ahp/elicitation-body` when checked). */
   | { status: 'invalid'; partPointer: string; checks?: ElicitationChecks }
-  /** The event carries no request/result part. */
   | { status: 'absent'; partPointer: string };
 
 /** The binding checks of an elicitation body with its part pointer, when they apply. */

@@ -1,7 +1,5 @@
 /**
- * {@link AhpMessage}: one parsed AHP wire message as rules and analyzers see it, filled by the
- * message-schema stage. Its own module so that the model, the rules and the driver import it
- * without importing each other.
+ * AhpMessage: one parsed AHP message as rules and analyzers see it; its own module, so they import it, not each other.
  */
 import type { ParsedEvent } from '../core/rule.ts';
 import type { ElicitationBody } from './elicitation-body.ts';
@@ -27,13 +25,9 @@ export interface AhpMessage extends ParsedEvent {
   event?: Record<string, unknown>;
   /** Where the event that the per-event rules check sits in the message. */
   eventPointer?: string;
-  /**
-   * The MCP body of a `user.elicitation.request` / `.result` event at {@link eventPointer}, parsed once by the
-   * message-schema stage (AHP interaction-payloads.md §MCP elicitation binding).
-   */
+  /** The MCP body of a `user.elicitation.request` / `.result` event, parsed once by the message-schema stage. */
   elicitation?: ElicitationBody;
   wireValid: boolean;
-  /** The binding the message was read under (src/ahp/driver.ts). */
   binding?: AhpBinding;
 }
 

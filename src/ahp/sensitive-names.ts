@@ -1,10 +1,7 @@
 /**
- * Does a field name, title or URL parameter name ask for a credential or payment-card data? A
- * heuristic over names, never values (MCP 2025-11-25 elicitation §Form Mode Security, §Safe URL
- * Handling). Names are split into lower-case words (separators, case changes, letter/digit
- * boundaries) and matched as whole words, so `secretary`, `passport` and `tokenizer` do not
- * match; the plural `tokens` and a `token` that is counted, limited or described are usage
- * figures. `pin`, `key`, `code`, `pwd`, `auth`, `mfa` and `pan` alone are ordinary form words.
+ * Does a name ask for a credential or card data (MCP 2025-11-25 elicitation §Form Mode Security, §Safe URL Handling)?
+ * Names,
+ * never values, split into whole lower-case words (`secretary`, `tokenizer` do not match; `tokens` is a usage figure).
  */
 
 /** Credential words and their category (what the message says is asked for). */
@@ -83,9 +80,7 @@ export function nameWords(text: string): string[] {
     .filter((w) => w.length > 0);
 }
 
-/**
- * What credential `text` (a field name, a title or a query parameter name) asks for, as a phrase such as "a password".
- */
+/** What credential a field name, title or query parameter asks for ("a password"), or undefined. */
 export function credentialAsked(text: string, url = false): string | undefined {
   const words = nameWords(text);
   for (let i = 0; i < words.length; i++) {

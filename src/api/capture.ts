@@ -1,7 +1,5 @@
 /**
- * The capture pipeline of the library (README §Share a log safely): the same down-leveling and
- * redaction as `aep downlevel` and `aep redact`, for relays and adapters that want them in
- * process. AEP-0001 §8.2; AEP-0002 §5.1; AEP-0003 §9.
+ * The library's `aep downlevel` and `aep redact` in process (README §Share a log safely; AEP-0001 §8.2, AEP-0003 §9).
  */
 import { downlevelEvent, type DownlevelOptions } from '../aep/downlevel.ts';
 import { createRedactor, redactEvent as redactGatedEvent, type RedactOptions, type Redactor } from '../aep/redact.ts';
@@ -22,13 +20,8 @@ function redactorOf(options: RedactOptions | Redactor | undefined): Redactor {
 }
 
 /**
- * Bring one AEP event (a JSON object whose envelope is valid AEP 0.1) down to `ceiling` as a
- * relay must (AEP-0001 §8.2(b)-(e)): members above the level dropped by the payload schema's
- * `x-aep-capture` annotations, the `[metadata*]` members degraded structurally below
- * `redacted`, `capture` rewritten; a `full` event under a `redacted` ceiling lands on
- * `metadata` unless `options.redact` is set. Never raises a level: an event at or below the
- * ceiling is returned as it is (the same object). The input is never modified.
- * @throws TypeError when `ceiling` is not a capture level.
+ * One AEP event down to `ceiling` as a relay must (AEP-0001 §8.2(b)-(e)); never raises a level nor modifies the input
+ * (an event at or below the ceiling is returned as is). @throws TypeError when `ceiling` is not a capture level.
  */
 export function downlevel(
   event: Readonly<Record<string, unknown>>,
@@ -38,14 +31,7 @@ export function downlevel(
   return downlevelEvent(event, ceiling, options).event;
 }
 
-/**
- * The AEP-0003 §9.4 redaction pipeline: (a) secrets and credentials -> `[REDACTED:secret]`,
- * (b) configured names and values, (c) home directory -> `~`, (d) emails and phone numbers ->
- * `[REDACTED:pii]` (unless `pii: false`). A string is redacted as text; any other JSON value
- * is copied with every string redacted and the string values of credential-named members
- * (`token`, `password`, `apiKey`, `authorization`, ...) replaced. Options are compiled once
- * per options object (or pass a {@link Redactor} from {@link createRedactor}).
- */
+/** AEP-0003 §9.4 redaction of text, or of each string of a JSON value; options compile once per object. */
 export function redact(text: string, options?: RedactOptions | Redactor): string;
 export function redact(value: unknown, options?: RedactOptions | Redactor): unknown;
 export function redact(value: unknown, options?: RedactOptions | Redactor): unknown {
@@ -53,12 +39,7 @@ export function redact(value: unknown, options?: RedactOptions | Redactor): unkn
   return typeof value === 'string' ? r.text(value) : r.value(value);
 }
 
-/**
- * Redact one AEP event as `aep redact` does: at capture `redacted` or `full`, the
- * `redacted`-gated free text of its payload (by the `x-aep-capture` annotations and the
- * `[metadata*]` exceptions); nothing else, `*_digest` members included. Returns the same
- * object when nothing changed.
- */
+/** Redact one event as `aep redact` does (gated payload text at `redacted` / `full`); same object when unchanged. */
 export function redactEvent(
   event: Readonly<Record<string, unknown>>,
   options?: RedactOptions | Redactor,

@@ -1,8 +1,4 @@
-/**
- * The fixture runner for the library API: a fixture directory (ours: pass/ + fail/, the
- * upstream AEP corpus, or the upstream AHP manifest.json) checked case by case, as
- * `aep fixtures DIR` / `ahp fixtures DIR` do (src/fixture-runner).
- */
+/** The library's fixture runner: a fixture directory checked as `aep fixtures DIR` / `ahp fixtures DIR` do. */
 import type { Severity } from '../core/finding.ts';
 import {
   fixtureExitCode,
@@ -23,15 +19,10 @@ export type FixtureRunOptions<P extends Protocol = Protocol> = Omit<OptionsFor<P
   deviations?: string;
   /** Paths in results are shown relative to this directory (default: the working directory). */
   cwd?: string;
-  /** Receives each verdict as it is made. */
   onCase?: (c: CaseResult) => void;
 };
 
-/**
- * Run every case under `dir` and return the verdicts and the summary; {@link fixtureExitCode}
- * gives the CLI's exit code for it.
- * @throws (rejects) FixtureError (unknown layout, no case), DeviationsError, InputError.
- */
+/** Run every case under `dir`. @throws FixtureError, DeviationsError, InputError. */
 export function runFixtures<P extends Protocol>(
   protocol: P,
   dir: string,

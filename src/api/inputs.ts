@@ -1,9 +1,4 @@
-/**
- * Inputs of the library API (paths, JSONL text, bytes, Node or web streams) as pipeline
- * {@link InputSpec}s. JSONL inputs form one stream, checked in the order given (single
- * documents each alone unless `each: false`; src/core/pipeline.ts `streamGroups`)
- * (docs/architecture.md §Data flow).
- */
+/** The library's inputs (paths, text, bytes, Node or web streams) as pipeline InputSpecs, in the order given. */
 import { statSync } from 'node:fs';
 import { readFileChunks } from '../core/file-chunks.ts';
 import { fileURLToPath } from 'node:url';
@@ -18,13 +13,11 @@ export interface WebReadableStream {
 export type StreamInput = AsyncIterable<Uint8Array | string> | WebReadableStream;
 
 /**
- * One input:
- * - a `string` or a `file:` `URL`: a file path (as on the command line);
- * - `Uint8Array` / `Buffer`: the bytes of a stream;
- * - a Node `Readable`, an async iterable of chunks, or a web `ReadableStream`;
- * - `{ text }`, `{ bytes }`, `{ stream }` or `{ path }` with an optional `source`: the name used
- *   in findings (for AHP also the binding by name, e.g. `msg.json` is one HTTP body).
- * Unnamed inputs are called `<input>` (or `<input N>`, 1-based, when there are several).
+ * One input: a path (`string` or `file:` URL), bytes, a stream, or `{ text
+ * bytes
+ * stream
+ * path }` with a `source` name
+ * (which also picks the AHP binding); unnamed inputs are `<input>` / `<input N>`.
  */
 export type Input =
   | string
@@ -79,10 +72,7 @@ function fileInput(path: string | URL, source: string | undefined): InputSpec {
   return spec;
 }
 
-/**
- * The pipeline inputs of `inputs`, framed by `framing(source)`.
- * @throws InputError when a named file cannot be read; TypeError for a value that is no input.
- */
+/** Pipeline inputs framed by `framing(source)`. @throws InputError (unreadable file); TypeError (no input). */
 export function toInputSpecs(inputs: Inputs, framing: (source: string) => 'jsonl' | 'document'): InputSpec[] {
   const list: readonly Input[] = Array.isArray(inputs) ? inputs : [inputs as Input];
   const unnamed = (i: number) => (list.length === 1 ? '<input>' : `<input ${i + 1}>`);

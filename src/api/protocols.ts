@@ -1,7 +1,4 @@
-/**
- * The protocols as the library API names them: each protocol's typed options and the definition
- * of a name (src/run/protocols.ts holds the table; docs/architecture.md §The run).
- */
+/** The library's protocol names, their typed options and their definitions (the table is src/run/protocols.ts). */
 import type { AepCaptureLevel } from '../aep/schema/registry.ts';
 import type { AepStreamOptions } from '../aep/analyzers/options.ts';
 import type { AhpBinding } from '../ahp/message.ts';
@@ -31,10 +28,7 @@ export interface AhpOptions extends CommonOptions {
   rules?: readonly AhpRuleId[];
   /** Stream state caps (README §Options of `validate`). */
   stream?: Partial<AhpStreamOptions>;
-  /**
-   * Read every input as this binding. Default: by input name, as the CLI does
-   * (`*.registration.json` registration, other `.json` HTTP, anything else stdio JSONL).
-   */
+  /** Default: by input name, as the CLI (`*.registration.json` registration, other `.json` HTTP, else stdio JSONL). */
   binding?: AhpBinding;
 }
 

@@ -1,8 +1,4 @@
-/**
- * Reporters and the rule catalogue for the library API: findings and a summary rendered as
- * `validate --format text|json|sarif|junit|github` would print them (src/report), and the
- * rules a protocol can report (`aep rules`, `ahp rules`).
- */
+/** The library's reporters (as `validate --format` prints) and rule catalogue (`aep rules`, `ahp rules`). */
 import type { Finding, Severity } from '../core/finding.ts';
 import type { RuleMeta } from '../core/rule.ts';
 import type { Summary } from '../core/summary.ts';

@@ -1,9 +1,4 @@
-/**
- * Single in-memory events for emitters' unit tests: a session checks events one at a time, in
- * order, with the stream state of one input; each call returns that event's findings. Each
- * event is a line of the run (src/run/run.ts `EventStream`), exactly as a line of `validate`'s
- * input would be.
- */
+/** Sessions for emitters' unit tests: events checked one at a time, as lines of one input. */
 import type { Finding } from '../core/finding.ts';
 import type { Summary } from '../core/summary.ts';
 import { protocolDefinition } from '../run/protocols.ts';
@@ -22,10 +17,9 @@ export type SessionOptions<P extends Protocol = Protocol> = OptionsFor<P> & {
 export interface CheckSession {
   readonly protocol: Protocol;
   /**
-   * Check the next event: an object (serialised with `JSON.stringify`) or the JSON text of one
-   * line. Returns the findings it caused, including stream findings about earlier events that
-   * this one completes. Its `line` is the event's position in the session (1-based).
-   * @throws TypeError when the object cannot be serialised; Error after {@link end}.
+   * Check the next event (an object or one line's JSON text); returns its findings, including stream findings it
+   * completes.
+   * @throws TypeError when the object cannot be serialised; Error after `end`.
    */
   check(event: object | string): Finding[];
   /** End the stream: the end-of-stream findings (open work, unanswered requests). Once. */
@@ -68,11 +62,7 @@ class Session implements CheckSession {
   }
 }
 
-/**
- * A session of `protocol`: check events in order with stream state (sequence numbers,
- * identity, request/answer pairing), as lines of one input.
- * @throws TypeError for an unknown protocol or rule id.
- */
+/** A session of `protocol`, events checked in order. @throws TypeError for an unknown protocol or rule id. */
 export function createSession<P extends Protocol>(
   protocol: P,
   options: SessionOptions<P> = {} as SessionOptions<P>,
@@ -80,12 +70,7 @@ export function createSession<P extends Protocol>(
   return new Session(protocol, options as SessionOptions);
 }
 
-/**
- * Check one in-memory event on its own (the first event of a fresh stream; the stream is not
- * ended, so there are no end-of-stream findings). For several related events, use
- * {@link createSession}.
- * @throws TypeError for an unknown protocol or rule id, or an event that cannot be serialised.
- */
+/** One event checked alone (a fresh stream). @throws TypeError for unknown ids or an unserialisable event. */
 export function checkEvent<P extends Protocol>(
   protocol: P,
   event: object | string,

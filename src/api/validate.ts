@@ -1,7 +1,4 @@
-/**
- * Streaming validation for the library API: the run (src/run/run.ts `runInputs`), the same as
- * `validate` in the CLI, with findings handed to an async iterable instead of a reporter.
- */
+/** Streaming validation for the library: the run of `validate`, findings in an async iterable. */
 import type { Finding } from '../core/finding.ts';
 import { InputError, type InputSpec } from '../core/pipeline.ts';
 import type { Summary } from '../core/summary.ts';
@@ -15,29 +12,17 @@ import type { OptionsFor, Protocol } from './protocols.ts';
 export type ValidateOptions<P extends Protocol = Protocol> = OptionsFor<P> & {
   /** Hand at most this many findings to the caller; the rest are only counted (`summary.omitted`). */
   maxFindings?: number;
-  /**
-   * `true`: every input is its own stream (`--each`); `false`: all inputs are one stream
-   * (`--no-each`). Default, as the CLI: each single-document input (an AHP HTTP body or
-   * registration document) alone, the JSONL inputs together as one stream.
-   */
+  /** `true`: each input its own stream (`--each`); `false`: one stream (`--no-each`); default as the CLI. */
   each?: boolean;
   /**
-   * A rule that throws is a bug: by default it is reported as an `internal/rule-error` finding
-   * and the rest is still checked; `true` rejects the run with the {@link RuleCrashError} instead.
+   * `true` rejects the run with the RuleCrashError of a rule that throws, instead of an `internal/rule-error` finding.
    */
   failFast?: boolean;
 };
 
-/**
- * One validation run: iterate it (once) for the findings in input order, then await
- * {@link ValidationRun.summary}. The run starts on first iteration (or on `summary()`).
- */
+/** One run: iterate it once for the findings in input order, then await `summary()`; it starts on either. */
 export interface ValidationRun extends AsyncIterable<Finding> {
-  /**
-   * The run's summary once it has ended. Called without iterating, it runs the whole check
-   * and only counts the findings.
-   * @throws (rejects) InputError when an input cannot be read; RuleCrashError when a rule throws and `failFast` is set.
-   */
+  /** The summary at the end (alone, it runs the check). @throws InputError; RuleCrashError with `failFast`. */
   summary(): Promise<Summary>;
 }
 
@@ -53,9 +38,7 @@ class Run implements ValidationRun {
   private discard = false;
   private cancelled = false;
   private outcome: { summary: Summary } | { error: unknown } | undefined;
-  /** Wakes the consumer (a finding or the end arrived). */
   private wakeConsumer: (() => void) | undefined;
-  /** Wakes the reader (the queue drained). */
   private wakeReader: (() => void) | undefined;
   private readonly ended: Promise<void>;
   private resolveEnded!: () => void;
@@ -163,12 +146,7 @@ class Run implements ValidationRun {
   }
 }
 
-/**
- * Validate `inputs` (one or several, checked as one stream in order) as `protocol`, streaming:
- * iterate the result for findings as they are found, then await `summary()`.
- * Inputs are opened when the run starts; unreadable inputs reject there (InputError).
- * @throws TypeError at once for an unknown protocol or rule id.
- */
+/** Validate `inputs` as one stream, streaming. @throws TypeError at once for an unknown protocol or rule id. */
 export function validateStream<P extends Protocol>(
   protocol: P,
   inputs: Inputs,
@@ -185,11 +163,7 @@ export interface ValidationResult {
   summary: Summary;
 }
 
-/**
- * Validate `inputs` as `protocol` and collect all findings: for small inputs (tests, single
- * files). For large streams use {@link validateStream}.
- * @throws (rejects) InputError; RuleCrashError with `failFast`; TypeError for an unknown protocol or rule id.
- */
+/** Validate and collect every finding. @throws InputError; RuleCrashError (`failFast`); TypeError (unknown ids). */
 export async function validate<P extends Protocol>(
   protocol: P,
   inputs: Inputs,

@@ -1,14 +1,6 @@
 /**
- * The bridge and subscription verbs of `aep` (README §Bridges):
- *
- * - `aep filter --where FILTER [files...|-]`: the lines an AEP-0003 §6 `attr-match` subscriber
- *   with FILTER receives, written byte for byte. It selects and does not validate: a line is
- *   matched on the attributes it has. An invalid filter exits 2 before any output (fail closed).
- *   Exit 1 when a line could not be read as a JSON object (findings on stderr).
- * - `aep convert --to cloudevents|otlp|ocsf [--max-capture LEVEL] [files...|-]`: the AEP-0005
- *   projections as JSONL on stdout (OTLP: one ExportLogsServiceRequest per line); what a
- *   conversion leaves out is counted on stderr. Lines with an error finding are not converted
- *   (the capture verbs' stream filter, src/run/aep-filter.ts).
+ * `aep filter --where` (AEP-0003 §6: the lines a subscriber receives, byte for byte; an invalid filter exits 2 before
+ * any output) and `aep convert --to` (the AEP-0005 projections; lines with an error finding are not converted).
  */
 import { EXIT, exitCodeOfError } from '../core/exit.ts';
 import { Option, type Command } from 'commander';
@@ -35,11 +27,7 @@ export type RunFilter = (
   filter?: AepFilterOptions,
 ) => Promise<number>;
 
-/**
- * The JSONL inputs of a stream verb (`redact`, `downlevel`, `convert`, `filter`) and the text
- * reporter of its findings on stderr; `undefined` (after one line on stderr) when an input
- * cannot be opened.
- */
+/** A stream verb's JSONL inputs and stderr reporter; `undefined` (said on stderr) when an input cannot be opened. */
 export function openStreamVerb(files: string[], io: CliIO): { inputs: InputSpec[]; reporter: Reporter } | undefined {
   let inputs: InputSpec[];
   try {

@@ -1,15 +1,6 @@
 /**
- * The capture verbs of `aep` (README §Share a log safely): stream filters over JSONL that
- * write the events to stdout and the findings of lines they refuse to stderr.
- *
- * - `aep redact [files...|-]`: the AEP-0003 §9.4 pipeline on the `redacted`-gated free text of
- *   events at capture `redacted` or `full` (src/aep/redact.ts).
- * - `aep downlevel --ceiling <level> [files...|-]`: every event brought to
- *   `min(capture, ceiling)` as a relay must (AEP-0001 §8.2; src/aep/downlevel.ts); `--redact`
- *   makes it a redacting re-emitter (§8.2(e)).
- *
- * Exit 0: every line written; 1: a line had an error finding and was not written (or the
- * input was empty); 2: usage or I/O error.
+ * `aep redact` (AEP-0003 §9.4) and `aep downlevel --ceiling` (AEP-0001 §8.2; `--redact`, §8.2(e)): events to stdout,
+ * findings of refused lines to stderr. Exit 1 when a line was refused or the input was empty.
  */
 import { EXIT } from '../core/exit.ts';
 import { homedir } from 'node:os';
@@ -22,7 +13,6 @@ import { exitCodeOf } from '../run/run.ts';
 import { reportRunError, type CliIO } from './common.ts';
 import { addBridgeVerbs, openStreamVerb } from './aep-bridges.ts';
 
-/** Raw options of the redaction flags. */
 interface RedactFlags {
   secretName?: string[];
   home?: string;

@@ -1,6 +1,4 @@
-/**
- * The `aep` command: Agent Event Protocol 0.1 (with AEP-0006 forms).
- */
+/** The `aep` command: Agent Event Protocol 0.1 (with AEP-0006 forms). */
 import { AEP } from '../aep/definition.ts';
 import { addCaptureVerbs } from './aep-capture.ts';
 import { main, processIO, type CliBin, type CliIO } from './program.ts';

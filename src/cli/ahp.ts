@@ -1,11 +1,6 @@
 /**
- * The `ahp` command: Agent Hooks Protocol draft (interaction and configuration payloads,
- * MCP elicitation bodies against the pinned MCP 2025-11-25 subset) and the pin verbs.
- *
- * Bindings: `.jsonl` files and stdin are read as the stdio binding (one JSON-RPC message per
- * line, LF only); `.registration.json` files as a portable registration document; other `.json`
- * files as one HTTP-binding message (pretty-printing allowed); `--binding stdio|http|registration`
- * overrides for every input.
+ * The `ahp` command: the Agent Hooks Protocol draft and the pin verbs. `.jsonl` and stdin read as stdio,
+ * `.registration.json` as registration, other `.json` as one HTTP message, unless `--binding` says otherwise.
  */
 import { bindingByName } from '../ahp/binding.ts';
 import type { AhpBinding } from '../ahp/driver.ts';

@@ -1,6 +1,4 @@
-/**
- * Argument parsers of the protocol CLIs' own `validate` options (beside program.ts's shared ones).
- */
+/** Parsers of the protocol CLIs' own `validate` options. */
 import { InvalidArgumentError } from 'commander';
 
 /** A positive decimal number (`256`, `0.5`), e.g. a budget in MiB. @throws InvalidArgumentError otherwise */

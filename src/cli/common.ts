@@ -1,7 +1,5 @@
 /**
- * What every verb of both bins shares: process access ({@link CliIO}), option parsers, the
- * report options, opening inputs, colour and error lines. Imports no verb, so the verbs and the
- * program import it without a circle.
+ * What every verb of both bins shares (process access, option parsers, inputs, errors); imports no verb, so no circle.
  */
 import { EXIT, exitCodeOfError, type ExitCode } from '../core/exit.ts';
 import { ConformanceError } from '../core/errors.ts';
@@ -23,12 +21,8 @@ export { VERSION };
 
 /** What a bin adds to its protocol's definition: verbs of its own, and what they load first. */
 export interface CliExtras {
-  /**
-   * Load what the verb named in `argv` (as `process.argv`) needs before the program is built:
-   * modules only some verbs use load for those verbs only (start-up of `validate`).
-   */
+  /** Load the modules only the verb in `argv` needs before the program is built (start-up of `validate`). */
   prepare?(argv: readonly string[]): Promise<void>;
-  /** Add further verbs (`pin`, `redact`, ...). */
   commands?(program: Command, io: CliIO, setExit: (code: number) => void): void;
 }
 
@@ -54,10 +48,7 @@ export interface CliIO {
   now?: () => number;
   /** True when stdin is a terminal (`validate` with no file then says it reads standard input). */
   stdinIsTTY?: boolean;
-  /**
-   * Set when a write to stdout or stderr failed (`> /dev/full`: ENOSPC, EIO, ...): the run
-   * ends with exit 2 whatever it found (a report that was not written is no verdict).
-   */
+  /** A write to stdout or stderr failed (ENOSPC, EIO): exit 2 whatever was found, since no report is no verdict. */
   writeFailed?(): boolean;
   cwd: string;
 }
@@ -85,11 +76,7 @@ export function collect(value: string, previous: string[] | undefined): string[]
   return [...(previous ?? []), value];
 }
 
-/**
- * The process's standard input as chunks; a directory redirected to it (`< dir`) reads as
- * nothing on some systems, so it is refused (an unreadable input, exit 2) instead of being
- * checked as empty input.
- */
+/** Standard input as chunks; a directory redirected to it (read as nothing on some systems) is refused, exit 2. */
 async function* processStdin(): AsyncGenerator<Uint8Array | string> {
   let dir = false;
   try {
@@ -101,10 +88,7 @@ async function* processStdin(): AsyncGenerator<Uint8Array | string> {
   yield* process.stdin;
 }
 
-/**
- * Open the inputs named on the command line (`-` or none = stdin). `program` names the bin in
- * hints (a directory given as input points at `fixtures DIR`). @throws InputError
- */
+/** Open the named inputs (`-` or none: stdin); `program` names the bin in hints. @throws InputError */
 export function openInputs(
   files: readonly string[],
   io: CliIO,
@@ -138,11 +122,7 @@ export function openInputs(
   });
 }
 
-/**
- * Print why a run stopped and return exit code 2. `expected` errors (unreadable input, bad
- * fixture layout, ...) get one line; a rule that threw names the rule and line with its stack;
- * anything else is an internal error with its stack.
- */
+/** Print why a run stopped and return 2: one line for expected errors, the stack for a rule that threw or a bug. */
 export function reportRunError(name: string, e: unknown, io: CliIO): ExitCode {
   if (e instanceof RuleCrashError)
     io.stderr.write(`${name}: ${e.message}\n${e.cause instanceof Error && e.cause.stack ? e.cause.stack + '\n' : ''}`);
@@ -180,15 +160,11 @@ export function addReportOptions(cmd: Command, formats: readonly string[] = FORM
     .option('--no-color', 'never colour text output');
 }
 
-/**
- * The real process as a {@link CliIO}; `program` (`aep`, `ahp`) names the bin in messages.
- */
+/** The real process as a CliIO; `program` names the bin in messages. */
 export function processIO(program = basename(process.argv[1] ?? 'aep').replace(/\.[cm]?js$/, '')): CliIO {
-  // A reader that goes away (`aep validate big.jsonl | head`) closes the pipe: stop writing to
-  // it, finish the run and keep the exit code it earns, never a stack trace. Any other failed
-  // write (`> /dev/full`: ENOSPC; EIO) is one line on stderr and exit 2, for every verb: the
-  // report was not written, so the run gave no verdict. The error may come after the run has
-  // returned its code (writes to pipes are asynchronous), so it also sets the exit code itself.
+  // A reader that goes away (`| head`) closes the pipe: stop writing and keep the run's exit code. Any other failed
+  // write
+  // (ENOSPC, EIO) is one line and exit 2; it may come after the run returned, so it sets the exit code itself.
   const closed = { stdout: false, stderr: false };
   let failed = false;
   for (const name of ['stdout', 'stderr'] as const) {

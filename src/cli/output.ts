@@ -1,9 +1,6 @@
 /**
- * `-o, --output FILE` for `validate` and `fixtures`: the report is written to a temporary file
- * beside FILE and renamed over it only when the run completed, so a failed or interrupted run
- * never leaves half a report and never destroys the previous one; and FILE may not be one of
- * the run's inputs (the same file by device and inode, so also through a symbolic or hard link):
- * the log would be replaced by its own report.
+ * `-o FILE`: written to a temporary beside FILE and renamed only when the run completed, so a failed run leaves the
+ * previous report; FILE may not be an input (same device and inode), or the log would be replaced by its report.
  */
 import { closeSync, openSync, renameSync, type Stats, statSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -17,10 +14,7 @@ export interface ReportFile extends Output {
   abort(): void;
 }
 
-/**
- * The input among `inputs` (paths as given; `-` is standard input) that is the same file as
- * `output`, or `undefined`. A missing output file is no input.
- */
+/** The input among `inputs` that is the same file as `output`, or `undefined`. */
 export function outputIsInput(output: string, inputs: readonly string[]): string | undefined {
   let out: Stats;
   try {
@@ -40,10 +34,7 @@ export function outputIsInput(output: string, inputs: readonly string[]): string
   return undefined;
 }
 
-/**
- * {@link openReportFile} for a verb's `-o`: `undefined` without one, `null` when the file cannot
- * be created (said in one line on `stderr`, prefixed with the command's `name`; the verb exits 2).
- */
+/** openReportFile for `-o`: `undefined` without one, `null` when it cannot be created (said on stderr; exit 2). */
 export function reportFileFor(name: string, output: string | undefined, stderr: Output): ReportFile | undefined | null {
   if (output === undefined) return undefined;
   // a folder: said before anything is written (the temporary file would go beside it)
@@ -70,8 +61,7 @@ export function reportFileFor(name: string, output: string | undefined, stderr: 
 }
 
 /**
- * Start writing a report to `path` through a temporary file in the same folder (the rename is
- * then atomic: same file system). @throws Error when the temporary file cannot be created.
+ * Start a report to `path` via a temporary in the same folder (atomic rename). @throws Error when it cannot be created.
  */
 export function openReportFile(path: string): ReportFile {
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now().toString(36)}.tmp`);

@@ -1,8 +1,4 @@
-/**
- * `ahp pin verify` / `ahp pin refresh`: the maintainer verbs guarding the pinned MCP
- * 2025-11-25 files and our elicitation extraction. AHP interaction-payloads §Pinned upstream
- * maintenance; docs/pin-maintenance.md.
- */
+/** `ahp pin verify` / `ahp pin refresh` (AHP interaction-payloads §Pinned upstream maintenance). */
 import { EXIT, exitCodeOfError } from '../core/exit.ts';
 import { relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,25 +21,17 @@ import { defaultColor, positiveInt, VERSION, type CliIO } from './common.ts';
 
 const PACKAGE_ROOT = fileURLToPath(PACKAGE_ROOT_URL);
 
-/**
- * True when this package runs from an install (a `node_modules` folder), not a checkout. An
- * installed package ships pin.json but not the upstream bytes, and is not ours to write to.
- */
+/** Running from an install (`node_modules`): pin.json ships without the upstream bytes, and it is not ours to write. */
 export function isInstalledPackage(root: string = PACKAGE_ROOT): boolean {
   return resolve(root).split(sep).includes('node_modules');
 }
 
-/** True when `path` is `root` or inside it. */
 function isInside(path: string, root: string): boolean {
   const r = relative(resolve(root), resolve(path));
   return r === '' || (!r.startsWith('..') && !r.startsWith(sep) && !/^[a-zA-Z]:/.test(r));
 }
 
-/**
- * Why `pin refresh` must not run with these paths in an installed package (it stages into
- * `<dir>/.staging/` and, with `--adopt`, rewrites the pin folder and the extraction), or
- * `undefined` when it may.
- */
+/** Why `pin refresh` must not write these paths of an installed package, or `undefined`. */
 export function refreshRefusal(
   dir: string,
   extraction: string,
@@ -63,11 +51,7 @@ function shellWord(s: string): string {
   return /^[\w./:@%+=,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-/**
- * The `pin refresh` command line that works where `pin verify` ran, for its suggestion: the
- * `--dir` / `--extraction` given to verify, and in an installed package (where refresh never
- * writes, {@link refreshRefusal}) placeholders for a pin folder and an extraction of your own.
- */
+/** The `pin refresh` command line that works where `pin verify` ran (placeholders in an installed package). */
 export function refreshCommand(
   dir: string | undefined,
   extraction: string | undefined,
@@ -96,10 +80,7 @@ function shown(path: string, cwd: string): string {
   return isInside(path, cwd) ? relative(cwd, path) || '.' : path;
 }
 
-/**
- * What `pin verify` checked, one line each: every pinned source with its SHA-256 (in full) and
- * size, or that it was absent and not checked; then the extraction check. Plain text.
- */
+/** What `pin verify` checked, one line each: sources with SHA-256 and size, or absent; then the extraction. */
 export function verifiedLines(r: PinVerifyReport, dir: string, cwd: string): string {
   let out = `pin folder ${shown(dir, cwd)}${r.version ? ` (MCP ${r.version})` : ''}:\n`;
   for (const s of r.sources) {
@@ -128,7 +109,6 @@ export function verifiedLines(r: PinVerifyReport, dir: string, cwd: string): str
   return out + '\n';
 }
 
-/** Report pin findings through the normal reporters; returns their tally. */
 function report(
   kind: 'pin-verify' | 'pin-refresh',
   findings: readonly Finding[],

@@ -1,12 +1,6 @@
 /**
- * The commander program shared by `aep` and `ahp`: `validate` here, the catalogue and fixture
- * verbs from src/cli/verbs.ts, a bin's own verbs from its {@link CliExtras}. The only code that
- * touches the process (argv, stdin, stdout, stderr, exit code) goes through the {@link CliIO}
- * passed in, so tests can drive it and the bins stay tiny.
- *
- * Exit codes (README §Exit codes): 0 nothing at/above `--fail-on`;
- * 1 findings at/above it (or a fixture/pin mismatch); 2 usage, I/O or internal errors, or a
- * rule that threw (the verdict is incomplete).
+ * The commander program of `aep` and `ahp`: `validate`, the shared verbs (verbs.ts) and a bin's own. All process access
+ * goes through the CliIO passed in, so tests drive it. Exit codes: README §Exit codes.
  */
 import { EXIT } from '../core/exit.ts';
 import { Command, CommanderError, Option } from 'commander';
@@ -49,23 +43,17 @@ export interface ValidateOptions {
   output?: string;
   color?: boolean;
   progress: boolean;
-  /**
-   * `--each` (true) / `--no-each` (false): every input its own stream, or all one stream;
-   * absent: each single-document input alone, the JSONL inputs one stream (src/core/pipeline.ts `streamGroups`).
-   */
+  /** `--each` / `--no-each`; absent: document inputs alone, JSONL inputs one stream. */
   each?: boolean;
   /** `--rule ID` (repeatable): run only these rules (framing always runs); absent or empty runs all. */
   rule?: string[];
-  /** Protocol-specific options (e.g. AHP `binding`, AEP caps). */
   [key: string]: unknown;
 }
 
 /**
- * Progress line on stderr: bytes done of total and events per second. TTY only. It shows after
- * a second and at most five times a second (`AGENT_CONFORMANCE_PROGRESS_MS=<first>,<interval>`
- * changes both, for demonstrations and tests). {@link suspend} clears it before a finding is
- * written to the same terminal and {@link resume} draws it again after, so a finding never
- * lands in the middle of the progress text.
+ * TTY progress on stderr (bytes, events per second) after a second, at most 5 per second
+ * (`AGENT_CONFORMANCE_PROGRESS_MS`);
+ * cleared around each finding written to the same terminal.
  */
 function progressPrinter(io: CliIO, totalBytes: number | undefined) {
   const [first, every] = (io.env.AGENT_CONFORMANCE_PROGRESS_MS ?? '1000,200').split(',').map((n) => Number(n));
@@ -103,10 +91,7 @@ function progressPrinter(io: CliIO, totalBytes: number | undefined) {
   };
 }
 
-/**
- * Run one `validate`. Returns the exit code.
- * @throws nothing: I/O and internal errors become messages on stderr and exit 2.
- */
+/** Run one `validate` and return its exit code; never throws (errors become a line on stderr and exit 2). */
 export async function runValidate(
   def: ProtocolDefinition,
   files: string[],
@@ -220,9 +205,7 @@ export async function runValidate(
   return exitCodeOf(result, opts.failOn);
 }
 
-/**
- * Build the program for one protocol. `setExit` receives the exit code of the verb that ran.
- */
+/** Build the program for one protocol; `setExit` receives the exit code of the verb that ran. */
 function buildProgram(bin: CliBin, io: CliIO, setExit: (code: number) => void): Command {
   const { def, extras } = bin;
   const program = new Command(def.name)
@@ -284,12 +267,7 @@ function buildProgram(bin: CliBin, io: CliIO, setExit: (code: number) => void): 
   return program;
 }
 
-/**
- * The usage error for a verb `program` does not have among `args` (the command line after the
- * bin), or `undefined`. Commander answers `aep nosuchverb --help` with the top-level help and
- * exit 0; an unknown verb is a usage error however it is asked, with the nearest verb (or the
- * list of verbs) as the suggestion. Descends through verbs that have verbs of their own (`ahp pin`).
- */
+/** The usage error for an unknown verb in `args` (commander would answer `--help` with exit 0), or `undefined`. */
 export function unknownCommand(program: Command, args: readonly string[]): string | undefined {
   let cmd = program;
   for (let i = 0; i < args.length && cmd.commands.length > 0; i++) {
@@ -312,9 +290,7 @@ export function unknownCommand(program: Command, args: readonly string[]): strin
   return undefined;
 }
 
-/**
- * Run the CLI with `argv` (as `process.argv`). Returns the exit code.
- */
+/** Run the CLI with `argv` (as `process.argv`); returns the exit code. */
 export async function main(bin: CliBin, argv: string[], io: CliIO): Promise<number> {
   let code = 0;
   await bin.extras.prepare?.(argv);

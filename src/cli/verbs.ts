@@ -1,14 +1,4 @@
-/**
- * The `fixtures`, `rules` and `explain` verbs, shared by `aep` and `ahp` (registered by
- * {@link addCatalogueAndFixtureVerbs} from src/cli/program.ts `buildProgram`).
- *
- * - `fixtures DIR`: run a fixture directory (src/fixture-runner) and print one verdict per case
- *   with the chosen reporter. Exit 0 all cases pass (known deviations allowed); 1 a case
- *   failed or a deviation entry is stale; 2 usage, unreadable/unknown layout, bad deviations
- *   file, harness error (bad sidecar), or nothing checked at all.
- * - `rules`: the rule catalogue (id, severity, citation, one line); `--format json` for tools.
- * - `explain RULE`: description, citation with link, a failing and a passing example.
- */
+/** The `fixtures DIR`, `rules` and `explain RULE` verbs of both bins. */
 import { EXIT } from '../core/exit.ts';
 import { Option, type Command } from 'commander';
 import type { Severity } from '../core/finding.ts';
@@ -33,10 +23,7 @@ export interface FixturesOptions {
   requireAll?: boolean;
 }
 
-/**
- * Run `fixtures DIR`. Returns the exit code.
- * @throws nothing: problems become one line on stderr and exit 2.
- */
+/** Run `fixtures DIR` and return its exit code; never throws (problems become a line on stderr and exit 2). */
 export async function runFixturesVerb(
   protocol: ProtocolDefinition,
   dir: string,
@@ -102,10 +89,7 @@ export async function runFixturesVerb(
   return code;
 }
 
-/**
- * The width to wrap text output to: the terminal's columns when stdout is a terminal (`COLUMNS`,
- * else 100, when it does not say), `undefined` when piped (never wrapped, never cut).
- */
+/** Terminal columns when stdout is a terminal (`COLUMNS`, else 100), `undefined` when piped. */
 export function terminalWidth(io: CliIO): number | undefined {
   if (!io.stdoutIsTTY) return undefined;
   const cols = io.columns || Number(io.env.COLUMNS);
@@ -125,10 +109,8 @@ function editDistance(a: string, b: string): number {
 }
 
 /**
- * The known rule ids near `wanted` (ignoring case), ties in catalogue order: the smallest edit
- * distance to the whole id or to its name after the prefix (`time-formt` finds
- * `aep/time-format`), and only when that distance is small for the length of `wanted` (at most
- * a third of it, and at least 2), so a word unlike every id (`bogus`) gets no suggestion.
+ * Known ids near `wanted` by edit distance (whole id or name after the prefix, ignoring case), at most a third of its
+ * length and at least 2, so `bogus` gets no suggestion.
  */
 export function nearestRuleIds(ids: readonly string[], wanted: string, max = 3): string[] {
   const w = wanted.toLowerCase();
@@ -144,11 +126,7 @@ export function nearestRuleIds(ids: readonly string[], wanted: string, max = 3):
     .map((s) => s.id);
 }
 
-/**
- * The one-line usage error for a rule id `protocol` does not know (`explain`, `validate --rule`):
- * the other protocol's prefix gets a pointer to its binary, anything else the nearest known ids;
- * both end by pointing at `<protocol> rules`.
- */
+/** The usage error for an unknown rule id: the other protocol's bin, or the nearest ids; then `<protocol> rules`. */
 export function unknownRuleMessage(protocol: ProtocolDefinition, id: string, verb: string): string {
   const other = protocol.name === 'aep' ? 'ahp' : 'aep';
   const near = nearestRuleIds(

@@ -1,19 +1,7 @@
 /**
- * Canonical JSON text of a value, and the digest of it, for identity checks: AEP redelivery
- * vs id reuse (AEP-0001 §7.4) and AHP event identity (interaction-payloads.md: "original JSON
- * byte formatting is not a wire requirement").
- *
- * Canonical form: JSON with object keys sorted (UTF-16 code unit order) at every level, no
- * insignificant whitespace, strings as `JSON.stringify` writes them, numbers as JavaScript
- * writes them, except that integer literals beyond 2^53 keep their exact text from the line
- * (JSON.parse would round `9007199254740993` to `...992` and make two different values look
- * equal). Key order and whitespace therefore never decide identity; any other difference does.
- *
- * Digest: SHA-256, so crafted input cannot make two different values share a digest.
- *
- * This runs on every event, so it is written for speed (string concatenation, quoted keys
- * cached); the pointer-tracking walk only runs for values with integers beyond 2^53, and an
- * explicit-stack walk takes over for values nested deeper than the call stack allows.
+ * Canonical JSON (keys sorted by UTF-16 code unit, no whitespace, integers beyond 2^53 kept as written) and its
+ * SHA-256, for identity: AEP redelivery vs id reuse (AEP-0001 §7.4), AHP event identity. Runs on every event, so
+ * written for speed.
  */
 import { createRequire } from 'node:module';
 import { parseJsonText, type BigIntegerLiteral } from './json.ts';
@@ -23,7 +11,6 @@ import { sipHash, sipHashNarrow, sipHi, sipLo } from './siphash.ts';
 /** What canonicalisation needs of a parsed line: its value and its big integer literals. */
 export interface ExactJson {
   value: unknown;
-  /** Big integer literals of the line, with pointers from the line's root. */
   bigIntegers: readonly BigIntegerLiteral[];
 }
 
@@ -85,10 +72,7 @@ function exact(v: unknown, ptr: string, bigs: ReadonlyMap<string, string>): stri
   return s + '}';
 }
 
-/**
- * The same text as {@link plain} / {@link exact}, with an explicit stack instead of recursion
- * (for values nested deeper than the call stack allows, e.g. under a raised `--max-depth`).
- */
+/** The text of plain/exact with an explicit stack, for values nested deeper than the call stack allows. */
 function iterative(root: unknown, rootPtr: string, bigs: ReadonlyMap<string, string> | undefined): string {
   let out = '';
   // a task is literal text to append, or a value (with its pointer) to write
@@ -124,11 +108,7 @@ function iterative(root: unknown, rootPtr: string, bigs: ReadonlyMap<string, str
   return out;
 }
 
-/**
- * The canonical JSON text of `ev.value`. `basePointer` is where the value sits in its line
- * (big integer pointers are relative to the line's root); default `''`, the whole line.
- * Never throws for a JSON value, at any depth.
- */
+/** Canonical JSON of `ev.value` at `basePointer` of its line (big integer pointers are line-relative). */
 export function canonicalJson(ev: ExactJson, basePointer = ''): string {
   let bigs: Map<string, string> | undefined;
   for (const b of ev.bigIntegers) {
@@ -174,11 +154,7 @@ export function hash64(d: Uint8Array): Hash64 {
   };
 }
 
-/**
- * The table key of `text` (table.ts): its SipHash-1-3 under a random per-process key
- * (src/core/siphash.ts), so crafted input cannot aim for a shared key, and two of 5 million
- * keys share one by accident with odds about 10^-6. Only comparable within one process.
- */
+/** Table key of `text`: SipHash-1-3 under a random per-process key, so crafted input cannot aim for a collision. */
 export function textKey(text: string): Hash64 {
   sipHash(text);
   return { hi: sipHi, lo: sipLo };
@@ -189,13 +165,8 @@ const pairSources = new Map<string, Uint32Array>();
 const PAIR_SOURCES = 4096;
 
 /**
- * The table key of the pair `(source, id)` (the identity tables of both protocols): the keyed
- * SipHash-1-3 of `id` alone, under a key derived from `source` (its two table keys, of `source`
- * and of `source` + U+0000, kept for the last {@link PAIR_SOURCES} sources). A stream repeats a
- * few sources, and the id is the short part, so an event hashes about half as many bytes as
- * with the whole pair. Two distinct pairs share a key with odds of about 2^-64, as with
- * {@link textKey}: another source means an independent secret key. An id with a code unit of
- * 256 or more is keyed as `textKey` of `<source length>:<source><id>` instead.
+ * Table key of `(source, id)`: SipHash of `id` under a key derived from `source` (cached), half the bytes of hashing
+ * both; an id with a code unit >= 256 is keyed as textKey(`<source length>:<source><id>`).
  */
 export function pairKey(source: string, id: string): Hash64 {
   let k = pairSources.get(source);
@@ -215,9 +186,7 @@ export function pairKey(source: string, id: string): Hash64 {
 }
 
 /**
- * A 32-bit FNV-1a fingerprint of `s` (over UTF-16 code units), as an unsigned integer; with
- * `lead` (a code unit), that of `String.fromCharCode(lead) + s`, without building the string.
- * Not a security property: it only tells that two texts differ.
+ * 32-bit FNV-1a of `s` (of `lead` + `s` when given) over UTF-16 code units; tells texts apart, no security property.
  */
 export function fnv32(s: string, lead = -1): number {
   let h = lead < 0 ? 0x811c9dc5 : Math.imul(0x811c9dc5 ^ lead, 0x01000193);
@@ -229,13 +198,8 @@ export function fnv32(s: string, lead = -1): number {
 const WHOLE_LINE = 96;
 
 /**
- * The fingerprint a line keeps while its `(source, id)` may repeat (the identity analyzers of
- * both protocols): FNV-1a of its length and of its code units, all of them up to
- * {@link WHOLE_LINE}, else the first 32, the last 32 and 32 at an even stride between. It tells
- * that a line read back from a file is still the one read: one replaced, shortened or lengthened
- * since is seen, as is an edit of the same length at a sampled place; one that touches none goes
- * unseen, and the repeat is then compared with the edited line. Hashing every code unit cost
- * about 8% of an AEP run (a 430-byte line, every line), for a file edited while it is checked.
+ * Fingerprint kept for a line whose `(source, id)` may repeat: every code unit up to WHOLE_LINE, else 96 samples;
+ * it tells that a line read back was edited since. Hashing every unit cost about 8% of an AEP run.
  */
 export function lineFingerprint(s: string): number {
   const n = s.length;
@@ -252,11 +216,8 @@ export function lineFingerprint(s: string): number {
 }
 
 /**
- * Compare the value at `pointer` of a line read back from its input with the same place in
- * `current`, exactly: identical lines are equal without parsing; otherwise the canonical JSON
- * texts are compared. `firstLine` is the text read back (`undefined` when it could not be read)
- * and `fingerprint` the {@link lineFingerprint} the line had when it was first read. Returns
- * `undefined` when the line is gone or changed since, or holds nothing at `pointer`.
+ * Whether the value at `pointer` of the read-back `firstLine` equals `current` (canonical JSON unless identical);
+ * `undefined` when the line is gone, changed since `fingerprint`, or holds nothing at `pointer`.
  */
 export function sameAsReadBack(
   firstLine: string | undefined,

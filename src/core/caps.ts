@@ -1,8 +1,4 @@
-/**
- * Stream-state caps: the cap notices the analyzers of one run note ({@link CapLog}) and how the
- * protocols' `state-cap` rules word them. Exceeding a cap is a finding, never a crash
- * (docs/architecture.md §Bounded stream state).
- */
+/** Stream-state caps: what analyzers note (CapLog) and how `state-cap` rules word it. */
 import type { Location } from './finding.ts';
 import type { RuleContext } from './rule.ts';
 
@@ -24,10 +20,7 @@ export const CAP_MESSAGES = {
   capReached: 'State cap {flag}={limit} reached: {effect}; raise {flag} for a complete check.',
 } as const;
 
-/**
- * Report each notice once, at the event where the cap was first exceeded, naming the flag, the
- * limit and what later verdicts lose.
- */
+/** Report each notice once, where the cap was first exceeded: the flag, the limit and what later verdicts lose. */
 export function reportCapNotices<C extends string>(
   notices: readonly CapNoticeOf<C>[],
   what: Readonly<Record<C, CapDescription>>,
@@ -50,23 +43,17 @@ export interface TrackerCapNotice<C extends string, M> {
   at: M;
 }
 
-/**
- * The cap notices of one run, shared by the analyzers of a protocol: an analyzer notes a cap
- * when it is exceeded ({@link note}: once per cap per run), and the protocol's `state-cap` rule
- * takes the notices after each event and at the end ({@link take}).
- */
+/** One run's cap notices, shared by a protocol's analyzers: `note` once per cap, the `state-cap` rule `take`s them. */
 export class CapLog<C extends string, M> {
   private notices: TrackerCapNotice<C, M>[] = [];
   private readonly hit = new Set<C>();
 
-  /** Note that `cap` (value `limit`) was exceeded at `at()`, unless it was noted before in this run. */
   note(cap: C, limit: number, at: () => M): void {
     if (this.hit.has(cap)) return;
     this.hit.add(cap);
     this.notices.push({ cap, limit, at: at() });
   }
 
-  /** Caps exceeded since the last call. */
   take(): TrackerCapNotice<C, M>[] {
     const n = this.notices;
     if (n.length) this.notices = [];

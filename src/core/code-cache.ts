@@ -1,16 +1,7 @@
 /**
- * CommonJS modules loaded through a V8 code cache made at build time: the CLI bundles
- * (dist/cli/*.cjs) and the generated validators (src/generated/*.cjs, about 3 MB of code).
- * Compiling the AHP verdict module alone costs about 40 ms of a 0.2 s start-up, and reading its
- * compiled code back a few. Node 22.1+ caches compiled code itself (`module.enableCompileCache()`,
- * which the bins turn on), so there and whenever a module has no cache file this is a plain
- * `require`.
- *
- * A cache file `<module>.v8cache` (written by tools/build/build.mjs into dist/ only, never
- * packed) is the header `v8cache <n>\n`, the module's source as it was (n bytes), then V8's
- * cached data. V8 checks that the data is its own version's and flags' (else it compiles as
- * usual), but of the source only its length, so the copy is what keeps an edited module from
- * running stale code: comparing bytes costs far less than loading node:crypto for a digest.
+ * CommonJS modules (CLI bundles, generated validators) loaded through a V8 code cache made at build time: compiling the
+ * AHP verdict module costs ~40 ms of a 0.2 s start-up. Cache file: `v8cache <n>\n`, the n-byte source, V8's data; V8
+ * checks only the source's length, so comparing the copy keeps an edited module from running stale code.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
@@ -24,7 +15,6 @@ export function codeCacheFile(file: string): string {
 
 const NODE_CACHES = typeof (Module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
 
-/** The header of a cache file whose source copy is `length` bytes. */
 function cacheHeader(length: number): Buffer {
   return Buffer.from(`v8cache ${length}\n`, 'latin1');
 }
@@ -58,11 +48,7 @@ export function lastCodeCacheUse(): CodeCacheUse | undefined {
   return lastUse;
 }
 
-/**
- * `require(file)` (an absolute path of a CommonJS module), through its code cache file when
- * there is one for this exact source; the module is not entered in `require.cache`.
- * @throws whatever loading the module throws (a missing file: `ENOENT`).
- */
+/** `require(file)` through its code cache when one exists for this exact source; not put in `require.cache`. */
 export function requireCached(file: string, options: { nodeCache?: boolean } = {}): unknown {
   if (recording) {
     const bytes = readFileSync(file);
@@ -101,20 +87,12 @@ export function requireCached(file: string, options: { nodeCache?: boolean } = {
 
 let recording: Map<string, { bytes: Buffer; script: Script }> | undefined;
 
-/**
- * Build time: from now on {@link requireCached} compiles every module afresh and keeps its
- * script, so that {@link writeRecordedCodeCaches} can save what the work in between compiled
- * (V8 compiles a function on its first call: validating typical traffic puts the validators
- * that traffic reaches into the cache, not only the modules' top level).
- */
+/** Build time: keep each compiled script, so the caches hold what typical traffic compiled (V8 compiles lazily). */
 export function recordCodeCaches(): void {
   recording = new Map();
 }
 
-/**
- * Write the code cache file of every module loaded since {@link recordCodeCaches} (or of those
- * `only` accepts); returns their paths.
- */
+/** Write the cache file of each module loaded since recordCodeCaches (that `only` accepts); returns their paths. */
 export function writeRecordedCodeCaches(only: (file: string) => boolean = () => true): string[] {
   const files = [...(recording ?? new Map<string, { bytes: Buffer; script: Script }>())].filter(([file]) => only(file));
   for (const [file, { bytes, script }] of files)

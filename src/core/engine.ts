@@ -1,19 +1,7 @@
 /**
- * The rule engine shared by both protocols: per-event rules, stream analyzers and the stream
- * rules that read their facts, run in a fixed order, with an optional rule selection.
- *
- * Data flow for one event (docs/architecture.md §Data flow):
- * 1. every selected per-event rule (`check(event, ctx)`), when the protocol says the event's
- *    own checks apply;
- * 2. the protocol's {@link StreamModel}: its analyzers run in a fixed order, each computing the
- *    facts of its own concern against its state *before* the event and then updating that
- *    state; together they fill one typed facts object `F`;
- * 3. every selected stream rule (`onEvent(facts, ctx, state)`): a verdict over those facts.
- * At the end of input every selected stream rule's `onEnd(state, ctx)` runs.
- *
- * Rules hold no state of their own: what a verdict needs across events lives in the analyzer
- * that owns that concern (and its cap), so running one rule alone gives the same findings as
- * running it among all the others. Analyzers always run, whatever the selection.
+ * The rule engine of both protocols. Per event: selected per-event rules, then the StreamModel's analyzers (each
+ * computes its facts from its state before the event), then selected stream rules over those facts; `onEnd` at end of
+ * input. Rules hold no state: analyzers own it (and its caps) and always run, so one rule alone reports as among all.
  */
 import type { FindingSink } from './finding.ts';
 import type { MessageTemplates } from './message.ts';
@@ -27,17 +15,9 @@ import {
   type RuleMeta,
 } from './rule.ts';
 
-/**
- * A stateless cross-event rule: a verdict over the facts the analyzers computed for one event
- * (`onEvent`), or over their state at the end of input (`onEnd`). `S` is the protocol's typed
- * record of analyzers, `F` its per-event facts.
- */
+/** A stateless cross-event rule: a verdict over one event's facts (`onEvent`) or the state at the end (`onEnd`). */
 export interface FactRule<F, S> extends RuleMeta {
-  /**
-   * The facts (names of members of `F`) that call for a verdict: when given, `onEvent` runs
-   * only for an event where one of them is set (not `undefined`), so the engine skips the call
-   * for every other event; a rule that must see every event leaves it out.
-   */
+  /** Facts that call for a verdict: `onEvent` runs only when one is set; leave out to see every event. */
   on?: readonly string[];
   onEvent?(facts: F, ctx: RuleContext, state: S): void;
   /** End of input (`ctx.report` needs `at`, or reports without a line). */
@@ -58,28 +38,16 @@ export function defineEventRule<E extends ParsedEvent, const Id extends string>(
   return rule;
 }
 
-/**
- * One run's stream analyzers, as a protocol assembles them: `state` is the typed record of its
- * analyzers (read by rules, e.g. at the end of input), `observe` runs them in their fixed order
- * on one event and returns that event's facts, or `undefined` when stream rules must not see the
- * event at all.
- */
+/** One run's analyzers: `observe` returns an event's facts (`undefined`: stream rules do not see it). */
 export interface StreamModel<E, F, S> {
   readonly state: S;
   observe(event: E): F | undefined;
-  /**
-   * The bit of each fact a stream rule may be gated `on`, with {@link presence}: the engine then
-   * gates by one mask test per rule. Without them it reads the named members.
-   */
+  /** Bit of each gateable fact, with `presence`: gating is then one mask test per rule. */
   readonly factBits?: Readonly<Record<string, number>>;
-  /** The {@link factBits} of the facts set in `facts`. */
   presence?(facts: F): number;
 }
 
-/**
- * Which rules run: `undefined` runs every rule; otherwise only the rules whose ids are in the
- * set (framing and parse findings are not rules of the runner and always appear).
- */
+/** Rules that run: `undefined` all, else the ids in the set (framing and parse findings always appear). */
 export type RuleSelection = ReadonlySet<string> | undefined;
 
 /** True when `id` is selected by `selection`. */
@@ -97,12 +65,7 @@ export function selectedSink(sink: FindingSink, selection: RuleSelection): Findi
   return selection === undefined ? sink : (f) => void ((isFramingRule(f.ruleId) || selection.has(f.ruleId)) && sink(f));
 }
 
-/**
- * Runs one protocol's rules over a stream: per-event rules, then the stream model, then stream
- * rules, in their declared order. A rule that throws becomes a {@link RuleCrashError} naming the
- * rule and the line, handed to `onCrash` (the run reports it and goes on with the next rule);
- * without `onCrash` it is thrown.
- */
+/** Runs a protocol's rules in declared order; a rule that throws becomes a RuleCrashError for `onCrash`. */
 export class Engine<E extends ParsedEvent, F, S> {
   private readonly eventRules: { rule: EventRule<E>; ctx: RuleContext }[];
   private readonly streamRules: {
@@ -155,7 +118,6 @@ export class Engine<E extends ParsedEvent, F, S> {
     return this.model.state;
   }
 
-  /** Run the selected per-event rules on `event`, in order. */
   checkEvent(event: E): void {
     if (this.eventRules.length === 0) return;
     this.current = event;
@@ -206,7 +168,6 @@ export class Engine<E extends ParsedEvent, F, S> {
     }
   }
 
-  /** End of input: every selected stream rule's `onEnd`. */
   end(): void {
     for (const { rule, ctx } of this.streamRules) {
       if (!rule.onEnd) continue;

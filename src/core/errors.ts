@@ -1,14 +1,8 @@
-/**
- * The one error base of the package: every error a caller may meet says what kind it is, and
- * the CLI turns the kind into an exit code in one place (src/core/exit.ts `exitCodeOfError`).
- */
+/** The one error base: each error names its kind, which src/core/exit.ts maps to an exit code. */
 
 /**
- * - `usage`: an option or argument the command cannot take (a bad `--base-url`, filter, rule id);
- * - `config`: a harness file is wrong (a fixture layout, a sidecar, a deviations file);
- * - `io`: an input or output cannot be read or written;
- * - `input`: a file was read but cannot be used (a pinned schema that cannot be extracted);
- * - `internal`: a bug in agent-conformance (a rule that threw).
+ * `usage`: a bad option or argument; `config`: a harness file is wrong; `io`: cannot read or write;
+ * `input`: a file read but unusable; `internal`: a bug (a rule that threw).
  */
 export type ErrorKind = 'usage' | 'config' | 'io' | 'input' | 'internal';
 

@@ -1,7 +1,6 @@
 /**
- * The exit codes (README §Exit codes) by name, and the one map from an error's kind to its code.
- * 0: nothing at or above `--fail-on`; 1: findings at or above it, a fixture or pin mismatch;
- * 2: everything that leaves no verdict.
+ * The exit codes by name (README §Exit codes): 0 nothing at or above `--fail-on`; 1 findings at or above it, a fixture
+ * or pin mismatch; 2 no verdict. The one map from an error's kind to its code.
  */
 import { ConformanceError, type ErrorKind } from './errors.ts';
 
@@ -12,15 +11,10 @@ export type ExitCode = 0 | 1 | 2;
 export const EXIT = {
   ok: 0,
   findings: 1,
-  /** An option or argument the command cannot take, also an unknown verb. */
   usage: 2,
-  /** A harness file is wrong (fixture layout, sidecar, deviations file). */
   config: 2,
-  /** An input or the report cannot be read or written. */
   io: 2,
-  /** A file was read but cannot be used. */
   input: 2,
-  /** A bug: an error that is not ours to explain. */
   internal: 2,
   /** A rule threw or a download did not complete: the verdict is missing. */
   incomplete: 2,

@@ -1,9 +1,4 @@
-/**
- * The finding model shared by every protocol, rule and reporter.
- *
- * A finding is plain data: the CLI and the reporters turn it into text, JSON, SARIF, ...
- * docs/architecture.md §Findings.
- */
+/** The finding model: plain data that the CLI and reporters render (docs/architecture.md §Findings). */
 
 import type { MessageArgs } from './message.ts';
 
@@ -29,13 +24,8 @@ export function isSeverity(s: unknown): s is Severity {
 }
 
 /**
- * A place in the input.
- * - `source`: the file path as given on the command line, or `<stdin>`.
- * - `line`: 1-based physical line number (exact, also for a last line without newline).
- * - `column`: 1-based column in UTF-16 code units within that line (SARIF `utf16CodeUnits`).
- * - `byteOffset`: 0-based byte offset from the start of the input (after nothing is stripped:
- *   a BOM counts).
- * - `pointer`: RFC 6901 JSON Pointer inside the event (`""` = the whole event).
+ * A place in the input: `source` (path or `<stdin>`), 1-based `line`, 1-based `column` in UTF-16 code units, 0-based
+ * `byteOffset` (a BOM counts), `pointer` (RFC 6901, `""` the whole event).
  */
 export interface Location {
   source: string;
@@ -45,12 +35,7 @@ export interface Location {
   pointer?: string;
 }
 
-/**
- * One reported problem. Shapes per docs/architecture.md §Findings.
- * `message` is one plain sentence without colour codes; it never echoes a value that the
- * event's capture level or a secret would forbid (it gives type and length instead).
- * `spec` is a citation such as `AEP-0001 §5.1`.
- */
+/** One problem. `message` is one plain sentence that never echoes a value a capture level or secret forbids. */
 export interface Finding extends Location {
   ruleId: string;
   severity: Severity;
@@ -68,7 +53,6 @@ export interface Finding extends Location {
 export type FindingSink = (finding: Finding) => void;
 
 /** Describe a JSON value for a message without echoing it: `string (12 chars)`, `object`, ... */
-/** `1 character`, `5 characters`. */
 function plainCount(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }

@@ -1,14 +1,11 @@
 /**
- * The framing rules every protocol shares (`jsonl/*`, `json/*`): their metadata and message
- * templates, and the one constructor of their findings. The citations are AEP's JSONL binding
- * (AEP-0003 §3.1); a protocol with another binding names its own in
- * `ProtocolDefinition.framingSpecs`, which the run stamps (src/run/stream-check.ts).
+ * The framing rules of every protocol (`jsonl/*`, `json/*`) and the constructor of their findings; citations are AEP's
+ * JSONL binding (AEP-0003 §3.1) unless a protocol's `framingSpecs` names its own (stamped by src/run/stream-check.ts).
  */
 import type { Finding, Location } from './finding.ts';
 import type { MessageArgs } from './message.ts';
 import { findingAt, type RuleMeta } from './rule.ts';
 
-/** Citation of our own limits (README §Options of `validate`). */
 const LIMITS = 'agent-conformance limits (README §Options of validate)';
 
 const GZIP_CUT = 'the incomplete line {line} ({dropped} bytes) was not checked';
@@ -185,10 +182,7 @@ export function framingRules(specs: FramingSpecs = {}): Array<RuleMeta & { id: J
 
 const BY_ID: ReadonlyMap<string, JsonlRule> = new Map(JSONL_RULES.map((r) => [r.id, r]));
 
-/**
- * A framing finding of `ruleId` at `loc`, read from its template `messageId` with `args`:
- * severity and citation are the rule's (the run stamps a protocol's own citation).
- */
+/** A framing finding of `ruleId` at `loc` from template `messageId`; severity and citation are the rule's. */
 export function framingFinding<R extends JsonlRuleId>(
   ruleId: R,
   loc: Location,
@@ -198,10 +192,7 @@ export function framingFinding<R extends JsonlRuleId>(
   return findingAt(BY_ID.get(ruleId)!, loc, messageId, args);
 }
 
-/**
- * `f`, a `jsonl/invalid-json` finding, with a protocol's `hint` sentence added (which binding
- * reads the text); any other finding unchanged.
- */
+/** `f` with a protocol's `hint` sentence (which binding reads the text) when it is `jsonl/invalid-json`. */
 export function withHint(f: Finding, hint: string): Finding {
   if (f.ruleId !== 'jsonl/invalid-json' || f.messageId === undefined || f.messageId.endsWith('Hint')) return f;
   const messageId = `${f.messageId}Hint` as FramingMessageId<'jsonl/invalid-json'>;

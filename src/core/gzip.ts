@@ -1,19 +1,12 @@
 /**
- * Compressed inputs: a gzip stream (RFC 1952), told by its magic bytes (ID1 0x1f, ID2 0x8b,
- * §2.3.1) whatever the input's name, on files and standard input alike, is read through
- * node:zlib; the reader then sees the decompressed text, so lines, columns and byte offsets are
- * those of the decompressed text. Several gzip members one after another (`cat a.gz b.gz`) are
- * one stream (§2.2: "a series of members").
- *
- * A truncated or corrupt stream is one finding (`jsonl/gzip-corrupt`): the complete lines
- * before the damage are checked, the incomplete line the damage cut is dropped (it would be a
- * second, misleading finding), and the reading stops there.
+ * gzip input (RFC 1952), told by its magic bytes on files and stdin alike; locations are those of the decompressed
+ * text, and concatenated members are one stream (§2.2). A corrupt stream is one `jsonl/gzip-corrupt`: the complete
+ * lines before it are checked, the line it cut is dropped (it would be a second, misleading finding).
  */
 import { createRequire } from 'node:module';
 
 /** What {@link gunzipIfCompressed} reports about one input. */
 export interface GzipState {
-  /** True when the input was a gzip stream. */
   compressed: boolean;
   /** Set when the stream was truncated or corrupt: zlib's reason and the decompressed bytes before it. */
   corrupt?: { reason: string; decompressedBytes: number; droppedBytes: number };
@@ -26,10 +19,7 @@ const toBuffer = (p: Uint8Array | string): Buffer =>
       ? p
       : Buffer.from(p.buffer, p.byteOffset, p.byteLength);
 
-/**
- * `input` as it is, or decompressed when its first bytes are the gzip magic. Errors of `input`
- * itself (I/O) are thrown as they are; zlib errors end the stream and are recorded in `state`.
- */
+/** `input`, decompressed when it starts with the gzip magic; zlib errors end it and go to `state`. */
 export async function* gunzipIfCompressed(
   input: AsyncIterable<Uint8Array | string>,
   state: GzipState,

@@ -1,9 +1,6 @@
 /**
- * Holds the findings at the start of a JSONL input until a line parses (then they pass on
- * unchanged) or the input ends with none parsed: then a protocol's hint (src/core/pipeline.ts
- * `ProtocolDriver.bindingHint`) may say that the whole text is what another binding reads, and
- * the first parse finding carries that sentence in place of one parse finding per line (the
- * others are dropped: they only repeat that the lines are not JSONL).
+ * Holds a JSONL input's first findings until a line parses; if none does, a protocol's binding hint may fold the
+ * per-line parse findings into one (they only repeat that the lines are not JSONL).
  */
 import type { Finding, FindingSink } from './finding.ts';
 import { withHint } from './framing.ts';
@@ -25,7 +22,6 @@ export class HintHold {
     private readonly hint: (text: string) => string | undefined,
   ) {}
 
-  /** The sink to give the reader and the parser. */
   readonly sink: FindingSink = (f) => (this.held ? this.held.push(f) : this.downstream(f));
 
   /** A line was read (before it is parsed). */

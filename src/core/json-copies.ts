@@ -1,22 +1,13 @@
 /**
- * Which repeated member names of a JSON text have copies with different values. `JSON.parse`
- * keeps the last copy and another reader may keep the first (RFC 8259 §4: with duplicate names
- * "the behavior of software that receives such an object is unpredictable"), so a verdict that
- * reads such a member would depend on member order. One function for both protocols: the AEP
- * payload members (src/aep/protocol.ts) and the AHP MCP elicitation bodies (src/ahp/schema/elicitation.ts).
- *
- * Runs only on texts whose parse reported repeated names (the rare path): one extra scan.
+ * Which repeated member names have copies with different values: `JSON.parse` keeps the last, another reader may keep
+ * the first (RFC 8259 §4), so such a verdict depends on member order. Runs only when the parse reported repeats.
  */
 import { canonicalJson } from './canonical.ts';
 import { memberCopies, parseJsonText } from './json.ts';
 
 /**
- * For each of `pointers` (repeated members, as the parse reported them) whose copies in `text`
- * (valid JSON) are not all the same JSON value: its number of copies. Copies are compared as
- * canonical JSON (member order, whitespace and number spelling aside; big integers exactly,
- * src/core/canonical.ts). Inside a repeated parent the copies of every parent count, so a repeat
- * nested in differing copies differs too. Empty when every repeat's copies are equal: the value
- * does not depend on which copy a reader keeps.
+ * For each of `pointers` whose copies in `text` differ as canonical JSON: its number of copies (copies of every
+ * repeated parent count). Empty when the value does not depend on which copy a reader keeps.
  */
 export function differingCopies(text: string, pointers: Iterable<string>): Map<string, number> {
   const out = new Map<string, number>();

@@ -1,17 +1,11 @@
-/**
- * Exact arithmetic on JSON number literals (RFC 8259 §6): the integer a literal denotes, also in
- * fraction or exponent form, and the order of two literals, decided on their text rather than
- * on the doubles `JSON.parse` rounds them to.
- */
+/** Exact arithmetic on JSON number literals (RFC 8259 §6), on their text, not on JSON.parse's doubles. */
 
 /** Largest decimal exponent {@link exactIntegerOfLiteral} expands (bounds the bigint's size). */
 export const MAX_EXACT_EXPONENT = 4096;
 
 /**
- * The exact integer value of a JSON number literal, also in fraction or exponent form
- * (`1e3` -> 1000n, `9007199254740993.0` -> 9007199254740993n). Returns `'fraction'` when the
- * value is not a whole number and `'too-large'` when its exponent exceeds
- * {@link MAX_EXACT_EXPONENT}; `undefined` when `lit` is not a JSON number.
+ * Exact integer of a JSON number literal, also in fraction or exponent form (`1e3` -> 1000n); `'fraction'`,
+ * `'too-large'` (exponent beyond MAX_EXACT_EXPONENT) or `undefined` (not a number literal).
  */
 export function exactIntegerOfLiteral(lit: string): bigint | 'fraction' | 'too-large' | undefined {
   const m = /^(-?)(0|[1-9][0-9]*)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?$/.exec(lit);
@@ -32,11 +26,7 @@ export function exactIntegerOfLiteral(lit: string): bigint | 'fraction' | 'too-l
   return sign ? -v : v;
 }
 
-/**
- * The exact order of two JSON number literals (`1e400` < `2e400`, `-1e400` < `1`), also where
- * both round to the same double or overflow it: -1, 0 or 1; `undefined` when either is not a
- * JSON number. The exponents are compared as bigints, so no literal is too large.
- */
+/** Exact order of two JSON number literals (-1, 0, 1), also where both round to one double. */
 export function compareNumberLiterals(a: string, b: string): -1 | 0 | 1 | undefined {
   const x = decimalOf(a);
   const y = decimalOf(b);

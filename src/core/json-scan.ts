@@ -1,8 +1,4 @@
-/**
- * The JSON scanner under src/core/json.ts: one pass over a JSON text that finds duplicate member
- * names (RFC 8259 §4), integer literals beyond 2^53 with their exact text, the nesting depth and
- * the index of the first syntax error, and optionally indexes where each value starts.
- */
+/** The JSON scanner under json.ts: duplicates (RFC 8259 §4), exact big integers, depth, syntax errors, positions. */
 import { escapeToken, pointerOf } from './pointer.ts';
 import { codePointName, visible } from './visible.ts';
 
@@ -10,8 +6,7 @@ import { codePointName, visible } from './visible.ts';
 export const DEFAULT_MAX_DEPTH = 256;
 
 /**
- * Most repeated member names listed per text, top-level and nested counted apart; the rest
- * are counted (a line of a million repeats must not become a million findings in memory).
+ * Repeated names listed per text, top-level and nested apart; the rest are counted (a million repeats stay one count).
  */
 export const MAX_DUPLICATES_LISTED = 1000;
 
@@ -25,25 +20,18 @@ export interface DuplicateKey {
 /** An integer literal that `JSON.parse` cannot represent exactly (|n| > 2^53 - 1). */
 export interface BigIntegerLiteral {
   pointer: string;
-  /** The literal text exactly as written, e.g. `9007199254740993`. */
   text: string;
   index: number;
 }
 
 /** Result of the full scanner. `index` values are UTF-16 code unit indexes into the text. */
 export interface ScanResult {
-  /** Syntax error: where and what was expected. */
   error?: { index: number; message: string };
   /** Nesting deeper than the limit: the first container that crossed it. */
   depthExceeded?: { pointer: string; index: number; depth: number };
-  /**
-   * Repeated member names in text order: at most {@link MAX_DUPLICATES_LISTED} top-level
-   * ones and as many nested ones (a top-level repeat, if any, is always listed).
-   */
+  /** At most MAX_DUPLICATES_LISTED top-level and as many nested repeats, in text order. */
   duplicates: DuplicateKey[];
-  /** Repeats beyond those listed in `duplicates` (counted, not listed). */
   duplicatesOmitted: number;
-  /** Where the first omitted repeat is, when some were omitted. */
   firstOmitted?: DuplicateKey;
   bigIntegers: BigIntegerLiteral[];
   /** When a `target` pointer was given: index of its member key (or value, for array items/root). */
@@ -55,7 +43,6 @@ export interface ScanResult {
 /** Options for {@link scanJson}. */
 export interface ScanOptions {
   maxDepth?: number;
-  /** A JSON Pointer to locate. */
   target?: string;
   /** JSON Pointers whose every value text to collect, in text order ({@link memberCopies}). */
   copies?: ReadonlySet<string>;
@@ -72,10 +59,7 @@ interface Frame {
   start?: number;
 }
 
-/**
- * Location tree of one text: the index of every member key / array item, keyed by escaped
- * reference token; the first occurrence of a pointer wins (as in a targeted scan).
- */
+/** Positions of every member key / array item by escaped reference token; the first occurrence of a pointer wins. */
 export interface LocNode {
   i: number;
   c?: Map<string, LocNode>;
@@ -101,10 +85,8 @@ function describeChar(text: string, i: number): string {
 }
 
 /**
- * Scan JSON text fully (RFC 8259 grammar), never recursing, so any depth is safe.
- * Reports the first syntax error, every duplicate member name, every integer literal beyond
- * the safe range, the first container deeper than `maxDepth`, and the position of `target`.
- * Scanning stops at the first syntax error or depth excess.
+ * Scan JSON text (RFC 8259) without recursion: first syntax error, duplicates, big integers, the first container deeper
+ * than `maxDepth`, `target`'s position. Stops at the first syntax error or depth excess.
  */
 export function scanJson(text: string, opts: ScanOptions = {}): ScanResult {
   return scan(text, opts);

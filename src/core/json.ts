@@ -1,13 +1,7 @@
 /**
- * JSON parsing with locations, duplicate-key detection, exact big integers and a depth limit.
- *
- * `JSON.parse` is fast but silent about three things a conformance tool must not be silent
- * about: duplicate object member names (it keeps the last one; RFC 8259 §4 says names
- * SHOULD be unique and behaviour is then unpredictable), integers beyond 2^53 (it rounds
- * them), and where in the text something is. {@link parseJsonText} uses `JSON.parse` for the
- * value and a cheap screen to decide whether the full scanner ({@link scanJson}) must run;
- * {@link locateIndex} finds the text position of a JSON Pointer on demand (only when a
- * finding is reported).
+ * JSON parse with locations: JSON.parse is silent about duplicate member names (RFC 8259 §4), integers beyond 2^53 and
+ * positions, so a cheap screen decides when the full scanner must run; locateIndex finds a pointer's position on
+ * demand.
  */
 import {
   type BigIntegerLiteral,
@@ -39,7 +33,6 @@ export type ParseOutcome =
       duplicates: DuplicateKey[];
       /** Repeated member names not listed in `duplicates` (see {@link MAX_DUPLICATES_LISTED}). */
       duplicatesOmitted: number;
-      /** The first of them, when `duplicatesOmitted > 0`. */
       firstOmitted?: DuplicateKey;
       bigIntegers: BigIntegerLiteral[];
     }
@@ -56,22 +49,7 @@ const RECURSIVE_WALK_LIMIT = 2048;
 let walkMembers = 0;
 let walkUnsafe = false;
 
-/**
- * Parse one JSON text exactly.
- *
- * Uses `JSON.parse` for the value, then a screen:
- * - a walk over the parsed value counts object members, finds numbers whose magnitude is at
- *   least 2^53 (any integer literal beyond the safe range parses to one: rounding is monotone)
- *   and stops at `maxDepth`;
- * - one pass over the `:` characters of the text counts those right after an unescaped `"`
- *   (every member name ends that way unless whitespace separates it from its colon, which
- *   sends the text to the full scan; inside strings quotes are escaped). A duplicate member
- *   lowers the parsed count, so the two counts are equal only when there is none.
- * Only text that fails the screen is scanned in full by {@link scanJson}; the verdict never
- * depends on which member `JSON.parse` kept.
- *
- * Never throws; never recurses deeper than `maxDepth` (nor deeper than 2048 frames).
- */
+/** Parse one JSON text exactly: JSON.parse, then a cheap screen sends only suspicious text to scanJson. */
 export function parseJsonText(text: string, maxDepth: number = DEFAULT_MAX_DEPTH): ParseOutcome {
   let value: unknown;
   try {
@@ -107,11 +85,8 @@ export function parseJsonText(text: string, maxDepth: number = DEFAULT_MAX_DEPTH
 }
 
 /**
- * Number of `":` sequences in `text` whose quote is not escaped, or -1 when some `:` follows
- * JSON whitespace (then the count cannot be compared and the caller scans in full). In JSON
- * text an unescaped `"` right before `:` can only end a member name: inside a string every
- * quote is escaped, and a string value is never followed by `:`. So embedded JSON in string
- * values (`"{\"a\":1}"`) does not disturb the count.
+ * Count of `":` with an unescaped quote, or -1 when whitespace precedes some `:`; such a quote can only end a member
+ * name, since quotes inside strings are escaped and a string value is never followed by `:`.
  */
 function memberNamesInText(text: string): number {
   let count = 0;
@@ -179,15 +154,8 @@ let locLookups = 0;
 let locTree: LocNode | undefined;
 
 /**
- * The copies of duplicated members: for each JSON Pointer in `pointers`, the text of every
- * member value (or item) at it, in text order (`{"a":1,"a":2}` and `/a` give `["1", "2"]`;
- * inside a repeated parent, the copies of both parents count). Texts, not values, so that a
- * caller can compare copies exactly (big integers, see canonical.ts). Generic and costly (a
- * full scan that builds each value's pointer), so meant for the rare text whose parse
- * reported duplicates ({@link ParseOutcome}); a pointer absent from the text is absent from
- * the map, and a syntax error or depth excess (not expected: the text was already parsed)
- * gives an empty map. The text was parsed under the run's depth limit already, so by default
- * no other limit applies here (the scan never recurses).
+ * Texts of every copy of each duplicated member at `pointers`, in text order (`{"a":1,"a":2}`, `/a` -> `["1", "2"]`).
+ * A full scan: only for the rare text with duplicates; absent pointers are absent, a syntax error gives an empty map.
  */
 export function memberCopies(
   text: string,
@@ -199,12 +167,9 @@ export function memberCopies(
 }
 
 /**
- * UTF-16 index in `text` of the member named by `pointer` (its key) or of the array item /
- * root value; `undefined` when the pointer names nothing in the text. Use only when a
- * finding is reported: the first few lookups in a text scan it once each; from the fifth on,
- * the whole text is indexed once (a tree of member and item positions, kept for the last
- * text only), so a line with thousands of findings is never scanned thousands of times.
- * Meant for text already parsed under the run's depth limit: by default no other applies.
+ * UTF-16 index of the member (its key), item or root at `pointer`; `undefined` when absent. Only for reported findings:
+ * from the fifth lookup the text is indexed once (last text only), so thousands of findings never mean thousands of
+ * scans.
  */
 export function locateIndex(
   text: string,
@@ -235,11 +200,7 @@ export function locateIndex(
   return undefined;
 }
 
-/**
- * The number literal exactly as written for the member named by `pointer` (e.g. `1e400`,
- * `9007199254740993.0`), or `undefined` when the pointer names no number in the text.
- * Full scan: use only for values `JSON.parse` cannot represent exactly.
- */
+/** The number literal as written at `pointer` (`1e400`), or `undefined`; a full scan, for values JSON.parse rounds. */
 export function numberLiteralAt(text: string, pointer: string): string | undefined {
   let i = locateIndex(text, pointer);
   if (i === undefined) return undefined;

@@ -1,11 +1,6 @@
 /**
- * The JSONL reader: bytes in, physical lines out, with exact locations.
- *
- * Shared by AEP (AEP-0003 §3.1 JSONL binding) and AHP (stdio binding). Decides framing
- * problems itself: UTF-8 BOM, CR/CRLF, blank lines, invalid UTF-8, over-long lines, a last
- * line without newline and empty input. Streams: memory is bounded by the chunk size plus
- * the longest accepted line (`maxLineBytes`); the rest of an over-long line is skipped
- * without buffering.
+ * The JSONL reader of both protocols (AEP-0003 §3.1, AHP stdio): physical lines with exact locations and framing
+ * findings. Memory: the chunk plus the longest accepted line; the rest of an over-long line is skipped.
  */
 import { isUtf8 } from 'node:buffer';
 import type { FindingSink } from './finding.ts';
@@ -24,15 +19,11 @@ export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
 
 /** One physical line handed to a protocol. */
 export interface JsonlLine {
-  /** Input name: a path as given, or `<stdin>`. */
   source: string;
-  /** 1-based physical line number. */
   line: number;
-  /** Byte offset of the line's first byte from the start of the input. */
   byteOffset: number;
   /** The decoded line without its terminator (`\n`, or `\r\n` when CRLF is accepted). */
   text: string;
-  /** Byte length of `text` as UTF-8. */
   byteLength: number;
   /** True when this is the last line and no newline terminated it. */
   unterminated: boolean;
@@ -43,12 +34,10 @@ export interface JsonlReaderOptions {
   /** Cap on a line's length in bytes; longer lines get `jsonl/line-too-long`. */
   maxLineBytes?: number;
   /**
-   * `'accept-crlf'` (AEP): a CR right before LF is part of the terminator; a lone CR stays in
-   * the text (it is not a line break). `'reject'` (AHP stdio): any CR is a `jsonl/carriage-return`
-   * finding; the line is still checked with a trailing CR removed.
+   * `'accept-crlf'` (AEP): CR before LF ends the line, a lone CR is text. `'reject'` (AHP stdio): any CR is
+   * `jsonl/carriage-return`, the line checked without it.
    */
   cr?: 'accept-crlf' | 'reject';
-  /** Called after each chunk with the number of bytes consumed so far. */
   onProgress?: (bytesRead: number) => void;
 }
 
@@ -94,15 +83,7 @@ export interface JsonlReadStats {
   candidates: number;
 }
 
-/**
- * Read one input as JSONL. Calls `onLine` synchronously for every line that is valid UTF-8,
- * non-blank and within the cap; reports framing problems to `sink`. Lines are numbered from
- * 1; a lone CR never ends a line. Never throws for bad bytes; rejects only when the input
- * stream itself errors (an I/O failure).
- *
- * @param input chunks of bytes (a file read stream, `process.stdin`, ...).
- * @param source the name used in findings.
- */
+/** Read `input` as JSONL: `onLine` per usable line, framing findings to `sink`; rejects only on I/O errors. */
 export async function readJsonl(
   input: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>,
   source: string,
@@ -239,9 +220,8 @@ export async function readJsonl(
       if (chunk.length === 0) continue;
     }
     let pos = 0;
-    // Whole lines of this chunk are checked for UTF-8 in one call, from the first line that
-    // starts in it to its last newline (a newline byte never sits inside a multi-byte
-    // sequence, so each line of a valid region is valid); -1: not yet decided.
+    // UTF-8 is checked per region of whole lines (a newline byte never sits inside a multi-byte sequence); -1:
+    // undecided.
     let regionEnd = -1;
     let regionValid = false;
     while (pos < chunk.length) {

@@ -1,7 +1,4 @@
-/**
- * {@link Mark}: where an earlier event was, as stream analyzers keep it (no text, no value), and
- * its {@link Location} for a finding's `related` list.
- */
+/** Mark: where an earlier event was (no text, no value), and its Location for a finding's `related` list. */
 import type { Location } from './finding.ts';
 import type { ParsedEvent } from './rule.ts';
 

@@ -1,11 +1,6 @@
 /**
- * Message templates: a rule's metadata holds its sentences (`messages`), a finding holds the
- * template's key and its arguments, and this module renders one from the other
- * (docs/architecture.md §Findings).
- *
- * Placeholders: `{name}` inserts the argument as text; `{name:json}` as JSON (a quoted id);
- * `{name:s}` is `s` unless the argument is 1 (plurals). A {@link Location} argument renders as
- * `line N`, or `line N of FILE` when it is in another input than the finding.
+ * Message templates (docs/architecture.md §Findings): `{name}` text, `{name:json}` JSON, `{name:s}` `s` unless 1;
+ * a Location argument renders `line N`, or `line N of FILE` in another input.
  */
 import type { Location } from './finding.ts';
 
@@ -32,11 +27,7 @@ function locationText(loc: Location, source: string): string {
   return loc.source && loc.source !== source ? `${where} of ${loc.source}` : where;
 }
 
-/**
- * `template` with its placeholders filled from `args`; `source` is the finding's input (a
- * location argument in another input is named with its file). Throws on a placeholder without
- * an argument: a bug in the rule, which the run reports as `internal/rule-error`.
- */
+/** `template` filled from `args`; throws on a missing argument (a rule bug). */
 export function renderMessage(template: string, args: MessageArgs | undefined, source: string): string {
   return template.replace(PLACEHOLDER, (_, name: string, format: string | undefined) =>
     renderPlaceholder({ name, format }, args, source),

@@ -1,9 +1,6 @@
 /**
- * Where the package's own files are, for every module that reads one (package.json, schemas,
- * generated validators, data files), so that they all resolve from one base. The code folder is
- * `src/` (tsx), `dist/` (the build); this module sits one folder below it (`src/core/`,
- * `dist/core/`) and so does every bundled CLI entry and chunk (`dist/cli/*.js`, where this
- * module is inlined by tools/build/build.mjs), so the same relative URLs hold in all three.
+ * The package's own files from one base: this module sits one folder below the code folder in `src/`, `dist/` and the
+ * bundled CLI (`dist/cli/`, inlined by tools/build/build.mjs), so the same relative URLs hold in all three.
  */
 
 /** The code folder: `src/` or `dist/` (with a trailing slash). */

@@ -1,7 +1,5 @@
 /**
- * The pieces of a run below the orchestration (src/run/run.ts): what an input is, the parse of
- * one line into an event, reading a line back by offset, and which inputs share a stream
- * ({@link streamGroups}). docs/architecture.md §The run.
+ * The run's pieces below the orchestration (src/run/run.ts): inputs, line parse, reading a line back, stream groups.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { ConformanceError } from './errors.ts';
@@ -13,22 +11,15 @@ import type { ParsedEvent } from './rule.ts';
 
 /** One input to check. */
 export interface InputSpec {
-  /** Name used in findings (`<stdin>` for standard input). */
   source: string;
   /** Opens the byte stream (called once). May throw/reject on I/O errors. */
   open(): AsyncIterable<Uint8Array | string>;
-  /** Total size in bytes when known (for progress). */
   size?: number;
   /**
-   * The path of a regular file, for random access: stream rules may read a line back by its
-   * byte offset (to compare a repeat with its first occurrence instead of keeping a digest of
-   * every line). Absent for standard input, pipes and other streams.
+   * A regular file's path, so stream rules can read a line back by offset instead of keeping a digest of every line.
    */
   path?: string;
-  /**
-   * `jsonl` (default): one message per line. `document`: the whole input is one JSON text
-   * (AHP HTTP binding, registration documents); pretty-printing allowed.
-   */
+  /** `jsonl` (default): one message per line; `document`: the whole input is one JSON text (AHP HTTP, registration). */
   framing?: 'jsonl' | 'document';
 }
 
@@ -45,17 +36,13 @@ export interface RunStats {
 
 /** Checks parsed events for one protocol; created once per run. */
 export interface ProtocolChecker {
-  /** One parsed event (a JSON object), in input order. */
   onEvent(event: ParsedEvent): void;
-  /** End of all inputs. */
   end(): void;
 }
 
 /**
- * Parse one line into a {@link ParsedEvent}, reporting `jsonl/invalid-json`,
- * `jsonl/max-depth` and `jsonl/not-object` to `sink`. Duplicate keys are returned on the
- * event (the protocol decides their severity). Returns `undefined` when nothing is left to check.
- * With `acceptArrays` an array is returned too (as `value`, for a bridge decoder).
+ * Parse one line into a ParsedEvent, reporting `jsonl/invalid-json`, `jsonl/max-depth`, `jsonl/not-object`; duplicates
+ * go on the event. `undefined` when nothing is left to check; arrays pass with `acceptArrays` (bridge decoders).
  */
 export function parseLine(
   line: JsonlLine,
@@ -136,10 +123,8 @@ export function parseLine(
 }
 
 /**
- * The line that starts at byte `offset` of `file` (a path, or a file descriptor open for
- * reading), as text without its terminator (LF, or CRLF), or `undefined` when it cannot be
- * read there any more (the file is gone or shorter, the bytes are not UTF-8, or no line end
- * comes within `maxBytes` + 2 bytes). A path is opened and closed per call.
+ * The line at byte `offset` of `file` (path or open fd) without its terminator, or `undefined` when it cannot be read
+ * there any more (gone, shorter, not UTF-8, no line end within `maxBytes` + 2).
  */
 export function readLineAt(file: string | number, offset: number, maxBytes: number): string | undefined {
   let fd: number | undefined;
@@ -176,11 +161,8 @@ export function readLineAt(file: string | number, offset: number, maxBytes: numb
 }
 
 /**
- * The streams of a run: each a list of inputs checked together (shared stream state), in input
- * order. `each` true: every input alone (`--each`); false: all inputs one stream; absent, the
- * default per binding: every single-document input (an AHP HTTP body, a registration document)
- * alone, since each is a complete exchange of its own, and the JSONL inputs together as one
- * stream at the place of the first (rotated logs are one log).
+ * The streams of a run: `each` true, every input alone; false, one stream; absent, each document input alone (a
+ * complete exchange) and the JSONL inputs together at the first's place (rotated logs are one log).
  */
 export function streamGroups(inputs: readonly InputSpec[], each?: boolean): InputSpec[][] {
   // no input at all is one empty stream, which runPipeline reports (never a clean pass)

@@ -1,6 +1,4 @@
-/**
- * RFC 6901 JSON Pointer helpers.
- */
+/** RFC 6901 JSON Pointer helpers. */
 
 /** Escape one reference token (`~` -> `~0`, `/` -> `~1`). RFC 6901 §3. */
 export function escapeToken(token: string | number): string {
@@ -20,10 +18,7 @@ export function childPointer(parent: string, token: string | number): string {
   return parent + '/' + escapeToken(token);
 }
 
-/**
- * Split a pointer into unescaped tokens. `""` -> `[]`.
- * @throws Error when `pointer` is neither empty nor starts with `/`.
- */
+/** Unescaped tokens of `pointer` (`""` -> `[]`); @throws Error unless it is empty or starts with `/`. */
 function parsePointer(pointer: string): string[] {
   if (pointer === '') return [];
   if (pointer[0] !== '/') throw new Error(`invalid JSON Pointer: ${JSON.stringify(pointer)}`);

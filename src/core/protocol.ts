@@ -1,8 +1,6 @@
 /**
- * What a protocol is to the run: the one interface both protocol definitions implement
- * (src/aep/definition.ts, src/ahp/definition.ts; the table is src/run/protocols.ts), and the
- * options every entry (CLI, library, fixture runner, capture verbs) passes to a run; the typed
- * options of each protocol are the library's (src/api/protocols.ts). docs/architecture.md §The run.
+ * What a protocol is to the run: the interface both definitions implement and the options every entry passes
+ * (docs/architecture.md §The run).
  */
 import type { FindingSink } from './finding.ts';
 import type { FramingSpecs } from './jsonl.ts';
@@ -18,15 +16,10 @@ export interface CommonOptions {
   strict?: boolean;
   /** Longest line accepted, in bytes (default 16 MiB, `--max-line-bytes`). */
   maxLineBytes?: number;
-  /** Deepest nesting of arrays and objects accepted (`--max-depth`). */
   maxDepth?: number;
 }
 
-/**
- * Either protocol's options as the run passes them to a definition: the rule selection, stream
- * caps by name, the AHP binding (the library's typed options, `AepOptions` / `AhpOptions` in
- * src/api/protocols.ts, are of this shape).
- */
+/** Either protocol's options as the run passes them (the library's `AepOptions` / `AhpOptions` are of this shape). */
 export interface ProtocolOptions extends CommonOptions {
   /** Run only these rules; framing findings (`jsonl/*`, `json/*`) always appear. Default: all. */
   rules?: readonly string[];
@@ -40,14 +33,10 @@ export interface ProtocolOptions extends CommonOptions {
   maxCapture?: string;
 }
 
-/**
- * Options of one message checked alone against a named root (the AHP manifest's `schema` /
- * `eventSchema` roots): no stream rules run.
- */
+/** One message checked alone against a named root (AHP manifest `schema` / `eventSchema`); no stream rules run. */
 export interface SingleMessageOptions {
   /** The root to validate against; default `'message'`. */
   root?: string;
-  /** Also validate `params.event` against this event root. */
   eventSchema?: string;
 }
 
@@ -59,16 +48,12 @@ export interface CheckerOutput {
   crash(error: RuleCrashError): void;
 }
 
-/**
- * One protocol-specific `validate` flag and the option it sets: `name` is its camelCase name
- * (as commander parses it and as a case sidecar's `options` names it), `to` the option path.
- */
+/** A protocol's own `validate` flag: `name` in camelCase (commander, case sidecars), `to` the option path it sets. */
 export interface FlagSpec {
   name: string;
   flags: string;
   description: string;
   to: readonly ['binding' | 'from' | 'maxCapture'] | readonly ['stream', string];
-  /** A positive integer, a positive number, or one of `choices`. */
   kind: 'positive-int' | 'positive-number' | 'choice';
   choices?: readonly string[];
   default?: number;
@@ -79,22 +64,16 @@ export interface FlagSpec {
 /** A protocol, as every entry of the run sees it. */
 export interface ProtocolDefinition {
   readonly name: Protocol;
-  /** One line for `--help`. */
   readonly description: string;
-  /** CR policy of the protocol's JSONL binding. */
   readonly cr: 'accept-crlf' | 'reject';
   /** The protocol's own citations of the framing rules (its binding, per options), stamped by the run. */
   readonly framingSpecs?: FramingSpecs | ((options: ProtocolOptions) => FramingSpecs);
-  /** Protocol-specific `validate` flags and the options they set. */
   readonly flags: readonly FlagSpec[];
   /** Every rule this protocol can report (catalogue order). */
   rules(): readonly RuleMeta[];
   /** Known event types (coverage statistics). */
   knownTypes(): readonly string[];
-  /**
-   * The sentence to add to the parse finding of `text` read with `framing` when another binding
-   * of the protocol would read it (which `--binding` to use), else `undefined`.
-   */
+  /** The sentence naming the `--binding` that reads `text` when this framing did not, else `undefined`. */
   bindingHint?(
     text: string,
     source: string,
@@ -108,18 +87,14 @@ export interface ProtocolDefinition {
   /** Framing of an input named `source`: one message per line, or the whole input one document. */
   framing(source: string, options: ProtocolOptions): 'jsonl' | 'document';
   /**
-   * A fresh checker (its own stream state) for one stream. `single` checks each message alone
-   * against a named root, without stream rules (AHP only).
-   * @throws TypeError for an unknown rule id in `options.rules`.
+   * A fresh checker for one stream; `single` checks each message alone (AHP). @throws TypeError for an unknown rule id.
    */
   checker(options: ProtocolOptions & { single?: SingleMessageOptions }, out: CheckerOutput): ProtocolChecker;
 }
 
 /**
- * The options of `def` from flat option names: the `validate` flags in camelCase (`rule`,
- * `strict`, `maxLineBytes`, `maxDepth` and the definition's own {@link FlagSpec}s), as
- * commander parses them and as a case sidecar's `options` names them. Absent names keep the
- * defaults; other names are ignored (report options).
+ * Options of `def` from flat camelCase names (commander, case sidecars): absent names keep defaults, others are
+ * ignored.
  */
 export function optionsFromFlags(def: ProtocolDefinition, flags: Readonly<Record<string, unknown>>): ProtocolOptions {
   const out: Record<string, unknown> = {};

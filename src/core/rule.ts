@@ -1,10 +1,6 @@
 /**
- * Rule metadata, the parsed event rules read, and the reporting context.
- *
- * A rule declares `id`, its one `severity`, a one-sentence `description` and a `spec`
- * citation. `ctx.report` is the only way to emit: it stamps rule id, severity, citation and
- * location, so a rule cannot mislabel, mislocate or re-grade a finding. How rules run is
- * engine.ts; docs/architecture.md §Rules.
+ * Rule metadata, parsed events and the reporting context: `ctx.report` stamps rule id, severity, citation and location,
+ * so a rule cannot mislabel or re-grade a finding (docs/architecture.md §Rules).
  */
 import { ConformanceError } from './errors.ts';
 import type { Finding, Location, Severity } from './finding.ts';
@@ -15,9 +11,7 @@ import { locateIndex, type BigIntegerLiteral, type DuplicateKey } from './json.t
 export interface RuleMeta {
   id: string;
   severity: Severity;
-  /** One sentence. */
   description: string;
-  /** Citation, e.g. `AEP-0001 §5.2`. */
   spec: string;
   /** How its findings read, by key (the first is the default); placeholders per src/core/message.ts. */
   messages?: MessageTemplates;
@@ -26,11 +20,8 @@ export interface RuleMeta {
 /** One parsed JSONL line that is a JSON object, with what locating findings needs. */
 export interface ParsedEvent {
   source: string;
-  /** 1-based line number. */
   line: number;
-  /** Byte offset of the line start. */
   byteOffset: number;
-  /** The line's text (without terminator). */
   text: string;
   /** The parsed object (an array only when the pipeline ran with `acceptArrays`). */
   value: Record<string, unknown>;
@@ -38,10 +29,8 @@ export interface ParsedEvent {
   /** Integer literals beyond 2^53 with their exact text (for ordering and identity). */
   bigIntegers: BigIntegerLiteral[];
   /**
-   * Reads the line that starts at `byteOffset` of this event's input again (text without its
-   * terminator; `undefined` when it cannot be read as a line any more); present only when the
-   * input is a regular file ({@link InputSpec.path}). Stream rules use it to compare a repeat
-   * with an earlier line instead of keeping a digest of every line.
+   * Reads the line at `byteOffset` of a regular-file input again (`undefined` when it cannot), so a repeat is compared
+   * with its first line instead of a digest of every line.
    */
   reread?: (byteOffset: number) => string | undefined;
 }
@@ -52,7 +41,6 @@ export interface ReportInput {
   pointer?: string;
   /** Key of the rule's template (default: its first). */
   messageId?: string;
-  /** The template's arguments; also the finding's machine-readable details. */
   args?: MessageArgs;
   related?: Location[];
   /** Report at another event (stream rules), or at a bare location (end of stream). */
@@ -87,10 +75,7 @@ export const RULE_ERROR = {
   },
 } as const satisfies RuleMeta;
 
-/**
- * A rule (or analyzer) that threw: a bug. The run reports it as an `internal/rule-error`
- * finding and exits 2 at the end; a caller that asks to fail fast gets it thrown.
- */
+/** A rule or analyzer threw: reported as `internal/rule-error` (exit 2), or thrown when failing fast. */
 export class RuleCrashError extends ConformanceError {
   constructor(
     readonly ruleId: string,
@@ -110,11 +95,7 @@ function isParsedEvent(x: ParsedEvent | Location): x is ParsedEvent {
   return typeof (x as ParsedEvent).text === 'string' && typeof (x as ParsedEvent).value === 'object';
 }
 
-/**
- * The location of `pointer` inside `event`: line, 1-based UTF-16 column of the member's key
- * (or the item/root value) and its exact byte offset. Falls back to column 1 when the
- * pointer names nothing in the text (e.g. a missing member: it points at the parent).
- */
+/** Location of `pointer` in `event` (UTF-16 column of the key or value); column 1 when it names nothing. */
 export function eventLocation(event: ParsedEvent, pointer: string): Location {
   let idx = pointer === '' ? 0 : locateIndex(event.text, pointer);
   if (idx === undefined) {
@@ -187,10 +168,7 @@ export function ruleMessage(
   return renderMessage(template, args, source);
 }
 
-/**
- * A finding of `rule` at `loc` (no event to locate in: framing, files, the run itself), read
- * from its template `messageId` with `args`; severity and citation are the rule's.
- */
+/** A finding of `rule` at `loc` with no event to locate in (framing, files, the run), from template `messageId`. */
 export function findingAt(rule: RuleMeta, loc: Location, messageId?: string, args?: MessageArgs): Finding {
   const message = ruleMessage(rule, messageId, args, loc.source);
   const f: Finding = { ruleId: rule.id, severity: rule.severity, message, spec: rule.spec, ...loc };

@@ -1,29 +1,8 @@
 /**
- * The one credential and PII detector: the AEP-0003 §9.4 redaction classes, and the one
- * classification every consumer reads: `aep redact` / `redact()` replace every secret match,
- * `aep/redaction-leak` (the floor tier) and `aep/redaction-leak-provider` (the hardening tier)
- * report what is left at capture `redacted`, and the AHP credential rules
- * (`ahp/config-managed-secret`, `ahp/credential-exposed`) report any secret match. The same
- * string gets the same verdict everywhere; only the severity differs by tier.
- *
- * Classes (AEP-0003 §9.4):
- * - rule (a), the normative floor (tier `floor`): `pem` (PEM blocks of private or secret
- *   material; a public key, certificate, CRL, signature or parameters block is no credential),
- *   `aws-access-key` (`AKIA[0-9A-Z]{16}`), `bearer` (`Bearer `-prefixed tokens), `assignment`
- *   (`(password|passwd|secret|api[_-]?key|token)\s*[=:]\s*\S+` values: the value follows the
- *   whole operator (`=`, `:`, `:=`, `=>`, `::=`, ...), a quoted value is the text inside its
- *   quotes, and in a typed declaration (`var token string = "..."`, `password: str = "..."`)
- *   the value follows the `=`), `jwt` (`eyJ...`.`...`.`...`);
- * - hardening beyond the floor (tier `hardening`; "adapters MAY redact more"): `provider-token`
- *   (GitHub, GitLab, Slack, OpenAI and Anthropic `sk-`, Stripe, Google `AIza` keys,
- *   recognisable without a `key=` prefix);
- * - rule (d) PII: `email`, `phone`.
- *
- * Every pattern is a module constant (compiled once) written so that a scan is linear in the
- * text: a match may start only at the boundary of a run of the characters it consumes
- * (look-behind) or at a keyword, quantified parts are separated by a literal or made atomic
- * (a look-ahead and a back-reference), and a PEM block is closed by `indexOf`, never by a lazy
- * `[\s\S]*?` with a back-reference.
+ * The one credential and PII detector (AEP-0003 §9.4): `aep redact`, the AEP leak rules and the AHP credential rules
+ * all read it, so one string gets one verdict. Tiers: `floor` (rule (a)), `hardening` ("adapters MAY redact more"), PII
+ * (d). Linear scans: matches start only at a run boundary or keyword, quantified parts are separated or atomic, PEM by
+ * indexOf.
  */
 
 /** A rule (a) class (AEP-0003 §9.4 a) or a hardening class beyond it. */
@@ -168,9 +147,8 @@ function assignmentValue(m: RegExpExecArray): [number, number] | undefined {
 function bearerToken(text: string, m: RegExpExecArray): [number, number] | undefined {
   const tok = m[1]!;
   if (MARKER.test(tok)) return undefined;
-  // "the bearer of good news": a short or prose-like word is a token only right after
-  // `Authorization:`; a letters-only word is token-shaped when it has an inner capital
-  // (`yvxpthLIcYpZweFpPOVeCOtot`) or is longer than prose words get
+  // "the bearer of good news": a letters-only word is a token only after `Authorization:` unless it has an inner
+  // capital or is long.
   const shaped = tok.length >= 8 && (!hasLetterOnly.test(tok) || innerCapital.test(tok) || tok.length >= 20);
   if (!shaped && !AUTH_BEFORE.test(text.slice(Math.max(0, m.index - 40), m.index))) return undefined;
   const end = m.index + m[0].length;
@@ -185,11 +163,7 @@ export interface FindOptions {
 
 const ALL_SECRET: readonly DetectorClass[] = ['pem', 'aws-access-key', 'bearer', 'assignment', 'jwt', 'provider-token'];
 
-/**
- * Every match of the selected classes in `text`, sorted by start (then longest first);
- * overlapping matches of different classes are all listed. Linear in `text.length` per
- * class. Default classes: the secret classes (rule (a) and the hardening), no PII.
- */
+/** Every match of the selected classes (default: secrets, no PII), sorted by start; linear per class. */
 export function findSecrets(text: string, opts: FindOptions = {}): SecretMatch[] {
   const want = opts.classes ?? ALL_SECRET;
   const out: SecretMatch[] = [];
@@ -230,10 +204,7 @@ export function firstFloorSecret(text: string): SecretClass | undefined {
   return m.length ? (m[0]!.class as SecretClass) : undefined;
 }
 
-/**
- * Replace every range of `matches` in `text` by `mark` (overlapping or adjacent ranges merge
- * into one replacement). `matches` must be sorted by start, as {@link findSecrets} returns them.
- */
+/** `text` with each range of `matches` (sorted by start) replaced by `mark`; overlapping ranges merge. */
 export function replaceMatches(text: string, matches: readonly SecretMatch[], mark: string): string {
   if (matches.length === 0) return text;
   let out = '';
@@ -259,9 +230,7 @@ export function replaceMatches(text: string, matches: readonly SecretMatch[], ma
 }
 
 /**
- * The first secret match in `text` ({@link findSecrets}, every secret class of both tiers), or
- * undefined: the AHP credential rules' question, answered exactly as `aep redact` and the AEP
- * leak rules answer it.
+ * The first secret match in `text`, as `aep redact` and the AEP leak rules see it (the AHP credential rules' question).
  */
 export function credentialIn(text: string): SecretMatch | undefined {
   return findSecrets(text)[0];

@@ -2,10 +2,7 @@
 import type { BigIntegerLiteral } from './json.ts';
 import { childPointer } from './pointer.ts';
 
-/**
- * `JSON.stringify(value)`, except that a number at a pointer of `bigIntegers` is written as
- * its literal text (`JSON.parse` rounds integers beyond 2^53; the filter must not).
- */
+/** `JSON.stringify(value)` with the exact literal of each big integer (JSON.parse rounds them; the filter must not). */
 export function serializeEvent(value: unknown, bigIntegers: readonly BigIntegerLiteral[] = []): string {
   if (bigIntegers.length === 0) return JSON.stringify(value);
   const lit = new Map(bigIntegers.map((b) => [b.pointer, b.text]));
@@ -21,11 +18,7 @@ export function serializeEvent(value: unknown, bigIntegers: readonly BigIntegerL
   return ser(value, '');
 }
 
-/**
- * `text` (JSON) with every character beyond ASCII written as a `\uXXXX` escape (lowercase hex,
- * a surrogate pair as two): the same value, in the bytes ASCII-only JSON writers give (the
- * upstream AEP-0005 pins are written so), safe for any transport.
- */
+/** `text` with every non-ASCII character as a lowercase `\uXXXX` escape, as the upstream AEP-0005 pins are written. */
 export function asciiJson(text: string): string {
   return text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -1,26 +1,8 @@
 /**
- * SipHash-1-3 (SipHash, Aumasson and Bernstein, "SipHash: a fast short-input PRF", 2012, with
- * 1 compression and 3 finalization rounds: the variant Rust's standard hash maps and CPython's
- * string hash use against crafted collisions) of a string's
- * UTF-16 code units, under a 128-bit key drawn at random once per process: the 64-bit table
- * keys of src/core/canonical.ts (`textKey`). The key comes from `Math.random`, whose generator
- * V8 seeds in each process from the entropy source Node gives it; its outputs never leave the
- * process, so the key stays secret, and node:crypto (a few ms of start-up) is not loaded.
- *
- * Why a keyed PRF and not a cut of SHA-256: the stream tables need keys that a crafted stream
- * cannot make collide. A 64-bit cut of an unkeyed digest can be attacked offline (a birthday
- * search of about 2^32 digests finds two ids with one key); under a secret random key no
- * collision can be searched for, and two distinct texts share a key with odds 2^-64. And it
- * costs ~0.5 us for a short key in JavaScript, against ~1.5-5 us for a node:crypto SHA-256 call on
- * Node 20 (the call, not the digest, is the cost). Keys are never written out or compared across
- * processes.
- *
- * Input encoding, without a UTF-8 copy: a string whose code units are all below 256 (most keys:
- * ids, sources, session names) as one byte per code unit, 8 to a 64-bit word; any other string
- * as its code units in 16-bit little-endian, 4 to a word; the byte length in the last word as
- * SipHash specifies. Each encoding is injective, and the two run under independent process
- * keys, so a narrow and a wide text with the same bytes do not share a key (about half the
- * rounds for the common narrow key).
+ * SipHash-1-3 (Aumasson and Bernstein, 2012) of a string's UTF-16 code units under a random 128-bit per-process key:
+ * the table keys of canonical.ts. Keyed, because an unkeyed 64-bit digest cut can be attacked offline (birthday,
+ * ~2^32); ~0.5 us against 1.5-5 us for a node:crypto call; Math.random keeps node:crypto out of start-up. Narrow
+ * strings one byte per code unit, wide ones 16-bit LE, under independent keys.
  */
 // The process key, drawn on the first keyed call.
 let keyed = false;
@@ -53,10 +35,7 @@ export let sipHi = 0;
 export let sipLo = 0;
 
 /**
- * SipHash-1-3 of `s` (encoded as the module comment says) under the process key of its
- * encoding, or under `key` (16 bytes, for the reference vectors in tests: a narrow string is
- * then plain SipHash of its bytes). The 64-bit result is left in {@link sipHi} / {@link sipLo};
- * the return value is `sipHi`.
+ * SipHash-1-3 of `s` under the process key of its encoding, or `key` (16 bytes, test vectors); result in sipHi / sipLo.
  */
 export function sipHash(s: string, key?: Uint8Array): number {
   if (!keyed) drawKey();
@@ -70,11 +49,7 @@ export function sipHash(s: string, key?: Uint8Array): number {
   return r >= 0 ? r : sipCore(s, K0L, K0H, K1L, K1H, false);
 }
 
-/**
- * SipHash-1-3 of the narrow string `s` (every code unit below 256, one byte each) under the key
- * words `k0l..k1h` (low and high 32 bits of k0 and k1), result in {@link sipHi} / {@link sipLo};
- * -1, and no result, when `s` is not narrow. For keys a caller derives (canonical.ts `pairKey`).
- */
+/** SipHash-1-3 of narrow `s` under key words `k0l..k1h`; -1 when `s` is not narrow (canonical.ts `pairKey`). */
 export function sipHashNarrow(s: string, k0l: number, k0h: number, k1l: number, k1h: number): number {
   return sipCore(s, k0l, k0h, k1l, k1h, true);
 }

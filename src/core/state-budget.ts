@@ -1,12 +1,6 @@
 /**
- * The memory budget of one run's stream state (`--max-state-mb`, default
- * {@link DEFAULT_MAX_STATE_MB}; README §Options of validate): every analyzer that keeps state
- * across events registers what it holds, with an estimate of its bytes, and the model settles
- * the budget once per event. Over the budget, the holders that can forget (completed work: ids,
- * completion marks, answered ids, checked forms) forget their oldest entries, in registration
- * order, until the state fits again; open work cannot be forgotten without a wrong verdict and
- * stays bounded by its count caps. The count options (`--max-ids`, `--max-events`, ...) remain
- * upper bounds when given; by default the budget alone decides, so realistic logs never evict.
+ * The memory budget of one run's stream state (`--max-state-mb`): holders register estimated bytes; over budget, those
+ * that can forget completed work drop their oldest entries (open work cannot be forgotten without a wrong verdict).
  */
 
 /** Default budget of all stream state together, in MiB. */
@@ -21,7 +15,6 @@ export interface StateHolder {
 /** The budget of one run (see the module comment). */
 export class StateBudget {
   private readonly holders: StateHolder[] = [];
-  /** Entries forgotten for the budget in this run. */
   forgotten = 0;
   readonly limitBytes: number;
 
@@ -35,7 +28,6 @@ export class StateBudget {
     this.holders.push(holder);
   }
 
-  /** Estimated bytes of all registered state now. */
   used(): number {
     let n = 0;
     for (const h of this.holders) n += h.bytes();

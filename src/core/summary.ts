@@ -1,7 +1,4 @@
-/**
- * Severity policy and summary statistics for a run.
- * docs/architecture.md §Severity and exit codes.
- */
+/** Severity policy and summary statistics of a run (docs/architecture.md §Severity and exit codes). */
 import { severityAtLeast, strictSeverity, type Finding, type FindingSink, type Severity } from './finding.ts';
 import type { RunStats } from './pipeline.ts';
 
@@ -19,29 +16,23 @@ export interface Summary {
   byRule: Record<string, number>;
   /** Known event types the input exercised, and how many known types there are. */
   coverage?: { seen: Record<string, number>; exercised: number; known: number; unknown: Record<string, number> };
-  /** Findings not passed to the reporter because of `--max-findings`. */
   omitted: number;
 }
 
 /** Options of the severity policy. */
 export interface PolicyOptions {
-  /** Raise warnings to errors. */
   strict?: boolean;
   /** Hand at most this many findings to the reporter (the rest are only counted). */
   maxFindings?: number;
 }
 
-/**
- * Wraps a reporter's sink: applies `--strict`, counts by severity and rule, and cuts the
- * stream at `--max-findings`. `sink` is the function to give the pipeline.
- */
+/** Wraps a reporter's sink: applies `--strict`, counts by severity and rule, cuts at `--max-findings`. */
 export class FindingCounter {
   errors = 0;
   warnings = 0;
   infos = 0;
   omitted = 0;
   readonly byRule = new Map<string, number>();
-  /** Most severe severity seen, or undefined. */
   worst: Severity | undefined;
   readonly sink: FindingSink;
 
@@ -63,12 +54,10 @@ export class FindingCounter {
     };
   }
 
-  /** True when a finding at or above `threshold` was seen. */
   reached(threshold: Severity): boolean {
     return this.worst !== undefined && severityAtLeast(this.worst, threshold);
   }
 
-  /** Build the run summary from these counts and the pipeline statistics. */
   summary(stats: RunStats, knownTypes?: readonly string[]): Summary {
     const s: Summary = {
       inputs: stats.inputs,

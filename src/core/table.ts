@@ -1,28 +1,8 @@
 /**
- * {@link CompactTable}: the compact, memory-capped storage of the stream analyzers of both
- * protocols (AEP identity ids, completion marks and ended sessions; AHP event rows and answered
- * request ids). A 64-bit key ({@link Hash64}, the keyed SipHash-1-3 of `textKey` in canonical.ts) ->
- * one row of caller-named unsigned 32-bit and float64 columns. No strings and no objects are
- * held per entry, and no JS heap at all: every byte is in typed arrays.
- *
- * Layout:
- * - rows live in chunks of {@link CHUNK_ROWS} rows (per chunk: the key's low and high words
- *   in two dense `Uint32Array`s, so probes and rehashing touch 4 bytes a row; one `Uint32Array`
- *   of the row's links in insertion order beside the caller's u32 columns; one `Float64Array`). Growth adds a chunk: rows are never copied, and a row's slot
- *   number stays valid until the entry is deleted or forgotten. Freed rows are reused.
- * - the index is {@link SHARDS} open-addressing tables (linear probing, at most 3/4 full) chosen
- *   by the key's top bits, holding row numbers only; a shard doubles on its own, so rehashing
- *   never holds two copies of the whole index. Deletion shifts the probe run back (no tombstones).
- *
- * Memory per entry: 16 bytes of key and links, 4 bytes per `u32` column, 8 bytes per `f64`
- * column, plus 4 bytes of index per slot (at most 3/4 full: 5.3 to 10.7 bytes per entry).
- *
- * Forgetting, oldest first in insertion order, when `cap` is set: `forget: 'oldest'` forgets
- * exactly one entry per new one at the cap; `forget: 'half'` (the AEP `--max-ids` contract:
- * at most `cap` held, the most recent `cap / 2` at least) forgets the oldest `floor(cap / 2)`
- * at once, when `2 * floor(cap / 2)` are held (one when `cap` is 1). Without `cap` the caller
- * bounds the table itself ({@link oldest} and {@link delete}; the shared AHP `--max-events`
- * budget does).
+ * CompactTable: the memory-capped tables of both protocols' analyzers: a 64-bit key (Hash64) -> a row of u32 / f64
+ * columns, all in typed arrays. Rows in chunks (growth never copies; slots stay valid), the index in SHARDS
+ * linear-probing tables (≤ 3/4 full, deletion shifts back). With `cap`: `oldest` forgets one per new entry, `half` (AEP
+ * `--max-ids`) the oldest half.
  */
 import type { Hash64 } from './canonical.ts';
 
@@ -45,7 +25,6 @@ const INTERNAL_U32 = 2;
 export interface TableSpec {
   /** Unsigned 32-bit columns per row (the caller names them, e.g. `EVENT_U32.line`). */
   u32: number;
-  /** Float64 columns per row. */
   f64: number;
   /** Most entries held (omitted: the caller bounds the table). */
   cap?: number;
@@ -76,10 +55,8 @@ export class CompactTable {
   /** Oldest and newest row + 1 (0: empty). */
   private head = 0;
   private tail = 0;
-  /** Entries held when the cap forgets, and how many it forgets then. */
   private readonly limit: number;
   private readonly batch: number;
-  /** Entries forgotten by the last {@link add} (0 or more). */
   forgot = 0;
 
   constructor(spec: TableSpec) {
@@ -96,16 +73,11 @@ export class CompactTable {
     }
   }
 
-  /** Entries held now. */
   get size(): number {
     return this.count;
   }
 
-  /**
-   * Bytes the entries held now take (the module comment's sizes, the index at its fullest): the
-   * measure of the run's memory budget (src/core/state-budget.ts). Freed rows are reused, so the
-   * allocated chunks follow the high-water mark of this.
-   */
+  /** Bytes the entries take now, the index at its fullest: the run's memory measure (src/core/state-budget.ts). */
   bytes(): number {
     return this.count * (16 + 4 * (this.nu - INTERNAL_U32) + 8 * this.nf + 11);
   }
@@ -115,7 +87,6 @@ export class CompactTable {
     return this.u.length * CHUNK_ROWS;
   }
 
-  /** The row slot of `key`, if held. */
   slot(key: Hash64): number | undefined {
     const sh = this.shards[key.hi >>> (32 - SHARD_BITS)];
     if (sh === undefined) return undefined;
@@ -131,10 +102,7 @@ export class CompactTable {
     }
   }
 
-  /**
-   * A zeroed row for `key`, which the caller knows is not held (see {@link put} otherwise), newest
-   * in order. At the cap, forgets the oldest entries first ({@link forgot} says how many).
-   */
+  /** A zeroed row for `key`, known not held (else `put`); at the cap the oldest entries go first (`forgot`). */
   add(key: Hash64): number {
     this.forgot = 0;
     if (this.count >= this.limit) {
@@ -170,7 +138,6 @@ export class CompactTable {
     if (s !== undefined) this.remove(s);
   }
 
-  /** Forget the entry of row `s` (a slot of a held entry). */
   deleteSlot(s: number): void {
     this.remove(s);
   }
@@ -183,7 +150,6 @@ export class CompactTable {
     return true;
   }
 
-  /** The row slot of the oldest entry held, if any. */
   oldest(): number | undefined {
     return this.head === 0 ? undefined : this.head - 1;
   }
@@ -193,22 +159,18 @@ export class CompactTable {
     return { hi: this.kh[s >>> CHUNK_BITS]![s & CHUNK_MASK]!, lo: this.kl[s >>> CHUNK_BITS]![s & CHUNK_MASK]! };
   }
 
-  /** Column `col` (u32) of row `s`. */
   getU(s: number, col: number): number {
     return this.u[s >>> CHUNK_BITS]![(s & CHUNK_MASK) * this.nu + INTERNAL_U32 + col]!;
   }
 
-  /** Set column `col` (u32) of row `s`. */
   setU(s: number, col: number, v: number): void {
     this.u[s >>> CHUNK_BITS]![(s & CHUNK_MASK) * this.nu + INTERNAL_U32 + col] = v;
   }
 
-  /** Column `col` (f64) of row `s`. */
   getF(s: number, col: number): number {
     return this.f[s >>> CHUNK_BITS]![(s & CHUNK_MASK) * this.nf + col]!;
   }
 
-  /** Set column `col` (f64) of row `s`. */
   setF(s: number, col: number, v: number): void {
     this.f[s >>> CHUNK_BITS]![(s & CHUNK_MASK) * this.nf + col] = v;
   }
@@ -304,10 +266,7 @@ export class CompactTable {
   }
 }
 
-/**
- * A 53-bit number of `key` (its top 53 bits, exact in a float64), for the small JS maps kept
- * beside a table (e.g. lineage's unresolved parents): two keys share it with odds 2^-53.
- */
+/** A 53-bit number of `key` for small JS maps beside a table; two keys share it with odds 2^-53. */
 export function keyNumber(key: Hash64): number {
   return key.hi * 0x200000 + (key.lo >>> 11);
 }

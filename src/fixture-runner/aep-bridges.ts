@@ -1,19 +1,7 @@
 /**
- * The bridge folders of the upstream AEP corpus (AEP-0005 §5; AEP-0003 §6), one verdict per case:
- *
- * - `ce-roundtrip/ce-expected.jsonl`: line i is the CloudEvents form of golden line i. Per line,
- *   `forward` (toCloudEvent(golden[i]) equals the pin, and the pin passes the CloudEvents
- *   checks of `--from cloudevents`, §5 items 1-2) and `roundtrip` (fromCloudEvent(toCloudEvent(e))
- *   equals e as JSON values). `inbound-cases.json`: `{cases: [{name, ce, expected}]}`,
- *   fromCloudEvent(ce) equals `expected` and `expected` passes the envelope schema (§5 item 5).
- * - `otlp/otlp-expected.json`: `{<golden index>: record}` in the OTLP data model's field names
- *   (time_unix_nano, event_name, severity_text, severity_number, resource, attributes,
- *   trace_id, span_id, flags, body); toOtlp at the default max capture, read back into that
- *   form, equals it (§5 item 3).
- * - `ocsf/ocsf-expected.json`: `{<golden index>: record}`; toOcsf equals it, and the record keeps
- *   to `ocsf-classes.json` (class attributes only, enum-legal ids, derived type_uid; §5 item 6).
- * - `attr-match/cases.json`: `match` cases `{name, filter, event, match}` and `invalid` filters
- *   `{name, filter}` that parseFilter must refuse.
+ * The bridge folders of the upstream AEP corpus (AEP-0005 §5, AEP-0003 §6): `ce-roundtrip/` (forward and round trip, §5
+ * items 1-2, inbound item 5), `otlp/` (the OTLP data model, item 3), `ocsf/` (class attributes and enums, item 6),
+ * `attr-match/` (`match` cases and `invalid` filters parseFilter must refuse).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -45,7 +33,6 @@ function golden(ctx: RunContext): Obj[] | undefined {
     .map((l) => JSON.parse(l) as Obj);
 }
 
-/** 1-based line of the first `"name": <name>` member in `text`. */
 function lineOf(text: string, name: string): number | undefined {
   const i = text.indexOf(`"name": ${JSON.stringify(name)}`);
   return i === -1 ? undefined : text.slice(0, i).split('\n').length;

@@ -1,8 +1,4 @@
-/**
- * Our fixture layout's file names (README §Gate a CI job on a fixture directory): a case is a
- * `*.jsonl` stream or a `*.json` document (an AHP HTTP body or registration document) in
- * `pass/` or `fail/`; a failing case's expected findings are in `<stem>.expected.json`.
- */
+/** Our layout's names: `*.jsonl` / `*.json` cases in `pass/` or `fail/`, expectations in `<stem>.expected.json`. */
 import { existsSync, readdirSync } from 'node:fs';
 
 /** The sidecar suffix of a failing case. */

@@ -1,18 +1,12 @@
 /**
- * A small, dependency-free unified diff (the `diff -u` / `git diff` hunk format) for showing
- * how a refreshed extraction differs from the committed one.
- *
- * Lines are compared with their terminator, so a missing final newline is a difference and is
- * rendered with `\ No newline at end of file`. The edit script is Myers' O(ND) shortest edit
- * script after trimming the common prefix and suffix; when more than `maxEdits` edits would be
- * needed the middle part is shown as one replacement (still a correct diff, not a minimal one).
+ * A dependency-free unified diff (`diff -u` hunks) of a refreshed extraction: Myers' O(ND) after trimming common ends;
+ * past `maxEdits` the middle is one replacement (correct, not minimal). A missing final newline is a difference.
  */
 
 /** Options of {@link unifiedDiff}. */
 export interface UnifiedDiffOptions {
   /** Label of the old side (`--- <label>`), e.g. `a/schemas/mcp/x.json` or `/dev/null`. */
   oldLabel: string;
-  /** Label of the new side (`+++ <label>`). */
   newLabel: string;
   /** Unchanged lines shown around each change; default 3. */
   context?: number;
@@ -115,11 +109,7 @@ function render(op: Op): string {
   return op.line.endsWith('\n') ? op.t + op.line : `${op.t}${op.line}\n\\ No newline at end of file\n`;
 }
 
-/**
- * Unified diff of two texts: `""` when they are equal, otherwise the `---`/`+++` header and
- * `@@ -l,s +l,s @@` hunks, every line ending in `\n`. Line numbers are 1-based; a side with
- * no lines in a hunk is numbered by the line before it (`-0,0` for an empty old file).
- */
+/** Unified diff of two texts (`""` when equal): header and `@@ -l,s +l,s @@` hunks, every line ending in `\n`. */
 export function unifiedDiff(oldText: string, newText: string, opts: UnifiedDiffOptions): string {
   if (oldText === newText) return '';
   const ctx = opts.context ?? 3;

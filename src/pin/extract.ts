@@ -1,28 +1,8 @@
 /**
- * Deterministic extraction of the pinned MCP 2025-11-25 elicitation subset from the upstream
- * `schema.json` (modelcontextprotocol/modelcontextprotocol, tag `2025-11-25`,
- * `schema/2025-11-25/schema.json`).
- *
- * This is a byte-exact reimplementation of the AHP extractor (`tools/mcp_elicitation.py`) as
- * AHP interaction-payloads.md §Pinned upstream maintenance describes it (docs/pin-maintenance.md):
- *
- * 1. transitive `$ref` closure of `ElicitRequestParams` and `ElicitResult`;
- * 2. `additionalProperties: false` appended to every `type: "object"` node lacking the key
- *    inside the `*Schema` definitions, `PrimitiveSchemaDefinition` and
- *    `ElicitRequestFormParams.properties.requestedSchema` (the requested-schema vocabulary is
- *    closed; envelopes, `_meta` and results keep upstream openness);
- * 3. TypeScript `number` fields that the upstream JSON generator narrowed to `integer` are
- *    restored;
- * 4. `request` and `result` alias roots are added;
- * 5. the document is the header followed by `$defs` sorted by code point, serialised like
- *    Python's `json.dumps(doc, indent=2)` plus a final newline (ASCII only).
- *
- * The document header (`$schema`, `$id`, `title`, `$comment`, ... every top-level key except
- * `$defs`) is not part of the extraction: callers that compare against an existing file pass
- * that file's header ({@link headerOf}); our own committed file uses {@link ELICITATION_HEADER}.
- *
- * Spec: AHP interaction-payloads §MCP elicitation binding (2025-11-25) and §Pinned upstream
- * maintenance.
+ * Deterministic extraction of the pinned MCP 2025-11-25 elicitation subset from upstream `schema.json`, byte-exact with
+ * AHP's extractor (AHP interaction-payloads §Pinned upstream maintenance; docs/pin-maintenance.md): `$ref` closure,
+ * closed requested-schema objects, `number` fields restored, `request`/`result` roots, `$defs` sorted, Python
+ * json.dumps form.
  */
 import { ConformanceError } from '../core/errors.ts';
 
@@ -32,11 +12,7 @@ export type Json = null | boolean | number | string | Json[] | { [key: string]: 
 /** A JSON object (plain or null-prototype) as produced by `JSON.parse` or built here. */
 export type JsonObject = { [key: string]: Json };
 
-/**
- * Thrown when the input cannot be extracted: not JSON, no `$defs`, a `$ref` to a missing
- * definition, a restoration target that does not exist, or a key order that cannot be
- * preserved. The message names the offending definition or path.
- */
+/** The schema cannot be extracted (not JSON, no `$defs`, a missing target, an unkeepable key order). */
 export class ExtractionError extends ConformanceError {
   override name = 'ExtractionError';
   constructor(message: string) {
@@ -47,10 +23,7 @@ export class ExtractionError extends ConformanceError {
 /** The two definitions whose transitive `$ref` closure is extracted, in visiting order. */
 const ELICITATION_SEEDS: readonly string[] = ['ElicitRequestParams', 'ElicitResult'];
 
-/**
- * The header of agent-conformance's own committed extraction
- * (`schemas/mcp/mcp-elicitation.schema.json`). Key order is the order written.
- */
+/** The header of our committed extraction (`schemas/mcp/mcp-elicitation.schema.json`), in key order. */
 // the $comment keeps this module's former path: it is the committed schemas/mcp file's header,
 // which the generated validators embed; it changes with the next reviewed refresh
 export const ELICITATION_HEADER: Readonly<Record<string, string>> = Object.freeze({
@@ -101,8 +74,7 @@ export function compareCodePoints(a: string, b: string): number {
 }
 
 /**
- * A key that JavaScript objects would hoist to the front (a canonical array index), which
- * would break the source key order that the Python extractor preserves.
+ * A key JavaScript objects would hoist (a canonical array index), breaking the key order the Python extractor keeps.
  */
 function isIndexLikeKey(k: string): boolean {
   return /^(0|[1-9][0-9]*)$/.test(k) && Number(k) < 2 ** 32 - 1;
@@ -189,25 +161,14 @@ function restoreNumbers(selected: Map<string, Json>): void {
   (types as Json[])[at] = 'number';
 }
 
-/**
- * Serialise like Python's `json.dumps(value, indent=2) + "\n"` (default `ensure_ascii=True`):
- * two-space indentation, `": "` key separator, `{}`/`[]` for empty containers, and every
- * character outside printable ASCII (U+007F and above, per UTF-16 code unit) escaped as a
- * lowercase `\uXXXX`. Identical bytes for strings, booleans, null and integers; numbers with
- * a fraction or exponent may be formatted differently by Python (none occur in the closure).
- */
+/** Serialise like Python's `json.dumps(value, indent=2) + "\n"` (ensure_ascii: non-ASCII as lowercase `\uXXXX`). */
 export function serializeLikePython(value: unknown): string {
   const text = JSON.stringify(value, null, 2);
   if (text === undefined) throw new ExtractionError('value is not serialisable as JSON');
   return text.replace(/[\u007f-\uffff]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0')) + '\n';
 }
 
-/**
- * The header of an existing extraction document: every top-level member except `$defs`, in
- * file order.
- * @param extractionText the text of a document such as `schemas/mcp/mcp-elicitation.schema.json`.
- * @throws SyntaxError when the text is not JSON; {@link ExtractionError} when it is not an object.
- */
+/** The top-level members but `$defs` of an extraction's text. @throws SyntaxError; ExtractionError. */
 export function headerOf(extractionText: string): Record<string, unknown> {
   const doc: unknown = JSON.parse(extractionText);
   if (!isObject(doc)) throw new ExtractionError('the extraction document is not a JSON object');
@@ -216,21 +177,7 @@ export function headerOf(extractionText: string): Record<string, unknown> {
   return header;
 }
 
-/**
- * Extract the pinned MCP elicitation subset from the text of the upstream `schema.json`.
- *
- * Returns the serialised document: `header`'s members in their order, then `$defs` holding
- * the 15 closure definitions plus `request` and `result`, sorted by code point; text ends with
- * `"\n"`. Given AHP's header and the pinned 2025-11-25 `schema.json`, the result is
- * byte-identical to AHP's `schema/draft/mcp-elicitation.schema.json` (sha256 52473b9e…e69).
- *
- * @param schemaJsonText the upstream `schema.json` text (a leading BOM is ignored).
- * @param header top-level members to put before `$defs`; default {@link ELICITATION_HEADER}.
- * @throws TypeError when `header` contains `$defs`.
- * @throws SyntaxError when `schemaJsonText` is not JSON.
- * @throws ExtractionError when the closure, closing or restoration steps cannot be applied.
- * Spec: AHP interaction-payloads.md §Pinned upstream maintenance.
- */
+/** The extraction of upstream `schema.json` text under `header`. @throws TypeError, SyntaxError, ExtractionError. */
 export function extractElicitation(schemaJsonText: string, header?: Record<string, unknown>): string {
   const head = header ?? ELICITATION_HEADER;
   if (has(head, '$defs')) throw new TypeError('the header must not contain $defs');

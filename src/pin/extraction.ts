@@ -1,13 +1,7 @@
 /**
- * The header-insensitive comparison between a committed extraction and the extraction of a
- * pinned `schema.json`, shared by `pin verify` and `pin refresh`.
- *
- * The header (every top-level member except `$defs`) belongs to the file that carries it: the
- * expected text is the extraction rendered with the committed file's own header, and it must
- * equal the committed bytes exactly. A file that does not exist or is not a JSON object gets
- * our own header ({@link ELICITATION_HEADER}).
- *
- * Spec: AHP interaction-payloads §Pinned upstream maintenance (AHP-PIN-01).
+ * The header-insensitive comparison of a committed extraction with a pinned schema.json's (AHP-PIN-01): the expected
+ * text
+ * uses the committed file's own header (ours when it has none) and must equal the committed bytes.
  */
 import { ELICITATION_HEADER, extractElicitation, headerOf } from './extract.ts';
 import { decodeUtf8, sha256Hex } from './model.ts';
@@ -18,11 +12,7 @@ export interface ExpectedExtraction {
   header: 'committed' | 'default';
 }
 
-/**
- * Extract from `schemaJson` bytes using the header of `committed` when that is a JSON object.
- * @throws TypeError (invalid UTF-8), SyntaxError (not JSON) or ExtractionError (see
- * `extractElicitation`) for the schema bytes.
- */
+/** Extract `schemaJson` under `committed`'s header. @throws TypeError, SyntaxError or ExtractionError. */
 export function expectedExtraction(schemaJson: Uint8Array, committed?: Uint8Array): ExpectedExtraction {
   let header: Record<string, unknown> | undefined;
   if (committed) {

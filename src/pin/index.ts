@@ -1,13 +1,7 @@
 /**
- * The pin API wired into the CLI:
- * `ahp pin verify [--dir D] [--extraction F] [--allow-missing]` -> {@link pinVerify};
- * `ahp pin refresh [--dir D] [--extraction F] [--base-url U] [--adopt]` -> {@link pinRefresh}.
- *
- * Defaults for our package layout: {@link DEFAULT_PIN_DIR} and {@link DEFAULT_EXTRACTION}
- * (paths relative to the package root). For an AHP checkout pass `dir`
- * `upstream/mcp/2025-11-25` and `extraction` `schema/draft/mcp-elicitation.schema.json`.
- *
- * Spec: AHP interaction-payloads §Pinned upstream maintenance; docs/pin-maintenance.md.
+ * The pin API of `ahp pin verify|refresh` (AHP interaction-payloads §Pinned upstream maintenance;
+ * docs/pin-maintenance.md);
+ * for an AHP checkout pass `extraction` `schema/draft/mcp-elicitation.schema.json`.
  */
 import type { Finding } from '../core/finding.ts';
 import { refreshPin, type RefreshOptions, type RefreshResult } from './refresh.ts';
@@ -15,13 +9,8 @@ import { verifyPin, verifyPinReport, type PinVerifyReport, type VerifyOptions } 
 
 export { extractElicitation, ExtractionError, ELICITATION_HEADER, headerOf } from './extract.ts';
 export { PIN_RULES, type PinRule, type PinRuleId } from './rules.ts';
-export {
-  PinUsageError,
-  DEFAULT_MAX_BYTES,
-  DEFAULT_TIMEOUT_MS,
-  type RefreshOptions,
-  type RefreshResult,
-} from './refresh.ts';
+export { PinUsageError, type RefreshOptions, type RefreshResult } from './refresh.ts';
+export { DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT_MS } from './download.ts';
 export type { PinVerifyReport, SourceCheck, VerifyOptions } from './verify.ts';
 export { unifiedDiff } from './diff.ts';
 
@@ -30,12 +19,7 @@ export const DEFAULT_PIN_DIR = 'upstream/mcp/2025-11-25';
 /** Our committed extraction, relative to the package root. */
 export const DEFAULT_EXTRACTION = 'schemas/mcp/mcp-elicitation.schema.json';
 
-/**
- * Offline verification of a pin folder: digests of the sources present and the committed
- * extraction against the extraction of the pinned schema.json. Returns findings (empty when
- * verified); the caller exits 1 on any error-severity finding.
- * @throws I/O errors other than missing files.
- */
+/** Offline verification of a pin folder: findings, empty when verified. @throws I/O errors other than missing files. */
 export async function pinVerify(opts: VerifyOptions): Promise<Finding[]> {
   return verifyPin(opts);
 }
@@ -45,11 +29,7 @@ export async function pinVerifyReport(opts: VerifyOptions): Promise<PinVerifyRep
   return verifyPinReport(opts);
 }
 
-/**
- * Networked refresh into `<dir>/.staging/`, with adoption only when `adopt` is true. The caller
- * prints `report` and exits non-zero when `changed` or on any error finding.
- * @throws PinUsageError for invalid options (exit 2); I/O errors while staging or adopting.
- */
+/** Networked refresh into `<dir>/.staging/`, adopting only with `adopt`. @throws PinUsageError; I/O errors. */
 export async function pinRefresh(opts: RefreshOptions): Promise<RefreshResult> {
   return refreshPin(opts);
 }

@@ -1,16 +1,7 @@
 /**
- * The `pin.json` model: parsing with zod, source-name and URL policy, SHA-256, file helpers.
- *
- * Shape (the AHP pin shape, `upstream/mcp/<version>/pin.json`):
- * ```json
- * {"version": "2025-11-25",
- *  "sources": {"schema.ts":   {"url": "https://…/<tag>/schema/2025-11-25/schema.ts",   "sha256": "<64 hex>"},
- *              "schema.json": {"url": "https://…/<tag>/schema/2025-11-25/schema.json", "sha256": "<64 hex>"}}}
- * ```
- * The tag in the URL is the pin's `version`. Unknown members are tolerated and preserved when
- * `pin refresh --adopt` rewrites the digests.
- *
- * Spec: AHP interaction-payloads §Pinned upstream maintenance; docs/pin-maintenance.md.
+ * The `pin.json` model (`{version, sources: {<name>: {url, sha256}}}`, URLs naming the version tag): zod parse, name
+ * and
+ * URL policy, SHA-256, file helpers. Unknown members survive `--adopt` (docs/pin-maintenance.md).
  */
 import { createRequire } from 'node:module';
 import { readFile } from 'node:fs/promises';
@@ -29,12 +20,10 @@ export const EXTRACTION_SOURCE = 'schema.json';
 /** Names that may not be used for a source because the pin folder uses them itself. */
 const RESERVED_NAMES = new Set([PIN_FILE, STAGING_DIR, 'README.md']);
 
-/** Branch-like path segments that must never appear in a pinned URL. */
 const FLOATING_SEGMENTS = new Set(['main', 'master', 'head', 'latest', 'refs', 'heads', 'trunk', 'develop']);
 
 const Sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'expected 64 lowercase hex digits');
 
-/** zod schema of one source entry. */
 const PinSourceSchema = z.object({ url: z.string().min(1), sha256: Sha256 }).passthrough();
 
 /** zod schema of the pin file (sources are checked entry by entry, see {@link parsePin}). */
@@ -71,11 +60,7 @@ export function sha256Hex(data: Uint8Array | string): string {
   return nodeCrypto().createHash('sha256').update(data).digest('hex');
 }
 
-/**
- * True when `name` is a plain file name usable inside the pin folder: not empty, not `.` or
- * `..`, no `/`, `\`, `:`, NUL or control characters, at most 255 characters, and not one of the
- * names the folder uses itself (`pin.json`, `.staging`, `README.md`).
- */
+/** A plain file name: no separators or controls, ≤ 255 characters, not `.`, `..` or the folder's own files. */
 function isPlainFileName(name: string): boolean {
   if (name === '' || name === '.' || name === '..' || name.length > 255) return false;
   if (/[/\\:\u0000-\u001f\u007f]/.test(name)) return false;
@@ -94,10 +79,8 @@ function decodeSegments(pathname: string): string[] | undefined {
 }
 
 /**
- * Check a pinned URL against the pin policy. Returns a reason (one phrase) or `undefined` when
- * the URL is acceptable: https, no credentials, query or fragment, a path segment equal to the
- * version tag followed by at least one more segment, last segment equal to the source name, no
- * encoded separators and no branch-like segment (`main`, `HEAD`, `latest`, `refs`, ...).
+ * Why a pinned URL breaks the policy (https, no credentials/query/fragment, the version tag then a path ending in the
+ * source name, no branch-like segment), or `undefined`.
  */
 function urlProblem(url: string, name: string, version: string): string | undefined {
   let u: URL;
@@ -119,14 +102,7 @@ function urlProblem(url: string, name: string, version: string): string | undefi
   return undefined;
 }
 
-/**
- * Map a pinned URL onto a mirror: the prefix up to and including the first path segment equal
- * to the version tag is replaced by `baseUrl`. With `baseUrl` `http://127.0.0.1:8080/m/`,
- * `https://raw.githubusercontent.com/o/r/2025-11-25/schema/2025-11-25/schema.json` becomes
- * `http://127.0.0.1:8080/m/schema/2025-11-25/schema.json` (a trailing `/` is added to `baseUrl`
- * when missing).
- * @throws Error when the pinned URL does not contain the tag segment (see {@link urlProblem}).
- */
+/** `pinnedUrl` with its prefix up to the version-tag segment replaced by `baseUrl`. @throws Error without it. */
 export function mirrorUrl(pinnedUrl: string, version: string, baseUrl: string): string {
   const u = new URL(pinnedUrl);
   const raw = u.pathname.split('/').slice(1);
@@ -142,9 +118,7 @@ export function isLoopbackHost(hostname: string): boolean {
 }
 
 /**
- * Check a `--base-url`: https, or http only on a loopback host (127.0.0.0/8, [::1],
- * localhost; meant for tests and local mirrors); no credentials, query or fragment.
- * Returns a reason or `undefined`.
+ * Why a `--base-url` is refused (https, or http on loopback only; no credentials, query or fragment), or `undefined`.
  */
 export function baseUrlProblem(baseUrl: string): string | undefined {
   let u: URL;
@@ -164,10 +138,7 @@ export function baseUrlProblem(baseUrl: string): string | undefined {
   return undefined;
 }
 
-/**
- * Read a file, or `undefined` when it does not exist (ENOENT/ENOTDIR).
- * @throws the underlying I/O error for anything else (permissions, a directory, ...).
- */
+/** A file's bytes, or `undefined` when it does not exist. @throws other I/O errors. */
 export async function readIfExists(path: string): Promise<Buffer | undefined> {
   try {
     return await readFile(path);
@@ -178,10 +149,7 @@ export async function readIfExists(path: string): Promise<Buffer | undefined> {
   }
 }
 
-/**
- * Decode bytes as UTF-8 text (fatal on invalid UTF-8; a leading BOM is dropped).
- * @throws TypeError on invalid UTF-8.
- */
+/** Bytes as UTF-8 text, a leading BOM dropped. @throws TypeError on invalid UTF-8. */
 export function decodeUtf8(data: Uint8Array): string {
   return new TextDecoder('utf-8', { fatal: true }).decode(data);
 }
@@ -190,19 +158,12 @@ export function decodeUtf8(data: Uint8Array): string {
 export interface LoadedPin {
   pin?: Pin;
   findings: Finding[];
-  /** Path of pin.json as reported in findings (`<dir>/pin.json`). */
   pinPath: string;
 }
 
 /**
- * Parse pin.json text; every source entry is checked on its own so a bad entry names itself.
- * - `pin/invalid-pin`: not JSON, not the pin shape, a malformed source entry, or no
- *   `schema.json` source. No pin is returned then.
- * - `pin/unsafe-source-name`: the source is dropped from the returned pin (it is never
- *   touched on disk).
- * - `pin/unpinned-url`: the source is kept, so the offline digest check still runs on it.
- * `pin refresh` refuses to download anything when any finding is present.
- * @param pinPath the path reported in findings.
+ * Parse pin.json, each source on its own: `pin/invalid-pin` gives no pin, `pin/unsafe-source-name` drops the source,
+ * `pin/unpinned-url` keeps it (the digest check still runs); refresh downloads nothing after any finding.
  */
 function parsePin(text: string, pinPath: string): LoadedPin {
   const findings: Finding[] = [];
@@ -248,10 +209,7 @@ function parsePin(text: string, pinPath: string): LoadedPin {
   return { pin: { version, sources, raw }, findings, pinPath };
 }
 
-/**
- * Read and parse `<dir>/pin.json` (see {@link parsePin}); a missing file is `pin/invalid-pin`.
- * @throws I/O errors other than a missing file.
- */
+/** Read and parse `<dir>/pin.json`; missing is `pin/invalid-pin`. @throws other I/O errors. */
 export async function loadPin(dir: string): Promise<LoadedPin> {
   const pinPath = join(dir, PIN_FILE);
   const bytes = await readIfExists(pinPath);

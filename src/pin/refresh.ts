@@ -1,27 +1,15 @@
 /**
- * `pin refresh`: the only networked code in agent-conformance.
- *
- * Downloads exactly the URLs in `<dir>/pin.json` (or their mirror under `baseUrl`) into
- * `<dir>/.staging/`, compares the bytes with the pinned digests, re-extracts the elicitation
- * subset from the downloaded `schema.json` and diffs it against the committed extraction.
- * Nothing outside the staging folder is written unless `adopt` is set; then the vendored
- * sources, the digests in pin.json and the committed extraction are replaced (each file written
- * to a temporary name in its folder and renamed into place; pin.json last).
- *
- * Download policy: https only (http only when `baseUrl` is a loopback http URL, for tests and
- * local mirrors); redirects followed only within the same scheme, host and port (at most 5);
- * a size cap (default 8 MiB) and a timeout (default 30 s) per source. Branches and "latest"
- * are never consulted: the pin's URLs must name the version tag (see `model.ts`).
- *
- * Spec: AHP interaction-payloads §Pinned upstream maintenance (review before adopting); it
- * fixes AHP-PIN-04 (AHP's refresh adopts whatever it downloads).
+ * `pin refresh`, the only networked code: downloads the pinned URLs (or a mirror's) into `<dir>/.staging/`, compares
+ * digests
+ * and the re-extraction; writes outside staging only with `adopt` (temporaries renamed into place, pin.json last).
+ * AHP interaction-payloads §Pinned upstream maintenance (review before adopting).
  */
 import { mkdir, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, sep } from 'node:path';
 import { ConformanceError } from '../core/errors.ts';
 import type { Finding } from '../core/finding.ts';
-import type { MessageArgs } from '../core/message.ts';
 import { unifiedDiff } from './diff.ts';
+import { DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT_MS, download } from './download.ts';
 import { expectedExtraction, sameBytes } from './extraction.ts';
 import {
   EXTRACTION_SOURCE,
@@ -29,7 +17,6 @@ import {
   STAGING_DIR,
   baseUrlProblem,
   decodeUtf8,
-  isLoopbackHost,
   loadPin,
   mirrorUrl,
   nodeCrypto,
@@ -39,28 +26,7 @@ import {
 } from './model.ts';
 import { pinFinding } from './rules.ts';
 
-/** Default cap on one downloaded body: 8 MiB. */
-export const DEFAULT_MAX_BYTES = 8 * 1024 * 1024;
-/** Default timeout for one download including redirects and body: 30 000 ms. */
-export const DEFAULT_TIMEOUT_MS = 30_000;
-/** System error codes of a host that cannot be resolved or reached (no network, no route, refused). */
-const NETWORK_CODES: ReadonlySet<string> = new Set([
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'ECONNREFUSED',
-  'ENETUNREACH',
-  'EHOSTUNREACH',
-  'ENETDOWN',
-  'ECONNRESET',
-]);
-
-/** Redirects followed per download (same origin only). */
-const MAX_REDIRECTS = 5;
-
-/**
- * Thrown for invalid options (a `baseUrl` that is not https or loopback http, a non-positive
- * `timeoutMs` or `maxBytes`). The CLI maps it to exit code 2 (usage).
- */
+/** Invalid options (a `baseUrl` neither https nor loopback http, a non-positive `timeoutMs` / `maxBytes`): exit 2. */
 export class PinUsageError extends ConformanceError {
   override name = 'PinUsageError';
   constructor(message: string) {
@@ -69,16 +35,9 @@ export class PinUsageError extends ConformanceError {
 }
 
 /**
- * Options of {@link refreshPin}.
- * - `dir`: the pin folder (pin.json; vendored sources; `.staging/` is created here).
- * - `extraction`: the committed extraction file.
- * - `baseUrl`: mirror that replaces each pinned URL's prefix up to and including the version-tag
- *   path segment: `https://raw.githubusercontent.com/o/r/2025-11-25/schema/2025-11-25/schema.json`
- *   with `baseUrl` `http://127.0.0.1:8000/mirror` is fetched from
- *   `http://127.0.0.1:8000/mirror/schema/2025-11-25/schema.json`.
- * - `adopt`: install the download (vendored files, pin.json digests, extraction).
- * - `timeoutMs` (ms, default 30 000) and `maxBytes` (bytes, default 8 MiB) apply per source.
- * - `log`: receives progress lines (one per download); nothing is printed otherwise.
+ * Options of refreshPin: `baseUrl` replaces each URL's prefix up to the version-tag segment; `timeoutMs` (default 30
+ * 000)
+ * and `maxBytes` (default 8 MiB) apply per source; `log` receives one line per download.
  */
 export interface RefreshOptions {
   dir: string;
@@ -91,20 +50,13 @@ export interface RefreshOptions {
 }
 
 /**
- * Result of {@link refreshPin}.
- * - `changed`: a downloaded source differs from its pinned digest, or the extraction of the
- *   downloaded schema.json differs from the committed extraction (true also after adopting).
- * - `findings`: `pin/*` findings (change, download and policy problems).
- * - `report`: plain text for a maintainer (per-source digests, the extraction diff, what was
- *   written); it ends with a newline.
+ * `changed`: a source or the extraction differs from the pin (true also after adopting); `report` ends with a newline.
  */
 export interface RefreshResult {
   changed: boolean;
   findings: Finding[];
   report: string;
 }
-
-type Download = { ok: true; bytes: Buffer } | { ok: false; finding: Finding };
 
 function checkOptions(opts: RefreshOptions): { timeoutMs: number; maxBytes: number } {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -119,89 +71,6 @@ function checkOptions(opts: RefreshOptions): { timeoutMs: number; maxBytes: numb
   return { timeoutMs, maxBytes };
 }
 
-/** True when `url` may be requested at all: https, or http on loopback when allowed. */
-function schemeAllowed(url: URL, allowLoopbackHttp: boolean): boolean {
-  return url.protocol === 'https:' || (allowLoopbackHttp && url.protocol === 'http:' && isLoopbackHost(url.hostname));
-}
-
-/**
- * Download one URL under the policy above. `source` is the file path used in findings.
- * Never throws for network problems; they become findings.
- */
-async function download(
-  url: string,
-  source: string,
-  limits: { timeoutMs: number; maxBytes: number; allowLoopbackHttp: boolean; mirror?: boolean },
-): Promise<Download> {
-  const fail = (
-    id: 'pin/fetch-failed' | 'pin/redirect-refused' | 'pin/response-too-large',
-    messageId: string,
-    args: MessageArgs = {},
-  ): Download => ({ ok: false, finding: pinFinding(id, source, messageId, { url, ...args }) });
-  const signal = AbortSignal.timeout(limits.timeoutMs);
-  let current = new URL(url);
-  if (!schemeAllowed(current, limits.allowLoopbackHttp)) {
-    return fail('pin/fetch-failed', 'scheme');
-  }
-  try {
-    for (let hop = 0; ; hop++) {
-      const res = await fetch(current, { redirect: 'manual', signal });
-      if ([301, 302, 303, 307, 308].includes(res.status)) {
-        await res.body?.cancel();
-        const location = res.headers.get('location');
-        if (!location) return fail('pin/fetch-failed', 'noLocation', { at: current.href, status: res.status });
-        const next = new URL(location, current);
-        if (next.protocol !== current.protocol || next.host !== current.host) {
-          return fail('pin/redirect-refused', 'crossOrigin', {
-            host: current.host,
-            origin: `${next.protocol}//${next.host}`,
-            location: next.href,
-          });
-        }
-        if (hop + 1 > MAX_REDIRECTS) return fail('pin/redirect-refused', 'tooMany', { max: MAX_REDIRECTS });
-        current = next;
-        continue;
-      }
-      if (res.status !== 200) {
-        await res.body?.cancel();
-        return fail('pin/fetch-failed', 'status', { at: current.href, status: res.status });
-      }
-      const declared = Number(res.headers.get('content-length') ?? NaN);
-      if (Number.isFinite(declared) && declared > limits.maxBytes) {
-        await res.body?.cancel();
-        return fail('pin/response-too-large', 'declared', { at: current.href, declared, maxBytes: limits.maxBytes });
-      }
-      const chunks: Buffer[] = [];
-      let total = 0;
-      if (res.body) {
-        const reader = res.body.getReader();
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          total += value.byteLength;
-          if (total > limits.maxBytes) {
-            await reader.cancel();
-            return fail('pin/response-too-large', 'sent', { at: current.href, maxBytes: limits.maxBytes });
-          }
-          chunks.push(Buffer.from(value));
-        }
-      }
-      return { ok: true, bytes: Buffer.concat(chunks, total) };
-    }
-  } catch (e) {
-    const err = e as Error & { cause?: { code?: string; message?: string } };
-    if (err.name === 'TimeoutError' || signal.aborted) {
-      return fail('pin/fetch-failed', 'timeout', { at: current.href, timeoutMs: limits.timeoutMs });
-    }
-    const code = err.cause?.code;
-    const detail = code ?? err.cause?.message ?? err.message;
-    // no route to the host: say what refresh needs instead of a bare resolver code
-    const unreachable = code !== undefined && NETWORK_CODES.has(code);
-    const messageId = !unreachable ? 'failed' : limits.allowLoopbackHttp || limits.mirror ? 'mirrorDown' : 'offline';
-    return fail('pin/fetch-failed', messageId, { at: current.href, detail, ...(unreachable ? { code } : {}) });
-  }
-}
-
 /** Write `data` to `<target>.tmp-…` in the same folder; returns the temporary path. */
 async function writeTemp(target: string, data: string | Uint8Array): Promise<string> {
   await mkdir(dirname(target), { recursive: true });
@@ -214,9 +83,7 @@ async function writeTemp(target: string, data: string | Uint8Array): Promise<str
 }
 
 /**
- * Replace several files: every temporary file is written first, then each is renamed into place
- * in the given order (each rename is atomic). On a failure before the renames the temporaries
- * are removed.
+ * Write every temporary, then rename each into place in order; a failure before the renames removes the temporaries.
  */
 async function replaceFiles(files: Array<{ target: string; data: string | Uint8Array }>): Promise<void> {
   const temps: Array<{ tmp: string; target: string }> = [];
@@ -241,16 +108,7 @@ function rewrittenPin(pin: Pin, digests: Map<string, string>): string {
   return JSON.stringify(raw, null, 2) + '\n';
 }
 
-/**
- * Refresh a pin folder from the network (or a mirror) and report what changed; see the module
- * comment for the policy. `changed` is true when any downloaded source differs from its pinned
- * digest or the extraction would change; the caller exits non-zero then, and on any error
- * finding. Rule ids: those of `loadPin` (`pin/invalid-pin`, `pin/unsafe-source-name`,
- * `pin/unpinned-url`, in which case nothing is downloaded), `pin/fetch-failed`,
- * `pin/redirect-refused`, `pin/response-too-large`, `pin/source-changed`,
- * `pin/extraction-failed`, `pin/extraction-changed`, `pin/adopt-refused`.
- * @throws PinUsageError for invalid options; I/O errors while staging or adopting.
- */
+/** Refresh a pin folder and report what changed. @throws PinUsageError for invalid options; I/O errors. */
 export async function refreshPin(opts: RefreshOptions): Promise<RefreshResult> {
   const limits = checkOptions(opts);
   const log = opts.log ?? (() => undefined);

@@ -1,14 +1,8 @@
-/**
- * The `pin/*` rule catalogue and the finding constructor used by `pin verify` and
- * `pin refresh`.
- *
- * Spec: AHP interaction-payloads §Pinned upstream maintenance; docs/pin-maintenance.md.
- */
+/** The `pin/*` rules and their finding constructor (AHP interaction-payloads §Pinned upstream maintenance). */
 import type { Finding, Severity } from '../core/finding.ts';
 import type { MessageArgs, MessageTemplates } from '../core/message.ts';
 import { findingAt } from '../core/rule.ts';
 
-/** Citation for the pin maintenance rules taken from the AHP spec. */
 const SPEC_PIN = 'AHP interaction-payloads §Pinned upstream maintenance';
 /** Citation for the extraction rules (the pinned request/result definitions). */
 const SPEC_EXTRACTION = 'AHP interaction-payloads §MCP elicitation binding (2025-11-25)';
@@ -216,10 +210,7 @@ export const PIN_RULES: readonly PinRule[] = [
 
 const RULES_BY_ID = new Map(PIN_RULES.map((r) => [r.id, r]));
 
-/**
- * A finding of pin rule `id` about file `source` (at 1-based `line` when given), read from its
- * template `messageId` with `args`: id, severity and citation come from {@link PIN_RULES}.
- */
+/** A finding of pin rule `id` about `source` from template `messageId`; severity and citation from PIN_RULES. */
 export function pinFinding(
   id: PinRuleId,
   source: string,

@@ -1,19 +1,7 @@
 /**
- * `pin verify`: the offline check of a pin folder (AHP-PIN-01).
- *
- * 1. `<dir>/pin.json` parses and follows the pin policy (see `model.ts`).
- * 2. Every pinned source present in `<dir>` has the pinned SHA-256; a missing source is
- *    `pin/missing-source` (error), or `pin/missing-source-allowed` (warning) with `allowMissing`.
- * 3. The committed extraction equals the extraction of `<dir>/schema.json`, compared byte for
- *    byte under the committed file's own header (see `extraction.ts`). This check runs on the
- *    vendored bytes even when their digest is wrong, so digest drift with an unchanged
- *    extraction (the 2025-11-25 HEAD errata) is reported as exactly one digest mismatch.
- *
- * Works on our layout (`upstream/mcp/2025-11-25` + `schemas/mcp/mcp-elicitation.schema.json`)
- * and on an AHP checkout (`upstream/mcp/2025-11-25` + `schema/draft/mcp-elicitation.schema.json`).
- * Never touches the network and never writes.
- *
- * Spec: AHP interaction-payloads §Pinned upstream maintenance.
+ * `pin verify` (AHP-PIN-01), offline and read-only: pin.json policy, digests of present sources, the committed
+ * extraction
+ * against the vendored schema.json's (even when its digest is wrong, so errata drift is exactly one digest mismatch).
  */
 import { join } from 'node:path';
 import type { Finding } from '../core/finding.ts';
@@ -22,13 +10,8 @@ import { EXTRACTION_SOURCE, loadPin, PIN_FILE, readIfExists, sha256Hex } from '.
 import { pinFinding } from './rules.ts';
 
 /**
- * Options of {@link verifyPin}.
- * - `dir`: the pin folder holding `pin.json` and the vendored sources.
- * - `extraction`: the committed extraction file.
- * - `allowMissing`: report absent sources as warnings (the upstream bytes are not committed,
- *   so a fresh checkout has none); the digest and extraction checks still run on what exists.
- * - `refreshCommand`: the `pin refresh` command line that works for this folder where verify
- *   runs, suggested when a source is missing (default `ahp pin refresh`).
+ * Options of verifyPin: `allowMissing` reports absent sources as warnings (a fresh checkout has none); `refreshCommand`
+ * is suggested for a missing source (default `ahp pin refresh`).
  */
 export interface VerifyOptions {
   dir: string;
@@ -40,11 +23,9 @@ export interface VerifyOptions {
 /** What `pin verify` checked of one pinned source. */
 export interface SourceCheck {
   name: string;
-  /** The vendored file. */
   path: string;
   /** `verified`: its SHA-256 is the pinned one; `mismatch`: it differs; `absent`: not checked. */
   status: 'verified' | 'mismatch' | 'absent';
-  /** The pinned SHA-256 (hex). */
   pinned: string;
   /** The file's SHA-256 (hex) and size in bytes, when present. */
   actual?: string;
@@ -54,15 +35,10 @@ export interface SourceCheck {
 /** What {@link verifyPinReport} returns: the findings and what was checked. */
 export interface PinVerifyReport {
   findings: Finding[];
-  /** The pinned version (`pin.json` `version`), when pin.json is usable. */
   version?: string;
   /** One entry per pinned source, in pin.json order (empty when pin.json is unusable). */
   sources: SourceCheck[];
-  /**
-   * The extraction check: `verified` (the committed file equals the extraction of the pinned
-   * schema.json), `mismatch`, `failed` (schema.json cannot be extracted), `missing` (no
-   * committed file), `skipped` (schema.json absent), or `not-run` (pin.json unusable).
-   */
+  /** `skipped`: no schema.json; `not-run`: pin.json unusable; `failed`: schema.json cannot be extracted. */
   extraction: { path: string; status: 'verified' | 'mismatch' | 'failed' | 'missing' | 'skipped' | 'not-run' };
 }
 
@@ -72,13 +48,9 @@ export async function verifyPin(opts: VerifyOptions): Promise<Finding[]> {
 }
 
 /**
- * Verify a pin folder offline and report the findings (empty = verified) and what was checked. Rule ids:
- * `pin/invalid-pin`, `pin/unsafe-source-name`, `pin/unpinned-url`, `pin/missing-source`, `pin/missing-source-allowed`,
- * `pin/digest-mismatch`, `pin/extraction-skipped`, `pin/extraction-failed`,
- * `pin/missing-extraction`, `pin/extraction-mismatch`, and `pin/nothing-verified` when absent
- * sources are allowed and none is present (a check of nothing never passes). The caller exits
- * 1 on any error.
- * @throws I/O errors other than a missing file (the CLI maps them to exit 2).
+ * Verify a pin folder offline: findings (empty = verified; `pin/nothing-verified` when nothing was present) and what
+ * was
+ * checked. @throws I/O errors other than a missing file.
  */
 export async function verifyPinReport(opts: VerifyOptions): Promise<PinVerifyReport> {
   const { pin, findings } = await loadPin(opts.dir);

@@ -1,14 +1,6 @@
 /**
- * GitHub Actions workflow-command reporters: one annotation line per finding or failing case,
- * `::error file=…,line=…,col=…,title=…::message`, then one plain summary line.
- *
- * Escaping follows the GitHub documentation and `@actions/core` (`command.ts`): in the message
- * `%` -> `%25`, CR -> `%0D`, LF -> `%0A`; in property values additionally `:` -> `%3A` and
- * `,` -> `%2C`. Severities map to `error` / `warning` / `notice`.
- *
- * validate: every finding (with `--quiet`, only those at or above `--fail-on`); `file` is
- * omitted for standard input. fixtures: `error` for failing cases and harness errors,
- * `notice` for known deviations; passing, skipped and not-run cases only count in the summary.
+ * GitHub Actions workflow-command reporters: one `::error file=…,line=…,col=…,title=…::message` per finding or failing
+ * case, then a summary line; escaping as `@actions/core` does (`%`, CR, LF; in properties also `:` and `,`).
  */
 import type { Finding, Severity } from '../core/finding.ts';
 import type { CaseResult } from '../core/fixture-result.ts';
@@ -16,12 +8,10 @@ import { fixtureSummaryLine, summaryLine } from './text.ts';
 import type { FixtureReporter, Output, ReportContext, Reporter } from './types.ts';
 import { atOrAbove } from './util.ts';
 
-/** Escape a workflow-command message. */
 function escapeData(s: string): string {
   return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 }
 
-/** Escape a workflow-command property value. */
 function escapeProperty(s: string): string {
   return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }

@@ -1,8 +1,4 @@
-/**
- * Reporter registry: `--format` names to reporter factories, closed over the format unions
- * with `satisfies` so that a format without a reporter is a compile error (style-anchors
- * habit 6).
- */
+/** `--format` names to reporter factories; `satisfies` makes a format without a reporter a compile error. */
 import { aepReportReporter } from './aep-report.ts';
 import { fixtureGithubReporter, githubReporter } from './github.ts';
 import { fixtureJsonReporter, jsonReporter, ndjsonReporter } from './json.ts';

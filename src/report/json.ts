@@ -1,9 +1,7 @@
 /**
- * JSON reporters: one pretty-printed object and a newline, written at the end (validate findings
- * through src/report/spool.ts, the document written piece by piece).
- * Shape: schemas/report.schema.json (`kind`: `validate`, `pin-verify`, `pin-refresh` or `fixtures`), checked by
- * test/report/json.test.ts against real output. Findings keep their fields as produced (see
- * src/core/finding.ts) in a stable key order; absent locations are omitted, never null.
+ * JSON reporters: one pretty-printed document (schemas/report.schema.json), validate findings spooled (spool.ts) and
+ * written
+ * at the end in a stable key order; absent locations are omitted, never null.
  */
 import type { Finding } from '../core/finding.ts';
 import type { CaseResult, FixtureSummary } from '../core/fixture-result.ts';
@@ -21,11 +19,7 @@ function toolOf(ctx: ReportContext) {
 /** Where {@link writeDocumentWithArray} puts the streamed array in a document. */
 export const ITEMS: unique symbol = Symbol('items');
 
-/**
- * A pretty-printed JSON document (`JSON.stringify(doc, null, 2)`) whose one member valued
- * {@link ITEMS} is an array written item by item from `items`: the same bytes as the whole document, without
- * building it. `indent` is the item's depth in spaces.
- */
+/** `JSON.stringify(doc, null, 2)`'s bytes, its ITEMS member written item by item from `items`, never built whole. */
 export function writeDocumentWithArray(
   out: Output,
   doc: unknown,
@@ -49,10 +43,7 @@ export function writeDocumentWithArray(
   w.flush();
 }
 
-/**
- * Create the JSON reporter for `validate`: findings go to a {@link FindingSpool} as they
- * arrive and are written in report order at the end, the document never held whole.
- */
+/** The `validate` JSON reporter: findings spooled as they arrive, written in report order at the end. */
 export function jsonReporter(out: Output, ctx: ReportContext): Reporter {
   const spool = new FindingSpool(findingOrder(ctx.sources), ctx.memoryFindings);
   return {
@@ -74,11 +65,8 @@ export function jsonReporter(out: Output, ctx: ReportContext): Reporter {
 }
 
 /**
- * Create the NDJSON reporter for `validate` (`--format ndjson`, for `jq` pipelines): one
- * finding per line as it is found, with the fields and key order of the `json` format's
- * findings; with `--each`, one `{"kind":"input-summary","source",...,"summary"}` line after each
- * input; then one `{"kind":"summary","schemaVersion","tool","sources","summary"}` line. A finding
- * line has no `kind` (`jq 'select(.ruleId)'` keeps the findings).
+ * The NDJSON reporter (`--format ndjson`): one finding per line as found (no `kind`, so `select(.ruleId)` keeps them),
+ * an `input-summary` line per input with `--each`, then a `summary` line.
  */
 export function ndjsonReporter(out: Output, ctx: ReportContext): Reporter {
   return {
@@ -124,7 +112,6 @@ export function fixtureJsonReporter(out: Output, ctx: ReportContext): FixtureRep
   };
 }
 
-/** Stable key order for a finding. */
 function orderFinding(f: Finding): Finding {
   const o = { ruleId: f.ruleId, severity: f.severity, message: f.message, source: f.source } as Finding;
   if (f.line !== undefined) o.line = f.line;
@@ -138,7 +125,6 @@ function orderFinding(f: Finding): Finding {
   return o;
 }
 
-/** Stable key order for a case. */
 function orderCase(c: CaseResult): CaseResult {
   const o: CaseResult = { id: c.id, group: c.group, status: c.status };
   for (const k of ['file', 'line', 'expected', 'actual', 'detail', 'deviationReason'] as const)

@@ -1,15 +1,7 @@
 /**
- * JUnit XML reporters (the de-facto Ant/Surefire shape CI systems read), hand-written with
- * {@link xmlEscape}; validate findings go through src/report/spool.ts and are written at the end.
- *
- * validate: one `<testsuite>` per input; in it one `<testcase>` per rule that reported
- * (classname = input, name = rule id). The testcase fails (`<failure>`, one line per finding)
- * when one of its findings is at or above `--fail-on`; findings below it go to
- * `<system-out>`. An input without findings has one passing testcase `conformance`.
- *
- * fixtures: one `<testsuite>` per case group (`pass`, `fail`, `invalid`, a binding, ...), one
- * `<testcase>` per case: `fail` -> `<failure>`, `error` -> `<error>`, `skip` / `not-run` ->
- * `<skipped>`, `deviation` -> passing with the reason in `<system-out>`.
+ * JUnit XML reporters (the Ant/Surefire shape). validate: a `<testsuite>` per input, a `<testcase>` per rule that
+ * failed at
+ * `--fail-on` (findings below go to `<system-out>`); fixtures: a suite per group, a testcase per case.
  */
 import type { Finding } from '../core/finding.ts';
 import type { CaseResult, FixtureSummary } from '../core/fixture-result.ts';
@@ -29,11 +21,7 @@ interface RuleTally {
   first?: Finding;
 }
 
-/**
- * Create the JUnit reporter for `validate`: findings go to a {@link FindingSpool} as they
- * arrive, ordered by input, rule, failing first, then place; only the counts per input and rule
- * are held (the suite headers need them before the cases), and the XML is written at the end.
- */
+/** The `validate` JUnit reporter: findings spooled (counts per input and rule held), XML written at the end. */
 export function junitReporter(out: Output, ctx: ReportContext): Reporter {
   const threshold = ctx.failOn ?? 'error';
   const order = findingOrder(ctx.sources);

@@ -1,18 +1,8 @@
 /**
- * SARIF 2.1.0 reporters (OASIS SARIF v2.1.0), hand-written; written at the end (validate findings through src/report/spool.ts) and
- * validated in tests against the 2.1.0 schema.
- *
- * validate: `tool.driver.rules` is the protocol's whole rule catalogue (id, one-line
- * description, default level, `helpUri` to the primary spec citation, the citation in
- * `properties.spec`); one result per finding with `ruleIndex`, `level` (error/warning/note),
- * `physicalLocation` (`artifactLocation.uri` = the input path, `region.startLine` /
- * `startColumn` when known; columns are UTF-16 code units, `columnKind`), the JSON Pointer as
- * a `logicalLocation` (`kind: "value"`) and in `properties.pointer`, plus `byteOffset`.
- *
- * fixtures: three rules (`fixtures/case-mismatch`, `fixtures/stale-deviation`,
- * `fixtures/harness-error`) and one result per case with SARIF's `kind`: `pass`, `fail`
- * (level error), `notApplicable` (skipped / not run); a known deviation is a `fail` result
- * with an external suppression carrying its reason.
+ * SARIF 2.1.0 reporters, validated in tests against the 2.1.0 schema. validate: the whole catalogue as
+ * `tool.driver.rules`,
+ * a result per finding (UTF-16 columns, the pointer as a logical location); fixtures: a result per case, a known
+ * deviation suppressed with its reason.
  */
 import type { Finding, Severity } from '../core/finding.ts';
 import { renderPlaceholder, templateParts, type Placeholder } from '../core/message.ts';
@@ -25,7 +15,6 @@ import { ITEMS, writeDocumentWithArray } from './json.ts';
 import { FindingSpool } from './spool.ts';
 import { findingOrder } from './util.ts';
 
-/** `$schema` of the emitted log (the OASIS 2.1.0 schema). */
 const SARIF_SCHEMA_URI = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/os/schemas/sarif-schema-2.1.0.json';
 
 const LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { error: 'error', warning: 'warning', info: 'note' };
@@ -62,10 +51,7 @@ function messageStrings(r: RuleMeta): Map<string, SarifTemplate> | undefined {
   return entries.length ? new Map(entries.map(([k, t]) => [k, sarifTemplate(t)])) : undefined;
 }
 
-/**
- * The SARIF message of `f`: its text, plus `id` and `arguments` (SARIF 2.1.0 §3.11.10-§3.11.11)
- * when its rule has the template and the arguments give back exactly that text.
- */
+/** The SARIF message of `f`, with `id` and `arguments` (§3.11.10-11) when its template renders exactly that text. */
 function sarifMessage(f: Finding, templates: Map<string, SarifTemplate> | undefined) {
   const t = f.messageId === undefined ? undefined : templates?.get(f.messageId);
   if (!t) return { text: f.message };
@@ -120,9 +106,7 @@ function findingLocation(f: Finding) {
 }
 
 /**
- * Create the SARIF reporter for `validate`: findings go to a {@link FindingSpool} as they
- * arrive (only the rule ids outside the catalogue are kept aside, for `tool.driver.rules`)
- * and the results are written in report order at the end, the log never held whole.
+ * The `validate` SARIF reporter: findings spooled (rules outside the catalogue kept aside), results written at the end.
  */
 export function sarifReporter(out: Output, ctx: ReportContext): Reporter {
   const spool = new FindingSpool(findingOrder(ctx.sources), ctx.memoryFindings);
@@ -179,7 +163,6 @@ export function sarifReporter(out: Output, ctx: ReportContext): Reporter {
   };
 }
 
-/** The rules of a fixture run. */
 const FIXTURE_RULES: readonly RuleMeta[] = [
   {
     id: 'fixtures/case-mismatch',

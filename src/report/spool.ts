@@ -1,10 +1,7 @@
 /**
- * A bounded-memory sort for the reporters whose formats list findings in a fixed order (json,
- * sarif, junit; src/report/util.ts `sortFindings`): findings are added as they arrive, kept in
- * memory up to a limit, and past it written in sorted runs to a temporary file; `drain` merges
- * the runs. The result equals a stable sort of every finding, so small inputs (never spilled)
- * and large ones give the same bytes the whole-array sort gave; memory is one run plus a
- * read buffer per run, whatever the number of findings.
+ * Bounded-memory sort for json, sarif and junit: findings past a limit are written in sorted runs to a temporary file
+ * and
+ * merged on `drain`; the result equals a stable sort of every finding.
  */
 import { closeSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -17,7 +14,6 @@ export const SPOOL_MEMORY_FINDINGS = 10_000;
 
 const READ_CHUNK = 64 * 1024;
 
-/** One sorted run in the temporary file: its byte range. */
 interface Run {
   start: number;
   end: number;
@@ -30,7 +26,6 @@ interface RunCursor {
   advance(): void;
 }
 
-/** Reads one run's findings back from the file, one at a time. */
 class RunReader implements RunCursor {
   private pos: number;
   private lines: string[] = [];

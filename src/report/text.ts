@@ -1,16 +1,8 @@
 /**
- * Text reporters: the only module that uses chalk.
- *
- * validate: one line per finding, streamed as found and grouped per source (a blank line
- * between sources): `source:line:column  severity  ruleId  message  pointer`; then a summary
- * line (`✔`/`✖`, events, findings by severity), findings by rule, and event-type coverage.
- *
- * fixtures: one line per case (`✔ pass`, `✖ fail`, `≈ deviation`, `○ skip`, `– not run`,
- * `! error`) with the detail and the case's findings under failing cases, then the counts
- * per status and the same statistics as validate.
- *
- * Colour is decided by the caller (`ctx.color`: NO_COLOR / FORCE_COLOR / TTY, see
- * src/cli/program.ts `defaultColor`); with colour off no escape code is ever written.
+ * Text reporters, the only module that uses chalk: validate prints a line per finding as found, grouped per source,
+ * then
+ * summary and coverage; fixtures a line per case. Colour is the caller's decision (`ctx.color`); off, no escape code is
+ * written.
  */
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { Finding, Severity } from '../core/finding.ts';
@@ -42,9 +34,7 @@ function oneLine(s: string): string {
 }
 
 /**
- * The message of `f` as text output shows it: a related location in another input that the
- * message's arguments do not name (src/core/message.ts names their files) is added at the end,
- * "(see line 4 of a.jsonl)".
+ * The message of `f` plus a related location in another input its arguments do not name ("(see line 4 of a.jsonl)").
  */
 export function messageWithRelated(f: Pick<Finding, 'message' | 'source' | 'related' | 'args'>): string {
   if (!f.related?.length) return f.message;
@@ -109,11 +99,7 @@ interface Word {
   gap: number;
 }
 
-/**
- * `words` in lines of at most `width` columns, the first after `first` spaces, the rest after
- * `indent`; a word longer than a line is split, never cut. Styles apply per piece, after the
- * measure (escape codes take no columns).
- */
+/** `words` in lines of at most `width` columns, indented; styles apply after measuring. */
 function wrapWords(words: readonly Word[], width: number, first: number, indent: number): string {
   const lines: string[] = [];
   let line = ' '.repeat(first);
@@ -151,11 +137,7 @@ function wrapWords(words: readonly Word[], width: number, first: number, indent:
   return lines.join('\n') + '\n';
 }
 
-/**
- * One finding for a terminal `width` columns wide: the location, severity, rule id and JSON
- * Pointer on the first line (wrapped if they do not fit), the sentence and the dimmed citation
- * under them, indented and wrapped at spaces.
- */
+/** One finding wrapped to `width`: location, severity, rule, pointer; then the sentence and dimmed citation. */
 export function wrappedFinding(
   f: Finding,
   width: number,
@@ -226,9 +208,8 @@ export function textReporter(out: Output, ctx: ReportContext): Reporter {
     lastLine = Math.max(lastLine, f.line ?? 0);
     out.write(wrappedFinding(f, ctx.width, chalk, sev));
   };
-  // One line's findings arrive together (its checks run in turn, not in column order): they
-  // are held until a finding of another line, the end, or the next turn of the event loop
-  // (a live stream's last line is not held back), and printed by column.
+  // One line's findings arrive together but not by column: held until another line's finding, the end or the next tick
+  // (a live stream's last line is not held back), then printed by column.
   let held: Finding[] = [];
   let flushScheduled = false;
   const flush = () => {
@@ -278,9 +259,7 @@ const STATUS_LABEL: Record<CaseStatus, string> = {
 };
 
 /**
- * `150 cases: 90 passed, 3 failed, 30 skipped (file absent), 0 known deviations`: the cases
- * by verdict (passed, failed, skipped and deviations always; not run and harness errors when
- * there are any).
+ * `150 cases: 90 passed, 3 failed, 30 skipped (file absent), 0 known deviations`; not run and errors only when present.
  */
 export function fixtureSummaryLine(s: FixtureSummary): string {
   const c = s.counts;

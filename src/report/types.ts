@@ -1,9 +1,4 @@
-/**
- * The reporter contracts. Reporters turn findings (validate) or case verdicts (fixtures) and a
- * summary into output text; they never decide exit codes and never touch the process.
- * docs/architecture.md §Layers ("the core never prints"): reporters are pure, chosen from a
- * map, and colour lives only in text.ts.
- */
+/** Reporters render findings or case verdicts; they never decide exit codes nor touch the process. */
 import type { Finding, Severity } from '../core/finding.ts';
 import type { RuleMeta } from '../core/rule.ts';
 import type { Summary } from '../core/summary.ts';
@@ -16,18 +11,12 @@ export interface Output {
 
 /** Context a reporter may need. */
 export interface ReportContext {
-  /** `aep` or `ahp`. */
   protocol: string;
   /** What produced the findings, as JSON reports name it (`kind`): `validate` (default), `pin-verify` or `pin-refresh`. */
   kind?: 'validate' | 'pin-verify' | 'pin-refresh';
-  /** Tool version (package.json). */
   version: string;
-  /** Colour output (text reporter only). */
   color: boolean;
-  /**
-   * Show only what is at or above `failOn` (text, github: findings below it are not printed;
-   * fixtures: only failing cases). The summary is always printed.
-   */
+  /** Print only what is at or above `failOn` (fixtures: failing cases); the summary always. */
   quiet?: boolean;
   /** The `--fail-on` threshold (default `error`): decides JUnit failures and `--quiet`. */
   failOn?: Severity;
@@ -35,11 +24,7 @@ export interface ReportContext {
   rules?: readonly RuleMeta[];
   /** Input names in the order given (`<stdin>` for standard input): JUnit suites for clean inputs. */
   sources?: readonly string[];
-  /**
-   * The terminal's width in columns when text output goes to a terminal: each finding is then
-   * wrapped to it (location, severity, rule and pointer, the sentence under them). Absent
-   * (piped, a file): one finding per line, never wrapped.
-   */
+  /** Terminal columns when text goes to a terminal (each finding wrapped); absent: one finding per line. */
   width?: number;
   /** Findings json, sarif and junit hold in memory before sorting them through a temporary file (src/report/spool.ts; tests lower it). */
   memoryFindings?: number;

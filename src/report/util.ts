@@ -1,13 +1,9 @@
-/**
- * Helpers shared by the reporters: deterministic finding order, XML escaping, plural words.
- * Style-anchors §2.2 "Determinism": sort by source, line, column, rule id and pointer.
- */
+/** Reporter helpers: deterministic finding order, XML escaping, plural words. */
 import { severityAtLeast, type Finding } from '../core/finding.ts';
 import type { Output } from './types.ts';
 
 /**
- * The report order of findings: by source (in `sources` order, then by name), line, column,
- * rule id and pointer. Findings without a line come first within their source (run-level findings).
+ * Report order: source (in `sources` order, then by name), line, column, rule id, pointer; run-level findings first.
  */
 export function findingOrder(sources: readonly string[] = []): (a: Finding, b: Finding) => number {
   const rank = new Map(sources.map((s, i) => [s, i]));
@@ -33,11 +29,7 @@ export function sortFindings(findings: readonly Finding[], sources: readonly str
 /** True when `s` is at or above `threshold` (src/core/finding.ts {@link severityAtLeast}). */
 export const atOrAbove = severityAtLeast;
 
-/**
- * Escape text for XML 1.0 character data and attribute values: `& < > " '`, and characters
- * XML 1.0 cannot carry at all (C0 controls other than tab/LF/CR, lone surrogates, U+FFFE/F)
- * are replaced by U+FFFD.
- */
+/** XML 1.0 escaping; characters XML cannot carry (C0 but tab/LF/CR, lone surrogates, U+FFFE/F) become U+FFFD. */
 export function xmlEscape(s: string): string {
   return s
     .replace(
@@ -82,10 +74,7 @@ export function chunkedOutput(out: Output): Output & { flush(): void } {
   };
 }
 
-/**
- * Break `text` into lines of at most `width` characters at spaces; a word longer than `width`
- * is split, never cut, so every character is kept.
- */
+/** `text` in lines of at most `width` at spaces; a longer word is split, never cut. */
 export function wrapText(text: string, width: number): string[] {
   const w = Math.max(1, width);
   const lines: string[] = [];

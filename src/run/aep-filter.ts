@@ -1,12 +1,7 @@
 /**
- * AEP stream filters (`aep downlevel`, `aep redact`): read JSONL through the run (the reader,
- * parser, schema stage and per-event rules of `validate`; src/run/run.ts), and write each valid event as one JSONL
- * line. A line with an error finding of its own (framing, parse, envelope, payload, or a
- * per-event rule such as `aep/capture-level`; `aep/redaction-leak` only with `refuseLeaks`) is not written: a filter cannot vouch for an
- * event it cannot read, nor pass on one that already breaks its capture level. Stream rules
- * do not run (ordering and correlation are not a filter's concern). An event the transform
- * leaves alone is written byte for byte (its line text, LF-terminated); a changed one as
- * `JSON.stringify` output with the exact literals of integers beyond 2^53 kept.
+ * AEP filters (`aep downlevel`, `aep redact`, `aep convert`) over the run without stream rules. A line with an error of
+ * its
+ * own is not written: a filter cannot vouch for an event it cannot read. Unchanged events are written byte for byte.
  */
 import type { FindingSink } from '../core/finding.ts';
 import { asciiJson, serializeEvent } from '../core/serialize.ts';
@@ -17,8 +12,7 @@ import { AEP } from '../aep/definition.ts';
 import { AEP_EVENT_RULES, AEP_SCHEMA_RULES } from '../aep/rules/index.ts';
 
 /**
- * What a filter transform returns for one valid event: a new value, `undefined` to keep the
- * line as it is, or `null` to write nothing for it (`aep convert --to ocsf`: no OCSF class).
+ * A new value, `undefined` to keep the line as is, or `null` to write nothing (`aep convert --to ocsf`: no OCSF class).
  */
 export type EventTransform = (ev: ParsedEvent) => Record<string, unknown> | undefined | null;
 
@@ -26,10 +20,7 @@ export type EventTransform = (ev: ParsedEvent) => Record<string, unknown> | unde
 export interface AepFilterOptions {
   maxLineBytes?: number;
   maxDepth?: number;
-  /**
-   * Refuse a line with `aep/redaction-leak` too: for a filter that writes redacted-gated text as
-   * it is (`downlevel` at a `redacted` or `full` ceiling). `aep redact` repairs leaks, so never.
-   */
+  /** Also refuse `aep/redaction-leak` lines (`downlevel` at `redacted` / `full` passes gated text as is). */
   refuseLeaks?: boolean;
   /** Write changed events as ASCII-only JSON (`aep convert`: the bytes of the upstream pins). */
   ascii?: boolean;
@@ -37,9 +28,7 @@ export interface AepFilterOptions {
 
 /** The outcome of a filter run: the run's result, and the lines written and refused. */
 export interface AepFilterResult extends RunResult {
-  /** Events written. */
   written: number;
-  /** Lines with an error finding, not written. */
   rejected: number;
 }
 
@@ -49,11 +38,7 @@ const FILTER_RULES_NO_LEAK: readonly string[] = FILTER_RULES.filter(
   (id) => id !== 'aep/redaction-leak' && id !== 'aep/redaction-leak-provider',
 );
 
-/**
- * Run `transform` over every valid event of `inputs` (one stream, in order), writing each
- * output line (with its LF) to `write` and every finding to `sink`.
- * @throws InputError when an input cannot be read.
- */
+/** Run `transform` over every valid event of `inputs` (one stream), output lines to `write`. @throws InputError. */
 export async function runAepFilter(
   inputs: readonly InputSpec[],
   transform: EventTransform,

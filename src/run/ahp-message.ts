@@ -1,11 +1,8 @@
 /**
- * `validateAhpMessage`: one parsed JSON value checked against a named AHP root, for the
- * upstream fixture manifest runner (its `schema` / `eventSchema` roots) and the library.
- *
- * It is a one-event run (src/run/run.ts `EventStream`) of the same checks `ahp validate` runs on
- * each message: the message-schema stage (src/ahp/schema/stage.ts) against the root, then every
- * per-event rule (src/ahp/rules/); no stream rules. Framing (JSONL lines, CR, blank lines,
- * duplicate member names of the outer text) belongs to the reader, not here.
+ * `validateAhpMessage`: one parsed value against a named AHP root, as a one-event run of the message-schema stage and
+ * the
+ * per-event rules (no stream rules, no framing): the manifest runner's `schema` / `eventSchema` check and the
+ * library's.
  */
 import type { RuleSelection } from '../core/engine.ts';
 import type { Finding } from '../core/finding.ts';
@@ -16,19 +13,8 @@ import type { ValidateAhpOptions } from '../ahp/schema/stage.ts';
 export type { AhpRoot, ValidateAhpOptions } from '../ahp/schema/stage.ts';
 
 /**
- * Validate one parsed JSON value as an AHP draft message (default), a registration document or
- * the root named by `opts.root`, returning every finding (an empty array means valid; only
- * `error` findings make the value invalid, see {@link isAhpValid}). Findings carry the rule's
- * id, severity and citation, the RFC 6901 `pointer` into `value` and a sentence; a finding
- * inside embedded MCP JSON carries `partPointer` and `innerPointer` in its `args`. Their line and
- * column are not meaningful (there is no text). `opts.rules` runs only the selected rules.
- *
- * Roots: see {@link AhpRoot}. Spec: AHP base/versioning.md §JSON-RPC,
- * base/events.md, interaction-payloads.md (incl. §MCP elicitation binding), content-upload.md,
- * execution-payloads.md, capability-auth.md, base/registration.md.
- * Schemas are compiled once per process on first use.
- * @throws Error when `opts.root` / `opts.eventSchema` names an unknown root, or when a schema
- *   file cannot be loaded (an installation problem).
+ * Every finding of `value` as an AHP message, registration or `opts.root` (only errors make it invalid, isAhpValid);
+ * pointers into `value`, no meaningful line. @throws Error for an unknown root or an unloadable schema.
  */
 export function validateAhpMessage(
   value: unknown,

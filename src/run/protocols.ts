@@ -1,7 +1,4 @@
-/**
- * The protocol table: one {@link ProtocolDefinition} per protocol. The library reads it; each
- * CLI imports its own protocol's definition module instead, so its bundle holds one protocol.
- */
+/** The protocol table for the library; each CLI imports its own definition, so its bundle holds one protocol. */
 import { AEP } from '../aep/definition.ts';
 import { AHP } from '../ahp/definition.ts';
 import type { Protocol, ProtocolDefinition } from '../core/protocol.ts';

@@ -1,11 +1,5 @@
 /**
- * The run: the one orchestration every entry uses (the CLI verbs, `validate`,
- * `validateStream`, `createSession`/`checkEvent`, the fixture runner, `aep redact`/`downlevel`,
- * the AHP single-message check). It reads inputs into line records (JSONL reader, gzip,
- * whole documents), parses them, hands each event to the protocol's checker, stamps framing
- * findings with the protocol's own citation, keeps messages visible, contains a rule that
- * throws, applies `--strict` and `--max-findings`, counts, and summarises. Entries differ only in
- * where inputs come from and where findings go (`RunHooks`). docs/architecture.md §The run.
+ * The run: the one orchestration of every entry (docs/architecture.md §The run); entries differ only in their RunHooks.
  */
 import { closeSync, openSync } from 'node:fs';
 import type { Finding, FindingSink, Severity } from '../core/finding.ts';
@@ -25,7 +19,6 @@ export { StreamCheck } from './stream-check.ts';
 
 /** Options of one run, beyond the protocol's own. */
 export interface RunOptions {
-  /** `--strict`: warnings count as errors. */
   strict?: boolean;
   /** `--max-findings`: hand at most this many findings on (the rest are counted). */
   maxFindings?: number;
@@ -56,7 +49,6 @@ export interface RunResult {
   summary: Summary;
   /** A rule or analyzer threw: some verdicts are missing (exit 2). */
   incomplete: boolean;
-  /** The most severe finding counted (after `--strict`), if any. */
   worst: Severity | undefined;
 }
 
@@ -109,10 +101,7 @@ function gzipCorrupt(source: string, line: number, c: NonNullable<GzipState['cor
   );
 }
 
-/**
- * The bytes of a whole-document input, or only its length when it is over `cap` bytes (the
- * rest is read and counted, never held: memory stays within the cap).
- */
+/** A document input's bytes, or only its length when over `cap` (the rest is counted, never held). */
 async function readAll(it: AsyncIterable<Uint8Array | string>, cap: number): Promise<{ buf?: Buffer; length: number }> {
   const parts: Buffer[] = [];
   let length = 0;
@@ -126,10 +115,9 @@ async function readAll(it: AsyncIterable<Uint8Array | string>, cap: number): Pro
 }
 
 /**
- * Feed the inputs of one stream into `check`, in order. Only an uncompressed regular file can
- * be read back by offset (a gzip file's offsets are of its decompressed text): other inputs
- * give analyzers no `reread`, and they keep digests instead, with the same verdicts.
- * @throws InputError when an input cannot be read
+ * Feed one stream's inputs to `check` in order. Only an uncompressed regular file gets `reread` (gzip offsets are of
+ * the
+ * decompressed text); other inputs make analyzers keep digests, with the same verdicts. @throws InputError.
  */
 async function feed(
   check: StreamCheck,
@@ -214,12 +202,7 @@ async function feed(
   return done;
 }
 
-/**
- * Run `inputs` through `def`: each stream of {@link streamGroups} with fresh stream state, every
- * finding to `hooks.finding`, then the summary. The one place a run is assembled.
- * @throws (rejects) InputError when an input cannot be read; TypeError for an unknown rule id;
- *   RuleCrashError only with `failFast`.
- */
+/** Run `inputs` through `def`, a fresh StreamCheck per stream group. @throws InputError; TypeError; RuleCrashError. */
 export async function runInputs(
   def: ProtocolDefinition,
   inputs: readonly InputSpec[],
@@ -255,20 +238,14 @@ export async function runInputs(
   return { summary: total.summary(stats, def.knownTypes()), incomplete, worst: total.worst };
 }
 
-/**
- * Count findings that were made elsewhere (the pin verbs check files, not events) as a run
- * would, handing each to `finding`: the summary has no event statistics.
- */
+/** Count findings made elsewhere (the pin verbs check files) as a run would; the summary has no event statistics. */
 export function tallyFindings(findings: Iterable<Finding>, finding: FindingSink): RunResult {
   const counter = counterOf(finding, {});
   for (const f of findings) counter.sink(f);
   return { summary: counter.summary(newStats()), incomplete: false, worst: counter.worst };
 }
 
-/**
- * A stream checked one in-memory event at a time (the session API, single values): findings
- * of each call are returned; `--strict` applied and counted.
- */
+/** A stream checked one in-memory event at a time (sessions, single values), `--strict` applied and counted. */
 export class EventStream {
   private readonly check: StreamCheck;
   private readonly counter: FindingCounter;
@@ -326,18 +303,15 @@ export class EventStream {
     return this.take();
   }
 
-  /** End the stream: the end-of-input findings. */
   end(): Finding[] {
     this.check.end();
     return this.take();
   }
 
-  /** True when a rule threw during this stream. */
   get incomplete(): boolean {
     return this.check.incomplete;
   }
 
-  /** Counts so far. */
   summary(): Summary {
     return this.counter.summary(this.check.stats, this.def.knownTypes());
   }

@@ -1,8 +1,4 @@
-/**
- * One stream of one protocol, checked (src/run/run.ts drives it over the inputs): the parse of
- * each line or document, the protocol's checker, the framing citation of the protocol stamped
- * on every finding, visible messages, and a rule that throws turned into `internal/rule-error`.
- */
+/** One stream of one protocol: parse, checker, framing citations stamped, visible messages, crashes contained. */
 import type { Finding, FindingSink } from '../core/finding.ts';
 import { framingFinding, withHint } from '../core/framing.ts';
 import { DEFAULT_MAX_DEPTH } from '../core/json.ts';
@@ -20,28 +16,20 @@ export interface StreamCheckOptions extends ProtocolOptions {
   single?: SingleMessageOptions;
 }
 
-/**
- * One stream of one protocol, fed line by line, document by document or value by value.
- * The run's building block; {@link runInputs} and the session API drive it.
- */
+/** One stream fed by line, document or value: the building block runInputs and the session API drive. */
 export class StreamCheck {
   readonly stats: RunStats = newStats();
-  /** A rule threw during this stream. */
   incomplete = false;
   private readonly checker: ProtocolChecker;
   private readonly sink: FindingSink;
   private readonly maxDepth: number;
   private readonly acceptArrays: boolean;
-  /** The protocol's binding hint under this run's options, if it has one. */
   readonly hint: ((text: string, source: string, framing: 'jsonl' | 'document') => string | undefined) | undefined;
   private lastError: { source: string; line: number } | undefined;
   private lastSource: string | undefined;
   private readonly crash: (e: RuleCrashError) => void;
 
-  /**
-   * @param emit receives every finding of the stream, framed, visible and counted by the caller
-   * @throws TypeError for an unknown rule id in `options.rules`
-   */
+  /** @param emit every finding of the stream @throws TypeError for an unknown rule id in `options.rules` */
   constructor(
     readonly def: ProtocolDefinition,
     options: StreamCheckOptions,
@@ -181,7 +169,6 @@ export class StreamCheck {
     return ev;
   }
 
-  /** End of the stream: end-of-input verdicts. */
   end(): void {
     try {
       this.checker.end();

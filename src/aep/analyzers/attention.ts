@@ -1,7 +1,7 @@
 /**
- * The attention analyzer (AEP-0002 §7; AEP-0004 §5-§6): requests and their followers by
- * `subject`. A request's slot and form leave at its terminal (a compact mark stays), a session's
- * closed requests at its first `session.ended`: a follower after the end is then unknown (info).
+ * The attention analyzer (AEP-0002 §7; AEP-0004 §5-§6): requests and followers by `subject`. A request leaves a compact
+ * mark
+ * at its terminal, a session's closed requests go at `session.ended`, so a later follower is unknown (info).
  */
 import type { Mark } from '../../core/mark.ts';
 import { attr, type AepEvent } from '../event.ts';
@@ -32,15 +32,10 @@ const MISSING: RequestLink = { status: 'missing' };
 
 /** What the attention analyzer found about one event. */
 export interface AttentionFacts {
-  /** Requests of the session still open at its first `session.ended`. */
   endedWithOpen?: OpenRequest[];
   /** The request this `attention.requested` recorded (open, or closed when its terminal came first). */
   requested?: RequestRecord;
-  /**
-   * For attention followers: the `subject`, the request it names, an earlier terminal of it (on
-   * a terminal), and `fromStart` when the link is missing in an emitter session the input holds
-   * from its start with every position and request up to this event.
-   */
+  /** `fromStart`: the link is missing in a session the input provably holds from its start. */
   attention?: { subject: string | undefined; link: RequestLink; priorTerminal?: Completion; fromStart?: boolean };
 }
 
@@ -52,7 +47,6 @@ export class AttentionAnalyzer {
     private readonly marks: CompletionMarks,
   ) {}
 
-  /** Session end, requests and followers. */
   observe(ev: AepEvent, facts: AttentionFacts & Pick<LifecycleFacts, 'session' | 'endsSession'> & { at: Mark }): void {
     const rec = facts.session;
     const type = ev.type;

@@ -18,11 +18,9 @@ export interface OpenOwner {
 const OPEN_BYTES = 512;
 
 /**
- * The `maxOpen` budget of one run, shared by the analyzers that hold open work: open runs
- * (lifecycle.ts), open attention requests (attention.ts) and commands awaiting their ack
- * (control.ts). Only open work counts: each releases its slot when the work completes (a
- * terminal, an ack) or its session is evicted. When the budget is full, new open work is not
- * tracked and `maxOpen` is noted once.
+ * The `maxOpen` budget shared by open runs, open attention requests and unacked commands; a slot is released when its
+ * work
+ * completes or its session is evicted. When full, new open work is not tracked and `maxOpen` is noted once.
  */
 export class OpenBudget {
   private count = 0;
@@ -32,7 +30,6 @@ export class OpenBudget {
     private readonly caps: AepCapLog,
   ) {}
 
-  /** Open work held now. */
   get open(): number {
     return this.count;
   }
@@ -58,13 +55,11 @@ export class OpenBudget {
     return true;
   }
 
-  /** Give one slot back. */
   release(owner: OpenOwner | undefined): void {
     this.count--;
     if (owner) owner.owned--;
   }
 
-  /** Give back every slot `owner` holds (its session is forgotten). */
   releaseAll(owner: OpenOwner): void {
     this.count -= owner.owned;
     owner.owned = 0;

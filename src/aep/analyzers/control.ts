@@ -1,7 +1,7 @@
 /**
- * The control analyzer (AEP-0004 §2-§3): commands awaiting their ack and the first ack decision
- * per `(ack source, cause)`. An ack whose command is absent gets no finding: a command is a
- * foreign event (§2.2), so no capture proves it was recorded.
+ * The control analyzer (AEP-0004 §2-§3): unacked commands and the first ack decision per `(ack source, cause)`. An ack
+ * with
+ * no command in the input gets no finding: a command is a foreign event (§2.2), not proven recorded.
  */
 import type { Mark } from '../../core/mark.ts';
 import { attr, type AepEvent, type AepScope } from '../event.ts';
@@ -29,11 +29,7 @@ export interface PendingCommand {
 
 /** What the control analyzer found about one event. */
 export interface ControlFacts {
-  /**
-   * For acks: the `cause`, an earlier distinct decision for the same `(source, cause)`, and the
-   * command it answers when that command is in the input (`lateByMs`: how much later than the
-   * ack window the ack's `time` is, when both times parse).
-   */
+  /** `lateByMs`: how far past the ack window the ack's `time` is, when both times parse. */
   ack?: { cause: string | undefined; prior?: Completion; command?: { at: Mark; type: string; lateByMs?: number } };
   /** An invalid `control.attention.respond` that this `control.accepted` or `attention.answered` goes along with. */
   endorsesInvalid?: Mark;
@@ -53,14 +49,12 @@ export class ControlAnalyzer {
   private readonly commands = new Map<string, PendingCommand>();
 
   constructor(
-    /** The ack window in ms (AEP-0004 §3). */
     readonly ackWindowMs: number,
     private readonly lifecycle: LifecycleAnalyzer,
     private readonly budget: OpenBudget,
     private readonly marks: CompletionMarks,
   ) {}
 
-  /** Commands awaiting their ack now. */
   get size(): number {
     return this.commands.size;
   }

@@ -37,11 +37,9 @@ const FORM_ISSUE_MESSAGES: Readonly<Record<FormIssueKind, Readonly<Record<string
 };
 
 /**
- * A rule reporting every `kind` issue of a checked `values` on events of `roles` (`answered`:
- * `attention.answered`; `respond`: `control.attention.respond`). On `attention.answered` the
- * structural problems are errors (the emitter's validated record); on a respond they are
- * warnings under `aep/respond-values-*`: a sender's command, which the target MUST reject
- * (AEP-0006 amending AEP-0002 §5.3; accepting it is `aep/respond-invalid-accepted`).
+ * A rule reporting each `kind` issue of `values` on events of `roles`: errors on `attention.answered` (the emitter's
+ * record),
+ * warnings on a respond (`aep/respond-values-*`: a command the target MUST reject, AEP-0006 amending AEP-0002 §5.3).
  */
 export function formIssueRule<const Id extends string>(
   meta: Omit<RuleMeta, 'messages'> & { id: Id },

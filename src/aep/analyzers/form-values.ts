@@ -1,8 +1,7 @@
 /**
- * The form analyzer (AEP-0006; AEP-0002 §5.3 `values`). An `attention.answered` is checked
- * against the request of its own `(source, session)` (AEP-0001 §7.4); a
- * `control.attention.respond` against the request of that `session` from any source, since its
- * `source` is the sender's (AEP-0004 §2.2), and is unverifiable when several emitters match.
+ * The form analyzer (AEP-0006; AEP-0002 §5.3): an answer is checked against its own `(source, session)`'s request
+ * (AEP-0001
+ * §7.4); a respond against that session's request from any source (its `source` is the sender's, AEP-0004 §2.2).
  */
 import { isObj, own } from '../../core/value.ts';
 import { checkFormValues, compileForm, type FormIssue } from '../forms.ts';
@@ -27,7 +26,6 @@ export interface FormObservation {
 
 /** What the form analyzer found about one event. */
 export interface FormFacts {
-  /** Form checks of `answer.values`. */
   form?: FormObservation;
 }
 

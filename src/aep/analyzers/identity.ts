@@ -1,10 +1,9 @@
 /**
- * The identity analyzer (AEP-0001 §5.1 #2, §7.4): each `(source, id)` against its first
- * occurrence, kept as a digest, or as a fingerprint read back from a regular file (most events
- * never repeat, so most lines are never canonicalised). A repeat at a lower `capture` is a
- * redelivery when it is the first copy down-leveled by downlevel.ts (§8.2(b)); a redacting
- * re-emitter may exceed the AEP-0003 §9.4 floor (§9 item 4), so a differing `redacted` copy is
- * `unverifiable`, yet counted once.
+ * The identity analyzer (AEP-0001 §5.1 #2, §7.4): each `(source, id)` against its first occurrence, kept as a digest or
+ * as a
+ * read-back fingerprint (most lines never repeat, so most are never canonicalised). A lower-capture repeat is a
+ * redelivery
+ * when it is the first copy down-leveled (§8.2(b)); a differing `redacted` copy is unverifiable (AEP-0003 §9 item 4).
  */
 import { lineFingerprint, sameAsReadBack, type Hash64 } from '../../core/canonical.ts';
 import { markOf, type Mark } from '../../core/mark.ts';
@@ -23,7 +22,6 @@ import type { AepCaptureLevel } from '../schema/registry.ts';
 
 /** What the table remembers about the first event of a `(source, id)`. */
 export type IdEntry = {
-  /** 1-based line. */
   line: number;
   /** Index of the input (see {@link AepIdTable.fileIndex}); below {@link MAX_LINE_FILES} for `line` entries. */
   file: number;
@@ -49,9 +47,8 @@ const TWO32 = 2 ** 32;
 const ID_U32 = { contentHi: 0, contentLo: 1, line: 2, file: 3, count: 4 } as const;
 
 /**
- * The `(source, id)` -> first-occurrence memory (AEP-0001 §7.4): about 38 bytes an entry, bound by
- * the memory budget and `maxIds`. Keys are a keyed SipHash-1-3, so a crafted stream cannot aim
- * for false matches (odds about 1 in 10^6 among 5 million ids).
+ * `(source, id)` -> first occurrence (about 38 bytes an entry), bound by the memory budget and `maxIds`; keyed SipHash
+ * keys.
  */
 export class AepIdTable {
   private readonly table: CompactTable;
@@ -62,7 +59,6 @@ export class AepIdTable {
     this.table = new CompactTable({ u32: ID_U32.count, f64: 0, cap: maxIds, forget: 'half' });
   }
 
-  /** Entries held now (at most `maxIds`). */
   get size(): number {
     return this.table.size;
   }
@@ -72,7 +68,6 @@ export class AepIdTable {
     return this.table.bytes();
   }
 
-  /** Forget the oldest entry (the memory budget); false when none is held. */
   forgetOldest(): boolean {
     return this.table.forgetOldest();
   }
@@ -88,12 +83,10 @@ export class AepIdTable {
     return i;
   }
 
-  /** The input name of a file index. */
   fileName(i: number): string {
     return this.files[i] ?? '';
   }
 
-  /** The first occurrence of `key`, if still remembered. */
   get(key: Hash64): IdEntry | undefined {
     const t = this.table;
     const s = t.slot(key);
@@ -106,10 +99,7 @@ export class AepIdTable {
     return { kind: 'line', fingerprint: ch, byteOffset: ((f >>> 16) & 0x7fff) * TWO32 + cl, line, file: f & 0xffff };
   }
 
-  /**
-   * Remember the first occurrence of an absent `key`. Returns true when this forgot older
-   * entries (the cap was reached).
-   */
+  /** Remember the first occurrence of an absent `key`; true when older entries were forgotten. */
   add(key: Hash64, e: IdEntry): boolean {
     const t = this.table;
     const s = t.add(key);
@@ -178,7 +168,6 @@ export interface IdentityFacts {
 /** `(source, id)` identity and dedupe for one run. */
 export class IdentityAnalyzer {
   private readonly ids: AepIdTable;
-  /** How to read back lines of re-readable inputs, by input index. */
   private readonly rereaders = new Map<number, (byteOffset: number) => string | undefined>();
   /** Down-level digests of digest entries above `none` ({@link DL_U32}); forgets with the same cap, oldest half first. */
   private readonly lower: CompactTable;
@@ -196,7 +185,6 @@ export class IdentityAnalyzer {
     return (this.redactorOnce ??= createRedactor());
   }
 
-  /** The `(source, id)` table (a holder of the memory budget). */
   get idTable(): AepIdTable {
     return this.ids;
   }
@@ -206,7 +194,6 @@ export class IdentityAnalyzer {
     return this.ids;
   }
 
-  /** `(source, id)` entries held now. */
   get size(): number {
     return this.ids.size;
   }
@@ -243,10 +230,7 @@ export class IdentityAnalyzer {
     return false;
   }
 
-  /**
-   * Keep the down-level digests of a first copy held as a digest entry (none for a copy at
-   * `none` or refused; a row left from a forgotten first copy of the same key is cleared).
-   */
+  /** Keep a digest entry's down-level digests (none at `none` or refused; a stale row of the key is cleared). */
   private keepLower(key: Hash64, ev: AepEvent): void {
     const t = this.lower;
     if (ev.rejected || CAPTURE_RANK[ev.capture] === 0) {
@@ -266,10 +250,9 @@ export class IdentityAnalyzer {
   }
 
   /**
-   * Whether `ev`, which is not an exact repeat, is the first copy down-leveled to its capture:
-   * the first copy's capture when it is, `'redaction'` when it is a `redacted` copy of a `full`
-   * event that matches it at `metadata` only, `undefined` when the first line cannot be read
-   * back, else false.
+   * The first copy's capture when `ev` is it down-leveled, `'redaction'` for a `redacted` copy matching at `metadata`
+   * only,
+   * `undefined` when the first line cannot be read back, else false.
    */
   private downleveled(key: Hash64, first: IdEntry, ev: AepEvent): AepCaptureLevel | 'redaction' | false | undefined {
     const to = ev.capture;
@@ -312,11 +295,7 @@ export class IdentityAnalyzer {
     return false;
   }
 
-  /**
-   * What the table keeps of a first occurrence. From a regular file: where the line is and
-   * its fingerprint, since the line can be read back when its `(source, id)` repeats; otherwise
-   * the digest of its canonical content.
-   */
+  /** From a regular file: the line's place and fingerprint (read back on a repeat); otherwise the canonical digest. */
   private entry(ev: ParsedEvent): IdEntry {
     const file = this.ids.fileIndex(ev.source);
     // a refused event keeps a digest: the line read back is only ever down-leveled as a sound event
@@ -328,9 +307,8 @@ export class IdentityAnalyzer {
   }
 
   /**
-   * Whether `ev` has the same canonical content as the first occurrence `first`: compared
-   * exactly when the first line can be read back, by digest otherwise. `undefined` when the
-   * first line cannot be read back as it was (the file changed while it was checked).
+   * Same canonical content as `first`: exact when read back, by digest otherwise; `undefined` when the file changed
+   * since.
    */
   private sameContent(first: IdEntry, ev: AepEvent): boolean | undefined {
     if (first.kind === 'digest') {

@@ -1,8 +1,8 @@
 /**
- * The lifecycle analyzer (AEP-0002 §2 convention 5): live emitter sessions (cap `maxSessions`,
- * least recently active forgotten first), their open runs, and ended sessions as compact rows
- * revived by a later event, so a second `session.ended`, a regression or a second terminal after
- * the end is still caught.
+ * The lifecycle analyzer (AEP-0002 §2 convention 5): live sessions (cap `maxSessions`, least recently active
+ * forgotten),
+ * their open runs, and ended sessions as compact rows, so a second end, a regression or a terminal after the end is
+ * caught.
  */
 import { markOf, type Mark } from '../../core/mark.ts';
 import type { ParsedEvent } from '../../core/rule.ts';
@@ -28,13 +28,10 @@ const ENDED_F64 = { endedByteOffset: 0, posByteOffset: 1, epoch: 2, seq: 3, coun
 export interface LifecycleFacts {
   /** The emitter session of a sequenced event (session-scoped, with `session` and an exact `seq`). */
   session?: SessionRecord;
-  /** The event's exact `seq`, set with {@link session}. */
   seq?: bigint;
-  /** A run terminal for a run that already has one. */
   runTerminal?: { run: string; prior: Mark; priorType: string };
   /** A second distinct `session.ended`: the first one. */
   sessionEnded?: Mark;
-  /** True at the session's first `session.ended`. */
   endsSession?: boolean;
 }
 
@@ -91,7 +88,6 @@ export class LifecycleAnalyzer {
     return true;
   }
 
-  /** Ended sessions kept as compact entries. */
   get endedSize(): number {
     return this.endedSessions.size;
   }
@@ -101,7 +97,6 @@ export class LifecycleAnalyzer {
     return this.bySession.get(session);
   }
 
-  /** Find or create the event's session; runs and session end. */
   observe(ev: AepEvent, facts: LifecycleFacts & { scope: AepScope; at: Mark }): void {
     const session = attr(ev, 'session');
     if (session === undefined || facts.scope !== 'session') return;
@@ -148,10 +143,9 @@ export class LifecycleAnalyzer {
   }
 
   /**
-   * Keep {@link SessionRecord.fromStart}: set at a never-seen session's first event when that
-   * is `session.started` or position (0, 0) (AEP-0001 §7.3: the first position) and nothing
-   * was forgotten in this run; kept while each event takes the next position of that epoch;
-   * cleared at anything else, since gaps are legal and may hide any event (AEP-0001 §7.2).
+   * `fromStart` is set at a session's first event when that is its start (AEP-0001 §7.3) and nothing was forgotten,
+   * kept while
+   * each event takes the next position, cleared otherwise: gaps are legal and may hide any event (§7.2).
    */
   private trackStart(rec: SessionRecord, ev: AepEvent, seq: bigint): void {
     const epoch = ev.value.epoch === undefined ? 0n : exactInteger(ev, '/epoch');
@@ -189,9 +183,7 @@ export class LifecycleAnalyzer {
   }
 
   /**
-   * Shrink an ended session without open work to a compact entry (its `session.ended` and
-   * ordering high-water mark) and drop everything else it held. Positions beyond 2^53 keep the
-   * (slim) record in the session map instead.
+   * Shrink an ended session without open work to a compact entry; positions beyond 2^53 keep the slim record instead.
    */
   private compact(rec: SessionRecord, ev: ParsedEvent): void {
     const p = rec.pos;
@@ -284,11 +276,7 @@ export class LifecycleAnalyzer {
     return rec;
   }
 
-  /**
-   * The session to forget when `maxSessions` is full: the least recently active one, found by
-   * a second-chance clock over the map's insertion order (a session active since the hand last
-   * passed it is moved to the newest end and spared once). Amortised O(1) per eviction.
-   */
+  /** The least recently active session, by a second-chance clock over insertion order; amortised O(1). */
   private leastRecent(): SessionRecord {
     for (;;) {
       const oldest = this.sessions.values().next().value as SessionRecord;
@@ -299,7 +287,6 @@ export class LifecycleAnalyzer {
     }
   }
 
-  /** Remove `rec` from the session maps. */
   private forget(rec: SessionRecord): void {
     this.sessions.delete(rec.key);
     const set = this.bySession.get(rec.session);

@@ -17,7 +17,6 @@ export interface Completion {
   type: string;
 }
 
-/** Terminal and ack types, by their code in a completion mark. */
 const MARKER_TYPES = [
   'run.finished',
   'run.failed',
@@ -34,11 +33,8 @@ const MARK_U32 = { line: 0, file: 1, type: 2, count: 3 } as const;
 const MARK_F64 = { byteOffset: 0, count: 1 } as const;
 
 /**
- * Compact marks of completed work by a 64-bit key (canonical.ts `tupleHash` of a kind letter and
- * the work's names: `r` run, `q` request, `a` ack): {@link MARK_U32} and {@link MARK_F64}
- * columns of a {@link CompactTable} (20 bytes of columns, about 42 bytes an entry). Keeps at
- * most `maxIds` marks (`forget: 'half'`: the oldest half forgotten first, noting `maxIds`);
- * releases nothing else.
+ * Compact marks of completed work (run, request, ack) in a CompactTable, about 42 bytes an entry; at most `maxIds`
+ * (`forget: 'half'`, noting `maxIds`).
  */
 export class CompletionMarks {
   private readonly table: CompactTable;
@@ -51,22 +47,18 @@ export class CompletionMarks {
     this.table = new CompactTable({ u32: MARK_U32.count, f64: MARK_F64.count, cap: maxIds, forget: 'half' });
   }
 
-  /** Marks held now. */
   get size(): number {
     return this.table.size;
   }
 
-  /** Bytes of the marks held (the memory budget). */
   bytes(): number {
     return this.table.bytes();
   }
 
-  /** Forget the oldest mark (the memory budget); false when none is held. */
   forgetOldest(): boolean {
     return this.table.forgetOldest();
   }
 
-  /** The completion remembered for `key`. */
   get(key: Hash64): Completion | undefined {
     const t = this.table;
     const s = t.size === 0 ? undefined : t.slot(key);

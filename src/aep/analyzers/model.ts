@@ -1,8 +1,6 @@
 /**
- * The AEP stream model: the analyzers of one run in their fixed order (identity, lifecycle,
- * ordering, attention, forms, control, lifecycle settle), filling one {@link AepFacts} per event.
- * A redelivery stops it after identity (AEP-0001 §7.4: never counted twice); a refused event with
- * a trustworthy `(source, id)` reaches identity only (src/aep/schema/check.ts).
+ * The AEP stream model: the analyzers in fixed order filling one AepFacts per event. A redelivery stops after identity
+ * (AEP-0001 §7.4: never counted twice); a refused event with a trustworthy `(source, id)` reaches identity only.
  */
 import { StateBudget } from '../../core/state-budget.ts';
 import { CapLog } from '../../core/caps.ts';
@@ -25,10 +23,7 @@ export interface EventKeys {
   at: Mark;
 }
 
-/**
- * The facts of one event, one part per analyzer. A redelivery's facts carry only `ev` and
- * `redelivery` (the other parts, `scope` and `at` included, are unset).
- */
+/** One event's facts, a part per analyzer; a redelivery's carry only `ev` and `redelivery`. */
 export type AepFacts = { ev: AepEvent } & Partial<EventKeys> &
   IdentityFacts &
   LifecycleFacts &
@@ -52,11 +47,7 @@ const FACT_BITS = {
   endorsesInvalid: 1024,
 } as const satisfies Partial<Record<keyof AepFacts, number>>;
 
-/**
- * The facts object of one event, every member present from the start (unset ones are
- * `undefined`): all events' facts share one object shape, so the reads of {@link
- * AepStreamModel.presence} and of the rules stay monomorphic.
- */
+/** Every member present from the start, so all facts share one shape and presence() and the rules stay monomorphic. */
 class FactsRecord implements AepFacts {
   scope: AepScope | undefined = undefined;
   at: Mark | undefined = undefined;
@@ -84,9 +75,7 @@ class FactsRecord implements AepFacts {
 /** The analyzers of one run, as stream rules read them (end of input, `aep/state-cap`, `aep/ack-window`). */
 export interface AepStreamState {
   readonly options: Readonly<AepStreamOptions>;
-  /** Caps exceeded, for `aep/state-cap`. */
   readonly caps: AepCapLog;
-  /** The `maxOpen` budget of open runs, requests and commands. */
   readonly budget: OpenBudget;
   /** Input names and compact marks of completed work (run and request terminals, acks). */
   readonly marks: CompletionMarks;
@@ -96,7 +85,6 @@ export interface AepStreamState {
   readonly attention: AttentionAnalyzer;
   readonly forms: FormValuesAnalyzer;
   readonly control: ControlAnalyzer;
-  /** The memory budget of this run's state (`--max-state-mb`). */
   readonly memory: StateBudget;
 }
 
@@ -108,9 +96,7 @@ export interface AepStreamStats {
   sessions: number;
   /** Ended sessions kept as compact entries (their `session.ended` and ordering mark). */
   endedSessions: number;
-  /** Compact marks of run terminals, request terminals and ack decisions. */
   markers: number;
-  /** `(source, id)` identity entries. */
   ids: number;
 }
 
@@ -176,7 +162,6 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
     );
   }
 
-  /** Run the analyzers on `ev`, in order; its facts. */
   observe(ev: AepEvent): AepFacts {
     const s = this.state;
     const facts: AepFacts = new FactsRecord(ev);

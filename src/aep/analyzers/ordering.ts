@@ -1,6 +1,7 @@
 /**
- * The ordering analyzer (AEP-0001 §7.2-§7.3): each seq-bearing event against its session's
- * `(epoch, seq)` high-water mark, as exact integers; an absent `epoch` is 0.
+ * The ordering analyzer (AEP-0001 §7.2-§7.3): each seq-bearing event against its session's `(epoch, seq)` high-water
+ * mark,
+ * exactly; an absent `epoch` is 0.
  */
 import type { Mark } from '../../core/mark.ts';
 import { exactInteger, type AepEvent } from '../event.ts';
@@ -16,7 +17,6 @@ export interface OrderRegression {
 
 /** What the ordering analyzer found about one event. */
 export interface OrderFacts {
-  /** An `(epoch, seq)` position at or below the session's high-water mark. */
   order?: OrderRegression;
 }
 

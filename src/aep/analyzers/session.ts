@@ -1,6 +1,6 @@
 /**
- * The record of one emitter session `(source, session)` (AEP-0001 §5.2), owned by the lifecycle
- * analyzer; the other analyzers keep their per-session state in its slots.
+ * One emitter session `(source, session)` (AEP-0001 §5.2), owned by the lifecycle analyzer; the others keep state in
+ * its slots.
  */
 import type { Mark } from '../../core/mark.ts';
 import type { CompiledForm } from '../forms.ts';
@@ -14,14 +14,10 @@ export interface RunRecord {
 /** One attention request of an emitter session. */
 export interface RequestRecord {
   id: string;
-  /** Where the request was. */
   at: Mark;
   /** `data.kind` of the request, when a string. */
   kind?: string;
-  /**
-   * The form's fields while a `kind: "form"` request is open, or `unusable` when its payload
-   * failed its schema (set by form-values.ts; dropped at the terminal).
-   */
+  /** The open form request's fields, or `unusable` when its payload failed its schema (dropped at the terminal). */
   form?: CompiledForm | 'unusable';
   terminal?: Mark;
   terminalType?: string;
@@ -36,14 +32,10 @@ export class SessionRecord implements OpenOwner {
   owned = 0;
   /** Active since the eviction clock last passed this record (lifecycle.ts). */
   recent = false;
-  /** The ordering high-water mark (ordering.ts). */
   pos?: { epoch: bigint; seq: bigint; at: Mark };
-  /** The first `session.ended`. */
   ended?: Mark;
   /**
-   * Set while the input holds this session from its start (`session.started` or position
-   * (0, 0) first) with every position up to the high-water mark, in arrival order, and every
-   * request of it still recorded: `next` is the only position that keeps it so.
+   * Set while the input holds the session from its start with every position and request so far; `next` keeps it so.
    */
   fromStart?: { epoch: bigint; next: bigint };
   /** Created on first use (most sessions never need one of them). */
@@ -55,7 +47,6 @@ export class SessionRecord implements OpenOwner {
     readonly session: string,
   ) {}
 
-  /** Open runs by `run`. */
   get runs(): Map<string, RunRecord> {
     return (this.runMap ??= new Map());
   }
@@ -65,7 +56,6 @@ export class SessionRecord implements OpenOwner {
     return (this.requestMap ??= new Map());
   }
 
-  /** True when the session holds runs or requests. */
   get hasLifecycle(): boolean {
     return (this.runMap?.size ?? 0) + (this.requestMap?.size ?? 0) > 0;
   }

@@ -20,9 +20,9 @@ export const BRIDGE_FRAMING_SPECS: Readonly<Record<BridgeFrom, FramingSpecs>> = 
 };
 
 /**
- * The checker of `aep validate --from`: decodes each input value, reports the bridge issues, and
- * hands every AEP event it maps back to the AEP checker `makeInner` builds, whose findings are
- * moved back to their place in the input. `maxCapture` is the OTLP exporter's ceiling (AEP-0005 §3.3).
+ * The checker of `aep validate --from`: decodes each value, reports bridge issues, and moves the findings of the AEP
+ * checker
+ * on each mapped event back into the input. `maxCapture`: the OTLP exporter's ceiling (AEP-0005 §3.3).
  */
 export function bridgeChecker(
   from: BridgeFrom,

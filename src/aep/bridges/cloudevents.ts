@@ -1,7 +1,6 @@
 /**
- * The CloudEvents bridge (AEP-0005 §1-§2): AEP event <-> CloudEvents 1.0, JSON format,
- * structured mode; and the checks of `aep validate --from cloudevents` on one input value
- * (a CE object or a batch array).
+ * The CloudEvents bridge (AEP-0005 §1-§2: CloudEvents 1.0, JSON, structured mode) and the checks of `--from
+ * cloudevents`.
  */
 import { childPointer, escapeToken } from '../../core/pointer.ts';
 import type { BigIntegerLiteral } from '../../core/json.ts';
@@ -44,10 +43,7 @@ const PASS = ['id', 'source', 'subject', 'time'] as const;
 /** CE names the inverse never turns into AEP attributes. */
 const B1_CONSTANTS = new Set(['specversion', 'datacontenttype']);
 
-/**
- * AEP-0005 §1: the CloudEvents form of one AEP event (B1-B5). Absent optional attributes
- * produce no CE attribute. Pure; the input is not modified.
- */
+/** AEP-0005 §1: the CloudEvents form of one AEP event (B1-B5); absent optional attributes produce none. Pure. */
 export function toCloudEvent(event: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const ce: Record<string, unknown> = { specversion: '1.0' };
   for (const k of ['id', 'source'] as const) if (event[k] !== undefined) ce[k] = event[k];
@@ -69,9 +65,8 @@ export interface FromCloudEventResult {
 }
 
 /**
- * AEP-0005 §2: the AEP event of a CloudEvent: drop the B1 constants, strip the B3 prefix,
- * reverse the B4/B5 table, pass B2 through; unknown extension attributes with legal AEP names
- * are preserved (rule 2), others dropped. A `null` attribute is unset (CE JSON format §2.4).
+ * AEP-0005 §2: the AEP event of a CloudEvent; unknown extensions with legal AEP names kept (rule 2), `null` is unset
+ * (CE JSON §2.4).
  */
 export function fromCloudEvent(ce: Readonly<Record<string, unknown>>): FromCloudEventResult {
   const dropped: string[] = [];
@@ -138,10 +133,7 @@ export interface DecodeCloudEventsOptions {
   bigIntegers?: readonly BigIntegerLiteral[];
 }
 
-/**
- * Check one `--from cloudevents` input value (a CE object, or an array = a batch) against
- * CloudEvents 1.0 and AEP-0005 §1-§2, and map every in-scope CE back to its AEP event.
- */
+/** Check one `--from cloudevents` value (an object or a batch array) and map each in-scope CE back to AEP. */
 export function decodeCloudEvents(value: unknown, opts: DecodeCloudEventsOptions = {}): DecodeResult {
   const issues: BridgeIssue[] = [];
   const events: DecodedEvent[] = [];

@@ -1,8 +1,6 @@
 /**
- * The OCSF projection (AEP-0005 §4): one OCSF 1.8.0 record for an AEP event of the three
- * projected families, none for every other event. One-way (§4.4). Capture as in §4.6: an
- * event at `capture: none` or above `maxCapture` (default `metadata`) projects from its
- * envelope alone.
+ * The OCSF 1.8.0 projection (AEP-0005 §4), one-way (§4.4), for three families; at `capture: none` or above `maxCapture`
+ * (default `metadata`) from the envelope alone (§4.6).
  */
 import { CAPTURE_RANK } from '../event.ts';
 import type { AepCaptureLevel } from '../schema/registry.ts';
@@ -66,8 +64,8 @@ function authorityOf(uri: string): string | undefined {
 }
 
 /**
- * AEP-0005 §4.3: the OCSF record of one AEP event (a parsed event whose envelope is valid),
- * derived from the envelope and the capture-surviving payload only. Pure.
+ * AEP-0005 §4.3: the OCSF record of one envelope-valid event, from the envelope and the capture-surviving payload.
+ * Pure.
  */
 export function toOcsf(event: Readonly<Obj>, opts: OcsfOptions = {}): OcsfProjection {
   const max = opts.maxCapture ?? 'metadata';

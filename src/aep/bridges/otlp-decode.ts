@@ -22,10 +22,7 @@ const SEVERITY_NAMES: Readonly<Record<string, number>> = (() => {
   return o;
 })();
 
-/**
- * AEP-0005 §3 inverse: the AEP events of an OTLP/JSON request (foreign records left out);
- * see {@link decodeOtlp} for the checks made on the way.
- */
+/** AEP-0005 §3 inverse: the AEP events of an OTLP/JSON request (foreign records left out). */
 export function fromOtlp(request: unknown, opts: OtlpOptions = {}): Obj[] {
   return decodeOtlp(request, opts).events.map((d) => d.event);
 }
@@ -37,9 +34,7 @@ export interface DecodeOtlpOptions extends OtlpOptions {
 }
 
 /**
- * Check one `--from otlp` input value (an `ExportLogsServiceRequest`) against AEP-0005 §3 and
- * map every AEP LogRecord back to its AEP event. The inverse supplies `aep: "0.1"` (the
- * version the bridge is released with, AEP-0005 §5 item 4): the §3.2 table carries no version.
+ * Check one `--from otlp` request (AEP-0005 §3) and map each AEP LogRecord back; `aep: "0.1"` is supplied (§5 item 4).
  */
 export function decodeOtlp(value: unknown, opts: DecodeOtlpOptions = {}): DecodeResult {
   const max = opts.maxCapture ?? 'metadata';

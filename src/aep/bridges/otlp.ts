@@ -1,8 +1,7 @@
 /**
- * The OTLP bridge, forward (AEP-0005 §3): AEP events -> one OTLP/JSON `ExportLogsServiceRequest`,
- * as an OpenTelemetry collector's file exporter writes it; the inverse is otlp-decode.ts. A record
- * at `capture: none` or above `maxCapture` exports its envelope only, its `aep.capture` as declared
- * (the envelope is never rewritten, §3.3).
+ * The OTLP bridge (AEP-0005 §3): events -> one OTLP/JSON `ExportLogsServiceRequest` as a collector's file exporter
+ * writes
+ * it; above `maxCapture` or at `none` the envelope only, `aep.capture` as declared (§3.3).
  */
 import { isObj, type Obj } from '../../core/value.ts';
 import { CAPTURE_RANK } from '../event.ts';
@@ -60,7 +59,6 @@ export interface OtlpOptions {
 
 /** What {@link toOtlp} left out, counted. */
 export interface OtlpCounts {
-  /** Records exported. */
   records: number;
   /** Records whose payload (body and gen_ai.* attributes) was withheld at the capture ceiling. */
   withheld: number;
@@ -108,11 +106,7 @@ export function timeOfNanos(n: bigint): string {
   return iso.slice(0, -1) + (digits.endsWith('000') ? digits.slice(0, 3) : digits) + 'Z';
 }
 
-/**
- * AEP-0005 §3: one `ExportLogsServiceRequest` holding a LogRecord per event, one resource
- * per agent (`service.name`). Events above `maxCapture` (and at `capture: none`) export
- * without body and gen_ai.* attributes. Pure.
- */
+/** AEP-0005 §3: one request, a LogRecord per event, a resource per agent (`service.name`). Pure. */
 export function toOtlp(events: ReadonlyArray<Readonly<Obj>>, opts: OtlpOptions = {}): OtlpExport {
   const max = opts.maxCapture ?? 'metadata';
   const counts: OtlpCounts = { records: 0, withheld: 0, extensions: 0, versions: 0 };

@@ -13,7 +13,6 @@ export interface BridgeIssue {
 
 /** One AEP event recovered from a bridge input. */
 export interface DecodedEvent {
-  /** The AEP event the input maps back to. */
   event: Record<string, unknown>;
   /** Pointer of the record (the CE object, the LogRecord) in the input value. */
   base: string;

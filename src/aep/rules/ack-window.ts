@@ -3,8 +3,7 @@ import { markLocation } from '../../core/mark.ts';
 import type { AepFacts, AepStreamState } from '../analyzers/model.ts';
 
 /**
- * `aep/ack-window`. A warning: `time` comes from two clocks and is display-only for ordering
- * (AEP-0001 §7.3); the sender's `timeout` nack never appears on the wire.
+ * A warning: `time` comes from two clocks (AEP-0001 §7.3), and the sender's `timeout` nack never appears on the wire.
  */
 export const ackWindow = defineStreamRule({
   id: 'aep/ack-window',

@@ -2,8 +2,8 @@ import { defineStreamRule } from '../../core/engine.ts';
 import type { AepFacts } from '../analyzers/model.ts';
 
 /**
- * `aep/attention-request-missing`: only where the input provably holds the session from its
- * start with no gap (`fromStart`, analyzers/session.ts); otherwise aep/attention-unknown-request.
+ * Only where the input provably holds the session from its start (`fromStart`); otherwise
+ * aep/attention-unknown-request.
  */
 export const attentionRequestMissing = defineStreamRule({
   id: 'aep/attention-request-missing',

@@ -2,9 +2,8 @@ import { defineStreamRule } from '../../core/engine.ts';
 import type { AepFacts } from '../analyzers/model.ts';
 
 /**
- * `aep/attention-unknown-request`: partial captures are normal (AEP-0001 §7.4), so "cannot
- * verify". Foreign followers (`attention.routed`, `control.attention.respond`) are matched in any
- * source's session of that name, the emitter's own in its `(source, session)`.
+ * Partial captures are normal (AEP-0001 §7.4): "cannot verify". Foreign followers match any source's session of that
+ * name.
  */
 export const attentionUnknownRequest = defineStreamRule({
   id: 'aep/attention-unknown-request',

@@ -3,12 +3,11 @@ import { markLocation } from '../../core/mark.ts';
 import type { PendingCommand } from '../analyzers/control.ts';
 import type { AepStreamState } from '../analyzers/model.ts';
 
-/** Most commands listed as related locations on one finding. */
 const MAX_LISTED = 20;
 
 /**
- * `aep/command-unacked`: once per session, at its first such command. A capture may end before
- * the ack, so a note; commands to a session with no emitter in the input (a sender-side log) are not listed.
+ * A capture may end before the ack, so a note, once per session; sender-side logs (no emitter in the input) are not
+ * listed.
  */
 export const commandUnacked = defineStreamRule({
   id: 'aep/command-unacked',

@@ -7,8 +7,8 @@ const DIGEST = /^[0-9a-f]{32}$/;
 const DIGEST_MEMBERS = ['args_digest', 'result_digest', 'query_digest'] as const;
 
 /**
- * `aep/digest-shape`. Info only: AEP-0003 §9 item 3 is adapter guidance, our schemas leave the
- * shape open, and the upstream golden corpus itself carries a `sha256:`-prefixed short digest.
+ * Info only: AEP-0003 §9 item 3 is adapter guidance, and the upstream golden corpus itself has a `sha256:`-prefixed
+ * short digest.
  */
 export const digestShape = defineEventRule<AepEvent, 'aep/digest-shape'>({
   id: 'aep/digest-shape',

@@ -2,7 +2,6 @@ import { defineStreamRule } from '../../core/engine.ts';
 import { markLocation } from '../../core/mark.ts';
 import type { AepFacts } from '../analyzers/model.ts';
 
-/** Most related locations listed on one finding. */
 const MAX_RELATED = 20;
 
 /** `aep/ended-with-open-attention`: `attention.answered` does not close a request; checked at the first `session.ended`. */

@@ -45,8 +45,8 @@ export const formFieldConstraint = defineEventRule<AepEvent, 'aep/form-field-con
 });
 
 /**
- * `min > max` for field `i`: a literal beyond a double (`1e400`, read as Infinity) is a bound
- * like any other (AEP-0006 types both `number`), so it is compared exactly from the line's text.
+ * `1e400` (Infinity to JSON.parse) is a bound like any other (AEP-0006 types both `number`): compared exactly from the
+ * text.
  */
 function minAboveMax(ev: AepEvent, i: number, min: number, max: number): boolean {
   if (Number.isFinite(min) && Number.isFinite(max)) return min > max;

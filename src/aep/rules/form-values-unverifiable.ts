@@ -4,7 +4,6 @@ import { FORM_SPEC, VALUES_POINTER } from '../analyzers/form-common.ts';
 import type { AepFacts } from '../analyzers/model.ts';
 import { CAPTURE_RANK } from '../event.ts';
 
-/** Why the form is not available, by message key. */
 const WHY = {
   'missing-answered': 'the form request {subject:json} is not in the stream for this source and session',
   'missing-respond': 'the form request {subject:json} is not in the stream for this session',
@@ -19,9 +18,7 @@ const UNCLASSIFIED =
   '{unclassified} string or array value{unclassified:s} cannot be classified as choice ids or free text at capture {capture:json}';
 
 /**
- * `aep/form-values-unverifiable`: "cannot verify", never a pass. Below `redacted`, string and
- * array entries cannot be told apart as choice ids or free text without the form; numbers and
- * booleans are structural at any capture.
+ * "Cannot verify": below `redacted` string and array entries are choice ids or free text, undecidable without the form.
  */
 export const formValuesUnverifiable = defineStreamRule({
   id: 'aep/form-values-unverifiable',

@@ -3,8 +3,8 @@ import { markLocation } from '../../core/mark.ts';
 import type { AepFacts } from '../analyzers/model.ts';
 
 /**
- * `aep/id-unverifiable`: "cannot verify", never a pass. A redacting re-emitter may redact more
- * than the AEP-0003 §9.4 floor (§9 item 4), and a file read back may have changed (analyzers/identity.ts).
+ * "Cannot verify": a re-emitter may redact beyond the AEP-0003 §9.4 floor (§9 item 4), and a file read back may have
+ * changed.
  */
 export const idUnverifiable = defineStreamRule({
   id: 'aep/id-unverifiable',

@@ -48,9 +48,8 @@ import { stateCap } from './state-cap.ts';
 export const AEP_SCHEMA_RULES: readonly RuleMeta[] = Object.values(ENVELOPE_RULES);
 
 /**
- * Every AEP rule, in catalogue (RULES.md) order: the schema rules, the per-event rules, the
- * stream rules, the bridge rules of `--from`. Rules of one kind run in this order;
- * `aep/state-cap` stays the last stream rule, so its findings follow an event's others.
+ * Every AEP rule in catalogue (RULES.md) order, which is also run order per kind; `aep/state-cap` stays the last stream
+ * rule.
  */
 export const AEP_RULES: readonly (RuleMeta | EventRule<AepEvent> | AepStreamRule)[] = [
   ...AEP_SCHEMA_RULES,

@@ -2,7 +2,6 @@ import { defineStreamRule } from '../../core/engine.ts';
 import { markLocation, type Mark } from '../../core/mark.ts';
 import type { AepStreamState } from '../analyzers/model.ts';
 
-/** Most related locations listed on one finding. */
 const MAX_RELATED = 20;
 
 const CLOSED = 'legal, but nothing in the input closed';

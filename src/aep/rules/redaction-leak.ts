@@ -3,10 +3,7 @@ import { CLASS_DESCRIPTIONS, FLOOR_SECRET_CLASSES } from '../../core/secrets.ts'
 import type { AepEvent } from '../event.ts';
 import { forEachLeak } from '../leaks.ts';
 
-/**
- * `aep/redaction-leak`: a rule (a) floor match left in gated text. An error: "Rule (a) and (b)
- * failures discovered post-emission are security incidents" (AEP-0003 §9 item 4).
- */
+/** An error: "Rule (a) and (b) failures discovered post-emission are security incidents" (AEP-0003 §9 item 4). */
 export const redactionLeak = defineEventRule<AepEvent, 'aep/redaction-leak'>({
   id: 'aep/redaction-leak',
   severity: 'error',

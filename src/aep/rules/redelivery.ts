@@ -3,8 +3,8 @@ import { markLocation } from '../../core/mark.ts';
 import type { AepFacts } from '../analyzers/model.ts';
 
 /**
- * `aep/redelivery`: legal at-least-once delivery on the wire, but a captured file has no fan-out
- * to dedupe for it, so a warning. The model runs no analyzer after identity on the repeat.
+ * Legal at-least-once delivery, but a capture has no fan-out to dedupe for it: a warning. Nothing after identity runs
+ * on it.
  */
 export const redelivery = defineStreamRule({
   id: 'aep/redelivery',

@@ -27,9 +27,9 @@ function missingMember(
 }
 
 /**
- * `aep/registry-prose-conflict`. AEP-0002 Abstract: "where prose and registry disagree, the
- * registry is authoritative and the disagreement is a defect", so the event stays valid and the
- * conflict is named; schemas/aep/deviations.json says why these are not deviations there.
+ * AEP-0002 Abstract: "the registry is authoritative and the disagreement is a defect": the event stays valid, the
+ * conflict
+ * named (schemas/aep/deviations.json says why).
  */
 export const registryProseConflict = defineEventRule<AepEvent, 'aep/registry-prose-conflict'>({
   id: 'aep/registry-prose-conflict',

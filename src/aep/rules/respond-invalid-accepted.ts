@@ -3,9 +3,8 @@ import { markLocation } from '../../core/mark.ts';
 import type { AepFacts } from '../analyzers/model.ts';
 
 /**
- * `aep/respond-invalid-accepted`: once per command. "An emitter MUST reject
- * (`control.rejected{reason:"invalid"}`)" (AEP-0002 §5.3 as amended by AEP-0006), so accepting or
- * answering is the target's own violation, while the respond itself is only a warning.
+ * Once per command: "An emitter MUST reject" (AEP-0002 §5.3 amended by AEP-0006), so accepting is the target's
+ * violation.
  */
 export const respondInvalidAccepted = defineStreamRule({
   id: 'aep/respond-invalid-accepted',

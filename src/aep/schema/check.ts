@@ -16,7 +16,6 @@ import {
   requiredMembers,
 } from './validators.ts';
 
-/** The type grammar of a vendor type, shown in `aep/type-unregistered`. */
 const VENDOR_GRAMMAR = 'x.{vendor}.{category}.{rest}';
 
 const SCHEMA_RULES = new Map<string, RuleMeta>(Object.values(R).map((r) => [r.id, r]));
@@ -29,8 +28,8 @@ function schemaRule(id: string): RuleMeta {
 }
 
 /**
- * Check one parsed event's envelope, type and payload (AEP-0001 §5-§8, AEP-0002 §3-§5), reporting
- * to `sink`; returns the {@link AepEvent} when the envelope is valid (stream rules may see it).
+ * Check one event's envelope, type and payload (AEP-0001 §5-§8, AEP-0002 §3-§5); the AepEvent when the envelope is
+ * valid.
  */
 export function checkAepEvent(ev: ParsedEvent, sink: FindingSink): AepEvent | undefined {
   const v = ev.value;
@@ -79,9 +78,8 @@ export function checkAepEvent(ev: ParsedEvent, sink: FindingSink): AepEvent | un
     }
   }
   const capture = (typeof v.capture === 'string' ? v.capture : 'metadata') as AepCaptureLevel;
-  // AEP-0001 §5.1 #17: `data` is OPTIONAL, but an absent payload lacks every member its type
-  // REQUIRES; only those gated at or below the declared capture are owed (AEP-0002 §5.1 rule 1,
-  // so at `none`, where data is absent by rule, nothing is)
+  // `data` is OPTIONAL (AEP-0001 §5.1 #17) but owes its type's required members gated at or below the capture (AEP-0002
+  // §5.1 rule 1).
   if (data === undefined && entry && capture !== 'none') {
     for (const m of requiredMembers(type)) {
       if (CAPTURE_RANK[m.level] > CAPTURE_RANK[capture]) continue;
@@ -97,10 +95,7 @@ export function checkAepEvent(ev: ParsedEvent, sink: FindingSink): AepEvent | un
   return out;
 }
 
-/**
- * Report the repeated member names of `ev` (RFC 8259 §4): the value JSON.parse kept must not
- * decide a verdict. True when an envelope attribute repeats, which rejects the event.
- */
+/** Report repeated member names (RFC 8259 §4); true when an envelope attribute repeats, which rejects the event. */
 function reportDuplicates(ev: ParsedEvent, sink: FindingSink): boolean {
   let envelopeDup = false;
   // duplicates come in text order: count bytes incrementally (a line of a million repeats
@@ -141,9 +136,8 @@ function reportDuplicates(ev: ParsedEvent, sink: FindingSink): boolean {
 }
 
 /**
- * The payload members repeated with copies that differ, each with its number of copies
- * (src/core/json-copies.ts); `undefined` when no payload member repeats, `null` when the type
- * has no payload schema (a vendor payload is opaque: no verdict reads it).
+ * Repeated payload members whose copies differ, with counts; `undefined` when none repeat, `null` for an opaque vendor
+ * payload.
  */
 function payloadCopies(
   dups: readonly DuplicateKey[],
@@ -156,10 +150,8 @@ function payloadCopies(
 }
 
 /**
- * A refused event as the identity analyzer's input when its `(source, id)` is still trustworthy,
- * else `undefined`: `id` is unique per emitter whatever else the event gets wrong (AEP-0001 §5.1
- * #2). Trustworthy: `aep` is "0.1" (also the format marker, §5.1 #1), `id` a non-empty string,
- * `source` a URI (§5.1 #6), and no envelope attribute repeated (which copy counts is undefined).
+ * A refused event for the identity analyzer when `(source, id)` is trustworthy (AEP-0001 §5.1 #1, #2, #6: `aep` "0.1",
+ * a non-empty `id`, a URI `source`, no repeated envelope attribute), else `undefined`.
  */
 export function identityOfRejected(ev: ParsedEvent): AepEvent | undefined {
   const v = ev.value;

@@ -1,6 +1,6 @@
 /**
- * Loader of our AEP 0.1 schemas and type registry (`schemas/aep/`, written from the spec prose);
- * validation reads the validators generated from them at build time, not these files.
+ * Loader of our AEP 0.1 schemas and type registry (`schemas/aep/`); validation uses the generated validators, not
+ * these.
  */
 import { readFileSync } from 'node:fs';
 import { packageUrl } from '../../core/paths.ts';
@@ -19,19 +19,16 @@ export type AepSeverity = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'c
 
 /** One registered core type (a row of `schemas/aep/registry.json` `types`). */
 export interface AepRegistryType {
-  /** The bare type, e.g. `tool.completed`. */
   type: string;
   status: AepTypeStatus;
   scope: AepTypeScope;
   /** File name under `schemas/aep/types/`, or `null` when the payload is deferred (the reserved `message.*`). */
   schema: string | null;
-  /** Citation of the spec section defining the type, e.g. `AEP-0002 §5.3`. */
   spec: string;
   /** `resource.*`, `assessment.*` (AEP-0002 §4.2) and the control profile (AEP-0004) are experimental in 0.1. */
   experimental: boolean;
   /** Foreign-emitter session event (AEP-0001 §5.2): carries `session`, MUST omit `seq`. */
   foreignEmitter: boolean;
-  /** One-line semantics. */
   summary: string;
 }
 
@@ -44,7 +41,6 @@ export interface AepCategory {
 
 /** The whole registry file, `schemas/aep/registry.json`. */
 export interface AepRegistry {
-  /** Protocol version the registry describes: `"0.1"`. */
   aep: string;
   /** The closed category set (AEP-0002 §3). */
   categories: { spec: string; list: AepCategory[] };
@@ -54,7 +50,6 @@ export interface AepRegistry {
   severity: { spec: string; order: AepSeverity[]; default: AepSeverity };
   /** The `control.rejected.reason` enum (AEP-0004 §3). */
   nackReasons: { spec: string; reasons: string[] };
-  /** Every registered core type (46 in 0.1). */
   types: AepRegistryType[];
 }
 
@@ -62,12 +57,8 @@ export interface AepRegistry {
 export interface AepSchemas {
   /** The envelope schema (`$id` `https://agent-conformance.dev/schemas/aep/envelope.schema.json`). */
   envelope: object;
-  /** The type registry. */
   registry: AepRegistry;
-  /**
-   * The payload schema of a registered type, or `undefined` when the type is not registered
-   * (vendor `x.*` or unknown) or has no payload schema (reserved `message.*`).
-   */
+  /** `undefined` for an unregistered type (vendor `x.*`, unknown) or one without a payload schema (`message.*`). */
   payload(type: string): object | undefined;
 }
 
@@ -80,17 +71,14 @@ let cached: AepSchemas | undefined;
 let cachedRegistry: AepRegistry | undefined;
 
 /**
- * The type registry alone, read once, deep-frozen: what start-up needs.
- * @throws Error when the file is missing, not JSON or malformed (a packaging defect).
+ * The type registry alone, read once and frozen (start-up). @throws Error when missing or malformed (a packaging
+ * defect).
  */
 export function loadAepRegistry(): AepRegistry {
   return (cachedRegistry ??= deepFreeze(checkRegistry(readJson('registry.json'))));
 }
 
-/**
- * The envelope schema, the registry and every payload schema it names, read once, deep-frozen.
- * @throws Error on a missing, non-JSON or mismatched file (a packaging defect, not an input problem).
- */
+/** Envelope, registry and payload schemas, read once and frozen. @throws Error when a file is missing or malformed. */
 export function loadAepSchemas(): AepSchemas {
   if (cached) return cached;
   const envelope = readJson('envelope.schema.json') as Record<string, unknown>;

@@ -1,9 +1,6 @@
 import type { RuleMeta } from '../../core/rule.ts';
 
-/**
- * The templates every schema rule has: the schema stage's sentence (src/core/schema/wording.ts and
- * the `x-message` wording of ./wording.ts), as it is, in a payload, or for a payload that is absent.
- */
+/** Every schema rule's templates: the schema stage's sentence as it is, in a payload, or for an absent payload. */
 const SCHEMA_MESSAGES = {
   schema: '{sentence}',
   payload: '{sentence} (payload of {type}).',

@@ -1,6 +1,6 @@
 /**
- * The AEP validators generated at build time (`npm run validators:gen`), their findings through
- * the schema stage's mapper, and the capture annotation trees. Everything loads on first use.
+ * The generated AEP validators, their findings through the schema stage's mapper, and the capture trees; loaded on
+ * first use.
  */
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { mapSchemaErrors, type SchemaFinding, type Wording } from '../../core/schema/findings.ts';
@@ -16,7 +16,6 @@ let knownTypes: readonly string[] | undefined;
 const EVENT_WORDING = aepWording('event');
 let generated: { v: GeneratedValidators; byType: Map<string, object> } | undefined;
 
-/** The generated validators and documents, loaded on first use. */
 function load(): NonNullable<typeof generated> {
   if (!generated) {
     const v = loadGeneratedValidators('aep', AEP_SCHEMA_BASE_ID);
@@ -35,7 +34,6 @@ export function aepValidatorsLoaded(): boolean {
   return generated !== undefined;
 }
 
-/** One schema, as the verdict and the diagnostic validators see it. */
 interface Compiled {
   /** First error only: the hot path. */
   verdict: ValidateFunction;
@@ -85,11 +83,7 @@ export function payloadValidator(type: string): ValidateFunction | undefined {
   return payloadCompiled(type)?.verdict;
 }
 
-/**
- * The payload findings of `data` of a registered `type` (empty when valid or schema-less).
- * Pointers and sentences name `base` + the location in `data` (`/data/...` in an event);
- * `wording` defaults to the event's. Rules: `aep/payload-schema`, or an annotation's.
- */
+/** Payload findings of `data` of `type`, pointers under `base`. Rules: `aep/payload-schema` or an annotation's. */
 export function payloadFindings(
   type: string,
   data: unknown,
@@ -127,11 +121,7 @@ export interface RequiredMember {
 }
 const requiredCache = new Map<string, readonly RequiredMember[]>();
 
-/**
- * The top-level members the payload schema of `type` requires (read from what an empty payload
- * is refused for), each with its `x-aep-capture` level; empty for a schema-less type or one whose
- * payload may be empty.
- */
+/** The top-level members `type`'s payload requires, each with its `x-aep-capture` level. */
 export function requiredMembers(type: string): readonly RequiredMember[] {
   let r = requiredCache.get(type);
   if (r === undefined) {

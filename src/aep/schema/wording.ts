@@ -7,10 +7,8 @@ import { ENVELOPE_RULES } from './rules.ts';
 const RFC3339_SHAPE = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 
 /**
- * How AEP words schema errors: located sentences (`"/seq" must be integer, found string.`);
- * a `required` error points at the missing member. `label` names the validated whole (`event`,
- * or `payload` when a payload is checked alone). The keys are the `x-message` entries of
- * schemas/aep/envelope.schema.json (AEP-0001 §5.1-§5.4, AEP-0004 §2.2).
+ * AEP's wording of schema errors (located sentences; `required` points at the missing member), keyed by the `x-message`
+ * entries of schemas/aep/envelope.schema.json; `label` names the whole (`event`, `payload`).
  */
 export function aepWording(label = 'event'): Wording {
   const typeOf = (c: MessageContext): string => String((c.instance as Record<string, unknown> | null)?.type);

@@ -1,8 +1,6 @@
 /**
- * The `--max-events` budget shared by the event-identity, correlation and lineage analyzers, the
- * run's {@link CapLog}, and the interned input names. One count because the cap is documented as
- * one ("the oldest are forgotten first"): when full, the analyzers are asked in a fixed order to
- * forget their oldest entry (answered ids before events).
+ * The one `--max-events` budget of the identity, correlation and lineage analyzers (documented as one cap): when full,
+ * they forget their oldest entry in a fixed order (answered ids before events).
  */
 import type { CapLog } from '../../core/caps.ts';
 import type { Mark } from '../../core/mark.ts';
@@ -61,7 +59,6 @@ export class EventBudget {
     this.holders.push(holder);
   }
 
-  /** Entries held against `maxEvents`. */
   held(): number {
     let n = 0;
     for (const h of this.holders) n += h.held();
@@ -76,7 +73,6 @@ export class EventBudget {
     return false;
   }
 
-  /** Code of `m`'s input. */
   fileCode(m: Mark): number {
     return this.files.code(m.file);
   }

@@ -1,8 +1,7 @@
 /**
- * The change-lineage analyzer: an after event is the applied side of the before it parents to,
- * so it keeps that proposal's task `id` and `operation` or workspace `kind` ("after values need
- * not equal proposed values": the values may differ, the change may not). Read from the event
- * rows' control fingerprints; decided only when the before precedes its after.
+ * The change-lineage analyzer: an after event keeps its before's task `id` and `operation` or workspace `kind` ("after
+ * values
+ * need not equal proposed values"), from the rows' control fingerprints, when the before came first.
  */
 import type { Mark } from '../../core/mark.ts';
 import { eventKey, type CONTROL_FIELDS, type EventIdentity } from './identity.ts';

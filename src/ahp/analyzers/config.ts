@@ -1,7 +1,6 @@
 /**
- * The configuration analyzer: which `config.change.before` proposals were denied (an accepted
- * response with `deny`, or a fail-closed `hook.failure`: base/failure.md §Failure policy), kept in
- * the event's row.
+ * The configuration analyzer: denied `config.change.before` proposals (a `deny`, or a fail-closed `hook.failure`,
+ * base/failure.md §Failure policy), kept in the event's row.
  */
 import type { Hash64 } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';
@@ -10,7 +9,6 @@ import { isObj, type Obj } from '../../core/value.ts';
 
 /** Configuration facts of the first occurrence of an event. */
 export interface ConfigFacts {
-  /** A config.change.after whose parent config.change.before was denied. */
   configAfterDenied?: { before: Mark; deniedAt: Mark };
 }
 

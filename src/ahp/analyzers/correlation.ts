@@ -1,10 +1,9 @@
 /**
- * The request/response correlation analyzer (AHP base/events.md §Common message envelope):
- * pending requests by typed JSON-RPC id (`"1"` and `1` differ), with their retries and the host
- * context their response is judged in, capped by `--max-pending` (beyond it a response matching
- * nothing may answer an untracked request, so it is not reported); answered requests as compact
- * rows, so a second response is told from a response to nothing. An answered row goes when its id
- * is reused, or oldest first (before event rows) for the shared `--max-events` budget.
+ * Request/response correlation (AHP base/events.md §Common message envelope) by typed JSON-RPC id (`"1"` is not `1`),
+ * capped
+ * by `--max-pending` (past it an unmatched response may answer an untracked request, so is not reported); answered
+ * requests
+ * stay as compact rows, so a second response is told from a response to nothing.
  */
 import type { Hash64 } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';
@@ -34,7 +33,6 @@ export interface PendingRecord {
   deliveries: number;
   /** Read from an HTTP body: its response is the HTTP response, so none is owed in the input. */
   http?: true;
-  /** Intercept: the type of the event it carries. */
   eventType?: string;
   /** Intercept: the `(source, id)` key of its event (identity.ts `eventKey`). */
   eventKey?: Hash64;
@@ -50,9 +48,7 @@ export type ResponseLink =
   | { status: 'matched'; request: PendingRecord; mismatch?: 'manifest-for-intercept' | 'effects-for-capabilities' }
   /** A further response allowed by an identical retry of the request. */
   | { status: 'retry-answer'; request: Mark }
-  /** The request was already answered (and not retried). */
   | { status: 'duplicate'; request: Mark; first: Mark }
-  /** No request of the stream has this id. */
   | { status: 'unmatched' }
   /** The input holds no request at all so far (one direction of the traffic); `first` for the first such response. */
   | { status: 'uncorrelatable'; first: boolean }
@@ -77,7 +73,6 @@ export function idKey(msg: AhpMessage): string | undefined {
   return undefined;
 }
 
-/** The correlation analyzer */
 const PENDING_BYTES = 1024;
 
 export class Correlation implements BudgetHolder {
@@ -90,7 +85,6 @@ export class Correlation implements BudgetHolder {
 
   constructor(private readonly budget: EventBudget) {}
 
-  /** Answered rows held (against `--max-events`). */
   held(): number {
     return this.answered.size;
   }
@@ -109,12 +103,10 @@ export class Correlation implements BudgetHolder {
     return this.pending.size;
   }
 
-  /** The most requests that awaited a response at once in this run. */
   get pendingPeak(): number {
     return this.peak;
   }
 
-  /** Compact rows of answered request ids (for duplicate responses). */
   get answeredCount(): number {
     return this.answered.size;
   }
@@ -153,7 +145,6 @@ export class Correlation implements BudgetHolder {
     return rec;
   }
 
-  /** A response or error response (`msg` at `at`): what it answers. */
   response(msg: AhpMessage, at: Mark): ResponseFacts {
     const key = idKey(msg);
     const result = isObj(msg.value.result) ? msg.value.result : undefined;

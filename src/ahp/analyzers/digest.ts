@@ -1,14 +1,11 @@
 /**
- * Identity digests: canonical-JSON SHA-256 of a value, so member order and whitespace never
- * decide identity ("original JSON byte formatting is not a wire requirement"), and 32-bit FNV-1a
- * fingerprints that only name which control field differs (no security property).
+ * Identity digests: canonical-JSON SHA-256 ("original JSON byte formatting is not a wire requirement"), and FNV-1a
+ * fingerprints that only name which control field differs.
  */
 import { canonicalJson, digest, fnv32, textKey, type Hash64 } from '../../core/canonical.ts';
 import type { BigIntegerLiteral } from '../../core/json.ts';
 
-/**
- * Digest of `value`, at `basePointer` in a line whose big integer literals are `bigIntegers` (pointers from the root).
- */
+/** Digest of `value` at `basePointer` of a line with `bigIntegers`. */
 export function valueDigest(value: unknown, bigIntegers: readonly BigIntegerLiteral[] = [], basePointer = ''): string {
   return Buffer.from(digest(canonicalJson({ value, bigIntegers }, basePointer)))
     .toString('base64url')

@@ -1,10 +1,8 @@
 /**
- * The edit-context analyzer: the host context an intercept request gives its response (event
- * type, granted capabilities, every modify target's current value, elicitation mode, action and
- * form), and the verdict of the response's effects applied in it (effects.ts). It keeps nothing
- * of its own: the context rides on the pending request (so `--max-pending` caps it); a form the
- * elicitation analyzer already released is noted (`schemaReleased`), so the edit is reported as
- * not verifiable rather than passed.
+ * The edit-context analyzer: the host context a request gives its response and the verdict of the response's effects in
+ * it.
+ * Keeps nothing of its own (the context rides on the pending request); a released form makes the edit unverifiable, not
+ * passed.
  */
 import { checkEffects, type EffectsVerdict, type HostContext } from './effects.ts';
 import type { AhpMessage } from '../message.ts';
@@ -27,7 +25,6 @@ const LIST_TARGETS: Readonly<Record<string, readonly [string, string]>> = {
 /** A matched intercept response's effects applied in its request's host context. */
 export interface EffectsFacts {
   outcome: EffectsVerdict;
-  /** `result.effects` of the response. */
   list: unknown[];
   request: PendingRecord;
 }
@@ -39,10 +36,7 @@ export class EditContext {
     private readonly elicitation: Elicitation,
   ) {}
 
-  /**
-   * The host context of the intercepted event `ev` of `msg`, from the request (undefined when its capabilities are
-   * unusable).
-   */
+  /** The host context of `ev` of `msg`, or undefined when the request's capabilities are unusable. */
   hostContext(msg: AhpMessage, ev: Obj, rec: PendingRecord): HostContext | undefined {
     const params = msg.value.params as Obj;
     const caps = params.capabilities;

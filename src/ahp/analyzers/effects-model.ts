@@ -32,8 +32,8 @@ export type RejectionCode =
   | 'return';
 
 /**
- * One reason for rejecting a response: `index` is the effect's position (-1: the list itself), `pointer` is
- * relative to the list; `messageId` and `args` select a template of the rule that reports `code`.
+ * One reason to reject a response: `index` of the effect (-1: the list), `pointer` relative to the list, a template of
+ * `code`'s rule.
  */
 export interface EffectRejection {
   code: RejectionCode;
@@ -49,10 +49,7 @@ export interface TargetPermission {
   write: boolean;
 }
 
-/**
- * What the host knows when it applies a response; an absent member is not known, and the checks that need it are
- * skipped.
- */
+/** What the host knows when applying a response; checks needing an absent member are skipped. */
 export interface HostContext {
   event: string;
   current?: Readonly<Record<string, unknown>>;
@@ -69,7 +66,6 @@ export interface HostContext {
 export type EffectsOutcome =
   /** Accepted: the effective value of every target in `current` or changed, and the targets changed. */
   | { accepted: true; values: Record<string, unknown>; changed: string[] }
-  /** Rejected as a whole, with every reason found. */
   | { accepted: false; reasons: EffectRejection[] };
 
 /** Text parts of a list (messages' parts, or bare parts). */
@@ -95,10 +91,7 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   return false;
 }
 
-/**
- * Schema sentences of `value` against `ref` (pointers relative to `value`, prefixed by `base`), continued after a colon
- * (lower-case first letter).
- */
+/** Schema sentences of `value` against `ref` (pointers under `base`), lower-case, to follow a colon. */
 export function schemaSentences(
   ref: string,
   value: unknown,

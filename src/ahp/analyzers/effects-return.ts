@@ -8,10 +8,7 @@ const RETURN_TABLE = 'effects.schema.json#/$defs/returnContracts/$defs';
 
 let returnEvents: readonly string[] | undefined;
 
-/**
- * The events whose `return` value has a contract, in the order of the contract table
- * (`effects.schema.json#/$defs/returnContracts`).
- */
+/** The events whose `return` has a contract, in `effects.schema.json#/$defs/returnContracts` order. */
 export function returnContractEvents(): readonly string[] {
   if (returnEvents) return returnEvents;
   const doc = ahpSchemas().docs.get('effects.schema.json');

@@ -1,11 +1,9 @@
 /**
- * Applying an intercept response's effects to a host context: the staged, atomic acceptance of
- * AHP base/composition.md §Atomic effect acceptance. Every effect is validated against the closed
- * effect schema, checked against the capabilities granted with the request, and modifications
- * are staged serially over detached copies (replace substitutes, merge appends to lists and is
- * shallow for objects) under the boundary rules of effects-modify.ts; an advertised `return` is
- * held to its boundary contract (effects-return.ts). Any invalid effect rejects the whole
- * response, even a valid deny ("do not salvage even a valid deny from an invalid list").
+ * Atomic effect acceptance (AHP base/composition.md §Atomic effect acceptance): each effect validated, checked against
+ * the
+ * granted capabilities and staged over detached copies; any invalid effect rejects the whole response ("do not salvage
+ * even
+ * a valid deny from an invalid list").
  */
 import { describeValue } from '../../core/finding.ts';
 import type { MessageArgs } from '../../core/message.ts';
@@ -52,7 +50,6 @@ function advertisedEffects(caps: unknown): Set<string> | undefined {
   return new Set(caps.effects.filter((x): x is string => typeof x === 'string'));
 }
 
-/** Capability problems of one well-formed effect. */
 function capabilityProblems(
   effect: Obj,
   index: number,
@@ -93,10 +90,7 @@ function capabilityProblems(
   return out;
 }
 
-/**
- * A deep copy of a JSON value: `structuredClone`, or an explicit stack when the value nests deeper than the call stack
- * allows.
- */
+/** A deep copy: `structuredClone`, or an explicit stack beyond the call stack's depth. */
 function detach<T>(value: T): T {
   try {
     return structuredClone(value);
@@ -187,8 +181,8 @@ export function checkEffects(effects: unknown, ctx: HostContext): EffectsVerdict
 }
 
 /**
- * The host context of an upstream manifest `editContext` (`{event, current, mode, action}`), every target granted;
- * undefined when not of that shape.
+ * The host context of a manifest `editContext` (`{event, current, mode, action}`), every target granted; else
+ * undefined.
  */
 export function hostContextOf(editContext: unknown): HostContext | undefined {
   if (!isObj(editContext) || typeof editContext.event !== 'string' || !isObj(editContext.current)) return undefined;

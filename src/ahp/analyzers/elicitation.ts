@@ -1,11 +1,10 @@
 /**
- * The elicitation analyzer (AHP interaction-payloads.md §MCP elicitation binding (2025-11-25)):
- * request/result pairs and their correlation, the answer check against the request's form, and
- * the advertised modes. A form is open work until an accepted answer was checked against it (at
- * the end of that message, so an intercept of the answer takes it into its host context first);
- * then it is kept for further results until the memory budget needs the room, after which a
- * further result is only "not verifiable", never silently passed. Requests are remembered by
- * signature (source, session id, server, mode) and by event id, as hashed keys and marks only.
+ * The elicitation analyzer (AHP interaction-payloads.md §MCP elicitation binding (2025-11-25)): request/result pairs,
+ * answers
+ * against the form, advertised modes. A form stays open until an accepted answer is checked, then is kept until the
+ * budget
+ * needs the room; after that a result is "not verifiable", never passed. Requests are held as hashed keys and marks
+ * only.
  */
 import type { Mark } from '../../core/mark.ts';
 import type { ElicitationBody } from '../elicitation-body.ts';
@@ -42,7 +41,6 @@ function signature(ev: Obj): number {
   );
 }
 
-/** Set `k` in `m` as its most recent entry. */
 function remember<V>(m: Map<number, V>, k: number, v: V): void {
   m.delete(k);
   m.set(k, v);
@@ -56,7 +54,6 @@ export interface ElicitRequestInfo {
   form: FormVerdict;
   /** `requestedSchema` of a `parsed` form while still held (released once a result's answer was checked). */
   schema?: unknown;
-  /** A `parsed` form whose `requestedSchema` was released. */
   released?: boolean;
 }
 
@@ -97,7 +94,6 @@ export interface ModeFacts {
 
 /** Elicitation facts of an event. */
 export interface ElicitationFacts {
-  /** user.elicitation.result, first occurrence. */
   pair?: PairFacts;
   /** user.elicitation.result with an accepted form answer not checked before. */
   content?: ContentFacts;
@@ -135,7 +131,6 @@ export class Elicitation {
     return this.checkedSchemas.size;
   }
 
-  /** Forget the form of the event `key` (its row was forgotten). */
   forget(key: Hash64): void {
     if (this.schemas.size === 0 && this.checkedSchemas.size === 0) return;
     const n = keyNumber(key);
@@ -209,10 +204,7 @@ export class Elicitation {
     return info ? { info, slot: ps } : undefined;
   }
 
-  /**
-   * Elicitation facts of the event `ev` of `msg` (key `key`, row `s` when kept) into `facts`; records a request's form
-   * verdict.
-   */
+  /** Elicitation facts of `ev` of `msg` into `facts`; records a request's form verdict. */
   observeEvent(
     msg: AhpMessage,
     ev: Obj,
@@ -281,7 +273,6 @@ export class Elicitation {
     this.body = undefined;
   }
 
-  /** What a user.elicitation.request offers its result. */
   private requestInfo(msg: AhpMessage, ev: Obj): ElicitRequestInfo {
     const el = isObj(ev.elicitation) ? ev.elicitation : {};
     const base = { server: el.server, mode: el.mode };

@@ -1,10 +1,8 @@
 /**
- * MCP elicitation answers checked against the pinned answer shape and the form that asked for
- * them (AHP interaction-payloads.md §MCP elicitation binding (2025-11-25), §Elicitation
- * modification target); pure and total. Defaults are annotations, never injected ("Form defaults
- * remain annotations"); undeclared members satisfy a `requestedSchema` (no `additionalProperties`);
- * lengths count code points; no regular expression is built from input; fields outside the subset
- * are `ahp/elicitation-body`'s, skipped here rather than guessed.
+ * MCP elicitation answers against the pinned shape and their form (AHP interaction-payloads.md §MCP elicitation
+ * binding),
+ * pure and total: defaults never injected, undeclared members allowed, lengths in code points, no RegExp built from
+ * input.
  */
 import { describeValue } from '../../core/finding.ts';
 import { childPointer } from '../../core/pointer.ts';
@@ -42,10 +40,7 @@ export const ANSWER_PHRASES = {
 /** The key of an {@link ANSWER_PHRASES} entry. */
 export type AnswerPhraseId = keyof typeof ANSWER_PHRASES;
 
-/**
- * One problem of an answer: `pointer` relative to the answer (`""`: the answer itself), the failing form `keyword`, and
- * its phrase.
- */
+/** One answer problem: `pointer` into the answer, the failing `keyword`, its phrase. */
 export interface AnswerProblem {
   pointer: string;
   keyword: string;
@@ -121,10 +116,7 @@ function multiChoices(field: Obj): string[] | undefined {
   return strings(items.enum);
 }
 
-/**
- * `"a", "b", "c"`: the values a form offers, up to five (the form's own enum values, part of the request's schema, not
- * the answer, so quoting them shows no answer content).
- */
+/** Up to five of the form's own choices, quoted (the request's schema, not answer content). */
 function listed(choices: readonly string[]): string {
   const shown = choices.slice(0, 5).map((c) => JSON.stringify(c));
   return `${shown.join(', ')}${choices.length > 5 ? `, and ${choices.length - 5} more` : ''}`;
@@ -136,13 +128,11 @@ const codePoints = (s: string): number => {
   return n;
 };
 
-/** The `option` phrase of a value outside `choices`. */
 const option = (choices: readonly string[], v: unknown): [AnswerPhraseId, MessageArgs] =>
   choices.length
     ? ['option', { count: choices.length, options: listed(choices), found: describeValue(v) }]
     : ['noOption', { found: describeValue(v) }];
 
-/** Problems of one answer value against its field schema. */
 function fieldProblems(ptr: string, field: Obj, v: unknown): AnswerProblem[] {
   const out: AnswerProblem[] = [];
   const p = (keyword: string, messageId: AnswerPhraseId, args: MessageArgs = {}) =>

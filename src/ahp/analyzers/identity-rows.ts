@@ -50,11 +50,8 @@ export const EVENT_FLAG = {
   /** The row holds the first intercepted copy ({@link EVENT_U32.interceptDigest}). */
   intercepted: 2,
   hasParent: 4,
-  /** ahp/elicitation-mode-not-advertised was decided for this event. */
   modeReported: 8,
-  /** A config.change.before that was denied ({@link EVENT_U32.deniedFile}). */
   denied: 16,
-  /** An elicitation answer was checked ({@link EVENT_U32.answerDigest}). */
   answerChecked: 32,
   /** The intercepted copy is a line fingerprint: read the line back to compare. */
   rereadable: 64,

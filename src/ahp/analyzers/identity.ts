@@ -1,10 +1,8 @@
 /**
- * The event-identity analyzer: one compact row per `(source, id)` event (identity-rows.ts), and
- * whether a later occurrence is a retry or another view of it (base/failure.md §Duplicate
- * delivery and retries, observation-disposition.md) or a reuse of its id. Names are interned (at
- * most {@link MAX_NAMES}; beyond that a new type is compared by fingerprint and a new server or
- * mode not at all). Nothing is released per event while the budget lasts; over `--max-events` the
- * oldest row is forgotten and the analyzers keyed by it are told ({@link EventIdentity.onForget}).
+ * The event-identity analyzer: a compact row per `(source, id)`, and whether a repeat is a retry or another view
+ * (base/failure.md
+ * §Duplicate delivery and retries) or a reuse. Names interned (at most MAX_NAMES); over `--max-events` the oldest row
+ * goes.
  */
 import { lineFingerprint, sameAsReadBack } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';
@@ -59,7 +57,6 @@ export interface IdentityFacts {
   id: string;
   type: string;
   via: 'intercept' | 'observe';
-  /** True for the first occurrence of `(source, id)` in the stream. */
   first: boolean;
   reuse?: ReuseFacts;
 }
@@ -79,7 +76,6 @@ export class EventIdentity implements BudgetHolder {
 
   constructor(private readonly budget: EventBudget) {}
 
-  /** Event rows held now. */
   held(): number {
     return this.rows.size;
   }
@@ -89,7 +85,6 @@ export class EventIdentity implements BudgetHolder {
     return this.rows.allocated;
   }
 
-  /** Bytes of the event rows (the memory budget). */
   bytes(): number {
     return this.rows.bytes();
   }
@@ -103,12 +98,10 @@ export class EventIdentity implements BudgetHolder {
     return true;
   }
 
-  /** The row of event `key`, if held. */
   slot(key: Hash64): number | undefined {
     return this.rows.slot(key);
   }
 
-  /** Where the first occurrence of the event of row `s` was. */
   markAt(s: number): Mark {
     const r = this.rows;
     return this.budget.mark(r.getU(s, EVENT_U32.file), r.getU(s, EVENT_U32.line), r.getF(s, EVENT_F64.byteOffset));
@@ -126,7 +119,6 @@ export class EventIdentity implements BudgetHolder {
       : false;
   }
 
-  /** The key of the parent row `s` names, if it names one. */
   parentKey(s: number): Hash64 | undefined {
     return this.hasFlag(s, EVENT_FLAG.hasParent)
       ? { hi: this.rows.getU(s, EVENT_U32.parentKey), lo: this.rows.getU(s, EVENT_U32.parentKey + 1) }
@@ -162,17 +154,14 @@ export class EventIdentity implements BudgetHolder {
     r.setU(s, EVENT_U32.elicitMode, typeof mode === 'string' ? this.names.code(mode) : 0);
   }
 
-  /** Whether the mode of row `s` was decided already. */
   modeReported(s: number): boolean {
     return this.hasFlag(s, EVENT_FLAG.modeReported);
   }
 
-  /** Note that the mode of row `s` was decided. */
   setModeReported(s: number): void {
     this.setFlag(s, EVENT_FLAG.modeReported);
   }
 
-  /** Whether `digest` is the answer last checked for row `s`. */
   answerCheckedIs(s: number, digest: readonly [number, number]): boolean {
     const r = this.rows;
     return (
@@ -182,7 +171,6 @@ export class EventIdentity implements BudgetHolder {
     );
   }
 
-  /** Note `digest` as the answer last checked for row `s`. */
   setAnswerChecked(s: number, digest: readonly [number, number]): void {
     this.setFlag(s, EVENT_FLAG.answerChecked);
     this.rows.setU(s, EVENT_U32.answerDigest, digest[0]);
@@ -198,7 +186,6 @@ export class EventIdentity implements BudgetHolder {
     this.rows.setF(s, EVENT_F64.deniedByteOffset, at.byteOffset ?? NaN);
   }
 
-  /** Where the config.change.before of row `s` was denied, if it was. */
   deniedAt(s: number): Mark | undefined {
     const r = this.rows;
     if (!this.hasFlag(s, EVENT_FLAG.denied)) return undefined;
@@ -294,7 +281,6 @@ export class EventIdentity implements BudgetHolder {
     });
   }
 
-  /** The control fields whose fingerprints differ between row `s` and `c`. */
   private differingFields(s: number, c: ControlPrint): string[] {
     const mask = (this.rows.getU(s, EVENT_U32.flags) >>> CONTROL_PRESENT_SHIFT) & CONTROL_MASK;
     return CONTROL_FIELDS.filter(

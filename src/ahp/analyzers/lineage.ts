@@ -1,8 +1,7 @@
 /**
- * The lineage analyzer: `parentEventId` links within one source ("Parentage is single and
- * acyclic"). Parents may arrive late (observation order is not guaranteed), so a child naming an
- * unseen parent is kept until it arrives (then a cycle through it is looked for) or reported at
- * the end; the links live in the event rows. Over `--max-events` new unresolved links are dropped.
+ * The lineage analyzer: `parentEventId` within one source ("Parentage is single and acyclic"). Parents may arrive late,
+ * so
+ * an unseen parent waits for its arrival or the end; over `--max-events` new unresolved links are dropped.
  */
 import type { Hash64 } from '../../core/canonical.ts';
 import type { Location } from '../../core/finding.ts';
@@ -19,7 +18,6 @@ export interface UnresolvedParent {
   source: string;
   parentId: string;
   at: Location;
-  /** Arrival order of the naming event. */
   seq: number;
 }
 
@@ -42,12 +40,10 @@ export class Lineage implements BudgetHolder {
     private readonly budget: EventBudget,
   ) {}
 
-  /** Events naming a parent not seen yet (open work). */
   held(): number {
     return this.unresolvedCount;
   }
 
-  /** Estimated bytes of the unresolved parent links (open work). */
   bytes(): number {
     return this.unresolvedCount * 128;
   }

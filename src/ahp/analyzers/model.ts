@@ -24,8 +24,8 @@ export interface AhpFacts {
   event?: EventFacts;
   response?: ResponseFacts;
   /**
-   * A matched intercept success response whose request's capabilities are usable: its effects applied in the request's
-   * host context (edit-context.ts).
+   * A matched intercept success whose request has usable capabilities: its effects applied in the request's host
+   * context.
    */
   effects?: EffectsFacts;
 }
@@ -39,9 +39,7 @@ export interface AhpStreamState {
   readonly editContext: EditContext;
   readonly config: Configuration;
   readonly changes: ChangeLineage;
-  /** Caps exceeded in this run, until `ahp/state-cap` takes them. */
   readonly caps: AhpCapLog;
-  /** The memory budget of this run's state (`--max-state-mb`). */
   readonly memory: StateBudget;
 }
 
@@ -73,7 +71,6 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
   readonly state: AhpStreamState;
   readonly factBits = FACT_BITS;
 
-  /** The {@link FACT_BITS} of the facts set in `f`. */
   presence(f: AhpFacts): number {
     const e = f.event;
     return (

@@ -2,8 +2,8 @@ import { markLocation } from '../../core/mark.ts';
 import { defineAhpStreamRule } from '../analyzers/model.ts';
 
 /**
- * `ahp/config-after-denied`: denied means an accepted response with `deny`, or a fail-closed
- * `hook.failure` (base/failure.md §Failure policy); an unchanged proposal cannot be told from the stream.
+ * Denied: a `deny`, or a fail-closed `hook.failure` (base/failure.md §Failure policy); an unchanged proposal is not
+ * visible.
  */
 export const configAfterDenied = defineAhpStreamRule({
   id: 'ahp/config-after-denied',

@@ -4,9 +4,7 @@ import { isObj } from '../../core/value.ts';
 import type { AhpMessage } from '../message.ts';
 
 /**
- * `ahp/config-managed-secret`. The one credential classification of src/core/secrets.ts, so a
- * string gets the same verdict as in `aep redact` and the AEP leak rules; a summary is prose,
- * but `token: now read from the keychain` is still the AEP-0003 §9.4(a) assignment shape.
+ * The one classifier of src/core/secrets.ts: `token: now read from the keychain` is still the AEP-0003 §9.4(a) shape.
  */
 export const configManagedSecret = defineEventRule<AhpMessage, 'ahp/config-managed-secret'>({
   id: 'ahp/config-managed-secret',

@@ -11,9 +11,9 @@ const URL_WITH_AUTHORITY = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
 const MAX_DEPTH = 8;
 
 /**
- * What credential `text` carries, as a phrase (never the value), or undefined: URL userinfo or
- * a credential-named parameter when `asUrl` (or the text is a `scheme://` URL), else or then a
- * credential-shaped value.
+ * The credential `text` carries, as a phrase (never the value): URL userinfo or a credential-named parameter when a
+ * URL,
+ * else a credential-shaped value; or undefined.
  */
 function secretIn(text: string, asUrl: boolean): string | undefined {
   if (asUrl || URL_WITH_AUTHORITY.test(text)) {
@@ -30,9 +30,8 @@ function secretIn(text: string, asUrl: boolean): string | undefined {
   return m ? CLASS_DESCRIPTIONS[m.class] : undefined;
 }
 
-// `source` is stable for a harness installation, so an input repeats a few values (one per
-// harness, interleaved): remember their verdicts (a pure function of the string, at most
-// SOURCE_MEMO of them) rather than parse and scan every event's again.
+// `source` repeats a few values per input: memoise their verdicts (at most SOURCE_MEMO) instead of scanning every
+// event's.
 const SOURCE_MEMO = 512;
 const sourceVerdicts = new Map<string, string | null>();
 function sourceSecret(source: string): string | undefined {
@@ -45,10 +44,7 @@ function sourceSecret(source: string): string | undefined {
   return v ?? undefined;
 }
 
-/**
- * Report each string of an MCP descriptor `v` (at `pointer`; `rel` is the pointer inside the
- * descriptor) that carries a credential; `isUrl`: `v` is the connection `url`.
- */
+/** Report each string of MCP descriptor `v` that carries a credential; `isUrl`: `v` is the connection `url`. */
 function walk(v: unknown, pointer: string, rel: string, depth: number, isUrl: boolean, ctx: RuleContext): void {
   if (typeof v === 'string') {
     const what = secretIn(v, isUrl);
@@ -64,9 +60,7 @@ function walk(v: unknown, pointer: string, rel: string, depth: number, isUrl: bo
 }
 
 /**
- * `ahp/credential-exposed`: the one credential classification of src/core/secrets.ts, plus URL
- * userinfo and credential-named parameters (`urlSecrets`, shared with
- * `ahp/elicitation-url-secret`). Tool `input` is provider-native and opaque, so not read.
+ * src/core/secrets.ts plus URL userinfo and credential-named parameters; tool `input` is provider-native, so not read.
  */
 export const credentialExposed = defineEventRule<AhpMessage, 'ahp/credential-exposed'>({
   id: 'ahp/credential-exposed',

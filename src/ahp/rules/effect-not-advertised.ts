@@ -2,8 +2,8 @@ import { markLocation } from '../../core/mark.ts';
 import { defineAhpStreamRule } from '../analyzers/model.ts';
 
 /**
- * `ahp/effect-not-advertised`: judged when the request is in the stream with a usable
- * `capabilities.effects`; an effect failing the effect schema is `ahp/effect`'s.
+ * Judged when the request, with usable `capabilities.effects`, is in the stream; a schema-invalid effect is
+ * `ahp/effect`'s.
  */
 export const effectNotAdvertised = defineAhpStreamRule({
   id: 'ahp/effect-not-advertised',

@@ -4,10 +4,7 @@ import type { AhpMessage } from '../message.ts';
 
 const BODY = { request: 'elicitation/create params', result: 'ElicitResult' } as const;
 
-/**
- * `ahp/elicitation-body`. Findings about the embedded JSON point at the part's `text` member;
- * `partPointer` and `innerPointer` (into the parsed value) are in their args.
- */
+/** Findings in embedded JSON point at the part's `text`; `partPointer` and `innerPointer` are in their args. */
 export const elicitationBody = defineEventRule<AhpMessage, 'ahp/elicitation-body'>({
   id: 'ahp/elicitation-body',
   severity: 'error',

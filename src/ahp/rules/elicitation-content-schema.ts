@@ -4,10 +4,7 @@ import { defineAhpStreamRule } from '../analyzers/model.ts';
 
 const TAIL = 'so the answer does not satisfy the form of the request it answers ({request}).';
 
-/**
- * `ahp/elicitation-content-schema`: accepted form data is what must satisfy the form, so a
- * missing `content` is checked as `{}`; findings point at the result's text, `innerPointer` in args.
- */
+/** Accepted data must satisfy the form, so a missing `content` is checked as `{}`; `innerPointer` in args. */
 export const elicitationContentSchema = defineAhpStreamRule({
   id: 'ahp/elicitation-content-schema',
   severity: 'error',

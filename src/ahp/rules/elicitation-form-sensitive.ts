@@ -5,10 +5,7 @@ import { checksOf, parsedObject } from '../elicitation-body.ts';
 import type { AhpMessage } from '../message.ts';
 import { credentialAsked } from '../sensitive-names.ts';
 
-/**
- * Whether the user types a value into a field (free string or number), as opposed to choosing one of the server's
- * values or a boolean.
- */
+/** The user types the value (free string or number), rather than choosing a server value or a boolean. */
 function typedField(field: Obj): boolean {
   if (field.type === 'number' || field.type === 'integer') return true;
   return field.type === 'string' && !('enum' in field) && !('oneOf' in field);

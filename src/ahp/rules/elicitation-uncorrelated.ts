@@ -1,9 +1,6 @@
 import { defineAhpStreamRule } from '../analyzers/model.ts';
 
-/**
- * `ahp/elicitation-uncorrelated`: never an error, since no AHP marker proves that a capture holds a session from its
- * start.
- */
+/** Never an error: no AHP marker proves that a capture holds a session from its start. */
 export const elicitationUncorrelated = defineAhpStreamRule({
   id: 'ahp/elicitation-uncorrelated',
   severity: 'warning',

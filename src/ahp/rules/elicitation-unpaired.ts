@@ -1,9 +1,7 @@
 import { markLocation } from '../../core/mark.ts';
 import { defineAhpStreamRule } from '../analyzers/model.ts';
 
-/**
- * `ahp/elicitation-unpaired`: a parent that is a known event of another type; judged on the result's first occurrence.
- */
+/** A parent that is a known event of another type; judged on the result's first occurrence. */
 export const elicitationUnpaired = defineAhpStreamRule({
   id: 'ahp/elicitation-unpaired',
   severity: 'error',

@@ -2,9 +2,9 @@ import { markLocation } from '../../core/mark.ts';
 import { defineAhpStreamRule } from '../analyzers/model.ts';
 
 /**
- * `ahp/event-id-reuse`. The same event legitimately comes again as an exact intercept retry
- * (AHP-CORE-004) or as another view of it (observation-disposition.md: content may differ by
- * accepted edits and selection, control metadata may not); identical means the same JSON value.
+ * An event may come again as an exact retry (AHP-CORE-004) or another view (content may differ by accepted edits,
+ * control
+ * metadata may not); identical means the same JSON value.
  */
 export const eventIdReuse = defineAhpStreamRule({
   id: 'ahp/event-id-reuse',

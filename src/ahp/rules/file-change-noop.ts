@@ -2,11 +2,7 @@ import { defineEventRule } from '../../core/engine.ts';
 import { isObj } from '../../core/value.ts';
 import type { AhpMessage } from '../message.ts';
 
-/**
- * What identifies a snapshot's content, when it shows it: its inline text, its SHA-256, or its
- * immutable body reference (changed attachment bytes need a new reference). `undefined`: not
- * comparable (a view without digest, a gap).
- */
+/** A snapshot's content identity: inline text, SHA-256 or immutable body reference; `undefined` when not comparable. */
 function snapshotContent(part: unknown): string | undefined {
   if (!isObj(part) || 'gap' in part) return undefined;
   if (typeof part.text === 'string') return `t${part.text}`;

@@ -1,7 +1,6 @@
 /**
- * THE list of every AHP rule, in catalogue (RULES.md) order: the schema stage's rules, the
- * per-event rules and the stream rules. The Engine's per-event and stream lists are derived from
- * it by kind, so a rule's position here is also the order it reports in on one message.
+ * THE list of AHP rules in catalogue (RULES.md) order; the Engine's per-event and stream lists derive from it, so the
+ * position is also the reporting order on one message.
  */
 import type { EventRule, RuleMeta } from '../../core/rule.ts';
 import type { AhpStreamRule } from '../analyzers/model.ts';

@@ -7,10 +7,8 @@ import { defineAhpStreamRule } from '../analyzers/model.ts';
 const AT_ELICITATION = 'At user.elicitation.result, `content` is the MCP answer object, so both replace and merge';
 
 /**
- * `ahp/modify-invalid`: the checks of src/ahp/analyzers/effects-modify.ts in the request's host
- * context. A rejected response applies none of its effects ("any invalid effect rejects the
- * entire response ... do not salvage even a valid deny"), so every modify that is fine on its
- * own is reported as not applied, with the effects that caused the rejection as related.
+ * The checks of analyzers/effects-modify.ts in the request's host context. A rejected response applies nothing ("do not
+ * salvage even a valid deny"), so fine modifies are reported not applied, the culprits related.
  */
 export const modifyInvalid = defineAhpStreamRule({
   id: 'ahp/modify-invalid',

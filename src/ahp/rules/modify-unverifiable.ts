@@ -2,10 +2,7 @@ import { markLocation } from '../../core/mark.ts';
 import { isObj } from '../../core/value.ts';
 import { defineAhpStreamRule } from '../analyzers/model.ts';
 
-/**
- * `ahp/modify-unverifiable`: the form left the state after an earlier answer was checked; said once per such modify,
- * never a silent pass.
- */
+/** The form left the state after an earlier answer was checked: said once per modify, never a silent pass. */
 export const modifyUnverifiable = defineAhpStreamRule({
   id: 'ahp/modify-unverifiable',
   severity: 'info',

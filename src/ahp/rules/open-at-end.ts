@@ -1,12 +1,11 @@
 import { markLocation } from '../../core/mark.ts';
 import { defineAhpStreamRule } from '../analyzers/model.ts';
 
-/** Most related locations listed on the finding. */
 const MAX_RELATED = 20;
 
 /**
- * `ahp/open-at-end`: one finding at the first open request. A request read from an HTTP body
- * is not listed: its response is the HTTP response to that POST (base/transports/http.md AHP-HTTP-001).
+ * One finding at the first open request; HTTP-body requests are answered by the HTTP response (base/transports/http.md
+ * AHP-HTTP-001).
  */
 export const openAtEnd = defineAhpStreamRule({
   id: 'ahp/open-at-end',

@@ -1,8 +1,7 @@
 import { defineAhpStreamRule } from '../analyzers/model.ts';
 
 /**
- * `ahp/parent-unknown`: identity is `(source, id)`, so a parent from another source does not
- * count; parents may come after their children, so decided at the end of input.
+ * Identity is `(source, id)` (another source's parent does not count); parents may come later, so decided at the end.
  */
 export const parentUnknown = defineAhpStreamRule({
   id: 'ahp/parent-unknown',

@@ -15,7 +15,6 @@ function one(m: unknown, pointer: string, ctx: RuleContext): void {
   }
 }
 
-/** {@link one} over each element of a message list. */
 function list(v: unknown[], pointer: string, ctx: RuleContext): void {
   for (let i = 0; i < v.length; i++) {
     const m: unknown = v[i];
@@ -24,8 +23,8 @@ function list(v: unknown[], pointer: string, ctx: RuleContext): void {
 }
 
 /**
- * `ahp/reasoning-outside-assistant`. A warning: the category name is the only sign of reasoning
- * on the wire, and a delegated agent's reasoning relayed in a tool result may carry it.
+ * A warning: the category name is the only sign of reasoning, and relayed delegate reasoning in a tool result may carry
+ * it.
  */
 export const reasoningOutsideAssistant = defineEventRule<AhpMessage, 'ahp/reasoning-outside-assistant'>({
   id: 'ahp/reasoning-outside-assistant',

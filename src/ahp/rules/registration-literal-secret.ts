@@ -4,9 +4,8 @@ import { isObj, type Obj } from '../../core/value.ts';
 import { registrationHooks, type AhpMessage } from '../message.ts';
 
 /**
- * Member names that hold a literal credential rather than a reference, compared
- * case-insensitively without `-` and `_`: `client_secret` matches, `tokenEnv`, `tokenRef` and
- * `clientSecretRef` do not.
+ * Names of literal credentials (case-insensitive, without `-`/`_`): `client_secret` matches, `tokenEnv` / `*Ref` do
+ * not.
  */
 const LITERAL_SECRET_NAMES = new Set([
   'token',

@@ -1,10 +1,7 @@
 import { markLocation } from '../../core/mark.ts';
 import { defineAhpStreamRule } from '../analyzers/model.ts';
 
-/**
- * `ahp/response-duplicate`: an identical retry of the request (base/failure.md §Duplicate delivery and retries) may be
- * answered again.
- */
+/** An identical retry of the request (base/failure.md §Duplicate delivery and retries) may be answered again. */
 export const responseDuplicate = defineAhpStreamRule({
   id: 'ahp/response-duplicate',
   severity: 'error',

@@ -2,9 +2,9 @@ import { markLocation } from '../../core/mark.ts';
 import { defineAhpStreamRule } from '../analyzers/model.ts';
 
 /**
- * `ahp/response-unmatched`: mismatched request and response ids are an operational failure
- * (base/failure.md §Failure classes). Not judged before the input's first request
- * (`ahp/response-uncorrelated`) nor after `--max-pending` was exceeded.
+ * An operational failure (base/failure.md §Failure classes); not judged before the first request
+ * (`ahp/response-uncorrelated`)
+ * nor after `--max-pending` was exceeded.
  */
 export const responseUnmatched = defineAhpStreamRule({
   id: 'ahp/response-unmatched',

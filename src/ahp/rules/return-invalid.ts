@@ -6,9 +6,8 @@ const VIEW =
 const FORM = "The supplied answer does not satisfy the request's form:";
 
 /**
- * `ahp/return-invalid`: one contract per event whose capability bounds admit `return`
- * (`effects.schema.json#/$defs/returnContracts`), checked by src/ahp/analyzers/effects-return.ts;
- * an unadvertised `return` is `ahp/effect-not-advertised`'s.
+ * One contract per event whose bounds admit `return` (analyzers/effects-return.ts); an unadvertised `return` is
+ * `ahp/effect-not-advertised`'s.
  */
 export const returnInvalid = defineAhpStreamRule({
   id: 'ahp/return-invalid',

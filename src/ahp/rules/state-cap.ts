@@ -2,7 +2,6 @@ import type { RuleContext } from '../../core/rule.ts';
 import { markLocation } from '../../core/mark.ts';
 import { defineAhpStreamRule, type AhpStreamState } from '../analyzers/model.ts';
 
-/** Report the caps noted since the last call, each with its own template. */
 function flush(state: AhpStreamState, ctx: RuleContext): void {
   for (const n of state.caps.take())
     ctx.report({ at: markLocation(n.at), messageId: n.cap, args: { cap: n.cap, limit: n.limit } });

@@ -1,8 +1,7 @@
 /**
- * The one parse of the MCP body of an elicitation request/result event and its check against the
- * pinned, closed 2025-11-25 subset (`schemas/mcp/mcp-elicitation.schema.json`; AHP
- * interaction-payloads.md §MCP elicitation binding (2025-11-25)). Only a body-selected text part
- * is parsed; metadata, omit and gap views never are.
+ * The one parse of an elicitation event's MCP body (a body-selected text part only) and its check against the pinned
+ * closed
+ * subset (schemas/mcp/mcp-elicitation.schema.json).
  */
 import type { ErrorObject } from '../../core/schema/ajv.ts';
 import { mapSchemaErrors, type Wording } from '../../core/schema/findings.ts';

@@ -4,10 +4,7 @@ import { mapSchemaErrors, type SchemaFinding, type Wording } from '../../core/sc
 import { phrase, sentence } from '../../core/schema/wording.ts';
 import { ahpSchemas } from './schemas.ts';
 
-/**
- * How AHP words schema errors: predicate phrases as sentences; `required` points at the object, an extra member at
- * itself.
- */
+/** AHP's wording: predicate phrases; `required` points at the object, an extra member at itself. */
 export const AHP_WORDING: Wording = {
   generic: phrase,
   keys: {},
@@ -16,9 +13,7 @@ export const AHP_WORDING: Wording = {
   finish: sentence,
 };
 
-/**
- * Map ajv errors (from a diagnostic validator of `ahpSchemas()`) to schema findings through the schema stage's mapper.
- */
+/** Map diagnostic ajv errors to schema findings through the schema stage's mapper. */
 export function mapAjvErrors(
   errors: readonly ErrorObject[] | null | undefined,
   instance: unknown,

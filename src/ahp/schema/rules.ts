@@ -17,9 +17,7 @@ const schemaRule = <const Id extends string>(
   messages: RuleMeta['messages'] = SENTENCE,
 ): SchemaRule & { id: Id } => ({ id, wire, severity, description, spec, messages });
 
-/**
- * The rules of the schema stage, by id, in catalogue order (a closed table: an `x-rule` naming another id is a bug).
- */
+/** The schema stage's rules in catalogue order (closed: an `x-rule` naming another id is a bug). */
 export const AHP_SCHEMA_RULES = {
   'ahp/wire-root': schemaRule(
     'ahp/wire-root',

@@ -1,7 +1,7 @@
 /**
- * The AHP draft schema registry over `schemas/ahp/` and the pinned MCP elicitation extraction,
- * compiled at build time (`npm run validators:gen`): verdict validators load on first use, the
- * diagnostic ones on the first failure.
+ * The AHP schema registry (`schemas/ahp/`, the pinned MCP extraction), generated at build time: verdict validators load
+ * on
+ * first use, diagnostic ones on the first failure.
  */
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { SchemaIndex } from '../../core/schema/annotations.ts';
@@ -33,13 +33,11 @@ export const MCP_DEFAULT_ID = 'urn:agent-conformance:mcp-elicitation';
 export interface AhpSchemaRegistry {
   /** Schema nodes of the diagnostic validators' (prepared) documents, for the mapper (`mapSchemaErrors`). */
   readonly index: SchemaIndex;
-  /** Our loaded schema documents by file name (as written). */
   docs: ReadonlyMap<string, Record<string, unknown>>;
   /** A fast verdict for a `$ref` such as `messages.schema.json#/$defs/interceptRequest`. */
   check(ref: string): (value: unknown) => boolean;
   /** The diagnostic validator (all errors, verbose) for a `$ref`. */
   validator(ref: string): ValidateFunction;
-  /** The MCP extraction document (as loaded) and its `$id`. */
   mcp: { id: string; doc: Record<string, unknown> };
   /** A fast verdict for a `$defs` entry of the MCP extraction, or `undefined` when it has none. */
   mcpCheck(def: string): ((value: unknown) => boolean) | undefined;
@@ -54,10 +52,7 @@ export function ahpValidatorsLoaded(): boolean {
   return registry !== undefined;
 }
 
-/**
- * The process-wide registry, built on first use from the generated validators.
- * @throws Error for a `$ref` no validator was generated for (a build defect, not an input problem).
- */
+/** The process-wide registry. @throws Error for a `$ref` without a generated validator (a build defect). */
 export function ahpSchemas(): AhpSchemaRegistry {
   if (registry) return registry;
   const generated = loadGeneratedValidators('ahp', AHP_SCHEMA_BASE);

@@ -1,9 +1,7 @@
 /**
- * The AHP message-schema stage (docs/architecture.md §Schema stage), first on every message: it
- * validates the value against its root (the wire root, the registration root, or a root named by
- * the upstream manifest), attributes each finding to the rule its `x-rule` names, and fills the
- * typed {@link AhpMessage} later rules read: kind, `wireValid` (no finding of a `wire` rule: ids
- * can be trusted for correlation), the event and its elicitation body, parsed once.
+ * The AHP message-schema stage, first on every message: validates against its root, attributes findings by `x-rule`,
+ * and
+ * fills AhpMessage (`wireValid`: no `wire` rule finding, ids trustworthy; the event and elicitation body, parsed once).
  */
 import { describeValue, type FindingSink } from '../../core/finding.ts';
 import { isSelected, type RuleSelection } from '../../core/engine.ts';
@@ -39,8 +37,8 @@ const found = (id: AhpSchemaRuleId, pointer: string, messageId: string, args?: M
 });
 
 /**
- * What to validate a value as: `'message'` (the wire root), `'registration'`, or an upstream manifest `schema` path,
- * mapped to our equivalent root by its file name and `#/$defs/<event type>` fragment.
+ * `'message'` (wire root), `'registration'`, or a manifest `schema` path mapped to our root by file name and
+ * `#/$defs/<type>`.
  */
 export type AhpRoot = 'message' | 'registration' | string;
 
@@ -73,10 +71,7 @@ const MESSAGE_ROOTS: Record<string, string> = {
 
 const rootCache = new Map<string, RootSpec>();
 
-/**
- * Resolve an {@link AhpRoot} to one of our schema roots.
- * @throws Error when the root names no schema we have an equivalent for.
- */
+/** One of our schema roots for `root`. @throws Error when we have no equivalent. */
 export function resolveRoot(root: AhpRoot): RootSpec {
   const hit = rootCache.get(root);
   if (hit) return hit;
@@ -188,8 +183,8 @@ function isUnder(pointer: string, prefix: string): boolean {
 }
 
 /**
- * Run the stage on `ev` against `root`, fill it in as an {@link AhpMessage}, and return its findings (unreported).
- * @throws Error when `opts.eventSchema` does not name an event root, or a schema cannot be loaded.
+ * Run the stage on `ev` against `root`, fill it as an AhpMessage, return its findings. @throws Error for a bad
+ * `eventSchema` or schema.
  */
 export function schemaStage(
   ev: ParsedEvent,

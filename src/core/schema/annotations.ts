@@ -1,19 +1,7 @@
 /**
- * The annotation vocabulary of our schemas (docs/architecture.md §Schema stage). Every keyword
- * is a pure annotation: ajv registers it with no validation code, so it never changes a
- * verdict and standalone-generated validators need nothing for it.
- *
- * - `x-rule`: the rule id of a schema location. A string names the rule of every error raised
- *   at that node and below (an inner `x-rule` wins). An object maps the node's own keywords to
- *   rule ids (`{"type": "aep/attribute-type", "format": "aep/time-format"}`), with `null` for a
- *   `type` error on a JSON null and `*` for the node's other keywords and its subtree.
- * - `x-message`: the sentence, or a message key (`@name`, looked up in the protocol's
- *   wording), of errors raised by the node's own keywords. A string applies to every keyword
- *   but `additionalProperties`; an object maps keywords (same keys as `x-rule`), where an
- *   `additionalProperties` sentence may name the member as `{prop}`.
- * - `x-aep-capture`: the capture level a payload field needs (AEP-0002 §5.1).
- * - `x-spec`: a spec citation (documentation only).
- * - `enumNames`: a legacy MCP 2025-11-25 annotation kept in the pinned extraction.
+ * The annotation keywords of our schemas (no validation code, never a verdict): `x-rule` (rule id of a node and below,
+ * or a map per keyword), `x-message` (sentence or `@key`), `x-aep-capture` (AEP-0002 §5.1), `x-spec`, `enumNames`
+ * (MCP).
  */
 import { isObj, type Obj } from '../value.ts';
 
@@ -72,17 +60,8 @@ const DATA_KEYWORDS = new Set(['const', 'enum', 'default', 'examples']);
 const OWN_FALSE = new Set(['additionalProperties', 'unevaluatedProperties', 'unevaluatedItems']);
 
 /**
- * Prepare loaded schema documents (mutable copies, keyed by `$id`) for the mapper, in place:
- * 1. a `false` subschema becomes `{"not": {}}` (same verdict), so its errors have a node to
- *    read annotations from (ajv reports a boolean schema's errors with no `parentSchema`);
- *    the mapper words such a `not` as the `false schema` it was;
- * 2. a `$ref` from a location with a rule to a definition without one is pointed at a copy
- *    of that definition annotated with the rule (`$defs/__ctx<n>` of the target document),
- *    so an error inside a shared leaf (a non-empty string, a SHA-256 value) is attributed to
- *    the rule that used it, statically, from its schema location alone;
- * 3. every object node is indexed ({@link NodeInfo}).
- * Returns `index` (a new one by default; pass one to index several calls' documents together). `$ref`s must be JSON Pointer fragments (`#/...`), optionally after a
- * document name resolved against `base`.
+ * Prepare schema documents in place for the mapper: `false` becomes `{"not": {}}` (so its errors have a node); a `$ref`
+ * to an unannotated shared leaf points at a copy with the referrer's rule; every object node is indexed.
  */
 export function prepareSchemas(
   docs: ReadonlyMap<string, Obj>,
@@ -152,31 +131,19 @@ export function prepareSchemas(
   return index;
 }
 
-/**
- * The rule a `$ref` node hands to what it refers to: its own (inherited) rule, else its
- * document's default, else the context it sits in (a document default is nearer than a rule
- * from the referring document).
- */
+/** The rule a `$ref` hands on: its own, else its document's default, else its context. */
 export function refContext(info: NodeInfo): string | undefined {
   return info.rule ?? info.docRule ?? info.context;
 }
 
-/**
- * The rule of an error raised by the keywords of `node` (not counting the node's own keyword
- * map, which the mapper reads first): the inherited rule, else (for a `$ref` node) the rule
- * it hands on, else the context of the copy it is in, else its document's default.
- */
+/** The rule of an error at `node`: inherited, else a `$ref`'s, else its copy's context, else the default. */
 export function ruleOfNode(node: Obj, info: NodeInfo): string | undefined {
   return info.rule ?? (typeof node.$ref === 'string' ? refContext(info) : (info.context ?? info.docRule));
 }
 
 const MAP_KEYWORDS = new Set(['properties', 'patternProperties', '$defs', 'dependentSchemas']);
 
-/**
- * Replace `false` subschemas under `node` by `{"not": {}}`, remembering for each the schema
- * node whose keyword holds it (`hosts`): a `false` cannot carry annotations, so its host's
- * `x-rule` / `x-message` entries keyed `false schema` speak for it.
- */
+/** `false` subschemas become `{"not": {}}`; `hosts` keeps each one's host, whose annotations speak for it. */
 function rewriteFalse(node: unknown, hosts: WeakMap<object, object>, host?: object): void {
   if (Array.isArray(node)) {
     node.forEach((v, i) => {

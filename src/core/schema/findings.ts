@@ -1,11 +1,6 @@
 /**
- * The one error-to-finding mapper of the schema stage (docs/architecture.md §Schema stage):
- * ajv errors from a diagnostic validator ({@link createAjv} `diagnostic: true`) over documents
- * prepared by {@link prepareSchemas} become `{ruleId, pointer, message}` findings. The rule
- * id comes from the `x-rule` annotation at the failing schema location, the wording from
- * `x-message` there (a sentence or a `@key` of the protocol's {@link Wording}) or else the
- * wording's generic sentence. Messages describe what was found (JSON type, length), never
- * the instance value.
+ * The one ajv-error-to-finding mapper: rule id from `x-rule`, wording from `x-message` or the protocol's generic
+ * sentence; messages describe what was found, never the value (docs/architecture.md §Schema stage).
  */
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { childPointer, getAt } from '../pointer.ts';
@@ -34,13 +29,11 @@ export interface MessageContext {
   /** The member an error names (missing, additional, or a rejected member name), if any. */
   member?: string;
   ruleId: string;
-  /** The wording's generic sentence for this error. */
   generic(): string;
 }
 
 /** How one protocol words schema errors. */
 export interface Wording {
-  /** The sentence for an error without an `x-message` at its location. */
   generic(c: MessageContext): string;
   /** Sentences for `x-message` keys (`@name` in a schema; the key here without `@`). */
   keys: Readonly<Record<string, (c: MessageContext) => string>>;
@@ -56,7 +49,6 @@ export interface Wording {
 export interface MapOptions {
   index: SchemaIndex;
   wording: Wording;
-  /** The rule of an error whose location has no rule. */
   fallbackRule: string;
   /** Prefixed to every pointer and path (the validated value's place in the line). */
   base?: string;
@@ -85,10 +77,8 @@ function insideUnion(index: SchemaIndex, node: object | undefined, union: object
 }
 
 /**
- * Map `errors` (of one validation of `instance`) to findings, in error order, each distinct
- * (rule, pointer, message) once. `if` wrappers are dropped; a `propertyNames` error is
- * reported through the errors of the name it rejected; the branch errors of an anyOf / oneOf /
- * contains whose location has an `x-message` fold into that one sentence.
+ * Findings of `errors` in order, each (rule, pointer, message) once; `if` wrappers dropped, `propertyNames` errors via
+ * the name's, anyOf / oneOf / contains branches folded into their location's `x-message`.
  */
 export function mapSchemaErrors(
   errors: readonly ErrorObject[] | null | undefined,
@@ -184,9 +174,7 @@ export function mapSchemaErrors(
       message = key(ctx);
     } else message = keyword === 'additionalProperties' ? text.replace('{prop}', member ?? '') : text;
     if (wording.finish) message = wording.finish(message);
-    // each (rule, pointer, message) once; two shared leaves that say the same at one location
-    // for the rules that referred to them (an event's envelope and its overlay, composed by
-    // allOf) are one finding, named by the later one, the overlay
+    // Each (rule, pointer, message) once: an envelope and its overlay saying the same at one place are one finding.
     const k = `${ruleId}\u0000${ctx.pointer}\u0000${message}`;
     if (seen.has(k)) continue;
     const viaRef = ownRule === undefined && info?.rule === undefined && info?.context !== undefined;

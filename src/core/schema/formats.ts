@@ -1,10 +1,6 @@
 /**
- * The string formats of our schemas, written from their ABNF (no ajv-formats): RFC 3339 §5.6
- * `date-time` and `full-date`, RFC 3986 §3 `uri` and §4.3 `absolute-uri`, and RFC 5321 §4.1.2
- * `email`. Every AEP, AHP
- * and MCP field with `format` is checked by {@link STRICT_FORMATS}, through the ajv factory
- * (`./ajv.ts`) or directly (MCP form answers). Plain functions over plain regular
- * expressions, so generated (standalone) validator code can import this module.
+ * Our schemas' string formats from their ABNF (no ajv-formats): RFC 3339 §5.6 `date-time`, `full-date`, RFC 3986 `uri`,
+ * `absolute-uri`, RFC 5321 §4.1.2 `email`; plain regular expressions, so generated validators can import them.
  */
 
 /** The format names our schemas use. */
@@ -30,13 +26,7 @@ export function isFullDate(s: string): boolean {
   return m !== null && realDate(Number(m[1]), Number(m[2]), Number(m[3]));
 }
 
-/**
- * True when `s` is an RFC 3339 §5.6 `date-time`: `full-date "T" full-time` (`T`/`t` only),
- * a real calendar date, hour 00-23, minute 00-59, second 00-60, an optional `.` 1*DIGIT
- * fraction, and `Z`/`z` or `±HH:MM` (offset hour 00-23, minute 00-59; `-00:00` is valid).
- * Second 60 (a leap second) only where §5.7 allows it: at 23:59:60 UTC on the last day of a
- * month (the offset applied), with no leap-second table. Never throws.
- */
+/** RFC 3339 §5.6 `date-time` with real calendar dates; second 60 only at 23:59:60 UTC on a month's last day (§5.7). */
 export function isDateTime(s: string): boolean {
   // read by position, not by a capturing regex: every event's `time` goes through here, and the
   // match array and number conversions of a regex were most of its cost
@@ -105,13 +95,7 @@ function charName(s: string, i: number): string {
     : `U+${c.toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
-/**
- * Which part of an RFC 3339 §5.6 `date-time` `s` fails, as a clause for a message ("the
- * time-zone offset is not Z or ±hh:mm (found 4 characters after the time)"), or `undefined`
- * when `s` is valid ({@link isDateTime}). Parts in order: full-date, the "T" separator,
- * partial-time, time-offset, then the calendar and clock ranges. Never quotes the text (it
- * may be a payload member): a separator is named by its code point, a date by its numbers.
- */
+/** Which part of a `date-time` fails, as a message clause, or `undefined` when valid; never quotes the text. */
 export function explainDateTime(s: string): string | undefined {
   if (isDateTime(s)) return undefined;
   const date = /^(\d{4})-(\d{2})-(\d{2})/.exec(s);
@@ -164,11 +148,8 @@ const IPV6 = [
   .map((a) => `(?:${a})`)
   .join('|');
 const IP_FUTURE = `v[0-9A-Fa-f]+\\.[${UNRESERVED}${SUB_DELIMS}:]+`;
-// The IP literals compile to a large automaton (V8 unrolls the bounded h16 repeats): tens of
-// milliseconds on first use, in every run that checks one URI. So the URI and mailbox patterns
-// below take any bracketed run of the literals' characters and capture it, and the exact
-// literal pattern compiles only when a literal is seen. The same strings pass: `[` and `]`
-// occur nowhere else in a URI, nor after the `@` of a mailbox, so the capture is the literal.
+// The IP-literal pattern compiles to a large automaton (tens of ms on first use), so URI and mailbox patterns capture
+// any bracketed run and the exact pattern compiles only when a literal is seen (`[`, `]` occur nowhere else).
 const IP_LITERAL_RUN = `\\[([${UNRESERVED}${SUB_DELIMS}:]*)\\]`;
 let ipLiteral: RegExp | undefined;
 let addressLiteral: RegExp | undefined;
@@ -186,12 +167,7 @@ const HIER_PART = `(?://${AUTHORITY}(?:/${SEGMENT})*|/(?:${SEGMENT_NZ}(?:/${SEGM
 const QUERY = `(?:${PCHAR}|[/?])*`;
 const URI = new RegExp(`^[A-Za-z][A-Za-z0-9+\\-.]*:${HIER_PART}(?:\\?${QUERY})?(?:#${QUERY})?$`);
 
-/**
- * True when `s` is an RFC 3986 §3 `URI`: scheme ":" hier-part [ "?" query ] [ "#" fragment ],
- * exactly per the ABNF: a port is *DIGIT (`h:` is allowed, `h:abc` is not), userinfo holds no
- * `@`, `%` is followed by two hex digits, IP literals are IPv6 or IPvFuture (§3.2.2), and an
- * empty hier-part (`aep:`) is a URI. ASCII only (an IRI is not a URI).
- */
+/** RFC 3986 §3 `URI` exactly per the ABNF (a port is *DIGIT, `aep:` is a URI); ASCII only (an IRI is not a URI). */
 export function isUri(s: string): boolean {
   if (!URI.test(s)) return false;
   if (!s.includes('[')) return true;
@@ -199,12 +175,7 @@ export function isUri(s: string): boolean {
   return (ipLiteral ?? ipLiteralPattern()).test(URI.exec(s)![1]!);
 }
 
-/**
- * True when `s` is an RFC 3986 §4.3 `absolute-URI`: scheme ":" hier-part [ "?" query ], the
- * {@link isUri} grammar without a fragment. `#` is a gen-delim that no URI component other than
- * the fragment's delimiter admits (pchar, query and fragment exclude it), so a URI without one
- * has no fragment. AHP execution-payloads.md: "source uses RFC 3986 absolute-URI grammar".
- */
+/** RFC 3986 §4.3 `absolute-URI`: a URI without `#` (AHP execution-payloads.md). */
 export function isAbsoluteUri(s: string): boolean {
   return !s.includes('#') && isUri(s);
 }
@@ -224,11 +195,7 @@ function addressLiteralPattern(): RegExp {
 }
 const MAILBOX = new RegExp(`^(?:${DOT_STRING}|${QUOTED_STRING})@(?:${DOMAIN}|\\[([0-9A-Za-z:.]*)\\])$`);
 
-/**
- * True when `s` is an RFC 5321 §4.1.2 `Mailbox` (the JSON Schema `email` format): a dot-string
- * or quoted-string local part, `@`, and a domain of LDH labels or an IPv4 / IPv6 address
- * literal. No length limits (those are §4.5.3 transport limits, not syntax).
- */
+/** RFC 5321 §4.1.2 `Mailbox` (JSON Schema `email`); no length limits (those are §4.5.3 transport limits). */
 export function isEmail(s: string): boolean {
   if (!MAILBOX.test(s)) return false;
   // a Domain ends in a letter or digit; an address-literal in `]`

@@ -1,11 +1,5 @@
 /**
- * Loader of the validators compiled at build time (docs/architecture.md §Schema stage): the
- * CommonJS modules tools/gen-validators.ts writes to src/generated/ (`npm run validators:gen`).
- * Nothing loads before it is needed, synchronously (validation is synchronous): the documents
- * (read from schemas/, which the package ships; the generated code holds no copy) on the first call, a group's verdict code on its first verdict, and on the first diagnosis
- * the prepared copies of the documents ({@link prepareSchemas}, whose index the mapper reads)
- * and that group's diagnostic code. No schema is compiled at run time; the build also caches
- * the modules' compiled code (src/core/code-cache.ts).
+ * Loader of the validators generated into src/generated/ (`npm run validators:gen`); each piece loads on first need.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -36,19 +30,13 @@ export interface GeneratedValidators {
   readonly index: SchemaIndex;
 }
 
-/**
- * A generated module by file name; a validator module through its code cache when the build
- * made one (src/core/code-cache.ts). Not the docs modules: a few lines of data.
- */
+/** A generated module by name, through its code cache when the build made one. */
 function requireGenerated(name: string): unknown {
   const file = fileURLToPath(codeUrl(`generated/${name}`));
   return name.endsWith('-docs.cjs') ? createRequire(file)(file) : requireCached(file);
 }
 
-/**
- * One schema document the generated code reads, from its file under the package root.
- * @throws Error when its text changed since the generation (run `npm run validators:gen`).
- */
+/** A schema document from schemas/; @throws Error when it changed since generation (run `npm run validators:gen`). */
 function readDocument({ file, id, length }: Docs['DOCUMENTS'][number]): Record<string, unknown> {
   const text = readFileSync(packageUrl(file), 'utf8').replaceAll('\r\n', '\n');
   if (text.length !== length)
@@ -59,12 +47,7 @@ function readDocument({ file, id, length }: Docs['DOCUMENTS'][number]): Record<s
   return doc;
 }
 
-/**
- * The generated validators of `protocol` (`$ref`s of its documents resolve against `base`).
- * Call once per process and keep the result.
- * @throws Error when a generated module is missing (a build defect) or a schema document
- *   changed since the generation.
- */
+/** The generated validators of `protocol`. @throws Error when a module is missing or a document changed. */
 export function loadGeneratedValidators(protocol: 'aep' | 'ahp', base: string): GeneratedValidators {
   const { DOCUMENTS, GROUPS } = requireGenerated(`${protocol}-docs.cjs`) as Docs;
   const DOCS = DOCUMENTS.map(readDocument);

@@ -1,12 +1,6 @@
 /**
- * The pattern engine of the generated verdict code (tools/gen-validators.ts passes it to ajv as
- * `code.regExp`; src/core/schema/generated.ts hands it to the verdict modules): a pattern's
- * RegExp behind a memo of its verdicts, since most strings a pattern sees recur on every event
- * (member names, event types, method names). A pattern whose strings do not recur (ids) switches
- * its memo off after {@link MEMO_LIMIT} misses with fewer than three hits each; at most
- * {@link MEMO_LIMIT} strings of at most {@link MEMO_MAX_LENGTH} code units are held per pattern.
- * The verdicts are the RegExp's own (ajv's flags have no `g`/`y`: `test` keeps no state). The
- * diagnostic code keeps plain RegExps.
+ * The pattern engine of generated verdict code: each RegExp behind a memo of its verdicts (member names, types recur on
+ * every event); a pattern whose strings do not recur (ids) switches its memo off after MEMO_LIMIT misses.
  */
 
 /** Misses before a pattern decides whether its memo pays, and the most strings it holds. */

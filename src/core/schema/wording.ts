@@ -1,19 +1,13 @@
 /**
- * The generic sentences of the schema stage, one per ajv keyword, in the two styles our
- * protocols report in (docs/architecture.md §Schema stage). Both describe what was found (JSON
- * type and length) and never echo the value.
- * - {@link locatedSentence} (AEP): names the location, `"/seq" must be integer, found string.`
- * - {@link phrase} (AHP): a predicate for the location the finding points at,
- *   `must be a string, found an integer`.
+ * Generic schema-stage sentences per ajv keyword, in two styles that name what was found, never the value:
+ * locatedSentence (AEP, `"/seq" must be integer, found string.`) and phrase (AHP, `must be a string, found an
+ * integer`).
  */
 import { describeValue } from '../finding.ts';
 import type { MessageContext } from './findings.ts';
 import { explainDateTime, type FormatName } from './formats.ts';
 
-/**
- * What each format of `STRICT_FORMATS` means, in each style: `located` (AEP findings),
- * `phrase` (AHP schema findings), `answer` (MCP form answers checked against their form).
- */
+/** What each format means, per style: `located` (AEP), `phrase` (AHP), `answer` (MCP form answers). */
 export const FORMAT_WORDS: Readonly<Record<FormatName, { located: string; phrase: string; answer: string }>> = {
   'date-time': {
     located: 'an RFC 3339 date-time with a time-zone offset (e.g. 2025-01-01T12:00:00Z)',
@@ -49,11 +43,7 @@ function formatWhy(format: unknown, value: unknown): string {
   return why ? `: ${why}` : '';
 }
 
-/**
- * A found envelope attribute value for a message: a string, number or boolean as JSON, cut at
- * 40 characters (envelope attributes are routing metadata, so quoting them is safe; never use
- * this for payload or message content), anything else by kind.
- */
+/** An envelope attribute quoted for a message (routing metadata), cut at 40; never for payload content. */
 export function quotedAttribute(v: unknown): string {
   if (typeof v === 'string') {
     const cps = [...v];
@@ -78,10 +68,7 @@ const TYPE_NAMES: Readonly<Record<string, string>> = {
 const lit = (v: unknown): string => JSON.stringify(v);
 const cap = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 
-/**
- * A located sentence for one error (`label` names the validated whole: `the event`). Names
- * the member, what was expected, and the kind of value found.
- */
+/** A located sentence for one error: the member, what was expected, the kind found (`label` names the whole). */
 export function locatedSentence(c: MessageContext, label = 'value'): string {
   const e = c.error;
   const at = c.path === '' ? 'the ' + label : `"${c.path}"`;

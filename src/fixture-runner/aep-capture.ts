@@ -1,0 +1,191 @@
+/**
+ * The capture folders of the upstream AEP corpus: `capture-gating/`, `redaction/` (AEP-0003 §9.4) and `downlevel/`
+ * (AEP-0001 §8.2; our own case format, conformance/aep-capture/downlevel/).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { downlevelStream, isCaptureLevel } from '../aep/downlevel.ts';
+import { gateFormValues } from '../aep/forms.ts';
+import { createRedactor, type RedactOptions } from '../aep/redact.ts';
+import { lineOfName, normalise, readJsonFile, uniqueIds } from './aep-case-files.ts';
+import { FixtureError, type RunContext } from './context.ts';
+
+interface GatingCase {
+  name?: unknown;
+  fields?: unknown;
+  values?: unknown;
+  ceiling?: unknown;
+  expect?: unknown;
+}
+
+/** `capture-gating/cases.json`: `gateFormValues(fields, values, ceiling)` deep-equals `expect`. */
+export async function runCaptureGating(ctx: RunContext): Promise<void> {
+  const path = join(ctx.dir, 'capture-gating', 'cases.json');
+  if (!existsSync(path)) return;
+  const file = ctx.display(path);
+  const text = readFileSync(path, 'utf8');
+  const doc = readJsonFile(path, file) as { cases?: GatingCase[] };
+  if (!Array.isArray(doc.cases)) throw new FixtureError(`${file}: expected {"cases": [...]}`);
+  const ids = uniqueIds(doc.cases.map((c, i) => (typeof c.name === 'string' ? c.name : `case ${i + 1}`)));
+  for (const [i, c] of doc.cases.entries()) {
+    const line = typeof c.name === 'string' ? lineOfName(text, c.name) : undefined;
+    const base = {
+      id: `capture-gating/${ids[i]}`,
+      group: 'capture-gating',
+      file,
+      ...(line ? { line } : {}),
+      expected: `gated values ${JSON.stringify(c.expect)}`,
+    };
+    let got: unknown;
+    try {
+      // the corpus's own data, passed as is: a malformed case throws and fails below
+      got = gateFormValues(
+        c.fields as Parameters<typeof gateFormValues>[0],
+        c.values as Parameters<typeof gateFormValues>[1],
+        String(c.ceiling) as Parameters<typeof gateFormValues>[2],
+      );
+    } catch (e) {
+      ctx.emit({ ...base, status: 'fail', actual: 'threw', detail: `gateFormValues threw: ${(e as Error).message}` });
+      continue;
+    }
+    const ok = isDeepStrictEqual(normalise(got), normalise(c.expect));
+    ctx.emit({
+      ...base,
+      status: ok ? 'pass' : 'fail',
+      actual: `gated values ${JSON.stringify(got)}`,
+      ...(ok
+        ? {}
+        : {
+            detail: `At ceiling ${String(c.ceiling)} the gate kept ${JSON.stringify(got)}; the corpus expects ${JSON.stringify(c.expect)}.`,
+          }),
+    });
+  }
+}
+
+interface RedactionCase {
+  name?: unknown;
+  input?: unknown;
+  opts?: unknown;
+  must_contain?: unknown;
+  must_not_contain?: unknown;
+}
+
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+
+/** The pipeline options of a case's `opts` (unknown members ignored). */
+function redactOptionsOf(o: unknown): RedactOptions {
+  const opts: RedactOptions = {};
+  if (o === null || typeof o !== 'object') return opts;
+  const r = o as Record<string, unknown>;
+  if (typeof r.home === 'string') opts.home = r.home;
+  if (Array.isArray(r.secretValues)) opts.secretValues = strings(r.secretValues);
+  if (Array.isArray(r.secretNames)) opts.secretNames = strings(r.secretNames);
+  if (r.pii === false) opts.pii = false;
+  return opts;
+}
+
+export function runRedaction(ctx: RunContext): void {
+  const path = join(ctx.dir, 'redaction', 'cases.json');
+  if (!existsSync(path)) return;
+  const file = ctx.display(path);
+  const text = readFileSync(path, 'utf8');
+  const doc = readJsonFile(path, file) as { text_cases?: RedactionCase[]; value_cases?: RedactionCase[] };
+  if (!Array.isArray(doc.text_cases) && !Array.isArray(doc.value_cases))
+    throw new FixtureError(`${file}: expected {"text_cases": [...], "value_cases": [...]}`);
+  for (const kind of ['text', 'value'] as const) {
+    const list = (kind === 'text' ? doc.text_cases : doc.value_cases) ?? [];
+    const ids = uniqueIds(list.map((c, i) => (typeof c.name === 'string' ? c.name : `${kind} case ${i + 1}`)));
+    for (const [i, c] of list.entries()) {
+      const line = typeof c.name === 'string' ? lineOfName(text, c.name) : undefined;
+      const base = {
+        id: `redaction/${ids[i]}`,
+        group: 'redaction',
+        file,
+        ...(line ? { line } : {}),
+        expected: 'redacted output',
+      };
+      if (kind === 'text' && typeof c.input !== 'string') {
+        ctx.emit({ ...base, status: 'error', detail: 'A text case has no string "input".' });
+        continue;
+      }
+      const r = createRedactor(redactOptionsOf(c.opts));
+      const out = kind === 'text' ? r.text(c.input as string) : JSON.stringify(r.value(c.input));
+      // never print the secrets themselves: name the expectation by its position only
+      const missing = strings(c.must_contain).flatMap((s, j) => (out.includes(s) ? [] : [`must_contain[${j}]`]));
+      const leaked = strings(c.must_not_contain).flatMap((s, j) => (out.includes(s) ? [`must_not_contain[${j}]`] : []));
+      const ok = missing.length === 0 && leaked.length === 0;
+      ctx.emit({
+        ...base,
+        status: ok ? 'pass' : 'fail',
+        actual: ok
+          ? 'redacted as expected'
+          : [...leaked.map((x) => `${x} still present`), ...missing.map((x) => `${x} absent`)].join(', '),
+        ...(ok
+          ? {}
+          : { detail: `The ${kind} pipeline output breaks ${[...leaked, ...missing].join(', ')} (AEP-0003 §9.4).` }),
+      });
+    }
+  }
+}
+
+interface DownlevelCase {
+  name?: unknown;
+  ceiling?: unknown;
+  redact?: unknown;
+  event?: unknown;
+  events?: unknown;
+  expect?: unknown;
+}
+
+export function runDownlevel(ctx: RunContext): void {
+  const path = join(ctx.dir, 'downlevel', 'cases.json');
+  if (!existsSync(path)) return;
+  const file = ctx.display(path);
+  const text = readFileSync(path, 'utf8');
+  const doc = readJsonFile(path, file) as { cases?: DownlevelCase[] };
+  if (!Array.isArray(doc.cases)) throw new FixtureError(`${file}: expected {"cases": [...]}`);
+  const ids = uniqueIds(doc.cases.map((c, i) => (typeof c.name === 'string' ? c.name : `case ${i + 1}`)));
+  for (const [i, c] of doc.cases.entries()) {
+    const line = typeof c.name === 'string' ? lineOfName(text, c.name) : undefined;
+    const base = {
+      id: `downlevel/${ids[i]}`,
+      group: 'downlevel',
+      file,
+      ...(line ? { line } : {}),
+      expected: `down-leveled to ceiling ${String(c.ceiling)}`,
+    };
+    const events = Array.isArray(c.events) ? c.events : c.event !== undefined ? [c.event] : undefined;
+    if (
+      !isCaptureLevel(c.ceiling) ||
+      !events ||
+      events.some((e) => e === null || typeof e !== 'object' || Array.isArray(e)) ||
+      c.expect === undefined
+    ) {
+      ctx.emit({
+        ...base,
+        status: 'error',
+        detail:
+          'A case needs a "ceiling" (none, metadata, redacted, full), an "event" object or an "events" list of objects, and "expect".',
+      });
+      continue;
+    }
+    const step = downlevelStream(
+      c.ceiling,
+      c.redact ? { redact: c.redact === true ? true : redactOptionsOf(c.redact) } : {},
+    );
+    const got = (events as Record<string, unknown>[]).map((e) => step(e) ?? e);
+    const want = Array.isArray(c.events) ? c.expect : [c.expect];
+    const ok = isDeepStrictEqual(normalise(got), normalise(want));
+    ctx.emit({
+      ...base,
+      status: ok ? 'pass' : 'fail',
+      actual: ok ? 'as expected' : 'different output',
+      ...(ok
+        ? {}
+        : {
+            detail: `Down-leveled to ${c.ceiling}: ${JSON.stringify(got)}; the case expects ${JSON.stringify(want)}.`,
+          }),
+    });
+  }
+}
