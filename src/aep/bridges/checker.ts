@@ -2,7 +2,7 @@ import type { FindingSink } from '../../core/finding.ts';
 import { locateIndex } from '../../core/json.ts';
 import { framingFinding, type FramingSpecs } from '../../core/jsonl.ts';
 import type { ProtocolChecker } from '../../core/pipeline.ts';
-import { eventLocation, makeFinding, type ParsedEvent, type RuleMeta } from '../../core/rule.ts';
+import { eventLocation, makeFinding, type ParsedEvent } from '../../core/rule.ts';
 import { serializeEvent } from '../../core/serialize.ts';
 import type { AepCaptureLevel } from '../schema/registry.ts';
 import { decodeCloudEvents } from './cloudevents.ts';
