@@ -66,6 +66,7 @@ export const AEP_RULE_IDS = [
   'aep/ack-cause',
   'aep/ack-exclusive',
   'aep/ack-window',
+  'aep/respond-via-control',
   'aep/respond-invalid-accepted',
   'aep/form-values-type',
   'aep/respond-values-type',

@@ -19,6 +19,11 @@ export interface RequestRecord {
   /** `data.kind` of the request, when a string. */
   kind?: string;
   /**
+   * `data.respond_via` of a request whose payload passed its schema, when present and without
+   * `control`: the request declared itself informational on the bus (AEP-0002 §5.3; AEP-0008).
+   */
+  noControl?: readonly string[];
+  /**
    * The form's fields while a `kind: "form"` request is open, or `unusable` when its payload
    * failed its schema (set by form-values.ts; dropped at the terminal).
    */
