@@ -154,6 +154,7 @@ export const AHP_RULE_IDS = [
   'ahp/registration-literal-secret',
   'ahp/config-managed-secret',
   'ahp/credential-exposed',
+  'ahp/error-data-secret',
   'ahp/reasoning-outside-assistant',
   'ahp/response-unmatched',
   'ahp/response-uncorrelated',
