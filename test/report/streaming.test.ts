@@ -37,7 +37,8 @@ const finding: fc.Arbitrary<Finding> = fc.record(
     related: fc.array(fc.record({ source: fc.constantFrom(...SOURCES), line: fc.integer({ min: 1, max: 6 }) }), {
       maxLength: 2,
     }),
-    data: fc.dictionary(fc.constantFrom('k', 'n'), fc.oneof(fc.integer(), text)),
+    messageId: fc.constantFrom('default', 'other'),
+    args: fc.dictionary(fc.constantFrom('k', 'n'), fc.oneof(fc.integer(), text)),
   },
   { requiredKeys: ['ruleId', 'severity', 'message', 'spec', 'source'] },
 ) as fc.Arbitrary<Finding>;
