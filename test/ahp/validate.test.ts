@@ -1431,6 +1431,16 @@ describe('sensitive elicitation and no-op changes', () => {
       0,
     );
   });
+  test('a secret in the data of a JSON-RPC error response', () => {
+    const err = (data: unknown) => ({
+      jsonrpc: '2.0',
+      id: 'e1',
+      error: { code: -32003, message: 'backend_unavailable', data },
+    });
+    invalid(err({ auth: 'Authorization: Bearer Zq81pLm3Xv7TnRk2Wd9sYh' }), 'ahp/error-data-secret', '/error/data/auth');
+    invalid(err({ db: { password: 'hunter2sequel' } }), 'ahp/error-data-secret', '/error/data/db/password');
+    valid(err({ supported: ['draft'], retryAfterMs: 500, tokenCount: 3 }));
+  });
   test('a reasoning part outside an assistant message', () => {
     const part = (category?: string) => ({
       id: 'p',

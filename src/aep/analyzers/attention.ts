@@ -98,6 +98,8 @@ export class AttentionAnalyzer {
         ? (data as { kind: string }).kind
         : undefined;
     const r: RequestRecord = { id, at: facts.at, kind };
+    const via = ev.payloadValid ? (data as { respond_via?: unknown } | undefined)?.respond_via : undefined;
+    if (Array.isArray(via) && !via.includes('control')) r.noControl = via as string[];
     if (prior) {
       r.terminal = prior.at;
       r.terminalType = prior.type;

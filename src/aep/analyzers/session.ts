@@ -17,6 +17,8 @@ export interface RequestRecord {
   at: Mark;
   /** `data.kind` of the request, when a string. */
   kind?: string;
+  /** `data.respond_via` without `control` of a schema-valid request: informational on the bus (AEP-0002 §5.3). */
+  noControl?: readonly string[];
   /** The open form request's fields, or `unusable` when its payload failed its schema (dropped at the terminal). */
   form?: CompiledForm | 'unusable';
   terminal?: Mark;

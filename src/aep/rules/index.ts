@@ -39,6 +39,7 @@ import { respondInvalidAccepted } from './respond-invalid-accepted.ts';
 import { respondValuesChoice } from './respond-values-choice.ts';
 import { respondValuesRequired } from './respond-values-required.ts';
 import { respondValuesType } from './respond-values-type.ts';
+import { respondViaControl } from './respond-via-control.ts';
 import { runTerminal } from './run-terminal.ts';
 import { seqRegression } from './seq-regression.ts';
 import { sessionEnded } from './session-ended.ts';
@@ -79,6 +80,7 @@ export const AEP_RULES: readonly (RuleMeta | EventRule<AepEvent> | AepStreamRule
   ackCause,
   ackExclusive,
   ackWindow,
+  respondViaControl,
   respondInvalidAccepted,
   formValuesType,
   respondValuesType,

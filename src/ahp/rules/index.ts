@@ -14,6 +14,7 @@ import { configAfterUnchanged } from './config-after-unchanged.ts';
 import { configManagedSecret } from './config-managed-secret.ts';
 import { credentialExposed } from './credential-exposed.ts';
 import { effectNotAdvertised } from './effect-not-advertised.ts';
+import { errorDataSecret } from './error-data-secret.ts';
 import { elicitationActionMismatch } from './elicitation-action-mismatch.ts';
 import { elicitationBody } from './elicitation-body.ts';
 import { elicitationContent } from './elicitation-content.ts';
@@ -84,6 +85,7 @@ export const AHP_RULES = [
   registrationLiteralSecret,
   configManagedSecret,
   credentialExposed,
+  errorDataSecret,
   reasoningOutsideAssistant,
   responseUnmatched,
   responseUncorrelated,
