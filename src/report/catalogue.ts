@@ -137,6 +137,15 @@ export function renderExplain(
   const url = specUrl(rule.spec);
   const description = opts.width === undefined ? rule.description : wrapText(rule.description, opts.width).join('\n');
   let out = `${rule.id} (${rule.severity})\n\n${description}\n\nSpec: ${rule.spec}${url ? `\n      ${url}` : ''}\n`;
+  const messages = Object.entries(rule.messages ?? {});
+  if (messages.length) {
+    out += `\nMessages (placeholders filled from the finding's args):\n`;
+    for (const [key, template] of messages) {
+      const line = `${key}: ${template}`;
+      const lines = opts.width === undefined ? [line] : wrapText(line, opts.width - 4);
+      out += `${lines.map((l, i) => (i === 0 ? '  ' : '    ') + l).join('\n')}\n`;
+    }
+  }
   const origin = (e: RuleExample) =>
     `conformance/${e.name}${e.bundled ? ' in the repository; a copy is bundled with this package' : ''}`;
   const fail = examples.fail[0];
