@@ -2,10 +2,14 @@
  * Message templates (docs/architecture.md §Findings): `{name}` text, `{name:json}` JSON, `{name:s}` `s` unless 1;
  * a Location argument renders `line N`, or `line N of FILE` in another input.
  */
-import type { Location } from './finding.ts';
+/** A place in the input as a message argument (any `Location` of src/core/finding.ts is one). */
+export interface PlaceArg {
+  source: string;
+  line?: number;
+}
 
 /** One argument of a message: text, a number, a flag, or a place in the input. */
-export type MessageArg = string | number | boolean | Location;
+export type MessageArg = string | number | boolean | PlaceArg;
 
 /** The arguments of one finding's message, by placeholder name. */
 export type MessageArgs = Readonly<Record<string, MessageArg | undefined>>;
@@ -20,9 +24,9 @@ export function placeholders(template: string): string[] {
   return [...new Set([...template.matchAll(PLACEHOLDER)].map((m) => m[1]!))];
 }
 
-const isLocation = (v: MessageArg): v is Location => typeof v === 'object' && v !== null;
+const isLocation = (v: MessageArg): v is PlaceArg => typeof v === 'object' && v !== null;
 
-function locationText(loc: Location, source: string): string {
+function locationText(loc: PlaceArg, source: string): string {
   const where = loc.line === undefined ? 'the end of input' : `line ${loc.line}`;
   return loc.source && loc.source !== source ? `${where} of ${loc.source}` : where;
 }
