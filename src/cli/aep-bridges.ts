@@ -4,7 +4,7 @@
  */
 import { EXIT, exitCodeOfError } from '../core/exit.ts';
 import { Option, type Command } from 'commander';
-import { matches, parseFilter, InvalidFilterError, type AttrFilter } from '../aep/attr-match.ts';
+import { FILTERABLE_CORE, matches, parseFilter, InvalidFilterError, type AttrFilter } from '../aep/attr-match.ts';
 import { toCloudEvent } from '../aep/bridges/cloudevents.ts';
 import { toOcsf } from '../aep/bridges/ocsf.ts';
 import { toOtlp, type OtlpCounts } from '../aep/bridges/otlp.ts';
@@ -18,6 +18,7 @@ import type { Reporter } from '../report/types.ts';
 import type { AepFilterOptions, EventTransform } from '../run/aep-filter.ts';
 import { exitCodeOf, runInputs } from '../run/run.ts';
 import { openInputs, reportRunError, VERSION, type CliIO } from './common.ts';
+import { nearestRuleIds } from './verbs.ts';
 
 /** The capture verbs' filter runner (src/cli/aep-capture.ts), passed in to keep one copy. */
 export type RunFilter = (
@@ -46,6 +47,22 @@ export function openStreamVerb(files: string[], io: CliIO): { inputs: InputSpec[
     sources: inputs.map((i) => i.source),
   });
   return { inputs, reporter };
+}
+
+/**
+ * A note for each filter key that is not a core attribute but is one edit from one (`typ`): §6.2
+ * reads it as an extension attribute, which is legal, so it is a note on stderr and not a refusal.
+ */
+export function extensionKeyNotes(filter: AttrFilter): string[] {
+  return filter.predicates.flatMap(({ key }) => {
+    if (FILTERABLE_CORE.includes(key)) return [];
+    const near = nearestRuleIds(FILTERABLE_CORE, key, 1);
+    return near.length
+      ? [
+          `note: "${key}" is read as an extension attribute (AEP-0003 §6.2 rule 1), not the core attribute "${near[0]}"; an event without "${key}" never matches`,
+        ]
+      : [];
+  });
 }
 
 /** Run `aep filter`: write the lines `filter` matches. */
@@ -114,6 +131,7 @@ export function addBridgeVerbs(
         setExit(exitCodeOfError(e));
         return;
       }
+      for (const note of extensionKeyNotes(filter)) io.stderr.write(`aep: --where: ${note}\n`);
       setExit(await runAttrFilter(files, filter, io));
     });
 

@@ -7,10 +7,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { parseFilter, matches } from '../../src/aep/attr-match.ts';
+import { FILTERABLE_CORE, matches, parseFilter } from '../../src/aep/attr-match.ts';
 import { otlpDataModel } from '../../src/fixture-runner/aep-bridges.ts';
 import { CORPUS_DIR, corpusPresent, NO_CORPUS } from '../aep-schemas/helpers.ts';
 import { runCli } from '../cli/helpers.ts';
+import { extensionKeyNotes } from '../../src/cli/aep-bridges.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -117,4 +118,23 @@ test('aep convert --to cloudevents of golden is byte for byte ce-expected.jsonl 
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stdout, readFileSync(join(CORPUS_DIR, 'ce-roundtrip/ce-expected.jsonl'), 'utf8'));
   assert.match(r.stdout, /\\u[0-9a-f]{4}/, 'golden has non-ASCII text, escaped');
+});
+
+test('aep filter: a key one edit from a core attribute gets a note on stderr, still read as the extension it is', async () => {
+  const notes = (where: string) => extensionKeyNotes(parseFilter(where));
+  for (const core of FILTERABLE_CORE) {
+    const typo = core.slice(0, -1);
+    if (typo.length === 0 || FILTERABLE_CORE.includes(typo)) continue;
+    assert.equal(notes(JSON.stringify({ [typo]: ['x'] })).length, 1, typo);
+    assert.deepEqual(notes(JSON.stringify({ [core]: ['x'] })), [], core);
+  }
+  assert.deepEqual(notes('{"vendorxyz":["a"]}'), []);
+  const r = await runCli(
+    'aep',
+    ['filter', '--where', '{"typ":["tool.completed"]}', '-'],
+    '{"type":"tool.completed"}\n',
+  );
+  assert.equal(r.code, 0);
+  assert.equal(r.stdout, '');
+  assert.match(r.stderr, /note: "typ" is read as an extension attribute .*not the core attribute "type"/);
 });
