@@ -1,5 +1,6 @@
 /** Stream-state caps: what analyzers note (CapLog) and how `state-cap` rules word it. */
 import type { Location } from './finding.ts';
+import { markLocation, type Mark } from './mark.ts';
 import type { RuleContext } from './rule.ts';
 
 /** A cap first exceeded at `at`; `cap` names it (e.g. `maxOpen`), `limit` is its value. */
@@ -7,33 +8,6 @@ export interface CapNoticeOf<C extends string> {
   cap: C;
   limit: number;
   at: Location;
-}
-
-/** How to describe one cap: its command-line flag and what exceeding it costs. */
-export interface CapDescription {
-  flag: string;
-  effect: string;
-}
-
-/** The message of a `state-cap` rule: each protocol's rule holds it in its `messages`. */
-export const CAP_MESSAGES = {
-  capReached: 'State cap {flag}={limit} reached: {effect}; raise {flag} for a complete check.',
-} as const;
-
-/** Report each notice once, where the cap was first exceeded: the flag, the limit and what later verdicts lose. */
-export function reportCapNotices<C extends string>(
-  notices: readonly CapNoticeOf<C>[],
-  what: Readonly<Record<C, CapDescription>>,
-  ctx: RuleContext,
-): void {
-  for (const n of notices) {
-    const w = what[n.cap];
-    ctx.report({
-      at: n.at,
-      messageId: 'capReached',
-      args: { cap: n.cap, limit: n.limit, flag: w.flag, effect: w.effect },
-    });
-  }
 }
 
 /** A cap first exceeded, as a tracker notes it: `at` is where (the tracker's own mark type). */
@@ -59,4 +33,10 @@ export class CapLog<C extends string, M> {
     if (n.length) this.notices = [];
     return n;
   }
+}
+
+/** Report each cap noted since the last call at the event where it was first exceeded; the template key is the cap's name. */
+export function reportCaps(caps: CapLog<string, Mark>, ctx: RuleContext): void {
+  for (const n of caps.take())
+    ctx.report({ at: markLocation(n.at), messageId: n.cap, args: { cap: n.cap, limit: n.limit } });
 }

@@ -8,6 +8,7 @@ import { CE_RULES as R } from './rules.ts';
 import { isObj } from '../../core/value.ts';
 import type { MessageArgs } from '../../core/message.ts';
 import {
+  AEP_ENVELOPE_ORDER,
   AEP_TYPE_ROOT,
   isAepCoreAttribute,
   isAepExtensionName,
@@ -85,25 +86,7 @@ export function fromCloudEvent(ce: Readonly<Record<string, unknown>>): FromCloud
   }
   const event: Record<string, unknown> = {};
   // the AEP envelope order, so the round trip of an event in that order is byte-identical
-  for (const k of [
-    'aep',
-    'id',
-    'type',
-    'subject',
-    'time',
-    'source',
-    'agent',
-    'session',
-    'run',
-    'step',
-    'seq',
-    'epoch',
-    'cause',
-    'severity',
-    'capture',
-    'traceparent',
-  ])
-    if (k in core) event[k] = core[k];
+  for (const k of AEP_ENVELOPE_ORDER) if (k in core) event[k] = core[k];
   Object.assign(event, ext);
   if ('data' in core) event.data = core.data;
   return { event, dropped };

@@ -7,7 +7,14 @@ import type { AepCaptureLevel } from '../schema/registry.ts';
 import { OTLP_ATTRIBUTE_TABLE, OTLP_SEVERITY, severityOfNumber, timeOfNanos, type OtlpOptions } from './otlp.ts';
 import { ANY_KEYS, anyPointer, int64Of, readAny, readKvList, unescapeToken } from './otlp-values.ts';
 import { OTLP_RULES as R } from './rules.ts';
-import { AEP_TYPE_ROOT, kindOf, type BridgeIssue, type DecodedEvent, type DecodeResult } from './types.ts';
+import {
+  AEP_ENVELOPE_ORDER,
+  AEP_TYPE_ROOT,
+  kindOf,
+  type BridgeIssue,
+  type DecodedEvent,
+  type DecodeResult,
+} from './types.ts';
 
 const AEP_OF_KEY: Readonly<Record<string, string>> = Object.fromEntries(
   Object.entries(OTLP_ATTRIBUTE_TABLE).map(([a, k]) => [k, a]),
@@ -288,25 +295,7 @@ function decodeRecord(
   if (!shapeOk) return undefined;
   // the envelope order of AEP-0001 §5.1
   const out: Obj = {};
-  for (const k of [
-    'aep',
-    'id',
-    'type',
-    'subject',
-    'time',
-    'source',
-    'agent',
-    'session',
-    'run',
-    'step',
-    'seq',
-    'epoch',
-    'cause',
-    'severity',
-    'capture',
-    'traceparent',
-  ])
-    if (k in event) out[k] = event[k];
+  for (const k of AEP_ENVELOPE_ORDER) if (k in event) out[k] = event[k];
   if (hasData) out.data = data;
   // a payload withheld at the ceiling (§3.3) maps back as an event that carries none, as one at
   // capture none does: its absence is the bridge's, not a missing REQUIRED member of the emitter

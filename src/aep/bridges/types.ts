@@ -49,6 +49,9 @@ export const AEP_CORE_ATTRIBUTES: readonly string[] = [
   'data',
 ];
 
+/** The envelope attributes (every core attribute but `data`), in the envelope's member order. */
+export const AEP_ENVELOPE_ORDER: readonly string[] = AEP_CORE_ATTRIBUTES.filter((k) => k !== 'data');
+
 const CORE = new Set(AEP_CORE_ATTRIBUTES);
 
 /** True when `name` is a legal AEP extension attribute name (AEP-0001 §5.4: `[a-z0-9]{1,20}`, never a core name). */

@@ -1,14 +1,6 @@
 import { defineStreamRule } from '../../core/engine.ts';
-import { markLocation } from '../../core/mark.ts';
-import type { RuleContext } from '../../core/rule.ts';
-import type { AepCapLog } from '../analyzers/budget.ts';
+import { reportCaps } from '../../core/caps.ts';
 import type { AepStreamState } from '../analyzers/model.ts';
-
-/** Report the caps noted since the last call, each at the event where it was first exceeded. */
-function flush(caps: AepCapLog, ctx: RuleContext): void {
-  for (const n of caps.take())
-    ctx.report({ at: markLocation(n.at), messageId: n.cap, args: { cap: n.cap, limit: n.limit } });
-}
 
 /** `aep/state-cap`: last in the rule list, so its findings follow the event's others. */
 export const stateCap = defineStreamRule({
@@ -28,9 +20,9 @@ export const stateCap = defineStreamRule({
       'State cap --max-open={limit} reached: new open runs, attention requests and pending commands are not tracked, so checks that need them are skipped; raise --max-open for a complete check.',
   },
   onEvent(_f: unknown, ctx, state: AepStreamState) {
-    flush(state.caps, ctx);
+    reportCaps(state.caps, ctx);
   },
   onEnd(state: AepStreamState, ctx) {
-    flush(state.caps, ctx);
+    reportCaps(state.caps, ctx);
   },
 });

@@ -1,11 +1,5 @@
-import type { RuleContext } from '../../core/rule.ts';
-import { markLocation } from '../../core/mark.ts';
-import { defineAhpStreamRule, type AhpStreamState } from '../analyzers/model.ts';
-
-function flush(state: AhpStreamState, ctx: RuleContext): void {
-  for (const n of state.caps.take())
-    ctx.report({ at: markLocation(n.at), messageId: n.cap, args: { cap: n.cap, limit: n.limit } });
-}
+import { reportCaps } from '../../core/caps.ts';
+import { defineAhpStreamRule } from '../analyzers/model.ts';
 
 /** `ahp/state-cap`: sees every event, since a cap may be reached on any. */
 export const stateCap = defineAhpStreamRule({
@@ -23,9 +17,9 @@ export const stateCap = defineAhpStreamRule({
       'State cap --max-events={limit} reached: the oldest remembered events and answered request ids are being forgotten, so lineage, retries, elicitation pairs and duplicate responses naming them can no longer be checked; raise --max-events for a complete check.',
   },
   onEvent(_facts, ctx, state) {
-    flush(state, ctx);
+    reportCaps(state.caps, ctx);
   },
   onEnd(state, ctx) {
-    flush(state, ctx);
+    reportCaps(state.caps, ctx);
   },
 });
