@@ -28,13 +28,6 @@ function validate20(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/envelope.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate20.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs2 = errors;
 const _errs4 = errors;
 let valid1 = true;
@@ -140,14 +133,6 @@ var valid3 = true;
 }
 var _valid0 = _errs9 === errors;
 valid1 = _valid0;
-if(valid1){
-var props0 = {};
-props0.session = true;
-props0.run = true;
-props0.step = true;
-props0.seq = true;
-props0.type = true;
-}
 }
 if(!valid1){
 const err3 = {};
@@ -241,11 +226,6 @@ return false;
 }
 var _valid1 = _errs20 === errors;
 valid4 = _valid1;
-if(valid4){
-var props1 = {};
-props1.seq = true;
-props1.type = true;
-}
 }
 if(!valid4){
 const err7 = {};
@@ -261,15 +241,6 @@ return false;
 }
 var valid0 = _errs13 === errors;
 if(valid0){
-if(props0 !== true && props1 !== undefined){
-if(props1 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props1);
-}
-}
 const _errs24 = errors;
 const _errs26 = errors;
 let valid7 = true;
@@ -377,12 +348,6 @@ validate20.errors = vErrors;
 return false;
 }
 var valid0 = _errs24 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-}
-}
 }
 }
 if(errors === 0){
@@ -810,7 +775,6 @@ return false;
 validate20.errors = vErrors;
 return errors === 0;
 }
-validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 target["session.started"] = validate21;
 const schema32 = docs[1];
@@ -819,13 +783,6 @@ function validate21(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/session.started.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate21.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.label !== undefined){
@@ -985,7 +942,6 @@ return false;
 validate21.errors = vErrors;
 return errors === 0;
 }
-validate21.evaluated = {"props":{"label":true,"parent":true,"client":true,"gen_ai.request.model":true,"cwd":true},"dynamicProps":false,"dynamicItems":false};
 
 target["session.ended"] = validate22;
 const schema33 = docs[2];
@@ -994,13 +950,6 @@ function validate22(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/session.ended.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate22.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.reason !== undefined){
@@ -1072,7 +1021,6 @@ return false;
 validate22.errors = vErrors;
 return errors === 0;
 }
-validate22.evaluated = {"props":{"reason":true,"duration_ms":true,"runs":true},"dynamicProps":false,"dynamicItems":false};
 
 target["run.started"] = validate23;
 const schema34 = docs[3];
@@ -1082,13 +1030,6 @@ function validate23(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/run.started.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate23.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.trigger !== undefined){
@@ -1328,7 +1269,6 @@ return false;
 validate23.errors = vErrors;
 return errors === 0;
 }
-validate23.evaluated = {"props":{"trigger":true,"prompt":true,"gen_ai.usage.input_tokens":true,"gen_ai.usage.output_tokens":true,"cost":true},"dynamicProps":false,"dynamicItems":false};
 
 target["run.finished"] = validate24;
 const schema35 = docs[4];
@@ -1337,13 +1277,6 @@ function validate24(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/run.finished.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate24.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.duration_ms !== undefined){
@@ -1587,7 +1520,6 @@ return false;
 validate24.errors = vErrors;
 return errors === 0;
 }
-validate24.evaluated = {"props":{"duration_ms":true,"gen_ai.usage.input_tokens":true,"gen_ai.usage.output_tokens":true,"cost":true,"summary":true},"dynamicProps":false,"dynamicItems":false};
 
 target["run.failed"] = validate25;
 const schema36 = docs[5];
@@ -1596,13 +1528,6 @@ function validate25(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/run.failed.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate25.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -1696,7 +1621,6 @@ return false;
 validate25.errors = vErrors;
 return errors === 0;
 }
-validate25.evaluated = {"props":{"reason":true,"error":true,"duration_ms":true},"dynamicProps":false,"dynamicItems":false};
 
 target["run.cancelled"] = validate26;
 const schema37 = docs[6];
@@ -1705,13 +1629,6 @@ function validate26(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/run.cancelled.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate26.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.by !== undefined){
@@ -1774,7 +1691,6 @@ return false;
 validate26.errors = vErrors;
 return errors === 0;
 }
-validate26.evaluated = {"props":{"by":true,"reason":true,"duration_ms":true},"dynamicProps":false,"dynamicItems":false};
 
 target["tool.requested"] = validate27;
 const schema38 = docs[7];
@@ -1783,13 +1699,6 @@ function validate27(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/tool.requested.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate27.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -1896,7 +1805,6 @@ return false;
 validate27.errors = vErrors;
 return errors === 0;
 }
-validate27.evaluated = {"props":{"tool":true,"args_digest":true,"args":true,"args_redacted":true},"dynamicProps":false,"dynamicItems":false};
 
 target["tool.completed"] = validate28;
 const schema39 = docs[8];
@@ -1905,13 +1813,6 @@ function validate28(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/tool.completed.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate28.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -2252,7 +2153,6 @@ return false;
 validate28.errors = vErrors;
 return errors === 0;
 }
-validate28.evaluated = {"props":{"tool":true,"duration_ms":true,"status":true,"result_digest":true,"result":true,"result_redacted":true,"gen_ai.usage.input_tokens":true,"gen_ai.usage.output_tokens":true,"cost":true},"dynamicProps":false,"dynamicItems":false};
 
 target["tool.failed"] = validate29;
 const schema40 = docs[9];
@@ -2261,13 +2161,6 @@ function validate29(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/tool.failed.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate29.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -2397,7 +2290,6 @@ return false;
 validate29.errors = vErrors;
 return errors === 0;
 }
-validate29.evaluated = {"props":{"tool":true,"error":true,"duration_ms":true},"dynamicProps":false,"dynamicItems":false};
 
 target["tool.denied"] = validate30;
 const schema41 = docs[10];
@@ -2406,13 +2298,6 @@ function validate30(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/tool.denied.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate30.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -2509,7 +2394,6 @@ return false;
 validate30.errors = vErrors;
 return errors === 0;
 }
-validate30.evaluated = {"props":{"tool":true,"by":true,"rule":true},"dynamicProps":false,"dynamicItems":false};
 
 target["attention.requested"] = validate31;
 const schema42 = docs[11];
@@ -2518,13 +2402,6 @@ function validate31(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/attention.requested.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate31.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -2996,7 +2873,6 @@ return false;
 validate31.errors = vErrors;
 return errors === 0;
 }
-validate31.evaluated = {"props":{"kind":true,"prompt":true,"options":true,"fields":true,"expires_at":true,"respond_via":true,"context":true},"dynamicProps":false,"dynamicItems":false};
 
 target["attention.answered"] = validate32;
 const schema43 = docs[12];
@@ -3005,13 +2881,6 @@ function validate32(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/attention.answered.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate32.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -3115,7 +2984,6 @@ return false;
 validate32.errors = vErrors;
 return errors === 0;
 }
-validate32.evaluated = {"props":{"answer":true,"by":true,"via":true},"dynamicProps":false,"dynamicItems":false};
 
 target["attention.resolved"] = validate33;
 const schema44 = docs[13];
@@ -3124,13 +2992,6 @@ function validate33(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/attention.resolved.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate33.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -3187,7 +3048,6 @@ return false;
 validate33.errors = vErrors;
 return errors === 0;
 }
-validate33.evaluated = {"props":{"resolution":true,"latency_ms":true},"dynamicProps":false,"dynamicItems":false};
 
 target["attention.timeout"] = validate34;
 const schema45 = docs[14];
@@ -3196,13 +3056,6 @@ function validate34(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/attention.timeout.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate34.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.after_ms !== undefined){
@@ -3230,7 +3083,6 @@ return false;
 validate34.errors = vErrors;
 return errors === 0;
 }
-validate34.evaluated = {"props":{"after_ms":true},"dynamicProps":false,"dynamicItems":false};
 
 target["session.compacted"] = validate35;
 const schema46 = docs[15];
@@ -3239,13 +3091,6 @@ function validate35(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/session.compacted.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate35.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.trigger !== undefined){
@@ -3369,7 +3214,6 @@ return false;
 validate35.errors = vErrors;
 return errors === 0;
 }
-validate35.evaluated = {"props":{"trigger":true,"strategy":true,"estimated_token_count":true,"forgotten":true,"gen_ai.usage.input_tokens":true,"gen_ai.usage.output_tokens":true},"dynamicProps":false,"dynamicItems":false};
 
 target["run.step.started"] = validate36;
 const schema47 = docs[16];
@@ -3378,13 +3222,6 @@ function validate36(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/run.step.started.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate36.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name !== undefined){
@@ -3429,7 +3266,6 @@ return false;
 validate36.errors = vErrors;
 return errors === 0;
 }
-validate36.evaluated = {"props":{"name":true,"initial_num_steps":true},"dynamicProps":false,"dynamicItems":false};
 
 target["run.step.finished"] = validate37;
 const schema48 = docs[17];
@@ -3438,13 +3274,6 @@ function validate37(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/run.step.finished.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate37.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.status !== undefined){
@@ -3462,7 +3291,6 @@ return false;
 validate37.errors = vErrors;
 return errors === 0;
 }
-validate37.evaluated = {"props":{"status":true},"dynamicProps":false,"dynamicItems":false};
 
 target["progress.status"] = validate38;
 const schema49 = docs[18];
@@ -3471,13 +3299,6 @@ function validate38(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/progress.status.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate38.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.message !== undefined){
@@ -3541,7 +3362,6 @@ return false;
 validate38.errors = vErrors;
 return errors === 0;
 }
-validate38.evaluated = {"props":{"message":true,"phase":true,"percent":true},"dynamicProps":false,"dynamicItems":false};
 
 target["progress.task.planned"] = validate39;
 const schema50 = docs[19];
@@ -3550,13 +3370,6 @@ function validate39(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/progress.task.planned.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate39.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.task !== undefined){
@@ -3621,7 +3434,6 @@ return false;
 validate39.errors = vErrors;
 return errors === 0;
 }
-validate39.evaluated = {"props":{"task":true,"parent":true},"dynamicProps":false,"dynamicItems":false};
 
 target["progress.task.completed"] = validate40;
 const schema51 = docs[20];
@@ -3630,13 +3442,6 @@ function validate40(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/progress.task.completed.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate40.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.task !== undefined){
@@ -3701,7 +3506,6 @@ return false;
 validate40.errors = vErrors;
 return errors === 0;
 }
-validate40.evaluated = {"props":{"task":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
 target["progress.artifact.produced"] = validate41;
 const schema52 = docs[21];
@@ -3710,13 +3514,6 @@ function validate41(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/progress.artifact.produced.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate41.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.artifact !== undefined){
@@ -3812,7 +3609,6 @@ return false;
 validate41.errors = vErrors;
 return errors === 0;
 }
-validate41.evaluated = {"props":{"artifact":true},"dynamicProps":false,"dynamicItems":false};
 
 target["delegation.subagent.started"] = validate42;
 const schema53 = docs[22];
@@ -3821,13 +3617,6 @@ function validate42(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/delegation.subagent.started.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate42.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.child !== undefined){
@@ -3918,7 +3707,6 @@ return false;
 validate42.errors = vErrors;
 return errors === 0;
 }
-validate42.evaluated = {"props":{"child":true,"agent_type":true,"role":true},"dynamicProps":false,"dynamicItems":false};
 
 target["delegation.subagent.stopped"] = validate43;
 const schema54 = docs[23];
@@ -3927,13 +3715,6 @@ function validate43(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/delegation.subagent.stopped.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate43.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.child !== undefined){
@@ -4046,7 +3827,6 @@ return false;
 validate43.errors = vErrors;
 return errors === 0;
 }
-validate43.evaluated = {"props":{"child":true,"agent_type":true,"status":true,"duration_ms":true},"dynamicProps":false,"dynamicItems":false};
 
 target["attention.routed"] = validate44;
 const schema55 = docs[24];
@@ -4055,13 +3835,6 @@ function validate44(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/attention.routed.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate44.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.to !== undefined){
@@ -4097,7 +3870,6 @@ return false;
 validate44.errors = vErrors;
 return errors === 0;
 }
-validate44.evaluated = {"props":{"to":true,"via":true},"dynamicProps":false,"dynamicItems":false};
 
 target["agent.presence"] = validate45;
 const schema56 = docs[25];
@@ -4106,13 +3878,6 @@ function validate45(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/agent.presence.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate45.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -4142,7 +3907,6 @@ return false;
 validate45.errors = vErrors;
 return errors === 0;
 }
-validate45.evaluated = {"props":{"state":true},"dynamicProps":false,"dynamicItems":false};
 
 target["agent.idle"] = validate46;
 const schema57 = docs[26];
@@ -4151,13 +3915,6 @@ function validate46(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/agent.idle.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate46.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.since_ms !== undefined){
@@ -4202,7 +3959,6 @@ return false;
 validate46.errors = vErrors;
 return errors === 0;
 }
-validate46.evaluated = {"props":{"since_ms":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
 
 target["agent.health"] = validate47;
 const schema58 = docs[27];
@@ -4211,13 +3967,6 @@ function validate47(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/agent.health.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate47.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -4265,7 +4014,6 @@ return false;
 validate47.errors = vErrors;
 return errors === 0;
 }
-validate47.evaluated = {"props":{"status":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
 
 target["agent.heartbeat"] = validate48;
 const schema59 = docs[28];
@@ -4274,13 +4022,6 @@ function validate48(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/agent.heartbeat.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate48.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.tick !== undefined){
@@ -4334,7 +4075,6 @@ return false;
 validate48.errors = vErrors;
 return errors === 0;
 }
-validate48.evaluated = {"props":{"tick":true,"interval_ms":true},"dynamicProps":false,"dynamicItems":false};
 
 target["error.raised"] = validate49;
 const schema60 = docs[29];
@@ -4343,13 +4083,6 @@ function validate49(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/error.raised.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate49.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.error !== undefined){
@@ -4427,7 +4160,6 @@ return false;
 validate49.errors = vErrors;
 return errors === 0;
 }
-validate49.evaluated = {"props":{"error":true,"code":true,"fatal":true},"dynamicProps":false,"dynamicItems":false};
 
 target["state.snapshot"] = validate50;
 const schema61 = docs[30];
@@ -4436,13 +4168,6 @@ function validate50(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/state.snapshot.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate50.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.state !== undefined){
@@ -4501,7 +4226,6 @@ return false;
 validate50.errors = vErrors;
 return errors === 0;
 }
-validate50.evaluated = {"props":{"state":true,"key":true,"rev":true},"dynamicProps":false,"dynamicItems":false};
 
 target["state.delta"] = validate51;
 const schema62 = docs[31];
@@ -4510,13 +4234,6 @@ function validate51(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/state.delta.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate51.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.delta !== undefined){
@@ -4593,7 +4310,6 @@ return false;
 validate51.errors = vErrors;
 return errors === 0;
 }
-validate51.evaluated = {"props":{"delta":true,"key":true,"rev":true},"dynamicProps":false,"dynamicItems":false};
 
 target["resource.retrieval.requested"] = validate52;
 const schema63 = docs[32];
@@ -4602,13 +4318,6 @@ function validate52(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/resource.retrieval.requested.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate52.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.query !== undefined){
@@ -4679,7 +4388,6 @@ return false;
 validate52.errors = vErrors;
 return errors === 0;
 }
-validate52.evaluated = {"props":{"query":true,"query_digest":true,"corpus":true,"top_k":true},"dynamicProps":false,"dynamicItems":false};
 
 target["resource.retrieval.returned"] = validate53;
 const schema64 = docs[33];
@@ -4688,13 +4396,6 @@ function validate53(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/resource.retrieval.returned.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate53.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.documents !== undefined){
@@ -4861,7 +4562,6 @@ return false;
 validate53.errors = vErrors;
 return errors === 0;
 }
-validate53.evaluated = {"props":{"documents":true,"count":true,"corpus":true,"duration_ms":true},"dynamicProps":false,"dynamicItems":false};
 
 target["resource.retrieval.reranked"] = validate54;
 const schema65 = docs[34];
@@ -4870,13 +4570,6 @@ function validate54(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/resource.retrieval.reranked.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate54.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.query !== undefined){
@@ -5191,7 +4884,6 @@ return false;
 validate54.errors = vErrors;
 return errors === 0;
 }
-validate54.evaluated = {"props":{"query":true,"query_digest":true,"model":true,"top_k":true,"input_documents":true,"output_documents":true,"count":true,"duration_ms":true},"dynamicProps":false,"dynamicItems":false};
 
 target["resource.citation.recorded"] = validate55;
 const schema66 = docs[35];
@@ -5200,13 +4892,6 @@ function validate55(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/resource.citation.recorded.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate55.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.citations !== undefined){
@@ -5322,6 +5007,7 @@ errors++;
 }
 var _valid0 = _errs40 === errors;
 valid5 = valid5 || _valid0;
+if(!valid5){
 const _errs41 = errors;
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 let missing1;
@@ -5338,6 +5024,7 @@ errors++;
 }
 var _valid0 = _errs41 === errors;
 valid5 = valid5 || _valid0;
+if(!valid5){
 const _errs42 = errors;
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 let missing2;
@@ -5354,6 +5041,8 @@ errors++;
 }
 var _valid0 = _errs42 === errors;
 valid5 = valid5 || _valid0;
+}
+}
 if(!valid5){
 const err3 = {};
 if(vErrors === null){
@@ -5640,7 +5329,6 @@ return false;
 validate55.errors = vErrors;
 return errors === 0;
 }
-validate55.evaluated = {"props":{"citations":true,"count":true},"dynamicProps":false,"dynamicItems":false};
 
 target["assessment.evaluation.recorded"] = validate56;
 const schema67 = docs[36];
@@ -5649,13 +5337,6 @@ function validate56(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/assessment.evaluation.recorded.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate56.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data["gen_ai.evaluation.name"] !== undefined){
@@ -5730,7 +5411,6 @@ return false;
 validate56.errors = vErrors;
 return errors === 0;
 }
-validate56.evaluated = {"props":{"gen_ai.evaluation.name":true,"gen_ai.evaluation.score.value":true,"gen_ai.evaluation.score.label":true,"gen_ai.evaluation.explanation":true,"evaluator":true},"dynamicProps":false,"dynamicItems":false};
 
 target["assessment.feedback.received"] = validate57;
 const schema68 = docs[37];
@@ -5739,13 +5419,6 @@ function validate57(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/assessment.feedback.received.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate57.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.rating !== undefined){
@@ -5820,7 +5493,6 @@ return false;
 validate57.errors = vErrors;
 return errors === 0;
 }
-validate57.evaluated = {"props":{"rating":true,"label":true,"comment":true,"correction":true,"source":true},"dynamicProps":false,"dynamicItems":false};
 
 target["assessment.guardrail.recorded"] = validate58;
 const schema69 = docs[38];
@@ -5829,13 +5501,6 @@ function validate58(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/assessment.guardrail.recorded.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate58.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.guardrail !== undefined){
@@ -6008,7 +5673,6 @@ return false;
 validate58.errors = vErrors;
 return errors === 0;
 }
-validate58.evaluated = {"props":{"guardrail":true},"dynamicProps":false,"dynamicItems":false};
 
 target["control.attention.respond"] = validate59;
 const schema70 = docs[39];
@@ -6017,13 +5681,6 @@ function validate59(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/control.attention.respond.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate59.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -6092,7 +5749,6 @@ return false;
 validate59.errors = vErrors;
 return errors === 0;
 }
-validate59.evaluated = {"props":{"answer":true},"dynamicProps":false,"dynamicItems":false};
 
 target["control.cancel"] = validate60;
 const schema71 = docs[40];
@@ -6101,13 +5757,6 @@ function validate60(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/control.cancel.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate60.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -6155,7 +5804,6 @@ return false;
 validate60.errors = vErrors;
 return errors === 0;
 }
-validate60.evaluated = {"props":{"scope":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
 
 target["control.pause"] = validate61;
 const schema72 = docs[41];
@@ -6164,13 +5812,6 @@ function validate61(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/control.pause.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate61.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(!(data && typeof data == "object" && !Array.isArray(data))){
 validate61.errors = [{}];
@@ -6180,7 +5821,6 @@ return false;
 validate61.errors = vErrors;
 return errors === 0;
 }
-validate61.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 target["control.resume"] = validate62;
 const schema73 = docs[42];
@@ -6189,13 +5829,6 @@ function validate62(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/control.resume.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate62.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(!(data && typeof data == "object" && !Array.isArray(data))){
 validate62.errors = [{}];
@@ -6205,7 +5838,6 @@ return false;
 validate62.errors = vErrors;
 return errors === 0;
 }
-validate62.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 target["control.accepted"] = validate63;
 const schema74 = docs[43];
@@ -6214,13 +5846,6 @@ function validate63(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/control.accepted.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate63.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(!(data && typeof data == "object" && !Array.isArray(data))){
 validate63.errors = [{}];
@@ -6230,7 +5855,6 @@ return false;
 validate63.errors = vErrors;
 return errors === 0;
 }
-validate63.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 target["control.rejected"] = validate64;
 const schema75 = docs[44];
@@ -6239,13 +5863,6 @@ function validate64(data, {instancePath="", parentData, parentDataProperty, root
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/control.rejected.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate64.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -6293,7 +5910,6 @@ return false;
 validate64.errors = vErrors;
 return errors === 0;
 }
-validate64.evaluated = {"props":{"reason":true,"detail":true},"dynamicProps":false,"dynamicItems":false};
 
 return target;
 };

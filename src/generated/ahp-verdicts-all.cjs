@@ -22,13 +22,6 @@ const func5 = require("ajv/dist/runtime/ucs2length").default;
 function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate31.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -118,7 +111,6 @@ return false;
 validate31.errors = vErrors;
 return errors === 0;
 }
-validate31.evaluated = {"props":{"jsonrpc":true,"id":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema46 = docs[8]["$defs"]["interceptParams"];
 const schema47 = docs[7]["$defs"]["bounds"]["$defs"]["tool.before"];
@@ -172,13 +164,6 @@ const schema81 = docs[1]["$defs"]["contentGap"];
 function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate42.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -251,20 +236,12 @@ return false;
 validate42.errors = vErrors;
 return errors === 0;
 }
-validate42.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const pattern23 = func0("^[0-9a-f]{64}$", "u");
 
 function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate41.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -459,20 +436,12 @@ return false;
 validate41.errors = vErrors;
 return errors === 0;
 }
-validate41.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema88 = docs[1]["$defs"]["textBodyPart"];
 
 function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate45.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -610,20 +579,12 @@ return false;
 validate45.errors = vErrors;
 return errors === 0;
 }
-validate45.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema94 = docs[1]["$defs"]["textMetadataPart"];
 
 function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate47.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -805,20 +766,12 @@ return false;
 validate47.errors = vErrors;
 return errors === 0;
 }
-validate47.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema101 = docs[1]["$defs"]["textOmittedPart"];
 
 function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate49.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -1000,7 +953,6 @@ return false;
 validate49.errors = vErrors;
 return errors === 0;
 }
-validate49.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema108 = docs[1]["$defs"]["attachmentGapPart"];
 const schema110 = docs[1]["$defs"]["attachmentMediaType"];
@@ -1009,13 +961,6 @@ const pattern26 = func0("^\\s*(?:[Tt][Ee][Xx][Tt]\\s*/|[^/;]+/(?:[^;]*\\+)?[Jj][
 function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate51.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -1250,7 +1195,6 @@ return false;
 validate51.errors = vErrors;
 return errors === 0;
 }
-validate51.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema115 = docs[1]["$defs"]["attachmentBodyPart"];
 const schema118 = docs[1]["$defs"]["contentReference"];
@@ -1258,13 +1202,6 @@ const schema118 = docs[1]["$defs"]["contentReference"];
 function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate55.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -1309,19 +1246,11 @@ return false;
 validate55.errors = vErrors;
 return errors === 0;
 }
-validate55.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
 function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate54.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -1499,20 +1428,12 @@ return false;
 validate54.errors = vErrors;
 return errors === 0;
 }
-validate54.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema123 = docs[1]["$defs"]["attachmentMetadataPart"];
 
 function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate58.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -1734,20 +1655,12 @@ return false;
 validate58.errors = vErrors;
 return errors === 0;
 }
-validate58.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema130 = docs[1]["$defs"]["attachmentOmittedPart"];
 
 function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate60.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -1969,19 +1882,11 @@ return false;
 validate60.errors = vErrors;
 return errors === 0;
 }
-validate60.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
 function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate40.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs2 = errors;
 const _errs5 = errors;
 let valid2 = true;
@@ -2055,6 +1960,7 @@ errors++;
 }
 var _valid1 = _errs13 === errors;
 valid5 = valid5 || _valid1;
+if(!valid5){
 const _errs14 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
@@ -2071,6 +1977,7 @@ errors++;
 }
 var _valid1 = _errs14 === errors;
 valid5 = valid5 || _valid1;
+}
 if(!valid5){
 const err4 = {};
 if(vErrors === null){
@@ -2198,9 +2105,6 @@ errors = vErrors.length;
 }
 var _valid2 = _errs23 === errors;
 valid6 = _valid2;
-if(valid6){
-var props0 = true;
-}
 }
 if(!valid6){
 const err9 = {};
@@ -2329,9 +2233,6 @@ errors = vErrors.length;
 }
 var _valid3 = _errs32 === errors;
 valid9 = _valid3;
-if(valid9){
-var props1 = true;
-}
 }
 if(!valid9){
 const err15 = {};
@@ -2347,15 +2248,6 @@ return false;
 }
 var valid0 = _errs24 === errors;
 if(valid0){
-if(props0 !== true && props1 !== undefined){
-if(props1 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props1);
-}
-}
 const _errs33 = errors;
 const _errs34 = errors;
 let valid13 = true;
@@ -2429,9 +2321,6 @@ errors = vErrors.length;
 }
 var _valid4 = _errs39 === errors;
 valid13 = _valid4;
-if(valid13){
-var props2 = true;
-}
 }
 if(!valid13){
 const err19 = {};
@@ -2447,15 +2336,6 @@ return false;
 }
 var valid0 = _errs33 === errors;
 if(valid0){
-if(props0 !== true && props2 !== undefined){
-if(props2 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props2);
-}
-}
 const _errs40 = errors;
 const _errs41 = errors;
 let valid16 = true;
@@ -2529,9 +2409,6 @@ errors = vErrors.length;
 }
 var _valid5 = _errs46 === errors;
 valid16 = _valid5;
-if(valid16){
-var props3 = true;
-}
 }
 if(!valid16){
 const err23 = {};
@@ -2547,15 +2424,6 @@ return false;
 }
 var valid0 = _errs40 === errors;
 if(valid0){
-if(props0 !== true && props3 !== undefined){
-if(props3 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props3);
-}
-}
 const _errs47 = errors;
 const _errs48 = errors;
 let valid19 = true;
@@ -2629,9 +2497,6 @@ errors = vErrors.length;
 }
 var _valid6 = _errs53 === errors;
 valid19 = _valid6;
-if(valid19){
-var props4 = true;
-}
 }
 if(!valid19){
 const err27 = {};
@@ -2647,15 +2512,6 @@ return false;
 }
 var valid0 = _errs47 === errors;
 if(valid0){
-if(props0 !== true && props4 !== undefined){
-if(props4 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props4);
-}
-}
 const _errs54 = errors;
 const _errs55 = errors;
 let valid22 = true;
@@ -2769,9 +2625,6 @@ errors = vErrors.length;
 }
 var _valid7 = _errs62 === errors;
 valid22 = _valid7;
-if(valid22){
-var props5 = true;
-}
 }
 if(!valid22){
 const err33 = {};
@@ -2787,15 +2640,6 @@ return false;
 }
 var valid0 = _errs54 === errors;
 if(valid0){
-if(props0 !== true && props5 !== undefined){
-if(props5 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props5);
-}
-}
 const _errs63 = errors;
 const _errs64 = errors;
 let valid26 = true;
@@ -2869,9 +2713,6 @@ errors = vErrors.length;
 }
 var _valid8 = _errs69 === errors;
 valid26 = _valid8;
-if(valid26){
-var props6 = true;
-}
 }
 if(!valid26){
 const err37 = {};
@@ -2887,15 +2728,6 @@ return false;
 }
 var valid0 = _errs63 === errors;
 if(valid0){
-if(props0 !== true && props6 !== undefined){
-if(props6 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props6);
-}
-}
 const _errs70 = errors;
 const _errs71 = errors;
 let valid29 = true;
@@ -2969,9 +2801,6 @@ errors = vErrors.length;
 }
 var _valid9 = _errs76 === errors;
 valid29 = _valid9;
-if(valid29){
-var props7 = true;
-}
 }
 if(!valid29){
 const err41 = {};
@@ -2986,17 +2815,6 @@ validate40.errors = vErrors;
 return false;
 }
 var valid0 = _errs70 === errors;
-if(valid0){
-if(props0 !== true && props7 !== undefined){
-if(props7 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props7);
-}
-}
-}
 }
 }
 }
@@ -3013,11 +2831,6 @@ validate40.errors = [{}];
 return false;
 }
 else {
-if(props0 !== true){
-props0 = props0 || {};
-props0.kind = true;
-props0.selection = true;
-}
 if(data.kind !== undefined){
 let data16 = data.kind;
 const _errs78 = errors;
@@ -3052,22 +2865,13 @@ return false;
 }
 }
 validate40.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate40.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate39.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(Array.isArray(data)){
 var valid0 = true;
@@ -3092,19 +2896,11 @@ return false;
 validate39.errors = vErrors;
 return errors === 0;
 }
-validate39.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 
 function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate38.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -3194,19 +2990,11 @@ return false;
 validate38.errors = vErrors;
 return errors === 0;
 }
-validate38.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
 function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate37.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(Array.isArray(data)){
 var valid0 = true;
@@ -3231,7 +3019,6 @@ return false;
 validate37.errors = vErrors;
 return errors === 0;
 }
-validate37.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 
 
@@ -3240,13 +3027,6 @@ const schema141 = docs[0]["$defs"]["session"];
 function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate69.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -3415,20 +3195,12 @@ return false;
 validate69.errors = vErrors;
 return errors === 0;
 }
-validate69.evaluated = {"props":{"id":true,"cwd":true,"workspaceRoots":true,"model":true,"agent":true,"synthesized":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema146 = docs[0]["$defs"]["turn"];
 
 function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate71.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -3481,7 +3253,6 @@ return false;
 validate71.errors = vErrors;
 return errors === 0;
 }
-validate71.evaluated = {"props":{"id":true,"synthesized":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema149 = docs[0]["$defs"]["gaps"];
 const schema150 = docs[0]["$defs"]["gap"];
@@ -3489,13 +3260,6 @@ const schema150 = docs[0]["$defs"]["gap"];
 function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate74.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -3558,19 +3322,11 @@ return false;
 validate74.errors = vErrors;
 return errors === 0;
 }
-validate74.evaluated = {"props":{"path":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate73.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(Array.isArray(data)){
 var valid0 = true;
@@ -3595,7 +3351,6 @@ return false;
 validate73.errors = vErrors;
 return errors === 0;
 }
-validate73.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema154 = docs[0]["$defs"]["extensions"];
 const schema155 = docs[0]["$defs"]["extensionKey"];
@@ -3603,13 +3358,6 @@ const schema155 = docs[0]["$defs"]["extensionKey"];
 function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate77.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
@@ -3663,7 +3411,6 @@ return false;
 validate77.errors = vErrors;
 return errors === 0;
 }
-validate77.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 const formats0 = STRICT_FORMATS["absolute-uri"];
 const formats2 = STRICT_FORMATS["date-time"];
@@ -3671,13 +3418,6 @@ const formats2 = STRICT_FORMATS["date-time"];
 function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate36.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs2 = errors;
 const _errs3 = errors;
 let valid1 = true;
@@ -3733,11 +3473,6 @@ errors = vErrors.length;
 }
 var _valid0 = _errs6 === errors;
 valid1 = _valid0;
-if(valid1){
-var props0 = {};
-props0.items = true;
-props0.type = true;
-}
 ifClause0 = "then";
 }
 else {
@@ -3752,12 +3487,6 @@ errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
 valid1 = _valid0;
-if(valid1){
-if(props0 !== true){
-props0 = props0 || {};
-props0.items = true;
-}
-}
 ifClause0 = "else";
 }
 if(!valid1){
@@ -3889,12 +3618,6 @@ validate36.errors = vErrors;
 return false;
 }
 var valid0 = _errs10 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-}
-}
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3904,21 +3627,6 @@ validate36.errors = [{}];
 return false;
 }
 else {
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.source = true;
-props0.time = true;
-props0.type = true;
-props0.session = true;
-props0.parentEventId = true;
-props0.turn = true;
-props0.items = true;
-props0.gaps = true;
-props0.native = true;
-props0.extensions = true;
-props0.synthesized = true;
-}
 if(data.id !== undefined){
 let data4 = data.id;
 const _errs21 = errors;
@@ -4129,10 +3837,8 @@ return false;
 }
 }
 validate36.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate36.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema157 = docs[3]["$defs"]["tool.before"];
 const schema158 = docs[3]["$defs"]["call"];
@@ -4148,13 +3854,6 @@ const formats4 = STRICT_FORMATS.uri;
 function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate85.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs2 = errors;
 const _errs3 = errors;
 let valid1 = true;
@@ -4217,6 +3916,7 @@ errors++;
 }
 var _valid1 = _errs8 === errors;
 valid3 = valid3 || _valid1;
+if(!valid3){
 const _errs9 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
@@ -4298,9 +3998,6 @@ vErrors = null;
 }
 var _valid1 = _errs9 === errors;
 valid3 = valid3 || _valid1;
-if(_valid1){
-var props0 = {};
-props0.gaps = true;
 }
 if(!valid3){
 const err7 = {};
@@ -4327,12 +4024,6 @@ vErrors = null;
 }
 var _valid0 = _errs6 === errors;
 valid1 = _valid0;
-if(valid1){
-if(props0 !== true){
-props0 = props0 || {};
-props0.transport = true;
-}
-}
 }
 if(!valid1){
 const err8 = {};
@@ -4409,6 +4100,7 @@ errors++;
 }
 var _valid3 = _errs21 === errors;
 valid9 = valid9 || _valid3;
+if(!valid9){
 const _errs22 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
@@ -4490,9 +4182,6 @@ vErrors = null;
 }
 var _valid3 = _errs22 === errors;
 valid9 = valid9 || _valid3;
-if(_valid3){
-var props1 = {};
-props1.gaps = true;
 }
 if(!valid9){
 const err16 = {};
@@ -4519,12 +4208,6 @@ vErrors = null;
 }
 var _valid2 = _errs19 === errors;
 valid7 = _valid2;
-if(valid7){
-if(props1 !== true){
-props1 = props1 || {};
-props1.transport = true;
-}
-}
 }
 if(!valid7){
 const err17 = {};
@@ -4539,17 +4222,6 @@ validate85.errors = vErrors;
 return false;
 }
 var valid0 = _errs15 === errors;
-if(valid0){
-if(props0 !== true && props1 !== undefined){
-if(props1 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props1);
-}
-}
-}
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4559,15 +4231,6 @@ validate85.errors = [{}];
 return false;
 }
 else {
-if(props0 !== true){
-props0 = props0 || {};
-props0.transport = true;
-props0.url = true;
-props0.command = true;
-props0.args = true;
-props0.cwd = true;
-props0.gaps = true;
-}
 if(data.transport !== undefined){
 let data8 = data.transport;
 const _errs28 = errors;
@@ -4701,22 +4364,13 @@ return false;
 }
 }
 validate85.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate85.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate84.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -4823,19 +4477,11 @@ return false;
 validate84.errors = vErrors;
 return errors === 0;
 }
-validate84.evaluated = {"props":{"server":true,"toolName":true,"provenance":true,"connection":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate83.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs2 = errors;
 const _errs3 = errors;
 let valid1 = true;
@@ -5089,19 +4735,11 @@ return false;
 validate83.errors = vErrors;
 return errors === 0;
 }
-validate83.evaluated = {"props":{"name":true,"kind":true,"input":true,"origin":true,"mcp":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate80.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -5180,26 +4818,15 @@ return false;
 validate80.errors = vErrors;
 return errors === 0;
 }
-validate80.evaluated = {"props":{"type":true,"call":true,"tool":true,"path":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate35.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(!(validate36(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
-}
-else {
-var props0 = validate36.evaluated.props;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
@@ -5209,21 +4836,10 @@ vErrors = vErrors === null ? validate80.errors : vErrors.concat(validate80.error
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.call = true;
-props0.tool = true;
-props0.path = true;
-}
-}
 }
 validate35.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate35.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema171 = docs[5]["$defs"]["tool.after"];
 const schema172 = docs[3]["$defs"]["tool.after"];
@@ -5236,13 +4852,6 @@ const schema178 = docs[3]["$defs"]["error"];
 function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate99.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -5295,19 +4904,11 @@ return false;
 validate99.errors = vErrors;
 return errors === 0;
 }
-validate99.evaluated = {"props":{"class":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate96.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs2 = errors;
 const _errs3 = errors;
 let valid1 = true;
@@ -5582,11 +5183,6 @@ return false;
 }
 var _valid2 = _errs22 === errors;
 valid7 = _valid2;
-if(valid7){
-var props0 = {};
-props0.execution = true;
-props0.outcome = true;
-}
 }
 if(!valid7){
 const err10 = {};
@@ -5602,10 +5198,6 @@ return false;
 }
 var valid0 = _errs18 === errors;
 if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.outcome = true;
-}
 const _errs31 = errors;
 const _errs34 = errors;
 const _errs35 = errors;
@@ -5681,12 +5273,6 @@ vErrors = null;
 var valid13 = _errs38 === errors;
 }
 var valid0 = _errs31 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.tool = true;
-}
-}
 }
 }
 }
@@ -5698,16 +5284,6 @@ validate96.errors = [{}];
 return false;
 }
 else {
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.call = true;
-props0.tool = true;
-props0.path = true;
-props0.outcome = true;
-props0.execution = true;
-props0.error = true;
-}
 if(data.type !== undefined){
 const _errs44 = errors;
 if("tool.after" !== data.type){
@@ -6028,29 +5604,17 @@ return false;
 }
 }
 validate96.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate96.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate94.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(!(validate36(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
-}
-else {
-var props0 = validate36.evaluated.props;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
@@ -6059,27 +5623,11 @@ if(!(validate96(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate96.errors : vErrors.concat(validate96.errors);
 errors = vErrors.length;
 }
-else {
-var props1 = validate96.evaluated.props;
-}
 var valid0 = _errs1 === errors;
-if(valid0){
-if(props0 !== true && props1 !== undefined){
-if(props1 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props1);
-}
-}
-}
 }
 validate94.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate94.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema180 = docs[5]["$defs"]["session.start"];
 const schema181 = docs[3]["$defs"]["session.start"];
@@ -6092,13 +5640,6 @@ const schema207 = docs[7]["$defs"]["modifyOperations"];
 function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate108.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs2 = errors;
 const _errs3 = errors;
 let valid1 = true;
@@ -6283,10 +5824,6 @@ vErrors = null;
 }
 var _valid1 = _errs13 === errors;
 valid4 = _valid1;
-if(valid4){
-var props0 = {};
-props0.effects = true;
-}
 }
 if(!valid4){
 const err6 = {};
@@ -6302,10 +5839,6 @@ return false;
 }
 var valid0 = _errs10 === errors;
 if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.effects = true;
-}
 const _errs18 = errors;
 const _errs19 = errors;
 let valid7 = true;
@@ -6408,10 +5941,6 @@ return false;
 }
 var valid0 = _errs18 === errors;
 if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.effects = true;
-}
 const _errs26 = errors;
 const _errs27 = errors;
 let valid10 = true;
@@ -6494,10 +6023,6 @@ vErrors = null;
 }
 var _valid3 = _errs29 === errors;
 valid10 = _valid3;
-if(valid10){
-var props1 = {};
-props1.effects = true;
-}
 }
 if(!valid10){
 const err13 = {};
@@ -6513,15 +6038,6 @@ return false;
 }
 var valid0 = _errs26 === errors;
 if(valid0){
-if(props0 !== true && props1 !== undefined){
-if(props1 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props1);
-}
-}
 const _errs34 = errors;
 const _errs35 = errors;
 let valid13 = true;
@@ -6624,10 +6140,6 @@ return false;
 }
 var valid0 = _errs34 === errors;
 if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.effects = true;
-}
 const _errs42 = errors;
 const _errs43 = errors;
 let valid16 = true;
@@ -6710,10 +6222,6 @@ vErrors = null;
 }
 var _valid5 = _errs45 === errors;
 valid16 = _valid5;
-if(valid16){
-var props2 = {};
-props2.effects = true;
-}
 }
 if(!valid16){
 const err20 = {};
@@ -6728,17 +6236,6 @@ validate108.errors = vErrors;
 return false;
 }
 var valid0 = _errs42 === errors;
-if(valid0){
-if(props0 !== true && props2 !== undefined){
-if(props2 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props2);
-}
-}
-}
 }
 }
 }
@@ -6752,14 +6249,6 @@ validate108.errors = [{}];
 return false;
 }
 else {
-if(props0 !== true){
-props0 = props0 || {};
-props0.effects = true;
-props0.modify = true;
-props0.flow = true;
-props0.inject = true;
-props0.elicitation = true;
-}
 if(data.effects !== undefined){
 let data12 = data.effects;
 const _errs51 = errors;
@@ -6789,6 +6278,7 @@ errors++;
 }
 var _valid6 = _errs56 === errors;
 valid21 = valid21 || _valid6;
+if(!valid21){
 const _errs57 = errors;
 if(typeof data13 === "string"){
 if(!pattern4.test(data13)){
@@ -6804,6 +6294,7 @@ errors++;
 }
 var _valid6 = _errs57 === errors;
 valid21 = valid21 || _valid6;
+}
 if(!valid21){
 const err23 = {};
 if(vErrors === null){
@@ -6910,10 +6401,7 @@ errors++;
 }
 var _valid7 = _errs69 === errors;
 valid26 = valid26 || _valid7;
-if(_valid7){
-var props3 = {};
-props3.replace = true;
-}
+if(!valid26){
 const _errs71 = errors;
 if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
 let missing14;
@@ -6944,11 +6432,6 @@ errors++;
 }
 var _valid7 = _errs71 === errors;
 valid26 = valid26 || _valid7;
-if(_valid7){
-if(props3 !== true){
-props3 = props3 || {};
-props3.merge = true;
-}
 }
 if(!valid26){
 const err28 = {};
@@ -6981,11 +6464,6 @@ validate108.errors = [{}];
 return false;
 }
 else {
-if(props3 !== true){
-props3 = props3 || {};
-props3.replace = true;
-props3.merge = true;
-}
 if(data15.replace !== undefined){
 const _errs74 = errors;
 if(typeof data15.replace !== "boolean"){
@@ -7438,22 +6916,13 @@ return false;
 }
 }
 validate108.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate108.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate107.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs2 = errors;
 const _errs3 = errors;
 let valid1 = true;
@@ -7562,11 +7031,6 @@ return false;
 }
 var _valid0 = _errs10 === errors;
 valid1 = _valid0;
-if(valid1){
-var props0 = {};
-props0.capabilities = true;
-props0.modes = true;
-}
 }
 if(!valid1){
 const err3 = {};
@@ -7684,10 +7148,6 @@ return false;
 }
 var valid0 = _errs14 === errors;
 if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.modes = true;
-}
 const _errs22 = errors;
 const _errs23 = errors;
 let valid10 = true;
@@ -7823,11 +7283,6 @@ vErrors = null;
 }
 var _valid2 = _errs28 === errors;
 valid10 = _valid2;
-if(valid10){
-var props1 = {};
-props1.modes = true;
-props1.event = true;
-}
 }
 if(!valid10){
 const err13 = {};
@@ -7843,15 +7298,6 @@ return false;
 }
 var valid0 = _errs22 === errors;
 if(valid0){
-if(props0 !== true && props1 !== undefined){
-if(props1 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props1);
-}
-}
 const _errs35 = errors;
 const _errs36 = errors;
 let valid16 = true;
@@ -7925,6 +7371,7 @@ errors++;
 }
 var _valid4 = _errs46 === errors;
 valid22 = valid22 || _valid4;
+if(!valid22){
 const _errs47 = errors;
 if(typeof data12 === "string"){
 if(!pattern4.test(data12)){
@@ -7940,6 +7387,7 @@ errors++;
 }
 var _valid4 = _errs47 === errors;
 valid22 = valid22 || _valid4;
+}
 if(!valid22){
 const err18 = {};
 if(vErrors === null){
@@ -8049,11 +7497,6 @@ var valid20 = true;
 }
 var _valid3 = _errs39 === errors;
 valid16 = _valid3;
-if(valid16){
-var props2 = {};
-props2.capabilities = true;
-props2.event = true;
-}
 }
 if(!valid16){
 const err21 = {};
@@ -8069,15 +7512,6 @@ return false;
 }
 var valid0 = _errs35 === errors;
 if(valid0){
-if(props0 !== true && props2 !== undefined){
-if(props2 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props2);
-}
-}
 const _errs56 = errors;
 const _errs57 = errors;
 let valid26 = true;
@@ -8151,6 +7585,7 @@ errors++;
 }
 var _valid6 = _errs67 === errors;
 valid32 = valid32 || _valid6;
+if(!valid32){
 const _errs68 = errors;
 if(typeof data20 === "string"){
 if(!pattern4.test(data20)){
@@ -8166,6 +7601,7 @@ errors++;
 }
 var _valid6 = _errs68 === errors;
 valid32 = valid32 || _valid6;
+}
 if(!valid32){
 const err26 = {};
 if(vErrors === null){
@@ -8276,11 +7712,6 @@ var valid30 = true;
 }
 var _valid5 = _errs60 === errors;
 valid26 = _valid5;
-if(valid26){
-var props3 = {};
-props3.capabilities = true;
-props3.event = true;
-}
 }
 if(!valid26){
 const err29 = {};
@@ -8296,15 +7727,6 @@ return false;
 }
 var valid0 = _errs56 === errors;
 if(valid0){
-if(props0 !== true && props3 !== undefined){
-if(props3 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props3);
-}
-}
 const _errs77 = errors;
 const _errs78 = errors;
 let valid36 = true;
@@ -8377,6 +7799,7 @@ errors++;
 }
 var _valid8 = _errs88 === errors;
 valid42 = valid42 || _valid8;
+if(!valid42){
 const _errs89 = errors;
 if(typeof data28 === "string"){
 if(!pattern4.test(data28)){
@@ -8392,6 +7815,7 @@ errors++;
 }
 var _valid8 = _errs89 === errors;
 valid42 = valid42 || _valid8;
+}
 if(!valid42){
 const err34 = {};
 if(vErrors === null){
@@ -8428,11 +7852,6 @@ break;
 }
 var _valid7 = _errs81 === errors;
 valid36 = _valid7;
-if(valid36){
-var props4 = {};
-props4.capabilities = true;
-props4.event = true;
-}
 }
 if(!valid36){
 const err35 = {};
@@ -8448,15 +7867,6 @@ return false;
 }
 var valid0 = _errs77 === errors;
 if(valid0){
-if(props0 !== true && props4 !== undefined){
-if(props4 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props4);
-}
-}
 const _errs91 = errors;
 const _errs92 = errors;
 let valid43 = true;
@@ -8529,6 +7939,7 @@ errors++;
 }
 var _valid10 = _errs102 === errors;
 valid49 = valid49 || _valid10;
+if(!valid49){
 const _errs103 = errors;
 if(typeof data32 === "string"){
 if(!pattern4.test(data32)){
@@ -8544,6 +7955,7 @@ errors++;
 }
 var _valid10 = _errs103 === errors;
 valid49 = valid49 || _valid10;
+}
 if(!valid49){
 const err40 = {};
 if(vErrors === null){
@@ -8580,11 +7992,6 @@ break;
 }
 var _valid9 = _errs95 === errors;
 valid43 = _valid9;
-if(valid43){
-var props5 = {};
-props5.capabilities = true;
-props5.event = true;
-}
 }
 if(!valid43){
 const err41 = {};
@@ -8600,15 +8007,6 @@ return false;
 }
 var valid0 = _errs91 === errors;
 if(valid0){
-if(props0 !== true && props5 !== undefined){
-if(props5 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props5);
-}
-}
 const _errs105 = errors;
 const _errs106 = errors;
 let valid50 = true;
@@ -8682,6 +8080,7 @@ errors++;
 }
 var _valid12 = _errs116 === errors;
 valid56 = valid56 || _valid12;
+if(!valid56){
 const _errs117 = errors;
 if(typeof data36 === "string"){
 if(!pattern4.test(data36)){
@@ -8697,6 +8096,7 @@ errors++;
 }
 var _valid12 = _errs117 === errors;
 valid56 = valid56 || _valid12;
+}
 if(!valid56){
 const err46 = {};
 if(vErrors === null){
@@ -8806,11 +8206,6 @@ var valid54 = true;
 }
 var _valid11 = _errs109 === errors;
 valid50 = _valid11;
-if(valid50){
-var props6 = {};
-props6.capabilities = true;
-props6.event = true;
-}
 }
 if(!valid50){
 const err49 = {};
@@ -8826,15 +8221,6 @@ return false;
 }
 var valid0 = _errs105 === errors;
 if(valid0){
-if(props0 !== true && props6 !== undefined){
-if(props6 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props6);
-}
-}
 const _errs126 = errors;
 const _errs127 = errors;
 let valid60 = true;
@@ -8908,6 +8294,7 @@ errors++;
 }
 var _valid14 = _errs137 === errors;
 valid66 = valid66 || _valid14;
+if(!valid66){
 const _errs138 = errors;
 if(typeof data44 === "string"){
 if(!pattern4.test(data44)){
@@ -8923,6 +8310,7 @@ errors++;
 }
 var _valid14 = _errs138 === errors;
 valid66 = valid66 || _valid14;
+}
 if(!valid66){
 const err54 = {};
 if(vErrors === null){
@@ -9033,11 +8421,6 @@ var valid64 = true;
 }
 var _valid13 = _errs130 === errors;
 valid60 = _valid13;
-if(valid60){
-var props7 = {};
-props7.capabilities = true;
-props7.event = true;
-}
 }
 if(!valid60){
 const err57 = {};
@@ -9053,15 +8436,6 @@ return false;
 }
 var valid0 = _errs126 === errors;
 if(valid0){
-if(props0 !== true && props7 !== undefined){
-if(props7 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props7);
-}
-}
 const _errs147 = errors;
 const _errs148 = errors;
 let valid70 = true;
@@ -9135,6 +8509,7 @@ errors++;
 }
 var _valid16 = _errs158 === errors;
 valid76 = valid76 || _valid16;
+if(!valid76){
 const _errs159 = errors;
 if(typeof data52 === "string"){
 if(!pattern4.test(data52)){
@@ -9150,6 +8525,7 @@ errors++;
 }
 var _valid16 = _errs159 === errors;
 valid76 = valid76 || _valid16;
+}
 if(!valid76){
 const err62 = {};
 if(vErrors === null){
@@ -9259,11 +8635,6 @@ var valid74 = true;
 }
 var _valid15 = _errs151 === errors;
 valid70 = _valid15;
-if(valid70){
-var props8 = {};
-props8.capabilities = true;
-props8.event = true;
-}
 }
 if(!valid70){
 const err65 = {};
@@ -9279,15 +8650,6 @@ return false;
 }
 var valid0 = _errs147 === errors;
 if(valid0){
-if(props0 !== true && props8 !== undefined){
-if(props8 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props8);
-}
-}
 const _errs168 = errors;
 const _errs169 = errors;
 let valid80 = true;
@@ -9361,6 +8723,7 @@ errors++;
 }
 var _valid18 = _errs179 === errors;
 valid86 = valid86 || _valid18;
+if(!valid86){
 const _errs180 = errors;
 if(typeof data60 === "string"){
 if(!pattern4.test(data60)){
@@ -9376,6 +8739,7 @@ errors++;
 }
 var _valid18 = _errs180 === errors;
 valid86 = valid86 || _valid18;
+}
 if(!valid86){
 const err70 = {};
 if(vErrors === null){
@@ -9446,11 +8810,6 @@ var valid84 = true;
 }
 var _valid17 = _errs172 === errors;
 valid80 = _valid17;
-if(valid80){
-var props9 = {};
-props9.capabilities = true;
-props9.event = true;
-}
 }
 if(!valid80){
 const err71 = {};
@@ -9466,15 +8825,6 @@ return false;
 }
 var valid0 = _errs168 === errors;
 if(valid0){
-if(props0 !== true && props9 !== undefined){
-if(props9 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props9);
-}
-}
 const _errs186 = errors;
 const _errs187 = errors;
 let valid89 = true;
@@ -9548,6 +8898,7 @@ errors++;
 }
 var _valid20 = _errs197 === errors;
 valid95 = valid95 || _valid20;
+if(!valid95){
 const _errs198 = errors;
 if(typeof data67 === "string"){
 if(!pattern4.test(data67)){
@@ -9563,6 +8914,7 @@ errors++;
 }
 var _valid20 = _errs198 === errors;
 valid95 = valid95 || _valid20;
+}
 if(!valid95){
 const err76 = {};
 if(vErrors === null){
@@ -9672,11 +9024,6 @@ var valid93 = true;
 }
 var _valid19 = _errs190 === errors;
 valid89 = _valid19;
-if(valid89){
-var props10 = {};
-props10.capabilities = true;
-props10.event = true;
-}
 }
 if(!valid89){
 const err79 = {};
@@ -9692,15 +9039,6 @@ return false;
 }
 var valid0 = _errs186 === errors;
 if(valid0){
-if(props0 !== true && props10 !== undefined){
-if(props10 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props10);
-}
-}
 const _errs207 = errors;
 const _errs208 = errors;
 let valid99 = true;
@@ -9774,6 +9112,7 @@ errors++;
 }
 var _valid22 = _errs218 === errors;
 valid105 = valid105 || _valid22;
+if(!valid105){
 const _errs219 = errors;
 if(typeof data75 === "string"){
 if(!pattern4.test(data75)){
@@ -9789,6 +9128,7 @@ errors++;
 }
 var _valid22 = _errs219 === errors;
 valid105 = valid105 || _valid22;
+}
 if(!valid105){
 const err84 = {};
 if(vErrors === null){
@@ -9859,11 +9199,6 @@ var valid103 = true;
 }
 var _valid21 = _errs211 === errors;
 valid99 = _valid21;
-if(valid99){
-var props11 = {};
-props11.capabilities = true;
-props11.event = true;
-}
 }
 if(!valid99){
 const err85 = {};
@@ -9879,15 +9214,6 @@ return false;
 }
 var valid0 = _errs207 === errors;
 if(valid0){
-if(props0 !== true && props11 !== undefined){
-if(props11 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props11);
-}
-}
 const _errs225 = errors;
 const _errs226 = errors;
 let valid108 = true;
@@ -9961,6 +9287,7 @@ errors++;
 }
 var _valid24 = _errs236 === errors;
 valid114 = valid114 || _valid24;
+if(!valid114){
 const _errs237 = errors;
 if(typeof data82 === "string"){
 if(!pattern4.test(data82)){
@@ -9976,6 +9303,7 @@ errors++;
 }
 var _valid24 = _errs237 === errors;
 valid114 = valid114 || _valid24;
+}
 if(!valid114){
 const err90 = {};
 if(vErrors === null){
@@ -10055,11 +9383,6 @@ var valid112 = true;
 }
 var _valid23 = _errs229 === errors;
 valid108 = _valid23;
-if(valid108){
-var props12 = {};
-props12.capabilities = true;
-props12.event = true;
-}
 }
 if(!valid108){
 const err93 = {};
@@ -10075,15 +9398,6 @@ return false;
 }
 var valid0 = _errs225 === errors;
 if(valid0){
-if(props0 !== true && props12 !== undefined){
-if(props12 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props12);
-}
-}
 const _errs242 = errors;
 const _errs243 = errors;
 let valid116 = true;
@@ -10157,6 +9471,7 @@ errors++;
 }
 var _valid26 = _errs253 === errors;
 valid122 = valid122 || _valid26;
+if(!valid122){
 const _errs254 = errors;
 if(typeof data87 === "string"){
 if(!pattern4.test(data87)){
@@ -10172,6 +9487,7 @@ errors++;
 }
 var _valid26 = _errs254 === errors;
 valid122 = valid122 || _valid26;
+}
 if(!valid122){
 const err98 = {};
 if(vErrors === null){
@@ -10251,11 +9567,6 @@ var valid120 = true;
 }
 var _valid25 = _errs246 === errors;
 valid116 = _valid25;
-if(valid116){
-var props13 = {};
-props13.capabilities = true;
-props13.event = true;
-}
 }
 if(!valid116){
 const err101 = {};
@@ -10271,15 +9582,6 @@ return false;
 }
 var valid0 = _errs242 === errors;
 if(valid0){
-if(props0 !== true && props13 !== undefined){
-if(props13 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props13);
-}
-}
 const _errs259 = errors;
 const _errs260 = errors;
 let valid124 = true;
@@ -10352,6 +9654,7 @@ errors++;
 }
 var _valid28 = _errs270 === errors;
 valid130 = valid130 || _valid28;
+if(!valid130){
 const _errs271 = errors;
 if(typeof data92 === "string"){
 if(!pattern4.test(data92)){
@@ -10367,6 +9670,7 @@ errors++;
 }
 var _valid28 = _errs271 === errors;
 valid130 = valid130 || _valid28;
+}
 if(!valid130){
 const err106 = {};
 if(vErrors === null){
@@ -10403,11 +9707,6 @@ break;
 }
 var _valid27 = _errs263 === errors;
 valid124 = _valid27;
-if(valid124){
-var props14 = {};
-props14.capabilities = true;
-props14.event = true;
-}
 }
 if(!valid124){
 const err107 = {};
@@ -10423,15 +9722,6 @@ return false;
 }
 var valid0 = _errs259 === errors;
 if(valid0){
-if(props0 !== true && props14 !== undefined){
-if(props14 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props14);
-}
-}
 const _errs273 = errors;
 const _errs274 = errors;
 let valid131 = true;
@@ -10504,6 +9794,7 @@ errors++;
 }
 var _valid30 = _errs284 === errors;
 valid137 = valid137 || _valid30;
+if(!valid137){
 const _errs285 = errors;
 if(typeof data96 === "string"){
 if(!pattern4.test(data96)){
@@ -10519,6 +9810,7 @@ errors++;
 }
 var _valid30 = _errs285 === errors;
 valid137 = valid137 || _valid30;
+}
 if(!valid137){
 const err112 = {};
 if(vErrors === null){
@@ -10555,11 +9847,6 @@ break;
 }
 var _valid29 = _errs277 === errors;
 valid131 = _valid29;
-if(valid131){
-var props15 = {};
-props15.capabilities = true;
-props15.event = true;
-}
 }
 if(!valid131){
 const err113 = {};
@@ -10575,15 +9862,6 @@ return false;
 }
 var valid0 = _errs273 === errors;
 if(valid0){
-if(props0 !== true && props15 !== undefined){
-if(props15 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props15);
-}
-}
 const _errs287 = errors;
 const _errs288 = errors;
 let valid138 = true;
@@ -10657,6 +9935,7 @@ errors++;
 }
 var _valid32 = _errs298 === errors;
 valid144 = valid144 || _valid32;
+if(!valid144){
 const _errs299 = errors;
 if(typeof data100 === "string"){
 if(!pattern4.test(data100)){
@@ -10672,6 +9951,7 @@ errors++;
 }
 var _valid32 = _errs299 === errors;
 valid144 = valid144 || _valid32;
+}
 if(!valid144){
 const err118 = {};
 if(vErrors === null){
@@ -10751,11 +10031,6 @@ var valid142 = true;
 }
 var _valid31 = _errs291 === errors;
 valid138 = _valid31;
-if(valid138){
-var props16 = {};
-props16.capabilities = true;
-props16.event = true;
-}
 }
 if(!valid138){
 const err121 = {};
@@ -10771,15 +10046,6 @@ return false;
 }
 var valid0 = _errs287 === errors;
 if(valid0){
-if(props0 !== true && props16 !== undefined){
-if(props16 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props16);
-}
-}
 const _errs304 = errors;
 const _errs305 = errors;
 let valid146 = true;
@@ -10853,6 +10119,7 @@ errors++;
 }
 var _valid34 = _errs315 === errors;
 valid152 = valid152 || _valid34;
+if(!valid152){
 const _errs316 = errors;
 if(typeof data105 === "string"){
 if(!pattern4.test(data105)){
@@ -10868,6 +10135,7 @@ errors++;
 }
 var _valid34 = _errs316 === errors;
 valid152 = valid152 || _valid34;
+}
 if(!valid152){
 const err126 = {};
 if(vErrors === null){
@@ -10947,11 +10215,6 @@ var valid150 = true;
 }
 var _valid33 = _errs308 === errors;
 valid146 = _valid33;
-if(valid146){
-var props17 = {};
-props17.capabilities = true;
-props17.event = true;
-}
 }
 if(!valid146){
 const err129 = {};
@@ -10967,15 +10230,6 @@ return false;
 }
 var valid0 = _errs304 === errors;
 if(valid0){
-if(props0 !== true && props17 !== undefined){
-if(props17 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props17);
-}
-}
 const _errs321 = errors;
 const _errs322 = errors;
 let valid154 = true;
@@ -11049,6 +10303,7 @@ errors++;
 }
 var _valid36 = _errs332 === errors;
 valid160 = valid160 || _valid36;
+if(!valid160){
 const _errs333 = errors;
 if(typeof data110 === "string"){
 if(!pattern4.test(data110)){
@@ -11064,6 +10319,7 @@ errors++;
 }
 var _valid36 = _errs333 === errors;
 valid160 = valid160 || _valid36;
+}
 if(!valid160){
 const err134 = {};
 if(vErrors === null){
@@ -11143,11 +10399,6 @@ var valid158 = true;
 }
 var _valid35 = _errs325 === errors;
 valid154 = _valid35;
-if(valid154){
-var props18 = {};
-props18.capabilities = true;
-props18.event = true;
-}
 }
 if(!valid154){
 const err137 = {};
@@ -11163,15 +10414,6 @@ return false;
 }
 var valid0 = _errs321 === errors;
 if(valid0){
-if(props0 !== true && props18 !== undefined){
-if(props18 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props18);
-}
-}
 const _errs338 = errors;
 const _errs339 = errors;
 let valid162 = true;
@@ -11245,6 +10487,7 @@ errors++;
 }
 var _valid38 = _errs349 === errors;
 valid168 = valid168 || _valid38;
+if(!valid168){
 const _errs350 = errors;
 if(typeof data115 === "string"){
 if(!pattern4.test(data115)){
@@ -11260,6 +10503,7 @@ errors++;
 }
 var _valid38 = _errs350 === errors;
 valid168 = valid168 || _valid38;
+}
 if(!valid168){
 const err142 = {};
 if(vErrors === null){
@@ -11339,11 +10583,6 @@ var valid166 = true;
 }
 var _valid37 = _errs342 === errors;
 valid162 = _valid37;
-if(valid162){
-var props19 = {};
-props19.capabilities = true;
-props19.event = true;
-}
 }
 if(!valid162){
 const err145 = {};
@@ -11359,15 +10598,6 @@ return false;
 }
 var valid0 = _errs338 === errors;
 if(valid0){
-if(props0 !== true && props19 !== undefined){
-if(props19 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props19);
-}
-}
 const _errs355 = errors;
 const _errs356 = errors;
 let valid170 = true;
@@ -11441,6 +10671,7 @@ errors++;
 }
 var _valid40 = _errs366 === errors;
 valid176 = valid176 || _valid40;
+if(!valid176){
 const _errs367 = errors;
 if(typeof data120 === "string"){
 if(!pattern4.test(data120)){
@@ -11456,6 +10687,7 @@ errors++;
 }
 var _valid40 = _errs367 === errors;
 valid176 = valid176 || _valid40;
+}
 if(!valid176){
 const err150 = {};
 if(vErrors === null){
@@ -11565,11 +10797,6 @@ var valid174 = true;
 }
 var _valid39 = _errs359 === errors;
 valid170 = _valid39;
-if(valid170){
-var props20 = {};
-props20.capabilities = true;
-props20.event = true;
-}
 }
 if(!valid170){
 const err153 = {};
@@ -11584,17 +10811,6 @@ validate107.errors = vErrors;
 return false;
 }
 var valid0 = _errs355 === errors;
-if(valid0){
-if(props0 !== true && props20 !== undefined){
-if(props20 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props20);
-}
-}
-}
 }
 }
 }
@@ -11624,12 +10840,6 @@ validate107.errors = [{}];
 return false;
 }
 else {
-if(props0 !== true){
-props0 = props0 || {};
-props0.event = true;
-props0.modes = true;
-props0.capabilities = true;
-}
 if(data.event !== undefined){
 let data125 = data.event;
 const _errs376 = errors;
@@ -11717,10 +10927,8 @@ return false;
 }
 }
 validate107.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate107.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 
@@ -11728,13 +10936,6 @@ validate107.evaluated = {"dynamicProps":true,"dynamicItems":false};
 function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate106.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs3 = errors;
 const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -12213,11 +11414,6 @@ return false;
 }
 var _valid0 = _errs47 === errors;
 valid16 = _valid0;
-if(valid16){
-var props1 = {};
-props1.disableable = true;
-props1.scopes = true;
-}
 }
 if(!valid16){
 const err4 = {};
@@ -12239,11 +11435,6 @@ validate106.errors = [{}];
 return false;
 }
 else {
-if(props1 !== true){
-props1 = props1 || {};
-props1.scopes = true;
-props1.disableable = true;
-}
 if(data16.scopes !== undefined){
 let data20 = data16.scopes;
 const _errs50 = errors;
@@ -12389,19 +11580,11 @@ return false;
 validate106.errors = vErrors;
 return errors === 0;
 }
-validate106.evaluated = {"props":{"events":true,"gaps":true,"transports":true,"authentication":true,"toolPaths":true,"contentCategories":true,"limits":true,"managedPolicy":true,"correlationIdentityFields":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate105.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -12549,26 +11732,15 @@ return false;
 validate105.errors = vErrors;
 return errors === 0;
 }
-validate105.evaluated = {"props":{"type":true,"trigger":true,"harness":true,"permissionMode":true,"manifest":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate103.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(!(validate36(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
-}
-else {
-var props0 = validate36.evaluated.props;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
@@ -12578,22 +11750,10 @@ vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.err
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.trigger = true;
-props0.harness = true;
-props0.permissionMode = true;
-props0.manifest = true;
-}
-}
 }
 validate103.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate103.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema212 = docs[5]["$defs"]["config.change.before"];
 const schema213 = docs[2]["$defs"]["config.change.before"];
@@ -12601,13 +11761,6 @@ const schema213 = docs[2]["$defs"]["config.change.before"];
 function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate119.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -12803,26 +11956,15 @@ return false;
 validate119.errors = vErrors;
 return errors === 0;
 }
-validate119.evaluated = {"props":{"type":true,"change":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate117.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(!(validate36(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
-}
-else {
-var props0 = validate36.evaluated.props;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
@@ -12832,19 +11974,10 @@ vErrors = vErrors === null ? validate119.errors : vErrors.concat(validate119.err
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.change = true;
-}
-}
 }
 validate117.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate117.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema219 = docs[5]["$defs"]["turn.start"];
 const schema220 = docs[3]["$defs"]["turn.start"];
@@ -12852,13 +11985,6 @@ const schema220 = docs[3]["$defs"]["turn.start"];
 function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate124.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -12911,26 +12037,15 @@ return false;
 validate124.errors = vErrors;
 return errors === 0;
 }
-validate124.evaluated = {"props":{"type":true,"trigger":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate122.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(!(validate36(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
-}
-else {
-var props0 = validate36.evaluated.props;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
@@ -12940,19 +12055,10 @@ vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.err
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.trigger = true;
-}
-}
 }
 validate122.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate122.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema222 = docs[5]["$defs"]["turn.finish.before"];
 const schema223 = docs[3]["$defs"]["turn.finish.before"];
@@ -12960,13 +12066,6 @@ const schema223 = docs[3]["$defs"]["turn.finish.before"];
 function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate129.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -13041,26 +12140,15 @@ return false;
 validate129.errors = vErrors;
 return errors === 0;
 }
-validate129.evaluated = {"props":{"type":true,"outcome":true,"continuationCount":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate127.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(!(validate36(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
-}
-else {
-var props0 = validate36.evaluated.props;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
@@ -13070,20 +12158,10 @@ vErrors = vErrors === null ? validate129.errors : vErrors.concat(validate129.err
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.outcome = true;
-props0.continuationCount = true;
-}
-}
 }
 validate127.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate127.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema225 = docs[5]["$defs"]["model.request.before"];
 const schema226 = docs[3]["$defs"]["model.request.before"];
@@ -13093,13 +12171,6 @@ const pattern54 = func0("^[A-Z]{3}$", "u");
 function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate135.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -13251,20 +12322,12 @@ return false;
 validate135.errors = vErrors;
 return errors === 0;
 }
-validate135.evaluated = {"props":{"id":true,"provider":true,"pricing":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema230 = docs[3]["$defs"]["attempt"];
 
 function validate137(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate137.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -13339,19 +12402,11 @@ return false;
 validate137.errors = vErrors;
 return errors === 0;
 }
-validate137.evaluated = {"props":{"id":true,"number":true,"synthesized":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate134.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -13421,26 +12476,15 @@ return false;
 validate134.errors = vErrors;
 return errors === 0;
 }
-validate134.evaluated = {"props":{"type":true,"model":true,"attempt":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate132.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(!(validate36(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
-}
-else {
-var props0 = validate36.evaluated.props;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
@@ -13450,21 +12494,10 @@ vErrors = vErrors === null ? validate134.errors : vErrors.concat(validate134.err
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.model = true;
-props0.attempt = true;
-props0.params = true;
-}
-}
 }
 validate132.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate132.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema233 = docs[5]["$defs"]["model.switch.before"];
 const schema234 = docs[3]["$defs"]["model.switch.before"];
@@ -13472,13 +12505,6 @@ const schema234 = docs[3]["$defs"]["model.switch.before"];
 function validate143(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate143.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -13557,26 +12583,15 @@ return false;
 validate143.errors = vErrors;
 return errors === 0;
 }
-validate143.evaluated = {"props":{"type":true,"current":true,"proposed":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate141(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate141.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(!(validate36(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
-}
-else {
-var props0 = validate36.evaluated.props;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
@@ -13586,21 +12601,10 @@ vErrors = vErrors === null ? validate143.errors : vErrors.concat(validate143.err
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.current = true;
-props0.proposed = true;
-props0.reason = true;
-}
-}
 }
 validate141.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate141.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema236 = docs[5]["$defs"]["tool.permission.request"];
 const schema237 = docs[3]["$defs"]["tool.permission.request"];
@@ -13608,13 +12612,6 @@ const schema237 = docs[3]["$defs"]["tool.permission.request"];
 function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate150.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -13738,26 +12735,15 @@ return false;
 validate150.errors = vErrors;
 return errors === 0;
 }
-validate150.evaluated = {"props":{"type":true,"call":true,"tool":true,"path":true,"suggestions":true,"sandboxBypass":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate148(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate148.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(!(validate36(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
-}
-else {
-var props0 = validate36.evaluated.props;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
@@ -13767,23 +12753,10 @@ vErrors = vErrors === null ? validate150.errors : vErrors.concat(validate150.err
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.call = true;
-props0.tool = true;
-props0.path = true;
-props0.suggestions = true;
-props0.sandboxBypass = true;
-}
-}
 }
 validate148.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate148.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema239 = docs[5]["$defs"]["tool.batch.after"];
 const schema240 = docs[3]["$defs"]["tool.batch.after"];
@@ -13792,13 +12765,6 @@ const schema244 = docs[3]["$defs"]["batchCall"];
 function validate158(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate158.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs2 = errors;
 const _errs3 = errors;
 let valid1 = true;
@@ -14073,11 +13039,6 @@ return false;
 }
 var _valid2 = _errs22 === errors;
 valid7 = _valid2;
-if(valid7){
-var props0 = {};
-props0.execution = true;
-props0.outcome = true;
-}
 }
 if(!valid7){
 const err10 = {};
@@ -14093,10 +13054,6 @@ return false;
 }
 var valid0 = _errs18 === errors;
 if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.outcome = true;
-}
 const _errs31 = errors;
 const _errs34 = errors;
 const _errs35 = errors;
@@ -14172,12 +13129,6 @@ vErrors = null;
 var valid13 = _errs38 === errors;
 }
 var valid0 = _errs31 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.tool = true;
-}
-}
 }
 }
 }
@@ -14189,15 +13140,6 @@ validate158.errors = [{}];
 return false;
 }
 else {
-if(props0 !== true){
-props0 = props0 || {};
-props0.call = true;
-props0.tool = true;
-props0.path = true;
-props0.outcome = true;
-props0.execution = true;
-props0.error = true;
-}
 if(data.call !== undefined){
 const _errs43 = errors;
 if(!(validate71(data.call, VERDICT_CALL))){
@@ -14505,22 +13447,13 @@ return false;
 }
 }
 validate158.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate158.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate157.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -14697,26 +13630,15 @@ return false;
 validate157.errors = vErrors;
 return errors === 0;
 }
-validate157.evaluated = {"props":{"type":true,"batch":true,"calls":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate155.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(!(validate36(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
-}
-else {
-var props0 = validate36.evaluated.props;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
@@ -14726,20 +13648,10 @@ vErrors = vErrors === null ? validate157.errors : vErrors.concat(validate157.err
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.batch = true;
-props0.calls = true;
-}
-}
 }
 validate155.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate155.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema250 = docs[5]["$defs"]["context.compact.before"];
 const schema251 = docs[3]["$defs"]["context.compact.before"];
@@ -14749,13 +13661,6 @@ const schema254 = docs[1]["$defs"]["textPart"];
 function validate169(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate169.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs2 = errors;
 const _errs5 = errors;
 let valid2 = true;
@@ -14829,6 +13734,7 @@ errors++;
 }
 var _valid1 = _errs13 === errors;
 valid5 = valid5 || _valid1;
+if(!valid5){
 const _errs14 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
@@ -14845,6 +13751,7 @@ errors++;
 }
 var _valid1 = _errs14 === errors;
 valid5 = valid5 || _valid1;
+}
 if(!valid5){
 const err4 = {};
 if(vErrors === null){
@@ -14972,9 +13879,6 @@ errors = vErrors.length;
 }
 var _valid2 = _errs23 === errors;
 valid6 = _valid2;
-if(valid6){
-var props0 = true;
-}
 }
 if(!valid6){
 const err9 = {};
@@ -15103,9 +14007,6 @@ errors = vErrors.length;
 }
 var _valid3 = _errs32 === errors;
 valid9 = _valid3;
-if(valid9){
-var props1 = true;
-}
 }
 if(!valid9){
 const err15 = {};
@@ -15121,15 +14022,6 @@ return false;
 }
 var valid0 = _errs24 === errors;
 if(valid0){
-if(props0 !== true && props1 !== undefined){
-if(props1 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props1);
-}
-}
 const _errs33 = errors;
 const _errs34 = errors;
 let valid13 = true;
@@ -15203,9 +14095,6 @@ errors = vErrors.length;
 }
 var _valid4 = _errs39 === errors;
 valid13 = _valid4;
-if(valid13){
-var props2 = true;
-}
 }
 if(!valid13){
 const err19 = {};
@@ -15221,15 +14110,6 @@ return false;
 }
 var valid0 = _errs33 === errors;
 if(valid0){
-if(props0 !== true && props2 !== undefined){
-if(props2 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props2);
-}
-}
 const _errs40 = errors;
 const _errs41 = errors;
 let valid16 = true;
@@ -15303,9 +14183,6 @@ errors = vErrors.length;
 }
 var _valid5 = _errs46 === errors;
 valid16 = _valid5;
-if(valid16){
-var props3 = true;
-}
 }
 if(!valid16){
 const err23 = {};
@@ -15320,17 +14197,6 @@ validate169.errors = vErrors;
 return false;
 }
 var valid0 = _errs40 === errors;
-if(valid0){
-if(props0 !== true && props3 !== undefined){
-if(props3 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props3);
-}
-}
-}
 }
 }
 }
@@ -15343,11 +14209,6 @@ validate169.errors = [{}];
 return false;
 }
 else {
-if(props0 !== true){
-props0 = props0 || {};
-props0.kind = true;
-props0.selection = true;
-}
 if(data.kind !== undefined){
 const _errs48 = errors;
 if("text" !== data.kind){
@@ -15381,22 +14242,13 @@ return false;
 }
 }
 validate169.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate169.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate168(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate168.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(Array.isArray(data)){
 var valid0 = true;
@@ -15421,19 +14273,11 @@ return false;
 validate168.errors = vErrors;
 return errors === 0;
 }
-validate168.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 
 function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate167.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -15499,26 +14343,15 @@ return false;
 validate167.errors = vErrors;
 return errors === 0;
 }
-validate167.evaluated = {"props":{"type":true,"trigger":true,"instructions":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate165(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate165.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(!(validate36(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
-}
-else {
-var props0 = validate36.evaluated.props;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
@@ -15528,20 +14361,10 @@ vErrors = vErrors === null ? validate167.errors : vErrors.concat(validate167.err
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.trigger = true;
-props0.instructions = true;
-}
-}
 }
 validate165.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate165.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema261 = docs[5]["$defs"]["context.compact.after"];
 const schema262 = docs[3]["$defs"]["context.compact.after"];
@@ -15549,13 +14372,6 @@ const schema262 = docs[3]["$defs"]["context.compact.after"];
 function validate180(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate180.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -15836,26 +14652,15 @@ return false;
 validate180.errors = vErrors;
 return errors === 0;
 }
-validate180.evaluated = {"props":{"type":true,"summary":true,"removed":true,"execution":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate178(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate178.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(!(validate36(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
-}
-else {
-var props0 = validate36.evaluated.props;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
@@ -15865,21 +14670,10 @@ vErrors = vErrors === null ? validate180.errors : vErrors.concat(validate180.err
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.summary = true;
-props0.removed = true;
-props0.execution = true;
-}
-}
 }
 validate178.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate178.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema264 = docs[5]["$defs"]["task.change.before"];
 const schema265 = docs[4]["$defs"]["task.change.before"];
@@ -15889,13 +14683,6 @@ const schema268 = docs[4]["$defs"]["changeOperation"];
 function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate187.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs4 = errors;
 let valid1 = true;
 const _errs5 = errors;
@@ -15954,11 +14741,6 @@ return false;
 }
 var _valid0 = _errs7 === errors;
 valid1 = _valid0;
-if(valid1){
-var props0 = {};
-props0.change = true;
-props0.operation = true;
-}
 }
 if(!valid1){
 const err2 = {};
@@ -16089,19 +14871,11 @@ return false;
 validate187.errors = vErrors;
 return errors === 0;
 }
-validate187.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
 function validate186(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate186.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -16144,26 +14918,15 @@ return false;
 validate186.errors = vErrors;
 return errors === 0;
 }
-validate186.evaluated = {"props":{"type":true,"task":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate184(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate184.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(!(validate36(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
-}
-else {
-var props0 = validate36.evaluated.props;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
@@ -16173,19 +14936,10 @@ vErrors = vErrors === null ? validate186.errors : vErrors.concat(validate186.err
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.task = true;
-}
-}
 }
 validate184.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate184.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema270 = docs[5]["$defs"]["user.elicitation.request"];
 const schema271 = docs[2]["$defs"]["user.elicitation.request"];
@@ -16196,13 +14950,6 @@ const schema273 = docs[2]["$defs"]["elicitationMode"];
 function validate193(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate193.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -16315,26 +15062,15 @@ return false;
 validate193.errors = vErrors;
 return errors === 0;
 }
-validate193.evaluated = {"props":{"type":true,"elicitation":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate191(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate191.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(!(validate36(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
-}
-else {
-var props0 = validate36.evaluated.props;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
@@ -16344,19 +15080,10 @@ vErrors = vErrors === null ? validate193.errors : vErrors.concat(validate193.err
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.elicitation = true;
-}
-}
 }
 validate191.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate191.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema281 = docs[5]["$defs"]["user.elicitation.result"];
 const schema282 = docs[2]["$defs"]["user.elicitation.result"];
@@ -16364,13 +15091,6 @@ const schema282 = docs[2]["$defs"]["user.elicitation.result"];
 function validate204(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate204.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -16497,26 +15217,15 @@ return false;
 validate204.errors = vErrors;
 return errors === 0;
 }
-validate204.evaluated = {"props":{"type":true,"elicitation":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate202(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate202.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(!(validate36(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
-}
-else {
-var props0 = validate36.evaluated.props;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
@@ -16526,19 +15235,10 @@ vErrors = vErrors === null ? validate204.errors : vErrors.concat(validate204.err
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.elicitation = true;
-}
-}
 }
 validate202.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate202.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema285 = docs[5]["$defs"]["user.message.inbound"];
 const schema286 = docs[2]["$defs"]["user.message.inbound"];
@@ -16548,13 +15248,6 @@ const schema286 = docs[2]["$defs"]["user.message.inbound"];
 function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate210.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -16709,26 +15402,15 @@ return false;
 validate210.errors = vErrors;
 return errors === 0;
 }
-validate210.evaluated = {"props":{"type":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate208(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate208.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(!(validate36(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
-}
-else {
-var props0 = validate36.evaluated.props;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
@@ -16738,19 +15420,10 @@ vErrors = vErrors === null ? validate210.errors : vErrors.concat(validate210.err
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.message = true;
-}
-}
 }
 validate208.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate208.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema293 = docs[5]["$defs"]["user.message.outbound"];
 const schema294 = docs[2]["$defs"]["user.message.outbound"];
@@ -16758,13 +15431,6 @@ const schema294 = docs[2]["$defs"]["user.message.outbound"];
 function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate218.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -16896,26 +15562,15 @@ return false;
 validate218.errors = vErrors;
 return errors === 0;
 }
-validate218.evaluated = {"props":{"type":true,"message":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate216(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate216.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(!(validate36(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
-}
-else {
-var props0 = validate36.evaluated.props;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
@@ -16925,19 +15580,10 @@ vErrors = vErrors === null ? validate218.errors : vErrors.concat(validate218.err
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.message = true;
-}
-}
 }
 validate216.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate216.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema296 = docs[5]["$defs"]["workspace.change.before"];
 const schema297 = docs[4]["$defs"]["workspace.change.before"];
@@ -16947,13 +15593,6 @@ const schema299 = docs[4]["$defs"]["workspaceState"];
 function validate226(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate226.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs3 = errors;
 let valid1 = false;
 const _errs4 = errors;
@@ -16972,6 +15611,7 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 valid1 = valid1 || _valid0;
+if(!valid1){
 const _errs5 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
@@ -16988,6 +15628,7 @@ errors++;
 }
 var _valid0 = _errs5 === errors;
 valid1 = valid1 || _valid0;
+}
 if(!valid1){
 const err2 = {};
 if(vErrors === null){
@@ -17084,19 +15725,11 @@ return false;
 validate226.errors = vErrors;
 return errors === 0;
 }
-validate226.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
 function validate225(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate225.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -17176,19 +15809,11 @@ return false;
 validate225.errors = vErrors;
 return errors === 0;
 }
-validate225.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
 function validate224(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate224.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -17231,26 +15856,15 @@ return false;
 validate224.errors = vErrors;
 return errors === 0;
 }
-validate224.evaluated = {"props":{"type":true,"workspace":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate222(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate222.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(!(validate36(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
-}
-else {
-var props0 = validate36.evaluated.props;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
@@ -17260,19 +15874,10 @@ vErrors = vErrors === null ? validate224.errors : vErrors.concat(validate224.err
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.workspace = true;
-}
-}
 }
 validate222.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate222.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema301 = docs[5]["$defs"]["model.response.after"];
 const schema302 = docs[3]["$defs"]["model.response.after"];
@@ -17280,13 +15885,6 @@ const schema302 = docs[3]["$defs"]["model.response.after"];
 function validate234(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate234.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -17590,26 +16188,15 @@ return false;
 validate234.errors = vErrors;
 return errors === 0;
 }
-validate234.evaluated = {"props":{"type":true,"model":true,"attempt":true,"execution":true,"finishReason":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate232(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate232.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(!(validate36(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
-}
-else {
-var props0 = validate36.evaluated.props;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
@@ -17619,34 +16206,15 @@ vErrors = vErrors === null ? validate234.errors : vErrors.concat(validate234.err
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.model = true;
-props0.attempt = true;
-props0.execution = true;
-props0.finishReason = true;
-}
-}
 }
 validate232.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate232.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate34.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs2 = errors;
 const _errs3 = errors;
 let valid1 = true;
@@ -17694,17 +16262,8 @@ if(!(validate35(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
 errors = vErrors.length;
 }
-else {
-var props0 = validate35.evaluated.props;
-}
 var _valid0 = _errs6 === errors;
 valid1 = _valid0;
-if(valid1){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-}
-}
 }
 if(!valid1){
 const err2 = {};
@@ -17767,17 +16326,8 @@ if(!(validate94(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
 errors = vErrors.length;
 }
-else {
-var props1 = validate94.evaluated.props;
-}
 var _valid1 = _errs11 === errors;
 valid3 = _valid1;
-if(valid3){
-if(props1 !== true){
-props1 = props1 || {};
-props1.type = true;
-}
-}
 }
 if(!valid3){
 const err5 = {};
@@ -17793,15 +16343,6 @@ return false;
 }
 var valid0 = _errs7 === errors;
 if(valid0){
-if(props0 !== true && props1 !== undefined){
-if(props1 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props1);
-}
-}
 const _errs12 = errors;
 const _errs13 = errors;
 let valid5 = true;
@@ -17849,17 +16390,8 @@ if(!(validate103(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
 errors = vErrors.length;
 }
-else {
-var props2 = validate103.evaluated.props;
-}
 var _valid2 = _errs16 === errors;
 valid5 = _valid2;
-if(valid5){
-if(props2 !== true){
-props2 = props2 || {};
-props2.type = true;
-}
-}
 }
 if(!valid5){
 const err8 = {};
@@ -17875,15 +16407,6 @@ return false;
 }
 var valid0 = _errs12 === errors;
 if(valid0){
-if(props0 !== true && props2 !== undefined){
-if(props2 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props2);
-}
-}
 const _errs17 = errors;
 const _errs18 = errors;
 let valid7 = true;
@@ -17931,17 +16454,8 @@ if(!(validate117(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
 errors = vErrors.length;
 }
-else {
-var props3 = validate117.evaluated.props;
-}
 var _valid3 = _errs21 === errors;
 valid7 = _valid3;
-if(valid7){
-if(props3 !== true){
-props3 = props3 || {};
-props3.type = true;
-}
-}
 }
 if(!valid7){
 const err11 = {};
@@ -17957,15 +16471,6 @@ return false;
 }
 var valid0 = _errs17 === errors;
 if(valid0){
-if(props0 !== true && props3 !== undefined){
-if(props3 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props3);
-}
-}
 const _errs22 = errors;
 const _errs23 = errors;
 let valid9 = true;
@@ -18013,17 +16518,8 @@ if(!(validate122(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
 errors = vErrors.length;
 }
-else {
-var props4 = validate122.evaluated.props;
-}
 var _valid4 = _errs26 === errors;
 valid9 = _valid4;
-if(valid9){
-if(props4 !== true){
-props4 = props4 || {};
-props4.type = true;
-}
-}
 }
 if(!valid9){
 const err14 = {};
@@ -18039,15 +16535,6 @@ return false;
 }
 var valid0 = _errs22 === errors;
 if(valid0){
-if(props0 !== true && props4 !== undefined){
-if(props4 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props4);
-}
-}
 const _errs27 = errors;
 const _errs28 = errors;
 let valid11 = true;
@@ -18095,17 +16582,8 @@ if(!(validate127(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
 errors = vErrors.length;
 }
-else {
-var props5 = validate127.evaluated.props;
-}
 var _valid5 = _errs31 === errors;
 valid11 = _valid5;
-if(valid11){
-if(props5 !== true){
-props5 = props5 || {};
-props5.type = true;
-}
-}
 }
 if(!valid11){
 const err17 = {};
@@ -18121,15 +16599,6 @@ return false;
 }
 var valid0 = _errs27 === errors;
 if(valid0){
-if(props0 !== true && props5 !== undefined){
-if(props5 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props5);
-}
-}
 const _errs32 = errors;
 const _errs33 = errors;
 let valid13 = true;
@@ -18177,17 +16646,8 @@ if(!(validate132(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate132.errors : vErrors.concat(validate132.errors);
 errors = vErrors.length;
 }
-else {
-var props6 = validate132.evaluated.props;
-}
 var _valid6 = _errs36 === errors;
 valid13 = _valid6;
-if(valid13){
-if(props6 !== true){
-props6 = props6 || {};
-props6.type = true;
-}
-}
 }
 if(!valid13){
 const err20 = {};
@@ -18203,15 +16663,6 @@ return false;
 }
 var valid0 = _errs32 === errors;
 if(valid0){
-if(props0 !== true && props6 !== undefined){
-if(props6 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props6);
-}
-}
 const _errs37 = errors;
 const _errs38 = errors;
 let valid15 = true;
@@ -18259,17 +16710,8 @@ if(!(validate141(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate141.errors : vErrors.concat(validate141.errors);
 errors = vErrors.length;
 }
-else {
-var props7 = validate141.evaluated.props;
-}
 var _valid7 = _errs41 === errors;
 valid15 = _valid7;
-if(valid15){
-if(props7 !== true){
-props7 = props7 || {};
-props7.type = true;
-}
-}
 }
 if(!valid15){
 const err23 = {};
@@ -18285,15 +16727,6 @@ return false;
 }
 var valid0 = _errs37 === errors;
 if(valid0){
-if(props0 !== true && props7 !== undefined){
-if(props7 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props7);
-}
-}
 const _errs42 = errors;
 const _errs43 = errors;
 let valid17 = true;
@@ -18341,17 +16774,8 @@ if(!(validate148(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate148.errors : vErrors.concat(validate148.errors);
 errors = vErrors.length;
 }
-else {
-var props8 = validate148.evaluated.props;
-}
 var _valid8 = _errs46 === errors;
 valid17 = _valid8;
-if(valid17){
-if(props8 !== true){
-props8 = props8 || {};
-props8.type = true;
-}
-}
 }
 if(!valid17){
 const err26 = {};
@@ -18367,15 +16791,6 @@ return false;
 }
 var valid0 = _errs42 === errors;
 if(valid0){
-if(props0 !== true && props8 !== undefined){
-if(props8 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props8);
-}
-}
 const _errs47 = errors;
 const _errs48 = errors;
 let valid19 = true;
@@ -18423,17 +16838,8 @@ if(!(validate155(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate155.errors : vErrors.concat(validate155.errors);
 errors = vErrors.length;
 }
-else {
-var props9 = validate155.evaluated.props;
-}
 var _valid9 = _errs51 === errors;
 valid19 = _valid9;
-if(valid19){
-if(props9 !== true){
-props9 = props9 || {};
-props9.type = true;
-}
-}
 }
 if(!valid19){
 const err29 = {};
@@ -18449,15 +16855,6 @@ return false;
 }
 var valid0 = _errs47 === errors;
 if(valid0){
-if(props0 !== true && props9 !== undefined){
-if(props9 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props9);
-}
-}
 const _errs52 = errors;
 const _errs53 = errors;
 let valid21 = true;
@@ -18505,17 +16902,8 @@ if(!(validate165(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate165.errors : vErrors.concat(validate165.errors);
 errors = vErrors.length;
 }
-else {
-var props10 = validate165.evaluated.props;
-}
 var _valid10 = _errs56 === errors;
 valid21 = _valid10;
-if(valid21){
-if(props10 !== true){
-props10 = props10 || {};
-props10.type = true;
-}
-}
 }
 if(!valid21){
 const err32 = {};
@@ -18531,15 +16919,6 @@ return false;
 }
 var valid0 = _errs52 === errors;
 if(valid0){
-if(props0 !== true && props10 !== undefined){
-if(props10 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props10);
-}
-}
 const _errs57 = errors;
 const _errs58 = errors;
 let valid23 = true;
@@ -18587,17 +16966,8 @@ if(!(validate178(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate178.errors : vErrors.concat(validate178.errors);
 errors = vErrors.length;
 }
-else {
-var props11 = validate178.evaluated.props;
-}
 var _valid11 = _errs61 === errors;
 valid23 = _valid11;
-if(valid23){
-if(props11 !== true){
-props11 = props11 || {};
-props11.type = true;
-}
-}
 }
 if(!valid23){
 const err35 = {};
@@ -18613,15 +16983,6 @@ return false;
 }
 var valid0 = _errs57 === errors;
 if(valid0){
-if(props0 !== true && props11 !== undefined){
-if(props11 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props11);
-}
-}
 const _errs62 = errors;
 const _errs63 = errors;
 let valid25 = true;
@@ -18669,17 +17030,8 @@ if(!(validate184(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate184.errors : vErrors.concat(validate184.errors);
 errors = vErrors.length;
 }
-else {
-var props12 = validate184.evaluated.props;
-}
 var _valid12 = _errs66 === errors;
 valid25 = _valid12;
-if(valid25){
-if(props12 !== true){
-props12 = props12 || {};
-props12.type = true;
-}
-}
 }
 if(!valid25){
 const err38 = {};
@@ -18695,15 +17047,6 @@ return false;
 }
 var valid0 = _errs62 === errors;
 if(valid0){
-if(props0 !== true && props12 !== undefined){
-if(props12 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props12);
-}
-}
 const _errs67 = errors;
 const _errs68 = errors;
 let valid27 = true;
@@ -18751,17 +17094,8 @@ if(!(validate191(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate191.errors : vErrors.concat(validate191.errors);
 errors = vErrors.length;
 }
-else {
-var props13 = validate191.evaluated.props;
-}
 var _valid13 = _errs71 === errors;
 valid27 = _valid13;
-if(valid27){
-if(props13 !== true){
-props13 = props13 || {};
-props13.type = true;
-}
-}
 }
 if(!valid27){
 const err41 = {};
@@ -18777,15 +17111,6 @@ return false;
 }
 var valid0 = _errs67 === errors;
 if(valid0){
-if(props0 !== true && props13 !== undefined){
-if(props13 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props13);
-}
-}
 const _errs72 = errors;
 const _errs73 = errors;
 let valid29 = true;
@@ -18833,17 +17158,8 @@ if(!(validate202(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate202.errors : vErrors.concat(validate202.errors);
 errors = vErrors.length;
 }
-else {
-var props14 = validate202.evaluated.props;
-}
 var _valid14 = _errs76 === errors;
 valid29 = _valid14;
-if(valid29){
-if(props14 !== true){
-props14 = props14 || {};
-props14.type = true;
-}
-}
 }
 if(!valid29){
 const err44 = {};
@@ -18859,15 +17175,6 @@ return false;
 }
 var valid0 = _errs72 === errors;
 if(valid0){
-if(props0 !== true && props14 !== undefined){
-if(props14 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props14);
-}
-}
 const _errs77 = errors;
 const _errs78 = errors;
 let valid31 = true;
@@ -18915,17 +17222,8 @@ if(!(validate208(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate208.errors : vErrors.concat(validate208.errors);
 errors = vErrors.length;
 }
-else {
-var props15 = validate208.evaluated.props;
-}
 var _valid15 = _errs81 === errors;
 valid31 = _valid15;
-if(valid31){
-if(props15 !== true){
-props15 = props15 || {};
-props15.type = true;
-}
-}
 }
 if(!valid31){
 const err47 = {};
@@ -18941,15 +17239,6 @@ return false;
 }
 var valid0 = _errs77 === errors;
 if(valid0){
-if(props0 !== true && props15 !== undefined){
-if(props15 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props15);
-}
-}
 const _errs82 = errors;
 const _errs83 = errors;
 let valid33 = true;
@@ -18997,17 +17286,8 @@ if(!(validate216(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate216.errors : vErrors.concat(validate216.errors);
 errors = vErrors.length;
 }
-else {
-var props16 = validate216.evaluated.props;
-}
 var _valid16 = _errs86 === errors;
 valid33 = _valid16;
-if(valid33){
-if(props16 !== true){
-props16 = props16 || {};
-props16.type = true;
-}
-}
 }
 if(!valid33){
 const err50 = {};
@@ -19023,15 +17303,6 @@ return false;
 }
 var valid0 = _errs82 === errors;
 if(valid0){
-if(props0 !== true && props16 !== undefined){
-if(props16 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props16);
-}
-}
 const _errs87 = errors;
 const _errs88 = errors;
 let valid35 = true;
@@ -19079,17 +17350,8 @@ if(!(validate222(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate222.errors : vErrors.concat(validate222.errors);
 errors = vErrors.length;
 }
-else {
-var props17 = validate222.evaluated.props;
-}
 var _valid17 = _errs91 === errors;
 valid35 = _valid17;
-if(valid35){
-if(props17 !== true){
-props17 = props17 || {};
-props17.type = true;
-}
-}
 }
 if(!valid35){
 const err53 = {};
@@ -19105,15 +17367,6 @@ return false;
 }
 var valid0 = _errs87 === errors;
 if(valid0){
-if(props0 !== true && props17 !== undefined){
-if(props17 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props17);
-}
-}
 const _errs92 = errors;
 const _errs93 = errors;
 let valid37 = true;
@@ -19161,17 +17414,8 @@ if(!(validate232(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate232.errors : vErrors.concat(validate232.errors);
 errors = vErrors.length;
 }
-else {
-var props18 = validate232.evaluated.props;
-}
 var _valid18 = _errs96 === errors;
 valid37 = _valid18;
-if(valid37){
-if(props18 !== true){
-props18 = props18 || {};
-props18.type = true;
-}
-}
 }
 if(!valid37){
 const err56 = {};
@@ -19186,17 +17430,6 @@ validate34.errors = vErrors;
 return false;
 }
 var valid0 = _errs92 === errors;
-if(valid0){
-if(props0 !== true && props18 !== undefined){
-if(props18 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props18);
-}
-}
-}
 }
 }
 }
@@ -19223,10 +17456,6 @@ validate34.errors = [{}];
 return false;
 }
 else {
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-}
 if(data.type !== undefined){
 let data19 = data.type;
 if(!(((((((((((((((((((data19 === "tool.before") || (data19 === "tool.after")) || (data19 === "session.start")) || (data19 === "config.change.before")) || (data19 === "turn.start")) || (data19 === "turn.finish.before")) || (data19 === "model.request.before")) || (data19 === "model.switch.before")) || (data19 === "tool.permission.request")) || (data19 === "tool.batch.after")) || (data19 === "context.compact.before")) || (data19 === "context.compact.after")) || (data19 === "task.change.before")) || (data19 === "user.elicitation.request")) || (data19 === "user.elicitation.result")) || (data19 === "user.message.inbound")) || (data19 === "user.message.outbound")) || (data19 === "workspace.change.before")) || (data19 === "model.response.after"))){
@@ -19242,10 +17471,8 @@ return false;
 }
 }
 validate34.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate34.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 
@@ -19255,13 +17482,6 @@ validate34.evaluated = {"dynamicProps":true,"dynamicItems":false};
 function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate33.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -19365,6 +17585,7 @@ errors++;
 }
 var _valid1 = _errs16 === errors;
 valid8 = valid8 || _valid1;
+if(!valid8){
 const _errs17 = errors;
 if(typeof data4 === "string"){
 if(!pattern4.test(data4)){
@@ -19380,6 +17601,7 @@ errors++;
 }
 var _valid1 = _errs17 === errors;
 valid8 = valid8 || _valid1;
+}
 if(!valid8){
 const err5 = {};
 if(vErrors === null){
@@ -19489,11 +17711,6 @@ var valid6 = true;
 }
 var _valid0 = _errs9 === errors;
 valid1 = _valid0;
-if(valid1){
-var props0 = {};
-props0.capabilities = true;
-props0.event = true;
-}
 }
 if(!valid1){
 const err8 = {};
@@ -19600,6 +17817,7 @@ errors++;
 }
 var _valid3 = _errs39 === errors;
 valid19 = valid19 || _valid3;
+if(!valid19){
 const _errs40 = errors;
 if(typeof data13 === "string"){
 if(!pattern4.test(data13)){
@@ -19615,6 +17833,7 @@ errors++;
 }
 var _valid3 = _errs40 === errors;
 valid19 = valid19 || _valid3;
+}
 if(!valid19){
 const err14 = {};
 if(vErrors === null){
@@ -19725,11 +17944,6 @@ var valid17 = true;
 }
 var _valid2 = _errs32 === errors;
 valid12 = _valid2;
-if(valid12){
-var props1 = {};
-props1.capabilities = true;
-props1.event = true;
-}
 }
 if(!valid12){
 const err17 = {};
@@ -19745,15 +17959,6 @@ return false;
 }
 var valid0 = _errs27 === errors;
 if(valid0){
-if(props0 !== true && props1 !== undefined){
-if(props1 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props1);
-}
-}
 const _errs50 = errors;
 const _errs51 = errors;
 let valid23 = true;
@@ -19844,6 +18049,7 @@ errors++;
 }
 var _valid5 = _errs62 === errors;
 valid30 = valid30 || _valid5;
+if(!valid30){
 const _errs63 = errors;
 if(typeof data22 === "string"){
 if(!pattern4.test(data22)){
@@ -19859,6 +18065,7 @@ errors++;
 }
 var _valid5 = _errs63 === errors;
 valid30 = valid30 || _valid5;
+}
 if(!valid30){
 const err23 = {};
 if(vErrors === null){
@@ -19895,11 +18102,6 @@ break;
 }
 var _valid4 = _errs55 === errors;
 valid23 = _valid4;
-if(valid23){
-var props2 = {};
-props2.capabilities = true;
-props2.event = true;
-}
 }
 if(!valid23){
 const err24 = {};
@@ -19915,15 +18117,6 @@ return false;
 }
 var valid0 = _errs50 === errors;
 if(valid0){
-if(props0 !== true && props2 !== undefined){
-if(props2 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props2);
-}
-}
 const _errs66 = errors;
 const _errs67 = errors;
 let valid31 = true;
@@ -20014,6 +18207,7 @@ errors++;
 }
 var _valid7 = _errs78 === errors;
 valid38 = valid38 || _valid7;
+if(!valid38){
 const _errs79 = errors;
 if(typeof data27 === "string"){
 if(!pattern4.test(data27)){
@@ -20029,6 +18223,7 @@ errors++;
 }
 var _valid7 = _errs79 === errors;
 valid38 = valid38 || _valid7;
+}
 if(!valid38){
 const err30 = {};
 if(vErrors === null){
@@ -20065,11 +18260,6 @@ break;
 }
 var _valid6 = _errs71 === errors;
 valid31 = _valid6;
-if(valid31){
-var props3 = {};
-props3.capabilities = true;
-props3.event = true;
-}
 }
 if(!valid31){
 const err31 = {};
@@ -20085,15 +18275,6 @@ return false;
 }
 var valid0 = _errs66 === errors;
 if(valid0){
-if(props0 !== true && props3 !== undefined){
-if(props3 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props3);
-}
-}
 const _errs82 = errors;
 const _errs83 = errors;
 let valid39 = true;
@@ -20185,6 +18366,7 @@ errors++;
 }
 var _valid9 = _errs94 === errors;
 valid46 = valid46 || _valid9;
+if(!valid46){
 const _errs95 = errors;
 if(typeof data32 === "string"){
 if(!pattern4.test(data32)){
@@ -20200,6 +18382,7 @@ errors++;
 }
 var _valid9 = _errs95 === errors;
 valid46 = valid46 || _valid9;
+}
 if(!valid46){
 const err37 = {};
 if(vErrors === null){
@@ -20309,11 +18492,6 @@ var valid44 = true;
 }
 var _valid8 = _errs87 === errors;
 valid39 = _valid8;
-if(valid39){
-var props4 = {};
-props4.capabilities = true;
-props4.event = true;
-}
 }
 if(!valid39){
 const err40 = {};
@@ -20329,15 +18507,6 @@ return false;
 }
 var valid0 = _errs82 === errors;
 if(valid0){
-if(props0 !== true && props4 !== undefined){
-if(props4 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props4);
-}
-}
 const _errs105 = errors;
 const _errs106 = errors;
 let valid50 = true;
@@ -20429,6 +18598,7 @@ errors++;
 }
 var _valid11 = _errs117 === errors;
 valid57 = valid57 || _valid11;
+if(!valid57){
 const _errs118 = errors;
 if(typeof data41 === "string"){
 if(!pattern4.test(data41)){
@@ -20444,6 +18614,7 @@ errors++;
 }
 var _valid11 = _errs118 === errors;
 valid57 = valid57 || _valid11;
+}
 if(!valid57){
 const err46 = {};
 if(vErrors === null){
@@ -20554,11 +18725,6 @@ var valid55 = true;
 }
 var _valid10 = _errs110 === errors;
 valid50 = _valid10;
-if(valid50){
-var props5 = {};
-props5.capabilities = true;
-props5.event = true;
-}
 }
 if(!valid50){
 const err49 = {};
@@ -20574,15 +18740,6 @@ return false;
 }
 var valid0 = _errs105 === errors;
 if(valid0){
-if(props0 !== true && props5 !== undefined){
-if(props5 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props5);
-}
-}
 const _errs128 = errors;
 const _errs129 = errors;
 let valid61 = true;
@@ -20674,6 +18831,7 @@ errors++;
 }
 var _valid13 = _errs140 === errors;
 valid68 = valid68 || _valid13;
+if(!valid68){
 const _errs141 = errors;
 if(typeof data50 === "string"){
 if(!pattern4.test(data50)){
@@ -20689,6 +18847,7 @@ errors++;
 }
 var _valid13 = _errs141 === errors;
 valid68 = valid68 || _valid13;
+}
 if(!valid68){
 const err55 = {};
 if(vErrors === null){
@@ -20798,11 +18957,6 @@ var valid66 = true;
 }
 var _valid12 = _errs133 === errors;
 valid61 = _valid12;
-if(valid61){
-var props6 = {};
-props6.capabilities = true;
-props6.event = true;
-}
 }
 if(!valid61){
 const err58 = {};
@@ -20818,15 +18972,6 @@ return false;
 }
 var valid0 = _errs128 === errors;
 if(valid0){
-if(props0 !== true && props6 !== undefined){
-if(props6 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props6);
-}
-}
 const _errs151 = errors;
 const _errs152 = errors;
 let valid72 = true;
@@ -20918,6 +19063,7 @@ errors++;
 }
 var _valid15 = _errs163 === errors;
 valid79 = valid79 || _valid15;
+if(!valid79){
 const _errs164 = errors;
 if(typeof data59 === "string"){
 if(!pattern4.test(data59)){
@@ -20933,6 +19079,7 @@ errors++;
 }
 var _valid15 = _errs164 === errors;
 valid79 = valid79 || _valid15;
+}
 if(!valid79){
 const err64 = {};
 if(vErrors === null){
@@ -21003,11 +19150,6 @@ var valid77 = true;
 }
 var _valid14 = _errs156 === errors;
 valid72 = _valid14;
-if(valid72){
-var props7 = {};
-props7.capabilities = true;
-props7.event = true;
-}
 }
 if(!valid72){
 const err65 = {};
@@ -21023,15 +19165,6 @@ return false;
 }
 var valid0 = _errs151 === errors;
 if(valid0){
-if(props0 !== true && props7 !== undefined){
-if(props7 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props7);
-}
-}
 const _errs171 = errors;
 const _errs172 = errors;
 let valid82 = true;
@@ -21123,6 +19256,7 @@ errors++;
 }
 var _valid17 = _errs183 === errors;
 valid89 = valid89 || _valid17;
+if(!valid89){
 const _errs184 = errors;
 if(typeof data67 === "string"){
 if(!pattern4.test(data67)){
@@ -21138,6 +19272,7 @@ errors++;
 }
 var _valid17 = _errs184 === errors;
 valid89 = valid89 || _valid17;
+}
 if(!valid89){
 const err71 = {};
 if(vErrors === null){
@@ -21247,11 +19382,6 @@ var valid87 = true;
 }
 var _valid16 = _errs176 === errors;
 valid82 = _valid16;
-if(valid82){
-var props8 = {};
-props8.capabilities = true;
-props8.event = true;
-}
 }
 if(!valid82){
 const err74 = {};
@@ -21267,15 +19397,6 @@ return false;
 }
 var valid0 = _errs171 === errors;
 if(valid0){
-if(props0 !== true && props8 !== undefined){
-if(props8 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props8);
-}
-}
 const _errs194 = errors;
 const _errs195 = errors;
 let valid93 = true;
@@ -21367,6 +19488,7 @@ errors++;
 }
 var _valid19 = _errs206 === errors;
 valid100 = valid100 || _valid19;
+if(!valid100){
 const _errs207 = errors;
 if(typeof data76 === "string"){
 if(!pattern4.test(data76)){
@@ -21382,6 +19504,7 @@ errors++;
 }
 var _valid19 = _errs207 === errors;
 valid100 = valid100 || _valid19;
+}
 if(!valid100){
 const err80 = {};
 if(vErrors === null){
@@ -21452,11 +19575,6 @@ var valid98 = true;
 }
 var _valid18 = _errs199 === errors;
 valid93 = _valid18;
-if(valid93){
-var props9 = {};
-props9.capabilities = true;
-props9.event = true;
-}
 }
 if(!valid93){
 const err81 = {};
@@ -21472,15 +19590,6 @@ return false;
 }
 var valid0 = _errs194 === errors;
 if(valid0){
-if(props0 !== true && props9 !== undefined){
-if(props9 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props9);
-}
-}
 const _errs214 = errors;
 const _errs215 = errors;
 let valid103 = true;
@@ -21572,6 +19681,7 @@ errors++;
 }
 var _valid21 = _errs226 === errors;
 valid110 = valid110 || _valid21;
+if(!valid110){
 const _errs227 = errors;
 if(typeof data84 === "string"){
 if(!pattern4.test(data84)){
@@ -21587,6 +19697,7 @@ errors++;
 }
 var _valid21 = _errs227 === errors;
 valid110 = valid110 || _valid21;
+}
 if(!valid110){
 const err87 = {};
 if(vErrors === null){
@@ -21666,11 +19777,6 @@ var valid108 = true;
 }
 var _valid20 = _errs219 === errors;
 valid103 = _valid20;
-if(valid103){
-var props10 = {};
-props10.capabilities = true;
-props10.event = true;
-}
 }
 if(!valid103){
 const err90 = {};
@@ -21686,15 +19792,6 @@ return false;
 }
 var valid0 = _errs214 === errors;
 if(valid0){
-if(props0 !== true && props10 !== undefined){
-if(props10 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props10);
-}
-}
 const _errs233 = errors;
 const _errs234 = errors;
 let valid112 = true;
@@ -21786,6 +19883,7 @@ errors++;
 }
 var _valid23 = _errs245 === errors;
 valid119 = valid119 || _valid23;
+if(!valid119){
 const _errs246 = errors;
 if(typeof data90 === "string"){
 if(!pattern4.test(data90)){
@@ -21801,6 +19899,7 @@ errors++;
 }
 var _valid23 = _errs246 === errors;
 valid119 = valid119 || _valid23;
+}
 if(!valid119){
 const err96 = {};
 if(vErrors === null){
@@ -21880,11 +19979,6 @@ var valid117 = true;
 }
 var _valid22 = _errs238 === errors;
 valid112 = _valid22;
-if(valid112){
-var props11 = {};
-props11.capabilities = true;
-props11.event = true;
-}
 }
 if(!valid112){
 const err99 = {};
@@ -21900,15 +19994,6 @@ return false;
 }
 var valid0 = _errs233 === errors;
 if(valid0){
-if(props0 !== true && props11 !== undefined){
-if(props11 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props11);
-}
-}
 const _errs252 = errors;
 const _errs253 = errors;
 let valid121 = true;
@@ -21999,6 +20084,7 @@ errors++;
 }
 var _valid25 = _errs264 === errors;
 valid128 = valid128 || _valid25;
+if(!valid128){
 const _errs265 = errors;
 if(typeof data96 === "string"){
 if(!pattern4.test(data96)){
@@ -22014,6 +20100,7 @@ errors++;
 }
 var _valid25 = _errs265 === errors;
 valid128 = valid128 || _valid25;
+}
 if(!valid128){
 const err105 = {};
 if(vErrors === null){
@@ -22050,11 +20137,6 @@ break;
 }
 var _valid24 = _errs257 === errors;
 valid121 = _valid24;
-if(valid121){
-var props12 = {};
-props12.capabilities = true;
-props12.event = true;
-}
 }
 if(!valid121){
 const err106 = {};
@@ -22070,15 +20152,6 @@ return false;
 }
 var valid0 = _errs252 === errors;
 if(valid0){
-if(props0 !== true && props12 !== undefined){
-if(props12 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props12);
-}
-}
 const _errs268 = errors;
 const _errs269 = errors;
 let valid129 = true;
@@ -22169,6 +20242,7 @@ errors++;
 }
 var _valid27 = _errs280 === errors;
 valid136 = valid136 || _valid27;
+if(!valid136){
 const _errs281 = errors;
 if(typeof data101 === "string"){
 if(!pattern4.test(data101)){
@@ -22184,6 +20258,7 @@ errors++;
 }
 var _valid27 = _errs281 === errors;
 valid136 = valid136 || _valid27;
+}
 if(!valid136){
 const err112 = {};
 if(vErrors === null){
@@ -22220,11 +20295,6 @@ break;
 }
 var _valid26 = _errs273 === errors;
 valid129 = _valid26;
-if(valid129){
-var props13 = {};
-props13.capabilities = true;
-props13.event = true;
-}
 }
 if(!valid129){
 const err113 = {};
@@ -22240,15 +20310,6 @@ return false;
 }
 var valid0 = _errs268 === errors;
 if(valid0){
-if(props0 !== true && props13 !== undefined){
-if(props13 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props13);
-}
-}
 const _errs284 = errors;
 const _errs285 = errors;
 let valid137 = true;
@@ -22340,6 +20401,7 @@ errors++;
 }
 var _valid29 = _errs296 === errors;
 valid144 = valid144 || _valid29;
+if(!valid144){
 const _errs297 = errors;
 if(typeof data106 === "string"){
 if(!pattern4.test(data106)){
@@ -22355,6 +20417,7 @@ errors++;
 }
 var _valid29 = _errs297 === errors;
 valid144 = valid144 || _valid29;
+}
 if(!valid144){
 const err119 = {};
 if(vErrors === null){
@@ -22434,11 +20497,6 @@ var valid142 = true;
 }
 var _valid28 = _errs289 === errors;
 valid137 = _valid28;
-if(valid137){
-var props14 = {};
-props14.capabilities = true;
-props14.event = true;
-}
 }
 if(!valid137){
 const err122 = {};
@@ -22454,15 +20512,6 @@ return false;
 }
 var valid0 = _errs284 === errors;
 if(valid0){
-if(props0 !== true && props14 !== undefined){
-if(props14 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props14);
-}
-}
 const _errs303 = errors;
 const _errs304 = errors;
 let valid146 = true;
@@ -22554,6 +20603,7 @@ errors++;
 }
 var _valid31 = _errs315 === errors;
 valid153 = valid153 || _valid31;
+if(!valid153){
 const _errs316 = errors;
 if(typeof data112 === "string"){
 if(!pattern4.test(data112)){
@@ -22569,6 +20619,7 @@ errors++;
 }
 var _valid31 = _errs316 === errors;
 valid153 = valid153 || _valid31;
+}
 if(!valid153){
 const err128 = {};
 if(vErrors === null){
@@ -22648,11 +20699,6 @@ var valid151 = true;
 }
 var _valid30 = _errs308 === errors;
 valid146 = _valid30;
-if(valid146){
-var props15 = {};
-props15.capabilities = true;
-props15.event = true;
-}
 }
 if(!valid146){
 const err131 = {};
@@ -22668,15 +20714,6 @@ return false;
 }
 var valid0 = _errs303 === errors;
 if(valid0){
-if(props0 !== true && props15 !== undefined){
-if(props15 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props15);
-}
-}
 const _errs322 = errors;
 const _errs323 = errors;
 let valid155 = true;
@@ -22768,6 +20805,7 @@ errors++;
 }
 var _valid33 = _errs334 === errors;
 valid162 = valid162 || _valid33;
+if(!valid162){
 const _errs335 = errors;
 if(typeof data118 === "string"){
 if(!pattern4.test(data118)){
@@ -22783,6 +20821,7 @@ errors++;
 }
 var _valid33 = _errs335 === errors;
 valid162 = valid162 || _valid33;
+}
 if(!valid162){
 const err137 = {};
 if(vErrors === null){
@@ -22862,11 +20901,6 @@ var valid160 = true;
 }
 var _valid32 = _errs327 === errors;
 valid155 = _valid32;
-if(valid155){
-var props16 = {};
-props16.capabilities = true;
-props16.event = true;
-}
 }
 if(!valid155){
 const err140 = {};
@@ -22882,15 +20916,6 @@ return false;
 }
 var valid0 = _errs322 === errors;
 if(valid0){
-if(props0 !== true && props16 !== undefined){
-if(props16 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props16);
-}
-}
 const _errs341 = errors;
 const _errs342 = errors;
 let valid164 = true;
@@ -22982,6 +21007,7 @@ errors++;
 }
 var _valid35 = _errs353 === errors;
 valid171 = valid171 || _valid35;
+if(!valid171){
 const _errs354 = errors;
 if(typeof data124 === "string"){
 if(!pattern4.test(data124)){
@@ -22997,6 +21023,7 @@ errors++;
 }
 var _valid35 = _errs354 === errors;
 valid171 = valid171 || _valid35;
+}
 if(!valid171){
 const err146 = {};
 if(vErrors === null){
@@ -23076,11 +21103,6 @@ var valid169 = true;
 }
 var _valid34 = _errs346 === errors;
 valid164 = _valid34;
-if(valid164){
-var props17 = {};
-props17.capabilities = true;
-props17.event = true;
-}
 }
 if(!valid164){
 const err149 = {};
@@ -23096,15 +21118,6 @@ return false;
 }
 var valid0 = _errs341 === errors;
 if(valid0){
-if(props0 !== true && props17 !== undefined){
-if(props17 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props17);
-}
-}
 const _errs360 = errors;
 const _errs361 = errors;
 let valid173 = true;
@@ -23196,6 +21209,7 @@ errors++;
 }
 var _valid37 = _errs372 === errors;
 valid180 = valid180 || _valid37;
+if(!valid180){
 const _errs373 = errors;
 if(typeof data130 === "string"){
 if(!pattern4.test(data130)){
@@ -23211,6 +21225,7 @@ errors++;
 }
 var _valid37 = _errs373 === errors;
 valid180 = valid180 || _valid37;
+}
 if(!valid180){
 const err155 = {};
 if(vErrors === null){
@@ -23320,11 +21335,6 @@ var valid178 = true;
 }
 var _valid36 = _errs365 === errors;
 valid173 = _valid36;
-if(valid173){
-var props18 = {};
-props18.capabilities = true;
-props18.event = true;
-}
 }
 if(!valid173){
 const err158 = {};
@@ -23339,17 +21349,6 @@ validate33.errors = vErrors;
 return false;
 }
 var valid0 = _errs360 === errors;
-if(valid0){
-if(props0 !== true && props18 !== undefined){
-if(props18 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props18);
-}
-}
-}
 }
 }
 }
@@ -23377,14 +21376,6 @@ validate33.errors = [{}];
 return false;
 }
 else {
-if(props0 !== true){
-props0 = props0 || {};
-props0.protocolVersion = true;
-props0.event = true;
-props0.capabilities = true;
-props0.extensions = true;
-props0.state = true;
-}
 if(data.protocolVersion !== undefined){
 const _errs384 = errors;
 if("draft" !== data.protocolVersion){
@@ -23580,22 +21571,13 @@ return false;
 }
 }
 validate33.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate33.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate30.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs1 = errors;
 if(!(validate31(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
@@ -23635,7 +21617,6 @@ var valid0 = _errs2 === errors;
 validate30.errors = vErrors;
 return errors === 0;
 }
-validate30.evaluated = {"props":{"method":true,"params":true,"jsonrpc":true,"id":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema310 = docs[8]["$defs"]["interceptResponse"];
 const schema311 = docs[0]["$defs"]["successResponse"];
@@ -23644,13 +21625,6 @@ const schema313 = docs[0]["$defs"]["jsonRpcResponseId"];
 function validate247(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate247.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs3 = errors;
 const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -23748,7 +21722,6 @@ return false;
 validate247.errors = vErrors;
 return errors === 0;
 }
-validate247.evaluated = {"props":{"jsonrpc":true,"id":true,"result":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema314 = docs[8]["$defs"]["interceptResult"];
 const schema316 = docs[6]["$defs"]["effect"];
@@ -23764,13 +21737,6 @@ const schema319 = docs[0]["$defs"]["reverseDnsName"];
 function validate251(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate251.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -23869,7 +21835,6 @@ return false;
 validate251.errors = vErrors;
 return errors === 0;
 }
-validate251.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema324 = docs[6]["$defs"]["modify"];
 
@@ -23880,13 +21845,6 @@ const schema324 = docs[6]["$defs"]["modify"];
 function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate255.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs2 = errors;
 const _errs3 = errors;
 let valid1 = true;
@@ -23960,11 +21918,6 @@ return false;
 }
 var _valid0 = _errs6 === errors;
 valid1 = _valid0;
-if(valid1){
-var props0 = {};
-props0.value = true;
-props0.target = true;
-}
 }
 if(!valid1){
 const err2 = {};
@@ -24053,11 +22006,6 @@ return false;
 }
 var _valid1 = _errs15 === errors;
 valid5 = _valid1;
-if(valid5){
-var props2 = {};
-props2.value = true;
-props2.target = true;
-}
 }
 if(!valid5){
 const err5 = {};
@@ -24073,15 +22021,6 @@ return false;
 }
 var valid0 = _errs11 === errors;
 if(valid0){
-if(props0 !== true && props2 !== undefined){
-if(props2 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props2);
-}
-}
 const _errs20 = errors;
 const _errs21 = errors;
 let valid9 = true;
@@ -24137,11 +22076,6 @@ return false;
 }
 var _valid2 = _errs24 === errors;
 valid9 = _valid2;
-if(valid9){
-var props3 = {};
-props3.value = true;
-props3.target = true;
-}
 }
 if(!valid9){
 const err8 = {};
@@ -24157,15 +22091,6 @@ return false;
 }
 var valid0 = _errs20 === errors;
 if(valid0){
-if(props0 !== true && props3 !== undefined){
-if(props3 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props3);
-}
-}
 const _errs28 = errors;
 const _errs29 = errors;
 let valid12 = true;
@@ -24283,11 +22208,6 @@ return false;
 }
 var _valid3 = _errs32 === errors;
 valid12 = _valid3;
-if(valid12){
-var props4 = {};
-props4.value = true;
-props4.target = true;
-}
 }
 if(!valid12){
 const err13 = {};
@@ -24302,17 +22222,6 @@ validate255.errors = vErrors;
 return false;
 }
 var valid0 = _errs28 === errors;
-if(valid0){
-if(props0 !== true && props4 !== undefined){
-if(props4 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props4);
-}
-}
-}
 }
 }
 }
@@ -24383,7 +22292,6 @@ return false;
 validate255.errors = vErrors;
 return errors === 0;
 }
-validate255.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema338 = docs[6]["$defs"]["flow"];
 const schema339 = docs[6]["$defs"]["flowStop"];
@@ -24391,13 +22299,6 @@ const schema339 = docs[6]["$defs"]["flowStop"];
 function validate268(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate268.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -24473,20 +22374,12 @@ return false;
 validate268.errors = vErrors;
 return errors === 0;
 }
-validate268.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema341 = docs[6]["$defs"]["flowContinue"];
 
 function validate270(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate270.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -24562,19 +22455,11 @@ return false;
 validate270.errors = vErrors;
 return errors === 0;
 }
-validate270.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
 function validate267(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate267.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs2 = errors;
 const _errs3 = errors;
 let valid1 = true;
@@ -24624,9 +22509,6 @@ errors = vErrors.length;
 }
 var _valid0 = _errs6 === errors;
 valid1 = _valid0;
-if(valid1){
-var props0 = true;
-}
 }
 if(!valid1){
 const err2 = {};
@@ -24691,9 +22573,6 @@ errors = vErrors.length;
 }
 var _valid1 = _errs11 === errors;
 valid3 = _valid1;
-if(valid3){
-var props1 = true;
-}
 }
 if(!valid3){
 const err5 = {};
@@ -24708,17 +22587,6 @@ validate267.errors = vErrors;
 return false;
 }
 var valid0 = _errs7 === errors;
-if(valid0){
-if(props0 !== true && props1 !== undefined){
-if(props1 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props1);
-}
-}
-}
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -24728,10 +22596,6 @@ validate267.errors = [{}];
 return false;
 }
 else {
-if(props0 !== true){
-props0 = props0 || {};
-props0.operation = true;
-}
 if(data.operation !== undefined){
 let data2 = data.operation;
 if(!((data2 === "stop") || (data2 === "continue"))){
@@ -24747,10 +22611,8 @@ return false;
 }
 }
 validate267.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate267.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema343 = docs[6]["$defs"]["inject"];
 
@@ -24759,13 +22621,6 @@ const schema343 = docs[6]["$defs"]["inject"];
 function validate273(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate273.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -24858,19 +22713,11 @@ return false;
 validate273.errors = vErrors;
 return errors === 0;
 }
-validate273.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
 function validate250(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate250.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs2 = errors;
 const _errs3 = errors;
 let valid1 = true;
@@ -24920,9 +22767,6 @@ errors = vErrors.length;
 }
 var _valid0 = _errs6 === errors;
 valid1 = _valid0;
-if(valid1){
-var props0 = true;
-}
 }
 if(!valid1){
 const err2 = {};
@@ -25015,9 +22859,6 @@ return false;
 }
 var _valid1 = _errs11 === errors;
 valid3 = _valid1;
-if(valid3){
-var props1 = true;
-}
 }
 if(!valid3){
 const err5 = {};
@@ -25033,15 +22874,6 @@ return false;
 }
 var valid0 = _errs7 === errors;
 if(valid0){
-if(props0 !== true && props1 !== undefined){
-if(props1 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props1);
-}
-}
 const _errs18 = errors;
 const _errs19 = errors;
 let valid7 = true;
@@ -25119,9 +22951,6 @@ return false;
 }
 var _valid2 = _errs22 === errors;
 valid7 = _valid2;
-if(valid7){
-var props2 = true;
-}
 }
 if(!valid7){
 const err8 = {};
@@ -25137,15 +22966,6 @@ return false;
 }
 var valid0 = _errs18 === errors;
 if(valid0){
-if(props0 !== true && props2 !== undefined){
-if(props2 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props2);
-}
-}
 const _errs29 = errors;
 const _errs30 = errors;
 let valid11 = true;
@@ -25195,9 +23015,6 @@ errors = vErrors.length;
 }
 var _valid3 = _errs33 === errors;
 valid11 = _valid3;
-if(valid11){
-var props3 = true;
-}
 }
 if(!valid11){
 const err11 = {};
@@ -25213,15 +23030,6 @@ return false;
 }
 var valid0 = _errs29 === errors;
 if(valid0){
-if(props0 !== true && props3 !== undefined){
-if(props3 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props3);
-}
-}
 const _errs34 = errors;
 const _errs35 = errors;
 let valid13 = true;
@@ -25317,9 +23125,6 @@ return false;
 }
 var _valid4 = _errs38 === errors;
 valid13 = _valid4;
-if(valid13){
-var props4 = true;
-}
 }
 if(!valid13){
 const err14 = {};
@@ -25335,15 +23140,6 @@ return false;
 }
 var valid0 = _errs34 === errors;
 if(valid0){
-if(props0 !== true && props4 !== undefined){
-if(props4 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props4);
-}
-}
 const _errs47 = errors;
 const _errs48 = errors;
 let valid17 = true;
@@ -25421,9 +23217,6 @@ return false;
 }
 var _valid5 = _errs51 === errors;
 valid17 = _valid5;
-if(valid17){
-var props5 = true;
-}
 }
 if(!valid17){
 const err17 = {};
@@ -25439,15 +23232,6 @@ return false;
 }
 var valid0 = _errs47 === errors;
 if(valid0){
-if(props0 !== true && props5 !== undefined){
-if(props5 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props5);
-}
-}
 const _errs58 = errors;
 const _errs59 = errors;
 let valid21 = true;
@@ -25495,17 +23279,8 @@ if(!(validate267(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate267.errors : vErrors.concat(validate267.errors);
 errors = vErrors.length;
 }
-else {
-var props6 = validate267.evaluated.props;
-}
 var _valid6 = _errs62 === errors;
 valid21 = _valid6;
-if(valid21){
-if(props6 !== true){
-props6 = props6 || {};
-props6.type = true;
-}
-}
 }
 if(!valid21){
 const err20 = {};
@@ -25521,15 +23296,6 @@ return false;
 }
 var valid0 = _errs58 === errors;
 if(valid0){
-if(props0 !== true && props6 !== undefined){
-if(props6 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props6);
-}
-}
 const _errs63 = errors;
 const _errs64 = errors;
 let valid23 = true;
@@ -25579,9 +23345,6 @@ errors = vErrors.length;
 }
 var _valid7 = _errs67 === errors;
 valid23 = _valid7;
-if(valid23){
-var props7 = true;
-}
 }
 if(!valid23){
 const err23 = {};
@@ -25596,17 +23359,6 @@ validate250.errors = vErrors;
 return false;
 }
 var valid0 = _errs63 === errors;
-if(valid0){
-if(props0 !== true && props7 !== undefined){
-if(props7 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props7);
-}
-}
-}
 }
 }
 }
@@ -25622,10 +23374,6 @@ validate250.errors = [{}];
 return false;
 }
 else {
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-}
 if(data.type !== undefined){
 let data13 = data.type;
 if(!((((((((data13 === "deny") || (data13 === "allow")) || (data13 === "ask")) || (data13 === "modify")) || (data13 === "message")) || (data13 === "return")) || (data13 === "flow")) || (data13 === "inject"))){
@@ -25641,22 +23389,13 @@ return false;
 }
 }
 validate250.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate250.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate249(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate249.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs2 = errors;
 const _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -25761,19 +23500,11 @@ return false;
 validate249.errors = vErrors;
 return errors === 0;
 }
-validate249.evaluated = {"props":{"protocolVersion":true,"effects":true,"extensions":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate246(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate246.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs1 = errors;
 if(!(validate247(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate247.errors : vErrors.concat(validate247.errors);
@@ -25802,7 +23533,6 @@ var valid0 = _errs2 === errors;
 validate246.errors = vErrors;
 return errors === 0;
 }
-validate246.evaluated = {"props":{"result":true,"jsonrpc":true,"id":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema345 = docs[8]["$defs"]["errorResponse"];
 const schema346 = docs[0]["$defs"]["errorResponse"];
@@ -25810,13 +23540,6 @@ const schema346 = docs[0]["$defs"]["errorResponse"];
 function validate283(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate283.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs3 = errors;
 const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -25950,19 +23673,11 @@ return false;
 validate283.errors = vErrors;
 return errors === 0;
 }
-validate283.evaluated = {"props":{"jsonrpc":true,"id":true,"error":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate282(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate282.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(!(validate283(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate283.errors : vErrors.concat(validate283.errors);
 errors = vErrors.length;
@@ -25970,7 +23685,6 @@ errors = vErrors.length;
 validate282.errors = vErrors;
 return errors === 0;
 }
-validate282.evaluated = {"props":{"jsonrpc":true,"id":true,"error":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema349 = docs[8]["$defs"]["observeNotification"];
 const schema350 = docs[0]["$defs"]["notification"];
@@ -25978,13 +23692,6 @@ const schema350 = docs[0]["$defs"]["notification"];
 function validate287(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate287.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs3 = errors;
 const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -26082,7 +23789,6 @@ return false;
 validate287.errors = vErrors;
 return errors === 0;
 }
-validate287.evaluated = {"props":{"jsonrpc":true,"method":true,"params":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema353 = docs[8]["$defs"]["observeParams"];
 const schema355 = docs[5]["$defs"]["event"];
@@ -26092,13 +23798,6 @@ const schema357 = docs[3]["$defs"]["session.end"];
 function validate296(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate296.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -26165,26 +23864,15 @@ return false;
 validate296.errors = vErrors;
 return errors === 0;
 }
-validate296.evaluated = {"props":{"type":true,"outcome":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate294(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate294.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(!(validate36(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
-}
-else {
-var props0 = validate36.evaluated.props;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
@@ -26194,20 +23882,10 @@ vErrors = vErrors === null ? validate296.errors : vErrors.concat(validate296.err
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.outcome = true;
-props0.reason = true;
-}
-}
 }
 validate294.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate294.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema359 = docs[5]["$defs"]["config.change.after"];
 const schema360 = docs[2]["$defs"]["config.change.after"];
@@ -26215,13 +23893,6 @@ const schema360 = docs[2]["$defs"]["config.change.after"];
 function validate302(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate302.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -26449,26 +24120,15 @@ return false;
 validate302.errors = vErrors;
 return errors === 0;
 }
-validate302.evaluated = {"props":{"type":true,"change":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate300(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate300.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(!(validate36(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
-}
-else {
-var props0 = validate36.evaluated.props;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
@@ -26478,19 +24138,10 @@ vErrors = vErrors === null ? validate302.errors : vErrors.concat(validate302.err
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.change = true;
-}
-}
 }
 validate300.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate300.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema366 = docs[5]["$defs"]["turn.end"];
 const schema367 = docs[3]["$defs"]["turn.end"];
@@ -26498,13 +24149,6 @@ const schema367 = docs[3]["$defs"]["turn.end"];
 function validate309(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate309.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -26579,26 +24223,15 @@ return false;
 validate309.errors = vErrors;
 return errors === 0;
 }
-validate309.evaluated = {"props":{"type":true,"outcome":true,"continuationCount":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate307(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate307.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(!(validate36(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
-}
-else {
-var props0 = validate36.evaluated.props;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
@@ -26608,20 +24241,10 @@ vErrors = vErrors === null ? validate309.errors : vErrors.concat(validate309.err
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.outcome = true;
-props0.continuationCount = true;
-}
-}
 }
 validate307.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate307.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema369 = docs[5]["$defs"]["turn.progress"];
 const schema370 = docs[3]["$defs"]["turn.progress"];
@@ -26630,13 +24253,6 @@ const schema372 = docs[1]["$defs"]["modelVisibleItem"];
 function validate315(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate315.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(!(validate38(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
 errors = vErrors.length;
@@ -26644,19 +24260,11 @@ errors = vErrors.length;
 validate315.errors = vErrors;
 return errors === 0;
 }
-validate315.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
 function validate314(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate314.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -26753,26 +24361,15 @@ return false;
 validate314.errors = vErrors;
 return errors === 0;
 }
-validate314.evaluated = {"props":{"type":true,"item":true,"delta":true,"final":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate312(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate312.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(!(validate36(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
-}
-else {
-var props0 = validate36.evaluated.props;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
@@ -26782,21 +24379,10 @@ vErrors = vErrors === null ? validate314.errors : vErrors.concat(validate314.err
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.item = true;
-props0.delta = true;
-props0.final = true;
-}
-}
 }
 validate312.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate312.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema373 = docs[5]["$defs"]["model.error"];
 const schema374 = docs[3]["$defs"]["model.error"];
@@ -26804,13 +24390,6 @@ const schema374 = docs[3]["$defs"]["model.error"];
 function validate324(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate324.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -27104,26 +24683,15 @@ return false;
 validate324.errors = vErrors;
 return errors === 0;
 }
-validate324.evaluated = {"props":{"type":true,"model":true,"attempt":true,"execution":true,"error":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate322(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate322.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(!(validate36(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
-}
-else {
-var props0 = validate36.evaluated.props;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
@@ -27133,22 +24701,10 @@ vErrors = vErrors === null ? validate324.errors : vErrors.concat(validate324.err
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.model = true;
-props0.attempt = true;
-props0.execution = true;
-props0.error = true;
-}
-}
 }
 validate322.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate322.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema376 = docs[5]["$defs"]["model.switch.after"];
 const schema377 = docs[3]["$defs"]["model.switch.after"];
@@ -27156,13 +24712,6 @@ const schema377 = docs[3]["$defs"]["model.switch.after"];
 function validate333(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate333.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -27241,26 +24790,15 @@ return false;
 validate333.errors = vErrors;
 return errors === 0;
 }
-validate333.evaluated = {"props":{"type":true,"previous":true,"current":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate331(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate331.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(!(validate36(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
-}
-else {
-var props0 = validate36.evaluated.props;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
@@ -27270,21 +24808,10 @@ vErrors = vErrors === null ? validate333.errors : vErrors.concat(validate333.err
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.previous = true;
-props0.current = true;
-props0.reason = true;
-}
-}
 }
 validate331.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate331.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema379 = docs[5]["$defs"]["tool.permission.resolved"];
 const schema380 = docs[3]["$defs"]["tool.permission.resolved"];
@@ -27292,13 +24819,6 @@ const schema380 = docs[3]["$defs"]["tool.permission.resolved"];
 function validate341(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate341.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -27423,26 +24943,15 @@ return false;
 validate341.errors = vErrors;
 return errors === 0;
 }
-validate341.evaluated = {"props":{"type":true,"call":true,"tool":true,"path":true,"decision":true,"decidedBy":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate339(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate339.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(!(validate36(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
-}
-else {
-var props0 = validate36.evaluated.props;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
@@ -27452,23 +24961,10 @@ vErrors = vErrors === null ? validate341.errors : vErrors.concat(validate341.err
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.call = true;
-props0.tool = true;
-props0.path = true;
-props0.decision = true;
-props0.decidedBy = true;
-}
-}
 }
 validate339.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate339.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema384 = docs[5]["$defs"]["tool.progress"];
 const schema385 = docs[3]["$defs"]["tool.progress"];
@@ -27476,13 +24972,6 @@ const schema385 = docs[3]["$defs"]["tool.progress"];
 function validate348(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate348.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -27587,26 +25076,15 @@ return false;
 validate348.errors = vErrors;
 return errors === 0;
 }
-validate348.evaluated = {"props":{"type":true,"call":true,"tool":true,"path":true,"partialOutput":true,"backgrounded":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate346(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate346.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(!(validate36(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
-}
-else {
-var props0 = validate36.evaluated.props;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
@@ -27616,23 +25094,10 @@ vErrors = vErrors === null ? validate348.errors : vErrors.concat(validate348.err
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.call = true;
-props0.tool = true;
-props0.path = true;
-props0.partialOutput = true;
-props0.backgrounded = true;
-}
-}
 }
 validate346.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate346.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema387 = docs[5]["$defs"]["task.change.after"];
 const schema388 = docs[4]["$defs"]["task.change.after"];
@@ -27640,13 +25105,6 @@ const schema388 = docs[4]["$defs"]["task.change.after"];
 function validate360(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate360.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -27689,26 +25147,15 @@ return false;
 validate360.errors = vErrors;
 return errors === 0;
 }
-validate360.evaluated = {"props":{"type":true,"task":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate358(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate358.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(!(validate36(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
-}
-else {
-var props0 = validate36.evaluated.props;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
@@ -27718,19 +25165,10 @@ vErrors = vErrors === null ? validate360.errors : vErrors.concat(validate360.err
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.task = true;
-}
-}
 }
 validate358.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate358.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema389 = docs[5]["$defs"]["user.attention"];
 const schema390 = docs[2]["$defs"]["user.attention"];
@@ -27740,13 +25178,6 @@ const schema390 = docs[2]["$defs"]["user.attention"];
 function validate366(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate366.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -27964,26 +25395,15 @@ return false;
 validate366.errors = vErrors;
 return errors === 0;
 }
-validate366.evaluated = {"props":{"type":true,"attention":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate364(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate364.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(!(validate36(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
-}
-else {
-var props0 = validate36.evaluated.props;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
@@ -27993,19 +25413,10 @@ vErrors = vErrors === null ? validate366.errors : vErrors.concat(validate366.err
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.attention = true;
-}
-}
 }
 validate364.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate364.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema393 = docs[5]["$defs"]["workspace.change.after"];
 const schema394 = docs[4]["$defs"]["workspace.change.after"];
@@ -28013,13 +25424,6 @@ const schema394 = docs[4]["$defs"]["workspace.change.after"];
 function validate382(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate382.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -28062,26 +25466,15 @@ return false;
 validate382.errors = vErrors;
 return errors === 0;
 }
-validate382.evaluated = {"props":{"type":true,"workspace":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate380(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate380.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(!(validate36(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
-}
-else {
-var props0 = validate36.evaluated.props;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
@@ -28091,19 +25484,10 @@ vErrors = vErrors === null ? validate382.errors : vErrors.concat(validate382.err
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.workspace = true;
-}
-}
 }
 validate380.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate380.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema395 = docs[5]["$defs"]["file.changed"];
 const schema396 = docs[4]["$defs"]["file.changed"];
@@ -28114,13 +25498,6 @@ const schema397 = docs[4]["$defs"]["fileChange"];
 function validate389(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate389.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -28223,19 +25600,11 @@ return false;
 validate389.errors = vErrors;
 return errors === 0;
 }
-validate389.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
 function validate388(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate388.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -28302,26 +25671,15 @@ return false;
 validate388.errors = vErrors;
 return errors === 0;
 }
-validate388.evaluated = {"props":{"type":true,"changes":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate386(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate386.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(!(validate36(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
-}
-else {
-var props0 = validate36.evaluated.props;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
@@ -28331,19 +25689,10 @@ vErrors = vErrors === null ? validate388.errors : vErrors.concat(validate388.err
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.changes = true;
-}
-}
 }
 validate386.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate386.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema411 = docs[5]["$defs"]["hook.failure"];
 const schema412 = docs[2]["$defs"]["hook.failure"];
@@ -28351,13 +25700,6 @@ const schema412 = docs[2]["$defs"]["hook.failure"];
 function validate406(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate406.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -28503,26 +25845,15 @@ return false;
 validate406.errors = vErrors;
 return errors === 0;
 }
-validate406.evaluated = {"props":{"type":true,"failure":true,"parentEventId":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate404(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate404.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 if(!(validate36(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
-}
-else {
-var props0 = validate36.evaluated.props;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
@@ -28532,32 +25863,15 @@ vErrors = vErrors === null ? validate406.errors : vErrors.concat(validate406.err
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-props0.failure = true;
-props0.parentEventId = true;
-}
-}
 }
 validate404.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate404.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate290(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate290.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs2 = errors;
 const _errs3 = errors;
 let valid1 = true;
@@ -28605,17 +25919,8 @@ if(!(validate35(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
 errors = vErrors.length;
 }
-else {
-var props0 = validate35.evaluated.props;
-}
 var _valid0 = _errs6 === errors;
 valid1 = _valid0;
-if(valid1){
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-}
-}
 }
 if(!valid1){
 const err2 = {};
@@ -28678,17 +25983,8 @@ if(!(validate94(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
 errors = vErrors.length;
 }
-else {
-var props1 = validate94.evaluated.props;
-}
 var _valid1 = _errs11 === errors;
 valid3 = _valid1;
-if(valid3){
-if(props1 !== true){
-props1 = props1 || {};
-props1.type = true;
-}
-}
 }
 if(!valid3){
 const err5 = {};
@@ -28704,15 +26000,6 @@ return false;
 }
 var valid0 = _errs7 === errors;
 if(valid0){
-if(props0 !== true && props1 !== undefined){
-if(props1 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props1);
-}
-}
 const _errs12 = errors;
 const _errs13 = errors;
 let valid5 = true;
@@ -28760,17 +26047,8 @@ if(!(validate103(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
 errors = vErrors.length;
 }
-else {
-var props2 = validate103.evaluated.props;
-}
 var _valid2 = _errs16 === errors;
 valid5 = _valid2;
-if(valid5){
-if(props2 !== true){
-props2 = props2 || {};
-props2.type = true;
-}
-}
 }
 if(!valid5){
 const err8 = {};
@@ -28786,15 +26064,6 @@ return false;
 }
 var valid0 = _errs12 === errors;
 if(valid0){
-if(props0 !== true && props2 !== undefined){
-if(props2 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props2);
-}
-}
 const _errs17 = errors;
 const _errs18 = errors;
 let valid7 = true;
@@ -28842,17 +26111,8 @@ if(!(validate294(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate294.errors : vErrors.concat(validate294.errors);
 errors = vErrors.length;
 }
-else {
-var props3 = validate294.evaluated.props;
-}
 var _valid3 = _errs21 === errors;
 valid7 = _valid3;
-if(valid7){
-if(props3 !== true){
-props3 = props3 || {};
-props3.type = true;
-}
-}
 }
 if(!valid7){
 const err11 = {};
@@ -28868,15 +26128,6 @@ return false;
 }
 var valid0 = _errs17 === errors;
 if(valid0){
-if(props0 !== true && props3 !== undefined){
-if(props3 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props3);
-}
-}
 const _errs22 = errors;
 const _errs23 = errors;
 let valid9 = true;
@@ -28924,17 +26175,8 @@ if(!(validate117(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
 errors = vErrors.length;
 }
-else {
-var props4 = validate117.evaluated.props;
-}
 var _valid4 = _errs26 === errors;
 valid9 = _valid4;
-if(valid9){
-if(props4 !== true){
-props4 = props4 || {};
-props4.type = true;
-}
-}
 }
 if(!valid9){
 const err14 = {};
@@ -28950,15 +26192,6 @@ return false;
 }
 var valid0 = _errs22 === errors;
 if(valid0){
-if(props0 !== true && props4 !== undefined){
-if(props4 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props4);
-}
-}
 const _errs27 = errors;
 const _errs28 = errors;
 let valid11 = true;
@@ -29006,17 +26239,8 @@ if(!(validate300(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate300.errors : vErrors.concat(validate300.errors);
 errors = vErrors.length;
 }
-else {
-var props5 = validate300.evaluated.props;
-}
 var _valid5 = _errs31 === errors;
 valid11 = _valid5;
-if(valid11){
-if(props5 !== true){
-props5 = props5 || {};
-props5.type = true;
-}
-}
 }
 if(!valid11){
 const err17 = {};
@@ -29032,15 +26256,6 @@ return false;
 }
 var valid0 = _errs27 === errors;
 if(valid0){
-if(props0 !== true && props5 !== undefined){
-if(props5 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props5);
-}
-}
 const _errs32 = errors;
 const _errs33 = errors;
 let valid13 = true;
@@ -29088,17 +26303,8 @@ if(!(validate122(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
 errors = vErrors.length;
 }
-else {
-var props6 = validate122.evaluated.props;
-}
 var _valid6 = _errs36 === errors;
 valid13 = _valid6;
-if(valid13){
-if(props6 !== true){
-props6 = props6 || {};
-props6.type = true;
-}
-}
 }
 if(!valid13){
 const err20 = {};
@@ -29114,15 +26320,6 @@ return false;
 }
 var valid0 = _errs32 === errors;
 if(valid0){
-if(props0 !== true && props6 !== undefined){
-if(props6 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props6);
-}
-}
 const _errs37 = errors;
 const _errs38 = errors;
 let valid15 = true;
@@ -29170,17 +26367,8 @@ if(!(validate127(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
 errors = vErrors.length;
 }
-else {
-var props7 = validate127.evaluated.props;
-}
 var _valid7 = _errs41 === errors;
 valid15 = _valid7;
-if(valid15){
-if(props7 !== true){
-props7 = props7 || {};
-props7.type = true;
-}
-}
 }
 if(!valid15){
 const err23 = {};
@@ -29196,15 +26384,6 @@ return false;
 }
 var valid0 = _errs37 === errors;
 if(valid0){
-if(props0 !== true && props7 !== undefined){
-if(props7 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props7);
-}
-}
 const _errs42 = errors;
 const _errs43 = errors;
 let valid17 = true;
@@ -29252,17 +26431,8 @@ if(!(validate307(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate307.errors : vErrors.concat(validate307.errors);
 errors = vErrors.length;
 }
-else {
-var props8 = validate307.evaluated.props;
-}
 var _valid8 = _errs46 === errors;
 valid17 = _valid8;
-if(valid17){
-if(props8 !== true){
-props8 = props8 || {};
-props8.type = true;
-}
-}
 }
 if(!valid17){
 const err26 = {};
@@ -29278,15 +26448,6 @@ return false;
 }
 var valid0 = _errs42 === errors;
 if(valid0){
-if(props0 !== true && props8 !== undefined){
-if(props8 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props8);
-}
-}
 const _errs47 = errors;
 const _errs48 = errors;
 let valid19 = true;
@@ -29334,17 +26495,8 @@ if(!(validate312(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate312.errors : vErrors.concat(validate312.errors);
 errors = vErrors.length;
 }
-else {
-var props9 = validate312.evaluated.props;
-}
 var _valid9 = _errs51 === errors;
 valid19 = _valid9;
-if(valid19){
-if(props9 !== true){
-props9 = props9 || {};
-props9.type = true;
-}
-}
 }
 if(!valid19){
 const err29 = {};
@@ -29360,15 +26512,6 @@ return false;
 }
 var valid0 = _errs47 === errors;
 if(valid0){
-if(props0 !== true && props9 !== undefined){
-if(props9 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props9);
-}
-}
 const _errs52 = errors;
 const _errs53 = errors;
 let valid21 = true;
@@ -29416,17 +26559,8 @@ if(!(validate132(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate132.errors : vErrors.concat(validate132.errors);
 errors = vErrors.length;
 }
-else {
-var props10 = validate132.evaluated.props;
-}
 var _valid10 = _errs56 === errors;
 valid21 = _valid10;
-if(valid21){
-if(props10 !== true){
-props10 = props10 || {};
-props10.type = true;
-}
-}
 }
 if(!valid21){
 const err32 = {};
@@ -29442,15 +26576,6 @@ return false;
 }
 var valid0 = _errs52 === errors;
 if(valid0){
-if(props0 !== true && props10 !== undefined){
-if(props10 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props10);
-}
-}
 const _errs57 = errors;
 const _errs58 = errors;
 let valid23 = true;
@@ -29498,17 +26623,8 @@ if(!(validate232(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate232.errors : vErrors.concat(validate232.errors);
 errors = vErrors.length;
 }
-else {
-var props11 = validate232.evaluated.props;
-}
 var _valid11 = _errs61 === errors;
 valid23 = _valid11;
-if(valid23){
-if(props11 !== true){
-props11 = props11 || {};
-props11.type = true;
-}
-}
 }
 if(!valid23){
 const err35 = {};
@@ -29524,15 +26640,6 @@ return false;
 }
 var valid0 = _errs57 === errors;
 if(valid0){
-if(props0 !== true && props11 !== undefined){
-if(props11 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props11);
-}
-}
 const _errs62 = errors;
 const _errs63 = errors;
 let valid25 = true;
@@ -29580,17 +26687,8 @@ if(!(validate322(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate322.errors : vErrors.concat(validate322.errors);
 errors = vErrors.length;
 }
-else {
-var props12 = validate322.evaluated.props;
-}
 var _valid12 = _errs66 === errors;
 valid25 = _valid12;
-if(valid25){
-if(props12 !== true){
-props12 = props12 || {};
-props12.type = true;
-}
-}
 }
 if(!valid25){
 const err38 = {};
@@ -29606,15 +26704,6 @@ return false;
 }
 var valid0 = _errs62 === errors;
 if(valid0){
-if(props0 !== true && props12 !== undefined){
-if(props12 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props12);
-}
-}
 const _errs67 = errors;
 const _errs68 = errors;
 let valid27 = true;
@@ -29662,17 +26751,8 @@ if(!(validate141(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate141.errors : vErrors.concat(validate141.errors);
 errors = vErrors.length;
 }
-else {
-var props13 = validate141.evaluated.props;
-}
 var _valid13 = _errs71 === errors;
 valid27 = _valid13;
-if(valid27){
-if(props13 !== true){
-props13 = props13 || {};
-props13.type = true;
-}
-}
 }
 if(!valid27){
 const err41 = {};
@@ -29688,15 +26768,6 @@ return false;
 }
 var valid0 = _errs67 === errors;
 if(valid0){
-if(props0 !== true && props13 !== undefined){
-if(props13 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props13);
-}
-}
 const _errs72 = errors;
 const _errs73 = errors;
 let valid29 = true;
@@ -29744,17 +26815,8 @@ if(!(validate331(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate331.errors : vErrors.concat(validate331.errors);
 errors = vErrors.length;
 }
-else {
-var props14 = validate331.evaluated.props;
-}
 var _valid14 = _errs76 === errors;
 valid29 = _valid14;
-if(valid29){
-if(props14 !== true){
-props14 = props14 || {};
-props14.type = true;
-}
-}
 }
 if(!valid29){
 const err44 = {};
@@ -29770,15 +26832,6 @@ return false;
 }
 var valid0 = _errs72 === errors;
 if(valid0){
-if(props0 !== true && props14 !== undefined){
-if(props14 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props14);
-}
-}
 const _errs77 = errors;
 const _errs78 = errors;
 let valid31 = true;
@@ -29826,17 +26879,8 @@ if(!(validate148(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate148.errors : vErrors.concat(validate148.errors);
 errors = vErrors.length;
 }
-else {
-var props15 = validate148.evaluated.props;
-}
 var _valid15 = _errs81 === errors;
 valid31 = _valid15;
-if(valid31){
-if(props15 !== true){
-props15 = props15 || {};
-props15.type = true;
-}
-}
 }
 if(!valid31){
 const err47 = {};
@@ -29852,15 +26896,6 @@ return false;
 }
 var valid0 = _errs77 === errors;
 if(valid0){
-if(props0 !== true && props15 !== undefined){
-if(props15 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props15);
-}
-}
 const _errs82 = errors;
 const _errs83 = errors;
 let valid33 = true;
@@ -29908,17 +26943,8 @@ if(!(validate339(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate339.errors : vErrors.concat(validate339.errors);
 errors = vErrors.length;
 }
-else {
-var props16 = validate339.evaluated.props;
-}
 var _valid16 = _errs86 === errors;
 valid33 = _valid16;
-if(valid33){
-if(props16 !== true){
-props16 = props16 || {};
-props16.type = true;
-}
-}
 }
 if(!valid33){
 const err50 = {};
@@ -29934,15 +26960,6 @@ return false;
 }
 var valid0 = _errs82 === errors;
 if(valid0){
-if(props0 !== true && props16 !== undefined){
-if(props16 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props16);
-}
-}
 const _errs87 = errors;
 const _errs88 = errors;
 let valid35 = true;
@@ -29990,17 +27007,8 @@ if(!(validate346(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate346.errors : vErrors.concat(validate346.errors);
 errors = vErrors.length;
 }
-else {
-var props17 = validate346.evaluated.props;
-}
 var _valid17 = _errs91 === errors;
 valid35 = _valid17;
-if(valid35){
-if(props17 !== true){
-props17 = props17 || {};
-props17.type = true;
-}
-}
 }
 if(!valid35){
 const err53 = {};
@@ -30016,15 +27024,6 @@ return false;
 }
 var valid0 = _errs87 === errors;
 if(valid0){
-if(props0 !== true && props17 !== undefined){
-if(props17 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props17);
-}
-}
 const _errs92 = errors;
 const _errs93 = errors;
 let valid37 = true;
@@ -30072,17 +27071,8 @@ if(!(validate155(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate155.errors : vErrors.concat(validate155.errors);
 errors = vErrors.length;
 }
-else {
-var props18 = validate155.evaluated.props;
-}
 var _valid18 = _errs96 === errors;
 valid37 = _valid18;
-if(valid37){
-if(props18 !== true){
-props18 = props18 || {};
-props18.type = true;
-}
-}
 }
 if(!valid37){
 const err56 = {};
@@ -30098,15 +27088,6 @@ return false;
 }
 var valid0 = _errs92 === errors;
 if(valid0){
-if(props0 !== true && props18 !== undefined){
-if(props18 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props18);
-}
-}
 const _errs97 = errors;
 const _errs98 = errors;
 let valid39 = true;
@@ -30154,17 +27135,8 @@ if(!(validate165(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate165.errors : vErrors.concat(validate165.errors);
 errors = vErrors.length;
 }
-else {
-var props19 = validate165.evaluated.props;
-}
 var _valid19 = _errs101 === errors;
 valid39 = _valid19;
-if(valid39){
-if(props19 !== true){
-props19 = props19 || {};
-props19.type = true;
-}
-}
 }
 if(!valid39){
 const err59 = {};
@@ -30180,15 +27152,6 @@ return false;
 }
 var valid0 = _errs97 === errors;
 if(valid0){
-if(props0 !== true && props19 !== undefined){
-if(props19 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props19);
-}
-}
 const _errs102 = errors;
 const _errs103 = errors;
 let valid41 = true;
@@ -30236,17 +27199,8 @@ if(!(validate178(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate178.errors : vErrors.concat(validate178.errors);
 errors = vErrors.length;
 }
-else {
-var props20 = validate178.evaluated.props;
-}
 var _valid20 = _errs106 === errors;
 valid41 = _valid20;
-if(valid41){
-if(props20 !== true){
-props20 = props20 || {};
-props20.type = true;
-}
-}
 }
 if(!valid41){
 const err62 = {};
@@ -30262,15 +27216,6 @@ return false;
 }
 var valid0 = _errs102 === errors;
 if(valid0){
-if(props0 !== true && props20 !== undefined){
-if(props20 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props20);
-}
-}
 const _errs107 = errors;
 const _errs108 = errors;
 let valid43 = true;
@@ -30318,17 +27263,8 @@ if(!(validate184(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate184.errors : vErrors.concat(validate184.errors);
 errors = vErrors.length;
 }
-else {
-var props21 = validate184.evaluated.props;
-}
 var _valid21 = _errs111 === errors;
 valid43 = _valid21;
-if(valid43){
-if(props21 !== true){
-props21 = props21 || {};
-props21.type = true;
-}
-}
 }
 if(!valid43){
 const err65 = {};
@@ -30344,15 +27280,6 @@ return false;
 }
 var valid0 = _errs107 === errors;
 if(valid0){
-if(props0 !== true && props21 !== undefined){
-if(props21 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props21);
-}
-}
 const _errs112 = errors;
 const _errs113 = errors;
 let valid45 = true;
@@ -30400,17 +27327,8 @@ if(!(validate358(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate358.errors : vErrors.concat(validate358.errors);
 errors = vErrors.length;
 }
-else {
-var props22 = validate358.evaluated.props;
-}
 var _valid22 = _errs116 === errors;
 valid45 = _valid22;
-if(valid45){
-if(props22 !== true){
-props22 = props22 || {};
-props22.type = true;
-}
-}
 }
 if(!valid45){
 const err68 = {};
@@ -30426,15 +27344,6 @@ return false;
 }
 var valid0 = _errs112 === errors;
 if(valid0){
-if(props0 !== true && props22 !== undefined){
-if(props22 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props22);
-}
-}
 const _errs117 = errors;
 const _errs118 = errors;
 let valid47 = true;
@@ -30482,17 +27391,8 @@ if(!(validate364(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate364.errors : vErrors.concat(validate364.errors);
 errors = vErrors.length;
 }
-else {
-var props23 = validate364.evaluated.props;
-}
 var _valid23 = _errs121 === errors;
 valid47 = _valid23;
-if(valid47){
-if(props23 !== true){
-props23 = props23 || {};
-props23.type = true;
-}
-}
 }
 if(!valid47){
 const err71 = {};
@@ -30508,15 +27408,6 @@ return false;
 }
 var valid0 = _errs117 === errors;
 if(valid0){
-if(props0 !== true && props23 !== undefined){
-if(props23 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props23);
-}
-}
 const _errs122 = errors;
 const _errs123 = errors;
 let valid49 = true;
@@ -30564,17 +27455,8 @@ if(!(validate191(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate191.errors : vErrors.concat(validate191.errors);
 errors = vErrors.length;
 }
-else {
-var props24 = validate191.evaluated.props;
-}
 var _valid24 = _errs126 === errors;
 valid49 = _valid24;
-if(valid49){
-if(props24 !== true){
-props24 = props24 || {};
-props24.type = true;
-}
-}
 }
 if(!valid49){
 const err74 = {};
@@ -30590,15 +27472,6 @@ return false;
 }
 var valid0 = _errs122 === errors;
 if(valid0){
-if(props0 !== true && props24 !== undefined){
-if(props24 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props24);
-}
-}
 const _errs127 = errors;
 const _errs128 = errors;
 let valid51 = true;
@@ -30646,17 +27519,8 @@ if(!(validate202(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate202.errors : vErrors.concat(validate202.errors);
 errors = vErrors.length;
 }
-else {
-var props25 = validate202.evaluated.props;
-}
 var _valid25 = _errs131 === errors;
 valid51 = _valid25;
-if(valid51){
-if(props25 !== true){
-props25 = props25 || {};
-props25.type = true;
-}
-}
 }
 if(!valid51){
 const err77 = {};
@@ -30672,15 +27536,6 @@ return false;
 }
 var valid0 = _errs127 === errors;
 if(valid0){
-if(props0 !== true && props25 !== undefined){
-if(props25 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props25);
-}
-}
 const _errs132 = errors;
 const _errs133 = errors;
 let valid53 = true;
@@ -30728,17 +27583,8 @@ if(!(validate208(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate208.errors : vErrors.concat(validate208.errors);
 errors = vErrors.length;
 }
-else {
-var props26 = validate208.evaluated.props;
-}
 var _valid26 = _errs136 === errors;
 valid53 = _valid26;
-if(valid53){
-if(props26 !== true){
-props26 = props26 || {};
-props26.type = true;
-}
-}
 }
 if(!valid53){
 const err80 = {};
@@ -30754,15 +27600,6 @@ return false;
 }
 var valid0 = _errs132 === errors;
 if(valid0){
-if(props0 !== true && props26 !== undefined){
-if(props26 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props26);
-}
-}
 const _errs137 = errors;
 const _errs138 = errors;
 let valid55 = true;
@@ -30810,17 +27647,8 @@ if(!(validate216(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate216.errors : vErrors.concat(validate216.errors);
 errors = vErrors.length;
 }
-else {
-var props27 = validate216.evaluated.props;
-}
 var _valid27 = _errs141 === errors;
 valid55 = _valid27;
-if(valid55){
-if(props27 !== true){
-props27 = props27 || {};
-props27.type = true;
-}
-}
 }
 if(!valid55){
 const err83 = {};
@@ -30836,15 +27664,6 @@ return false;
 }
 var valid0 = _errs137 === errors;
 if(valid0){
-if(props0 !== true && props27 !== undefined){
-if(props27 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props27);
-}
-}
 const _errs142 = errors;
 const _errs143 = errors;
 let valid57 = true;
@@ -30892,17 +27711,8 @@ if(!(validate222(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate222.errors : vErrors.concat(validate222.errors);
 errors = vErrors.length;
 }
-else {
-var props28 = validate222.evaluated.props;
-}
 var _valid28 = _errs146 === errors;
 valid57 = _valid28;
-if(valid57){
-if(props28 !== true){
-props28 = props28 || {};
-props28.type = true;
-}
-}
 }
 if(!valid57){
 const err86 = {};
@@ -30918,15 +27728,6 @@ return false;
 }
 var valid0 = _errs142 === errors;
 if(valid0){
-if(props0 !== true && props28 !== undefined){
-if(props28 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props28);
-}
-}
 const _errs147 = errors;
 const _errs148 = errors;
 let valid59 = true;
@@ -30974,17 +27775,8 @@ if(!(validate380(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate380.errors : vErrors.concat(validate380.errors);
 errors = vErrors.length;
 }
-else {
-var props29 = validate380.evaluated.props;
-}
 var _valid29 = _errs151 === errors;
 valid59 = _valid29;
-if(valid59){
-if(props29 !== true){
-props29 = props29 || {};
-props29.type = true;
-}
-}
 }
 if(!valid59){
 const err89 = {};
@@ -31000,15 +27792,6 @@ return false;
 }
 var valid0 = _errs147 === errors;
 if(valid0){
-if(props0 !== true && props29 !== undefined){
-if(props29 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props29);
-}
-}
 const _errs152 = errors;
 const _errs153 = errors;
 let valid61 = true;
@@ -31056,17 +27839,8 @@ if(!(validate386(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate386.errors : vErrors.concat(validate386.errors);
 errors = vErrors.length;
 }
-else {
-var props30 = validate386.evaluated.props;
-}
 var _valid30 = _errs156 === errors;
 valid61 = _valid30;
-if(valid61){
-if(props30 !== true){
-props30 = props30 || {};
-props30.type = true;
-}
-}
 }
 if(!valid61){
 const err92 = {};
@@ -31082,15 +27856,6 @@ return false;
 }
 var valid0 = _errs152 === errors;
 if(valid0){
-if(props0 !== true && props30 !== undefined){
-if(props30 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props30);
-}
-}
 const _errs157 = errors;
 const _errs158 = errors;
 let valid63 = true;
@@ -31138,17 +27903,8 @@ if(!(validate404(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate404.errors : vErrors.concat(validate404.errors);
 errors = vErrors.length;
 }
-else {
-var props31 = validate404.evaluated.props;
-}
 var _valid31 = _errs161 === errors;
 valid63 = _valid31;
-if(valid63){
-if(props31 !== true){
-props31 = props31 || {};
-props31.type = true;
-}
-}
 }
 if(!valid63){
 const err95 = {};
@@ -31163,17 +27919,6 @@ validate290.errors = vErrors;
 return false;
 }
 var valid0 = _errs157 === errors;
-if(valid0){
-if(props0 !== true && props31 !== undefined){
-if(props31 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props31);
-}
-}
-}
 }
 }
 }
@@ -31213,10 +27958,6 @@ validate290.errors = [{}];
 return false;
 }
 else {
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-}
 if(data.type !== undefined){
 let data32 = data.type;
 if(!((((((((((((((((((((((((((((((((data32 === "tool.before") || (data32 === "tool.after")) || (data32 === "session.start")) || (data32 === "session.end")) || (data32 === "config.change.before")) || (data32 === "config.change.after")) || (data32 === "turn.start")) || (data32 === "turn.finish.before")) || (data32 === "turn.end")) || (data32 === "turn.progress")) || (data32 === "model.request.before")) || (data32 === "model.response.after")) || (data32 === "model.error")) || (data32 === "model.switch.before")) || (data32 === "model.switch.after")) || (data32 === "tool.permission.request")) || (data32 === "tool.permission.resolved")) || (data32 === "tool.progress")) || (data32 === "tool.batch.after")) || (data32 === "context.compact.before")) || (data32 === "context.compact.after")) || (data32 === "task.change.before")) || (data32 === "task.change.after")) || (data32 === "user.attention")) || (data32 === "user.elicitation.request")) || (data32 === "user.elicitation.result")) || (data32 === "user.message.inbound")) || (data32 === "user.message.outbound")) || (data32 === "workspace.change.before")) || (data32 === "workspace.change.after")) || (data32 === "file.changed")) || (data32 === "hook.failure"))){
@@ -31232,22 +27973,13 @@ return false;
 }
 }
 validate290.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate290.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate289(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate289.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -31290,19 +28022,11 @@ return false;
 validate289.errors = vErrors;
 return errors === 0;
 }
-validate289.evaluated = {"props":{"protocolVersion":true,"event":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate286(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate286.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs1 = errors;
 if(!(validate287(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate287.errors : vErrors.concat(validate287.errors);
@@ -31342,7 +28066,6 @@ var valid0 = _errs2 === errors;
 validate286.errors = vErrors;
 return errors === 0;
 }
-validate286.evaluated = {"props":{"method":true,"params":true,"jsonrpc":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema416 = docs[8]["$defs"]["capabilitiesRequest"];
 const schema417 = docs[8]["$defs"]["capabilitiesParams"];
@@ -31350,13 +28073,6 @@ const schema417 = docs[8]["$defs"]["capabilitiesParams"];
 function validate414(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate414.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -31381,19 +28097,11 @@ return false;
 validate414.errors = vErrors;
 return errors === 0;
 }
-validate414.evaluated = {"props":{"protocolVersion":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate412(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate412.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs1 = errors;
 if(!(validate31(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
@@ -31433,7 +28141,6 @@ var valid0 = _errs2 === errors;
 validate412.errors = vErrors;
 return errors === 0;
 }
-validate412.evaluated = {"props":{"method":true,"params":true,"jsonrpc":true,"id":true},"dynamicProps":false,"dynamicItems":false};
 
 const schema419 = docs[8]["$defs"]["capabilitiesResponse"];
 const schema420 = docs[8]["$defs"]["capabilitiesResult"];
@@ -31443,13 +28150,6 @@ const schema420 = docs[8]["$defs"]["capabilitiesResult"];
 function validate419(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate419.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs2 = errors;
 const _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -31523,19 +28223,11 @@ return false;
 validate419.errors = vErrors;
 return errors === 0;
 }
-validate419.evaluated = {"props":{"protocolVersion":true,"manifest":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate417(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate417.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs1 = errors;
 if(!(validate247(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate247.errors : vErrors.concat(validate247.errors);
@@ -31564,20 +28256,12 @@ var valid0 = _errs2 === errors;
 validate417.errors = vErrors;
 return errors === 0;
 }
-validate417.evaluated = {"props":{"result":true,"jsonrpc":true,"id":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agent-conformance.dev/schemas/ahp/draft/wire.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate29.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs1 = errors;
 let valid0 = false;
 let passing0 = null;
@@ -31590,11 +28274,6 @@ var _valid0 = _errs2 === errors;
 if(_valid0){
 valid0 = true;
 passing0 = 0;
-var props0 = {};
-props0.method = true;
-props0.params = true;
-props0.jsonrpc = true;
-props0.id = true;
 }
 const _errs3 = errors;
 if(!(validate246(data, VERDICT_CALL))){
@@ -31610,12 +28289,6 @@ else {
 if(_valid0){
 valid0 = true;
 passing0 = 1;
-if(props0 !== true){
-props0 = props0 || {};
-props0.result = true;
-props0.jsonrpc = true;
-props0.id = true;
-}
 }
 const _errs4 = errors;
 if(!(validate282(data, VERDICT_CALL))){
@@ -31631,12 +28304,6 @@ else {
 if(_valid0){
 valid0 = true;
 passing0 = 2;
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.error = true;
-}
 }
 const _errs5 = errors;
 if(!(validate286(data, VERDICT_CALL))){
@@ -31652,12 +28319,6 @@ else {
 if(_valid0){
 valid0 = true;
 passing0 = 3;
-if(props0 !== true){
-props0 = props0 || {};
-props0.method = true;
-props0.params = true;
-props0.jsonrpc = true;
-}
 }
 const _errs6 = errors;
 if(!(validate412(data, VERDICT_CALL))){
@@ -31673,13 +28334,6 @@ else {
 if(_valid0){
 valid0 = true;
 passing0 = 4;
-if(props0 !== true){
-props0 = props0 || {};
-props0.method = true;
-props0.params = true;
-props0.jsonrpc = true;
-props0.id = true;
-}
 }
 const _errs7 = errors;
 if(!(validate417(data, VERDICT_CALL))){
@@ -31695,12 +28349,6 @@ else {
 if(_valid0){
 valid0 = true;
 passing0 = 5;
-if(props0 !== true){
-props0 = props0 || {};
-props0.result = true;
-props0.jsonrpc = true;
-props0.id = true;
-}
 }
 }
 }
@@ -31731,10 +28379,8 @@ vErrors = null;
 }
 }
 validate29.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate29.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 target["registration.schema.json"] = validate426;
 const schema426 = docs[10];
@@ -31746,13 +28392,6 @@ const pattern60 = func0("^[Hh][Tt][Tt][Pp][Ss]?://", "u");
 function validate429(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate429.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs2 = errors;
 const _errs3 = errors;
 let valid1 = true;
@@ -31831,11 +28470,6 @@ return false;
 }
 var _valid0 = _errs6 === errors;
 valid1 = _valid0;
-if(valid1){
-var props0 = {};
-props0.url = true;
-props0.type = true;
-}
 }
 if(!valid1){
 const err2 = {};
@@ -31984,14 +28618,6 @@ var valid6 = true;
 }
 var _valid1 = _errs14 === errors;
 valid4 = _valid1;
-if(valid4){
-var props1 = {};
-props1.command = true;
-props1.args = true;
-props1.lifecycle = true;
-props1.cwd = true;
-props1.type = true;
-}
 }
 if(!valid4){
 const err5 = {};
@@ -32006,17 +28632,6 @@ validate429.errors = vErrors;
 return false;
 }
 var valid0 = _errs10 === errors;
-if(valid0){
-if(props0 !== true && props1 !== undefined){
-if(props1 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props1);
-}
-}
-}
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -32026,10 +28641,6 @@ validate429.errors = [{}];
 return false;
 }
 else {
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-}
 if(data.type !== undefined){
 let data8 = data.type;
 if(!((data8 === "http") || (data8 === "stdio"))){
@@ -32045,10 +28656,8 @@ return false;
 }
 }
 validate429.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate429.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema433 = docs[10]["$defs"]["authentication"];
 const pattern61 = func0("^[Hh][Tt][Tt][Pp][Ss]://", "u");
@@ -32056,13 +28665,6 @@ const pattern61 = func0("^[Hh][Tt][Tt][Pp][Ss]://", "u");
 function validate431(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate431.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs2 = errors;
 const _errs3 = errors;
 let valid1 = true;
@@ -32226,12 +28828,6 @@ var valid5 = true;
 }
 var _valid0 = _errs6 === errors;
 valid1 = _valid0;
-if(valid1){
-var props0 = {};
-props0.tokenEnv = true;
-props0.tokenRef = true;
-props0.type = true;
-}
 }
 if(!valid1){
 const err5 = {};
@@ -32463,16 +29059,6 @@ var valid10 = true;
 }
 var _valid2 = _errs22 === errors;
 valid8 = _valid2;
-if(valid8){
-var props1 = {};
-props1.issuer = true;
-props1.resource = true;
-props1.clientId = true;
-props1.flow = true;
-props1.scopes = true;
-props1.clientSecretRef = true;
-props1.type = true;
-}
 }
 if(!valid8){
 const err8 = {};
@@ -32487,17 +29073,6 @@ validate431.errors = vErrors;
 return false;
 }
 var valid0 = _errs18 === errors;
-if(valid0){
-if(props0 !== true && props1 !== undefined){
-if(props1 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props1);
-}
-}
-}
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -32507,10 +29082,6 @@ validate431.errors = [{}];
 return false;
 }
 else {
-if(props0 !== true){
-props0 = props0 || {};
-props0.type = true;
-}
 if(data.type !== undefined){
 let data11 = data.type;
 if(!((data11 === "bearer") || (data11 === "oauth"))){
@@ -32526,10 +29097,8 @@ return false;
 }
 }
 validate431.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate431.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema440 = docs[10]["$defs"]["subscription"];
 const schema442 = docs[10]["$defs"]["eventSelector"];
@@ -32539,13 +29108,6 @@ const schema443 = docs[1]["$defs"]["contentSelection"];
 function validate434(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate434.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -32576,7 +29138,6 @@ return false;
 validate434.errors = vErrors;
 return errors === 0;
 }
-validate434.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema445 = docs[10]["$defs"]["upload"];
 const pattern63 = func0("^(?:[Hh][Tt][Tt][Pp][Ss]://|[Hh][Tt][Tt][Pp]://(?:localhost|127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}|\\[::1\\])(?::\\d+)?(?:[/?#]|$))", "u");
@@ -32584,13 +29145,6 @@ const pattern63 = func0("^(?:[Hh][Tt][Tt][Pp][Ss]://|[Hh][Tt][Tt][Pp]://(?:local
 function validate436(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate436.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -32694,19 +29248,11 @@ return false;
 validate436.errors = vErrors;
 return errors === 0;
 }
-validate436.evaluated = {"props":{"endpoint":true,"timeoutMs":true,"maxBytes":true,"auth":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate433(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate433.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs2 = errors;
 const _errs3 = errors;
 let valid1 = true;
@@ -32806,11 +29352,6 @@ break;
 }
 var _valid0 = _errs6 === errors;
 valid1 = _valid0;
-if(valid1){
-var props0 = {};
-props0.events = true;
-props0.mode = true;
-}
 }
 if(!valid1){
 const err3 = {};
@@ -32953,12 +29494,6 @@ validate433.errors = vErrors;
 return false;
 }
 var valid0 = _errs13 === errors;
-if(valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0.mode = true;
-}
-}
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -32968,18 +29503,6 @@ validate433.errors = [{}];
 return false;
 }
 else {
-if(props0 !== true){
-props0 = props0 || {};
-props0.id = true;
-props0.events = true;
-props0.mode = true;
-props0.timeoutMs = true;
-props0.failurePolicy = true;
-props0.content = true;
-props0.includeNative = true;
-props0.filters = true;
-props0.upload = true;
-}
 if(data.id !== undefined){
 let data4 = data.id;
 const _errs26 = errors;
@@ -33036,6 +29559,7 @@ errors++;
 }
 var _valid2 = _errs36 === errors;
 valid15 = valid15 || _valid2;
+if(!valid15){
 const _errs37 = errors;
 if("*" !== data6){
 const err10 = {};
@@ -33049,6 +29573,7 @@ errors++;
 }
 var _valid2 = _errs37 === errors;
 valid15 = valid15 || _valid2;
+if(!valid15){
 const _errs38 = errors;
 if(typeof data6 === "string"){
 if(!pattern62.test(data6)){
@@ -33064,6 +29589,8 @@ errors++;
 }
 var _valid2 = _errs38 === errors;
 valid15 = valid15 || _valid2;
+}
+}
 if(!valid15){
 const err12 = {};
 if(vErrors === null){
@@ -33280,22 +29807,13 @@ return false;
 }
 }
 validate433.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate433.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate428(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate428.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -33398,19 +29916,11 @@ return false;
 validate428.errors = vErrors;
 return errors === 0;
 }
-validate428.evaluated = {"props":{"id":true,"transport":true,"authentication":true,"subscriptions":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate427(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate427.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -33477,20 +29987,12 @@ return false;
 validate427.errors = vErrors;
 return errors === 0;
 }
-validate427.evaluated = {"props":{"protocolVersion":true,"hooks":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate426(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agent-conformance.dev/schemas/ahp/draft/registration.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate426.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(!(validate427(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate427.errors : vErrors.concat(validate427.errors);
 errors = vErrors.length;
@@ -33498,7 +30000,6 @@ errors = vErrors.length;
 validate426.errors = vErrors;
 return errors === 0;
 }
-validate426.evaluated = {"props":{"protocolVersion":true,"hooks":true},"dynamicProps":false,"dynamicItems":false};
 
 target["effects.schema.json#/$defs/effect"] = validate250;
 
@@ -33509,17 +30010,9 @@ const schema452 = docs[6]["$defs"]["returnContracts"]["$defs"]["tool.before"];
 function validate448(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate448.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 validate448.errors = vErrors;
 return errors === 0;
 }
-validate448.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 target["effects.schema.json#/$defs/returnContracts/$defs/model.request.before"] = validate449;
 const schema453 = docs[6]["$defs"]["returnContracts"]["$defs"]["model.request.before"];
@@ -33527,13 +30020,6 @@ const schema453 = docs[6]["$defs"]["returnContracts"]["$defs"]["model.request.be
 function validate449(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate449.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(Array.isArray(data)){
 var valid0 = true;
@@ -33558,7 +30044,6 @@ return false;
 validate449.errors = vErrors;
 return errors === 0;
 }
-validate449.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 target["effects.schema.json#/$defs/returnContracts/$defs/context.compact.before"] = validate451;
 const schema454 = docs[6]["$defs"]["returnContracts"]["$defs"]["context.compact.before"];
@@ -33566,13 +30051,6 @@ const schema454 = docs[6]["$defs"]["returnContracts"]["$defs"]["context.compact.
 function validate451(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate451.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(Array.isArray(data)){
 var valid0 = true;
@@ -33597,7 +30075,6 @@ return false;
 validate451.errors = vErrors;
 return errors === 0;
 }
-validate451.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 target["effects.schema.json#/$defs/returnContracts/$defs/user.elicitation.request"] = validate453;
 const schema455 = docs[6]["$defs"]["returnContracts"]["$defs"]["user.elicitation.request"];
@@ -33606,13 +30083,6 @@ const schema456 = docs[11]["$defs"]["ElicitResult"];
 function validate453(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate453.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -33702,6 +30172,7 @@ errors++;
 }
 var _valid0 = _errs13 === errors;
 valid3 = valid3 || _valid0;
+if(!valid3){
 const _errs17 = errors;
 if(((typeof data3 !== "string") && (!(typeof data3 == "number"))) && (typeof data3 !== "boolean")){
 const err2 = {};
@@ -33715,6 +30186,7 @@ errors++;
 }
 var _valid0 = _errs17 === errors;
 valid3 = valid3 || _valid0;
+}
 if(!valid3){
 const err3 = {};
 if(vErrors === null){
@@ -33766,7 +30238,6 @@ return false;
 validate453.errors = vErrors;
 return errors === 0;
 }
-validate453.evaluated = {"props":{"_meta":true,"action":true,"content":true},"dynamicProps":false,"dynamicItems":false};
 
 target["effects.schema.json#/$defs/modifyValues/$defs/workspace"] = validate454;
 const schema457 = docs[6]["$defs"]["modifyValues"]["$defs"]["workspace"];
@@ -33776,13 +30247,6 @@ const schema457 = docs[6]["$defs"]["modifyValues"]["$defs"]["workspace"];
 function validate454(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate454.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(!(validate226(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate226.errors : vErrors.concat(validate226.errors);
 errors = vErrors.length;
@@ -33790,7 +30254,6 @@ errors = vErrors.length;
 validate454.errors = vErrors;
 return errors === 0;
 }
-validate454.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 target["events.schema.json#/$defs/envelope"] = validate36;
 
@@ -33936,13 +30399,6 @@ const schema536 = docs[8]["$defs"]["noEffectResponse"];
 function validate642(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate642.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs1 = errors;
 if(!(validate246(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate246.errors : vErrors.concat(validate246.errors);
@@ -33975,7 +30431,6 @@ var valid0 = _errs2 === errors;
 validate642.errors = vErrors;
 return errors === 0;
 }
-validate642.evaluated = {"props":{"result":true,"jsonrpc":true,"id":true},"dynamicProps":false,"dynamicItems":false};
 
 target["messages.schema.json#/$defs/denyResponse"] = validate644;
 const schema537 = docs[8]["$defs"]["denyResponse"];
@@ -33983,13 +30438,6 @@ const schema537 = docs[8]["$defs"]["denyResponse"];
 function validate644(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate644.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs1 = errors;
 if(!(validate246(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate246.errors : vErrors.concat(validate246.errors);
@@ -34048,7 +30496,6 @@ var valid0 = _errs2 === errors;
 validate644.errors = vErrors;
 return errors === 0;
 }
-validate644.evaluated = {"props":{"result":true,"jsonrpc":true,"id":true},"dynamicProps":false,"dynamicItems":false};
 
 target["messages.schema.json#/$defs/jsonRpcMessage"] = validate646;
 const schema538 = docs[8]["$defs"]["jsonRpcMessage"];
@@ -34056,13 +30503,6 @@ const schema538 = docs[8]["$defs"]["jsonRpcMessage"];
 function validate646(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate646.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(!(data && typeof data == "object" && !Array.isArray(data))){
 validate646.errors = [{}];
 return false;
@@ -34131,13 +30571,6 @@ errors = vErrors.length;
 }
 var _valid1 = _errs7 === errors;
 valid1 = _valid1;
-if(valid1){
-var props0 = {};
-props0.jsonrpc = true;
-props0.id = true;
-props0.method = true;
-props0.params = true;
-}
 ifClause1 = "then";
 }
 else {
@@ -34148,14 +30581,6 @@ errors = vErrors.length;
 }
 var _valid1 = _errs8 === errors;
 valid1 = _valid1;
-if(valid1){
-if(props0 !== true){
-props0 = props0 || {};
-props0.jsonrpc = true;
-props0.method = true;
-props0.params = true;
-}
-}
 ifClause1 = "else";
 }
 if(!valid1){
@@ -34211,12 +30636,6 @@ errors = vErrors.length;
 }
 var _valid2 = _errs12 === errors;
 valid2 = _valid2;
-if(valid2){
-var props1 = {};
-props1.jsonrpc = true;
-props1.id = true;
-props1.error = true;
-}
 ifClause2 = "then";
 }
 else {
@@ -34227,14 +30646,6 @@ errors = vErrors.length;
 }
 var _valid2 = _errs13 === errors;
 valid2 = _valid2;
-if(valid2){
-if(props1 !== true){
-props1 = props1 || {};
-props1.jsonrpc = true;
-props1.id = true;
-props1.result = true;
-}
-}
 ifClause2 = "else";
 }
 if(!valid2){
@@ -34251,17 +30662,6 @@ return false;
 }
 var _valid0 = _errs9 === errors;
 valid0 = _valid0;
-if(valid0){
-if(props0 !== true && props1 !== undefined){
-if(props1 === true){
-props0 = true;
-}
-else {
-props0 = props0 || {};
-Object.assign(props0, props1);
-}
-}
-}
 ifClause0 = "else";
 }
 if(!valid0){
@@ -34277,10 +30677,8 @@ validate646.errors = vErrors;
 return false;
 }
 validate646.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate646.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/BooleanSchema"] = validate651;
 const schema539 = docs[11]["$defs"]["BooleanSchema"];
@@ -34288,13 +30686,6 @@ const schema539 = docs[11]["$defs"]["BooleanSchema"];
 function validate651(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate651.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -34378,7 +30769,6 @@ return false;
 validate651.errors = vErrors;
 return errors === 0;
 }
-validate651.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ElicitRequestFormParams"] = validate652;
 const schema540 = docs[11]["$defs"]["ElicitRequestFormParams"];
@@ -34396,13 +30786,6 @@ const schema550 = docs[11]["$defs"]["LegacyTitledEnumSchema"];
 function validate653(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate653.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
@@ -34605,9 +30988,7 @@ errors++;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-var props0 = true;
-}
+if(!valid0){
 const _errs19 = errors;
 const _errs20 = errors;
 if(errors === _errs20){
@@ -34778,11 +31159,7 @@ errors++;
 }
 var _valid0 = _errs19 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = true;
-}
-}
+if(!valid0){
 const _errs35 = errors;
 const _errs36 = errors;
 if(errors === _errs36){
@@ -34915,11 +31292,7 @@ errors++;
 }
 var _valid0 = _errs35 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = true;
-}
-}
+if(!valid0){
 const _errs47 = errors;
 const _errs48 = errors;
 if(errors === _errs48){
@@ -35095,11 +31468,7 @@ errors++;
 }
 var _valid0 = _errs47 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = true;
-}
-}
+if(!valid0){
 const _errs63 = errors;
 const _errs64 = errors;
 if(errors === _errs64){
@@ -35345,11 +31714,7 @@ errors++;
 }
 var _valid0 = _errs63 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = true;
-}
-}
+if(!valid0){
 const _errs84 = errors;
 const _errs85 = errors;
 if(errors === _errs85){
@@ -35668,11 +32033,7 @@ errors++;
 }
 var _valid0 = _errs84 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = true;
-}
-}
+if(!valid0){
 const _errs111 = errors;
 const _errs112 = errors;
 if(errors === _errs112){
@@ -36027,11 +32388,7 @@ errors++;
 }
 var _valid0 = _errs111 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = true;
-}
-}
+if(!valid0){
 const _errs141 = errors;
 const _errs142 = errors;
 if(errors === _errs142){
@@ -36250,9 +32607,11 @@ errors++;
 }
 var _valid0 = _errs141 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = true;
+}
+}
+}
+}
+}
 }
 }
 if(!valid0){
@@ -36279,22 +32638,13 @@ vErrors = null;
 }
 }
 validate653.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate653.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
 function validate652(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate652.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -36516,7 +32866,6 @@ return false;
 validate652.errors = vErrors;
 return errors === 0;
 }
-validate652.evaluated = {"props":{"_meta":true,"message":true,"mode":true,"requestedSchema":true,"task":true},"dynamicProps":false,"dynamicItems":false};
 
 target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ElicitRequestParams"] = validate655;
 const schema552 = docs[11]["$defs"]["ElicitRequestParams"];
@@ -36525,13 +32874,6 @@ const schema553 = docs[11]["$defs"]["ElicitRequestURLParams"];
 function validate656(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate656.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -36666,19 +33008,11 @@ return false;
 validate656.errors = vErrors;
 return errors === 0;
 }
-validate656.evaluated = {"props":{"_meta":true,"elicitationId":true,"message":true,"mode":true,"task":true,"url":true},"dynamicProps":false,"dynamicItems":false};
 
 
 function validate655(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate655.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
@@ -36688,15 +33022,7 @@ errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-var props0 = {};
-props0._meta = true;
-props0.elicitationId = true;
-props0.message = true;
-props0.mode = true;
-props0.task = true;
-props0.url = true;
-}
+if(!valid0){
 const _errs2 = errors;
 if(!(validate652(data, VERDICT_CALL))){
 vErrors = vErrors === null ? validate652.errors : vErrors.concat(validate652.errors);
@@ -36704,15 +33030,6 @@ errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
 valid0 = valid0 || _valid0;
-if(_valid0){
-if(props0 !== true){
-props0 = props0 || {};
-props0._meta = true;
-props0.message = true;
-props0.mode = true;
-props0.requestedSchema = true;
-props0.task = true;
-}
 }
 if(!valid0){
 const err0 = {};
@@ -36738,10 +33055,8 @@ vErrors = null;
 }
 }
 validate655.errors = vErrors;
-evaluated0.props = props0;
 return errors === 0;
 }
-validate655.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ElicitRequestURLParams"] = validate656;
 
@@ -36751,13 +33066,6 @@ target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/Elic
 function validate660(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate660.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -36846,6 +33154,7 @@ errors++;
 }
 var _valid0 = _errs11 === errors;
 valid2 = valid2 || _valid0;
+if(!valid2){
 const _errs15 = errors;
 if(((typeof data3 !== "string") && (!(typeof data3 == "number"))) && (typeof data3 !== "boolean")){
 const err2 = {};
@@ -36859,6 +33168,7 @@ errors++;
 }
 var _valid0 = _errs15 === errors;
 valid2 = valid2 || _valid0;
+}
 if(!valid2){
 const err3 = {};
 if(vErrors === null){
@@ -36910,20 +33220,12 @@ return false;
 validate660.errors = vErrors;
 return errors === 0;
 }
-validate660.evaluated = {"props":{"_meta":true,"action":true,"content":true},"dynamicProps":false,"dynamicItems":false};
 
 target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/LegacyTitledEnumSchema"] = validate661;
 
 function validate661(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate661.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -37069,20 +33371,12 @@ return false;
 validate661.errors = vErrors;
 return errors === 0;
 }
-validate661.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/NumberSchema"] = validate662;
 
 function validate662(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate662.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -37192,7 +33486,6 @@ return false;
 validate662.errors = vErrors;
 return errors === 0;
 }
-validate662.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/PrimitiveSchemaDefinition"] = validate653;
 
@@ -37202,13 +33495,6 @@ target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/Prog
 function validate664(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate664.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if((typeof data !== "string") && (!(typeof data == "number"))){
 validate664.errors = [{}];
 return false;
@@ -37216,20 +33502,12 @@ return false;
 validate664.errors = vErrors;
 return errors === 0;
 }
-validate664.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/StringSchema"] = validate665;
 
 function validate665(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate665.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -37357,20 +33635,12 @@ return false;
 validate665.errors = vErrors;
 return errors === 0;
 }
-validate665.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/TaskMetadata"] = validate666;
 
 function validate666(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate666.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.ttl !== undefined){
@@ -37388,20 +33658,12 @@ return false;
 validate666.errors = vErrors;
 return errors === 0;
 }
-validate666.evaluated = {"props":{"ttl":true},"dynamicProps":false,"dynamicItems":false};
 
 target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/TitledMultiSelectEnumSchema"] = validate667;
 
 function validate667(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate667.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -37635,20 +33897,12 @@ return false;
 validate667.errors = vErrors;
 return errors === 0;
 }
-validate667.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/TitledSingleSelectEnumSchema"] = validate668;
 
 function validate668(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate668.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -37809,20 +34063,12 @@ return false;
 validate668.errors = vErrors;
 return errors === 0;
 }
-validate668.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/UntitledMultiSelectEnumSchema"] = validate669;
 
 function validate669(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate669.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -38032,20 +34278,12 @@ return false;
 validate669.errors = vErrors;
 return errors === 0;
 }
-validate669.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/UntitledSingleSelectEnumSchema"] = validate670;
 
 function validate670(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate670.evaluated;
-if(evaluated0.dynamicProps){
-evaluated0.props = undefined;
-}
-if(evaluated0.dynamicItems){
-evaluated0.items = undefined;
-}
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
@@ -38160,7 +34398,6 @@ return false;
 validate670.errors = vErrors;
 return errors === 0;
 }
-validate670.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/request"] = validate655;
 

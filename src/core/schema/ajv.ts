@@ -11,6 +11,12 @@ import { STRICT_FORMATS } from './formats.ts';
 export interface AjvOptions {
   /** Diagnostic: every error with `parentSchema` (for annotations); verdict instances stop at the first error. */
   diagnostic: boolean;
+  /**
+   * Track evaluated properties and items (default true). False only for schemas with no `unevaluatedProperties` /
+   * `unevaluatedItems` (tools/gen-validators.ts checks): the code then skips that bookkeeping and `anyOf` stops at its
+   * first passing branch.
+   */
+  evaluated?: boolean;
   /** ajv code options: `tools/gen-validators.ts` passes `{lines: true, source: true, optimize: 1, formats}` for standalone code. */
   code?: {
     lines?: boolean;
@@ -38,6 +44,8 @@ export function createAjv(opts: AjvOptions): Ajv2020 {
     validateFormats: true,
     code: { optimize: false, ...opts.code },
   });
+  // Ajv2020 forces `unevaluated: true` in its constructor; code generation reads the option later
+  if (opts.evaluated === false) (ajv.opts as { unevaluated?: boolean }).unevaluated = false;
   for (const [name, validate] of Object.entries(STRICT_FORMATS)) ajv.addFormat(name, validate);
   for (const keyword of ANNOTATION_KEYWORDS) ajv.addKeyword({ keyword });
   return ajv;
