@@ -34,7 +34,8 @@ export async function* gunzipIfCompressed(
       done = true;
       break;
     }
-    const b = toBuffer(r.value);
+    // copied: a file's chunks share one buffer (src/core/file-chunks.ts), and the next read is asked for below
+    const b = Buffer.from(toBuffer(r.value));
     head.push(b);
     headLen += b.length;
   }
@@ -66,7 +67,8 @@ export async function* gunzipIfCompressed(
   void (async () => {
     try {
       if (!(await feed(first))) return;
-      for await (const chunk of rest()) if (!(await feed(toBuffer(chunk)))) return;
+      // copied: zlib may still hold a written chunk when the next is read into the same buffer
+      for await (const chunk of rest()) if (!(await feed(Buffer.from(toBuffer(chunk))))) return;
     } catch (e) {
       inputError = { e };
       gunzip.destroy(e instanceof Error ? e : new Error(String(e)));
