@@ -10,7 +10,8 @@
  * each in its own child process, measuring wall time and the child's peak RSS. Both sizes
  * (the full size and a quarter of it) are measured, so a flat RSS shows that stream state is
  * released as sessions close. Prints events/s, MB/s, peak RSS and the ratio (b)/(a), and ends
- * with one JSON line per protocol.
+ * with one JSON line per protocol. At the full size it also measures the state a run retains (after GC, at each
+ * quarter of the file: tools/bench/state-probe.ts), per event, id, session and request.
  *
  * Options:
  *   --events N        AEP events at the full size (default 1000000)
@@ -214,6 +215,7 @@ async function benchProtocol(
   const full = protocol === 'aep' ? o.events : o.ahpEvents;
   const small = Math.max(1, Math.floor(full / 4));
   const results: SizeResult[] = [];
+  let state: StateProbe | undefined;
   for (const n of [small, full]) {
     const file = join(dir, `${protocol}-${n}.jsonl`);
     const t = performance.now();
@@ -222,6 +224,7 @@ async function benchProtocol(
       `${protocol}: generated ${fmt(n)} events, ${fmt(g.bytes / 1048576, 1)} MB in ${fmt((performance.now() - t) / 1000, 1)} s`,
     );
     results.push(await measureFile(protocol, file, n, o));
+    if (n === full) state = await probeState(protocol, file);
     if (!o.keep) rmSync(file);
   }
   const [a, b] = results;
@@ -241,6 +244,15 @@ async function benchProtocol(
   console.log(
     `  peak RSS at ${fmt(a.events)} vs ${fmt(b.events)} events: ${fmt(a.validate.maxRssMB)} MB -> ${fmt(b.validate.maxRssMB)} MB (${rssGrowth >= 0 ? '+' : ''}${fmt(rssGrowth)} MB)`,
   );
+  if (state) {
+    const [q, , , end] = state.points;
+    const per = Object.entries(state.bytesPer)
+      .map(([k, v]) => `${v === null ? '-' : fmt(v)} B per ${k}`)
+      .join(', ');
+    console.log(
+      `  retained state after GC (tools/bench/state-probe.ts) at ${fmt(q!.events)} vs ${fmt(end!.events)} events: ${fmt(q!.retainedMB, 1)} MB -> ${fmt(end!.retainedMB, 1)} MB (+${fmt(state.growthMB, 1)} MB): ${per}`,
+    );
+  }
   return {
     protocol,
     events: b.events,
@@ -256,7 +268,23 @@ async function benchProtocol(
     smallPeakRssMB: Math.round(a.validate.maxRssMB),
     smallRatio: round(a.validate.wallMs / a.baseline.wallMs, 2),
     findingsOnValidInput: b.findings,
+    ...(state ? { state } : {}),
   };
+}
+
+/** What tools/bench/state-probe.ts prints. */
+interface StateProbe {
+  points: { events: number; ids: number; sessions: number; requests: number; retainedMB: number }[];
+  growthMB: number;
+  bytesPer: Record<'event' | 'id' | 'session' | 'request', number | null>;
+}
+
+/** The state `validate` retains on `file`, measured after GC at each quarter (tools/bench/state-probe.ts). */
+async function probeState(protocol: 'aep' | 'ahp', file: string): Promise<StateProbe> {
+  const m = await runChild(['--expose-gc', '--import', 'tsx', 'tools/bench/state-probe.ts', protocol, file]);
+  if (m.code !== 0) throw new Error(`state probe failed: ${m.stderr.slice(0, 2000)}`);
+  const { points, growthMB, bytesPer } = JSON.parse(m.stdout) as StateProbe;
+  return { points, growthMB, bytesPer };
 }
 
 function round(n: number, d: number): number {
