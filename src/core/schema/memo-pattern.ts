@@ -16,25 +16,31 @@ export interface PatternTester {
 /** A memoising tester of the regular expression `source` with `flags`. @throws SyntaxError for an invalid pattern. */
 export function memoPattern(source: string, flags: string): PatternTester {
   const re = new RegExp(source, flags);
+  return { test: memoPredicate((s) => re.test(s)) };
+}
+
+/**
+ * `predicate` behind the same memo: strings up to `maxLength` are remembered until the memo holds MEMO_LIMIT, and the
+ * memo switches itself off when its strings do not recur. For pure predicates (formats, patterns) only.
+ */
+export function memoPredicate(predicate: (s: string) => boolean, maxLength = MEMO_MAX_LENGTH): (s: string) => boolean {
   let memo: Map<string, boolean> | undefined = new Map();
   let misses = 0;
   let hits = 0;
-  return {
-    test(s: string): boolean {
-      if (memo === undefined || s.length > MEMO_MAX_LENGTH) return re.test(s);
-      const known = memo.get(s);
-      if (known !== undefined) {
-        hits++;
-        return known;
-      }
-      const verdict = re.test(s);
-      if (memo.size >= MEMO_LIMIT) memo.clear();
-      memo.set(s, verdict);
-      if (++misses === MEMO_LIMIT) {
-        if (hits < 3 * misses) memo = undefined;
-        else misses = hits = 0;
-      }
-      return verdict;
-    },
+  return (s: string): boolean => {
+    if (memo === undefined || s.length > maxLength) return predicate(s);
+    const known = memo.get(s);
+    if (known !== undefined) {
+      hits++;
+      return known;
+    }
+    const verdict = predicate(s);
+    if (memo.size >= MEMO_LIMIT) memo.clear();
+    memo.set(s, verdict);
+    if (++misses === MEMO_LIMIT) {
+      if (hits < 3 * misses) memo = undefined;
+      else misses = hits = 0;
+    }
+    return verdict;
   };
 }
