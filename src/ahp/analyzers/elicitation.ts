@@ -18,6 +18,8 @@ import { isObj, type Obj } from '../../core/value.ts';
 
 const FORM_OVERHEAD = 96;
 const REQUEST_BYTES = 160;
+const FORM_SIZE_MEMO = 64;
+const FORM_TEXT_MAX = 16384;
 
 /** Estimated bytes of a `requestedSchema`: its JSON text as UTF-16, plus the overhead of a map entry. */
 function formBytes(schema: unknown): number {
@@ -109,6 +111,7 @@ export class Elicitation {
   private lostToBudget = 0;
   private formBytes = 0;
   private readonly sizes = new Map<number, number>();
+  private readonly formSizes = new Map<string, number>();
   private releaseAfter: number | undefined;
   private manifestModes = new Map<string, { modes: string[]; at: Mark }>();
   private readonly openRequests = new Map<number, { at: Mark; key: number }>();
@@ -222,7 +225,7 @@ export class Elicitation {
             const n = keyNumber(key);
             this.schemas.set(n, info.schema);
             if (!this.sizes.has(n)) {
-              const b = formBytes(info.schema);
+              const b = this.formSize(ev, info.schema);
               this.sizes.set(n, b);
               this.formBytes += b;
             }
@@ -244,6 +247,20 @@ export class Elicitation {
       facts.mode = this.modeFacts(msg, ev);
       if (facts.mode && s !== undefined) id.setModeReported(s);
     }
+  }
+
+  /** {@link formBytes} of a parsed form, kept by the body text it was parsed from (the same text, the same form). */
+  private formSize(ev: Obj, schema: unknown): number {
+    const part = isObj(ev.elicitation) ? ev.elicitation.request : undefined;
+    const text = isObj(part) ? part.text : undefined;
+    if (typeof text !== 'string' || text.length > FORM_TEXT_MAX) return formBytes(schema);
+    let b = this.formSizes.get(text);
+    if (b === undefined) {
+      b = formBytes(schema);
+      if (this.formSizes.size >= FORM_SIZE_MEMO) this.formSizes.clear();
+      this.formSizes.set(text, b);
+    }
+    return b;
   }
 
   /** Remember the elicitation modes a capabilities manifest advertises (the latest manifest wins). */
