@@ -69,7 +69,17 @@ const NO_STREAM = { state: undefined, observe: () => undefined };
 /** A checker of one AHP stream. @throws Error when `opts.single` names an unknown root. */
 export function createAhpChecker(opts: AhpCheckOptions, out: CheckerOutput): ProtocolChecker {
   const { sink, stats } = out;
-  const bindingOf = opts.binding ?? ((s: string) => (s.endsWith('.json') ? 'http' : 'stdio'));
+  const bindingBy = opts.binding ?? ((s: string) => (s.endsWith('.json') ? 'http' : 'stdio'));
+  // one input's lines share a source: its binding is worked out once
+  let lastSource: string | undefined;
+  let lastBinding: AhpBinding = 'stdio';
+  const bindingOf = (s: string): AhpBinding => {
+    if (s !== lastSource) {
+      lastBinding = bindingBy(s);
+      lastSource = s;
+    }
+    return lastBinding;
+  };
   const crash = (e: RuleCrashError) => out.crash(e);
   let root: RootSpec | undefined;
   let eventSchema: RootSpec | undefined;
@@ -92,6 +102,10 @@ export function createAhpChecker(opts: AhpCheckOptions, out: CheckerOutput): Pro
       crash,
     );
   }
+  const stageOpts = {
+    ...(eventSchema ? { eventSchema } : {}),
+    ...(opts.maxDepth !== undefined ? { maxDepth: opts.maxDepth } : {}),
+  };
   return {
     onEvent(ev) {
       const binding = bindingOf(ev.source);
@@ -111,10 +125,7 @@ export function createAhpChecker(opts: AhpCheckOptions, out: CheckerOutput): Pro
           ),
         );
       }
-      const findings = schemaStage(ev, root ?? (binding === 'registration' ? REGISTRATION_ROOT : WIRE_ROOT), {
-        ...(eventSchema ? { eventSchema } : {}),
-        ...(opts.maxDepth !== undefined ? { maxDepth: opts.maxDepth } : {}),
-      });
+      const findings = schemaStage(ev, root ?? (binding === 'registration' ? REGISTRATION_ROOT : WIRE_ROOT), stageOpts);
       reportSchemaFindings(findings, ev, sink, opts.rules);
       const msg = ev as AhpMessage;
       msg.binding = binding;

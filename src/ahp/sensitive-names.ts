@@ -80,8 +80,24 @@ export function nameWords(text: string): string[] {
     .filter((w) => w.length > 0);
 }
 
+// names and titles repeat from message to message: their verdicts are kept, a bounded number of them
+const ASKED_MEMO = 4096;
+const askedByName = new Map<string, string | undefined>();
+const askedByUrlName = new Map<string, string | undefined>();
+
 /** What credential a field name, title or query parameter asks for ("a password"), or undefined. */
 export function credentialAsked(text: string, url = false): string | undefined {
+  const memo = url ? askedByUrlName : askedByName;
+  let asked = memo.get(text);
+  if (asked === undefined && !memo.has(text)) {
+    if (memo.size >= ASKED_MEMO) memo.clear();
+    asked = askedOf(text, url);
+    memo.set(text, asked);
+  }
+  return asked;
+}
+
+function askedOf(text: string, url: boolean): string | undefined {
   const words = nameWords(text);
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;

@@ -110,3 +110,16 @@ describe('an answer: a value beyond a double makes the result body invalid, like
     assert.doesNotMatch(findings[0]!.message, /1e400|Infinity/);
   });
 });
+
+describe('a body repeated (clean bodies are remembered by their text): each copy gets its own verdict', () => {
+  const form = { message: 'How many?', requestedSchema: { type: 'object', properties: { n: { type: 'number' } } } };
+  test('a clean request body twice, then an invalid one twice', async () => {
+    const clean = (id: string) => observe(elicRequest(id, { body: form }));
+    const bad = (id: string) => observe(elicRequest(id, { body: { ...form, mode: 'other' } }));
+    const found = brief(await check([clean('q1'), clean('q2'), bad('q3'), bad('q4'), clean('q5')]));
+    assert.deepEqual(
+      found.filter((b) => b.includes('elicitation-body')),
+      [`error:ahp/elicitation-body@3${BODY_PTR}`, `error:ahp/elicitation-body@4${BODY_PTR}`],
+    );
+  });
+});

@@ -176,6 +176,8 @@ export interface EffectsVerdict {
 
 /** The verdict of {@link applyEffects} without building the effective values (what a stream checker needs). */
 export function checkEffects(effects: unknown, ctx: HostContext): EffectsVerdict {
+  // no effect (most responses): nothing to validate, check or stage
+  if (Array.isArray(effects) && effects.length === 0) return { accepted: true, reasons: [] };
   const { reasons } = stage(effects, ctx);
   return { accepted: reasons.length === 0, reasons };
 }

@@ -12,12 +12,14 @@ import { formAnswerProblems, type AnswerProblem } from './form-answer.ts';
 import type { AhpMessage } from '../message.ts';
 import type { Hash64 } from '../../core/canonical.ts';
 import { keyNumber } from '../../core/table.ts';
-import { digestWords, recentKey, valueDigest } from './digest.ts';
+import { recentKey, valueWords } from './digest.ts';
 import { EVENT_PTR, eventKey, sessionPrintOf, type EventIdentity, type FormVerdict } from './identity.ts';
 import { isObj, type Obj } from '../../core/value.ts';
 
 const FORM_OVERHEAD = 96;
 const REQUEST_BYTES = 160;
+const FORM_SIZE_MEMO = 64;
+const FORM_TEXT_MAX = 16384;
 
 /** Estimated bytes of a `requestedSchema`: its JSON text as UTF-16, plus the overhead of a map entry. */
 function formBytes(schema: unknown): number {
@@ -26,20 +28,16 @@ function formBytes(schema: unknown): number {
 
 /** The correlation signature of an elicitation event: its source, session id, server and mode. */
 function signature(ev: Obj): number {
-  const el = isObj(ev.elicitation) ? ev.elicitation : {};
-  // strings only (an ill-typed member, already reported by the schema stage, is never serialized)
-  const str = (v: unknown) => (typeof v === 'string' ? v : null);
+  const el = isObj(ev.elicitation) ? ev.elicitation : undefined;
+  // strings only (an ill-typed member, already reported by the schema stage, is never part of it), length-prefixed
   return keyNumber(
     recentKey(
-      JSON.stringify([
-        str(ev.source),
-        str(isObj(ev.session) ? ev.session.id : undefined),
-        str(el.server),
-        str(el.mode),
-      ]),
+      part(ev.source) + part(isObj(ev.session) ? ev.session.id : undefined) + part(el?.server) + part(el?.mode),
     ),
   );
 }
+
+const part = (v: unknown): string => (typeof v === 'string' ? `${v.length}:${v}` : '-');
 
 function remember<V>(m: Map<number, V>, k: number, v: V): void {
   m.delete(k);
@@ -113,6 +111,7 @@ export class Elicitation {
   private lostToBudget = 0;
   private formBytes = 0;
   private readonly sizes = new Map<number, number>();
+  private readonly formSizes = new Map<string, number>();
   private releaseAfter: number | undefined;
   private manifestModes = new Map<string, { modes: string[]; at: Mark }>();
   private readonly openRequests = new Map<number, { at: Mark; key: number }>();
@@ -226,7 +225,7 @@ export class Elicitation {
             const n = keyNumber(key);
             this.schemas.set(n, info.schema);
             if (!this.sizes.has(n)) {
-              const b = formBytes(info.schema);
+              const b = this.formSize(ev, info.schema);
               this.sizes.set(n, b);
               this.formBytes += b;
             }
@@ -248,6 +247,20 @@ export class Elicitation {
       facts.mode = this.modeFacts(msg, ev);
       if (facts.mode && s !== undefined) id.setModeReported(s);
     }
+  }
+
+  /** {@link formBytes} of a parsed form, kept by the body text it was parsed from (the same text, the same form). */
+  private formSize(ev: Obj, schema: unknown): number {
+    const part = isObj(ev.elicitation) ? ev.elicitation.request : undefined;
+    const text = isObj(part) ? part.text : undefined;
+    if (typeof text !== 'string' || text.length > FORM_TEXT_MAX) return formBytes(schema);
+    let b = this.formSizes.get(text);
+    if (b === undefined) {
+      b = formBytes(schema);
+      if (this.formSizes.size >= FORM_SIZE_MEMO) this.formSizes.clear();
+      this.formSizes.set(text, b);
+    }
+    return b;
   }
 
   /** Remember the elicitation modes a capabilities manifest advertises (the latest manifest wins). */
@@ -275,12 +288,13 @@ export class Elicitation {
 
   private requestInfo(msg: AhpMessage, ev: Obj): ElicitRequestInfo {
     const el = isObj(ev.elicitation) ? ev.elicitation : {};
-    const base = { server: el.server, mode: el.mode };
-    if (el.mode === 'url') return { ...base, form: 'url' };
+    const server = el.server;
+    const mode = el.mode;
+    if (mode === 'url') return { server, mode, form: 'url' };
     const body = this.bodyOf(msg, ev);
-    if (body.status !== 'parsed') return { ...base, form: body.status };
-    if (body.value.mode === 'url') return { ...base, form: 'url' };
-    return { ...base, form: 'parsed', schema: body.value.requestedSchema };
+    if (body.status !== 'parsed') return { server, mode, form: body.status };
+    if (body.value.mode === 'url') return { server, mode, form: 'url' };
+    return { server, mode, form: 'parsed', schema: body.value.requestedSchema };
   }
 
   /** Pairing (first occurrence) and answer facts of a user.elicitation.result (`s`: its row, when kept). */
@@ -323,7 +337,7 @@ export class Elicitation {
     const absent = !Object.hasOwn(body.value, 'content');
     if (!absent && !isObj(body.value.content)) return;
     const content = absent ? {} : (body.value.content as Obj);
-    const cd = digestWords(valueDigest(content));
+    const cd = valueWords(content);
     if (s !== undefined) {
       if (id.answerCheckedIs(s, cd)) return;
       id.setAnswerChecked(s, cd);

@@ -3,22 +3,24 @@ import type { RuleContext } from '../../core/rule.ts';
 import { isObj } from '../../core/value.ts';
 import type { AhpMessage } from '../message.ts';
 
-/** Report each reasoning part of `m` when it is a canonical message whose role is not assistant. */
-function one(m: unknown, pointer: string, ctx: RuleContext): void {
+/** Report each reasoning part of `m` (at `base` + `member`, `/index` when given) when its role is not assistant. */
+function one(m: unknown, base: string, member: string, ctx: RuleContext, index?: number): void {
   if (!isObj(m) || typeof m.role !== 'string' || m.role === 'assistant' || !Array.isArray(m.parts)) return;
   const parts = m.parts;
   for (let j = 0; j < parts.length; j++) {
     const p: unknown = parts[j];
     if (isObj(p) && p.category === 'reasoning') {
-      ctx.report({ pointer: `${pointer}/parts/${j}/category`, args: { role: m.role } });
+      // pointers are built only for a report: the common path allocates nothing
+      const at = index === undefined ? `${base}${member}` : `${base}${member}/${index}`;
+      ctx.report({ pointer: `${at}/parts/${j}/category`, args: { role: m.role } });
     }
   }
 }
 
-function list(v: unknown[], pointer: string, ctx: RuleContext): void {
+function list(v: unknown[], base: string, member: string, ctx: RuleContext): void {
   for (let i = 0; i < v.length; i++) {
     const m: unknown = v[i];
-    if (isObj(m) && m.role !== 'assistant') one(m, `${pointer}/${i}`, ctx);
+    if (isObj(m) && m.role !== 'assistant') one(m, base, member, ctx, i);
   }
 }
 
@@ -40,11 +42,10 @@ export const reasoningOutsideAssistant = defineEventRule<AhpMessage, 'ahp/reason
     const event = msg.event;
     const base = msg.eventPointer;
     if (base === undefined || !event) return;
-    // the common path (no message slot, or only assistant messages) allocates nothing
-    if (Array.isArray(event.items)) list(event.items, `${base}/items`, ctx);
-    if (isObj(event.delta)) one(event.delta, `${base}/delta`, ctx);
-    if (isObj(event.partialOutput)) one(event.partialOutput, `${base}/partialOutput`, ctx);
+    if (Array.isArray(event.items)) list(event.items, base, '/items', ctx);
+    if (isObj(event.delta)) one(event.delta, base, '/delta', ctx);
+    if (isObj(event.partialOutput)) one(event.partialOutput, base, '/partialOutput', ctx);
     if (isObj(event.message) && Array.isArray(event.message.messages))
-      list(event.message.messages, `${base}/message/messages`, ctx);
+      list(event.message.messages, base, '/message/messages', ctx);
   },
 });

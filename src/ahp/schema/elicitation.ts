@@ -176,6 +176,23 @@ function beyondDouble(value: unknown): BodyProblem[] {
   return out.reverse();
 }
 
+// bodies repeat (a harness sends the same form again and again): texts found clean are kept, a bounded number of them
+const CLEAN_MEMO = 512;
+const CLEAN_TEXT_MAX = 16384;
+const cleanBodies = { request: new Set<string>(), result: new Set<string>() };
+
+/** The problems of a parsed body (`value`, parsed from `text`); a text once found clean is clean again. */
+function bodyProblems(kind: 'request' | 'result', value: unknown, text: string): BodyProblem[] {
+  const clean = cleanBodies[kind];
+  if (clean.has(text)) return [];
+  const out = [...mcpProblems(kind, value), ...beyondDouble(value)];
+  if (out.length === 0 && text.length <= CLEAN_TEXT_MAX) {
+    if (clean.size >= CLEAN_MEMO) clean.clear();
+    clean.add(text);
+  }
+  return out;
+}
+
 /** Parse the MCP body of one `user.elicitation.request` / `.result` event, once. */
 export function parseElicitationBody(
   event: Obj,
@@ -214,7 +231,7 @@ export function parseElicitationBody(
         textPointer: `${partPointer}/text`,
         parsed,
         differingCopies: differ,
-        problems: parsed.ok && differ.length === 0 ? [...mcpProblems(kind, value), ...beyondDouble(value)] : [],
+        problems: parsed.ok && differ.length === 0 ? bodyProblems(kind, value, part.text) : [],
       }
     : undefined;
   const ok = parsed.ok && parsed.duplicates.length === 0 && isObj(value) && !checks?.problems.length;

@@ -68,22 +68,35 @@ export function ahpSchemas(): AhpSchemaRegistry {
   };
   const defs = isObj(mcpDoc.$defs) ? mcpDoc.$defs : {};
   const hasDef = (def: string) => Object.hasOwn(defs, def);
+  // one verdict function per ref, made on first use: the hot paths ask for it per message
+  const checks = new Map<string, (value: unknown) => boolean>();
+  const mcpChecks = new Map<string, ((value: unknown) => boolean) | undefined>();
   registry = {
     get index() {
       return generated.index;
     },
     docs,
     check: (ref: string) => {
-      const v = lookup(generated.verdict(ref), ref);
-      return (value: unknown) => v(value) === true;
+      let c = checks.get(ref);
+      if (!c) {
+        const v = lookup(generated.verdict(ref), ref);
+        c = (value: unknown) => v(value) === true;
+        checks.set(ref, c);
+      }
+      return c;
     },
     validator: (ref: string) => lookup(generated.diagnostic(ref), ref),
     mcp: { id: mcpId, doc: mcpDoc },
     mcpCheck: (def: string) => {
-      if (!hasDef(def)) return undefined;
-      const ref = `${mcpId}#/$defs/${def}`;
-      const v = lookup(generated.verdict(ref), ref);
-      return (value: unknown) => v(value) === true;
+      if (mcpChecks.has(def)) return mcpChecks.get(def);
+      let c: ((value: unknown) => boolean) | undefined;
+      if (hasDef(def)) {
+        const ref = `${mcpId}#/$defs/${def}`;
+        const v = lookup(generated.verdict(ref), ref);
+        c = (value: unknown) => v(value) === true;
+      }
+      mcpChecks.set(def, c);
+      return c;
     },
     mcpValidator: (def: string) =>
       hasDef(def) ? lookup(generated.diagnostic(`${mcpId}#/$defs/${def}`), def) : undefined,

@@ -1,5 +1,6 @@
 import { isObj, type Obj } from '../../core/value.ts';
 import { ahpSchemas } from './schemas.ts';
+import { fastWirePass } from './wire-fast.ts';
 
 const MESSAGES = 'messages.schema.json#/$defs/';
 
@@ -20,12 +21,19 @@ let checks: ((value: unknown) => boolean)[] | undefined;
 let whole: ((value: unknown) => boolean) | undefined;
 
 /**
- * The verdict of the wire root (`oneOf` of six message shapes), dispatched on `method`,
- * `result` and `error`: only the branches those members leave possible are run, so a message
- * costs one branch instead of six. The same answer as the whole `oneOf` for every value
- * (test/ahp/wire-verdict.test.ts); a value that is not an object takes the whole validator.
+ * The verdict of the wire root (`oneOf` of six message shapes): the fast pass of the dominant shapes
+ * (src/ahp/schema/wire-fast.ts), else {@link wireVerdictGeneral}. The same answer as the whole `oneOf` for every value
+ * (test/ahp/wire-verdict.test.ts).
  */
 export function wireVerdict(value: unknown): boolean {
+  return (isObj(value) && fastWirePass(value)) || wireVerdictGeneral(value);
+}
+
+/**
+ * The wire root's verdict dispatched on `method`, `result` and `error`: only the branches those members leave possible
+ * are run, so a message costs one branch instead of six; a value that is not an object takes the whole validator.
+ */
+export function wireVerdictGeneral(value: unknown): boolean {
   if (!checks) {
     const reg = ahpSchemas();
     checks = BRANCHES.map((b) => reg.check(b.ref));

@@ -1,0 +1,148 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { fastWirePass } from '../../src/ahp/schema/wire-fast.ts';
+import { wireVerdict, wireVerdictUndispatched } from '../../src/ahp/schema/wire-verdict.ts';
+import { isObj } from '../../src/core/value.ts';
+import { generateAhp } from '../../tools/bench/generate-ahp.ts';
+import { AHP_CORPUS_DIR, REPO_DIR, requireShared } from './helpers.ts';
+
+const files = (dir: string): string[] =>
+  readdirSync(dir).flatMap((n) => {
+    const p = join(dir, n);
+    return statSync(p).isDirectory() ? files(p) : [p];
+  });
+
+function values(path: string): unknown[] {
+  const text = readFileSync(path, 'utf8');
+  return (path.endsWith('.jsonl') ? text.split('\n') : [text]).flatMap((d) => {
+    try {
+      return d.trim() ? [JSON.parse(d)] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** Other values for a member: another type, and nearby values of the same type (the vocabulary the fast pass reads). */
+function replacements(v: unknown): unknown[] {
+  if (typeof v === 'string') return [7, '', `${v}x`, `${v}.x`, 'modify', 'flow', 'inject', 'deny', 'draft', '2.0'];
+  if (typeof v === 'boolean') return [!v, 'x'];
+  if (typeof v === 'number') return ['x', -1, 1.5];
+  if (v === null) return [true];
+  if (Array.isArray(v)) return [{}, []];
+  return [[], null, {}];
+}
+
+/**
+ * Calls `visit` with every value one member away from `root`: a member deleted, replaced or added, an item dropped or
+ * repeated. The mutation is made in place and undone after the call (`visit` must not keep the value).
+ */
+function eachMutation(root: unknown, visit: (v: unknown) => void): void {
+  const walk = (node: unknown) => {
+    if (Array.isArray(node)) {
+      if (node.length) {
+        const last = node.pop();
+        visit(root);
+        node.push(last, node[0]);
+        visit(root);
+        node.pop();
+      }
+      for (let i = 0; i < node.length; i++) {
+        const was = node[i];
+        for (const r of replacements(was)) {
+          node[i] = r;
+          visit(root);
+        }
+        node[i] = was;
+        walk(was);
+      }
+    } else if (isObj(node)) {
+      node.added = 1;
+      visit(root);
+      delete node.added;
+      for (const k of Object.keys(node)) {
+        const was = node[k];
+        delete node[k];
+        visit(root);
+        for (const r of replacements(was)) {
+          node[k] = r;
+          visit(root);
+        }
+        node[k] = was;
+        walk(was);
+      }
+    }
+  };
+  walk(root);
+}
+
+/** Holds the fast pass to the whole validator on `all` and their mutations; returns how often it passed. */
+function assertFastSound(all: unknown[], what: string): { fast: number; checked: number } {
+  let fast = 0;
+  let checked = 0;
+  const seen = new Set<string>();
+  const check = (x: unknown) => {
+    checked++;
+    if (!isObj(x) || !fastWirePass(x)) return;
+    fast++;
+    assert.equal(wireVerdictUndispatched(x), true, `${what}: the fast pass accepts ${JSON.stringify(x).slice(0, 400)}`);
+    assert.equal(wireVerdict(x), true);
+  };
+  for (const v of all) {
+    const text = JSON.stringify(v);
+    if (seen.has(text)) continue;
+    seen.add(text);
+    check(v);
+    // a large value (deep nesting, long lists: the parser's limits) is checked as it is, not mutated
+    if (text.length <= 4000) eachMutation(v, check);
+  }
+  return { fast, checked };
+}
+
+test('wire fast pass: never accepts what the whole validator refuses, on generated traffic and its one-member mutations', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'wire-fast-'));
+  try {
+    const path = join(dir, 'ahp.jsonl');
+    generateAhp(path, { messages: 3000, seed: 11 });
+    const all = values(path);
+    assert.ok(
+      all.every((v) => isObj(v) && fastWirePass(v)),
+      'the fast pass takes every generated message',
+    );
+    // one of each shape (method, event type, capabilities, result) for the mutations
+    const seen = new Set<string>();
+    const shapes = all.filter((v) => {
+      const o = v as {
+        method?: unknown;
+        params?: { event?: { type?: unknown }; capabilities?: unknown };
+        result?: { effects?: { type?: unknown }[] };
+      };
+      const k = JSON.stringify([o.method, o.params?.event?.type, o.params?.capabilities, o.result?.effects?.[0]?.type]);
+      if (seen.has(k)) return false;
+      seen.add(k);
+      return true;
+    });
+    const { fast, checked } = assertFastSound(shapes, 'generated');
+    assert.ok(fast > 500 && checked > 2000, `fast ${fast} of ${checked}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('wire fast pass: the same on every conformance case and its one-member mutations', () => {
+  const all = files(join(REPO_DIR, 'conformance/ahp')).filter(
+    (f) => /\.jsonl?$/.test(f) && !f.endsWith('.expected.json'),
+  );
+  const { fast } = assertFastSound(all.flatMap(values), 'conformance/ahp');
+  assert.ok(fast > 1000, `the fast pass took only ${fast} values`);
+});
+
+test('wire fast pass: the same on the upstream AHP corpus and its one-member mutations', (t) => {
+  if (!requireShared(t, AHP_CORPUS_DIR)) return;
+  const all = files(AHP_CORPUS_DIR).filter((f) => /\.jsonl?$/.test(f));
+  const { fast } = assertFastSound(all.flatMap(values), 'upstream corpus');
+  assert.ok(fast > 50, `the fast pass took only ${fast} values`);
+});
