@@ -6,7 +6,7 @@
  */
 import { markOf, type Mark } from '../../core/mark.ts';
 import type { ParsedEvent } from '../../core/rule.ts';
-import { attr, exactInteger, type AepEvent, type AepScope } from '../event.ts';
+import { attr, exactInteger, successor, type AepEvent, type AepScope } from '../event.ts';
 import type { AepCapLog, OpenBudget } from './budget.ts';
 import { tupleHash } from './canonical.ts';
 import type { CompletionMarks, InputNames } from './markers.ts';
@@ -156,8 +156,8 @@ export class LifecycleAnalyzer {
       epoch !== undefined &&
       (ev.type === 'session.started' || (epoch === 0n && seq === 0n))
     )
-      rec.fromStart = { epoch, next: seq + 1n };
-    else if (s && epoch === s.epoch && seq === s.next) s.next++;
+      rec.fromStart = { epoch, next: successor(seq) };
+    else if (s && epoch === s.epoch && seq === s.next) s.next = successor(seq);
     else rec.fromStart = undefined;
   }
 
