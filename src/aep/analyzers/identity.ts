@@ -12,6 +12,7 @@ import { attr, type AepEvent } from '../event.ts';
 import type { AepCapLog } from './budget.ts';
 import { contentHash, idKeyHash } from './canonical.ts';
 import type { InputNames } from './markers.ts';
+import type { SessionRecord } from './session.ts';
 import { CompactTable } from '../../core/table.ts';
 import { canonicalJson as canonicalText, textKey } from '../../core/canonical.ts';
 import { parseJsonText } from '../../core/json.ts';
@@ -213,9 +214,12 @@ export class IdentityAnalyzer {
     return this.ids.size;
   }
 
-  /** Compare `ev` with the first occurrence of its `(source, id)`; true when it is a redelivery (or a redacted copy counted as one). */
-  observe(ev: AepEvent, facts: IdentityFacts): boolean {
-    const key = idKeyHash(attr(ev, 'source')!, attr(ev, 'id')!);
+  /**
+   * Compare `ev` with the first occurrence of its `(source, id)`; true when it is a redelivery (or a redacted copy
+   * counted as one). `known`: the session record of the event's `(source, session)`, whose key words save a lookup.
+   */
+  observe(ev: AepEvent, facts: IdentityFacts, known?: SessionRecord): boolean {
+    const key = known ? known.idKey(attr(ev, 'id')!) : idKeyHash(attr(ev, 'source')!, attr(ev, 'id')!);
     const first = this.ids.get(key);
     if (!first) {
       const digest = this.addFirst(key, ev);

@@ -97,14 +97,15 @@ export class LifecycleAnalyzer {
     return this.bySession.get(session);
   }
 
-  observe(ev: AepEvent, facts: LifecycleFacts & { scope: AepScope; at: Mark }): void {
+  /** `known`: the record {@link peek} found for the event's `(source, session)`, if any. */
+  observe(ev: AepEvent, facts: LifecycleFacts & { scope: AepScope; at: Mark }, known?: SessionRecord): void {
     const session = attr(ev, 'session');
     if (session === undefined || facts.scope !== 'session') return;
     const seq = exactInteger(ev, '/seq');
     if (seq === undefined) return;
     const source = attr(ev, 'source')!;
     this.fresh = false;
-    const rec = this.session(source, session, ev);
+    const rec = this.session(source, session, ev, known);
     facts.session = rec;
     facts.seq = seq;
     const type = ev.type;
@@ -236,25 +237,25 @@ export class LifecycleAnalyzer {
   }
 
   /** The record of `(source, session)`, created (and the least recently active one evicted) as needed. */
-  private session(source: string, session: string, ev: ParsedEvent): SessionRecord {
+  /**
+   * The record of `(source, session)` when held, without side effects (the model finds it once per event, for
+   * identity's key and for {@link observe}).
+   */
+  peek(source: string, session: string): SessionRecord | undefined {
     // found through the bare session name, whose few emitters are compared by source: no
     // `(source, session)` key string is built and hashed per event (about 3% of an AEP run)
     const list = this.bySession.get(session);
-    let rec: SessionRecord | undefined;
-    if (list !== undefined && list.length <= FEW_EMITTERS) {
-      for (let i = 0; i < list.length; i++) {
-        if (list[i]!.source === source) {
-          rec = list[i];
-          break;
-        }
-      }
-    }
-    const key =
-      rec === undefined && list !== undefined && list.length > FEW_EMITTERS ? key2(source, session) : undefined;
-    if (key !== undefined) rec = this.sessions.get(key);
-    if (rec) {
-      rec.recent = true; // for the eviction clock (a flag, not a re-insertion per event)
-      return rec;
+    if (list === undefined) return undefined;
+    if (list.length > FEW_EMITTERS) return this.sessions.get(key2(source, session));
+    for (let i = 0; i < list.length; i++) if (list[i]!.source === source) return list[i];
+    return undefined;
+  }
+
+  /** The record of `(source, session)` (`known`: its {@link peek}), created and the least recently active one evicted as needed. */
+  private session(source: string, session: string, ev: ParsedEvent, known: SessionRecord | undefined): SessionRecord {
+    if (known) {
+      known.recent = true; // for the eviction clock (a flag, not a re-insertion per event)
+      return known;
     }
     if (this.sessions.size >= this.maxSessions) {
       this.forgot = true;
@@ -263,16 +264,15 @@ export class LifecycleAnalyzer {
       this.forget(old);
       this.note('maxSessions', ev);
     }
-    const k = key ?? key2(source, session);
+    const k = key2(source, session);
     // an ended session's row is keyed by the session's own key words: computed once, kept by the record
     const words = this.endedSessions.size === 0 ? undefined : tupleKeyWords([source, session]);
-    rec = words && this.revive(k, source, session, words);
+    let rec = words && this.revive(k, source, session, words);
     if (!rec) {
       rec = new SessionRecord(k, source, session, words);
       this.fresh = true;
     }
     this.sessions.set(k, rec);
-    // (`list` may be gone: the eviction above can have emptied and removed it)
     const emitters = this.bySession.get(session);
     if (emitters) emitters.push(rec);
     else this.bySession.set(session, [rec]);

@@ -5,6 +5,7 @@
 import type { Mark } from '../../core/mark.ts';
 import type { CompiledForm } from '../forms.ts';
 import type { OpenOwner } from './budget.ts';
+import { pairKeyUnder, pairSourceWords } from '../../core/canonical.ts';
 import { extendedKey, tupleKeyWords, type Hash64 } from './canonical.ts';
 
 /** One open run of an emitter session (a run leaves the session at its terminal). */
@@ -43,6 +44,8 @@ export class SessionRecord implements OpenOwner {
   fromStart?: { epoch: bigint; next: bigint };
   /** The {@link tupleKeyWords} of `(source, session)`: its compact-row key, and the key of its run and request marks. */
   private words?: Uint32Array;
+  /** The source's {@link pairSourceWords}: identity keys of this session's events without a lookup by source. */
+  private idWords?: Uint32Array;
   /** Created on first use (most sessions never need one of them). */
   private runMap?: Map<string, RunRecord>;
   private requestMap?: Map<string, RequestRecord>;
@@ -58,6 +61,11 @@ export class SessionRecord implements OpenOwner {
   /** Key words of this session (see {@link SessionRecord.words}). */
   get keyWords(): Uint32Array {
     return (this.words ??= tupleKeyWords([this.source, this.session]));
+  }
+
+  /** The identity key of `(source, id)` for an event of this session (the same key as {@link idKeyHash}). */
+  idKey(id: string): Hash64 {
+    return pairKeyUnder((this.idWords ??= pairSourceWords(this.source)), this.source, id);
   }
 
   /** The completion-mark key of `tag` (`r` run, `q` request) and `name` in this session. */
