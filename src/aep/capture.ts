@@ -103,6 +103,22 @@ function rankBelow(node: CaptureNode): number {
   return r;
 }
 
+/** Per node, per capture rank: the members annotated above the rank or with such a member below (trees never change). */
+const watchedMemo = new WeakMap<CaptureNode, (readonly (readonly [string, CaptureNode])[])[]>();
+
+/** The members of `node` that can hold a field above `rank`, in the schema's order (the walk looks up only these). */
+function watched(node: CaptureNode, rank: number): readonly (readonly [string, CaptureNode])[] {
+  let byRank = watchedMemo.get(node);
+  if (byRank === undefined) watchedMemo.set(node, (byRank = []));
+  let list = byRank[rank];
+  if (list === undefined) {
+    const l: (readonly [string, CaptureNode])[] = [];
+    for (const [k, c] of node.properties ?? []) if (CAPTURE_RANK[c.level] > rank || rankBelow(c) > rank) l.push([k, c]);
+    byRank[rank] = list = l;
+  }
+  return list;
+}
+
 /**
  * Present members of `data` annotated above `capture` (parents, not their children); unnamed members are `metadata`
  * (AEP-0002 §5.1 rule 4). Iterative; subtrees with nothing above `capture` are not walked.
@@ -130,11 +146,11 @@ export function captureViolations(
       continue;
     }
     if (!node.properties) continue;
-    for (const k of Object.keys(v)) {
-      const child = node.properties.get(k);
-      if (!child) continue;
+    const o = v as Record<string, unknown>;
+    for (const [k, child] of watched(node, rank)) {
+      if (!Object.hasOwn(o, k)) continue;
       if (CAPTURE_RANK[child.level] > rank) out.push({ pointer: childPointer(ptr, k), level: child.level });
-      else if (rankBelow(child) > rank) stack.push([(v as Record<string, unknown>)[k], child, childPointer(ptr, k)]);
+      else stack.push([o[k], child, childPointer(ptr, k)]);
     }
   }
   return out.sort((a, b) => (a.pointer < b.pointer ? -1 : a.pointer > b.pointer ? 1 : 0));

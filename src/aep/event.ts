@@ -42,6 +42,11 @@ export function attr(
 const MEMBER_OF: Record<string, string> = Object.create(null) as Record<string, string>;
 const SMALL_BIGINTS: readonly bigint[] = Array.from({ length: 1024 }, (_, i) => BigInt(i));
 
+/** `n + 1n`, shared for small `n` (a session's next expected seq, lifecycle.ts): no BigInt allocated per event. */
+export function successor(n: bigint): bigint {
+  return n >= 0n && n < 1023n ? SMALL_BIGINTS[Number(n) + 1]! : n + 1n;
+}
+
 /**
  * The exact integer `seq` / `epoch` from the line's literal (beyond 2^53, `1e400`, `…3.0`); `undefined` when absent or
  * not

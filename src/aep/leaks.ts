@@ -1,12 +1,41 @@
-import { findSecrets, type DetectorClass } from '../core/secrets.ts';
+import { findSecrets, FLOOR_SECRET_CLASSES, HARDENING_SECRET_CLASSES, type DetectorClass } from '../core/secrets.ts';
 import { forEachGatedString } from './capture.ts';
 import type { AepEvent } from './event.ts';
 import { captureTreeFor } from './schema/validators.ts';
 
+/** Every class the leak rules ask for: one walk and one scan per string serve both rules. */
+const LEAK_CLASSES: readonly DetectorClass[] = [...FLOOR_SECRET_CLASSES, ...HARDENING_SECRET_CLASSES];
+const NONE: readonly (string | DetectorClass)[] = [];
+
+// the leaks of the last event asked about, as pointer, class pairs (the two rules run on the same event in turn)
+let lastEvent: AepEvent | undefined;
+let lastLeaks: readonly (string | DetectorClass)[] = NONE;
+
+/** Pointer, class pairs: each class of {@link LEAK_CLASSES} once per gated string, in the order findSecrets finds them. */
+function leaksOf(ev: AepEvent): readonly (string | DetectorClass)[] {
+  if (ev === lastEvent) return lastLeaks;
+  let out: (string | DetectorClass)[] | undefined;
+  const data = ev.value.data;
+  const tree = data !== null && typeof data === 'object' ? captureTreeFor(ev.type) : undefined;
+  // no tree: a vendor or schema-less type, where no member is marked redacted (AEP-0002 §5.1 rule 2)
+  if (tree)
+    forEachGatedString(data, tree, (pointer, text) => {
+      const matches = findSecrets(text, { classes: LEAK_CLASSES });
+      for (let i = 0; i < matches.length; i++) {
+        const cls = matches[i]!.class;
+        let seen = false;
+        for (let j = 0; j < i && !seen; j++) seen = matches[j]!.class === cls;
+        if (!seen) (out ??= []).push(pointer, cls);
+      }
+    });
+  lastEvent = ev;
+  lastLeaks = out ?? NONE;
+  return lastLeaks;
+}
+
 /**
  * Each class of `classes` in the gated text of `ev` at capture `redacted`, once per string (`full` is verbatim); the
- * one
- * classifier of src/core/secrets.ts, so `aep redact` and these rules agree.
+ * one classifier of src/core/secrets.ts, so `aep redact` and these rules agree.
  */
 export function forEachLeak(
   ev: AepEvent,
@@ -14,16 +43,9 @@ export function forEachLeak(
   found: (pointer: string, cls: DetectorClass) => void,
 ): void {
   if (ev.capture !== 'redacted') return;
-  const data = ev.value.data;
-  if (data === null || typeof data !== 'object') return;
-  const tree = captureTreeFor(ev.type);
-  if (!tree) return; // vendor or schema-less type: no member is marked redacted (AEP-0002 §5.1 rule 2)
-  forEachGatedString(data, tree, (pointer, text) => {
-    const seen = new Set<DetectorClass>();
-    for (const m of findSecrets(text, { classes })) {
-      if (seen.has(m.class)) continue;
-      seen.add(m.class);
-      found(pointer, m.class);
-    }
-  });
+  const leaks = leaksOf(ev);
+  for (let i = 0; i < leaks.length; i += 2) {
+    const cls = leaks[i + 1] as DetectorClass;
+    if (classes.includes(cls)) found(leaks[i]!, cls);
+  }
 }

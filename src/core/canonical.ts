@@ -169,6 +169,11 @@ const PAIR_SOURCES = 4096;
  * both; an id with a code unit >= 256 is keyed as textKey(`<source length>:<source><id>`).
  */
 export function pairKey(source: string, id: string): Hash64 {
+  return pairKeyUnder(pairSourceWords(source), source, id);
+}
+
+/** The key words {@link pairKey} derives from `source` (cached for recent sources); a caller may keep them. */
+export function pairSourceWords(source: string): Uint32Array {
   let k = pairSources.get(source);
   if (k === undefined) {
     if (pairSources.size >= PAIR_SOURCES) pairSources.clear();
@@ -181,6 +186,11 @@ export function pairKey(source: string, id: string): Hash64 {
     k[3] = sipHi;
     pairSources.set(source, k);
   }
+  return k;
+}
+
+/** {@link pairKey} of `(source, id)` with the {@link pairSourceWords} of `source` at hand. */
+export function pairKeyUnder(k: Uint32Array, source: string, id: string): Hash64 {
   if (sipHashNarrow(id, k[0]!, k[1]!, k[2]!, k[3]!) < 0) return textKey(source.length + ':' + source + id);
   return { hi: sipHi, lo: sipLo };
 }

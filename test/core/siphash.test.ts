@@ -102,6 +102,19 @@ test('siphash: AEP tuple keys tell apart every split of the same characters', as
   assert.ok(same(tupleHash(['q', 'src', 'sess', 'id']), tupleHash(['q', 'src', 'sess', 'id'])));
 });
 
+test('siphash: the mark keys of a session extend its key words (stable, apart by tag, prefix and name; wide names by tuple)', async () => {
+  const { extendedKey, tupleHash, tupleKeyWords } = await import('../../src/aep/analyzers/canonical.ts');
+  const same = (a: { hi: number; lo: number }, b: { hi: number; lo: number }) => a.hi === b.hi && a.lo === b.lo;
+  const w = tupleKeyWords(['src', 'sess']);
+  assert.ok(same({ hi: w[1]!, lo: w[0]! }, tupleHash(['src', 'sess'])));
+  assert.ok(same(extendedKey(w, 'r', ['src', 'sess'], 'run1'), extendedKey(w, 'r', ['src', 'sess'], 'run1')));
+  assert.ok(!same(extendedKey(w, 'r', ['src', 'sess'], 'x'), extendedKey(w, 'q', ['src', 'sess'], 'x')));
+  assert.ok(!same(extendedKey(w, 'r', ['src', 'sess'], 'x'), extendedKey(w, 'r', ['src', 'sess'], 'y')));
+  const w2 = tupleKeyWords(['src', 'sess2']);
+  assert.ok(!same(extendedKey(w, 'r', ['src', 'sess'], 'x'), extendedKey(w2, 'r', ['src', 'sess2'], 'x')));
+  assert.ok(same(extendedKey(w, 'q', ['src', 'sess'], 'é\u0100'), tupleHash(['q', 'src', 'sess', 'é\u0100'])));
+});
+
 test('pairKey: stable, tells pairs apart (splits, narrow and wide ids, many sources past the derived-key memo)', async () => {
   const { pairKey } = await import('../../src/core/canonical.ts');
   const same = (a: { hi: number; lo: number }, b: { hi: number; lo: number }) => a.hi === b.hi && a.lo === b.lo;

@@ -6,7 +6,6 @@
 import type { Mark } from '../../core/mark.ts';
 import { attr, type AepEvent } from '../event.ts';
 import type { OpenBudget } from './budget.ts';
-import { tupleHash } from './canonical.ts';
 import type { LifecycleAnalyzer, LifecycleFacts } from './lifecycle.ts';
 import type { Completion, CompletionMarks } from './markers.ts';
 import type { OpenRequest, RequestRecord, SessionRecord } from './session.ts';
@@ -68,7 +67,7 @@ export class AttentionAnalyzer {
     if (rec && subject !== undefined && ATTENTION_TERMINALS.has(type)) {
       // every request terminal leaves a compact mark; an open request closes
       const r = rec.peekRequest(subject);
-      const mk = tupleHash(['q', rec.source, rec.session, subject]);
+      const mk = rec.markKey('q', subject);
       const prior = r?.terminal ? { at: r.terminal, type: r.terminalType! } : r ? undefined : this.marks.get(mk);
       if (prior) a.priorTerminal = prior;
       else {
@@ -87,7 +86,7 @@ export class AttentionAnalyzer {
   private request(ev: AepEvent, rec: SessionRecord, facts: AttentionFacts & { at: Mark }): void {
     const id = attr(ev, 'id')!;
     if (rec.peekRequest(id)) return;
-    const prior = this.marks.get(tupleHash(['q', rec.source, rec.session, id]));
+    const prior = this.marks.get(rec.markKey('q', id));
     if (!prior && !this.budget.admit(rec, ev)) {
       rec.fromStart = undefined; // a request not recorded: a follower's missing link proves nothing
       return;

@@ -1,5 +1,6 @@
 /** The 64-bit identity keys of the AEP stream state: an event's content digest and string-tuple keys (src/core/canonical.ts). */
 import { canonicalJson, pairKey, textKey, type ExactJson, type Hash64 } from '../../core/canonical.ts';
+import { sipHash, sipHashNarrow, sipHi, sipLo } from '../../core/siphash.ts';
 
 export { canonicalJson, type ExactJson, type Hash64 };
 
@@ -15,7 +16,36 @@ export function idKeyHash(source: string, id: string): Hash64 {
 
 /** The 64-bit key of a tuple of strings: {@link textKey} of each part as `<length>:<part>` (injective, as in {@link idKeyHash}). */
 export function tupleHash(parts: readonly string[]): Hash64 {
+  return textKey(tupleText(parts));
+}
+
+function tupleText(parts: readonly string[]): string {
   let text = '';
   for (let i = 0; i < parts.length; i++) text += parts[i].length + ':' + parts[i];
-  return textKey(text);
+  return text;
+}
+
+/**
+ * The key words of a tuple: words 1, 0 are its {@link tupleHash}; all four key the tuples that extend it
+ * ({@link extendedKey}), so a session's keys hash only what follows `(source, session)`.
+ */
+export function tupleKeyWords(parts: readonly string[]): Uint32Array {
+  const text = tupleText(parts);
+  const k = new Uint32Array(4);
+  sipHash(text);
+  k[0] = sipLo;
+  k[1] = sipHi;
+  sipHash(text + '\u0000');
+  k[2] = sipLo;
+  k[3] = sipHi;
+  return k;
+}
+
+/**
+ * The key of `(tag, ...prefix, last)`: `tag + last` (`tag` one character, so the text is injective) hashed under the
+ * prefix's {@link tupleKeyWords}; a `last` with a code unit >= 256 is keyed as {@link tupleHash} of the tuple.
+ */
+export function extendedKey(words: Uint32Array, tag: string, prefix: readonly string[], last: string): Hash64 {
+  if (sipHashNarrow(tag + last, words[0]!, words[1]!, words[2]!, words[3]!) >= 0) return { hi: sipHi, lo: sipLo };
+  return tupleHash([tag, ...prefix, last]);
 }

@@ -6,7 +6,7 @@
 import type { Mark } from '../../core/mark.ts';
 import { attr, type AepEvent, type AepScope } from '../event.ts';
 import type { OpenBudget } from './budget.ts';
-import { tupleHash } from './canonical.ts';
+import { idKeyHash } from './canonical.ts';
 import type { FormFacts } from './form-values.ts';
 import type { LifecycleAnalyzer, LifecycleFacts } from './lifecycle.ts';
 import type { Completion, CompletionMarks } from './markers.ts';
@@ -85,7 +85,7 @@ export class ControlAnalyzer {
       const ack: NonNullable<ControlFacts['ack']> = { cause };
       facts.ack = ack;
       if (cause !== undefined) {
-        const k = tupleHash(['a', rec.source, cause]);
+        const k = idKeyHash(rec.source, 'a' + cause);
         const prior = this.marks.get(k);
         if (prior) ack.prior = prior;
         else this.marks.put(k, facts.at, type, ev);

@@ -12,6 +12,7 @@ import { attr, type AepEvent } from '../event.ts';
 import type { AepCapLog } from './budget.ts';
 import { contentHash, idKeyHash } from './canonical.ts';
 import type { InputNames } from './markers.ts';
+import type { SessionRecord } from './session.ts';
 import { CompactTable } from '../../core/table.ts';
 import { canonicalJson as canonicalText, textKey } from '../../core/canonical.ts';
 import { parseJsonText } from '../../core/json.ts';
@@ -101,18 +102,30 @@ export class AepIdTable {
 
   /** Remember the first occurrence of an absent `key`; true when older entries were forgotten. */
   add(key: Hash64, e: IdEntry): boolean {
+    return e.kind === 'digest'
+      ? this.addDigest(key, e.content.hi, e.content.lo, e.line, e.file)
+      : this.addLine(key, e.fingerprint, e.byteOffset, e.line, e.file);
+  }
+
+  /** {@link add} of a `digest` entry, from its words (no entry object per event). */
+  addDigest(key: Hash64, hi: number, lo: number, line: number, file: number): boolean {
     const t = this.table;
     const s = t.add(key);
-    t.setU(s, ID_U32.line, Math.max(1, Math.min(e.line, 0xffffffff)));
-    if (e.kind === 'digest') {
-      t.setU(s, ID_U32.contentHi, e.content.hi);
-      t.setU(s, ID_U32.contentLo, e.content.lo);
-      t.setU(s, ID_U32.file, e.file & 0x7fffffff);
-    } else {
-      t.setU(s, ID_U32.contentHi, e.fingerprint);
-      t.setU(s, ID_U32.contentLo, e.byteOffset % TWO32);
-      t.setU(s, ID_U32.file, (LINE_KIND | (Math.floor(e.byteOffset / TWO32) << 16) | e.file) >>> 0);
-    }
+    t.setU(s, ID_U32.line, Math.max(1, Math.min(line, 0xffffffff)));
+    t.setU(s, ID_U32.contentHi, hi);
+    t.setU(s, ID_U32.contentLo, lo);
+    t.setU(s, ID_U32.file, file & 0x7fffffff);
+    return t.forgot > 0;
+  }
+
+  /** {@link add} of a `line` entry, from its fields. */
+  addLine(key: Hash64, fingerprint: number, byteOffset: number, line: number, file: number): boolean {
+    const t = this.table;
+    const s = t.add(key);
+    t.setU(s, ID_U32.line, Math.max(1, Math.min(line, 0xffffffff)));
+    t.setU(s, ID_U32.contentHi, fingerprint);
+    t.setU(s, ID_U32.contentLo, byteOffset % TWO32);
+    t.setU(s, ID_U32.file, (LINE_KIND | (Math.floor(byteOffset / TWO32) << 16) | file) >>> 0);
     return t.forgot > 0;
   }
 }
@@ -172,6 +185,9 @@ export class IdentityAnalyzer {
   /** Down-level digests of digest entries above `none` ({@link DL_U32}); forgets with the same cap, oldest half first. */
   private readonly lower: CompactTable;
   private redactorOnce: Redactor | undefined;
+  /** The input of the last first occurrence and its index (inputs change rarely). */
+  private lastSource: string | undefined;
+  private lastFile = 0;
 
   constructor(
     private readonly maxIds: number,
@@ -198,14 +214,16 @@ export class IdentityAnalyzer {
     return this.ids.size;
   }
 
-  /** Compare `ev` with the first occurrence of its `(source, id)`; true when it is a redelivery (or a redacted copy counted as one). */
-  observe(ev: AepEvent, facts: IdentityFacts): boolean {
-    const key = idKeyHash(attr(ev, 'source')!, attr(ev, 'id')!);
+  /**
+   * Compare `ev` with the first occurrence of its `(source, id)`; true when it is a redelivery (or a redacted copy
+   * counted as one). `known`: the session record of the event's `(source, session)`, whose key words save a lookup.
+   */
+  observe(ev: AepEvent, facts: IdentityFacts, known?: SessionRecord): boolean {
+    const key = known ? known.idKey(attr(ev, 'id')!) : idKeyHash(attr(ev, 'source')!, attr(ev, 'id')!);
     const first = this.ids.get(key);
     if (!first) {
-      const entry = this.entry(ev);
-      if (this.ids.add(key, entry)) this.caps.note('maxIds', this.maxIds, () => markOf(ev));
-      if (entry.kind === 'digest') this.keepLower(key, ev);
+      const digest = this.addFirst(key, ev);
+      if (digest) this.keepLower(key, ev);
       return false;
     }
     const firstAt: Mark = { file: this.ids.fileName(first.file), line: first.line };
@@ -295,15 +313,27 @@ export class IdentityAnalyzer {
     return false;
   }
 
-  /** From a regular file: the line's place and fingerprint (read back on a repeat); otherwise the canonical digest. */
-  private entry(ev: ParsedEvent): IdEntry {
-    const file = this.ids.fileIndex(ev.source);
+  /**
+   * Remember the first occurrence of `ev`: from a regular file its line's place and fingerprint (read back on a repeat),
+   * otherwise its canonical digest; true for a digest.
+   */
+  private addFirst(key: Hash64, ev: AepEvent): boolean {
+    const file = ev.source === this.lastSource ? this.lastFile : this.ids.fileIndex(ev.source);
+    this.lastSource = ev.source;
+    this.lastFile = file;
+    let forgot: boolean;
+    let digest = false;
     // a refused event keeps a digest: the line read back is only ever down-leveled as a sound event
-    if (ev.reread && !(ev as AepEvent).rejected && file < MAX_LINE_FILES && ev.byteOffset < MAX_LINE_OFFSET) {
-      this.rereaders.set(file, ev.reread);
-      return { kind: 'line', fingerprint: lineFingerprint(ev.text), byteOffset: ev.byteOffset, line: ev.line, file };
+    if (ev.reread && !ev.rejected && file < MAX_LINE_FILES && ev.byteOffset < MAX_LINE_OFFSET) {
+      if (this.rereaders.get(file) !== ev.reread) this.rereaders.set(file, ev.reread);
+      forgot = this.ids.addLine(key, lineFingerprint(ev.text), ev.byteOffset, ev.line, file);
+    } else {
+      const c = contentHash(ev);
+      forgot = this.ids.addDigest(key, c.hi, c.lo, ev.line, file);
+      digest = true;
     }
-    return { kind: 'digest', content: contentHash(ev), line: ev.line, file };
+    if (forgot) this.caps.note('maxIds', this.maxIds, () => markOf(ev));
+    return digest;
   }
 
   /**

@@ -6,9 +6,9 @@
  */
 import { markOf, type Mark } from '../../core/mark.ts';
 import type { ParsedEvent } from '../../core/rule.ts';
-import { attr, exactInteger, type AepEvent, type AepScope } from '../event.ts';
+import { attr, exactInteger, successor, type AepEvent, type AepScope } from '../event.ts';
 import type { AepCapLog, OpenBudget } from './budget.ts';
-import { tupleHash } from './canonical.ts';
+import { tupleKeyWords } from './canonical.ts';
 import type { CompletionMarks, InputNames } from './markers.ts';
 import { CompactTable } from '../../core/table.ts';
 import { SessionRecord, type OpenRequest } from './session.ts';
@@ -51,8 +51,8 @@ const FEW_EMITTERS = 8;
 /** Emitter sessions, runs and session end for one run. */
 export class LifecycleAnalyzer {
   private readonly sessions = new Map<string, SessionRecord>();
-  /** Bare session -> the emitter sessions using that name (usually one). */
-  private readonly bySession = new Map<string, Set<SessionRecord>>();
+  /** Bare session -> the emitter sessions using that name (usually one), in the order they appeared. */
+  private readonly bySession = new Map<string, SessionRecord[]>();
   /** Ended sessions without open work ({@link ENDED_U32}, {@link ENDED_F64}). */
   private readonly endedSessions: CompactTable;
   /** True once a session was forgotten (evicted, or its compact entry dropped): a new record may then be a returning session. */
@@ -93,18 +93,19 @@ export class LifecycleAnalyzer {
   }
 
   /** The emitter sessions of the bare session name `session` (foreign events name only that). */
-  emittersOf(session: string): ReadonlySet<SessionRecord> | undefined {
+  emittersOf(session: string): readonly SessionRecord[] | undefined {
     return this.bySession.get(session);
   }
 
-  observe(ev: AepEvent, facts: LifecycleFacts & { scope: AepScope; at: Mark }): void {
+  /** `known`: the record {@link peek} found for the event's `(source, session)`, if any. */
+  observe(ev: AepEvent, facts: LifecycleFacts & { scope: AepScope; at: Mark }, known?: SessionRecord): void {
     const session = attr(ev, 'session');
     if (session === undefined || facts.scope !== 'session') return;
     const seq = exactInteger(ev, '/seq');
     if (seq === undefined) return;
     const source = attr(ev, 'source')!;
     this.fresh = false;
-    const rec = this.session(source, session, ev);
+    const rec = this.session(source, session, ev, known);
     facts.session = rec;
     facts.seq = seq;
     const type = ev.type;
@@ -116,11 +117,11 @@ export class LifecycleAnalyzer {
       const r = rec.peekRun(run);
       if (type === 'run.started') {
         // an open run takes a maxOpen slot; a run that already ended is not opened again
-        if (!r && !this.marks.get(tupleHash(['r', source, session, run])) && this.budget.admit(rec, ev))
+        if (!r && !this.marks.get(rec.markKey('r', run)) && this.budget.admit(rec, ev))
           rec.runs.set(run, { started: at });
       } else {
         // completed: the run leaves the session and only a compact terminal mark stays
-        const mk = tupleHash(['r', source, session, run]);
+        const mk = rec.markKey('r', run);
         const prior = r ? undefined : this.marks.get(mk);
         if (prior) facts.runTerminal = { run, prior: prior.at, priorType: prior.type };
         else {
@@ -156,8 +157,8 @@ export class LifecycleAnalyzer {
       epoch !== undefined &&
       (ev.type === 'session.started' || (epoch === 0n && seq === 0n))
     )
-      rec.fromStart = { epoch, next: seq + 1n };
-    else if (s && epoch === s.epoch && seq === s.next) s.next++;
+      rec.fromStart = { epoch, next: successor(seq) };
+    else if (s && epoch === s.epoch && seq === s.next) s.next = successor(seq);
     else rec.fromStart = undefined;
   }
 
@@ -194,7 +195,8 @@ export class LifecycleAnalyzer {
       return;
     }
     const t = this.endedSessions;
-    const s = t.put(tupleHash([rec.source, rec.session]));
+    const w = rec.keyWords;
+    const s = t.put({ hi: w[1]!, lo: w[0]! });
     t.setU(s, ENDED_U32.endedLine, e.line);
     t.setU(s, ENDED_U32.endedFile, this.names.fileIndex(e.file));
     t.setU(s, ENDED_U32.posLine, p.at.line);
@@ -211,17 +213,16 @@ export class LifecycleAnalyzer {
   }
 
   /** An ended session brought back from its compact entry (an event arrived after its end). */
-  private revive(key: string, source: string, session: string): SessionRecord | undefined {
-    if (this.endedSessions.size === 0) return undefined;
+  private revive(key: string, source: string, session: string, words: Uint32Array): SessionRecord | undefined {
     const t = this.endedSessions;
-    const s = t.slot(tupleHash([source, session]));
+    const s = t.slot({ hi: words[1]!, lo: words[0]! });
     if (s === undefined) return undefined;
     const mark = (line: number, file: number, byte: number): Mark => {
       const m: Mark = { file: this.names.fileName(file), line };
       if (!Number.isNaN(byte)) m.byteOffset = byte;
       return m;
     };
-    const rec = new SessionRecord(key, source, session);
+    const rec = new SessionRecord(key, source, session, words);
     rec.ended = mark(
       t.getU(s, ENDED_U32.endedLine),
       t.getU(s, ENDED_U32.endedFile),
@@ -236,24 +237,25 @@ export class LifecycleAnalyzer {
   }
 
   /** The record of `(source, session)`, created (and the least recently active one evicted) as needed. */
-  private session(source: string, session: string, ev: ParsedEvent): SessionRecord {
+  /**
+   * The record of `(source, session)` when held, without side effects (the model finds it once per event, for
+   * identity's key and for {@link observe}).
+   */
+  peek(source: string, session: string): SessionRecord | undefined {
     // found through the bare session name, whose few emitters are compared by source: no
     // `(source, session)` key string is built and hashed per event (about 3% of an AEP run)
-    const set = this.bySession.get(session);
-    let rec: SessionRecord | undefined;
-    if (set !== undefined && set.size <= FEW_EMITTERS) {
-      for (const r of set) {
-        if (r.source === source) {
-          rec = r;
-          break;
-        }
-      }
-    }
-    const key = rec === undefined && set !== undefined && set.size > FEW_EMITTERS ? key2(source, session) : undefined;
-    if (key !== undefined) rec = this.sessions.get(key);
-    if (rec) {
-      rec.recent = true; // for the eviction clock (a flag, not a re-insertion per event)
-      return rec;
+    const list = this.bySession.get(session);
+    if (list === undefined) return undefined;
+    if (list.length > FEW_EMITTERS) return this.sessions.get(key2(source, session));
+    for (let i = 0; i < list.length; i++) if (list[i]!.source === source) return list[i];
+    return undefined;
+  }
+
+  /** The record of `(source, session)` (`known`: its {@link peek}), created and the least recently active one evicted as needed. */
+  private session(source: string, session: string, ev: ParsedEvent, known: SessionRecord | undefined): SessionRecord {
+    if (known) {
+      known.recent = true; // for the eviction clock (a flag, not a re-insertion per event)
+      return known;
     }
     if (this.sessions.size >= this.maxSessions) {
       this.forgot = true;
@@ -262,17 +264,18 @@ export class LifecycleAnalyzer {
       this.forget(old);
       this.note('maxSessions', ev);
     }
-    const k = key ?? key2(source, session);
-    rec = this.revive(k, source, session);
+    const k = key2(source, session);
+    // an ended session's row is keyed by the session's own key words: computed once, kept by the record
+    const words = this.endedSessions.size === 0 ? undefined : tupleKeyWords([source, session]);
+    let rec = words && this.revive(k, source, session, words);
     if (!rec) {
-      rec = new SessionRecord(k, source, session);
+      rec = new SessionRecord(k, source, session, words);
       this.fresh = true;
     }
     this.sessions.set(k, rec);
-    // (`set` may be gone: the eviction above can have emptied and removed it)
-    let emitters = this.bySession.get(session);
-    if (!emitters) this.bySession.set(session, (emitters = new Set()));
-    emitters.add(rec);
+    const emitters = this.bySession.get(session);
+    if (emitters) emitters.push(rec);
+    else this.bySession.set(session, [rec]);
     return rec;
   }
 
@@ -289,8 +292,9 @@ export class LifecycleAnalyzer {
 
   private forget(rec: SessionRecord): void {
     this.sessions.delete(rec.key);
-    const set = this.bySession.get(rec.session);
-    set?.delete(rec);
-    if (set && set.size === 0) this.bySession.delete(rec.session);
+    const list = this.bySession.get(rec.session);
+    const i = list ? list.indexOf(rec) : -1;
+    if (i >= 0) list!.splice(i, 1);
+    if (list && list.length === 0) this.bySession.delete(rec.session);
   }
 }

@@ -6,7 +6,7 @@ import { StateBudget } from '../../core/state-budget.ts';
 import { CapLog } from '../../core/caps.ts';
 import type { FactRule, StreamModel } from '../../core/engine.ts';
 import { markOf, type Mark } from '../../core/mark.ts';
-import { scopeOf, type AepEvent, type AepScope } from '../event.ts';
+import { attr, scopeOf, type AepEvent, type AepScope } from '../event.ts';
 import { OpenBudget, type AepCapLog } from './budget.ts';
 import { AttentionAnalyzer, type AttentionFacts } from './attention.ts';
 import { ControlAnalyzer, type ControlFacts } from './control.ts';
@@ -166,11 +166,14 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
     const s = this.state;
     const facts: AepFacts = new FactsRecord(ev);
     // a redelivery (or a redacted copy counted as one), or an event the schema stage refused: nothing else runs
-    if (s.identity.observe(ev, facts) || ev.rejected) return facts;
+    // the event's emitter session, found once for identity's key and for lifecycle
+    const session = attr(ev, 'session');
+    const known = session === undefined ? undefined : s.lifecycle.peek(attr(ev, 'source')!, session);
+    if (s.identity.observe(ev, facts, known) || ev.rejected) return facts;
     const f = facts as AepFacts & EventKeys;
     f.scope = scopeOf(ev.type);
     f.at = markOf(ev);
-    s.lifecycle.observe(ev, f);
+    s.lifecycle.observe(ev, f, known);
     s.ordering.observe(ev, f);
     s.attention.observe(ev, f);
     s.forms.observe(ev, f);

@@ -5,6 +5,8 @@
 import type { Mark } from '../../core/mark.ts';
 import type { CompiledForm } from '../forms.ts';
 import type { OpenOwner } from './budget.ts';
+import { pairKeyUnder, pairSourceWords } from '../../core/canonical.ts';
+import { extendedKey, tupleKeyWords, type Hash64 } from './canonical.ts';
 
 /** One open run of an emitter session (a run leaves the session at its terminal). */
 export interface RunRecord {
@@ -40,6 +42,10 @@ export class SessionRecord implements OpenOwner {
    * Set while the input holds the session from its start with every position and request so far; `next` keeps it so.
    */
   fromStart?: { epoch: bigint; next: bigint };
+  /** The {@link tupleKeyWords} of `(source, session)`: its compact-row key, and the key of its run and request marks. */
+  private words?: Uint32Array;
+  /** The source's {@link pairSourceWords}: identity keys of this session's events without a lookup by source. */
+  private idWords?: Uint32Array;
   /** Created on first use (most sessions never need one of them). */
   private runMap?: Map<string, RunRecord>;
   private requestMap?: Map<string, RequestRecord>;
@@ -47,7 +53,25 @@ export class SessionRecord implements OpenOwner {
     readonly key: string,
     readonly source: string,
     readonly session: string,
-  ) {}
+    words?: Uint32Array,
+  ) {
+    this.words = words;
+  }
+
+  /** Key words of this session (see {@link SessionRecord.words}). */
+  get keyWords(): Uint32Array {
+    return (this.words ??= tupleKeyWords([this.source, this.session]));
+  }
+
+  /** The identity key of `(source, id)` for an event of this session (the same key as {@link idKeyHash}). */
+  idKey(id: string): Hash64 {
+    return pairKeyUnder((this.idWords ??= pairSourceWords(this.source)), this.source, id);
+  }
+
+  /** The completion-mark key of `tag` (`r` run, `q` request) and `name` in this session. */
+  markKey(tag: 'r' | 'q', name: string): Hash64 {
+    return extendedKey(this.keyWords, tag, [this.source, this.session], name);
+  }
 
   get runs(): Map<string, RunRecord> {
     return (this.runMap ??= new Map());

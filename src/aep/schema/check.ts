@@ -6,6 +6,7 @@ import { makeFinding, type ParsedEvent, type RuleMeta } from '../../core/rule.ts
 import { isUri } from '../../core/schema/formats.ts';
 import { CAPTURE_RANK, type AepEvent } from '../event.ts';
 import type { AepCaptureLevel } from './registry.ts';
+import { envelopeSurelyValid } from './envelope-fast.ts';
 import { ENVELOPE_RULES as R } from './rules.ts';
 import {
   envelopeFindings,
@@ -36,7 +37,7 @@ export function checkAepEvent(ev: ParsedEvent, sink: FindingSink): AepEvent | un
   const report = (rule: RuleMeta, pointer: string, messageId: string, args: Record<string, string | number>) =>
     sink(makeFinding(rule, { pointer, messageId, args }, ev));
   if (ev.duplicates.length > 0 && reportDuplicates(ev, sink)) return undefined;
-  if (!envelopeValidator()(v)) {
+  if (!envelopeSurelyValid(v) && !envelopeValidator()(v)) {
     for (const f of envelopeFindings(v)) report(schemaRule(f.ruleId), f.pointer, 'schema', { sentence: f.message });
     return undefined;
   }

@@ -1,0 +1,131 @@
+/**
+ * A verdict fast path for the AEP envelope (schemas/aep/envelope.schema.json, AEP-0001 §5.1-§5.2): one pass over the
+ * members of the common shapes. It only ever answers "surely valid"; false sends the event to the generated
+ * validator, which decides. test/aep-schemas/envelope-fast.test.ts holds it to that validator.
+ */
+import { STRICT_FORMATS } from '../../core/schema/formats.ts';
+
+// the schema's patterns, as its generated validator compiles them (flag `u`)
+const TYPE =
+  /^((agent|session|run|progress|tool|delegation|attention|resource|error|state|assessment|message|control)(\.[a-z0-9_]+)+|x\.[a-z0-9_-]+\.[a-z0-9_]+(\.[a-z0-9_]+)+)$/u;
+const AGENT = /^agent\./u;
+const FOREIGN =
+  /^(control\.(attention\.respond|cancel|pause|resume)|attention\.routed|x\.[a-z0-9_-]+\.control(\.[a-z0-9_]+)+)$/u;
+const MEMBER = /^[a-z0-9]{1,20}$/u;
+const TRACEPARENT = /^(?!ff)[0-9a-f]{2}-(?!0{32})[0-9a-f]{32}-(?!0{16})[0-9a-f]{16}-[0-9a-f]{2}$/u;
+const isDateTime = STRICT_FORMATS['date-time'];
+const isUri = STRICT_FORMATS.uri;
+
+/** The `allOf` branch a type falls in: no valid type, `agent.*`, a foreign command or routing, or session-scoped. */
+const Scope = { Invalid: 0, Agent: 1, Foreign: 2, Session: 3 } as const;
+type Scope = (typeof Scope)[keyof typeof Scope];
+
+/** Most type names the memo holds (types recur on every event). */
+const MEMO = 1024;
+const scopes = new Map<string, Scope>();
+
+function scopeOfType(t: string): Scope {
+  let s = scopes.get(t);
+  if (s === undefined) {
+    s = !TYPE.test(t) ? Scope.Invalid : AGENT.test(t) ? Scope.Agent : FOREIGN.test(t) ? Scope.Foreign : Scope.Session;
+    if (scopes.size >= MEMO) scopes.clear();
+    scopes.set(t, s);
+  }
+  return s;
+}
+
+const nonEmpty = (x: unknown): boolean => typeof x === 'string' && x !== '';
+const count = (x: unknown): boolean => typeof x === 'number' && Number.isSafeInteger(x) && x >= 0;
+
+/** Bits of the required members (`aep`, `id`, `type`, `time`, `source`, `agent`) and of those the `allOf` reads. */
+const REQUIRED = 63;
+const SESSION = 64;
+const SEQ = 128;
+const RUN_OR_STEP = 256;
+
+/**
+ * True when `v` is surely a valid AEP envelope (a common shape, every member checked as the schema states); false when
+ * the generated validator must decide.
+ */
+export function envelopeSurelyValid(v: unknown): boolean {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
+  const o = v as Record<string, unknown>;
+  let seen = 0;
+  let scope: Scope = Scope.Invalid;
+  for (const k in o) {
+    const x = o[k];
+    switch (k) {
+      case 'aep':
+        if (x !== '0.1') return false;
+        seen |= 1;
+        break;
+      case 'id':
+        if (!nonEmpty(x)) return false;
+        seen |= 2;
+        break;
+      case 'type':
+        if (typeof x !== 'string' || (scope = scopeOfType(x)) === Scope.Invalid) return false;
+        seen |= 4;
+        break;
+      case 'time':
+        if (typeof x !== 'string' || !isDateTime(x)) return false;
+        seen |= 8;
+        break;
+      case 'source':
+        if (!nonEmpty(x) || !isUri(x as string)) return false;
+        seen |= 16;
+        break;
+      case 'agent':
+        if (!nonEmpty(x)) return false;
+        seen |= 32;
+        break;
+      case 'session':
+        if (!nonEmpty(x)) return false;
+        seen |= SESSION;
+        break;
+      case 'run':
+      case 'step':
+        if (!nonEmpty(x)) return false;
+        seen |= RUN_OR_STEP;
+        break;
+      case 'subject':
+      case 'cause':
+        if (!nonEmpty(x)) return false;
+        break;
+      case 'seq':
+        if (!count(x)) return false;
+        seen |= SEQ;
+        break;
+      case 'epoch':
+        if (!count(x)) return false;
+        break;
+      case 'traceparent':
+        if (typeof x !== 'string' || !TRACEPARENT.test(x)) return false;
+        break;
+      case 'severity':
+        if (x !== 'info' && x !== 'notice' && x !== 'warning' && x !== 'error' && x !== 'debug' && x !== 'critical')
+          return false;
+        break;
+      case 'capture':
+        if (x !== 'metadata' && x !== 'redacted' && x !== 'full' && x !== 'none') return false;
+        break;
+      case 'data':
+        if (x === null || typeof x !== 'object' || Array.isArray(x)) return false;
+        break;
+      default:
+        // an extension attribute (AEP-0001 §6.2): a lowercase alphanumeric name, a string, integer or boolean value
+        if (!MEMBER.test(k)) return false;
+        if (typeof x !== 'string' && typeof x !== 'boolean' && !(typeof x === 'number' && Number.isSafeInteger(x)))
+          return false;
+    }
+  }
+  if ((seen & REQUIRED) !== REQUIRED) return false;
+  switch (scope) {
+    case Scope.Agent:
+      return (seen & (SESSION | SEQ | RUN_OR_STEP)) === 0;
+    case Scope.Foreign:
+      return (seen & SESSION) !== 0 && (seen & SEQ) === 0;
+    default:
+      return (seen & (SESSION | SEQ)) === (SESSION | SEQ);
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * The envelope fast path (src/aep/schema/envelope-fast.ts) against the generated envelope validator: it may only say
+ * "surely valid" where the validator says valid, over every conformance case, the examples, generated bench events,
+ * the upstream corpus and one-member mutations of each (delete, change the type, add).
+ */
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { generateAep } from '../../tools/bench/generate-aep.ts';
+import { envelopeSurelyValid } from '../../src/aep/schema/envelope-fast.ts';
+import { envelopeValidator } from '../../src/aep/schema/validators.ts';
+import { CORPUS_DIR } from './helpers.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((n) => {
+    const p = join(dir, n);
+    return statSync(p).isDirectory() ? files(p) : /\.jsonl?$/.test(n) ? [p] : [];
+  });
+}
+
+/** Every object inside `v` that looks like an event (has `aep`, or `id` and `type`). */
+function eventsIn(v: unknown, out: Record<string, unknown>[]): void {
+  if (v === null || typeof v !== 'object') return;
+  if (Array.isArray(v)) {
+    for (const x of v) eventsIn(x, out);
+    return;
+  }
+  const o = v as Record<string, unknown>;
+  if ('aep' in o || ('id' in o && 'type' in o)) out.push(o);
+  for (const x of Object.values(o)) eventsIn(x, out);
+}
+
+function eventsOfFile(path: string): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  const text = readFileSync(path, 'utf8');
+  const docs = path.endsWith('.jsonl') ? text.split('\n') : [text];
+  for (const d of docs) {
+    try {
+      eventsIn(JSON.parse(d), out);
+    } catch {
+      // a framing case: not an event
+    }
+  }
+  return out;
+}
+
+const VALUES: unknown[] = [null, 0, -1, 1.5, 2 ** 53, Infinity, '', 'x', 'aep://h/a', 'not a uri', true, [], {}];
+const TYPES = [
+  'agent.heartbeat',
+  'control.cancel',
+  'control.attention.respond',
+  'x.acme.control.do',
+  'attention.routed',
+  'x.acme.thing.y',
+  'tool.requested',
+  'Tool.bad',
+  'agent',
+];
+const KEYS = ['zz', 'ext1', 'BadKey', 'a'.repeat(21), 'session', 'seq', 'run', 'step', 'data', 'traceparent', 'epoch'];
+const ADDED: unknown[] = [
+  'v',
+  1,
+  -1,
+  1.5,
+  true,
+  null,
+  {},
+  [],
+  '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
+];
+
+/** The event and its one-member mutations. */
+function* mutations(ev: Record<string, unknown>): Generator<unknown> {
+  yield ev;
+  for (const k of Object.keys(ev)) {
+    const { [k]: _, ...rest } = ev;
+    yield rest;
+    for (const x of k === 'type' ? [...VALUES, ...TYPES] : VALUES) yield { ...ev, [k]: x };
+  }
+  for (const k of KEYS) for (const x of ADDED) yield { ...ev, [k]: x };
+}
+
+function check(events: Record<string, unknown>[], label: string): { fast: number; total: number } {
+  const ajv = envelopeValidator();
+  let fast = 0;
+  let total = 0;
+  for (const ev of events)
+    for (const v of mutations(ev)) {
+      total++;
+      if (!envelopeSurelyValid(v)) continue;
+      fast++;
+      assert.equal(ajv(v), true, `${label}: fast path accepts an envelope the schema rejects: ${JSON.stringify(v)}`);
+    }
+  return { fast, total };
+}
+
+test('envelope fast path: never accepts what the schema rejects (conformance cases, examples, mutations)', () => {
+  const events = [...files(join(ROOT, 'conformance/aep')), ...files(join(ROOT, 'examples/aep'))].flatMap(eventsOfFile);
+  assert.ok(events.length > 500, `${events.length} events`);
+  const r = check(events, 'conformance');
+  assert.ok(r.fast > 1000 && r.fast < r.total, `${r.fast} of ${r.total} on the fast path`);
+});
+
+test('envelope fast path: every generated bench event takes it; no mutation of one is wrongly accepted', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'envelope-fast-'));
+  try {
+    const path = join(dir, 'aep.jsonl');
+    generateAep(path, { events: 3000, concurrency: 40, seed: 7 });
+    const events = eventsOfFile(path).filter((e) => 'aep' in e);
+    assert.equal(events.length, 3000);
+    for (const ev of events) assert.equal(envelopeSurelyValid(ev), true, JSON.stringify(ev));
+    check(events.slice(0, 400), 'bench');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('envelope fast path: the upstream corpus and its mutations', (t) => {
+  if (!existsSync(CORPUS_DIR)) {
+    t.skip(`upstream corpus absent (${CORPUS_DIR})`);
+    return;
+  }
+  const events = files(CORPUS_DIR).flatMap(eventsOfFile);
+  assert.ok(events.length > 50, `${events.length} events`);
+  check(events, 'upstream');
+});
