@@ -3,7 +3,7 @@
  * members of the common shapes. It only ever answers "surely valid"; false sends the event to the generated
  * validator, which decides. test/aep-schemas/envelope-fast.test.ts holds it to that validator.
  */
-import { STRICT_FORMATS } from '../../core/schema/formats.ts';
+import { MEMO_FORMATS } from '../../core/schema/memo-pattern.ts';
 
 // the schema's patterns, as its generated validator compiles them (flag `u`)
 const TYPE =
@@ -13,8 +13,8 @@ const FOREIGN =
   /^(control\.(attention\.respond|cancel|pause|resume)|attention\.routed|x\.[a-z0-9_-]+\.control(\.[a-z0-9_]+)+)$/u;
 const MEMBER = /^[a-z0-9]{1,20}$/u;
 const TRACEPARENT = /^(?!ff)[0-9a-f]{2}-(?!0{32})[0-9a-f]{32}-(?!0{16})[0-9a-f]{16}-[0-9a-f]{2}$/u;
-const isDateTime = STRICT_FORMATS['date-time'];
-const isUri = STRICT_FORMATS.uri;
+const isDateTime = MEMO_FORMATS['date-time'];
+const isUri = MEMO_FORMATS.uri;
 
 /** The `allOf` branch a type falls in: no valid type, `agent.*`, a foreign command or routing, or session-scoped. */
 const Scope = { Invalid: 0, Agent: 1, Foreign: 2, Session: 3 } as const;

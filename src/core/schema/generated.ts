@@ -6,8 +6,8 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { prepareSchemas, type SchemaIndex } from './annotations.ts';
-import { STRICT_FORMATS } from './formats.ts';
-import { memoPattern, memoPredicate } from './memo-pattern.ts';
+import type { STRICT_FORMATS } from './formats.ts';
+import { MEMO_FORMATS, memoPattern } from './memo-pattern.ts';
 import { requireCached } from '../code-cache.ts';
 import { codeUrl, packageUrl } from '../paths.ts';
 
@@ -29,13 +29,6 @@ export interface GeneratedValidators {
   /** The schema nodes of the diagnostic validators' prepared documents, for `mapSchemaErrors`. */
   readonly index: SchemaIndex;
 }
-
-/** The formats generated code calls: the URI grammars memoised (an event's `source` recurs on every event of it). */
-const CODE_FORMATS: typeof STRICT_FORMATS = Object.freeze({
-  ...STRICT_FORMATS,
-  uri: memoPredicate(STRICT_FORMATS.uri, 256),
-  'absolute-uri': memoPredicate(STRICT_FORMATS['absolute-uri'], 256),
-});
 
 /** A generated module by name, through its code cache when the build made one. */
 function requireGenerated(name: string): unknown {
@@ -78,7 +71,7 @@ export function loadGeneratedValidators(protocol: 'aep' | 'ahp', base: string): 
   ) => {
     let set = cache.get(g);
     if (!set) {
-      set = (requireGenerated(`${protocol}-${kind}-${g}.cjs`) as Factory)(docs(), CODE_FORMATS, memoPattern);
+      set = (requireGenerated(`${protocol}-${kind}-${g}.cjs`) as Factory)(docs(), MEMO_FORMATS, memoPattern);
       cache.set(g, set);
     }
     return set;

@@ -3,6 +3,8 @@
  * every event); a pattern whose strings do not recur (ids) switches its memo off after MEMO_LIMIT misses.
  */
 
+import { STRICT_FORMATS } from './formats.ts';
+
 /** Misses before a pattern decides whether its memo pays, and the most strings it holds. */
 export const MEMO_LIMIT = 1024;
 /** Longer strings are tested directly. */
@@ -44,3 +46,13 @@ export function memoPredicate(predicate: (s: string) => boolean, maxLength = MEM
     return verdict;
   };
 }
+
+/**
+ * The formats as generated code and fast paths call them: the URI grammars memoised (an event's `source` recurs on
+ * every event of it); the others as they are.
+ */
+export const MEMO_FORMATS: typeof STRICT_FORMATS = Object.freeze({
+  ...STRICT_FORMATS,
+  uri: memoPredicate(STRICT_FORMATS.uri, 256),
+  'absolute-uri': memoPredicate(STRICT_FORMATS['absolute-uri'], 256),
+});
