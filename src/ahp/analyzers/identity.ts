@@ -93,7 +93,7 @@ export class EventIdentity implements BudgetHolder {
   /** Called with the key of a row forgotten for the budget (analyzers keyed by events drop their entry). */
   onForget: (key: Hash64) => void = () => {};
 
-  constructor(private readonly budget: EventBudget) {}
+  constructor(readonly budget: EventBudget) {}
 
   held(): number {
     return this.rows.size;
