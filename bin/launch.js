@@ -8,6 +8,10 @@ const { join } = require('node:path');
 exports.launch = function launch(name) {
   // Node 22.1+ keeps compiled code between runs itself (on Node 20 the build's code caches stand in)
   require('node:module').enableCompileCache?.();
+  // ahp: the young generation stays at its start size (V8 grows it to 32 MiB on a long stream: most
+  // of the RSS growth of a run, docs/benchmarks.md §Memory); aep pays ~8% CPU for it, so keeps V8's
+  // default. The CLI's choice, never the library's.
+  if (name === 'ahp') require('node:v8').setFlagsFromString('--semi-space-growth-factor=1');
   const dist = join(__dirname, '..', 'dist', 'cli');
   let cli;
   try {
