@@ -6,7 +6,7 @@
  * and hold the findings equal to the in-memory path, which compares SHA-256 digests.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -14,7 +14,8 @@ import fc from 'fast-check';
 import { openInputs, type CliIO } from '../../src/cli/common.ts';
 import type { Finding } from '../../src/core/finding.ts';
 import type { InputSpec } from '../../src/core/pipeline.ts';
-import { brief, intercept, ok, toolBefore } from './helpers.ts';
+import { generateAhp } from '../../tools/bench/generate-ahp.ts';
+import { AHP_CORPUS_DIR, brief, intercept, observe, ok, REPO_DIR, requireShared, toolBefore } from './helpers.ts';
 import { ahpDriver, runPipeline } from '../run.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'ahp-reread-'));
@@ -106,4 +107,104 @@ test('property: on random retries and edits, file input and in-memory input give
     }),
     { numRuns: 40 },
   );
+});
+
+/** Every message of `dir`'s `.jsonl` files (and, with `docs`, its one-message `.json` files), as JSON values. */
+function messagesIn(dir: string, docs = false): unknown[] {
+  const out: unknown[] = [];
+  for (const f of readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort()) {
+    const p = join(dir, f);
+    const texts = f.endsWith('.jsonl')
+      ? readFileSync(p, 'utf8').split('\n')
+      : docs && f.endsWith('.json') && !f.endsWith('.expected.json') && !f.endsWith('manifest.json')
+        ? [readFileSync(p, 'utf8')]
+        : [];
+    for (const t of texts) {
+      try {
+        const v: unknown = JSON.parse(t);
+        if (v !== null && typeof v === 'object' && !Array.isArray(v)) out.push(v);
+      } catch {
+        // not one JSON value: nothing to mutate
+      }
+    }
+  }
+  return out;
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+const eventOf = (m: unknown): Obj | undefined =>
+  isObj(m) && isObj(m.params) && isObj(m.params.event) ? m.params.event : undefined;
+
+/** Control-metadata members (identity-rows.ts CONTROL_FIELDS) and a member no rule compares. */
+const PATHS = [
+  ['type'],
+  ['time'],
+  ['parentEventId'],
+  ['session', 'id'],
+  ['turn', 'id'],
+  ['call', 'id'],
+  ['elicitation', 'server'],
+  ['elicitation', 'mode'],
+  ['elicitation', 'action'],
+  ['task', 'id'],
+  ['task', 'operation'],
+  ['workspace', 'kind'],
+  ['x-note'],
+];
+
+/** `e` with one member at `path` deleted, retyped or added (`how`). */
+function mutate(e: Obj, path: string[], how: number): Obj {
+  const copy = structuredClone(e);
+  let cur: Obj = copy;
+  for (const k of path.slice(0, -1)) {
+    if (!isObj(cur[k])) cur[k] = {};
+    cur = cur[k] as Obj;
+  }
+  const last = path.at(-1)!;
+  if (how === 0) delete cur[last];
+  else if (how === 1) cur[last] = typeof cur[last] === 'string' ? 7 : 'seven';
+  else cur[last] = cur[last] === undefined ? 'added' : [cur[last]];
+  return copy;
+}
+
+/**
+ * `messages`, then for each message with an event: that event again (retried, observed, and as a new event naming
+ * the first as its parent) with one control member mutated, chosen by the message's position.
+ */
+function withRepeats(messages: unknown[]): unknown[] {
+  const out = [...messages];
+  messages.forEach((m, i) => {
+    const e = eventOf(m);
+    if (!e) return;
+    const changed = mutate(e, PATHS[i % PATHS.length]!, i % 3);
+    out.push(intercept(changed, undefined, `r${i}`), ok(`r${i}`), observe(changed));
+    if (typeof e.id === 'string') out.push(observe({ ...changed, id: `${e.id}-after`, parentEventId: e.id }));
+  });
+  return out;
+}
+
+async function sameOnFileAndInMemory(label: string, messages: unknown[]): Promise<Finding[]> {
+  const text = lines(...withRepeats(messages));
+  const p = file(text);
+  const fs = await onFile(p);
+  assert.ok(
+    fs.some((f) => f.ruleId === 'ahp/event-id-reuse'),
+    `${label}: the repeats exercise the field naming`,
+  );
+  assert.deepEqual(fs, await inMemory(text, p), label);
+  return fs;
+}
+
+test('property: repeated events with one control member deleted, retyped or added name the same fields whether the first line is read back or kept (conformance cases, generated bench messages)', async () => {
+  for (const d of ['pass', 'fail'])
+    await sameOnFileAndInMemory(`conformance/ahp/${d}`, messagesIn(join(REPO_DIR, 'conformance/ahp', d)));
+  const benchDir = mkdtempSync(join(dir, 'bench-'));
+  generateAhp(join(benchDir, 'bench.jsonl'), { messages: 3000, concurrency: 40, seed: 7 });
+  await sameOnFileAndInMemory('generated bench messages', messagesIn(benchDir));
+});
+
+test('property: the same over the upstream AHP corpus', async (t) => {
+  if (!requireShared(t, AHP_CORPUS_DIR)) return;
+  await sameOnFileAndInMemory('upstream AHP corpus', messagesIn(AHP_CORPUS_DIR, true));
 });

@@ -11,7 +11,7 @@ import type { ElicitationBody } from '../elicitation-body.ts';
 import { formAnswerProblems, type AnswerProblem } from './form-answer.ts';
 import type { AhpMessage } from '../message.ts';
 import type { Hash64 } from '../../core/canonical.ts';
-import { keyNumber } from '../../core/table.ts';
+import { CompactTable, keyNumber } from '../../core/table.ts';
 import { recentKey, valueWords } from './digest.ts';
 import { EVENT_PTR, eventKey, sessionPrintOf, type EventIdentity, type FormVerdict } from './identity.ts';
 import { isObj, type Obj } from '../../core/value.ts';
@@ -20,6 +20,8 @@ const FORM_OVERHEAD = 96;
 const REQUEST_BYTES = 160;
 const FORM_SIZE_MEMO = 64;
 const FORM_TEXT_MAX = 16384;
+/** Most distinct checked-form texts (of at most 4096 characters) shared between requests: forms recur. */
+const MAX_FORM_TEXTS = 1024;
 
 /** Estimated bytes of a `requestedSchema`: its JSON text as UTF-16, plus the overhead of a map entry. */
 function formBytes(schema: unknown): number {
@@ -107,7 +109,9 @@ function grantedModes(el: unknown): string[] | undefined {
 /** The elicitation analyzer. */
 export class Elicitation {
   private readonly schemas = new Map<number, unknown>();
-  private readonly checkedSchemas = new Map<number, unknown>();
+  /** Checked forms as JSON text (a parsed form is ~2x its text), the same texts shared through {@link formTexts}. */
+  private readonly checkedSchemas = new Map<number, string | undefined>();
+  private readonly formTexts = new Map<string, string>();
   private lostToBudget = 0;
   private formBytes = 0;
   private readonly sizes = new Map<number, number>();
@@ -115,7 +119,8 @@ export class Elicitation {
   private releaseAfter: number | undefined;
   private manifestModes = new Map<string, { modes: string[]; at: Mark }>();
   private readonly openRequests = new Map<number, { at: Mark; key: number }>();
-  private readonly requestIds = new Map<number, { source: number; at: Mark }>();
+  /** Request ids by `recentKey`: the source's key number and where the request was. */
+  private readonly requestIds = new CompactTable({ u32: 2, f64: 2 });
   private body: { msg: AhpMessage; body: ElicitationBody } | undefined;
 
   constructor(private readonly identity: EventIdentity) {}
@@ -151,10 +156,10 @@ export class Elicitation {
       this.unsize(k.value);
       return true;
     }
-    const big = this.requestIds.size >= this.openRequests.size ? this.requestIds : this.openRequests;
-    const r = big.keys().next();
+    if (this.requestIds.size >= this.openRequests.size) return this.requestIds.forgetOldest();
+    const r = this.openRequests.keys().next();
     if (r.done) return false;
-    big.delete(r.value);
+    this.openRequests.delete(r.value);
     return true;
   }
 
@@ -187,8 +192,10 @@ export class Elicitation {
     if (form === 'parsed') {
       const n = keyNumber(key);
       if (this.schemas.has(n)) info.schema = this.schemas.get(n);
-      else if (this.checkedSchemas.has(n)) info.schema = this.checkedSchemas.get(n);
-      else info.released = true;
+      else if (this.checkedSchemas.has(n)) {
+        const text = this.checkedSchemas.get(n);
+        info.schema = text === undefined ? undefined : JSON.parse(text);
+      } else info.released = true;
     }
     return info;
   }
@@ -236,10 +243,12 @@ export class Elicitation {
         // remembered for results that name no parent, or name it from another source
         const at = id.markAt(s);
         remember(this.openRequests, signature(ev), { at, key: keyNumber(key) });
-        remember(this.requestIds, keyNumber(recentKey(ev.id as string)), {
-          source: keyNumber(recentKey(ev.source as string)),
-          at,
-        });
+        const r = this.requestIds;
+        const rs = r.put(recentKey(ev.id as string));
+        r.setF(rs, 0, keyNumber(recentKey(ev.source as string)));
+        r.setU(rs, 0, id.budget.fileCode(at));
+        r.setU(rs, 1, at.line);
+        r.setF(rs, 1, at.byteOffset ?? NaN);
       }
     }
     if (type === 'user.elicitation.result') this.resultFacts(msg, ev, s, first, facts);
@@ -279,7 +288,11 @@ export class Elicitation {
   endMessage(): void {
     const k = this.releaseAfter;
     if (k !== undefined && this.schemas.has(k)) {
-      this.checkedSchemas.set(k, this.schemas.get(k));
+      const text = JSON.stringify(this.schemas.get(k));
+      const shared = text === undefined ? undefined : this.formTexts.get(text);
+      if (text !== undefined && shared === undefined && text.length <= 4096 && this.formTexts.size < MAX_FORM_TEXTS)
+        this.formTexts.set(text, text);
+      this.checkedSchemas.set(k, shared ?? text);
       this.schemas.delete(k);
     }
     this.releaseAfter = undefined;
@@ -312,8 +325,10 @@ export class Elicitation {
         if (open) facts.pair.candidate = open.at;
       } else if (ps === undefined) {
         facts.pair = { parent: 'unknown' };
-        const other = this.requestIds.get(keyNumber(recentKey(parentId)));
-        if (other && other.source !== keyNumber(recentKey(source))) facts.pair.otherSource = other.at;
+        const r = this.requestIds;
+        const o = r.slot(recentKey(parentId));
+        if (o !== undefined && r.getF(o, 0) !== keyNumber(recentKey(source)))
+          facts.pair.otherSource = id.budget.mark(r.getU(o, 0), r.getU(o, 1), r.getF(o, 1));
       } else if (!isRequest)
         facts.pair = { parent: 'not-request', parentType: id.typeName(ps), parentAt: id.markAt(ps) };
       else {

@@ -21,29 +21,26 @@ export const CONTROL_FIELDS = [
   'workspace.kind',
 ] as const;
 
-/** The unsigned 32-bit columns of an event row (two-word digests take two columns). */
+/**
+ * The u32 columns of an event row. The control metadata is one digest ({@link controlDigest}); which field differs is
+ * named from the first occurrence's line read back, or from {@link WIDE_U32} where the input cannot be read back.
+ */
 export const EVENT_U32 = {
   file: 0,
   line: 1,
-  type: 2,
-  flags: 3,
-  /** 12 columns: the control-metadata fingerprints, in {@link CONTROL_FIELDS} order. */
+  /** {@link EVENT_FLAG} bits, the form (bits 8-10) and the type's name code (bits 16-31). */
+  flags: 2,
+  typeFp: 3,
   control: 4,
-  /** 2 columns: the first intercepted copy (line fingerprint + 0 when rereadable, else a 64-bit digest). */
-  interceptDigest: 16,
-  /** 2 columns: the 64-bit digest of the last elicitation answer checked against the form. */
-  answerDigest: 18,
-  deniedFile: 20,
-  deniedLine: 21,
-  elicitServer: 22,
-  elicitMode: 23,
+  /** The first intercepted copy: its line fingerprint when rereadable, else the low word of a 64-bit digest. */
+  interceptDigest: 5,
   /** 2 columns: the parent's key (hi, lo words), when {@link EVENT_FLAG.hasParent}. */
-  parentKey: 24,
-  count: 26,
+  parentKey: 6,
+  count: 8,
 } as const;
 /** The float64 columns of an event row (NaN: no byte offset). */
-export const EVENT_F64 = { byteOffset: 0, deniedByteOffset: 1, count: 2 } as const;
-/** Bits 0-6 of the flags column. */
+export const EVENT_F64 = { byteOffset: 0, count: 1 } as const;
+/** Bits 0-7 and 11 of the flags column. */
 export const EVENT_FLAG = {
   /** The first occurrence was an observation (else an intercept request). */
   observed: 1,
@@ -55,15 +52,36 @@ export const EVENT_FLAG = {
   answerChecked: 32,
   /** The intercepted copy is a line fingerprint: read the line back to compare. */
   rereadable: 64,
+  /** The control fingerprints are kept in the wide table (the first occurrence cannot be read back). */
+  wide: 128,
+  /** The first occurrence had a `session.id` (its fingerprint is in the extra row). */
+  session: 2048,
 } as const;
 /** Bits 8-10 of the flags: the elicitation request's form (index in {@link FORMS}, 0: none). */
 export const FORM_SHIFT = 8;
 export const FORMS = [undefined, 'parsed', 'url', 'view', 'invalid', 'absent'] as const;
-/** Bits 16-27 of the flags: which control fields are present. */
-export const CONTROL_PRESENT_SHIFT = 16;
-export const CONTROL_MASK = (1 << CONTROL_FIELDS.length) - 1;
-/** Most distinct event types, elicitation servers and modes remembered by name. */
+/** Bits 16-31 of the flags: the type's name code. */
+export const TYPE_SHIFT = 16;
+/** Most distinct event types, elicitation servers and modes remembered by name (codes fit in 16 bits). */
 export const MAX_NAMES = 4096;
+
+/** The u32 columns of the extra row some events have: elicitation requests, denials, answers, 64-bit digests. */
+export const EXTRA_U32 = {
+  sessionFp: 0,
+  /** The elicitation server's name code (bits 0-15) and mode's (bits 16-31). */
+  elicitNames: 1,
+  /** 2 columns: the 64-bit digest of the last elicitation answer checked against the form. */
+  answerDigest: 2,
+  deniedFile: 4,
+  deniedLine: 5,
+  /** The high word of a 64-bit intercept digest (the low word is in the event row). */
+  interceptHi: 6,
+  count: 7,
+} as const;
+export const EXTRA_F64 = { deniedByteOffset: 0, count: 1 } as const;
+
+/** The wide table's columns: the control fingerprints in {@link CONTROL_FIELDS} order, then the presence mask. */
+export const WIDE_U32 = { control: 0, mask: CONTROL_FIELDS.length, count: CONTROL_FIELDS.length + 1 } as const;
 
 /** The form verdict an elicitation request row keeps (see elicitation.ts). */
 export type FormVerdict = NonNullable<(typeof FORMS)[number]>;
@@ -112,6 +130,16 @@ export function controlPrint(ev: Obj): ControlPrint {
         : fnv32(cur === null || typeof cur !== 'object' ? typeof cur + String(cur) : 'o' + valueDigest(cur));
   }
   return { fp, mask };
+}
+
+/**
+ * One 32-bit digest of a {@link ControlPrint}: FNV-1a over the mask and the fingerprints as words. Each step is a
+ * bijection of the running hash, so prints that differ in one word always differ here.
+ */
+export function controlDigest(c: ControlPrint): number {
+  let h = Math.imul(0x811c9dc5 ^ c.mask, 0x01000193);
+  for (let i = 0; i < c.fp.length; i++) h = Math.imul(h ^ c.fp[i]!, 0x01000193);
+  return h >>> 0;
 }
 
 /** The type fingerprint an event of type `t` has in its metadata. */

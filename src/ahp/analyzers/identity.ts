@@ -12,25 +12,39 @@ import type { Hash64 } from '../../core/canonical.ts';
 import { CompactTable } from '../../core/table.ts';
 import { Interner } from './budget.ts';
 import { digestWords, valueDigest } from './digest.ts';
-import type { Obj } from '../../core/value.ts';
 
+import { parseJsonText } from '../../core/json.ts';
+import { getAt } from '../../core/pointer.ts';
+import { isObj, type Obj } from '../../core/value.ts';
 import {
   CONTROL_FIELDS,
-  CONTROL_MASK,
-  CONTROL_PRESENT_SHIFT,
+  controlDigest,
   controlPrint,
   EVENT_F64,
   EVENT_FLAG,
   EVENT_PTR,
   EVENT_U32,
   eventKey,
+  EXTRA_F64,
+  EXTRA_U32,
   FORM_SHIFT,
   FORMS,
   MAX_NAMES,
   TYPE_FP,
+  TYPE_SHIFT,
+  WIDE_U32,
   type ControlPrint,
   type FormVerdict,
 } from './identity-rows.ts';
+
+const SESSION_FIELD = CONTROL_FIELDS.indexOf('session.id');
+
+/**
+ * Estimated bytes of one event's state on any transport: an event row with its wide row (an input that cannot be read
+ * back) is about this much, a row alone 67. One figure for every input, so the memory budget forgets at the same event
+ * whether a file or a pipe is read (test/invariants/); the extra rows of the few events that have one are not counted.
+ */
+const EVENT_BYTES = 147;
 
 export {
   CONTROL_FIELDS,
@@ -64,17 +78,22 @@ export interface IdentityFacts {
 /** The event-identity analyzer */
 export class EventIdentity implements BudgetHolder {
   private readonly rows = new CompactTable({ u32: EVENT_U32.count, f64: EVENT_F64.count });
+  /** Extra rows by event key, for the few events that need more than the event row. */
+  private readonly extras = new CompactTable({ u32: EXTRA_U32.count, f64: EXTRA_F64.count });
+  /** The control fingerprints of rows whose first occurrence cannot be read back ({@link EVENT_FLAG.wide}). */
+  private readonly wide = new CompactTable({ u32: WIDE_U32.count, f64: 0 });
   private readonly rereaders = new Map<number, (byteOffset: number) => string | undefined>();
   private readonly names = new Interner(MAX_NAMES);
   /** Key and row of the event of the message being observed (row undefined: not kept, the budget was full). */
   currentKey: Hash64 = { hi: 0, lo: 0 };
-  /** Control-metadata fingerprints of the event of the message being observed. */
+  /** Control-metadata fingerprints of the event of the message being observed, and their digest. */
   currentControl: ControlPrint = { fp: [], mask: 0 };
+  private currentDigest = 0;
   currentSlot: number | undefined;
   /** Called with the key of a row forgotten for the budget (analyzers keyed by events drop their entry). */
   onForget: (key: Hash64) => void = () => {};
 
-  constructor(private readonly budget: EventBudget) {}
+  constructor(readonly budget: EventBudget) {}
 
   held(): number {
     return this.rows.size;
@@ -85,8 +104,9 @@ export class EventIdentity implements BudgetHolder {
     return this.rows.allocated;
   }
 
+  /** The memory budget's measure: {@link EVENT_BYTES} per event, the same whatever the transport (see there). */
   bytes(): number {
-    return this.rows.bytes();
+    return this.rows.size * EVENT_BYTES;
   }
 
   forgetOldest(): boolean {
@@ -94,6 +114,8 @@ export class EventIdentity implements BudgetHolder {
     if (s === undefined) return false;
     const k = this.rows.keyAt(s);
     this.rows.deleteSlot(s);
+    this.extras.delete(k);
+    this.wide.delete(k);
     this.onForget(k);
     return true;
   }
@@ -109,14 +131,12 @@ export class EventIdentity implements BudgetHolder {
 
   /** The type name of row `s` (past {@link MAX_NAMES} distinct names: a placeholder). */
   typeName(s: number): string {
-    return this.names.name(this.rows.getU(s, EVENT_U32.type)) ?? '(unrecorded type)';
+    return this.names.name(this.rows.getU(s, EVENT_U32.flags) >>> TYPE_SHIFT) ?? '(unrecorded type)';
   }
 
   /** Whether row `s` is an event of type `t` (by its type fingerprint). */
   isType(s: number, t: keyof typeof TYPE_FP): boolean {
-    return (this.rows.getU(s, EVENT_U32.flags) >>> CONTROL_PRESENT_SHIFT) & 1
-      ? this.rows.getU(s, EVENT_U32.control) === TYPE_FP[t]
-      : false;
+    return this.rows.getU(s, EVENT_U32.typeFp) === TYPE_FP[t];
   }
 
   parentKey(s: number): Hash64 | undefined {
@@ -125,12 +145,11 @@ export class EventIdentity implements BudgetHolder {
       : undefined;
   }
 
-  /** The fingerprint of `session.id` of row `s`'s first occurrence (undefined: it had none). */
+  /** The fingerprint of `session.id` of row `s`'s first occurrence (undefined: none, or `s` is no elicitation request). */
   sessionPrint(s: number): number | undefined {
-    const i = CONTROL_FIELDS.indexOf('session.id');
-    return ((this.rows.getU(s, EVENT_U32.flags) >>> CONTROL_PRESENT_SHIFT) >>> i) & 1
-      ? this.rows.getU(s, EVENT_U32.control + i)
-      : undefined;
+    if (!this.hasFlag(s, EVENT_FLAG.session)) return undefined;
+    const x = this.extras.slot(this.rows.keyAt(s));
+    return x === undefined ? undefined : this.extras.getU(x, EXTRA_U32.sessionFp);
   }
 
   /** The form verdict kept for the elicitation request of row `s` (undefined: none recorded). */
@@ -140,18 +159,19 @@ export class EventIdentity implements BudgetHolder {
 
   /** The elicitation server and mode kept for row `s` (undefined: not recorded). */
   elicitServerMode(s: number): { server: string | undefined; mode: string | undefined } {
-    return {
-      server: this.names.name(this.rows.getU(s, EVENT_U32.elicitServer)),
-      mode: this.names.name(this.rows.getU(s, EVENT_U32.elicitMode)),
-    };
+    const x = this.extras.slot(this.rows.keyAt(s));
+    const codes = x === undefined ? 0 : this.extras.getU(x, EXTRA_U32.elicitNames);
+    return { server: this.names.name(codes & 0xffff), mode: this.names.name(codes >>> 16) };
   }
 
   /** Record the elicitation request verdict of row `s`: its form, server and mode (non-strings are not recorded). */
   setElicitRequest(s: number, form: FormVerdict, server: unknown, mode: unknown): void {
     const r = this.rows;
     r.setU(s, EVENT_U32.flags, (r.getU(s, EVENT_U32.flags) & ~(7 << FORM_SHIFT)) | (FORMS.indexOf(form) << FORM_SHIFT));
-    r.setU(s, EVENT_U32.elicitServer, typeof server === 'string' ? this.names.code(server) : 0);
-    r.setU(s, EVENT_U32.elicitMode, typeof mode === 'string' ? this.names.code(mode) : 0);
+    const codes =
+      (typeof server === 'string' ? this.names.code(server) : 0) |
+      ((typeof mode === 'string' ? this.names.code(mode) : 0) << 16);
+    this.extras.setU(this.extraOf(s), EXTRA_U32.elicitNames, codes >>> 0);
   }
 
   modeReported(s: number): boolean {
@@ -163,36 +183,40 @@ export class EventIdentity implements BudgetHolder {
   }
 
   answerCheckedIs(s: number, digest: readonly [number, number]): boolean {
-    const r = this.rows;
+    if (!this.hasFlag(s, EVENT_FLAG.answerChecked)) return false;
+    const x = this.extras.slot(this.rows.keyAt(s));
     return (
-      this.hasFlag(s, EVENT_FLAG.answerChecked) &&
-      r.getU(s, EVENT_U32.answerDigest) === digest[0] &&
-      r.getU(s, EVENT_U32.answerDigest + 1) === digest[1]
+      x !== undefined &&
+      this.extras.getU(x, EXTRA_U32.answerDigest) === digest[0] &&
+      this.extras.getU(x, EXTRA_U32.answerDigest + 1) === digest[1]
     );
   }
 
   setAnswerChecked(s: number, digest: readonly [number, number]): void {
     this.setFlag(s, EVENT_FLAG.answerChecked);
-    this.rows.setU(s, EVENT_U32.answerDigest, digest[0]);
-    this.rows.setU(s, EVENT_U32.answerDigest + 1, digest[1]);
+    const x = this.extraOf(s);
+    this.extras.setU(x, EXTRA_U32.answerDigest, digest[0]);
+    this.extras.setU(x, EXTRA_U32.answerDigest + 1, digest[1]);
   }
 
   /** Record where the config.change.before of row `s` was denied (the first denial wins). */
   setDenied(s: number, at: Mark): void {
     if (this.hasFlag(s, EVENT_FLAG.denied)) return;
     this.setFlag(s, EVENT_FLAG.denied);
-    this.rows.setU(s, EVENT_U32.deniedFile, this.budget.fileCode(at));
-    this.rows.setU(s, EVENT_U32.deniedLine, at.line);
-    this.rows.setF(s, EVENT_F64.deniedByteOffset, at.byteOffset ?? NaN);
+    const x = this.extraOf(s);
+    this.extras.setU(x, EXTRA_U32.deniedFile, this.budget.fileCode(at));
+    this.extras.setU(x, EXTRA_U32.deniedLine, at.line);
+    this.extras.setF(x, EXTRA_F64.deniedByteOffset, at.byteOffset ?? NaN);
   }
 
   deniedAt(s: number): Mark | undefined {
-    const r = this.rows;
     if (!this.hasFlag(s, EVENT_FLAG.denied)) return undefined;
+    const e = this.extras;
+    const x = e.slot(this.rows.keyAt(s))!;
     return this.budget.mark(
-      r.getU(s, EVENT_U32.deniedFile),
-      r.getU(s, EVENT_U32.deniedLine),
-      r.getF(s, EVENT_F64.deniedByteOffset),
+      e.getU(x, EXTRA_U32.deniedFile),
+      e.getU(x, EXTRA_U32.deniedLine),
+      e.getF(x, EXTRA_F64.deniedByteOffset),
     );
   }
 
@@ -205,24 +229,34 @@ export class EventIdentity implements BudgetHolder {
     const key = eventKey(source, id);
     const intercepted = via === 'intercept';
     const control = controlPrint(ev);
+    const digest = controlDigest(control);
     const facts: IdentityFacts = { source, id, type, via, first: false };
     const r = this.rows;
     let s = r.slot(key);
     if (s !== undefined) {
       const flags = r.getU(s, EVENT_U32.flags);
-      const prior = this.markAt(s);
-      const priorVia = flags & EVENT_FLAG.observed ? 'observe' : 'intercept';
-      const fields = this.differingFields(s, control);
-      const same = intercepted && flags & EVENT_FLAG.intercepted ? this.sameIntercepted(s, flags, msg, ev) : true;
-      if (fields[0] === 'type') facts.reuse = { prior, priorVia, kind: 'type', fields };
-      else if (same === false) facts.reuse = { prior, priorVia, kind: 'retry', fields };
-      else if (fields.length) facts.reuse = { prior, priorVia, kind: 'metadata', fields };
-      else if (same === undefined) facts.reuse = { prior, priorVia, kind: 'unverifiable', fields };
+      const typeDiffers = r.getU(s, EVENT_U32.typeFp) !== control.fp[0];
+      const differs = r.getU(s, EVENT_U32.control) !== digest;
+      if (differs || typeDiffers) {
+        const prior = this.markAt(s);
+        const priorVia = flags & EVENT_FLAG.observed ? 'observe' : 'intercept';
+        // a first line that cannot be read back as it was cannot name the fields, but the digest still tells
+        const fields = this.differingFields(s, control, digest) ?? (typeDiffers ? ['type'] : []);
+        const same = intercepted && flags & EVENT_FLAG.intercepted ? this.sameIntercepted(s, flags, msg, ev) : true;
+        if (typeDiffers) facts.reuse = { prior, priorVia, kind: 'type', fields };
+        else if (same === false) facts.reuse = { prior, priorVia, kind: 'retry', fields };
+        else facts.reuse = { prior, priorVia, kind: 'metadata', fields };
+      } else if (intercepted && flags & EVENT_FLAG.intercepted) {
+        const same = this.sameIntercepted(s, flags, msg, ev);
+        if (same !== true) {
+          const prior = this.markAt(s);
+          const priorVia = flags & EVENT_FLAG.observed ? 'observe' : 'intercept';
+          facts.reuse = { prior, priorVia, kind: same === false ? 'retry' : 'unverifiable', fields: [] };
+        }
+      }
       if (intercepted && !(flags & EVENT_FLAG.intercepted)) {
         // first intercepted after an observation: the row's offset is the observation's, so keep a digest
-        const digest = digestWords(valueDigest(ev, msg.bigIntegers, EVENT_PTR));
-        r.setU(s, EVENT_U32.interceptDigest, digest[0]);
-        r.setU(s, EVENT_U32.interceptDigest + 1, digest[1]);
+        this.setInterceptDigest(s, digestWords(valueDigest(ev, msg.bigIntegers, EVENT_PTR)));
         this.setFlag(s, EVENT_FLAG.intercepted);
       }
     } else {
@@ -233,20 +267,17 @@ export class EventIdentity implements BudgetHolder {
         r.setU(s, EVENT_U32.file, fileCode);
         r.setU(s, EVENT_U32.line, at.line);
         r.setF(s, EVENT_F64.byteOffset, at.byteOffset ?? NaN);
-        r.setU(s, EVENT_U32.type, this.names.code(type));
-        let flags = (control.mask << CONTROL_PRESENT_SHIFT) | (via === 'observe' ? EVENT_FLAG.observed : 0);
-        for (let i = 0; i < control.fp.length; i++) r.setU(s, EVENT_U32.control + i, control.fp[i]!);
-        if (intercepted) {
-          // a re-readable line keeps only its fingerprint (lineFingerprint): a re-sent
-          // request reads it back and compares exactly; other inputs keep a digest
-          const rereadable = msg.reread !== undefined && at.byteOffset !== undefined;
-          if (rereadable) this.rereaders.set(fileCode, msg.reread!);
-          const words = rereadable
-            ? [lineFingerprint(msg.text), 0]
-            : digestWords(valueDigest(ev, msg.bigIntegers, EVENT_PTR));
-          flags |= EVENT_FLAG.intercepted | (rereadable ? EVENT_FLAG.rereadable : 0);
-          r.setU(s, EVENT_U32.interceptDigest, words[0]!);
-          r.setU(s, EVENT_U32.interceptDigest + 1, words[1]!);
+        r.setU(s, EVENT_U32.typeFp, control.fp[0]!);
+        r.setU(s, EVENT_U32.control, digest);
+        let flags = (this.names.code(type) << TYPE_SHIFT) | (via === 'observe' ? EVENT_FLAG.observed : 0);
+        const rereadable = msg.reread !== undefined && at.byteOffset !== undefined;
+        if (rereadable) {
+          if (this.rereaders.get(fileCode) !== msg.reread) this.rereaders.set(fileCode, msg.reread!);
+        } else {
+          flags |= EVENT_FLAG.wide;
+          const w = this.wide.add(key);
+          for (let i = 0; i < control.fp.length; i++) this.wide.setU(w, WIDE_U32.control + i, control.fp[i]!);
+          this.wide.setU(w, WIDE_U32.mask, control.mask);
         }
         if (typeof ev.parentEventId === 'string') {
           flags |= EVENT_FLAG.hasParent;
@@ -254,12 +285,25 @@ export class EventIdentity implements BudgetHolder {
           r.setU(s, EVENT_U32.parentKey, pk.hi);
           r.setU(s, EVENT_U32.parentKey + 1, pk.lo);
         }
-        r.setU(s, EVENT_U32.flags, flags);
+        r.setU(s, EVENT_U32.flags, flags >>> 0);
+        if (intercepted) {
+          // a re-readable line keeps only its fingerprint (lineFingerprint): a re-sent
+          // request reads it back and compares exactly; other inputs keep a digest
+          if (rereadable) r.setU(s, EVENT_U32.interceptDigest, lineFingerprint(msg.text));
+          else this.setInterceptDigest(s, digestWords(valueDigest(ev, msg.bigIntegers, EVENT_PTR)));
+          this.setFlag(s, EVENT_FLAG.intercepted | (rereadable ? EVENT_FLAG.rereadable : 0));
+        }
+        const session = (control.mask >>> SESSION_FIELD) & 1;
+        if (session && control.fp[0] === TYPE_FP['user.elicitation.request']) {
+          this.setFlag(s, EVENT_FLAG.session);
+          this.extras.setU(this.extraOf(s), EXTRA_U32.sessionFp, control.fp[SESSION_FIELD]!);
+        }
       }
     }
     this.currentKey = key;
     this.currentSlot = s;
     this.currentControl = control;
+    this.currentDigest = digest;
     return facts;
   }
 
@@ -268,23 +312,62 @@ export class EventIdentity implements BudgetHolder {
   }
 
   private setFlag(s: number, flag: number): void {
-    this.rows.setU(s, EVENT_U32.flags, this.rows.getU(s, EVENT_U32.flags) | flag);
+    this.rows.setU(s, EVENT_U32.flags, (this.rows.getU(s, EVENT_U32.flags) | flag) >>> 0);
+  }
+
+  /** The extra row of row `s`, added when it has none. */
+  private extraOf(s: number): number {
+    const k = this.rows.keyAt(s);
+    return this.extras.slot(k) ?? this.extras.add(k);
+  }
+
+  private setInterceptDigest(s: number, d: readonly [number, number]): void {
+    this.rows.setU(s, EVENT_U32.interceptDigest, d[1]);
+    this.extras.setU(this.extraOf(s), EXTRA_U32.interceptHi, d[0]);
+  }
+
+  /**
+   * The control fingerprints of row `s`'s first occurrence: from the wide table, else its line read back (undefined
+   * when that line is not what it was: its digest differs from the row's).
+   */
+  private controlOf(s: number): ControlPrint | undefined {
+    const r = this.rows;
+    if (this.hasFlag(s, EVENT_FLAG.wide)) {
+      const w = this.wide.slot(r.keyAt(s))!;
+      const fp = new Array<number>(CONTROL_FIELDS.length);
+      for (let i = 0; i < fp.length; i++) fp[i] = this.wide.getU(w, WIDE_U32.control + i);
+      return { fp, mask: this.wide.getU(w, WIDE_U32.mask) };
+    }
+    const reread = this.rereaders.get(r.getU(s, EVENT_U32.file));
+    const off = r.getF(s, EVENT_F64.byteOffset);
+    const line = reread && !Number.isNaN(off) ? reread(off) : undefined;
+    if (line === undefined) return undefined;
+    const parsed = parseJsonText(line, Number.MAX_SAFE_INTEGER);
+    const ev = parsed.ok ? getAt(parsed.value, EVENT_PTR) : undefined;
+    if (!isObj(ev)) return undefined;
+    const c = controlPrint(ev);
+    return controlDigest(c) === r.getU(s, EVENT_U32.control) ? c : undefined;
   }
 
   /** Which of `fields` differ between row `s` and the event being observed ({@link currentControl}). */
   differsFromCurrent(s: number, fields: readonly (typeof CONTROL_FIELDS)[number][]): string[] {
+    if (this.rows.getU(s, EVENT_U32.control) === this.currentDigest) return [];
+    const first = this.controlOf(s);
+    if (first === undefined) return [];
     const c = this.currentControl;
-    const mask = (this.rows.getU(s, EVENT_U32.flags) >>> CONTROL_PRESENT_SHIFT) & CONTROL_MASK;
     return fields.filter((f) => {
       const i = CONTROL_FIELDS.indexOf(f);
-      return ((mask >>> i) & 1) !== ((c.mask >>> i) & 1) || this.rows.getU(s, EVENT_U32.control + i) !== c.fp[i];
+      return ((first.mask >>> i) & 1) !== ((c.mask >>> i) & 1) || first.fp[i] !== c.fp[i];
     });
   }
 
-  private differingFields(s: number, c: ControlPrint): string[] {
-    const mask = (this.rows.getU(s, EVENT_U32.flags) >>> CONTROL_PRESENT_SHIFT) & CONTROL_MASK;
+  /** The control fields that differ between row `s` and `c` (undefined: the first occurrence cannot be read back). */
+  private differingFields(s: number, c: ControlPrint, digest: number): string[] | undefined {
+    if (this.rows.getU(s, EVENT_U32.control) === digest) return [];
+    const first = this.controlOf(s);
+    if (first === undefined) return undefined;
     return CONTROL_FIELDS.filter(
-      (_, i) => ((mask >>> i) & 1) !== ((c.mask >>> i) & 1) || this.rows.getU(s, EVENT_U32.control + i) !== c.fp[i],
+      (_, i) => ((first.mask >>> i) & 1) !== ((c.mask >>> i) & 1) || first.fp[i] !== c.fp[i],
     );
   }
 
@@ -293,7 +376,12 @@ export class EventIdentity implements BudgetHolder {
     const r = this.rows;
     if (!(flags & EVENT_FLAG.rereadable)) {
       const d = digestWords(valueDigest(ev, msg.bigIntegers, EVENT_PTR));
-      return d[0] === r.getU(s, EVENT_U32.interceptDigest) && d[1] === r.getU(s, EVENT_U32.interceptDigest + 1);
+      const x = this.extras.slot(r.keyAt(s));
+      return (
+        x !== undefined &&
+        d[0] === this.extras.getU(x, EXTRA_U32.interceptHi) &&
+        d[1] === r.getU(s, EVENT_U32.interceptDigest)
+      );
     }
     const reread = this.rereaders.get(r.getU(s, EVENT_U32.file));
     const off = r.getF(s, EVENT_F64.byteOffset);
