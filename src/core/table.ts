@@ -32,9 +32,10 @@ export interface TableSpec {
   forget?: 'oldest' | 'half';
 }
 
-/** One index shard: row + 1 per slot (0: empty). */
+/** One index shard: row + 1 per slot (0: empty), and the key's `lo` word beside it (a probe reads no row to skip). */
 interface Shard {
   rows: Uint32Array;
+  los: Uint32Array;
   size: number;
 }
 
@@ -91,14 +92,15 @@ export class CompactTable {
     const sh = this.shards[key.hi >>> (32 - SHARD_BITS)];
     if (sh === undefined) return undefined;
     const idx = sh.rows;
+    const los = sh.los;
+    const lo = key.lo;
     const mask = idx.length - 1;
-    for (let i = key.lo & mask; ; i = (i + 1) & mask) {
+    for (let i = lo & mask; ; i = (i + 1) & mask) {
       const r = idx[i]!;
       if (r === 0) return undefined;
+      if (los[i] !== lo) continue;
       const s = r - 1;
-      const ch = s >>> CHUNK_BITS;
-      const o = s & CHUNK_MASK;
-      if (this.kl[ch]![o] === key.lo && this.kh[ch]![o] === key.hi) return s;
+      if (this.kh[s >>> CHUNK_BITS]![s & CHUNK_MASK] === key.hi) return s;
     }
   }
 
@@ -215,49 +217,54 @@ export class CompactTable {
     this.count--;
   }
 
-  private keyLoOf(r: number): number {
-    return this.kl[r >>> CHUNK_BITS]![r & CHUNK_MASK]!;
-  }
-
   private insertIndex(hi: number, lo: number, s: number): void {
     const n = hi >>> (32 - SHARD_BITS);
     let sh = this.shards[n];
-    if (sh === undefined) sh = this.shards[n] = { rows: new Uint32Array(MIN_SHARD), size: 0 };
+    if (sh === undefined)
+      sh = this.shards[n] = { rows: new Uint32Array(MIN_SHARD), los: new Uint32Array(MIN_SHARD), size: 0 };
     else if ((sh.size + 1) * 4 > sh.rows.length * 3) this.growShard(sh);
     const idx = sh.rows;
     const mask = idx.length - 1;
     let i = lo & mask;
     while (idx[i] !== 0) i = (i + 1) & mask;
     idx[i] = s + 1;
+    sh.los[i] = lo;
     sh.size++;
   }
 
   private growShard(sh: Shard): void {
     const old = sh.rows;
+    const oldLos = sh.los;
     const idx = new Uint32Array(old.length * 2);
+    const los = new Uint32Array(old.length * 2);
     const mask = idx.length - 1;
     for (let j = 0; j < old.length; j++) {
       const r = old[j]!;
       if (r === 0) continue;
-      let i = this.keyLoOf(r - 1) & mask;
+      const lo = oldLos[j]!;
+      let i = lo & mask;
       while (idx[i] !== 0) i = (i + 1) & mask;
       idx[i] = r;
+      los[i] = lo;
     }
     sh.rows = idx;
+    sh.los = los;
   }
 
   /** Take row `s` out of its shard, shifting the rest of its probe run back. */
   private removeIndex(hi: number, lo: number, s: number): void {
     const sh = this.shards[hi >>> (32 - SHARD_BITS)]!;
     const idx = sh.rows;
+    const los = sh.los;
     const mask = idx.length - 1;
     let i = lo & mask;
     while (idx[i] !== s + 1) i = (i + 1) & mask;
     for (let j = (i + 1) & mask; idx[j] !== 0; j = (j + 1) & mask) {
-      const home = this.keyLoOf(idx[j]! - 1) & mask;
+      const home = los[j]! & mask;
       // move the entry at j into the hole at i unless its home lies cyclically in (i, j]
       if (i <= j ? home <= i || home > j : home <= i && home > j) {
         idx[i] = idx[j]!;
+        los[i] = los[j]!;
         i = j;
       }
     }
