@@ -2,8 +2,8 @@
  * Test helpers for test/ahp: where the shared read-only corpus lives, a verdict helper, and
  * `ahp validate`'s pipeline run in-process on stdio text (`runPipeline` + `ahpDriver`).
  */
-import { existsSync } from 'node:fs';
-import { relative } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestContext } from 'node:test';
 import { isAhpValid } from '../../src/run/ahp-message.ts';
@@ -59,4 +59,23 @@ export async function runStdio(text: string, rules?: ReadonlySet<string>): Promi
     (f) => findings.push(f),
   );
   return findings;
+}
+
+/** Every file under `dir`, depth first. */
+export const filesUnder = (dir: string): string[] =>
+  readdirSync(dir).flatMap((n) => {
+    const p = join(dir, n);
+    return statSync(p).isDirectory() ? filesUnder(p) : [p];
+  });
+
+/** Every JSON value of a .jsonl file (one a line) or a .json file (one document); unparsable lines are skipped. */
+export function jsonValuesOf(path: string): unknown[] {
+  const text = readFileSync(path, 'utf8');
+  return (path.endsWith('.jsonl') ? text.split('\n') : [text]).flatMap((d) => {
+    try {
+      return d.trim() ? [JSON.parse(d)] : [];
+    } catch {
+      return [];
+    }
+  });
 }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -7,24 +7,10 @@ import { fastWirePass } from '../../src/ahp/schema/wire-fast.ts';
 import { wireVerdict, wireVerdictUndispatched } from '../../src/ahp/schema/wire-verdict.ts';
 import { isObj } from '../../src/core/value.ts';
 import { generateAhp } from '../../tools/bench/generate-ahp.ts';
-import { AHP_CORPUS_DIR, REPO_DIR, requireShared } from './helpers.ts';
+import { AHP_CORPUS_DIR, filesUnder, jsonValuesOf, REPO_DIR, requireShared } from './helpers.ts';
 
-const files = (dir: string): string[] =>
-  readdirSync(dir).flatMap((n) => {
-    const p = join(dir, n);
-    return statSync(p).isDirectory() ? files(p) : [p];
-  });
-
-function values(path: string): unknown[] {
-  const text = readFileSync(path, 'utf8');
-  return (path.endsWith('.jsonl') ? text.split('\n') : [text]).flatMap((d) => {
-    try {
-      return d.trim() ? [JSON.parse(d)] : [];
-    } catch {
-      return [];
-    }
-  });
-}
+const files = filesUnder;
+const values = jsonValuesOf;
 
 /** Other values for a member: another type, and nearby values of the same type (the vocabulary the fast pass reads). */
 function replacements(v: unknown): unknown[] {

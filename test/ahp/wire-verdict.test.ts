@@ -1,30 +1,14 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { wireVerdict, wireVerdictUndispatched } from '../../src/ahp/schema/wire-verdict.ts';
 import { generateAhp } from '../../tools/bench/generate-ahp.ts';
-import { AHP_CORPUS_DIR, REPO_DIR, requireShared } from './helpers.ts';
+import { AHP_CORPUS_DIR, filesUnder, jsonValuesOf, REPO_DIR, requireShared } from './helpers.ts';
 
-const files = (dir: string): string[] =>
-  readdirSync(dir).flatMap((n) => {
-    const p = join(dir, n);
-    return statSync(p).isDirectory() ? files(p) : [p];
-  });
-
-/** Every JSON value of a .jsonl file (one a line) or a .json file (one document); unparsable lines are skipped. */
-function values(path: string): unknown[] {
-  const text = readFileSync(path, 'utf8');
-  const docs = path.endsWith('.jsonl') ? text.split('\n') : [text];
-  return docs.flatMap((d) => {
-    try {
-      return d.trim() ? [JSON.parse(d)] : [];
-    } catch {
-      return [];
-    }
-  });
-}
+const files = filesUnder;
+const values = jsonValuesOf;
 
 /** The value and its variants at the members the dispatch reads, each one member away from it. */
 function variants(v: unknown): unknown[] {
