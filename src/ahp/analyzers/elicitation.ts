@@ -1,10 +1,8 @@
 /**
  * The elicitation analyzer (AHP interaction-payloads.md §MCP elicitation binding (2025-11-25)): request/result pairs,
- * answers
- * against the form, advertised modes. A form stays open until an accepted answer is checked, then is kept until the
- * budget
- * needs the room; after that a result is "not verifiable", never passed. Requests are held as hashed keys and marks
- * only.
+ * answers against the form, advertised modes. A form stays open until an accepted answer is checked, then is kept
+ * until the budget needs the room; after that a result is "not verifiable", never passed. Requests are held as hashed
+ * keys and marks only.
  */
 import type { Mark } from '../../core/mark.ts';
 import type { ElicitationBody } from '../elicitation-body.ts';
