@@ -78,7 +78,11 @@ export class CompactTable {
     return this.count;
   }
 
-  /** Bytes the entries take now, the index at its fullest: the run's memory measure (src/core/state-budget.ts). */
+  /**
+   * Bytes the entries take now, the index at its fullest: the run's memory measure (src/core/state-budget.ts). The
+   * index is counted at 4 bytes a slot, as before its slots also held the key's low word (8 bytes), so the budget
+   * forgets at the same events as it did.
+   */
   bytes(): number {
     return this.count * (16 + 4 * (this.nu - INTERNAL_U32) + 8 * this.nf + 11);
   }
