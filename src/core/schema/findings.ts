@@ -6,6 +6,7 @@ import type { ErrorObject } from 'ajv/dist/2020.js';
 import { childPointer, getAt } from '../pointer.ts';
 import type { Obj } from '../value.ts';
 import { ownAnnotation, ruleOfNode, type SchemaIndex } from './annotations.ts';
+import { explainDateTime } from './formats.ts';
 
 /** One schema finding. `pointer` is an RFC 6901 JSON Pointer (with the mapper's `base`). */
 export interface SchemaFinding {
@@ -172,6 +173,10 @@ export function mapSchemaErrors(
       const key = wording.keys[text.slice(1)];
       if (!key) throw new Error(`schema message key ${text} has no wording`);
       message = key(ctx);
+    } else if (keyword === 'format' && e.params.format === 'date-time' && typeof value === 'string') {
+      // a fixed sentence names the rule; the value's own fault (which month, which offset) is what a user fixes
+      const why = explainDateTime(value);
+      message = why ? `${text.replace(/\.$/, '')}: ${why}.` : text;
     } else message = keyword === 'additionalProperties' ? text.replace('{prop}', member ?? '') : text;
     if (wording.finish) message = wording.finish(message);
     // Each (rule, pointer, message) once: an envelope and its overlay saying the same at one place are one finding.
