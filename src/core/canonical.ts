@@ -172,18 +172,24 @@ export function pairKey(source: string, id: string): Hash64 {
   return pairKeyUnder(pairSourceWords(source), source, id);
 }
 
+/** Four key words of `text`: its SipHash (lo, hi), then that of `text` + NUL (lo, hi); keys hashed under them. */
+export function keyWords(text: string): Uint32Array {
+  const k = new Uint32Array(4);
+  sipHash(text);
+  k[0] = sipLo;
+  k[1] = sipHi;
+  sipHash(text + '\u0000');
+  k[2] = sipLo;
+  k[3] = sipHi;
+  return k;
+}
+
 /** The key words {@link pairKey} derives from `source` (cached for recent sources); a caller may keep them. */
 export function pairSourceWords(source: string): Uint32Array {
   let k = pairSources.get(source);
   if (k === undefined) {
     if (pairSources.size >= PAIR_SOURCES) pairSources.clear();
-    k = new Uint32Array(4);
-    sipHash(source);
-    k[0] = sipLo;
-    k[1] = sipHi;
-    sipHash(source + '\u0000');
-    k[2] = sipLo;
-    k[3] = sipHi;
+    k = keyWords(source);
     pairSources.set(source, k);
   }
   return k;

@@ -1,6 +1,6 @@
 /** The 64-bit identity keys of the AEP stream state: an event's content digest and string-tuple keys (src/core/canonical.ts). */
-import { canonicalJson, pairKey, textKey, type ExactJson, type Hash64 } from '../../core/canonical.ts';
-import { sipHash, sipHashNarrow, sipHi, sipLo } from '../../core/siphash.ts';
+import { canonicalJson, keyWords, pairKey, textKey, type ExactJson, type Hash64 } from '../../core/canonical.ts';
+import { sipHashNarrow, sipHi, sipLo } from '../../core/siphash.ts';
 
 export { canonicalJson, type ExactJson, type Hash64 };
 
@@ -30,15 +30,7 @@ function tupleText(parts: readonly string[]): string {
  * ({@link extendedKey}), so a session's keys hash only what follows `(source, session)`.
  */
 export function tupleKeyWords(parts: readonly string[]): Uint32Array {
-  const text = tupleText(parts);
-  const k = new Uint32Array(4);
-  sipHash(text);
-  k[0] = sipLo;
-  k[1] = sipHi;
-  sipHash(text + '\u0000');
-  k[2] = sipLo;
-  k[3] = sipHi;
-  return k;
+  return keyWords(tupleText(parts));
 }
 
 /**
