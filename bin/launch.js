@@ -21,7 +21,7 @@ exports.launch = function launch(name) {
     process.exit(2);
   }
   // a whole-process setting, so here and not in run(), which tests and embedders call in their own process
-  cli.capYoungGeneration();
+  cli.shapeHeap();
   cli.run(process.argv).then((code) => {
     process.exitCode = code;
   });

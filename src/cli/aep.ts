@@ -4,7 +4,7 @@ import { addCaptureVerbs } from './aep-capture.ts';
 import { main, processIO, type CliBin, type CliIO } from './program.ts';
 
 /** The `aep` bin: the AEP definition and the capture verbs. */
-export { capYoungGeneration } from '../core/young-gen.ts';
+export { shapeHeap } from '../core/heap-shape.ts';
 export const aepCli: CliBin = { def: AEP, extras: { commands: addCaptureVerbs } };
 
 /** Run `aep` with `argv` on the real process (or `io`). Returns the exit code. */

@@ -8,7 +8,7 @@ import { AHP } from '../ahp/definition.ts';
 import type * as PinVerbs from './pin.ts';
 import { main, processIO, type CliBin, type CliIO } from './program.ts';
 
-export { capYoungGeneration } from '../core/young-gen.ts';
+export { shapeHeap } from '../core/heap-shape.ts';
 export { bindingByName };
 
 /** The binding of one input: `--binding`, else by name ({@link bindingByName}). */
