@@ -65,15 +65,23 @@ export function selectedSink(sink: FindingSink, selection: RuleSelection): Findi
   return selection === undefined ? sink : (f) => void ((isFramingRule(f.ruleId) || selection.has(f.ruleId)) && sink(f));
 }
 
+/** Facts masks whose rule lists are kept (real streams show a few dozen; the rest are filtered each time). */
+const MAX_MASKS = 1024;
+
+/** A selected stream rule with its context and gate: `on` fact names (no `presence`) or the mask `bits` of them. */
+interface StreamEntry<F, S> {
+  rule: FactRule<F, S>;
+  ctx: RuleContext;
+  on: readonly string[] | undefined;
+  bits: number;
+}
+
 /** Runs a protocol's rules in declared order; a rule that throws becomes a RuleCrashError for `onCrash`. */
 export class Engine<E extends ParsedEvent, F, S> {
   private readonly eventRules: { rule: EventRule<E>; ctx: RuleContext }[];
-  private readonly streamRules: {
-    rule: FactRule<F, S>;
-    ctx: RuleContext;
-    on: readonly string[] | undefined;
-    bits: number;
-  }[];
+  private readonly streamRules: StreamEntry<F, S>[];
+  private readonly onEventRules: StreamEntry<F, S>[];
+  private readonly byMask = new Map<number, readonly StreamEntry<F, S>[]>();
   private current: E | undefined;
 
   constructor(
@@ -111,6 +119,7 @@ export class Engine<E extends ParsedEvent, F, S> {
         on: factBits ? undefined : rule.on,
         bits: factBits ? bitsOf(rule) : 0,
       }));
+    this.onEventRules = this.streamRules.filter((r) => r.rule.onEvent);
   }
 
   /** The run's analyzers (read-only use: tests and diagnostics). */
@@ -148,17 +157,16 @@ export class Engine<E extends ParsedEvent, F, S> {
       }
       if (facts === undefined) return;
       const present = facts as Record<string, unknown>;
-      const mask = this.model.presence ? this.model.presence(facts) : 0;
-      for (const { rule, ctx, on, bits } of this.streamRules) {
-        if (!rule.onEvent) continue;
-        if (bits !== 0 && (mask & bits) === 0) continue;
+      const rules = this.model.presence ? this.rulesFor(this.model.presence(facts)) : this.onEventRules;
+      for (let k = 0; k < rules.length; k++) {
+        const { rule, ctx, on } = rules[k]!;
         if (on !== undefined) {
           let i = 0;
           while (i < on.length && present[on[i]!] === undefined) i++;
           if (i === on.length) continue;
         }
         try {
-          rule.onEvent(facts, ctx, this.model.state);
+          rule.onEvent!(facts, ctx, this.model.state);
         } catch (e) {
           this.onCrash(new RuleCrashError(rule.id, `${event.source}:${event.line}`, e, event));
         }
@@ -166,6 +174,16 @@ export class Engine<E extends ParsedEvent, F, S> {
     } finally {
       this.current = undefined;
     }
+  }
+
+  /** The rules with `onEvent` that a facts mask wakes, in declared order (one list per mask, made once). */
+  private rulesFor(mask: number): readonly StreamEntry<F, S>[] {
+    let list = this.byMask.get(mask);
+    if (list === undefined) {
+      list = this.onEventRules.filter((r) => r.bits === 0 || (mask & r.bits) !== 0);
+      if (this.byMask.size < MAX_MASKS) this.byMask.set(mask, list);
+    }
+    return list;
   }
 
   end(): void {
