@@ -29,6 +29,8 @@ export interface LifecycleFacts {
   /** The emitter session of a sequenced event (session-scoped, with `session` and an exact `seq`). */
   session?: SessionRecord;
   seq?: bigint;
+  /** With `seq`: the exact `epoch`, 0 when absent, `undefined` when not an exact integer. */
+  epoch?: bigint;
   runTerminal?: { run: string; prior: Mark; priorType: string };
   /** A second distinct `session.ended`: the first one. */
   sessionEnded?: Mark;
@@ -108,9 +110,11 @@ export class LifecycleAnalyzer {
     const rec = this.session(source, session, ev, known);
     facts.session = rec;
     facts.seq = seq;
+    const epoch = ev.value.epoch === undefined ? 0n : exactInteger(ev, '/epoch');
+    facts.epoch = epoch;
     const type = ev.type;
     const at = facts.at;
-    this.trackStart(rec, ev, seq);
+    this.trackStart(rec, ev, seq, epoch);
 
     const run = attr(ev, 'run');
     if (run !== undefined && (type === 'run.started' || RUN_TERMINALS.has(type))) {
@@ -148,8 +152,7 @@ export class LifecycleAnalyzer {
    * kept while
    * each event takes the next position, cleared otherwise: gaps are legal and may hide any event (§7.2).
    */
-  private trackStart(rec: SessionRecord, ev: AepEvent, seq: bigint): void {
-    const epoch = ev.value.epoch === undefined ? 0n : exactInteger(ev, '/epoch');
+  private trackStart(rec: SessionRecord, ev: AepEvent, seq: bigint, epoch: bigint | undefined): void {
     const s = rec.fromStart;
     if (
       this.fresh &&

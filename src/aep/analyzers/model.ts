@@ -58,6 +58,7 @@ class FactsRecord implements AepFacts {
   unverifiableWhy: AepFacts['unverifiableWhy'] = undefined;
   session: AepFacts['session'] = undefined;
   seq: bigint | undefined = undefined;
+  epoch: bigint | undefined = undefined;
   runTerminal: AepFacts['runTerminal'] = undefined;
   sessionEnded: Mark | undefined = undefined;
   endsSession: boolean | undefined = undefined;

@@ -4,7 +4,7 @@
  * exactly; an absent `epoch` is 0.
  */
 import type { Mark } from '../../core/mark.ts';
-import { exactInteger, type AepEvent } from '../event.ts';
+import type { AepEvent } from '../event.ts';
 import type { LifecycleFacts } from './lifecycle.ts';
 
 /** A position at or below the session's high-water mark. */
@@ -23,11 +23,11 @@ export interface OrderFacts {
 /** `(epoch, seq)` ordering per emitter session. */
 export class OrderingAnalyzer {
   /** Compare the event's position with its session's high-water mark; raise the mark. */
-  observe(ev: AepEvent, facts: OrderFacts & Pick<LifecycleFacts, 'session' | 'seq'> & { at: Mark }): void {
+  observe(ev: AepEvent, facts: OrderFacts & Pick<LifecycleFacts, 'session' | 'seq' | 'epoch'> & { at: Mark }): void {
     const rec = facts.session;
     if (!rec) return;
     const seq = facts.seq!;
-    const epoch = exactInteger(ev, '/epoch') ?? 0n;
+    const epoch = facts.epoch ?? 0n;
     const p = rec.pos;
     if (p && epoch < p.epoch) facts.order = { kind: 'epoch', epoch, seq, prev: p };
     else if (p && epoch === p.epoch && seq <= p.seq) facts.order = { kind: 'seq', epoch, seq, prev: p };
