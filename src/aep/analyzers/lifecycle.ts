@@ -6,7 +6,7 @@
  */
 import { markOf, type Mark } from '../../core/mark.ts';
 import type { ParsedEvent } from '../../core/rule.ts';
-import { attr, exactInteger, successor, type AepEvent, type AepScope } from '../event.ts';
+import { attr, counterOf, exactInteger, nextCounter, type AepEvent, type AepScope, type Counter } from '../event.ts';
 import type { AepCapLog, OpenBudget } from './budget.ts';
 import { tupleKeyWords } from './canonical.ts';
 import type { CompletionMarks, InputNames } from './markers.ts';
@@ -31,6 +31,10 @@ export interface LifecycleFacts {
   seq?: bigint;
   /** With `seq`: the exact `epoch`, 0 when absent, `undefined` when not an exact integer. */
   epoch?: bigint;
+  /** With `seq`: `seq` as a {@link Counter}, for the analyzers' comparisons. */
+  seqC?: Counter;
+  /** With `seq`: `epoch` as a {@link Counter} (`undefined` as `epoch`). */
+  epochC?: Counter;
   runTerminal?: { run: string; prior: Mark; priorType: string };
   /** A second distinct `session.ended`: the first one. */
   sessionEnded?: Mark;
@@ -112,9 +116,14 @@ export class LifecycleAnalyzer {
     facts.seq = seq;
     const epoch = ev.value.epoch === undefined ? 0n : exactInteger(ev, '/epoch');
     facts.epoch = epoch;
+    const plain = ev.bigIntegers.length === 0;
+    const sc = counterOf(seq, plain ? ev.value.seq : undefined);
+    const ec = epoch === undefined ? undefined : counterOf(epoch, plain ? (ev.value.epoch ?? 0) : undefined);
+    facts.seqC = sc;
+    facts.epochC = ec;
     const type = ev.type;
     const at = facts.at;
-    this.trackStart(rec, ev, seq, epoch);
+    this.trackStart(rec, ev, sc, ec);
 
     const run = attr(ev, 'run');
     if (run !== undefined && (type === 'run.started' || RUN_TERMINALS.has(type))) {
@@ -152,17 +161,18 @@ export class LifecycleAnalyzer {
    * kept while
    * each event takes the next position, cleared otherwise: gaps are legal and may hide any event (§7.2).
    */
-  private trackStart(rec: SessionRecord, ev: AepEvent, seq: bigint, epoch: bigint | undefined): void {
-    const s = rec.fromStart;
+  private trackStart(rec: SessionRecord, ev: AepEvent, seq: Counter, epoch: Counter | undefined): void {
     if (
-      this.fresh &&
-      !this.forgot &&
-      epoch !== undefined &&
-      (ev.type === 'session.started' || (epoch === 0n && seq === 0n))
-    )
-      rec.fromStart = { epoch, next: successor(seq) };
-    else if (s && epoch === s.epoch && seq === s.next) s.next = successor(seq);
-    else rec.fromStart = undefined;
+      (this.fresh &&
+        !this.forgot &&
+        epoch !== undefined &&
+        (ev.type === 'session.started' || (epoch === 0 && seq === 0))) ||
+      (rec.fromStart && epoch === rec.startEpoch && seq === rec.startNext)
+    ) {
+      rec.fromStart = true;
+      rec.startEpoch = epoch!;
+      rec.startNext = nextCounter(seq);
+    } else rec.fromStart = false;
   }
 
   /** After the other analyzers: an ended session without open work shrinks to a compact entry. */
@@ -231,11 +241,13 @@ export class LifecycleAnalyzer {
       t.getU(s, ENDED_U32.endedFile),
       t.getF(s, ENDED_F64.endedByteOffset),
     );
-    rec.pos = {
-      epoch: BigInt(t.getF(s, ENDED_F64.epoch)),
-      seq: BigInt(t.getF(s, ENDED_F64.seq)),
-      at: mark(t.getU(s, ENDED_U32.posLine), t.getU(s, ENDED_U32.posFile), t.getF(s, ENDED_F64.posByteOffset)),
-    };
+    const epoch = t.getF(s, ENDED_F64.epoch);
+    const seq = t.getF(s, ENDED_F64.seq);
+    rec.posEpoch = BigInt(epoch);
+    rec.posSeq = BigInt(seq);
+    rec.posEc = epoch; // within ±2^53 (compact)
+    rec.posSc = seq;
+    rec.posAt = mark(t.getU(s, ENDED_U32.posLine), t.getU(s, ENDED_U32.posFile), t.getF(s, ENDED_F64.posByteOffset));
     return rec;
   }
 

@@ -59,6 +59,8 @@ class FactsRecord implements AepFacts {
   session: AepFacts['session'] = undefined;
   seq: bigint | undefined = undefined;
   epoch: bigint | undefined = undefined;
+  seqC: AepFacts['seqC'] = undefined;
+  epochC: AepFacts['epochC'] = undefined;
   runTerminal: AepFacts['runTerminal'] = undefined;
   sessionEnded: Mark | undefined = undefined;
   endsSession: boolean | undefined = undefined;

@@ -23,14 +23,25 @@ export interface OrderFacts {
 /** `(epoch, seq)` ordering per emitter session. */
 export class OrderingAnalyzer {
   /** Compare the event's position with its session's high-water mark; raise the mark. */
-  observe(ev: AepEvent, facts: OrderFacts & Pick<LifecycleFacts, 'session' | 'seq' | 'epoch'> & { at: Mark }): void {
+  observe(
+    ev: AepEvent,
+    facts: OrderFacts & Pick<LifecycleFacts, 'session' | 'seq' | 'epoch' | 'seqC' | 'epochC'> & { at: Mark },
+  ): void {
     const rec = facts.session;
     if (!rec) return;
-    const seq = facts.seq!;
-    const epoch = facts.epoch ?? 0n;
-    const p = rec.pos;
-    if (p && epoch < p.epoch) facts.order = { kind: 'epoch', epoch, seq, prev: p };
-    else if (p && epoch === p.epoch && seq <= p.seq) facts.order = { kind: 'seq', epoch, seq, prev: p };
-    else rec.pos = { epoch, seq, at: facts.at };
+    const sc = facts.seqC!;
+    const ec = facts.epochC ?? 0;
+    const had = rec.posAt !== undefined;
+    if (had && ec < rec.posEc)
+      facts.order = { kind: 'epoch', epoch: facts.epoch ?? 0n, seq: facts.seq!, prev: rec.pos! };
+    else if (had && ec === rec.posEc && sc <= rec.posSc)
+      facts.order = { kind: 'seq', epoch: facts.epoch ?? 0n, seq: facts.seq!, prev: rec.pos! };
+    else {
+      rec.posEpoch = facts.epoch ?? 0n;
+      rec.posSeq = facts.seq!;
+      rec.posEc = ec;
+      rec.posSc = sc;
+      rec.posAt = facts.at;
+    }
   }
 }

@@ -3,6 +3,7 @@
  * its slots.
  */
 import type { Mark } from '../../core/mark.ts';
+import type { Counter } from '../event.ts';
 import type { CompiledForm } from '../forms.ts';
 import type { OpenOwner } from './budget.ts';
 import { pairKeyUnder, pairSourceWords } from '../../core/canonical.ts';
@@ -36,12 +37,21 @@ export class SessionRecord implements OpenOwner {
   owned = 0;
   /** Active since the eviction clock last passed this record (lifecycle.ts). */
   recent = false;
-  pos?: { epoch: bigint; seq: bigint; at: Mark };
+  // The high-water position (ordering.ts), set when `posAt` is: in the record, as a separate object read back at the
+  // session's next event cost a cache miss per event. `posEc`, `posSc`: its epoch and seq as Counters.
+  posEpoch = 0n;
+  posSeq = 0n;
+  posEc: Counter = 0;
+  posSc: Counter = 0;
+  posAt: Mark | undefined = undefined;
   ended?: Mark;
   /**
-   * Set while the input holds the session from its start with every position and request so far; `next` keeps it so.
+   * True while the input holds the session from its start with every position and request so far (`startEpoch` and
+   * `startNext`, the position expected next, keep it so).
    */
-  fromStart?: { epoch: bigint; next: bigint };
+  fromStart = false;
+  startEpoch: Counter = 0;
+  startNext: Counter = 0;
   /** The {@link tupleKeyWords} of `(source, session)`: its compact-row key, and the key of its run and request marks. */
   private words?: Uint32Array;
   /** The source's {@link pairSourceWords}: identity keys of this session's events without a lookup by source. */
@@ -56,6 +66,11 @@ export class SessionRecord implements OpenOwner {
     words?: Uint32Array,
   ) {
     this.words = words;
+  }
+
+  /** The high-water position as an object (a regression's `prev`, the compact row), or `undefined` before the first. */
+  get pos(): { epoch: bigint; seq: bigint; at: Mark } | undefined {
+    return this.posAt && { epoch: this.posEpoch, seq: this.posSeq, at: this.posAt };
   }
 
   /** Key words of this session (see {@link SessionRecord.words}). */
@@ -88,7 +103,7 @@ export class SessionRecord implements OpenOwner {
 
   /** Forget closed request records (kept while the session lives, for followers of a closed request). */
   dropClosed(): void {
-    this.fromStart = undefined; // its requests are no longer all known
+    this.fromStart = false; // its requests are no longer all known
     if (!this.requestMap) return;
     for (const [id, r] of this.requestMap) if (r.terminal) this.requestMap.delete(id);
   }
