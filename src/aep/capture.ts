@@ -130,7 +130,7 @@ export function captureViolations(
   basePointer = '/data',
 ): CaptureViolation[] {
   const rank = CAPTURE_RANK[capture];
-  if (rankBelow(tree) <= rank) return [];
+  if (rankBelow(tree) <= rank || !holdsWatched(data, tree, rank)) return [];
   const out: CaptureViolation[] = [];
   const stack: [unknown, CaptureNode | undefined, string][] = [[data, tree, basePointer]];
   while (stack.length) {
@@ -147,13 +147,23 @@ export function captureViolations(
     }
     if (!node.properties) continue;
     const o = v as Record<string, unknown>;
-    for (const [k, child] of watched(node, rank)) {
+    const list = watched(node, rank);
+    for (let i = 0; i < list.length; i++) {
+      const [k, child] = list[i]!;
       if (!Object.hasOwn(o, k)) continue;
       if (CAPTURE_RANK[child.level] > rank) out.push({ pointer: childPointer(ptr, k), level: child.level });
       else stack.push([o[k], child, childPointer(ptr, k)]);
     }
   }
   return out.length < 2 ? out : out.sort((a, b) => (a.pointer < b.pointer ? -1 : a.pointer > b.pointer ? 1 : 0));
+}
+
+/** Whether an object `data` holds a member of {@link watched} (most payloads hold none: no walk). */
+function holdsWatched(data: unknown, tree: CaptureNode, rank: number): boolean {
+  if (data === null || typeof data !== 'object' || Array.isArray(data) || !tree.properties) return true;
+  const list = watched(tree, rank);
+  for (let i = 0; i < list.length; i++) if (Object.hasOwn(data, list[i]![0])) return true;
+  return false;
 }
 
 /**
