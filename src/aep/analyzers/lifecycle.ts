@@ -122,7 +122,6 @@ export class LifecycleAnalyzer {
     facts.seqC = sc;
     facts.epochC = ec;
     const type = ev.type;
-    const at = facts.at;
     this.trackStart(rec, ev, sc, ec);
 
     const run = attr(ev, 'run');
@@ -131,14 +130,14 @@ export class LifecycleAnalyzer {
       if (type === 'run.started') {
         // an open run takes a maxOpen slot; a run that already ended is not opened again
         if (!r && !this.marks.get(rec.markKey('r', run)) && this.budget.admit(rec, ev))
-          rec.runs.set(run, { started: at });
+          rec.runs.set(run, { started: facts.at });
       } else {
         // completed: the run leaves the session and only a compact terminal mark stays
         const mk = rec.markKey('r', run);
         const prior = r ? undefined : this.marks.get(mk);
         if (prior) facts.runTerminal = { run, prior: prior.at, priorType: prior.type };
         else {
-          this.marks.put(mk, at, type, ev);
+          this.marks.put(mk, facts.at, type, ev);
           if (r) {
             rec.runs.delete(run);
             this.budget.release(rec);
@@ -150,7 +149,7 @@ export class LifecycleAnalyzer {
     if (type === 'session.ended') {
       if (rec.ended) facts.sessionEnded = rec.ended;
       else {
-        rec.ended = at;
+        rec.ended = facts.at;
         facts.endsSession = true;
       }
     }
@@ -247,7 +246,10 @@ export class LifecycleAnalyzer {
     rec.posSeq = BigInt(seq);
     rec.posEc = epoch; // within ±2^53 (compact)
     rec.posSc = seq;
-    rec.posAt = mark(t.getU(s, ENDED_U32.posLine), t.getU(s, ENDED_U32.posFile), t.getF(s, ENDED_F64.posByteOffset));
+    rec.hasPos = true;
+    rec.posFile = this.names.fileName(t.getU(s, ENDED_U32.posFile));
+    rec.posLine = t.getU(s, ENDED_U32.posLine);
+    rec.posByte = t.getF(s, ENDED_F64.posByteOffset);
     return rec;
   }
 

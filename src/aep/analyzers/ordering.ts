@@ -31,7 +31,7 @@ export class OrderingAnalyzer {
     if (!rec) return;
     const sc = facts.seqC!;
     const ec = facts.epochC ?? 0;
-    const had = rec.posAt !== undefined;
+    const had = rec.hasPos;
     if (had && ec < rec.posEc)
       facts.order = { kind: 'epoch', epoch: facts.epoch ?? 0n, seq: facts.seq!, prev: rec.pos! };
     else if (had && ec === rec.posEc && sc <= rec.posSc)
@@ -41,7 +41,10 @@ export class OrderingAnalyzer {
       rec.posSeq = facts.seq!;
       rec.posEc = ec;
       rec.posSc = sc;
-      rec.posAt = facts.at;
+      rec.hasPos = true;
+      rec.posFile = ev.source;
+      rec.posLine = ev.line;
+      rec.posByte = ev.byteOffset ?? NaN;
     }
   }
 }

@@ -37,13 +37,17 @@ export class SessionRecord implements OpenOwner {
   owned = 0;
   /** Active since the eviction clock last passed this record (lifecycle.ts). */
   recent = false;
-  // The high-water position (ordering.ts), set when `posAt` is: in the record, as a separate object read back at the
-  // session's next event cost a cache miss per event. `posEc`, `posSc`: its epoch and seq as Counters.
+  // The high-water position (ordering.ts) once `hasPos`: in the record, as a separate object read back at the
+  // session's next event cost a cache miss per event. `posEc`, `posSc`: its epoch and seq as Counters; `posFile`,
+  // `posLine`, `posByte` (NaN: none): where it was, so the event's mark need not outlive it.
+  hasPos = false;
   posEpoch = 0n;
   posSeq = 0n;
   posEc: Counter = 0;
   posSc: Counter = 0;
-  posAt: Mark | undefined = undefined;
+  posFile = '';
+  posLine = 0;
+  posByte = 0;
   ended?: Mark;
   /**
    * True while the input holds the session from its start with every position and request so far (`startEpoch` and
@@ -70,7 +74,10 @@ export class SessionRecord implements OpenOwner {
 
   /** The high-water position as an object (a regression's `prev`, the compact row), or `undefined` before the first. */
   get pos(): { epoch: bigint; seq: bigint; at: Mark } | undefined {
-    return this.posAt && { epoch: this.posEpoch, seq: this.posSeq, at: this.posAt };
+    if (!this.hasPos) return undefined;
+    const at: Mark = { file: this.posFile, line: this.posLine };
+    if (!Number.isNaN(this.posByte)) at.byteOffset = this.posByte;
+    return { epoch: this.posEpoch, seq: this.posSeq, at };
   }
 
   /** Key words of this session (see {@link SessionRecord.words}). */
