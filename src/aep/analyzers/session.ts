@@ -6,7 +6,8 @@ import type { Mark } from '../../core/mark.ts';
 import type { Counter } from '../event.ts';
 import type { CompiledForm } from '../forms.ts';
 import type { OpenOwner } from './budget.ts';
-import { pairKeyUnder, pairSourceWords } from '../../core/canonical.ts';
+import { pairKey, pairSourceWords } from '../../core/canonical.ts';
+import { sipHashNarrow, sipHi, sipLo } from '../../core/siphash.ts';
 import { extendedKey, tupleKeyWords, type Hash64 } from './canonical.ts';
 
 /** One open run of an emitter session (a run leaves the session at its terminal). */
@@ -58,8 +59,17 @@ export class SessionRecord implements OpenOwner {
   startNext: Counter = 0;
   /** The {@link tupleKeyWords} of `(source, session)`: its compact-row key, and the key of its run and request marks. */
   private words?: Uint32Array;
-  /** The source's {@link pairSourceWords}: identity keys of this session's events without a lookup by source. */
-  private idWords?: Uint32Array;
+  // The source's pairSourceWords as 16-bit halves (k0 = k0a << 16 | k0b, ...; k0a < 0: not derived yet): identity keys
+  // of this session's events without a lookup by source, and in the record (small integers), not behind a typed
+  // array's two objects, which cost a cache miss or two per event.
+  private k0a = -1;
+  private k0b = 0;
+  private k1a = 0;
+  private k1b = 0;
+  private k2a = 0;
+  private k2b = 0;
+  private k3a = 0;
+  private k3b = 0;
   /** Created on first use (most sessions never need one of them). */
   private runMap?: Map<string, RunRecord>;
   private requestMap?: Map<string, RequestRecord>;
@@ -87,7 +97,25 @@ export class SessionRecord implements OpenOwner {
 
   /** The identity key of `(source, id)` for an event of this session (the same key as {@link idKeyHash}). */
   idKey(id: string): Hash64 {
-    return pairKeyUnder((this.idWords ??= pairSourceWords(this.source)), this.source, id);
+    if (this.k0a < 0) {
+      const k = pairSourceWords(this.source);
+      this.k0a = k[0]! >>> 16;
+      this.k0b = k[0]! & 0xffff;
+      this.k1a = k[1]! >>> 16;
+      this.k1b = k[1]! & 0xffff;
+      this.k2a = k[2]! >>> 16;
+      this.k2b = k[2]! & 0xffff;
+      this.k3a = k[3]! >>> 16;
+      this.k3b = k[3]! & 0xffff;
+    }
+    const narrow = sipHashNarrow(
+      id,
+      ((this.k0a << 16) | this.k0b) >>> 0,
+      ((this.k1a << 16) | this.k1b) >>> 0,
+      ((this.k2a << 16) | this.k2b) >>> 0,
+      ((this.k3a << 16) | this.k3b) >>> 0,
+    );
+    return narrow < 0 ? pairKey(this.source, id) : { hi: sipHi, lo: sipLo };
   }
 
   /** The completion-mark key of `tag` (`r` run, `q` request) and `name` in this session. */

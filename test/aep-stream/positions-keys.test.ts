@@ -1,6 +1,8 @@
-/** The analyzers' position counters (src/aep/event.ts `Counter`): numbers where safe, exact across 2^53. */
+/** The analyzers' position counters (src/aep/event.ts `Counter`) and session keys (src/aep/analyzers/session.ts). */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { idKeyHash } from '../../src/aep/analyzers/canonical.ts';
+import { SessionRecord } from '../../src/aep/analyzers/session.ts';
 import { counterOf, nextCounter } from '../../src/aep/event.ts';
 
 const EDGE = 2n ** 53n;
@@ -34,5 +36,15 @@ test('counters: a number exactly when safe; === and < agree with the bigints; th
       assert.equal(ca < cb, a < b, `${a} < ${b}`);
       assert.equal(ca <= cb, a <= b, `${a} <= ${b}`);
     }
+  }
+});
+
+test('session records: an identity key is the pair key of (source, id), narrow or wide', () => {
+  const sources = ['aep://host-2/agent/claude-code/session/s_8m', 'aep://h/é', 'urn:x', 'aep://ωmega/a'];
+  const ids = ['01JX9Y000000000001BENCHGEN', '', 'x', 'id-ü', 'ħ', 'a'.repeat(70)];
+  for (const source of sources) {
+    const rec = new SessionRecord(source.length + ':' + source + 's', source, 's');
+    for (const id of ids)
+      for (let i = 0; i < 2; i++) assert.deepEqual(rec.idKey(id), idKeyHash(source, id), `${source} ${id}`);
   }
 });
