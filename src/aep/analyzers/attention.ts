@@ -117,7 +117,7 @@ export class AttentionAnalyzer {
   private linkForeign(session: string, subject: string): RequestLink {
     let found: RequestLink = MISSING;
     let n = 0;
-    for (const rec of this.lifecycle.emittersOf(session) ?? []) {
+    for (let rec = this.lifecycle.emittersOf(session); rec !== undefined; rec = rec.nextEmitter) {
       const r = rec.peekRequest(subject);
       if (!r) continue;
       n++;

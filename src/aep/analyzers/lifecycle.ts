@@ -57,8 +57,11 @@ const FEW_EMITTERS = 8;
 /** Emitter sessions, runs and session end for one run. */
 export class LifecycleAnalyzer {
   private readonly sessions = new Map<string, SessionRecord>();
-  /** Bare session -> the emitter sessions using that name (usually one), in the order they appeared. */
-  private readonly bySession = new Map<string, SessionRecord[]>();
+  /**
+   * Bare session -> the emitter sessions using that name (usually one), chained by `nextEmitter`, newest first: one
+   * object fewer to read per event than a list (`peek`).
+   */
+  private readonly bySession = new Map<string, SessionRecord>();
   /** Ended sessions without open work ({@link ENDED_U32}, {@link ENDED_F64}). */
   private readonly endedSessions: CompactTable;
   /** True once a session was forgotten (evicted, or its compact entry dropped): a new record may then be a returning session. */
@@ -98,8 +101,8 @@ export class LifecycleAnalyzer {
     return this.endedSessions.size;
   }
 
-  /** The emitter sessions of the bare session name `session` (foreign events name only that). */
-  emittersOf(session: string): readonly SessionRecord[] | undefined {
+  /** The emitter sessions of the bare session name `session` (foreign events name only that), chained by `nextEmitter`. */
+  emittersOf(session: string): SessionRecord | undefined {
     return this.bySession.get(session);
   }
 
@@ -261,10 +264,11 @@ export class LifecycleAnalyzer {
   peek(source: string, session: string): SessionRecord | undefined {
     // found through the bare session name, whose few emitters are compared by source: no
     // `(source, session)` key string is built and hashed per event (about 3% of an AEP run)
-    const list = this.bySession.get(session);
-    if (list === undefined) return undefined;
-    if (list.length > FEW_EMITTERS) return this.sessions.get(key2(source, session));
-    for (let i = 0; i < list.length; i++) if (list[i]!.source === source) return list[i];
+    let n = 0;
+    for (let rec = this.bySession.get(session); rec !== undefined; rec = rec.nextEmitter) {
+      if (rec.source === source) return rec;
+      if (++n === FEW_EMITTERS) return this.sessions.get(key2(source, session));
+    }
     return undefined;
   }
 
@@ -290,9 +294,8 @@ export class LifecycleAnalyzer {
       this.fresh = true;
     }
     this.sessions.set(k, rec);
-    const emitters = this.bySession.get(session);
-    if (emitters) emitters.push(rec);
-    else this.bySession.set(session, [rec]);
+    rec.nextEmitter = this.bySession.get(session);
+    this.bySession.set(session, rec);
     return rec;
   }
 
@@ -309,9 +312,16 @@ export class LifecycleAnalyzer {
 
   private forget(rec: SessionRecord): void {
     this.sessions.delete(rec.key);
-    const list = this.bySession.get(rec.session);
-    const i = list ? list.indexOf(rec) : -1;
-    if (i >= 0) list!.splice(i, 1);
-    if (list && list.length === 0) this.bySession.delete(rec.session);
+    const first = this.bySession.get(rec.session);
+    if (first === rec) {
+      if (rec.nextEmitter) this.bySession.set(rec.session, rec.nextEmitter);
+      else this.bySession.delete(rec.session);
+    } else
+      for (let r = first; r !== undefined; r = r.nextEmitter)
+        if (r.nextEmitter === rec) {
+          r.nextEmitter = rec.nextEmitter;
+          break;
+        }
+    rec.nextEmitter = undefined;
   }
 }

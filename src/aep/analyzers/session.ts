@@ -36,6 +36,8 @@ export type OpenRequest = RequestRecord & { terminal?: undefined };
 export class SessionRecord implements OpenOwner {
   /** Open runs and open requests held against `maxOpen` (released at their terminal or on eviction). */
   owned = 0;
+  /** The next emitter session of the same bare session name (lifecycle.ts keeps the first by name). */
+  nextEmitter: SessionRecord | undefined = undefined;
   /** Active since the eviction clock last passed this record (lifecycle.ts). */
   recent = false;
   // The high-water position (ordering.ts) once `hasPos`: in the record, as a separate object read back at the
