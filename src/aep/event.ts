@@ -12,18 +12,10 @@ export type AepScope = 'session' | 'agent' | 'foreign';
 const FOREIGN =
   /^(control\.attention\.respond|control\.cancel|control\.pause|control\.resume|x\.[a-z0-9_-]+\.control\..+|attention\.routed)$/;
 
-/** Scope classes of recent types (a type recurs on every event; a lookup is cheaper than the pattern). */
-const scopes = new Map<string, AepScope>();
-
 /** The scope class of `type`: `agent.*` -> agent; commands and `attention.routed` -> foreign; else session. */
 export function scopeOf(type: string): AepScope {
-  let s = scopes.get(type);
-  if (s === undefined) {
-    s = type.startsWith('agent.') ? 'agent' : FOREIGN.test(type) ? 'foreign' : 'session';
-    if (scopes.size >= 1024) scopes.clear();
-    scopes.set(type, s);
-  }
-  return s;
+  if (type.startsWith('agent.')) return 'agent';
+  return FOREIGN.test(type) ? 'foreign' : 'session';
 }
 
 /** An envelope-valid AEP event (all stream rules see); `capture` defaulted to `metadata` (AEP-0001 §5.1). */

@@ -16,42 +16,16 @@ const TRACEPARENT = /^(?!ff)[0-9a-f]{2}-(?!0{32})[0-9a-f]{32}-(?!0{16})[0-9a-f]{
 const isDateTime = MEMO_FORMATS['date-time'];
 const isUri = MEMO_FORMATS.uri;
 
-/** Code units of RFC 3986 §2.3 `unreserved` and `/` (the rest of a {@link plainUri} after its scheme). */
-const PLAIN = new Uint8Array(128);
-for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/') PLAIN[c.charCodeAt(0)] = 1;
+// scheme ":" *( unreserved / "/" ) (RFC 3986 §3.1, §2.3)
+const PLAIN_URI = /^[A-Za-z][A-Za-z0-9+.-]*:[A-Za-z0-9._~/-]*$/;
 
 /**
  * True for `scheme ":" *( unreserved / "/" )`, which is always an RFC 3986 §3 URI (`//` opens a reg-name authority and
  * segments of unreserved characters follow; a single `/` or none is a path); false sends it to the URI grammar. An
- * emitter's `source` usually has this shape, and a scan is cheaper than the memo's lookup by a fresh string.
+ * emitter's `source` usually has this shape, and the test is cheaper than the memo's lookup by a fresh string.
  */
 export function plainUri(s: string): boolean {
-  const n = s.length;
-  let c = n === 0 ? 0 : s.charCodeAt(0) | 0x20;
-  if (c < 0x61 || c > 0x7a) return false;
-  let i = 1;
-  for (; i < n; i++) {
-    c = s.charCodeAt(i);
-    if (c === 0x3a) break;
-    // ALPHA / DIGIT / "+" / "-" / "."
-    if (
-      !(
-        (c >= 0x61 && c <= 0x7a) ||
-        (c >= 0x41 && c <= 0x5a) ||
-        (c >= 0x30 && c <= 0x39) ||
-        c === 0x2b ||
-        c === 0x2d ||
-        c === 0x2e
-      )
-    )
-      return false;
-  }
-  if (i === n) return false;
-  for (i++; i < n; i++) {
-    c = s.charCodeAt(i);
-    if (c >= 128 || PLAIN[c] === 0) return false;
-  }
-  return true;
+  return PLAIN_URI.test(s);
 }
 
 /** The `allOf` branch a type falls in: no valid type, `agent.*`, a foreign command or routing, or session-scoped. */
