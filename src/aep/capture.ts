@@ -129,9 +129,9 @@ export function captureViolations(
   capture: AepCaptureLevel,
   basePointer = '/data',
 ): CaptureViolation[] {
-  const out: CaptureViolation[] = [];
   const rank = CAPTURE_RANK[capture];
-  if (rankBelow(tree) <= rank) return out;
+  if (rankBelow(tree) <= rank || !holdsWatched(data, tree, rank)) return [];
+  const out: CaptureViolation[] = [];
   const stack: [unknown, CaptureNode | undefined, string][] = [[data, tree, basePointer]];
   while (stack.length) {
     const [v, node, ptr] = stack.pop()!;
@@ -147,54 +147,73 @@ export function captureViolations(
     }
     if (!node.properties) continue;
     const o = v as Record<string, unknown>;
-    for (const [k, child] of watched(node, rank)) {
+    const list = watched(node, rank);
+    for (let i = 0; i < list.length; i++) {
+      const [k, child] = list[i]!;
       if (!Object.hasOwn(o, k)) continue;
       if (CAPTURE_RANK[child.level] > rank) out.push({ pointer: childPointer(ptr, k), level: child.level });
       else stack.push([o[k], child, childPointer(ptr, k)]);
     }
   }
-  return out.sort((a, b) => (a.pointer < b.pointer ? -1 : a.pointer > b.pointer ? 1 : 0));
+  return out.length < 2 ? out : out.sort((a, b) => (a.pointer < b.pointer ? -1 : a.pointer > b.pointer ? 1 : 0));
+}
+
+/** Whether an object `data` holds a member of {@link watched} (most payloads hold none: no walk). */
+function holdsWatched(data: unknown, tree: CaptureNode, rank: number): boolean {
+  if (data === null || typeof data !== 'object' || Array.isArray(data) || !tree.properties) return true;
+  const list = watched(tree, rank);
+  for (let i = 0; i < list.length; i++) if (Object.hasOwn(data, list[i]![0])) return true;
+  return false;
 }
 
 /**
- * Visit each string of the `redacted`-gated text of `data` (members at `redacted` and `[metadata*]`, any depth), with
- * its
- * pointer; `full` members are not visited. Iterative.
+ * Visit each string of the `redacted`-gated text of `data` (members at `redacted` and `[metadata*]`, any depth), in
+ * document order; `full` members are not visited. The string's pointer is `childPointer(parent, key)`, left to the
+ * visitor (most strings need none). Iterative.
  */
 export function forEachGatedString(
   data: unknown,
   tree: CaptureNode,
-  visit: (pointer: string, text: string) => void,
+  visit: (text: string, parent: string, key: string | number) => void,
   basePointer = '/data',
 ): void {
-  const stack: [unknown, CaptureNode | undefined, string, boolean][] = [[data, tree, basePointer, false]];
+  // a task: a value, its node, its parent's pointer and its key there, and whether it is gated
+  const stack: [unknown, CaptureNode | undefined, string, string | number | undefined, boolean][] = [
+    [data, tree, basePointer, undefined, false],
+  ];
   while (stack.length) {
-    const [v, node, ptr, gated] = stack.pop()!;
+    const [v, node, parent, key, gated] = stack.pop()!;
     if (typeof v === 'string') {
-      if (gated) visit(ptr, v);
+      if (gated) visit(v, parent, key!);
       continue;
     }
-    if (v === null || typeof v !== 'object') continue;
+    const ptr = key === undefined ? parent : childPointer(parent, key);
     if (Array.isArray(v)) {
       const child = node?.items;
       if (child && CAPTURE_RANK[child.level] > CAPTURE_RANK.redacted) continue;
       const g = gated || isGated(child);
       if (!g && !gatesBelow(child)) continue;
-      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], child, childPointer(ptr, i), g]);
+      for (let i = v.length - 1; i >= 0; i--) if (wanted(v[i], g)) stack.push([v[i], child, ptr, i, g]);
       continue;
     }
-    const keys = Object.keys(v);
+    const o = v as Record<string, unknown>;
+    const keys = Object.keys(o);
+    const props = node?.properties;
     for (let i = keys.length - 1; i >= 0; i--) {
       const k = keys[i]!;
-      const child = node?.properties?.get(k);
+      const child = props?.get(k);
       if (child && CAPTURE_RANK[child.level] > CAPTURE_RANK.redacted) continue;
       const g = gated || isGated(child);
       // nothing below an ungated member without a gated descendant is visited: skip its subtree
       if (!g && !gatesBelow(child)) continue;
-      stack.push([(v as Record<string, unknown>)[k], child, childPointer(ptr, k), g]);
+      if (wanted(o[k], g)) stack.push([o[k], child, ptr, k, g]);
     }
   }
 }
+
+/** Whether the walk has anything to do with `v`: a gated string, or an object or array to look into. */
+const wanted = (v: unknown, gated: boolean): boolean =>
+  typeof v === 'string' ? gated : v !== null && typeof v === 'object';
 
 const isGated = (n: CaptureNode | undefined): boolean => n !== undefined && (n.level === 'redacted' || n.star === true);
 

@@ -42,9 +42,23 @@ export function attr(
 const MEMBER_OF: Record<string, string> = Object.create(null) as Record<string, string>;
 const SMALL_BIGINTS: readonly bigint[] = Array.from({ length: 1024 }, (_, i) => BigInt(i));
 
-/** `n + 1n`, shared for small `n` (a session's next expected seq, lifecycle.ts): no BigInt allocated per event. */
-export function successor(n: bigint): bigint {
-  return n >= 0n && n < 1023n ? SMALL_BIGINTS[Number(n) + 1]! : n + 1n;
+/**
+ * An exact integer as a number when it is a safe one, else a bigint: `===` and `<` between two are exact, and most
+ * need no BigInt operation (one a runtime call in V8, 2.5% of an AEP run for the position checks).
+ */
+export type Counter = number | bigint;
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** The {@link Counter} of `exact`; `plain`: the member's parsed value when the line has no big integer literal. */
+export function counterOf(exact: bigint, plain?: unknown): Counter {
+  if (typeof plain === 'number' && Number.isSafeInteger(plain)) return plain; // `exact` is that number then
+  return exact >= -MAX_SAFE && exact <= MAX_SAFE ? Number(exact) : exact;
+}
+
+/** The counter after `c` (a session's next expected seq, lifecycle.ts). */
+export function nextCounter(c: Counter): Counter {
+  return typeof c === 'number' && c < Number.MAX_SAFE_INTEGER ? c + 1 : counterOf(BigInt(c) + 1n);
 }
 
 /**

@@ -1,4 +1,11 @@
-import { findSecrets, FLOOR_SECRET_CLASSES, HARDENING_SECRET_CLASSES, type DetectorClass } from '../core/secrets.ts';
+import { childPointer } from '../core/pointer.ts';
+import {
+  findSecrets,
+  FLOOR_SECRET_CLASSES,
+  HARDENING_SECRET_CLASSES,
+  mayHoldSecret,
+  type DetectorClass,
+} from '../core/secrets.ts';
 import { forEachGatedString } from './capture.ts';
 import type { AepEvent } from './event.ts';
 import { captureTreeFor } from './schema/validators.ts';
@@ -19,8 +26,11 @@ function leaksOf(ev: AepEvent): readonly (string | DetectorClass)[] {
   const tree = data !== null && typeof data === 'object' ? captureTreeFor(ev.type) : undefined;
   // no tree: a vendor or schema-less type, where no member is marked redacted (AEP-0002 §5.1 rule 2)
   if (tree)
-    forEachGatedString(data, tree, (pointer, text) => {
+    forEachGatedString(data, tree, (text, parent, key) => {
+      if (!mayHoldSecret(text)) return;
       const matches = findSecrets(text, { classes: LEAK_CLASSES });
+      if (matches.length === 0) return;
+      const pointer = childPointer(parent, key);
       for (let i = 0; i < matches.length; i++) {
         const cls = matches[i]!.class;
         let seen = false;

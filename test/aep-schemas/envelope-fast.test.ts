@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { generateAep } from '../../tools/bench/generate-aep.ts';
-import { envelopeSurelyValid } from '../../src/aep/schema/envelope-fast.ts';
+import { isUri } from '../../src/core/schema/formats.ts';
+import { envelopeSurelyValid, plainUri } from '../../src/aep/schema/envelope-fast.ts';
 import { envelopeValidator } from '../../src/aep/schema/validators.ts';
 import { CORPUS_DIR } from './helpers.ts';
 
@@ -128,4 +129,26 @@ test('envelope fast path: the upstream corpus and its mutations', (t) => {
   const events = files(CORPUS_DIR).flatMap(eventsOfFile);
   assert.ok(events.length > 50, `${events.length} events`);
   check(events, 'upstream');
+});
+
+test('plainUri: only ever true for an RFC 3986 URI (every string of 1-4 units over a URI-edge alphabet, sources, mutations)', () => {
+  const alphabet = ['a', 'Z', '0', '+', '-', '.', '_', '~', '/', ':', '@', '?', '#', '%', '[', ']', ' ', 'é', '\u0141'];
+  const strings: string[] = [''];
+  for (let len = 1, level = ['']; len <= 4; len++) {
+    level = level.flatMap((p) => alphabet.map((c) => p + c));
+    for (const x of level) strings.push(x);
+  }
+  const sources = [...files(join(ROOT, 'conformance/aep')), ...files(join(ROOT, 'examples/aep'))]
+    .flatMap(eventsOfFile)
+    .map((e) => e.source)
+    .filter((s): s is string => typeof s === 'string');
+  for (const s of sources)
+    for (let i = 0; i <= s.length; i++) for (const c of alphabet) strings.push(s.slice(0, i) + c + s.slice(i));
+  let plain = 0;
+  for (const s of [...strings, ...sources]) {
+    if (!plainUri(s)) continue;
+    plain++;
+    assert.equal(isUri(s), true, `plainUri accepts ${JSON.stringify(s)}, which is no URI`);
+  }
+  assert.ok(plain > 1000 && sources.some(plainUri), `${plain} plain`);
 });

@@ -1,8 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import {
   findSecrets,
   firstFloorSecret,
+  mayHoldSecret,
   replaceMatches,
   SECRET_MARK,
   type DetectorClass,
@@ -84,4 +88,71 @@ test('secrets: scans of long adversarial strings finish (linear patterns)', { ti
   }
   // a real secret after a long run is still found
   assert.equal(firstFloorSecret('x'.repeat(n) + ' AKIAIOSFODNN7EXAMPLE'), 'aws-access-key');
+});
+
+/** Every string inside the JSON and JSONL files under `dir` (conformance cases, examples, the upstream corpus). */
+function stringsUnder(dir: string, out: string[]): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return; // an absent corpus
+  }
+  const walk = (v: unknown): void => {
+    if (typeof v === 'string') out.push(v);
+    else if (v !== null && typeof v === 'object') for (const x of Object.values(v)) walk(x);
+  };
+  for (const n of names) {
+    const p = join(dir, n);
+    if (statSync(p).isDirectory()) stringsUnder(p, out);
+    else if (/\.jsonl?$/.test(n))
+      for (const line of readFileSync(p, 'utf8').split('\n'))
+        try {
+          walk(JSON.parse(line));
+        } catch {
+          // not a JSON line
+        }
+  }
+}
+
+test('secrets: mayHoldSecret is false only where no secret class matches (corpus strings, vectors, splices)', () => {
+  const root = fileURLToPath(new URL('../../', import.meta.url));
+  const texts: string[] = [];
+  for (const d of ['conformance', 'examples', '../shared/corpus']) stringsUnder(join(root, d), texts);
+  const vectors = [
+    '-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----',
+    'AKIAIOSFODNN7EXAMPLE',
+    'Authorization: Bearer abc123.DEF-456_ghi~789',
+    'PASSWD=x1',
+    'Api-Key: "v"',
+    'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.Sfl',
+    'ghp_AbCdEfGhIjKlMnOpQrStUvWxYz012345',
+    'github_pat_AbCdEfGhIjKlMnOpQrStUvWx',
+    'glpat-AbCdEfGhIjKlMnOpQrStUv',
+    'GR1348941AbCdEfGhIjKlMnOpQrStUv',
+    'xoxb-1234567890-abc',
+    'xoxe.xoxp-1234567890',
+    'xapp-1-A0123456789',
+    'https://hooks.slack.com/services/T000/B000/XXXXXXXXXXXXXXXX',
+    'sk-ant-api03-AbCdEfGhIjKlMnOp',
+    'rk_live_AbCdEfGhIjKlMnOp',
+    'whsec_AbCdEfGhIjKlMnOpQrStUvWx',
+    'AIzaSyA-AbCdEfGhIjKlMnOpQrStUvWxYz0123',
+  ];
+  // each vector alone, inside prose, and cut by one unit at every place (a cut must not hide a match the scan finds)
+  for (const v of vectors) {
+    texts.push(v, `see ${v} here`);
+    for (let i = 0; i < v.length; i++) texts.push(v.slice(0, i) + v.slice(i + 1), v.slice(0, i) + ' ' + v.slice(i));
+  }
+  const classes: DetectorClass[] = ['pem', 'aws-access-key', 'bearer', 'assignment', 'jwt', 'provider-token'];
+  let screened = 0;
+  let found = 0;
+  for (const t of texts) {
+    const hits = findSecrets(t, { classes }).length;
+    if (hits > 0) found++;
+    if (mayHoldSecret(t)) continue;
+    screened++;
+    assert.equal(hits, 0, `mayHoldSecret screened out ${JSON.stringify(t)}, which holds a secret`);
+  }
+  assert.ok(screened > 1000 && found > 100, `${screened} screened out, ${found} with a secret`);
 });

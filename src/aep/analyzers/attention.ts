@@ -88,7 +88,7 @@ export class AttentionAnalyzer {
     if (rec.peekRequest(id)) return;
     const prior = this.marks.get(rec.markKey('q', id));
     if (!prior && !this.budget.admit(rec, ev)) {
-      rec.fromStart = undefined; // a request not recorded: a follower's missing link proves nothing
+      rec.fromStart = false; // a request not recorded: a follower's missing link proves nothing
       return;
     }
     const data = ev.value.data;
@@ -117,7 +117,7 @@ export class AttentionAnalyzer {
   private linkForeign(session: string, subject: string): RequestLink {
     let found: RequestLink = MISSING;
     let n = 0;
-    for (const rec of this.lifecycle.emittersOf(session) ?? []) {
+    for (let rec = this.lifecycle.emittersOf(session); rec !== undefined; rec = rec.nextEmitter) {
       const r = rec.peekRequest(subject);
       if (!r) continue;
       n++;

@@ -6,7 +6,6 @@
 import type { Mark } from '../../core/mark.ts';
 import { attr, type AepEvent, type AepScope } from '../event.ts';
 import type { OpenBudget } from './budget.ts';
-import { idKeyHash } from './canonical.ts';
 import type { FormFacts } from './form-values.ts';
 import type { LifecycleAnalyzer, LifecycleFacts } from './lifecycle.ts';
 import type { Completion, CompletionMarks } from './markers.ts';
@@ -35,7 +34,8 @@ export interface ControlFacts {
   endorsesInvalid?: Mark;
 }
 
-const key2 = (a: string, b: string) => JSON.stringify([a, b]);
+/** The command map key of `(session, id)`: `<session length>:<session><id>` (injective; cheaper than JSON). */
+const key2 = (a: string, b: string) => a.length + ':' + a + b;
 
 /** An event's `time` in ms since the epoch, or `undefined` when it does not parse (leap seconds, lowercase forms). */
 function timeOf(ev: AepEvent): number | undefined {
@@ -85,7 +85,7 @@ export class ControlAnalyzer {
       const ack: NonNullable<ControlFacts['ack']> = { cause };
       facts.ack = ack;
       if (cause !== undefined) {
-        const k = idKeyHash(rec.source, 'a' + cause);
+        const k = rec.idKey('a' + cause);
         const prior = this.marks.get(k);
         if (prior) ack.prior = prior;
         else this.marks.put(k, facts.at, type, ev);

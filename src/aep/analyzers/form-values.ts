@@ -50,10 +50,11 @@ export class FormValuesAnalyzer {
     const answer = isObj(data) && own(data, 'answer') && isObj(data.answer) ? data.answer : undefined;
     if (!answer || !own(answer, 'values') || !isObj(answer.values)) return;
     const role = ev.type === 'attention.answered' ? 'answered' : 'respond';
-    const base = { role, values: answer.values, subject: a.subject } as const;
+    const values = answer.values;
+    const subject = a.subject;
     const link = a.link;
     if (link.status !== 'found') {
-      facts.form = { ...base, outcome: { kind: 'unverifiable', reason: link.status } };
+      facts.form = { role, values, subject, outcome: { kind: 'unverifiable', reason: link.status } };
       return;
     }
     const req = link.request;
@@ -62,7 +63,7 @@ export class FormValuesAnalyzer {
     else if (req.terminal) outcome = { kind: 'unverifiable', reason: 'closed', request: req.at };
     else if (req.form === undefined || req.form === 'unusable')
       outcome = { kind: 'unverifiable', reason: 'unusable', request: req.at };
-    else outcome = { kind: 'checked', issues: checkFormValues(req.form, answer.values, ev.capture), request: req.at };
-    facts.form = { ...base, outcome };
+    else outcome = { kind: 'checked', issues: checkFormValues(req.form, values, ev.capture), request: req.at };
+    facts.form = { role, values, subject, outcome }; // a literal: an object spread cost 1% of an AEP run
   }
 }

@@ -50,7 +50,7 @@ const FACT_BITS = {
 /** Every member present from the start, so all facts share one shape and presence() and the rules stay monomorphic. */
 class FactsRecord implements AepFacts {
   scope: AepScope | undefined = undefined;
-  at: Mark | undefined = undefined;
+  private mark: Mark | undefined = undefined;
   redelivery: Mark | undefined = undefined;
   downleveledFrom: AepFacts['downleveledFrom'] = undefined;
   collision: Mark | undefined = undefined;
@@ -58,6 +58,9 @@ class FactsRecord implements AepFacts {
   unverifiableWhy: AepFacts['unverifiableWhy'] = undefined;
   session: AepFacts['session'] = undefined;
   seq: bigint | undefined = undefined;
+  epoch: bigint | undefined = undefined;
+  seqC: AepFacts['seqC'] = undefined;
+  epochC: AepFacts['epochC'] = undefined;
   runTerminal: AepFacts['runTerminal'] = undefined;
   sessionEnded: Mark | undefined = undefined;
   endsSession: boolean | undefined = undefined;
@@ -70,6 +73,11 @@ class FactsRecord implements AepFacts {
   endorsesInvalid: Mark | undefined = undefined;
 
   constructor(readonly ev: AepEvent) {}
+
+  /** The event's mark once the analyzers after identity run, made on first read (most events' is never read). */
+  get at(): Mark | undefined {
+    return this.scope === undefined ? undefined : (this.mark ??= markOf(this.ev));
+  }
 }
 
 /** The analyzers of one run, as stream rules read them (end of input, `aep/state-cap`, `aep/ack-window`). */
@@ -172,7 +180,6 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
     if (s.identity.observe(ev, facts, known) || ev.rejected) return facts;
     const f = facts as AepFacts & EventKeys;
     f.scope = scopeOf(ev.type);
-    f.at = markOf(ev);
     s.lifecycle.observe(ev, f, known);
     s.ordering.observe(ev, f);
     s.attention.observe(ev, f);

@@ -4,7 +4,7 @@
  * exactly; an absent `epoch` is 0.
  */
 import type { Mark } from '../../core/mark.ts';
-import { exactInteger, type AepEvent } from '../event.ts';
+import type { AepEvent } from '../event.ts';
 import type { LifecycleFacts } from './lifecycle.ts';
 
 /** A position at or below the session's high-water mark. */
@@ -23,14 +23,28 @@ export interface OrderFacts {
 /** `(epoch, seq)` ordering per emitter session. */
 export class OrderingAnalyzer {
   /** Compare the event's position with its session's high-water mark; raise the mark. */
-  observe(ev: AepEvent, facts: OrderFacts & Pick<LifecycleFacts, 'session' | 'seq'> & { at: Mark }): void {
+  observe(
+    ev: AepEvent,
+    facts: OrderFacts & Pick<LifecycleFacts, 'session' | 'seq' | 'epoch' | 'seqC' | 'epochC'> & { at: Mark },
+  ): void {
     const rec = facts.session;
     if (!rec) return;
-    const seq = facts.seq!;
-    const epoch = exactInteger(ev, '/epoch') ?? 0n;
-    const p = rec.pos;
-    if (p && epoch < p.epoch) facts.order = { kind: 'epoch', epoch, seq, prev: p };
-    else if (p && epoch === p.epoch && seq <= p.seq) facts.order = { kind: 'seq', epoch, seq, prev: p };
-    else rec.pos = { epoch, seq, at: facts.at };
+    const sc = facts.seqC!;
+    const ec = facts.epochC ?? 0;
+    const had = rec.hasPos;
+    if (had && ec < rec.posEc)
+      facts.order = { kind: 'epoch', epoch: facts.epoch ?? 0n, seq: facts.seq!, prev: rec.pos! };
+    else if (had && ec === rec.posEc && sc <= rec.posSc)
+      facts.order = { kind: 'seq', epoch: facts.epoch ?? 0n, seq: facts.seq!, prev: rec.pos! };
+    else {
+      rec.posEpoch = facts.epoch ?? 0n;
+      rec.posSeq = facts.seq!;
+      rec.posEc = ec;
+      rec.posSc = sc;
+      rec.hasPos = true;
+      rec.posFile = ev.source;
+      rec.posLine = ev.line;
+      rec.posByte = ev.byteOffset ?? NaN;
+    }
   }
 }

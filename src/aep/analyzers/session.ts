@@ -3,9 +3,11 @@
  * its slots.
  */
 import type { Mark } from '../../core/mark.ts';
+import type { Counter } from '../event.ts';
 import type { CompiledForm } from '../forms.ts';
 import type { OpenOwner } from './budget.ts';
-import { pairKeyUnder, pairSourceWords } from '../../core/canonical.ts';
+import { pairKey, pairSourceWords } from '../../core/canonical.ts';
+import { sipHashNarrow, sipHi, sipLo } from '../../core/siphash.ts';
 import { extendedKey, tupleKeyWords, type Hash64 } from './canonical.ts';
 
 /** One open run of an emitter session (a run leaves the session at its terminal). */
@@ -34,18 +36,42 @@ export type OpenRequest = RequestRecord & { terminal?: undefined };
 export class SessionRecord implements OpenOwner {
   /** Open runs and open requests held against `maxOpen` (released at their terminal or on eviction). */
   owned = 0;
+  /** The next emitter session of the same bare session name (lifecycle.ts keeps the first by name). */
+  nextEmitter: SessionRecord | undefined = undefined;
   /** Active since the eviction clock last passed this record (lifecycle.ts). */
   recent = false;
-  pos?: { epoch: bigint; seq: bigint; at: Mark };
+  // The high-water position (ordering.ts) once `hasPos`: in the record, as a separate object read back at the
+  // session's next event cost a cache miss per event. `posEc`, `posSc`: its epoch and seq as Counters; `posFile`,
+  // `posLine`, `posByte` (NaN: none): where it was, so the event's mark need not outlive it.
+  hasPos = false;
+  posEpoch = 0n;
+  posSeq = 0n;
+  posEc: Counter = 0;
+  posSc: Counter = 0;
+  posFile = '';
+  posLine = 0;
+  posByte = 0;
   ended?: Mark;
   /**
-   * Set while the input holds the session from its start with every position and request so far; `next` keeps it so.
+   * True while the input holds the session from its start with every position and request so far (`startEpoch` and
+   * `startNext`, the position expected next, keep it so).
    */
-  fromStart?: { epoch: bigint; next: bigint };
+  fromStart = false;
+  startEpoch: Counter = 0;
+  startNext: Counter = 0;
   /** The {@link tupleKeyWords} of `(source, session)`: its compact-row key, and the key of its run and request marks. */
   private words?: Uint32Array;
-  /** The source's {@link pairSourceWords}: identity keys of this session's events without a lookup by source. */
-  private idWords?: Uint32Array;
+  // The source's pairSourceWords as 16-bit halves (k0 = k0a << 16 | k0b, ...; k0a < 0: not derived yet): identity keys
+  // of this session's events without a lookup by source, and in the record (small integers), not behind a typed
+  // array's two objects, which cost a cache miss or two per event.
+  private k0a = -1;
+  private k0b = 0;
+  private k1a = 0;
+  private k1b = 0;
+  private k2a = 0;
+  private k2b = 0;
+  private k3a = 0;
+  private k3b = 0;
   /** Created on first use (most sessions never need one of them). */
   private runMap?: Map<string, RunRecord>;
   private requestMap?: Map<string, RequestRecord>;
@@ -58,6 +84,14 @@ export class SessionRecord implements OpenOwner {
     this.words = words;
   }
 
+  /** The high-water position as an object (a regression's `prev`, the compact row), or `undefined` before the first. */
+  get pos(): { epoch: bigint; seq: bigint; at: Mark } | undefined {
+    if (!this.hasPos) return undefined;
+    const at: Mark = { file: this.posFile, line: this.posLine };
+    if (!Number.isNaN(this.posByte)) at.byteOffset = this.posByte;
+    return { epoch: this.posEpoch, seq: this.posSeq, at };
+  }
+
   /** Key words of this session (see {@link SessionRecord.words}). */
   get keyWords(): Uint32Array {
     return (this.words ??= tupleKeyWords([this.source, this.session]));
@@ -65,7 +99,25 @@ export class SessionRecord implements OpenOwner {
 
   /** The identity key of `(source, id)` for an event of this session (the same key as {@link idKeyHash}). */
   idKey(id: string): Hash64 {
-    return pairKeyUnder((this.idWords ??= pairSourceWords(this.source)), this.source, id);
+    if (this.k0a < 0) {
+      const k = pairSourceWords(this.source);
+      this.k0a = k[0]! >>> 16;
+      this.k0b = k[0]! & 0xffff;
+      this.k1a = k[1]! >>> 16;
+      this.k1b = k[1]! & 0xffff;
+      this.k2a = k[2]! >>> 16;
+      this.k2b = k[2]! & 0xffff;
+      this.k3a = k[3]! >>> 16;
+      this.k3b = k[3]! & 0xffff;
+    }
+    const narrow = sipHashNarrow(
+      id,
+      ((this.k0a << 16) | this.k0b) >>> 0,
+      ((this.k1a << 16) | this.k1b) >>> 0,
+      ((this.k2a << 16) | this.k2b) >>> 0,
+      ((this.k3a << 16) | this.k3b) >>> 0,
+    );
+    return narrow < 0 ? pairKey(this.source, id) : { hi: sipHi, lo: sipLo };
   }
 
   /** The completion-mark key of `tag` (`r` run, `q` request) and `name` in this session. */
@@ -88,7 +140,7 @@ export class SessionRecord implements OpenOwner {
 
   /** Forget closed request records (kept while the session lives, for followers of a closed request). */
   dropClosed(): void {
-    this.fromStart = undefined; // its requests are no longer all known
+    this.fromStart = false; // its requests are no longer all known
     if (!this.requestMap) return;
     for (const [id, r] of this.requestMap) if (r.terminal) this.requestMap.delete(id);
   }

@@ -1,10 +1,15 @@
 import { defineEventRule } from '../../core/engine.ts';
 import { isObj } from '../../core/value.ts';
+import type { RuleContext } from '../../core/rule.ts';
 import type { AepEvent } from '../event.ts';
 
 const DIGEST = /^[0-9a-f]{32}$/;
 /** The digest members the payload schemas define (schemas/aep/types); top level only, so no walk. */
-const DIGEST_MEMBERS = ['args_digest', 'result_digest', 'query_digest'] as const;
+type DigestMember = 'args_digest' | 'result_digest' | 'query_digest';
+
+function reportShape(ctx: RuleContext, member: DigestMember, x: string): void {
+  ctx.report({ pointer: `/data/${member}`, args: { member, length: [...x].length } });
+}
 
 /**
  * Info only: AEP-0003 §9 item 3 is adapter guidance, and the upstream golden corpus itself has a `sha256:`-prefixed
@@ -22,10 +27,12 @@ export const digestShape = defineEventRule<AepEvent, 'aep/digest-shape'>({
   check(ev, ctx) {
     const data = ev.value.data;
     if (!isObj(data)) return;
-    for (const member of DIGEST_MEMBERS) {
-      const x = data[member];
-      if (typeof x !== 'string' || DIGEST.test(x)) continue;
-      ctx.report({ pointer: `/data/${member}`, args: { member, length: [...x].length } });
-    }
+    // named reads, not a loop of keyed reads of mostly absent members (1.8% of an AEP run)
+    const a = data.args_digest;
+    const r = data.result_digest;
+    const q = data.query_digest;
+    if (typeof a === 'string' && !DIGEST.test(a)) reportShape(ctx, 'args_digest', a);
+    if (typeof r === 'string' && !DIGEST.test(r)) reportShape(ctx, 'result_digest', r);
+    if (typeof q === 'string' && !DIGEST.test(q)) reportShape(ctx, 'query_digest', q);
   },
 });

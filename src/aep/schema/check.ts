@@ -34,14 +34,34 @@ function schemaRule(id: string): RuleMeta {
  */
 export function checkAepEvent(ev: ParsedEvent, sink: FindingSink): AepEvent | undefined {
   const v = ev.value;
-  const report = (rule: RuleMeta, pointer: string, messageId: string, args: Record<string, string | number>) =>
-    sink(makeFinding(rule, { pointer, messageId, args }, ev));
   if (ev.duplicates.length > 0 && reportDuplicates(ev, sink)) return undefined;
   if (!envelopeSurelyValid(v) && !envelopeValidator()(v)) {
-    for (const f of envelopeFindings(v)) report(schemaRule(f.ruleId), f.pointer, 'schema', { sentence: f.message });
+    for (const f of envelopeFindings(v))
+      report(sink, ev, schemaRule(f.ruleId), f.pointer, 'schema', { sentence: f.message });
     return undefined;
   }
   // seq/epoch that JSON.parse cannot hold exactly (1e400, 9007199254740993.0): decide from the literal
+  if (!exactCounter(v.seq) || !exactCounter(v.epoch)) return inexactCounters(ev, sink) ? undefined : checked(ev, sink);
+  return checked(ev, sink);
+}
+
+/** An absent or safe-integer counter, or one that is not a number (no literal to decide from). */
+const exactCounter = (n: unknown): boolean => typeof n !== 'number' || Number.isSafeInteger(n);
+
+function report(
+  sink: FindingSink,
+  ev: ParsedEvent,
+  rule: RuleMeta,
+  pointer: string,
+  messageId: string,
+  args: Record<string, string | number>,
+): void {
+  sink(makeFinding(rule, { pointer, messageId, args }, ev));
+}
+
+/** Report `seq` / `epoch` numbers whose literal is no exact integer; true when one is not. */
+function inexactCounters(ev: ParsedEvent, sink: FindingSink): boolean {
+  const v = ev.value;
   let inexact = false;
   for (const name of ['seq', 'epoch'] as const) {
     const n = v[name];
@@ -53,21 +73,26 @@ export function checkAepEvent(ev: ParsedEvent, sink: FindingSink): AepEvent | un
     inexact = true;
     const kind = exact === 'too-large' ? 'large' : 'fraction';
     const long = literal === undefined || literal.length > 40;
-    report(R.counter, '/' + name, long ? `${kind}-long` : kind, {
+    report(sink, ev, R.counter, '/' + name, long ? `${kind}-long` : kind, {
       name,
       literal: literal ?? '',
       length: literal?.length ?? 0,
       max: MAX_EXACT_EXPONENT,
     });
   }
-  if (inexact) return undefined;
+  return inexact;
+}
+
+/** The type, payload and capture checks of an event with a valid envelope and exact counters. */
+function checked(ev: ParsedEvent, sink: FindingSink): AepEvent | undefined {
+  const v = ev.value;
   const type = v.type as string;
   const entry = type.startsWith('x.') ? undefined : registryEntry(type);
   if (!type.startsWith('x.') && !entry) {
-    report(R.typeUnregistered, '/type', 'unregistered', { type, grammar: VENDOR_GRAMMAR });
+    report(sink, ev, R.typeUnregistered, '/type', 'unregistered', { type, grammar: VENDOR_GRAMMAR });
     return undefined;
   }
-  if (entry?.status === 'reserved') report(R.typeReserved, '/type', 'reserved', { type });
+  if (entry?.status === 'reserved') report(sink, ev, R.typeReserved, '/type', 'reserved', { type });
   let payloadValid = true;
   const data = v.data;
   if (data !== undefined && entry) {
@@ -75,7 +100,7 @@ export function checkAepEvent(ev: ParsedEvent, sink: FindingSink): AepEvent | un
     if (pv && !pv(data)) {
       payloadValid = false;
       for (const f of payloadFindings(type, data, { base: '/data' }))
-        report(schemaRule(f.ruleId), f.pointer, 'payload', { sentence: f.message.slice(0, -1), type });
+        report(sink, ev, schemaRule(f.ruleId), f.pointer, 'payload', { sentence: f.message.slice(0, -1), type });
     }
   }
   const capture = (typeof v.capture === 'string' ? v.capture : 'metadata') as AepCaptureLevel;
@@ -85,7 +110,7 @@ export function checkAepEvent(ev: ParsedEvent, sink: FindingSink): AepEvent | un
     for (const m of requiredMembers(type)) {
       if (CAPTURE_RANK[m.level] > CAPTURE_RANK[capture]) continue;
       payloadValid = false;
-      report(schemaRule(m.finding.ruleId), m.finding.pointer, 'no-data', { member: m.name, type, capture });
+      report(sink, ev, schemaRule(m.finding.ruleId), m.finding.pointer, 'no-data', { member: m.name, type, capture });
     }
   }
   const out = ev as AepEvent;
