@@ -1,17 +1,12 @@
 import { childPointer } from '../core/pointer.ts';
-import {
-  findSecrets,
-  FLOOR_SECRET_CLASSES,
-  HARDENING_SECRET_CLASSES,
-  mayHoldSecret,
-  type DetectorClass,
-} from '../core/secrets.ts';
+import { findSecrets, FLOOR_SECRET_CLASSES, HARDENING_SECRET_CLASSES, type DetectorClass } from '../core/secrets.ts';
 import { forEachGatedString } from './capture.ts';
 import type { AepEvent } from './event.ts';
 import { captureTreeFor } from './schema/validators.ts';
 
 /** Every class the leak rules ask for: one walk and one scan per string serve both rules. */
 const LEAK_CLASSES: readonly DetectorClass[] = [...FLOOR_SECRET_CLASSES, ...HARDENING_SECRET_CLASSES];
+const LEAK_OPTIONS = { classes: LEAK_CLASSES };
 const NONE: readonly (string | DetectorClass)[] = [];
 
 // the leaks of the last event asked about, as pointer, class pairs (the two rules run on the same event in turn)
@@ -27,8 +22,7 @@ function leaksOf(ev: AepEvent): readonly (string | DetectorClass)[] {
   // no tree: a vendor or schema-less type, where no member is marked redacted (AEP-0002 §5.1 rule 2)
   if (tree)
     forEachGatedString(data, tree, (text, parent, key) => {
-      if (!mayHoldSecret(text)) return;
-      const matches = findSecrets(text, { classes: LEAK_CLASSES });
+      const matches = findSecrets(text, LEAK_OPTIONS);
       if (matches.length === 0) return;
       const pointer = childPointer(parent, key);
       for (let i = 0; i < matches.length; i++) {
