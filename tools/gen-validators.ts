@@ -330,7 +330,17 @@ function ahpSpec(): ModuleSpec {
     const inner = (effectsDefs[table] as Obj).$defs as Obj;
     for (const key of Object.keys(inner)) add('all', 'effects.schema.json', `${table}/$defs/${key}`);
   }
-  for (const def of defsOf(AHP_SCHEMA_FILES.indexOf('events.schema.json'))) add('all', 'events.schema.json', def);
+  const eventsAt = AHP_SCHEMA_FILES.indexOf('events.schema.json');
+  for (const def of defsOf(eventsAt)) add('all', 'events.schema.json', def);
+  // each event's overlay apart from the envelope (`allOf` [envelope, overlay]) and the common definitions the envelope
+  // names: src/ahp/schema/wire-fast.ts checks a dominant event's envelope by hand and its overlay alone
+  for (const def of defsOf(eventsAt)) {
+    const ref = ((docs[eventsAt].$defs as Obj)[def] as { allOf?: { $ref?: unknown }[] }).allOf?.[1]?.$ref;
+    const m = typeof ref === 'string' ? /^([a-z-]+\.schema\.json)#\/\$defs\/([a-z.]+)$/.exec(ref) : null;
+    if (m) add('all', m[1]!, m[2]);
+  }
+  for (const def of ['session', 'turn', 'gaps', 'native', 'extensions', 'synthesized'])
+    add('all', 'common.schema.json', def);
   for (const def of defsOf(AHP_SCHEMA_FILES.indexOf('messages.schema.json'))) add('all', 'messages.schema.json', def);
   for (const def of defsOf(docs.length - 1)) add('all', mcp.$id as string, def);
   return {

@@ -21257,6 +21257,127 @@ target["events.schema.json#/$defs/file.changed"] = validate386;
 target["events.schema.json#/$defs/hook.failure"] = validate404;
 
 
+target["execution-events.schema.json#/$defs/tool.before"] = validate80;
+
+
+target["execution-events.schema.json#/$defs/tool.after"] = validate96;
+
+
+target["execution-events.schema.json#/$defs/session.start"] = validate105;
+
+
+target["execution-events.schema.json#/$defs/session.end"] = validate296;
+
+
+target["interaction-events.schema.json#/$defs/config.change.before"] = validate119;
+
+
+target["interaction-events.schema.json#/$defs/config.change.after"] = validate302;
+
+
+target["execution-events.schema.json#/$defs/turn.start"] = validate124;
+
+
+target["execution-events.schema.json#/$defs/turn.finish.before"] = validate129;
+
+
+target["execution-events.schema.json#/$defs/turn.end"] = validate309;
+
+
+target["execution-events.schema.json#/$defs/turn.progress"] = validate314;
+
+
+target["execution-events.schema.json#/$defs/model.request.before"] = validate134;
+
+
+target["execution-events.schema.json#/$defs/model.response.after"] = validate234;
+
+
+target["execution-events.schema.json#/$defs/model.error"] = validate324;
+
+
+target["execution-events.schema.json#/$defs/model.switch.before"] = validate143;
+
+
+target["execution-events.schema.json#/$defs/model.switch.after"] = validate333;
+
+
+target["execution-events.schema.json#/$defs/tool.permission.request"] = validate150;
+
+
+target["execution-events.schema.json#/$defs/tool.permission.resolved"] = validate341;
+
+
+target["execution-events.schema.json#/$defs/tool.progress"] = validate348;
+
+
+target["execution-events.schema.json#/$defs/tool.batch.after"] = validate157;
+
+
+target["execution-events.schema.json#/$defs/context.compact.before"] = validate167;
+
+
+target["execution-events.schema.json#/$defs/context.compact.after"] = validate180;
+
+
+target["task-workspace-events.schema.json#/$defs/task.change.before"] = validate186;
+
+
+target["task-workspace-events.schema.json#/$defs/task.change.after"] = validate360;
+
+
+target["interaction-events.schema.json#/$defs/user.attention"] = validate366;
+
+
+target["interaction-events.schema.json#/$defs/user.elicitation.request"] = validate193;
+
+
+target["interaction-events.schema.json#/$defs/user.elicitation.result"] = validate204;
+
+
+target["interaction-events.schema.json#/$defs/user.message.inbound"] = validate210;
+
+
+target["interaction-events.schema.json#/$defs/user.message.outbound"] = validate218;
+
+
+target["task-workspace-events.schema.json#/$defs/workspace.change.before"] = validate224;
+
+
+target["task-workspace-events.schema.json#/$defs/workspace.change.after"] = validate382;
+
+
+target["task-workspace-events.schema.json#/$defs/file.changed"] = validate388;
+
+
+target["interaction-events.schema.json#/$defs/hook.failure"] = validate406;
+
+
+target["common.schema.json#/$defs/session"] = validate69;
+
+
+target["common.schema.json#/$defs/turn"] = validate71;
+
+
+target["common.schema.json#/$defs/gaps"] = validate73;
+
+
+target["common.schema.json#/$defs/native"] = validate448;
+
+
+target["common.schema.json#/$defs/extensions"] = validate77;
+
+
+target["common.schema.json#/$defs/synthesized"] = validate692;
+
+function validate692(data){
+let errors = 0;
+if(typeof data !== "boolean"){
+return false;
+}
+return errors === 0;
+}
+
 target["messages.schema.json#/$defs/interceptRequest"] = validate30;
 
 
@@ -21290,10 +21411,10 @@ target["messages.schema.json#/$defs/capabilitiesResult"] = validate419;
 target["messages.schema.json#/$defs/errorResponse"] = validate282;
 
 
-target["messages.schema.json#/$defs/noEffectResponse"] = validate642;
-const schema536 = docs[8]["$defs"]["noEffectResponse"];
+target["messages.schema.json#/$defs/noEffectResponse"] = validate722;
+const schema630 = docs[8]["$defs"]["noEffectResponse"];
 
-function validate642(data){
+function validate722(data){
 let errors = 0;
 const _errs1 = errors;
 if(!(validate246(data))){
@@ -21325,10 +21446,10 @@ var valid0 = _errs2 === errors;
 return errors === 0;
 }
 
-target["messages.schema.json#/$defs/denyResponse"] = validate644;
-const schema537 = docs[8]["$defs"]["denyResponse"];
+target["messages.schema.json#/$defs/denyResponse"] = validate724;
+const schema631 = docs[8]["$defs"]["denyResponse"];
 
-function validate644(data){
+function validate724(data){
 let errors = 0;
 const _errs1 = errors;
 if(!(validate246(data))){
@@ -21384,10 +21505,10 @@ var valid0 = _errs2 === errors;
 return errors === 0;
 }
 
-target["messages.schema.json#/$defs/jsonRpcMessage"] = validate646;
-const schema538 = docs[8]["$defs"]["jsonRpcMessage"];
+target["messages.schema.json#/$defs/jsonRpcMessage"] = validate726;
+const schema632 = docs[8]["$defs"]["jsonRpcMessage"];
 
-function validate646(data){
+function validate726(data){
 let errors = 0;
 if(!(data && typeof data == "object" && !Array.isArray(data))){
 return false;
@@ -21491,10 +21612,10 @@ return false;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/BooleanSchema"] = validate651;
-const schema539 = docs[11]["$defs"]["BooleanSchema"];
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/BooleanSchema"] = validate731;
+const schema633 = docs[11]["$defs"]["BooleanSchema"];
 
-function validate651(data){
+function validate731(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -21571,20 +21692,20 @@ return false;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ElicitRequestFormParams"] = validate652;
-const schema540 = docs[11]["$defs"]["ElicitRequestFormParams"];
-const schema541 = docs[11]["$defs"]["ProgressToken"];
-const schema551 = docs[11]["$defs"]["TaskMetadata"];
-const schema542 = docs[11]["$defs"]["PrimitiveSchemaDefinition"];
-const schema543 = docs[11]["$defs"]["StringSchema"];
-const schema544 = docs[11]["$defs"]["NumberSchema"];
-const schema546 = docs[11]["$defs"]["UntitledSingleSelectEnumSchema"];
-const schema547 = docs[11]["$defs"]["TitledSingleSelectEnumSchema"];
-const schema548 = docs[11]["$defs"]["UntitledMultiSelectEnumSchema"];
-const schema549 = docs[11]["$defs"]["TitledMultiSelectEnumSchema"];
-const schema550 = docs[11]["$defs"]["LegacyTitledEnumSchema"];
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ElicitRequestFormParams"] = validate732;
+const schema634 = docs[11]["$defs"]["ElicitRequestFormParams"];
+const schema635 = docs[11]["$defs"]["ProgressToken"];
+const schema645 = docs[11]["$defs"]["TaskMetadata"];
+const schema636 = docs[11]["$defs"]["PrimitiveSchemaDefinition"];
+const schema637 = docs[11]["$defs"]["StringSchema"];
+const schema638 = docs[11]["$defs"]["NumberSchema"];
+const schema640 = docs[11]["$defs"]["UntitledSingleSelectEnumSchema"];
+const schema641 = docs[11]["$defs"]["TitledSingleSelectEnumSchema"];
+const schema642 = docs[11]["$defs"]["UntitledMultiSelectEnumSchema"];
+const schema643 = docs[11]["$defs"]["TitledMultiSelectEnumSchema"];
+const schema644 = docs[11]["$defs"]["LegacyTitledEnumSchema"];
 
-function validate653(data){
+function validate733(data){
 let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
@@ -22697,7 +22818,7 @@ return errors === 0;
 }
 
 
-function validate652(data){
+function validate732(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -22790,7 +22911,7 @@ if(errors === _errs16){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 for(const key1 in data6){
 const _errs19 = errors;
-if(!(validate653(data6[key1]))){
+if(!(validate733(data6[key1]))){
 errors++;
 }
 var valid4 = _errs19 === errors;
@@ -22901,11 +23022,11 @@ return false;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ElicitRequestParams"] = validate655;
-const schema552 = docs[11]["$defs"]["ElicitRequestParams"];
-const schema553 = docs[11]["$defs"]["ElicitRequestURLParams"];
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ElicitRequestParams"] = validate735;
+const schema646 = docs[11]["$defs"]["ElicitRequestParams"];
+const schema647 = docs[11]["$defs"]["ElicitRequestURLParams"];
 
-function validate656(data){
+function validate736(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -23030,19 +23151,19 @@ return errors === 0;
 }
 
 
-function validate655(data){
+function validate735(data){
 let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate656(data))){
+if(!(validate736(data))){
 errors++;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs2 = errors;
-if(!(validate652(data))){
+if(!(validate732(data))){
 errors++;
 }
 var _valid0 = _errs2 === errors;
@@ -23058,12 +23179,12 @@ errors = _errs0;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ElicitRequestURLParams"] = validate656;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ElicitRequestURLParams"] = validate736;
 
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ElicitResult"] = validate660;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ElicitResult"] = validate740;
 
-function validate660(data){
+function validate740(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -23176,9 +23297,9 @@ return false;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/LegacyTitledEnumSchema"] = validate661;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/LegacyTitledEnumSchema"] = validate741;
 
-function validate661(data){
+function validate741(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -23313,9 +23434,9 @@ return false;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/NumberSchema"] = validate662;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/NumberSchema"] = validate742;
 
-function validate662(data){
+function validate742(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -23416,12 +23537,12 @@ return false;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/PrimitiveSchemaDefinition"] = validate653;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/PrimitiveSchemaDefinition"] = validate733;
 
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ProgressToken"] = validate664;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ProgressToken"] = validate744;
 
-function validate664(data){
+function validate744(data){
 let errors = 0;
 if((typeof data !== "string") && (!(typeof data == "number"))){
 return false;
@@ -23429,9 +23550,9 @@ return false;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/StringSchema"] = validate665;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/StringSchema"] = validate745;
 
-function validate665(data){
+function validate745(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -23548,9 +23669,9 @@ return false;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/TaskMetadata"] = validate666;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/TaskMetadata"] = validate746;
 
-function validate666(data){
+function validate746(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -23567,9 +23688,9 @@ return false;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/TitledMultiSelectEnumSchema"] = validate667;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/TitledMultiSelectEnumSchema"] = validate747;
 
-function validate667(data){
+function validate747(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -23784,9 +23905,9 @@ return false;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/TitledSingleSelectEnumSchema"] = validate668;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/TitledSingleSelectEnumSchema"] = validate748;
 
-function validate668(data){
+function validate748(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -23934,9 +24055,9 @@ return false;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/UntitledMultiSelectEnumSchema"] = validate669;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/UntitledMultiSelectEnumSchema"] = validate749;
 
-function validate669(data){
+function validate749(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -24129,9 +24250,9 @@ return false;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/UntitledSingleSelectEnumSchema"] = validate670;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/UntitledSingleSelectEnumSchema"] = validate750;
 
-function validate670(data){
+function validate750(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -24237,10 +24358,10 @@ return false;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/request"] = validate655;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/request"] = validate735;
 
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/result"] = validate660;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/result"] = validate740;
 
 
 return target;
