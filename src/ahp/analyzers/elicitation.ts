@@ -8,7 +8,7 @@ import type { Mark } from '../../core/mark.ts';
 import type { ElicitationBody } from '../elicitation-body.ts';
 import { formAnswerProblems, type AnswerProblem } from './form-answer.ts';
 import type { AhpMessage } from '../message.ts';
-import type { Hash64 } from '../../core/canonical.ts';
+import { pairKey, type Hash64 } from '../../core/canonical.ts';
 import { CompactTable, keyNumber } from '../../core/table.ts';
 import { recentKey, valueWords } from './digest.ts';
 import { TextMemo } from './text-memo.ts';
@@ -27,13 +27,17 @@ function formBytes(json: string): number {
   return 2 * json.length + FORM_OVERHEAD;
 }
 
-/** The correlation signature of an elicitation event: its source, session id, server and mode. */
+/**
+ * The correlation signature of an elicitation event (its `source` a string): the session id, server and mode hashed
+ * under the source's key words (pairKey, whose words are cached by source).
+ */
 function signature(ev: Obj): number {
   const el = isObj(ev.elicitation) ? ev.elicitation : undefined;
   // strings only (an ill-typed member, already reported by the schema stage, is never part of it), length-prefixed
   return keyNumber(
-    recentKey(
-      part(ev.source) + part(isObj(ev.session) ? ev.session.id : undefined) + part(el?.server) + part(el?.mode),
+    pairKey(
+      ev.source as string,
+      part(isObj(ev.session) ? ev.session.id : undefined) + part(el?.server) + part(el?.mode),
     ),
   );
 }
