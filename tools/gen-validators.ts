@@ -7,7 +7,7 @@
  * - `<protocol>-docs.cjs` (+ `.d.cts`): `DOCUMENTS`, the schema files the code reads (read from
  *   schemas/ at run time, no copy), and `GROUPS`, the group of each validator key;
  * - `<protocol>-verdicts-<group>.cjs`: a factory of the group's first-error validators, reading
- *   schema values by path into the documents;
+ *   schema values by path into the documents (AHP's count their errors: {@link countOnlyErrors});
  * - `<protocol>-diagnostics-<group>.cjs`: a factory of the group's all-errors, verbose
  *   validators over the copies of the documents that `prepareSchemas` prepares at run time, so
  *   their errors' `schema` / `parentSchema` are nodes of those copies, as the mapper's index expects.
@@ -51,6 +51,8 @@ interface ModuleSpec {
   base: string;
   /** Export key, schema id or `id#/json-pointer` to compile, and the group (file) it goes in. */
   exports: Array<[string, string, string]>;
+  /** Verdict code counts its errors ({@link countOnlyErrors}). */
+  countOnly?: boolean;
 }
 
 /** Walk `doc`, recording every object/array node's [document index, path]. */
@@ -160,6 +162,39 @@ function verdictCallOptions(code: string): string {
   if (/\{instancePath,parentData/.test(out)) throw new Error('verdict code: a call options object is left');
   if (/(parentData|parentDataProperty|rootData|dynamicAnchors)\s*\[|\$data/.test(out))
     throw new Error('verdict code reads its call options');
+  return out;
+}
+
+/**
+ * Verdict code that counts its errors instead of listing them: ajv's error bookkeeping (push a placeholder, truncate the
+ * list back, concatenate a callee's list) becomes `errors++` and the resets alone, and no validator sets `.errors`.
+ * Sound because verdict code compares `errors` only with 0 and with a count it saved earlier, and resets it only to
+ * such a count: a failing callee adding one error instead of its own count changes no comparison. The call options go
+ * too (verdict code reads none, {@link verdictCallOptions}). @throws Error when a list or an option is left (ajv's code
+ * shape changed).
+ */
+function countOnlyErrors(code: string): string {
+  const out = code
+    .replace(
+      /^const (err\d+) = \{\};\nif\(vErrors === null\)\{\nvErrors = \[\1\];\n\}\nelse \{\nvErrors\.push\(\1\);\n\}\nerrors\+\+;$/gm,
+      'errors++;',
+    )
+    .replace(
+      /^if\(vErrors !== null\)\{\nif\((_errs\d+)\)\{\nvErrors\.length = \1;\n\}\nelse \{\nvErrors = null;\n\}\n\}\n/gm,
+      '',
+    )
+    .replace(
+      /^vErrors = vErrors === null \? (validate\d+)\.errors : vErrors\.concat\(\1\.errors\);\nerrors = vErrors\.length;$/gm,
+      'errors++;',
+    )
+    .replace(/^let vErrors = null;\n|^validate\d+\.errors = (?:vErrors|\[\{\}\]);\n/gm, '')
+    .replace(
+      /^function (validate\d+)\(data, \{instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors=\{\}\}=\{\}\)\{$/gm,
+      'function $1(data){',
+    )
+    .replaceAll(', VERDICT_CALL)', ')');
+  if (/vErrors|\.errors\b|VERDICT_CALL|instancePath|parentData|rootData|dynamicAnchors/.test(out))
+    throw new Error('verdict code: an error list or a call option is left');
   return out;
 }
 
@@ -295,7 +330,17 @@ function ahpSpec(): ModuleSpec {
     const inner = (effectsDefs[table] as Obj).$defs as Obj;
     for (const key of Object.keys(inner)) add('all', 'effects.schema.json', `${table}/$defs/${key}`);
   }
-  for (const def of defsOf(AHP_SCHEMA_FILES.indexOf('events.schema.json'))) add('all', 'events.schema.json', def);
+  const eventsAt = AHP_SCHEMA_FILES.indexOf('events.schema.json');
+  for (const def of defsOf(eventsAt)) add('all', 'events.schema.json', def);
+  // each event's overlay apart from the envelope (`allOf` [envelope, overlay]) and the common definitions the envelope
+  // names: src/ahp/schema/wire-fast.ts checks a dominant event's envelope by hand and its overlay alone
+  for (const def of defsOf(eventsAt)) {
+    const ref = ((docs[eventsAt].$defs as Obj)[def] as { allOf?: { $ref?: unknown }[] }).allOf?.[1]?.$ref;
+    const m = typeof ref === 'string' ? /^([a-z-]+\.schema\.json)#\/\$defs\/([a-z.]+)$/.exec(ref) : null;
+    if (m) add('all', m[1]!, m[2]);
+  }
+  for (const def of ['session', 'turn', 'gaps', 'native', 'extensions', 'synthesized'])
+    add('all', 'common.schema.json', def);
   for (const def of defsOf(AHP_SCHEMA_FILES.indexOf('messages.schema.json'))) add('all', 'messages.schema.json', def);
   for (const def of defsOf(docs.length - 1)) add('all', mcp.$id as string, def);
   return {
@@ -305,6 +350,7 @@ function ahpSpec(): ModuleSpec {
     docs,
     base: AHP_SCHEMA_BASE,
     exports,
+    countOnly: true,
   };
 }
 
@@ -405,9 +451,8 @@ export declare const GROUPS: Readonly<Record<ValidatorKey, string>>;
  * src/core/schema/formats.ts's, \`memoPattern\` src/core/schema/memo-pattern.ts's. Call once.
  */
 module.exports = function verdicts(docs, STRICT_FORMATS, memoPattern) {
-const VERDICT_CALL = Object.freeze({ instancePath: "", dynamicAnchors: Object.freeze({}) });
-const target = {};
-${mergeIdenticalValidators(placeholderErrors(text))}
+${spec.countOnly ? '' : 'const VERDICT_CALL = Object.freeze({ instancePath: "", dynamicAnchors: Object.freeze({}) });\n'}const target = {};
+${mergeIdenticalValidators(spec.countOnly ? countOnlyErrors(placeholderErrors(text)) : placeholderErrors(text))}
 return target;
 };
 `,

@@ -37227,13 +37227,555 @@ target["events.schema.json#/$defs/hook.failure"] = validate417;
 const schema529 = docs[5]["$defs"]["hook.failure"];
 
 
-target["messages.schema.json#/$defs/interceptRequest"] = validate627;
-const schema530 = docs[8]["$defs"]["interceptRequest"];
+target["execution-events.schema.json#/$defs/tool.before"] = validate77;
 
-function validate627(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+
+target["execution-events.schema.json#/$defs/tool.after"] = validate94;
+
+
+target["execution-events.schema.json#/$defs/session.start"] = validate103;
+
+
+target["execution-events.schema.json#/$defs/session.end"] = validate309;
+
+
+target["interaction-events.schema.json#/$defs/config.change.before"] = validate119;
+
+
+target["interaction-events.schema.json#/$defs/config.change.after"] = validate315;
+
+
+target["execution-events.schema.json#/$defs/turn.start"] = validate124;
+
+
+target["execution-events.schema.json#/$defs/turn.finish.before"] = validate129;
+
+
+target["execution-events.schema.json#/$defs/turn.end"] = validate322;
+
+
+target["execution-events.schema.json#/$defs/turn.progress"] = validate327;
+
+
+target["execution-events.schema.json#/$defs/model.request.before"] = validate134;
+
+
+target["execution-events.schema.json#/$defs/model.response.after"] = validate246;
+
+
+target["execution-events.schema.json#/$defs/model.error"] = validate337;
+
+
+target["execution-events.schema.json#/$defs/model.switch.before"] = validate143;
+
+
+target["execution-events.schema.json#/$defs/model.switch.after"] = validate346;
+
+
+target["execution-events.schema.json#/$defs/tool.permission.request"] = validate150;
+
+
+target["execution-events.schema.json#/$defs/tool.permission.resolved"] = validate354;
+
+
+target["execution-events.schema.json#/$defs/tool.progress"] = validate361;
+
+
+target["execution-events.schema.json#/$defs/tool.batch.after"] = validate157;
+
+
+target["execution-events.schema.json#/$defs/context.compact.before"] = validate178;
+
+
+target["execution-events.schema.json#/$defs/context.compact.after"] = validate191;
+
+
+target["task-workspace-events.schema.json#/$defs/task.change.before"] = validate198;
+
+
+target["task-workspace-events.schema.json#/$defs/task.change.after"] = validate373;
+
+
+target["interaction-events.schema.json#/$defs/user.attention"] = validate379;
+
+
+target["interaction-events.schema.json#/$defs/user.elicitation.request"] = validate205;
+
+
+target["interaction-events.schema.json#/$defs/user.elicitation.result"] = validate216;
+
+
+target["interaction-events.schema.json#/$defs/user.message.inbound"] = validate222;
+
+
+target["interaction-events.schema.json#/$defs/user.message.outbound"] = validate230;
+
+
+target["task-workspace-events.schema.json#/$defs/workspace.change.before"] = validate236;
+
+
+target["task-workspace-events.schema.json#/$defs/workspace.change.after"] = validate395;
+
+
+target["task-workspace-events.schema.json#/$defs/file.changed"] = validate401;
+
+
+target["interaction-events.schema.json#/$defs/hook.failure"] = validate419;
+
+
+target["common.schema.json#/$defs/session"] = validate700;
+const schema612 = docs[0]["$defs"]["session"];
+const schema613 = docs[0]["$defs"]["nonEmptyString"];
+const schema615 = docs[0]["$defs"]["synthesized"];
+
+function validate700(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate627.evaluated;
+const evaluated0 = validate700.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema612.required,parentSchema:schema612,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(typeof data0 === "string"){
+if(func1(data0) < 1){
+const err1 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/nonEmptyString/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema613,data:data0};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/nonEmptyString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema613.type,parentSchema:schema613,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.cwd !== undefined){
+let data1 = data.cwd;
+if(typeof data1 !== "string"){
+const err3 = {instancePath:instancePath+"/cwd",schemaPath:"#/properties/cwd/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema612.properties.cwd.type,parentSchema:schema612.properties.cwd,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.workspaceRoots !== undefined){
+let data2 = data.workspaceRoots;
+if(Array.isArray(data2)){
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+let data3 = data2[i0];
+if(typeof data3 !== "string"){
+const err4 = {instancePath:instancePath+"/workspaceRoots/" + i0,schemaPath:"#/properties/workspaceRoots/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema612.properties.workspaceRoots.items.type,parentSchema:schema612.properties.workspaceRoots.items,data:data3};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/workspaceRoots",schemaPath:"#/properties/workspaceRoots/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema612.properties.workspaceRoots.type,parentSchema:schema612.properties.workspaceRoots,data:data2};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.model !== undefined){
+let data4 = data.model;
+if(typeof data4 !== "string"){
+const err6 = {instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema612.properties.model.type,parentSchema:schema612.properties.model,data:data4};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.agent !== undefined){
+let data5 = data.agent;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+if(data5.id === undefined){
+const err7 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema612.properties.agent.required,parentSchema:schema612.properties.agent,data:data5};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data5.id !== undefined){
+let data6 = data5.id;
+if(typeof data6 === "string"){
+if(func1(data6) < 1){
+const err8 = {instancePath:instancePath+"/agent/id",schemaPath:"#/$defs/nonEmptyString/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema613,data:data6};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/agent/id",schemaPath:"#/$defs/nonEmptyString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema613.type,parentSchema:schema613,data:data6};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data5.type !== undefined){
+let data7 = data5.type;
+if(typeof data7 !== "string"){
+const err10 = {instancePath:instancePath+"/agent/type",schemaPath:"#/properties/agent/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema612.properties.agent.properties.type.type,parentSchema:schema612.properties.agent.properties.type,data:data7};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/agent",schemaPath:"#/properties/agent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema612.properties.agent.type,parentSchema:schema612.properties.agent,data:data5};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.synthesized !== undefined){
+let data8 = data.synthesized;
+if(typeof data8 !== "boolean"){
+const err12 = {instancePath:instancePath+"/synthesized",schemaPath:"#/$defs/synthesized/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema615.type,parentSchema:schema615,data:data8};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema612.type,parentSchema:schema612,data};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+validate700.errors = vErrors;
+return errors === 0;
+}
+validate700.evaluated = {"props":{"id":true,"cwd":true,"workspaceRoots":true,"model":true,"agent":true,"synthesized":true},"dynamicProps":false,"dynamicItems":false};
+
+target["common.schema.json#/$defs/turn"] = validate701;
+const schema616 = docs[0]["$defs"]["turn"];
+
+function validate701(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate701.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.id === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema616.required,parentSchema:schema616,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.id !== undefined){
+let data0 = data.id;
+if(typeof data0 === "string"){
+if(func1(data0) < 1){
+const err1 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/nonEmptyString/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema613,data:data0};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/id",schemaPath:"#/$defs/nonEmptyString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema613.type,parentSchema:schema613,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.synthesized !== undefined){
+let data1 = data.synthesized;
+if(typeof data1 !== "boolean"){
+const err3 = {instancePath:instancePath+"/synthesized",schemaPath:"#/$defs/synthesized/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema615.type,parentSchema:schema615,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema616.type,parentSchema:schema616,data};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+validate701.errors = vErrors;
+return errors === 0;
+}
+validate701.evaluated = {"props":{"id":true,"synthesized":true},"dynamicProps":false,"dynamicItems":false};
+
+target["common.schema.json#/$defs/gaps"] = validate702;
+const schema619 = docs[0]["$defs"]["gaps"];
+const schema620 = docs[0]["$defs"]["gap"];
+
+function validate703(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate703.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.path === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'",schema:schema620.required,parentSchema:schema620,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.reason === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'",schema:schema620.required,parentSchema:schema620,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.path !== undefined){
+let data0 = data.path;
+if(typeof data0 === "string"){
+if(func1(data0) < 1){
+const err2 = {instancePath:instancePath+"/path",schemaPath:"#/$defs/nonEmptyString/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema613,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+else {
+const err3 = {instancePath:instancePath+"/path",schemaPath:"#/$defs/nonEmptyString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema613.type,parentSchema:schema613,data:data0};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.reason !== undefined){
+let data1 = data.reason;
+if(typeof data1 === "string"){
+if(func1(data1) < 1){
+const err4 = {instancePath:instancePath+"/reason",schemaPath:"#/$defs/nonEmptyString/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema613,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+else {
+const err5 = {instancePath:instancePath+"/reason",schemaPath:"#/$defs/nonEmptyString/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema613.type,parentSchema:schema613,data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+else {
+const err6 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema620.type,parentSchema:schema620,data};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+validate703.errors = vErrors;
+return errors === 0;
+}
+validate703.evaluated = {"props":{"path":true,"reason":true},"dynamicProps":false,"dynamicItems":false};
+
+
+function validate702(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate702.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(Array.isArray(data)){
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+if(!(validate703(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate703.errors : vErrors.concat(validate703.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema619.type,parentSchema:schema619,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate702.errors = vErrors;
+return errors === 0;
+}
+validate702.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
+
+target["common.schema.json#/$defs/native"] = validate461;
+const schema623 = docs[0]["$defs"]["native"];
+
+
+target["common.schema.json#/$defs/extensions"] = validate73;
+
+
+target["common.schema.json#/$defs/synthesized"] = validate707;
+
+function validate707(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate707.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(typeof data !== "boolean"){
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema615.type,parentSchema:schema615,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+validate707.errors = vErrors;
+return errors === 0;
+}
+validate707.evaluated = {"dynamicProps":false,"dynamicItems":false};
+
+target["messages.schema.json#/$defs/interceptRequest"] = validate708;
+const schema627 = docs[8]["$defs"]["interceptRequest"];
+
+function validate708(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate708.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -37248,7 +37790,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.method !== undefined){
 let data0 = data.method;
 if("hooks/intercept" !== data0){
-const err0 = {instancePath:instancePath+"/method",schemaPath:"#/allOf/1/properties/method/const",keyword:"const",params:{allowedValue: "hooks/intercept"},message:"must be equal to constant",schema:"hooks/intercept",parentSchema:schema530.allOf[1].properties.method,data:data0};
+const err0 = {instancePath:instancePath+"/method",schemaPath:"#/allOf/1/properties/method/const",keyword:"const",params:{allowedValue: "hooks/intercept"},message:"must be equal to constant",schema:"hooks/intercept",parentSchema:schema627.allOf[1].properties.method,data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -37265,21 +37807,21 @@ errors = vErrors.length;
 }
 }
 }
-validate627.errors = vErrors;
+validate708.errors = vErrors;
 return errors === 0;
 }
-validate627.evaluated = {"props":{"method":true,"params":true,"jsonrpc":true,"id":true},"dynamicProps":false,"dynamicItems":false};
+validate708.evaluated = {"props":{"method":true,"params":true,"jsonrpc":true,"id":true},"dynamicProps":false,"dynamicItems":false};
 
 target["messages.schema.json#/$defs/interceptParams"] = validate26;
 
 
-target["messages.schema.json#/$defs/observeNotification"] = validate634;
-const schema553 = docs[8]["$defs"]["observeNotification"];
+target["messages.schema.json#/$defs/observeNotification"] = validate715;
+const schema650 = docs[8]["$defs"]["observeNotification"];
 
-function validate634(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate715(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate634.evaluated;
+const evaluated0 = validate715.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -37294,7 +37836,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.method !== undefined){
 let data0 = data.method;
 if("hooks/observe" !== data0){
-const err0 = {instancePath:instancePath+"/method",schemaPath:"#/allOf/1/properties/method/const",keyword:"const",params:{allowedValue: "hooks/observe"},message:"must be equal to constant",schema:"hooks/observe",parentSchema:schema553.allOf[1].properties.method,data:data0};
+const err0 = {instancePath:instancePath+"/method",schemaPath:"#/allOf/1/properties/method/const",keyword:"const",params:{allowedValue: "hooks/observe"},message:"must be equal to constant",schema:"hooks/observe",parentSchema:schema650.allOf[1].properties.method,data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -37311,21 +37853,21 @@ errors = vErrors.length;
 }
 }
 }
-validate634.errors = vErrors;
+validate715.errors = vErrors;
 return errors === 0;
 }
-validate634.evaluated = {"props":{"method":true,"params":true,"jsonrpc":true},"dynamicProps":false,"dynamicItems":false};
+validate715.evaluated = {"props":{"method":true,"params":true,"jsonrpc":true},"dynamicProps":false,"dynamicItems":false};
 
 target["messages.schema.json#/$defs/observeParams"] = validate302;
 
 
-target["messages.schema.json#/$defs/capabilitiesRequest"] = validate639;
-const schema556 = docs[8]["$defs"]["capabilitiesRequest"];
+target["messages.schema.json#/$defs/capabilitiesRequest"] = validate720;
+const schema653 = docs[8]["$defs"]["capabilitiesRequest"];
 
-function validate639(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate720(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate639.evaluated;
+const evaluated0 = validate720.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -37340,7 +37882,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.method !== undefined){
 let data0 = data.method;
 if("hooks/capabilities" !== data0){
-const err0 = {instancePath:instancePath+"/method",schemaPath:"#/allOf/1/properties/method/const",keyword:"const",params:{allowedValue: "hooks/capabilities"},message:"must be equal to constant",schema:"hooks/capabilities",parentSchema:schema556.allOf[1].properties.method,data:data0};
+const err0 = {instancePath:instancePath+"/method",schemaPath:"#/allOf/1/properties/method/const",keyword:"const",params:{allowedValue: "hooks/capabilities"},message:"must be equal to constant",schema:"hooks/capabilities",parentSchema:schema653.allOf[1].properties.method,data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -37357,21 +37899,21 @@ errors = vErrors.length;
 }
 }
 }
-validate639.errors = vErrors;
+validate720.errors = vErrors;
 return errors === 0;
 }
-validate639.evaluated = {"props":{"method":true,"params":true,"jsonrpc":true,"id":true},"dynamicProps":false,"dynamicItems":false};
+validate720.evaluated = {"props":{"method":true,"params":true,"jsonrpc":true,"id":true},"dynamicProps":false,"dynamicItems":false};
 
 target["messages.schema.json#/$defs/capabilitiesParams"] = validate427;
 
 
-target["messages.schema.json#/$defs/interceptResponse"] = validate643;
-const schema559 = docs[8]["$defs"]["interceptResponse"];
+target["messages.schema.json#/$defs/interceptResponse"] = validate724;
+const schema656 = docs[8]["$defs"]["interceptResponse"];
 
-function validate643(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate724(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate643.evaluated;
+const evaluated0 = validate724.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -37384,7 +37926,7 @@ errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result === undefined){
-const err0 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'",schema:schema559.allOf[1].required,parentSchema:schema559.allOf[1],data};
+const err0 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'",schema:schema656.allOf[1].required,parentSchema:schema656.allOf[1],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -37400,21 +37942,21 @@ errors = vErrors.length;
 }
 }
 }
-validate643.errors = vErrors;
+validate724.errors = vErrors;
 return errors === 0;
 }
-validate643.evaluated = {"props":{"result":true,"jsonrpc":true,"id":true},"dynamicProps":false,"dynamicItems":false};
+validate724.evaluated = {"props":{"result":true,"jsonrpc":true,"id":true},"dynamicProps":false,"dynamicItems":false};
 
 target["messages.schema.json#/$defs/interceptResult"] = validate261;
 
 
-target["messages.schema.json#/$defs/capabilitiesResponse"] = validate649;
-const schema562 = docs[8]["$defs"]["capabilitiesResponse"];
+target["messages.schema.json#/$defs/capabilitiesResponse"] = validate730;
+const schema659 = docs[8]["$defs"]["capabilitiesResponse"];
 
-function validate649(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate730(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate649.evaluated;
+const evaluated0 = validate730.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -37427,7 +37969,7 @@ errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result === undefined){
-const err0 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'",schema:schema562.allOf[1].required,parentSchema:schema562.allOf[1],data};
+const err0 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'",schema:schema659.allOf[1].required,parentSchema:schema659.allOf[1],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -37443,26 +37985,26 @@ errors = vErrors.length;
 }
 }
 }
-validate649.errors = vErrors;
+validate730.errors = vErrors;
 return errors === 0;
 }
-validate649.evaluated = {"props":{"result":true,"jsonrpc":true,"id":true},"dynamicProps":false,"dynamicItems":false};
+validate730.evaluated = {"props":{"result":true,"jsonrpc":true,"id":true},"dynamicProps":false,"dynamicItems":false};
 
 target["messages.schema.json#/$defs/capabilitiesResult"] = validate432;
 
 
 target["messages.schema.json#/$defs/errorResponse"] = validate295;
-const schema565 = docs[8]["$defs"]["errorResponse"];
+const schema662 = docs[8]["$defs"]["errorResponse"];
 
 
-target["messages.schema.json#/$defs/noEffectResponse"] = validate656;
-const schema566 = docs[8]["$defs"]["noEffectResponse"];
-const schema567 = docs[8]["$defs"]["__ctx27"];
+target["messages.schema.json#/$defs/noEffectResponse"] = validate737;
+const schema663 = docs[8]["$defs"]["noEffectResponse"];
+const schema664 = docs[8]["$defs"]["__ctx27"];
 
-function validate657(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate738(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate657.evaluated;
+const evaluated0 = validate738.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -37475,7 +38017,7 @@ errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.result === undefined){
-const err0 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'",schema:schema567.allOf[1].required,parentSchema:schema567.allOf[1],data};
+const err0 = {instancePath,schemaPath:"#/allOf/1/required",keyword:"required",params:{missingProperty: "result"},message:"must have required property '"+"result"+"'",schema:schema664.allOf[1].required,parentSchema:schema664.allOf[1],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -37491,24 +38033,24 @@ errors = vErrors.length;
 }
 }
 }
-validate657.errors = vErrors;
+validate738.errors = vErrors;
 return errors === 0;
 }
-validate657.evaluated = {"props":{"result":true,"jsonrpc":true,"id":true},"dynamicProps":false,"dynamicItems":false};
+validate738.evaluated = {"props":{"result":true,"jsonrpc":true,"id":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate656(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate737(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate656.evaluated;
+const evaluated0 = validate737.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate657(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate657.errors : vErrors.concat(validate657.errors);
+if(!(validate738(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate738.errors : vErrors.concat(validate738.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -37519,7 +38061,7 @@ if(data0.effects !== undefined){
 let data1 = data0.effects;
 if(Array.isArray(data1)){
 if(data1.length > 0){
-const err0 = {instancePath:instancePath+"/result/effects",schemaPath:"#/allOf/1/properties/result/properties/effects/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema566.allOf[1].properties.result.properties.effects,data:data1};
+const err0 = {instancePath:instancePath+"/result/effects",schemaPath:"#/allOf/1/properties/result/properties/effects/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema663.allOf[1].properties.result.properties.effects,data:data1};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -37533,26 +38075,26 @@ errors++;
 }
 }
 }
-validate656.errors = vErrors;
+validate737.errors = vErrors;
 return errors === 0;
 }
-validate656.evaluated = {"props":{"result":true,"jsonrpc":true,"id":true},"dynamicProps":false,"dynamicItems":false};
+validate737.evaluated = {"props":{"result":true,"jsonrpc":true,"id":true},"dynamicProps":false,"dynamicItems":false};
 
-target["messages.schema.json#/$defs/denyResponse"] = validate661;
-const schema568 = docs[8]["$defs"]["denyResponse"];
+target["messages.schema.json#/$defs/denyResponse"] = validate742;
+const schema665 = docs[8]["$defs"]["denyResponse"];
 
-function validate661(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate742(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate661.evaluated;
+const evaluated0 = validate742.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
-if(!(validate657(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate657.errors : vErrors.concat(validate657.errors);
+if(!(validate738(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate738.errors : vErrors.concat(validate738.errors);
 errors = vErrors.length;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -37563,7 +38105,7 @@ if(data0.effects !== undefined){
 let data1 = data0.effects;
 if(Array.isArray(data1)){
 if(data1.length > 1){
-const err0 = {instancePath:instancePath+"/result/effects",schemaPath:"#/allOf/1/properties/result/properties/effects/maxItems",keyword:"maxItems",params:{limit: 1},message:"must NOT have more than 1 items",schema:1,parentSchema:schema568.allOf[1].properties.result.properties.effects,data:data1};
+const err0 = {instancePath:instancePath+"/result/effects",schemaPath:"#/allOf/1/properties/result/properties/effects/maxItems",keyword:"maxItems",params:{limit: 1},message:"must NOT have more than 1 items",schema:1,parentSchema:schema665.allOf[1].properties.result.properties.effects,data:data1};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -37573,7 +38115,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data1.length < 1){
-const err1 = {instancePath:instancePath+"/result/effects",schemaPath:"#/allOf/1/properties/result/properties/effects/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema568.allOf[1].properties.result.properties.effects,data:data1};
+const err1 = {instancePath:instancePath+"/result/effects",schemaPath:"#/allOf/1/properties/result/properties/effects/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema665.allOf[1].properties.result.properties.effects,data:data1};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -37589,7 +38131,7 @@ if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.type !== undefined){
 let data3 = data2.type;
 if("deny" !== data3){
-const err2 = {instancePath:instancePath+"/result/effects/" + i0+"/type",schemaPath:"#/allOf/1/properties/result/properties/effects/items/properties/type/const",keyword:"const",params:{allowedValue: "deny"},message:"must be equal to constant",schema:"deny",parentSchema:schema568.allOf[1].properties.result.properties.effects.items.properties.type,data:data3};
+const err2 = {instancePath:instancePath+"/result/effects/" + i0+"/type",schemaPath:"#/allOf/1/properties/result/properties/effects/items/properties/type/const",keyword:"const",params:{allowedValue: "deny"},message:"must be equal to constant",schema:"deny",parentSchema:schema665.allOf[1].properties.result.properties.effects.items.properties.type,data:data3};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -37606,18 +38148,18 @@ errors++;
 }
 }
 }
-validate661.errors = vErrors;
+validate742.errors = vErrors;
 return errors === 0;
 }
-validate661.evaluated = {"props":{"result":true,"jsonrpc":true,"id":true},"dynamicProps":false,"dynamicItems":false};
+validate742.evaluated = {"props":{"result":true,"jsonrpc":true,"id":true},"dynamicProps":false,"dynamicItems":false};
 
-target["messages.schema.json#/$defs/jsonRpcMessage"] = validate663;
-const schema569 = docs[8]["$defs"]["jsonRpcMessage"];
+target["messages.schema.json#/$defs/jsonRpcMessage"] = validate744;
+const schema666 = docs[8]["$defs"]["jsonRpcMessage"];
 
-function validate663(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate744(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate663.evaluated;
+const evaluated0 = validate744.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -37625,7 +38167,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if(!(data && typeof data == "object" && !Array.isArray(data))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema569.type,parentSchema:schema569,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema666.type,parentSchema:schema666,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -37726,7 +38268,7 @@ props0.params = true;
 ifClause1 = "else";
 }
 if(!valid1){
-const err3 = {instancePath,schemaPath:"#/then/if",keyword:"if",params:{failingKeyword: ifClause1},message:"must match \""+ifClause1+"\" schema",schema:schema569.then.if,parentSchema:schema569.then,data};
+const err3 = {instancePath,schemaPath:"#/then/if",keyword:"if",params:{failingKeyword: ifClause1},message:"must match \""+ifClause1+"\" schema",schema:schema666.then.if,parentSchema:schema666.then,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -37803,7 +38345,7 @@ props1.result = true;
 ifClause2 = "else";
 }
 if(!valid2){
-const err5 = {instancePath,schemaPath:"#/else/if",keyword:"if",params:{failingKeyword: ifClause2},message:"must match \""+ifClause2+"\" schema",schema:schema569.else.if,parentSchema:schema569.else,data};
+const err5 = {instancePath,schemaPath:"#/else/if",keyword:"if",params:{failingKeyword: ifClause2},message:"must match \""+ifClause2+"\" schema",schema:schema666.else.if,parentSchema:schema666.else,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -37828,7 +38370,7 @@ Object.assign(props0, props1);
 ifClause0 = "else";
 }
 if(!valid0){
-const err6 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema569.if,parentSchema:schema569,data};
+const err6 = {instancePath,schemaPath:"#/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema666.if,parentSchema:schema666,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -37837,19 +38379,19 @@ vErrors.push(err6);
 }
 errors++;
 }
-validate663.errors = vErrors;
+validate744.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate663.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate744.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/BooleanSchema"] = validate668;
-const schema570 = docs[11]["$defs"]["BooleanSchema"];
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/BooleanSchema"] = validate749;
+const schema667 = docs[11]["$defs"]["BooleanSchema"];
 
-function validate668(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate749(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate668.evaluated;
+const evaluated0 = validate749.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -37858,7 +38400,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema570.required,parentSchema:schema570,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema667.required,parentSchema:schema667,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -37869,7 +38411,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((key0 === "default") || (key0 === "description")) || (key0 === "title")) || (key0 === "type"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema570,data};
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema667,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -37882,7 +38424,7 @@ errors++;
 if(data.default !== undefined){
 let data0 = data.default;
 if(typeof data0 !== "boolean"){
-const err2 = {instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema570.properties.default.type,parentSchema:schema570.properties.default,data:data0};
+const err2 = {instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema667.properties.default.type,parentSchema:schema667.properties.default,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -37895,7 +38437,7 @@ errors++;
 if(data.description !== undefined){
 let data1 = data.description;
 if(typeof data1 !== "string"){
-const err3 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema570.properties.description.type,parentSchema:schema570.properties.description,data:data1};
+const err3 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema667.properties.description.type,parentSchema:schema667.properties.description,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -37908,7 +38450,7 @@ errors++;
 if(data.title !== undefined){
 let data2 = data.title;
 if(typeof data2 !== "string"){
-const err4 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema570.properties.title.type,parentSchema:schema570.properties.title,data:data2};
+const err4 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema667.properties.title.type,parentSchema:schema667.properties.title,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -37921,7 +38463,7 @@ errors++;
 if(data.type !== undefined){
 let data3 = data.type;
 if(typeof data3 !== "string"){
-const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema570.properties.type.type,parentSchema:schema570.properties.type,data:data3};
+const err5 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema667.properties.type.type,parentSchema:schema667.properties.type,data:data3};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -37931,7 +38473,7 @@ vErrors.push(err5);
 errors++;
 }
 if("boolean" !== data3){
-const err6 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "boolean"},message:"must be equal to constant",schema:"boolean",parentSchema:schema570.properties.type,data:data3};
+const err6 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "boolean"},message:"must be equal to constant",schema:"boolean",parentSchema:schema667.properties.type,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -37943,7 +38485,7 @@ errors++;
 }
 }
 else {
-const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema570.type,parentSchema:schema570,data};
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema667.type,parentSchema:schema667,data};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -37952,28 +38494,28 @@ vErrors.push(err7);
 }
 errors++;
 }
-validate668.errors = vErrors;
+validate749.errors = vErrors;
 return errors === 0;
 }
-validate668.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate749.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ElicitRequestFormParams"] = validate669;
-const schema571 = docs[11]["$defs"]["ElicitRequestFormParams"];
-const schema572 = docs[11]["$defs"]["ProgressToken"];
-const schema582 = docs[11]["$defs"]["TaskMetadata"];
-const schema573 = docs[11]["$defs"]["PrimitiveSchemaDefinition"];
-const schema574 = docs[11]["$defs"]["StringSchema"];
-const schema575 = docs[11]["$defs"]["NumberSchema"];
-const schema577 = docs[11]["$defs"]["UntitledSingleSelectEnumSchema"];
-const schema578 = docs[11]["$defs"]["TitledSingleSelectEnumSchema"];
-const schema579 = docs[11]["$defs"]["UntitledMultiSelectEnumSchema"];
-const schema580 = docs[11]["$defs"]["TitledMultiSelectEnumSchema"];
-const schema581 = docs[11]["$defs"]["LegacyTitledEnumSchema"];
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ElicitRequestFormParams"] = validate750;
+const schema668 = docs[11]["$defs"]["ElicitRequestFormParams"];
+const schema669 = docs[11]["$defs"]["ProgressToken"];
+const schema679 = docs[11]["$defs"]["TaskMetadata"];
+const schema670 = docs[11]["$defs"]["PrimitiveSchemaDefinition"];
+const schema671 = docs[11]["$defs"]["StringSchema"];
+const schema672 = docs[11]["$defs"]["NumberSchema"];
+const schema674 = docs[11]["$defs"]["UntitledSingleSelectEnumSchema"];
+const schema675 = docs[11]["$defs"]["TitledSingleSelectEnumSchema"];
+const schema676 = docs[11]["$defs"]["UntitledMultiSelectEnumSchema"];
+const schema677 = docs[11]["$defs"]["TitledMultiSelectEnumSchema"];
+const schema678 = docs[11]["$defs"]["LegacyTitledEnumSchema"];
 
-function validate670(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate751(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate670.evaluated;
+const evaluated0 = validate751.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -37985,7 +38527,7 @@ let valid0 = false;
 const _errs1 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
-const err0 = {instancePath,schemaPath:"#/$defs/StringSchema/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema574.required,parentSchema:schema574,data};
+const err0 = {instancePath,schemaPath:"#/$defs/StringSchema/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema671.required,parentSchema:schema671,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -37996,7 +38538,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((((((key0 === "default") || (key0 === "description")) || (key0 === "format")) || (key0 === "maxLength")) || (key0 === "minLength")) || (key0 === "title")) || (key0 === "type"))){
-const err1 = {instancePath,schemaPath:"#/$defs/StringSchema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema574,data};
+const err1 = {instancePath,schemaPath:"#/$defs/StringSchema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema671,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -38009,7 +38551,7 @@ errors++;
 if(data.default !== undefined){
 let data0 = data.default;
 if(typeof data0 !== "string"){
-const err2 = {instancePath:instancePath+"/default",schemaPath:"#/$defs/StringSchema/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema574.properties.default.type,parentSchema:schema574.properties.default,data:data0};
+const err2 = {instancePath:instancePath+"/default",schemaPath:"#/$defs/StringSchema/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema671.properties.default.type,parentSchema:schema671.properties.default,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -38022,7 +38564,7 @@ errors++;
 if(data.description !== undefined){
 let data1 = data.description;
 if(typeof data1 !== "string"){
-const err3 = {instancePath:instancePath+"/description",schemaPath:"#/$defs/StringSchema/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema574.properties.description.type,parentSchema:schema574.properties.description,data:data1};
+const err3 = {instancePath:instancePath+"/description",schemaPath:"#/$defs/StringSchema/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema671.properties.description.type,parentSchema:schema671.properties.description,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -38035,7 +38577,7 @@ errors++;
 if(data.format !== undefined){
 let data2 = data.format;
 if(typeof data2 !== "string"){
-const err4 = {instancePath:instancePath+"/format",schemaPath:"#/$defs/StringSchema/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema574.properties.format.type,parentSchema:schema574.properties.format,data:data2};
+const err4 = {instancePath:instancePath+"/format",schemaPath:"#/$defs/StringSchema/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema671.properties.format.type,parentSchema:schema671.properties.format,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -38045,7 +38587,7 @@ vErrors.push(err4);
 errors++;
 }
 if(!((((data2 === "date") || (data2 === "date-time")) || (data2 === "email")) || (data2 === "uri"))){
-const err5 = {instancePath:instancePath+"/format",schemaPath:"#/$defs/StringSchema/properties/format/enum",keyword:"enum",params:{allowedValues: schema574.properties.format.enum},message:"must be equal to one of the allowed values",schema:schema574.properties.format.enum,parentSchema:schema574.properties.format,data:data2};
+const err5 = {instancePath:instancePath+"/format",schemaPath:"#/$defs/StringSchema/properties/format/enum",keyword:"enum",params:{allowedValues: schema671.properties.format.enum},message:"must be equal to one of the allowed values",schema:schema671.properties.format.enum,parentSchema:schema671.properties.format,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -38058,7 +38600,7 @@ errors++;
 if(data.maxLength !== undefined){
 let data3 = data.maxLength;
 if(!(typeof data3 == "number")){
-const err6 = {instancePath:instancePath+"/maxLength",schemaPath:"#/$defs/StringSchema/properties/maxLength/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema574.properties.maxLength.type,parentSchema:schema574.properties.maxLength,data:data3};
+const err6 = {instancePath:instancePath+"/maxLength",schemaPath:"#/$defs/StringSchema/properties/maxLength/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema671.properties.maxLength.type,parentSchema:schema671.properties.maxLength,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -38071,7 +38613,7 @@ errors++;
 if(data.minLength !== undefined){
 let data4 = data.minLength;
 if(!(typeof data4 == "number")){
-const err7 = {instancePath:instancePath+"/minLength",schemaPath:"#/$defs/StringSchema/properties/minLength/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema574.properties.minLength.type,parentSchema:schema574.properties.minLength,data:data4};
+const err7 = {instancePath:instancePath+"/minLength",schemaPath:"#/$defs/StringSchema/properties/minLength/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema671.properties.minLength.type,parentSchema:schema671.properties.minLength,data:data4};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -38084,7 +38626,7 @@ errors++;
 if(data.title !== undefined){
 let data5 = data.title;
 if(typeof data5 !== "string"){
-const err8 = {instancePath:instancePath+"/title",schemaPath:"#/$defs/StringSchema/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema574.properties.title.type,parentSchema:schema574.properties.title,data:data5};
+const err8 = {instancePath:instancePath+"/title",schemaPath:"#/$defs/StringSchema/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema671.properties.title.type,parentSchema:schema671.properties.title,data:data5};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -38097,7 +38639,7 @@ errors++;
 if(data.type !== undefined){
 let data6 = data.type;
 if(typeof data6 !== "string"){
-const err9 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/StringSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema574.properties.type.type,parentSchema:schema574.properties.type,data:data6};
+const err9 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/StringSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema671.properties.type.type,parentSchema:schema671.properties.type,data:data6};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -38107,7 +38649,7 @@ vErrors.push(err9);
 errors++;
 }
 if("string" !== data6){
-const err10 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/StringSchema/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant",schema:"string",parentSchema:schema574.properties.type,data:data6};
+const err10 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/StringSchema/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant",schema:"string",parentSchema:schema671.properties.type,data:data6};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -38119,7 +38661,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath,schemaPath:"#/$defs/StringSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema574.type,parentSchema:schema574,data};
+const err11 = {instancePath,schemaPath:"#/$defs/StringSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema671.type,parentSchema:schema671,data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -38136,7 +38678,7 @@ var props0 = true;
 const _errs19 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
-const err12 = {instancePath,schemaPath:"#/$defs/NumberSchema/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema575.required,parentSchema:schema575,data};
+const err12 = {instancePath,schemaPath:"#/$defs/NumberSchema/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema672.required,parentSchema:schema672,data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -38147,7 +38689,7 @@ errors++;
 }
 for(const key1 in data){
 if(!((((((key1 === "default") || (key1 === "description")) || (key1 === "maximum")) || (key1 === "minimum")) || (key1 === "title")) || (key1 === "type"))){
-const err13 = {instancePath,schemaPath:"#/$defs/NumberSchema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema575,data};
+const err13 = {instancePath,schemaPath:"#/$defs/NumberSchema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema672,data};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -38160,7 +38702,7 @@ errors++;
 if(data.default !== undefined){
 let data7 = data.default;
 if(!(typeof data7 == "number")){
-const err14 = {instancePath:instancePath+"/default",schemaPath:"#/$defs/NumberSchema/properties/default/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema575.properties.default.type,parentSchema:schema575.properties.default,data:data7};
+const err14 = {instancePath:instancePath+"/default",schemaPath:"#/$defs/NumberSchema/properties/default/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema672.properties.default.type,parentSchema:schema672.properties.default,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -38173,7 +38715,7 @@ errors++;
 if(data.description !== undefined){
 let data8 = data.description;
 if(typeof data8 !== "string"){
-const err15 = {instancePath:instancePath+"/description",schemaPath:"#/$defs/NumberSchema/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema575.properties.description.type,parentSchema:schema575.properties.description,data:data8};
+const err15 = {instancePath:instancePath+"/description",schemaPath:"#/$defs/NumberSchema/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema672.properties.description.type,parentSchema:schema672.properties.description,data:data8};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -38186,7 +38728,7 @@ errors++;
 if(data.maximum !== undefined){
 let data9 = data.maximum;
 if(!(typeof data9 == "number")){
-const err16 = {instancePath:instancePath+"/maximum",schemaPath:"#/$defs/NumberSchema/properties/maximum/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema575.properties.maximum.type,parentSchema:schema575.properties.maximum,data:data9};
+const err16 = {instancePath:instancePath+"/maximum",schemaPath:"#/$defs/NumberSchema/properties/maximum/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema672.properties.maximum.type,parentSchema:schema672.properties.maximum,data:data9};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -38199,7 +38741,7 @@ errors++;
 if(data.minimum !== undefined){
 let data10 = data.minimum;
 if(!(typeof data10 == "number")){
-const err17 = {instancePath:instancePath+"/minimum",schemaPath:"#/$defs/NumberSchema/properties/minimum/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema575.properties.minimum.type,parentSchema:schema575.properties.minimum,data:data10};
+const err17 = {instancePath:instancePath+"/minimum",schemaPath:"#/$defs/NumberSchema/properties/minimum/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema672.properties.minimum.type,parentSchema:schema672.properties.minimum,data:data10};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -38212,7 +38754,7 @@ errors++;
 if(data.title !== undefined){
 let data11 = data.title;
 if(typeof data11 !== "string"){
-const err18 = {instancePath:instancePath+"/title",schemaPath:"#/$defs/NumberSchema/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema575.properties.title.type,parentSchema:schema575.properties.title,data:data11};
+const err18 = {instancePath:instancePath+"/title",schemaPath:"#/$defs/NumberSchema/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema672.properties.title.type,parentSchema:schema672.properties.title,data:data11};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -38225,7 +38767,7 @@ errors++;
 if(data.type !== undefined){
 let data12 = data.type;
 if(typeof data12 !== "string"){
-const err19 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/NumberSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema575.properties.type.type,parentSchema:schema575.properties.type,data:data12};
+const err19 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/NumberSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema672.properties.type.type,parentSchema:schema672.properties.type,data:data12};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -38235,7 +38777,7 @@ vErrors.push(err19);
 errors++;
 }
 if(!((data12 === "integer") || (data12 === "number"))){
-const err20 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/NumberSchema/properties/type/enum",keyword:"enum",params:{allowedValues: schema575.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema575.properties.type.enum,parentSchema:schema575.properties.type,data:data12};
+const err20 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/NumberSchema/properties/type/enum",keyword:"enum",params:{allowedValues: schema672.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema672.properties.type.enum,parentSchema:schema672.properties.type,data:data12};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -38247,7 +38789,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath,schemaPath:"#/$defs/NumberSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema575.type,parentSchema:schema575,data};
+const err21 = {instancePath,schemaPath:"#/$defs/NumberSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema672.type,parentSchema:schema672,data};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -38266,7 +38808,7 @@ props0 = true;
 const _errs35 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
-const err22 = {instancePath,schemaPath:"#/$defs/BooleanSchema/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema570.required,parentSchema:schema570,data};
+const err22 = {instancePath,schemaPath:"#/$defs/BooleanSchema/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema667.required,parentSchema:schema667,data};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -38277,7 +38819,7 @@ errors++;
 }
 for(const key2 in data){
 if(!((((key2 === "default") || (key2 === "description")) || (key2 === "title")) || (key2 === "type"))){
-const err23 = {instancePath,schemaPath:"#/$defs/BooleanSchema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema570,data};
+const err23 = {instancePath,schemaPath:"#/$defs/BooleanSchema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema667,data};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -38290,7 +38832,7 @@ errors++;
 if(data.default !== undefined){
 let data13 = data.default;
 if(typeof data13 !== "boolean"){
-const err24 = {instancePath:instancePath+"/default",schemaPath:"#/$defs/BooleanSchema/properties/default/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema570.properties.default.type,parentSchema:schema570.properties.default,data:data13};
+const err24 = {instancePath:instancePath+"/default",schemaPath:"#/$defs/BooleanSchema/properties/default/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema667.properties.default.type,parentSchema:schema667.properties.default,data:data13};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -38303,7 +38845,7 @@ errors++;
 if(data.description !== undefined){
 let data14 = data.description;
 if(typeof data14 !== "string"){
-const err25 = {instancePath:instancePath+"/description",schemaPath:"#/$defs/BooleanSchema/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema570.properties.description.type,parentSchema:schema570.properties.description,data:data14};
+const err25 = {instancePath:instancePath+"/description",schemaPath:"#/$defs/BooleanSchema/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema667.properties.description.type,parentSchema:schema667.properties.description,data:data14};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -38316,7 +38858,7 @@ errors++;
 if(data.title !== undefined){
 let data15 = data.title;
 if(typeof data15 !== "string"){
-const err26 = {instancePath:instancePath+"/title",schemaPath:"#/$defs/BooleanSchema/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema570.properties.title.type,parentSchema:schema570.properties.title,data:data15};
+const err26 = {instancePath:instancePath+"/title",schemaPath:"#/$defs/BooleanSchema/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema667.properties.title.type,parentSchema:schema667.properties.title,data:data15};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -38329,7 +38871,7 @@ errors++;
 if(data.type !== undefined){
 let data16 = data.type;
 if(typeof data16 !== "string"){
-const err27 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/BooleanSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema570.properties.type.type,parentSchema:schema570.properties.type,data:data16};
+const err27 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/BooleanSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema667.properties.type.type,parentSchema:schema667.properties.type,data:data16};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -38339,7 +38881,7 @@ vErrors.push(err27);
 errors++;
 }
 if("boolean" !== data16){
-const err28 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/BooleanSchema/properties/type/const",keyword:"const",params:{allowedValue: "boolean"},message:"must be equal to constant",schema:"boolean",parentSchema:schema570.properties.type,data:data16};
+const err28 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/BooleanSchema/properties/type/const",keyword:"const",params:{allowedValue: "boolean"},message:"must be equal to constant",schema:"boolean",parentSchema:schema667.properties.type,data:data16};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -38351,7 +38893,7 @@ errors++;
 }
 }
 else {
-const err29 = {instancePath,schemaPath:"#/$defs/BooleanSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema570.type,parentSchema:schema570,data};
+const err29 = {instancePath,schemaPath:"#/$defs/BooleanSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema667.type,parentSchema:schema667,data};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -38370,7 +38912,7 @@ props0 = true;
 const _errs47 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.enum === undefined){
-const err30 = {instancePath,schemaPath:"#/$defs/UntitledSingleSelectEnumSchema/required",keyword:"required",params:{missingProperty: "enum"},message:"must have required property '"+"enum"+"'",schema:schema577.required,parentSchema:schema577,data};
+const err30 = {instancePath,schemaPath:"#/$defs/UntitledSingleSelectEnumSchema/required",keyword:"required",params:{missingProperty: "enum"},message:"must have required property '"+"enum"+"'",schema:schema674.required,parentSchema:schema674,data};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -38380,7 +38922,7 @@ vErrors.push(err30);
 errors++;
 }
 if(data.type === undefined){
-const err31 = {instancePath,schemaPath:"#/$defs/UntitledSingleSelectEnumSchema/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema577.required,parentSchema:schema577,data};
+const err31 = {instancePath,schemaPath:"#/$defs/UntitledSingleSelectEnumSchema/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema674.required,parentSchema:schema674,data};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -38391,7 +38933,7 @@ errors++;
 }
 for(const key3 in data){
 if(!(((((key3 === "default") || (key3 === "description")) || (key3 === "enum")) || (key3 === "title")) || (key3 === "type"))){
-const err32 = {instancePath,schemaPath:"#/$defs/UntitledSingleSelectEnumSchema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema577,data};
+const err32 = {instancePath,schemaPath:"#/$defs/UntitledSingleSelectEnumSchema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema674,data};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -38404,7 +38946,7 @@ errors++;
 if(data.default !== undefined){
 let data17 = data.default;
 if(typeof data17 !== "string"){
-const err33 = {instancePath:instancePath+"/default",schemaPath:"#/$defs/UntitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema577.properties.default.type,parentSchema:schema577.properties.default,data:data17};
+const err33 = {instancePath:instancePath+"/default",schemaPath:"#/$defs/UntitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema674.properties.default.type,parentSchema:schema674.properties.default,data:data17};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -38417,7 +38959,7 @@ errors++;
 if(data.description !== undefined){
 let data18 = data.description;
 if(typeof data18 !== "string"){
-const err34 = {instancePath:instancePath+"/description",schemaPath:"#/$defs/UntitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema577.properties.description.type,parentSchema:schema577.properties.description,data:data18};
+const err34 = {instancePath:instancePath+"/description",schemaPath:"#/$defs/UntitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema674.properties.description.type,parentSchema:schema674.properties.description,data:data18};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -38434,7 +38976,7 @@ const len0 = data19.length;
 for(let i0=0; i0<len0; i0++){
 let data20 = data19[i0];
 if(typeof data20 !== "string"){
-const err35 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/$defs/UntitledSingleSelectEnumSchema/properties/enum/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema577.properties.enum.items.type,parentSchema:schema577.properties.enum.items,data:data20};
+const err35 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/$defs/UntitledSingleSelectEnumSchema/properties/enum/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema674.properties.enum.items.type,parentSchema:schema674.properties.enum.items,data:data20};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -38446,7 +38988,7 @@ errors++;
 }
 }
 else {
-const err36 = {instancePath:instancePath+"/enum",schemaPath:"#/$defs/UntitledSingleSelectEnumSchema/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema577.properties.enum.type,parentSchema:schema577.properties.enum,data:data19};
+const err36 = {instancePath:instancePath+"/enum",schemaPath:"#/$defs/UntitledSingleSelectEnumSchema/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema674.properties.enum.type,parentSchema:schema674.properties.enum,data:data19};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -38459,7 +39001,7 @@ errors++;
 if(data.title !== undefined){
 let data21 = data.title;
 if(typeof data21 !== "string"){
-const err37 = {instancePath:instancePath+"/title",schemaPath:"#/$defs/UntitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema577.properties.title.type,parentSchema:schema577.properties.title,data:data21};
+const err37 = {instancePath:instancePath+"/title",schemaPath:"#/$defs/UntitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema674.properties.title.type,parentSchema:schema674.properties.title,data:data21};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -38472,7 +39014,7 @@ errors++;
 if(data.type !== undefined){
 let data22 = data.type;
 if(typeof data22 !== "string"){
-const err38 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/UntitledSingleSelectEnumSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema577.properties.type.type,parentSchema:schema577.properties.type,data:data22};
+const err38 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/UntitledSingleSelectEnumSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema674.properties.type.type,parentSchema:schema674.properties.type,data:data22};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -38482,7 +39024,7 @@ vErrors.push(err38);
 errors++;
 }
 if("string" !== data22){
-const err39 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/UntitledSingleSelectEnumSchema/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant",schema:"string",parentSchema:schema577.properties.type,data:data22};
+const err39 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/UntitledSingleSelectEnumSchema/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant",schema:"string",parentSchema:schema674.properties.type,data:data22};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -38494,7 +39036,7 @@ errors++;
 }
 }
 else {
-const err40 = {instancePath,schemaPath:"#/$defs/UntitledSingleSelectEnumSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema577.type,parentSchema:schema577,data};
+const err40 = {instancePath,schemaPath:"#/$defs/UntitledSingleSelectEnumSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema674.type,parentSchema:schema674,data};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -38513,7 +39055,7 @@ props0 = true;
 const _errs63 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.oneOf === undefined){
-const err41 = {instancePath,schemaPath:"#/$defs/TitledSingleSelectEnumSchema/required",keyword:"required",params:{missingProperty: "oneOf"},message:"must have required property '"+"oneOf"+"'",schema:schema578.required,parentSchema:schema578,data};
+const err41 = {instancePath,schemaPath:"#/$defs/TitledSingleSelectEnumSchema/required",keyword:"required",params:{missingProperty: "oneOf"},message:"must have required property '"+"oneOf"+"'",schema:schema675.required,parentSchema:schema675,data};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -38523,7 +39065,7 @@ vErrors.push(err41);
 errors++;
 }
 if(data.type === undefined){
-const err42 = {instancePath,schemaPath:"#/$defs/TitledSingleSelectEnumSchema/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema578.required,parentSchema:schema578,data};
+const err42 = {instancePath,schemaPath:"#/$defs/TitledSingleSelectEnumSchema/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema675.required,parentSchema:schema675,data};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -38534,7 +39076,7 @@ errors++;
 }
 for(const key4 in data){
 if(!(((((key4 === "default") || (key4 === "description")) || (key4 === "oneOf")) || (key4 === "title")) || (key4 === "type"))){
-const err43 = {instancePath,schemaPath:"#/$defs/TitledSingleSelectEnumSchema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema578,data};
+const err43 = {instancePath,schemaPath:"#/$defs/TitledSingleSelectEnumSchema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema675,data};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -38547,7 +39089,7 @@ errors++;
 if(data.default !== undefined){
 let data23 = data.default;
 if(typeof data23 !== "string"){
-const err44 = {instancePath:instancePath+"/default",schemaPath:"#/$defs/TitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema578.properties.default.type,parentSchema:schema578.properties.default,data:data23};
+const err44 = {instancePath:instancePath+"/default",schemaPath:"#/$defs/TitledSingleSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema675.properties.default.type,parentSchema:schema675.properties.default,data:data23};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -38560,7 +39102,7 @@ errors++;
 if(data.description !== undefined){
 let data24 = data.description;
 if(typeof data24 !== "string"){
-const err45 = {instancePath:instancePath+"/description",schemaPath:"#/$defs/TitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema578.properties.description.type,parentSchema:schema578.properties.description,data:data24};
+const err45 = {instancePath:instancePath+"/description",schemaPath:"#/$defs/TitledSingleSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema675.properties.description.type,parentSchema:schema675.properties.description,data:data24};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -38578,7 +39120,7 @@ for(let i1=0; i1<len1; i1++){
 let data26 = data25[i1];
 if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
 if(data26.const === undefined){
-const err46 = {instancePath:instancePath+"/oneOf/" + i1,schemaPath:"#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items/required",keyword:"required",params:{missingProperty: "const"},message:"must have required property '"+"const"+"'",schema:schema578.properties.oneOf.items.required,parentSchema:schema578.properties.oneOf.items,data:data26};
+const err46 = {instancePath:instancePath+"/oneOf/" + i1,schemaPath:"#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items/required",keyword:"required",params:{missingProperty: "const"},message:"must have required property '"+"const"+"'",schema:schema675.properties.oneOf.items.required,parentSchema:schema675.properties.oneOf.items,data:data26};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -38588,7 +39130,7 @@ vErrors.push(err46);
 errors++;
 }
 if(data26.title === undefined){
-const err47 = {instancePath:instancePath+"/oneOf/" + i1,schemaPath:"#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema578.properties.oneOf.items.required,parentSchema:schema578.properties.oneOf.items,data:data26};
+const err47 = {instancePath:instancePath+"/oneOf/" + i1,schemaPath:"#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema675.properties.oneOf.items.required,parentSchema:schema675.properties.oneOf.items,data:data26};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -38599,7 +39141,7 @@ errors++;
 }
 for(const key5 in data26){
 if(!((key5 === "const") || (key5 === "title"))){
-const err48 = {instancePath:instancePath+"/oneOf/" + i1,schemaPath:"#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema578.properties.oneOf.items,data:data26};
+const err48 = {instancePath:instancePath+"/oneOf/" + i1,schemaPath:"#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema675.properties.oneOf.items,data:data26};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -38612,7 +39154,7 @@ errors++;
 if(data26.const !== undefined){
 let data27 = data26.const;
 if(typeof data27 !== "string"){
-const err49 = {instancePath:instancePath+"/oneOf/" + i1+"/const",schemaPath:"#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items/properties/const/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema578.properties.oneOf.items.properties.const.type,parentSchema:schema578.properties.oneOf.items.properties.const,data:data27};
+const err49 = {instancePath:instancePath+"/oneOf/" + i1+"/const",schemaPath:"#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items/properties/const/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema675.properties.oneOf.items.properties.const.type,parentSchema:schema675.properties.oneOf.items.properties.const,data:data27};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -38625,7 +39167,7 @@ errors++;
 if(data26.title !== undefined){
 let data28 = data26.title;
 if(typeof data28 !== "string"){
-const err50 = {instancePath:instancePath+"/oneOf/" + i1+"/title",schemaPath:"#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema578.properties.oneOf.items.properties.title.type,parentSchema:schema578.properties.oneOf.items.properties.title,data:data28};
+const err50 = {instancePath:instancePath+"/oneOf/" + i1+"/title",schemaPath:"#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema675.properties.oneOf.items.properties.title.type,parentSchema:schema675.properties.oneOf.items.properties.title,data:data28};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -38637,7 +39179,7 @@ errors++;
 }
 }
 else {
-const err51 = {instancePath:instancePath+"/oneOf/" + i1,schemaPath:"#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema578.properties.oneOf.items.type,parentSchema:schema578.properties.oneOf.items,data:data26};
+const err51 = {instancePath:instancePath+"/oneOf/" + i1,schemaPath:"#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema675.properties.oneOf.items.type,parentSchema:schema675.properties.oneOf.items,data:data26};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -38649,7 +39191,7 @@ errors++;
 }
 }
 else {
-const err52 = {instancePath:instancePath+"/oneOf",schemaPath:"#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema578.properties.oneOf.type,parentSchema:schema578.properties.oneOf,data:data25};
+const err52 = {instancePath:instancePath+"/oneOf",schemaPath:"#/$defs/TitledSingleSelectEnumSchema/properties/oneOf/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema675.properties.oneOf.type,parentSchema:schema675.properties.oneOf,data:data25};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -38662,7 +39204,7 @@ errors++;
 if(data.title !== undefined){
 let data29 = data.title;
 if(typeof data29 !== "string"){
-const err53 = {instancePath:instancePath+"/title",schemaPath:"#/$defs/TitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema578.properties.title.type,parentSchema:schema578.properties.title,data:data29};
+const err53 = {instancePath:instancePath+"/title",schemaPath:"#/$defs/TitledSingleSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema675.properties.title.type,parentSchema:schema675.properties.title,data:data29};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -38675,7 +39217,7 @@ errors++;
 if(data.type !== undefined){
 let data30 = data.type;
 if(typeof data30 !== "string"){
-const err54 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/TitledSingleSelectEnumSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema578.properties.type.type,parentSchema:schema578.properties.type,data:data30};
+const err54 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/TitledSingleSelectEnumSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema675.properties.type.type,parentSchema:schema675.properties.type,data:data30};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -38685,7 +39227,7 @@ vErrors.push(err54);
 errors++;
 }
 if("string" !== data30){
-const err55 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/TitledSingleSelectEnumSchema/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant",schema:"string",parentSchema:schema578.properties.type,data:data30};
+const err55 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/TitledSingleSelectEnumSchema/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant",schema:"string",parentSchema:schema675.properties.type,data:data30};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -38697,7 +39239,7 @@ errors++;
 }
 }
 else {
-const err56 = {instancePath,schemaPath:"#/$defs/TitledSingleSelectEnumSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema578.type,parentSchema:schema578,data};
+const err56 = {instancePath,schemaPath:"#/$defs/TitledSingleSelectEnumSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema675.type,parentSchema:schema675,data};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -38716,7 +39258,7 @@ props0 = true;
 const _errs84 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.items === undefined){
-const err57 = {instancePath,schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'",schema:schema579.required,parentSchema:schema579,data};
+const err57 = {instancePath,schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'",schema:schema676.required,parentSchema:schema676,data};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -38726,7 +39268,7 @@ vErrors.push(err57);
 errors++;
 }
 if(data.type === undefined){
-const err58 = {instancePath,schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema579.required,parentSchema:schema579,data};
+const err58 = {instancePath,schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema676.required,parentSchema:schema676,data};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -38737,7 +39279,7 @@ errors++;
 }
 for(const key6 in data){
 if(!(((((((key6 === "default") || (key6 === "description")) || (key6 === "items")) || (key6 === "maxItems")) || (key6 === "minItems")) || (key6 === "title")) || (key6 === "type"))){
-const err59 = {instancePath,schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema579,data};
+const err59 = {instancePath,schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema676,data};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -38754,7 +39296,7 @@ const len2 = data31.length;
 for(let i2=0; i2<len2; i2++){
 let data32 = data31[i2];
 if(typeof data32 !== "string"){
-const err60 = {instancePath:instancePath+"/default/" + i2,schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/default/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema579.properties.default.items.type,parentSchema:schema579.properties.default.items,data:data32};
+const err60 = {instancePath:instancePath+"/default/" + i2,schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/default/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema676.properties.default.items.type,parentSchema:schema676.properties.default.items,data:data32};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -38766,7 +39308,7 @@ errors++;
 }
 }
 else {
-const err61 = {instancePath:instancePath+"/default",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema579.properties.default.type,parentSchema:schema579.properties.default,data:data31};
+const err61 = {instancePath:instancePath+"/default",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema676.properties.default.type,parentSchema:schema676.properties.default,data:data31};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -38779,7 +39321,7 @@ errors++;
 if(data.description !== undefined){
 let data33 = data.description;
 if(typeof data33 !== "string"){
-const err62 = {instancePath:instancePath+"/description",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema579.properties.description.type,parentSchema:schema579.properties.description,data:data33};
+const err62 = {instancePath:instancePath+"/description",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema676.properties.description.type,parentSchema:schema676.properties.description,data:data33};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -38793,7 +39335,7 @@ if(data.items !== undefined){
 let data34 = data.items;
 if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
 if(data34.enum === undefined){
-const err63 = {instancePath:instancePath+"/items",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/items/required",keyword:"required",params:{missingProperty: "enum"},message:"must have required property '"+"enum"+"'",schema:schema579.properties.items.required,parentSchema:schema579.properties.items,data:data34};
+const err63 = {instancePath:instancePath+"/items",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/items/required",keyword:"required",params:{missingProperty: "enum"},message:"must have required property '"+"enum"+"'",schema:schema676.properties.items.required,parentSchema:schema676.properties.items,data:data34};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -38803,7 +39345,7 @@ vErrors.push(err63);
 errors++;
 }
 if(data34.type === undefined){
-const err64 = {instancePath:instancePath+"/items",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/items/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema579.properties.items.required,parentSchema:schema579.properties.items,data:data34};
+const err64 = {instancePath:instancePath+"/items",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/items/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema676.properties.items.required,parentSchema:schema676.properties.items,data:data34};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -38814,7 +39356,7 @@ errors++;
 }
 for(const key7 in data34){
 if(!((key7 === "enum") || (key7 === "type"))){
-const err65 = {instancePath:instancePath+"/items",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema579.properties.items,data:data34};
+const err65 = {instancePath:instancePath+"/items",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema676.properties.items,data:data34};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -38831,7 +39373,7 @@ const len3 = data35.length;
 for(let i3=0; i3<len3; i3++){
 let data36 = data35[i3];
 if(typeof data36 !== "string"){
-const err66 = {instancePath:instancePath+"/items/enum/" + i3,schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/items/properties/enum/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema579.properties.items.properties.enum.items.type,parentSchema:schema579.properties.items.properties.enum.items,data:data36};
+const err66 = {instancePath:instancePath+"/items/enum/" + i3,schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/items/properties/enum/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema676.properties.items.properties.enum.items.type,parentSchema:schema676.properties.items.properties.enum.items,data:data36};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -38843,7 +39385,7 @@ errors++;
 }
 }
 else {
-const err67 = {instancePath:instancePath+"/items/enum",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/items/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema579.properties.items.properties.enum.type,parentSchema:schema579.properties.items.properties.enum,data:data35};
+const err67 = {instancePath:instancePath+"/items/enum",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/items/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema676.properties.items.properties.enum.type,parentSchema:schema676.properties.items.properties.enum,data:data35};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -38856,7 +39398,7 @@ errors++;
 if(data34.type !== undefined){
 let data37 = data34.type;
 if(typeof data37 !== "string"){
-const err68 = {instancePath:instancePath+"/items/type",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema579.properties.items.properties.type.type,parentSchema:schema579.properties.items.properties.type,data:data37};
+const err68 = {instancePath:instancePath+"/items/type",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema676.properties.items.properties.type.type,parentSchema:schema676.properties.items.properties.type,data:data37};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -38866,7 +39408,7 @@ vErrors.push(err68);
 errors++;
 }
 if("string" !== data37){
-const err69 = {instancePath:instancePath+"/items/type",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/items/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant",schema:"string",parentSchema:schema579.properties.items.properties.type,data:data37};
+const err69 = {instancePath:instancePath+"/items/type",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/items/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant",schema:"string",parentSchema:schema676.properties.items.properties.type,data:data37};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -38878,7 +39420,7 @@ errors++;
 }
 }
 else {
-const err70 = {instancePath:instancePath+"/items",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema579.properties.items.type,parentSchema:schema579.properties.items,data:data34};
+const err70 = {instancePath:instancePath+"/items",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema676.properties.items.type,parentSchema:schema676.properties.items,data:data34};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -38891,7 +39433,7 @@ errors++;
 if(data.maxItems !== undefined){
 let data38 = data.maxItems;
 if(!(typeof data38 == "number")){
-const err71 = {instancePath:instancePath+"/maxItems",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/maxItems/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema579.properties.maxItems.type,parentSchema:schema579.properties.maxItems,data:data38};
+const err71 = {instancePath:instancePath+"/maxItems",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/maxItems/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema676.properties.maxItems.type,parentSchema:schema676.properties.maxItems,data:data38};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -38904,7 +39446,7 @@ errors++;
 if(data.minItems !== undefined){
 let data39 = data.minItems;
 if(!(typeof data39 == "number")){
-const err72 = {instancePath:instancePath+"/minItems",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/minItems/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema579.properties.minItems.type,parentSchema:schema579.properties.minItems,data:data39};
+const err72 = {instancePath:instancePath+"/minItems",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/minItems/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema676.properties.minItems.type,parentSchema:schema676.properties.minItems,data:data39};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -38917,7 +39459,7 @@ errors++;
 if(data.title !== undefined){
 let data40 = data.title;
 if(typeof data40 !== "string"){
-const err73 = {instancePath:instancePath+"/title",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema579.properties.title.type,parentSchema:schema579.properties.title,data:data40};
+const err73 = {instancePath:instancePath+"/title",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema676.properties.title.type,parentSchema:schema676.properties.title,data:data40};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -38930,7 +39472,7 @@ errors++;
 if(data.type !== undefined){
 let data41 = data.type;
 if(typeof data41 !== "string"){
-const err74 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema579.properties.type.type,parentSchema:schema579.properties.type,data:data41};
+const err74 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema676.properties.type.type,parentSchema:schema676.properties.type,data:data41};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -38940,7 +39482,7 @@ vErrors.push(err74);
 errors++;
 }
 if("array" !== data41){
-const err75 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/type/const",keyword:"const",params:{allowedValue: "array"},message:"must be equal to constant",schema:"array",parentSchema:schema579.properties.type,data:data41};
+const err75 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/properties/type/const",keyword:"const",params:{allowedValue: "array"},message:"must be equal to constant",schema:"array",parentSchema:schema676.properties.type,data:data41};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -38952,7 +39494,7 @@ errors++;
 }
 }
 else {
-const err76 = {instancePath,schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema579.type,parentSchema:schema579,data};
+const err76 = {instancePath,schemaPath:"#/$defs/UntitledMultiSelectEnumSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema676.type,parentSchema:schema676,data};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -38971,7 +39513,7 @@ props0 = true;
 const _errs111 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.items === undefined){
-const err77 = {instancePath,schemaPath:"#/$defs/TitledMultiSelectEnumSchema/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'",schema:schema580.required,parentSchema:schema580,data};
+const err77 = {instancePath,schemaPath:"#/$defs/TitledMultiSelectEnumSchema/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'",schema:schema677.required,parentSchema:schema677,data};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -38981,7 +39523,7 @@ vErrors.push(err77);
 errors++;
 }
 if(data.type === undefined){
-const err78 = {instancePath,schemaPath:"#/$defs/TitledMultiSelectEnumSchema/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema580.required,parentSchema:schema580,data};
+const err78 = {instancePath,schemaPath:"#/$defs/TitledMultiSelectEnumSchema/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema677.required,parentSchema:schema677,data};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -38992,7 +39534,7 @@ errors++;
 }
 for(const key8 in data){
 if(!(((((((key8 === "default") || (key8 === "description")) || (key8 === "items")) || (key8 === "maxItems")) || (key8 === "minItems")) || (key8 === "title")) || (key8 === "type"))){
-const err79 = {instancePath,schemaPath:"#/$defs/TitledMultiSelectEnumSchema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema580,data};
+const err79 = {instancePath,schemaPath:"#/$defs/TitledMultiSelectEnumSchema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema677,data};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -39009,7 +39551,7 @@ const len4 = data42.length;
 for(let i4=0; i4<len4; i4++){
 let data43 = data42[i4];
 if(typeof data43 !== "string"){
-const err80 = {instancePath:instancePath+"/default/" + i4,schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/default/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema580.properties.default.items.type,parentSchema:schema580.properties.default.items,data:data43};
+const err80 = {instancePath:instancePath+"/default/" + i4,schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/default/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema677.properties.default.items.type,parentSchema:schema677.properties.default.items,data:data43};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -39021,7 +39563,7 @@ errors++;
 }
 }
 else {
-const err81 = {instancePath:instancePath+"/default",schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema580.properties.default.type,parentSchema:schema580.properties.default,data:data42};
+const err81 = {instancePath:instancePath+"/default",schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/default/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema677.properties.default.type,parentSchema:schema677.properties.default,data:data42};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -39034,7 +39576,7 @@ errors++;
 if(data.description !== undefined){
 let data44 = data.description;
 if(typeof data44 !== "string"){
-const err82 = {instancePath:instancePath+"/description",schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema580.properties.description.type,parentSchema:schema580.properties.description,data:data44};
+const err82 = {instancePath:instancePath+"/description",schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema677.properties.description.type,parentSchema:schema677.properties.description,data:data44};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -39048,7 +39590,7 @@ if(data.items !== undefined){
 let data45 = data.items;
 if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
 if(data45.anyOf === undefined){
-const err83 = {instancePath:instancePath+"/items",schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/items/required",keyword:"required",params:{missingProperty: "anyOf"},message:"must have required property '"+"anyOf"+"'",schema:schema580.properties.items.required,parentSchema:schema580.properties.items,data:data45};
+const err83 = {instancePath:instancePath+"/items",schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/items/required",keyword:"required",params:{missingProperty: "anyOf"},message:"must have required property '"+"anyOf"+"'",schema:schema677.properties.items.required,parentSchema:schema677.properties.items,data:data45};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -39059,7 +39601,7 @@ errors++;
 }
 for(const key9 in data45){
 if(!(key9 === "anyOf")){
-const err84 = {instancePath:instancePath+"/items",schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties",schema:false,parentSchema:schema580.properties.items,data:data45};
+const err84 = {instancePath:instancePath+"/items",schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties",schema:false,parentSchema:schema677.properties.items,data:data45};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -39077,7 +39619,7 @@ for(let i5=0; i5<len5; i5++){
 let data47 = data46[i5];
 if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
 if(data47.const === undefined){
-const err85 = {instancePath:instancePath+"/items/anyOf/" + i5,schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/required",keyword:"required",params:{missingProperty: "const"},message:"must have required property '"+"const"+"'",schema:schema580.properties.items.properties.anyOf.items.required,parentSchema:schema580.properties.items.properties.anyOf.items,data:data47};
+const err85 = {instancePath:instancePath+"/items/anyOf/" + i5,schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/required",keyword:"required",params:{missingProperty: "const"},message:"must have required property '"+"const"+"'",schema:schema677.properties.items.properties.anyOf.items.required,parentSchema:schema677.properties.items.properties.anyOf.items,data:data47};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -39087,7 +39629,7 @@ vErrors.push(err85);
 errors++;
 }
 if(data47.title === undefined){
-const err86 = {instancePath:instancePath+"/items/anyOf/" + i5,schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema580.properties.items.properties.anyOf.items.required,parentSchema:schema580.properties.items.properties.anyOf.items,data:data47};
+const err86 = {instancePath:instancePath+"/items/anyOf/" + i5,schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema677.properties.items.properties.anyOf.items.required,parentSchema:schema677.properties.items.properties.anyOf.items,data:data47};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -39098,7 +39640,7 @@ errors++;
 }
 for(const key10 in data47){
 if(!((key10 === "const") || (key10 === "title"))){
-const err87 = {instancePath:instancePath+"/items/anyOf/" + i5,schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties",schema:false,parentSchema:schema580.properties.items.properties.anyOf.items,data:data47};
+const err87 = {instancePath:instancePath+"/items/anyOf/" + i5,schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties",schema:false,parentSchema:schema677.properties.items.properties.anyOf.items,data:data47};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -39111,7 +39653,7 @@ errors++;
 if(data47.const !== undefined){
 let data48 = data47.const;
 if(typeof data48 !== "string"){
-const err88 = {instancePath:instancePath+"/items/anyOf/" + i5+"/const",schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/const/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema580.properties.items.properties.anyOf.items.properties.const.type,parentSchema:schema580.properties.items.properties.anyOf.items.properties.const,data:data48};
+const err88 = {instancePath:instancePath+"/items/anyOf/" + i5+"/const",schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/const/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema677.properties.items.properties.anyOf.items.properties.const.type,parentSchema:schema677.properties.items.properties.anyOf.items.properties.const,data:data48};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -39124,7 +39666,7 @@ errors++;
 if(data47.title !== undefined){
 let data49 = data47.title;
 if(typeof data49 !== "string"){
-const err89 = {instancePath:instancePath+"/items/anyOf/" + i5+"/title",schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema580.properties.items.properties.anyOf.items.properties.title.type,parentSchema:schema580.properties.items.properties.anyOf.items.properties.title,data:data49};
+const err89 = {instancePath:instancePath+"/items/anyOf/" + i5+"/title",schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema677.properties.items.properties.anyOf.items.properties.title.type,parentSchema:schema677.properties.items.properties.anyOf.items.properties.title,data:data49};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -39136,7 +39678,7 @@ errors++;
 }
 }
 else {
-const err90 = {instancePath:instancePath+"/items/anyOf/" + i5,schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema580.properties.items.properties.anyOf.items.type,parentSchema:schema580.properties.items.properties.anyOf.items,data:data47};
+const err90 = {instancePath:instancePath+"/items/anyOf/" + i5,schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema677.properties.items.properties.anyOf.items.type,parentSchema:schema677.properties.items.properties.anyOf.items,data:data47};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -39148,7 +39690,7 @@ errors++;
 }
 }
 else {
-const err91 = {instancePath:instancePath+"/items/anyOf",schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema580.properties.items.properties.anyOf.type,parentSchema:schema580.properties.items.properties.anyOf,data:data46};
+const err91 = {instancePath:instancePath+"/items/anyOf",schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema677.properties.items.properties.anyOf.type,parentSchema:schema677.properties.items.properties.anyOf,data:data46};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -39160,7 +39702,7 @@ errors++;
 }
 }
 else {
-const err92 = {instancePath:instancePath+"/items",schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema580.properties.items.type,parentSchema:schema580.properties.items,data:data45};
+const err92 = {instancePath:instancePath+"/items",schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema677.properties.items.type,parentSchema:schema677.properties.items,data:data45};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -39173,7 +39715,7 @@ errors++;
 if(data.maxItems !== undefined){
 let data50 = data.maxItems;
 if(!(typeof data50 == "number")){
-const err93 = {instancePath:instancePath+"/maxItems",schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/maxItems/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema580.properties.maxItems.type,parentSchema:schema580.properties.maxItems,data:data50};
+const err93 = {instancePath:instancePath+"/maxItems",schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/maxItems/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema677.properties.maxItems.type,parentSchema:schema677.properties.maxItems,data:data50};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -39186,7 +39728,7 @@ errors++;
 if(data.minItems !== undefined){
 let data51 = data.minItems;
 if(!(typeof data51 == "number")){
-const err94 = {instancePath:instancePath+"/minItems",schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/minItems/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema580.properties.minItems.type,parentSchema:schema580.properties.minItems,data:data51};
+const err94 = {instancePath:instancePath+"/minItems",schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/minItems/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema677.properties.minItems.type,parentSchema:schema677.properties.minItems,data:data51};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -39199,7 +39741,7 @@ errors++;
 if(data.title !== undefined){
 let data52 = data.title;
 if(typeof data52 !== "string"){
-const err95 = {instancePath:instancePath+"/title",schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema580.properties.title.type,parentSchema:schema580.properties.title,data:data52};
+const err95 = {instancePath:instancePath+"/title",schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema677.properties.title.type,parentSchema:schema677.properties.title,data:data52};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -39212,7 +39754,7 @@ errors++;
 if(data.type !== undefined){
 let data53 = data.type;
 if(typeof data53 !== "string"){
-const err96 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema580.properties.type.type,parentSchema:schema580.properties.type,data:data53};
+const err96 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema677.properties.type.type,parentSchema:schema677.properties.type,data:data53};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -39222,7 +39764,7 @@ vErrors.push(err96);
 errors++;
 }
 if("array" !== data53){
-const err97 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/type/const",keyword:"const",params:{allowedValue: "array"},message:"must be equal to constant",schema:"array",parentSchema:schema580.properties.type,data:data53};
+const err97 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/TitledMultiSelectEnumSchema/properties/type/const",keyword:"const",params:{allowedValue: "array"},message:"must be equal to constant",schema:"array",parentSchema:schema677.properties.type,data:data53};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -39234,7 +39776,7 @@ errors++;
 }
 }
 else {
-const err98 = {instancePath,schemaPath:"#/$defs/TitledMultiSelectEnumSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema580.type,parentSchema:schema580,data};
+const err98 = {instancePath,schemaPath:"#/$defs/TitledMultiSelectEnumSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema677.type,parentSchema:schema677,data};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -39253,7 +39795,7 @@ props0 = true;
 const _errs141 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.enum === undefined){
-const err99 = {instancePath,schemaPath:"#/$defs/LegacyTitledEnumSchema/required",keyword:"required",params:{missingProperty: "enum"},message:"must have required property '"+"enum"+"'",schema:schema581.required,parentSchema:schema581,data};
+const err99 = {instancePath,schemaPath:"#/$defs/LegacyTitledEnumSchema/required",keyword:"required",params:{missingProperty: "enum"},message:"must have required property '"+"enum"+"'",schema:schema678.required,parentSchema:schema678,data};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -39263,7 +39805,7 @@ vErrors.push(err99);
 errors++;
 }
 if(data.type === undefined){
-const err100 = {instancePath,schemaPath:"#/$defs/LegacyTitledEnumSchema/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema581.required,parentSchema:schema581,data};
+const err100 = {instancePath,schemaPath:"#/$defs/LegacyTitledEnumSchema/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema678.required,parentSchema:schema678,data};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -39274,7 +39816,7 @@ errors++;
 }
 for(const key11 in data){
 if(!((((((key11 === "default") || (key11 === "description")) || (key11 === "enum")) || (key11 === "enumNames")) || (key11 === "title")) || (key11 === "type"))){
-const err101 = {instancePath,schemaPath:"#/$defs/LegacyTitledEnumSchema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties",schema:false,parentSchema:schema581,data};
+const err101 = {instancePath,schemaPath:"#/$defs/LegacyTitledEnumSchema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties",schema:false,parentSchema:schema678,data};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -39287,7 +39829,7 @@ errors++;
 if(data.default !== undefined){
 let data54 = data.default;
 if(typeof data54 !== "string"){
-const err102 = {instancePath:instancePath+"/default",schemaPath:"#/$defs/LegacyTitledEnumSchema/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema581.properties.default.type,parentSchema:schema581.properties.default,data:data54};
+const err102 = {instancePath:instancePath+"/default",schemaPath:"#/$defs/LegacyTitledEnumSchema/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema678.properties.default.type,parentSchema:schema678.properties.default,data:data54};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -39300,7 +39842,7 @@ errors++;
 if(data.description !== undefined){
 let data55 = data.description;
 if(typeof data55 !== "string"){
-const err103 = {instancePath:instancePath+"/description",schemaPath:"#/$defs/LegacyTitledEnumSchema/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema581.properties.description.type,parentSchema:schema581.properties.description,data:data55};
+const err103 = {instancePath:instancePath+"/description",schemaPath:"#/$defs/LegacyTitledEnumSchema/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema678.properties.description.type,parentSchema:schema678.properties.description,data:data55};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -39317,7 +39859,7 @@ const len6 = data56.length;
 for(let i6=0; i6<len6; i6++){
 let data57 = data56[i6];
 if(typeof data57 !== "string"){
-const err104 = {instancePath:instancePath+"/enum/" + i6,schemaPath:"#/$defs/LegacyTitledEnumSchema/properties/enum/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema581.properties.enum.items.type,parentSchema:schema581.properties.enum.items,data:data57};
+const err104 = {instancePath:instancePath+"/enum/" + i6,schemaPath:"#/$defs/LegacyTitledEnumSchema/properties/enum/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema678.properties.enum.items.type,parentSchema:schema678.properties.enum.items,data:data57};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -39329,7 +39871,7 @@ errors++;
 }
 }
 else {
-const err105 = {instancePath:instancePath+"/enum",schemaPath:"#/$defs/LegacyTitledEnumSchema/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema581.properties.enum.type,parentSchema:schema581.properties.enum,data:data56};
+const err105 = {instancePath:instancePath+"/enum",schemaPath:"#/$defs/LegacyTitledEnumSchema/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema678.properties.enum.type,parentSchema:schema678.properties.enum,data:data56};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -39346,7 +39888,7 @@ const len7 = data58.length;
 for(let i7=0; i7<len7; i7++){
 let data59 = data58[i7];
 if(typeof data59 !== "string"){
-const err106 = {instancePath:instancePath+"/enumNames/" + i7,schemaPath:"#/$defs/LegacyTitledEnumSchema/properties/enumNames/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema581.properties.enumNames.items.type,parentSchema:schema581.properties.enumNames.items,data:data59};
+const err106 = {instancePath:instancePath+"/enumNames/" + i7,schemaPath:"#/$defs/LegacyTitledEnumSchema/properties/enumNames/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema678.properties.enumNames.items.type,parentSchema:schema678.properties.enumNames.items,data:data59};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -39358,7 +39900,7 @@ errors++;
 }
 }
 else {
-const err107 = {instancePath:instancePath+"/enumNames",schemaPath:"#/$defs/LegacyTitledEnumSchema/properties/enumNames/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema581.properties.enumNames.type,parentSchema:schema581.properties.enumNames,data:data58};
+const err107 = {instancePath:instancePath+"/enumNames",schemaPath:"#/$defs/LegacyTitledEnumSchema/properties/enumNames/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema678.properties.enumNames.type,parentSchema:schema678.properties.enumNames,data:data58};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -39371,7 +39913,7 @@ errors++;
 if(data.title !== undefined){
 let data60 = data.title;
 if(typeof data60 !== "string"){
-const err108 = {instancePath:instancePath+"/title",schemaPath:"#/$defs/LegacyTitledEnumSchema/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema581.properties.title.type,parentSchema:schema581.properties.title,data:data60};
+const err108 = {instancePath:instancePath+"/title",schemaPath:"#/$defs/LegacyTitledEnumSchema/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema678.properties.title.type,parentSchema:schema678.properties.title,data:data60};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -39384,7 +39926,7 @@ errors++;
 if(data.type !== undefined){
 let data61 = data.type;
 if(typeof data61 !== "string"){
-const err109 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/LegacyTitledEnumSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema581.properties.type.type,parentSchema:schema581.properties.type,data:data61};
+const err109 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/LegacyTitledEnumSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema678.properties.type.type,parentSchema:schema678.properties.type,data:data61};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -39394,7 +39936,7 @@ vErrors.push(err109);
 errors++;
 }
 if("string" !== data61){
-const err110 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/LegacyTitledEnumSchema/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant",schema:"string",parentSchema:schema581.properties.type,data:data61};
+const err110 = {instancePath:instancePath+"/type",schemaPath:"#/$defs/LegacyTitledEnumSchema/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant",schema:"string",parentSchema:schema678.properties.type,data:data61};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -39406,7 +39948,7 @@ errors++;
 }
 }
 else {
-const err111 = {instancePath,schemaPath:"#/$defs/LegacyTitledEnumSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema581.type,parentSchema:schema581,data};
+const err111 = {instancePath,schemaPath:"#/$defs/LegacyTitledEnumSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema678.type,parentSchema:schema678,data};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -39423,7 +39965,7 @@ props0 = true;
 }
 }
 if(!valid0){
-const err112 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema573.anyOf,parentSchema:schema573,data};
+const err112 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema670.anyOf,parentSchema:schema670,data};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -39443,17 +39985,17 @@ vErrors = null;
 }
 }
 }
-validate670.errors = vErrors;
+validate751.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate670.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate751.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 
-function validate669(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate750(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate669.evaluated;
+const evaluated0 = validate750.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -39462,7 +40004,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.message === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'",schema:schema571.required,parentSchema:schema571,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'",schema:schema668.required,parentSchema:schema668,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -39472,7 +40014,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.requestedSchema === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "requestedSchema"},message:"must have required property '"+"requestedSchema"+"'",schema:schema571.required,parentSchema:schema571,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "requestedSchema"},message:"must have required property '"+"requestedSchema"+"'",schema:schema668.required,parentSchema:schema668,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -39487,7 +40029,7 @@ if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.progressToken !== undefined){
 let data1 = data0.progressToken;
 if((typeof data1 !== "string") && (!(typeof data1 == "number"))){
-const err2 = {instancePath:instancePath+"/_meta/progressToken",schemaPath:"#/$defs/ProgressToken/type",keyword:"type",params:{type: schema572.type},message:"must be string,number",schema:schema572.type,parentSchema:schema572,data:data1};
+const err2 = {instancePath:instancePath+"/_meta/progressToken",schemaPath:"#/$defs/ProgressToken/type",keyword:"type",params:{type: schema669.type},message:"must be string,number",schema:schema669.type,parentSchema:schema669,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -39499,7 +40041,7 @@ errors++;
 }
 }
 else {
-const err3 = {instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema571.properties._meta.type,parentSchema:schema571.properties._meta,data:data0};
+const err3 = {instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema668.properties._meta.type,parentSchema:schema668.properties._meta,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -39512,7 +40054,7 @@ errors++;
 if(data.message !== undefined){
 let data2 = data.message;
 if(typeof data2 !== "string"){
-const err4 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema571.properties.message.type,parentSchema:schema571.properties.message,data:data2};
+const err4 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema668.properties.message.type,parentSchema:schema668.properties.message,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -39525,7 +40067,7 @@ errors++;
 if(data.mode !== undefined){
 let data3 = data.mode;
 if(typeof data3 !== "string"){
-const err5 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema571.properties.mode.type,parentSchema:schema571.properties.mode,data:data3};
+const err5 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema668.properties.mode.type,parentSchema:schema668.properties.mode,data:data3};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -39535,7 +40077,7 @@ vErrors.push(err5);
 errors++;
 }
 if("form" !== data3){
-const err6 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/const",keyword:"const",params:{allowedValue: "form"},message:"must be equal to constant",schema:"form",parentSchema:schema571.properties.mode,data:data3};
+const err6 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/const",keyword:"const",params:{allowedValue: "form"},message:"must be equal to constant",schema:"form",parentSchema:schema668.properties.mode,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -39549,7 +40091,7 @@ if(data.requestedSchema !== undefined){
 let data4 = data.requestedSchema;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 if(data4.properties === undefined){
-const err7 = {instancePath:instancePath+"/requestedSchema",schemaPath:"#/properties/requestedSchema/required",keyword:"required",params:{missingProperty: "properties"},message:"must have required property '"+"properties"+"'",schema:schema571.properties.requestedSchema.required,parentSchema:schema571.properties.requestedSchema,data:data4};
+const err7 = {instancePath:instancePath+"/requestedSchema",schemaPath:"#/properties/requestedSchema/required",keyword:"required",params:{missingProperty: "properties"},message:"must have required property '"+"properties"+"'",schema:schema668.properties.requestedSchema.required,parentSchema:schema668.properties.requestedSchema,data:data4};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -39559,7 +40101,7 @@ vErrors.push(err7);
 errors++;
 }
 if(data4.type === undefined){
-const err8 = {instancePath:instancePath+"/requestedSchema",schemaPath:"#/properties/requestedSchema/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema571.properties.requestedSchema.required,parentSchema:schema571.properties.requestedSchema,data:data4};
+const err8 = {instancePath:instancePath+"/requestedSchema",schemaPath:"#/properties/requestedSchema/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema668.properties.requestedSchema.required,parentSchema:schema668.properties.requestedSchema,data:data4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -39570,7 +40112,7 @@ errors++;
 }
 for(const key0 in data4){
 if(!((((key0 === "$schema") || (key0 === "properties")) || (key0 === "required")) || (key0 === "type"))){
-const err9 = {instancePath:instancePath+"/requestedSchema",schemaPath:"#/properties/requestedSchema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema571.properties.requestedSchema,data:data4};
+const err9 = {instancePath:instancePath+"/requestedSchema",schemaPath:"#/properties/requestedSchema/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema668.properties.requestedSchema,data:data4};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -39583,7 +40125,7 @@ errors++;
 if(data4.$schema !== undefined){
 let data5 = data4.$schema;
 if(typeof data5 !== "string"){
-const err10 = {instancePath:instancePath+"/requestedSchema/$schema",schemaPath:"#/properties/requestedSchema/properties/%24schema/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema571.properties.requestedSchema.properties.$schema.type,parentSchema:schema571.properties.requestedSchema.properties.$schema,data:data5};
+const err10 = {instancePath:instancePath+"/requestedSchema/$schema",schemaPath:"#/properties/requestedSchema/properties/%24schema/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema668.properties.requestedSchema.properties.$schema.type,parentSchema:schema668.properties.requestedSchema.properties.$schema,data:data5};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -39597,14 +40139,14 @@ if(data4.properties !== undefined){
 let data6 = data4.properties;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 for(const key1 in data6){
-if(!(validate670(data6[key1], {instancePath:instancePath+"/requestedSchema/properties/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data6,parentDataProperty:key1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate670.errors : vErrors.concat(validate670.errors);
+if(!(validate751(data6[key1], {instancePath:instancePath+"/requestedSchema/properties/" + key1.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data6,parentDataProperty:key1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate751.errors : vErrors.concat(validate751.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/requestedSchema/properties",schemaPath:"#/properties/requestedSchema/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema571.properties.requestedSchema.properties.properties.type,parentSchema:schema571.properties.requestedSchema.properties.properties,data:data6};
+const err11 = {instancePath:instancePath+"/requestedSchema/properties",schemaPath:"#/properties/requestedSchema/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema668.properties.requestedSchema.properties.properties.type,parentSchema:schema668.properties.requestedSchema.properties.properties,data:data6};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -39621,7 +40163,7 @@ const len0 = data8.length;
 for(let i0=0; i0<len0; i0++){
 let data9 = data8[i0];
 if(typeof data9 !== "string"){
-const err12 = {instancePath:instancePath+"/requestedSchema/required/" + i0,schemaPath:"#/properties/requestedSchema/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema571.properties.requestedSchema.properties.required.items.type,parentSchema:schema571.properties.requestedSchema.properties.required.items,data:data9};
+const err12 = {instancePath:instancePath+"/requestedSchema/required/" + i0,schemaPath:"#/properties/requestedSchema/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema668.properties.requestedSchema.properties.required.items.type,parentSchema:schema668.properties.requestedSchema.properties.required.items,data:data9};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -39633,7 +40175,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/requestedSchema/required",schemaPath:"#/properties/requestedSchema/properties/required/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema571.properties.requestedSchema.properties.required.type,parentSchema:schema571.properties.requestedSchema.properties.required,data:data8};
+const err13 = {instancePath:instancePath+"/requestedSchema/required",schemaPath:"#/properties/requestedSchema/properties/required/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema668.properties.requestedSchema.properties.required.type,parentSchema:schema668.properties.requestedSchema.properties.required,data:data8};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -39646,7 +40188,7 @@ errors++;
 if(data4.type !== undefined){
 let data10 = data4.type;
 if(typeof data10 !== "string"){
-const err14 = {instancePath:instancePath+"/requestedSchema/type",schemaPath:"#/properties/requestedSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema571.properties.requestedSchema.properties.type.type,parentSchema:schema571.properties.requestedSchema.properties.type,data:data10};
+const err14 = {instancePath:instancePath+"/requestedSchema/type",schemaPath:"#/properties/requestedSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema668.properties.requestedSchema.properties.type.type,parentSchema:schema668.properties.requestedSchema.properties.type,data:data10};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -39656,7 +40198,7 @@ vErrors.push(err14);
 errors++;
 }
 if("object" !== data10){
-const err15 = {instancePath:instancePath+"/requestedSchema/type",schemaPath:"#/properties/requestedSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"},message:"must be equal to constant",schema:"object",parentSchema:schema571.properties.requestedSchema.properties.type,data:data10};
+const err15 = {instancePath:instancePath+"/requestedSchema/type",schemaPath:"#/properties/requestedSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"},message:"must be equal to constant",schema:"object",parentSchema:schema668.properties.requestedSchema.properties.type,data:data10};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -39668,7 +40210,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/requestedSchema",schemaPath:"#/properties/requestedSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema571.properties.requestedSchema.type,parentSchema:schema571.properties.requestedSchema,data:data4};
+const err16 = {instancePath:instancePath+"/requestedSchema",schemaPath:"#/properties/requestedSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema668.properties.requestedSchema.type,parentSchema:schema668.properties.requestedSchema,data:data4};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -39684,7 +40226,7 @@ if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 if(data11.ttl !== undefined){
 let data12 = data11.ttl;
 if(!(typeof data12 == "number")){
-const err17 = {instancePath:instancePath+"/task/ttl",schemaPath:"#/$defs/TaskMetadata/properties/ttl/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema582.properties.ttl.type,parentSchema:schema582.properties.ttl,data:data12};
+const err17 = {instancePath:instancePath+"/task/ttl",schemaPath:"#/$defs/TaskMetadata/properties/ttl/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema679.properties.ttl.type,parentSchema:schema679.properties.ttl,data:data12};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -39696,7 +40238,7 @@ errors++;
 }
 }
 else {
-const err18 = {instancePath:instancePath+"/task",schemaPath:"#/$defs/TaskMetadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema582.type,parentSchema:schema582,data:data11};
+const err18 = {instancePath:instancePath+"/task",schemaPath:"#/$defs/TaskMetadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema679.type,parentSchema:schema679,data:data11};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -39708,7 +40250,7 @@ errors++;
 }
 }
 else {
-const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema571.type,parentSchema:schema571,data};
+const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema668.type,parentSchema:schema668,data};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -39717,19 +40259,19 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate669.errors = vErrors;
+validate750.errors = vErrors;
 return errors === 0;
 }
-validate669.evaluated = {"props":{"_meta":true,"message":true,"mode":true,"requestedSchema":true,"task":true},"dynamicProps":false,"dynamicItems":false};
+validate750.evaluated = {"props":{"_meta":true,"message":true,"mode":true,"requestedSchema":true,"task":true},"dynamicProps":false,"dynamicItems":false};
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ElicitRequestParams"] = validate672;
-const schema583 = docs[11]["$defs"]["ElicitRequestParams"];
-const schema584 = docs[11]["$defs"]["ElicitRequestURLParams"];
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ElicitRequestParams"] = validate753;
+const schema680 = docs[11]["$defs"]["ElicitRequestParams"];
+const schema681 = docs[11]["$defs"]["ElicitRequestURLParams"];
 
-function validate673(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate754(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate673.evaluated;
+const evaluated0 = validate754.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -39738,7 +40280,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.elicitationId === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "elicitationId"},message:"must have required property '"+"elicitationId"+"'",schema:schema584.required,parentSchema:schema584,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "elicitationId"},message:"must have required property '"+"elicitationId"+"'",schema:schema681.required,parentSchema:schema681,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -39748,7 +40290,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.message === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'",schema:schema584.required,parentSchema:schema584,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "message"},message:"must have required property '"+"message"+"'",schema:schema681.required,parentSchema:schema681,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -39758,7 +40300,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.mode === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'",schema:schema584.required,parentSchema:schema584,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "mode"},message:"must have required property '"+"mode"+"'",schema:schema681.required,parentSchema:schema681,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -39768,7 +40310,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.url === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema584.required,parentSchema:schema584,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "url"},message:"must have required property '"+"url"+"'",schema:schema681.required,parentSchema:schema681,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -39783,7 +40325,7 @@ if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.progressToken !== undefined){
 let data1 = data0.progressToken;
 if((typeof data1 !== "string") && (!(typeof data1 == "number"))){
-const err4 = {instancePath:instancePath+"/_meta/progressToken",schemaPath:"#/$defs/ProgressToken/type",keyword:"type",params:{type: schema572.type},message:"must be string,number",schema:schema572.type,parentSchema:schema572,data:data1};
+const err4 = {instancePath:instancePath+"/_meta/progressToken",schemaPath:"#/$defs/ProgressToken/type",keyword:"type",params:{type: schema669.type},message:"must be string,number",schema:schema669.type,parentSchema:schema669,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -39795,7 +40337,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema584.properties._meta.type,parentSchema:schema584.properties._meta,data:data0};
+const err5 = {instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema681.properties._meta.type,parentSchema:schema681.properties._meta,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -39808,7 +40350,7 @@ errors++;
 if(data.elicitationId !== undefined){
 let data2 = data.elicitationId;
 if(typeof data2 !== "string"){
-const err6 = {instancePath:instancePath+"/elicitationId",schemaPath:"#/properties/elicitationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema584.properties.elicitationId.type,parentSchema:schema584.properties.elicitationId,data:data2};
+const err6 = {instancePath:instancePath+"/elicitationId",schemaPath:"#/properties/elicitationId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema681.properties.elicitationId.type,parentSchema:schema681.properties.elicitationId,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -39821,7 +40363,7 @@ errors++;
 if(data.message !== undefined){
 let data3 = data.message;
 if(typeof data3 !== "string"){
-const err7 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema584.properties.message.type,parentSchema:schema584.properties.message,data:data3};
+const err7 = {instancePath:instancePath+"/message",schemaPath:"#/properties/message/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema681.properties.message.type,parentSchema:schema681.properties.message,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -39834,7 +40376,7 @@ errors++;
 if(data.mode !== undefined){
 let data4 = data.mode;
 if(typeof data4 !== "string"){
-const err8 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema584.properties.mode.type,parentSchema:schema584.properties.mode,data:data4};
+const err8 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema681.properties.mode.type,parentSchema:schema681.properties.mode,data:data4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -39844,7 +40386,7 @@ vErrors.push(err8);
 errors++;
 }
 if("url" !== data4){
-const err9 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/const",keyword:"const",params:{allowedValue: "url"},message:"must be equal to constant",schema:"url",parentSchema:schema584.properties.mode,data:data4};
+const err9 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/const",keyword:"const",params:{allowedValue: "url"},message:"must be equal to constant",schema:"url",parentSchema:schema681.properties.mode,data:data4};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -39860,7 +40402,7 @@ if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(data5.ttl !== undefined){
 let data6 = data5.ttl;
 if(!(typeof data6 == "number")){
-const err10 = {instancePath:instancePath+"/task/ttl",schemaPath:"#/$defs/TaskMetadata/properties/ttl/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema582.properties.ttl.type,parentSchema:schema582.properties.ttl,data:data6};
+const err10 = {instancePath:instancePath+"/task/ttl",schemaPath:"#/$defs/TaskMetadata/properties/ttl/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema679.properties.ttl.type,parentSchema:schema679.properties.ttl,data:data6};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -39872,7 +40414,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/task",schemaPath:"#/$defs/TaskMetadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema582.type,parentSchema:schema582,data:data5};
+const err11 = {instancePath:instancePath+"/task",schemaPath:"#/$defs/TaskMetadata/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema679.type,parentSchema:schema679,data:data5};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -39886,7 +40428,7 @@ if(data.url !== undefined){
 let data7 = data.url;
 if(typeof data7 === "string"){
 if(!(formats4(data7))){
-const err12 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema584.properties.url,data:data7};
+const err12 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema681.properties.url,data:data7};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -39897,7 +40439,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema584.properties.url.type,parentSchema:schema584.properties.url,data:data7};
+const err13 = {instancePath:instancePath+"/url",schemaPath:"#/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema681.properties.url.type,parentSchema:schema681.properties.url,data:data7};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -39909,7 +40451,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema584.type,parentSchema:schema584,data};
+const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema681.type,parentSchema:schema681,data};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -39918,16 +40460,16 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate673.errors = vErrors;
+validate754.errors = vErrors;
 return errors === 0;
 }
-validate673.evaluated = {"props":{"_meta":true,"elicitationId":true,"message":true,"mode":true,"task":true,"url":true},"dynamicProps":false,"dynamicItems":false};
+validate754.evaluated = {"props":{"_meta":true,"elicitationId":true,"message":true,"mode":true,"task":true,"url":true},"dynamicProps":false,"dynamicItems":false};
 
 
-function validate672(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate753(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate672.evaluated;
+const evaluated0 = validate753.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -39937,8 +40479,8 @@ evaluated0.items = undefined;
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate673(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate673.errors : vErrors.concat(validate673.errors);
+if(!(validate754(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate754.errors : vErrors.concat(validate754.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs1 === errors;
@@ -39953,8 +40495,8 @@ props0.task = true;
 props0.url = true;
 }
 const _errs2 = errors;
-if(!(validate669(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate669.errors : vErrors.concat(validate669.errors);
+if(!(validate750(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate750.errors : vErrors.concat(validate750.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -39970,7 +40512,7 @@ props0.task = true;
 }
 }
 if(!valid0){
-const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema583.anyOf,parentSchema:schema583,data};
+const err0 = {instancePath,schemaPath:"#/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema680.anyOf,parentSchema:schema680,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -39990,22 +40532,22 @@ vErrors = null;
 }
 }
 }
-validate672.errors = vErrors;
+validate753.errors = vErrors;
 evaluated0.props = props0;
 return errors === 0;
 }
-validate672.evaluated = {"dynamicProps":true,"dynamicItems":false};
+validate753.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ElicitRequestURLParams"] = validate673;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ElicitRequestURLParams"] = validate754;
 
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ElicitResult"] = validate677;
-const schema590 = docs[11]["$defs"]["ElicitResult"];
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ElicitResult"] = validate758;
+const schema687 = docs[11]["$defs"]["ElicitResult"];
 
-function validate677(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate758(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate677.evaluated;
+const evaluated0 = validate758.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -40014,7 +40556,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.action === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'",schema:schema590.required,parentSchema:schema590,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "action"},message:"must have required property '"+"action"+"'",schema:schema687.required,parentSchema:schema687,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -40028,7 +40570,7 @@ let data0 = data._meta;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-const err1 = {instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema590.properties._meta.type,parentSchema:schema590.properties._meta,data:data0};
+const err1 = {instancePath:instancePath+"/_meta",schemaPath:"#/properties/_meta/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema687.properties._meta.type,parentSchema:schema687.properties._meta,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -40041,7 +40583,7 @@ errors++;
 if(data.action !== undefined){
 let data1 = data.action;
 if(typeof data1 !== "string"){
-const err2 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema590.properties.action.type,parentSchema:schema590.properties.action,data:data1};
+const err2 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema687.properties.action.type,parentSchema:schema687.properties.action,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -40051,7 +40593,7 @@ vErrors.push(err2);
 errors++;
 }
 if(!(((data1 === "accept") || (data1 === "cancel")) || (data1 === "decline"))){
-const err3 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema590.properties.action.enum},message:"must be equal to one of the allowed values",schema:schema590.properties.action.enum,parentSchema:schema590.properties.action,data:data1};
+const err3 = {instancePath:instancePath+"/action",schemaPath:"#/properties/action/enum",keyword:"enum",params:{allowedValues: schema687.properties.action.enum},message:"must be equal to one of the allowed values",schema:schema687.properties.action.enum,parentSchema:schema687.properties.action,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -40074,7 +40616,7 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
 if(typeof data4 !== "string"){
-const err4 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/content/additionalProperties/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema590.properties.content.additionalProperties.anyOf[0].items.type,parentSchema:schema590.properties.content.additionalProperties.anyOf[0].items,data:data4};
+const err4 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i0,schemaPath:"#/properties/content/additionalProperties/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema687.properties.content.additionalProperties.anyOf[0].items.type,parentSchema:schema687.properties.content.additionalProperties.anyOf[0].items,data:data4};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -40086,7 +40628,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/content/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema590.properties.content.additionalProperties.anyOf[0].type,parentSchema:schema590.properties.content.additionalProperties.anyOf[0],data:data3};
+const err5 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/content/additionalProperties/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema687.properties.content.additionalProperties.anyOf[0].type,parentSchema:schema687.properties.content.additionalProperties.anyOf[0],data:data3};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -40099,7 +40641,7 @@ var _valid0 = _errs11 === errors;
 valid2 = valid2 || _valid0;
 const _errs15 = errors;
 if(((typeof data3 !== "string") && (!(typeof data3 == "number"))) && (typeof data3 !== "boolean")){
-const err6 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/content/additionalProperties/anyOf/1/type",keyword:"type",params:{type: schema590.properties.content.additionalProperties.anyOf[1].type},message:"must be string,number,boolean",schema:schema590.properties.content.additionalProperties.anyOf[1].type,parentSchema:schema590.properties.content.additionalProperties.anyOf[1],data:data3};
+const err6 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/content/additionalProperties/anyOf/1/type",keyword:"type",params:{type: schema687.properties.content.additionalProperties.anyOf[1].type},message:"must be string,number,boolean",schema:schema687.properties.content.additionalProperties.anyOf[1].type,parentSchema:schema687.properties.content.additionalProperties.anyOf[1],data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -40111,7 +40653,7 @@ errors++;
 var _valid0 = _errs15 === errors;
 valid2 = valid2 || _valid0;
 if(!valid2){
-const err7 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/content/additionalProperties/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema590.properties.content.additionalProperties.anyOf,parentSchema:schema590.properties.content.additionalProperties,data:data3};
+const err7 = {instancePath:instancePath+"/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/content/additionalProperties/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema687.properties.content.additionalProperties.anyOf,parentSchema:schema687.properties.content.additionalProperties,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -40134,7 +40676,7 @@ vErrors = null;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema590.properties.content.type,parentSchema:schema590.properties.content,data:data2};
+const err8 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema687.properties.content.type,parentSchema:schema687.properties.content,data:data2};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -40146,7 +40688,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema590.type,parentSchema:schema590,data};
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema687.type,parentSchema:schema687,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -40155,17 +40697,17 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate677.errors = vErrors;
+validate758.errors = vErrors;
 return errors === 0;
 }
-validate677.evaluated = {"props":{"_meta":true,"action":true,"content":true},"dynamicProps":false,"dynamicItems":false};
+validate758.evaluated = {"props":{"_meta":true,"action":true,"content":true},"dynamicProps":false,"dynamicItems":false};
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/LegacyTitledEnumSchema"] = validate678;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/LegacyTitledEnumSchema"] = validate759;
 
-function validate678(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate759(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate678.evaluated;
+const evaluated0 = validate759.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -40174,7 +40716,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.enum === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "enum"},message:"must have required property '"+"enum"+"'",schema:schema581.required,parentSchema:schema581,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "enum"},message:"must have required property '"+"enum"+"'",schema:schema678.required,parentSchema:schema678,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -40184,7 +40726,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.type === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema581.required,parentSchema:schema581,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema678.required,parentSchema:schema678,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -40195,7 +40737,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((((key0 === "default") || (key0 === "description")) || (key0 === "enum")) || (key0 === "enumNames")) || (key0 === "title")) || (key0 === "type"))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema581,data};
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema678,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -40208,7 +40750,7 @@ errors++;
 if(data.default !== undefined){
 let data0 = data.default;
 if(typeof data0 !== "string"){
-const err3 = {instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema581.properties.default.type,parentSchema:schema581.properties.default,data:data0};
+const err3 = {instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema678.properties.default.type,parentSchema:schema678.properties.default,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -40221,7 +40763,7 @@ errors++;
 if(data.description !== undefined){
 let data1 = data.description;
 if(typeof data1 !== "string"){
-const err4 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema581.properties.description.type,parentSchema:schema581.properties.description,data:data1};
+const err4 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema678.properties.description.type,parentSchema:schema678.properties.description,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -40238,7 +40780,7 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 let data3 = data2[i0];
 if(typeof data3 !== "string"){
-const err5 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/properties/enum/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema581.properties.enum.items.type,parentSchema:schema581.properties.enum.items,data:data3};
+const err5 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/properties/enum/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema678.properties.enum.items.type,parentSchema:schema678.properties.enum.items,data:data3};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -40250,7 +40792,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema581.properties.enum.type,parentSchema:schema581.properties.enum,data:data2};
+const err6 = {instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema678.properties.enum.type,parentSchema:schema678.properties.enum,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -40267,7 +40809,7 @@ const len1 = data4.length;
 for(let i1=0; i1<len1; i1++){
 let data5 = data4[i1];
 if(typeof data5 !== "string"){
-const err7 = {instancePath:instancePath+"/enumNames/" + i1,schemaPath:"#/properties/enumNames/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema581.properties.enumNames.items.type,parentSchema:schema581.properties.enumNames.items,data:data5};
+const err7 = {instancePath:instancePath+"/enumNames/" + i1,schemaPath:"#/properties/enumNames/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema678.properties.enumNames.items.type,parentSchema:schema678.properties.enumNames.items,data:data5};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -40279,7 +40821,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/enumNames",schemaPath:"#/properties/enumNames/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema581.properties.enumNames.type,parentSchema:schema581.properties.enumNames,data:data4};
+const err8 = {instancePath:instancePath+"/enumNames",schemaPath:"#/properties/enumNames/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema678.properties.enumNames.type,parentSchema:schema678.properties.enumNames,data:data4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -40292,7 +40834,7 @@ errors++;
 if(data.title !== undefined){
 let data6 = data.title;
 if(typeof data6 !== "string"){
-const err9 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema581.properties.title.type,parentSchema:schema581.properties.title,data:data6};
+const err9 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema678.properties.title.type,parentSchema:schema678.properties.title,data:data6};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -40305,7 +40847,7 @@ errors++;
 if(data.type !== undefined){
 let data7 = data.type;
 if(typeof data7 !== "string"){
-const err10 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema581.properties.type.type,parentSchema:schema581.properties.type,data:data7};
+const err10 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema678.properties.type.type,parentSchema:schema678.properties.type,data:data7};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -40315,7 +40857,7 @@ vErrors.push(err10);
 errors++;
 }
 if("string" !== data7){
-const err11 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant",schema:"string",parentSchema:schema581.properties.type,data:data7};
+const err11 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant",schema:"string",parentSchema:schema678.properties.type,data:data7};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -40327,7 +40869,7 @@ errors++;
 }
 }
 else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema581.type,parentSchema:schema581,data};
+const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema678.type,parentSchema:schema678,data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -40336,17 +40878,17 @@ vErrors.push(err12);
 }
 errors++;
 }
-validate678.errors = vErrors;
+validate759.errors = vErrors;
 return errors === 0;
 }
-validate678.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate759.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/NumberSchema"] = validate679;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/NumberSchema"] = validate760;
 
-function validate679(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate760(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate679.evaluated;
+const evaluated0 = validate760.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -40355,7 +40897,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema575.required,parentSchema:schema575,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema672.required,parentSchema:schema672,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -40366,7 +40908,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((((key0 === "default") || (key0 === "description")) || (key0 === "maximum")) || (key0 === "minimum")) || (key0 === "title")) || (key0 === "type"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema575,data};
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema672,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -40379,7 +40921,7 @@ errors++;
 if(data.default !== undefined){
 let data0 = data.default;
 if(!(typeof data0 == "number")){
-const err2 = {instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema575.properties.default.type,parentSchema:schema575.properties.default,data:data0};
+const err2 = {instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema672.properties.default.type,parentSchema:schema672.properties.default,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -40392,7 +40934,7 @@ errors++;
 if(data.description !== undefined){
 let data1 = data.description;
 if(typeof data1 !== "string"){
-const err3 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema575.properties.description.type,parentSchema:schema575.properties.description,data:data1};
+const err3 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema672.properties.description.type,parentSchema:schema672.properties.description,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -40405,7 +40947,7 @@ errors++;
 if(data.maximum !== undefined){
 let data2 = data.maximum;
 if(!(typeof data2 == "number")){
-const err4 = {instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema575.properties.maximum.type,parentSchema:schema575.properties.maximum,data:data2};
+const err4 = {instancePath:instancePath+"/maximum",schemaPath:"#/properties/maximum/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema672.properties.maximum.type,parentSchema:schema672.properties.maximum,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -40418,7 +40960,7 @@ errors++;
 if(data.minimum !== undefined){
 let data3 = data.minimum;
 if(!(typeof data3 == "number")){
-const err5 = {instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema575.properties.minimum.type,parentSchema:schema575.properties.minimum,data:data3};
+const err5 = {instancePath:instancePath+"/minimum",schemaPath:"#/properties/minimum/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema672.properties.minimum.type,parentSchema:schema672.properties.minimum,data:data3};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -40431,7 +40973,7 @@ errors++;
 if(data.title !== undefined){
 let data4 = data.title;
 if(typeof data4 !== "string"){
-const err6 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema575.properties.title.type,parentSchema:schema575.properties.title,data:data4};
+const err6 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema672.properties.title.type,parentSchema:schema672.properties.title,data:data4};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -40444,7 +40986,7 @@ errors++;
 if(data.type !== undefined){
 let data5 = data.type;
 if(typeof data5 !== "string"){
-const err7 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema575.properties.type.type,parentSchema:schema575.properties.type,data:data5};
+const err7 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema672.properties.type.type,parentSchema:schema672.properties.type,data:data5};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -40454,7 +40996,7 @@ vErrors.push(err7);
 errors++;
 }
 if(!((data5 === "integer") || (data5 === "number"))){
-const err8 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema575.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema575.properties.type.enum,parentSchema:schema575.properties.type,data:data5};
+const err8 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema672.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema672.properties.type.enum,parentSchema:schema672.properties.type,data:data5};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -40466,7 +41008,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema575.type,parentSchema:schema575,data};
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema672.type,parentSchema:schema672,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -40475,20 +41017,20 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate679.errors = vErrors;
+validate760.errors = vErrors;
 return errors === 0;
 }
-validate679.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate760.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/PrimitiveSchemaDefinition"] = validate670;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/PrimitiveSchemaDefinition"] = validate751;
 
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ProgressToken"] = validate681;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ProgressToken"] = validate762;
 
-function validate681(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate762(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate681.evaluated;
+const evaluated0 = validate762.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -40496,7 +41038,7 @@ if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
 if((typeof data !== "string") && (!(typeof data == "number"))){
-const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema572.type},message:"must be string,number",schema:schema572.type,parentSchema:schema572,data};
+const err0 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: schema669.type},message:"must be string,number",schema:schema669.type,parentSchema:schema669,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -40505,17 +41047,17 @@ vErrors.push(err0);
 }
 errors++;
 }
-validate681.errors = vErrors;
+validate762.errors = vErrors;
 return errors === 0;
 }
-validate681.evaluated = {"dynamicProps":false,"dynamicItems":false};
+validate762.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/StringSchema"] = validate682;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/StringSchema"] = validate763;
 
-function validate682(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate763(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate682.evaluated;
+const evaluated0 = validate763.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -40524,7 +41066,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.type === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema574.required,parentSchema:schema574,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema671.required,parentSchema:schema671,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -40535,7 +41077,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((((((key0 === "default") || (key0 === "description")) || (key0 === "format")) || (key0 === "maxLength")) || (key0 === "minLength")) || (key0 === "title")) || (key0 === "type"))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema574,data};
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema671,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -40548,7 +41090,7 @@ errors++;
 if(data.default !== undefined){
 let data0 = data.default;
 if(typeof data0 !== "string"){
-const err2 = {instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema574.properties.default.type,parentSchema:schema574.properties.default,data:data0};
+const err2 = {instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema671.properties.default.type,parentSchema:schema671.properties.default,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -40561,7 +41103,7 @@ errors++;
 if(data.description !== undefined){
 let data1 = data.description;
 if(typeof data1 !== "string"){
-const err3 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema574.properties.description.type,parentSchema:schema574.properties.description,data:data1};
+const err3 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema671.properties.description.type,parentSchema:schema671.properties.description,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -40574,7 +41116,7 @@ errors++;
 if(data.format !== undefined){
 let data2 = data.format;
 if(typeof data2 !== "string"){
-const err4 = {instancePath:instancePath+"/format",schemaPath:"#/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema574.properties.format.type,parentSchema:schema574.properties.format,data:data2};
+const err4 = {instancePath:instancePath+"/format",schemaPath:"#/properties/format/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema671.properties.format.type,parentSchema:schema671.properties.format,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -40584,7 +41126,7 @@ vErrors.push(err4);
 errors++;
 }
 if(!((((data2 === "date") || (data2 === "date-time")) || (data2 === "email")) || (data2 === "uri"))){
-const err5 = {instancePath:instancePath+"/format",schemaPath:"#/properties/format/enum",keyword:"enum",params:{allowedValues: schema574.properties.format.enum},message:"must be equal to one of the allowed values",schema:schema574.properties.format.enum,parentSchema:schema574.properties.format,data:data2};
+const err5 = {instancePath:instancePath+"/format",schemaPath:"#/properties/format/enum",keyword:"enum",params:{allowedValues: schema671.properties.format.enum},message:"must be equal to one of the allowed values",schema:schema671.properties.format.enum,parentSchema:schema671.properties.format,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -40597,7 +41139,7 @@ errors++;
 if(data.maxLength !== undefined){
 let data3 = data.maxLength;
 if(!(typeof data3 == "number")){
-const err6 = {instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema574.properties.maxLength.type,parentSchema:schema574.properties.maxLength,data:data3};
+const err6 = {instancePath:instancePath+"/maxLength",schemaPath:"#/properties/maxLength/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema671.properties.maxLength.type,parentSchema:schema671.properties.maxLength,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -40610,7 +41152,7 @@ errors++;
 if(data.minLength !== undefined){
 let data4 = data.minLength;
 if(!(typeof data4 == "number")){
-const err7 = {instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema574.properties.minLength.type,parentSchema:schema574.properties.minLength,data:data4};
+const err7 = {instancePath:instancePath+"/minLength",schemaPath:"#/properties/minLength/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema671.properties.minLength.type,parentSchema:schema671.properties.minLength,data:data4};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -40623,7 +41165,7 @@ errors++;
 if(data.title !== undefined){
 let data5 = data.title;
 if(typeof data5 !== "string"){
-const err8 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema574.properties.title.type,parentSchema:schema574.properties.title,data:data5};
+const err8 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema671.properties.title.type,parentSchema:schema671.properties.title,data:data5};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -40636,7 +41178,7 @@ errors++;
 if(data.type !== undefined){
 let data6 = data.type;
 if(typeof data6 !== "string"){
-const err9 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema574.properties.type.type,parentSchema:schema574.properties.type,data:data6};
+const err9 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema671.properties.type.type,parentSchema:schema671.properties.type,data:data6};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -40646,7 +41188,7 @@ vErrors.push(err9);
 errors++;
 }
 if("string" !== data6){
-const err10 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant",schema:"string",parentSchema:schema574.properties.type,data:data6};
+const err10 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant",schema:"string",parentSchema:schema671.properties.type,data:data6};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -40658,7 +41200,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema574.type,parentSchema:schema574,data};
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema671.type,parentSchema:schema671,data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -40667,17 +41209,17 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate682.errors = vErrors;
+validate763.errors = vErrors;
 return errors === 0;
 }
-validate682.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate763.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/TaskMetadata"] = validate683;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/TaskMetadata"] = validate764;
 
-function validate683(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate764(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate683.evaluated;
+const evaluated0 = validate764.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -40688,7 +41230,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.ttl !== undefined){
 let data0 = data.ttl;
 if(!(typeof data0 == "number")){
-const err0 = {instancePath:instancePath+"/ttl",schemaPath:"#/properties/ttl/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema582.properties.ttl.type,parentSchema:schema582.properties.ttl,data:data0};
+const err0 = {instancePath:instancePath+"/ttl",schemaPath:"#/properties/ttl/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema679.properties.ttl.type,parentSchema:schema679.properties.ttl,data:data0};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -40700,7 +41242,7 @@ errors++;
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema582.type,parentSchema:schema582,data};
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema679.type,parentSchema:schema679,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -40709,17 +41251,17 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate683.errors = vErrors;
+validate764.errors = vErrors;
 return errors === 0;
 }
-validate683.evaluated = {"props":{"ttl":true},"dynamicProps":false,"dynamicItems":false};
+validate764.evaluated = {"props":{"ttl":true},"dynamicProps":false,"dynamicItems":false};
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/TitledMultiSelectEnumSchema"] = validate684;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/TitledMultiSelectEnumSchema"] = validate765;
 
-function validate684(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate765(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate684.evaluated;
+const evaluated0 = validate765.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -40728,7 +41270,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.items === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'",schema:schema580.required,parentSchema:schema580,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'",schema:schema677.required,parentSchema:schema677,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -40738,7 +41280,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.type === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema580.required,parentSchema:schema580,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema677.required,parentSchema:schema677,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -40749,7 +41291,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((((((key0 === "default") || (key0 === "description")) || (key0 === "items")) || (key0 === "maxItems")) || (key0 === "minItems")) || (key0 === "title")) || (key0 === "type"))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema580,data};
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema677,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -40766,7 +41308,7 @@ const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 if(typeof data1 !== "string"){
-const err3 = {instancePath:instancePath+"/default/" + i0,schemaPath:"#/properties/default/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema580.properties.default.items.type,parentSchema:schema580.properties.default.items,data:data1};
+const err3 = {instancePath:instancePath+"/default/" + i0,schemaPath:"#/properties/default/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema677.properties.default.items.type,parentSchema:schema677.properties.default.items,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -40778,7 +41320,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema580.properties.default.type,parentSchema:schema580.properties.default,data:data0};
+const err4 = {instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema677.properties.default.type,parentSchema:schema677.properties.default,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -40791,7 +41333,7 @@ errors++;
 if(data.description !== undefined){
 let data2 = data.description;
 if(typeof data2 !== "string"){
-const err5 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema580.properties.description.type,parentSchema:schema580.properties.description,data:data2};
+const err5 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema677.properties.description.type,parentSchema:schema677.properties.description,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -40805,7 +41347,7 @@ if(data.items !== undefined){
 let data3 = data.items;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 if(data3.anyOf === undefined){
-const err6 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/required",keyword:"required",params:{missingProperty: "anyOf"},message:"must have required property '"+"anyOf"+"'",schema:schema580.properties.items.required,parentSchema:schema580.properties.items,data:data3};
+const err6 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/required",keyword:"required",params:{missingProperty: "anyOf"},message:"must have required property '"+"anyOf"+"'",schema:schema677.properties.items.required,parentSchema:schema677.properties.items,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -40816,7 +41358,7 @@ errors++;
 }
 for(const key1 in data3){
 if(!(key1 === "anyOf")){
-const err7 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema580.properties.items,data:data3};
+const err7 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema677.properties.items,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -40834,7 +41376,7 @@ for(let i1=0; i1<len1; i1++){
 let data5 = data4[i1];
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(data5.const === undefined){
-const err8 = {instancePath:instancePath+"/items/anyOf/" + i1,schemaPath:"#/properties/items/properties/anyOf/items/required",keyword:"required",params:{missingProperty: "const"},message:"must have required property '"+"const"+"'",schema:schema580.properties.items.properties.anyOf.items.required,parentSchema:schema580.properties.items.properties.anyOf.items,data:data5};
+const err8 = {instancePath:instancePath+"/items/anyOf/" + i1,schemaPath:"#/properties/items/properties/anyOf/items/required",keyword:"required",params:{missingProperty: "const"},message:"must have required property '"+"const"+"'",schema:schema677.properties.items.properties.anyOf.items.required,parentSchema:schema677.properties.items.properties.anyOf.items,data:data5};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -40844,7 +41386,7 @@ vErrors.push(err8);
 errors++;
 }
 if(data5.title === undefined){
-const err9 = {instancePath:instancePath+"/items/anyOf/" + i1,schemaPath:"#/properties/items/properties/anyOf/items/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema580.properties.items.properties.anyOf.items.required,parentSchema:schema580.properties.items.properties.anyOf.items,data:data5};
+const err9 = {instancePath:instancePath+"/items/anyOf/" + i1,schemaPath:"#/properties/items/properties/anyOf/items/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema677.properties.items.properties.anyOf.items.required,parentSchema:schema677.properties.items.properties.anyOf.items,data:data5};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -40855,7 +41397,7 @@ errors++;
 }
 for(const key2 in data5){
 if(!((key2 === "const") || (key2 === "title"))){
-const err10 = {instancePath:instancePath+"/items/anyOf/" + i1,schemaPath:"#/properties/items/properties/anyOf/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema580.properties.items.properties.anyOf.items,data:data5};
+const err10 = {instancePath:instancePath+"/items/anyOf/" + i1,schemaPath:"#/properties/items/properties/anyOf/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema677.properties.items.properties.anyOf.items,data:data5};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -40868,7 +41410,7 @@ errors++;
 if(data5.const !== undefined){
 let data6 = data5.const;
 if(typeof data6 !== "string"){
-const err11 = {instancePath:instancePath+"/items/anyOf/" + i1+"/const",schemaPath:"#/properties/items/properties/anyOf/items/properties/const/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema580.properties.items.properties.anyOf.items.properties.const.type,parentSchema:schema580.properties.items.properties.anyOf.items.properties.const,data:data6};
+const err11 = {instancePath:instancePath+"/items/anyOf/" + i1+"/const",schemaPath:"#/properties/items/properties/anyOf/items/properties/const/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema677.properties.items.properties.anyOf.items.properties.const.type,parentSchema:schema677.properties.items.properties.anyOf.items.properties.const,data:data6};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -40881,7 +41423,7 @@ errors++;
 if(data5.title !== undefined){
 let data7 = data5.title;
 if(typeof data7 !== "string"){
-const err12 = {instancePath:instancePath+"/items/anyOf/" + i1+"/title",schemaPath:"#/properties/items/properties/anyOf/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema580.properties.items.properties.anyOf.items.properties.title.type,parentSchema:schema580.properties.items.properties.anyOf.items.properties.title,data:data7};
+const err12 = {instancePath:instancePath+"/items/anyOf/" + i1+"/title",schemaPath:"#/properties/items/properties/anyOf/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema677.properties.items.properties.anyOf.items.properties.title.type,parentSchema:schema677.properties.items.properties.anyOf.items.properties.title,data:data7};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -40893,7 +41435,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/items/anyOf/" + i1,schemaPath:"#/properties/items/properties/anyOf/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema580.properties.items.properties.anyOf.items.type,parentSchema:schema580.properties.items.properties.anyOf.items,data:data5};
+const err13 = {instancePath:instancePath+"/items/anyOf/" + i1,schemaPath:"#/properties/items/properties/anyOf/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema677.properties.items.properties.anyOf.items.type,parentSchema:schema677.properties.items.properties.anyOf.items,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -40905,7 +41447,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/items/anyOf",schemaPath:"#/properties/items/properties/anyOf/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema580.properties.items.properties.anyOf.type,parentSchema:schema580.properties.items.properties.anyOf,data:data4};
+const err14 = {instancePath:instancePath+"/items/anyOf",schemaPath:"#/properties/items/properties/anyOf/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema677.properties.items.properties.anyOf.type,parentSchema:schema677.properties.items.properties.anyOf,data:data4};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -40917,7 +41459,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema580.properties.items.type,parentSchema:schema580.properties.items,data:data3};
+const err15 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema677.properties.items.type,parentSchema:schema677.properties.items,data:data3};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -40930,7 +41472,7 @@ errors++;
 if(data.maxItems !== undefined){
 let data8 = data.maxItems;
 if(!(typeof data8 == "number")){
-const err16 = {instancePath:instancePath+"/maxItems",schemaPath:"#/properties/maxItems/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema580.properties.maxItems.type,parentSchema:schema580.properties.maxItems,data:data8};
+const err16 = {instancePath:instancePath+"/maxItems",schemaPath:"#/properties/maxItems/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema677.properties.maxItems.type,parentSchema:schema677.properties.maxItems,data:data8};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -40943,7 +41485,7 @@ errors++;
 if(data.minItems !== undefined){
 let data9 = data.minItems;
 if(!(typeof data9 == "number")){
-const err17 = {instancePath:instancePath+"/minItems",schemaPath:"#/properties/minItems/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema580.properties.minItems.type,parentSchema:schema580.properties.minItems,data:data9};
+const err17 = {instancePath:instancePath+"/minItems",schemaPath:"#/properties/minItems/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema677.properties.minItems.type,parentSchema:schema677.properties.minItems,data:data9};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -40956,7 +41498,7 @@ errors++;
 if(data.title !== undefined){
 let data10 = data.title;
 if(typeof data10 !== "string"){
-const err18 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema580.properties.title.type,parentSchema:schema580.properties.title,data:data10};
+const err18 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema677.properties.title.type,parentSchema:schema677.properties.title,data:data10};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -40969,7 +41511,7 @@ errors++;
 if(data.type !== undefined){
 let data11 = data.type;
 if(typeof data11 !== "string"){
-const err19 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema580.properties.type.type,parentSchema:schema580.properties.type,data:data11};
+const err19 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema677.properties.type.type,parentSchema:schema677.properties.type,data:data11};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -40979,7 +41521,7 @@ vErrors.push(err19);
 errors++;
 }
 if("array" !== data11){
-const err20 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "array"},message:"must be equal to constant",schema:"array",parentSchema:schema580.properties.type,data:data11};
+const err20 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "array"},message:"must be equal to constant",schema:"array",parentSchema:schema677.properties.type,data:data11};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -40991,7 +41533,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema580.type,parentSchema:schema580,data};
+const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema677.type,parentSchema:schema677,data};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -41000,17 +41542,17 @@ vErrors.push(err21);
 }
 errors++;
 }
-validate684.errors = vErrors;
+validate765.errors = vErrors;
 return errors === 0;
 }
-validate684.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate765.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/TitledSingleSelectEnumSchema"] = validate685;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/TitledSingleSelectEnumSchema"] = validate766;
 
-function validate685(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate766(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate685.evaluated;
+const evaluated0 = validate766.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -41019,7 +41561,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.oneOf === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "oneOf"},message:"must have required property '"+"oneOf"+"'",schema:schema578.required,parentSchema:schema578,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "oneOf"},message:"must have required property '"+"oneOf"+"'",schema:schema675.required,parentSchema:schema675,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -41029,7 +41571,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.type === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema578.required,parentSchema:schema578,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema675.required,parentSchema:schema675,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -41040,7 +41582,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((((key0 === "default") || (key0 === "description")) || (key0 === "oneOf")) || (key0 === "title")) || (key0 === "type"))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema578,data};
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema675,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -41053,7 +41595,7 @@ errors++;
 if(data.default !== undefined){
 let data0 = data.default;
 if(typeof data0 !== "string"){
-const err3 = {instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema578.properties.default.type,parentSchema:schema578.properties.default,data:data0};
+const err3 = {instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema675.properties.default.type,parentSchema:schema675.properties.default,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -41066,7 +41608,7 @@ errors++;
 if(data.description !== undefined){
 let data1 = data.description;
 if(typeof data1 !== "string"){
-const err4 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema578.properties.description.type,parentSchema:schema578.properties.description,data:data1};
+const err4 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema675.properties.description.type,parentSchema:schema675.properties.description,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -41084,7 +41626,7 @@ for(let i0=0; i0<len0; i0++){
 let data3 = data2[i0];
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 if(data3.const === undefined){
-const err5 = {instancePath:instancePath+"/oneOf/" + i0,schemaPath:"#/properties/oneOf/items/required",keyword:"required",params:{missingProperty: "const"},message:"must have required property '"+"const"+"'",schema:schema578.properties.oneOf.items.required,parentSchema:schema578.properties.oneOf.items,data:data3};
+const err5 = {instancePath:instancePath+"/oneOf/" + i0,schemaPath:"#/properties/oneOf/items/required",keyword:"required",params:{missingProperty: "const"},message:"must have required property '"+"const"+"'",schema:schema675.properties.oneOf.items.required,parentSchema:schema675.properties.oneOf.items,data:data3};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -41094,7 +41636,7 @@ vErrors.push(err5);
 errors++;
 }
 if(data3.title === undefined){
-const err6 = {instancePath:instancePath+"/oneOf/" + i0,schemaPath:"#/properties/oneOf/items/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema578.properties.oneOf.items.required,parentSchema:schema578.properties.oneOf.items,data:data3};
+const err6 = {instancePath:instancePath+"/oneOf/" + i0,schemaPath:"#/properties/oneOf/items/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'",schema:schema675.properties.oneOf.items.required,parentSchema:schema675.properties.oneOf.items,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -41105,7 +41647,7 @@ errors++;
 }
 for(const key1 in data3){
 if(!((key1 === "const") || (key1 === "title"))){
-const err7 = {instancePath:instancePath+"/oneOf/" + i0,schemaPath:"#/properties/oneOf/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema578.properties.oneOf.items,data:data3};
+const err7 = {instancePath:instancePath+"/oneOf/" + i0,schemaPath:"#/properties/oneOf/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema675.properties.oneOf.items,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -41118,7 +41660,7 @@ errors++;
 if(data3.const !== undefined){
 let data4 = data3.const;
 if(typeof data4 !== "string"){
-const err8 = {instancePath:instancePath+"/oneOf/" + i0+"/const",schemaPath:"#/properties/oneOf/items/properties/const/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema578.properties.oneOf.items.properties.const.type,parentSchema:schema578.properties.oneOf.items.properties.const,data:data4};
+const err8 = {instancePath:instancePath+"/oneOf/" + i0+"/const",schemaPath:"#/properties/oneOf/items/properties/const/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema675.properties.oneOf.items.properties.const.type,parentSchema:schema675.properties.oneOf.items.properties.const,data:data4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -41131,7 +41673,7 @@ errors++;
 if(data3.title !== undefined){
 let data5 = data3.title;
 if(typeof data5 !== "string"){
-const err9 = {instancePath:instancePath+"/oneOf/" + i0+"/title",schemaPath:"#/properties/oneOf/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema578.properties.oneOf.items.properties.title.type,parentSchema:schema578.properties.oneOf.items.properties.title,data:data5};
+const err9 = {instancePath:instancePath+"/oneOf/" + i0+"/title",schemaPath:"#/properties/oneOf/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema675.properties.oneOf.items.properties.title.type,parentSchema:schema675.properties.oneOf.items.properties.title,data:data5};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -41143,7 +41685,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/oneOf/" + i0,schemaPath:"#/properties/oneOf/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema578.properties.oneOf.items.type,parentSchema:schema578.properties.oneOf.items,data:data3};
+const err10 = {instancePath:instancePath+"/oneOf/" + i0,schemaPath:"#/properties/oneOf/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema675.properties.oneOf.items.type,parentSchema:schema675.properties.oneOf.items,data:data3};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -41155,7 +41697,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/oneOf",schemaPath:"#/properties/oneOf/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema578.properties.oneOf.type,parentSchema:schema578.properties.oneOf,data:data2};
+const err11 = {instancePath:instancePath+"/oneOf",schemaPath:"#/properties/oneOf/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema675.properties.oneOf.type,parentSchema:schema675.properties.oneOf,data:data2};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -41168,7 +41710,7 @@ errors++;
 if(data.title !== undefined){
 let data6 = data.title;
 if(typeof data6 !== "string"){
-const err12 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema578.properties.title.type,parentSchema:schema578.properties.title,data:data6};
+const err12 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema675.properties.title.type,parentSchema:schema675.properties.title,data:data6};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -41181,7 +41723,7 @@ errors++;
 if(data.type !== undefined){
 let data7 = data.type;
 if(typeof data7 !== "string"){
-const err13 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema578.properties.type.type,parentSchema:schema578.properties.type,data:data7};
+const err13 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema675.properties.type.type,parentSchema:schema675.properties.type,data:data7};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -41191,7 +41733,7 @@ vErrors.push(err13);
 errors++;
 }
 if("string" !== data7){
-const err14 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant",schema:"string",parentSchema:schema578.properties.type,data:data7};
+const err14 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant",schema:"string",parentSchema:schema675.properties.type,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -41203,7 +41745,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema578.type,parentSchema:schema578,data};
+const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema675.type,parentSchema:schema675,data};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -41212,17 +41754,17 @@ vErrors.push(err15);
 }
 errors++;
 }
-validate685.errors = vErrors;
+validate766.errors = vErrors;
 return errors === 0;
 }
-validate685.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate766.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/UntitledMultiSelectEnumSchema"] = validate686;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/UntitledMultiSelectEnumSchema"] = validate767;
 
-function validate686(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate767(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate686.evaluated;
+const evaluated0 = validate767.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -41231,7 +41773,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.items === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'",schema:schema579.required,parentSchema:schema579,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'",schema:schema676.required,parentSchema:schema676,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -41241,7 +41783,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.type === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema579.required,parentSchema:schema579,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema676.required,parentSchema:schema676,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -41252,7 +41794,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((((((key0 === "default") || (key0 === "description")) || (key0 === "items")) || (key0 === "maxItems")) || (key0 === "minItems")) || (key0 === "title")) || (key0 === "type"))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema579,data};
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema676,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -41269,7 +41811,7 @@ const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 if(typeof data1 !== "string"){
-const err3 = {instancePath:instancePath+"/default/" + i0,schemaPath:"#/properties/default/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema579.properties.default.items.type,parentSchema:schema579.properties.default.items,data:data1};
+const err3 = {instancePath:instancePath+"/default/" + i0,schemaPath:"#/properties/default/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema676.properties.default.items.type,parentSchema:schema676.properties.default.items,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -41281,7 +41823,7 @@ errors++;
 }
 }
 else {
-const err4 = {instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema579.properties.default.type,parentSchema:schema579.properties.default,data:data0};
+const err4 = {instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema676.properties.default.type,parentSchema:schema676.properties.default,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -41294,7 +41836,7 @@ errors++;
 if(data.description !== undefined){
 let data2 = data.description;
 if(typeof data2 !== "string"){
-const err5 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema579.properties.description.type,parentSchema:schema579.properties.description,data:data2};
+const err5 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema676.properties.description.type,parentSchema:schema676.properties.description,data:data2};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -41308,7 +41850,7 @@ if(data.items !== undefined){
 let data3 = data.items;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 if(data3.enum === undefined){
-const err6 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/required",keyword:"required",params:{missingProperty: "enum"},message:"must have required property '"+"enum"+"'",schema:schema579.properties.items.required,parentSchema:schema579.properties.items,data:data3};
+const err6 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/required",keyword:"required",params:{missingProperty: "enum"},message:"must have required property '"+"enum"+"'",schema:schema676.properties.items.required,parentSchema:schema676.properties.items,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -41318,7 +41860,7 @@ vErrors.push(err6);
 errors++;
 }
 if(data3.type === undefined){
-const err7 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema579.properties.items.required,parentSchema:schema579.properties.items,data:data3};
+const err7 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema676.properties.items.required,parentSchema:schema676.properties.items,data:data3};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -41329,7 +41871,7 @@ errors++;
 }
 for(const key1 in data3){
 if(!((key1 === "enum") || (key1 === "type"))){
-const err8 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema579.properties.items,data:data3};
+const err8 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema676.properties.items,data:data3};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -41346,7 +41888,7 @@ const len1 = data4.length;
 for(let i1=0; i1<len1; i1++){
 let data5 = data4[i1];
 if(typeof data5 !== "string"){
-const err9 = {instancePath:instancePath+"/items/enum/" + i1,schemaPath:"#/properties/items/properties/enum/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema579.properties.items.properties.enum.items.type,parentSchema:schema579.properties.items.properties.enum.items,data:data5};
+const err9 = {instancePath:instancePath+"/items/enum/" + i1,schemaPath:"#/properties/items/properties/enum/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema676.properties.items.properties.enum.items.type,parentSchema:schema676.properties.items.properties.enum.items,data:data5};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -41358,7 +41900,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/items/enum",schemaPath:"#/properties/items/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema579.properties.items.properties.enum.type,parentSchema:schema579.properties.items.properties.enum,data:data4};
+const err10 = {instancePath:instancePath+"/items/enum",schemaPath:"#/properties/items/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema676.properties.items.properties.enum.type,parentSchema:schema676.properties.items.properties.enum,data:data4};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -41371,7 +41913,7 @@ errors++;
 if(data3.type !== undefined){
 let data6 = data3.type;
 if(typeof data6 !== "string"){
-const err11 = {instancePath:instancePath+"/items/type",schemaPath:"#/properties/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema579.properties.items.properties.type.type,parentSchema:schema579.properties.items.properties.type,data:data6};
+const err11 = {instancePath:instancePath+"/items/type",schemaPath:"#/properties/items/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema676.properties.items.properties.type.type,parentSchema:schema676.properties.items.properties.type,data:data6};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -41381,7 +41923,7 @@ vErrors.push(err11);
 errors++;
 }
 if("string" !== data6){
-const err12 = {instancePath:instancePath+"/items/type",schemaPath:"#/properties/items/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant",schema:"string",parentSchema:schema579.properties.items.properties.type,data:data6};
+const err12 = {instancePath:instancePath+"/items/type",schemaPath:"#/properties/items/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant",schema:"string",parentSchema:schema676.properties.items.properties.type,data:data6};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -41393,7 +41935,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema579.properties.items.type,parentSchema:schema579.properties.items,data:data3};
+const err13 = {instancePath:instancePath+"/items",schemaPath:"#/properties/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema676.properties.items.type,parentSchema:schema676.properties.items,data:data3};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -41406,7 +41948,7 @@ errors++;
 if(data.maxItems !== undefined){
 let data7 = data.maxItems;
 if(!(typeof data7 == "number")){
-const err14 = {instancePath:instancePath+"/maxItems",schemaPath:"#/properties/maxItems/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema579.properties.maxItems.type,parentSchema:schema579.properties.maxItems,data:data7};
+const err14 = {instancePath:instancePath+"/maxItems",schemaPath:"#/properties/maxItems/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema676.properties.maxItems.type,parentSchema:schema676.properties.maxItems,data:data7};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -41419,7 +41961,7 @@ errors++;
 if(data.minItems !== undefined){
 let data8 = data.minItems;
 if(!(typeof data8 == "number")){
-const err15 = {instancePath:instancePath+"/minItems",schemaPath:"#/properties/minItems/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema579.properties.minItems.type,parentSchema:schema579.properties.minItems,data:data8};
+const err15 = {instancePath:instancePath+"/minItems",schemaPath:"#/properties/minItems/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema676.properties.minItems.type,parentSchema:schema676.properties.minItems,data:data8};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -41432,7 +41974,7 @@ errors++;
 if(data.title !== undefined){
 let data9 = data.title;
 if(typeof data9 !== "string"){
-const err16 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema579.properties.title.type,parentSchema:schema579.properties.title,data:data9};
+const err16 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema676.properties.title.type,parentSchema:schema676.properties.title,data:data9};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -41445,7 +41987,7 @@ errors++;
 if(data.type !== undefined){
 let data10 = data.type;
 if(typeof data10 !== "string"){
-const err17 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema579.properties.type.type,parentSchema:schema579.properties.type,data:data10};
+const err17 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema676.properties.type.type,parentSchema:schema676.properties.type,data:data10};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -41455,7 +41997,7 @@ vErrors.push(err17);
 errors++;
 }
 if("array" !== data10){
-const err18 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "array"},message:"must be equal to constant",schema:"array",parentSchema:schema579.properties.type,data:data10};
+const err18 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "array"},message:"must be equal to constant",schema:"array",parentSchema:schema676.properties.type,data:data10};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -41467,7 +42009,7 @@ errors++;
 }
 }
 else {
-const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema579.type,parentSchema:schema579,data};
+const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema676.type,parentSchema:schema676,data};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -41476,17 +42018,17 @@ vErrors.push(err19);
 }
 errors++;
 }
-validate686.errors = vErrors;
+validate767.errors = vErrors;
 return errors === 0;
 }
-validate686.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate767.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/UntitledSingleSelectEnumSchema"] = validate687;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/UntitledSingleSelectEnumSchema"] = validate768;
 
-function validate687(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate768(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate687.evaluated;
+const evaluated0 = validate768.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -41495,7 +42037,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.enum === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "enum"},message:"must have required property '"+"enum"+"'",schema:schema577.required,parentSchema:schema577,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "enum"},message:"must have required property '"+"enum"+"'",schema:schema674.required,parentSchema:schema674,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -41505,7 +42047,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.type === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema577.required,parentSchema:schema577,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema674.required,parentSchema:schema674,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -41516,7 +42058,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((((key0 === "default") || (key0 === "description")) || (key0 === "enum")) || (key0 === "title")) || (key0 === "type"))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema577,data};
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema674,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -41529,7 +42071,7 @@ errors++;
 if(data.default !== undefined){
 let data0 = data.default;
 if(typeof data0 !== "string"){
-const err3 = {instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema577.properties.default.type,parentSchema:schema577.properties.default,data:data0};
+const err3 = {instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema674.properties.default.type,parentSchema:schema674.properties.default,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -41542,7 +42084,7 @@ errors++;
 if(data.description !== undefined){
 let data1 = data.description;
 if(typeof data1 !== "string"){
-const err4 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema577.properties.description.type,parentSchema:schema577.properties.description,data:data1};
+const err4 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema674.properties.description.type,parentSchema:schema674.properties.description,data:data1};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -41559,7 +42101,7 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 let data3 = data2[i0];
 if(typeof data3 !== "string"){
-const err5 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/properties/enum/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema577.properties.enum.items.type,parentSchema:schema577.properties.enum.items,data:data3};
+const err5 = {instancePath:instancePath+"/enum/" + i0,schemaPath:"#/properties/enum/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema674.properties.enum.items.type,parentSchema:schema674.properties.enum.items,data:data3};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -41571,7 +42113,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema577.properties.enum.type,parentSchema:schema577.properties.enum,data:data2};
+const err6 = {instancePath:instancePath+"/enum",schemaPath:"#/properties/enum/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema674.properties.enum.type,parentSchema:schema674.properties.enum,data:data2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -41584,7 +42126,7 @@ errors++;
 if(data.title !== undefined){
 let data4 = data.title;
 if(typeof data4 !== "string"){
-const err7 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema577.properties.title.type,parentSchema:schema577.properties.title,data:data4};
+const err7 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema674.properties.title.type,parentSchema:schema674.properties.title,data:data4};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -41597,7 +42139,7 @@ errors++;
 if(data.type !== undefined){
 let data5 = data.type;
 if(typeof data5 !== "string"){
-const err8 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema577.properties.type.type,parentSchema:schema577.properties.type,data:data5};
+const err8 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema674.properties.type.type,parentSchema:schema674.properties.type,data:data5};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -41607,7 +42149,7 @@ vErrors.push(err8);
 errors++;
 }
 if("string" !== data5){
-const err9 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant",schema:"string",parentSchema:schema577.properties.type,data:data5};
+const err9 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "string"},message:"must be equal to constant",schema:"string",parentSchema:schema674.properties.type,data:data5};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -41619,7 +42161,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema577.type,parentSchema:schema577,data};
+const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema674.type,parentSchema:schema674,data};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -41628,15 +42170,15 @@ vErrors.push(err10);
 }
 errors++;
 }
-validate687.errors = vErrors;
+validate768.errors = vErrors;
 return errors === 0;
 }
-validate687.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate768.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/request"] = validate672;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/request"] = validate753;
 
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/result"] = validate677;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/result"] = validate758;
 
 
 return target;

@@ -8,7 +8,6 @@
  * src/core/schema/formats.ts's, `memoPattern` src/core/schema/memo-pattern.ts's. Call once.
  */
 module.exports = function verdicts(docs, STRICT_FORMATS, memoPattern) {
-const VERDICT_CALL = Object.freeze({ instancePath: "", dynamicAnchors: Object.freeze({}) });
 const target = {};
 target["wire.schema.json"] = validate29;
 const schema40 = docs[9];
@@ -19,21 +18,18 @@ const schema44 = docs[0]["$defs"]["jsonRpcId"];
 const schema45 = docs[0]["$defs"]["nonEmptyString"];
 const func5 = require("ajv/dist/runtime/ucs2length").default;
 
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate31(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.jsonrpc === undefined) && (missing0 = "jsonrpc")) || ((data.id === undefined) && (missing0 = "id"))) || ((data.method === undefined) && (missing0 = "method"))) || ((data.params === undefined) && (missing0 = "params"))){
-validate31.errors = [{}];
 return false;
 }
 else {
 if(data.jsonrpc !== undefined){
 const _errs3 = errors;
 if("2.0" !== data.jsonrpc){
-validate31.errors = [{}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -47,13 +43,11 @@ let data1 = data.id;
 const _errs7 = errors;
 const _errs8 = errors;
 if((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))){
-validate31.errors = [{}];
 return false;
 }
 if(errors === _errs8){
 if(typeof data1 === "string"){
 if(func5(data1) < 1){
-validate31.errors = [{}];
 return false;
 }
 }
@@ -71,12 +65,10 @@ const _errs14 = errors;
 if(errors === _errs14){
 if(typeof data2 === "string"){
 if(func5(data2) < 1){
-validate31.errors = [{}];
 return false;
 }
 }
 else {
-validate31.errors = [{}];
 return false;
 }
 }
@@ -90,7 +82,6 @@ if(data.params !== undefined){
 let data3 = data.params;
 const _errs16 = errors;
 if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){
-validate31.errors = [{}];
 return false;
 }
 var valid0 = _errs16 === errors;
@@ -104,11 +95,9 @@ var valid0 = true;
 }
 }
 else {
-validate31.errors = [{}];
 return false;
 }
 }
-validate31.errors = vErrors;
 return errors === 0;
 }
 
@@ -161,21 +150,18 @@ const schema84 = docs[0]["$defs"]["sha256"];
 const func27 = Object.prototype.hasOwnProperty;
 const schema81 = docs[1]["$defs"]["contentGap"];
 
-function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate42(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.reason === undefined) && (missing0 = "reason")){
-validate42.errors = [{}];
 return false;
 }
 else {
 const _errs2 = errors;
 for(const key0 in data){
 if(!((key0 === "reason") || (key0 === "path"))){
-validate42.errors = [{}];
 return false;
 break;
 }
@@ -188,12 +174,10 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data0 === "string"){
 if(func5(data0) < 1){
-validate42.errors = [{}];
 return false;
 }
 }
 else {
-validate42.errors = [{}];
 return false;
 }
 }
@@ -210,12 +194,10 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data1 === "string"){
 if(func5(data1) < 1){
-validate42.errors = [{}];
 return false;
 }
 }
 else {
-validate42.errors = [{}];
 return false;
 }
 }
@@ -229,31 +211,26 @@ var valid0 = true;
 }
 }
 else {
-validate42.errors = [{}];
 return false;
 }
 }
-validate42.errors = vErrors;
 return errors === 0;
 }
 
 const pattern23 = func0("^[0-9a-f]{64}$", "u");
 
-function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate41(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.id === undefined) && (missing0 = "id")) || ((data.kind === undefined) && (missing0 = "kind"))) || ((data.mediaType === undefined) && (missing0 = "mediaType"))) || ((data.selection === undefined) && (missing0 = "selection"))) || ((data.gap === undefined) && (missing0 = "gap"))){
-validate41.errors = [{}];
 return false;
 }
 else {
 const _errs3 = errors;
 for(const key0 in data){
 if(!(func27.call(schema78.properties, key0))){
-validate41.errors = [{}];
 return false;
 break;
 }
@@ -266,12 +243,10 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data0 === "string"){
 if(func5(data0) < 1){
-validate41.errors = [{}];
 return false;
 }
 }
 else {
-validate41.errors = [{}];
 return false;
 }
 }
@@ -284,7 +259,6 @@ if(valid0){
 if(data.kind !== undefined){
 const _errs7 = errors;
 if("text" !== data.kind){
-validate41.errors = [{}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -296,7 +270,6 @@ if(valid0){
 if(data.mediaType !== undefined){
 const _errs8 = errors;
 if("text/plain" !== data.mediaType){
-validate41.errors = [{}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -308,7 +281,6 @@ if(valid0){
 if(data.selection !== undefined){
 const _errs11 = errors;
 if("body" !== data.selection){
-validate41.errors = [{}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -319,9 +291,8 @@ var valid0 = true;
 if(valid0){
 if(data.gap !== undefined){
 const _errs12 = errors;
-if(!(validate42(data.gap, VERDICT_CALL))){
-vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
-errors = vErrors.length;
+if(!(validate42(data.gap))){
+errors++;
 }
 var valid0 = _errs12 === errors;
 }
@@ -333,13 +304,11 @@ if(data.size !== undefined){
 let data5 = data.size;
 const _errs13 = errors;
 if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-validate41.errors = [{}];
 return false;
 }
 if(errors === _errs13){
 if(typeof data5 == "number"){
 if(data5 < 0 || isNaN(data5)){
-validate41.errors = [{}];
 return false;
 }
 }
@@ -357,24 +326,20 @@ const _errs16 = errors;
 if(errors === _errs16){
 if(typeof data6 === "string"){
 if(func5(data6) > 64){
-validate41.errors = [{}];
 return false;
 }
 else {
 if(func5(data6) < 64){
-validate41.errors = [{}];
 return false;
 }
 else {
 if(!pattern23.test(data6)){
-validate41.errors = [{}];
 return false;
 }
 }
 }
 }
 else {
-validate41.errors = [{}];
 return false;
 }
 }
@@ -391,12 +356,10 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(typeof data7 === "string"){
 if(func5(data7) < 1){
-validate41.errors = [{}];
 return false;
 }
 }
 else {
-validate41.errors = [{}];
 return false;
 }
 }
@@ -409,7 +372,6 @@ if(valid0){
 if(data.synthesized !== undefined){
 const _errs23 = errors;
 if(typeof data.synthesized !== "boolean"){
-validate41.errors = [{}];
 return false;
 }
 var valid0 = _errs23 === errors;
@@ -429,31 +391,26 @@ var valid0 = true;
 }
 }
 else {
-validate41.errors = [{}];
 return false;
 }
 }
-validate41.errors = vErrors;
 return errors === 0;
 }
 
 const schema88 = docs[1]["$defs"]["textBodyPart"];
 
-function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate45(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.id === undefined) && (missing0 = "id")) || ((data.kind === undefined) && (missing0 = "kind"))) || ((data.mediaType === undefined) && (missing0 = "mediaType"))) || ((data.selection === undefined) && (missing0 = "selection"))) || ((data.text === undefined) && (missing0 = "text"))){
-validate45.errors = [{}];
 return false;
 }
 else {
 const _errs3 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "id") || (key0 === "kind")) || (key0 === "mediaType")) || (key0 === "selection")) || (key0 === "text")) || (key0 === "category")) || (key0 === "synthesized"))){
-validate45.errors = [{}];
 return false;
 break;
 }
@@ -466,12 +423,10 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data0 === "string"){
 if(func5(data0) < 1){
-validate45.errors = [{}];
 return false;
 }
 }
 else {
-validate45.errors = [{}];
 return false;
 }
 }
@@ -484,7 +439,6 @@ if(valid0){
 if(data.kind !== undefined){
 const _errs7 = errors;
 if("text" !== data.kind){
-validate45.errors = [{}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -496,7 +450,6 @@ if(valid0){
 if(data.mediaType !== undefined){
 const _errs8 = errors;
 if("text/plain" !== data.mediaType){
-validate45.errors = [{}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -508,7 +461,6 @@ if(valid0){
 if(data.selection !== undefined){
 const _errs11 = errors;
 if("body" !== data.selection){
-validate45.errors = [{}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -520,7 +472,6 @@ if(valid0){
 if(data.text !== undefined){
 const _errs12 = errors;
 if(typeof data.text !== "string"){
-validate45.errors = [{}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -536,12 +487,10 @@ const _errs16 = errors;
 if(errors === _errs16){
 if(typeof data5 === "string"){
 if(func5(data5) < 1){
-validate45.errors = [{}];
 return false;
 }
 }
 else {
-validate45.errors = [{}];
 return false;
 }
 }
@@ -554,7 +503,6 @@ if(valid0){
 if(data.synthesized !== undefined){
 const _errs18 = errors;
 if(typeof data.synthesized !== "boolean"){
-validate45.errors = [{}];
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -572,31 +520,26 @@ var valid0 = true;
 }
 }
 else {
-validate45.errors = [{}];
 return false;
 }
 }
-validate45.errors = vErrors;
 return errors === 0;
 }
 
 const schema94 = docs[1]["$defs"]["textMetadataPart"];
 
-function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate47(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.id === undefined) && (missing0 = "id")) || ((data.kind === undefined) && (missing0 = "kind"))) || ((data.mediaType === undefined) && (missing0 = "mediaType"))) || ((data.selection === undefined) && (missing0 = "selection"))){
-validate47.errors = [{}];
 return false;
 }
 else {
 const _errs3 = errors;
 for(const key0 in data){
 if(!((((((((key0 === "id") || (key0 === "kind")) || (key0 === "mediaType")) || (key0 === "selection")) || (key0 === "size")) || (key0 === "sha256")) || (key0 === "category")) || (key0 === "synthesized"))){
-validate47.errors = [{}];
 return false;
 break;
 }
@@ -609,12 +552,10 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data0 === "string"){
 if(func5(data0) < 1){
-validate47.errors = [{}];
 return false;
 }
 }
 else {
-validate47.errors = [{}];
 return false;
 }
 }
@@ -627,7 +568,6 @@ if(valid0){
 if(data.kind !== undefined){
 const _errs7 = errors;
 if("text" !== data.kind){
-validate47.errors = [{}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -639,7 +579,6 @@ if(valid0){
 if(data.mediaType !== undefined){
 const _errs8 = errors;
 if("text/plain" !== data.mediaType){
-validate47.errors = [{}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -651,7 +590,6 @@ if(valid0){
 if(data.selection !== undefined){
 const _errs11 = errors;
 if("metadata" !== data.selection){
-validate47.errors = [{}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -664,13 +602,11 @@ if(data.size !== undefined){
 let data4 = data.size;
 const _errs12 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-validate47.errors = [{}];
 return false;
 }
 if(errors === _errs12){
 if(typeof data4 == "number"){
 if(data4 < 0 || isNaN(data4)){
-validate47.errors = [{}];
 return false;
 }
 }
@@ -688,24 +624,20 @@ const _errs15 = errors;
 if(errors === _errs15){
 if(typeof data5 === "string"){
 if(func5(data5) > 64){
-validate47.errors = [{}];
 return false;
 }
 else {
 if(func5(data5) < 64){
-validate47.errors = [{}];
 return false;
 }
 else {
 if(!pattern23.test(data5)){
-validate47.errors = [{}];
 return false;
 }
 }
 }
 }
 else {
-validate47.errors = [{}];
 return false;
 }
 }
@@ -722,12 +654,10 @@ const _errs20 = errors;
 if(errors === _errs20){
 if(typeof data6 === "string"){
 if(func5(data6) < 1){
-validate47.errors = [{}];
 return false;
 }
 }
 else {
-validate47.errors = [{}];
 return false;
 }
 }
@@ -740,7 +670,6 @@ if(valid0){
 if(data.synthesized !== undefined){
 const _errs22 = errors;
 if(typeof data.synthesized !== "boolean"){
-validate47.errors = [{}];
 return false;
 }
 var valid0 = _errs22 === errors;
@@ -759,31 +688,26 @@ var valid0 = true;
 }
 }
 else {
-validate47.errors = [{}];
 return false;
 }
 }
-validate47.errors = vErrors;
 return errors === 0;
 }
 
 const schema101 = docs[1]["$defs"]["textOmittedPart"];
 
-function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate49(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.id === undefined) && (missing0 = "id")) || ((data.kind === undefined) && (missing0 = "kind"))) || ((data.mediaType === undefined) && (missing0 = "mediaType"))) || ((data.selection === undefined) && (missing0 = "selection"))){
-validate49.errors = [{}];
 return false;
 }
 else {
 const _errs3 = errors;
 for(const key0 in data){
 if(!((((((((key0 === "id") || (key0 === "kind")) || (key0 === "mediaType")) || (key0 === "selection")) || (key0 === "size")) || (key0 === "sha256")) || (key0 === "category")) || (key0 === "synthesized"))){
-validate49.errors = [{}];
 return false;
 break;
 }
@@ -796,12 +720,10 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data0 === "string"){
 if(func5(data0) < 1){
-validate49.errors = [{}];
 return false;
 }
 }
 else {
-validate49.errors = [{}];
 return false;
 }
 }
@@ -814,7 +736,6 @@ if(valid0){
 if(data.kind !== undefined){
 const _errs7 = errors;
 if("text" !== data.kind){
-validate49.errors = [{}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -826,7 +747,6 @@ if(valid0){
 if(data.mediaType !== undefined){
 const _errs8 = errors;
 if("text/plain" !== data.mediaType){
-validate49.errors = [{}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -838,7 +758,6 @@ if(valid0){
 if(data.selection !== undefined){
 const _errs11 = errors;
 if("omit" !== data.selection){
-validate49.errors = [{}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -851,13 +770,11 @@ if(data.size !== undefined){
 let data4 = data.size;
 const _errs12 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-validate49.errors = [{}];
 return false;
 }
 if(errors === _errs12){
 if(typeof data4 == "number"){
 if(data4 < 0 || isNaN(data4)){
-validate49.errors = [{}];
 return false;
 }
 }
@@ -875,24 +792,20 @@ const _errs15 = errors;
 if(errors === _errs15){
 if(typeof data5 === "string"){
 if(func5(data5) > 64){
-validate49.errors = [{}];
 return false;
 }
 else {
 if(func5(data5) < 64){
-validate49.errors = [{}];
 return false;
 }
 else {
 if(!pattern23.test(data5)){
-validate49.errors = [{}];
 return false;
 }
 }
 }
 }
 else {
-validate49.errors = [{}];
 return false;
 }
 }
@@ -909,12 +822,10 @@ const _errs20 = errors;
 if(errors === _errs20){
 if(typeof data6 === "string"){
 if(func5(data6) < 1){
-validate49.errors = [{}];
 return false;
 }
 }
 else {
-validate49.errors = [{}];
 return false;
 }
 }
@@ -927,7 +838,6 @@ if(valid0){
 if(data.synthesized !== undefined){
 const _errs22 = errors;
 if(typeof data.synthesized !== "boolean"){
-validate49.errors = [{}];
 return false;
 }
 var valid0 = _errs22 === errors;
@@ -946,11 +856,9 @@ var valid0 = true;
 }
 }
 else {
-validate49.errors = [{}];
 return false;
 }
 }
-validate49.errors = vErrors;
 return errors === 0;
 }
 
@@ -958,21 +866,18 @@ const schema108 = docs[1]["$defs"]["attachmentGapPart"];
 const schema110 = docs[1]["$defs"]["attachmentMediaType"];
 const pattern26 = func0("^\\s*(?:[Tt][Ee][Xx][Tt]\\s*/|[^/;]+/(?:[^;]*\\+)?[Jj][Ss][Oo][Nn]\\s*(?:;|$))", "u");
 
-function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate51(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.id === undefined) && (missing0 = "id")) || ((data.kind === undefined) && (missing0 = "kind"))) || ((data.mediaType === undefined) && (missing0 = "mediaType"))) || ((data.selection === undefined) && (missing0 = "selection"))) || ((data.gap === undefined) && (missing0 = "gap"))){
-validate51.errors = [{}];
 return false;
 }
 else {
 const _errs3 = errors;
 for(const key0 in data){
 if(!(func27.call(schema108.properties, key0))){
-validate51.errors = [{}];
 return false;
 break;
 }
@@ -985,12 +890,10 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data0 === "string"){
 if(func5(data0) < 1){
-validate51.errors = [{}];
 return false;
 }
 }
 else {
-validate51.errors = [{}];
 return false;
 }
 }
@@ -1003,7 +906,6 @@ if(valid0){
 if(data.kind !== undefined){
 const _errs7 = errors;
 if("attachment" !== data.kind){
-validate51.errors = [{}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -1020,41 +922,23 @@ const _errs12 = errors;
 const _errs13 = errors;
 if(typeof data2 === "string"){
 if(!pattern26.test(data2)){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
 errors++;
 }
 }
 var valid3 = _errs13 === errors;
 if(valid3){
-validate51.errors = [{}];
 return false;
 }
 else {
 errors = _errs12;
-if(vErrors !== null){
-if(_errs12){
-vErrors.length = _errs12;
-}
-else {
-vErrors = null;
-}
-}
 }
 if(errors === _errs9){
 if(typeof data2 === "string"){
 if(func5(data2) < 1){
-validate51.errors = [{}];
 return false;
 }
 }
 else {
-validate51.errors = [{}];
 return false;
 }
 }
@@ -1067,7 +951,6 @@ if(valid0){
 if(data.selection !== undefined){
 const _errs15 = errors;
 if("body" !== data.selection){
-validate51.errors = [{}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -1078,9 +961,8 @@ var valid0 = true;
 if(valid0){
 if(data.gap !== undefined){
 const _errs16 = errors;
-if(!(validate42(data.gap, VERDICT_CALL))){
-vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
-errors = vErrors.length;
+if(!(validate42(data.gap))){
+errors++;
 }
 var valid0 = _errs16 === errors;
 }
@@ -1092,13 +974,11 @@ if(data.size !== undefined){
 let data5 = data.size;
 const _errs17 = errors;
 if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-validate51.errors = [{}];
 return false;
 }
 if(errors === _errs17){
 if(typeof data5 == "number"){
 if(data5 < 0 || isNaN(data5)){
-validate51.errors = [{}];
 return false;
 }
 }
@@ -1116,24 +996,20 @@ const _errs20 = errors;
 if(errors === _errs20){
 if(typeof data6 === "string"){
 if(func5(data6) > 64){
-validate51.errors = [{}];
 return false;
 }
 else {
 if(func5(data6) < 64){
-validate51.errors = [{}];
 return false;
 }
 else {
 if(!pattern23.test(data6)){
-validate51.errors = [{}];
 return false;
 }
 }
 }
 }
 else {
-validate51.errors = [{}];
 return false;
 }
 }
@@ -1150,12 +1026,10 @@ const _errs25 = errors;
 if(errors === _errs25){
 if(typeof data7 === "string"){
 if(func5(data7) < 1){
-validate51.errors = [{}];
 return false;
 }
 }
 else {
-validate51.errors = [{}];
 return false;
 }
 }
@@ -1168,7 +1042,6 @@ if(valid0){
 if(data.synthesized !== undefined){
 const _errs27 = errors;
 if(typeof data.synthesized !== "boolean"){
-validate51.errors = [{}];
 return false;
 }
 var valid0 = _errs27 === errors;
@@ -1188,32 +1061,27 @@ var valid0 = true;
 }
 }
 else {
-validate51.errors = [{}];
 return false;
 }
 }
-validate51.errors = vErrors;
 return errors === 0;
 }
 
 const schema115 = docs[1]["$defs"]["attachmentBodyPart"];
 const schema118 = docs[1]["$defs"]["contentReference"];
 
-function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate55(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.ref === undefined) && (missing0 = "ref")){
-validate55.errors = [{}];
 return false;
 }
 else {
 const _errs3 = errors;
 for(const key0 in data){
 if(!(key0 === "ref")){
-validate55.errors = [{}];
 return false;
 break;
 }
@@ -1225,12 +1093,10 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data0 === "string"){
 if(func5(data0) < 1){
-validate55.errors = [{}];
 return false;
 }
 }
 else {
-validate55.errors = [{}];
 return false;
 }
 }
@@ -1239,30 +1105,25 @@ return false;
 }
 }
 else {
-validate55.errors = [{}];
 return false;
 }
 }
-validate55.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate54(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.id === undefined) && (missing0 = "id")) || ((data.kind === undefined) && (missing0 = "kind"))) || ((data.mediaType === undefined) && (missing0 = "mediaType"))) || ((data.selection === undefined) && (missing0 = "selection"))) || ((data.body === undefined) && (missing0 = "body"))){
-validate54.errors = [{}];
 return false;
 }
 else {
 const _errs3 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "id") || (key0 === "kind")) || (key0 === "mediaType")) || (key0 === "selection")) || (key0 === "body")) || (key0 === "category")) || (key0 === "synthesized"))){
-validate54.errors = [{}];
 return false;
 break;
 }
@@ -1275,12 +1136,10 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data0 === "string"){
 if(func5(data0) < 1){
-validate54.errors = [{}];
 return false;
 }
 }
 else {
-validate54.errors = [{}];
 return false;
 }
 }
@@ -1293,7 +1152,6 @@ if(valid0){
 if(data.kind !== undefined){
 const _errs7 = errors;
 if("attachment" !== data.kind){
-validate54.errors = [{}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -1310,41 +1168,23 @@ const _errs12 = errors;
 const _errs13 = errors;
 if(typeof data2 === "string"){
 if(!pattern26.test(data2)){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
 errors++;
 }
 }
 var valid3 = _errs13 === errors;
 if(valid3){
-validate54.errors = [{}];
 return false;
 }
 else {
 errors = _errs12;
-if(vErrors !== null){
-if(_errs12){
-vErrors.length = _errs12;
-}
-else {
-vErrors = null;
-}
-}
 }
 if(errors === _errs9){
 if(typeof data2 === "string"){
 if(func5(data2) < 1){
-validate54.errors = [{}];
 return false;
 }
 }
 else {
-validate54.errors = [{}];
 return false;
 }
 }
@@ -1357,7 +1197,6 @@ if(valid0){
 if(data.selection !== undefined){
 const _errs15 = errors;
 if("body" !== data.selection){
-validate54.errors = [{}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -1368,9 +1207,8 @@ var valid0 = true;
 if(valid0){
 if(data.body !== undefined){
 const _errs16 = errors;
-if(!(validate55(data.body, VERDICT_CALL))){
-vErrors = vErrors === null ? validate55.errors : vErrors.concat(validate55.errors);
-errors = vErrors.length;
+if(!(validate55(data.body))){
+errors++;
 }
 var valid0 = _errs16 === errors;
 }
@@ -1385,12 +1223,10 @@ const _errs18 = errors;
 if(errors === _errs18){
 if(typeof data5 === "string"){
 if(func5(data5) < 1){
-validate54.errors = [{}];
 return false;
 }
 }
 else {
-validate54.errors = [{}];
 return false;
 }
 }
@@ -1403,7 +1239,6 @@ if(valid0){
 if(data.synthesized !== undefined){
 const _errs20 = errors;
 if(typeof data.synthesized !== "boolean"){
-validate54.errors = [{}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -1421,31 +1256,26 @@ var valid0 = true;
 }
 }
 else {
-validate54.errors = [{}];
 return false;
 }
 }
-validate54.errors = vErrors;
 return errors === 0;
 }
 
 const schema123 = docs[1]["$defs"]["attachmentMetadataPart"];
 
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate58(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.id === undefined) && (missing0 = "id")) || ((data.kind === undefined) && (missing0 = "kind"))) || ((data.mediaType === undefined) && (missing0 = "mediaType"))) || ((data.selection === undefined) && (missing0 = "selection"))){
-validate58.errors = [{}];
 return false;
 }
 else {
 const _errs3 = errors;
 for(const key0 in data){
 if(!((((((((key0 === "id") || (key0 === "kind")) || (key0 === "mediaType")) || (key0 === "selection")) || (key0 === "size")) || (key0 === "sha256")) || (key0 === "category")) || (key0 === "synthesized"))){
-validate58.errors = [{}];
 return false;
 break;
 }
@@ -1458,12 +1288,10 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data0 === "string"){
 if(func5(data0) < 1){
-validate58.errors = [{}];
 return false;
 }
 }
 else {
-validate58.errors = [{}];
 return false;
 }
 }
@@ -1476,7 +1304,6 @@ if(valid0){
 if(data.kind !== undefined){
 const _errs7 = errors;
 if("attachment" !== data.kind){
-validate58.errors = [{}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -1493,41 +1320,23 @@ const _errs12 = errors;
 const _errs13 = errors;
 if(typeof data2 === "string"){
 if(!pattern26.test(data2)){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
 errors++;
 }
 }
 var valid3 = _errs13 === errors;
 if(valid3){
-validate58.errors = [{}];
 return false;
 }
 else {
 errors = _errs12;
-if(vErrors !== null){
-if(_errs12){
-vErrors.length = _errs12;
-}
-else {
-vErrors = null;
-}
-}
 }
 if(errors === _errs9){
 if(typeof data2 === "string"){
 if(func5(data2) < 1){
-validate58.errors = [{}];
 return false;
 }
 }
 else {
-validate58.errors = [{}];
 return false;
 }
 }
@@ -1540,7 +1349,6 @@ if(valid0){
 if(data.selection !== undefined){
 const _errs15 = errors;
 if("metadata" !== data.selection){
-validate58.errors = [{}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -1553,13 +1361,11 @@ if(data.size !== undefined){
 let data4 = data.size;
 const _errs16 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-validate58.errors = [{}];
 return false;
 }
 if(errors === _errs16){
 if(typeof data4 == "number"){
 if(data4 < 0 || isNaN(data4)){
-validate58.errors = [{}];
 return false;
 }
 }
@@ -1577,24 +1383,20 @@ const _errs19 = errors;
 if(errors === _errs19){
 if(typeof data5 === "string"){
 if(func5(data5) > 64){
-validate58.errors = [{}];
 return false;
 }
 else {
 if(func5(data5) < 64){
-validate58.errors = [{}];
 return false;
 }
 else {
 if(!pattern23.test(data5)){
-validate58.errors = [{}];
 return false;
 }
 }
 }
 }
 else {
-validate58.errors = [{}];
 return false;
 }
 }
@@ -1611,12 +1413,10 @@ const _errs24 = errors;
 if(errors === _errs24){
 if(typeof data6 === "string"){
 if(func5(data6) < 1){
-validate58.errors = [{}];
 return false;
 }
 }
 else {
-validate58.errors = [{}];
 return false;
 }
 }
@@ -1629,7 +1429,6 @@ if(valid0){
 if(data.synthesized !== undefined){
 const _errs26 = errors;
 if(typeof data.synthesized !== "boolean"){
-validate58.errors = [{}];
 return false;
 }
 var valid0 = _errs26 === errors;
@@ -1648,31 +1447,26 @@ var valid0 = true;
 }
 }
 else {
-validate58.errors = [{}];
 return false;
 }
 }
-validate58.errors = vErrors;
 return errors === 0;
 }
 
 const schema130 = docs[1]["$defs"]["attachmentOmittedPart"];
 
-function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate60(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.id === undefined) && (missing0 = "id")) || ((data.kind === undefined) && (missing0 = "kind"))) || ((data.mediaType === undefined) && (missing0 = "mediaType"))) || ((data.selection === undefined) && (missing0 = "selection"))){
-validate60.errors = [{}];
 return false;
 }
 else {
 const _errs3 = errors;
 for(const key0 in data){
 if(!((((((((key0 === "id") || (key0 === "kind")) || (key0 === "mediaType")) || (key0 === "selection")) || (key0 === "size")) || (key0 === "sha256")) || (key0 === "category")) || (key0 === "synthesized"))){
-validate60.errors = [{}];
 return false;
 break;
 }
@@ -1685,12 +1479,10 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data0 === "string"){
 if(func5(data0) < 1){
-validate60.errors = [{}];
 return false;
 }
 }
 else {
-validate60.errors = [{}];
 return false;
 }
 }
@@ -1703,7 +1495,6 @@ if(valid0){
 if(data.kind !== undefined){
 const _errs7 = errors;
 if("attachment" !== data.kind){
-validate60.errors = [{}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -1720,41 +1511,23 @@ const _errs12 = errors;
 const _errs13 = errors;
 if(typeof data2 === "string"){
 if(!pattern26.test(data2)){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
 errors++;
 }
 }
 var valid3 = _errs13 === errors;
 if(valid3){
-validate60.errors = [{}];
 return false;
 }
 else {
 errors = _errs12;
-if(vErrors !== null){
-if(_errs12){
-vErrors.length = _errs12;
-}
-else {
-vErrors = null;
-}
-}
 }
 if(errors === _errs9){
 if(typeof data2 === "string"){
 if(func5(data2) < 1){
-validate60.errors = [{}];
 return false;
 }
 }
 else {
-validate60.errors = [{}];
 return false;
 }
 }
@@ -1767,7 +1540,6 @@ if(valid0){
 if(data.selection !== undefined){
 const _errs15 = errors;
 if("omit" !== data.selection){
-validate60.errors = [{}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -1780,13 +1552,11 @@ if(data.size !== undefined){
 let data4 = data.size;
 const _errs16 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-validate60.errors = [{}];
 return false;
 }
 if(errors === _errs16){
 if(typeof data4 == "number"){
 if(data4 < 0 || isNaN(data4)){
-validate60.errors = [{}];
 return false;
 }
 }
@@ -1804,24 +1574,20 @@ const _errs19 = errors;
 if(errors === _errs19){
 if(typeof data5 === "string"){
 if(func5(data5) > 64){
-validate60.errors = [{}];
 return false;
 }
 else {
 if(func5(data5) < 64){
-validate60.errors = [{}];
 return false;
 }
 else {
 if(!pattern23.test(data5)){
-validate60.errors = [{}];
 return false;
 }
 }
 }
 }
 else {
-validate60.errors = [{}];
 return false;
 }
 }
@@ -1838,12 +1604,10 @@ const _errs24 = errors;
 if(errors === _errs24){
 if(typeof data6 === "string"){
 if(func5(data6) < 1){
-validate60.errors = [{}];
 return false;
 }
 }
 else {
-validate60.errors = [{}];
 return false;
 }
 }
@@ -1856,7 +1620,6 @@ if(valid0){
 if(data.synthesized !== undefined){
 const _errs26 = errors;
 if(typeof data.synthesized !== "boolean"){
-validate60.errors = [{}];
 return false;
 }
 var valid0 = _errs26 === errors;
@@ -1875,17 +1638,14 @@ var valid0 = true;
 }
 }
 else {
-validate60.errors = [{}];
 return false;
 }
 }
-validate60.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate40(data){
 let errors = 0;
 const _errs2 = errors;
 const _errs5 = errors;
@@ -1896,48 +1656,18 @@ const _errs8 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.kind === undefined) && (missing0 = "kind")){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
 errors++;
 }
 }
 var valid3 = _errs8 === errors;
 if(valid3){
-const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
 errors++;
 }
 else {
 errors = _errs7;
-if(vErrors !== null){
-if(_errs7){
-vErrors.length = _errs7;
-}
-else {
-vErrors = null;
-}
-}
 }
 var _valid0 = _errs6 === errors;
 errors = _errs5;
-if(vErrors !== null){
-if(_errs5){
-vErrors.length = _errs5;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid0){
 const _errs9 = errors;
 const _errs10 = errors;
@@ -1948,13 +1678,6 @@ const _errs13 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.role === undefined) && (missing1 = "role")){
-const err2 = {};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
 errors++;
 }
 }
@@ -1965,13 +1688,6 @@ const _errs14 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((data.parts === undefined) && (missing2 = "parts")){
-const err3 = {};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
 errors++;
 }
 }
@@ -1979,55 +1695,23 @@ var _valid1 = _errs14 === errors;
 valid5 = valid5 || _valid1;
 }
 if(!valid5){
-const err4 = {};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
 errors++;
 }
 else {
 errors = _errs12;
-if(vErrors !== null){
-if(_errs12){
-vErrors.length = _errs12;
-}
-else {
-vErrors = null;
-}
-}
 }
 var valid4 = _errs11 === errors;
 if(valid4){
-validate40.errors = [{}];
 return false;
 }
 else {
 errors = _errs10;
-if(vErrors !== null){
-if(_errs10){
-vErrors.length = _errs10;
-}
-else {
-vErrors = null;
-}
-}
 }
 var _valid0 = _errs9 === errors;
 valid2 = _valid0;
 }
 if(!valid2){
-const err5 = {};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
 errors++;
-validate40.errors = vErrors;
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -2039,26 +1723,12 @@ const _errs19 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if((((data.kind === undefined) && (missing3 = "kind")) || ((data.selection === undefined) && (missing3 = "selection"))) || ((data.gap === undefined) && (missing3 = "gap"))){
-const err6 = {};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
 errors++;
 }
 else {
 if(data.kind !== undefined){
 const _errs21 = errors;
 if("text" !== data.kind){
-const err7 = {};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
 errors++;
 }
 var valid8 = _errs21 === errors;
@@ -2070,13 +1740,6 @@ if(valid8){
 if(data.selection !== undefined){
 const _errs22 = errors;
 if("body" !== data.selection){
-const err8 = {};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
 errors++;
 }
 var valid8 = _errs22 === errors;
@@ -2089,33 +1752,16 @@ var valid8 = true;
 }
 var _valid2 = _errs19 === errors;
 errors = _errs18;
-if(vErrors !== null){
-if(_errs18){
-vErrors.length = _errs18;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid2){
 const _errs23 = errors;
-if(!(validate41(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
-errors = vErrors.length;
+if(!(validate41(data))){
+errors++;
 }
 var _valid2 = _errs23 === errors;
 valid6 = _valid2;
 }
 if(!valid6){
-const err9 = {};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
 errors++;
-validate40.errors = vErrors;
 return false;
 }
 var valid0 = _errs17 === errors;
@@ -2130,62 +1776,26 @@ const _errs29 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
 if((data.gap === undefined) && (missing4 = "gap")){
-const err10 = {};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
 errors++;
 }
 }
 var valid11 = _errs29 === errors;
 if(valid11){
-const err11 = {};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
 errors++;
 }
 else {
 errors = _errs28;
-if(vErrors !== null){
-if(_errs28){
-vErrors.length = _errs28;
-}
-else {
-vErrors = null;
-}
-}
 }
 if(errors === _errs27){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
 if(((data.kind === undefined) && (missing5 = "kind")) || ((data.selection === undefined) && (missing5 = "selection"))){
-const err12 = {};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
 errors++;
 }
 else {
 if(data.kind !== undefined){
 const _errs30 = errors;
 if("text" !== data.kind){
-const err13 = {};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
 errors++;
 }
 var valid12 = _errs30 === errors;
@@ -2197,13 +1807,6 @@ if(valid12){
 if(data.selection !== undefined){
 const _errs31 = errors;
 if("body" !== data.selection){
-const err14 = {};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
 errors++;
 }
 var valid12 = _errs31 === errors;
@@ -2217,33 +1820,16 @@ var valid12 = true;
 }
 var _valid3 = _errs26 === errors;
 errors = _errs25;
-if(vErrors !== null){
-if(_errs25){
-vErrors.length = _errs25;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid3){
 const _errs32 = errors;
-if(!(validate45(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
-errors = vErrors.length;
+if(!(validate45(data))){
+errors++;
 }
 var _valid3 = _errs32 === errors;
 valid9 = _valid3;
 }
 if(!valid9){
-const err15 = {};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
 errors++;
-validate40.errors = vErrors;
 return false;
 }
 var valid0 = _errs24 === errors;
@@ -2255,26 +1841,12 @@ const _errs35 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
 if(((data.kind === undefined) && (missing6 = "kind")) || ((data.selection === undefined) && (missing6 = "selection"))){
-const err16 = {};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
 errors++;
 }
 else {
 if(data.kind !== undefined){
 const _errs37 = errors;
 if("text" !== data.kind){
-const err17 = {};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
 errors++;
 }
 var valid15 = _errs37 === errors;
@@ -2286,13 +1858,6 @@ if(valid15){
 if(data.selection !== undefined){
 const _errs38 = errors;
 if("metadata" !== data.selection){
-const err18 = {};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
 errors++;
 }
 var valid15 = _errs38 === errors;
@@ -2305,33 +1870,16 @@ var valid15 = true;
 }
 var _valid4 = _errs35 === errors;
 errors = _errs34;
-if(vErrors !== null){
-if(_errs34){
-vErrors.length = _errs34;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid4){
 const _errs39 = errors;
-if(!(validate47(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
-errors = vErrors.length;
+if(!(validate47(data))){
+errors++;
 }
 var _valid4 = _errs39 === errors;
 valid13 = _valid4;
 }
 if(!valid13){
-const err19 = {};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
 errors++;
-validate40.errors = vErrors;
 return false;
 }
 var valid0 = _errs33 === errors;
@@ -2343,26 +1891,12 @@ const _errs42 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing7;
 if(((data.kind === undefined) && (missing7 = "kind")) || ((data.selection === undefined) && (missing7 = "selection"))){
-const err20 = {};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
 errors++;
 }
 else {
 if(data.kind !== undefined){
 const _errs44 = errors;
 if("text" !== data.kind){
-const err21 = {};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
 errors++;
 }
 var valid18 = _errs44 === errors;
@@ -2374,13 +1908,6 @@ if(valid18){
 if(data.selection !== undefined){
 const _errs45 = errors;
 if("omit" !== data.selection){
-const err22 = {};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
 errors++;
 }
 var valid18 = _errs45 === errors;
@@ -2393,33 +1920,16 @@ var valid18 = true;
 }
 var _valid5 = _errs42 === errors;
 errors = _errs41;
-if(vErrors !== null){
-if(_errs41){
-vErrors.length = _errs41;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid5){
 const _errs46 = errors;
-if(!(validate49(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
-errors = vErrors.length;
+if(!(validate49(data))){
+errors++;
 }
 var _valid5 = _errs46 === errors;
 valid16 = _valid5;
 }
 if(!valid16){
-const err23 = {};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
 errors++;
-validate40.errors = vErrors;
 return false;
 }
 var valid0 = _errs40 === errors;
@@ -2431,26 +1941,12 @@ const _errs49 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
 if((((data.kind === undefined) && (missing8 = "kind")) || ((data.selection === undefined) && (missing8 = "selection"))) || ((data.gap === undefined) && (missing8 = "gap"))){
-const err24 = {};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
 errors++;
 }
 else {
 if(data.kind !== undefined){
 const _errs51 = errors;
 if("attachment" !== data.kind){
-const err25 = {};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
 errors++;
 }
 var valid21 = _errs51 === errors;
@@ -2462,13 +1958,6 @@ if(valid21){
 if(data.selection !== undefined){
 const _errs52 = errors;
 if("body" !== data.selection){
-const err26 = {};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
 errors++;
 }
 var valid21 = _errs52 === errors;
@@ -2481,33 +1970,16 @@ var valid21 = true;
 }
 var _valid6 = _errs49 === errors;
 errors = _errs48;
-if(vErrors !== null){
-if(_errs48){
-vErrors.length = _errs48;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid6){
 const _errs53 = errors;
-if(!(validate51(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate51.errors : vErrors.concat(validate51.errors);
-errors = vErrors.length;
+if(!(validate51(data))){
+errors++;
 }
 var _valid6 = _errs53 === errors;
 valid19 = _valid6;
 }
 if(!valid19){
-const err27 = {};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
 errors++;
-validate40.errors = vErrors;
 return false;
 }
 var valid0 = _errs47 === errors;
@@ -2522,62 +1994,26 @@ const _errs59 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing9;
 if((data.gap === undefined) && (missing9 = "gap")){
-const err28 = {};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
 errors++;
 }
 }
 var valid24 = _errs59 === errors;
 if(valid24){
-const err29 = {};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
 errors++;
 }
 else {
 errors = _errs58;
-if(vErrors !== null){
-if(_errs58){
-vErrors.length = _errs58;
-}
-else {
-vErrors = null;
-}
-}
 }
 if(errors === _errs57){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing10;
 if(((data.kind === undefined) && (missing10 = "kind")) || ((data.selection === undefined) && (missing10 = "selection"))){
-const err30 = {};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
 errors++;
 }
 else {
 if(data.kind !== undefined){
 const _errs60 = errors;
 if("attachment" !== data.kind){
-const err31 = {};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
 errors++;
 }
 var valid25 = _errs60 === errors;
@@ -2589,13 +2025,6 @@ if(valid25){
 if(data.selection !== undefined){
 const _errs61 = errors;
 if("body" !== data.selection){
-const err32 = {};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
 errors++;
 }
 var valid25 = _errs61 === errors;
@@ -2609,33 +2038,16 @@ var valid25 = true;
 }
 var _valid7 = _errs56 === errors;
 errors = _errs55;
-if(vErrors !== null){
-if(_errs55){
-vErrors.length = _errs55;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid7){
 const _errs62 = errors;
-if(!(validate54(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
-errors = vErrors.length;
+if(!(validate54(data))){
+errors++;
 }
 var _valid7 = _errs62 === errors;
 valid22 = _valid7;
 }
 if(!valid22){
-const err33 = {};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
 errors++;
-validate40.errors = vErrors;
 return false;
 }
 var valid0 = _errs54 === errors;
@@ -2647,26 +2059,12 @@ const _errs65 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing11;
 if(((data.kind === undefined) && (missing11 = "kind")) || ((data.selection === undefined) && (missing11 = "selection"))){
-const err34 = {};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
 errors++;
 }
 else {
 if(data.kind !== undefined){
 const _errs67 = errors;
 if("attachment" !== data.kind){
-const err35 = {};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
 errors++;
 }
 var valid28 = _errs67 === errors;
@@ -2678,13 +2076,6 @@ if(valid28){
 if(data.selection !== undefined){
 const _errs68 = errors;
 if("metadata" !== data.selection){
-const err36 = {};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
 errors++;
 }
 var valid28 = _errs68 === errors;
@@ -2697,33 +2088,16 @@ var valid28 = true;
 }
 var _valid8 = _errs65 === errors;
 errors = _errs64;
-if(vErrors !== null){
-if(_errs64){
-vErrors.length = _errs64;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid8){
 const _errs69 = errors;
-if(!(validate58(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate58.errors : vErrors.concat(validate58.errors);
-errors = vErrors.length;
+if(!(validate58(data))){
+errors++;
 }
 var _valid8 = _errs69 === errors;
 valid26 = _valid8;
 }
 if(!valid26){
-const err37 = {};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
 errors++;
-validate40.errors = vErrors;
 return false;
 }
 var valid0 = _errs63 === errors;
@@ -2735,26 +2109,12 @@ const _errs72 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing12;
 if(((data.kind === undefined) && (missing12 = "kind")) || ((data.selection === undefined) && (missing12 = "selection"))){
-const err38 = {};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
 errors++;
 }
 else {
 if(data.kind !== undefined){
 const _errs74 = errors;
 if("attachment" !== data.kind){
-const err39 = {};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
 errors++;
 }
 var valid31 = _errs74 === errors;
@@ -2766,13 +2126,6 @@ if(valid31){
 if(data.selection !== undefined){
 const _errs75 = errors;
 if("omit" !== data.selection){
-const err40 = {};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
 errors++;
 }
 var valid31 = _errs75 === errors;
@@ -2785,33 +2138,16 @@ var valid31 = true;
 }
 var _valid9 = _errs72 === errors;
 errors = _errs71;
-if(vErrors !== null){
-if(_errs71){
-vErrors.length = _errs71;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid9){
 const _errs76 = errors;
-if(!(validate60(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate60.errors : vErrors.concat(validate60.errors);
-errors = vErrors.length;
+if(!(validate60(data))){
+errors++;
 }
 var _valid9 = _errs76 === errors;
 valid29 = _valid9;
 }
 if(!valid29){
-const err41 = {};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
 errors++;
-validate40.errors = vErrors;
 return false;
 }
 var valid0 = _errs70 === errors;
@@ -2827,7 +2163,6 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing13;
 if(((((data.id === undefined) && (missing13 = "id")) || ((data.kind === undefined) && (missing13 = "kind"))) || ((data.mediaType === undefined) && (missing13 = "mediaType"))) || ((data.selection === undefined) && (missing13 = "selection"))){
-validate40.errors = [{}];
 return false;
 }
 else {
@@ -2835,7 +2170,6 @@ if(data.kind !== undefined){
 let data16 = data.kind;
 const _errs78 = errors;
 if(!((data16 === "text") || (data16 === "attachment"))){
-validate40.errors = [{}];
 return false;
 }
 var valid32 = _errs78 === errors;
@@ -2848,7 +2182,6 @@ if(data.selection !== undefined){
 let data17 = data.selection;
 const _errs80 = errors;
 if(!(((data17 === "body") || (data17 === "metadata")) || (data17 === "omit"))){
-validate40.errors = [{}];
 return false;
 }
 var valid32 = _errs80 === errors;
@@ -2860,17 +2193,14 @@ var valid32 = true;
 }
 }
 else {
-validate40.errors = [{}];
 return false;
 }
 }
-validate40.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate39(data){
 let errors = 0;
 if(errors === 0){
 if(Array.isArray(data)){
@@ -2878,9 +2208,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate40(data[i0], VERDICT_CALL))){
-vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
-errors = vErrors.length;
+if(!(validate40(data[i0]))){
+errors++;
 }
 var valid0 = _errs1 === errors;
 if(!valid0){
@@ -2889,30 +2218,25 @@ break;
 }
 }
 else {
-validate39.errors = [{}];
 return false;
 }
 }
-validate39.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate38(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.id === undefined) && (missing0 = "id")) || ((data.role === undefined) && (missing0 = "role"))) || ((data.parts === undefined) && (missing0 = "parts"))){
-validate38.errors = [{}];
 return false;
 }
 else {
 const _errs4 = errors;
 for(const key0 in data){
 if(!((((key0 === "id") || (key0 === "role")) || (key0 === "parts")) || (key0 === "synthesized"))){
-validate38.errors = [{}];
 return false;
 break;
 }
@@ -2925,12 +2249,10 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data0 === "string"){
 if(func5(data0) < 1){
-validate38.errors = [{}];
 return false;
 }
 }
 else {
-validate38.errors = [{}];
 return false;
 }
 }
@@ -2944,7 +2266,6 @@ if(data.role !== undefined){
 let data1 = data.role;
 const _errs8 = errors;
 if(!(((((data1 === "system") || (data1 === "developer")) || (data1 === "user")) || (data1 === "assistant")) || (data1 === "tool"))){
-validate38.errors = [{}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -2955,9 +2276,8 @@ var valid0 = true;
 if(valid0){
 if(data.parts !== undefined){
 const _errs12 = errors;
-if(!(validate39(data.parts, VERDICT_CALL))){
-vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
-errors = vErrors.length;
+if(!(validate39(data.parts))){
+errors++;
 }
 var valid0 = _errs12 === errors;
 }
@@ -2968,7 +2288,6 @@ if(valid0){
 if(data.synthesized !== undefined){
 const _errs13 = errors;
 if(typeof data.synthesized !== "boolean"){
-validate38.errors = [{}];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -2983,17 +2302,14 @@ var valid0 = true;
 }
 }
 else {
-validate38.errors = [{}];
 return false;
 }
 }
-validate38.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate37(data){
 let errors = 0;
 if(errors === 0){
 if(Array.isArray(data)){
@@ -3001,9 +2317,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs2 = errors;
-if(!(validate38(data[i0], VERDICT_CALL))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
-errors = vErrors.length;
+if(!(validate38(data[i0]))){
+errors++;
 }
 var valid0 = _errs2 === errors;
 if(!valid0){
@@ -3012,11 +2327,9 @@ break;
 }
 }
 else {
-validate37.errors = [{}];
 return false;
 }
 }
-validate37.errors = vErrors;
 return errors === 0;
 }
 
@@ -3024,14 +2337,12 @@ return errors === 0;
 
 const schema141 = docs[0]["$defs"]["session"];
 
-function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate69(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.id === undefined) && (missing0 = "id")){
-validate69.errors = [{}];
 return false;
 }
 else {
@@ -3042,12 +2353,10 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
 if(func5(data0) < 1){
-validate69.errors = [{}];
 return false;
 }
 }
 else {
-validate69.errors = [{}];
 return false;
 }
 }
@@ -3060,7 +2369,6 @@ if(valid0){
 if(data.cwd !== undefined){
 const _errs5 = errors;
 if(typeof data.cwd !== "string"){
-validate69.errors = [{}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -3079,7 +2387,6 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs9 = errors;
 if(typeof data2[i0] !== "string"){
-validate69.errors = [{}];
 return false;
 }
 var valid2 = _errs9 === errors;
@@ -3089,7 +2396,6 @@ break;
 }
 }
 else {
-validate69.errors = [{}];
 return false;
 }
 }
@@ -3102,7 +2408,6 @@ if(valid0){
 if(data.model !== undefined){
 const _errs11 = errors;
 if(typeof data.model !== "string"){
-validate69.errors = [{}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -3118,7 +2423,6 @@ if(errors === _errs13){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 let missing1;
 if((data5.id === undefined) && (missing1 = "id")){
-validate69.errors = [{}];
 return false;
 }
 else {
@@ -3129,12 +2433,10 @@ const _errs16 = errors;
 if(errors === _errs16){
 if(typeof data6 === "string"){
 if(func5(data6) < 1){
-validate69.errors = [{}];
 return false;
 }
 }
 else {
-validate69.errors = [{}];
 return false;
 }
 }
@@ -3147,7 +2449,6 @@ if(valid3){
 if(data5.type !== undefined){
 const _errs18 = errors;
 if(typeof data5.type !== "string"){
-validate69.errors = [{}];
 return false;
 }
 var valid3 = _errs18 === errors;
@@ -3159,7 +2460,6 @@ var valid3 = true;
 }
 }
 else {
-validate69.errors = [{}];
 return false;
 }
 }
@@ -3172,7 +2472,6 @@ if(valid0){
 if(data.synthesized !== undefined){
 const _errs20 = errors;
 if(typeof data.synthesized !== "boolean"){
-validate69.errors = [{}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -3188,24 +2487,20 @@ var valid0 = true;
 }
 }
 else {
-validate69.errors = [{}];
 return false;
 }
 }
-validate69.errors = vErrors;
 return errors === 0;
 }
 
 const schema146 = docs[0]["$defs"]["turn"];
 
-function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate71(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.id === undefined) && (missing0 = "id")){
-validate71.errors = [{}];
 return false;
 }
 else {
@@ -3216,12 +2511,10 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
 if(func5(data0) < 1){
-validate71.errors = [{}];
 return false;
 }
 }
 else {
-validate71.errors = [{}];
 return false;
 }
 }
@@ -3234,7 +2527,6 @@ if(valid0){
 if(data.synthesized !== undefined){
 const _errs5 = errors;
 if(typeof data.synthesized !== "boolean"){
-validate71.errors = [{}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -3246,25 +2538,21 @@ var valid0 = true;
 }
 }
 else {
-validate71.errors = [{}];
 return false;
 }
 }
-validate71.errors = vErrors;
 return errors === 0;
 }
 
 const schema149 = docs[0]["$defs"]["gaps"];
 const schema150 = docs[0]["$defs"]["gap"];
 
-function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate74(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.path === undefined) && (missing0 = "path")) || ((data.reason === undefined) && (missing0 = "reason"))){
-validate74.errors = [{}];
 return false;
 }
 else {
@@ -3275,12 +2563,10 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
 if(func5(data0) < 1){
-validate74.errors = [{}];
 return false;
 }
 }
 else {
-validate74.errors = [{}];
 return false;
 }
 }
@@ -3297,12 +2583,10 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data1 === "string"){
 if(func5(data1) < 1){
-validate74.errors = [{}];
 return false;
 }
 }
 else {
-validate74.errors = [{}];
 return false;
 }
 }
@@ -3315,17 +2599,14 @@ var valid0 = true;
 }
 }
 else {
-validate74.errors = [{}];
 return false;
 }
 }
-validate74.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate73(data){
 let errors = 0;
 if(errors === 0){
 if(Array.isArray(data)){
@@ -3333,9 +2614,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate74(data[i0], VERDICT_CALL))){
-vErrors = vErrors === null ? validate74.errors : vErrors.concat(validate74.errors);
-errors = vErrors.length;
+if(!(validate74(data[i0]))){
+errors++;
 }
 var valid0 = _errs1 === errors;
 if(!valid0){
@@ -3344,19 +2624,16 @@ break;
 }
 }
 else {
-validate73.errors = [{}];
 return false;
 }
 }
-validate73.errors = vErrors;
 return errors === 0;
 }
 
 const schema154 = docs[0]["$defs"]["extensions"];
 const schema155 = docs[0]["$defs"]["extensionKey"];
 
-function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate77(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3366,57 +2643,32 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof key0 === "string"){
 if(!pattern4.test(key0)){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
 errors++;
 }
 }
 else {
-const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
 errors++;
 }
 }
 var valid0 = _errs3 === errors;
 if(!valid0){
-const err2 = {};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
 errors++;
-validate77.errors = vErrors;
 return false;
 break;
 }
 }
 }
 else {
-validate77.errors = [{}];
 return false;
 }
 }
-validate77.errors = vErrors;
 return errors === 0;
 }
 
 const formats0 = STRICT_FORMATS["absolute-uri"];
 const formats2 = STRICT_FORMATS["date-time"];
 
-function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate36(data){
 let errors = 0;
 const _errs2 = errors;
 const _errs3 = errors;
@@ -3425,26 +2677,12 @@ const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 let data0 = data.type;
 if(!((((((((data0 === "session.start") || (data0 === "tool.after")) || (data0 === "turn.start")) || (data0 === "turn.finish.before")) || (data0 === "turn.end")) || (data0 === "model.request.before")) || (data0 === "model.response.after")) || (data0 === "context.compact.before"))){
-const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
 errors++;
 }
 }
@@ -3452,22 +2690,13 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 errors = _errs3;
-if(vErrors !== null){
-if(_errs3){
-vErrors.length = _errs3;
-}
-else {
-vErrors = null;
-}
-}
 let ifClause0;
 if(_valid0){
 const _errs6 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.items !== undefined){
-if(!(validate37(data.items, VERDICT_CALL))){
-vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
-errors = vErrors.length;
+if(!(validate37(data.items))){
+errors++;
 }
 }
 }
@@ -3479,9 +2708,8 @@ else {
 const _errs8 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.items !== undefined){
-if(!(validate39(data.items, VERDICT_CALL))){
-vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
-errors = vErrors.length;
+if(!(validate39(data.items))){
+errors++;
 }
 }
 }
@@ -3490,15 +2718,7 @@ valid1 = _valid0;
 ifClause0 = "else";
 }
 if(!valid1){
-const err2 = {};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
 errors++;
-validate36.errors = vErrors;
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -3510,13 +2730,6 @@ const _errs12 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.type === undefined) && (missing1 = "type")){
-const err3 = {};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
 errors++;
 }
 else {
@@ -3525,50 +2738,20 @@ let data3 = data.type;
 const _errs14 = errors;
 const _errs15 = errors;
 if(!(((((data3 === "tool.before") || (data3 === "tool.after")) || (data3 === "tool.permission.request")) || (data3 === "tool.permission.resolved")) || (data3 === "tool.progress"))){
-const err4 = {};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
 errors++;
 }
 var valid7 = _errs15 === errors;
 if(valid7){
-const err5 = {};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
 errors++;
 }
 else {
 errors = _errs14;
-if(vErrors !== null){
-if(_errs14){
-vErrors.length = _errs14;
-}
-else {
-vErrors = null;
-}
-}
 }
 }
 }
 }
 var _valid1 = _errs12 === errors;
 errors = _errs11;
-if(vErrors !== null){
-if(_errs11){
-vErrors.length = _errs11;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid1){
 const _errs16 = errors;
 const _errs17 = errors;
@@ -3576,45 +2759,21 @@ const _errs18 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((data.tool === undefined) && (missing2 = "tool")){
-const err6 = {};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
 errors++;
 }
 }
 var valid8 = _errs18 === errors;
 if(valid8){
-validate36.errors = [{}];
 return false;
 }
 else {
 errors = _errs17;
-if(vErrors !== null){
-if(_errs17){
-vErrors.length = _errs17;
-}
-else {
-vErrors = null;
-}
-}
 }
 var _valid1 = _errs16 === errors;
 valid5 = _valid1;
 }
 if(!valid5){
-const err7 = {};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
 errors++;
-validate36.errors = vErrors;
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -3623,7 +2782,6 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if(((((data.id === undefined) && (missing3 = "id")) || ((data.source === undefined) && (missing3 = "source"))) || ((data.time === undefined) && (missing3 = "time"))) || ((data.type === undefined) && (missing3 = "type"))){
-validate36.errors = [{}];
 return false;
 }
 else {
@@ -3634,12 +2792,10 @@ const _errs23 = errors;
 if(errors === _errs23){
 if(typeof data4 === "string"){
 if(func5(data4) < 1){
-validate36.errors = [{}];
 return false;
 }
 }
 else {
-validate36.errors = [{}];
 return false;
 }
 }
@@ -3656,12 +2812,10 @@ if(errors === _errs25){
 if(errors === _errs25){
 if(typeof data5 === "string"){
 if(!(formats0(data5))){
-validate36.errors = [{}];
 return false;
 }
 }
 else {
-validate36.errors = [{}];
 return false;
 }
 }
@@ -3679,12 +2833,10 @@ if(errors === _errs29){
 if(errors === _errs29){
 if(typeof data6 === "string"){
 if(!(formats2(data6))){
-validate36.errors = [{}];
 return false;
 }
 }
 else {
-validate36.errors = [{}];
 return false;
 }
 }
@@ -3702,12 +2854,10 @@ const _errs33 = errors;
 if(errors === _errs33){
 if(typeof data7 === "string"){
 if(func5(data7) < 1){
-validate36.errors = [{}];
 return false;
 }
 }
 else {
-validate36.errors = [{}];
 return false;
 }
 }
@@ -3719,9 +2869,8 @@ var valid9 = true;
 if(valid9){
 if(data.session !== undefined){
 const _errs35 = errors;
-if(!(validate69(data.session, VERDICT_CALL))){
-vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
-errors = vErrors.length;
+if(!(validate69(data.session))){
+errors++;
 }
 var valid9 = _errs35 === errors;
 }
@@ -3736,12 +2885,10 @@ const _errs38 = errors;
 if(errors === _errs38){
 if(typeof data9 === "string"){
 if(func5(data9) < 1){
-validate36.errors = [{}];
 return false;
 }
 }
 else {
-validate36.errors = [{}];
 return false;
 }
 }
@@ -3753,9 +2900,8 @@ var valid9 = true;
 if(valid9){
 if(data.turn !== undefined){
 const _errs40 = errors;
-if(!(validate71(data.turn, VERDICT_CALL))){
-vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
-errors = vErrors.length;
+if(!(validate71(data.turn))){
+errors++;
 }
 var valid9 = _errs40 === errors;
 }
@@ -3766,7 +2912,6 @@ if(valid9){
 if(data.items !== undefined){
 const _errs41 = errors;
 if(!(Array.isArray(data.items))){
-validate36.errors = [{}];
 return false;
 }
 var valid9 = _errs41 === errors;
@@ -3777,9 +2922,8 @@ var valid9 = true;
 if(valid9){
 if(data.gaps !== undefined){
 const _errs43 = errors;
-if(!(validate73(data.gaps, VERDICT_CALL))){
-vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
-errors = vErrors.length;
+if(!(validate73(data.gaps))){
+errors++;
 }
 var valid9 = _errs43 === errors;
 }
@@ -3797,9 +2941,8 @@ var valid9 = true;
 if(valid9){
 if(data.extensions !== undefined){
 const _errs47 = errors;
-if(!(validate77(data.extensions, VERDICT_CALL))){
-vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
-errors = vErrors.length;
+if(!(validate77(data.extensions))){
+errors++;
 }
 var valid9 = _errs47 === errors;
 }
@@ -3810,7 +2953,6 @@ if(valid9){
 if(data.synthesized !== undefined){
 const _errs48 = errors;
 if(typeof data.synthesized !== "boolean"){
-validate36.errors = [{}];
 return false;
 }
 var valid9 = _errs48 === errors;
@@ -3832,11 +2974,9 @@ var valid9 = true;
 }
 }
 else {
-validate36.errors = [{}];
 return false;
 }
 }
-validate36.errors = vErrors;
 return errors === 0;
 }
 
@@ -3851,8 +2991,7 @@ const formats4 = STRICT_FORMATS.uri;
 
 
 
-function validate85(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate85(data){
 let errors = 0;
 const _errs2 = errors;
 const _errs3 = errors;
@@ -3861,26 +3000,12 @@ const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.transport === undefined) && (missing0 = "transport")){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
 errors++;
 }
 else {
 if(data.transport !== undefined){
 let data0 = data.transport;
 if(!((data0 === "http") || (data0 === "sse"))){
-const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
 errors++;
 }
 }
@@ -3888,14 +3013,6 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 errors = _errs3;
-if(vErrors !== null){
-if(_errs3){
-vErrors.length = _errs3;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid0){
 const _errs6 = errors;
 const _errs7 = errors;
@@ -3904,13 +3021,6 @@ const _errs8 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.url === undefined) && (missing1 = "url")){
-const err2 = {};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
 errors++;
 }
 }
@@ -3921,13 +3031,6 @@ const _errs9 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((data.gaps === undefined) && (missing2 = "gaps")){
-const err3 = {};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
 errors++;
 }
 else {
@@ -3942,25 +3045,11 @@ const _errs12 = errors;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing3;
 if((data2.path === undefined) && (missing3 = "path")){
-const err4 = {};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
 errors++;
 }
 else {
 if(data2.path !== undefined){
 if("url" !== data2.path){
-const err5 = {};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
 errors++;
 }
 }
@@ -3972,25 +3061,10 @@ break;
 }
 }
 if(!valid5){
-const err6 = {};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
 errors++;
 }
 else {
 errors = _errs11;
-if(vErrors !== null){
-if(_errs11){
-vErrors.length = _errs11;
-}
-else {
-vErrors = null;
-}
-}
 }
 }
 }
@@ -4000,41 +3074,17 @@ var _valid1 = _errs9 === errors;
 valid3 = valid3 || _valid1;
 }
 if(!valid3){
-const err7 = {};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
 errors++;
-validate85.errors = vErrors;
 return false;
 }
 else {
 errors = _errs7;
-if(vErrors !== null){
-if(_errs7){
-vErrors.length = _errs7;
-}
-else {
-vErrors = null;
-}
-}
 }
 var _valid0 = _errs6 === errors;
 valid1 = _valid0;
 }
 if(!valid1){
-const err8 = {};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
 errors++;
-validate85.errors = vErrors;
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -4046,25 +3096,11 @@ const _errs17 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
 if((data.transport === undefined) && (missing4 = "transport")){
-const err9 = {};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
 errors++;
 }
 else {
 if(data.transport !== undefined){
 if("stdio" !== data.transport){
-const err10 = {};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
 errors++;
 }
 }
@@ -4072,14 +3108,6 @@ errors++;
 }
 var _valid2 = _errs17 === errors;
 errors = _errs16;
-if(vErrors !== null){
-if(_errs16){
-vErrors.length = _errs16;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid2){
 const _errs19 = errors;
 const _errs20 = errors;
@@ -4088,13 +3116,6 @@ const _errs21 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
 if((data.command === undefined) && (missing5 = "command")){
-const err11 = {};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
 errors++;
 }
 }
@@ -4105,13 +3126,6 @@ const _errs22 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
 if((data.gaps === undefined) && (missing6 = "gaps")){
-const err12 = {};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
 errors++;
 }
 else {
@@ -4126,25 +3140,11 @@ const _errs25 = errors;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 let missing7;
 if((data6.path === undefined) && (missing7 = "path")){
-const err13 = {};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
 errors++;
 }
 else {
 if(data6.path !== undefined){
 if("command" !== data6.path){
-const err14 = {};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
 errors++;
 }
 }
@@ -4156,25 +3156,10 @@ break;
 }
 }
 if(!valid11){
-const err15 = {};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
 errors++;
 }
 else {
 errors = _errs24;
-if(vErrors !== null){
-if(_errs24){
-vErrors.length = _errs24;
-}
-else {
-vErrors = null;
-}
-}
 }
 }
 }
@@ -4184,41 +3169,17 @@ var _valid3 = _errs22 === errors;
 valid9 = valid9 || _valid3;
 }
 if(!valid9){
-const err16 = {};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
 errors++;
-validate85.errors = vErrors;
 return false;
 }
 else {
 errors = _errs20;
-if(vErrors !== null){
-if(_errs20){
-vErrors.length = _errs20;
-}
-else {
-vErrors = null;
-}
-}
 }
 var _valid2 = _errs19 === errors;
 valid7 = _valid2;
 }
 if(!valid7){
-const err17 = {};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
 errors++;
-validate85.errors = vErrors;
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -4227,7 +3188,6 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
 if((data.transport === undefined) && (missing8 = "transport")){
-validate85.errors = [{}];
 return false;
 }
 else {
@@ -4238,12 +3198,10 @@ const _errs29 = errors;
 if(errors === _errs29){
 if(typeof data8 === "string"){
 if(func5(data8) < 1){
-validate85.errors = [{}];
 return false;
 }
 }
 else {
-validate85.errors = [{}];
 return false;
 }
 }
@@ -4260,12 +3218,10 @@ if(errors === _errs31){
 if(errors === _errs31){
 if(typeof data9 === "string"){
 if(!(formats4(data9))){
-validate85.errors = [{}];
 return false;
 }
 }
 else {
-validate85.errors = [{}];
 return false;
 }
 }
@@ -4283,12 +3239,10 @@ const _errs34 = errors;
 if(errors === _errs34){
 if(typeof data10 === "string"){
 if(func5(data10) < 1){
-validate85.errors = [{}];
 return false;
 }
 }
 else {
-validate85.errors = [{}];
 return false;
 }
 }
@@ -4308,7 +3262,6 @@ const len2 = data11.length;
 for(let i2=0; i2<len2; i2++){
 const _errs38 = errors;
 if(typeof data11[i2] !== "string"){
-validate85.errors = [{}];
 return false;
 }
 var valid16 = _errs38 === errors;
@@ -4318,7 +3271,6 @@ break;
 }
 }
 else {
-validate85.errors = [{}];
 return false;
 }
 }
@@ -4331,7 +3283,6 @@ if(valid13){
 if(data.cwd !== undefined){
 const _errs40 = errors;
 if(typeof data.cwd !== "string"){
-validate85.errors = [{}];
 return false;
 }
 var valid13 = _errs40 === errors;
@@ -4342,9 +3293,8 @@ var valid13 = true;
 if(valid13){
 if(data.gaps !== undefined){
 const _errs42 = errors;
-if(!(validate73(data.gaps, VERDICT_CALL))){
-vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
-errors = vErrors.length;
+if(!(validate73(data.gaps))){
+errors++;
 }
 var valid13 = _errs42 === errors;
 }
@@ -4359,23 +3309,19 @@ var valid13 = true;
 }
 }
 else {
-validate85.errors = [{}];
 return false;
 }
 }
-validate85.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate84(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate84(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.server === undefined) && (missing0 = "server")) || ((data.toolName === undefined) && (missing0 = "toolName"))) || ((data.connection === undefined) && (missing0 = "connection"))){
-validate84.errors = [{}];
 return false;
 }
 else {
@@ -4386,7 +3332,6 @@ if(errors === _errs2){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 let missing1;
 if((data0.id === undefined) && (missing1 = "id")){
-validate84.errors = [{}];
 return false;
 }
 else {
@@ -4396,12 +3341,10 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data1 === "string"){
 if(func5(data1) < 1){
-validate84.errors = [{}];
 return false;
 }
 }
 else {
-validate84.errors = [{}];
 return false;
 }
 }
@@ -4409,7 +3352,6 @@ return false;
 }
 }
 else {
-validate84.errors = [{}];
 return false;
 }
 }
@@ -4426,12 +3368,10 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data2 === "string"){
 if(func5(data2) < 1){
-validate84.errors = [{}];
 return false;
 }
 }
 else {
-validate84.errors = [{}];
 return false;
 }
 }
@@ -4444,7 +3384,6 @@ if(valid0){
 if(data.provenance !== undefined){
 const _errs10 = errors;
 if(typeof data.provenance !== "string"){
-validate84.errors = [{}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -4455,9 +3394,8 @@ var valid0 = true;
 if(valid0){
 if(data.connection !== undefined){
 const _errs12 = errors;
-if(!(validate85(data.connection, VERDICT_CALL))){
-vErrors = vErrors === null ? validate85.errors : vErrors.concat(validate85.errors);
-errors = vErrors.length;
+if(!(validate85(data.connection))){
+errors++;
 }
 var valid0 = _errs12 === errors;
 }
@@ -4470,17 +3408,14 @@ var valid0 = true;
 }
 }
 else {
-validate84.errors = [{}];
 return false;
 }
 }
-validate84.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate83(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate83(data){
 let errors = 0;
 const _errs2 = errors;
 const _errs3 = errors;
@@ -4489,25 +3424,11 @@ const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.origin === undefined) && (missing0 = "origin")){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
 errors++;
 }
 else {
 if(data.origin !== undefined){
 if("mcp" !== data.origin){
-const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
 errors++;
 }
 }
@@ -4515,21 +3436,12 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 errors = _errs3;
-if(vErrors !== null){
-if(_errs3){
-vErrors.length = _errs3;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid0){
 const _errs6 = errors;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.mcp === undefined) && (missing1 = "mcp")){
-validate83.errors = [{}];
 return false;
 }
 }
@@ -4538,15 +3450,7 @@ var _valid0 = _errs6 === errors;
 valid1 = _valid0;
 }
 if(!valid1){
-const err2 = {};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
 errors++;
-validate83.errors = vErrors;
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -4558,25 +3462,11 @@ const _errs10 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((data.origin === undefined) && (missing2 = "origin")){
-const err3 = {};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
 errors++;
 }
 else {
 if(data.origin !== undefined){
 if("native" !== data.origin){
-const err4 = {};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
 errors++;
 }
 }
@@ -4584,14 +3474,6 @@ errors++;
 }
 var _valid1 = _errs10 === errors;
 errors = _errs9;
-if(vErrors !== null){
-if(_errs9){
-vErrors.length = _errs9;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid1){
 const _errs12 = errors;
 const _errs13 = errors;
@@ -4599,45 +3481,21 @@ const _errs14 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if((data.mcp === undefined) && (missing3 = "mcp")){
-const err5 = {};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
 errors++;
 }
 }
 var valid5 = _errs14 === errors;
 if(valid5){
-validate83.errors = [{}];
 return false;
 }
 else {
 errors = _errs13;
-if(vErrors !== null){
-if(_errs13){
-vErrors.length = _errs13;
-}
-else {
-vErrors = null;
-}
-}
 }
 var _valid1 = _errs12 === errors;
 valid3 = _valid1;
 }
 if(!valid3){
-const err6 = {};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
 errors++;
-validate83.errors = vErrors;
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -4646,7 +3504,6 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
 if((((data.name === undefined) && (missing4 = "name")) || ((data.input === undefined) && (missing4 = "input"))) || ((data.origin === undefined) && (missing4 = "origin"))){
-validate83.errors = [{}];
 return false;
 }
 else {
@@ -4657,12 +3514,10 @@ const _errs17 = errors;
 if(errors === _errs17){
 if(typeof data2 === "string"){
 if(func5(data2) < 1){
-validate83.errors = [{}];
 return false;
 }
 }
 else {
-validate83.errors = [{}];
 return false;
 }
 }
@@ -4675,7 +3530,6 @@ if(valid6){
 if(data.kind !== undefined){
 const _errs19 = errors;
 if(typeof data.kind !== "string"){
-validate83.errors = [{}];
 return false;
 }
 var valid6 = _errs19 === errors;
@@ -4688,7 +3542,6 @@ if(data.input !== undefined){
 let data4 = data.input;
 const _errs21 = errors;
 if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
-validate83.errors = [{}];
 return false;
 }
 var valid6 = _errs21 === errors;
@@ -4701,7 +3554,6 @@ if(data.origin !== undefined){
 let data5 = data.origin;
 const _errs24 = errors;
 if(!((data5 === "native") || (data5 === "mcp"))){
-validate83.errors = [{}];
 return false;
 }
 var valid6 = _errs24 === errors;
@@ -4712,9 +3564,8 @@ var valid6 = true;
 if(valid6){
 if(data.mcp !== undefined){
 const _errs26 = errors;
-if(!(validate84(data.mcp, VERDICT_CALL))){
-vErrors = vErrors === null ? validate84.errors : vErrors.concat(validate84.errors);
-errors = vErrors.length;
+if(!(validate84(data.mcp))){
+errors++;
 }
 var valid6 = _errs26 === errors;
 }
@@ -4728,30 +3579,25 @@ var valid6 = true;
 }
 }
 else {
-validate83.errors = [{}];
 return false;
 }
 }
-validate83.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate80(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.type === undefined) && (missing0 = "type")) || ((data.call === undefined) && (missing0 = "call"))) || ((data.tool === undefined) && (missing0 = "tool"))) || ((data.path === undefined) && (missing0 = "path"))){
-validate80.errors = [{}];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs3 = errors;
 if("tool.before" !== data.type){
-validate80.errors = [{}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -4762,9 +3608,8 @@ var valid0 = true;
 if(valid0){
 if(data.call !== undefined){
 const _errs4 = errors;
-if(!(validate71(data.call, VERDICT_CALL))){
-vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
-errors = vErrors.length;
+if(!(validate71(data.call))){
+errors++;
 }
 var valid0 = _errs4 === errors;
 }
@@ -4774,9 +3619,8 @@ var valid0 = true;
 if(valid0){
 if(data.tool !== undefined){
 const _errs5 = errors;
-if(!(validate83(data.tool, VERDICT_CALL))){
-vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
-errors = vErrors.length;
+if(!(validate83(data.tool))){
+errors++;
 }
 var valid0 = _errs5 === errors;
 }
@@ -4791,12 +3635,10 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data3 === "string"){
 if(func5(data3) < 1){
-validate80.errors = [{}];
 return false;
 }
 }
 else {
-validate80.errors = [{}];
 return false;
 }
 }
@@ -4811,33 +3653,27 @@ var valid0 = true;
 }
 }
 else {
-validate80.errors = [{}];
 return false;
 }
 }
-validate80.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate35(data){
 let errors = 0;
 const _errs0 = errors;
-if(!(validate36(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-errors = vErrors.length;
+if(!(validate36(data))){
+errors++;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate80(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate80.errors : vErrors.concat(validate80.errors);
-errors = vErrors.length;
+if(!(validate80(data))){
+errors++;
 }
 var valid0 = _errs1 === errors;
 }
-validate35.errors = vErrors;
 return errors === 0;
 }
 
@@ -4849,14 +3685,12 @@ const schema176 = docs[3]["$defs"]["toolOutcome"];
 const schema177 = docs[3]["$defs"]["execution"];
 const schema178 = docs[3]["$defs"]["error"];
 
-function validate99(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate99(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.class === undefined) && (missing0 = "class")) || ((data.message === undefined) && (missing0 = "message"))){
-validate99.errors = [{}];
 return false;
 }
 else {
@@ -4867,12 +3701,10 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
 if(func5(data0) < 1){
-validate99.errors = [{}];
 return false;
 }
 }
 else {
-validate99.errors = [{}];
 return false;
 }
 }
@@ -4885,7 +3717,6 @@ if(valid0){
 if(data.message !== undefined){
 const _errs5 = errors;
 if(typeof data.message !== "string"){
-validate99.errors = [{}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -4897,17 +3728,14 @@ var valid0 = true;
 }
 }
 else {
-validate99.errors = [{}];
 return false;
 }
 }
-validate99.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate96(data){
 let errors = 0;
 const _errs2 = errors;
 const _errs3 = errors;
@@ -4916,25 +3744,11 @@ const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.outcome === undefined) && (missing0 = "outcome")){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
 errors++;
 }
 else {
 if(data.outcome !== undefined){
 if("error" !== data.outcome){
-const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
 errors++;
 }
 }
@@ -4942,21 +3756,12 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 errors = _errs3;
-if(vErrors !== null){
-if(_errs3){
-vErrors.length = _errs3;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid0){
 const _errs6 = errors;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.error === undefined) && (missing1 = "error")){
-validate96.errors = [{}];
 return false;
 }
 }
@@ -4965,15 +3770,7 @@ var _valid0 = _errs6 === errors;
 valid1 = _valid0;
 }
 if(!valid1){
-const err2 = {};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
 errors++;
-validate96.errors = vErrors;
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -4985,13 +3782,6 @@ const _errs10 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((data.outcome === undefined) && (missing2 = "outcome")){
-const err3 = {};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
 errors++;
 }
 else {
@@ -4999,50 +3789,20 @@ if(data.outcome !== undefined){
 const _errs12 = errors;
 const _errs13 = errors;
 if("error" !== data.outcome){
-const err4 = {};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
 errors++;
 }
 var valid5 = _errs13 === errors;
 if(valid5){
-const err5 = {};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
 errors++;
 }
 else {
 errors = _errs12;
-if(vErrors !== null){
-if(_errs12){
-vErrors.length = _errs12;
-}
-else {
-vErrors = null;
-}
-}
 }
 }
 }
 }
 var _valid1 = _errs10 === errors;
 errors = _errs9;
-if(vErrors !== null){
-if(_errs9){
-vErrors.length = _errs9;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid1){
 const _errs14 = errors;
 const _errs15 = errors;
@@ -5050,45 +3810,21 @@ const _errs16 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if((data.error === undefined) && (missing3 = "error")){
-const err6 = {};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
 errors++;
 }
 }
 var valid6 = _errs16 === errors;
 if(valid6){
-validate96.errors = [{}];
 return false;
 }
 else {
 errors = _errs15;
-if(vErrors !== null){
-if(_errs15){
-vErrors.length = _errs15;
-}
-else {
-vErrors = null;
-}
-}
 }
 var _valid1 = _errs14 === errors;
 valid3 = _valid1;
 }
 if(!valid3){
-const err7 = {};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
 errors++;
-validate96.errors = vErrors;
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -5100,25 +3836,11 @@ const _errs20 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
 if((data.outcome === undefined) && (missing4 = "outcome")){
-const err8 = {};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
 errors++;
 }
 else {
 if(data.outcome !== undefined){
 if("denied" !== data.outcome){
-const err9 = {};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
 errors++;
 }
 }
@@ -5126,14 +3848,6 @@ errors++;
 }
 var _valid2 = _errs20 === errors;
 errors = _errs19;
-if(vErrors !== null){
-if(_errs19){
-vErrors.length = _errs19;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid2){
 const _errs22 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5144,14 +3858,12 @@ if(errors === _errs24){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing5;
 if(((data3.status === undefined) && (missing5 = "status")) || ((data3.reason === undefined) && (missing5 = "reason"))){
-validate96.errors = [{}];
 return false;
 }
 else {
 if(data3.status !== undefined){
 const _errs27 = errors;
 if("skipped" !== data3.status){
-validate96.errors = [{}];
 return false;
 }
 var valid11 = _errs27 === errors;
@@ -5163,7 +3875,6 @@ if(valid11){
 if(data3.reason !== undefined){
 const _errs29 = errors;
 if("policy" !== data3.reason){
-validate96.errors = [{}];
 return false;
 }
 var valid11 = _errs29 === errors;
@@ -5175,7 +3886,6 @@ var valid11 = true;
 }
 }
 else {
-validate96.errors = [{}];
 return false;
 }
 }
@@ -5185,15 +3895,7 @@ var _valid2 = _errs22 === errors;
 valid7 = _valid2;
 }
 if(!valid7){
-const err10 = {};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
 errors++;
-validate96.errors = vErrors;
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -5205,31 +3907,15 @@ const _errs36 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
 if((data.output === undefined) && (missing6 = "output")){
-const err11 = {};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
 errors++;
 }
 }
 var valid14 = _errs36 === errors;
 if(valid14){
-validate96.errors = [{}];
 return false;
 }
 else {
 errors = _errs35;
-if(vErrors !== null){
-if(_errs35){
-vErrors.length = _errs35;
-}
-else {
-vErrors = null;
-}
-}
 }
 var valid13 = _errs34 === errors;
 if(valid13){
@@ -5242,31 +3928,15 @@ const _errs41 = errors;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 let missing7;
 if((data6.output === undefined) && (missing7 = "output")){
-const err12 = {};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
 errors++;
 }
 }
 var valid16 = _errs41 === errors;
 if(valid16){
-validate96.errors = [{}];
 return false;
 }
 else {
 errors = _errs40;
-if(vErrors !== null){
-if(_errs40){
-vErrors.length = _errs40;
-}
-else {
-vErrors = null;
-}
-}
 }
 }
 }
@@ -5280,14 +3950,12 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
 if((((((((data.type === undefined) && (missing8 = "type")) || ((data.outcome === undefined) && (missing8 = "outcome"))) || ((data.execution === undefined) && (missing8 = "execution"))) || ((data.call === undefined) && (missing8 = "call"))) || ((data.tool === undefined) && (missing8 = "tool"))) || ((data.path === undefined) && (missing8 = "path"))) || ((data.items === undefined) && (missing8 = "items"))){
-validate96.errors = [{}];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs44 = errors;
 if("tool.after" !== data.type){
-validate96.errors = [{}];
 return false;
 }
 var valid17 = _errs44 === errors;
@@ -5298,9 +3966,8 @@ var valid17 = true;
 if(valid17){
 if(data.call !== undefined){
 const _errs45 = errors;
-if(!(validate71(data.call, VERDICT_CALL))){
-vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
-errors = vErrors.length;
+if(!(validate71(data.call))){
+errors++;
 }
 var valid17 = _errs45 === errors;
 }
@@ -5310,9 +3977,8 @@ var valid17 = true;
 if(valid17){
 if(data.tool !== undefined){
 const _errs46 = errors;
-if(!(validate83(data.tool, VERDICT_CALL))){
-vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
-errors = vErrors.length;
+if(!(validate83(data.tool))){
+errors++;
 }
 var valid17 = _errs46 === errors;
 }
@@ -5327,12 +3993,10 @@ const _errs48 = errors;
 if(errors === _errs48){
 if(typeof data10 === "string"){
 if(func5(data10) < 1){
-validate96.errors = [{}];
 return false;
 }
 }
 else {
-validate96.errors = [{}];
 return false;
 }
 }
@@ -5346,7 +4010,6 @@ if(data.outcome !== undefined){
 let data11 = data.outcome;
 const _errs50 = errors;
 if(!(((((data11 === "ok") || (data11 === "error")) || (data11 === "denied")) || (data11 === "cancelled")) || (data11 === "timeout"))){
-validate96.errors = [{}];
 return false;
 }
 var valid17 = _errs50 === errors;
@@ -5366,25 +4029,11 @@ const _errs59 = errors;
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 let missing9;
 if((data12.status === undefined) && (missing9 = "status")){
-const err13 = {};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
 errors++;
 }
 else {
 if(data12.status !== undefined){
 if("skipped" !== data12.status){
-const err14 = {};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
 errors++;
 }
 }
@@ -5392,21 +4041,12 @@ errors++;
 }
 var _valid3 = _errs59 === errors;
 errors = _errs58;
-if(vErrors !== null){
-if(_errs58){
-vErrors.length = _errs58;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid3){
 const _errs61 = errors;
 if(errors === _errs61){
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 let missing10;
 if((data12.reason === undefined) && (missing10 = "reason")){
-validate96.errors = [{}];
 return false;
 }
 }
@@ -5415,15 +4055,7 @@ var _valid3 = _errs61 === errors;
 valid22 = _valid3;
 }
 if(!valid22){
-const err15 = {};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
 errors++;
-validate96.errors = vErrors;
 return false;
 }
 var valid21 = _errs57 === errors;
@@ -5435,25 +4067,11 @@ const _errs65 = errors;
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 let missing11;
 if((data12.status === undefined) && (missing11 = "status")){
-const err16 = {};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
 errors++;
 }
 else {
 if(data12.status !== undefined){
 if("executed" !== data12.status){
-const err17 = {};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
 errors++;
 }
 }
@@ -5461,14 +4079,6 @@ errors++;
 }
 var _valid4 = _errs65 === errors;
 errors = _errs64;
-if(vErrors !== null){
-if(_errs64){
-vErrors.length = _errs64;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid4){
 const _errs67 = errors;
 const _errs68 = errors;
@@ -5476,45 +4086,21 @@ const _errs69 = errors;
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 let missing12;
 if((data12.reason === undefined) && (missing12 = "reason")){
-const err18 = {};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
 errors++;
 }
 }
 var valid26 = _errs69 === errors;
 if(valid26){
-validate96.errors = [{}];
 return false;
 }
 else {
 errors = _errs68;
-if(vErrors !== null){
-if(_errs68){
-vErrors.length = _errs68;
-}
-else {
-vErrors = null;
-}
-}
 }
 var _valid4 = _errs67 === errors;
 valid24 = _valid4;
 }
 if(!valid24){
-const err19 = {};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
 errors++;
-validate96.errors = vErrors;
 return false;
 }
 var valid21 = _errs63 === errors;
@@ -5523,7 +4109,6 @@ if(errors === _errs54){
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 let missing13;
 if((data12.status === undefined) && (missing13 = "status")){
-validate96.errors = [{}];
 return false;
 }
 else {
@@ -5531,7 +4116,6 @@ if(data12.status !== undefined){
 let data15 = data12.status;
 const _errs71 = errors;
 if(!((data15 === "executed") || (data15 === "skipped"))){
-validate96.errors = [{}];
 return false;
 }
 var valid27 = _errs71 === errors;
@@ -5544,7 +4128,6 @@ if(data12.reason !== undefined){
 let data16 = data12.reason;
 const _errs73 = errors;
 if(!(((((data16 === "supplied_result") || (data16 === "policy")) || (data16 === "cancelled")) || (data16 === "timeout")) || (data16 === "other"))){
-validate96.errors = [{}];
 return false;
 }
 var valid27 = _errs73 === errors;
@@ -5556,7 +4139,6 @@ if(valid27){
 if(data12.detail !== undefined){
 const _errs75 = errors;
 if(typeof data12.detail !== "string"){
-validate96.errors = [{}];
 return false;
 }
 var valid27 = _errs75 === errors;
@@ -5569,7 +4151,6 @@ var valid27 = true;
 }
 }
 else {
-validate96.errors = [{}];
 return false;
 }
 }
@@ -5581,9 +4162,8 @@ var valid17 = true;
 if(valid17){
 if(data.error !== undefined){
 const _errs77 = errors;
-if(!(validate99(data.error, VERDICT_CALL))){
-vErrors = vErrors === null ? validate99.errors : vErrors.concat(validate99.errors);
-errors = vErrors.length;
+if(!(validate99(data.error))){
+errors++;
 }
 var valid17 = _errs77 === errors;
 }
@@ -5599,33 +4179,27 @@ var valid17 = true;
 }
 }
 else {
-validate96.errors = [{}];
 return false;
 }
 }
-validate96.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate94(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate94(data){
 let errors = 0;
 const _errs0 = errors;
-if(!(validate36(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-errors = vErrors.length;
+if(!(validate36(data))){
+errors++;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate96(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate96.errors : vErrors.concat(validate96.errors);
-errors = vErrors.length;
+if(!(validate96(data))){
+errors++;
 }
 var valid0 = _errs1 === errors;
 }
-validate94.errors = vErrors;
 return errors === 0;
 }
 
@@ -5637,8 +4211,7 @@ const func3 = require("ajv/dist/runtime/equal").default;
 const schema206 = docs[7]["$defs"]["capabilities"];
 const schema207 = docs[7]["$defs"]["modifyOperations"];
 
-function validate108(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate108(data){
 let errors = 0;
 const _errs2 = errors;
 const _errs3 = errors;
@@ -5647,13 +4220,6 @@ const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.effects === undefined) && (missing0 = "effects")){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
 errors++;
 }
 else {
@@ -5665,13 +4231,6 @@ const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs7 = errors;
 if("modify" !== data0[i0]){
-const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
 errors++;
 }
 var valid3 = _errs7 === errors;
@@ -5680,25 +4239,10 @@ break;
 }
 }
 if(!valid3){
-const err2 = {};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
 errors++;
 }
 else {
 errors = _errs6;
-if(vErrors !== null){
-if(_errs6){
-vErrors.length = _errs6;
-}
-else {
-vErrors = null;
-}
-}
 }
 }
 }
@@ -5706,21 +4250,12 @@ vErrors = null;
 }
 var _valid0 = _errs4 === errors;
 errors = _errs3;
-if(vErrors !== null){
-if(_errs3){
-vErrors.length = _errs3;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid0){
 const _errs8 = errors;
 if(errors === _errs8){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.modify === undefined) && (missing1 = "modify")){
-validate108.errors = [{}];
 return false;
 }
 }
@@ -5729,15 +4264,7 @@ var _valid0 = _errs8 === errors;
 valid1 = _valid0;
 }
 if(!valid1){
-const err3 = {};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
 errors++;
-validate108.errors = vErrors;
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -5749,32 +4276,16 @@ const _errs12 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((data.modify === undefined) && (missing2 = "modify")){
-const err4 = {};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
 errors++;
 }
 }
 var _valid1 = _errs12 === errors;
 errors = _errs11;
-if(vErrors !== null){
-if(_errs11){
-vErrors.length = _errs11;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid1){
 const _errs13 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if((data.effects === undefined) && (missing3 = "effects")){
-validate108.errors = [{}];
 return false;
 }
 else {
@@ -5788,13 +4299,6 @@ const len1 = data2.length;
 for(let i1=0; i1<len1; i1++){
 const _errs17 = errors;
 if("modify" !== data2[i1]){
-const err5 = {};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
 errors++;
 }
 var valid6 = _errs17 === errors;
@@ -5803,19 +4307,10 @@ break;
 }
 }
 if(!valid6){
-validate108.errors = [{}];
 return false;
 }
 else {
 errors = _errs16;
-if(vErrors !== null){
-if(_errs16){
-vErrors.length = _errs16;
-}
-else {
-vErrors = null;
-}
-}
 }
 }
 }
@@ -5826,15 +4321,7 @@ var _valid1 = _errs13 === errors;
 valid4 = _valid1;
 }
 if(!valid4){
-const err6 = {};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
 errors++;
-validate108.errors = vErrors;
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -5846,13 +4333,6 @@ const _errs20 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
 if((data.effects === undefined) && (missing4 = "effects")){
-const err7 = {};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
 errors++;
 }
 else {
@@ -5864,13 +4344,6 @@ const len2 = data4.length;
 for(let i2=0; i2<len2; i2++){
 const _errs23 = errors;
 if("flow" !== data4[i2]){
-const err8 = {};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
 errors++;
 }
 var valid9 = _errs23 === errors;
@@ -5879,25 +4352,10 @@ break;
 }
 }
 if(!valid9){
-const err9 = {};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
 errors++;
 }
 else {
 errors = _errs22;
-if(vErrors !== null){
-if(_errs22){
-vErrors.length = _errs22;
-}
-else {
-vErrors = null;
-}
-}
 }
 }
 }
@@ -5905,21 +4363,12 @@ vErrors = null;
 }
 var _valid2 = _errs20 === errors;
 errors = _errs19;
-if(vErrors !== null){
-if(_errs19){
-vErrors.length = _errs19;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid2){
 const _errs24 = errors;
 if(errors === _errs24){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
 if((data.flow === undefined) && (missing5 = "flow")){
-validate108.errors = [{}];
 return false;
 }
 }
@@ -5928,15 +4377,7 @@ var _valid2 = _errs24 === errors;
 valid7 = _valid2;
 }
 if(!valid7){
-const err10 = {};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
 errors++;
-validate108.errors = vErrors;
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -5948,32 +4389,16 @@ const _errs28 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
 if((data.flow === undefined) && (missing6 = "flow")){
-const err11 = {};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
 errors++;
 }
 }
 var _valid3 = _errs28 === errors;
 errors = _errs27;
-if(vErrors !== null){
-if(_errs27){
-vErrors.length = _errs27;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid3){
 const _errs29 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing7;
 if((data.effects === undefined) && (missing7 = "effects")){
-validate108.errors = [{}];
 return false;
 }
 else {
@@ -5987,13 +4412,6 @@ const len3 = data6.length;
 for(let i3=0; i3<len3; i3++){
 const _errs33 = errors;
 if("flow" !== data6[i3]){
-const err12 = {};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
 errors++;
 }
 var valid12 = _errs33 === errors;
@@ -6002,19 +4420,10 @@ break;
 }
 }
 if(!valid12){
-validate108.errors = [{}];
 return false;
 }
 else {
 errors = _errs32;
-if(vErrors !== null){
-if(_errs32){
-vErrors.length = _errs32;
-}
-else {
-vErrors = null;
-}
-}
 }
 }
 }
@@ -6025,15 +4434,7 @@ var _valid3 = _errs29 === errors;
 valid10 = _valid3;
 }
 if(!valid10){
-const err13 = {};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
 errors++;
-validate108.errors = vErrors;
 return false;
 }
 var valid0 = _errs26 === errors;
@@ -6045,13 +4446,6 @@ const _errs36 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
 if((data.effects === undefined) && (missing8 = "effects")){
-const err14 = {};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
 errors++;
 }
 else {
@@ -6063,13 +4457,6 @@ const len4 = data8.length;
 for(let i4=0; i4<len4; i4++){
 const _errs39 = errors;
 if("inject" !== data8[i4]){
-const err15 = {};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
 errors++;
 }
 var valid15 = _errs39 === errors;
@@ -6078,25 +4465,10 @@ break;
 }
 }
 if(!valid15){
-const err16 = {};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
 errors++;
 }
 else {
 errors = _errs38;
-if(vErrors !== null){
-if(_errs38){
-vErrors.length = _errs38;
-}
-else {
-vErrors = null;
-}
-}
 }
 }
 }
@@ -6104,21 +4476,12 @@ vErrors = null;
 }
 var _valid4 = _errs36 === errors;
 errors = _errs35;
-if(vErrors !== null){
-if(_errs35){
-vErrors.length = _errs35;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid4){
 const _errs40 = errors;
 if(errors === _errs40){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing9;
 if((data.inject === undefined) && (missing9 = "inject")){
-validate108.errors = [{}];
 return false;
 }
 }
@@ -6127,15 +4490,7 @@ var _valid4 = _errs40 === errors;
 valid13 = _valid4;
 }
 if(!valid13){
-const err17 = {};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
 errors++;
-validate108.errors = vErrors;
 return false;
 }
 var valid0 = _errs34 === errors;
@@ -6147,32 +4502,16 @@ const _errs44 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing10;
 if((data.inject === undefined) && (missing10 = "inject")){
-const err18 = {};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
 errors++;
 }
 }
 var _valid5 = _errs44 === errors;
 errors = _errs43;
-if(vErrors !== null){
-if(_errs43){
-vErrors.length = _errs43;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid5){
 const _errs45 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing11;
 if((data.effects === undefined) && (missing11 = "effects")){
-validate108.errors = [{}];
 return false;
 }
 else {
@@ -6186,13 +4525,6 @@ const len5 = data10.length;
 for(let i5=0; i5<len5; i5++){
 const _errs49 = errors;
 if("inject" !== data10[i5]){
-const err19 = {};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
 errors++;
 }
 var valid18 = _errs49 === errors;
@@ -6201,19 +4533,10 @@ break;
 }
 }
 if(!valid18){
-validate108.errors = [{}];
 return false;
 }
 else {
 errors = _errs48;
-if(vErrors !== null){
-if(_errs48){
-vErrors.length = _errs48;
-}
-else {
-vErrors = null;
-}
-}
 }
 }
 }
@@ -6224,15 +4547,7 @@ var _valid5 = _errs45 === errors;
 valid16 = _valid5;
 }
 if(!valid16){
-const err20 = {};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
 errors++;
-validate108.errors = vErrors;
 return false;
 }
 var valid0 = _errs42 === errors;
@@ -6245,7 +4560,6 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing12;
 if((data.effects === undefined) && (missing12 = "effects")){
-validate108.errors = [{}];
 return false;
 }
 else {
@@ -6260,20 +4574,12 @@ for(let i6=0; i6<len6; i6++){
 let data13 = data12[i6];
 const _errs53 = errors;
 if(typeof data13 !== "string"){
-validate108.errors = [{}];
 return false;
 }
 const _errs55 = errors;
 let valid21 = false;
 const _errs56 = errors;
 if(!((((((((data13 === "deny") || (data13 === "allow")) || (data13 === "ask")) || (data13 === "modify")) || (data13 === "message")) || (data13 === "return")) || (data13 === "flow")) || (data13 === "inject"))){
-const err21 = {};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
 errors++;
 }
 var _valid6 = _errs56 === errors;
@@ -6282,13 +4588,6 @@ if(!valid21){
 const _errs57 = errors;
 if(typeof data13 === "string"){
 if(!pattern4.test(data13)){
-const err22 = {};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
 errors++;
 }
 }
@@ -6296,27 +4595,11 @@ var _valid6 = _errs57 === errors;
 valid21 = valid21 || _valid6;
 }
 if(!valid21){
-const err23 = {};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
 errors++;
-validate108.errors = vErrors;
 return false;
 }
 else {
 errors = _errs55;
-if(vErrors !== null){
-if(_errs55){
-vErrors.length = _errs55;
-}
-else {
-vErrors = null;
-}
-}
 }
 var valid20 = _errs53 === errors;
 if(!valid20){
@@ -6335,7 +4618,6 @@ continue;
 }
 if(typeof indices0[item0] == "number"){
 j0 = indices0[item0];
-validate108.errors = [{}];
 return false;
 break;
 }
@@ -6345,7 +4627,6 @@ indices0[item0] = i7;
 }
 }
 else {
-validate108.errors = [{}];
 return false;
 }
 }
@@ -6361,7 +4642,6 @@ const _errs59 = errors;
 if(errors === _errs59){
 if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
 if(Object.keys(data14).length < 1){
-validate108.errors = [{}];
 return false;
 }
 else {
@@ -6375,25 +4655,11 @@ const _errs69 = errors;
 if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
 let missing13;
 if((data15.replace === undefined) && (missing13 = "replace")){
-const err24 = {};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
 errors++;
 }
 else {
 if(data15.replace !== undefined){
 if(true !== data15.replace){
-const err25 = {};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
 errors++;
 }
 }
@@ -6406,25 +4672,11 @@ const _errs71 = errors;
 if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
 let missing14;
 if((data15.merge === undefined) && (missing14 = "merge")){
-const err26 = {};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
 errors++;
 }
 else {
 if(data15.merge !== undefined){
 if(true !== data15.merge){
-const err27 = {};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
 errors++;
 }
 }
@@ -6434,40 +4686,22 @@ var _valid7 = _errs71 === errors;
 valid26 = valid26 || _valid7;
 }
 if(!valid26){
-const err28 = {};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
 errors++;
-validate108.errors = vErrors;
 return false;
 }
 else {
 errors = _errs68;
-if(vErrors !== null){
-if(_errs68){
-vErrors.length = _errs68;
-}
-else {
-vErrors = null;
-}
-}
 }
 if(errors === _errs64){
 if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
 let missing15;
 if(((data15.replace === undefined) && (missing15 = "replace")) || ((data15.merge === undefined) && (missing15 = "merge"))){
-validate108.errors = [{}];
 return false;
 }
 else {
 if(data15.replace !== undefined){
 const _errs74 = errors;
 if(typeof data15.replace !== "boolean"){
-validate108.errors = [{}];
 return false;
 }
 var valid29 = _errs74 === errors;
@@ -6479,7 +4713,6 @@ if(valid29){
 if(data15.merge !== undefined){
 const _errs76 = errors;
 if(typeof data15.merge !== "boolean"){
-validate108.errors = [{}];
 return false;
 }
 var valid29 = _errs76 === errors;
@@ -6491,7 +4724,6 @@ var valid29 = true;
 }
 }
 else {
-validate108.errors = [{}];
 return false;
 }
 }
@@ -6503,7 +4735,6 @@ break;
 }
 }
 else {
-validate108.errors = [{}];
 return false;
 }
 }
@@ -6522,13 +4753,6 @@ const _errs82 = errors;
 if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
 let missing16;
 if((data20.operations === undefined) && (missing16 = "operations")){
-const err29 = {};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
 errors++;
 }
 else {
@@ -6540,13 +4764,6 @@ const len7 = data21.length;
 for(let i8=0; i8<len7; i8++){
 const _errs85 = errors;
 if("continue" !== data21[i8]){
-const err30 = {};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
 errors++;
 }
 var valid33 = _errs85 === errors;
@@ -6555,25 +4772,10 @@ break;
 }
 }
 if(!valid33){
-const err31 = {};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
 errors++;
 }
 else {
 errors = _errs84;
-if(vErrors !== null){
-if(_errs84){
-vErrors.length = _errs84;
-}
-else {
-vErrors = null;
-}
-}
 }
 }
 }
@@ -6581,21 +4783,12 @@ vErrors = null;
 }
 var _valid8 = _errs82 === errors;
 errors = _errs81;
-if(vErrors !== null){
-if(_errs81){
-vErrors.length = _errs81;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid8){
 const _errs86 = errors;
 if(errors === _errs86){
 if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
 let missing17;
 if(((data20.remainingContinuations === undefined) && (missing17 = "remainingContinuations")) || ((data20.continuationCount === undefined) && (missing17 = "continuationCount"))){
-validate108.errors = [{}];
 return false;
 }
 }
@@ -6604,22 +4797,13 @@ var _valid8 = _errs86 === errors;
 valid31 = _valid8;
 }
 if(!valid31){
-const err32 = {};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
 errors++;
-validate108.errors = vErrors;
 return false;
 }
 if(errors === _errs78){
 if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
 let missing18;
 if((data20.operations === undefined) && (missing18 = "operations")){
-validate108.errors = [{}];
 return false;
 }
 else {
@@ -6629,7 +4813,6 @@ const _errs88 = errors;
 if(errors === _errs88){
 if(Array.isArray(data23)){
 if(data23.length < 1){
-validate108.errors = [{}];
 return false;
 }
 else {
@@ -6639,7 +4822,6 @@ for(let i9=0; i9<len8; i9++){
 let data24 = data23[i9];
 const _errs90 = errors;
 if(!((data24 === "stop") || (data24 === "continue"))){
-validate108.errors = [{}];
 return false;
 }
 var valid35 = _errs90 === errors;
@@ -6655,7 +4837,6 @@ outer0:
 for(;i10--;){
 for(j1 = i10; j1--;){
 if(func3(data23[i10], data23[j1])){
-validate108.errors = [{}];
 return false;
 break outer0;
 }
@@ -6666,7 +4847,6 @@ break outer0;
 }
 }
 else {
-validate108.errors = [{}];
 return false;
 }
 }
@@ -6680,13 +4860,11 @@ if(data20.remainingContinuations !== undefined){
 let data25 = data20.remainingContinuations;
 const _errs92 = errors;
 if(!((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25)))){
-validate108.errors = [{}];
 return false;
 }
 if(errors === _errs92){
 if(typeof data25 == "number"){
 if(data25 < 0 || isNaN(data25)){
-validate108.errors = [{}];
 return false;
 }
 }
@@ -6701,13 +4879,11 @@ if(data20.continuationCount !== undefined){
 let data26 = data20.continuationCount;
 const _errs94 = errors;
 if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))){
-validate108.errors = [{}];
 return false;
 }
 if(errors === _errs94){
 if(typeof data26 == "number"){
 if(data26 < 0 || isNaN(data26)){
-validate108.errors = [{}];
 return false;
 }
 }
@@ -6722,13 +4898,11 @@ if(data20.maxContinuations !== undefined){
 let data27 = data20.maxContinuations;
 const _errs96 = errors;
 if(!((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27)))){
-validate108.errors = [{}];
 return false;
 }
 if(errors === _errs96){
 if(typeof data27 == "number"){
 if(data27 < 0 || isNaN(data27)){
-validate108.errors = [{}];
 return false;
 }
 }
@@ -6744,7 +4918,6 @@ var valid34 = true;
 }
 }
 else {
-validate108.errors = [{}];
 return false;
 }
 }
@@ -6761,7 +4934,6 @@ if(errors === _errs98){
 if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
 let missing19;
 if((data28.context === undefined) && (missing19 = "context")){
-validate108.errors = [{}];
 return false;
 }
 else {
@@ -6772,14 +4944,12 @@ if(errors === _errs100){
 if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
 let missing20;
 if(((data29.append === undefined) && (missing20 = "append")) || ((data29.deliverAt === undefined) && (missing20 = "deliverAt"))){
-validate108.errors = [{}];
 return false;
 }
 else {
 if(data29.append !== undefined){
 const _errs102 = errors;
 if(true !== data29.append){
-validate108.errors = [{}];
 return false;
 }
 var valid38 = _errs102 === errors;
@@ -6794,7 +4964,6 @@ const _errs104 = errors;
 if(errors === _errs104){
 if(Array.isArray(data31)){
 if(data31.length < 1){
-validate108.errors = [{}];
 return false;
 }
 else {
@@ -6804,7 +4973,6 @@ for(let i11=0; i11<len9; i11++){
 let data32 = data31[i11];
 const _errs106 = errors;
 if(!((data32 === "now") || (data32 === "next_turn"))){
-validate108.errors = [{}];
 return false;
 }
 var valid39 = _errs106 === errors;
@@ -6820,7 +4988,6 @@ outer1:
 for(;i12--;){
 for(j2 = i12; j2--;){
 if(func3(data31[i12], data31[j2])){
-validate108.errors = [{}];
 return false;
 break outer1;
 }
@@ -6831,7 +4998,6 @@ break outer1;
 }
 }
 else {
-validate108.errors = [{}];
 return false;
 }
 }
@@ -6844,7 +5010,6 @@ var valid38 = true;
 }
 }
 else {
-validate108.errors = [{}];
 return false;
 }
 }
@@ -6852,7 +5017,6 @@ return false;
 }
 }
 else {
-validate108.errors = [{}];
 return false;
 }
 }
@@ -6871,7 +5035,6 @@ if(data33.form !== undefined){
 let data34 = data33.form;
 const _errs111 = errors;
 if(!(data34 && typeof data34 == "object" && !Array.isArray(data34))){
-validate108.errors = [{}];
 return false;
 }
 var valid41 = _errs111 === errors;
@@ -6884,7 +5047,6 @@ if(data33.url !== undefined){
 let data35 = data33.url;
 const _errs113 = errors;
 if(!(data35 && typeof data35 == "object" && !Array.isArray(data35))){
-validate108.errors = [{}];
 return false;
 }
 var valid41 = _errs113 === errors;
@@ -6895,7 +5057,6 @@ var valid41 = true;
 }
 }
 else {
-validate108.errors = [{}];
 return false;
 }
 }
@@ -6911,17 +5072,14 @@ var valid19 = true;
 }
 }
 else {
-validate108.errors = [{}];
 return false;
 }
 }
-validate108.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate107(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate107(data){
 let errors = 0;
 const _errs2 = errors;
 const _errs3 = errors;
@@ -6938,13 +5096,6 @@ const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs9 = errors;
 if("intercept" !== data0[i0]){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
 errors++;
 }
 var valid4 = _errs9 === errors;
@@ -6953,61 +5104,23 @@ break;
 }
 }
 if(!valid4){
-const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
 errors++;
 }
 else {
 errors = _errs8;
-if(vErrors !== null){
-if(_errs8){
-vErrors.length = _errs8;
-}
-else {
-vErrors = null;
-}
-}
 }
 }
 var valid3 = _errs7 === errors;
 if(valid3){
-const err2 = {};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
 errors++;
 }
 else {
 errors = _errs6;
-if(vErrors !== null){
-if(_errs6){
-vErrors.length = _errs6;
-}
-else {
-vErrors = null;
-}
-}
 }
 }
 }
 var _valid0 = _errs4 === errors;
 errors = _errs3;
-if(vErrors !== null){
-if(_errs3){
-vErrors.length = _errs3;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid0){
 const _errs10 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7020,7 +5133,6 @@ const _errs12 = errors;
 if(errors === _errs12){
 if(Array.isArray(data3)){
 if(data3.length > 0){
-validate107.errors = [{}];
 return false;
 }
 }
@@ -7033,15 +5145,7 @@ var _valid0 = _errs10 === errors;
 valid1 = _valid0;
 }
 if(!valid1){
-const err3 = {};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
 errors++;
-validate107.errors = vErrors;
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -7053,13 +5157,6 @@ const _errs16 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.modes === undefined) && (missing0 = "modes")){
-const err4 = {};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
 errors++;
 }
 else {
@@ -7071,13 +5168,6 @@ const len1 = data4.length;
 for(let i1=0; i1<len1; i1++){
 const _errs19 = errors;
 if("intercept" !== data4[i1]){
-const err5 = {};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
 errors++;
 }
 var valid9 = _errs19 === errors;
@@ -7086,25 +5176,10 @@ break;
 }
 }
 if(!valid9){
-const err6 = {};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
 errors++;
 }
 else {
 errors = _errs18;
-if(vErrors !== null){
-if(_errs18){
-vErrors.length = _errs18;
-}
-else {
-vErrors = null;
-}
-}
 }
 }
 }
@@ -7112,21 +5187,12 @@ vErrors = null;
 }
 var _valid1 = _errs16 === errors;
 errors = _errs15;
-if(vErrors !== null){
-if(_errs15){
-vErrors.length = _errs15;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid1){
 const _errs20 = errors;
 if(errors === _errs20){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.capabilities === undefined) && (missing1 = "capabilities")){
-validate107.errors = [{}];
 return false;
 }
 }
@@ -7135,15 +5201,7 @@ var _valid1 = _errs20 === errors;
 valid7 = _valid1;
 }
 if(!valid7){
-const err7 = {};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
 errors++;
-validate107.errors = vErrors;
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -7155,13 +5213,6 @@ const _errs24 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((data.event === undefined) && (missing2 = "event")){
-const err8 = {};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
 errors++;
 }
 else {
@@ -7170,50 +5221,20 @@ let data6 = data.event;
 const _errs26 = errors;
 const _errs27 = errors;
 if(!(((((((((((((((((((data6 === "tool.before") || (data6 === "tool.after")) || (data6 === "session.start")) || (data6 === "config.change.before")) || (data6 === "turn.start")) || (data6 === "turn.finish.before")) || (data6 === "model.request.before")) || (data6 === "model.switch.before")) || (data6 === "tool.permission.request")) || (data6 === "tool.batch.after")) || (data6 === "context.compact.before")) || (data6 === "context.compact.after")) || (data6 === "task.change.before")) || (data6 === "user.elicitation.request")) || (data6 === "user.elicitation.result")) || (data6 === "user.message.inbound")) || (data6 === "user.message.outbound")) || (data6 === "workspace.change.before")) || (data6 === "model.response.after"))){
-const err9 = {};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
 errors++;
 }
 var valid12 = _errs27 === errors;
 if(valid12){
-const err10 = {};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
 errors++;
 }
 else {
 errors = _errs26;
-if(vErrors !== null){
-if(_errs26){
-vErrors.length = _errs26;
-}
-else {
-vErrors = null;
-}
-}
 }
 }
 }
 }
 var _valid2 = _errs24 === errors;
 errors = _errs23;
-if(vErrors !== null){
-if(_errs23){
-vErrors.length = _errs23;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid2){
 const _errs28 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7227,13 +5248,6 @@ const len2 = data7.length;
 for(let i2=0; i2<len2; i2++){
 const _errs33 = errors;
 if("intercept" !== data7[i2]){
-const err11 = {};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
 errors++;
 }
 var valid15 = _errs33 === errors;
@@ -7242,42 +5256,18 @@ break;
 }
 }
 if(!valid15){
-const err12 = {};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
 errors++;
 }
 else {
 errors = _errs32;
-if(vErrors !== null){
-if(_errs32){
-vErrors.length = _errs32;
-}
-else {
-vErrors = null;
-}
-}
 }
 }
 var valid14 = _errs31 === errors;
 if(valid14){
-validate107.errors = [{}];
 return false;
 }
 else {
 errors = _errs30;
-if(vErrors !== null){
-if(_errs30){
-vErrors.length = _errs30;
-}
-else {
-vErrors = null;
-}
-}
 }
 }
 }
@@ -7285,15 +5275,7 @@ var _valid2 = _errs28 === errors;
 valid10 = _valid2;
 }
 if(!valid10){
-const err13 = {};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
 errors++;
-validate107.errors = vErrors;
 return false;
 }
 var valid0 = _errs22 === errors;
@@ -7305,25 +5287,11 @@ const _errs37 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if((data.event === undefined) && (missing3 = "event")){
-const err14 = {};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
 errors++;
 }
 else {
 if(data.event !== undefined){
 if("tool.before" !== data.event){
-const err15 = {};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
 errors++;
 }
 }
@@ -7331,14 +5299,6 @@ errors++;
 }
 var _valid3 = _errs37 === errors;
 errors = _errs36;
-if(vErrors !== null){
-if(_errs36){
-vErrors.length = _errs36;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid3){
 const _errs39 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7360,13 +5320,6 @@ const _errs45 = errors;
 let valid22 = false;
 const _errs46 = errors;
 if(!((((((((data12 === "deny") || (data12 === "allow")) || (data12 === "ask")) || (data12 === "modify")) || (data12 === "inject")) || (data12 === "flow")) || (data12 === "return")) || (data12 === "message"))){
-const err16 = {};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
 errors++;
 }
 var _valid4 = _errs46 === errors;
@@ -7375,13 +5328,6 @@ if(!valid22){
 const _errs47 = errors;
 if(typeof data12 === "string"){
 if(!pattern4.test(data12)){
-const err17 = {};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
 errors++;
 }
 }
@@ -7389,27 +5335,11 @@ var _valid4 = _errs47 === errors;
 valid22 = valid22 || _valid4;
 }
 if(!valid22){
-const err18 = {};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
 errors++;
-validate107.errors = vErrors;
 return false;
 }
 else {
 errors = _errs45;
-if(vErrors !== null){
-if(_errs45){
-vErrors.length = _errs45;
-}
-else {
-vErrors = null;
-}
-}
 }
 var valid21 = _errs44 === errors;
 if(!valid21){
@@ -7430,26 +5360,11 @@ if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
 for(const key0 in data13){
 const _errs50 = errors;
 if(!(key0 === "input")){
-const err19 = {};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
 errors++;
 }
 var valid23 = _errs50 === errors;
 if(!valid23){
-const err20 = {};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
 errors++;
-validate107.errors = vErrors;
 return false;
 break;
 }
@@ -7473,7 +5388,6 @@ const len4 = data15.length;
 for(let i4=0; i4<len4; i4++){
 const _errs54 = errors;
 if(!(data15[i4] === "stop")){
-validate107.errors = [{}];
 return false;
 }
 var valid25 = _errs54 === errors;
@@ -7499,15 +5413,7 @@ var _valid3 = _errs39 === errors;
 valid16 = _valid3;
 }
 if(!valid16){
-const err21 = {};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
 errors++;
-validate107.errors = vErrors;
 return false;
 }
 var valid0 = _errs35 === errors;
@@ -7519,25 +5425,11 @@ const _errs58 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
 if((data.event === undefined) && (missing4 = "event")){
-const err22 = {};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
 errors++;
 }
 else {
 if(data.event !== undefined){
 if("tool.after" !== data.event){
-const err23 = {};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
 errors++;
 }
 }
@@ -7545,14 +5437,6 @@ errors++;
 }
 var _valid5 = _errs58 === errors;
 errors = _errs57;
-if(vErrors !== null){
-if(_errs57){
-vErrors.length = _errs57;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid5){
 const _errs60 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7574,13 +5458,6 @@ const _errs66 = errors;
 let valid32 = false;
 const _errs67 = errors;
 if(!((((data20 === "modify") || (data20 === "inject")) || (data20 === "flow")) || (data20 === "message"))){
-const err24 = {};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
 errors++;
 }
 var _valid6 = _errs67 === errors;
@@ -7589,13 +5466,6 @@ if(!valid32){
 const _errs68 = errors;
 if(typeof data20 === "string"){
 if(!pattern4.test(data20)){
-const err25 = {};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
 errors++;
 }
 }
@@ -7603,27 +5473,11 @@ var _valid6 = _errs68 === errors;
 valid32 = valid32 || _valid6;
 }
 if(!valid32){
-const err26 = {};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
 errors++;
-validate107.errors = vErrors;
 return false;
 }
 else {
 errors = _errs66;
-if(vErrors !== null){
-if(_errs66){
-vErrors.length = _errs66;
-}
-else {
-vErrors = null;
-}
-}
 }
 var valid31 = _errs65 === errors;
 if(!valid31){
@@ -7644,26 +5498,11 @@ if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
 for(const key1 in data21){
 const _errs71 = errors;
 if(!(key1 === "output")){
-const err27 = {};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
 errors++;
 }
 var valid33 = _errs71 === errors;
 if(!valid33){
-const err28 = {};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
 errors++;
-validate107.errors = vErrors;
 return false;
 break;
 }
@@ -7688,7 +5527,6 @@ for(let i6=0; i6<len6; i6++){
 let data24 = data23[i6];
 const _errs75 = errors;
 if(!((data24 === "stop") || (data24 === "continue"))){
-validate107.errors = [{}];
 return false;
 }
 var valid35 = _errs75 === errors;
@@ -7714,15 +5552,7 @@ var _valid5 = _errs60 === errors;
 valid26 = _valid5;
 }
 if(!valid26){
-const err29 = {};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
 errors++;
-validate107.errors = vErrors;
 return false;
 }
 var valid0 = _errs56 === errors;
@@ -7734,25 +5564,11 @@ const _errs79 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
 if((data.event === undefined) && (missing5 = "event")){
-const err30 = {};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
 errors++;
 }
 else {
 if(data.event !== undefined){
 if("session.start" !== data.event){
-const err31 = {};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
 errors++;
 }
 }
@@ -7760,14 +5576,6 @@ errors++;
 }
 var _valid7 = _errs79 === errors;
 errors = _errs78;
-if(vErrors !== null){
-if(_errs78){
-vErrors.length = _errs78;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid7){
 const _errs81 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7788,13 +5596,6 @@ const _errs87 = errors;
 let valid42 = false;
 const _errs88 = errors;
 if(!((data28 === "inject") || (data28 === "message"))){
-const err32 = {};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
 errors++;
 }
 var _valid8 = _errs88 === errors;
@@ -7803,13 +5604,6 @@ if(!valid42){
 const _errs89 = errors;
 if(typeof data28 === "string"){
 if(!pattern4.test(data28)){
-const err33 = {};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
 errors++;
 }
 }
@@ -7817,27 +5611,11 @@ var _valid8 = _errs89 === errors;
 valid42 = valid42 || _valid8;
 }
 if(!valid42){
-const err34 = {};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
 errors++;
-validate107.errors = vErrors;
 return false;
 }
 else {
 errors = _errs87;
-if(vErrors !== null){
-if(_errs87){
-vErrors.length = _errs87;
-}
-else {
-vErrors = null;
-}
-}
 }
 var valid41 = _errs86 === errors;
 if(!valid41){
@@ -7854,15 +5632,7 @@ var _valid7 = _errs81 === errors;
 valid36 = _valid7;
 }
 if(!valid36){
-const err35 = {};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
 errors++;
-validate107.errors = vErrors;
 return false;
 }
 var valid0 = _errs77 === errors;
@@ -7874,25 +5644,11 @@ const _errs93 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
 if((data.event === undefined) && (missing6 = "event")){
-const err36 = {};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
 errors++;
 }
 else {
 if(data.event !== undefined){
 if("config.change.before" !== data.event){
-const err37 = {};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
 errors++;
 }
 }
@@ -7900,14 +5656,6 @@ errors++;
 }
 var _valid9 = _errs93 === errors;
 errors = _errs92;
-if(vErrors !== null){
-if(_errs92){
-vErrors.length = _errs92;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid9){
 const _errs95 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -7928,13 +5676,6 @@ const _errs101 = errors;
 let valid49 = false;
 const _errs102 = errors;
 if(!((data32 === "deny") || (data32 === "message"))){
-const err38 = {};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
 errors++;
 }
 var _valid10 = _errs102 === errors;
@@ -7943,13 +5684,6 @@ if(!valid49){
 const _errs103 = errors;
 if(typeof data32 === "string"){
 if(!pattern4.test(data32)){
-const err39 = {};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
 errors++;
 }
 }
@@ -7957,27 +5691,11 @@ var _valid10 = _errs103 === errors;
 valid49 = valid49 || _valid10;
 }
 if(!valid49){
-const err40 = {};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
 errors++;
-validate107.errors = vErrors;
 return false;
 }
 else {
 errors = _errs101;
-if(vErrors !== null){
-if(_errs101){
-vErrors.length = _errs101;
-}
-else {
-vErrors = null;
-}
-}
 }
 var valid48 = _errs100 === errors;
 if(!valid48){
@@ -7994,15 +5712,7 @@ var _valid9 = _errs95 === errors;
 valid43 = _valid9;
 }
 if(!valid43){
-const err41 = {};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
 errors++;
-validate107.errors = vErrors;
 return false;
 }
 var valid0 = _errs91 === errors;
@@ -8014,25 +5724,11 @@ const _errs107 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing7;
 if((data.event === undefined) && (missing7 = "event")){
-const err42 = {};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
 errors++;
 }
 else {
 if(data.event !== undefined){
 if("turn.start" !== data.event){
-const err43 = {};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
 errors++;
 }
 }
@@ -8040,14 +5736,6 @@ errors++;
 }
 var _valid11 = _errs107 === errors;
 errors = _errs106;
-if(vErrors !== null){
-if(_errs106){
-vErrors.length = _errs106;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid11){
 const _errs109 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8069,13 +5757,6 @@ const _errs115 = errors;
 let valid56 = false;
 const _errs116 = errors;
 if(!(((((data36 === "deny") || (data36 === "modify")) || (data36 === "inject")) || (data36 === "flow")) || (data36 === "message"))){
-const err44 = {};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
 errors++;
 }
 var _valid12 = _errs116 === errors;
@@ -8084,13 +5765,6 @@ if(!valid56){
 const _errs117 = errors;
 if(typeof data36 === "string"){
 if(!pattern4.test(data36)){
-const err45 = {};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
 errors++;
 }
 }
@@ -8098,27 +5772,11 @@ var _valid12 = _errs117 === errors;
 valid56 = valid56 || _valid12;
 }
 if(!valid56){
-const err46 = {};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
 errors++;
-validate107.errors = vErrors;
 return false;
 }
 else {
 errors = _errs115;
-if(vErrors !== null){
-if(_errs115){
-vErrors.length = _errs115;
-}
-else {
-vErrors = null;
-}
-}
 }
 var valid55 = _errs114 === errors;
 if(!valid55){
@@ -8139,26 +5797,11 @@ if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
 for(const key2 in data37){
 const _errs120 = errors;
 if(!(key2 === "prompt")){
-const err47 = {};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
 errors++;
 }
 var valid57 = _errs120 === errors;
 if(!valid57){
-const err48 = {};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
 errors++;
-validate107.errors = vErrors;
 return false;
 break;
 }
@@ -8182,7 +5825,6 @@ const len10 = data39.length;
 for(let i10=0; i10<len10; i10++){
 const _errs124 = errors;
 if(!(data39[i10] === "stop")){
-validate107.errors = [{}];
 return false;
 }
 var valid59 = _errs124 === errors;
@@ -8208,15 +5850,7 @@ var _valid11 = _errs109 === errors;
 valid50 = _valid11;
 }
 if(!valid50){
-const err49 = {};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
 errors++;
-validate107.errors = vErrors;
 return false;
 }
 var valid0 = _errs105 === errors;
@@ -8228,25 +5862,11 @@ const _errs128 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
 if((data.event === undefined) && (missing8 = "event")){
-const err50 = {};
-if(vErrors === null){
-vErrors = [err50];
-}
-else {
-vErrors.push(err50);
-}
 errors++;
 }
 else {
 if(data.event !== undefined){
 if("turn.finish.before" !== data.event){
-const err51 = {};
-if(vErrors === null){
-vErrors = [err51];
-}
-else {
-vErrors.push(err51);
-}
 errors++;
 }
 }
@@ -8254,14 +5874,6 @@ errors++;
 }
 var _valid13 = _errs128 === errors;
 errors = _errs127;
-if(vErrors !== null){
-if(_errs127){
-vErrors.length = _errs127;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid13){
 const _errs130 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8283,13 +5895,6 @@ const _errs136 = errors;
 let valid66 = false;
 const _errs137 = errors;
 if(!(((data44 === "modify") || (data44 === "flow")) || (data44 === "message"))){
-const err52 = {};
-if(vErrors === null){
-vErrors = [err52];
-}
-else {
-vErrors.push(err52);
-}
 errors++;
 }
 var _valid14 = _errs137 === errors;
@@ -8298,13 +5903,6 @@ if(!valid66){
 const _errs138 = errors;
 if(typeof data44 === "string"){
 if(!pattern4.test(data44)){
-const err53 = {};
-if(vErrors === null){
-vErrors = [err53];
-}
-else {
-vErrors.push(err53);
-}
 errors++;
 }
 }
@@ -8312,27 +5910,11 @@ var _valid14 = _errs138 === errors;
 valid66 = valid66 || _valid14;
 }
 if(!valid66){
-const err54 = {};
-if(vErrors === null){
-vErrors = [err54];
-}
-else {
-vErrors.push(err54);
-}
 errors++;
-validate107.errors = vErrors;
 return false;
 }
 else {
 errors = _errs136;
-if(vErrors !== null){
-if(_errs136){
-vErrors.length = _errs136;
-}
-else {
-vErrors = null;
-}
-}
 }
 var valid65 = _errs135 === errors;
 if(!valid65){
@@ -8353,26 +5935,11 @@ if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
 for(const key3 in data45){
 const _errs141 = errors;
 if(!(key3 === "response")){
-const err55 = {};
-if(vErrors === null){
-vErrors = [err55];
-}
-else {
-vErrors.push(err55);
-}
 errors++;
 }
 var valid67 = _errs141 === errors;
 if(!valid67){
-const err56 = {};
-if(vErrors === null){
-vErrors = [err56];
-}
-else {
-vErrors.push(err56);
-}
 errors++;
-validate107.errors = vErrors;
 return false;
 break;
 }
@@ -8397,7 +5964,6 @@ for(let i12=0; i12<len12; i12++){
 let data48 = data47[i12];
 const _errs145 = errors;
 if(!((data48 === "stop") || (data48 === "continue"))){
-validate107.errors = [{}];
 return false;
 }
 var valid69 = _errs145 === errors;
@@ -8423,15 +5989,7 @@ var _valid13 = _errs130 === errors;
 valid60 = _valid13;
 }
 if(!valid60){
-const err57 = {};
-if(vErrors === null){
-vErrors = [err57];
-}
-else {
-vErrors.push(err57);
-}
 errors++;
-validate107.errors = vErrors;
 return false;
 }
 var valid0 = _errs126 === errors;
@@ -8443,25 +6001,11 @@ const _errs149 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing9;
 if((data.event === undefined) && (missing9 = "event")){
-const err58 = {};
-if(vErrors === null){
-vErrors = [err58];
-}
-else {
-vErrors.push(err58);
-}
 errors++;
 }
 else {
 if(data.event !== undefined){
 if("model.request.before" !== data.event){
-const err59 = {};
-if(vErrors === null){
-vErrors = [err59];
-}
-else {
-vErrors.push(err59);
-}
 errors++;
 }
 }
@@ -8469,14 +6013,6 @@ errors++;
 }
 var _valid15 = _errs149 === errors;
 errors = _errs148;
-if(vErrors !== null){
-if(_errs148){
-vErrors.length = _errs148;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid15){
 const _errs151 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8498,13 +6034,6 @@ const _errs157 = errors;
 let valid76 = false;
 const _errs158 = errors;
 if(!((((((data52 === "deny") || (data52 === "modify")) || (data52 === "inject")) || (data52 === "return")) || (data52 === "flow")) || (data52 === "message"))){
-const err60 = {};
-if(vErrors === null){
-vErrors = [err60];
-}
-else {
-vErrors.push(err60);
-}
 errors++;
 }
 var _valid16 = _errs158 === errors;
@@ -8513,13 +6042,6 @@ if(!valid76){
 const _errs159 = errors;
 if(typeof data52 === "string"){
 if(!pattern4.test(data52)){
-const err61 = {};
-if(vErrors === null){
-vErrors = [err61];
-}
-else {
-vErrors.push(err61);
-}
 errors++;
 }
 }
@@ -8527,27 +6049,11 @@ var _valid16 = _errs159 === errors;
 valid76 = valid76 || _valid16;
 }
 if(!valid76){
-const err62 = {};
-if(vErrors === null){
-vErrors = [err62];
-}
-else {
-vErrors.push(err62);
-}
 errors++;
-validate107.errors = vErrors;
 return false;
 }
 else {
 errors = _errs157;
-if(vErrors !== null){
-if(_errs157){
-vErrors.length = _errs157;
-}
-else {
-vErrors = null;
-}
-}
 }
 var valid75 = _errs156 === errors;
 if(!valid75){
@@ -8568,26 +6074,11 @@ if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
 for(const key4 in data53){
 const _errs162 = errors;
 if(!(key4 === "request")){
-const err63 = {};
-if(vErrors === null){
-vErrors = [err63];
-}
-else {
-vErrors.push(err63);
-}
 errors++;
 }
 var valid77 = _errs162 === errors;
 if(!valid77){
-const err64 = {};
-if(vErrors === null){
-vErrors = [err64];
-}
-else {
-vErrors.push(err64);
-}
 errors++;
-validate107.errors = vErrors;
 return false;
 break;
 }
@@ -8611,7 +6102,6 @@ const len14 = data55.length;
 for(let i14=0; i14<len14; i14++){
 const _errs166 = errors;
 if(!(data55[i14] === "stop")){
-validate107.errors = [{}];
 return false;
 }
 var valid79 = _errs166 === errors;
@@ -8637,15 +6127,7 @@ var _valid15 = _errs151 === errors;
 valid70 = _valid15;
 }
 if(!valid70){
-const err65 = {};
-if(vErrors === null){
-vErrors = [err65];
-}
-else {
-vErrors.push(err65);
-}
 errors++;
-validate107.errors = vErrors;
 return false;
 }
 var valid0 = _errs147 === errors;
@@ -8657,25 +6139,11 @@ const _errs170 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing10;
 if((data.event === undefined) && (missing10 = "event")){
-const err66 = {};
-if(vErrors === null){
-vErrors = [err66];
-}
-else {
-vErrors.push(err66);
-}
 errors++;
 }
 else {
 if(data.event !== undefined){
 if("model.switch.before" !== data.event){
-const err67 = {};
-if(vErrors === null){
-vErrors = [err67];
-}
-else {
-vErrors.push(err67);
-}
 errors++;
 }
 }
@@ -8683,14 +6151,6 @@ errors++;
 }
 var _valid17 = _errs170 === errors;
 errors = _errs169;
-if(vErrors !== null){
-if(_errs169){
-vErrors.length = _errs169;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid17){
 const _errs172 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8712,13 +6172,6 @@ const _errs178 = errors;
 let valid86 = false;
 const _errs179 = errors;
 if(!(((data60 === "deny") || (data60 === "flow")) || (data60 === "message"))){
-const err68 = {};
-if(vErrors === null){
-vErrors = [err68];
-}
-else {
-vErrors.push(err68);
-}
 errors++;
 }
 var _valid18 = _errs179 === errors;
@@ -8727,13 +6180,6 @@ if(!valid86){
 const _errs180 = errors;
 if(typeof data60 === "string"){
 if(!pattern4.test(data60)){
-const err69 = {};
-if(vErrors === null){
-vErrors = [err69];
-}
-else {
-vErrors.push(err69);
-}
 errors++;
 }
 }
@@ -8741,27 +6187,11 @@ var _valid18 = _errs180 === errors;
 valid86 = valid86 || _valid18;
 }
 if(!valid86){
-const err70 = {};
-if(vErrors === null){
-vErrors = [err70];
-}
-else {
-vErrors.push(err70);
-}
 errors++;
-validate107.errors = vErrors;
 return false;
 }
 else {
 errors = _errs178;
-if(vErrors !== null){
-if(_errs178){
-vErrors.length = _errs178;
-}
-else {
-vErrors = null;
-}
-}
 }
 var valid85 = _errs177 === errors;
 if(!valid85){
@@ -8787,7 +6217,6 @@ const len16 = data62.length;
 for(let i16=0; i16<len16; i16++){
 const _errs184 = errors;
 if(!(data62[i16] === "stop")){
-validate107.errors = [{}];
 return false;
 }
 var valid88 = _errs184 === errors;
@@ -8812,15 +6241,7 @@ var _valid17 = _errs172 === errors;
 valid80 = _valid17;
 }
 if(!valid80){
-const err71 = {};
-if(vErrors === null){
-vErrors = [err71];
-}
-else {
-vErrors.push(err71);
-}
 errors++;
-validate107.errors = vErrors;
 return false;
 }
 var valid0 = _errs168 === errors;
@@ -8832,25 +6253,11 @@ const _errs188 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing11;
 if((data.event === undefined) && (missing11 = "event")){
-const err72 = {};
-if(vErrors === null){
-vErrors = [err72];
-}
-else {
-vErrors.push(err72);
-}
 errors++;
 }
 else {
 if(data.event !== undefined){
 if("tool.permission.request" !== data.event){
-const err73 = {};
-if(vErrors === null){
-vErrors = [err73];
-}
-else {
-vErrors.push(err73);
-}
 errors++;
 }
 }
@@ -8858,14 +6265,6 @@ errors++;
 }
 var _valid19 = _errs188 === errors;
 errors = _errs187;
-if(vErrors !== null){
-if(_errs187){
-vErrors.length = _errs187;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid19){
 const _errs190 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8887,13 +6286,6 @@ const _errs196 = errors;
 let valid95 = false;
 const _errs197 = errors;
 if(!(((((data67 === "allow") || (data67 === "deny")) || (data67 === "modify")) || (data67 === "flow")) || (data67 === "message"))){
-const err74 = {};
-if(vErrors === null){
-vErrors = [err74];
-}
-else {
-vErrors.push(err74);
-}
 errors++;
 }
 var _valid20 = _errs197 === errors;
@@ -8902,13 +6294,6 @@ if(!valid95){
 const _errs198 = errors;
 if(typeof data67 === "string"){
 if(!pattern4.test(data67)){
-const err75 = {};
-if(vErrors === null){
-vErrors = [err75];
-}
-else {
-vErrors.push(err75);
-}
 errors++;
 }
 }
@@ -8916,27 +6301,11 @@ var _valid20 = _errs198 === errors;
 valid95 = valid95 || _valid20;
 }
 if(!valid95){
-const err76 = {};
-if(vErrors === null){
-vErrors = [err76];
-}
-else {
-vErrors.push(err76);
-}
 errors++;
-validate107.errors = vErrors;
 return false;
 }
 else {
 errors = _errs196;
-if(vErrors !== null){
-if(_errs196){
-vErrors.length = _errs196;
-}
-else {
-vErrors = null;
-}
-}
 }
 var valid94 = _errs195 === errors;
 if(!valid94){
@@ -8957,26 +6326,11 @@ if(data68 && typeof data68 == "object" && !Array.isArray(data68)){
 for(const key5 in data68){
 const _errs201 = errors;
 if(!(key5 === "input")){
-const err77 = {};
-if(vErrors === null){
-vErrors = [err77];
-}
-else {
-vErrors.push(err77);
-}
 errors++;
 }
 var valid96 = _errs201 === errors;
 if(!valid96){
-const err78 = {};
-if(vErrors === null){
-vErrors = [err78];
-}
-else {
-vErrors.push(err78);
-}
 errors++;
-validate107.errors = vErrors;
 return false;
 break;
 }
@@ -9000,7 +6354,6 @@ const len18 = data70.length;
 for(let i18=0; i18<len18; i18++){
 const _errs205 = errors;
 if(!(data70[i18] === "stop")){
-validate107.errors = [{}];
 return false;
 }
 var valid98 = _errs205 === errors;
@@ -9026,15 +6379,7 @@ var _valid19 = _errs190 === errors;
 valid89 = _valid19;
 }
 if(!valid89){
-const err79 = {};
-if(vErrors === null){
-vErrors = [err79];
-}
-else {
-vErrors.push(err79);
-}
 errors++;
-validate107.errors = vErrors;
 return false;
 }
 var valid0 = _errs186 === errors;
@@ -9046,25 +6391,11 @@ const _errs209 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing12;
 if((data.event === undefined) && (missing12 = "event")){
-const err80 = {};
-if(vErrors === null){
-vErrors = [err80];
-}
-else {
-vErrors.push(err80);
-}
 errors++;
 }
 else {
 if(data.event !== undefined){
 if("tool.batch.after" !== data.event){
-const err81 = {};
-if(vErrors === null){
-vErrors = [err81];
-}
-else {
-vErrors.push(err81);
-}
 errors++;
 }
 }
@@ -9072,14 +6403,6 @@ errors++;
 }
 var _valid21 = _errs209 === errors;
 errors = _errs208;
-if(vErrors !== null){
-if(_errs208){
-vErrors.length = _errs208;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid21){
 const _errs211 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9101,13 +6424,6 @@ const _errs217 = errors;
 let valid105 = false;
 const _errs218 = errors;
 if(!(((data75 === "flow") || (data75 === "inject")) || (data75 === "message"))){
-const err82 = {};
-if(vErrors === null){
-vErrors = [err82];
-}
-else {
-vErrors.push(err82);
-}
 errors++;
 }
 var _valid22 = _errs218 === errors;
@@ -9116,13 +6432,6 @@ if(!valid105){
 const _errs219 = errors;
 if(typeof data75 === "string"){
 if(!pattern4.test(data75)){
-const err83 = {};
-if(vErrors === null){
-vErrors = [err83];
-}
-else {
-vErrors.push(err83);
-}
 errors++;
 }
 }
@@ -9130,27 +6439,11 @@ var _valid22 = _errs219 === errors;
 valid105 = valid105 || _valid22;
 }
 if(!valid105){
-const err84 = {};
-if(vErrors === null){
-vErrors = [err84];
-}
-else {
-vErrors.push(err84);
-}
 errors++;
-validate107.errors = vErrors;
 return false;
 }
 else {
 errors = _errs217;
-if(vErrors !== null){
-if(_errs217){
-vErrors.length = _errs217;
-}
-else {
-vErrors = null;
-}
-}
 }
 var valid104 = _errs216 === errors;
 if(!valid104){
@@ -9176,7 +6469,6 @@ const len20 = data77.length;
 for(let i20=0; i20<len20; i20++){
 const _errs223 = errors;
 if(!(data77[i20] === "stop")){
-validate107.errors = [{}];
 return false;
 }
 var valid107 = _errs223 === errors;
@@ -9201,15 +6493,7 @@ var _valid21 = _errs211 === errors;
 valid99 = _valid21;
 }
 if(!valid99){
-const err85 = {};
-if(vErrors === null){
-vErrors = [err85];
-}
-else {
-vErrors.push(err85);
-}
 errors++;
-validate107.errors = vErrors;
 return false;
 }
 var valid0 = _errs207 === errors;
@@ -9221,25 +6505,11 @@ const _errs227 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing13;
 if((data.event === undefined) && (missing13 = "event")){
-const err86 = {};
-if(vErrors === null){
-vErrors = [err86];
-}
-else {
-vErrors.push(err86);
-}
 errors++;
 }
 else {
 if(data.event !== undefined){
 if("context.compact.before" !== data.event){
-const err87 = {};
-if(vErrors === null){
-vErrors = [err87];
-}
-else {
-vErrors.push(err87);
-}
 errors++;
 }
 }
@@ -9247,14 +6517,6 @@ errors++;
 }
 var _valid23 = _errs227 === errors;
 errors = _errs226;
-if(vErrors !== null){
-if(_errs226){
-vErrors.length = _errs226;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid23){
 const _errs229 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9276,13 +6538,6 @@ const _errs235 = errors;
 let valid114 = false;
 const _errs236 = errors;
 if(!(((((data82 === "deny") || (data82 === "modify")) || (data82 === "return")) || (data82 === "inject")) || (data82 === "message"))){
-const err88 = {};
-if(vErrors === null){
-vErrors = [err88];
-}
-else {
-vErrors.push(err88);
-}
 errors++;
 }
 var _valid24 = _errs236 === errors;
@@ -9291,13 +6546,6 @@ if(!valid114){
 const _errs237 = errors;
 if(typeof data82 === "string"){
 if(!pattern4.test(data82)){
-const err89 = {};
-if(vErrors === null){
-vErrors = [err89];
-}
-else {
-vErrors.push(err89);
-}
 errors++;
 }
 }
@@ -9305,27 +6553,11 @@ var _valid24 = _errs237 === errors;
 valid114 = valid114 || _valid24;
 }
 if(!valid114){
-const err90 = {};
-if(vErrors === null){
-vErrors = [err90];
-}
-else {
-vErrors.push(err90);
-}
 errors++;
-validate107.errors = vErrors;
 return false;
 }
 else {
 errors = _errs235;
-if(vErrors !== null){
-if(_errs235){
-vErrors.length = _errs235;
-}
-else {
-vErrors = null;
-}
-}
 }
 var valid113 = _errs234 === errors;
 if(!valid113){
@@ -9346,26 +6578,11 @@ if(data83 && typeof data83 == "object" && !Array.isArray(data83)){
 for(const key6 in data83){
 const _errs240 = errors;
 if(!(key6 === "instructions")){
-const err91 = {};
-if(vErrors === null){
-vErrors = [err91];
-}
-else {
-vErrors.push(err91);
-}
 errors++;
 }
 var valid115 = _errs240 === errors;
 if(!valid115){
-const err92 = {};
-if(vErrors === null){
-vErrors = [err92];
-}
-else {
-vErrors.push(err92);
-}
 errors++;
-validate107.errors = vErrors;
 return false;
 break;
 }
@@ -9385,15 +6602,7 @@ var _valid23 = _errs229 === errors;
 valid108 = _valid23;
 }
 if(!valid108){
-const err93 = {};
-if(vErrors === null){
-vErrors = [err93];
-}
-else {
-vErrors.push(err93);
-}
 errors++;
-validate107.errors = vErrors;
 return false;
 }
 var valid0 = _errs225 === errors;
@@ -9405,25 +6614,11 @@ const _errs244 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing14;
 if((data.event === undefined) && (missing14 = "event")){
-const err94 = {};
-if(vErrors === null){
-vErrors = [err94];
-}
-else {
-vErrors.push(err94);
-}
 errors++;
 }
 else {
 if(data.event !== undefined){
 if("context.compact.after" !== data.event){
-const err95 = {};
-if(vErrors === null){
-vErrors = [err95];
-}
-else {
-vErrors.push(err95);
-}
 errors++;
 }
 }
@@ -9431,14 +6626,6 @@ errors++;
 }
 var _valid25 = _errs244 === errors;
 errors = _errs243;
-if(vErrors !== null){
-if(_errs243){
-vErrors.length = _errs243;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid25){
 const _errs246 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9460,13 +6647,6 @@ const _errs252 = errors;
 let valid122 = false;
 const _errs253 = errors;
 if(!(((data87 === "inject") || (data87 === "modify")) || (data87 === "message"))){
-const err96 = {};
-if(vErrors === null){
-vErrors = [err96];
-}
-else {
-vErrors.push(err96);
-}
 errors++;
 }
 var _valid26 = _errs253 === errors;
@@ -9475,13 +6655,6 @@ if(!valid122){
 const _errs254 = errors;
 if(typeof data87 === "string"){
 if(!pattern4.test(data87)){
-const err97 = {};
-if(vErrors === null){
-vErrors = [err97];
-}
-else {
-vErrors.push(err97);
-}
 errors++;
 }
 }
@@ -9489,27 +6662,11 @@ var _valid26 = _errs254 === errors;
 valid122 = valid122 || _valid26;
 }
 if(!valid122){
-const err98 = {};
-if(vErrors === null){
-vErrors = [err98];
-}
-else {
-vErrors.push(err98);
-}
 errors++;
-validate107.errors = vErrors;
 return false;
 }
 else {
 errors = _errs252;
-if(vErrors !== null){
-if(_errs252){
-vErrors.length = _errs252;
-}
-else {
-vErrors = null;
-}
-}
 }
 var valid121 = _errs251 === errors;
 if(!valid121){
@@ -9530,26 +6687,11 @@ if(data88 && typeof data88 == "object" && !Array.isArray(data88)){
 for(const key7 in data88){
 const _errs257 = errors;
 if(!(key7 === "summary")){
-const err99 = {};
-if(vErrors === null){
-vErrors = [err99];
-}
-else {
-vErrors.push(err99);
-}
 errors++;
 }
 var valid123 = _errs257 === errors;
 if(!valid123){
-const err100 = {};
-if(vErrors === null){
-vErrors = [err100];
-}
-else {
-vErrors.push(err100);
-}
 errors++;
-validate107.errors = vErrors;
 return false;
 break;
 }
@@ -9569,15 +6711,7 @@ var _valid25 = _errs246 === errors;
 valid116 = _valid25;
 }
 if(!valid116){
-const err101 = {};
-if(vErrors === null){
-vErrors = [err101];
-}
-else {
-vErrors.push(err101);
-}
 errors++;
-validate107.errors = vErrors;
 return false;
 }
 var valid0 = _errs242 === errors;
@@ -9589,25 +6723,11 @@ const _errs261 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing15;
 if((data.event === undefined) && (missing15 = "event")){
-const err102 = {};
-if(vErrors === null){
-vErrors = [err102];
-}
-else {
-vErrors.push(err102);
-}
 errors++;
 }
 else {
 if(data.event !== undefined){
 if("task.change.before" !== data.event){
-const err103 = {};
-if(vErrors === null){
-vErrors = [err103];
-}
-else {
-vErrors.push(err103);
-}
 errors++;
 }
 }
@@ -9615,14 +6735,6 @@ errors++;
 }
 var _valid27 = _errs261 === errors;
 errors = _errs260;
-if(vErrors !== null){
-if(_errs260){
-vErrors.length = _errs260;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid27){
 const _errs263 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9643,13 +6755,6 @@ const _errs269 = errors;
 let valid130 = false;
 const _errs270 = errors;
 if(!((data92 === "deny") || (data92 === "message"))){
-const err104 = {};
-if(vErrors === null){
-vErrors = [err104];
-}
-else {
-vErrors.push(err104);
-}
 errors++;
 }
 var _valid28 = _errs270 === errors;
@@ -9658,13 +6763,6 @@ if(!valid130){
 const _errs271 = errors;
 if(typeof data92 === "string"){
 if(!pattern4.test(data92)){
-const err105 = {};
-if(vErrors === null){
-vErrors = [err105];
-}
-else {
-vErrors.push(err105);
-}
 errors++;
 }
 }
@@ -9672,27 +6770,11 @@ var _valid28 = _errs271 === errors;
 valid130 = valid130 || _valid28;
 }
 if(!valid130){
-const err106 = {};
-if(vErrors === null){
-vErrors = [err106];
-}
-else {
-vErrors.push(err106);
-}
 errors++;
-validate107.errors = vErrors;
 return false;
 }
 else {
 errors = _errs269;
-if(vErrors !== null){
-if(_errs269){
-vErrors.length = _errs269;
-}
-else {
-vErrors = null;
-}
-}
 }
 var valid129 = _errs268 === errors;
 if(!valid129){
@@ -9709,15 +6791,7 @@ var _valid27 = _errs263 === errors;
 valid124 = _valid27;
 }
 if(!valid124){
-const err107 = {};
-if(vErrors === null){
-vErrors = [err107];
-}
-else {
-vErrors.push(err107);
-}
 errors++;
-validate107.errors = vErrors;
 return false;
 }
 var valid0 = _errs259 === errors;
@@ -9729,25 +6803,11 @@ const _errs275 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing16;
 if((data.event === undefined) && (missing16 = "event")){
-const err108 = {};
-if(vErrors === null){
-vErrors = [err108];
-}
-else {
-vErrors.push(err108);
-}
 errors++;
 }
 else {
 if(data.event !== undefined){
 if("user.elicitation.request" !== data.event){
-const err109 = {};
-if(vErrors === null){
-vErrors = [err109];
-}
-else {
-vErrors.push(err109);
-}
 errors++;
 }
 }
@@ -9755,14 +6815,6 @@ errors++;
 }
 var _valid29 = _errs275 === errors;
 errors = _errs274;
-if(vErrors !== null){
-if(_errs274){
-vErrors.length = _errs274;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid29){
 const _errs277 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9783,13 +6835,6 @@ const _errs283 = errors;
 let valid137 = false;
 const _errs284 = errors;
 if(!(((data96 === "deny") || (data96 === "return")) || (data96 === "message"))){
-const err110 = {};
-if(vErrors === null){
-vErrors = [err110];
-}
-else {
-vErrors.push(err110);
-}
 errors++;
 }
 var _valid30 = _errs284 === errors;
@@ -9798,13 +6843,6 @@ if(!valid137){
 const _errs285 = errors;
 if(typeof data96 === "string"){
 if(!pattern4.test(data96)){
-const err111 = {};
-if(vErrors === null){
-vErrors = [err111];
-}
-else {
-vErrors.push(err111);
-}
 errors++;
 }
 }
@@ -9812,27 +6850,11 @@ var _valid30 = _errs285 === errors;
 valid137 = valid137 || _valid30;
 }
 if(!valid137){
-const err112 = {};
-if(vErrors === null){
-vErrors = [err112];
-}
-else {
-vErrors.push(err112);
-}
 errors++;
-validate107.errors = vErrors;
 return false;
 }
 else {
 errors = _errs283;
-if(vErrors !== null){
-if(_errs283){
-vErrors.length = _errs283;
-}
-else {
-vErrors = null;
-}
-}
 }
 var valid136 = _errs282 === errors;
 if(!valid136){
@@ -9849,15 +6871,7 @@ var _valid29 = _errs277 === errors;
 valid131 = _valid29;
 }
 if(!valid131){
-const err113 = {};
-if(vErrors === null){
-vErrors = [err113];
-}
-else {
-vErrors.push(err113);
-}
 errors++;
-validate107.errors = vErrors;
 return false;
 }
 var valid0 = _errs273 === errors;
@@ -9869,25 +6883,11 @@ const _errs289 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing17;
 if((data.event === undefined) && (missing17 = "event")){
-const err114 = {};
-if(vErrors === null){
-vErrors = [err114];
-}
-else {
-vErrors.push(err114);
-}
 errors++;
 }
 else {
 if(data.event !== undefined){
 if("user.elicitation.result" !== data.event){
-const err115 = {};
-if(vErrors === null){
-vErrors = [err115];
-}
-else {
-vErrors.push(err115);
-}
 errors++;
 }
 }
@@ -9895,14 +6895,6 @@ errors++;
 }
 var _valid31 = _errs289 === errors;
 errors = _errs288;
-if(vErrors !== null){
-if(_errs288){
-vErrors.length = _errs288;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid31){
 const _errs291 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9924,13 +6916,6 @@ const _errs297 = errors;
 let valid144 = false;
 const _errs298 = errors;
 if(!((data100 === "modify") || (data100 === "message"))){
-const err116 = {};
-if(vErrors === null){
-vErrors = [err116];
-}
-else {
-vErrors.push(err116);
-}
 errors++;
 }
 var _valid32 = _errs298 === errors;
@@ -9939,13 +6924,6 @@ if(!valid144){
 const _errs299 = errors;
 if(typeof data100 === "string"){
 if(!pattern4.test(data100)){
-const err117 = {};
-if(vErrors === null){
-vErrors = [err117];
-}
-else {
-vErrors.push(err117);
-}
 errors++;
 }
 }
@@ -9953,27 +6931,11 @@ var _valid32 = _errs299 === errors;
 valid144 = valid144 || _valid32;
 }
 if(!valid144){
-const err118 = {};
-if(vErrors === null){
-vErrors = [err118];
-}
-else {
-vErrors.push(err118);
-}
 errors++;
-validate107.errors = vErrors;
 return false;
 }
 else {
 errors = _errs297;
-if(vErrors !== null){
-if(_errs297){
-vErrors.length = _errs297;
-}
-else {
-vErrors = null;
-}
-}
 }
 var valid143 = _errs296 === errors;
 if(!valid143){
@@ -9994,26 +6956,11 @@ if(data101 && typeof data101 == "object" && !Array.isArray(data101)){
 for(const key8 in data101){
 const _errs302 = errors;
 if(!(key8 === "content")){
-const err119 = {};
-if(vErrors === null){
-vErrors = [err119];
-}
-else {
-vErrors.push(err119);
-}
 errors++;
 }
 var valid145 = _errs302 === errors;
 if(!valid145){
-const err120 = {};
-if(vErrors === null){
-vErrors = [err120];
-}
-else {
-vErrors.push(err120);
-}
 errors++;
-validate107.errors = vErrors;
 return false;
 break;
 }
@@ -10033,15 +6980,7 @@ var _valid31 = _errs291 === errors;
 valid138 = _valid31;
 }
 if(!valid138){
-const err121 = {};
-if(vErrors === null){
-vErrors = [err121];
-}
-else {
-vErrors.push(err121);
-}
 errors++;
-validate107.errors = vErrors;
 return false;
 }
 var valid0 = _errs287 === errors;
@@ -10053,25 +6992,11 @@ const _errs306 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing18;
 if((data.event === undefined) && (missing18 = "event")){
-const err122 = {};
-if(vErrors === null){
-vErrors = [err122];
-}
-else {
-vErrors.push(err122);
-}
 errors++;
 }
 else {
 if(data.event !== undefined){
 if("user.message.inbound" !== data.event){
-const err123 = {};
-if(vErrors === null){
-vErrors = [err123];
-}
-else {
-vErrors.push(err123);
-}
 errors++;
 }
 }
@@ -10079,14 +7004,6 @@ errors++;
 }
 var _valid33 = _errs306 === errors;
 errors = _errs305;
-if(vErrors !== null){
-if(_errs305){
-vErrors.length = _errs305;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid33){
 const _errs308 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10108,13 +7025,6 @@ const _errs314 = errors;
 let valid152 = false;
 const _errs315 = errors;
 if(!(((data105 === "deny") || (data105 === "modify")) || (data105 === "message"))){
-const err124 = {};
-if(vErrors === null){
-vErrors = [err124];
-}
-else {
-vErrors.push(err124);
-}
 errors++;
 }
 var _valid34 = _errs315 === errors;
@@ -10123,13 +7033,6 @@ if(!valid152){
 const _errs316 = errors;
 if(typeof data105 === "string"){
 if(!pattern4.test(data105)){
-const err125 = {};
-if(vErrors === null){
-vErrors = [err125];
-}
-else {
-vErrors.push(err125);
-}
 errors++;
 }
 }
@@ -10137,27 +7040,11 @@ var _valid34 = _errs316 === errors;
 valid152 = valid152 || _valid34;
 }
 if(!valid152){
-const err126 = {};
-if(vErrors === null){
-vErrors = [err126];
-}
-else {
-vErrors.push(err126);
-}
 errors++;
-validate107.errors = vErrors;
 return false;
 }
 else {
 errors = _errs314;
-if(vErrors !== null){
-if(_errs314){
-vErrors.length = _errs314;
-}
-else {
-vErrors = null;
-}
-}
 }
 var valid151 = _errs313 === errors;
 if(!valid151){
@@ -10178,26 +7065,11 @@ if(data106 && typeof data106 == "object" && !Array.isArray(data106)){
 for(const key9 in data106){
 const _errs319 = errors;
 if(!(key9 === "prompt")){
-const err127 = {};
-if(vErrors === null){
-vErrors = [err127];
-}
-else {
-vErrors.push(err127);
-}
 errors++;
 }
 var valid153 = _errs319 === errors;
 if(!valid153){
-const err128 = {};
-if(vErrors === null){
-vErrors = [err128];
-}
-else {
-vErrors.push(err128);
-}
 errors++;
-validate107.errors = vErrors;
 return false;
 break;
 }
@@ -10217,15 +7089,7 @@ var _valid33 = _errs308 === errors;
 valid146 = _valid33;
 }
 if(!valid146){
-const err129 = {};
-if(vErrors === null){
-vErrors = [err129];
-}
-else {
-vErrors.push(err129);
-}
 errors++;
-validate107.errors = vErrors;
 return false;
 }
 var valid0 = _errs304 === errors;
@@ -10237,25 +7101,11 @@ const _errs323 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing19;
 if((data.event === undefined) && (missing19 = "event")){
-const err130 = {};
-if(vErrors === null){
-vErrors = [err130];
-}
-else {
-vErrors.push(err130);
-}
 errors++;
 }
 else {
 if(data.event !== undefined){
 if("user.message.outbound" !== data.event){
-const err131 = {};
-if(vErrors === null){
-vErrors = [err131];
-}
-else {
-vErrors.push(err131);
-}
 errors++;
 }
 }
@@ -10263,14 +7113,6 @@ errors++;
 }
 var _valid35 = _errs323 === errors;
 errors = _errs322;
-if(vErrors !== null){
-if(_errs322){
-vErrors.length = _errs322;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid35){
 const _errs325 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10292,13 +7134,6 @@ const _errs331 = errors;
 let valid160 = false;
 const _errs332 = errors;
 if(!(((data110 === "deny") || (data110 === "modify")) || (data110 === "message"))){
-const err132 = {};
-if(vErrors === null){
-vErrors = [err132];
-}
-else {
-vErrors.push(err132);
-}
 errors++;
 }
 var _valid36 = _errs332 === errors;
@@ -10307,13 +7142,6 @@ if(!valid160){
 const _errs333 = errors;
 if(typeof data110 === "string"){
 if(!pattern4.test(data110)){
-const err133 = {};
-if(vErrors === null){
-vErrors = [err133];
-}
-else {
-vErrors.push(err133);
-}
 errors++;
 }
 }
@@ -10321,27 +7149,11 @@ var _valid36 = _errs333 === errors;
 valid160 = valid160 || _valid36;
 }
 if(!valid160){
-const err134 = {};
-if(vErrors === null){
-vErrors = [err134];
-}
-else {
-vErrors.push(err134);
-}
 errors++;
-validate107.errors = vErrors;
 return false;
 }
 else {
 errors = _errs331;
-if(vErrors !== null){
-if(_errs331){
-vErrors.length = _errs331;
-}
-else {
-vErrors = null;
-}
-}
 }
 var valid159 = _errs330 === errors;
 if(!valid159){
@@ -10362,26 +7174,11 @@ if(data111 && typeof data111 == "object" && !Array.isArray(data111)){
 for(const key10 in data111){
 const _errs336 = errors;
 if(!(key10 === "content")){
-const err135 = {};
-if(vErrors === null){
-vErrors = [err135];
-}
-else {
-vErrors.push(err135);
-}
 errors++;
 }
 var valid161 = _errs336 === errors;
 if(!valid161){
-const err136 = {};
-if(vErrors === null){
-vErrors = [err136];
-}
-else {
-vErrors.push(err136);
-}
 errors++;
-validate107.errors = vErrors;
 return false;
 break;
 }
@@ -10401,15 +7198,7 @@ var _valid35 = _errs325 === errors;
 valid154 = _valid35;
 }
 if(!valid154){
-const err137 = {};
-if(vErrors === null){
-vErrors = [err137];
-}
-else {
-vErrors.push(err137);
-}
 errors++;
-validate107.errors = vErrors;
 return false;
 }
 var valid0 = _errs321 === errors;
@@ -10421,25 +7210,11 @@ const _errs340 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing20;
 if((data.event === undefined) && (missing20 = "event")){
-const err138 = {};
-if(vErrors === null){
-vErrors = [err138];
-}
-else {
-vErrors.push(err138);
-}
 errors++;
 }
 else {
 if(data.event !== undefined){
 if("workspace.change.before" !== data.event){
-const err139 = {};
-if(vErrors === null){
-vErrors = [err139];
-}
-else {
-vErrors.push(err139);
-}
 errors++;
 }
 }
@@ -10447,14 +7222,6 @@ errors++;
 }
 var _valid37 = _errs340 === errors;
 errors = _errs339;
-if(vErrors !== null){
-if(_errs339){
-vErrors.length = _errs339;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid37){
 const _errs342 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10476,13 +7243,6 @@ const _errs348 = errors;
 let valid168 = false;
 const _errs349 = errors;
 if(!(((data115 === "deny") || (data115 === "modify")) || (data115 === "message"))){
-const err140 = {};
-if(vErrors === null){
-vErrors = [err140];
-}
-else {
-vErrors.push(err140);
-}
 errors++;
 }
 var _valid38 = _errs349 === errors;
@@ -10491,13 +7251,6 @@ if(!valid168){
 const _errs350 = errors;
 if(typeof data115 === "string"){
 if(!pattern4.test(data115)){
-const err141 = {};
-if(vErrors === null){
-vErrors = [err141];
-}
-else {
-vErrors.push(err141);
-}
 errors++;
 }
 }
@@ -10505,27 +7258,11 @@ var _valid38 = _errs350 === errors;
 valid168 = valid168 || _valid38;
 }
 if(!valid168){
-const err142 = {};
-if(vErrors === null){
-vErrors = [err142];
-}
-else {
-vErrors.push(err142);
-}
 errors++;
-validate107.errors = vErrors;
 return false;
 }
 else {
 errors = _errs348;
-if(vErrors !== null){
-if(_errs348){
-vErrors.length = _errs348;
-}
-else {
-vErrors = null;
-}
-}
 }
 var valid167 = _errs347 === errors;
 if(!valid167){
@@ -10546,26 +7283,11 @@ if(data116 && typeof data116 == "object" && !Array.isArray(data116)){
 for(const key11 in data116){
 const _errs353 = errors;
 if(!(key11 === "workspace")){
-const err143 = {};
-if(vErrors === null){
-vErrors = [err143];
-}
-else {
-vErrors.push(err143);
-}
 errors++;
 }
 var valid169 = _errs353 === errors;
 if(!valid169){
-const err144 = {};
-if(vErrors === null){
-vErrors = [err144];
-}
-else {
-vErrors.push(err144);
-}
 errors++;
-validate107.errors = vErrors;
 return false;
 break;
 }
@@ -10585,15 +7307,7 @@ var _valid37 = _errs342 === errors;
 valid162 = _valid37;
 }
 if(!valid162){
-const err145 = {};
-if(vErrors === null){
-vErrors = [err145];
-}
-else {
-vErrors.push(err145);
-}
 errors++;
-validate107.errors = vErrors;
 return false;
 }
 var valid0 = _errs338 === errors;
@@ -10605,25 +7319,11 @@ const _errs357 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing21;
 if((data.event === undefined) && (missing21 = "event")){
-const err146 = {};
-if(vErrors === null){
-vErrors = [err146];
-}
-else {
-vErrors.push(err146);
-}
 errors++;
 }
 else {
 if(data.event !== undefined){
 if("model.response.after" !== data.event){
-const err147 = {};
-if(vErrors === null){
-vErrors = [err147];
-}
-else {
-vErrors.push(err147);
-}
 errors++;
 }
 }
@@ -10631,14 +7331,6 @@ errors++;
 }
 var _valid39 = _errs357 === errors;
 errors = _errs356;
-if(vErrors !== null){
-if(_errs356){
-vErrors.length = _errs356;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid39){
 const _errs359 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10660,13 +7352,6 @@ const _errs365 = errors;
 let valid176 = false;
 const _errs366 = errors;
 if(!(((data120 === "modify") || (data120 === "flow")) || (data120 === "message"))){
-const err148 = {};
-if(vErrors === null){
-vErrors = [err148];
-}
-else {
-vErrors.push(err148);
-}
 errors++;
 }
 var _valid40 = _errs366 === errors;
@@ -10675,13 +7360,6 @@ if(!valid176){
 const _errs367 = errors;
 if(typeof data120 === "string"){
 if(!pattern4.test(data120)){
-const err149 = {};
-if(vErrors === null){
-vErrors = [err149];
-}
-else {
-vErrors.push(err149);
-}
 errors++;
 }
 }
@@ -10689,27 +7367,11 @@ var _valid40 = _errs367 === errors;
 valid176 = valid176 || _valid40;
 }
 if(!valid176){
-const err150 = {};
-if(vErrors === null){
-vErrors = [err150];
-}
-else {
-vErrors.push(err150);
-}
 errors++;
-validate107.errors = vErrors;
 return false;
 }
 else {
 errors = _errs365;
-if(vErrors !== null){
-if(_errs365){
-vErrors.length = _errs365;
-}
-else {
-vErrors = null;
-}
-}
 }
 var valid175 = _errs364 === errors;
 if(!valid175){
@@ -10730,26 +7392,11 @@ if(data121 && typeof data121 == "object" && !Array.isArray(data121)){
 for(const key12 in data121){
 const _errs370 = errors;
 if(!(key12 === "response")){
-const err151 = {};
-if(vErrors === null){
-vErrors = [err151];
-}
-else {
-vErrors.push(err151);
-}
 errors++;
 }
 var valid177 = _errs370 === errors;
 if(!valid177){
-const err152 = {};
-if(vErrors === null){
-vErrors = [err152];
-}
-else {
-vErrors.push(err152);
-}
 errors++;
-validate107.errors = vErrors;
 return false;
 break;
 }
@@ -10773,7 +7420,6 @@ const len30 = data123.length;
 for(let i30=0; i30<len30; i30++){
 const _errs374 = errors;
 if(!(data123[i30] === "stop")){
-validate107.errors = [{}];
 return false;
 }
 var valid179 = _errs374 === errors;
@@ -10799,15 +7445,7 @@ var _valid39 = _errs359 === errors;
 valid170 = _valid39;
 }
 if(!valid170){
-const err153 = {};
-if(vErrors === null){
-vErrors = [err153];
-}
-else {
-vErrors.push(err153);
-}
 errors++;
-validate107.errors = vErrors;
 return false;
 }
 var valid0 = _errs355 === errors;
@@ -10836,7 +7474,6 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing22;
 if(((data.event === undefined) && (missing22 = "event")) || ((data.modes === undefined) && (missing22 = "modes"))){
-validate107.errors = [{}];
 return false;
 }
 else {
@@ -10844,7 +7481,6 @@ if(data.event !== undefined){
 let data125 = data.event;
 const _errs376 = errors;
 if(!((((((((((((((((((((((((((((((((data125 === "tool.before") || (data125 === "tool.after")) || (data125 === "session.start")) || (data125 === "session.end")) || (data125 === "config.change.before")) || (data125 === "config.change.after")) || (data125 === "turn.start")) || (data125 === "turn.finish.before")) || (data125 === "turn.end")) || (data125 === "turn.progress")) || (data125 === "model.request.before")) || (data125 === "model.response.after")) || (data125 === "model.error")) || (data125 === "model.switch.before")) || (data125 === "model.switch.after")) || (data125 === "tool.permission.request")) || (data125 === "tool.permission.resolved")) || (data125 === "tool.progress")) || (data125 === "tool.batch.after")) || (data125 === "context.compact.before")) || (data125 === "context.compact.after")) || (data125 === "task.change.before")) || (data125 === "task.change.after")) || (data125 === "user.attention")) || (data125 === "user.elicitation.request")) || (data125 === "user.elicitation.result")) || (data125 === "user.message.inbound")) || (data125 === "user.message.outbound")) || (data125 === "workspace.change.before")) || (data125 === "workspace.change.after")) || (data125 === "file.changed")) || (data125 === "hook.failure"))){
-validate107.errors = [{}];
 return false;
 }
 var valid180 = _errs376 === errors;
@@ -10859,7 +7495,6 @@ const _errs378 = errors;
 if(errors === _errs378){
 if(Array.isArray(data126)){
 if(data126.length < 1){
-validate107.errors = [{}];
 return false;
 }
 else {
@@ -10869,7 +7504,6 @@ for(let i31=0; i31<len31; i31++){
 let data127 = data126[i31];
 const _errs380 = errors;
 if(!((data127 === "observe") || (data127 === "intercept"))){
-validate107.errors = [{}];
 return false;
 }
 var valid181 = _errs380 === errors;
@@ -10885,7 +7519,6 @@ outer0:
 for(;i32--;){
 for(j0 = i32; j0--;){
 if(func3(data126[i32], data126[j0])){
-validate107.errors = [{}];
 return false;
 break outer0;
 }
@@ -10896,7 +7529,6 @@ break outer0;
 }
 }
 else {
-validate107.errors = [{}];
 return false;
 }
 }
@@ -10908,9 +7540,8 @@ var valid180 = true;
 if(valid180){
 if(data.capabilities !== undefined){
 const _errs382 = errors;
-if(!(validate108(data.capabilities, VERDICT_CALL))){
-vErrors = vErrors === null ? validate108.errors : vErrors.concat(validate108.errors);
-errors = vErrors.length;
+if(!(validate108(data.capabilities))){
+errors++;
 }
 var valid180 = _errs382 === errors;
 }
@@ -10922,56 +7553,36 @@ var valid180 = true;
 }
 }
 else {
-validate107.errors = [{}];
 return false;
 }
 }
-validate107.errors = vErrors;
 return errors === 0;
 }
 
 
 
 
-function validate106(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate106(data){
 let errors = 0;
 const _errs3 = errors;
 const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.identity === undefined) && (missing0 = "identity")){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
 errors++;
 }
 }
 var valid1 = _errs4 === errors;
 if(valid1){
-validate106.errors = [{}];
 return false;
 }
 else {
 errors = _errs3;
-if(vErrors !== null){
-if(_errs3){
-vErrors.length = _errs3;
-}
-else {
-vErrors = null;
-}
-}
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((((((((((data.events === undefined) && (missing1 = "events")) || ((data.gaps === undefined) && (missing1 = "gaps"))) || ((data.transports === undefined) && (missing1 = "transports"))) || ((data.authentication === undefined) && (missing1 = "authentication"))) || ((data.toolPaths === undefined) && (missing1 = "toolPaths"))) || ((data.contentCategories === undefined) && (missing1 = "contentCategories"))) || ((data.limits === undefined) && (missing1 = "limits"))) || ((data.managedPolicy === undefined) && (missing1 = "managedPolicy"))) || ((data.correlationIdentityFields === undefined) && (missing1 = "correlationIdentityFields"))){
-validate106.errors = [{}];
 return false;
 }
 else {
@@ -10984,9 +7595,8 @@ var valid3 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs9 = errors;
-if(!(validate107(data0[i0], VERDICT_CALL))){
-vErrors = vErrors === null ? validate107.errors : vErrors.concat(validate107.errors);
-errors = vErrors.length;
+if(!(validate107(data0[i0]))){
+errors++;
 }
 var valid3 = _errs9 === errors;
 if(!valid3){
@@ -10995,7 +7605,6 @@ break;
 }
 }
 else {
-validate106.errors = [{}];
 return false;
 }
 }
@@ -11007,9 +7616,8 @@ var valid2 = true;
 if(valid2){
 if(data.gaps !== undefined){
 const _errs10 = errors;
-if(!(validate73(data.gaps, VERDICT_CALL))){
-vErrors = vErrors === null ? validate73.errors : vErrors.concat(validate73.errors);
-errors = vErrors.length;
+if(!(validate73(data.gaps))){
+errors++;
 }
 var valid2 = _errs10 === errors;
 }
@@ -11028,7 +7636,6 @@ for(let i1=0; i1<len1; i1++){
 let data4 = data3[i1];
 const _errs13 = errors;
 if(!(((data4 === "http") || (data4 === "stdio")) || (data4 === "in_process"))){
-validate106.errors = [{}];
 return false;
 }
 var valid4 = _errs13 === errors;
@@ -11044,7 +7651,6 @@ outer0:
 for(;i2--;){
 for(j0 = i2; j0--;){
 if(func3(data3[i2], data3[j0])){
-validate106.errors = [{}];
 return false;
 break outer0;
 }
@@ -11054,7 +7660,6 @@ break outer0;
 }
 }
 else {
-validate106.errors = [{}];
 return false;
 }
 }
@@ -11075,7 +7680,6 @@ for(let i3=0; i3<len2; i3++){
 let data6 = data5[i3];
 const _errs17 = errors;
 if(!((data6 === "bearer") || (data6 === "oauth"))){
-validate106.errors = [{}];
 return false;
 }
 var valid6 = _errs17 === errors;
@@ -11091,7 +7695,6 @@ outer1:
 for(;i4--;){
 for(j1 = i4; j1--;){
 if(func3(data5[i4], data5[j1])){
-validate106.errors = [{}];
 return false;
 break outer1;
 }
@@ -11101,7 +7704,6 @@ break outer1;
 }
 }
 else {
-validate106.errors = [{}];
 return false;
 }
 }
@@ -11125,12 +7727,10 @@ const _errs22 = errors;
 if(errors === _errs22){
 if(typeof data8 === "string"){
 if(func5(data8) < 1){
-validate106.errors = [{}];
 return false;
 }
 }
 else {
-validate106.errors = [{}];
 return false;
 }
 }
@@ -11147,7 +7747,6 @@ outer2:
 for(;i6--;){
 for(j2 = i6; j2--;){
 if(func3(data7[i6], data7[j2])){
-validate106.errors = [{}];
 return false;
 break outer2;
 }
@@ -11157,7 +7756,6 @@ break outer2;
 }
 }
 else {
-validate106.errors = [{}];
 return false;
 }
 }
@@ -11181,12 +7779,10 @@ const _errs27 = errors;
 if(errors === _errs27){
 if(typeof data10 === "string"){
 if(func5(data10) < 1){
-validate106.errors = [{}];
 return false;
 }
 }
 else {
-validate106.errors = [{}];
 return false;
 }
 }
@@ -11203,7 +7799,6 @@ outer3:
 for(;i8--;){
 for(j3 = i8; j3--;){
 if(func3(data9[i8], data9[j3])){
-validate106.errors = [{}];
 return false;
 break outer3;
 }
@@ -11213,7 +7808,6 @@ break outer3;
 }
 }
 else {
-validate106.errors = [{}];
 return false;
 }
 }
@@ -11232,13 +7826,11 @@ if(data11.maxUploadBytes !== undefined){
 let data12 = data11.maxUploadBytes;
 const _errs31 = errors;
 if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
-validate106.errors = [{}];
 return false;
 }
 if(errors === _errs31){
 if(typeof data12 == "number"){
 if(data12 < 0 || isNaN(data12)){
-validate106.errors = [{}];
 return false;
 }
 }
@@ -11253,13 +7845,11 @@ if(data11.maxContinuations !== undefined){
 let data13 = data11.maxContinuations;
 const _errs33 = errors;
 if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
-validate106.errors = [{}];
 return false;
 }
 if(errors === _errs33){
 if(typeof data13 == "number"){
 if(data13 < 0 || isNaN(data13)){
-validate106.errors = [{}];
 return false;
 }
 }
@@ -11274,13 +7864,11 @@ if(data11.minTimeoutMs !== undefined){
 let data14 = data11.minTimeoutMs;
 const _errs35 = errors;
 if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))){
-validate106.errors = [{}];
 return false;
 }
 if(errors === _errs35){
 if(typeof data14 == "number"){
 if(data14 < 0 || isNaN(data14)){
-validate106.errors = [{}];
 return false;
 }
 }
@@ -11295,13 +7883,11 @@ if(data11.maxTimeoutMs !== undefined){
 let data15 = data11.maxTimeoutMs;
 const _errs37 = errors;
 if(!((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15)))){
-validate106.errors = [{}];
 return false;
 }
 if(errors === _errs37){
 if(typeof data15 == "number"){
 if(data15 < 0 || isNaN(data15)){
-validate106.errors = [{}];
 return false;
 }
 }
@@ -11316,7 +7902,6 @@ var valid14 = true;
 }
 }
 else {
-validate106.errors = [{}];
 return false;
 }
 }
@@ -11335,13 +7920,6 @@ const _errs43 = errors;
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 let missing2;
 if((data16.scopes === undefined) && (missing2 = "scopes")){
-const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
 errors++;
 }
 else {
@@ -11353,13 +7931,6 @@ const len5 = data17.length;
 for(let i9=0; i9<len5; i9++){
 const _errs46 = errors;
 if("managed" !== data17[i9]){
-const err2 = {};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
 errors++;
 }
 var valid18 = _errs46 === errors;
@@ -11368,25 +7939,10 @@ break;
 }
 }
 if(!valid18){
-const err3 = {};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
 errors++;
 }
 else {
 errors = _errs45;
-if(vErrors !== null){
-if(_errs45){
-vErrors.length = _errs45;
-}
-else {
-vErrors = null;
-}
-}
 }
 }
 }
@@ -11394,20 +7950,11 @@ vErrors = null;
 }
 var _valid0 = _errs43 === errors;
 errors = _errs42;
-if(vErrors !== null){
-if(_errs42){
-vErrors.length = _errs42;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid0){
 const _errs47 = errors;
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 if(data16.disableable !== undefined){
 if(false !== data16.disableable){
-validate106.errors = [{}];
 return false;
 }
 }
@@ -11416,22 +7963,13 @@ var _valid0 = _errs47 === errors;
 valid16 = _valid0;
 }
 if(!valid16){
-const err4 = {};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
 errors++;
-validate106.errors = vErrors;
 return false;
 }
 if(errors === _errs39){
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 let missing3;
 if(((data16.scopes === undefined) && (missing3 = "scopes")) || ((data16.disableable === undefined) && (missing3 = "disableable"))){
-validate106.errors = [{}];
 return false;
 }
 else {
@@ -11446,7 +7984,6 @@ for(let i10=0; i10<len6; i10++){
 let data21 = data20[i10];
 const _errs52 = errors;
 if(!(((data21 === "user") || (data21 === "project")) || (data21 === "managed"))){
-validate106.errors = [{}];
 return false;
 }
 var valid21 = _errs52 === errors;
@@ -11462,7 +7999,6 @@ outer4:
 for(;i11--;){
 for(j4 = i11; j4--;){
 if(func3(data20[i11], data20[j4])){
-validate106.errors = [{}];
 return false;
 break outer4;
 }
@@ -11472,7 +8008,6 @@ break outer4;
 }
 }
 else {
-validate106.errors = [{}];
 return false;
 }
 }
@@ -11485,7 +8020,6 @@ if(valid20){
 if(data16.disableable !== undefined){
 const _errs54 = errors;
 if(typeof data16.disableable !== "boolean"){
-validate106.errors = [{}];
 return false;
 }
 var valid20 = _errs54 === errors;
@@ -11497,7 +8031,6 @@ var valid20 = true;
 }
 }
 else {
-validate106.errors = [{}];
 return false;
 }
 }
@@ -11521,12 +8054,10 @@ const _errs59 = errors;
 if(errors === _errs59){
 if(typeof data24 === "string"){
 if(func5(data24) < 1){
-validate106.errors = [{}];
 return false;
 }
 }
 else {
-validate106.errors = [{}];
 return false;
 }
 }
@@ -11543,7 +8074,6 @@ outer5:
 for(;i13--;){
 for(j5 = i13; j5--;){
 if(func3(data23[i13], data23[j5])){
-validate106.errors = [{}];
 return false;
 break outer5;
 }
@@ -11553,7 +8083,6 @@ break outer5;
 }
 }
 else {
-validate106.errors = [{}];
 return false;
 }
 }
@@ -11573,30 +8102,25 @@ var valid2 = true;
 }
 }
 else {
-validate106.errors = [{}];
 return false;
 }
 }
-validate106.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate105(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate105(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.type === undefined) && (missing0 = "type")) || ((data.session === undefined) && (missing0 = "session"))) || ((data.trigger === undefined) && (missing0 = "trigger"))) || ((data.harness === undefined) && (missing0 = "harness"))) || ((data.permissionMode === undefined) && (missing0 = "permissionMode"))) || ((data.manifest === undefined) && (missing0 = "manifest"))) || ((data.items === undefined) && (missing0 = "items"))){
-validate105.errors = [{}];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs3 = errors;
 if("session.start" !== data.type){
-validate105.errors = [{}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -11612,12 +8136,10 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data1 === "string"){
 if(func5(data1) < 1){
-validate105.errors = [{}];
 return false;
 }
 }
 else {
-validate105.errors = [{}];
 return false;
 }
 }
@@ -11634,7 +8156,6 @@ if(errors === _errs7){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing1;
 if((data2.name === undefined) && (missing1 = "name")){
-validate105.errors = [{}];
 return false;
 }
 else {
@@ -11645,12 +8166,10 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data3 === "string"){
 if(func5(data3) < 1){
-validate105.errors = [{}];
 return false;
 }
 }
 else {
-validate105.errors = [{}];
 return false;
 }
 }
@@ -11663,7 +8182,6 @@ if(valid2){
 if(data2.version !== undefined){
 const _errs12 = errors;
 if(typeof data2.version !== "string"){
-validate105.errors = [{}];
 return false;
 }
 var valid2 = _errs12 === errors;
@@ -11675,7 +8193,6 @@ var valid2 = true;
 }
 }
 else {
-validate105.errors = [{}];
 return false;
 }
 }
@@ -11692,12 +8209,10 @@ const _errs15 = errors;
 if(errors === _errs15){
 if(typeof data5 === "string"){
 if(func5(data5) < 1){
-validate105.errors = [{}];
 return false;
 }
 }
 else {
-validate105.errors = [{}];
 return false;
 }
 }
@@ -11709,9 +8224,8 @@ var valid0 = true;
 if(valid0){
 if(data.manifest !== undefined){
 const _errs17 = errors;
-if(!(validate106(data.manifest, VERDICT_CALL))){
-vErrors = vErrors === null ? validate106.errors : vErrors.concat(validate106.errors);
-errors = vErrors.length;
+if(!(validate106(data.manifest))){
+errors++;
 }
 var valid0 = _errs17 === errors;
 }
@@ -11725,54 +8239,45 @@ var valid0 = true;
 }
 }
 else {
-validate105.errors = [{}];
 return false;
 }
 }
-validate105.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate103(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate103(data){
 let errors = 0;
 const _errs0 = errors;
-if(!(validate36(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-errors = vErrors.length;
+if(!(validate36(data))){
+errors++;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate105(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate105.errors : vErrors.concat(validate105.errors);
-errors = vErrors.length;
+if(!(validate105(data))){
+errors++;
 }
 var valid0 = _errs1 === errors;
 }
-validate103.errors = vErrors;
 return errors === 0;
 }
 
 const schema212 = docs[5]["$defs"]["config.change.before"];
 const schema213 = docs[2]["$defs"]["config.change.before"];
 
-function validate119(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate119(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.type === undefined) && (missing0 = "type")) || ((data.change === undefined) && (missing0 = "change"))){
-validate119.errors = [{}];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs3 = errors;
 if("config.change.before" !== data.type){
-validate119.errors = [{}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -11788,14 +8293,12 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((((data1.source === undefined) && (missing1 = "source")) || ((data1.scope === undefined) && (missing1 = "scope"))) || ((data1.settings === undefined) && (missing1 = "settings"))) || ((data1.summary === undefined) && (missing1 = "summary"))){
-validate119.errors = [{}];
 return false;
 }
 else {
 const _errs7 = errors;
 for(const key0 in data1){
 if(!(((((key0 === "source") || (key0 === "scope")) || (key0 === "settings")) || (key0 === "summary")) || (key0 === "path"))){
-validate119.errors = [{}];
 return false;
 break;
 }
@@ -11808,12 +8311,10 @@ const _errs9 = errors;
 if(errors === _errs9){
 if(typeof data2 === "string"){
 if(func5(data2) < 1){
-validate119.errors = [{}];
 return false;
 }
 }
 else {
-validate119.errors = [{}];
 return false;
 }
 }
@@ -11830,12 +8331,10 @@ const _errs12 = errors;
 if(errors === _errs12){
 if(typeof data3 === "string"){
 if(func5(data3) < 1){
-validate119.errors = [{}];
 return false;
 }
 }
 else {
-validate119.errors = [{}];
 return false;
 }
 }
@@ -11859,12 +8358,10 @@ const _errs17 = errors;
 if(errors === _errs17){
 if(typeof data5 === "string"){
 if(func5(data5) < 1){
-validate119.errors = [{}];
 return false;
 }
 }
 else {
-validate119.errors = [{}];
 return false;
 }
 }
@@ -11875,7 +8372,6 @@ break;
 }
 }
 else {
-validate119.errors = [{}];
 return false;
 }
 }
@@ -11892,12 +8388,10 @@ const _errs20 = errors;
 if(errors === _errs20){
 if(typeof data6 === "string"){
 if(func5(data6) < 1){
-validate119.errors = [{}];
 return false;
 }
 }
 else {
-validate119.errors = [{}];
 return false;
 }
 }
@@ -11914,12 +8408,10 @@ const _errs23 = errors;
 if(errors === _errs23){
 if(typeof data7 === "string"){
 if(func5(data7) < 1){
-validate119.errors = [{}];
 return false;
 }
 }
 else {
-validate119.errors = [{}];
 return false;
 }
 }
@@ -11936,7 +8428,6 @@ var valid1 = true;
 }
 }
 else {
-validate119.errors = [{}];
 return false;
 }
 }
@@ -11949,54 +8440,45 @@ var valid0 = true;
 }
 }
 else {
-validate119.errors = [{}];
 return false;
 }
 }
-validate119.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate117(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate117(data){
 let errors = 0;
 const _errs0 = errors;
-if(!(validate36(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-errors = vErrors.length;
+if(!(validate36(data))){
+errors++;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate119(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate119.errors : vErrors.concat(validate119.errors);
-errors = vErrors.length;
+if(!(validate119(data))){
+errors++;
 }
 var valid0 = _errs1 === errors;
 }
-validate117.errors = vErrors;
 return errors === 0;
 }
 
 const schema219 = docs[5]["$defs"]["turn.start"];
 const schema220 = docs[3]["$defs"]["turn.start"];
 
-function validate124(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate124(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.type === undefined) && (missing0 = "type")) || ((data.turn === undefined) && (missing0 = "turn"))) || ((data.trigger === undefined) && (missing0 = "trigger"))) || ((data.items === undefined) && (missing0 = "items"))){
-validate124.errors = [{}];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs3 = errors;
 if("turn.start" !== data.type){
-validate124.errors = [{}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -12012,12 +8494,10 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data1 === "string"){
 if(func5(data1) < 1){
-validate124.errors = [{}];
 return false;
 }
 }
 else {
-validate124.errors = [{}];
 return false;
 }
 }
@@ -12030,54 +8510,45 @@ var valid0 = true;
 }
 }
 else {
-validate124.errors = [{}];
 return false;
 }
 }
-validate124.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate122(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate122(data){
 let errors = 0;
 const _errs0 = errors;
-if(!(validate36(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-errors = vErrors.length;
+if(!(validate36(data))){
+errors++;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate124(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate124.errors : vErrors.concat(validate124.errors);
-errors = vErrors.length;
+if(!(validate124(data))){
+errors++;
 }
 var valid0 = _errs1 === errors;
 }
-validate122.errors = vErrors;
 return errors === 0;
 }
 
 const schema222 = docs[5]["$defs"]["turn.finish.before"];
 const schema223 = docs[3]["$defs"]["turn.finish.before"];
 
-function validate129(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate129(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.type === undefined) && (missing0 = "type")) || ((data.turn === undefined) && (missing0 = "turn"))) || ((data.outcome === undefined) && (missing0 = "outcome"))) || ((data.continuationCount === undefined) && (missing0 = "continuationCount"))) || ((data.items === undefined) && (missing0 = "items"))){
-validate129.errors = [{}];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs3 = errors;
 if("turn.finish.before" !== data.type){
-validate129.errors = [{}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -12093,12 +8564,10 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data1 === "string"){
 if(func5(data1) < 1){
-validate129.errors = [{}];
 return false;
 }
 }
 else {
-validate129.errors = [{}];
 return false;
 }
 }
@@ -12112,13 +8581,11 @@ if(data.continuationCount !== undefined){
 let data2 = data.continuationCount;
 const _errs7 = errors;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-validate129.errors = [{}];
 return false;
 }
 if(errors === _errs7){
 if(typeof data2 == "number"){
 if(data2 < 0 || isNaN(data2)){
-validate129.errors = [{}];
 return false;
 }
 }
@@ -12133,33 +8600,27 @@ var valid0 = true;
 }
 }
 else {
-validate129.errors = [{}];
 return false;
 }
 }
-validate129.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate127(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate127(data){
 let errors = 0;
 const _errs0 = errors;
-if(!(validate36(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-errors = vErrors.length;
+if(!(validate36(data))){
+errors++;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate129(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate129.errors : vErrors.concat(validate129.errors);
-errors = vErrors.length;
+if(!(validate129(data))){
+errors++;
 }
 var valid0 = _errs1 === errors;
 }
-validate127.errors = vErrors;
 return errors === 0;
 }
 
@@ -12168,14 +8629,12 @@ const schema226 = docs[3]["$defs"]["model.request.before"];
 const schema227 = docs[3]["$defs"]["model"];
 const pattern54 = func0("^[A-Z]{3}$", "u");
 
-function validate135(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate135(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.id === undefined) && (missing0 = "id")) || ((data.provider === undefined) && (missing0 = "provider"))){
-validate135.errors = [{}];
 return false;
 }
 else {
@@ -12186,12 +8645,10 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
 if(func5(data0) < 1){
-validate135.errors = [{}];
 return false;
 }
 }
 else {
-validate135.errors = [{}];
 return false;
 }
 }
@@ -12208,12 +8665,10 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data1 === "string"){
 if(func5(data1) < 1){
-validate135.errors = [{}];
 return false;
 }
 }
 else {
-validate135.errors = [{}];
 return false;
 }
 }
@@ -12230,7 +8685,6 @@ if(errors === _errs8){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing1;
 if((data2.currency === undefined) && (missing1 = "currency")){
-validate135.errors = [{}];
 return false;
 }
 else {
@@ -12240,12 +8694,10 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data3 === "string"){
 if(!pattern54.test(data3)){
-validate135.errors = [{}];
 return false;
 }
 }
 else {
-validate135.errors = [{}];
 return false;
 }
 }
@@ -12261,12 +8713,10 @@ const _errs13 = errors;
 if(errors === _errs13){
 if(typeof data4 == "number"){
 if(data4 < 0 || isNaN(data4)){
-validate135.errors = [{}];
 return false;
 }
 }
 else {
-validate135.errors = [{}];
 return false;
 }
 }
@@ -12282,12 +8732,10 @@ const _errs15 = errors;
 if(errors === _errs15){
 if(typeof data5 == "number"){
 if(data5 < 0 || isNaN(data5)){
-validate135.errors = [{}];
 return false;
 }
 }
 else {
-validate135.errors = [{}];
 return false;
 }
 }
@@ -12301,7 +8749,6 @@ var valid3 = true;
 }
 }
 else {
-validate135.errors = [{}];
 return false;
 }
 }
@@ -12315,24 +8762,20 @@ var valid0 = true;
 }
 }
 else {
-validate135.errors = [{}];
 return false;
 }
 }
-validate135.errors = vErrors;
 return errors === 0;
 }
 
 const schema230 = docs[3]["$defs"]["attempt"];
 
-function validate137(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate137(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.id === undefined) && (missing0 = "id")) || ((data.number === undefined) && (missing0 = "number"))){
-validate137.errors = [{}];
 return false;
 }
 else {
@@ -12343,12 +8786,10 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
 if(func5(data0) < 1){
-validate137.errors = [{}];
 return false;
 }
 }
 else {
-validate137.errors = [{}];
 return false;
 }
 }
@@ -12362,13 +8803,11 @@ if(data.number !== undefined){
 let data1 = data.number;
 const _errs5 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-validate137.errors = [{}];
 return false;
 }
 if(errors === _errs5){
 if(typeof data1 == "number"){
 if(data1 < 1 || isNaN(data1)){
-validate137.errors = [{}];
 return false;
 }
 }
@@ -12382,7 +8821,6 @@ if(valid0){
 if(data.synthesized !== undefined){
 const _errs7 = errors;
 if(typeof data.synthesized !== "boolean"){
-validate137.errors = [{}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -12395,30 +8833,25 @@ var valid0 = true;
 }
 }
 else {
-validate137.errors = [{}];
 return false;
 }
 }
-validate137.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate134(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate134(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.type === undefined) && (missing0 = "type")) || ((data.model === undefined) && (missing0 = "model"))) || ((data.attempt === undefined) && (missing0 = "attempt"))) || ((data.params === undefined) && (missing0 = "params"))) || ((data.items === undefined) && (missing0 = "items"))){
-validate134.errors = [{}];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs3 = errors;
 if("model.request.before" !== data.type){
-validate134.errors = [{}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -12429,9 +8862,8 @@ var valid0 = true;
 if(valid0){
 if(data.model !== undefined){
 const _errs4 = errors;
-if(!(validate135(data.model, VERDICT_CALL))){
-vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
-errors = vErrors.length;
+if(!(validate135(data.model))){
+errors++;
 }
 var valid0 = _errs4 === errors;
 }
@@ -12441,9 +8873,8 @@ var valid0 = true;
 if(valid0){
 if(data.attempt !== undefined){
 const _errs5 = errors;
-if(!(validate137(data.attempt, VERDICT_CALL))){
-vErrors = vErrors === null ? validate137.errors : vErrors.concat(validate137.errors);
-errors = vErrors.length;
+if(!(validate137(data.attempt))){
+errors++;
 }
 var valid0 = _errs5 === errors;
 }
@@ -12455,7 +8886,6 @@ if(data.params !== undefined){
 let data3 = data.params;
 const _errs6 = errors;
 if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){
-validate134.errors = [{}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -12469,54 +8899,45 @@ var valid0 = true;
 }
 }
 else {
-validate134.errors = [{}];
 return false;
 }
 }
-validate134.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate132(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate132(data){
 let errors = 0;
 const _errs0 = errors;
-if(!(validate36(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-errors = vErrors.length;
+if(!(validate36(data))){
+errors++;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate134(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate134.errors : vErrors.concat(validate134.errors);
-errors = vErrors.length;
+if(!(validate134(data))){
+errors++;
 }
 var valid0 = _errs1 === errors;
 }
-validate132.errors = vErrors;
 return errors === 0;
 }
 
 const schema233 = docs[5]["$defs"]["model.switch.before"];
 const schema234 = docs[3]["$defs"]["model.switch.before"];
 
-function validate143(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate143(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.type === undefined) && (missing0 = "type")) || ((data.current === undefined) && (missing0 = "current"))) || ((data.proposed === undefined) && (missing0 = "proposed"))) || ((data.reason === undefined) && (missing0 = "reason"))){
-validate143.errors = [{}];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs3 = errors;
 if("model.switch.before" !== data.type){
-validate143.errors = [{}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -12527,9 +8948,8 @@ var valid0 = true;
 if(valid0){
 if(data.current !== undefined){
 const _errs4 = errors;
-if(!(validate135(data.current, VERDICT_CALL))){
-vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
-errors = vErrors.length;
+if(!(validate135(data.current))){
+errors++;
 }
 var valid0 = _errs4 === errors;
 }
@@ -12539,9 +8959,8 @@ var valid0 = true;
 if(valid0){
 if(data.proposed !== undefined){
 const _errs5 = errors;
-if(!(validate135(data.proposed, VERDICT_CALL))){
-vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
-errors = vErrors.length;
+if(!(validate135(data.proposed))){
+errors++;
 }
 var valid0 = _errs5 === errors;
 }
@@ -12556,12 +8975,10 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data3 === "string"){
 if(func5(data3) < 1){
-validate143.errors = [{}];
 return false;
 }
 }
 else {
-validate143.errors = [{}];
 return false;
 }
 }
@@ -12576,54 +8993,45 @@ var valid0 = true;
 }
 }
 else {
-validate143.errors = [{}];
 return false;
 }
 }
-validate143.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate141(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate141(data){
 let errors = 0;
 const _errs0 = errors;
-if(!(validate36(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-errors = vErrors.length;
+if(!(validate36(data))){
+errors++;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate143(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate143.errors : vErrors.concat(validate143.errors);
-errors = vErrors.length;
+if(!(validate143(data))){
+errors++;
 }
 var valid0 = _errs1 === errors;
 }
-validate141.errors = vErrors;
 return errors === 0;
 }
 
 const schema236 = docs[5]["$defs"]["tool.permission.request"];
 const schema237 = docs[3]["$defs"]["tool.permission.request"];
 
-function validate150(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate150(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((data.type === undefined) && (missing0 = "type")) || ((data.call === undefined) && (missing0 = "call"))) || ((data.tool === undefined) && (missing0 = "tool"))) || ((data.path === undefined) && (missing0 = "path"))) || ((data.suggestions === undefined) && (missing0 = "suggestions"))) || ((data.sandboxBypass === undefined) && (missing0 = "sandboxBypass"))){
-validate150.errors = [{}];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs3 = errors;
 if("tool.permission.request" !== data.type){
-validate150.errors = [{}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -12634,9 +9042,8 @@ var valid0 = true;
 if(valid0){
 if(data.call !== undefined){
 const _errs4 = errors;
-if(!(validate71(data.call, VERDICT_CALL))){
-vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
-errors = vErrors.length;
+if(!(validate71(data.call))){
+errors++;
 }
 var valid0 = _errs4 === errors;
 }
@@ -12646,9 +9053,8 @@ var valid0 = true;
 if(valid0){
 if(data.tool !== undefined){
 const _errs5 = errors;
-if(!(validate83(data.tool, VERDICT_CALL))){
-vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
-errors = vErrors.length;
+if(!(validate83(data.tool))){
+errors++;
 }
 var valid0 = _errs5 === errors;
 }
@@ -12663,12 +9069,10 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data3 === "string"){
 if(func5(data3) < 1){
-validate150.errors = [{}];
 return false;
 }
 }
 else {
-validate150.errors = [{}];
 return false;
 }
 }
@@ -12689,7 +9093,6 @@ for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 const _errs11 = errors;
 if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
-validate150.errors = [{}];
 return false;
 }
 var valid2 = _errs11 === errors;
@@ -12699,7 +9102,6 @@ break;
 }
 }
 else {
-validate150.errors = [{}];
 return false;
 }
 }
@@ -12712,7 +9114,6 @@ if(valid0){
 if(data.sandboxBypass !== undefined){
 const _errs13 = errors;
 if(typeof data.sandboxBypass !== "boolean"){
-validate150.errors = [{}];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -12728,33 +9129,27 @@ var valid0 = true;
 }
 }
 else {
-validate150.errors = [{}];
 return false;
 }
 }
-validate150.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate148(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate148(data){
 let errors = 0;
 const _errs0 = errors;
-if(!(validate36(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-errors = vErrors.length;
+if(!(validate36(data))){
+errors++;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate150(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate150.errors : vErrors.concat(validate150.errors);
-errors = vErrors.length;
+if(!(validate150(data))){
+errors++;
 }
 var valid0 = _errs1 === errors;
 }
-validate148.errors = vErrors;
 return errors === 0;
 }
 
@@ -12762,8 +9157,7 @@ const schema239 = docs[5]["$defs"]["tool.batch.after"];
 const schema240 = docs[3]["$defs"]["tool.batch.after"];
 const schema244 = docs[3]["$defs"]["batchCall"];
 
-function validate158(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate158(data){
 let errors = 0;
 const _errs2 = errors;
 const _errs3 = errors;
@@ -12772,25 +9166,11 @@ const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.outcome === undefined) && (missing0 = "outcome")){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
 errors++;
 }
 else {
 if(data.outcome !== undefined){
 if("error" !== data.outcome){
-const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
 errors++;
 }
 }
@@ -12798,21 +9178,12 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 errors = _errs3;
-if(vErrors !== null){
-if(_errs3){
-vErrors.length = _errs3;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid0){
 const _errs6 = errors;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.error === undefined) && (missing1 = "error")){
-validate158.errors = [{}];
 return false;
 }
 }
@@ -12821,15 +9192,7 @@ var _valid0 = _errs6 === errors;
 valid1 = _valid0;
 }
 if(!valid1){
-const err2 = {};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
 errors++;
-validate158.errors = vErrors;
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -12841,13 +9204,6 @@ const _errs10 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((data.outcome === undefined) && (missing2 = "outcome")){
-const err3 = {};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
 errors++;
 }
 else {
@@ -12855,50 +9211,20 @@ if(data.outcome !== undefined){
 const _errs12 = errors;
 const _errs13 = errors;
 if("error" !== data.outcome){
-const err4 = {};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
 errors++;
 }
 var valid5 = _errs13 === errors;
 if(valid5){
-const err5 = {};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
 errors++;
 }
 else {
 errors = _errs12;
-if(vErrors !== null){
-if(_errs12){
-vErrors.length = _errs12;
-}
-else {
-vErrors = null;
-}
-}
 }
 }
 }
 }
 var _valid1 = _errs10 === errors;
 errors = _errs9;
-if(vErrors !== null){
-if(_errs9){
-vErrors.length = _errs9;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid1){
 const _errs14 = errors;
 const _errs15 = errors;
@@ -12906,45 +9232,21 @@ const _errs16 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if((data.error === undefined) && (missing3 = "error")){
-const err6 = {};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
 errors++;
 }
 }
 var valid6 = _errs16 === errors;
 if(valid6){
-validate158.errors = [{}];
 return false;
 }
 else {
 errors = _errs15;
-if(vErrors !== null){
-if(_errs15){
-vErrors.length = _errs15;
-}
-else {
-vErrors = null;
-}
-}
 }
 var _valid1 = _errs14 === errors;
 valid3 = _valid1;
 }
 if(!valid3){
-const err7 = {};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
 errors++;
-validate158.errors = vErrors;
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -12956,25 +9258,11 @@ const _errs20 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
 if((data.outcome === undefined) && (missing4 = "outcome")){
-const err8 = {};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
 errors++;
 }
 else {
 if(data.outcome !== undefined){
 if("denied" !== data.outcome){
-const err9 = {};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
 errors++;
 }
 }
@@ -12982,14 +9270,6 @@ errors++;
 }
 var _valid2 = _errs20 === errors;
 errors = _errs19;
-if(vErrors !== null){
-if(_errs19){
-vErrors.length = _errs19;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid2){
 const _errs22 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -13000,14 +9280,12 @@ if(errors === _errs24){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing5;
 if(((data3.status === undefined) && (missing5 = "status")) || ((data3.reason === undefined) && (missing5 = "reason"))){
-validate158.errors = [{}];
 return false;
 }
 else {
 if(data3.status !== undefined){
 const _errs27 = errors;
 if("skipped" !== data3.status){
-validate158.errors = [{}];
 return false;
 }
 var valid11 = _errs27 === errors;
@@ -13019,7 +9297,6 @@ if(valid11){
 if(data3.reason !== undefined){
 const _errs29 = errors;
 if("policy" !== data3.reason){
-validate158.errors = [{}];
 return false;
 }
 var valid11 = _errs29 === errors;
@@ -13031,7 +9308,6 @@ var valid11 = true;
 }
 }
 else {
-validate158.errors = [{}];
 return false;
 }
 }
@@ -13041,15 +9317,7 @@ var _valid2 = _errs22 === errors;
 valid7 = _valid2;
 }
 if(!valid7){
-const err10 = {};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
 errors++;
-validate158.errors = vErrors;
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -13061,31 +9329,15 @@ const _errs36 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
 if((data.output === undefined) && (missing6 = "output")){
-const err11 = {};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
 errors++;
 }
 }
 var valid14 = _errs36 === errors;
 if(valid14){
-validate158.errors = [{}];
 return false;
 }
 else {
 errors = _errs35;
-if(vErrors !== null){
-if(_errs35){
-vErrors.length = _errs35;
-}
-else {
-vErrors = null;
-}
-}
 }
 var valid13 = _errs34 === errors;
 if(valid13){
@@ -13098,31 +9350,15 @@ const _errs41 = errors;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 let missing7;
 if((data6.output === undefined) && (missing7 = "output")){
-const err12 = {};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
 errors++;
 }
 }
 var valid16 = _errs41 === errors;
 if(valid16){
-validate158.errors = [{}];
 return false;
 }
 else {
 errors = _errs40;
-if(vErrors !== null){
-if(_errs40){
-vErrors.length = _errs40;
-}
-else {
-vErrors = null;
-}
-}
 }
 }
 }
@@ -13136,15 +9372,13 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
 if(((data.call === undefined) && (missing8 = "call")) || ((data.outcome === undefined) && (missing8 = "outcome"))){
-validate158.errors = [{}];
 return false;
 }
 else {
 if(data.call !== undefined){
 const _errs43 = errors;
-if(!(validate71(data.call, VERDICT_CALL))){
-vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
-errors = vErrors.length;
+if(!(validate71(data.call))){
+errors++;
 }
 var valid17 = _errs43 === errors;
 }
@@ -13154,9 +9388,8 @@ var valid17 = true;
 if(valid17){
 if(data.tool !== undefined){
 const _errs44 = errors;
-if(!(validate83(data.tool, VERDICT_CALL))){
-vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
-errors = vErrors.length;
+if(!(validate83(data.tool))){
+errors++;
 }
 var valid17 = _errs44 === errors;
 }
@@ -13171,12 +9404,10 @@ const _errs46 = errors;
 if(errors === _errs46){
 if(typeof data9 === "string"){
 if(func5(data9) < 1){
-validate158.errors = [{}];
 return false;
 }
 }
 else {
-validate158.errors = [{}];
 return false;
 }
 }
@@ -13190,7 +9421,6 @@ if(data.outcome !== undefined){
 let data10 = data.outcome;
 const _errs48 = errors;
 if(!(((((data10 === "ok") || (data10 === "error")) || (data10 === "denied")) || (data10 === "cancelled")) || (data10 === "timeout"))){
-validate158.errors = [{}];
 return false;
 }
 var valid17 = _errs48 === errors;
@@ -13210,25 +9440,11 @@ const _errs57 = errors;
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 let missing9;
 if((data11.status === undefined) && (missing9 = "status")){
-const err13 = {};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
 errors++;
 }
 else {
 if(data11.status !== undefined){
 if("skipped" !== data11.status){
-const err14 = {};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
 errors++;
 }
 }
@@ -13236,21 +9452,12 @@ errors++;
 }
 var _valid3 = _errs57 === errors;
 errors = _errs56;
-if(vErrors !== null){
-if(_errs56){
-vErrors.length = _errs56;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid3){
 const _errs59 = errors;
 if(errors === _errs59){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 let missing10;
 if((data11.reason === undefined) && (missing10 = "reason")){
-validate158.errors = [{}];
 return false;
 }
 }
@@ -13259,15 +9466,7 @@ var _valid3 = _errs59 === errors;
 valid22 = _valid3;
 }
 if(!valid22){
-const err15 = {};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
 errors++;
-validate158.errors = vErrors;
 return false;
 }
 var valid21 = _errs55 === errors;
@@ -13279,25 +9478,11 @@ const _errs63 = errors;
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 let missing11;
 if((data11.status === undefined) && (missing11 = "status")){
-const err16 = {};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
 errors++;
 }
 else {
 if(data11.status !== undefined){
 if("executed" !== data11.status){
-const err17 = {};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
 errors++;
 }
 }
@@ -13305,14 +9490,6 @@ errors++;
 }
 var _valid4 = _errs63 === errors;
 errors = _errs62;
-if(vErrors !== null){
-if(_errs62){
-vErrors.length = _errs62;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid4){
 const _errs65 = errors;
 const _errs66 = errors;
@@ -13320,45 +9497,21 @@ const _errs67 = errors;
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 let missing12;
 if((data11.reason === undefined) && (missing12 = "reason")){
-const err18 = {};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
 errors++;
 }
 }
 var valid26 = _errs67 === errors;
 if(valid26){
-validate158.errors = [{}];
 return false;
 }
 else {
 errors = _errs66;
-if(vErrors !== null){
-if(_errs66){
-vErrors.length = _errs66;
-}
-else {
-vErrors = null;
-}
-}
 }
 var _valid4 = _errs65 === errors;
 valid24 = _valid4;
 }
 if(!valid24){
-const err19 = {};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
 errors++;
-validate158.errors = vErrors;
 return false;
 }
 var valid21 = _errs61 === errors;
@@ -13367,7 +9520,6 @@ if(errors === _errs52){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 let missing13;
 if((data11.status === undefined) && (missing13 = "status")){
-validate158.errors = [{}];
 return false;
 }
 else {
@@ -13375,7 +9527,6 @@ if(data11.status !== undefined){
 let data14 = data11.status;
 const _errs69 = errors;
 if(!((data14 === "executed") || (data14 === "skipped"))){
-validate158.errors = [{}];
 return false;
 }
 var valid27 = _errs69 === errors;
@@ -13388,7 +9539,6 @@ if(data11.reason !== undefined){
 let data15 = data11.reason;
 const _errs71 = errors;
 if(!(((((data15 === "supplied_result") || (data15 === "policy")) || (data15 === "cancelled")) || (data15 === "timeout")) || (data15 === "other"))){
-validate158.errors = [{}];
 return false;
 }
 var valid27 = _errs71 === errors;
@@ -13400,7 +9550,6 @@ if(valid27){
 if(data11.detail !== undefined){
 const _errs73 = errors;
 if(typeof data11.detail !== "string"){
-validate158.errors = [{}];
 return false;
 }
 var valid27 = _errs73 === errors;
@@ -13413,7 +9562,6 @@ var valid27 = true;
 }
 }
 else {
-validate158.errors = [{}];
 return false;
 }
 }
@@ -13425,9 +9573,8 @@ var valid17 = true;
 if(valid17){
 if(data.error !== undefined){
 const _errs75 = errors;
-if(!(validate99(data.error, VERDICT_CALL))){
-vErrors = vErrors === null ? validate99.errors : vErrors.concat(validate99.errors);
-errors = vErrors.length;
+if(!(validate99(data.error))){
+errors++;
 }
 var valid17 = _errs75 === errors;
 }
@@ -13442,30 +9589,25 @@ var valid17 = true;
 }
 }
 else {
-validate158.errors = [{}];
 return false;
 }
 }
-validate158.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate157(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate157(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.type === undefined) && (missing0 = "type")) || ((data.batch === undefined) && (missing0 = "batch"))) || ((data.calls === undefined) && (missing0 = "calls"))){
-validate157.errors = [{}];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs3 = errors;
 if("tool.batch.after" !== data.type){
-validate157.errors = [{}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -13481,7 +9623,6 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((data1.id === undefined) && (missing1 = "id")){
-validate157.errors = [{}];
 return false;
 }
 else {
@@ -13492,12 +9633,10 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data2 === "string"){
 if(func5(data2) < 1){
-validate157.errors = [{}];
 return false;
 }
 }
 else {
-validate157.errors = [{}];
 return false;
 }
 }
@@ -13521,12 +9660,10 @@ const _errs12 = errors;
 if(errors === _errs12){
 if(typeof data4 === "string"){
 if(func5(data4) < 1){
-validate157.errors = [{}];
 return false;
 }
 }
 else {
-validate157.errors = [{}];
 return false;
 }
 }
@@ -13543,7 +9680,6 @@ outer0:
 for(;i1--;){
 for(j0 = i1; j0--;){
 if(func3(data3[i1], data3[j0])){
-validate157.errors = [{}];
 return false;
 break outer0;
 }
@@ -13553,7 +9689,6 @@ break outer0;
 }
 }
 else {
-validate157.errors = [{}];
 return false;
 }
 }
@@ -13566,7 +9701,6 @@ if(valid1){
 if(data1.synthesized !== undefined){
 const _errs14 = errors;
 if(typeof data1.synthesized !== "boolean"){
-validate157.errors = [{}];
 return false;
 }
 var valid1 = _errs14 === errors;
@@ -13579,7 +9713,6 @@ var valid1 = true;
 }
 }
 else {
-validate157.errors = [{}];
 return false;
 }
 }
@@ -13598,9 +9731,8 @@ var valid7 = true;
 const len1 = data6.length;
 for(let i2=0; i2<len1; i2++){
 const _errs21 = errors;
-if(!(validate158(data6[i2], VERDICT_CALL))){
-vErrors = vErrors === null ? validate158.errors : vErrors.concat(validate158.errors);
-errors = vErrors.length;
+if(!(validate158(data6[i2]))){
+errors++;
 }
 var valid7 = _errs21 === errors;
 if(!valid7){
@@ -13609,7 +9741,6 @@ break;
 }
 }
 else {
-validate157.errors = [{}];
 return false;
 }
 }
@@ -13623,33 +9754,27 @@ var valid0 = true;
 }
 }
 else {
-validate157.errors = [{}];
 return false;
 }
 }
-validate157.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate155(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate155(data){
 let errors = 0;
 const _errs0 = errors;
-if(!(validate36(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-errors = vErrors.length;
+if(!(validate36(data))){
+errors++;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate157(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate157.errors : vErrors.concat(validate157.errors);
-errors = vErrors.length;
+if(!(validate157(data))){
+errors++;
 }
 var valid0 = _errs1 === errors;
 }
-validate155.errors = vErrors;
 return errors === 0;
 }
 
@@ -13658,8 +9783,7 @@ const schema251 = docs[3]["$defs"]["context.compact.before"];
 const schema253 = docs[1]["$defs"]["textParts"];
 const schema254 = docs[1]["$defs"]["textPart"];
 
-function validate169(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate169(data){
 let errors = 0;
 const _errs2 = errors;
 const _errs5 = errors;
@@ -13670,48 +9794,18 @@ const _errs8 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.kind === undefined) && (missing0 = "kind")){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
 errors++;
 }
 }
 var valid3 = _errs8 === errors;
 if(valid3){
-const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
 errors++;
 }
 else {
 errors = _errs7;
-if(vErrors !== null){
-if(_errs7){
-vErrors.length = _errs7;
-}
-else {
-vErrors = null;
-}
-}
 }
 var _valid0 = _errs6 === errors;
 errors = _errs5;
-if(vErrors !== null){
-if(_errs5){
-vErrors.length = _errs5;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid0){
 const _errs9 = errors;
 const _errs10 = errors;
@@ -13722,13 +9816,6 @@ const _errs13 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.role === undefined) && (missing1 = "role")){
-const err2 = {};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
 errors++;
 }
 }
@@ -13739,13 +9826,6 @@ const _errs14 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((data.parts === undefined) && (missing2 = "parts")){
-const err3 = {};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
 errors++;
 }
 }
@@ -13753,55 +9833,23 @@ var _valid1 = _errs14 === errors;
 valid5 = valid5 || _valid1;
 }
 if(!valid5){
-const err4 = {};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
 errors++;
 }
 else {
 errors = _errs12;
-if(vErrors !== null){
-if(_errs12){
-vErrors.length = _errs12;
-}
-else {
-vErrors = null;
-}
-}
 }
 var valid4 = _errs11 === errors;
 if(valid4){
-validate169.errors = [{}];
 return false;
 }
 else {
 errors = _errs10;
-if(vErrors !== null){
-if(_errs10){
-vErrors.length = _errs10;
-}
-else {
-vErrors = null;
-}
-}
 }
 var _valid0 = _errs9 === errors;
 valid2 = _valid0;
 }
 if(!valid2){
-const err5 = {};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
 errors++;
-validate169.errors = vErrors;
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -13813,26 +9861,12 @@ const _errs19 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if((((data.kind === undefined) && (missing3 = "kind")) || ((data.selection === undefined) && (missing3 = "selection"))) || ((data.gap === undefined) && (missing3 = "gap"))){
-const err6 = {};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
 errors++;
 }
 else {
 if(data.kind !== undefined){
 const _errs21 = errors;
 if("text" !== data.kind){
-const err7 = {};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
 errors++;
 }
 var valid8 = _errs21 === errors;
@@ -13844,13 +9878,6 @@ if(valid8){
 if(data.selection !== undefined){
 const _errs22 = errors;
 if("body" !== data.selection){
-const err8 = {};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
 errors++;
 }
 var valid8 = _errs22 === errors;
@@ -13863,33 +9890,16 @@ var valid8 = true;
 }
 var _valid2 = _errs19 === errors;
 errors = _errs18;
-if(vErrors !== null){
-if(_errs18){
-vErrors.length = _errs18;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid2){
 const _errs23 = errors;
-if(!(validate41(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
-errors = vErrors.length;
+if(!(validate41(data))){
+errors++;
 }
 var _valid2 = _errs23 === errors;
 valid6 = _valid2;
 }
 if(!valid6){
-const err9 = {};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
 errors++;
-validate169.errors = vErrors;
 return false;
 }
 var valid0 = _errs17 === errors;
@@ -13904,62 +9914,26 @@ const _errs29 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
 if((data.gap === undefined) && (missing4 = "gap")){
-const err10 = {};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
 errors++;
 }
 }
 var valid11 = _errs29 === errors;
 if(valid11){
-const err11 = {};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
 errors++;
 }
 else {
 errors = _errs28;
-if(vErrors !== null){
-if(_errs28){
-vErrors.length = _errs28;
-}
-else {
-vErrors = null;
-}
-}
 }
 if(errors === _errs27){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
 if(((data.kind === undefined) && (missing5 = "kind")) || ((data.selection === undefined) && (missing5 = "selection"))){
-const err12 = {};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
 errors++;
 }
 else {
 if(data.kind !== undefined){
 const _errs30 = errors;
 if("text" !== data.kind){
-const err13 = {};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
 errors++;
 }
 var valid12 = _errs30 === errors;
@@ -13971,13 +9945,6 @@ if(valid12){
 if(data.selection !== undefined){
 const _errs31 = errors;
 if("body" !== data.selection){
-const err14 = {};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
 errors++;
 }
 var valid12 = _errs31 === errors;
@@ -13991,33 +9958,16 @@ var valid12 = true;
 }
 var _valid3 = _errs26 === errors;
 errors = _errs25;
-if(vErrors !== null){
-if(_errs25){
-vErrors.length = _errs25;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid3){
 const _errs32 = errors;
-if(!(validate45(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate45.errors : vErrors.concat(validate45.errors);
-errors = vErrors.length;
+if(!(validate45(data))){
+errors++;
 }
 var _valid3 = _errs32 === errors;
 valid9 = _valid3;
 }
 if(!valid9){
-const err15 = {};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
 errors++;
-validate169.errors = vErrors;
 return false;
 }
 var valid0 = _errs24 === errors;
@@ -14029,26 +9979,12 @@ const _errs35 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
 if(((data.kind === undefined) && (missing6 = "kind")) || ((data.selection === undefined) && (missing6 = "selection"))){
-const err16 = {};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
 errors++;
 }
 else {
 if(data.kind !== undefined){
 const _errs37 = errors;
 if("text" !== data.kind){
-const err17 = {};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
 errors++;
 }
 var valid15 = _errs37 === errors;
@@ -14060,13 +9996,6 @@ if(valid15){
 if(data.selection !== undefined){
 const _errs38 = errors;
 if("metadata" !== data.selection){
-const err18 = {};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
 errors++;
 }
 var valid15 = _errs38 === errors;
@@ -14079,33 +10008,16 @@ var valid15 = true;
 }
 var _valid4 = _errs35 === errors;
 errors = _errs34;
-if(vErrors !== null){
-if(_errs34){
-vErrors.length = _errs34;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid4){
 const _errs39 = errors;
-if(!(validate47(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate47.errors : vErrors.concat(validate47.errors);
-errors = vErrors.length;
+if(!(validate47(data))){
+errors++;
 }
 var _valid4 = _errs39 === errors;
 valid13 = _valid4;
 }
 if(!valid13){
-const err19 = {};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
 errors++;
-validate169.errors = vErrors;
 return false;
 }
 var valid0 = _errs33 === errors;
@@ -14117,26 +10029,12 @@ const _errs42 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing7;
 if(((data.kind === undefined) && (missing7 = "kind")) || ((data.selection === undefined) && (missing7 = "selection"))){
-const err20 = {};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
 errors++;
 }
 else {
 if(data.kind !== undefined){
 const _errs44 = errors;
 if("text" !== data.kind){
-const err21 = {};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
 errors++;
 }
 var valid18 = _errs44 === errors;
@@ -14148,13 +10046,6 @@ if(valid18){
 if(data.selection !== undefined){
 const _errs45 = errors;
 if("omit" !== data.selection){
-const err22 = {};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
 errors++;
 }
 var valid18 = _errs45 === errors;
@@ -14167,33 +10058,16 @@ var valid18 = true;
 }
 var _valid5 = _errs42 === errors;
 errors = _errs41;
-if(vErrors !== null){
-if(_errs41){
-vErrors.length = _errs41;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid5){
 const _errs46 = errors;
-if(!(validate49(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
-errors = vErrors.length;
+if(!(validate49(data))){
+errors++;
 }
 var _valid5 = _errs46 === errors;
 valid16 = _valid5;
 }
 if(!valid16){
-const err23 = {};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
 errors++;
-validate169.errors = vErrors;
 return false;
 }
 var valid0 = _errs40 === errors;
@@ -14205,14 +10079,12 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
 if(((((data.id === undefined) && (missing8 = "id")) || ((data.kind === undefined) && (missing8 = "kind"))) || ((data.mediaType === undefined) && (missing8 = "mediaType"))) || ((data.selection === undefined) && (missing8 = "selection"))){
-validate169.errors = [{}];
 return false;
 }
 else {
 if(data.kind !== undefined){
 const _errs48 = errors;
 if("text" !== data.kind){
-validate169.errors = [{}];
 return false;
 }
 var valid19 = _errs48 === errors;
@@ -14225,7 +10097,6 @@ if(data.selection !== undefined){
 let data9 = data.selection;
 const _errs50 = errors;
 if(!(((data9 === "body") || (data9 === "metadata")) || (data9 === "omit"))){
-validate169.errors = [{}];
 return false;
 }
 var valid19 = _errs50 === errors;
@@ -14237,17 +10108,14 @@ var valid19 = true;
 }
 }
 else {
-validate169.errors = [{}];
 return false;
 }
 }
-validate169.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate168(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate168(data){
 let errors = 0;
 if(errors === 0){
 if(Array.isArray(data)){
@@ -14255,9 +10123,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate169(data[i0], VERDICT_CALL))){
-vErrors = vErrors === null ? validate169.errors : vErrors.concat(validate169.errors);
-errors = vErrors.length;
+if(!(validate169(data[i0]))){
+errors++;
 }
 var valid0 = _errs1 === errors;
 if(!valid0){
@@ -14266,30 +10133,25 @@ break;
 }
 }
 else {
-validate168.errors = [{}];
 return false;
 }
 }
-validate168.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate167(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate167(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.type === undefined) && (missing0 = "type")) || ((data.trigger === undefined) && (missing0 = "trigger"))) || ((data.items === undefined) && (missing0 = "items"))){
-validate167.errors = [{}];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs3 = errors;
 if("context.compact.before" !== data.type){
-validate167.errors = [{}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -14305,12 +10167,10 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data1 === "string"){
 if(func5(data1) < 1){
-validate167.errors = [{}];
 return false;
 }
 }
 else {
-validate167.errors = [{}];
 return false;
 }
 }
@@ -14322,9 +10182,8 @@ var valid0 = true;
 if(valid0){
 if(data.instructions !== undefined){
 const _errs7 = errors;
-if(!(validate168(data.instructions, VERDICT_CALL))){
-vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
-errors = vErrors.length;
+if(!(validate168(data.instructions))){
+errors++;
 }
 var valid0 = _errs7 === errors;
 }
@@ -14336,54 +10195,45 @@ var valid0 = true;
 }
 }
 else {
-validate167.errors = [{}];
 return false;
 }
 }
-validate167.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate165(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate165(data){
 let errors = 0;
 const _errs0 = errors;
-if(!(validate36(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-errors = vErrors.length;
+if(!(validate36(data))){
+errors++;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate167(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate167.errors : vErrors.concat(validate167.errors);
-errors = vErrors.length;
+if(!(validate167(data))){
+errors++;
 }
 var valid0 = _errs1 === errors;
 }
-validate165.errors = vErrors;
 return errors === 0;
 }
 
 const schema261 = docs[5]["$defs"]["context.compact.after"];
 const schema262 = docs[3]["$defs"]["context.compact.after"];
 
-function validate180(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate180(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.type === undefined) && (missing0 = "type")) || ((data.summary === undefined) && (missing0 = "summary"))) || ((data.removed === undefined) && (missing0 = "removed"))) || ((data.execution === undefined) && (missing0 = "execution"))){
-validate180.errors = [{}];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs3 = errors;
 if("context.compact.after" !== data.type){
-validate180.errors = [{}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -14394,9 +10244,8 @@ var valid0 = true;
 if(valid0){
 if(data.summary !== undefined){
 const _errs4 = errors;
-if(!(validate168(data.summary, VERDICT_CALL))){
-vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
-errors = vErrors.length;
+if(!(validate168(data.summary))){
+errors++;
 }
 var valid0 = _errs4 === errors;
 }
@@ -14407,7 +10256,6 @@ if(valid0){
 if(data.removed !== undefined){
 const _errs5 = errors;
 if(!(Array.isArray(data.removed))){
-validate180.errors = [{}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -14427,25 +10275,11 @@ const _errs13 = errors;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing1;
 if((data3.status === undefined) && (missing1 = "status")){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
 errors++;
 }
 else {
 if(data3.status !== undefined){
 if("skipped" !== data3.status){
-const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
 errors++;
 }
 }
@@ -14453,21 +10287,12 @@ errors++;
 }
 var _valid0 = _errs13 === errors;
 errors = _errs12;
-if(vErrors !== null){
-if(_errs12){
-vErrors.length = _errs12;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid0){
 const _errs15 = errors;
 if(errors === _errs15){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing2;
 if((data3.reason === undefined) && (missing2 = "reason")){
-validate180.errors = [{}];
 return false;
 }
 }
@@ -14476,15 +10301,7 @@ var _valid0 = _errs15 === errors;
 valid3 = _valid0;
 }
 if(!valid3){
-const err2 = {};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
 errors++;
-validate180.errors = vErrors;
 return false;
 }
 var valid2 = _errs11 === errors;
@@ -14496,25 +10313,11 @@ const _errs19 = errors;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing3;
 if((data3.status === undefined) && (missing3 = "status")){
-const err3 = {};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
 errors++;
 }
 else {
 if(data3.status !== undefined){
 if("executed" !== data3.status){
-const err4 = {};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
 errors++;
 }
 }
@@ -14522,14 +10325,6 @@ errors++;
 }
 var _valid1 = _errs19 === errors;
 errors = _errs18;
-if(vErrors !== null){
-if(_errs18){
-vErrors.length = _errs18;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid1){
 const _errs21 = errors;
 const _errs22 = errors;
@@ -14537,45 +10332,21 @@ const _errs23 = errors;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing4;
 if((data3.reason === undefined) && (missing4 = "reason")){
-const err5 = {};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
 errors++;
 }
 }
 var valid7 = _errs23 === errors;
 if(valid7){
-validate180.errors = [{}];
 return false;
 }
 else {
 errors = _errs22;
-if(vErrors !== null){
-if(_errs22){
-vErrors.length = _errs22;
-}
-else {
-vErrors = null;
-}
-}
 }
 var _valid1 = _errs21 === errors;
 valid5 = _valid1;
 }
 if(!valid5){
-const err6 = {};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
 errors++;
-validate180.errors = vErrors;
 return false;
 }
 var valid2 = _errs17 === errors;
@@ -14584,7 +10355,6 @@ if(errors === _errs8){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing5;
 if((data3.status === undefined) && (missing5 = "status")){
-validate180.errors = [{}];
 return false;
 }
 else {
@@ -14592,7 +10362,6 @@ if(data3.status !== undefined){
 let data6 = data3.status;
 const _errs25 = errors;
 if(!((data6 === "executed") || (data6 === "skipped"))){
-validate180.errors = [{}];
 return false;
 }
 var valid8 = _errs25 === errors;
@@ -14605,7 +10374,6 @@ if(data3.reason !== undefined){
 let data7 = data3.reason;
 const _errs27 = errors;
 if(!(((((data7 === "supplied_result") || (data7 === "policy")) || (data7 === "cancelled")) || (data7 === "timeout")) || (data7 === "other"))){
-validate180.errors = [{}];
 return false;
 }
 var valid8 = _errs27 === errors;
@@ -14617,7 +10385,6 @@ if(valid8){
 if(data3.detail !== undefined){
 const _errs29 = errors;
 if(typeof data3.detail !== "string"){
-validate180.errors = [{}];
 return false;
 }
 var valid8 = _errs29 === errors;
@@ -14630,7 +10397,6 @@ var valid8 = true;
 }
 }
 else {
-validate180.errors = [{}];
 return false;
 }
 }
@@ -14645,33 +10411,27 @@ var valid0 = true;
 }
 }
 else {
-validate180.errors = [{}];
 return false;
 }
 }
-validate180.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate178(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate178(data){
 let errors = 0;
 const _errs0 = errors;
-if(!(validate36(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-errors = vErrors.length;
+if(!(validate36(data))){
+errors++;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate180(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate180.errors : vErrors.concat(validate180.errors);
-errors = vErrors.length;
+if(!(validate180(data))){
+errors++;
 }
 var valid0 = _errs1 === errors;
 }
-validate178.errors = vErrors;
 return errors === 0;
 }
 
@@ -14680,8 +10440,7 @@ const schema265 = docs[4]["$defs"]["task.change.before"];
 const schema266 = docs[4]["$defs"]["task"];
 const schema268 = docs[4]["$defs"]["changeOperation"];
 
-function validate187(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate187(data){
 let errors = 0;
 const _errs4 = errors;
 let valid1 = true;
@@ -14689,25 +10448,11 @@ const _errs5 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.operation === undefined) && (missing0 = "operation")){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
 errors++;
 }
 else {
 if(data.operation !== undefined){
 if("update" !== data.operation){
-const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
 errors++;
 }
 }
@@ -14715,14 +10460,6 @@ errors++;
 }
 var _valid0 = _errs5 === errors;
 errors = _errs4;
-if(vErrors !== null){
-if(_errs4){
-vErrors.length = _errs4;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid0){
 const _errs7 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -14732,7 +10469,6 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(Object.keys(data1).length < 1){
-validate187.errors = [{}];
 return false;
 }
 }
@@ -14743,29 +10479,19 @@ var _valid0 = _errs7 === errors;
 valid1 = _valid0;
 }
 if(!valid1){
-const err2 = {};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
 errors++;
-validate187.errors = vErrors;
 return false;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((((data.id === undefined) && (missing1 = "id")) || ((data.operation === undefined) && (missing1 = "operation"))) || ((data.change === undefined) && (missing1 = "change"))){
-validate187.errors = [{}];
 return false;
 }
 else {
 const _errs10 = errors;
 for(const key0 in data){
 if(!((((((key0 === "id") || (key0 === "operation")) || (key0 === "change")) || (key0 === "prior")) || (key0 === "description")) || (key0 === "synthesized"))){
-validate187.errors = [{}];
 return false;
 break;
 }
@@ -14778,12 +10504,10 @@ const _errs12 = errors;
 if(errors === _errs12){
 if(typeof data2 === "string"){
 if(func5(data2) < 1){
-validate187.errors = [{}];
 return false;
 }
 }
 else {
-validate187.errors = [{}];
 return false;
 }
 }
@@ -14797,7 +10521,6 @@ if(data.operation !== undefined){
 let data3 = data.operation;
 const _errs14 = errors;
 if(!(((data3 === "create") || (data3 === "update")) || (data3 === "remove"))){
-validate187.errors = [{}];
 return false;
 }
 var valid4 = _errs14 === errors;
@@ -14810,7 +10533,6 @@ if(data.change !== undefined){
 let data4 = data.change;
 const _errs17 = errors;
 if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
-validate187.errors = [{}];
 return false;
 }
 var valid4 = _errs17 === errors;
@@ -14823,7 +10545,6 @@ if(data.prior !== undefined){
 let data5 = data.prior;
 const _errs19 = errors;
 if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
-validate187.errors = [{}];
 return false;
 }
 var valid4 = _errs19 === errors;
@@ -14835,7 +10556,6 @@ if(valid4){
 if(data.description !== undefined){
 const _errs21 = errors;
 if(typeof data.description !== "string"){
-validate187.errors = [{}];
 return false;
 }
 var valid4 = _errs21 === errors;
@@ -14847,7 +10567,6 @@ if(valid4){
 if(data.synthesized !== undefined){
 const _errs23 = errors;
 if(typeof data.synthesized !== "boolean"){
-validate187.errors = [{}];
 return false;
 }
 var valid4 = _errs23 === errors;
@@ -14864,30 +10583,25 @@ var valid4 = true;
 }
 }
 else {
-validate187.errors = [{}];
 return false;
 }
 }
-validate187.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate186(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate186(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.type === undefined) && (missing0 = "type")) || ((data.task === undefined) && (missing0 = "task"))){
-validate186.errors = [{}];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs3 = errors;
 if("task.change.before" !== data.type){
-validate186.errors = [{}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -14898,9 +10612,8 @@ var valid0 = true;
 if(valid0){
 if(data.task !== undefined){
 const _errs4 = errors;
-if(!(validate187(data.task, VERDICT_CALL))){
-vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
-errors = vErrors.length;
+if(!(validate187(data.task))){
+errors++;
 }
 var valid0 = _errs4 === errors;
 }
@@ -14911,33 +10624,27 @@ var valid0 = true;
 }
 }
 else {
-validate186.errors = [{}];
 return false;
 }
 }
-validate186.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate184(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate184(data){
 let errors = 0;
 const _errs0 = errors;
-if(!(validate36(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-errors = vErrors.length;
+if(!(validate36(data))){
+errors++;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate186(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate186.errors : vErrors.concat(validate186.errors);
-errors = vErrors.length;
+if(!(validate186(data))){
+errors++;
 }
 var valid0 = _errs1 === errors;
 }
-validate184.errors = vErrors;
 return errors === 0;
 }
 
@@ -14947,21 +10654,18 @@ const schema273 = docs[2]["$defs"]["elicitationMode"];
 
 
 
-function validate193(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate193(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.type === undefined) && (missing0 = "type")) || ((data.elicitation === undefined) && (missing0 = "elicitation"))){
-validate193.errors = [{}];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs3 = errors;
 if("user.elicitation.request" !== data.type){
-validate193.errors = [{}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -14977,14 +10681,12 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.server === undefined) && (missing1 = "server")) || ((data1.mode === undefined) && (missing1 = "mode"))){
-validate193.errors = [{}];
 return false;
 }
 else {
 const _errs6 = errors;
 for(const key0 in data1){
 if(!(((key0 === "server") || (key0 === "mode")) || (key0 === "request"))){
-validate193.errors = [{}];
 return false;
 break;
 }
@@ -14997,12 +10699,10 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data2 === "string"){
 if(func5(data2) < 1){
-validate193.errors = [{}];
 return false;
 }
 }
 else {
-validate193.errors = [{}];
 return false;
 }
 }
@@ -15016,7 +10716,6 @@ if(data1.mode !== undefined){
 let data3 = data1.mode;
 const _errs10 = errors;
 if(!((data3 === "form") || (data3 === "url"))){
-validate193.errors = [{}];
 return false;
 }
 var valid1 = _errs10 === errors;
@@ -15027,9 +10726,8 @@ var valid1 = true;
 if(valid1){
 if(data1.request !== undefined){
 const _errs13 = errors;
-if(!(validate169(data1.request, VERDICT_CALL))){
-vErrors = vErrors === null ? validate169.errors : vErrors.concat(validate169.errors);
-errors = vErrors.length;
+if(!(validate169(data1.request))){
+errors++;
 }
 var valid1 = _errs13 === errors;
 }
@@ -15042,7 +10740,6 @@ var valid1 = true;
 }
 }
 else {
-validate193.errors = [{}];
 return false;
 }
 }
@@ -15055,54 +10752,45 @@ var valid0 = true;
 }
 }
 else {
-validate193.errors = [{}];
 return false;
 }
 }
-validate193.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate191(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate191(data){
 let errors = 0;
 const _errs0 = errors;
-if(!(validate36(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-errors = vErrors.length;
+if(!(validate36(data))){
+errors++;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate193(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate193.errors : vErrors.concat(validate193.errors);
-errors = vErrors.length;
+if(!(validate193(data))){
+errors++;
 }
 var valid0 = _errs1 === errors;
 }
-validate191.errors = vErrors;
 return errors === 0;
 }
 
 const schema281 = docs[5]["$defs"]["user.elicitation.result"];
 const schema282 = docs[2]["$defs"]["user.elicitation.result"];
 
-function validate204(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate204(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.type === undefined) && (missing0 = "type")) || ((data.elicitation === undefined) && (missing0 = "elicitation"))){
-validate204.errors = [{}];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs3 = errors;
 if("user.elicitation.result" !== data.type){
-validate204.errors = [{}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -15118,14 +10806,12 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((((data1.server === undefined) && (missing1 = "server")) || ((data1.mode === undefined) && (missing1 = "mode"))) || ((data1.action === undefined) && (missing1 = "action"))){
-validate204.errors = [{}];
 return false;
 }
 else {
 const _errs6 = errors;
 for(const key0 in data1){
 if(!((((key0 === "server") || (key0 === "mode")) || (key0 === "action")) || (key0 === "result"))){
-validate204.errors = [{}];
 return false;
 break;
 }
@@ -15138,12 +10824,10 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data2 === "string"){
 if(func5(data2) < 1){
-validate204.errors = [{}];
 return false;
 }
 }
 else {
-validate204.errors = [{}];
 return false;
 }
 }
@@ -15157,7 +10841,6 @@ if(data1.mode !== undefined){
 let data3 = data1.mode;
 const _errs10 = errors;
 if(!((data3 === "form") || (data3 === "url"))){
-validate204.errors = [{}];
 return false;
 }
 var valid1 = _errs10 === errors;
@@ -15170,7 +10853,6 @@ if(data1.action !== undefined){
 let data4 = data1.action;
 const _errs13 = errors;
 if(!(((data4 === "accept") || (data4 === "decline")) || (data4 === "cancel"))){
-validate204.errors = [{}];
 return false;
 }
 var valid1 = _errs13 === errors;
@@ -15181,9 +10863,8 @@ var valid1 = true;
 if(valid1){
 if(data1.result !== undefined){
 const _errs15 = errors;
-if(!(validate169(data1.result, VERDICT_CALL))){
-vErrors = vErrors === null ? validate169.errors : vErrors.concat(validate169.errors);
-errors = vErrors.length;
+if(!(validate169(data1.result))){
+errors++;
 }
 var valid1 = _errs15 === errors;
 }
@@ -15197,7 +10878,6 @@ var valid1 = true;
 }
 }
 else {
-validate204.errors = [{}];
 return false;
 }
 }
@@ -15210,33 +10890,27 @@ var valid0 = true;
 }
 }
 else {
-validate204.errors = [{}];
 return false;
 }
 }
-validate204.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate202(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate202(data){
 let errors = 0;
 const _errs0 = errors;
-if(!(validate36(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-errors = vErrors.length;
+if(!(validate36(data))){
+errors++;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate204(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate204.errors : vErrors.concat(validate204.errors);
-errors = vErrors.length;
+if(!(validate204(data))){
+errors++;
 }
 var valid0 = _errs1 === errors;
 }
-validate202.errors = vErrors;
 return errors === 0;
 }
 
@@ -15245,21 +10919,18 @@ const schema286 = docs[2]["$defs"]["user.message.inbound"];
 
 
 
-function validate210(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate210(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.type === undefined) && (missing0 = "type")) || ((data.message === undefined) && (missing0 = "message"))){
-validate210.errors = [{}];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs3 = errors;
 if("user.message.inbound" !== data.type){
-validate210.errors = [{}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -15275,14 +10946,12 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((((data1.channel === undefined) && (missing1 = "channel")) || ((data1.sender === undefined) && (missing1 = "sender"))) || ((data1.messages === undefined) && (missing1 = "messages"))){
-validate210.errors = [{}];
 return false;
 }
 else {
 const _errs6 = errors;
 for(const key0 in data1){
 if(!(((key0 === "channel") || (key0 === "sender")) || (key0 === "messages"))){
-validate210.errors = [{}];
 return false;
 break;
 }
@@ -15295,12 +10964,10 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data2 === "string"){
 if(func5(data2) < 1){
-validate210.errors = [{}];
 return false;
 }
 }
 else {
-validate210.errors = [{}];
 return false;
 }
 }
@@ -15317,12 +10984,10 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data3 === "string"){
 if(func5(data3) < 1){
-validate210.errors = [{}];
 return false;
 }
 }
 else {
-validate210.errors = [{}];
 return false;
 }
 }
@@ -15343,9 +11008,8 @@ for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 const _errs15 = errors;
 const _errs16 = errors;
-if(!(validate38(data5, VERDICT_CALL))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
-errors = vErrors.length;
+if(!(validate38(data5))){
+errors++;
 }
 var valid5 = _errs16 === errors;
 if(valid5){
@@ -15353,7 +11017,6 @@ const _errs17 = errors;
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(data5.role !== undefined){
 if("user" !== data5.role){
-validate210.errors = [{}];
 return false;
 }
 }
@@ -15367,7 +11030,6 @@ break;
 }
 }
 else {
-validate210.errors = [{}];
 return false;
 }
 }
@@ -15382,7 +11044,6 @@ var valid1 = true;
 }
 }
 else {
-validate210.errors = [{}];
 return false;
 }
 }
@@ -15395,54 +11056,45 @@ var valid0 = true;
 }
 }
 else {
-validate210.errors = [{}];
 return false;
 }
 }
-validate210.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate208(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate208(data){
 let errors = 0;
 const _errs0 = errors;
-if(!(validate36(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-errors = vErrors.length;
+if(!(validate36(data))){
+errors++;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate210(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate210.errors : vErrors.concat(validate210.errors);
-errors = vErrors.length;
+if(!(validate210(data))){
+errors++;
 }
 var valid0 = _errs1 === errors;
 }
-validate208.errors = vErrors;
 return errors === 0;
 }
 
 const schema293 = docs[5]["$defs"]["user.message.outbound"];
 const schema294 = docs[2]["$defs"]["user.message.outbound"];
 
-function validate218(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate218(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.type === undefined) && (missing0 = "type")) || ((data.message === undefined) && (missing0 = "message"))){
-validate218.errors = [{}];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs3 = errors;
 if("user.message.outbound" !== data.type){
-validate218.errors = [{}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -15458,14 +11110,12 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.channel === undefined) && (missing1 = "channel")) || ((data1.messages === undefined) && (missing1 = "messages"))){
-validate218.errors = [{}];
 return false;
 }
 else {
 const _errs6 = errors;
 for(const key0 in data1){
 if(!((key0 === "channel") || (key0 === "messages"))){
-validate218.errors = [{}];
 return false;
 break;
 }
@@ -15478,12 +11128,10 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data2 === "string"){
 if(func5(data2) < 1){
-validate218.errors = [{}];
 return false;
 }
 }
 else {
-validate218.errors = [{}];
 return false;
 }
 }
@@ -15504,9 +11152,8 @@ for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
 const _errs12 = errors;
 const _errs13 = errors;
-if(!(validate38(data4, VERDICT_CALL))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
-errors = vErrors.length;
+if(!(validate38(data4))){
+errors++;
 }
 var valid4 = _errs13 === errors;
 if(valid4){
@@ -15514,7 +11161,6 @@ const _errs14 = errors;
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 if(data4.role !== undefined){
 if("assistant" !== data4.role){
-validate218.errors = [{}];
 return false;
 }
 }
@@ -15528,7 +11174,6 @@ break;
 }
 }
 else {
-validate218.errors = [{}];
 return false;
 }
 }
@@ -15542,7 +11187,6 @@ var valid1 = true;
 }
 }
 else {
-validate218.errors = [{}];
 return false;
 }
 }
@@ -15555,33 +11199,27 @@ var valid0 = true;
 }
 }
 else {
-validate218.errors = [{}];
 return false;
 }
 }
-validate218.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate216(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate216(data){
 let errors = 0;
 const _errs0 = errors;
-if(!(validate36(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-errors = vErrors.length;
+if(!(validate36(data))){
+errors++;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate218(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate218.errors : vErrors.concat(validate218.errors);
-errors = vErrors.length;
+if(!(validate218(data))){
+errors++;
 }
 var valid0 = _errs1 === errors;
 }
-validate216.errors = vErrors;
 return errors === 0;
 }
 
@@ -15590,8 +11228,7 @@ const schema297 = docs[4]["$defs"]["workspace.change.before"];
 const schema298 = docs[4]["$defs"]["workspace"];
 const schema299 = docs[4]["$defs"]["workspaceState"];
 
-function validate226(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate226(data){
 let errors = 0;
 const _errs3 = errors;
 let valid1 = false;
@@ -15599,13 +11236,6 @@ const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.cwd === undefined) && (missing0 = "cwd")){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
 errors++;
 }
 }
@@ -15616,13 +11246,6 @@ const _errs5 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.workspaceRoots === undefined) && (missing1 = "workspaceRoots")){
-const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
 errors++;
 }
 }
@@ -15630,34 +11253,17 @@ var _valid0 = _errs5 === errors;
 valid1 = valid1 || _valid0;
 }
 if(!valid1){
-const err2 = {};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
 errors++;
-validate226.errors = vErrors;
 return false;
 }
 else {
 errors = _errs3;
-if(vErrors !== null){
-if(_errs3){
-vErrors.length = _errs3;
-}
-else {
-vErrors = null;
-}
-}
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs7 = errors;
 for(const key0 in data){
 if(!((key0 === "cwd") || (key0 === "workspaceRoots"))){
-validate226.errors = [{}];
 return false;
 break;
 }
@@ -15670,12 +11276,10 @@ const _errs9 = errors;
 if(errors === _errs9){
 if(typeof data0 === "string"){
 if(func5(data0) < 1){
-validate226.errors = [{}];
 return false;
 }
 }
 else {
-validate226.errors = [{}];
 return false;
 }
 }
@@ -15695,7 +11299,6 @@ const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs13 = errors;
 if(typeof data1[i0] !== "string"){
-validate226.errors = [{}];
 return false;
 }
 var valid4 = _errs13 === errors;
@@ -15705,7 +11308,6 @@ break;
 }
 }
 else {
-validate226.errors = [{}];
 return false;
 }
 }
@@ -15718,30 +11320,25 @@ var valid2 = true;
 }
 }
 else {
-validate226.errors = [{}];
 return false;
 }
 }
-validate226.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate225(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate225(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.kind === undefined) && (missing0 = "kind")) || ((data.change === undefined) && (missing0 = "change"))){
-validate225.errors = [{}];
 return false;
 }
 else {
 const _errs2 = errors;
 for(const key0 in data){
 if(!((((key0 === "kind") || (key0 === "change")) || (key0 === "prior")) || (key0 === "reason"))){
-validate225.errors = [{}];
 return false;
 break;
 }
@@ -15751,7 +11348,6 @@ if(data.kind !== undefined){
 let data0 = data.kind;
 const _errs3 = errors;
 if(!(((data0 === "cwd") || (data0 === "roots")) || (data0 === "switch"))){
-validate225.errors = [{}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -15762,9 +11358,8 @@ var valid0 = true;
 if(valid0){
 if(data.change !== undefined){
 const _errs5 = errors;
-if(!(validate226(data.change, VERDICT_CALL))){
-vErrors = vErrors === null ? validate226.errors : vErrors.concat(validate226.errors);
-errors = vErrors.length;
+if(!(validate226(data.change))){
+errors++;
 }
 var valid0 = _errs5 === errors;
 }
@@ -15774,9 +11369,8 @@ var valid0 = true;
 if(valid0){
 if(data.prior !== undefined){
 const _errs6 = errors;
-if(!(validate226(data.prior, VERDICT_CALL))){
-vErrors = vErrors === null ? validate226.errors : vErrors.concat(validate226.errors);
-errors = vErrors.length;
+if(!(validate226(data.prior))){
+errors++;
 }
 var valid0 = _errs6 === errors;
 }
@@ -15787,7 +11381,6 @@ if(valid0){
 if(data.reason !== undefined){
 const _errs7 = errors;
 if(typeof data.reason !== "string"){
-validate225.errors = [{}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -15802,30 +11395,25 @@ var valid0 = true;
 }
 }
 else {
-validate225.errors = [{}];
 return false;
 }
 }
-validate225.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate224(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate224(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.type === undefined) && (missing0 = "type")) || ((data.workspace === undefined) && (missing0 = "workspace"))){
-validate224.errors = [{}];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs3 = errors;
 if("workspace.change.before" !== data.type){
-validate224.errors = [{}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -15836,9 +11424,8 @@ var valid0 = true;
 if(valid0){
 if(data.workspace !== undefined){
 const _errs4 = errors;
-if(!(validate225(data.workspace, VERDICT_CALL))){
-vErrors = vErrors === null ? validate225.errors : vErrors.concat(validate225.errors);
-errors = vErrors.length;
+if(!(validate225(data.workspace))){
+errors++;
 }
 var valid0 = _errs4 === errors;
 }
@@ -15849,54 +11436,45 @@ var valid0 = true;
 }
 }
 else {
-validate224.errors = [{}];
 return false;
 }
 }
-validate224.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate222(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate222(data){
 let errors = 0;
 const _errs0 = errors;
-if(!(validate36(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-errors = vErrors.length;
+if(!(validate36(data))){
+errors++;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate224(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate224.errors : vErrors.concat(validate224.errors);
-errors = vErrors.length;
+if(!(validate224(data))){
+errors++;
 }
 var valid0 = _errs1 === errors;
 }
-validate222.errors = vErrors;
 return errors === 0;
 }
 
 const schema301 = docs[5]["$defs"]["model.response.after"];
 const schema302 = docs[3]["$defs"]["model.response.after"];
 
-function validate234(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate234(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((data.type === undefined) && (missing0 = "type")) || ((data.model === undefined) && (missing0 = "model"))) || ((data.attempt === undefined) && (missing0 = "attempt"))) || ((data.execution === undefined) && (missing0 = "execution"))) || ((data.items === undefined) && (missing0 = "items"))) || ((data.finishReason === undefined) && (missing0 = "finishReason"))){
-validate234.errors = [{}];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs3 = errors;
 if("model.response.after" !== data.type){
-validate234.errors = [{}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -15907,9 +11485,8 @@ var valid0 = true;
 if(valid0){
 if(data.model !== undefined){
 const _errs4 = errors;
-if(!(validate135(data.model, VERDICT_CALL))){
-vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
-errors = vErrors.length;
+if(!(validate135(data.model))){
+errors++;
 }
 var valid0 = _errs4 === errors;
 }
@@ -15919,9 +11496,8 @@ var valid0 = true;
 if(valid0){
 if(data.attempt !== undefined){
 const _errs5 = errors;
-if(!(validate137(data.attempt, VERDICT_CALL))){
-vErrors = vErrors === null ? validate137.errors : vErrors.concat(validate137.errors);
-errors = vErrors.length;
+if(!(validate137(data.attempt))){
+errors++;
 }
 var valid0 = _errs5 === errors;
 }
@@ -15940,25 +11516,11 @@ const _errs12 = errors;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing1;
 if((data3.status === undefined) && (missing1 = "status")){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
 errors++;
 }
 else {
 if(data3.status !== undefined){
 if("skipped" !== data3.status){
-const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
 errors++;
 }
 }
@@ -15966,21 +11528,12 @@ errors++;
 }
 var _valid0 = _errs12 === errors;
 errors = _errs11;
-if(vErrors !== null){
-if(_errs11){
-vErrors.length = _errs11;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid0){
 const _errs14 = errors;
 if(errors === _errs14){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing2;
 if((data3.reason === undefined) && (missing2 = "reason")){
-validate234.errors = [{}];
 return false;
 }
 }
@@ -15989,15 +11542,7 @@ var _valid0 = _errs14 === errors;
 valid3 = _valid0;
 }
 if(!valid3){
-const err2 = {};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
 errors++;
-validate234.errors = vErrors;
 return false;
 }
 var valid2 = _errs10 === errors;
@@ -16009,25 +11554,11 @@ const _errs18 = errors;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing3;
 if((data3.status === undefined) && (missing3 = "status")){
-const err3 = {};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
 errors++;
 }
 else {
 if(data3.status !== undefined){
 if("executed" !== data3.status){
-const err4 = {};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
 errors++;
 }
 }
@@ -16035,14 +11566,6 @@ errors++;
 }
 var _valid1 = _errs18 === errors;
 errors = _errs17;
-if(vErrors !== null){
-if(_errs17){
-vErrors.length = _errs17;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid1){
 const _errs20 = errors;
 const _errs21 = errors;
@@ -16050,45 +11573,21 @@ const _errs22 = errors;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing4;
 if((data3.reason === undefined) && (missing4 = "reason")){
-const err5 = {};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
 errors++;
 }
 }
 var valid7 = _errs22 === errors;
 if(valid7){
-validate234.errors = [{}];
 return false;
 }
 else {
 errors = _errs21;
-if(vErrors !== null){
-if(_errs21){
-vErrors.length = _errs21;
-}
-else {
-vErrors = null;
-}
-}
 }
 var _valid1 = _errs20 === errors;
 valid5 = _valid1;
 }
 if(!valid5){
-const err6 = {};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
 errors++;
-validate234.errors = vErrors;
 return false;
 }
 var valid2 = _errs16 === errors;
@@ -16097,7 +11596,6 @@ if(errors === _errs7){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing5;
 if((data3.status === undefined) && (missing5 = "status")){
-validate234.errors = [{}];
 return false;
 }
 else {
@@ -16105,7 +11603,6 @@ if(data3.status !== undefined){
 let data6 = data3.status;
 const _errs24 = errors;
 if(!((data6 === "executed") || (data6 === "skipped"))){
-validate234.errors = [{}];
 return false;
 }
 var valid8 = _errs24 === errors;
@@ -16118,7 +11615,6 @@ if(data3.reason !== undefined){
 let data7 = data3.reason;
 const _errs26 = errors;
 if(!(((((data7 === "supplied_result") || (data7 === "policy")) || (data7 === "cancelled")) || (data7 === "timeout")) || (data7 === "other"))){
-validate234.errors = [{}];
 return false;
 }
 var valid8 = _errs26 === errors;
@@ -16130,7 +11626,6 @@ if(valid8){
 if(data3.detail !== undefined){
 const _errs28 = errors;
 if(typeof data3.detail !== "string"){
-validate234.errors = [{}];
 return false;
 }
 var valid8 = _errs28 === errors;
@@ -16143,7 +11638,6 @@ var valid8 = true;
 }
 }
 else {
-validate234.errors = [{}];
 return false;
 }
 }
@@ -16160,12 +11654,10 @@ const _errs31 = errors;
 if(errors === _errs31){
 if(typeof data9 === "string"){
 if(func5(data9) < 1){
-validate234.errors = [{}];
 return false;
 }
 }
 else {
-validate234.errors = [{}];
 return false;
 }
 }
@@ -16181,39 +11673,32 @@ var valid0 = true;
 }
 }
 else {
-validate234.errors = [{}];
 return false;
 }
 }
-validate234.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate232(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate232(data){
 let errors = 0;
 const _errs0 = errors;
-if(!(validate36(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-errors = vErrors.length;
+if(!(validate36(data))){
+errors++;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate234(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate234.errors : vErrors.concat(validate234.errors);
-errors = vErrors.length;
+if(!(validate234(data))){
+errors++;
 }
 var valid0 = _errs1 === errors;
 }
-validate232.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate34(data){
 let errors = 0;
 const _errs2 = errors;
 const _errs3 = errors;
@@ -16222,25 +11707,11 @@ const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("tool.before" !== data.type){
-const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
 errors++;
 }
 }
@@ -16248,33 +11719,16 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 errors = _errs3;
-if(vErrors !== null){
-if(_errs3){
-vErrors.length = _errs3;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid0){
 const _errs6 = errors;
-if(!(validate35(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
-errors = vErrors.length;
+if(!(validate35(data))){
+errors++;
 }
 var _valid0 = _errs6 === errors;
 valid1 = _valid0;
 }
 if(!valid1){
-const err2 = {};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
 errors++;
-validate34.errors = vErrors;
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -16286,25 +11740,11 @@ const _errs9 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.type === undefined) && (missing1 = "type")){
-const err3 = {};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("tool.after" !== data.type){
-const err4 = {};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
 errors++;
 }
 }
@@ -16312,33 +11752,16 @@ errors++;
 }
 var _valid1 = _errs9 === errors;
 errors = _errs8;
-if(vErrors !== null){
-if(_errs8){
-vErrors.length = _errs8;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid1){
 const _errs11 = errors;
-if(!(validate94(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
-errors = vErrors.length;
+if(!(validate94(data))){
+errors++;
 }
 var _valid1 = _errs11 === errors;
 valid3 = _valid1;
 }
 if(!valid3){
-const err5 = {};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
 errors++;
-validate34.errors = vErrors;
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -16350,25 +11773,11 @@ const _errs14 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((data.type === undefined) && (missing2 = "type")){
-const err6 = {};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("session.start" !== data.type){
-const err7 = {};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
 errors++;
 }
 }
@@ -16376,33 +11785,16 @@ errors++;
 }
 var _valid2 = _errs14 === errors;
 errors = _errs13;
-if(vErrors !== null){
-if(_errs13){
-vErrors.length = _errs13;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid2){
 const _errs16 = errors;
-if(!(validate103(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
-errors = vErrors.length;
+if(!(validate103(data))){
+errors++;
 }
 var _valid2 = _errs16 === errors;
 valid5 = _valid2;
 }
 if(!valid5){
-const err8 = {};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
 errors++;
-validate34.errors = vErrors;
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -16414,25 +11806,11 @@ const _errs19 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if((data.type === undefined) && (missing3 = "type")){
-const err9 = {};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("config.change.before" !== data.type){
-const err10 = {};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
 errors++;
 }
 }
@@ -16440,33 +11818,16 @@ errors++;
 }
 var _valid3 = _errs19 === errors;
 errors = _errs18;
-if(vErrors !== null){
-if(_errs18){
-vErrors.length = _errs18;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid3){
 const _errs21 = errors;
-if(!(validate117(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
-errors = vErrors.length;
+if(!(validate117(data))){
+errors++;
 }
 var _valid3 = _errs21 === errors;
 valid7 = _valid3;
 }
 if(!valid7){
-const err11 = {};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
 errors++;
-validate34.errors = vErrors;
 return false;
 }
 var valid0 = _errs17 === errors;
@@ -16478,25 +11839,11 @@ const _errs24 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
 if((data.type === undefined) && (missing4 = "type")){
-const err12 = {};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("turn.start" !== data.type){
-const err13 = {};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
 errors++;
 }
 }
@@ -16504,33 +11851,16 @@ errors++;
 }
 var _valid4 = _errs24 === errors;
 errors = _errs23;
-if(vErrors !== null){
-if(_errs23){
-vErrors.length = _errs23;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid4){
 const _errs26 = errors;
-if(!(validate122(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
-errors = vErrors.length;
+if(!(validate122(data))){
+errors++;
 }
 var _valid4 = _errs26 === errors;
 valid9 = _valid4;
 }
 if(!valid9){
-const err14 = {};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
 errors++;
-validate34.errors = vErrors;
 return false;
 }
 var valid0 = _errs22 === errors;
@@ -16542,25 +11872,11 @@ const _errs29 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
 if((data.type === undefined) && (missing5 = "type")){
-const err15 = {};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("turn.finish.before" !== data.type){
-const err16 = {};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
 errors++;
 }
 }
@@ -16568,33 +11884,16 @@ errors++;
 }
 var _valid5 = _errs29 === errors;
 errors = _errs28;
-if(vErrors !== null){
-if(_errs28){
-vErrors.length = _errs28;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid5){
 const _errs31 = errors;
-if(!(validate127(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
-errors = vErrors.length;
+if(!(validate127(data))){
+errors++;
 }
 var _valid5 = _errs31 === errors;
 valid11 = _valid5;
 }
 if(!valid11){
-const err17 = {};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
 errors++;
-validate34.errors = vErrors;
 return false;
 }
 var valid0 = _errs27 === errors;
@@ -16606,25 +11905,11 @@ const _errs34 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
 if((data.type === undefined) && (missing6 = "type")){
-const err18 = {};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("model.request.before" !== data.type){
-const err19 = {};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
 errors++;
 }
 }
@@ -16632,33 +11917,16 @@ errors++;
 }
 var _valid6 = _errs34 === errors;
 errors = _errs33;
-if(vErrors !== null){
-if(_errs33){
-vErrors.length = _errs33;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid6){
 const _errs36 = errors;
-if(!(validate132(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate132.errors : vErrors.concat(validate132.errors);
-errors = vErrors.length;
+if(!(validate132(data))){
+errors++;
 }
 var _valid6 = _errs36 === errors;
 valid13 = _valid6;
 }
 if(!valid13){
-const err20 = {};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
 errors++;
-validate34.errors = vErrors;
 return false;
 }
 var valid0 = _errs32 === errors;
@@ -16670,25 +11938,11 @@ const _errs39 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing7;
 if((data.type === undefined) && (missing7 = "type")){
-const err21 = {};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("model.switch.before" !== data.type){
-const err22 = {};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
 errors++;
 }
 }
@@ -16696,33 +11950,16 @@ errors++;
 }
 var _valid7 = _errs39 === errors;
 errors = _errs38;
-if(vErrors !== null){
-if(_errs38){
-vErrors.length = _errs38;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid7){
 const _errs41 = errors;
-if(!(validate141(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate141.errors : vErrors.concat(validate141.errors);
-errors = vErrors.length;
+if(!(validate141(data))){
+errors++;
 }
 var _valid7 = _errs41 === errors;
 valid15 = _valid7;
 }
 if(!valid15){
-const err23 = {};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
 errors++;
-validate34.errors = vErrors;
 return false;
 }
 var valid0 = _errs37 === errors;
@@ -16734,25 +11971,11 @@ const _errs44 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
 if((data.type === undefined) && (missing8 = "type")){
-const err24 = {};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("tool.permission.request" !== data.type){
-const err25 = {};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
 errors++;
 }
 }
@@ -16760,33 +11983,16 @@ errors++;
 }
 var _valid8 = _errs44 === errors;
 errors = _errs43;
-if(vErrors !== null){
-if(_errs43){
-vErrors.length = _errs43;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid8){
 const _errs46 = errors;
-if(!(validate148(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate148.errors : vErrors.concat(validate148.errors);
-errors = vErrors.length;
+if(!(validate148(data))){
+errors++;
 }
 var _valid8 = _errs46 === errors;
 valid17 = _valid8;
 }
 if(!valid17){
-const err26 = {};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
 errors++;
-validate34.errors = vErrors;
 return false;
 }
 var valid0 = _errs42 === errors;
@@ -16798,25 +12004,11 @@ const _errs49 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing9;
 if((data.type === undefined) && (missing9 = "type")){
-const err27 = {};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("tool.batch.after" !== data.type){
-const err28 = {};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
 errors++;
 }
 }
@@ -16824,33 +12016,16 @@ errors++;
 }
 var _valid9 = _errs49 === errors;
 errors = _errs48;
-if(vErrors !== null){
-if(_errs48){
-vErrors.length = _errs48;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid9){
 const _errs51 = errors;
-if(!(validate155(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate155.errors : vErrors.concat(validate155.errors);
-errors = vErrors.length;
+if(!(validate155(data))){
+errors++;
 }
 var _valid9 = _errs51 === errors;
 valid19 = _valid9;
 }
 if(!valid19){
-const err29 = {};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
 errors++;
-validate34.errors = vErrors;
 return false;
 }
 var valid0 = _errs47 === errors;
@@ -16862,25 +12037,11 @@ const _errs54 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing10;
 if((data.type === undefined) && (missing10 = "type")){
-const err30 = {};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("context.compact.before" !== data.type){
-const err31 = {};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
 errors++;
 }
 }
@@ -16888,33 +12049,16 @@ errors++;
 }
 var _valid10 = _errs54 === errors;
 errors = _errs53;
-if(vErrors !== null){
-if(_errs53){
-vErrors.length = _errs53;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid10){
 const _errs56 = errors;
-if(!(validate165(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate165.errors : vErrors.concat(validate165.errors);
-errors = vErrors.length;
+if(!(validate165(data))){
+errors++;
 }
 var _valid10 = _errs56 === errors;
 valid21 = _valid10;
 }
 if(!valid21){
-const err32 = {};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
 errors++;
-validate34.errors = vErrors;
 return false;
 }
 var valid0 = _errs52 === errors;
@@ -16926,25 +12070,11 @@ const _errs59 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing11;
 if((data.type === undefined) && (missing11 = "type")){
-const err33 = {};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("context.compact.after" !== data.type){
-const err34 = {};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
 errors++;
 }
 }
@@ -16952,33 +12082,16 @@ errors++;
 }
 var _valid11 = _errs59 === errors;
 errors = _errs58;
-if(vErrors !== null){
-if(_errs58){
-vErrors.length = _errs58;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid11){
 const _errs61 = errors;
-if(!(validate178(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate178.errors : vErrors.concat(validate178.errors);
-errors = vErrors.length;
+if(!(validate178(data))){
+errors++;
 }
 var _valid11 = _errs61 === errors;
 valid23 = _valid11;
 }
 if(!valid23){
-const err35 = {};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
 errors++;
-validate34.errors = vErrors;
 return false;
 }
 var valid0 = _errs57 === errors;
@@ -16990,25 +12103,11 @@ const _errs64 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing12;
 if((data.type === undefined) && (missing12 = "type")){
-const err36 = {};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("task.change.before" !== data.type){
-const err37 = {};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
 errors++;
 }
 }
@@ -17016,33 +12115,16 @@ errors++;
 }
 var _valid12 = _errs64 === errors;
 errors = _errs63;
-if(vErrors !== null){
-if(_errs63){
-vErrors.length = _errs63;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid12){
 const _errs66 = errors;
-if(!(validate184(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate184.errors : vErrors.concat(validate184.errors);
-errors = vErrors.length;
+if(!(validate184(data))){
+errors++;
 }
 var _valid12 = _errs66 === errors;
 valid25 = _valid12;
 }
 if(!valid25){
-const err38 = {};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
 errors++;
-validate34.errors = vErrors;
 return false;
 }
 var valid0 = _errs62 === errors;
@@ -17054,25 +12136,11 @@ const _errs69 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing13;
 if((data.type === undefined) && (missing13 = "type")){
-const err39 = {};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("user.elicitation.request" !== data.type){
-const err40 = {};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
 errors++;
 }
 }
@@ -17080,33 +12148,16 @@ errors++;
 }
 var _valid13 = _errs69 === errors;
 errors = _errs68;
-if(vErrors !== null){
-if(_errs68){
-vErrors.length = _errs68;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid13){
 const _errs71 = errors;
-if(!(validate191(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate191.errors : vErrors.concat(validate191.errors);
-errors = vErrors.length;
+if(!(validate191(data))){
+errors++;
 }
 var _valid13 = _errs71 === errors;
 valid27 = _valid13;
 }
 if(!valid27){
-const err41 = {};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
 errors++;
-validate34.errors = vErrors;
 return false;
 }
 var valid0 = _errs67 === errors;
@@ -17118,25 +12169,11 @@ const _errs74 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing14;
 if((data.type === undefined) && (missing14 = "type")){
-const err42 = {};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("user.elicitation.result" !== data.type){
-const err43 = {};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
 errors++;
 }
 }
@@ -17144,33 +12181,16 @@ errors++;
 }
 var _valid14 = _errs74 === errors;
 errors = _errs73;
-if(vErrors !== null){
-if(_errs73){
-vErrors.length = _errs73;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid14){
 const _errs76 = errors;
-if(!(validate202(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate202.errors : vErrors.concat(validate202.errors);
-errors = vErrors.length;
+if(!(validate202(data))){
+errors++;
 }
 var _valid14 = _errs76 === errors;
 valid29 = _valid14;
 }
 if(!valid29){
-const err44 = {};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
 errors++;
-validate34.errors = vErrors;
 return false;
 }
 var valid0 = _errs72 === errors;
@@ -17182,25 +12202,11 @@ const _errs79 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing15;
 if((data.type === undefined) && (missing15 = "type")){
-const err45 = {};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("user.message.inbound" !== data.type){
-const err46 = {};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
 errors++;
 }
 }
@@ -17208,33 +12214,16 @@ errors++;
 }
 var _valid15 = _errs79 === errors;
 errors = _errs78;
-if(vErrors !== null){
-if(_errs78){
-vErrors.length = _errs78;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid15){
 const _errs81 = errors;
-if(!(validate208(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate208.errors : vErrors.concat(validate208.errors);
-errors = vErrors.length;
+if(!(validate208(data))){
+errors++;
 }
 var _valid15 = _errs81 === errors;
 valid31 = _valid15;
 }
 if(!valid31){
-const err47 = {};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
 errors++;
-validate34.errors = vErrors;
 return false;
 }
 var valid0 = _errs77 === errors;
@@ -17246,25 +12235,11 @@ const _errs84 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing16;
 if((data.type === undefined) && (missing16 = "type")){
-const err48 = {};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("user.message.outbound" !== data.type){
-const err49 = {};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
 errors++;
 }
 }
@@ -17272,33 +12247,16 @@ errors++;
 }
 var _valid16 = _errs84 === errors;
 errors = _errs83;
-if(vErrors !== null){
-if(_errs83){
-vErrors.length = _errs83;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid16){
 const _errs86 = errors;
-if(!(validate216(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate216.errors : vErrors.concat(validate216.errors);
-errors = vErrors.length;
+if(!(validate216(data))){
+errors++;
 }
 var _valid16 = _errs86 === errors;
 valid33 = _valid16;
 }
 if(!valid33){
-const err50 = {};
-if(vErrors === null){
-vErrors = [err50];
-}
-else {
-vErrors.push(err50);
-}
 errors++;
-validate34.errors = vErrors;
 return false;
 }
 var valid0 = _errs82 === errors;
@@ -17310,25 +12268,11 @@ const _errs89 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing17;
 if((data.type === undefined) && (missing17 = "type")){
-const err51 = {};
-if(vErrors === null){
-vErrors = [err51];
-}
-else {
-vErrors.push(err51);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("workspace.change.before" !== data.type){
-const err52 = {};
-if(vErrors === null){
-vErrors = [err52];
-}
-else {
-vErrors.push(err52);
-}
 errors++;
 }
 }
@@ -17336,33 +12280,16 @@ errors++;
 }
 var _valid17 = _errs89 === errors;
 errors = _errs88;
-if(vErrors !== null){
-if(_errs88){
-vErrors.length = _errs88;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid17){
 const _errs91 = errors;
-if(!(validate222(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate222.errors : vErrors.concat(validate222.errors);
-errors = vErrors.length;
+if(!(validate222(data))){
+errors++;
 }
 var _valid17 = _errs91 === errors;
 valid35 = _valid17;
 }
 if(!valid35){
-const err53 = {};
-if(vErrors === null){
-vErrors = [err53];
-}
-else {
-vErrors.push(err53);
-}
 errors++;
-validate34.errors = vErrors;
 return false;
 }
 var valid0 = _errs87 === errors;
@@ -17374,25 +12301,11 @@ const _errs94 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing18;
 if((data.type === undefined) && (missing18 = "type")){
-const err54 = {};
-if(vErrors === null){
-vErrors = [err54];
-}
-else {
-vErrors.push(err54);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("model.response.after" !== data.type){
-const err55 = {};
-if(vErrors === null){
-vErrors = [err55];
-}
-else {
-vErrors.push(err55);
-}
 errors++;
 }
 }
@@ -17400,33 +12313,16 @@ errors++;
 }
 var _valid18 = _errs94 === errors;
 errors = _errs93;
-if(vErrors !== null){
-if(_errs93){
-vErrors.length = _errs93;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid18){
 const _errs96 = errors;
-if(!(validate232(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate232.errors : vErrors.concat(validate232.errors);
-errors = vErrors.length;
+if(!(validate232(data))){
+errors++;
 }
 var _valid18 = _errs96 === errors;
 valid37 = _valid18;
 }
 if(!valid37){
-const err56 = {};
-if(vErrors === null){
-vErrors = [err56];
-}
-else {
-vErrors.push(err56);
-}
 errors++;
-validate34.errors = vErrors;
 return false;
 }
 var valid0 = _errs92 === errors;
@@ -17452,25 +12348,21 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing19;
 if((data.type === undefined) && (missing19 = "type")){
-validate34.errors = [{}];
 return false;
 }
 else {
 if(data.type !== undefined){
 let data19 = data.type;
 if(!(((((((((((((((((((data19 === "tool.before") || (data19 === "tool.after")) || (data19 === "session.start")) || (data19 === "config.change.before")) || (data19 === "turn.start")) || (data19 === "turn.finish.before")) || (data19 === "model.request.before")) || (data19 === "model.switch.before")) || (data19 === "tool.permission.request")) || (data19 === "tool.batch.after")) || (data19 === "context.compact.before")) || (data19 === "context.compact.after")) || (data19 === "task.change.before")) || (data19 === "user.elicitation.request")) || (data19 === "user.elicitation.result")) || (data19 === "user.message.inbound")) || (data19 === "user.message.outbound")) || (data19 === "workspace.change.before")) || (data19 === "model.response.after"))){
-validate34.errors = [{}];
 return false;
 }
 }
 }
 }
 else {
-validate34.errors = [{}];
 return false;
 }
 }
-validate34.errors = vErrors;
 return errors === 0;
 }
 
@@ -17479,15 +12371,13 @@ return errors === 0;
 
 
 
-function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate33(data){
 let errors = 0;
 const _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.capabilities === undefined) && (missing0 = "capabilities")){
-validate33.errors = [{}];
 return false;
 }
 }
@@ -17501,13 +12391,6 @@ const _errs6 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.event === undefined) && (missing1 = "event")){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
 errors++;
 }
 else {
@@ -17516,25 +12399,11 @@ let data0 = data.event;
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 let missing2;
 if((data0.type === undefined) && (missing2 = "type")){
-const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
 errors++;
 }
 else {
 if(data0.type !== undefined){
 if("tool.before" !== data0.type){
-const err2 = {};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
 errors++;
 }
 }
@@ -17545,14 +12414,6 @@ errors++;
 }
 var _valid0 = _errs6 === errors;
 errors = _errs5;
-if(vErrors !== null){
-if(_errs5){
-vErrors.length = _errs5;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid0){
 const _errs9 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -17574,13 +12435,6 @@ const _errs15 = errors;
 let valid8 = false;
 const _errs16 = errors;
 if(!((((((((data4 === "deny") || (data4 === "allow")) || (data4 === "ask")) || (data4 === "modify")) || (data4 === "inject")) || (data4 === "flow")) || (data4 === "return")) || (data4 === "message"))){
-const err3 = {};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
 errors++;
 }
 var _valid1 = _errs16 === errors;
@@ -17589,13 +12443,6 @@ if(!valid8){
 const _errs17 = errors;
 if(typeof data4 === "string"){
 if(!pattern4.test(data4)){
-const err4 = {};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
 errors++;
 }
 }
@@ -17603,27 +12450,11 @@ var _valid1 = _errs17 === errors;
 valid8 = valid8 || _valid1;
 }
 if(!valid8){
-const err5 = {};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
 errors++;
-validate33.errors = vErrors;
 return false;
 }
 else {
 errors = _errs15;
-if(vErrors !== null){
-if(_errs15){
-vErrors.length = _errs15;
-}
-else {
-vErrors = null;
-}
-}
 }
 var valid7 = _errs14 === errors;
 if(!valid7){
@@ -17644,26 +12475,11 @@ if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 for(const key0 in data5){
 const _errs20 = errors;
 if(!(key0 === "input")){
-const err6 = {};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
 errors++;
 }
 var valid9 = _errs20 === errors;
 if(!valid9){
-const err7 = {};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
 errors++;
-validate33.errors = vErrors;
 return false;
 break;
 }
@@ -17687,7 +12503,6 @@ const len1 = data7.length;
 for(let i1=0; i1<len1; i1++){
 const _errs24 = errors;
 if(!(data7[i1] === "stop")){
-validate33.errors = [{}];
 return false;
 }
 var valid11 = _errs24 === errors;
@@ -17713,15 +12528,7 @@ var _valid0 = _errs9 === errors;
 valid1 = _valid0;
 }
 if(!valid1){
-const err8 = {};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
 errors++;
-validate33.errors = vErrors;
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -17733,13 +12540,6 @@ const _errs29 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if((data.event === undefined) && (missing3 = "event")){
-const err9 = {};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
 errors++;
 }
 else {
@@ -17748,25 +12548,11 @@ let data9 = data.event;
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 let missing4;
 if((data9.type === undefined) && (missing4 = "type")){
-const err10 = {};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
 errors++;
 }
 else {
 if(data9.type !== undefined){
 if("tool.after" !== data9.type){
-const err11 = {};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
 errors++;
 }
 }
@@ -17777,14 +12563,6 @@ errors++;
 }
 var _valid2 = _errs29 === errors;
 errors = _errs28;
-if(vErrors !== null){
-if(_errs28){
-vErrors.length = _errs28;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid2){
 const _errs32 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -17806,13 +12584,6 @@ const _errs38 = errors;
 let valid19 = false;
 const _errs39 = errors;
 if(!((((data13 === "modify") || (data13 === "inject")) || (data13 === "flow")) || (data13 === "message"))){
-const err12 = {};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
 errors++;
 }
 var _valid3 = _errs39 === errors;
@@ -17821,13 +12592,6 @@ if(!valid19){
 const _errs40 = errors;
 if(typeof data13 === "string"){
 if(!pattern4.test(data13)){
-const err13 = {};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
 errors++;
 }
 }
@@ -17835,27 +12599,11 @@ var _valid3 = _errs40 === errors;
 valid19 = valid19 || _valid3;
 }
 if(!valid19){
-const err14 = {};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
 errors++;
-validate33.errors = vErrors;
 return false;
 }
 else {
 errors = _errs38;
-if(vErrors !== null){
-if(_errs38){
-vErrors.length = _errs38;
-}
-else {
-vErrors = null;
-}
-}
 }
 var valid18 = _errs37 === errors;
 if(!valid18){
@@ -17876,26 +12624,11 @@ if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
 for(const key1 in data14){
 const _errs43 = errors;
 if(!(key1 === "output")){
-const err15 = {};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
 errors++;
 }
 var valid20 = _errs43 === errors;
 if(!valid20){
-const err16 = {};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
 errors++;
-validate33.errors = vErrors;
 return false;
 break;
 }
@@ -17920,7 +12653,6 @@ for(let i3=0; i3<len3; i3++){
 let data17 = data16[i3];
 const _errs47 = errors;
 if(!((data17 === "stop") || (data17 === "continue"))){
-validate33.errors = [{}];
 return false;
 }
 var valid22 = _errs47 === errors;
@@ -17946,15 +12678,7 @@ var _valid2 = _errs32 === errors;
 valid12 = _valid2;
 }
 if(!valid12){
-const err17 = {};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
 errors++;
-validate33.errors = vErrors;
 return false;
 }
 var valid0 = _errs27 === errors;
@@ -17966,13 +12690,6 @@ const _errs52 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
 if((data.event === undefined) && (missing5 = "event")){
-const err18 = {};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
 errors++;
 }
 else {
@@ -17981,25 +12698,11 @@ let data18 = data.event;
 if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
 let missing6;
 if((data18.type === undefined) && (missing6 = "type")){
-const err19 = {};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
 errors++;
 }
 else {
 if(data18.type !== undefined){
 if("session.start" !== data18.type){
-const err20 = {};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
 errors++;
 }
 }
@@ -18010,14 +12713,6 @@ errors++;
 }
 var _valid4 = _errs52 === errors;
 errors = _errs51;
-if(vErrors !== null){
-if(_errs51){
-vErrors.length = _errs51;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid4){
 const _errs55 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -18038,13 +12733,6 @@ const _errs61 = errors;
 let valid30 = false;
 const _errs62 = errors;
 if(!((data22 === "inject") || (data22 === "message"))){
-const err21 = {};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
 errors++;
 }
 var _valid5 = _errs62 === errors;
@@ -18053,13 +12741,6 @@ if(!valid30){
 const _errs63 = errors;
 if(typeof data22 === "string"){
 if(!pattern4.test(data22)){
-const err22 = {};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
 errors++;
 }
 }
@@ -18067,27 +12748,11 @@ var _valid5 = _errs63 === errors;
 valid30 = valid30 || _valid5;
 }
 if(!valid30){
-const err23 = {};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
 errors++;
-validate33.errors = vErrors;
 return false;
 }
 else {
 errors = _errs61;
-if(vErrors !== null){
-if(_errs61){
-vErrors.length = _errs61;
-}
-else {
-vErrors = null;
-}
-}
 }
 var valid29 = _errs60 === errors;
 if(!valid29){
@@ -18104,15 +12769,7 @@ var _valid4 = _errs55 === errors;
 valid23 = _valid4;
 }
 if(!valid23){
-const err24 = {};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
 errors++;
-validate33.errors = vErrors;
 return false;
 }
 var valid0 = _errs50 === errors;
@@ -18124,13 +12781,6 @@ const _errs68 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing7;
 if((data.event === undefined) && (missing7 = "event")){
-const err25 = {};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
 errors++;
 }
 else {
@@ -18139,25 +12789,11 @@ let data23 = data.event;
 if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
 let missing8;
 if((data23.type === undefined) && (missing8 = "type")){
-const err26 = {};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
 errors++;
 }
 else {
 if(data23.type !== undefined){
 if("config.change.before" !== data23.type){
-const err27 = {};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
 errors++;
 }
 }
@@ -18168,14 +12804,6 @@ errors++;
 }
 var _valid6 = _errs68 === errors;
 errors = _errs67;
-if(vErrors !== null){
-if(_errs67){
-vErrors.length = _errs67;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid6){
 const _errs71 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -18196,13 +12824,6 @@ const _errs77 = errors;
 let valid38 = false;
 const _errs78 = errors;
 if(!((data27 === "deny") || (data27 === "message"))){
-const err28 = {};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
 errors++;
 }
 var _valid7 = _errs78 === errors;
@@ -18211,13 +12832,6 @@ if(!valid38){
 const _errs79 = errors;
 if(typeof data27 === "string"){
 if(!pattern4.test(data27)){
-const err29 = {};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
 errors++;
 }
 }
@@ -18225,27 +12839,11 @@ var _valid7 = _errs79 === errors;
 valid38 = valid38 || _valid7;
 }
 if(!valid38){
-const err30 = {};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
 errors++;
-validate33.errors = vErrors;
 return false;
 }
 else {
 errors = _errs77;
-if(vErrors !== null){
-if(_errs77){
-vErrors.length = _errs77;
-}
-else {
-vErrors = null;
-}
-}
 }
 var valid37 = _errs76 === errors;
 if(!valid37){
@@ -18262,15 +12860,7 @@ var _valid6 = _errs71 === errors;
 valid31 = _valid6;
 }
 if(!valid31){
-const err31 = {};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
 errors++;
-validate33.errors = vErrors;
 return false;
 }
 var valid0 = _errs66 === errors;
@@ -18282,13 +12872,6 @@ const _errs84 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing9;
 if((data.event === undefined) && (missing9 = "event")){
-const err32 = {};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
 errors++;
 }
 else {
@@ -18297,25 +12880,11 @@ let data28 = data.event;
 if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
 let missing10;
 if((data28.type === undefined) && (missing10 = "type")){
-const err33 = {};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
 errors++;
 }
 else {
 if(data28.type !== undefined){
 if("turn.start" !== data28.type){
-const err34 = {};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
 errors++;
 }
 }
@@ -18326,14 +12895,6 @@ errors++;
 }
 var _valid8 = _errs84 === errors;
 errors = _errs83;
-if(vErrors !== null){
-if(_errs83){
-vErrors.length = _errs83;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid8){
 const _errs87 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -18355,13 +12916,6 @@ const _errs93 = errors;
 let valid46 = false;
 const _errs94 = errors;
 if(!(((((data32 === "deny") || (data32 === "modify")) || (data32 === "inject")) || (data32 === "flow")) || (data32 === "message"))){
-const err35 = {};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
 errors++;
 }
 var _valid9 = _errs94 === errors;
@@ -18370,13 +12924,6 @@ if(!valid46){
 const _errs95 = errors;
 if(typeof data32 === "string"){
 if(!pattern4.test(data32)){
-const err36 = {};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
 errors++;
 }
 }
@@ -18384,27 +12931,11 @@ var _valid9 = _errs95 === errors;
 valid46 = valid46 || _valid9;
 }
 if(!valid46){
-const err37 = {};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
 errors++;
-validate33.errors = vErrors;
 return false;
 }
 else {
 errors = _errs93;
-if(vErrors !== null){
-if(_errs93){
-vErrors.length = _errs93;
-}
-else {
-vErrors = null;
-}
-}
 }
 var valid45 = _errs92 === errors;
 if(!valid45){
@@ -18425,26 +12956,11 @@ if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
 for(const key2 in data33){
 const _errs98 = errors;
 if(!(key2 === "prompt")){
-const err38 = {};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
 errors++;
 }
 var valid47 = _errs98 === errors;
 if(!valid47){
-const err39 = {};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
 errors++;
-validate33.errors = vErrors;
 return false;
 break;
 }
@@ -18468,7 +12984,6 @@ const len7 = data35.length;
 for(let i7=0; i7<len7; i7++){
 const _errs102 = errors;
 if(!(data35[i7] === "stop")){
-validate33.errors = [{}];
 return false;
 }
 var valid49 = _errs102 === errors;
@@ -18494,15 +13009,7 @@ var _valid8 = _errs87 === errors;
 valid39 = _valid8;
 }
 if(!valid39){
-const err40 = {};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
 errors++;
-validate33.errors = vErrors;
 return false;
 }
 var valid0 = _errs82 === errors;
@@ -18514,13 +13021,6 @@ const _errs107 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing11;
 if((data.event === undefined) && (missing11 = "event")){
-const err41 = {};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
 errors++;
 }
 else {
@@ -18529,25 +13029,11 @@ let data37 = data.event;
 if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
 let missing12;
 if((data37.type === undefined) && (missing12 = "type")){
-const err42 = {};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
 errors++;
 }
 else {
 if(data37.type !== undefined){
 if("turn.finish.before" !== data37.type){
-const err43 = {};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
 errors++;
 }
 }
@@ -18558,14 +13044,6 @@ errors++;
 }
 var _valid10 = _errs107 === errors;
 errors = _errs106;
-if(vErrors !== null){
-if(_errs106){
-vErrors.length = _errs106;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid10){
 const _errs110 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -18587,13 +13065,6 @@ const _errs116 = errors;
 let valid57 = false;
 const _errs117 = errors;
 if(!(((data41 === "modify") || (data41 === "flow")) || (data41 === "message"))){
-const err44 = {};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
 errors++;
 }
 var _valid11 = _errs117 === errors;
@@ -18602,13 +13073,6 @@ if(!valid57){
 const _errs118 = errors;
 if(typeof data41 === "string"){
 if(!pattern4.test(data41)){
-const err45 = {};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
 errors++;
 }
 }
@@ -18616,27 +13080,11 @@ var _valid11 = _errs118 === errors;
 valid57 = valid57 || _valid11;
 }
 if(!valid57){
-const err46 = {};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
 errors++;
-validate33.errors = vErrors;
 return false;
 }
 else {
 errors = _errs116;
-if(vErrors !== null){
-if(_errs116){
-vErrors.length = _errs116;
-}
-else {
-vErrors = null;
-}
-}
 }
 var valid56 = _errs115 === errors;
 if(!valid56){
@@ -18657,26 +13105,11 @@ if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
 for(const key3 in data42){
 const _errs121 = errors;
 if(!(key3 === "response")){
-const err47 = {};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
 errors++;
 }
 var valid58 = _errs121 === errors;
 if(!valid58){
-const err48 = {};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
 errors++;
-validate33.errors = vErrors;
 return false;
 break;
 }
@@ -18701,7 +13134,6 @@ for(let i9=0; i9<len9; i9++){
 let data45 = data44[i9];
 const _errs125 = errors;
 if(!((data45 === "stop") || (data45 === "continue"))){
-validate33.errors = [{}];
 return false;
 }
 var valid60 = _errs125 === errors;
@@ -18727,15 +13159,7 @@ var _valid10 = _errs110 === errors;
 valid50 = _valid10;
 }
 if(!valid50){
-const err49 = {};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
 errors++;
-validate33.errors = vErrors;
 return false;
 }
 var valid0 = _errs105 === errors;
@@ -18747,13 +13171,6 @@ const _errs130 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing13;
 if((data.event === undefined) && (missing13 = "event")){
-const err50 = {};
-if(vErrors === null){
-vErrors = [err50];
-}
-else {
-vErrors.push(err50);
-}
 errors++;
 }
 else {
@@ -18762,25 +13179,11 @@ let data46 = data.event;
 if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
 let missing14;
 if((data46.type === undefined) && (missing14 = "type")){
-const err51 = {};
-if(vErrors === null){
-vErrors = [err51];
-}
-else {
-vErrors.push(err51);
-}
 errors++;
 }
 else {
 if(data46.type !== undefined){
 if("model.request.before" !== data46.type){
-const err52 = {};
-if(vErrors === null){
-vErrors = [err52];
-}
-else {
-vErrors.push(err52);
-}
 errors++;
 }
 }
@@ -18791,14 +13194,6 @@ errors++;
 }
 var _valid12 = _errs130 === errors;
 errors = _errs129;
-if(vErrors !== null){
-if(_errs129){
-vErrors.length = _errs129;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid12){
 const _errs133 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -18820,13 +13215,6 @@ const _errs139 = errors;
 let valid68 = false;
 const _errs140 = errors;
 if(!((((((data50 === "deny") || (data50 === "modify")) || (data50 === "inject")) || (data50 === "return")) || (data50 === "flow")) || (data50 === "message"))){
-const err53 = {};
-if(vErrors === null){
-vErrors = [err53];
-}
-else {
-vErrors.push(err53);
-}
 errors++;
 }
 var _valid13 = _errs140 === errors;
@@ -18835,13 +13223,6 @@ if(!valid68){
 const _errs141 = errors;
 if(typeof data50 === "string"){
 if(!pattern4.test(data50)){
-const err54 = {};
-if(vErrors === null){
-vErrors = [err54];
-}
-else {
-vErrors.push(err54);
-}
 errors++;
 }
 }
@@ -18849,27 +13230,11 @@ var _valid13 = _errs141 === errors;
 valid68 = valid68 || _valid13;
 }
 if(!valid68){
-const err55 = {};
-if(vErrors === null){
-vErrors = [err55];
-}
-else {
-vErrors.push(err55);
-}
 errors++;
-validate33.errors = vErrors;
 return false;
 }
 else {
 errors = _errs139;
-if(vErrors !== null){
-if(_errs139){
-vErrors.length = _errs139;
-}
-else {
-vErrors = null;
-}
-}
 }
 var valid67 = _errs138 === errors;
 if(!valid67){
@@ -18890,26 +13255,11 @@ if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
 for(const key4 in data51){
 const _errs144 = errors;
 if(!(key4 === "request")){
-const err56 = {};
-if(vErrors === null){
-vErrors = [err56];
-}
-else {
-vErrors.push(err56);
-}
 errors++;
 }
 var valid69 = _errs144 === errors;
 if(!valid69){
-const err57 = {};
-if(vErrors === null){
-vErrors = [err57];
-}
-else {
-vErrors.push(err57);
-}
 errors++;
-validate33.errors = vErrors;
 return false;
 break;
 }
@@ -18933,7 +13283,6 @@ const len11 = data53.length;
 for(let i11=0; i11<len11; i11++){
 const _errs148 = errors;
 if(!(data53[i11] === "stop")){
-validate33.errors = [{}];
 return false;
 }
 var valid71 = _errs148 === errors;
@@ -18959,15 +13308,7 @@ var _valid12 = _errs133 === errors;
 valid61 = _valid12;
 }
 if(!valid61){
-const err58 = {};
-if(vErrors === null){
-vErrors = [err58];
-}
-else {
-vErrors.push(err58);
-}
 errors++;
-validate33.errors = vErrors;
 return false;
 }
 var valid0 = _errs128 === errors;
@@ -18979,13 +13320,6 @@ const _errs153 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing15;
 if((data.event === undefined) && (missing15 = "event")){
-const err59 = {};
-if(vErrors === null){
-vErrors = [err59];
-}
-else {
-vErrors.push(err59);
-}
 errors++;
 }
 else {
@@ -18994,25 +13328,11 @@ let data55 = data.event;
 if(data55 && typeof data55 == "object" && !Array.isArray(data55)){
 let missing16;
 if((data55.type === undefined) && (missing16 = "type")){
-const err60 = {};
-if(vErrors === null){
-vErrors = [err60];
-}
-else {
-vErrors.push(err60);
-}
 errors++;
 }
 else {
 if(data55.type !== undefined){
 if("model.switch.before" !== data55.type){
-const err61 = {};
-if(vErrors === null){
-vErrors = [err61];
-}
-else {
-vErrors.push(err61);
-}
 errors++;
 }
 }
@@ -19023,14 +13343,6 @@ errors++;
 }
 var _valid14 = _errs153 === errors;
 errors = _errs152;
-if(vErrors !== null){
-if(_errs152){
-vErrors.length = _errs152;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid14){
 const _errs156 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -19052,13 +13364,6 @@ const _errs162 = errors;
 let valid79 = false;
 const _errs163 = errors;
 if(!(((data59 === "deny") || (data59 === "flow")) || (data59 === "message"))){
-const err62 = {};
-if(vErrors === null){
-vErrors = [err62];
-}
-else {
-vErrors.push(err62);
-}
 errors++;
 }
 var _valid15 = _errs163 === errors;
@@ -19067,13 +13372,6 @@ if(!valid79){
 const _errs164 = errors;
 if(typeof data59 === "string"){
 if(!pattern4.test(data59)){
-const err63 = {};
-if(vErrors === null){
-vErrors = [err63];
-}
-else {
-vErrors.push(err63);
-}
 errors++;
 }
 }
@@ -19081,27 +13379,11 @@ var _valid15 = _errs164 === errors;
 valid79 = valid79 || _valid15;
 }
 if(!valid79){
-const err64 = {};
-if(vErrors === null){
-vErrors = [err64];
-}
-else {
-vErrors.push(err64);
-}
 errors++;
-validate33.errors = vErrors;
 return false;
 }
 else {
 errors = _errs162;
-if(vErrors !== null){
-if(_errs162){
-vErrors.length = _errs162;
-}
-else {
-vErrors = null;
-}
-}
 }
 var valid78 = _errs161 === errors;
 if(!valid78){
@@ -19127,7 +13409,6 @@ const len13 = data61.length;
 for(let i13=0; i13<len13; i13++){
 const _errs168 = errors;
 if(!(data61[i13] === "stop")){
-validate33.errors = [{}];
 return false;
 }
 var valid81 = _errs168 === errors;
@@ -19152,15 +13433,7 @@ var _valid14 = _errs156 === errors;
 valid72 = _valid14;
 }
 if(!valid72){
-const err65 = {};
-if(vErrors === null){
-vErrors = [err65];
-}
-else {
-vErrors.push(err65);
-}
 errors++;
-validate33.errors = vErrors;
 return false;
 }
 var valid0 = _errs151 === errors;
@@ -19172,13 +13445,6 @@ const _errs173 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing17;
 if((data.event === undefined) && (missing17 = "event")){
-const err66 = {};
-if(vErrors === null){
-vErrors = [err66];
-}
-else {
-vErrors.push(err66);
-}
 errors++;
 }
 else {
@@ -19187,25 +13453,11 @@ let data63 = data.event;
 if(data63 && typeof data63 == "object" && !Array.isArray(data63)){
 let missing18;
 if((data63.type === undefined) && (missing18 = "type")){
-const err67 = {};
-if(vErrors === null){
-vErrors = [err67];
-}
-else {
-vErrors.push(err67);
-}
 errors++;
 }
 else {
 if(data63.type !== undefined){
 if("tool.permission.request" !== data63.type){
-const err68 = {};
-if(vErrors === null){
-vErrors = [err68];
-}
-else {
-vErrors.push(err68);
-}
 errors++;
 }
 }
@@ -19216,14 +13468,6 @@ errors++;
 }
 var _valid16 = _errs173 === errors;
 errors = _errs172;
-if(vErrors !== null){
-if(_errs172){
-vErrors.length = _errs172;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid16){
 const _errs176 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -19245,13 +13489,6 @@ const _errs182 = errors;
 let valid89 = false;
 const _errs183 = errors;
 if(!(((((data67 === "allow") || (data67 === "deny")) || (data67 === "modify")) || (data67 === "flow")) || (data67 === "message"))){
-const err69 = {};
-if(vErrors === null){
-vErrors = [err69];
-}
-else {
-vErrors.push(err69);
-}
 errors++;
 }
 var _valid17 = _errs183 === errors;
@@ -19260,13 +13497,6 @@ if(!valid89){
 const _errs184 = errors;
 if(typeof data67 === "string"){
 if(!pattern4.test(data67)){
-const err70 = {};
-if(vErrors === null){
-vErrors = [err70];
-}
-else {
-vErrors.push(err70);
-}
 errors++;
 }
 }
@@ -19274,27 +13504,11 @@ var _valid17 = _errs184 === errors;
 valid89 = valid89 || _valid17;
 }
 if(!valid89){
-const err71 = {};
-if(vErrors === null){
-vErrors = [err71];
-}
-else {
-vErrors.push(err71);
-}
 errors++;
-validate33.errors = vErrors;
 return false;
 }
 else {
 errors = _errs182;
-if(vErrors !== null){
-if(_errs182){
-vErrors.length = _errs182;
-}
-else {
-vErrors = null;
-}
-}
 }
 var valid88 = _errs181 === errors;
 if(!valid88){
@@ -19315,26 +13529,11 @@ if(data68 && typeof data68 == "object" && !Array.isArray(data68)){
 for(const key5 in data68){
 const _errs187 = errors;
 if(!(key5 === "input")){
-const err72 = {};
-if(vErrors === null){
-vErrors = [err72];
-}
-else {
-vErrors.push(err72);
-}
 errors++;
 }
 var valid90 = _errs187 === errors;
 if(!valid90){
-const err73 = {};
-if(vErrors === null){
-vErrors = [err73];
-}
-else {
-vErrors.push(err73);
-}
 errors++;
-validate33.errors = vErrors;
 return false;
 break;
 }
@@ -19358,7 +13557,6 @@ const len15 = data70.length;
 for(let i15=0; i15<len15; i15++){
 const _errs191 = errors;
 if(!(data70[i15] === "stop")){
-validate33.errors = [{}];
 return false;
 }
 var valid92 = _errs191 === errors;
@@ -19384,15 +13582,7 @@ var _valid16 = _errs176 === errors;
 valid82 = _valid16;
 }
 if(!valid82){
-const err74 = {};
-if(vErrors === null){
-vErrors = [err74];
-}
-else {
-vErrors.push(err74);
-}
 errors++;
-validate33.errors = vErrors;
 return false;
 }
 var valid0 = _errs171 === errors;
@@ -19404,13 +13594,6 @@ const _errs196 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing19;
 if((data.event === undefined) && (missing19 = "event")){
-const err75 = {};
-if(vErrors === null){
-vErrors = [err75];
-}
-else {
-vErrors.push(err75);
-}
 errors++;
 }
 else {
@@ -19419,25 +13602,11 @@ let data72 = data.event;
 if(data72 && typeof data72 == "object" && !Array.isArray(data72)){
 let missing20;
 if((data72.type === undefined) && (missing20 = "type")){
-const err76 = {};
-if(vErrors === null){
-vErrors = [err76];
-}
-else {
-vErrors.push(err76);
-}
 errors++;
 }
 else {
 if(data72.type !== undefined){
 if("tool.batch.after" !== data72.type){
-const err77 = {};
-if(vErrors === null){
-vErrors = [err77];
-}
-else {
-vErrors.push(err77);
-}
 errors++;
 }
 }
@@ -19448,14 +13617,6 @@ errors++;
 }
 var _valid18 = _errs196 === errors;
 errors = _errs195;
-if(vErrors !== null){
-if(_errs195){
-vErrors.length = _errs195;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid18){
 const _errs199 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -19477,13 +13638,6 @@ const _errs205 = errors;
 let valid100 = false;
 const _errs206 = errors;
 if(!(((data76 === "flow") || (data76 === "inject")) || (data76 === "message"))){
-const err78 = {};
-if(vErrors === null){
-vErrors = [err78];
-}
-else {
-vErrors.push(err78);
-}
 errors++;
 }
 var _valid19 = _errs206 === errors;
@@ -19492,13 +13646,6 @@ if(!valid100){
 const _errs207 = errors;
 if(typeof data76 === "string"){
 if(!pattern4.test(data76)){
-const err79 = {};
-if(vErrors === null){
-vErrors = [err79];
-}
-else {
-vErrors.push(err79);
-}
 errors++;
 }
 }
@@ -19506,27 +13653,11 @@ var _valid19 = _errs207 === errors;
 valid100 = valid100 || _valid19;
 }
 if(!valid100){
-const err80 = {};
-if(vErrors === null){
-vErrors = [err80];
-}
-else {
-vErrors.push(err80);
-}
 errors++;
-validate33.errors = vErrors;
 return false;
 }
 else {
 errors = _errs205;
-if(vErrors !== null){
-if(_errs205){
-vErrors.length = _errs205;
-}
-else {
-vErrors = null;
-}
-}
 }
 var valid99 = _errs204 === errors;
 if(!valid99){
@@ -19552,7 +13683,6 @@ const len17 = data78.length;
 for(let i17=0; i17<len17; i17++){
 const _errs211 = errors;
 if(!(data78[i17] === "stop")){
-validate33.errors = [{}];
 return false;
 }
 var valid102 = _errs211 === errors;
@@ -19577,15 +13707,7 @@ var _valid18 = _errs199 === errors;
 valid93 = _valid18;
 }
 if(!valid93){
-const err81 = {};
-if(vErrors === null){
-vErrors = [err81];
-}
-else {
-vErrors.push(err81);
-}
 errors++;
-validate33.errors = vErrors;
 return false;
 }
 var valid0 = _errs194 === errors;
@@ -19597,13 +13719,6 @@ const _errs216 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing21;
 if((data.event === undefined) && (missing21 = "event")){
-const err82 = {};
-if(vErrors === null){
-vErrors = [err82];
-}
-else {
-vErrors.push(err82);
-}
 errors++;
 }
 else {
@@ -19612,25 +13727,11 @@ let data80 = data.event;
 if(data80 && typeof data80 == "object" && !Array.isArray(data80)){
 let missing22;
 if((data80.type === undefined) && (missing22 = "type")){
-const err83 = {};
-if(vErrors === null){
-vErrors = [err83];
-}
-else {
-vErrors.push(err83);
-}
 errors++;
 }
 else {
 if(data80.type !== undefined){
 if("context.compact.before" !== data80.type){
-const err84 = {};
-if(vErrors === null){
-vErrors = [err84];
-}
-else {
-vErrors.push(err84);
-}
 errors++;
 }
 }
@@ -19641,14 +13742,6 @@ errors++;
 }
 var _valid20 = _errs216 === errors;
 errors = _errs215;
-if(vErrors !== null){
-if(_errs215){
-vErrors.length = _errs215;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid20){
 const _errs219 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -19670,13 +13763,6 @@ const _errs225 = errors;
 let valid110 = false;
 const _errs226 = errors;
 if(!(((((data84 === "deny") || (data84 === "modify")) || (data84 === "return")) || (data84 === "inject")) || (data84 === "message"))){
-const err85 = {};
-if(vErrors === null){
-vErrors = [err85];
-}
-else {
-vErrors.push(err85);
-}
 errors++;
 }
 var _valid21 = _errs226 === errors;
@@ -19685,13 +13771,6 @@ if(!valid110){
 const _errs227 = errors;
 if(typeof data84 === "string"){
 if(!pattern4.test(data84)){
-const err86 = {};
-if(vErrors === null){
-vErrors = [err86];
-}
-else {
-vErrors.push(err86);
-}
 errors++;
 }
 }
@@ -19699,27 +13778,11 @@ var _valid21 = _errs227 === errors;
 valid110 = valid110 || _valid21;
 }
 if(!valid110){
-const err87 = {};
-if(vErrors === null){
-vErrors = [err87];
-}
-else {
-vErrors.push(err87);
-}
 errors++;
-validate33.errors = vErrors;
 return false;
 }
 else {
 errors = _errs225;
-if(vErrors !== null){
-if(_errs225){
-vErrors.length = _errs225;
-}
-else {
-vErrors = null;
-}
-}
 }
 var valid109 = _errs224 === errors;
 if(!valid109){
@@ -19740,26 +13803,11 @@ if(data85 && typeof data85 == "object" && !Array.isArray(data85)){
 for(const key6 in data85){
 const _errs230 = errors;
 if(!(key6 === "instructions")){
-const err88 = {};
-if(vErrors === null){
-vErrors = [err88];
-}
-else {
-vErrors.push(err88);
-}
 errors++;
 }
 var valid111 = _errs230 === errors;
 if(!valid111){
-const err89 = {};
-if(vErrors === null){
-vErrors = [err89];
-}
-else {
-vErrors.push(err89);
-}
 errors++;
-validate33.errors = vErrors;
 return false;
 break;
 }
@@ -19779,15 +13827,7 @@ var _valid20 = _errs219 === errors;
 valid103 = _valid20;
 }
 if(!valid103){
-const err90 = {};
-if(vErrors === null){
-vErrors = [err90];
-}
-else {
-vErrors.push(err90);
-}
 errors++;
-validate33.errors = vErrors;
 return false;
 }
 var valid0 = _errs214 === errors;
@@ -19799,13 +13839,6 @@ const _errs235 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing23;
 if((data.event === undefined) && (missing23 = "event")){
-const err91 = {};
-if(vErrors === null){
-vErrors = [err91];
-}
-else {
-vErrors.push(err91);
-}
 errors++;
 }
 else {
@@ -19814,25 +13847,11 @@ let data86 = data.event;
 if(data86 && typeof data86 == "object" && !Array.isArray(data86)){
 let missing24;
 if((data86.type === undefined) && (missing24 = "type")){
-const err92 = {};
-if(vErrors === null){
-vErrors = [err92];
-}
-else {
-vErrors.push(err92);
-}
 errors++;
 }
 else {
 if(data86.type !== undefined){
 if("context.compact.after" !== data86.type){
-const err93 = {};
-if(vErrors === null){
-vErrors = [err93];
-}
-else {
-vErrors.push(err93);
-}
 errors++;
 }
 }
@@ -19843,14 +13862,6 @@ errors++;
 }
 var _valid22 = _errs235 === errors;
 errors = _errs234;
-if(vErrors !== null){
-if(_errs234){
-vErrors.length = _errs234;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid22){
 const _errs238 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -19872,13 +13883,6 @@ const _errs244 = errors;
 let valid119 = false;
 const _errs245 = errors;
 if(!(((data90 === "inject") || (data90 === "modify")) || (data90 === "message"))){
-const err94 = {};
-if(vErrors === null){
-vErrors = [err94];
-}
-else {
-vErrors.push(err94);
-}
 errors++;
 }
 var _valid23 = _errs245 === errors;
@@ -19887,13 +13891,6 @@ if(!valid119){
 const _errs246 = errors;
 if(typeof data90 === "string"){
 if(!pattern4.test(data90)){
-const err95 = {};
-if(vErrors === null){
-vErrors = [err95];
-}
-else {
-vErrors.push(err95);
-}
 errors++;
 }
 }
@@ -19901,27 +13898,11 @@ var _valid23 = _errs246 === errors;
 valid119 = valid119 || _valid23;
 }
 if(!valid119){
-const err96 = {};
-if(vErrors === null){
-vErrors = [err96];
-}
-else {
-vErrors.push(err96);
-}
 errors++;
-validate33.errors = vErrors;
 return false;
 }
 else {
 errors = _errs244;
-if(vErrors !== null){
-if(_errs244){
-vErrors.length = _errs244;
-}
-else {
-vErrors = null;
-}
-}
 }
 var valid118 = _errs243 === errors;
 if(!valid118){
@@ -19942,26 +13923,11 @@ if(data91 && typeof data91 == "object" && !Array.isArray(data91)){
 for(const key7 in data91){
 const _errs249 = errors;
 if(!(key7 === "summary")){
-const err97 = {};
-if(vErrors === null){
-vErrors = [err97];
-}
-else {
-vErrors.push(err97);
-}
 errors++;
 }
 var valid120 = _errs249 === errors;
 if(!valid120){
-const err98 = {};
-if(vErrors === null){
-vErrors = [err98];
-}
-else {
-vErrors.push(err98);
-}
 errors++;
-validate33.errors = vErrors;
 return false;
 break;
 }
@@ -19981,15 +13947,7 @@ var _valid22 = _errs238 === errors;
 valid112 = _valid22;
 }
 if(!valid112){
-const err99 = {};
-if(vErrors === null){
-vErrors = [err99];
-}
-else {
-vErrors.push(err99);
-}
 errors++;
-validate33.errors = vErrors;
 return false;
 }
 var valid0 = _errs233 === errors;
@@ -20001,13 +13959,6 @@ const _errs254 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing25;
 if((data.event === undefined) && (missing25 = "event")){
-const err100 = {};
-if(vErrors === null){
-vErrors = [err100];
-}
-else {
-vErrors.push(err100);
-}
 errors++;
 }
 else {
@@ -20016,25 +13967,11 @@ let data92 = data.event;
 if(data92 && typeof data92 == "object" && !Array.isArray(data92)){
 let missing26;
 if((data92.type === undefined) && (missing26 = "type")){
-const err101 = {};
-if(vErrors === null){
-vErrors = [err101];
-}
-else {
-vErrors.push(err101);
-}
 errors++;
 }
 else {
 if(data92.type !== undefined){
 if("task.change.before" !== data92.type){
-const err102 = {};
-if(vErrors === null){
-vErrors = [err102];
-}
-else {
-vErrors.push(err102);
-}
 errors++;
 }
 }
@@ -20045,14 +13982,6 @@ errors++;
 }
 var _valid24 = _errs254 === errors;
 errors = _errs253;
-if(vErrors !== null){
-if(_errs253){
-vErrors.length = _errs253;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid24){
 const _errs257 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -20073,13 +14002,6 @@ const _errs263 = errors;
 let valid128 = false;
 const _errs264 = errors;
 if(!((data96 === "deny") || (data96 === "message"))){
-const err103 = {};
-if(vErrors === null){
-vErrors = [err103];
-}
-else {
-vErrors.push(err103);
-}
 errors++;
 }
 var _valid25 = _errs264 === errors;
@@ -20088,13 +14010,6 @@ if(!valid128){
 const _errs265 = errors;
 if(typeof data96 === "string"){
 if(!pattern4.test(data96)){
-const err104 = {};
-if(vErrors === null){
-vErrors = [err104];
-}
-else {
-vErrors.push(err104);
-}
 errors++;
 }
 }
@@ -20102,27 +14017,11 @@ var _valid25 = _errs265 === errors;
 valid128 = valid128 || _valid25;
 }
 if(!valid128){
-const err105 = {};
-if(vErrors === null){
-vErrors = [err105];
-}
-else {
-vErrors.push(err105);
-}
 errors++;
-validate33.errors = vErrors;
 return false;
 }
 else {
 errors = _errs263;
-if(vErrors !== null){
-if(_errs263){
-vErrors.length = _errs263;
-}
-else {
-vErrors = null;
-}
-}
 }
 var valid127 = _errs262 === errors;
 if(!valid127){
@@ -20139,15 +14038,7 @@ var _valid24 = _errs257 === errors;
 valid121 = _valid24;
 }
 if(!valid121){
-const err106 = {};
-if(vErrors === null){
-vErrors = [err106];
-}
-else {
-vErrors.push(err106);
-}
 errors++;
-validate33.errors = vErrors;
 return false;
 }
 var valid0 = _errs252 === errors;
@@ -20159,13 +14050,6 @@ const _errs270 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing27;
 if((data.event === undefined) && (missing27 = "event")){
-const err107 = {};
-if(vErrors === null){
-vErrors = [err107];
-}
-else {
-vErrors.push(err107);
-}
 errors++;
 }
 else {
@@ -20174,25 +14058,11 @@ let data97 = data.event;
 if(data97 && typeof data97 == "object" && !Array.isArray(data97)){
 let missing28;
 if((data97.type === undefined) && (missing28 = "type")){
-const err108 = {};
-if(vErrors === null){
-vErrors = [err108];
-}
-else {
-vErrors.push(err108);
-}
 errors++;
 }
 else {
 if(data97.type !== undefined){
 if("user.elicitation.request" !== data97.type){
-const err109 = {};
-if(vErrors === null){
-vErrors = [err109];
-}
-else {
-vErrors.push(err109);
-}
 errors++;
 }
 }
@@ -20203,14 +14073,6 @@ errors++;
 }
 var _valid26 = _errs270 === errors;
 errors = _errs269;
-if(vErrors !== null){
-if(_errs269){
-vErrors.length = _errs269;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid26){
 const _errs273 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -20231,13 +14093,6 @@ const _errs279 = errors;
 let valid136 = false;
 const _errs280 = errors;
 if(!(((data101 === "deny") || (data101 === "return")) || (data101 === "message"))){
-const err110 = {};
-if(vErrors === null){
-vErrors = [err110];
-}
-else {
-vErrors.push(err110);
-}
 errors++;
 }
 var _valid27 = _errs280 === errors;
@@ -20246,13 +14101,6 @@ if(!valid136){
 const _errs281 = errors;
 if(typeof data101 === "string"){
 if(!pattern4.test(data101)){
-const err111 = {};
-if(vErrors === null){
-vErrors = [err111];
-}
-else {
-vErrors.push(err111);
-}
 errors++;
 }
 }
@@ -20260,27 +14108,11 @@ var _valid27 = _errs281 === errors;
 valid136 = valid136 || _valid27;
 }
 if(!valid136){
-const err112 = {};
-if(vErrors === null){
-vErrors = [err112];
-}
-else {
-vErrors.push(err112);
-}
 errors++;
-validate33.errors = vErrors;
 return false;
 }
 else {
 errors = _errs279;
-if(vErrors !== null){
-if(_errs279){
-vErrors.length = _errs279;
-}
-else {
-vErrors = null;
-}
-}
 }
 var valid135 = _errs278 === errors;
 if(!valid135){
@@ -20297,15 +14129,7 @@ var _valid26 = _errs273 === errors;
 valid129 = _valid26;
 }
 if(!valid129){
-const err113 = {};
-if(vErrors === null){
-vErrors = [err113];
-}
-else {
-vErrors.push(err113);
-}
 errors++;
-validate33.errors = vErrors;
 return false;
 }
 var valid0 = _errs268 === errors;
@@ -20317,13 +14141,6 @@ const _errs286 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing29;
 if((data.event === undefined) && (missing29 = "event")){
-const err114 = {};
-if(vErrors === null){
-vErrors = [err114];
-}
-else {
-vErrors.push(err114);
-}
 errors++;
 }
 else {
@@ -20332,25 +14149,11 @@ let data102 = data.event;
 if(data102 && typeof data102 == "object" && !Array.isArray(data102)){
 let missing30;
 if((data102.type === undefined) && (missing30 = "type")){
-const err115 = {};
-if(vErrors === null){
-vErrors = [err115];
-}
-else {
-vErrors.push(err115);
-}
 errors++;
 }
 else {
 if(data102.type !== undefined){
 if("user.elicitation.result" !== data102.type){
-const err116 = {};
-if(vErrors === null){
-vErrors = [err116];
-}
-else {
-vErrors.push(err116);
-}
 errors++;
 }
 }
@@ -20361,14 +14164,6 @@ errors++;
 }
 var _valid28 = _errs286 === errors;
 errors = _errs285;
-if(vErrors !== null){
-if(_errs285){
-vErrors.length = _errs285;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid28){
 const _errs289 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -20390,13 +14185,6 @@ const _errs295 = errors;
 let valid144 = false;
 const _errs296 = errors;
 if(!((data106 === "modify") || (data106 === "message"))){
-const err117 = {};
-if(vErrors === null){
-vErrors = [err117];
-}
-else {
-vErrors.push(err117);
-}
 errors++;
 }
 var _valid29 = _errs296 === errors;
@@ -20405,13 +14193,6 @@ if(!valid144){
 const _errs297 = errors;
 if(typeof data106 === "string"){
 if(!pattern4.test(data106)){
-const err118 = {};
-if(vErrors === null){
-vErrors = [err118];
-}
-else {
-vErrors.push(err118);
-}
 errors++;
 }
 }
@@ -20419,27 +14200,11 @@ var _valid29 = _errs297 === errors;
 valid144 = valid144 || _valid29;
 }
 if(!valid144){
-const err119 = {};
-if(vErrors === null){
-vErrors = [err119];
-}
-else {
-vErrors.push(err119);
-}
 errors++;
-validate33.errors = vErrors;
 return false;
 }
 else {
 errors = _errs295;
-if(vErrors !== null){
-if(_errs295){
-vErrors.length = _errs295;
-}
-else {
-vErrors = null;
-}
-}
 }
 var valid143 = _errs294 === errors;
 if(!valid143){
@@ -20460,26 +14225,11 @@ if(data107 && typeof data107 == "object" && !Array.isArray(data107)){
 for(const key8 in data107){
 const _errs300 = errors;
 if(!(key8 === "content")){
-const err120 = {};
-if(vErrors === null){
-vErrors = [err120];
-}
-else {
-vErrors.push(err120);
-}
 errors++;
 }
 var valid145 = _errs300 === errors;
 if(!valid145){
-const err121 = {};
-if(vErrors === null){
-vErrors = [err121];
-}
-else {
-vErrors.push(err121);
-}
 errors++;
-validate33.errors = vErrors;
 return false;
 break;
 }
@@ -20499,15 +14249,7 @@ var _valid28 = _errs289 === errors;
 valid137 = _valid28;
 }
 if(!valid137){
-const err122 = {};
-if(vErrors === null){
-vErrors = [err122];
-}
-else {
-vErrors.push(err122);
-}
 errors++;
-validate33.errors = vErrors;
 return false;
 }
 var valid0 = _errs284 === errors;
@@ -20519,13 +14261,6 @@ const _errs305 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing31;
 if((data.event === undefined) && (missing31 = "event")){
-const err123 = {};
-if(vErrors === null){
-vErrors = [err123];
-}
-else {
-vErrors.push(err123);
-}
 errors++;
 }
 else {
@@ -20534,25 +14269,11 @@ let data108 = data.event;
 if(data108 && typeof data108 == "object" && !Array.isArray(data108)){
 let missing32;
 if((data108.type === undefined) && (missing32 = "type")){
-const err124 = {};
-if(vErrors === null){
-vErrors = [err124];
-}
-else {
-vErrors.push(err124);
-}
 errors++;
 }
 else {
 if(data108.type !== undefined){
 if("user.message.inbound" !== data108.type){
-const err125 = {};
-if(vErrors === null){
-vErrors = [err125];
-}
-else {
-vErrors.push(err125);
-}
 errors++;
 }
 }
@@ -20563,14 +14284,6 @@ errors++;
 }
 var _valid30 = _errs305 === errors;
 errors = _errs304;
-if(vErrors !== null){
-if(_errs304){
-vErrors.length = _errs304;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid30){
 const _errs308 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -20592,13 +14305,6 @@ const _errs314 = errors;
 let valid153 = false;
 const _errs315 = errors;
 if(!(((data112 === "deny") || (data112 === "modify")) || (data112 === "message"))){
-const err126 = {};
-if(vErrors === null){
-vErrors = [err126];
-}
-else {
-vErrors.push(err126);
-}
 errors++;
 }
 var _valid31 = _errs315 === errors;
@@ -20607,13 +14313,6 @@ if(!valid153){
 const _errs316 = errors;
 if(typeof data112 === "string"){
 if(!pattern4.test(data112)){
-const err127 = {};
-if(vErrors === null){
-vErrors = [err127];
-}
-else {
-vErrors.push(err127);
-}
 errors++;
 }
 }
@@ -20621,27 +14320,11 @@ var _valid31 = _errs316 === errors;
 valid153 = valid153 || _valid31;
 }
 if(!valid153){
-const err128 = {};
-if(vErrors === null){
-vErrors = [err128];
-}
-else {
-vErrors.push(err128);
-}
 errors++;
-validate33.errors = vErrors;
 return false;
 }
 else {
 errors = _errs314;
-if(vErrors !== null){
-if(_errs314){
-vErrors.length = _errs314;
-}
-else {
-vErrors = null;
-}
-}
 }
 var valid152 = _errs313 === errors;
 if(!valid152){
@@ -20662,26 +14345,11 @@ if(data113 && typeof data113 == "object" && !Array.isArray(data113)){
 for(const key9 in data113){
 const _errs319 = errors;
 if(!(key9 === "prompt")){
-const err129 = {};
-if(vErrors === null){
-vErrors = [err129];
-}
-else {
-vErrors.push(err129);
-}
 errors++;
 }
 var valid154 = _errs319 === errors;
 if(!valid154){
-const err130 = {};
-if(vErrors === null){
-vErrors = [err130];
-}
-else {
-vErrors.push(err130);
-}
 errors++;
-validate33.errors = vErrors;
 return false;
 break;
 }
@@ -20701,15 +14369,7 @@ var _valid30 = _errs308 === errors;
 valid146 = _valid30;
 }
 if(!valid146){
-const err131 = {};
-if(vErrors === null){
-vErrors = [err131];
-}
-else {
-vErrors.push(err131);
-}
 errors++;
-validate33.errors = vErrors;
 return false;
 }
 var valid0 = _errs303 === errors;
@@ -20721,13 +14381,6 @@ const _errs324 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing33;
 if((data.event === undefined) && (missing33 = "event")){
-const err132 = {};
-if(vErrors === null){
-vErrors = [err132];
-}
-else {
-vErrors.push(err132);
-}
 errors++;
 }
 else {
@@ -20736,25 +14389,11 @@ let data114 = data.event;
 if(data114 && typeof data114 == "object" && !Array.isArray(data114)){
 let missing34;
 if((data114.type === undefined) && (missing34 = "type")){
-const err133 = {};
-if(vErrors === null){
-vErrors = [err133];
-}
-else {
-vErrors.push(err133);
-}
 errors++;
 }
 else {
 if(data114.type !== undefined){
 if("user.message.outbound" !== data114.type){
-const err134 = {};
-if(vErrors === null){
-vErrors = [err134];
-}
-else {
-vErrors.push(err134);
-}
 errors++;
 }
 }
@@ -20765,14 +14404,6 @@ errors++;
 }
 var _valid32 = _errs324 === errors;
 errors = _errs323;
-if(vErrors !== null){
-if(_errs323){
-vErrors.length = _errs323;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid32){
 const _errs327 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -20794,13 +14425,6 @@ const _errs333 = errors;
 let valid162 = false;
 const _errs334 = errors;
 if(!(((data118 === "deny") || (data118 === "modify")) || (data118 === "message"))){
-const err135 = {};
-if(vErrors === null){
-vErrors = [err135];
-}
-else {
-vErrors.push(err135);
-}
 errors++;
 }
 var _valid33 = _errs334 === errors;
@@ -20809,13 +14433,6 @@ if(!valid162){
 const _errs335 = errors;
 if(typeof data118 === "string"){
 if(!pattern4.test(data118)){
-const err136 = {};
-if(vErrors === null){
-vErrors = [err136];
-}
-else {
-vErrors.push(err136);
-}
 errors++;
 }
 }
@@ -20823,27 +14440,11 @@ var _valid33 = _errs335 === errors;
 valid162 = valid162 || _valid33;
 }
 if(!valid162){
-const err137 = {};
-if(vErrors === null){
-vErrors = [err137];
-}
-else {
-vErrors.push(err137);
-}
 errors++;
-validate33.errors = vErrors;
 return false;
 }
 else {
 errors = _errs333;
-if(vErrors !== null){
-if(_errs333){
-vErrors.length = _errs333;
-}
-else {
-vErrors = null;
-}
-}
 }
 var valid161 = _errs332 === errors;
 if(!valid161){
@@ -20864,26 +14465,11 @@ if(data119 && typeof data119 == "object" && !Array.isArray(data119)){
 for(const key10 in data119){
 const _errs338 = errors;
 if(!(key10 === "content")){
-const err138 = {};
-if(vErrors === null){
-vErrors = [err138];
-}
-else {
-vErrors.push(err138);
-}
 errors++;
 }
 var valid163 = _errs338 === errors;
 if(!valid163){
-const err139 = {};
-if(vErrors === null){
-vErrors = [err139];
-}
-else {
-vErrors.push(err139);
-}
 errors++;
-validate33.errors = vErrors;
 return false;
 break;
 }
@@ -20903,15 +14489,7 @@ var _valid32 = _errs327 === errors;
 valid155 = _valid32;
 }
 if(!valid155){
-const err140 = {};
-if(vErrors === null){
-vErrors = [err140];
-}
-else {
-vErrors.push(err140);
-}
 errors++;
-validate33.errors = vErrors;
 return false;
 }
 var valid0 = _errs322 === errors;
@@ -20923,13 +14501,6 @@ const _errs343 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing35;
 if((data.event === undefined) && (missing35 = "event")){
-const err141 = {};
-if(vErrors === null){
-vErrors = [err141];
-}
-else {
-vErrors.push(err141);
-}
 errors++;
 }
 else {
@@ -20938,25 +14509,11 @@ let data120 = data.event;
 if(data120 && typeof data120 == "object" && !Array.isArray(data120)){
 let missing36;
 if((data120.type === undefined) && (missing36 = "type")){
-const err142 = {};
-if(vErrors === null){
-vErrors = [err142];
-}
-else {
-vErrors.push(err142);
-}
 errors++;
 }
 else {
 if(data120.type !== undefined){
 if("workspace.change.before" !== data120.type){
-const err143 = {};
-if(vErrors === null){
-vErrors = [err143];
-}
-else {
-vErrors.push(err143);
-}
 errors++;
 }
 }
@@ -20967,14 +14524,6 @@ errors++;
 }
 var _valid34 = _errs343 === errors;
 errors = _errs342;
-if(vErrors !== null){
-if(_errs342){
-vErrors.length = _errs342;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid34){
 const _errs346 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -20996,13 +14545,6 @@ const _errs352 = errors;
 let valid171 = false;
 const _errs353 = errors;
 if(!(((data124 === "deny") || (data124 === "modify")) || (data124 === "message"))){
-const err144 = {};
-if(vErrors === null){
-vErrors = [err144];
-}
-else {
-vErrors.push(err144);
-}
 errors++;
 }
 var _valid35 = _errs353 === errors;
@@ -21011,13 +14553,6 @@ if(!valid171){
 const _errs354 = errors;
 if(typeof data124 === "string"){
 if(!pattern4.test(data124)){
-const err145 = {};
-if(vErrors === null){
-vErrors = [err145];
-}
-else {
-vErrors.push(err145);
-}
 errors++;
 }
 }
@@ -21025,27 +14560,11 @@ var _valid35 = _errs354 === errors;
 valid171 = valid171 || _valid35;
 }
 if(!valid171){
-const err146 = {};
-if(vErrors === null){
-vErrors = [err146];
-}
-else {
-vErrors.push(err146);
-}
 errors++;
-validate33.errors = vErrors;
 return false;
 }
 else {
 errors = _errs352;
-if(vErrors !== null){
-if(_errs352){
-vErrors.length = _errs352;
-}
-else {
-vErrors = null;
-}
-}
 }
 var valid170 = _errs351 === errors;
 if(!valid170){
@@ -21066,26 +14585,11 @@ if(data125 && typeof data125 == "object" && !Array.isArray(data125)){
 for(const key11 in data125){
 const _errs357 = errors;
 if(!(key11 === "workspace")){
-const err147 = {};
-if(vErrors === null){
-vErrors = [err147];
-}
-else {
-vErrors.push(err147);
-}
 errors++;
 }
 var valid172 = _errs357 === errors;
 if(!valid172){
-const err148 = {};
-if(vErrors === null){
-vErrors = [err148];
-}
-else {
-vErrors.push(err148);
-}
 errors++;
-validate33.errors = vErrors;
 return false;
 break;
 }
@@ -21105,15 +14609,7 @@ var _valid34 = _errs346 === errors;
 valid164 = _valid34;
 }
 if(!valid164){
-const err149 = {};
-if(vErrors === null){
-vErrors = [err149];
-}
-else {
-vErrors.push(err149);
-}
 errors++;
-validate33.errors = vErrors;
 return false;
 }
 var valid0 = _errs341 === errors;
@@ -21125,13 +14621,6 @@ const _errs362 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing37;
 if((data.event === undefined) && (missing37 = "event")){
-const err150 = {};
-if(vErrors === null){
-vErrors = [err150];
-}
-else {
-vErrors.push(err150);
-}
 errors++;
 }
 else {
@@ -21140,25 +14629,11 @@ let data126 = data.event;
 if(data126 && typeof data126 == "object" && !Array.isArray(data126)){
 let missing38;
 if((data126.type === undefined) && (missing38 = "type")){
-const err151 = {};
-if(vErrors === null){
-vErrors = [err151];
-}
-else {
-vErrors.push(err151);
-}
 errors++;
 }
 else {
 if(data126.type !== undefined){
 if("model.response.after" !== data126.type){
-const err152 = {};
-if(vErrors === null){
-vErrors = [err152];
-}
-else {
-vErrors.push(err152);
-}
 errors++;
 }
 }
@@ -21169,14 +14644,6 @@ errors++;
 }
 var _valid36 = _errs362 === errors;
 errors = _errs361;
-if(vErrors !== null){
-if(_errs361){
-vErrors.length = _errs361;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid36){
 const _errs365 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -21198,13 +14665,6 @@ const _errs371 = errors;
 let valid180 = false;
 const _errs372 = errors;
 if(!(((data130 === "modify") || (data130 === "flow")) || (data130 === "message"))){
-const err153 = {};
-if(vErrors === null){
-vErrors = [err153];
-}
-else {
-vErrors.push(err153);
-}
 errors++;
 }
 var _valid37 = _errs372 === errors;
@@ -21213,13 +14673,6 @@ if(!valid180){
 const _errs373 = errors;
 if(typeof data130 === "string"){
 if(!pattern4.test(data130)){
-const err154 = {};
-if(vErrors === null){
-vErrors = [err154];
-}
-else {
-vErrors.push(err154);
-}
 errors++;
 }
 }
@@ -21227,27 +14680,11 @@ var _valid37 = _errs373 === errors;
 valid180 = valid180 || _valid37;
 }
 if(!valid180){
-const err155 = {};
-if(vErrors === null){
-vErrors = [err155];
-}
-else {
-vErrors.push(err155);
-}
 errors++;
-validate33.errors = vErrors;
 return false;
 }
 else {
 errors = _errs371;
-if(vErrors !== null){
-if(_errs371){
-vErrors.length = _errs371;
-}
-else {
-vErrors = null;
-}
-}
 }
 var valid179 = _errs370 === errors;
 if(!valid179){
@@ -21268,26 +14705,11 @@ if(data131 && typeof data131 == "object" && !Array.isArray(data131)){
 for(const key12 in data131){
 const _errs376 = errors;
 if(!(key12 === "response")){
-const err156 = {};
-if(vErrors === null){
-vErrors = [err156];
-}
-else {
-vErrors.push(err156);
-}
 errors++;
 }
 var valid181 = _errs376 === errors;
 if(!valid181){
-const err157 = {};
-if(vErrors === null){
-vErrors = [err157];
-}
-else {
-vErrors.push(err157);
-}
 errors++;
-validate33.errors = vErrors;
 return false;
 break;
 }
@@ -21311,7 +14733,6 @@ const len27 = data133.length;
 for(let i27=0; i27<len27; i27++){
 const _errs380 = errors;
 if(!(data133[i27] === "stop")){
-validate33.errors = [{}];
 return false;
 }
 var valid183 = _errs380 === errors;
@@ -21337,15 +14758,7 @@ var _valid36 = _errs365 === errors;
 valid173 = _valid36;
 }
 if(!valid173){
-const err158 = {};
-if(vErrors === null){
-vErrors = [err158];
-}
-else {
-vErrors.push(err158);
-}
 errors++;
-validate33.errors = vErrors;
 return false;
 }
 var valid0 = _errs360 === errors;
@@ -21372,14 +14785,12 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing39;
 if(((data.protocolVersion === undefined) && (missing39 = "protocolVersion")) || ((data.event === undefined) && (missing39 = "event"))){
-validate33.errors = [{}];
 return false;
 }
 else {
 if(data.protocolVersion !== undefined){
 const _errs384 = errors;
 if("draft" !== data.protocolVersion){
-validate33.errors = [{}];
 return false;
 }
 var valid184 = _errs384 === errors;
@@ -21390,9 +14801,8 @@ var valid184 = true;
 if(valid184){
 if(data.event !== undefined){
 const _errs389 = errors;
-if(!(validate34(data.event, VERDICT_CALL))){
-vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
-errors = vErrors.length;
+if(!(validate34(data.event))){
+errors++;
 }
 var valid184 = _errs389 === errors;
 }
@@ -21402,9 +14812,8 @@ var valid184 = true;
 if(valid184){
 if(data.capabilities !== undefined){
 const _errs390 = errors;
-if(!(validate108(data.capabilities, VERDICT_CALL))){
-vErrors = vErrors === null ? validate108.errors : vErrors.concat(validate108.errors);
-errors = vErrors.length;
+if(!(validate108(data.capabilities))){
+errors++;
 }
 var valid184 = _errs390 === errors;
 }
@@ -21414,9 +14823,8 @@ var valid184 = true;
 if(valid184){
 if(data.extensions !== undefined){
 const _errs391 = errors;
-if(!(validate77(data.extensions, VERDICT_CALL))){
-vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
-errors = vErrors.length;
+if(!(validate77(data.extensions))){
+errors++;
 }
 var valid184 = _errs391 === errors;
 }
@@ -21431,7 +14839,6 @@ if(errors === _errs392){
 if(data139 && typeof data139 == "object" && !Array.isArray(data139)){
 let missing40;
 if(((data139.permission === undefined) && (missing40 = "permission")) || ((data139.candidate === undefined) && (missing40 = "candidate"))){
-validate33.errors = [{}];
 return false;
 }
 else {
@@ -21439,7 +14846,6 @@ if(data139.permission !== undefined){
 let data140 = data139.permission;
 const _errs396 = errors;
 if(!((((data140 === "none") || (data140 === "allow")) || (data140 === "ask")) || (data140 === "deny"))){
-validate33.errors = [{}];
 return false;
 }
 var valid186 = _errs396 === errors;
@@ -21452,21 +14858,18 @@ if(data139.candidate !== undefined){
 let data141 = data139.candidate;
 const _errs398 = errors;
 if((!(data141 && typeof data141 == "object" && !Array.isArray(data141))) && (data141 !== null)){
-validate33.errors = [{}];
 return false;
 }
 if(errors === _errs398){
 if(data141 && typeof data141 == "object" && !Array.isArray(data141)){
 let missing41;
 if((data141.value === undefined) && (missing41 = "value")){
-validate33.errors = [{}];
 return false;
 }
 else {
 if(data141.provenance !== undefined){
 let data142 = data141.provenance;
 if(!(data142 && typeof data142 == "object" && !Array.isArray(data142))){
-validate33.errors = [{}];
 return false;
 }
 }
@@ -21483,7 +14886,6 @@ if(data139.flow !== undefined){
 let data143 = data139.flow;
 const _errs404 = errors;
 if(!(((data143 === "none") || (data143 === "stop")) || (data143 === "continue"))){
-validate33.errors = [{}];
 return false;
 }
 var valid186 = _errs404 === errors;
@@ -21506,12 +14908,10 @@ const _errs409 = errors;
 if(errors === _errs409){
 if(typeof data145 === "string"){
 if(func5(data145) < 1){
-validate33.errors = [{}];
 return false;
 }
 }
 else {
-validate33.errors = [{}];
 return false;
 }
 }
@@ -21522,7 +14922,6 @@ break;
 }
 }
 else {
-validate33.errors = [{}];
 return false;
 }
 }
@@ -21535,7 +14934,6 @@ if(valid186){
 if(data139.injections !== undefined){
 const _errs411 = errors;
 if(!(Array.isArray(data139.injections))){
-validate33.errors = [{}];
 return false;
 }
 var valid186 = _errs411 === errors;
@@ -21550,7 +14948,6 @@ var valid186 = true;
 }
 }
 else {
-validate33.errors = [{}];
 return false;
 }
 }
@@ -21566,22 +14963,18 @@ var valid184 = true;
 }
 }
 else {
-validate33.errors = [{}];
 return false;
 }
 }
-validate33.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate30(data){
 let errors = 0;
 const _errs1 = errors;
-if(!(validate31(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
-errors = vErrors.length;
+if(!(validate31(data))){
+errors++;
 }
 var valid0 = _errs1 === errors;
 if(valid0){
@@ -21590,7 +14983,6 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.method !== undefined){
 const _errs3 = errors;
 if("hooks/intercept" !== data.method){
-validate30.errors = [{}];
 return false;
 }
 var valid1 = _errs3 === errors;
@@ -21601,9 +14993,8 @@ var valid1 = true;
 if(valid1){
 if(data.params !== undefined){
 const _errs6 = errors;
-if(!(validate33(data.params, VERDICT_CALL))){
-vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
-errors = vErrors.length;
+if(!(validate33(data.params))){
+errors++;
 }
 var valid1 = _errs6 === errors;
 }
@@ -21614,7 +15005,6 @@ var valid1 = true;
 }
 var valid0 = _errs2 === errors;
 }
-validate30.errors = vErrors;
 return errors === 0;
 }
 
@@ -21622,52 +15012,33 @@ const schema310 = docs[8]["$defs"]["interceptResponse"];
 const schema311 = docs[0]["$defs"]["successResponse"];
 const schema313 = docs[0]["$defs"]["jsonRpcResponseId"];
 
-function validate247(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate247(data){
 let errors = 0;
 const _errs3 = errors;
 const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.error === undefined) && (missing0 = "error")){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
 errors++;
 }
 }
 var valid1 = _errs4 === errors;
 if(valid1){
-validate247.errors = [{}];
 return false;
 }
 else {
 errors = _errs3;
-if(vErrors !== null){
-if(_errs3){
-vErrors.length = _errs3;
-}
-else {
-vErrors = null;
-}
-}
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((((data.jsonrpc === undefined) && (missing1 = "jsonrpc")) || ((data.id === undefined) && (missing1 = "id"))) || ((data.result === undefined) && (missing1 = "result"))){
-validate247.errors = [{}];
 return false;
 }
 else {
 if(data.jsonrpc !== undefined){
 const _errs7 = errors;
 if("2.0" !== data.jsonrpc){
-validate247.errors = [{}];
 return false;
 }
 var valid2 = _errs7 === errors;
@@ -21681,13 +15052,11 @@ let data1 = data.id;
 const _errs11 = errors;
 const _errs12 = errors;
 if(((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))) && (data1 !== null)){
-validate247.errors = [{}];
 return false;
 }
 if(errors === _errs12){
 if(typeof data1 === "string"){
 if(func5(data1) < 1){
-validate247.errors = [{}];
 return false;
 }
 }
@@ -21702,7 +15071,6 @@ if(data.result !== undefined){
 let data2 = data.result;
 const _errs17 = errors;
 if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
-validate247.errors = [{}];
 return false;
 }
 var valid2 = _errs17 === errors;
@@ -21715,11 +15083,9 @@ var valid2 = true;
 }
 }
 else {
-validate247.errors = [{}];
 return false;
 }
 }
-validate247.errors = vErrors;
 return errors === 0;
 }
 
@@ -21734,21 +15100,18 @@ const schema319 = docs[0]["$defs"]["reverseDnsName"];
 
 
 
-function validate251(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate251(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.type === undefined) && (missing0 = "type")) || ((data.reason === undefined) && (missing0 = "reason"))){
-validate251.errors = [{}];
 return false;
 }
 else {
 const _errs3 = errors;
 for(const key0 in data){
 if(!((((key0 === "type") || (key0 === "reason")) || (key0 === "code")) || (key0 === "extensions"))){
-validate251.errors = [{}];
 return false;
 break;
 }
@@ -21757,7 +15120,6 @@ if(_errs3 === errors){
 if(data.type !== undefined){
 const _errs4 = errors;
 if("deny" !== data.type){
-validate251.errors = [{}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -21773,12 +15135,10 @@ const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data1 === "string"){
 if(func5(data1) < 1){
-validate251.errors = [{}];
 return false;
 }
 }
 else {
-validate251.errors = [{}];
 return false;
 }
 }
@@ -21795,12 +15155,10 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data2 === "string"){
 if(!pattern4.test(data2)){
-validate251.errors = [{}];
 return false;
 }
 }
 else {
-validate251.errors = [{}];
 return false;
 }
 }
@@ -21812,9 +15170,8 @@ var valid0 = true;
 if(valid0){
 if(data.extensions !== undefined){
 const _errs14 = errors;
-if(!(validate77(data.extensions, VERDICT_CALL))){
-vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
-errors = vErrors.length;
+if(!(validate77(data.extensions))){
+errors++;
 }
 var valid0 = _errs14 === errors;
 }
@@ -21828,11 +15185,9 @@ var valid0 = true;
 }
 }
 else {
-validate251.errors = [{}];
 return false;
 }
 }
-validate251.errors = vErrors;
 return errors === 0;
 }
 
@@ -21842,8 +15197,7 @@ const schema324 = docs[6]["$defs"]["modify"];
 
 
 
-function validate255(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate255(data){
 let errors = 0;
 const _errs2 = errors;
 const _errs3 = errors;
@@ -21852,26 +15206,12 @@ const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.target === undefined) && (missing0 = "target")){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
 errors++;
 }
 else {
 if(data.target !== undefined){
 let data0 = data.target;
 if(!((((data0 === "prompt") || (data0 === "request")) || (data0 === "response")) || (data0 === "output"))){
-const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
 errors++;
 }
 }
@@ -21879,14 +15219,6 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 errors = _errs3;
-if(vErrors !== null){
-if(_errs3){
-vErrors.length = _errs3;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid0){
 const _errs6 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -21899,9 +15231,8 @@ var valid4 = true;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs10 = errors;
-if(!(validate38(data1[i0], VERDICT_CALL))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
-errors = vErrors.length;
+if(!(validate38(data1[i0]))){
+errors++;
 }
 var valid4 = _errs10 === errors;
 if(!valid4){
@@ -21910,7 +15241,6 @@ break;
 }
 }
 else {
-validate255.errors = [{}];
 return false;
 }
 }
@@ -21920,15 +15250,7 @@ var _valid0 = _errs6 === errors;
 valid1 = _valid0;
 }
 if(!valid1){
-const err2 = {};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
 errors++;
-validate255.errors = vErrors;
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -21940,26 +15262,12 @@ const _errs13 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.target === undefined) && (missing1 = "target")){
-const err3 = {};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
 errors++;
 }
 else {
 if(data.target !== undefined){
 let data3 = data.target;
 if(!((data3 === "instructions") || (data3 === "summary"))){
-const err4 = {};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
 errors++;
 }
 }
@@ -21967,14 +15275,6 @@ errors++;
 }
 var _valid1 = _errs13 === errors;
 errors = _errs12;
-if(vErrors !== null){
-if(_errs12){
-vErrors.length = _errs12;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid1){
 const _errs15 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -21987,9 +15287,8 @@ var valid8 = true;
 const len1 = data4.length;
 for(let i1=0; i1<len1; i1++){
 const _errs19 = errors;
-if(!(validate169(data4[i1], VERDICT_CALL))){
-vErrors = vErrors === null ? validate169.errors : vErrors.concat(validate169.errors);
-errors = vErrors.length;
+if(!(validate169(data4[i1]))){
+errors++;
 }
 var valid8 = _errs19 === errors;
 if(!valid8){
@@ -21998,7 +15297,6 @@ break;
 }
 }
 else {
-validate255.errors = [{}];
 return false;
 }
 }
@@ -22008,15 +15306,7 @@ var _valid1 = _errs15 === errors;
 valid5 = _valid1;
 }
 if(!valid5){
-const err5 = {};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
 errors++;
-validate255.errors = vErrors;
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -22028,26 +15318,12 @@ const _errs22 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((data.target === undefined) && (missing2 = "target")){
-const err6 = {};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
 errors++;
 }
 else {
 if(data.target !== undefined){
 let data6 = data.target;
 if(!((data6 === "input") || (data6 === "workspace"))){
-const err7 = {};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
 errors++;
 }
 }
@@ -22055,21 +15331,12 @@ errors++;
 }
 var _valid2 = _errs22 === errors;
 errors = _errs21;
-if(vErrors !== null){
-if(_errs21){
-vErrors.length = _errs21;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid2){
 const _errs24 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.value !== undefined){
 let data7 = data.value;
 if(!(data7 && typeof data7 == "object" && !Array.isArray(data7))){
-validate255.errors = [{}];
 return false;
 }
 }
@@ -22078,15 +15345,7 @@ var _valid2 = _errs24 === errors;
 valid9 = _valid2;
 }
 if(!valid9){
-const err8 = {};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
 errors++;
-validate255.errors = vErrors;
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -22098,25 +15357,11 @@ const _errs30 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if((data.target === undefined) && (missing3 = "target")){
-const err9 = {};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
 errors++;
 }
 else {
 if(data.target !== undefined){
 if("content" !== data.target){
-const err10 = {};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
 errors++;
 }
 }
@@ -22124,14 +15369,6 @@ errors++;
 }
 var _valid3 = _errs30 === errors;
 errors = _errs29;
-if(vErrors !== null){
-if(_errs29){
-vErrors.length = _errs29;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid3){
 const _errs32 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -22141,25 +15378,10 @@ const _errs34 = errors;
 let valid15 = true;
 const _errs35 = errors;
 if(!(Array.isArray(data9))){
-const err11 = {};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
 errors++;
 }
 var _valid4 = _errs35 === errors;
 errors = _errs34;
-if(vErrors !== null){
-if(_errs34){
-vErrors.length = _errs34;
-}
-else {
-vErrors = null;
-}
-}
 let ifClause0;
 if(_valid4){
 const _errs37 = errors;
@@ -22168,9 +15390,8 @@ var valid16 = true;
 const len2 = data9.length;
 for(let i2=0; i2<len2; i2++){
 const _errs38 = errors;
-if(!(validate38(data9[i2], VERDICT_CALL))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
-errors = vErrors.length;
+if(!(validate38(data9[i2]))){
+errors++;
 }
 var valid16 = _errs38 === errors;
 if(!valid16){
@@ -22185,7 +15406,6 @@ ifClause0 = "then";
 else {
 const _errs39 = errors;
 if(!(data9 && typeof data9 == "object" && !Array.isArray(data9))){
-validate255.errors = [{}];
 return false;
 }
 var _valid4 = _errs39 === errors;
@@ -22193,15 +15413,7 @@ valid15 = _valid4;
 ifClause0 = "else";
 }
 if(!valid15){
-const err12 = {};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
 errors++;
-validate255.errors = vErrors;
 return false;
 }
 }
@@ -22210,15 +15422,7 @@ var _valid3 = _errs32 === errors;
 valid12 = _valid3;
 }
 if(!valid12){
-const err13 = {};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
 errors++;
-validate255.errors = vErrors;
 return false;
 }
 var valid0 = _errs28 === errors;
@@ -22229,14 +15433,12 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
 if(((((data.type === undefined) && (missing4 = "type")) || ((data.target === undefined) && (missing4 = "target"))) || ((data.operation === undefined) && (missing4 = "operation"))) || ((data.value === undefined) && (missing4 = "value"))){
-validate255.errors = [{}];
 return false;
 }
 else {
 const _errs43 = errors;
 for(const key0 in data){
 if(!((((key0 === "type") || (key0 === "target")) || (key0 === "operation")) || (key0 === "value"))){
-validate255.errors = [{}];
 return false;
 break;
 }
@@ -22245,7 +15447,6 @@ if(_errs43 === errors){
 if(data.type !== undefined){
 const _errs44 = errors;
 if("modify" !== data.type){
-validate255.errors = [{}];
 return false;
 }
 var valid17 = _errs44 === errors;
@@ -22258,7 +15459,6 @@ if(data.target !== undefined){
 let data12 = data.target;
 const _errs45 = errors;
 if(!(((((((((data12 === "input") || (data12 === "output")) || (data12 === "prompt")) || (data12 === "request")) || (data12 === "response")) || (data12 === "content")) || (data12 === "instructions")) || (data12 === "summary")) || (data12 === "workspace"))){
-validate255.errors = [{}];
 return false;
 }
 var valid17 = _errs45 === errors;
@@ -22271,7 +15471,6 @@ if(data.operation !== undefined){
 let data13 = data.operation;
 const _errs47 = errors;
 if(!((data13 === "replace") || (data13 === "merge"))){
-validate255.errors = [{}];
 return false;
 }
 var valid17 = _errs47 === errors;
@@ -22285,32 +15484,27 @@ var valid17 = true;
 }
 }
 else {
-validate255.errors = [{}];
 return false;
 }
 }
-validate255.errors = vErrors;
 return errors === 0;
 }
 
 const schema338 = docs[6]["$defs"]["flow"];
 const schema339 = docs[6]["$defs"]["flowStop"];
 
-function validate268(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate268(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.type === undefined) && (missing0 = "type")) || ((data.operation === undefined) && (missing0 = "operation"))) || ((data.reason === undefined) && (missing0 = "reason"))){
-validate268.errors = [{}];
 return false;
 }
 else {
 const _errs3 = errors;
 for(const key0 in data){
 if(!(((key0 === "type") || (key0 === "operation")) || (key0 === "reason"))){
-validate268.errors = [{}];
 return false;
 break;
 }
@@ -22319,7 +15513,6 @@ if(_errs3 === errors){
 if(data.type !== undefined){
 const _errs4 = errors;
 if("flow" !== data.type){
-validate268.errors = [{}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -22331,7 +15524,6 @@ if(valid0){
 if(data.operation !== undefined){
 const _errs5 = errors;
 if("stop" !== data.operation){
-validate268.errors = [{}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -22347,12 +15539,10 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data2 === "string"){
 if(func5(data2) < 1){
-validate268.errors = [{}];
 return false;
 }
 }
 else {
-validate268.errors = [{}];
 return false;
 }
 }
@@ -22367,31 +15557,26 @@ var valid0 = true;
 }
 }
 else {
-validate268.errors = [{}];
 return false;
 }
 }
-validate268.errors = vErrors;
 return errors === 0;
 }
 
 const schema341 = docs[6]["$defs"]["flowContinue"];
 
-function validate270(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate270(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.type === undefined) && (missing0 = "type")) || ((data.operation === undefined) && (missing0 = "operation"))){
-validate270.errors = [{}];
 return false;
 }
 else {
 const _errs3 = errors;
 for(const key0 in data){
 if(!(((key0 === "type") || (key0 === "operation")) || (key0 === "instruction"))){
-validate270.errors = [{}];
 return false;
 break;
 }
@@ -22400,7 +15585,6 @@ if(_errs3 === errors){
 if(data.type !== undefined){
 const _errs4 = errors;
 if("flow" !== data.type){
-validate270.errors = [{}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -22412,7 +15596,6 @@ if(valid0){
 if(data.operation !== undefined){
 const _errs5 = errors;
 if("continue" !== data.operation){
-validate270.errors = [{}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -22428,12 +15611,10 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data2 === "string"){
 if(func5(data2) < 1){
-validate270.errors = [{}];
 return false;
 }
 }
 else {
-validate270.errors = [{}];
 return false;
 }
 }
@@ -22448,17 +15629,14 @@ var valid0 = true;
 }
 }
 else {
-validate270.errors = [{}];
 return false;
 }
 }
-validate270.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate267(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate267(data){
 let errors = 0;
 const _errs2 = errors;
 const _errs3 = errors;
@@ -22467,25 +15645,11 @@ const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.operation === undefined) && (missing0 = "operation")){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
 errors++;
 }
 else {
 if(data.operation !== undefined){
 if("stop" !== data.operation){
-const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
 errors++;
 }
 }
@@ -22493,33 +15657,16 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 errors = _errs3;
-if(vErrors !== null){
-if(_errs3){
-vErrors.length = _errs3;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid0){
 const _errs6 = errors;
-if(!(validate268(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate268.errors : vErrors.concat(validate268.errors);
-errors = vErrors.length;
+if(!(validate268(data))){
+errors++;
 }
 var _valid0 = _errs6 === errors;
 valid1 = _valid0;
 }
 if(!valid1){
-const err2 = {};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
 errors++;
-validate267.errors = vErrors;
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -22531,25 +15678,11 @@ const _errs9 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.operation === undefined) && (missing1 = "operation")){
-const err3 = {};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
 errors++;
 }
 else {
 if(data.operation !== undefined){
 if("continue" !== data.operation){
-const err4 = {};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
 errors++;
 }
 }
@@ -22557,33 +15690,16 @@ errors++;
 }
 var _valid1 = _errs9 === errors;
 errors = _errs8;
-if(vErrors !== null){
-if(_errs8){
-vErrors.length = _errs8;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid1){
 const _errs11 = errors;
-if(!(validate270(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate270.errors : vErrors.concat(validate270.errors);
-errors = vErrors.length;
+if(!(validate270(data))){
+errors++;
 }
 var _valid1 = _errs11 === errors;
 valid3 = _valid1;
 }
 if(!valid3){
-const err5 = {};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
 errors++;
-validate267.errors = vErrors;
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -22592,25 +15708,21 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((data.operation === undefined) && (missing2 = "operation")){
-validate267.errors = [{}];
 return false;
 }
 else {
 if(data.operation !== undefined){
 let data2 = data.operation;
 if(!((data2 === "stop") || (data2 === "continue"))){
-validate267.errors = [{}];
 return false;
 }
 }
 }
 }
 else {
-validate267.errors = [{}];
 return false;
 }
 }
-validate267.errors = vErrors;
 return errors === 0;
 }
 
@@ -22618,21 +15730,18 @@ const schema343 = docs[6]["$defs"]["inject"];
 
 
 
-function validate273(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate273(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.type === undefined) && (missing0 = "type")) || ((data.target === undefined) && (missing0 = "target"))) || ((data.operation === undefined) && (missing0 = "operation"))) || ((data.deliverAt === undefined) && (missing0 = "deliverAt"))) || ((data.value === undefined) && (missing0 = "value"))){
-validate273.errors = [{}];
 return false;
 }
 else {
 const _errs3 = errors;
 for(const key0 in data){
 if(!(((((key0 === "type") || (key0 === "target")) || (key0 === "operation")) || (key0 === "deliverAt")) || (key0 === "value"))){
-validate273.errors = [{}];
 return false;
 break;
 }
@@ -22641,7 +15750,6 @@ if(_errs3 === errors){
 if(data.type !== undefined){
 const _errs4 = errors;
 if("inject" !== data.type){
-validate273.errors = [{}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -22653,7 +15761,6 @@ if(valid0){
 if(data.target !== undefined){
 const _errs5 = errors;
 if("context" !== data.target){
-validate273.errors = [{}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -22665,7 +15772,6 @@ if(valid0){
 if(data.operation !== undefined){
 const _errs7 = errors;
 if("append" !== data.operation){
-validate273.errors = [{}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -22678,7 +15784,6 @@ if(data.deliverAt !== undefined){
 let data3 = data.deliverAt;
 const _errs9 = errors;
 if(!((data3 === "now") || (data3 === "next_turn"))){
-validate273.errors = [{}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -22689,9 +15794,8 @@ var valid0 = true;
 if(valid0){
 if(data.value !== undefined){
 const _errs11 = errors;
-if(!(validate37(data.value, VERDICT_CALL))){
-vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
-errors = vErrors.length;
+if(!(validate37(data.value))){
+errors++;
 }
 var valid0 = _errs11 === errors;
 }
@@ -22706,17 +15810,14 @@ var valid0 = true;
 }
 }
 else {
-validate273.errors = [{}];
 return false;
 }
 }
-validate273.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate250(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate250(data){
 let errors = 0;
 const _errs2 = errors;
 const _errs3 = errors;
@@ -22725,25 +15826,11 @@ const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("deny" !== data.type){
-const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
 errors++;
 }
 }
@@ -22751,33 +15838,16 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 errors = _errs3;
-if(vErrors !== null){
-if(_errs3){
-vErrors.length = _errs3;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid0){
 const _errs6 = errors;
-if(!(validate251(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate251.errors : vErrors.concat(validate251.errors);
-errors = vErrors.length;
+if(!(validate251(data))){
+errors++;
 }
 var _valid0 = _errs6 === errors;
 valid1 = _valid0;
 }
 if(!valid1){
-const err2 = {};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
 errors++;
-validate250.errors = vErrors;
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -22789,25 +15859,11 @@ const _errs9 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.type === undefined) && (missing1 = "type")){
-const err3 = {};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("allow" !== data.type){
-const err4 = {};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
 errors++;
 }
 }
@@ -22815,14 +15871,6 @@ errors++;
 }
 var _valid1 = _errs9 === errors;
 errors = _errs8;
-if(vErrors !== null){
-if(_errs8){
-vErrors.length = _errs8;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid1){
 const _errs11 = errors;
 const _errs12 = errors;
@@ -22830,14 +15878,12 @@ if(errors === _errs12){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((data.type === undefined) && (missing2 = "type")){
-validate250.errors = [{}];
 return false;
 }
 else {
 const _errs16 = errors;
 for(const key0 in data){
 if(!(key0 === "type")){
-validate250.errors = [{}];
 return false;
 break;
 }
@@ -22845,7 +15891,6 @@ break;
 if(_errs16 === errors){
 if(data.type !== undefined){
 if("allow" !== data.type){
-validate250.errors = [{}];
 return false;
 }
 }
@@ -22853,7 +15898,6 @@ return false;
 }
 }
 else {
-validate250.errors = [{}];
 return false;
 }
 }
@@ -22861,15 +15905,7 @@ var _valid1 = _errs11 === errors;
 valid3 = _valid1;
 }
 if(!valid3){
-const err5 = {};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
 errors++;
-validate250.errors = vErrors;
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -22881,25 +15917,11 @@ const _errs20 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if((data.type === undefined) && (missing3 = "type")){
-const err6 = {};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("ask" !== data.type){
-const err7 = {};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
 errors++;
 }
 }
@@ -22907,14 +15929,6 @@ errors++;
 }
 var _valid2 = _errs20 === errors;
 errors = _errs19;
-if(vErrors !== null){
-if(_errs19){
-vErrors.length = _errs19;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid2){
 const _errs22 = errors;
 const _errs23 = errors;
@@ -22922,14 +15936,12 @@ if(errors === _errs23){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
 if((data.type === undefined) && (missing4 = "type")){
-validate250.errors = [{}];
 return false;
 }
 else {
 const _errs27 = errors;
 for(const key1 in data){
 if(!(key1 === "type")){
-validate250.errors = [{}];
 return false;
 break;
 }
@@ -22937,7 +15949,6 @@ break;
 if(_errs27 === errors){
 if(data.type !== undefined){
 if("ask" !== data.type){
-validate250.errors = [{}];
 return false;
 }
 }
@@ -22945,7 +15956,6 @@ return false;
 }
 }
 else {
-validate250.errors = [{}];
 return false;
 }
 }
@@ -22953,15 +15963,7 @@ var _valid2 = _errs22 === errors;
 valid7 = _valid2;
 }
 if(!valid7){
-const err8 = {};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
 errors++;
-validate250.errors = vErrors;
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -22973,25 +15975,11 @@ const _errs31 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
 if((data.type === undefined) && (missing5 = "type")){
-const err9 = {};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("modify" !== data.type){
-const err10 = {};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
 errors++;
 }
 }
@@ -22999,33 +15987,16 @@ errors++;
 }
 var _valid3 = _errs31 === errors;
 errors = _errs30;
-if(vErrors !== null){
-if(_errs30){
-vErrors.length = _errs30;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid3){
 const _errs33 = errors;
-if(!(validate255(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate255.errors : vErrors.concat(validate255.errors);
-errors = vErrors.length;
+if(!(validate255(data))){
+errors++;
 }
 var _valid3 = _errs33 === errors;
 valid11 = _valid3;
 }
 if(!valid11){
-const err11 = {};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
 errors++;
-validate250.errors = vErrors;
 return false;
 }
 var valid0 = _errs29 === errors;
@@ -23037,25 +16008,11 @@ const _errs36 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
 if((data.type === undefined) && (missing6 = "type")){
-const err12 = {};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("message" !== data.type){
-const err13 = {};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
 errors++;
 }
 }
@@ -23063,14 +16020,6 @@ errors++;
 }
 var _valid4 = _errs36 === errors;
 errors = _errs35;
-if(vErrors !== null){
-if(_errs35){
-vErrors.length = _errs35;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid4){
 const _errs38 = errors;
 const _errs39 = errors;
@@ -23078,14 +16027,12 @@ if(errors === _errs39){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing7;
 if(((data.type === undefined) && (missing7 = "type")) || ((data.text === undefined) && (missing7 = "text"))){
-validate250.errors = [{}];
 return false;
 }
 else {
 const _errs43 = errors;
 for(const key2 in data){
 if(!((key2 === "type") || (key2 === "text"))){
-validate250.errors = [{}];
 return false;
 break;
 }
@@ -23094,7 +16041,6 @@ if(_errs43 === errors){
 if(data.type !== undefined){
 const _errs44 = errors;
 if("message" !== data.type){
-validate250.errors = [{}];
 return false;
 }
 var valid16 = _errs44 === errors;
@@ -23106,7 +16052,6 @@ if(valid16){
 if(data.text !== undefined){
 const _errs45 = errors;
 if(typeof data.text !== "string"){
-validate250.errors = [{}];
 return false;
 }
 var valid16 = _errs45 === errors;
@@ -23119,7 +16064,6 @@ var valid16 = true;
 }
 }
 else {
-validate250.errors = [{}];
 return false;
 }
 }
@@ -23127,15 +16071,7 @@ var _valid4 = _errs38 === errors;
 valid13 = _valid4;
 }
 if(!valid13){
-const err14 = {};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
 errors++;
-validate250.errors = vErrors;
 return false;
 }
 var valid0 = _errs34 === errors;
@@ -23147,25 +16083,11 @@ const _errs49 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
 if((data.type === undefined) && (missing8 = "type")){
-const err15 = {};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("return" !== data.type){
-const err16 = {};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
 errors++;
 }
 }
@@ -23173,14 +16095,6 @@ errors++;
 }
 var _valid5 = _errs49 === errors;
 errors = _errs48;
-if(vErrors !== null){
-if(_errs48){
-vErrors.length = _errs48;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid5){
 const _errs51 = errors;
 const _errs52 = errors;
@@ -23188,14 +16102,12 @@ if(errors === _errs52){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing9;
 if(((data.type === undefined) && (missing9 = "type")) || ((data.value === undefined) && (missing9 = "value"))){
-validate250.errors = [{}];
 return false;
 }
 else {
 const _errs56 = errors;
 for(const key3 in data){
 if(!((key3 === "type") || (key3 === "value"))){
-validate250.errors = [{}];
 return false;
 break;
 }
@@ -23203,7 +16115,6 @@ break;
 if(_errs56 === errors){
 if(data.type !== undefined){
 if("return" !== data.type){
-validate250.errors = [{}];
 return false;
 }
 }
@@ -23211,7 +16122,6 @@ return false;
 }
 }
 else {
-validate250.errors = [{}];
 return false;
 }
 }
@@ -23219,15 +16129,7 @@ var _valid5 = _errs51 === errors;
 valid17 = _valid5;
 }
 if(!valid17){
-const err17 = {};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
 errors++;
-validate250.errors = vErrors;
 return false;
 }
 var valid0 = _errs47 === errors;
@@ -23239,25 +16141,11 @@ const _errs60 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing10;
 if((data.type === undefined) && (missing10 = "type")){
-const err18 = {};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("flow" !== data.type){
-const err19 = {};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
 errors++;
 }
 }
@@ -23265,33 +16153,16 @@ errors++;
 }
 var _valid6 = _errs60 === errors;
 errors = _errs59;
-if(vErrors !== null){
-if(_errs59){
-vErrors.length = _errs59;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid6){
 const _errs62 = errors;
-if(!(validate267(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate267.errors : vErrors.concat(validate267.errors);
-errors = vErrors.length;
+if(!(validate267(data))){
+errors++;
 }
 var _valid6 = _errs62 === errors;
 valid21 = _valid6;
 }
 if(!valid21){
-const err20 = {};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
 errors++;
-validate250.errors = vErrors;
 return false;
 }
 var valid0 = _errs58 === errors;
@@ -23303,25 +16174,11 @@ const _errs65 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing11;
 if((data.type === undefined) && (missing11 = "type")){
-const err21 = {};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("inject" !== data.type){
-const err22 = {};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
 errors++;
 }
 }
@@ -23329,33 +16186,16 @@ errors++;
 }
 var _valid7 = _errs65 === errors;
 errors = _errs64;
-if(vErrors !== null){
-if(_errs64){
-vErrors.length = _errs64;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid7){
 const _errs67 = errors;
-if(!(validate273(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate273.errors : vErrors.concat(validate273.errors);
-errors = vErrors.length;
+if(!(validate273(data))){
+errors++;
 }
 var _valid7 = _errs67 === errors;
 valid23 = _valid7;
 }
 if(!valid23){
-const err23 = {};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
 errors++;
-validate250.errors = vErrors;
 return false;
 }
 var valid0 = _errs63 === errors;
@@ -23370,75 +16210,52 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing12;
 if((data.type === undefined) && (missing12 = "type")){
-validate250.errors = [{}];
 return false;
 }
 else {
 if(data.type !== undefined){
 let data13 = data.type;
 if(!((((((((data13 === "deny") || (data13 === "allow")) || (data13 === "ask")) || (data13 === "modify")) || (data13 === "message")) || (data13 === "return")) || (data13 === "flow")) || (data13 === "inject"))){
-validate250.errors = [{}];
 return false;
 }
 }
 }
 }
 else {
-validate250.errors = [{}];
 return false;
 }
 }
-validate250.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate249(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate249(data){
 let errors = 0;
 const _errs2 = errors;
 const _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.manifest === undefined) && (missing0 = "manifest")){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
 errors++;
 }
 }
 var valid1 = _errs3 === errors;
 if(valid1){
-validate249.errors = [{}];
 return false;
 }
 else {
 errors = _errs2;
-if(vErrors !== null){
-if(_errs2){
-vErrors.length = _errs2;
-}
-else {
-vErrors = null;
-}
-}
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if(((data.protocolVersion === undefined) && (missing1 = "protocolVersion")) || ((data.effects === undefined) && (missing1 = "effects"))){
-validate249.errors = [{}];
 return false;
 }
 else {
 if(data.protocolVersion !== undefined){
 const _errs6 = errors;
 if("draft" !== data.protocolVersion){
-validate249.errors = [{}];
 return false;
 }
 var valid2 = _errs6 === errors;
@@ -23456,9 +16273,8 @@ var valid4 = true;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs13 = errors;
-if(!(validate250(data1[i0], VERDICT_CALL))){
-vErrors = vErrors === null ? validate250.errors : vErrors.concat(validate250.errors);
-errors = vErrors.length;
+if(!(validate250(data1[i0]))){
+errors++;
 }
 var valid4 = _errs13 === errors;
 if(!valid4){
@@ -23467,7 +16283,6 @@ break;
 }
 }
 else {
-validate249.errors = [{}];
 return false;
 }
 }
@@ -23479,9 +16294,8 @@ var valid2 = true;
 if(valid2){
 if(data.extensions !== undefined){
 const _errs14 = errors;
-if(!(validate77(data.extensions, VERDICT_CALL))){
-vErrors = vErrors === null ? validate77.errors : vErrors.concat(validate77.errors);
-errors = vErrors.length;
+if(!(validate77(data.extensions))){
+errors++;
 }
 var valid2 = _errs14 === errors;
 }
@@ -23493,22 +16307,18 @@ var valid2 = true;
 }
 }
 else {
-validate249.errors = [{}];
 return false;
 }
 }
-validate249.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate246(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate246(data){
 let errors = 0;
 const _errs1 = errors;
-if(!(validate247(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate247.errors : vErrors.concat(validate247.errors);
-errors = vErrors.length;
+if(!(validate247(data))){
+errors++;
 }
 var valid0 = _errs1 === errors;
 if(valid0){
@@ -23516,73 +16326,51 @@ const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.result === undefined) && (missing0 = "result")){
-validate246.errors = [{}];
 return false;
 }
 else {
 if(data.result !== undefined){
-if(!(validate249(data.result, VERDICT_CALL))){
-vErrors = vErrors === null ? validate249.errors : vErrors.concat(validate249.errors);
-errors = vErrors.length;
+if(!(validate249(data.result))){
+errors++;
 }
 }
 }
 }
 var valid0 = _errs2 === errors;
 }
-validate246.errors = vErrors;
 return errors === 0;
 }
 
 const schema345 = docs[8]["$defs"]["errorResponse"];
 const schema346 = docs[0]["$defs"]["errorResponse"];
 
-function validate283(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate283(data){
 let errors = 0;
 const _errs3 = errors;
 const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.result === undefined) && (missing0 = "result")){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
 errors++;
 }
 }
 var valid1 = _errs4 === errors;
 if(valid1){
-validate283.errors = [{}];
 return false;
 }
 else {
 errors = _errs3;
-if(vErrors !== null){
-if(_errs3){
-vErrors.length = _errs3;
-}
-else {
-vErrors = null;
-}
-}
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((((data.jsonrpc === undefined) && (missing1 = "jsonrpc")) || ((data.id === undefined) && (missing1 = "id"))) || ((data.error === undefined) && (missing1 = "error"))){
-validate283.errors = [{}];
 return false;
 }
 else {
 if(data.jsonrpc !== undefined){
 const _errs7 = errors;
 if("2.0" !== data.jsonrpc){
-validate283.errors = [{}];
 return false;
 }
 var valid2 = _errs7 === errors;
@@ -23596,13 +16384,11 @@ let data1 = data.id;
 const _errs11 = errors;
 const _errs12 = errors;
 if(((typeof data1 !== "string") && (!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))))) && (data1 !== null)){
-validate283.errors = [{}];
 return false;
 }
 if(errors === _errs12){
 if(typeof data1 === "string"){
 if(func5(data1) < 1){
-validate283.errors = [{}];
 return false;
 }
 }
@@ -23620,7 +16406,6 @@ if(errors === _errs17){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing2;
 if(((data2.code === undefined) && (missing2 = "code")) || ((data2.message === undefined) && (missing2 = "message"))){
-validate283.errors = [{}];
 return false;
 }
 else {
@@ -23628,7 +16413,6 @@ if(data2.code !== undefined){
 let data3 = data2.code;
 const _errs19 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-validate283.errors = [{}];
 return false;
 }
 var valid5 = _errs19 === errors;
@@ -23640,7 +16424,6 @@ if(valid5){
 if(data2.message !== undefined){
 const _errs21 = errors;
 if(typeof data2.message !== "string"){
-validate283.errors = [{}];
 return false;
 }
 var valid5 = _errs21 === errors;
@@ -23652,7 +16435,6 @@ var valid5 = true;
 }
 }
 else {
-validate283.errors = [{}];
 return false;
 }
 }
@@ -23666,75 +16448,51 @@ var valid2 = true;
 }
 }
 else {
-validate283.errors = [{}];
 return false;
 }
 }
-validate283.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate282(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate282(data){
 let errors = 0;
-if(!(validate283(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate283.errors : vErrors.concat(validate283.errors);
-errors = vErrors.length;
+if(!(validate283(data))){
+errors++;
 }
-validate282.errors = vErrors;
 return errors === 0;
 }
 
 const schema349 = docs[8]["$defs"]["observeNotification"];
 const schema350 = docs[0]["$defs"]["notification"];
 
-function validate287(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate287(data){
 let errors = 0;
 const _errs3 = errors;
 const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.id === undefined) && (missing0 = "id")){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
 errors++;
 }
 }
 var valid1 = _errs4 === errors;
 if(valid1){
-validate287.errors = [{}];
 return false;
 }
 else {
 errors = _errs3;
-if(vErrors !== null){
-if(_errs3){
-vErrors.length = _errs3;
-}
-else {
-vErrors = null;
-}
-}
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((((data.jsonrpc === undefined) && (missing1 = "jsonrpc")) || ((data.method === undefined) && (missing1 = "method"))) || ((data.params === undefined) && (missing1 = "params"))){
-validate287.errors = [{}];
 return false;
 }
 else {
 if(data.jsonrpc !== undefined){
 const _errs7 = errors;
 if("2.0" !== data.jsonrpc){
-validate287.errors = [{}];
 return false;
 }
 var valid2 = _errs7 === errors;
@@ -23750,12 +16508,10 @@ const _errs12 = errors;
 if(errors === _errs12){
 if(typeof data1 === "string"){
 if(func5(data1) < 1){
-validate287.errors = [{}];
 return false;
 }
 }
 else {
-validate287.errors = [{}];
 return false;
 }
 }
@@ -23769,7 +16525,6 @@ if(data.params !== undefined){
 let data2 = data.params;
 const _errs14 = errors;
 if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
-validate287.errors = [{}];
 return false;
 }
 var valid2 = _errs14 === errors;
@@ -23782,11 +16537,9 @@ var valid2 = true;
 }
 }
 else {
-validate287.errors = [{}];
 return false;
 }
 }
-validate287.errors = vErrors;
 return errors === 0;
 }
 
@@ -23795,21 +16548,18 @@ const schema355 = docs[5]["$defs"]["event"];
 const schema356 = docs[5]["$defs"]["session.end"];
 const schema357 = docs[3]["$defs"]["session.end"];
 
-function validate296(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate296(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.type === undefined) && (missing0 = "type")) || ((data.session === undefined) && (missing0 = "session"))) || ((data.outcome === undefined) && (missing0 = "outcome"))) || ((data.reason === undefined) && (missing0 = "reason"))){
-validate296.errors = [{}];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs3 = errors;
 if("session.end" !== data.type){
-validate296.errors = [{}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -23822,7 +16572,6 @@ if(data.outcome !== undefined){
 let data1 = data.outcome;
 const _errs4 = errors;
 if(!((((data1 === "completed") || (data1 === "cancelled")) || (data1 === "error")) || (data1 === "unknown"))){
-validate296.errors = [{}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -23838,12 +16587,10 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data2 === "string"){
 if(func5(data2) < 1){
-validate296.errors = [{}];
 return false;
 }
 }
 else {
-validate296.errors = [{}];
 return false;
 }
 }
@@ -23857,54 +16604,45 @@ var valid0 = true;
 }
 }
 else {
-validate296.errors = [{}];
 return false;
 }
 }
-validate296.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate294(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate294(data){
 let errors = 0;
 const _errs0 = errors;
-if(!(validate36(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-errors = vErrors.length;
+if(!(validate36(data))){
+errors++;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate296(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate296.errors : vErrors.concat(validate296.errors);
-errors = vErrors.length;
+if(!(validate296(data))){
+errors++;
 }
 var valid0 = _errs1 === errors;
 }
-validate294.errors = vErrors;
 return errors === 0;
 }
 
 const schema359 = docs[5]["$defs"]["config.change.after"];
 const schema360 = docs[2]["$defs"]["config.change.after"];
 
-function validate302(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate302(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.type === undefined) && (missing0 = "type")) || ((data.change === undefined) && (missing0 = "change"))){
-validate302.errors = [{}];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs3 = errors;
 if("config.change.after" !== data.type){
-validate302.errors = [{}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -23920,14 +16658,12 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((((data1.source === undefined) && (missing1 = "source")) || ((data1.scope === undefined) && (missing1 = "scope"))) || ((data1.settings === undefined) && (missing1 = "settings"))) || ((data1.summary === undefined) && (missing1 = "summary"))){
-validate302.errors = [{}];
 return false;
 }
 else {
 const _errs7 = errors;
 for(const key0 in data1){
 if(!((((((key0 === "source") || (key0 === "scope")) || (key0 === "settings")) || (key0 === "summary")) || (key0 === "path")) || (key0 === "mcpServers"))){
-validate302.errors = [{}];
 return false;
 break;
 }
@@ -23940,12 +16676,10 @@ const _errs9 = errors;
 if(errors === _errs9){
 if(typeof data2 === "string"){
 if(func5(data2) < 1){
-validate302.errors = [{}];
 return false;
 }
 }
 else {
-validate302.errors = [{}];
 return false;
 }
 }
@@ -23962,12 +16696,10 @@ const _errs12 = errors;
 if(errors === _errs12){
 if(typeof data3 === "string"){
 if(func5(data3) < 1){
-validate302.errors = [{}];
 return false;
 }
 }
 else {
-validate302.errors = [{}];
 return false;
 }
 }
@@ -23991,12 +16723,10 @@ const _errs17 = errors;
 if(errors === _errs17){
 if(typeof data5 === "string"){
 if(func5(data5) < 1){
-validate302.errors = [{}];
 return false;
 }
 }
 else {
-validate302.errors = [{}];
 return false;
 }
 }
@@ -24007,7 +16737,6 @@ break;
 }
 }
 else {
-validate302.errors = [{}];
 return false;
 }
 }
@@ -24024,12 +16753,10 @@ const _errs20 = errors;
 if(errors === _errs20){
 if(typeof data6 === "string"){
 if(func5(data6) < 1){
-validate302.errors = [{}];
 return false;
 }
 }
 else {
-validate302.errors = [{}];
 return false;
 }
 }
@@ -24046,12 +16773,10 @@ const _errs23 = errors;
 if(errors === _errs23){
 if(typeof data7 === "string"){
 if(func5(data7) < 1){
-validate302.errors = [{}];
 return false;
 }
 }
 else {
-validate302.errors = [{}];
 return false;
 }
 }
@@ -24072,7 +16797,6 @@ for(let i1=0; i1<len1; i1++){
 let data9 = data8[i1];
 const _errs27 = errors;
 if(!(data9 && typeof data9 == "object" && !Array.isArray(data9))){
-validate302.errors = [{}];
 return false;
 }
 var valid8 = _errs27 === errors;
@@ -24082,7 +16806,6 @@ break;
 }
 }
 else {
-validate302.errors = [{}];
 return false;
 }
 }
@@ -24100,7 +16823,6 @@ var valid1 = true;
 }
 }
 else {
-validate302.errors = [{}];
 return false;
 }
 }
@@ -24113,54 +16835,45 @@ var valid0 = true;
 }
 }
 else {
-validate302.errors = [{}];
 return false;
 }
 }
-validate302.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate300(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate300(data){
 let errors = 0;
 const _errs0 = errors;
-if(!(validate36(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-errors = vErrors.length;
+if(!(validate36(data))){
+errors++;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate302(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate302.errors : vErrors.concat(validate302.errors);
-errors = vErrors.length;
+if(!(validate302(data))){
+errors++;
 }
 var valid0 = _errs1 === errors;
 }
-validate300.errors = vErrors;
 return errors === 0;
 }
 
 const schema366 = docs[5]["$defs"]["turn.end"];
 const schema367 = docs[3]["$defs"]["turn.end"];
 
-function validate309(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate309(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.type === undefined) && (missing0 = "type")) || ((data.turn === undefined) && (missing0 = "turn"))) || ((data.outcome === undefined) && (missing0 = "outcome"))) || ((data.continuationCount === undefined) && (missing0 = "continuationCount"))) || ((data.items === undefined) && (missing0 = "items"))){
-validate309.errors = [{}];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs3 = errors;
 if("turn.end" !== data.type){
-validate309.errors = [{}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -24176,12 +16889,10 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data1 === "string"){
 if(func5(data1) < 1){
-validate309.errors = [{}];
 return false;
 }
 }
 else {
-validate309.errors = [{}];
 return false;
 }
 }
@@ -24195,13 +16906,11 @@ if(data.continuationCount !== undefined){
 let data2 = data.continuationCount;
 const _errs7 = errors;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-validate309.errors = [{}];
 return false;
 }
 if(errors === _errs7){
 if(typeof data2 == "number"){
 if(data2 < 0 || isNaN(data2)){
-validate309.errors = [{}];
 return false;
 }
 }
@@ -24216,33 +16925,27 @@ var valid0 = true;
 }
 }
 else {
-validate309.errors = [{}];
 return false;
 }
 }
-validate309.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate307(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate307(data){
 let errors = 0;
 const _errs0 = errors;
-if(!(validate36(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-errors = vErrors.length;
+if(!(validate36(data))){
+errors++;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate309(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate309.errors : vErrors.concat(validate309.errors);
-errors = vErrors.length;
+if(!(validate309(data))){
+errors++;
 }
 var valid0 = _errs1 === errors;
 }
-validate307.errors = vErrors;
 return errors === 0;
 }
 
@@ -24250,33 +16953,27 @@ const schema369 = docs[5]["$defs"]["turn.progress"];
 const schema370 = docs[3]["$defs"]["turn.progress"];
 const schema372 = docs[1]["$defs"]["modelVisibleItem"];
 
-function validate315(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate315(data){
 let errors = 0;
-if(!(validate38(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
-errors = vErrors.length;
+if(!(validate38(data))){
+errors++;
 }
-validate315.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate314(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate314(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.type === undefined) && (missing0 = "type")) || ((data.turn === undefined) && (missing0 = "turn"))) || ((data.item === undefined) && (missing0 = "item"))) || ((data.delta === undefined) && (missing0 = "delta"))) || ((data.final === undefined) && (missing0 = "final"))){
-validate314.errors = [{}];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs3 = errors;
 if("turn.progress" !== data.type){
-validate314.errors = [{}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -24292,7 +16989,6 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((data1.id === undefined) && (missing1 = "id")){
-validate314.errors = [{}];
 return false;
 }
 else {
@@ -24302,12 +16998,10 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data2 === "string"){
 if(func5(data2) < 1){
-validate314.errors = [{}];
 return false;
 }
 }
 else {
-validate314.errors = [{}];
 return false;
 }
 }
@@ -24315,7 +17009,6 @@ return false;
 }
 }
 else {
-validate314.errors = [{}];
 return false;
 }
 }
@@ -24327,9 +17020,8 @@ var valid0 = true;
 if(valid0){
 if(data.delta !== undefined){
 const _errs9 = errors;
-if(!(validate315(data.delta, VERDICT_CALL))){
-vErrors = vErrors === null ? validate315.errors : vErrors.concat(validate315.errors);
-errors = vErrors.length;
+if(!(validate315(data.delta))){
+errors++;
 }
 var valid0 = _errs9 === errors;
 }
@@ -24340,7 +17032,6 @@ if(valid0){
 if(data.final !== undefined){
 const _errs10 = errors;
 if(typeof data.final !== "boolean"){
-validate314.errors = [{}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -24354,54 +17045,45 @@ var valid0 = true;
 }
 }
 else {
-validate314.errors = [{}];
 return false;
 }
 }
-validate314.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate312(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate312(data){
 let errors = 0;
 const _errs0 = errors;
-if(!(validate36(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-errors = vErrors.length;
+if(!(validate36(data))){
+errors++;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate314(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate314.errors : vErrors.concat(validate314.errors);
-errors = vErrors.length;
+if(!(validate314(data))){
+errors++;
 }
 var valid0 = _errs1 === errors;
 }
-validate312.errors = vErrors;
 return errors === 0;
 }
 
 const schema373 = docs[5]["$defs"]["model.error"];
 const schema374 = docs[3]["$defs"]["model.error"];
 
-function validate324(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate324(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((data.type === undefined) && (missing0 = "type")) || ((data.model === undefined) && (missing0 = "model"))) || ((data.attempt === undefined) && (missing0 = "attempt"))) || ((data.execution === undefined) && (missing0 = "execution"))) || ((data.error === undefined) && (missing0 = "error"))){
-validate324.errors = [{}];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs3 = errors;
 if("model.error" !== data.type){
-validate324.errors = [{}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -24412,9 +17094,8 @@ var valid0 = true;
 if(valid0){
 if(data.model !== undefined){
 const _errs4 = errors;
-if(!(validate135(data.model, VERDICT_CALL))){
-vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
-errors = vErrors.length;
+if(!(validate135(data.model))){
+errors++;
 }
 var valid0 = _errs4 === errors;
 }
@@ -24424,9 +17105,8 @@ var valid0 = true;
 if(valid0){
 if(data.attempt !== undefined){
 const _errs5 = errors;
-if(!(validate137(data.attempt, VERDICT_CALL))){
-vErrors = vErrors === null ? validate137.errors : vErrors.concat(validate137.errors);
-errors = vErrors.length;
+if(!(validate137(data.attempt))){
+errors++;
 }
 var valid0 = _errs5 === errors;
 }
@@ -24445,25 +17125,11 @@ const _errs12 = errors;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing1;
 if((data3.status === undefined) && (missing1 = "status")){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
 errors++;
 }
 else {
 if(data3.status !== undefined){
 if("skipped" !== data3.status){
-const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
 errors++;
 }
 }
@@ -24471,21 +17137,12 @@ errors++;
 }
 var _valid0 = _errs12 === errors;
 errors = _errs11;
-if(vErrors !== null){
-if(_errs11){
-vErrors.length = _errs11;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid0){
 const _errs14 = errors;
 if(errors === _errs14){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing2;
 if((data3.reason === undefined) && (missing2 = "reason")){
-validate324.errors = [{}];
 return false;
 }
 }
@@ -24494,15 +17151,7 @@ var _valid0 = _errs14 === errors;
 valid3 = _valid0;
 }
 if(!valid3){
-const err2 = {};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
 errors++;
-validate324.errors = vErrors;
 return false;
 }
 var valid2 = _errs10 === errors;
@@ -24514,25 +17163,11 @@ const _errs18 = errors;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing3;
 if((data3.status === undefined) && (missing3 = "status")){
-const err3 = {};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
 errors++;
 }
 else {
 if(data3.status !== undefined){
 if("executed" !== data3.status){
-const err4 = {};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
 errors++;
 }
 }
@@ -24540,14 +17175,6 @@ errors++;
 }
 var _valid1 = _errs18 === errors;
 errors = _errs17;
-if(vErrors !== null){
-if(_errs17){
-vErrors.length = _errs17;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid1){
 const _errs20 = errors;
 const _errs21 = errors;
@@ -24555,45 +17182,21 @@ const _errs22 = errors;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing4;
 if((data3.reason === undefined) && (missing4 = "reason")){
-const err5 = {};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
 errors++;
 }
 }
 var valid7 = _errs22 === errors;
 if(valid7){
-validate324.errors = [{}];
 return false;
 }
 else {
 errors = _errs21;
-if(vErrors !== null){
-if(_errs21){
-vErrors.length = _errs21;
-}
-else {
-vErrors = null;
-}
-}
 }
 var _valid1 = _errs20 === errors;
 valid5 = _valid1;
 }
 if(!valid5){
-const err6 = {};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
 errors++;
-validate324.errors = vErrors;
 return false;
 }
 var valid2 = _errs16 === errors;
@@ -24602,7 +17205,6 @@ if(errors === _errs7){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing5;
 if((data3.status === undefined) && (missing5 = "status")){
-validate324.errors = [{}];
 return false;
 }
 else {
@@ -24610,7 +17212,6 @@ if(data3.status !== undefined){
 let data6 = data3.status;
 const _errs24 = errors;
 if(!((data6 === "executed") || (data6 === "skipped"))){
-validate324.errors = [{}];
 return false;
 }
 var valid8 = _errs24 === errors;
@@ -24623,7 +17224,6 @@ if(data3.reason !== undefined){
 let data7 = data3.reason;
 const _errs26 = errors;
 if(!(((((data7 === "supplied_result") || (data7 === "policy")) || (data7 === "cancelled")) || (data7 === "timeout")) || (data7 === "other"))){
-validate324.errors = [{}];
 return false;
 }
 var valid8 = _errs26 === errors;
@@ -24635,7 +17235,6 @@ if(valid8){
 if(data3.detail !== undefined){
 const _errs28 = errors;
 if(typeof data3.detail !== "string"){
-validate324.errors = [{}];
 return false;
 }
 var valid8 = _errs28 === errors;
@@ -24648,7 +17247,6 @@ var valid8 = true;
 }
 }
 else {
-validate324.errors = [{}];
 return false;
 }
 }
@@ -24660,9 +17258,8 @@ var valid0 = true;
 if(valid0){
 if(data.error !== undefined){
 const _errs30 = errors;
-if(!(validate99(data.error, VERDICT_CALL))){
-vErrors = vErrors === null ? validate99.errors : vErrors.concat(validate99.errors);
-errors = vErrors.length;
+if(!(validate99(data.error))){
+errors++;
 }
 var valid0 = _errs30 === errors;
 }
@@ -24676,54 +17273,45 @@ var valid0 = true;
 }
 }
 else {
-validate324.errors = [{}];
 return false;
 }
 }
-validate324.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate322(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate322(data){
 let errors = 0;
 const _errs0 = errors;
-if(!(validate36(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-errors = vErrors.length;
+if(!(validate36(data))){
+errors++;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate324(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate324.errors : vErrors.concat(validate324.errors);
-errors = vErrors.length;
+if(!(validate324(data))){
+errors++;
 }
 var valid0 = _errs1 === errors;
 }
-validate322.errors = vErrors;
 return errors === 0;
 }
 
 const schema376 = docs[5]["$defs"]["model.switch.after"];
 const schema377 = docs[3]["$defs"]["model.switch.after"];
 
-function validate333(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate333(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.type === undefined) && (missing0 = "type")) || ((data.previous === undefined) && (missing0 = "previous"))) || ((data.current === undefined) && (missing0 = "current"))) || ((data.reason === undefined) && (missing0 = "reason"))){
-validate333.errors = [{}];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs3 = errors;
 if("model.switch.after" !== data.type){
-validate333.errors = [{}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -24734,9 +17322,8 @@ var valid0 = true;
 if(valid0){
 if(data.previous !== undefined){
 const _errs4 = errors;
-if(!(validate135(data.previous, VERDICT_CALL))){
-vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
-errors = vErrors.length;
+if(!(validate135(data.previous))){
+errors++;
 }
 var valid0 = _errs4 === errors;
 }
@@ -24746,9 +17333,8 @@ var valid0 = true;
 if(valid0){
 if(data.current !== undefined){
 const _errs5 = errors;
-if(!(validate135(data.current, VERDICT_CALL))){
-vErrors = vErrors === null ? validate135.errors : vErrors.concat(validate135.errors);
-errors = vErrors.length;
+if(!(validate135(data.current))){
+errors++;
 }
 var valid0 = _errs5 === errors;
 }
@@ -24763,12 +17349,10 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data3 === "string"){
 if(func5(data3) < 1){
-validate333.errors = [{}];
 return false;
 }
 }
 else {
-validate333.errors = [{}];
 return false;
 }
 }
@@ -24783,54 +17367,45 @@ var valid0 = true;
 }
 }
 else {
-validate333.errors = [{}];
 return false;
 }
 }
-validate333.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate331(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate331(data){
 let errors = 0;
 const _errs0 = errors;
-if(!(validate36(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-errors = vErrors.length;
+if(!(validate36(data))){
+errors++;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate333(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate333.errors : vErrors.concat(validate333.errors);
-errors = vErrors.length;
+if(!(validate333(data))){
+errors++;
 }
 var valid0 = _errs1 === errors;
 }
-validate331.errors = vErrors;
 return errors === 0;
 }
 
 const schema379 = docs[5]["$defs"]["tool.permission.resolved"];
 const schema380 = docs[3]["$defs"]["tool.permission.resolved"];
 
-function validate341(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate341(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((data.type === undefined) && (missing0 = "type")) || ((data.call === undefined) && (missing0 = "call"))) || ((data.tool === undefined) && (missing0 = "tool"))) || ((data.path === undefined) && (missing0 = "path"))) || ((data.decision === undefined) && (missing0 = "decision"))) || ((data.decidedBy === undefined) && (missing0 = "decidedBy"))){
-validate341.errors = [{}];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs3 = errors;
 if("tool.permission.resolved" !== data.type){
-validate341.errors = [{}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -24841,9 +17416,8 @@ var valid0 = true;
 if(valid0){
 if(data.call !== undefined){
 const _errs4 = errors;
-if(!(validate71(data.call, VERDICT_CALL))){
-vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
-errors = vErrors.length;
+if(!(validate71(data.call))){
+errors++;
 }
 var valid0 = _errs4 === errors;
 }
@@ -24853,9 +17427,8 @@ var valid0 = true;
 if(valid0){
 if(data.tool !== undefined){
 const _errs5 = errors;
-if(!(validate83(data.tool, VERDICT_CALL))){
-vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
-errors = vErrors.length;
+if(!(validate83(data.tool))){
+errors++;
 }
 var valid0 = _errs5 === errors;
 }
@@ -24870,12 +17443,10 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data3 === "string"){
 if(func5(data3) < 1){
-validate341.errors = [{}];
 return false;
 }
 }
 else {
-validate341.errors = [{}];
 return false;
 }
 }
@@ -24892,12 +17463,10 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data4 === "string"){
 if(func5(data4) < 1){
-validate341.errors = [{}];
 return false;
 }
 }
 else {
-validate341.errors = [{}];
 return false;
 }
 }
@@ -24914,12 +17483,10 @@ const _errs13 = errors;
 if(errors === _errs13){
 if(typeof data5 === "string"){
 if(func5(data5) < 1){
-validate341.errors = [{}];
 return false;
 }
 }
 else {
-validate341.errors = [{}];
 return false;
 }
 }
@@ -24936,54 +17503,45 @@ var valid0 = true;
 }
 }
 else {
-validate341.errors = [{}];
 return false;
 }
 }
-validate341.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate339(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate339(data){
 let errors = 0;
 const _errs0 = errors;
-if(!(validate36(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-errors = vErrors.length;
+if(!(validate36(data))){
+errors++;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate341(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate341.errors : vErrors.concat(validate341.errors);
-errors = vErrors.length;
+if(!(validate341(data))){
+errors++;
 }
 var valid0 = _errs1 === errors;
 }
-validate339.errors = vErrors;
 return errors === 0;
 }
 
 const schema384 = docs[5]["$defs"]["tool.progress"];
 const schema385 = docs[3]["$defs"]["tool.progress"];
 
-function validate348(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate348(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((data.type === undefined) && (missing0 = "type")) || ((data.call === undefined) && (missing0 = "call"))) || ((data.tool === undefined) && (missing0 = "tool"))) || ((data.path === undefined) && (missing0 = "path"))) || ((data.partialOutput === undefined) && (missing0 = "partialOutput"))) || ((data.backgrounded === undefined) && (missing0 = "backgrounded"))){
-validate348.errors = [{}];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs3 = errors;
 if("tool.progress" !== data.type){
-validate348.errors = [{}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -24994,9 +17552,8 @@ var valid0 = true;
 if(valid0){
 if(data.call !== undefined){
 const _errs4 = errors;
-if(!(validate71(data.call, VERDICT_CALL))){
-vErrors = vErrors === null ? validate71.errors : vErrors.concat(validate71.errors);
-errors = vErrors.length;
+if(!(validate71(data.call))){
+errors++;
 }
 var valid0 = _errs4 === errors;
 }
@@ -25006,9 +17563,8 @@ var valid0 = true;
 if(valid0){
 if(data.tool !== undefined){
 const _errs5 = errors;
-if(!(validate83(data.tool, VERDICT_CALL))){
-vErrors = vErrors === null ? validate83.errors : vErrors.concat(validate83.errors);
-errors = vErrors.length;
+if(!(validate83(data.tool))){
+errors++;
 }
 var valid0 = _errs5 === errors;
 }
@@ -25023,12 +17579,10 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data3 === "string"){
 if(func5(data3) < 1){
-validate348.errors = [{}];
 return false;
 }
 }
 else {
-validate348.errors = [{}];
 return false;
 }
 }
@@ -25040,9 +17594,8 @@ var valid0 = true;
 if(valid0){
 if(data.partialOutput !== undefined){
 const _errs9 = errors;
-if(!(validate315(data.partialOutput, VERDICT_CALL))){
-vErrors = vErrors === null ? validate315.errors : vErrors.concat(validate315.errors);
-errors = vErrors.length;
+if(!(validate315(data.partialOutput))){
+errors++;
 }
 var valid0 = _errs9 === errors;
 }
@@ -25053,7 +17606,6 @@ if(valid0){
 if(data.backgrounded !== undefined){
 const _errs10 = errors;
 if(typeof data.backgrounded !== "boolean"){
-validate348.errors = [{}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -25069,54 +17621,45 @@ var valid0 = true;
 }
 }
 else {
-validate348.errors = [{}];
 return false;
 }
 }
-validate348.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate346(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate346(data){
 let errors = 0;
 const _errs0 = errors;
-if(!(validate36(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-errors = vErrors.length;
+if(!(validate36(data))){
+errors++;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate348(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate348.errors : vErrors.concat(validate348.errors);
-errors = vErrors.length;
+if(!(validate348(data))){
+errors++;
 }
 var valid0 = _errs1 === errors;
 }
-validate346.errors = vErrors;
 return errors === 0;
 }
 
 const schema387 = docs[5]["$defs"]["task.change.after"];
 const schema388 = docs[4]["$defs"]["task.change.after"];
 
-function validate360(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate360(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.type === undefined) && (missing0 = "type")) || ((data.task === undefined) && (missing0 = "task"))){
-validate360.errors = [{}];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs3 = errors;
 if("task.change.after" !== data.type){
-validate360.errors = [{}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -25127,9 +17670,8 @@ var valid0 = true;
 if(valid0){
 if(data.task !== undefined){
 const _errs4 = errors;
-if(!(validate187(data.task, VERDICT_CALL))){
-vErrors = vErrors === null ? validate187.errors : vErrors.concat(validate187.errors);
-errors = vErrors.length;
+if(!(validate187(data.task))){
+errors++;
 }
 var valid0 = _errs4 === errors;
 }
@@ -25140,33 +17682,27 @@ var valid0 = true;
 }
 }
 else {
-validate360.errors = [{}];
 return false;
 }
 }
-validate360.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate358(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate358(data){
 let errors = 0;
 const _errs0 = errors;
-if(!(validate36(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-errors = vErrors.length;
+if(!(validate36(data))){
+errors++;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate360(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate360.errors : vErrors.concat(validate360.errors);
-errors = vErrors.length;
+if(!(validate360(data))){
+errors++;
 }
 var valid0 = _errs1 === errors;
 }
-validate358.errors = vErrors;
 return errors === 0;
 }
 
@@ -25175,21 +17711,18 @@ const schema390 = docs[2]["$defs"]["user.attention"];
 
 
 
-function validate366(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate366(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.type === undefined) && (missing0 = "type")) || ((data.attention === undefined) && (missing0 = "attention"))){
-validate366.errors = [{}];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs3 = errors;
 if("user.attention" !== data.type){
-validate366.errors = [{}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -25205,14 +17738,12 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((((data1.kind === undefined) && (missing1 = "kind")) || ((data1.message === undefined) && (missing1 = "message"))) || ((data1.title === undefined) && (missing1 = "title"))){
-validate366.errors = [{}];
 return false;
 }
 else {
 const _errs6 = errors;
 for(const key0 in data1){
 if(!(((key0 === "kind") || (key0 === "message")) || (key0 === "title"))){
-validate366.errors = [{}];
 return false;
 break;
 }
@@ -25225,12 +17756,10 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data2 === "string"){
 if(func5(data2) < 1){
-validate366.errors = [{}];
 return false;
 }
 }
 else {
-validate366.errors = [{}];
 return false;
 }
 }
@@ -25247,31 +17776,15 @@ const _errs12 = errors;
 let valid3 = true;
 const _errs13 = errors;
 if(!(Array.isArray(data3))){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
 errors++;
 }
 var _valid0 = _errs13 === errors;
 errors = _errs12;
-if(vErrors !== null){
-if(_errs12){
-vErrors.length = _errs12;
-}
-else {
-vErrors = null;
-}
-}
 let ifClause0;
 if(_valid0){
 const _errs15 = errors;
-if(!(validate168(data3, VERDICT_CALL))){
-vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
-errors = vErrors.length;
+if(!(validate168(data3))){
+errors++;
 }
 var _valid0 = _errs15 === errors;
 valid3 = _valid0;
@@ -25279,24 +17792,15 @@ ifClause0 = "then";
 }
 else {
 const _errs16 = errors;
-if(!(validate169(data3, VERDICT_CALL))){
-vErrors = vErrors === null ? validate169.errors : vErrors.concat(validate169.errors);
-errors = vErrors.length;
+if(!(validate169(data3))){
+errors++;
 }
 var _valid0 = _errs16 === errors;
 valid3 = _valid0;
 ifClause0 = "else";
 }
 if(!valid3){
-const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
 errors++;
-validate366.errors = vErrors;
 return false;
 }
 var valid1 = _errs10 === errors;
@@ -25312,31 +17816,15 @@ const _errs19 = errors;
 let valid4 = true;
 const _errs20 = errors;
 if(!(Array.isArray(data4))){
-const err2 = {};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
 errors++;
 }
 var _valid1 = _errs20 === errors;
 errors = _errs19;
-if(vErrors !== null){
-if(_errs19){
-vErrors.length = _errs19;
-}
-else {
-vErrors = null;
-}
-}
 let ifClause1;
 if(_valid1){
 const _errs22 = errors;
-if(!(validate168(data4, VERDICT_CALL))){
-vErrors = vErrors === null ? validate168.errors : vErrors.concat(validate168.errors);
-errors = vErrors.length;
+if(!(validate168(data4))){
+errors++;
 }
 var _valid1 = _errs22 === errors;
 valid4 = _valid1;
@@ -25344,24 +17832,15 @@ ifClause1 = "then";
 }
 else {
 const _errs23 = errors;
-if(!(validate169(data4, VERDICT_CALL))){
-vErrors = vErrors === null ? validate169.errors : vErrors.concat(validate169.errors);
-errors = vErrors.length;
+if(!(validate169(data4))){
+errors++;
 }
 var _valid1 = _errs23 === errors;
 valid4 = _valid1;
 ifClause1 = "else";
 }
 if(!valid4){
-const err3 = {};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
 errors++;
-validate366.errors = vErrors;
 return false;
 }
 var valid1 = _errs17 === errors;
@@ -25375,7 +17854,6 @@ var valid1 = true;
 }
 }
 else {
-validate366.errors = [{}];
 return false;
 }
 }
@@ -25388,54 +17866,45 @@ var valid0 = true;
 }
 }
 else {
-validate366.errors = [{}];
 return false;
 }
 }
-validate366.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate364(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate364(data){
 let errors = 0;
 const _errs0 = errors;
-if(!(validate36(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-errors = vErrors.length;
+if(!(validate36(data))){
+errors++;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate366(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate366.errors : vErrors.concat(validate366.errors);
-errors = vErrors.length;
+if(!(validate366(data))){
+errors++;
 }
 var valid0 = _errs1 === errors;
 }
-validate364.errors = vErrors;
 return errors === 0;
 }
 
 const schema393 = docs[5]["$defs"]["workspace.change.after"];
 const schema394 = docs[4]["$defs"]["workspace.change.after"];
 
-function validate382(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate382(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.type === undefined) && (missing0 = "type")) || ((data.workspace === undefined) && (missing0 = "workspace"))){
-validate382.errors = [{}];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs3 = errors;
 if("workspace.change.after" !== data.type){
-validate382.errors = [{}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -25446,9 +17915,8 @@ var valid0 = true;
 if(valid0){
 if(data.workspace !== undefined){
 const _errs4 = errors;
-if(!(validate225(data.workspace, VERDICT_CALL))){
-vErrors = vErrors === null ? validate225.errors : vErrors.concat(validate225.errors);
-errors = vErrors.length;
+if(!(validate225(data.workspace))){
+errors++;
 }
 var valid0 = _errs4 === errors;
 }
@@ -25459,33 +17927,27 @@ var valid0 = true;
 }
 }
 else {
-validate382.errors = [{}];
 return false;
 }
 }
-validate382.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate380(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate380(data){
 let errors = 0;
 const _errs0 = errors;
-if(!(validate36(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-errors = vErrors.length;
+if(!(validate36(data))){
+errors++;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate382(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate382.errors : vErrors.concat(validate382.errors);
-errors = vErrors.length;
+if(!(validate382(data))){
+errors++;
 }
 var valid0 = _errs1 === errors;
 }
-validate380.errors = vErrors;
 return errors === 0;
 }
 
@@ -25495,21 +17957,18 @@ const schema397 = docs[4]["$defs"]["fileChange"];
 
 
 
-function validate389(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate389(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.path === undefined) && (missing0 = "path")) || ((data.operation === undefined) && (missing0 = "operation"))) || ((data.agentCaused === undefined) && (missing0 = "agentCaused"))){
-validate389.errors = [{}];
 return false;
 }
 else {
 const _errs2 = errors;
 for(const key0 in data){
 if(!(((((key0 === "path") || (key0 === "operation")) || (key0 === "agentCaused")) || (key0 === "before")) || (key0 === "after"))){
-validate389.errors = [{}];
 return false;
 break;
 }
@@ -25522,12 +17981,10 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data0 === "string"){
 if(func5(data0) < 1){
-validate389.errors = [{}];
 return false;
 }
 }
 else {
-validate389.errors = [{}];
 return false;
 }
 }
@@ -25541,7 +17998,6 @@ if(data.operation !== undefined){
 let data1 = data.operation;
 const _errs6 = errors;
 if(!(((data1 === "create") || (data1 === "update")) || (data1 === "remove"))){
-validate389.errors = [{}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -25553,7 +18009,6 @@ if(valid0){
 if(data.agentCaused !== undefined){
 const _errs9 = errors;
 if(typeof data.agentCaused !== "boolean"){
-validate389.errors = [{}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -25564,9 +18019,8 @@ var valid0 = true;
 if(valid0){
 if(data.before !== undefined){
 const _errs11 = errors;
-if(!(validate40(data.before, VERDICT_CALL))){
-vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
-errors = vErrors.length;
+if(!(validate40(data.before))){
+errors++;
 }
 var valid0 = _errs11 === errors;
 }
@@ -25576,9 +18030,8 @@ var valid0 = true;
 if(valid0){
 if(data.after !== undefined){
 const _errs12 = errors;
-if(!(validate40(data.after, VERDICT_CALL))){
-vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
-errors = vErrors.length;
+if(!(validate40(data.after))){
+errors++;
 }
 var valid0 = _errs12 === errors;
 }
@@ -25593,30 +18046,25 @@ var valid0 = true;
 }
 }
 else {
-validate389.errors = [{}];
 return false;
 }
 }
-validate389.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate388(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate388(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.type === undefined) && (missing0 = "type")) || ((data.changes === undefined) && (missing0 = "changes"))){
-validate388.errors = [{}];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs3 = errors;
 if("file.changed" !== data.type){
-validate388.errors = [{}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -25631,7 +18079,6 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(Array.isArray(data1)){
 if(data1.length < 1){
-validate388.errors = [{}];
 return false;
 }
 else {
@@ -25639,9 +18086,8 @@ var valid1 = true;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs6 = errors;
-if(!(validate389(data1[i0], VERDICT_CALL))){
-vErrors = vErrors === null ? validate389.errors : vErrors.concat(validate389.errors);
-errors = vErrors.length;
+if(!(validate389(data1[i0]))){
+errors++;
 }
 var valid1 = _errs6 === errors;
 if(!valid1){
@@ -25651,7 +18097,6 @@ break;
 }
 }
 else {
-validate388.errors = [{}];
 return false;
 }
 }
@@ -25664,54 +18109,45 @@ var valid0 = true;
 }
 }
 else {
-validate388.errors = [{}];
 return false;
 }
 }
-validate388.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate386(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate386(data){
 let errors = 0;
 const _errs0 = errors;
-if(!(validate36(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-errors = vErrors.length;
+if(!(validate36(data))){
+errors++;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate388(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate388.errors : vErrors.concat(validate388.errors);
-errors = vErrors.length;
+if(!(validate388(data))){
+errors++;
 }
 var valid0 = _errs1 === errors;
 }
-validate386.errors = vErrors;
 return errors === 0;
 }
 
 const schema411 = docs[5]["$defs"]["hook.failure"];
 const schema412 = docs[2]["$defs"]["hook.failure"];
 
-function validate406(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate406(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.type === undefined) && (missing0 = "type")) || ((data.failure === undefined) && (missing0 = "failure"))) || ((data.parentEventId === undefined) && (missing0 = "parentEventId"))){
-validate406.errors = [{}];
 return false;
 }
 else {
 if(data.type !== undefined){
 const _errs3 = errors;
 if("hook.failure" !== data.type){
-validate406.errors = [{}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -25727,14 +18163,12 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((((data1.backendId === undefined) && (missing1 = "backendId")) || ((data1.reason === undefined) && (missing1 = "reason"))) || ((data1.policy === undefined) && (missing1 = "policy"))){
-validate406.errors = [{}];
 return false;
 }
 else {
 const _errs6 = errors;
 for(const key0 in data1){
 if(!(((key0 === "backendId") || (key0 === "reason")) || (key0 === "policy"))){
-validate406.errors = [{}];
 return false;
 break;
 }
@@ -25747,12 +18181,10 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data2 === "string"){
 if(func5(data2) < 1){
-validate406.errors = [{}];
 return false;
 }
 }
 else {
-validate406.errors = [{}];
 return false;
 }
 }
@@ -25769,12 +18201,10 @@ const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data3 === "string"){
 if(func5(data3) < 1){
-validate406.errors = [{}];
 return false;
 }
 }
 else {
-validate406.errors = [{}];
 return false;
 }
 }
@@ -25788,7 +18218,6 @@ if(data1.policy !== undefined){
 let data4 = data1.policy;
 const _errs13 = errors;
 if(!((data4 === "fail-open") || (data4 === "fail-closed"))){
-validate406.errors = [{}];
 return false;
 }
 var valid1 = _errs13 === errors;
@@ -25802,7 +18231,6 @@ var valid1 = true;
 }
 }
 else {
-validate406.errors = [{}];
 return false;
 }
 }
@@ -25819,12 +18247,10 @@ const _errs16 = errors;
 if(errors === _errs16){
 if(typeof data5 === "string"){
 if(func5(data5) < 1){
-validate406.errors = [{}];
 return false;
 }
 }
 else {
-validate406.errors = [{}];
 return false;
 }
 }
@@ -25838,39 +18264,32 @@ var valid0 = true;
 }
 }
 else {
-validate406.errors = [{}];
 return false;
 }
 }
-validate406.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate404(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate404(data){
 let errors = 0;
 const _errs0 = errors;
-if(!(validate36(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-errors = vErrors.length;
+if(!(validate36(data))){
+errors++;
 }
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate406(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate406.errors : vErrors.concat(validate406.errors);
-errors = vErrors.length;
+if(!(validate406(data))){
+errors++;
 }
 var valid0 = _errs1 === errors;
 }
-validate404.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate290(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate290(data){
 let errors = 0;
 const _errs2 = errors;
 const _errs3 = errors;
@@ -25879,25 +18298,11 @@ const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("tool.before" !== data.type){
-const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
 errors++;
 }
 }
@@ -25905,33 +18310,16 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 errors = _errs3;
-if(vErrors !== null){
-if(_errs3){
-vErrors.length = _errs3;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid0){
 const _errs6 = errors;
-if(!(validate35(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
-errors = vErrors.length;
+if(!(validate35(data))){
+errors++;
 }
 var _valid0 = _errs6 === errors;
 valid1 = _valid0;
 }
 if(!valid1){
-const err2 = {};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
 errors++;
-validate290.errors = vErrors;
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -25943,25 +18331,11 @@ const _errs9 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.type === undefined) && (missing1 = "type")){
-const err3 = {};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("tool.after" !== data.type){
-const err4 = {};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
 errors++;
 }
 }
@@ -25969,33 +18343,16 @@ errors++;
 }
 var _valid1 = _errs9 === errors;
 errors = _errs8;
-if(vErrors !== null){
-if(_errs8){
-vErrors.length = _errs8;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid1){
 const _errs11 = errors;
-if(!(validate94(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate94.errors : vErrors.concat(validate94.errors);
-errors = vErrors.length;
+if(!(validate94(data))){
+errors++;
 }
 var _valid1 = _errs11 === errors;
 valid3 = _valid1;
 }
 if(!valid3){
-const err5 = {};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
 errors++;
-validate290.errors = vErrors;
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -26007,25 +18364,11 @@ const _errs14 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((data.type === undefined) && (missing2 = "type")){
-const err6 = {};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("session.start" !== data.type){
-const err7 = {};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
 errors++;
 }
 }
@@ -26033,33 +18376,16 @@ errors++;
 }
 var _valid2 = _errs14 === errors;
 errors = _errs13;
-if(vErrors !== null){
-if(_errs13){
-vErrors.length = _errs13;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid2){
 const _errs16 = errors;
-if(!(validate103(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate103.errors : vErrors.concat(validate103.errors);
-errors = vErrors.length;
+if(!(validate103(data))){
+errors++;
 }
 var _valid2 = _errs16 === errors;
 valid5 = _valid2;
 }
 if(!valid5){
-const err8 = {};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
 errors++;
-validate290.errors = vErrors;
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -26071,25 +18397,11 @@ const _errs19 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if((data.type === undefined) && (missing3 = "type")){
-const err9 = {};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("session.end" !== data.type){
-const err10 = {};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
 errors++;
 }
 }
@@ -26097,33 +18409,16 @@ errors++;
 }
 var _valid3 = _errs19 === errors;
 errors = _errs18;
-if(vErrors !== null){
-if(_errs18){
-vErrors.length = _errs18;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid3){
 const _errs21 = errors;
-if(!(validate294(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate294.errors : vErrors.concat(validate294.errors);
-errors = vErrors.length;
+if(!(validate294(data))){
+errors++;
 }
 var _valid3 = _errs21 === errors;
 valid7 = _valid3;
 }
 if(!valid7){
-const err11 = {};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
 errors++;
-validate290.errors = vErrors;
 return false;
 }
 var valid0 = _errs17 === errors;
@@ -26135,25 +18430,11 @@ const _errs24 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
 if((data.type === undefined) && (missing4 = "type")){
-const err12 = {};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("config.change.before" !== data.type){
-const err13 = {};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
 errors++;
 }
 }
@@ -26161,33 +18442,16 @@ errors++;
 }
 var _valid4 = _errs24 === errors;
 errors = _errs23;
-if(vErrors !== null){
-if(_errs23){
-vErrors.length = _errs23;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid4){
 const _errs26 = errors;
-if(!(validate117(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate117.errors : vErrors.concat(validate117.errors);
-errors = vErrors.length;
+if(!(validate117(data))){
+errors++;
 }
 var _valid4 = _errs26 === errors;
 valid9 = _valid4;
 }
 if(!valid9){
-const err14 = {};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
 errors++;
-validate290.errors = vErrors;
 return false;
 }
 var valid0 = _errs22 === errors;
@@ -26199,25 +18463,11 @@ const _errs29 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
 if((data.type === undefined) && (missing5 = "type")){
-const err15 = {};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("config.change.after" !== data.type){
-const err16 = {};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
 errors++;
 }
 }
@@ -26225,33 +18475,16 @@ errors++;
 }
 var _valid5 = _errs29 === errors;
 errors = _errs28;
-if(vErrors !== null){
-if(_errs28){
-vErrors.length = _errs28;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid5){
 const _errs31 = errors;
-if(!(validate300(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate300.errors : vErrors.concat(validate300.errors);
-errors = vErrors.length;
+if(!(validate300(data))){
+errors++;
 }
 var _valid5 = _errs31 === errors;
 valid11 = _valid5;
 }
 if(!valid11){
-const err17 = {};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
 errors++;
-validate290.errors = vErrors;
 return false;
 }
 var valid0 = _errs27 === errors;
@@ -26263,25 +18496,11 @@ const _errs34 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
 if((data.type === undefined) && (missing6 = "type")){
-const err18 = {};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("turn.start" !== data.type){
-const err19 = {};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
 errors++;
 }
 }
@@ -26289,33 +18508,16 @@ errors++;
 }
 var _valid6 = _errs34 === errors;
 errors = _errs33;
-if(vErrors !== null){
-if(_errs33){
-vErrors.length = _errs33;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid6){
 const _errs36 = errors;
-if(!(validate122(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate122.errors : vErrors.concat(validate122.errors);
-errors = vErrors.length;
+if(!(validate122(data))){
+errors++;
 }
 var _valid6 = _errs36 === errors;
 valid13 = _valid6;
 }
 if(!valid13){
-const err20 = {};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
 errors++;
-validate290.errors = vErrors;
 return false;
 }
 var valid0 = _errs32 === errors;
@@ -26327,25 +18529,11 @@ const _errs39 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing7;
 if((data.type === undefined) && (missing7 = "type")){
-const err21 = {};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("turn.finish.before" !== data.type){
-const err22 = {};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
 errors++;
 }
 }
@@ -26353,33 +18541,16 @@ errors++;
 }
 var _valid7 = _errs39 === errors;
 errors = _errs38;
-if(vErrors !== null){
-if(_errs38){
-vErrors.length = _errs38;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid7){
 const _errs41 = errors;
-if(!(validate127(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate127.errors : vErrors.concat(validate127.errors);
-errors = vErrors.length;
+if(!(validate127(data))){
+errors++;
 }
 var _valid7 = _errs41 === errors;
 valid15 = _valid7;
 }
 if(!valid15){
-const err23 = {};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
 errors++;
-validate290.errors = vErrors;
 return false;
 }
 var valid0 = _errs37 === errors;
@@ -26391,25 +18562,11 @@ const _errs44 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
 if((data.type === undefined) && (missing8 = "type")){
-const err24 = {};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("turn.end" !== data.type){
-const err25 = {};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
 errors++;
 }
 }
@@ -26417,33 +18574,16 @@ errors++;
 }
 var _valid8 = _errs44 === errors;
 errors = _errs43;
-if(vErrors !== null){
-if(_errs43){
-vErrors.length = _errs43;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid8){
 const _errs46 = errors;
-if(!(validate307(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate307.errors : vErrors.concat(validate307.errors);
-errors = vErrors.length;
+if(!(validate307(data))){
+errors++;
 }
 var _valid8 = _errs46 === errors;
 valid17 = _valid8;
 }
 if(!valid17){
-const err26 = {};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
 errors++;
-validate290.errors = vErrors;
 return false;
 }
 var valid0 = _errs42 === errors;
@@ -26455,25 +18595,11 @@ const _errs49 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing9;
 if((data.type === undefined) && (missing9 = "type")){
-const err27 = {};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("turn.progress" !== data.type){
-const err28 = {};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
 errors++;
 }
 }
@@ -26481,33 +18607,16 @@ errors++;
 }
 var _valid9 = _errs49 === errors;
 errors = _errs48;
-if(vErrors !== null){
-if(_errs48){
-vErrors.length = _errs48;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid9){
 const _errs51 = errors;
-if(!(validate312(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate312.errors : vErrors.concat(validate312.errors);
-errors = vErrors.length;
+if(!(validate312(data))){
+errors++;
 }
 var _valid9 = _errs51 === errors;
 valid19 = _valid9;
 }
 if(!valid19){
-const err29 = {};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
 errors++;
-validate290.errors = vErrors;
 return false;
 }
 var valid0 = _errs47 === errors;
@@ -26519,25 +18628,11 @@ const _errs54 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing10;
 if((data.type === undefined) && (missing10 = "type")){
-const err30 = {};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("model.request.before" !== data.type){
-const err31 = {};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
 errors++;
 }
 }
@@ -26545,33 +18640,16 @@ errors++;
 }
 var _valid10 = _errs54 === errors;
 errors = _errs53;
-if(vErrors !== null){
-if(_errs53){
-vErrors.length = _errs53;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid10){
 const _errs56 = errors;
-if(!(validate132(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate132.errors : vErrors.concat(validate132.errors);
-errors = vErrors.length;
+if(!(validate132(data))){
+errors++;
 }
 var _valid10 = _errs56 === errors;
 valid21 = _valid10;
 }
 if(!valid21){
-const err32 = {};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
 errors++;
-validate290.errors = vErrors;
 return false;
 }
 var valid0 = _errs52 === errors;
@@ -26583,25 +18661,11 @@ const _errs59 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing11;
 if((data.type === undefined) && (missing11 = "type")){
-const err33 = {};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("model.response.after" !== data.type){
-const err34 = {};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
 errors++;
 }
 }
@@ -26609,33 +18673,16 @@ errors++;
 }
 var _valid11 = _errs59 === errors;
 errors = _errs58;
-if(vErrors !== null){
-if(_errs58){
-vErrors.length = _errs58;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid11){
 const _errs61 = errors;
-if(!(validate232(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate232.errors : vErrors.concat(validate232.errors);
-errors = vErrors.length;
+if(!(validate232(data))){
+errors++;
 }
 var _valid11 = _errs61 === errors;
 valid23 = _valid11;
 }
 if(!valid23){
-const err35 = {};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
 errors++;
-validate290.errors = vErrors;
 return false;
 }
 var valid0 = _errs57 === errors;
@@ -26647,25 +18694,11 @@ const _errs64 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing12;
 if((data.type === undefined) && (missing12 = "type")){
-const err36 = {};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("model.error" !== data.type){
-const err37 = {};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
 errors++;
 }
 }
@@ -26673,33 +18706,16 @@ errors++;
 }
 var _valid12 = _errs64 === errors;
 errors = _errs63;
-if(vErrors !== null){
-if(_errs63){
-vErrors.length = _errs63;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid12){
 const _errs66 = errors;
-if(!(validate322(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate322.errors : vErrors.concat(validate322.errors);
-errors = vErrors.length;
+if(!(validate322(data))){
+errors++;
 }
 var _valid12 = _errs66 === errors;
 valid25 = _valid12;
 }
 if(!valid25){
-const err38 = {};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
 errors++;
-validate290.errors = vErrors;
 return false;
 }
 var valid0 = _errs62 === errors;
@@ -26711,25 +18727,11 @@ const _errs69 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing13;
 if((data.type === undefined) && (missing13 = "type")){
-const err39 = {};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("model.switch.before" !== data.type){
-const err40 = {};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
 errors++;
 }
 }
@@ -26737,33 +18739,16 @@ errors++;
 }
 var _valid13 = _errs69 === errors;
 errors = _errs68;
-if(vErrors !== null){
-if(_errs68){
-vErrors.length = _errs68;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid13){
 const _errs71 = errors;
-if(!(validate141(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate141.errors : vErrors.concat(validate141.errors);
-errors = vErrors.length;
+if(!(validate141(data))){
+errors++;
 }
 var _valid13 = _errs71 === errors;
 valid27 = _valid13;
 }
 if(!valid27){
-const err41 = {};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
 errors++;
-validate290.errors = vErrors;
 return false;
 }
 var valid0 = _errs67 === errors;
@@ -26775,25 +18760,11 @@ const _errs74 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing14;
 if((data.type === undefined) && (missing14 = "type")){
-const err42 = {};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("model.switch.after" !== data.type){
-const err43 = {};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
 errors++;
 }
 }
@@ -26801,33 +18772,16 @@ errors++;
 }
 var _valid14 = _errs74 === errors;
 errors = _errs73;
-if(vErrors !== null){
-if(_errs73){
-vErrors.length = _errs73;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid14){
 const _errs76 = errors;
-if(!(validate331(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate331.errors : vErrors.concat(validate331.errors);
-errors = vErrors.length;
+if(!(validate331(data))){
+errors++;
 }
 var _valid14 = _errs76 === errors;
 valid29 = _valid14;
 }
 if(!valid29){
-const err44 = {};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
 errors++;
-validate290.errors = vErrors;
 return false;
 }
 var valid0 = _errs72 === errors;
@@ -26839,25 +18793,11 @@ const _errs79 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing15;
 if((data.type === undefined) && (missing15 = "type")){
-const err45 = {};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("tool.permission.request" !== data.type){
-const err46 = {};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
 errors++;
 }
 }
@@ -26865,33 +18805,16 @@ errors++;
 }
 var _valid15 = _errs79 === errors;
 errors = _errs78;
-if(vErrors !== null){
-if(_errs78){
-vErrors.length = _errs78;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid15){
 const _errs81 = errors;
-if(!(validate148(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate148.errors : vErrors.concat(validate148.errors);
-errors = vErrors.length;
+if(!(validate148(data))){
+errors++;
 }
 var _valid15 = _errs81 === errors;
 valid31 = _valid15;
 }
 if(!valid31){
-const err47 = {};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
 errors++;
-validate290.errors = vErrors;
 return false;
 }
 var valid0 = _errs77 === errors;
@@ -26903,25 +18826,11 @@ const _errs84 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing16;
 if((data.type === undefined) && (missing16 = "type")){
-const err48 = {};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("tool.permission.resolved" !== data.type){
-const err49 = {};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
 errors++;
 }
 }
@@ -26929,33 +18838,16 @@ errors++;
 }
 var _valid16 = _errs84 === errors;
 errors = _errs83;
-if(vErrors !== null){
-if(_errs83){
-vErrors.length = _errs83;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid16){
 const _errs86 = errors;
-if(!(validate339(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate339.errors : vErrors.concat(validate339.errors);
-errors = vErrors.length;
+if(!(validate339(data))){
+errors++;
 }
 var _valid16 = _errs86 === errors;
 valid33 = _valid16;
 }
 if(!valid33){
-const err50 = {};
-if(vErrors === null){
-vErrors = [err50];
-}
-else {
-vErrors.push(err50);
-}
 errors++;
-validate290.errors = vErrors;
 return false;
 }
 var valid0 = _errs82 === errors;
@@ -26967,25 +18859,11 @@ const _errs89 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing17;
 if((data.type === undefined) && (missing17 = "type")){
-const err51 = {};
-if(vErrors === null){
-vErrors = [err51];
-}
-else {
-vErrors.push(err51);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("tool.progress" !== data.type){
-const err52 = {};
-if(vErrors === null){
-vErrors = [err52];
-}
-else {
-vErrors.push(err52);
-}
 errors++;
 }
 }
@@ -26993,33 +18871,16 @@ errors++;
 }
 var _valid17 = _errs89 === errors;
 errors = _errs88;
-if(vErrors !== null){
-if(_errs88){
-vErrors.length = _errs88;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid17){
 const _errs91 = errors;
-if(!(validate346(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate346.errors : vErrors.concat(validate346.errors);
-errors = vErrors.length;
+if(!(validate346(data))){
+errors++;
 }
 var _valid17 = _errs91 === errors;
 valid35 = _valid17;
 }
 if(!valid35){
-const err53 = {};
-if(vErrors === null){
-vErrors = [err53];
-}
-else {
-vErrors.push(err53);
-}
 errors++;
-validate290.errors = vErrors;
 return false;
 }
 var valid0 = _errs87 === errors;
@@ -27031,25 +18892,11 @@ const _errs94 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing18;
 if((data.type === undefined) && (missing18 = "type")){
-const err54 = {};
-if(vErrors === null){
-vErrors = [err54];
-}
-else {
-vErrors.push(err54);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("tool.batch.after" !== data.type){
-const err55 = {};
-if(vErrors === null){
-vErrors = [err55];
-}
-else {
-vErrors.push(err55);
-}
 errors++;
 }
 }
@@ -27057,33 +18904,16 @@ errors++;
 }
 var _valid18 = _errs94 === errors;
 errors = _errs93;
-if(vErrors !== null){
-if(_errs93){
-vErrors.length = _errs93;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid18){
 const _errs96 = errors;
-if(!(validate155(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate155.errors : vErrors.concat(validate155.errors);
-errors = vErrors.length;
+if(!(validate155(data))){
+errors++;
 }
 var _valid18 = _errs96 === errors;
 valid37 = _valid18;
 }
 if(!valid37){
-const err56 = {};
-if(vErrors === null){
-vErrors = [err56];
-}
-else {
-vErrors.push(err56);
-}
 errors++;
-validate290.errors = vErrors;
 return false;
 }
 var valid0 = _errs92 === errors;
@@ -27095,25 +18925,11 @@ const _errs99 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing19;
 if((data.type === undefined) && (missing19 = "type")){
-const err57 = {};
-if(vErrors === null){
-vErrors = [err57];
-}
-else {
-vErrors.push(err57);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("context.compact.before" !== data.type){
-const err58 = {};
-if(vErrors === null){
-vErrors = [err58];
-}
-else {
-vErrors.push(err58);
-}
 errors++;
 }
 }
@@ -27121,33 +18937,16 @@ errors++;
 }
 var _valid19 = _errs99 === errors;
 errors = _errs98;
-if(vErrors !== null){
-if(_errs98){
-vErrors.length = _errs98;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid19){
 const _errs101 = errors;
-if(!(validate165(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate165.errors : vErrors.concat(validate165.errors);
-errors = vErrors.length;
+if(!(validate165(data))){
+errors++;
 }
 var _valid19 = _errs101 === errors;
 valid39 = _valid19;
 }
 if(!valid39){
-const err59 = {};
-if(vErrors === null){
-vErrors = [err59];
-}
-else {
-vErrors.push(err59);
-}
 errors++;
-validate290.errors = vErrors;
 return false;
 }
 var valid0 = _errs97 === errors;
@@ -27159,25 +18958,11 @@ const _errs104 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing20;
 if((data.type === undefined) && (missing20 = "type")){
-const err60 = {};
-if(vErrors === null){
-vErrors = [err60];
-}
-else {
-vErrors.push(err60);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("context.compact.after" !== data.type){
-const err61 = {};
-if(vErrors === null){
-vErrors = [err61];
-}
-else {
-vErrors.push(err61);
-}
 errors++;
 }
 }
@@ -27185,33 +18970,16 @@ errors++;
 }
 var _valid20 = _errs104 === errors;
 errors = _errs103;
-if(vErrors !== null){
-if(_errs103){
-vErrors.length = _errs103;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid20){
 const _errs106 = errors;
-if(!(validate178(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate178.errors : vErrors.concat(validate178.errors);
-errors = vErrors.length;
+if(!(validate178(data))){
+errors++;
 }
 var _valid20 = _errs106 === errors;
 valid41 = _valid20;
 }
 if(!valid41){
-const err62 = {};
-if(vErrors === null){
-vErrors = [err62];
-}
-else {
-vErrors.push(err62);
-}
 errors++;
-validate290.errors = vErrors;
 return false;
 }
 var valid0 = _errs102 === errors;
@@ -27223,25 +18991,11 @@ const _errs109 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing21;
 if((data.type === undefined) && (missing21 = "type")){
-const err63 = {};
-if(vErrors === null){
-vErrors = [err63];
-}
-else {
-vErrors.push(err63);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("task.change.before" !== data.type){
-const err64 = {};
-if(vErrors === null){
-vErrors = [err64];
-}
-else {
-vErrors.push(err64);
-}
 errors++;
 }
 }
@@ -27249,33 +19003,16 @@ errors++;
 }
 var _valid21 = _errs109 === errors;
 errors = _errs108;
-if(vErrors !== null){
-if(_errs108){
-vErrors.length = _errs108;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid21){
 const _errs111 = errors;
-if(!(validate184(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate184.errors : vErrors.concat(validate184.errors);
-errors = vErrors.length;
+if(!(validate184(data))){
+errors++;
 }
 var _valid21 = _errs111 === errors;
 valid43 = _valid21;
 }
 if(!valid43){
-const err65 = {};
-if(vErrors === null){
-vErrors = [err65];
-}
-else {
-vErrors.push(err65);
-}
 errors++;
-validate290.errors = vErrors;
 return false;
 }
 var valid0 = _errs107 === errors;
@@ -27287,25 +19024,11 @@ const _errs114 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing22;
 if((data.type === undefined) && (missing22 = "type")){
-const err66 = {};
-if(vErrors === null){
-vErrors = [err66];
-}
-else {
-vErrors.push(err66);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("task.change.after" !== data.type){
-const err67 = {};
-if(vErrors === null){
-vErrors = [err67];
-}
-else {
-vErrors.push(err67);
-}
 errors++;
 }
 }
@@ -27313,33 +19036,16 @@ errors++;
 }
 var _valid22 = _errs114 === errors;
 errors = _errs113;
-if(vErrors !== null){
-if(_errs113){
-vErrors.length = _errs113;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid22){
 const _errs116 = errors;
-if(!(validate358(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate358.errors : vErrors.concat(validate358.errors);
-errors = vErrors.length;
+if(!(validate358(data))){
+errors++;
 }
 var _valid22 = _errs116 === errors;
 valid45 = _valid22;
 }
 if(!valid45){
-const err68 = {};
-if(vErrors === null){
-vErrors = [err68];
-}
-else {
-vErrors.push(err68);
-}
 errors++;
-validate290.errors = vErrors;
 return false;
 }
 var valid0 = _errs112 === errors;
@@ -27351,25 +19057,11 @@ const _errs119 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing23;
 if((data.type === undefined) && (missing23 = "type")){
-const err69 = {};
-if(vErrors === null){
-vErrors = [err69];
-}
-else {
-vErrors.push(err69);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("user.attention" !== data.type){
-const err70 = {};
-if(vErrors === null){
-vErrors = [err70];
-}
-else {
-vErrors.push(err70);
-}
 errors++;
 }
 }
@@ -27377,33 +19069,16 @@ errors++;
 }
 var _valid23 = _errs119 === errors;
 errors = _errs118;
-if(vErrors !== null){
-if(_errs118){
-vErrors.length = _errs118;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid23){
 const _errs121 = errors;
-if(!(validate364(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate364.errors : vErrors.concat(validate364.errors);
-errors = vErrors.length;
+if(!(validate364(data))){
+errors++;
 }
 var _valid23 = _errs121 === errors;
 valid47 = _valid23;
 }
 if(!valid47){
-const err71 = {};
-if(vErrors === null){
-vErrors = [err71];
-}
-else {
-vErrors.push(err71);
-}
 errors++;
-validate290.errors = vErrors;
 return false;
 }
 var valid0 = _errs117 === errors;
@@ -27415,25 +19090,11 @@ const _errs124 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing24;
 if((data.type === undefined) && (missing24 = "type")){
-const err72 = {};
-if(vErrors === null){
-vErrors = [err72];
-}
-else {
-vErrors.push(err72);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("user.elicitation.request" !== data.type){
-const err73 = {};
-if(vErrors === null){
-vErrors = [err73];
-}
-else {
-vErrors.push(err73);
-}
 errors++;
 }
 }
@@ -27441,33 +19102,16 @@ errors++;
 }
 var _valid24 = _errs124 === errors;
 errors = _errs123;
-if(vErrors !== null){
-if(_errs123){
-vErrors.length = _errs123;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid24){
 const _errs126 = errors;
-if(!(validate191(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate191.errors : vErrors.concat(validate191.errors);
-errors = vErrors.length;
+if(!(validate191(data))){
+errors++;
 }
 var _valid24 = _errs126 === errors;
 valid49 = _valid24;
 }
 if(!valid49){
-const err74 = {};
-if(vErrors === null){
-vErrors = [err74];
-}
-else {
-vErrors.push(err74);
-}
 errors++;
-validate290.errors = vErrors;
 return false;
 }
 var valid0 = _errs122 === errors;
@@ -27479,25 +19123,11 @@ const _errs129 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing25;
 if((data.type === undefined) && (missing25 = "type")){
-const err75 = {};
-if(vErrors === null){
-vErrors = [err75];
-}
-else {
-vErrors.push(err75);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("user.elicitation.result" !== data.type){
-const err76 = {};
-if(vErrors === null){
-vErrors = [err76];
-}
-else {
-vErrors.push(err76);
-}
 errors++;
 }
 }
@@ -27505,33 +19135,16 @@ errors++;
 }
 var _valid25 = _errs129 === errors;
 errors = _errs128;
-if(vErrors !== null){
-if(_errs128){
-vErrors.length = _errs128;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid25){
 const _errs131 = errors;
-if(!(validate202(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate202.errors : vErrors.concat(validate202.errors);
-errors = vErrors.length;
+if(!(validate202(data))){
+errors++;
 }
 var _valid25 = _errs131 === errors;
 valid51 = _valid25;
 }
 if(!valid51){
-const err77 = {};
-if(vErrors === null){
-vErrors = [err77];
-}
-else {
-vErrors.push(err77);
-}
 errors++;
-validate290.errors = vErrors;
 return false;
 }
 var valid0 = _errs127 === errors;
@@ -27543,25 +19156,11 @@ const _errs134 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing26;
 if((data.type === undefined) && (missing26 = "type")){
-const err78 = {};
-if(vErrors === null){
-vErrors = [err78];
-}
-else {
-vErrors.push(err78);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("user.message.inbound" !== data.type){
-const err79 = {};
-if(vErrors === null){
-vErrors = [err79];
-}
-else {
-vErrors.push(err79);
-}
 errors++;
 }
 }
@@ -27569,33 +19168,16 @@ errors++;
 }
 var _valid26 = _errs134 === errors;
 errors = _errs133;
-if(vErrors !== null){
-if(_errs133){
-vErrors.length = _errs133;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid26){
 const _errs136 = errors;
-if(!(validate208(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate208.errors : vErrors.concat(validate208.errors);
-errors = vErrors.length;
+if(!(validate208(data))){
+errors++;
 }
 var _valid26 = _errs136 === errors;
 valid53 = _valid26;
 }
 if(!valid53){
-const err80 = {};
-if(vErrors === null){
-vErrors = [err80];
-}
-else {
-vErrors.push(err80);
-}
 errors++;
-validate290.errors = vErrors;
 return false;
 }
 var valid0 = _errs132 === errors;
@@ -27607,25 +19189,11 @@ const _errs139 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing27;
 if((data.type === undefined) && (missing27 = "type")){
-const err81 = {};
-if(vErrors === null){
-vErrors = [err81];
-}
-else {
-vErrors.push(err81);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("user.message.outbound" !== data.type){
-const err82 = {};
-if(vErrors === null){
-vErrors = [err82];
-}
-else {
-vErrors.push(err82);
-}
 errors++;
 }
 }
@@ -27633,33 +19201,16 @@ errors++;
 }
 var _valid27 = _errs139 === errors;
 errors = _errs138;
-if(vErrors !== null){
-if(_errs138){
-vErrors.length = _errs138;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid27){
 const _errs141 = errors;
-if(!(validate216(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate216.errors : vErrors.concat(validate216.errors);
-errors = vErrors.length;
+if(!(validate216(data))){
+errors++;
 }
 var _valid27 = _errs141 === errors;
 valid55 = _valid27;
 }
 if(!valid55){
-const err83 = {};
-if(vErrors === null){
-vErrors = [err83];
-}
-else {
-vErrors.push(err83);
-}
 errors++;
-validate290.errors = vErrors;
 return false;
 }
 var valid0 = _errs137 === errors;
@@ -27671,25 +19222,11 @@ const _errs144 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing28;
 if((data.type === undefined) && (missing28 = "type")){
-const err84 = {};
-if(vErrors === null){
-vErrors = [err84];
-}
-else {
-vErrors.push(err84);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("workspace.change.before" !== data.type){
-const err85 = {};
-if(vErrors === null){
-vErrors = [err85];
-}
-else {
-vErrors.push(err85);
-}
 errors++;
 }
 }
@@ -27697,33 +19234,16 @@ errors++;
 }
 var _valid28 = _errs144 === errors;
 errors = _errs143;
-if(vErrors !== null){
-if(_errs143){
-vErrors.length = _errs143;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid28){
 const _errs146 = errors;
-if(!(validate222(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate222.errors : vErrors.concat(validate222.errors);
-errors = vErrors.length;
+if(!(validate222(data))){
+errors++;
 }
 var _valid28 = _errs146 === errors;
 valid57 = _valid28;
 }
 if(!valid57){
-const err86 = {};
-if(vErrors === null){
-vErrors = [err86];
-}
-else {
-vErrors.push(err86);
-}
 errors++;
-validate290.errors = vErrors;
 return false;
 }
 var valid0 = _errs142 === errors;
@@ -27735,25 +19255,11 @@ const _errs149 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing29;
 if((data.type === undefined) && (missing29 = "type")){
-const err87 = {};
-if(vErrors === null){
-vErrors = [err87];
-}
-else {
-vErrors.push(err87);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("workspace.change.after" !== data.type){
-const err88 = {};
-if(vErrors === null){
-vErrors = [err88];
-}
-else {
-vErrors.push(err88);
-}
 errors++;
 }
 }
@@ -27761,33 +19267,16 @@ errors++;
 }
 var _valid29 = _errs149 === errors;
 errors = _errs148;
-if(vErrors !== null){
-if(_errs148){
-vErrors.length = _errs148;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid29){
 const _errs151 = errors;
-if(!(validate380(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate380.errors : vErrors.concat(validate380.errors);
-errors = vErrors.length;
+if(!(validate380(data))){
+errors++;
 }
 var _valid29 = _errs151 === errors;
 valid59 = _valid29;
 }
 if(!valid59){
-const err89 = {};
-if(vErrors === null){
-vErrors = [err89];
-}
-else {
-vErrors.push(err89);
-}
 errors++;
-validate290.errors = vErrors;
 return false;
 }
 var valid0 = _errs147 === errors;
@@ -27799,25 +19288,11 @@ const _errs154 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing30;
 if((data.type === undefined) && (missing30 = "type")){
-const err90 = {};
-if(vErrors === null){
-vErrors = [err90];
-}
-else {
-vErrors.push(err90);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("file.changed" !== data.type){
-const err91 = {};
-if(vErrors === null){
-vErrors = [err91];
-}
-else {
-vErrors.push(err91);
-}
 errors++;
 }
 }
@@ -27825,33 +19300,16 @@ errors++;
 }
 var _valid30 = _errs154 === errors;
 errors = _errs153;
-if(vErrors !== null){
-if(_errs153){
-vErrors.length = _errs153;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid30){
 const _errs156 = errors;
-if(!(validate386(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate386.errors : vErrors.concat(validate386.errors);
-errors = vErrors.length;
+if(!(validate386(data))){
+errors++;
 }
 var _valid30 = _errs156 === errors;
 valid61 = _valid30;
 }
 if(!valid61){
-const err92 = {};
-if(vErrors === null){
-vErrors = [err92];
-}
-else {
-vErrors.push(err92);
-}
 errors++;
-validate290.errors = vErrors;
 return false;
 }
 var valid0 = _errs152 === errors;
@@ -27863,25 +19321,11 @@ const _errs159 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing31;
 if((data.type === undefined) && (missing31 = "type")){
-const err93 = {};
-if(vErrors === null){
-vErrors = [err93];
-}
-else {
-vErrors.push(err93);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("hook.failure" !== data.type){
-const err94 = {};
-if(vErrors === null){
-vErrors = [err94];
-}
-else {
-vErrors.push(err94);
-}
 errors++;
 }
 }
@@ -27889,33 +19333,16 @@ errors++;
 }
 var _valid31 = _errs159 === errors;
 errors = _errs158;
-if(vErrors !== null){
-if(_errs158){
-vErrors.length = _errs158;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid31){
 const _errs161 = errors;
-if(!(validate404(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate404.errors : vErrors.concat(validate404.errors);
-errors = vErrors.length;
+if(!(validate404(data))){
+errors++;
 }
 var _valid31 = _errs161 === errors;
 valid63 = _valid31;
 }
 if(!valid63){
-const err95 = {};
-if(vErrors === null){
-vErrors = [err95];
-}
-else {
-vErrors.push(err95);
-}
 errors++;
-validate290.errors = vErrors;
 return false;
 }
 var valid0 = _errs157 === errors;
@@ -27954,44 +19381,37 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing32;
 if((data.type === undefined) && (missing32 = "type")){
-validate290.errors = [{}];
 return false;
 }
 else {
 if(data.type !== undefined){
 let data32 = data.type;
 if(!((((((((((((((((((((((((((((((((data32 === "tool.before") || (data32 === "tool.after")) || (data32 === "session.start")) || (data32 === "session.end")) || (data32 === "config.change.before")) || (data32 === "config.change.after")) || (data32 === "turn.start")) || (data32 === "turn.finish.before")) || (data32 === "turn.end")) || (data32 === "turn.progress")) || (data32 === "model.request.before")) || (data32 === "model.response.after")) || (data32 === "model.error")) || (data32 === "model.switch.before")) || (data32 === "model.switch.after")) || (data32 === "tool.permission.request")) || (data32 === "tool.permission.resolved")) || (data32 === "tool.progress")) || (data32 === "tool.batch.after")) || (data32 === "context.compact.before")) || (data32 === "context.compact.after")) || (data32 === "task.change.before")) || (data32 === "task.change.after")) || (data32 === "user.attention")) || (data32 === "user.elicitation.request")) || (data32 === "user.elicitation.result")) || (data32 === "user.message.inbound")) || (data32 === "user.message.outbound")) || (data32 === "workspace.change.before")) || (data32 === "workspace.change.after")) || (data32 === "file.changed")) || (data32 === "hook.failure"))){
-validate290.errors = [{}];
 return false;
 }
 }
 }
 }
 else {
-validate290.errors = [{}];
 return false;
 }
 }
-validate290.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate289(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate289(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.protocolVersion === undefined) && (missing0 = "protocolVersion")) || ((data.event === undefined) && (missing0 = "event"))){
-validate289.errors = [{}];
 return false;
 }
 else {
 if(data.protocolVersion !== undefined){
 const _errs2 = errors;
 if("draft" !== data.protocolVersion){
-validate289.errors = [{}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -28002,9 +19422,8 @@ var valid0 = true;
 if(valid0){
 if(data.event !== undefined){
 const _errs7 = errors;
-if(!(validate290(data.event, VERDICT_CALL))){
-vErrors = vErrors === null ? validate290.errors : vErrors.concat(validate290.errors);
-errors = vErrors.length;
+if(!(validate290(data.event))){
+errors++;
 }
 var valid0 = _errs7 === errors;
 }
@@ -28015,22 +19434,18 @@ var valid0 = true;
 }
 }
 else {
-validate289.errors = [{}];
 return false;
 }
 }
-validate289.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate286(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate286(data){
 let errors = 0;
 const _errs1 = errors;
-if(!(validate287(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate287.errors : vErrors.concat(validate287.errors);
-errors = vErrors.length;
+if(!(validate287(data))){
+errors++;
 }
 var valid0 = _errs1 === errors;
 if(valid0){
@@ -28039,7 +19454,6 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.method !== undefined){
 const _errs3 = errors;
 if("hooks/observe" !== data.method){
-validate286.errors = [{}];
 return false;
 }
 var valid1 = _errs3 === errors;
@@ -28050,9 +19464,8 @@ var valid1 = true;
 if(valid1){
 if(data.params !== undefined){
 const _errs6 = errors;
-if(!(validate289(data.params, VERDICT_CALL))){
-vErrors = vErrors === null ? validate289.errors : vErrors.concat(validate289.errors);
-errors = vErrors.length;
+if(!(validate289(data.params))){
+errors++;
 }
 var valid1 = _errs6 === errors;
 }
@@ -28063,49 +19476,41 @@ var valid1 = true;
 }
 var valid0 = _errs2 === errors;
 }
-validate286.errors = vErrors;
 return errors === 0;
 }
 
 const schema416 = docs[8]["$defs"]["capabilitiesRequest"];
 const schema417 = docs[8]["$defs"]["capabilitiesParams"];
 
-function validate414(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate414(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.protocolVersion === undefined) && (missing0 = "protocolVersion")){
-validate414.errors = [{}];
 return false;
 }
 else {
 if(data.protocolVersion !== undefined){
 if("draft" !== data.protocolVersion){
-validate414.errors = [{}];
 return false;
 }
 }
 }
 }
 else {
-validate414.errors = [{}];
 return false;
 }
 }
-validate414.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate412(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate412(data){
 let errors = 0;
 const _errs1 = errors;
-if(!(validate31(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
-errors = vErrors.length;
+if(!(validate31(data))){
+errors++;
 }
 var valid0 = _errs1 === errors;
 if(valid0){
@@ -28114,7 +19519,6 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.method !== undefined){
 const _errs3 = errors;
 if("hooks/capabilities" !== data.method){
-validate412.errors = [{}];
 return false;
 }
 var valid1 = _errs3 === errors;
@@ -28125,9 +19529,8 @@ var valid1 = true;
 if(valid1){
 if(data.params !== undefined){
 const _errs6 = errors;
-if(!(validate414(data.params, VERDICT_CALL))){
-vErrors = vErrors === null ? validate414.errors : vErrors.concat(validate414.errors);
-errors = vErrors.length;
+if(!(validate414(data.params))){
+errors++;
 }
 var valid1 = _errs6 === errors;
 }
@@ -28138,7 +19541,6 @@ var valid1 = true;
 }
 var valid0 = _errs2 === errors;
 }
-validate412.errors = vErrors;
 return errors === 0;
 }
 
@@ -28147,52 +19549,33 @@ const schema420 = docs[8]["$defs"]["capabilitiesResult"];
 
 
 
-function validate419(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate419(data){
 let errors = 0;
 const _errs2 = errors;
 const _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.effects === undefined) && (missing0 = "effects")){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
 errors++;
 }
 }
 var valid1 = _errs3 === errors;
 if(valid1){
-validate419.errors = [{}];
 return false;
 }
 else {
 errors = _errs2;
-if(vErrors !== null){
-if(_errs2){
-vErrors.length = _errs2;
-}
-else {
-vErrors = null;
-}
-}
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if(((data.protocolVersion === undefined) && (missing1 = "protocolVersion")) || ((data.manifest === undefined) && (missing1 = "manifest"))){
-validate419.errors = [{}];
 return false;
 }
 else {
 if(data.protocolVersion !== undefined){
 const _errs6 = errors;
 if("draft" !== data.protocolVersion){
-validate419.errors = [{}];
 return false;
 }
 var valid2 = _errs6 === errors;
@@ -28203,9 +19586,8 @@ var valid2 = true;
 if(valid2){
 if(data.manifest !== undefined){
 const _errs11 = errors;
-if(!(validate106(data.manifest, VERDICT_CALL))){
-vErrors = vErrors === null ? validate106.errors : vErrors.concat(validate106.errors);
-errors = vErrors.length;
+if(!(validate106(data.manifest))){
+errors++;
 }
 var valid2 = _errs11 === errors;
 }
@@ -28216,22 +19598,18 @@ var valid2 = true;
 }
 }
 else {
-validate419.errors = [{}];
 return false;
 }
 }
-validate419.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate417(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate417(data){
 let errors = 0;
 const _errs1 = errors;
-if(!(validate247(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate247.errors : vErrors.concat(validate247.errors);
-errors = vErrors.length;
+if(!(validate247(data))){
+errors++;
 }
 var valid0 = _errs1 === errors;
 if(valid0){
@@ -28239,36 +19617,31 @@ const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.result === undefined) && (missing0 = "result")){
-validate417.errors = [{}];
 return false;
 }
 else {
 if(data.result !== undefined){
-if(!(validate419(data.result, VERDICT_CALL))){
-vErrors = vErrors === null ? validate419.errors : vErrors.concat(validate419.errors);
-errors = vErrors.length;
+if(!(validate419(data.result))){
+errors++;
 }
 }
 }
 }
 var valid0 = _errs2 === errors;
 }
-validate417.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate29(data){
 /*# sourceURL="https://agent-conformance.dev/schemas/ahp/draft/wire.schema.json" */;
-let vErrors = null;
 let errors = 0;
 const _errs1 = errors;
 let valid0 = false;
 let passing0 = null;
 const _errs2 = errors;
-if(!(validate30(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
-errors = vErrors.length;
+if(!(validate30(data))){
+errors++;
 }
 var _valid0 = _errs2 === errors;
 if(_valid0){
@@ -28276,9 +19649,8 @@ valid0 = true;
 passing0 = 0;
 }
 const _errs3 = errors;
-if(!(validate246(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate246.errors : vErrors.concat(validate246.errors);
-errors = vErrors.length;
+if(!(validate246(data))){
+errors++;
 }
 var _valid0 = _errs3 === errors;
 if(_valid0 && valid0){
@@ -28291,9 +19663,8 @@ valid0 = true;
 passing0 = 1;
 }
 const _errs4 = errors;
-if(!(validate282(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate282.errors : vErrors.concat(validate282.errors);
-errors = vErrors.length;
+if(!(validate282(data))){
+errors++;
 }
 var _valid0 = _errs4 === errors;
 if(_valid0 && valid0){
@@ -28306,9 +19677,8 @@ valid0 = true;
 passing0 = 2;
 }
 const _errs5 = errors;
-if(!(validate286(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate286.errors : vErrors.concat(validate286.errors);
-errors = vErrors.length;
+if(!(validate286(data))){
+errors++;
 }
 var _valid0 = _errs5 === errors;
 if(_valid0 && valid0){
@@ -28321,9 +19691,8 @@ valid0 = true;
 passing0 = 3;
 }
 const _errs6 = errors;
-if(!(validate412(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate412.errors : vErrors.concat(validate412.errors);
-errors = vErrors.length;
+if(!(validate412(data))){
+errors++;
 }
 var _valid0 = _errs6 === errors;
 if(_valid0 && valid0){
@@ -28336,9 +19705,8 @@ valid0 = true;
 passing0 = 4;
 }
 const _errs7 = errors;
-if(!(validate417(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate417.errors : vErrors.concat(validate417.errors);
-errors = vErrors.length;
+if(!(validate417(data))){
+errors++;
 }
 var _valid0 = _errs7 === errors;
 if(_valid0 && valid0){
@@ -28356,29 +19724,12 @@ passing0 = 5;
 }
 }
 if(!valid0){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
 errors++;
-validate29.errors = vErrors;
 return false;
 }
 else {
 errors = _errs1;
-if(vErrors !== null){
-if(_errs1){
-vErrors.length = _errs1;
 }
-else {
-vErrors = null;
-}
-}
-}
-validate29.errors = vErrors;
 return errors === 0;
 }
 
@@ -28389,8 +19740,7 @@ const schema429 = docs[10]["$defs"]["backend"];
 const schema431 = docs[10]["$defs"]["transport"];
 const pattern60 = func0("^[Hh][Tt][Tt][Pp][Ss]?://", "u");
 
-function validate429(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate429(data){
 let errors = 0;
 const _errs2 = errors;
 const _errs3 = errors;
@@ -28399,25 +19749,11 @@ const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("http" !== data.type){
-const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
 errors++;
 }
 }
@@ -28425,20 +19761,11 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 errors = _errs3;
-if(vErrors !== null){
-if(_errs3){
-vErrors.length = _errs3;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid0){
 const _errs6 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.url === undefined) && (missing1 = "url")){
-validate429.errors = [{}];
 return false;
 }
 else {
@@ -28449,18 +19776,15 @@ if(errors === _errs7){
 if(errors === _errs7){
 if(typeof data1 === "string"){
 if(!pattern60.test(data1)){
-validate429.errors = [{}];
 return false;
 }
 else {
 if(!(formats4(data1))){
-validate429.errors = [{}];
 return false;
 }
 }
 }
 else {
-validate429.errors = [{}];
 return false;
 }
 }
@@ -28472,15 +19796,7 @@ var _valid0 = _errs6 === errors;
 valid1 = _valid0;
 }
 if(!valid1){
-const err2 = {};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
 errors++;
-validate429.errors = vErrors;
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -28492,25 +19808,11 @@ const _errs12 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((data.type === undefined) && (missing2 = "type")){
-const err3 = {};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("stdio" !== data.type){
-const err4 = {};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
 errors++;
 }
 }
@@ -28518,20 +19820,11 @@ errors++;
 }
 var _valid1 = _errs12 === errors;
 errors = _errs11;
-if(vErrors !== null){
-if(_errs11){
-vErrors.length = _errs11;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid1){
 const _errs14 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if(((data.command === undefined) && (missing3 = "command")) || ((data.lifecycle === undefined) && (missing3 = "lifecycle"))){
-validate429.errors = [{}];
 return false;
 }
 else {
@@ -28542,12 +19835,10 @@ const _errs16 = errors;
 if(errors === _errs16){
 if(typeof data3 === "string"){
 if(func5(data3) < 1){
-validate429.errors = [{}];
 return false;
 }
 }
 else {
-validate429.errors = [{}];
 return false;
 }
 }
@@ -28567,7 +19858,6 @@ const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 const _errs20 = errors;
 if(typeof data4[i0] !== "string"){
-validate429.errors = [{}];
 return false;
 }
 var valid8 = _errs20 === errors;
@@ -28577,7 +19867,6 @@ break;
 }
 }
 else {
-validate429.errors = [{}];
 return false;
 }
 }
@@ -28591,7 +19880,6 @@ if(data.lifecycle !== undefined){
 let data6 = data.lifecycle;
 const _errs22 = errors;
 if(!((data6 === "persistent") || (data6 === "per_event"))){
-validate429.errors = [{}];
 return false;
 }
 var valid6 = _errs22 === errors;
@@ -28603,7 +19891,6 @@ if(valid6){
 if(data.cwd !== undefined){
 const _errs24 = errors;
 if(typeof data.cwd !== "string"){
-validate429.errors = [{}];
 return false;
 }
 var valid6 = _errs24 === errors;
@@ -28620,15 +19907,7 @@ var _valid1 = _errs14 === errors;
 valid4 = _valid1;
 }
 if(!valid4){
-const err5 = {};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
 errors++;
-validate429.errors = vErrors;
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -28637,33 +19916,28 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
 if((data.type === undefined) && (missing4 = "type")){
-validate429.errors = [{}];
 return false;
 }
 else {
 if(data.type !== undefined){
 let data8 = data.type;
 if(!((data8 === "http") || (data8 === "stdio"))){
-validate429.errors = [{}];
 return false;
 }
 }
 }
 }
 else {
-validate429.errors = [{}];
 return false;
 }
 }
-validate429.errors = vErrors;
 return errors === 0;
 }
 
 const schema433 = docs[10]["$defs"]["authentication"];
 const pattern61 = func0("^[Hh][Tt][Tt][Pp][Ss]://", "u");
 
-function validate431(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate431(data){
 let errors = 0;
 const _errs2 = errors;
 const _errs3 = errors;
@@ -28672,25 +19946,11 @@ const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("bearer" !== data.type){
-const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
 errors++;
 }
 }
@@ -28698,14 +19958,6 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 errors = _errs3;
-if(vErrors !== null){
-if(_errs3){
-vErrors.length = _errs3;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid0){
 const _errs6 = errors;
 const _errs8 = errors;
@@ -28715,13 +19967,6 @@ const _errs9 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.tokenEnv === undefined) && (missing1 = "tokenEnv")){
-const err2 = {};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
 errors++;
 }
 }
@@ -28734,13 +19979,6 @@ const _errs10 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((data.tokenRef === undefined) && (missing2 = "tokenRef")){
-const err3 = {};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
 errors++;
 }
 }
@@ -28756,27 +19994,11 @@ passing0 = 1;
 }
 }
 if(!valid4){
-const err4 = {};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
 errors++;
-validate431.errors = vErrors;
 return false;
 }
 else {
 errors = _errs8;
-if(vErrors !== null){
-if(_errs8){
-vErrors.length = _errs8;
-}
-else {
-vErrors = null;
-}
-}
 }
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -28787,12 +20009,10 @@ const _errs13 = errors;
 if(errors === _errs13){
 if(typeof data1 === "string"){
 if(func5(data1) < 1){
-validate431.errors = [{}];
 return false;
 }
 }
 else {
-validate431.errors = [{}];
 return false;
 }
 }
@@ -28809,12 +20029,10 @@ const _errs16 = errors;
 if(errors === _errs16){
 if(typeof data2 === "string"){
 if(func5(data2) < 1){
-validate431.errors = [{}];
 return false;
 }
 }
 else {
-validate431.errors = [{}];
 return false;
 }
 }
@@ -28830,15 +20048,7 @@ var _valid0 = _errs6 === errors;
 valid1 = _valid0;
 }
 if(!valid1){
-const err5 = {};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
 errors++;
-validate431.errors = vErrors;
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -28850,25 +20060,11 @@ const _errs20 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if((data.type === undefined) && (missing3 = "type")){
-const err6 = {};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 if("oauth" !== data.type){
-const err7 = {};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
 errors++;
 }
 }
@@ -28876,20 +20072,11 @@ errors++;
 }
 var _valid2 = _errs20 === errors;
 errors = _errs19;
-if(vErrors !== null){
-if(_errs19){
-vErrors.length = _errs19;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid2){
 const _errs22 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
 if(((((data.issuer === undefined) && (missing4 = "issuer")) || ((data.resource === undefined) && (missing4 = "resource"))) || ((data.clientId === undefined) && (missing4 = "clientId"))) || ((data.flow === undefined) && (missing4 = "flow"))){
-validate431.errors = [{}];
 return false;
 }
 else {
@@ -28900,18 +20087,15 @@ if(errors === _errs23){
 if(errors === _errs23){
 if(typeof data4 === "string"){
 if(!pattern61.test(data4)){
-validate431.errors = [{}];
 return false;
 }
 else {
 if(!(formats4(data4))){
-validate431.errors = [{}];
 return false;
 }
 }
 }
 else {
-validate431.errors = [{}];
 return false;
 }
 }
@@ -28929,12 +20113,10 @@ if(errors === _errs26){
 if(errors === _errs26){
 if(typeof data5 === "string"){
 if(!(formats4(data5))){
-validate431.errors = [{}];
 return false;
 }
 }
 else {
-validate431.errors = [{}];
 return false;
 }
 }
@@ -28952,12 +20134,10 @@ const _errs30 = errors;
 if(errors === _errs30){
 if(typeof data6 === "string"){
 if(func5(data6) < 1){
-validate431.errors = [{}];
 return false;
 }
 }
 else {
-validate431.errors = [{}];
 return false;
 }
 }
@@ -28974,12 +20154,10 @@ const _errs33 = errors;
 if(errors === _errs33){
 if(typeof data7 === "string"){
 if(func5(data7) < 1){
-validate431.errors = [{}];
 return false;
 }
 }
 else {
-validate431.errors = [{}];
 return false;
 }
 }
@@ -29003,12 +20181,10 @@ const _errs38 = errors;
 if(errors === _errs38){
 if(typeof data9 === "string"){
 if(func5(data9) < 1){
-validate431.errors = [{}];
 return false;
 }
 }
 else {
-validate431.errors = [{}];
 return false;
 }
 }
@@ -29019,7 +20195,6 @@ break;
 }
 }
 else {
-validate431.errors = [{}];
 return false;
 }
 }
@@ -29036,12 +20211,10 @@ const _errs41 = errors;
 if(errors === _errs41){
 if(typeof data10 === "string"){
 if(func5(data10) < 1){
-validate431.errors = [{}];
 return false;
 }
 }
 else {
-validate431.errors = [{}];
 return false;
 }
 }
@@ -29061,15 +20234,7 @@ var _valid2 = _errs22 === errors;
 valid8 = _valid2;
 }
 if(!valid8){
-const err8 = {};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
 errors++;
-validate431.errors = vErrors;
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -29078,25 +20243,21 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
 if((data.type === undefined) && (missing5 = "type")){
-validate431.errors = [{}];
 return false;
 }
 else {
 if(data.type !== undefined){
 let data11 = data.type;
 if(!((data11 === "bearer") || (data11 === "oauth"))){
-validate431.errors = [{}];
 return false;
 }
 }
 }
 }
 else {
-validate431.errors = [{}];
 return false;
 }
 }
-validate431.errors = vErrors;
 return errors === 0;
 }
 
@@ -29105,14 +20266,12 @@ const schema442 = docs[10]["$defs"]["eventSelector"];
 const pattern62 = func0("^(?:tool|session|config|turn|model|context|task|user|workspace|file|hook)\\.\\*$", "u");
 const schema443 = docs[1]["$defs"]["contentSelection"];
 
-function validate434(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate434(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.default === undefined) && (missing0 = "default")){
-validate434.errors = [{}];
 return false;
 }
 else {
@@ -29120,7 +20279,6 @@ for(const key0 in data){
 let data0 = data[key0];
 const _errs4 = errors;
 if(!(((data0 === "body") || (data0 === "metadata")) || (data0 === "omit"))){
-validate434.errors = [{}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -29131,25 +20289,21 @@ break;
 }
 }
 else {
-validate434.errors = [{}];
 return false;
 }
 }
-validate434.errors = vErrors;
 return errors === 0;
 }
 
 const schema445 = docs[10]["$defs"]["upload"];
 const pattern63 = func0("^(?:[Hh][Tt][Tt][Pp][Ss]://|[Hh][Tt][Tt][Pp]://(?:localhost|127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}|\\[::1\\])(?::\\d+)?(?:[/?#]|$))", "u");
 
-function validate436(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate436(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.endpoint === undefined) && (missing0 = "endpoint")) || ((data.timeoutMs === undefined) && (missing0 = "timeoutMs"))) || ((data.maxBytes === undefined) && (missing0 = "maxBytes"))){
-validate436.errors = [{}];
 return false;
 }
 else {
@@ -29160,18 +20314,15 @@ if(errors === _errs2){
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(!pattern63.test(data0)){
-validate436.errors = [{}];
 return false;
 }
 else {
 if(!(formats4(data0))){
-validate436.errors = [{}];
 return false;
 }
 }
 }
 else {
-validate436.errors = [{}];
 return false;
 }
 }
@@ -29186,13 +20337,11 @@ if(data.timeoutMs !== undefined){
 let data1 = data.timeoutMs;
 const _errs5 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-validate436.errors = [{}];
 return false;
 }
 if(errors === _errs5){
 if(typeof data1 == "number"){
 if(data1 < 1 || isNaN(data1)){
-validate436.errors = [{}];
 return false;
 }
 }
@@ -29207,13 +20356,11 @@ if(data.maxBytes !== undefined){
 let data2 = data.maxBytes;
 const _errs7 = errors;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-validate436.errors = [{}];
 return false;
 }
 if(errors === _errs7){
 if(typeof data2 == "number"){
 if(data2 < 0 || isNaN(data2)){
-validate436.errors = [{}];
 return false;
 }
 }
@@ -29226,9 +20373,8 @@ var valid0 = true;
 if(valid0){
 if(data.auth !== undefined){
 const _errs9 = errors;
-if(!(validate431(data.auth, VERDICT_CALL))){
-vErrors = vErrors === null ? validate431.errors : vErrors.concat(validate431.errors);
-errors = vErrors.length;
+if(!(validate431(data.auth))){
+errors++;
 }
 var valid0 = _errs9 === errors;
 }
@@ -29241,17 +20387,14 @@ var valid0 = true;
 }
 }
 else {
-validate436.errors = [{}];
 return false;
 }
 }
-validate436.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate433(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate433(data){
 let errors = 0;
 const _errs2 = errors;
 const _errs3 = errors;
@@ -29260,25 +20403,11 @@ const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.mode === undefined) && (missing0 = "mode")){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
 errors++;
 }
 else {
 if(data.mode !== undefined){
 if("intercept" !== data.mode){
-const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
 errors++;
 }
 }
@@ -29286,21 +20415,12 @@ errors++;
 }
 var _valid0 = _errs4 === errors;
 errors = _errs3;
-if(vErrors !== null){
-if(_errs3){
-vErrors.length = _errs3;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid0){
 const _errs6 = errors;
 if(errors === _errs6){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if(((data.timeoutMs === undefined) && (missing1 = "timeoutMs")) || ((data.failurePolicy === undefined) && (missing1 = "failurePolicy"))){
-validate433.errors = [{}];
 return false;
 }
 else {
@@ -29315,30 +20435,14 @@ const _errs9 = errors;
 const _errs10 = errors;
 const _errs11 = errors;
 if(!(((((((((((((data2 === "session.end") || (data2 === "config.change.after")) || (data2 === "turn.end")) || (data2 === "turn.progress")) || (data2 === "model.error")) || (data2 === "model.switch.after")) || (data2 === "tool.permission.resolved")) || (data2 === "tool.progress")) || (data2 === "task.change.after")) || (data2 === "user.attention")) || (data2 === "workspace.change.after")) || (data2 === "file.changed")) || (data2 === "hook.failure"))){
-const err2 = {};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
 errors++;
 }
 var valid5 = _errs11 === errors;
 if(valid5){
-validate433.errors = [{}];
 return false;
 }
 else {
 errors = _errs10;
-if(vErrors !== null){
-if(_errs10){
-vErrors.length = _errs10;
-}
-else {
-vErrors = null;
-}
-}
 }
 var valid4 = _errs9 === errors;
 if(!valid4){
@@ -29354,15 +20458,7 @@ var _valid0 = _errs6 === errors;
 valid1 = _valid0;
 }
 if(!valid1){
-const err3 = {};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
 errors++;
-validate433.errors = vErrors;
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -29374,25 +20470,11 @@ const _errs15 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((data.mode === undefined) && (missing2 = "mode")){
-const err4 = {};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
 errors++;
 }
 else {
 if(data.mode !== undefined){
 if("observe" !== data.mode){
-const err5 = {};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
 errors++;
 }
 }
@@ -29400,14 +20482,6 @@ errors++;
 }
 var _valid1 = _errs15 === errors;
 errors = _errs14;
-if(vErrors !== null){
-if(_errs14){
-vErrors.length = _errs14;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid1){
 const _errs17 = errors;
 const _errs18 = errors;
@@ -29416,31 +20490,15 @@ const _errs20 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if((data.timeoutMs === undefined) && (missing3 = "timeoutMs")){
-const err6 = {};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
 errors++;
 }
 }
 var valid9 = _errs20 === errors;
 if(valid9){
-validate433.errors = [{}];
 return false;
 }
 else {
 errors = _errs19;
-if(vErrors !== null){
-if(_errs19){
-vErrors.length = _errs19;
-}
-else {
-vErrors = null;
-}
-}
 }
 var valid8 = _errs18 === errors;
 if(valid8){
@@ -29450,31 +20508,15 @@ const _errs24 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
 if((data.failurePolicy === undefined) && (missing4 = "failurePolicy")){
-const err7 = {};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
 errors++;
 }
 }
 var valid10 = _errs24 === errors;
 if(valid10){
-validate433.errors = [{}];
 return false;
 }
 else {
 errors = _errs23;
-if(vErrors !== null){
-if(_errs23){
-vErrors.length = _errs23;
-}
-else {
-vErrors = null;
-}
-}
 }
 var valid8 = _errs22 === errors;
 }
@@ -29482,15 +20524,7 @@ var _valid1 = _errs17 === errors;
 valid6 = _valid1;
 }
 if(!valid6){
-const err8 = {};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
 errors++;
-validate433.errors = vErrors;
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -29499,7 +20533,6 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
 if((((data.events === undefined) && (missing5 = "events")) || ((data.mode === undefined) && (missing5 = "mode"))) || ((data.content === undefined) && (missing5 = "content"))){
-validate433.errors = [{}];
 return false;
 }
 else {
@@ -29510,12 +20543,10 @@ const _errs27 = errors;
 if(errors === _errs27){
 if(typeof data4 === "string"){
 if(func5(data4) < 1){
-validate433.errors = [{}];
 return false;
 }
 }
 else {
-validate433.errors = [{}];
 return false;
 }
 }
@@ -29531,7 +20562,6 @@ const _errs29 = errors;
 if(errors === _errs29){
 if(Array.isArray(data5)){
 if(data5.length < 1){
-validate433.errors = [{}];
 return false;
 }
 else {
@@ -29541,20 +20571,12 @@ for(let i1=0; i1<len1; i1++){
 let data6 = data5[i1];
 const _errs31 = errors;
 if(typeof data6 !== "string"){
-validate433.errors = [{}];
 return false;
 }
 const _errs35 = errors;
 let valid15 = false;
 const _errs36 = errors;
 if(!((((((((((((((((((((((((((((((((data6 === "tool.before") || (data6 === "tool.after")) || (data6 === "session.start")) || (data6 === "session.end")) || (data6 === "config.change.before")) || (data6 === "config.change.after")) || (data6 === "turn.start")) || (data6 === "turn.finish.before")) || (data6 === "turn.end")) || (data6 === "turn.progress")) || (data6 === "model.request.before")) || (data6 === "model.response.after")) || (data6 === "model.error")) || (data6 === "model.switch.before")) || (data6 === "model.switch.after")) || (data6 === "tool.permission.request")) || (data6 === "tool.permission.resolved")) || (data6 === "tool.progress")) || (data6 === "tool.batch.after")) || (data6 === "context.compact.before")) || (data6 === "context.compact.after")) || (data6 === "task.change.before")) || (data6 === "task.change.after")) || (data6 === "user.attention")) || (data6 === "user.elicitation.request")) || (data6 === "user.elicitation.result")) || (data6 === "user.message.inbound")) || (data6 === "user.message.outbound")) || (data6 === "workspace.change.before")) || (data6 === "workspace.change.after")) || (data6 === "file.changed")) || (data6 === "hook.failure"))){
-const err9 = {};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
 errors++;
 }
 var _valid2 = _errs36 === errors;
@@ -29562,13 +20584,6 @@ valid15 = valid15 || _valid2;
 if(!valid15){
 const _errs37 = errors;
 if("*" !== data6){
-const err10 = {};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
 errors++;
 }
 var _valid2 = _errs37 === errors;
@@ -29577,13 +20592,6 @@ if(!valid15){
 const _errs38 = errors;
 if(typeof data6 === "string"){
 if(!pattern62.test(data6)){
-const err11 = {};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
 errors++;
 }
 }
@@ -29592,27 +20600,11 @@ valid15 = valid15 || _valid2;
 }
 }
 if(!valid15){
-const err12 = {};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
 errors++;
-validate433.errors = vErrors;
 return false;
 }
 else {
 errors = _errs35;
-if(vErrors !== null){
-if(_errs35){
-vErrors.length = _errs35;
-}
-else {
-vErrors = null;
-}
-}
 }
 var valid13 = _errs31 === errors;
 if(!valid13){
@@ -29622,7 +20614,6 @@ break;
 }
 }
 else {
-validate433.errors = [{}];
 return false;
 }
 }
@@ -29636,7 +20627,6 @@ if(data.mode !== undefined){
 let data7 = data.mode;
 const _errs40 = errors;
 if(!((data7 === "intercept") || (data7 === "observe"))){
-validate433.errors = [{}];
 return false;
 }
 var valid11 = _errs40 === errors;
@@ -29649,13 +20639,11 @@ if(data.timeoutMs !== undefined){
 let data8 = data.timeoutMs;
 const _errs42 = errors;
 if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
-validate433.errors = [{}];
 return false;
 }
 if(errors === _errs42){
 if(typeof data8 == "number"){
 if(data8 < 1 || isNaN(data8)){
-validate433.errors = [{}];
 return false;
 }
 }
@@ -29670,7 +20658,6 @@ if(data.failurePolicy !== undefined){
 let data9 = data.failurePolicy;
 const _errs45 = errors;
 if(!((data9 === "fail-open") || (data9 === "fail-closed"))){
-validate433.errors = [{}];
 return false;
 }
 var valid11 = _errs45 === errors;
@@ -29681,9 +20668,8 @@ var valid11 = true;
 if(valid11){
 if(data.content !== undefined){
 const _errs47 = errors;
-if(!(validate434(data.content, VERDICT_CALL))){
-vErrors = vErrors === null ? validate434.errors : vErrors.concat(validate434.errors);
-errors = vErrors.length;
+if(!(validate434(data.content))){
+errors++;
 }
 var valid11 = _errs47 === errors;
 }
@@ -29694,7 +20680,6 @@ if(valid11){
 if(data.includeNative !== undefined){
 const _errs48 = errors;
 if(typeof data.includeNative !== "boolean"){
-validate433.errors = [{}];
 return false;
 }
 var valid11 = _errs48 === errors;
@@ -29718,7 +20703,6 @@ const len2 = data13.length;
 for(let i2=0; i2<len2; i2++){
 const _errs54 = errors;
 if(typeof data13[i2] !== "string"){
-validate433.errors = [{}];
 return false;
 }
 var valid17 = _errs54 === errors;
@@ -29728,7 +20712,6 @@ break;
 }
 }
 else {
-validate433.errors = [{}];
 return false;
 }
 }
@@ -29748,7 +20731,6 @@ const len3 = data15.length;
 for(let i3=0; i3<len3; i3++){
 const _errs58 = errors;
 if(typeof data15[i3] !== "string"){
-validate433.errors = [{}];
 return false;
 }
 var valid18 = _errs58 === errors;
@@ -29758,7 +20740,6 @@ break;
 }
 }
 else {
-validate433.errors = [{}];
 return false;
 }
 }
@@ -29770,7 +20751,6 @@ var valid16 = true;
 }
 }
 else {
-validate433.errors = [{}];
 return false;
 }
 }
@@ -29782,9 +20762,8 @@ var valid11 = true;
 if(valid11){
 if(data.upload !== undefined){
 const _errs60 = errors;
-if(!(validate436(data.upload, VERDICT_CALL))){
-vErrors = vErrors === null ? validate436.errors : vErrors.concat(validate436.errors);
-errors = vErrors.length;
+if(!(validate436(data.upload))){
+errors++;
 }
 var valid11 = _errs60 === errors;
 }
@@ -29802,23 +20781,19 @@ var valid11 = true;
 }
 }
 else {
-validate433.errors = [{}];
 return false;
 }
 }
-validate433.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate428(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate428(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.id === undefined) && (missing0 = "id")) || ((data.transport === undefined) && (missing0 = "transport"))) || ((data.subscriptions === undefined) && (missing0 = "subscriptions"))){
-validate428.errors = [{}];
 return false;
 }
 else {
@@ -29829,12 +20804,10 @@ const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
-validate428.errors = [{}];
 return false;
 }
 }
 else {
-validate428.errors = [{}];
 return false;
 }
 }
@@ -29846,9 +20819,8 @@ var valid0 = true;
 if(valid0){
 if(data.transport !== undefined){
 const _errs7 = errors;
-if(!(validate429(data.transport, VERDICT_CALL))){
-vErrors = vErrors === null ? validate429.errors : vErrors.concat(validate429.errors);
-errors = vErrors.length;
+if(!(validate429(data.transport))){
+errors++;
 }
 var valid0 = _errs7 === errors;
 }
@@ -29858,9 +20830,8 @@ var valid0 = true;
 if(valid0){
 if(data.authentication !== undefined){
 const _errs8 = errors;
-if(!(validate431(data.authentication, VERDICT_CALL))){
-vErrors = vErrors === null ? validate431.errors : vErrors.concat(validate431.errors);
-errors = vErrors.length;
+if(!(validate431(data.authentication))){
+errors++;
 }
 var valid0 = _errs8 === errors;
 }
@@ -29874,7 +20845,6 @@ const _errs9 = errors;
 if(errors === _errs9){
 if(Array.isArray(data3)){
 if(data3.length < 1){
-validate428.errors = [{}];
 return false;
 }
 else {
@@ -29882,9 +20852,8 @@ var valid2 = true;
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 const _errs12 = errors;
-if(!(validate433(data3[i0], VERDICT_CALL))){
-vErrors = vErrors === null ? validate433.errors : vErrors.concat(validate433.errors);
-errors = vErrors.length;
+if(!(validate433(data3[i0]))){
+errors++;
 }
 var valid2 = _errs12 === errors;
 if(!valid2){
@@ -29894,7 +20863,6 @@ break;
 }
 }
 else {
-validate428.errors = [{}];
 return false;
 }
 }
@@ -29909,30 +20877,25 @@ var valid0 = true;
 }
 }
 else {
-validate428.errors = [{}];
 return false;
 }
 }
-validate428.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate427(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate427(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.protocolVersion === undefined) && (missing0 = "protocolVersion")) || ((data.hooks === undefined) && (missing0 = "hooks"))){
-validate427.errors = [{}];
 return false;
 }
 else {
 if(data.protocolVersion !== undefined){
 const _errs3 = errors;
 if("draft" !== data.protocolVersion){
-validate427.errors = [{}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -29947,7 +20910,6 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(Array.isArray(data1)){
 if(data1.length < 1){
-validate427.errors = [{}];
 return false;
 }
 else {
@@ -29955,9 +20917,8 @@ var valid2 = true;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs11 = errors;
-if(!(validate428(data1[i0], VERDICT_CALL))){
-vErrors = vErrors === null ? validate428.errors : vErrors.concat(validate428.errors);
-errors = vErrors.length;
+if(!(validate428(data1[i0]))){
+errors++;
 }
 var valid2 = _errs11 === errors;
 if(!valid2){
@@ -29967,7 +20928,6 @@ break;
 }
 }
 else {
-validate427.errors = [{}];
 return false;
 }
 }
@@ -29980,24 +20940,19 @@ var valid0 = true;
 }
 }
 else {
-validate427.errors = [{}];
 return false;
 }
 }
-validate427.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate426(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate426(data){
 /*# sourceURL="https://agent-conformance.dev/schemas/ahp/draft/registration.schema.json" */;
-let vErrors = null;
 let errors = 0;
-if(!(validate427(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate427.errors : vErrors.concat(validate427.errors);
-errors = vErrors.length;
+if(!(validate427(data))){
+errors++;
 }
-validate426.errors = vErrors;
 return errors === 0;
 }
 
@@ -30007,18 +20962,15 @@ target["effects.schema.json#/$defs/effect"] = validate250;
 target["effects.schema.json#/$defs/returnContracts/$defs/tool.before"] = validate448;
 const schema452 = docs[6]["$defs"]["returnContracts"]["$defs"]["tool.before"];
 
-function validate448(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate448(data){
 let errors = 0;
-validate448.errors = vErrors;
 return errors === 0;
 }
 
 target["effects.schema.json#/$defs/returnContracts/$defs/model.request.before"] = validate449;
 const schema453 = docs[6]["$defs"]["returnContracts"]["$defs"]["model.request.before"];
 
-function validate449(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate449(data){
 let errors = 0;
 if(errors === 0){
 if(Array.isArray(data)){
@@ -30026,9 +20978,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs3 = errors;
-if(!(validate38(data[i0], VERDICT_CALL))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
-errors = vErrors.length;
+if(!(validate38(data[i0]))){
+errors++;
 }
 var valid0 = _errs3 === errors;
 if(!valid0){
@@ -30037,19 +20988,16 @@ break;
 }
 }
 else {
-validate449.errors = [{}];
 return false;
 }
 }
-validate449.errors = vErrors;
 return errors === 0;
 }
 
 target["effects.schema.json#/$defs/returnContracts/$defs/context.compact.before"] = validate451;
 const schema454 = docs[6]["$defs"]["returnContracts"]["$defs"]["context.compact.before"];
 
-function validate451(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate451(data){
 let errors = 0;
 if(errors === 0){
 if(Array.isArray(data)){
@@ -30057,9 +21005,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs3 = errors;
-if(!(validate169(data[i0], VERDICT_CALL))){
-vErrors = vErrors === null ? validate169.errors : vErrors.concat(validate169.errors);
-errors = vErrors.length;
+if(!(validate169(data[i0]))){
+errors++;
 }
 var valid0 = _errs3 === errors;
 if(!valid0){
@@ -30068,11 +21015,9 @@ break;
 }
 }
 else {
-validate451.errors = [{}];
 return false;
 }
 }
-validate451.errors = vErrors;
 return errors === 0;
 }
 
@@ -30080,15 +21025,13 @@ target["effects.schema.json#/$defs/returnContracts/$defs/user.elicitation.reques
 const schema455 = docs[6]["$defs"]["returnContracts"]["$defs"]["user.elicitation.request"];
 const schema456 = docs[11]["$defs"]["ElicitResult"];
 
-function validate453(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate453(data){
 let errors = 0;
 const _errs1 = errors;
 if(errors === _errs1){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.action === undefined) && (missing0 = "action")){
-validate453.errors = [{}];
 return false;
 }
 else {
@@ -30099,7 +21042,6 @@ if(errors === _errs3){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate453.errors = [{}];
 return false;
 }
 }
@@ -30113,11 +21055,9 @@ if(data.action !== undefined){
 let data1 = data.action;
 const _errs6 = errors;
 if(typeof data1 !== "string"){
-validate453.errors = [{}];
 return false;
 }
 if(!(((data1 === "accept") || (data1 === "cancel")) || (data1 === "decline"))){
-validate453.errors = [{}];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -30144,13 +21084,6 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 const _errs15 = errors;
 if(typeof data3[i0] !== "string"){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
 errors++;
 }
 var valid4 = _errs15 === errors;
@@ -30160,13 +21093,6 @@ break;
 }
 }
 else {
-const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
 errors++;
 }
 }
@@ -30175,40 +21101,17 @@ valid3 = valid3 || _valid0;
 if(!valid3){
 const _errs17 = errors;
 if(((typeof data3 !== "string") && (!(typeof data3 == "number"))) && (typeof data3 !== "boolean")){
-const err2 = {};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
 errors++;
 }
 var _valid0 = _errs17 === errors;
 valid3 = valid3 || _valid0;
 }
 if(!valid3){
-const err3 = {};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
 errors++;
-validate453.errors = vErrors;
 return false;
 }
 else {
 errors = _errs12;
-if(vErrors !== null){
-if(_errs12){
-vErrors.length = _errs12;
-}
-else {
-vErrors = null;
-}
-}
 }
 var valid2 = _errs11 === errors;
 if(!valid2){
@@ -30217,7 +21120,6 @@ break;
 }
 }
 else {
-validate453.errors = [{}];
 return false;
 }
 }
@@ -30231,11 +21133,9 @@ var valid1 = true;
 }
 }
 else {
-validate453.errors = [{}];
 return false;
 }
 }
-validate453.errors = vErrors;
 return errors === 0;
 }
 
@@ -30244,14 +21144,11 @@ const schema457 = docs[6]["$defs"]["modifyValues"]["$defs"]["workspace"];
 
 
 
-function validate454(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate454(data){
 let errors = 0;
-if(!(validate226(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate226.errors : vErrors.concat(validate226.errors);
-errors = vErrors.length;
+if(!(validate226(data))){
+errors++;
 }
-validate454.errors = vErrors;
 return errors === 0;
 }
 
@@ -30360,6 +21257,127 @@ target["events.schema.json#/$defs/file.changed"] = validate386;
 target["events.schema.json#/$defs/hook.failure"] = validate404;
 
 
+target["execution-events.schema.json#/$defs/tool.before"] = validate80;
+
+
+target["execution-events.schema.json#/$defs/tool.after"] = validate96;
+
+
+target["execution-events.schema.json#/$defs/session.start"] = validate105;
+
+
+target["execution-events.schema.json#/$defs/session.end"] = validate296;
+
+
+target["interaction-events.schema.json#/$defs/config.change.before"] = validate119;
+
+
+target["interaction-events.schema.json#/$defs/config.change.after"] = validate302;
+
+
+target["execution-events.schema.json#/$defs/turn.start"] = validate124;
+
+
+target["execution-events.schema.json#/$defs/turn.finish.before"] = validate129;
+
+
+target["execution-events.schema.json#/$defs/turn.end"] = validate309;
+
+
+target["execution-events.schema.json#/$defs/turn.progress"] = validate314;
+
+
+target["execution-events.schema.json#/$defs/model.request.before"] = validate134;
+
+
+target["execution-events.schema.json#/$defs/model.response.after"] = validate234;
+
+
+target["execution-events.schema.json#/$defs/model.error"] = validate324;
+
+
+target["execution-events.schema.json#/$defs/model.switch.before"] = validate143;
+
+
+target["execution-events.schema.json#/$defs/model.switch.after"] = validate333;
+
+
+target["execution-events.schema.json#/$defs/tool.permission.request"] = validate150;
+
+
+target["execution-events.schema.json#/$defs/tool.permission.resolved"] = validate341;
+
+
+target["execution-events.schema.json#/$defs/tool.progress"] = validate348;
+
+
+target["execution-events.schema.json#/$defs/tool.batch.after"] = validate157;
+
+
+target["execution-events.schema.json#/$defs/context.compact.before"] = validate167;
+
+
+target["execution-events.schema.json#/$defs/context.compact.after"] = validate180;
+
+
+target["task-workspace-events.schema.json#/$defs/task.change.before"] = validate186;
+
+
+target["task-workspace-events.schema.json#/$defs/task.change.after"] = validate360;
+
+
+target["interaction-events.schema.json#/$defs/user.attention"] = validate366;
+
+
+target["interaction-events.schema.json#/$defs/user.elicitation.request"] = validate193;
+
+
+target["interaction-events.schema.json#/$defs/user.elicitation.result"] = validate204;
+
+
+target["interaction-events.schema.json#/$defs/user.message.inbound"] = validate210;
+
+
+target["interaction-events.schema.json#/$defs/user.message.outbound"] = validate218;
+
+
+target["task-workspace-events.schema.json#/$defs/workspace.change.before"] = validate224;
+
+
+target["task-workspace-events.schema.json#/$defs/workspace.change.after"] = validate382;
+
+
+target["task-workspace-events.schema.json#/$defs/file.changed"] = validate388;
+
+
+target["interaction-events.schema.json#/$defs/hook.failure"] = validate406;
+
+
+target["common.schema.json#/$defs/session"] = validate69;
+
+
+target["common.schema.json#/$defs/turn"] = validate71;
+
+
+target["common.schema.json#/$defs/gaps"] = validate73;
+
+
+target["common.schema.json#/$defs/native"] = validate448;
+
+
+target["common.schema.json#/$defs/extensions"] = validate77;
+
+
+target["common.schema.json#/$defs/synthesized"] = validate692;
+
+function validate692(data){
+let errors = 0;
+if(typeof data !== "boolean"){
+return false;
+}
+return errors === 0;
+}
+
 target["messages.schema.json#/$defs/interceptRequest"] = validate30;
 
 
@@ -30393,16 +21411,14 @@ target["messages.schema.json#/$defs/capabilitiesResult"] = validate419;
 target["messages.schema.json#/$defs/errorResponse"] = validate282;
 
 
-target["messages.schema.json#/$defs/noEffectResponse"] = validate642;
-const schema536 = docs[8]["$defs"]["noEffectResponse"];
+target["messages.schema.json#/$defs/noEffectResponse"] = validate722;
+const schema630 = docs[8]["$defs"]["noEffectResponse"];
 
-function validate642(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate722(data){
 let errors = 0;
 const _errs1 = errors;
-if(!(validate246(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate246.errors : vErrors.concat(validate246.errors);
-errors = vErrors.length;
+if(!(validate246(data))){
+errors++;
 }
 var valid0 = _errs1 === errors;
 if(valid0){
@@ -30417,7 +21433,6 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(Array.isArray(data1)){
 if(data1.length > 0){
-validate642.errors = [{}];
 return false;
 }
 }
@@ -30428,20 +21443,17 @@ return false;
 }
 var valid0 = _errs2 === errors;
 }
-validate642.errors = vErrors;
 return errors === 0;
 }
 
-target["messages.schema.json#/$defs/denyResponse"] = validate644;
-const schema537 = docs[8]["$defs"]["denyResponse"];
+target["messages.schema.json#/$defs/denyResponse"] = validate724;
+const schema631 = docs[8]["$defs"]["denyResponse"];
 
-function validate644(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate724(data){
 let errors = 0;
 const _errs1 = errors;
-if(!(validate246(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate246.errors : vErrors.concat(validate246.errors);
-errors = vErrors.length;
+if(!(validate246(data))){
+errors++;
 }
 var valid0 = _errs1 === errors;
 if(valid0){
@@ -30456,12 +21468,10 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(Array.isArray(data1)){
 if(data1.length > 1){
-validate644.errors = [{}];
 return false;
 }
 else {
 if(data1.length < 1){
-validate644.errors = [{}];
 return false;
 }
 else {
@@ -30473,7 +21483,6 @@ const _errs6 = errors;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.type !== undefined){
 if("deny" !== data2.type){
-validate644.errors = [{}];
 return false;
 }
 }
@@ -30493,18 +21502,15 @@ break;
 }
 var valid0 = _errs2 === errors;
 }
-validate644.errors = vErrors;
 return errors === 0;
 }
 
-target["messages.schema.json#/$defs/jsonRpcMessage"] = validate646;
-const schema538 = docs[8]["$defs"]["jsonRpcMessage"];
+target["messages.schema.json#/$defs/jsonRpcMessage"] = validate726;
+const schema632 = docs[8]["$defs"]["jsonRpcMessage"];
 
-function validate646(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate726(data){
 let errors = 0;
 if(!(data && typeof data == "object" && !Array.isArray(data))){
-validate646.errors = [{}];
 return false;
 }
 const _errs2 = errors;
@@ -30513,26 +21519,11 @@ const _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.method === undefined) && (missing0 = "method")){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
 errors++;
 }
 }
 var _valid0 = _errs3 === errors;
 errors = _errs2;
-if(vErrors !== null){
-if(_errs2){
-vErrors.length = _errs2;
-}
-else {
-vErrors = null;
-}
-}
 let ifClause0;
 if(_valid0){
 const _errs4 = errors;
@@ -30542,32 +21533,16 @@ const _errs6 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.id === undefined) && (missing1 = "id")){
-const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
 errors++;
 }
 }
 var _valid1 = _errs6 === errors;
 errors = _errs5;
-if(vErrors !== null){
-if(_errs5){
-vErrors.length = _errs5;
-}
-else {
-vErrors = null;
-}
-}
 let ifClause1;
 if(_valid1){
 const _errs7 = errors;
-if(!(validate31(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
-errors = vErrors.length;
+if(!(validate31(data))){
+errors++;
 }
 var _valid1 = _errs7 === errors;
 valid1 = _valid1;
@@ -30575,24 +21550,15 @@ ifClause1 = "then";
 }
 else {
 const _errs8 = errors;
-if(!(validate287(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate287.errors : vErrors.concat(validate287.errors);
-errors = vErrors.length;
+if(!(validate287(data))){
+errors++;
 }
 var _valid1 = _errs8 === errors;
 valid1 = _valid1;
 ifClause1 = "else";
 }
 if(!valid1){
-const err2 = {};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
 errors++;
-validate646.errors = vErrors;
 return false;
 }
 var _valid0 = _errs4 === errors;
@@ -30607,32 +21573,16 @@ const _errs11 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((data.error === undefined) && (missing2 = "error")){
-const err3 = {};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
 errors++;
 }
 }
 var _valid2 = _errs11 === errors;
 errors = _errs10;
-if(vErrors !== null){
-if(_errs10){
-vErrors.length = _errs10;
-}
-else {
-vErrors = null;
-}
-}
 let ifClause2;
 if(_valid2){
 const _errs12 = errors;
-if(!(validate283(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate283.errors : vErrors.concat(validate283.errors);
-errors = vErrors.length;
+if(!(validate283(data))){
+errors++;
 }
 var _valid2 = _errs12 === errors;
 valid2 = _valid2;
@@ -30640,24 +21590,15 @@ ifClause2 = "then";
 }
 else {
 const _errs13 = errors;
-if(!(validate247(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate247.errors : vErrors.concat(validate247.errors);
-errors = vErrors.length;
+if(!(validate247(data))){
+errors++;
 }
 var _valid2 = _errs13 === errors;
 valid2 = _valid2;
 ifClause2 = "else";
 }
 if(!valid2){
-const err4 = {};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
 errors++;
-validate646.errors = vErrors;
 return false;
 }
 var _valid0 = _errs9 === errors;
@@ -30665,39 +21606,27 @@ valid0 = _valid0;
 ifClause0 = "else";
 }
 if(!valid0){
-const err5 = {};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
 errors++;
-validate646.errors = vErrors;
 return false;
 }
-validate646.errors = vErrors;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/BooleanSchema"] = validate651;
-const schema539 = docs[11]["$defs"]["BooleanSchema"];
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/BooleanSchema"] = validate731;
+const schema633 = docs[11]["$defs"]["BooleanSchema"];
 
-function validate651(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate731(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate651.errors = [{}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "default") || (key0 === "description")) || (key0 === "title")) || (key0 === "type"))){
-validate651.errors = [{}];
 return false;
 break;
 }
@@ -30706,7 +21635,6 @@ if(_errs1 === errors){
 if(data.default !== undefined){
 const _errs2 = errors;
 if(typeof data.default !== "boolean"){
-validate651.errors = [{}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -30718,7 +21646,6 @@ if(valid0){
 if(data.description !== undefined){
 const _errs4 = errors;
 if(typeof data.description !== "string"){
-validate651.errors = [{}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -30730,7 +21657,6 @@ if(valid0){
 if(data.title !== undefined){
 const _errs6 = errors;
 if(typeof data.title !== "string"){
-validate651.errors = [{}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -30743,11 +21669,9 @@ if(data.type !== undefined){
 let data3 = data.type;
 const _errs8 = errors;
 if(typeof data3 !== "string"){
-validate651.errors = [{}];
 return false;
 }
 if("boolean" !== data3){
-validate651.errors = [{}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -30762,29 +21686,26 @@ var valid0 = true;
 }
 }
 else {
-validate651.errors = [{}];
 return false;
 }
 }
-validate651.errors = vErrors;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ElicitRequestFormParams"] = validate652;
-const schema540 = docs[11]["$defs"]["ElicitRequestFormParams"];
-const schema541 = docs[11]["$defs"]["ProgressToken"];
-const schema551 = docs[11]["$defs"]["TaskMetadata"];
-const schema542 = docs[11]["$defs"]["PrimitiveSchemaDefinition"];
-const schema543 = docs[11]["$defs"]["StringSchema"];
-const schema544 = docs[11]["$defs"]["NumberSchema"];
-const schema546 = docs[11]["$defs"]["UntitledSingleSelectEnumSchema"];
-const schema547 = docs[11]["$defs"]["TitledSingleSelectEnumSchema"];
-const schema548 = docs[11]["$defs"]["UntitledMultiSelectEnumSchema"];
-const schema549 = docs[11]["$defs"]["TitledMultiSelectEnumSchema"];
-const schema550 = docs[11]["$defs"]["LegacyTitledEnumSchema"];
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ElicitRequestFormParams"] = validate732;
+const schema634 = docs[11]["$defs"]["ElicitRequestFormParams"];
+const schema635 = docs[11]["$defs"]["ProgressToken"];
+const schema645 = docs[11]["$defs"]["TaskMetadata"];
+const schema636 = docs[11]["$defs"]["PrimitiveSchemaDefinition"];
+const schema637 = docs[11]["$defs"]["StringSchema"];
+const schema638 = docs[11]["$defs"]["NumberSchema"];
+const schema640 = docs[11]["$defs"]["UntitledSingleSelectEnumSchema"];
+const schema641 = docs[11]["$defs"]["TitledSingleSelectEnumSchema"];
+const schema642 = docs[11]["$defs"]["UntitledMultiSelectEnumSchema"];
+const schema643 = docs[11]["$defs"]["TitledMultiSelectEnumSchema"];
+const schema644 = docs[11]["$defs"]["LegacyTitledEnumSchema"];
 
-function validate653(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate733(data){
 let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
@@ -30794,26 +21715,12 @@ if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
 errors++;
 }
 else {
 const _errs4 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "default") || (key0 === "description")) || (key0 === "format")) || (key0 === "maxLength")) || (key0 === "minLength")) || (key0 === "title")) || (key0 === "type"))){
-const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
 errors++;
 break;
 }
@@ -30822,13 +21729,6 @@ if(_errs4 === errors){
 if(data.default !== undefined){
 const _errs5 = errors;
 if(typeof data.default !== "string"){
-const err2 = {};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
 errors++;
 }
 var valid2 = _errs5 === errors;
@@ -30840,13 +21740,6 @@ if(valid2){
 if(data.description !== undefined){
 const _errs7 = errors;
 if(typeof data.description !== "string"){
-const err3 = {};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
 errors++;
 }
 var valid2 = _errs7 === errors;
@@ -30859,23 +21752,9 @@ if(data.format !== undefined){
 let data2 = data.format;
 const _errs9 = errors;
 if(typeof data2 !== "string"){
-const err4 = {};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
 errors++;
 }
 if(!((((data2 === "date") || (data2 === "date-time")) || (data2 === "email")) || (data2 === "uri"))){
-const err5 = {};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
 errors++;
 }
 var valid2 = _errs9 === errors;
@@ -30887,13 +21766,6 @@ if(valid2){
 if(data.maxLength !== undefined){
 const _errs11 = errors;
 if(!(typeof data.maxLength == "number")){
-const err6 = {};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
 errors++;
 }
 var valid2 = _errs11 === errors;
@@ -30905,13 +21777,6 @@ if(valid2){
 if(data.minLength !== undefined){
 const _errs13 = errors;
 if(!(typeof data.minLength == "number")){
-const err7 = {};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
 errors++;
 }
 var valid2 = _errs13 === errors;
@@ -30923,13 +21788,6 @@ if(valid2){
 if(data.title !== undefined){
 const _errs15 = errors;
 if(typeof data.title !== "string"){
-const err8 = {};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
 errors++;
 }
 var valid2 = _errs15 === errors;
@@ -30942,23 +21800,9 @@ if(data.type !== undefined){
 let data6 = data.type;
 const _errs17 = errors;
 if(typeof data6 !== "string"){
-const err9 = {};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
 errors++;
 }
 if("string" !== data6){
-const err10 = {};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
 errors++;
 }
 var valid2 = _errs17 === errors;
@@ -30976,13 +21820,6 @@ var valid2 = true;
 }
 }
 else {
-const err11 = {};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
 errors++;
 }
 }
@@ -30995,26 +21832,12 @@ if(errors === _errs20){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.type === undefined) && (missing1 = "type")){
-const err12 = {};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
 errors++;
 }
 else {
 const _errs22 = errors;
 for(const key1 in data){
 if(!((((((key1 === "default") || (key1 === "description")) || (key1 === "maximum")) || (key1 === "minimum")) || (key1 === "title")) || (key1 === "type"))){
-const err13 = {};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
 errors++;
 break;
 }
@@ -31023,13 +21846,6 @@ if(_errs22 === errors){
 if(data.default !== undefined){
 const _errs23 = errors;
 if(!(typeof data.default == "number")){
-const err14 = {};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
 errors++;
 }
 var valid4 = _errs23 === errors;
@@ -31041,13 +21857,6 @@ if(valid4){
 if(data.description !== undefined){
 const _errs25 = errors;
 if(typeof data.description !== "string"){
-const err15 = {};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
 errors++;
 }
 var valid4 = _errs25 === errors;
@@ -31059,13 +21868,6 @@ if(valid4){
 if(data.maximum !== undefined){
 const _errs27 = errors;
 if(!(typeof data.maximum == "number")){
-const err16 = {};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
 errors++;
 }
 var valid4 = _errs27 === errors;
@@ -31077,13 +21879,6 @@ if(valid4){
 if(data.minimum !== undefined){
 const _errs29 = errors;
 if(!(typeof data.minimum == "number")){
-const err17 = {};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
 errors++;
 }
 var valid4 = _errs29 === errors;
@@ -31095,13 +21890,6 @@ if(valid4){
 if(data.title !== undefined){
 const _errs31 = errors;
 if(typeof data.title !== "string"){
-const err18 = {};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
 errors++;
 }
 var valid4 = _errs31 === errors;
@@ -31114,23 +21902,9 @@ if(data.type !== undefined){
 let data12 = data.type;
 const _errs33 = errors;
 if(typeof data12 !== "string"){
-const err19 = {};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
 errors++;
 }
 if(!((data12 === "integer") || (data12 === "number"))){
-const err20 = {};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
 errors++;
 }
 var valid4 = _errs33 === errors;
@@ -31147,13 +21921,6 @@ var valid4 = true;
 }
 }
 else {
-const err21 = {};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
 errors++;
 }
 }
@@ -31166,26 +21933,12 @@ if(errors === _errs36){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((data.type === undefined) && (missing2 = "type")){
-const err22 = {};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
 errors++;
 }
 else {
 const _errs38 = errors;
 for(const key2 in data){
 if(!((((key2 === "default") || (key2 === "description")) || (key2 === "title")) || (key2 === "type"))){
-const err23 = {};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
 errors++;
 break;
 }
@@ -31194,13 +21947,6 @@ if(_errs38 === errors){
 if(data.default !== undefined){
 const _errs39 = errors;
 if(typeof data.default !== "boolean"){
-const err24 = {};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
 errors++;
 }
 var valid6 = _errs39 === errors;
@@ -31212,13 +21958,6 @@ if(valid6){
 if(data.description !== undefined){
 const _errs41 = errors;
 if(typeof data.description !== "string"){
-const err25 = {};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
 errors++;
 }
 var valid6 = _errs41 === errors;
@@ -31230,13 +21969,6 @@ if(valid6){
 if(data.title !== undefined){
 const _errs43 = errors;
 if(typeof data.title !== "string"){
-const err26 = {};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
 errors++;
 }
 var valid6 = _errs43 === errors;
@@ -31249,23 +21981,9 @@ if(data.type !== undefined){
 let data16 = data.type;
 const _errs45 = errors;
 if(typeof data16 !== "string"){
-const err27 = {};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
 errors++;
 }
 if("boolean" !== data16){
-const err28 = {};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
 errors++;
 }
 var valid6 = _errs45 === errors;
@@ -31280,13 +21998,6 @@ var valid6 = true;
 }
 }
 else {
-const err29 = {};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
 errors++;
 }
 }
@@ -31299,26 +22010,12 @@ if(errors === _errs48){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if(((data.enum === undefined) && (missing3 = "enum")) || ((data.type === undefined) && (missing3 = "type"))){
-const err30 = {};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
 errors++;
 }
 else {
 const _errs50 = errors;
 for(const key3 in data){
 if(!(((((key3 === "default") || (key3 === "description")) || (key3 === "enum")) || (key3 === "title")) || (key3 === "type"))){
-const err31 = {};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
 errors++;
 break;
 }
@@ -31327,13 +22024,6 @@ if(_errs50 === errors){
 if(data.default !== undefined){
 const _errs51 = errors;
 if(typeof data.default !== "string"){
-const err32 = {};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
 errors++;
 }
 var valid8 = _errs51 === errors;
@@ -31345,13 +22035,6 @@ if(valid8){
 if(data.description !== undefined){
 const _errs53 = errors;
 if(typeof data.description !== "string"){
-const err33 = {};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
 errors++;
 }
 var valid8 = _errs53 === errors;
@@ -31370,13 +22053,6 @@ const len0 = data19.length;
 for(let i0=0; i0<len0; i0++){
 const _errs57 = errors;
 if(typeof data19[i0] !== "string"){
-const err34 = {};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
 errors++;
 }
 var valid9 = _errs57 === errors;
@@ -31386,13 +22062,6 @@ break;
 }
 }
 else {
-const err35 = {};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
 errors++;
 }
 }
@@ -31405,13 +22074,6 @@ if(valid8){
 if(data.title !== undefined){
 const _errs59 = errors;
 if(typeof data.title !== "string"){
-const err36 = {};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
 errors++;
 }
 var valid8 = _errs59 === errors;
@@ -31424,23 +22086,9 @@ if(data.type !== undefined){
 let data22 = data.type;
 const _errs61 = errors;
 if(typeof data22 !== "string"){
-const err37 = {};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
 errors++;
 }
 if("string" !== data22){
-const err38 = {};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
 errors++;
 }
 var valid8 = _errs61 === errors;
@@ -31456,13 +22104,6 @@ var valid8 = true;
 }
 }
 else {
-const err39 = {};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
 errors++;
 }
 }
@@ -31475,26 +22116,12 @@ if(errors === _errs64){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
 if(((data.oneOf === undefined) && (missing4 = "oneOf")) || ((data.type === undefined) && (missing4 = "type"))){
-const err40 = {};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
 errors++;
 }
 else {
 const _errs66 = errors;
 for(const key4 in data){
 if(!(((((key4 === "default") || (key4 === "description")) || (key4 === "oneOf")) || (key4 === "title")) || (key4 === "type"))){
-const err41 = {};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
 errors++;
 break;
 }
@@ -31503,13 +22130,6 @@ if(_errs66 === errors){
 if(data.default !== undefined){
 const _errs67 = errors;
 if(typeof data.default !== "string"){
-const err42 = {};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
 errors++;
 }
 var valid11 = _errs67 === errors;
@@ -31521,13 +22141,6 @@ if(valid11){
 if(data.description !== undefined){
 const _errs69 = errors;
 if(typeof data.description !== "string"){
-const err43 = {};
-if(vErrors === null){
-vErrors = [err43];
-}
-else {
-vErrors.push(err43);
-}
 errors++;
 }
 var valid11 = _errs69 === errors;
@@ -31550,26 +22163,12 @@ if(errors === _errs73){
 if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
 let missing5;
 if(((data26.const === undefined) && (missing5 = "const")) || ((data26.title === undefined) && (missing5 = "title"))){
-const err44 = {};
-if(vErrors === null){
-vErrors = [err44];
-}
-else {
-vErrors.push(err44);
-}
 errors++;
 }
 else {
 const _errs75 = errors;
 for(const key5 in data26){
 if(!((key5 === "const") || (key5 === "title"))){
-const err45 = {};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
 errors++;
 break;
 }
@@ -31578,13 +22177,6 @@ if(_errs75 === errors){
 if(data26.const !== undefined){
 const _errs76 = errors;
 if(typeof data26.const !== "string"){
-const err46 = {};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
 errors++;
 }
 var valid13 = _errs76 === errors;
@@ -31596,13 +22188,6 @@ if(valid13){
 if(data26.title !== undefined){
 const _errs78 = errors;
 if(typeof data26.title !== "string"){
-const err47 = {};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
 errors++;
 }
 var valid13 = _errs78 === errors;
@@ -31615,13 +22200,6 @@ var valid13 = true;
 }
 }
 else {
-const err48 = {};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
 errors++;
 }
 }
@@ -31632,13 +22210,6 @@ break;
 }
 }
 else {
-const err49 = {};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
 errors++;
 }
 }
@@ -31651,13 +22222,6 @@ if(valid11){
 if(data.title !== undefined){
 const _errs80 = errors;
 if(typeof data.title !== "string"){
-const err50 = {};
-if(vErrors === null){
-vErrors = [err50];
-}
-else {
-vErrors.push(err50);
-}
 errors++;
 }
 var valid11 = _errs80 === errors;
@@ -31670,23 +22234,9 @@ if(data.type !== undefined){
 let data30 = data.type;
 const _errs82 = errors;
 if(typeof data30 !== "string"){
-const err51 = {};
-if(vErrors === null){
-vErrors = [err51];
-}
-else {
-vErrors.push(err51);
-}
 errors++;
 }
 if("string" !== data30){
-const err52 = {};
-if(vErrors === null){
-vErrors = [err52];
-}
-else {
-vErrors.push(err52);
-}
 errors++;
 }
 var valid11 = _errs82 === errors;
@@ -31702,13 +22252,6 @@ var valid11 = true;
 }
 }
 else {
-const err53 = {};
-if(vErrors === null){
-vErrors = [err53];
-}
-else {
-vErrors.push(err53);
-}
 errors++;
 }
 }
@@ -31721,26 +22264,12 @@ if(errors === _errs85){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
 if(((data.items === undefined) && (missing6 = "items")) || ((data.type === undefined) && (missing6 = "type"))){
-const err54 = {};
-if(vErrors === null){
-vErrors = [err54];
-}
-else {
-vErrors.push(err54);
-}
 errors++;
 }
 else {
 const _errs87 = errors;
 for(const key6 in data){
 if(!(((((((key6 === "default") || (key6 === "description")) || (key6 === "items")) || (key6 === "maxItems")) || (key6 === "minItems")) || (key6 === "title")) || (key6 === "type"))){
-const err55 = {};
-if(vErrors === null){
-vErrors = [err55];
-}
-else {
-vErrors.push(err55);
-}
 errors++;
 break;
 }
@@ -31756,13 +22285,6 @@ const len2 = data31.length;
 for(let i2=0; i2<len2; i2++){
 const _errs90 = errors;
 if(typeof data31[i2] !== "string"){
-const err56 = {};
-if(vErrors === null){
-vErrors = [err56];
-}
-else {
-vErrors.push(err56);
-}
 errors++;
 }
 var valid16 = _errs90 === errors;
@@ -31772,13 +22294,6 @@ break;
 }
 }
 else {
-const err57 = {};
-if(vErrors === null){
-vErrors = [err57];
-}
-else {
-vErrors.push(err57);
-}
 errors++;
 }
 }
@@ -31791,13 +22306,6 @@ if(valid15){
 if(data.description !== undefined){
 const _errs92 = errors;
 if(typeof data.description !== "string"){
-const err58 = {};
-if(vErrors === null){
-vErrors = [err58];
-}
-else {
-vErrors.push(err58);
-}
 errors++;
 }
 var valid15 = _errs92 === errors;
@@ -31813,26 +22321,12 @@ if(errors === _errs94){
 if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
 let missing7;
 if(((data34.enum === undefined) && (missing7 = "enum")) || ((data34.type === undefined) && (missing7 = "type"))){
-const err59 = {};
-if(vErrors === null){
-vErrors = [err59];
-}
-else {
-vErrors.push(err59);
-}
 errors++;
 }
 else {
 const _errs96 = errors;
 for(const key7 in data34){
 if(!((key7 === "enum") || (key7 === "type"))){
-const err60 = {};
-if(vErrors === null){
-vErrors = [err60];
-}
-else {
-vErrors.push(err60);
-}
 errors++;
 break;
 }
@@ -31848,13 +22342,6 @@ const len3 = data35.length;
 for(let i3=0; i3<len3; i3++){
 const _errs99 = errors;
 if(typeof data35[i3] !== "string"){
-const err61 = {};
-if(vErrors === null){
-vErrors = [err61];
-}
-else {
-vErrors.push(err61);
-}
 errors++;
 }
 var valid18 = _errs99 === errors;
@@ -31864,13 +22351,6 @@ break;
 }
 }
 else {
-const err62 = {};
-if(vErrors === null){
-vErrors = [err62];
-}
-else {
-vErrors.push(err62);
-}
 errors++;
 }
 }
@@ -31884,23 +22364,9 @@ if(data34.type !== undefined){
 let data37 = data34.type;
 const _errs101 = errors;
 if(typeof data37 !== "string"){
-const err63 = {};
-if(vErrors === null){
-vErrors = [err63];
-}
-else {
-vErrors.push(err63);
-}
 errors++;
 }
 if("string" !== data37){
-const err64 = {};
-if(vErrors === null){
-vErrors = [err64];
-}
-else {
-vErrors.push(err64);
-}
 errors++;
 }
 var valid17 = _errs101 === errors;
@@ -31913,13 +22379,6 @@ var valid17 = true;
 }
 }
 else {
-const err65 = {};
-if(vErrors === null){
-vErrors = [err65];
-}
-else {
-vErrors.push(err65);
-}
 errors++;
 }
 }
@@ -31932,13 +22391,6 @@ if(valid15){
 if(data.maxItems !== undefined){
 const _errs103 = errors;
 if(!(typeof data.maxItems == "number")){
-const err66 = {};
-if(vErrors === null){
-vErrors = [err66];
-}
-else {
-vErrors.push(err66);
-}
 errors++;
 }
 var valid15 = _errs103 === errors;
@@ -31950,13 +22402,6 @@ if(valid15){
 if(data.minItems !== undefined){
 const _errs105 = errors;
 if(!(typeof data.minItems == "number")){
-const err67 = {};
-if(vErrors === null){
-vErrors = [err67];
-}
-else {
-vErrors.push(err67);
-}
 errors++;
 }
 var valid15 = _errs105 === errors;
@@ -31968,13 +22413,6 @@ if(valid15){
 if(data.title !== undefined){
 const _errs107 = errors;
 if(typeof data.title !== "string"){
-const err68 = {};
-if(vErrors === null){
-vErrors = [err68];
-}
-else {
-vErrors.push(err68);
-}
 errors++;
 }
 var valid15 = _errs107 === errors;
@@ -31987,23 +22425,9 @@ if(data.type !== undefined){
 let data41 = data.type;
 const _errs109 = errors;
 if(typeof data41 !== "string"){
-const err69 = {};
-if(vErrors === null){
-vErrors = [err69];
-}
-else {
-vErrors.push(err69);
-}
 errors++;
 }
 if("array" !== data41){
-const err70 = {};
-if(vErrors === null){
-vErrors = [err70];
-}
-else {
-vErrors.push(err70);
-}
 errors++;
 }
 var valid15 = _errs109 === errors;
@@ -32021,13 +22445,6 @@ var valid15 = true;
 }
 }
 else {
-const err71 = {};
-if(vErrors === null){
-vErrors = [err71];
-}
-else {
-vErrors.push(err71);
-}
 errors++;
 }
 }
@@ -32040,26 +22457,12 @@ if(errors === _errs112){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
 if(((data.items === undefined) && (missing8 = "items")) || ((data.type === undefined) && (missing8 = "type"))){
-const err72 = {};
-if(vErrors === null){
-vErrors = [err72];
-}
-else {
-vErrors.push(err72);
-}
 errors++;
 }
 else {
 const _errs114 = errors;
 for(const key8 in data){
 if(!(((((((key8 === "default") || (key8 === "description")) || (key8 === "items")) || (key8 === "maxItems")) || (key8 === "minItems")) || (key8 === "title")) || (key8 === "type"))){
-const err73 = {};
-if(vErrors === null){
-vErrors = [err73];
-}
-else {
-vErrors.push(err73);
-}
 errors++;
 break;
 }
@@ -32075,13 +22478,6 @@ const len4 = data42.length;
 for(let i4=0; i4<len4; i4++){
 const _errs117 = errors;
 if(typeof data42[i4] !== "string"){
-const err74 = {};
-if(vErrors === null){
-vErrors = [err74];
-}
-else {
-vErrors.push(err74);
-}
 errors++;
 }
 var valid21 = _errs117 === errors;
@@ -32091,13 +22487,6 @@ break;
 }
 }
 else {
-const err75 = {};
-if(vErrors === null){
-vErrors = [err75];
-}
-else {
-vErrors.push(err75);
-}
 errors++;
 }
 }
@@ -32110,13 +22499,6 @@ if(valid20){
 if(data.description !== undefined){
 const _errs119 = errors;
 if(typeof data.description !== "string"){
-const err76 = {};
-if(vErrors === null){
-vErrors = [err76];
-}
-else {
-vErrors.push(err76);
-}
 errors++;
 }
 var valid20 = _errs119 === errors;
@@ -32132,26 +22514,12 @@ if(errors === _errs121){
 if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
 let missing9;
 if((data45.anyOf === undefined) && (missing9 = "anyOf")){
-const err77 = {};
-if(vErrors === null){
-vErrors = [err77];
-}
-else {
-vErrors.push(err77);
-}
 errors++;
 }
 else {
 const _errs123 = errors;
 for(const key9 in data45){
 if(!(key9 === "anyOf")){
-const err78 = {};
-if(vErrors === null){
-vErrors = [err78];
-}
-else {
-vErrors.push(err78);
-}
 errors++;
 break;
 }
@@ -32171,26 +22539,12 @@ if(errors === _errs126){
 if(data47 && typeof data47 == "object" && !Array.isArray(data47)){
 let missing10;
 if(((data47.const === undefined) && (missing10 = "const")) || ((data47.title === undefined) && (missing10 = "title"))){
-const err79 = {};
-if(vErrors === null){
-vErrors = [err79];
-}
-else {
-vErrors.push(err79);
-}
 errors++;
 }
 else {
 const _errs128 = errors;
 for(const key10 in data47){
 if(!((key10 === "const") || (key10 === "title"))){
-const err80 = {};
-if(vErrors === null){
-vErrors = [err80];
-}
-else {
-vErrors.push(err80);
-}
 errors++;
 break;
 }
@@ -32199,13 +22553,6 @@ if(_errs128 === errors){
 if(data47.const !== undefined){
 const _errs129 = errors;
 if(typeof data47.const !== "string"){
-const err81 = {};
-if(vErrors === null){
-vErrors = [err81];
-}
-else {
-vErrors.push(err81);
-}
 errors++;
 }
 var valid24 = _errs129 === errors;
@@ -32217,13 +22564,6 @@ if(valid24){
 if(data47.title !== undefined){
 const _errs131 = errors;
 if(typeof data47.title !== "string"){
-const err82 = {};
-if(vErrors === null){
-vErrors = [err82];
-}
-else {
-vErrors.push(err82);
-}
 errors++;
 }
 var valid24 = _errs131 === errors;
@@ -32236,13 +22576,6 @@ var valid24 = true;
 }
 }
 else {
-const err83 = {};
-if(vErrors === null){
-vErrors = [err83];
-}
-else {
-vErrors.push(err83);
-}
 errors++;
 }
 }
@@ -32253,13 +22586,6 @@ break;
 }
 }
 else {
-const err84 = {};
-if(vErrors === null){
-vErrors = [err84];
-}
-else {
-vErrors.push(err84);
-}
 errors++;
 }
 }
@@ -32268,13 +22594,6 @@ errors++;
 }
 }
 else {
-const err85 = {};
-if(vErrors === null){
-vErrors = [err85];
-}
-else {
-vErrors.push(err85);
-}
 errors++;
 }
 }
@@ -32287,13 +22606,6 @@ if(valid20){
 if(data.maxItems !== undefined){
 const _errs133 = errors;
 if(!(typeof data.maxItems == "number")){
-const err86 = {};
-if(vErrors === null){
-vErrors = [err86];
-}
-else {
-vErrors.push(err86);
-}
 errors++;
 }
 var valid20 = _errs133 === errors;
@@ -32305,13 +22617,6 @@ if(valid20){
 if(data.minItems !== undefined){
 const _errs135 = errors;
 if(!(typeof data.minItems == "number")){
-const err87 = {};
-if(vErrors === null){
-vErrors = [err87];
-}
-else {
-vErrors.push(err87);
-}
 errors++;
 }
 var valid20 = _errs135 === errors;
@@ -32323,13 +22628,6 @@ if(valid20){
 if(data.title !== undefined){
 const _errs137 = errors;
 if(typeof data.title !== "string"){
-const err88 = {};
-if(vErrors === null){
-vErrors = [err88];
-}
-else {
-vErrors.push(err88);
-}
 errors++;
 }
 var valid20 = _errs137 === errors;
@@ -32342,23 +22640,9 @@ if(data.type !== undefined){
 let data53 = data.type;
 const _errs139 = errors;
 if(typeof data53 !== "string"){
-const err89 = {};
-if(vErrors === null){
-vErrors = [err89];
-}
-else {
-vErrors.push(err89);
-}
 errors++;
 }
 if("array" !== data53){
-const err90 = {};
-if(vErrors === null){
-vErrors = [err90];
-}
-else {
-vErrors.push(err90);
-}
 errors++;
 }
 var valid20 = _errs139 === errors;
@@ -32376,13 +22660,6 @@ var valid20 = true;
 }
 }
 else {
-const err91 = {};
-if(vErrors === null){
-vErrors = [err91];
-}
-else {
-vErrors.push(err91);
-}
 errors++;
 }
 }
@@ -32395,26 +22672,12 @@ if(errors === _errs142){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing11;
 if(((data.enum === undefined) && (missing11 = "enum")) || ((data.type === undefined) && (missing11 = "type"))){
-const err92 = {};
-if(vErrors === null){
-vErrors = [err92];
-}
-else {
-vErrors.push(err92);
-}
 errors++;
 }
 else {
 const _errs144 = errors;
 for(const key11 in data){
 if(!((((((key11 === "default") || (key11 === "description")) || (key11 === "enum")) || (key11 === "enumNames")) || (key11 === "title")) || (key11 === "type"))){
-const err93 = {};
-if(vErrors === null){
-vErrors = [err93];
-}
-else {
-vErrors.push(err93);
-}
 errors++;
 break;
 }
@@ -32423,13 +22686,6 @@ if(_errs144 === errors){
 if(data.default !== undefined){
 const _errs145 = errors;
 if(typeof data.default !== "string"){
-const err94 = {};
-if(vErrors === null){
-vErrors = [err94];
-}
-else {
-vErrors.push(err94);
-}
 errors++;
 }
 var valid26 = _errs145 === errors;
@@ -32441,13 +22697,6 @@ if(valid26){
 if(data.description !== undefined){
 const _errs147 = errors;
 if(typeof data.description !== "string"){
-const err95 = {};
-if(vErrors === null){
-vErrors = [err95];
-}
-else {
-vErrors.push(err95);
-}
 errors++;
 }
 var valid26 = _errs147 === errors;
@@ -32466,13 +22715,6 @@ const len6 = data56.length;
 for(let i6=0; i6<len6; i6++){
 const _errs151 = errors;
 if(typeof data56[i6] !== "string"){
-const err96 = {};
-if(vErrors === null){
-vErrors = [err96];
-}
-else {
-vErrors.push(err96);
-}
 errors++;
 }
 var valid27 = _errs151 === errors;
@@ -32482,13 +22724,6 @@ break;
 }
 }
 else {
-const err97 = {};
-if(vErrors === null){
-vErrors = [err97];
-}
-else {
-vErrors.push(err97);
-}
 errors++;
 }
 }
@@ -32508,13 +22743,6 @@ const len7 = data58.length;
 for(let i7=0; i7<len7; i7++){
 const _errs155 = errors;
 if(typeof data58[i7] !== "string"){
-const err98 = {};
-if(vErrors === null){
-vErrors = [err98];
-}
-else {
-vErrors.push(err98);
-}
 errors++;
 }
 var valid28 = _errs155 === errors;
@@ -32524,13 +22752,6 @@ break;
 }
 }
 else {
-const err99 = {};
-if(vErrors === null){
-vErrors = [err99];
-}
-else {
-vErrors.push(err99);
-}
 errors++;
 }
 }
@@ -32543,13 +22764,6 @@ if(valid26){
 if(data.title !== undefined){
 const _errs157 = errors;
 if(typeof data.title !== "string"){
-const err100 = {};
-if(vErrors === null){
-vErrors = [err100];
-}
-else {
-vErrors.push(err100);
-}
 errors++;
 }
 var valid26 = _errs157 === errors;
@@ -32562,23 +22776,9 @@ if(data.type !== undefined){
 let data61 = data.type;
 const _errs159 = errors;
 if(typeof data61 !== "string"){
-const err101 = {};
-if(vErrors === null){
-vErrors = [err101];
-}
-else {
-vErrors.push(err101);
-}
 errors++;
 }
 if("string" !== data61){
-const err102 = {};
-if(vErrors === null){
-vErrors = [err102];
-}
-else {
-vErrors.push(err102);
-}
 errors++;
 }
 var valid26 = _errs159 === errors;
@@ -32595,13 +22795,6 @@ var valid26 = true;
 }
 }
 else {
-const err103 = {};
-if(vErrors === null){
-vErrors = [err103];
-}
-else {
-vErrors.push(err103);
-}
 errors++;
 }
 }
@@ -32615,41 +22808,22 @@ valid0 = valid0 || _valid0;
 }
 }
 if(!valid0){
-const err104 = {};
-if(vErrors === null){
-vErrors = [err104];
-}
-else {
-vErrors.push(err104);
-}
 errors++;
-validate653.errors = vErrors;
 return false;
 }
 else {
 errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
 }
-else {
-vErrors = null;
-}
-}
-}
-validate653.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate652(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate732(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.message === undefined) && (missing0 = "message")) || ((data.requestedSchema === undefined) && (missing0 = "requestedSchema"))){
-validate652.errors = [{}];
 return false;
 }
 else {
@@ -32661,13 +22835,11 @@ if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.progressToken !== undefined){
 let data1 = data0.progressToken;
 if((typeof data1 !== "string") && (!(typeof data1 == "number"))){
-validate652.errors = [{}];
 return false;
 }
 }
 }
 else {
-validate652.errors = [{}];
 return false;
 }
 }
@@ -32680,7 +22852,6 @@ if(valid0){
 if(data.message !== undefined){
 const _errs7 = errors;
 if(typeof data.message !== "string"){
-validate652.errors = [{}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -32693,11 +22864,9 @@ if(data.mode !== undefined){
 let data3 = data.mode;
 const _errs9 = errors;
 if(typeof data3 !== "string"){
-validate652.errors = [{}];
 return false;
 }
 if("form" !== data3){
-validate652.errors = [{}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -32713,14 +22882,12 @@ if(errors === _errs11){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 let missing1;
 if(((data4.properties === undefined) && (missing1 = "properties")) || ((data4.type === undefined) && (missing1 = "type"))){
-validate652.errors = [{}];
 return false;
 }
 else {
 const _errs13 = errors;
 for(const key0 in data4){
 if(!((((key0 === "$schema") || (key0 === "properties")) || (key0 === "required")) || (key0 === "type"))){
-validate652.errors = [{}];
 return false;
 break;
 }
@@ -32729,7 +22896,6 @@ if(_errs13 === errors){
 if(data4.$schema !== undefined){
 const _errs14 = errors;
 if(typeof data4.$schema !== "string"){
-validate652.errors = [{}];
 return false;
 }
 var valid3 = _errs14 === errors;
@@ -32745,9 +22911,8 @@ if(errors === _errs16){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 for(const key1 in data6){
 const _errs19 = errors;
-if(!(validate653(data6[key1], VERDICT_CALL))){
-vErrors = vErrors === null ? validate653.errors : vErrors.concat(validate653.errors);
-errors = vErrors.length;
+if(!(validate733(data6[key1]))){
+errors++;
 }
 var valid4 = _errs19 === errors;
 if(!valid4){
@@ -32756,7 +22921,6 @@ break;
 }
 }
 else {
-validate652.errors = [{}];
 return false;
 }
 }
@@ -32776,7 +22940,6 @@ const len0 = data8.length;
 for(let i0=0; i0<len0; i0++){
 const _errs22 = errors;
 if(typeof data8[i0] !== "string"){
-validate652.errors = [{}];
 return false;
 }
 var valid5 = _errs22 === errors;
@@ -32786,7 +22949,6 @@ break;
 }
 }
 else {
-validate652.errors = [{}];
 return false;
 }
 }
@@ -32800,11 +22962,9 @@ if(data4.type !== undefined){
 let data10 = data4.type;
 const _errs24 = errors;
 if(typeof data10 !== "string"){
-validate652.errors = [{}];
 return false;
 }
 if("object" !== data10){
-validate652.errors = [{}];
 return false;
 }
 var valid3 = _errs24 === errors;
@@ -32819,7 +22979,6 @@ var valid3 = true;
 }
 }
 else {
-validate652.errors = [{}];
 return false;
 }
 }
@@ -32837,13 +22996,11 @@ if(errors === _errs27){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 if(data11.ttl !== undefined){
 if(!(typeof data11.ttl == "number")){
-validate652.errors = [{}];
 return false;
 }
 }
 }
 else {
-validate652.errors = [{}];
 return false;
 }
 }
@@ -32859,26 +23016,22 @@ var valid0 = true;
 }
 }
 else {
-validate652.errors = [{}];
 return false;
 }
 }
-validate652.errors = vErrors;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ElicitRequestParams"] = validate655;
-const schema552 = docs[11]["$defs"]["ElicitRequestParams"];
-const schema553 = docs[11]["$defs"]["ElicitRequestURLParams"];
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ElicitRequestParams"] = validate735;
+const schema646 = docs[11]["$defs"]["ElicitRequestParams"];
+const schema647 = docs[11]["$defs"]["ElicitRequestURLParams"];
 
-function validate656(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate736(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.elicitationId === undefined) && (missing0 = "elicitationId")) || ((data.message === undefined) && (missing0 = "message"))) || ((data.mode === undefined) && (missing0 = "mode"))) || ((data.url === undefined) && (missing0 = "url"))){
-validate656.errors = [{}];
 return false;
 }
 else {
@@ -32890,13 +23043,11 @@ if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.progressToken !== undefined){
 let data1 = data0.progressToken;
 if((typeof data1 !== "string") && (!(typeof data1 == "number"))){
-validate656.errors = [{}];
 return false;
 }
 }
 }
 else {
-validate656.errors = [{}];
 return false;
 }
 }
@@ -32909,7 +23060,6 @@ if(valid0){
 if(data.elicitationId !== undefined){
 const _errs7 = errors;
 if(typeof data.elicitationId !== "string"){
-validate656.errors = [{}];
 return false;
 }
 var valid0 = _errs7 === errors;
@@ -32921,7 +23071,6 @@ if(valid0){
 if(data.message !== undefined){
 const _errs9 = errors;
 if(typeof data.message !== "string"){
-validate656.errors = [{}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -32934,11 +23083,9 @@ if(data.mode !== undefined){
 let data4 = data.mode;
 const _errs11 = errors;
 if(typeof data4 !== "string"){
-validate656.errors = [{}];
 return false;
 }
 if("url" !== data4){
-validate656.errors = [{}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -32955,13 +23102,11 @@ if(errors === _errs14){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(data5.ttl !== undefined){
 if(!(typeof data5.ttl == "number")){
-validate656.errors = [{}];
 return false;
 }
 }
 }
 else {
-validate656.errors = [{}];
 return false;
 }
 }
@@ -32978,12 +23123,10 @@ if(errors === _errs18){
 if(errors === _errs18){
 if(typeof data7 === "string"){
 if(!(formats4(data7))){
-validate656.errors = [{}];
 return false;
 }
 }
 else {
-validate656.errors = [{}];
 return false;
 }
 }
@@ -33001,76 +23144,52 @@ var valid0 = true;
 }
 }
 else {
-validate656.errors = [{}];
 return false;
 }
 }
-validate656.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate655(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate735(data){
 let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate656(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate656.errors : vErrors.concat(validate656.errors);
-errors = vErrors.length;
+if(!(validate736(data))){
+errors++;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs2 = errors;
-if(!(validate652(data, VERDICT_CALL))){
-vErrors = vErrors === null ? validate652.errors : vErrors.concat(validate652.errors);
-errors = vErrors.length;
+if(!(validate732(data))){
+errors++;
 }
 var _valid0 = _errs2 === errors;
 valid0 = valid0 || _valid0;
 }
 if(!valid0){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
 errors++;
-validate655.errors = vErrors;
 return false;
 }
 else {
 errors = _errs0;
-if(vErrors !== null){
-if(_errs0){
-vErrors.length = _errs0;
 }
-else {
-vErrors = null;
-}
-}
-}
-validate655.errors = vErrors;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ElicitRequestURLParams"] = validate656;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ElicitRequestURLParams"] = validate736;
 
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ElicitResult"] = validate660;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ElicitResult"] = validate740;
 
-function validate660(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate740(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.action === undefined) && (missing0 = "action")){
-validate660.errors = [{}];
 return false;
 }
 else {
@@ -33081,7 +23200,6 @@ if(errors === _errs1){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 }
 else {
-validate660.errors = [{}];
 return false;
 }
 }
@@ -33095,11 +23213,9 @@ if(data.action !== undefined){
 let data1 = data.action;
 const _errs4 = errors;
 if(typeof data1 !== "string"){
-validate660.errors = [{}];
 return false;
 }
 if(!(((data1 === "accept") || (data1 === "cancel")) || (data1 === "decline"))){
-validate660.errors = [{}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -33126,13 +23242,6 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 const _errs13 = errors;
 if(typeof data3[i0] !== "string"){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
 errors++;
 }
 var valid3 = _errs13 === errors;
@@ -33142,13 +23251,6 @@ break;
 }
 }
 else {
-const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
 errors++;
 }
 }
@@ -33157,40 +23259,17 @@ valid2 = valid2 || _valid0;
 if(!valid2){
 const _errs15 = errors;
 if(((typeof data3 !== "string") && (!(typeof data3 == "number"))) && (typeof data3 !== "boolean")){
-const err2 = {};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
 errors++;
 }
 var _valid0 = _errs15 === errors;
 valid2 = valid2 || _valid0;
 }
 if(!valid2){
-const err3 = {};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
 errors++;
-validate660.errors = vErrors;
 return false;
 }
 else {
 errors = _errs10;
-if(vErrors !== null){
-if(_errs10){
-vErrors.length = _errs10;
-}
-else {
-vErrors = null;
-}
-}
 }
 var valid1 = _errs9 === errors;
 if(!valid1){
@@ -33199,7 +23278,6 @@ break;
 }
 }
 else {
-validate660.errors = [{}];
 return false;
 }
 }
@@ -33213,31 +23291,26 @@ var valid0 = true;
 }
 }
 else {
-validate660.errors = [{}];
 return false;
 }
 }
-validate660.errors = vErrors;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/LegacyTitledEnumSchema"] = validate661;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/LegacyTitledEnumSchema"] = validate741;
 
-function validate661(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate741(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.enum === undefined) && (missing0 = "enum")) || ((data.type === undefined) && (missing0 = "type"))){
-validate661.errors = [{}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((key0 === "default") || (key0 === "description")) || (key0 === "enum")) || (key0 === "enumNames")) || (key0 === "title")) || (key0 === "type"))){
-validate661.errors = [{}];
 return false;
 break;
 }
@@ -33246,7 +23319,6 @@ if(_errs1 === errors){
 if(data.default !== undefined){
 const _errs2 = errors;
 if(typeof data.default !== "string"){
-validate661.errors = [{}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -33258,7 +23330,6 @@ if(valid0){
 if(data.description !== undefined){
 const _errs4 = errors;
 if(typeof data.description !== "string"){
-validate661.errors = [{}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -33277,7 +23348,6 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs8 = errors;
 if(typeof data2[i0] !== "string"){
-validate661.errors = [{}];
 return false;
 }
 var valid1 = _errs8 === errors;
@@ -33287,7 +23357,6 @@ break;
 }
 }
 else {
-validate661.errors = [{}];
 return false;
 }
 }
@@ -33307,7 +23376,6 @@ const len1 = data4.length;
 for(let i1=0; i1<len1; i1++){
 const _errs12 = errors;
 if(typeof data4[i1] !== "string"){
-validate661.errors = [{}];
 return false;
 }
 var valid2 = _errs12 === errors;
@@ -33317,7 +23385,6 @@ break;
 }
 }
 else {
-validate661.errors = [{}];
 return false;
 }
 }
@@ -33330,7 +23397,6 @@ if(valid0){
 if(data.title !== undefined){
 const _errs14 = errors;
 if(typeof data.title !== "string"){
-validate661.errors = [{}];
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -33343,11 +23409,9 @@ if(data.type !== undefined){
 let data7 = data.type;
 const _errs16 = errors;
 if(typeof data7 !== "string"){
-validate661.errors = [{}];
 return false;
 }
 if("string" !== data7){
-validate661.errors = [{}];
 return false;
 }
 var valid0 = _errs16 === errors;
@@ -33364,31 +23428,26 @@ var valid0 = true;
 }
 }
 else {
-validate661.errors = [{}];
 return false;
 }
 }
-validate661.errors = vErrors;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/NumberSchema"] = validate662;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/NumberSchema"] = validate742;
 
-function validate662(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate742(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate662.errors = [{}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((key0 === "default") || (key0 === "description")) || (key0 === "maximum")) || (key0 === "minimum")) || (key0 === "title")) || (key0 === "type"))){
-validate662.errors = [{}];
 return false;
 break;
 }
@@ -33397,7 +23456,6 @@ if(_errs1 === errors){
 if(data.default !== undefined){
 const _errs2 = errors;
 if(!(typeof data.default == "number")){
-validate662.errors = [{}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -33409,7 +23467,6 @@ if(valid0){
 if(data.description !== undefined){
 const _errs4 = errors;
 if(typeof data.description !== "string"){
-validate662.errors = [{}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -33421,7 +23478,6 @@ if(valid0){
 if(data.maximum !== undefined){
 const _errs6 = errors;
 if(!(typeof data.maximum == "number")){
-validate662.errors = [{}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -33433,7 +23489,6 @@ if(valid0){
 if(data.minimum !== undefined){
 const _errs8 = errors;
 if(!(typeof data.minimum == "number")){
-validate662.errors = [{}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -33445,7 +23500,6 @@ if(valid0){
 if(data.title !== undefined){
 const _errs10 = errors;
 if(typeof data.title !== "string"){
-validate662.errors = [{}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -33458,11 +23512,9 @@ if(data.type !== undefined){
 let data5 = data.type;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
-validate662.errors = [{}];
 return false;
 }
 if(!((data5 === "integer") || (data5 === "number"))){
-validate662.errors = [{}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -33479,47 +23531,39 @@ var valid0 = true;
 }
 }
 else {
-validate662.errors = [{}];
 return false;
 }
 }
-validate662.errors = vErrors;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/PrimitiveSchemaDefinition"] = validate653;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/PrimitiveSchemaDefinition"] = validate733;
 
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ProgressToken"] = validate664;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ProgressToken"] = validate744;
 
-function validate664(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate744(data){
 let errors = 0;
 if((typeof data !== "string") && (!(typeof data == "number"))){
-validate664.errors = [{}];
 return false;
 }
-validate664.errors = vErrors;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/StringSchema"] = validate665;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/StringSchema"] = validate745;
 
-function validate665(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate745(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-validate665.errors = [{}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "default") || (key0 === "description")) || (key0 === "format")) || (key0 === "maxLength")) || (key0 === "minLength")) || (key0 === "title")) || (key0 === "type"))){
-validate665.errors = [{}];
 return false;
 break;
 }
@@ -33528,7 +23572,6 @@ if(_errs1 === errors){
 if(data.default !== undefined){
 const _errs2 = errors;
 if(typeof data.default !== "string"){
-validate665.errors = [{}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -33540,7 +23583,6 @@ if(valid0){
 if(data.description !== undefined){
 const _errs4 = errors;
 if(typeof data.description !== "string"){
-validate665.errors = [{}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -33553,11 +23595,9 @@ if(data.format !== undefined){
 let data2 = data.format;
 const _errs6 = errors;
 if(typeof data2 !== "string"){
-validate665.errors = [{}];
 return false;
 }
 if(!((((data2 === "date") || (data2 === "date-time")) || (data2 === "email")) || (data2 === "uri"))){
-validate665.errors = [{}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -33569,7 +23609,6 @@ if(valid0){
 if(data.maxLength !== undefined){
 const _errs8 = errors;
 if(!(typeof data.maxLength == "number")){
-validate665.errors = [{}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -33581,7 +23620,6 @@ if(valid0){
 if(data.minLength !== undefined){
 const _errs10 = errors;
 if(!(typeof data.minLength == "number")){
-validate665.errors = [{}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -33593,7 +23631,6 @@ if(valid0){
 if(data.title !== undefined){
 const _errs12 = errors;
 if(typeof data.title !== "string"){
-validate665.errors = [{}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -33606,11 +23643,9 @@ if(data.type !== undefined){
 let data6 = data.type;
 const _errs14 = errors;
 if(typeof data6 !== "string"){
-validate665.errors = [{}];
 return false;
 }
 if("string" !== data6){
-validate665.errors = [{}];
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -33628,54 +23663,45 @@ var valid0 = true;
 }
 }
 else {
-validate665.errors = [{}];
 return false;
 }
 }
-validate665.errors = vErrors;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/TaskMetadata"] = validate666;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/TaskMetadata"] = validate746;
 
-function validate666(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate746(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.ttl !== undefined){
 if(!(typeof data.ttl == "number")){
-validate666.errors = [{}];
 return false;
 }
 }
 }
 else {
-validate666.errors = [{}];
 return false;
 }
 }
-validate666.errors = vErrors;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/TitledMultiSelectEnumSchema"] = validate667;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/TitledMultiSelectEnumSchema"] = validate747;
 
-function validate667(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate747(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.items === undefined) && (missing0 = "items")) || ((data.type === undefined) && (missing0 = "type"))){
-validate667.errors = [{}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "default") || (key0 === "description")) || (key0 === "items")) || (key0 === "maxItems")) || (key0 === "minItems")) || (key0 === "title")) || (key0 === "type"))){
-validate667.errors = [{}];
 return false;
 break;
 }
@@ -33691,7 +23717,6 @@ const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
 if(typeof data0[i0] !== "string"){
-validate667.errors = [{}];
 return false;
 }
 var valid1 = _errs4 === errors;
@@ -33701,7 +23726,6 @@ break;
 }
 }
 else {
-validate667.errors = [{}];
 return false;
 }
 }
@@ -33714,7 +23738,6 @@ if(valid0){
 if(data.description !== undefined){
 const _errs6 = errors;
 if(typeof data.description !== "string"){
-validate667.errors = [{}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -33730,14 +23753,12 @@ if(errors === _errs8){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing1;
 if((data3.anyOf === undefined) && (missing1 = "anyOf")){
-validate667.errors = [{}];
 return false;
 }
 else {
 const _errs10 = errors;
 for(const key1 in data3){
 if(!(key1 === "anyOf")){
-validate667.errors = [{}];
 return false;
 break;
 }
@@ -33757,14 +23778,12 @@ if(errors === _errs13){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 let missing2;
 if(((data5.const === undefined) && (missing2 = "const")) || ((data5.title === undefined) && (missing2 = "title"))){
-validate667.errors = [{}];
 return false;
 }
 else {
 const _errs15 = errors;
 for(const key2 in data5){
 if(!((key2 === "const") || (key2 === "title"))){
-validate667.errors = [{}];
 return false;
 break;
 }
@@ -33773,7 +23792,6 @@ if(_errs15 === errors){
 if(data5.const !== undefined){
 const _errs16 = errors;
 if(typeof data5.const !== "string"){
-validate667.errors = [{}];
 return false;
 }
 var valid4 = _errs16 === errors;
@@ -33785,7 +23803,6 @@ if(valid4){
 if(data5.title !== undefined){
 const _errs18 = errors;
 if(typeof data5.title !== "string"){
-validate667.errors = [{}];
 return false;
 }
 var valid4 = _errs18 === errors;
@@ -33798,7 +23815,6 @@ var valid4 = true;
 }
 }
 else {
-validate667.errors = [{}];
 return false;
 }
 }
@@ -33809,7 +23825,6 @@ break;
 }
 }
 else {
-validate667.errors = [{}];
 return false;
 }
 }
@@ -33818,7 +23833,6 @@ return false;
 }
 }
 else {
-validate667.errors = [{}];
 return false;
 }
 }
@@ -33831,7 +23845,6 @@ if(valid0){
 if(data.maxItems !== undefined){
 const _errs20 = errors;
 if(!(typeof data.maxItems == "number")){
-validate667.errors = [{}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -33843,7 +23856,6 @@ if(valid0){
 if(data.minItems !== undefined){
 const _errs22 = errors;
 if(!(typeof data.minItems == "number")){
-validate667.errors = [{}];
 return false;
 }
 var valid0 = _errs22 === errors;
@@ -33855,7 +23867,6 @@ if(valid0){
 if(data.title !== undefined){
 const _errs24 = errors;
 if(typeof data.title !== "string"){
-validate667.errors = [{}];
 return false;
 }
 var valid0 = _errs24 === errors;
@@ -33868,11 +23879,9 @@ if(data.type !== undefined){
 let data11 = data.type;
 const _errs26 = errors;
 if(typeof data11 !== "string"){
-validate667.errors = [{}];
 return false;
 }
 if("array" !== data11){
-validate667.errors = [{}];
 return false;
 }
 var valid0 = _errs26 === errors;
@@ -33890,31 +23899,26 @@ var valid0 = true;
 }
 }
 else {
-validate667.errors = [{}];
 return false;
 }
 }
-validate667.errors = vErrors;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/TitledSingleSelectEnumSchema"] = validate668;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/TitledSingleSelectEnumSchema"] = validate748;
 
-function validate668(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate748(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.oneOf === undefined) && (missing0 = "oneOf")) || ((data.type === undefined) && (missing0 = "type"))){
-validate668.errors = [{}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "default") || (key0 === "description")) || (key0 === "oneOf")) || (key0 === "title")) || (key0 === "type"))){
-validate668.errors = [{}];
 return false;
 break;
 }
@@ -33923,7 +23927,6 @@ if(_errs1 === errors){
 if(data.default !== undefined){
 const _errs2 = errors;
 if(typeof data.default !== "string"){
-validate668.errors = [{}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -33935,7 +23938,6 @@ if(valid0){
 if(data.description !== undefined){
 const _errs4 = errors;
 if(typeof data.description !== "string"){
-validate668.errors = [{}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -33958,14 +23960,12 @@ if(errors === _errs8){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing1;
 if(((data3.const === undefined) && (missing1 = "const")) || ((data3.title === undefined) && (missing1 = "title"))){
-validate668.errors = [{}];
 return false;
 }
 else {
 const _errs10 = errors;
 for(const key1 in data3){
 if(!((key1 === "const") || (key1 === "title"))){
-validate668.errors = [{}];
 return false;
 break;
 }
@@ -33974,7 +23974,6 @@ if(_errs10 === errors){
 if(data3.const !== undefined){
 const _errs11 = errors;
 if(typeof data3.const !== "string"){
-validate668.errors = [{}];
 return false;
 }
 var valid2 = _errs11 === errors;
@@ -33986,7 +23985,6 @@ if(valid2){
 if(data3.title !== undefined){
 const _errs13 = errors;
 if(typeof data3.title !== "string"){
-validate668.errors = [{}];
 return false;
 }
 var valid2 = _errs13 === errors;
@@ -33999,7 +23997,6 @@ var valid2 = true;
 }
 }
 else {
-validate668.errors = [{}];
 return false;
 }
 }
@@ -34010,7 +24007,6 @@ break;
 }
 }
 else {
-validate668.errors = [{}];
 return false;
 }
 }
@@ -34023,7 +24019,6 @@ if(valid0){
 if(data.title !== undefined){
 const _errs15 = errors;
 if(typeof data.title !== "string"){
-validate668.errors = [{}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -34036,11 +24031,9 @@ if(data.type !== undefined){
 let data7 = data.type;
 const _errs17 = errors;
 if(typeof data7 !== "string"){
-validate668.errors = [{}];
 return false;
 }
 if("string" !== data7){
-validate668.errors = [{}];
 return false;
 }
 var valid0 = _errs17 === errors;
@@ -34056,31 +24049,26 @@ var valid0 = true;
 }
 }
 else {
-validate668.errors = [{}];
 return false;
 }
 }
-validate668.errors = vErrors;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/UntitledMultiSelectEnumSchema"] = validate669;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/UntitledMultiSelectEnumSchema"] = validate749;
 
-function validate669(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate749(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.items === undefined) && (missing0 = "items")) || ((data.type === undefined) && (missing0 = "type"))){
-validate669.errors = [{}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "default") || (key0 === "description")) || (key0 === "items")) || (key0 === "maxItems")) || (key0 === "minItems")) || (key0 === "title")) || (key0 === "type"))){
-validate669.errors = [{}];
 return false;
 break;
 }
@@ -34096,7 +24084,6 @@ const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
 if(typeof data0[i0] !== "string"){
-validate669.errors = [{}];
 return false;
 }
 var valid1 = _errs4 === errors;
@@ -34106,7 +24093,6 @@ break;
 }
 }
 else {
-validate669.errors = [{}];
 return false;
 }
 }
@@ -34119,7 +24105,6 @@ if(valid0){
 if(data.description !== undefined){
 const _errs6 = errors;
 if(typeof data.description !== "string"){
-validate669.errors = [{}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -34135,14 +24120,12 @@ if(errors === _errs8){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing1;
 if(((data3.enum === undefined) && (missing1 = "enum")) || ((data3.type === undefined) && (missing1 = "type"))){
-validate669.errors = [{}];
 return false;
 }
 else {
 const _errs10 = errors;
 for(const key1 in data3){
 if(!((key1 === "enum") || (key1 === "type"))){
-validate669.errors = [{}];
 return false;
 break;
 }
@@ -34158,7 +24141,6 @@ const len1 = data4.length;
 for(let i1=0; i1<len1; i1++){
 const _errs13 = errors;
 if(typeof data4[i1] !== "string"){
-validate669.errors = [{}];
 return false;
 }
 var valid3 = _errs13 === errors;
@@ -34168,7 +24150,6 @@ break;
 }
 }
 else {
-validate669.errors = [{}];
 return false;
 }
 }
@@ -34182,11 +24163,9 @@ if(data3.type !== undefined){
 let data6 = data3.type;
 const _errs15 = errors;
 if(typeof data6 !== "string"){
-validate669.errors = [{}];
 return false;
 }
 if("string" !== data6){
-validate669.errors = [{}];
 return false;
 }
 var valid2 = _errs15 === errors;
@@ -34199,7 +24178,6 @@ var valid2 = true;
 }
 }
 else {
-validate669.errors = [{}];
 return false;
 }
 }
@@ -34212,7 +24190,6 @@ if(valid0){
 if(data.maxItems !== undefined){
 const _errs17 = errors;
 if(!(typeof data.maxItems == "number")){
-validate669.errors = [{}];
 return false;
 }
 var valid0 = _errs17 === errors;
@@ -34224,7 +24201,6 @@ if(valid0){
 if(data.minItems !== undefined){
 const _errs19 = errors;
 if(!(typeof data.minItems == "number")){
-validate669.errors = [{}];
 return false;
 }
 var valid0 = _errs19 === errors;
@@ -34236,7 +24212,6 @@ if(valid0){
 if(data.title !== undefined){
 const _errs21 = errors;
 if(typeof data.title !== "string"){
-validate669.errors = [{}];
 return false;
 }
 var valid0 = _errs21 === errors;
@@ -34249,11 +24224,9 @@ if(data.type !== undefined){
 let data10 = data.type;
 const _errs23 = errors;
 if(typeof data10 !== "string"){
-validate669.errors = [{}];
 return false;
 }
 if("array" !== data10){
-validate669.errors = [{}];
 return false;
 }
 var valid0 = _errs23 === errors;
@@ -34271,31 +24244,26 @@ var valid0 = true;
 }
 }
 else {
-validate669.errors = [{}];
 return false;
 }
 }
-validate669.errors = vErrors;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/UntitledSingleSelectEnumSchema"] = validate670;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/UntitledSingleSelectEnumSchema"] = validate750;
 
-function validate670(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
-let vErrors = null;
+function validate750(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.enum === undefined) && (missing0 = "enum")) || ((data.type === undefined) && (missing0 = "type"))){
-validate670.errors = [{}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "default") || (key0 === "description")) || (key0 === "enum")) || (key0 === "title")) || (key0 === "type"))){
-validate670.errors = [{}];
 return false;
 break;
 }
@@ -34304,7 +24272,6 @@ if(_errs1 === errors){
 if(data.default !== undefined){
 const _errs2 = errors;
 if(typeof data.default !== "string"){
-validate670.errors = [{}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -34316,7 +24283,6 @@ if(valid0){
 if(data.description !== undefined){
 const _errs4 = errors;
 if(typeof data.description !== "string"){
-validate670.errors = [{}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -34335,7 +24301,6 @@ const len0 = data2.length;
 for(let i0=0; i0<len0; i0++){
 const _errs8 = errors;
 if(typeof data2[i0] !== "string"){
-validate670.errors = [{}];
 return false;
 }
 var valid1 = _errs8 === errors;
@@ -34345,7 +24310,6 @@ break;
 }
 }
 else {
-validate670.errors = [{}];
 return false;
 }
 }
@@ -34358,7 +24322,6 @@ if(valid0){
 if(data.title !== undefined){
 const _errs10 = errors;
 if(typeof data.title !== "string"){
-validate670.errors = [{}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -34371,11 +24334,9 @@ if(data.type !== undefined){
 let data5 = data.type;
 const _errs12 = errors;
 if(typeof data5 !== "string"){
-validate670.errors = [{}];
 return false;
 }
 if("string" !== data5){
-validate670.errors = [{}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -34391,18 +24352,16 @@ var valid0 = true;
 }
 }
 else {
-validate670.errors = [{}];
 return false;
 }
 }
-validate670.errors = vErrors;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/request"] = validate655;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/request"] = validate735;
 
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/result"] = validate660;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/result"] = validate740;
 
 
 return target;

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { fastWirePass } from '../../src/ahp/schema/wire-fast.ts';
+import { fastWirePass, handEnvelopeOn } from '../../src/ahp/schema/wire-fast.ts';
 import { wireVerdict, wireVerdictUndispatched } from '../../src/ahp/schema/wire-verdict.ts';
 import { isObj } from '../../src/core/value.ts';
 import { generateAhp } from '../../tools/bench/generate-ahp.ts';
@@ -116,6 +116,12 @@ test('wire fast pass: never accepts what the whole validator refuses, on generat
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('wire fast pass: events get the hand envelope check (the envelope is the one ENVELOPE_PRINT names)', () => {
+  // an edit of events.schema.json#/$defs/envelope turns it off: read envelopePass against the new envelope, then
+  // set ENVELOPE_PRINT to fnv32 of its JSON text
+  assert.ok(handEnvelopeOn());
 });
 
 test('wire fast pass: the same on every conformance case and its one-member mutations', () => {

@@ -9,13 +9,14 @@ import type { Obj } from '../../core/value.ts';
 
 type Field = (typeof CONTROL_FIELDS)[number];
 
-/** The before type and the compared fields of each after type. */
-const PAIRS: Readonly<
-  Record<string, { before: 'task.change.before' | 'workspace.change.before'; fields: readonly Field[] }>
-> = {
-  'task.change.after': { before: 'task.change.before', fields: ['task.id', 'task.operation'] },
-  'workspace.change.after': { before: 'workspace.change.before', fields: ['workspace.kind'] },
-};
+/** The before type and the compared fields of each after type (a Map: an object's miss cost 1% of an AHP run). */
+const PAIRS: ReadonlyMap<
+  unknown,
+  { before: 'task.change.before' | 'workspace.change.before'; fields: readonly Field[] }
+> = new Map([
+  ['task.change.after', { before: 'task.change.before', fields: ['task.id', 'task.operation'] }],
+  ['workspace.change.after', { before: 'workspace.change.before', fields: ['workspace.kind'] }],
+] as const);
 
 /** Change-lineage facts of the first occurrence of an event. */
 export interface ChangeFacts {
@@ -29,7 +30,7 @@ export class ChangeLineage {
 
   /** Facts of the first occurrence `ev` (the event identity just observed) into `facts`. */
   firstOccurrence(ev: Obj, facts: ChangeFacts): void {
-    const pair = typeof ev.type === 'string' ? PAIRS[ev.type] : undefined;
+    const pair = PAIRS.get(ev.type);
     if (!pair) return;
     const parentId = ev.parentEventId;
     if (typeof parentId !== 'string' || parentId === ev.id) return;

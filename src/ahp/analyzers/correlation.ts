@@ -5,14 +5,12 @@
  * requests
  * stay as compact rows, so a second response is told from a response to nothing.
  */
-import type { Hash64 } from '../../core/canonical.ts';
+import { pairKey, type Hash64 } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';
 import { CompactTable } from '../../core/table.ts';
 import type { HostContext } from './effects.ts';
 import type { AhpMessage } from '../message.ts';
 import type { BudgetHolder, EventBudget } from './budget.ts';
-import { recentKey } from './digest.ts';
-import { eventKey } from './identity.ts';
 import { isObj, own } from '../../core/value.ts';
 
 const ANSWERED_U32 = {
@@ -36,6 +34,8 @@ export interface PendingRecord {
   eventType?: string;
   /** Intercept: the `(source, id)` key of its event (identity.ts `eventKey`). */
   eventKey?: Hash64;
+  /** The key its answered row gets ({@link answeredKey}), hashed once at the request. */
+  answeredKey: Hash64;
   /** Intercept of an elicitation result whose request's form was already released. */
   schemaReleased?: Mark;
   /** Intercept: what judging the response's effects needs; absent when the request's capabilities are unusable. */
@@ -62,21 +62,37 @@ export interface ResponseFacts {
   link: ResponseLink;
 }
 
-/** The typed key of a JSON-RPC id (`"1"` and `1` differ), or undefined for anything else. */
-export function idKey(msg: AhpMessage): string | undefined {
+/**
+ * The typed key of a JSON-RPC id (`"1"` and `1` differ), or undefined for anything else: a string id itself, a number
+ * as a number, except an unsafe integer, keyed by its digits as written (a literal beyond 2^53) or as `String` prints
+ * them below 1e21, as a bigint. Two number ids are one key exactly when those texts are equal.
+ */
+export function idKey(msg: AhpMessage): IdKey | undefined {
   const id = msg.value.id;
-  if (typeof id === 'string') return 's:' + id;
-  if (typeof id === 'number') {
-    const big = msg.bigIntegers.find((b) => b.pointer === '/id');
-    return 'n:' + (big ? big.text : String(id));
-  }
-  return undefined;
+  if (typeof id === 'string') return id;
+  if (typeof id !== 'number') return undefined;
+  if (Number.isSafeInteger(id) || !Number.isInteger(id)) return id;
+  const big = msg.bigIntegers.find((b) => b.pointer === '/id');
+  if (big) return BigInt(big.text);
+  return Math.abs(id) >= 1e21 ? id : BigInt(String(id));
+}
+
+/** A typed JSON-RPC id key ({@link idKey}). */
+export type IdKey = string | number | bigint;
+
+// the two domains of answered keys: the id hashed under key words derived from these (pairKey)
+const STRING_IDS = '\u0000s';
+const NUMBER_IDS = '\u0000n';
+
+/** The answered-table key of an id key: its text hashed in the domain of its type. */
+function answeredKey(k: IdKey): Hash64 {
+  return typeof k === 'string' ? pairKey(STRING_IDS, k) : pairKey(NUMBER_IDS, String(k));
 }
 
 const PENDING_BYTES = 1024;
 
 export class Correlation implements BudgetHolder {
-  private readonly pending = new Map<string, PendingRecord>();
+  private readonly pending = new Map<IdKey, PendingRecord>();
   private readonly answered = new CompactTable({ u32: ANSWERED_U32.count, f64: ANSWERED_F64.count });
   private sawRequest = false;
   private reportedUncorrelatable = false;
@@ -116,8 +132,11 @@ export class Correlation implements BudgetHolder {
     return [...this.pending.values()];
   }
 
-  /** A request (`msg` at `at`): a new pending record, which the caller completes with its host context. */
-  request(msg: AhpMessage, at: Mark): PendingRecord | undefined {
+  /**
+   * A request (`msg` at `at`; `eventKey`: its event's identity key when it has one): a new pending record, which the
+   * caller completes with its host context.
+   */
+  request(msg: AhpMessage, at: Mark, eventKey?: Hash64): PendingRecord | undefined {
     this.sawRequest = true;
     const key = idKey(msg);
     if (key === undefined) return undefined;
@@ -126,19 +145,20 @@ export class Correlation implements BudgetHolder {
       prior.deliveries++;
       return undefined;
     }
-    this.answered.delete(recentKey(key));
+    const answeredAs = answeredKey(key);
+    this.answered.delete(answeredAs);
     if (this.pending.size >= this.budget.opts.maxPending) {
       this.budget.caps.note('maxPending', this.budget.opts.maxPending, () => at);
       this.pendingDropped = true;
       return undefined;
     }
     const method = msg.kind === 'intercept-request' ? 'hooks/intercept' : 'hooks/capabilities';
-    const rec: PendingRecord = { method, at, deliveries: 1 };
+    const rec: PendingRecord = { method, at, deliveries: 1, answeredKey: answeredAs };
     if (msg.binding === 'http') rec.http = true;
     const ev = msg.event;
     if (method === 'hooks/intercept' && ev && typeof ev.type === 'string') {
       rec.eventType = ev.type;
-      if (typeof ev.source === 'string' && typeof ev.id === 'string') rec.eventKey = eventKey(ev.source, ev.id);
+      if (eventKey !== undefined) rec.eventKey = eventKey;
     }
     this.pending.set(key, rec);
     if (this.pending.size > this.peak) this.peak = this.pending.size;
@@ -153,13 +173,12 @@ export class Correlation implements BudgetHolder {
       return { link: this.unmatched() };
     }
     const pend = this.pending.get(key);
-    const ak = recentKey(key);
     const b = this.budget;
     if (pend) {
       this.pending.delete(key);
       if (b.makeRoom(at)) {
         const a = this.answered;
-        const s = a.add(ak);
+        const s = a.add(pend.answeredKey);
         a.setU(s, ANSWERED_U32.requestFile, b.fileCode(pend.at));
         a.setU(s, ANSWERED_U32.requestLine, pend.at.line);
         a.setF(s, ANSWERED_F64.requestByteOffset, pend.at.byteOffset ?? NaN);
@@ -176,7 +195,7 @@ export class Correlation implements BudgetHolder {
       return { link };
     }
     const a = this.answered;
-    const s = a.slot(ak);
+    const s = a.slot(answeredKey(key));
     if (s !== undefined) {
       const request = b.mark(
         a.getU(s, ANSWERED_U32.requestFile),

@@ -11,16 +11,16 @@ import type { Elicitation } from './elicitation.ts';
 import type { EventIdentity } from './identity.ts';
 import { isObj, own, type Obj } from '../../core/value.ts';
 
-/** Event type -> [modify target, event member holding its current list]. */
-const LIST_TARGETS: Readonly<Record<string, readonly [string, string]>> = {
-  'tool.after': ['output', 'items'],
-  'turn.start': ['prompt', 'items'],
-  'turn.finish.before': ['response', 'items'],
-  'model.request.before': ['request', 'items'],
-  'model.response.after': ['response', 'items'],
-  'context.compact.before': ['instructions', 'instructions'],
-  'context.compact.after': ['summary', 'summary'],
-};
+/** Event type -> [modify target, event member holding its current list] (a Map: quicker than an object's miss). */
+const LIST_TARGETS: ReadonlyMap<string, readonly [string, string]> = new Map([
+  ['tool.after', ['output', 'items']],
+  ['turn.start', ['prompt', 'items']],
+  ['turn.finish.before', ['response', 'items']],
+  ['model.request.before', ['request', 'items']],
+  ['model.response.after', ['response', 'items']],
+  ['context.compact.before', ['instructions', 'instructions']],
+  ['context.compact.after', ['summary', 'summary']],
+] as const);
 
 /** A matched intercept response's effects applied in its request's host context. */
 export interface EffectsFacts {
@@ -47,7 +47,7 @@ export class EditContext {
     const message = isObj(ev.message) ? ev.message : undefined;
     // the current value of the event's one modify target (capability-auth.md §Event-semantic
     // capability bounds), so that every target gets the same edit checks
-    const target = Object.hasOwn(LIST_TARGETS, type) ? LIST_TARGETS[type] : undefined;
+    const target = LIST_TARGETS.get(type);
     if (target && Array.isArray(ev[target[1]])) current[target[0]] = ev[target[1]];
     if ((type === 'tool.before' || type === 'tool.permission.request') && isObj(ev.tool) && isObj(ev.tool.input))
       current.input = ev.tool.input;

@@ -8,9 +8,10 @@ import type { Mark } from '../../core/mark.ts';
 import type { ElicitationBody } from '../elicitation-body.ts';
 import { formAnswerProblems, type AnswerProblem } from './form-answer.ts';
 import type { AhpMessage } from '../message.ts';
-import type { Hash64 } from '../../core/canonical.ts';
+import { pairKey, type Hash64 } from '../../core/canonical.ts';
 import { CompactTable, keyNumber } from '../../core/table.ts';
 import { recentKey, valueWords } from './digest.ts';
+import { TextMemo } from './text-memo.ts';
 import { EVENT_PTR, eventKey, sessionPrintOf, type EventIdentity, type FormVerdict } from './identity.ts';
 import { isObj, type Obj } from '../../core/value.ts';
 
@@ -21,18 +22,22 @@ const FORM_TEXT_MAX = 16384;
 /** Most distinct checked-form texts (of at most 4096 characters) shared between requests: forms recur. */
 const MAX_FORM_TEXTS = 1024;
 
-/** Estimated bytes of a `requestedSchema`: its JSON text as UTF-16, plus the overhead of a map entry. */
-function formBytes(schema: unknown): number {
-  return 2 * (JSON.stringify(schema)?.length ?? 0) + FORM_OVERHEAD;
+/** Estimated bytes of a `requestedSchema` of JSON text `json` ('' for none): the text as UTF-16, plus the overhead of a map entry. */
+function formBytes(json: string): number {
+  return 2 * json.length + FORM_OVERHEAD;
 }
 
-/** The correlation signature of an elicitation event: its source, session id, server and mode. */
+/**
+ * The correlation signature of an elicitation event (its `source` a string): the session id, server and mode hashed
+ * under the source's key words (pairKey, whose words are cached by source).
+ */
 function signature(ev: Obj): number {
   const el = isObj(ev.elicitation) ? ev.elicitation : undefined;
   // strings only (an ill-typed member, already reported by the schema stage, is never part of it), length-prefixed
   return keyNumber(
-    recentKey(
-      part(ev.source) + part(isObj(ev.session) ? ev.session.id : undefined) + part(el?.server) + part(el?.mode),
+    pairKey(
+      ev.source as string,
+      part(isObj(ev.session) ? ev.session.id : undefined) + part(el?.server) + part(el?.mode),
     ),
   );
 }
@@ -113,7 +118,11 @@ export class Elicitation {
   private lostToBudget = 0;
   private formBytes = 0;
   private readonly sizes = new Map<number, number>();
-  private readonly formSizes = new Map<string, number>();
+  /** `JSON.stringify` of a parsed form ('' for none) by its request body text; of each form in `schemas` (its release). */
+  private readonly formJsons = new TextMemo<string>(FORM_SIZE_MEMO, FORM_TEXT_MAX);
+  private readonly heldJson = new Map<number, string>();
+  /** The answer words ({@link valueWords} of `content`) by the result body text. */
+  private readonly answerWords = new TextMemo<[number, number]>(FORM_SIZE_MEMO, FORM_TEXT_MAX);
   private releaseAfter: number | undefined;
   private manifestModes = new Map<string, { modes: string[]; at: Mark }>();
   private readonly openRequests = new Map<number, { at: Mark; key: number }>();
@@ -137,6 +146,7 @@ export class Elicitation {
     if (this.schemas.size === 0 && this.checkedSchemas.size === 0) return;
     const n = keyNumber(key);
     this.schemas.delete(n);
+    this.heldJson.delete(n);
     this.checkedSchemas.delete(n);
     this.unsize(n);
   }
@@ -229,8 +239,15 @@ export class Elicitation {
           if (info.form === 'parsed') {
             const n = keyNumber(key);
             this.schemas.set(n, info.schema);
+            const part = isObj(ev.elicitation) ? ev.elicitation.request : undefined;
+            const json = this.formJsons.of(
+              isObj(part) ? part.text : undefined,
+              () => JSON.stringify(info.schema) ?? '',
+            );
+            if (json !== '') this.heldJson.set(n, json);
+            else this.heldJson.delete(n);
             if (!this.sizes.has(n)) {
-              const b = this.formSize(ev, info.schema);
+              const b = formBytes(json);
               this.sizes.set(n, b);
               this.formBytes += b;
             }
@@ -256,20 +273,6 @@ export class Elicitation {
     }
   }
 
-  /** {@link formBytes} of a parsed form, kept by the body text it was parsed from (the same text, the same form). */
-  private formSize(ev: Obj, schema: unknown): number {
-    const part = isObj(ev.elicitation) ? ev.elicitation.request : undefined;
-    const text = isObj(part) ? part.text : undefined;
-    if (typeof text !== 'string' || text.length > FORM_TEXT_MAX) return formBytes(schema);
-    let b = this.formSizes.get(text);
-    if (b === undefined) {
-      b = formBytes(schema);
-      if (this.formSizes.size >= FORM_SIZE_MEMO) this.formSizes.clear();
-      this.formSizes.set(text, b);
-    }
-    return b;
-  }
-
   /** Remember the elicitation modes a capabilities manifest advertises (the latest manifest wins). */
   readManifest(manifest: Obj, at: Mark): void {
     if (!Array.isArray(manifest.events)) return;
@@ -286,12 +289,13 @@ export class Elicitation {
   endMessage(): void {
     const k = this.releaseAfter;
     if (k !== undefined && this.schemas.has(k)) {
-      const text = JSON.stringify(this.schemas.get(k));
+      const text = this.heldJson.get(k) ?? JSON.stringify(this.schemas.get(k));
       const shared = text === undefined ? undefined : this.formTexts.get(text);
       if (text !== undefined && shared === undefined && text.length <= 4096 && this.formTexts.size < MAX_FORM_TEXTS)
         this.formTexts.set(text, text);
       this.checkedSchemas.set(k, shared ?? text);
       this.schemas.delete(k);
+      this.heldJson.delete(k);
     }
     this.releaseAfter = undefined;
     this.body = undefined;
@@ -350,7 +354,8 @@ export class Elicitation {
     const absent = !Object.hasOwn(body.value, 'content');
     if (!absent && !isObj(body.value.content)) return;
     const content = absent ? {} : (body.value.content as Obj);
-    const cd = valueWords(content);
+    const part = isObj(ev.elicitation) ? ev.elicitation.result : undefined;
+    const cd = this.answerWords.of(isObj(part) ? part.text : undefined, () => valueWords(content));
     if (s !== undefined) {
       if (id.answerCheckedIs(s, cd)) return;
       id.setAnswerChecked(s, cd);

@@ -1,5 +1,6 @@
 import type { MessageTemplates } from '../../core/message.ts';
 import { defineStreamRule, type FactRule, type StreamModel } from '../../core/engine.ts';
+import type { Hash64 } from '../../core/canonical.ts';
 import { markOf } from '../../core/mark.ts';
 import type { AhpMessage } from '../message.ts';
 import { CapLog } from '../../core/caps.ts';
@@ -124,6 +125,8 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
     const facts: AhpFacts = { msg };
     const at = markOf(msg);
     const ev = msg.event;
+    // the identity key of the event, when it has one (the request's record keeps it)
+    let key: Hash64 | undefined;
     if (
       (msg.kind === 'intercept-request' || msg.kind === 'observe-notification') &&
       ev &&
@@ -132,7 +135,7 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
       typeof ev.type === 'string'
     ) {
       const e: EventFacts = identity.observe(msg, ev, at);
-      const key = identity.currentKey;
+      key = identity.currentKey;
       const s = identity.currentSlot;
       if (e.first) {
         lineage.firstOccurrence(msg, ev, at, key, s, e);
@@ -143,7 +146,7 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
       facts.event = e;
     }
     if (msg.kind === 'intercept-request' || msg.kind === 'capabilities-request') {
-      const rec = correlation.request(msg, at);
+      const rec = correlation.request(msg, at, key);
       if (rec?.method === 'hooks/intercept' && ev && typeof ev.type === 'string')
         rec.host = editContext.hostContext(msg, ev, rec);
     }

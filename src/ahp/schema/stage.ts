@@ -239,7 +239,8 @@ export function schemaStage(
   ) {
     msg.eventPointer = '/params/event';
   }
-  if (msg.eventPointer !== undefined) {
+  const type = msg.event?.type;
+  if (msg.eventPointer !== undefined && (type === 'user.elicitation.request' || type === 'user.elicitation.result')) {
     // the binding checks apply only to an elicitation payload that passed schema validation
     const at = `${msg.eventPointer}/elicitation`;
     msg.elicitation = parseElicitationBody(

@@ -6,6 +6,8 @@
  * (schemas/ahp/events.schema.json), so for a listed type only its branch applies. It says "passes" or "not sure", never
  * "fails": anything else goes to the whole validator (test/ahp/wire-verdict.test.ts holds the two together).
  */
+import { fnv32 } from '../../core/canonical.ts';
+import { MEMO_FORMATS } from '../../core/schema/memo-pattern.ts';
 import { isObj, type Obj } from '../../core/value.ts';
 import { ahpSchemas } from './schemas.ts';
 
@@ -19,7 +21,22 @@ interface FastTables {
   effects: Map<string, ReadonlySet<string>>;
   targets: Map<string, ReadonlySet<string>>;
   effect: Check;
+  /**
+   * The overlay of each event type (`events.schema.json#/$defs/<type>` is `allOf` [envelope, overlay]) and the common
+   * definitions the envelope names, when the envelope is the one {@link envelopePass} was written against.
+   */
+  overlay: Map<string, Check>;
+  common: { [K in (typeof COMMON)[number]]: Check } | undefined;
+  /** The types whose events may carry `tool` (the envelope's second `allOf` condition). */
+  toolTypes: ReadonlySet<string>;
 }
+
+const COMMON = ['session', 'turn', 'gaps', 'native', 'extensions', 'synthesized'] as const;
+/**
+ * FNV-1a of the JSON text of `events.schema.json#/$defs/envelope` as {@link envelopePass} reads it; another envelope
+ * turns the hand check off (test/ahp/wire-fast.test.ts fails until this pass is read against it again).
+ */
+export const ENVELOPE_PRINT = 0xee73c744;
 
 let tables: FastTables | null | undefined;
 
@@ -68,13 +85,69 @@ function load(): FastTables | null {
     if (modify) targets.set(t, new Set(modify));
   }
   const checkOf = (t: string) => reg.check(`events.schema.json#/$defs/${t}`);
+  const overlay = new Map<string, Check>();
+  const envelope = at(events, '$defs', 'envelope');
+  const known = fnv32(JSON.stringify(envelope)) === ENVELOPE_PRINT;
+  for (const t of known ? all : []) {
+    const parts = at(events, '$defs', t, 'allOf');
+    const ref = at(parts, 1, '$ref');
+    const m = typeof ref === 'string' ? /^([a-z-]+\.schema\.json)(#\/\$defs\/[a-z.]+)$/.exec(ref) : null;
+    if (!keysIn(at(events, '$defs', t), 'allOf') || (parts as unknown[]).length !== 2 || !m) continue;
+    if (at(parts, 0, '$ref') !== '#/$defs/envelope' || !keysIn(at(parts, 1), '$ref')) continue;
+    overlay.set(t, reg.check(`${m[1]}${m[2]}`));
+  }
+  const toolTypes = strings(at(envelope, 'allOf', 1, 'if', 'properties', 'type', 'not', 'enum')) ?? [];
   return {
     observe: new Map(all.map((t) => [t, checkOf(t)])),
     intercept: new Map(interceptable.filter((t) => effects.has(t)).map((t) => [t, checkOf(t)])),
     effects,
     targets,
     effect: reg.check('effects.schema.json#/$defs/effect'),
+    overlay,
+    common: known
+      ? (Object.fromEntries(
+          COMMON.map((d) => [d, reg.check(`common.schema.json#/$defs/${d}`)]),
+        ) as FastTables['common'])
+      : undefined,
+    toolTypes: new Set(toolTypes),
   };
+}
+
+const isAbsoluteUri = MEMO_FORMATS['absolute-uri'];
+const isDateTime = MEMO_FORMATS['date-time'];
+
+/** A string of `common.schema.json#/$defs/nonEmptyString`. */
+const nonEmpty = (v: unknown): boolean => typeof v === 'string' && v !== '';
+
+/**
+ * True when `events.schema.json#/$defs/envelope` surely accepts `ev` of catalogue type `type`; false when not sure (an
+ * `items` list with members, which the envelope sends to the content schemas by type).
+ */
+function envelopePass(ev: Obj, type: string, t: FastTables, c: NonNullable<FastTables['common']>): boolean {
+  const items = ev.items;
+  return (
+    nonEmpty(ev.id) &&
+    typeof ev.source === 'string' &&
+    isAbsoluteUri(ev.source) &&
+    typeof ev.time === 'string' &&
+    isDateTime(ev.time) &&
+    (ev.session === undefined || c.session(ev.session)) &&
+    (ev.parentEventId === undefined || nonEmpty(ev.parentEventId)) &&
+    (ev.turn === undefined || c.turn(ev.turn)) &&
+    (items === undefined || (Array.isArray(items) && items.length === 0)) &&
+    (ev.gaps === undefined || c.gaps(ev.gaps)) &&
+    (ev.native === undefined || c.native(ev.native)) &&
+    (ev.extensions === undefined || c.extensions(ev.extensions)) &&
+    (ev.synthesized === undefined || c.synthesized(ev.synthesized)) &&
+    (ev.tool === undefined || t.toolTypes.has(type))
+  );
+}
+
+/** The verdict of `events.schema.json#/$defs/<type>` on `ev`: the envelope by hand and the overlay, else `check`. */
+function eventPass(ev: Obj, type: string, check: Check, t: FastTables): boolean {
+  const overlay = t.overlay.get(type);
+  if (overlay === undefined || t.common === undefined || !envelopePass(ev, type, t, t.common)) return check(ev);
+  return overlay(ev);
 }
 
 /** True when every own key of `o` is one of `keys` (a closed shape of this pass, not of the schema). */
@@ -119,6 +192,12 @@ function capabilitiesPass(caps: unknown, type: string, t: FastTables): boolean {
   return n > 0;
 }
 
+/** Whether events get the hand envelope check (the envelope is the one it was written against, ENVELOPE_PRINT). */
+export function handEnvelopeOn(): boolean {
+  if (tables === undefined) tables = load();
+  return tables?.common !== undefined && tables.overlay.size > 0;
+}
+
 /** True when the wire root surely accepts `v`; false when this pass cannot tell. */
 export function fastWirePass(v: Obj): boolean {
   if (tables === undefined) tables = load();
@@ -132,7 +211,7 @@ export function fastWirePass(v: Obj): boolean {
     const ev = p.event;
     if (!isObj(ev) || typeof ev.type !== 'string') return false;
     const check = t.intercept.get(ev.type);
-    return check !== undefined && capabilitiesPass(p.capabilities, ev.type, t) && check(ev);
+    return check !== undefined && capabilitiesPass(p.capabilities, ev.type, t) && eventPass(ev, ev.type, check, t);
   }
   if (v.method === 'hooks/observe') {
     if (!only(v, 'jsonrpc', 'method', 'params')) return false;
@@ -141,7 +220,7 @@ export function fastWirePass(v: Obj): boolean {
     const ev = p.event;
     if (!isObj(ev) || typeof ev.type !== 'string') return false;
     const check = t.observe.get(ev.type);
-    return check?.(ev) === true;
+    return check !== undefined && eventPass(ev, ev.type, check, t);
   }
   // an intercept success response: a result without `manifest` fails the capabilities response, so one branch passes
   if (!only(v, 'jsonrpc', 'id', 'result') || typeof v.id !== 'string' || v.id === '') return false;
