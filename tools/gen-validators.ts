@@ -7,7 +7,7 @@
  * - `<protocol>-docs.cjs` (+ `.d.cts`): `DOCUMENTS`, the schema files the code reads (read from
  *   schemas/ at run time, no copy), and `GROUPS`, the group of each validator key;
  * - `<protocol>-verdicts-<group>.cjs`: a factory of the group's first-error validators, reading
- *   schema values by path into the documents (AHP's count their errors: {@link countOnlyErrors});
+ *   schema values by path into the documents (verdict code counts its errors: {@link countOnlyErrors});
  * - `<protocol>-diagnostics-<group>.cjs`: a factory of the group's all-errors, verbose
  *   validators over the copies of the documents that `prepareSchemas` prepares at run time, so
  *   their errors' `schema` / `parentSchema` are nodes of those copies, as the mapper's index expects.
@@ -300,6 +300,7 @@ function aepSpec(): ModuleSpec {
     docs: files.map(readDoc),
     base: AEP_SCHEMA_BASE_ID,
     exports,
+    countOnly: true,
   };
 }
 

@@ -8,7 +8,6 @@
  * src/core/schema/formats.ts's, `memoPattern` src/core/schema/memo-pattern.ts's. Call once.
  */
 module.exports = function verdicts(docs, STRICT_FORMATS, memoPattern) {
-const VERDICT_CALL = Object.freeze({ instancePath: "", dynamicAnchors: Object.freeze({}) });
 const target = {};
 target.envelope = validate20;
 const schema31 = docs[0];
@@ -24,9 +23,8 @@ const pattern9 = func0("^(?!ff)[0-9a-f]{2}-(?!0{32})[0-9a-f]{32}-(?!0{16})[0-9a-
 const formats0 = STRICT_FORMATS["date-time"];
 const formats2 = STRICT_FORMATS.uri;
 
-function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate20(data){
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/envelope.schema.json" */;
-let vErrors = null;
 let errors = 0;
 const _errs2 = errors;
 const _errs4 = errors;
@@ -36,13 +34,6 @@ if(errors === _errs5){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.type === undefined) && (missing0 = "type")){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
 errors++;
 }
 else {
@@ -52,24 +43,10 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data0 === "string"){
 if(!pattern4.test(data0)){
-const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
 errors++;
 }
 }
 else {
-const err2 = {};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
 errors++;
 }
 }
@@ -79,21 +56,12 @@ errors++;
 }
 var _valid0 = _errs5 === errors;
 errors = _errs4;
-if(vErrors !== null){
-if(_errs4){
-vErrors.length = _errs4;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid0){
 const _errs9 = errors;
 if(errors === _errs9){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.session !== undefined){
 var valid3 = false;
-validate20.errors = [{}];
 return false;
 }
 else {
@@ -102,7 +70,6 @@ var valid3 = true;
 if(valid3){
 if(data.run !== undefined){
 var valid3 = false;
-validate20.errors = [{}];
 return false;
 }
 else {
@@ -111,7 +78,6 @@ var valid3 = true;
 if(valid3){
 if(data.step !== undefined){
 var valid3 = false;
-validate20.errors = [{}];
 return false;
 }
 else {
@@ -120,7 +86,6 @@ var valid3 = true;
 if(valid3){
 if(data.seq !== undefined){
 var valid3 = false;
-validate20.errors = [{}];
 return false;
 }
 else {
@@ -135,15 +100,7 @@ var _valid0 = _errs9 === errors;
 valid1 = _valid0;
 }
 if(!valid1){
-const err3 = {};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
 errors++;
-validate20.errors = vErrors;
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -156,13 +113,6 @@ if(errors === _errs16){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((data.type === undefined) && (missing1 = "type")){
-const err4 = {};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
 errors++;
 }
 else {
@@ -172,24 +122,10 @@ const _errs18 = errors;
 if(errors === _errs18){
 if(typeof data5 === "string"){
 if(!pattern5.test(data5)){
-const err5 = {};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
 errors++;
 }
 }
 else {
-const err6 = {};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
 errors++;
 }
 }
@@ -199,26 +135,16 @@ errors++;
 }
 var _valid1 = _errs16 === errors;
 errors = _errs15;
-if(vErrors !== null){
-if(_errs15){
-vErrors.length = _errs15;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid1){
 const _errs20 = errors;
 if(errors === _errs20){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing2;
 if((data.session === undefined) && (missing2 = "session")){
-validate20.errors = [{}];
 return false;
 }
 else {
 if(data.seq !== undefined){
-validate20.errors = [{}];
 return false;
 }
 }
@@ -228,15 +154,7 @@ var _valid1 = _errs20 === errors;
 valid4 = _valid1;
 }
 if(!valid4){
-const err7 = {};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
 errors++;
-validate20.errors = vErrors;
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -249,63 +167,27 @@ if(errors === _errs27){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if((data.type === undefined) && (missing3 = "type")){
-const err8 = {};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
 errors++;
 }
 else {
 if(data.type !== undefined){
 let data7 = data.type;
 if(typeof data7 !== "string"){
-const err9 = {};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
 errors++;
 }
 const _errs31 = errors;
 const _errs32 = errors;
 if(typeof data7 === "string"){
 if(!pattern6.test(data7)){
-const err10 = {};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
 errors++;
 }
 }
 var valid9 = _errs32 === errors;
 if(valid9){
-const err11 = {};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
 errors++;
 }
 else {
 errors = _errs31;
-if(vErrors !== null){
-if(_errs31){
-vErrors.length = _errs31;
-}
-else {
-vErrors = null;
-}
-}
 }
 }
 }
@@ -313,21 +195,12 @@ vErrors = null;
 }
 var _valid2 = _errs27 === errors;
 errors = _errs26;
-if(vErrors !== null){
-if(_errs26){
-vErrors.length = _errs26;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid2){
 const _errs33 = errors;
 if(errors === _errs33){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
 if(((data.session === undefined) && (missing4 = "session")) || ((data.seq === undefined) && (missing4 = "seq"))){
-validate20.errors = [{}];
 return false;
 }
 }
@@ -336,15 +209,7 @@ var _valid2 = _errs33 === errors;
 valid7 = _valid2;
 }
 if(!valid7){
-const err12 = {};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
 errors++;
-validate20.errors = vErrors;
 return false;
 }
 var valid0 = _errs24 === errors;
@@ -354,7 +219,6 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
 if(((((((data.aep === undefined) && (missing5 = "aep")) || ((data.id === undefined) && (missing5 = "id"))) || ((data.type === undefined) && (missing5 = "type"))) || ((data.time === undefined) && (missing5 = "time"))) || ((data.source === undefined) && (missing5 = "source"))) || ((data.agent === undefined) && (missing5 = "agent"))){
-validate20.errors = [{}];
 return false;
 }
 else {
@@ -363,28 +227,13 @@ const _errs39 = errors;
 if(errors === _errs39){
 if(typeof key0 === "string"){
 if(!pattern7.test(key0)){
-const err13 = {};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
 errors++;
 }
 }
 }
 var valid10 = _errs39 === errors;
 if(!valid10){
-const err14 = {};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
 errors++;
-validate20.errors = vErrors;
 return false;
 break;
 }
@@ -396,7 +245,6 @@ if(!(func9.call(schema31.properties, key1))){
 let data8 = data[key1];
 const _errs44 = errors;
 if(((typeof data8 !== "string") && (!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))))) && (typeof data8 !== "boolean")){
-validate20.errors = [{}];
 return false;
 }
 var valid11 = _errs44 === errors;
@@ -409,7 +257,6 @@ if(_errs43 === errors){
 if(data.aep !== undefined){
 const _errs49 = errors;
 if("0.1" !== data.aep){
-validate20.errors = [{}];
 return false;
 }
 var valid12 = _errs49 === errors;
@@ -424,12 +271,10 @@ const _errs52 = errors;
 if(errors === _errs52){
 if(typeof data10 === "string"){
 if(func10(data10) < 1){
-validate20.errors = [{}];
 return false;
 }
 }
 else {
-validate20.errors = [{}];
 return false;
 }
 }
@@ -445,12 +290,10 @@ const _errs57 = errors;
 if(errors === _errs57){
 if(typeof data11 === "string"){
 if(!pattern8.test(data11)){
-validate20.errors = [{}];
 return false;
 }
 }
 else {
-validate20.errors = [{}];
 return false;
 }
 }
@@ -466,12 +309,10 @@ const _errs62 = errors;
 if(errors === _errs62){
 if(typeof data12 === "string"){
 if(func10(data12) < 1){
-validate20.errors = [{}];
 return false;
 }
 }
 else {
-validate20.errors = [{}];
 return false;
 }
 }
@@ -488,12 +329,10 @@ if(errors === _errs67){
 if(errors === _errs67){
 if(typeof data13 === "string"){
 if(!(formats0(data13))){
-validate20.errors = [{}];
 return false;
 }
 }
 else {
-validate20.errors = [{}];
 return false;
 }
 }
@@ -511,18 +350,15 @@ if(errors === _errs72){
 if(errors === _errs72){
 if(typeof data14 === "string"){
 if(func10(data14) < 1){
-validate20.errors = [{}];
 return false;
 }
 else {
 if(!(formats2(data14))){
-validate20.errors = [{}];
 return false;
 }
 }
 }
 else {
-validate20.errors = [{}];
 return false;
 }
 }
@@ -539,12 +375,10 @@ const _errs77 = errors;
 if(errors === _errs77){
 if(typeof data15 === "string"){
 if(func10(data15) < 1){
-validate20.errors = [{}];
 return false;
 }
 }
 else {
-validate20.errors = [{}];
 return false;
 }
 }
@@ -560,12 +394,10 @@ const _errs82 = errors;
 if(errors === _errs82){
 if(typeof data16 === "string"){
 if(func10(data16) < 1){
-validate20.errors = [{}];
 return false;
 }
 }
 else {
-validate20.errors = [{}];
 return false;
 }
 }
@@ -581,12 +413,10 @@ const _errs87 = errors;
 if(errors === _errs87){
 if(typeof data17 === "string"){
 if(func10(data17) < 1){
-validate20.errors = [{}];
 return false;
 }
 }
 else {
-validate20.errors = [{}];
 return false;
 }
 }
@@ -602,12 +432,10 @@ const _errs92 = errors;
 if(errors === _errs92){
 if(typeof data18 === "string"){
 if(func10(data18) < 1){
-validate20.errors = [{}];
 return false;
 }
 }
 else {
-validate20.errors = [{}];
 return false;
 }
 }
@@ -621,13 +449,11 @@ if(data.seq !== undefined){
 let data19 = data.seq;
 const _errs97 = errors;
 if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))){
-validate20.errors = [{}];
 return false;
 }
 if(errors === _errs97){
 if(typeof data19 == "number"){
 if(data19 < 0 || isNaN(data19)){
-validate20.errors = [{}];
 return false;
 }
 }
@@ -642,13 +468,11 @@ if(data.epoch !== undefined){
 let data20 = data.epoch;
 const _errs102 = errors;
 if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))){
-validate20.errors = [{}];
 return false;
 }
 if(errors === _errs102){
 if(typeof data20 == "number"){
 if(data20 < 0 || isNaN(data20)){
-validate20.errors = [{}];
 return false;
 }
 }
@@ -665,12 +489,10 @@ const _errs107 = errors;
 if(errors === _errs107){
 if(typeof data21 === "string"){
 if(func10(data21) < 1){
-validate20.errors = [{}];
 return false;
 }
 }
 else {
-validate20.errors = [{}];
 return false;
 }
 }
@@ -686,12 +508,10 @@ const _errs112 = errors;
 if(errors === _errs112){
 if(typeof data22 === "string"){
 if(!pattern9.test(data22)){
-validate20.errors = [{}];
 return false;
 }
 }
 else {
-validate20.errors = [{}];
 return false;
 }
 }
@@ -705,11 +525,9 @@ if(data.severity !== undefined){
 let data23 = data.severity;
 const _errs117 = errors;
 if(typeof data23 !== "string"){
-validate20.errors = [{}];
 return false;
 }
 if(!((((((data23 === "debug") || (data23 === "info")) || (data23 === "notice")) || (data23 === "warning")) || (data23 === "error")) || (data23 === "critical"))){
-validate20.errors = [{}];
 return false;
 }
 var valid12 = _errs117 === errors;
@@ -722,11 +540,9 @@ if(data.capture !== undefined){
 let data24 = data.capture;
 const _errs122 = errors;
 if(typeof data24 !== "string"){
-validate20.errors = [{}];
 return false;
 }
 if(!((((data24 === "none") || (data24 === "metadata")) || (data24 === "redacted")) || (data24 === "full"))){
-validate20.errors = [{}];
 return false;
 }
 var valid12 = _errs122 === errors;
@@ -739,7 +555,6 @@ if(data.data !== undefined){
 let data25 = data.data;
 const _errs127 = errors;
 if(!(data25 && typeof data25 == "object" && !Array.isArray(data25))){
-validate20.errors = [{}];
 return false;
 }
 var valid12 = _errs127 === errors;
@@ -768,27 +583,23 @@ var valid12 = true;
 }
 }
 else {
-validate20.errors = [{}];
 return false;
 }
 }
-validate20.errors = vErrors;
 return errors === 0;
 }
 
 target["session.started"] = validate21;
 const schema32 = docs[1];
 
-function validate21(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate21(data){
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/session.started.schema.json" */;
-let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.label !== undefined){
 const _errs2 = errors;
 if(typeof data.label !== "string"){
-validate21.errors = [{}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -804,14 +615,12 @@ if(errors === _errs6){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing0;
 if((data1.session === undefined) && (missing0 = "session")){
-validate21.errors = [{}];
 return false;
 }
 else {
 if(data1.session !== undefined){
 const _errs10 = errors;
 if(typeof data1.session !== "string"){
-validate21.errors = [{}];
 return false;
 }
 var valid1 = _errs10 === errors;
@@ -823,7 +632,6 @@ if(valid1){
 if(data1.run !== undefined){
 const _errs13 = errors;
 if(typeof data1.run !== "string"){
-validate21.errors = [{}];
 return false;
 }
 var valid1 = _errs13 === errors;
@@ -835,7 +643,6 @@ if(valid1){
 if(data1.agent !== undefined){
 const _errs16 = errors;
 if(typeof data1.agent !== "string"){
-validate21.errors = [{}];
 return false;
 }
 var valid1 = _errs16 === errors;
@@ -848,7 +655,6 @@ var valid1 = true;
 }
 }
 else {
-validate21.errors = [{}];
 return false;
 }
 }
@@ -865,14 +671,12 @@ if(errors === _errs19){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 let missing1;
 if((data5.name === undefined) && (missing1 = "name")){
-validate21.errors = [{}];
 return false;
 }
 else {
 if(data5.name !== undefined){
 const _errs23 = errors;
 if(typeof data5.name !== "string"){
-validate21.errors = [{}];
 return false;
 }
 var valid2 = _errs23 === errors;
@@ -884,7 +688,6 @@ if(valid2){
 if(data5.version !== undefined){
 const _errs26 = errors;
 if(typeof data5.version !== "string"){
-validate21.errors = [{}];
 return false;
 }
 var valid2 = _errs26 === errors;
@@ -896,7 +699,6 @@ var valid2 = true;
 }
 }
 else {
-validate21.errors = [{}];
 return false;
 }
 }
@@ -909,7 +711,6 @@ if(valid0){
 if(data["gen_ai.request.model"] !== undefined){
 const _errs29 = errors;
 if(typeof data["gen_ai.request.model"] !== "string"){
-validate21.errors = [{}];
 return false;
 }
 var valid0 = _errs29 === errors;
@@ -921,7 +722,6 @@ if(valid0){
 if(data.cwd !== undefined){
 const _errs33 = errors;
 if(typeof data.cwd !== "string"){
-validate21.errors = [{}];
 return false;
 }
 var valid0 = _errs33 === errors;
@@ -935,20 +735,17 @@ var valid0 = true;
 }
 }
 else {
-validate21.errors = [{}];
 return false;
 }
 }
-validate21.errors = vErrors;
 return errors === 0;
 }
 
 target["session.ended"] = validate22;
 const schema33 = docs[2];
 
-function validate22(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate22(data){
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/session.ended.schema.json" */;
-let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -956,11 +753,9 @@ if(data.reason !== undefined){
 let data0 = data.reason;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate22.errors = [{}];
 return false;
 }
 if(!(((((data0 === "normal") || (data0 === "error")) || (data0 === "timeout")) || (data0 === "killed")) || (data0 === "compaction"))){
-validate22.errors = [{}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -973,13 +768,11 @@ if(data.duration_ms !== undefined){
 let data1 = data.duration_ms;
 const _errs5 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-validate22.errors = [{}];
 return false;
 }
 if(errors === _errs5){
 if(typeof data1 == "number"){
 if(data1 < 0 || isNaN(data1)){
-validate22.errors = [{}];
 return false;
 }
 }
@@ -994,13 +787,11 @@ if(data.runs !== undefined){
 let data2 = data.runs;
 const _errs8 = errors;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-validate22.errors = [{}];
 return false;
 }
 if(errors === _errs8){
 if(typeof data2 == "number"){
 if(data2 < 0 || isNaN(data2)){
-validate22.errors = [{}];
 return false;
 }
 }
@@ -1014,11 +805,9 @@ var valid0 = true;
 }
 }
 else {
-validate22.errors = [{}];
 return false;
 }
 }
-validate22.errors = vErrors;
 return errors === 0;
 }
 
@@ -1026,9 +815,8 @@ target["run.started"] = validate23;
 const schema34 = docs[3];
 const pattern10 = func0("^[A-Z]{3}$", "u");
 
-function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate23(data){
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/run.started.schema.json" */;
-let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1036,11 +824,9 @@ if(data.trigger !== undefined){
 let data0 = data.trigger;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate23.errors = [{}];
 return false;
 }
 if(!(((((data0 === "user") || (data0 === "schedule")) || (data0 === "agent")) || (data0 === "control")) || (data0 === "resume"))){
-validate23.errors = [{}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -1052,7 +838,6 @@ if(valid0){
 if(data.prompt !== undefined){
 const _errs5 = errors;
 if(typeof data.prompt !== "string"){
-validate23.errors = [{}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -1065,13 +850,11 @@ if(data["gen_ai.usage.input_tokens"] !== undefined){
 let data2 = data["gen_ai.usage.input_tokens"];
 const _errs9 = errors;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-validate23.errors = [{}];
 return false;
 }
 if(errors === _errs9){
 if(typeof data2 == "number"){
 if(data2 < 0 || isNaN(data2)){
-validate23.errors = [{}];
 return false;
 }
 }
@@ -1086,13 +869,11 @@ if(data["gen_ai.usage.output_tokens"] !== undefined){
 let data3 = data["gen_ai.usage.output_tokens"];
 const _errs13 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-validate23.errors = [{}];
 return false;
 }
 if(errors === _errs13){
 if(typeof data3 == "number"){
 if(data3 < 0 || isNaN(data3)){
-validate23.errors = [{}];
 return false;
 }
 }
@@ -1110,7 +891,6 @@ if(errors === _errs17){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 let missing0;
 if((data4.currency === undefined) && (missing0 = "currency")){
-validate23.errors = [{}];
 return false;
 }
 else {
@@ -1120,12 +900,10 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(typeof data5 === "string"){
 if(!pattern10.test(data5)){
-validate23.errors = [{}];
 return false;
 }
 }
 else {
-validate23.errors = [{}];
 return false;
 }
 }
@@ -1141,12 +919,10 @@ const _errs27 = errors;
 if(errors === _errs27){
 if(typeof data6 == "number"){
 if(data6 < 0 || isNaN(data6)){
-validate23.errors = [{}];
 return false;
 }
 }
 else {
-validate23.errors = [{}];
 return false;
 }
 }
@@ -1162,12 +938,10 @@ const _errs31 = errors;
 if(errors === _errs31){
 if(typeof data7 == "number"){
 if(data7 < 0 || isNaN(data7)){
-validate23.errors = [{}];
 return false;
 }
 }
 else {
-validate23.errors = [{}];
 return false;
 }
 }
@@ -1183,12 +957,10 @@ const _errs35 = errors;
 if(errors === _errs35){
 if(typeof data8 == "number"){
 if(data8 < 0 || isNaN(data8)){
-validate23.errors = [{}];
 return false;
 }
 }
 else {
-validate23.errors = [{}];
 return false;
 }
 }
@@ -1204,12 +976,10 @@ const _errs39 = errors;
 if(errors === _errs39){
 if(typeof data9 == "number"){
 if(data9 < 0 || isNaN(data9)){
-validate23.errors = [{}];
 return false;
 }
 }
 else {
-validate23.errors = [{}];
 return false;
 }
 }
@@ -1225,12 +995,10 @@ const _errs43 = errors;
 if(errors === _errs43){
 if(typeof data10 == "number"){
 if(data10 < 0 || isNaN(data10)){
-validate23.errors = [{}];
 return false;
 }
 }
 else {
-validate23.errors = [{}];
 return false;
 }
 }
@@ -1247,7 +1015,6 @@ var valid1 = true;
 }
 }
 else {
-validate23.errors = [{}];
 return false;
 }
 }
@@ -1262,20 +1029,17 @@ var valid0 = true;
 }
 }
 else {
-validate23.errors = [{}];
 return false;
 }
 }
-validate23.errors = vErrors;
 return errors === 0;
 }
 
 target["run.finished"] = validate24;
 const schema35 = docs[4];
 
-function validate24(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate24(data){
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/run.finished.schema.json" */;
-let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1283,13 +1047,11 @@ if(data.duration_ms !== undefined){
 let data0 = data.duration_ms;
 const _errs2 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-validate24.errors = [{}];
 return false;
 }
 if(errors === _errs2){
 if(typeof data0 == "number"){
 if(data0 < 0 || isNaN(data0)){
-validate24.errors = [{}];
 return false;
 }
 }
@@ -1304,13 +1066,11 @@ if(data["gen_ai.usage.input_tokens"] !== undefined){
 let data1 = data["gen_ai.usage.input_tokens"];
 const _errs5 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-validate24.errors = [{}];
 return false;
 }
 if(errors === _errs5){
 if(typeof data1 == "number"){
 if(data1 < 0 || isNaN(data1)){
-validate24.errors = [{}];
 return false;
 }
 }
@@ -1325,13 +1085,11 @@ if(data["gen_ai.usage.output_tokens"] !== undefined){
 let data2 = data["gen_ai.usage.output_tokens"];
 const _errs9 = errors;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-validate24.errors = [{}];
 return false;
 }
 if(errors === _errs9){
 if(typeof data2 == "number"){
 if(data2 < 0 || isNaN(data2)){
-validate24.errors = [{}];
 return false;
 }
 }
@@ -1349,7 +1107,6 @@ if(errors === _errs13){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing0;
 if((data3.currency === undefined) && (missing0 = "currency")){
-validate24.errors = [{}];
 return false;
 }
 else {
@@ -1359,12 +1116,10 @@ const _errs17 = errors;
 if(errors === _errs17){
 if(typeof data4 === "string"){
 if(!pattern10.test(data4)){
-validate24.errors = [{}];
 return false;
 }
 }
 else {
-validate24.errors = [{}];
 return false;
 }
 }
@@ -1380,12 +1135,10 @@ const _errs23 = errors;
 if(errors === _errs23){
 if(typeof data5 == "number"){
 if(data5 < 0 || isNaN(data5)){
-validate24.errors = [{}];
 return false;
 }
 }
 else {
-validate24.errors = [{}];
 return false;
 }
 }
@@ -1401,12 +1154,10 @@ const _errs27 = errors;
 if(errors === _errs27){
 if(typeof data6 == "number"){
 if(data6 < 0 || isNaN(data6)){
-validate24.errors = [{}];
 return false;
 }
 }
 else {
-validate24.errors = [{}];
 return false;
 }
 }
@@ -1422,12 +1173,10 @@ const _errs31 = errors;
 if(errors === _errs31){
 if(typeof data7 == "number"){
 if(data7 < 0 || isNaN(data7)){
-validate24.errors = [{}];
 return false;
 }
 }
 else {
-validate24.errors = [{}];
 return false;
 }
 }
@@ -1443,12 +1192,10 @@ const _errs35 = errors;
 if(errors === _errs35){
 if(typeof data8 == "number"){
 if(data8 < 0 || isNaN(data8)){
-validate24.errors = [{}];
 return false;
 }
 }
 else {
-validate24.errors = [{}];
 return false;
 }
 }
@@ -1464,12 +1211,10 @@ const _errs39 = errors;
 if(errors === _errs39){
 if(typeof data9 == "number"){
 if(data9 < 0 || isNaN(data9)){
-validate24.errors = [{}];
 return false;
 }
 }
 else {
-validate24.errors = [{}];
 return false;
 }
 }
@@ -1486,7 +1231,6 @@ var valid1 = true;
 }
 }
 else {
-validate24.errors = [{}];
 return false;
 }
 }
@@ -1499,7 +1243,6 @@ if(valid0){
 if(data.summary !== undefined){
 const _errs43 = errors;
 if(typeof data.summary !== "string"){
-validate24.errors = [{}];
 return false;
 }
 var valid0 = _errs43 === errors;
@@ -1513,33 +1256,28 @@ var valid0 = true;
 }
 }
 else {
-validate24.errors = [{}];
 return false;
 }
 }
-validate24.errors = vErrors;
 return errors === 0;
 }
 
 target["run.failed"] = validate25;
 const schema36 = docs[5];
 
-function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate25(data){
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/run.failed.schema.json" */;
-let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.reason === undefined) && (missing0 = "reason")){
-validate25.errors = [{}];
 return false;
 }
 else {
 if(data.reason !== undefined){
 const _errs2 = errors;
 if(typeof data.reason !== "string"){
-validate25.errors = [{}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -1556,7 +1294,6 @@ if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.type !== undefined){
 const _errs10 = errors;
 if(typeof data1.type !== "string"){
-validate25.errors = [{}];
 return false;
 }
 var valid1 = _errs10 === errors;
@@ -1568,7 +1305,6 @@ if(valid1){
 if(data1.message !== undefined){
 const _errs13 = errors;
 if(typeof data1.message !== "string"){
-validate25.errors = [{}];
 return false;
 }
 var valid1 = _errs13 === errors;
@@ -1579,7 +1315,6 @@ var valid1 = true;
 }
 }
 else {
-validate25.errors = [{}];
 return false;
 }
 }
@@ -1593,13 +1328,11 @@ if(data.duration_ms !== undefined){
 let data4 = data.duration_ms;
 const _errs17 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-validate25.errors = [{}];
 return false;
 }
 if(errors === _errs17){
 if(typeof data4 == "number"){
 if(data4 < 0 || isNaN(data4)){
-validate25.errors = [{}];
 return false;
 }
 }
@@ -1614,20 +1347,17 @@ var valid0 = true;
 }
 }
 else {
-validate25.errors = [{}];
 return false;
 }
 }
-validate25.errors = vErrors;
 return errors === 0;
 }
 
 target["run.cancelled"] = validate26;
 const schema37 = docs[6];
 
-function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate26(data){
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/run.cancelled.schema.json" */;
-let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -1635,11 +1365,9 @@ if(data.by !== undefined){
 let data0 = data.by;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate26.errors = [{}];
 return false;
 }
 if(!((((data0 === "user") || (data0 === "control")) || (data0 === "policy")) || (data0 === "shutdown"))){
-validate26.errors = [{}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -1651,7 +1379,6 @@ if(valid0){
 if(data.reason !== undefined){
 const _errs5 = errors;
 if(typeof data.reason !== "string"){
-validate26.errors = [{}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -1664,13 +1391,11 @@ if(data.duration_ms !== undefined){
 let data2 = data.duration_ms;
 const _errs9 = errors;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-validate26.errors = [{}];
 return false;
 }
 if(errors === _errs9){
 if(typeof data2 == "number"){
 if(data2 < 0 || isNaN(data2)){
-validate26.errors = [{}];
 return false;
 }
 }
@@ -1684,26 +1409,22 @@ var valid0 = true;
 }
 }
 else {
-validate26.errors = [{}];
 return false;
 }
 }
-validate26.errors = vErrors;
 return errors === 0;
 }
 
 target["tool.requested"] = validate27;
 const schema38 = docs[7];
 
-function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate27(data){
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/tool.requested.schema.json" */;
-let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.tool === undefined) && (missing0 = "tool")){
-validate27.errors = [{}];
 return false;
 }
 else {
@@ -1714,14 +1435,12 @@ if(errors === _errs2){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 let missing1;
 if((data0.name === undefined) && (missing1 = "name")){
-validate27.errors = [{}];
 return false;
 }
 else {
 if(data0.name !== undefined){
 const _errs6 = errors;
 if(typeof data0.name !== "string"){
-validate27.errors = [{}];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -1733,7 +1452,6 @@ if(valid1){
 if(data0.call_id !== undefined){
 const _errs9 = errors;
 if(typeof data0.call_id !== "string"){
-validate27.errors = [{}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -1745,7 +1463,6 @@ var valid1 = true;
 }
 }
 else {
-validate27.errors = [{}];
 return false;
 }
 }
@@ -1758,7 +1475,6 @@ if(valid0){
 if(data.args_digest !== undefined){
 const _errs12 = errors;
 if(typeof data.args_digest !== "string"){
-validate27.errors = [{}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -1771,7 +1487,6 @@ if(data.args !== undefined){
 let data4 = data.args;
 const _errs16 = errors;
 if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
-validate27.errors = [{}];
 return false;
 }
 var valid0 = _errs16 === errors;
@@ -1784,7 +1499,6 @@ if(data.args_redacted !== undefined){
 let data5 = data.args_redacted;
 const _errs20 = errors;
 if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
-validate27.errors = [{}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -1798,26 +1512,22 @@ var valid0 = true;
 }
 }
 else {
-validate27.errors = [{}];
 return false;
 }
 }
-validate27.errors = vErrors;
 return errors === 0;
 }
 
 target["tool.completed"] = validate28;
 const schema39 = docs[8];
 
-function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate28(data){
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/tool.completed.schema.json" */;
-let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.tool === undefined) && (missing0 = "tool")){
-validate28.errors = [{}];
 return false;
 }
 else {
@@ -1828,14 +1538,12 @@ if(errors === _errs2){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 let missing1;
 if((data0.name === undefined) && (missing1 = "name")){
-validate28.errors = [{}];
 return false;
 }
 else {
 if(data0.name !== undefined){
 const _errs6 = errors;
 if(typeof data0.name !== "string"){
-validate28.errors = [{}];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -1847,7 +1555,6 @@ if(valid1){
 if(data0.call_id !== undefined){
 const _errs9 = errors;
 if(typeof data0.call_id !== "string"){
-validate28.errors = [{}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -1859,7 +1566,6 @@ var valid1 = true;
 }
 }
 else {
-validate28.errors = [{}];
 return false;
 }
 }
@@ -1873,13 +1579,11 @@ if(data.duration_ms !== undefined){
 let data3 = data.duration_ms;
 const _errs12 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-validate28.errors = [{}];
 return false;
 }
 if(errors === _errs12){
 if(typeof data3 == "number"){
 if(data3 < 0 || isNaN(data3)){
-validate28.errors = [{}];
 return false;
 }
 }
@@ -1893,7 +1597,6 @@ if(valid0){
 if(data.status !== undefined){
 const _errs15 = errors;
 if(typeof data.status !== "string"){
-validate28.errors = [{}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -1905,7 +1608,6 @@ if(valid0){
 if(data.result_digest !== undefined){
 const _errs19 = errors;
 if(typeof data.result_digest !== "string"){
-validate28.errors = [{}];
 return false;
 }
 var valid0 = _errs19 === errors;
@@ -1918,7 +1620,6 @@ if(data.result !== undefined){
 let data6 = data.result;
 const _errs23 = errors;
 if((!(data6 && typeof data6 == "object" && !Array.isArray(data6))) && (typeof data6 !== "string")){
-validate28.errors = [{}];
 return false;
 }
 var valid0 = _errs23 === errors;
@@ -1931,7 +1632,6 @@ if(data.result_redacted !== undefined){
 let data7 = data.result_redacted;
 const _errs27 = errors;
 if((!(data7 && typeof data7 == "object" && !Array.isArray(data7))) && (typeof data7 !== "string")){
-validate28.errors = [{}];
 return false;
 }
 var valid0 = _errs27 === errors;
@@ -1944,13 +1644,11 @@ if(data["gen_ai.usage.input_tokens"] !== undefined){
 let data8 = data["gen_ai.usage.input_tokens"];
 const _errs31 = errors;
 if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
-validate28.errors = [{}];
 return false;
 }
 if(errors === _errs31){
 if(typeof data8 == "number"){
 if(data8 < 0 || isNaN(data8)){
-validate28.errors = [{}];
 return false;
 }
 }
@@ -1965,13 +1663,11 @@ if(data["gen_ai.usage.output_tokens"] !== undefined){
 let data9 = data["gen_ai.usage.output_tokens"];
 const _errs35 = errors;
 if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
-validate28.errors = [{}];
 return false;
 }
 if(errors === _errs35){
 if(typeof data9 == "number"){
 if(data9 < 0 || isNaN(data9)){
-validate28.errors = [{}];
 return false;
 }
 }
@@ -1989,7 +1685,6 @@ if(errors === _errs39){
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 let missing2;
 if((data10.currency === undefined) && (missing2 = "currency")){
-validate28.errors = [{}];
 return false;
 }
 else {
@@ -1999,12 +1694,10 @@ const _errs43 = errors;
 if(errors === _errs43){
 if(typeof data11 === "string"){
 if(!pattern10.test(data11)){
-validate28.errors = [{}];
 return false;
 }
 }
 else {
-validate28.errors = [{}];
 return false;
 }
 }
@@ -2020,12 +1713,10 @@ const _errs49 = errors;
 if(errors === _errs49){
 if(typeof data12 == "number"){
 if(data12 < 0 || isNaN(data12)){
-validate28.errors = [{}];
 return false;
 }
 }
 else {
-validate28.errors = [{}];
 return false;
 }
 }
@@ -2041,12 +1732,10 @@ const _errs53 = errors;
 if(errors === _errs53){
 if(typeof data13 == "number"){
 if(data13 < 0 || isNaN(data13)){
-validate28.errors = [{}];
 return false;
 }
 }
 else {
-validate28.errors = [{}];
 return false;
 }
 }
@@ -2062,12 +1751,10 @@ const _errs57 = errors;
 if(errors === _errs57){
 if(typeof data14 == "number"){
 if(data14 < 0 || isNaN(data14)){
-validate28.errors = [{}];
 return false;
 }
 }
 else {
-validate28.errors = [{}];
 return false;
 }
 }
@@ -2083,12 +1770,10 @@ const _errs61 = errors;
 if(errors === _errs61){
 if(typeof data15 == "number"){
 if(data15 < 0 || isNaN(data15)){
-validate28.errors = [{}];
 return false;
 }
 }
 else {
-validate28.errors = [{}];
 return false;
 }
 }
@@ -2104,12 +1789,10 @@ const _errs65 = errors;
 if(errors === _errs65){
 if(typeof data16 == "number"){
 if(data16 < 0 || isNaN(data16)){
-validate28.errors = [{}];
 return false;
 }
 }
 else {
-validate28.errors = [{}];
 return false;
 }
 }
@@ -2126,7 +1809,6 @@ var valid2 = true;
 }
 }
 else {
-validate28.errors = [{}];
 return false;
 }
 }
@@ -2146,26 +1828,22 @@ var valid0 = true;
 }
 }
 else {
-validate28.errors = [{}];
 return false;
 }
 }
-validate28.errors = vErrors;
 return errors === 0;
 }
 
 target["tool.failed"] = validate29;
 const schema40 = docs[9];
 
-function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate29(data){
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/tool.failed.schema.json" */;
-let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.tool === undefined) && (missing0 = "tool")) || ((data.error === undefined) && (missing0 = "error"))){
-validate29.errors = [{}];
 return false;
 }
 else {
@@ -2176,14 +1854,12 @@ if(errors === _errs2){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 let missing1;
 if((data0.name === undefined) && (missing1 = "name")){
-validate29.errors = [{}];
 return false;
 }
 else {
 if(data0.name !== undefined){
 const _errs6 = errors;
 if(typeof data0.name !== "string"){
-validate29.errors = [{}];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -2195,7 +1871,6 @@ if(valid1){
 if(data0.call_id !== undefined){
 const _errs9 = errors;
 if(typeof data0.call_id !== "string"){
-validate29.errors = [{}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -2207,7 +1882,6 @@ var valid1 = true;
 }
 }
 else {
-validate29.errors = [{}];
 return false;
 }
 }
@@ -2225,7 +1899,6 @@ if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 if(data3.type !== undefined){
 const _errs16 = errors;
 if(typeof data3.type !== "string"){
-validate29.errors = [{}];
 return false;
 }
 var valid2 = _errs16 === errors;
@@ -2237,7 +1910,6 @@ if(valid2){
 if(data3.message !== undefined){
 const _errs19 = errors;
 if(typeof data3.message !== "string"){
-validate29.errors = [{}];
 return false;
 }
 var valid2 = _errs19 === errors;
@@ -2248,7 +1920,6 @@ var valid2 = true;
 }
 }
 else {
-validate29.errors = [{}];
 return false;
 }
 }
@@ -2262,13 +1933,11 @@ if(data.duration_ms !== undefined){
 let data6 = data.duration_ms;
 const _errs23 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-validate29.errors = [{}];
 return false;
 }
 if(errors === _errs23){
 if(typeof data6 == "number"){
 if(data6 < 0 || isNaN(data6)){
-validate29.errors = [{}];
 return false;
 }
 }
@@ -2283,26 +1952,22 @@ var valid0 = true;
 }
 }
 else {
-validate29.errors = [{}];
 return false;
 }
 }
-validate29.errors = vErrors;
 return errors === 0;
 }
 
 target["tool.denied"] = validate30;
 const schema41 = docs[10];
 
-function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate30(data){
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/tool.denied.schema.json" */;
-let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.tool === undefined) && (missing0 = "tool")) || ((data.by === undefined) && (missing0 = "by"))){
-validate30.errors = [{}];
 return false;
 }
 else {
@@ -2313,14 +1978,12 @@ if(errors === _errs2){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 let missing1;
 if((data0.name === undefined) && (missing1 = "name")){
-validate30.errors = [{}];
 return false;
 }
 else {
 if(data0.name !== undefined){
 const _errs6 = errors;
 if(typeof data0.name !== "string"){
-validate30.errors = [{}];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -2332,7 +1995,6 @@ if(valid1){
 if(data0.call_id !== undefined){
 const _errs9 = errors;
 if(typeof data0.call_id !== "string"){
-validate30.errors = [{}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -2344,7 +2006,6 @@ var valid1 = true;
 }
 }
 else {
-validate30.errors = [{}];
 return false;
 }
 }
@@ -2358,11 +2019,9 @@ if(data.by !== undefined){
 let data3 = data.by;
 const _errs12 = errors;
 if(typeof data3 !== "string"){
-validate30.errors = [{}];
 return false;
 }
 if(!(((data3 === "policy") || (data3 === "user_setting")) || (data3 === "runtime"))){
-validate30.errors = [{}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -2374,7 +2033,6 @@ if(valid0){
 if(data.rule !== undefined){
 const _errs15 = errors;
 if(typeof data.rule !== "string"){
-validate30.errors = [{}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -2387,26 +2045,22 @@ var valid0 = true;
 }
 }
 else {
-validate30.errors = [{}];
 return false;
 }
 }
-validate30.errors = vErrors;
 return errors === 0;
 }
 
 target["attention.requested"] = validate31;
 const schema42 = docs[11];
 
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate31(data){
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/attention.requested.schema.json" */;
-let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.kind === undefined) && (missing0 = "kind")) || ((data.prompt === undefined) && (missing0 = "prompt"))){
-validate31.errors = [{}];
 return false;
 }
 else {
@@ -2414,11 +2068,9 @@ if(data.kind !== undefined){
 let data0 = data.kind;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate31.errors = [{}];
 return false;
 }
 if(!((((((data0 === "permission") || (data0 === "input")) || (data0 === "auth")) || (data0 === "review")) || (data0 === "form")) || (data0 === "other"))){
-validate31.errors = [{}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -2430,7 +2082,6 @@ if(valid0){
 if(data.prompt !== undefined){
 const _errs6 = errors;
 if(typeof data.prompt !== "string"){
-validate31.errors = [{}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -2453,14 +2104,12 @@ if(errors === _errs14){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing1;
 if(((data3.id === undefined) && (missing1 = "id")) || ((data3.label === undefined) && (missing1 = "label"))){
-validate31.errors = [{}];
 return false;
 }
 else {
 if(data3.id !== undefined){
 const _errs18 = errors;
 if(typeof data3.id !== "string"){
-validate31.errors = [{}];
 return false;
 }
 var valid2 = _errs18 === errors;
@@ -2472,7 +2121,6 @@ if(valid2){
 if(data3.label !== undefined){
 const _errs22 = errors;
 if(typeof data3.label !== "string"){
-validate31.errors = [{}];
 return false;
 }
 var valid2 = _errs22 === errors;
@@ -2484,7 +2132,6 @@ var valid2 = true;
 }
 }
 else {
-validate31.errors = [{}];
 return false;
 }
 }
@@ -2495,7 +2142,6 @@ break;
 }
 }
 else {
-validate31.errors = [{}];
 return false;
 }
 }
@@ -2521,25 +2167,11 @@ const _errs34 = errors;
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 let missing2;
 if((data7.type === undefined) && (missing2 = "type")){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
 errors++;
 }
 else {
 if(data7.type !== undefined){
 if("select" !== data7.type){
-const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
 errors++;
 }
 }
@@ -2547,21 +2179,12 @@ errors++;
 }
 var _valid0 = _errs34 === errors;
 errors = _errs33;
-if(vErrors !== null){
-if(_errs33){
-vErrors.length = _errs33;
-}
-else {
-vErrors = null;
-}
-}
 if(_valid0){
 const _errs36 = errors;
 if(errors === _errs36){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 let missing3;
 if((data7.choices === undefined) && (missing3 = "choices")){
-validate31.errors = [{}];
 return false;
 }
 }
@@ -2570,29 +2193,19 @@ var _valid0 = _errs36 === errors;
 valid4 = _valid0;
 }
 if(!valid4){
-const err2 = {};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
 errors++;
-validate31.errors = vErrors;
 return false;
 }
 if(errors === _errs30){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 let missing4;
 if((((data7.id === undefined) && (missing4 = "id")) || ((data7.type === undefined) && (missing4 = "type"))) || ((data7.label === undefined) && (missing4 = "label"))){
-validate31.errors = [{}];
 return false;
 }
 else {
 if(data7.id !== undefined){
 const _errs40 = errors;
 if(typeof data7.id !== "string"){
-validate31.errors = [{}];
 return false;
 }
 var valid6 = _errs40 === errors;
@@ -2605,11 +2218,9 @@ if(data7.type !== undefined){
 let data10 = data7.type;
 const _errs44 = errors;
 if(typeof data10 !== "string"){
-validate31.errors = [{}];
 return false;
 }
 if(!((((data10 === "string") || (data10 === "number")) || (data10 === "boolean")) || (data10 === "select"))){
-validate31.errors = [{}];
 return false;
 }
 var valid6 = _errs44 === errors;
@@ -2621,7 +2232,6 @@ if(valid6){
 if(data7.label !== undefined){
 const _errs48 = errors;
 if(typeof data7.label !== "string"){
-validate31.errors = [{}];
 return false;
 }
 var valid6 = _errs48 === errors;
@@ -2633,7 +2243,6 @@ if(valid6){
 if(data7.required !== undefined){
 const _errs52 = errors;
 if(typeof data7.required !== "boolean"){
-validate31.errors = [{}];
 return false;
 }
 var valid6 = _errs52 === errors;
@@ -2645,7 +2254,6 @@ if(valid6){
 if(data7.multi !== undefined){
 const _errs56 = errors;
 if(typeof data7.multi !== "boolean"){
-validate31.errors = [{}];
 return false;
 }
 var valid6 = _errs56 === errors;
@@ -2657,7 +2265,6 @@ if(valid6){
 if(data7.other !== undefined){
 const _errs60 = errors;
 if(typeof data7.other !== "boolean"){
-validate31.errors = [{}];
 return false;
 }
 var valid6 = _errs60 === errors;
@@ -2680,14 +2287,12 @@ if(errors === _errs68){
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 let missing5;
 if(((data16.id === undefined) && (missing5 = "id")) || ((data16.label === undefined) && (missing5 = "label"))){
-validate31.errors = [{}];
 return false;
 }
 else {
 if(data16.id !== undefined){
 const _errs72 = errors;
 if(typeof data16.id !== "string"){
-validate31.errors = [{}];
 return false;
 }
 var valid8 = _errs72 === errors;
@@ -2699,7 +2304,6 @@ if(valid8){
 if(data16.label !== undefined){
 const _errs76 = errors;
 if(typeof data16.label !== "string"){
-validate31.errors = [{}];
 return false;
 }
 var valid8 = _errs76 === errors;
@@ -2711,7 +2315,6 @@ var valid8 = true;
 }
 }
 else {
-validate31.errors = [{}];
 return false;
 }
 }
@@ -2722,7 +2325,6 @@ break;
 }
 }
 else {
-validate31.errors = [{}];
 return false;
 }
 }
@@ -2735,7 +2337,6 @@ if(valid6){
 if(data7.min !== undefined){
 const _errs80 = errors;
 if(!(typeof data7.min == "number")){
-validate31.errors = [{}];
 return false;
 }
 var valid6 = _errs80 === errors;
@@ -2747,7 +2348,6 @@ if(valid6){
 if(data7.max !== undefined){
 const _errs84 = errors;
 if(!(typeof data7.max == "number")){
-validate31.errors = [{}];
 return false;
 }
 var valid6 = _errs84 === errors;
@@ -2766,7 +2366,6 @@ var valid6 = true;
 }
 }
 else {
-validate31.errors = [{}];
 return false;
 }
 }
@@ -2777,7 +2376,6 @@ break;
 }
 }
 else {
-validate31.errors = [{}];
 return false;
 }
 }
@@ -2794,12 +2392,10 @@ if(errors === _errs88){
 if(errors === _errs88){
 if(typeof data21 === "string"){
 if(!(formats0(data21))){
-validate31.errors = [{}];
 return false;
 }
 }
 else {
-validate31.errors = [{}];
 return false;
 }
 }
@@ -2821,11 +2417,9 @@ for(let i3=0; i3<len3; i3++){
 let data23 = data22[i3];
 const _errs96 = errors;
 if(typeof data23 !== "string"){
-validate31.errors = [{}];
 return false;
 }
 if(!((data23 === "control") || (data23 === "oob"))){
-validate31.errors = [{}];
 return false;
 }
 var valid9 = _errs96 === errors;
@@ -2835,7 +2429,6 @@ break;
 }
 }
 else {
-validate31.errors = [{}];
 return false;
 }
 }
@@ -2849,7 +2442,6 @@ if(data.context !== undefined){
 let data24 = data.context;
 const _errs99 = errors;
 if(!(data24 && typeof data24 == "object" && !Array.isArray(data24))){
-validate31.errors = [{}];
 return false;
 }
 var valid0 = _errs99 === errors;
@@ -2866,26 +2458,22 @@ var valid0 = true;
 }
 }
 else {
-validate31.errors = [{}];
 return false;
 }
 }
-validate31.errors = vErrors;
 return errors === 0;
 }
 
 target["attention.answered"] = validate32;
 const schema43 = docs[12];
 
-function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate32(data){
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/attention.answered.schema.json" */;
-let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.answer === undefined) && (missing0 = "answer")){
-validate32.errors = [{}];
 return false;
 }
 else {
@@ -2897,7 +2485,6 @@ if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.option !== undefined){
 const _errs6 = errors;
 if(typeof data0.option !== "string"){
-validate32.errors = [{}];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -2909,7 +2496,6 @@ if(valid1){
 if(data0.text !== undefined){
 const _errs10 = errors;
 if(typeof data0.text !== "string"){
-validate32.errors = [{}];
 return false;
 }
 var valid1 = _errs10 === errors;
@@ -2922,7 +2508,6 @@ if(data0.values !== undefined){
 let data3 = data0.values;
 const _errs14 = errors;
 if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){
-validate32.errors = [{}];
 return false;
 }
 var valid1 = _errs14 === errors;
@@ -2934,7 +2519,6 @@ var valid1 = true;
 }
 }
 else {
-validate32.errors = [{}];
 return false;
 }
 }
@@ -2947,7 +2531,6 @@ if(valid0){
 if(data.by !== undefined){
 const _errs18 = errors;
 if(typeof data.by !== "string"){
-validate32.errors = [{}];
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -2960,11 +2543,9 @@ if(data.via !== undefined){
 let data5 = data.via;
 const _errs22 = errors;
 if(typeof data5 !== "string"){
-validate32.errors = [{}];
 return false;
 }
 if(!((data5 === "control") || (data5 === "oob"))){
-validate32.errors = [{}];
 return false;
 }
 var valid0 = _errs22 === errors;
@@ -2977,26 +2558,22 @@ var valid0 = true;
 }
 }
 else {
-validate32.errors = [{}];
 return false;
 }
 }
-validate32.errors = vErrors;
 return errors === 0;
 }
 
 target["attention.resolved"] = validate33;
 const schema44 = docs[13];
 
-function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate33(data){
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/attention.resolved.schema.json" */;
-let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.resolution === undefined) && (missing0 = "resolution")){
-validate33.errors = [{}];
 return false;
 }
 else {
@@ -3004,11 +2581,9 @@ if(data.resolution !== undefined){
 let data0 = data.resolution;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate33.errors = [{}];
 return false;
 }
 if(!(((data0 === "answered") || (data0 === "auto")) || (data0 === "dismissed"))){
-validate33.errors = [{}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -3021,13 +2596,11 @@ if(data.latency_ms !== undefined){
 let data1 = data.latency_ms;
 const _errs5 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-validate33.errors = [{}];
 return false;
 }
 if(errors === _errs5){
 if(typeof data1 == "number"){
 if(data1 < 0 || isNaN(data1)){
-validate33.errors = [{}];
 return false;
 }
 }
@@ -3041,20 +2614,17 @@ var valid0 = true;
 }
 }
 else {
-validate33.errors = [{}];
 return false;
 }
 }
-validate33.errors = vErrors;
 return errors === 0;
 }
 
 target["attention.timeout"] = validate34;
 const schema45 = docs[14];
 
-function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate34(data){
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/attention.timeout.schema.json" */;
-let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3062,13 +2632,11 @@ if(data.after_ms !== undefined){
 let data0 = data.after_ms;
 const _errs2 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-validate34.errors = [{}];
 return false;
 }
 if(errors === _errs2){
 if(typeof data0 == "number"){
 if(data0 < 0 || isNaN(data0)){
-validate34.errors = [{}];
 return false;
 }
 }
@@ -3076,27 +2644,23 @@ return false;
 }
 }
 else {
-validate34.errors = [{}];
 return false;
 }
 }
-validate34.errors = vErrors;
 return errors === 0;
 }
 
 target["session.compacted"] = validate35;
 const schema46 = docs[15];
 
-function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate35(data){
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/session.compacted.schema.json" */;
-let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.trigger !== undefined){
 const _errs2 = errors;
 if(typeof data.trigger !== "string"){
-validate35.errors = [{}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -3108,7 +2672,6 @@ if(valid0){
 if(data.strategy !== undefined){
 const _errs6 = errors;
 if(typeof data.strategy !== "string"){
-validate35.errors = [{}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -3121,13 +2684,11 @@ if(data.estimated_token_count !== undefined){
 let data2 = data.estimated_token_count;
 const _errs10 = errors;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-validate35.errors = [{}];
 return false;
 }
 if(errors === _errs10){
 if(typeof data2 == "number"){
 if(data2 < 0 || isNaN(data2)){
-validate35.errors = [{}];
 return false;
 }
 }
@@ -3142,13 +2703,11 @@ if(data.forgotten !== undefined){
 let data3 = data.forgotten;
 const _errs14 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-validate35.errors = [{}];
 return false;
 }
 if(errors === _errs14){
 if(typeof data3 == "number"){
 if(data3 < 0 || isNaN(data3)){
-validate35.errors = [{}];
 return false;
 }
 }
@@ -3163,13 +2722,11 @@ if(data["gen_ai.usage.input_tokens"] !== undefined){
 let data4 = data["gen_ai.usage.input_tokens"];
 const _errs18 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-validate35.errors = [{}];
 return false;
 }
 if(errors === _errs18){
 if(typeof data4 == "number"){
 if(data4 < 0 || isNaN(data4)){
-validate35.errors = [{}];
 return false;
 }
 }
@@ -3184,13 +2741,11 @@ if(data["gen_ai.usage.output_tokens"] !== undefined){
 let data5 = data["gen_ai.usage.output_tokens"];
 const _errs22 = errors;
 if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-validate35.errors = [{}];
 return false;
 }
 if(errors === _errs22){
 if(typeof data5 == "number"){
 if(data5 < 0 || isNaN(data5)){
-validate35.errors = [{}];
 return false;
 }
 }
@@ -3207,27 +2762,23 @@ var valid0 = true;
 }
 }
 else {
-validate35.errors = [{}];
 return false;
 }
 }
-validate35.errors = vErrors;
 return errors === 0;
 }
 
 target["run.step.started"] = validate36;
 const schema47 = docs[16];
 
-function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate36(data){
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/run.step.started.schema.json" */;
-let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate36.errors = [{}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -3240,13 +2791,11 @@ if(data.initial_num_steps !== undefined){
 let data1 = data.initial_num_steps;
 const _errs6 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-validate36.errors = [{}];
 return false;
 }
 if(errors === _errs6){
 if(typeof data1 == "number"){
 if(data1 < 0 || isNaN(data1)){
-validate36.errors = [{}];
 return false;
 }
 }
@@ -3259,52 +2808,44 @@ var valid0 = true;
 }
 }
 else {
-validate36.errors = [{}];
 return false;
 }
 }
-validate36.errors = vErrors;
 return errors === 0;
 }
 
 target["run.step.finished"] = validate37;
 const schema48 = docs[17];
 
-function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate37(data){
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/run.step.finished.schema.json" */;
-let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.status !== undefined){
 if(typeof data.status !== "string"){
-validate37.errors = [{}];
 return false;
 }
 }
 }
 else {
-validate37.errors = [{}];
 return false;
 }
 }
-validate37.errors = vErrors;
 return errors === 0;
 }
 
 target["progress.status"] = validate38;
 const schema49 = docs[18];
 
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate38(data){
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/progress.status.schema.json" */;
-let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.message !== undefined){
 const _errs2 = errors;
 if(typeof data.message !== "string"){
-validate38.errors = [{}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -3316,7 +2857,6 @@ if(valid0){
 if(data.phase !== undefined){
 const _errs6 = errors;
 if(typeof data.phase !== "string"){
-validate38.errors = [{}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -3331,18 +2871,15 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data2 == "number"){
 if(data2 > 100 || isNaN(data2)){
-validate38.errors = [{}];
 return false;
 }
 else {
 if(data2 < 0 || isNaN(data2)){
-validate38.errors = [{}];
 return false;
 }
 }
 }
 else {
-validate38.errors = [{}];
 return false;
 }
 }
@@ -3355,20 +2892,17 @@ var valid0 = true;
 }
 }
 else {
-validate38.errors = [{}];
 return false;
 }
 }
-validate38.errors = vErrors;
 return errors === 0;
 }
 
 target["progress.task.planned"] = validate39;
 const schema50 = docs[19];
 
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate39(data){
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/progress.task.planned.schema.json" */;
-let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3380,7 +2914,6 @@ if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.id !== undefined){
 const _errs6 = errors;
 if(typeof data0.id !== "string"){
-validate39.errors = [{}];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -3392,7 +2925,6 @@ if(valid1){
 if(data0.title !== undefined){
 const _errs9 = errors;
 if(typeof data0.title !== "string"){
-validate39.errors = [{}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -3403,7 +2935,6 @@ var valid1 = true;
 }
 }
 else {
-validate39.errors = [{}];
 return false;
 }
 }
@@ -3416,7 +2947,6 @@ if(valid0){
 if(data.parent !== undefined){
 const _errs13 = errors;
 if(typeof data.parent !== "string"){
-validate39.errors = [{}];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -3427,20 +2957,17 @@ var valid0 = true;
 }
 }
 else {
-validate39.errors = [{}];
 return false;
 }
 }
-validate39.errors = vErrors;
 return errors === 0;
 }
 
 target["progress.task.completed"] = validate40;
 const schema51 = docs[20];
 
-function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate40(data){
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/progress.task.completed.schema.json" */;
-let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3452,7 +2979,6 @@ if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.id !== undefined){
 const _errs6 = errors;
 if(typeof data0.id !== "string"){
-validate40.errors = [{}];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -3464,7 +2990,6 @@ if(valid1){
 if(data0.title !== undefined){
 const _errs9 = errors;
 if(typeof data0.title !== "string"){
-validate40.errors = [{}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -3475,7 +3000,6 @@ var valid1 = true;
 }
 }
 else {
-validate40.errors = [{}];
 return false;
 }
 }
@@ -3488,7 +3012,6 @@ if(valid0){
 if(data.status !== undefined){
 const _errs13 = errors;
 if(typeof data.status !== "string"){
-validate40.errors = [{}];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -3499,20 +3022,17 @@ var valid0 = true;
 }
 }
 else {
-validate40.errors = [{}];
 return false;
 }
 }
-validate40.errors = vErrors;
 return errors === 0;
 }
 
 target["progress.artifact.produced"] = validate41;
 const schema52 = docs[21];
 
-function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate41(data){
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/progress.artifact.produced.schema.json" */;
-let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3524,7 +3044,6 @@ if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.id !== undefined){
 const _errs6 = errors;
 if(typeof data0.id !== "string"){
-validate41.errors = [{}];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -3536,7 +3055,6 @@ if(valid1){
 if(data0.name !== undefined){
 const _errs9 = errors;
 if(typeof data0.name !== "string"){
-validate41.errors = [{}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -3548,7 +3066,6 @@ if(valid1){
 if(data0.mime !== undefined){
 const _errs13 = errors;
 if(typeof data0.mime !== "string"){
-validate41.errors = [{}];
 return false;
 }
 var valid1 = _errs13 === errors;
@@ -3561,13 +3078,11 @@ if(data0.bytes !== undefined){
 let data4 = data0.bytes;
 const _errs16 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-validate41.errors = [{}];
 return false;
 }
 if(errors === _errs16){
 if(typeof data4 == "number"){
 if(data4 < 0 || isNaN(data4)){
-validate41.errors = [{}];
 return false;
 }
 }
@@ -3581,7 +3096,6 @@ if(valid1){
 if(data0.uri !== undefined){
 const _errs19 = errors;
 if(typeof data0.uri !== "string"){
-validate41.errors = [{}];
 return false;
 }
 var valid1 = _errs19 === errors;
@@ -3595,27 +3109,23 @@ var valid1 = true;
 }
 }
 else {
-validate41.errors = [{}];
 return false;
 }
 }
 }
 }
 else {
-validate41.errors = [{}];
 return false;
 }
 }
-validate41.errors = vErrors;
 return errors === 0;
 }
 
 target["delegation.subagent.started"] = validate42;
 const schema53 = docs[22];
 
-function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate42(data){
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/delegation.subagent.started.schema.json" */;
-let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3627,7 +3137,6 @@ if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.session !== undefined){
 const _errs6 = errors;
 if(typeof data0.session !== "string"){
-validate42.errors = [{}];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -3639,7 +3148,6 @@ if(valid1){
 if(data0.run !== undefined){
 const _errs9 = errors;
 if(typeof data0.run !== "string"){
-validate42.errors = [{}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -3651,7 +3159,6 @@ if(valid1){
 if(data0.agent !== undefined){
 const _errs12 = errors;
 if(typeof data0.agent !== "string"){
-validate42.errors = [{}];
 return false;
 }
 var valid1 = _errs12 === errors;
@@ -3663,7 +3170,6 @@ var valid1 = true;
 }
 }
 else {
-validate42.errors = [{}];
 return false;
 }
 }
@@ -3676,7 +3182,6 @@ if(valid0){
 if(data.agent_type !== undefined){
 const _errs15 = errors;
 if(typeof data.agent_type !== "string"){
-validate42.errors = [{}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -3688,7 +3193,6 @@ if(valid0){
 if(data.role !== undefined){
 const _errs19 = errors;
 if(typeof data.role !== "string"){
-validate42.errors = [{}];
 return false;
 }
 var valid0 = _errs19 === errors;
@@ -3700,20 +3204,17 @@ var valid0 = true;
 }
 }
 else {
-validate42.errors = [{}];
 return false;
 }
 }
-validate42.errors = vErrors;
 return errors === 0;
 }
 
 target["delegation.subagent.stopped"] = validate43;
 const schema54 = docs[23];
 
-function validate43(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate43(data){
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/delegation.subagent.stopped.schema.json" */;
-let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3725,7 +3226,6 @@ if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.session !== undefined){
 const _errs6 = errors;
 if(typeof data0.session !== "string"){
-validate43.errors = [{}];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -3737,7 +3237,6 @@ if(valid1){
 if(data0.run !== undefined){
 const _errs9 = errors;
 if(typeof data0.run !== "string"){
-validate43.errors = [{}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -3749,7 +3248,6 @@ if(valid1){
 if(data0.agent !== undefined){
 const _errs12 = errors;
 if(typeof data0.agent !== "string"){
-validate43.errors = [{}];
 return false;
 }
 var valid1 = _errs12 === errors;
@@ -3761,7 +3259,6 @@ var valid1 = true;
 }
 }
 else {
-validate43.errors = [{}];
 return false;
 }
 }
@@ -3774,7 +3271,6 @@ if(valid0){
 if(data.agent_type !== undefined){
 const _errs15 = errors;
 if(typeof data.agent_type !== "string"){
-validate43.errors = [{}];
 return false;
 }
 var valid0 = _errs15 === errors;
@@ -3786,7 +3282,6 @@ if(valid0){
 if(data.status !== undefined){
 const _errs19 = errors;
 if(typeof data.status !== "string"){
-validate43.errors = [{}];
 return false;
 }
 var valid0 = _errs19 === errors;
@@ -3799,13 +3294,11 @@ if(data.duration_ms !== undefined){
 let data6 = data.duration_ms;
 const _errs23 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-validate43.errors = [{}];
 return false;
 }
 if(errors === _errs23){
 if(typeof data6 == "number"){
 if(data6 < 0 || isNaN(data6)){
-validate43.errors = [{}];
 return false;
 }
 }
@@ -3820,27 +3313,23 @@ var valid0 = true;
 }
 }
 else {
-validate43.errors = [{}];
 return false;
 }
 }
-validate43.errors = vErrors;
 return errors === 0;
 }
 
 target["attention.routed"] = validate44;
 const schema55 = docs[24];
 
-function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate44(data){
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/attention.routed.schema.json" */;
-let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.to !== undefined){
 const _errs2 = errors;
 if(typeof data.to !== "string"){
-validate44.errors = [{}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -3852,7 +3341,6 @@ if(valid0){
 if(data.via !== undefined){
 const _errs6 = errors;
 if(typeof data.via !== "string"){
-validate44.errors = [{}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -3863,57 +3351,48 @@ var valid0 = true;
 }
 }
 else {
-validate44.errors = [{}];
 return false;
 }
 }
-validate44.errors = vErrors;
 return errors === 0;
 }
 
 target["agent.presence"] = validate45;
 const schema56 = docs[25];
 
-function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate45(data){
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/agent.presence.schema.json" */;
-let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.state === undefined) && (missing0 = "state")){
-validate45.errors = [{}];
 return false;
 }
 else {
 if(data.state !== undefined){
 let data0 = data.state;
 if(typeof data0 !== "string"){
-validate45.errors = [{}];
 return false;
 }
 if(!(((data0 === "online") || (data0 === "offline")) || (data0 === "busy"))){
-validate45.errors = [{}];
 return false;
 }
 }
 }
 }
 else {
-validate45.errors = [{}];
 return false;
 }
 }
-validate45.errors = vErrors;
 return errors === 0;
 }
 
 target["agent.idle"] = validate46;
 const schema57 = docs[26];
 
-function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate46(data){
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/agent.idle.schema.json" */;
-let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -3921,13 +3400,11 @@ if(data.since_ms !== undefined){
 let data0 = data.since_ms;
 const _errs2 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-validate46.errors = [{}];
 return false;
 }
 if(errors === _errs2){
 if(typeof data0 == "number"){
 if(data0 < 0 || isNaN(data0)){
-validate46.errors = [{}];
 return false;
 }
 }
@@ -3941,7 +3418,6 @@ if(valid0){
 if(data.reason !== undefined){
 const _errs6 = errors;
 if(typeof data.reason !== "string"){
-validate46.errors = [{}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -3952,26 +3428,22 @@ var valid0 = true;
 }
 }
 else {
-validate46.errors = [{}];
 return false;
 }
 }
-validate46.errors = vErrors;
 return errors === 0;
 }
 
 target["agent.health"] = validate47;
 const schema58 = docs[27];
 
-function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate47(data){
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/agent.health.schema.json" */;
-let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.status === undefined) && (missing0 = "status")){
-validate47.errors = [{}];
 return false;
 }
 else {
@@ -3979,11 +3451,9 @@ if(data.status !== undefined){
 let data0 = data.status;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate47.errors = [{}];
 return false;
 }
 if(!(((data0 === "ok") || (data0 === "degraded")) || (data0 === "failing"))){
-validate47.errors = [{}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -3995,7 +3465,6 @@ if(valid0){
 if(data.detail !== undefined){
 const _errs5 = errors;
 if(typeof data.detail !== "string"){
-validate47.errors = [{}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -4007,20 +3476,17 @@ var valid0 = true;
 }
 }
 else {
-validate47.errors = [{}];
 return false;
 }
 }
-validate47.errors = vErrors;
 return errors === 0;
 }
 
 target["agent.heartbeat"] = validate48;
 const schema59 = docs[28];
 
-function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate48(data){
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/agent.heartbeat.schema.json" */;
-let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4028,13 +3494,11 @@ if(data.tick !== undefined){
 let data0 = data.tick;
 const _errs2 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-validate48.errors = [{}];
 return false;
 }
 if(errors === _errs2){
 if(typeof data0 == "number"){
 if(data0 < 0 || isNaN(data0)){
-validate48.errors = [{}];
 return false;
 }
 }
@@ -4049,13 +3513,11 @@ if(data.interval_ms !== undefined){
 let data1 = data.interval_ms;
 const _errs6 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-validate48.errors = [{}];
 return false;
 }
 if(errors === _errs6){
 if(typeof data1 == "number"){
 if(data1 < 0 || isNaN(data1)){
-validate48.errors = [{}];
 return false;
 }
 }
@@ -4068,20 +3530,17 @@ var valid0 = true;
 }
 }
 else {
-validate48.errors = [{}];
 return false;
 }
 }
-validate48.errors = vErrors;
 return errors === 0;
 }
 
 target["error.raised"] = validate49;
 const schema60 = docs[29];
 
-function validate49(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate49(data){
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/error.raised.schema.json" */;
-let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4093,7 +3552,6 @@ if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.type !== undefined){
 const _errs6 = errors;
 if(typeof data0.type !== "string"){
-validate49.errors = [{}];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -4105,7 +3563,6 @@ if(valid1){
 if(data0.message !== undefined){
 const _errs9 = errors;
 if(typeof data0.message !== "string"){
-validate49.errors = [{}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -4116,7 +3573,6 @@ var valid1 = true;
 }
 }
 else {
-validate49.errors = [{}];
 return false;
 }
 }
@@ -4129,7 +3585,6 @@ if(valid0){
 if(data.code !== undefined){
 const _errs13 = errors;
 if(typeof data.code !== "string"){
-validate49.errors = [{}];
 return false;
 }
 var valid0 = _errs13 === errors;
@@ -4141,7 +3596,6 @@ if(valid0){
 if(data.fatal !== undefined){
 const _errs17 = errors;
 if(typeof data.fatal !== "boolean"){
-validate49.errors = [{}];
 return false;
 }
 var valid0 = _errs17 === errors;
@@ -4153,20 +3607,17 @@ var valid0 = true;
 }
 }
 else {
-validate49.errors = [{}];
 return false;
 }
 }
-validate49.errors = vErrors;
 return errors === 0;
 }
 
 target["state.snapshot"] = validate50;
 const schema61 = docs[30];
 
-function validate50(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate50(data){
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/state.snapshot.schema.json" */;
-let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4174,7 +3625,6 @@ if(data.state !== undefined){
 let data0 = data.state;
 const _errs2 = errors;
 if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
-validate50.errors = [{}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -4186,7 +3636,6 @@ if(valid0){
 if(data.key !== undefined){
 const _errs6 = errors;
 if(typeof data.key !== "string"){
-validate50.errors = [{}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -4199,13 +3648,11 @@ if(data.rev !== undefined){
 let data2 = data.rev;
 const _errs10 = errors;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-validate50.errors = [{}];
 return false;
 }
 if(errors === _errs10){
 if(typeof data2 == "number"){
 if(data2 < 0 || isNaN(data2)){
-validate50.errors = [{}];
 return false;
 }
 }
@@ -4219,20 +3666,17 @@ var valid0 = true;
 }
 }
 else {
-validate50.errors = [{}];
 return false;
 }
 }
-validate50.errors = vErrors;
 return errors === 0;
 }
 
 target["state.delta"] = validate51;
 const schema62 = docs[31];
 
-function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate51(data){
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/state.delta.schema.json" */;
-let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4247,7 +3691,6 @@ for(let i0=0; i0<len0; i0++){
 let data1 = data0[i0];
 const _errs6 = errors;
 if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
-validate51.errors = [{}];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -4257,7 +3700,6 @@ break;
 }
 }
 else {
-validate51.errors = [{}];
 return false;
 }
 }
@@ -4270,7 +3712,6 @@ if(valid0){
 if(data.key !== undefined){
 const _errs10 = errors;
 if(typeof data.key !== "string"){
-validate51.errors = [{}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -4283,13 +3724,11 @@ if(data.rev !== undefined){
 let data3 = data.rev;
 const _errs14 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-validate51.errors = [{}];
 return false;
 }
 if(errors === _errs14){
 if(typeof data3 == "number"){
 if(data3 < 0 || isNaN(data3)){
-validate51.errors = [{}];
 return false;
 }
 }
@@ -4303,27 +3742,23 @@ var valid0 = true;
 }
 }
 else {
-validate51.errors = [{}];
 return false;
 }
 }
-validate51.errors = vErrors;
 return errors === 0;
 }
 
 target["resource.retrieval.requested"] = validate52;
 const schema63 = docs[32];
 
-function validate52(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate52(data){
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/resource.retrieval.requested.schema.json" */;
-let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.query !== undefined){
 const _errs2 = errors;
 if(typeof data.query !== "string"){
-validate52.errors = [{}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -4335,7 +3770,6 @@ if(valid0){
 if(data.query_digest !== undefined){
 const _errs6 = errors;
 if(typeof data.query_digest !== "string"){
-validate52.errors = [{}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -4347,7 +3781,6 @@ if(valid0){
 if(data.corpus !== undefined){
 const _errs10 = errors;
 if(typeof data.corpus !== "string"){
-validate52.errors = [{}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -4360,13 +3793,11 @@ if(data.top_k !== undefined){
 let data3 = data.top_k;
 const _errs14 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-validate52.errors = [{}];
 return false;
 }
 if(errors === _errs14){
 if(typeof data3 == "number"){
 if(data3 < 0 || isNaN(data3)){
-validate52.errors = [{}];
 return false;
 }
 }
@@ -4381,20 +3812,17 @@ var valid0 = true;
 }
 }
 else {
-validate52.errors = [{}];
 return false;
 }
 }
-validate52.errors = vErrors;
 return errors === 0;
 }
 
 target["resource.retrieval.returned"] = validate53;
 const schema64 = docs[33];
 
-function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate53(data){
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/resource.retrieval.returned.schema.json" */;
-let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4413,7 +3841,6 @@ if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 if(data1.id !== undefined){
 const _errs10 = errors;
 if(typeof data1.id !== "string"){
-validate53.errors = [{}];
 return false;
 }
 var valid2 = _errs10 === errors;
@@ -4425,7 +3852,6 @@ if(valid2){
 if(data1.score !== undefined){
 const _errs14 = errors;
 if(!(typeof data1.score == "number")){
-validate53.errors = [{}];
 return false;
 }
 var valid2 = _errs14 === errors;
@@ -4437,7 +3863,6 @@ if(valid2){
 if(data1.content_redacted !== undefined){
 const _errs18 = errors;
 if(typeof data1.content_redacted !== "string"){
-validate53.errors = [{}];
 return false;
 }
 var valid2 = _errs18 === errors;
@@ -4449,7 +3874,6 @@ if(valid2){
 if(data1.content !== undefined){
 const _errs22 = errors;
 if(typeof data1.content !== "string"){
-validate53.errors = [{}];
 return false;
 }
 var valid2 = _errs22 === errors;
@@ -4462,7 +3886,6 @@ if(data1.metadata !== undefined){
 let data6 = data1.metadata;
 const _errs26 = errors;
 if(!(data6 && typeof data6 == "object" && !Array.isArray(data6))){
-validate53.errors = [{}];
 return false;
 }
 var valid2 = _errs26 === errors;
@@ -4476,7 +3899,6 @@ var valid2 = true;
 }
 }
 else {
-validate53.errors = [{}];
 return false;
 }
 }
@@ -4487,7 +3909,6 @@ break;
 }
 }
 else {
-validate53.errors = [{}];
 return false;
 }
 }
@@ -4501,13 +3922,11 @@ if(data.count !== undefined){
 let data7 = data.count;
 const _errs30 = errors;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-validate53.errors = [{}];
 return false;
 }
 if(errors === _errs30){
 if(typeof data7 == "number"){
 if(data7 < 0 || isNaN(data7)){
-validate53.errors = [{}];
 return false;
 }
 }
@@ -4521,7 +3940,6 @@ if(valid0){
 if(data.corpus !== undefined){
 const _errs34 = errors;
 if(typeof data.corpus !== "string"){
-validate53.errors = [{}];
 return false;
 }
 var valid0 = _errs34 === errors;
@@ -4534,13 +3952,11 @@ if(data.duration_ms !== undefined){
 let data9 = data.duration_ms;
 const _errs38 = errors;
 if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
-validate53.errors = [{}];
 return false;
 }
 if(errors === _errs38){
 if(typeof data9 == "number"){
 if(data9 < 0 || isNaN(data9)){
-validate53.errors = [{}];
 return false;
 }
 }
@@ -4555,27 +3971,23 @@ var valid0 = true;
 }
 }
 else {
-validate53.errors = [{}];
 return false;
 }
 }
-validate53.errors = vErrors;
 return errors === 0;
 }
 
 target["resource.retrieval.reranked"] = validate54;
 const schema65 = docs[34];
 
-function validate54(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate54(data){
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/resource.retrieval.reranked.schema.json" */;
-let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.query !== undefined){
 const _errs2 = errors;
 if(typeof data.query !== "string"){
-validate54.errors = [{}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -4587,7 +3999,6 @@ if(valid0){
 if(data.query_digest !== undefined){
 const _errs6 = errors;
 if(typeof data.query_digest !== "string"){
-validate54.errors = [{}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -4599,7 +4010,6 @@ if(valid0){
 if(data.model !== undefined){
 const _errs10 = errors;
 if(typeof data.model !== "string"){
-validate54.errors = [{}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -4612,13 +4022,11 @@ if(data.top_k !== undefined){
 let data3 = data.top_k;
 const _errs14 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-validate54.errors = [{}];
 return false;
 }
 if(errors === _errs14){
 if(typeof data3 == "number"){
 if(data3 < 0 || isNaN(data3)){
-validate54.errors = [{}];
 return false;
 }
 }
@@ -4644,7 +4052,6 @@ if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 if(data5.id !== undefined){
 const _errs26 = errors;
 if(typeof data5.id !== "string"){
-validate54.errors = [{}];
 return false;
 }
 var valid2 = _errs26 === errors;
@@ -4656,7 +4063,6 @@ if(valid2){
 if(data5.score !== undefined){
 const _errs30 = errors;
 if(!(typeof data5.score == "number")){
-validate54.errors = [{}];
 return false;
 }
 var valid2 = _errs30 === errors;
@@ -4668,7 +4074,6 @@ if(valid2){
 if(data5.content_redacted !== undefined){
 const _errs34 = errors;
 if(typeof data5.content_redacted !== "string"){
-validate54.errors = [{}];
 return false;
 }
 var valid2 = _errs34 === errors;
@@ -4680,7 +4085,6 @@ if(valid2){
 if(data5.content !== undefined){
 const _errs38 = errors;
 if(typeof data5.content !== "string"){
-validate54.errors = [{}];
 return false;
 }
 var valid2 = _errs38 === errors;
@@ -4693,7 +4097,6 @@ if(data5.metadata !== undefined){
 let data10 = data5.metadata;
 const _errs42 = errors;
 if(!(data10 && typeof data10 == "object" && !Array.isArray(data10))){
-validate54.errors = [{}];
 return false;
 }
 var valid2 = _errs42 === errors;
@@ -4707,7 +4110,6 @@ var valid2 = true;
 }
 }
 else {
-validate54.errors = [{}];
 return false;
 }
 }
@@ -4718,7 +4120,6 @@ break;
 }
 }
 else {
-validate54.errors = [{}];
 return false;
 }
 }
@@ -4743,7 +4144,6 @@ if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 if(data12.id !== undefined){
 const _errs54 = errors;
 if(typeof data12.id !== "string"){
-validate54.errors = [{}];
 return false;
 }
 var valid4 = _errs54 === errors;
@@ -4755,7 +4155,6 @@ if(valid4){
 if(data12.score !== undefined){
 const _errs58 = errors;
 if(!(typeof data12.score == "number")){
-validate54.errors = [{}];
 return false;
 }
 var valid4 = _errs58 === errors;
@@ -4767,7 +4166,6 @@ if(valid4){
 if(data12.content_redacted !== undefined){
 const _errs62 = errors;
 if(typeof data12.content_redacted !== "string"){
-validate54.errors = [{}];
 return false;
 }
 var valid4 = _errs62 === errors;
@@ -4779,7 +4177,6 @@ if(valid4){
 if(data12.content !== undefined){
 const _errs66 = errors;
 if(typeof data12.content !== "string"){
-validate54.errors = [{}];
 return false;
 }
 var valid4 = _errs66 === errors;
@@ -4792,7 +4189,6 @@ if(data12.metadata !== undefined){
 let data17 = data12.metadata;
 const _errs70 = errors;
 if(!(data17 && typeof data17 == "object" && !Array.isArray(data17))){
-validate54.errors = [{}];
 return false;
 }
 var valid4 = _errs70 === errors;
@@ -4806,7 +4202,6 @@ var valid4 = true;
 }
 }
 else {
-validate54.errors = [{}];
 return false;
 }
 }
@@ -4817,7 +4212,6 @@ break;
 }
 }
 else {
-validate54.errors = [{}];
 return false;
 }
 }
@@ -4831,13 +4225,11 @@ if(data.count !== undefined){
 let data18 = data.count;
 const _errs74 = errors;
 if(!((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18)))){
-validate54.errors = [{}];
 return false;
 }
 if(errors === _errs74){
 if(typeof data18 == "number"){
 if(data18 < 0 || isNaN(data18)){
-validate54.errors = [{}];
 return false;
 }
 }
@@ -4852,13 +4244,11 @@ if(data.duration_ms !== undefined){
 let data19 = data.duration_ms;
 const _errs78 = errors;
 if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))){
-validate54.errors = [{}];
 return false;
 }
 if(errors === _errs78){
 if(typeof data19 == "number"){
 if(data19 < 0 || isNaN(data19)){
-validate54.errors = [{}];
 return false;
 }
 }
@@ -4877,20 +4267,17 @@ var valid0 = true;
 }
 }
 else {
-validate54.errors = [{}];
 return false;
 }
 }
-validate54.errors = vErrors;
 return errors === 0;
 }
 
 target["resource.citation.recorded"] = validate55;
 const schema66 = docs[35];
 
-function validate55(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate55(data){
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/resource.citation.recorded.schema.json" */;
-let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -4914,7 +4301,6 @@ if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.id !== undefined){
 const _errs14 = errors;
 if(typeof data2.id !== "string"){
-validate55.errors = [{}];
 return false;
 }
 var valid3 = _errs14 === errors;
@@ -4926,7 +4312,6 @@ if(valid3){
 if(data2.uri !== undefined){
 const _errs18 = errors;
 if(typeof data2.uri !== "string"){
-validate55.errors = [{}];
 return false;
 }
 var valid3 = _errs18 === errors;
@@ -4938,7 +4323,6 @@ if(valid3){
 if(data2.title !== undefined){
 const _errs22 = errors;
 if(typeof data2.title !== "string"){
-validate55.errors = [{}];
 return false;
 }
 var valid3 = _errs22 === errors;
@@ -4950,7 +4334,6 @@ var valid3 = true;
 }
 }
 else {
-validate55.errors = [{}];
 return false;
 }
 }
@@ -4963,7 +4346,6 @@ if(valid2){
 if(data1.cited_text_redacted !== undefined){
 const _errs26 = errors;
 if(typeof data1.cited_text_redacted !== "string"){
-validate55.errors = [{}];
 return false;
 }
 var valid2 = _errs26 === errors;
@@ -4975,7 +4357,6 @@ if(valid2){
 if(data1.cited_text !== undefined){
 const _errs30 = errors;
 if(typeof data1.cited_text !== "string"){
-validate55.errors = [{}];
 return false;
 }
 var valid2 = _errs30 === errors;
@@ -4995,13 +4376,6 @@ const _errs40 = errors;
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 let missing0;
 if(((data8.char === undefined) && (missing0 = "char")) || ((data8.page === undefined) && (missing0 = "page"))){
-const err0 = {};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
 errors++;
 }
 }
@@ -5012,13 +4386,6 @@ const _errs41 = errors;
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 let missing1;
 if(((data8.char === undefined) && (missing1 = "char")) || ((data8.block === undefined) && (missing1 = "block"))){
-const err1 = {};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
 errors++;
 }
 }
@@ -5029,13 +4396,6 @@ const _errs42 = errors;
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 let missing2;
 if(((data8.page === undefined) && (missing2 = "page")) || ((data8.block === undefined) && (missing2 = "block"))){
-const err2 = {};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
 errors++;
 }
 }
@@ -5044,41 +4404,17 @@ valid5 = valid5 || _valid0;
 }
 }
 if(!valid5){
-const err3 = {};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
 errors++;
 }
 else {
 errors = _errs39;
-if(vErrors !== null){
-if(_errs39){
-vErrors.length = _errs39;
-}
-else {
-vErrors = null;
-}
-}
 }
 var valid4 = _errs38 === errors;
 if(valid4){
-validate55.errors = [{}];
 return false;
 }
 else {
 errors = _errs37;
-if(vErrors !== null){
-if(_errs37){
-vErrors.length = _errs37;
-}
-else {
-vErrors = null;
-}
-}
 }
 if(errors === _errs34){
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
@@ -5091,7 +4427,6 @@ if(data9.start !== undefined){
 let data10 = data9.start;
 const _errs50 = errors;
 if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))){
-validate55.errors = [{}];
 return false;
 }
 var valid7 = _errs50 === errors;
@@ -5104,7 +4439,6 @@ if(data9.end !== undefined){
 let data11 = data9.end;
 const _errs53 = errors;
 if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
-validate55.errors = [{}];
 return false;
 }
 var valid7 = _errs53 === errors;
@@ -5115,7 +4449,6 @@ var valid7 = true;
 }
 }
 else {
-validate55.errors = [{}];
 return false;
 }
 }
@@ -5134,7 +4467,6 @@ if(data12.page !== undefined){
 let data13 = data12.page;
 const _errs60 = errors;
 if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
-validate55.errors = [{}];
 return false;
 }
 var valid8 = _errs60 === errors;
@@ -5147,7 +4479,6 @@ if(data12.start !== undefined){
 let data14 = data12.start;
 const _errs63 = errors;
 if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))){
-validate55.errors = [{}];
 return false;
 }
 var valid8 = _errs63 === errors;
@@ -5160,7 +4491,6 @@ if(data12.end !== undefined){
 let data15 = data12.end;
 const _errs66 = errors;
 if(!((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15)))){
-validate55.errors = [{}];
 return false;
 }
 var valid8 = _errs66 === errors;
@@ -5172,7 +4502,6 @@ var valid8 = true;
 }
 }
 else {
-validate55.errors = [{}];
 return false;
 }
 }
@@ -5191,7 +4520,6 @@ if(data16.block !== undefined){
 let data17 = data16.block;
 const _errs73 = errors;
 if(!((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17)))){
-validate55.errors = [{}];
 return false;
 }
 var valid9 = _errs73 === errors;
@@ -5204,7 +4532,6 @@ if(data16.start !== undefined){
 let data18 = data16.start;
 const _errs76 = errors;
 if(!((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18)))){
-validate55.errors = [{}];
 return false;
 }
 var valid9 = _errs76 === errors;
@@ -5217,7 +4544,6 @@ if(data16.end !== undefined){
 let data19 = data16.end;
 const _errs79 = errors;
 if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))){
-validate55.errors = [{}];
 return false;
 }
 var valid9 = _errs79 === errors;
@@ -5229,7 +4555,6 @@ var valid9 = true;
 }
 }
 else {
-validate55.errors = [{}];
 return false;
 }
 }
@@ -5242,7 +4567,6 @@ var valid6 = true;
 }
 }
 else {
-validate55.errors = [{}];
 return false;
 }
 }
@@ -5256,13 +4580,11 @@ if(data1.document_index !== undefined){
 let data20 = data1.document_index;
 const _errs82 = errors;
 if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))){
-validate55.errors = [{}];
 return false;
 }
 if(errors === _errs82){
 if(typeof data20 == "number"){
 if(data20 < 0 || isNaN(data20)){
-validate55.errors = [{}];
 return false;
 }
 }
@@ -5278,7 +4600,6 @@ var valid2 = true;
 }
 }
 else {
-validate55.errors = [{}];
 return false;
 }
 }
@@ -5289,7 +4610,6 @@ break;
 }
 }
 else {
-validate55.errors = [{}];
 return false;
 }
 }
@@ -5303,13 +4623,11 @@ if(data.count !== undefined){
 let data21 = data.count;
 const _errs86 = errors;
 if(!((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21)))){
-validate55.errors = [{}];
 return false;
 }
 if(errors === _errs86){
 if(typeof data21 == "number"){
 if(data21 < 0 || isNaN(data21)){
-validate55.errors = [{}];
 return false;
 }
 }
@@ -5322,27 +4640,23 @@ var valid0 = true;
 }
 }
 else {
-validate55.errors = [{}];
 return false;
 }
 }
-validate55.errors = vErrors;
 return errors === 0;
 }
 
 target["assessment.evaluation.recorded"] = validate56;
 const schema67 = docs[36];
 
-function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate56(data){
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/assessment.evaluation.recorded.schema.json" */;
-let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data["gen_ai.evaluation.name"] !== undefined){
 const _errs2 = errors;
 if(typeof data["gen_ai.evaluation.name"] !== "string"){
-validate56.errors = [{}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -5354,7 +4668,6 @@ if(valid0){
 if(data["gen_ai.evaluation.score.value"] !== undefined){
 const _errs6 = errors;
 if(!(typeof data["gen_ai.evaluation.score.value"] == "number")){
-validate56.errors = [{}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -5366,7 +4679,6 @@ if(valid0){
 if(data["gen_ai.evaluation.score.label"] !== undefined){
 const _errs10 = errors;
 if(typeof data["gen_ai.evaluation.score.label"] !== "string"){
-validate56.errors = [{}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -5378,7 +4690,6 @@ if(valid0){
 if(data["gen_ai.evaluation.explanation"] !== undefined){
 const _errs14 = errors;
 if(typeof data["gen_ai.evaluation.explanation"] !== "string"){
-validate56.errors = [{}];
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -5390,7 +4701,6 @@ if(valid0){
 if(data.evaluator !== undefined){
 const _errs18 = errors;
 if(typeof data.evaluator !== "string"){
-validate56.errors = [{}];
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -5404,27 +4714,23 @@ var valid0 = true;
 }
 }
 else {
-validate56.errors = [{}];
 return false;
 }
 }
-validate56.errors = vErrors;
 return errors === 0;
 }
 
 target["assessment.feedback.received"] = validate57;
 const schema68 = docs[37];
 
-function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate57(data){
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/assessment.feedback.received.schema.json" */;
-let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.rating !== undefined){
 const _errs2 = errors;
 if(!(typeof data.rating == "number")){
-validate57.errors = [{}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -5436,7 +4742,6 @@ if(valid0){
 if(data.label !== undefined){
 const _errs6 = errors;
 if(typeof data.label !== "string"){
-validate57.errors = [{}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -5448,7 +4753,6 @@ if(valid0){
 if(data.comment !== undefined){
 const _errs10 = errors;
 if(typeof data.comment !== "string"){
-validate57.errors = [{}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -5460,7 +4764,6 @@ if(valid0){
 if(data.correction !== undefined){
 const _errs14 = errors;
 if(typeof data.correction !== "string"){
-validate57.errors = [{}];
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -5472,7 +4775,6 @@ if(valid0){
 if(data.source !== undefined){
 const _errs18 = errors;
 if(typeof data.source !== "string"){
-validate57.errors = [{}];
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -5486,20 +4788,17 @@ var valid0 = true;
 }
 }
 else {
-validate57.errors = [{}];
 return false;
 }
 }
-validate57.errors = vErrors;
 return errors === 0;
 }
 
 target["assessment.guardrail.recorded"] = validate58;
 const schema69 = docs[38];
 
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate58(data){
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/assessment.guardrail.recorded.schema.json" */;
-let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -5512,11 +4811,9 @@ if(data0.stage !== undefined){
 let data1 = data0.stage;
 const _errs6 = errors;
 if(typeof data1 !== "string"){
-validate58.errors = [{}];
 return false;
 }
 if(!((data1 === "input") || (data1 === "output"))){
-validate58.errors = [{}];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -5529,11 +4826,9 @@ if(data0.verdict !== undefined){
 let data2 = data0.verdict;
 const _errs10 = errors;
 if(typeof data2 !== "string"){
-validate58.errors = [{}];
 return false;
 }
 if(!((((data2 === "allowed") || (data2 === "flagged")) || (data2 === "blocked")) || (data2 === "modified"))){
-validate58.errors = [{}];
 return false;
 }
 var valid1 = _errs10 === errors;
@@ -5557,7 +4852,6 @@ if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 if(data4.name !== undefined){
 const _errs22 = errors;
 if(typeof data4.name !== "string"){
-validate58.errors = [{}];
 return false;
 }
 var valid3 = _errs22 === errors;
@@ -5569,7 +4863,6 @@ if(valid3){
 if(data4.score !== undefined){
 const _errs26 = errors;
 if(!(typeof data4.score == "number")){
-validate58.errors = [{}];
 return false;
 }
 var valid3 = _errs26 === errors;
@@ -5580,7 +4873,6 @@ var valid3 = true;
 }
 }
 else {
-validate58.errors = [{}];
 return false;
 }
 }
@@ -5591,7 +4883,6 @@ break;
 }
 }
 else {
-validate58.errors = [{}];
 return false;
 }
 }
@@ -5609,7 +4900,6 @@ if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 if(data7.name !== undefined){
 const _errs34 = errors;
 if(typeof data7.name !== "string"){
-validate58.errors = [{}];
 return false;
 }
 var valid4 = _errs34 === errors;
@@ -5621,7 +4911,6 @@ if(valid4){
 if(data7.version !== undefined){
 const _errs37 = errors;
 if(typeof data7.version !== "string"){
-validate58.errors = [{}];
 return false;
 }
 var valid4 = _errs37 === errors;
@@ -5632,7 +4921,6 @@ var valid4 = true;
 }
 }
 else {
-validate58.errors = [{}];
 return false;
 }
 }
@@ -5645,7 +4933,6 @@ if(valid1){
 if(data0.explanation !== undefined){
 const _errs40 = errors;
 if(typeof data0.explanation !== "string"){
-validate58.errors = [{}];
 return false;
 }
 var valid1 = _errs40 === errors;
@@ -5659,33 +4946,28 @@ var valid1 = true;
 }
 }
 else {
-validate58.errors = [{}];
 return false;
 }
 }
 }
 }
 else {
-validate58.errors = [{}];
 return false;
 }
 }
-validate58.errors = vErrors;
 return errors === 0;
 }
 
 target["control.attention.respond"] = validate59;
 const schema70 = docs[39];
 
-function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate59(data){
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/control.attention.respond.schema.json" */;
-let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.answer === undefined) && (missing0 = "answer")){
-validate59.errors = [{}];
 return false;
 }
 else {
@@ -5697,7 +4979,6 @@ if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 if(data0.option !== undefined){
 const _errs6 = errors;
 if(typeof data0.option !== "string"){
-validate59.errors = [{}];
 return false;
 }
 var valid1 = _errs6 === errors;
@@ -5709,7 +4990,6 @@ if(valid1){
 if(data0.text !== undefined){
 const _errs10 = errors;
 if(typeof data0.text !== "string"){
-validate59.errors = [{}];
 return false;
 }
 var valid1 = _errs10 === errors;
@@ -5722,7 +5002,6 @@ if(data0.values !== undefined){
 let data3 = data0.values;
 const _errs14 = errors;
 if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){
-validate59.errors = [{}];
 return false;
 }
 var valid1 = _errs14 === errors;
@@ -5734,7 +5013,6 @@ var valid1 = true;
 }
 }
 else {
-validate59.errors = [{}];
 return false;
 }
 }
@@ -5742,26 +5020,22 @@ return false;
 }
 }
 else {
-validate59.errors = [{}];
 return false;
 }
 }
-validate59.errors = vErrors;
 return errors === 0;
 }
 
 target["control.cancel"] = validate60;
 const schema71 = docs[40];
 
-function validate60(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate60(data){
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/control.cancel.schema.json" */;
-let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.scope === undefined) && (missing0 = "scope")){
-validate60.errors = [{}];
 return false;
 }
 else {
@@ -5769,11 +5043,9 @@ if(data.scope !== undefined){
 let data0 = data.scope;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate60.errors = [{}];
 return false;
 }
 if(!((data0 === "run") || (data0 === "session"))){
-validate60.errors = [{}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -5785,7 +5057,6 @@ if(valid0){
 if(data.reason !== undefined){
 const _errs5 = errors;
 if(typeof data.reason !== "string"){
-validate60.errors = [{}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -5797,77 +5068,64 @@ var valid0 = true;
 }
 }
 else {
-validate60.errors = [{}];
 return false;
 }
 }
-validate60.errors = vErrors;
 return errors === 0;
 }
 
 target["control.pause"] = validate61;
 const schema72 = docs[41];
 
-function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate61(data){
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/control.pause.schema.json" */;
-let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(!(data && typeof data == "object" && !Array.isArray(data))){
-validate61.errors = [{}];
 return false;
 }
 }
-validate61.errors = vErrors;
 return errors === 0;
 }
 
 target["control.resume"] = validate62;
 const schema73 = docs[42];
 
-function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate62(data){
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/control.resume.schema.json" */;
-let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(!(data && typeof data == "object" && !Array.isArray(data))){
-validate62.errors = [{}];
 return false;
 }
 }
-validate62.errors = vErrors;
 return errors === 0;
 }
 
 target["control.accepted"] = validate63;
 const schema74 = docs[43];
 
-function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate63(data){
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/control.accepted.schema.json" */;
-let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(!(data && typeof data == "object" && !Array.isArray(data))){
-validate63.errors = [{}];
 return false;
 }
 }
-validate63.errors = vErrors;
 return errors === 0;
 }
 
 target["control.rejected"] = validate64;
 const schema75 = docs[44];
 
-function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate64(data){
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/control.rejected.schema.json" */;
-let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.reason === undefined) && (missing0 = "reason")){
-validate64.errors = [{}];
 return false;
 }
 else {
@@ -5875,11 +5133,9 @@ if(data.reason !== undefined){
 let data0 = data.reason;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate64.errors = [{}];
 return false;
 }
 if(!(((((data0 === "unsupported") || (data0 === "unauthorized")) || (data0 === "busy")) || (data0 === "refused")) || (data0 === "invalid"))){
-validate64.errors = [{}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -5891,7 +5147,6 @@ if(valid0){
 if(data.detail !== undefined){
 const _errs6 = errors;
 if(typeof data.detail !== "string"){
-validate64.errors = [{}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -5903,11 +5158,9 @@ var valid0 = true;
 }
 }
 else {
-validate64.errors = [{}];
 return false;
 }
 }
-validate64.errors = vErrors;
 return errors === 0;
 }
 
