@@ -1,8 +1,9 @@
 /**
  * CompactTable: the memory-capped tables of both protocols' analyzers: a 64-bit key (Hash64) -> a row of u32 / f64
- * columns, all in typed arrays. Rows in chunks (growth never copies; slots stay valid), the index in SHARDS
- * linear-probing tables (≤ 3/4 full, deletion shifts back). With `cap`: `oldest` forgets one per new entry, `half` (AEP
- * `--max-ids`) the oldest half.
+ * columns, all in typed arrays. Rows in chunks (growth never copies; slots stay valid), each row's key words and
+ * bucket-chain link beside it, the index one array of bucket heads (at most one key a bucket on average; doubling
+ * relinks the chains in place). With `cap`: `oldest` forgets one per new entry, `half` (AEP `--max-ids`) the oldest
+ * half.
  */
 import type { Hash64 } from './canonical.ts';
 
@@ -12,14 +13,17 @@ const CHUNK_BITS = 10;
 /** Rows per chunk of row storage. */
 export const CHUNK_ROWS = 1 << CHUNK_BITS;
 const CHUNK_MASK = CHUNK_ROWS - 1;
-const SHARD_BITS = 6;
-/** Index tables (shards), chosen by the top {@link SHARD_BITS} bits of a key's `hi` word. */
-export const SHARDS = 1 << SHARD_BITS;
-const MIN_SHARD = 16;
+/** Bucket heads of a new table (a power of two). */
+export const MIN_BUCKETS = 16;
 /** Internal u32 columns ahead of the caller's: previous and next row in insertion order (+1; 0: none). */
 const PREV = 0;
 const NEXT = 1;
 const INTERNAL_U32 = 2;
+/** Words per row of the key chunks: the key's `lo` and `hi`, and the next row + 1 in its bucket (0: none). */
+const KEY_WORDS = 3;
+const K_LO = 0;
+const K_HI = 1;
+const K_CHAIN = 2;
 
 /** The shape of a table: column counts and the cap (see the module comment). */
 export interface TableSpec {
@@ -32,22 +36,16 @@ export interface TableSpec {
   forget?: 'oldest' | 'half';
 }
 
-/** One index shard: row + 1 per slot (0: empty), and the key's `lo` word beside it (a probe reads no row to skip). */
-interface Shard {
-  rows: Uint32Array;
-  los: Uint32Array;
-  size: number;
-}
-
 /** A 64-bit-key -> fixed-row table (see the module comment). */
 export class CompactTable {
   private readonly nu: number;
   private readonly nf: number;
   private readonly u: Uint32Array[] = [];
   private readonly f: Float64Array[] = [];
-  private readonly kl: Uint32Array[] = [];
-  private readonly kh: Uint32Array[] = [];
-  private readonly shards: (Shard | undefined)[] = new Array(SHARDS);
+  /** Per chunk: {@link KEY_WORDS} words a row. */
+  private readonly k: Uint32Array[] = [];
+  /** Bucket heads: row + 1 of the first row whose key's `lo` falls in the bucket (0: none). */
+  private heads = new Uint32Array(MIN_BUCKETS);
   private count = 0;
   /** Rows ever handed out (the next fresh row). */
   private top = 0;
@@ -79,9 +77,8 @@ export class CompactTable {
   }
 
   /**
-   * Bytes the entries take now, the index at its fullest: the run's memory measure (src/core/state-budget.ts). The
-   * index is counted at 4 bytes a slot, as before its slots also held the key's low word (8 bytes), so the budget
-   * forgets at the same events as it did.
+   * Bytes the entries take now: the run's memory measure (src/core/state-budget.ts). Per row its order links and key
+   * (16), its chain link (4) and its share of the bucket heads (4 bytes a bucket, 1 to 2 buckets a row: about 7).
    */
   bytes(): number {
     return this.count * (16 + 4 * (this.nu - INTERNAL_U32) + 8 * this.nf + 11);
@@ -93,19 +90,16 @@ export class CompactTable {
   }
 
   slot(key: Hash64): number | undefined {
-    const sh = this.shards[key.hi >>> (32 - SHARD_BITS)];
-    if (sh === undefined) return undefined;
-    const idx = sh.rows;
-    const los = sh.los;
     const lo = key.lo;
-    const mask = idx.length - 1;
-    for (let i = lo & mask; ; i = (i + 1) & mask) {
-      const r = idx[i]!;
-      if (r === 0) return undefined;
-      if (los[i] !== lo) continue;
+    const hi = key.hi;
+    for (let r = this.heads[lo & (this.heads.length - 1)]!; r !== 0; ) {
       const s = r - 1;
-      if (this.kh[s >>> CHUNK_BITS]![s & CHUNK_MASK] === key.hi) return s;
+      const k = this.k[s >>> CHUNK_BITS]!;
+      const o = (s & CHUNK_MASK) * KEY_WORDS;
+      if (k[o + K_LO] === lo && k[o + K_HI] === hi) return s;
+      r = k[o + K_CHAIN]!;
     }
+    return undefined;
   }
 
   /** A zeroed row for `key`, known not held (else `put`); at the cap the oldest entries go first (`forgot`). */
@@ -120,15 +114,20 @@ export class CompactTable {
     const s = this.allocRow();
     const c = this.u[s >>> CHUNK_BITS]!;
     const o = (s & CHUNK_MASK) * this.nu;
-    this.kh[s >>> CHUNK_BITS]![s & CHUNK_MASK] = key.hi;
-    this.kl[s >>> CHUNK_BITS]![s & CHUNK_MASK] = key.lo;
+    const k = this.k[s >>> CHUNK_BITS]!;
+    const ko = (s & CHUNK_MASK) * KEY_WORDS;
+    k[ko + K_LO] = key.lo;
+    k[ko + K_HI] = key.hi;
     c[o + PREV] = this.tail;
     c[o + NEXT] = 0;
     if (this.tail !== 0) this.setLink(this.tail - 1, NEXT, s + 1);
     else this.head = s + 1;
     this.tail = s + 1;
-    this.insertIndex(key.hi, key.lo, s);
     this.count++;
+    if (this.count > this.heads.length) this.growIndex();
+    const b = key.lo & (this.heads.length - 1);
+    k[ko + K_CHAIN] = this.heads[b]!;
+    this.heads[b] = s + 1;
     return s;
   }
 
@@ -162,7 +161,9 @@ export class CompactTable {
 
   /** The key of row `s` (allocates the pair; for the rare paths that need it). */
   keyAt(s: number): Hash64 {
-    return { hi: this.kh[s >>> CHUNK_BITS]![s & CHUNK_MASK]!, lo: this.kl[s >>> CHUNK_BITS]![s & CHUNK_MASK]! };
+    const k = this.k[s >>> CHUNK_BITS]!;
+    const o = (s & CHUNK_MASK) * KEY_WORDS;
+    return { hi: k[o + K_HI]!, lo: k[o + K_LO]! };
   }
 
   getU(s: number, col: number): number {
@@ -199,8 +200,7 @@ export class CompactTable {
     if ((s & CHUNK_MASK) === 0) {
       this.u.push(new Uint32Array(CHUNK_ROWS * this.nu));
       this.f.push(new Float64Array(CHUNK_ROWS * this.nf));
-      this.kl.push(new Uint32Array(CHUNK_ROWS));
-      this.kh.push(new Uint32Array(CHUNK_ROWS));
+      this.k.push(new Uint32Array(CHUNK_ROWS * KEY_WORDS));
     }
     return s;
   }
@@ -215,65 +215,53 @@ export class CompactTable {
     else this.head = next;
     if (next !== 0) this.setLink(next - 1, PREV, prev);
     else this.tail = prev;
-    this.removeIndex(this.kh[s >>> CHUNK_BITS]![s & CHUNK_MASK]!, this.kl[s >>> CHUNK_BITS]![s & CHUNK_MASK]!, s);
+    this.removeIndex(s);
     c[o + NEXT] = this.freeHead;
     this.freeHead = s + 1;
     this.count--;
   }
 
-  private insertIndex(hi: number, lo: number, s: number): void {
-    const n = hi >>> (32 - SHARD_BITS);
-    let sh = this.shards[n];
-    if (sh === undefined)
-      sh = this.shards[n] = { rows: new Uint32Array(MIN_SHARD), los: new Uint32Array(MIN_SHARD), size: 0 };
-    else if ((sh.size + 1) * 4 > sh.rows.length * 3) this.growShard(sh);
-    const idx = sh.rows;
-    const mask = idx.length - 1;
-    let i = lo & mask;
-    while (idx[i] !== 0) i = (i + 1) & mask;
-    idx[i] = s + 1;
-    sh.los[i] = lo;
-    sh.size++;
-  }
-
-  private growShard(sh: Shard): void {
-    const old = sh.rows;
-    const oldLos = sh.los;
-    const idx = new Uint32Array(old.length * 2);
-    const los = new Uint32Array(old.length * 2);
-    const mask = idx.length - 1;
-    for (let j = 0; j < old.length; j++) {
-      const r = old[j]!;
-      if (r === 0) continue;
-      const lo = oldLos[j]!;
-      let i = lo & mask;
-      while (idx[i] !== 0) i = (i + 1) & mask;
-      idx[i] = r;
-      los[i] = lo;
-    }
-    sh.rows = idx;
-    sh.los = los;
-  }
-
-  /** Take row `s` out of its shard, shifting the rest of its probe run back. */
-  private removeIndex(hi: number, lo: number, s: number): void {
-    const sh = this.shards[hi >>> (32 - SHARD_BITS)]!;
-    const idx = sh.rows;
-    const los = sh.los;
-    const mask = idx.length - 1;
-    let i = lo & mask;
-    while (idx[i] !== s + 1) i = (i + 1) & mask;
-    for (let j = (i + 1) & mask; idx[j] !== 0; j = (j + 1) & mask) {
-      const home = los[j]! & mask;
-      // move the entry at j into the hole at i unless its home lies cyclically in (i, j]
-      if (i <= j ? home <= i || home > j : home <= i && home > j) {
-        idx[i] = idx[j]!;
-        los[i] = los[j]!;
-        i = j;
+  /** Twice the buckets: each chain splits into its bucket and the one `heads.length` above it (rows stay put). */
+  private growIndex(): void {
+    const old = this.heads;
+    const heads = new Uint32Array(old.length * 2);
+    const mask = heads.length - 1;
+    for (let b = 0; b < old.length; b++) {
+      for (let r = old[b]!; r !== 0; ) {
+        const s = r - 1;
+        const k = this.k[s >>> CHUNK_BITS]!;
+        const o = (s & CHUNK_MASK) * KEY_WORDS;
+        const next = k[o + K_CHAIN]!;
+        const nb = k[o + K_LO]! & mask;
+        k[o + K_CHAIN] = heads[nb]!;
+        heads[nb] = r;
+        r = next;
       }
     }
-    idx[i] = 0;
-    sh.size--;
+    this.heads = heads;
+  }
+
+  /** Unlink row `s` from its bucket's chain. */
+  private removeIndex(s: number): void {
+    const k = this.k[s >>> CHUNK_BITS]!;
+    const o = (s & CHUNK_MASK) * KEY_WORDS;
+    const next = k[o + K_CHAIN]!;
+    const b = k[o + K_LO]! & (this.heads.length - 1);
+    let r = this.heads[b]!;
+    if (r === s + 1) {
+      this.heads[b] = next;
+      return;
+    }
+    for (;;) {
+      const p = r - 1;
+      const pk = this.k[p >>> CHUNK_BITS]!;
+      const po = (p & CHUNK_MASK) * KEY_WORDS + K_CHAIN;
+      r = pk[po]!;
+      if (r === s + 1) {
+        pk[po] = next;
+        return;
+      }
+    }
   }
 }
 
