@@ -182,6 +182,39 @@ test('table: random adds, puts and deletes across index growth agree with a Map'
   }
 });
 
+test('table: a fifo table keeps the order without links, reuses emptied chunks and refuses other deletions', () => {
+  const t = new CompactTable({ u32: COL.count, f64: F.count, cap: 3000, forget: 'half', fifo: true });
+  const forgot: number[] = [];
+  for (let i = 0; i < 20_000; i++) {
+    const s = fill(t, i);
+    assert.deepEqual([t.getU(s, COL.a), t.getF(s, F.x)], [i, i + 0.5], 'a reused chunk comes back zeroed, then filled');
+    if (t.forgot) forgot.push(i);
+  }
+  assert.deepEqual(forgot.slice(0, 3), [3000, 4500, 6000], 'the oldest half goes at the cap');
+  assert.equal(t.size, 2000);
+  for (let i = 0; i < 20_000; i++) assert.equal(holds(t, i), i >= 18_000, `key ${i}`);
+  assert.ok(t.allocated <= 5 * CHUNK_ROWS, `${t.allocated} rows allocated`);
+  assert.deepEqual(t.keyAt(t.oldest()!), key(18_000));
+  assert.throws(() => t.delete(key(19_000)), /oldest entry only/);
+  t.delete(key(18_000));
+  assert.deepEqual(t.keyAt(t.oldest()!), key(18_001));
+  while (t.forgetOldest());
+  assert.equal(t.size, 0);
+  assert.equal(t.oldest(), undefined);
+  fill(t, 1);
+  assert.ok(holds(t, 1));
+  assert.deepEqual(t.keyAt(t.oldest()!), key(1));
+  // the index grows while the oldest rows are gone from the middle of the first chunk
+  const u = new CompactTable({ u32: COL.count, f64: F.count, fifo: true });
+  for (let i = 0; i < 1500; i++) fill(u, i);
+  for (let i = 0; i < 700; i++) u.forgetOldest();
+  for (let i = 1500; i < 5000; i++) fill(u, i);
+  for (let i = 0; i < 5000; i++) assert.equal(holds(u, i), i >= 700, `key ${i}`);
+  const linked = new CompactTable({ u32: COL.count, f64: F.count });
+  fill(linked, 1);
+  assert.equal(t.bytes(), linked.bytes(), 'counted as linked rows: the budget forgets where it did');
+});
+
 test('table: keyNumber is the top 53 bits, exact in a float64', () => {
   assert.equal(keyNumber({ hi: 0xffffffff, lo: 0xffffffff }), 2 ** 53 - 1);
   assert.equal(keyNumber({ hi: 0, lo: 0x7ff }), 0);
