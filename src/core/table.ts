@@ -1,8 +1,10 @@
 /**
  * CompactTable: the memory-capped tables of both protocols' analyzers: a 64-bit key (Hash64) -> a row of u32 / f64
- * columns, all in typed arrays. Rows in chunks (growth never copies; slots stay valid), the index in SHARDS
- * linear-probing tables (≤ 3/4 full, deletion shifts back). With `cap`: `oldest` forgets one per new entry, `half` (AEP
- * `--max-ids`) the oldest half.
+ * columns, all in typed arrays. Rows in chunks (growth never copies; slots stay valid), each row's key words and
+ * bucket-chain link beside it, the index one array of bucket heads (at most one key a bucket on average; doubling
+ * relinks the chains in place). With `cap`: `oldest` forgets one per new entry, `half` (AEP `--max-ids`) the oldest
+ * half. A `fifo` table only ever loses its oldest entry: its rows are taken in order from a ring of chunks and keep no
+ * order links (8 bytes a row less).
  */
 import type { Hash64 } from './canonical.ts';
 
@@ -12,14 +14,17 @@ const CHUNK_BITS = 10;
 /** Rows per chunk of row storage. */
 export const CHUNK_ROWS = 1 << CHUNK_BITS;
 const CHUNK_MASK = CHUNK_ROWS - 1;
-const SHARD_BITS = 6;
-/** Index tables (shards), chosen by the top {@link SHARD_BITS} bits of a key's `hi` word. */
-export const SHARDS = 1 << SHARD_BITS;
-const MIN_SHARD = 16;
-/** Internal u32 columns ahead of the caller's: previous and next row in insertion order (+1; 0: none). */
+/** Bucket heads of a new table (a power of two). */
+export const MIN_BUCKETS = 16;
+/** The link chunks' words a row (none in `fifo` tables): previous and next row in insertion order (+1; 0: none). */
 const PREV = 0;
 const NEXT = 1;
-const INTERNAL_U32 = 2;
+const LINKS = 2;
+/** Words per row of the key chunks: the key's `lo` and `hi`, and the next row + 1 in its bucket (0: none). */
+const KEY_WORDS = 3;
+const K_LO = 0;
+const K_HI = 1;
+const K_CHAIN = 2;
 
 /** The shape of a table: column counts and the cap (see the module comment). */
 export interface TableSpec {
@@ -30,28 +35,32 @@ export interface TableSpec {
   cap?: number;
   /** How many go at the cap (default `'oldest'`: one). */
   forget?: 'oldest' | 'half';
-}
-
-/** One index shard: row + 1 per slot (0: empty), and the key's `lo` word beside it (a probe reads no row to skip). */
-interface Shard {
-  rows: Uint32Array;
-  los: Uint32Array;
-  size: number;
+  /** Entries go only oldest first (the cap, {@link CompactTable.forgetOldest}); `put` and `delete` of others throw. */
+  fifo?: boolean;
 }
 
 /** A 64-bit-key -> fixed-row table (see the module comment). */
 export class CompactTable {
   private readonly nu: number;
   private readonly nf: number;
+  private readonly fifo: boolean;
+  /** `fifo`: chunks in row order (oldest first), emptied chunks to reuse, and the first live / next free row in the first / last. */
+  private readonly ring: number[] = [];
+  private readonly spare: number[] = [];
+  private headOff = 0;
+  private tailOff = CHUNK_ROWS;
   private readonly u: Uint32Array[] = [];
   private readonly f: Float64Array[] = [];
-  private readonly kl: Uint32Array[] = [];
-  private readonly kh: Uint32Array[] = [];
-  private readonly shards: (Shard | undefined)[] = new Array(SHARDS);
+  /** Per chunk: {@link LINKS} words a row (not in a `fifo` table). */
+  private readonly l: Uint32Array[] = [];
+  /** Per chunk: {@link KEY_WORDS} words a row. */
+  private readonly k: Uint32Array[] = [];
+  /** Bucket heads: row + 1 of the first row whose key's `lo` falls in the bucket (0: none). */
+  private heads = new Uint32Array(MIN_BUCKETS);
   private count = 0;
   /** Rows ever handed out (the next fresh row). */
   private top = 0;
-  /** First free row + 1 (freed rows chain through their NEXT column). */
+  /** First free row + 1 (freed rows chain through their NEXT link). */
   private freeHead = 0;
   /** Oldest and newest row + 1 (0: empty). */
   private head = 0;
@@ -61,7 +70,8 @@ export class CompactTable {
   forgot = 0;
 
   constructor(spec: TableSpec) {
-    this.nu = INTERNAL_U32 + spec.u32;
+    this.fifo = spec.fifo === true;
+    this.nu = spec.u32;
     this.nf = spec.f64;
     const cap = spec.cap ?? Infinity;
     if (spec.forget === 'half' && cap !== Infinity) {
@@ -79,12 +89,12 @@ export class CompactTable {
   }
 
   /**
-   * Bytes the entries take now, the index at its fullest: the run's memory measure (src/core/state-budget.ts). The
-   * index is counted at 4 bytes a slot, as before its slots also held the key's low word (8 bytes), so the budget
-   * forgets at the same events as it did.
+   * Bytes the entries take now: the run's memory measure (src/core/state-budget.ts). Per row its columns, key (8), order
+   * links (8), chain link (4) and share of the bucket heads (4 bytes a bucket, 1 to 2 buckets a row: about 7). A `fifo`
+   * table's rows are counted with the links they no longer have (8 bytes over), so the budget forgets where it did.
    */
   bytes(): number {
-    return this.count * (16 + 4 * (this.nu - INTERNAL_U32) + 8 * this.nf + 11);
+    return this.count * (16 + 4 * this.nu + 8 * this.nf + 11);
   }
 
   /** Rows allocated (the high-water mark of entries held at once, rounded up to whole chunks). */
@@ -93,42 +103,46 @@ export class CompactTable {
   }
 
   slot(key: Hash64): number | undefined {
-    const sh = this.shards[key.hi >>> (32 - SHARD_BITS)];
-    if (sh === undefined) return undefined;
-    const idx = sh.rows;
-    const los = sh.los;
     const lo = key.lo;
-    const mask = idx.length - 1;
-    for (let i = lo & mask; ; i = (i + 1) & mask) {
-      const r = idx[i]!;
-      if (r === 0) return undefined;
-      if (los[i] !== lo) continue;
+    const hi = key.hi;
+    for (let r = this.heads[lo & (this.heads.length - 1)]!; r !== 0; ) {
       const s = r - 1;
-      if (this.kh[s >>> CHUNK_BITS]![s & CHUNK_MASK] === key.hi) return s;
+      const k = this.k[s >>> CHUNK_BITS]!;
+      const o = (s & CHUNK_MASK) * KEY_WORDS;
+      if (k[o + K_LO] === lo && k[o + K_HI] === hi) return s;
+      r = k[o + K_CHAIN]!;
     }
+    return undefined;
   }
 
   /** A zeroed row for `key`, known not held (else `put`); at the cap the oldest entries go first (`forgot`). */
   add(key: Hash64): number {
     this.forgot = 0;
     if (this.count >= this.limit) {
-      for (let n = 0; n < this.batch && this.head !== 0; n++) {
-        this.remove(this.head - 1);
+      for (let n = 0; n < this.batch && this.count > 0; n++) {
+        this.remove(this.oldest()!);
         this.forgot++;
       }
     }
-    const s = this.allocRow();
-    const c = this.u[s >>> CHUNK_BITS]!;
-    const o = (s & CHUNK_MASK) * this.nu;
-    this.kh[s >>> CHUNK_BITS]![s & CHUNK_MASK] = key.hi;
-    this.kl[s >>> CHUNK_BITS]![s & CHUNK_MASK] = key.lo;
-    c[o + PREV] = this.tail;
-    c[o + NEXT] = 0;
-    if (this.tail !== 0) this.setLink(this.tail - 1, NEXT, s + 1);
-    else this.head = s + 1;
-    this.tail = s + 1;
-    this.insertIndex(key.hi, key.lo, s);
+    if (this.count >= this.heads.length) this.growIndex();
+    const s = this.fifo ? this.ringRow() : this.allocRow();
+    const k = this.k[s >>> CHUNK_BITS]!;
+    const ko = (s & CHUNK_MASK) * KEY_WORDS;
+    k[ko + K_LO] = key.lo;
+    k[ko + K_HI] = key.hi;
+    if (!this.fifo) {
+      const c = this.l[s >>> CHUNK_BITS]!;
+      const o = (s & CHUNK_MASK) * LINKS;
+      c[o + PREV] = this.tail;
+      c[o + NEXT] = 0;
+      if (this.tail !== 0) this.setLink(this.tail - 1, NEXT, s + 1);
+      else this.head = s + 1;
+      this.tail = s + 1;
+    }
     this.count++;
+    const b = key.lo & (this.heads.length - 1);
+    k[ko + K_CHAIN] = this.heads[b]!;
+    this.heads[b] = s + 1;
     return s;
   }
 
@@ -157,20 +171,23 @@ export class CompactTable {
   }
 
   oldest(): number | undefined {
+    if (this.fifo) return this.count === 0 ? undefined : this.ring[0]! * CHUNK_ROWS + this.headOff;
     return this.head === 0 ? undefined : this.head - 1;
   }
 
   /** The key of row `s` (allocates the pair; for the rare paths that need it). */
   keyAt(s: number): Hash64 {
-    return { hi: this.kh[s >>> CHUNK_BITS]![s & CHUNK_MASK]!, lo: this.kl[s >>> CHUNK_BITS]![s & CHUNK_MASK]! };
+    const k = this.k[s >>> CHUNK_BITS]!;
+    const o = (s & CHUNK_MASK) * KEY_WORDS;
+    return { hi: k[o + K_HI]!, lo: k[o + K_LO]! };
   }
 
   getU(s: number, col: number): number {
-    return this.u[s >>> CHUNK_BITS]![(s & CHUNK_MASK) * this.nu + INTERNAL_U32 + col]!;
+    return this.u[s >>> CHUNK_BITS]![(s & CHUNK_MASK) * this.nu + col]!;
   }
 
   setU(s: number, col: number, v: number): void {
-    this.u[s >>> CHUNK_BITS]![(s & CHUNK_MASK) * this.nu + INTERNAL_U32 + col] = v;
+    this.u[s >>> CHUNK_BITS]![(s & CHUNK_MASK) * this.nu + col] = v;
   }
 
   getF(s: number, col: number): number {
@@ -182,16 +199,14 @@ export class CompactTable {
   }
 
   private setLink(s: number, which: number, v: number): void {
-    this.u[s >>> CHUNK_BITS]![(s & CHUNK_MASK) * this.nu + which] = v;
+    this.l[s >>> CHUNK_BITS]![(s & CHUNK_MASK) * LINKS + which] = v;
   }
 
   private allocRow(): number {
     if (this.freeHead !== 0) {
       const s = this.freeHead - 1;
-      const c = this.u[s >>> CHUNK_BITS]!;
-      const o = (s & CHUNK_MASK) * this.nu;
-      this.freeHead = c[o + NEXT]!;
-      c.fill(0, o + INTERNAL_U32, o + this.nu);
+      this.freeHead = this.l[s >>> CHUNK_BITS]![(s & CHUNK_MASK) * LINKS + NEXT]!;
+      this.u[s >>> CHUNK_BITS]!.fill(0, (s & CHUNK_MASK) * this.nu, (s & CHUNK_MASK) * this.nu + this.nu);
       if (this.nf) this.f[s >>> CHUNK_BITS]!.fill(0, (s & CHUNK_MASK) * this.nf, (s & CHUNK_MASK) * this.nf + this.nf);
       return s;
     }
@@ -199,81 +214,117 @@ export class CompactTable {
     if ((s & CHUNK_MASK) === 0) {
       this.u.push(new Uint32Array(CHUNK_ROWS * this.nu));
       this.f.push(new Float64Array(CHUNK_ROWS * this.nf));
-      this.kl.push(new Uint32Array(CHUNK_ROWS));
-      this.kh.push(new Uint32Array(CHUNK_ROWS));
+      this.k.push(new Uint32Array(CHUNK_ROWS * KEY_WORDS));
+      this.l.push(new Uint32Array(CHUNK_ROWS * LINKS));
     }
     return s;
   }
 
+  /** A `fifo` table's next row: the next in the newest chunk, else the first of an emptied (zeroed) or a new chunk. */
+  private ringRow(): number {
+    if (this.tailOff === CHUNK_ROWS) {
+      let p = this.spare.pop();
+      if (p === undefined) {
+        p = this.u.length;
+        this.u.push(new Uint32Array(CHUNK_ROWS * this.nu));
+        this.f.push(new Float64Array(CHUNK_ROWS * this.nf));
+        this.k.push(new Uint32Array(CHUNK_ROWS * KEY_WORDS));
+      } else {
+        this.u[p]!.fill(0);
+        this.f[p]!.fill(0);
+      }
+      this.ring.push(p);
+      this.tailOff = 0;
+    }
+    return this.ring[this.ring.length - 1]! * CHUNK_ROWS + this.tailOff++;
+  }
+
+  /** Take the oldest row `s` of a `fifo` table out of the index and the ring (an emptied chunk waits for reuse). */
+  private removeOldest(s: number): void {
+    if (s !== this.oldest()) throw new Error('CompactTable: a fifo table forgets its oldest entry only');
+    this.removeIndex(s);
+    this.count--;
+    if (this.count === 0) {
+      this.spare.push(...this.ring);
+      this.ring.length = 0;
+      this.headOff = 0;
+      this.tailOff = CHUNK_ROWS;
+    } else if (++this.headOff === CHUNK_ROWS) {
+      this.spare.push(this.ring.shift()!);
+      this.headOff = 0;
+    }
+  }
+
   /** Unlink row `s` from the order, the index and give it back to the free rows. */
   private remove(s: number): void {
-    const c = this.u[s >>> CHUNK_BITS]!;
-    const o = (s & CHUNK_MASK) * this.nu;
+    if (this.fifo) {
+      this.removeOldest(s);
+      return;
+    }
+    const c = this.l[s >>> CHUNK_BITS]!;
+    const o = (s & CHUNK_MASK) * LINKS;
     const prev = c[o + PREV]!;
     const next = c[o + NEXT]!;
     if (prev !== 0) this.setLink(prev - 1, NEXT, next);
     else this.head = next;
     if (next !== 0) this.setLink(next - 1, PREV, prev);
     else this.tail = prev;
-    this.removeIndex(this.kh[s >>> CHUNK_BITS]![s & CHUNK_MASK]!, this.kl[s >>> CHUNK_BITS]![s & CHUNK_MASK]!, s);
+    this.removeIndex(s);
     c[o + NEXT] = this.freeHead;
     this.freeHead = s + 1;
     this.count--;
   }
 
-  private insertIndex(hi: number, lo: number, s: number): void {
-    const n = hi >>> (32 - SHARD_BITS);
-    let sh = this.shards[n];
-    if (sh === undefined)
-      sh = this.shards[n] = { rows: new Uint32Array(MIN_SHARD), los: new Uint32Array(MIN_SHARD), size: 0 };
-    else if ((sh.size + 1) * 4 > sh.rows.length * 3) this.growShard(sh);
-    const idx = sh.rows;
-    const mask = idx.length - 1;
-    let i = lo & mask;
-    while (idx[i] !== 0) i = (i + 1) & mask;
-    idx[i] = s + 1;
-    sh.los[i] = lo;
-    sh.size++;
-  }
-
-  private growShard(sh: Shard): void {
-    const old = sh.rows;
-    const oldLos = sh.los;
-    const idx = new Uint32Array(old.length * 2);
-    const los = new Uint32Array(old.length * 2);
-    const mask = idx.length - 1;
-    for (let j = 0; j < old.length; j++) {
-      const r = old[j]!;
-      if (r === 0) continue;
-      const lo = oldLos[j]!;
-      let i = lo & mask;
-      while (idx[i] !== 0) i = (i + 1) & mask;
-      idx[i] = r;
-      los[i] = lo;
-    }
-    sh.rows = idx;
-    sh.los = los;
-  }
-
-  /** Take row `s` out of its shard, shifting the rest of its probe run back. */
-  private removeIndex(hi: number, lo: number, s: number): void {
-    const sh = this.shards[hi >>> (32 - SHARD_BITS)]!;
-    const idx = sh.rows;
-    const los = sh.los;
-    const mask = idx.length - 1;
-    let i = lo & mask;
-    while (idx[i] !== s + 1) i = (i + 1) & mask;
-    for (let j = (i + 1) & mask; idx[j] !== 0; j = (j + 1) & mask) {
-      const home = los[j]! & mask;
-      // move the entry at j into the hole at i unless its home lies cyclically in (i, j]
-      if (i <= j ? home <= i || home > j : home <= i && home > j) {
-        idx[i] = idx[j]!;
-        los[i] = los[j]!;
-        i = j;
+  /** Twice the buckets, the chains relinked in row order (rows stay put; a sequential walk, not a chase). */
+  private growIndex(): void {
+    const heads = new Uint32Array(this.heads.length * 2);
+    const mask = heads.length - 1;
+    if (this.fifo) {
+      const last = this.ring.length - 1;
+      for (let i = 0; i <= last; i++) {
+        const p = this.ring[i]!;
+        const k = this.k[p]!;
+        for (let j = i === 0 ? this.headOff : 0, end = i === last ? this.tailOff : CHUNK_ROWS; j < end; j++) {
+          const o = j * KEY_WORDS;
+          const b = k[o + K_LO]! & mask;
+          k[o + K_CHAIN] = heads[b]!;
+          heads[b] = p * CHUNK_ROWS + j + 1;
+        }
+      }
+    } else {
+      // the index doubles only past the most entries ever held, so then no row is free: rows 0..top-1 are all held
+      for (let s = 0; s < this.top; s++) {
+        const k = this.k[s >>> CHUNK_BITS]!;
+        const o = (s & CHUNK_MASK) * KEY_WORDS;
+        const b = k[o + K_LO]! & mask;
+        k[o + K_CHAIN] = heads[b]!;
+        heads[b] = s + 1;
       }
     }
-    idx[i] = 0;
-    sh.size--;
+    this.heads = heads;
+  }
+
+  /** Unlink row `s` from its bucket's chain. */
+  private removeIndex(s: number): void {
+    const k = this.k[s >>> CHUNK_BITS]!;
+    const o = (s & CHUNK_MASK) * KEY_WORDS;
+    const next = k[o + K_CHAIN]!;
+    const b = k[o + K_LO]! & (this.heads.length - 1);
+    let r = this.heads[b]!;
+    if (r === s + 1) {
+      this.heads[b] = next;
+      return;
+    }
+    for (;;) {
+      const p = r - 1;
+      const pk = this.k[p >>> CHUNK_BITS]!;
+      const po = (p & CHUNK_MASK) * KEY_WORDS + K_CHAIN;
+      r = pk[po]!;
+      if (r === s + 1) {
+        pk[po] = next;
+        return;
+      }
+    }
   }
 }
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { textKey, type Hash64 } from '../../src/core/canonical.ts';
-import { CHUNK_ROWS, CompactTable, keyNumber, SHARDS } from '../../src/core/table.ts';
+import { CHUNK_ROWS, CompactTable, keyNumber } from '../../src/core/table.ts';
 
 const key = (i: number): Hash64 => textKey(`k${i}`);
 const COL = { a: 0, b: 1, count: 2 } as const;
@@ -48,7 +48,7 @@ test('table: add, get, put and delete; freed rows come back zeroed', () => {
   assert.deepEqual(t.keyAt(t.oldest()!), key(1));
 });
 
-test('table: growth across shards and chunks keeps every row in place (no copies of rows)', () => {
+test('table: growth of the index and the chunks keeps every row in place (no copies of rows)', () => {
   const t = new CompactTable({ u32: COL.count, f64: F.count });
   const n = 200_000;
   const first = fill(t, 0);
@@ -56,12 +56,7 @@ test('table: growth across shards and chunks keeps every row in place (no copies
   assert.equal(t.size, n);
   assert.equal(t.allocated, Math.ceil(n / CHUNK_ROWS) * CHUNK_ROWS);
   assert.equal(t.slot(key(0)), first, 'a row keeps its slot through growth');
-  const hi = new Set<number>();
-  for (let i = 0; i < n; i++) {
-    assert.ok(holds(t, i));
-    hi.add(key(i).hi >>> 26);
-  }
-  assert.equal(hi.size, SHARDS, 'the keys span every shard');
+  for (let i = 0; i < n; i++) assert.ok(holds(t, i));
   for (let i = 0; i < n; i += 2) t.delete(key(i));
   for (let i = 0; i < n; i++) assert.equal(t.slot(key(i)) !== undefined, i % 2 === 1);
   // freed rows are reused: refilling does not allocate
@@ -135,11 +130,11 @@ test('table: the caller bounds an uncapped table with oldest() and deleteSlot()'
   assert.equal(t.size, 0);
 });
 
-test('table: keys sharing a shard and probe position, or one word, stay distinct; deletion inside a probe run', () => {
+test('table: keys sharing a bucket, or one word, stay distinct; deletion at the head, inside and at the end of a chain', () => {
   const t = new CompactTable({ u32: COL.count, f64: F.count });
-  // same top bits (one shard) and same low word (one home slot): one probe run, wrapping at the end of the shard
+  // the same low word (one bucket at every size): one chain
   const run = Array.from({ length: 12 }, (_, i): Hash64 => ({ hi: (0xfc000000 | i) >>> 0, lo: 0xffffffff }));
-  // the same low word in other shards, and the same high word with other low words
+  // the same low word with other high words, and the same high word with other low words
   const other = [
     { hi: 0, lo: 0xffffffff },
     { hi: 0xfc000000, lo: 0 },
@@ -156,6 +151,68 @@ test('table: keys sharing a shard and probe position, or one word, stay distinct
   });
   // a 64-bit key is the identity: the same key (even from other text) is the same entry, as before
   assert.equal(t.slot({ hi: run[1]!.hi, lo: run[1]!.lo }), t.slot(run[1]!));
+});
+
+test('table: random adds, puts and deletes across index growth agree with a Map', () => {
+  const t = new CompactTable({ u32: COL.count, f64: F.count });
+  const model = new Map<number, number>();
+  let seed = 1;
+  const rnd = (n: number) => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return seed % n;
+  };
+  // few distinct low words, so chains are long and split unevenly
+  const k = (i: number): Hash64 => ({ hi: (i * 2654435761) >>> 0, lo: i % 97 === 0 ? 7 : key(i).lo });
+  for (let step = 0; step < 60_000; step++) {
+    const i = rnd(20_000);
+    const op = rnd(3);
+    if (op === 2) {
+      t.delete(k(i));
+      model.delete(i);
+    } else {
+      const s = op === 1 || !model.has(i) ? t.put(k(i)) : t.slot(k(i))!;
+      t.setU(s, COL.a, step);
+      model.set(i, step);
+    }
+  }
+  assert.equal(t.size, model.size);
+  for (let i = 0; i < 20_000; i++) {
+    const s = t.slot(k(i));
+    assert.equal(s === undefined ? undefined : t.getU(s, COL.a), model.get(i), `key ${i}`);
+  }
+});
+
+test('table: a fifo table keeps the order without links, reuses emptied chunks and refuses other deletions', () => {
+  const t = new CompactTable({ u32: COL.count, f64: F.count, cap: 3000, forget: 'half', fifo: true });
+  const forgot: number[] = [];
+  for (let i = 0; i < 20_000; i++) {
+    const s = fill(t, i);
+    assert.deepEqual([t.getU(s, COL.a), t.getF(s, F.x)], [i, i + 0.5], 'a reused chunk comes back zeroed, then filled');
+    if (t.forgot) forgot.push(i);
+  }
+  assert.deepEqual(forgot.slice(0, 3), [3000, 4500, 6000], 'the oldest half goes at the cap');
+  assert.equal(t.size, 2000);
+  for (let i = 0; i < 20_000; i++) assert.equal(holds(t, i), i >= 18_000, `key ${i}`);
+  assert.ok(t.allocated <= 5 * CHUNK_ROWS, `${t.allocated} rows allocated`);
+  assert.deepEqual(t.keyAt(t.oldest()!), key(18_000));
+  assert.throws(() => t.delete(key(19_000)), /oldest entry only/);
+  t.delete(key(18_000));
+  assert.deepEqual(t.keyAt(t.oldest()!), key(18_001));
+  while (t.forgetOldest());
+  assert.equal(t.size, 0);
+  assert.equal(t.oldest(), undefined);
+  fill(t, 1);
+  assert.ok(holds(t, 1));
+  assert.deepEqual(t.keyAt(t.oldest()!), key(1));
+  // the index grows while the oldest rows are gone from the middle of the first chunk
+  const u = new CompactTable({ u32: COL.count, f64: F.count, fifo: true });
+  for (let i = 0; i < 1500; i++) fill(u, i);
+  for (let i = 0; i < 700; i++) u.forgetOldest();
+  for (let i = 1500; i < 5000; i++) fill(u, i);
+  for (let i = 0; i < 5000; i++) assert.equal(holds(u, i), i >= 700, `key ${i}`);
+  const linked = new CompactTable({ u32: COL.count, f64: F.count });
+  fill(linked, 1);
+  assert.equal(t.bytes(), linked.bytes(), 'counted as linked rows: the budget forgets where it did');
 });
 
 test('table: keyNumber is the top 53 bits, exact in a float64', () => {

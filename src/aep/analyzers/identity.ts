@@ -48,7 +48,7 @@ const TWO32 = 2 ** 32;
 const ID_U32 = { contentHi: 0, contentLo: 1, line: 2, file: 3, count: 4 } as const;
 
 /**
- * `(source, id)` -> first occurrence (about 38 bytes an entry), bound by the memory budget and `maxIds`; keyed SipHash
+ * `(source, id)` -> first occurrence (about 35 bytes an entry, counted as 43), bound by the memory budget and `maxIds`; keyed SipHash
  * keys.
  */
 export class AepIdTable {
@@ -57,7 +57,7 @@ export class AepIdTable {
   private readonly fileIds = new Map<string, number>();
 
   constructor(readonly maxIds: number) {
-    this.table = new CompactTable({ u32: ID_U32.count, f64: 0, cap: maxIds, forget: 'half' });
+    this.table = new CompactTable({ u32: ID_U32.count, f64: 0, cap: maxIds, forget: 'half', fifo: true });
   }
 
   get size(): number {
@@ -194,7 +194,7 @@ export class IdentityAnalyzer {
     private readonly caps: AepCapLog,
   ) {
     this.ids = new AepIdTable(maxIds);
-    this.lower = new CompactTable({ u32: DL_U32.count, f64: 0, cap: maxIds, forget: 'half' });
+    this.lower = new CompactTable({ u32: DL_U32.count, f64: 0, cap: maxIds, forget: 'half', fifo: true });
   }
 
   private get redactor(): Redactor {

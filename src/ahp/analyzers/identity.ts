@@ -41,8 +41,9 @@ const SESSION_FIELD = CONTROL_FIELDS.indexOf('session.id');
 
 /**
  * Estimated bytes of one event's state on any transport: an event row with its wide row (an input that cannot be read
- * back) is about this much, a row alone 67. One figure for every input, so the memory budget forgets at the same event
- * whether a file or a pipe is read (test/invariants/); the extra rows of the few events that have one are not counted.
+ * back) is about this much, a row alone 67 (59 since event rows keep no order links; the figure stays, so the budget
+ * forgets where it did). One figure for every input, so the memory budget forgets at the same event whether a file or
+ * a pipe is read (test/invariants/); the extra rows of the few events that have one are not counted.
  */
 const EVENT_BYTES = 147;
 
@@ -77,7 +78,7 @@ export interface IdentityFacts {
 
 /** The event-identity analyzer */
 export class EventIdentity implements BudgetHolder {
-  private readonly rows = new CompactTable({ u32: EVENT_U32.count, f64: EVENT_F64.count });
+  private readonly rows = new CompactTable({ u32: EVENT_U32.count, f64: EVENT_F64.count, fifo: true });
   /** Extra rows by event key, for the few events that need more than the event row. */
   private readonly extras = new CompactTable({ u32: EXTRA_U32.count, f64: EXTRA_F64.count });
   /** The control fingerprints of rows whose first occurrence cannot be read back ({@link EVENT_FLAG.wide}). */
