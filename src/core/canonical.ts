@@ -225,8 +225,9 @@ export function lineFingerprint(s: string): number {
     return h >>> 0;
   }
   for (let i = 0; i < 32; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  const stride = (n - 64) / 32;
-  for (let k = 0; k < 32; k++) h = Math.imul(h ^ s.charCodeAt(32 + Math.floor(k * stride)), 0x01000193);
+  // floor(k * (n - 64) / 32) in integers: k * (n - 64) < 2^29 under the 16 MiB line cap
+  const span = n - 64;
+  for (let k = 0; k < 32; k++) h = Math.imul(h ^ s.charCodeAt(32 + ((k * span) >>> 5)), 0x01000193);
   for (let i = n - 32; i < n; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
   return h >>> 0;
 }
