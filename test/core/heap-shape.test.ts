@@ -1,56 +1,42 @@
-// src/core/heap-shape.ts: young growth stops once, when the new space reaches the cap, and polling
-// ends then; shapeHeap also bounds the old generation's growth; the real hooks read V8's new space.
+// src/core/heap-shape.ts: the heap settles once, when the new space reaches the cap (never before: V8 rejects code
+// caches made under other flags), and polling ends then; the real hooks read V8's new space.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
-  capYoungGeneration,
   NEW_SPACE_CAP_BYTES,
   OLD_GENERATION_GROWTH_PERCENT,
   shapeHeap,
   V8_HEAP_HOOKS,
 } from '../../src/core/heap-shape.ts';
 
-test('growth stops once the new space reaches the cap, and not before', async () => {
+test('the heap settles once the new space reaches the cap, and not before', async () => {
   let size = 2 << 20;
-  let stops = 0;
+  const settled: number[] = [];
   let reads = 0;
   const hooks = {
     newSpaceBytes: () => {
       reads++;
       return size;
     },
-    stopGrowth: () => stops++,
-    boundOldGrowth: () => assert.fail('capYoungGeneration leaves the old generation alone'),
+    settle: (percent: number) => void settled.push(percent),
   };
-  const cancel = capYoungGeneration(8 << 20, 1, hooks);
+  const cancel = shapeHeap(8 << 20, 1, hooks);
   await sleep(15);
-  assert.equal(stops, 0, 'below the cap: growth left alone');
+  assert.deepEqual(settled, [], 'below the cap: no flag changed');
   size = 8 << 20;
   await sleep(15);
-  assert.equal(stops, 1, 'at the cap: growth stopped');
+  assert.deepEqual(settled, [OLD_GENERATION_GROWTH_PERCENT], 'at the cap: settled once');
   const readsAtStop = reads;
   await sleep(15);
-  assert.equal(reads, readsAtStop, 'no poll after the stop');
-  assert.equal(stops, 1);
+  assert.equal(reads, readsAtStop, 'no poll after settling');
   cancel();
 });
 
-test('a new space already at the cap stops growth at once, without a timer', () => {
-  let stops = 0;
-  capYoungGeneration(1, 1, { newSpaceBytes: () => 2, stopGrowth: () => stops++, boundOldGrowth: () => {} });
-  assert.equal(stops, 1);
-});
-
-test('shapeHeap bounds the old generation once and caps the young one', () => {
-  const calls: string[] = [];
-  shapeHeap({
-    newSpaceBytes: () => NEW_SPACE_CAP_BYTES,
-    stopGrowth: () => calls.push('young'),
-    boundOldGrowth: (percent) => calls.push(`old ${percent}`),
-  });
-  assert.deepEqual(calls, [`old ${OLD_GENERATION_GROWTH_PERCENT}`, 'young']);
-  assert.ok(OLD_GENERATION_GROWTH_PERCENT > 0 && OLD_GENERATION_GROWTH_PERCENT < 100);
+test('a new space already at the cap settles at once, without a timer', () => {
+  let settles = 0;
+  shapeHeap(1, 1, { newSpaceBytes: () => 2, settle: () => settles++ });
+  assert.equal(settles, 1);
 });
 
 test("the V8 hooks read this process's new space: a whole number of MiB, at least one", () => {
@@ -58,4 +44,5 @@ test("the V8 hooks read this process's new space: a whole number of MiB, at leas
   assert.ok(bytes >= 1 << 20, `new space ${bytes} bytes`);
   assert.equal(bytes % (1 << 20), 0);
   assert.equal(NEW_SPACE_CAP_BYTES % (1 << 20), 0);
+  assert.ok(OLD_GENERATION_GROWTH_PERCENT > 0 && OLD_GENERATION_GROWTH_PERCENT < 100);
 });
