@@ -34,9 +34,7 @@ export const EVENT_U32 = {
   control: 4,
   /** The first intercepted copy: its line fingerprint when rereadable, else the low word of a 64-bit digest. */
   interceptDigest: 5,
-  /** 2 columns: the parent's key (hi, lo words), when {@link EVENT_FLAG.hasParent}. */
-  parentKey: 6,
-  count: 8,
+  count: 6,
 } as const;
 /** The float64 columns of an event row (NaN: no byte offset). */
 export const EVENT_F64 = { byteOffset: 0, count: 1 } as const;
@@ -76,7 +74,9 @@ export const EXTRA_U32 = {
   deniedLine: 5,
   /** The high word of a 64-bit intercept digest (the low word is in the event row). */
   interceptHi: 6,
-  count: 7,
+  /** 2 columns: the parent's key (hi, lo words), when {@link EVENT_FLAG.hasParent} (most events have none). */
+  parentKey: 7,
+  count: 9,
 } as const;
 export const EXTRA_F64 = { deniedByteOffset: 0, count: 1 } as const;
 

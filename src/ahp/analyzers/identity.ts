@@ -41,8 +41,8 @@ const SESSION_FIELD = CONTROL_FIELDS.indexOf('session.id');
 
 /**
  * Estimated bytes of one event's state on any transport: an event row with its wide row (an input that cannot be read
- * back) is about this much, a row alone 67 (59 since event rows keep no order links; the figure stays, so the budget
- * forgets where it did). One figure for every input, so the memory budget forgets at the same event whether a file or
+ * back) is about this much, a row alone 67 (51 now: event rows keep no order links and a parent's key is in an extra
+ * row; the figure stays, so the budget forgets where it did). One figure for every input, so the memory budget forgets at the same event whether a file or
  * a pipe is read (test/invariants/); the extra rows of the few events that have one are not counted.
  */
 const EVENT_BYTES = 147;
@@ -141,9 +141,9 @@ export class EventIdentity implements BudgetHolder {
   }
 
   parentKey(s: number): Hash64 | undefined {
-    return this.hasFlag(s, EVENT_FLAG.hasParent)
-      ? { hi: this.rows.getU(s, EVENT_U32.parentKey), lo: this.rows.getU(s, EVENT_U32.parentKey + 1) }
-      : undefined;
+    if (!this.hasFlag(s, EVENT_FLAG.hasParent)) return undefined;
+    const x = this.extras.slot(this.rows.keyAt(s))!;
+    return { hi: this.extras.getU(x, EXTRA_U32.parentKey), lo: this.extras.getU(x, EXTRA_U32.parentKey + 1) };
   }
 
   /** The fingerprint of `session.id` of row `s`'s first occurrence (undefined: none, or `s` is no elicitation request). */
@@ -283,8 +283,9 @@ export class EventIdentity implements BudgetHolder {
         if (typeof ev.parentEventId === 'string') {
           flags |= EVENT_FLAG.hasParent;
           const pk = eventKey(source, ev.parentEventId);
-          r.setU(s, EVENT_U32.parentKey, pk.hi);
-          r.setU(s, EVENT_U32.parentKey + 1, pk.lo);
+          const x = this.extraOf(s);
+          this.extras.setU(x, EXTRA_U32.parentKey, pk.hi);
+          this.extras.setU(x, EXTRA_U32.parentKey + 1, pk.lo);
         }
         r.setU(s, EVENT_U32.flags, flags >>> 0);
         if (intercepted) {
