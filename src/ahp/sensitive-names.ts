@@ -3,6 +3,7 @@
  * Names,
  * never values, split into whole lower-case words (`secretary`, `tokenizer` do not match; `tokens` is a usage figure).
  */
+import { TextMemo } from '../core/text-memo.ts';
 
 /** Credential words and their category (what the message says is asked for). */
 const WORDS: ReadonlyMap<string, string> = new Map([
@@ -81,20 +82,14 @@ export function nameWords(text: string): string[] {
 }
 
 // names and titles repeat from message to message: their verdicts are kept, a bounded number of them
-const ASKED_MEMO = 4096;
-const askedByName = new Map<string, string | undefined>();
-const askedByUrlName = new Map<string, string | undefined>();
+const askedByName = new TextMemo<string | undefined>(4096);
+const askedByUrlName = new TextMemo<string | undefined>(4096);
+const askedOfName = (text: string): string | undefined => askedOf(text, false);
+const askedOfUrlName = (text: string): string | undefined => askedOf(text, true);
 
 /** What credential a field name, title or query parameter asks for ("a password"), or undefined. */
 export function credentialAsked(text: string, url = false): string | undefined {
-  const memo = url ? askedByUrlName : askedByName;
-  let asked = memo.get(text);
-  if (asked === undefined && !memo.has(text)) {
-    if (memo.size >= ASKED_MEMO) memo.clear();
-    asked = askedOf(text, url);
-    memo.set(text, asked);
-  }
-  return asked;
+  return url ? askedByUrlName.of(text, askedOfUrlName) : askedByName.of(text, askedOfName);
 }
 
 function askedOf(text: string, url: boolean): string | undefined {

@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { parseJsonText, type BigIntegerLiteral } from './json.ts';
 import { escapeToken, getAt } from './pointer.ts';
 import { sipHash, sipHashNarrow, sipHi, sipLo } from './siphash.ts';
+import { TextMemo } from './text-memo.ts';
 
 /** What canonicalisation needs of a parsed line: its value and its big integer literals. */
 export interface ExactJson {
@@ -160,9 +161,8 @@ export function textKey(text: string): Hash64 {
   return { hi: sipHi, lo: sipLo };
 }
 
-/** The derived id keys of recent sources ({@link pairKey}): four key words each, at most {@link PAIR_SOURCES}. */
-const pairSources = new Map<string, Uint32Array>();
-const PAIR_SOURCES = 4096;
+/** The derived id keys of recent sources ({@link pairKey}): four key words each, at most 4096 sources. */
+const pairSources = new TextMemo<Uint32Array>(4096);
 
 /**
  * Table key of `(source, id)`: SipHash of `id` under a key derived from `source` (cached), half the bytes of hashing
@@ -186,13 +186,7 @@ export function keyWords(text: string): Uint32Array {
 
 /** The key words {@link pairKey} derives from `source` (cached for recent sources); a caller may keep them. */
 export function pairSourceWords(source: string): Uint32Array {
-  let k = pairSources.get(source);
-  if (k === undefined) {
-    if (pairSources.size >= PAIR_SOURCES) pairSources.clear();
-    k = keyWords(source);
-    pairSources.set(source, k);
-  }
-  return k;
+  return pairSources.of(source, keyWords);
 }
 
 /** {@link pairKey} of `(source, id)` with the {@link pairSourceWords} of `source` at hand. */

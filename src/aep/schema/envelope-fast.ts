@@ -4,6 +4,7 @@
  * validator, which decides. test/aep-schemas/envelope-fast.test.ts holds it to that validator.
  */
 import { MEMO_FORMATS } from '../../core/schema/memo-pattern.ts';
+import { TextMemo } from '../../core/text-memo.ts';
 
 // the schema's patterns, as its generated validator compiles them (flag `u`)
 const TYPE =
@@ -32,19 +33,11 @@ export function plainUri(s: string): boolean {
 const Scope = { Invalid: 0, Agent: 1, Foreign: 2, Session: 3 } as const;
 type Scope = (typeof Scope)[keyof typeof Scope];
 
-/** Most type names the memo holds (types recur on every event). */
-const MEMO = 1024;
-const scopes = new Map<string, Scope>();
-
-function scopeOfType(t: string): Scope {
-  let s = scopes.get(t);
-  if (s === undefined) {
-    s = !TYPE.test(t) ? Scope.Invalid : AGENT.test(t) ? Scope.Agent : FOREIGN.test(t) ? Scope.Foreign : Scope.Session;
-    if (scopes.size >= MEMO) scopes.clear();
-    scopes.set(t, s);
-  }
-  return s;
-}
+const classify = (t: string): Scope =>
+  !TYPE.test(t) ? Scope.Invalid : AGENT.test(t) ? Scope.Agent : FOREIGN.test(t) ? Scope.Foreign : Scope.Session;
+// at most 1024 type names (types recur on every event)
+const scopes = new TextMemo<Scope>(1024);
+const scopeOfType = (t: string): Scope => scopes.of(t, classify);
 
 const nonEmpty = (x: unknown): boolean => typeof x === 'string' && x !== '';
 const count = (x: unknown): boolean => typeof x === 'number' && Number.isSafeInteger(x) && x >= 0;

@@ -11,7 +11,7 @@ import type { AhpMessage } from '../message.ts';
 import { pairKey, type Hash64 } from '../../core/canonical.ts';
 import { CompactTable, keyNumber } from '../../core/table.ts';
 import { recentKey, valueWords } from './digest.ts';
-import { TextMemo } from './text-memo.ts';
+import { TextMemo } from '../../core/text-memo.ts';
 import { EVENT_PTR, eventKey, sessionPrintOf, type EventIdentity, type FormVerdict } from './identity.ts';
 import { isObj, type Obj } from '../../core/value.ts';
 

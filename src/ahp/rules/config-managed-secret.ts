@@ -2,23 +2,11 @@ import { defineEventRule } from '../../core/engine.ts';
 import { CLASS_DESCRIPTIONS, credentialIn, type SecretMatch } from '../../core/secrets.ts';
 import { isObj } from '../../core/value.ts';
 import type { AhpMessage } from '../message.ts';
+import { TextMemo } from '../../core/text-memo.ts';
 
 // summaries and setting names repeat (a harness writes the same change again): their verdicts are kept, a bounded number
-const MEMO = 512;
-const MEMO_TEXT_MAX = 4096;
-const verdicts = new Map<string, SecretMatch | null>();
-
-/** {@link credentialIn} of `text`, kept for texts of at most MEMO_TEXT_MAX code units. */
-function credentialOf(text: string): SecretMatch | undefined {
-  if (text.length > MEMO_TEXT_MAX) return credentialIn(text);
-  let v = verdicts.get(text);
-  if (v === undefined) {
-    if (verdicts.size >= MEMO) verdicts.clear();
-    v = credentialIn(text) ?? null;
-    verdicts.set(text, v);
-  }
-  return v ?? undefined;
-}
+const verdicts = new TextMemo<SecretMatch | undefined>(512, 4096);
+const credentialOf = (text: string): SecretMatch | undefined => verdicts.of(text, credentialIn);
 
 /**
  * The one classifier of src/core/secrets.ts: `token: now read from the keychain` is still the AEP-0003 §9.4(a) shape.

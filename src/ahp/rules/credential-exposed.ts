@@ -5,6 +5,7 @@ import type { RuleContext } from '../../core/rule.ts';
 import { isObj } from '../../core/value.ts';
 import type { AhpMessage } from '../message.ts';
 import { urlSecrets } from '../sensitive-names.ts';
+import { TextMemo } from '../../core/text-memo.ts';
 
 const URL_WITH_AUTHORITY = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
 // bounds the walk of an (open) descriptor object
@@ -30,19 +31,11 @@ function secretIn(text: string, asUrl: boolean): string | undefined {
   return m ? CLASS_DESCRIPTIONS[m.class] : undefined;
 }
 
-// `source` repeats a few values per input: memoise their verdicts (at most SOURCE_MEMO) instead of scanning every
+// `source` repeats a few values per input: memoise their verdicts (at most 512) instead of scanning every
 // event's.
-const SOURCE_MEMO = 512;
-const sourceVerdicts = new Map<string, string | null>();
-function sourceSecret(source: string): string | undefined {
-  let v = sourceVerdicts.get(source);
-  if (v === undefined) {
-    if (sourceVerdicts.size >= SOURCE_MEMO) sourceVerdicts.clear();
-    v = secretIn(source, true) ?? null;
-    sourceVerdicts.set(source, v);
-  }
-  return v ?? undefined;
-}
+const sourceVerdicts = new TextMemo<string | undefined>(512);
+const sourceSecretOf = (source: string): string | undefined => secretIn(source, true);
+const sourceSecret = (source: string): string | undefined => sourceVerdicts.of(source, sourceSecretOf);
 
 /** Report each string of MCP descriptor `v` that carries a credential; `isUrl`: `v` is the connection `url`. */
 function walk(v: unknown, pointer: string, rel: string, depth: number, isUrl: boolean, ctx: RuleContext): void {
