@@ -31,6 +31,10 @@ export class Interner {
   }
 }
 
+const TWO32 = 2 ** 32;
+/** Segments a {@link EventBudget.pos} can tell apart exactly (segment * 2^32 + 2^32 - 1 < 2^53). */
+export const MAX_SEGMENTS = 2 ** 21;
+
 /** Which cap was exceeded. */
 export type CapName = 'maxPending' | 'maxEvents' | 'maxStateMb';
 
@@ -48,6 +52,13 @@ export class EventBudget {
   /** Every input name a compact row refers to (by code; never evicted: one entry per input). */
   readonly files = new Interner(Number.MAX_SAFE_INTEGER);
   private readonly holders: BudgetHolder[] = [];
+  /** {@link pos} segments by `hi NUL file`, each one's input code and offset multiple of 2^32 (-1: no offset). */
+  private readonly segments = new Map<string, number>();
+  private readonly segFile: number[] = [];
+  private readonly segHi: number[] = [];
+  private lastFile: string | undefined;
+  private lastHi = 0;
+  private lastSeg = 0;
 
   constructor(
     readonly opts: AhpStreamOptions,
@@ -73,14 +84,55 @@ export class EventBudget {
     return false;
   }
 
+  /** The code of `m`'s input (the key of the input's re-reader). */
   fileCode(m: Mark): number {
     return this.files.code(m.file);
   }
 
-  /** A mark from a row's columns (NaN byte offset: not kept). */
-  mark(file: number, line: number, byteOffset: number): Mark {
-    const m: Mark = { file: this.files.name(file)!, line };
-    if (!Number.isNaN(byteOffset)) m.byteOffset = byteOffset;
+  /**
+   * `m`'s input and byte offset as one exact number, for a row's float64 column (with the line in a u32 column): a
+   * segment (an input, and its offset's multiple of 2^32 or none) times 2^32 plus the offset's remainder. Exact while
+   * under 2^21 segments (inputs, times 4 GiB of each): past them a run stops rather than misplace a finding.
+   */
+  pos(m: Mark): number {
+    const off = m.byteOffset;
+    const hi = off === undefined ? -1 : Math.floor(off / TWO32);
+    let seg = this.lastSeg;
+    if (m.file !== this.lastFile || hi !== this.lastHi) {
+      const k = `${hi}\u0000${m.file}`;
+      let c = this.segments.get(k);
+      if (c === undefined) {
+        c = this.segFile.length;
+        if (c >= MAX_SEGMENTS) throw new RangeError(`more than ${MAX_SEGMENTS} inputs and 4 GiB spans of them`);
+        this.segments.set(k, c);
+        this.segFile.push(this.files.code(m.file));
+        this.segHi.push(hi);
+      }
+      seg = this.lastSeg = c;
+      this.lastFile = m.file;
+      this.lastHi = hi;
+    }
+    return seg * TWO32 + (hi < 0 ? 0 : off! - hi * TWO32);
+  }
+
+  /** The input code of a {@link pos}. */
+  posFile(pos: number): number {
+    return this.segFile[Math.floor(pos / TWO32)]!;
+  }
+
+  /** The byte offset of a {@link pos} (NaN: the mark had none). */
+  posOffset(pos: number): number {
+    const seg = Math.floor(pos / TWO32);
+    const hi = this.segHi[seg]!;
+    return hi < 0 ? NaN : hi * TWO32 + (pos - seg * TWO32);
+  }
+
+  /** The mark of a {@link pos} and a line. */
+  markAt(pos: number, line: number): Mark {
+    const seg = Math.floor(pos / TWO32);
+    const m: Mark = { file: this.files.name(this.segFile[seg]!)!, line };
+    const hi = this.segHi[seg]!;
+    if (hi >= 0) m.byteOffset = hi * TWO32 + (pos - seg * TWO32);
     return m;
   }
 }
