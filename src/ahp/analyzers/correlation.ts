@@ -13,9 +13,27 @@ import type { AhpMessage } from '../message.ts';
 import type { BudgetHolder, EventBudget } from './budget.ts';
 import { isObj, own } from '../../core/value.ts';
 
-const ANSWERED_U32 = { requestLine: 0, responseLine: 1, count: 2 } as const;
-/** Inputs and byte offsets (budget.ts `EventBudget.pos`); a NaN request: a tombstone (the id was requested again). */
-const ANSWERED_F64 = { requestPos: 0, responsePos: 1, count: 2 } as const;
+/** `response`: where the response is from the request ({@link nearWord}; {@link FAR}: in the far map). */
+const ANSWERED_U32 = { requestLine: 0, response: 1, count: 2 } as const;
+/** The request's input and byte offset (budget.ts `EventBudget.pos`); NaN: a tombstone (the id was requested again). */
+const ANSWERED_F64 = { requestPos: 0, count: 1 } as const;
+const TWO32 = 2 ** 32;
+/** Bits of a response word for the byte distance (the line distance has the other 10). */
+const NEAR_BITS = 22;
+const NEAR = 2 ** NEAR_BITS;
+const FAR = 0xffffffff;
+
+/**
+ * The response word of a response at (`pos`, `line`) to a request at (`reqPos`, `reqLine`): line distance * 2^22 +
+ * byte distance when both are small and the span (budget.ts `EventBudget.pos`) is the same, else {@link FAR}.
+ */
+function nearWord(reqPos: number, reqLine: number, pos: number, line: number): number {
+  const dl = line - reqLine;
+  const dp = pos - reqPos;
+  if (dl < 0 || dl >= 1024 || dp < 0 || dp >= NEAR || Math.floor(pos / TWO32) !== Math.floor(reqPos / TWO32))
+    return FAR;
+  return dl * NEAR + dp;
+}
 /**
  * Bytes an answered row counts for the memory budget: the figure of the row it was (file columns, a count of spare
  * responses, order links: 63), so the budget forgets where it did.
@@ -97,11 +115,18 @@ export class Correlation implements BudgetHolder {
    * forgets oldest first only) that {@link response} passes over: an id's newest row is found first, and only it may
    * be live.
    */
-  private readonly answered = new CompactTable({ u32: ANSWERED_U32.count, f64: ANSWERED_F64.count, fifo: true });
+  private readonly answered = new CompactTable({
+    u32: ANSWERED_U32.count,
+    f64: ANSWERED_F64.count,
+    fifo: true,
+    load: 2,
+  });
   /** Tombstones among the answered rows. */
   private buried = 0;
   /** Further responses an answered row still allows (identical retries of its request), by row; most have none. */
   private readonly spares = new Map<number, number>();
+  /** Position and line of the responses far from their request ({@link FAR}), by row. */
+  private readonly far = new Map<number, [number, number]>();
   private sawRequest = false;
   private reportedUncorrelatable = false;
   private pendingDropped = false;
@@ -124,6 +149,7 @@ export class Correlation implements BudgetHolder {
     for (let s = a.oldest(); s !== undefined; s = a.oldest()) {
       const dead = Number.isNaN(a.getF(s, ANSWERED_F64.requestPos));
       if (this.spares.size !== 0) this.spares.delete(s);
+      if (this.far.size !== 0) this.far.delete(s);
       a.forgetOldest();
       if (!dead) return true;
       this.buried--;
@@ -196,10 +222,13 @@ export class Correlation implements BudgetHolder {
       if (b.makeRoom(at)) {
         const a = this.answered;
         const s = a.add(pend.answeredKey);
+        const reqPos = b.pos(pend.at);
+        const pos = b.pos(at);
+        const word = nearWord(reqPos, pend.at.line, pos, at.line);
         a.setU(s, ANSWERED_U32.requestLine, pend.at.line);
-        a.setF(s, ANSWERED_F64.requestPos, b.pos(pend.at));
-        a.setU(s, ANSWERED_U32.responseLine, at.line);
-        a.setF(s, ANSWERED_F64.responsePos, b.pos(at));
+        a.setF(s, ANSWERED_F64.requestPos, reqPos);
+        a.setU(s, ANSWERED_U32.response, word);
+        if (word === FAR) this.far.set(s, [pos, at.line]);
         if (pend.deliveries > 1) this.spares.set(s, pend.deliveries - 1);
       }
       const link: ResponseLink = { status: 'matched', request: pend };
@@ -213,14 +242,19 @@ export class Correlation implements BudgetHolder {
     const s = a.slot(answeredKey(key));
     const requestPos = s === undefined ? NaN : a.getF(s, ANSWERED_F64.requestPos);
     if (!Number.isNaN(requestPos)) {
-      const request = b.markAt(requestPos, a.getU(s!, ANSWERED_U32.requestLine));
+      const requestLine = a.getU(s!, ANSWERED_U32.requestLine);
+      const request = b.markAt(requestPos, requestLine);
       const spare = this.spares.size === 0 ? undefined : this.spares.get(s!);
       if (spare !== undefined) {
         if (spare > 1) this.spares.set(s!, spare - 1);
         else this.spares.delete(s!);
         return { link: { status: 'retry-answer', request } };
       }
-      const first = b.markAt(a.getF(s!, ANSWERED_F64.responsePos), a.getU(s!, ANSWERED_U32.responseLine));
+      const word = a.getU(s!, ANSWERED_U32.response);
+      const far = word === FAR ? this.far.get(s!)! : undefined;
+      const first = far
+        ? b.markAt(far[0], far[1])
+        : b.markAt(requestPos + (word % NEAR), requestLine + Math.floor(word / NEAR));
       return { link: { status: 'duplicate', request, first } };
     }
     return { link: this.unmatched() };
@@ -234,6 +268,7 @@ export class Correlation implements BudgetHolder {
     if (s === undefined || Number.isNaN(a.getF(s, ANSWERED_F64.requestPos))) return;
     a.setF(s, ANSWERED_F64.requestPos, NaN);
     this.spares.delete(s);
+    this.far.delete(s);
     this.buried++;
   }
 

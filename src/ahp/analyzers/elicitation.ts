@@ -127,7 +127,7 @@ export class Elicitation {
   private manifestModes = new Map<string, { modes: string[]; at: Mark }>();
   private readonly openRequests = new Map<number, { at: Mark; key: number }>();
   /** Request ids by `recentKey`: the source's key number, and where the request was (line; budget.ts `EventBudget.pos`). */
-  private readonly requestIds = new CompactTable({ u32: 1, f64: 2 });
+  private readonly requestIds = new CompactTable({ u32: 1, f64: 2, load: 2 });
   private body: { msg: AhpMessage; body: ElicitationBody } | undefined;
 
   constructor(private readonly identity: EventIdentity) {}

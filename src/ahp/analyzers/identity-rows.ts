@@ -69,9 +69,7 @@ export const EXTRA_U32 = {
   sessionFp: 0,
   /** The elicitation server's name code (bits 0-15) and mode's (bits 16-31). */
   elicitNames: 1,
-  /** 2 columns: the 64-bit digest of the last elicitation answer checked against the form. */
-  answerDigest: 2,
-  count: 4,
+  count: 2,
 } as const;
 
 /** The u32 columns of the rare row: denials, 64-bit intercept digests, a type without a name code. */

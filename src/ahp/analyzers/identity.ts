@@ -40,8 +40,8 @@ import {
 } from './identity-rows.ts';
 
 const SESSION_FIELD = CONTROL_FIELDS.indexOf('session.id');
-/** Flags of the rows that may have an extra row (so does a recorded form, {@link FORM_SHIFT}). */
-const EXTRA_FLAGS = EVENT_FLAG.session | EVENT_FLAG.answerChecked;
+/** Bits of the rows that have an extra row: a `session.id` fingerprint or a recorded form ({@link FORM_SHIFT}). */
+const EXTRA_BITS = EVENT_FLAG.session | (7 << FORM_SHIFT);
 
 /**
  * Estimated bytes of one event's state on any transport: an event row with its wide row (an input that cannot be read
@@ -83,11 +83,13 @@ export interface IdentityFacts {
 
 /** The event-identity analyzer */
 export class EventIdentity implements BudgetHolder {
-  private readonly rows = new CompactTable({ u32: EVENT_U32.count, f64: EVENT_F64.count, fifo: true });
+  private readonly rows = new CompactTable({ u32: EVENT_U32.count, f64: EVENT_F64.count, fifo: true, load: 2 });
   /** The parent's key (hi, lo words) of the events that name one ({@link EVENT_FLAG.hasParent}), made and forgotten with their event rows. */
-  private readonly parents = new CompactTable({ u32: 2, f64: 0, fifo: true });
+  private readonly parents = new CompactTable({ u32: 2, f64: 0, fifo: true, load: 2 });
   /** Extra rows by event key: elicitation requests. */
-  private readonly extras = new CompactTable({ u32: EXTRA_U32.count, f64: 0 });
+  private readonly extras = new CompactTable({ u32: EXTRA_U32.count, f64: 0, load: 2 });
+  /** The 64-bit digest (2 columns) of the last elicitation answer checked against the form ({@link EVENT_FLAG.answerChecked}). */
+  private readonly answers = new CompactTable({ u32: 2, f64: 0, load: 2 });
   /** Rare rows by event key ({@link EVENT_FLAG.rare}): denials, 64-bit intercept digests, types without a name code. */
   private readonly rare = new CompactTable({ u32: RARE_U32.count, f64: RARE_F64.count });
   /** The control fingerprints of rows whose first occurrence cannot be read back ({@link EVENT_FLAG.wide}). */
@@ -128,7 +130,8 @@ export class EventIdentity implements BudgetHolder {
     const flags = this.rows.getU(s, EVENT_U32.flags);
     this.rows.deleteSlot(s);
     if (flags & EVENT_FLAG.hasParent) this.parents.forgetOldest();
-    if (flags & (EXTRA_FLAGS | (7 << FORM_SHIFT))) this.extras.delete(k);
+    if (flags & EXTRA_BITS) this.extras.delete(k);
+    if (flags & EVENT_FLAG.answerChecked) this.answers.delete(k);
     if (flags & EVENT_FLAG.rare) this.rare.delete(k);
     if (flags & EVENT_FLAG.wide) this.wide.delete(k);
     this.onForget(k);
@@ -207,19 +210,16 @@ export class EventIdentity implements BudgetHolder {
 
   answerCheckedIs(s: number, digest: readonly [number, number]): boolean {
     if (!this.hasFlag(s, EVENT_FLAG.answerChecked)) return false;
-    const x = this.extras.slot(this.rows.keyAt(s));
-    return (
-      x !== undefined &&
-      this.extras.getU(x, EXTRA_U32.answerDigest) === digest[0] &&
-      this.extras.getU(x, EXTRA_U32.answerDigest + 1) === digest[1]
-    );
+    const x = this.answers.slot(this.rows.keyAt(s));
+    return x !== undefined && this.answers.getU(x, 0) === digest[0] && this.answers.getU(x, 1) === digest[1];
   }
 
   setAnswerChecked(s: number, digest: readonly [number, number]): void {
     this.setFlag(s, EVENT_FLAG.answerChecked);
-    const x = this.extraOf(s);
-    this.extras.setU(x, EXTRA_U32.answerDigest, digest[0]);
-    this.extras.setU(x, EXTRA_U32.answerDigest + 1, digest[1]);
+    const k = this.rows.keyAt(s);
+    const x = this.answers.slot(k) ?? this.answers.add(k);
+    this.answers.setU(x, 0, digest[0]);
+    this.answers.setU(x, 1, digest[1]);
   }
 
   /** Record where the config.change.before of row `s` was denied (the first denial wins). */
