@@ -4,12 +4,15 @@
  * tombstones, responses as a distance from their request) held to the plain insertion-ordered map they replace.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { CapLog } from '../../src/core/caps.ts';
 import type { Mark } from '../../src/core/mark.ts';
 import { type AhpCapLog, EventBudget } from '../../src/ahp/analyzers/budget.ts';
 import { Correlation, type ResponseLink } from '../../src/ahp/analyzers/correlation.ts';
 import type { AhpMessage } from '../../src/ahp/message.ts';
+import { REPO_DIR, runRule, type AhpRuleId } from './helpers.ts';
 
 function budget(maxEvents = Infinity): EventBudget {
   const caps: AhpCapLog = new CapLog();
@@ -157,5 +160,40 @@ test('answered requests as fifo rows with tombstones: the same links, held count
       assert.equal(c.held(), ref.answered.size);
     }
     assert.equal(c.forgetOldest(), false);
+  }
+});
+
+test('past the name cap (4,096 types) an event row keeps its type fingerprint: the same reuse, denial, pairing and cycle verdicts', async () => {
+  const prefix = Array.from({ length: 4100 }, (_, i) =>
+    JSON.stringify({
+      jsonrpc: '2.0',
+      method: 'hooks/observe',
+      params: {
+        protocolVersion: 'draft',
+        event: { id: `t${i}`, source: 's', type: `x.custom${i}`, time: '2026-08-24T08:00:00Z' },
+      },
+    }),
+  );
+  const cases = [
+    'ahp.event-id-reuse',
+    'ahp.event-id-reuse--metadata',
+    'ahp.event-id-reuse--retry',
+    'ahp.event-id-reuse--task',
+    'ahp.config-after-denied',
+    'ahp.elicitation-parent-missing',
+    'ahp.parent-cycle--late',
+  ];
+  for (const name of cases) {
+    const lines = readFileSync(join(REPO_DIR, 'conformance/ahp/fail', `${name}.jsonl`), 'utf8').split('\n');
+    if (lines.at(-1) === '') lines.pop();
+    const rule = `ahp/${name.split('.')[1]!.split('--')[0]}` as AhpRuleId;
+    const alone = await runRule(rule, lines);
+    assert.ok(alone.length > 0, `${name} has findings of ${rule}`);
+    const after = await runRule(rule, [...prefix, ...lines]);
+    assert.deepEqual(
+      after.map((b) => b.replace(/@(\d+)/, (_, n: string) => `@${Number(n) - prefix.length}`)),
+      alone,
+      name,
+    );
   }
 });
