@@ -1,10 +1,10 @@
 /**
  * CompactTable: the memory-capped tables of both protocols' analyzers: a 64-bit key (Hash64) -> a row of u32 / f64
  * columns, all in typed arrays. Rows in chunks (growth never copies; slots stay valid), each row's key words and
- * bucket-chain link beside it, the index one array of bucket heads (at most one key a bucket on average, two with `load`; doubling
- * relinks the chains in place). With `cap`: `oldest` forgets one per new entry, `half` (AEP `--max-ids`) the oldest
- * half. A `fifo` table only ever loses its oldest entry: its rows are taken in order from a ring of chunks and keep no
- * order links (8 bytes a row less).
+ * bucket-chain link beside it, the index one array of bucket heads (at most one key a bucket on average, two with
+ * `load`; doubling relinks the chains in place). With `cap`: `oldest` forgets one per new entry, `half` (AEP
+ * `--max-ids`) the oldest half. A `fifo` table only ever loses its oldest entry: its rows are taken in order from a
+ * ring of chunks and keep no order links (8 bytes a row less).
  */
 import type { Hash64 } from './canonical.ts';
 

@@ -32,6 +32,9 @@ export class Interner {
 }
 
 const TWO32 = 2 ** 32;
+/** A {@link EventBudget.pos} below its segment: the line's last 11 bits, then the byte offset's last 21. */
+const LINE_SPAN = 2 ** 11;
+const OFF_SPAN = 2 ** 21;
 /** Segments a {@link EventBudget.pos} can tell apart exactly (segment * 2^32 + 2^32 - 1 < 2^53). */
 export const MAX_SEGMENTS = 2 ** 21;
 
@@ -52,12 +55,14 @@ export class EventBudget {
   /** Every input name a compact row refers to (by code; never evicted: one entry per input). */
   readonly files = new Interner(Number.MAX_SAFE_INTEGER);
   private readonly holders: BudgetHolder[] = [];
-  /** {@link pos} segments by `hi NUL file`, each one's input code and offset multiple of 2^32 (-1: no offset). */
+  /** {@link pos} segments by `offset span, line span, input`: each one's input code, line and offset span (-1: none). */
   private readonly segments = new Map<string, number>();
   private readonly segFile: number[] = [];
-  private readonly segHi: number[] = [];
+  private readonly segLine: number[] = [];
+  private readonly segOff: number[] = [];
   private lastFile: string | undefined;
-  private lastHi = 0;
+  private lastLine = 0;
+  private lastOff = 0;
   private lastSeg = 0;
 
   constructor(
@@ -90,29 +95,33 @@ export class EventBudget {
   }
 
   /**
-   * `m`'s input and byte offset as one exact number, for a row's float64 column (with the line in a u32 column): a
-   * segment (an input, and its offset's multiple of 2^32 or none) times 2^32 plus the offset's remainder. Exact while
-   * under 2^21 segments (inputs, times 4 GiB of each): past them a run stops rather than misplace a finding.
+   * Mark `m` as one exact number for a row's float64 column: a segment (the input, the line's multiple of 2^11 and the
+   * byte offset's of 2^21, or no offset) times 2^32, plus the line's and the offset's remainders. Exact under 2^21
+   * segments (about 2^32 lines or 4 TiB of input: past them a run stops rather than misplace a finding).
    */
   pos(m: Mark): number {
     const off = m.byteOffset;
-    const hi = off === undefined ? -1 : Math.floor(off / TWO32);
+    const line = m.line;
+    const offHi = off === undefined ? -1 : Math.floor(off / OFF_SPAN);
+    const lineHi = Math.floor(line / LINE_SPAN);
     let seg = this.lastSeg;
-    if (m.file !== this.lastFile || hi !== this.lastHi) {
-      const k = `${hi}\u0000${m.file}`;
+    if (m.file !== this.lastFile || lineHi !== this.lastLine || offHi !== this.lastOff) {
+      const k = `${offHi},${lineHi},${m.file}`;
       let c = this.segments.get(k);
       if (c === undefined) {
         c = this.segFile.length;
-        if (c >= MAX_SEGMENTS) throw new RangeError(`more than ${MAX_SEGMENTS} inputs and 4 GiB spans of them`);
+        if (c >= MAX_SEGMENTS) throw new RangeError(`more than ${MAX_SEGMENTS} spans of lines and bytes of input`);
         this.segments.set(k, c);
         this.segFile.push(this.files.code(m.file));
-        this.segHi.push(hi);
+        this.segLine.push(lineHi);
+        this.segOff.push(offHi);
       }
       seg = this.lastSeg = c;
       this.lastFile = m.file;
-      this.lastHi = hi;
+      this.lastLine = lineHi;
+      this.lastOff = offHi;
     }
-    return seg * TWO32 + (hi < 0 ? 0 : off! - hi * TWO32);
+    return seg * TWO32 + (line - lineHi * LINE_SPAN) * OFF_SPAN + (offHi < 0 ? 0 : off! - offHi * OFF_SPAN);
   }
 
   /** The input code of a {@link pos}. */
@@ -123,16 +132,18 @@ export class EventBudget {
   /** The byte offset of a {@link pos} (NaN: the mark had none). */
   posOffset(pos: number): number {
     const seg = Math.floor(pos / TWO32);
-    const hi = this.segHi[seg]!;
-    return hi < 0 ? NaN : hi * TWO32 + (pos - seg * TWO32);
+    const hi = this.segOff[seg]!;
+    return hi < 0 ? NaN : hi * OFF_SPAN + ((pos - seg * TWO32) % OFF_SPAN);
   }
 
-  /** The mark of a {@link pos} and a line. */
-  markAt(pos: number, line: number): Mark {
+  /** The mark of a {@link pos}. */
+  markAt(pos: number): Mark {
     const seg = Math.floor(pos / TWO32);
-    const m: Mark = { file: this.files.name(this.segFile[seg]!)!, line };
-    const hi = this.segHi[seg]!;
-    if (hi >= 0) m.byteOffset = hi * TWO32 + (pos - seg * TWO32);
+    const lo = pos - seg * TWO32;
+    const lineLo = Math.floor(lo / OFF_SPAN);
+    const m: Mark = { file: this.files.name(this.segFile[seg]!)!, line: this.segLine[seg]! * LINE_SPAN + lineLo };
+    const hi = this.segOff[seg]!;
+    if (hi >= 0) m.byteOffset = hi * OFF_SPAN + (lo - lineLo * OFF_SPAN);
     return m;
   }
 }

@@ -13,27 +13,27 @@ import type { AhpMessage } from '../message.ts';
 import type { BudgetHolder, EventBudget } from './budget.ts';
 import { isObj, own } from '../../core/value.ts';
 
-/** `response`: where the response is from the request ({@link nearWord}; {@link FAR}: in the far map). */
-const ANSWERED_U32 = { requestLine: 0, response: 1, count: 2 } as const;
-/** The request's input and byte offset (budget.ts `EventBudget.pos`); NaN: a tombstone (the id was requested again). */
+/** Where the response is from the request ({@link nearWord}; {@link FAR}: in the far map). */
+const ANSWERED_U32 = { response: 0, count: 1 } as const;
+/** Where the request is (budget.ts `EventBudget.pos`); NaN: a tombstone (the id was requested again). */
 const ANSWERED_F64 = { requestPos: 0, count: 1 } as const;
-const TWO32 = 2 ** 32;
-/** Bits of a response word for the byte distance (the line distance has the other 10). */
-const NEAR_BITS = 22;
-const NEAR = 2 ** NEAR_BITS;
+/** The byte distance's share of a response word (the line distance has the top 10 bits). */
+const NEAR = 2 ** 22;
 const FAR = 0xffffffff;
 
 /**
- * The response word of a response at (`pos`, `line`) to a request at (`reqPos`, `reqLine`): line distance * 2^22 +
- * byte distance when both are small and the span (budget.ts `EventBudget.pos`) is the same, else {@link FAR}.
+ * The response word of a response at `at` to a request at `req`: line distance * 2^22 + byte distance when it is
+ * in the same input, at most 1023 lines and 4 MiB on (with a byte offset exactly when the request has one), else
+ * {@link FAR}.
  */
-function nearWord(reqPos: number, reqLine: number, pos: number, line: number): number {
-  const dl = line - reqLine;
-  const dp = pos - reqPos;
-  if (dl < 0 || dl >= 1024 || dp < 0 || dp >= NEAR || Math.floor(pos / TWO32) !== Math.floor(reqPos / TWO32))
-    return FAR;
+function nearWord(req: Mark, at: Mark): number {
+  if (at.file !== req.file || (at.byteOffset === undefined) !== (req.byteOffset === undefined)) return FAR;
+  const dl = at.line - req.line;
+  const dp = at.byteOffset === undefined ? 0 : at.byteOffset - req.byteOffset!;
+  if (dl < 0 || dl >= 1024 || dp < 0 || dp >= NEAR) return FAR;
   return dl * NEAR + dp;
 }
+
 /**
  * Bytes an answered row counts for the memory budget: the figure of the row it was (file columns, a count of spare
  * responses, order links: 63), so the budget forgets where it did.
@@ -125,8 +125,8 @@ export class Correlation implements BudgetHolder {
   private buried = 0;
   /** Further responses an answered row still allows (identical retries of its request), by row; most have none. */
   private readonly spares = new Map<number, number>();
-  /** Position and line of the responses far from their request ({@link FAR}), by row. */
-  private readonly far = new Map<number, [number, number]>();
+  /** Where the responses far from their request are ({@link FAR}; budget.ts `EventBudget.pos`), by row. */
+  private readonly far = new Map<number, number>();
   private sawRequest = false;
   private reportedUncorrelatable = false;
   private pendingDropped = false;
@@ -222,13 +222,10 @@ export class Correlation implements BudgetHolder {
       if (b.makeRoom(at)) {
         const a = this.answered;
         const s = a.add(pend.answeredKey);
-        const reqPos = b.pos(pend.at);
-        const pos = b.pos(at);
-        const word = nearWord(reqPos, pend.at.line, pos, at.line);
-        a.setU(s, ANSWERED_U32.requestLine, pend.at.line);
-        a.setF(s, ANSWERED_F64.requestPos, reqPos);
+        const word = nearWord(pend.at, at);
+        a.setF(s, ANSWERED_F64.requestPos, b.pos(pend.at));
         a.setU(s, ANSWERED_U32.response, word);
-        if (word === FAR) this.far.set(s, [pos, at.line]);
+        if (word === FAR) this.far.set(s, b.pos(at));
         if (pend.deliveries > 1) this.spares.set(s, pend.deliveries - 1);
       }
       const link: ResponseLink = { status: 'matched', request: pend };
@@ -242,8 +239,7 @@ export class Correlation implements BudgetHolder {
     const s = a.slot(answeredKey(key));
     const requestPos = s === undefined ? NaN : a.getF(s, ANSWERED_F64.requestPos);
     if (!Number.isNaN(requestPos)) {
-      const requestLine = a.getU(s!, ANSWERED_U32.requestLine);
-      const request = b.markAt(requestPos, requestLine);
+      const request = b.markAt(requestPos);
       const spare = this.spares.size === 0 ? undefined : this.spares.get(s!);
       if (spare !== undefined) {
         if (spare > 1) this.spares.set(s!, spare - 1);
@@ -251,10 +247,12 @@ export class Correlation implements BudgetHolder {
         return { link: { status: 'retry-answer', request } };
       }
       const word = a.getU(s!, ANSWERED_U32.response);
-      const far = word === FAR ? this.far.get(s!)! : undefined;
-      const first = far
-        ? b.markAt(far[0], far[1])
-        : b.markAt(requestPos + (word % NEAR), requestLine + Math.floor(word / NEAR));
+      let first: Mark;
+      if (word === FAR) first = b.markAt(this.far.get(s!)!);
+      else {
+        first = { file: request.file, line: request.line + Math.floor(word / NEAR) };
+        if (request.byteOffset !== undefined) first.byteOffset = request.byteOffset + (word % NEAR);
+      }
       return { link: { status: 'duplicate', request, first } };
     }
     return { link: this.unmatched() };

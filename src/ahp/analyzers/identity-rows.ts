@@ -26,15 +26,14 @@ export const CONTROL_FIELDS = [
  * named from the first occurrence's line read back, or from {@link WIDE_U32} where the input cannot be read back.
  */
 export const EVENT_U32 = {
-  line: 0,
   /** {@link EVENT_FLAG} bits, the form (bits 8-10) and the type's name code (bits 16-31). */
-  flags: 1,
-  control: 2,
+  flags: 0,
+  control: 1,
   /** The first intercepted copy: its line fingerprint when rereadable, else the low word of a 64-bit digest. */
-  interceptDigest: 3,
-  count: 4,
+  interceptDigest: 2,
+  count: 3,
 } as const;
-/** The float64 column of an event row: its input and byte offset (budget.ts `EventBudget.pos`). */
+/** The float64 column of an event row: its input, line and byte offset (budget.ts `EventBudget.pos`). */
 export const EVENT_F64 = { pos: 0, count: 1 } as const;
 /** Bits 0-7, 11 and 12 of the flags column. */
 export const EVENT_FLAG = {
@@ -74,12 +73,11 @@ export const EXTRA_U32 = {
 
 /** The u32 columns of the rare row: denials, 64-bit intercept digests, a type without a name code. */
 export const RARE_U32 = {
-  deniedLine: 0,
   /** The high word of a 64-bit intercept digest (the low word is in the event row). */
-  interceptHi: 1,
+  interceptHi: 0,
   /** The type's fingerprint ({@link typeFp}) when the names were full (name code 0). */
-  typeFp: 2,
-  count: 3,
+  typeFp: 1,
+  count: 2,
 } as const;
 /** The float64 column of the rare row: where the denial was (budget.ts `EventBudget.pos`). */
 export const RARE_F64 = { deniedPos: 0, count: 1 } as const;

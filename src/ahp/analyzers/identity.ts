@@ -45,10 +45,10 @@ const EXTRA_BITS = EVENT_FLAG.session | (7 << FORM_SHIFT);
 
 /**
  * Estimated bytes of one event's state on any transport: an event row with its wide row (an input that cannot be read
- * back) is about this much, a row alone 67 (about 41 now: event rows keep no order links, file or type columns, and a
- * parent's key is in its own table; the figure stays, so the budget forgets where it did). One figure for every input,
- * so the memory budget forgets at the same event whether a file or a pipe is read (test/invariants/); the extra rows
- * of the few events that have one are not counted.
+ * back) is about this much, a row alone 67 (about 34 now: event rows keep no order links, line, file or type
+ * columns, and a parent's key is in its own table; the figure stays, so the budget forgets where it did). One figure
+ * for every input, so the memory budget forgets at the same event whether a file or a pipe is read
+ * (test/invariants/); the extra rows of the few events that have one are not counted.
  */
 const EVENT_BYTES = 147;
 
@@ -84,11 +84,11 @@ export interface IdentityFacts {
 /** The event-identity analyzer */
 export class EventIdentity implements BudgetHolder {
   private readonly rows = new CompactTable({ u32: EVENT_U32.count, f64: EVENT_F64.count, fifo: true, load: 2 });
-  /** The parent's key (hi, lo words) of the events that name one ({@link EVENT_FLAG.hasParent}), made and forgotten with their event rows. */
+  /** The parent's key (hi, lo) of the events that name one ({@link EVENT_FLAG.hasParent}); goes with its event row. */
   private readonly parents = new CompactTable({ u32: 2, f64: 0, fifo: true, load: 2 });
   /** Extra rows by event key: elicitation requests. */
   private readonly extras = new CompactTable({ u32: EXTRA_U32.count, f64: 0, load: 2 });
-  /** The 64-bit digest (2 columns) of the last elicitation answer checked against the form ({@link EVENT_FLAG.answerChecked}). */
+  /** The 64-bit digest of the last elicitation answer checked against the form ({@link EVENT_FLAG.answerChecked}). */
   private readonly answers = new CompactTable({ u32: 2, f64: 0, load: 2 });
   /** Rare rows by event key ({@link EVENT_FLAG.rare}): denials, 64-bit intercept digests, types without a name code. */
   private readonly rare = new CompactTable({ u32: RARE_U32.count, f64: RARE_F64.count });
@@ -143,8 +143,7 @@ export class EventIdentity implements BudgetHolder {
   }
 
   markAt(s: number): Mark {
-    const r = this.rows;
-    return this.budget.markAt(r.getF(s, EVENT_F64.pos), r.getU(s, EVENT_U32.line));
+    return this.budget.markAt(this.rows.getF(s, EVENT_F64.pos));
   }
 
   /** The type name of row `s` (past {@link MAX_NAMES} distinct names: a placeholder). */
@@ -227,14 +226,13 @@ export class EventIdentity implements BudgetHolder {
     if (this.hasFlag(s, EVENT_FLAG.denied)) return;
     this.setFlag(s, EVENT_FLAG.denied);
     const x = this.rareOf(s);
-    this.rare.setU(x, RARE_U32.deniedLine, at.line);
     this.rare.setF(x, RARE_F64.deniedPos, this.budget.pos(at));
   }
 
   deniedAt(s: number): Mark | undefined {
     if (!this.hasFlag(s, EVENT_FLAG.denied)) return undefined;
     const x = this.rare.slot(this.rows.keyAt(s))!;
-    return this.budget.markAt(this.rare.getF(x, RARE_F64.deniedPos), this.rare.getU(x, RARE_U32.deniedLine));
+    return this.budget.markAt(this.rare.getF(x, RARE_F64.deniedPos));
   }
 
   /** The identity facts of the event `ev` of `msg` (at `at`) against the rows before it. */
@@ -281,7 +279,6 @@ export class EventIdentity implements BudgetHolder {
       if (this.budget.makeRoom(at)) {
         s = r.add(key);
         const pos = this.budget.pos(at);
-        r.setU(s, EVENT_U32.line, at.line);
         r.setF(s, EVENT_F64.pos, pos);
         r.setU(s, EVENT_U32.control, digest);
         const code = this.names.code(type);
