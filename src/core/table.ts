@@ -1,10 +1,10 @@
 /**
  * CompactTable: the memory-capped tables of both protocols' analyzers: a 64-bit key (Hash64) -> a row of u32 / f64
  * columns, all in typed arrays. Rows in chunks (growth never copies; slots stay valid), each row's key words and
- * bucket-chain link beside it, the index one array of bucket heads (at most one key a bucket on average; doubling
- * relinks the chains in place). With `cap`: `oldest` forgets one per new entry, `half` (AEP `--max-ids`) the oldest
- * half. A `fifo` table only ever loses its oldest entry: its rows are taken in order from a ring of chunks and keep no
- * order links (8 bytes a row less).
+ * bucket-chain link beside it, the index one array of bucket heads (at most one key a bucket on average, two with
+ * `load`; doubling relinks the chains in place). With `cap`: `oldest` forgets one per new entry, `half` (AEP
+ * `--max-ids`) the oldest half. A `fifo` table only ever loses its oldest entry: its rows are taken in order from a
+ * ring of chunks and keep no order links (8 bytes a row less).
  */
 import type { Hash64 } from './canonical.ts';
 
@@ -37,6 +37,11 @@ export interface TableSpec {
   forget?: 'oldest' | 'half';
   /** Entries go only oldest first (the cap, {@link CompactTable.forgetOldest}); `put` and `delete` of others throw. */
   fifo?: boolean;
+  /**
+   * Most keys a bucket on average before the index doubles (default 1: 1 to 2 buckets a key). 2 halves the bucket
+   * heads (2 to 4 bytes a key less) for one more chain step on a miss, on average.
+   */
+  load?: 1 | 2;
 }
 
 /** A 64-bit-key -> fixed-row table (see the module comment). */
@@ -67,10 +72,12 @@ export class CompactTable {
   private tail = 0;
   private readonly limit: number;
   private readonly batch: number;
+  private readonly load: number;
   forgot = 0;
 
   constructor(spec: TableSpec) {
     this.fifo = spec.fifo === true;
+    this.load = spec.load ?? 1;
     this.nu = spec.u32;
     this.nf = spec.f64;
     const cap = spec.cap ?? Infinity;
@@ -124,7 +131,7 @@ export class CompactTable {
         this.forgot++;
       }
     }
-    if (this.count >= this.heads.length) this.growIndex();
+    if (this.count >= this.heads.length * this.load) this.growIndex();
     const s = this.fifo ? this.ringRow() : this.allocRow();
     const k = this.k[s >>> CHUNK_BITS]!;
     const ko = (s & CHUNK_MASK) * KEY_WORDS;

@@ -31,6 +31,13 @@ export class Interner {
   }
 }
 
+const TWO32 = 2 ** 32;
+/** A {@link EventBudget.pos} below its segment: the line's last 11 bits, then the byte offset's last 21. */
+const LINE_SPAN = 2 ** 11;
+const OFF_SPAN = 2 ** 21;
+/** Segments a {@link EventBudget.pos} can tell apart exactly (segment * 2^32 + 2^32 - 1 < 2^53). */
+export const MAX_SEGMENTS = 2 ** 21;
+
 /** Which cap was exceeded. */
 export type CapName = 'maxPending' | 'maxEvents' | 'maxStateMb';
 
@@ -48,6 +55,15 @@ export class EventBudget {
   /** Every input name a compact row refers to (by code; never evicted: one entry per input). */
   readonly files = new Interner(Number.MAX_SAFE_INTEGER);
   private readonly holders: BudgetHolder[] = [];
+  /** {@link pos} segments by `offset span, line span, input`: each one's input code, line and offset span (-1: none). */
+  private readonly segments = new Map<string, number>();
+  private readonly segFile: number[] = [];
+  private readonly segLine: number[] = [];
+  private readonly segOff: number[] = [];
+  private lastFile: string | undefined;
+  private lastLine = 0;
+  private lastOff = 0;
+  private lastSeg = 0;
 
   constructor(
     readonly opts: AhpStreamOptions,
@@ -73,14 +89,61 @@ export class EventBudget {
     return false;
   }
 
+  /** The code of `m`'s input (the key of the input's re-reader). */
   fileCode(m: Mark): number {
     return this.files.code(m.file);
   }
 
-  /** A mark from a row's columns (NaN byte offset: not kept). */
-  mark(file: number, line: number, byteOffset: number): Mark {
-    const m: Mark = { file: this.files.name(file)!, line };
-    if (!Number.isNaN(byteOffset)) m.byteOffset = byteOffset;
+  /**
+   * Mark `m` as one exact number for a row's float64 column: a segment (the input, the line's multiple of 2^11 and the
+   * byte offset's of 2^21, or no offset) times 2^32, plus the line's and the offset's remainders. Exact under 2^21
+   * segments (about 2^32 lines or 4 TiB of input: past them a run stops rather than misplace a finding).
+   */
+  pos(m: Mark): number {
+    const off = m.byteOffset;
+    const line = m.line;
+    const offHi = off === undefined ? -1 : Math.floor(off / OFF_SPAN);
+    const lineHi = Math.floor(line / LINE_SPAN);
+    let seg = this.lastSeg;
+    if (m.file !== this.lastFile || lineHi !== this.lastLine || offHi !== this.lastOff) {
+      const k = `${offHi},${lineHi},${m.file}`;
+      let c = this.segments.get(k);
+      if (c === undefined) {
+        c = this.segFile.length;
+        if (c >= MAX_SEGMENTS) throw new RangeError(`more than ${MAX_SEGMENTS} spans of lines and bytes of input`);
+        this.segments.set(k, c);
+        this.segFile.push(this.files.code(m.file));
+        this.segLine.push(lineHi);
+        this.segOff.push(offHi);
+      }
+      seg = this.lastSeg = c;
+      this.lastFile = m.file;
+      this.lastLine = lineHi;
+      this.lastOff = offHi;
+    }
+    return seg * TWO32 + (line - lineHi * LINE_SPAN) * OFF_SPAN + (offHi < 0 ? 0 : off! - offHi * OFF_SPAN);
+  }
+
+  /** The input code of a {@link pos}. */
+  posFile(pos: number): number {
+    return this.segFile[Math.floor(pos / TWO32)]!;
+  }
+
+  /** The byte offset of a {@link pos} (NaN: the mark had none). */
+  posOffset(pos: number): number {
+    const seg = Math.floor(pos / TWO32);
+    const hi = this.segOff[seg]!;
+    return hi < 0 ? NaN : hi * OFF_SPAN + ((pos - seg * TWO32) % OFF_SPAN);
+  }
+
+  /** The mark of a {@link pos}. */
+  markAt(pos: number): Mark {
+    const seg = Math.floor(pos / TWO32);
+    const lo = pos - seg * TWO32;
+    const lineLo = Math.floor(lo / OFF_SPAN);
+    const m: Mark = { file: this.files.name(this.segFile[seg]!)!, line: this.segLine[seg]! * LINE_SPAN + lineLo };
+    const hi = this.segOff[seg]!;
+    if (hi >= 0) m.byteOffset = hi * OFF_SPAN + (lo - lineLo * OFF_SPAN);
     return m;
   }
 }

@@ -13,15 +13,32 @@ import type { AhpMessage } from '../message.ts';
 import type { BudgetHolder, EventBudget } from './budget.ts';
 import { isObj, own } from '../../core/value.ts';
 
-const ANSWERED_U32 = {
-  requestFile: 0,
-  requestLine: 1,
-  responseFile: 2,
-  responseLine: 3,
-  spareResponses: 4,
-  count: 5,
-} as const;
-const ANSWERED_F64 = { requestByteOffset: 0, responseByteOffset: 1, count: 2 } as const;
+/** Where the response is from the request ({@link nearWord}; {@link FAR}: in the far map). */
+const ANSWERED_U32 = { response: 0, count: 1 } as const;
+/** Where the request is (budget.ts `EventBudget.pos`); NaN: a tombstone (the id was requested again). */
+const ANSWERED_F64 = { requestPos: 0, count: 1 } as const;
+/** The byte distance's share of a response word (the line distance has the top 10 bits). */
+const NEAR = 2 ** 22;
+const FAR = 0xffffffff;
+
+/**
+ * The response word of a response at `at` to a request at `req`: line distance * 2^22 + byte distance when it is
+ * in the same input, at most 1023 lines and 4 MiB on (with a byte offset exactly when the request has one), else
+ * {@link FAR}.
+ */
+function nearWord(req: Mark, at: Mark): number {
+  if (at.file !== req.file || (at.byteOffset === undefined) !== (req.byteOffset === undefined)) return FAR;
+  const dl = at.line - req.line;
+  const dp = at.byteOffset === undefined ? 0 : at.byteOffset - req.byteOffset!;
+  if (dl < 0 || dl >= 1024 || dp < 0 || dp >= NEAR) return FAR;
+  return dl * NEAR + dp;
+}
+
+/**
+ * Bytes an answered row counts for the memory budget: the figure of the row it was (file columns, a count of spare
+ * responses, order links: 63), so the budget forgets where it did.
+ */
+const ANSWERED_BYTES = 63;
 
 /** A request awaiting its response. */
 export interface PendingRecord {
@@ -93,7 +110,23 @@ const PENDING_BYTES = 1024;
 
 export class Correlation implements BudgetHolder {
   private readonly pending = new Map<IdKey, PendingRecord>();
-  private readonly answered = new CompactTable({ u32: ANSWERED_U32.count, f64: ANSWERED_F64.count });
+  /**
+   * Answered requests, oldest first. A request id used again buries its answered row as a tombstone (a `fifo` table
+   * forgets oldest first only) that {@link response} passes over: an id's newest row is found first, and only it may
+   * be live.
+   */
+  private readonly answered = new CompactTable({
+    u32: ANSWERED_U32.count,
+    f64: ANSWERED_F64.count,
+    fifo: true,
+    load: 2,
+  });
+  /** Tombstones among the answered rows. */
+  private buried = 0;
+  /** Further responses an answered row still allows (identical retries of its request), by row; most have none. */
+  private readonly spares = new Map<number, number>();
+  /** Where the responses far from their request are ({@link FAR}; budget.ts `EventBudget.pos`), by row. */
+  private readonly far = new Map<number, number>();
   private sawRequest = false;
   private reportedUncorrelatable = false;
   private pendingDropped = false;
@@ -102,16 +135,26 @@ export class Correlation implements BudgetHolder {
   constructor(private readonly budget: EventBudget) {}
 
   held(): number {
-    return this.answered.size;
+    return this.answered.size - this.buried;
   }
 
   /** Estimated bytes of the answered rows and the pending requests (open work, never forgotten). */
   bytes(): number {
-    return this.answered.bytes() + this.pending.size * PENDING_BYTES;
+    return (this.answered.size - this.buried) * ANSWERED_BYTES + this.pending.size * PENDING_BYTES;
   }
 
+  /** Forget the oldest answered request (and the tombstones before it); false when none is held. */
   forgetOldest(): boolean {
-    return this.answered.forgetOldest();
+    const a = this.answered;
+    for (let s = a.oldest(); s !== undefined; s = a.oldest()) {
+      const dead = Number.isNaN(a.getF(s, ANSWERED_F64.requestPos));
+      if (this.spares.size !== 0) this.spares.delete(s);
+      if (this.far.size !== 0) this.far.delete(s);
+      a.forgetOldest();
+      if (!dead) return true;
+      this.buried--;
+    }
+    return false;
   }
 
   /** Requests awaiting a response now (open work; cap `--max-pending`). */
@@ -124,7 +167,7 @@ export class Correlation implements BudgetHolder {
   }
 
   get answeredCount(): number {
-    return this.answered.size;
+    return this.held();
   }
 
   /** Requests still awaiting a response (end of stream), in arrival order. */
@@ -146,7 +189,7 @@ export class Correlation implements BudgetHolder {
       return undefined;
     }
     const answeredAs = answeredKey(key);
-    this.answered.delete(answeredAs);
+    this.bury(answeredAs);
     if (this.pending.size >= this.budget.opts.maxPending) {
       this.budget.caps.note('maxPending', this.budget.opts.maxPending, () => at);
       this.pendingDropped = true;
@@ -179,13 +222,11 @@ export class Correlation implements BudgetHolder {
       if (b.makeRoom(at)) {
         const a = this.answered;
         const s = a.add(pend.answeredKey);
-        a.setU(s, ANSWERED_U32.requestFile, b.fileCode(pend.at));
-        a.setU(s, ANSWERED_U32.requestLine, pend.at.line);
-        a.setF(s, ANSWERED_F64.requestByteOffset, pend.at.byteOffset ?? NaN);
-        a.setU(s, ANSWERED_U32.responseFile, b.fileCode(at));
-        a.setU(s, ANSWERED_U32.responseLine, at.line);
-        a.setF(s, ANSWERED_F64.responseByteOffset, at.byteOffset ?? NaN);
-        a.setU(s, ANSWERED_U32.spareResponses, pend.deliveries - 1);
+        const word = nearWord(pend.at, at);
+        a.setF(s, ANSWERED_F64.requestPos, b.pos(pend.at));
+        a.setU(s, ANSWERED_U32.response, word);
+        if (word === FAR) this.far.set(s, b.pos(at));
+        if (pend.deliveries > 1) this.spares.set(s, pend.deliveries - 1);
       }
       const link: ResponseLink = { status: 'matched', request: pend };
       if (result && pend.method === 'hooks/intercept' && own(result, 'manifest'))
@@ -196,25 +237,37 @@ export class Correlation implements BudgetHolder {
     }
     const a = this.answered;
     const s = a.slot(answeredKey(key));
-    if (s !== undefined) {
-      const request = b.mark(
-        a.getU(s, ANSWERED_U32.requestFile),
-        a.getU(s, ANSWERED_U32.requestLine),
-        a.getF(s, ANSWERED_F64.requestByteOffset),
-      );
-      const spare = a.getU(s, ANSWERED_U32.spareResponses);
-      if (spare > 0) {
-        a.setU(s, ANSWERED_U32.spareResponses, spare - 1);
+    const requestPos = s === undefined ? NaN : a.getF(s, ANSWERED_F64.requestPos);
+    if (!Number.isNaN(requestPos)) {
+      const request = b.markAt(requestPos);
+      const spare = this.spares.size === 0 ? undefined : this.spares.get(s!);
+      if (spare !== undefined) {
+        if (spare > 1) this.spares.set(s!, spare - 1);
+        else this.spares.delete(s!);
         return { link: { status: 'retry-answer', request } };
       }
-      const first = b.mark(
-        a.getU(s, ANSWERED_U32.responseFile),
-        a.getU(s, ANSWERED_U32.responseLine),
-        a.getF(s, ANSWERED_F64.responseByteOffset),
-      );
+      const word = a.getU(s!, ANSWERED_U32.response);
+      let first: Mark;
+      if (word === FAR) first = b.markAt(this.far.get(s!)!);
+      else {
+        first = { file: request.file, line: request.line + Math.floor(word / NEAR) };
+        if (request.byteOffset !== undefined) first.byteOffset = request.byteOffset + (word % NEAR);
+      }
       return { link: { status: 'duplicate', request, first } };
     }
     return { link: this.unmatched() };
+  }
+
+  /** Make the answered row of `key` a tombstone (its id is requested again), when it has a live one. */
+  private bury(key: Hash64): void {
+    const a = this.answered;
+    if (a.size === 0) return;
+    const s = a.slot(key);
+    if (s === undefined || Number.isNaN(a.getF(s, ANSWERED_F64.requestPos))) return;
+    a.setF(s, ANSWERED_F64.requestPos, NaN);
+    this.spares.delete(s);
+    this.far.delete(s);
+    this.buried++;
   }
 
   private unmatched(): ResponseLink {

@@ -126,8 +126,8 @@ export class Elicitation {
   private releaseAfter: number | undefined;
   private manifestModes = new Map<string, { modes: string[]; at: Mark }>();
   private readonly openRequests = new Map<number, { at: Mark; key: number }>();
-  /** Request ids by `recentKey`: the source's key number and where the request was. */
-  private readonly requestIds = new CompactTable({ u32: 2, f64: 2 });
+  /** Request ids by `recentKey`: the source's key number, and where the request was (budget.ts `EventBudget.pos`). */
+  private readonly requestIds = new CompactTable({ u32: 0, f64: 2, load: 2 });
   private body: { msg: AhpMessage; body: ElicitationBody } | undefined;
 
   constructor(private readonly identity: EventIdentity) {}
@@ -261,9 +261,7 @@ export class Elicitation {
         const r = this.requestIds;
         const rs = r.put(recentKey(ev.id as string));
         r.setF(rs, 0, keyNumber(recentKey(ev.source as string)));
-        r.setU(rs, 0, id.budget.fileCode(at));
-        r.setU(rs, 1, at.line);
-        r.setF(rs, 1, at.byteOffset ?? NaN);
+        r.setF(rs, 1, id.budget.pos(at));
       }
     }
     if (type === 'user.elicitation.result') this.resultFacts(msg, ev, s, first, facts);
@@ -330,7 +328,7 @@ export class Elicitation {
         const r = this.requestIds;
         const o = r.slot(recentKey(parentId));
         if (o !== undefined && r.getF(o, 0) !== keyNumber(recentKey(source)))
-          facts.pair.otherSource = id.budget.mark(r.getU(o, 0), r.getU(o, 1), r.getF(o, 1));
+          facts.pair.otherSource = id.budget.markAt(r.getF(o, 1));
       } else if (!isRequest)
         facts.pair = { parent: 'not-request', parentType: id.typeName(ps), parentAt: id.markAt(ps) };
       else {

@@ -26,24 +26,22 @@ export const CONTROL_FIELDS = [
  * named from the first occurrence's line read back, or from {@link WIDE_U32} where the input cannot be read back.
  */
 export const EVENT_U32 = {
-  file: 0,
-  line: 1,
   /** {@link EVENT_FLAG} bits, the form (bits 8-10) and the type's name code (bits 16-31). */
-  flags: 2,
-  typeFp: 3,
-  control: 4,
+  flags: 0,
+  control: 1,
   /** The first intercepted copy: its line fingerprint when rereadable, else the low word of a 64-bit digest. */
-  interceptDigest: 5,
-  count: 6,
+  interceptDigest: 2,
+  count: 3,
 } as const;
-/** The float64 columns of an event row (NaN: no byte offset). */
-export const EVENT_F64 = { byteOffset: 0, count: 1 } as const;
-/** Bits 0-7 and 11 of the flags column. */
+/** The float64 column of an event row: its input, line and byte offset (budget.ts `EventBudget.pos`). */
+export const EVENT_F64 = { pos: 0, count: 1 } as const;
+/** Bits 0-7, 11 and 12 of the flags column. */
 export const EVENT_FLAG = {
   /** The first occurrence was an observation (else an intercept request). */
   observed: 1,
   /** The row holds the first intercepted copy ({@link EVENT_U32.interceptDigest}). */
   intercepted: 2,
+  /** The event names a parent (its key is in the identity's parents table). */
   hasParent: 4,
   modeReported: 8,
   denied: 16,
@@ -54,6 +52,8 @@ export const EVENT_FLAG = {
   wide: 128,
   /** The first occurrence had a `session.id` (its fingerprint is in the extra row). */
   session: 2048,
+  /** The row has a rare row (RARE_U32). */
+  rare: 4096,
 } as const;
 /** Bits 8-10 of the flags: the elicitation request's form (index in {@link FORMS}, 0: none). */
 export const FORM_SHIFT = 8;
@@ -63,22 +63,24 @@ export const TYPE_SHIFT = 16;
 /** Most distinct event types, elicitation servers and modes remembered by name (codes fit in 16 bits). */
 export const MAX_NAMES = 4096;
 
-/** The u32 columns of the extra row some events have: elicitation requests, denials, answers, 64-bit digests. */
+/** The u32 columns of the extra row of elicitation requests. */
 export const EXTRA_U32 = {
   sessionFp: 0,
   /** The elicitation server's name code (bits 0-15) and mode's (bits 16-31). */
   elicitNames: 1,
-  /** 2 columns: the 64-bit digest of the last elicitation answer checked against the form. */
-  answerDigest: 2,
-  deniedFile: 4,
-  deniedLine: 5,
-  /** The high word of a 64-bit intercept digest (the low word is in the event row). */
-  interceptHi: 6,
-  /** 2 columns: the parent's key (hi, lo words), when {@link EVENT_FLAG.hasParent} (most events have none). */
-  parentKey: 7,
-  count: 9,
+  count: 2,
 } as const;
-export const EXTRA_F64 = { deniedByteOffset: 0, count: 1 } as const;
+
+/** The u32 columns of the rare row: denials, 64-bit intercept digests, a type without a name code. */
+export const RARE_U32 = {
+  /** The high word of a 64-bit intercept digest (the low word is in the event row). */
+  interceptHi: 0,
+  /** The type's fingerprint ({@link typeFp}) when the names were full (name code 0). */
+  typeFp: 1,
+  count: 2,
+} as const;
+/** The float64 column of the rare row: where the denial was (budget.ts `EventBudget.pos`). */
+export const RARE_F64 = { deniedPos: 0, count: 1 } as const;
 
 /** The wide table's columns: the control fingerprints in {@link CONTROL_FIELDS} order, then the presence mask. */
 export const WIDE_U32 = { control: 0, mask: CONTROL_FIELDS.length, count: CONTROL_FIELDS.length + 1 } as const;

@@ -25,25 +25,30 @@ import {
   EVENT_PTR,
   EVENT_U32,
   eventKey,
-  EXTRA_F64,
   EXTRA_U32,
   FORM_SHIFT,
   FORMS,
   MAX_NAMES,
+  RARE_F64,
+  RARE_U32,
   TYPE_FP,
   TYPE_SHIFT,
+  typeFp,
   WIDE_U32,
   type ControlPrint,
   type FormVerdict,
 } from './identity-rows.ts';
 
 const SESSION_FIELD = CONTROL_FIELDS.indexOf('session.id');
+/** Bits of the rows that have an extra row: a `session.id` fingerprint or a recorded form ({@link FORM_SHIFT}). */
+const EXTRA_BITS = EVENT_FLAG.session | (7 << FORM_SHIFT);
 
 /**
  * Estimated bytes of one event's state on any transport: an event row with its wide row (an input that cannot be read
- * back) is about this much, a row alone 67 (51 now: event rows keep no order links and a parent's key is in an extra
- * row; the figure stays, so the budget forgets where it did). One figure for every input, so the memory budget forgets at the same event whether a file or
- * a pipe is read (test/invariants/); the extra rows of the few events that have one are not counted.
+ * back) is about this much, a row alone 67 (about 34 now: event rows keep no order links, line, file or type
+ * columns, and a parent's key is in its own table; the figure stays, so the budget forgets where it did). One figure
+ * for every input, so the memory budget forgets at the same event whether a file or a pipe is read
+ * (test/invariants/); the extra rows of the few events that have one are not counted.
  */
 const EVENT_BYTES = 147;
 
@@ -78,13 +83,21 @@ export interface IdentityFacts {
 
 /** The event-identity analyzer */
 export class EventIdentity implements BudgetHolder {
-  private readonly rows = new CompactTable({ u32: EVENT_U32.count, f64: EVENT_F64.count, fifo: true });
-  /** Extra rows by event key, for the few events that need more than the event row. */
-  private readonly extras = new CompactTable({ u32: EXTRA_U32.count, f64: EXTRA_F64.count });
+  private readonly rows = new CompactTable({ u32: EVENT_U32.count, f64: EVENT_F64.count, fifo: true, load: 2 });
+  /** The parent's key (hi, lo) of the events that name one ({@link EVENT_FLAG.hasParent}); goes with its event row. */
+  private readonly parents = new CompactTable({ u32: 2, f64: 0, fifo: true, load: 2 });
+  /** Extra rows by event key: elicitation requests. */
+  private readonly extras = new CompactTable({ u32: EXTRA_U32.count, f64: 0, load: 2 });
+  /** The 64-bit digest of the last elicitation answer checked against the form ({@link EVENT_FLAG.answerChecked}). */
+  private readonly answers = new CompactTable({ u32: 2, f64: 0, load: 2 });
+  /** Rare rows by event key ({@link EVENT_FLAG.rare}): denials, 64-bit intercept digests, types without a name code. */
+  private readonly rare = new CompactTable({ u32: RARE_U32.count, f64: RARE_F64.count });
   /** The control fingerprints of rows whose first occurrence cannot be read back ({@link EVENT_FLAG.wide}). */
   private readonly wide = new CompactTable({ u32: WIDE_U32.count, f64: 0 });
   private readonly rereaders = new Map<number, (byteOffset: number) => string | undefined>();
   private readonly names = new Interner(MAX_NAMES);
+  /** The type fingerprint of each name code ({@link typeFp}), computed once. */
+  private readonly typeFps: number[] = [];
   /** Key and row of the event of the message being observed (row undefined: not kept, the budget was full). */
   currentKey: Hash64 = { hi: 0, lo: 0 };
   /** Control-metadata fingerprints of the event of the message being observed, and their digest. */
@@ -114,9 +127,13 @@ export class EventIdentity implements BudgetHolder {
     const s = this.rows.oldest();
     if (s === undefined) return false;
     const k = this.rows.keyAt(s);
+    const flags = this.rows.getU(s, EVENT_U32.flags);
     this.rows.deleteSlot(s);
-    this.extras.delete(k);
-    this.wide.delete(k);
+    if (flags & EVENT_FLAG.hasParent) this.parents.forgetOldest();
+    if (flags & EXTRA_BITS) this.extras.delete(k);
+    if (flags & EVENT_FLAG.answerChecked) this.answers.delete(k);
+    if (flags & EVENT_FLAG.rare) this.rare.delete(k);
+    if (flags & EVENT_FLAG.wide) this.wide.delete(k);
     this.onForget(k);
     return true;
   }
@@ -126,8 +143,7 @@ export class EventIdentity implements BudgetHolder {
   }
 
   markAt(s: number): Mark {
-    const r = this.rows;
-    return this.budget.mark(r.getU(s, EVENT_U32.file), r.getU(s, EVENT_U32.line), r.getF(s, EVENT_F64.byteOffset));
+    return this.budget.markAt(this.rows.getF(s, EVENT_F64.pos));
   }
 
   /** The type name of row `s` (past {@link MAX_NAMES} distinct names: a placeholder). */
@@ -137,13 +153,21 @@ export class EventIdentity implements BudgetHolder {
 
   /** Whether row `s` is an event of type `t` (by its type fingerprint). */
   isType(s: number, t: keyof typeof TYPE_FP): boolean {
-    return this.rows.getU(s, EVENT_U32.typeFp) === TYPE_FP[t];
+    return this.typeFpOf(s, this.rows.getU(s, EVENT_U32.flags)) === TYPE_FP[t];
+  }
+
+  /** The type fingerprint of row `s` (flags `flags`): its name code's, else the one kept in its rare row. */
+  private typeFpOf(s: number, flags: number): number {
+    const c = flags >>> TYPE_SHIFT;
+    if (c === 0) return this.rare.getU(this.rare.slot(this.rows.keyAt(s))!, RARE_U32.typeFp);
+    const fp = this.typeFps[c];
+    return fp ?? (this.typeFps[c] = typeFp(this.names.name(c)!));
   }
 
   parentKey(s: number): Hash64 | undefined {
     if (!this.hasFlag(s, EVENT_FLAG.hasParent)) return undefined;
-    const x = this.extras.slot(this.rows.keyAt(s))!;
-    return { hi: this.extras.getU(x, EXTRA_U32.parentKey), lo: this.extras.getU(x, EXTRA_U32.parentKey + 1) };
+    const x = this.parents.slot(this.rows.keyAt(s))!;
+    return { hi: this.parents.getU(x, 0), lo: this.parents.getU(x, 1) };
   }
 
   /** The fingerprint of `session.id` of row `s`'s first occurrence (undefined: none, or `s` is no elicitation request). */
@@ -185,40 +209,30 @@ export class EventIdentity implements BudgetHolder {
 
   answerCheckedIs(s: number, digest: readonly [number, number]): boolean {
     if (!this.hasFlag(s, EVENT_FLAG.answerChecked)) return false;
-    const x = this.extras.slot(this.rows.keyAt(s));
-    return (
-      x !== undefined &&
-      this.extras.getU(x, EXTRA_U32.answerDigest) === digest[0] &&
-      this.extras.getU(x, EXTRA_U32.answerDigest + 1) === digest[1]
-    );
+    const x = this.answers.slot(this.rows.keyAt(s));
+    return x !== undefined && this.answers.getU(x, 0) === digest[0] && this.answers.getU(x, 1) === digest[1];
   }
 
   setAnswerChecked(s: number, digest: readonly [number, number]): void {
     this.setFlag(s, EVENT_FLAG.answerChecked);
-    const x = this.extraOf(s);
-    this.extras.setU(x, EXTRA_U32.answerDigest, digest[0]);
-    this.extras.setU(x, EXTRA_U32.answerDigest + 1, digest[1]);
+    const k = this.rows.keyAt(s);
+    const x = this.answers.slot(k) ?? this.answers.add(k);
+    this.answers.setU(x, 0, digest[0]);
+    this.answers.setU(x, 1, digest[1]);
   }
 
   /** Record where the config.change.before of row `s` was denied (the first denial wins). */
   setDenied(s: number, at: Mark): void {
     if (this.hasFlag(s, EVENT_FLAG.denied)) return;
     this.setFlag(s, EVENT_FLAG.denied);
-    const x = this.extraOf(s);
-    this.extras.setU(x, EXTRA_U32.deniedFile, this.budget.fileCode(at));
-    this.extras.setU(x, EXTRA_U32.deniedLine, at.line);
-    this.extras.setF(x, EXTRA_F64.deniedByteOffset, at.byteOffset ?? NaN);
+    const x = this.rareOf(s);
+    this.rare.setF(x, RARE_F64.deniedPos, this.budget.pos(at));
   }
 
   deniedAt(s: number): Mark | undefined {
     if (!this.hasFlag(s, EVENT_FLAG.denied)) return undefined;
-    const e = this.extras;
-    const x = e.slot(this.rows.keyAt(s))!;
-    return this.budget.mark(
-      e.getU(x, EXTRA_U32.deniedFile),
-      e.getU(x, EXTRA_U32.deniedLine),
-      e.getF(x, EXTRA_F64.deniedByteOffset),
-    );
+    const x = this.rare.slot(this.rows.keyAt(s))!;
+    return this.budget.markAt(this.rare.getF(x, RARE_F64.deniedPos));
   }
 
   /** The identity facts of the event `ev` of `msg` (at `at`) against the rows before it. */
@@ -236,7 +250,7 @@ export class EventIdentity implements BudgetHolder {
     let s = r.slot(key);
     if (s !== undefined) {
       const flags = r.getU(s, EVENT_U32.flags);
-      const typeDiffers = r.getU(s, EVENT_U32.typeFp) !== control.fp[0];
+      const typeDiffers = this.typeFpOf(s, flags) !== control.fp[0];
       const differs = r.getU(s, EVENT_U32.control) !== digest;
       if (differs || typeDiffers) {
         const prior = this.markAt(s);
@@ -264,15 +278,18 @@ export class EventIdentity implements BudgetHolder {
       facts.first = true;
       if (this.budget.makeRoom(at)) {
         s = r.add(key);
-        const fileCode = this.budget.fileCode(at);
-        r.setU(s, EVENT_U32.file, fileCode);
-        r.setU(s, EVENT_U32.line, at.line);
-        r.setF(s, EVENT_F64.byteOffset, at.byteOffset ?? NaN);
-        r.setU(s, EVENT_U32.typeFp, control.fp[0]!);
+        const pos = this.budget.pos(at);
+        r.setF(s, EVENT_F64.pos, pos);
         r.setU(s, EVENT_U32.control, digest);
-        let flags = (this.names.code(type) << TYPE_SHIFT) | (via === 'observe' ? EVENT_FLAG.observed : 0);
+        const code = this.names.code(type);
+        let flags = (code << TYPE_SHIFT) | (via === 'observe' ? EVENT_FLAG.observed : 0);
+        if (code === 0) {
+          flags |= EVENT_FLAG.rare;
+          this.rare.setU(this.rare.add(key), RARE_U32.typeFp, control.fp[0]!);
+        }
         const rereadable = msg.reread !== undefined && at.byteOffset !== undefined;
         if (rereadable) {
+          const fileCode = this.budget.posFile(pos);
           if (this.rereaders.get(fileCode) !== msg.reread) this.rereaders.set(fileCode, msg.reread!);
         } else {
           flags |= EVENT_FLAG.wide;
@@ -283,9 +300,9 @@ export class EventIdentity implements BudgetHolder {
         if (typeof ev.parentEventId === 'string') {
           flags |= EVENT_FLAG.hasParent;
           const pk = eventKey(source, ev.parentEventId);
-          const x = this.extraOf(s);
-          this.extras.setU(x, EXTRA_U32.parentKey, pk.hi);
-          this.extras.setU(x, EXTRA_U32.parentKey + 1, pk.lo);
+          const x = this.parents.add(key);
+          this.parents.setU(x, 0, pk.hi);
+          this.parents.setU(x, 1, pk.lo);
         }
         r.setU(s, EVENT_U32.flags, flags >>> 0);
         if (intercepted) {
@@ -323,9 +340,17 @@ export class EventIdentity implements BudgetHolder {
     return this.extras.slot(k) ?? this.extras.add(k);
   }
 
+  /** The rare row of row `s`, added (and flagged) when it has none. */
+  private rareOf(s: number): number {
+    const k = this.rows.keyAt(s);
+    if (this.hasFlag(s, EVENT_FLAG.rare)) return this.rare.slot(k)!;
+    this.setFlag(s, EVENT_FLAG.rare);
+    return this.rare.add(k);
+  }
+
   private setInterceptDigest(s: number, d: readonly [number, number]): void {
     this.rows.setU(s, EVENT_U32.interceptDigest, d[1]);
-    this.extras.setU(this.extraOf(s), EXTRA_U32.interceptHi, d[0]);
+    this.rare.setU(this.rareOf(s), RARE_U32.interceptHi, d[0]);
   }
 
   /**
@@ -340,8 +365,9 @@ export class EventIdentity implements BudgetHolder {
       for (let i = 0; i < fp.length; i++) fp[i] = this.wide.getU(w, WIDE_U32.control + i);
       return { fp, mask: this.wide.getU(w, WIDE_U32.mask) };
     }
-    const reread = this.rereaders.get(r.getU(s, EVENT_U32.file));
-    const off = r.getF(s, EVENT_F64.byteOffset);
+    const pos = r.getF(s, EVENT_F64.pos);
+    const reread = this.rereaders.get(this.budget.posFile(pos));
+    const off = this.budget.posOffset(pos);
     const line = reread && !Number.isNaN(off) ? reread(off) : undefined;
     if (line === undefined) return undefined;
     const parsed = parseJsonText(line, Number.MAX_SAFE_INTEGER);
@@ -378,15 +404,16 @@ export class EventIdentity implements BudgetHolder {
     const r = this.rows;
     if (!(flags & EVENT_FLAG.rereadable)) {
       const d = digestWords(valueDigest(ev, msg.bigIntegers, EVENT_PTR));
-      const x = this.extras.slot(r.keyAt(s));
+      const x = this.rare.slot(r.keyAt(s));
       return (
         x !== undefined &&
-        d[0] === this.extras.getU(x, EXTRA_U32.interceptHi) &&
+        d[0] === this.rare.getU(x, RARE_U32.interceptHi) &&
         d[1] === r.getU(s, EVENT_U32.interceptDigest)
       );
     }
-    const reread = this.rereaders.get(r.getU(s, EVENT_U32.file));
-    const off = r.getF(s, EVENT_F64.byteOffset);
+    const pos = r.getF(s, EVENT_F64.pos);
+    const reread = this.rereaders.get(this.budget.posFile(pos));
+    const off = this.budget.posOffset(pos);
     return sameAsReadBack(
       reread && !Number.isNaN(off) ? reread(off) : undefined,
       r.getU(s, EVENT_U32.interceptDigest),
