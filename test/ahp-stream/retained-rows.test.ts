@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { CapLog } from '../../src/core/caps.ts';
+import { ConformanceError } from '../../src/core/errors.ts';
 import type { Mark } from '../../src/core/mark.ts';
 import { type AhpCapLog, EventBudget } from '../../src/ahp/analyzers/budget.ts';
 import { Correlation, type ResponseLink } from '../../src/ahp/analyzers/correlation.ts';
@@ -18,6 +19,16 @@ function budget(maxEvents = Infinity): EventBudget {
   const caps: AhpCapLog = new CapLog();
   return new EventBudget({ maxEvents, maxPending: 100_000, maxStateMb: 256 }, caps);
 }
+
+test('past its spans of input a run stops with a usable message, not a misplaced finding or a stack', () => {
+  const b = new EventBudget({ maxEvents: Infinity, maxPending: 100, maxStateMb: 256 }, new CapLog(), 3);
+  for (const file of ['a', 'b', 'c']) b.pos({ file, line: 1, byteOffset: 0 });
+  assert.equal(b.markAt(b.pos({ file: 'b', line: 9, byteOffset: 90 })).line, 9);
+  assert.throws(
+    () => b.pos({ file: 'd', line: 1, byteOffset: 0 }),
+    (e: unknown) => e instanceof ConformanceError && e.kind === 'input' && /split this run/.test(e.message),
+  );
+});
 
 test('a mark round-trips through its float64 position: with and without byte offsets, many inputs, lines and offsets past their spans and 2^32', () => {
   const b = budget();

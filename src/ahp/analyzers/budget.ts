@@ -3,6 +3,7 @@
  * they forget their oldest entry in a fixed order (answered ids before events).
  */
 import type { CapLog } from '../../core/caps.ts';
+import { ConformanceError } from '../../core/errors.ts';
 import type { Mark } from '../../core/mark.ts';
 import type { AhpStreamOptions } from './options.ts';
 
@@ -65,9 +66,11 @@ export class EventBudget {
   private lastOff = 0;
   private lastSeg = 0;
 
+  /** `maxSegments`: {@link MAX_SEGMENTS}, smaller only in tests. */
   constructor(
     readonly opts: AhpStreamOptions,
     readonly caps: AhpCapLog,
+    private readonly maxSegments = MAX_SEGMENTS,
   ) {}
 
   /** Register a holder; holders are asked to forget their oldest entry in registration order. */
@@ -97,7 +100,7 @@ export class EventBudget {
   /**
    * Mark `m` as one exact number for a row's float64 column: a segment (the input, the line's multiple of 2^11 and the
    * byte offset's of 2^21, or no offset) times 2^32, plus the line's and the offset's remainders. Exact under 2^21
-   * segments (about 2^32 lines or 4 TiB of input: past them a run stops rather than misplace a finding).
+   * segments (about 2^32 lines, 4 TiB or 2 million inputs: past them a run stops with that said, rather than misplace a finding).
    */
   pos(m: Mark): number {
     const off = m.byteOffset;
@@ -110,7 +113,11 @@ export class EventBudget {
       let c = this.segments.get(k);
       if (c === undefined) {
         c = this.segFile.length;
-        if (c >= MAX_SEGMENTS) throw new RangeError(`more than ${MAX_SEGMENTS} spans of lines and bytes of input`);
+        if (c >= this.maxSegments)
+          throw new ConformanceError(
+            'input',
+            `one run holds places in at most ${MAX_SEGMENTS} spans of input (each input, 2,048 lines, 2 MiB): split this run into several`,
+          );
         this.segments.set(k, c);
         this.segFile.push(this.files.code(m.file));
         this.segLine.push(lineHi);
