@@ -17,7 +17,8 @@ function leaksOf(ev: AepEvent): readonly (string | DetectorClass)[] {
   if (ev === lastEvent) return lastLeaks;
   let out: (string | DetectorClass)[] | undefined;
   const data = ev.value.data;
-  const tree = data !== null && typeof data === 'object' ? captureTreeFor(ev.type) : undefined;
+  const tree =
+    data !== null && typeof data === 'object' ? (ev.info?.captureTree ?? captureTreeFor(ev.type)) : undefined;
   // no tree: a vendor or schema-less type, where no member is marked redacted (AEP-0002 §5.1 rule 2)
   if (tree)
     forEachGatedString(data, tree, (text, at) => {

@@ -8,6 +8,7 @@ import { AepStreamModel } from './analyzers/model.ts';
 import { DEFAULT_AEP_STREAM_OPTIONS, type AepStreamOptions } from './analyzers/options.ts';
 import { AEP_EVENT_RULES, AEP_RULES, AEP_STREAM_RULES } from './rules/index.ts';
 import { checkAepEvent, identityOfRejected } from './schema/check.ts';
+import { typeInfo, type AepTypeInfo } from './schema/type-info.ts';
 import { knownAepTypes } from './schema/validators.ts';
 
 /** Options of an AEP run. */
@@ -49,11 +50,28 @@ export function createAepChecker(opts: AepCheckOptions, out: CheckerOutput): Pro
   const engine = new Engine(AEP_EVENT_RULES, AEP_STREAM_RULES, model, sink, selection, (e) => out.crash(e));
   // envelope, type and payload findings are rules too: a selection filters them (framing stays)
   const checkSink = selectedSink(sink, selection);
+  // events per type, by the type's info (no lookup by the type's text an event); into stats.types by sync()
+  const counts: number[] = [];
+  const counted: AepTypeInfo[] = [];
+  const sync = (): void => {
+    const sums = new Map<string, number>();
+    for (const info of counted) sums.set(info.type, (sums.get(info.type) ?? 0) + counts[info.index]!);
+    for (const [t, n] of sums) stats.types.set(t, n);
+  };
+  stats.sync = sync;
   return {
     onEvent(ev) {
       const t = ev.value.type;
-      if (typeof t === 'string') stats.types.set(t, (stats.types.get(t) ?? 0) + 1);
-      const aev = checkAepEvent(ev, checkSink);
+      let info: AepTypeInfo | undefined;
+      if (typeof t === 'string') {
+        info = typeInfo(t);
+        const n = counts[info.index];
+        if (n === undefined) {
+          counts[info.index] = 1;
+          counted.push(info);
+        } else counts[info.index] = n + 1;
+      }
+      const aev = checkAepEvent(ev, checkSink, info);
       if (!aev) {
         // a refused event whose identity can still be trusted reaches the identity check only
         const id = identityOfRejected(ev);
@@ -64,6 +82,7 @@ export function createAepChecker(opts: AepCheckOptions, out: CheckerOutput): Pro
       engine.streamEvent(aev);
     },
     end() {
+      sync();
       engine.end();
     },
   };

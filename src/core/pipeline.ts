@@ -32,6 +32,8 @@ export interface RunStats {
   events: number;
   /** Event types seen (protocol-defined: AEP `type`, AHP event `type` or method), with counts. */
   types: Map<string, number>;
+  /** Brings `types` up to date, for a checker that keeps its counts elsewhere while it runs (readers call it first). */
+  sync?: () => void;
 }
 
 /** Checks parsed events for one protocol; created once per run. */
@@ -181,6 +183,7 @@ export function streamGroups(inputs: readonly InputSpec[], each?: boolean): Inpu
 
 /** Add `b` into `a` (the run's totals over several streams). */
 export function addStats(a: RunStats, b: RunStats): void {
+  b.sync?.();
   a.inputs += b.inputs;
   a.bytes += b.bytes;
   a.lines += b.lines;
