@@ -1,4 +1,4 @@
-import { Engine, selectedSink, type RuleSelection } from '../core/engine.ts';
+import { Engine, selectedSink, type EventEntry, type RuleSelection } from '../core/engine.ts';
 import { JSONL_RULES, type FramingSpecs } from '../core/jsonl.ts';
 import type { ProtocolChecker } from '../core/pipeline.ts';
 import type { CheckerOutput } from '../core/protocol.ts';
@@ -7,6 +7,7 @@ import type { AepStreamState } from './analyzers/model.ts';
 import { AepStreamModel } from './analyzers/model.ts';
 import { DEFAULT_AEP_STREAM_OPTIONS, type AepStreamOptions } from './analyzers/options.ts';
 import { AEP_EVENT_RULES, AEP_RULES, AEP_STREAM_RULES } from './rules/index.ts';
+import type { AepEvent } from './event.ts';
 import { checkAepEvent, identityOfRejected } from './schema/check.ts';
 import { typeInfo, type AepTypeInfo } from './schema/type-info.ts';
 import { knownAepTypes } from './schema/validators.ts';
@@ -52,6 +53,8 @@ export function createAepChecker(opts: AepCheckOptions, out: CheckerOutput): Pro
   const checkSink = selectedSink(sink, selection);
   // events per type, by the type's info (no lookup by the type's text an event); into stats.types by sync()
   const counts: number[] = [];
+  // the per-event rules that judge each type, by the type's info
+  const ruleLists: (readonly EventEntry<AepEvent>[])[] = [];
   const counted: AepTypeInfo[] = [];
   const sync = (): void => {
     const sums = new Map<string, number>();
@@ -78,7 +81,10 @@ export function createAepChecker(opts: AepCheckOptions, out: CheckerOutput): Pro
         if (id) engine.streamEvent(id);
         return;
       }
-      if (aev.payloadValid) engine.checkEvent(aev);
+      if (aev.payloadValid) {
+        const i = aev.info!.index;
+        engine.checkEvent(aev, (ruleLists[i] ??= engine.eventRulesFor(aev.info!.type)));
+      }
       engine.streamEvent(aev);
     },
     end() {
