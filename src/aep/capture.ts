@@ -14,6 +14,8 @@ export interface CaptureNode {
   star?: boolean;
   properties?: Map<string, CaptureNode>;
   items?: CaptureNode;
+  /** How the gated-string walk treats this member (its memo: {@link forEachGatedString}). */
+  steer?: number;
 }
 
 type Schema = Record<string, unknown>;
@@ -166,25 +168,153 @@ function holdsWatched(data: unknown, tree: CaptureNode, rank: number): boolean {
   return false;
 }
 
+/** Where {@link forEachGatedString} is: the member keys from its base pointer down to the string visited. */
+export class GatedPath {
+  /** Keys of the path; the first `depth` are current. */
+  readonly keys: (string | number)[] = [];
+  depth = 0;
+
+  constructor(readonly base: string) {}
+
+  /** The JSON Pointer of the string visited (built only when asked: most strings need none). */
+  pointer(): string {
+    let p = this.base;
+    for (let i = 0; i < this.depth; i++) p = childPointer(p, this.keys[i]!);
+    return p;
+  }
+}
+
+/** How a member's node steers the gated walk: skipped (above `redacted`), gated, ungated with gated members below, or neither. */
+const SKIP = 0;
+const GATED = 1;
+const BELOW = 2;
+const PLAIN = 3;
+
+/** The {@link SKIP} .. {@link PLAIN} class of a member annotated by `n` (unannotated: {@link PLAIN}). */
+function steer(n: CaptureNode | undefined): number {
+  if (n === undefined) return PLAIN;
+  return (n.steer ??=
+    CAPTURE_RANK[n.level] > CAPTURE_RANK.redacted ? SKIP : isGated(n) ? GATED : gatesBelow(n) ? BELOW : PLAIN);
+}
+
+/** Per node: its members that lead to gated text from an ungated object ({@link GATED} or {@link BELOW}). */
+const leadsMemo = new WeakMap<CaptureNode, readonly string[]>();
+
+function leads(n: CaptureNode): readonly string[] {
+  let l = leadsMemo.get(n);
+  if (l === undefined) {
+    const out: string[] = [];
+    for (const [k, c] of n.properties ?? []) if (steer(c) === GATED || steer(c) === BELOW) out.push(k);
+    leadsMemo.set(n, (l = out));
+  }
+  return l;
+}
+
+/** Nesting beyond which the walk goes on iteratively (deep values under a raised `--max-depth`). */
+const RECURSION_LIMIT = 1024;
+
 /**
  * Visit each string of the `redacted`-gated text of `data` (members at `redacted` and `[metadata*]`, any depth), in
- * document order; `full` members are not visited. The string's pointer is `childPointer(parent, key)`, left to the
- * visitor (most strings need none). Iterative.
+ * document order; `full` members are not visited. `at.pointer()` is the string's pointer (most strings need none).
  */
 export function forEachGatedString(
   data: unknown,
   tree: CaptureNode,
-  visit: (text: string, parent: string, key: string | number) => void,
+  visit: (text: string, at: GatedPath) => void,
   basePointer = '/data',
+): void {
+  gatedValue(data, tree, false, new GatedPath(basePointer), visit);
+}
+
+function gatedValue(
+  v: unknown,
+  node: CaptureNode | undefined,
+  gated: boolean,
+  at: GatedPath,
+  visit: (text: string, at: GatedPath) => void,
+): void {
+  if (typeof v === 'string') {
+    if (gated) visit(v, at);
+    return;
+  }
+  if (v === null || typeof v !== 'object') return;
+  if (at.depth >= RECURSION_LIMIT) {
+    gatedDeep(v, node, gated, at.pointer(), visit);
+    return;
+  }
+  const d = at.depth;
+  if (Array.isArray(v)) {
+    const child = node?.items;
+    const s = steer(child);
+    if (s === SKIP || (!gated && s === PLAIN)) return;
+    const g = gated || s === GATED;
+    at.depth = d + 1;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (typeof x === 'string' ? g : x !== null && typeof x === 'object') {
+        at.keys[d] = i;
+        gatedValue(x, child, g, at, visit);
+      }
+    }
+    at.depth = d;
+    return;
+  }
+  const o = v as Record<string, unknown>;
+  const props = node?.properties;
+  if (!gated) {
+    // an ungated object is looked into only through the members that lead to gated text (most hold none)
+    if (!props) return;
+    const l = leads(node!);
+    let first = -1;
+    let n = 0;
+    for (let i = 0; i < l.length; i++)
+      if (Object.hasOwn(o, l[i]!)) {
+        if (first < 0) first = i;
+        n++;
+      }
+    if (n === 0) return;
+    if (n === 1) {
+      const k = l[first]!;
+      const child = props.get(k);
+      at.keys[d] = k;
+      at.depth = d + 1;
+      gatedValue(o[k], child, steer(child) === GATED, at, visit);
+      at.depth = d;
+      return;
+    }
+  }
+  at.depth = d + 1;
+  for (const k in o) {
+    const child = props?.get(k);
+    const s = steer(child);
+    if (s === SKIP) continue;
+    const g = gated || s === GATED;
+    if (!g && s === PLAIN) continue;
+    const x = o[k];
+    if (typeof x === 'string' ? g : x !== null && typeof x === 'object') {
+      at.keys[d] = k;
+      gatedValue(x, child, g, at, visit);
+    }
+  }
+  at.depth = d;
+}
+
+/** {@link gatedValue} below {@link RECURSION_LIMIT}, with an explicit stack. */
+function gatedDeep(
+  data: unknown,
+  tree: CaptureNode | undefined,
+  gated0: boolean,
+  basePointer: string,
+  visit: (text: string, at: GatedPath) => void,
 ): void {
   // a task: a value, its node, its parent's pointer and its key there, and whether it is gated
   const stack: [unknown, CaptureNode | undefined, string, string | number | undefined, boolean][] = [
-    [data, tree, basePointer, undefined, false],
+    [data, tree, basePointer, undefined, gated0],
   ];
   while (stack.length) {
     const [v, node, parent, key, gated] = stack.pop()!;
     if (typeof v === 'string') {
-      if (gated) visit(v, parent, key!);
+      if (gated) visit(v, new GatedPath(childPointer(parent, key!)));
       continue;
     }
     const ptr = key === undefined ? parent : childPointer(parent, key);
@@ -204,7 +334,6 @@ export function forEachGatedString(
       const child = props?.get(k);
       if (child && CAPTURE_RANK[child.level] > CAPTURE_RANK.redacted) continue;
       const g = gated || isGated(child);
-      // nothing below an ungated member without a gated descendant is visited: skip its subtree
       if (!g && !gatesBelow(child)) continue;
       if (wanted(o[k], g)) stack.push([o[k], child, ptr, k, g]);
     }

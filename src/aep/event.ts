@@ -2,6 +2,7 @@
 import { exactIntegerOfLiteral, numberLiteralAt } from '../core/json.ts';
 import type { ParsedEvent } from '../core/rule.ts';
 import type { AepCaptureLevel } from './schema/registry.ts';
+import type { AepTypeInfo } from './schema/type-info.ts';
 
 /** Capture ranks, AEP-0001 §8.2: `none(0) < metadata(1) < redacted(2) < full(3)`. */
 export const CAPTURE_RANK: Readonly<Record<AepCaptureLevel, number>> = { none: 0, metadata: 1, redacted: 2, full: 3 };
@@ -27,6 +28,8 @@ export interface AepEvent extends ParsedEvent {
   registered: boolean;
   /** Refused by the schema stage but with a trustworthy `(source, id)`: only the identity analyzer sees it. */
   rejected?: true;
+  /** What is known of `type` (set by the schema stage for an accepted event; src/aep/schema/type-info.ts). */
+  info?: AepTypeInfo;
 }
 
 /** Envelope attribute accessors with the right types (envelope already validated). */

@@ -1,4 +1,3 @@
-import { childPointer } from '../core/pointer.ts';
 import { findSecrets, FLOOR_SECRET_CLASSES, HARDENING_SECRET_CLASSES, type DetectorClass } from '../core/secrets.ts';
 import { forEachGatedString } from './capture.ts';
 import type { AepEvent } from './event.ts';
@@ -18,13 +17,14 @@ function leaksOf(ev: AepEvent): readonly (string | DetectorClass)[] {
   if (ev === lastEvent) return lastLeaks;
   let out: (string | DetectorClass)[] | undefined;
   const data = ev.value.data;
-  const tree = data !== null && typeof data === 'object' ? captureTreeFor(ev.type) : undefined;
+  const tree =
+    data !== null && typeof data === 'object' ? (ev.info?.captureTree ?? captureTreeFor(ev.type)) : undefined;
   // no tree: a vendor or schema-less type, where no member is marked redacted (AEP-0002 §5.1 rule 2)
   if (tree)
-    forEachGatedString(data, tree, (text, parent, key) => {
+    forEachGatedString(data, tree, (text, at) => {
       const matches = findSecrets(text, LEAK_OPTIONS);
       if (matches.length === 0) return;
-      const pointer = childPointer(parent, key);
+      const pointer = at.pointer();
       for (let i = 0; i < matches.length; i++) {
         const cls = matches[i]!.class;
         let seen = false;

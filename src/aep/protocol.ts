@@ -1,4 +1,4 @@
-import { Engine, selectedSink, type RuleSelection } from '../core/engine.ts';
+import { Engine, selectedSink, type EventEntry, type RuleSelection } from '../core/engine.ts';
 import { JSONL_RULES, type FramingSpecs } from '../core/jsonl.ts';
 import type { ProtocolChecker } from '../core/pipeline.ts';
 import type { CheckerOutput } from '../core/protocol.ts';
@@ -7,7 +7,9 @@ import type { AepStreamState } from './analyzers/model.ts';
 import { AepStreamModel } from './analyzers/model.ts';
 import { DEFAULT_AEP_STREAM_OPTIONS, type AepStreamOptions } from './analyzers/options.ts';
 import { AEP_EVENT_RULES, AEP_RULES, AEP_STREAM_RULES } from './rules/index.ts';
+import type { AepEvent } from './event.ts';
 import { checkAepEvent, identityOfRejected } from './schema/check.ts';
+import { typeInfo, type AepTypeInfo } from './schema/type-info.ts';
 import { knownAepTypes } from './schema/validators.ts';
 
 /** Options of an AEP run. */
@@ -49,21 +51,44 @@ export function createAepChecker(opts: AepCheckOptions, out: CheckerOutput): Pro
   const engine = new Engine(AEP_EVENT_RULES, AEP_STREAM_RULES, model, sink, selection, (e) => out.crash(e));
   // envelope, type and payload findings are rules too: a selection filters them (framing stays)
   const checkSink = selectedSink(sink, selection);
+  // events per type, by the type's info (no lookup by the type's text an event); into stats.types by sync()
+  const counts: number[] = [];
+  // the per-event rules that judge each type, by the type's info
+  const ruleLists: (readonly EventEntry<AepEvent>[])[] = [];
+  const counted: AepTypeInfo[] = [];
+  const sync = (): void => {
+    const sums = new Map<string, number>();
+    for (const info of counted) sums.set(info.type, (sums.get(info.type) ?? 0) + counts[info.index]!);
+    for (const [t, n] of sums) stats.types.set(t, n);
+  };
+  stats.sync = sync;
   return {
     onEvent(ev) {
       const t = ev.value.type;
-      if (typeof t === 'string') stats.types.set(t, (stats.types.get(t) ?? 0) + 1);
-      const aev = checkAepEvent(ev, checkSink);
+      let info: AepTypeInfo | undefined;
+      if (typeof t === 'string') {
+        info = typeInfo(t);
+        const n = counts[info.index];
+        if (n === undefined) {
+          counts[info.index] = 1;
+          counted.push(info);
+        } else counts[info.index] = n + 1;
+      }
+      const aev = checkAepEvent(ev, checkSink, info);
       if (!aev) {
         // a refused event whose identity can still be trusted reaches the identity check only
         const id = identityOfRejected(ev);
         if (id) engine.streamEvent(id);
         return;
       }
-      if (aev.payloadValid) engine.checkEvent(aev);
+      if (aev.payloadValid) {
+        const i = aev.info!.index;
+        engine.checkEvent(aev, (ruleLists[i] ??= engine.eventRulesFor(aev.info!.type)));
+      }
       engine.streamEvent(aev);
     },
     end() {
+      sync();
       engine.end();
     },
   };

@@ -76,9 +76,15 @@ interface StreamEntry<F, S> {
   bits: number;
 }
 
+/** A selected per-event rule with its context. */
+export interface EventEntry<E extends ParsedEvent> {
+  rule: EventRule<E>;
+  ctx: RuleContext;
+}
+
 /** Runs a protocol's rules in declared order; a rule that throws becomes a RuleCrashError for `onCrash`. */
 export class Engine<E extends ParsedEvent, F, S> {
-  private readonly eventRules: { rule: EventRule<E>; ctx: RuleContext }[];
+  private readonly eventRules: EventEntry<E>[];
   private readonly streamRules: StreamEntry<F, S>[];
   private readonly onEventRules: StreamEntry<F, S>[];
   private readonly byMask = new Map<number, readonly StreamEntry<F, S>[]>();
@@ -127,11 +133,17 @@ export class Engine<E extends ParsedEvent, F, S> {
     return this.model.state;
   }
 
-  checkEvent(event: E): void {
-    if (this.eventRules.length === 0) return;
+  /** The selected per-event rules that judge events of `type` (a rule's `types`), in declared order; keep the list. */
+  eventRulesFor(type: string): readonly EventEntry<E>[] {
+    return this.eventRules.filter((r) => r.rule.types === undefined || r.rule.types.includes(type));
+  }
+
+  /** Run the selected per-event rules on `event`, or `rules` (its {@link eventRulesFor}). */
+  checkEvent(event: E, rules: readonly EventEntry<E>[] = this.eventRules): void {
+    if (rules.length === 0) return;
     this.current = event;
     try {
-      for (const { rule, ctx } of this.eventRules) {
+      for (const { rule, ctx } of rules) {
         try {
           rule.check(event, ctx);
         } catch (e) {

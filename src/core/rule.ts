@@ -54,6 +54,11 @@ export interface RuleContext {
 
 /** A stateless per-event rule. */
 export interface EventRule<E extends ParsedEvent = ParsedEvent> extends RuleMeta {
+  /**
+   * The event types `check` judges (it returns at once for any other), so a protocol's checker can leave the rule out
+   * for the rest ({@link Engine.eventRulesFor}); leave out to see every event.
+   */
+  types?: readonly string[];
   check(event: E, ctx: RuleContext): void;
 }
 

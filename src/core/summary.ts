@@ -72,6 +72,7 @@ export class FindingCounter {
     };
     if (knownTypes) {
       const known = new Set(knownTypes);
+      stats.sync?.();
       const entries = [...stats.types.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
       // Object.fromEntries defines own properties: a type named "__proto__" stays ordinary data
       const seen: Record<string, number> = Object.fromEntries(entries.filter(([t]) => known.has(t)));

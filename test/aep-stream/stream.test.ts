@@ -370,6 +370,9 @@ test('id table: exact lookups through growth; generations forget the oldest half
   assert.equal(forgot, 0);
   assert.equal(t.size, 100_000);
   for (const i of [0, 1, 4242, 4243, 99_998, 99_999]) assert.deepEqual(t.get(key(i)), entry(i));
+  // every key, through each doubling of the table's seen bits: never answered "absent" once added
+  for (let i = 0; i < 100_000; i++) assert.equal(t.get(key(i))?.line, i + 1, `id-${i}`);
+  for (let i = 100_001; i < 110_000; i++) assert.equal(t.get(key(i)), undefined);
   assert.ok(99_999 * 1_400_000_007 > 2 ** 46 && 99_999 * 1_400_000_007 < MAX_LINE_OFFSET, 'offsets use the high bits');
   assert.equal(t.get(key(100_000)), undefined);
   // one more: the oldest generation (ids 0..49999) is forgotten at once

@@ -179,7 +179,7 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
     const known = session === undefined ? undefined : s.lifecycle.peek(attr(ev, 'source')!, session);
     if (s.identity.observe(ev, facts, known) || ev.rejected) return facts;
     const f = facts as AepFacts & EventKeys;
-    f.scope = scopeOf(ev.type);
+    f.scope = ev.info?.scope ?? scopeOf(ev.type);
     s.lifecycle.observe(ev, f, known);
     s.ordering.observe(ev, f);
     s.attention.observe(ev, f);

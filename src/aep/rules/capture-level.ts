@@ -16,7 +16,7 @@ export const captureLevel = defineEventRule<AepEvent, 'aep/capture-level'>({
     if (ev.capture === 'none') return; // aep/capture-none reports the whole payload
     const data = ev.value.data;
     if (data === undefined) return;
-    const tree = captureTreeFor(ev.type);
+    const tree = ev.info?.captureTree ?? captureTreeFor(ev.type);
     if (!tree) return; // vendor or schema-less type: no annotations (AEP-0002 §5.1 rule 4)
     for (const v of captureViolations(data, tree, ev.capture))
       ctx.report({ pointer: v.pointer, args: { field: v.pointer, required: v.level, declared: ev.capture } });

@@ -27,6 +27,7 @@ export const formDuplicateId = defineEventRule<AepEvent, 'aep/form-duplicate-id'
     choice: 'Choice id {id:json} repeats the id at index {first}; answers keyed by it are ambiguous.',
     option: 'Option id {id:json} repeats the id at index {first}; answers keyed by it are ambiguous.',
   },
+  types: ['attention.requested'], // requestData
   check(ev, ctx) {
     const d = requestData(ev);
     if (!d || !Array.isArray(d.fields)) return;

@@ -16,6 +16,7 @@ export const formFieldConstraint = defineEventRule<AepEvent, 'aep/form-field-con
     select: '`{member}` applies only to select fields; this field has type {fieldType:json}.',
     range: '`min` ({min}) is greater than `max` ({max}); no number can satisfy the field.',
   },
+  types: ['attention.requested'], // requestData
   check(ev, ctx) {
     const d = requestData(ev);
     if (!d) return;

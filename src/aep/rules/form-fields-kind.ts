@@ -13,6 +13,7 @@ export const formFieldsKind = defineEventRule<AepEvent, 'aep/form-fields-kind'>(
     kind: '`fields` is only meaningful with kind "form", but kind is {kind:json}.',
     absent: '`fields` is only meaningful with kind "form", but kind is absent.',
   },
+  types: ['attention.requested'], // requestData
   check(ev, ctx) {
     const d = requestData(ev);
     if (!d || !own(d, 'fields') || d.kind === 'form') return;

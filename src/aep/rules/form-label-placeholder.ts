@@ -14,6 +14,7 @@ export const formLabelPlaceholder = defineEventRule<AepEvent, 'aep/form-label-pl
     label:
       'At capture {capture:json} a label must be a structural placeholder (its id or "{position}"); this one is a string of {length} chars with other words.',
   },
+  types: ['attention.requested'], // requestData
   check(ev, ctx) {
     const d = requestData(ev);
     if (!d || CAPTURE_RANK[ev.capture] >= CAPTURE_RANK.redacted) return;

@@ -44,6 +44,7 @@ export const promptPlaceholder = defineEventRule<AepEvent, 'aep/prompt-placehold
     prompt:
       'At capture {capture:json} the prompt must be synthesised from structural metadata (e.g. {template:json}); this one is a string of {length} chars with other words.',
   },
+  types: ['attention.requested'], // requestData
   check(ev, ctx) {
     const d = requestData(ev);
     if (!d || typeof d.prompt !== 'string' || CAPTURE_RANK[ev.capture] >= CAPTURE_RANK.redacted) return;

@@ -45,6 +45,12 @@ export const registryProseConflict = defineEventRule<AepEvent, 'aep/registry-pro
     values:
       'This `values` entry is {shape}: AEP-0006 makes each entry a string, number, boolean or array of choice ids, but the registry schema, which is authoritative (AEP-0002 Abstract), does not constrain the entries (prose and registry conflict).',
   },
+  types: [
+    'resource.citation.recorded',
+    'assessment.guardrail.recorded',
+    'attention.answered',
+    'control.attention.respond',
+  ],
   check(ev, ctx) {
     const d = ev.value.data;
     if (!isObj(d)) return;

@@ -7,15 +7,9 @@ import { isUri } from '../../core/schema/formats.ts';
 import { CAPTURE_RANK, type AepEvent } from '../event.ts';
 import type { AepCaptureLevel } from './registry.ts';
 import { envelopeSurelyValid } from './envelope-fast.ts';
+import { typeInfo, type AepTypeInfo } from './type-info.ts';
 import { ENVELOPE_RULES as R } from './rules.ts';
-import {
-  envelopeFindings,
-  envelopeValidator,
-  payloadFindings,
-  payloadValidator,
-  registryEntry,
-  requiredMembers,
-} from './validators.ts';
+import { envelopeFindings, envelopeValidator, payloadFindings, registryEntry, requiredMembers } from './validators.ts';
 
 const VENDOR_GRAMMAR = 'x.{vendor}.{category}.{rest}';
 
@@ -32,17 +26,20 @@ function schemaRule(id: string): RuleMeta {
  * Check one event's envelope, type and payload (AEP-0001 §5-§8, AEP-0002 §3-§5); the AepEvent when the envelope is
  * valid.
  */
-export function checkAepEvent(ev: ParsedEvent, sink: FindingSink): AepEvent | undefined {
+export function checkAepEvent(ev: ParsedEvent, sink: FindingSink, info?: AepTypeInfo): AepEvent | undefined {
   const v = ev.value;
   if (ev.duplicates.length > 0 && reportDuplicates(ev, sink)) return undefined;
-  if (!envelopeSurelyValid(v) && !envelopeValidator()(v)) {
+  if (!envelopeSurelyValid(v, info?.branch) && !envelopeValidator()(v)) {
     for (const f of envelopeFindings(v))
       report(sink, ev, schemaRule(f.ruleId), f.pointer, 'schema', { sentence: f.message });
     return undefined;
   }
   // seq/epoch that JSON.parse cannot hold exactly (1e400, 9007199254740993.0): decide from the literal
-  if (!exactCounter(v.seq) || !exactCounter(v.epoch)) return inexactCounters(ev, sink) ? undefined : checked(ev, sink);
-  return checked(ev, sink);
+  // a valid envelope has a string type: its info, unless the caller had it
+  const ti = info ?? typeInfo(v.type as string);
+  if (!exactCounter(v.seq) || !exactCounter(v.epoch))
+    return inexactCounters(ev, sink) ? undefined : checked(ev, sink, ti);
+  return checked(ev, sink, ti);
 }
 
 /** An absent or safe-integer counter, or one that is not a number (no literal to decide from). */
@@ -84,10 +81,10 @@ function inexactCounters(ev: ParsedEvent, sink: FindingSink): boolean {
 }
 
 /** The type, payload and capture checks of an event with a valid envelope and exact counters. */
-function checked(ev: ParsedEvent, sink: FindingSink): AepEvent | undefined {
+function checked(ev: ParsedEvent, sink: FindingSink, info: AepTypeInfo): AepEvent | undefined {
   const v = ev.value;
-  const type = v.type as string;
-  const entry = type.startsWith('x.') ? undefined : registryEntry(type);
+  const type = info.type;
+  const entry = info.entry;
   if (!type.startsWith('x.') && !entry) {
     report(sink, ev, R.typeUnregistered, '/type', 'unregistered', { type, grammar: VENDOR_GRAMMAR });
     return undefined;
@@ -96,7 +93,7 @@ function checked(ev: ParsedEvent, sink: FindingSink): AepEvent | undefined {
   let payloadValid = true;
   const data = v.data;
   if (data !== undefined && entry) {
-    const pv = payloadValidator(type);
+    const pv = info.payload;
     if (pv && !pv(data)) {
       payloadValid = false;
       for (const f of payloadFindings(type, data, { base: '/data' }))
@@ -118,6 +115,7 @@ function checked(ev: ParsedEvent, sink: FindingSink): AepEvent | undefined {
   out.capture = capture;
   out.payloadValid = payloadValid;
   out.registered = entry !== undefined;
+  out.info = info;
   return out;
 }
 

@@ -31,13 +31,15 @@ export function plainUri(s: string): boolean {
 
 /** The `allOf` branch a type falls in: no valid type, `agent.*`, a foreign command or routing, or session-scoped. */
 const Scope = { Invalid: 0, Agent: 1, Foreign: 2, Session: 3 } as const;
-type Scope = (typeof Scope)[keyof typeof Scope];
+/** An `allOf` branch (see {@link Scope}). */
+export type EnvelopeBranch = (typeof Scope)[keyof typeof Scope];
 
-const classify = (t: string): Scope =>
+/** The `allOf` branch of type `t` ({@link envelopeSurelyValid}'s `branch`; kept per type by type-info.ts). */
+export const typeBranch = (t: string): EnvelopeBranch =>
   !TYPE.test(t) ? Scope.Invalid : AGENT.test(t) ? Scope.Agent : FOREIGN.test(t) ? Scope.Foreign : Scope.Session;
 // at most 1024 type names (types recur on every event)
-const scopes = new TextMemo<Scope>(1024);
-const scopeOfType = (t: string): Scope => scopes.of(t, classify);
+const scopes = new TextMemo<EnvelopeBranch>(1024);
+const scopeOfType = (t: string): EnvelopeBranch => scopes.of(t, typeBranch);
 
 const nonEmpty = (x: unknown): boolean => typeof x === 'string' && x !== '';
 const count = (x: unknown): boolean => typeof x === 'number' && Number.isSafeInteger(x) && x >= 0;
@@ -50,13 +52,13 @@ const RUN_OR_STEP = 256;
 
 /**
  * True when `v` is surely a valid AEP envelope (a common shape, every member checked as the schema states); false when
- * the generated validator must decide.
+ * the generated validator must decide. `branch`: {@link typeBranch} of `v.type` when the caller has it.
  */
-export function envelopeSurelyValid(v: unknown): boolean {
+export function envelopeSurelyValid(v: unknown, branch?: EnvelopeBranch): boolean {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
   const o = v as Record<string, unknown>;
   let seen = 0;
-  let scope: Scope = Scope.Invalid;
+  let scope: EnvelopeBranch = Scope.Invalid;
   for (const k in o) {
     const x = o[k];
     switch (k) {
@@ -69,7 +71,7 @@ export function envelopeSurelyValid(v: unknown): boolean {
         seen |= 2;
         break;
       case 'type':
-        if (typeof x !== 'string' || (scope = scopeOfType(x)) === Scope.Invalid) return false;
+        if (typeof x !== 'string' || (scope = branch ?? scopeOfType(x)) === Scope.Invalid) return false;
         seen |= 4;
         break;
       case 'time':

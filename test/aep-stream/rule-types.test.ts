@@ -1,0 +1,94 @@
+/**
+ * Per-event rules that name their `types` (src/core/rule.ts) are left out for other types by the AEP checker
+ * (src/aep/protocol.ts): each must report nothing for an event of any other type. Every conformance and example event
+ * (and every upstream corpus event) is given each registered type and each vendor type in turn; a rule's own types must
+ * still find something, so a list cannot be emptied unseen.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import type { AepEvent } from '../../src/aep/event.ts';
+import { AEP_EVENT_RULES } from '../../src/aep/rules/index.ts';
+import { knownAepTypes } from '../../src/aep/schema/validators.ts';
+import type { AepCaptureLevel } from '../../src/aep/schema/registry.ts';
+import { CORPUS_DIR } from './helpers.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((n) => {
+    const p = join(dir, n);
+    return statSync(p).isDirectory() ? files(p) : /\.jsonl?$/.test(n) ? [p] : [];
+  });
+}
+
+function eventsIn(v: unknown, out: Record<string, unknown>[]): void {
+  if (v === null || typeof v !== 'object') return;
+  if (Array.isArray(v)) {
+    for (const x of v) eventsIn(x, out);
+    return;
+  }
+  const o = v as Record<string, unknown>;
+  if (typeof o.type === 'string' && 'data' in o) out.push(o);
+  for (const x of Object.values(o)) eventsIn(x, out);
+}
+
+function values(dirs: string[]): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  for (const path of dirs.filter(existsSync).flatMap(files)) {
+    const text = readFileSync(path, 'utf8');
+    for (const d of path.endsWith('.jsonl') ? text.split('\n') : [text]) {
+      try {
+        eventsIn(JSON.parse(d), out);
+      } catch {
+        // a framing case
+      }
+    }
+  }
+  return out;
+}
+
+function asEvent(value: Record<string, unknown>, type: string, capture: AepCaptureLevel): AepEvent {
+  const v = { ...value, type, capture };
+  const text = JSON.stringify(v);
+  return {
+    source: 'rule-types.jsonl',
+    line: 1,
+    byteOffset: 0,
+    text,
+    value: v,
+    duplicates: [],
+    bigIntegers: [],
+    type,
+    capture,
+    payloadValid: true,
+    registered: true,
+  };
+}
+
+test('per-event rule types: a rule reports nothing for the types it leaves out, and something for its own', () => {
+  const gated = AEP_EVENT_RULES.filter((r) => r.types !== undefined);
+  assert.ok(gated.length >= 6, `${gated.length} rules name types`);
+  const events = values([
+    join(ROOT, 'conformance/aep'),
+    join(ROOT, 'examples/aep'),
+    ...(existsSync(CORPUS_DIR) ? [CORPUS_DIR] : []),
+  ]);
+  assert.ok(events.length > 300, `${events.length} events`);
+  const others = [...knownAepTypes(), 'x.acme.thing.done', 'x.acme.control.do'];
+  const captures: AepCaptureLevel[] = ['none', 'metadata', 'redacted', 'full'];
+  for (const rule of gated) {
+    let own = 0;
+    for (const value of events)
+      for (const capture of captures)
+        for (const type of [value.type as string, ...others]) {
+          const reports: unknown[] = [];
+          rule.check(asEvent(value, type, capture), { report: (r) => void reports.push(r) });
+          if (rule.types!.includes(type)) own += reports.length;
+          else assert.deepEqual(reports, [], `${rule.id} reported on ${type}: ${JSON.stringify(value)}`);
+        }
+    assert.ok(own > 0, `${rule.id} finds something on its own types`);
+  }
+});
