@@ -270,8 +270,11 @@ export class Elicitation {
     }
     if (type === 'user.elicitation.result') this.resultFacts(msg, ev, s, first, facts);
     if (!(s !== undefined && id.modeReported(s))) {
-      facts.mode = this.modeFacts(msg, ev);
-      if (facts.mode && s !== undefined) id.setModeReported(s);
+      const mode = this.modeFacts(msg, ev);
+      if (mode) {
+        facts.mode = mode;
+        if (s !== undefined) id.setModeReported(s);
+      }
     }
   }
 
