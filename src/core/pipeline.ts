@@ -111,43 +111,16 @@ export function parseLine(
       ),
     );
   }
-  return new ParsedLine(
-    line.source,
-    line.line,
-    line.byteOffset,
-    line.text,
-    v as Record<string, unknown>,
-    out.duplicates,
-    out.bigIntegers,
-  );
+  return {
+    source: line.source,
+    line: line.line,
+    byteOffset: line.byteOffset,
+    text: line.text,
+    value: v as Record<string, unknown>,
+    duplicates: out.duplicates,
+    bigIntegers: out.bigIntegers,
+  };
 }
-
-/**
- * A parsed line as a plain object made by a constructor: V8 keeps room in the object for the members a checker adds
- * later (in-object slack tracking; AHP adds seven), where an object literal would move them to a property array grown
- * three slots at a time (three allocations a line).
- */
-const ParsedLine = function (
-  this: ParsedEvent,
-  source: string,
-  line: number,
-  byteOffset: number,
-  text: string,
-  value: Record<string, unknown>,
-  duplicates: ParsedEvent['duplicates'],
-  bigIntegers: ParsedEvent['bigIntegers'],
-) {
-  this.source = source;
-  this.line = line;
-  this.byteOffset = byteOffset;
-  this.text = text;
-  this.value = value;
-  this.duplicates = duplicates;
-  this.bigIntegers = bigIntegers;
-} as unknown as new (
-  ...a: [string, number, number, string, Record<string, unknown>, ParsedEvent['duplicates'], ParsedEvent['bigIntegers']]
-) => ParsedEvent;
-ParsedLine.prototype = Object.prototype;
 
 /**
  * The line at byte `offset` of `file` (path or open fd) without its terminator, or `undefined` when it cannot be read
