@@ -109,7 +109,8 @@ export function createAhpChecker(opts: AhpCheckOptions, out: CheckerOutput): Pro
   return {
     onEvent(ev) {
       const binding = bindingOf(ev.source);
-      for (const d of ev.duplicates) {
+      for (let i = 0; i < ev.duplicates.length; i++) {
+        const d = ev.duplicates[i]!;
         sink(
           framingFinding(
             'json/duplicate-key',

@@ -40,7 +40,8 @@ export function checksOf(
   b: ElicitationBody | undefined,
 ): { checks: ElicitationChecks; partPointer: string } | undefined {
   if (!b || (b.status !== 'parsed' && b.status !== 'invalid') || !b.checks) return undefined;
-  return { checks: b.checks, partPointer: b.partPointer };
+  // the body itself has both members (no object per rule per elicitation message)
+  return b as { checks: ElicitationChecks; partPointer: string };
 }
 
 /** The parsed MCP value of a checked body, when an object that does not depend on member order. */

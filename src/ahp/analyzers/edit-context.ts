@@ -42,7 +42,17 @@ export class EditContext {
     const caps = params.capabilities;
     if (!isObj(caps) || !Array.isArray(caps.effects)) return undefined;
     const type = ev.type as string;
-    const host: HostContext = { event: type, capabilities: caps };
+    // every member made here (one object shape, no property array grown after it)
+    const host: HostContext = {
+      event: type,
+      capabilities: caps,
+      current: undefined,
+      mode: undefined,
+      action: undefined,
+      selection: undefined,
+      requestedSchema: undefined,
+      elicitation: undefined,
+    };
     const current: Record<string, unknown> = {};
     const message = isObj(ev.message) ? ev.message : undefined;
     // the current value of the event's one modify target (capability-auth.md §Event-semantic

@@ -174,10 +174,13 @@ export interface EffectsVerdict {
   reasons: EffectRejection[];
 }
 
+/** The verdict on an empty effect list (shared: verdicts are read, never changed). */
+const NO_EFFECT: EffectsVerdict = { accepted: true, reasons: [] };
+
 /** The verdict of {@link applyEffects} without building the effective values (what a stream checker needs). */
 export function checkEffects(effects: unknown, ctx: HostContext): EffectsVerdict {
   // no effect (most responses): nothing to validate, check or stage
-  if (Array.isArray(effects) && effects.length === 0) return { accepted: true, reasons: [] };
+  if (Array.isArray(effects) && effects.length === 0) return NO_EFFECT;
   const { reasons } = stage(effects, ctx);
   return { accepted: reasons.length === 0, reasons };
 }

@@ -123,6 +123,8 @@ export class Elicitation {
   private readonly heldJson = new Map<number, string>();
   /** The answer words ({@link valueWords} of `content`) by the result body text. */
   private readonly answerWords = new TextMemo<[number, number]>(FORM_SIZE_MEMO, FORM_TEXT_MAX);
+  /** Answer texts found clean, by the form object they were checked against. */
+  private readonly cleanAnswers = new WeakMap<Obj, Set<string>>();
   private releaseAfter: number | undefined;
   private manifestModes = new Map<string, { modes: string[]; at: Mark }>();
   private readonly openRequests = new Map<number, { at: Mark; key: number }>();
@@ -266,8 +268,11 @@ export class Elicitation {
     }
     if (type === 'user.elicitation.result') this.resultFacts(msg, ev, s, first, facts);
     if (!(s !== undefined && id.modeReported(s))) {
-      facts.mode = this.modeFacts(msg, ev);
-      if (facts.mode && s !== undefined) id.setModeReported(s);
+      const mode = this.modeFacts(msg, ev);
+      if (mode) {
+        facts.mode = mode;
+        if (s !== undefined) id.setModeReported(s);
+      }
     }
   }
 
@@ -376,12 +381,32 @@ export class Elicitation {
         out.status = 'request-released';
         out.lost = ++this.lostToBudget;
       } else {
-        out.problems = formAnswerProblems(content, req.schema);
+        out.problems = this.answerProblems(content, req.schema, isObj(part) ? part.text : undefined);
         // released once this message is done, so an intercept of this answer still sees the form
         this.releaseAfter = keyNumber(pk!);
       }
     }
     facts.content = out;
+  }
+
+  /**
+   * {@link formAnswerProblems} of `content` (parsed from the result body `text`) against `schema`; an answer text found
+   * clean against a form object is clean again (forms and answers repeat; the parsed bodies are never mutated).
+   */
+  private answerProblems(content: Obj, schema: unknown, text: unknown): AnswerProblem[] {
+    const clean =
+      isObj(schema) && typeof text === 'string' && text.length <= FORM_TEXT_MAX
+        ? this.cleanAnswers.get(schema)
+        : undefined;
+    if (clean?.has(text as string)) return [];
+    const out = formAnswerProblems(content, schema);
+    if (out.length === 0 && isObj(schema) && typeof text === 'string' && text.length <= FORM_TEXT_MAX) {
+      let set = clean ?? this.cleanAnswers.get(schema);
+      if (set === undefined) this.cleanAnswers.set(schema, (set = new Set()));
+      if (set.size >= FORM_SIZE_MEMO) set.clear();
+      set.add(text);
+    }
+    return out;
   }
 
   /** An elicitation event whose mode the stream's advertisement does not grant. */

@@ -1,7 +1,7 @@
 import type { MessageTemplates } from '../../core/message.ts';
 import { defineStreamRule, type FactRule, type StreamModel } from '../../core/engine.ts';
 import type { Hash64 } from '../../core/canonical.ts';
-import { markOf } from '../../core/mark.ts';
+import { type Mark, markOf } from '../../core/mark.ts';
 import type { AhpMessage } from '../message.ts';
 import { CapLog } from '../../core/caps.ts';
 import { StateBudget } from '../../core/state-budget.ts';
@@ -122,7 +122,8 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
 
   observe(msg: AhpMessage): AhpFacts {
     const { identity, lineage, config, changes, elicitation, correlation, editContext } = this.state;
-    const facts: AhpFacts = { msg };
+    // every member made here, absent ones undefined: one object shape, no property array grown after it
+    const facts: AhpFacts = { msg, event: undefined, response: undefined, effects: undefined };
     const at = markOf(msg);
     const ev = msg.event;
     // the identity key of the event, when it has one (the request's record keeps it)
@@ -174,7 +175,12 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
       }
     }
     elicitation.endMessage();
-    if (this.state.memory.settle() > 0) this.state.caps.note('maxStateMb', this.state.memory.mb, () => at);
+    if (this.state.memory.settle() > 0) noteStateCap(this.state, at);
     return facts;
   }
+}
+
+/** `--max-state-mb` forgot state at `at` (apart from observe: its closure would cost a context on every message). */
+function noteStateCap(state: AhpStreamState, at: Mark): void {
+  state.caps.note('maxStateMb', state.memory.mb, () => at);
 }

@@ -1,4 +1,5 @@
 import { defineEventRule } from '../../core/engine.ts';
+import type { RuleContext } from '../../core/rule.ts';
 import { CLASS_DESCRIPTIONS, credentialIn, type SecretMatch } from '../../core/secrets.ts';
 import { isObj } from '../../core/value.ts';
 import type { AhpMessage } from '../message.ts';
@@ -7,6 +8,12 @@ import { TextMemo } from '../../core/text-memo.ts';
 // summaries and setting names repeat (a harness writes the same change again): their verdicts are kept, a bounded number
 const verdicts = new TextMemo<SecretMatch | undefined>(512, 4096);
 const credentialOf = (text: string): SecretMatch | undefined => verdicts.of(text, credentialIn);
+
+/** Report `text` at `pointer` when it carries a credential. */
+function check(ctx: RuleContext, pointer: string, member: string, text: string): void {
+  const m = credentialOf(text);
+  if (m) ctx.report({ pointer, args: { member, what: CLASS_DESCRIPTIONS[m.class], class: m.class } });
+}
 
 /**
  * The one classifier of src/core/secrets.ts: `token: now read from the keychain` is still the AEP-0003 §9.4(a) shape.
@@ -31,15 +38,12 @@ export const configManagedSecret = defineEventRule<AhpMessage, 'ahp/config-manag
     )
       return;
     const base = `${msg.eventPointer}/change`;
-    const check = (pointer: string, member: string, text: string) => {
-      const m = credentialOf(text);
-      if (m) ctx.report({ pointer, args: { member, what: CLASS_DESCRIPTIONS[m.class], class: m.class } });
-    };
     const { summary, settings } = event.change;
-    if (typeof summary === 'string') check(`${base}/summary`, 'summary', summary);
+    if (typeof summary === 'string') check(ctx, `${base}/summary`, 'summary', summary);
     if (Array.isArray(settings))
-      settings.forEach((s, i) => {
-        if (typeof s === 'string') check(`${base}/settings/${i}`, `settings[${i}]`, s);
-      });
+      for (let i = 0; i < settings.length; i++) {
+        const s: unknown = settings[i];
+        if (typeof s === 'string') check(ctx, `${base}/settings/${i}`, `settings[${i}]`, s);
+      }
   },
 });

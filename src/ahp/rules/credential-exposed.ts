@@ -78,10 +78,11 @@ export const credentialExposed = defineEventRule<AhpMessage, 'ahp/credential-exp
     const tool = event.tool;
     if (isObj(tool) && isObj(tool.mcp)) walk(tool.mcp, `${base}/tool/mcp`, '', 0, false, ctx);
     if (event.type === 'tool.batch.after' && Array.isArray(event.calls)) {
-      event.calls.forEach((c, i) => {
+      for (let i = 0; i < event.calls.length; i++) {
+        const c: unknown = event.calls[i];
         if (isObj(c) && isObj(c.tool) && isObj(c.tool.mcp))
           walk(c.tool.mcp, `${base}/calls/${i}/tool/mcp`, '', 0, false, ctx);
-      });
+      }
     }
   },
 });

@@ -41,6 +41,14 @@ export const elicitationBody = defineEventRule<AhpMessage, 'ahp/elicitation-body
     if (!c) return;
     const { checks, partPointer } = c;
     const { parsed, textPointer: pointer, kind } = checks;
+    // the common case, a clean body: nothing to report (no Set or closure made for it)
+    if (
+      parsed.ok &&
+      parsed.duplicates.length === 0 &&
+      checks.differingCopies.length === 0 &&
+      checks.problems.length === 0
+    )
+      return;
     const body = BODY[kind];
     if (!parsed.ok) {
       const args = { kind, body, partPointer, innerPointer: '' };

@@ -30,14 +30,15 @@ export const fileChangeNoop = defineEventRule<AhpMessage, 'ahp/file-change-noop'
   check(msg, ctx) {
     const ev = msg.event;
     if (msg.eventPointer === undefined || !ev || ev.type !== 'file.changed' || !Array.isArray(ev.changes)) return;
-    ev.changes.forEach((c, i) => {
-      if (!isObj(c) || c.operation !== 'update') return;
+    for (let i = 0; i < ev.changes.length; i++) {
+      const c: unknown = ev.changes[i];
+      if (!isObj(c) || c.operation !== 'update') continue;
       const before = snapshotContent(c.before);
-      if (before === undefined || before !== snapshotContent(c.after)) return;
+      if (before === undefined || before !== snapshotContent(c.after)) continue;
       ctx.report({
         pointer: `${msg.eventPointer}/changes/${i}/after`,
         messageId: SAME[before[0] as keyof typeof SAME],
       });
-    });
+    }
   },
 });

@@ -7,7 +7,7 @@ import type { ErrorObject } from '../../core/schema/ajv.ts';
 import { mapSchemaErrors, type Wording } from '../../core/schema/findings.ts';
 import { phrase } from '../../core/schema/wording.ts';
 import { describeValue } from '../../core/finding.ts';
-import { DEFAULT_MAX_DEPTH, parseJsonText } from '../../core/json.ts';
+import { DEFAULT_MAX_DEPTH, type ParseOutcome, parseJsonText } from '../../core/json.ts';
 import { differingCopies } from '../../core/json-copies.ts';
 import { childPointer } from '../../core/pointer.ts';
 import { isObj, type Obj } from '../../core/value.ts';
@@ -15,6 +15,7 @@ import type { BodyProblem, ElicitationBody, ElicitationChecks } from '../elicita
 import { ahpSchemas } from './schemas.ts';
 
 const NO_POINTERS: readonly string[] = [];
+const NO_PROBLEMS: readonly BodyProblem[] = [];
 
 /** The types an MCP answer value may have (2025-11-25 `ElicitResult.content` values). */
 function isAnswerValue(v: unknown): boolean {
@@ -176,19 +177,20 @@ function beyondDouble(value: unknown): BodyProblem[] {
   return out.reverse();
 }
 
-// bodies repeat (a harness sends the same form again and again): texts found clean are kept, a bounded number of them
+// bodies repeat (a harness sends the same form again and again): a text found clean keeps its parse (never mutated:
+// the analyzers copy before they edit), a bounded number of them, for the depth limit they were parsed under
 const CLEAN_MEMO = 512;
 const CLEAN_TEXT_MAX = 16384;
-const cleanBodies = { request: new Set<string>(), result: new Set<string>() };
+const cleanBodies = { request: new Map<string, ParseOutcome>(), result: new Map<string, ParseOutcome>() };
+let cleanDepth = DEFAULT_MAX_DEPTH;
 
-/** The problems of a parsed body (`value`, parsed from `text`); a text once found clean is clean again. */
-function bodyProblems(kind: 'request' | 'result', value: unknown, text: string): BodyProblem[] {
-  const clean = cleanBodies[kind];
-  if (clean.has(text)) return [];
+/** The problems of a parsed body (`value`, parsed from `text`); a clean text's parse is kept in `cleanBodies`. */
+function bodyProblems(kind: 'request' | 'result', parsed: ParseOutcome, value: unknown, text: string): BodyProblem[] {
   const out = [...mcpProblems(kind, value), ...beyondDouble(value)];
-  if (out.length === 0 && text.length <= CLEAN_TEXT_MAX) {
+  if (out.length === 0 && text.length <= CLEAN_TEXT_MAX && parsed.ok && parsed.bigIntegers.length === 0) {
+    const clean = cleanBodies[kind];
     if (clean.size >= CLEAN_MEMO) clean.clear();
-    clean.add(text);
+    clean.set(text, parsed);
   }
   return out;
 }
@@ -213,7 +215,13 @@ export function parseElicitationBody(
   if (!isObj(part)) return { status: 'absent', partPointer };
   if (part.selection !== 'body' || 'gap' in part || typeof part.text !== 'string')
     return { status: 'view', partPointer };
-  const parsed = parseJsonText(part.text, maxDepth);
+  if (maxDepth !== cleanDepth) {
+    cleanBodies.request.clear();
+    cleanBodies.result.clear();
+    cleanDepth = maxDepth;
+  }
+  const known = cleanBodies[kind].get(part.text);
+  const parsed = known ?? parseJsonText(part.text, maxDepth);
   const value = parsed.ok ? parsed.value : undefined;
   const differ =
     check && parsed.ok && parsed.duplicates.length > 0
@@ -231,7 +239,11 @@ export function parseElicitationBody(
         textPointer: `${partPointer}/text`,
         parsed,
         differingCopies: differ,
-        problems: parsed.ok && differ.length === 0 ? bodyProblems(kind, value, part.text) : [],
+        problems: known
+          ? NO_PROBLEMS
+          : parsed.ok && differ.length === 0
+            ? bodyProblems(kind, parsed, value, part.text)
+            : [],
       }
     : undefined;
   const ok = parsed.ok && parsed.duplicates.length === 0 && isObj(value) && !checks?.problems.length;

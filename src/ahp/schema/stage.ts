@@ -122,9 +122,12 @@ function runSchema(ref: string, value: unknown, base = ''): SchemaStageFinding[]
   return mapped.length ? mapped : [found('ahp/wire-root', base, 'noShape')];
 }
 
+/** No finding (shared: the stage never adds to a findings list in place). */
+const NONE: SchemaStageFinding[] = [];
+
 /** The wire root: the verdict is the `oneOf` of the six message shapes. */
 function validateWire(value: unknown): SchemaStageFinding[] {
-  if (wireVerdict(value)) return [];
+  if (wireVerdict(value)) return NONE;
   if (Array.isArray(value)) return [found('ahp/wire-root', '', 'batch')];
   if (!isObj(value)) return [found('ahp/wire-root', '', 'notObject', { found: describeValue(value) })];
   let ref: string | undefined;
@@ -212,11 +215,12 @@ export function schemaStage(
     const es = opts.eventSchema;
     if (es.kind !== 'event') throw new Error('eventSchema does not name an event schema');
     const event = params ? params.event : undefined;
-    findings.push(
+    findings = [
+      ...findings,
       ...(event === undefined
         ? [found('ahp/method-params', '/params', 'eventRequired')]
         : runSchema(es.ref, event, '/params/event')),
-    );
+    ];
   }
   findings = dedupe(findings);
   msg.kind = root.kind === 'registration' ? 'registration' : root.kind === 'event' ? 'event' : messageKind(v, 'stdio');
@@ -246,11 +250,11 @@ export function schemaStage(
     msg.elicitation = parseElicitationBody(
       msg.event!,
       msg.eventPointer,
-      !findings.some((f) => isUnder(f.pointer, at)),
+      findings.length === 0 || !findings.some((f) => isUnder(f.pointer, at)),
       opts.maxDepth,
     );
   }
-  msg.wireValid = !findings.some((f) => f.rule.wire) && ev.duplicates.length === 0;
+  msg.wireValid = (findings.length === 0 || !findings.some((f) => f.rule.wire)) && ev.duplicates.length === 0;
   return findings;
 }
 

@@ -13,22 +13,29 @@ import { ahpSchemas } from './schemas.ts';
 
 type Check = (value: unknown) => boolean;
 
-interface FastTables {
-  /** Event validators by type, for the catalogue and for the interceptable subset. */
-  observe: Map<string, Check>;
-  intercept: Map<string, Check>;
-  /** Effects each interceptable type may advertise (bounds ∩ core effects) and its modify targets, if bounded. */
-  effects: Map<string, ReadonlySet<string>>;
-  targets: Map<string, ReadonlySet<string>>;
-  effect: Check;
+/** What the pass knows of one catalogue event type (one lookup a message). */
+interface TypeTables {
+  /** The event's validator (`events.schema.json#/$defs/<type>`). */
+  check: Check;
+  /** Interceptable types only: the effects it may advertise (bounds ∩ core effects) and its modify targets, if bounded. */
+  effects?: ReadonlySet<string>;
+  targets?: ReadonlySet<string>;
   /**
-   * The overlay of each event type (`events.schema.json#/$defs/<type>` is `allOf` [envelope, overlay]) and the common
-   * definitions the envelope names, when the envelope is the one {@link envelopePass} was written against.
+   * The type's overlay (`events.schema.json#/$defs/<type>` is `allOf` [envelope, overlay]), when the envelope is the one
+   * {@link envelopePass} was written against.
    */
-  overlay: Map<string, Check>;
+  overlay?: Check;
+  /** Whether its events may carry `tool` (the envelope's second `allOf` condition). */
+  tool: boolean;
+}
+
+interface FastTables {
+  /** Every catalogue type, and the interceptable subset this pass reads. */
+  observe: Map<string, TypeTables>;
+  intercept: Map<string, TypeTables>;
+  effect: Check;
+  /** The common definitions the envelope names, when the envelope is the one {@link envelopePass} was written against. */
   common: { [K in (typeof COMMON)[number]]: Check } | undefined;
-  /** The types whose events may carry `tool` (the envelope's second `allOf` condition). */
-  toolTypes: ReadonlySet<string>;
 }
 
 const COMMON = ['session', 'turn', 'gaps', 'native', 'extensions', 'synthesized'] as const;
@@ -97,19 +104,27 @@ function load(): FastTables | null {
     overlay.set(t, reg.check(`${m[1]}${m[2]}`));
   }
   const toolTypes = strings(at(envelope, 'allOf', 1, 'if', 'properties', 'type', 'not', 'enum')) ?? [];
+  const observe = new Map<string, TypeTables>();
+  for (const t of all) {
+    const o = overlay.get(t);
+    observe.set(t, { check: checkOf(t), ...(o ? { overlay: o } : {}), tool: toolTypes.includes(t) });
+  }
+  const intercept = new Map<string, TypeTables>();
+  for (const t of interceptable) {
+    const e = effects.get(t);
+    const m = targets.get(t);
+    const base = observe.get(t);
+    if (e && base) intercept.set(t, { ...base, effects: e, ...(m ? { targets: m } : {}) });
+  }
   return {
-    observe: new Map(all.map((t) => [t, checkOf(t)])),
-    intercept: new Map(interceptable.filter((t) => effects.has(t)).map((t) => [t, checkOf(t)])),
-    effects,
-    targets,
+    observe,
+    intercept,
     effect: reg.check('effects.schema.json#/$defs/effect'),
-    overlay,
     common: known
       ? (Object.fromEntries(
           COMMON.map((d) => [d, reg.check(`common.schema.json#/$defs/${d}`)]),
         ) as FastTables['common'])
       : undefined,
-    toolTypes: new Set(toolTypes),
   };
 }
 
@@ -123,7 +138,7 @@ const nonEmpty = (v: unknown): boolean => typeof v === 'string' && v !== '';
  * True when `events.schema.json#/$defs/envelope` surely accepts `ev` of catalogue type `type`; false when not sure (an
  * `items` list with members, which the envelope sends to the content schemas by type).
  */
-function envelopePass(ev: Obj, type: string, t: FastTables, c: NonNullable<FastTables['common']>): boolean {
+function envelopePass(ev: Obj, tt: TypeTables, c: NonNullable<FastTables['common']>): boolean {
   const items = ev.items;
   return (
     nonEmpty(ev.id) &&
@@ -139,14 +154,14 @@ function envelopePass(ev: Obj, type: string, t: FastTables, c: NonNullable<FastT
     (ev.native === undefined || c.native(ev.native)) &&
     (ev.extensions === undefined || c.extensions(ev.extensions)) &&
     (ev.synthesized === undefined || c.synthesized(ev.synthesized)) &&
-    (ev.tool === undefined || t.toolTypes.has(type))
+    (ev.tool === undefined || tt.tool)
   );
 }
 
 /** The verdict of `events.schema.json#/$defs/<type>` on `ev`: the envelope by hand and the overlay, else `check`. */
-function eventPass(ev: Obj, type: string, check: Check, t: FastTables): boolean {
-  const overlay = t.overlay.get(type);
-  if (overlay === undefined || t.common === undefined || !envelopePass(ev, type, t, t.common)) return check(ev);
+function eventPass(ev: Obj, tt: TypeTables, t: FastTables): boolean {
+  const overlay = tt.overlay;
+  if (overlay === undefined || t.common === undefined || !envelopePass(ev, tt, t.common)) return tt.check(ev);
   return overlay(ev);
 }
 
@@ -168,10 +183,10 @@ function isModifyOperations(v: unknown): boolean {
 }
 
 /** `params.capabilities` of an intercept of type `type`: `effects` (unique, bounded) and the `modify` block it needs. */
-function capabilitiesPass(caps: unknown, type: string, t: FastTables): boolean {
+function capabilitiesPass(caps: unknown, tt: TypeTables): boolean {
   if (!isObj(caps) || !only(caps, 'effects', 'modify')) return false;
   const list = caps.effects;
-  const allowed = t.effects.get(type);
+  const allowed = tt.effects;
   if (!Array.isArray(list) || !allowed) return false;
   let modify = false;
   for (let i = 0; i < list.length; i++) {
@@ -182,7 +197,7 @@ function capabilitiesPass(caps: unknown, type: string, t: FastTables): boolean {
   }
   const block = caps.modify;
   if (block === undefined) return !modify;
-  const targets = t.targets.get(type);
+  const targets = tt.targets;
   if (!modify || !targets || !isObj(block)) return false;
   let n = 0;
   for (const k in block) {
@@ -195,7 +210,7 @@ function capabilitiesPass(caps: unknown, type: string, t: FastTables): boolean {
 /** Whether events get the hand envelope check (the envelope is the one it was written against, ENVELOPE_PRINT). */
 export function handEnvelopeOn(): boolean {
   if (tables === undefined) tables = load();
-  return tables?.common !== undefined && tables.overlay.size > 0;
+  return tables?.common !== undefined && [...tables.observe.values()].some((tt) => tt.overlay !== undefined);
 }
 
 /** True when the wire root surely accepts `v`; false when this pass cannot tell. */
@@ -209,18 +224,20 @@ export function fastWirePass(v: Obj): boolean {
     if (!isObj(p) || !only(p, 'protocolVersion', 'event', 'capabilities') || p.protocolVersion !== 'draft')
       return false;
     const ev = p.event;
-    if (!isObj(ev) || typeof ev.type !== 'string') return false;
-    const check = t.intercept.get(ev.type);
-    return check !== undefined && capabilitiesPass(p.capabilities, ev.type, t) && eventPass(ev, ev.type, check, t);
+    const type = isObj(ev) ? ev.type : undefined;
+    if (typeof type !== 'string') return false;
+    const tt = t.intercept.get(type);
+    return tt !== undefined && capabilitiesPass(p.capabilities, tt) && eventPass(ev as Obj, tt, t);
   }
   if (v.method === 'hooks/observe') {
     if (!only(v, 'jsonrpc', 'method', 'params')) return false;
     const p = v.params;
     if (!isObj(p) || !only(p, 'protocolVersion', 'event') || p.protocolVersion !== 'draft') return false;
     const ev = p.event;
-    if (!isObj(ev) || typeof ev.type !== 'string') return false;
-    const check = t.observe.get(ev.type);
-    return check !== undefined && eventPass(ev, ev.type, check, t);
+    const type = isObj(ev) ? ev.type : undefined;
+    if (typeof type !== 'string') return false;
+    const tt = t.observe.get(type);
+    return tt !== undefined && eventPass(ev as Obj, tt, t);
   }
   // an intercept success response: a result without `manifest` fails the capabilities response, so one branch passes
   if (!only(v, 'jsonrpc', 'id', 'result') || typeof v.id !== 'string' || v.id === '') return false;
