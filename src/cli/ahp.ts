@@ -8,7 +8,13 @@ import { AHP } from '../ahp/definition.ts';
 import type * as PinVerbs from './pin.ts';
 import { main, processIO, type CliBin, type CliIO } from './program.ts';
 
-export { shapeHeap } from '../core/heap-shape.ts';
+import { shapeHeap as shapeProcessHeap } from '../core/heap-shape.ts';
+
+/**
+ * The `ahp` process's heap shape (src/core/heap-shape.ts), memory-first: an AHP run keeps rows for every event id and
+ * answered request, and V8's default 8 MiB steps of old generation showed as RSS growth (docs/benchmarks.md).
+ */
+export const shapeHeap = (): (() => void) => shapeProcessHeap({ lean: true });
 export { bindingByName };
 
 /** The binding of one input: `--binding`, else by name ({@link bindingByName}). */

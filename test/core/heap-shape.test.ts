@@ -19,14 +19,14 @@ test('the heap settles once the new space reaches the cap, and not before', asyn
       reads++;
       return size;
     },
-    settle: (percent: number) => void settled.push(percent),
+    settle: (percent: number, lean: boolean) => void settled.push(percent, Number(lean)),
   };
-  const cancel = shapeHeap(8 << 20, 1, hooks);
+  const cancel = shapeHeap({ capBytes: 8 << 20, everyMs: 1, hooks, lean: true });
   await sleep(15);
   assert.deepEqual(settled, [], 'below the cap: no flag changed');
   size = 8 << 20;
   await sleep(15);
-  assert.deepEqual(settled, [OLD_GENERATION_GROWTH_PERCENT], 'at the cap: settled once');
+  assert.deepEqual(settled, [OLD_GENERATION_GROWTH_PERCENT, 1], 'at the cap: settled once, lean as asked');
   const readsAtStop = reads;
   await sleep(15);
   assert.equal(reads, readsAtStop, 'no poll after settling');
@@ -34,9 +34,9 @@ test('the heap settles once the new space reaches the cap, and not before', asyn
 });
 
 test('a new space already at the cap settles at once, without a timer', () => {
-  let settles = 0;
-  shapeHeap(1, 1, { newSpaceBytes: () => 2, settle: () => settles++ });
-  assert.equal(settles, 1);
+  const lean: boolean[] = [];
+  shapeHeap({ capBytes: 1, everyMs: 1, hooks: { newSpaceBytes: () => 2, settle: (_, l) => void lean.push(l) } });
+  assert.deepEqual(lean, [false], 'settled once, not lean unless asked');
 });
 
 test("the V8 hooks read this process's new space: a whole number of MiB, at least one", () => {
