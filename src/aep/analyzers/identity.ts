@@ -13,6 +13,7 @@ import type { AepCapLog } from './budget.ts';
 import { contentHash, idKeyHash } from './canonical.ts';
 import type { InputNames } from './markers.ts';
 import type { SessionRecord } from './session.ts';
+import { KeyScreen } from '../../core/key-screen.ts';
 import { CompactTable } from '../../core/table.ts';
 import { canonicalJson as canonicalText, textKey } from '../../core/canonical.ts';
 import { parseJsonText } from '../../core/json.ts';
@@ -55,14 +56,8 @@ export class AepIdTable {
   private readonly table: CompactTable;
   private readonly files: string[] = [];
   private readonly fileIds = new Map<string, number>();
-  /**
-   * One bit per `key.hi & (bits - 1)` of every key added (never cleared): a clear bit answers "absent" without the
-   * table's two random reads, which most events (a first occurrence) pay otherwise. 2 to 4 bytes an id past 65,536
-   * (128 KiB below); doubled by copying, so a key's bit stays set under the wider mask. Each copy keeps its density,
-   * so it starts wide and keeps 16 bits a key: about 1 probe in 10 passes at 200,000 ids (1 in 3 at 8 bits a key from
-   * 2^16 bits).
-   */
-  private seen = new Int32Array(1 << 15);
+  /** Most events are a first occurrence: the screen answers them without the table's random reads. */
+  private readonly seen = new KeyScreen();
 
   constructor(readonly maxIds: number) {
     this.table = new CompactTable({ u32: ID_U32.count, f64: 0, cap: maxIds, forget: 'half', fifo: true });
@@ -97,9 +92,7 @@ export class AepIdTable {
   }
 
   get(key: Hash64): IdEntry | undefined {
-    const seen = this.seen;
-    const b = key.hi & ((seen.length << 5) - 1);
-    if ((seen[b >>> 5]! & (1 << (b & 31))) === 0) return undefined;
+    if (!this.seen.mayHold(key)) return undefined;
     const t = this.table;
     const s = t.slot(key);
     if (s === undefined) return undefined;
@@ -118,22 +111,9 @@ export class AepIdTable {
       : this.addLine(key, e.fingerprint, e.byteOffset, e.line, e.file);
   }
 
-  /** Set the {@link seen} bit of `key`, the bits doubled first when there would be fewer than 16 a key. */
-  private mark(key: Hash64): void {
-    let seen = this.seen;
-    if (this.table.size * 16 >= seen.length << 5) {
-      const wider = new Int32Array(seen.length * 2);
-      wider.set(seen);
-      wider.set(seen, seen.length);
-      this.seen = seen = wider;
-    }
-    const b = key.hi & ((seen.length << 5) - 1);
-    seen[b >>> 5]! |= 1 << (b & 31);
-  }
-
   /** {@link add} of a `digest` entry, from its words (no entry object per event). */
   addDigest(key: Hash64, hi: number, lo: number, line: number, file: number): boolean {
-    this.mark(key);
+    this.seen.add(key, this.table.size);
     const t = this.table;
     const s = t.add(key);
     t.setU(s, ID_U32.line, Math.max(1, Math.min(line, 0xffffffff)));
@@ -145,7 +125,7 @@ export class AepIdTable {
 
   /** {@link add} of a `line` entry, from its fields. */
   addLine(key: Hash64, fingerprint: number, byteOffset: number, line: number, file: number): boolean {
-    this.mark(key);
+    this.seen.add(key, this.table.size);
     const t = this.table;
     const s = t.add(key);
     t.setU(s, ID_U32.line, Math.max(1, Math.min(line, 0xffffffff)));

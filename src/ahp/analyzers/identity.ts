@@ -9,6 +9,7 @@ import type { Mark } from '../../core/mark.ts';
 import type { AhpMessage } from '../message.ts';
 import type { BudgetHolder, EventBudget } from './budget.ts';
 import type { Hash64 } from '../../core/canonical.ts';
+import { KeyScreen } from '../../core/key-screen.ts';
 import { CompactTable } from '../../core/table.ts';
 import { Interner } from './budget.ts';
 import { digestWords, valueDigest } from './digest.ts';
@@ -84,6 +85,8 @@ export interface IdentityFacts {
 /** The event-identity analyzer */
 export class EventIdentity implements BudgetHolder {
   private readonly rows = new CompactTable({ u32: EVENT_U32.count, f64: EVENT_F64.count, fifo: true, load: 2 });
+  /** Most events are a first occurrence: the screen answers them without the table's random reads. */
+  private readonly seen = new KeyScreen();
   /** The parent's key (hi, lo) of the events that name one ({@link EVENT_FLAG.hasParent}); goes with its event row. */
   private readonly parents = new CompactTable({ u32: 2, f64: 0, fifo: true, load: 2 });
   /** Extra rows by event key: elicitation requests. */
@@ -139,7 +142,7 @@ export class EventIdentity implements BudgetHolder {
   }
 
   slot(key: Hash64): number | undefined {
-    return this.rows.slot(key);
+    return this.seen.mayHold(key) ? this.rows.slot(key) : undefined;
   }
 
   markAt(s: number): Mark {
@@ -247,7 +250,7 @@ export class EventIdentity implements BudgetHolder {
     const digest = controlDigest(control);
     const facts: IdentityFacts = { source, id, type, via, first: false };
     const r = this.rows;
-    let s = r.slot(key);
+    let s = this.seen.mayHold(key) ? r.slot(key) : undefined;
     if (s !== undefined) {
       const flags = r.getU(s, EVENT_U32.flags);
       const typeDiffers = this.typeFpOf(s, flags) !== control.fp[0];
@@ -277,6 +280,7 @@ export class EventIdentity implements BudgetHolder {
     } else {
       facts.first = true;
       if (this.budget.makeRoom(at)) {
+        this.seen.add(key, r.size);
         s = r.add(key);
         const pos = this.budget.pos(at);
         r.setF(s, EVENT_F64.pos, pos);
