@@ -4,7 +4,7 @@
  * the upstream corpus and one-member mutations of each (delete, change the type, add).
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -14,42 +14,12 @@ import { isUri } from '../../src/core/schema/formats.ts';
 import { envelopeSurelyValid, plainUri } from '../../src/aep/schema/envelope-fast.ts';
 import { envelopeValidator } from '../../src/aep/schema/validators.ts';
 import { typeInfo } from '../../src/aep/schema/type-info.ts';
-import { CORPUS_DIR } from './helpers.ts';
+import { CORPUS_DIR, eventsOfFile, jsonFiles } from './helpers.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-function files(dir: string): string[] {
-  return readdirSync(dir).flatMap((n) => {
-    const p = join(dir, n);
-    return statSync(p).isDirectory() ? files(p) : /\.jsonl?$/.test(n) ? [p] : [];
-  });
-}
-
-/** Every object inside `v` that looks like an event (has `aep`, or `id` and `type`). */
-function eventsIn(v: unknown, out: Record<string, unknown>[]): void {
-  if (v === null || typeof v !== 'object') return;
-  if (Array.isArray(v)) {
-    for (const x of v) eventsIn(x, out);
-    return;
-  }
-  const o = v as Record<string, unknown>;
-  if ('aep' in o || ('id' in o && 'type' in o)) out.push(o);
-  for (const x of Object.values(o)) eventsIn(x, out);
-}
-
-function eventsOfFile(path: string): Record<string, unknown>[] {
-  const out: Record<string, unknown>[] = [];
-  const text = readFileSync(path, 'utf8');
-  const docs = path.endsWith('.jsonl') ? text.split('\n') : [text];
-  for (const d of docs) {
-    try {
-      eventsIn(JSON.parse(d), out);
-    } catch {
-      // a framing case: not an event
-    }
-  }
-  return out;
-}
+/** Objects that look like an event (have `aep`, or `id` and `type`). */
+const eventsOf = (path: string) => eventsOfFile(path, (o) => 'aep' in o || ('id' in o && 'type' in o));
 
 const VALUES: unknown[] = [null, 0, -1, 1.5, 2 ** 53, Infinity, '', 'x', 'aep://h/a', 'not a uri', true, [], {}];
 const TYPES = [
@@ -106,7 +76,9 @@ function check(events: Record<string, unknown>[], label: string): { fast: number
 }
 
 test('envelope fast path: never accepts what the schema rejects (conformance cases, examples, mutations)', () => {
-  const events = [...files(join(ROOT, 'conformance/aep')), ...files(join(ROOT, 'examples/aep'))].flatMap(eventsOfFile);
+  const events = [...jsonFiles(join(ROOT, 'conformance/aep')), ...jsonFiles(join(ROOT, 'examples/aep'))].flatMap(
+    eventsOf,
+  );
   assert.ok(events.length > 500, `${events.length} events`);
   const r = check(events, 'conformance');
   assert.ok(r.fast > 1000 && r.fast < r.total, `${r.fast} of ${r.total} on the fast path`);
@@ -117,7 +89,7 @@ test('envelope fast path: every generated bench event takes it; no mutation of o
   try {
     const path = join(dir, 'aep.jsonl');
     generateAep(path, { events: 3000, concurrency: 40, seed: 7 });
-    const events = eventsOfFile(path).filter((e) => 'aep' in e);
+    const events = eventsOf(path).filter((e) => 'aep' in e);
     assert.equal(events.length, 3000);
     for (const ev of events) assert.equal(envelopeSurelyValid(ev), true, JSON.stringify(ev));
     check(events.slice(0, 400), 'bench');
@@ -131,7 +103,7 @@ test('envelope fast path: the upstream corpus and its mutations', (t) => {
     t.skip(`upstream corpus absent (${CORPUS_DIR})`);
     return;
   }
-  const events = files(CORPUS_DIR).flatMap(eventsOfFile);
+  const events = jsonFiles(CORPUS_DIR).flatMap(eventsOf);
   assert.ok(events.length > 50, `${events.length} events`);
   check(events, 'upstream');
 });
@@ -143,8 +115,8 @@ test('plainUri: only ever true for an RFC 3986 URI (every string of 1-4 units ov
     level = level.flatMap((p) => alphabet.map((c) => p + c));
     for (const x of level) strings.push(x);
   }
-  const sources = [...files(join(ROOT, 'conformance/aep')), ...files(join(ROOT, 'examples/aep'))]
-    .flatMap(eventsOfFile)
+  const sources = [...jsonFiles(join(ROOT, 'conformance/aep')), ...jsonFiles(join(ROOT, 'examples/aep'))]
+    .flatMap(eventsOf)
     .map((e) => e.source)
     .filter((s): s is string => typeof s === 'string');
   for (const s of sources)

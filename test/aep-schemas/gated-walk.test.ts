@@ -5,7 +5,7 @@
  * one-member mutations of each (delete, change the type, add), and values deeper than its recursion.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -15,41 +15,13 @@ import { forEachGatedString, type CaptureNode } from '../../src/aep/capture.ts';
 import { CAPTURE_RANK } from '../../src/aep/event.ts';
 import { captureTreeFor, knownAepTypes } from '../../src/aep/schema/validators.ts';
 import { childPointer } from '../../src/core/pointer.ts';
-import { CORPUS_DIR } from './helpers.ts';
+import { CORPUS_DIR, eventsOfFile, jsonFiles } from './helpers.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-function files(dir: string): string[] {
-  return readdirSync(dir).flatMap((n) => {
-    const p = join(dir, n);
-    return statSync(p).isDirectory() ? files(p) : /\.jsonl?$/.test(n) ? [p] : [];
-  });
-}
-
-/** Every object inside `v` with a string `type` and a `data` member. */
-function eventsIn(v: unknown, out: Record<string, unknown>[]): void {
-  if (v === null || typeof v !== 'object') return;
-  if (Array.isArray(v)) {
-    for (const x of v) eventsIn(x, out);
-    return;
-  }
-  const o = v as Record<string, unknown>;
-  if (typeof o.type === 'string' && 'data' in o) out.push(o);
-  for (const x of Object.values(o)) eventsIn(x, out);
-}
-
-function eventsOfFile(path: string): Record<string, unknown>[] {
-  const out: Record<string, unknown>[] = [];
-  const text = readFileSync(path, 'utf8');
-  for (const d of path.endsWith('.jsonl') ? text.split('\n') : [text]) {
-    try {
-      eventsIn(JSON.parse(d), out);
-    } catch {
-      // a framing case: not an event
-    }
-  }
-  return out;
-}
+/** An event of the corpora: an object with a string `type` and a `data` member. */
+const hasData = (o: Record<string, unknown>): boolean => typeof o.type === 'string' && 'data' in o;
+const eventsOf = (path: string) => eventsOfFile(path, hasData);
 
 /** The plain walk: every member below `data`, gated at `redacted` or `[metadata*]`, `full` members left out. */
 function reference(data: unknown, tree: CaptureNode): string[] {
@@ -130,7 +102,9 @@ test('gated walk: the plain walk over every registered type full payload and its
 });
 
 test('gated walk: the plain walk over the conformance cases, examples and their mutations', () => {
-  const events = [...files(join(ROOT, 'conformance/aep')), ...files(join(ROOT, 'examples/aep'))].flatMap(eventsOfFile);
+  const events = [...jsonFiles(join(ROOT, 'conformance/aep')), ...jsonFiles(join(ROOT, 'examples/aep'))].flatMap(
+    eventsOf,
+  );
   assert.ok(events.length > 300, `${events.length} events`);
   assert.ok(check(events, 'conformance') > 100);
 });
@@ -140,7 +114,7 @@ test('gated walk: the plain walk over generated bench events', () => {
   try {
     const path = join(dir, 'aep.jsonl');
     generateAep(path, { events: 3000, concurrency: 40, seed: 11 });
-    const events = eventsOfFile(path);
+    const events = eventsOf(path);
     assert.ok(check(events, 'bench', false) > 1000);
     check(events.slice(0, 200), 'bench mutation');
   } finally {
@@ -153,7 +127,7 @@ test('gated walk: the upstream corpus and its mutations', (t) => {
     t.skip(`upstream corpus absent (${CORPUS_DIR})`);
     return;
   }
-  check(files(CORPUS_DIR).flatMap(eventsOfFile), 'upstream');
+  check(jsonFiles(CORPUS_DIR).flatMap(eventsOf), 'upstream');
 });
 
 test('gated walk: values nested deeper than its recursion', () => {

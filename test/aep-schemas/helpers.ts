@@ -3,8 +3,8 @@
  * strict formats and annotation keywords), compiled validators for the envelope and every
  * payload schema, and the location of the upstream fixture corpus.
  */
-import { existsSync } from 'node:fs';
-import { relative } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadAepSchemas, type AepSchemas } from '../../src/aep/schema/registry.ts';
 import {
@@ -80,4 +80,41 @@ export function validateEvent(
   const payOk = v(e.data) as boolean;
   const payErr = payOk ? '' : `payload: ${showErrors(v.errors)}`;
   return { envelope: envOk, payload: payOk, errors: [envErr, payErr].filter(Boolean).join(' | ') };
+}
+
+/** Every `.json` and `.jsonl` file under `dir`, recursively. */
+export function jsonFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((n) => {
+    const p = join(dir, n);
+    return statSync(p).isDirectory() ? jsonFiles(p) : /\.jsonl?$/.test(n) ? [p] : [];
+  });
+}
+
+/** Every object `isEvent` accepts inside the JSON texts of `path` (each line of a `.jsonl`); unparsable texts are skipped. */
+export function eventsOfFile(
+  path: string,
+  isEvent: (o: Record<string, unknown>) => boolean,
+): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  const visit = (v: unknown): void => {
+    if (v === null || typeof v !== 'object') return;
+    if (Array.isArray(v)) {
+      for (const x of v) visit(x);
+      return;
+    }
+    const o = v as Record<string, unknown>;
+    if (isEvent(o)) out.push(o);
+    for (const x of Object.values(o)) visit(x);
+  };
+  const text = readFileSync(path, 'utf8');
+  for (const d of path.endsWith('.jsonl') ? text.split('\n') : [text]) {
+    let v: unknown;
+    try {
+      v = JSON.parse(d);
+    } catch {
+      continue; // a framing case: not an event
+    }
+    visit(v);
+  }
+  return out;
 }

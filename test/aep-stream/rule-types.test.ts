@@ -5,7 +5,7 @@
  * still find something, so a list cannot be emptied unseen.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -14,40 +14,15 @@ import { AEP_EVENT_RULES } from '../../src/aep/rules/index.ts';
 import { knownAepTypes } from '../../src/aep/schema/validators.ts';
 import type { AepCaptureLevel } from '../../src/aep/schema/registry.ts';
 import { CORPUS_DIR } from './helpers.ts';
+import { eventsOfFile, jsonFiles } from '../aep-schemas/helpers.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-function files(dir: string): string[] {
-  return readdirSync(dir).flatMap((n) => {
-    const p = join(dir, n);
-    return statSync(p).isDirectory() ? files(p) : /\.jsonl?$/.test(n) ? [p] : [];
-  });
-}
-
-function eventsIn(v: unknown, out: Record<string, unknown>[]): void {
-  if (v === null || typeof v !== 'object') return;
-  if (Array.isArray(v)) {
-    for (const x of v) eventsIn(x, out);
-    return;
-  }
-  const o = v as Record<string, unknown>;
-  if (typeof o.type === 'string' && 'data' in o) out.push(o);
-  for (const x of Object.values(o)) eventsIn(x, out);
-}
-
 function values(dirs: string[]): Record<string, unknown>[] {
-  const out: Record<string, unknown>[] = [];
-  for (const path of dirs.filter(existsSync).flatMap(files)) {
-    const text = readFileSync(path, 'utf8');
-    for (const d of path.endsWith('.jsonl') ? text.split('\n') : [text]) {
-      try {
-        eventsIn(JSON.parse(d), out);
-      } catch {
-        // a framing case
-      }
-    }
-  }
-  return out;
+  return dirs
+    .filter(existsSync)
+    .flatMap(jsonFiles)
+    .flatMap((p) => eventsOfFile(p, (o) => typeof o.type === 'string' && 'data' in o));
 }
 
 function asEvent(value: Record<string, unknown>, type: string, capture: AepCaptureLevel): AepEvent {
