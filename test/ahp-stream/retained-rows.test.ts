@@ -134,6 +134,36 @@ test('an id reused after its answer, answered again, then a duplicate response: 
   assert.equal(c.held(), 1);
 });
 
+test('an id requested again and again keeps a bounded number of answered rows, and the same links', () => {
+  const c = new Correlation(budget());
+  const at = (line: number): Mark => ({ file: 'a.jsonl', line, byteOffset: line * 100 });
+  // an answered id never used again stays the oldest row; then every request is numbered 1
+  c.request(msg('capabilities-request', 'init'), at(1));
+  c.response(msg('response', 'init'), at(2));
+  c.request(msg('capabilities-request', 'far'), at(3));
+  c.response(msg('response', 'far'), { file: 'b.jsonl', line: 9 });
+  c.request(msg('intercept-request', 'retried'), at(4));
+  c.request(msg('intercept-request', 'retried'), at(5));
+  c.response(msg('response', 'retried'), at(6));
+  let line = 10;
+  for (let i = 0; i < 20_000; i++) {
+    c.request(msg('intercept-request', 1), at(line++));
+    assert.equal(c.response(msg('response', 1), at(line++)).link.status, 'matched');
+  }
+  const rows = (c as unknown as { answered: { size: number } }).answered.size;
+  assert.ok(rows <= 2 * 1024 + 8, `${rows} answered rows kept for 4 live ones`);
+  assert.equal(c.held(), 4);
+  assert.deepEqual(outcome(c.response(msg('response', 1), at(line)).link), ['duplicate', at(line - 2), at(line - 1)]);
+  assert.deepEqual(outcome(c.response(msg('response', 'init'), at(line)).link), ['duplicate', at(1), at(2)]);
+  assert.deepEqual(outcome(c.response(msg('response', 'far'), at(line)).link), [
+    'duplicate',
+    at(3),
+    { file: 'b.jsonl', line: 9 },
+  ]);
+  assert.deepEqual(outcome(c.response(msg('response', 'retried'), at(line)).link), ['retry-answer', at(4)]);
+  assert.deepEqual(outcome(c.response(msg('response', 'retried'), at(line)).link), ['duplicate', at(4), at(6)]);
+});
+
 test('answered requests as fifo rows with tombstones: the same links, held counts and forgetting as the ordered map', () => {
   let seed = 7;
   const rnd = (n: number): number => {

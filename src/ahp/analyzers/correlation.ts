@@ -107,6 +107,11 @@ function answeredKey(k: IdKey): Hash64 {
 }
 
 const PENDING_BYTES = 1024;
+/** Tombstones past which, when they are most of the answered rows, the rows are copied without them. */
+const COMPACT_AFTER = 1024;
+
+const answeredTable = (): CompactTable =>
+  new CompactTable({ u32: ANSWERED_U32.count, f64: ANSWERED_F64.count, fifo: true, load: 2 });
 
 export class Correlation implements BudgetHolder {
   private readonly pending = new Map<IdKey, PendingRecord>();
@@ -115,18 +120,13 @@ export class Correlation implements BudgetHolder {
    * forgets oldest first only) that {@link response} passes over: an id's newest row is found first, and only it may
    * be live.
    */
-  private readonly answered = new CompactTable({
-    u32: ANSWERED_U32.count,
-    f64: ANSWERED_F64.count,
-    fifo: true,
-    load: 2,
-  });
-  /** Tombstones among the answered rows. */
+  private answered = answeredTable();
+  /** Tombstones among the answered rows (at most as many as live rows past {@link COMPACT_AFTER}: {@link compact}). */
   private buried = 0;
   /** Further responses an answered row still allows (identical retries of its request), by row; most have none. */
-  private readonly spares = new Map<number, number>();
+  private spares = new Map<number, number>();
   /** Where the responses far from their request are ({@link FAR}; budget.ts `EventBudget.pos`), by row. */
-  private readonly far = new Map<number, number>();
+  private far = new Map<number, number>();
   private sawRequest = false;
   private reportedUncorrelatable = false;
   private pendingDropped = false;
@@ -268,6 +268,35 @@ export class Correlation implements BudgetHolder {
     this.spares.delete(s);
     this.far.delete(s);
     this.buried++;
+    if (this.buried > COMPACT_AFTER && this.buried * 2 > a.size) this.compact();
+  }
+
+  /**
+   * The answered rows copied oldest first without their tombstones: an id requested again and again (a client that
+   * numbers every request 1) would otherwise keep a tombstone per request behind a row that is never forgotten.
+   */
+  private compact(): void {
+    const old = this.answered;
+    const rows = answeredTable();
+    const spares = new Map<number, number>();
+    const far = new Map<number, number>();
+    for (let s = old.oldest(); s !== undefined; s = old.oldest()) {
+      const pos = old.getF(s, ANSWERED_F64.requestPos);
+      if (!Number.isNaN(pos)) {
+        const t = rows.add(old.keyAt(s));
+        rows.setF(t, ANSWERED_F64.requestPos, pos);
+        rows.setU(t, ANSWERED_U32.response, old.getU(s, ANSWERED_U32.response));
+        const spare = this.spares.get(s);
+        if (spare !== undefined) spares.set(t, spare);
+        const f = this.far.get(s);
+        if (f !== undefined) far.set(t, f);
+      }
+      old.forgetOldest();
+    }
+    this.answered = rows;
+    this.spares = spares;
+    this.far = far;
+    this.buried = 0;
   }
 
   private unmatched(): ResponseLink {
