@@ -79,3 +79,7 @@ export function jsonValuesOf(path: string): unknown[] {
     }
   });
 }
+
+/** One stdio `hooks/observe` line (AHP draft) carrying `event`. */
+export const observeLine = (event: object): string =>
+  JSON.stringify({ jsonrpc: '2.0', method: 'hooks/observe', params: { protocolVersion: 'draft', event } });

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { parseElicitationBody } from '../../src/ahp/schema/elicitation.ts';
 import { generateAhp } from '../../tools/bench/generate-ahp.ts';
-import { AHP_CORPUS_DIR, filesUnder, REPO_DIR, runStdio } from './helpers.ts';
+import { AHP_CORPUS_DIR, filesUnder, observeLine, REPO_DIR, runStdio } from './helpers.ts';
 
 const brief = (fs: readonly { ruleId: string; pointer?: string; line?: number; message: string }[]) =>
   fs.map((f) => `${f.line}:${f.ruleId}:${f.pointer}:${f.message}`);
@@ -65,21 +65,14 @@ test('an answer clean against one form is checked again against another', async 
   const answer = JSON.stringify({ action: 'accept', content: { replicas: 3 } });
   const session = { id: 's1', cwd: '/repo', workspaceRoots: ['/repo'] };
   const line = (id: string, type: string, elicitation: object, parent?: string) =>
-    JSON.stringify({
-      jsonrpc: '2.0',
-      method: 'hooks/observe',
-      params: {
-        protocolVersion: 'draft',
-        event: {
-          id,
-          source: 'https://harness.example/r',
-          type,
-          time: '2026-08-24T08:00:03Z',
-          session,
-          ...(parent ? { parentEventId: parent } : {}),
-          elicitation,
-        },
-      },
+    observeLine({
+      id,
+      source: 'https://harness.example/r',
+      type,
+      time: '2026-08-24T08:00:03Z',
+      session,
+      ...(parent ? { parentEventId: parent } : {}),
+      elicitation,
     });
   const part = (id: string, text: string) => ({ id, kind: 'text', mediaType: 'text/plain', selection: 'body', text });
   const pair = (n: number, max: number) => [

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { explainDateTime } from '../../src/core/schema/formats.ts';
-import { runStdio } from './helpers.ts';
+import { observeLine, runStdio } from './helpers.ts';
 
 const BAD_TIMES = [
   '2026-13-01T00:00:00Z',
@@ -19,21 +19,14 @@ const BAD_TIMES = [
 ];
 
 const line = (time: string) =>
-  JSON.stringify({
-    jsonrpc: '2.0',
-    method: 'hooks/observe',
-    params: {
-      protocolVersion: 'draft',
-      event: {
-        id: 'e1',
-        source: 'https://h.example/r',
-        type: 'session.end',
-        time,
-        session: { id: 's' },
-        reason: 'done',
-        outcome: 'completed',
-      },
-    },
+  observeLine({
+    id: 'e1',
+    source: 'https://h.example/r',
+    type: 'session.end',
+    time,
+    session: { id: 's' },
+    reason: 'done',
+    outcome: 'completed',
   });
 
 test('a bad time: the schema sentence, then what is wrong with this value', async () => {

@@ -13,6 +13,7 @@ import { test } from 'node:test';
 import { findSecrets, secretTier } from '../../src/core/secrets.ts';
 import { validate } from '../../src/index.ts';
 import { runCli } from '../cli/helpers.ts';
+import { observeLine } from '../ahp/helpers.ts';
 
 // a deterministic generator (mulberry32) so that the corpus is the same at every run
 let state = 0x2f6b9c1d;
@@ -113,21 +114,14 @@ const HEAD = {
 const aepLine = (s: string, i: number) =>
   JSON.stringify({ ...HEAD, id: `v${i}`, type: 'progress.status', seq: i, data: { message: s } });
 const ahpLine = (s: string, i: number) =>
-  JSON.stringify({
-    jsonrpc: '2.0',
-    method: 'hooks/observe',
-    params: {
-      protocolVersion: 'draft',
-      event: {
-        id: `evt_${i}`,
-        source: 'urn:uuid:7e2a3b4c-1d5f-4e6a-8b9c-0a1b2c3d4e5f',
-        time: '2026-09-15T12:00:00Z',
-        type: 'config.change.after',
-        session: { id: 'sess' },
-        turn: { id: 'turn_1' },
-        change: { source: 'user-settings', scope: 'user', settings: ['profiles.staging'], summary: s },
-      },
-    },
+  observeLine({
+    id: `evt_${i}`,
+    source: 'urn:uuid:7e2a3b4c-1d5f-4e6a-8b9c-0a1b2c3d4e5f',
+    time: '2026-09-15T12:00:00Z',
+    type: 'config.change.after',
+    session: { id: 'sess' },
+    turn: { id: 'turn_1' },
+    change: { source: 'user-settings', scope: 'user', settings: ['profiles.staging'], summary: s },
   });
 const LEAK_RULES = new Set(['aep/redaction-leak', 'aep/redaction-leak-provider']);
 
