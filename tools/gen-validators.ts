@@ -199,6 +199,30 @@ function countOnlyErrors(code: string): string {
 }
 
 /**
+ * Verdict code whose string length bounds read `.length` before counting code points: ajv counts a string's code points
+ * (`ucs2length`, one pass over the string) for every `minLength` / `maxLength`, and most of ours are `minLength: 1`
+ * (`nonEmptyString`). A string's code points are at most its length and at least one when it is not empty, so `< 1`
+ * is `.length === 0`, and a bound that the length alone decides skips the count; no verdict changes.
+ * @throws Error when a count is left in another form (ajv's code shape changed).
+ */
+function lengthFirst(code: string): string {
+  const m = /^const (func\d+) = require\("ajv\/dist\/runtime\/ucs2length"\)\.default;$/m.exec(code);
+  if (!m) return code;
+  const f = m[1]!;
+  let seen = 0;
+  const out = code.replace(
+    new RegExp(`\\b${f}\\((\\w+)\\) ([<>]) (\\d+)\\)`, 'g'),
+    (_all, x: string, op: string, n: string) => {
+      seen++;
+      if (op === '<' && n === '1') return `${x}.length === 0)`;
+      return op === '<' ? `(${x}.length < ${n} || ${f}(${x}) < ${n}))` : `(${x}.length > ${n} && ${f}(${x}) > ${n}))`;
+    },
+  );
+  if (code.split(`${f}(`).length - 1 !== seen) throw new Error('verdict code: a ucs2length call of another form');
+  return out;
+}
+
+/**
  * Standalone code (written one statement per line) split into its top-level statements: a
  * function declaration with its body is one, each other line at depth 0 one.
  * @throws Error when the braces do not balance (ajv's code shape changed).
@@ -453,7 +477,7 @@ export declare const GROUPS: Readonly<Record<ValidatorKey, string>>;
  */
 module.exports = function verdicts(docs, STRICT_FORMATS, memoPattern) {
 ${spec.countOnly ? '' : 'const VERDICT_CALL = Object.freeze({ instancePath: "", dynamicAnchors: Object.freeze({}) });\n'}const target = {};
-${mergeIdenticalValidators(spec.countOnly ? countOnlyErrors(placeholderErrors(text)) : placeholderErrors(text))}
+${mergeIdenticalValidators(lengthFirst(spec.countOnly ? countOnlyErrors(placeholderErrors(text)) : placeholderErrors(text)))}
 return target;
 };
 `,

@@ -36,3 +36,11 @@ export function registrationHooks(msg: AhpMessage): unknown[] | undefined {
   if (msg.kind !== 'registration' || !Array.isArray(msg.value.hooks)) return undefined;
   return msg.value.hooks;
 }
+
+/**
+ * The event type that selects a message's per-event rules (`Engine.eventRulesOf`): the type of the event the rules
+ * check (`eventPointer` set), else `undefined` (only the rules that name no `types` see the message).
+ */
+export function ruleType(msg: AhpMessage): unknown {
+  return msg.eventPointer === undefined ? undefined : msg.event?.type;
+}

@@ -85,6 +85,9 @@ export interface EventEntry<E extends ParsedEvent> {
 /** Runs a protocol's rules in declared order; a rule that throws becomes a RuleCrashError for `onCrash`. */
 export class Engine<E extends ParsedEvent, F, S> {
   private readonly eventRules: EventEntry<E>[];
+  /** {@link eventRulesFor} of every type a selected rule names, and the list of the rules that name none. */
+  private readonly byType = new Map<string, readonly EventEntry<E>[]>();
+  private readonly untyped: readonly EventEntry<E>[];
   private readonly streamRules: StreamEntry<F, S>[];
   private readonly onEventRules: StreamEntry<F, S>[];
   private readonly byMask = new Map<number, readonly StreamEntry<F, S>[]>();
@@ -106,6 +109,9 @@ export class Engine<E extends ParsedEvent, F, S> {
       report: (r: ReportInput) => sink(makeFinding(rule, r, this.current)),
     });
     this.eventRules = eventRules.filter((r) => isSelected(selection, r.id)).map((rule) => ({ rule, ctx: bind(rule) }));
+    for (const { rule } of this.eventRules)
+      for (const t of rule.types ?? []) if (!this.byType.has(t)) this.byType.set(t, this.eventRulesFor(t));
+    this.untyped = this.eventRules.filter((r) => r.rule.types === undefined);
     const factBits = model.presence ? model.factBits : undefined;
     const bitsOf = (rule: FactRule<F, S>): number => {
       let bits = 0;
@@ -136,6 +142,14 @@ export class Engine<E extends ParsedEvent, F, S> {
   /** The selected per-event rules that judge events of `type` (a rule's `types`), in declared order; keep the list. */
   eventRulesFor(type: string): readonly EventEntry<E>[] {
     return this.eventRules.filter((r) => r.rule.types === undefined || r.rule.types.includes(type));
+  }
+
+  /**
+   * {@link eventRulesFor} `type` from lists made once: a type that no selected rule names (or no type: `undefined`, a
+   * value that is not a string) gets the rules that name none, so the lists stay as few as the types the rules name.
+   */
+  eventRulesOf(type: unknown): readonly EventEntry<E>[] {
+    return (typeof type === 'string' ? this.byType.get(type) : undefined) ?? this.untyped;
   }
 
   /** Run the selected per-event rules on `event`, or `rules` (its {@link eventRulesFor}). */

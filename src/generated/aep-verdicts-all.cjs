@@ -270,7 +270,7 @@ let data10 = data.id;
 const _errs52 = errors;
 if(errors === _errs52){
 if(typeof data10 === "string"){
-if(func10(data10) < 1){
+if(data10.length === 0){
 return false;
 }
 }
@@ -308,7 +308,7 @@ let data12 = data.subject;
 const _errs62 = errors;
 if(errors === _errs62){
 if(typeof data12 === "string"){
-if(func10(data12) < 1){
+if(data12.length === 0){
 return false;
 }
 }
@@ -349,7 +349,7 @@ const _errs72 = errors;
 if(errors === _errs72){
 if(errors === _errs72){
 if(typeof data14 === "string"){
-if(func10(data14) < 1){
+if(data14.length === 0){
 return false;
 }
 else {
@@ -374,7 +374,7 @@ let data15 = data.agent;
 const _errs77 = errors;
 if(errors === _errs77){
 if(typeof data15 === "string"){
-if(func10(data15) < 1){
+if(data15.length === 0){
 return false;
 }
 }
@@ -393,7 +393,7 @@ let data16 = data.session;
 const _errs82 = errors;
 if(errors === _errs82){
 if(typeof data16 === "string"){
-if(func10(data16) < 1){
+if(data16.length === 0){
 return false;
 }
 }
@@ -412,7 +412,7 @@ let data17 = data.run;
 const _errs87 = errors;
 if(errors === _errs87){
 if(typeof data17 === "string"){
-if(func10(data17) < 1){
+if(data17.length === 0){
 return false;
 }
 }
@@ -431,7 +431,7 @@ let data18 = data.step;
 const _errs92 = errors;
 if(errors === _errs92){
 if(typeof data18 === "string"){
-if(func10(data18) < 1){
+if(data18.length === 0){
 return false;
 }
 }
@@ -488,7 +488,7 @@ let data21 = data.cause;
 const _errs107 = errors;
 if(errors === _errs107){
 if(typeof data21 === "string"){
-if(func10(data21) < 1){
+if(data21.length === 0){
 return false;
 }
 }

@@ -47,7 +47,7 @@ return false;
 }
 if(errors === _errs8){
 if(typeof data1 === "string"){
-if(func5(data1) < 1){
+if(data1.length === 0){
 return false;
 }
 }
@@ -64,7 +64,7 @@ const _errs13 = errors;
 const _errs14 = errors;
 if(errors === _errs14){
 if(typeof data2 === "string"){
-if(func5(data2) < 1){
+if(data2.length === 0){
 return false;
 }
 }
@@ -173,7 +173,7 @@ const _errs3 = errors;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data0 === "string"){
-if(func5(data0) < 1){
+if(data0.length === 0){
 return false;
 }
 }
@@ -193,7 +193,7 @@ const _errs6 = errors;
 const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data1 === "string"){
-if(func5(data1) < 1){
+if(data1.length === 0){
 return false;
 }
 }
@@ -242,7 +242,7 @@ const _errs4 = errors;
 const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data0 === "string"){
-if(func5(data0) < 1){
+if(data0.length === 0){
 return false;
 }
 }
@@ -325,11 +325,11 @@ const _errs15 = errors;
 const _errs16 = errors;
 if(errors === _errs16){
 if(typeof data6 === "string"){
-if(func5(data6) > 64){
+if((data6.length > 64 && func5(data6) > 64)){
 return false;
 }
 else {
-if(func5(data6) < 64){
+if((data6.length < 64 || func5(data6) < 64)){
 return false;
 }
 else {
@@ -355,7 +355,7 @@ const _errs20 = errors;
 const _errs21 = errors;
 if(errors === _errs21){
 if(typeof data7 === "string"){
-if(func5(data7) < 1){
+if(data7.length === 0){
 return false;
 }
 }
@@ -422,7 +422,7 @@ const _errs4 = errors;
 const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data0 === "string"){
-if(func5(data0) < 1){
+if(data0.length === 0){
 return false;
 }
 }
@@ -486,7 +486,7 @@ const _errs15 = errors;
 const _errs16 = errors;
 if(errors === _errs16){
 if(typeof data5 === "string"){
-if(func5(data5) < 1){
+if(data5.length === 0){
 return false;
 }
 }
@@ -551,7 +551,7 @@ const _errs4 = errors;
 const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data0 === "string"){
-if(func5(data0) < 1){
+if(data0.length === 0){
 return false;
 }
 }
@@ -623,11 +623,11 @@ const _errs14 = errors;
 const _errs15 = errors;
 if(errors === _errs15){
 if(typeof data5 === "string"){
-if(func5(data5) > 64){
+if((data5.length > 64 && func5(data5) > 64)){
 return false;
 }
 else {
-if(func5(data5) < 64){
+if((data5.length < 64 || func5(data5) < 64)){
 return false;
 }
 else {
@@ -653,7 +653,7 @@ const _errs19 = errors;
 const _errs20 = errors;
 if(errors === _errs20){
 if(typeof data6 === "string"){
-if(func5(data6) < 1){
+if(data6.length === 0){
 return false;
 }
 }
@@ -719,7 +719,7 @@ const _errs4 = errors;
 const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data0 === "string"){
-if(func5(data0) < 1){
+if(data0.length === 0){
 return false;
 }
 }
@@ -791,11 +791,11 @@ const _errs14 = errors;
 const _errs15 = errors;
 if(errors === _errs15){
 if(typeof data5 === "string"){
-if(func5(data5) > 64){
+if((data5.length > 64 && func5(data5) > 64)){
 return false;
 }
 else {
-if(func5(data5) < 64){
+if((data5.length < 64 || func5(data5) < 64)){
 return false;
 }
 else {
@@ -821,7 +821,7 @@ const _errs19 = errors;
 const _errs20 = errors;
 if(errors === _errs20){
 if(typeof data6 === "string"){
-if(func5(data6) < 1){
+if(data6.length === 0){
 return false;
 }
 }
@@ -889,7 +889,7 @@ const _errs4 = errors;
 const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data0 === "string"){
-if(func5(data0) < 1){
+if(data0.length === 0){
 return false;
 }
 }
@@ -934,7 +934,7 @@ errors = _errs12;
 }
 if(errors === _errs9){
 if(typeof data2 === "string"){
-if(func5(data2) < 1){
+if(data2.length === 0){
 return false;
 }
 }
@@ -995,11 +995,11 @@ const _errs19 = errors;
 const _errs20 = errors;
 if(errors === _errs20){
 if(typeof data6 === "string"){
-if(func5(data6) > 64){
+if((data6.length > 64 && func5(data6) > 64)){
 return false;
 }
 else {
-if(func5(data6) < 64){
+if((data6.length < 64 || func5(data6) < 64)){
 return false;
 }
 else {
@@ -1025,7 +1025,7 @@ const _errs24 = errors;
 const _errs25 = errors;
 if(errors === _errs25){
 if(typeof data7 === "string"){
-if(func5(data7) < 1){
+if(data7.length === 0){
 return false;
 }
 }
@@ -1092,7 +1092,7 @@ let data0 = data.ref;
 const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data0 === "string"){
-if(func5(data0) < 1){
+if(data0.length === 0){
 return false;
 }
 }
@@ -1135,7 +1135,7 @@ const _errs4 = errors;
 const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data0 === "string"){
-if(func5(data0) < 1){
+if(data0.length === 0){
 return false;
 }
 }
@@ -1180,7 +1180,7 @@ errors = _errs12;
 }
 if(errors === _errs9){
 if(typeof data2 === "string"){
-if(func5(data2) < 1){
+if(data2.length === 0){
 return false;
 }
 }
@@ -1222,7 +1222,7 @@ const _errs17 = errors;
 const _errs18 = errors;
 if(errors === _errs18){
 if(typeof data5 === "string"){
-if(func5(data5) < 1){
+if(data5.length === 0){
 return false;
 }
 }
@@ -1287,7 +1287,7 @@ const _errs4 = errors;
 const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data0 === "string"){
-if(func5(data0) < 1){
+if(data0.length === 0){
 return false;
 }
 }
@@ -1332,7 +1332,7 @@ errors = _errs12;
 }
 if(errors === _errs9){
 if(typeof data2 === "string"){
-if(func5(data2) < 1){
+if(data2.length === 0){
 return false;
 }
 }
@@ -1382,11 +1382,11 @@ const _errs18 = errors;
 const _errs19 = errors;
 if(errors === _errs19){
 if(typeof data5 === "string"){
-if(func5(data5) > 64){
+if((data5.length > 64 && func5(data5) > 64)){
 return false;
 }
 else {
-if(func5(data5) < 64){
+if((data5.length < 64 || func5(data5) < 64)){
 return false;
 }
 else {
@@ -1412,7 +1412,7 @@ const _errs23 = errors;
 const _errs24 = errors;
 if(errors === _errs24){
 if(typeof data6 === "string"){
-if(func5(data6) < 1){
+if(data6.length === 0){
 return false;
 }
 }
@@ -1478,7 +1478,7 @@ const _errs4 = errors;
 const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data0 === "string"){
-if(func5(data0) < 1){
+if(data0.length === 0){
 return false;
 }
 }
@@ -1523,7 +1523,7 @@ errors = _errs12;
 }
 if(errors === _errs9){
 if(typeof data2 === "string"){
-if(func5(data2) < 1){
+if(data2.length === 0){
 return false;
 }
 }
@@ -1573,11 +1573,11 @@ const _errs18 = errors;
 const _errs19 = errors;
 if(errors === _errs19){
 if(typeof data5 === "string"){
-if(func5(data5) > 64){
+if((data5.length > 64 && func5(data5) > 64)){
 return false;
 }
 else {
-if(func5(data5) < 64){
+if((data5.length < 64 || func5(data5) < 64)){
 return false;
 }
 else {
@@ -1603,7 +1603,7 @@ const _errs23 = errors;
 const _errs24 = errors;
 if(errors === _errs24){
 if(typeof data6 === "string"){
-if(func5(data6) < 1){
+if(data6.length === 0){
 return false;
 }
 }
@@ -2248,7 +2248,7 @@ const _errs5 = errors;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data0 === "string"){
-if(func5(data0) < 1){
+if(data0.length === 0){
 return false;
 }
 }
@@ -2352,7 +2352,7 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
-if(func5(data0) < 1){
+if(data0.length === 0){
 return false;
 }
 }
@@ -2432,7 +2432,7 @@ const _errs15 = errors;
 const _errs16 = errors;
 if(errors === _errs16){
 if(typeof data6 === "string"){
-if(func5(data6) < 1){
+if(data6.length === 0){
 return false;
 }
 }
@@ -2510,7 +2510,7 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
-if(func5(data0) < 1){
+if(data0.length === 0){
 return false;
 }
 }
@@ -2562,7 +2562,7 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
-if(func5(data0) < 1){
+if(data0.length === 0){
 return false;
 }
 }
@@ -2582,7 +2582,7 @@ const _errs5 = errors;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data1 === "string"){
-if(func5(data1) < 1){
+if(data1.length === 0){
 return false;
 }
 }
@@ -2791,7 +2791,7 @@ const _errs21 = errors;
 const _errs23 = errors;
 if(errors === _errs23){
 if(typeof data4 === "string"){
-if(func5(data4) < 1){
+if(data4.length === 0){
 return false;
 }
 }
@@ -2853,7 +2853,7 @@ const _errs32 = errors;
 const _errs33 = errors;
 if(errors === _errs33){
 if(typeof data7 === "string"){
-if(func5(data7) < 1){
+if(data7.length === 0){
 return false;
 }
 }
@@ -2884,7 +2884,7 @@ const _errs36 = errors;
 const _errs38 = errors;
 if(errors === _errs38){
 if(typeof data9 === "string"){
-if(func5(data9) < 1){
+if(data9.length === 0){
 return false;
 }
 }
@@ -3197,7 +3197,7 @@ const _errs28 = errors;
 const _errs29 = errors;
 if(errors === _errs29){
 if(typeof data8 === "string"){
-if(func5(data8) < 1){
+if(data8.length === 0){
 return false;
 }
 }
@@ -3238,7 +3238,7 @@ const _errs33 = errors;
 const _errs34 = errors;
 if(errors === _errs34){
 if(typeof data10 === "string"){
-if(func5(data10) < 1){
+if(data10.length === 0){
 return false;
 }
 }
@@ -3340,7 +3340,7 @@ let data1 = data0.id;
 const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data1 === "string"){
-if(func5(data1) < 1){
+if(data1.length === 0){
 return false;
 }
 }
@@ -3367,7 +3367,7 @@ const _errs7 = errors;
 const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data2 === "string"){
-if(func5(data2) < 1){
+if(data2.length === 0){
 return false;
 }
 }
@@ -3513,7 +3513,7 @@ const _errs16 = errors;
 const _errs17 = errors;
 if(errors === _errs17){
 if(typeof data2 === "string"){
-if(func5(data2) < 1){
+if(data2.length === 0){
 return false;
 }
 }
@@ -3634,7 +3634,7 @@ const _errs6 = errors;
 const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data3 === "string"){
-if(func5(data3) < 1){
+if(data3.length === 0){
 return false;
 }
 }
@@ -3700,7 +3700,7 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
-if(func5(data0) < 1){
+if(data0.length === 0){
 return false;
 }
 }
@@ -3992,7 +3992,7 @@ const _errs47 = errors;
 const _errs48 = errors;
 if(errors === _errs48){
 if(typeof data10 === "string"){
-if(func5(data10) < 1){
+if(data10.length === 0){
 return false;
 }
 }
@@ -7726,7 +7726,7 @@ const _errs21 = errors;
 const _errs22 = errors;
 if(errors === _errs22){
 if(typeof data8 === "string"){
-if(func5(data8) < 1){
+if(data8.length === 0){
 return false;
 }
 }
@@ -7778,7 +7778,7 @@ const _errs26 = errors;
 const _errs27 = errors;
 if(errors === _errs27){
 if(typeof data10 === "string"){
-if(func5(data10) < 1){
+if(data10.length === 0){
 return false;
 }
 }
@@ -8053,7 +8053,7 @@ const _errs58 = errors;
 const _errs59 = errors;
 if(errors === _errs59){
 if(typeof data24 === "string"){
-if(func5(data24) < 1){
+if(data24.length === 0){
 return false;
 }
 }
@@ -8135,7 +8135,7 @@ const _errs4 = errors;
 const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data1 === "string"){
-if(func5(data1) < 1){
+if(data1.length === 0){
 return false;
 }
 }
@@ -8165,7 +8165,7 @@ const _errs9 = errors;
 const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data3 === "string"){
-if(func5(data3) < 1){
+if(data3.length === 0){
 return false;
 }
 }
@@ -8208,7 +8208,7 @@ const _errs14 = errors;
 const _errs15 = errors;
 if(errors === _errs15){
 if(typeof data5 === "string"){
-if(func5(data5) < 1){
+if(data5.length === 0){
 return false;
 }
 }
@@ -8310,7 +8310,7 @@ const _errs8 = errors;
 const _errs9 = errors;
 if(errors === _errs9){
 if(typeof data2 === "string"){
-if(func5(data2) < 1){
+if(data2.length === 0){
 return false;
 }
 }
@@ -8330,7 +8330,7 @@ const _errs11 = errors;
 const _errs12 = errors;
 if(errors === _errs12){
 if(typeof data3 === "string"){
-if(func5(data3) < 1){
+if(data3.length === 0){
 return false;
 }
 }
@@ -8357,7 +8357,7 @@ const _errs16 = errors;
 const _errs17 = errors;
 if(errors === _errs17){
 if(typeof data5 === "string"){
-if(func5(data5) < 1){
+if(data5.length === 0){
 return false;
 }
 }
@@ -8387,7 +8387,7 @@ const _errs19 = errors;
 const _errs20 = errors;
 if(errors === _errs20){
 if(typeof data6 === "string"){
-if(func5(data6) < 1){
+if(data6.length === 0){
 return false;
 }
 }
@@ -8407,7 +8407,7 @@ const _errs22 = errors;
 const _errs23 = errors;
 if(errors === _errs23){
 if(typeof data7 === "string"){
-if(func5(data7) < 1){
+if(data7.length === 0){
 return false;
 }
 }
@@ -8493,7 +8493,7 @@ const _errs4 = errors;
 const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data1 === "string"){
-if(func5(data1) < 1){
+if(data1.length === 0){
 return false;
 }
 }
@@ -8563,7 +8563,7 @@ const _errs4 = errors;
 const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data1 === "string"){
-if(func5(data1) < 1){
+if(data1.length === 0){
 return false;
 }
 }
@@ -8644,7 +8644,7 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
-if(func5(data0) < 1){
+if(data0.length === 0){
 return false;
 }
 }
@@ -8664,7 +8664,7 @@ const _errs5 = errors;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data1 === "string"){
-if(func5(data1) < 1){
+if(data1.length === 0){
 return false;
 }
 }
@@ -8785,7 +8785,7 @@ const _errs2 = errors;
 const _errs3 = errors;
 if(errors === _errs3){
 if(typeof data0 === "string"){
-if(func5(data0) < 1){
+if(data0.length === 0){
 return false;
 }
 }
@@ -8974,7 +8974,7 @@ const _errs6 = errors;
 const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data3 === "string"){
-if(func5(data3) < 1){
+if(data3.length === 0){
 return false;
 }
 }
@@ -9068,7 +9068,7 @@ const _errs6 = errors;
 const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data3 === "string"){
-if(func5(data3) < 1){
+if(data3.length === 0){
 return false;
 }
 }
@@ -9403,7 +9403,7 @@ const _errs45 = errors;
 const _errs46 = errors;
 if(errors === _errs46){
 if(typeof data9 === "string"){
-if(func5(data9) < 1){
+if(data9.length === 0){
 return false;
 }
 }
@@ -9632,7 +9632,7 @@ const _errs6 = errors;
 const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data2 === "string"){
-if(func5(data2) < 1){
+if(data2.length === 0){
 return false;
 }
 }
@@ -9659,7 +9659,7 @@ const _errs11 = errors;
 const _errs12 = errors;
 if(errors === _errs12){
 if(typeof data4 === "string"){
-if(func5(data4) < 1){
+if(data4.length === 0){
 return false;
 }
 }
@@ -10166,7 +10166,7 @@ const _errs4 = errors;
 const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data1 === "string"){
-if(func5(data1) < 1){
+if(data1.length === 0){
 return false;
 }
 }
@@ -10503,7 +10503,7 @@ const _errs11 = errors;
 const _errs12 = errors;
 if(errors === _errs12){
 if(typeof data2 === "string"){
-if(func5(data2) < 1){
+if(data2.length === 0){
 return false;
 }
 }
@@ -10698,7 +10698,7 @@ const _errs7 = errors;
 const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data2 === "string"){
-if(func5(data2) < 1){
+if(data2.length === 0){
 return false;
 }
 }
@@ -10823,7 +10823,7 @@ const _errs7 = errors;
 const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data2 === "string"){
-if(func5(data2) < 1){
+if(data2.length === 0){
 return false;
 }
 }
@@ -10963,7 +10963,7 @@ const _errs7 = errors;
 const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data2 === "string"){
-if(func5(data2) < 1){
+if(data2.length === 0){
 return false;
 }
 }
@@ -10983,7 +10983,7 @@ const _errs10 = errors;
 const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data3 === "string"){
-if(func5(data3) < 1){
+if(data3.length === 0){
 return false;
 }
 }
@@ -11127,7 +11127,7 @@ const _errs7 = errors;
 const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data2 === "string"){
-if(func5(data2) < 1){
+if(data2.length === 0){
 return false;
 }
 }
@@ -11275,7 +11275,7 @@ const _errs8 = errors;
 const _errs9 = errors;
 if(errors === _errs9){
 if(typeof data0 === "string"){
-if(func5(data0) < 1){
+if(data0.length === 0){
 return false;
 }
 }
@@ -11653,7 +11653,7 @@ const _errs30 = errors;
 const _errs31 = errors;
 if(errors === _errs31){
 if(typeof data9 === "string"){
-if(func5(data9) < 1){
+if(data9.length === 0){
 return false;
 }
 }
@@ -14907,7 +14907,7 @@ const _errs408 = errors;
 const _errs409 = errors;
 if(errors === _errs409){
 if(typeof data145 === "string"){
-if(func5(data145) < 1){
+if(data145.length === 0){
 return false;
 }
 }
@@ -15056,7 +15056,7 @@ return false;
 }
 if(errors === _errs12){
 if(typeof data1 === "string"){
-if(func5(data1) < 1){
+if(data1.length === 0){
 return false;
 }
 }
@@ -15134,7 +15134,7 @@ const _errs5 = errors;
 const _errs6 = errors;
 if(errors === _errs6){
 if(typeof data1 === "string"){
-if(func5(data1) < 1){
+if(data1.length === 0){
 return false;
 }
 }
@@ -15538,7 +15538,7 @@ const _errs6 = errors;
 const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data2 === "string"){
-if(func5(data2) < 1){
+if(data2.length === 0){
 return false;
 }
 }
@@ -15610,7 +15610,7 @@ const _errs6 = errors;
 const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data2 === "string"){
-if(func5(data2) < 1){
+if(data2.length === 0){
 return false;
 }
 }
@@ -16388,7 +16388,7 @@ return false;
 }
 if(errors === _errs12){
 if(typeof data1 === "string"){
-if(func5(data1) < 1){
+if(data1.length === 0){
 return false;
 }
 }
@@ -16507,7 +16507,7 @@ const _errs11 = errors;
 const _errs12 = errors;
 if(errors === _errs12){
 if(typeof data1 === "string"){
-if(func5(data1) < 1){
+if(data1.length === 0){
 return false;
 }
 }
@@ -16586,7 +16586,7 @@ const _errs6 = errors;
 const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data2 === "string"){
-if(func5(data2) < 1){
+if(data2.length === 0){
 return false;
 }
 }
@@ -16675,7 +16675,7 @@ const _errs8 = errors;
 const _errs9 = errors;
 if(errors === _errs9){
 if(typeof data2 === "string"){
-if(func5(data2) < 1){
+if(data2.length === 0){
 return false;
 }
 }
@@ -16695,7 +16695,7 @@ const _errs11 = errors;
 const _errs12 = errors;
 if(errors === _errs12){
 if(typeof data3 === "string"){
-if(func5(data3) < 1){
+if(data3.length === 0){
 return false;
 }
 }
@@ -16722,7 +16722,7 @@ const _errs16 = errors;
 const _errs17 = errors;
 if(errors === _errs17){
 if(typeof data5 === "string"){
-if(func5(data5) < 1){
+if(data5.length === 0){
 return false;
 }
 }
@@ -16752,7 +16752,7 @@ const _errs19 = errors;
 const _errs20 = errors;
 if(errors === _errs20){
 if(typeof data6 === "string"){
-if(func5(data6) < 1){
+if(data6.length === 0){
 return false;
 }
 }
@@ -16772,7 +16772,7 @@ const _errs22 = errors;
 const _errs23 = errors;
 if(errors === _errs23){
 if(typeof data7 === "string"){
-if(func5(data7) < 1){
+if(data7.length === 0){
 return false;
 }
 }
@@ -16888,7 +16888,7 @@ const _errs4 = errors;
 const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data1 === "string"){
-if(func5(data1) < 1){
+if(data1.length === 0){
 return false;
 }
 }
@@ -16997,7 +16997,7 @@ let data2 = data1.id;
 const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data2 === "string"){
-if(func5(data2) < 1){
+if(data2.length === 0){
 return false;
 }
 }
@@ -17348,7 +17348,7 @@ const _errs6 = errors;
 const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data3 === "string"){
-if(func5(data3) < 1){
+if(data3.length === 0){
 return false;
 }
 }
@@ -17442,7 +17442,7 @@ const _errs6 = errors;
 const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data3 === "string"){
-if(func5(data3) < 1){
+if(data3.length === 0){
 return false;
 }
 }
@@ -17462,7 +17462,7 @@ const _errs9 = errors;
 const _errs10 = errors;
 if(errors === _errs10){
 if(typeof data4 === "string"){
-if(func5(data4) < 1){
+if(data4.length === 0){
 return false;
 }
 }
@@ -17482,7 +17482,7 @@ const _errs12 = errors;
 const _errs13 = errors;
 if(errors === _errs13){
 if(typeof data5 === "string"){
-if(func5(data5) < 1){
+if(data5.length === 0){
 return false;
 }
 }
@@ -17578,7 +17578,7 @@ const _errs6 = errors;
 const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data3 === "string"){
-if(func5(data3) < 1){
+if(data3.length === 0){
 return false;
 }
 }
@@ -17755,7 +17755,7 @@ const _errs7 = errors;
 const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data2 === "string"){
-if(func5(data2) < 1){
+if(data2.length === 0){
 return false;
 }
 }
@@ -17980,7 +17980,7 @@ const _errs3 = errors;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data0 === "string"){
-if(func5(data0) < 1){
+if(data0.length === 0){
 return false;
 }
 }
@@ -18180,7 +18180,7 @@ const _errs7 = errors;
 const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data2 === "string"){
-if(func5(data2) < 1){
+if(data2.length === 0){
 return false;
 }
 }
@@ -18200,7 +18200,7 @@ const _errs10 = errors;
 const _errs11 = errors;
 if(errors === _errs11){
 if(typeof data3 === "string"){
-if(func5(data3) < 1){
+if(data3.length === 0){
 return false;
 }
 }
@@ -18246,7 +18246,7 @@ const _errs15 = errors;
 const _errs16 = errors;
 if(errors === _errs16){
 if(typeof data5 === "string"){
-if(func5(data5) < 1){
+if(data5.length === 0){
 return false;
 }
 }
@@ -19834,7 +19834,7 @@ const _errs15 = errors;
 const _errs16 = errors;
 if(errors === _errs16){
 if(typeof data3 === "string"){
-if(func5(data3) < 1){
+if(data3.length === 0){
 return false;
 }
 }
@@ -20008,7 +20008,7 @@ const _errs12 = errors;
 const _errs13 = errors;
 if(errors === _errs13){
 if(typeof data1 === "string"){
-if(func5(data1) < 1){
+if(data1.length === 0){
 return false;
 }
 }
@@ -20028,7 +20028,7 @@ const _errs15 = errors;
 const _errs16 = errors;
 if(errors === _errs16){
 if(typeof data2 === "string"){
-if(func5(data2) < 1){
+if(data2.length === 0){
 return false;
 }
 }
@@ -20133,7 +20133,7 @@ const _errs29 = errors;
 const _errs30 = errors;
 if(errors === _errs30){
 if(typeof data6 === "string"){
-if(func5(data6) < 1){
+if(data6.length === 0){
 return false;
 }
 }
@@ -20153,7 +20153,7 @@ const _errs32 = errors;
 const _errs33 = errors;
 if(errors === _errs33){
 if(typeof data7 === "string"){
-if(func5(data7) < 1){
+if(data7.length === 0){
 return false;
 }
 }
@@ -20180,7 +20180,7 @@ const _errs37 = errors;
 const _errs38 = errors;
 if(errors === _errs38){
 if(typeof data9 === "string"){
-if(func5(data9) < 1){
+if(data9.length === 0){
 return false;
 }
 }
@@ -20210,7 +20210,7 @@ const _errs40 = errors;
 const _errs41 = errors;
 if(errors === _errs41){
 if(typeof data10 === "string"){
-if(func5(data10) < 1){
+if(data10.length === 0){
 return false;
 }
 }
@@ -20542,7 +20542,7 @@ const _errs26 = errors;
 const _errs27 = errors;
 if(errors === _errs27){
 if(typeof data4 === "string"){
-if(func5(data4) < 1){
+if(data4.length === 0){
 return false;
 }
 }

@@ -183,6 +183,21 @@ const CLEAN_MEMO = 512;
 const CLEAN_TEXT_MAX = 16384;
 const cleanBodies = { request: new Map<string, ParseOutcome>(), result: new Map<string, ParseOutcome>() };
 let cleanDepth = DEFAULT_MAX_DEPTH;
+// the last clean text of each kind, compared before the memo: a body that repeats is most often the last one again, and
+// comparing it costs less than hashing the new copy of the text for the memo's lookup
+const lastClean: Record<'request' | 'result', { text: string; parsed: ParseOutcome } | undefined> = {
+  request: undefined,
+  result: undefined,
+};
+
+/** The kept parse of `text` found clean, or `undefined`. */
+function cleanParse(kind: 'request' | 'result', text: string): ParseOutcome | undefined {
+  const last = lastClean[kind];
+  if (last !== undefined && last.text === text) return last.parsed;
+  const parsed = cleanBodies[kind].get(text);
+  if (parsed !== undefined) lastClean[kind] = { text, parsed };
+  return parsed;
+}
 
 /** The problems of a parsed body (`value`, parsed from `text`); a clean text's parse is kept in `cleanBodies`. */
 function bodyProblems(kind: 'request' | 'result', parsed: ParseOutcome, value: unknown, text: string): BodyProblem[] {
@@ -191,6 +206,7 @@ function bodyProblems(kind: 'request' | 'result', parsed: ParseOutcome, value: u
     const clean = cleanBodies[kind];
     if (clean.size >= CLEAN_MEMO) clean.clear();
     clean.set(text, parsed);
+    lastClean[kind] = { text, parsed };
   }
   return out;
 }
@@ -218,9 +234,10 @@ export function parseElicitationBody(
   if (maxDepth !== cleanDepth) {
     cleanBodies.request.clear();
     cleanBodies.result.clear();
+    lastClean.request = lastClean.result = undefined;
     cleanDepth = maxDepth;
   }
-  const known = cleanBodies[kind].get(part.text);
+  const known = cleanParse(kind, part.text);
   const parsed = known ?? parseJsonText(part.text, maxDepth);
   const value = parsed.ok ? parsed.value : undefined;
   const differ =

@@ -68,7 +68,8 @@ export function ahpSchemas(): AhpSchemaRegistry {
   };
   const defs = isObj(mcpDoc.$defs) ? mcpDoc.$defs : {};
   const hasDef = (def: string) => Object.hasOwn(defs, def);
-  // one verdict function per ref, made on first use: the hot paths ask for it per message
+  // one verdict function per ref, made on first use: the hot paths ask for it per message; a generated verdict returns
+  // a boolean (no schema of ours is async), so it is handed out as it is, not wrapped in one more call
   const checks = new Map<string, (value: unknown) => boolean>();
   const mcpChecks = new Map<string, ((value: unknown) => boolean) | undefined>();
   registry = {
@@ -79,8 +80,7 @@ export function ahpSchemas(): AhpSchemaRegistry {
     check: (ref: string) => {
       let c = checks.get(ref);
       if (!c) {
-        const v = lookup(generated.verdict(ref), ref);
-        c = (value: unknown) => v(value) === true;
+        c = lookup(generated.verdict(ref), ref) as (value: unknown) => boolean;
         checks.set(ref, c);
       }
       return c;
@@ -92,8 +92,7 @@ export function ahpSchemas(): AhpSchemaRegistry {
       let c: ((value: unknown) => boolean) | undefined;
       if (hasDef(def)) {
         const ref = `${mcpId}#/$defs/${def}`;
-        const v = lookup(generated.verdict(ref), ref);
-        c = (value: unknown) => v(value) === true;
+        c = lookup(generated.verdict(ref), ref) as (value: unknown) => boolean;
       }
       mcpChecks.set(def, c);
       return c;
