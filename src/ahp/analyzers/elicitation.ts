@@ -12,7 +12,7 @@ import { pairKey, type Hash64 } from '../../core/canonical.ts';
 import { CompactTable, keyNumber } from '../../core/table.ts';
 import { recentKey, valueWords } from './digest.ts';
 import { TextMemo } from '../../core/text-memo.ts';
-import { EVENT_PTR, eventKey, sessionPrintOf, type EventIdentity, type FormVerdict } from './identity.ts';
+import { EVENT_PTR, type EventIdentity, type FormVerdict } from './identity.ts';
 import { isObj, type Obj } from '../../core/value.ts';
 
 const FORM_OVERHEAD = 96;
@@ -212,8 +212,8 @@ export class Elicitation {
 
   /** The parsed-form request `ev` (an elicitation result) names as parent, with its row. */
   parentRequest(ev: Obj): { info: ElicitRequestInfo; slot: number } | undefined {
-    if (typeof ev.parentEventId !== 'string' || typeof ev.source !== 'string') return undefined;
-    const pk = eventKey(ev.source, ev.parentEventId);
+    const pk = this.identity.parentKeyOf(ev);
+    if (pk === undefined) return undefined;
     const ps = this.identity.slot(pk);
     if (ps === undefined || !this.identity.isType(ps, 'user.elicitation.request')) return undefined;
     const info = this.requestOf(ps, pk);
@@ -315,12 +315,12 @@ export class Elicitation {
     return { server, mode, form: 'parsed', schema: body.value.requestedSchema };
   }
 
-  /** Pairing (first occurrence) and answer facts of a user.elicitation.result (`s`: its row, when kept). */
+  /** Pairing (first occurrence) and answer facts of the user.elicitation.result being observed (`s`: its row). */
   private resultFacts(msg: AhpMessage, ev: Obj, s: number | undefined, first: boolean, facts: ElicitationFacts): void {
     const id = this.identity;
     const source = ev.source as string;
     const parentId = typeof ev.parentEventId === 'string' ? ev.parentEventId : undefined;
-    const pk = parentId !== undefined ? eventKey(source, parentId) : undefined;
+    const pk = id.parentKeyOf(ev);
     const ps = pk !== undefined ? id.slot(pk) : undefined;
     const isRequest = ps !== undefined && id.isType(ps, 'user.elicitation.request');
     if (first) {
@@ -340,7 +340,7 @@ export class Elicitation {
         facts.pair = { parent: 'request', parentAt: id.markAt(ps) };
         const info = this.requestOf(ps, pk!);
         if (info) facts.pair.request = info;
-        const mine = sessionPrintOf(ev);
+        const mine = id.currentSessionPrint;
         const theirs = id.sessionPrint(ps);
         if (theirs !== undefined && mine !== theirs)
           facts.pair.sessionMismatch = mine === undefined ? 'absent' : 'other';
