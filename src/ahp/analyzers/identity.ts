@@ -95,6 +95,9 @@ export class EventIdentity implements BudgetHolder {
   /** The control fingerprints of rows whose first occurrence cannot be read back ({@link EVENT_FLAG.wide}). */
   private readonly wide = new CompactTable({ u32: WIDE_U32.count, f64: 0 });
   private readonly rereaders = new Map<number, (byteOffset: number) => string | undefined>();
+  /** The input code and re-reader last set in {@link rereaders} (most events come from the input before them). */
+  private lastFile = -1;
+  private lastReread: ((byteOffset: number) => string | undefined) | undefined;
   private readonly names = new Interner(MAX_NAMES);
   /** The type fingerprint of each name code ({@link typeFp}), computed once. */
   private readonly typeFps: number[] = [];
@@ -306,7 +309,11 @@ export class EventIdentity implements BudgetHolder {
         const rereadable = msg.reread !== undefined && at.byteOffset !== undefined;
         if (rereadable) {
           const fileCode = this.budget.posFile(pos);
-          if (this.rereaders.get(fileCode) !== msg.reread) this.rereaders.set(fileCode, msg.reread!);
+          if (fileCode !== this.lastFile || msg.reread !== this.lastReread) {
+            this.rereaders.set(fileCode, msg.reread!);
+            this.lastFile = fileCode;
+            this.lastReread = msg.reread;
+          }
         } else {
           flags |= EVENT_FLAG.wide;
           const w = this.wide.add(key);
