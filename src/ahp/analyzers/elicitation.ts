@@ -8,7 +8,7 @@ import type { Mark } from '../../core/mark.ts';
 import type { ElicitationBody } from '../elicitation-body.ts';
 import { formAnswerProblems, type AnswerProblem } from './form-answer.ts';
 import type { AhpMessage } from '../message.ts';
-import { pairKey, type Hash64 } from '../../core/canonical.ts';
+import { pairKey, pairSourceWords, type Hash64 } from '../../core/canonical.ts';
 import { CompactTable, keyNumber } from '../../core/table.ts';
 import { recentKey, valueWords } from './digest.ts';
 import { TextMemo } from '../../core/text-memo.ts';
@@ -40,6 +40,15 @@ function signature(ev: Obj): number {
       part(isObj(ev.session) ? ev.session.id : undefined) + part(el?.server) + part(el?.mode),
     ),
   );
+}
+
+/**
+ * `keyNumber(recentKey(source))` from the source's cached key words (pairSourceWords: words 0 and 1 are its SipHash,
+ * the very words of `recentKey`), without hashing the source again.
+ */
+function sourceNumber(source: string): number {
+  const w = pairSourceWords(source);
+  return keyNumber({ hi: w[1]!, lo: w[0]! });
 }
 
 const part = (v: unknown): string => (typeof v === 'string' ? `${v.length}:${v}` : '-');
@@ -253,8 +262,10 @@ export class Elicitation {
               isObj(part) ? part.text : undefined,
               () => JSON.stringify(info.schema) ?? '',
             );
-            // a row records its parsed form once (then its verdict is `parsed`): nothing to replace but after a forget
-            this.dropForm(n);
+            // a row records its parsed form once (its verdict stays `parsed`, and a forgotten row's form went with it),
+            // so no form is held for `n` here: only the open forms are asked, a small map
+            const prior = this.openForms.get(n);
+            if (prior !== undefined) this.formBytes -= formBytes(prior.json);
             this.openForms.set(n, { schema: info.schema, json });
             this.formBytes += formBytes(json);
           }
@@ -266,7 +277,7 @@ export class Elicitation {
         remember(this.openRequests, signature(ev), { at, key: keyNumber(key) });
         const r = this.requestIds;
         const rs = r.put(recentKey(ev.id as string));
-        r.setF(rs, 0, keyNumber(recentKey(ev.source as string)));
+        r.setF(rs, 0, sourceNumber(ev.source as string));
         r.setF(rs, 1, id.budget.pos(at));
       }
     }
@@ -340,7 +351,7 @@ export class Elicitation {
         facts.pair = { parent: 'unknown' };
         const r = this.requestIds;
         const o = r.slot(recentKey(parentId));
-        if (o !== undefined && r.getF(o, 0) !== keyNumber(recentKey(source)))
+        if (o !== undefined && r.getF(o, 0) !== sourceNumber(source))
           facts.pair.otherSource = id.budget.markAt(r.getF(o, 1));
       } else if (!isRequest)
         facts.pair = { parent: 'not-request', parentType: id.typeName(ps), parentAt: id.markAt(ps) };

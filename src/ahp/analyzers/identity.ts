@@ -200,11 +200,12 @@ export class EventIdentity implements BudgetHolder {
   /** Record the elicitation request verdict of row `s`: its form, server and mode (non-strings are not recorded). */
   setElicitRequest(s: number, form: FormVerdict, server: unknown, mode: unknown): void {
     const r = this.rows;
-    r.setU(s, EVENT_U32.flags, (r.getU(s, EVENT_U32.flags) & ~(7 << FORM_SHIFT)) | (FORMS.indexOf(form) << FORM_SHIFT));
+    const flags = r.getU(s, EVENT_U32.flags);
+    r.setU(s, EVENT_U32.flags, (flags & ~(7 << FORM_SHIFT)) | (FORMS.indexOf(form) << FORM_SHIFT));
     const codes =
       (typeof server === 'string' ? this.names.code(server) : 0) |
       ((typeof mode === 'string' ? this.names.code(mode) : 0) << 16);
-    this.extras.setU(this.extraOf(s), EXTRA_U32.elicitNames, codes >>> 0);
+    this.extras.setU(this.extraOf(s, flags), EXTRA_U32.elicitNames, codes >>> 0);
   }
 
   modeReported(s: number): boolean {
@@ -336,7 +337,8 @@ export class EventIdentity implements BudgetHolder {
         }
         if ((mask >>> SESSION_FIELD) & 1 && fp[0] === TYPE_FP['user.elicitation.request']) {
           this.setFlag(s, EVENT_FLAG.session);
-          this.extras.setU(this.extraOf(s), EXTRA_U32.sessionFp, fp[SESSION_FIELD]!);
+          // a new row has no extra row (the last one of its key went with that key's row)
+          this.extras.setU(this.extras.add(key), EXTRA_U32.sessionFp, fp[SESSION_FIELD]!);
         }
       }
     }
@@ -364,10 +366,10 @@ export class EventIdentity implements BudgetHolder {
     this.rows.setU(s, EVENT_U32.flags, (this.rows.getU(s, EVENT_U32.flags) | flag) >>> 0);
   }
 
-  /** The extra row of row `s`, added when it has none. */
-  private extraOf(s: number): number {
+  /** The extra row of row `s` (`flags`: its flags before the change; none without EXTRA_BITS), added if none. */
+  private extraOf(s: number, flags: number): number {
     const k = this.rows.keyAt(s);
-    return this.extras.slot(k) ?? this.extras.add(k);
+    return (flags & EXTRA_BITS ? this.extras.slot(k) : undefined) ?? this.extras.add(k);
   }
 
   /** The rare row of row `s`, added (and flagged) when it has none. */
