@@ -172,7 +172,10 @@ export function pairKey(source: string, id: string): Hash64 {
   return pairKeyUnder(pairSourceWords(source), source, id);
 }
 
-/** Four key words of `text`: its SipHash (lo, hi), then that of `text` + NUL (lo, hi); keys hashed under them. */
+/**
+ * Four key words of `text`: its SipHash (lo, hi: {@link textKey}'s words, which callers may read from here), then that
+ * of `text` + NUL (lo, hi); keys hashed under them.
+ */
 export function keyWords(text: string): Uint32Array {
   const k = new Uint32Array(4);
   sipHash(text);

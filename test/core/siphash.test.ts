@@ -138,3 +138,12 @@ test('pairKey: stable, tells pairs apart (splits, narrow and wide ids, many sour
   }
   assert.ok(same(pairKey('urn:src-0', 'id'), first));
 });
+
+test('pairSourceWords: words 0 and 1 are the textKey of the source (lo, hi), which AHP elicitation reads instead of hashing again', async () => {
+  const { pairSourceWords, textKey } = await import('../../src/core/canonical.ts');
+  for (const s of ['', 'urn:a', 'https://harness.example/runtime/7', 'é\u0101 wide', 'x'.repeat(300)]) {
+    const w = pairSourceWords(s);
+    const k = textKey(s);
+    assert.deepEqual([w[0], w[1]], [k.lo, k.hi], s);
+  }
+});

@@ -4,7 +4,8 @@
  * need not equal proposed values"), from the rows' control fingerprints, when the before came first.
  */
 import type { Mark } from '../../core/mark.ts';
-import { eventKey, type CONTROL_FIELDS, type EventIdentity } from './identity.ts';
+import type { Hash64 } from '../../core/canonical.ts';
+import type { CONTROL_FIELDS, EventIdentity } from './identity.ts';
 import type { Obj } from '../../core/value.ts';
 
 type Field = (typeof CONTROL_FIELDS)[number];
@@ -28,13 +29,11 @@ export interface ChangeFacts {
 export class ChangeLineage {
   constructor(private readonly identity: EventIdentity) {}
 
-  /** Facts of the first occurrence `ev` (the event identity just observed) into `facts`. */
-  firstOccurrence(ev: Obj, facts: ChangeFacts): void {
+  /** Facts of the first occurrence `ev` (the event just observed, naming the parent of key `parent`) into `facts`. */
+  firstOccurrence(ev: Obj, parent: Hash64, facts: ChangeFacts): void {
     const pair = PAIRS.get(ev.type);
-    if (!pair) return;
-    const parentId = ev.parentEventId;
-    if (typeof parentId !== 'string' || parentId === ev.id) return;
-    const ps = this.identity.slot(eventKey(ev.source as string, parentId));
+    if (!pair || ev.parentEventId === ev.id) return;
+    const ps = this.identity.slot(parent);
     if (ps === undefined || !this.identity.isType(ps, pair.before)) return;
     const fields = this.identity.differsFromCurrent(ps, pair.fields);
     if (fields.length)

@@ -4,7 +4,7 @@
  */
 import type { Hash64 } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';
-import { eventKey, type EventIdentity } from './identity.ts';
+import type { EventIdentity } from './identity.ts';
 import { isObj, type Obj } from '../../core/value.ts';
 
 /** Configuration facts of the first occurrence of an event. */
@@ -16,12 +16,14 @@ export interface ConfigFacts {
 export class Configuration {
   constructor(private readonly identity: EventIdentity) {}
 
-  /** Facts of the first occurrence `ev` (at `at`) into `facts`; a fail-closed hook.failure denies its parent. */
-  firstOccurrence(ev: Obj, at: Mark, facts: ConfigFacts): void {
+  /**
+   * Facts of the first occurrence `ev` (at `at`, naming the parent of key `parent`) into `facts`; a fail-closed
+   * hook.failure denies its parent.
+   */
+  firstOccurrence(ev: Obj, at: Mark, parent: Hash64, facts: ConfigFacts): void {
     if (ev.type !== 'config.change.after' && ev.type !== 'hook.failure') return;
-    const parentId = ev.parentEventId;
-    if (typeof parentId !== 'string' || parentId === ev.id) return;
-    const ps = this.identity.slot(eventKey(ev.source as string, parentId));
+    if (ev.parentEventId === ev.id) return;
+    const ps = this.identity.slot(parent);
     if (ps === undefined || !this.identity.isType(ps, 'config.change.before')) return;
     if (ev.type === 'config.change.after') {
       const deniedAt = this.identity.deniedAt(ps);

@@ -8,11 +8,11 @@ import type { Mark } from '../../core/mark.ts';
 import type { ElicitationBody } from '../elicitation-body.ts';
 import { formAnswerProblems, type AnswerProblem } from './form-answer.ts';
 import type { AhpMessage } from '../message.ts';
-import { pairKey, type Hash64 } from '../../core/canonical.ts';
+import { pairKey, pairSourceWords, type Hash64 } from '../../core/canonical.ts';
 import { CompactTable, keyNumber } from '../../core/table.ts';
 import { recentKey, valueWords } from './digest.ts';
 import { TextMemo } from '../../core/text-memo.ts';
-import { EVENT_PTR, eventKey, sessionPrintOf, type EventIdentity, type FormVerdict } from './identity.ts';
+import { EVENT_PTR, type EventIdentity, type FormVerdict } from './identity.ts';
 import { isObj, type Obj } from '../../core/value.ts';
 
 const FORM_OVERHEAD = 96;
@@ -40,6 +40,15 @@ function signature(ev: Obj): number {
       part(isObj(ev.session) ? ev.session.id : undefined) + part(el?.server) + part(el?.mode),
     ),
   );
+}
+
+/**
+ * `keyNumber(recentKey(source))` from the source's cached key words (pairSourceWords: words 0 and 1 are its SipHash,
+ * the very words of `recentKey`), without hashing the source again.
+ */
+function sourceNumber(source: string): number {
+  const w = pairSourceWords(source);
+  return keyNumber({ hi: w[1]!, lo: w[0]! });
 }
 
 const part = (v: unknown): string => (typeof v === 'string' ? `${v.length}:${v}` : '-');
@@ -111,16 +120,19 @@ function grantedModes(el: unknown): string[] | undefined {
 
 /** The elicitation analyzer. */
 export class Elicitation {
-  private readonly schemas = new Map<number, unknown>();
+  /** Open forms by request key number: `requestedSchema` and its JSON text ('' for none), kept for its release. */
+  private readonly openForms = new Map<number, { schema: unknown; json: string }>();
   /** Checked forms as JSON text (a parsed form is ~2x its text), the same texts shared through {@link formTexts}. */
   private readonly checkedSchemas = new Map<number, string | undefined>();
   private readonly formTexts = new Map<string, string>();
   private lostToBudget = 0;
+  /**
+   * {@link formBytes} of every form held, open or checked: a form's JSON text is the same length open and checked, so
+   * each adds and takes away its own text's figure.
+   */
   private formBytes = 0;
-  private readonly sizes = new Map<number, number>();
-  /** `JSON.stringify` of a parsed form ('' for none) by its request body text; of each form in `schemas` (its release). */
+  /** `JSON.stringify` of a parsed form ('' for none) by its request body text. */
   private readonly formJsons = new TextMemo<string>(FORM_SIZE_MEMO, FORM_TEXT_MAX);
-  private readonly heldJson = new Map<number, string>();
   /** The answer words ({@link valueWords} of `content`) by the result body text. */
   private readonly answerWords = new TextMemo<[number, number]>(FORM_SIZE_MEMO, FORM_TEXT_MAX);
   /** Answer texts found clean, by the form object they were checked against. */
@@ -136,7 +148,7 @@ export class Elicitation {
 
   /** Forms of requests whose answer was not checked yet (open work). */
   get heldForms(): number {
-    return this.schemas.size;
+    return this.openForms.size;
   }
 
   /** Forms kept after their answer was checked (the grace window). */
@@ -145,12 +157,22 @@ export class Elicitation {
   }
 
   forget(key: Hash64): void {
-    if (this.schemas.size === 0 && this.checkedSchemas.size === 0) return;
-    const n = keyNumber(key);
-    this.schemas.delete(n);
-    this.heldJson.delete(n);
-    this.checkedSchemas.delete(n);
-    this.unsize(n);
+    if (this.openForms.size === 0 && this.checkedSchemas.size === 0) return;
+    this.dropForm(keyNumber(key));
+  }
+
+  /** Forget the form of request key number `n`, open or checked. */
+  private dropForm(n: number): void {
+    const open = this.openForms.get(n);
+    if (open !== undefined) {
+      this.openForms.delete(n);
+      this.formBytes -= formBytes(open.json);
+    }
+    if (this.checkedSchemas.has(n)) {
+      const text = this.checkedSchemas.get(n);
+      this.checkedSchemas.delete(n);
+      if (open === undefined) this.formBytes -= formBytes(text ?? '');
+    }
   }
 
   /** Estimated bytes held: forms (open and checked) and remembered requests (the memory budget). */
@@ -162,8 +184,9 @@ export class Elicitation {
   forgetOldest(): boolean {
     const k = this.checkedSchemas.keys().next();
     if (!k.done) {
+      const text = this.checkedSchemas.get(k.value);
       this.checkedSchemas.delete(k.value);
-      this.unsize(k.value);
+      if (!this.openForms.has(k.value)) this.formBytes -= formBytes(text ?? '');
       return true;
     }
     if (this.requestIds.size >= this.openRequests.size) return this.requestIds.forgetOldest();
@@ -171,13 +194,6 @@ export class Elicitation {
     if (r.done) return false;
     this.openRequests.delete(r.value);
     return true;
-  }
-
-  private unsize(n: number): void {
-    const b = this.sizes.get(n);
-    if (b === undefined || this.schemas.has(n) || this.checkedSchemas.has(n)) return;
-    this.formBytes -= b;
-    this.sizes.delete(n);
   }
 
   /** The elicitation body of `msg`'s event `ev`, parsed once per message. */
@@ -201,7 +217,8 @@ export class Elicitation {
     const info: ElicitRequestInfo = { server, mode, form };
     if (form === 'parsed') {
       const n = keyNumber(key);
-      if (this.schemas.has(n)) info.schema = this.schemas.get(n);
+      const open = this.openForms.get(n);
+      if (open !== undefined) info.schema = open.schema;
       else if (this.checkedSchemas.has(n)) {
         const text = this.checkedSchemas.get(n);
         info.schema = text === undefined ? undefined : JSON.parse(text);
@@ -212,8 +229,8 @@ export class Elicitation {
 
   /** The parsed-form request `ev` (an elicitation result) names as parent, with its row. */
   parentRequest(ev: Obj): { info: ElicitRequestInfo; slot: number } | undefined {
-    if (typeof ev.parentEventId !== 'string' || typeof ev.source !== 'string') return undefined;
-    const pk = eventKey(ev.source, ev.parentEventId);
+    const pk = this.identity.parentKeyOf(ev);
+    if (pk === undefined) return undefined;
     const ps = this.identity.slot(pk);
     if (ps === undefined || !this.identity.isType(ps, 'user.elicitation.request')) return undefined;
     const info = this.requestOf(ps, pk);
@@ -240,19 +257,17 @@ export class Elicitation {
           id.setElicitRequest(s, info.form, info.server, info.mode);
           if (info.form === 'parsed') {
             const n = keyNumber(key);
-            this.schemas.set(n, info.schema);
             const part = isObj(ev.elicitation) ? ev.elicitation.request : undefined;
             const json = this.formJsons.of(
               isObj(part) ? part.text : undefined,
               () => JSON.stringify(info.schema) ?? '',
             );
-            if (json !== '') this.heldJson.set(n, json);
-            else this.heldJson.delete(n);
-            if (!this.sizes.has(n)) {
-              const b = formBytes(json);
-              this.sizes.set(n, b);
-              this.formBytes += b;
-            }
+            // a row records its parsed form once (its verdict stays `parsed`, and a forgotten row's form went with it),
+            // so no form is held for `n` here: only the open forms are asked, a small map
+            const prior = this.openForms.get(n);
+            if (prior !== undefined) this.formBytes -= formBytes(prior.json);
+            this.openForms.set(n, { schema: info.schema, json });
+            this.formBytes += formBytes(json);
           }
         }
       }
@@ -262,7 +277,7 @@ export class Elicitation {
         remember(this.openRequests, signature(ev), { at, key: keyNumber(key) });
         const r = this.requestIds;
         const rs = r.put(recentKey(ev.id as string));
-        r.setF(rs, 0, keyNumber(recentKey(ev.source as string)));
+        r.setF(rs, 0, sourceNumber(ev.source as string));
         r.setF(rs, 1, id.budget.pos(at));
       }
     }
@@ -291,14 +306,15 @@ export class Elicitation {
   /** End of a message: release the form whose answer it checked; forget the parsed body. */
   endMessage(): void {
     const k = this.releaseAfter;
-    if (k !== undefined && this.schemas.has(k)) {
-      const text = this.heldJson.get(k) ?? JSON.stringify(this.schemas.get(k));
+    const open = k === undefined ? undefined : this.openForms.get(k);
+    if (open !== undefined) {
+      // JSON text '' is a form JSON cannot write (undefined): kept as undefined, the same figure in formBytes
+      const text = open.json === '' ? undefined : open.json;
       const shared = text === undefined ? undefined : this.formTexts.get(text);
       if (text !== undefined && shared === undefined && text.length <= 4096 && this.formTexts.size < MAX_FORM_TEXTS)
         this.formTexts.set(text, text);
-      this.checkedSchemas.set(k, shared ?? text);
-      this.schemas.delete(k);
-      this.heldJson.delete(k);
+      this.checkedSchemas.set(k!, shared ?? text);
+      this.openForms.delete(k!);
     }
     this.releaseAfter = undefined;
     this.body = undefined;
@@ -315,14 +331,17 @@ export class Elicitation {
     return { server, mode, form: 'parsed', schema: body.value.requestedSchema };
   }
 
-  /** Pairing (first occurrence) and answer facts of a user.elicitation.result (`s`: its row, when kept). */
+  /** Pairing (first occurrence) and answer facts of the user.elicitation.result being observed (`s`: its row). */
   private resultFacts(msg: AhpMessage, ev: Obj, s: number | undefined, first: boolean, facts: ElicitationFacts): void {
     const id = this.identity;
     const source = ev.source as string;
     const parentId = typeof ev.parentEventId === 'string' ? ev.parentEventId : undefined;
-    const pk = parentId !== undefined ? eventKey(source, parentId) : undefined;
+    const pk = id.parentKeyOf(ev);
     const ps = pk !== undefined ? id.slot(pk) : undefined;
     const isRequest = ps !== undefined && id.isType(ps, 'user.elicitation.request');
+    // the parent request's place and verdict, read once for the pair and the answer (nothing between changes them)
+    let requestAt: Mark | undefined;
+    let request: ElicitRequestInfo | undefined;
     if (first) {
       if (parentId === undefined) {
         facts.pair = { parent: 'absent' };
@@ -332,15 +351,16 @@ export class Elicitation {
         facts.pair = { parent: 'unknown' };
         const r = this.requestIds;
         const o = r.slot(recentKey(parentId));
-        if (o !== undefined && r.getF(o, 0) !== keyNumber(recentKey(source)))
+        if (o !== undefined && r.getF(o, 0) !== sourceNumber(source))
           facts.pair.otherSource = id.budget.markAt(r.getF(o, 1));
       } else if (!isRequest)
         facts.pair = { parent: 'not-request', parentType: id.typeName(ps), parentAt: id.markAt(ps) };
       else {
-        facts.pair = { parent: 'request', parentAt: id.markAt(ps) };
-        const info = this.requestOf(ps, pk!);
-        if (info) facts.pair.request = info;
-        const mine = sessionPrintOf(ev);
+        requestAt = id.markAt(ps);
+        request = this.requestOf(ps, pk!);
+        facts.pair = { parent: 'request', parentAt: requestAt };
+        if (request) facts.pair.request = request;
+        const mine = id.currentSessionPrint;
         const theirs = id.sessionPrint(ps);
         if (theirs !== undefined && mine !== theirs)
           facts.pair.sessionMismatch = mine === undefined ? 'absent' : 'other';
@@ -369,10 +389,10 @@ export class Elicitation {
       problems: [],
       ...(absent ? { absent } : {}),
     };
-    const req = isRequest ? this.requestOf(ps!, pk!) : undefined;
+    const req = isRequest ? (requestAt !== undefined ? request : this.requestOf(ps!, pk!)) : undefined;
     if (!req) out.status = 'no-request';
     else {
-      out.request = id.markAt(ps!);
+      out.request = requestAt ?? id.markAt(ps!);
       if (req.form === 'url') return; // a form answer to a URL request: ahp/elicitation-result-mode says so
       if (req.form === 'view') out.status = 'request-view';
       else if (req.form === 'invalid') out.status = 'request-invalid';

@@ -91,74 +91,68 @@ export type FormVerdict = NonNullable<(typeof FORMS)[number]>;
 /** The key of an event identity `(source, id)` (`pairKey`: the id hashed under a key derived from the source). */
 export const eventKey = (source: string, id: string): Hash64 => pairKey(source, id);
 
-/** The fingerprint of `ev.session.id` as the event rows keep it (undefined: none). */
-export function sessionPrintOf(ev: Obj): number | undefined {
-  const id = isObj(ev.session) ? ev.session.id : undefined;
-  if (id === undefined) return undefined;
-  return fnv32(
-    typeof id === 'string'
-      ? 's' + id
-      : id === null || typeof id !== 'object'
-        ? typeof id + String(id)
-        : 'o' + valueDigest(id),
-  );
-}
-
 /** Control-metadata fingerprints of one occurrence: one FNV-1a per field and a presence mask. */
 export interface ControlPrint {
   fp: number[];
   mask: number;
 }
 
-// the presence mask of the print being built (controlPrint is synchronous)
-let maskBits = 0;
-
-/** The fingerprint of control field `i`'s value `v` (0 when absent, and its mask bit set when present). */
-function fieldPrint(v: unknown, i: number): number {
-  if (v === undefined) return 0;
-  maskBits |= 1 << i;
+/** Fingerprint of control field `i`'s value `v` into `fp[i]` (0 when absent); its mask bit when present. */
+function fieldPrint(fp: number[] | Uint32Array, i: number, v: unknown): number {
+  if (v === undefined) {
+    fp[i] = 0;
+    return 0;
+  }
   // strings and scalars directly ('s' + the string, without building it); anything else through the depth-safe digest
-  return typeof v === 'string'
-    ? fnv32(v, 0x73)
-    : fnv32(v === null || typeof v !== 'object' ? typeof v + String(v) : 'o' + valueDigest(v));
+  fp[i] =
+    typeof v === 'string'
+      ? fnv32(v, 0x73)
+      : fnv32(v === null || typeof v !== 'object' ? typeof v + String(v) : 'o' + valueDigest(v));
+  return 1 << i;
 }
 
 /**
- * Fingerprints of the control metadata of `ev`, in {@link CONTROL_FIELDS} order: each field read by name (a keyed
- * walk over the paths cost an AHP run about 1%); test/ahp-stream/control-print.test.ts holds it to that walk.
+ * The control-metadata fingerprints of `ev` into `fp`, in {@link CONTROL_FIELDS} order, and their presence mask
+ * (returned): each field read by name (a keyed walk over the paths cost an AHP run about 1%), into the caller's array
+ * (no print allocated per message); test/ahp-stream/control-print.test.ts holds it to that walk.
  */
-export function controlPrint(ev: Obj): ControlPrint {
-  maskBits = 0;
+export function controlPrintInto(ev: Obj, fp: number[] | Uint32Array): number {
   const session = isObj(ev.session) ? ev.session : undefined;
   const turn = isObj(ev.turn) ? ev.turn : undefined;
   const call = isObj(ev.call) ? ev.call : undefined;
   const el = isObj(ev.elicitation) ? ev.elicitation : undefined;
   const task = isObj(ev.task) ? ev.task : undefined;
   const ws = isObj(ev.workspace) ? ev.workspace : undefined;
-  const fp = [
-    fieldPrint(ev.type, 0),
-    fieldPrint(ev.time, 1),
-    fieldPrint(ev.parentEventId, 2),
-    fieldPrint(session?.id, 3),
-    fieldPrint(turn?.id, 4),
-    fieldPrint(call?.id, 5),
-    fieldPrint(el?.server, 6),
-    fieldPrint(el?.mode, 7),
-    fieldPrint(el?.action, 8),
-    fieldPrint(task?.id, 9),
-    fieldPrint(task?.operation, 10),
-    fieldPrint(ws?.kind, 11),
-  ];
-  return { fp, mask: maskBits };
+  return (
+    fieldPrint(fp, 0, ev.type) |
+    fieldPrint(fp, 1, ev.time) |
+    fieldPrint(fp, 2, ev.parentEventId) |
+    fieldPrint(fp, 3, session?.id) |
+    fieldPrint(fp, 4, turn?.id) |
+    fieldPrint(fp, 5, call?.id) |
+    fieldPrint(fp, 6, el?.server) |
+    fieldPrint(fp, 7, el?.mode) |
+    fieldPrint(fp, 8, el?.action) |
+    fieldPrint(fp, 9, task?.id) |
+    fieldPrint(fp, 10, task?.operation) |
+    fieldPrint(fp, 11, ws?.kind)
+  );
+}
+
+/** {@link controlPrintInto} as a new print (for the rare paths and tests). */
+export function controlPrint(ev: Obj): ControlPrint {
+  const fp = new Array<number>(CONTROL_FIELDS.length);
+  const mask = controlPrintInto(ev, fp);
+  return { fp, mask };
 }
 
 /**
- * One 32-bit digest of a {@link ControlPrint}: FNV-1a over the mask and the fingerprints as words. Each step is a
- * bijection of the running hash, so prints that differ in one word always differ here.
+ * One 32-bit digest of a print (`mask` and `fp`, {@link ControlPrint}): FNV-1a over the mask and the fingerprints as
+ * words. Each step is a bijection of the running hash, so prints that differ in one word always differ here.
  */
-export function controlDigest(c: ControlPrint): number {
-  let h = Math.imul(0x811c9dc5 ^ c.mask, 0x01000193);
-  for (let i = 0; i < c.fp.length; i++) h = Math.imul(h ^ c.fp[i]!, 0x01000193);
+export function controlDigest(mask: number, fp: ArrayLike<number>): number {
+  let h = Math.imul(0x811c9dc5 ^ mask, 0x01000193);
+  for (let i = 0; i < fp.length; i++) h = Math.imul(h ^ fp[i]!, 0x01000193);
   return h >>> 0;
 }
 

@@ -4,7 +4,7 @@
  * §Duplicate delivery and retries) or a reuse. Names interned (at most MAX_NAMES); over `--max-events` the oldest row
  * goes.
  */
-import { lineFingerprint, sameAsReadBack } from '../../core/canonical.ts';
+import { lineFingerprint, pairKeyUnder, pairSourceWords, sameAsReadBack } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';
 import type { AhpMessage } from '../message.ts';
 import type { BudgetHolder, EventBudget } from './budget.ts';
@@ -21,6 +21,7 @@ import {
   CONTROL_FIELDS,
   controlDigest,
   controlPrint,
+  controlPrintInto,
   EVENT_F64,
   EVENT_FLAG,
   EVENT_PTR,
@@ -57,7 +58,6 @@ export {
   CONTROL_FIELDS,
   EVENT_PTR,
   eventKey,
-  sessionPrintOf,
   type ControlPrint,
   type FormVerdict,
 } from './identity-rows.ts';
@@ -74,10 +74,7 @@ export interface ReuseFacts {
 
 /** What the event-identity analyzer says about the event of a message. */
 export interface IdentityFacts {
-  source: string;
-  id: string;
-  type: string;
-  via: 'intercept' | 'observe';
+  /** The first occurrence of its `(source, id)` (in the rows held). */
   first: boolean;
   reuse?: ReuseFacts;
 }
@@ -98,15 +95,23 @@ export class EventIdentity implements BudgetHolder {
   /** The control fingerprints of rows whose first occurrence cannot be read back ({@link EVENT_FLAG.wide}). */
   private readonly wide = new CompactTable({ u32: WIDE_U32.count, f64: 0 });
   private readonly rereaders = new Map<number, (byteOffset: number) => string | undefined>();
+  /** The input code and re-reader last set in {@link rereaders} (most events come from the input before them). */
+  private lastFile = -1;
+  private lastReread: ((byteOffset: number) => string | undefined) | undefined;
   private readonly names = new Interner(MAX_NAMES);
   /** The type fingerprint of each name code ({@link typeFp}), computed once. */
   private readonly typeFps: number[] = [];
   /** Key and row of the event of the message being observed (row undefined: not kept, the budget was full). */
   currentKey: Hash64 = { hi: 0, lo: 0 };
-  /** Control-metadata fingerprints of the event of the message being observed, and their digest. */
-  currentControl: ControlPrint = { fp: [], mask: 0 };
-  private currentDigest = 0;
   currentSlot: number | undefined;
+  /** The key of the parent the event being observed names (undefined: no string `parentEventId`). */
+  currentParentKey: Hash64 | undefined;
+  /** The event being observed (whose keys these are). */
+  private currentEvent: Obj | undefined;
+  /** Control-metadata fingerprints of the event being observed (reused from message to message), mask and digest. */
+  private readonly currentFp = new Uint32Array(CONTROL_FIELDS.length);
+  private currentMask = 0;
+  private currentDigest = 0;
   /** Called with the key of a row forgotten for the budget (analyzers keyed by events drop their entry). */
   onForget: (key: Hash64) => void = () => {};
 
@@ -195,11 +200,12 @@ export class EventIdentity implements BudgetHolder {
   /** Record the elicitation request verdict of row `s`: its form, server and mode (non-strings are not recorded). */
   setElicitRequest(s: number, form: FormVerdict, server: unknown, mode: unknown): void {
     const r = this.rows;
-    r.setU(s, EVENT_U32.flags, (r.getU(s, EVENT_U32.flags) & ~(7 << FORM_SHIFT)) | (FORMS.indexOf(form) << FORM_SHIFT));
+    const flags = r.getU(s, EVENT_U32.flags);
+    r.setU(s, EVENT_U32.flags, (flags & ~(7 << FORM_SHIFT)) | (FORMS.indexOf(form) << FORM_SHIFT));
     const codes =
       (typeof server === 'string' ? this.names.code(server) : 0) |
       ((typeof mode === 'string' ? this.names.code(mode) : 0) << 16);
-    this.extras.setU(this.extraOf(s), EXTRA_U32.elicitNames, codes >>> 0);
+    this.extras.setU(this.extraOf(s, flags), EXTRA_U32.elicitNames, codes >>> 0);
   }
 
   modeReported(s: number): boolean {
@@ -238,28 +244,38 @@ export class EventIdentity implements BudgetHolder {
     return this.budget.markAt(this.rare.getF(x, RARE_F64.deniedPos));
   }
 
-  /** The identity facts of the event `ev` of `msg` (at `at`) against the rows before it. */
-  observe(msg: AhpMessage, ev: Obj, at: Mark): IdentityFacts {
+  /**
+   * The identity facts of the event `ev` of `msg` (at `at`) against the rows before it, into `facts`; its key, row,
+   * parent key and control print become the current ones.
+   */
+  observe(msg: AhpMessage, ev: Obj, at: Mark, facts: IdentityFacts): void {
     const source = ev.source as string;
     const id = ev.id as string;
-    const type = ev.type as string;
-    const via = msg.kind === 'intercept-request' ? 'intercept' : 'observe';
-    const key = eventKey(source, id);
-    const intercepted = via === 'intercept';
-    const control = controlPrint(ev);
-    const digest = controlDigest(control);
-    const facts: IdentityFacts = { source, id, type, via, first: false };
+    const intercepted = msg.kind === 'intercept-request';
+    const words = pairSourceWords(source);
+    const key = pairKeyUnder(words, source, id);
+    const parentId = ev.parentEventId;
+    const parentKey = typeof parentId === 'string' ? pairKeyUnder(words, source, parentId) : undefined;
+    const fp = this.currentFp;
+    const mask = controlPrintInto(ev, fp);
+    const digest = controlDigest(mask, fp);
+    this.currentEvent = ev;
+    this.currentKey = key;
+    this.currentParentKey = parentKey;
+    this.currentMask = mask;
+    this.currentDigest = digest;
+    facts.first = false;
     const r = this.rows;
     let s = this.seen.mayHold(key) ? r.slot(key) : undefined;
     if (s !== undefined) {
       const flags = r.getU(s, EVENT_U32.flags);
-      const typeDiffers = this.typeFpOf(s, flags) !== control.fp[0];
+      const typeDiffers = this.typeFpOf(s, flags) !== fp[0];
       const differs = r.getU(s, EVENT_U32.control) !== digest;
       if (differs || typeDiffers) {
         const prior = this.markAt(s);
         const priorVia = flags & EVENT_FLAG.observed ? 'observe' : 'intercept';
         // a first line that cannot be read back as it was cannot name the fields, but the digest still tells
-        const fields = this.differingFields(s, control, digest) ?? (typeDiffers ? ['type'] : []);
+        const fields = this.differingFields(s) ?? (typeDiffers ? ['type'] : []);
         const same = intercepted && flags & EVENT_FLAG.intercepted ? this.sameIntercepted(s, flags, msg, ev) : true;
         if (typeDiffers) facts.reuse = { prior, priorVia, kind: 'type', fields };
         else if (same === false) facts.reuse = { prior, priorVia, kind: 'retry', fields };
@@ -285,28 +301,31 @@ export class EventIdentity implements BudgetHolder {
         const pos = this.budget.pos(at);
         r.setF(s, EVENT_F64.pos, pos);
         r.setU(s, EVENT_U32.control, digest);
-        const code = this.names.code(type);
-        let flags = (code << TYPE_SHIFT) | (via === 'observe' ? EVENT_FLAG.observed : 0);
+        const code = this.names.code(ev.type as string);
+        let flags = (code << TYPE_SHIFT) | (intercepted ? 0 : EVENT_FLAG.observed);
         if (code === 0) {
           flags |= EVENT_FLAG.rare;
-          this.rare.setU(this.rare.add(key), RARE_U32.typeFp, control.fp[0]!);
+          this.rare.setU(this.rare.add(key), RARE_U32.typeFp, fp[0]!);
         }
         const rereadable = msg.reread !== undefined && at.byteOffset !== undefined;
         if (rereadable) {
           const fileCode = this.budget.posFile(pos);
-          if (this.rereaders.get(fileCode) !== msg.reread) this.rereaders.set(fileCode, msg.reread!);
+          if (fileCode !== this.lastFile || msg.reread !== this.lastReread) {
+            this.rereaders.set(fileCode, msg.reread!);
+            this.lastFile = fileCode;
+            this.lastReread = msg.reread;
+          }
         } else {
           flags |= EVENT_FLAG.wide;
           const w = this.wide.add(key);
-          for (let i = 0; i < control.fp.length; i++) this.wide.setU(w, WIDE_U32.control + i, control.fp[i]!);
-          this.wide.setU(w, WIDE_U32.mask, control.mask);
+          for (let i = 0; i < fp.length; i++) this.wide.setU(w, WIDE_U32.control + i, fp[i]!);
+          this.wide.setU(w, WIDE_U32.mask, mask);
         }
-        if (typeof ev.parentEventId === 'string') {
+        if (parentKey !== undefined) {
           flags |= EVENT_FLAG.hasParent;
-          const pk = eventKey(source, ev.parentEventId);
           const x = this.parents.add(key);
-          this.parents.setU(x, 0, pk.hi);
-          this.parents.setU(x, 1, pk.lo);
+          this.parents.setU(x, 0, parentKey.hi);
+          this.parents.setU(x, 1, parentKey.lo);
         }
         r.setU(s, EVENT_U32.flags, flags >>> 0);
         if (intercepted) {
@@ -316,18 +335,27 @@ export class EventIdentity implements BudgetHolder {
           else this.setInterceptDigest(s, digestWords(valueDigest(ev, msg.bigIntegers, EVENT_PTR)));
           this.setFlag(s, EVENT_FLAG.intercepted | (rereadable ? EVENT_FLAG.rereadable : 0));
         }
-        const session = (control.mask >>> SESSION_FIELD) & 1;
-        if (session && control.fp[0] === TYPE_FP['user.elicitation.request']) {
+        if ((mask >>> SESSION_FIELD) & 1 && fp[0] === TYPE_FP['user.elicitation.request']) {
           this.setFlag(s, EVENT_FLAG.session);
-          this.extras.setU(this.extraOf(s), EXTRA_U32.sessionFp, control.fp[SESSION_FIELD]!);
+          // a new row has no extra row (the last one of its key went with that key's row)
+          this.extras.setU(this.extras.add(key), EXTRA_U32.sessionFp, fp[SESSION_FIELD]!);
         }
       }
     }
-    this.currentKey = key;
     this.currentSlot = s;
-    this.currentControl = control;
-    this.currentDigest = digest;
-    return facts;
+  }
+
+  /** The key of the parent `ev` names (`(source, parentEventId)`; undefined: either is not a string). */
+  parentKeyOf(ev: Obj): Hash64 | undefined {
+    if (ev === this.currentEvent) return this.currentParentKey;
+    return typeof ev.source === 'string' && typeof ev.parentEventId === 'string'
+      ? eventKey(ev.source, ev.parentEventId)
+      : undefined;
+  }
+
+  /** The fingerprint of `session.id` of the event being observed (undefined: none). */
+  get currentSessionPrint(): number | undefined {
+    return (this.currentMask >>> SESSION_FIELD) & 1 ? this.currentFp[SESSION_FIELD] : undefined;
   }
 
   private hasFlag(s: number, flag: number): boolean {
@@ -338,10 +366,10 @@ export class EventIdentity implements BudgetHolder {
     this.rows.setU(s, EVENT_U32.flags, (this.rows.getU(s, EVENT_U32.flags) | flag) >>> 0);
   }
 
-  /** The extra row of row `s`, added when it has none. */
-  private extraOf(s: number): number {
+  /** The extra row of row `s` (`flags`: its flags before the change; none without EXTRA_BITS), added if none. */
+  private extraOf(s: number, flags: number): number {
     const k = this.rows.keyAt(s);
-    return this.extras.slot(k) ?? this.extras.add(k);
+    return (flags & EXTRA_BITS ? this.extras.slot(k) : undefined) ?? this.extras.add(k);
   }
 
   /** The rare row of row `s`, added (and flagged) when it has none. */
@@ -378,29 +406,28 @@ export class EventIdentity implements BudgetHolder {
     const ev = parsed.ok ? getAt(parsed.value, EVENT_PTR) : undefined;
     if (!isObj(ev)) return undefined;
     const c = controlPrint(ev);
-    return controlDigest(c) === r.getU(s, EVENT_U32.control) ? c : undefined;
+    return controlDigest(c.mask, c.fp) === r.getU(s, EVENT_U32.control) ? c : undefined;
   }
 
-  /** Which of `fields` differ between row `s` and the event being observed ({@link currentControl}). */
+  /** Which of `fields` differ between row `s` and the event being observed. */
   differsFromCurrent(s: number, fields: readonly (typeof CONTROL_FIELDS)[number][]): string[] {
     if (this.rows.getU(s, EVENT_U32.control) === this.currentDigest) return [];
     const first = this.controlOf(s);
     if (first === undefined) return [];
-    const c = this.currentControl;
-    return fields.filter((f) => {
-      const i = CONTROL_FIELDS.indexOf(f);
-      return ((first.mask >>> i) & 1) !== ((c.mask >>> i) & 1) || first.fp[i] !== c.fp[i];
-    });
+    return fields.filter((f) => this.differsAt(first, CONTROL_FIELDS.indexOf(f)));
   }
 
-  /** The control fields that differ between row `s` and `c` (undefined: the first occurrence cannot be read back). */
-  private differingFields(s: number, c: ControlPrint, digest: number): string[] | undefined {
-    if (this.rows.getU(s, EVENT_U32.control) === digest) return [];
+  /** The control fields that differ between row `s` and the event being observed (undefined: not read back). */
+  private differingFields(s: number): string[] | undefined {
+    if (this.rows.getU(s, EVENT_U32.control) === this.currentDigest) return [];
     const first = this.controlOf(s);
     if (first === undefined) return undefined;
-    return CONTROL_FIELDS.filter(
-      (_, i) => ((first.mask >>> i) & 1) !== ((c.mask >>> i) & 1) || first.fp[i] !== c.fp[i],
-    );
+    return CONTROL_FIELDS.filter((_, i) => this.differsAt(first, i));
+  }
+
+  /** Whether control field `i` differs between `first` and the event being observed. */
+  private differsAt(first: ControlPrint, i: number): boolean {
+    return ((first.mask >>> i) & 1) !== ((this.currentMask >>> i) & 1) || first.fp[i] !== this.currentFp[i];
   }
 
   /** Whether the intercepted event `ev` equals the first intercepted copy kept in row `s` (the same JSON value). */

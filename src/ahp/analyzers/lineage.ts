@@ -10,7 +10,7 @@ import type { Mark } from '../../core/mark.ts';
 import { eventLocation } from '../../core/rule.ts';
 import type { AhpMessage } from '../message.ts';
 import type { BudgetHolder, EventBudget } from './budget.ts';
-import { EVENT_PTR, eventKey, type EventIdentity } from './identity.ts';
+import { EVENT_PTR, type EventIdentity } from './identity.ts';
 import type { Obj } from '../../core/value.ts';
 
 /** An event naming a parent never seen in the input (end of stream). */
@@ -23,8 +23,6 @@ export interface UnresolvedParent {
 
 /** Lineage facts of the first occurrence of an event. */
 export interface LineageFacts {
-  /** First occurrence with a parentEventId: whether the parent is known yet. */
-  parent?: { id: string; known: boolean; type?: string; at?: Mark };
   /** The parent chain of this event leads back to it: the events of the cycle (this one first). */
   cycle?: Mark[];
 }
@@ -58,23 +56,23 @@ export class Lineage implements BudgetHolder {
     return [...this.unresolved.values()].flat().sort((a, b) => a.seq - b.seq);
   }
 
-  /** Parent and cycle facts of a first occurrence `ev` (key `key`, row `s` when kept) into `facts`. */
-  firstOccurrence(msg: AhpMessage, ev: Obj, at: Mark, key: Hash64, s: number | undefined, facts: LineageFacts): void {
-    const source = ev.source as string;
-    const parentId = typeof ev.parentEventId === 'string' ? ev.parentEventId : undefined;
-    if (parentId !== undefined) {
-      if (parentId === ev.id) {
-        facts.cycle = [at];
-        facts.parent = { id: parentId, known: true, type: ev.type as string, at };
-      } else {
-        const ps = this.identity.slot(eventKey(source, parentId));
-        facts.parent =
-          ps !== undefined
-            ? { id: parentId, known: true, type: this.identity.typeName(ps), at: this.identity.markAt(ps) }
-            : { id: parentId, known: false };
-        if (ps === undefined)
-          this.addUnresolved(source, parentId, eventLocation(msg, `${EVENT_PTR}/parentEventId`), at);
-      }
+  /**
+   * Cycle facts of a first occurrence `ev` (key `key`, row `s` when kept, `parent`: the key of its string
+   * `parentEventId`) into `facts`; a parent not seen yet waits.
+   */
+  firstOccurrence(
+    msg: AhpMessage,
+    ev: Obj,
+    at: Mark,
+    key: Hash64,
+    s: number | undefined,
+    parent: Hash64 | undefined,
+    facts: LineageFacts,
+  ): void {
+    if (parent !== undefined) {
+      if (ev.parentEventId === ev.id) facts.cycle = [at];
+      else if (this.identity.slot(parent) === undefined)
+        this.addUnresolved(ev.source as string, ev.parentEventId as string, parent, msg, at);
     }
     // a late parent: events named this one before it arrived; a cycle must pass through it
     if (this.unresolved.size === 0) return;
@@ -83,10 +81,10 @@ export class Lineage implements BudgetHolder {
     if (!waiting) return;
     this.unresolved.delete(kn);
     this.unresolvedCount -= waiting.length;
-    if (s === undefined || facts.cycle || parentId === undefined) return;
+    if (s === undefined || facts.cycle || parent === undefined) return;
     const chain: Mark[] = [at];
     const seen = new Set<number>([kn]);
-    let cur: Hash64 | undefined = eventKey(source, parentId);
+    let cur: Hash64 | undefined = parent;
     while (cur !== undefined) {
       if (cur.hi === key.hi && cur.lo === key.lo) {
         facts.cycle = chain;
@@ -102,12 +100,13 @@ export class Lineage implements BudgetHolder {
     }
   }
 
-  private addUnresolved(source: string, parentId: string, loc: Location, at: Mark): void {
+  /** Wait for the parent `parentId` (key `parent`) of the event of `msg`, unless the budget is full. */
+  private addUnresolved(source: string, parentId: string, parent: Hash64, msg: AhpMessage, at: Mark): void {
     if (!this.budget.makeRoom(at)) return;
     if (this.budget.held() >= this.budget.opts.maxEvents) return;
-    const k = keyNumber(eventKey(source, parentId));
+    const k = keyNumber(parent);
     const list = this.unresolved.get(k);
-    const entry = { source, parentId, at: loc, seq: this.seq++ };
+    const entry = { source, parentId, at: eventLocation(msg, `${EVENT_PTR}/parentEventId`), seq: this.seq++ };
     if (list) list.push(entry);
     else this.unresolved.set(k, [entry]);
     this.unresolvedCount++;

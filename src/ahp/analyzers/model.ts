@@ -135,13 +135,27 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
       typeof ev.id === 'string' &&
       typeof ev.type === 'string'
     ) {
-      const e: EventFacts = identity.observe(msg, ev, at);
+      // every analyzer's member made here: one object shape for the rules' reads
+      const e: EventFacts = {
+        first: false,
+        reuse: undefined,
+        cycle: undefined,
+        configAfterDenied: undefined,
+        changeAfterMismatch: undefined,
+        pair: undefined,
+        content: undefined,
+        mode: undefined,
+      };
+      identity.observe(msg, ev, at, e);
       key = identity.currentKey;
       const s = identity.currentSlot;
       if (e.first) {
-        lineage.firstOccurrence(msg, ev, at, key, s, e);
-        config.firstOccurrence(ev, at, e);
-        changes.firstOccurrence(ev, e);
+        const parent = identity.currentParentKey;
+        lineage.firstOccurrence(msg, ev, at, key, s, parent, e);
+        if (parent !== undefined) {
+          config.firstOccurrence(ev, at, parent, e);
+          changes.firstOccurrence(ev, parent, e);
+        }
       }
       elicitation.observeEvent(msg, ev, key, s, e.first, e);
       facts.event = e;
