@@ -7,6 +7,7 @@
  */
 import { pairKey, type Hash64 } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';
+import { KeyScreen } from '../../core/key-screen.ts';
 import { CompactTable } from '../../core/table.ts';
 import type { HostContext } from './effects.ts';
 import type { AhpMessage } from '../message.ts';
@@ -155,6 +156,8 @@ class PendingRequests {
 
 const answeredTable = (): CompactTable =>
   new CompactTable({ u32: ANSWERED_U32.count, f64: ANSWERED_F64.count, fifo: true, load: 2 });
+// a byte limit of 0: the screen keeps its start size (128 KiB) for good
+const answeredScreen = (): KeyScreen => new KeyScreen(0);
 
 export class Correlation implements BudgetHolder {
   private readonly pending = new PendingRequests();
@@ -164,6 +167,11 @@ export class Correlation implements BudgetHolder {
    * be live.
    */
   private answered = answeredTable();
+  /**
+   * The keys given to the answered rows since they were last copied: a new request id (most) skips the probe of
+   * {@link bury}. Of a fixed size, so it costs no memory per request and passes more ids as a long run fills it.
+   */
+  private screen = answeredScreen();
   /** Tombstones among the answered rows (at most as many as live rows past {@link COMPACT_AFTER}: {@link compact}). */
   private buried = 0;
   /** Further responses an answered row still allows (identical retries of its request), by row; most have none. */
@@ -265,6 +273,7 @@ export class Correlation implements BudgetHolder {
       if (b.makeRoom(at)) {
         const a = this.answered;
         const s = a.add(pend.answeredKey);
+        this.screen.add(pend.answeredKey, a.size);
         const word = nearWord(pend.at, at);
         a.setF(s, ANSWERED_F64.requestPos, b.pos(pend.at));
         a.setU(s, ANSWERED_U32.response, word);
@@ -279,7 +288,7 @@ export class Correlation implements BudgetHolder {
       return { link };
     }
     const a = this.answered;
-    const s = a.slot(answeredKey(key));
+    const s = this.answeredSlot(answeredKey(key));
     const requestPos = s === undefined ? NaN : a.getF(s, ANSWERED_F64.requestPos);
     if (!Number.isNaN(requestPos)) {
       const request = b.markAt(requestPos);
@@ -304,14 +313,18 @@ export class Correlation implements BudgetHolder {
   /** Make the answered row of `key` a tombstone (its id is requested again), when it has a live one. */
   private bury(key: Hash64): void {
     const a = this.answered;
-    if (a.size === 0) return;
-    const s = a.slot(key);
+    const s = this.answeredSlot(key);
     if (s === undefined || Number.isNaN(a.getF(s, ANSWERED_F64.requestPos))) return;
     a.setF(s, ANSWERED_F64.requestPos, NaN);
     this.spares.delete(s);
     this.far.delete(s);
     this.buried++;
     if (this.buried > COMPACT_AFTER && this.buried * 2 > a.size) this.compact();
+  }
+
+  /** The answered row of `key` (the newest), or undefined. */
+  private answeredSlot(key: Hash64): number | undefined {
+    return this.answered.size !== 0 && this.screen.mayHold(key) ? this.answered.slot(key) : undefined;
   }
 
   /**
@@ -323,10 +336,13 @@ export class Correlation implements BudgetHolder {
     const rows = answeredTable();
     const spares = new Map<number, number>();
     const far = new Map<number, number>();
+    const screen = answeredScreen();
     for (let s = old.oldest(); s !== undefined; s = old.oldest()) {
       const pos = old.getF(s, ANSWERED_F64.requestPos);
       if (!Number.isNaN(pos)) {
-        const t = rows.add(old.keyAt(s));
+        const key = old.keyAt(s);
+        const t = rows.add(key);
+        screen.add(key, rows.size);
         rows.setF(t, ANSWERED_F64.requestPos, pos);
         rows.setU(t, ANSWERED_U32.response, old.getU(s, ANSWERED_U32.response));
         const spare = this.spares.get(s);
@@ -337,6 +353,7 @@ export class Correlation implements BudgetHolder {
       old.forgetOldest();
     }
     this.answered = rows;
+    this.screen = screen;
     this.spares = spares;
     this.far = far;
     this.buried = 0;
