@@ -13,6 +13,7 @@ export const attentionShape = defineEventRule<AhpMessage, 'ahp/attention-shape'>
     single:
       'Attention `{member}` is a single text part; the draft schema types it as a list of text parts (the prose calls it a singular text part), so receivers may expect a list.',
   },
+  types: ['user.attention'],
   check(msg, ctx) {
     const event = msg.event;
     if (msg.eventPointer === undefined || !event || event.type !== 'user.attention' || !isObj(event.attention)) return;

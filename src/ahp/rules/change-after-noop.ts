@@ -24,6 +24,7 @@ export const changeAfterNoop = defineEventRule<AhpMessage, 'ahp/change-after-noo
   messages: {
     noop: 'This {type} changes nothing: every field of `{member}.change` equals the same field of `{member}.prior`; an after event reports an actual change, and no after event represents an unchanged proposal.',
   },
+  types: ['task.change.after', 'workspace.change.after'],
   check(msg, ctx) {
     const ev = msg.event;
     if (msg.eventPointer === undefined || !ev) return;

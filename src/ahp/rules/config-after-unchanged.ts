@@ -13,6 +13,7 @@ export const configAfterUnchanged = defineEventRule<AhpMessage, 'ahp/config-afte
     empty:
       'This config.change.after lists no changed setting (`settings` is empty); an after event describes an actual effective change and never an unchanged proposal, unless every changed setting is an excluded managed one.',
   },
+  types: ['config.change.after'],
   check(msg, ctx) {
     const event = msg.event;
     if (msg.eventPointer === undefined || !event || event.type !== 'config.change.after' || !isObj(event.change))

@@ -28,6 +28,7 @@ export const configManagedSecret = defineEventRule<AhpMessage, 'ahp/config-manag
     carries:
       'Configuration change `{member}` carries {what}; managed secrets remain excluded even when a diff summary is present.',
   },
+  types: ['config.change.before', 'config.change.after'],
   check(msg, ctx) {
     const event = msg.event;
     if (

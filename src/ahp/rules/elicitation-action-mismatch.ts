@@ -12,6 +12,7 @@ export const elicitationActionMismatch = defineEventRule<AhpMessage, 'ahp/elicit
     differs:
       'The envelope action is {action:json} but the serialized MCP result has action {parsedAction:json}; they must be equal.',
   },
+  types: ['user.elicitation.request', 'user.elicitation.result'],
   check(msg, ctx) {
     const c = checksOf(msg.elicitation);
     if (c?.checks.kind !== 'result') return;

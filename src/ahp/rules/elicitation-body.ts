@@ -36,6 +36,7 @@ export const elicitationBody = defineEventRule<AhpMessage, 'ahp/elicitation-body
       'In the serialized MCP {body}: must be a number a double holds (MCP schema.ts types it `number`), found a literal beyond the double range.',
     noDefinition: 'In the serialized MCP {body}: the pinned MCP extraction has no `{def}` definition.',
   },
+  types: ['user.elicitation.request', 'user.elicitation.result'],
   check(msg, ctx) {
     const c = checksOf(msg.elicitation);
     if (!c) return;

@@ -12,6 +12,7 @@ export const elicitationContent = defineEventRule<AhpMessage, 'ahp/elicitation-c
     notAccepted:
       'The serialized MCP result carries `content`, which is only allowed for an accepted form result (envelope mode "{mode}", action "{action}").',
   },
+  types: ['user.elicitation.request', 'user.elicitation.result'],
   check(msg, ctx) {
     const c = checksOf(msg.elicitation);
     if (c?.checks.kind !== 'result') return;

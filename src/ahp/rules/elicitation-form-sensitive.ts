@@ -23,6 +23,7 @@ export const elicitationFormSensitive = defineEventRule<AhpMessage, 'ahp/elicita
     title:
       'The form field at {innerPointer} of the serialized MCP request asks, by its title, for {asked}; sensitive information must use URL mode, never a form (form answers pass through the client and its logs).',
   },
+  types: ['user.elicitation.request', 'user.elicitation.result'],
   check(msg, ctx) {
     const c = checksOf(msg.elicitation);
     if (c?.checks.kind !== 'request') return;

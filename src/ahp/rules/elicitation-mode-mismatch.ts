@@ -14,6 +14,7 @@ export const elicitationModeMismatch = defineEventRule<AhpMessage, 'ahp/elicitat
     absent:
       'The envelope mode is {mode:json} but the serialized MCP request has no `mode` (which means form); the AHP mode must equal the parsed mode.',
   },
+  types: ['user.elicitation.request', 'user.elicitation.result'],
   check(msg, ctx) {
     const c = checksOf(msg.elicitation);
     if (c?.checks.kind !== 'request') return;

@@ -14,6 +14,7 @@ export const elicitationUrlSecret = defineEventRule<AhpMessage, 'ahp/elicitation
     carries:
       'The `url` of the serialized MCP request carries {what}; a URL elicitation must not expose secrets in logs or be pre-authenticated (MCP §Safe URL Handling).',
   },
+  types: ['user.elicitation.request', 'user.elicitation.result'],
   check(msg, ctx) {
     const c = checksOf(msg.elicitation);
     if (c?.checks.kind !== 'request') return;

@@ -27,6 +27,7 @@ export const fileChangeNoop = defineEventRule<AhpMessage, 'ahp/file-change-noop'
     reference:
       "This file update's `before` and `after` snapshots show identical content (the same attachment reference); a file.changed update reports a change, so either the snapshots are stale or nothing but unshown metadata changed.",
   },
+  types: ['file.changed'],
   check(msg, ctx) {
     const ev = msg.event;
     if (msg.eventPointer === undefined || !ev || ev.type !== 'file.changed' || !Array.isArray(ev.changes)) return;
