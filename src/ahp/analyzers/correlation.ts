@@ -41,23 +41,22 @@ function nearWord(req: Mark, at: Mark): number {
  */
 const ANSWERED_BYTES = 63;
 
-/** A request awaiting its response. */
+/** A request awaiting its response (every member made at once: one object shape, no property array grown later). */
 export interface PendingRecord {
   method: 'hooks/intercept' | 'hooks/capabilities';
   at: Mark;
   /** Deliveries of this request id while pending (identical retries add one each). */
   deliveries: number;
   /** Read from an HTTP body: its response is the HTTP response, so none is owed in the input. */
-  http?: true;
-  eventType?: string;
+  http: true | undefined;
   /** Intercept: the `(source, id)` key of its event (identity.ts `eventKey`). */
-  eventKey?: Hash64;
+  eventKey: Hash64 | undefined;
   /** The key its answered row gets ({@link answeredKey}), hashed once at the request. */
   answeredKey: Hash64;
   /** Intercept of an elicitation result whose request's form was already released. */
-  schemaReleased?: Mark;
+  schemaReleased: Mark | undefined;
   /** Intercept: what judging the response's effects needs; absent when the request's capabilities are unusable. */
-  host?: HostContext;
+  host: HostContext | undefined;
 }
 
 /** How a response relates to the requests of the stream. */
@@ -247,13 +246,17 @@ export class Correlation implements BudgetHolder {
       return undefined;
     }
     const method = msg.kind === 'intercept-request' ? 'hooks/intercept' : 'hooks/capabilities';
-    const rec: PendingRecord = { method, at, deliveries: 1, answeredKey: answeredAs };
-    if (msg.binding === 'http') rec.http = true;
     const ev = msg.event;
-    if (method === 'hooks/intercept' && ev && typeof ev.type === 'string') {
-      rec.eventType = ev.type;
-      if (eventKey !== undefined) rec.eventKey = eventKey;
-    }
+    const rec: PendingRecord = {
+      method,
+      at,
+      deliveries: 1,
+      http: msg.binding === 'http' ? true : undefined,
+      eventKey: method === 'hooks/intercept' && ev && typeof ev.type === 'string' ? eventKey : undefined,
+      answeredKey: answeredAs,
+      schemaReleased: undefined,
+      host: undefined,
+    };
     this.pending.add(key, rec);
     if (this.pending.size > this.peak) this.peak = this.pending.size;
     return rec;
