@@ -2,7 +2,8 @@
  * KeyScreen: one bit per `key.hi & (bits - 1)` of every key a table was given (never cleared), in front of the table:
  * a clear bit answers "absent" without the table's random reads, which most events (a first occurrence) pay
  * otherwise. It starts at 2^20 bits (128 KiB) and doubles by copying, so a key's bit stays set under the wider mask,
- * when there would be fewer than 16 bits a key held: about 1 probe in 10 passes at 200,000 ids.
+ * when there would be fewer than 16 bits a key held: about 1 probe in 10 passes at 200,000 ids. A screen given a
+ * byte limit stops doubling there and passes more keys as it fills: memory that does not grow with the keys.
  */
 import type { Hash64 } from './canonical.ts';
 
@@ -12,6 +13,9 @@ const BITS_PER_KEY = 16;
 /** A never-cleared one-bit screen of the keys added to a table (see the module comment). */
 export class KeyScreen {
   private bits = new Int32Array(1 << 15);
+
+  /** `maxBytes`: the bits double no further than this (the start size, 128 KiB, at least). */
+  constructor(private readonly maxBytes = Infinity) {}
 
   /** False when `key` was never {@link add}ed (the table need not be asked); true when it may have been. */
   mayHold(key: Hash64): boolean {
@@ -23,7 +27,7 @@ export class KeyScreen {
   /** Record `key`; `held`: the keys the table holds now (the bits double first past one key per 16 bits). */
   add(key: Hash64, held: number): void {
     let bits = this.bits;
-    if (held * BITS_PER_KEY >= bits.length << 5) {
+    if (held * BITS_PER_KEY >= bits.length << 5 && bits.byteLength < this.maxBytes) {
       const wider = new Int32Array(bits.length * 2);
       wider.set(bits);
       wider.set(bits, bits.length);

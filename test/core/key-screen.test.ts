@@ -20,3 +20,12 @@ test('a screen never answers "absent" for a key it was given, and answers it for
   for (let i = 0; i < 100_000; i++) if (screen.mayHold(pairKey('other', `id-${i}`))) passed++;
   assert.ok(passed < 15_000, `${passed} of 100,000 absent keys passed the screen`);
 });
+
+test('a screen with a byte limit stops doubling there and still never screens out a key it was given', () => {
+  const screen = new KeyScreen(0);
+  const start = screen.byteLength;
+  const n = 200_000;
+  for (let i = 0; i < n; i++) screen.add(pairKey('src', `id-${i}`), i);
+  assert.equal(screen.byteLength, start, 'no doubling past the limit');
+  for (let i = 0; i < n; i++) assert.ok(screen.mayHold(pairKey('src', `id-${i}`)), `id-${i}`);
+});

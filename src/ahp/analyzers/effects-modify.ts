@@ -35,13 +35,15 @@ function requiredRole(event: string, target: string): string | undefined {
   return undefined;
 }
 
-/** Stage one well-formed modify over `values`; returns its problems (and changes `values` only when there are none). */
+/**
+ * Stage one well-formed modify over `values` (a target is known when it is an own member); returns its problems (and
+ * changes `values` only when there are none).
+ */
 export function stageModify(
   effect: Obj,
   index: number,
   ctx: HostContext,
   values: Record<string, unknown>,
-  known: Set<string>,
 ): EffectRejection[] {
   const out: EffectRejection[] = [];
   const at = `/${index}`;
@@ -57,7 +59,8 @@ export function stageModify(
   if (perm && !(perm.read && perm.write))
     p('unavailable', `${at}/target`, perm.read ? 'readOnly' : perm.write ? 'writeOnly' : 'noPermission');
 
-  const cur = known.has(target) ? values[target] : undefined;
+  const known = own(values, target);
+  const cur = known ? values[target] : undefined;
   let next: unknown;
   if (target === 'content' && ctx.event === 'user.elicitation.result') {
     const mode = ctx.mode ?? '';
@@ -115,7 +118,7 @@ export function stageModify(
       next !== undefined &&
       target === 'workspace' &&
       ctx.event === 'workspace.change.before' &&
-      (op === 'replace' || known.has(target))
+      (op === 'replace' || known)
     ) {
       for (const f of schemaSentences(`${VALUE_TABLE}/workspace`, next, '')) {
         const head = f.pointer.split('/')[1];
@@ -144,7 +147,7 @@ export function stageModify(
     if (op === 'replace' && Array.isArray(cur) && [...partsOf(cur)].some(isHiddenText)) {
       p('hidden-text', `${at}/operation`, 'hiddenText');
     }
-    if (known.has(target)) {
+    if (known) {
       for (const a of newAttachments(value, cur)) {
         p('attachment', `${at}/value`, 'attachment', { id: describeValue(a.id) });
       }
@@ -152,7 +155,6 @@ export function stageModify(
   }
   if (out.length === 0 && next !== undefined) {
     values[target] = next;
-    known.add(target);
   }
   return out;
 }

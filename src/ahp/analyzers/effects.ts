@@ -44,17 +44,16 @@ function schemaProblems(effect: unknown, index: number): EffectRejection[] {
   }));
 }
 
-/** The advertised effect types of a capabilities object, or undefined when it has none to check. */
-function advertisedEffects(caps: unknown): Set<string> | undefined {
-  if (!isObj(caps) || !Array.isArray(caps.effects)) return undefined;
-  return new Set(caps.effects.filter((x): x is string => typeof x === 'string'));
+/** The advertised effect types of a capabilities object (its `effects` list), or undefined when it has none to check. */
+function advertisedEffects(caps: unknown): readonly unknown[] | undefined {
+  return isObj(caps) && Array.isArray(caps.effects) ? caps.effects : undefined;
 }
 
 function capabilityProblems(
   effect: Obj,
   index: number,
   caps: Obj,
-  effects: Set<string>,
+  effects: readonly unknown[],
   state: { continueSeen: boolean },
 ): EffectRejection[] {
   const out: EffectRejection[] = [];
@@ -62,7 +61,8 @@ function capabilityProblems(
   const type = effect.type as string;
   const no = (pointer: string, messageId: string, args: MessageArgs) =>
     out.push({ code: 'not-advertised', index, pointer, messageId, args });
-  if (!effects.has(type)) {
+  // an effect's type is a string (the effect schema passed), so `includes` finds only an advertised string
+  if (!effects.includes(type)) {
     no(`${at}/type`, 'effect', { type });
     return out;
   }
@@ -123,10 +123,10 @@ function detach<T>(value: T): T {
 function stage(
   effects: unknown,
   ctx: HostContext,
-): { reasons: EffectRejection[]; values: Record<string, unknown>; changed: Set<string> } {
+): { reasons: EffectRejection[]; values: Record<string, unknown>; changed: string[] } {
   const reasons: EffectRejection[] = [];
   const values: Record<string, unknown> = { ...(ctx.current ?? {}) };
-  const changed = new Set<string>();
+  const changed: string[] = [];
   if (!Array.isArray(effects)) {
     reasons.push({
       code: 'malformed',
@@ -137,7 +137,6 @@ function stage(
     });
     return { reasons, values, changed };
   }
-  const known = new Set(Object.keys(values));
   const advertised = advertisedEffects(ctx.capabilities);
   const flowState = { continueSeen: false };
   effects.forEach((effect, index) => {
@@ -153,9 +152,9 @@ function stage(
     if (e.type === 'return' && caps.length === 0) reasons.push(...returnProblems(e, index, ctx));
     if (e.type === 'modify') {
       // staging builds new values (spread copies, or the effect's value); it never writes into ctx
-      const found = stageModify(e, index, ctx, values, known);
+      const found = stageModify(e, index, ctx, values);
       if (found.length) reasons.push(...found);
-      else changed.add(e.target as string);
+      else if (!changed.includes(e.target as string)) changed.push(e.target as string);
     }
   });
   return { reasons, values, changed };
@@ -165,7 +164,7 @@ function stage(
 export function applyEffects(effects: unknown, ctx: HostContext): EffectsOutcome {
   const { reasons, values, changed } = stage(effects, ctx);
   if (reasons.length) return { accepted: false, reasons };
-  return { accepted: true, values: detach(values), changed: [...changed] };
+  return { accepted: true, values: detach(values), changed };
 }
 
 /** The verdict of {@link checkEffects}: accepted, or every reason for rejecting the response. */
