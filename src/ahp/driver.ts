@@ -7,7 +7,7 @@ import { Engine, type RuleSelection } from '../core/engine.ts';
 import type { ProtocolChecker } from '../core/pipeline.ts';
 import { RULE_ERROR, type RuleCrashError, type RuleMeta } from '../core/rule.ts';
 import type { CheckerOutput } from '../core/protocol.ts';
-import type { AhpBinding, AhpMessage } from './message.ts';
+import { ruleType, type AhpBinding, type AhpMessage } from './message.ts';
 import { AHP_EVENT_RULES, AHP_RULES, AHP_STREAM_RULES } from './rules/index.ts';
 import {
   reportSchemaFindings,
@@ -83,7 +83,7 @@ export function createAhpChecker(opts: AhpCheckOptions, out: CheckerOutput): Pro
   const crash = (e: RuleCrashError) => out.crash(e);
   let root: RootSpec | undefined;
   let eventSchema: RootSpec | undefined;
-  let engine: { checkEvent(m: AhpMessage): void; streamEvent(m: AhpMessage): void; end(): void };
+  let engine: Engine<AhpMessage, AhpFacts | undefined, AhpStreamState | undefined>;
   if (opts.single) {
     root = resolveRoot(opts.single.root ?? 'message');
     eventSchema = opts.single.eventSchema !== undefined ? resolveRoot(opts.single.eventSchema) : undefined;
@@ -139,7 +139,8 @@ export function createAhpChecker(opts: AhpCheckOptions, out: CheckerOutput): Pro
       if (t) stats.types.set(t, (stats.types.get(t) ?? 0) + 1);
       // per-event rules see objects only (nothing else carries an event)
       const v: unknown = ev.value;
-      if (v !== null && typeof v === 'object' && !Array.isArray(v)) engine.checkEvent(msg);
+      if (v !== null && typeof v === 'object' && !Array.isArray(v))
+        engine.checkEvent(msg, engine.eventRulesOf(ruleType(msg)));
       if (msg.wireValid && !root) engine.streamEvent(msg);
     },
     end() {
