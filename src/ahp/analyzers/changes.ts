@@ -4,7 +4,6 @@
  * need not equal proposed values"), from the rows' control fingerprints, when the before came first.
  */
 import type { Mark } from '../../core/mark.ts';
-import type { Hash64 } from '../../core/canonical.ts';
 import type { CONTROL_FIELDS, EventIdentity } from './identity.ts';
 import type { Obj } from '../../core/value.ts';
 
@@ -29,11 +28,11 @@ export interface ChangeFacts {
 export class ChangeLineage {
   constructor(private readonly identity: EventIdentity) {}
 
-  /** Facts of the first occurrence `ev` (the event just observed, naming the parent of key `parent`) into `facts`. */
-  firstOccurrence(ev: Obj, parent: Hash64, facts: ChangeFacts): void {
+  /** Facts of the first occurrence `ev` (the event being observed, naming a parent) into `facts`. */
+  firstOccurrence(ev: Obj, facts: ChangeFacts): void {
     const pair = PAIRS.get(ev.type);
     if (!pair || ev.parentEventId === ev.id) return;
-    const ps = this.identity.slot(parent);
+    const ps = this.identity.parentSlotOf(ev);
     if (ps === undefined || !this.identity.isType(ps, pair.before)) return;
     const fields = this.identity.differsFromCurrent(ps, pair.fields);
     if (fields.length)

@@ -17,13 +17,13 @@ export class Configuration {
   constructor(private readonly identity: EventIdentity) {}
 
   /**
-   * Facts of the first occurrence `ev` (at `at`, naming the parent of key `parent`) into `facts`; a fail-closed
+   * Facts of the first occurrence `ev` (at `at`, the event being observed, naming a parent) into `facts`; a fail-closed
    * hook.failure denies its parent.
    */
-  firstOccurrence(ev: Obj, at: Mark, parent: Hash64, facts: ConfigFacts): void {
+  firstOccurrence(ev: Obj, at: Mark, facts: ConfigFacts): void {
     if (ev.type !== 'config.change.after' && ev.type !== 'hook.failure') return;
     if (ev.parentEventId === ev.id) return;
-    const ps = this.identity.slot(parent);
+    const ps = this.identity.parentSlotOf(ev);
     if (ps === undefined || !this.identity.isType(ps, 'config.change.before')) return;
     if (ev.type === 'config.change.after') {
       const deniedAt = this.identity.deniedAt(ps);

@@ -71,11 +71,8 @@ export class EditContext {
       // what a supplied `return` answer must agree with: the normalized mode and the form
       const body = this.elicitation.bodyOf(msg, ev);
       if (body.status === 'parsed') {
-        const url = body.value.mode === 'url';
-        host.elicitation = {
-          mode: url ? 'url' : 'form',
-          ...(url ? {} : { requestedSchema: body.value.requestedSchema }),
-        };
+        host.elicitation =
+          body.value.mode === 'url' ? { mode: 'url' } : { mode: 'form', requestedSchema: body.value.requestedSchema };
       } else if (typeof ev.elicitation.mode === 'string') host.elicitation = { mode: ev.elicitation.mode };
     }
     if (type === 'user.elicitation.result' && isObj(ev.elicitation)) {

@@ -143,6 +143,10 @@ export class Elicitation {
   /** Request ids by `recentKey`: the source's key number, and where the request was (budget.ts `EventBudget.pos`). */
   private readonly requestIds = new CompactTable({ u32: 0, f64: 2, load: 2 });
   private body: { msg: AhpMessage; body: ElicitationBody } | undefined;
+  /** The parent request verdict read for the result `readFor` being observed (row `readSlot`), for its host context. */
+  private readFor: Obj | undefined;
+  private readSlot = -1;
+  private readInfo: ElicitRequestInfo | undefined;
 
   constructor(private readonly identity: EventIdentity) {}
 
@@ -231,9 +235,10 @@ export class Elicitation {
   parentRequest(ev: Obj): { info: ElicitRequestInfo; slot: number } | undefined {
     const pk = this.identity.parentKeyOf(ev);
     if (pk === undefined) return undefined;
-    const ps = this.identity.slot(pk);
+    const ps = this.identity.parentSlotOf(ev);
     if (ps === undefined || !this.identity.isType(ps, 'user.elicitation.request')) return undefined;
-    const info = this.requestOf(ps, pk);
+    // the result being observed read it already (nothing in between changes it; endMessage ends the message)
+    const info = ev === this.readFor && ps === this.readSlot ? this.readInfo : this.requestOf(ps, pk);
     return info ? { info, slot: ps } : undefined;
   }
 
@@ -318,6 +323,8 @@ export class Elicitation {
     }
     this.releaseAfter = undefined;
     this.body = undefined;
+    this.readFor = undefined;
+    this.readInfo = undefined;
   }
 
   private requestInfo(msg: AhpMessage, ev: Obj): ElicitRequestInfo {
@@ -337,7 +344,7 @@ export class Elicitation {
     const source = ev.source as string;
     const parentId = typeof ev.parentEventId === 'string' ? ev.parentEventId : undefined;
     const pk = id.parentKeyOf(ev);
-    const ps = pk !== undefined ? id.slot(pk) : undefined;
+    const ps = id.parentSlotOf(ev);
     const isRequest = ps !== undefined && id.isType(ps, 'user.elicitation.request');
     // the parent request's place and verdict, read once for the pair and the answer (nothing between changes them)
     let requestAt: Mark | undefined;
@@ -357,7 +364,7 @@ export class Elicitation {
         facts.pair = { parent: 'not-request', parentType: id.typeName(ps), parentAt: id.markAt(ps) };
       else {
         requestAt = id.markAt(ps);
-        request = this.requestOf(ps, pk!);
+        request = this.read(ev, ps, pk!);
         facts.pair = { parent: 'request', parentAt: requestAt };
         if (request) facts.pair.request = request;
         const mine = id.currentSessionPrint;
@@ -389,7 +396,7 @@ export class Elicitation {
       problems: [],
       ...(absent ? { absent } : {}),
     };
-    const req = isRequest ? (requestAt !== undefined ? request : this.requestOf(ps!, pk!)) : undefined;
+    const req = isRequest ? (requestAt !== undefined ? request : this.read(ev, ps!, pk!)) : undefined;
     if (!req) out.status = 'no-request';
     else {
       out.request = requestAt ?? id.markAt(ps!);
@@ -407,6 +414,13 @@ export class Elicitation {
       }
     }
     facts.content = out;
+  }
+
+  /** {@link requestOf} of the parent row `ps` (key `pk`) of the result `ev` being observed, kept for the message. */
+  private read(ev: Obj, ps: number, pk: Hash64): ElicitRequestInfo | undefined {
+    this.readFor = ev;
+    this.readSlot = ps;
+    return (this.readInfo = this.requestOf(ps, pk));
   }
 
   /**

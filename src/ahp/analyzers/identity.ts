@@ -108,6 +108,9 @@ export class EventIdentity implements BudgetHolder {
   currentParentKey: Hash64 | undefined;
   /** The event being observed (whose keys these are). */
   private currentEvent: Obj | undefined;
+  /** The row of {@link currentParentKey}, once asked for (rows change only in observe and forgetOldest). */
+  private parentRow: number | undefined;
+  private parentAsked = false;
   /** Control-metadata fingerprints of the event being observed (reused from message to message), mask and digest. */
   private readonly currentFp = new Uint32Array(CONTROL_FIELDS.length);
   private currentMask = 0;
@@ -137,6 +140,7 @@ export class EventIdentity implements BudgetHolder {
     const k = this.rows.keyAt(s);
     const flags = this.rows.getU(s, EVENT_U32.flags);
     this.rows.deleteSlot(s);
+    this.parentAsked = false;
     if (flags & EVENT_FLAG.hasParent) this.parents.forgetOldest();
     if (flags & EXTRA_BITS) this.extras.delete(k);
     if (flags & EVENT_FLAG.answerChecked) this.answers.delete(k);
@@ -343,6 +347,23 @@ export class EventIdentity implements BudgetHolder {
       }
     }
     this.currentSlot = s;
+    this.parentAsked = false;
+  }
+
+  /**
+   * The row of the parent the event `ev` names (undefined: it names none, or none is held); for the event being
+   * observed, looked up once however many analyzers ask.
+   */
+  parentSlotOf(ev: Obj): number | undefined {
+    if (ev !== this.currentEvent) {
+      const k = this.parentKeyOf(ev);
+      return k === undefined ? undefined : this.slot(k);
+    }
+    if (!this.parentAsked) {
+      this.parentRow = this.currentParentKey === undefined ? undefined : this.slot(this.currentParentKey);
+      this.parentAsked = true;
+    }
+    return this.parentRow;
   }
 
   /** The key of the parent `ev` names (`(source, parentEventId)`; undefined: either is not a string). */

@@ -71,7 +71,7 @@ export class Lineage implements BudgetHolder {
   ): void {
     if (parent !== undefined) {
       if (ev.parentEventId === ev.id) facts.cycle = [at];
-      else if (this.identity.slot(parent) === undefined)
+      else if (this.identity.parentSlotOf(ev) === undefined)
         this.addUnresolved(ev.source as string, ev.parentEventId as string, parent, msg, at);
     }
     // a late parent: events named this one before it arrived; a cycle must pass through it

@@ -153,8 +153,8 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
         const parent = identity.currentParentKey;
         lineage.firstOccurrence(msg, ev, at, key, s, parent, e);
         if (parent !== undefined) {
-          config.firstOccurrence(ev, at, parent, e);
-          changes.firstOccurrence(ev, parent, e);
+          config.firstOccurrence(ev, at, e);
+          changes.firstOccurrence(ev, e);
         }
       }
       elicitation.observeEvent(msg, ev, key, s, e.first, e);
