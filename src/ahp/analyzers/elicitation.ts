@@ -142,7 +142,9 @@ export class Elicitation {
   private readonly openRequests = new Map<number, { at: Mark; key: number }>();
   /** Request ids by `recentKey`: the source's key number, and where the request was (budget.ts `EventBudget.pos`). */
   private readonly requestIds = new CompactTable({ u32: 0, f64: 2, load: 2 });
-  private body: { msg: AhpMessage; body: ElicitationBody } | undefined;
+  /** The `absent` body made for the message `absentFor` (a message without a parsed body: made once a message). */
+  private absentFor: AhpMessage | undefined;
+  private absentBody: ElicitationBody | undefined;
   /** The parent request verdict read for the result `readFor` being observed (row `readSlot`), for its host context. */
   private readFor: Obj | undefined;
   private readSlot = -1;
@@ -202,15 +204,15 @@ export class Elicitation {
 
   /** The elicitation body of `msg`'s event `ev`, parsed once per message. */
   bodyOf(msg: AhpMessage, ev: Obj): ElicitationBody {
-    if (this.body?.msg !== msg)
-      this.body = {
-        msg,
-        body: msg.elicitation ?? {
-          status: 'absent',
-          partPointer: `${EVENT_PTR}/elicitation/${ev.type === 'user.elicitation.request' ? 'request' : 'result'}`,
-        },
+    if (msg.elicitation !== undefined) return msg.elicitation;
+    if (this.absentFor !== msg) {
+      this.absentFor = msg;
+      this.absentBody = {
+        status: 'absent',
+        partPointer: `${EVENT_PTR}/elicitation/${ev.type === 'user.elicitation.request' ? 'request' : 'result'}`,
       };
-    return this.body.body;
+    }
+    return this.absentBody!;
   }
 
   /** What the elicitation request of row `s` (key `key`) tells its result (undefined: no form verdict recorded). */
@@ -322,7 +324,8 @@ export class Elicitation {
       this.openForms.delete(k!);
     }
     this.releaseAfter = undefined;
-    this.body = undefined;
+    this.absentFor = undefined;
+    this.absentBody = undefined;
     this.readFor = undefined;
     this.readInfo = undefined;
   }
