@@ -169,11 +169,12 @@ function dedupe(findings: SchemaStageFinding[]): SchemaStageFinding[] {
 /** Classify a parsed value by its JSON-RPC shape (AHP base/versioning.md §JSON-RPC). */
 function messageKind(v: Obj, binding: AhpBinding): AhpMessageKind {
   if (binding === 'registration') return 'registration';
-  const hasId = Object.hasOwn(v, 'id');
-  if (typeof v.method === 'string') {
-    if (v.method === 'hooks/intercept' && hasId) return 'intercept-request';
-    if (v.method === 'hooks/observe' && !hasId) return 'observe-notification';
-    if (v.method === 'hooks/capabilities' && hasId) return 'capabilities-request';
+  const method = v.method;
+  if (typeof method === 'string') {
+    const hasId = Object.hasOwn(v, 'id');
+    if (method === 'hooks/intercept' && hasId) return 'intercept-request';
+    if (method === 'hooks/observe' && !hasId) return 'observe-notification';
+    if (method === 'hooks/capabilities' && hasId) return 'capabilities-request';
     return 'unknown';
   }
   if (Object.hasOwn(v, 'error')) return 'error-response';
