@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { fastWirePass } from '../../src/ahp/schema/wire-fast.ts';
 import { wireVerdict, wireVerdictUndispatched } from '../../src/ahp/schema/wire-verdict.ts';
+import { isAhpValid, validateAhpMessage } from '../../src/run/ahp-message.ts';
 import { generateAhp } from '../../tools/bench/generate-ahp.ts';
 import { AHP_CORPUS_DIR, filesUnder, jsonValuesOf, REPO_DIR, requireShared } from './helpers.ts';
 
@@ -68,4 +70,30 @@ test('wire verdict: the same on the upstream AHP corpus and its variants', (t) =
 test('wire verdict: values that are not objects take the whole validator', () => {
   for (const v of [null, 1, 'x', [], [{ jsonrpc: '2.0' }], true])
     assert.equal(wireVerdict(v), wireVerdictUndispatched(v));
+});
+
+test('wire verdict: a value without text whose members JSON never makes (not enumerable, an accessor) is judged by the schema, not the fast pass', () => {
+  const line = readFileSync(join(REPO_DIR, 'examples/ahp/session.jsonl'), 'utf8').split('\n')[2]!;
+  const valid = JSON.parse(line) as { params: { event: Record<string, unknown> } };
+  assert.ok(isAhpValid(validateAhpMessage(valid)) && fastWirePass(valid), 'the example passes, by the fast pass');
+  const hidden = JSON.parse(line) as typeof valid;
+  Object.defineProperty(hidden.params.event, 'session', { value: 5, enumerable: false });
+  const inherited = JSON.parse(line) as typeof valid;
+  const { session: _s, ...rest } = inherited.params.event;
+  inherited.params.event = Object.assign(
+    Object.create({
+      get session() {
+        return 5;
+      },
+    }),
+    rest,
+  );
+  for (const v of [hidden, inherited]) {
+    assert.equal(wireVerdictUndispatched(v), false);
+    const findings = validateAhpMessage(v);
+    assert.ok(
+      findings.some((f) => f.severity === 'error' && f.pointer === '/params/event/session'),
+      JSON.stringify(findings),
+    );
+  }
 });

@@ -13,7 +13,7 @@ import { mapAjvErrors } from './issues.ts';
 import type { AhpBinding, AhpMessage, AhpMessageKind } from '../message.ts';
 import { AHP_SCHEMA_RULES, type AhpSchemaRuleId, type SchemaRule } from './rules.ts';
 import { ahpEventTypes, ahpSchemas } from './schemas.ts';
-import { wireVerdict } from './wire-verdict.ts';
+import { wireVerdict, wireVerdictGeneral } from './wire-verdict.ts';
 
 /** One finding of the stage: its rule, pointer, and the rule's template with its args. */
 export interface SchemaStageFinding {
@@ -125,9 +125,12 @@ function runSchema(ref: string, value: unknown, base = ''): SchemaStageFinding[]
 /** No finding (shared: the stage never adds to a findings list in place). */
 const NONE: SchemaStageFinding[] = [];
 
-/** The wire root: the verdict is the `oneOf` of the six message shapes. */
-function validateWire(value: unknown): SchemaStageFinding[] {
-  if (wireVerdict(value)) return NONE;
+/**
+ * The wire root: the verdict is the `oneOf` of the six message shapes. `parsed`: `value` is JSON.parse's (own,
+ * enumerable data members only), which the fast pass reads by enumeration; any other value takes the general dispatch.
+ */
+function validateWire(value: unknown, parsed: boolean): SchemaStageFinding[] {
+  if (parsed ? wireVerdict(value) : wireVerdictGeneral(value)) return NONE;
   if (Array.isArray(value)) return [found('ahp/wire-root', '', 'batch')];
   if (!isObj(value)) return [found('ahp/wire-root', '', 'notObject', { found: describeValue(value) })];
   let ref: string | undefined;
@@ -169,11 +172,12 @@ function dedupe(findings: SchemaStageFinding[]): SchemaStageFinding[] {
 /** Classify a parsed value by its JSON-RPC shape (AHP base/versioning.md §JSON-RPC). */
 function messageKind(v: Obj, binding: AhpBinding): AhpMessageKind {
   if (binding === 'registration') return 'registration';
-  const hasId = Object.hasOwn(v, 'id');
-  if (typeof v.method === 'string') {
-    if (v.method === 'hooks/intercept' && hasId) return 'intercept-request';
-    if (v.method === 'hooks/observe' && !hasId) return 'observe-notification';
-    if (v.method === 'hooks/capabilities' && hasId) return 'capabilities-request';
+  const method = v.method;
+  if (typeof method === 'string') {
+    const hasId = Object.hasOwn(v, 'id');
+    if (method === 'hooks/intercept' && hasId) return 'intercept-request';
+    if (method === 'hooks/observe' && !hasId) return 'observe-notification';
+    if (method === 'hooks/capabilities' && hasId) return 'capabilities-request';
     return 'unknown';
   }
   if (Object.hasOwn(v, 'error')) return 'error-response';
@@ -199,7 +203,9 @@ export function schemaStage(
   let findings: SchemaStageFinding[];
   switch (root.kind) {
     case 'wire':
-      findings = validateWire(value);
+      // a value handed in without text (validateAhpMessage) may have members JSON never makes (an accessor, a member
+      // that is not enumerable)
+      findings = validateWire(value, ev.text !== '');
       break;
     case 'registration':
       findings = runSchema('registration.schema.json', value);

@@ -4,7 +4,9 @@
  * The JSON-RPC shell and capabilities are checked here, the event by its own type's validator
  * (`events.schema.json#/$defs/<type>`): `event` and `interceptableEvent` are `allOf` of `if type = T then T`
  * (schemas/ahp/events.schema.json), so for a listed type only its branch applies. It says "passes" or "not sure", never
- * "fails": anything else goes to the whole validator (test/ahp/wire-verdict.test.ts holds the two together).
+ * "fails": anything else goes to the whole validator (test/ahp/wire-verdict.test.ts holds the two together). It reads
+ * members by enumeration where the schema does not, so it is for JSON values (own, enumerable data members): the stage
+ * sends a value of another kind to the general dispatch.
  */
 import { fnv32 } from '../../core/canonical.ts';
 import { MEMO_FORMATS } from '../../core/schema/memo-pattern.ts';

@@ -22,8 +22,8 @@ let whole: ((value: unknown) => boolean) | undefined;
 
 /**
  * The verdict of the wire root (`oneOf` of six message shapes): the fast pass of the dominant shapes
- * (src/ahp/schema/wire-fast.ts), else {@link wireVerdictGeneral}. The same answer as the whole `oneOf` for every value
- * (test/ahp/wire-verdict.test.ts).
+ * (src/ahp/schema/wire-fast.ts), else {@link wireVerdictGeneral}. The same answer as the whole `oneOf` for every JSON
+ * value (test/ahp/wire-verdict.test.ts; the stage gives any other value to {@link wireVerdictGeneral}).
  */
 export function wireVerdict(value: unknown): boolean {
   return (isObj(value) && fastWirePass(value)) || wireVerdictGeneral(value);
