@@ -3,7 +3,7 @@
  * shape.
  */
 import { framingFinding, framingRules, type FramingSpecs } from '../core/jsonl.ts';
-import { Engine, type RuleSelection } from '../core/engine.ts';
+import { Engine, type EventEntry, type RuleSelection } from '../core/engine.ts';
 import type { ProtocolChecker } from '../core/pipeline.ts';
 import { RULE_ERROR, type RuleCrashError, type RuleMeta } from '../core/rule.ts';
 import type { CheckerOutput } from '../core/protocol.ts';
@@ -102,6 +102,13 @@ export function createAhpChecker(opts: AhpCheckOptions, out: CheckerOutput): Pro
       crash,
     );
   }
+  // per event type (or method): its count and its per-event rules, found by one lookup a message; into stats.types
+  // by sync()
+  const byType = new Map<string, { n: number; rules: readonly EventEntry<AhpMessage>[] }>();
+  const sync = (): void => {
+    for (const [t, e] of byType) stats.types.set(t, e.n);
+  };
+  stats.sync = sync;
   const stageOpts = {
     ...(eventSchema ? { eventSchema } : {}),
     ...(opts.maxDepth !== undefined ? { maxDepth: opts.maxDepth } : {}),
@@ -136,14 +143,21 @@ export function createAhpChecker(opts: AhpCheckOptions, out: CheckerOutput): Pro
           : msg.kind === 'capabilities-request'
             ? 'hooks/capabilities'
             : undefined;
-      if (t) stats.types.set(t, (stats.types.get(t) ?? 0) + 1);
+      let typed: readonly EventEntry<AhpMessage>[] | undefined;
+      if (t) {
+        let e = byType.get(t);
+        if (e === undefined) byType.set(t, (e = { n: 0, rules: engine.eventRulesOf(t) }));
+        e.n++;
+        if (t === ruleType(msg)) typed = e.rules;
+      }
       // per-event rules see objects only (nothing else carries an event)
       const v: unknown = ev.value;
       if (v !== null && typeof v === 'object' && !Array.isArray(v))
-        engine.checkEvent(msg, engine.eventRulesOf(ruleType(msg)));
+        engine.checkEvent(msg, typed ?? engine.eventRulesOf(ruleType(msg)));
       if (msg.wireValid && !root) engine.streamEvent(msg);
     },
     end() {
+      sync();
       engine.end();
     },
   };
