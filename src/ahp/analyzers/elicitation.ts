@@ -169,16 +169,21 @@ export class Elicitation {
 
   /** Forget the form of request key number `n`, open or checked. */
   private dropForm(n: number): void {
+    // the checked form first: while the open one is held, the two count once, as the open one
+    this.dropChecked(n);
     const open = this.openForms.get(n);
     if (open !== undefined) {
       this.openForms.delete(n);
       this.formBytes -= formBytes(open.json);
     }
-    if (this.checkedSchemas.has(n)) {
-      const text = this.checkedSchemas.get(n);
-      this.checkedSchemas.delete(n);
-      if (open === undefined) this.formBytes -= formBytes(text ?? '');
-    }
+  }
+
+  /** Forget the checked form of `n`; its figure leaves formBytes unless its open form (counted alone) is still held. */
+  private dropChecked(n: number): void {
+    if (!this.checkedSchemas.has(n)) return;
+    const text = this.checkedSchemas.get(n);
+    this.checkedSchemas.delete(n);
+    if (!this.openForms.has(n)) this.formBytes -= formBytes(text ?? '');
   }
 
   /** Estimated bytes held: forms (open and checked) and remembered requests (the memory budget). */
@@ -190,9 +195,7 @@ export class Elicitation {
   forgetOldest(): boolean {
     const k = this.checkedSchemas.keys().next();
     if (!k.done) {
-      const text = this.checkedSchemas.get(k.value);
-      this.checkedSchemas.delete(k.value);
-      if (!this.openForms.has(k.value)) this.formBytes -= formBytes(text ?? '');
+      this.dropChecked(k.value);
       return true;
     }
     if (this.requestIds.size >= this.openRequests.size) return this.requestIds.forgetOldest();
