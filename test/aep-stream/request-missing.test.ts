@@ -19,6 +19,8 @@ const ask = (seq: number, over: Record<string, unknown> = {}) =>
   });
 const answer = (seq: number | undefined, over: Record<string, unknown> = {}) =>
   event('attention.answered', seq, { subject: 'q', data: { answer: { option: 'ok' } }, ...over });
+const started = (seq: number, over: Record<string, unknown> = {}) =>
+  event('session.started', seq, { data: {}, ...over });
 const status = (seq: number, over: Record<string, unknown> = {}) =>
   event('progress.status', seq, { data: { phase: 'working' }, ...over });
 
@@ -39,8 +41,11 @@ const ROWS: Row[] = [
     events: [event('session.started', 0, { data: {} }), answer(1)],
     want: 'error',
   },
-  { name: 'position (0, 0) first, no session.started', events: [status(0), answer(1)], want: 'error' },
-  { name: 'explicit epoch 0', events: [status(0, { epoch: 0 }), answer(1, { epoch: 0 })], want: 'error' },
+  {
+    name: 'explicit epoch 0',
+    events: [event('session.started', 0, { epoch: 0, data: {} }), answer(1, { epoch: 0 })],
+    want: 'error',
+  },
   {
     name: 'session.started first at a later position (the session began there)',
     events: [event('session.started', 4, { epoch: 2, data: {} }), answer(5, { epoch: 2 })],
@@ -48,27 +53,36 @@ const ROWS: Row[] = [
   },
   {
     name: 'timeout follower',
-    events: [status(0), event('attention.timeout', 1, { subject: 'q', data: { after_ms: 1 } })],
+    events: [started(0), event('attention.timeout', 1, { subject: 'q', data: { after_ms: 1 } })],
     want: 'error',
   },
   {
     name: 'resolved follower',
-    events: [status(0), event('attention.resolved', 1, { subject: 'q', data: { resolution: 'auto' } })],
+    events: [started(0), event('attention.resolved', 1, { subject: 'q', data: { resolution: 'auto' } })],
     want: 'error',
   },
   {
     name: 'a redelivered start changes nothing',
-    events: [status(0), status(0), answer(1)].map((e, i, a) => (i === 1 ? a[0]! : e)),
+    events: [started(0), started(0), answer(1)].map((e, i, a) => (i === 1 ? a[0]! : e)),
     want: 'error',
   },
-  { name: 'request present: linked', events: [status(0), ask(1), answer(2)], want: 'none' },
+  { name: 'request present: linked', events: [started(0), ask(1), answer(2)], want: 'none' },
+  // seq 0 is not a start: AEP-0001 §7 never says a counter starts at 0 (a pin starts where it starts)
+  { name: 'position (0, 0) first, no session.started', events: [status(0), answer(1)], want: 'info' },
+  { name: 'a lone follower at (0, 0), as an adapter mapping pin', events: [answer(0)], want: 'info' },
+  {
+    name: 'explicit epoch 0 at seq 0, no session.started',
+    events: [status(0, { epoch: 0 }), answer(1, { epoch: 0 })],
+    want: 'info',
+  },
+  { name: 'a request at seq 0 first, then its answer', events: [ask(0), answer(1)], want: 'none' },
   { name: 'request present after gaps: linked', events: [status(3), ask(7), answer(9)], want: 'none' },
   // start absent: mid-session captures, gaps, epochs
   { name: 'mid-session capture', events: [status(5), answer(6)], want: 'info' },
   { name: 'follower first, mid-session', events: [answer(3)], want: 'info' },
-  { name: 'a gap after the start', events: [status(0), status(2), answer(3)], want: 'info' },
-  { name: 'the request arrives later as backfill', events: [status(0), answer(2), ask(1)], want: 'info', line: 2 },
-  { name: 'an epoch change after the start', events: [status(0), answer(0, { epoch: 1 })], want: 'info' },
+  { name: 'a gap after the start', events: [started(0), status(2), answer(3)], want: 'info' },
+  { name: 'the request arrives later as backfill', events: [started(0), answer(2), ask(1)], want: 'info', line: 2 },
+  { name: 'an epoch change after the start', events: [started(0), answer(0, { epoch: 1 })], want: 'info' },
   {
     name: 'epoch 1 seq 0 first (not the first position)',
     events: [status(0, { epoch: 1 }), answer(1, { epoch: 1 })],
@@ -76,13 +90,13 @@ const ROWS: Row[] = [
   },
   {
     name: 'a seq regression after the start',
-    events: [status(0), status(1), status(1, { data: { phase: 'again' } }), answer(2)],
+    events: [started(0), status(1), status(1, { data: { phase: 'again' } }), answer(2)],
     want: 'info',
   },
   {
     name: 'after the session ended (its requests dropped)',
     events: [
-      status(0),
+      started(0),
       ask(1),
       event('attention.resolved', 2, { subject: 'q', data: { resolution: 'auto' } }),
       event('session.ended', 3, { data: {} }),
@@ -93,7 +107,7 @@ const ROWS: Row[] = [
   // other session, other source: a request elsewhere does not count
   {
     name: 'request in another session, follower session from its start',
-    events: [ask(0, { session: 'u_2', source: 'aep://unit-host/agent/unit/session/u_2' }), answer(0)],
+    events: [ask(0, { session: 'u_2', source: 'aep://unit-host/agent/unit/session/u_2' }), started(0), answer(1)],
     want: 'error',
   },
   {
@@ -103,7 +117,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'request of another source, same session name, follower from its start',
-    events: [ask(0, { source: OTHER_SOURCE }), answer(0)],
+    events: [ask(0, { source: OTHER_SOURCE }), started(0), answer(1)],
     want: 'error',
   },
   {
@@ -113,14 +127,14 @@ const ROWS: Row[] = [
   },
   {
     name: 'another source started, this one did not',
-    events: [status(0, { source: OTHER_SOURCE }), answer(3)],
+    events: [started(0, { source: OTHER_SOURCE }), answer(3)],
     want: 'info',
   },
   // foreign followers name the session only: never provable
   {
     name: 'foreign attention.routed',
     events: [
-      status(0),
+      started(0),
       event('attention.routed', undefined, {
         subject: 'q',
         source: 'aep://router/agent/r',
@@ -133,22 +147,22 @@ const ROWS: Row[] = [
   // state the analyzers forgot keeps the info
   {
     name: 'request refused by maxOpen',
-    events: [status(0), ask(1, { id: 'q0' }), ask(2), answer(3)],
+    events: [started(0), ask(1, { id: 'q0' }), ask(2), answer(3)],
     want: 'info',
     opts: { stream: { maxOpen: 1 } },
   },
   {
     name: 'session evicted by maxSessions and back',
-    events: [status(0), status(0, { session: 'u_2', source: 'aep://unit-host/agent/unit/session/u_2' }), answer(1)],
+    events: [started(0), started(0, { session: 'u_2', source: 'aep://unit-host/agent/unit/session/u_2' }), answer(1)],
     want: 'info',
     opts: { stream: { maxSessions: 1 } },
   },
   {
     name: 'a new session after an eviction',
     events: [
-      status(0),
-      status(0, { session: 'u_2', source: 'aep://unit-host/agent/unit/session/u_2' }),
-      status(0, { session: 'u_3', source: 'aep://unit-host/agent/unit/session/u_3' }),
+      started(0),
+      started(0, { session: 'u_2', source: 'aep://unit-host/agent/unit/session/u_2' }),
+      started(0, { session: 'u_3', source: 'aep://unit-host/agent/unit/session/u_3' }),
       answer(1, { session: 'u_3', source: 'aep://unit-host/agent/unit/session/u_3' }),
     ],
     want: 'info',

@@ -159,16 +159,14 @@ export class LifecycleAnalyzer {
   }
 
   /**
-   * `fromStart` is set at a session's first event when that is its start (AEP-0001 §7.3) and nothing was forgotten,
-   * kept while
-   * each event takes the next position, cleared otherwise: gaps are legal and may hide any event (§7.2).
+   * `fromStart` is set at a session's first event when it is that session's `session.started` and nothing was
+   * forgotten, kept while each event takes the next position, cleared otherwise: gaps are legal and may hide any
+   * event (AEP-0001 §7.2). A first event at seq 0 proves nothing: §7 never says a counter starts at 0, and a pin or
+   * an excerpt starts wherever it starts.
    */
   private trackStart(rec: SessionRecord, ev: AepEvent, seq: Counter, epoch: Counter | undefined): void {
     if (
-      (this.fresh &&
-        !this.forgot &&
-        epoch !== undefined &&
-        (ev.type === 'session.started' || (epoch === 0 && seq === 0))) ||
+      (this.fresh && !this.forgot && epoch !== undefined && ev.type === 'session.started') ||
       (rec.fromStart && epoch === rec.startEpoch && seq === rec.startNext)
     ) {
       rec.fromStart = true;
