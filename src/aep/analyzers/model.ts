@@ -45,6 +45,10 @@ const FACT_BITS = {
   form: 256,
   ack: 512,
   endorsesInvalid: 1024,
+  secondTarget: 2048,
+  outcome: 4096,
+  rejectedMatched: 8192,
+  overdue: 16384,
 } as const satisfies Partial<Record<keyof AepFacts, number>>;
 
 /** Every member present from the start, so all facts share one shape and presence() and the rules stay monomorphic. */
@@ -71,6 +75,10 @@ class FactsRecord implements AepFacts {
   form: AepFacts['form'] = undefined;
   ack: AepFacts['ack'] = undefined;
   endorsesInvalid: Mark | undefined = undefined;
+  secondTarget: AepFacts['secondTarget'] = undefined;
+  outcome: AepFacts['outcome'] = undefined;
+  rejectedMatched: AepFacts['rejectedMatched'] = undefined;
+  overdue: AepFacts['overdue'] = undefined;
 
   constructor(readonly ev: AepEvent) {}
 
@@ -166,7 +174,11 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
       (f.attention !== undefined ? FACT_BITS.attention : 0) |
       (f.form !== undefined ? FACT_BITS.form : 0) |
       (f.ack !== undefined ? FACT_BITS.ack : 0) |
-      (f.endorsesInvalid !== undefined ? FACT_BITS.endorsesInvalid : 0)
+      (f.endorsesInvalid !== undefined ? FACT_BITS.endorsesInvalid : 0) |
+      (f.secondTarget !== undefined ? FACT_BITS.secondTarget : 0) |
+      (f.outcome !== undefined ? FACT_BITS.outcome : 0) |
+      (f.rejectedMatched !== undefined ? FACT_BITS.rejectedMatched : 0) |
+      (f.overdue !== undefined ? FACT_BITS.overdue : 0)
     );
   }
 
