@@ -8,6 +8,11 @@ export const ASSESSMENT_TYPES = [
   'assessment.guardrail.recorded',
 ] as const;
 
+/** True for the three assessment types. */
+export function isAssessment(type: string): boolean {
+  return (ASSESSMENT_TYPES as readonly string[]).includes(type);
+}
+
 /**
  * A payload member name that reads as a separate target id (AEP-0009 §2): its letters end in `id` after a word naming
  * assessed work (`gen_ai.response.id`, `target_id`, `runId`, `event_id` ...), or it is `target`.

@@ -105,7 +105,7 @@ function timeOf(ev: AepEvent): number | undefined {
 /** Commands and their acks for one run. */
 export class ControlAnalyzer {
   private readonly commands = new Map<string, PendingCommand>();
-  /** Pending commands per session name, so most events skip the overdue check with one lookup. */
+  /** Pending commands per session name not yet reported overdue, so most events skip the overdue check with one lookup. */
   private readonly pendingBySession = new Map<string, number>();
   /** `(session, command id)` -> the first target that acked it: its source and the ack's mark. */
   private readonly targets = new Map<string, { source: string; at: Mark; command: Mark }>();
@@ -156,7 +156,7 @@ export class ControlAnalyzer {
       }
       if (cmd) {
         this.commands.delete(ck!);
-        this.unpend(cmd.session);
+        if (!cmd.overdue) this.unpend(cmd.session);
         this.budget.release(undefined);
         ack.command = { at: cmd.at, type: cmd.type };
         const t = timeOf(ev);
@@ -245,6 +245,7 @@ export class ControlAnalyzer {
       if (cmd.session !== session || cmd.overdue || cmd.timeMs === undefined) continue;
       if (t - cmd.timeMs <= this.ackWindowMs) continue;
       cmd.overdue = true;
+      this.unpend(session);
       (late ??= []).push(cmd);
     }
     if (late) facts.overdue = late;

@@ -1,5 +1,5 @@
 import { defineEventRule } from '../../core/engine.ts';
-import { ASSESSMENT_TYPES } from '../assessment.ts';
+import { ASSESSMENT_TYPES, isAssessment } from '../assessment.ts';
 import type { AepEvent } from '../event.ts';
 
 /** `aep/assessment-cause`. A SHOULD, hence a warning. */
@@ -15,6 +15,7 @@ export const assessmentCause = defineEventRule<AepEvent, 'aep/assessment-cause'>
   },
   types: ASSESSMENT_TYPES,
   check(ev, ctx) {
+    if (!isAssessment(ev.type)) return;
     if (typeof ev.value.cause === 'string') return;
     ctx.report({ pointer: '/cause', args: { type: ev.type } });
   },

@@ -1,5 +1,5 @@
 import { defineEventRule } from '../../core/engine.ts';
-import { metadataTokens, ASSESSMENT_TYPES } from '../assessment.ts';
+import { ASSESSMENT_TYPES, isAssessment, metadataTokens } from '../assessment.ts';
 import type { AepEvent } from '../event.ts';
 
 /** Longest metadata token taken for a token (longer is prose). */
@@ -25,6 +25,7 @@ export const assessmentLabelText = defineEventRule<AepEvent, 'aep/assessment-lab
   },
   types: ASSESSMENT_TYPES,
   check(ev, ctx) {
+    if (!isAssessment(ev.type)) return;
     for (const [pointer, v] of metadataTokens(ev.type, ev.value.data)) {
       const words = v
         .trim()

@@ -1,5 +1,5 @@
 import { defineEventRule } from '../../core/engine.ts';
-import { ASSESSMENT_TYPES } from '../assessment.ts';
+import { ASSESSMENT_TYPES, isAssessment } from '../assessment.ts';
 import type { AepEvent } from '../event.ts';
 
 /**
@@ -18,6 +18,7 @@ export const assessmentRun = defineEventRule<AepEvent, 'aep/assessment-run'>({
   },
   types: ASSESSMENT_TYPES,
   check(ev, ctx) {
+    if (!isAssessment(ev.type)) return;
     if (typeof ev.value.run === 'string') return;
     ctx.report({ pointer: '/run', args: { type: ev.type } });
   },

@@ -1,6 +1,6 @@
 import { defineEventRule } from '../../core/engine.ts';
 import { isObj } from '../../core/value.ts';
-import { ASSESSMENT_TYPES, isTargetIdName } from '../assessment.ts';
+import { ASSESSMENT_TYPES, isAssessment, isTargetIdName } from '../assessment.ts';
 import type { AepEvent } from '../event.ts';
 
 /** `aep/assessment-target-id`. The names are read by a pattern; the payload is open, so any other member passes. */
@@ -16,6 +16,7 @@ export const assessmentTargetId = defineEventRule<AepEvent, 'aep/assessment-targ
   },
   types: ASSESSMENT_TYPES,
   check(ev, ctx) {
+    if (!isAssessment(ev.type)) return;
     const data = ev.value.data;
     if (!isObj(data)) return;
     for (const [k, v] of Object.entries(data)) {

@@ -16,6 +16,7 @@ export const respondCause = defineEventRule<AepEvent, 'aep/respond-cause'>({
   },
   types: ['control.attention.respond'],
   check(ev, ctx) {
+    if (ev.type !== 'control.attention.respond') return;
     const subject = attr(ev, 'subject');
     const cause = attr(ev, 'cause');
     if (subject === undefined || cause === subject) return;
