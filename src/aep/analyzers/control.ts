@@ -175,7 +175,7 @@ export class ControlAnalyzer {
       if (type !== 'control.rejected') facts.endorsesInvalid = cmd.at;
     }
     if (type === 'attention.answered' || type === 'run.cancelled') this.outcome(ev, rec.session, facts);
-    if (this.pendingBySession.has(rec.session)) this.overdue(ev, rec.session, facts);
+    if (this.pendingBySession.size > 0 && this.pendingBySession.has(rec.session)) this.overdue(ev, rec.session, facts);
   }
 
   /** An ack decided `cmd`: an accepted respond or cancel expects its outcome; a rejected text answer is judged. */
