@@ -9,7 +9,7 @@
 export interface OptionSet {
   /** The option ids, as written. */
   ids: readonly string[];
-  /** The labels, one per id, when the request carried real labels (capture `redacted`+); else `undefined`. */
+  /** The labels, one per id, when they are the real ones (capture `redacted`+, or no placeholder); else `undefined`. */
   labels?: readonly string[];
 }
 
@@ -22,7 +22,10 @@ export type TextMatch =
   /** The text names no option id and the labels were placeholders: a label match cannot be ruled out. */
   | { status: 'unknown' };
 
-/** The options of an `attention.requested` payload (`options: [{id, label}]`), or `undefined` when it has none. */
+/**
+ * The options of an `attention.requested` payload (`options: [{id, label}]`), or `undefined` when it has none; the
+ * labels are kept when `realLabels` (capture `redacted`+) or when no label is a placeholder.
+ */
 export function optionSetOf(data: unknown, realLabels: boolean): OptionSet | undefined {
   const options = (data as { options?: unknown } | null | undefined)?.options;
   if (!Array.isArray(options) || options.length === 0) return undefined;
@@ -35,7 +38,10 @@ export function optionSetOf(data: unknown, realLabels: boolean): OptionSet | und
     ids.push(id);
     labels.push(typeof label === 'string' ? label : '');
   }
-  return realLabels ? { ids, labels } : { ids };
+  // below redacted a label may be a placeholder (AEP-0006: the 1-based index, or the id after a hop's degradation);
+  // labels that are none of those are the real, structural ones (vendor-fixed strings such as "Allow")
+  const placeholder = (label: string, i: number) => label === ids[i] || /^[0-9]+$/.test(label) || label === '';
+  return realLabels || !labels.some(placeholder) ? { ids, labels } : { ids };
 }
 
 /** Match `text` against `set` (AEP-0008 §1: trimmed, case-insensitive; an id first, else exactly one label). */
