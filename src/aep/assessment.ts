@@ -10,7 +10,7 @@ export const ASSESSMENT_TYPES = [
 
 /** True for the three assessment types. */
 export function isAssessment(type: string): boolean {
-  return (ASSESSMENT_TYPES as readonly string[]).includes(type);
+  return type.startsWith('assessment.') && (ASSESSMENT_TYPES as readonly string[]).includes(type);
 }
 
 /**

@@ -76,6 +76,7 @@ export const AEP_RULE_IDS = [
   'aep/text-answer-permissive',
   'aep/text-answer-refusal',
   'aep/assessment-target-id',
+  'aep/assessment-target-mismatch',
   'aep/assessment-run',
   'aep/assessment-cause',
   'aep/assessment-label-text',

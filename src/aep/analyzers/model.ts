@@ -8,6 +8,7 @@ import type { FactRule, StreamModel } from '../../core/engine.ts';
 import { markOf, type Mark } from '../../core/mark.ts';
 import { attr, scopeOf, type AepEvent, type AepScope } from '../event.ts';
 import { OpenBudget, type AepCapLog } from './budget.ts';
+import { AssessmentAnalyzer, type AssessmentFacts } from './assessment.ts';
 import { AttentionAnalyzer, type AttentionFacts } from './attention.ts';
 import { ControlAnalyzer, type ControlFacts } from './control.ts';
 import { FormValuesAnalyzer, type FormFacts } from './form-values.ts';
@@ -30,7 +31,8 @@ export type AepFacts = { ev: AepEvent } & Partial<EventKeys> &
   OrderFacts &
   AttentionFacts &
   FormFacts &
-  ControlFacts;
+  ControlFacts &
+  AssessmentFacts;
 
 /** The facts a stream rule can be gated `on`, one bit each (see {@link AepStreamModel.presence}). */
 const FACT_BITS = {
@@ -49,6 +51,7 @@ const FACT_BITS = {
   outcome: 4096,
   rejectedMatched: 8192,
   overdue: 16384,
+  assessedElsewhere: 32768,
 } as const satisfies Partial<Record<keyof AepFacts, number>>;
 
 /** Every member present from the start, so all facts share one shape and presence() and the rules stay monomorphic. */
@@ -79,6 +82,7 @@ class FactsRecord implements AepFacts {
   outcome: AepFacts['outcome'] = undefined;
   rejectedMatched: AepFacts['rejectedMatched'] = undefined;
   overdue: AepFacts['overdue'] = undefined;
+  assessedElsewhere: AepFacts['assessedElsewhere'] = undefined;
 
   constructor(readonly ev: AepEvent) {}
 
@@ -101,6 +105,7 @@ export interface AepStreamState {
   readonly attention: AttentionAnalyzer;
   readonly forms: FormValuesAnalyzer;
   readonly control: ControlAnalyzer;
+  readonly assessment: AssessmentAnalyzer;
   readonly memory: StateBudget;
 }
 
@@ -155,6 +160,7 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
       attention: new AttentionAnalyzer(lifecycle, budget, marks),
       forms: new FormValuesAnalyzer(),
       control: new ControlAnalyzer(options.ackWindowMs, lifecycle, budget, marks),
+      assessment: new AssessmentAnalyzer(),
     };
   }
 
@@ -178,7 +184,8 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
       (f.secondTarget !== undefined ? FACT_BITS.secondTarget : 0) |
       (f.outcome !== undefined ? FACT_BITS.outcome : 0) |
       (f.rejectedMatched !== undefined ? FACT_BITS.rejectedMatched : 0) |
-      (f.overdue !== undefined ? FACT_BITS.overdue : 0)
+      (f.overdue !== undefined ? FACT_BITS.overdue : 0) |
+      (f.assessedElsewhere !== undefined ? FACT_BITS.assessedElsewhere : 0)
     );
   }
 
@@ -197,6 +204,7 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
     s.attention.observe(ev, f);
     s.forms.observe(ev, f);
     s.control.observe(ev, f);
+    s.assessment.observe(ev, f);
     s.lifecycle.settle(ev, f);
     if (s.memory.settle() > 0) s.caps.note('maxStateMb', s.memory.mb, () => f.at);
     return facts;

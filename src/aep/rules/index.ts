@@ -11,6 +11,7 @@ import { assessmentCause } from './assessment-cause.ts';
 import { assessmentLabelText } from './assessment-label-text.ts';
 import { assessmentRun } from './assessment-run.ts';
 import { assessmentTargetId } from './assessment-target-id.ts';
+import { assessmentTargetMismatch } from './assessment-target-mismatch.ts';
 import { commandSecondTarget } from './command-second-target.ts';
 import { outcomeCause } from './outcome-cause.ts';
 import { respondCause } from './respond-cause.ts';
@@ -103,6 +104,7 @@ export const AEP_RULES: readonly (RuleMeta | EventRule<AepEvent> | AepStreamRule
   textAnswerPermissive,
   textAnswerRefusal,
   assessmentTargetId,
+  assessmentTargetMismatch,
   assessmentRun,
   assessmentCause,
   assessmentLabelText,
