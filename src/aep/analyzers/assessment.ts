@@ -5,6 +5,7 @@
  * {@link MAX_ASSESSED} (the oldest forgotten first); an id seen twice with different runs is not judged.
  */
 import type { Mark } from '../../core/mark.ts';
+import type { StateHolder } from '../../core/state-budget.ts';
 import { isAssessment } from '../assessment.ts';
 import { attr, type AepEvent } from '../event.ts';
 
@@ -34,10 +35,24 @@ export interface AssessmentFacts {
   assessedElsewhere?: { at: Mark; type: 'run' | 'session' };
 }
 
-/** Assessable events by id, for one run. */
-export class AssessmentAnalyzer {
+/** Estimated bytes of one remembered event (its id, session and run strings, the record and its mark). */
+const ENTRY_BYTES = 240;
+
+/** Assessable events by id, for one run; a StateHolder of the memory budget (`--max-state-mb`). */
+export class AssessmentAnalyzer implements StateHolder {
   /** id -> the event, or `null` when the id named two different runs. */
   private readonly byId = new Map<string, Assessed | null>();
+
+  bytes(): number {
+    return this.byId.size * ENTRY_BYTES;
+  }
+
+  forgetOldest(): boolean {
+    const first = this.byId.keys().next();
+    if (first.done) return false;
+    this.byId.delete(first.value);
+    return true;
+  }
 
   observe(ev: AepEvent, facts: AssessmentFacts & { at: Mark }): void {
     const type = ev.type;

@@ -7,6 +7,7 @@
  * {@link MAX_REMEMBERED} entries each, forgetting the oldest (later verdicts say less, never more).
  */
 import type { Mark } from '../../core/mark.ts';
+import type { StateHolder } from '../../core/state-budget.ts';
 import { attr, type AepEvent, type AepScope } from '../event.ts';
 import { matchText, type TextMatch } from '../text-answer.ts';
 import type { AttentionFacts } from './attention.ts';
@@ -102,8 +103,14 @@ function timeOf(ev: AepEvent): number | undefined {
   return Number.isNaN(ms) ? undefined : ms;
 }
 
-/** Commands and their acks for one run. */
-export class ControlAnalyzer {
+/** Estimated bytes of one first-target or expected-outcome entry (key, strings, record, marks). */
+const ENTRY_BYTES = 280;
+
+/**
+ * Commands and their acks for one run; a StateHolder of the memory budget for what it keeps of completed commands (the
+ * first targets, then the expected outcomes), never for pending commands (open work, counted by `maxOpen`).
+ */
+export class ControlAnalyzer implements StateHolder {
   private readonly commands = new Map<string, PendingCommand>();
   /** Pending commands per session name not yet reported overdue, so most events skip the overdue check with one lookup. */
   private readonly pendingBySession = new Map<string, number>();
@@ -121,6 +128,21 @@ export class ControlAnalyzer {
 
   get size(): number {
     return this.commands.size;
+  }
+
+  bytes(): number {
+    return (this.targets.size + this.expected.size) * ENTRY_BYTES;
+  }
+
+  forgetOldest(): boolean {
+    for (const map of [this.targets, this.expected] as Map<string, unknown>[]) {
+      const first = map.keys().next();
+      if (!first.done) {
+        map.delete(first.value);
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Commands still awaiting their ack, in arrival order (end of input). */

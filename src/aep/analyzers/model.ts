@@ -142,8 +142,13 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
     const budget = new OpenBudget(options.maxOpen, caps);
     const marks = new CompletionMarks(options.maxIds, identity.names, caps);
     const lifecycle = new LifecycleAnalyzer(options.maxSessions, options.maxIds, caps, budget, marks, identity.names);
-    // --max-state-mb: completion marks, then ended sessions, then (source, id) digests are forgotten
+    const control = new ControlAnalyzer(options.ackWindowMs, lifecycle, budget, marks);
+    const assessment = new AssessmentAnalyzer();
+    // --max-state-mb: what completed commands and assessable events leave (first targets, expected outcomes, assessed
+    // events), then completion marks, then ended sessions, then (source, id) digests are forgotten
     const memory = new StateBudget(options.maxStateMb);
+    memory.register(control);
+    memory.register(assessment);
     memory.register(marks);
     memory.register(lifecycle);
     memory.register(identity.idTable);
@@ -159,8 +164,8 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
       ordering: new OrderingAnalyzer(),
       attention: new AttentionAnalyzer(lifecycle, budget, marks),
       forms: new FormValuesAnalyzer(),
-      control: new ControlAnalyzer(options.ackWindowMs, lifecycle, budget, marks),
-      assessment: new AssessmentAnalyzer(),
+      control,
+      assessment,
     };
   }
 
