@@ -1,16 +1,13 @@
 /**
  * The assessment analyzer (AEP-0009 §2): where the events an assessment may judge by `cause` were, with their run and
  * session, so an assessment whose envelope names another run or session than the event it judges is caught. Only the
- * assessed events AEP-0009 §2 names (run terminals, tool completions, agent replies) are kept, at most
- * {@link MAX_ASSESSED} (the oldest forgotten first); an id seen twice with different runs is not judged.
+ * assessed events AEP-0009 §2 names (run terminals, tool completions, agent replies) are kept, bounded by the memory
+ * budget (the oldest forgotten first); an id seen twice with different runs is not judged.
  */
 import type { Mark } from '../../core/mark.ts';
 import type { StateHolder } from '../../core/state-budget.ts';
 import { isAssessment } from '../assessment.ts';
 import { attr, type AepEvent } from '../event.ts';
-
-/** Most assessable events remembered. */
-const MAX_ASSESSED = 100_000;
 
 /** Event types an assessment judges by `cause` (AEP-0009 §2, §6 examples). */
 const ASSESSABLE: ReadonlySet<string> = new Set([
@@ -64,7 +61,6 @@ export class AssessmentAnalyzer implements StateHolder {
       const prior = this.byId.get(id);
       if (prior === undefined) {
         this.byId.set(id, { session, run, at: facts.at });
-        if (this.byId.size > MAX_ASSESSED) this.byId.delete(this.byId.keys().next().value!);
       } else if (prior !== null && (prior.session !== session || prior.run !== run)) this.byId.set(id, null);
       return;
     }

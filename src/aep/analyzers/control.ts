@@ -3,8 +3,8 @@
  * target that acked a command first (§4.5: one target per command); the outcome an accepted command expects (§6: its
  * `cause` is the command or its ack) with a text answer's verdict against the request's options (AEP-0008); commands
  * still unacked when their target session emits past the ack window. An ack with no command in the input gets no
- * finding: a command is a foreign event (§2.2), not proven recorded. The first-target and outcome maps keep at most
- * {@link MAX_REMEMBERED} entries each, forgetting the oldest (later verdicts say less, never more).
+ * finding: a command is a foreign event (§2.2), not proven recorded. The first-target and outcome maps are bounded by
+ * the memory budget, which forgets their oldest entries first (later verdicts say less, never more).
  */
 import type { Mark } from '../../core/mark.ts';
 import type { StateHolder } from '../../core/state-budget.ts';
@@ -18,9 +18,6 @@ import type { Completion, CompletionMarks } from './markers.ts';
 
 /** Ack decisions (AEP-0004 §3). */
 export const ACKS: ReadonlySet<string> = new Set(['control.accepted', 'control.rejected']);
-
-/** Most first-target and expected-outcome entries kept (each map; the oldest is forgotten first). */
-const MAX_REMEMBERED = 100_000;
 
 /** A `control.attention.respond` whose answer is text only, against a request that offered `options` (AEP-0008). */
 export interface TextAnswer {
@@ -318,11 +315,10 @@ export class ControlAnalyzer implements StateHolder {
   }
 }
 
-/** Set `k` in `map`, forgetting the oldest entry past {@link MAX_REMEMBERED}. */
+/** Set `k` in `map` as its newest entry (the memory budget forgets the oldest first). */
 function remember<V>(map: Map<string, V>, k: string, v: V): void {
   map.delete(k);
   map.set(k, v);
-  if (map.size > MAX_REMEMBERED) map.delete(map.keys().next().value!);
 }
 
 /** The AEP-0008 verdict of a respond's answer that is text only, against the options of the request it names. */
