@@ -203,7 +203,7 @@ async function discovery(run: LiveRun): Promise<void> {
       d.capabilities && typeof d.capabilities === 'object' ? (d.capabilities as Record<string, unknown>) : {},
   };
   const wk = await fetchText(run.url('/.well-known/aep'), run.opts).catch(() => undefined);
-  if (!wk || wk.status !== 200) run.report('aep/live-well-known', 'missing', { status: wk?.status ?? 'nothing' });
+  if (wk?.status !== 200) run.report('aep/live-well-known', 'missing', { status: wk?.status ?? 'nothing' });
 }
 
 async function versionGate(run: LiveRun): Promise<void> {
