@@ -191,11 +191,13 @@ function findPem(text: string, out: SecretMatch[]): void {
 const SCHEME_WORD = /^[A-Za-z][A-Za-z0-9_-]{0,23}$/;
 // the word after it, when token-shaped: 8 or more token characters with a digit or an inner capital
 const NEXT_WORD = /[ \t]+([A-Za-z0-9\-._~+/]{8,}=*)(?=$|[\s"',;)\]}])/y;
+const MARK_AFTER = /[ \t]+(?:\[REDACTED[^\]\s]*\]|<redacted>|\*{3,})/iy;
 const TOKEN_CHAR = /[A-Za-z0-9\-._~+/]/;
 const OPENERS = '{([';
 const CLOSERS = '})]';
 // trailing closers and quotes of a run, which belong to the text around a value, not to it
-const TRAILING = /["'`,;)\]}]+$/;
+const TRAILING_CHARS = `"'\`,;)]}`;
+const SPACE = /\s/;
 
 /** True when `w` reads as a credential rather than a word: a digit, or a capital after its first letter. */
 function tokenShaped(w: string): boolean {
@@ -221,17 +223,31 @@ function bracketEnd(text: string, from: number, depth: number): number {
   return text.length;
 }
 
-/** The end of the non-space run at `from`, without the closers and quotes it ends with. */
+/** The end of the non-space run at `from`, without the closers and quotes it ends with (one pass each way). */
 function runEnd(text: string, from: number): number {
   let e = from;
-  while (e < text.length && !/\s/.test(text[e]!)) e++;
-  const t = TRAILING.exec(text.slice(from, e));
-  return t ? e - t[0].length : e;
+  while (e < text.length && !SPACE.test(text[e]!)) e++;
+  while (e > from && TRAILING_CHARS.includes(text[e - 1]!)) e--;
+  return e;
+}
+
+// what may stand before the keyword on a `KEY: value` line: indentation, `export `, a list dash, the rest of the name
+const LINE_KEY = /(?:^|\n)[ \t]*(?:export[ \t]+|-[ \t]+)?[A-Za-z0-9_.-]*$/;
+const LINE_VALUE_END = /\s(?:#|&&|\|\|?\s)|;\s/;
+// a mark later on the line: the value was redacted already, and the words before it are not the secret
+const MARK_AFTER_ANY = /\[REDACTED[^\]\s]*\]|<redacted>|\*{3,}/i;
+
+/** True when the keyword at `at` is part of an unquoted key that starts its line (looked for at most 64 back). */
+function startsLine(text: string, at: number): boolean {
+  const from = Math.max(0, at - 64);
+  const before = text.slice(from, at);
+  return LINE_KEY.test(before) && (from === 0 || before.includes('\n'));
 }
 
 /**
  * The whole value of an assignment match (AEP-0003 §9.4 a replaces the *value*), or undefined when the value is a
- * marker or empty. The value is the whole value wherever it starts: a scheme word and the token after it
+ * marker or empty. The value is the whole value wherever it starts: the rest of a `KEY: value` line (a passphrase of
+ * several words), a scheme word and the token after it
  * (`NAME_TOKEN: Scheme1 <token>`), a bare value that opens a bracket up to its close (`Ctor{..., Create: '<secret>'}`),
  * a quoted value whose closing quote is followed by more token text (a doubly wrapped `"name = "<token>""`).
  */
@@ -250,6 +266,17 @@ function assignmentValue(text: string, m: RegExpExecArray): [number, number] | u
     return v.length === 0 || MARKER.test(v) ? undefined : [start, end];
   }
   if (MARKER.test(v)) return undefined;
+  // a `KEY: value` / `KEY=value` line (YAML, .env, properties): the value is the rest of the line, up to a ` #` comment
+  // or a shell separator
+  if ((g.op === ':' || g.op === '=') && startsLine(text, m.index)) {
+    let e = text.indexOf('\n', end);
+    if (e < 0) e = text.length;
+    // a comment, or a shell's next command (`KEY=v && run`), ends it
+    const stop = text.slice(end, e).search(LINE_VALUE_END);
+    if (stop >= 0) e = end + stop;
+    while (e > end && SPACE.test(text[e - 1]!)) e--;
+    if (!MARK_AFTER_ANY.test(text.slice(end, e))) return [start, e];
+  }
   let depth = 0;
   for (const c of v) {
     if (OPENERS.includes(c)) depth++;
@@ -257,6 +284,9 @@ function assignmentValue(text: string, m: RegExpExecArray): [number, number] | u
   }
   if (depth > 0) return [start, bracketEnd(text, end, depth)];
   if (SCHEME_WORD.test(v)) {
+    // `token: Bearer [REDACTED:secret]`: the scheme of a value already redacted
+    MARK_AFTER.lastIndex = end;
+    if (MARK_AFTER.test(text)) return undefined;
     NEXT_WORD.lastIndex = end;
     const next = NEXT_WORD.exec(text);
     if (next && tokenShaped(next[1]!)) return [start, end + next[0].length];

@@ -118,6 +118,8 @@ const wrapped = fc.constantFrom(
   (s: string) => [`is_secret = true; secret_value = "${s}"`, 'is_secret = true; secret_value = ""'],
   (s: string) => [`tokenValue: ${s}`, 'tokenValue: '],
   (s: string) => [`AWS_SECRET_ACCESS_KEY=${s}`, 'AWS_SECRET_ACCESS_KEY='],
+  (s: string) => [`db_password: correct horse ${s}\nnext: 1`, 'db_password: correct horse \nnext: 1'],
+  (s: string) => [`  API_TOKEN=some words ${s} tail # rotated`, '  API_TOKEN=some words  tail # rotated'],
 );
 
 test('the value of an assignment is the whole value wherever it starts: no part of the secret survives', () => {
