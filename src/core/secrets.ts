@@ -92,7 +92,7 @@ const AUTH_HEADER =
 // optional closing quote of a quoted key, optional declared type, the whole operator (atomic: a look-ahead and a
 // back-reference, so the value never starts inside it), the value
 const ASSIGNMENT =
-  /(?:password|passwd|secret|api[_-]?key|token)(?:[_.-]?(?:access[_-]?)?key|[_.-]?(?:value|val|str|string|data|text|b64|base64|hex|raw|plain|plaintext|bytes|material|enc|encoded))?["']?(?:(?:\s*:\s*|\s+)(?:string|String|str|&str|&'static str|\[\]byte|bytes)(?=\s*=))?\s*(?=(?<op>[:=]+>?))\k<op>\s*(?:"(?<dq>(?:[^"\\\r\n]|\\.)*)"|'(?<sq>(?:[^'\\\r\n]|\\.)*)'|(?<bare>\S+))/dgi;
+  /(?:password|passwd|secret|api[_-]?key|token)(?:[_-]?(?:access[_-]?)?key|[_-]?(?:value|val|str|string|b64|base64|hex|raw|plain|plaintext|bytes|material|enc|encoded))?["']?(?:(?:\s*:\s*|\s+)(?:string|String|str|&str|&'static str|\[\]byte|bytes)(?=\s*=))?\s*(?=(?<op>[:=]+>?))\k<op>\s*(?:"(?<dq>(?:[^"\\\r\n]|\\.)*)"|'(?<sq>(?:[^'\\\r\n]|\\.)*)'|(?<bare>\S+))/dgi;
 const JWT = /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g;
 // an unsigned JWT written without its empty third segment: header and claims, both JSON objects (`eyJ`), and no dot
 // after (with one, the floor's JWT shape holds it)
