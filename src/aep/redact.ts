@@ -116,12 +116,8 @@ export function createRedactor(opts: RedactOptions = {}): Redactor {
 const MAX_PASSES = 32;
 const MARKS = /\[REDACTED:(?:secret|pii)\]/g;
 
-/**
- * `s` with every span the detector flags (secrets, and PII when `pii`) replaced by its mark, again on the result
- * until the detector finds nothing: the fixed point over the one detector of src/core/secrets.ts (issue 43), so that
- * what `aep redact` and `aep downlevel --redact` write is flagged by no rule that reads it.
- */
-function settle(s: string, pii: boolean): string {
+/** The fixed point of {@link settle} and the passes it took, or `passes: undefined` when none was reached. */
+function fixedPoint(s: string, pii: boolean): { text: string; passes: number | undefined } {
   let out = s;
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     const found = findSecrets(out);
@@ -130,10 +126,27 @@ function settle(s: string, pii: boolean): string {
       continue;
     }
     const personal = pii ? findSecrets(out, { classes: PII_CLASSES }) : [];
-    if (personal.length === 0) return out;
+    if (personal.length === 0) return { text: out, passes: pass };
     out = replaceMatches(out, personal, PII_MARK);
   }
-  return SECRET_MARK;
+  return { text: SECRET_MARK, passes: undefined };
+}
+
+/**
+ * `s` with every span the detector flags (secrets, and PII when `pii`) replaced by its mark, again on the result
+ * until the detector finds nothing: the fixed point over the one detector of src/core/secrets.ts (issue 43), so that
+ * what `aep redact` and `aep downlevel --redact` write is flagged by no rule that reads it.
+ */
+function settle(s: string, pii: boolean): string {
+  return fixedPoint(s, pii).text;
+}
+
+/**
+ * The passes the redaction of `s` takes to reach its fixed point, or undefined when it is not reached within the bound
+ * (then the text is replaced whole): for tests, which hold that the bound is never what ends it.
+ */
+export function redactionPasses(s: string, pii = true): number | undefined {
+  return fixedPoint(s, pii).passes;
 }
 
 /** `s` with `f` applied to each stretch between the marks already written (a mark is never cut into). */

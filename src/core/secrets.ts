@@ -15,7 +15,8 @@ export type SecretClass =
   | 'provider-token'
   | 'aws-key-id'
   | 'authorization'
-  | 'jwt-unsigned';
+  | 'jwt-unsigned'
+  | 'url-credentials';
 /** A rule (d) class (AEP-0003 §9.4 d). */
 export type PiiClass = 'email' | 'phone';
 /** Any class the detector knows. */
@@ -36,6 +37,7 @@ export const HARDENING_SECRET_CLASSES: readonly SecretClass[] = [
   'aws-key-id',
   'authorization',
   'jwt-unsigned',
+  'url-credentials',
 ];
 
 /** The tier of a secret class: the §9.4(a) floor, or hardening beyond it. */
@@ -58,6 +60,7 @@ export const CLASS_DESCRIPTIONS: Readonly<Record<DetectorClass, string>> = {
   'aws-key-id': 'an AWS temporary or other access key id (ASIA..., ABIA..., ACCA..., A3T...)',
   authorization: 'HTTP Authorization credentials (Basic user:password, or another scheme)',
   'jwt-unsigned': 'an unsigned two-segment JWT (eyJ....eyJ...)',
+  'url-credentials': "a password in a URL's userinfo (scheme://user:password@host)",
   email: 'an email address',
   phone: 'a phone number',
 };
@@ -123,12 +126,16 @@ const AZURE_KEY =
   /(?<![A-Za-z0-9])[A-Za-z0-9]{52}JQQJ9[9DH][A-Za-z0-9][A-L][A-Za-z0-9]{16}[A-Za-z][A-Za-z0-9]{7}(?:[A-Za-z0-9]{2}==)?(?![A-Za-z0-9])/g;
 const AZURE_NAMED_KEY =
   /(?:azure|openai|cognitive|ocp-apim-subscription)[A-Za-z0-9_.-]{0,40}?key["']?\s*[:=]\s*["']?([0-9a-fA-F]{32})(?![A-Za-z0-9])/gi;
+// a password in a URL's userinfo (RFC 3986 §3.2.1 deprecates it because it leaks): scheme://user:password@host
+const URL_CREDENTIALS = /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,20}:\/\/[^\s:/?#@[\]]+:([^\s/?#@]+)@/g;
+// a reference or a placeholder where the password would be: `${DB_PASS}`, `$PASS`, `<password>`, `***`, `%s`
+const URL_PLACEHOLDER = /^(?:\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|<[^>]*>|\*+|%s|\{\{[^}]*\}\})$/;
 const EMAIL = /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![A-Za-z0-9-])/g;
 const PHONE = /(?<![\w+])(?:\+\d{1,3}[ -]?)?(?:\(\d{1,4}\)[ -]?|\d{2,4}[ -])\d{3,4}[ -]\d{4}(?!\w)/g;
 
 // A text none of whose matches can start: every pattern above opens with (or, for PEM, needs) one of these literals.
 const SECRET_OPENINGS =
-  /-----BEGIN |AKIA|ASIA|ABIA|ACCA|A3T|bearer|basic|authorization|passw(?:or)?d|secret|api[_-]?key|token|eyJ|gh[pousr]_|github_pat_|gl[a-z]+-|GR1348941|xox|xapp-|hooks\.slack\.com\/|[sre]k[-_]|whsec_|AIza|JQQJ9|azure|openai|cognitive|ocp-apim/i;
+  /-----BEGIN |AKIA|ASIA|ABIA|ACCA|A3T|bearer|basic|authorization|passw(?:or)?d|secret|api[_-]?key|token|eyJ|gh[pousr]_|github_pat_|gl[a-z]+-|GR1348941|xox|xapp-|hooks\.slack\.com\/|[sre]k[-_]|whsec_|AIza|JQQJ9|azure|openai|cognitive|ocp-apim|:\/\//i;
 
 /**
  * False when `text` surely holds no match of a secret class (none of the literals the patterns open with): one scan
@@ -237,6 +244,33 @@ const LINE_VALUE_END = /\s(?:#|&&|\|\|?\s)|;\s/;
 // a mark later on the line: the value was redacted already, and the words before it are not the secret
 const MARK_AFTER_ANY = /\[REDACTED[^\]\s]*\]|<redacted>|\*{3,}/i;
 
+// a YAML block scalar indicator (`|`, `>-`, `|2+`): the value is on the lines below
+const BLOCK_SCALAR = /^[|>](?:[1-9]?[+-]?|[+-][1-9])$/;
+
+/**
+ * The end of a YAML block scalar whose key is on the line of `keyAt` and whose indicator ends at `from`: the lines below
+ * indented deeper than the key (blank lines among them), one pass.
+ */
+function blockEnd(text: string, keyAt: number, from: number): number {
+  const lineStart = text.lastIndexOf('\n', keyAt) + 1;
+  let indent = 0;
+  while (text[lineStart + indent] === ' ' || text[lineStart + indent] === '\t') indent++;
+  let last = from;
+  for (let nl = text.indexOf('\n', from); nl >= 0; ) {
+    const ls = nl + 1;
+    let q = ls;
+    while (q < text.length && (text[q] === ' ' || text[q] === '\t')) q++;
+    const next = text.indexOf('\n', ls);
+    const le = next < 0 ? text.length : next;
+    if (q < le) {
+      if (q - ls <= indent) break;
+      last = le;
+    }
+    nl = next;
+  }
+  return last;
+}
+
 /** True when the keyword at `at` is part of an unquoted key that starts its line (looked for at most 64 back). */
 function startsLine(text: string, at: number): boolean {
   const from = Math.max(0, at - 64);
@@ -247,7 +281,7 @@ function startsLine(text: string, at: number): boolean {
 /**
  * The whole value of an assignment match (AEP-0003 §9.4 a replaces the *value*), or undefined when the value is a
  * marker or empty. The value is the whole value wherever it starts: the rest of a `KEY: value` line (a passphrase of
- * several words), a scheme word and the token after it
+ * several words) or the YAML block below `KEY: |`, the text between triple quotes, a scheme word and the token after it
  * (`NAME_TOKEN: Scheme1 <token>`), a bare value that opens a bracket up to its close (`Ctor{..., Create: '<secret>'}`),
  * a quoted value whose closing quote is followed by more token text (a doubly wrapped `"name = "<token>""`).
  */
@@ -257,6 +291,13 @@ function assignmentValue(text: string, m: RegExpExecArray): [number, number] | u
   const which = g.dq !== undefined ? 'dq' : g.sq !== undefined ? 'sq' : 'bare';
   const [start, end] = m.indices!.groups![which]!;
   if (which !== 'bare') {
+    const q = which === 'dq' ? '"' : "'";
+    // a triple-quoted string (`password = """..."""`): the value is what stands between the triple quotes
+    if (v.length === 0 && text[end + 1] === q) {
+      const close = text.indexOf(q.repeat(3), end + 2);
+      const e = close < 0 ? text.length : close;
+      return e > end + 2 && !MARKER.test(text.slice(end + 2, e)) ? [end + 2, e] : undefined;
+    }
     // a closing quote followed by token text closed nothing: the value runs on to the end of that run
     const after = end + 1;
     if (after < text.length && TOKEN_CHAR.test(text[after]!)) {
@@ -269,6 +310,7 @@ function assignmentValue(text: string, m: RegExpExecArray): [number, number] | u
   // a `KEY: value` / `KEY=value` line (YAML, .env, properties): the value is the rest of the line, up to a ` #` comment
   // or a shell separator
   if ((g.op === ':' || g.op === '=') && startsLine(text, m.index)) {
+    if (g.op === ':' && BLOCK_SCALAR.test(v)) return [start, blockEnd(text, m.index, end)];
     let e = text.indexOf('\n', end);
     if (e < 0) e = text.length;
     // a comment, or a shell's next command (`KEY=v && run`), ends it
@@ -379,6 +421,15 @@ export function findSecrets(text: string, opts: FindOptions = {}): SecretMatch[]
         break;
       case 'jwt-unsigned':
         if (text.includes('eyJ')) pushAll(JWT_UNSIGNED, text, c, out);
+        break;
+      case 'url-credentials':
+        if (text.includes('://'))
+          pushAll(URL_CREDENTIALS, text, c, out, (m) => {
+            const pass = m[1]!;
+            if (URL_PLACEHOLDER.test(pass) || MARKER.test(pass)) return undefined;
+            const end = m.index + m[0].length - 1;
+            return [end - pass.length, end];
+          });
         break;
       case 'email':
         if (text.includes('@')) pushAll(EMAIL, text, c, out);

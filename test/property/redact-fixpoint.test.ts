@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { createRedactor } from '../../src/aep/redact.ts';
+import { createRedactor, redactionPasses } from '../../src/aep/redact.ts';
 import { findSecrets, type DetectorClass } from '../../src/core/secrets.ts';
 
 const ALL: readonly DetectorClass[] = [
@@ -23,6 +23,7 @@ const ALL: readonly DetectorClass[] = [
   'jwt',
   'jwt-unsigned',
   'provider-token',
+  'url-credentials',
 ];
 const PII: readonly DetectorClass[] = ['email', 'phone'];
 /** Every secret class the detector knows (a class name it does not know is skipped). */
@@ -64,6 +65,9 @@ const PIECES = [
   'ops@example.com',
   '+1 (555) 123-4567',
   '/home/alice/x',
+  'password = """Tz83kLq0"""',
+  'token: |\n  Qp83xLm0\n',
+  'postgres://app:Hw83nBv0@db/x',
 ];
 
 const textAndOptions = fc
@@ -98,6 +102,9 @@ test('for any text and options, after redact the detector finds nothing (a fixed
       const r = createRedactor({ secretNames: o.names, secretValues: o.values, home: o.home, pii: o.pii });
       const out = r.text(o.text);
       assert.deepEqual(secretsIn(out), [], `${JSON.stringify(o)} -> ${JSON.stringify(out)}`);
+      // the fixed point is reached by the detector, never by the bound that replaces a text whole
+      assert.notEqual(redactionPasses(o.text, o.pii), undefined, JSON.stringify(o.text));
+      assert.notEqual(redactionPasses(out, o.pii), undefined, JSON.stringify(out));
       if (o.pii) assert.deepEqual(findSecrets(out, { classes: PII }), [], `PII left in ${JSON.stringify(out)}`);
     }),
     { numRuns: 3000 },
@@ -119,6 +126,11 @@ const wrapped = fc.constantFrom(
   (s: string) => [`tokenValue: ${s}`, 'tokenValue: '],
   (s: string) => [`AWS_SECRET_ACCESS_KEY=${s}`, 'AWS_SECRET_ACCESS_KEY='],
   (s: string) => [`db_password: correct horse ${s}\nnext: 1`, 'db_password: correct horse \nnext: 1'],
+  (s: string) => [`client_secret: |\n  ${s}\n\n  ${s.slice(2)}x\nnext: 1`, 'client_secret: |\n  \n\n  x\nnext: 1'],
+  (s: string) => [`password = """${s}"""\nnext`, 'password = """"""\nnext'],
+  (s: string) => [`api_secret = '''${s}\n${s.slice(1)}'''`, "api_secret = ''''''"],
+  (s: string) => [`DATABASE_URL=postgres://app:${s}@db:5432/x`, 'DATABASE_URL=postgres://app:@db:5432/x'],
+  (s: string) => [`dsn "mysql://root:${s}@10.0.0.1/app"`, 'dsn "mysql://root:@10.0.0.1/app"'],
   (s: string) => [`  API_TOKEN=some words ${s} tail # rotated`, '  API_TOKEN=some words  tail # rotated'],
 );
 
@@ -130,6 +142,10 @@ test('the value of an assignment is the whole value wherever it starts: no part 
       assert.ok(secretsIn(text).length > 0, `not flagged: ${JSON.stringify(text)}`);
       const out = r.text(text);
       assert.deepEqual(secretsIn(out), [], JSON.stringify(out));
+      assert.ok(
+        out.startsWith(template.slice(0, 5)),
+        `${JSON.stringify(text)} -> ${JSON.stringify(out)}: the key is kept`,
+      );
       const kept = keptPartOf(out, s, `${template}[REDACTED:secret]`);
       assert.equal(kept, undefined, `${JSON.stringify(text)} -> ${JSON.stringify(out)} keeps ${JSON.stringify(kept)}`);
     }),

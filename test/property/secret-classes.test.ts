@@ -289,6 +289,47 @@ test('Azure AI / Azure OpenAI keys: the 84-character identifiable key, a 32-hex 
   );
 });
 
+test("a URL's userinfo password (scheme://user:password@host); a reference, a placeholder, no password and scp paths are none", () => {
+  fc.assert(
+    fc.property(
+      fc.constantFrom('https', 'postgres', 'mysql', 'redis', 'amqp', 'mongodb+srv', 'ftp'),
+      chars(LOWER + DIGITS + '_.-', 1, 12),
+      chars(ALNUM + '!$&*-._~%', 1, 24),
+      chars(LOWER, 1, 10).map((h) => `${h}.example`),
+      context,
+      (scheme, user, pass, host, wrap) => {
+        fc.pre(!/^(?:\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\*+|%s)$/.test(pass));
+        const text = wrap(`${scheme}://${user}:${pass}@${host}:5432/db`);
+        const at = text.indexOf(`:${pass}@`) + 1;
+        assert.ok(
+          findSecrets(text).some((m) => m.class === 'url-credentials' && m.start === at && m.end === at + pass.length),
+          `the password is not found in ${JSON.stringify(text)}`,
+        );
+        const out = r.text(text);
+        assert.ok(
+          out.includes(`${user}:[REDACTED:secret]@${host}`),
+          `${JSON.stringify(text)} -> ${JSON.stringify(out)}`,
+        );
+        assert.deepEqual(findSecrets(out), []);
+      },
+    ),
+    RUNS,
+  );
+  for (const t of [
+    'git@github.com:org/repo.git',
+    'ssh://git@host.example:22/repo',
+    'https://example.com/a:b@c',
+    'https://user:$' + '{DB_PASSWORD}@db.example/x',
+    'https://user:$PASS@db.example/x',
+    'https://user:<password>@db.example/x',
+    'https://user:***@db.example/x',
+    'https://user@db.example/x',
+    'mailto:ops@example.com',
+    'http://[::1]:8080/health',
+  ])
+    clean(t);
+});
+
 test('ordinary text is never flagged: prose, hex hashes, UUIDs, versions, paths, base64 blobs', () => {
   const WORDS = ['the', 'deploy', 'ran', 'tests', 'token', 'secret', 'basic', 'key', 'Asia', 'Stripe', 'GitHub', 'of'];
   const uuid = fc.uuid();
