@@ -7,6 +7,7 @@ import type { BigIntegerLiteral } from '../../core/json.ts';
 import { CE_RULES as R } from './rules.ts';
 import { isObj } from '../../core/value.ts';
 import type { MessageArgs } from '../../core/message.ts';
+import { notCeString } from './numbers.ts';
 import {
   AEP_ENVELOPE_ORDER,
   AEP_TYPE_ROOT,
@@ -55,6 +56,35 @@ export function toCloudEvent(event: Readonly<Record<string, unknown>>): Record<s
   for (const [k, v] of Object.entries(event)) if (!isAepCoreAttribute(k) && v !== undefined) ce[k] = v;
   if (event.data !== undefined) ce.data = event.data;
   return ce;
+}
+
+const CE_INT32 = (v: number) => Number.isInteger(v) && v >= -2147483648 && v <= 2147483647;
+
+/**
+ * Why `event` has no valid CloudEvents form (AEP-0005 §5 item 2: the output "MUST validate as CloudEvents 1.0 JSON
+ * format"), or `undefined`: an attribute integer outside the signed 32-bit CloudEvents Integer (a `seq` at or above
+ * 2^31), a number that is not an integer, a string that is not a CloudEvents String (control characters, noncharacters,
+ * unpaired surrogates). `data` is a JSON value and carries any number as written.
+ */
+export function ceRefusal(event: Readonly<Record<string, unknown>>): { pointer: string; reason: string } | undefined {
+  for (const [k, v] of Object.entries(event)) {
+    if (k === 'data' || v === undefined || v === null) continue;
+    const name = k === 'type' ? 'type' : (CE_ATTRIBUTE_TABLE[k] ?? k);
+    const pointer = '/' + escapeToken(k);
+    if (typeof v === 'number' && !CE_INT32(v))
+      return {
+        pointer,
+        reason: Number.isInteger(v)
+          ? `${k} is an integer outside the signed 32-bit range of the CloudEvents Integer type, so ${name} cannot carry it`
+          : `${k} is a number that is not an integer, which no CloudEvents attribute type holds`,
+      };
+    if (typeof v === 'string' && notCeString(v))
+      return {
+        pointer,
+        reason: `${k} holds a character the CloudEvents String type disallows (a control character, a noncharacter or an unpaired surrogate), so ${name} cannot carry it`,
+      };
+  }
+  return undefined;
 }
 
 /** The outcome of {@link fromCloudEvent}. */

@@ -151,6 +151,8 @@ export const OTLP_RULES = {
       'any-type': '{member} is {kind}, not {expected}.',
       'double-infinite': 'doubleValue is not a finite number; JSON cannot carry it as an AEP value.',
       int: 'intValue is {kind}.',
+      'int-range': 'intValue is an integer beyond int64, the range of an OTLP intValue.',
+      'kv-repeat': 'Key "{key}" repeats in a kvlistValue; its keys are unique, so which value counts is undefined.',
       'int-string': 'intValue is a string that is not a decimal integer.',
       'values-not-array': '{member}.values is not an array.',
       'key-value': 'A KeyValue is not an object with a string key.',
@@ -181,15 +183,15 @@ export const OTLP_RULES = {
   severity: otlp(
     'severity',
     'error',
-    'AEP-0005 §3.4',
-    'severityText and severityNumber are one row of the §3.4 table (DEBUG 5, INFO 9, INFO2 10, WARN 13, ERROR 17, FATAL 21), or both absent.',
+    'AEP-0005 §3.4; OTLP/JSON (enum fields are integers)',
+    "severityNumber is an integer 1-24 (OTLP/JSON writes enums as integers: an enum name is read as its number and reported), bucketed back by the §3.4 inverse (1-8 debug, 9 info, 10-12 notice, 13-16 warning, 17-20 error, 21-24 critical): a number between the rows is no error. A row's own number (5, 9, 10, 13, 17, 21) with a severityText other than the row's (DEBUG, INFO, INFO2, WARN, ERROR, FATAL) is; severityText never comes without a number.",
     {
       number: 'severityNumber is {kind}.',
       'number-name': 'severityNumber is a string that names no SeverityNumber.',
+      'number-enum-name':
+        'severityNumber is the enum name "{name}"; OTLP/JSON writes enum fields as integers (read as {number}).',
       'number-range': 'severityNumber is outside 1-24.',
       'text-alone': 'severityText is present without a severityNumber.',
-      'row-no-text':
-        'severityNumber {number} with no severityText is not a row of the §3.4 table ({rowText} {rowNumber} for {level}).',
       'row-text':
         'severityNumber {number} with severityText "{text}" is not a row of the §3.4 table ({rowText} {rowNumber} for {level}).',
       'row-text-kind':
