@@ -7,6 +7,7 @@ import { Option, type Command } from 'commander';
 import { FILTERABLE_CORE, matches, parseFilter, InvalidFilterError, type AttrFilter } from '../aep/attr-match.ts';
 import { ceRefusal, toCloudEvent } from '../aep/bridges/cloudevents.ts';
 import { numberLiterals } from '../aep/bridges/numbers.ts';
+import { bridgeFormatOf } from '../aep/bridges/hint.ts';
 import { toOcsf } from '../aep/bridges/ocsf.ts';
 import { toOtlp, type OtlpCounts } from '../aep/bridges/otlp.ts';
 import { downlevelStream } from '../aep/downlevel.ts';
@@ -215,6 +216,12 @@ export function addBridgeVerbs(
           return r.record;
         };
       }
+      // a line that is bridge output already (aep/bridge-input) is no AEP event to convert
+      const convert = transform;
+      transform = (ev) =>
+        bridgeFormatOf(ev.value) === undefined
+          ? convert(ev)
+          : refuse('the line is bridge output, not an AEP event (aep/bridge-input)');
       // ASCII-only JSON: the same values, in the bytes of the upstream AEP-0005 pins; every rule runs, so a line
       // `validate` fails is refused with its findings (issue 37 item 4b)
       const code = await runFilter(files, transform, io, {

@@ -60,6 +60,7 @@ export function otlpNumberOf(value: number, literal?: string): OtlpNumber {
   const exact = exactIntegerOfLiteral(literal);
   if (typeof exact === 'bigint') {
     if (isInt64(exact)) return { intValue: exact.toString() };
+    if (!Number.isFinite(value)) return { refused: 'non-finite' };
     // an integer literal beyond int64 would round as a double; one written as a real is a double already
     return /[.eE]/.test(literal) && Number.isFinite(value) ? { doubleValue: value } : { refused: 'beyond-int64' };
   }

@@ -47,8 +47,11 @@ export const CE_RULES = {
     'attribute-type',
     'error',
     'CloudEvents 1.0 §3.1-§3.2',
-    'Every context attribute has a CloudEvents type: id, source, type and subject non-empty strings, time an RFC 3339 timestamp, datacontenttype a string, extension values strings, booleans or integers within the signed 32-bit range.',
+    'Every context attribute has a CloudEvents type: id, source, type and subject non-empty strings, every string a CloudEvents String (no control character U+0000-U+001F or U+007F-U+009F, no noncharacter, no unpaired surrogate: §3.1.1), time an RFC 3339 timestamp, datacontenttype a media type (RFC 2046 type/subtype, parameters allowed), extension values strings, booleans or integers within the signed 32-bit range.',
     {
+      'string-chars':
+        '{name} holds a character the CloudEvents String type disallows (a control character, a noncharacter or an unpaired surrogate).',
+      'media-type': 'datacontenttype is a string of {length} characters that is not a media type (type/subtype).',
       string: '{name} is {kind}; it must be a non-empty string.',
       'time-string': 'time is a string of {length} characters that is not an RFC 3339 timestamp.',
       'time-kind': 'time is {kind}.',
@@ -72,20 +75,22 @@ export const CE_RULES = {
     'data',
     'error',
     'AEP-0005 §1 B2; CloudEvents 1.0 JSON format §3.1',
-    'The AEP payload crosses as the JSON member data; a data_base64 member cannot carry an AEP payload.',
+    'The AEP payload crosses as the JSON member data; a data_base64 member cannot carry an AEP payload, nor can data under a datacontenttype that declares other than JSON content (not */json or */*+json).',
     {
       base64:
         'The CloudEvent carries data_base64: binary data cannot carry an AEP payload (a JSON object in data); it is dropped.',
+      'not-json':
+        'datacontenttype declares content that is not JSON, so data would be its string form (CloudEvents JSON format §3.1.1); an AEP payload is a JSON object.',
     },
   ),
   datacontenttype: ce(
     'datacontenttype',
-    'error',
-    'AEP-0005 §1 B1',
-    'datacontenttype is "application/json" exactly when data is present, and absent when it is not (the B1 constant is not materialised).',
+    'warning',
+    'AEP-0005 §1 B1; CloudEvents 1.0 JSON format §3.1.1',
+    'datacontenttype is what B1 writes: "application/json" exactly when data is present, absent when it is not. It is read as a media type (type and subtype case-insensitive, parameters allowed; absent means JSON in the CloudEvents JSON format), so another spelling of JSON, or its absence, is a warning (AEP-0005 says only how to write it), not an error.',
     {
       absent: 'data is present but datacontenttype is absent; the bridge sets "application/json".',
-      other: 'data is present with a datacontenttype other than "application/json".',
+      other: 'data is present with a JSON datacontenttype other than the "application/json" B1 writes.',
       'without-data': 'datacontenttype is present without data; the bridge sets it only when data is present.',
     },
   ),
@@ -262,8 +267,25 @@ export const OTLP_RULES = {
   ),
 } as const satisfies Record<string, RuleMeta>;
 
+/** The rule of bridge output read as AEP JSONL (no `--from`). */
+export const BRIDGE_INPUT_RULE: RuleMeta = {
+  id: 'aep/bridge-input',
+  severity: 'error',
+  spec: 'AEP-0005 §1, §3.2; AEP-0001 §5',
+  description:
+    'A line that is bridge output (a CloudEvent: specversion and no aep member; an OTLP/JSON request: resourceLogs) read as AEP JSONL is one finding naming the --from that reads it; such lines are not checked as AEP events (each would fail every envelope rule), and the input fails.',
+  messages: {
+    lines:
+      'This line is {format} output of the AEP-0005 bridge, not an AEP event: read the input with `--from {from}` (lines like it are not checked as AEP, nor reported one by one).',
+  },
+};
+
 /** Every bridge rule, as the catalogue lists them. */
-export const AEP_BRIDGE_RULES: readonly RuleMeta[] = [...Object.values(CE_RULES), ...Object.values(OTLP_RULES)];
+export const AEP_BRIDGE_RULES: readonly RuleMeta[] = [
+  ...Object.values(CE_RULES),
+  ...Object.values(OTLP_RULES),
+  BRIDGE_INPUT_RULE,
+];
 
 const BY_ID = new Map<string, RuleMeta>(AEP_BRIDGE_RULES.map((r) => [r.id, r]));
 
