@@ -141,7 +141,7 @@ export const OTLP_RULES = {
     'shape',
     'error',
     'AEP-0005 §3.2; OTLP/JSON (logs/v1 ExportLogsServiceRequest)',
-    "The input is an OTLP/JSON ExportLogsServiceRequest: resourceLogs[].scopeLogs[].logRecords[] arrays of objects, attributes as {key, value} lists, every value an AnyValue with one member, and an AEP record's body an AnyValue map (kvlistValue).",
+    "The input is an OTLP/JSON ExportLogsServiceRequest: resourceLogs[].scopeLogs[].logRecords[] arrays of objects, attributes as {key, value} lists, every value an AnyValue with at most one member (an intValue within int64; the keys of a kvlistValue unique, common.proto), and an AEP record's body an AnyValue map (kvlistValue). An empty AnyValue body ({}, as the OpenTelemetry JS SDK writes a record without a body) is no body.",
     {
       input: 'The input is {kind}, not an ExportLogsServiceRequest object.',
       'unknown-field': 'Member "{member}" is not a field of {container} (OTLP/JSON: {fields}).',
