@@ -103,7 +103,7 @@ export const AEP: ProtocolDefinition & { name: 'aep' } = {
         },
         { ...out, sink },
       );
-    if (o.from === undefined) return bridgeInputChecker(aep(out.sink), out.sink);
+    if (o.from === undefined) return bridgeInputChecker(aep(out.sink), out.sink, ruleSelection(AEP, o.rules));
     if (o.from !== 'cloudevents' && o.from !== 'otlp')
       throw new TypeError(`unknown bridge input ${JSON.stringify(o.from)}: expected "cloudevents" or "otlp"`);
     return bridgeChecker(o.from, (o.maxCapture ?? 'metadata') as AepCaptureLevel, aep, out.sink, out.stats);

@@ -171,12 +171,13 @@ async function feed(
       // an input none of whose lines parse may be what another binding reads (src/core/hint-hold.ts)
       const hint = check.hint;
       const hold = hint ? new HintHold(sink, (t) => hint(t, input.source, 'jsonl')) : undefined;
+      const release = hold ? () => hold.release() : undefined;
       // an exception while checking is ours, not the input's: never "cannot read"
       let ownError: unknown;
       const onLine = (line: JsonlLine) => {
         try {
           hold?.line(line);
-          check.line(line, gz.compressed ? undefined : reread, hold?.sink ?? sink, () => hold?.release());
+          check.line(line, gz.compressed ? undefined : reread, hold?.sink ?? sink, release);
         } catch (e) {
           ownError = e ?? new Error('a checker threw a nullish value');
           throw ownError;

@@ -5,9 +5,16 @@ import { makeFinding } from '../../core/rule.ts';
 import { bridgeFormatOf } from './hint.ts';
 import { BRIDGE_INPUT_RULE } from './rules.ts';
 
-/** `inner` for every line but bridge output: the first such line gets the finding, later ones are skipped. */
-export function bridgeInputChecker(inner: ProtocolChecker, sink: FindingSink): ProtocolChecker {
-  let told = false;
+/**
+ * `inner` for every line but bridge output: the first such line gets the finding (when `selected` has the rule or is
+ * `undefined`: every rule), later ones are skipped.
+ */
+export function bridgeInputChecker(
+  inner: ProtocolChecker,
+  sink: FindingSink,
+  selected?: ReadonlySet<string>,
+): ProtocolChecker {
+  let told = selected !== undefined && !selected.has(BRIDGE_INPUT_RULE.id);
   return {
     onEvent(ev) {
       const f = bridgeFormatOf(ev.value);
