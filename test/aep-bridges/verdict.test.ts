@@ -4,6 +4,8 @@
  * fails, with those findings on stderr (4b), and `aep validate --from` of what it wrote finds nothing plain `validate`
  * does not, at the same input line (4a): no new error or warning; an info ("cannot verify") where the bridge left a
  * fact unknown (a payload withheld at the ceiling, a refused line). Bridge rules are not expected on a converted stream.
+ * Exceptions, each said where it is allowed: a failing rule that moves to the next event ({@link LACK}, `failing`), and
+ * {@link KNOWN}.
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -14,12 +16,22 @@ import { validate } from '../../src/index.ts';
 import { runCli } from '../cli/helpers.ts';
 
 const DIR = 'conformance/aep/';
-const CASES = (['pass', 'fail'] as const).flatMap((g) =>
-  readdirSync(DIR + g)
-    .filter((n) => n.endsWith('.jsonl') && !/\.(ce|otlp)\.jsonl$/.test(n))
-    .sort()
-    .map((n) => `${DIR}${g}/${n}`),
-);
+const CASES = [
+  ...(['pass', 'fail'] as const).flatMap((g) =>
+    readdirSync(DIR + g)
+      .filter((n) => n.endsWith('.jsonl') && !/\.(ce|otlp)\.jsonl$/.test(n))
+      .sort()
+      .map((n) => `${DIR}${g}/${n}`),
+  ),
+  'examples/aep/session.jsonl',
+  'examples/aep/session-broken.jsonl',
+];
+/**
+ * Rules about what a stream lacks: a line convert refused (one validate fails) is absent from its output, so a request
+ * whose terminal was refused is open there (the broken example's attention.resolved with a negative latency). Allowed
+ * only where convert refused a line; the refused line's own findings are on convert's stderr.
+ */
+const LACK = new Set(['aep/ended-with-open-attention', 'aep/attention-request-missing', 'aep/run-terminal']);
 const CEILINGS: AepCaptureLevel[] = ['none', 'metadata', 'redacted', 'full'];
 /**
  * Not done (issue 37 item 4a): copies of one id at captures on both sides of the ceiling. The exporter withholds the
@@ -81,6 +93,7 @@ async function check(file: string, to: 'otlp' | 'cloudevents', max: AepCaptureLe
   for (const f of back) {
     const line = f.line === undefined ? undefined : candidates[f.line - 1];
     if (had.has(key(f, line)) || failing.has(f.ruleId)) continue;
+    if (LACK.has(f.ruleId) && p.failed.size + refused.size > 0) continue;
     if (KNOWN.has(`${file} ${max}`)) continue;
     if (f.severity === 'info' && !f.ruleId.startsWith('aep/ce-') && !f.ruleId.startsWith('aep/otlp-')) continue;
     problems.push(`validate --from ${to} adds ${f.severity} ${key(f, line)}: ${f.message}`);
