@@ -55,6 +55,14 @@ test('4e: bridge output without --from, or pretty-printed on stdin, is one findi
   const r = await runCli('aep', ['validate', '--from', 'cloudevents', '-'], pretty);
   assert.equal((r.stdout.match(/ error /g) ?? []).length, 1, r.stdout);
   assert.match(r.stdout, /pretty-printed CloudEvents document/);
+  // batch lines (JSON arrays) without --from: one not-object finding whose hint names --from
+  const batches = [nine.slice(0, 4), nine.slice(4)].map((b) => JSON.stringify(b.map(toCloudEvent))).join('\n') + '\n';
+  const b = await validate('aep', { text: batches, source: 'x.jsonl' });
+  assert.deepEqual(
+    b.findings.map((f) => f.ruleId),
+    ['jsonl/not-object'],
+  );
+  assert.match(b.findings[0]!.message, /--from cloudevents/);
 });
 
 test('5: an empty AnyValue body is no body; a repeated kvlist key and an intValue beyond int64 are findings', () => {
