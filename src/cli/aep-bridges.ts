@@ -23,7 +23,14 @@ import { CE_ATTRIBUTE_TABLE } from '../aep/bridges/cloudevents.ts';
 import { escapeToken } from '../core/pointer.ts';
 import { exitCodeOf, runInputs } from '../run/run.ts';
 import { openInputs, reportRunError, VERSION, type CliIO } from './common.ts';
+import { StreamOutput } from './stream-output.ts';
 import { nearestRuleIds } from './verbs.ts';
+
+/** `-o FILE` of the verbs that write a stream. */
+export const OUTPUT_OPTION = [
+  '-o, --output <file>',
+  'write the JSONL to FILE (beside it first, renamed when the run ends) instead of standard output',
+] as const;
 
 /** The capture verbs' filter runner (src/cli/aep-capture.ts), passed in to keep one copy. */
 export type RunFilter = (
@@ -31,6 +38,7 @@ export type RunFilter = (
   transform: EventTransform,
   io: CliIO,
   filter?: AepFilterOptions,
+  output?: string,
 ) => Promise<number>;
 
 /** A stream verb's JSONL inputs and stderr reporter; `undefined` (said on stderr) when an input cannot be opened. */
@@ -70,12 +78,13 @@ export function extensionKeyNotes(filter: AttrFilter): string[] {
   });
 }
 
-/** Run `aep filter`: write the lines `filter` matches. */
-export async function runAttrFilter(files: string[], filter: AttrFilter, io: CliIO): Promise<number> {
+/** Run `aep filter`: write the lines `filter` matches (to `output`, or stdout). */
+export async function runAttrFilter(files: string[], filter: AttrFilter, io: CliIO, output?: string): Promise<number> {
   const opened = openStreamVerb(files, io);
   if (!opened) return EXIT.io;
   const { inputs, reporter } = opened;
-  let buf = '';
+  const out = StreamOutput.open(io, output, files);
+  if (!out) return EXIT.io;
   let written = 0;
   // the run reads and parses; its checker only matches (a subscriber's filter does not validate)
   const select = {
@@ -84,18 +93,24 @@ export async function runAttrFilter(files: string[], filter: AttrFilter, io: Cli
       onEvent(ev: { value: Record<string, unknown>; text: string }) {
         if (!matches(filter, ev.value)) return;
         written++;
-        buf += ev.text + '\n';
-        if (buf.length >= 65536) {
-          io.stdout.write(buf);
-          buf = '';
-        }
+        out.line(`${ev.text}\n`);
       },
       end() {},
     }),
   };
   try {
-    const r = await runInputs(select, inputs, { each: false }, { finding: (f) => reporter.finding(f) });
-    if (buf) io.stdout.write(buf);
+    const r = await runInputs(
+      select,
+      inputs,
+      { each: false },
+      { finding: (f) => reporter.finding(f), ready: out.ready },
+    );
+    const failed = out.finish(true);
+    if (failed !== undefined) {
+      io.stderr.write(`aep: cannot write ${output}: ${failed}\n`);
+      return EXIT.io;
+    }
+    if (r.stopped) return EXIT.ok;
     if (exitCodeOf(r, 'error') !== 0) {
       reporter.finish(r.summary);
       io.stderr.write(
@@ -105,7 +120,7 @@ export async function runAttrFilter(files: string[], filter: AttrFilter, io: Cli
     }
     return EXIT.ok;
   } catch (e) {
-    if (buf) io.stdout.write(buf);
+    out.finish(false);
     return reportRunError('aep', e, io);
   }
 }
@@ -136,7 +151,8 @@ export function addBridgeVerbs(
     )
     .argument('[files...]', 'JSONL files; - reads standard input')
     .requiredOption('--where <filter>', 'the attr-match filter, a JSON object, e.g. \'{"type":["attention.*"]}\'')
-    .action(async (files: string[], raw: { where: string }) => {
+    .option(...OUTPUT_OPTION)
+    .action(async (files: string[], raw: { where: string; output?: string }) => {
       let filter: AttrFilter;
       try {
         filter = parseFilter(raw.where);
@@ -147,7 +163,7 @@ export function addBridgeVerbs(
         return;
       }
       for (const note of extensionKeyNotes(filter)) io.stderr.write(`aep: --where: ${note}\n`);
-      setExit(await runAttrFilter(files, filter, io));
+      setExit(await runAttrFilter(files, filter, io, raw.output));
     });
 
   program
@@ -157,88 +173,102 @@ export function addBridgeVerbs(
     )
     .argument('[files...]', 'JSONL files; - reads standard input')
     .addOption(new Option('--to <format>', 'the bridge').choices(['cloudevents', 'otlp', 'ocsf']).makeOptionMandatory())
+    .option(...OUTPUT_OPTION)
     .addOption(
       new Option(
         '--max-capture <level>',
         'capture ceiling: OTLP and OCSF export events above it without payload (default metadata, AEP-0005 §3.3, §4.6); CloudEvents: down-level to it as a hop (AEP-0001 §8.2; default: none applied)',
       ).choices(LEVELS),
     )
-    .action(async (files: string[], raw: { to: 'cloudevents' | 'otlp' | 'ocsf'; maxCapture?: AepCaptureLevel }) => {
-      const max = raw.maxCapture ?? 'metadata';
-      let converted = 0;
-      let noClass = 0;
-      let downleveled = 0;
-      const otlp: OtlpCounts = { records: 0, withheld: 0, extensions: 0, versions: 0 };
-      let transform: EventTransform;
-      if (raw.to === 'cloudevents') {
-        const step = raw.maxCapture ? downlevelStream(raw.maxCapture) : undefined;
-        transform = (ev) => {
-          const d = step?.(ev.value);
-          const e = d ?? ev.value;
-          const no = ceRefusal(e);
-          if (no) return refuse(`${no.reason} (AEP-0005 §5 item 2: CloudEvents 1.0 JSON format)`, no.pointer);
-          if (d) downleveled++;
-          converted++;
-          const ce = toCloudEvent(e);
-          // B2: data verbatim, numbers as written (1e400, integers beyond 2^53), not JSON.stringify's null or double
-          const lits = [...numberLiterals(ev)].flatMap(([p, text]) => {
-            const head = p.slice(1).split('/')[0]!;
-            const at =
-              (CE_ATTRIBUTE_TABLE[head] ? '/' + escapeToken(CE_ATTRIBUTE_TABLE[head]!) : '/' + head) +
-              p.slice(1 + head.length);
-            return Object.is(valueAt(ce, at), Number(text)) ? [{ pointer: at, text, index: 0 }] : [];
-          });
-          return lits.length ? exactText(serializeEvent(ce, lits)) : ce;
-        };
-      } else if (raw.to === 'otlp') {
-        transform = (ev) => {
-          const lits = numberLiterals(ev);
-          const r = toOtlp([ev.value], { maxCapture: max, literals: [lits.size ? lits : undefined] });
-          const no = r.refused[0];
-          if (no)
-            return refuse(
-              `${no.pointer || 'the event'} is ${no.reason}; the record is not exported rather than given another value (AEP-0005 §1 B2, §3.2)`,
-              no.pointer,
-            );
-          for (const k of ['records', 'withheld', 'extensions', 'versions'] as const) otlp[k] += r.counts[k];
-          converted++;
-          return r.request;
-        };
-      } else {
-        transform = (ev) => {
-          const r = toOcsf(ev.value, { maxCapture: max });
-          if (r.withheld && r.record) otlp.withheld++;
-          if (!r.record) {
-            noClass++;
-            return null;
-          }
-          converted++;
-          return r.record;
-        };
-      }
-      // a line that is bridge output already (aep/bridge-input) is no AEP event to convert
-      const convert = transform;
-      transform = (ev) =>
-        bridgeFormatOf(ev.value) === undefined
-          ? convert(ev)
-          : refuse('the line is bridge output, not an AEP event (aep/bridge-input)');
-      // ASCII-only JSON: the same values, in the bytes of the upstream AEP-0005 pins; every rule runs, so a line
-      // `validate` fails is refused with its findings (issue 37 item 4b)
-      const code = await runFilter(files, transform, io, {
-        ascii: true,
-        allRules: true,
-        onRefused: (ev, r) =>
-          io.stderr.write(`${ev.source}:${ev.line}  error  not converted to ${raw.to}: ${r.refused}.  ${r.pointer}\n`),
-      });
-      const parts = [`${converted} event${converted === 1 ? '' : 's'} converted to ${raw.to}`];
-      if (raw.to === 'cloudevents' && raw.maxCapture) parts.push(`${downleveled} down-leveled to ${raw.maxCapture}`);
-      if (raw.to !== 'cloudevents') parts.push(`${otlp.withheld} with the payload withheld at max capture ${max}`);
-      if (raw.to === 'otlp')
-        parts.push(
-          `${otlp.extensions} extension attribute${otlp.extensions === 1 ? '' : 's'} not exported (no §3.2 place)`,
+    .action(
+      async (
+        files: string[],
+        raw: { to: 'cloudevents' | 'otlp' | 'ocsf'; maxCapture?: AepCaptureLevel; output?: string },
+      ) => {
+        const max = raw.maxCapture ?? 'metadata';
+        let converted = 0;
+        let noClass = 0;
+        let downleveled = 0;
+        const otlp: OtlpCounts = { records: 0, withheld: 0, extensions: 0, versions: 0 };
+        let transform: EventTransform;
+        if (raw.to === 'cloudevents') {
+          const step = raw.maxCapture ? downlevelStream(raw.maxCapture) : undefined;
+          transform = (ev) => {
+            const d = step?.(ev.value);
+            const e = d ?? ev.value;
+            const no = ceRefusal(e);
+            if (no) return refuse(`${no.reason} (AEP-0005 §5 item 2: CloudEvents 1.0 JSON format)`, no.pointer);
+            if (d) downleveled++;
+            converted++;
+            const ce = toCloudEvent(e);
+            // B2: data verbatim, numbers as written (1e400, integers beyond 2^53), not JSON.stringify's null or double
+            const lits = [...numberLiterals(ev)].flatMap(([p, text]) => {
+              const head = p.slice(1).split('/')[0]!;
+              const at =
+                (CE_ATTRIBUTE_TABLE[head] ? '/' + escapeToken(CE_ATTRIBUTE_TABLE[head]!) : '/' + head) +
+                p.slice(1 + head.length);
+              return Object.is(valueAt(ce, at), Number(text)) ? [{ pointer: at, text, index: 0 }] : [];
+            });
+            return lits.length ? exactText(serializeEvent(ce, lits)) : ce;
+          };
+        } else if (raw.to === 'otlp') {
+          transform = (ev) => {
+            const lits = numberLiterals(ev);
+            const r = toOtlp([ev.value], { maxCapture: max, literals: [lits.size ? lits : undefined] });
+            const no = r.refused[0];
+            if (no)
+              return refuse(
+                `${no.pointer || 'the event'} is ${no.reason}; the record is not exported rather than given another value (AEP-0005 §1 B2, §3.2)`,
+                no.pointer,
+              );
+            for (const k of ['records', 'withheld', 'extensions', 'versions'] as const) otlp[k] += r.counts[k];
+            converted++;
+            return r.request;
+          };
+        } else {
+          transform = (ev) => {
+            const r = toOcsf(ev.value, { maxCapture: max });
+            if (r.withheld && r.record) otlp.withheld++;
+            if (!r.record) {
+              noClass++;
+              return null;
+            }
+            converted++;
+            return r.record;
+          };
+        }
+        // a line that is bridge output already (aep/bridge-input) is no AEP event to convert
+        const convert = transform;
+        transform = (ev) =>
+          bridgeFormatOf(ev.value) === undefined
+            ? convert(ev)
+            : refuse('the line is bridge output, not an AEP event (aep/bridge-input)');
+        // ASCII-only JSON: the same values, in the bytes of the upstream AEP-0005 pins; every rule runs, so a line
+        // `validate` fails is refused with its findings (issue 37 item 4b)
+        const code = await runFilter(
+          files,
+          transform,
+          io,
+          {
+            ascii: true,
+            allRules: true,
+            onRefused: (ev, r) =>
+              io.stderr.write(
+                `${ev.source}:${ev.line}  error  not converted to ${raw.to}: ${r.refused}.  ${r.pointer}\n`,
+              ),
+          },
+          raw.output,
         );
-      if (raw.to === 'ocsf') parts.push(`${noClass} with no OCSF class (no record)`);
-      io.stderr.write(`aep convert: ${parts.join('; ')}\n`);
-      setExit(code);
-    });
+        const parts = [`${converted} event${converted === 1 ? '' : 's'} converted to ${raw.to}`];
+        if (raw.to === 'cloudevents' && raw.maxCapture) parts.push(`${downleveled} down-leveled to ${raw.maxCapture}`);
+        if (raw.to !== 'cloudevents') parts.push(`${otlp.withheld} with the payload withheld at max capture ${max}`);
+        if (raw.to === 'otlp')
+          parts.push(
+            `${otlp.extensions} extension attribute${otlp.extensions === 1 ? '' : 's'} not exported (no §3.2 place)`,
+          );
+        if (raw.to === 'ocsf') parts.push(`${noClass} with no OCSF class (no record)`);
+        io.stderr.write(`aep convert: ${parts.join('; ')}\n`);
+        setExit(code);
+      },
+    );
 }
