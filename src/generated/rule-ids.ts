@@ -115,6 +115,7 @@ export const AEP_RULE_IDS = [
   'aep/otlp-attribute',
   'aep/otlp-gen-ai',
   'aep/otlp-capture',
+  'aep/bridge-input',
   'internal/rule-error',
 ] as const;
 
