@@ -27775,8 +27775,8 @@ props0.type = true;
 }
 if(data.type !== undefined){
 let data13 = data.type;
-if(!((((((((data13 === "deny") || (data13 === "allow")) || (data13 === "ask")) || (data13 === "modify")) || (data13 === "message")) || (data13 === "return")) || (data13 === "flow")) || (data13 === "inject"))){
-const err44 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema339.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema339.properties.type.enum,parentSchema:schema339.properties.type,data:data13};
+if(typeof data13 !== "string"){
+const err44 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema339.properties.type.type,parentSchema:schema339.properties.type,data:data13};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -27785,15 +27785,66 @@ vErrors.push(err44);
 }
 errors++;
 }
-}
-}
-else {
-const err45 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema339.type,parentSchema:schema339,data};
+const _errs71 = errors;
+let valid26 = false;
+const _errs72 = errors;
+if(!((((((((data13 === "deny") || (data13 === "allow")) || (data13 === "ask")) || (data13 === "modify")) || (data13 === "message")) || (data13 === "return")) || (data13 === "flow")) || (data13 === "inject"))){
+const err45 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema339.properties.type.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema339.properties.type.anyOf[0].enum,parentSchema:schema339.properties.type.anyOf[0],data:data13};
 if(vErrors === null){
 vErrors = [err45];
 }
 else {
 vErrors.push(err45);
+}
+errors++;
+}
+var _valid8 = _errs72 === errors;
+valid26 = valid26 || _valid8;
+const _errs73 = errors;
+if(typeof data13 === "string"){
+if(!pattern4.test(data13)){
+const err46 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema339.properties.type.anyOf[1],data:data13};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+var _valid8 = _errs73 === errors;
+valid26 = valid26 || _valid8;
+if(!valid26){
+const err47 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema339.properties.type.anyOf,parentSchema:schema339.properties.type,data:data13};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+else {
+errors = _errs71;
+if(vErrors !== null){
+if(_errs71){
+vErrors.length = _errs71;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err48 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema339.type,parentSchema:schema339,data};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
 }
 errors++;
 }
@@ -34212,7 +34263,7 @@ const schema452 = docs[10]["$defs"]["__ctx13"];
 const schema453 = docs[0]["$defs"]["__ctx20"];
 const schema454 = docs[10]["$defs"]["__ctx19"];
 const schema455 = docs[0]["$defs"]["__ctx9"];
-const pattern60 = new RegExp("^[Hh][Tt][Tt][Pp][Ss]?://", "u");
+const pattern61 = new RegExp("^[Hh][Tt][Tt][Pp][Ss]?://", "u");
 
 function validate442(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -34280,7 +34331,7 @@ errors++;
 if(data.url !== undefined){
 let data1 = data.url;
 if(typeof data1 === "string"){
-if(!pattern60.test(data1)){
+if(!pattern61.test(data1)){
 const err3 = {instancePath:instancePath+"/url",schemaPath:"#/allOf/0/then/properties/url/pattern",keyword:"pattern",params:{pattern: "^[Hh][Tt][Tt][Pp][Ss]?://"},message:"must match pattern \""+"^[Hh][Tt][Tt][Pp][Ss]?://"+"\"",schema:"^[Hh][Tt][Tt][Pp][Ss]?://",parentSchema:schema454.allOf[0].then.properties.url,data:data1};
 if(vErrors === null){
 vErrors = [err3];
@@ -34552,7 +34603,7 @@ validate442.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema456 = docs[10]["$defs"]["__ctx3"];
 const schema457 = docs[0]["$defs"]["__ctx4"];
-const pattern61 = new RegExp("^[Hh][Tt][Tt][Pp][Ss]://", "u");
+const pattern62 = new RegExp("^[Hh][Tt][Tt][Pp][Ss]://", "u");
 
 function validate444(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -34829,7 +34880,7 @@ errors++;
 if(data.issuer !== undefined){
 let data4 = data.issuer;
 if(typeof data4 === "string"){
-if(!pattern61.test(data4)){
+if(!pattern62.test(data4)){
 const err16 = {instancePath:instancePath+"/issuer",schemaPath:"#/allOf/1/then/properties/issuer/pattern",keyword:"pattern",params:{pattern: "^[Hh][Tt][Tt][Pp][Ss]://"},message:"must match pattern \""+"^[Hh][Tt][Tt][Pp][Ss]://"+"\"",schema:"^[Hh][Tt][Tt][Pp][Ss]://",parentSchema:schema456.allOf[1].then.properties.issuer,data:data4};
 if(vErrors === null){
 vErrors = [err16];
@@ -35082,7 +35133,7 @@ validate444.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema463 = docs[10]["$defs"]["__ctx14"];
 const schema465 = docs[10]["$defs"]["__ctx18"];
-const pattern62 = new RegExp("^(?:tool|session|config|turn|model|context|task|user|workspace|file|hook)\\.\\*$", "u");
+const pattern63 = new RegExp("^(?:tool|session|config|turn|model|context|task|user|workspace|file|hook)\\.\\*$", "u");
 const schema466 = docs[1]["$defs"]["contentSelection"];
 const schema467 = docs[1]["$defs"]["__ctx172"];
 
@@ -35137,7 +35188,7 @@ return errors === 0;
 validate447.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema468 = docs[10]["$defs"]["__ctx15"];
-const pattern63 = new RegExp("^(?:[Hh][Tt][Tt][Pp][Ss]://|[Hh][Tt][Tt][Pp]://(?:localhost|127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}|\\[::1\\])(?::\\d+)?(?:[/?#]|$))", "u");
+const pattern64 = new RegExp("^(?:[Hh][Tt][Tt][Pp][Ss]://|[Hh][Tt][Tt][Pp]://(?:localhost|127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}|\\[::1\\])(?::\\d+)?(?:[/?#]|$))", "u");
 const schema469 = docs[10]["$defs"]["__ctx16"];
 const schema470 = docs[0]["$defs"]["__ctx17"];
 
@@ -35416,7 +35467,7 @@ errors++;
 if(data.issuer !== undefined){
 let data4 = data.issuer;
 if(typeof data4 === "string"){
-if(!pattern61.test(data4)){
+if(!pattern62.test(data4)){
 const err16 = {instancePath:instancePath+"/issuer",schemaPath:"#/allOf/1/then/properties/issuer/pattern",keyword:"pattern",params:{pattern: "^[Hh][Tt][Tt][Pp][Ss]://"},message:"must match pattern \""+"^[Hh][Tt][Tt][Pp][Ss]://"+"\"",schema:"^[Hh][Tt][Tt][Pp][Ss]://",parentSchema:schema469.allOf[1].then.properties.issuer,data:data4};
 if(vErrors === null){
 vErrors = [err16];
@@ -35712,7 +35763,7 @@ errors++;
 if(data.endpoint !== undefined){
 let data0 = data.endpoint;
 if(typeof data0 === "string"){
-if(!pattern63.test(data0)){
+if(!pattern64.test(data0)){
 const err3 = {instancePath:instancePath+"/endpoint",schemaPath:"#/properties/endpoint/pattern",keyword:"pattern",params:{pattern: "^(?:[Hh][Tt][Tt][Pp][Ss]://|[Hh][Tt][Tt][Pp]://(?:localhost|127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}|\\[::1\\])(?::\\d+)?(?:[/?#]|$))"},message:"must match pattern \""+"^(?:[Hh][Tt][Tt][Pp][Ss]://|[Hh][Tt][Tt][Pp]://(?:localhost|127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}|\\[::1\\])(?::\\d+)?(?:[/?#]|$))"+"\"",schema:"^(?:[Hh][Tt][Tt][Pp][Ss]://|[Hh][Tt][Tt][Pp]://(?:localhost|127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}|\\[::1\\])(?::\\d+)?(?:[/?#]|$))",parentSchema:schema468.properties.endpoint,data:data0};
 if(vErrors === null){
 vErrors = [err3];
@@ -36209,7 +36260,7 @@ var _valid2 = _errs37 === errors;
 valid17 = valid17 || _valid2;
 const _errs38 = errors;
 if(typeof data6 === "string"){
-if(!pattern62.test(data6)){
+if(!pattern63.test(data6)){
 const err23 = {instancePath:instancePath+"/events/" + i1,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/registration.schema.json#/$defs/__ctx18/anyOf/2/pattern",keyword:"pattern",params:{pattern: "^(?:tool|session|config|turn|model|context|task|user|workspace|file|hook)\\.\\*$"},message:"must match pattern \""+"^(?:tool|session|config|turn|model|context|task|user|workspace|file|hook)\\.\\*$"+"\"",schema:"^(?:tool|session|config|turn|model|context|task|user|workspace|file|hook)\\.\\*$",parentSchema:schema465.anyOf[2],data:data6};
 if(vErrors === null){
 vErrors = [err23];

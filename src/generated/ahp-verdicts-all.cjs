@@ -16215,8 +16215,33 @@ return false;
 else {
 if(data.type !== undefined){
 let data13 = data.type;
-if(!((((((((data13 === "deny") || (data13 === "allow")) || (data13 === "ask")) || (data13 === "modify")) || (data13 === "message")) || (data13 === "return")) || (data13 === "flow")) || (data13 === "inject"))){
+if(typeof data13 !== "string"){
 return false;
+}
+const _errs71 = errors;
+let valid26 = false;
+const _errs72 = errors;
+if(!((((((((data13 === "deny") || (data13 === "allow")) || (data13 === "ask")) || (data13 === "modify")) || (data13 === "message")) || (data13 === "return")) || (data13 === "flow")) || (data13 === "inject"))){
+errors++;
+}
+var _valid8 = _errs72 === errors;
+valid26 = valid26 || _valid8;
+if(!valid26){
+const _errs73 = errors;
+if(typeof data13 === "string"){
+if(!pattern4.test(data13)){
+errors++;
+}
+}
+var _valid8 = _errs73 === errors;
+valid26 = valid26 || _valid8;
+}
+if(!valid26){
+errors++;
+return false;
+}
+else {
+errors = _errs71;
 }
 }
 }
@@ -19738,7 +19763,7 @@ const schema426 = docs[10];
 const schema427 = docs[10]["$defs"]["registration"];
 const schema429 = docs[10]["$defs"]["backend"];
 const schema431 = docs[10]["$defs"]["transport"];
-const pattern60 = func0("^[Hh][Tt][Tt][Pp][Ss]?://", "u");
+const pattern61 = func0("^[Hh][Tt][Tt][Pp][Ss]?://", "u");
 
 function validate429(data){
 let errors = 0;
@@ -19775,7 +19800,7 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(errors === _errs7){
 if(typeof data1 === "string"){
-if(!pattern60.test(data1)){
+if(!pattern61.test(data1)){
 return false;
 }
 else {
@@ -19935,7 +19960,7 @@ return errors === 0;
 }
 
 const schema433 = docs[10]["$defs"]["authentication"];
-const pattern61 = func0("^[Hh][Tt][Tt][Pp][Ss]://", "u");
+const pattern62 = func0("^[Hh][Tt][Tt][Pp][Ss]://", "u");
 
 function validate431(data){
 let errors = 0;
@@ -20086,7 +20111,7 @@ const _errs23 = errors;
 if(errors === _errs23){
 if(errors === _errs23){
 if(typeof data4 === "string"){
-if(!pattern61.test(data4)){
+if(!pattern62.test(data4)){
 return false;
 }
 else {
@@ -20263,7 +20288,7 @@ return errors === 0;
 
 const schema440 = docs[10]["$defs"]["subscription"];
 const schema442 = docs[10]["$defs"]["eventSelector"];
-const pattern62 = func0("^(?:tool|session|config|turn|model|context|task|user|workspace|file|hook)\\.\\*$", "u");
+const pattern63 = func0("^(?:tool|session|config|turn|model|context|task|user|workspace|file|hook)\\.\\*$", "u");
 const schema443 = docs[1]["$defs"]["contentSelection"];
 
 function validate434(data){
@@ -20296,7 +20321,7 @@ return errors === 0;
 }
 
 const schema445 = docs[10]["$defs"]["upload"];
-const pattern63 = func0("^(?:[Hh][Tt][Tt][Pp][Ss]://|[Hh][Tt][Tt][Pp]://(?:localhost|127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}|\\[::1\\])(?::\\d+)?(?:[/?#]|$))", "u");
+const pattern64 = func0("^(?:[Hh][Tt][Tt][Pp][Ss]://|[Hh][Tt][Tt][Pp]://(?:localhost|127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}|\\[::1\\])(?::\\d+)?(?:[/?#]|$))", "u");
 
 function validate436(data){
 let errors = 0;
@@ -20313,7 +20338,7 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(!pattern63.test(data0)){
+if(!pattern64.test(data0)){
 return false;
 }
 else {
@@ -20591,7 +20616,7 @@ valid15 = valid15 || _valid2;
 if(!valid15){
 const _errs38 = errors;
 if(typeof data6 === "string"){
-if(!pattern62.test(data6)){
+if(!pattern63.test(data6)){
 errors++;
 }
 }
