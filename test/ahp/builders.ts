@@ -23,7 +23,7 @@ const model = { id: 'model-a', provider: 'example' };
 const attempt = { id: 'attempt-1', number: 1 };
 const manifest = {
   events: [{ event: 'tool.before', modes: ['intercept'], capabilities: { effects: ['deny'] } }],
-  gaps: [],
+  gaps: [{ path: 'limits', reason: 'limits are not known' }],
   transports: ['stdio'],
   authentication: ['bearer'],
   toolPaths: ['native'],

@@ -10,6 +10,7 @@ import { ChangeLineage, type ChangeFacts } from './changes.ts';
 import { Configuration, type ConfigFacts } from './config.ts';
 import { Correlation, idKey, type ResponseFacts } from './correlation.ts';
 import { Decisions, type DecisionFacts } from './decisions.ts';
+import { Discovery, type AdvertisementFacts, type ManifestFacts } from './discovery.ts';
 import { EditContext, type EffectsFacts } from './edit-context.ts';
 import { Elicitation, type ElicitationFacts } from './elicitation.ts';
 import { EventIdentity, type IdentityFacts } from './identity.ts';
@@ -30,6 +31,10 @@ export interface AhpFacts {
    * context.
    */
   effects?: EffectsFacts;
+  /** A new intercept request whose advertisement claims more than it may (discovery.ts). */
+  advertisement?: AdvertisementFacts;
+  /** A capabilities manifest of a response (discovery.ts). */
+  manifest?: ManifestFacts;
 }
 
 /** The analyzers of one run, as stream rules read them (read-only use). */
@@ -42,6 +47,7 @@ export interface AhpStreamState {
   readonly config: Configuration;
   readonly changes: ChangeLineage;
   readonly decisions: Decisions;
+  readonly discovery: Discovery;
   readonly caps: AhpCapLog;
   readonly memory: StateBudget;
 }
@@ -73,6 +79,8 @@ const FACT_BITS = {
   parentIsCall: 4096,
   changeAfterDenied: 8192,
   interceptAfterDenial: 16384,
+  advertisement: 32768,
+  manifest: 65536,
 } as const;
 
 /** The AHP stream model of one run: only messages whose JSON-RPC shape is valid reach it. */
@@ -85,6 +93,8 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
     return (
       (f.response !== undefined ? FACT_BITS.response : 0) |
       (f.effects !== undefined ? FACT_BITS.effects : 0) |
+      (f.advertisement !== undefined ? FACT_BITS.advertisement : 0) |
+      (f.manifest !== undefined ? FACT_BITS.manifest : 0) |
       (e === undefined
         ? 0
         : (e.reuse !== undefined ? FACT_BITS.reuse : 0) |
@@ -132,15 +142,24 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
       config: new Configuration(identity),
       changes: new ChangeLineage(identity),
       decisions,
+      discovery: new Discovery(),
       caps,
       memory,
     };
   }
 
   observe(msg: AhpMessage): AhpFacts {
-    const { identity, lineage, config, changes, elicitation, correlation, editContext, decisions } = this.state;
+    const { identity, lineage, config, changes, elicitation, correlation, editContext, decisions, discovery } =
+      this.state;
     // every member made here, absent ones undefined: one object shape, no property array grown after it
-    const facts: AhpFacts = { msg, event: undefined, response: undefined, effects: undefined };
+    const facts: AhpFacts = {
+      msg,
+      event: undefined,
+      response: undefined,
+      effects: undefined,
+      advertisement: undefined,
+      manifest: undefined,
+    };
     const at = markOf(msg);
     const ev = msg.event;
     // the identity key of the event, when it has one (the request's record keeps it)
@@ -186,8 +205,10 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
     }
     if (msg.kind === 'intercept-request' || msg.kind === 'capabilities-request') {
       const rec = correlation.request(msg, at, key);
-      if (rec?.method === 'hooks/intercept' && ev && typeof ev.type === 'string')
+      if (rec?.method === 'hooks/intercept' && ev && typeof ev.type === 'string') {
         rec.host = editContext.hostContext(msg, ev, rec);
+        facts.advertisement = discovery.request(msg, ev.type);
+      }
     }
     if (msg.kind === 'response' || msg.kind === 'error-response') {
       const r = correlation.response(msg, at);
@@ -203,8 +224,10 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
           else decisions.failedResponse(pend.eventKey, at);
         } else if (pend.method === 'hooks/intercept' && (link.mismatch || !Array.isArray(result.effects)))
           decisions.failedResponse(pend.eventKey, at);
-        if (pend.method === 'hooks/capabilities' && isObj(result.manifest))
+        if (pend.method === 'hooks/capabilities' && isObj(result.manifest)) {
           elicitation.readManifest(result.manifest, at);
+          facts.manifest = discovery.readManifest(result.manifest, at);
+        }
       } else if (msg.kind === 'error-response' && link.status === 'matched') {
         // any JSON-RPC error is an operational failure (base/errors.md)
         if (link.request.method === 'hooks/intercept') decisions.failedResponse(link.request.eventKey, at);
@@ -215,6 +238,7 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
         idKey(msg) !== undefined
       ) {
         elicitation.readManifest(result.manifest, at);
+        facts.manifest = discovery.readManifest(result.manifest, at);
       }
     }
     elicitation.endMessage();

@@ -2,6 +2,10 @@
  * THE list of AHP rules in catalogue (RULES.md) order; the Engine's per-event and stream lists derive from it, so the
  * position is also the reporting order on one message.
  */
+import { unsupportedAnswered } from './unsupported-answered.ts';
+import { advertisementExceedsManifest } from './advertisement-exceeds-manifest.ts';
+import { continuationAllowance } from './continuation-allowance.ts';
+import { manifestLimitUnexplained } from './manifest-limit-unexplained.ts';
 import { deniedCallRan } from './denied-call-ran.ts';
 import { failurePolicyUnverifiable } from './failure-policy-unverifiable.ts';
 import { interceptAfterDenial } from './intercept-after-denial.ts';
@@ -96,6 +100,10 @@ export const AHP_RULES = [
   responseUnmatched,
   responseUncorrelated,
   responseDuplicate,
+  unsupportedAnswered,
+  manifestLimitUnexplained,
+  advertisementExceedsManifest,
+  continuationAllowance,
   effectNotAdvertised,
   modifyInvalid,
   modifyUnverifiable,
