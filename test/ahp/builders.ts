@@ -156,7 +156,7 @@ export function observe(ev: Obj): Obj {
 }
 
 /** A hooks/intercept request carrying `ev` (id = event id) and `capabilities`. */
-export function intercept(ev: Obj, capabilities: Obj = { effects: [] }): Obj {
+export function intercept(ev: Obj, capabilities: Obj = { effects: ev.type === 'tool.before' ? ['deny'] : [] }): Obj {
   return {
     jsonrpc: '2.0',
     id: ev.id,
