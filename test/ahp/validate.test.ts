@@ -680,7 +680,9 @@ describe('effects', () => {
     bad({ type: 'allow', reason: 'x' }, '/result/effects/0/reason');
     bad({ type: 'message', text: 1 }, '/result/effects/0/text');
     bad({ type: 'flow', operation: 'pause' }, '/result/effects/0/operation');
-    bad({ type: 'com.example.audit' }, '/result/effects/0/type');
+    // an unknown core-looking type; a reverse-DNS experimental effect (`com.example.audit`) is valid here and judged by
+    // its advertisement (base/capabilities.md; ahp/effect-not-advertised)
+    bad({ type: 'audit' }, '/result/effects/0/type');
     bad({ type: 'modify', target: 'content', operation: 'append', value: {} }, '/result/effects/0/operation');
     bad({ type: 'modify', target: 'content', operation: 'merge', value: 'text' }, '/result/effects/0/value');
     bad({ type: 'modify', target: 'input', operation: 'merge', value: [] }, '/result/effects/0/value');
