@@ -37739,7 +37739,6 @@ return errors === 0;
 validate453.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema471 = docs[10]["$defs"]["__ctx15"];
-const pattern67 = new RegExp("^(?:[Hh][Tt][Tt][Pp][Ss]://|[Hh][Tt][Tt][Pp]://(?:localhost|127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}|\\[::1\\])(?::\\d+)?(?:[/?#]|$))", "u");
 const schema472 = docs[10]["$defs"]["__ctx16"];
 const schema473 = docs[0]["$defs"]["__ctx17"];
 
@@ -38314,8 +38313,8 @@ errors++;
 if(data.endpoint !== undefined){
 let data0 = data.endpoint;
 if(typeof data0 === "string"){
-if(!pattern67.test(data0)){
-const err3 = {instancePath:instancePath+"/endpoint",schemaPath:"#/properties/endpoint/pattern",keyword:"pattern",params:{pattern: "^(?:[Hh][Tt][Tt][Pp][Ss]://|[Hh][Tt][Tt][Pp]://(?:localhost|127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}|\\[::1\\])(?::\\d+)?(?:[/?#]|$))"},message:"must match pattern \""+"^(?:[Hh][Tt][Tt][Pp][Ss]://|[Hh][Tt][Tt][Pp]://(?:localhost|127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}|\\[::1\\])(?::\\d+)?(?:[/?#]|$))"+"\"",schema:"^(?:[Hh][Tt][Tt][Pp][Ss]://|[Hh][Tt][Tt][Pp]://(?:localhost|127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}|\\[::1\\])(?::\\d+)?(?:[/?#]|$))",parentSchema:schema471.properties.endpoint,data:data0};
+if(!pattern64.test(data0)){
+const err3 = {instancePath:instancePath+"/endpoint",schemaPath:"#/properties/endpoint/pattern",keyword:"pattern",params:{pattern: "^[Hh][Tt][Tt][Pp][Ss]?://"},message:"must match pattern \""+"^[Hh][Tt][Tt][Pp][Ss]?://"+"\"",schema:"^[Hh][Tt][Tt][Pp][Ss]?://",parentSchema:schema471.properties.endpoint,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }

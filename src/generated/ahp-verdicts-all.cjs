@@ -21674,7 +21674,6 @@ return errors === 0;
 }
 
 const schema449 = docs[10]["$defs"]["upload"];
-const pattern66 = func0("^(?:[Hh][Tt][Tt][Pp][Ss]://|[Hh][Tt][Tt][Pp]://(?:localhost|127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}|\\[::1\\])(?::\\d+)?(?:[/?#]|$))", "u");
 
 function validate442(data){
 let errors = 0;
@@ -21691,7 +21690,7 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(!pattern66.test(data0)){
+if(!pattern63.test(data0)){
 return false;
 }
 else {

@@ -1057,7 +1057,7 @@ describe('registration', () => {
             maxBytes: 1,
           }),
       ),
-      'ahp/registration',
+      'ahp/endpoint-insecure',
       '/hooks/0/subscriptions/0/upload/endpoint',
       R,
     );
@@ -1509,6 +1509,32 @@ describe('sensitive elicitation and no-op changes', () => {
       0,
       'error',
     );
+  });
+  test('a secret in native metadata, extensions, a reason or a deny reason; an unknown currency', () => {
+    invalid(
+      obsOf('tool.before', { native: { provider: 'p', eventName: 'E', payload: { auth: 'Bearer abcdefgh12345678' } } }),
+      'ahp/event-secret',
+      '/params/event/native/payload/auth',
+    );
+    invalid(
+      obsOf('tool.before', { extensions: { 'com.example.x': { password: 'hunter2hunter2' } } }),
+      'ahp/event-secret',
+      '/params/event/extensions/com.example.x/password',
+    );
+    // content text, tool input and model params are not read
+    valid(obsOf('model.request.before', { params: { api_key: 'sk-0123456789abcdefghijklmnop' } }));
+    const deny = {
+      jsonrpc: '2.0',
+      id: 'r1',
+      result: { protocolVersion: 'draft', effects: [{ type: 'deny', reason: 'Bearer abcdefgh12345678' }] },
+    };
+    invalid(deny, 'ahp/event-secret', '/result/effects/0/reason');
+    invalid(
+      obsOf('model.switch.before', { pricing: { currency: 'ABC' } }),
+      'ahp/currency-unknown',
+      '/params/event/pricing/currency',
+    );
+    valid(obsOf('model.switch.before', { pricing: { currency: 'JPY' } }));
   });
   test('a secret in the data of a JSON-RPC error response', () => {
     const err = (data: unknown) => ({

@@ -13,6 +13,9 @@ import { configAfterDenied } from './config-after-denied.ts';
 import { configAfterUnchanged } from './config-after-unchanged.ts';
 import { configManagedSecret } from './config-managed-secret.ts';
 import { credentialExposed } from './credential-exposed.ts';
+import { currencyUnknown } from './currency-unknown.ts';
+import { endpointInsecure } from './endpoint-insecure.ts';
+import { eventSecret } from './event-secret.ts';
 import { effectNotAdvertised } from './effect-not-advertised.ts';
 import { errorDataSecret } from './error-data-secret.ts';
 import { elicitationActionMismatch } from './elicitation-action-mismatch.ts';
@@ -85,6 +88,9 @@ export const AHP_RULES = [
   registrationLiteralSecret,
   configManagedSecret,
   credentialExposed,
+  eventSecret,
+  endpointInsecure,
+  currencyUnknown,
   errorDataSecret,
   reasoningOutsideAssistant,
   responseUnmatched,

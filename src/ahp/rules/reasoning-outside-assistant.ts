@@ -32,7 +32,7 @@ export const reasoningOutsideAssistant = defineEventRule<AhpMessage, 'ahp/reason
   id: 'ahp/reasoning-outside-assistant',
   severity: 'error',
   description:
-    'A content part with `category: "reasoning"` sits in a canonical message whose `role` is `assistant`: reasoning stays attached to its owning assistant message. One in a system, developer, user or tool message is an error: the part declares itself reasoning, and the content binding keeps reasoning within its owning assistant message (a delegated agent\'s relayed reasoning is re-owned by the tool result and is not classified as this message\'s reasoning). Read in the event\'s `items`, `delta`, `partialOutput` and `message.messages`; effect values are not read.',
+    "A content part with `category: \"reasoning\"` sits in a canonical message whose `role` is `assistant`: reasoning stays attached to its owning assistant message. One in a system, developer, user or tool message is an error: the part declares itself reasoning, and the content binding keeps reasoning within its owning assistant message (a delegated agent's relayed reasoning is re-owned by the tool result and is not classified as this message's reasoning). Read in the event's `items`, `delta`, `partialOutput` and `message.messages`; effect values are not read.",
   spec: 'AHP execution-payloads.md §Identity and native boundary duties ("Reasoning stays attached to its owning assistant message"); content-upload.md §Canonical messages and content selection',
   messages: {
     outside:
