@@ -13,11 +13,12 @@ import { EditContext, type EffectsFacts } from './edit-context.ts';
 import { Elicitation, type ElicitationFacts } from './elicitation.ts';
 import { EventIdentity, type IdentityFacts } from './identity.ts';
 import { Lineage, type LineageFacts } from './lineage.ts';
+import { Occurrences, type OccurrenceFacts } from './occurrences.ts';
 import type { AhpStreamOptions } from './options.ts';
 import { isObj } from '../../core/value.ts';
 
 /** Facts about the event of an intercept request or observe notification, by analyzer. */
-export type EventFacts = IdentityFacts & LineageFacts & ChangeFacts & ConfigFacts & ElicitationFacts;
+export type EventFacts = IdentityFacts & LineageFacts & ChangeFacts & ConfigFacts & ElicitationFacts & OccurrenceFacts;
 
 /** Facts about one message, computed once against the state before it. */
 export interface AhpFacts {
@@ -40,6 +41,7 @@ export interface AhpStreamState {
   readonly editContext: EditContext;
   readonly config: Configuration;
   readonly changes: ChangeLineage;
+  readonly occurrences: Occurrences;
   readonly caps: AhpCapLog;
   readonly memory: StateBudget;
 }
@@ -65,6 +67,7 @@ const FACT_BITS = {
   pair: 64,
   content: 128,
   mode: 256,
+  occurrence: 512,
 } as const;
 
 /** The AHP stream model of one run: only messages whose JSON-RPC shape is valid reach it. */
@@ -85,7 +88,8 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
           (e.changeAfterMismatch !== undefined ? FACT_BITS.changeAfterMismatch : 0) |
           (e.pair !== undefined ? FACT_BITS.pair : 0) |
           (e.content !== undefined ? FACT_BITS.content : 0) |
-          (e.mode !== undefined ? FACT_BITS.mode : 0))
+          (e.mode !== undefined ? FACT_BITS.mode : 0) |
+          (e.occurrence !== undefined ? FACT_BITS.occurrence : 0))
     );
   }
 
@@ -101,6 +105,7 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
     budget.register(correlation);
     budget.register(identity);
     budget.register(lineage);
+    const occurrences = new Occurrences(budget);
     // --max-state-mb: answered ids, then checked forms and remembered requests, then event rows
     const memory = new StateBudget(opts.maxStateMb);
     memory.register(correlation);
@@ -115,13 +120,14 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
       editContext: new EditContext(identity, elicitation),
       config: new Configuration(identity),
       changes: new ChangeLineage(identity),
+      occurrences,
       caps,
       memory,
     };
   }
 
   observe(msg: AhpMessage): AhpFacts {
-    const { identity, lineage, config, changes, elicitation, correlation, editContext } = this.state;
+    const { identity, lineage, config, changes, elicitation, correlation, editContext, occurrences } = this.state;
     // every member made here, absent ones undefined: one object shape, no property array grown after it
     const facts: AhpFacts = { msg, event: undefined, response: undefined, effects: undefined };
     const at = markOf(msg);
@@ -145,11 +151,13 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
         pair: undefined,
         content: undefined,
         mode: undefined,
+        occurrence: undefined,
       };
       identity.observe(msg, ev, at, e);
       key = identity.currentKey;
       const s = identity.currentSlot;
       if (e.first) {
+        occurrences.firstOccurrence(ev, at, e);
         const parent = identity.currentParentKey;
         lineage.firstOccurrence(msg, ev, at, key, s, parent, e);
         if (parent !== undefined) {

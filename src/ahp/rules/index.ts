@@ -6,7 +6,9 @@ import type { EventRule, RuleMeta } from '../../core/rule.ts';
 import type { AhpStreamRule } from '../analyzers/model.ts';
 import type { AhpMessage } from '../message.ts';
 import { AHP_SCHEMA_RULES } from '../schema/rules.ts';
+import { attemptIdReused } from './attempt-id-reused.ts';
 import { attentionShape } from './attention-shape.ts';
+import { callBoundaryDuplicate } from './call-boundary-duplicate.ts';
 import { changeAfterMismatch } from './change-after-mismatch.ts';
 import { changeAfterNoop } from './change-after-noop.ts';
 import { configAfterDenied } from './config-after-denied.ts';
@@ -37,6 +39,7 @@ import { elicitationUrlSecret } from './elicitation-url-secret.ts';
 import { eventIdReuse } from './event-id-reuse.ts';
 import { eventIdUnverifiable } from './event-id-unverifiable.ts';
 import { fileChangeNoop } from './file-change-noop.ts';
+import { injectIdReused } from './inject-id-reused.ts';
 import { interceptIdMismatch } from './intercept-id-mismatch.ts';
 import { modifyInvalid } from './modify-invalid.ts';
 import { modifyUnverifiable } from './modify-unverifiable.ts';
@@ -114,6 +117,9 @@ export const AHP_RULES = [
   parentCycle,
   configAfterDenied,
   changeAfterMismatch,
+  callBoundaryDuplicate,
+  attemptIdReused,
+  injectIdReused,
   eventIdReuse,
   eventIdUnverifiable,
   openAtEnd,
