@@ -6297,9 +6297,15 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs3 = errors;
+const _errs4 = errors;
+const _errs5 = errors;
+let valid2 = false;
+const _errs6 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema154.required,parentSchema:schema154,data};
+let missing0;
+if((data.outcome === undefined) && (missing0 = "outcome")){
+const err0 = {};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -6308,8 +6314,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.call === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "call"},message:"must have required property '"+"call"+"'",schema:schema154.required,parentSchema:schema154,data};
+}
+var _valid0 = _errs6 === errors;
+valid2 = valid2 || _valid0;
+const _errs7 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if((data.execution === undefined) && (missing1 = "execution")){
+const err1 = {};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -6318,8 +6330,11 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.tool === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tool"},message:"must have required property '"+"tool"+"'",schema:schema154.required,parentSchema:schema154,data};
+}
+var _valid0 = _errs7 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const err2 = {};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -6328,8 +6343,20 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(data.path === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'",schema:schema154.required,parentSchema:schema154,data};
+else {
+errors = _errs5;
+if(vErrors !== null){
+if(_errs5){
+vErrors.length = _errs5;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid1 = _errs4 === errors;
+if(valid1){
+const err3 = {instancePath,schemaPath:"#/allOf/0/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema154.allOf[0].not,parentSchema:schema154.allOf[0],data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -6338,15 +6365,67 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data.type !== undefined){
-let data0 = data.type;
-if("tool.before" !== data0){
-const err4 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "tool.before"},message:"must be equal to constant",schema:"tool.before",parentSchema:schema154.properties.type,data:data0};
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema154.required,parentSchema:schema154,data};
 if(vErrors === null){
 vErrors = [err4];
 }
 else {
 vErrors.push(err4);
+}
+errors++;
+}
+if(data.call === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "call"},message:"must have required property '"+"call"+"'",schema:schema154.required,parentSchema:schema154,data};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.tool === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tool"},message:"must have required property '"+"tool"+"'",schema:schema154.required,parentSchema:schema154,data};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data.path === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'",schema:schema154.required,parentSchema:schema154,data};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.type !== undefined){
+let data0 = data.type;
+if("tool.before" !== data0){
+const err8 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "tool.before"},message:"must be equal to constant",schema:"tool.before",parentSchema:schema154.properties.type,data:data0};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
 }
 errors++;
 }
@@ -6367,35 +6446,35 @@ if(data.path !== undefined){
 let data3 = data.path;
 if(typeof data3 === "string"){
 if(func1(data3) < 1){
-const err5 = {instancePath:instancePath+"/path",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx78/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema156,data:data3};
+const err9 = {instancePath:instancePath+"/path",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx78/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema156,data:data3};
 if(vErrors === null){
-vErrors = [err5];
+vErrors = [err9];
 }
 else {
-vErrors.push(err5);
+vErrors.push(err9);
 }
 errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/path",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx78/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema156.type,parentSchema:schema156,data:data3};
+const err10 = {instancePath:instancePath+"/path",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx78/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema156.type,parentSchema:schema156,data:data3};
 if(vErrors === null){
-vErrors = [err6];
+vErrors = [err10];
 }
 else {
-vErrors.push(err6);
+vErrors.push(err10);
 }
 errors++;
 }
 }
 }
 else {
-const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema154.type,parentSchema:schema154,data};
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema154.type,parentSchema:schema154,data};
 if(vErrors === null){
-vErrors = [err7];
+vErrors = [err11];
 }
 else {
-vErrors.push(err7);
+vErrors.push(err11);
 }
 errors++;
 }
@@ -15567,9 +15646,15 @@ evaluated0.props = undefined;
 if(evaluated0.dynamicItems){
 evaluated0.items = undefined;
 }
+const _errs3 = errors;
+const _errs4 = errors;
+const _errs5 = errors;
+let valid2 = false;
+const _errs6 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.type === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema243.required,parentSchema:schema243,data};
+let missing0;
+if((data.outcome === undefined) && (missing0 = "outcome")){
+const err0 = {};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -15578,8 +15663,14 @@ vErrors.push(err0);
 }
 errors++;
 }
-if(data.call === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "call"},message:"must have required property '"+"call"+"'",schema:schema243.required,parentSchema:schema243,data};
+}
+var _valid0 = _errs6 === errors;
+valid2 = valid2 || _valid0;
+const _errs7 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if((data.execution === undefined) && (missing1 = "execution")){
+const err1 = {};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -15588,8 +15679,11 @@ vErrors.push(err1);
 }
 errors++;
 }
-if(data.tool === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tool"},message:"must have required property '"+"tool"+"'",schema:schema243.required,parentSchema:schema243,data};
+}
+var _valid0 = _errs7 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const err2 = {};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -15598,8 +15692,20 @@ vErrors.push(err2);
 }
 errors++;
 }
-if(data.path === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'",schema:schema243.required,parentSchema:schema243,data};
+else {
+errors = _errs5;
+if(vErrors !== null){
+if(_errs5){
+vErrors.length = _errs5;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid1 = _errs4 === errors;
+if(valid1){
+const err3 = {instancePath,schemaPath:"#/allOf/0/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema243.allOf[0].not,parentSchema:schema243.allOf[0],data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -15608,8 +15714,20 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(data.suggestions === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "suggestions"},message:"must have required property '"+"suggestions"+"'",schema:schema243.required,parentSchema:schema243,data};
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
+}
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.type === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "type"},message:"must have required property '"+"type"+"'",schema:schema243.required,parentSchema:schema243,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -15618,8 +15736,8 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(data.sandboxBypass === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "sandboxBypass"},message:"must have required property '"+"sandboxBypass"+"'",schema:schema243.required,parentSchema:schema243,data};
+if(data.call === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "call"},message:"must have required property '"+"call"+"'",schema:schema243.required,parentSchema:schema243,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -15628,15 +15746,55 @@ vErrors.push(err5);
 }
 errors++;
 }
-if(data.type !== undefined){
-let data0 = data.type;
-if("tool.permission.request" !== data0){
-const err6 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "tool.permission.request"},message:"must be equal to constant",schema:"tool.permission.request",parentSchema:schema243.properties.type,data:data0};
+if(data.tool === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "tool"},message:"must have required property '"+"tool"+"'",schema:schema243.required,parentSchema:schema243,data};
 if(vErrors === null){
 vErrors = [err6];
 }
 else {
 vErrors.push(err6);
+}
+errors++;
+}
+if(data.path === undefined){
+const err7 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "path"},message:"must have required property '"+"path"+"'",schema:schema243.required,parentSchema:schema243,data};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data.suggestions === undefined){
+const err8 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "suggestions"},message:"must have required property '"+"suggestions"+"'",schema:schema243.required,parentSchema:schema243,data};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if(data.sandboxBypass === undefined){
+const err9 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "sandboxBypass"},message:"must have required property '"+"sandboxBypass"+"'",schema:schema243.required,parentSchema:schema243,data};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+if(data.type !== undefined){
+let data0 = data.type;
+if("tool.permission.request" !== data0){
+const err10 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "tool.permission.request"},message:"must be equal to constant",schema:"tool.permission.request",parentSchema:schema243.properties.type,data:data0};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
 }
 errors++;
 }
@@ -15657,23 +15815,23 @@ if(data.path !== undefined){
 let data3 = data.path;
 if(typeof data3 === "string"){
 if(func1(data3) < 1){
-const err7 = {instancePath:instancePath+"/path",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx78/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema156,data:data3};
+const err11 = {instancePath:instancePath+"/path",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx78/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema156,data:data3};
 if(vErrors === null){
-vErrors = [err7];
+vErrors = [err11];
 }
 else {
-vErrors.push(err7);
+vErrors.push(err11);
 }
 errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/path",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx78/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema156.type,parentSchema:schema156,data:data3};
+const err12 = {instancePath:instancePath+"/path",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx78/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema156.type,parentSchema:schema156,data:data3};
 if(vErrors === null){
-vErrors = [err8];
+vErrors = [err12];
 }
 else {
-vErrors.push(err8);
+vErrors.push(err12);
 }
 errors++;
 }
@@ -15685,24 +15843,24 @@ const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
-const err9 = {instancePath:instancePath+"/suggestions/" + i0,schemaPath:"#/properties/suggestions/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema243.properties.suggestions.items.type,parentSchema:schema243.properties.suggestions.items,data:data5};
+const err13 = {instancePath:instancePath+"/suggestions/" + i0,schemaPath:"#/properties/suggestions/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema243.properties.suggestions.items.type,parentSchema:schema243.properties.suggestions.items,data:data5};
 if(vErrors === null){
-vErrors = [err9];
+vErrors = [err13];
 }
 else {
-vErrors.push(err9);
+vErrors.push(err13);
 }
 errors++;
 }
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/suggestions",schemaPath:"#/properties/suggestions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema243.properties.suggestions.type,parentSchema:schema243.properties.suggestions,data:data4};
+const err14 = {instancePath:instancePath+"/suggestions",schemaPath:"#/properties/suggestions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema243.properties.suggestions.type,parentSchema:schema243.properties.suggestions,data:data4};
 if(vErrors === null){
-vErrors = [err10];
+vErrors = [err14];
 }
 else {
-vErrors.push(err10);
+vErrors.push(err14);
 }
 errors++;
 }
@@ -15710,24 +15868,24 @@ errors++;
 if(data.sandboxBypass !== undefined){
 let data6 = data.sandboxBypass;
 if(typeof data6 !== "boolean"){
-const err11 = {instancePath:instancePath+"/sandboxBypass",schemaPath:"#/properties/sandboxBypass/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema243.properties.sandboxBypass.type,parentSchema:schema243.properties.sandboxBypass,data:data6};
+const err15 = {instancePath:instancePath+"/sandboxBypass",schemaPath:"#/properties/sandboxBypass/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema243.properties.sandboxBypass.type,parentSchema:schema243.properties.sandboxBypass,data:data6};
 if(vErrors === null){
-vErrors = [err11];
+vErrors = [err15];
 }
 else {
-vErrors.push(err11);
+vErrors.push(err15);
 }
 errors++;
 }
 }
 }
 else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema243.type,parentSchema:schema243,data};
+const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema243.type,parentSchema:schema243,data};
 if(vErrors === null){
-vErrors = [err12];
+vErrors = [err16];
 }
 else {
-vErrors.push(err12);
+vErrors.push(err16);
 }
 errors++;
 }

@@ -3748,51 +3748,88 @@ return errors === 0;
 
 function validate80(data){
 let errors = 0;
-if(errors === 0){
+const _errs3 = errors;
+const _errs4 = errors;
+const _errs5 = errors;
+let valid2 = false;
+const _errs6 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((((data.type === undefined) && (missing0 = "type")) || ((data.call === undefined) && (missing0 = "call"))) || ((data.tool === undefined) && (missing0 = "tool"))) || ((data.path === undefined) && (missing0 = "path"))){
+if((data.outcome === undefined) && (missing0 = "outcome")){
+errors++;
+}
+}
+var _valid0 = _errs6 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const _errs7 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if((data.execution === undefined) && (missing1 = "execution")){
+errors++;
+}
+}
+var _valid0 = _errs7 === errors;
+valid2 = valid2 || _valid0;
+}
+if(!valid2){
+errors++;
+}
+else {
+errors = _errs5;
+}
+var valid1 = _errs4 === errors;
+if(valid1){
+return false;
+}
+else {
+errors = _errs3;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing2;
+if(((((data.type === undefined) && (missing2 = "type")) || ((data.call === undefined) && (missing2 = "call"))) || ((data.tool === undefined) && (missing2 = "tool"))) || ((data.path === undefined) && (missing2 = "path"))){
 return false;
 }
 else {
 if(data.type !== undefined){
-const _errs3 = errors;
+const _errs10 = errors;
 if("tool.before" !== data.type){
 return false;
 }
-var valid0 = _errs3 === errors;
+var valid3 = _errs10 === errors;
 }
 else {
-var valid0 = true;
+var valid3 = true;
 }
-if(valid0){
+if(valid3){
 if(data.call !== undefined){
-const _errs4 = errors;
+const _errs11 = errors;
 if(!(validate71(data.call))){
 errors++;
 }
-var valid0 = _errs4 === errors;
+var valid3 = _errs11 === errors;
 }
 else {
-var valid0 = true;
+var valid3 = true;
 }
-if(valid0){
+if(valid3){
 if(data.tool !== undefined){
-const _errs5 = errors;
+const _errs12 = errors;
 if(!(validate83(data.tool))){
 errors++;
 }
-var valid0 = _errs5 === errors;
+var valid3 = _errs12 === errors;
 }
 else {
-var valid0 = true;
+var valid3 = true;
 }
-if(valid0){
+if(valid3){
 if(data.path !== undefined){
 let data3 = data.path;
-const _errs6 = errors;
-const _errs7 = errors;
-if(errors === _errs7){
+const _errs13 = errors;
+const _errs14 = errors;
+if(errors === _errs14){
 if(typeof data3 === "string"){
 if(data3.length === 0){
 return false;
@@ -3802,10 +3839,10 @@ else {
 return false;
 }
 }
-var valid0 = _errs6 === errors;
+var valid3 = _errs13 === errors;
 }
 else {
-var valid0 = true;
+var valid3 = true;
 }
 }
 }
@@ -9577,51 +9614,88 @@ const schema239 = docs[3]["$defs"]["tool.permission.request"];
 
 function validate152(data){
 let errors = 0;
-if(errors === 0){
+const _errs3 = errors;
+const _errs4 = errors;
+const _errs5 = errors;
+let valid2 = false;
+const _errs6 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((((((data.type === undefined) && (missing0 = "type")) || ((data.call === undefined) && (missing0 = "call"))) || ((data.tool === undefined) && (missing0 = "tool"))) || ((data.path === undefined) && (missing0 = "path"))) || ((data.suggestions === undefined) && (missing0 = "suggestions"))) || ((data.sandboxBypass === undefined) && (missing0 = "sandboxBypass"))){
+if((data.outcome === undefined) && (missing0 = "outcome")){
+errors++;
+}
+}
+var _valid0 = _errs6 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const _errs7 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if((data.execution === undefined) && (missing1 = "execution")){
+errors++;
+}
+}
+var _valid0 = _errs7 === errors;
+valid2 = valid2 || _valid0;
+}
+if(!valid2){
+errors++;
+}
+else {
+errors = _errs5;
+}
+var valid1 = _errs4 === errors;
+if(valid1){
+return false;
+}
+else {
+errors = _errs3;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing2;
+if(((((((data.type === undefined) && (missing2 = "type")) || ((data.call === undefined) && (missing2 = "call"))) || ((data.tool === undefined) && (missing2 = "tool"))) || ((data.path === undefined) && (missing2 = "path"))) || ((data.suggestions === undefined) && (missing2 = "suggestions"))) || ((data.sandboxBypass === undefined) && (missing2 = "sandboxBypass"))){
 return false;
 }
 else {
 if(data.type !== undefined){
-const _errs3 = errors;
+const _errs10 = errors;
 if("tool.permission.request" !== data.type){
 return false;
 }
-var valid0 = _errs3 === errors;
+var valid3 = _errs10 === errors;
 }
 else {
-var valid0 = true;
+var valid3 = true;
 }
-if(valid0){
+if(valid3){
 if(data.call !== undefined){
-const _errs4 = errors;
+const _errs11 = errors;
 if(!(validate71(data.call))){
 errors++;
 }
-var valid0 = _errs4 === errors;
+var valid3 = _errs11 === errors;
 }
 else {
-var valid0 = true;
+var valid3 = true;
 }
-if(valid0){
+if(valid3){
 if(data.tool !== undefined){
-const _errs5 = errors;
+const _errs12 = errors;
 if(!(validate83(data.tool))){
 errors++;
 }
-var valid0 = _errs5 === errors;
+var valid3 = _errs12 === errors;
 }
 else {
-var valid0 = true;
+var valid3 = true;
 }
-if(valid0){
+if(valid3){
 if(data.path !== undefined){
 let data3 = data.path;
-const _errs6 = errors;
-const _errs7 = errors;
-if(errors === _errs7){
+const _errs13 = errors;
+const _errs14 = errors;
+if(errors === _errs14){
 if(typeof data3 === "string"){
 if(data3.length === 0){
 return false;
@@ -9631,27 +9705,27 @@ else {
 return false;
 }
 }
-var valid0 = _errs6 === errors;
+var valid3 = _errs13 === errors;
 }
 else {
-var valid0 = true;
+var valid3 = true;
 }
-if(valid0){
+if(valid3){
 if(data.suggestions !== undefined){
 let data4 = data.suggestions;
-const _errs9 = errors;
-if(errors === _errs9){
+const _errs16 = errors;
+if(errors === _errs16){
 if(Array.isArray(data4)){
-var valid2 = true;
+var valid5 = true;
 const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
-const _errs11 = errors;
+const _errs18 = errors;
 if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
 return false;
 }
-var valid2 = _errs11 === errors;
-if(!valid2){
+var valid5 = _errs18 === errors;
+if(!valid5){
 break;
 }
 }
@@ -9660,21 +9734,21 @@ else {
 return false;
 }
 }
-var valid0 = _errs9 === errors;
+var valid3 = _errs16 === errors;
 }
 else {
-var valid0 = true;
+var valid3 = true;
 }
-if(valid0){
+if(valid3){
 if(data.sandboxBypass !== undefined){
-const _errs13 = errors;
+const _errs20 = errors;
 if(typeof data.sandboxBypass !== "boolean"){
 return false;
 }
-var valid0 = _errs13 === errors;
+var valid3 = _errs20 === errors;
 }
 else {
-var valid0 = true;
+var valid3 = true;
 }
 }
 }
