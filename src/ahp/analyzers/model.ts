@@ -67,7 +67,7 @@ const FACT_BITS = {
   pair: 64,
   content: 128,
   mode: 256,
-  occurrence: 512,
+  occurrence: 32768,
 } as const;
 
 /** The AHP stream model of one run: only messages whose JSON-RPC shape is valid reach it. */
