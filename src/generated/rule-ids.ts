@@ -183,6 +183,7 @@ export const AHP_RULE_IDS = [
   'ahp/call-boundary-duplicate',
   'ahp/attempt-id-reused',
   'ahp/inject-id-reused',
+  'ahp/observation-leak',
   'ahp/event-id-reuse',
   'ahp/event-id-unverifiable',
   'ahp/open-at-end',

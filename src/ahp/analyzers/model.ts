@@ -13,12 +13,19 @@ import { EditContext, type EffectsFacts } from './edit-context.ts';
 import { Elicitation, type ElicitationFacts } from './elicitation.ts';
 import { EventIdentity, type IdentityFacts } from './identity.ts';
 import { Lineage, type LineageFacts } from './lineage.ts';
+import { Observations, type ObservationFacts } from './observations.ts';
 import { Occurrences, type OccurrenceFacts } from './occurrences.ts';
 import type { AhpStreamOptions } from './options.ts';
 import { isObj } from '../../core/value.ts';
 
 /** Facts about the event of an intercept request or observe notification, by analyzer. */
-export type EventFacts = IdentityFacts & LineageFacts & ChangeFacts & ConfigFacts & ElicitationFacts & OccurrenceFacts;
+export type EventFacts = IdentityFacts &
+  LineageFacts &
+  ChangeFacts &
+  ConfigFacts &
+  ElicitationFacts &
+  OccurrenceFacts &
+  ObservationFacts;
 
 /** Facts about one message, computed once against the state before it. */
 export interface AhpFacts {
@@ -42,6 +49,7 @@ export interface AhpStreamState {
   readonly config: Configuration;
   readonly changes: ChangeLineage;
   readonly occurrences: Occurrences;
+  readonly observations: Observations;
   readonly caps: AhpCapLog;
   readonly memory: StateBudget;
 }
@@ -68,6 +76,7 @@ const FACT_BITS = {
   content: 128,
   mode: 256,
   occurrence: 32768,
+  leak: 65536,
 } as const;
 
 /** The AHP stream model of one run: only messages whose JSON-RPC shape is valid reach it. */
@@ -89,7 +98,8 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
           (e.pair !== undefined ? FACT_BITS.pair : 0) |
           (e.content !== undefined ? FACT_BITS.content : 0) |
           (e.mode !== undefined ? FACT_BITS.mode : 0) |
-          (e.occurrence !== undefined ? FACT_BITS.occurrence : 0))
+          (e.occurrence !== undefined ? FACT_BITS.occurrence : 0) |
+          (e.leak !== undefined ? FACT_BITS.leak : 0))
     );
   }
 
@@ -106,6 +116,7 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
     budget.register(identity);
     budget.register(lineage);
     const occurrences = new Occurrences(budget);
+    const observations = new Observations(budget);
     // --max-state-mb: answered ids, then checked forms and remembered requests, then event rows
     const memory = new StateBudget(opts.maxStateMb);
     memory.register(correlation);
@@ -121,13 +132,15 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
       config: new Configuration(identity),
       changes: new ChangeLineage(identity),
       occurrences,
+      observations,
       caps,
       memory,
     };
   }
 
   observe(msg: AhpMessage): AhpFacts {
-    const { identity, lineage, config, changes, elicitation, correlation, editContext, occurrences } = this.state;
+    const { identity, lineage, config, changes, elicitation, correlation, editContext, occurrences, observations } =
+      this.state;
     // every member made here, absent ones undefined: one object shape, no property array grown after it
     const facts: AhpFacts = { msg, event: undefined, response: undefined, effects: undefined };
     const at = markOf(msg);
@@ -152,6 +165,7 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
         content: undefined,
         mode: undefined,
         occurrence: undefined,
+        leak: undefined,
       };
       identity.observe(msg, ev, at, e);
       key = identity.currentKey;
@@ -166,6 +180,7 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
         }
       }
       elicitation.observeEvent(msg, ev, key, s, e.first, e);
+      if (msg.kind === 'observe-notification') observations.observed(ev, key, e);
       facts.event = e;
     }
     if (msg.kind === 'intercept-request' || msg.kind === 'capabilities-request') {
@@ -183,6 +198,8 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
         if (!link.mismatch && pend.method === 'hooks/intercept' && pend.host && Array.isArray(result.effects)) {
           const fx = editContext.judge(result.effects, pend, pend.host);
           facts.effects = fx;
+          const host = pend.host;
+          observations.response(result.effects, fx.outcome.accepted, pend.eventKey, host.event, host.current, at);
           if (fx.outcome.accepted) config.acceptedResponse(result.effects, pend.eventKey, at);
         }
         if (pend.method === 'hooks/capabilities' && isObj(result.manifest))

@@ -43,6 +43,7 @@ import { injectIdReused } from './inject-id-reused.ts';
 import { interceptIdMismatch } from './intercept-id-mismatch.ts';
 import { modifyInvalid } from './modify-invalid.ts';
 import { modifyUnverifiable } from './modify-unverifiable.ts';
+import { observationLeak } from './observation-leak.ts';
 import { openAtEnd } from './open-at-end.ts';
 import { parentCycle } from './parent-cycle.ts';
 import { parentUnknown } from './parent-unknown.ts';
@@ -120,6 +121,7 @@ export const AHP_RULES = [
   callBoundaryDuplicate,
   attemptIdReused,
   injectIdReused,
+  observationLeak,
   eventIdReuse,
   eventIdUnverifiable,
   openAtEnd,
