@@ -182,6 +182,7 @@ export const AHP_RULE_IDS = [
   'ahp/change-after-mismatch',
   'ahp/call-boundary-duplicate',
   'ahp/attempt-id-reused',
+  'ahp/attempt-usage-duplicate',
   'ahp/inject-id-reused',
   'ahp/observation-leak',
   'ahp/event-id-reuse',

@@ -2,9 +2,10 @@
  * The occurrences analyzer: the boundaries that occur once per call or per provider attempt. A call has one
  * `tool.before` and one `tool.after` (execution-payloads.md §Identity and native boundary duties: "One `tool.after`
  * represents a resolved call"; observation-disposition.md: the observation keeps the event's `id`), and a new provider
- * attempt has a new identity (an attempt id names one attempt `number`, and one `model.request.before`). Only first
- * occurrences of an event `(source, id)` are read: a delivery retry or another subscription view keeps the id and is no
- * new occurrence. It keeps at most `--max-events` entries of its own (the oldest forgotten first, the cap noted), so
+ * attempt has a new identity (an attempt id names one attempt `number`, and one `model.request.before`) and
+ * publishes at most one usage amount (§Content and accounting: "Publish at most one finalized amount per provider
+ * attempt"). Only first occurrences of an event `(source, id)` are read: a delivery retry or another subscription view
+ * keeps the id and is no new occurrence. It keeps at most `--max-events` entries of its own (the oldest forgotten first, the cap noted), so
  * it never forgets another analyzer's rows.
  */
 import type { Mark } from '../../core/mark.ts';
@@ -15,7 +16,7 @@ import type { EventBudget } from './budget.ts';
 export interface OccurrenceFacts {
   occurrence?: {
     /** What is repeated: a call's before or after boundary, an attempt's request, or an attempt id's number. */
-    kind: 'tool.before' | 'tool.after' | 'attempt-request' | 'attempt-number';
+    kind: 'tool.before' | 'tool.after' | 'attempt-request' | 'attempt-number' | 'attempt-usage';
     /** Where the first one was. */
     prior: Mark;
     /** The pointer (below the event) of the repeated identity. */
@@ -61,6 +62,9 @@ export class Occurrences {
     else if (type === 'model.request.before') {
       const request = this.note(`request\0${source}\0${attempt.id}`, at, number);
       if (request) facts.occurrence = { kind: 'attempt-request', prior: request.at, member: '/attempt/id' };
+    } else if (isObj(ev.usage)) {
+      const usage = this.note(`usage\0${source}\0${attempt.id}`, at, number);
+      if (usage) facts.occurrence = { kind: 'attempt-usage', prior: usage.at, member: '/usage' };
     }
   }
 

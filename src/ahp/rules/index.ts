@@ -7,6 +7,7 @@ import type { AhpStreamRule } from '../analyzers/model.ts';
 import type { AhpMessage } from '../message.ts';
 import { AHP_SCHEMA_RULES } from '../schema/rules.ts';
 import { attemptIdReused } from './attempt-id-reused.ts';
+import { attemptUsageDuplicate } from './attempt-usage-duplicate.ts';
 import { attentionShape } from './attention-shape.ts';
 import { callBoundaryDuplicate } from './call-boundary-duplicate.ts';
 import { changeAfterMismatch } from './change-after-mismatch.ts';
@@ -120,6 +121,7 @@ export const AHP_RULES = [
   changeAfterMismatch,
   callBoundaryDuplicate,
   attemptIdReused,
+  attemptUsageDuplicate,
   injectIdReused,
   observationLeak,
   eventIdReuse,
