@@ -117,10 +117,13 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
     budget.register(lineage);
     const occurrences = new Occurrences(budget);
     const observations = new Observations(budget);
-    // --max-state-mb: answered ids, then checked forms and remembered requests, then event rows
+    // --max-state-mb: answered ids, then checked forms and remembered requests, then boundary and discarded-edit
+    // records, then event rows
     const memory = new StateBudget(opts.maxStateMb);
     memory.register(correlation);
     memory.register(elicitation);
+    memory.register(occurrences);
+    memory.register(observations);
     memory.register(identity);
     memory.register(lineage);
     this.state = {

@@ -10,6 +10,7 @@
 import { type Hash64, textKey } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';
 import { isObj, type Obj } from '../../core/value.ts';
+import type { StateHolder } from '../../core/state-budget.ts';
 import type { EventBudget } from './budget.ts';
 
 /** Event type -> modify target -> the event member holding its current list (the list targets of edit-context.ts). */
@@ -51,7 +52,7 @@ const keyOf = (k: Hash64): string => `${k.hi}:${k.lo}`;
 const digestOf = (v: unknown): string => keyOf(textKey(canonical(v)));
 
 /** The observations analyzer */
-export class Observations {
+export class Observations implements StateHolder {
   private readonly discarded = new Map<string, Discarded>();
 
   constructor(private readonly budget: EventBudget) {}
@@ -59,6 +60,19 @@ export class Observations {
   /** How many records it holds. */
   held(): number {
     return this.discarded.size;
+  }
+
+  /** Estimated bytes (`--max-state-mb`): a key string, an entry and its mark, about 200 bytes each. */
+  bytes(): number {
+    return this.discarded.size * 200;
+  }
+
+  /** Forget the oldest entry: a later repeat is then not seen, never misjudged. */
+  forgetOldest(): boolean {
+    const oldest = this.discarded.keys().next();
+    if (oldest.done) return false;
+    this.discarded.delete(oldest.value);
+    return true;
   }
 
   /**

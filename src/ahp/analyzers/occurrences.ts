@@ -10,6 +10,7 @@
  */
 import type { Mark } from '../../core/mark.ts';
 import { isObj, type Obj } from '../../core/value.ts';
+import type { StateHolder } from '../../core/state-budget.ts';
 import type { EventBudget } from './budget.ts';
 
 /** A second event for a boundary that occurs once per call or attempt. */
@@ -31,7 +32,7 @@ interface Entry {
 }
 
 /** The occurrences analyzer */
-export class Occurrences {
+export class Occurrences implements StateHolder {
   /** `kind NUL source NUL id` -> the first boundary (insertion order: the oldest first). */
   private readonly seen = new Map<string, Entry>();
 
@@ -40,6 +41,19 @@ export class Occurrences {
   /** How many entries it holds. */
   held(): number {
     return this.seen.size;
+  }
+
+  /** Estimated bytes (`--max-state-mb`): a key string, an entry and its mark, about 200 bytes each. */
+  bytes(): number {
+    return this.seen.size * 200;
+  }
+
+  /** Forget the oldest entry: a later repeat is then not seen, never misjudged. */
+  forgetOldest(): boolean {
+    const oldest = this.seen.keys().next();
+    if (oldest.done) return false;
+    this.seen.delete(oldest.value);
+    return true;
   }
 
   /** Facts of the first occurrence `ev` (at `at`) of its `(source, id)` into `facts`. */
