@@ -15,7 +15,7 @@ export const attemptUsageDuplicate = defineAhpStreamRule({
   on: ['occurrence'],
   onEvent(facts, ctx) {
     const o = facts.event?.occurrence;
-    if (!o || o.kind !== 'attempt-usage') return;
+    if (o?.kind !== 'attempt-usage') return;
     const prior = markLocation(o.prior, '/params/event/usage');
     ctx.report({ pointer: `/params/event${o.member}`, args: { prior }, related: [prior] });
   },
