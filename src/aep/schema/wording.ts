@@ -41,7 +41,7 @@ export function aepWording(label = 'event'): Wording {
       traceparent: (c) =>
         `"${c.path}" is not a W3C Trace Context traceparent: version-trace-id-parent-id-flags in lowercase hex (2-32-16-2 digits), version not ff, trace-id and parent-id not all zeros.`,
       'cost-currency': (c) =>
-        `"${c.path}" is not an ISO 4217 alphabetic currency code (three upper-case letters, e.g. "USD").`,
+        `"${c.path}" is not an ISO 4217 alphabetic currency code in force (e.g. "USD"; the codes Intl.supportedValuesOf("currency") lists).`,
       'citation-offset': (c) => {
         const o = c.value;
         if (o === null || typeof o !== 'object' || Array.isArray(o))
