@@ -36,6 +36,8 @@ export interface AttentionFacts {
   requested?: RequestRecord;
   /** `fromStart`: the link is missing in a session the input provably holds from its start. */
   attention?: { subject: string | undefined; link: RequestLink; priorTerminal?: Completion; fromStart?: boolean };
+  /** An `attention.answered` after its request's terminal in the same emitter session (AEP-0002 §7 order). */
+  answeredLate?: Completion;
 }
 
 /** Attention requests and their followers for one run. */
@@ -64,6 +66,15 @@ export class AttentionAnalyzer {
     const a: AttentionFacts['attention'] = { subject, link };
     if (rec?.fromStart && subject !== undefined && link.status === 'missing') a.fromStart = true;
     facts.attention = a;
+    if (rec && subject !== undefined && type === 'attention.answered') {
+      const r = rec.peekRequest(subject);
+      const prior = r?.terminal
+        ? { at: r.terminal, type: r.terminalType! }
+        : r
+          ? undefined
+          : this.marks.get(rec.markKey('q', subject));
+      if (prior) facts.answeredLate = prior;
+    }
     if (rec && subject !== undefined && ATTENTION_TERMINALS.has(type)) {
       // every request terminal leaves a compact mark; an open request closes
       const r = rec.peekRequest(subject);

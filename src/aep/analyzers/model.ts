@@ -16,6 +16,7 @@ import { LifecycleAnalyzer, type LifecycleFacts } from './lifecycle.ts';
 import { CompletionMarks } from './markers.ts';
 import type { AepStreamOptions } from './options.ts';
 import { OrderingAnalyzer, type OrderFacts } from './ordering.ts';
+import { StreamAnalyzer, type StreamFacts } from './streams.ts';
 
 /** Facts every analyzer after identity shares: the event's scope class (AEP-0001 §5.2) and its mark, decided once. */
 export interface EventKeys {
@@ -30,7 +31,8 @@ export type AepFacts = { ev: AepEvent } & Partial<EventKeys> &
   OrderFacts &
   AttentionFacts &
   FormFacts &
-  ControlFacts;
+  ControlFacts &
+  StreamFacts;
 
 /** The facts a stream rule can be gated `on`, one bit each (see {@link AepStreamModel.presence}). */
 const FACT_BITS = {
@@ -45,6 +47,10 @@ const FACT_BITS = {
   form: 256,
   ack: 512,
   endorsesInvalid: 1024,
+  splitLeak: 2048,
+  finishedCause: 4096,
+  messageCause: 8192,
+  answeredLate: 16384,
 } as const satisfies Partial<Record<keyof AepFacts, number>>;
 
 /** Every member present from the start, so all facts share one shape and presence() and the rules stay monomorphic. */
@@ -71,6 +77,10 @@ class FactsRecord implements AepFacts {
   form: AepFacts['form'] = undefined;
   ack: AepFacts['ack'] = undefined;
   endorsesInvalid: Mark | undefined = undefined;
+  answeredLate: AepFacts['answeredLate'] = undefined;
+  splitLeak: AepFacts['splitLeak'] = undefined;
+  finishedCause: AepFacts['finishedCause'] = undefined;
+  messageCause: AepFacts['messageCause'] = undefined;
 
   constructor(readonly ev: AepEvent) {}
 
@@ -93,6 +103,8 @@ export interface AepStreamState {
   readonly attention: AttentionAnalyzer;
   readonly forms: FormValuesAnalyzer;
   readonly control: ControlAnalyzer;
+  /** AEP-0007 streams (`--profile aep-0007`). */
+  readonly streams: StreamAnalyzer;
   readonly memory: StateBudget;
 }
 
@@ -147,6 +159,7 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
       attention: new AttentionAnalyzer(lifecycle, budget, marks),
       forms: new FormValuesAnalyzer(),
       control: new ControlAnalyzer(options.ackWindowMs, lifecycle, budget, marks),
+      streams: new StreamAnalyzer(options.maxOpen, caps),
     };
   }
 
@@ -166,7 +179,11 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
       (f.attention !== undefined ? FACT_BITS.attention : 0) |
       (f.form !== undefined ? FACT_BITS.form : 0) |
       (f.ack !== undefined ? FACT_BITS.ack : 0) |
-      (f.endorsesInvalid !== undefined ? FACT_BITS.endorsesInvalid : 0)
+      (f.endorsesInvalid !== undefined ? FACT_BITS.endorsesInvalid : 0) |
+      (f.answeredLate !== undefined ? FACT_BITS.answeredLate : 0) |
+      (f.splitLeak !== undefined ? FACT_BITS.splitLeak : 0) |
+      (f.finishedCause !== undefined ? FACT_BITS.finishedCause : 0) |
+      (f.messageCause !== undefined ? FACT_BITS.messageCause : 0)
     );
   }
 
@@ -185,6 +202,7 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
     s.attention.observe(ev, f);
     s.forms.observe(ev, f);
     s.control.observe(ev, f);
+    s.streams.observe(ev, f);
     s.lifecycle.settle(ev, f);
     if (s.memory.settle() > 0) s.caps.note('maxStateMb', s.memory.mb, () => f.at);
     return facts;
