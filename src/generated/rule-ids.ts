@@ -72,6 +72,7 @@ export const AEP_RULE_IDS = [
   'aep/stream-payload',
   'aep/stream-delta-text',
   'aep/stream-delta-severity',
+  'aep/stream-delta-metadata',
   'aep/stream-split-leak',
   'aep/stream-finished-cause',
   'aep/message-cause',

@@ -49,6 +49,7 @@ import { runTerminal } from './run-terminal.ts';
 import { seqRegression } from './seq-regression.ts';
 import { sessionEnded } from './session-ended.ts';
 import { stateCap } from './state-cap.ts';
+import { streamDeltaMetadata } from './stream-delta-metadata.ts';
 import { streamDeltaSeverity } from './stream-delta-severity.ts';
 import { streamDeltaText } from './stream-delta-text.ts';
 import { streamFactMissing } from './stream-fact-missing.ts';
@@ -100,6 +101,7 @@ export const AEP_RULES: readonly (RuleMeta | EventRule<AepEvent> | AepStreamRule
   streamPayload,
   streamDeltaText,
   streamDeltaSeverity,
+  streamDeltaMetadata,
   streamSplitLeak,
   streamFinishedCause,
   messageCause,
