@@ -147,6 +147,8 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
     memory.register(lifecycle);
     memory.register(identity.idTable);
     memory.register(budget);
+    const streams = new StreamAnalyzer(options.maxOpen, caps);
+    memory.register(streams);
     this.state = {
       memory,
       options,
@@ -159,7 +161,7 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
       attention: new AttentionAnalyzer(lifecycle, budget, marks),
       forms: new FormValuesAnalyzer(),
       control: new ControlAnalyzer(options.ackWindowMs, lifecycle, budget, marks),
-      streams: new StreamAnalyzer(options.maxOpen, caps),
+      streams,
     };
   }
 

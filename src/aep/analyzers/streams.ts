@@ -5,8 +5,9 @@
  * whole streams. A finished `message` or `tool_args` stream stays until the fact it owes arrives (AEP-0007 §5.2,
  * §5.4).
  */
-import { markOf, type Mark } from '../../core/mark.ts';
+import type { Mark } from '../../core/mark.ts';
 import { findSecrets, FLOOR_SECRET_CLASSES, type SecretClass } from '../../core/secrets.ts';
+import type { StateHolder } from '../../core/state-budget.ts';
 import { isObj } from '../../core/value.ts';
 import { attr, type AepEvent } from '../event.ts';
 import { MESSAGE_TYPES } from '../subprofile.ts';
@@ -46,9 +47,14 @@ export interface StreamFacts {
 
 const key = (source: string, session: string, subject: string): string => `${source}\0${session}\0${subject}`;
 
-/** The AEP-0007 streams of one run. */
-export class StreamAnalyzer {
+/** Estimated bytes of one stream record besides its tail, for the memory budget. */
+const RECORD_BYTES = 256;
+
+/** The AEP-0007 streams of one run; over the memory budget it forgets finished streams first, then tails. */
+export class StreamAnalyzer implements StateHolder {
   private readonly streams = new Map<string, StreamRecord>();
+  /** Characters held in all tails. */
+  private tailChars = 0;
   /** `stream.finished` ids of the records still owing a fact, to their keys (a message.* may name it in `cause`). */
   private readonly byFinished = new Map<string, string>();
 
@@ -60,6 +66,32 @@ export class StreamAnalyzer {
   /** Streams held now (tests). */
   get size(): number {
     return this.streams.size;
+  }
+
+  /** Estimated bytes held (records and tails). */
+  bytes(): number {
+    return this.streams.size * RECORD_BYTES + this.tailChars * 2;
+  }
+
+  /** Forget the oldest finished stream (its missing fact goes unreported), else the oldest tail (a split goes unseen). */
+  forgetOldest(): boolean {
+    for (const [k, r] of this.streams)
+      if (r.finished !== undefined) {
+        this.drop(k, r);
+        return true;
+      }
+    for (const r of this.streams.values())
+      if (r.tail !== '') {
+        this.setTail(r, '');
+        r.tailFrom = undefined;
+        return true;
+      }
+    return false;
+  }
+
+  private setTail(r: StreamRecord, tail: string): void {
+    this.tailChars += tail.length - r.tail.length;
+    r.tail = tail;
   }
 
   /** Finished `message` and `tool_args` streams whose fact never came, in input order (end of input). */
@@ -111,7 +143,7 @@ export class StreamAnalyzer {
     if (!r) return;
     const reason = isObj(ev.value.data) ? ev.value.data.reason : undefined;
     r.reason = typeof reason === 'string' ? reason : 'completed';
-    r.tail = '';
+    this.setTail(r, '');
     // only a completed message or tool_args stream owes a fact (AEP-0007 §5.2, §5.4)
     if (r.reason !== 'completed' || (r.kind !== 'message' && r.kind !== 'tool_args')) {
       this.drop(k, r);
@@ -135,6 +167,7 @@ export class StreamAnalyzer {
   }
 
   private drop(k: string, r: StreamRecord): void {
+    this.setTail(r, '');
     this.streams.delete(k);
     if (r.finishedId !== undefined) this.byFinished.delete(r.finishedId);
   }
@@ -150,7 +183,7 @@ export class StreamAnalyzer {
     const text = isObj(ev.value.data) ? ev.value.data.text : undefined;
     // only redacted text claims to have passed the pipeline; a full or absent text breaks the window
     if (ev.capture !== 'redacted' || typeof text !== 'string') {
-      r.tail = '';
+      this.setTail(r, '');
       r.tailFrom = undefined;
       return;
     }
@@ -171,9 +204,9 @@ export class StreamAnalyzer {
     }
     const joined = tail + text;
     if (joined.length > DELTA_TAIL) {
-      r.tail = joined.slice(joined.length - DELTA_TAIL);
+      this.setTail(r, joined.slice(joined.length - DELTA_TAIL));
       if (text.length >= DELTA_TAIL) r.tailFrom = facts.at;
-    } else r.tail = joined;
+    } else this.setTail(r, joined);
     r.tailFrom ??= facts.at;
   }
 
@@ -187,7 +220,7 @@ export class StreamAnalyzer {
   ): void {
     const cause = attr(ev, 'cause');
     const byCause = cause === undefined ? undefined : this.byFinished.get(cause);
-    if (byCause !== undefined && byCause.startsWith(`${source}\0${session}\0`)) {
+    if (byCause?.startsWith(`${source}\0${session}\0`)) {
       this.settle(byCause, 'message');
       return;
     }
