@@ -20,6 +20,7 @@ export const attentionCause = defineEventRule<AepEvent, 'aep/attention-cause'>({
   },
   types: FOLLOWERS,
   check(ev, ctx) {
-    if (typeof ev.value.cause !== 'string') ctx.report({ pointer: '', args: { type: ev.type } });
+    if ((FOLLOWERS as readonly string[]).includes(ev.type) && typeof ev.value.cause !== 'string')
+      ctx.report({ pointer: '', args: { type: ev.type } });
   },
 });

@@ -16,6 +16,7 @@ export const attentionSeverity = defineEventRule<AepEvent, 'aep/attention-severi
   },
   types: ['attention.requested'],
   check(ev, ctx) {
+    if (ev.type !== 'attention.requested') return;
     const s = ev.value.severity;
     if (NOTICE_OR_ABOVE.has(s)) return;
     ctx.report({

@@ -18,7 +18,7 @@ export const messageId = defineEventRule<AepEvent, 'aep/message-id'>({
   },
   types: [...MESSAGE_TYPES],
   check(ev, ctx) {
-    if (!ev.subprofile || ev.capture === 'none') return;
+    if (!ev.subprofile || !MESSAGE_TYPES.has(ev.type) || ev.capture === 'none') return;
     const data = ev.value.data;
     const id = isObj(data) ? data.message_id : undefined;
     if (typeof id !== 'string') {

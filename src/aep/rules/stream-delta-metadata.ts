@@ -17,7 +17,7 @@ export const streamDeltaMetadata = defineEventRule<AepEvent, 'aep/stream-delta-m
   },
   types: ['stream.delta'],
   check(ev, ctx) {
-    if (!ev.subprofile || (ev.capture !== 'metadata' && ev.capture !== 'none')) return;
+    if (!ev.subprofile || ev.type !== 'stream.delta' || (ev.capture !== 'metadata' && ev.capture !== 'none')) return;
     ctx.report({ pointer: typeof ev.value.capture === 'string' ? '/capture' : '', args: { capture: ev.capture } });
   },
 });

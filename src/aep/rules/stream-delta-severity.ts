@@ -14,7 +14,7 @@ export const streamDeltaSeverity = defineEventRule<AepEvent, 'aep/stream-delta-s
   },
   types: ['stream.delta'],
   check(ev, ctx) {
-    if (!ev.subprofile) return;
+    if (!ev.subprofile || ev.type !== 'stream.delta') return;
     const s = ev.value.severity;
     if (s === 'debug') return;
     ctx.report({

@@ -14,7 +14,7 @@ export const streamDeltaText = defineEventRule<AepEvent, 'aep/stream-delta-text'
   },
   types: ['stream.delta'],
   check(ev, ctx) {
-    if (!ev.subprofile || (ev.capture !== 'redacted' && ev.capture !== 'full')) return;
+    if (!ev.subprofile || ev.type !== 'stream.delta' || (ev.capture !== 'redacted' && ev.capture !== 'full')) return;
     const d = ev.value.data;
     if (!isObj(d) || !Object.hasOwn(d, 'text'))
       ctx.report({ pointer: isObj(d) ? '/data' : '', args: { capture: ev.capture } });

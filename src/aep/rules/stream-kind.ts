@@ -18,7 +18,7 @@ export const streamKind = defineEventRule<AepEvent, 'aep/stream-kind'>({
   },
   types: ['stream.started'],
   check(ev, ctx) {
-    if (!ev.subprofile || ev.capture === 'none') return;
+    if (!ev.subprofile || ev.type !== 'stream.started' || ev.capture === 'none') return;
     const data = ev.value.data;
     const kind = isObj(data) ? data.kind : undefined;
     if (kind === undefined) ctx.report({ pointer: isObj(data) ? '/data' : '', messageId: 'missing', args: {} });

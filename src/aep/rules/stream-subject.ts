@@ -1,6 +1,6 @@
 import { defineEventRule } from '../../core/engine.ts';
 import type { AepEvent } from '../event.ts';
-import { MESSAGE_TYPES, STREAM_TYPES } from '../subprofile.ts';
+import { isSubprofileType, MESSAGE_TYPES, STREAM_TYPES } from '../subprofile.ts';
 
 /** `aep/stream-subject`: under `--profile aep-0007` only (src/aep/subprofile.ts). */
 export const streamSubject = defineEventRule<AepEvent, 'aep/stream-subject'>({
@@ -15,7 +15,7 @@ export const streamSubject = defineEventRule<AepEvent, 'aep/stream-subject'>({
   },
   types: [...MESSAGE_TYPES, ...STREAM_TYPES],
   check(ev, ctx) {
-    if (!ev.subprofile || typeof ev.value.subject === 'string') return;
+    if (!ev.subprofile || !isSubprofileType(ev.type) || typeof ev.value.subject === 'string') return;
     ctx.report({ pointer: '', messageId: STREAM_TYPES.has(ev.type) ? 'stream' : 'message', args: { type: ev.type } });
   },
 });
