@@ -97,6 +97,8 @@ export class AttentionAnalyzer {
         ? (data as { kind: string }).kind
         : undefined;
     const r: RequestRecord = { id, at: facts.at, kind };
+    // a `data` that is no object (an envelope finding) leaves the request's kind and form unknown, not missing
+    if (ev.untrusted?.has('data')) r.form = 'unusable';
     const via = ev.payloadValid ? (data as { respond_via?: unknown } | undefined)?.respond_via : undefined;
     if (Array.isArray(via) && !via.includes('control')) r.noControl = via as string[];
     if (prior) {

@@ -48,6 +48,9 @@ export const promptPlaceholder = defineEventRule<AepEvent, 'aep/prompt-placehold
   check(ev, ctx) {
     const d = requestData(ev);
     if (!d || typeof d.prompt !== 'string' || CAPTURE_RANK[ev.capture] >= CAPTURE_RANK.redacted) return;
+    // a structural value the envelope stage could not trust (README §Decisions on a partly broken envelope) leaves the
+    // words the prompt may be synthesised from unknown
+    if (ev.untrusted?.has('agent') || ev.untrusted?.has('step')) return;
     if (isSynthesisedPrompt(ev, d, d.prompt) || isStructuralText(d.prompt, promptStructure(ev, d))) return;
     ctx.report({
       pointer: '/data/prompt',

@@ -29,18 +29,58 @@ function schemaRule(id: string): RuleMeta {
 export function checkAepEvent(ev: ParsedEvent, sink: FindingSink, info?: AepTypeInfo): AepEvent | undefined {
   const v = ev.value;
   if (ev.duplicates.length > 0 && reportDuplicates(ev, sink)) return undefined;
+  let untrusted: ReadonlySet<string> | undefined;
   if (!envelopeSurelyValid(v, info?.branch) && !envelopeValidator()(v)) {
-    for (const f of envelopeFindings(v))
-      report(sink, ev, schemaRule(f.ruleId), f.pointer, 'schema', { sentence: f.message });
-    return undefined;
+    const found = envelopeFindings(v);
+    for (const f of found) report(sink, ev, schemaRule(f.ruleId), f.pointer, 'schema', { sentence: f.message });
+    untrusted = separableMembers(found);
+    if (!untrusted) return undefined;
   }
   // seq/epoch that JSON.parse cannot hold exactly (1e400, 9007199254740993.0): decide from the literal
   // a valid envelope has a string type: its info, unless the caller had it
   const ti = info ?? typeInfo(v.type as string);
   if (!exactCounter(v.seq) || !exactCounter(v.epoch))
-    return inexactCounters(ev, sink) ? undefined : checked(ev, sink, ti);
-  return checked(ev, sink, ti);
+    return inexactCounters(ev, sink) ? undefined : checked(ev, sink, ti, untrusted);
+  return checked(ev, sink, ti, untrusted);
 }
+
+/**
+ * The members that place the event (source, id, session, seq, epoch), name what it is (aep, type) or link it to other
+ * events (subject, cause, run): a failure of one refuses the event. The others (time, agent, step, traceparent,
+ * severity, capture, data, extension attributes) are separable: the stream still sees the event with that member
+ * unknown (README §Decisions on a partly broken envelope).
+ */
+const BINDING: ReadonlySet<string> = new Set([
+  'aep',
+  'id',
+  'type',
+  'source',
+  'session',
+  'run',
+  'seq',
+  'epoch',
+  'subject',
+  'cause',
+]);
+
+/**
+ * The members the envelope findings `found` are about when each is separable (an extension attribute, AEP-0001 §5.4,
+ * is one too); `undefined` when one touches the event's position, type or links, or the scope of its type (AEP-0001
+ * §5.2).
+ */
+function separableMembers(found: readonly { ruleId: string; pointer: string }[]): ReadonlySet<string> | undefined {
+  const out = new Set<string>();
+  for (const f of found) {
+    if (f.ruleId.startsWith('aep/scope-')) return undefined;
+    const slash = f.pointer.indexOf('/', 1);
+    const member = unescapePointerToken(slash < 0 ? f.pointer.slice(1) : f.pointer.slice(1, slash));
+    if (f.pointer === '' || BINDING.has(member)) return undefined;
+    out.add(member);
+  }
+  return out;
+}
+
+const unescapePointerToken = (t: string): string => t.replace(/~1/g, '/').replace(/~0/g, '~');
 
 /** An absent or safe-integer counter, or one that is not a number (no literal to decide from). */
 const exactCounter = (n: unknown): boolean => typeof n !== 'number' || Number.isSafeInteger(n);
@@ -81,7 +121,12 @@ function inexactCounters(ev: ParsedEvent, sink: FindingSink): boolean {
 }
 
 /** The type, payload and capture checks of an event with a valid envelope and exact counters. */
-function checked(ev: ParsedEvent, sink: FindingSink, info: AepTypeInfo): AepEvent | undefined {
+function checked(
+  ev: ParsedEvent,
+  sink: FindingSink,
+  info: AepTypeInfo,
+  untrusted?: ReadonlySet<string>,
+): AepEvent | undefined {
   const v = ev.value;
   const type = info.type;
   const entry = info.entry;
@@ -90,8 +135,8 @@ function checked(ev: ParsedEvent, sink: FindingSink, info: AepTypeInfo): AepEven
     return undefined;
   }
   if (entry?.status === 'reserved') report(sink, ev, R.typeReserved, '/type', 'reserved', { type });
-  let payloadValid = true;
-  const data = v.data;
+  let payloadValid = !untrusted?.has('data');
+  const data = payloadValid ? v.data : undefined;
   if (data !== undefined && entry) {
     const pv = info.payload;
     if (pv && !pv(data)) {
@@ -100,10 +145,13 @@ function checked(ev: ParsedEvent, sink: FindingSink, info: AepTypeInfo): AepEven
         report(sink, ev, schemaRule(f.ruleId), f.pointer, 'payload', { sentence: f.message.slice(0, -1), type });
     }
   }
-  const capture = (typeof v.capture === 'string' ? v.capture : 'metadata') as AepCaptureLevel;
+  // an unknown capture gates nothing: `full` owes no placeholder and holds every member (README §Decisions on a partly
+  // broken envelope); which members it owes is unknown, so their absence is no finding either
+  const captureKnown = !untrusted?.has('capture');
+  const capture = (!captureKnown ? 'full' : typeof v.capture === 'string' ? v.capture : 'metadata') as AepCaptureLevel;
   // `data` is OPTIONAL (AEP-0001 §5.1 #17) but owes its type's required members gated at or below the capture (AEP-0002
   // §5.1 rule 1).
-  if (data === undefined && entry && capture !== 'none') {
+  if (v.data === undefined && entry && capture !== 'none' && captureKnown) {
     for (const m of requiredMembers(type)) {
       if (CAPTURE_RANK[m.level] > CAPTURE_RANK[capture]) continue;
       payloadValid = false;
@@ -116,6 +164,7 @@ function checked(ev: ParsedEvent, sink: FindingSink, info: AepTypeInfo): AepEven
   out.payloadValid = payloadValid;
   out.registered = entry !== undefined;
   out.info = info;
+  out.untrusted = untrusted;
   return out;
 }
 
