@@ -9,9 +9,21 @@ import type { AepCaptureLevel } from './registry.ts';
 import { envelopeSurelyValid } from './envelope-fast.ts';
 import { typeInfo, type AepTypeInfo } from './type-info.ts';
 import { ENVELOPE_RULES as R } from './rules.ts';
-import { envelopeFindings, envelopeValidator, payloadFindings, registryEntry, requiredMembers } from './validators.ts';
+import {
+  envelopeFindings,
+  envelopeValidator,
+  knownAepTypes,
+  payloadFindings,
+  registryEntry,
+  requiredMembers,
+} from './validators.ts';
+import { NEAREST_MAX_LENGTH, nearestWord } from '../../core/nearest.ts';
+import { TextMemo } from '../../core/text-memo.ts';
 
 const VENDOR_GRAMMAR = 'x.{vendor}.{category}.{rest}';
+
+/** The registered type an unregistered core type is close to (a typo's likely meaning), `''` when none is; per type. */
+const nearestRegistered = new TextMemo<string>(256, NEAREST_MAX_LENGTH);
 
 const SCHEMA_RULES = new Map<string, RuleMeta>(Object.values(R).map((r) => [r.id, r]));
 
@@ -131,7 +143,9 @@ function checked(
   const type = info.type;
   const entry = info.entry;
   if (!type.startsWith('x.') && !entry) {
-    report(sink, ev, R.typeUnregistered, '/type', 'unregistered', { type, grammar: VENDOR_GRAMMAR });
+    const nearest = nearestRegistered.of(type, () => nearestWord(type, knownAepTypes(), true) ?? '');
+    if (nearest) report(sink, ev, R.typeUnregistered, '/type', 'near', { type, nearest, grammar: VENDOR_GRAMMAR });
+    else report(sink, ev, R.typeUnregistered, '/type', 'unregistered', { type, grammar: VENDOR_GRAMMAR });
     return undefined;
   }
   if (entry?.status === 'reserved') report(sink, ev, R.typeReserved, '/type', 'reserved', { type });
