@@ -24,10 +24,21 @@ const CORRUPTIONS: readonly { member: string; value: unknown; rule: string }[] =
   { member: 'data', value: 'x', rule: 'aep/attribute-type' },
   { member: 'xnote', value: { a: 1 }, rule: 'aep/extension-value' },
   { member: 'Xnote', value: 'a', rule: 'aep/extension-name' },
+  // the type and the links: the event keeps its position, what it closes or answers is unknown
+  { member: 'type', value: 'Not.A.Type', rule: 'aep/type-grammar' },
+  { member: 'subject', value: '', rule: 'aep/attribute-type' },
+  { member: 'cause', value: '', rule: 'aep/attribute-type' },
+  { member: 'run', value: 7, rule: 'aep/attribute-type' },
 ];
 
-/** Findings may differ only in these when `data` is broken: a request whose form is unknown leaves its answer unchecked. */
-const DATA_CONSEQUENCES = new Set(['aep/form-values-unverifiable']);
+/**
+ * "Cannot verify" infos a withdrawn fact may add: a request whose form (`data`) or kind (`type`) is unknown leaves its
+ * answer unchecked; an event of unknown type may have been the request a later event follows.
+ */
+const CONSEQUENCES: Readonly<Record<string, ReadonlySet<string>>> = {
+  data: new Set(['aep/form-values-unverifiable']),
+  type: new Set(['aep/form-values-unverifiable', 'aep/attention-unknown-request']),
+};
 
 const key = (f: Finding): string => `${f.ruleId}@${f.line ?? '-'}${f.pointer ?? ''}`;
 
@@ -77,11 +88,12 @@ test('corrupting one separable envelope member adds findings about that member o
         const gone = minus(before, after);
         const added = minus(after, before).filter(
           (f) =>
+            // a scope finding follows from the type (AEP-0001 §5.2): about the type, whatever its pointer
             !(
               f.line === line &&
               (f.ruleId === c.rule || f.ruleId.startsWith('aep/scope-')) &&
-              f.pointer === '/' + c.member
-            ) && !(c.member === 'data' && DATA_CONSEQUENCES.has(f.ruleId)),
+              (f.pointer === '/' + c.member || (c.member === 'type' && f.ruleId.startsWith('aep/scope-')))
+            ) && !CONSEQUENCES[c.member]?.has(f.ruleId),
         );
         if (gone.length || added.length)
           failures.push(`${name}:${line} ${c.member}: gone ${brief(gone)}; added ${brief(added)}`);

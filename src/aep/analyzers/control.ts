@@ -47,6 +47,8 @@ function timeOf(ev: AepEvent): number | undefined {
 /** Commands and their acks for one run. */
 export class ControlAnalyzer {
   private readonly commands = new Map<string, PendingCommand>();
+  /** Sessions with an event that may have been an ack of unknown cause (a failed `cause` or `type`); kept to the end. */
+  private readonly unknownAcks = new Set<string>();
 
   constructor(
     readonly ackWindowMs: number,
@@ -57,6 +59,11 @@ export class ControlAnalyzer {
 
   get size(): number {
     return this.commands.size;
+  }
+
+  /** True when an event of `session` may have acked any of its commands (README §Decisions on a partly broken envelope). */
+  mayBeAcked(session: string): boolean {
+    return this.unknownAcks.has(session);
   }
 
   /** Commands still awaiting their ack, in arrival order (end of input). */
@@ -78,6 +85,11 @@ export class ControlAnalyzer {
     const rec = facts.session;
     if (!rec) return;
     const isAck = ACKS.has(type);
+    if (ev.untrusted !== undefined && (type === '' || ev.untrusted.has('cause'))) {
+      // an ack (or a caused answer) whose command is unknown: no ack decision is recorded or judged
+      if (type === '' || isAck) this.unknownAcks.add(rec.session);
+      if (type === '' || isAck || type === 'attention.answered') return;
+    }
     const cause = isAck || type === 'attention.answered' ? attr(ev, 'cause') : undefined;
     const ck = cause === undefined ? undefined : key2(rec.session, cause);
     const cmd = ck === undefined ? undefined : this.commands.get(ck);

@@ -45,8 +45,13 @@ export function checkAepEvent(ev: ParsedEvent, sink: FindingSink, info?: AepType
   if (!envelopeSurelyValid(v, info?.branch) && !envelopeValidator()(v)) {
     const found = envelopeFindings(v);
     for (const f of found) report(sink, ev, schemaRule(f.ruleId), f.pointer, 'schema', { sentence: f.message });
-    untrusted = separableMembers(found);
+    untrusted = untrustedMembers(found);
     if (!untrusted) return undefined;
+    if (untrusted.has('type')) {
+      const w = ev.value;
+      if ((!exactCounter(w.seq) || !exactCounter(w.epoch)) && inexactCounters(ev, sink)) return undefined;
+      return ofUnknownType(ev, untrusted);
+    }
   }
   // seq/epoch that JSON.parse cannot hold exactly (1e400, 9007199254740993.0): decide from the literal
   // a valid envelope has a string type: its info, unless the caller had it
@@ -56,39 +61,46 @@ export function checkAepEvent(ev: ParsedEvent, sink: FindingSink, info?: AepType
   return checked(ev, sink, ti, untrusted);
 }
 
-/**
- * The members that place the event (source, id, session, seq, epoch), name what it is (aep, type) or link it to other
- * events (subject, cause, run): a failure of one refuses the event. The others (time, agent, step, traceparent,
- * severity, capture, data, extension attributes) are separable: the stream still sees the event with that member
- * unknown (README §Decisions on a partly broken envelope).
- */
-const BINDING: ReadonlySet<string> = new Set([
-  'aep',
-  'id',
-  'type',
-  'source',
-  'session',
-  'run',
-  'seq',
-  'epoch',
-  'subject',
-  'cause',
-]);
+/** The members that place the event (AEP-0001 §5.1, §7): a failure of one of them refuses the event. */
+const POSITION: ReadonlySet<string> = new Set(['aep', 'id', 'source', 'session', 'seq', 'epoch']);
 
 /**
- * The members the envelope findings `found` are about when each is separable (an extension attribute, AEP-0001 §5.4,
- * is one too); `undefined` when one touches the event's position, type or links, or the scope of its type (AEP-0001
- * §5.2).
+ * The members the envelope findings `found` are about, when none of them places the event (README §Decisions on a
+ * partly broken envelope); `undefined` when one touches the position or the scope of the type (AEP-0001 §5.2). The
+ * stream still sees an event whose type, links or other members failed, with those members unknown.
  */
-function separableMembers(found: readonly { ruleId: string; pointer: string }[]): ReadonlySet<string> | undefined {
+function untrustedMembers(found: readonly { ruleId: string; pointer: string }[]): ReadonlySet<string> | undefined {
   const out = new Set<string>();
+  // the scope class is the type's (§5.2): with the type unknown, a scope finding judges nothing about the position
+  const typeFailed = found.some((f) => f.pointer === '/type');
   for (const f of found) {
-    if (f.ruleId.startsWith('aep/scope-')) return undefined;
+    if (f.ruleId.startsWith('aep/scope-')) {
+      if (typeFailed) continue;
+      return undefined;
+    }
     const slash = f.pointer.indexOf('/', 1);
     const member = unescapePointerToken(slash < 0 ? f.pointer.slice(1) : f.pointer.slice(1, slash));
-    if (f.pointer === '' || BINDING.has(member)) return undefined;
+    if (f.pointer === '' || POSITION.has(member)) return undefined;
     out.add(member);
   }
+  return out;
+}
+
+/**
+ * An event whose `type` failed at a trustworthy position: type `''` (no analyzer acts on it), no payload check; the
+ * stream keeps its position and treats it as possibly closing any open work of its session.
+ */
+function ofUnknownType(ev: ParsedEvent, untrusted: ReadonlySet<string>): AepEvent {
+  const v = ev.value;
+  const out = ev as AepEvent;
+  out.type = '';
+  out.capture = (
+    untrusted.has('capture') ? 'full' : typeof v.capture === 'string' ? v.capture : 'metadata'
+  ) as AepCaptureLevel;
+  out.payloadValid = false;
+  out.registered = false;
+  out.info = undefined;
+  out.untrusted = untrusted;
   return out;
 }
 
