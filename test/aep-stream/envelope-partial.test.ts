@@ -9,6 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { Finding } from '../../src/core/finding.ts';
+import { downlevelEvent } from '../../src/aep/downlevel.ts';
 import { brief, checkText } from './helpers.ts';
 
 const DIR = fileURLToPath(new URL('../../conformance/aep/pass/', import.meta.url));
@@ -150,4 +151,20 @@ test('the issue 37 examples: a broken severity or time leaves the stream verdict
     ['aep/time-format'],
     brief(fs),
   );
+});
+
+test('a repeat of an event of unknown type is compared exactly, never as a down-leveled copy', async () => {
+  const full = (type: string) => line('d', type, 1, { capture: 'full', data: { label: 'the user wrote this' } });
+  const lower = (type: string) => {
+    const ev = JSON.parse(full('session.started')) as Record<string, unknown>;
+    const out = downlevelEvent(ev, 'metadata').event;
+    return JSON.stringify({ ...out, type });
+  };
+  const rules = async (a: string, b: string) => (await checkText(`${a}\n${b}\n`)).map((f) => f.ruleId);
+  // a sound event: its metadata copy is a redelivery
+  assert.deepEqual(await rules(full('session.started'), lower('session.started')), ['aep/redelivery']);
+  // its type unknown, which members it held at metadata is unknown: the copy differs
+  assert.ok((await rules(full('Bad.Type'), lower('Bad.Type'))).includes('aep/id-collision'));
+  // an exact repeat stays a redelivery
+  assert.ok((await rules(full('Bad.Type'), full('Bad.Type'))).includes('aep/redelivery'));
 });
