@@ -16,8 +16,8 @@ export interface AepOptions extends CommonOptions {
   rules?: readonly AepRuleId[];
   /** Stream state caps and the ack window (README §Options of `validate`). */
   stream?: Partial<AepStreamOptions>;
-  /** Read bridge output (`aep validate --from`, AEP-0005): CloudEvents or OTLP/JSON logs, mapped back and checked as AEP. */
-  from?: 'cloudevents' | 'otlp';
+  /** Read bridge output (`aep validate --from`, AEP-0005): CloudEvents, OTLP/JSON logs or OCSF records, mapped back and checked as AEP. */
+  from?: 'cloudevents' | 'otlp' | 'ocsf';
   /** With `from: 'otlp'`: the exporter's capture ceiling (AEP-0005 §3.3; default `metadata`). */
   maxCapture?: AepCaptureLevel;
 }

@@ -27,7 +27,7 @@ export interface ProtocolOptions extends CommonOptions {
   stream?: object;
   /** AHP: read every input as this binding (`stdio`, `http`, `registration`). */
   binding?: string;
-  /** AEP: read bridge output (`cloudevents`, `otlp`; AEP-0005) instead of AEP JSONL. */
+  /** AEP: read bridge output (`cloudevents`, `otlp`, `ocsf`; AEP-0005) instead of AEP JSONL. */
   from?: string;
   /** AEP `--from otlp`: the exporter's capture ceiling (AEP-0005 §3.3; default `metadata`). */
   maxCapture?: string;

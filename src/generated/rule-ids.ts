@@ -101,6 +101,11 @@ export const AEP_RULE_IDS = [
   'aep/otlp-attribute',
   'aep/otlp-gen-ai',
   'aep/otlp-capture',
+  'aep/ocsf-record',
+  'aep/ocsf-class',
+  'aep/ocsf-type-uid',
+  'aep/ocsf-severity',
+  'aep/ocsf-disposition',
   'internal/rule-error',
 ] as const;
 

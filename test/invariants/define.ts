@@ -53,7 +53,7 @@ const key = (f: Finding) => `${f.ruleId}|${f.severity}|${f.line ?? '-'}|${f.poin
 const keys = (fs: readonly Finding[]) => fs.map(key).sort();
 
 /** The options a case runs with by its name (AEP bridge cases are read `--from`). */
-function caseOpts(protocol: Protocol, file: string): { from?: 'cloudevents' | 'otlp' } {
+function caseOpts(protocol: Protocol, file: string): { from?: 'cloudevents' | 'otlp' | 'ocsf' } {
   const from = protocol === 'aep' ? bridgeOfCaseName(file) : undefined;
   return from ? { from } : {};
 }
@@ -61,7 +61,7 @@ function caseOpts(protocol: Protocol, file: string): { from?: 'cloudevents' | 'o
 async function findingsOf(
   protocol: Protocol,
   input: Input,
-  options: { from?: 'cloudevents' | 'otlp' } = {},
+  options: { from?: 'cloudevents' | 'otlp' | 'ocsf' } = {},
 ): Promise<Finding[]> {
   return (await validate(protocol, input, options)).findings;
 }

@@ -1,5 +1,6 @@
 /** The metadata of the bridge rules of `aep validate --from`, reported by the decoders (cloudevents.ts, otlp-decode.ts). */
 import { ruleMessage, type RuleMeta } from '../../core/rule.ts';
+import { OCSF_RULES } from './ocsf.ts';
 import type { BridgeIssue } from './types.ts';
 
 type Templates = Readonly<Record<string, string>>;
@@ -261,7 +262,11 @@ export const OTLP_RULES = {
 } as const satisfies Record<string, RuleMeta>;
 
 /** Every bridge rule, as the catalogue lists them. */
-export const AEP_BRIDGE_RULES: readonly RuleMeta[] = [...Object.values(CE_RULES), ...Object.values(OTLP_RULES)];
+export const AEP_BRIDGE_RULES: readonly RuleMeta[] = [
+  ...Object.values(CE_RULES),
+  ...Object.values(OTLP_RULES),
+  ...Object.values(OCSF_RULES),
+];
 
 const BY_ID = new Map<string, RuleMeta>(AEP_BRIDGE_RULES.map((r) => [r.id, r]));
 
