@@ -61,11 +61,11 @@ export const AEP: ProtocolDefinition & { name: 'aep' } = {
     {
       name: 'maxCapture',
       flags: '--max-capture <level>',
-      description: "with --from otlp: the exporter's capture ceiling (AEP-0005 §3.3)",
+      description: "with --from otlp or ocsf: the exporter's capture ceiling (AEP-0005 §3.3, §4.6)",
       to: ['maxCapture'],
       kind: 'choice',
       choices: ['none', 'metadata', 'redacted', 'full'],
-      requires: { name: 'from', value: 'otlp', flags: '--from otlp' },
+      requires: { name: 'from', value: ['otlp', 'ocsf'], flags: '--from otlp or --from ocsf' },
     },
     {
       name: 'ackWindow',

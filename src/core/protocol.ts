@@ -58,7 +58,7 @@ export interface FlagSpec {
   choices?: readonly string[];
   default?: number;
   /** The flag applies only with another flag's value (`--max-capture` needs `--from otlp`): otherwise a usage error. */
-  requires?: { name: string; value: string; flags: string };
+  requires?: { name: string; value: string | readonly string[]; flags: string };
 }
 
 /** A protocol, as every entry of the run sees it. */

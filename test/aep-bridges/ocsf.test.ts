@@ -35,7 +35,7 @@ test('our projection at every ceiling gives no OCSF finding and decodes back to 
       const { record } = toOcsf(ev, { maxCapture });
       if (!record) continue;
       records++;
-      const res = decodeOcsf(record);
+      const res = decodeOcsf(record, { maxCapture });
       assert.deepEqual(res.issues, [], `${String(ev.type)} at ${maxCapture}`);
       assert.equal(res.events.length, 1);
       const back = { ...res.events[0]!.event };

@@ -49,7 +49,7 @@ export function bridgeChecker(
         from === 'cloudevents'
           ? decodeCloudEvents(value, { bigIntegers: ev.bigIntegers })
           : from === 'ocsf'
-            ? decodeOcsf(value)
+            ? decodeOcsf(value, { maxCapture })
             : decodeOtlp(value, { maxCapture, bigIntegers: ev.bigIntegers });
       for (const i of res.issues)
         sink(makeFinding(bridgeRule(i.ruleId), { pointer: i.pointer, messageId: i.messageId, args: i.args }, ev));

@@ -195,7 +195,25 @@ export const OCSF_RULES = {
         'The record asserts a disposition_id but metadata.profiles does not declare "security_control" (AEP-0005 §4.3).',
     },
   },
+  capture: {
+    id: 'aep/ocsf-capture',
+    severity: 'error',
+    spec: 'AEP-0005 §4.6, §3.3',
+    description:
+      "unmapped.data carries only the payload that survives the projection's max capture (default metadata): none for an event at capture none or above the ceiling.",
+    messages: {
+      none: 'unmapped.data carries a payload although the event is at capture none (AEP-0005 §4.6).',
+      above:
+        "unmapped.data carries a payload although the event's capture {capture} is above the max capture {max} (AEP-0005 §4.6: only what survives).",
+    },
+  },
 } as const satisfies Record<string, RuleMeta>;
+
+/** Options of {@link decodeOcsf}. */
+export interface OcsfDecodeOptions {
+  /** The projection's capture ceiling (AEP-0005 §4.6); default `metadata`. */
+  maxCapture?: AepCaptureLevel;
+}
 
 /** A value as OCSF messages show it: a small integer as itself, anything else by its JSON type (never echoed). */
 const shown = (v: unknown): string =>
@@ -206,7 +224,8 @@ const shown = (v: unknown): string =>
  * record's unmapped.aep envelope with its unmapped.data payload, and the §4.2/§4.4/§4.5 issues of the record. A payload
  * the projection withheld (§4.6: absent unmapped.data above the ceiling) maps back as capture `none`, as OTLP's does.
  */
-export function decodeOcsf(value: unknown): DecodeResult {
+export function decodeOcsf(value: unknown, opts: OcsfDecodeOptions = {}): DecodeResult {
+  const max = opts.maxCapture ?? 'metadata';
   const events: DecodedEvent[] = [];
   const issues: BridgeIssue[] = [];
   const R = OCSF_RULES;
@@ -234,12 +253,14 @@ export function decodeOcsf(value: unknown): DecodeResult {
     if (type !== undefined && row) checkRecord(rec, base, type, row, isObj(data) ? data : undefined, env, issue);
     const event: Obj = { ...env };
     delete event.data;
-    if (isObj(data)) event.data = data;
-    else {
-      // §4.6: a payload that did not survive the ceiling (above `metadata`, the default) is absent, not missing; an
-      // unusable one (reported above) is unknown
-      const capture = typeof env.capture === 'string' ? env.capture : 'metadata';
-      if (data !== undefined || (capture !== 'none' && capture !== 'metadata')) event.capture = 'none';
+    const capture = typeof env.capture === 'string' && env.capture in CAPTURE_RANK ? env.capture : 'metadata';
+    const survives = capture !== 'none' && CAPTURE_RANK[capture as AepCaptureLevel] <= CAPTURE_RANK[max];
+    if (isObj(data)) {
+      event.data = data;
+      if (!survives) issue(R.capture, `${base}/unmapped/data`, capture === 'none' ? 'none' : 'above', { capture, max });
+    } else if (data !== undefined || (!survives && capture !== 'none')) {
+      // §4.6: a payload withheld at the ceiling is absent, not missing; an unusable one (reported above) is unknown
+      event.capture = 'none';
     }
     events.push({
       event,
