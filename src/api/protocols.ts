@@ -18,7 +18,7 @@ export interface AepOptions extends CommonOptions {
   stream?: Partial<AepStreamOptions>;
   /** Read bridge output (`aep validate --from`, AEP-0005): CloudEvents, OTLP/JSON logs or OCSF records, mapped back and checked as AEP. */
   from?: 'cloudevents' | 'otlp' | 'ocsf';
-  /** With `from: 'otlp'`: the exporter's capture ceiling (AEP-0005 §3.3; default `metadata`). */
+  /** With `from: 'otlp'` or `'ocsf'`: the exporter's capture ceiling (AEP-0005 §3.3, §4.6; default `metadata`). */
   maxCapture?: AepCaptureLevel;
 }
 

@@ -29,7 +29,7 @@ export interface ProtocolOptions extends CommonOptions {
   binding?: string;
   /** AEP: read bridge output (`cloudevents`, `otlp`, `ocsf`; AEP-0005) instead of AEP JSONL. */
   from?: string;
-  /** AEP `--from otlp`: the exporter's capture ceiling (AEP-0005 §3.3; default `metadata`). */
+  /** AEP `--from otlp` / `--from ocsf`: the exporter's capture ceiling (AEP-0005 §3.3, §4.6; default `metadata`). */
   maxCapture?: string;
 }
 
