@@ -15,7 +15,9 @@ export const AEP: ProtocolDefinition & { name: 'aep' } = {
   description: 'Check Agent Event Protocol (AEP 0.1) JSONL streams for conformance.',
   cr: 'accept-crlf',
   framingSpecs: (o) =>
-    o.from === 'cloudevents' || o.from === 'otlp' ? BRIDGE_FRAMING_SPECS[o.from] : AEP_FRAMING_SPECS,
+    o.from === 'cloudevents' || o.from === 'otlp' || o.from === 'ocsf'
+      ? BRIDGE_FRAMING_SPECS[o.from]
+      : AEP_FRAMING_SPECS,
   flags: [
     {
       name: 'maxSessions',
@@ -53,19 +55,19 @@ export const AEP: ProtocolDefinition & { name: 'aep' } = {
       name: 'from',
       flags: '--from <format>',
       description:
-        'read bridge output instead of AEP JSONL: CloudEvents (JSON format, one event or batch per line, or one .json document) or OTLP/JSON logs (AEP-0005), mapped back and checked as AEP',
+        'read bridge output instead of AEP JSONL: CloudEvents (JSON format, one event or batch per line, or one .json document) OTLP/JSON logs or OCSF records (one record or array per line, or one .json document) (AEP-0005), mapped back and checked as AEP',
       to: ['from'],
       kind: 'choice',
-      choices: ['cloudevents', 'otlp'],
+      choices: ['cloudevents', 'otlp', 'ocsf'],
     },
     {
       name: 'maxCapture',
       flags: '--max-capture <level>',
-      description: "with --from otlp: the exporter's capture ceiling (AEP-0005 §3.3)",
+      description: "with --from otlp or ocsf: the exporter's capture ceiling (AEP-0005 §3.3, §4.6)",
       to: ['maxCapture'],
       kind: 'choice',
       choices: ['none', 'metadata', 'redacted', 'full'],
-      requires: { name: 'from', value: 'otlp', flags: '--from otlp' },
+      requires: { name: 'from', value: ['otlp', 'ocsf'], flags: '--from otlp or --from ocsf' },
     },
     {
       name: 'profile',
@@ -89,7 +91,7 @@ export const AEP: ProtocolDefinition & { name: 'aep' } = {
   knownTypes: knownAepTypes,
   // bridge output may be one pretty-printed document (an OTLP export, a CE batch) in a .json file
   framing: (source, o) => (o.from !== undefined && source.endsWith('.json') ? 'document' : 'jsonl'),
-  acceptArrays: (o) => o.from === 'cloudevents',
+  acceptArrays: (o) => o.from === 'cloudevents' || o.from === 'ocsf',
   // issue 37 item 4d: a `.json` bridge input that is not one document is JSON lines
   documentLines: (o) => o.from !== undefined,
   // a pretty-printed CloudEvents batch or OTLP request on stdin: one finding naming `--from` (issue 37 item 4e)
@@ -115,8 +117,8 @@ export const AEP: ProtocolDefinition & { name: 'aep' } = {
         { ...out, sink },
       );
     if (o.from === undefined) return bridgeInputChecker(aep(out.sink), out.sink, ruleSelection(AEP, o.rules));
-    if (o.from !== 'cloudevents' && o.from !== 'otlp')
-      throw new TypeError(`unknown bridge input ${JSON.stringify(o.from)}: expected "cloudevents" or "otlp"`);
+    if (o.from !== 'cloudevents' && o.from !== 'otlp' && o.from !== 'ocsf')
+      throw new TypeError(`unknown bridge input ${JSON.stringify(o.from)}: expected "cloudevents", "otlp" or "ocsf"`);
     return bridgeChecker(o.from, (o.maxCapture ?? 'metadata') as AepCaptureLevel, aep, out.sink, out.stats);
   },
 };

@@ -32,6 +32,12 @@ export interface AepEvent extends ParsedEvent {
   info?: AepTypeInfo;
   /** A `message.*` or `stream.*` event checked under `--profile aep-0007` (src/aep/subprofile.ts): its rules judge it. */
   subprofile?: true;
+  /**
+   * Envelope members that failed the schema stage while the event's position, type and links held (README §Decisions
+   * on a partly broken envelope): {@link attr} reads them as absent, an unknown `capture` is `full` (it gates nothing)
+   * and an unknown `data` makes `payloadValid` false.
+   */
+  untrusted?: ReadonlySet<string>;
 }
 
 /** Envelope attribute accessors with the right types (envelope already validated). */
@@ -40,7 +46,7 @@ export function attr(
   name: 'id' | 'type' | 'source' | 'agent' | 'session' | 'run' | 'step' | 'subject' | 'cause' | 'time',
 ): string | undefined {
   const v = ev.value[name];
-  return typeof v === 'string' ? v : undefined;
+  return typeof v === 'string' && (ev.untrusted === undefined || !ev.untrusted.has(name)) ? v : undefined;
 }
 
 /** The member name of a top-level pointer (`/seq` -> `seq`), kept per pointer. */

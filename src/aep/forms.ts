@@ -156,19 +156,19 @@ function fieldArgs(f: CompiledField): { field: string; fieldType: string } {
 
 /**
  * Problems of `values` against a form, one FormIssueKind per rule; capture is not checked at `none`
- * (`aep/capture-none`).
+ * (`aep/capture-none`) nor when it is unknown (`undefined`: the event's `capture` failed the envelope).
  */
 export function checkFormValues(
   form: CompiledForm,
   values: Readonly<Record<string, unknown>>,
-  capture: AepCaptureLevel,
+  capture: AepCaptureLevel | undefined,
 ): FormIssue[] {
   const issues: FormIssue[] = [];
-  const gate = capture !== 'none' && CAPTURE_RANK[capture] < CAPTURE_RANK.redacted;
+  const gate = capture !== undefined && capture !== 'none' && CAPTURE_RANK[capture] < CAPTURE_RANK.redacted;
   for (const f of form.values()) {
     // Below `redacted` a string (or `other`) answer MUST be omitted (AEP-0002 §5.1 rule 1), so its absence is no
-    // partial answer.
-    if (gate && (f.type === 'string' || (f.type === 'select' && f.other))) continue;
+    // partial answer; at an unknown capture (`undefined`) it may have been.
+    if ((gate || capture === undefined) && (f.type === 'string' || (f.type === 'select' && f.other))) continue;
     if (f.required && !own(values, f.id)) {
       issues.push({
         kind: 'required',

@@ -16,9 +16,9 @@ export interface AepOptions extends CommonOptions {
   rules?: readonly AepRuleId[];
   /** Stream state caps and the ack window (README §Options of `validate`). */
   stream?: Partial<AepStreamOptions>;
-  /** Read bridge output (`aep validate --from`, AEP-0005): CloudEvents or OTLP/JSON logs, mapped back and checked as AEP. */
-  from?: 'cloudevents' | 'otlp';
-  /** With `from: 'otlp'`: the exporter's capture ceiling (AEP-0005 §3.3; default `metadata`). */
+  /** Read bridge output (`aep validate --from`, AEP-0005): CloudEvents, OTLP/JSON logs or OCSF records, mapped back and checked as AEP. */
+  from?: 'cloudevents' | 'otlp' | 'ocsf';
+  /** With `from: 'otlp'` or `'ocsf'`: the exporter's capture ceiling (AEP-0005 §3.3, §4.6; default `metadata`). */
   maxCapture?: AepCaptureLevel;
   /** `aep validate --profile aep-0007`: also check the message and stream sub-profile (AEP-0007, a Draft). */
   profile?: 'aep-0007';

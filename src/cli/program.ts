@@ -104,9 +104,14 @@ export async function runValidate(
     return EXIT.usage;
   }
   for (const f of def.flags) {
-    if (f.requires && opts[f.name] !== undefined && opts[f.requires.name] !== f.requires.value) {
+    const needs = f.requires;
+    if (
+      needs &&
+      opts[f.name] !== undefined &&
+      !(typeof needs.value === 'string' ? [needs.value] : needs.value).includes(opts[needs.name] as string)
+    ) {
       io.stderr.write(
-        `${def.name}: ${f.flags.split(' ')[0]} applies only with ${f.requires.flags} (run with --help for usage)\n`,
+        `${def.name}: ${f.flags.split(' ')[0]} applies only with ${needs.flags} (run with --help for usage)\n`,
       );
       return EXIT.usage;
     }

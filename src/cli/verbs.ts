@@ -7,6 +7,7 @@ import type { Output } from '../report/types.ts';
 import type { ProtocolDefinition } from '../core/protocol.ts';
 import { addReportOptions, defaultColor, reportRunError, VERSION, type CliIO } from './common.ts';
 import { reportFileFor } from './output.ts';
+import { editDistance } from '../core/nearest.ts';
 
 /** Options of `fixtures`, after parsing. */
 export interface FixturesOptions {
@@ -94,18 +95,6 @@ export function terminalWidth(io: CliIO): number | undefined {
   if (!io.stdoutIsTTY) return undefined;
   const cols = io.columns || Number(io.env.COLUMNS);
   return Number.isInteger(cols) && cols > 0 ? cols : 100;
-}
-
-/** Levenshtein distance between `a` and `b` (insertions, deletions and substitutions cost 1). */
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++)
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = cur;
-  }
-  return prev[b.length]!;
 }
 
 /**

@@ -27,9 +27,9 @@ export interface ProtocolOptions extends CommonOptions {
   stream?: object;
   /** AHP: read every input as this binding (`stdio`, `http`, `registration`). */
   binding?: string;
-  /** AEP: read bridge output (`cloudevents`, `otlp`; AEP-0005) instead of AEP JSONL. */
+  /** AEP: read bridge output (`cloudevents`, `otlp`, `ocsf`; AEP-0005) instead of AEP JSONL. */
   from?: string;
-  /** AEP `--from otlp`: the exporter's capture ceiling (AEP-0005 §3.3; default `metadata`). */
+  /** AEP `--from otlp` / `--from ocsf`: the exporter's capture ceiling (AEP-0005 §3.3, §4.6; default `metadata`). */
   maxCapture?: string;
   /** AEP: a sub-profile checked beside AEP 0.1 (`aep-0007`: the message and stream sub-profile). */
   profile?: string;
@@ -60,7 +60,7 @@ export interface FlagSpec {
   choices?: readonly string[];
   default?: number;
   /** The flag applies only with another flag's value (`--max-capture` needs `--from otlp`): otherwise a usage error. */
-  requires?: { name: string; value: string; flags: string };
+  requires?: { name: string; value: string | readonly string[]; flags: string };
 }
 
 /** A protocol, as every entry of the run sees it. */

@@ -1,6 +1,7 @@
 /**
  * The capture folders of the upstream AEP corpus: `capture-gating/`, `redaction/` (AEP-0003 §9.4) and `downlevel/`
- * (AEP-0001 §8.2; our own case format, conformance/aep-capture/downlevel/).
+ * (AEP-0001 §8.2), read in both formats: the upstream one (`expect_capture`, `expect_data`, as run.py and run.js read it)
+ * and ours (`expect`, the whole expected event or stream; conformance/aep-capture/downlevel/).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,6 +9,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { downlevelStream, isCaptureLevel } from '../aep/downlevel.ts';
 import { gateFormValues } from '../aep/forms.ts';
 import { createRedactor, type RedactOptions } from '../aep/redact.ts';
+import { own } from '../core/value.ts';
 import { lineOfName, normalise, readJsonFile, uniqueIds } from './aep-case-files.ts';
 import { FixtureError, type RunContext } from './context.ts';
 
@@ -136,6 +138,57 @@ interface DownlevelCase {
   event?: unknown;
   events?: unknown;
   expect?: unknown;
+  /** The upstream format: the output's `capture` (absent is `metadata`, AEP-0001 §5.1) ... */
+  expect_capture?: unknown;
+  /** ... and its `data`, `null` when `data` is absent. */
+  expect_data?: unknown;
+}
+
+/**
+ * One case of the upstream corpus's own `downlevel/cases.json` format (`event`, `ceiling`, `expect_capture`,
+ * `expect_data`; conformance/README.md of AEP, run.py and run.js): the down-leveled event's `capture` and `data`.
+ */
+function runUpstreamDownlevelCase(
+  ctx: RunContext,
+  c: DownlevelCase,
+  base: { id: string; group: string; file: string; line?: number },
+): void {
+  const ev = c.event;
+  const data = c.expect_data;
+  if (
+    !isCaptureLevel(c.ceiling) ||
+    ev === null ||
+    typeof ev !== 'object' ||
+    Array.isArray(ev) ||
+    !isCaptureLevel(c.expect_capture) ||
+    data === undefined ||
+    (data !== null && (typeof data !== 'object' || Array.isArray(data)))
+  ) {
+    ctx.emit({
+      ...base,
+      expected: 'a down-leveled capture and data',
+      status: 'error',
+      detail:
+        'An upstream-format case needs a "ceiling" and an "expect_capture" (none, metadata, redacted, full), an "event" object and "expect_data" (an object, or null for no data).',
+    });
+    return;
+  }
+  const event = ev as Record<string, unknown>;
+  const out = downlevelStream(c.ceiling)(event) ?? event;
+  const capture = out.capture === undefined ? 'metadata' : out.capture;
+  const gotData = out.data === undefined ? null : out.data;
+  const ok = capture === c.expect_capture && isDeepStrictEqual(normalise(gotData), normalise(data));
+  ctx.emit({
+    ...base,
+    expected: `down-leveled to ceiling ${c.ceiling}: capture ${c.expect_capture}, ${data === null ? 'no data' : 'the expected data'}`,
+    status: ok ? 'pass' : 'fail',
+    actual: ok ? 'as expected' : 'different output',
+    ...(ok
+      ? {}
+      : {
+          detail: `Down-leveled to ${c.ceiling}: capture ${JSON.stringify(capture)}, data ${JSON.stringify(gotData)}; the case expects capture ${JSON.stringify(c.expect_capture)}, data ${JSON.stringify(data)}.`,
+        }),
+  });
 }
 
 export function runDownlevel(ctx: RunContext): void {
@@ -155,6 +208,10 @@ export function runDownlevel(ctx: RunContext): void {
       ...(line ? { line } : {}),
       expected: `down-leveled to ceiling ${String(c.ceiling)}`,
     };
+    if (own(c, 'expect_capture') || own(c, 'expect_data')) {
+      runUpstreamDownlevelCase(ctx, c, base);
+      continue;
+    }
     const events = Array.isArray(c.events) ? c.events : c.event !== undefined ? [c.event] : undefined;
     if (
       !isCaptureLevel(c.ceiling) ||

@@ -130,6 +130,12 @@ export const AEP_RULE_IDS = [
   'aep/otlp-gen-ai',
   'aep/otlp-capture',
   'aep/bridge-input',
+  'aep/ocsf-record',
+  'aep/ocsf-class',
+  'aep/ocsf-type-uid',
+  'aep/ocsf-severity',
+  'aep/ocsf-disposition',
+  'aep/ocsf-capture',
   'internal/rule-error',
 ] as const;
 

@@ -29,7 +29,7 @@ const REPO = new URL('../../', import.meta.url);
 function events(): Array<{ where: string; event: Obj }> {
   const out: Array<{ where: string; event: Obj }> = [];
   const dir = new URL('conformance/aep/pass/', REPO);
-  for (const f of readdirSync(dir).filter((n) => n.endsWith('.jsonl') && !/\.(ce|otlp)\.jsonl$/.test(n))) {
+  for (const f of readdirSync(dir).filter((n) => n.endsWith('.jsonl') && !/\.(ce|otlp|ocsf)\.jsonl$/.test(n))) {
     readFileSync(new URL(f, dir), 'utf8')
       .split(/\r?\n/)
       .forEach((l, i) => {

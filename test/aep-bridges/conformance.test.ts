@@ -15,9 +15,10 @@ const DIR = fileURLToPath(new URL('../../conformance/aep/', import.meta.url));
 
 const cases = (group: 'pass' | 'fail') =>
   readdirSync(DIR + group)
-    .filter((f) => /\.(ce|otlp)\.jsonl$/.test(f))
+    .filter((f) => /\.(ce|otlp|ocsf)\.jsonl$/.test(f))
     .sort();
-const fromOf = (name: string) => (name.endsWith('.ce.jsonl') ? 'cloudevents' : 'otlp');
+const fromOf = (name: string) =>
+  name.endsWith('.ce.jsonl') ? 'cloudevents' : name.endsWith('.ocsf.jsonl') ? 'ocsf' : 'otlp';
 
 test('conformance/aep-bridges has cases of both kinds', () => {
   for (const g of ['pass', 'fail'] as const)
@@ -47,7 +48,7 @@ for (const name of cases('fail')) {
     const key = (x: { ruleId: string; line?: number; pointer?: string }) => `${x.ruleId}@${x.line}${x.pointer}`;
     assert.deepEqual(fs.map(key).sort(), want.map(key).sort());
     // the case is named after a rule it provokes
-    const rule = name.replace(/\.(ce|otlp)\.jsonl$/, '').replace('.', '/');
+    const rule = name.replace(/\.(ce|otlp|ocsf)\.jsonl$/, '').replace('.', '/');
     assert.ok(
       fs.some((f) => f.ruleId === rule),
       `${rule} not reported: ${briefFindings(fs)}`,

@@ -39,7 +39,7 @@ function cases(group: 'pass' | 'fail'): string[] {
   if (!existsSync(dir)) return [];
   // bridge cases (`*.ce.jsonl`, `*.otlp.jsonl`) are read --from: test/aep-bridges/conformance.test.ts
   return readdirSync(dir)
-    .filter((f) => f.endsWith('.jsonl') && !/\.(ce|otlp)\.jsonl$/.test(f))
+    .filter((f) => f.endsWith('.jsonl') && !/\.(ce|otlp|ocsf)\.jsonl$/.test(f))
     .sort();
 }
 

@@ -96,9 +96,9 @@ describe('catalogue', () => {
       root: 'schema/draft/catalogue-event.schema.json#/$defs/user.attention',
     });
     assert.deepEqual(issues.map((i) => i.message).sort(), [
-      '`id` is required here.',
-      '`source` is required here.',
-      '`time` is required here.',
+      '`id` is required in every event (base/events.md §Common event fields); the user.attention event has none.',
+      '`source` is required in every event (base/events.md §Common event fields); the user.attention event has none.',
+      '`time` is required in every event (base/events.md §Common event fields); the user.attention event has none.',
     ]);
     valid(event('user.attention'), { root: 'schema/draft/interaction-event.schema.json#/$defs/user.attention' });
   });

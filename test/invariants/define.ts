@@ -60,7 +60,7 @@ function caseOpts(protocol: Protocol, file: string): CaseOpts {
 }
 
 /** What {@link caseOpts} gives. */
-type CaseOpts = { from?: 'cloudevents' | 'otlp'; profile?: 'aep-0007' };
+type CaseOpts = { from?: 'cloudevents' | 'otlp' | 'ocsf'; profile?: 'aep-0007' };
 
 async function findingsOf(protocol: Protocol, input: Input, options: CaseOpts = {}): Promise<Finding[]> {
   return (await validate(protocol, input, options)).findings;

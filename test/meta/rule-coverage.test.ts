@@ -26,7 +26,7 @@ const PROTOCOLS: {
   // test/invariants/aep.test.ts breaks a rule on purpose
   {
     name: 'aep',
-    kinds: ['.ce', '.otlp', '.aep-0007'],
+    kinds: ['.ce', '.otlp', '.ocsf', '.aep-0007'],
     rules: aepRules,
     dir: new URL('conformance/aep/', root),
     skip: new Set(['internal/rule-error']),

@@ -9,7 +9,7 @@ import { optionSetOf } from '../text-answer.ts';
 import type { OpenBudget } from './budget.ts';
 import type { LifecycleAnalyzer, LifecycleFacts } from './lifecycle.ts';
 import type { Completion, CompletionMarks } from './markers.ts';
-import type { OpenRequest, RequestRecord, SessionRecord } from './session.ts';
+import { UNKNOWN_CLOSES, type OpenRequest, type RequestRecord, type SessionRecord } from './session.ts';
 
 /** The attention request terminals (AEP-0002 §7.2). */
 export const ATTENTION_TERMINALS: ReadonlySet<string> = new Set(['attention.resolved', 'attention.timeout']);
@@ -62,12 +62,17 @@ export class AttentionAnalyzer {
     const rec = facts.session;
     const type = ev.type;
     if (rec && facts.endsSession) {
-      const open = rec.hasLifecycle ? rec.openRequests() : undefined;
+      const open = rec.hasLifecycle && !(rec.unknownCloses & UNKNOWN_CLOSES.requests) ? rec.openRequests() : undefined;
       if (open?.length) facts.endedWithOpen = open;
       rec.dropClosed(); // open requests stay (open-at-end reports them)
     }
     if (rec && type === 'attention.requested') this.request(ev, rec, facts);
     if (!ATTENTION_FOLLOWERS.has(type)) return;
+    if (ev.untrusted?.has('subject')) {
+      // which request it follows is unknown: a terminal may have closed any open request of its session
+      if (rec && ATTENTION_TERMINALS.has(type)) rec.unknownCloses |= UNKNOWN_CLOSES.requests;
+      return;
+    }
     const session = attr(ev, 'session');
     if (session === undefined) return;
     const subject = attr(ev, 'subject');
@@ -123,6 +128,8 @@ export class AttentionAnalyzer {
         : undefined;
     const r: RequestRecord = { id, at: facts.at, kind };
     if (data === undefined && ev.capture === 'none') r.withheld = true;
+    // a `data` that is no object (an envelope finding) leaves the request's kind and form unknown, not missing
+    if (ev.untrusted?.has('data')) r.form = 'unusable';
     const via = ev.payloadValid ? (data as { respond_via?: unknown } | undefined)?.respond_via : undefined;
     if (Array.isArray(via) && !via.includes('control')) r.noControl = via as string[];
     if (ev.payloadValid) {

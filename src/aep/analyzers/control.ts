@@ -115,6 +115,8 @@ export class ControlAnalyzer implements StateHolder {
   private readonly targets = new Map<string, { source: string; at: Mark; command: Mark }>();
   /** `a(session, subject)` for an accepted respond, `c(session, run)` for an accepted cancel. */
   private readonly expected = new Map<string, Expected>();
+  /** Sessions with an event that may have been an ack of unknown cause (a failed `cause` or `type`); kept to the end. */
+  private readonly unknownAcks = new Set<string>();
 
   constructor(
     readonly ackWindowMs: number,
@@ -142,6 +144,11 @@ export class ControlAnalyzer implements StateHolder {
     return false;
   }
 
+  /** True when an event of `session` may have acked any of its commands (README §Decisions on a partly broken envelope). */
+  mayBeAcked(session: string): boolean {
+    return this.unknownAcks.has(session);
+  }
+
   /** Commands still awaiting their ack, in arrival order (end of input). */
   pendingCommands(): IterableIterator<PendingCommand> {
     return this.commands.values();
@@ -161,6 +168,11 @@ export class ControlAnalyzer implements StateHolder {
     const rec = facts.session;
     if (!rec) return;
     const isAck = ACKS.has(type);
+    if (ev.untrusted !== undefined && (type === '' || ev.untrusted.has('cause'))) {
+      // an ack (or a caused answer) whose command is unknown: no ack decision is recorded or judged
+      if (type === '' || isAck) this.unknownAcks.add(rec.session);
+      if (type === '' || isAck || type === 'attention.answered') return;
+    }
     const cause = isAck || type === 'attention.answered' ? attr(ev, 'cause') : undefined;
     const ck = cause === undefined ? undefined : key2(rec.session, cause);
     const cmd = ck === undefined ? undefined : this.commands.get(ck);

@@ -162,6 +162,15 @@ export function downlevelTexts(
 
 type ExactBig = ParsedEvent['bigIntegers'];
 
+/**
+ * True when `ev` may be compared as a down-leveled copy: not refused, and its type, capture and payload known (README
+ * §Decisions on a partly broken envelope); other events are compared exactly.
+ */
+function downlevelable(ev: AepEvent): boolean {
+  const u = ev.untrusted;
+  return !ev.rejected && (u === undefined || (ev.type !== '' && !u.has('capture') && !u.has('data')));
+}
+
 /** The canonical text of a repeat with its capture default written out (AEP-0001 §5.1: absent is `metadata`). */
 function copyText(ev: AepEvent, value: Record<string, unknown> = ev.value): string {
   return canonicalText({
@@ -234,7 +243,7 @@ export class IdentityAnalyzer {
     }
     const firstAt: Mark = { file: this.ids.fileName(first.file), line: first.line };
     let same: boolean | undefined | AepCaptureLevel | 'redaction' = this.sameContent(first, ev);
-    if (same === false && !ev.rejected) same = this.downleveled(key, first, ev);
+    if (same === false && downlevelable(ev)) same = this.downleveled(key, first, ev);
     if (same === true || typeof same === 'string') {
       if (same === 'redaction') {
         // same envelope and position, same content at `metadata`: counted once, like a redelivery
@@ -257,7 +266,7 @@ export class IdentityAnalyzer {
   /** Keep a digest entry's down-level digests (none at `none` or refused; a stale row of the key is cleared). */
   private keepLower(key: Hash64, ev: AepEvent): void {
     const t = this.lower;
-    if (ev.rejected || CAPTURE_RANK[ev.capture] === 0) {
+    if (!downlevelable(ev) || CAPTURE_RANK[ev.capture] === 0) {
       const old = t.slot(key);
       if (old !== undefined) t.setU(old, DL_U32.rank, 0);
       return;
@@ -330,7 +339,7 @@ export class IdentityAnalyzer {
     let forgot: boolean;
     let digest = false;
     // a refused event keeps a digest: the line read back is only ever down-leveled as a sound event
-    if (ev.reread && !ev.rejected && file < MAX_LINE_FILES && ev.byteOffset < MAX_LINE_OFFSET) {
+    if (ev.reread && downlevelable(ev) && file < MAX_LINE_FILES && ev.byteOffset < MAX_LINE_OFFSET) {
       if (this.rereaders.get(file) !== ev.reread) this.rereaders.set(file, ev.reread);
       forgot = this.ids.addLine(key, lineFingerprint(ev.text), ev.byteOffset, ev.line, file);
     } else {

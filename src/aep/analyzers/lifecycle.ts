@@ -11,7 +11,7 @@ import type { AepCapLog, OpenBudget } from './budget.ts';
 import { tupleKeyWords } from './canonical.ts';
 import type { CompletionMarks, InputNames } from './markers.ts';
 import { CompactTable } from '../../core/table.ts';
-import { SessionRecord, type OpenRequest } from './session.ts';
+import { SessionRecord, UNKNOWN_CLOSES, type OpenRequest } from './session.ts';
 
 /** The run terminal types (AEP-0002 §2 convention 5). */
 export const RUN_TERMINALS: ReadonlySet<string> = new Set(['run.finished', 'run.failed', 'run.cancelled']);
@@ -126,6 +126,13 @@ export class LifecycleAnalyzer {
     facts.epochC = ec;
     const type = ev.type;
     this.trackStart(rec, ev, sc, ec);
+    if (ev.untrusted !== undefined) {
+      // an event of unknown type may have been any event: a request (no longer held from the start), a terminal
+      if (type === '') {
+        rec.fromStart = false;
+        rec.unknownCloses = UNKNOWN_CLOSES.runs | UNKNOWN_CLOSES.requests;
+      } else if (ev.untrusted.has('run') && RUN_TERMINALS.has(type)) rec.unknownCloses |= UNKNOWN_CLOSES.runs;
+    }
 
     const run = attr(ev, 'run');
     if (run !== undefined && (type === 'run.started' || RUN_TERMINALS.has(type))) {
@@ -186,8 +193,8 @@ export class LifecycleAnalyzer {
     for (const rec of this.sessions.values()) {
       if (!rec.hasLifecycle) continue;
       const runs: [string, Mark][] = [];
-      for (const [run, r] of rec.runs) runs.push([run, r.started]);
-      const requests = rec.openRequests();
+      if (!(rec.unknownCloses & UNKNOWN_CLOSES.runs)) for (const [run, r] of rec.runs) runs.push([run, r.started]);
+      const requests = rec.unknownCloses & UNKNOWN_CLOSES.requests ? [] : rec.openRequests();
       if (runs.length || requests.length) yield { rec, runs, requests };
     }
   }

@@ -40,6 +40,9 @@ export interface RequestRecord {
 /** An open request (no terminal yet). */
 export type OpenRequest = RequestRecord & { terminal?: undefined };
 
+/** What an event of unknown type or link may have closed in its session ({@link SessionRecord.unknownCloses}). */
+export const UNKNOWN_CLOSES = { runs: 1, requests: 2 } as const;
+
 /** State of one `(source, session)`. */
 export class SessionRecord implements OpenOwner {
   /** Open runs and open requests held against `maxOpen` (released at their terminal or on eviction). */
@@ -65,6 +68,11 @@ export class SessionRecord implements OpenOwner {
    * `startNext`, the position expected next, keep it so).
    */
   fromStart = false;
+  /**
+   * {@link UNKNOWN_CLOSES} bits: an event of this session whose type or link failed the envelope may have closed an
+   * open run or request, so the end-of-input verdicts on them are withheld (README §Decisions on a partly broken envelope).
+   */
+  unknownCloses = 0;
   startEpoch: Counter = 0;
   startNext: Counter = 0;
   /** The {@link tupleKeyWords} of `(source, session)`: its compact-row key, and the key of its run and request marks. */

@@ -7,17 +7,19 @@ import { eventLocation, makeFinding, type ParsedEvent } from '../../core/rule.ts
 import { serializeEvent } from '../../core/serialize.ts';
 import type { AepCaptureLevel } from '../schema/registry.ts';
 import { decodeCloudEvents } from './cloudevents.ts';
+import { decodeOcsf } from './ocsf.ts';
 import { decodeOtlp } from './otlp-decode.ts';
 import { bridgeRule } from './rules.ts';
 import type { DecodedEvent } from './types.ts';
 
 /** The bridge input formats `--from` names. */
-export type BridgeFrom = 'cloudevents' | 'otlp';
+export type BridgeFrom = 'cloudevents' | 'otlp' | 'ocsf';
 
 /** The framing citations of each bridge input (stamped by the run): its own format's duplicate rule. */
 export const BRIDGE_FRAMING_SPECS: Readonly<Record<BridgeFrom, FramingSpecs>> = {
   cloudevents: { 'json/duplicate-key': 'CloudEvents 1.0 §3.1 (an attribute appears at most once); RFC 8259 §4' },
   otlp: { 'json/duplicate-key': 'OTLP/JSON; RFC 8259 §4' },
+  ocsf: { 'json/duplicate-key': 'AEP-0005 §4.3; RFC 8259 §4' },
 };
 
 /**
@@ -50,7 +52,9 @@ export function bridgeChecker(
       const res =
         from === 'cloudevents'
           ? decodeCloudEvents(value, { bigIntegers: ev.bigIntegers })
-          : decodeOtlp(value, { maxCapture, bigIntegers: ev.bigIntegers });
+          : from === 'ocsf'
+            ? decodeOcsf(value, { maxCapture })
+            : decodeOtlp(value, { maxCapture, bigIntegers: ev.bigIntegers });
       for (const i of res.issues)
         sink(makeFinding(bridgeRule(i.ruleId), { pointer: i.pointer, messageId: i.messageId, args: i.args }, ev));
       // a repeated member: which copy counts is undefined, so the record holding it is not mapped

@@ -19,7 +19,7 @@ export function bridgeFormatOf(v: unknown): BridgeFrom | undefined {
   return one(v);
 }
 
-const NAME: Readonly<Record<BridgeFrom, string>> = { cloudevents: 'CloudEvents', otlp: 'OTLP/JSON' };
+const NAME: Readonly<Record<BridgeFrom, string>> = { cloudevents: 'CloudEvents', otlp: 'OTLP/JSON', ocsf: 'OCSF' };
 
 /** The sentence for a JSONL input none of whose lines parse, when the whole text is one pretty-printed bridge value. */
 export function bridgeHint(text: string, from: string | undefined): string | undefined {

@@ -6,7 +6,9 @@ import { CAPTURE_RANK } from '../event.ts';
 import type { AepCaptureLevel } from '../schema/registry.ts';
 import { nanosOf } from './otlp.ts';
 import { isObj, type Obj } from '../../core/value.ts';
-import type { AepSeverity } from './types.ts';
+import type { MessageArgs } from '../../core/message.ts';
+import type { RuleMeta } from '../../core/rule.ts';
+import { kindOf, type AepSeverity, type BridgeIssue, type DecodedEvent, type DecodeResult } from './types.ts';
 
 /** The pinned OCSF version (AEP-0005 §4.1). */
 export const OCSF_VERSION = '1.8.0';
@@ -132,4 +134,223 @@ export function toOcsf(event: Readonly<Obj>, opts: OcsfOptions = {}): OcsfProjec
     rec.finding_info = { ...(uid !== undefined ? { uid } : {}), title: type };
   }
   return { record: rec, withheld };
+}
+
+/** The OCSF rules of `aep validate --from ocsf` (AEP-0005 §4), reported by {@link decodeOcsf}. */
+export const OCSF_RULES = {
+  record: {
+    id: 'aep/ocsf-record',
+    severity: 'error',
+    spec: 'AEP-0005 §4.3',
+    description:
+      'An OCSF record of the AEP projection is a JSON object carrying the complete AEP envelope in unmapped.aep (an object) and the capture-surviving payload, if any, in unmapped.data (an object); without the envelope the record is not mapped back or checked as AEP.',
+    messages: {
+      input: 'Input is {kind}, not an OCSF record object.',
+      batch: 'Batch item is {kind}, not an OCSF record object.',
+      carrier:
+        'The record has no unmapped.aep object (found: {kind}); the AEP event cannot be recovered, so it is not checked as AEP.',
+      data: 'unmapped.data is {kind}; it carries the capture-surviving payload, an object.',
+    },
+  },
+  class: {
+    id: 'aep/ocsf-class',
+    severity: 'error',
+    spec: 'AEP-0005 §4.1, §4.2',
+    description:
+      'Only session.started/ended, tool.requested/completed/failed/denied and attention.requested/answered/resolved/timeout project to OCSF, each with the class_uid, category_uid, activity_id and status_id of the §4.2 table (no status_id where the table has none).',
+    messages: {
+      unprojected:
+        'An OCSF record carries an AEP event of type {type}, which produces no OCSF record (only the session, tool and attention families of AEP-0005 §4.2 project).',
+      member: '{member} is {found}; an event of type {type} projects with {member} {expected} (AEP-0005 §4.2).',
+      absent: '{member} is {found}; the AEP-0005 §4.2 table gives an event of type {type} no {member}.',
+    },
+  },
+  typeUid: {
+    id: 'aep/ocsf-type-uid',
+    severity: 'error',
+    spec: 'AEP-0005 §4.2',
+    description: 'type_uid is class_uid * 100 + activity_id.',
+    messages: { uid: 'type_uid is {found}; class_uid {cls} and activity_id {activity} make it {expected}.' },
+  },
+  severity: {
+    id: 'aep/ocsf-severity',
+    severity: 'error',
+    spec: 'AEP-0005 §4.4',
+    description:
+      'severity_id follows the AEP severity (absent: info): debug and info 1, notice 2, warning 3, error 4, critical 5.',
+    messages: { severity: 'severity_id is {found}; AEP severity {severity} maps to {expected} (AEP-0005 §4.4).' },
+  },
+  disposition: {
+    id: 'aep/ocsf-disposition',
+    severity: 'error',
+    spec: 'AEP-0005 §4.5, §4.3',
+    description:
+      'A disposition_id only where the AEP event asserts the outcome: tool.denied 2 (Blocked), attention.timeout and an attention.resolved with resolution dismissed 16 (No Action); an answered attention.resolved and every other event carry none; a record with a disposition_id declares the security_control profile.',
+    messages: {
+      missing: 'An event of type {type}{why} projects with disposition_id {expected}; this record has none.',
+      wrong: 'disposition_id is {found}; an event of type {type}{why} projects with disposition_id {expected}.',
+      extra:
+        'disposition_id is {found}; an event of type {type}{why} asserts no outcome, so its record carries no disposition_id (AEP-0005 §4.5).',
+      profile:
+        'The record asserts a disposition_id but metadata.profiles does not declare "security_control" (AEP-0005 §4.3).',
+    },
+  },
+  capture: {
+    id: 'aep/ocsf-capture',
+    severity: 'error',
+    spec: 'AEP-0005 §4.6, §3.3',
+    description:
+      "unmapped.data carries only the payload that survives the projection's max capture (default metadata): none for an event at capture none or above the ceiling.",
+    messages: {
+      none: 'unmapped.data carries a payload although the event is at capture none (AEP-0005 §4.6).',
+      above:
+        "unmapped.data carries a payload although the event's capture {capture} is above the max capture {max} (AEP-0005 §4.6: only what survives).",
+    },
+  },
+} as const satisfies Record<string, RuleMeta>;
+
+/** Options of {@link decodeOcsf}. */
+export interface OcsfDecodeOptions {
+  /** The projection's capture ceiling (AEP-0005 §4.6); default `metadata`. */
+  maxCapture?: AepCaptureLevel;
+}
+
+/** A value as OCSF messages show it: a small integer as itself, anything else by its JSON type (never echoed). */
+const shown = (v: unknown): string =>
+  v === undefined ? 'absent' : Number.isSafeInteger(v) && Math.abs(v as number) < 1e9 ? String(v) : kindOf(v);
+
+/**
+ * The AEP events of one `--from ocsf` input value (one OCSF record, or a batch: an array of them; AEP-0005 §4): each
+ * record's unmapped.aep envelope with its unmapped.data payload, and the §4.2/§4.4/§4.5 issues of the record. A payload
+ * the projection withheld (§4.6: absent unmapped.data above the ceiling) maps back as capture `none`, as OTLP's does.
+ */
+export function decodeOcsf(value: unknown, opts: OcsfDecodeOptions = {}): DecodeResult {
+  const max = opts.maxCapture ?? 'metadata';
+  const events: DecodedEvent[] = [];
+  const issues: BridgeIssue[] = [];
+  const R = OCSF_RULES;
+  const issue = (rule: RuleMeta, pointer: string, messageId: string, args: MessageArgs = {}) =>
+    issues.push({ ruleId: rule.id, pointer, messageId, args });
+  const records: [unknown, string][] = Array.isArray(value) ? value.map((r, i) => [r, `/${i}`]) : [[value, '']];
+  for (const [rec, base] of records) {
+    if (!isObj(rec)) {
+      issue(R.record, base, Array.isArray(value) ? 'batch' : 'input', { kind: kindOf(rec) });
+      continue;
+    }
+    const unmapped = isObj(rec.unmapped) ? rec.unmapped : undefined;
+    const env = unmapped && isObj(unmapped.aep) ? unmapped.aep : undefined;
+    if (!env) {
+      issue(R.record, `${base}/unmapped${unmapped ? '/aep' : ''}`, 'carrier', {
+        kind: shown(unmapped ? unmapped.aep : rec.unmapped),
+      });
+      continue;
+    }
+    const data = unmapped!.data;
+    if (data !== undefined && !isObj(data)) issue(R.record, `${base}/unmapped/data`, 'data', { kind: kindOf(data) });
+    const type = typeof env.type === 'string' ? env.type : undefined;
+    const row = type === undefined ? undefined : OCSF_CLASSES[type];
+    if (type !== undefined && !row) issue(R.class, `${base}/unmapped/aep/type`, 'unprojected', { type });
+    if (type !== undefined && row) checkRecord(rec, base, type, row, isObj(data) ? data : undefined, env, issue);
+    const event: Obj = { ...env };
+    delete event.data;
+    const capture = typeof env.capture === 'string' && env.capture in CAPTURE_RANK ? env.capture : 'metadata';
+    const survives = capture !== 'none' && CAPTURE_RANK[capture as AepCaptureLevel] <= CAPTURE_RANK[max];
+    if (isObj(data)) {
+      event.data = data;
+      if (!survives) issue(R.capture, `${base}/unmapped/data`, capture === 'none' ? 'none' : 'above', { capture, max });
+    } else if (data !== undefined || (!survives && capture !== 'none')) {
+      // §4.6: a payload withheld at the ceiling is absent, not missing; an unusable one (reported above) is unknown
+      event.capture = 'none';
+    }
+    events.push({
+      event,
+      base,
+      pointerOf: (p) =>
+        p === '' ? base : p === '/data' || p.startsWith('/data/') ? `${base}/unmapped${p}` : `${base}/unmapped/aep${p}`,
+    });
+  }
+  return { events, issues };
+}
+
+/** §4.2, §4.4, §4.5: the class members, type_uid, severity_id and disposition of one record of a projected type. */
+function checkRecord(
+  rec: Obj,
+  base: string,
+  type: string,
+  row: ClassRow,
+  data: Obj | undefined,
+  env: Obj,
+  issue: (rule: RuleMeta, pointer: string, messageId: string, args?: MessageArgs) => void,
+): void {
+  const R = OCSF_RULES;
+  const want: [string, number | undefined][] = [
+    ['class_uid', row.class],
+    ['category_uid', row.category],
+    ['activity_id', row.activity],
+    ['status_id', row.status],
+  ];
+  for (const [member, expected] of want) {
+    const found = rec[member];
+    if (expected === undefined) {
+      if (found !== undefined) issue(R.class, `${base}/${member}`, 'absent', { member, found: shown(found), type });
+    } else if (found !== expected)
+      issue(R.class, `${base}/${member}`, 'member', { member, found: shown(found), expected, type });
+  }
+  const cls = rec.class_uid;
+  const activity = rec.activity_id;
+  if (Number.isSafeInteger(cls) && Number.isSafeInteger(activity)) {
+    const expected = (cls as number) * 100 + (activity as number);
+    if (rec.type_uid !== expected)
+      issue(R.typeUid, `${base}/type_uid`, 'uid', {
+        found: shown(rec.type_uid),
+        cls: shown(cls),
+        activity: shown(activity),
+        expected,
+      });
+  }
+  const sev = env.severity === undefined ? 'info' : env.severity;
+  const sevId = typeof sev === 'string' ? OCSF_SEVERITY[sev as AepSeverity] : undefined;
+  // an unknown severity is the envelope's finding (aep/enum), not the projection's
+  if (sevId !== undefined && rec.severity_id !== sevId)
+    issue(R.severity, `${base}/severity_id`, 'severity', {
+      found: shown(rec.severity_id),
+      severity: sev as string,
+      expected: sevId,
+    });
+  let expected = row.disposition;
+  let why = '';
+  if (type === 'attention.resolved') {
+    const resolution = data?.resolution;
+    // a payload withheld at the ceiling leaves the resolution, and so the disposition, unknown
+    if (typeof resolution !== 'string') {
+      checkProfile(rec, base, issue);
+      return;
+    }
+    why =
+      resolution === 'dismissed' || resolution === 'answered'
+        ? ` with resolution "${resolution}"`
+        : ' with a resolution other than "dismissed"';
+    if (resolution === 'dismissed') expected = 16;
+  }
+  const found = rec.disposition_id;
+  if (expected === undefined) {
+    if (found !== undefined)
+      issue(R.disposition, `${base}/disposition_id`, 'extra', { found: shown(found), type, why });
+  } else if (found === undefined) issue(R.disposition, base, 'missing', { type, why, expected });
+  else if (found !== expected)
+    issue(R.disposition, `${base}/disposition_id`, 'wrong', { found: shown(found), type, why, expected });
+  checkProfile(rec, base, issue);
+}
+
+/** §4.3: a record asserting a disposition_id declares the security_control profile. */
+function checkProfile(
+  rec: Obj,
+  base: string,
+  issue: (rule: RuleMeta, pointer: string, messageId: string, args?: MessageArgs) => void,
+): void {
+  if (rec.disposition_id === undefined) return;
+  const md = isObj(rec.metadata) ? rec.metadata : undefined;
+  const profiles = md?.profiles;
+  if (!Array.isArray(profiles) || !profiles.includes('security_control'))
+    issue(OCSF_RULES.disposition, `${base}/metadata${md ? '/profiles' : ''}`, 'profile');
 }

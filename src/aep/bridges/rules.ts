@@ -1,5 +1,6 @@
 /** The metadata of the bridge rules of `aep validate --from`, reported by the decoders (cloudevents.ts, otlp-decode.ts). */
 import { ruleMessage, type RuleMeta } from '../../core/rule.ts';
+import { OCSF_RULES } from './ocsf.ts';
 import type { BridgeIssue } from './types.ts';
 
 type Templates = Readonly<Record<string, string>>;
@@ -285,6 +286,7 @@ export const AEP_BRIDGE_RULES: readonly RuleMeta[] = [
   ...Object.values(CE_RULES),
   ...Object.values(OTLP_RULES),
   BRIDGE_INPUT_RULE,
+  ...Object.values(OCSF_RULES),
 ];
 
 const BY_ID = new Map<string, RuleMeta>(AEP_BRIDGE_RULES.map((r) => [r.id, r]));

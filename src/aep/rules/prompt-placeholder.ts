@@ -6,10 +6,13 @@ import { fieldsOf, isStructuralText, requestData } from '../form-text.ts';
 /** The AEP-0003 §9.2 synthesis template. */
 const TEMPLATE = '{agent} requests {kind}: {subject}';
 
+/** The envelope members a prompt may be synthesised from (AEP-0003 §9.2). */
+const STRUCTURE = ['agent', 'subject', 'type', 'session', 'run', 'step'] as const;
+
 /** The structural values a prompt may be synthesised from (AEP-0003 §9.2). */
 function promptStructure(ev: AepEvent, d: Obj): Set<string> {
   const out = new Set<string>();
-  for (const name of ['agent', 'subject', 'type', 'session', 'run', 'step'] as const) {
+  for (const name of STRUCTURE) {
     const v = ev.value[name];
     if (typeof v === 'string') out.add(v);
   }
@@ -48,6 +51,9 @@ export const promptPlaceholder = defineEventRule<AepEvent, 'aep/prompt-placehold
   check(ev, ctx) {
     const d = requestData(ev);
     if (!d || typeof d.prompt !== 'string' || CAPTURE_RANK[ev.capture] >= CAPTURE_RANK.redacted) return;
+    // a structural value the envelope stage could not trust (README §Decisions on a partly broken envelope) leaves the
+    // words the prompt may be synthesised from unknown
+    if (ev.untrusted !== undefined && STRUCTURE.some((m) => ev.untrusted!.has(m))) return;
     if (isSynthesisedPrompt(ev, d, d.prompt) || isStructuralText(d.prompt, promptStructure(ev, d))) return;
     ctx.report({
       pointer: '/data/prompt',

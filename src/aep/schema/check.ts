@@ -10,9 +10,21 @@ import { envelopeSurelyValid } from './envelope-fast.ts';
 import { typeInfo, type AepTypeInfo } from './type-info.ts';
 import { isSubprofileType, MESSAGE_TYPES, STREAM_CATEGORY } from '../subprofile.ts';
 import { ENVELOPE_RULES as R } from './rules.ts';
-import { envelopeFindings, envelopeValidator, payloadFindings, registryEntry, requiredMembers } from './validators.ts';
+import {
+  envelopeFindings,
+  envelopeValidator,
+  knownAepTypes,
+  payloadFindings,
+  registryEntry,
+  requiredMembers,
+} from './validators.ts';
+import { NEAREST_MAX_LENGTH, nearestWord } from '../../core/nearest.ts';
+import { TextMemo } from '../../core/text-memo.ts';
 
 const VENDOR_GRAMMAR = 'x.{vendor}.{category}.{rest}';
+
+/** The registered type an unregistered core type is close to (a typo's likely meaning), `''` when none is; per type. */
+const nearestRegistered = new TextMemo<string>(256, NEAREST_MAX_LENGTH);
 
 const SCHEMA_RULES = new Map<string, RuleMeta>(Object.values(R).map((r) => [r.id, r]));
 
@@ -39,6 +51,7 @@ export function checkAepEvent(
   const v = ev.value;
   if (ev.duplicates.length > 0 && reportDuplicates(ev, sink)) return undefined;
   const stream = profile === 'aep-0007' && typeof v.type === 'string' && STREAM_CATEGORY.test(v.type);
+  let untrusted: ReadonlySet<string> | undefined;
   if (stream) {
     // AEP-0007 §2 adds `stream` to the closed category set; its events are session-scoped like any other
     if (!envelopeSurelyValid(v, SESSION_BRANCH) && !envelopeValidator()(standIn(v))) {
@@ -46,16 +59,22 @@ export function checkAepEvent(
       return undefined;
     }
   } else if (!envelopeSurelyValid(v, info?.branch) && !envelopeValidator()(v)) {
-    for (const f of envelopeFindings(v))
-      report(sink, ev, schemaRule(f.ruleId), f.pointer, 'schema', { sentence: f.message });
-    return undefined;
+    const found = envelopeFindings(v);
+    for (const f of found) report(sink, ev, schemaRule(f.ruleId), f.pointer, 'schema', { sentence: f.message });
+    untrusted = untrustedMembers(found);
+    if (!untrusted) return undefined;
+    if (untrusted.has('type')) {
+      const w = ev.value;
+      if ((!exactCounter(w.seq) || !exactCounter(w.epoch)) && inexactCounters(ev, sink)) return undefined;
+      return ofUnknownType(ev, untrusted);
+    }
   }
   // seq/epoch that JSON.parse cannot hold exactly (1e400, 9007199254740993.0): decide from the literal
   // a valid envelope has a string type: its info, unless the caller had it
   const ti = info ?? typeInfo(v.type as string);
   if (!exactCounter(v.seq) || !exactCounter(v.epoch))
-    return inexactCounters(ev, sink) ? undefined : checked(ev, sink, ti, profile);
-  return checked(ev, sink, ti, profile);
+    return inexactCounters(ev, sink) ? undefined : checked(ev, sink, ti, profile, untrusted);
+  return checked(ev, sink, ti, profile, untrusted);
 }
 
 /** The envelope of a `stream.*` event with its type read as a session-scoped 0.1 type (`session.stream.delta`). */
@@ -72,6 +91,51 @@ function streamEnvelopeFindings(ev: ParsedEvent, sink: FindingSink): void {
       sentence: f.message.split(shown).join(JSON.stringify(type)),
     });
 }
+
+/** The members that place the event (AEP-0001 §5.1, §7): a failure of one of them refuses the event. */
+const POSITION: ReadonlySet<string> = new Set(['aep', 'id', 'source', 'session', 'seq', 'epoch']);
+
+/**
+ * The members the envelope findings `found` are about, when none of them places the event (README §Decisions on a
+ * partly broken envelope); `undefined` when one touches the position or the scope of the type (AEP-0001 §5.2). The
+ * stream still sees an event whose type, links or other members failed, with those members unknown.
+ */
+function untrustedMembers(found: readonly { ruleId: string; pointer: string }[]): ReadonlySet<string> | undefined {
+  const out = new Set<string>();
+  // the scope class is the type's (§5.2): with the type unknown, a scope finding judges nothing about the position
+  const typeFailed = found.some((f) => f.pointer === '/type');
+  for (const f of found) {
+    if (f.ruleId.startsWith('aep/scope-')) {
+      if (typeFailed) continue;
+      return undefined;
+    }
+    const slash = f.pointer.indexOf('/', 1);
+    const member = unescapePointerToken(slash < 0 ? f.pointer.slice(1) : f.pointer.slice(1, slash));
+    if (f.pointer === '' || POSITION.has(member)) return undefined;
+    out.add(member);
+  }
+  return out;
+}
+
+/**
+ * An event whose `type` failed at a trustworthy position: type `''` (no analyzer acts on it), no payload check; the
+ * stream keeps its position and treats it as possibly closing any open work of its session.
+ */
+function ofUnknownType(ev: ParsedEvent, untrusted: ReadonlySet<string>): AepEvent {
+  const v = ev.value;
+  const out = ev as AepEvent;
+  out.type = '';
+  out.capture = (
+    untrusted.has('capture') ? 'full' : typeof v.capture === 'string' ? v.capture : 'metadata'
+  ) as AepCaptureLevel;
+  out.payloadValid = false;
+  out.registered = false;
+  out.info = undefined;
+  out.untrusted = untrusted;
+  return out;
+}
+
+const unescapePointerToken = (t: string): string => t.replace(/~1/g, '/').replace(/~0/g, '~');
 
 /** An absent or safe-integer counter, or one that is not a number (no literal to decide from). */
 const exactCounter = (n: unknown): boolean => typeof n !== 'number' || Number.isSafeInteger(n);
@@ -112,20 +176,28 @@ function inexactCounters(ev: ParsedEvent, sink: FindingSink): boolean {
 }
 
 /** The type, payload and capture checks of an event with a valid envelope and exact counters. */
-function checked(ev: ParsedEvent, sink: FindingSink, info: AepTypeInfo, profile?: string): AepEvent | undefined {
+function checked(
+  ev: ParsedEvent,
+  sink: FindingSink,
+  info: AepTypeInfo,
+  profile?: string,
+  untrusted?: ReadonlySet<string>,
+): AepEvent | undefined {
   const v = ev.value;
   const type = info.type;
   const entry = info.entry;
   // AEP-0007 §8: under the profile the two message.* move from reserved to optional and the three stream.* are added
   const sub = profile === 'aep-0007' && isSubprofileType(type);
   if (!type.startsWith('x.') && !entry && !sub) {
-    report(sink, ev, R.typeUnregistered, '/type', 'unregistered', { type, grammar: VENDOR_GRAMMAR });
+    const nearest = nearestRegistered.of(type, () => nearestWord(type, knownAepTypes(), true) ?? '');
+    if (nearest) report(sink, ev, R.typeUnregistered, '/type', 'near', { type, nearest, grammar: VENDOR_GRAMMAR });
+    else report(sink, ev, R.typeUnregistered, '/type', 'unregistered', { type, grammar: VENDOR_GRAMMAR });
     return undefined;
   }
   if (entry?.status === 'reserved' && !(sub && MESSAGE_TYPES.has(type)))
     report(sink, ev, R.typeReserved, '/type', 'reserved', { type });
-  let payloadValid = true;
-  const data = v.data;
+  let payloadValid = !untrusted?.has('data');
+  const data = payloadValid ? v.data : undefined;
   if (data !== undefined && entry) {
     const pv = info.payload;
     if (pv && !pv(data)) {
@@ -134,10 +206,13 @@ function checked(ev: ParsedEvent, sink: FindingSink, info: AepTypeInfo, profile?
         report(sink, ev, schemaRule(f.ruleId), f.pointer, 'payload', { sentence: f.message.slice(0, -1), type });
     }
   }
-  const capture = (typeof v.capture === 'string' ? v.capture : 'metadata') as AepCaptureLevel;
+  // an unknown capture gates nothing: `full` owes no placeholder and holds every member (README §Decisions on a partly
+  // broken envelope); which members it owes is unknown, so their absence is no finding either
+  const captureKnown = !untrusted?.has('capture');
+  const capture = (!captureKnown ? 'full' : typeof v.capture === 'string' ? v.capture : 'metadata') as AepCaptureLevel;
   // `data` is OPTIONAL (AEP-0001 §5.1 #17) but owes its type's required members gated at or below the capture (AEP-0002
   // §5.1 rule 1).
-  if (data === undefined && entry && capture !== 'none') {
+  if (v.data === undefined && entry && capture !== 'none' && captureKnown) {
     for (const m of requiredMembers(type)) {
       if (CAPTURE_RANK[m.level] > CAPTURE_RANK[capture]) continue;
       payloadValid = false;
@@ -151,6 +226,7 @@ function checked(ev: ParsedEvent, sink: FindingSink, info: AepTypeInfo, profile?
   out.registered = entry !== undefined || sub;
   out.info = info;
   if (sub) out.subprofile = true;
+  out.untrusted = untrusted;
   return out;
 }
 

@@ -107,6 +107,7 @@ export const ENVELOPE_RULES = {
     {
       unregistered:
         'Type "{type}" is in the core namespace but is not registered in AEP 0.1; use a registered type or a vendor type {grammar}.',
+      near: 'Type "{type}" is in the core namespace but is not registered in AEP 0.1; the nearest registered type is "{nearest}" (or use a vendor type {grammar}).',
     },
   ),
   typeReserved: r('aep/type-reserved', 'warning', 'A reserved type is not emitted in 0.1.', 'AEP-0002 §4, §6', {

@@ -87,6 +87,11 @@ export const AHP_SCHEMA_RULES = {
     'error',
     'The event type belongs to the draft catalogue, and an intercepted event is one of the interceptable types.',
     'AHP base/versioning.md §Unknown fields; capability-auth.md §Discovery and honest capabilities',
+    {
+      ...SENTENCE,
+      unknown:
+        '`type` {type} is not an event type of the draft catalogue (the nearest is {nearest:json}); unknown event types are unsupported semantics, not ignorable fields (base/versioning.md §Unknown fields).',
+    },
   ),
   'ahp/envelope': schemaRule(
     'ahp/envelope',
@@ -94,6 +99,10 @@ export const AHP_SCHEMA_RULES = {
     'error',
     'Common event fields: id, RFC 3986 absolute-URI source (no fragment: execution-payloads.md), RFC 3339 time, type, session, parentEventId, turn, items, gaps, native, synthesized.',
     'AHP base/events.md §Common event fields; execution-payloads.md',
+    {
+      ...SENTENCE,
+      required: '`{member}` is required in every event (base/events.md §Common event fields); {kind} has none.',
+    },
   ),
   'ahp/extensions': schemaRule(
     'ahp/extensions',
@@ -108,6 +117,7 @@ export const AHP_SCHEMA_RULES = {
     'error',
     'The event-specific payload of the event type is present and well formed (tool results in `items`, never an `output` member; a task update names changed fields); nested protocol payloads are closed.',
     'AHP interaction-payloads.md; execution-payloads.md §Required event-specific payloads, §Execution, calls, and model attempts, §Content and accounting; base/events.md §Tool invocation and completion; task-workspace-lineage.md §Payloads',
+    { ...SENTENCE, requiredOverlay: '`{member}` is required in every {type} event; this one{carrier} has none.' },
   ),
   'ahp/message-role': schemaRule(
     'ahp/message-role',

@@ -7,6 +7,7 @@ import { describeValue, type FindingSink } from '../../core/finding.ts';
 import { isSelected, type RuleSelection } from '../../core/engine.ts';
 import type { MessageArgs } from '../../core/message.ts';
 import { makeFinding, type ParsedEvent } from '../../core/rule.ts';
+import { nearestWord } from '../../core/nearest.ts';
 import { isObj, type Obj } from '../../core/value.ts';
 import { parseElicitationBody } from './elicitation.ts';
 import { mapAjvErrors } from './issues.ts';
@@ -260,8 +261,54 @@ export function schemaStage(
       opts.maxDepth,
     );
   }
+  if (findings.length > 0 && msg.eventPointer !== undefined) findings = namedFindings(findings, msg, v);
   msg.wireValid = (findings.length === 0 || !findings.some((f) => f.rule.wire)) && ev.duplicates.length === 0;
   return findings;
+}
+
+const REQUIRED_HERE = /^`([^`]+)` is required here\.$/;
+
+/** A type as messages show it: JSON-quoted when short and printable, else its length (never a long or odd text). */
+function shownType(t: string): string {
+  return t.length <= 64 && /^[\x20-\x7e]+$/.test(t) ? JSON.stringify(t) : `a ${[...t].length}-character type`;
+}
+
+/**
+ * Findings about the event itself worded with what they judge: an unknown `type` with the nearest catalogue type, a
+ * required member with the event's type and the wire message carrying it (issue 37 item 6).
+ */
+function namedFindings(findings: SchemaStageFinding[], msg: AhpMessage, v: Obj): SchemaStageFinding[] {
+  const at = msg.eventPointer!;
+  const type = msg.event?.type;
+  const types = ahpEventTypes();
+  const known = typeof type === 'string' && types.includes(type);
+  const carrier =
+    v.method === 'hooks/intercept'
+      ? ' carried by a hooks/intercept request'
+      : v.method === 'hooks/observe'
+        ? ' carried by a hooks/observe notification'
+        : '';
+  return findings.map((f) => {
+    if (
+      f.rule === AHP_SCHEMA_RULES['ahp/event-type'] &&
+      f.pointer === `${at}/type` &&
+      typeof type === 'string' &&
+      !known
+    )
+      return { ...f, messageId: 'unknown', args: { type: shownType(type), nearest: nearestWord(type, types) ?? '' } };
+    if (
+      f.pointer === at &&
+      (f.rule === AHP_SCHEMA_RULES['ahp/envelope'] || f.rule === AHP_SCHEMA_RULES['ahp/overlay']) &&
+      typeof f.args?.sentence === 'string'
+    ) {
+      const member = REQUIRED_HERE.exec(f.args.sentence)?.[1];
+      if (member === undefined || (!known && f.rule === AHP_SCHEMA_RULES['ahp/overlay'])) return f;
+      const kind = `${known ? `the ${type as string} event` : 'the event'}${carrier}`;
+      const messageId = f.rule === AHP_SCHEMA_RULES['ahp/envelope'] ? 'required' : 'requiredOverlay';
+      return { ...f, messageId, args: { member, kind, carrier, type: known ? (type as string) : '' } };
+    }
+    return f;
+  });
 }
 
 /** Report the stage's findings at `ev` through `sink`, each stamped with its rule's id, severity and citation. */
