@@ -79,11 +79,13 @@ test('corrupting one separable envelope member adds findings about that member o
       if (/\d{16,}|e\d/i.test(lines[i]!)) continue;
       const base = [...lines];
       base[i] = JSON.stringify(ev);
-      const before = await checkText(base.join('\n') + '\n');
+      // a case named *.aep-0007.jsonl runs with its profile, as every other harness runs it
+      const opts = name.endsWith('.aep-0007.jsonl') ? { profile: 'aep-0007' as const } : {};
+      const before = await checkText(base.join('\n') + '\n', opts);
       for (const c of CORRUPTIONS) {
         const broken = [...lines];
         broken[i] = JSON.stringify({ ...ev, [c.member]: c.value });
-        const after = await checkText(broken.join('\n') + '\n');
+        const after = await checkText(broken.join('\n') + '\n', opts);
         checked++;
         const line = i + 1;
         const gone = minus(before, after);

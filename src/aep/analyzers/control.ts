@@ -270,7 +270,8 @@ export class ControlAnalyzer implements StateHolder {
   /** Commands to `session` whose window this event of its target has passed, each reported once. */
   private overdue(ev: AepEvent, session: string, facts: ControlFacts): void {
     const t = timeOf(ev);
-    if (t === undefined) return;
+    // an event of the session whose type or cause failed may have been the ack: overdue is then not known
+    if (t === undefined || this.unknownAcks.has(session)) return;
     let late: PendingCommand[] | undefined;
     for (const cmd of this.commands.values()) {
       if (cmd.session !== session || cmd.overdue || cmd.timeMs === undefined) continue;

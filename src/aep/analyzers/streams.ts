@@ -104,6 +104,13 @@ export class StreamAnalyzer implements StateHolder {
     const source = attr(ev, 'source')!;
     const session = attr(ev, 'session');
     if (session === undefined) return;
+    const u = ev.untrusted;
+    if (u && (u.has('type') || u.has('subject') || u.has('cause') || u.has('data'))) {
+      // its type, links or payload failed the schema stage: it may have been the fact a finished stream of its session
+      // owes, so none is owed any more (README §Decisions on a partly broken envelope)
+      const prefix = `${source}\0${session}\0`;
+      for (const [k, r] of this.streams) if (r.finished !== undefined && k.startsWith(prefix)) this.drop(k, r);
+    }
     if (type === 'tool.requested') {
       if (this.streams.size === 0) return;
       const tool = isObj(ev.value.data) ? ev.value.data.tool : undefined;

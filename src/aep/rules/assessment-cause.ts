@@ -15,6 +15,8 @@ export const assessmentCause = defineEventRule<AepEvent, 'aep/assessment-cause'>
   },
   types: ASSESSMENT_TYPES,
   check(ev, ctx) {
+    // a member that failed the schema stage is unknown, not absent: its own finding says so
+    if (ev.untrusted?.has('cause')) return;
     if (!isAssessment(ev.type)) return;
     if (typeof ev.value.cause === 'string') return;
     ctx.report({ pointer: '/cause', args: { type: ev.type } });

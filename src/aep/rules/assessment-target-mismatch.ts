@@ -16,6 +16,8 @@ export const assessmentTargetMismatch = defineStreamRule({
   },
   on: ['assessedElsewhere'],
   onEvent(f: AepFacts, ctx) {
+    // a member that failed the schema stage is unknown, not absent: its own finding says so
+    if (f.ev.untrusted?.has('run') || f.ev.untrusted?.has('cause')) return;
     const a = f.assessedElsewhere;
     if (!a) return;
     const assessed = markLocation(a.at, a.type === 'run' ? '/run' : '/session');

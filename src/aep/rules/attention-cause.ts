@@ -20,6 +20,8 @@ export const attentionCause = defineEventRule<AepEvent, 'aep/attention-cause'>({
   },
   types: FOLLOWERS,
   check(ev, ctx) {
+    // a member that failed the schema stage is unknown, not absent: its own finding says so
+    if (ev.untrusted?.has('cause')) return;
     if ((FOLLOWERS as readonly string[]).includes(ev.type) && typeof ev.value.cause !== 'string')
       ctx.report({ pointer: '', args: { type: ev.type } });
   },

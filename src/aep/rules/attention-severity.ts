@@ -16,6 +16,8 @@ export const attentionSeverity = defineEventRule<AepEvent, 'aep/attention-severi
   },
   types: ['attention.requested'],
   check(ev, ctx) {
+    // a member that failed the schema stage is unknown, not absent: its own finding says so
+    if (ev.untrusted?.has('severity')) return;
     if (ev.type !== 'attention.requested') return;
     const s = ev.value.severity;
     if (NOTICE_OR_ABOVE.has(s)) return;

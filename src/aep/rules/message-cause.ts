@@ -18,6 +18,8 @@ export const messageCause = defineStreamRule({
   },
   on: ['messageCause'],
   onEvent(f: AepFacts, ctx) {
+    // a member that failed the schema stage is unknown, not absent: its own finding says so
+    if (f.ev.untrusted?.has('cause')) return;
     const at = markLocation(f.messageCause!.finished);
     ctx.report({
       pointer: typeof f.ev.value.cause === 'string' ? '/cause' : '',

@@ -18,6 +18,8 @@ export const messageId = defineEventRule<AepEvent, 'aep/message-id'>({
   },
   types: [...MESSAGE_TYPES],
   check(ev, ctx) {
+    // a member that failed the schema stage is unknown, not absent: its own finding says so
+    if (ev.untrusted?.has('subject') || ev.untrusted?.has('data') || ev.untrusted?.has('capture')) return;
     if (!ev.subprofile || !MESSAGE_TYPES.has(ev.type) || ev.capture === 'none') return;
     const data = ev.value.data;
     const id = isObj(data) ? data.message_id : undefined;

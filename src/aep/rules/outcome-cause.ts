@@ -21,6 +21,8 @@ export const outcomeCause = defineStreamRule({
   },
   on: ['outcome'],
   onEvent(f: AepFacts, ctx) {
+    // a member that failed the schema stage is unknown, not absent: its own finding says so
+    if (f.ev.untrusted?.has('cause')) return;
     const o = f.outcome;
     if (!o || o.causeLinked) return;
     const command = markLocation(o.command, '/id');

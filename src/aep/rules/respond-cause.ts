@@ -16,6 +16,8 @@ export const respondCause = defineEventRule<AepEvent, 'aep/respond-cause'>({
   },
   types: ['control.attention.respond'],
   check(ev, ctx) {
+    // a member that failed the schema stage is unknown, not absent: its own finding says so
+    if (ev.untrusted?.has('cause') || ev.untrusted?.has('subject')) return;
     if (ev.type !== 'control.attention.respond') return;
     const subject = attr(ev, 'subject');
     const cause = attr(ev, 'cause');

@@ -14,6 +14,8 @@ export const streamDeltaSeverity = defineEventRule<AepEvent, 'aep/stream-delta-s
   },
   types: ['stream.delta'],
   check(ev, ctx) {
+    // a member that failed the schema stage is unknown, not absent: its own finding says so
+    if (ev.untrusted?.has('severity')) return;
     if (!ev.subprofile || ev.type !== 'stream.delta') return;
     const s = ev.value.severity;
     if (s === 'debug') return;

@@ -15,6 +15,8 @@ export const streamFinishedCause = defineStreamRule({
   },
   on: ['finishedCause'],
   onEvent(f: AepFacts, ctx) {
+    // a member that failed the schema stage is unknown, not absent: its own finding says so
+    if (f.ev.untrusted?.has('cause')) return;
     const c = f.finishedCause!;
     if (c.started === undefined) {
       ctx.report({ pointer: '', messageId: 'missing', args: {} });

@@ -21,6 +21,8 @@ export const textAnswerRefusal = defineStreamRule({
   },
   on: ['outcome'],
   onEvent(f: AepFacts, ctx) {
+    // an answer whose `data` failed the schema stage is unknown, not absent
+    if (f.ev.untrusted?.has('data')) return;
     const o = f.outcome;
     const t = o?.text;
     if (!t?.permission || t.match.status !== 'unmatched') return;

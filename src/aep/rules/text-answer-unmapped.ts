@@ -17,6 +17,8 @@ export const textAnswerUnmapped = defineStreamRule({
   },
   on: ['outcome', 'rejectedMatched'],
   onEvent(f: AepFacts, ctx) {
+    // an answer whose `data` failed the schema stage is unknown, not absent
+    if (f.ev.untrusted?.has('data')) return;
     const r = f.rejectedMatched;
     if (r) {
       const command = markLocation(r.command, '/data/answer/text');
