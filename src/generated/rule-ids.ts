@@ -59,6 +59,8 @@ export const AEP_RULE_IDS = [
   'aep/metadata-prose',
   'aep/capture-full-redacted',
   'aep/identifier-charset',
+  'aep/id-ulid',
+  'aep/source-form',
   'aep/id-collision',
   'aep/id-unverifiable',
   'aep/redelivery',

@@ -18,6 +18,8 @@ import { digestLabelled } from './digest-labelled.ts';
 import { digestOriginal } from './digest-original.ts';
 import { digestShape } from './digest-shape.ts';
 import { identifierCharset } from './identifier-charset.ts';
+import { idUlid } from './id-ulid.ts';
+import { sourceForm } from './source-form.ts';
 import { metadataContent } from './metadata-content.ts';
 import { metadataProse } from './metadata-prose.ts';
 import { redactionHomePath } from './redaction-home-path.ts';
@@ -81,6 +83,8 @@ export const AEP_RULES: readonly (RuleMeta | EventRule<AepEvent> | AepStreamRule
   metadataProse,
   captureFullRedacted,
   identifierCharset,
+  idUlid,
+  sourceForm,
   idCollision,
   idUnverifiable,
   redelivery,
