@@ -56,5 +56,5 @@ export function rules(protocol: Protocol): RuleInfo[] {
 
 /** The catalogue as `rules --format json` prints it (with the spec link where known). */
 export function ruleCatalogue(protocol: Protocol): CatalogueRow[] {
-  return catalogueRows(rules(protocol));
+  return catalogueRows(rules(protocol), protocol);
 }

@@ -183,7 +183,7 @@ export function addCatalogueAndFixtureVerbs(
       const rules = protocol.rules();
       io.stdout.write(
         o.format === 'json'
-          ? JSON.stringify(catalogueRows(rules), null, 2) + '\n'
+          ? JSON.stringify(catalogueRows(rules, protocol.name), null, 2) + '\n'
           : renderRulesText(rules, terminalWidth(io)),
       );
       setExit(EXIT.ok);

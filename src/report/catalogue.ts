@@ -7,6 +7,7 @@ import {
   type RuleExample,
   type RuleExamples,
 } from '../core/fixture-result.ts';
+import { requirementsOf, type RuleRequirement } from './requirements.ts';
 import { specUrl } from './spec-links.ts';
 import { wrapText } from './util.ts';
 
@@ -17,13 +18,22 @@ export interface CatalogueRow {
   spec: string;
   url?: string;
   description: string;
+  /** The requirements of the matrix (docs/requirements.md) this rule enforces. */
+  requirements: RuleRequirement[];
 }
 
-/** Catalogue rows in the registry's order. */
-export function catalogueRows(rules: readonly RuleMeta[]): CatalogueRow[] {
+/** Catalogue rows of `protocol` (`aep`, `ahp`: whose matrix rows are read) in the registry's order. */
+export function catalogueRows(rules: readonly RuleMeta[], protocol: string): CatalogueRow[] {
   return rules.map((r) => {
     const url = specUrl(r.spec);
-    return { id: r.id, severity: r.severity, spec: r.spec, ...(url ? { url } : {}), description: r.description };
+    return {
+      id: r.id,
+      severity: r.severity,
+      spec: r.spec,
+      ...(url ? { url } : {}),
+      description: r.description,
+      requirements: requirementsOf(protocol, r.id),
+    };
   });
 }
 
@@ -137,6 +147,15 @@ export function renderExplain(
   const url = specUrl(rule.spec);
   const description = opts.width === undefined ? rule.description : wrapText(rule.description, opts.width).join('\n');
   let out = `${rule.id} (${rule.severity})\n\n${description}\n\nSpec: ${rule.spec}${url ? `\n      ${url}` : ''}\n`;
+  const reqs = requirementsOf(opts.protocol, rule.id);
+  if (reqs.length) {
+    out += `\nRequirements it enforces (docs/requirements.md):\n`;
+    for (const q of reqs) {
+      const line = `${q.id} (${q.level}): "${q.quote}"`;
+      const lines = opts.width === undefined ? [line] : wrapText(line, opts.width - 4);
+      out += `${lines.map((l, i) => (i === 0 ? '  ' : '    ') + l).join('\n')}\n`;
+    }
+  }
   const messages = Object.entries(rule.messages ?? {});
   if (messages.length) {
     out += `\nMessages (placeholders filled from the finding's args):\n`;

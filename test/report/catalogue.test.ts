@@ -38,7 +38,7 @@ test('rules text: one row per rule with id, severity, citation and description',
       r.id,
     );
   assert.equal(lines.at(-1), `${rules.length} rules`);
-  const rows = catalogueRows(rules);
+  const rows = catalogueRows(rules, 'aep');
   assert.equal(rows.length, rules.length);
 });
 
