@@ -5,7 +5,7 @@
  */
 import { childPointer, escapeToken } from '../core/pointer.ts';
 import { canonicalJson, digest } from '../core/canonical.ts';
-import { findSecrets, PII_MARK, SECRET_MARK, type DetectorClass } from '../core/secrets.ts';
+import { findSecrets, mayHoldSecret, PII_MARK, SECRET_MARK, type DetectorClass } from '../core/secrets.ts';
 import { forEachGatedString, type CaptureNode } from './capture.ts';
 import { CAPTURE_RANK, type AepEvent } from './event.ts';
 import { homePathIn } from './redact.ts';
@@ -52,17 +52,27 @@ export function holdsMarker(v: unknown): boolean {
 }
 
 const PII_CLASSES: readonly DetectorClass[] = ['email', 'phone'];
-/** Every class the detector knows: metadata-level members carry none of them (AEP-0003 §9 item 2). */
-const CONTENT_CLASSES: readonly DetectorClass[] = [
+/** Every secret class the detector knows: metadata-level members carry none of them (AEP-0003 §9 item 2). */
+const SECRET_CLASSES: readonly DetectorClass[] = [
   'pem',
   'aws-access-key',
   'bearer',
   'assignment',
   'jwt',
   'provider-token',
-  'email',
-  'phone',
 ];
+/** What every phone number the detector finds holds; a string without it is not scanned for phone numbers. */
+const PHONE_SCREEN = /\d{3,4}[ -]\d{4}/;
+
+/** The first detector class in `text`: a secret, else an email address or phone number (most strings: two screens). */
+function firstContentClass(text: string): DetectorClass | undefined {
+  if (mayHoldSecret(text)) {
+    const m = findSecrets(text, { classes: SECRET_CLASSES });
+    if (m.length) return m[0]!.class;
+  }
+  if (!text.includes('@') && !PHONE_SCREEN.test(text)) return undefined;
+  return findSecrets(text, { classes: PII_CLASSES })[0]?.class;
+}
 
 /** What {@link gatedFindings} found in one `redacted`-gated string. */
 export interface GatedFinding {
@@ -97,7 +107,7 @@ function walkGated(ev: AepEvent): GatedFinding[] {
   forEachGatedString(data, tree, (text, at) => {
     let pointer: string | undefined;
     if (homePathIn(text)) out.push({ pointer: (pointer ??= at.pointer()), what: 'home' });
-    const pii = findSecrets(text, { classes: PII_CLASSES });
+    const pii = text.includes('@') || PHONE_SCREEN.test(text) ? findSecrets(text, { classes: PII_CLASSES }) : [];
     let email = false;
     let phone = false;
     for (const m of pii) {
@@ -129,8 +139,8 @@ export function forEachMetadataContent(ev: AepEvent, found: (pointer: string, cl
   const visit = (v: unknown, node: CaptureNode | undefined, ptr: string, depth: number): void => {
     if (depth > 64) return;
     if (typeof v === 'string') {
-      const m = findSecrets(v, { classes: CONTENT_CLASSES });
-      if (m.length) found(ptr, m[0]!.class);
+      const cls = firstContentClass(v);
+      if (cls !== undefined) found(ptr, cls);
       return;
     }
     if (v === null || typeof v !== 'object') return;
