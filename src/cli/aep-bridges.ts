@@ -18,7 +18,14 @@ import type { Reporter } from '../report/types.ts';
 import type { AepFilterOptions, EventTransform } from '../run/aep-filter.ts';
 import { exitCodeOf, runInputs } from '../run/run.ts';
 import { openInputs, reportRunError, VERSION, type CliIO } from './common.ts';
+import { StreamOutput } from './stream-output.ts';
 import { nearestRuleIds } from './verbs.ts';
+
+/** `-o FILE` of the verbs that write a stream. */
+export const OUTPUT_OPTION = [
+  '-o, --output <file>',
+  'write the JSONL to FILE (beside it first, renamed when the run ends) instead of standard output',
+] as const;
 
 /** The capture verbs' filter runner (src/cli/aep-capture.ts), passed in to keep one copy. */
 export type RunFilter = (
@@ -26,6 +33,7 @@ export type RunFilter = (
   transform: EventTransform,
   io: CliIO,
   filter?: AepFilterOptions,
+  output?: string,
 ) => Promise<number>;
 
 /** A stream verb's JSONL inputs and stderr reporter; `undefined` (said on stderr) when an input cannot be opened. */
@@ -65,12 +73,13 @@ export function extensionKeyNotes(filter: AttrFilter): string[] {
   });
 }
 
-/** Run `aep filter`: write the lines `filter` matches. */
-export async function runAttrFilter(files: string[], filter: AttrFilter, io: CliIO): Promise<number> {
+/** Run `aep filter`: write the lines `filter` matches (to `output`, or stdout). */
+export async function runAttrFilter(files: string[], filter: AttrFilter, io: CliIO, output?: string): Promise<number> {
   const opened = openStreamVerb(files, io);
   if (!opened) return EXIT.io;
   const { inputs, reporter } = opened;
-  let buf = '';
+  const out = StreamOutput.open(io, output, files);
+  if (!out) return EXIT.io;
   let written = 0;
   // the run reads and parses; its checker only matches (a subscriber's filter does not validate)
   const select = {
@@ -79,18 +88,24 @@ export async function runAttrFilter(files: string[], filter: AttrFilter, io: Cli
       onEvent(ev: { value: Record<string, unknown>; text: string }) {
         if (!matches(filter, ev.value)) return;
         written++;
-        buf += ev.text + '\n';
-        if (buf.length >= 65536) {
-          io.stdout.write(buf);
-          buf = '';
-        }
+        out.line(`${ev.text}\n`);
       },
       end() {},
     }),
   };
   try {
-    const r = await runInputs(select, inputs, { each: false }, { finding: (f) => reporter.finding(f) });
-    if (buf) io.stdout.write(buf);
+    const r = await runInputs(
+      select,
+      inputs,
+      { each: false },
+      { finding: (f) => reporter.finding(f), ready: out.ready },
+    );
+    const failed = out.finish(true);
+    if (failed !== undefined) {
+      io.stderr.write(`aep: cannot write ${output}: ${failed}\n`);
+      return EXIT.io;
+    }
+    if (r.stopped) return EXIT.ok;
     if (exitCodeOf(r, 'error') !== 0) {
       reporter.finish(r.summary);
       io.stderr.write(
@@ -100,7 +115,7 @@ export async function runAttrFilter(files: string[], filter: AttrFilter, io: Cli
     }
     return EXIT.ok;
   } catch (e) {
-    if (buf) io.stdout.write(buf);
+    out.finish(false);
     return reportRunError('aep', e, io);
   }
 }
@@ -121,7 +136,8 @@ export function addBridgeVerbs(
     )
     .argument('[files...]', 'JSONL files; - reads standard input')
     .requiredOption('--where <filter>', 'the attr-match filter, a JSON object, e.g. \'{"type":["attention.*"]}\'')
-    .action(async (files: string[], raw: { where: string }) => {
+    .option(...OUTPUT_OPTION)
+    .action(async (files: string[], raw: { where: string; output?: string }) => {
       let filter: AttrFilter;
       try {
         filter = parseFilter(raw.where);
@@ -132,7 +148,7 @@ export function addBridgeVerbs(
         return;
       }
       for (const note of extensionKeyNotes(filter)) io.stderr.write(`aep: --where: ${note}\n`);
-      setExit(await runAttrFilter(files, filter, io));
+      setExit(await runAttrFilter(files, filter, io, raw.output));
     });
 
   program
@@ -142,57 +158,63 @@ export function addBridgeVerbs(
     )
     .argument('[files...]', 'JSONL files; - reads standard input')
     .addOption(new Option('--to <format>', 'the bridge').choices(['cloudevents', 'otlp', 'ocsf']).makeOptionMandatory())
+    .option(...OUTPUT_OPTION)
     .addOption(
       new Option(
         '--max-capture <level>',
         'capture ceiling: OTLP and OCSF export events above it without payload (default metadata, AEP-0005 §3.3, §4.6); CloudEvents: down-level to it as a hop (AEP-0001 §8.2; default: none applied)',
       ).choices(LEVELS),
     )
-    .action(async (files: string[], raw: { to: 'cloudevents' | 'otlp' | 'ocsf'; maxCapture?: AepCaptureLevel }) => {
-      const max = raw.maxCapture ?? 'metadata';
-      let converted = 0;
-      let noClass = 0;
-      let downleveled = 0;
-      const otlp: OtlpCounts = { records: 0, withheld: 0, extensions: 0, versions: 0 };
-      let transform: EventTransform;
-      if (raw.to === 'cloudevents') {
-        const step = raw.maxCapture ? downlevelStream(raw.maxCapture) : undefined;
-        transform = (ev) => {
-          const d = step?.(ev.value);
-          if (d) downleveled++;
-          converted++;
-          return toCloudEvent(d ?? ev.value);
-        };
-      } else if (raw.to === 'otlp') {
-        transform = (ev) => {
-          const r = toOtlp([ev.value], { maxCapture: max });
-          for (const k of ['records', 'withheld', 'extensions', 'versions'] as const) otlp[k] += r.counts[k];
-          converted++;
-          return r.request;
-        };
-      } else {
-        transform = (ev) => {
-          const r = toOcsf(ev.value, { maxCapture: max });
-          if (r.withheld && r.record) otlp.withheld++;
-          if (!r.record) {
-            noClass++;
-            return null;
-          }
-          converted++;
-          return r.record;
-        };
-      }
-      // ASCII-only JSON: the same values, in the bytes of the upstream AEP-0005 pins
-      const code = await runFilter(files, transform, io, { ascii: true });
-      const parts = [`${converted} event${converted === 1 ? '' : 's'} converted to ${raw.to}`];
-      if (raw.to === 'cloudevents' && raw.maxCapture) parts.push(`${downleveled} down-leveled to ${raw.maxCapture}`);
-      if (raw.to !== 'cloudevents') parts.push(`${otlp.withheld} with the payload withheld at max capture ${max}`);
-      if (raw.to === 'otlp')
-        parts.push(
-          `${otlp.extensions} extension attribute${otlp.extensions === 1 ? '' : 's'} not exported (no §3.2 place)`,
-        );
-      if (raw.to === 'ocsf') parts.push(`${noClass} with no OCSF class (no record)`);
-      io.stderr.write(`aep convert: ${parts.join('; ')}\n`);
-      setExit(code);
-    });
+    .action(
+      async (
+        files: string[],
+        raw: { to: 'cloudevents' | 'otlp' | 'ocsf'; maxCapture?: AepCaptureLevel; output?: string },
+      ) => {
+        const max = raw.maxCapture ?? 'metadata';
+        let converted = 0;
+        let noClass = 0;
+        let downleveled = 0;
+        const otlp: OtlpCounts = { records: 0, withheld: 0, extensions: 0, versions: 0 };
+        let transform: EventTransform;
+        if (raw.to === 'cloudevents') {
+          const step = raw.maxCapture ? downlevelStream(raw.maxCapture) : undefined;
+          transform = (ev) => {
+            const d = step?.(ev.value);
+            if (d) downleveled++;
+            converted++;
+            return toCloudEvent(d ?? ev.value);
+          };
+        } else if (raw.to === 'otlp') {
+          transform = (ev) => {
+            const r = toOtlp([ev.value], { maxCapture: max });
+            for (const k of ['records', 'withheld', 'extensions', 'versions'] as const) otlp[k] += r.counts[k];
+            converted++;
+            return r.request;
+          };
+        } else {
+          transform = (ev) => {
+            const r = toOcsf(ev.value, { maxCapture: max });
+            if (r.withheld && r.record) otlp.withheld++;
+            if (!r.record) {
+              noClass++;
+              return null;
+            }
+            converted++;
+            return r.record;
+          };
+        }
+        // ASCII-only JSON: the same values, in the bytes of the upstream AEP-0005 pins
+        const code = await runFilter(files, transform, io, { ascii: true }, raw.output);
+        const parts = [`${converted} event${converted === 1 ? '' : 's'} converted to ${raw.to}`];
+        if (raw.to === 'cloudevents' && raw.maxCapture) parts.push(`${downleveled} down-leveled to ${raw.maxCapture}`);
+        if (raw.to !== 'cloudevents') parts.push(`${otlp.withheld} with the payload withheld at max capture ${max}`);
+        if (raw.to === 'otlp')
+          parts.push(
+            `${otlp.extensions} extension attribute${otlp.extensions === 1 ? '' : 's'} not exported (no §3.2 place)`,
+          );
+        if (raw.to === 'ocsf') parts.push(`${noClass} with no OCSF class (no record)`);
+        io.stderr.write(`aep convert: ${parts.join('; ')}\n`);
+        setExit(code);
+      },
+    );
 }

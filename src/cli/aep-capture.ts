@@ -11,7 +11,8 @@ import { createRedactor, redactEvent, type RedactOptions } from '../aep/redact.t
 import type { AepCaptureLevel } from '../aep/schema/registry.ts';
 import { exitCodeOf } from '../run/run.ts';
 import { reportRunError, type CliIO } from './common.ts';
-import { addBridgeVerbs, openStreamVerb } from './aep-bridges.ts';
+import { addBridgeVerbs, OUTPUT_OPTION, openStreamVerb } from './aep-bridges.ts';
+import { StreamOutput } from './stream-output.ts';
 
 interface RedactFlags {
   secretName?: string[];
@@ -39,27 +40,35 @@ function redactOptionsOf(f: RedactFlags, io: CliIO): RedactOptions {
   return { secretNames: names, secretValues: values, home: f.home ?? io.env.HOME ?? homedir(), pii: f.pii };
 }
 
-/** Run one filter; findings in text on stderr. */
+/** Run one filter; findings in text on stderr, the JSONL to `output` or stdout (with backpressure). */
 async function runFilter(
   files: string[],
   transform: EventTransform,
   io: CliIO,
   filter: AepFilterOptions = {},
+  output?: string,
 ): Promise<number> {
   const opened = openStreamVerb(files, io);
   if (!opened) return EXIT.io;
   const { inputs, reporter } = opened;
-  let buf = '';
-  const write = (line: string) => {
-    buf += line;
-    if (buf.length >= 65536) {
-      io.stdout.write(buf);
-      buf = '';
-    }
-  };
+  const out = StreamOutput.open(io, output, files);
+  if (!out) return EXIT.io;
   try {
-    const r = await runAepFilter(inputs, transform, write, (f) => reporter.finding(f), filter);
-    if (buf) io.stdout.write(buf);
+    const r = await runAepFilter(
+      inputs,
+      transform,
+      (line) => out.line(line),
+      (f) => reporter.finding(f),
+      filter,
+      out.ready,
+    );
+    const failed = out.finish(true);
+    if (failed !== undefined) {
+      io.stderr.write(`aep: cannot write ${output}: ${failed}\n`);
+      return EXIT.io;
+    }
+    // the reader went away (a closed pipe): nothing more to write, and no verdict on what was not read
+    if (r.stopped) return r.rejected > 0 ? EXIT.findings : EXIT.ok;
     // an error about no line (an empty input) also fails the run: never a silent pass
     const code = exitCodeOf(r, 'error');
     if (r.rejected > 0 || code !== 0) {
@@ -71,7 +80,7 @@ async function runFilter(
     }
     return EXIT.ok;
   } catch (e) {
-    if (buf) io.stdout.write(buf);
+    out.finish(false);
     return reportRunError('aep', e, io);
   }
 }
@@ -83,8 +92,9 @@ export function addCaptureVerbs(program: Command, io: CliIO, setExit: (code: num
     .description(
       'apply the AEP-0003 §9.4 redaction pipeline to the redacted-gated text of events at capture redacted or full; write JSONL to stdout',
     )
-    .argument('[files...]', 'JSONL files; - reads standard input');
-  addRedactFlags(redact).action(async (files: string[], raw: RedactFlags) => {
+    .argument('[files...]', 'JSONL files; - reads standard input')
+    .option(...OUTPUT_OPTION);
+  addRedactFlags(redact).action(async (files: string[], raw: RedactFlags & { output?: string }) => {
     const r = createRedactor(redactOptionsOf(raw, io));
     setExit(
       await runFilter(
@@ -94,6 +104,8 @@ export function addCaptureVerbs(program: Command, io: CliIO, setExit: (code: num
           return out === ev.value ? undefined : out;
         },
         io,
+        {},
+        raw.output,
       ),
     );
   });
@@ -109,21 +121,26 @@ export function addCaptureVerbs(program: Command, io: CliIO, setExit: (code: num
         .choices(['none', 'metadata', 'redacted', 'full'])
         .makeOptionMandatory(),
     )
+    .option(...OUTPUT_OPTION)
     .option(
       '--redact',
       'act as a redacting re-emitter: a full event under a redacted ceiling is redacted (AEP-0003 §9.4) and kept at redacted, instead of landing on metadata',
     );
   addRedactFlags(downlevel).action(
-    async (files: string[], raw: RedactFlags & { ceiling: AepCaptureLevel; redact?: boolean }) => {
+    async (files: string[], raw: RedactFlags & { ceiling: AepCaptureLevel; redact?: boolean; output?: string }) => {
       const step = downlevelStream(raw.ceiling, raw.redact ? { redact: createRedactor(redactOptionsOf(raw, io)) } : {});
       // at a redacted or full ceiling redacted-gated text is written as it came: a leak in it refuses the line
       setExit(
-        await runFilter(files, (ev) => step(ev.value), io, {
-          refuseLeaks: raw.ceiling === 'redacted' || raw.ceiling === 'full',
-        }),
+        await runFilter(
+          files,
+          (ev) => step(ev.value),
+          io,
+          { refuseLeaks: raw.ceiling === 'redacted' || raw.ceiling === 'full' },
+          raw.output,
+        ),
       );
     },
   );
 
-  addBridgeVerbs(program, io, setExit, (files, transform, io2, filter) => runFilter(files, transform, io2, filter));
+  addBridgeVerbs(program, io, setExit, runFilter);
 }

@@ -76,16 +76,24 @@ export function collect(value: string, previous: string[] | undefined): string[]
   return [...(previous ?? []), value];
 }
 
-/** Standard input as chunks; a directory redirected to it (read as nothing on some systems) is refused, exit 2. */
+/**
+ * Standard input as chunks; a directory redirected to it (read as nothing on some systems) is refused, exit 2. A
+ * regular file redirected to it (`< big.jsonl`) is read as a file is, in large chunks; a pipe, FIFO or terminal
+ * through Node's stream.
+ */
 async function* processStdin(): AsyncGenerator<Uint8Array | string> {
   let dir = false;
+  let file = false;
   try {
-    dir = fstatSync(0).isDirectory();
+    const st = fstatSync(0);
+    dir = st.isDirectory();
+    file = st.isFile();
   } catch {
     // no descriptor 0 to inspect: read what the stream gives
   }
   if (dir) throw new Error('standard input is a directory (`fixtures DIR` runs a fixture directory)');
-  yield* process.stdin;
+  if (file) yield* readFileChunks({ fd: 0 });
+  else yield* process.stdin;
 }
 
 /** Open the named inputs (`-` or none: stdin); `program` names the bin in hints. @throws InputError */
@@ -177,8 +185,28 @@ export function processIO(program = basename(process.argv[1] ?? 'aep').replace(/
       process.exitCode = EXIT.io;
     });
   }
+  // a stream verb waits here while a slow reader has not drained what it wrote (the run stops reading meanwhile)
+  const drained = (): Promise<void> | undefined => {
+    const out = process.stdout;
+    if (closed.stdout || !out.writableNeedDrain) return undefined;
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        out.off('drain', done);
+        out.off('error', done);
+        out.off('close', done);
+        resolve();
+      };
+      out.on('drain', done);
+      out.on('error', done);
+      out.on('close', done);
+    });
+  };
   return {
-    stdout: { write: (s) => void (closed.stdout || process.stdout.write(s)) },
+    stdout: {
+      write: (s) => void (closed.stdout || process.stdout.write(s)),
+      ready: drained,
+      closed: () => closed.stdout,
+    },
     stderr: { write: (s) => void (closed.stderr || process.stderr.write(s)) },
     stdin: processStdin(),
     env: process.env,

@@ -8,8 +8,15 @@ export const FILE_CHUNK_BYTES = 1 << 20;
  * The file's bytes in chunks of at most `chunkBytes`, read into two buffers in turn: a chunk is valid until the next
  * is asked for (a consumer that keeps bytes copies them). I/O errors are thrown from the iteration.
  */
-export async function* readFileChunks(path: string, chunkBytes: number = FILE_CHUNK_BYTES): AsyncGenerator<Buffer> {
-  const fd = await new Promise<number>((resolve, reject) => open(path, 'r', (e, fd) => (e ? reject(e) : resolve(fd))));
+export async function* readFileChunks(
+  path: string | { fd: number },
+  chunkBytes: number = FILE_CHUNK_BYTES,
+): AsyncGenerator<Buffer> {
+  // a descriptor handed in (standard input redirected from a file) is read, never closed: it is not ours
+  const own = typeof path === 'string';
+  const fd = own
+    ? await new Promise<number>((resolve, reject) => open(path, 'r', (e, fd) => (e ? reject(e) : resolve(fd))))
+    : path.fd;
   // two buffers, not one per chunk (a fresh MiB per read is garbage V8 frees only at its next full GC): the next chunk
   // is read while the consumer checks this one, as a file stream reads ahead, instead of the checker waiting on each
   const bufs = [Buffer.allocUnsafe(chunkBytes), Buffer.allocUnsafe(chunkBytes)];
@@ -35,10 +42,11 @@ export async function* readFileChunks(path: string, chunkBytes: number = FILE_CH
   } finally {
     // a read still in flight (the consumer stopped early) ends before its descriptor is closed and its number reused
     if (pending) await pending.catch(() => 0);
-    try {
-      closeSync(fd);
-    } catch {
-      // already closed (EBADF): nothing to release
-    }
+    if (own)
+      try {
+        closeSync(fd);
+      } catch {
+        // already closed (EBADF): nothing to release
+      }
   }
 }

@@ -7,6 +7,10 @@ import type { CaseResult, FixtureSummary } from '../core/fixture-result.ts';
 /** Where a reporter writes. */
 export interface Output {
   write(chunk: string): void;
+  /** A promise to wait on while what was written is not drained (a slow reader), else undefined. */
+  ready?(): Promise<void> | undefined;
+  /** True once the reader went away (a closed pipe): nothing more is written. */
+  closed?(): boolean;
 }
 
 /** Context a reporter may need. */

@@ -7,7 +7,7 @@ import type { FindingSink } from '../core/finding.ts';
 import { asciiJson, serializeEvent } from '../core/serialize.ts';
 import type { InputSpec } from '../core/pipeline.ts';
 import type { ParsedEvent } from '../core/rule.ts';
-import { runInputs, type RunResult } from './run.ts';
+import { type RunHooks, runInputs, type RunResult } from './run.ts';
 import { AEP } from '../aep/definition.ts';
 import { AEP_EVENT_RULES, AEP_SCHEMA_RULES } from '../aep/rules/index.ts';
 
@@ -45,6 +45,7 @@ export async function runAepFilter(
   write: (line: string) => void,
   sink: FindingSink,
   opts: AepFilterOptions = {},
+  ready?: RunHooks['ready'],
 ): Promise<AepFilterResult> {
   let written = 0;
   // lines with an error finding: framing findings (a BOM, a bad byte) come before the line
@@ -73,6 +74,7 @@ export async function runAepFilter(
         write((opts.ascii && out !== undefined ? asciiJson(text) : text) + '\n');
         written++;
       },
+      ready,
     },
   );
   return { ...result, written, rejected };

@@ -12,6 +12,7 @@ import { addStats, InputError, newStats, readLineAt, streamGroups, type InputSpe
 import { RuleCrashError, type ParsedEvent } from '../core/rule.ts';
 import { FindingCounter, type Summary } from '../core/summary.ts';
 import { HintHold } from '../core/hint-hold.ts';
+import { ReadSpool } from '../core/read-spool.ts';
 import type { ProtocolDefinition, ProtocolOptions } from '../core/protocol.ts';
 import { StreamCheck, type StreamCheckOptions } from './stream-check.ts';
 
@@ -42,6 +43,18 @@ export interface RunHooks {
   event?(ev: ParsedEvent, rejected: boolean): void;
   /** A rule threw (already reported as `internal/rule-error`): for a debug trace. */
   crash?(e: RuleCrashError): void;
+  /**
+   * Asked before each next chunk is read: a promise to wait on while the output is not drained (backpressure), or
+   * undefined to read on. Throw {@link RunStopped} to end the run early (the reader of the output went away).
+   */
+  ready?(): Promise<void> | undefined;
+}
+
+/** Thrown by {@link RunHooks.ready} to end a run early; the run then returns `stopped`, without end-of-stream verdicts. */
+export class RunStopped extends Error {
+  constructor() {
+    super('the run was stopped: its output is closed');
+  }
 }
 
 /** What a run ends with. */
@@ -50,6 +63,8 @@ export interface RunResult {
   /** A rule or analyzer threw: some verdicts are missing (exit 2). */
   incomplete: boolean;
   worst: Severity | undefined;
+  /** The run was stopped by {@link RunHooks.ready} before the end of its input (no end-of-stream verdicts). */
+  stopped?: boolean;
 }
 
 /** The exit code of a run (README §Exit codes): 2 incomplete, 1 a finding at or above `failOn`, else 0. */
@@ -115,19 +130,23 @@ async function readAll(it: AsyncIterable<Uint8Array | string>, cap: number): Pro
 }
 
 /**
- * Feed one stream's inputs to `check` in order. Only an uncompressed regular file gets `reread` (gzip offsets are of
- * the
- * decompressed text); other inputs make analyzers keep digests, with the same verdicts. @throws InputError.
+ * Feed one stream's inputs to `check` in order. Every input gets `reread`: an uncompressed regular file is read back
+ * itself; any other byte source (stdin, a pipe, a gzip input's decompressed text, a library stream) through a
+ * {@link ReadSpool} of its bytes, so every route costs what a file costs. Where no spool can be made, analyzers keep
+ * digests instead, with the same verdicts. @throws InputError.
  */
 async function feed(
   check: StreamCheck,
   inputs: readonly InputSpec[],
   maxLineBytes: number,
   onBytes: ((bytes: number) => void) | undefined,
+  ready: RunHooks['ready'],
 ): Promise<number> {
   const sink = check.findingSink;
   const stats = check.stats;
   const readBack = new ReadBack(maxLineBytes);
+  // kept open to the end of the stream: a repeat in a later input reads an earlier input's line back
+  const spools: (ReadSpool | undefined)[] = [];
   let done = 0;
   if (inputs.length === 0)
     sink(framingFinding('jsonl/empty-input', { source: '<no input>', byteOffset: 0 }, 'noInput'));
@@ -160,7 +179,30 @@ async function feed(
         continue;
       }
       const path = input.path;
-      const reread = path === undefined ? undefined : (byteOffset: number) => readBack.line(path, byteOffset);
+      const fileReread = path === undefined ? undefined : (byteOffset: number) => readBack.line(path, byteOffset);
+      // known once the first bytes say whether the input is compressed (gunzipIfCompressed sets gz first)
+      let reread: ((byteOffset: number) => string | undefined) | undefined;
+      let spool: ReadSpool | undefined;
+      let started = false;
+      const spooled = async function* (it: AsyncIterable<Uint8Array | string>): AsyncGenerator<Uint8Array | string> {
+        for await (const piece of it) {
+          if (!started) {
+            started = true;
+            if (fileReread && !gz.compressed) reread = fileReread;
+            else {
+              spool = ReadSpool.open(maxLineBytes);
+              reread = spool?.reread;
+            }
+          }
+          // the reader's own conversion (src/core/jsonl.ts), so spool offsets are its byte offsets
+          if (spool && !spool.append(typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece))
+            reread = undefined;
+          yield piece;
+          // this chunk's lines are checked and their output written: read on once the output has room
+          const wait = ready?.();
+          if (wait) await wait;
+        }
+      };
       // an input none of whose lines parse may be what another binding reads (src/core/hint-hold.ts)
       const hint = check.hint;
       const hold = hint ? new HintHold(sink, (t) => hint(t, input.source, 'jsonl')) : undefined;
@@ -169,7 +211,7 @@ async function feed(
       const onLine = (line: JsonlLine) => {
         try {
           hold?.line(line);
-          const ev = check.line(line, gz.compressed ? undefined : reread, hold?.sink ?? sink);
+          const ev = check.line(line, reread, hold?.sink ?? sink);
           if (ev) hold?.release();
         } catch (e) {
           ownError = e ?? new Error('a checker threw a nullish value');
@@ -181,7 +223,7 @@ async function feed(
       const inputSink: FindingSink = (f) =>
         gz.corrupt && f.ruleId === 'jsonl/empty-input' ? undefined : (hold?.sink ?? sink)(f);
       try {
-        const st = await readJsonl(gunzipIfCompressed(input.open(), gz), input.source, onLine, inputSink, {
+        const st = await readJsonl(spooled(gunzipIfCompressed(input.open(), gz)), input.source, onLine, inputSink, {
           maxLineBytes,
           cr: check.def.cr,
           onProgress: onBytes ? (b) => onBytes(base + b) : undefined,
@@ -192,12 +234,15 @@ async function feed(
         done += st.bytes;
         if (gz.corrupt) sink(gzipCorrupt(input.source, st.lines + 1, gz.corrupt));
       } catch (e) {
-        if (e === ownError || e instanceof RuleCrashError) throw e;
+        if (e === ownError || e instanceof RuleCrashError || e instanceof RunStopped) throw e;
         throw new InputError(input.source, e);
+      } finally {
+        spools.push(spool);
       }
     }
   } finally {
     readBack.close();
+    for (const s of spools) s?.close();
   }
   return done;
 }
@@ -220,12 +265,24 @@ export async function runInputs(
     const check = new StreamCheck(def, options, own.sink, hooks.crash, hooks.event);
     const base = done;
     const progress = hooks.progress;
-    done += await feed(
-      check,
-      group,
-      maxLineBytes,
-      progress ? (b) => progress(base + b, stats.events + check.stats.events) : undefined,
-    );
+    try {
+      done += await feed(
+        check,
+        group,
+        maxLineBytes,
+        progress ? (b) => progress(base + b, stats.events + check.stats.events) : undefined,
+        hooks.ready,
+      );
+    } catch (e) {
+      if (!(e instanceof RunStopped)) throw e;
+      addStats(stats, check.stats);
+      return {
+        summary: total.summary(stats, def.knownTypes()),
+        incomplete: incomplete || check.incomplete,
+        worst: total.worst,
+        stopped: true,
+      };
+    }
     check.end();
     incomplete ||= check.incomplete;
     addStats(stats, check.stats);
@@ -245,6 +302,9 @@ export function tallyFindings(findings: Iterable<Finding>, finding: FindingSink)
   return { summary: counter.summary(newStats()), incomplete: false, worst: counter.worst };
 }
 
+/** A session never ended still releases its spool's descriptor once it is collected. */
+const sessionSpools = new FinalizationRegistry<ReadSpool>((spool) => spool.close());
+
 /** A stream checked one in-memory event at a time (sessions, single values), `--strict` applied and counted. */
 export class EventStream {
   private readonly check: StreamCheck;
@@ -252,6 +312,9 @@ export class EventStream {
   private pending: Finding[] = [];
   private line = 0;
   private offset = 0;
+  /** The session's lines, so a repeat is compared with its first copy read back, as in a file (no digest per event). */
+  private spool: ReadSpool | undefined | null = null;
+  private reread: ((byteOffset: number) => string | undefined) | undefined;
 
   /** @throws TypeError for an unknown rule id */
   constructor(
@@ -284,7 +347,14 @@ export class EventStream {
     this.offset += byteLength + 1;
     this.check.stats.lines++;
     this.check.stats.bytes += byteLength + 1;
-    this.check.line(line);
+    if (this.spool === null) {
+      // no cap on reading back: a session checks lines of any length
+      this.spool = ReadSpool.open(Number.MAX_SAFE_INTEGER);
+      this.reread = this.spool?.reread;
+      if (this.spool) sessionSpools.register(this, this.spool, this);
+    }
+    if (this.spool && !this.spool.append(Buffer.from(`${text}\n`, 'utf8'))) this.reread = undefined;
+    this.check.line(line, this.reread);
     return this.take();
   }
 
@@ -305,6 +375,10 @@ export class EventStream {
 
   end(): Finding[] {
     this.check.end();
+    if (this.spool) {
+      sessionSpools.unregister(this);
+      this.spool.close();
+    }
     return this.take();
   }
 

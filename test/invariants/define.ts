@@ -1,7 +1,7 @@
 // Invariant tests, defined once for each protocol (aep.test.ts, ahp.test.ts). The relations that make a verdict trustworthy, over every conformance case of ours and the
 // upstream corpora in ../shared (issue 23): the same bytes give the same findings however they
-// arrive (a path, gzip bytes, a gzip file, text, a chunked stream as stdin is, and event by
-// event through createSession); reversing the member order of every object changes no
+// arrive (a path, gzip bytes, a gzip file, text, a chunked stream as stdin is, the same with no
+// read-back spool, and event by event through createSession); reversing the member order of every object changes no
 // finding; no value put in place of any member makes a rule throw or ends a run early; the
 // fixture runner and `--each` / `--no-each` give what `validate` gives.
 import assert from 'node:assert/strict';
@@ -89,7 +89,7 @@ export function defineInvariants(protocol: Protocol): void {
   const files = [...CASES[protocol].ours, ...CASES[protocol].upstream];
 
   describe(`${protocol}: one verdict for the same bytes`, () => {
-    test('path = gzip bytes = gzip file = text = chunked stream = createSession', async (t) => {
+    test('path = gzip bytes = gzip file = text = chunked stream (with and without a spool) = createSession', async (t) => {
       if (CASES[protocol].upstream.length === 0)
         t.diagnostic(`upstream corpus absent under ../shared: only our cases are checked`);
       let sessions = 0;
@@ -122,6 +122,17 @@ export function defineInvariants(protocol: Protocol): void {
           want,
           `${name}: chunked stream`,
         );
+        // where no read-back spool can be made (src/core/read-spool.ts), analyzers keep digests: the same verdicts
+        process.env.AGENT_CONFORMANCE_SPOOL_DIR = 'off';
+        try {
+          assert.deepEqual(
+            keys(await findingsOf(protocol, { stream: chunked(bytes), source }, o)),
+            want,
+            `${name}: chunked stream without a spool`,
+          );
+        } finally {
+          delete process.env.AGENT_CONFORMANCE_SPOOL_DIR;
+        }
         const text = bytes.toString('utf8');
         const all = await findingsOf(protocol, { path: file, source }, o);
         if (!isUtf8(bytes) || !replayable(text, all) || bytes.includes(0xef)) continue;

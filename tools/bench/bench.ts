@@ -37,6 +37,10 @@
  * is converted with `aep convert --to cloudevents` and `--to otlp` (at `--max-capture full`),
  * and each form is validated with `aep validate --from ...`, beside the split+JSON.parse
  * baseline of the same file and the AEP stream itself (one row each).
+ *
+ * `--routes [N]` measures the routes instead (tools/bench/routes.ts): file, stdin, pipe, gzip,
+ * library stream and session over the same bytes, each against the file, and the verbs that write
+ * a stream with a reader that waits `--slow-ms` (default 15000) before it drains.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -64,6 +68,11 @@ interface BenchOptions {
   findings: number;
   /** `--bridges N`: the bridge bench's event count (0: not asked for). */
   bridges: number;
+  /** `--routes [N]`: the route bench (tools/bench/routes.ts); N events, or each protocol's default. */
+  routes: boolean;
+  routeEvents?: number;
+  /** `--slow-ms MS`: how long the route bench's slow reader waits before it drains. */
+  slowMs: number;
 }
 
 function parseArgs(argv: string[]): BenchOptions {
@@ -78,6 +87,8 @@ function parseArgs(argv: string[]): BenchOptions {
     root: ROOT,
     findings: 0,
     bridges: 0,
+    routes: false,
+    slowMs: 15_000,
   };
   const num = (i: number) => {
     const v = Number(argv[i + 1]);
@@ -94,6 +105,10 @@ function parseArgs(argv: string[]): BenchOptions {
     else if (a === '--startup') o.startup = true;
     else if (a === '--findings') o.findings = /^[1-9][0-9]*$/.test(argv[i + 1] ?? '') ? num(i++) : 150_000;
     else if (a === '--bridges') o.bridges = /^[1-9][0-9]*$/.test(argv[i + 1] ?? '') ? num(i++) : 50_000;
+    else if (a === '--routes') {
+      o.routes = true;
+      if (/^[1-9][0-9]*$/.test(argv[i + 1] ?? '')) o.routeEvents = num(i++);
+    } else if (a === '--slow-ms') o.slowMs = num(i++);
     else if (a === '--root') {
       if (argv[i + 1] === undefined) throw new Error('--root needs a directory');
       o.root = argv[++i];
@@ -503,6 +518,12 @@ async function main(): Promise<void> {
   if (o.startup) return startup(o);
   if (o.findings) return reports(o);
   if (o.bridges) return bridges(o);
+  if (o.routes) {
+    const { routes } = await import('./routes.ts');
+    const rows = await routes({ protocols: o.protocols, events: o.routeEvents, runs: o.runs, slowMs: o.slowMs });
+    for (const r of rows) console.log(JSON.stringify(r));
+    return;
+  }
   const dir = mkdtempSync(join(tmpdir(), 'agent-conformance-bench-'));
   const started = performance.now();
   console.log(`node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), files in ${dir}`);

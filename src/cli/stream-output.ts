@@ -1,0 +1,67 @@
+/**
+ * The JSONL output of the verbs that write a stream (`redact`, `downlevel`, `filter`, `convert`): standard output or
+ * `-o FILE` (written beside FILE and renamed on success, src/cli/output.ts), in 64 KiB writes, with backpressure: the
+ * run reads its next chunk only once the output has drained ({@link StreamOutput.ready}), so memory stays bounded
+ * however slow the reader; a reader that goes away (`| head`) stops the run quietly.
+ */
+import { RunStopped } from '../run/run.ts';
+import type { Output } from '../report/types.ts';
+import type { CliIO } from './common.ts';
+import { outputIsInput, type ReportFile, reportFileFor } from './output.ts';
+
+/** Bytes gathered before one write. */
+const FLUSH_CHARS = 1 << 16;
+
+/** One stream verb's output. */
+export class StreamOutput {
+  private buf = '';
+
+  private constructor(
+    private readonly out: Output,
+    private readonly file: ReportFile | undefined,
+  ) {}
+
+  /**
+   * Standard output, or `-o FILE` (refused when FILE is one of `inputs`: a log is never replaced by its output).
+   * `undefined` after saying on stderr why the file cannot be written (exit 2).
+   */
+  static open(io: CliIO, output: string | undefined, inputs: readonly string[]): StreamOutput | undefined {
+    if (output !== undefined) {
+      const same = outputIsInput(output, inputs);
+      if (same !== undefined) {
+        io.stderr.write(`aep: -o ${output} is the input ${same}: it would be replaced by its own output\n`);
+        return undefined;
+      }
+    }
+    const file = reportFileFor('aep', output, io.stderr);
+    if (file === null) return undefined;
+    return new StreamOutput(file ?? io.stdout, file);
+  }
+
+  /** Append one line (with its newline). */
+  line(text: string): void {
+    this.buf += text;
+    if (this.buf.length >= FLUSH_CHARS) this.flush();
+  }
+
+  private flush(): void {
+    if (this.buf) this.out.write(this.buf);
+    this.buf = '';
+  }
+
+  /** The run's {@link RunHooks.ready}: write what is gathered, then wait for room. @throws RunStopped when the reader is gone. */
+  readonly ready = (): Promise<void> | undefined => {
+    if (this.out.closed?.()) throw new RunStopped();
+    this.flush();
+    return this.out.ready?.();
+  };
+
+  /** Write the rest; with `-o`, rename the file into place (`ok`) or remove it. Returns an error message, if any. */
+  finish(ok: boolean): string | undefined {
+    this.flush();
+    if (!this.file) return undefined;
+    if (ok) return this.file.commit();
+    this.file.abort();
+    return undefined;
+  }
+}

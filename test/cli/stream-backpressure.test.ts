@@ -1,0 +1,130 @@
+// The verbs that write a stream honour backpressure (issue 39 item 2): while the output is not
+// drained, the run reads no further chunk of its input; a reader that goes away stops the run
+// quietly; `-o FILE` writes the same lines and never replaces an input.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import type { InputSpec } from '../../src/core/pipeline.ts';
+import { runAepFilter } from '../../src/run/aep-filter.ts';
+import { RunStopped } from '../../src/run/run.ts';
+import { runCli } from './helpers.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const EXAMPLE = readFileSync(join(ROOT, 'examples/aep/session.jsonl'));
+
+/** An input of `n` copies of the example stream, one copy a chunk, counting the chunks pulled. */
+function countedInput(n: number): { input: InputSpec; pulled: () => number } {
+  let pulled = 0;
+  return {
+    input: {
+      source: 'many.jsonl',
+      framing: 'jsonl',
+      open: async function* () {
+        for (let i = 0; i < n; i++) {
+          pulled++;
+          yield EXAMPLE;
+        }
+      },
+    },
+    pulled: () => pulled,
+  };
+}
+
+test('a run reads no further chunk while its output asks to wait, and reads on once drained', async () => {
+  const { input, pulled } = countedInput(20);
+  let release: () => void = () => {};
+  let waits = 0;
+  let pulledWhenWaiting = -1;
+  const lines: string[] = [];
+  const run = runAepFilter(
+    [input],
+    () => undefined,
+    (l) => void lines.push(l),
+    () => {},
+    {},
+    () => {
+      // hold after the third chunk until released
+      if (waits > 0 || pulled() < 3) return undefined;
+      waits++;
+      pulledWhenWaiting = pulled();
+      return new Promise<void>((r) => (release = r));
+    },
+  );
+  // let the run go as far as it can on its own
+  for (let i = 0; i < 50 && waits === 0; i++) await new Promise((r) => setImmediate(r));
+  assert.equal(waits, 1, 'the run asked to wait');
+  for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+  assert.equal(pulled(), pulledWhenWaiting, 'no chunk was read while waiting');
+  release();
+  const r = await run;
+  assert.equal(pulled(), 20);
+  assert.equal(r.written, lines.length);
+  assert.ok(r.written > 0 && !r.stopped);
+});
+
+test('RunStopped from the output ends the run early with stopped set, without end-of-stream findings', async () => {
+  const { input, pulled } = countedInput(20);
+  const findings: string[] = [];
+  const r = await runAepFilter(
+    [input],
+    () => undefined,
+    () => {},
+    (f) => void findings.push(f.ruleId),
+    {},
+    () => {
+      if (pulled() >= 2) throw new RunStopped();
+      return undefined;
+    },
+  );
+  assert.equal(r.stopped, true);
+  assert.equal(pulled(), 2);
+  assert.deepEqual(findings, []);
+});
+
+function runClosingStdout(args: string[]): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    child.stdout.once('data', () => child.stdout.destroy());
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
+}
+
+test('a closed stdout pipe stops filter, redact, downlevel and convert quietly with exit 0', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ac-bp-'));
+  const file = join(dir, 'many.jsonl');
+  // far more than a pipe holds
+  writeFileSync(file, Buffer.concat(Array.from({ length: 3000 }, () => EXAMPLE)));
+  for (const verb of [
+    ['filter', '--where', '{}'],
+    ['redact'],
+    ['downlevel', '--ceiling', 'metadata'],
+    ['convert', '--to', 'cloudevents'],
+  ]) {
+    const r = await runClosingStdout(['bin/aep.js', ...verb, file]);
+    assert.equal(r.code, 0, `${verb[0]}: ${r.stderr}`);
+    assert.doesNotMatch(r.stderr, /EPIPE|Error|at |not written/, verb[0]);
+  }
+});
+
+test('-o FILE holds what stdout would, and is refused when it is an input', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ac-o-'));
+  const out = join(dir, 'out.jsonl');
+  for (const verb of [['filter', '--where', '{"type":["run.*"]}'], ['redact'], ['convert', '--to', 'otlp']]) {
+    const plain = await runCli('aep', [...verb, 'examples/aep/session.jsonl']);
+    const toFile = await runCli('aep', [...verb, 'examples/aep/session.jsonl', '-o', out]);
+    assert.equal(toFile.code, plain.code, verb[0]);
+    assert.equal(toFile.stdout, '', verb[0]);
+    assert.equal(readFileSync(out, 'utf8'), plain.stdout, verb[0]);
+  }
+  const before = readFileSync(out, 'utf8');
+  const same = await runCli('aep', ['redact', out, '-o', out]);
+  assert.equal(same.code, 2);
+  assert.match(same.stderr, /is the input/);
+  assert.equal(readFileSync(out, 'utf8'), before, 'the input is untouched');
+});
