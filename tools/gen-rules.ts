@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { aepRules } from '../src/aep/protocol.ts';
 import { ahpRules as ahpCatalogue } from '../src/ahp/driver.ts';
 import type { RuleMeta } from '../src/core/rule.ts';
+import { LIVE_RULES } from '../src/live/rules.ts';
 import { PIN_RULES } from '../src/pin/rules.ts';
 import { renderRulesMarkdown, type CatalogueSection } from '../src/report/catalogue.ts';
 import { AEP_DOCS, githubSlug, resetSpecAnchors, type SpecAnchors } from '../src/report/spec-links.ts';
@@ -84,6 +85,7 @@ export async function buildRulesMarkdown(): Promise<string> {
     { title: 'AEP (`aep validate`)', command: 'aep rules', rules: meta(aepRules()) },
     { title: 'AHP (`ahp validate`)', command: 'ahp rules', rules: meta(ahpCatalogue()) },
     { title: 'Pins (`pin verify`, `pin refresh`)', rules: meta(PIN_RULES as unknown as RuleMeta[]) },
+    { title: 'Running endpoints (`aep live`)', rules: meta(LIVE_RULES as unknown as RuleMeta[]) },
   ];
   return renderRulesMarkdown(sections) + renderSeverityExceptions(loadMatrix().rows, matrixCatalogue());
 }

@@ -109,16 +109,23 @@ export function verifiedLines(r: PinVerifyReport, dir: string, cwd: string): str
   return out + '\n';
 }
 
+/**
+ * Report `findings`; a report's `sources` are the files the verb looked at (`checked`, e.g. every pinned source,
+ * present or absent), then any other file a finding names.
+ */
 function report(
   kind: 'pin-verify' | 'pin-refresh',
   findings: readonly Finding[],
   format: FormatName,
   io: CliIO,
   color: boolean | undefined,
+  checked: readonly string[] = [],
 ): RunResult {
+  const sources = [...new Set([...checked, ...findings.map((f) => f.source)])];
   const reporter = createReporter(format, io.stdout, {
     protocol: 'ahp',
     kind,
+    sources,
     version: VERSION,
     color: color ?? defaultColor(io),
     rules: PIN_RULES as unknown as readonly RuleMeta[],
@@ -169,7 +176,10 @@ export function registerPinCommands(program: Command, io: CliIO, setExit: (code:
           });
           // what was verified: on stdout before the text report, on stderr beside a machine format
           (o.format === 'text' ? io.stdout : io.stderr).write(verifiedLines(r, dir, io.cwd));
-          const c = report('pin-verify', r.findings, o.format, io, o.color === false ? false : undefined);
+          const c = report('pin-verify', r.findings, o.format, io, o.color === false ? false : undefined, [
+            ...r.sources.map((x) => x.path),
+            r.extraction.path,
+          ]);
           setExit(exitCodeOf(c, 'error'));
         } catch (e) {
           io.stderr.write(`ahp pin verify: ${(e as Error).message}\n`);

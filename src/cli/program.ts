@@ -275,8 +275,15 @@ export function unknownCommand(program: Command, args: readonly string[]): strin
     if (a === '--') return undefined;
     if (a.startsWith('-')) continue;
     const names = cmd.commands.flatMap((c) => [c.name(), ...c.aliases()]);
-    // commander's own `help` verb (`aep help validate`)
-    if (a === 'help') return undefined;
+    // commander's own `help` verb (`aep help validate`): the verb it names must exist, as for `VERB --help`
+    if (a === 'help') {
+      const named = args.slice(i + 1).find((x) => !x.startsWith('-'));
+      if (named === undefined || names.includes(named)) return undefined;
+      const near = nearestRuleIds(names, named, 1);
+      return near.length
+        ? `unknown command '${named}' (Did you mean ${near[0]}?)`
+        : `unknown command '${named}'; the commands are ${names.join(', ')}`;
+    }
     const next = cmd.commands.find((c) => c.name() === a || c.aliases().includes(a));
     if (!next) {
       const near = nearestRuleIds(names, a, 1);

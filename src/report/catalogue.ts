@@ -40,27 +40,27 @@ export function catalogueRows(rules: readonly RuleMeta[], protocol: string): Cat
 export { wrapText };
 
 /**
- * `rules` as an aligned table, never cut: one line per rule when piped, citation and description wrapped to `width`.
+ * `rules`: piped, an aligned table, one line per rule, never cut. On a terminal (`width`), each rule is stacked so no
+ * id or citation is broken mid-word: the id, severity and citation on the first line (wrapped between words), the
+ * description under it, indented.
  */
 export function renderRulesText(rules: readonly RuleMeta[], width?: number): string {
+  if (width !== undefined) {
+    const room = Math.max(20, width);
+    const row = (r: RuleMeta): string => {
+      // the citation's continuation is indented deeper than the description, so each reads apart
+      const head = wrapText(`${r.id}  ${r.severity}  ${r.spec}`, Math.max(14, room - 6));
+      const desc = wrapText(r.description, Math.max(16, room - 4));
+      return [head[0], ...head.slice(1).map((l) => `      ${l}`), ...desc.map((l) => `    ${l}`)].join('\n') + '\n';
+    };
+    return rules.map(row).join('') + `\n${rules.length} rules\n`;
+  }
   const idW = Math.max(2, ...rules.map((r) => r.id.length));
   const sevW = 8;
-  const longest = Math.max(4, ...rules.map((r) => r.spec.length));
-  const fixed = idW + 2 + sevW + 2;
-  // in a terminal: the citation column takes what it needs up to 40, the description the rest (at least 24)
-  const specW = width === undefined ? longest : Math.max(12, Math.min(longest, 40, width - fixed - 2 - 24));
-  const descW = width === undefined ? Infinity : Math.max(24, width - fixed - specW - 2);
+  const specW = Math.max(4, ...rules.map((r) => r.spec.length));
   const head = `${'ID'.padEnd(idW)}  ${'SEVERITY'.padEnd(sevW)}  ${'SPEC'.padEnd(specW)}  DESCRIPTION\n`;
-  const row = (r: RuleMeta): string => {
-    const spec = width === undefined ? [r.spec] : wrapText(r.spec, specW);
-    const desc = width === undefined ? [r.description] : wrapText(r.description, descW);
-    let out = '';
-    for (let i = 0; i < Math.max(spec.length, desc.length); i++) {
-      const left = i === 0 ? `${r.id.padEnd(idW)}  ${r.severity.padEnd(sevW)}` : ' '.repeat(idW + 2 + sevW);
-      out += `${left}  ${(spec[i] ?? '').padEnd(specW)}  ${desc[i] ?? ''}`.trimEnd() + '\n';
-    }
-    return out;
-  };
+  const row = (r: RuleMeta): string =>
+    `${`${r.id.padEnd(idW)}  ${r.severity.padEnd(sevW)}  ${r.spec.padEnd(specW)}  ${r.description}`.trimEnd()}\n`;
   return head + rules.map(row).join('') + `\n${rules.length} rules\n`;
 }
 

@@ -45,7 +45,8 @@ export function githubReporter(out: Output, ctx: ReportContext): Reporter {
   return {
     finding(f: Finding) {
       if (ctx.quiet && !atOrAbove(f.severity, threshold)) return;
-      const message = f.pointer ? `${f.message} (at ${f.pointer})` : f.message;
+      // the citation too, as every other format keeps it
+      const message = `${f.pointer ? `${f.message} (at ${f.pointer})` : f.message}${f.spec ? ` [${f.spec}]` : ''}`;
       out.write(
         annotation(
           COMMAND[f.severity],

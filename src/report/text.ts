@@ -310,7 +310,16 @@ export function fixtureTextReporter(out: Output, ctx: ReportContext): FixtureRep
     },
     finish(s) {
       const bad = s.counts.fail + s.counts.error > 0;
-      out.write(`\n${bad ? chalk.red.bold('✖') : chalk.green.bold('✔')} ${fixtureSummaryLine(s)}\n`);
+      // a run that skipped cases passed only what it ran: a different mark and colour, and how to require them all
+      const skipped = s.counts.skip > 0;
+      const mark = bad ? chalk.red.bold('✖') : skipped ? chalk.yellow.bold('◐') : chalk.green.bold('✔');
+      out.write(`\n${mark} ${fixtureSummaryLine(s)}\n`);
+      if (!bad && skipped)
+        out.write(
+          chalk.yellow(
+            `  ${plural(s.counts.skip, 'case')} not run (file absent): only the rest passed; --require-all fails a run that skips any\n`,
+          ),
+        );
       // the statistics of the case runs (what was read and found), below the verdicts; none
       // when no case validated a stream (the capture cases run downlevel and redact)
       if (!ctx.quiet && s.findings.inputs > 0) {

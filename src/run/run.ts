@@ -112,7 +112,8 @@ function gzipCorrupt(source: string, line: number, c: NonNullable<GzipState['cor
     'jsonl/gzip-corrupt',
     { source, line, byteOffset: c.decompressedBytes },
     (cut ? `${messageId}Cut` : messageId) as FramingMessageId<'jsonl/gzip-corrupt'>,
-    { reason: c.reason, bytes: c.decompressedBytes, complete, line, dropped: c.droppedBytes },
+    // all the text decompressed, the incomplete line included: "after N bytes" and "line (M bytes)" agree
+    { reason: c.reason, bytes: c.decompressedBytes + c.droppedBytes, complete, line, dropped: c.droppedBytes },
   );
 }
 

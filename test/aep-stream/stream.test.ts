@@ -243,6 +243,7 @@ test('forms: respond is linked by session across sources; answered only within i
       'info:aep/attention-unknown-request@3',
       'info:aep/command-unacked@2',
       'info:aep/form-values-unverifiable@3',
+      'warning:aep/respond-cause@2',
       'warning:aep/respond-values-required@2',
     ],
   );

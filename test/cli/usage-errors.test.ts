@@ -11,6 +11,10 @@ test('usage errors: one prefixed line, exit 2, nothing on stdout', async () => {
     ['aep', ['validat', 'x.jsonl'], /unknown command 'validat' \(Did you mean validate\?\)/],
     ['ahp', ['validate', '--max-line-bytes', '-3'], /--max-line-bytes/],
     ['ahp', ['pin', 'verfy'], /unknown command 'verfy'/],
+    // `help VERB` names an unknown verb exactly as `VERB --help` does
+    ['aep', ['help', 'nope'], /unknown command 'nope'/],
+    ['aep', ['help', 'valdate'], /unknown command 'valdate' \(Did you mean validate\?\)/],
+    ['ahp', ['help', 'nope'], /unknown command 'nope'/],
     [
       'aep',
       ['validate', '--max-capture', 'full', 'examples/aep/session.jsonl'],

@@ -58,6 +58,10 @@ test('gzip: a truncated or corrupt stream is one jsonl/gzip-corrupt finding at t
       `cut at ${cut}: ${rules(r.findings)}`,
     );
     assert.equal(r.summary.errors >= 1, true);
+    // the message's counts agree: the bytes decompressed include the incomplete line it names
+    const a = corrupt[0]!.args as { bytes: number; dropped: number };
+    assert.ok(a.bytes >= a.dropped, `cut at ${cut}: ${corrupt[0]!.message}`);
+    assert.equal(corrupt[0]!.byteOffset, a.bytes - a.dropped);
   }
   // a damaged CRC (RFC 1952 §2.3.1 CRC32): every line decompressed, the trailer is wrong
   const bad = Buffer.from(gz);

@@ -234,3 +234,15 @@ test('every rule in PIN_RULES has a citation and a one-sentence description', ()
     assert.ok(r.spec.length > 0 && r.description.endsWith('.'));
   }
 });
+
+test('pin verify --format json names every source it looked at, absent ones included', async () => {
+  const { runCli } = await import('../cli/helpers.ts');
+  const r = await runCli('ahp', ['pin', 'verify', '--allow-missing', '--format', 'json']);
+  const doc = JSON.parse(r.stdout) as { sources: string[]; findings: { source: string }[] };
+  for (const name of ['schema.ts', 'schema.json'])
+    assert.ok(
+      doc.sources.some((s) => s.endsWith(`/${name}`)),
+      `${name} in ${JSON.stringify(doc.sources)}`,
+    );
+  for (const f of doc.findings) assert.ok(doc.sources.includes(f.source), f.source);
+});

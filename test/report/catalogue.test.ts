@@ -90,3 +90,20 @@ test('spec citations resolve to document sections', () => {
   assert.equal(specUrl('RFC 8259 §8.1; AEP-0003 §3.1'), 'https://www.rfc-editor.org/rfc/rfc8259#section-8.1');
   assert.equal(specUrl('agent-conformance limits'), undefined);
 });
+
+test('rules on an 80-column terminal: no rule id or citation word broken, no line wider than the terminal', async () => {
+  const { ahpRules } = await import('../../src/ahp/driver.ts');
+  for (const rules of [aepRules(), ahpRules()]) {
+    const text = renderRulesText(rules, 80);
+    const lines = text.split('\n');
+    const words = new Set(lines.flatMap((l) => l.trim().split(/\s+/)));
+    for (const r of rules) {
+      assert.ok(
+        lines.some((l) => l.startsWith(`${r.id}  ${r.severity}`)),
+        `${r.id} starts its own line whole`,
+      );
+      for (const w of r.spec.split(' ')) if (w.length <= 76) assert.ok(words.has(w), `${r.id}: citation word ${w}`);
+    }
+    for (const l of lines) assert.ok(l.length <= 80 || !l.trim().includes(' '), `too wide: ${l}`);
+  }
+});

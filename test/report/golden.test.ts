@@ -57,7 +57,7 @@ test('github annotations escape per the workflow-command rules', () => {
   // message: %, CR, LF escaped; properties: also : and ,
   assert.match(
     out,
-    /::error file=logs\/a b\.jsonl,line=2,col=101,title=aep\/time-format::Line one,%0Aline two: time is not RFC 3339\. \(at \/time\)\n/,
+    /::error file=logs\/a b\.jsonl,line=2,col=101,title=aep\/time-format::Line one,%0Aline two: time is not RFC 3339\. \(at \/time\) \[AEP-0001 §5\.1\]\n/,
   );
   assert.match(out, /100%25 <draft>/);
   assert.match(out, /::notice file=logs\/a b\.jsonl,line=5,title=jsonl\/no-final-newline::/);
@@ -77,4 +77,11 @@ test('junit: one testcase per rule and input; failures only at or above --fail-o
   assert.match(out, /It&apos;s wrong again/);
   const warn = renderValidate('junit', { failOn: 'warning' });
   assert.match(warn, /<testsuite name="logs\/a b\.jsonl" tests="3" failures="2"/);
+});
+
+test('github annotations keep the spec citation, as every other format does', () => {
+  const out = renderValidate('github');
+  const lines = out.split('\n').filter((l) => l.startsWith('::'));
+  assert.ok(lines.length > 0);
+  for (const l of lines) assert.match(l, / \[(AEP|AHP|RFC|JSON|agent-conformance)[^\]]*\]$/, l);
 });

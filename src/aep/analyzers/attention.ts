@@ -4,7 +4,8 @@
  * at its terminal, a session's closed requests go at `session.ended`, so a later follower is unknown (info).
  */
 import type { Mark } from '../../core/mark.ts';
-import { attr, type AepEvent } from '../event.ts';
+import { attr, CAPTURE_RANK, type AepEvent } from '../event.ts';
+import { optionSetOf } from '../text-answer.ts';
 import type { OpenBudget } from './budget.ts';
 import type { LifecycleAnalyzer, LifecycleFacts } from './lifecycle.ts';
 import type { Completion, CompletionMarks } from './markers.ts';
@@ -34,8 +35,17 @@ export interface AttentionFacts {
   endedWithOpen?: OpenRequest[];
   /** The request this `attention.requested` recorded (open, or closed when its terminal came first). */
   requested?: RequestRecord;
-  /** `fromStart`: the link is missing in a session the input provably holds from its start. */
-  attention?: { subject: string | undefined; link: RequestLink; priorTerminal?: Completion; fromStart?: boolean };
+  /**
+   * `fromStart`: the link is missing in a session the input provably holds from its start. `targetFromStart`: a
+   * `control.attention.respond`'s link is missing and the one emitter of the session it addresses is held from its start.
+   */
+  attention?: {
+    subject: string | undefined;
+    link: RequestLink;
+    priorTerminal?: Completion;
+    fromStart?: boolean;
+    targetFromStart?: boolean;
+  };
 }
 
 /** Attention requests and their followers for one run. */
@@ -63,6 +73,10 @@ export class AttentionAnalyzer {
       subject === undefined ? MISSING : rec ? this.linkOwn(rec, subject) : this.linkForeign(session, subject);
     const a: AttentionFacts['attention'] = { subject, link };
     if (rec?.fromStart && subject !== undefined && link.status === 'missing') a.fromStart = true;
+    else if (type === 'control.attention.respond' && subject !== undefined && link.status === 'missing') {
+      const target = this.lifecycle.emittersOf(session);
+      if (target?.fromStart && target.nextEmitter === undefined) a.targetFromStart = true;
+    }
     facts.attention = a;
     if (rec && subject !== undefined && ATTENTION_TERMINALS.has(type)) {
       // every request terminal leaves a compact mark; an open request closes
@@ -99,6 +113,10 @@ export class AttentionAnalyzer {
     const r: RequestRecord = { id, at: facts.at, kind };
     const via = ev.payloadValid ? (data as { respond_via?: unknown } | undefined)?.respond_via : undefined;
     if (Array.isArray(via) && !via.includes('control')) r.noControl = via as string[];
+    if (ev.payloadValid) {
+      const options = optionSetOf(data, CAPTURE_RANK[ev.capture] >= CAPTURE_RANK.redacted);
+      if (options) r.options = options;
+    }
     if (prior) {
       r.terminal = prior.at;
       r.terminalType = prior.type;

@@ -1,10 +1,16 @@
 /**
- * The control analyzer (AEP-0004 §2-§3): unacked commands and the first ack decision per `(ack source, cause)`. An ack
- * with
- * no command in the input gets no finding: a command is a foreign event (§2.2), not proven recorded.
+ * The control analyzer (AEP-0004 §2-§7): unacked commands and the first ack decision per `(ack source, cause)`; the
+ * target that acked a command first (§4.5: one target per command); the outcome an accepted command expects (§6: its
+ * `cause` is the command or its ack) with a text answer's verdict against the request's options (AEP-0008); commands
+ * still unacked when their target session emits past the ack window. An ack with no command in the input gets no
+ * finding: a command is a foreign event (§2.2), not proven recorded. The first-target and outcome maps are bounded by
+ * the memory budget, which forgets their oldest entries first (later verdicts say less, never more).
  */
 import type { Mark } from '../../core/mark.ts';
+import type { StateHolder } from '../../core/state-budget.ts';
 import { attr, type AepEvent, type AepScope } from '../event.ts';
+import { matchText, type TextMatch } from '../text-answer.ts';
+import type { AttentionFacts } from './attention.ts';
 import type { OpenBudget } from './budget.ts';
 import type { FormFacts } from './form-values.ts';
 import type { LifecycleAnalyzer, LifecycleFacts } from './lifecycle.ts';
@@ -13,11 +19,30 @@ import type { Completion, CompletionMarks } from './markers.ts';
 /** Ack decisions (AEP-0004 §3). */
 export const ACKS: ReadonlySet<string> = new Set(['control.accepted', 'control.rejected']);
 
+/** A `control.attention.respond` whose answer is text only, against a request that offered `options` (AEP-0008). */
+export interface TextAnswer {
+  match: TextMatch;
+  /** The request's kind is "permission". */
+  permission: boolean;
+  /** The request was still open when the command came. */
+  requestOpen: boolean;
+}
+
 /** A command (AEP-0004 §2) awaiting its ack. */
 export interface PendingCommand {
   at: Mark;
   type: string;
+  id: string;
+  source: string;
   session: string;
+  /** `subject` of a `control.attention.respond`. */
+  subject?: string;
+  /** The run a `control.cancel` with scope "run" names (`''`: the session). */
+  cancels?: string;
+  /** A text-only answer's verdict against the request's options. */
+  text?: TextAnswer;
+  /** Reported by aep/ack-overdue: its target emitted past the window without acking. */
+  overdue?: boolean;
   /** `time` in ms since the epoch, when it parses. */
   timeMs: number | undefined;
   /** True when an emitter of the addressed session had been seen when the command came. */
@@ -26,8 +51,39 @@ export interface PendingCommand {
   invalid?: boolean;
 }
 
+/** An accepted command whose outcome Event is expected (AEP-0004 §5-§6). */
+interface Expected {
+  /** The command ids and their ack ids an outcome may name in `cause` (several accepted commands of one subject). */
+  ids: string[];
+  command: Mark;
+  type: string;
+  text?: TextAnswer;
+}
+
+/** The outcome Event of an accepted command (AEP-0004 §6), found on `attention.answered` and `run.cancelled`. */
+export interface OutcomeFact {
+  command: Mark;
+  commandType: string;
+  /** `cause` names the command or its ack. */
+  causeLinked: boolean;
+  /** The command's text-only answer, when it had one. */
+  text?: TextAnswer;
+  /** `answer.option` of the `attention.answered`. */
+  option?: string;
+  /** `answer.text` is present on the `attention.answered`. */
+  textKept: boolean;
+}
+
 /** What the control analyzer found about one event. */
 export interface ControlFacts {
+  /** An ack from a second target of one command: where the first target acked, and the command (AEP-0004 §4.5). */
+  secondTarget?: { first: Mark; command: Mark };
+  /** The outcome of an accepted command (an `attention.answered` or a `run.cancelled`). */
+  outcome?: OutcomeFact;
+  /** A `control.rejected{reason:"invalid"}` of a text answer that names an option of the open request (AEP-0008). */
+  rejectedMatched?: { command: Mark; option: string };
+  /** Commands to this event's session still unacked although this event of the target is past their ack window. */
+  overdue?: PendingCommand[];
   /** `lateByMs`: how far past the ack window the ack's `time` is, when both times parse. */
   ack?: { cause: string | undefined; prior?: Completion; command?: { at: Mark; type: string; lateByMs?: number } };
   /** An invalid `control.attention.respond` that this `control.accepted` or `attention.answered` goes along with. */
@@ -44,9 +100,21 @@ function timeOf(ev: AepEvent): number | undefined {
   return Number.isNaN(ms) ? undefined : ms;
 }
 
-/** Commands and their acks for one run. */
-export class ControlAnalyzer {
+/** Estimated bytes of one first-target or expected-outcome entry (key, strings, record, marks). */
+const ENTRY_BYTES = 280;
+
+/**
+ * Commands and their acks for one run; a StateHolder of the memory budget for what it keeps of completed commands (the
+ * first targets, then the expected outcomes), never for pending commands (open work, counted by `maxOpen`).
+ */
+export class ControlAnalyzer implements StateHolder {
   private readonly commands = new Map<string, PendingCommand>();
+  /** Pending commands per session name not yet reported overdue, so most events skip the overdue check with one lookup. */
+  private readonly pendingBySession = new Map<string, number>();
+  /** `(session, command id)` -> the first target that acked it: its source and the ack's mark. */
+  private readonly targets = new Map<string, { source: string; at: Mark; command: Mark }>();
+  /** `a(session, subject)` for an accepted respond, `c(session, run)` for an accepted cancel. */
+  private readonly expected = new Map<string, Expected>();
 
   constructor(
     readonly ackWindowMs: number,
@@ -59,6 +127,21 @@ export class ControlAnalyzer {
     return this.commands.size;
   }
 
+  bytes(): number {
+    return (this.targets.size + this.expected.size) * ENTRY_BYTES;
+  }
+
+  forgetOldest(): boolean {
+    for (const map of [this.targets, this.expected] as Map<string, unknown>[]) {
+      const first = map.keys().next();
+      if (!first.done) {
+        map.delete(first.value);
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** Commands still awaiting their ack, in arrival order (end of input). */
   pendingCommands(): IterableIterator<PendingCommand> {
     return this.commands.values();
@@ -67,7 +150,7 @@ export class ControlAnalyzer {
   /** Record a command; decide an ack; link an answer to the respond that caused it. */
   observe(
     ev: AepEvent,
-    facts: ControlFacts & FormFacts & Pick<LifecycleFacts, 'session'> & { scope: AepScope; at: Mark },
+    facts: ControlFacts & FormFacts & AttentionFacts & Pick<LifecycleFacts, 'session'> & { scope: AepScope; at: Mark },
   ): void {
     const type = ev.type;
     if (facts.scope === 'foreign' && type !== 'attention.routed') {
@@ -92,11 +175,17 @@ export class ControlAnalyzer {
       }
       if (cmd) {
         this.commands.delete(ck!);
+        if (!cmd.overdue) this.unpend(cmd.session);
         this.budget.release(undefined);
         ack.command = { at: cmd.at, type: cmd.type };
         const t = timeOf(ev);
         if (t !== undefined && cmd.timeMs !== undefined && t - cmd.timeMs > this.ackWindowMs)
           ack.command.lateByMs = t - cmd.timeMs - this.ackWindowMs;
+        remember(this.targets, ck!, { source: rec.source, at: facts.at, command: cmd.at });
+        this.decided(ev, cmd, facts);
+      } else if (ck !== undefined) {
+        const first = this.targets.get(ck);
+        if (first && first.source !== rec.source) facts.secondTarget = { first: first.at, command: first.command };
       }
     }
     if (cmd?.invalid) {
@@ -104,21 +193,119 @@ export class ControlAnalyzer {
       cmd.invalid = false;
       if (type !== 'control.rejected') facts.endorsesInvalid = cmd.at;
     }
+    if (type === 'attention.answered' || type === 'run.cancelled') this.outcome(ev, rec.session, facts);
+    if (this.pendingBySession.size > 0 && this.pendingBySession.has(rec.session)) this.overdue(ev, rec.session, facts);
+  }
+
+  /** An ack decided `cmd`: an accepted respond or cancel expects its outcome; a rejected text answer is judged. */
+  private decided(ev: AepEvent, cmd: PendingCommand, facts: ControlFacts): void {
+    const ackId = attr(ev, 'id')!;
+    if (ev.type === 'control.rejected') {
+      const reason = ev.payloadValid ? (ev.value.data as { reason?: unknown } | undefined)?.reason : undefined;
+      const m = cmd.text?.match;
+      if (reason === 'invalid' && m?.status === 'matched' && cmd.text!.requestOpen)
+        facts.rejectedMatched = { command: cmd.at, option: m.option };
+      return;
+    }
+    let k: string | undefined;
+    if (cmd.subject !== undefined) k = 'a' + key2(cmd.session, cmd.subject);
+    else if (cmd.cancels !== undefined) k = 'c' + key2(cmd.session, cmd.cancels);
+    if (k === undefined) return;
+    const prior = this.expected.get(k);
+    if (prior) prior.ids.push(cmd.id, ackId);
+    else {
+      const e: Expected = { ids: [cmd.id, ackId], command: cmd.at, type: cmd.type };
+      if (cmd.text) e.text = cmd.text;
+      remember(this.expected, k, e);
+    }
+  }
+
+  /** An `attention.answered` or `run.cancelled{by:"control"}` that is the outcome of an accepted command. */
+  private outcome(ev: AepEvent, session: string, facts: ControlFacts): void {
+    const data = ev.payloadValid ? (ev.value.data as Record<string, unknown> | undefined) : undefined;
+    let k: string | undefined;
+    if (ev.type === 'run.cancelled') {
+      if (data?.by !== 'control') return;
+      const run = attr(ev, 'run');
+      k =
+        run !== undefined && this.expected.has('c' + key2(session, run))
+          ? 'c' + key2(session, run)
+          : 'c' + key2(session, '');
+    } else {
+      const subject = attr(ev, 'subject');
+      if (subject === undefined) return;
+      k = 'a' + key2(session, subject);
+    }
+    const e = this.expected.get(k);
+    if (!e) return;
+    this.expected.delete(k);
+    const cause = attr(ev, 'cause');
+    const causeLinked = cause !== undefined && e.ids.includes(cause);
+    // an answer that came out of band is not this command's outcome
+    if (!causeLinked && data?.via === 'oob') return;
+    const answer = data?.answer as { option?: unknown; text?: unknown } | undefined;
+    const o: OutcomeFact = {
+      command: e.command,
+      commandType: e.type,
+      causeLinked,
+      textKept: typeof answer?.text === 'string',
+    };
+    if (typeof answer?.option === 'string') o.option = answer.option;
+    if (e.text) o.text = e.text;
+    facts.outcome = o;
+  }
+
+  /** Commands to `session` whose window this event of its target has passed, each reported once. */
+  private overdue(ev: AepEvent, session: string, facts: ControlFacts): void {
+    const t = timeOf(ev);
+    if (t === undefined) return;
+    let late: PendingCommand[] | undefined;
+    for (const cmd of this.commands.values()) {
+      if (cmd.session !== session || cmd.overdue || cmd.timeMs === undefined) continue;
+      if (t - cmd.timeMs <= this.ackWindowMs) continue;
+      cmd.overdue = true;
+      this.unpend(session);
+      (late ??= []).push(cmd);
+    }
+    if (late) facts.overdue = late;
+  }
+
+  /** One command of `session` left the pending set. */
+  private unpend(session: string): void {
+    const n = (this.pendingBySession.get(session) ?? 1) - 1;
+    if (n <= 0) this.pendingBySession.delete(session);
+    else this.pendingBySession.set(session, n);
   }
 
   /** A command to `session`: pending until its ack (a `maxOpen` slot); an invalid respond is flagged. */
-  private command(ev: AepEvent, session: string, facts: FormFacts & { at: Mark }): void {
-    const k = key2(session, attr(ev, 'id')!);
+  private command(ev: AepEvent, session: string, facts: FormFacts & AttentionFacts & { at: Mark }): void {
+    const id = attr(ev, 'id')!;
+    const k = key2(session, id);
+    // a command under an id already acked starts over: its first target is not this one's
+    this.targets.delete(k);
     let cmd = this.commands.get(k);
     if (!cmd && this.budget.admit(undefined, ev)) {
       cmd = {
         at: facts.at,
         type: ev.type,
+        id,
+        source: attr(ev, 'source')!,
         session,
         timeMs: timeOf(ev),
         targetSeen: this.lifecycle.emittersOf(session) !== undefined,
       };
+      const data = ev.payloadValid ? (ev.value.data as Record<string, unknown> | undefined) : undefined;
+      if (ev.type === 'control.attention.respond') {
+        const subject = attr(ev, 'subject');
+        if (subject !== undefined) cmd.subject = subject;
+        const text = textAnswer(data, facts.attention?.link);
+        if (text) cmd.text = text;
+      } else if (ev.type === 'control.cancel' && data) {
+        const run = attr(ev, 'run');
+        cmd.cancels = data.scope === 'run' && run !== undefined ? run : '';
+      }
       this.commands.set(k, cmd);
+      this.pendingBySession.set(session, (this.pendingBySession.get(session) ?? 0) + 1);
     }
     const outcome = facts.form?.outcome;
     if (cmd && ev.type === 'control.attention.respond' && outcome?.kind === 'checked') {
@@ -126,4 +313,26 @@ export class ControlAnalyzer {
         cmd.invalid = true;
     }
   }
+}
+
+/** Set `k` in `map` as its newest entry (the memory budget forgets the oldest first). */
+function remember<V>(map: Map<string, V>, k: string, v: V): void {
+  map.delete(k);
+  map.set(k, v);
+}
+
+/** The AEP-0008 verdict of a respond's answer that is text only, against the options of the request it names. */
+function textAnswer(
+  data: Record<string, unknown> | undefined,
+  link: NonNullable<AttentionFacts['attention']>['link'] | undefined,
+): TextAnswer | undefined {
+  const answer = data?.answer as { option?: unknown; text?: unknown; values?: unknown } | undefined;
+  if (typeof answer?.text !== 'string' || answer.option !== undefined || answer.values !== undefined) return undefined;
+  if (link?.status !== 'found' || !link.request.options) return undefined;
+  const r = link.request;
+  return {
+    match: matchText(answer.text, r.options!),
+    permission: r.kind === 'permission',
+    requestOpen: r.terminal === undefined,
+  };
 }

@@ -8,6 +8,7 @@ import type { FactRule, StreamModel } from '../../core/engine.ts';
 import { markOf, type Mark } from '../../core/mark.ts';
 import { attr, scopeOf, type AepEvent, type AepScope } from '../event.ts';
 import { OpenBudget, type AepCapLog } from './budget.ts';
+import { AssessmentAnalyzer, type AssessmentFacts } from './assessment.ts';
 import { AttentionAnalyzer, type AttentionFacts } from './attention.ts';
 import { ControlAnalyzer, type ControlFacts } from './control.ts';
 import { FormValuesAnalyzer, type FormFacts } from './form-values.ts';
@@ -30,7 +31,8 @@ export type AepFacts = { ev: AepEvent } & Partial<EventKeys> &
   OrderFacts &
   AttentionFacts &
   FormFacts &
-  ControlFacts;
+  ControlFacts &
+  AssessmentFacts;
 
 /** The facts a stream rule can be gated `on`, one bit each (see {@link AepStreamModel.presence}). */
 const FACT_BITS = {
@@ -45,6 +47,11 @@ const FACT_BITS = {
   form: 256,
   ack: 512,
   endorsesInvalid: 1024,
+  secondTarget: 2048,
+  outcome: 4096,
+  rejectedMatched: 8192,
+  overdue: 16384,
+  assessedElsewhere: 32768,
 } as const satisfies Partial<Record<keyof AepFacts, number>>;
 
 /** Every member present from the start, so all facts share one shape and presence() and the rules stay monomorphic. */
@@ -72,6 +79,11 @@ class FactsRecord implements AepFacts {
   form: AepFacts['form'] = undefined;
   ack: AepFacts['ack'] = undefined;
   endorsesInvalid: Mark | undefined = undefined;
+  secondTarget: AepFacts['secondTarget'] = undefined;
+  outcome: AepFacts['outcome'] = undefined;
+  rejectedMatched: AepFacts['rejectedMatched'] = undefined;
+  overdue: AepFacts['overdue'] = undefined;
+  assessedElsewhere: AepFacts['assessedElsewhere'] = undefined;
 
   constructor(readonly ev: AepEvent) {}
 
@@ -94,6 +106,7 @@ export interface AepStreamState {
   readonly attention: AttentionAnalyzer;
   readonly forms: FormValuesAnalyzer;
   readonly control: ControlAnalyzer;
+  readonly assessment: AssessmentAnalyzer;
   readonly memory: StateBudget;
 }
 
@@ -130,8 +143,13 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
     const budget = new OpenBudget(options.maxOpen, caps);
     const marks = new CompletionMarks(options.maxIds, identity.names, caps);
     const lifecycle = new LifecycleAnalyzer(options.maxSessions, options.maxIds, caps, budget, marks, identity.names);
-    // --max-state-mb: completion marks, then ended sessions, then (source, id) digests are forgotten
+    const control = new ControlAnalyzer(options.ackWindowMs, lifecycle, budget, marks);
+    const assessment = new AssessmentAnalyzer();
+    // --max-state-mb: what completed commands and assessable events leave (first targets, expected outcomes, assessed
+    // events), then completion marks, then ended sessions, then (source, id) digests are forgotten
     const memory = new StateBudget(options.maxStateMb);
+    memory.register(control);
+    memory.register(assessment);
     memory.register(marks);
     memory.register(lifecycle);
     memory.register(identity.idTable);
@@ -147,7 +165,8 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
       ordering: new OrderingAnalyzer(),
       attention: new AttentionAnalyzer(lifecycle, budget, marks),
       forms: new FormValuesAnalyzer(),
-      control: new ControlAnalyzer(options.ackWindowMs, lifecycle, budget, marks),
+      control,
+      assessment,
     };
   }
 
@@ -167,7 +186,12 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
       (f.attention !== undefined ? FACT_BITS.attention : 0) |
       (f.form !== undefined ? FACT_BITS.form : 0) |
       (f.ack !== undefined ? FACT_BITS.ack : 0) |
-      (f.endorsesInvalid !== undefined ? FACT_BITS.endorsesInvalid : 0)
+      (f.endorsesInvalid !== undefined ? FACT_BITS.endorsesInvalid : 0) |
+      (f.secondTarget !== undefined ? FACT_BITS.secondTarget : 0) |
+      (f.outcome !== undefined ? FACT_BITS.outcome : 0) |
+      (f.rejectedMatched !== undefined ? FACT_BITS.rejectedMatched : 0) |
+      (f.overdue !== undefined ? FACT_BITS.overdue : 0) |
+      (f.assessedElsewhere !== undefined ? FACT_BITS.assessedElsewhere : 0)
     );
   }
 
@@ -186,6 +210,7 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
     s.attention.observe(ev, f);
     s.forms.observe(ev, f);
     s.control.observe(ev, f);
+    s.assessment.observe(ev, f);
     s.lifecycle.settle(ev, f);
     if (s.memory.settle() > 0) s.caps.note('maxStateMb', s.memory.mb, () => f.at);
     return facts;

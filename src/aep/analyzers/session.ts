@@ -5,6 +5,7 @@
 import type { Mark } from '../../core/mark.ts';
 import type { Counter } from '../event.ts';
 import type { CompiledForm } from '../forms.ts';
+import type { OptionSet } from '../text-answer.ts';
 import type { OpenOwner } from './budget.ts';
 import { pairKey, pairSourceWords } from '../../core/canonical.ts';
 import { sipHashNarrow, sipHi, sipLo } from '../../core/siphash.ts';
@@ -23,6 +24,8 @@ export interface RequestRecord {
   kind?: string;
   /** `data.respond_via` without `control` of a schema-valid request: informational on the bus (AEP-0002 §5.3). */
   noControl?: readonly string[];
+  /** The `options` of a schema-valid request, for text answers against them (AEP-0008). */
+  options?: OptionSet;
   /** The open form request's fields, or `unusable` when its payload failed its schema (dropped at the terminal). */
   form?: CompiledForm | 'unusable';
   terminal?: Mark;

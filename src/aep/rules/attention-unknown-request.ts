@@ -20,7 +20,7 @@ export const attentionUnknownRequest = defineStreamRule({
   on: ['attention'],
   onEvent(f: AepFacts, ctx) {
     const a = f.attention;
-    if (!a || a.subject === undefined || a.link.status !== 'missing' || a.fromStart) return;
+    if (!a || a.subject === undefined || a.link.status !== 'missing' || a.fromStart || a.targetFromStart) return;
     const foreign = f.ev.type === 'attention.routed' || f.ev.type === 'control.attention.respond';
     ctx.report({ pointer: '/subject', messageId: foreign ? 'session' : 'source', args: { subject: a.subject } });
   },

@@ -22,7 +22,7 @@ export const commandUnacked = defineStreamRule({
   onEnd(state: AepStreamState, ctx) {
     const bySession = new Map<string, PendingCommand[]>();
     for (const cmd of state.control.pendingCommands()) {
-      if (!cmd.targetSeen) continue;
+      if (!cmd.targetSeen || cmd.overdue) continue; // overdue: aep/ack-overdue reported it
       const list = bySession.get(cmd.session);
       if (list) list.push(cmd);
       else bySession.set(cmd.session, [cmd]);

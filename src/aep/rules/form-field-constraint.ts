@@ -9,11 +9,10 @@ export const formFieldConstraint = defineEventRule<AepEvent, 'aep/form-field-con
   id: 'aep/form-field-constraint',
   severity: 'warning',
   description:
-    '`min`/`max` appear only on number fields, `multi`/`other` only on select fields, and min <= max. AEP-0006 types the bounds `number` with no range limit, so a literal beyond a double (1e400) is a bound like any other and min <= max is decided on the exact literals; an answer value beyond a double is a number too (AEP-0006 checks no answer against the bounds).',
+    '`multi` appears only on select fields and min <= max. A warning: AEP-0006 calls `multi` "only meaningful when type:"select"" (no prohibition), and no sentence states min <= max (such a field cannot be answered); `min`/`max` off a number field and `other` off a select field are aep/form-field-misplaced (an error). AEP-0006 types the bounds `number` with no range limit, so a literal beyond a double (1e400) is a bound like any other and min <= max is decided on the exact literals; an answer value beyond a double is a number too (AEP-0006 checks no answer against the bounds).',
   spec: 'AEP-0006; AEP-0002 §5.2 field_spec',
   messages: {
-    number: '`{member}` applies only to number fields; this field has type {fieldType:json}.',
-    select: '`{member}` applies only to select fields; this field has type {fieldType:json}.',
+    select: '`{member}` is only meaningful on select fields; this field has type {fieldType:json}.',
     range: '`min` ({min}) is greater than `max` ({max}); no number can satisfy the field.',
   },
   types: ['attention.requested'], // requestData
@@ -23,14 +22,8 @@ export const formFieldConstraint = defineEventRule<AepEvent, 'aep/form-field-con
     (Array.isArray(d.fields) ? (d.fields as unknown[]) : []).forEach((f, i) => {
       if (!isObj(f)) return;
       const fieldType = String(f.type);
-      for (const [members, want] of [
-        [['min', 'max'], 'number'],
-        [['multi', 'other'], 'select'],
-      ] as const) {
-        for (const member of members)
-          if (own(f, member) && f.type !== want)
-            ctx.report({ pointer: `/data/fields/${i}/${member}`, messageId: want, args: { member, fieldType } });
-      }
+      if (own(f, 'multi') && f.type !== 'select')
+        ctx.report({ pointer: `/data/fields/${i}/multi`, messageId: 'select', args: { member: 'multi', fieldType } });
       if (typeof f.min === 'number' && typeof f.max === 'number' && minAboveMax(ev, i, f.min, f.max)) {
         // a bound is structural metadata of the form (AEP-0006 [metadata]): quoting it echoes no answer
         const shown = (v: number, k: string) =>

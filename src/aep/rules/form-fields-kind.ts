@@ -6,12 +6,13 @@ import { requestData } from '../form-text.ts';
 /** `aep/form-fields-kind`. */
 export const formFieldsKind = defineEventRule<AepEvent, 'aep/form-fields-kind'>({
   id: 'aep/form-fields-kind',
-  severity: 'warning',
-  description: '`fields` appears on attention.requested only with kind "form".',
+  severity: 'error',
+  description:
+    '`fields` appears on attention.requested only with kind "form" (AEP-0006: `fields` is "present only when kind: "form"", a stated constraint of the payload, hence an error).',
   spec: 'AEP-0006; AEP-0002 §5.3',
   messages: {
-    kind: '`fields` is only meaningful with kind "form", but kind is {kind:json}.',
-    absent: '`fields` is only meaningful with kind "form", but kind is absent.',
+    kind: '`fields` is present only when kind is "form", but kind is {kind:json}.',
+    absent: '`fields` is present only when kind is "form", but kind is absent.',
   },
   types: ['attention.requested'], // requestData
   check(ev, ctx) {

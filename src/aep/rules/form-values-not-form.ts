@@ -6,8 +6,9 @@ import type { AepFacts } from '../analyzers/model.ts';
 /** `aep/form-values-not-form`. */
 export const formValuesNotForm = defineStreamRule({
   id: 'aep/form-values-not-form',
-  severity: 'warning',
-  description: 'Form values answer only a kind "form" request.',
+  severity: 'error',
+  description:
+    'Form values answer only a kind "form" request (AEP-0006: `values` "is present only answering a kind: "form" request"; decided only when the request answered is in the input).',
   spec: FORM_SPEC,
   messages: {
     kind: '`values` answers the attention request at {request}, whose kind is {kind:json}; `values` is present only when answering a kind "form" request.',

@@ -6,6 +6,19 @@ import { ENVELOPE_RULES } from '../schema/rules.ts';
 import { ackCause } from './ack-cause.ts';
 import { ackExclusive } from './ack-exclusive.ts';
 import { ackWindow } from './ack-window.ts';
+import { ackOverdue } from './ack-overdue.ts';
+import { assessmentCause } from './assessment-cause.ts';
+import { assessmentLabelText } from './assessment-label-text.ts';
+import { assessmentRun } from './assessment-run.ts';
+import { assessmentTargetId } from './assessment-target-id.ts';
+import { assessmentTargetMismatch } from './assessment-target-mismatch.ts';
+import { commandSecondTarget } from './command-second-target.ts';
+import { outcomeCause } from './outcome-cause.ts';
+import { respondCause } from './respond-cause.ts';
+import { respondRequestMissing } from './respond-request-missing.ts';
+import { textAnswerPermissive } from './text-answer-permissive.ts';
+import { textAnswerRefusal } from './text-answer-refusal.ts';
+import { textAnswerUnmapped } from './text-answer-unmapped.ts';
 import { attentionRequestMissing } from './attention-request-missing.ts';
 import { attentionSubject } from './attention-subject.ts';
 import { attentionTerminal } from './attention-terminal.ts';
@@ -28,6 +41,7 @@ import { endedWithOpenAttention } from './ended-with-open-attention.ts';
 import { epochRegression } from './epoch-regression.ts';
 import { formDuplicateId } from './form-duplicate-id.ts';
 import { formFieldConstraint } from './form-field-constraint.ts';
+import { formFieldMisplaced } from './form-field-misplaced.ts';
 import { formFieldsKind } from './form-fields-kind.ts';
 import { formLabelPlaceholder } from './form-label-placeholder.ts';
 import { formValuesCapture } from './form-values-capture.ts';
@@ -68,6 +82,7 @@ export const AEP_RULES: readonly (RuleMeta | EventRule<AepEvent> | AepStreamRule
   captureLevel,
   formFieldsKind,
   formFieldConstraint,
+  formFieldMisplaced,
   formDuplicateId,
   formLabelPlaceholder,
   promptPlaceholder,
@@ -100,6 +115,19 @@ export const AEP_RULES: readonly (RuleMeta | EventRule<AepEvent> | AepStreamRule
   ackCause,
   ackExclusive,
   ackWindow,
+  ackOverdue,
+  commandSecondTarget,
+  outcomeCause,
+  respondCause,
+  respondRequestMissing,
+  textAnswerUnmapped,
+  textAnswerPermissive,
+  textAnswerRefusal,
+  assessmentTargetId,
+  assessmentTargetMismatch,
+  assessmentRun,
+  assessmentCause,
+  assessmentLabelText,
   respondViaControl,
   respondInvalidAccepted,
   formValuesType,

@@ -1,0 +1,25 @@
+import { defineEventRule } from '../../core/engine.ts';
+import { ASSESSMENT_TYPES, isAssessment } from '../assessment.ts';
+import type { AepEvent } from '../event.ts';
+
+/**
+ * `aep/assessment-run`. A warning, not an error: an assessment of a whole session has no run to name, and the stream
+ * cannot tell which an event without `run` judges (AEP-0009 §2 names "the assessed run" only when a run is assessed).
+ */
+export const assessmentRun = defineEventRule<AepEvent, 'aep/assessment-run'>({
+  id: 'aep/assessment-run',
+  severity: 'warning',
+  description:
+    'An assessment names the run it judges in the envelope attribute run (AEP-0009 §2: "the assessed run and session are named by the envelope\'s run and session"). A warning: an assessment of a whole session has no run, and the stream cannot tell which one an event without run is.',
+  spec: 'AEP-0009 §2',
+  messages: {
+    missing:
+      'This {type} has no `run`; the assessed run is named by the envelope attribute run (an assessment of a whole session has none).',
+  },
+  types: ASSESSMENT_TYPES,
+  check(ev, ctx) {
+    if (!isAssessment(ev.type)) return;
+    if (typeof ev.value.run === 'string') return;
+    ctx.report({ pointer: '/run', args: { type: ev.type } });
+  },
+});

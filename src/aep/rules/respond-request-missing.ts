@@ -1,0 +1,24 @@
+import { defineStreamRule } from '../../core/engine.ts';
+import type { AepFacts } from '../analyzers/model.ts';
+
+/**
+ * `aep/respond-request-missing`. Only where the one emitter of the addressed session in the input holds it from its
+ * start with no gap (as aep/attention-request-missing); otherwise aep/attention-unknown-request (info).
+ */
+export const respondRequestMissing = defineStreamRule({
+  id: 'aep/respond-request-missing',
+  severity: 'error',
+  description:
+    "A control.attention.respond names in subject no attention.requested of the session it addresses, although the input holds that session's one emitter from its start (its session.started first) with no gap before the command: AEP-0004 §5 and §6 make subject the id of the attention.requested answered. With more than one emitter of the session name, a capture that starts mid-session, a gap, or the session ended, aep/attention-unknown-request (info) instead.",
+  spec: 'AEP-0004 §5, §6',
+  messages: {
+    missing:
+      'No attention.requested with id {subject:json} precedes this control.attention.respond in the session it addresses, which the input holds from its start with no gap; subject must be the id of the attention.requested answered.',
+  },
+  on: ['attention'],
+  onEvent(f: AepFacts, ctx) {
+    const a = f.attention;
+    if (!a?.targetFromStart || a.subject === undefined || a.link.status !== 'missing') return;
+    ctx.report({ pointer: '/subject', args: { subject: a.subject } });
+  },
+});

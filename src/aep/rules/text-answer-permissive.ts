@@ -1,0 +1,30 @@
+import { defineStreamRule } from '../../core/engine.ts';
+import { markLocation } from '../../core/mark.ts';
+import type { AepFacts } from '../analyzers/model.ts';
+import { optionStance } from '../text-answer.ts';
+
+/**
+ * `aep/text-answer-permissive`. The safety MUST of AEP-0008 §1. Which option is the permissive one is read from the
+ * option id's words (a name heuristic; only clear grants count: a word such as allow, approve, yes, always, session,
+ * and no refusing word), so an option of unknown meaning is never judged.
+ */
+export const textAnswerPermissive = defineStreamRule({
+  id: 'aep/text-answer-permissive',
+  severity: 'error',
+  description:
+    'A text-only control.attention.respond to a kind "permission" request whose text names no option (after trimming, case-insensitively no option id and not exactly one label) is never applied as the permissive choice: its attention.answered does not record a permissive option (AEP-0008 §1, AEP-0002 §5.3: "unmatched text MUST NOT be applied as the permissive choice"). Permissive is read from the option id\'s words (allow, allowed, approve, accept, yes, grant, permit, always, once, session, ok, proceed, confirm, continue, with no refusing word such as deny, reject, no, block, cancel); decided when the request\'s labels are the real ones (capture redacted or full, or, below that, no label is a placeholder: its id, a number) and the command, its control.accepted and the answer are in the input.',
+  spec: 'AEP-0008 §1; AEP-0002 §5.3',
+  messages: {
+    permissive:
+      'This attention.answered applies the permissive option at /data/answer/option to the text-only answer of the command at {command}, whose text names no option of the permission request; unmatched text must never be applied as the permissive choice.',
+  },
+  on: ['outcome'],
+  onEvent(f: AepFacts, ctx) {
+    const o = f.outcome;
+    const t = o?.text;
+    if (!t?.permission || t.match.status !== 'unmatched' || o!.option === undefined) return;
+    if (optionStance(o!.option) !== 'permissive') return;
+    const command = markLocation(o!.command, '/data/answer/text');
+    ctx.report({ pointer: '/data/answer/option', args: { command }, related: [command] });
+  },
+});

@@ -1,0 +1,37 @@
+import { defineStreamRule } from '../../core/engine.ts';
+import { markLocation } from '../../core/mark.ts';
+import type { AepFacts } from '../analyzers/model.ts';
+
+/** `aep/text-answer-unmapped`. A SHOULD of the receiving emitter, hence a warning. */
+export const textAnswerUnmapped = defineStreamRule({
+  id: 'aep/text-answer-unmapped',
+  severity: 'warning',
+  description:
+    'A text-only control.attention.respond whose text names an option of the request (after trimming, case-insensitively an option id, or exactly one option label) is honored as that option: its attention.answered records that option as answer.option, and it is not rejected as invalid while the request is open (AEP-0008 §1, AEP-0002 §5.3: the receiving emitter SHOULD treat such text as that option).',
+  spec: 'AEP-0008 §1; AEP-0002 §5.3',
+  messages: {
+    answered:
+      'The text of the command at {command} names an option of the request, but this attention.answered records another option or none; text that names an option should be recorded as that option in answer.option.',
+    rejected:
+      'The text of the command at {command} names an option of the open request, but this control.rejected refuses it as invalid; text that names an option should be honored as that option.',
+  },
+  on: ['outcome', 'rejectedMatched'],
+  onEvent(f: AepFacts, ctx) {
+    const r = f.rejectedMatched;
+    if (r) {
+      const command = markLocation(r.command, '/data/answer/text');
+      ctx.report({ pointer: '/data/reason', messageId: 'rejected', args: { command }, related: [command] });
+      return;
+    }
+    const o = f.outcome;
+    const m = o?.text?.match;
+    if (m?.status !== 'matched' || o!.option === m.option) return;
+    const command = markLocation(o!.command, '/data/answer/text');
+    ctx.report({
+      pointer: o!.option === undefined ? '/data/answer' : '/data/answer/option',
+      messageId: 'answered',
+      args: { command },
+      related: [command],
+    });
+  },
+});

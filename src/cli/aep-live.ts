@@ -1,0 +1,145 @@
+/**
+ * `aep live URL`: conformance of a running collector, relay or fan-out endpoint (src/live/check.ts), through the
+ * same reporters and exit codes as `validate`; the Events it delivered are checked by the `validate` rules too and,
+ * with `--record FILE`, written there as JSONL.
+ */
+import { writeFileSync } from 'node:fs';
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import { AEP } from '../aep/definition.ts';
+import { EXIT } from '../core/exit.ts';
+import type { Finding, Severity } from '../core/finding.ts';
+import { LIVE_CHECKS, LIVE_RULES, type LiveCheck } from '../live/rules.ts';
+import { createReporter, type FormatName } from '../report/index.ts';
+import { exitCodeOf, runInputs, tallyFindings } from '../run/run.ts';
+import { addReportOptions, type CliIO, defaultColor, VERSION } from './common.ts';
+import { reportFileFor } from './output.ts';
+
+interface LiveFlags {
+  format: FormatName;
+  failOn: Severity;
+  strict: boolean;
+  output?: string;
+  quiet: boolean;
+  color?: boolean;
+  token?: string;
+  checks?: LiveCheck[];
+  timeout: number;
+  record?: string;
+}
+
+function checksArg(v: string): LiveCheck[] {
+  const list = v.split(',').map((s) => s.trim());
+  const bad = list.filter((c) => !(LIVE_CHECKS as readonly string[]).includes(c));
+  if (bad.length) throw new InvalidArgumentError(`unknown check ${bad.join(', ')} (checks: ${LIVE_CHECKS.join(', ')})`);
+  return list as LiveCheck[];
+}
+
+function msArg(v: string): number {
+  if (!/^[1-9][0-9]*$/.test(v)) throw new InvalidArgumentError('expected a positive number of milliseconds.');
+  return Number(v);
+}
+
+/** Register `live` on the `aep` program. */
+export function addLiveVerb(program: Command, io: CliIO, setExit: (code: number) => void): void {
+  const live = program
+    .command('live')
+    .description(
+      'check a running collector, relay or fan-out endpoint over the AEP-0003 bindings (discovery, POST ingest, SSE, WebSocket); the Events it delivers are validated too',
+    )
+    .argument('<url>', 'the endpoint base URL, e.g. http://127.0.0.1:8080');
+  addReportOptions(live)
+    .option('--token <token>', 'bearer token for every request (AEP-0003 §8.1); also AEP_TOKEN')
+    .addOption(
+      new Option('--checks <list>', `comma-separated checks (default all): ${LIVE_CHECKS.join(', ')}`).argParser(
+        checksArg,
+      ),
+    )
+    .addOption(new Option('--timeout <ms>', 'how long one check waits for an answer').argParser(msArg).default(5000))
+    .option('--record <file>', 'write every Event the endpoint delivered to FILE as JSONL');
+  live.action(async (url: string, raw: LiveFlags) => setExit(await runLive(url, raw, io)));
+}
+
+async function runLive(url: string, o: LiveFlags, io: CliIO): Promise<number> {
+  let base: URL;
+  try {
+    base = new URL(url);
+    if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new Error('not http(s)');
+  } catch {
+    io.stderr.write(`aep live: ${url} is not an http: or https: URL\n`);
+    return EXIT.usage;
+  }
+  const toFile = reportFileFor('aep', o.output, io.stderr);
+  if (toFile === null) return EXIT.io;
+  const { checkEndpoint } = await import('../live/check.ts');
+  const { LiveConnectError } = await import('../live/client.ts');
+  const progress = io.stderrIsTTY && !o.quiet;
+  let result: Awaited<ReturnType<typeof checkEndpoint>>;
+  try {
+    result = await checkEndpoint(base, {
+      token: o.token ?? io.env.AEP_TOKEN,
+      ...(o.checks ? { checks: o.checks } : {}),
+      timeoutMs: o.timeout,
+      ...(progress ? { onCheck: (c: LiveCheck) => void io.stderr.write(`\r\u001b[Kaep live: checking ${c}...`) } : {}),
+    });
+  } catch (e) {
+    if (progress) io.stderr.write('\r\u001b[K');
+    toFile?.abort();
+    if (e instanceof LiveConnectError) {
+      io.stderr.write(`aep live: ${e.message}\n`);
+      return EXIT.io;
+    }
+    throw e;
+  }
+  if (progress) io.stderr.write('\r\u001b[K');
+  const findings: Finding[] = [...result.findings];
+  // the delivered Events themselves, checked by the validate rules as one stream
+  const source = o.record ?? '<delivered>';
+  const text = result.delivered.map((l) => `${l}\n`).join('');
+  if (o.record !== undefined) {
+    try {
+      writeFileSync(o.record, text);
+    } catch (e) {
+      io.stderr.write(
+        `aep live: cannot write ${o.record}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`,
+      );
+      return EXIT.io;
+    }
+  }
+  if (text)
+    await runInputs(
+      AEP,
+      [
+        {
+          source,
+          framing: 'jsonl',
+          open: async function* () {
+            yield Buffer.from(text);
+          },
+        },
+      ],
+      {},
+      { finding: (f) => void findings.push(f) },
+    );
+  const reporter = createReporter(o.format, toFile ?? io.stdout, {
+    protocol: 'aep',
+    version: VERSION,
+    color: o.color ?? (toFile ? false : defaultColor(io)),
+    quiet: o.quiet,
+    failOn: o.failOn,
+    rules: [...AEP.rules(), ...LIVE_RULES],
+    sources: [base.href, ...(text ? [source] : [])],
+  });
+  const r = tallyFindings(
+    findings.map((f) => (o.strict && f.severity === 'warning' ? { ...f, severity: 'error' as const } : f)),
+    (f) => reporter.finding(f),
+  );
+  reporter.finish(r.summary);
+  if (toFile) {
+    const failed = toFile.commit();
+    if (failed !== undefined) {
+      io.stderr.write(`aep live: cannot write ${o.output}: ${failed}\n`);
+      return EXIT.io;
+    }
+  }
+  return exitCodeOf(r, o.failOn);
+}

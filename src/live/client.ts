@@ -1,0 +1,279 @@
+/**
+ * The wire of `aep live`: HTTP requests and an SSE subscriber over Node's own http/https, and a WebSocket peer over
+ * `ws` (client only). Every wait is bounded by a timeout; a failure to connect is a {@link LiveConnectError}.
+ */
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type WebSocket from 'ws';
+
+/** The endpoint could not be reached (refused, DNS, TLS): the run stops with exit 2. */
+export class LiveConnectError extends Error {}
+
+/** A check waited longer than its timeout; `waiting` says for what. */
+export class LiveTimeout extends Error {
+  constructor(readonly waiting: string) {
+    super(`timed out waiting for ${waiting}`);
+  }
+}
+
+/** One HTTP answer. */
+export interface HttpAnswer {
+  status: number;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+/** Options every request takes. */
+export interface WireOptions {
+  token?: string;
+  timeoutMs: number;
+}
+
+function connectError(url: URL, e: NodeJS.ErrnoException): LiveConnectError {
+  const what =
+    e.code === 'ECONNREFUSED'
+      ? 'connection refused'
+      : e.code === 'ENOTFOUND'
+        ? 'host not found'
+        : /certificate|SSL|TLS/i.test(`${e.code ?? ''} ${e.message}`)
+          ? `TLS failure (${e.code ?? e.message})`
+          : (e.code ?? e.message);
+  return new LiveConnectError(`cannot reach ${url.origin}: ${what}`);
+}
+
+/** One request; the whole body read (at most 4 MiB). @throws LiveConnectError, LiveTimeout */
+export function fetchText(
+  url: URL,
+  opts: WireOptions & { method?: string; headers?: Record<string, string>; body?: string },
+): Promise<HttpAnswer> {
+  return new Promise((resolve, reject) => {
+    const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {
+      method: opts.method ?? 'GET',
+      headers: { ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}), ...opts.headers },
+    });
+    const timer = setTimeout(() => {
+      req.destroy();
+      reject(new LiveTimeout(`${opts.method ?? 'GET'} ${url.pathname}`));
+    }, opts.timeoutMs);
+    req.on('error', (e: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      reject(connectError(url, e));
+    });
+    req.on('response', (res) => {
+      const parts: Buffer[] = [];
+      let size = 0;
+      res.on('data', (b: Buffer) => {
+        size += b.length;
+        if (size <= 1 << 22) parts.push(b);
+      });
+      res.on('end', () => {
+        clearTimeout(timer);
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(parts).toString('utf8') });
+      });
+      res.on('error', (e) => {
+        clearTimeout(timer);
+        reject(connectError(url, e as NodeJS.ErrnoException));
+      });
+    });
+    req.end(opts.body);
+  });
+}
+
+/** One SSE message: its fields as received. */
+export interface SseMessage {
+  event?: string;
+  id?: string;
+  data: string;
+}
+
+/** An open SSE subscription: messages and comment lines as they arrive. */
+export class SseSubscriber {
+  readonly messages: SseMessage[] = [];
+  readonly comments: string[] = [];
+  private waiters: (() => void)[] = [];
+  private req: ReturnType<typeof httpRequest> | undefined;
+  status = 0;
+  ended = false;
+
+  /** Open `GET url` as `text/event-stream`; resolves once the answer's head arrived. @throws LiveConnectError, LiveTimeout */
+  static open(url: URL, opts: WireOptions & { headers?: Record<string, string> }): Promise<SseSubscriber> {
+    const sub = new SseSubscriber();
+    return new Promise((resolve, reject) => {
+      const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {
+        headers: {
+          accept: 'text/event-stream',
+          ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}),
+          ...opts.headers,
+        },
+      });
+      sub.req = req;
+      const timer = setTimeout(() => {
+        req.destroy();
+        reject(new LiveTimeout(`the SSE stream ${url.pathname} to open`));
+      }, opts.timeoutMs);
+      req.on('error', (e: NodeJS.ErrnoException) => {
+        clearTimeout(timer);
+        if (sub.status === 0) reject(connectError(url, e));
+        sub.finish();
+      });
+      req.on('response', (res) => {
+        clearTimeout(timer);
+        sub.status = res.statusCode ?? 0;
+        let buf = '';
+        let cur: SseMessage = { data: '' };
+        let hasData = false;
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          buf += chunk;
+          let nl = buf.search(/\r\n|\r|\n/);
+          while (nl !== -1) {
+            const line = buf.slice(0, nl);
+            buf = buf.slice(nl + (buf[nl] === '\r' && buf[nl + 1] === '\n' ? 2 : 1));
+            if (line === '') {
+              if (hasData) sub.push(cur);
+              cur = { data: '' };
+              hasData = false;
+            } else if (line.startsWith(':')) {
+              sub.comments.push(line.slice(1).trimStart());
+              sub.wake();
+            } else {
+              const colon = line.indexOf(':');
+              const field = colon === -1 ? line : line.slice(0, colon);
+              let value = colon === -1 ? '' : line.slice(colon + 1);
+              if (value.startsWith(' ')) value = value.slice(1);
+              if (field === 'data') {
+                cur.data = hasData ? `${cur.data}\n${value}` : value;
+                hasData = true;
+              } else if (field === 'event') cur.event = value;
+              else if (field === 'id') cur.id = value;
+            }
+            nl = buf.search(/\r\n|\r|\n/);
+          }
+        });
+        res.on('end', () => sub.finish());
+        res.on('error', () => sub.finish());
+        resolve(sub);
+      });
+      req.end();
+    });
+  }
+
+  private push(m: SseMessage): void {
+    this.messages.push(m);
+    this.wake();
+  }
+
+  private wake(): void {
+    const w = this.waiters;
+    this.waiters = [];
+    for (const f of w) f();
+  }
+
+  private finish(): void {
+    this.ended = true;
+    this.wake();
+  }
+
+  /** Wait until `done()` holds, the stream ends or `ms` pass; true when `done()` holds. */
+  async until(done: () => boolean, ms: number): Promise<boolean> {
+    const deadline = Date.now() + ms;
+    while (!done()) {
+      const left = deadline - Date.now();
+      if (left <= 0 || this.ended) return done();
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, left);
+        this.waiters.push(() => {
+          clearTimeout(t);
+          resolve();
+        });
+      });
+    }
+    return true;
+  }
+
+  /** Close the subscription. */
+  close(): void {
+    this.req?.destroy();
+    this.ended = true;
+  }
+}
+
+/** A WebSocket peer that keeps every text frame it receives as JSON (or the raw text). */
+export class WsPeer {
+  readonly frames: unknown[] = [];
+  closed = false;
+  private waiters: (() => void)[] = [];
+
+  private constructor(private readonly ws: WebSocket) {
+    ws.on('message', (data, binary) => {
+      if (binary) return;
+      const text = data.toString();
+      try {
+        this.frames.push(JSON.parse(text));
+      } catch {
+        this.frames.push(text);
+      }
+      this.wake();
+    });
+    ws.on('close', () => {
+      this.closed = true;
+      this.wake();
+    });
+    ws.on('error', () => {
+      this.closed = true;
+      this.wake();
+    });
+  }
+
+  /** Connect to `url` (ws: or wss:). @throws LiveConnectError, LiveTimeout */
+  static async open(url: URL, opts: WireOptions): Promise<WsPeer> {
+    const { default: WebSocketClient } = await import('ws');
+    return new Promise((resolve, reject) => {
+      const ws = new WebSocketClient(url, {
+        headers: opts.token ? { authorization: `Bearer ${opts.token}` } : {},
+        handshakeTimeout: opts.timeoutMs,
+      });
+      const peer = new WsPeer(ws);
+      ws.once('open', () => resolve(peer));
+      ws.once('error', (e: NodeJS.ErrnoException) => reject(connectError(url, e)));
+      ws.once('unexpected-response', (_req, res) => {
+        reject(new LiveConnectError(`the WebSocket upgrade at ${url.pathname} was answered ${res.statusCode}`));
+      });
+    });
+  }
+
+  private wake(): void {
+    const w = this.waiters;
+    this.waiters = [];
+    for (const f of w) f();
+  }
+
+  /** Send one frame as JSON. */
+  send(frame: unknown): void {
+    if (!this.closed) this.ws.send(JSON.stringify(frame));
+  }
+
+  /** The next frame from index `from` on that satisfies `pick`, within `ms`; undefined on timeout or close. */
+  async next(from: number, pick: (f: unknown) => boolean, ms: number): Promise<unknown> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const hit = this.frames.slice(from).find(pick);
+      if (hit !== undefined) return hit;
+      const left = deadline - Date.now();
+      if (left <= 0 || this.closed) return undefined;
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, left);
+        this.waiters.push(() => {
+          clearTimeout(t);
+          resolve();
+        });
+      });
+    }
+  }
+
+  /** Close the connection. */
+  close(): void {
+    this.closed = true;
+    this.ws.close();
+  }
+}

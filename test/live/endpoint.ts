@@ -1,0 +1,228 @@
+/**
+ * A compliant AEP collector for the `aep live` tests, written from AEP-0003 §2-§7 (discovery, POST ingest with the
+ * version gate and envelope validation, SSE fan-out with attr-match filters, capture ceilings and resume, a minimal
+ * WebSocket duplex with hello, subscribe refusals and ping), listening on 127.0.0.1 only. `broken` names one way to
+ * break it, so each broken variant fails exactly one check.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer } from 'ws';
+import { matches, parseFilter, type AttrFilter } from '../../src/aep/attr-match.ts';
+import { downlevelEvent } from '../../src/aep/downlevel.ts';
+import type { AepCaptureLevel } from '../../src/aep/schema/registry.ts';
+
+/** One way to break the endpoint (each fails one check). */
+export type Broken =
+  | 'no-discovery'
+  | 'no-version-gate'
+  | 'accepts-invalid'
+  | 'ingest-200'
+  | 'sse-no-id'
+  | 'rewrites'
+  | 'ignores-filter'
+  | 'up-levels'
+  | 'resume-inclusive'
+  | 'hello-two-versions'
+  | 'closes-on-refusal'
+  | 'closes-on-unknown-frame';
+
+type Ev = Record<string, unknown>;
+interface Sub {
+  filter: AttrFilter;
+  capture?: AepCaptureLevel;
+  send: (ev: Ev) => void;
+}
+
+/** A running endpoint: its base URL and how to stop it. */
+export interface Endpoint {
+  url: string;
+  close(): Promise<void>;
+}
+
+const LEVELS = ['none', 'metadata', 'redacted', 'full'];
+
+/** Start the endpoint (compliant unless `broken`) on 127.0.0.1 and an ephemeral port. */
+export async function startEndpoint(broken?: Broken): Promise<Endpoint> {
+  const buffer: Ev[] = [];
+  const subs = new Set<Sub>();
+  const deliver = (s: Sub, ev: Ev) => {
+    if (broken !== 'ignores-filter' && !matches(s.filter, ev)) return;
+    let out = ev;
+    if (s.capture) out = broken === 'up-levels' ? { ...ev, capture: 'full' } : downlevelEvent(ev, s.capture).event;
+    if (broken === 'rewrites') out = { ...out, time: '2000-01-01T00:00:00Z' };
+    s.send(out);
+  };
+  const ingestOne = (ev: Ev) => {
+    buffer.push(ev);
+    if (buffer.length > 1000) buffer.shift();
+    for (const s of subs) deliver(s, ev);
+  };
+  const valid = (ev: unknown): ev is Ev =>
+    !!ev &&
+    typeof ev === 'object' &&
+    !Array.isArray(ev) &&
+    ['aep', 'id', 'type', 'time', 'source', 'agent'].every((k) => typeof (ev as Ev)[k] === 'string');
+
+  const discovery = JSON.stringify({
+    aep: ['0.1'],
+    role: 'collector',
+    endpoints: { events: '/events', stream: '/stream', socket: '/socket' },
+    capabilities: {
+      filters: ['attr-match'],
+      replay: { buffer: 1000, all: false },
+      capture: ['none', 'metadata', 'redacted'],
+    },
+  });
+
+  const json = (res: ServerResponse, status: number, body?: unknown) => {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(body === undefined ? undefined : JSON.stringify(body));
+  };
+
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (req.method === 'GET' && (url.pathname === '/events' || url.pathname === '/.well-known/aep')) {
+      if (broken === 'no-discovery') return json(res, 404, { error: 'not-found' });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(discovery);
+    }
+    if (req.method === 'POST' && url.pathname === '/events') {
+      const parts: Buffer[] = [];
+      req.on('data', (b: Buffer) => parts.push(b));
+      req.on('end', () => {
+        const version = String(req.headers['aep-version'] ?? '');
+        if (broken !== 'no-version-gate' && version.split('.')[0] !== '0') return json(res, 426, { versions: ['0.1'] });
+        const text = Buffer.concat(parts).toString('utf8');
+        const lines = String(req.headers['content-type']).startsWith('application/x-ndjson')
+          ? text.split('\n').filter((l) => l.trim() !== '')
+          : [text];
+        const events: Ev[] = [];
+        for (const [i, l] of lines.entries()) {
+          let ev: unknown;
+          try {
+            ev = JSON.parse(l);
+          } catch {
+            return json(res, 400, { error: 'invalid-event', detail: { line: i } });
+          }
+          if (!valid(ev) && broken !== 'accepts-invalid')
+            return json(res, 400, { error: 'invalid-event', detail: { line: i } });
+          events.push(ev as Ev);
+        }
+        for (const ev of events) ingestOne(ev);
+        json(res, broken === 'ingest-200' ? 200 : 202);
+      });
+      return;
+    }
+    if (req.method === 'GET' && url.pathname === '/stream') {
+      let filter: AttrFilter;
+      try {
+        filter = parseFilter(url.searchParams.get('filter') ?? '{}');
+      } catch {
+        return json(res, 400, { error: 'invalid-filter' });
+      }
+      const capture = url.searchParams.get('capture') ?? undefined;
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      const send = (ev: Ev) => {
+        const id =
+          typeof ev.session === 'string' && typeof ev.seq === 'number'
+            ? `${ev.session}:${ev.epoch ?? 0}:${ev.seq}`
+            : undefined;
+        res.write(
+          `event: ${String(ev.type)}\n${id && broken !== 'sse-no-id' ? `id: ${id}\n` : ''}data: ${JSON.stringify(ev)}\n\n`,
+        );
+      };
+      const sub: Sub = {
+        filter,
+        ...(capture && LEVELS.includes(capture) ? { capture: capture as AepCaptureLevel } : {}),
+        send,
+      };
+      const last = String(req.headers['last-event-id'] ?? '');
+      const m = /^(.*):(\d+):(\d+)$/.exec(last);
+      if (m) {
+        const [, session, epoch, seq] = m;
+        for (const ev of buffer)
+          if (
+            ev.session === session &&
+            Number(ev.epoch ?? 0) === Number(epoch) &&
+            (broken === 'resume-inclusive' ? Number(ev.seq) >= Number(seq) : Number(ev.seq) > Number(seq))
+          )
+            deliver(sub, ev);
+      }
+      subs.add(sub);
+      req.on('close', () => subs.delete(sub));
+      res.write(': ping\n\n');
+      return;
+    }
+    json(res, 404, { error: 'not-found' });
+  });
+
+  const wss = new WebSocketServer({ noServer: true });
+  server.on('upgrade', (req, socket, head) => {
+    if (new URL(req.url ?? '/', 'http://127.0.0.1').pathname !== '/socket') return socket.destroy();
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      let greeted = false;
+      const own = new Map<string, Sub>();
+      ws.on('message', (data) => {
+        let f: Ev;
+        try {
+          f = JSON.parse(data.toString()) as Ev;
+        } catch {
+          return;
+        }
+        if (!greeted) {
+          if (f.type !== 'hello') {
+            ws.send(JSON.stringify({ type: 'error', code: 'hello-required' }));
+            return ws.close();
+          }
+          greeted = true;
+          return ws.send(
+            JSON.stringify({
+              type: 'hello',
+              versions: broken === 'hello-two-versions' ? ['0.1', '0.2'] : ['0.1'],
+              role: 'both',
+              capabilities: { filters: ['attr-match'] },
+            }),
+          );
+        }
+        if (f.type === 'ping') return ws.send(JSON.stringify({ type: 'pong', t: f.t }));
+        if (f.type === 'subscribe') {
+          let filter: AttrFilter;
+          try {
+            filter = parseFilter(f.filter ?? {});
+          } catch {
+            ws.send(JSON.stringify({ type: 'error', id: f.id, code: 'invalid-filter', detail: 'malformed filter' }));
+            if (broken === 'closes-on-refusal') ws.close();
+            return;
+          }
+          const sub: Sub = { filter, send: (ev) => ws.send(JSON.stringify(ev)) };
+          own.set(String(f.id), sub);
+          subs.add(sub);
+          return ws.send(JSON.stringify({ type: 'subscribed', id: f.id }));
+        }
+        if (f.type === 'unsubscribe') {
+          const sub = own.get(String(f.id));
+          if (sub) subs.delete(sub);
+          return ws.send(JSON.stringify({ type: 'unsubscribed', id: f.id }));
+        }
+        // unknown frame types are ignored (AEP-0003 §2)
+        if (broken === 'closes-on-unknown-frame') ws.close();
+      });
+      ws.on('close', () => {
+        for (const s of own.values()) subs.delete(s);
+      });
+    });
+  });
+
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((r) => {
+        for (const c of wss.clients) c.terminate();
+        wss.close();
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
