@@ -64,13 +64,16 @@ const SECRET_CLASSES: readonly DetectorClass[] = [
 /** What every phone number the detector finds holds; a string without it is not scanned for phone numbers. */
 const PHONE_SCREEN = /\d{3,4}[ -]\d{4}/;
 
-/** The first detector class in `text`: a secret, else an email address or phone number (most strings: two screens). */
-function firstContentClass(text: string): DetectorClass | undefined {
+/**
+ * The first detector class in `text`: a secret, else (with `pii`) an email address or phone number (most strings: two
+ * screens).
+ */
+function firstContentClass(text: string, pii: boolean): DetectorClass | undefined {
   if (mayHoldSecret(text)) {
     const m = findSecrets(text, { classes: SECRET_CLASSES });
     if (m.length) return m[0]!.class;
   }
-  if (!text.includes('@') && !PHONE_SCREEN.test(text)) return undefined;
+  if (!pii || (!text.includes('@') && !PHONE_SCREEN.test(text))) return undefined;
   return findSecrets(text, { classes: PII_CLASSES })[0]?.class;
 }
 
@@ -128,6 +131,7 @@ function walkGated(ev: AepEvent): GatedFinding[] {
  * (a secret or PII: content, AEP-0003 §9 item 2). Metadata-level: a member annotated `metadata` or unannotated (AEP-0002
  * §5.1 rule 4), not a `[metadata*]` member (its own rules judge it) and nothing below a member gated higher; a type
  * without annotations is all metadata-level at capture `metadata` only (above it, its content cannot be told apart).
+ * PII is not looked for in `assessment.*` payloads (AEP-0009's SHOULD decides there).
  */
 export function forEachMetadataContent(ev: AepEvent, found: (pointer: string, cls: DetectorClass) => void): void {
   const rank = CAPTURE_RANK[ev.capture];
@@ -136,10 +140,13 @@ export function forEachMetadataContent(ev: AepEvent, found: (pointer: string, cl
   if (data === null || typeof data !== 'object') return;
   const tree = ev.info?.captureTree ?? captureTreeFor(ev.type);
   if (!tree && ev.capture !== 'metadata') return;
+  // AEP-0009 (Security considerations) makes identifying content in an assessment's metadata tokens a SHOULD, judged
+  // there by aep/assessment-label-text (a warning): the more specific sentence decides for PII in those types
+  const pii = !ev.type.startsWith('assessment.');
   const visit = (v: unknown, node: CaptureNode | undefined, ptr: string, depth: number): void => {
     if (depth > 64) return;
     if (typeof v === 'string') {
-      const cls = firstContentClass(v);
+      const cls = firstContentClass(v, pii);
       if (cls !== undefined) found(ptr, cls);
       return;
     }
