@@ -16,7 +16,7 @@ const TOKEN_MEMBERS: Readonly<Record<string, readonly string[]>> = {
   'resource.retrieval.requested': ['corpus'],
   'resource.retrieval.returned': ['corpus'],
   'resource.retrieval.reranked': ['model'],
-  'assessment.evaluation.recorded': ['evaluator'],
+  // assessment tokens (evaluator, labels): aep/assessment-label-text (AEP-0009)
 };
 
 const PROSE = /\S\s+\S/;
@@ -29,7 +29,7 @@ export const metadataProse = defineEventRule<AepEvent, 'aep/metadata-prose'>({
   id: 'aep/metadata-prose',
   severity: 'warning',
   description:
-    'A payload member AEP-0002 §5.3 defines as a machine or structural token (run.failed reason, agent.idle reason, error.raised code, the outcome status of run.step.finished and delegation.subagent.stopped, progress.status phase, attention.routed to/via, retrieval corpus, reranker model, evaluator) is one word, not prose: metadata-level fields carry no content (AEP-0003 §9 item 2). A warning: whitespace in a token is a heuristic sign of content, not proof.',
+    "A payload member AEP-0002 §5.3 defines as a machine or structural token (run.failed reason, agent.idle reason, error.raised code, the outcome status of run.step.finished and delegation.subagent.stopped, progress.status phase, attention.routed to/via, retrieval corpus, reranker model; assessment tokens are aep/assessment-label-text's) is one word, not prose: metadata-level fields carry no content (AEP-0003 §9 item 2). A warning: whitespace in a token is a heuristic sign of content, not proof.",
   spec: 'AEP-0003 §9 item 2; AEP-0002 §5.3',
   messages: {
     prose:
