@@ -3,6 +3,8 @@ import type { ProtocolDefinition } from '../core/protocol.ts';
 import { bridgeOfCaseName } from '../core/case-names.ts';
 import { ruleSelection } from '../core/protocol.ts';
 import { BRIDGE_FRAMING_SPECS, bridgeChecker } from './bridges/checker.ts';
+import { bridgeInputChecker } from './bridges/input-hint.ts';
+import { bridgeHint } from './bridges/hint.ts';
 import type { AepCaptureLevel } from './schema/registry.ts';
 import { AEP_FRAMING_SPECS, aepRules, createAepChecker, knownAepTypes } from './protocol.ts';
 import { DEFAULT_AEP_STREAM_OPTIONS, type AepStreamOptions } from './analyzers/options.ts';
@@ -88,6 +90,10 @@ export const AEP: ProtocolDefinition & { name: 'aep' } = {
   // bridge output may be one pretty-printed document (an OTLP export, a CE batch) in a .json file
   framing: (source, o) => (o.from !== undefined && source.endsWith('.json') ? 'document' : 'jsonl'),
   acceptArrays: (o) => o.from === 'cloudevents',
+  // issue 37 item 4d: a `.json` bridge input that is not one document is JSON lines
+  documentLines: (o) => o.from !== undefined,
+  // a pretty-printed CloudEvents batch or OTLP request on stdin: one finding naming `--from` (issue 37 item 4e)
+  bindingHint: (text, _source, framing, o) => (framing === 'jsonl' ? bridgeHint(text, o.from) : undefined),
   caseOptions: (name) => {
     const from = bridgeOfCaseName(name);
     return from ? { from } : {};
@@ -106,9 +112,9 @@ export const AEP: ProtocolDefinition & { name: 'aep' } = {
         },
         { ...out, sink },
       );
-    if (o.from === undefined) return aep(out.sink);
+    if (o.from === undefined) return bridgeInputChecker(aep(out.sink), out.sink, ruleSelection(AEP, o.rules));
     if (o.from !== 'cloudevents' && o.from !== 'otlp')
       throw new TypeError(`unknown bridge input ${JSON.stringify(o.from)}: expected "cloudevents" or "otlp"`);
-    return bridgeChecker(o.from, (o.maxCapture ?? 'metadata') as AepCaptureLevel, aep, out.sink);
+    return bridgeChecker(o.from, (o.maxCapture ?? 'metadata') as AepCaptureLevel, aep, out.sink, out.stats);
   },
 };

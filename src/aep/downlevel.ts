@@ -8,11 +8,14 @@ import type { CaptureNode } from './capture.ts';
 import { CAPTURE_RANK } from './event.ts';
 import { gateFormValues, type FormFieldSpec } from './forms.ts';
 import { captureTreeFor } from './schema/validators.ts';
-import { createRedactor, redactGated, type RedactOptions, type Redactor } from './redact.ts';
+import { createRedactor, redactEvent, type RedactOptions, type Redactor } from './redact.ts';
 
 /** Options of {@link downlevelEvent}. */
 export interface DownlevelOptions {
-  /** Redacting re-emitter (AEP-0001 §8.2(e)): `full` under a `redacted` ceiling is redacted and kept at `redacted`. */
+  /**
+   * Redacting re-emitter (AEP-0001 §8.2(e)): `full` under a `redacted` ceiling is redacted and kept at `redacted`, and
+   * every event kept at `redacted` or `full` goes through the `aep redact` path ({@link redactEvent}).
+   */
   redact?: boolean | RedactOptions | Redactor;
   /** The answered form request's `fields`, so `answer.values` keeps its closed choice ids below `redacted`. */
   form?: readonly FormFieldSpec[];
@@ -52,9 +55,13 @@ export function downlevelEvent(
 ): DownlevelResult {
   if (!isCaptureLevel(ceiling)) throw new TypeError(`ceiling must be one of none, metadata, redacted, full`);
   const declared: AepCaptureLevel = isCaptureLevel(event.capture) ? event.capture : 'metadata';
-  if (CAPTURE_RANK[declared] <= CAPTURE_RANK[ceiling])
-    return { event: event as Obj, capture: declared, changed: false };
   const redactor = toRedactor(opts.redact);
+  if (CAPTURE_RANK[declared] <= CAPTURE_RANK[ceiling]) {
+    // a redacting hop passes what it keeps at `redacted` or `full` through the path of `aep redact` (issue 43 item 4):
+    // an event already at `redacted` that leaks a secret is redacted, not passed on or refused
+    const red = redactor ? redactEvent(event, redactor) : event;
+    return { event: red as Obj, capture: declared, changed: red !== event };
+  }
   const type = typeof event.type === 'string' ? event.type : '';
   const tree = captureTreeFor(type);
   let target: AepCaptureLevel = ceiling;
@@ -66,13 +73,16 @@ export function downlevelEvent(
     if (k === 'capture') out.capture = target;
     else if (k === 'data') {
       if (target === 'none' || !tree) continue;
-      let data = tree ? prune(v, tree, target, event, opts.form) : v;
-      if (target === 'redacted' && redactor && tree) data = redactGated(data, tree, redactor);
-      out.data = data;
+      out.data = tree ? prune(v, tree, target, event, opts.form) : v;
     } else out[k] = v;
   }
   if (!('capture' in out)) out.capture = target;
-  return { event: out, capture: target, changed: true };
+  // the kept `redacted`-gated text through the same path as `aep redact` (AEP-0001 §8.2(e): a redacting re-emitter)
+  return {
+    event: target === 'redacted' && redactor && tree ? redactEvent(out, redactor) : out,
+    capture: target,
+    changed: true,
+  };
 }
 
 /** Copy `v` without the members above `level`, degrading `[metadata*]` members below `redacted`. */

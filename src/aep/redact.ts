@@ -84,14 +84,8 @@ export function createRedactor(opts: RedactOptions = {}): Redactor {
   const pii = opts.pii !== false;
 
   const text = (s: string): string => {
-    // (a) secrets and credentials, again until none is left: a replacement changes what
-    // precedes the rest (`AKIA...sk_live_...`: the second token starts a word only after it)
-    let out = s;
-    for (let pass = 0; pass < 8; pass++) {
-      const found = findSecrets(out);
-      if (found.length === 0) break;
-      out = replaceMatches(out, found, SECRET_MARK);
-    }
+    // (a) secrets and credentials
+    let out = settle(s, false);
     // (b) configured names and values
     if (namesRe) {
       const ms: SecretMatch[] = [];
@@ -104,15 +98,16 @@ export function createRedactor(opts: RedactOptions = {}): Redactor {
       }
       out = replaceMatches(out, ms, SECRET_MARK);
     }
-    if (valuesRe) out = out.replace(valuesRe, SECRET_MARK);
+    // a configured value is replaced wherever it occurs, but never inside a mark already written
+    if (valuesRe) out = outsideMarks(out, (t) => t.replace(valuesRe, SECRET_MARK));
     // (c) home paths
     if (homeOn) {
-      if (homeRe) out = out.replace(homeRe, '~');
-      out = out.replace(HOME_GENERIC, '~');
+      if (homeRe) out = outsideMarks(out, (t) => t.replace(homeRe, '~'));
+      out = outsideMarks(out, (t) => t.replace(HOME_GENERIC, '~'));
     }
-    // (d) PII
-    if (pii) out = replaceMatches(out, findSecrets(out, { classes: PII_CLASSES }), PII_MARK);
-    return out;
+    // (d) PII; then (a) and (d) again until the detector finds nothing: a replacement can make what follows it
+    // start a word (`[REDACTED:secret]ghp_...`), and the mark of one rule never hides the match of another
+    return settle(out, pii);
   };
 
   const value = (v: unknown): unknown => {
@@ -124,6 +119,56 @@ export function createRedactor(opts: RedactOptions = {}): Redactor {
     return o;
   };
   return { text, value };
+}
+
+/** Most passes of {@link settle}; a text still flagged after them is replaced whole (never reached in practice). */
+const MAX_PASSES = 32;
+const MARKS = /\[REDACTED:(?:secret|pii)\]/g;
+
+/** The fixed point of {@link settle} and the passes it took, or `passes: undefined` when none was reached. */
+function fixedPoint(s: string, pii: boolean): { text: string; passes: number | undefined } {
+  let out = s;
+  for (let pass = 0; pass < MAX_PASSES; pass++) {
+    const found = findSecrets(out);
+    if (found.length > 0) {
+      out = replaceMatches(out, found, SECRET_MARK);
+      continue;
+    }
+    const personal = pii ? findSecrets(out, { classes: PII_CLASSES }) : [];
+    if (personal.length === 0) return { text: out, passes: pass };
+    out = replaceMatches(out, personal, PII_MARK);
+  }
+  return { text: SECRET_MARK, passes: undefined };
+}
+
+/**
+ * `s` with every span the detector flags (secrets, and PII when `pii`) replaced by its mark, again on the result
+ * until the detector finds nothing: the fixed point over the one detector of src/core/secrets.ts (issue 43), so that
+ * what `aep redact` and `aep downlevel --redact` write is flagged by no rule that reads it.
+ */
+function settle(s: string, pii: boolean): string {
+  return fixedPoint(s, pii).text;
+}
+
+/**
+ * The passes the redaction of `s` takes to reach its fixed point, or undefined when it is not reached within the bound
+ * (then the text is replaced whole): for tests, which hold that the bound is never what ends it.
+ */
+export function redactionPasses(s: string, pii = true): number | undefined {
+  return fixedPoint(s, pii).passes;
+}
+
+/** `s` with `f` applied to each stretch between the marks already written (a mark is never cut into). */
+function outsideMarks(s: string, f: (t: string) => string): string {
+  if (!s.includes('[REDACTED:')) return f(s);
+  let out = '';
+  let pos = 0;
+  MARKS.lastIndex = 0;
+  for (let m = MARKS.exec(s); m !== null; m = MARKS.exec(s)) {
+    out += f(s.slice(pos, m.index)) + m[0];
+    pos = m.index + m[0].length;
+  }
+  return out + f(s.slice(pos));
 }
 
 /** Every string inside `v` replaced by the secret mark (a credential-named member's value). */

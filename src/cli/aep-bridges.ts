@@ -5,7 +5,9 @@
 import { EXIT, exitCodeOfError } from '../core/exit.ts';
 import { Option, type Command } from 'commander';
 import { FILTERABLE_CORE, matches, parseFilter, InvalidFilterError, type AttrFilter } from '../aep/attr-match.ts';
-import { toCloudEvent } from '../aep/bridges/cloudevents.ts';
+import { ceRefusal, toCloudEvent } from '../aep/bridges/cloudevents.ts';
+import { numberLiterals } from '../aep/bridges/numbers.ts';
+import { bridgeFormatOf } from '../aep/bridges/hint.ts';
 import { toOcsf } from '../aep/bridges/ocsf.ts';
 import { toOtlp, type OtlpCounts } from '../aep/bridges/otlp.ts';
 import { downlevelStream } from '../aep/downlevel.ts';
@@ -15,7 +17,10 @@ import type { AepCaptureLevel } from '../aep/schema/registry.ts';
 import type { InputSpec } from '../core/pipeline.ts';
 import { createReporter } from '../report/index.ts';
 import type { Reporter } from '../report/types.ts';
-import type { AepFilterOptions, EventTransform } from '../run/aep-filter.ts';
+import { exactText, refuse, type AepFilterOptions, type EventTransform } from '../run/aep-filter.ts';
+import { serializeEvent } from '../core/serialize.ts';
+import { CE_ATTRIBUTE_TABLE } from '../aep/bridges/cloudevents.ts';
+import { escapeToken } from '../core/pointer.ts';
 import { exitCodeOf, runInputs } from '../run/run.ts';
 import { openInputs, reportRunError, VERSION, type CliIO } from './common.ts';
 import { StreamOutput } from './stream-output.ts';
@@ -122,6 +127,16 @@ export async function runAttrFilter(files: string[], filter: AttrFilter, io: Cli
 
 const LEVELS = ['none', 'metadata', 'redacted', 'full'];
 
+/** The value at an RFC 6901 pointer of `v`, or `undefined`. */
+function valueAt(v: unknown, pointer: string): unknown {
+  let cur = v;
+  for (const t of pointer.slice(1).split('/')) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[t.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  return cur;
+}
+
 /** Register `filter` and `convert` on the `aep` program. */
 export function addBridgeVerbs(
   program: Command,
@@ -180,13 +195,32 @@ export function addBridgeVerbs(
           const step = raw.maxCapture ? downlevelStream(raw.maxCapture) : undefined;
           transform = (ev) => {
             const d = step?.(ev.value);
+            const e = d ?? ev.value;
+            const no = ceRefusal(e);
+            if (no) return refuse(`${no.reason} (AEP-0005 §5 item 2: CloudEvents 1.0 JSON format)`, no.pointer);
             if (d) downleveled++;
             converted++;
-            return toCloudEvent(d ?? ev.value);
+            const ce = toCloudEvent(e);
+            // B2: data verbatim, numbers as written (1e400, integers beyond 2^53), not JSON.stringify's null or double
+            const lits = [...numberLiterals(ev)].flatMap(([p, text]) => {
+              const head = p.slice(1).split('/')[0]!;
+              const at =
+                (CE_ATTRIBUTE_TABLE[head] ? '/' + escapeToken(CE_ATTRIBUTE_TABLE[head]!) : '/' + head) +
+                p.slice(1 + head.length);
+              return Object.is(valueAt(ce, at), Number(text)) ? [{ pointer: at, text, index: 0 }] : [];
+            });
+            return lits.length ? exactText(serializeEvent(ce, lits)) : ce;
           };
         } else if (raw.to === 'otlp') {
           transform = (ev) => {
-            const r = toOtlp([ev.value], { maxCapture: max });
+            const lits = numberLiterals(ev);
+            const r = toOtlp([ev.value], { maxCapture: max, literals: [lits.size ? lits : undefined] });
+            const no = r.refused[0];
+            if (no)
+              return refuse(
+                `${no.pointer || 'the event'} is ${no.reason}; the record is not exported rather than given another value (AEP-0005 §1 B2, §3.2)`,
+                no.pointer,
+              );
             for (const k of ['records', 'withheld', 'extensions', 'versions'] as const) otlp[k] += r.counts[k];
             converted++;
             return r.request;
@@ -203,8 +237,28 @@ export function addBridgeVerbs(
             return r.record;
           };
         }
-        // ASCII-only JSON: the same values, in the bytes of the upstream AEP-0005 pins
-        const code = await runFilter(files, transform, io, { ascii: true }, raw.output);
+        // a line that is bridge output already (aep/bridge-input) is no AEP event to convert
+        const convert = transform;
+        transform = (ev) =>
+          bridgeFormatOf(ev.value) === undefined
+            ? convert(ev)
+            : refuse('the line is bridge output, not an AEP event (aep/bridge-input)');
+        // ASCII-only JSON: the same values, in the bytes of the upstream AEP-0005 pins; every rule runs, so a line
+        // `validate` fails is refused with its findings (issue 37 item 4b)
+        const code = await runFilter(
+          files,
+          transform,
+          io,
+          {
+            ascii: true,
+            allRules: true,
+            onRefused: (ev, r) =>
+              io.stderr.write(
+                `${ev.source}:${ev.line}  error  not converted to ${raw.to}: ${r.refused}.  ${r.pointer}\n`,
+              ),
+          },
+          raw.output,
+        );
         const parts = [`${converted} event${converted === 1 ? '' : 's'} converted to ${raw.to}`];
         if (raw.to === 'cloudevents' && raw.maxCapture) parts.push(`${downleveled} down-leveled to ${raw.maxCapture}`);
         if (raw.to !== 'cloudevents') parts.push(`${otlp.withheld} with the payload withheld at max capture ${max}`);

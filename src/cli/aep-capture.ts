@@ -124,18 +124,19 @@ export function addCaptureVerbs(program: Command, io: CliIO, setExit: (code: num
     .option(...OUTPUT_OPTION)
     .option(
       '--redact',
-      'act as a redacting re-emitter: a full event under a redacted ceiling is redacted (AEP-0003 §9.4) and kept at redacted, instead of landing on metadata',
+      'act as a redacting re-emitter: a full event under a redacted ceiling is redacted (AEP-0003 §9.4) and kept at redacted, instead of landing on metadata; every event kept at redacted or full is redacted as aep redact does',
     );
   addRedactFlags(downlevel).action(
     async (files: string[], raw: RedactFlags & { ceiling: AepCaptureLevel; redact?: boolean; output?: string }) => {
       const step = downlevelStream(raw.ceiling, raw.redact ? { redact: createRedactor(redactOptionsOf(raw, io)) } : {});
-      // at a redacted or full ceiling redacted-gated text is written as it came: a leak in it refuses the line
+      // at a redacted or full ceiling redacted-gated text is written as it came: a leak in it refuses the line, unless
+      // the hop redacts (--redact), which repairs it as `aep redact` does (issue 43 item 4)
       setExit(
         await runFilter(
           files,
           (ev) => step(ev.value),
           io,
-          { refuseLeaks: raw.ceiling === 'redacted' || raw.ceiling === 'full' },
+          { refuseLeaks: !raw.redact && (raw.ceiling === 'redacted' || raw.ceiling === 'full') },
           raw.output,
         ),
       );

@@ -128,7 +128,11 @@ export const JSONL_RULES = [
     severity: 'error',
     description: 'A line is valid JSON but not a JSON object.',
     spec: 'AEP-0001 §5; AEP-0003 §3.1',
-    messages: { notObject: 'Line is {kind}, not a JSON object; every line must hold one object.' },
+    // the `Hint` form adds a protocol's sentence naming the option that reads the text (withHint)
+    messages: {
+      notObject: 'Line is {kind}, not a JSON object; every line must hold one object.',
+      notObjectHint: 'Line is {kind}, not a JSON object; every line must hold one object. {hint}',
+    },
   },
   {
     id: 'jsonl/max-depth',
@@ -194,8 +198,11 @@ export function framingFinding<R extends JsonlRuleId>(
 
 /** `f` with a protocol's `hint` sentence (which binding reads the text) when it is `jsonl/invalid-json`. */
 export function withHint(f: Finding, hint: string): Finding {
-  if (f.ruleId !== 'jsonl/invalid-json' || f.messageId === undefined || f.messageId.endsWith('Hint')) return f;
-  const messageId = `${f.messageId}Hint` as FramingMessageId<'jsonl/invalid-json'>;
+  if (f.ruleId !== 'jsonl/invalid-json' && f.ruleId !== 'jsonl/not-object') return f;
+  if (f.messageId === undefined || f.messageId.endsWith('Hint')) return f;
   const { ruleId: _r, severity: _s, message: _m, spec, messageId: _k, args, related: _rel, ...loc } = f;
+  if (f.ruleId === 'jsonl/not-object')
+    return { ...framingFinding('jsonl/not-object', loc, 'notObjectHint', { ...args, hint }), spec };
+  const messageId = `${f.messageId}Hint` as FramingMessageId<'jsonl/invalid-json'>;
   return { ...framingFinding('jsonl/invalid-json', loc, messageId, { ...args, hint }), spec };
 }

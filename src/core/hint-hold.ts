@@ -43,13 +43,13 @@ export class HintHold {
   end(): void {
     const held = this.held;
     if (!held) return;
-    const sentence = held.some((f) => f.ruleId === 'jsonl/invalid-json') ? this.hint(this.text) : undefined;
+    const sentence = held.some((f) => PER_LINE_PARSE.has(f.ruleId)) ? this.hint(this.text) : undefined;
     this.held = undefined;
     this.text = '';
     let first = true;
     for (const f of held) {
       if (sentence === undefined || !PER_LINE_PARSE.has(f.ruleId)) this.downstream(f);
-      else if (first && f.ruleId === 'jsonl/invalid-json') {
+      else if (first) {
         first = false;
         this.downstream(withHint(f, sentence));
       }

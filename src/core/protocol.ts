@@ -84,6 +84,11 @@ export interface ProtocolDefinition {
   caseOptions?(name: string): ProtocolOptions;
   /** True when a line may hold a JSON array (a CloudEvents batch): it then reaches the checker. */
   acceptArrays?(options: ProtocolOptions): boolean;
+  /**
+   * True when a `document` input that is not one JSON document, but whose first line is one, is read as JSON lines
+   * (AEP `--from`: the OpenTelemetry Collector's file exporter writes JSON lines to a `.json` file).
+   */
+  documentLines?(options: ProtocolOptions): boolean;
   /** Framing of an input named `source`: one message per line, or the whole input one document. */
   framing(source: string, options: ProtocolOptions): 'jsonl' | 'document';
   /**

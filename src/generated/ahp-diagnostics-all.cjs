@@ -21874,9 +21874,9 @@ if(Array.isArray(data3)){
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
-const _errs15 = errors;
-let valid9 = false;
 const _errs16 = errors;
+let valid10 = false;
+const _errs17 = errors;
 if(!((((((((data4 === "deny") || (data4 === "allow")) || (data4 === "ask")) || (data4 === "modify")) || (data4 === "inject")) || (data4 === "flow")) || (data4 === "return")) || (data4 === "message"))){
 const err4 = {instancePath:instancePath+"/capabilities/effects/" + i0,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx46/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema41.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema41.properties.effects.items.anyOf[0].enum,parentSchema:schema41.properties.effects.items.anyOf[0],data:data4};
 if(vErrors === null){
@@ -21887,9 +21887,9 @@ vErrors.push(err4);
 }
 errors++;
 }
-var _valid1 = _errs16 === errors;
-valid9 = valid9 || _valid1;
-const _errs17 = errors;
+var _valid1 = _errs17 === errors;
+valid10 = valid10 || _valid1;
+const _errs18 = errors;
 if(typeof data4 === "string"){
 if(!pattern4.test(data4)){
 const err5 = {instancePath:instancePath+"/capabilities/effects/" + i0,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx46/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema41.properties.effects.items.anyOf[1],data:data4};
@@ -21902,9 +21902,9 @@ vErrors.push(err5);
 errors++;
 }
 }
-var _valid1 = _errs17 === errors;
-valid9 = valid9 || _valid1;
-if(!valid9){
+var _valid1 = _errs18 === errors;
+valid10 = valid10 || _valid1;
+if(!valid10){
 const err6 = {instancePath:instancePath+"/capabilities/effects/" + i0,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx46/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema41.properties.effects.items.anyOf,parentSchema:schema41.properties.effects.items,data:data4};
 if(vErrors === null){
 vErrors = [err6];
@@ -21915,10 +21915,10 @@ vErrors.push(err6);
 errors++;
 }
 else {
-errors = _errs15;
+errors = _errs16;
 if(vErrors !== null){
-if(_errs15){
-vErrors.length = _errs15;
+if(_errs16){
+vErrors.length = _errs16;
 }
 else {
 vErrors = null;
@@ -21932,7 +21932,7 @@ if(data2.modify !== undefined){
 let data5 = data2.modify;
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 for(const key0 in data5){
-const _errs20 = errors;
+const _errs21 = errors;
 if(!(key0 === "input")){
 const err7 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx46/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema41.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema41.properties.modify.propertyNames.enum,parentSchema:schema41.properties.modify.propertyNames,data:key0,propertyName:key0};
 if(vErrors === null){
@@ -21943,8 +21943,8 @@ vErrors.push(err7);
 }
 errors++;
 }
-var valid10 = _errs20 === errors;
-if(!valid10){
+var valid11 = _errs21 === errors;
+if(!valid11){
 const err8 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx46/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key0},message:"property name must be valid",schema:schema41.properties.modify.propertyNames,parentSchema:schema41.properties.modify,data:data5};
 if(vErrors === null){
 vErrors = [err8];
@@ -21982,6 +21982,54 @@ errors++;
 }
 }
 }
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.effects !== undefined){
+let data9 = data2.effects;
+if(Array.isArray(data9)){
+const _errs31 = errors;
+const len2 = data9.length;
+for(let i2=0; i2<len2; i2++){
+let data10 = data9[i2];
+const _errs32 = errors;
+if("deny" !== data10){
+const err10 = {instancePath:instancePath+"/capabilities/effects/" + i2,schemaPath:"#/allOf/1/then/properties/capabilities/allOf/1/properties/effects/contains/const",keyword:"const",params:{allowedValue: "deny"},message:"must be equal to constant",schema:"deny",parentSchema:schema39.allOf[1].then.properties.capabilities.allOf[1].properties.effects.contains,data:data10};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+var valid16 = _errs32 === errors;
+if(valid16){
+break;
+}
+}
+if(!valid16){
+const err11 = {instancePath:instancePath+"/capabilities/effects",schemaPath:"#/allOf/1/then/properties/capabilities/allOf/1/properties/effects/contains",keyword:"contains",params:{minContains: 1},message:"must contain at least 1 valid item(s)",schema:schema39.allOf[1].then.properties.capabilities.allOf[1].properties.effects.contains,parentSchema:schema39.allOf[1].then.properties.capabilities.allOf[1].properties.effects,data:data9};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+else {
+errors = _errs31;
+if(vErrors !== null){
+if(_errs31){
+vErrors.length = _errs31;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+}
 }
 }
 var _valid0 = _errs9 === errors;
@@ -21993,37 +22041,7 @@ props0.event = true;
 }
 }
 if(!valid1){
-const err10 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[1].if,parentSchema:schema39.allOf[1],data};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-const _errs28 = errors;
-let valid14 = true;
-const _errs29 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing2;
-if((data.event === undefined) && (missing2 = "event")){
-const err11 = {};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-else {
-if(data.event !== undefined){
-let data9 = data.event;
-if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-let missing3;
-if((data9.type === undefined) && (missing3 = "type")){
-const err12 = {};
+const err12 = {instancePath,schemaPath:"#/allOf/1/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[1].if,parentSchema:schema39.allOf[1],data};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -22032,9 +22050,12 @@ vErrors.push(err12);
 }
 errors++;
 }
-else {
-if(data9.type !== undefined){
-if("tool.after" !== data9.type){
+const _errs35 = errors;
+let valid17 = true;
+const _errs36 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing2;
+if((data.event === undefined) && (missing2 = "event")){
 const err13 = {};
 if(vErrors === null){
 vErrors = [err13];
@@ -22044,39 +22065,13 @@ vErrors.push(err13);
 }
 errors++;
 }
-}
-}
-}
-}
-}
-}
-var _valid2 = _errs29 === errors;
-errors = _errs28;
-if(vErrors !== null){
-if(_errs28){
-vErrors.length = _errs28;
-}
 else {
-vErrors = null;
-}
-}
-if(_valid2){
-const _errs32 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.capabilities !== undefined){
-let data11 = data.capabilities;
+if(data.event !== undefined){
+let data11 = data.event;
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-if(data11.effects !== undefined){
-let data12 = data11.effects;
-if(Array.isArray(data12)){
-const len2 = data12.length;
-for(let i2=0; i2<len2; i2++){
-let data13 = data12[i2];
-const _errs38 = errors;
-let valid22 = false;
-const _errs39 = errors;
-if(!((((data13 === "modify") || (data13 === "inject")) || (data13 === "flow")) || (data13 === "message"))){
-const err14 = {instancePath:instancePath+"/capabilities/effects/" + i2,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx45/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema42.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema42.properties.effects.items.anyOf[0].enum,parentSchema:schema42.properties.effects.items.anyOf[0],data:data13};
+let missing3;
+if((data11.type === undefined) && (missing3 = "type")){
+const err14 = {};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -22085,12 +22080,10 @@ vErrors.push(err14);
 }
 errors++;
 }
-var _valid3 = _errs39 === errors;
-valid22 = valid22 || _valid3;
-const _errs40 = errors;
-if(typeof data13 === "string"){
-if(!pattern4.test(data13)){
-const err15 = {instancePath:instancePath+"/capabilities/effects/" + i2,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx45/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema42.properties.effects.items.anyOf[1],data:data13};
+else {
+if(data11.type !== undefined){
+if("tool.after" !== data11.type){
+const err15 = {};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -22100,10 +22093,38 @@ vErrors.push(err15);
 errors++;
 }
 }
-var _valid3 = _errs40 === errors;
-valid22 = valid22 || _valid3;
-if(!valid22){
-const err16 = {instancePath:instancePath+"/capabilities/effects/" + i2,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx45/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema42.properties.effects.items.anyOf,parentSchema:schema42.properties.effects.items,data:data13};
+}
+}
+}
+}
+}
+var _valid2 = _errs36 === errors;
+errors = _errs35;
+if(vErrors !== null){
+if(_errs35){
+vErrors.length = _errs35;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid2){
+const _errs39 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.capabilities !== undefined){
+let data13 = data.capabilities;
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+if(data13.effects !== undefined){
+let data14 = data13.effects;
+if(Array.isArray(data14)){
+const len3 = data14.length;
+for(let i3=0; i3<len3; i3++){
+let data15 = data14[i3];
+const _errs45 = errors;
+let valid25 = false;
+const _errs46 = errors;
+if(!((((data15 === "modify") || (data15 === "inject")) || (data15 === "flow")) || (data15 === "message"))){
+const err16 = {instancePath:instancePath+"/capabilities/effects/" + i3,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx45/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema42.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema42.properties.effects.items.anyOf[0].enum,parentSchema:schema42.properties.effects.items.anyOf[0],data:data15};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -22112,11 +22133,38 @@ vErrors.push(err16);
 }
 errors++;
 }
+var _valid3 = _errs46 === errors;
+valid25 = valid25 || _valid3;
+const _errs47 = errors;
+if(typeof data15 === "string"){
+if(!pattern4.test(data15)){
+const err17 = {instancePath:instancePath+"/capabilities/effects/" + i3,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx45/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema42.properties.effects.items.anyOf[1],data:data15};
+if(vErrors === null){
+vErrors = [err17];
+}
 else {
-errors = _errs38;
+vErrors.push(err17);
+}
+errors++;
+}
+}
+var _valid3 = _errs47 === errors;
+valid25 = valid25 || _valid3;
+if(!valid25){
+const err18 = {instancePath:instancePath+"/capabilities/effects/" + i3,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx45/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema42.properties.effects.items.anyOf,parentSchema:schema42.properties.effects.items,data:data15};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+else {
+errors = _errs45;
 if(vErrors !== null){
-if(_errs38){
-vErrors.length = _errs38;
+if(_errs45){
+vErrors.length = _errs45;
 }
 else {
 vErrors = null;
@@ -22126,46 +22174,13 @@ vErrors = null;
 }
 }
 }
-if(data11.modify !== undefined){
-let data14 = data11.modify;
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-for(const key1 in data14){
-const _errs43 = errors;
+if(data13.modify !== undefined){
+let data16 = data13.modify;
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+for(const key1 in data16){
+const _errs50 = errors;
 if(!(key1 === "output")){
-const err17 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx45/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema42.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema42.properties.modify.propertyNames.enum,parentSchema:schema42.properties.modify.propertyNames,data:key1,propertyName:key1};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-var valid23 = _errs43 === errors;
-if(!valid23){
-const err18 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx45/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema42.properties.modify.propertyNames,parentSchema:schema42.properties.modify,data:data14};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-}
-}
-if(data11.flow !== undefined){
-let data15 = data11.flow;
-if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
-if(data15.operations !== undefined){
-let data16 = data15.operations;
-if(Array.isArray(data16)){
-const len3 = data16.length;
-for(let i3=0; i3<len3; i3++){
-let data17 = data16[i3];
-if(!((data17 === "stop") || (data17 === "continue"))){
-const err19 = {instancePath:instancePath+"/capabilities/flow/operations/" + i3,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx45/properties/flow/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema42.properties.flow.properties.operations.items.enum},message:"must be equal to one of the allowed values",schema:schema42.properties.flow.properties.operations.items.enum,parentSchema:schema42.properties.flow.properties.operations.items,data:data17};
+const err19 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx45/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema42.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema42.properties.modify.propertyNames.enum,parentSchema:schema42.properties.modify.propertyNames,data:key1,propertyName:key1};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -22174,29 +22189,62 @@ vErrors.push(err19);
 }
 errors++;
 }
-}
-}
-}
-}
-}
-}
-}
-}
-var _valid2 = _errs32 === errors;
-valid14 = _valid2;
-if(valid14){
-var props1 = {};
-props1.capabilities = true;
-props1.event = true;
-}
-}
-if(!valid14){
-const err20 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[2].if,parentSchema:schema39.allOf[2],data};
+var valid26 = _errs50 === errors;
+if(!valid26){
+const err20 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx45/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema42.properties.modify.propertyNames,parentSchema:schema42.properties.modify,data:data16};
 if(vErrors === null){
 vErrors = [err20];
 }
 else {
 vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+}
+if(data13.flow !== undefined){
+let data17 = data13.flow;
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+if(data17.operations !== undefined){
+let data18 = data17.operations;
+if(Array.isArray(data18)){
+const len4 = data18.length;
+for(let i4=0; i4<len4; i4++){
+let data19 = data18[i4];
+if(!((data19 === "stop") || (data19 === "continue"))){
+const err21 = {instancePath:instancePath+"/capabilities/flow/operations/" + i4,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx45/properties/flow/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema42.properties.flow.properties.operations.items.enum},message:"must be equal to one of the allowed values",schema:schema42.properties.flow.properties.operations.items.enum,parentSchema:schema42.properties.flow.properties.operations.items,data:data19};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+var _valid2 = _errs39 === errors;
+valid17 = _valid2;
+if(valid17){
+var props1 = {};
+props1.capabilities = true;
+props1.event = true;
+}
+}
+if(!valid17){
+const err22 = {instancePath,schemaPath:"#/allOf/2/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[2].if,parentSchema:schema39.allOf[2],data};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
 }
 errors++;
 }
@@ -22209,39 +22257,12 @@ props0 = props0 || {};
 Object.assign(props0, props1);
 }
 }
-const _errs51 = errors;
-let valid27 = true;
-const _errs52 = errors;
+const _errs58 = errors;
+let valid30 = true;
+const _errs59 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
 if((data.event === undefined) && (missing4 = "event")){
-const err21 = {};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-else {
-if(data.event !== undefined){
-let data18 = data.event;
-if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
-let missing5;
-if((data18.type === undefined) && (missing5 = "type")){
-const err22 = {};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-else {
-if(data18.type !== undefined){
-if("session.start" !== data18.type){
 const err23 = {};
 if(vErrors === null){
 vErrors = [err23];
@@ -22251,39 +22272,13 @@ vErrors.push(err23);
 }
 errors++;
 }
-}
-}
-}
-}
-}
-}
-var _valid4 = _errs52 === errors;
-errors = _errs51;
-if(vErrors !== null){
-if(_errs51){
-vErrors.length = _errs51;
-}
 else {
-vErrors = null;
-}
-}
-if(_valid4){
-const _errs55 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.capabilities !== undefined){
-let data20 = data.capabilities;
+if(data.event !== undefined){
+let data20 = data.event;
 if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
-if(data20.effects !== undefined){
-let data21 = data20.effects;
-if(Array.isArray(data21)){
-const len4 = data21.length;
-for(let i4=0; i4<len4; i4++){
-let data22 = data21[i4];
-const _errs61 = errors;
-let valid35 = false;
-const _errs62 = errors;
-if(!((data22 === "inject") || (data22 === "message"))){
-const err24 = {instancePath:instancePath+"/capabilities/effects/" + i4,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx44/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema43.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema43.properties.effects.items.anyOf[0].enum,parentSchema:schema43.properties.effects.items.anyOf[0],data:data22};
+let missing5;
+if((data20.type === undefined) && (missing5 = "type")){
+const err24 = {};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -22292,12 +22287,10 @@ vErrors.push(err24);
 }
 errors++;
 }
-var _valid5 = _errs62 === errors;
-valid35 = valid35 || _valid5;
-const _errs63 = errors;
-if(typeof data22 === "string"){
-if(!pattern4.test(data22)){
-const err25 = {instancePath:instancePath+"/capabilities/effects/" + i4,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx44/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema43.properties.effects.items.anyOf[1],data:data22};
+else {
+if(data20.type !== undefined){
+if("session.start" !== data20.type){
+const err25 = {};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -22307,10 +22300,38 @@ vErrors.push(err25);
 errors++;
 }
 }
-var _valid5 = _errs63 === errors;
-valid35 = valid35 || _valid5;
-if(!valid35){
-const err26 = {instancePath:instancePath+"/capabilities/effects/" + i4,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx44/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema43.properties.effects.items.anyOf,parentSchema:schema43.properties.effects.items,data:data22};
+}
+}
+}
+}
+}
+var _valid4 = _errs59 === errors;
+errors = _errs58;
+if(vErrors !== null){
+if(_errs58){
+vErrors.length = _errs58;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid4){
+const _errs62 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.capabilities !== undefined){
+let data22 = data.capabilities;
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+if(data22.effects !== undefined){
+let data23 = data22.effects;
+if(Array.isArray(data23)){
+const len5 = data23.length;
+for(let i5=0; i5<len5; i5++){
+let data24 = data23[i5];
+const _errs68 = errors;
+let valid38 = false;
+const _errs69 = errors;
+if(!((data24 === "inject") || (data24 === "message"))){
+const err26 = {instancePath:instancePath+"/capabilities/effects/" + i5,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx44/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema43.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema43.properties.effects.items.anyOf[0].enum,parentSchema:schema43.properties.effects.items.anyOf[0],data:data24};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -22319,11 +22340,38 @@ vErrors.push(err26);
 }
 errors++;
 }
+var _valid5 = _errs69 === errors;
+valid38 = valid38 || _valid5;
+const _errs70 = errors;
+if(typeof data24 === "string"){
+if(!pattern4.test(data24)){
+const err27 = {instancePath:instancePath+"/capabilities/effects/" + i5,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx44/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema43.properties.effects.items.anyOf[1],data:data24};
+if(vErrors === null){
+vErrors = [err27];
+}
 else {
-errors = _errs61;
+vErrors.push(err27);
+}
+errors++;
+}
+}
+var _valid5 = _errs70 === errors;
+valid38 = valid38 || _valid5;
+if(!valid38){
+const err28 = {instancePath:instancePath+"/capabilities/effects/" + i5,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx44/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema43.properties.effects.items.anyOf,parentSchema:schema43.properties.effects.items,data:data24};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+else {
+errors = _errs68;
 if(vErrors !== null){
-if(_errs61){
-vErrors.length = _errs61;
+if(_errs68){
+vErrors.length = _errs68;
 }
 else {
 vErrors = null;
@@ -22336,21 +22384,21 @@ vErrors = null;
 }
 }
 }
-var _valid4 = _errs55 === errors;
-valid27 = _valid4;
-if(valid27){
+var _valid4 = _errs62 === errors;
+valid30 = _valid4;
+if(valid30){
 var props2 = {};
 props2.capabilities = true;
 props2.event = true;
 }
 }
-if(!valid27){
-const err27 = {instancePath,schemaPath:"#/allOf/3/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[3].if,parentSchema:schema39.allOf[3],data};
+if(!valid30){
+const err29 = {instancePath,schemaPath:"#/allOf/3/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[3].if,parentSchema:schema39.allOf[3],data};
 if(vErrors === null){
-vErrors = [err27];
+vErrors = [err29];
 }
 else {
-vErrors.push(err27);
+vErrors.push(err29);
 }
 errors++;
 }
@@ -22363,39 +22411,12 @@ props0 = props0 || {};
 Object.assign(props0, props2);
 }
 }
-const _errs67 = errors;
-let valid36 = true;
-const _errs68 = errors;
+const _errs74 = errors;
+let valid39 = true;
+const _errs75 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
 if((data.event === undefined) && (missing6 = "event")){
-const err28 = {};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-else {
-if(data.event !== undefined){
-let data23 = data.event;
-if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
-let missing7;
-if((data23.type === undefined) && (missing7 = "type")){
-const err29 = {};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-else {
-if(data23.type !== undefined){
-if("config.change.before" !== data23.type){
 const err30 = {};
 if(vErrors === null){
 vErrors = [err30];
@@ -22405,39 +22426,13 @@ vErrors.push(err30);
 }
 errors++;
 }
-}
-}
-}
-}
-}
-}
-var _valid6 = _errs68 === errors;
-errors = _errs67;
-if(vErrors !== null){
-if(_errs67){
-vErrors.length = _errs67;
-}
 else {
-vErrors = null;
-}
-}
-if(_valid6){
-const _errs71 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.capabilities !== undefined){
-let data25 = data.capabilities;
+if(data.event !== undefined){
+let data25 = data.event;
 if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
-if(data25.effects !== undefined){
-let data26 = data25.effects;
-if(Array.isArray(data26)){
-const len5 = data26.length;
-for(let i5=0; i5<len5; i5++){
-let data27 = data26[i5];
-const _errs77 = errors;
-let valid44 = false;
-const _errs78 = errors;
-if(!((data27 === "deny") || (data27 === "message"))){
-const err31 = {instancePath:instancePath+"/capabilities/effects/" + i5,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx43/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema44.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema44.properties.effects.items.anyOf[0].enum,parentSchema:schema44.properties.effects.items.anyOf[0],data:data27};
+let missing7;
+if((data25.type === undefined) && (missing7 = "type")){
+const err31 = {};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -22446,12 +22441,10 @@ vErrors.push(err31);
 }
 errors++;
 }
-var _valid7 = _errs78 === errors;
-valid44 = valid44 || _valid7;
-const _errs79 = errors;
-if(typeof data27 === "string"){
-if(!pattern4.test(data27)){
-const err32 = {instancePath:instancePath+"/capabilities/effects/" + i5,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx43/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema44.properties.effects.items.anyOf[1],data:data27};
+else {
+if(data25.type !== undefined){
+if("config.change.before" !== data25.type){
+const err32 = {};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -22461,10 +22454,38 @@ vErrors.push(err32);
 errors++;
 }
 }
-var _valid7 = _errs79 === errors;
-valid44 = valid44 || _valid7;
-if(!valid44){
-const err33 = {instancePath:instancePath+"/capabilities/effects/" + i5,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx43/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema44.properties.effects.items.anyOf,parentSchema:schema44.properties.effects.items,data:data27};
+}
+}
+}
+}
+}
+var _valid6 = _errs75 === errors;
+errors = _errs74;
+if(vErrors !== null){
+if(_errs74){
+vErrors.length = _errs74;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid6){
+const _errs78 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.capabilities !== undefined){
+let data27 = data.capabilities;
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+if(data27.effects !== undefined){
+let data28 = data27.effects;
+if(Array.isArray(data28)){
+const len6 = data28.length;
+for(let i6=0; i6<len6; i6++){
+let data29 = data28[i6];
+const _errs84 = errors;
+let valid47 = false;
+const _errs85 = errors;
+if(!((data29 === "deny") || (data29 === "message"))){
+const err33 = {instancePath:instancePath+"/capabilities/effects/" + i6,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx43/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema44.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema44.properties.effects.items.anyOf[0].enum,parentSchema:schema44.properties.effects.items.anyOf[0],data:data29};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -22473,11 +22494,38 @@ vErrors.push(err33);
 }
 errors++;
 }
+var _valid7 = _errs85 === errors;
+valid47 = valid47 || _valid7;
+const _errs86 = errors;
+if(typeof data29 === "string"){
+if(!pattern4.test(data29)){
+const err34 = {instancePath:instancePath+"/capabilities/effects/" + i6,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx43/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema44.properties.effects.items.anyOf[1],data:data29};
+if(vErrors === null){
+vErrors = [err34];
+}
 else {
-errors = _errs77;
+vErrors.push(err34);
+}
+errors++;
+}
+}
+var _valid7 = _errs86 === errors;
+valid47 = valid47 || _valid7;
+if(!valid47){
+const err35 = {instancePath:instancePath+"/capabilities/effects/" + i6,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx43/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema44.properties.effects.items.anyOf,parentSchema:schema44.properties.effects.items,data:data29};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+else {
+errors = _errs84;
 if(vErrors !== null){
-if(_errs77){
-vErrors.length = _errs77;
+if(_errs84){
+vErrors.length = _errs84;
 }
 else {
 vErrors = null;
@@ -22490,21 +22538,21 @@ vErrors = null;
 }
 }
 }
-var _valid6 = _errs71 === errors;
-valid36 = _valid6;
-if(valid36){
+var _valid6 = _errs78 === errors;
+valid39 = _valid6;
+if(valid39){
 var props3 = {};
 props3.capabilities = true;
 props3.event = true;
 }
 }
-if(!valid36){
-const err34 = {instancePath,schemaPath:"#/allOf/4/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[4].if,parentSchema:schema39.allOf[4],data};
+if(!valid39){
+const err36 = {instancePath,schemaPath:"#/allOf/4/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[4].if,parentSchema:schema39.allOf[4],data};
 if(vErrors === null){
-vErrors = [err34];
+vErrors = [err36];
 }
 else {
-vErrors.push(err34);
+vErrors.push(err36);
 }
 errors++;
 }
@@ -22517,39 +22565,12 @@ props0 = props0 || {};
 Object.assign(props0, props3);
 }
 }
-const _errs83 = errors;
-let valid45 = true;
-const _errs84 = errors;
+const _errs90 = errors;
+let valid48 = true;
+const _errs91 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing8;
 if((data.event === undefined) && (missing8 = "event")){
-const err35 = {};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-else {
-if(data.event !== undefined){
-let data28 = data.event;
-if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
-let missing9;
-if((data28.type === undefined) && (missing9 = "type")){
-const err36 = {};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-}
-else {
-if(data28.type !== undefined){
-if("turn.start" !== data28.type){
 const err37 = {};
 if(vErrors === null){
 vErrors = [err37];
@@ -22559,39 +22580,13 @@ vErrors.push(err37);
 }
 errors++;
 }
-}
-}
-}
-}
-}
-}
-var _valid8 = _errs84 === errors;
-errors = _errs83;
-if(vErrors !== null){
-if(_errs83){
-vErrors.length = _errs83;
-}
 else {
-vErrors = null;
-}
-}
-if(_valid8){
-const _errs87 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.capabilities !== undefined){
-let data30 = data.capabilities;
+if(data.event !== undefined){
+let data30 = data.event;
 if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-if(data30.effects !== undefined){
-let data31 = data30.effects;
-if(Array.isArray(data31)){
-const len6 = data31.length;
-for(let i6=0; i6<len6; i6++){
-let data32 = data31[i6];
-const _errs93 = errors;
-let valid53 = false;
-const _errs94 = errors;
-if(!(((((data32 === "deny") || (data32 === "modify")) || (data32 === "inject")) || (data32 === "flow")) || (data32 === "message"))){
-const err38 = {instancePath:instancePath+"/capabilities/effects/" + i6,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx42/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema45.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema45.properties.effects.items.anyOf[0].enum,parentSchema:schema45.properties.effects.items.anyOf[0],data:data32};
+let missing9;
+if((data30.type === undefined) && (missing9 = "type")){
+const err38 = {};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -22600,12 +22595,10 @@ vErrors.push(err38);
 }
 errors++;
 }
-var _valid9 = _errs94 === errors;
-valid53 = valid53 || _valid9;
-const _errs95 = errors;
-if(typeof data32 === "string"){
-if(!pattern4.test(data32)){
-const err39 = {instancePath:instancePath+"/capabilities/effects/" + i6,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx42/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema45.properties.effects.items.anyOf[1],data:data32};
+else {
+if(data30.type !== undefined){
+if("turn.start" !== data30.type){
+const err39 = {};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -22615,10 +22608,38 @@ vErrors.push(err39);
 errors++;
 }
 }
-var _valid9 = _errs95 === errors;
-valid53 = valid53 || _valid9;
-if(!valid53){
-const err40 = {instancePath:instancePath+"/capabilities/effects/" + i6,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx42/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema45.properties.effects.items.anyOf,parentSchema:schema45.properties.effects.items,data:data32};
+}
+}
+}
+}
+}
+var _valid8 = _errs91 === errors;
+errors = _errs90;
+if(vErrors !== null){
+if(_errs90){
+vErrors.length = _errs90;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid8){
+const _errs94 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.capabilities !== undefined){
+let data32 = data.capabilities;
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+if(data32.effects !== undefined){
+let data33 = data32.effects;
+if(Array.isArray(data33)){
+const len7 = data33.length;
+for(let i7=0; i7<len7; i7++){
+let data34 = data33[i7];
+const _errs100 = errors;
+let valid56 = false;
+const _errs101 = errors;
+if(!(((((data34 === "deny") || (data34 === "modify")) || (data34 === "inject")) || (data34 === "flow")) || (data34 === "message"))){
+const err40 = {instancePath:instancePath+"/capabilities/effects/" + i7,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx42/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema45.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema45.properties.effects.items.anyOf[0].enum,parentSchema:schema45.properties.effects.items.anyOf[0],data:data34};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -22627,11 +22648,38 @@ vErrors.push(err40);
 }
 errors++;
 }
+var _valid9 = _errs101 === errors;
+valid56 = valid56 || _valid9;
+const _errs102 = errors;
+if(typeof data34 === "string"){
+if(!pattern4.test(data34)){
+const err41 = {instancePath:instancePath+"/capabilities/effects/" + i7,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx42/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema45.properties.effects.items.anyOf[1],data:data34};
+if(vErrors === null){
+vErrors = [err41];
+}
 else {
-errors = _errs93;
+vErrors.push(err41);
+}
+errors++;
+}
+}
+var _valid9 = _errs102 === errors;
+valid56 = valid56 || _valid9;
+if(!valid56){
+const err42 = {instancePath:instancePath+"/capabilities/effects/" + i7,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx42/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema45.properties.effects.items.anyOf,parentSchema:schema45.properties.effects.items,data:data34};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+else {
+errors = _errs100;
 if(vErrors !== null){
-if(_errs93){
-vErrors.length = _errs93;
+if(_errs100){
+vErrors.length = _errs100;
 }
 else {
 vErrors = null;
@@ -22641,46 +22689,13 @@ vErrors = null;
 }
 }
 }
-if(data30.modify !== undefined){
-let data33 = data30.modify;
-if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
-for(const key2 in data33){
-const _errs98 = errors;
+if(data32.modify !== undefined){
+let data35 = data32.modify;
+if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
+for(const key2 in data35){
+const _errs105 = errors;
 if(!(key2 === "prompt")){
-const err41 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx42/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema45.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema45.properties.modify.propertyNames.enum,parentSchema:schema45.properties.modify.propertyNames,data:key2,propertyName:key2};
-if(vErrors === null){
-vErrors = [err41];
-}
-else {
-vErrors.push(err41);
-}
-errors++;
-}
-var valid54 = _errs98 === errors;
-if(!valid54){
-const err42 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx42/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid",schema:schema45.properties.modify.propertyNames,parentSchema:schema45.properties.modify,data:data33};
-if(vErrors === null){
-vErrors = [err42];
-}
-else {
-vErrors.push(err42);
-}
-errors++;
-}
-}
-}
-}
-if(data30.flow !== undefined){
-let data34 = data30.flow;
-if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
-if(data34.operations !== undefined){
-let data35 = data34.operations;
-if(Array.isArray(data35)){
-const len7 = data35.length;
-for(let i7=0; i7<len7; i7++){
-let data36 = data35[i7];
-if(!(data36 === "stop")){
-const err43 = {instancePath:instancePath+"/capabilities/flow/operations/" + i7,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx42/properties/flow/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema45.properties.flow.properties.operations.items.enum},message:"must be equal to one of the allowed values",schema:schema45.properties.flow.properties.operations.items.enum,parentSchema:schema45.properties.flow.properties.operations.items,data:data36};
+const err43 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx42/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema45.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema45.properties.modify.propertyNames.enum,parentSchema:schema45.properties.modify.propertyNames,data:key2,propertyName:key2};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -22689,29 +22704,62 @@ vErrors.push(err43);
 }
 errors++;
 }
-}
-}
-}
-}
-}
-}
-}
-}
-var _valid8 = _errs87 === errors;
-valid45 = _valid8;
-if(valid45){
-var props4 = {};
-props4.capabilities = true;
-props4.event = true;
-}
-}
-if(!valid45){
-const err44 = {instancePath,schemaPath:"#/allOf/5/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[5].if,parentSchema:schema39.allOf[5],data};
+var valid57 = _errs105 === errors;
+if(!valid57){
+const err44 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx42/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid",schema:schema45.properties.modify.propertyNames,parentSchema:schema45.properties.modify,data:data35};
 if(vErrors === null){
 vErrors = [err44];
 }
 else {
 vErrors.push(err44);
+}
+errors++;
+}
+}
+}
+}
+if(data32.flow !== undefined){
+let data36 = data32.flow;
+if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
+if(data36.operations !== undefined){
+let data37 = data36.operations;
+if(Array.isArray(data37)){
+const len8 = data37.length;
+for(let i8=0; i8<len8; i8++){
+let data38 = data37[i8];
+if(!(data38 === "stop")){
+const err45 = {instancePath:instancePath+"/capabilities/flow/operations/" + i8,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx42/properties/flow/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema45.properties.flow.properties.operations.items.enum},message:"must be equal to one of the allowed values",schema:schema45.properties.flow.properties.operations.items.enum,parentSchema:schema45.properties.flow.properties.operations.items,data:data38};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+var _valid8 = _errs94 === errors;
+valid48 = _valid8;
+if(valid48){
+var props4 = {};
+props4.capabilities = true;
+props4.event = true;
+}
+}
+if(!valid48){
+const err46 = {instancePath,schemaPath:"#/allOf/5/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[5].if,parentSchema:schema39.allOf[5],data};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
 }
 errors++;
 }
@@ -22724,39 +22772,12 @@ props0 = props0 || {};
 Object.assign(props0, props4);
 }
 }
-const _errs106 = errors;
-let valid58 = true;
-const _errs107 = errors;
+const _errs113 = errors;
+let valid61 = true;
+const _errs114 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing10;
 if((data.event === undefined) && (missing10 = "event")){
-const err45 = {};
-if(vErrors === null){
-vErrors = [err45];
-}
-else {
-vErrors.push(err45);
-}
-errors++;
-}
-else {
-if(data.event !== undefined){
-let data37 = data.event;
-if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
-let missing11;
-if((data37.type === undefined) && (missing11 = "type")){
-const err46 = {};
-if(vErrors === null){
-vErrors = [err46];
-}
-else {
-vErrors.push(err46);
-}
-errors++;
-}
-else {
-if(data37.type !== undefined){
-if("turn.finish.before" !== data37.type){
 const err47 = {};
 if(vErrors === null){
 vErrors = [err47];
@@ -22766,39 +22787,13 @@ vErrors.push(err47);
 }
 errors++;
 }
-}
-}
-}
-}
-}
-}
-var _valid10 = _errs107 === errors;
-errors = _errs106;
-if(vErrors !== null){
-if(_errs106){
-vErrors.length = _errs106;
-}
 else {
-vErrors = null;
-}
-}
-if(_valid10){
-const _errs110 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.capabilities !== undefined){
-let data39 = data.capabilities;
+if(data.event !== undefined){
+let data39 = data.event;
 if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
-if(data39.effects !== undefined){
-let data40 = data39.effects;
-if(Array.isArray(data40)){
-const len8 = data40.length;
-for(let i8=0; i8<len8; i8++){
-let data41 = data40[i8];
-const _errs116 = errors;
-let valid66 = false;
-const _errs117 = errors;
-if(!(((data41 === "modify") || (data41 === "flow")) || (data41 === "message"))){
-const err48 = {instancePath:instancePath+"/capabilities/effects/" + i8,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx41/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema46.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema46.properties.effects.items.anyOf[0].enum,parentSchema:schema46.properties.effects.items.anyOf[0],data:data41};
+let missing11;
+if((data39.type === undefined) && (missing11 = "type")){
+const err48 = {};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -22807,12 +22802,10 @@ vErrors.push(err48);
 }
 errors++;
 }
-var _valid11 = _errs117 === errors;
-valid66 = valid66 || _valid11;
-const _errs118 = errors;
-if(typeof data41 === "string"){
-if(!pattern4.test(data41)){
-const err49 = {instancePath:instancePath+"/capabilities/effects/" + i8,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx41/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema46.properties.effects.items.anyOf[1],data:data41};
+else {
+if(data39.type !== undefined){
+if("turn.finish.before" !== data39.type){
+const err49 = {};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -22822,10 +22815,38 @@ vErrors.push(err49);
 errors++;
 }
 }
-var _valid11 = _errs118 === errors;
-valid66 = valid66 || _valid11;
-if(!valid66){
-const err50 = {instancePath:instancePath+"/capabilities/effects/" + i8,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx41/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema46.properties.effects.items.anyOf,parentSchema:schema46.properties.effects.items,data:data41};
+}
+}
+}
+}
+}
+var _valid10 = _errs114 === errors;
+errors = _errs113;
+if(vErrors !== null){
+if(_errs113){
+vErrors.length = _errs113;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid10){
+const _errs117 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.capabilities !== undefined){
+let data41 = data.capabilities;
+if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
+if(data41.effects !== undefined){
+let data42 = data41.effects;
+if(Array.isArray(data42)){
+const len9 = data42.length;
+for(let i9=0; i9<len9; i9++){
+let data43 = data42[i9];
+const _errs123 = errors;
+let valid69 = false;
+const _errs124 = errors;
+if(!(((data43 === "modify") || (data43 === "flow")) || (data43 === "message"))){
+const err50 = {instancePath:instancePath+"/capabilities/effects/" + i9,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx41/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema46.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema46.properties.effects.items.anyOf[0].enum,parentSchema:schema46.properties.effects.items.anyOf[0],data:data43};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -22834,11 +22855,38 @@ vErrors.push(err50);
 }
 errors++;
 }
+var _valid11 = _errs124 === errors;
+valid69 = valid69 || _valid11;
+const _errs125 = errors;
+if(typeof data43 === "string"){
+if(!pattern4.test(data43)){
+const err51 = {instancePath:instancePath+"/capabilities/effects/" + i9,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx41/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema46.properties.effects.items.anyOf[1],data:data43};
+if(vErrors === null){
+vErrors = [err51];
+}
 else {
-errors = _errs116;
+vErrors.push(err51);
+}
+errors++;
+}
+}
+var _valid11 = _errs125 === errors;
+valid69 = valid69 || _valid11;
+if(!valid69){
+const err52 = {instancePath:instancePath+"/capabilities/effects/" + i9,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx41/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema46.properties.effects.items.anyOf,parentSchema:schema46.properties.effects.items,data:data43};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+else {
+errors = _errs123;
 if(vErrors !== null){
-if(_errs116){
-vErrors.length = _errs116;
+if(_errs123){
+vErrors.length = _errs123;
 }
 else {
 vErrors = null;
@@ -22848,46 +22896,13 @@ vErrors = null;
 }
 }
 }
-if(data39.modify !== undefined){
-let data42 = data39.modify;
-if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
-for(const key3 in data42){
-const _errs121 = errors;
+if(data41.modify !== undefined){
+let data44 = data41.modify;
+if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
+for(const key3 in data44){
+const _errs128 = errors;
 if(!(key3 === "response")){
-const err51 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx41/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema46.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema46.properties.modify.propertyNames.enum,parentSchema:schema46.properties.modify.propertyNames,data:key3,propertyName:key3};
-if(vErrors === null){
-vErrors = [err51];
-}
-else {
-vErrors.push(err51);
-}
-errors++;
-}
-var valid67 = _errs121 === errors;
-if(!valid67){
-const err52 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx41/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key3},message:"property name must be valid",schema:schema46.properties.modify.propertyNames,parentSchema:schema46.properties.modify,data:data42};
-if(vErrors === null){
-vErrors = [err52];
-}
-else {
-vErrors.push(err52);
-}
-errors++;
-}
-}
-}
-}
-if(data39.flow !== undefined){
-let data43 = data39.flow;
-if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
-if(data43.operations !== undefined){
-let data44 = data43.operations;
-if(Array.isArray(data44)){
-const len9 = data44.length;
-for(let i9=0; i9<len9; i9++){
-let data45 = data44[i9];
-if(!((data45 === "stop") || (data45 === "continue"))){
-const err53 = {instancePath:instancePath+"/capabilities/flow/operations/" + i9,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx41/properties/flow/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema46.properties.flow.properties.operations.items.enum},message:"must be equal to one of the allowed values",schema:schema46.properties.flow.properties.operations.items.enum,parentSchema:schema46.properties.flow.properties.operations.items,data:data45};
+const err53 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx41/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema46.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema46.properties.modify.propertyNames.enum,parentSchema:schema46.properties.modify.propertyNames,data:key3,propertyName:key3};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -22896,29 +22911,62 @@ vErrors.push(err53);
 }
 errors++;
 }
-}
-}
-}
-}
-}
-}
-}
-}
-var _valid10 = _errs110 === errors;
-valid58 = _valid10;
-if(valid58){
-var props5 = {};
-props5.capabilities = true;
-props5.event = true;
-}
-}
-if(!valid58){
-const err54 = {instancePath,schemaPath:"#/allOf/6/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[6].if,parentSchema:schema39.allOf[6],data};
+var valid70 = _errs128 === errors;
+if(!valid70){
+const err54 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx41/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key3},message:"property name must be valid",schema:schema46.properties.modify.propertyNames,parentSchema:schema46.properties.modify,data:data44};
 if(vErrors === null){
 vErrors = [err54];
 }
 else {
 vErrors.push(err54);
+}
+errors++;
+}
+}
+}
+}
+if(data41.flow !== undefined){
+let data45 = data41.flow;
+if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
+if(data45.operations !== undefined){
+let data46 = data45.operations;
+if(Array.isArray(data46)){
+const len10 = data46.length;
+for(let i10=0; i10<len10; i10++){
+let data47 = data46[i10];
+if(!((data47 === "stop") || (data47 === "continue"))){
+const err55 = {instancePath:instancePath+"/capabilities/flow/operations/" + i10,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx41/properties/flow/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema46.properties.flow.properties.operations.items.enum},message:"must be equal to one of the allowed values",schema:schema46.properties.flow.properties.operations.items.enum,parentSchema:schema46.properties.flow.properties.operations.items,data:data47};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+var _valid10 = _errs117 === errors;
+valid61 = _valid10;
+if(valid61){
+var props5 = {};
+props5.capabilities = true;
+props5.event = true;
+}
+}
+if(!valid61){
+const err56 = {instancePath,schemaPath:"#/allOf/6/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[6].if,parentSchema:schema39.allOf[6],data};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
 }
 errors++;
 }
@@ -22931,39 +22979,12 @@ props0 = props0 || {};
 Object.assign(props0, props5);
 }
 }
-const _errs129 = errors;
-let valid71 = true;
-const _errs130 = errors;
+const _errs136 = errors;
+let valid74 = true;
+const _errs137 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing12;
 if((data.event === undefined) && (missing12 = "event")){
-const err55 = {};
-if(vErrors === null){
-vErrors = [err55];
-}
-else {
-vErrors.push(err55);
-}
-errors++;
-}
-else {
-if(data.event !== undefined){
-let data46 = data.event;
-if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
-let missing13;
-if((data46.type === undefined) && (missing13 = "type")){
-const err56 = {};
-if(vErrors === null){
-vErrors = [err56];
-}
-else {
-vErrors.push(err56);
-}
-errors++;
-}
-else {
-if(data46.type !== undefined){
-if("model.request.before" !== data46.type){
 const err57 = {};
 if(vErrors === null){
 vErrors = [err57];
@@ -22973,39 +22994,13 @@ vErrors.push(err57);
 }
 errors++;
 }
-}
-}
-}
-}
-}
-}
-var _valid12 = _errs130 === errors;
-errors = _errs129;
-if(vErrors !== null){
-if(_errs129){
-vErrors.length = _errs129;
-}
 else {
-vErrors = null;
-}
-}
-if(_valid12){
-const _errs133 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.capabilities !== undefined){
-let data48 = data.capabilities;
+if(data.event !== undefined){
+let data48 = data.event;
 if(data48 && typeof data48 == "object" && !Array.isArray(data48)){
-if(data48.effects !== undefined){
-let data49 = data48.effects;
-if(Array.isArray(data49)){
-const len10 = data49.length;
-for(let i10=0; i10<len10; i10++){
-let data50 = data49[i10];
-const _errs139 = errors;
-let valid79 = false;
-const _errs140 = errors;
-if(!((((((data50 === "deny") || (data50 === "modify")) || (data50 === "inject")) || (data50 === "return")) || (data50 === "flow")) || (data50 === "message"))){
-const err58 = {instancePath:instancePath+"/capabilities/effects/" + i10,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx40/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema47.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema47.properties.effects.items.anyOf[0].enum,parentSchema:schema47.properties.effects.items.anyOf[0],data:data50};
+let missing13;
+if((data48.type === undefined) && (missing13 = "type")){
+const err58 = {};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -23014,12 +23009,10 @@ vErrors.push(err58);
 }
 errors++;
 }
-var _valid13 = _errs140 === errors;
-valid79 = valid79 || _valid13;
-const _errs141 = errors;
-if(typeof data50 === "string"){
-if(!pattern4.test(data50)){
-const err59 = {instancePath:instancePath+"/capabilities/effects/" + i10,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx40/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema47.properties.effects.items.anyOf[1],data:data50};
+else {
+if(data48.type !== undefined){
+if("model.request.before" !== data48.type){
+const err59 = {};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -23029,10 +23022,38 @@ vErrors.push(err59);
 errors++;
 }
 }
-var _valid13 = _errs141 === errors;
-valid79 = valid79 || _valid13;
-if(!valid79){
-const err60 = {instancePath:instancePath+"/capabilities/effects/" + i10,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx40/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema47.properties.effects.items.anyOf,parentSchema:schema47.properties.effects.items,data:data50};
+}
+}
+}
+}
+}
+var _valid12 = _errs137 === errors;
+errors = _errs136;
+if(vErrors !== null){
+if(_errs136){
+vErrors.length = _errs136;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid12){
+const _errs140 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.capabilities !== undefined){
+let data50 = data.capabilities;
+if(data50 && typeof data50 == "object" && !Array.isArray(data50)){
+if(data50.effects !== undefined){
+let data51 = data50.effects;
+if(Array.isArray(data51)){
+const len11 = data51.length;
+for(let i11=0; i11<len11; i11++){
+let data52 = data51[i11];
+const _errs146 = errors;
+let valid82 = false;
+const _errs147 = errors;
+if(!((((((data52 === "deny") || (data52 === "modify")) || (data52 === "inject")) || (data52 === "return")) || (data52 === "flow")) || (data52 === "message"))){
+const err60 = {instancePath:instancePath+"/capabilities/effects/" + i11,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx40/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema47.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema47.properties.effects.items.anyOf[0].enum,parentSchema:schema47.properties.effects.items.anyOf[0],data:data52};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -23041,11 +23062,38 @@ vErrors.push(err60);
 }
 errors++;
 }
+var _valid13 = _errs147 === errors;
+valid82 = valid82 || _valid13;
+const _errs148 = errors;
+if(typeof data52 === "string"){
+if(!pattern4.test(data52)){
+const err61 = {instancePath:instancePath+"/capabilities/effects/" + i11,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx40/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema47.properties.effects.items.anyOf[1],data:data52};
+if(vErrors === null){
+vErrors = [err61];
+}
 else {
-errors = _errs139;
+vErrors.push(err61);
+}
+errors++;
+}
+}
+var _valid13 = _errs148 === errors;
+valid82 = valid82 || _valid13;
+if(!valid82){
+const err62 = {instancePath:instancePath+"/capabilities/effects/" + i11,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx40/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema47.properties.effects.items.anyOf,parentSchema:schema47.properties.effects.items,data:data52};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+else {
+errors = _errs146;
 if(vErrors !== null){
-if(_errs139){
-vErrors.length = _errs139;
+if(_errs146){
+vErrors.length = _errs146;
 }
 else {
 vErrors = null;
@@ -23055,46 +23103,13 @@ vErrors = null;
 }
 }
 }
-if(data48.modify !== undefined){
-let data51 = data48.modify;
-if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
-for(const key4 in data51){
-const _errs144 = errors;
+if(data50.modify !== undefined){
+let data53 = data50.modify;
+if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
+for(const key4 in data53){
+const _errs151 = errors;
 if(!(key4 === "request")){
-const err61 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx40/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema47.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema47.properties.modify.propertyNames.enum,parentSchema:schema47.properties.modify.propertyNames,data:key4,propertyName:key4};
-if(vErrors === null){
-vErrors = [err61];
-}
-else {
-vErrors.push(err61);
-}
-errors++;
-}
-var valid80 = _errs144 === errors;
-if(!valid80){
-const err62 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx40/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid",schema:schema47.properties.modify.propertyNames,parentSchema:schema47.properties.modify,data:data51};
-if(vErrors === null){
-vErrors = [err62];
-}
-else {
-vErrors.push(err62);
-}
-errors++;
-}
-}
-}
-}
-if(data48.flow !== undefined){
-let data52 = data48.flow;
-if(data52 && typeof data52 == "object" && !Array.isArray(data52)){
-if(data52.operations !== undefined){
-let data53 = data52.operations;
-if(Array.isArray(data53)){
-const len11 = data53.length;
-for(let i11=0; i11<len11; i11++){
-let data54 = data53[i11];
-if(!(data54 === "stop")){
-const err63 = {instancePath:instancePath+"/capabilities/flow/operations/" + i11,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx40/properties/flow/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema47.properties.flow.properties.operations.items.enum},message:"must be equal to one of the allowed values",schema:schema47.properties.flow.properties.operations.items.enum,parentSchema:schema47.properties.flow.properties.operations.items,data:data54};
+const err63 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx40/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema47.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema47.properties.modify.propertyNames.enum,parentSchema:schema47.properties.modify.propertyNames,data:key4,propertyName:key4};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -23103,29 +23118,62 @@ vErrors.push(err63);
 }
 errors++;
 }
-}
-}
-}
-}
-}
-}
-}
-}
-var _valid12 = _errs133 === errors;
-valid71 = _valid12;
-if(valid71){
-var props6 = {};
-props6.capabilities = true;
-props6.event = true;
-}
-}
-if(!valid71){
-const err64 = {instancePath,schemaPath:"#/allOf/7/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[7].if,parentSchema:schema39.allOf[7],data};
+var valid83 = _errs151 === errors;
+if(!valid83){
+const err64 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx40/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid",schema:schema47.properties.modify.propertyNames,parentSchema:schema47.properties.modify,data:data53};
 if(vErrors === null){
 vErrors = [err64];
 }
 else {
 vErrors.push(err64);
+}
+errors++;
+}
+}
+}
+}
+if(data50.flow !== undefined){
+let data54 = data50.flow;
+if(data54 && typeof data54 == "object" && !Array.isArray(data54)){
+if(data54.operations !== undefined){
+let data55 = data54.operations;
+if(Array.isArray(data55)){
+const len12 = data55.length;
+for(let i12=0; i12<len12; i12++){
+let data56 = data55[i12];
+if(!(data56 === "stop")){
+const err65 = {instancePath:instancePath+"/capabilities/flow/operations/" + i12,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx40/properties/flow/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema47.properties.flow.properties.operations.items.enum},message:"must be equal to one of the allowed values",schema:schema47.properties.flow.properties.operations.items.enum,parentSchema:schema47.properties.flow.properties.operations.items,data:data56};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+var _valid12 = _errs140 === errors;
+valid74 = _valid12;
+if(valid74){
+var props6 = {};
+props6.capabilities = true;
+props6.event = true;
+}
+}
+if(!valid74){
+const err66 = {instancePath,schemaPath:"#/allOf/7/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[7].if,parentSchema:schema39.allOf[7],data};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
 }
 errors++;
 }
@@ -23138,39 +23186,12 @@ props0 = props0 || {};
 Object.assign(props0, props6);
 }
 }
-const _errs152 = errors;
-let valid84 = true;
-const _errs153 = errors;
+const _errs159 = errors;
+let valid87 = true;
+const _errs160 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing14;
 if((data.event === undefined) && (missing14 = "event")){
-const err65 = {};
-if(vErrors === null){
-vErrors = [err65];
-}
-else {
-vErrors.push(err65);
-}
-errors++;
-}
-else {
-if(data.event !== undefined){
-let data55 = data.event;
-if(data55 && typeof data55 == "object" && !Array.isArray(data55)){
-let missing15;
-if((data55.type === undefined) && (missing15 = "type")){
-const err66 = {};
-if(vErrors === null){
-vErrors = [err66];
-}
-else {
-vErrors.push(err66);
-}
-errors++;
-}
-else {
-if(data55.type !== undefined){
-if("model.switch.before" !== data55.type){
 const err67 = {};
 if(vErrors === null){
 vErrors = [err67];
@@ -23180,39 +23201,13 @@ vErrors.push(err67);
 }
 errors++;
 }
-}
-}
-}
-}
-}
-}
-var _valid14 = _errs153 === errors;
-errors = _errs152;
-if(vErrors !== null){
-if(_errs152){
-vErrors.length = _errs152;
-}
 else {
-vErrors = null;
-}
-}
-if(_valid14){
-const _errs156 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.capabilities !== undefined){
-let data57 = data.capabilities;
+if(data.event !== undefined){
+let data57 = data.event;
 if(data57 && typeof data57 == "object" && !Array.isArray(data57)){
-if(data57.effects !== undefined){
-let data58 = data57.effects;
-if(Array.isArray(data58)){
-const len12 = data58.length;
-for(let i12=0; i12<len12; i12++){
-let data59 = data58[i12];
-const _errs162 = errors;
-let valid92 = false;
-const _errs163 = errors;
-if(!(((data59 === "deny") || (data59 === "flow")) || (data59 === "message"))){
-const err68 = {instancePath:instancePath+"/capabilities/effects/" + i12,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx39/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema48.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema48.properties.effects.items.anyOf[0].enum,parentSchema:schema48.properties.effects.items.anyOf[0],data:data59};
+let missing15;
+if((data57.type === undefined) && (missing15 = "type")){
+const err68 = {};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -23221,12 +23216,10 @@ vErrors.push(err68);
 }
 errors++;
 }
-var _valid15 = _errs163 === errors;
-valid92 = valid92 || _valid15;
-const _errs164 = errors;
-if(typeof data59 === "string"){
-if(!pattern4.test(data59)){
-const err69 = {instancePath:instancePath+"/capabilities/effects/" + i12,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx39/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema48.properties.effects.items.anyOf[1],data:data59};
+else {
+if(data57.type !== undefined){
+if("model.switch.before" !== data57.type){
+const err69 = {};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -23236,10 +23229,38 @@ vErrors.push(err69);
 errors++;
 }
 }
-var _valid15 = _errs164 === errors;
-valid92 = valid92 || _valid15;
-if(!valid92){
-const err70 = {instancePath:instancePath+"/capabilities/effects/" + i12,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx39/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema48.properties.effects.items.anyOf,parentSchema:schema48.properties.effects.items,data:data59};
+}
+}
+}
+}
+}
+var _valid14 = _errs160 === errors;
+errors = _errs159;
+if(vErrors !== null){
+if(_errs159){
+vErrors.length = _errs159;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid14){
+const _errs163 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.capabilities !== undefined){
+let data59 = data.capabilities;
+if(data59 && typeof data59 == "object" && !Array.isArray(data59)){
+if(data59.effects !== undefined){
+let data60 = data59.effects;
+if(Array.isArray(data60)){
+const len13 = data60.length;
+for(let i13=0; i13<len13; i13++){
+let data61 = data60[i13];
+const _errs169 = errors;
+let valid95 = false;
+const _errs170 = errors;
+if(!(((data61 === "deny") || (data61 === "flow")) || (data61 === "message"))){
+const err70 = {instancePath:instancePath+"/capabilities/effects/" + i13,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx39/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema48.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema48.properties.effects.items.anyOf[0].enum,parentSchema:schema48.properties.effects.items.anyOf[0],data:data61};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -23248,31 +23269,12 @@ vErrors.push(err70);
 }
 errors++;
 }
-else {
-errors = _errs162;
-if(vErrors !== null){
-if(_errs162){
-vErrors.length = _errs162;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-}
-if(data57.flow !== undefined){
-let data60 = data57.flow;
-if(data60 && typeof data60 == "object" && !Array.isArray(data60)){
-if(data60.operations !== undefined){
-let data61 = data60.operations;
-if(Array.isArray(data61)){
-const len13 = data61.length;
-for(let i13=0; i13<len13; i13++){
-let data62 = data61[i13];
-if(!(data62 === "stop")){
-const err71 = {instancePath:instancePath+"/capabilities/flow/operations/" + i13,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx39/properties/flow/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema48.properties.flow.properties.operations.items.enum},message:"must be equal to one of the allowed values",schema:schema48.properties.flow.properties.operations.items.enum,parentSchema:schema48.properties.flow.properties.operations.items,data:data62};
+var _valid15 = _errs170 === errors;
+valid95 = valid95 || _valid15;
+const _errs171 = errors;
+if(typeof data61 === "string"){
+if(!pattern4.test(data61)){
+const err71 = {instancePath:instancePath+"/capabilities/effects/" + i13,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx39/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema48.properties.effects.items.anyOf[1],data:data61};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -23282,28 +23284,74 @@ vErrors.push(err71);
 errors++;
 }
 }
-}
-}
-}
-}
-}
-}
-}
-var _valid14 = _errs156 === errors;
-valid84 = _valid14;
-if(valid84){
-var props7 = {};
-props7.capabilities = true;
-props7.event = true;
-}
-}
-if(!valid84){
-const err72 = {instancePath,schemaPath:"#/allOf/8/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[8].if,parentSchema:schema39.allOf[8],data};
+var _valid15 = _errs171 === errors;
+valid95 = valid95 || _valid15;
+if(!valid95){
+const err72 = {instancePath:instancePath+"/capabilities/effects/" + i13,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx39/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema48.properties.effects.items.anyOf,parentSchema:schema48.properties.effects.items,data:data61};
 if(vErrors === null){
 vErrors = [err72];
 }
 else {
 vErrors.push(err72);
+}
+errors++;
+}
+else {
+errors = _errs169;
+if(vErrors !== null){
+if(_errs169){
+vErrors.length = _errs169;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+}
+if(data59.flow !== undefined){
+let data62 = data59.flow;
+if(data62 && typeof data62 == "object" && !Array.isArray(data62)){
+if(data62.operations !== undefined){
+let data63 = data62.operations;
+if(Array.isArray(data63)){
+const len14 = data63.length;
+for(let i14=0; i14<len14; i14++){
+let data64 = data63[i14];
+if(!(data64 === "stop")){
+const err73 = {instancePath:instancePath+"/capabilities/flow/operations/" + i14,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx39/properties/flow/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema48.properties.flow.properties.operations.items.enum},message:"must be equal to one of the allowed values",schema:schema48.properties.flow.properties.operations.items.enum,parentSchema:schema48.properties.flow.properties.operations.items,data:data64};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+var _valid14 = _errs163 === errors;
+valid87 = _valid14;
+if(valid87){
+var props7 = {};
+props7.capabilities = true;
+props7.event = true;
+}
+}
+if(!valid87){
+const err74 = {instancePath,schemaPath:"#/allOf/8/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[8].if,parentSchema:schema39.allOf[8],data};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
 }
 errors++;
 }
@@ -23316,39 +23364,12 @@ props0 = props0 || {};
 Object.assign(props0, props7);
 }
 }
-const _errs172 = errors;
-let valid96 = true;
-const _errs173 = errors;
+const _errs179 = errors;
+let valid99 = true;
+const _errs180 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing16;
 if((data.event === undefined) && (missing16 = "event")){
-const err73 = {};
-if(vErrors === null){
-vErrors = [err73];
-}
-else {
-vErrors.push(err73);
-}
-errors++;
-}
-else {
-if(data.event !== undefined){
-let data63 = data.event;
-if(data63 && typeof data63 == "object" && !Array.isArray(data63)){
-let missing17;
-if((data63.type === undefined) && (missing17 = "type")){
-const err74 = {};
-if(vErrors === null){
-vErrors = [err74];
-}
-else {
-vErrors.push(err74);
-}
-errors++;
-}
-else {
-if(data63.type !== undefined){
-if("tool.permission.request" !== data63.type){
 const err75 = {};
 if(vErrors === null){
 vErrors = [err75];
@@ -23358,39 +23379,13 @@ vErrors.push(err75);
 }
 errors++;
 }
-}
-}
-}
-}
-}
-}
-var _valid16 = _errs173 === errors;
-errors = _errs172;
-if(vErrors !== null){
-if(_errs172){
-vErrors.length = _errs172;
-}
 else {
-vErrors = null;
-}
-}
-if(_valid16){
-const _errs176 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.capabilities !== undefined){
-let data65 = data.capabilities;
+if(data.event !== undefined){
+let data65 = data.event;
 if(data65 && typeof data65 == "object" && !Array.isArray(data65)){
-if(data65.effects !== undefined){
-let data66 = data65.effects;
-if(Array.isArray(data66)){
-const len14 = data66.length;
-for(let i14=0; i14<len14; i14++){
-let data67 = data66[i14];
-const _errs182 = errors;
-let valid104 = false;
-const _errs183 = errors;
-if(!(((((data67 === "allow") || (data67 === "deny")) || (data67 === "modify")) || (data67 === "flow")) || (data67 === "message"))){
-const err76 = {instancePath:instancePath+"/capabilities/effects/" + i14,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx38/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema49.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema49.properties.effects.items.anyOf[0].enum,parentSchema:schema49.properties.effects.items.anyOf[0],data:data67};
+let missing17;
+if((data65.type === undefined) && (missing17 = "type")){
+const err76 = {};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -23399,12 +23394,10 @@ vErrors.push(err76);
 }
 errors++;
 }
-var _valid17 = _errs183 === errors;
-valid104 = valid104 || _valid17;
-const _errs184 = errors;
-if(typeof data67 === "string"){
-if(!pattern4.test(data67)){
-const err77 = {instancePath:instancePath+"/capabilities/effects/" + i14,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx38/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema49.properties.effects.items.anyOf[1],data:data67};
+else {
+if(data65.type !== undefined){
+if("tool.permission.request" !== data65.type){
+const err77 = {};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -23414,10 +23407,38 @@ vErrors.push(err77);
 errors++;
 }
 }
-var _valid17 = _errs184 === errors;
-valid104 = valid104 || _valid17;
-if(!valid104){
-const err78 = {instancePath:instancePath+"/capabilities/effects/" + i14,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx38/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema49.properties.effects.items.anyOf,parentSchema:schema49.properties.effects.items,data:data67};
+}
+}
+}
+}
+}
+var _valid16 = _errs180 === errors;
+errors = _errs179;
+if(vErrors !== null){
+if(_errs179){
+vErrors.length = _errs179;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid16){
+const _errs183 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.capabilities !== undefined){
+let data67 = data.capabilities;
+if(data67 && typeof data67 == "object" && !Array.isArray(data67)){
+if(data67.effects !== undefined){
+let data68 = data67.effects;
+if(Array.isArray(data68)){
+const len15 = data68.length;
+for(let i15=0; i15<len15; i15++){
+let data69 = data68[i15];
+const _errs189 = errors;
+let valid107 = false;
+const _errs190 = errors;
+if(!(((((data69 === "allow") || (data69 === "deny")) || (data69 === "modify")) || (data69 === "flow")) || (data69 === "message"))){
+const err78 = {instancePath:instancePath+"/capabilities/effects/" + i15,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx38/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema49.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema49.properties.effects.items.anyOf[0].enum,parentSchema:schema49.properties.effects.items.anyOf[0],data:data69};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -23426,11 +23447,38 @@ vErrors.push(err78);
 }
 errors++;
 }
+var _valid17 = _errs190 === errors;
+valid107 = valid107 || _valid17;
+const _errs191 = errors;
+if(typeof data69 === "string"){
+if(!pattern4.test(data69)){
+const err79 = {instancePath:instancePath+"/capabilities/effects/" + i15,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx38/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema49.properties.effects.items.anyOf[1],data:data69};
+if(vErrors === null){
+vErrors = [err79];
+}
 else {
-errors = _errs182;
+vErrors.push(err79);
+}
+errors++;
+}
+}
+var _valid17 = _errs191 === errors;
+valid107 = valid107 || _valid17;
+if(!valid107){
+const err80 = {instancePath:instancePath+"/capabilities/effects/" + i15,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx38/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema49.properties.effects.items.anyOf,parentSchema:schema49.properties.effects.items,data:data69};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+else {
+errors = _errs189;
 if(vErrors !== null){
-if(_errs182){
-vErrors.length = _errs182;
+if(_errs189){
+vErrors.length = _errs189;
 }
 else {
 vErrors = null;
@@ -23440,46 +23488,13 @@ vErrors = null;
 }
 }
 }
-if(data65.modify !== undefined){
-let data68 = data65.modify;
-if(data68 && typeof data68 == "object" && !Array.isArray(data68)){
-for(const key5 in data68){
-const _errs187 = errors;
+if(data67.modify !== undefined){
+let data70 = data67.modify;
+if(data70 && typeof data70 == "object" && !Array.isArray(data70)){
+for(const key5 in data70){
+const _errs194 = errors;
 if(!(key5 === "input")){
-const err79 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx38/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema49.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema49.properties.modify.propertyNames.enum,parentSchema:schema49.properties.modify.propertyNames,data:key5,propertyName:key5};
-if(vErrors === null){
-vErrors = [err79];
-}
-else {
-vErrors.push(err79);
-}
-errors++;
-}
-var valid105 = _errs187 === errors;
-if(!valid105){
-const err80 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx38/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key5},message:"property name must be valid",schema:schema49.properties.modify.propertyNames,parentSchema:schema49.properties.modify,data:data68};
-if(vErrors === null){
-vErrors = [err80];
-}
-else {
-vErrors.push(err80);
-}
-errors++;
-}
-}
-}
-}
-if(data65.flow !== undefined){
-let data69 = data65.flow;
-if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
-if(data69.operations !== undefined){
-let data70 = data69.operations;
-if(Array.isArray(data70)){
-const len15 = data70.length;
-for(let i15=0; i15<len15; i15++){
-let data71 = data70[i15];
-if(!(data71 === "stop")){
-const err81 = {instancePath:instancePath+"/capabilities/flow/operations/" + i15,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx38/properties/flow/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema49.properties.flow.properties.operations.items.enum},message:"must be equal to one of the allowed values",schema:schema49.properties.flow.properties.operations.items.enum,parentSchema:schema49.properties.flow.properties.operations.items,data:data71};
+const err81 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx38/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema49.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema49.properties.modify.propertyNames.enum,parentSchema:schema49.properties.modify.propertyNames,data:key5,propertyName:key5};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -23488,29 +23503,62 @@ vErrors.push(err81);
 }
 errors++;
 }
-}
-}
-}
-}
-}
-}
-}
-}
-var _valid16 = _errs176 === errors;
-valid96 = _valid16;
-if(valid96){
-var props8 = {};
-props8.capabilities = true;
-props8.event = true;
-}
-}
-if(!valid96){
-const err82 = {instancePath,schemaPath:"#/allOf/9/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[9].if,parentSchema:schema39.allOf[9],data};
+var valid108 = _errs194 === errors;
+if(!valid108){
+const err82 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx38/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key5},message:"property name must be valid",schema:schema49.properties.modify.propertyNames,parentSchema:schema49.properties.modify,data:data70};
 if(vErrors === null){
 vErrors = [err82];
 }
 else {
 vErrors.push(err82);
+}
+errors++;
+}
+}
+}
+}
+if(data67.flow !== undefined){
+let data71 = data67.flow;
+if(data71 && typeof data71 == "object" && !Array.isArray(data71)){
+if(data71.operations !== undefined){
+let data72 = data71.operations;
+if(Array.isArray(data72)){
+const len16 = data72.length;
+for(let i16=0; i16<len16; i16++){
+let data73 = data72[i16];
+if(!(data73 === "stop")){
+const err83 = {instancePath:instancePath+"/capabilities/flow/operations/" + i16,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx38/properties/flow/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema49.properties.flow.properties.operations.items.enum},message:"must be equal to one of the allowed values",schema:schema49.properties.flow.properties.operations.items.enum,parentSchema:schema49.properties.flow.properties.operations.items,data:data73};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+var _valid16 = _errs183 === errors;
+valid99 = _valid16;
+if(valid99){
+var props8 = {};
+props8.capabilities = true;
+props8.event = true;
+}
+}
+if(!valid99){
+const err84 = {instancePath,schemaPath:"#/allOf/9/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[9].if,parentSchema:schema39.allOf[9],data};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
 }
 errors++;
 }
@@ -23523,39 +23571,12 @@ props0 = props0 || {};
 Object.assign(props0, props8);
 }
 }
-const _errs195 = errors;
-let valid109 = true;
-const _errs196 = errors;
+const _errs202 = errors;
+let valid112 = true;
+const _errs203 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing18;
 if((data.event === undefined) && (missing18 = "event")){
-const err83 = {};
-if(vErrors === null){
-vErrors = [err83];
-}
-else {
-vErrors.push(err83);
-}
-errors++;
-}
-else {
-if(data.event !== undefined){
-let data72 = data.event;
-if(data72 && typeof data72 == "object" && !Array.isArray(data72)){
-let missing19;
-if((data72.type === undefined) && (missing19 = "type")){
-const err84 = {};
-if(vErrors === null){
-vErrors = [err84];
-}
-else {
-vErrors.push(err84);
-}
-errors++;
-}
-else {
-if(data72.type !== undefined){
-if("tool.batch.after" !== data72.type){
 const err85 = {};
 if(vErrors === null){
 vErrors = [err85];
@@ -23565,39 +23586,13 @@ vErrors.push(err85);
 }
 errors++;
 }
-}
-}
-}
-}
-}
-}
-var _valid18 = _errs196 === errors;
-errors = _errs195;
-if(vErrors !== null){
-if(_errs195){
-vErrors.length = _errs195;
-}
 else {
-vErrors = null;
-}
-}
-if(_valid18){
-const _errs199 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.capabilities !== undefined){
-let data74 = data.capabilities;
+if(data.event !== undefined){
+let data74 = data.event;
 if(data74 && typeof data74 == "object" && !Array.isArray(data74)){
-if(data74.effects !== undefined){
-let data75 = data74.effects;
-if(Array.isArray(data75)){
-const len16 = data75.length;
-for(let i16=0; i16<len16; i16++){
-let data76 = data75[i16];
-const _errs205 = errors;
-let valid117 = false;
-const _errs206 = errors;
-if(!(((data76 === "flow") || (data76 === "inject")) || (data76 === "message"))){
-const err86 = {instancePath:instancePath+"/capabilities/effects/" + i16,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx37/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema50.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema50.properties.effects.items.anyOf[0].enum,parentSchema:schema50.properties.effects.items.anyOf[0],data:data76};
+let missing19;
+if((data74.type === undefined) && (missing19 = "type")){
+const err86 = {};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -23606,12 +23601,10 @@ vErrors.push(err86);
 }
 errors++;
 }
-var _valid19 = _errs206 === errors;
-valid117 = valid117 || _valid19;
-const _errs207 = errors;
-if(typeof data76 === "string"){
-if(!pattern4.test(data76)){
-const err87 = {instancePath:instancePath+"/capabilities/effects/" + i16,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx37/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema50.properties.effects.items.anyOf[1],data:data76};
+else {
+if(data74.type !== undefined){
+if("tool.batch.after" !== data74.type){
+const err87 = {};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -23621,10 +23614,38 @@ vErrors.push(err87);
 errors++;
 }
 }
-var _valid19 = _errs207 === errors;
-valid117 = valid117 || _valid19;
-if(!valid117){
-const err88 = {instancePath:instancePath+"/capabilities/effects/" + i16,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx37/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema50.properties.effects.items.anyOf,parentSchema:schema50.properties.effects.items,data:data76};
+}
+}
+}
+}
+}
+var _valid18 = _errs203 === errors;
+errors = _errs202;
+if(vErrors !== null){
+if(_errs202){
+vErrors.length = _errs202;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid18){
+const _errs206 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.capabilities !== undefined){
+let data76 = data.capabilities;
+if(data76 && typeof data76 == "object" && !Array.isArray(data76)){
+if(data76.effects !== undefined){
+let data77 = data76.effects;
+if(Array.isArray(data77)){
+const len17 = data77.length;
+for(let i17=0; i17<len17; i17++){
+let data78 = data77[i17];
+const _errs212 = errors;
+let valid120 = false;
+const _errs213 = errors;
+if(!(((data78 === "flow") || (data78 === "inject")) || (data78 === "message"))){
+const err88 = {instancePath:instancePath+"/capabilities/effects/" + i17,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx37/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema50.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema50.properties.effects.items.anyOf[0].enum,parentSchema:schema50.properties.effects.items.anyOf[0],data:data78};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -23633,31 +23654,12 @@ vErrors.push(err88);
 }
 errors++;
 }
-else {
-errors = _errs205;
-if(vErrors !== null){
-if(_errs205){
-vErrors.length = _errs205;
-}
-else {
-vErrors = null;
-}
-}
-}
-}
-}
-}
-if(data74.flow !== undefined){
-let data77 = data74.flow;
-if(data77 && typeof data77 == "object" && !Array.isArray(data77)){
-if(data77.operations !== undefined){
-let data78 = data77.operations;
-if(Array.isArray(data78)){
-const len17 = data78.length;
-for(let i17=0; i17<len17; i17++){
-let data79 = data78[i17];
-if(!(data79 === "stop")){
-const err89 = {instancePath:instancePath+"/capabilities/flow/operations/" + i17,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx37/properties/flow/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema50.properties.flow.properties.operations.items.enum},message:"must be equal to one of the allowed values",schema:schema50.properties.flow.properties.operations.items.enum,parentSchema:schema50.properties.flow.properties.operations.items,data:data79};
+var _valid19 = _errs213 === errors;
+valid120 = valid120 || _valid19;
+const _errs214 = errors;
+if(typeof data78 === "string"){
+if(!pattern4.test(data78)){
+const err89 = {instancePath:instancePath+"/capabilities/effects/" + i17,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx37/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema50.properties.effects.items.anyOf[1],data:data78};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -23667,28 +23669,74 @@ vErrors.push(err89);
 errors++;
 }
 }
-}
-}
-}
-}
-}
-}
-}
-var _valid18 = _errs199 === errors;
-valid109 = _valid18;
-if(valid109){
-var props9 = {};
-props9.capabilities = true;
-props9.event = true;
-}
-}
-if(!valid109){
-const err90 = {instancePath,schemaPath:"#/allOf/10/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[10].if,parentSchema:schema39.allOf[10],data};
+var _valid19 = _errs214 === errors;
+valid120 = valid120 || _valid19;
+if(!valid120){
+const err90 = {instancePath:instancePath+"/capabilities/effects/" + i17,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx37/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema50.properties.effects.items.anyOf,parentSchema:schema50.properties.effects.items,data:data78};
 if(vErrors === null){
 vErrors = [err90];
 }
 else {
 vErrors.push(err90);
+}
+errors++;
+}
+else {
+errors = _errs212;
+if(vErrors !== null){
+if(_errs212){
+vErrors.length = _errs212;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+}
+if(data76.flow !== undefined){
+let data79 = data76.flow;
+if(data79 && typeof data79 == "object" && !Array.isArray(data79)){
+if(data79.operations !== undefined){
+let data80 = data79.operations;
+if(Array.isArray(data80)){
+const len18 = data80.length;
+for(let i18=0; i18<len18; i18++){
+let data81 = data80[i18];
+if(!(data81 === "stop")){
+const err91 = {instancePath:instancePath+"/capabilities/flow/operations/" + i18,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx37/properties/flow/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema50.properties.flow.properties.operations.items.enum},message:"must be equal to one of the allowed values",schema:schema50.properties.flow.properties.operations.items.enum,parentSchema:schema50.properties.flow.properties.operations.items,data:data81};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+var _valid18 = _errs206 === errors;
+valid112 = _valid18;
+if(valid112){
+var props9 = {};
+props9.capabilities = true;
+props9.event = true;
+}
+}
+if(!valid112){
+const err92 = {instancePath,schemaPath:"#/allOf/10/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[10].if,parentSchema:schema39.allOf[10],data};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
 }
 errors++;
 }
@@ -23701,39 +23749,12 @@ props0 = props0 || {};
 Object.assign(props0, props9);
 }
 }
-const _errs215 = errors;
-let valid121 = true;
-const _errs216 = errors;
+const _errs222 = errors;
+let valid124 = true;
+const _errs223 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing20;
 if((data.event === undefined) && (missing20 = "event")){
-const err91 = {};
-if(vErrors === null){
-vErrors = [err91];
-}
-else {
-vErrors.push(err91);
-}
-errors++;
-}
-else {
-if(data.event !== undefined){
-let data80 = data.event;
-if(data80 && typeof data80 == "object" && !Array.isArray(data80)){
-let missing21;
-if((data80.type === undefined) && (missing21 = "type")){
-const err92 = {};
-if(vErrors === null){
-vErrors = [err92];
-}
-else {
-vErrors.push(err92);
-}
-errors++;
-}
-else {
-if(data80.type !== undefined){
-if("context.compact.before" !== data80.type){
 const err93 = {};
 if(vErrors === null){
 vErrors = [err93];
@@ -23743,39 +23764,13 @@ vErrors.push(err93);
 }
 errors++;
 }
-}
-}
-}
-}
-}
-}
-var _valid20 = _errs216 === errors;
-errors = _errs215;
-if(vErrors !== null){
-if(_errs215){
-vErrors.length = _errs215;
-}
 else {
-vErrors = null;
-}
-}
-if(_valid20){
-const _errs219 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.capabilities !== undefined){
-let data82 = data.capabilities;
+if(data.event !== undefined){
+let data82 = data.event;
 if(data82 && typeof data82 == "object" && !Array.isArray(data82)){
-if(data82.effects !== undefined){
-let data83 = data82.effects;
-if(Array.isArray(data83)){
-const len18 = data83.length;
-for(let i18=0; i18<len18; i18++){
-let data84 = data83[i18];
-const _errs225 = errors;
-let valid129 = false;
-const _errs226 = errors;
-if(!(((((data84 === "deny") || (data84 === "modify")) || (data84 === "return")) || (data84 === "inject")) || (data84 === "message"))){
-const err94 = {instancePath:instancePath+"/capabilities/effects/" + i18,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx36/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema51.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema51.properties.effects.items.anyOf[0].enum,parentSchema:schema51.properties.effects.items.anyOf[0],data:data84};
+let missing21;
+if((data82.type === undefined) && (missing21 = "type")){
+const err94 = {};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -23784,12 +23779,10 @@ vErrors.push(err94);
 }
 errors++;
 }
-var _valid21 = _errs226 === errors;
-valid129 = valid129 || _valid21;
-const _errs227 = errors;
-if(typeof data84 === "string"){
-if(!pattern4.test(data84)){
-const err95 = {instancePath:instancePath+"/capabilities/effects/" + i18,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx36/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema51.properties.effects.items.anyOf[1],data:data84};
+else {
+if(data82.type !== undefined){
+if("context.compact.before" !== data82.type){
+const err95 = {};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -23799,10 +23792,38 @@ vErrors.push(err95);
 errors++;
 }
 }
-var _valid21 = _errs227 === errors;
-valid129 = valid129 || _valid21;
-if(!valid129){
-const err96 = {instancePath:instancePath+"/capabilities/effects/" + i18,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx36/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema51.properties.effects.items.anyOf,parentSchema:schema51.properties.effects.items,data:data84};
+}
+}
+}
+}
+}
+var _valid20 = _errs223 === errors;
+errors = _errs222;
+if(vErrors !== null){
+if(_errs222){
+vErrors.length = _errs222;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid20){
+const _errs226 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.capabilities !== undefined){
+let data84 = data.capabilities;
+if(data84 && typeof data84 == "object" && !Array.isArray(data84)){
+if(data84.effects !== undefined){
+let data85 = data84.effects;
+if(Array.isArray(data85)){
+const len19 = data85.length;
+for(let i19=0; i19<len19; i19++){
+let data86 = data85[i19];
+const _errs232 = errors;
+let valid132 = false;
+const _errs233 = errors;
+if(!(((((data86 === "deny") || (data86 === "modify")) || (data86 === "return")) || (data86 === "inject")) || (data86 === "message"))){
+const err96 = {instancePath:instancePath+"/capabilities/effects/" + i19,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx36/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema51.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema51.properties.effects.items.anyOf[0].enum,parentSchema:schema51.properties.effects.items.anyOf[0],data:data86};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -23811,11 +23832,38 @@ vErrors.push(err96);
 }
 errors++;
 }
+var _valid21 = _errs233 === errors;
+valid132 = valid132 || _valid21;
+const _errs234 = errors;
+if(typeof data86 === "string"){
+if(!pattern4.test(data86)){
+const err97 = {instancePath:instancePath+"/capabilities/effects/" + i19,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx36/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema51.properties.effects.items.anyOf[1],data:data86};
+if(vErrors === null){
+vErrors = [err97];
+}
 else {
-errors = _errs225;
+vErrors.push(err97);
+}
+errors++;
+}
+}
+var _valid21 = _errs234 === errors;
+valid132 = valid132 || _valid21;
+if(!valid132){
+const err98 = {instancePath:instancePath+"/capabilities/effects/" + i19,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx36/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema51.properties.effects.items.anyOf,parentSchema:schema51.properties.effects.items,data:data86};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+else {
+errors = _errs232;
 if(vErrors !== null){
-if(_errs225){
-vErrors.length = _errs225;
+if(_errs232){
+vErrors.length = _errs232;
 }
 else {
 vErrors = null;
@@ -23825,53 +23873,53 @@ vErrors = null;
 }
 }
 }
-if(data82.modify !== undefined){
-let data85 = data82.modify;
-if(data85 && typeof data85 == "object" && !Array.isArray(data85)){
-for(const key6 in data85){
-const _errs230 = errors;
+if(data84.modify !== undefined){
+let data87 = data84.modify;
+if(data87 && typeof data87 == "object" && !Array.isArray(data87)){
+for(const key6 in data87){
+const _errs237 = errors;
 if(!(key6 === "instructions")){
-const err97 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx36/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema51.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema51.properties.modify.propertyNames.enum,parentSchema:schema51.properties.modify.propertyNames,data:key6,propertyName:key6};
-if(vErrors === null){
-vErrors = [err97];
-}
-else {
-vErrors.push(err97);
-}
-errors++;
-}
-var valid130 = _errs230 === errors;
-if(!valid130){
-const err98 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx36/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid",schema:schema51.properties.modify.propertyNames,parentSchema:schema51.properties.modify,data:data85};
-if(vErrors === null){
-vErrors = [err98];
-}
-else {
-vErrors.push(err98);
-}
-errors++;
-}
-}
-}
-}
-}
-}
-}
-var _valid20 = _errs219 === errors;
-valid121 = _valid20;
-if(valid121){
-var props10 = {};
-props10.capabilities = true;
-props10.event = true;
-}
-}
-if(!valid121){
-const err99 = {instancePath,schemaPath:"#/allOf/11/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[11].if,parentSchema:schema39.allOf[11],data};
+const err99 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx36/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema51.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema51.properties.modify.propertyNames.enum,parentSchema:schema51.properties.modify.propertyNames,data:key6,propertyName:key6};
 if(vErrors === null){
 vErrors = [err99];
 }
 else {
 vErrors.push(err99);
+}
+errors++;
+}
+var valid133 = _errs237 === errors;
+if(!valid133){
+const err100 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx36/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key6},message:"property name must be valid",schema:schema51.properties.modify.propertyNames,parentSchema:schema51.properties.modify,data:data87};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+}
+}
+}
+}
+}
+}
+var _valid20 = _errs226 === errors;
+valid124 = _valid20;
+if(valid124){
+var props10 = {};
+props10.capabilities = true;
+props10.event = true;
+}
+}
+if(!valid124){
+const err101 = {instancePath,schemaPath:"#/allOf/11/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[11].if,parentSchema:schema39.allOf[11],data};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
 }
 errors++;
 }
@@ -23884,39 +23932,12 @@ props0 = props0 || {};
 Object.assign(props0, props10);
 }
 }
-const _errs234 = errors;
-let valid131 = true;
-const _errs235 = errors;
+const _errs241 = errors;
+let valid134 = true;
+const _errs242 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing22;
 if((data.event === undefined) && (missing22 = "event")){
-const err100 = {};
-if(vErrors === null){
-vErrors = [err100];
-}
-else {
-vErrors.push(err100);
-}
-errors++;
-}
-else {
-if(data.event !== undefined){
-let data86 = data.event;
-if(data86 && typeof data86 == "object" && !Array.isArray(data86)){
-let missing23;
-if((data86.type === undefined) && (missing23 = "type")){
-const err101 = {};
-if(vErrors === null){
-vErrors = [err101];
-}
-else {
-vErrors.push(err101);
-}
-errors++;
-}
-else {
-if(data86.type !== undefined){
-if("context.compact.after" !== data86.type){
 const err102 = {};
 if(vErrors === null){
 vErrors = [err102];
@@ -23926,39 +23947,13 @@ vErrors.push(err102);
 }
 errors++;
 }
-}
-}
-}
-}
-}
-}
-var _valid22 = _errs235 === errors;
-errors = _errs234;
-if(vErrors !== null){
-if(_errs234){
-vErrors.length = _errs234;
-}
 else {
-vErrors = null;
-}
-}
-if(_valid22){
-const _errs238 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.capabilities !== undefined){
-let data88 = data.capabilities;
+if(data.event !== undefined){
+let data88 = data.event;
 if(data88 && typeof data88 == "object" && !Array.isArray(data88)){
-if(data88.effects !== undefined){
-let data89 = data88.effects;
-if(Array.isArray(data89)){
-const len19 = data89.length;
-for(let i19=0; i19<len19; i19++){
-let data90 = data89[i19];
-const _errs244 = errors;
-let valid139 = false;
-const _errs245 = errors;
-if(!(((data90 === "inject") || (data90 === "modify")) || (data90 === "message"))){
-const err103 = {instancePath:instancePath+"/capabilities/effects/" + i19,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx35/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema52.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema52.properties.effects.items.anyOf[0].enum,parentSchema:schema52.properties.effects.items.anyOf[0],data:data90};
+let missing23;
+if((data88.type === undefined) && (missing23 = "type")){
+const err103 = {};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -23967,12 +23962,10 @@ vErrors.push(err103);
 }
 errors++;
 }
-var _valid23 = _errs245 === errors;
-valid139 = valid139 || _valid23;
-const _errs246 = errors;
-if(typeof data90 === "string"){
-if(!pattern4.test(data90)){
-const err104 = {instancePath:instancePath+"/capabilities/effects/" + i19,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx35/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema52.properties.effects.items.anyOf[1],data:data90};
+else {
+if(data88.type !== undefined){
+if("context.compact.after" !== data88.type){
+const err104 = {};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -23982,10 +23975,38 @@ vErrors.push(err104);
 errors++;
 }
 }
-var _valid23 = _errs246 === errors;
-valid139 = valid139 || _valid23;
-if(!valid139){
-const err105 = {instancePath:instancePath+"/capabilities/effects/" + i19,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx35/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema52.properties.effects.items.anyOf,parentSchema:schema52.properties.effects.items,data:data90};
+}
+}
+}
+}
+}
+var _valid22 = _errs242 === errors;
+errors = _errs241;
+if(vErrors !== null){
+if(_errs241){
+vErrors.length = _errs241;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid22){
+const _errs245 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.capabilities !== undefined){
+let data90 = data.capabilities;
+if(data90 && typeof data90 == "object" && !Array.isArray(data90)){
+if(data90.effects !== undefined){
+let data91 = data90.effects;
+if(Array.isArray(data91)){
+const len20 = data91.length;
+for(let i20=0; i20<len20; i20++){
+let data92 = data91[i20];
+const _errs251 = errors;
+let valid142 = false;
+const _errs252 = errors;
+if(!(((data92 === "inject") || (data92 === "modify")) || (data92 === "message"))){
+const err105 = {instancePath:instancePath+"/capabilities/effects/" + i20,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx35/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema52.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema52.properties.effects.items.anyOf[0].enum,parentSchema:schema52.properties.effects.items.anyOf[0],data:data92};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -23994,11 +24015,38 @@ vErrors.push(err105);
 }
 errors++;
 }
+var _valid23 = _errs252 === errors;
+valid142 = valid142 || _valid23;
+const _errs253 = errors;
+if(typeof data92 === "string"){
+if(!pattern4.test(data92)){
+const err106 = {instancePath:instancePath+"/capabilities/effects/" + i20,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx35/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema52.properties.effects.items.anyOf[1],data:data92};
+if(vErrors === null){
+vErrors = [err106];
+}
 else {
-errors = _errs244;
+vErrors.push(err106);
+}
+errors++;
+}
+}
+var _valid23 = _errs253 === errors;
+valid142 = valid142 || _valid23;
+if(!valid142){
+const err107 = {instancePath:instancePath+"/capabilities/effects/" + i20,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx35/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema52.properties.effects.items.anyOf,parentSchema:schema52.properties.effects.items,data:data92};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
+}
+errors++;
+}
+else {
+errors = _errs251;
 if(vErrors !== null){
-if(_errs244){
-vErrors.length = _errs244;
+if(_errs251){
+vErrors.length = _errs251;
 }
 else {
 vErrors = null;
@@ -24008,53 +24056,53 @@ vErrors = null;
 }
 }
 }
-if(data88.modify !== undefined){
-let data91 = data88.modify;
-if(data91 && typeof data91 == "object" && !Array.isArray(data91)){
-for(const key7 in data91){
-const _errs249 = errors;
+if(data90.modify !== undefined){
+let data93 = data90.modify;
+if(data93 && typeof data93 == "object" && !Array.isArray(data93)){
+for(const key7 in data93){
+const _errs256 = errors;
 if(!(key7 === "summary")){
-const err106 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx35/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema52.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema52.properties.modify.propertyNames.enum,parentSchema:schema52.properties.modify.propertyNames,data:key7,propertyName:key7};
-if(vErrors === null){
-vErrors = [err106];
-}
-else {
-vErrors.push(err106);
-}
-errors++;
-}
-var valid140 = _errs249 === errors;
-if(!valid140){
-const err107 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx35/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key7},message:"property name must be valid",schema:schema52.properties.modify.propertyNames,parentSchema:schema52.properties.modify,data:data91};
-if(vErrors === null){
-vErrors = [err107];
-}
-else {
-vErrors.push(err107);
-}
-errors++;
-}
-}
-}
-}
-}
-}
-}
-var _valid22 = _errs238 === errors;
-valid131 = _valid22;
-if(valid131){
-var props11 = {};
-props11.capabilities = true;
-props11.event = true;
-}
-}
-if(!valid131){
-const err108 = {instancePath,schemaPath:"#/allOf/12/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[12].if,parentSchema:schema39.allOf[12],data};
+const err108 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx35/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema52.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema52.properties.modify.propertyNames.enum,parentSchema:schema52.properties.modify.propertyNames,data:key7,propertyName:key7};
 if(vErrors === null){
 vErrors = [err108];
 }
 else {
 vErrors.push(err108);
+}
+errors++;
+}
+var valid143 = _errs256 === errors;
+if(!valid143){
+const err109 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx35/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key7},message:"property name must be valid",schema:schema52.properties.modify.propertyNames,parentSchema:schema52.properties.modify,data:data93};
+if(vErrors === null){
+vErrors = [err109];
+}
+else {
+vErrors.push(err109);
+}
+errors++;
+}
+}
+}
+}
+}
+}
+}
+var _valid22 = _errs245 === errors;
+valid134 = _valid22;
+if(valid134){
+var props11 = {};
+props11.capabilities = true;
+props11.event = true;
+}
+}
+if(!valid134){
+const err110 = {instancePath,schemaPath:"#/allOf/12/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[12].if,parentSchema:schema39.allOf[12],data};
+if(vErrors === null){
+vErrors = [err110];
+}
+else {
+vErrors.push(err110);
 }
 errors++;
 }
@@ -24067,39 +24115,12 @@ props0 = props0 || {};
 Object.assign(props0, props11);
 }
 }
-const _errs253 = errors;
-let valid141 = true;
-const _errs254 = errors;
+const _errs260 = errors;
+let valid144 = true;
+const _errs261 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing24;
 if((data.event === undefined) && (missing24 = "event")){
-const err109 = {};
-if(vErrors === null){
-vErrors = [err109];
-}
-else {
-vErrors.push(err109);
-}
-errors++;
-}
-else {
-if(data.event !== undefined){
-let data92 = data.event;
-if(data92 && typeof data92 == "object" && !Array.isArray(data92)){
-let missing25;
-if((data92.type === undefined) && (missing25 = "type")){
-const err110 = {};
-if(vErrors === null){
-vErrors = [err110];
-}
-else {
-vErrors.push(err110);
-}
-errors++;
-}
-else {
-if(data92.type !== undefined){
-if("task.change.before" !== data92.type){
 const err111 = {};
 if(vErrors === null){
 vErrors = [err111];
@@ -24109,39 +24130,13 @@ vErrors.push(err111);
 }
 errors++;
 }
-}
-}
-}
-}
-}
-}
-var _valid24 = _errs254 === errors;
-errors = _errs253;
-if(vErrors !== null){
-if(_errs253){
-vErrors.length = _errs253;
-}
 else {
-vErrors = null;
-}
-}
-if(_valid24){
-const _errs257 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.capabilities !== undefined){
-let data94 = data.capabilities;
+if(data.event !== undefined){
+let data94 = data.event;
 if(data94 && typeof data94 == "object" && !Array.isArray(data94)){
-if(data94.effects !== undefined){
-let data95 = data94.effects;
-if(Array.isArray(data95)){
-const len20 = data95.length;
-for(let i20=0; i20<len20; i20++){
-let data96 = data95[i20];
-const _errs263 = errors;
-let valid149 = false;
-const _errs264 = errors;
-if(!((data96 === "deny") || (data96 === "message"))){
-const err112 = {instancePath:instancePath+"/capabilities/effects/" + i20,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx34/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema53.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema53.properties.effects.items.anyOf[0].enum,parentSchema:schema53.properties.effects.items.anyOf[0],data:data96};
+let missing25;
+if((data94.type === undefined) && (missing25 = "type")){
+const err112 = {};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -24150,12 +24145,10 @@ vErrors.push(err112);
 }
 errors++;
 }
-var _valid25 = _errs264 === errors;
-valid149 = valid149 || _valid25;
-const _errs265 = errors;
-if(typeof data96 === "string"){
-if(!pattern4.test(data96)){
-const err113 = {instancePath:instancePath+"/capabilities/effects/" + i20,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx34/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema53.properties.effects.items.anyOf[1],data:data96};
+else {
+if(data94.type !== undefined){
+if("task.change.before" !== data94.type){
+const err113 = {};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -24165,10 +24158,38 @@ vErrors.push(err113);
 errors++;
 }
 }
-var _valid25 = _errs265 === errors;
-valid149 = valid149 || _valid25;
-if(!valid149){
-const err114 = {instancePath:instancePath+"/capabilities/effects/" + i20,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx34/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema53.properties.effects.items.anyOf,parentSchema:schema53.properties.effects.items,data:data96};
+}
+}
+}
+}
+}
+var _valid24 = _errs261 === errors;
+errors = _errs260;
+if(vErrors !== null){
+if(_errs260){
+vErrors.length = _errs260;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid24){
+const _errs264 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.capabilities !== undefined){
+let data96 = data.capabilities;
+if(data96 && typeof data96 == "object" && !Array.isArray(data96)){
+if(data96.effects !== undefined){
+let data97 = data96.effects;
+if(Array.isArray(data97)){
+const len21 = data97.length;
+for(let i21=0; i21<len21; i21++){
+let data98 = data97[i21];
+const _errs270 = errors;
+let valid152 = false;
+const _errs271 = errors;
+if(!((data98 === "deny") || (data98 === "message"))){
+const err114 = {instancePath:instancePath+"/capabilities/effects/" + i21,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx34/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema53.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema53.properties.effects.items.anyOf[0].enum,parentSchema:schema53.properties.effects.items.anyOf[0],data:data98};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -24177,11 +24198,38 @@ vErrors.push(err114);
 }
 errors++;
 }
+var _valid25 = _errs271 === errors;
+valid152 = valid152 || _valid25;
+const _errs272 = errors;
+if(typeof data98 === "string"){
+if(!pattern4.test(data98)){
+const err115 = {instancePath:instancePath+"/capabilities/effects/" + i21,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx34/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema53.properties.effects.items.anyOf[1],data:data98};
+if(vErrors === null){
+vErrors = [err115];
+}
 else {
-errors = _errs263;
+vErrors.push(err115);
+}
+errors++;
+}
+}
+var _valid25 = _errs272 === errors;
+valid152 = valid152 || _valid25;
+if(!valid152){
+const err116 = {instancePath:instancePath+"/capabilities/effects/" + i21,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx34/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema53.properties.effects.items.anyOf,parentSchema:schema53.properties.effects.items,data:data98};
+if(vErrors === null){
+vErrors = [err116];
+}
+else {
+vErrors.push(err116);
+}
+errors++;
+}
+else {
+errors = _errs270;
 if(vErrors !== null){
-if(_errs263){
-vErrors.length = _errs263;
+if(_errs270){
+vErrors.length = _errs270;
 }
 else {
 vErrors = null;
@@ -24194,21 +24242,21 @@ vErrors = null;
 }
 }
 }
-var _valid24 = _errs257 === errors;
-valid141 = _valid24;
-if(valid141){
+var _valid24 = _errs264 === errors;
+valid144 = _valid24;
+if(valid144){
 var props12 = {};
 props12.capabilities = true;
 props12.event = true;
 }
 }
-if(!valid141){
-const err115 = {instancePath,schemaPath:"#/allOf/13/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[13].if,parentSchema:schema39.allOf[13],data};
+if(!valid144){
+const err117 = {instancePath,schemaPath:"#/allOf/13/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[13].if,parentSchema:schema39.allOf[13],data};
 if(vErrors === null){
-vErrors = [err115];
+vErrors = [err117];
 }
 else {
-vErrors.push(err115);
+vErrors.push(err117);
 }
 errors++;
 }
@@ -24221,39 +24269,12 @@ props0 = props0 || {};
 Object.assign(props0, props12);
 }
 }
-const _errs269 = errors;
-let valid150 = true;
-const _errs270 = errors;
+const _errs276 = errors;
+let valid153 = true;
+const _errs277 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing26;
 if((data.event === undefined) && (missing26 = "event")){
-const err116 = {};
-if(vErrors === null){
-vErrors = [err116];
-}
-else {
-vErrors.push(err116);
-}
-errors++;
-}
-else {
-if(data.event !== undefined){
-let data97 = data.event;
-if(data97 && typeof data97 == "object" && !Array.isArray(data97)){
-let missing27;
-if((data97.type === undefined) && (missing27 = "type")){
-const err117 = {};
-if(vErrors === null){
-vErrors = [err117];
-}
-else {
-vErrors.push(err117);
-}
-errors++;
-}
-else {
-if(data97.type !== undefined){
-if("user.elicitation.request" !== data97.type){
 const err118 = {};
 if(vErrors === null){
 vErrors = [err118];
@@ -24263,39 +24284,13 @@ vErrors.push(err118);
 }
 errors++;
 }
-}
-}
-}
-}
-}
-}
-var _valid26 = _errs270 === errors;
-errors = _errs269;
-if(vErrors !== null){
-if(_errs269){
-vErrors.length = _errs269;
-}
 else {
-vErrors = null;
-}
-}
-if(_valid26){
-const _errs273 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.capabilities !== undefined){
-let data99 = data.capabilities;
+if(data.event !== undefined){
+let data99 = data.event;
 if(data99 && typeof data99 == "object" && !Array.isArray(data99)){
-if(data99.effects !== undefined){
-let data100 = data99.effects;
-if(Array.isArray(data100)){
-const len21 = data100.length;
-for(let i21=0; i21<len21; i21++){
-let data101 = data100[i21];
-const _errs279 = errors;
-let valid158 = false;
-const _errs280 = errors;
-if(!(((data101 === "deny") || (data101 === "return")) || (data101 === "message"))){
-const err119 = {instancePath:instancePath+"/capabilities/effects/" + i21,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx33/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema54.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema54.properties.effects.items.anyOf[0].enum,parentSchema:schema54.properties.effects.items.anyOf[0],data:data101};
+let missing27;
+if((data99.type === undefined) && (missing27 = "type")){
+const err119 = {};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -24304,12 +24299,10 @@ vErrors.push(err119);
 }
 errors++;
 }
-var _valid27 = _errs280 === errors;
-valid158 = valid158 || _valid27;
-const _errs281 = errors;
-if(typeof data101 === "string"){
-if(!pattern4.test(data101)){
-const err120 = {instancePath:instancePath+"/capabilities/effects/" + i21,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx33/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema54.properties.effects.items.anyOf[1],data:data101};
+else {
+if(data99.type !== undefined){
+if("user.elicitation.request" !== data99.type){
+const err120 = {};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -24319,10 +24312,38 @@ vErrors.push(err120);
 errors++;
 }
 }
-var _valid27 = _errs281 === errors;
-valid158 = valid158 || _valid27;
-if(!valid158){
-const err121 = {instancePath:instancePath+"/capabilities/effects/" + i21,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx33/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema54.properties.effects.items.anyOf,parentSchema:schema54.properties.effects.items,data:data101};
+}
+}
+}
+}
+}
+var _valid26 = _errs277 === errors;
+errors = _errs276;
+if(vErrors !== null){
+if(_errs276){
+vErrors.length = _errs276;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid26){
+const _errs280 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.capabilities !== undefined){
+let data101 = data.capabilities;
+if(data101 && typeof data101 == "object" && !Array.isArray(data101)){
+if(data101.effects !== undefined){
+let data102 = data101.effects;
+if(Array.isArray(data102)){
+const len22 = data102.length;
+for(let i22=0; i22<len22; i22++){
+let data103 = data102[i22];
+const _errs286 = errors;
+let valid161 = false;
+const _errs287 = errors;
+if(!(((data103 === "deny") || (data103 === "return")) || (data103 === "message"))){
+const err121 = {instancePath:instancePath+"/capabilities/effects/" + i22,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx33/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema54.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema54.properties.effects.items.anyOf[0].enum,parentSchema:schema54.properties.effects.items.anyOf[0],data:data103};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -24331,11 +24352,38 @@ vErrors.push(err121);
 }
 errors++;
 }
+var _valid27 = _errs287 === errors;
+valid161 = valid161 || _valid27;
+const _errs288 = errors;
+if(typeof data103 === "string"){
+if(!pattern4.test(data103)){
+const err122 = {instancePath:instancePath+"/capabilities/effects/" + i22,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx33/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema54.properties.effects.items.anyOf[1],data:data103};
+if(vErrors === null){
+vErrors = [err122];
+}
 else {
-errors = _errs279;
+vErrors.push(err122);
+}
+errors++;
+}
+}
+var _valid27 = _errs288 === errors;
+valid161 = valid161 || _valid27;
+if(!valid161){
+const err123 = {instancePath:instancePath+"/capabilities/effects/" + i22,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx33/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema54.properties.effects.items.anyOf,parentSchema:schema54.properties.effects.items,data:data103};
+if(vErrors === null){
+vErrors = [err123];
+}
+else {
+vErrors.push(err123);
+}
+errors++;
+}
+else {
+errors = _errs286;
 if(vErrors !== null){
-if(_errs279){
-vErrors.length = _errs279;
+if(_errs286){
+vErrors.length = _errs286;
 }
 else {
 vErrors = null;
@@ -24348,21 +24396,21 @@ vErrors = null;
 }
 }
 }
-var _valid26 = _errs273 === errors;
-valid150 = _valid26;
-if(valid150){
+var _valid26 = _errs280 === errors;
+valid153 = _valid26;
+if(valid153){
 var props13 = {};
 props13.capabilities = true;
 props13.event = true;
 }
 }
-if(!valid150){
-const err122 = {instancePath,schemaPath:"#/allOf/14/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[14].if,parentSchema:schema39.allOf[14],data};
+if(!valid153){
+const err124 = {instancePath,schemaPath:"#/allOf/14/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[14].if,parentSchema:schema39.allOf[14],data};
 if(vErrors === null){
-vErrors = [err122];
+vErrors = [err124];
 }
 else {
-vErrors.push(err122);
+vErrors.push(err124);
 }
 errors++;
 }
@@ -24375,39 +24423,12 @@ props0 = props0 || {};
 Object.assign(props0, props13);
 }
 }
-const _errs285 = errors;
-let valid159 = true;
-const _errs286 = errors;
+const _errs292 = errors;
+let valid162 = true;
+const _errs293 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing28;
 if((data.event === undefined) && (missing28 = "event")){
-const err123 = {};
-if(vErrors === null){
-vErrors = [err123];
-}
-else {
-vErrors.push(err123);
-}
-errors++;
-}
-else {
-if(data.event !== undefined){
-let data102 = data.event;
-if(data102 && typeof data102 == "object" && !Array.isArray(data102)){
-let missing29;
-if((data102.type === undefined) && (missing29 = "type")){
-const err124 = {};
-if(vErrors === null){
-vErrors = [err124];
-}
-else {
-vErrors.push(err124);
-}
-errors++;
-}
-else {
-if(data102.type !== undefined){
-if("user.elicitation.result" !== data102.type){
 const err125 = {};
 if(vErrors === null){
 vErrors = [err125];
@@ -24417,39 +24438,13 @@ vErrors.push(err125);
 }
 errors++;
 }
-}
-}
-}
-}
-}
-}
-var _valid28 = _errs286 === errors;
-errors = _errs285;
-if(vErrors !== null){
-if(_errs285){
-vErrors.length = _errs285;
-}
 else {
-vErrors = null;
-}
-}
-if(_valid28){
-const _errs289 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.capabilities !== undefined){
-let data104 = data.capabilities;
+if(data.event !== undefined){
+let data104 = data.event;
 if(data104 && typeof data104 == "object" && !Array.isArray(data104)){
-if(data104.effects !== undefined){
-let data105 = data104.effects;
-if(Array.isArray(data105)){
-const len22 = data105.length;
-for(let i22=0; i22<len22; i22++){
-let data106 = data105[i22];
-const _errs295 = errors;
-let valid167 = false;
-const _errs296 = errors;
-if(!((data106 === "modify") || (data106 === "message"))){
-const err126 = {instancePath:instancePath+"/capabilities/effects/" + i22,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx32/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema55.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema55.properties.effects.items.anyOf[0].enum,parentSchema:schema55.properties.effects.items.anyOf[0],data:data106};
+let missing29;
+if((data104.type === undefined) && (missing29 = "type")){
+const err126 = {};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -24458,12 +24453,10 @@ vErrors.push(err126);
 }
 errors++;
 }
-var _valid29 = _errs296 === errors;
-valid167 = valid167 || _valid29;
-const _errs297 = errors;
-if(typeof data106 === "string"){
-if(!pattern4.test(data106)){
-const err127 = {instancePath:instancePath+"/capabilities/effects/" + i22,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx32/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema55.properties.effects.items.anyOf[1],data:data106};
+else {
+if(data104.type !== undefined){
+if("user.elicitation.result" !== data104.type){
+const err127 = {};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -24473,10 +24466,38 @@ vErrors.push(err127);
 errors++;
 }
 }
-var _valid29 = _errs297 === errors;
-valid167 = valid167 || _valid29;
-if(!valid167){
-const err128 = {instancePath:instancePath+"/capabilities/effects/" + i22,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx32/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema55.properties.effects.items.anyOf,parentSchema:schema55.properties.effects.items,data:data106};
+}
+}
+}
+}
+}
+var _valid28 = _errs293 === errors;
+errors = _errs292;
+if(vErrors !== null){
+if(_errs292){
+vErrors.length = _errs292;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid28){
+const _errs296 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.capabilities !== undefined){
+let data106 = data.capabilities;
+if(data106 && typeof data106 == "object" && !Array.isArray(data106)){
+if(data106.effects !== undefined){
+let data107 = data106.effects;
+if(Array.isArray(data107)){
+const len23 = data107.length;
+for(let i23=0; i23<len23; i23++){
+let data108 = data107[i23];
+const _errs302 = errors;
+let valid170 = false;
+const _errs303 = errors;
+if(!((data108 === "modify") || (data108 === "message"))){
+const err128 = {instancePath:instancePath+"/capabilities/effects/" + i23,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx32/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema55.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema55.properties.effects.items.anyOf[0].enum,parentSchema:schema55.properties.effects.items.anyOf[0],data:data108};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -24485,11 +24506,38 @@ vErrors.push(err128);
 }
 errors++;
 }
+var _valid29 = _errs303 === errors;
+valid170 = valid170 || _valid29;
+const _errs304 = errors;
+if(typeof data108 === "string"){
+if(!pattern4.test(data108)){
+const err129 = {instancePath:instancePath+"/capabilities/effects/" + i23,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx32/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema55.properties.effects.items.anyOf[1],data:data108};
+if(vErrors === null){
+vErrors = [err129];
+}
 else {
-errors = _errs295;
+vErrors.push(err129);
+}
+errors++;
+}
+}
+var _valid29 = _errs304 === errors;
+valid170 = valid170 || _valid29;
+if(!valid170){
+const err130 = {instancePath:instancePath+"/capabilities/effects/" + i23,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx32/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema55.properties.effects.items.anyOf,parentSchema:schema55.properties.effects.items,data:data108};
+if(vErrors === null){
+vErrors = [err130];
+}
+else {
+vErrors.push(err130);
+}
+errors++;
+}
+else {
+errors = _errs302;
 if(vErrors !== null){
-if(_errs295){
-vErrors.length = _errs295;
+if(_errs302){
+vErrors.length = _errs302;
 }
 else {
 vErrors = null;
@@ -24499,53 +24547,53 @@ vErrors = null;
 }
 }
 }
-if(data104.modify !== undefined){
-let data107 = data104.modify;
-if(data107 && typeof data107 == "object" && !Array.isArray(data107)){
-for(const key8 in data107){
-const _errs300 = errors;
+if(data106.modify !== undefined){
+let data109 = data106.modify;
+if(data109 && typeof data109 == "object" && !Array.isArray(data109)){
+for(const key8 in data109){
+const _errs307 = errors;
 if(!(key8 === "content")){
-const err129 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx32/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema55.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema55.properties.modify.propertyNames.enum,parentSchema:schema55.properties.modify.propertyNames,data:key8,propertyName:key8};
-if(vErrors === null){
-vErrors = [err129];
-}
-else {
-vErrors.push(err129);
-}
-errors++;
-}
-var valid168 = _errs300 === errors;
-if(!valid168){
-const err130 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx32/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key8},message:"property name must be valid",schema:schema55.properties.modify.propertyNames,parentSchema:schema55.properties.modify,data:data107};
-if(vErrors === null){
-vErrors = [err130];
-}
-else {
-vErrors.push(err130);
-}
-errors++;
-}
-}
-}
-}
-}
-}
-}
-var _valid28 = _errs289 === errors;
-valid159 = _valid28;
-if(valid159){
-var props14 = {};
-props14.capabilities = true;
-props14.event = true;
-}
-}
-if(!valid159){
-const err131 = {instancePath,schemaPath:"#/allOf/15/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[15].if,parentSchema:schema39.allOf[15],data};
+const err131 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx32/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema55.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema55.properties.modify.propertyNames.enum,parentSchema:schema55.properties.modify.propertyNames,data:key8,propertyName:key8};
 if(vErrors === null){
 vErrors = [err131];
 }
 else {
 vErrors.push(err131);
+}
+errors++;
+}
+var valid171 = _errs307 === errors;
+if(!valid171){
+const err132 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx32/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key8},message:"property name must be valid",schema:schema55.properties.modify.propertyNames,parentSchema:schema55.properties.modify,data:data109};
+if(vErrors === null){
+vErrors = [err132];
+}
+else {
+vErrors.push(err132);
+}
+errors++;
+}
+}
+}
+}
+}
+}
+}
+var _valid28 = _errs296 === errors;
+valid162 = _valid28;
+if(valid162){
+var props14 = {};
+props14.capabilities = true;
+props14.event = true;
+}
+}
+if(!valid162){
+const err133 = {instancePath,schemaPath:"#/allOf/15/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[15].if,parentSchema:schema39.allOf[15],data};
+if(vErrors === null){
+vErrors = [err133];
+}
+else {
+vErrors.push(err133);
 }
 errors++;
 }
@@ -24558,39 +24606,12 @@ props0 = props0 || {};
 Object.assign(props0, props14);
 }
 }
-const _errs304 = errors;
-let valid169 = true;
-const _errs305 = errors;
+const _errs311 = errors;
+let valid172 = true;
+const _errs312 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing30;
 if((data.event === undefined) && (missing30 = "event")){
-const err132 = {};
-if(vErrors === null){
-vErrors = [err132];
-}
-else {
-vErrors.push(err132);
-}
-errors++;
-}
-else {
-if(data.event !== undefined){
-let data108 = data.event;
-if(data108 && typeof data108 == "object" && !Array.isArray(data108)){
-let missing31;
-if((data108.type === undefined) && (missing31 = "type")){
-const err133 = {};
-if(vErrors === null){
-vErrors = [err133];
-}
-else {
-vErrors.push(err133);
-}
-errors++;
-}
-else {
-if(data108.type !== undefined){
-if("user.message.inbound" !== data108.type){
 const err134 = {};
 if(vErrors === null){
 vErrors = [err134];
@@ -24600,39 +24621,13 @@ vErrors.push(err134);
 }
 errors++;
 }
-}
-}
-}
-}
-}
-}
-var _valid30 = _errs305 === errors;
-errors = _errs304;
-if(vErrors !== null){
-if(_errs304){
-vErrors.length = _errs304;
-}
 else {
-vErrors = null;
-}
-}
-if(_valid30){
-const _errs308 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.capabilities !== undefined){
-let data110 = data.capabilities;
+if(data.event !== undefined){
+let data110 = data.event;
 if(data110 && typeof data110 == "object" && !Array.isArray(data110)){
-if(data110.effects !== undefined){
-let data111 = data110.effects;
-if(Array.isArray(data111)){
-const len23 = data111.length;
-for(let i23=0; i23<len23; i23++){
-let data112 = data111[i23];
-const _errs314 = errors;
-let valid177 = false;
-const _errs315 = errors;
-if(!(((data112 === "deny") || (data112 === "modify")) || (data112 === "message"))){
-const err135 = {instancePath:instancePath+"/capabilities/effects/" + i23,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx31/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema56.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema56.properties.effects.items.anyOf[0].enum,parentSchema:schema56.properties.effects.items.anyOf[0],data:data112};
+let missing31;
+if((data110.type === undefined) && (missing31 = "type")){
+const err135 = {};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -24641,12 +24636,10 @@ vErrors.push(err135);
 }
 errors++;
 }
-var _valid31 = _errs315 === errors;
-valid177 = valid177 || _valid31;
-const _errs316 = errors;
-if(typeof data112 === "string"){
-if(!pattern4.test(data112)){
-const err136 = {instancePath:instancePath+"/capabilities/effects/" + i23,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx31/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema56.properties.effects.items.anyOf[1],data:data112};
+else {
+if(data110.type !== undefined){
+if("user.message.inbound" !== data110.type){
+const err136 = {};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -24656,10 +24649,38 @@ vErrors.push(err136);
 errors++;
 }
 }
-var _valid31 = _errs316 === errors;
-valid177 = valid177 || _valid31;
-if(!valid177){
-const err137 = {instancePath:instancePath+"/capabilities/effects/" + i23,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx31/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema56.properties.effects.items.anyOf,parentSchema:schema56.properties.effects.items,data:data112};
+}
+}
+}
+}
+}
+var _valid30 = _errs312 === errors;
+errors = _errs311;
+if(vErrors !== null){
+if(_errs311){
+vErrors.length = _errs311;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid30){
+const _errs315 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.capabilities !== undefined){
+let data112 = data.capabilities;
+if(data112 && typeof data112 == "object" && !Array.isArray(data112)){
+if(data112.effects !== undefined){
+let data113 = data112.effects;
+if(Array.isArray(data113)){
+const len24 = data113.length;
+for(let i24=0; i24<len24; i24++){
+let data114 = data113[i24];
+const _errs321 = errors;
+let valid180 = false;
+const _errs322 = errors;
+if(!(((data114 === "deny") || (data114 === "modify")) || (data114 === "message"))){
+const err137 = {instancePath:instancePath+"/capabilities/effects/" + i24,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx31/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema56.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema56.properties.effects.items.anyOf[0].enum,parentSchema:schema56.properties.effects.items.anyOf[0],data:data114};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -24668,11 +24689,38 @@ vErrors.push(err137);
 }
 errors++;
 }
+var _valid31 = _errs322 === errors;
+valid180 = valid180 || _valid31;
+const _errs323 = errors;
+if(typeof data114 === "string"){
+if(!pattern4.test(data114)){
+const err138 = {instancePath:instancePath+"/capabilities/effects/" + i24,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx31/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema56.properties.effects.items.anyOf[1],data:data114};
+if(vErrors === null){
+vErrors = [err138];
+}
 else {
-errors = _errs314;
+vErrors.push(err138);
+}
+errors++;
+}
+}
+var _valid31 = _errs323 === errors;
+valid180 = valid180 || _valid31;
+if(!valid180){
+const err139 = {instancePath:instancePath+"/capabilities/effects/" + i24,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx31/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema56.properties.effects.items.anyOf,parentSchema:schema56.properties.effects.items,data:data114};
+if(vErrors === null){
+vErrors = [err139];
+}
+else {
+vErrors.push(err139);
+}
+errors++;
+}
+else {
+errors = _errs321;
 if(vErrors !== null){
-if(_errs314){
-vErrors.length = _errs314;
+if(_errs321){
+vErrors.length = _errs321;
 }
 else {
 vErrors = null;
@@ -24682,53 +24730,53 @@ vErrors = null;
 }
 }
 }
-if(data110.modify !== undefined){
-let data113 = data110.modify;
-if(data113 && typeof data113 == "object" && !Array.isArray(data113)){
-for(const key9 in data113){
-const _errs319 = errors;
+if(data112.modify !== undefined){
+let data115 = data112.modify;
+if(data115 && typeof data115 == "object" && !Array.isArray(data115)){
+for(const key9 in data115){
+const _errs326 = errors;
 if(!(key9 === "prompt")){
-const err138 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx31/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema56.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema56.properties.modify.propertyNames.enum,parentSchema:schema56.properties.modify.propertyNames,data:key9,propertyName:key9};
-if(vErrors === null){
-vErrors = [err138];
-}
-else {
-vErrors.push(err138);
-}
-errors++;
-}
-var valid178 = _errs319 === errors;
-if(!valid178){
-const err139 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx31/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key9},message:"property name must be valid",schema:schema56.properties.modify.propertyNames,parentSchema:schema56.properties.modify,data:data113};
-if(vErrors === null){
-vErrors = [err139];
-}
-else {
-vErrors.push(err139);
-}
-errors++;
-}
-}
-}
-}
-}
-}
-}
-var _valid30 = _errs308 === errors;
-valid169 = _valid30;
-if(valid169){
-var props15 = {};
-props15.capabilities = true;
-props15.event = true;
-}
-}
-if(!valid169){
-const err140 = {instancePath,schemaPath:"#/allOf/16/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[16].if,parentSchema:schema39.allOf[16],data};
+const err140 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx31/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema56.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema56.properties.modify.propertyNames.enum,parentSchema:schema56.properties.modify.propertyNames,data:key9,propertyName:key9};
 if(vErrors === null){
 vErrors = [err140];
 }
 else {
 vErrors.push(err140);
+}
+errors++;
+}
+var valid181 = _errs326 === errors;
+if(!valid181){
+const err141 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx31/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key9},message:"property name must be valid",schema:schema56.properties.modify.propertyNames,parentSchema:schema56.properties.modify,data:data115};
+if(vErrors === null){
+vErrors = [err141];
+}
+else {
+vErrors.push(err141);
+}
+errors++;
+}
+}
+}
+}
+}
+}
+}
+var _valid30 = _errs315 === errors;
+valid172 = _valid30;
+if(valid172){
+var props15 = {};
+props15.capabilities = true;
+props15.event = true;
+}
+}
+if(!valid172){
+const err142 = {instancePath,schemaPath:"#/allOf/16/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[16].if,parentSchema:schema39.allOf[16],data};
+if(vErrors === null){
+vErrors = [err142];
+}
+else {
+vErrors.push(err142);
 }
 errors++;
 }
@@ -24741,39 +24789,12 @@ props0 = props0 || {};
 Object.assign(props0, props15);
 }
 }
-const _errs323 = errors;
-let valid179 = true;
-const _errs324 = errors;
+const _errs330 = errors;
+let valid182 = true;
+const _errs331 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing32;
 if((data.event === undefined) && (missing32 = "event")){
-const err141 = {};
-if(vErrors === null){
-vErrors = [err141];
-}
-else {
-vErrors.push(err141);
-}
-errors++;
-}
-else {
-if(data.event !== undefined){
-let data114 = data.event;
-if(data114 && typeof data114 == "object" && !Array.isArray(data114)){
-let missing33;
-if((data114.type === undefined) && (missing33 = "type")){
-const err142 = {};
-if(vErrors === null){
-vErrors = [err142];
-}
-else {
-vErrors.push(err142);
-}
-errors++;
-}
-else {
-if(data114.type !== undefined){
-if("user.message.outbound" !== data114.type){
 const err143 = {};
 if(vErrors === null){
 vErrors = [err143];
@@ -24783,39 +24804,13 @@ vErrors.push(err143);
 }
 errors++;
 }
-}
-}
-}
-}
-}
-}
-var _valid32 = _errs324 === errors;
-errors = _errs323;
-if(vErrors !== null){
-if(_errs323){
-vErrors.length = _errs323;
-}
 else {
-vErrors = null;
-}
-}
-if(_valid32){
-const _errs327 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.capabilities !== undefined){
-let data116 = data.capabilities;
+if(data.event !== undefined){
+let data116 = data.event;
 if(data116 && typeof data116 == "object" && !Array.isArray(data116)){
-if(data116.effects !== undefined){
-let data117 = data116.effects;
-if(Array.isArray(data117)){
-const len24 = data117.length;
-for(let i24=0; i24<len24; i24++){
-let data118 = data117[i24];
-const _errs333 = errors;
-let valid187 = false;
-const _errs334 = errors;
-if(!(((data118 === "deny") || (data118 === "modify")) || (data118 === "message"))){
-const err144 = {instancePath:instancePath+"/capabilities/effects/" + i24,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx30/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema57.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema57.properties.effects.items.anyOf[0].enum,parentSchema:schema57.properties.effects.items.anyOf[0],data:data118};
+let missing33;
+if((data116.type === undefined) && (missing33 = "type")){
+const err144 = {};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -24824,12 +24819,10 @@ vErrors.push(err144);
 }
 errors++;
 }
-var _valid33 = _errs334 === errors;
-valid187 = valid187 || _valid33;
-const _errs335 = errors;
-if(typeof data118 === "string"){
-if(!pattern4.test(data118)){
-const err145 = {instancePath:instancePath+"/capabilities/effects/" + i24,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx30/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema57.properties.effects.items.anyOf[1],data:data118};
+else {
+if(data116.type !== undefined){
+if("user.message.outbound" !== data116.type){
+const err145 = {};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -24839,10 +24832,38 @@ vErrors.push(err145);
 errors++;
 }
 }
-var _valid33 = _errs335 === errors;
-valid187 = valid187 || _valid33;
-if(!valid187){
-const err146 = {instancePath:instancePath+"/capabilities/effects/" + i24,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx30/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema57.properties.effects.items.anyOf,parentSchema:schema57.properties.effects.items,data:data118};
+}
+}
+}
+}
+}
+var _valid32 = _errs331 === errors;
+errors = _errs330;
+if(vErrors !== null){
+if(_errs330){
+vErrors.length = _errs330;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid32){
+const _errs334 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.capabilities !== undefined){
+let data118 = data.capabilities;
+if(data118 && typeof data118 == "object" && !Array.isArray(data118)){
+if(data118.effects !== undefined){
+let data119 = data118.effects;
+if(Array.isArray(data119)){
+const len25 = data119.length;
+for(let i25=0; i25<len25; i25++){
+let data120 = data119[i25];
+const _errs340 = errors;
+let valid190 = false;
+const _errs341 = errors;
+if(!(((data120 === "deny") || (data120 === "modify")) || (data120 === "message"))){
+const err146 = {instancePath:instancePath+"/capabilities/effects/" + i25,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx30/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema57.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema57.properties.effects.items.anyOf[0].enum,parentSchema:schema57.properties.effects.items.anyOf[0],data:data120};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -24851,11 +24872,38 @@ vErrors.push(err146);
 }
 errors++;
 }
+var _valid33 = _errs341 === errors;
+valid190 = valid190 || _valid33;
+const _errs342 = errors;
+if(typeof data120 === "string"){
+if(!pattern4.test(data120)){
+const err147 = {instancePath:instancePath+"/capabilities/effects/" + i25,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx30/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema57.properties.effects.items.anyOf[1],data:data120};
+if(vErrors === null){
+vErrors = [err147];
+}
 else {
-errors = _errs333;
+vErrors.push(err147);
+}
+errors++;
+}
+}
+var _valid33 = _errs342 === errors;
+valid190 = valid190 || _valid33;
+if(!valid190){
+const err148 = {instancePath:instancePath+"/capabilities/effects/" + i25,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx30/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema57.properties.effects.items.anyOf,parentSchema:schema57.properties.effects.items,data:data120};
+if(vErrors === null){
+vErrors = [err148];
+}
+else {
+vErrors.push(err148);
+}
+errors++;
+}
+else {
+errors = _errs340;
 if(vErrors !== null){
-if(_errs333){
-vErrors.length = _errs333;
+if(_errs340){
+vErrors.length = _errs340;
 }
 else {
 vErrors = null;
@@ -24865,53 +24913,53 @@ vErrors = null;
 }
 }
 }
-if(data116.modify !== undefined){
-let data119 = data116.modify;
-if(data119 && typeof data119 == "object" && !Array.isArray(data119)){
-for(const key10 in data119){
-const _errs338 = errors;
+if(data118.modify !== undefined){
+let data121 = data118.modify;
+if(data121 && typeof data121 == "object" && !Array.isArray(data121)){
+for(const key10 in data121){
+const _errs345 = errors;
 if(!(key10 === "content")){
-const err147 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx30/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema57.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema57.properties.modify.propertyNames.enum,parentSchema:schema57.properties.modify.propertyNames,data:key10,propertyName:key10};
-if(vErrors === null){
-vErrors = [err147];
-}
-else {
-vErrors.push(err147);
-}
-errors++;
-}
-var valid188 = _errs338 === errors;
-if(!valid188){
-const err148 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx30/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key10},message:"property name must be valid",schema:schema57.properties.modify.propertyNames,parentSchema:schema57.properties.modify,data:data119};
-if(vErrors === null){
-vErrors = [err148];
-}
-else {
-vErrors.push(err148);
-}
-errors++;
-}
-}
-}
-}
-}
-}
-}
-var _valid32 = _errs327 === errors;
-valid179 = _valid32;
-if(valid179){
-var props16 = {};
-props16.capabilities = true;
-props16.event = true;
-}
-}
-if(!valid179){
-const err149 = {instancePath,schemaPath:"#/allOf/17/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[17].if,parentSchema:schema39.allOf[17],data};
+const err149 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx30/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema57.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema57.properties.modify.propertyNames.enum,parentSchema:schema57.properties.modify.propertyNames,data:key10,propertyName:key10};
 if(vErrors === null){
 vErrors = [err149];
 }
 else {
 vErrors.push(err149);
+}
+errors++;
+}
+var valid191 = _errs345 === errors;
+if(!valid191){
+const err150 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx30/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key10},message:"property name must be valid",schema:schema57.properties.modify.propertyNames,parentSchema:schema57.properties.modify,data:data121};
+if(vErrors === null){
+vErrors = [err150];
+}
+else {
+vErrors.push(err150);
+}
+errors++;
+}
+}
+}
+}
+}
+}
+}
+var _valid32 = _errs334 === errors;
+valid182 = _valid32;
+if(valid182){
+var props16 = {};
+props16.capabilities = true;
+props16.event = true;
+}
+}
+if(!valid182){
+const err151 = {instancePath,schemaPath:"#/allOf/17/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[17].if,parentSchema:schema39.allOf[17],data};
+if(vErrors === null){
+vErrors = [err151];
+}
+else {
+vErrors.push(err151);
 }
 errors++;
 }
@@ -24924,39 +24972,12 @@ props0 = props0 || {};
 Object.assign(props0, props16);
 }
 }
-const _errs342 = errors;
-let valid189 = true;
-const _errs343 = errors;
+const _errs349 = errors;
+let valid192 = true;
+const _errs350 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing34;
 if((data.event === undefined) && (missing34 = "event")){
-const err150 = {};
-if(vErrors === null){
-vErrors = [err150];
-}
-else {
-vErrors.push(err150);
-}
-errors++;
-}
-else {
-if(data.event !== undefined){
-let data120 = data.event;
-if(data120 && typeof data120 == "object" && !Array.isArray(data120)){
-let missing35;
-if((data120.type === undefined) && (missing35 = "type")){
-const err151 = {};
-if(vErrors === null){
-vErrors = [err151];
-}
-else {
-vErrors.push(err151);
-}
-errors++;
-}
-else {
-if(data120.type !== undefined){
-if("workspace.change.before" !== data120.type){
 const err152 = {};
 if(vErrors === null){
 vErrors = [err152];
@@ -24966,39 +24987,13 @@ vErrors.push(err152);
 }
 errors++;
 }
-}
-}
-}
-}
-}
-}
-var _valid34 = _errs343 === errors;
-errors = _errs342;
-if(vErrors !== null){
-if(_errs342){
-vErrors.length = _errs342;
-}
 else {
-vErrors = null;
-}
-}
-if(_valid34){
-const _errs346 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.capabilities !== undefined){
-let data122 = data.capabilities;
+if(data.event !== undefined){
+let data122 = data.event;
 if(data122 && typeof data122 == "object" && !Array.isArray(data122)){
-if(data122.effects !== undefined){
-let data123 = data122.effects;
-if(Array.isArray(data123)){
-const len25 = data123.length;
-for(let i25=0; i25<len25; i25++){
-let data124 = data123[i25];
-const _errs352 = errors;
-let valid197 = false;
-const _errs353 = errors;
-if(!(((data124 === "deny") || (data124 === "modify")) || (data124 === "message"))){
-const err153 = {instancePath:instancePath+"/capabilities/effects/" + i25,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx29/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema58.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema58.properties.effects.items.anyOf[0].enum,parentSchema:schema58.properties.effects.items.anyOf[0],data:data124};
+let missing35;
+if((data122.type === undefined) && (missing35 = "type")){
+const err153 = {};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -25007,12 +25002,10 @@ vErrors.push(err153);
 }
 errors++;
 }
-var _valid35 = _errs353 === errors;
-valid197 = valid197 || _valid35;
-const _errs354 = errors;
-if(typeof data124 === "string"){
-if(!pattern4.test(data124)){
-const err154 = {instancePath:instancePath+"/capabilities/effects/" + i25,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx29/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema58.properties.effects.items.anyOf[1],data:data124};
+else {
+if(data122.type !== undefined){
+if("workspace.change.before" !== data122.type){
+const err154 = {};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -25022,10 +25015,38 @@ vErrors.push(err154);
 errors++;
 }
 }
-var _valid35 = _errs354 === errors;
-valid197 = valid197 || _valid35;
-if(!valid197){
-const err155 = {instancePath:instancePath+"/capabilities/effects/" + i25,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx29/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema58.properties.effects.items.anyOf,parentSchema:schema58.properties.effects.items,data:data124};
+}
+}
+}
+}
+}
+var _valid34 = _errs350 === errors;
+errors = _errs349;
+if(vErrors !== null){
+if(_errs349){
+vErrors.length = _errs349;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid34){
+const _errs353 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.capabilities !== undefined){
+let data124 = data.capabilities;
+if(data124 && typeof data124 == "object" && !Array.isArray(data124)){
+if(data124.effects !== undefined){
+let data125 = data124.effects;
+if(Array.isArray(data125)){
+const len26 = data125.length;
+for(let i26=0; i26<len26; i26++){
+let data126 = data125[i26];
+const _errs359 = errors;
+let valid200 = false;
+const _errs360 = errors;
+if(!(((data126 === "deny") || (data126 === "modify")) || (data126 === "message"))){
+const err155 = {instancePath:instancePath+"/capabilities/effects/" + i26,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx29/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema58.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema58.properties.effects.items.anyOf[0].enum,parentSchema:schema58.properties.effects.items.anyOf[0],data:data126};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -25034,11 +25055,38 @@ vErrors.push(err155);
 }
 errors++;
 }
+var _valid35 = _errs360 === errors;
+valid200 = valid200 || _valid35;
+const _errs361 = errors;
+if(typeof data126 === "string"){
+if(!pattern4.test(data126)){
+const err156 = {instancePath:instancePath+"/capabilities/effects/" + i26,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx29/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema58.properties.effects.items.anyOf[1],data:data126};
+if(vErrors === null){
+vErrors = [err156];
+}
 else {
-errors = _errs352;
+vErrors.push(err156);
+}
+errors++;
+}
+}
+var _valid35 = _errs361 === errors;
+valid200 = valid200 || _valid35;
+if(!valid200){
+const err157 = {instancePath:instancePath+"/capabilities/effects/" + i26,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx29/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema58.properties.effects.items.anyOf,parentSchema:schema58.properties.effects.items,data:data126};
+if(vErrors === null){
+vErrors = [err157];
+}
+else {
+vErrors.push(err157);
+}
+errors++;
+}
+else {
+errors = _errs359;
 if(vErrors !== null){
-if(_errs352){
-vErrors.length = _errs352;
+if(_errs359){
+vErrors.length = _errs359;
 }
 else {
 vErrors = null;
@@ -25048,53 +25096,53 @@ vErrors = null;
 }
 }
 }
-if(data122.modify !== undefined){
-let data125 = data122.modify;
-if(data125 && typeof data125 == "object" && !Array.isArray(data125)){
-for(const key11 in data125){
-const _errs357 = errors;
+if(data124.modify !== undefined){
+let data127 = data124.modify;
+if(data127 && typeof data127 == "object" && !Array.isArray(data127)){
+for(const key11 in data127){
+const _errs364 = errors;
 if(!(key11 === "workspace")){
-const err156 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx29/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema58.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema58.properties.modify.propertyNames.enum,parentSchema:schema58.properties.modify.propertyNames,data:key11,propertyName:key11};
-if(vErrors === null){
-vErrors = [err156];
-}
-else {
-vErrors.push(err156);
-}
-errors++;
-}
-var valid198 = _errs357 === errors;
-if(!valid198){
-const err157 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx29/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key11},message:"property name must be valid",schema:schema58.properties.modify.propertyNames,parentSchema:schema58.properties.modify,data:data125};
-if(vErrors === null){
-vErrors = [err157];
-}
-else {
-vErrors.push(err157);
-}
-errors++;
-}
-}
-}
-}
-}
-}
-}
-var _valid34 = _errs346 === errors;
-valid189 = _valid34;
-if(valid189){
-var props17 = {};
-props17.capabilities = true;
-props17.event = true;
-}
-}
-if(!valid189){
-const err158 = {instancePath,schemaPath:"#/allOf/18/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[18].if,parentSchema:schema39.allOf[18],data};
+const err158 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx29/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema58.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema58.properties.modify.propertyNames.enum,parentSchema:schema58.properties.modify.propertyNames,data:key11,propertyName:key11};
 if(vErrors === null){
 vErrors = [err158];
 }
 else {
 vErrors.push(err158);
+}
+errors++;
+}
+var valid201 = _errs364 === errors;
+if(!valid201){
+const err159 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx29/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key11},message:"property name must be valid",schema:schema58.properties.modify.propertyNames,parentSchema:schema58.properties.modify,data:data127};
+if(vErrors === null){
+vErrors = [err159];
+}
+else {
+vErrors.push(err159);
+}
+errors++;
+}
+}
+}
+}
+}
+}
+}
+var _valid34 = _errs353 === errors;
+valid192 = _valid34;
+if(valid192){
+var props17 = {};
+props17.capabilities = true;
+props17.event = true;
+}
+}
+if(!valid192){
+const err160 = {instancePath,schemaPath:"#/allOf/18/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[18].if,parentSchema:schema39.allOf[18],data};
+if(vErrors === null){
+vErrors = [err160];
+}
+else {
+vErrors.push(err160);
 }
 errors++;
 }
@@ -25107,39 +25155,12 @@ props0 = props0 || {};
 Object.assign(props0, props17);
 }
 }
-const _errs361 = errors;
-let valid199 = true;
-const _errs362 = errors;
+const _errs368 = errors;
+let valid202 = true;
+const _errs369 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing36;
 if((data.event === undefined) && (missing36 = "event")){
-const err159 = {};
-if(vErrors === null){
-vErrors = [err159];
-}
-else {
-vErrors.push(err159);
-}
-errors++;
-}
-else {
-if(data.event !== undefined){
-let data126 = data.event;
-if(data126 && typeof data126 == "object" && !Array.isArray(data126)){
-let missing37;
-if((data126.type === undefined) && (missing37 = "type")){
-const err160 = {};
-if(vErrors === null){
-vErrors = [err160];
-}
-else {
-vErrors.push(err160);
-}
-errors++;
-}
-else {
-if(data126.type !== undefined){
-if("model.response.after" !== data126.type){
 const err161 = {};
 if(vErrors === null){
 vErrors = [err161];
@@ -25149,39 +25170,13 @@ vErrors.push(err161);
 }
 errors++;
 }
-}
-}
-}
-}
-}
-}
-var _valid36 = _errs362 === errors;
-errors = _errs361;
-if(vErrors !== null){
-if(_errs361){
-vErrors.length = _errs361;
-}
 else {
-vErrors = null;
-}
-}
-if(_valid36){
-const _errs365 = errors;
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.capabilities !== undefined){
-let data128 = data.capabilities;
+if(data.event !== undefined){
+let data128 = data.event;
 if(data128 && typeof data128 == "object" && !Array.isArray(data128)){
-if(data128.effects !== undefined){
-let data129 = data128.effects;
-if(Array.isArray(data129)){
-const len26 = data129.length;
-for(let i26=0; i26<len26; i26++){
-let data130 = data129[i26];
-const _errs371 = errors;
-let valid207 = false;
-const _errs372 = errors;
-if(!(((data130 === "modify") || (data130 === "flow")) || (data130 === "message"))){
-const err162 = {instancePath:instancePath+"/capabilities/effects/" + i26,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx28/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema59.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema59.properties.effects.items.anyOf[0].enum,parentSchema:schema59.properties.effects.items.anyOf[0],data:data130};
+let missing37;
+if((data128.type === undefined) && (missing37 = "type")){
+const err162 = {};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -25190,12 +25185,10 @@ vErrors.push(err162);
 }
 errors++;
 }
-var _valid37 = _errs372 === errors;
-valid207 = valid207 || _valid37;
-const _errs373 = errors;
-if(typeof data130 === "string"){
-if(!pattern4.test(data130)){
-const err163 = {instancePath:instancePath+"/capabilities/effects/" + i26,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx28/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema59.properties.effects.items.anyOf[1],data:data130};
+else {
+if(data128.type !== undefined){
+if("model.response.after" !== data128.type){
+const err163 = {};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -25205,10 +25198,38 @@ vErrors.push(err163);
 errors++;
 }
 }
-var _valid37 = _errs373 === errors;
-valid207 = valid207 || _valid37;
-if(!valid207){
-const err164 = {instancePath:instancePath+"/capabilities/effects/" + i26,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx28/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema59.properties.effects.items.anyOf,parentSchema:schema59.properties.effects.items,data:data130};
+}
+}
+}
+}
+}
+var _valid36 = _errs369 === errors;
+errors = _errs368;
+if(vErrors !== null){
+if(_errs368){
+vErrors.length = _errs368;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid36){
+const _errs372 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.capabilities !== undefined){
+let data130 = data.capabilities;
+if(data130 && typeof data130 == "object" && !Array.isArray(data130)){
+if(data130.effects !== undefined){
+let data131 = data130.effects;
+if(Array.isArray(data131)){
+const len27 = data131.length;
+for(let i27=0; i27<len27; i27++){
+let data132 = data131[i27];
+const _errs378 = errors;
+let valid210 = false;
+const _errs379 = errors;
+if(!(((data132 === "modify") || (data132 === "flow")) || (data132 === "message"))){
+const err164 = {instancePath:instancePath+"/capabilities/effects/" + i27,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx28/properties/effects/items/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema59.properties.effects.items.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema59.properties.effects.items.anyOf[0].enum,parentSchema:schema59.properties.effects.items.anyOf[0],data:data132};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -25217,11 +25238,38 @@ vErrors.push(err164);
 }
 errors++;
 }
+var _valid37 = _errs379 === errors;
+valid210 = valid210 || _valid37;
+const _errs380 = errors;
+if(typeof data132 === "string"){
+if(!pattern4.test(data132)){
+const err165 = {instancePath:instancePath+"/capabilities/effects/" + i27,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx28/properties/effects/items/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema59.properties.effects.items.anyOf[1],data:data132};
+if(vErrors === null){
+vErrors = [err165];
+}
 else {
-errors = _errs371;
+vErrors.push(err165);
+}
+errors++;
+}
+}
+var _valid37 = _errs380 === errors;
+valid210 = valid210 || _valid37;
+if(!valid210){
+const err166 = {instancePath:instancePath+"/capabilities/effects/" + i27,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx28/properties/effects/items/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema59.properties.effects.items.anyOf,parentSchema:schema59.properties.effects.items,data:data132};
+if(vErrors === null){
+vErrors = [err166];
+}
+else {
+vErrors.push(err166);
+}
+errors++;
+}
+else {
+errors = _errs378;
 if(vErrors !== null){
-if(_errs371){
-vErrors.length = _errs371;
+if(_errs378){
+vErrors.length = _errs378;
 }
 else {
 vErrors = null;
@@ -25231,46 +25279,13 @@ vErrors = null;
 }
 }
 }
-if(data128.modify !== undefined){
-let data131 = data128.modify;
-if(data131 && typeof data131 == "object" && !Array.isArray(data131)){
-for(const key12 in data131){
-const _errs376 = errors;
+if(data130.modify !== undefined){
+let data133 = data130.modify;
+if(data133 && typeof data133 == "object" && !Array.isArray(data133)){
+for(const key12 in data133){
+const _errs383 = errors;
 if(!(key12 === "response")){
-const err165 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx28/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema59.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema59.properties.modify.propertyNames.enum,parentSchema:schema59.properties.modify.propertyNames,data:key12,propertyName:key12};
-if(vErrors === null){
-vErrors = [err165];
-}
-else {
-vErrors.push(err165);
-}
-errors++;
-}
-var valid208 = _errs376 === errors;
-if(!valid208){
-const err166 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx28/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key12},message:"property name must be valid",schema:schema59.properties.modify.propertyNames,parentSchema:schema59.properties.modify,data:data131};
-if(vErrors === null){
-vErrors = [err166];
-}
-else {
-vErrors.push(err166);
-}
-errors++;
-}
-}
-}
-}
-if(data128.flow !== undefined){
-let data132 = data128.flow;
-if(data132 && typeof data132 == "object" && !Array.isArray(data132)){
-if(data132.operations !== undefined){
-let data133 = data132.operations;
-if(Array.isArray(data133)){
-const len27 = data133.length;
-for(let i27=0; i27<len27; i27++){
-let data134 = data133[i27];
-if(!(data134 === "stop")){
-const err167 = {instancePath:instancePath+"/capabilities/flow/operations/" + i27,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx28/properties/flow/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema59.properties.flow.properties.operations.items.enum},message:"must be equal to one of the allowed values",schema:schema59.properties.flow.properties.operations.items.enum,parentSchema:schema59.properties.flow.properties.operations.items,data:data134};
+const err167 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx28/properties/modify/propertyNames/enum",keyword:"enum",params:{allowedValues: schema59.properties.modify.propertyNames.enum},message:"must be equal to one of the allowed values",schema:schema59.properties.modify.propertyNames.enum,parentSchema:schema59.properties.modify.propertyNames,data:key12,propertyName:key12};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -25279,29 +25294,62 @@ vErrors.push(err167);
 }
 errors++;
 }
-}
-}
-}
-}
-}
-}
-}
-}
-var _valid36 = _errs365 === errors;
-valid199 = _valid36;
-if(valid199){
-var props18 = {};
-props18.capabilities = true;
-props18.event = true;
-}
-}
-if(!valid199){
-const err168 = {instancePath,schemaPath:"#/allOf/19/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[19].if,parentSchema:schema39.allOf[19],data};
+var valid211 = _errs383 === errors;
+if(!valid211){
+const err168 = {instancePath:instancePath+"/capabilities/modify",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx28/properties/modify/propertyNames",keyword:"propertyNames",params:{propertyName: key12},message:"property name must be valid",schema:schema59.properties.modify.propertyNames,parentSchema:schema59.properties.modify,data:data133};
 if(vErrors === null){
 vErrors = [err168];
 }
 else {
 vErrors.push(err168);
+}
+errors++;
+}
+}
+}
+}
+if(data130.flow !== undefined){
+let data134 = data130.flow;
+if(data134 && typeof data134 == "object" && !Array.isArray(data134)){
+if(data134.operations !== undefined){
+let data135 = data134.operations;
+if(Array.isArray(data135)){
+const len28 = data135.length;
+for(let i28=0; i28<len28; i28++){
+let data136 = data135[i28];
+if(!(data136 === "stop")){
+const err169 = {instancePath:instancePath+"/capabilities/flow/operations/" + i28,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json#/$defs/__ctx28/properties/flow/properties/operations/items/enum",keyword:"enum",params:{allowedValues: schema59.properties.flow.properties.operations.items.enum},message:"must be equal to one of the allowed values",schema:schema59.properties.flow.properties.operations.items.enum,parentSchema:schema59.properties.flow.properties.operations.items,data:data136};
+if(vErrors === null){
+vErrors = [err169];
+}
+else {
+vErrors.push(err169);
+}
+errors++;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+var _valid36 = _errs372 === errors;
+valid202 = _valid36;
+if(valid202){
+var props18 = {};
+props18.capabilities = true;
+props18.event = true;
+}
+}
+if(!valid202){
+const err170 = {instancePath,schemaPath:"#/allOf/19/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema39.allOf[19].if,parentSchema:schema39.allOf[19],data};
+if(vErrors === null){
+vErrors = [err170];
+}
+else {
+vErrors.push(err170);
 }
 errors++;
 }
@@ -25316,22 +25364,22 @@ Object.assign(props0, props18);
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.protocolVersion === undefined){
-const err169 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "protocolVersion"},message:"must have required property '"+"protocolVersion"+"'",schema:schema39.required,parentSchema:schema39,data};
+const err171 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "protocolVersion"},message:"must have required property '"+"protocolVersion"+"'",schema:schema39.required,parentSchema:schema39,data};
 if(vErrors === null){
-vErrors = [err169];
+vErrors = [err171];
 }
 else {
-vErrors.push(err169);
+vErrors.push(err171);
 }
 errors++;
 }
 if(data.event === undefined){
-const err170 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "event"},message:"must have required property '"+"event"+"'",schema:schema39.required,parentSchema:schema39,data};
+const err172 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "event"},message:"must have required property '"+"event"+"'",schema:schema39.required,parentSchema:schema39,data};
 if(vErrors === null){
-vErrors = [err170];
+vErrors = [err172];
 }
 else {
-vErrors.push(err170);
+vErrors.push(err172);
 }
 errors++;
 }
@@ -25344,14 +25392,14 @@ props0.extensions = true;
 props0.state = true;
 }
 if(data.protocolVersion !== undefined){
-let data135 = data.protocolVersion;
-if("draft" !== data135){
-const err171 = {instancePath:instancePath+"/protocolVersion",schemaPath:"common.schema.json#/$defs/protocolVersion/const",keyword:"const",params:{allowedValue: "draft"},message:"must be equal to constant",schema:"draft",parentSchema:schema60,data:data135};
+let data137 = data.protocolVersion;
+if("draft" !== data137){
+const err173 = {instancePath:instancePath+"/protocolVersion",schemaPath:"common.schema.json#/$defs/protocolVersion/const",keyword:"const",params:{allowedValue: "draft"},message:"must be equal to constant",schema:"draft",parentSchema:schema60,data:data137};
 if(vErrors === null){
-vErrors = [err171];
+vErrors = [err173];
 }
 else {
-vErrors.push(err171);
+vErrors.push(err173);
 }
 errors++;
 }
@@ -25375,32 +25423,10 @@ errors = vErrors.length;
 }
 }
 if(data.state !== undefined){
-let data139 = data.state;
-if(data139 && typeof data139 == "object" && !Array.isArray(data139)){
-if(data139.permission === undefined){
-const err172 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/required",keyword:"required",params:{missingProperty: "permission"},message:"must have required property '"+"permission"+"'",schema:schema39.properties.state.required,parentSchema:schema39.properties.state,data:data139};
-if(vErrors === null){
-vErrors = [err172];
-}
-else {
-vErrors.push(err172);
-}
-errors++;
-}
-if(data139.candidate === undefined){
-const err173 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/required",keyword:"required",params:{missingProperty: "candidate"},message:"must have required property '"+"candidate"+"'",schema:schema39.properties.state.required,parentSchema:schema39.properties.state,data:data139};
-if(vErrors === null){
-vErrors = [err173];
-}
-else {
-vErrors.push(err173);
-}
-errors++;
-}
-if(data139.permission !== undefined){
-let data140 = data139.permission;
-if(!((((data140 === "none") || (data140 === "allow")) || (data140 === "ask")) || (data140 === "deny"))){
-const err174 = {instancePath:instancePath+"/state/permission",schemaPath:"#/properties/state/properties/permission/enum",keyword:"enum",params:{allowedValues: schema39.properties.state.properties.permission.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.state.properties.permission.enum,parentSchema:schema39.properties.state.properties.permission,data:data140};
+let data141 = data.state;
+if(data141 && typeof data141 == "object" && !Array.isArray(data141)){
+if(data141.permission === undefined){
+const err174 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/required",keyword:"required",params:{missingProperty: "permission"},message:"must have required property '"+"permission"+"'",schema:schema39.properties.state.required,parentSchema:schema39.properties.state,data:data141};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -25409,11 +25435,8 @@ vErrors.push(err174);
 }
 errors++;
 }
-}
-if(data139.candidate !== undefined){
-let data141 = data139.candidate;
-if((!(data141 && typeof data141 == "object" && !Array.isArray(data141))) && (data141 !== null)){
-const err175 = {instancePath:instancePath+"/state/candidate",schemaPath:"#/properties/state/properties/candidate/type",keyword:"type",params:{type: schema39.properties.state.properties.candidate.type},message:"must be object,null",schema:schema39.properties.state.properties.candidate.type,parentSchema:schema39.properties.state.properties.candidate,data:data141};
+if(data141.candidate === undefined){
+const err175 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/required",keyword:"required",params:{missingProperty: "candidate"},message:"must have required property '"+"candidate"+"'",schema:schema39.properties.state.required,parentSchema:schema39.properties.state,data:data141};
 if(vErrors === null){
 vErrors = [err175];
 }
@@ -25422,9 +25445,10 @@ vErrors.push(err175);
 }
 errors++;
 }
-if(data141 && typeof data141 == "object" && !Array.isArray(data141)){
-if(data141.value === undefined){
-const err176 = {instancePath:instancePath+"/state/candidate",schemaPath:"#/properties/state/properties/candidate/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'",schema:schema39.properties.state.properties.candidate.required,parentSchema:schema39.properties.state.properties.candidate,data:data141};
+if(data141.permission !== undefined){
+let data142 = data141.permission;
+if(!((((data142 === "none") || (data142 === "allow")) || (data142 === "ask")) || (data142 === "deny"))){
+const err176 = {instancePath:instancePath+"/state/permission",schemaPath:"#/properties/state/properties/permission/enum",keyword:"enum",params:{allowedValues: schema39.properties.state.properties.permission.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.state.properties.permission.enum,parentSchema:schema39.properties.state.properties.permission,data:data142};
 if(vErrors === null){
 vErrors = [err176];
 }
@@ -25433,10 +25457,11 @@ vErrors.push(err176);
 }
 errors++;
 }
-if(data141.provenance !== undefined){
-let data142 = data141.provenance;
-if(!(data142 && typeof data142 == "object" && !Array.isArray(data142))){
-const err177 = {instancePath:instancePath+"/state/candidate/provenance",schemaPath:"#/properties/state/properties/candidate/properties/provenance/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.properties.state.properties.candidate.properties.provenance.type,parentSchema:schema39.properties.state.properties.candidate.properties.provenance,data:data142};
+}
+if(data141.candidate !== undefined){
+let data143 = data141.candidate;
+if((!(data143 && typeof data143 == "object" && !Array.isArray(data143))) && (data143 !== null)){
+const err177 = {instancePath:instancePath+"/state/candidate",schemaPath:"#/properties/state/properties/candidate/type",keyword:"type",params:{type: schema39.properties.state.properties.candidate.type},message:"must be object,null",schema:schema39.properties.state.properties.candidate.type,parentSchema:schema39.properties.state.properties.candidate,data:data143};
 if(vErrors === null){
 vErrors = [err177];
 }
@@ -25445,13 +25470,9 @@ vErrors.push(err177);
 }
 errors++;
 }
-}
-}
-}
-if(data139.flow !== undefined){
-let data143 = data139.flow;
-if(!(((data143 === "none") || (data143 === "stop")) || (data143 === "continue"))){
-const err178 = {instancePath:instancePath+"/state/flow",schemaPath:"#/properties/state/properties/flow/enum",keyword:"enum",params:{allowedValues: schema39.properties.state.properties.flow.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.state.properties.flow.enum,parentSchema:schema39.properties.state.properties.flow,data:data143};
+if(data143 && typeof data143 == "object" && !Array.isArray(data143)){
+if(data143.value === undefined){
+const err178 = {instancePath:instancePath+"/state/candidate",schemaPath:"#/properties/state/properties/candidate/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'",schema:schema39.properties.state.properties.candidate.required,parentSchema:schema39.properties.state.properties.candidate,data:data143};
 if(vErrors === null){
 vErrors = [err178];
 }
@@ -25460,16 +25481,10 @@ vErrors.push(err178);
 }
 errors++;
 }
-}
-if(data139.instructions !== undefined){
-let data144 = data139.instructions;
-if(Array.isArray(data144)){
-const len28 = data144.length;
-for(let i28=0; i28<len28; i28++){
-let data145 = data144[i28];
-if(typeof data145 === "string"){
-if(func1(data145) < 1){
-const err179 = {instancePath:instancePath+"/state/instructions/" + i28,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx47/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema331,data:data145};
+if(data143.provenance !== undefined){
+let data144 = data143.provenance;
+if(!(data144 && typeof data144 == "object" && !Array.isArray(data144))){
+const err179 = {instancePath:instancePath+"/state/candidate/provenance",schemaPath:"#/properties/state/properties/candidate/properties/provenance/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.properties.state.properties.candidate.properties.provenance.type,parentSchema:schema39.properties.state.properties.candidate.properties.provenance,data:data144};
 if(vErrors === null){
 vErrors = [err179];
 }
@@ -25479,8 +25494,12 @@ vErrors.push(err179);
 errors++;
 }
 }
-else {
-const err180 = {instancePath:instancePath+"/state/instructions/" + i28,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx47/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema331.type,parentSchema:schema331,data:data145};
+}
+}
+if(data141.flow !== undefined){
+let data145 = data141.flow;
+if(!(((data145 === "none") || (data145 === "stop")) || (data145 === "continue"))){
+const err180 = {instancePath:instancePath+"/state/flow",schemaPath:"#/properties/state/properties/flow/enum",keyword:"enum",params:{allowedValues: schema39.properties.state.properties.flow.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.state.properties.flow.enum,parentSchema:schema39.properties.state.properties.flow,data:data145};
 if(vErrors === null){
 vErrors = [err180];
 }
@@ -25490,9 +25509,15 @@ vErrors.push(err180);
 errors++;
 }
 }
-}
-else {
-const err181 = {instancePath:instancePath+"/state/instructions",schemaPath:"#/properties/state/properties/instructions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema39.properties.state.properties.instructions.type,parentSchema:schema39.properties.state.properties.instructions,data:data144};
+if(data141.instructions !== undefined){
+let data146 = data141.instructions;
+if(Array.isArray(data146)){
+const len29 = data146.length;
+for(let i29=0; i29<len29; i29++){
+let data147 = data146[i29];
+if(typeof data147 === "string"){
+if(func1(data147) < 1){
+const err181 = {instancePath:instancePath+"/state/instructions/" + i29,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx47/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema331,data:data147};
 if(vErrors === null){
 vErrors = [err181];
 }
@@ -25502,10 +25527,8 @@ vErrors.push(err181);
 errors++;
 }
 }
-if(data139.injections !== undefined){
-let data146 = data139.injections;
-if(!(Array.isArray(data146))){
-const err182 = {instancePath:instancePath+"/state/injections",schemaPath:"#/properties/state/properties/injections/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema39.properties.state.properties.injections.type,parentSchema:schema39.properties.state.properties.injections,data:data146};
+else {
+const err182 = {instancePath:instancePath+"/state/instructions/" + i29,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/common.schema.json#/$defs/__ctx47/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema331.type,parentSchema:schema331,data:data147};
 if(vErrors === null){
 vErrors = [err182];
 }
@@ -25517,7 +25540,7 @@ errors++;
 }
 }
 else {
-const err183 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.properties.state.type,parentSchema:schema39.properties.state,data:data139};
+const err183 = {instancePath:instancePath+"/state/instructions",schemaPath:"#/properties/state/properties/instructions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema39.properties.state.properties.instructions.type,parentSchema:schema39.properties.state.properties.instructions,data:data146};
 if(vErrors === null){
 vErrors = [err183];
 }
@@ -25527,14 +25550,39 @@ vErrors.push(err183);
 errors++;
 }
 }
-}
-else {
-const err184 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.type,parentSchema:schema39,data};
+if(data141.injections !== undefined){
+let data148 = data141.injections;
+if(!(Array.isArray(data148))){
+const err184 = {instancePath:instancePath+"/state/injections",schemaPath:"#/properties/state/properties/injections/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema39.properties.state.properties.injections.type,parentSchema:schema39.properties.state.properties.injections,data:data148};
 if(vErrors === null){
 vErrors = [err184];
 }
 else {
 vErrors.push(err184);
+}
+errors++;
+}
+}
+}
+else {
+const err185 = {instancePath:instancePath+"/state",schemaPath:"#/properties/state/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.properties.state.type,parentSchema:schema39.properties.state,data:data141};
+if(vErrors === null){
+vErrors = [err185];
+}
+else {
+vErrors.push(err185);
+}
+errors++;
+}
+}
+}
+else {
+const err186 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.type,parentSchema:schema39,data};
+if(vErrors === null){
+vErrors = [err186];
+}
+else {
+vErrors.push(err186);
 }
 errors++;
 }
@@ -27775,8 +27823,8 @@ props0.type = true;
 }
 if(data.type !== undefined){
 let data13 = data.type;
-if(!((((((((data13 === "deny") || (data13 === "allow")) || (data13 === "ask")) || (data13 === "modify")) || (data13 === "message")) || (data13 === "return")) || (data13 === "flow")) || (data13 === "inject"))){
-const err44 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema339.properties.type.enum},message:"must be equal to one of the allowed values",schema:schema339.properties.type.enum,parentSchema:schema339.properties.type,data:data13};
+if(typeof data13 !== "string"){
+const err44 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema339.properties.type.type,parentSchema:schema339.properties.type,data:data13};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -27785,15 +27833,66 @@ vErrors.push(err44);
 }
 errors++;
 }
-}
-}
-else {
-const err45 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema339.type,parentSchema:schema339,data};
+const _errs71 = errors;
+let valid26 = false;
+const _errs72 = errors;
+if(!((((((((data13 === "deny") || (data13 === "allow")) || (data13 === "ask")) || (data13 === "modify")) || (data13 === "message")) || (data13 === "return")) || (data13 === "flow")) || (data13 === "inject"))){
+const err45 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema339.properties.type.anyOf[0].enum},message:"must be equal to one of the allowed values",schema:schema339.properties.type.anyOf[0].enum,parentSchema:schema339.properties.type.anyOf[0],data:data13};
 if(vErrors === null){
 vErrors = [err45];
 }
 else {
 vErrors.push(err45);
+}
+errors++;
+}
+var _valid8 = _errs72 === errors;
+valid26 = valid26 || _valid8;
+const _errs73 = errors;
+if(typeof data13 === "string"){
+if(!pattern4.test(data13)){
+const err46 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/anyOf/1/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_-]*(?:\\.[A-Za-z][A-Za-z0-9_-]*)+$",parentSchema:schema339.properties.type.anyOf[1],data:data13};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+var _valid8 = _errs73 === errors;
+valid26 = valid26 || _valid8;
+if(!valid26){
+const err47 = {instancePath:instancePath+"/type",schemaPath:"#/properties/type/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema339.properties.type.anyOf,parentSchema:schema339.properties.type,data:data13};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+else {
+errors = _errs71;
+if(vErrors !== null){
+if(_errs71){
+vErrors.length = _errs71;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err48 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema339.type,parentSchema:schema339,data};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
 }
 errors++;
 }
@@ -34212,7 +34311,7 @@ const schema452 = docs[10]["$defs"]["__ctx13"];
 const schema453 = docs[0]["$defs"]["__ctx20"];
 const schema454 = docs[10]["$defs"]["__ctx19"];
 const schema455 = docs[0]["$defs"]["__ctx9"];
-const pattern60 = new RegExp("^[Hh][Tt][Tt][Pp][Ss]?://", "u");
+const pattern61 = new RegExp("^[Hh][Tt][Tt][Pp][Ss]?://", "u");
 
 function validate442(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -34280,7 +34379,7 @@ errors++;
 if(data.url !== undefined){
 let data1 = data.url;
 if(typeof data1 === "string"){
-if(!pattern60.test(data1)){
+if(!pattern61.test(data1)){
 const err3 = {instancePath:instancePath+"/url",schemaPath:"#/allOf/0/then/properties/url/pattern",keyword:"pattern",params:{pattern: "^[Hh][Tt][Tt][Pp][Ss]?://"},message:"must match pattern \""+"^[Hh][Tt][Tt][Pp][Ss]?://"+"\"",schema:"^[Hh][Tt][Tt][Pp][Ss]?://",parentSchema:schema454.allOf[0].then.properties.url,data:data1};
 if(vErrors === null){
 vErrors = [err3];
@@ -34552,7 +34651,7 @@ validate442.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema456 = docs[10]["$defs"]["__ctx3"];
 const schema457 = docs[0]["$defs"]["__ctx4"];
-const pattern61 = new RegExp("^[Hh][Tt][Tt][Pp][Ss]://", "u");
+const pattern62 = new RegExp("^[Hh][Tt][Tt][Pp][Ss]://", "u");
 
 function validate444(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -34829,7 +34928,7 @@ errors++;
 if(data.issuer !== undefined){
 let data4 = data.issuer;
 if(typeof data4 === "string"){
-if(!pattern61.test(data4)){
+if(!pattern62.test(data4)){
 const err16 = {instancePath:instancePath+"/issuer",schemaPath:"#/allOf/1/then/properties/issuer/pattern",keyword:"pattern",params:{pattern: "^[Hh][Tt][Tt][Pp][Ss]://"},message:"must match pattern \""+"^[Hh][Tt][Tt][Pp][Ss]://"+"\"",schema:"^[Hh][Tt][Tt][Pp][Ss]://",parentSchema:schema456.allOf[1].then.properties.issuer,data:data4};
 if(vErrors === null){
 vErrors = [err16];
@@ -35082,7 +35181,7 @@ validate444.evaluated = {"dynamicProps":true,"dynamicItems":false};
 
 const schema463 = docs[10]["$defs"]["__ctx14"];
 const schema465 = docs[10]["$defs"]["__ctx18"];
-const pattern62 = new RegExp("^(?:tool|session|config|turn|model|context|task|user|workspace|file|hook)\\.\\*$", "u");
+const pattern63 = new RegExp("^(?:tool|session|config|turn|model|context|task|user|workspace|file|hook)\\.\\*$", "u");
 const schema466 = docs[1]["$defs"]["contentSelection"];
 const schema467 = docs[1]["$defs"]["__ctx172"];
 
@@ -35137,7 +35236,7 @@ return errors === 0;
 validate447.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema468 = docs[10]["$defs"]["__ctx15"];
-const pattern63 = new RegExp("^(?:[Hh][Tt][Tt][Pp][Ss]://|[Hh][Tt][Tt][Pp]://(?:localhost|127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}|\\[::1\\])(?::\\d+)?(?:[/?#]|$))", "u");
+const pattern64 = new RegExp("^(?:[Hh][Tt][Tt][Pp][Ss]://|[Hh][Tt][Tt][Pp]://(?:localhost|127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}|\\[::1\\])(?::\\d+)?(?:[/?#]|$))", "u");
 const schema469 = docs[10]["$defs"]["__ctx16"];
 const schema470 = docs[0]["$defs"]["__ctx17"];
 
@@ -35416,7 +35515,7 @@ errors++;
 if(data.issuer !== undefined){
 let data4 = data.issuer;
 if(typeof data4 === "string"){
-if(!pattern61.test(data4)){
+if(!pattern62.test(data4)){
 const err16 = {instancePath:instancePath+"/issuer",schemaPath:"#/allOf/1/then/properties/issuer/pattern",keyword:"pattern",params:{pattern: "^[Hh][Tt][Tt][Pp][Ss]://"},message:"must match pattern \""+"^[Hh][Tt][Tt][Pp][Ss]://"+"\"",schema:"^[Hh][Tt][Tt][Pp][Ss]://",parentSchema:schema469.allOf[1].then.properties.issuer,data:data4};
 if(vErrors === null){
 vErrors = [err16];
@@ -35712,7 +35811,7 @@ errors++;
 if(data.endpoint !== undefined){
 let data0 = data.endpoint;
 if(typeof data0 === "string"){
-if(!pattern63.test(data0)){
+if(!pattern64.test(data0)){
 const err3 = {instancePath:instancePath+"/endpoint",schemaPath:"#/properties/endpoint/pattern",keyword:"pattern",params:{pattern: "^(?:[Hh][Tt][Tt][Pp][Ss]://|[Hh][Tt][Tt][Pp]://(?:localhost|127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}|\\[::1\\])(?::\\d+)?(?:[/?#]|$))"},message:"must match pattern \""+"^(?:[Hh][Tt][Tt][Pp][Ss]://|[Hh][Tt][Tt][Pp]://(?:localhost|127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}|\\[::1\\])(?::\\d+)?(?:[/?#]|$))"+"\"",schema:"^(?:[Hh][Tt][Tt][Pp][Ss]://|[Hh][Tt][Tt][Pp]://(?:localhost|127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}|\\[::1\\])(?::\\d+)?(?:[/?#]|$))",parentSchema:schema468.properties.endpoint,data:data0};
 if(vErrors === null){
 vErrors = [err3];
@@ -36209,7 +36308,7 @@ var _valid2 = _errs37 === errors;
 valid17 = valid17 || _valid2;
 const _errs38 = errors;
 if(typeof data6 === "string"){
-if(!pattern62.test(data6)){
+if(!pattern63.test(data6)){
 const err23 = {instancePath:instancePath+"/events/" + i1,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/registration.schema.json#/$defs/__ctx18/anyOf/2/pattern",keyword:"pattern",params:{pattern: "^(?:tool|session|config|turn|model|context|task|user|workspace|file|hook)\\.\\*$"},message:"must match pattern \""+"^(?:tool|session|config|turn|model|context|task|user|workspace|file|hook)\\.\\*$"+"\"",schema:"^(?:tool|session|config|turn|model|context|task|user|workspace|file|hook)\\.\\*$",parentSchema:schema465.anyOf[2],data:data6};
 if(vErrors === null){
 vErrors = [err23];

@@ -12420,107 +12420,143 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
 let data2 = data.capabilities;
 const _errs11 = errors;
-if(errors === _errs11){
+const _errs12 = errors;
+if(errors === _errs12){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.effects !== undefined){
 let data3 = data2.effects;
-const _errs13 = errors;
+const _errs14 = errors;
 if(Array.isArray(data3)){
-var valid7 = true;
+var valid8 = true;
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 let data4 = data3[i0];
-const _errs14 = errors;
 const _errs15 = errors;
-let valid8 = false;
 const _errs16 = errors;
+let valid9 = false;
+const _errs17 = errors;
 if(!((((((((data4 === "deny") || (data4 === "allow")) || (data4 === "ask")) || (data4 === "modify")) || (data4 === "inject")) || (data4 === "flow")) || (data4 === "return")) || (data4 === "message"))){
 errors++;
 }
-var _valid1 = _errs16 === errors;
-valid8 = valid8 || _valid1;
-if(!valid8){
-const _errs17 = errors;
+var _valid1 = _errs17 === errors;
+valid9 = valid9 || _valid1;
+if(!valid9){
+const _errs18 = errors;
 if(typeof data4 === "string"){
 if(!pattern4.test(data4)){
 errors++;
 }
 }
-var _valid1 = _errs17 === errors;
-valid8 = valid8 || _valid1;
+var _valid1 = _errs18 === errors;
+valid9 = valid9 || _valid1;
 }
-if(!valid8){
-errors++;
-return false;
-}
-else {
-errors = _errs15;
-}
-var valid7 = _errs14 === errors;
-if(!valid7){
-break;
-}
-}
-}
-var valid6 = _errs13 === errors;
-}
-else {
-var valid6 = true;
-}
-if(valid6){
-if(data2.modify !== undefined){
-let data5 = data2.modify;
-const _errs19 = errors;
-if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-for(const key0 in data5){
-const _errs20 = errors;
-if(!(key0 === "input")){
-errors++;
-}
-var valid9 = _errs20 === errors;
 if(!valid9){
 errors++;
 return false;
+}
+else {
+errors = _errs16;
+}
+var valid8 = _errs15 === errors;
+if(!valid8){
 break;
 }
 }
 }
-var valid6 = _errs19 === errors;
+var valid7 = _errs14 === errors;
 }
 else {
-var valid6 = true;
+var valid7 = true;
 }
-if(valid6){
+if(valid7){
+if(data2.modify !== undefined){
+let data5 = data2.modify;
+const _errs20 = errors;
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+for(const key0 in data5){
+const _errs21 = errors;
+if(!(key0 === "input")){
+errors++;
+}
+var valid10 = _errs21 === errors;
+if(!valid10){
+errors++;
+return false;
+break;
+}
+}
+}
+var valid7 = _errs20 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
 if(data2.flow !== undefined){
 let data6 = data2.flow;
-const _errs22 = errors;
+const _errs23 = errors;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 if(data6.operations !== undefined){
 let data7 = data6.operations;
 if(Array.isArray(data7)){
-var valid11 = true;
+var valid12 = true;
 const len1 = data7.length;
 for(let i1=0; i1<len1; i1++){
-const _errs24 = errors;
+const _errs25 = errors;
 if(!(data7[i1] === "stop")){
 return false;
 }
-var valid11 = _errs24 === errors;
-if(!valid11){
+var valid12 = _errs25 === errors;
+if(!valid12){
 break;
 }
 }
 }
 }
 }
-var valid6 = _errs22 === errors;
+var valid7 = _errs23 === errors;
 }
 else {
-var valid6 = true;
+var valid7 = true;
 }
 }
 }
 }
+}
+var valid5 = _errs11 === errors;
+if(valid5){
+const _errs27 = errors;
+if(errors === _errs27){
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.effects !== undefined){
+let data9 = data2.effects;
+const _errs29 = errors;
+if(errors === _errs29){
+if(Array.isArray(data9)){
+const _errs31 = errors;
+const len2 = data9.length;
+for(let i2=0; i2<len2; i2++){
+const _errs32 = errors;
+if("deny" !== data9[i2]){
+errors++;
+}
+var valid14 = _errs32 === errors;
+if(valid14){
+break;
+}
+}
+if(!valid14){
+return false;
+}
+else {
+errors = _errs31;
+}
+}
+}
+}
+}
+}
+var valid5 = _errs27 === errors;
 }
 }
 }
@@ -12533,10 +12569,10 @@ return false;
 }
 var valid0 = _errs4 === errors;
 if(valid0){
-const _errs27 = errors;
-const _errs28 = errors;
-let valid12 = true;
-const _errs29 = errors;
+const _errs34 = errors;
+const _errs35 = errors;
+let valid15 = true;
+const _errs36 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing3;
 if((data.event === undefined) && (missing3 = "event")){
@@ -12544,15 +12580,15 @@ errors++;
 }
 else {
 if(data.event !== undefined){
-let data9 = data.event;
-if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+let data11 = data.event;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 let missing4;
-if((data9.type === undefined) && (missing4 = "type")){
+if((data11.type === undefined) && (missing4 = "type")){
 errors++;
 }
 else {
-if(data9.type !== undefined){
-if("tool.after" !== data9.type){
+if(data11.type !== undefined){
+if("tool.after" !== data11.type){
 errors++;
 }
 }
@@ -12561,132 +12597,132 @@ errors++;
 }
 }
 }
-var _valid2 = _errs29 === errors;
-errors = _errs28;
+var _valid2 = _errs36 === errors;
+errors = _errs35;
 if(_valid2){
-const _errs32 = errors;
+const _errs39 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
-let data11 = data.capabilities;
-const _errs34 = errors;
-if(errors === _errs34){
-if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-if(data11.effects !== undefined){
-let data12 = data11.effects;
-const _errs36 = errors;
-if(Array.isArray(data12)){
-var valid18 = true;
-const len2 = data12.length;
-for(let i2=0; i2<len2; i2++){
-let data13 = data12[i2];
-const _errs37 = errors;
-const _errs38 = errors;
-let valid19 = false;
-const _errs39 = errors;
-if(!((((data13 === "modify") || (data13 === "inject")) || (data13 === "flow")) || (data13 === "message"))){
+let data13 = data.capabilities;
+const _errs41 = errors;
+if(errors === _errs41){
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+if(data13.effects !== undefined){
+let data14 = data13.effects;
+const _errs43 = errors;
+if(Array.isArray(data14)){
+var valid21 = true;
+const len3 = data14.length;
+for(let i3=0; i3<len3; i3++){
+let data15 = data14[i3];
+const _errs44 = errors;
+const _errs45 = errors;
+let valid22 = false;
+const _errs46 = errors;
+if(!((((data15 === "modify") || (data15 === "inject")) || (data15 === "flow")) || (data15 === "message"))){
 errors++;
 }
-var _valid3 = _errs39 === errors;
-valid19 = valid19 || _valid3;
-if(!valid19){
-const _errs40 = errors;
-if(typeof data13 === "string"){
-if(!pattern4.test(data13)){
+var _valid3 = _errs46 === errors;
+valid22 = valid22 || _valid3;
+if(!valid22){
+const _errs47 = errors;
+if(typeof data15 === "string"){
+if(!pattern4.test(data15)){
 errors++;
 }
 }
-var _valid3 = _errs40 === errors;
-valid19 = valid19 || _valid3;
+var _valid3 = _errs47 === errors;
+valid22 = valid22 || _valid3;
 }
-if(!valid19){
+if(!valid22){
 errors++;
 return false;
 }
 else {
-errors = _errs38;
+errors = _errs45;
 }
-var valid18 = _errs37 === errors;
-if(!valid18){
+var valid21 = _errs44 === errors;
+if(!valid21){
 break;
 }
 }
 }
-var valid17 = _errs36 === errors;
+var valid20 = _errs43 === errors;
 }
 else {
-var valid17 = true;
+var valid20 = true;
 }
-if(valid17){
-if(data11.modify !== undefined){
-let data14 = data11.modify;
-const _errs42 = errors;
-if(data14 && typeof data14 == "object" && !Array.isArray(data14)){
-for(const key1 in data14){
-const _errs43 = errors;
+if(valid20){
+if(data13.modify !== undefined){
+let data16 = data13.modify;
+const _errs49 = errors;
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+for(const key1 in data16){
+const _errs50 = errors;
 if(!(key1 === "output")){
 errors++;
 }
-var valid20 = _errs43 === errors;
-if(!valid20){
+var valid23 = _errs50 === errors;
+if(!valid23){
 errors++;
 return false;
 break;
 }
 }
 }
-var valid17 = _errs42 === errors;
+var valid20 = _errs49 === errors;
 }
 else {
-var valid17 = true;
+var valid20 = true;
 }
-if(valid17){
-if(data11.flow !== undefined){
-let data15 = data11.flow;
-const _errs45 = errors;
-if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
-if(data15.operations !== undefined){
-let data16 = data15.operations;
-if(Array.isArray(data16)){
-var valid22 = true;
-const len3 = data16.length;
-for(let i3=0; i3<len3; i3++){
-let data17 = data16[i3];
-const _errs47 = errors;
-if(!((data17 === "stop") || (data17 === "continue"))){
-return false;
-}
-var valid22 = _errs47 === errors;
-if(!valid22){
-break;
-}
-}
-}
-}
-}
-var valid17 = _errs45 === errors;
-}
-else {
-var valid17 = true;
-}
-}
-}
-}
-}
-}
-}
-var _valid2 = _errs32 === errors;
-valid12 = _valid2;
-}
-if(!valid12){
-errors++;
-return false;
-}
-var valid0 = _errs27 === errors;
-if(valid0){
-const _errs50 = errors;
-const _errs51 = errors;
-let valid23 = true;
+if(valid20){
+if(data13.flow !== undefined){
+let data17 = data13.flow;
 const _errs52 = errors;
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+if(data17.operations !== undefined){
+let data18 = data17.operations;
+if(Array.isArray(data18)){
+var valid25 = true;
+const len4 = data18.length;
+for(let i4=0; i4<len4; i4++){
+let data19 = data18[i4];
+const _errs54 = errors;
+if(!((data19 === "stop") || (data19 === "continue"))){
+return false;
+}
+var valid25 = _errs54 === errors;
+if(!valid25){
+break;
+}
+}
+}
+}
+}
+var valid20 = _errs52 === errors;
+}
+else {
+var valid20 = true;
+}
+}
+}
+}
+}
+}
+}
+var _valid2 = _errs39 === errors;
+valid15 = _valid2;
+}
+if(!valid15){
+errors++;
+return false;
+}
+var valid0 = _errs34 === errors;
+if(valid0){
+const _errs57 = errors;
+const _errs58 = errors;
+let valid26 = true;
+const _errs59 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
 if((data.event === undefined) && (missing5 = "event")){
@@ -12694,15 +12730,15 @@ errors++;
 }
 else {
 if(data.event !== undefined){
-let data18 = data.event;
-if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
+let data20 = data.event;
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
 let missing6;
-if((data18.type === undefined) && (missing6 = "type")){
+if((data20.type === undefined) && (missing6 = "type")){
 errors++;
 }
 else {
-if(data18.type !== undefined){
-if("session.start" !== data18.type){
+if(data20.type !== undefined){
+if("session.start" !== data20.type){
 errors++;
 }
 }
@@ -12711,51 +12747,51 @@ errors++;
 }
 }
 }
-var _valid4 = _errs52 === errors;
-errors = _errs51;
+var _valid4 = _errs59 === errors;
+errors = _errs58;
 if(_valid4){
-const _errs55 = errors;
+const _errs62 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
-let data20 = data.capabilities;
-const _errs57 = errors;
-if(errors === _errs57){
-if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
-if(data20.effects !== undefined){
-let data21 = data20.effects;
-if(Array.isArray(data21)){
-var valid29 = true;
-const len4 = data21.length;
-for(let i4=0; i4<len4; i4++){
-let data22 = data21[i4];
-const _errs60 = errors;
-const _errs61 = errors;
-let valid30 = false;
-const _errs62 = errors;
-if(!((data22 === "inject") || (data22 === "message"))){
+let data22 = data.capabilities;
+const _errs64 = errors;
+if(errors === _errs64){
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+if(data22.effects !== undefined){
+let data23 = data22.effects;
+if(Array.isArray(data23)){
+var valid32 = true;
+const len5 = data23.length;
+for(let i5=0; i5<len5; i5++){
+let data24 = data23[i5];
+const _errs67 = errors;
+const _errs68 = errors;
+let valid33 = false;
+const _errs69 = errors;
+if(!((data24 === "inject") || (data24 === "message"))){
 errors++;
 }
-var _valid5 = _errs62 === errors;
-valid30 = valid30 || _valid5;
-if(!valid30){
-const _errs63 = errors;
-if(typeof data22 === "string"){
-if(!pattern4.test(data22)){
+var _valid5 = _errs69 === errors;
+valid33 = valid33 || _valid5;
+if(!valid33){
+const _errs70 = errors;
+if(typeof data24 === "string"){
+if(!pattern4.test(data24)){
 errors++;
 }
 }
-var _valid5 = _errs63 === errors;
-valid30 = valid30 || _valid5;
+var _valid5 = _errs70 === errors;
+valid33 = valid33 || _valid5;
 }
-if(!valid30){
+if(!valid33){
 errors++;
 return false;
 }
 else {
-errors = _errs61;
+errors = _errs68;
 }
-var valid29 = _errs60 === errors;
-if(!valid29){
+var valid32 = _errs67 === errors;
+if(!valid32){
 break;
 }
 }
@@ -12765,19 +12801,19 @@ break;
 }
 }
 }
-var _valid4 = _errs55 === errors;
-valid23 = _valid4;
+var _valid4 = _errs62 === errors;
+valid26 = _valid4;
 }
-if(!valid23){
+if(!valid26){
 errors++;
 return false;
 }
-var valid0 = _errs50 === errors;
+var valid0 = _errs57 === errors;
 if(valid0){
-const _errs66 = errors;
-const _errs67 = errors;
-let valid31 = true;
-const _errs68 = errors;
+const _errs73 = errors;
+const _errs74 = errors;
+let valid34 = true;
+const _errs75 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing7;
 if((data.event === undefined) && (missing7 = "event")){
@@ -12785,15 +12821,15 @@ errors++;
 }
 else {
 if(data.event !== undefined){
-let data23 = data.event;
-if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
+let data25 = data.event;
+if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
 let missing8;
-if((data23.type === undefined) && (missing8 = "type")){
+if((data25.type === undefined) && (missing8 = "type")){
 errors++;
 }
 else {
-if(data23.type !== undefined){
-if("config.change.before" !== data23.type){
+if(data25.type !== undefined){
+if("config.change.before" !== data25.type){
 errors++;
 }
 }
@@ -12802,51 +12838,51 @@ errors++;
 }
 }
 }
-var _valid6 = _errs68 === errors;
-errors = _errs67;
+var _valid6 = _errs75 === errors;
+errors = _errs74;
 if(_valid6){
-const _errs71 = errors;
+const _errs78 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
-let data25 = data.capabilities;
-const _errs73 = errors;
-if(errors === _errs73){
-if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
-if(data25.effects !== undefined){
-let data26 = data25.effects;
-if(Array.isArray(data26)){
-var valid37 = true;
-const len5 = data26.length;
-for(let i5=0; i5<len5; i5++){
-let data27 = data26[i5];
-const _errs76 = errors;
-const _errs77 = errors;
-let valid38 = false;
-const _errs78 = errors;
-if(!((data27 === "deny") || (data27 === "message"))){
+let data27 = data.capabilities;
+const _errs80 = errors;
+if(errors === _errs80){
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+if(data27.effects !== undefined){
+let data28 = data27.effects;
+if(Array.isArray(data28)){
+var valid40 = true;
+const len6 = data28.length;
+for(let i6=0; i6<len6; i6++){
+let data29 = data28[i6];
+const _errs83 = errors;
+const _errs84 = errors;
+let valid41 = false;
+const _errs85 = errors;
+if(!((data29 === "deny") || (data29 === "message"))){
 errors++;
 }
-var _valid7 = _errs78 === errors;
-valid38 = valid38 || _valid7;
-if(!valid38){
-const _errs79 = errors;
-if(typeof data27 === "string"){
-if(!pattern4.test(data27)){
+var _valid7 = _errs85 === errors;
+valid41 = valid41 || _valid7;
+if(!valid41){
+const _errs86 = errors;
+if(typeof data29 === "string"){
+if(!pattern4.test(data29)){
 errors++;
 }
 }
-var _valid7 = _errs79 === errors;
-valid38 = valid38 || _valid7;
+var _valid7 = _errs86 === errors;
+valid41 = valid41 || _valid7;
 }
-if(!valid38){
+if(!valid41){
 errors++;
 return false;
 }
 else {
-errors = _errs77;
+errors = _errs84;
 }
-var valid37 = _errs76 === errors;
-if(!valid37){
+var valid40 = _errs83 === errors;
+if(!valid40){
 break;
 }
 }
@@ -12856,19 +12892,19 @@ break;
 }
 }
 }
-var _valid6 = _errs71 === errors;
-valid31 = _valid6;
+var _valid6 = _errs78 === errors;
+valid34 = _valid6;
 }
-if(!valid31){
+if(!valid34){
 errors++;
 return false;
 }
-var valid0 = _errs66 === errors;
+var valid0 = _errs73 === errors;
 if(valid0){
-const _errs82 = errors;
-const _errs83 = errors;
-let valid39 = true;
-const _errs84 = errors;
+const _errs89 = errors;
+const _errs90 = errors;
+let valid42 = true;
+const _errs91 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing9;
 if((data.event === undefined) && (missing9 = "event")){
@@ -12876,15 +12912,15 @@ errors++;
 }
 else {
 if(data.event !== undefined){
-let data28 = data.event;
-if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
+let data30 = data.event;
+if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
 let missing10;
-if((data28.type === undefined) && (missing10 = "type")){
+if((data30.type === undefined) && (missing10 = "type")){
 errors++;
 }
 else {
-if(data28.type !== undefined){
-if("turn.start" !== data28.type){
+if(data30.type !== undefined){
+if("turn.start" !== data30.type){
 errors++;
 }
 }
@@ -12893,131 +12929,131 @@ errors++;
 }
 }
 }
-var _valid8 = _errs84 === errors;
-errors = _errs83;
+var _valid8 = _errs91 === errors;
+errors = _errs90;
 if(_valid8){
-const _errs87 = errors;
+const _errs94 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
-let data30 = data.capabilities;
-const _errs89 = errors;
-if(errors === _errs89){
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-if(data30.effects !== undefined){
-let data31 = data30.effects;
-const _errs91 = errors;
-if(Array.isArray(data31)){
-var valid45 = true;
-const len6 = data31.length;
-for(let i6=0; i6<len6; i6++){
-let data32 = data31[i6];
-const _errs92 = errors;
-const _errs93 = errors;
-let valid46 = false;
-const _errs94 = errors;
-if(!(((((data32 === "deny") || (data32 === "modify")) || (data32 === "inject")) || (data32 === "flow")) || (data32 === "message"))){
+let data32 = data.capabilities;
+const _errs96 = errors;
+if(errors === _errs96){
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+if(data32.effects !== undefined){
+let data33 = data32.effects;
+const _errs98 = errors;
+if(Array.isArray(data33)){
+var valid48 = true;
+const len7 = data33.length;
+for(let i7=0; i7<len7; i7++){
+let data34 = data33[i7];
+const _errs99 = errors;
+const _errs100 = errors;
+let valid49 = false;
+const _errs101 = errors;
+if(!(((((data34 === "deny") || (data34 === "modify")) || (data34 === "inject")) || (data34 === "flow")) || (data34 === "message"))){
 errors++;
 }
-var _valid9 = _errs94 === errors;
-valid46 = valid46 || _valid9;
-if(!valid46){
-const _errs95 = errors;
-if(typeof data32 === "string"){
-if(!pattern4.test(data32)){
+var _valid9 = _errs101 === errors;
+valid49 = valid49 || _valid9;
+if(!valid49){
+const _errs102 = errors;
+if(typeof data34 === "string"){
+if(!pattern4.test(data34)){
 errors++;
 }
 }
-var _valid9 = _errs95 === errors;
-valid46 = valid46 || _valid9;
+var _valid9 = _errs102 === errors;
+valid49 = valid49 || _valid9;
 }
-if(!valid46){
+if(!valid49){
 errors++;
 return false;
 }
 else {
-errors = _errs93;
+errors = _errs100;
 }
-var valid45 = _errs92 === errors;
-if(!valid45){
+var valid48 = _errs99 === errors;
+if(!valid48){
 break;
 }
 }
 }
-var valid44 = _errs91 === errors;
+var valid47 = _errs98 === errors;
 }
 else {
-var valid44 = true;
+var valid47 = true;
 }
-if(valid44){
-if(data30.modify !== undefined){
-let data33 = data30.modify;
-const _errs97 = errors;
-if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
-for(const key2 in data33){
-const _errs98 = errors;
+if(valid47){
+if(data32.modify !== undefined){
+let data35 = data32.modify;
+const _errs104 = errors;
+if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
+for(const key2 in data35){
+const _errs105 = errors;
 if(!(key2 === "prompt")){
 errors++;
 }
-var valid47 = _errs98 === errors;
-if(!valid47){
+var valid50 = _errs105 === errors;
+if(!valid50){
 errors++;
 return false;
 break;
 }
 }
 }
-var valid44 = _errs97 === errors;
+var valid47 = _errs104 === errors;
 }
 else {
-var valid44 = true;
+var valid47 = true;
 }
-if(valid44){
-if(data30.flow !== undefined){
-let data34 = data30.flow;
-const _errs100 = errors;
-if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
-if(data34.operations !== undefined){
-let data35 = data34.operations;
-if(Array.isArray(data35)){
-var valid49 = true;
-const len7 = data35.length;
-for(let i7=0; i7<len7; i7++){
-const _errs102 = errors;
-if(!(data35[i7] === "stop")){
-return false;
-}
-var valid49 = _errs102 === errors;
-if(!valid49){
-break;
-}
-}
-}
-}
-}
-var valid44 = _errs100 === errors;
-}
-else {
-var valid44 = true;
-}
-}
-}
-}
-}
-}
-}
-var _valid8 = _errs87 === errors;
-valid39 = _valid8;
-}
-if(!valid39){
-errors++;
-return false;
-}
-var valid0 = _errs82 === errors;
-if(valid0){
-const _errs105 = errors;
-const _errs106 = errors;
-let valid50 = true;
+if(valid47){
+if(data32.flow !== undefined){
+let data36 = data32.flow;
 const _errs107 = errors;
+if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
+if(data36.operations !== undefined){
+let data37 = data36.operations;
+if(Array.isArray(data37)){
+var valid52 = true;
+const len8 = data37.length;
+for(let i8=0; i8<len8; i8++){
+const _errs109 = errors;
+if(!(data37[i8] === "stop")){
+return false;
+}
+var valid52 = _errs109 === errors;
+if(!valid52){
+break;
+}
+}
+}
+}
+}
+var valid47 = _errs107 === errors;
+}
+else {
+var valid47 = true;
+}
+}
+}
+}
+}
+}
+}
+var _valid8 = _errs94 === errors;
+valid42 = _valid8;
+}
+if(!valid42){
+errors++;
+return false;
+}
+var valid0 = _errs89 === errors;
+if(valid0){
+const _errs112 = errors;
+const _errs113 = errors;
+let valid53 = true;
+const _errs114 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing11;
 if((data.event === undefined) && (missing11 = "event")){
@@ -13025,15 +13061,15 @@ errors++;
 }
 else {
 if(data.event !== undefined){
-let data37 = data.event;
-if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
+let data39 = data.event;
+if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
 let missing12;
-if((data37.type === undefined) && (missing12 = "type")){
+if((data39.type === undefined) && (missing12 = "type")){
 errors++;
 }
 else {
-if(data37.type !== undefined){
-if("turn.finish.before" !== data37.type){
+if(data39.type !== undefined){
+if("turn.finish.before" !== data39.type){
 errors++;
 }
 }
@@ -13042,132 +13078,132 @@ errors++;
 }
 }
 }
-var _valid10 = _errs107 === errors;
-errors = _errs106;
+var _valid10 = _errs114 === errors;
+errors = _errs113;
 if(_valid10){
-const _errs110 = errors;
+const _errs117 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
-let data39 = data.capabilities;
-const _errs112 = errors;
-if(errors === _errs112){
-if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
-if(data39.effects !== undefined){
-let data40 = data39.effects;
-const _errs114 = errors;
-if(Array.isArray(data40)){
-var valid56 = true;
-const len8 = data40.length;
-for(let i8=0; i8<len8; i8++){
-let data41 = data40[i8];
-const _errs115 = errors;
-const _errs116 = errors;
-let valid57 = false;
-const _errs117 = errors;
-if(!(((data41 === "modify") || (data41 === "flow")) || (data41 === "message"))){
+let data41 = data.capabilities;
+const _errs119 = errors;
+if(errors === _errs119){
+if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
+if(data41.effects !== undefined){
+let data42 = data41.effects;
+const _errs121 = errors;
+if(Array.isArray(data42)){
+var valid59 = true;
+const len9 = data42.length;
+for(let i9=0; i9<len9; i9++){
+let data43 = data42[i9];
+const _errs122 = errors;
+const _errs123 = errors;
+let valid60 = false;
+const _errs124 = errors;
+if(!(((data43 === "modify") || (data43 === "flow")) || (data43 === "message"))){
 errors++;
 }
-var _valid11 = _errs117 === errors;
-valid57 = valid57 || _valid11;
-if(!valid57){
-const _errs118 = errors;
-if(typeof data41 === "string"){
-if(!pattern4.test(data41)){
+var _valid11 = _errs124 === errors;
+valid60 = valid60 || _valid11;
+if(!valid60){
+const _errs125 = errors;
+if(typeof data43 === "string"){
+if(!pattern4.test(data43)){
 errors++;
 }
 }
-var _valid11 = _errs118 === errors;
-valid57 = valid57 || _valid11;
+var _valid11 = _errs125 === errors;
+valid60 = valid60 || _valid11;
 }
-if(!valid57){
+if(!valid60){
 errors++;
 return false;
 }
 else {
-errors = _errs116;
+errors = _errs123;
 }
-var valid56 = _errs115 === errors;
-if(!valid56){
+var valid59 = _errs122 === errors;
+if(!valid59){
 break;
 }
 }
 }
-var valid55 = _errs114 === errors;
+var valid58 = _errs121 === errors;
 }
 else {
-var valid55 = true;
+var valid58 = true;
 }
-if(valid55){
-if(data39.modify !== undefined){
-let data42 = data39.modify;
-const _errs120 = errors;
-if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
-for(const key3 in data42){
-const _errs121 = errors;
+if(valid58){
+if(data41.modify !== undefined){
+let data44 = data41.modify;
+const _errs127 = errors;
+if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
+for(const key3 in data44){
+const _errs128 = errors;
 if(!(key3 === "response")){
 errors++;
 }
-var valid58 = _errs121 === errors;
-if(!valid58){
+var valid61 = _errs128 === errors;
+if(!valid61){
 errors++;
 return false;
 break;
 }
 }
 }
-var valid55 = _errs120 === errors;
+var valid58 = _errs127 === errors;
 }
 else {
-var valid55 = true;
+var valid58 = true;
 }
-if(valid55){
-if(data39.flow !== undefined){
-let data43 = data39.flow;
-const _errs123 = errors;
-if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
-if(data43.operations !== undefined){
-let data44 = data43.operations;
-if(Array.isArray(data44)){
-var valid60 = true;
-const len9 = data44.length;
-for(let i9=0; i9<len9; i9++){
-let data45 = data44[i9];
-const _errs125 = errors;
-if(!((data45 === "stop") || (data45 === "continue"))){
-return false;
-}
-var valid60 = _errs125 === errors;
-if(!valid60){
-break;
-}
-}
-}
-}
-}
-var valid55 = _errs123 === errors;
-}
-else {
-var valid55 = true;
-}
-}
-}
-}
-}
-}
-}
-var _valid10 = _errs110 === errors;
-valid50 = _valid10;
-}
-if(!valid50){
-errors++;
-return false;
-}
-var valid0 = _errs105 === errors;
-if(valid0){
-const _errs128 = errors;
-const _errs129 = errors;
-let valid61 = true;
+if(valid58){
+if(data41.flow !== undefined){
+let data45 = data41.flow;
 const _errs130 = errors;
+if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
+if(data45.operations !== undefined){
+let data46 = data45.operations;
+if(Array.isArray(data46)){
+var valid63 = true;
+const len10 = data46.length;
+for(let i10=0; i10<len10; i10++){
+let data47 = data46[i10];
+const _errs132 = errors;
+if(!((data47 === "stop") || (data47 === "continue"))){
+return false;
+}
+var valid63 = _errs132 === errors;
+if(!valid63){
+break;
+}
+}
+}
+}
+}
+var valid58 = _errs130 === errors;
+}
+else {
+var valid58 = true;
+}
+}
+}
+}
+}
+}
+}
+var _valid10 = _errs117 === errors;
+valid53 = _valid10;
+}
+if(!valid53){
+errors++;
+return false;
+}
+var valid0 = _errs112 === errors;
+if(valid0){
+const _errs135 = errors;
+const _errs136 = errors;
+let valid64 = true;
+const _errs137 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing13;
 if((data.event === undefined) && (missing13 = "event")){
@@ -13175,15 +13211,15 @@ errors++;
 }
 else {
 if(data.event !== undefined){
-let data46 = data.event;
-if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
+let data48 = data.event;
+if(data48 && typeof data48 == "object" && !Array.isArray(data48)){
 let missing14;
-if((data46.type === undefined) && (missing14 = "type")){
+if((data48.type === undefined) && (missing14 = "type")){
 errors++;
 }
 else {
-if(data46.type !== undefined){
-if("model.request.before" !== data46.type){
+if(data48.type !== undefined){
+if("model.request.before" !== data48.type){
 errors++;
 }
 }
@@ -13192,131 +13228,131 @@ errors++;
 }
 }
 }
-var _valid12 = _errs130 === errors;
-errors = _errs129;
+var _valid12 = _errs137 === errors;
+errors = _errs136;
 if(_valid12){
-const _errs133 = errors;
+const _errs140 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
-let data48 = data.capabilities;
-const _errs135 = errors;
-if(errors === _errs135){
-if(data48 && typeof data48 == "object" && !Array.isArray(data48)){
-if(data48.effects !== undefined){
-let data49 = data48.effects;
-const _errs137 = errors;
-if(Array.isArray(data49)){
-var valid67 = true;
-const len10 = data49.length;
-for(let i10=0; i10<len10; i10++){
-let data50 = data49[i10];
-const _errs138 = errors;
-const _errs139 = errors;
-let valid68 = false;
-const _errs140 = errors;
-if(!((((((data50 === "deny") || (data50 === "modify")) || (data50 === "inject")) || (data50 === "return")) || (data50 === "flow")) || (data50 === "message"))){
+let data50 = data.capabilities;
+const _errs142 = errors;
+if(errors === _errs142){
+if(data50 && typeof data50 == "object" && !Array.isArray(data50)){
+if(data50.effects !== undefined){
+let data51 = data50.effects;
+const _errs144 = errors;
+if(Array.isArray(data51)){
+var valid70 = true;
+const len11 = data51.length;
+for(let i11=0; i11<len11; i11++){
+let data52 = data51[i11];
+const _errs145 = errors;
+const _errs146 = errors;
+let valid71 = false;
+const _errs147 = errors;
+if(!((((((data52 === "deny") || (data52 === "modify")) || (data52 === "inject")) || (data52 === "return")) || (data52 === "flow")) || (data52 === "message"))){
 errors++;
 }
-var _valid13 = _errs140 === errors;
-valid68 = valid68 || _valid13;
-if(!valid68){
-const _errs141 = errors;
-if(typeof data50 === "string"){
-if(!pattern4.test(data50)){
+var _valid13 = _errs147 === errors;
+valid71 = valid71 || _valid13;
+if(!valid71){
+const _errs148 = errors;
+if(typeof data52 === "string"){
+if(!pattern4.test(data52)){
 errors++;
 }
 }
-var _valid13 = _errs141 === errors;
-valid68 = valid68 || _valid13;
+var _valid13 = _errs148 === errors;
+valid71 = valid71 || _valid13;
 }
-if(!valid68){
+if(!valid71){
 errors++;
 return false;
 }
 else {
-errors = _errs139;
+errors = _errs146;
 }
-var valid67 = _errs138 === errors;
-if(!valid67){
+var valid70 = _errs145 === errors;
+if(!valid70){
 break;
 }
 }
 }
-var valid66 = _errs137 === errors;
+var valid69 = _errs144 === errors;
 }
 else {
-var valid66 = true;
+var valid69 = true;
 }
-if(valid66){
-if(data48.modify !== undefined){
-let data51 = data48.modify;
-const _errs143 = errors;
-if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
-for(const key4 in data51){
-const _errs144 = errors;
+if(valid69){
+if(data50.modify !== undefined){
+let data53 = data50.modify;
+const _errs150 = errors;
+if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
+for(const key4 in data53){
+const _errs151 = errors;
 if(!(key4 === "request")){
 errors++;
 }
-var valid69 = _errs144 === errors;
-if(!valid69){
+var valid72 = _errs151 === errors;
+if(!valid72){
 errors++;
 return false;
 break;
 }
 }
 }
-var valid66 = _errs143 === errors;
+var valid69 = _errs150 === errors;
 }
 else {
-var valid66 = true;
+var valid69 = true;
 }
-if(valid66){
-if(data48.flow !== undefined){
-let data52 = data48.flow;
-const _errs146 = errors;
-if(data52 && typeof data52 == "object" && !Array.isArray(data52)){
-if(data52.operations !== undefined){
-let data53 = data52.operations;
-if(Array.isArray(data53)){
-var valid71 = true;
-const len11 = data53.length;
-for(let i11=0; i11<len11; i11++){
-const _errs148 = errors;
-if(!(data53[i11] === "stop")){
-return false;
-}
-var valid71 = _errs148 === errors;
-if(!valid71){
-break;
-}
-}
-}
-}
-}
-var valid66 = _errs146 === errors;
-}
-else {
-var valid66 = true;
-}
-}
-}
-}
-}
-}
-}
-var _valid12 = _errs133 === errors;
-valid61 = _valid12;
-}
-if(!valid61){
-errors++;
-return false;
-}
-var valid0 = _errs128 === errors;
-if(valid0){
-const _errs151 = errors;
-const _errs152 = errors;
-let valid72 = true;
+if(valid69){
+if(data50.flow !== undefined){
+let data54 = data50.flow;
 const _errs153 = errors;
+if(data54 && typeof data54 == "object" && !Array.isArray(data54)){
+if(data54.operations !== undefined){
+let data55 = data54.operations;
+if(Array.isArray(data55)){
+var valid74 = true;
+const len12 = data55.length;
+for(let i12=0; i12<len12; i12++){
+const _errs155 = errors;
+if(!(data55[i12] === "stop")){
+return false;
+}
+var valid74 = _errs155 === errors;
+if(!valid74){
+break;
+}
+}
+}
+}
+}
+var valid69 = _errs153 === errors;
+}
+else {
+var valid69 = true;
+}
+}
+}
+}
+}
+}
+}
+var _valid12 = _errs140 === errors;
+valid64 = _valid12;
+}
+if(!valid64){
+errors++;
+return false;
+}
+var valid0 = _errs135 === errors;
+if(valid0){
+const _errs158 = errors;
+const _errs159 = errors;
+let valid75 = true;
+const _errs160 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing15;
 if((data.event === undefined) && (missing15 = "event")){
@@ -13324,15 +13360,15 @@ errors++;
 }
 else {
 if(data.event !== undefined){
-let data55 = data.event;
-if(data55 && typeof data55 == "object" && !Array.isArray(data55)){
+let data57 = data.event;
+if(data57 && typeof data57 == "object" && !Array.isArray(data57)){
 let missing16;
-if((data55.type === undefined) && (missing16 = "type")){
+if((data57.type === undefined) && (missing16 = "type")){
 errors++;
 }
 else {
-if(data55.type !== undefined){
-if("model.switch.before" !== data55.type){
+if(data57.type !== undefined){
+if("model.switch.before" !== data57.type){
 errors++;
 }
 }
@@ -13341,75 +13377,49 @@ errors++;
 }
 }
 }
-var _valid14 = _errs153 === errors;
-errors = _errs152;
+var _valid14 = _errs160 === errors;
+errors = _errs159;
 if(_valid14){
-const _errs156 = errors;
+const _errs163 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
-let data57 = data.capabilities;
-const _errs158 = errors;
-if(errors === _errs158){
-if(data57 && typeof data57 == "object" && !Array.isArray(data57)){
-if(data57.effects !== undefined){
-let data58 = data57.effects;
-const _errs160 = errors;
-if(Array.isArray(data58)){
-var valid78 = true;
-const len12 = data58.length;
-for(let i12=0; i12<len12; i12++){
-let data59 = data58[i12];
-const _errs161 = errors;
-const _errs162 = errors;
-let valid79 = false;
-const _errs163 = errors;
-if(!(((data59 === "deny") || (data59 === "flow")) || (data59 === "message"))){
-errors++;
-}
-var _valid15 = _errs163 === errors;
-valid79 = valid79 || _valid15;
-if(!valid79){
-const _errs164 = errors;
-if(typeof data59 === "string"){
-if(!pattern4.test(data59)){
-errors++;
-}
-}
-var _valid15 = _errs164 === errors;
-valid79 = valid79 || _valid15;
-}
-if(!valid79){
-errors++;
-return false;
-}
-else {
-errors = _errs162;
-}
-var valid78 = _errs161 === errors;
-if(!valid78){
-break;
-}
-}
-}
-var valid77 = _errs160 === errors;
-}
-else {
-var valid77 = true;
-}
-if(valid77){
-if(data57.flow !== undefined){
-let data60 = data57.flow;
-const _errs166 = errors;
-if(data60 && typeof data60 == "object" && !Array.isArray(data60)){
-if(data60.operations !== undefined){
-let data61 = data60.operations;
-if(Array.isArray(data61)){
+let data59 = data.capabilities;
+const _errs165 = errors;
+if(errors === _errs165){
+if(data59 && typeof data59 == "object" && !Array.isArray(data59)){
+if(data59.effects !== undefined){
+let data60 = data59.effects;
+const _errs167 = errors;
+if(Array.isArray(data60)){
 var valid81 = true;
-const len13 = data61.length;
+const len13 = data60.length;
 for(let i13=0; i13<len13; i13++){
+let data61 = data60[i13];
 const _errs168 = errors;
-if(!(data61[i13] === "stop")){
+const _errs169 = errors;
+let valid82 = false;
+const _errs170 = errors;
+if(!(((data61 === "deny") || (data61 === "flow")) || (data61 === "message"))){
+errors++;
+}
+var _valid15 = _errs170 === errors;
+valid82 = valid82 || _valid15;
+if(!valid82){
+const _errs171 = errors;
+if(typeof data61 === "string"){
+if(!pattern4.test(data61)){
+errors++;
+}
+}
+var _valid15 = _errs171 === errors;
+valid82 = valid82 || _valid15;
+}
+if(!valid82){
+errors++;
 return false;
+}
+else {
+errors = _errs169;
 }
 var valid81 = _errs168 === errors;
 if(!valid81){
@@ -13417,31 +13427,57 @@ break;
 }
 }
 }
-}
-}
-var valid77 = _errs166 === errors;
+var valid80 = _errs167 === errors;
 }
 else {
-var valid77 = true;
+var valid80 = true;
+}
+if(valid80){
+if(data59.flow !== undefined){
+let data62 = data59.flow;
+const _errs173 = errors;
+if(data62 && typeof data62 == "object" && !Array.isArray(data62)){
+if(data62.operations !== undefined){
+let data63 = data62.operations;
+if(Array.isArray(data63)){
+var valid84 = true;
+const len14 = data63.length;
+for(let i14=0; i14<len14; i14++){
+const _errs175 = errors;
+if(!(data63[i14] === "stop")){
+return false;
+}
+var valid84 = _errs175 === errors;
+if(!valid84){
+break;
+}
+}
+}
+}
+}
+var valid80 = _errs173 === errors;
+}
+else {
+var valid80 = true;
 }
 }
 }
 }
 }
 }
-var _valid14 = _errs156 === errors;
-valid72 = _valid14;
+var _valid14 = _errs163 === errors;
+valid75 = _valid14;
 }
-if(!valid72){
+if(!valid75){
 errors++;
 return false;
 }
-var valid0 = _errs151 === errors;
+var valid0 = _errs158 === errors;
 if(valid0){
-const _errs171 = errors;
-const _errs172 = errors;
-let valid82 = true;
-const _errs173 = errors;
+const _errs178 = errors;
+const _errs179 = errors;
+let valid85 = true;
+const _errs180 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing17;
 if((data.event === undefined) && (missing17 = "event")){
@@ -13449,15 +13485,15 @@ errors++;
 }
 else {
 if(data.event !== undefined){
-let data63 = data.event;
-if(data63 && typeof data63 == "object" && !Array.isArray(data63)){
+let data65 = data.event;
+if(data65 && typeof data65 == "object" && !Array.isArray(data65)){
 let missing18;
-if((data63.type === undefined) && (missing18 = "type")){
+if((data65.type === undefined) && (missing18 = "type")){
 errors++;
 }
 else {
-if(data63.type !== undefined){
-if("tool.permission.request" !== data63.type){
+if(data65.type !== undefined){
+if("tool.permission.request" !== data65.type){
 errors++;
 }
 }
@@ -13466,131 +13502,131 @@ errors++;
 }
 }
 }
-var _valid16 = _errs173 === errors;
-errors = _errs172;
+var _valid16 = _errs180 === errors;
+errors = _errs179;
 if(_valid16){
-const _errs176 = errors;
+const _errs183 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
-let data65 = data.capabilities;
-const _errs178 = errors;
-if(errors === _errs178){
-if(data65 && typeof data65 == "object" && !Array.isArray(data65)){
-if(data65.effects !== undefined){
-let data66 = data65.effects;
-const _errs180 = errors;
-if(Array.isArray(data66)){
-var valid88 = true;
-const len14 = data66.length;
-for(let i14=0; i14<len14; i14++){
-let data67 = data66[i14];
-const _errs181 = errors;
-const _errs182 = errors;
-let valid89 = false;
-const _errs183 = errors;
-if(!(((((data67 === "allow") || (data67 === "deny")) || (data67 === "modify")) || (data67 === "flow")) || (data67 === "message"))){
+let data67 = data.capabilities;
+const _errs185 = errors;
+if(errors === _errs185){
+if(data67 && typeof data67 == "object" && !Array.isArray(data67)){
+if(data67.effects !== undefined){
+let data68 = data67.effects;
+const _errs187 = errors;
+if(Array.isArray(data68)){
+var valid91 = true;
+const len15 = data68.length;
+for(let i15=0; i15<len15; i15++){
+let data69 = data68[i15];
+const _errs188 = errors;
+const _errs189 = errors;
+let valid92 = false;
+const _errs190 = errors;
+if(!(((((data69 === "allow") || (data69 === "deny")) || (data69 === "modify")) || (data69 === "flow")) || (data69 === "message"))){
 errors++;
 }
-var _valid17 = _errs183 === errors;
-valid89 = valid89 || _valid17;
-if(!valid89){
-const _errs184 = errors;
-if(typeof data67 === "string"){
-if(!pattern4.test(data67)){
+var _valid17 = _errs190 === errors;
+valid92 = valid92 || _valid17;
+if(!valid92){
+const _errs191 = errors;
+if(typeof data69 === "string"){
+if(!pattern4.test(data69)){
 errors++;
 }
 }
-var _valid17 = _errs184 === errors;
-valid89 = valid89 || _valid17;
+var _valid17 = _errs191 === errors;
+valid92 = valid92 || _valid17;
 }
-if(!valid89){
+if(!valid92){
 errors++;
 return false;
 }
 else {
-errors = _errs182;
+errors = _errs189;
 }
-var valid88 = _errs181 === errors;
-if(!valid88){
+var valid91 = _errs188 === errors;
+if(!valid91){
 break;
 }
 }
 }
-var valid87 = _errs180 === errors;
+var valid90 = _errs187 === errors;
 }
 else {
-var valid87 = true;
+var valid90 = true;
 }
-if(valid87){
-if(data65.modify !== undefined){
-let data68 = data65.modify;
-const _errs186 = errors;
-if(data68 && typeof data68 == "object" && !Array.isArray(data68)){
-for(const key5 in data68){
-const _errs187 = errors;
+if(valid90){
+if(data67.modify !== undefined){
+let data70 = data67.modify;
+const _errs193 = errors;
+if(data70 && typeof data70 == "object" && !Array.isArray(data70)){
+for(const key5 in data70){
+const _errs194 = errors;
 if(!(key5 === "input")){
 errors++;
 }
-var valid90 = _errs187 === errors;
-if(!valid90){
+var valid93 = _errs194 === errors;
+if(!valid93){
 errors++;
 return false;
 break;
 }
 }
 }
-var valid87 = _errs186 === errors;
+var valid90 = _errs193 === errors;
 }
 else {
-var valid87 = true;
+var valid90 = true;
 }
-if(valid87){
-if(data65.flow !== undefined){
-let data69 = data65.flow;
-const _errs189 = errors;
-if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
-if(data69.operations !== undefined){
-let data70 = data69.operations;
-if(Array.isArray(data70)){
-var valid92 = true;
-const len15 = data70.length;
-for(let i15=0; i15<len15; i15++){
-const _errs191 = errors;
-if(!(data70[i15] === "stop")){
-return false;
-}
-var valid92 = _errs191 === errors;
-if(!valid92){
-break;
-}
-}
-}
-}
-}
-var valid87 = _errs189 === errors;
-}
-else {
-var valid87 = true;
-}
-}
-}
-}
-}
-}
-}
-var _valid16 = _errs176 === errors;
-valid82 = _valid16;
-}
-if(!valid82){
-errors++;
-return false;
-}
-var valid0 = _errs171 === errors;
-if(valid0){
-const _errs194 = errors;
-const _errs195 = errors;
-let valid93 = true;
+if(valid90){
+if(data67.flow !== undefined){
+let data71 = data67.flow;
 const _errs196 = errors;
+if(data71 && typeof data71 == "object" && !Array.isArray(data71)){
+if(data71.operations !== undefined){
+let data72 = data71.operations;
+if(Array.isArray(data72)){
+var valid95 = true;
+const len16 = data72.length;
+for(let i16=0; i16<len16; i16++){
+const _errs198 = errors;
+if(!(data72[i16] === "stop")){
+return false;
+}
+var valid95 = _errs198 === errors;
+if(!valid95){
+break;
+}
+}
+}
+}
+}
+var valid90 = _errs196 === errors;
+}
+else {
+var valid90 = true;
+}
+}
+}
+}
+}
+}
+}
+var _valid16 = _errs183 === errors;
+valid85 = _valid16;
+}
+if(!valid85){
+errors++;
+return false;
+}
+var valid0 = _errs178 === errors;
+if(valid0){
+const _errs201 = errors;
+const _errs202 = errors;
+let valid96 = true;
+const _errs203 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing19;
 if((data.event === undefined) && (missing19 = "event")){
@@ -13598,15 +13634,15 @@ errors++;
 }
 else {
 if(data.event !== undefined){
-let data72 = data.event;
-if(data72 && typeof data72 == "object" && !Array.isArray(data72)){
+let data74 = data.event;
+if(data74 && typeof data74 == "object" && !Array.isArray(data74)){
 let missing20;
-if((data72.type === undefined) && (missing20 = "type")){
+if((data74.type === undefined) && (missing20 = "type")){
 errors++;
 }
 else {
-if(data72.type !== undefined){
-if("tool.batch.after" !== data72.type){
+if(data74.type !== undefined){
+if("tool.batch.after" !== data74.type){
 errors++;
 }
 }
@@ -13615,75 +13651,49 @@ errors++;
 }
 }
 }
-var _valid18 = _errs196 === errors;
-errors = _errs195;
+var _valid18 = _errs203 === errors;
+errors = _errs202;
 if(_valid18){
-const _errs199 = errors;
+const _errs206 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
-let data74 = data.capabilities;
-const _errs201 = errors;
-if(errors === _errs201){
-if(data74 && typeof data74 == "object" && !Array.isArray(data74)){
-if(data74.effects !== undefined){
-let data75 = data74.effects;
-const _errs203 = errors;
-if(Array.isArray(data75)){
-var valid99 = true;
-const len16 = data75.length;
-for(let i16=0; i16<len16; i16++){
-let data76 = data75[i16];
-const _errs204 = errors;
-const _errs205 = errors;
-let valid100 = false;
-const _errs206 = errors;
-if(!(((data76 === "flow") || (data76 === "inject")) || (data76 === "message"))){
-errors++;
-}
-var _valid19 = _errs206 === errors;
-valid100 = valid100 || _valid19;
-if(!valid100){
-const _errs207 = errors;
-if(typeof data76 === "string"){
-if(!pattern4.test(data76)){
-errors++;
-}
-}
-var _valid19 = _errs207 === errors;
-valid100 = valid100 || _valid19;
-}
-if(!valid100){
-errors++;
-return false;
-}
-else {
-errors = _errs205;
-}
-var valid99 = _errs204 === errors;
-if(!valid99){
-break;
-}
-}
-}
-var valid98 = _errs203 === errors;
-}
-else {
-var valid98 = true;
-}
-if(valid98){
-if(data74.flow !== undefined){
-let data77 = data74.flow;
-const _errs209 = errors;
-if(data77 && typeof data77 == "object" && !Array.isArray(data77)){
-if(data77.operations !== undefined){
-let data78 = data77.operations;
-if(Array.isArray(data78)){
+let data76 = data.capabilities;
+const _errs208 = errors;
+if(errors === _errs208){
+if(data76 && typeof data76 == "object" && !Array.isArray(data76)){
+if(data76.effects !== undefined){
+let data77 = data76.effects;
+const _errs210 = errors;
+if(Array.isArray(data77)){
 var valid102 = true;
-const len17 = data78.length;
+const len17 = data77.length;
 for(let i17=0; i17<len17; i17++){
+let data78 = data77[i17];
 const _errs211 = errors;
-if(!(data78[i17] === "stop")){
+const _errs212 = errors;
+let valid103 = false;
+const _errs213 = errors;
+if(!(((data78 === "flow") || (data78 === "inject")) || (data78 === "message"))){
+errors++;
+}
+var _valid19 = _errs213 === errors;
+valid103 = valid103 || _valid19;
+if(!valid103){
+const _errs214 = errors;
+if(typeof data78 === "string"){
+if(!pattern4.test(data78)){
+errors++;
+}
+}
+var _valid19 = _errs214 === errors;
+valid103 = valid103 || _valid19;
+}
+if(!valid103){
+errors++;
 return false;
+}
+else {
+errors = _errs212;
 }
 var valid102 = _errs211 === errors;
 if(!valid102){
@@ -13691,31 +13701,57 @@ break;
 }
 }
 }
-}
-}
-var valid98 = _errs209 === errors;
+var valid101 = _errs210 === errors;
 }
 else {
-var valid98 = true;
+var valid101 = true;
+}
+if(valid101){
+if(data76.flow !== undefined){
+let data79 = data76.flow;
+const _errs216 = errors;
+if(data79 && typeof data79 == "object" && !Array.isArray(data79)){
+if(data79.operations !== undefined){
+let data80 = data79.operations;
+if(Array.isArray(data80)){
+var valid105 = true;
+const len18 = data80.length;
+for(let i18=0; i18<len18; i18++){
+const _errs218 = errors;
+if(!(data80[i18] === "stop")){
+return false;
+}
+var valid105 = _errs218 === errors;
+if(!valid105){
+break;
+}
+}
+}
+}
+}
+var valid101 = _errs216 === errors;
+}
+else {
+var valid101 = true;
 }
 }
 }
 }
 }
 }
-var _valid18 = _errs199 === errors;
-valid93 = _valid18;
+var _valid18 = _errs206 === errors;
+valid96 = _valid18;
 }
-if(!valid93){
+if(!valid96){
 errors++;
 return false;
 }
-var valid0 = _errs194 === errors;
+var valid0 = _errs201 === errors;
 if(valid0){
-const _errs214 = errors;
-const _errs215 = errors;
-let valid103 = true;
-const _errs216 = errors;
+const _errs221 = errors;
+const _errs222 = errors;
+let valid106 = true;
+const _errs223 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing21;
 if((data.event === undefined) && (missing21 = "event")){
@@ -13723,15 +13759,15 @@ errors++;
 }
 else {
 if(data.event !== undefined){
-let data80 = data.event;
-if(data80 && typeof data80 == "object" && !Array.isArray(data80)){
+let data82 = data.event;
+if(data82 && typeof data82 == "object" && !Array.isArray(data82)){
 let missing22;
-if((data80.type === undefined) && (missing22 = "type")){
+if((data82.type === undefined) && (missing22 = "type")){
 errors++;
 }
 else {
-if(data80.type !== undefined){
-if("context.compact.before" !== data80.type){
+if(data82.type !== undefined){
+if("context.compact.before" !== data82.type){
 errors++;
 }
 }
@@ -13740,102 +13776,102 @@ errors++;
 }
 }
 }
-var _valid20 = _errs216 === errors;
-errors = _errs215;
+var _valid20 = _errs223 === errors;
+errors = _errs222;
 if(_valid20){
-const _errs219 = errors;
+const _errs226 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
-let data82 = data.capabilities;
-const _errs221 = errors;
-if(errors === _errs221){
-if(data82 && typeof data82 == "object" && !Array.isArray(data82)){
-if(data82.effects !== undefined){
-let data83 = data82.effects;
-const _errs223 = errors;
-if(Array.isArray(data83)){
-var valid109 = true;
-const len18 = data83.length;
-for(let i18=0; i18<len18; i18++){
-let data84 = data83[i18];
-const _errs224 = errors;
-const _errs225 = errors;
-let valid110 = false;
-const _errs226 = errors;
-if(!(((((data84 === "deny") || (data84 === "modify")) || (data84 === "return")) || (data84 === "inject")) || (data84 === "message"))){
+let data84 = data.capabilities;
+const _errs228 = errors;
+if(errors === _errs228){
+if(data84 && typeof data84 == "object" && !Array.isArray(data84)){
+if(data84.effects !== undefined){
+let data85 = data84.effects;
+const _errs230 = errors;
+if(Array.isArray(data85)){
+var valid112 = true;
+const len19 = data85.length;
+for(let i19=0; i19<len19; i19++){
+let data86 = data85[i19];
+const _errs231 = errors;
+const _errs232 = errors;
+let valid113 = false;
+const _errs233 = errors;
+if(!(((((data86 === "deny") || (data86 === "modify")) || (data86 === "return")) || (data86 === "inject")) || (data86 === "message"))){
 errors++;
 }
-var _valid21 = _errs226 === errors;
-valid110 = valid110 || _valid21;
-if(!valid110){
-const _errs227 = errors;
-if(typeof data84 === "string"){
-if(!pattern4.test(data84)){
+var _valid21 = _errs233 === errors;
+valid113 = valid113 || _valid21;
+if(!valid113){
+const _errs234 = errors;
+if(typeof data86 === "string"){
+if(!pattern4.test(data86)){
 errors++;
 }
 }
-var _valid21 = _errs227 === errors;
-valid110 = valid110 || _valid21;
+var _valid21 = _errs234 === errors;
+valid113 = valid113 || _valid21;
 }
-if(!valid110){
+if(!valid113){
 errors++;
 return false;
 }
 else {
-errors = _errs225;
+errors = _errs232;
 }
-var valid109 = _errs224 === errors;
-if(!valid109){
+var valid112 = _errs231 === errors;
+if(!valid112){
 break;
 }
 }
 }
-var valid108 = _errs223 === errors;
+var valid111 = _errs230 === errors;
 }
 else {
-var valid108 = true;
+var valid111 = true;
 }
-if(valid108){
-if(data82.modify !== undefined){
-let data85 = data82.modify;
-const _errs229 = errors;
-if(data85 && typeof data85 == "object" && !Array.isArray(data85)){
-for(const key6 in data85){
-const _errs230 = errors;
+if(valid111){
+if(data84.modify !== undefined){
+let data87 = data84.modify;
+const _errs236 = errors;
+if(data87 && typeof data87 == "object" && !Array.isArray(data87)){
+for(const key6 in data87){
+const _errs237 = errors;
 if(!(key6 === "instructions")){
 errors++;
 }
-var valid111 = _errs230 === errors;
-if(!valid111){
+var valid114 = _errs237 === errors;
+if(!valid114){
 errors++;
 return false;
 break;
 }
 }
 }
-var valid108 = _errs229 === errors;
+var valid111 = _errs236 === errors;
 }
 else {
-var valid108 = true;
+var valid111 = true;
 }
 }
 }
 }
 }
 }
-var _valid20 = _errs219 === errors;
-valid103 = _valid20;
+var _valid20 = _errs226 === errors;
+valid106 = _valid20;
 }
-if(!valid103){
+if(!valid106){
 errors++;
 return false;
 }
-var valid0 = _errs214 === errors;
+var valid0 = _errs221 === errors;
 if(valid0){
-const _errs233 = errors;
-const _errs234 = errors;
-let valid112 = true;
-const _errs235 = errors;
+const _errs240 = errors;
+const _errs241 = errors;
+let valid115 = true;
+const _errs242 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing23;
 if((data.event === undefined) && (missing23 = "event")){
@@ -13843,15 +13879,15 @@ errors++;
 }
 else {
 if(data.event !== undefined){
-let data86 = data.event;
-if(data86 && typeof data86 == "object" && !Array.isArray(data86)){
+let data88 = data.event;
+if(data88 && typeof data88 == "object" && !Array.isArray(data88)){
 let missing24;
-if((data86.type === undefined) && (missing24 = "type")){
+if((data88.type === undefined) && (missing24 = "type")){
 errors++;
 }
 else {
-if(data86.type !== undefined){
-if("context.compact.after" !== data86.type){
+if(data88.type !== undefined){
+if("context.compact.after" !== data88.type){
 errors++;
 }
 }
@@ -13860,102 +13896,102 @@ errors++;
 }
 }
 }
-var _valid22 = _errs235 === errors;
-errors = _errs234;
+var _valid22 = _errs242 === errors;
+errors = _errs241;
 if(_valid22){
-const _errs238 = errors;
+const _errs245 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
-let data88 = data.capabilities;
-const _errs240 = errors;
-if(errors === _errs240){
-if(data88 && typeof data88 == "object" && !Array.isArray(data88)){
-if(data88.effects !== undefined){
-let data89 = data88.effects;
-const _errs242 = errors;
-if(Array.isArray(data89)){
-var valid118 = true;
-const len19 = data89.length;
-for(let i19=0; i19<len19; i19++){
-let data90 = data89[i19];
-const _errs243 = errors;
-const _errs244 = errors;
-let valid119 = false;
-const _errs245 = errors;
-if(!(((data90 === "inject") || (data90 === "modify")) || (data90 === "message"))){
+let data90 = data.capabilities;
+const _errs247 = errors;
+if(errors === _errs247){
+if(data90 && typeof data90 == "object" && !Array.isArray(data90)){
+if(data90.effects !== undefined){
+let data91 = data90.effects;
+const _errs249 = errors;
+if(Array.isArray(data91)){
+var valid121 = true;
+const len20 = data91.length;
+for(let i20=0; i20<len20; i20++){
+let data92 = data91[i20];
+const _errs250 = errors;
+const _errs251 = errors;
+let valid122 = false;
+const _errs252 = errors;
+if(!(((data92 === "inject") || (data92 === "modify")) || (data92 === "message"))){
 errors++;
 }
-var _valid23 = _errs245 === errors;
-valid119 = valid119 || _valid23;
-if(!valid119){
-const _errs246 = errors;
-if(typeof data90 === "string"){
-if(!pattern4.test(data90)){
+var _valid23 = _errs252 === errors;
+valid122 = valid122 || _valid23;
+if(!valid122){
+const _errs253 = errors;
+if(typeof data92 === "string"){
+if(!pattern4.test(data92)){
 errors++;
 }
 }
-var _valid23 = _errs246 === errors;
-valid119 = valid119 || _valid23;
+var _valid23 = _errs253 === errors;
+valid122 = valid122 || _valid23;
 }
-if(!valid119){
+if(!valid122){
 errors++;
 return false;
 }
 else {
-errors = _errs244;
+errors = _errs251;
 }
-var valid118 = _errs243 === errors;
-if(!valid118){
+var valid121 = _errs250 === errors;
+if(!valid121){
 break;
 }
 }
 }
-var valid117 = _errs242 === errors;
+var valid120 = _errs249 === errors;
 }
 else {
-var valid117 = true;
+var valid120 = true;
 }
-if(valid117){
-if(data88.modify !== undefined){
-let data91 = data88.modify;
-const _errs248 = errors;
-if(data91 && typeof data91 == "object" && !Array.isArray(data91)){
-for(const key7 in data91){
-const _errs249 = errors;
+if(valid120){
+if(data90.modify !== undefined){
+let data93 = data90.modify;
+const _errs255 = errors;
+if(data93 && typeof data93 == "object" && !Array.isArray(data93)){
+for(const key7 in data93){
+const _errs256 = errors;
 if(!(key7 === "summary")){
 errors++;
 }
-var valid120 = _errs249 === errors;
-if(!valid120){
+var valid123 = _errs256 === errors;
+if(!valid123){
 errors++;
 return false;
 break;
 }
 }
 }
-var valid117 = _errs248 === errors;
+var valid120 = _errs255 === errors;
 }
 else {
-var valid117 = true;
+var valid120 = true;
 }
 }
 }
 }
 }
 }
-var _valid22 = _errs238 === errors;
-valid112 = _valid22;
+var _valid22 = _errs245 === errors;
+valid115 = _valid22;
 }
-if(!valid112){
+if(!valid115){
 errors++;
 return false;
 }
-var valid0 = _errs233 === errors;
+var valid0 = _errs240 === errors;
 if(valid0){
-const _errs252 = errors;
-const _errs253 = errors;
-let valid121 = true;
-const _errs254 = errors;
+const _errs259 = errors;
+const _errs260 = errors;
+let valid124 = true;
+const _errs261 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing25;
 if((data.event === undefined) && (missing25 = "event")){
@@ -13963,15 +13999,15 @@ errors++;
 }
 else {
 if(data.event !== undefined){
-let data92 = data.event;
-if(data92 && typeof data92 == "object" && !Array.isArray(data92)){
+let data94 = data.event;
+if(data94 && typeof data94 == "object" && !Array.isArray(data94)){
 let missing26;
-if((data92.type === undefined) && (missing26 = "type")){
+if((data94.type === undefined) && (missing26 = "type")){
 errors++;
 }
 else {
-if(data92.type !== undefined){
-if("task.change.before" !== data92.type){
+if(data94.type !== undefined){
+if("task.change.before" !== data94.type){
 errors++;
 }
 }
@@ -13980,51 +14016,51 @@ errors++;
 }
 }
 }
-var _valid24 = _errs254 === errors;
-errors = _errs253;
+var _valid24 = _errs261 === errors;
+errors = _errs260;
 if(_valid24){
-const _errs257 = errors;
+const _errs264 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
-let data94 = data.capabilities;
-const _errs259 = errors;
-if(errors === _errs259){
-if(data94 && typeof data94 == "object" && !Array.isArray(data94)){
-if(data94.effects !== undefined){
-let data95 = data94.effects;
-if(Array.isArray(data95)){
-var valid127 = true;
-const len20 = data95.length;
-for(let i20=0; i20<len20; i20++){
-let data96 = data95[i20];
-const _errs262 = errors;
-const _errs263 = errors;
-let valid128 = false;
-const _errs264 = errors;
-if(!((data96 === "deny") || (data96 === "message"))){
+let data96 = data.capabilities;
+const _errs266 = errors;
+if(errors === _errs266){
+if(data96 && typeof data96 == "object" && !Array.isArray(data96)){
+if(data96.effects !== undefined){
+let data97 = data96.effects;
+if(Array.isArray(data97)){
+var valid130 = true;
+const len21 = data97.length;
+for(let i21=0; i21<len21; i21++){
+let data98 = data97[i21];
+const _errs269 = errors;
+const _errs270 = errors;
+let valid131 = false;
+const _errs271 = errors;
+if(!((data98 === "deny") || (data98 === "message"))){
 errors++;
 }
-var _valid25 = _errs264 === errors;
-valid128 = valid128 || _valid25;
-if(!valid128){
-const _errs265 = errors;
-if(typeof data96 === "string"){
-if(!pattern4.test(data96)){
+var _valid25 = _errs271 === errors;
+valid131 = valid131 || _valid25;
+if(!valid131){
+const _errs272 = errors;
+if(typeof data98 === "string"){
+if(!pattern4.test(data98)){
 errors++;
 }
 }
-var _valid25 = _errs265 === errors;
-valid128 = valid128 || _valid25;
+var _valid25 = _errs272 === errors;
+valid131 = valid131 || _valid25;
 }
-if(!valid128){
+if(!valid131){
 errors++;
 return false;
 }
 else {
-errors = _errs263;
+errors = _errs270;
 }
-var valid127 = _errs262 === errors;
-if(!valid127){
+var valid130 = _errs269 === errors;
+if(!valid130){
 break;
 }
 }
@@ -14034,19 +14070,19 @@ break;
 }
 }
 }
-var _valid24 = _errs257 === errors;
-valid121 = _valid24;
+var _valid24 = _errs264 === errors;
+valid124 = _valid24;
 }
-if(!valid121){
+if(!valid124){
 errors++;
 return false;
 }
-var valid0 = _errs252 === errors;
+var valid0 = _errs259 === errors;
 if(valid0){
-const _errs268 = errors;
-const _errs269 = errors;
-let valid129 = true;
-const _errs270 = errors;
+const _errs275 = errors;
+const _errs276 = errors;
+let valid132 = true;
+const _errs277 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing27;
 if((data.event === undefined) && (missing27 = "event")){
@@ -14054,15 +14090,15 @@ errors++;
 }
 else {
 if(data.event !== undefined){
-let data97 = data.event;
-if(data97 && typeof data97 == "object" && !Array.isArray(data97)){
+let data99 = data.event;
+if(data99 && typeof data99 == "object" && !Array.isArray(data99)){
 let missing28;
-if((data97.type === undefined) && (missing28 = "type")){
+if((data99.type === undefined) && (missing28 = "type")){
 errors++;
 }
 else {
-if(data97.type !== undefined){
-if("user.elicitation.request" !== data97.type){
+if(data99.type !== undefined){
+if("user.elicitation.request" !== data99.type){
 errors++;
 }
 }
@@ -14071,51 +14107,51 @@ errors++;
 }
 }
 }
-var _valid26 = _errs270 === errors;
-errors = _errs269;
+var _valid26 = _errs277 === errors;
+errors = _errs276;
 if(_valid26){
-const _errs273 = errors;
+const _errs280 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
-let data99 = data.capabilities;
-const _errs275 = errors;
-if(errors === _errs275){
-if(data99 && typeof data99 == "object" && !Array.isArray(data99)){
-if(data99.effects !== undefined){
-let data100 = data99.effects;
-if(Array.isArray(data100)){
-var valid135 = true;
-const len21 = data100.length;
-for(let i21=0; i21<len21; i21++){
-let data101 = data100[i21];
-const _errs278 = errors;
-const _errs279 = errors;
-let valid136 = false;
-const _errs280 = errors;
-if(!(((data101 === "deny") || (data101 === "return")) || (data101 === "message"))){
+let data101 = data.capabilities;
+const _errs282 = errors;
+if(errors === _errs282){
+if(data101 && typeof data101 == "object" && !Array.isArray(data101)){
+if(data101.effects !== undefined){
+let data102 = data101.effects;
+if(Array.isArray(data102)){
+var valid138 = true;
+const len22 = data102.length;
+for(let i22=0; i22<len22; i22++){
+let data103 = data102[i22];
+const _errs285 = errors;
+const _errs286 = errors;
+let valid139 = false;
+const _errs287 = errors;
+if(!(((data103 === "deny") || (data103 === "return")) || (data103 === "message"))){
 errors++;
 }
-var _valid27 = _errs280 === errors;
-valid136 = valid136 || _valid27;
-if(!valid136){
-const _errs281 = errors;
-if(typeof data101 === "string"){
-if(!pattern4.test(data101)){
+var _valid27 = _errs287 === errors;
+valid139 = valid139 || _valid27;
+if(!valid139){
+const _errs288 = errors;
+if(typeof data103 === "string"){
+if(!pattern4.test(data103)){
 errors++;
 }
 }
-var _valid27 = _errs281 === errors;
-valid136 = valid136 || _valid27;
+var _valid27 = _errs288 === errors;
+valid139 = valid139 || _valid27;
 }
-if(!valid136){
+if(!valid139){
 errors++;
 return false;
 }
 else {
-errors = _errs279;
+errors = _errs286;
 }
-var valid135 = _errs278 === errors;
-if(!valid135){
+var valid138 = _errs285 === errors;
+if(!valid138){
 break;
 }
 }
@@ -14125,19 +14161,19 @@ break;
 }
 }
 }
-var _valid26 = _errs273 === errors;
-valid129 = _valid26;
+var _valid26 = _errs280 === errors;
+valid132 = _valid26;
 }
-if(!valid129){
+if(!valid132){
 errors++;
 return false;
 }
-var valid0 = _errs268 === errors;
+var valid0 = _errs275 === errors;
 if(valid0){
-const _errs284 = errors;
-const _errs285 = errors;
-let valid137 = true;
-const _errs286 = errors;
+const _errs291 = errors;
+const _errs292 = errors;
+let valid140 = true;
+const _errs293 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing29;
 if((data.event === undefined) && (missing29 = "event")){
@@ -14145,15 +14181,15 @@ errors++;
 }
 else {
 if(data.event !== undefined){
-let data102 = data.event;
-if(data102 && typeof data102 == "object" && !Array.isArray(data102)){
+let data104 = data.event;
+if(data104 && typeof data104 == "object" && !Array.isArray(data104)){
 let missing30;
-if((data102.type === undefined) && (missing30 = "type")){
+if((data104.type === undefined) && (missing30 = "type")){
 errors++;
 }
 else {
-if(data102.type !== undefined){
-if("user.elicitation.result" !== data102.type){
+if(data104.type !== undefined){
+if("user.elicitation.result" !== data104.type){
 errors++;
 }
 }
@@ -14162,102 +14198,102 @@ errors++;
 }
 }
 }
-var _valid28 = _errs286 === errors;
-errors = _errs285;
+var _valid28 = _errs293 === errors;
+errors = _errs292;
 if(_valid28){
-const _errs289 = errors;
+const _errs296 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
-let data104 = data.capabilities;
-const _errs291 = errors;
-if(errors === _errs291){
-if(data104 && typeof data104 == "object" && !Array.isArray(data104)){
-if(data104.effects !== undefined){
-let data105 = data104.effects;
-const _errs293 = errors;
-if(Array.isArray(data105)){
-var valid143 = true;
-const len22 = data105.length;
-for(let i22=0; i22<len22; i22++){
-let data106 = data105[i22];
-const _errs294 = errors;
-const _errs295 = errors;
-let valid144 = false;
-const _errs296 = errors;
-if(!((data106 === "modify") || (data106 === "message"))){
+let data106 = data.capabilities;
+const _errs298 = errors;
+if(errors === _errs298){
+if(data106 && typeof data106 == "object" && !Array.isArray(data106)){
+if(data106.effects !== undefined){
+let data107 = data106.effects;
+const _errs300 = errors;
+if(Array.isArray(data107)){
+var valid146 = true;
+const len23 = data107.length;
+for(let i23=0; i23<len23; i23++){
+let data108 = data107[i23];
+const _errs301 = errors;
+const _errs302 = errors;
+let valid147 = false;
+const _errs303 = errors;
+if(!((data108 === "modify") || (data108 === "message"))){
 errors++;
 }
-var _valid29 = _errs296 === errors;
-valid144 = valid144 || _valid29;
-if(!valid144){
-const _errs297 = errors;
-if(typeof data106 === "string"){
-if(!pattern4.test(data106)){
+var _valid29 = _errs303 === errors;
+valid147 = valid147 || _valid29;
+if(!valid147){
+const _errs304 = errors;
+if(typeof data108 === "string"){
+if(!pattern4.test(data108)){
 errors++;
 }
 }
-var _valid29 = _errs297 === errors;
-valid144 = valid144 || _valid29;
+var _valid29 = _errs304 === errors;
+valid147 = valid147 || _valid29;
 }
-if(!valid144){
+if(!valid147){
 errors++;
 return false;
 }
 else {
-errors = _errs295;
+errors = _errs302;
 }
-var valid143 = _errs294 === errors;
-if(!valid143){
+var valid146 = _errs301 === errors;
+if(!valid146){
 break;
 }
 }
 }
-var valid142 = _errs293 === errors;
+var valid145 = _errs300 === errors;
 }
 else {
-var valid142 = true;
+var valid145 = true;
 }
-if(valid142){
-if(data104.modify !== undefined){
-let data107 = data104.modify;
-const _errs299 = errors;
-if(data107 && typeof data107 == "object" && !Array.isArray(data107)){
-for(const key8 in data107){
-const _errs300 = errors;
+if(valid145){
+if(data106.modify !== undefined){
+let data109 = data106.modify;
+const _errs306 = errors;
+if(data109 && typeof data109 == "object" && !Array.isArray(data109)){
+for(const key8 in data109){
+const _errs307 = errors;
 if(!(key8 === "content")){
 errors++;
 }
-var valid145 = _errs300 === errors;
-if(!valid145){
+var valid148 = _errs307 === errors;
+if(!valid148){
 errors++;
 return false;
 break;
 }
 }
 }
-var valid142 = _errs299 === errors;
+var valid145 = _errs306 === errors;
 }
 else {
-var valid142 = true;
+var valid145 = true;
 }
 }
 }
 }
 }
 }
-var _valid28 = _errs289 === errors;
-valid137 = _valid28;
+var _valid28 = _errs296 === errors;
+valid140 = _valid28;
 }
-if(!valid137){
+if(!valid140){
 errors++;
 return false;
 }
-var valid0 = _errs284 === errors;
+var valid0 = _errs291 === errors;
 if(valid0){
-const _errs303 = errors;
-const _errs304 = errors;
-let valid146 = true;
-const _errs305 = errors;
+const _errs310 = errors;
+const _errs311 = errors;
+let valid149 = true;
+const _errs312 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing31;
 if((data.event === undefined) && (missing31 = "event")){
@@ -14265,15 +14301,15 @@ errors++;
 }
 else {
 if(data.event !== undefined){
-let data108 = data.event;
-if(data108 && typeof data108 == "object" && !Array.isArray(data108)){
+let data110 = data.event;
+if(data110 && typeof data110 == "object" && !Array.isArray(data110)){
 let missing32;
-if((data108.type === undefined) && (missing32 = "type")){
+if((data110.type === undefined) && (missing32 = "type")){
 errors++;
 }
 else {
-if(data108.type !== undefined){
-if("user.message.inbound" !== data108.type){
+if(data110.type !== undefined){
+if("user.message.inbound" !== data110.type){
 errors++;
 }
 }
@@ -14282,102 +14318,102 @@ errors++;
 }
 }
 }
-var _valid30 = _errs305 === errors;
-errors = _errs304;
+var _valid30 = _errs312 === errors;
+errors = _errs311;
 if(_valid30){
-const _errs308 = errors;
+const _errs315 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
-let data110 = data.capabilities;
-const _errs310 = errors;
-if(errors === _errs310){
-if(data110 && typeof data110 == "object" && !Array.isArray(data110)){
-if(data110.effects !== undefined){
-let data111 = data110.effects;
-const _errs312 = errors;
-if(Array.isArray(data111)){
-var valid152 = true;
-const len23 = data111.length;
-for(let i23=0; i23<len23; i23++){
-let data112 = data111[i23];
-const _errs313 = errors;
-const _errs314 = errors;
-let valid153 = false;
-const _errs315 = errors;
-if(!(((data112 === "deny") || (data112 === "modify")) || (data112 === "message"))){
+let data112 = data.capabilities;
+const _errs317 = errors;
+if(errors === _errs317){
+if(data112 && typeof data112 == "object" && !Array.isArray(data112)){
+if(data112.effects !== undefined){
+let data113 = data112.effects;
+const _errs319 = errors;
+if(Array.isArray(data113)){
+var valid155 = true;
+const len24 = data113.length;
+for(let i24=0; i24<len24; i24++){
+let data114 = data113[i24];
+const _errs320 = errors;
+const _errs321 = errors;
+let valid156 = false;
+const _errs322 = errors;
+if(!(((data114 === "deny") || (data114 === "modify")) || (data114 === "message"))){
 errors++;
 }
-var _valid31 = _errs315 === errors;
-valid153 = valid153 || _valid31;
-if(!valid153){
-const _errs316 = errors;
-if(typeof data112 === "string"){
-if(!pattern4.test(data112)){
+var _valid31 = _errs322 === errors;
+valid156 = valid156 || _valid31;
+if(!valid156){
+const _errs323 = errors;
+if(typeof data114 === "string"){
+if(!pattern4.test(data114)){
 errors++;
 }
 }
-var _valid31 = _errs316 === errors;
-valid153 = valid153 || _valid31;
+var _valid31 = _errs323 === errors;
+valid156 = valid156 || _valid31;
 }
-if(!valid153){
+if(!valid156){
 errors++;
 return false;
 }
 else {
-errors = _errs314;
+errors = _errs321;
 }
-var valid152 = _errs313 === errors;
-if(!valid152){
+var valid155 = _errs320 === errors;
+if(!valid155){
 break;
 }
 }
 }
-var valid151 = _errs312 === errors;
+var valid154 = _errs319 === errors;
 }
 else {
-var valid151 = true;
+var valid154 = true;
 }
-if(valid151){
-if(data110.modify !== undefined){
-let data113 = data110.modify;
-const _errs318 = errors;
-if(data113 && typeof data113 == "object" && !Array.isArray(data113)){
-for(const key9 in data113){
-const _errs319 = errors;
+if(valid154){
+if(data112.modify !== undefined){
+let data115 = data112.modify;
+const _errs325 = errors;
+if(data115 && typeof data115 == "object" && !Array.isArray(data115)){
+for(const key9 in data115){
+const _errs326 = errors;
 if(!(key9 === "prompt")){
 errors++;
 }
-var valid154 = _errs319 === errors;
-if(!valid154){
+var valid157 = _errs326 === errors;
+if(!valid157){
 errors++;
 return false;
 break;
 }
 }
 }
-var valid151 = _errs318 === errors;
+var valid154 = _errs325 === errors;
 }
 else {
-var valid151 = true;
+var valid154 = true;
 }
 }
 }
 }
 }
 }
-var _valid30 = _errs308 === errors;
-valid146 = _valid30;
+var _valid30 = _errs315 === errors;
+valid149 = _valid30;
 }
-if(!valid146){
+if(!valid149){
 errors++;
 return false;
 }
-var valid0 = _errs303 === errors;
+var valid0 = _errs310 === errors;
 if(valid0){
-const _errs322 = errors;
-const _errs323 = errors;
-let valid155 = true;
-const _errs324 = errors;
+const _errs329 = errors;
+const _errs330 = errors;
+let valid158 = true;
+const _errs331 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing33;
 if((data.event === undefined) && (missing33 = "event")){
@@ -14385,15 +14421,15 @@ errors++;
 }
 else {
 if(data.event !== undefined){
-let data114 = data.event;
-if(data114 && typeof data114 == "object" && !Array.isArray(data114)){
+let data116 = data.event;
+if(data116 && typeof data116 == "object" && !Array.isArray(data116)){
 let missing34;
-if((data114.type === undefined) && (missing34 = "type")){
+if((data116.type === undefined) && (missing34 = "type")){
 errors++;
 }
 else {
-if(data114.type !== undefined){
-if("user.message.outbound" !== data114.type){
+if(data116.type !== undefined){
+if("user.message.outbound" !== data116.type){
 errors++;
 }
 }
@@ -14402,102 +14438,102 @@ errors++;
 }
 }
 }
-var _valid32 = _errs324 === errors;
-errors = _errs323;
+var _valid32 = _errs331 === errors;
+errors = _errs330;
 if(_valid32){
-const _errs327 = errors;
+const _errs334 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
-let data116 = data.capabilities;
-const _errs329 = errors;
-if(errors === _errs329){
-if(data116 && typeof data116 == "object" && !Array.isArray(data116)){
-if(data116.effects !== undefined){
-let data117 = data116.effects;
-const _errs331 = errors;
-if(Array.isArray(data117)){
-var valid161 = true;
-const len24 = data117.length;
-for(let i24=0; i24<len24; i24++){
-let data118 = data117[i24];
-const _errs332 = errors;
-const _errs333 = errors;
-let valid162 = false;
-const _errs334 = errors;
-if(!(((data118 === "deny") || (data118 === "modify")) || (data118 === "message"))){
+let data118 = data.capabilities;
+const _errs336 = errors;
+if(errors === _errs336){
+if(data118 && typeof data118 == "object" && !Array.isArray(data118)){
+if(data118.effects !== undefined){
+let data119 = data118.effects;
+const _errs338 = errors;
+if(Array.isArray(data119)){
+var valid164 = true;
+const len25 = data119.length;
+for(let i25=0; i25<len25; i25++){
+let data120 = data119[i25];
+const _errs339 = errors;
+const _errs340 = errors;
+let valid165 = false;
+const _errs341 = errors;
+if(!(((data120 === "deny") || (data120 === "modify")) || (data120 === "message"))){
 errors++;
 }
-var _valid33 = _errs334 === errors;
-valid162 = valid162 || _valid33;
-if(!valid162){
-const _errs335 = errors;
-if(typeof data118 === "string"){
-if(!pattern4.test(data118)){
+var _valid33 = _errs341 === errors;
+valid165 = valid165 || _valid33;
+if(!valid165){
+const _errs342 = errors;
+if(typeof data120 === "string"){
+if(!pattern4.test(data120)){
 errors++;
 }
 }
-var _valid33 = _errs335 === errors;
-valid162 = valid162 || _valid33;
+var _valid33 = _errs342 === errors;
+valid165 = valid165 || _valid33;
 }
-if(!valid162){
+if(!valid165){
 errors++;
 return false;
 }
 else {
-errors = _errs333;
+errors = _errs340;
 }
-var valid161 = _errs332 === errors;
-if(!valid161){
+var valid164 = _errs339 === errors;
+if(!valid164){
 break;
 }
 }
 }
-var valid160 = _errs331 === errors;
+var valid163 = _errs338 === errors;
 }
 else {
-var valid160 = true;
+var valid163 = true;
 }
-if(valid160){
-if(data116.modify !== undefined){
-let data119 = data116.modify;
-const _errs337 = errors;
-if(data119 && typeof data119 == "object" && !Array.isArray(data119)){
-for(const key10 in data119){
-const _errs338 = errors;
+if(valid163){
+if(data118.modify !== undefined){
+let data121 = data118.modify;
+const _errs344 = errors;
+if(data121 && typeof data121 == "object" && !Array.isArray(data121)){
+for(const key10 in data121){
+const _errs345 = errors;
 if(!(key10 === "content")){
 errors++;
 }
-var valid163 = _errs338 === errors;
-if(!valid163){
+var valid166 = _errs345 === errors;
+if(!valid166){
 errors++;
 return false;
 break;
 }
 }
 }
-var valid160 = _errs337 === errors;
+var valid163 = _errs344 === errors;
 }
 else {
-var valid160 = true;
+var valid163 = true;
 }
 }
 }
 }
 }
 }
-var _valid32 = _errs327 === errors;
-valid155 = _valid32;
+var _valid32 = _errs334 === errors;
+valid158 = _valid32;
 }
-if(!valid155){
+if(!valid158){
 errors++;
 return false;
 }
-var valid0 = _errs322 === errors;
+var valid0 = _errs329 === errors;
 if(valid0){
-const _errs341 = errors;
-const _errs342 = errors;
-let valid164 = true;
-const _errs343 = errors;
+const _errs348 = errors;
+const _errs349 = errors;
+let valid167 = true;
+const _errs350 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing35;
 if((data.event === undefined) && (missing35 = "event")){
@@ -14505,15 +14541,15 @@ errors++;
 }
 else {
 if(data.event !== undefined){
-let data120 = data.event;
-if(data120 && typeof data120 == "object" && !Array.isArray(data120)){
+let data122 = data.event;
+if(data122 && typeof data122 == "object" && !Array.isArray(data122)){
 let missing36;
-if((data120.type === undefined) && (missing36 = "type")){
+if((data122.type === undefined) && (missing36 = "type")){
 errors++;
 }
 else {
-if(data120.type !== undefined){
-if("workspace.change.before" !== data120.type){
+if(data122.type !== undefined){
+if("workspace.change.before" !== data122.type){
 errors++;
 }
 }
@@ -14522,102 +14558,102 @@ errors++;
 }
 }
 }
-var _valid34 = _errs343 === errors;
-errors = _errs342;
+var _valid34 = _errs350 === errors;
+errors = _errs349;
 if(_valid34){
-const _errs346 = errors;
+const _errs353 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
-let data122 = data.capabilities;
-const _errs348 = errors;
-if(errors === _errs348){
-if(data122 && typeof data122 == "object" && !Array.isArray(data122)){
-if(data122.effects !== undefined){
-let data123 = data122.effects;
-const _errs350 = errors;
-if(Array.isArray(data123)){
-var valid170 = true;
-const len25 = data123.length;
-for(let i25=0; i25<len25; i25++){
-let data124 = data123[i25];
-const _errs351 = errors;
-const _errs352 = errors;
-let valid171 = false;
-const _errs353 = errors;
-if(!(((data124 === "deny") || (data124 === "modify")) || (data124 === "message"))){
+let data124 = data.capabilities;
+const _errs355 = errors;
+if(errors === _errs355){
+if(data124 && typeof data124 == "object" && !Array.isArray(data124)){
+if(data124.effects !== undefined){
+let data125 = data124.effects;
+const _errs357 = errors;
+if(Array.isArray(data125)){
+var valid173 = true;
+const len26 = data125.length;
+for(let i26=0; i26<len26; i26++){
+let data126 = data125[i26];
+const _errs358 = errors;
+const _errs359 = errors;
+let valid174 = false;
+const _errs360 = errors;
+if(!(((data126 === "deny") || (data126 === "modify")) || (data126 === "message"))){
 errors++;
 }
-var _valid35 = _errs353 === errors;
-valid171 = valid171 || _valid35;
-if(!valid171){
-const _errs354 = errors;
-if(typeof data124 === "string"){
-if(!pattern4.test(data124)){
+var _valid35 = _errs360 === errors;
+valid174 = valid174 || _valid35;
+if(!valid174){
+const _errs361 = errors;
+if(typeof data126 === "string"){
+if(!pattern4.test(data126)){
 errors++;
 }
 }
-var _valid35 = _errs354 === errors;
-valid171 = valid171 || _valid35;
+var _valid35 = _errs361 === errors;
+valid174 = valid174 || _valid35;
 }
-if(!valid171){
+if(!valid174){
 errors++;
 return false;
 }
 else {
-errors = _errs352;
+errors = _errs359;
 }
-var valid170 = _errs351 === errors;
-if(!valid170){
+var valid173 = _errs358 === errors;
+if(!valid173){
 break;
 }
 }
 }
-var valid169 = _errs350 === errors;
+var valid172 = _errs357 === errors;
 }
 else {
-var valid169 = true;
+var valid172 = true;
 }
-if(valid169){
-if(data122.modify !== undefined){
-let data125 = data122.modify;
-const _errs356 = errors;
-if(data125 && typeof data125 == "object" && !Array.isArray(data125)){
-for(const key11 in data125){
-const _errs357 = errors;
+if(valid172){
+if(data124.modify !== undefined){
+let data127 = data124.modify;
+const _errs363 = errors;
+if(data127 && typeof data127 == "object" && !Array.isArray(data127)){
+for(const key11 in data127){
+const _errs364 = errors;
 if(!(key11 === "workspace")){
 errors++;
 }
-var valid172 = _errs357 === errors;
-if(!valid172){
+var valid175 = _errs364 === errors;
+if(!valid175){
 errors++;
 return false;
 break;
 }
 }
 }
-var valid169 = _errs356 === errors;
+var valid172 = _errs363 === errors;
 }
 else {
-var valid169 = true;
+var valid172 = true;
 }
 }
 }
 }
 }
 }
-var _valid34 = _errs346 === errors;
-valid164 = _valid34;
+var _valid34 = _errs353 === errors;
+valid167 = _valid34;
 }
-if(!valid164){
+if(!valid167){
 errors++;
 return false;
 }
-var valid0 = _errs341 === errors;
+var valid0 = _errs348 === errors;
 if(valid0){
-const _errs360 = errors;
-const _errs361 = errors;
-let valid173 = true;
-const _errs362 = errors;
+const _errs367 = errors;
+const _errs368 = errors;
+let valid176 = true;
+const _errs369 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing37;
 if((data.event === undefined) && (missing37 = "event")){
@@ -14625,15 +14661,15 @@ errors++;
 }
 else {
 if(data.event !== undefined){
-let data126 = data.event;
-if(data126 && typeof data126 == "object" && !Array.isArray(data126)){
+let data128 = data.event;
+if(data128 && typeof data128 == "object" && !Array.isArray(data128)){
 let missing38;
-if((data126.type === undefined) && (missing38 = "type")){
+if((data128.type === undefined) && (missing38 = "type")){
 errors++;
 }
 else {
-if(data126.type !== undefined){
-if("model.response.after" !== data126.type){
+if(data128.type !== undefined){
+if("model.response.after" !== data128.type){
 errors++;
 }
 }
@@ -14642,111 +14678,111 @@ errors++;
 }
 }
 }
-var _valid36 = _errs362 === errors;
-errors = _errs361;
+var _valid36 = _errs369 === errors;
+errors = _errs368;
 if(_valid36){
-const _errs365 = errors;
+const _errs372 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.capabilities !== undefined){
-let data128 = data.capabilities;
-const _errs367 = errors;
-if(errors === _errs367){
-if(data128 && typeof data128 == "object" && !Array.isArray(data128)){
-if(data128.effects !== undefined){
-let data129 = data128.effects;
-const _errs369 = errors;
-if(Array.isArray(data129)){
-var valid179 = true;
-const len26 = data129.length;
-for(let i26=0; i26<len26; i26++){
-let data130 = data129[i26];
-const _errs370 = errors;
-const _errs371 = errors;
-let valid180 = false;
-const _errs372 = errors;
-if(!(((data130 === "modify") || (data130 === "flow")) || (data130 === "message"))){
+let data130 = data.capabilities;
+const _errs374 = errors;
+if(errors === _errs374){
+if(data130 && typeof data130 == "object" && !Array.isArray(data130)){
+if(data130.effects !== undefined){
+let data131 = data130.effects;
+const _errs376 = errors;
+if(Array.isArray(data131)){
+var valid182 = true;
+const len27 = data131.length;
+for(let i27=0; i27<len27; i27++){
+let data132 = data131[i27];
+const _errs377 = errors;
+const _errs378 = errors;
+let valid183 = false;
+const _errs379 = errors;
+if(!(((data132 === "modify") || (data132 === "flow")) || (data132 === "message"))){
 errors++;
 }
-var _valid37 = _errs372 === errors;
-valid180 = valid180 || _valid37;
-if(!valid180){
-const _errs373 = errors;
-if(typeof data130 === "string"){
-if(!pattern4.test(data130)){
+var _valid37 = _errs379 === errors;
+valid183 = valid183 || _valid37;
+if(!valid183){
+const _errs380 = errors;
+if(typeof data132 === "string"){
+if(!pattern4.test(data132)){
 errors++;
 }
 }
-var _valid37 = _errs373 === errors;
-valid180 = valid180 || _valid37;
+var _valid37 = _errs380 === errors;
+valid183 = valid183 || _valid37;
 }
-if(!valid180){
+if(!valid183){
 errors++;
 return false;
 }
 else {
-errors = _errs371;
+errors = _errs378;
 }
-var valid179 = _errs370 === errors;
-if(!valid179){
+var valid182 = _errs377 === errors;
+if(!valid182){
 break;
 }
 }
 }
-var valid178 = _errs369 === errors;
+var valid181 = _errs376 === errors;
 }
 else {
-var valid178 = true;
+var valid181 = true;
 }
-if(valid178){
-if(data128.modify !== undefined){
-let data131 = data128.modify;
-const _errs375 = errors;
-if(data131 && typeof data131 == "object" && !Array.isArray(data131)){
-for(const key12 in data131){
-const _errs376 = errors;
+if(valid181){
+if(data130.modify !== undefined){
+let data133 = data130.modify;
+const _errs382 = errors;
+if(data133 && typeof data133 == "object" && !Array.isArray(data133)){
+for(const key12 in data133){
+const _errs383 = errors;
 if(!(key12 === "response")){
 errors++;
 }
-var valid181 = _errs376 === errors;
-if(!valid181){
+var valid184 = _errs383 === errors;
+if(!valid184){
 errors++;
 return false;
 break;
 }
 }
 }
-var valid178 = _errs375 === errors;
+var valid181 = _errs382 === errors;
 }
 else {
-var valid178 = true;
+var valid181 = true;
 }
-if(valid178){
-if(data128.flow !== undefined){
-let data132 = data128.flow;
-const _errs378 = errors;
-if(data132 && typeof data132 == "object" && !Array.isArray(data132)){
-if(data132.operations !== undefined){
-let data133 = data132.operations;
-if(Array.isArray(data133)){
-var valid183 = true;
-const len27 = data133.length;
-for(let i27=0; i27<len27; i27++){
-const _errs380 = errors;
-if(!(data133[i27] === "stop")){
+if(valid181){
+if(data130.flow !== undefined){
+let data134 = data130.flow;
+const _errs385 = errors;
+if(data134 && typeof data134 == "object" && !Array.isArray(data134)){
+if(data134.operations !== undefined){
+let data135 = data134.operations;
+if(Array.isArray(data135)){
+var valid186 = true;
+const len28 = data135.length;
+for(let i28=0; i28<len28; i28++){
+const _errs387 = errors;
+if(!(data135[i28] === "stop")){
 return false;
 }
-var valid183 = _errs380 === errors;
-if(!valid183){
+var valid186 = _errs387 === errors;
+if(!valid186){
 break;
 }
 }
 }
 }
 }
-var valid178 = _errs378 === errors;
+var valid181 = _errs385 === errors;
 }
 else {
-var valid178 = true;
+var valid181 = true;
 }
 }
 }
@@ -14754,14 +14790,14 @@ var valid178 = true;
 }
 }
 }
-var _valid36 = _errs365 === errors;
-valid173 = _valid36;
+var _valid36 = _errs372 === errors;
+valid176 = _valid36;
 }
-if(!valid173){
+if(!valid176){
 errors++;
 return false;
 }
-var valid0 = _errs360 === errors;
+var valid0 = _errs367 === errors;
 }
 }
 }
@@ -14789,125 +14825,125 @@ return false;
 }
 else {
 if(data.protocolVersion !== undefined){
-const _errs384 = errors;
+const _errs391 = errors;
 if("draft" !== data.protocolVersion){
 return false;
 }
-var valid184 = _errs384 === errors;
+var valid187 = _errs391 === errors;
 }
 else {
-var valid184 = true;
+var valid187 = true;
 }
-if(valid184){
+if(valid187){
 if(data.event !== undefined){
-const _errs389 = errors;
+const _errs396 = errors;
 if(!(validate34(data.event))){
 errors++;
 }
-var valid184 = _errs389 === errors;
+var valid187 = _errs396 === errors;
 }
 else {
-var valid184 = true;
+var valid187 = true;
 }
-if(valid184){
+if(valid187){
 if(data.capabilities !== undefined){
-const _errs390 = errors;
+const _errs397 = errors;
 if(!(validate108(data.capabilities))){
 errors++;
 }
-var valid184 = _errs390 === errors;
+var valid187 = _errs397 === errors;
 }
 else {
-var valid184 = true;
+var valid187 = true;
 }
-if(valid184){
+if(valid187){
 if(data.extensions !== undefined){
-const _errs391 = errors;
+const _errs398 = errors;
 if(!(validate77(data.extensions))){
 errors++;
 }
-var valid184 = _errs391 === errors;
+var valid187 = _errs398 === errors;
 }
 else {
-var valid184 = true;
+var valid187 = true;
 }
-if(valid184){
+if(valid187){
 if(data.state !== undefined){
-let data139 = data.state;
-const _errs392 = errors;
-if(errors === _errs392){
-if(data139 && typeof data139 == "object" && !Array.isArray(data139)){
-let missing40;
-if(((data139.permission === undefined) && (missing40 = "permission")) || ((data139.candidate === undefined) && (missing40 = "candidate"))){
-return false;
-}
-else {
-if(data139.permission !== undefined){
-let data140 = data139.permission;
-const _errs396 = errors;
-if(!((((data140 === "none") || (data140 === "allow")) || (data140 === "ask")) || (data140 === "deny"))){
-return false;
-}
-var valid186 = _errs396 === errors;
-}
-else {
-var valid186 = true;
-}
-if(valid186){
-if(data139.candidate !== undefined){
-let data141 = data139.candidate;
-const _errs398 = errors;
-if((!(data141 && typeof data141 == "object" && !Array.isArray(data141))) && (data141 !== null)){
-return false;
-}
-if(errors === _errs398){
+let data141 = data.state;
+const _errs399 = errors;
+if(errors === _errs399){
 if(data141 && typeof data141 == "object" && !Array.isArray(data141)){
+let missing40;
+if(((data141.permission === undefined) && (missing40 = "permission")) || ((data141.candidate === undefined) && (missing40 = "candidate"))){
+return false;
+}
+else {
+if(data141.permission !== undefined){
+let data142 = data141.permission;
+const _errs403 = errors;
+if(!((((data142 === "none") || (data142 === "allow")) || (data142 === "ask")) || (data142 === "deny"))){
+return false;
+}
+var valid189 = _errs403 === errors;
+}
+else {
+var valid189 = true;
+}
+if(valid189){
+if(data141.candidate !== undefined){
+let data143 = data141.candidate;
+const _errs405 = errors;
+if((!(data143 && typeof data143 == "object" && !Array.isArray(data143))) && (data143 !== null)){
+return false;
+}
+if(errors === _errs405){
+if(data143 && typeof data143 == "object" && !Array.isArray(data143)){
 let missing41;
-if((data141.value === undefined) && (missing41 = "value")){
+if((data143.value === undefined) && (missing41 = "value")){
 return false;
 }
 else {
-if(data141.provenance !== undefined){
-let data142 = data141.provenance;
-if(!(data142 && typeof data142 == "object" && !Array.isArray(data142))){
+if(data143.provenance !== undefined){
+let data144 = data143.provenance;
+if(!(data144 && typeof data144 == "object" && !Array.isArray(data144))){
 return false;
 }
 }
 }
 }
 }
-var valid186 = _errs398 === errors;
+var valid189 = _errs405 === errors;
 }
 else {
-var valid186 = true;
+var valid189 = true;
 }
-if(valid186){
-if(data139.flow !== undefined){
-let data143 = data139.flow;
-const _errs404 = errors;
-if(!(((data143 === "none") || (data143 === "stop")) || (data143 === "continue"))){
+if(valid189){
+if(data141.flow !== undefined){
+let data145 = data141.flow;
+const _errs411 = errors;
+if(!(((data145 === "none") || (data145 === "stop")) || (data145 === "continue"))){
 return false;
 }
-var valid186 = _errs404 === errors;
+var valid189 = _errs411 === errors;
 }
 else {
-var valid186 = true;
+var valid189 = true;
 }
-if(valid186){
-if(data139.instructions !== undefined){
-let data144 = data139.instructions;
-const _errs406 = errors;
-if(errors === _errs406){
-if(Array.isArray(data144)){
-var valid188 = true;
-const len28 = data144.length;
-for(let i28=0; i28<len28; i28++){
-let data145 = data144[i28];
-const _errs408 = errors;
-const _errs409 = errors;
-if(errors === _errs409){
-if(typeof data145 === "string"){
-if(data145.length === 0){
+if(valid189){
+if(data141.instructions !== undefined){
+let data146 = data141.instructions;
+const _errs413 = errors;
+if(errors === _errs413){
+if(Array.isArray(data146)){
+var valid191 = true;
+const len29 = data146.length;
+for(let i29=0; i29<len29; i29++){
+let data147 = data146[i29];
+const _errs415 = errors;
+const _errs416 = errors;
+if(errors === _errs416){
+if(typeof data147 === "string"){
+if(data147.length === 0){
 return false;
 }
 }
@@ -14915,8 +14951,8 @@ else {
 return false;
 }
 }
-var valid188 = _errs408 === errors;
-if(!valid188){
+var valid191 = _errs415 === errors;
+if(!valid191){
 break;
 }
 }
@@ -14925,21 +14961,21 @@ else {
 return false;
 }
 }
-var valid186 = _errs406 === errors;
+var valid189 = _errs413 === errors;
 }
 else {
-var valid186 = true;
+var valid189 = true;
 }
-if(valid186){
-if(data139.injections !== undefined){
-const _errs411 = errors;
-if(!(Array.isArray(data139.injections))){
+if(valid189){
+if(data141.injections !== undefined){
+const _errs418 = errors;
+if(!(Array.isArray(data141.injections))){
 return false;
 }
-var valid186 = _errs411 === errors;
+var valid189 = _errs418 === errors;
 }
 else {
-var valid186 = true;
+var valid189 = true;
 }
 }
 }
@@ -14951,10 +14987,10 @@ else {
 return false;
 }
 }
-var valid184 = _errs392 === errors;
+var valid187 = _errs399 === errors;
 }
 else {
-var valid184 = true;
+var valid187 = true;
 }
 }
 }
@@ -16215,8 +16251,33 @@ return false;
 else {
 if(data.type !== undefined){
 let data13 = data.type;
-if(!((((((((data13 === "deny") || (data13 === "allow")) || (data13 === "ask")) || (data13 === "modify")) || (data13 === "message")) || (data13 === "return")) || (data13 === "flow")) || (data13 === "inject"))){
+if(typeof data13 !== "string"){
 return false;
+}
+const _errs71 = errors;
+let valid26 = false;
+const _errs72 = errors;
+if(!((((((((data13 === "deny") || (data13 === "allow")) || (data13 === "ask")) || (data13 === "modify")) || (data13 === "message")) || (data13 === "return")) || (data13 === "flow")) || (data13 === "inject"))){
+errors++;
+}
+var _valid8 = _errs72 === errors;
+valid26 = valid26 || _valid8;
+if(!valid26){
+const _errs73 = errors;
+if(typeof data13 === "string"){
+if(!pattern4.test(data13)){
+errors++;
+}
+}
+var _valid8 = _errs73 === errors;
+valid26 = valid26 || _valid8;
+}
+if(!valid26){
+errors++;
+return false;
+}
+else {
+errors = _errs71;
 }
 }
 }
@@ -19738,7 +19799,7 @@ const schema426 = docs[10];
 const schema427 = docs[10]["$defs"]["registration"];
 const schema429 = docs[10]["$defs"]["backend"];
 const schema431 = docs[10]["$defs"]["transport"];
-const pattern60 = func0("^[Hh][Tt][Tt][Pp][Ss]?://", "u");
+const pattern61 = func0("^[Hh][Tt][Tt][Pp][Ss]?://", "u");
 
 function validate429(data){
 let errors = 0;
@@ -19775,7 +19836,7 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(errors === _errs7){
 if(typeof data1 === "string"){
-if(!pattern60.test(data1)){
+if(!pattern61.test(data1)){
 return false;
 }
 else {
@@ -19935,7 +19996,7 @@ return errors === 0;
 }
 
 const schema433 = docs[10]["$defs"]["authentication"];
-const pattern61 = func0("^[Hh][Tt][Tt][Pp][Ss]://", "u");
+const pattern62 = func0("^[Hh][Tt][Tt][Pp][Ss]://", "u");
 
 function validate431(data){
 let errors = 0;
@@ -20086,7 +20147,7 @@ const _errs23 = errors;
 if(errors === _errs23){
 if(errors === _errs23){
 if(typeof data4 === "string"){
-if(!pattern61.test(data4)){
+if(!pattern62.test(data4)){
 return false;
 }
 else {
@@ -20263,7 +20324,7 @@ return errors === 0;
 
 const schema440 = docs[10]["$defs"]["subscription"];
 const schema442 = docs[10]["$defs"]["eventSelector"];
-const pattern62 = func0("^(?:tool|session|config|turn|model|context|task|user|workspace|file|hook)\\.\\*$", "u");
+const pattern63 = func0("^(?:tool|session|config|turn|model|context|task|user|workspace|file|hook)\\.\\*$", "u");
 const schema443 = docs[1]["$defs"]["contentSelection"];
 
 function validate434(data){
@@ -20296,7 +20357,7 @@ return errors === 0;
 }
 
 const schema445 = docs[10]["$defs"]["upload"];
-const pattern63 = func0("^(?:[Hh][Tt][Tt][Pp][Ss]://|[Hh][Tt][Tt][Pp]://(?:localhost|127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}|\\[::1\\])(?::\\d+)?(?:[/?#]|$))", "u");
+const pattern64 = func0("^(?:[Hh][Tt][Tt][Pp][Ss]://|[Hh][Tt][Tt][Pp]://(?:localhost|127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}|\\[::1\\])(?::\\d+)?(?:[/?#]|$))", "u");
 
 function validate436(data){
 let errors = 0;
@@ -20313,7 +20374,7 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(!pattern63.test(data0)){
+if(!pattern64.test(data0)){
 return false;
 }
 else {
@@ -20591,7 +20652,7 @@ valid15 = valid15 || _valid2;
 if(!valid15){
 const _errs38 = errors;
 if(typeof data6 === "string"){
-if(!pattern62.test(data6)){
+if(!pattern63.test(data6)){
 errors++;
 }
 }

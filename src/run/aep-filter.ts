@@ -12,10 +12,41 @@ import { AEP } from '../aep/definition.ts';
 import { AEP_EVENT_RULES, AEP_SCHEMA_RULES } from '../aep/rules/index.ts';
 import { RECOMMENDED_FORM_RULES } from '../aep/protocol.ts';
 
+/** A line the transform cannot write (`aep convert`: a value the target format has no exact form for), and why. */
+export interface Refusal {
+  readonly refused: string;
+  /** The pointer (in the event) of the value the target cannot hold. */
+  readonly pointer: string;
+}
+
+const REFUSAL = new WeakSet<object>();
+
+/** A {@link Refusal}: the line is not written and counts as refused; `reason` is one sentence for stderr. */
+export function refuse(reason: string, pointer = ''): Refusal {
+  const r = { refused: reason, pointer };
+  REFUSAL.add(r);
+  return r;
+}
+
+/** A line written as this text exactly (`aep convert`: number literals kept where a double cannot hold them). */
+export interface ExactText {
+  readonly text: string;
+}
+
+const EXACT = new WeakSet<object>();
+
+/** An {@link ExactText}. */
+export function exactText(text: string): ExactText {
+  const t = { text };
+  EXACT.add(t);
+  return t;
+}
+
 /**
- * A new value, `undefined` to keep the line as is, or `null` to write nothing (`aep convert --to ocsf`: no OCSF class).
+ * A new value, `undefined` to keep the line as is, `null` to write nothing (`aep convert --to ocsf`: no OCSF class), a
+ * {@link Refusal} to refuse the line (`aep convert`: no exact form in the target), or the text to write ({@link ExactText}).
  */
-export type EventTransform = (ev: ParsedEvent) => Record<string, unknown> | undefined | null;
+export type EventTransform = (ev: ParsedEvent) => Record<string, unknown> | undefined | null | Refusal | ExactText;
 
 /** Options of {@link runAepFilter}. */
 export interface AepFilterOptions {
@@ -25,6 +56,14 @@ export interface AepFilterOptions {
   refuseLeaks?: boolean;
   /** Write changed events as ASCII-only JSON (`aep convert`: the bytes of the upstream pins). */
   ascii?: boolean;
+  /**
+   * Run every rule, stream rules included, so a line `aep validate` fails is refused (`aep convert`, issue 37 item 4b:
+   * a bridge never carries an event the checker fails). The filters that repair (`redact`, `downlevel`) run the
+   * per-event rules only.
+   */
+  allRules?: boolean;
+  /** Told of each line the transform refused (a {@link Refusal}). */
+  onRefused?: (ev: ParsedEvent, refusal: Refusal) => void;
 }
 
 /** The outcome of a filter run: the run's result, and the lines written and refused. */
@@ -61,11 +100,12 @@ export async function runAepFilter(
   // reaches the checker, the others while it is checked; either refuses the line
   let rejected = 0;
   let last = '';
-  const rules = opts.refuseLeaks ? FILTER_RULES : FILTER_RULES_NO_LEAK;
+  const rules = opts.allRules ? undefined : opts.refuseLeaks ? FILTER_RULES : FILTER_RULES_NO_LEAK;
+  const { allRules: _a, onRefused: _r, ...runOpts } = opts;
   const result = await runInputs(
     AEP,
     inputs,
-    { ...opts, rules, each: false },
+    { ...runOpts, ...(rules ? { rules } : {}), each: false },
     {
       finding(f) {
         const at = f.line === undefined ? '' : `${f.source}\n${f.line}`;
@@ -79,7 +119,17 @@ export async function runAepFilter(
         if (bad) return;
         const out = transform(ev);
         if (out === null) return;
-        const text = out === undefined ? ev.text : serializeEvent(out, ev.bigIntegers);
+        if (REFUSAL.has(out as object)) {
+          rejected++;
+          opts.onRefused?.(ev, out as Refusal);
+          return;
+        }
+        const text =
+          out === undefined
+            ? ev.text
+            : EXACT.has(out)
+              ? (out as ExactText).text
+              : serializeEvent(out as Record<string, unknown>, ev.bigIntegers);
         write((opts.ascii && out !== undefined ? asciiJson(text) : text) + '\n');
         written++;
       },

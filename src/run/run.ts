@@ -165,7 +165,14 @@ async function feed(
         stats.bytes += doc.length;
         // a document is one framing unit: the line cap applies to it whole (never a silent pass)
         if (gz.corrupt) sink(gzipCorrupt(input.source, 1, gz.corrupt));
-        else if (doc.buf) await check.document(input.source, doc.buf);
+        else if (doc.buf && check.documentLines && jsonLines(doc.buf)) {
+          // not one document but JSON lines (a collector's file exporter writes them to a `.json` file)
+          const st = await readJsonl([doc.buf], input.source, (line) => void check.line(line, undefined, sink), sink, {
+            maxLineBytes,
+            cr: check.def.cr,
+          });
+          stats.lines += st.lines;
+        } else if (doc.buf) await check.document(input.source, doc.buf);
         else
           sink(
             framingFinding(
@@ -207,13 +214,13 @@ async function feed(
       // an input none of whose lines parse may be what another binding reads (src/core/hint-hold.ts)
       const hint = check.hint;
       const hold = hint ? new HintHold(sink, (t) => hint(t, input.source, 'jsonl')) : undefined;
+      const release = hold ? () => hold.release() : undefined;
       // an exception while checking is ours, not the input's: never "cannot read"
       let ownError: unknown;
       const onLine = (line: JsonlLine) => {
         try {
           hold?.line(line);
-          const ev = check.line(line, reread, hold?.sink ?? sink);
-          if (ev) hold?.release();
+          check.line(line, reread, hold?.sink ?? sink, release);
         } catch (e) {
           ownError = e ?? new Error('a checker threw a nullish value');
           throw ownError;
@@ -389,5 +396,23 @@ export class EventStream {
 
   summary(): Summary {
     return this.counter.summary(this.check.stats, this.def.knownTypes());
+  }
+}
+
+/** True when `buf` is not one JSON document but its first non-blank line is one (JSON lines). */
+function jsonLines(buf: Buffer): boolean {
+  const text = buf.toString('utf8');
+  try {
+    JSON.parse(text);
+    return false;
+  } catch {
+    const first = text.split('\n').find((l) => l.trim() !== '');
+    if (first === undefined) return false;
+    try {
+      JSON.parse(first);
+      return true;
+    } catch {
+      return false;
+    }
   }
 }

@@ -24,6 +24,8 @@ export class StreamCheck {
   private readonly sink: FindingSink;
   private readonly maxDepth: number;
   private readonly acceptArrays: boolean;
+  /** {@link ProtocolDefinition.documentLines} for this stream's options. */
+  readonly documentLines: boolean;
   readonly hint: ((text: string, source: string, framing: 'jsonl' | 'document') => string | undefined) | undefined;
   private lastError: { source: string; line: number } | undefined;
   private lastSource: string | undefined;
@@ -48,6 +50,7 @@ export class StreamCheck {
     };
     this.maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
     this.acceptArrays = def.acceptArrays?.(options) ?? false;
+    this.documentLines = def.documentLines?.(options) ?? false;
     const hint = def.bindingHint;
     this.hint = hint ? (text, source, framing) => hint(text, source, framing, options) : undefined;
     const failFast = options.failFast === true;
@@ -101,9 +104,12 @@ export class StreamCheck {
     line: JsonlLine,
     reread?: (byteOffset: number) => string | undefined,
     parseSink: FindingSink = this.sink,
+    onParsed?: () => void,
   ): ParsedEvent | undefined {
     const ev = parseLine(line, parseSink, this.maxDepth, this.acceptArrays);
     if (!ev) return undefined;
+    // held framing findings of the line (a BOM) reach the sink before the line is checked, so it counts as rejected
+    onParsed?.();
     if (reread) ev.reread = reread;
     this.event(ev);
     return ev;

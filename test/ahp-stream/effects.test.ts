@@ -155,7 +155,8 @@ test('elicitation result: the effective answer must satisfy the original request
 });
 
 test('atomic acceptance: any invalid effect rejects the whole response, even a valid deny', () => {
-  const r = applyEffects([merge([msg('assistant', 'more', 'm2')]), { type: 'com.example.highlight' }], OUTBOUND);
+  // an unknown core-looking type (a reverse-DNS one is an experimental effect, judged by its advertisement)
+  const r = applyEffects([merge([msg('assistant', 'more', 'm2')]), { type: 'highlight' }], OUTBOUND);
   assert.equal(r.accepted, false);
   if (!r.accepted) {
     assert.ok(

@@ -220,7 +220,7 @@ export function capsResponse(id: string, events: unknown[]): Obj {
       protocolVersion: 'draft',
       manifest: {
         events,
-        gaps: [],
+        gaps: [{ path: 'limits', reason: 'limits are not known' }],
         transports: ['stdio'],
         authentication: [],
         toolPaths: ['native'],

@@ -225,7 +225,7 @@ test('modify in context: elicitation answer object, outbound message list, atomi
   );
   assert.deepEqual(
     brief(await check([intercept(o), ok('o1', [merge([msg('assistant', 'more', 'm2')]), { type: 'com.example.x' }])])),
-    ['error:ahp/effect@2/result/effects/1/type', 'error:ahp/modify-invalid@2/result/effects/0'],
+    ['error:ahp/effect-not-advertised@2/result/effects/1/type', 'error:ahp/modify-invalid@2/result/effects/0'],
   );
 });
 

@@ -23,7 +23,7 @@ const model = { id: 'model-a', provider: 'example' };
 const attempt = { id: 'attempt-1', number: 1 };
 const manifest = {
   events: [{ event: 'tool.before', modes: ['intercept'], capabilities: { effects: ['deny'] } }],
-  gaps: [],
+  gaps: [{ path: 'limits', reason: 'limits are not known' }],
   transports: ['stdio'],
   authentication: ['bearer'],
   toolPaths: ['native'],
@@ -156,7 +156,7 @@ export function observe(ev: Obj): Obj {
 }
 
 /** A hooks/intercept request carrying `ev` (id = event id) and `capabilities`. */
-export function intercept(ev: Obj, capabilities: Obj = { effects: [] }): Obj {
+export function intercept(ev: Obj, capabilities: Obj = { effects: ev.type === 'tool.before' ? ['deny'] : [] }): Obj {
   return {
     jsonrpc: '2.0',
     id: ev.id,

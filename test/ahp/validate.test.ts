@@ -680,7 +680,9 @@ describe('effects', () => {
     bad({ type: 'allow', reason: 'x' }, '/result/effects/0/reason');
     bad({ type: 'message', text: 1 }, '/result/effects/0/text');
     bad({ type: 'flow', operation: 'pause' }, '/result/effects/0/operation');
-    bad({ type: 'com.example.audit' }, '/result/effects/0/type');
+    // an unknown core-looking type; a reverse-DNS experimental effect (`com.example.audit`) is valid here and judged by
+    // its advertisement (base/capabilities.md; ahp/effect-not-advertised)
+    bad({ type: 'audit' }, '/result/effects/0/type');
     bad({ type: 'modify', target: 'content', operation: 'append', value: {} }, '/result/effects/0/operation');
     bad({ type: 'modify', target: 'content', operation: 'merge', value: 'text' }, '/result/effects/0/value');
     bad({ type: 'modify', target: 'input', operation: 'merge', value: [] }, '/result/effects/0/value');
@@ -1372,6 +1374,15 @@ describe('sensitive elicitation and no-op changes', () => {
       show(issues),
     );
   };
+  // a credential the detector sees is an error in every AHP rule that reads it (issue 43: one string, one answer)
+  const exposed = (value: unknown, count: number) => {
+    const issues = validate(value);
+    assert.deepEqual(
+      issues.map((i) => [i.ruleId, i.severity]),
+      Array.from({ length: count }, () => ['ahp/credential-exposed', 'error']),
+      show(issues),
+    );
+  };
   test('a form asking for a credential, a URL carrying one', () => {
     const form = (properties: unknown) =>
       req({ message: 'm', requestedSchema: { type: 'object', properties } }, 'form');
@@ -1398,38 +1409,28 @@ describe('sensitive elicitation and no-op changes', () => {
       obsOf('tool.before', {
         tool: { name: 's', input: {}, origin: 'mcp', mcp: { server: { id: 'docs' }, toolName: 's', connection } },
       });
-    warned(mcp({ transport: 'http', url: 'https://u:p@mcp.example/sse?token=1' }), 'ahp/credential-exposed', 1);
-    warned(
+    exposed(mcp({ transport: 'http', url: 'https://u:p@mcp.example/sse?token=1' }), 1);
+    exposed(
       mcp({
         transport: 'stdio',
         command: 'srv',
         args: ['--api-key=abc123', '-H', 'Authorization: Bearer abcdefgh12345678'],
         env: { K: 'ghp_0123456789abcdefghijABCDEFGHIJ0123' },
       }),
-      'ahp/credential-exposed',
       3,
     );
-    warned(
+    exposed(
       mcp({
         transport: 'stdio',
         command: 'srv',
         args: ['--token-file', '/run/secrets/t', '--max-tokens=5'],
         cwd: '/home/dev',
       }),
-      'ahp/credential-exposed',
       0,
     );
-    warned(
-      mcp({ transport: 'http', url: 'https://mcp.example/sse?max_tokens=5&token_type=bearer' }),
-      'ahp/credential-exposed',
-      0,
-    );
-    warned(obsOf('tool.before', { source: 'https://h.example/agent?access_token=x' }), 'ahp/credential-exposed', 1);
-    warned(
-      obsOf('tool.before', { source: 'urn:uuid:6d1f2c3a-0b4e-4c7a-9e21-5f8a7b6c4d30' }),
-      'ahp/credential-exposed',
-      0,
-    );
+    exposed(mcp({ transport: 'http', url: 'https://mcp.example/sse?max_tokens=5&token_type=bearer' }), 0);
+    exposed(obsOf('tool.before', { source: 'https://h.example/agent?access_token=x' }), 1);
+    exposed(obsOf('tool.before', { source: 'urn:uuid:6d1f2c3a-0b4e-4c7a-9e21-5f8a7b6c4d30' }), 0);
   });
   test('a secret in the data of a JSON-RPC error response', () => {
     const err = (data: unknown) => ({

@@ -4,9 +4,10 @@
  * floor shapes; ordinary text and public key material) goes through `aep validate` (the string
  * in a `redacted`-gated field of an event at capture `redacted`), `ahp validate` (the string as
  * a `config.change.after` summary, which `ahp/config-managed-secret` reads) and `aep redact`.
- * The three flag exactly the same strings; AEP's severity follows the tier (the §9.4(a) floor
- * is `aep/redaction-leak`, an error; provider shapes beyond it `aep/redaction-leak-provider`, a
- * warning); and what `aep redact` writes is flagged by neither protocol.
+ * The three flag exactly the same strings; AEP's rule follows the tier (the §9.4(a) floor is
+ * `aep/redaction-leak`, the shapes beyond it `aep/redaction-leak-provider`), and the severity is
+ * one for one string: an error in both protocols (issue 43: a user gating CI on both gets one
+ * answer); and what `aep redact` writes is flagged by neither protocol.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -65,6 +66,15 @@ const PROVIDER: string[] = [
   ...['sk_live_', 'sk_test_', 'rk_live_', 'rk_test_'].flatMap((p) => [p + body(24), p + '51' + body(97)]),
   `whsec_${body(32)}`,
   `whsec_${body(32)}`,
+  // issue 43: AWS key ids beyond AKIA, Basic credentials, unsigned JWTs, Azure AI keys, Stripe ephemeral keys
+  ...['ASIA', 'ABIA', 'ACCA', 'A3TZ'].map((p) => p + body(16, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567')),
+  `Authorization: Basic ${Buffer.from(`deploy:${body(12)}`).toString('base64')}`,
+  `Authorization: Token ${body(40)}`,
+  `eyJhbGciOiJub25lIn0.eyJzdWIiOiJjaSIsImlhdCI6${body(6)}`,
+  `${body(52)}JQQJ99BC${body(16)}A${body(7)}`,
+  `AZURE_OPENAI_KEY=${body(32, 'abcdef0123456789')}`,
+  `ek_live_${body(24)}`,
+  `glpat-${body(27, ALNUM + '_-')}.01.${body(9, 'abcdefghijklmnopqrstuvwxyz0123456789')}`,
 ];
 
 /** The §9.4(a) floor shapes, among them the operator, typed-declaration and letters-only Bearer cases. */
@@ -99,6 +109,13 @@ const CLEAN: string[] = [
   'token = "[REDACTED:secret]" and Bearer [REDACTED:secret]',
   'Rotate the deploy token; it is now read from the keychain.',
   'rotated the Stripe key (sk_live_...) and the GitHub PAT',
+  // near misses of the issue 43 shapes, hashes and ids
+  'ASIAPACIFICHEADQUARTERS; role AROAQ7VLM2XC3RTY4BNA',
+  'md5 9e107d9d372bb6826bd81d3542a419d6, sha1 2fd4e1c67a2d28fced849ee1bb76e7391b93eb12',
+  'request 3f2a9c1e-4b7d-4e2a-9c1f-0a1b2c3d4e5f done',
+  'Basic authentication is off; authorization: none required',
+  'payload eyJfoo.bar and version v1.2.3',
+  `publishable pk_test_${body(24)}`,
 ];
 
 const CORPUS = [...PROVIDER, ...FLOOR, ...CLEAN];
@@ -171,8 +188,14 @@ test('one detector, one verdict: aep validate, ahp validate and aep redact flag 
   }
   assert.ok(
     PROVIDER.every((_, i) => aepFlags.get(i)?.has('aep/redaction-leak-provider')),
-    'bare provider tokens are the warning tier',
+    'bare provider tokens are the hardening tier',
   );
+  // one severity for one string: every flag is an error in both protocols
+  const severities = new Set([
+    ...aep.findings.filter((f) => LEAK_RULES.has(f.ruleId)).map((f) => `aep ${f.severity}`),
+    ...ahp.findings.filter((f) => f.ruleId === 'ahp/config-managed-secret').map((f) => `ahp ${f.severity}`),
+  ]);
+  assert.deepEqual([...severities].sort(), ['aep error', 'ahp error']);
 
   // what aep redact writes is flagged by nothing, in either protocol
   const after = await validate('aep', { text: red.stdout, source: 'redacted.jsonl' });

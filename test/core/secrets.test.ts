@@ -31,6 +31,31 @@ test('secrets: each rule (a) class is found, with the range of the secret itself
   assert.equal(firstFloorSecret('passwd=x1'), 'assignment');
 });
 
+test('secrets: the value of an assignment is the whole value, wherever it starts (issue 43 item 1)', () => {
+  const tok = 'Zx81qPlm77TnQwErTy12';
+  assert.deepEqual(classes(`NAME_TOKEN: Scheme1 ${tok}`), [['assignment', `Scheme1 ${tok}`]]);
+  assert.deepEqual(classes(`"client_secret": Ctor{Kind: K, Create: '${tok}'}, next`), [
+    ['assignment', `Ctor{Kind: K, Create: '${tok}'}`],
+  ]);
+  assert.deepEqual(classes(`api_token = "api_token = "${tok}""`), [['assignment', `api_token = "${tok}`]]);
+  assert.deepEqual(classes(`secret_value = "${tok}" is_secret = true`), [
+    ['assignment', tok],
+    ['assignment', 'true'],
+  ]);
+  assert.deepEqual(classes(`AWS_SECRET_ACCESS_KEY=${tok}`), [['assignment', tok]]);
+  // a `KEY: value` line: the rest of the line, up to a comment or a shell separator
+  assert.deepEqual(classes('db_password: correct horse battery staple'), [
+    ['assignment', 'correct horse battery staple'],
+  ]);
+  assert.deepEqual(classes('  export API_TOKEN=a1 b2 # note\nnext'), [['assignment', 'a1 b2']]);
+  assert.deepEqual(classes('API_KEY=sk_live_x1 && run'), [['assignment', 'sk_live_x1']]);
+  // in prose a word after the value is no token: the value stays the one word
+  assert.deepEqual(classes('Rotate the token: now read from the keychain'), [['assignment', 'now']]);
+  // names that hold no secret, and marks, stay unflagged
+  assert.deepEqual(classes('token_count: 5, secret_name: db, tokens_used: 80, max_tokens: 100'), []);
+  assert.deepEqual(classes(`token: Bearer ${SECRET_MARK}, api_token = "${SECRET_MARK}""`), []);
+});
+
 test('secrets: hardening and PII classes', () => {
   assert.deepEqual(classes('clone ghp_AbCdEfGhIjKlMnOpQrStUvWxYz012345 now'), [
     ['provider-token', 'ghp_AbCdEfGhIjKlMnOpQrStUvWxYz012345'],
@@ -79,13 +104,45 @@ test('secrets: scans of long adversarial strings finish (linear patterns)', { ti
     '1 '.repeat(n / 2),
     '(555) '.repeat(n / 6),
     'AKIA'.repeat(n / 4),
+    // issue 43: whole values, the new classes
+    `token="a"b${')'.repeat(n)}x`,
+    `token=Ctor{${'('.repeat(n)}`,
+    'token={'.repeat(n / 7),
+    'token="a"b '.repeat(n / 11),
+    'token: Scheme '.repeat(n / 14),
+    'secret_value='.repeat(n / 13),
+    'Basic '.repeat(n / 6),
+    `Basic ${'A'.repeat(n)}`,
+    'authorization: '.repeat(n / 15),
+    `authorization: x ${'a'.repeat(n)}`,
+    'ASIA'.repeat(n / 4),
+    'JQQJ99'.repeat(n / 6),
+    `${'a'.repeat(n)}JQQJ99`,
+    'azure_key='.repeat(n / 10),
+    `openai${'_'.repeat(n)}key`,
+    'eyJaaaa.eyJaaaa.'.repeat(n / 16),
+    'glpat-'.repeat(n / 6),
   ];
+  const start = Date.now();
   for (const t of inputs) {
     const m = findSecrets(t, {
-      classes: ['pem', 'aws-access-key', 'bearer', 'assignment', 'jwt', 'provider-token', 'email', 'phone'],
+      classes: [
+        'pem',
+        'aws-access-key',
+        'aws-key-id',
+        'bearer',
+        'authorization',
+        'assignment',
+        'jwt',
+        'jwt-unsigned',
+        'provider-token',
+        'email',
+        'phone',
+      ],
     });
     assert.ok(Array.isArray(m));
   }
+  assert.ok(Date.now() - start < 20_000, `${Date.now() - start} ms`);
   // a real secret after a long run is still found
   assert.equal(firstFloorSecret('x'.repeat(n) + ' AKIAIOSFODNN7EXAMPLE'), 'aws-access-key');
 });
@@ -138,13 +195,34 @@ test('secrets: mayHoldSecret is false only where no secret class matches (corpus
     'rk_live_AbCdEfGhIjKlMnOp',
     'whsec_AbCdEfGhIjKlMnOpQrStUvWx',
     'AIzaSyA-AbCdEfGhIjKlMnOpQrStUvWxYz0123',
+    'ASIAIOSFODNN7EXAMPLE',
+    'A3TXIOSFODNN7EXAMPLE',
+    'Authorization: Basic dXNlcjpwYXNzd29yZA==',
+    'Proxy-Authorization: Digest Zx81qPlm77Tn',
+    'eyJhbGciOiJub25lIn0.eyJzdWIiOiIxMjM0In0',
+    'glrtr-AbCdEfGhIjKlMnOpQrStUv.01.0a1b2c3d4',
+    'ek_test_AbCdEfGhIjKlMnOp',
+    'AZURE_OPENAI_KEY=0123456789abcdef0123456789abcdef',
+    'Ocp-Apim-Subscription-Key: 0123456789abcdef0123456789abcdef',
+    `${'Ab1'.repeat(17)}cJQQJ99BCAbCdEfGhIjKlMnOpAZb3Nc5V`,
+    'secret_value = "x1"',
   ];
   // each vector alone, inside prose, and cut by one unit at every place (a cut must not hide a match the scan finds)
   for (const v of vectors) {
     texts.push(v, `see ${v} here`);
     for (let i = 0; i < v.length; i++) texts.push(v.slice(0, i) + v.slice(i + 1), v.slice(0, i) + ' ' + v.slice(i));
   }
-  const classes: DetectorClass[] = ['pem', 'aws-access-key', 'bearer', 'assignment', 'jwt', 'provider-token'];
+  const classes: DetectorClass[] = [
+    'pem',
+    'aws-access-key',
+    'aws-key-id',
+    'bearer',
+    'authorization',
+    'assignment',
+    'jwt',
+    'jwt-unsigned',
+    'provider-token',
+  ];
   // findSecrets screens only when asked for no PII class: asking for email too runs every pattern
   const unscreened = [...classes, 'email'] as DetectorClass[];
   for (const v of vectors) assert.ok(findSecrets(v, { classes }).length > 0, `screened findSecrets misses ${v}`);

@@ -3,7 +3,7 @@
  * the output never declares a level above the input's or the ceiling, never carries a member
  * above its declared level, only claims `redacted` when it was `redacted` already or the hop
  * redacts (§8.2(e)), and is idempotent; events already at or below the ceiling are kept as
- * they are. And redaction: after the pipeline no rule (a) class is left in any string.
+ * they are, or, by a redacting hop, go through the path of `aep redact`. And redaction: after the pipeline no rule (a) class is left in any string.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -87,7 +87,12 @@ test('downlevel over random streams never raises a level and leaves nothing abov
         const declared = capture ?? 'metadata';
         const out = step(ev);
         if (CAPTURE_RANK[declared] <= CAPTURE_RANK[ceiling]) {
-          assert.equal(out, undefined, 'an event at or below the ceiling is kept as it is');
+          if (!redacting) assert.equal(out, undefined, 'an event at or below the ceiling is kept as it is');
+          else {
+            // a redacting hop sends it through the path of `aep redact` (issue 43 item 4), once
+            assert.deepEqual(out ?? ev, redactEvent(ev, createRedactor()), 'the aep redact path');
+            if (out) assert.equal(again(out), undefined, 'idempotent: redacted once');
+          }
           return;
         }
         assert.ok(out);
@@ -168,8 +173,10 @@ test('a type without annotations (vendor, reserved) keeps no data below the leve
     fc.property(type, level, level, data, fc.boolean(), (t, capture, ceiling, d, redacting) => {
       const ev = { aep: '0.1', id: 'e1', type: t, agent: 'a', session: 's', seq: 0, capture, data: d };
       const out = downlevelStream(ceiling, redacting ? { redact: true } : {})(ev);
-      if (CAPTURE_RANK[capture] <= CAPTURE_RANK[ceiling]) assert.equal(out, undefined);
-      else {
+      if (CAPTURE_RANK[capture] <= CAPTURE_RANK[ceiling]) {
+        if (redacting) assert.deepEqual(out ?? ev, redactEvent(ev, createRedactor()));
+        else assert.equal(out, undefined);
+      } else {
         assert.ok(out && !('data' in out), `${t} ${capture} -> ${ceiling}: data stripped wholesale`);
         assert.ok(out.capture !== 'redacted', 'no redacted claim is minted without a field known to be redacted-gated');
       }

@@ -96,6 +96,13 @@ export function generateAhp(path: string, opts: AhpGenOptions): { bytes: number;
       `${env(s, id, 'tool.after')},"tool":{"name":"Bash","kind":"shell","input":{"command":"ls"},"origin":"native"},"outcome":"ok","execution":{"status":"executed"},"call":{"id":"${s.call}"},"path":"example","items":[]`,
     );
   };
+  // a denied call does not run: its tool.after reports the denial (server/tool-interception.md §deny)
+  const deniedAfter: Step = (s) => {
+    const id = nextId();
+    return observe(
+      `${env(s, id, 'tool.after')},"tool":{"name":"Bash","kind":"shell","input":{"command":"ls"},"origin":"native"},"outcome":"denied","execution":{"status":"skipped","reason":"policy"},"call":{"id":"${s.call}"},"path":"example","items":[]`,
+    );
+  };
   const elicitRequest: Step = (s) => {
     const id = nextId();
     s.parent = id;
@@ -168,7 +175,10 @@ export function generateAhp(path: string, opts: AhpGenOptions): { bytes: number;
     for (let t = 0; t < turns; t++) {
       script.push(inbound, noEffect);
       const tools = 1 + Math.floor(rnd() * 3);
-      for (let k = 0; k < tools; k++) script.push(toolBefore, rnd() < 0.2 ? deny : noEffect, toolAfter);
+      for (let k = 0; k < tools; k++) {
+        const denied = rnd() < 0.2;
+        script.push(toolBefore, denied ? deny : noEffect, denied ? deniedAfter : toolAfter);
+      }
       if (rnd() < 0.6) script.push(elicitRequest, noEffect, elicitResult, modifyResponse);
       if (rnd() < 0.3) script.push(configBefore, noEffect, configAfter);
       if (rnd() < 0.3) script.push(attention);

@@ -221,6 +221,9 @@ const cjs = {
   minifyWhitespace: true,
   minifySyntax: true,
   plugins: [lazyBuiltins],
+  // the WebSocket client of `aep live` stays a dependency loaded on first use: it requires its own optional
+  // native helpers and Node built-ins by their bare names, which a bundle would carry into every start
+  external: ['ws'],
   logLevel: 'warning',
 };
 for (const entry of ['aep', 'ahp']) {

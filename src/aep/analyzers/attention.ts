@@ -111,6 +111,7 @@ export class AttentionAnalyzer {
         ? (data as { kind: string }).kind
         : undefined;
     const r: RequestRecord = { id, at: facts.at, kind };
+    if (data === undefined && ev.capture === 'none') r.withheld = true;
     const via = ev.payloadValid ? (data as { respond_via?: unknown } | undefined)?.respond_via : undefined;
     if (Array.isArray(via) && !via.includes('control')) r.noControl = via as string[];
     if (ev.payloadValid) {

@@ -13,7 +13,7 @@ import type { AttentionFacts } from './attention.ts';
 export type FormOutcome =
   | { kind: 'checked'; issues: FormIssue[]; request: Mark }
   | { kind: 'not-form'; requestKind: string | undefined; request: Mark }
-  | { kind: 'unverifiable'; reason: 'missing' | 'ambiguous' | 'unusable' | 'closed'; request?: Mark };
+  | { kind: 'unverifiable'; reason: 'missing' | 'ambiguous' | 'unusable' | 'closed' | 'withheld'; request?: Mark };
 
 /** The form facts of one answering event. */
 export interface FormObservation {
@@ -59,7 +59,8 @@ export class FormValuesAnalyzer {
     }
     const req = link.request;
     let outcome: FormOutcome;
-    if (req.kind !== 'form') outcome = { kind: 'not-form', requestKind: req.kind, request: req.at };
+    if (req.withheld) outcome = { kind: 'unverifiable', reason: 'withheld', request: req.at };
+    else if (req.kind !== 'form') outcome = { kind: 'not-form', requestKind: req.kind, request: req.at };
     else if (req.terminal) outcome = { kind: 'unverifiable', reason: 'closed', request: req.at };
     else if (req.form === undefined || req.form === 'unusable')
       outcome = { kind: 'unverifiable', reason: 'unusable', request: req.at };

@@ -22,6 +22,11 @@ export interface RequestRecord {
   at: Mark;
   /** `data.kind` of the request, when a string. */
   kind?: string;
+  /**
+   * The request carries no payload at capture `none` (AEP-0001 §8: withheld, as a hop or an exporter at its ceiling
+   * leaves it): its kind and fields are unknown, not missing.
+   */
+  withheld?: true;
   /** `data.respond_via` without `control` of a schema-valid request: informational on the bus (AEP-0002 §5.3). */
   noControl?: readonly string[];
   /** The `options` of a schema-valid request, for text answers against them (AEP-0008). */

@@ -1,7 +1,8 @@
 import type { FindingSink } from '../../core/finding.ts';
 import { locateIndex } from '../../core/json.ts';
 import { framingFinding, type FramingSpecs } from '../../core/jsonl.ts';
-import type { ProtocolChecker } from '../../core/pipeline.ts';
+import type { ProtocolChecker, RunStats } from '../../core/pipeline.ts';
+import { isObj } from '../../core/value.ts';
 import { eventLocation, makeFinding, type ParsedEvent } from '../../core/rule.ts';
 import { serializeEvent } from '../../core/serialize.ts';
 import type { AepCaptureLevel } from '../schema/registry.ts';
@@ -29,6 +30,7 @@ export function bridgeChecker(
   maxCapture: AepCaptureLevel,
   makeInner: (sink: FindingSink) => ProtocolChecker,
   sink: FindingSink,
+  stats?: RunStats,
 ): ProtocolChecker {
   let orig: ParsedEvent | undefined;
   let decoded: DecodedEvent | undefined;
@@ -43,6 +45,8 @@ export function bridgeChecker(
   return {
     onEvent(ev) {
       const value: unknown = ev.value;
+      // the run counts one event per value; a batch or a request holds one per item or LogRecord (issue 37 item 4c)
+      if (stats) stats.events += itemCount(from, value) - 1;
       const res =
         from === 'cloudevents'
           ? decodeCloudEvents(value, { bigIntegers: ev.bigIntegers })
@@ -84,4 +88,14 @@ export function bridgeChecker(
       inner.end();
     },
   };
+}
+
+/** The events a bridge value holds: the items of a CloudEvents batch, the LogRecords of an OTLP request (at least 1). */
+export function itemCount(from: BridgeFrom, value: unknown): number {
+  if (from === 'cloudevents') return Array.isArray(value) ? Math.max(value.length, 1) : 1;
+  let n = 0;
+  const list = (o: unknown, k: string): unknown[] => (isObj(o) && Array.isArray(o[k]) ? (o[k] as unknown[]) : []);
+  for (const rl of list(value, 'resourceLogs'))
+    for (const sl of list(rl, 'scopeLogs')) n += list(sl, 'logRecords').length;
+  return Math.max(n, 1);
 }

@@ -7,6 +7,7 @@ import type { BigIntegerLiteral } from '../../core/json.ts';
 import { CE_RULES as R } from './rules.ts';
 import { isObj } from '../../core/value.ts';
 import type { MessageArgs } from '../../core/message.ts';
+import { notCeString } from './numbers.ts';
 import {
   AEP_ENVELOPE_ORDER,
   AEP_TYPE_ROOT,
@@ -57,6 +58,35 @@ export function toCloudEvent(event: Readonly<Record<string, unknown>>): Record<s
   return ce;
 }
 
+const CE_INT32 = (v: number) => Number.isInteger(v) && v >= -2147483648 && v <= 2147483647;
+
+/**
+ * Why `event` has no valid CloudEvents form (AEP-0005 §5 item 2: the output "MUST validate as CloudEvents 1.0 JSON
+ * format"), or `undefined`: an attribute integer outside the signed 32-bit CloudEvents Integer (a `seq` at or above
+ * 2^31), a number that is not an integer, a string that is not a CloudEvents String (control characters, noncharacters,
+ * unpaired surrogates). `data` is a JSON value and carries any number as written.
+ */
+export function ceRefusal(event: Readonly<Record<string, unknown>>): { pointer: string; reason: string } | undefined {
+  for (const [k, v] of Object.entries(event)) {
+    if (k === 'data' || v === undefined || v === null) continue;
+    const name = k === 'type' ? 'type' : (CE_ATTRIBUTE_TABLE[k] ?? k);
+    const pointer = '/' + escapeToken(k);
+    if (typeof v === 'number' && !CE_INT32(v))
+      return {
+        pointer,
+        reason: Number.isInteger(v)
+          ? `${k} is an integer outside the signed 32-bit range of the CloudEvents Integer type, so ${name} cannot carry it`
+          : `${k} is a number that is not an integer, which no CloudEvents attribute type holds`,
+      };
+    if (typeof v === 'string' && notCeString(v))
+      return {
+        pointer,
+        reason: `${k} holds a character the CloudEvents String type disallows (a control character, a noncharacter or an unpaired surrogate), so ${name} cannot carry it`,
+      };
+  }
+  return undefined;
+}
+
 /** The outcome of {@link fromCloudEvent}. */
 export interface FromCloudEventResult {
   /** The AEP event, or `undefined` for a foreign CE type (AEP-0005 §2 rule 3). */
@@ -102,6 +132,8 @@ export function cePointerOf(base: string, aepPointer: string): string {
   return base + '/' + escapeToken(name) + rest;
 }
 
+// RFC 2045 §5.1 / RFC 2046: type "/" subtype, then parameters
+const MEDIA_TYPE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+)\/([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*(;.*)?$/;
 const INT32_MIN = -2147483648;
 const INT32_MAX = 2147483647;
 // RFC 3339 date-time (CloudEvents 1.0 §3.2 Timestamp)
@@ -177,9 +209,16 @@ function checkOne(
       issue(R.attributeName, k, 'name', { name: k.slice(0, 40) });
       continue;
     }
+    // CloudEvents 1.0 §3.1.1 String: no control characters, noncharacters or unpaired surrogates
+    if (typeof v === 'string' && notCeString(v)) {
+      issue(R.attributeType, k, 'string-chars', { name: k });
+      continue;
+    }
     if (k === 'id' || k === 'source' || k === 'type' || k === 'subject' || k === 'specversion') {
       if (typeof v !== 'string' || (v === '' && k !== 'specversion'))
         issue(R.attributeType, k, 'string', { name: k, kind: typeof v === 'string' ? 'an empty string' : kindOf(v) });
+    } else if (k === 'datacontenttype' && typeof v === 'string' && v !== '' && !MEDIA_TYPE.test(v)) {
+      issue(R.attributeType, k, 'media-type', { length: v.length });
     } else if (k === 'time') {
       if (typeof v !== 'string' || !RFC3339.test(v))
         issue(
@@ -200,7 +239,13 @@ function checkOne(
   if (ce.data_base64 !== undefined) issue(R.data, 'data_base64', 'base64');
   const hasData = ce.data !== undefined;
   const dct = ce.datacontenttype;
-  if (hasData && dct !== 'application/json')
+  // read as a media type (RFC 2046: type and subtype case-insensitive, parameters allowed); absent means JSON in the
+  // CloudEvents JSON format (§3.1.1); only what differs from the B1 constant is reported, as a warning
+  const media = typeof dct === 'string' ? MEDIA_TYPE.exec(dct) : null;
+  const sub = media ? media[2]!.toLowerCase() : '';
+  const json = media !== null && (sub === 'json' || sub.endsWith('+json'));
+  if (hasData && typeof dct === 'string' && media && !json) issue(R.data, 'datacontenttype', 'not-json');
+  else if (hasData && dct !== 'application/json' && (media || dct === undefined || dct === null))
     issue(
       R.datacontenttype,
       dct === undefined || dct === null ? '' : 'datacontenttype',

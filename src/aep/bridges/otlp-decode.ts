@@ -189,9 +189,10 @@ function decodeRecord(
   // severity (§3.4)
   const sn = rec.severityNumber;
   const st = rec.severityText;
+  const named = typeof sn === 'string' ? SEVERITY_NAMES[sn] : undefined;
   const num =
     typeof sn === 'string'
-      ? (SEVERITY_NAMES[sn] ?? (/^\d+$/.test(sn) ? +sn : NaN))
+      ? (named ?? (/^\d+$/.test(sn) ? +sn : NaN))
       : typeof sn === 'number'
         ? sn
         : sn === undefined
@@ -199,6 +200,9 @@ function decodeRecord(
           : NaN;
   const level = severityOfNumber(num);
   const row = level ? OTLP_SEVERITY[level] : undefined;
+  // OTLP/JSON: "enum fields MUST be encoded as integer values"; the name is still read as its number
+  if (named !== undefined)
+    issue(R.severity, p + '/severityNumber', 'number-enum-name', { name: sn as string, number: named });
   if (Number.isNaN(num) || (num !== 0 && !level))
     issue(
       R.severity,
@@ -207,20 +211,17 @@ function decodeRecord(
       { kind: kindOf(sn) },
     );
   else if (num === 0 && st !== undefined && st !== '') issue(R.severity, p + '/severityText', 'text-alone');
-  else if (level && (row!.number !== num || st !== row!.text))
-    issue(
-      R.severity,
-      st !== undefined && row!.number === num ? p + '/severityText' : p + '/severityNumber',
-      st === undefined ? 'row-no-text' : typeof st === 'string' ? 'row-text' : 'row-text-kind',
-      {
-        number: num,
-        text: typeof st === 'string' ? st.slice(0, 12) : '',
-        kind: kindOf(st),
-        rowText: row!.text,
-        rowNumber: row!.number,
-        level,
-      },
-    );
+  // a number between the rows is bucketed by the §3.4 inverse (10-12 to notice), whatever its text; a row's own number
+  // comes with the row's text
+  else if (level && row!.number === num && st !== undefined && st !== row!.text)
+    issue(R.severity, p + '/severityText', typeof st === 'string' ? 'row-text' : 'row-text-kind', {
+      number: num,
+      text: typeof st === 'string' ? st.slice(0, 12) : '',
+      kind: kindOf(st),
+      rowText: row!.text,
+      rowNumber: row!.number,
+      level,
+    });
   if (level) {
     event.severity = level;
     ptr.severity = p + '/severityNumber';
@@ -256,7 +257,11 @@ function decodeRecord(
   const data: Obj = {};
   const dataPtr: Record<string, string> = {};
   let hasData = false;
-  const body = rec.body;
+  // common.proto: an AnyValue with no value set is "empty"; the OpenTelemetry JS SDK writes `"body":{}` for a record
+  // without a body, so an empty AnyValue is no body
+  const emptyBody =
+    isObj(rec.body) && !ANY_KEYS.some((k) => (rec.body as Obj)[k] !== undefined && (rec.body as Obj)[k] !== null);
+  const body = emptyBody ? undefined : rec.body;
   if (body !== undefined && body !== null) {
     if (!allowed) issue(R.capture, p + '/body', `body-${why}`, { capture, max });
     // a body that cannot be read leaves the payload unknown: the record is not checked as AEP

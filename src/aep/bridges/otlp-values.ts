@@ -2,6 +2,7 @@ import type { BigIntegerLiteral } from '../../core/json.ts';
 import type { MessageArgs } from '../../core/message.ts';
 import { childPointer, escapeToken } from '../../core/pointer.ts';
 import { isObj, type Obj } from '../../core/value.ts';
+import { isInt64 } from './numbers.ts';
 import { OTLP_RULES as R } from './rules.ts';
 import { kindOf, type BridgeIssue } from './types.ts';
 
@@ -72,6 +73,8 @@ export function readAny(
     case 'intValue': {
       const n = int64Of(x, at, big);
       if (n === undefined) return typeof x === 'string' ? bad('int-string') : bad('int', { kind: kindOf(x) });
+      // common.proto: int_value is an int64; a wider integer is no AnyValue
+      if (!isInt64(n)) return bad('int-range');
       if (n > BigInt(Number.MAX_SAFE_INTEGER) || n < BigInt(Number.MIN_SAFE_INTEGER))
         bigs.push({ pointer: aepPointer, text: n.toString(), index: 0 });
       return { value: Number(n), ok: true };
@@ -126,6 +129,7 @@ export function readKvList(
   }
   const o: Obj = {};
   let ok = true;
+  const seen = new Set<string>();
   vals.forEach((kv, i) => {
     const q = `${p}/values/${i}`;
     if (!isObj(kv) || typeof kv.key !== 'string') {
@@ -133,6 +137,18 @@ export function readKvList(
       issues.push({ ruleId: R.shape.id, pointer: q, messageId: 'key-value', args: {} });
       return;
     }
+    // common.proto KeyValueList: "The keys MUST be unique"; which value counts is undefined, as for a repeated member
+    if (seen.has(kv.key)) {
+      ok = false;
+      issues.push({
+        ruleId: R.shape.id,
+        pointer: q + '/key',
+        messageId: 'kv-repeat',
+        args: { key: kv.key.slice(0, 60) },
+      });
+      return;
+    }
+    seen.add(kv.key);
     const r = readAny(kv.value ?? {}, q + '/value', issues, big, `${aepPointer}/${escapeToken(kv.key)}`, bigs);
     ok &&= r.ok;
     Object.defineProperty(o, kv.key, { value: r.value, enumerable: true, writable: true, configurable: true });

@@ -3,9 +3,11 @@
  * writes
  * it; above `maxCapture` or at `none` the envelope only, `aep.capture` as declared (§3.3).
  */
+import { childPointer, escapeToken } from '../../core/pointer.ts';
 import { isObj, type Obj } from '../../core/value.ts';
 import { CAPTURE_RANK } from '../event.ts';
 import type { AepCaptureLevel } from '../schema/registry.ts';
+import { hasLoneSurrogate, otlpNumberOf } from './numbers.ts';
 import { AEP_TYPE_ROOT, isAepCoreAttribute, type AepSeverity } from './types.ts';
 
 /** AEP attribute -> OTLP attribute key (AEP-0005 §3.2), in the exporter's order. */
@@ -55,6 +57,20 @@ export function severityOfNumber(n: number): AepSeverity | undefined {
 export interface OtlpOptions {
   /** The exporter's capture ceiling (AEP-0005 §3.3); default `metadata`. */
   maxCapture?: AepCaptureLevel;
+  /**
+   * Per event (by index), the number literals JSON.parse may have changed, by pointer in the event
+   * (src/aep/bridges/numbers.ts `numberLiterals`): written exactly, or the record refused.
+   */
+  literals?: ReadonlyArray<ReadonlyMap<string, string> | undefined>;
+}
+
+/** An event {@link toOtlp} did not export: a value OTLP has no exact form for. */
+export interface OtlpRefusal {
+  index: number;
+  /** Pointer in the event of the value. */
+  pointer: string;
+  /** One sentence: what the value is and why no OTLP value holds it. */
+  reason: string;
 }
 
 /** What {@link toOtlp} left out, counted. */
@@ -72,16 +88,59 @@ export interface OtlpCounts {
 export interface OtlpExport {
   request: Obj;
   counts: OtlpCounts;
+  /** Events not exported (no record): a number no OTLP value type holds as written, a string that is not Unicode. */
+  refused: OtlpRefusal[];
 }
 
-/** An AnyValue (OTLP common/v1) for a JSON value. */
-export function anyValueOf(v: unknown): Obj {
-  if (typeof v === 'string') return { stringValue: v };
+/** Why a value cannot be written as an AnyValue: thrown inside {@link anyValueOf}, caught per record. */
+class Unwritable extends Error {
+  constructor(
+    readonly pointer: string,
+    readonly reason: string,
+  ) {
+    super(reason);
+  }
+}
+
+const NUMBER_REFUSAL = {
+  'non-finite': 'a number beyond the range of a double (OTLP doubleValue)',
+  'beyond-int64': 'an integer beyond int64 (OTLP intValue) that a double would round',
+  underflow: 'a non-zero number a double holds only as 0',
+} as const;
+
+/**
+ * An AnyValue (OTLP common/v1) for a JSON value at `p` in its event; `literals` gives numbers as written (by pointer).
+ * @throws Unwritable for a number no OTLP value type holds as written, or a string with an unpaired surrogate.
+ */
+export function anyValueOf(v: unknown, p = '', literals?: ReadonlyMap<string, string>): Obj {
+  if (typeof v === 'string') {
+    if (hasLoneSurrogate(v))
+      throw new Unwritable(
+        p,
+        'a string with an unpaired surrogate, which an OTLP/JSON string (valid Unicode) cannot hold',
+      );
+    return { stringValue: v };
+  }
   if (typeof v === 'boolean') return { boolValue: v };
-  if (typeof v === 'number') return Number.isSafeInteger(v) ? { intValue: String(v) } : { doubleValue: v };
-  if (Array.isArray(v)) return { arrayValue: { values: v.map(anyValueOf) } };
+  if (typeof v === 'number') {
+    const n = otlpNumberOf(v, literals?.get(p));
+    if ('refused' in n) throw new Unwritable(p, NUMBER_REFUSAL[n.refused]);
+    return n;
+  }
+  if (Array.isArray(v)) return { arrayValue: { values: v.map((x, i) => anyValueOf(x, childPointer(p, i), literals)) } };
   if (isObj(v))
-    return { kvlistValue: { values: Object.entries(v).map(([key, x]) => ({ key, value: anyValueOf(x) })) } };
+    return {
+      kvlistValue: {
+        values: Object.entries(v).map(([key, x]) => {
+          if (hasLoneSurrogate(key))
+            throw new Unwritable(
+              p,
+              'a member name with an unpaired surrogate, which OTLP/JSON (valid Unicode) cannot hold',
+            );
+          return { key, value: anyValueOf(x, childPointer(p, key), literals) };
+        }),
+      },
+    };
   return {};
 }
 
@@ -110,9 +169,19 @@ export function timeOfNanos(n: bigint): string {
 export function toOtlp(events: ReadonlyArray<Readonly<Obj>>, opts: OtlpOptions = {}): OtlpExport {
   const max = opts.maxCapture ?? 'metadata';
   const counts: OtlpCounts = { records: 0, withheld: 0, extensions: 0, versions: 0 };
+  const refused: OtlpRefusal[] = [];
   const byAgent = new Map<string, Obj[]>();
-  for (const ev of events) {
-    const rec = logRecordOf(ev, max, counts);
+  for (const [index, ev] of events.entries()) {
+    const one: OtlpCounts = { records: 0, withheld: 0, extensions: 0, versions: 0 };
+    let rec: Obj;
+    try {
+      rec = logRecordOf(ev, max, one, opts.literals?.[index]);
+    } catch (e) {
+      if (!(e instanceof Unwritable)) throw e;
+      refused.push({ index, pointer: e.pointer, reason: e.reason });
+      continue;
+    }
+    for (const k of ['withheld', 'extensions', 'versions'] as const) counts[k] += one[k];
     const agent = typeof ev.agent === 'string' ? ev.agent : '';
     let list = byAgent.get(agent);
     if (!list) byAgent.set(agent, (list = []));
@@ -123,10 +192,15 @@ export function toOtlp(events: ReadonlyArray<Readonly<Obj>>, opts: OtlpOptions =
     resource: { attributes: agent ? [{ key: 'service.name', value: { stringValue: agent } }] : [] },
     scopeLogs: [{ logRecords }],
   }));
-  return { request: { resourceLogs }, counts };
+  return { request: { resourceLogs }, counts, refused };
 }
 
-function logRecordOf(ev: Readonly<Obj>, max: AepCaptureLevel, counts: OtlpCounts): Obj {
+function logRecordOf(
+  ev: Readonly<Obj>,
+  max: AepCaptureLevel,
+  counts: OtlpCounts,
+  literals: ReadonlyMap<string, string> | undefined,
+): Obj {
   const rec: Obj = {};
   const nanos = typeof ev.time === 'string' ? nanosOf(ev.time) : undefined;
   if (nanos !== undefined) rec.timeUnixNano = nanos.toString();
@@ -142,18 +216,19 @@ function logRecordOf(ev: Readonly<Obj>, max: AepCaptureLevel, counts: OtlpCounts
   const attributes: Obj[] = [];
   for (const [a, key] of Object.entries(OTLP_ATTRIBUTE_TABLE)) {
     const v = ev[a];
-    if (v !== undefined) attributes.push({ key, value: anyValueOf(v) });
+    if (v !== undefined) attributes.push({ key, value: anyValueOf(v, '/' + a, literals) });
   }
   const data = isObj(ev.data) ? ev.data : undefined;
   const body: Obj = {};
   if (data && payload) {
     for (const [k, v] of Object.entries(data)) {
-      if (k.startsWith('gen_ai.')) attributes.push({ key: k, value: anyValueOf(v) });
+      if (k.startsWith('gen_ai.'))
+        attributes.push({ key: k, value: anyValueOf(v, '/data/' + escapeToken(k), literals) });
       else body[k] = v;
     }
   } else if (data) counts.withheld++;
   rec.attributes = attributes;
-  if (data && payload && Object.keys(body).length > 0) rec.body = anyValueOf(body);
+  if (data && payload && Object.keys(body).length > 0) rec.body = anyValueOf(body, '/data', literals);
   const tp =
     typeof ev.traceparent === 'string'
       ? /^[0-9a-f]{2}-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/.exec(ev.traceparent)

@@ -47,8 +47,11 @@ export const CE_RULES = {
     'attribute-type',
     'error',
     'CloudEvents 1.0 §3.1-§3.2',
-    'Every context attribute has a CloudEvents type: id, source, type and subject non-empty strings, time an RFC 3339 timestamp, datacontenttype a string, extension values strings, booleans or integers within the signed 32-bit range.',
+    'Every context attribute has a CloudEvents type: id, source, type and subject non-empty strings, every string a CloudEvents String (no control character U+0000-U+001F or U+007F-U+009F, no noncharacter, no unpaired surrogate: §3.1.1), time an RFC 3339 timestamp, datacontenttype a media type (RFC 2046 type/subtype, parameters allowed), extension values strings, booleans or integers within the signed 32-bit range.',
     {
+      'string-chars':
+        '{name} holds a character the CloudEvents String type disallows (a control character, a noncharacter or an unpaired surrogate).',
+      'media-type': 'datacontenttype is a string of {length} characters that is not a media type (type/subtype).',
       string: '{name} is {kind}; it must be a non-empty string.',
       'time-string': 'time is a string of {length} characters that is not an RFC 3339 timestamp.',
       'time-kind': 'time is {kind}.',
@@ -72,20 +75,22 @@ export const CE_RULES = {
     'data',
     'error',
     'AEP-0005 §1 B2; CloudEvents 1.0 JSON format §3.1',
-    'The AEP payload crosses as the JSON member data; a data_base64 member cannot carry an AEP payload.',
+    'The AEP payload crosses as the JSON member data; a data_base64 member cannot carry an AEP payload, nor can data under a datacontenttype that declares other than JSON content (not */json or */*+json).',
     {
       base64:
         'The CloudEvent carries data_base64: binary data cannot carry an AEP payload (a JSON object in data); it is dropped.',
+      'not-json':
+        'datacontenttype declares content that is not JSON, so data would be its string form (CloudEvents JSON format §3.1.1); an AEP payload is a JSON object.',
     },
   ),
   datacontenttype: ce(
     'datacontenttype',
-    'error',
-    'AEP-0005 §1 B1',
-    'datacontenttype is "application/json" exactly when data is present, and absent when it is not (the B1 constant is not materialised).',
+    'warning',
+    'AEP-0005 §1 B1; CloudEvents 1.0 JSON format §3.1.1',
+    'datacontenttype is what B1 writes: "application/json" exactly when data is present, absent when it is not. It is read as a media type (type and subtype case-insensitive, parameters allowed; absent means JSON in the CloudEvents JSON format), so another spelling of JSON, or its absence, is a warning (AEP-0005 says only how to write it), not an error.',
     {
       absent: 'data is present but datacontenttype is absent; the bridge sets "application/json".',
-      other: 'data is present with a datacontenttype other than "application/json".',
+      other: 'data is present with a JSON datacontenttype other than the "application/json" B1 writes.',
       'without-data': 'datacontenttype is present without data; the bridge sets it only when data is present.',
     },
   ),
@@ -136,7 +141,7 @@ export const OTLP_RULES = {
     'shape',
     'error',
     'AEP-0005 §3.2; OTLP/JSON (logs/v1 ExportLogsServiceRequest)',
-    "The input is an OTLP/JSON ExportLogsServiceRequest: resourceLogs[].scopeLogs[].logRecords[] arrays of objects, attributes as {key, value} lists, every value an AnyValue with one member, and an AEP record's body an AnyValue map (kvlistValue).",
+    "The input is an OTLP/JSON ExportLogsServiceRequest: resourceLogs[].scopeLogs[].logRecords[] arrays of objects, attributes as {key, value} lists, every value an AnyValue with at most one member (an intValue within int64; the keys of a kvlistValue unique, common.proto), and an AEP record's body an AnyValue map (kvlistValue). An empty AnyValue body ({}, as the OpenTelemetry JS SDK writes a record without a body) is no body.",
     {
       input: 'The input is {kind}, not an ExportLogsServiceRequest object.',
       'unknown-field': 'Member "{member}" is not a field of {container} (OTLP/JSON: {fields}).',
@@ -151,6 +156,8 @@ export const OTLP_RULES = {
       'any-type': '{member} is {kind}, not {expected}.',
       'double-infinite': 'doubleValue is not a finite number; JSON cannot carry it as an AEP value.',
       int: 'intValue is {kind}.',
+      'int-range': 'intValue is an integer beyond int64, the range of an OTLP intValue.',
+      'kv-repeat': 'Key "{key}" repeats in a kvlistValue; its keys are unique, so which value counts is undefined.',
       'int-string': 'intValue is a string that is not a decimal integer.',
       'values-not-array': '{member}.values is not an array.',
       'key-value': 'A KeyValue is not an object with a string key.',
@@ -181,15 +188,15 @@ export const OTLP_RULES = {
   severity: otlp(
     'severity',
     'error',
-    'AEP-0005 §3.4',
-    'severityText and severityNumber are one row of the §3.4 table (DEBUG 5, INFO 9, INFO2 10, WARN 13, ERROR 17, FATAL 21), or both absent.',
+    'AEP-0005 §3.4; OTLP/JSON (enum fields are integers)',
+    "severityNumber is an integer 1-24 (OTLP/JSON writes enums as integers: an enum name is read as its number and reported), bucketed back by the §3.4 inverse (1-8 debug, 9 info, 10-12 notice, 13-16 warning, 17-20 error, 21-24 critical): a number between the rows is no error. A row's own number (5, 9, 10, 13, 17, 21) with a severityText other than the row's (DEBUG, INFO, INFO2, WARN, ERROR, FATAL) is; severityText never comes without a number.",
     {
       number: 'severityNumber is {kind}.',
       'number-name': 'severityNumber is a string that names no SeverityNumber.',
+      'number-enum-name':
+        'severityNumber is the enum name "{name}"; OTLP/JSON writes enum fields as integers (read as {number}).',
       'number-range': 'severityNumber is outside 1-24.',
       'text-alone': 'severityText is present without a severityNumber.',
-      'row-no-text':
-        'severityNumber {number} with no severityText is not a row of the §3.4 table ({rowText} {rowNumber} for {level}).',
       'row-text':
         'severityNumber {number} with severityText "{text}" is not a row of the §3.4 table ({rowText} {rowNumber} for {level}).',
       'row-text-kind':
@@ -260,8 +267,25 @@ export const OTLP_RULES = {
   ),
 } as const satisfies Record<string, RuleMeta>;
 
+/** The rule of bridge output read as AEP JSONL (no `--from`). */
+export const BRIDGE_INPUT_RULE: RuleMeta = {
+  id: 'aep/bridge-input',
+  severity: 'error',
+  spec: 'AEP-0005 §1, §3.2; AEP-0001 §5',
+  description:
+    'A line that is bridge output (a CloudEvent: specversion and no aep member; an OTLP/JSON request: resourceLogs) read as AEP JSONL is one finding naming the --from that reads it; such lines are not checked as AEP events (each would fail every envelope rule), and the input fails.',
+  messages: {
+    lines:
+      'This line is {format} output of the AEP-0005 bridge, not an AEP event: read the input with `--from {from}` (lines like it are not checked as AEP, nor reported one by one).',
+  },
+};
+
 /** Every bridge rule, as the catalogue lists them. */
-export const AEP_BRIDGE_RULES: readonly RuleMeta[] = [...Object.values(CE_RULES), ...Object.values(OTLP_RULES)];
+export const AEP_BRIDGE_RULES: readonly RuleMeta[] = [
+  ...Object.values(CE_RULES),
+  ...Object.values(OTLP_RULES),
+  BRIDGE_INPUT_RULE,
+];
 
 const BY_ID = new Map<string, RuleMeta>(AEP_BRIDGE_RULES.map((r) => [r.id, r]));
 

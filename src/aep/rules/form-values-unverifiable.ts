@@ -10,6 +10,8 @@ const WHY = {
   ambiguous: 'several emitters of this session raised a request with id {subject:json}',
   unusable: 'the form request at {request} failed its payload schema',
   closed: 'the form request at {request} already reached its terminal and its fields are no longer held',
+  withheld:
+    'the attention request at {request} carries no payload at capture "none", so its kind and fields are unknown',
 } as const;
 
 const UNCHECKED =
@@ -23,7 +25,8 @@ const UNCLASSIFIED =
 export const formValuesUnverifiable = defineStreamRule({
   id: 'aep/form-values-unverifiable',
   severity: 'info',
-  description: 'Form values whose request is not available cannot be verified (cannot verify, never a pass).',
+  description:
+    'Form values whose request is not available cannot be verified (cannot verify, never a pass): not in the stream, ambiguous, failing its schema, closed, or at capture none with its payload withheld (a down-leveling hop or an OTLP exporter at its ceiling leaves the kind unknown, not missing: AEP-0001 §8.2, AEP-0005 §3.3).',
   spec: FORM_SPEC,
   messages: Object.fromEntries(
     Object.entries(WHY).flatMap(([key, why]) => [

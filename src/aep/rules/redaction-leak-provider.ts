@@ -3,15 +3,18 @@ import { CLASS_DESCRIPTIONS, HARDENING_SECRET_CLASSES } from '../../core/secrets
 import type { AepEvent } from '../event.ts';
 import { forEachLeak } from '../leaks.ts';
 
-/** `aep/redaction-leak-provider`: a provider token shape beyond the rule (a) floor left in gated text. */
+/**
+ * `aep/redaction-leak-provider`: a credential shape beyond the rule (a) floor left in gated text. An error, as the floor:
+ * `redacted` claims "secrets/PII redacted" (AEP-0001 §8.2), and the same string is an error in `ahp validate` (issue 43).
+ */
 export const redactionLeakProvider = defineEventRule<AepEvent, 'aep/redaction-leak-provider'>({
   id: 'aep/redaction-leak-provider',
-  severity: 'warning',
+  severity: 'error',
   description:
-    'At capture "redacted", redacted-gated free text holds no provider access token (GitHub, GitLab, Slack, OpenAI/Anthropic sk-, Stripe, Google AIza shapes), which aep redact removes and the AHP credential rules flag. A warning: these shapes are hardening beyond the AEP-0003 §9.4 rule (a) floor ("adapters MAY redact more"), which aep/redaction-leak enforces as an error.',
-  spec: 'AEP-0003 §9 item 4 ("The pipeline is a floor, not a ceiling: adapters MAY redact more"); AEP-0002 §5.1',
+    'At capture "redacted", redacted-gated free text holds no credential of a documented shape beyond the AEP-0003 §9.4 rule (a) patterns: provider access tokens (GitHub, GitLab, Slack, OpenAI/Anthropic sk-, Stripe, Google AIza, Azure AI/OpenAI), AWS key ids other than AKIA (ASIA, ABIA, ACCA, A3T), HTTP Authorization credentials (Basic user:password, other schemes), unsigned two-segment JWTs and the password in a URL userinfo, which aep redact removes and the AHP credential rules flag. An error like aep/redaction-leak, not a warning: the §9.4 list is the floor of what a pipeline must apply, while `redacted` claims the text passed with its secrets redacted (AEP-0001 §8.2: "free text present with secrets/PII redacted"; rule (a) is "Secrets/credentials"), and a live credential left there is the post-emission incident §9 item 4 names; AHP forbids the same string in its payloads as an error, so one string gets one answer in both protocols. Each shape is a documented prefix or format (a near miss, a bare hash or UUID is none).',
+  spec: 'AEP-0003 §9 item 4 (rule (a) "Secrets/credentials"; "failures discovered post-emission are security incidents"); AEP-0001 §8.2 (`redacted`: "free text present with secrets/PII redacted"); AEP-0002 §5.1',
   messages: {
-    leak: 'Field {field} is redacted-gated text at capture "redacted" but still holds {secret}, a credential shape beyond the AEP-0003 §9.4 rule (a) floor that redaction should remove.',
+    leak: 'Field {field} is redacted-gated text at capture "redacted" but still holds {secret}, a credential that redaction must remove (AEP-0001 §8.2; a shape beyond the AEP-0003 §9.4 rule (a) patterns).',
   },
   check(ev, ctx) {
     forEachLeak(ev, HARDENING_SECRET_CLASSES, (field, cls) =>

@@ -1,11 +1,10 @@
 /**
- * The configuration analyzer: denied `config.change.before` proposals (a `deny`, or a fail-closed `hook.failure`,
- * base/failure.md §Failure policy), kept in the event's row.
+ * The configuration analyzer: a `config.change.after` whose `config.change.before` was denied (a `deny`, or a
+ * fail-closed `hook.failure`, base/failure.md §Failure policy: marked in the event's row by decisions.ts).
  */
-import type { Hash64 } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';
 import type { EventIdentity } from './identity.ts';
-import { isObj, type Obj } from '../../core/value.ts';
+import type { Obj } from '../../core/value.ts';
 
 /** Configuration facts of the first occurrence of an event. */
 export interface ConfigFacts {
@@ -16,28 +15,12 @@ export interface ConfigFacts {
 export class Configuration {
   constructor(private readonly identity: EventIdentity) {}
 
-  /**
-   * Facts of the first occurrence `ev` (at `at`, the event being observed, naming a parent) into `facts`; a fail-closed
-   * hook.failure denies its parent.
-   */
-  firstOccurrence(ev: Obj, at: Mark, facts: ConfigFacts): void {
-    if (ev.type !== 'config.change.after' && ev.type !== 'hook.failure') return;
-    if (ev.parentEventId === ev.id) return;
+  /** Facts of the first occurrence `ev` (the event being observed, naming a parent) into `facts`. */
+  firstOccurrence(ev: Obj, facts: ConfigFacts): void {
+    if (ev.type !== 'config.change.after' || ev.parentEventId === ev.id) return;
     const ps = this.identity.parentSlotOf(ev);
     if (ps === undefined || !this.identity.isType(ps, 'config.change.before')) return;
-    if (ev.type === 'config.change.after') {
-      const deniedAt = this.identity.deniedAt(ps);
-      if (deniedAt) facts.configAfterDenied = { before: this.identity.markAt(ps), deniedAt };
-    } else if (isObj(ev.failure) && ev.failure.policy === 'fail-closed') {
-      // a fail-closed operational failure denies the operation (base/failure.md §Failure policy)
-      this.identity.setDenied(ps, at);
-    }
-  }
-
-  /** An accepted intercept response (at `at`) with `effects` to the event `eventKey`: a deny denies a before event. */
-  acceptedResponse(effects: readonly unknown[], eventKey: Hash64 | undefined, at: Mark): void {
-    if (eventKey === undefined || !effects.some((e) => isObj(e) && e.type === 'deny')) return;
-    const s = this.identity.slot(eventKey);
-    if (s !== undefined && this.identity.isType(s, 'config.change.before')) this.identity.setDenied(s, at);
+    const deniedAt = this.identity.deniedAt(ps);
+    if (deniedAt) facts.configAfterDenied = { before: this.identity.markAt(ps), deniedAt };
   }
 }

@@ -13,6 +13,7 @@ import type { HostContext } from './effects.ts';
 import type { AhpMessage } from '../message.ts';
 import type { BudgetHolder, EventBudget } from './budget.ts';
 import { isObj, own } from '../../core/value.ts';
+import { ahpInterceptableEventTypes } from '../schema/schemas.ts';
 
 /** Where the response is from the request ({@link nearWord}; {@link FAR}: in the far map). */
 const ANSWERED_U32 = { response: 0, count: 1 } as const;
@@ -57,6 +58,23 @@ export interface PendingRecord {
   schemaReleased: Mark | undefined;
   /** Intercept: what judging the response's effects needs; absent when the request's capabilities are unusable. */
   host: HostContext | undefined;
+  /**
+   * What a draft backend cannot process in the request (base/index.md §Base Protocol profile): another protocol
+   * version (answered by -32001), or an event type outside the draft's interceptable catalogue (-32002).
+   */
+  unsupported: 'version' | 'event' | undefined;
+}
+
+/** What of `msg` (a request) a draft backend cannot process, with `interceptable` the draft's intercept types. */
+function unsupportedOf(msg: AhpMessage, interceptable: ReadonlySet<unknown>): PendingRecord['unsupported'] {
+  const params = msg.value.params;
+  if (!isObj(params)) return undefined;
+  const v = params.protocolVersion;
+  if (typeof v === 'string' && v !== 'draft') return 'version';
+  const ev = msg.event;
+  if (msg.kind === 'intercept-request' && ev && typeof ev.type === 'string' && !interceptable.has(ev.type))
+    return 'event';
+  return undefined;
 }
 
 /** How a response relates to the requests of the stream. */
@@ -182,6 +200,9 @@ export class Correlation implements BudgetHolder {
   private pendingDropped = false;
   private peak = 0;
 
+  /** The event types hooks/intercept may carry in the draft. */
+  private readonly interceptable: ReadonlySet<unknown> = new Set(ahpInterceptableEventTypes());
+
   constructor(private readonly budget: EventBudget) {}
 
   held(): number {
@@ -256,6 +277,7 @@ export class Correlation implements BudgetHolder {
       answeredKey: answeredAs,
       schemaReleased: undefined,
       host: undefined,
+      unsupported: unsupportedOf(msg, this.interceptable),
     };
     this.pending.add(key, rec);
     if (this.pending.size > this.peak) this.peak = this.pending.size;

@@ -35,7 +35,7 @@ export const EVENT_U32 = {
 } as const;
 /** The float64 column of an event row: its input, line and byte offset (budget.ts `EventBudget.pos`). */
 export const EVENT_F64 = { pos: 0, count: 1 } as const;
-/** Bits 0-7, 11 and 12 of the flags column. */
+/** Bits 0-7 and 11-13 of the flags column. */
 export const EVENT_FLAG = {
   /** The first occurrence was an observation (else an intercept request). */
   observed: 1,
@@ -54,6 +54,8 @@ export const EVENT_FLAG = {
   session: 2048,
   /** The row has a rare row (RARE_U32). */
   rare: 4096,
+  /** An intercept request of the event met an operational failure (an error or rejected response; decisions.ts). */
+  failed: 8192,
 } as const;
 /** Bits 8-10 of the flags: the elicitation request's form (index in {@link FORMS}, 0: none). */
 export const FORM_SHIFT = 8;
@@ -79,8 +81,8 @@ export const RARE_U32 = {
   typeFp: 1,
   count: 2,
 } as const;
-/** The float64 column of the rare row: where the denial was (budget.ts `EventBudget.pos`). */
-export const RARE_F64 = { deniedPos: 0, count: 1 } as const;
+/** The float64 columns of the rare row: where the denial and the operational failure were (budget.ts `EventBudget.pos`). */
+export const RARE_F64 = { deniedPos: 0, failedPos: 1, count: 2 } as const;
 
 /** The wide table's columns: the control fingerprints in {@link CONTROL_FIELDS} order, then the presence mask. */
 export const WIDE_U32 = { control: 0, mask: CONTROL_FIELDS.length, count: CONTROL_FIELDS.length + 1 } as const;
@@ -163,4 +165,5 @@ export const TYPE_FP = {
   'config.change.before': typeFp('config.change.before'),
   'task.change.before': typeFp('task.change.before'),
   'workspace.change.before': typeFp('workspace.change.before'),
+  'tool.before': typeFp('tool.before'),
 } as const;

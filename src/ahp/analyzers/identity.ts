@@ -234,7 +234,7 @@ export class EventIdentity implements BudgetHolder {
     this.answers.setU(x, 1, digest[1]);
   }
 
-  /** Record where the config.change.before of row `s` was denied (the first denial wins). */
+  /** Record where the event of row `s` was denied (the first denial wins). */
   setDenied(s: number, at: Mark): void {
     if (this.hasFlag(s, EVENT_FLAG.denied)) return;
     this.setFlag(s, EVENT_FLAG.denied);
@@ -246,6 +246,25 @@ export class EventIdentity implements BudgetHolder {
     if (!this.hasFlag(s, EVENT_FLAG.denied)) return undefined;
     const x = this.rare.slot(this.rows.keyAt(s))!;
     return this.budget.markAt(this.rare.getF(x, RARE_F64.deniedPos));
+  }
+
+  /** Record where an intercept request of the event of row `s` met an operational failure (the first one wins). */
+  setFailed(s: number, at: Mark): void {
+    if (this.hasFlag(s, EVENT_FLAG.failed)) return;
+    this.setFlag(s, EVENT_FLAG.failed);
+    const x = this.rareOf(s);
+    this.rare.setF(x, RARE_F64.failedPos, this.budget.pos(at));
+  }
+
+  /** A `hook.failure` named the fail-open policy for the event of row `s`: its operational failure is explained. */
+  clearFailed(s: number): void {
+    this.rows.setU(s, EVENT_U32.flags, (this.rows.getU(s, EVENT_U32.flags) & ~EVENT_FLAG.failed) >>> 0);
+  }
+
+  failedAt(s: number): Mark | undefined {
+    if (!this.hasFlag(s, EVENT_FLAG.failed)) return undefined;
+    const x = this.rare.slot(this.rows.keyAt(s))!;
+    return this.budget.markAt(this.rare.getF(x, RARE_F64.failedPos));
   }
 
   /**

@@ -9,6 +9,8 @@ import { EventBudget, type AhpCapLog } from './budget.ts';
 import { ChangeLineage, type ChangeFacts } from './changes.ts';
 import { Configuration, type ConfigFacts } from './config.ts';
 import { Correlation, idKey, type ResponseFacts } from './correlation.ts';
+import { Decisions, type DecisionFacts } from './decisions.ts';
+import { Discovery, type AdvertisementFacts, type ManifestFacts } from './discovery.ts';
 import { EditContext, type EffectsFacts } from './edit-context.ts';
 import { Elicitation, type ElicitationFacts } from './elicitation.ts';
 import { EventIdentity, type IdentityFacts } from './identity.ts';
@@ -17,7 +19,7 @@ import type { AhpStreamOptions } from './options.ts';
 import { isObj } from '../../core/value.ts';
 
 /** Facts about the event of an intercept request or observe notification, by analyzer. */
-export type EventFacts = IdentityFacts & LineageFacts & ChangeFacts & ConfigFacts & ElicitationFacts;
+export type EventFacts = IdentityFacts & LineageFacts & ChangeFacts & ConfigFacts & ElicitationFacts & DecisionFacts;
 
 /** Facts about one message, computed once against the state before it. */
 export interface AhpFacts {
@@ -29,6 +31,10 @@ export interface AhpFacts {
    * context.
    */
   effects?: EffectsFacts;
+  /** A new intercept request whose advertisement claims more than it may (discovery.ts). */
+  advertisement?: AdvertisementFacts;
+  /** A capabilities manifest of a response (discovery.ts). */
+  manifest?: ManifestFacts;
 }
 
 /** The analyzers of one run, as stream rules read them (read-only use). */
@@ -40,6 +46,8 @@ export interface AhpStreamState {
   readonly editContext: EditContext;
   readonly config: Configuration;
   readonly changes: ChangeLineage;
+  readonly decisions: Decisions;
+  readonly discovery: Discovery;
   readonly caps: AhpCapLog;
   readonly memory: StateBudget;
 }
@@ -65,6 +73,14 @@ const FACT_BITS = {
   pair: 64,
   content: 128,
   mode: 256,
+  deniedCallRan: 512,
+  failedCallRan: 1024,
+  callMismatch: 2048,
+  parentIsCall: 4096,
+  changeAfterDenied: 8192,
+  interceptAfterDenial: 16384,
+  advertisement: 32768,
+  manifest: 65536,
 } as const;
 
 /** The AHP stream model of one run: only messages whose JSON-RPC shape is valid reach it. */
@@ -77,6 +93,8 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
     return (
       (f.response !== undefined ? FACT_BITS.response : 0) |
       (f.effects !== undefined ? FACT_BITS.effects : 0) |
+      (f.advertisement !== undefined ? FACT_BITS.advertisement : 0) |
+      (f.manifest !== undefined ? FACT_BITS.manifest : 0) |
       (e === undefined
         ? 0
         : (e.reuse !== undefined ? FACT_BITS.reuse : 0) |
@@ -85,7 +103,13 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
           (e.changeAfterMismatch !== undefined ? FACT_BITS.changeAfterMismatch : 0) |
           (e.pair !== undefined ? FACT_BITS.pair : 0) |
           (e.content !== undefined ? FACT_BITS.content : 0) |
-          (e.mode !== undefined ? FACT_BITS.mode : 0))
+          (e.mode !== undefined ? FACT_BITS.mode : 0) |
+          (e.deniedCallRan !== undefined ? FACT_BITS.deniedCallRan : 0) |
+          (e.failedCallRan !== undefined ? FACT_BITS.failedCallRan : 0) |
+          (e.callMismatch !== undefined ? FACT_BITS.callMismatch : 0) |
+          (e.parentIsCall !== undefined ? FACT_BITS.parentIsCall : 0) |
+          (e.changeAfterDenied !== undefined ? FACT_BITS.changeAfterDenied : 0) |
+          (e.interceptAfterDenial !== undefined ? FACT_BITS.interceptAfterDenial : 0))
     );
   }
 
@@ -96,15 +120,17 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
     const correlation = new Correlation(budget);
     const lineage = new Lineage(identity, budget);
     const elicitation = new Elicitation(identity);
+    const decisions = new Decisions(identity, budget);
     identity.onForget = (key) => elicitation.forget(key);
     // --max-events: answered ids are forgotten before events; unresolved parents only count
     budget.register(correlation);
     budget.register(identity);
     budget.register(lineage);
-    // --max-state-mb: answered ids, then checked forms and remembered requests, then event rows
+    // --max-state-mb: answered ids, then checked forms and remembered requests, then tool calls, then event rows
     const memory = new StateBudget(opts.maxStateMb);
     memory.register(correlation);
     memory.register(elicitation);
+    memory.register(decisions);
     memory.register(identity);
     memory.register(lineage);
     this.state = {
@@ -115,15 +141,25 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
       editContext: new EditContext(identity, elicitation),
       config: new Configuration(identity),
       changes: new ChangeLineage(identity),
+      decisions,
+      discovery: new Discovery(),
       caps,
       memory,
     };
   }
 
   observe(msg: AhpMessage): AhpFacts {
-    const { identity, lineage, config, changes, elicitation, correlation, editContext } = this.state;
+    const { identity, lineage, config, changes, elicitation, correlation, editContext, decisions, discovery } =
+      this.state;
     // every member made here, absent ones undefined: one object shape, no property array grown after it
-    const facts: AhpFacts = { msg, event: undefined, response: undefined, effects: undefined };
+    const facts: AhpFacts = {
+      msg,
+      event: undefined,
+      response: undefined,
+      effects: undefined,
+      advertisement: undefined,
+      manifest: undefined,
+    };
     const at = markOf(msg);
     const ev = msg.event;
     // the identity key of the event, when it has one (the request's record keeps it)
@@ -145,6 +181,12 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
         pair: undefined,
         content: undefined,
         mode: undefined,
+        deniedCallRan: undefined,
+        failedCallRan: undefined,
+        callMismatch: undefined,
+        parentIsCall: undefined,
+        changeAfterDenied: undefined,
+        interceptAfterDenial: undefined,
       };
       identity.observe(msg, ev, at, e);
       key = identity.currentKey;
@@ -153,17 +195,20 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
         const parent = identity.currentParentKey;
         lineage.firstOccurrence(msg, ev, at, key, s, parent, e);
         if (parent !== undefined) {
-          config.firstOccurrence(ev, at, e);
+          config.firstOccurrence(ev, e);
           changes.firstOccurrence(ev, e);
         }
       }
+      decisions.observeEvent(msg, ev, at, key, s, e.first, e);
       elicitation.observeEvent(msg, ev, key, s, e.first, e);
       facts.event = e;
     }
     if (msg.kind === 'intercept-request' || msg.kind === 'capabilities-request') {
       const rec = correlation.request(msg, at, key);
-      if (rec?.method === 'hooks/intercept' && ev && typeof ev.type === 'string')
+      if (rec?.method === 'hooks/intercept' && ev && typeof ev.type === 'string') {
         rec.host = editContext.hostContext(msg, ev, rec);
+        facts.advertisement = discovery.request(msg, ev.type);
+      }
     }
     if (msg.kind === 'response' || msg.kind === 'error-response') {
       const r = correlation.response(msg, at);
@@ -175,10 +220,17 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
         if (!link.mismatch && pend.method === 'hooks/intercept' && pend.host && Array.isArray(result.effects)) {
           const fx = editContext.judge(result.effects, pend, pend.host);
           facts.effects = fx;
-          if (fx.outcome.accepted) config.acceptedResponse(result.effects, pend.eventKey, at);
-        }
-        if (pend.method === 'hooks/capabilities' && isObj(result.manifest))
+          if (fx.outcome.accepted) decisions.acceptedResponse(result.effects, pend.eventKey, at);
+          else decisions.failedResponse(pend.eventKey, at);
+        } else if (pend.method === 'hooks/intercept' && (link.mismatch || !Array.isArray(result.effects)))
+          decisions.failedResponse(pend.eventKey, at);
+        if (pend.method === 'hooks/capabilities' && isObj(result.manifest)) {
           elicitation.readManifest(result.manifest, at);
+          facts.manifest = discovery.readManifest(result.manifest, at);
+        }
+      } else if (msg.kind === 'error-response' && link.status === 'matched') {
+        // any JSON-RPC error is an operational failure (base/errors.md)
+        if (link.request.method === 'hooks/intercept') decisions.failedResponse(link.request.eventKey, at);
       } else if (
         result &&
         isObj(result.manifest) &&
@@ -186,6 +238,7 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
         idKey(msg) !== undefined
       ) {
         elicitation.readManifest(result.manifest, at);
+        facts.manifest = discovery.readManifest(result.manifest, at);
       }
     }
     elicitation.endMessage();

@@ -57,10 +57,10 @@ function walk(v: unknown, pointer: string, rel: string, depth: number, isUrl: bo
  */
 export const credentialExposed = defineEventRule<AhpMessage, 'ahp/credential-exposed'>({
   id: 'ahp/credential-exposed',
-  severity: 'warning',
+  severity: 'error',
   description:
-    'An MCP tool descriptor (`tool.mcp`, also in `tool.batch.after` calls) and the event `source` carry no credential: a string with a credential-shaped value (PEM block, AWS access key id, Bearer token, `password=`/`token=`-style assignment, JWT, provider token) or a URL with userinfo or a query or fragment parameter whose name asks for a credential (as ahp/elicitation-url-secret) is a warning. A heuristic, hence a warning; tool `input` is not read (provider-native and opaque), nor can a secret without a recognisable shape or name be seen. The message names the member and the class, never the value.',
-  spec: 'AHP execution-payloads.md §Execution, calls, and model attempts ("Descriptors never carry credentials") and §Identity and native boundary duties ("Remove credentials, URL userinfo, headers/cookies and secret environment/argument values"); base/events.md §Common event fields (`source` "MUST NOT contain access tokens, user secrets, raw prompts, or other sensitive data")',
+    'An MCP tool descriptor (`tool.mcp`, also in `tool.batch.after` calls) and the event `source` carry no credential: a string with a credential-shaped value (PEM block, AWS access key id, Bearer or Basic credentials, `password=`/`token=`-style assignment, JWT, provider token) or a URL with userinfo or a query or fragment parameter whose name asks for a credential (as ahp/elicitation-url-secret) is an error: "Secret values MUST NOT occur in registration, events, ..." (capability-auth.md), and the same string is an error in ahp/config-managed-secret and in aep validate (one string, one answer; issue 43). Tool `input` is not read (provider-native and opaque), nor can a secret without a recognisable shape or name be seen. The message names the member and the class, never the value.',
+  spec: 'AHP execution-payloads.md §Execution, calls, and model attempts ("Descriptors never carry credentials") and §Identity and native boundary duties ("Remove credentials, URL userinfo, headers/cookies and secret environment/argument values"); base/events.md §Common event fields (`source` "MUST NOT contain access tokens, user secrets, raw prompts, or other sensitive data"); capability-auth.md §Authentication bindings ("Secret values MUST NOT occur in registration, events, ...")',
   messages: {
     source:
       'The event `source` carries {what}; `source` is a stable, non-secret URI that must not contain access tokens, user secrets or other sensitive data (base/events.md §Common event fields).',

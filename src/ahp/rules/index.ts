@@ -2,6 +2,16 @@
  * THE list of AHP rules in catalogue (RULES.md) order; the Engine's per-event and stream lists derive from it, so the
  * position is also the reporting order on one message.
  */
+import { unsupportedAnswered } from './unsupported-answered.ts';
+import { advertisementExceedsManifest } from './advertisement-exceeds-manifest.ts';
+import { continuationAllowance } from './continuation-allowance.ts';
+import { manifestLimitUnexplained } from './manifest-limit-unexplained.ts';
+import { deniedCallRan } from './denied-call-ran.ts';
+import { failurePolicyUnverifiable } from './failure-policy-unverifiable.ts';
+import { interceptAfterDenial } from './intercept-after-denial.ts';
+import { callIdMismatch } from './call-id-mismatch.ts';
+import { parentCallId } from './parent-call-id.ts';
+import { changeAfterDenied } from './change-after-denied.ts';
 import type { EventRule, RuleMeta } from '../../core/rule.ts';
 import type { AhpStreamRule } from '../analyzers/model.ts';
 import type { AhpMessage } from '../message.ts';
@@ -90,6 +100,10 @@ export const AHP_RULES = [
   responseUnmatched,
   responseUncorrelated,
   responseDuplicate,
+  unsupportedAnswered,
+  manifestLimitUnexplained,
+  advertisementExceedsManifest,
+  continuationAllowance,
   effectNotAdvertised,
   modifyInvalid,
   modifyUnverifiable,
@@ -106,10 +120,16 @@ export const AHP_RULES = [
   elicitationContentUnverifiable,
   parentUnknown,
   parentCycle,
+  parentCallId,
   configAfterDenied,
+  changeAfterDenied,
   changeAfterMismatch,
   eventIdReuse,
   eventIdUnverifiable,
+  interceptAfterDenial,
+  deniedCallRan,
+  failurePolicyUnverifiable,
+  callIdMismatch,
   openAtEnd,
   stateCap,
 ] as const satisfies readonly RuleMeta[];

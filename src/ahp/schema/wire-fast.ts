@@ -215,12 +215,16 @@ function isModifyOperations(v: unknown): boolean {
   );
 }
 
-/** `params.capabilities` of an intercept of type `type`: `effects` (unique, bounded) and the `modify` block it needs. */
-function capabilitiesPass(caps: unknown, tt: TypeTables): boolean {
+/**
+ * `params.capabilities` of an intercept of type `type`: `effects` (unique, bounded) and the `modify` block it needs; a
+ * tool.before's list holds `deny` (AHP-CAP-002; messages.schema.json `interceptParams`), else the validator decides.
+ */
+function capabilitiesPass(caps: unknown, tt: TypeTables, type: string): boolean {
   if (!isObj(caps) || !only(caps, 'effects', 'modify')) return false;
   const list = caps.effects;
   const allowed = tt.effects;
   if (!Array.isArray(list) || !allowed) return false;
+  if (type === 'tool.before' && !list.includes('deny')) return false;
   let modify = false;
   for (let i = 0; i < list.length; i++) {
     const e = list[i];
@@ -260,7 +264,7 @@ export function fastWirePass(v: Obj): boolean {
     const type = isObj(ev) ? ev.type : undefined;
     if (typeof type !== 'string') return false;
     const tt = t.intercept.get(type);
-    return tt !== undefined && capabilitiesPass(p.capabilities, tt) && eventPass(ev as Obj, tt, t);
+    return tt !== undefined && capabilitiesPass(p.capabilities, tt, type) && eventPass(ev as Obj, tt, t);
   }
   if (v.method === 'hooks/observe') {
     if (!only(v, 'jsonrpc', 'method', 'params')) return false;

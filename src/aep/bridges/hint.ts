@@ -1,0 +1,60 @@
+/**
+ * Bridge output read without `--from` (issue 37 item 4e): which `--from` reads it, as AHP names the `--binding`
+ * (src/ahp/binding-hint.ts).
+ */
+import { isObj } from '../../core/value.ts';
+import type { BridgeFrom } from './checker.ts';
+
+/** The bridge format a JSON value is the output of, or `undefined` (an AEP event, or anything else). */
+export function bridgeFormatOf(v: unknown): BridgeFrom | undefined {
+  const one = (x: unknown): BridgeFrom | undefined =>
+    !isObj(x) || x.aep !== undefined
+      ? undefined
+      : typeof x.specversion === 'string'
+        ? 'cloudevents'
+        : Array.isArray(x.resourceLogs)
+          ? 'otlp'
+          : undefined;
+  if (Array.isArray(v)) return v.length > 0 && v.every((x) => one(x) === 'cloudevents') ? 'cloudevents' : undefined;
+  return one(v);
+}
+
+const NAME: Readonly<Record<BridgeFrom, string>> = { cloudevents: 'CloudEvents', otlp: 'OTLP/JSON' };
+
+/** The sentence for a JSONL input none of whose lines parse, when the whole text is one pretty-printed bridge value. */
+export function bridgeHint(text: string, from: string | undefined): string | undefined {
+  const lines = text.split('\n').filter((l) => l.trim() !== '').length;
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    // one bridge value per line that is not an object (CloudEvents batches) read without --from
+    return from === undefined ? linesHint(text) : undefined;
+  }
+  // one line that parses whole: a single batch line read without --from
+  if (lines < 2) return from === undefined ? linesHint(text) : undefined;
+  const f = bridgeFormatOf(v);
+  if (f === undefined) return undefined;
+  return from === f
+    ? `The ${lines} lines are one pretty-printed ${NAME[f]} document: give it as a .json file (read as one document with \`--from ${f}\`) or write one value per line (the other lines are not reported one by one).`
+    : `The ${lines} lines are one pretty-printed ${NAME[f]} document: read it with \`--from ${f}\` from a .json file, or one value per line (the other lines are not reported one by one).`;
+}
+
+/** The sentence for JSON lines that are all bridge values of one format (CloudEvents batches), else `undefined`. */
+function linesHint(text: string): string | undefined {
+  const lines = text.split('\n').filter((l) => l.trim() !== '');
+  let format: BridgeFrom | undefined;
+  for (const l of lines) {
+    let f: BridgeFrom | undefined;
+    try {
+      f = bridgeFormatOf(JSON.parse(l));
+    } catch {
+      return undefined;
+    }
+    if (f === undefined || (format !== undefined && f !== format)) return undefined;
+    format = f;
+  }
+  return format === undefined
+    ? undefined
+    : `Every line (${lines.length}) holds ${NAME[format]} output of the AEP-0005 bridge: read the input with \`--from ${format}\` (the other lines are not reported one by one).`;
+}

@@ -1,0 +1,40 @@
+/** AEP JSONL read without `--from` whose lines are bridge output: one `aep/bridge-input` finding (issue 37 item 4e). */
+import type { FindingSink } from '../../core/finding.ts';
+import type { ProtocolChecker } from '../../core/pipeline.ts';
+import { makeFinding } from '../../core/rule.ts';
+import { bridgeFormatOf } from './hint.ts';
+import { BRIDGE_INPUT_RULE } from './rules.ts';
+
+/**
+ * `inner` for every line but bridge output: the first such line gets the finding (when `selected` has the rule or is
+ * `undefined`: every rule), later ones are skipped.
+ */
+export function bridgeInputChecker(
+  inner: ProtocolChecker,
+  sink: FindingSink,
+  selected?: ReadonlySet<string>,
+): ProtocolChecker {
+  let told = selected !== undefined && !selected.has(BRIDGE_INPUT_RULE.id);
+  return {
+    onEvent(ev) {
+      const f = bridgeFormatOf(ev.value);
+      if (f === undefined) return inner.onEvent(ev);
+      if (told) return;
+      told = true;
+      sink(
+        makeFinding(
+          BRIDGE_INPUT_RULE,
+          {
+            pointer: '',
+            messageId: 'lines',
+            args: { format: f === 'cloudevents' ? 'CloudEvents' : 'OTLP/JSON', from: f },
+          },
+          ev,
+        ),
+      );
+    },
+    end() {
+      inner.end();
+    },
+  };
+}

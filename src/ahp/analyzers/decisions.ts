@@ -1,0 +1,197 @@
+/**
+ * The decisions analyzer: what an interception decided for the operation an event represents, and what the stream
+ * shows afterwards. A valid `deny` or a fail-closed operational failure (a `hook.failure` with `policy: "fail-closed"`)
+ * refuses the operation (base/index.md §Tool Interception profile; base/failure.md §Failure policy; server/
+ * tool-interception.md §deny, AHP-DEC-002), so the call does not run, the event is not intercepted again
+ * (base/failure.md §Duplicate delivery and retries; base/composition.md §Interceptor order), and a denied task or
+ * workspace proposal has no after event (task-workspace-lineage.md §Lineage and actual changes). An error or rejected
+ * response is an operational failure whose policy the wire does not carry: only a `hook.failure` names it.
+ *
+ * State: the denial and failure marks live in the event rows (identity.ts); this analyzer keeps one compact row per
+ * `tool.before` call, `(source, call.id)` -> the before's event key, oldest first: at most `--max-events` of them (the
+ * events they lead to are no more), and forgotten under the memory budget before event rows. They are not counted
+ * in `--max-events` itself, which counts events.
+ */
+import { pairKey, type Hash64 } from '../../core/canonical.ts';
+import type { Mark } from '../../core/mark.ts';
+import { CompactTable } from '../../core/table.ts';
+import { isObj, type Obj } from '../../core/value.ts';
+import type { AhpMessage } from '../message.ts';
+import type { StateHolder } from '../../core/state-budget.ts';
+import type { EventBudget } from './budget.ts';
+import type { EventIdentity } from './identity.ts';
+
+/** The before each after type must not follow when that before was denied. */
+const DENIED_AFTERS: ReadonlyMap<unknown, 'task.change.before' | 'workspace.change.before'> = new Map([
+  ['task.change.after', 'task.change.before'],
+  ['workspace.change.after', 'workspace.change.before'],
+] as const);
+
+/**
+ * Bytes a call row counts for the memory budget: its key and two words (16), the bucket link and head (8), the
+ * chunk's share, rounded up.
+ */
+const CALL_BYTES = 32;
+
+/** How a call of a refused operation shows that it ran. */
+export type RanAs = 'progress' | 'executed' | 'ok';
+
+/** Decision facts of the first occurrence of an event. */
+export interface DecisionFacts {
+  /** A `tool.after` or `tool.progress` showing that a denied call ran. */
+  deniedCallRan?: { before: Mark; deniedAt: Mark; ran: RanAs };
+  /** A call that ran after an operational failure whose failure policy the stream does not show. */
+  failedCallRan?: { before: Mark; failedAt: Mark; ran: RanAs };
+  /** A `tool.after` or `tool.progress` naming a `tool.before` of another call as its parent. */
+  callMismatch?: { before: Mark };
+  /** A `parentEventId` that names a call id (`own`: the event's own), not an event. */
+  parentIsCall?: { call?: Mark; own: boolean };
+  /** A task or workspace after event whose before it parents to was denied. */
+  changeAfterDenied?: { before: Mark; beforeType: string; deniedAt: Mark };
+  /** An intercept request of an event whose interception was already refused. */
+  interceptAfterDenial?: { prior: Mark; deniedAt: Mark };
+}
+
+/** The `call.id` of `ev` when a non-empty string. */
+function callIdOf(ev: Obj): string | undefined {
+  const call = ev.call;
+  return isObj(call) && typeof call.id === 'string' && call.id !== '' ? call.id : undefined;
+}
+
+/** How `ev` (a tool.after or tool.progress) shows its call ran, or undefined. */
+function ranAs(ev: Obj): RanAs | undefined {
+  if (ev.type === 'tool.progress') return 'progress';
+  if (ev.type !== 'tool.after') return undefined;
+  if (isObj(ev.execution) && ev.execution.status === 'executed') return 'executed';
+  return ev.outcome === 'ok' ? 'ok' : undefined;
+}
+
+/** The decisions analyzer */
+export class Decisions implements StateHolder {
+  /** `tool.before` calls by `(source, call.id)`: the before's event key (hi, lo); oldest first. */
+  private readonly calls = new CompactTable({ u32: 2, f64: 0, fifo: true, load: 2 });
+
+  constructor(
+    private readonly identity: EventIdentity,
+    private readonly budget: EventBudget,
+  ) {}
+
+  bytes(): number {
+    return this.calls.size * CALL_BYTES;
+  }
+
+  forgetOldest(): boolean {
+    return this.calls.forgetOldest();
+  }
+
+  /**
+   * Facts of the event `ev` of `msg` (at `at`; `key`, `s`: its identity key and row; `first`: its first occurrence)
+   * into `facts`, then its state.
+   */
+  observeEvent(
+    msg: AhpMessage,
+    ev: Obj,
+    at: Mark,
+    key: Hash64,
+    s: number | undefined,
+    first: boolean,
+    facts: DecisionFacts,
+  ): void {
+    const id = this.identity;
+    if (!first) {
+      if (msg.kind === 'intercept-request' && s !== undefined) {
+        const deniedAt = id.deniedAt(s);
+        if (deniedAt) facts.interceptAfterDenial = { prior: id.markAt(s), deniedAt };
+      }
+      return;
+    }
+    const type = ev.type;
+    if (type === 'tool.before') {
+      const call = callIdOf(ev);
+      if (call !== undefined && typeof ev.source === 'string') this.addCall(pairKey(ev.source, call), key);
+      return;
+    }
+    if (ev.parentEventId !== undefined && ev.parentEventId !== ev.id) this.parented(ev, facts);
+    if (type === 'tool.after' || type === 'tool.progress') this.toolResult(ev, facts);
+    else if (type === 'hook.failure' && isObj(ev.failure)) {
+      // a fail-closed operational failure denies the operation; fail-open continues (base/failure.md §Failure policy)
+      const ps = id.parentSlotOf(ev);
+      if (ps === undefined) return;
+      if (ev.failure.policy === 'fail-closed') id.setDenied(ps, at);
+      else if (ev.failure.policy === 'fail-open') id.clearFailed(ps);
+    }
+  }
+
+  /** An accepted intercept response (at `at`) with `effects` to the event `eventKey`: a deny refuses the operation. */
+  acceptedResponse(effects: readonly unknown[], eventKey: Hash64 | undefined, at: Mark): void {
+    if (eventKey === undefined || !effects.some((e) => isObj(e) && e.type === 'deny')) return;
+    const s = this.identity.slot(eventKey);
+    if (s !== undefined) this.identity.setDenied(s, at);
+  }
+
+  /** An error response, or a response whose result is rejected, (at `at`) to an intercept of the event `eventKey`. */
+  failedResponse(eventKey: Hash64 | undefined, at: Mark): void {
+    if (eventKey === undefined) return;
+    const s = this.identity.slot(eventKey);
+    if (s !== undefined) this.identity.setFailed(s, at);
+  }
+
+  private addCall(callKey: Hash64, beforeKey: Hash64): void {
+    const c = this.calls;
+    if (c.slot(callKey) !== undefined) return;
+    if (c.size >= this.budget.opts.maxEvents) c.forgetOldest();
+    const x = c.add(callKey);
+    c.setU(x, 0, beforeKey.hi);
+    c.setU(x, 1, beforeKey.lo);
+  }
+
+  /** The row of the `tool.before` event held for the call `(source, callId)`, or undefined. */
+  private beforeOfCall(source: unknown, callId: string | undefined): number | undefined {
+    if (typeof source !== 'string' || callId === undefined || this.calls.size === 0) return undefined;
+    const x = this.calls.slot(pairKey(source, callId));
+    if (x === undefined) return undefined;
+    return this.identity.slot({ hi: this.calls.getU(x, 0), lo: this.calls.getU(x, 1) });
+  }
+
+  /** Facts of an event naming a parent: a denied before of an after, a parent that is a call id. */
+  private parented(ev: Obj, facts: DecisionFacts): void {
+    const id = this.identity;
+    const ps = id.parentSlotOf(ev);
+    if (ps === undefined) {
+      // no event of that id is held: a call id there is a call, never an event (task-workspace-lineage.md §Lineage)
+      const parent = ev.parentEventId;
+      if (typeof parent !== 'string') return;
+      if (parent === callIdOf(ev)) facts.parentIsCall = { own: true };
+      else {
+        const bs = this.beforeOfCall(ev.source, parent);
+        if (bs !== undefined) facts.parentIsCall = { call: id.markAt(bs), own: false };
+      }
+      return;
+    }
+    const beforeType = DENIED_AFTERS.get(ev.type);
+    if (beforeType !== undefined && id.isType(ps, beforeType)) {
+      const deniedAt = id.deniedAt(ps);
+      if (deniedAt) facts.changeAfterDenied = { before: id.markAt(ps), beforeType, deniedAt };
+    }
+  }
+
+  /** Facts of a `tool.after` or `tool.progress`: its before's call id, whether its call was refused and ran. */
+  private toolResult(ev: Obj, facts: DecisionFacts): void {
+    const id = this.identity;
+    const ps = ev.parentEventId === undefined ? undefined : id.parentSlotOf(ev);
+    let bs: number | undefined;
+    if (ps !== undefined && id.isType(ps, 'tool.before')) {
+      bs = ps;
+      if (id.differsFromCurrent(ps, ['call.id']).length) facts.callMismatch = { before: id.markAt(ps) };
+    } else bs = this.beforeOfCall(ev.source, callIdOf(ev));
+    if (bs === undefined) return;
+    const ran = ranAs(ev);
+    if (ran === undefined) return;
+    const deniedAt = id.deniedAt(bs);
+    if (deniedAt) facts.deniedCallRan = { before: id.markAt(bs), deniedAt, ran };
+    else {
+      const failedAt = id.failedAt(bs);
+      if (failedAt) facts.failedCallRan = { before: id.markAt(bs), failedAt, ran };
+    }
+  }
+}

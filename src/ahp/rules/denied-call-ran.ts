@@ -1,0 +1,40 @@
+import { markLocation } from '../../core/mark.ts';
+import { defineAhpStreamRule } from '../analyzers/model.ts';
+
+/**
+ * `ahp/denied-call-ran`: judged when the refused `tool.before` is in the input (its `tool.after`/`tool.progress` found
+ * by `parentEventId` or by `(source, call.id)`); a `tool.after` with `outcome: "denied"` and skipped execution is the
+ * report of the denial, not a finding.
+ */
+export const deniedCallRan = defineAhpStreamRule({
+  id: 'ahp/denied-call-ran',
+  severity: 'error',
+  description:
+    'A tool call whose tool.before was refused (an accepted `deny`, or a fail-closed `hook.failure` naming it) does not run: no `tool.progress` for it, and its `tool.after` reports neither executed execution nor an `ok` outcome (the denial is reported with `outcome: "denied"` and skipped/policy execution).',
+  spec: 'AHP server/lifecycle-observation.md §`tool.before` (AHP-TB-001: "If any interceptor denies the event, the harness MUST NOT execute the tool"); server/tool-interception.md §`deny` (AHP-DEC-002); base/index.md §Tool Interception profile ("Stop tool execution after an explicit denial or fail-closed operational failure"); base/failure.md §Failure policy',
+  messages: {
+    progress:
+      'This tool.progress reports the call of the tool.before at {before}, which was refused at {denied}; a refused call does not run.',
+    executed:
+      'This tool.after reports executed execution for the call of the tool.before at {before}, which was refused at {denied}; a refused call does not run (a denial is `outcome: "denied"` with skipped/policy execution).',
+    ok: 'This tool.after reports an `ok` outcome for the call of the tool.before at {before}, which was refused at {denied}; no supplied or original result bypasses the settled denial.',
+  },
+  on: ['deniedCallRan'],
+  onEvent(facts, ctx) {
+    const d = facts.event?.deniedCallRan;
+    if (!d) return;
+    const before = markLocation(d.before);
+    const denied = markLocation(d.deniedAt);
+    ctx.report({
+      pointer:
+        d.ran === 'progress'
+          ? '/params/event'
+          : d.ran === 'executed'
+            ? '/params/event/execution/status'
+            : '/params/event/outcome',
+      messageId: d.ran,
+      args: { before, denied },
+      related: [before, denied],
+    });
+  },
+});

@@ -1,0 +1,22 @@
+import { markLocation } from '../../core/mark.ts';
+import { defineAhpStreamRule } from '../analyzers/model.ts';
+
+/** `ahp/failure-policy-unverifiable`: the complement of `ahp/denied-call-ran` where the policy is not on the wire. */
+export const failurePolicyUnverifiable = defineAhpStreamRule({
+  id: 'ahp/failure-policy-unverifiable',
+  severity: 'info',
+  description:
+    "A tool call ran after its tool.before's interception met an operational failure (a JSON-RPC error, or a rejected response), and no `hook.failure` in the input names the failure policy: under fail-open the call continues, under fail-closed it must not run, and the policy is harness-local configuration (not verified).",
+  spec: 'AHP base/failure.md §Failure policy (AHP-FAIL-001), §Failure classes; base/errors.md §JSON-RPC errors; base/index.md §Tool Interception profile',
+  messages: {
+    ran: "The call of the tool.before at {before} ran after its interception failed at {failed}; the subscription's failure policy is not in the input, so whether it had to be denied (fail-closed) is not verified.",
+  },
+  on: ['failedCallRan'],
+  onEvent(facts, ctx) {
+    const d = facts.event?.failedCallRan;
+    if (!d) return;
+    const before = markLocation(d.before);
+    const failed = markLocation(d.failedAt);
+    ctx.report({ pointer: '/params/event', args: { before, failed }, related: [before, failed] });
+  },
+});

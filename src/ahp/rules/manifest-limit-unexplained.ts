@@ -1,0 +1,22 @@
+import { defineAhpStreamRule } from '../analyzers/model.ts';
+
+/**
+ * `ahp/manifest-limit-unexplained`: a `gaps` entry explains a limit when its path is `limits` or `limits.<name>` (the
+ * dotted field paths of the draft's gaps; a JSON pointer `/limits/<name>` is read the same).
+ */
+export const manifestLimitUnexplained = defineAhpStreamRule({
+  id: 'ahp/manifest-limit-unexplained',
+  severity: 'error',
+  description:
+    'A capabilities manifest states each recognized limit (`maxUploadBytes`, `maxContinuations`, `minTimeoutMs`, `maxTimeoutMs`) in `limits` or explains its absence in `gaps` (path `limits` or `limits.<name>`): an unknown limit remains absent and is explained, absence never means unlimited.',
+  spec: 'AHP capability-auth.md §Discovery and honest capabilities ("Unknown limits remain absent and MUST be explained in `gaps`; absence never means unlimited")',
+  messages: {
+    one: 'The manifest states no `{name}` limit and no `gaps` entry explains it; an unknown limit is explained in `gaps`, absence never means unlimited.',
+  },
+  on: ['manifest'],
+  onEvent(facts, ctx) {
+    const m = facts.manifest;
+    if (!m) return;
+    for (const name of m.unexplained) ctx.report({ pointer: '/result/manifest/limits', args: { name } });
+  },
+});

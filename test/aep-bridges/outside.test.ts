@@ -1,0 +1,122 @@
+/**
+ * Issue 37 items 4c-4e and 5: what the outside SDKs and the protobuf JSON mapping write, read as they mean it; what no
+ * bridge format holds, refused with a sentence instead of invented.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { decodeCloudEvents, toCloudEvent } from '../../src/aep/bridges/cloudevents.ts';
+import { toOtlp } from '../../src/aep/bridges/otlp.ts';
+import { decodeOtlp } from '../../src/aep/bridges/otlp-decode.ts';
+import { validate } from '../../src/index.ts';
+import { runCli } from '../cli/helpers.ts';
+
+type Obj = Record<string, unknown>;
+const ev = (i: number, extra: Obj = {}): Obj => ({
+  aep: '0.1',
+  id: `e${i}`,
+  type: 'progress.status',
+  time: '2026-11-30T10:00:00Z',
+  source: 'aep://h/agent/a/session/s',
+  agent: 'a',
+  session: 's',
+  seq: i,
+  ...extra,
+});
+const nine = Array.from({ length: 9 }, (_, i) => ev(i));
+
+test('4c: a CloudEvents batch or an OTLP request of 9 records is 9 events', async () => {
+  const batch = JSON.stringify(nine.map(toCloudEvent)) + '\n';
+  const ce = await validate('aep', { text: batch, source: 'b' }, { from: 'cloudevents' });
+  assert.equal(ce.summary.events, 9);
+  const req = JSON.stringify(toOtlp(nine).request) + '\n';
+  const otlp = await validate('aep', { text: req, source: 'r' }, { from: 'otlp' });
+  assert.equal(otlp.summary.events, 9);
+  assert.deepEqual(otlp.findings, []);
+});
+
+test('4d: --from otlp on a .json file of JSON lines (the Collector file exporter) reads each line', async () => {
+  const text = nine.map((e) => JSON.stringify(toOtlp([e]).request)).join('\n') + '\n';
+  const r = await validate('aep', { text, source: 'filename.json' }, { from: 'otlp' });
+  assert.deepEqual(r.findings, []);
+  assert.equal(r.summary.events, 9);
+});
+
+test('4e: bridge output without --from, or pretty-printed on stdin, is one finding naming --from', async () => {
+  const lines = nine.map((e) => JSON.stringify(toCloudEvent(e))).join('\n') + '\n';
+  const plain = await validate('aep', { text: lines, source: 'x.jsonl' });
+  assert.deepEqual(
+    plain.findings.map((f) => f.ruleId),
+    ['aep/bridge-input'],
+  );
+  assert.match(plain.findings[0]!.message, /--from cloudevents/);
+  const otlp = await validate('aep', { text: JSON.stringify(toOtlp(nine).request) + '\n', source: 'x.jsonl' });
+  assert.match(otlp.findings.map((f) => f.message).join(), /--from otlp/);
+  const pretty = JSON.stringify(nine.map(toCloudEvent), null, 2) + '\n';
+  const r = await runCli('aep', ['validate', '--from', 'cloudevents', '-'], pretty);
+  assert.equal((r.stdout.match(/ error /g) ?? []).length, 1, r.stdout);
+  assert.match(r.stdout, /pretty-printed CloudEvents document/);
+  // batch lines (JSON arrays) without --from: one not-object finding whose hint names --from
+  const batches = [nine.slice(0, 4), nine.slice(4)].map((b) => JSON.stringify(b.map(toCloudEvent))).join('\n') + '\n';
+  const b = await validate('aep', { text: batches, source: 'x.jsonl' });
+  assert.deepEqual(
+    b.findings.map((f) => f.ruleId),
+    ['jsonl/not-object'],
+  );
+  assert.match(b.findings[0]!.message, /--from cloudevents/);
+});
+
+test('5: an empty AnyValue body is no body; a repeated kvlist key and an intValue beyond int64 are findings', () => {
+  const rec = (r: Obj) => ({ resourceLogs: [{ scopeLogs: [{ logRecords: [r] }] }] });
+  const base = (toOtlp([ev(1)]).request.resourceLogs as Obj[])[0]!;
+  const r0 = ((base.scopeLogs as Obj[])[0]!.logRecords as Obj[])[0]!;
+  assert.deepEqual(decodeOtlp(rec({ ...r0, body: {} })).issues, []);
+  const kv = {
+    values: [
+      { key: 'k', value: { intValue: '1' } },
+      { key: 'k', value: { intValue: '2' } },
+    ],
+  };
+  const dup = decodeOtlp(rec({ ...r0, attributes: r0.attributes, body: { kvlistValue: kv } }), { maxCapture: 'full' });
+  assert.ok(dup.issues.some((i) => i.messageId === 'kv-repeat'));
+  const wide = { values: [{ key: 'n', value: { intValue: '9223372036854775808' } }] };
+  assert.ok(
+    decodeOtlp(rec({ ...r0, body: { kvlistValue: wide } }), { maxCapture: 'full' }).issues.some(
+      (i) => i.messageId === 'int-range',
+    ),
+  );
+});
+
+test('5: convert writes seq exactly or refuses it; data numbers beyond a double are carried (CE) or refused (OTLP)', async () => {
+  const big =
+    '{"aep":"0.1","id":"b1","type":"progress.status","time":"2026-11-30T10:00:00Z","source":"aep://h/agent/a/session/s","agent":"a","session":"s","seq":9007199254740993}\n';
+  const o = await runCli('aep', ['convert', '--to', 'otlp', '-'], big);
+  assert.match(o.stdout, /"intValue":"9007199254740993"/);
+  const c = await runCli('aep', ['convert', '--to', 'cloudevents', '-'], big);
+  assert.equal(c.stdout, '');
+  assert.match(c.stderr, /not converted to cloudevents: seq is an integer outside the signed 32-bit range/);
+  const inf = `${JSON.stringify(ev(1, { type: 'tool.completed', capture: 'full' })).slice(0, -1)},"data":{"tool":{"name":"T","call_id":"c"},"status":"success","n":1e400}}\n`;
+  const ce = await runCli('aep', ['convert', '--to', 'cloudevents', '-'], inf);
+  assert.match(ce.stdout, /"n":1e400/);
+  const ot = await runCli('aep', ['convert', '--to', 'otlp', '--max-capture', 'full', '-'], inf);
+  assert.equal(ot.stdout, '');
+  assert.match(ot.stderr, /not converted to otlp: \/data\/n is a number beyond the range of a double/);
+});
+
+test('5: a CloudEvents subject with a control character or a lone surrogate is rejected on read; datacontenttype is a media type', () => {
+  const ce = toCloudEvent(ev(1, { data: {} }));
+  for (const subject of ['a\u0007b', 'x\ud800'])
+    assert.ok(
+      decodeCloudEvents({ ...ce, subject }).issues.some((i) => i.messageId === 'string-chars'),
+      subject,
+    );
+  const issues = (dct: unknown) => decodeCloudEvents({ ...ce, datacontenttype: dct }).issues;
+  assert.deepEqual(
+    issues('Application/JSON; charset=utf-8').map((i) => i.ruleId),
+    ['aep/ce-datacontenttype'],
+  );
+  assert.deepEqual(
+    issues('text/plain').map((i) => i.ruleId),
+    ['aep/ce-data'],
+  );
+  assert.deepEqual(issues('application/json'), []);
+});

@@ -1,0 +1,114 @@
+/**
+ * A bridge keeps the verdict (issue 37 item 4): over every case of conformance/aep/ (pass and fail, the framing cases
+ * included) and every capture ceiling, `aep convert --to otlp|cloudevents` refuses exactly the lines `aep validate`
+ * fails, with those findings on stderr (4b), and `aep validate --from` of what it wrote finds nothing plain `validate`
+ * does not, at the same input line (4a): no new error or warning; an info ("cannot verify") where the bridge left a
+ * fact unknown (a payload withheld at the ceiling, a refused line). Bridge rules are not expected on a converted stream.
+ * Exceptions, each said where it is allowed: a failing rule that moves to the next event ({@link LACK}, `failing`), and
+ * {@link KNOWN}.
+ */
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import type { AepCaptureLevel } from '../../src/aep/schema/registry.ts';
+import type { Finding } from '../../src/core/finding.ts';
+import { validate } from '../../src/index.ts';
+import { runCli } from '../cli/helpers.ts';
+
+const DIR = 'conformance/aep/';
+const CASES = [
+  ...(['pass', 'fail'] as const).flatMap((g) =>
+    readdirSync(DIR + g)
+      .filter((n) => n.endsWith('.jsonl') && !/\.(ce|otlp)\.jsonl$/.test(n))
+      .sort()
+      .map((n) => `${DIR}${g}/${n}`),
+  ),
+  'examples/aep/session.jsonl',
+  'examples/aep/session-broken.jsonl',
+];
+/**
+ * Rules about what a stream lacks: a line convert refused (one validate fails) is absent from its output, so a request
+ * whose terminal was refused is open there (the broken example's attention.resolved with a negative latency). Allowed
+ * only where convert refused a line; the refused line's own findings are on convert's stderr.
+ */
+const LACK = new Set(['aep/ended-with-open-attention', 'aep/attention-request-missing', 'aep/run-terminal']);
+const CEILINGS: AepCaptureLevel[] = ['none', 'metadata', 'redacted', 'full'];
+/**
+ * Not done (issue 37 item 4a): copies of one id at captures on both sides of the ceiling. The exporter withholds the
+ * payload of the copy above it (capture none when read back) and keeps the other, so the identity analyzer compares
+ * contents the bridge made differ (`aep/id-collision`, `aep/redelivery`); it does not know a payload was withheld.
+ */
+const KNOWN = new Set(
+  [
+    'fail/aep.id-unverifiable.jsonl none',
+    'fail/aep.id-unverifiable.jsonl metadata',
+    'fail/aep.id-unverifiable.jsonl redacted',
+    'fail/aep.redelivery--downlevel.jsonl metadata',
+    'fail/aep.redelivery--downlevel.jsonl redacted',
+    // the CloudEvents hop down-levels a respond at redacted to metadata (AEP-0001 §8.2), which drops the free-text
+    // value plain validate judged (respond-values-type): the down-leveled command lacks the required entry instead
+    'fail/aep.respond-invalid-accepted--kinds.jsonl metadata',
+  ].map((k) => DIR + k),
+);
+const key = (f: Finding, line = f.line) => `${f.ruleId}@${line ?? '*'}`;
+
+/** Plain `validate`'s findings and the lines it fails (an error finding at a line). */
+async function plain(file: string): Promise<{ findings: Finding[]; failed: Set<number> }> {
+  const findings = (await validate('aep', { bytes: readFileSync(file), source: file })).findings;
+  return {
+    findings,
+    failed: new Set(findings.filter((f) => f.severity === 'error' && f.line !== undefined).map((f) => f.line!)),
+  };
+}
+
+/** What one `convert` then `validate --from` adds to plain `validate`: problems, as sentences. */
+async function check(file: string, to: 'otlp' | 'cloudevents', max: AepCaptureLevel | undefined): Promise<string[]> {
+  const p = await plain(file);
+  const args = ['convert', '--to', to, ...(max ? ['--max-capture', max] : []), file];
+  const conv = await runCli('aep', args);
+  const problems: string[] = [];
+  // 4b: every line plain validate fails is refused, with its findings on stderr
+  for (const f of p.findings.filter((x) => x.severity === 'error' && x.line !== undefined))
+    if (!conv.stderr.includes(`${file}:${f.line}${f.column === undefined ? '' : ':' + f.column}  error  ${f.ruleId}`))
+      problems.push(`convert's stderr lacks ${key(f)}`);
+  // the lines written: every JSON line plain validate passes, less those the bridge refused (said on stderr)
+  const refused = new Set([...conv.stderr.matchAll(/^.+?:(\d+) {2}error {2}not converted/gm)].map((m) => Number(m[1])));
+  const text = readFileSync(file, 'utf8');
+  const candidates = text
+    .split('\n')
+    .map((_, i) => i + 1)
+    .filter((n) => !p.failed.has(n) && !refused.has(n) && text.split('\n')[n - 1]!.trim() !== '');
+  const out = conv.stdout === '' ? [] : conv.stdout.trimEnd().split('\n');
+  if (out.length !== candidates.length) {
+    problems.push(`convert wrote ${out.length} lines, ${candidates.length} pass validate and were not refused`);
+    return problems;
+  }
+  if (out.length === 0) return problems;
+  const opts = to === 'otlp' ? { from: to, maxCapture: max ?? 'metadata' } : { from: to };
+  const back = (await validate('aep', { text: conv.stdout, source: 'converted' }, opts)).findings;
+  const had = new Set(p.findings.map((f) => key(f)));
+  // a rule plain validate reports as an error may move to the next event when its line is refused (an answer caused
+  // by an accepted invalid respond, once its accept is refused): the case keeps its rule
+  const failing = new Set(p.findings.filter((f) => f.severity === 'error').map((f) => f.ruleId));
+  for (const f of back) {
+    const line = f.line === undefined ? undefined : candidates[f.line - 1];
+    if (had.has(key(f, line)) || failing.has(f.ruleId)) continue;
+    if (LACK.has(f.ruleId) && p.failed.size + refused.size > 0) continue;
+    if (KNOWN.has(`${file} ${max}`)) continue;
+    if (f.severity === 'info' && !f.ruleId.startsWith('aep/ce-') && !f.ruleId.startsWith('aep/otlp-')) continue;
+    problems.push(`validate --from ${to} adds ${f.severity} ${key(f, line)}: ${f.message}`);
+  }
+  return problems;
+}
+
+for (const to of ['otlp', 'cloudevents'] as const) {
+  const ceilings: Array<AepCaptureLevel | undefined> = to === 'otlp' ? CEILINGS : [undefined, ...CEILINGS];
+  test(`convert --to ${to} then validate --from ${to}, every case and ceiling: the refusals of validate, nothing new`, async () => {
+    assert.ok(CASES.length > 150);
+    const problems: string[] = [];
+    for (const file of CASES)
+      for (const max of ceilings)
+        for (const p of await check(file, to, max)) problems.push(`${file} (max capture ${max ?? 'not set'}): ${p}`);
+    assert.deepEqual(problems, []);
+  });
+}
