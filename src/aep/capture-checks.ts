@@ -114,6 +114,8 @@ function walkGated(ev: AepEvent): GatedFinding[] {
     let email = false;
     let phone = false;
     for (const m of pii) {
+      // user@host:port or user@host:path is a URL's or an SSH address's host, not a mailbox (a warning's narrower reading)
+      if (m.class === 'email' && text.charCodeAt(m.end) === 0x3a) continue;
       if (m.class === 'email' && !email) {
         email = true;
         out.push({ pointer: (pointer ??= at.pointer()), what: 'email' });
