@@ -20,12 +20,18 @@ const rulesOf = (r: Rules) => (r === undefined ? {} : { rules: [...r] as never }
 
 /** AEP with `validate`'s defaults, overridden by `o`. */
 export function aepDriver(
-  o: { stream?: ProtocolOptions['stream']; rules?: Rules; onStreamState?: (s: AepStreamState) => void } = {},
+  o: {
+    stream?: ProtocolOptions['stream'];
+    rules?: Rules;
+    onStreamState?: (s: AepStreamState) => void;
+    profile?: 'aep-0007';
+  } = {},
 ): TestDriver {
   return {
     def: AEP,
     options: <TestDriver['options']>{
       ...rulesOf(o.rules),
+      ...(o.profile ? { profile: o.profile } : {}),
       ...(o.stream ? { stream: o.stream } : {}),
       ...(o.onStreamState ? { onStreamState: o.onStreamState as (s: never) => void } : {}),
     },

@@ -1,6 +1,6 @@
 /** AEP as every entry of the run sees it; the `aep` CLI imports this module alone, so it loads no AHP code. */
 import type { ProtocolDefinition } from '../core/protocol.ts';
-import { bridgeOfCaseName } from '../core/case-names.ts';
+import { bridgeOfCaseName, profileOfCaseName } from '../core/case-names.ts';
 import { ruleSelection } from '../core/protocol.ts';
 import { BRIDGE_FRAMING_SPECS, bridgeChecker } from './bridges/checker.ts';
 import { bridgeInputChecker } from './bridges/input-hint.ts';
@@ -77,6 +77,15 @@ export const AEP: ProtocolDefinition & { name: 'aep' } = {
       choices: ['required', 'recommended'],
     },
     {
+      name: 'profile',
+      flags: '--profile <name>',
+      description:
+        'also check a sub-profile beyond the AEP 0.1 registry: aep-0007, the message and stream sub-profile (a Draft: the stream category, message.* as optional types)',
+      to: ['profile'],
+      kind: 'choice',
+      choices: ['aep-0007'],
+    },
+    {
       name: 'ackWindow',
       flags: '--ack-window <ms>',
       description: "the targets' ack window in milliseconds (hello.capabilities.control.ack_window_ms)",
@@ -96,7 +105,8 @@ export const AEP: ProtocolDefinition & { name: 'aep' } = {
   bindingHint: (text, _source, framing, o) => (framing === 'jsonl' ? bridgeHint(text, o.from) : undefined),
   caseOptions: (name) => {
     const from = bridgeOfCaseName(name);
-    return from ? { from } : {};
+    const profile = profileOfCaseName(name);
+    return { ...(from ? { from } : {}), ...(profile ? { profile } : {}) };
   },
   checker(options, out) {
     const o = options as typeof options & {
@@ -107,6 +117,7 @@ export const AEP: ProtocolDefinition & { name: 'aep' } = {
       createAepChecker(
         {
           rules: ruleSelection(AEP, o.rules),
+          ...(o.profile ? { profile: o.profile } : {}),
           ...(o.stream ? { stream: o.stream } : {}),
           ...(o.onStreamState ? { onStreamState: o.onStreamState } : {}),
         },

@@ -30,6 +30,8 @@ export interface AepEvent extends ParsedEvent {
   rejected?: true;
   /** What is known of `type` (set by the schema stage for an accepted event; src/aep/schema/type-info.ts). */
   info?: AepTypeInfo;
+  /** A `message.*` or `stream.*` event checked under `--profile aep-0007` (src/aep/subprofile.ts): its rules judge it. */
+  subprofile?: true;
 }
 
 /** Envelope attribute accessors with the right types (envelope already validated). */

@@ -19,6 +19,8 @@ export interface AepCheckOptions {
   rules?: RuleSelection;
   /** Called with each run's stream analyzers as the run starts (tests and diagnostics; read only). */
   onStreamState?: (state: AepStreamState) => void;
+  /** `aep-0007`: the message and stream sub-profile (AEP-0007, a Draft) is checked (src/aep/subprofile.ts). */
+  profile?: string;
 }
 
 /** Every rule `aep validate` can report, in catalogue order: framing, then {@link AEP_RULES}, then `internal/rule-error`. */
@@ -93,7 +95,7 @@ export function createAepChecker(opts: AepCheckOptions, out: CheckerOutput): Pro
           counted.push(info);
         } else counts[info.index] = n + 1;
       }
-      const aev = checkAepEvent(ev, checkSink, info);
+      const aev = checkAepEvent(ev, checkSink, info, opts.profile);
       if (!aev) {
         // a refused event whose identity can still be trusted reaches the identity check only
         const id = identityOfRejected(ev);

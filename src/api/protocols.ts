@@ -20,6 +20,8 @@ export interface AepOptions extends CommonOptions {
   from?: 'cloudevents' | 'otlp';
   /** With `from: 'otlp'`: the exporter's capture ceiling (AEP-0005 §3.3; default `metadata`). */
   maxCapture?: AepCaptureLevel;
+  /** `aep validate --profile aep-0007`: also check the message and stream sub-profile (AEP-0007, a Draft). */
+  profile?: 'aep-0007';
 }
 
 /** AHP options: the rule selection, the stream caps and the binding (`ahp validate --rule`, `--max-*`, `--binding`). */

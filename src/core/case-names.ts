@@ -4,3 +4,8 @@
 export function bridgeOfCaseName(name: string): 'cloudevents' | 'otlp' | undefined {
   return /\.ce\.jsonl?$/.test(name) ? 'cloudevents' : /\.otlp\.jsonl?$/.test(name) ? 'otlp' : undefined;
 }
+
+/** The `--profile` of an AEP case by its name: `*.aep-0007.jsonl` is checked with the AEP-0007 sub-profile. */
+export function profileOfCaseName(name: string): 'aep-0007' | undefined {
+  return /\.aep-0007\.jsonl?$/.test(name) ? 'aep-0007' : undefined;
+}

@@ -31,6 +31,8 @@ export interface ProtocolOptions extends CommonOptions {
   from?: string;
   /** AEP `--from otlp`: the exporter's capture ceiling (AEP-0005 §3.3; default `metadata`). */
   maxCapture?: string;
+  /** AEP: a sub-profile checked beside AEP 0.1 (`aep-0007`: the message and stream sub-profile). */
+  profile?: string;
 }
 
 /** One message checked alone against a named root (AHP manifest `schema` / `eventSchema`); no stream rules run. */
@@ -53,7 +55,7 @@ export interface FlagSpec {
   name: string;
   flags: string;
   description: string;
-  to: readonly ['binding' | 'from' | 'maxCapture'] | readonly ['stream', string];
+  to: readonly ['binding' | 'from' | 'maxCapture' | 'profile'] | readonly ['stream', string];
   kind: 'positive-int' | 'positive-number' | 'choice';
   choices?: readonly string[];
   default?: number;
@@ -80,7 +82,10 @@ export interface ProtocolDefinition {
     framing: 'jsonl' | 'document',
     options: ProtocolOptions,
   ): string | undefined;
-  /** Options a fixture case gets from its file name (AEP: `*.ce.jsonl` is read `--from cloudevents`, `*.otlp.jsonl` `--from otlp`). */
+  /**
+   * Options a fixture case gets from its file name (AEP: `*.ce.jsonl` is read `--from cloudevents`, `*.otlp.jsonl`
+   * `--from otlp`, `*.aep-0007.jsonl` `--profile aep-0007`).
+   */
   caseOptions?(name: string): ProtocolOptions;
   /** True when a line may hold a JSON array (a CloudEvents batch): it then reaches the checker. */
   acceptArrays?(options: ProtocolOptions): boolean;

@@ -1200,7 +1200,7 @@ validate22.evaluated = {"props":{"reason":true,"duration_ms":true,"runs":true},"
 
 target["run.started"] = validate23;
 const schema34 = docs[3];
-const pattern10 = new RegExp("^[A-Z]{3}$", "u");
+const formats4 = STRICT_FORMATS.iso4217;
 
 function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/run.started.schema.json" */;
@@ -1316,8 +1316,8 @@ errors++;
 if(data4.currency !== undefined){
 let data5 = data4.currency;
 if(typeof data5 === "string"){
-if(!pattern10.test(data5)){
-const err8 = {instancePath:instancePath+"/cost/currency",schemaPath:"#/properties/cost/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\"",schema:"^[A-Z]{3}$",parentSchema:schema34.properties.cost.properties.currency,data:data5};
+if(!(formats4(data5))){
+const err8 = {instancePath:instancePath+"/cost/currency",schemaPath:"#/properties/cost/properties/currency/format",keyword:"format",params:{format: "iso4217"},message:"must match format \""+"iso4217"+"\"",schema:"iso4217",parentSchema:schema34.properties.cost.properties.currency,data:data5};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1597,8 +1597,8 @@ errors++;
 if(data3.currency !== undefined){
 let data4 = data3.currency;
 if(typeof data4 === "string"){
-if(!pattern10.test(data4)){
-const err7 = {instancePath:instancePath+"/cost/currency",schemaPath:"#/properties/cost/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\"",schema:"^[A-Z]{3}$",parentSchema:schema35.properties.cost.properties.currency,data:data4};
+if(!(formats4(data4))){
+const err7 = {instancePath:instancePath+"/cost/currency",schemaPath:"#/properties/cost/properties/currency/format",keyword:"format",params:{format: "iso4217"},message:"must match format \""+"iso4217"+"\"",schema:"iso4217",parentSchema:schema35.properties.cost.properties.currency,data:data4};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2347,8 +2347,8 @@ errors++;
 if(data10.currency !== undefined){
 let data11 = data10.currency;
 if(typeof data11 === "string"){
-if(!pattern10.test(data11)){
-const err16 = {instancePath:instancePath+"/cost/currency",schemaPath:"#/properties/cost/properties/currency/pattern",keyword:"pattern",params:{pattern: "^[A-Z]{3}$"},message:"must match pattern \""+"^[A-Z]{3}$"+"\"",schema:"^[A-Z]{3}$",parentSchema:schema39.properties.cost.properties.currency,data:data11};
+if(!(formats4(data11))){
+const err16 = {instancePath:instancePath+"/cost/currency",schemaPath:"#/properties/cost/properties/currency/format",keyword:"format",params:{format: "iso4217"},message:"must match format \""+"iso4217"+"\"",schema:"iso4217",parentSchema:schema39.properties.cost.properties.currency,data:data11};
 if(vErrors === null){
 vErrors = [err16];
 }

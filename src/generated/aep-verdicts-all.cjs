@@ -813,7 +813,7 @@ return errors === 0;
 
 target["run.started"] = validate23;
 const schema34 = docs[3];
-const pattern10 = func0("^[A-Z]{3}$", "u");
+const formats4 = STRICT_FORMATS.iso4217;
 
 function validate23(data){
 /*# sourceURL="https://agent-conformance.dev/schemas/aep/types/run.started.schema.json" */;
@@ -898,13 +898,15 @@ if(data4.currency !== undefined){
 let data5 = data4.currency;
 const _errs21 = errors;
 if(errors === _errs21){
+if(errors === _errs21){
 if(typeof data5 === "string"){
-if(!pattern10.test(data5)){
+if(!(formats4(data5))){
 return false;
 }
 }
 else {
 return false;
+}
 }
 }
 var valid1 = _errs21 === errors;
@@ -1114,13 +1116,15 @@ if(data3.currency !== undefined){
 let data4 = data3.currency;
 const _errs17 = errors;
 if(errors === _errs17){
+if(errors === _errs17){
 if(typeof data4 === "string"){
-if(!pattern10.test(data4)){
+if(!(formats4(data4))){
 return false;
 }
 }
 else {
 return false;
+}
 }
 }
 var valid1 = _errs17 === errors;
@@ -1692,13 +1696,15 @@ if(data10.currency !== undefined){
 let data11 = data10.currency;
 const _errs43 = errors;
 if(errors === _errs43){
+if(errors === _errs43){
 if(typeof data11 === "string"){
-if(!pattern10.test(data11)){
+if(!(formats4(data11))){
 return false;
 }
 }
 else {
 return false;
+}
 }
 }
 var valid2 = _errs43 === errors;

@@ -10,14 +10,14 @@ exports.DOCUMENTS = [
   { file: "schemas/ahp/common.schema.json", id: "https://agent-conformance.dev/schemas/ahp/draft/common.schema.json", length: 8113 },
   { file: "schemas/ahp/content.schema.json", id: "https://agent-conformance.dev/schemas/ahp/draft/content.schema.json", length: 20832 },
   { file: "schemas/ahp/interaction-events.schema.json", id: "https://agent-conformance.dev/schemas/ahp/draft/interaction-events.schema.json", length: 12087 },
-  { file: "schemas/ahp/execution-events.schema.json", id: "https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json", length: 30822 },
+  { file: "schemas/ahp/execution-events.schema.json", id: "https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json", length: 46876 },
   { file: "schemas/ahp/task-workspace-events.schema.json", id: "https://agent-conformance.dev/schemas/ahp/draft/task-workspace-events.schema.json", length: 6826 },
   { file: "schemas/ahp/events.schema.json", id: "https://agent-conformance.dev/schemas/ahp/draft/events.schema.json", length: 30720 },
   { file: "schemas/ahp/effects.schema.json", id: "https://agent-conformance.dev/schemas/ahp/draft/effects.schema.json", length: 19478 },
   { file: "schemas/ahp/capabilities.schema.json", id: "https://agent-conformance.dev/schemas/ahp/draft/capabilities.schema.json", length: 50097 },
   { file: "schemas/ahp/messages.schema.json", id: "https://agent-conformance.dev/schemas/ahp/draft/messages.schema.json", length: 25546 },
   { file: "schemas/ahp/wire.schema.json", id: "https://agent-conformance.dev/schemas/ahp/draft/wire.schema.json", length: 897 },
-  { file: "schemas/ahp/registration.schema.json", id: "https://agent-conformance.dev/schemas/ahp/draft/registration.schema.json", length: 14408 },
+  { file: "schemas/ahp/registration.schema.json", id: "https://agent-conformance.dev/schemas/ahp/draft/registration.schema.json", length: 14341 },
   { file: "schemas/mcp/mcp-elicitation.schema.json", id: "urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation", length: 17399 },
 ];
 

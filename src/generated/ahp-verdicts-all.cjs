@@ -2987,6 +2987,7 @@ const schema158 = docs[3]["$defs"]["call"];
 const schema161 = docs[3]["$defs"]["tool"];
 const schema163 = docs[3]["$defs"]["mcpDescriptor"];
 const schema166 = docs[3]["$defs"]["mcpConnection"];
+const pattern34 = func0("^_.+", "u");
 const formats4 = STRICT_FORMATS.uri;
 
 
@@ -3111,18 +3112,19 @@ errors = _errs16;
 if(_valid2){
 const _errs19 = errors;
 const _errs20 = errors;
-let valid9 = false;
 const _errs21 = errors;
+let valid10 = false;
+const _errs22 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing5;
 if((data.command === undefined) && (missing5 = "command")){
 errors++;
 }
 }
-var _valid3 = _errs21 === errors;
-valid9 = valid9 || _valid3;
-if(!valid9){
-const _errs22 = errors;
+var _valid3 = _errs22 === errors;
+valid10 = valid10 || _valid3;
+if(!valid10){
+const _errs23 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
 if((data.gaps === undefined) && (missing6 = "gaps")){
@@ -3132,11 +3134,11 @@ else {
 if(data.gaps !== undefined){
 let data5 = data.gaps;
 if(Array.isArray(data5)){
-const _errs24 = errors;
+const _errs25 = errors;
 const len1 = data5.length;
 for(let i1=0; i1<len1; i1++){
 let data6 = data5[i1];
-const _errs25 = errors;
+const _errs26 = errors;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 let missing7;
 if((data6.path === undefined) && (missing7 = "path")){
@@ -3150,30 +3152,169 @@ errors++;
 }
 }
 }
-var valid11 = _errs25 === errors;
-if(valid11){
+var valid12 = _errs26 === errors;
+if(valid12){
 break;
 }
 }
-if(!valid11){
+if(!valid12){
 errors++;
 }
 else {
-errors = _errs24;
+errors = _errs25;
 }
 }
 }
 }
 }
-var _valid3 = _errs22 === errors;
-valid9 = valid9 || _valid3;
+var _valid3 = _errs23 === errors;
+valid10 = valid10 || _valid3;
 }
-if(!valid9){
+if(!valid10){
 errors++;
 return false;
 }
 else {
-errors = _errs20;
+errors = _errs21;
+}
+var valid9 = _errs20 === errors;
+if(valid9){
+const _errs29 = errors;
+const _errs30 = errors;
+let valid14 = false;
+const _errs31 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing8;
+if((data.args === undefined) && (missing8 = "args")){
+errors++;
+}
+}
+var _valid4 = _errs31 === errors;
+valid14 = valid14 || _valid4;
+if(!valid14){
+const _errs32 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing9;
+if((data.gaps === undefined) && (missing9 = "gaps")){
+errors++;
+}
+else {
+if(data.gaps !== undefined){
+let data8 = data.gaps;
+if(Array.isArray(data8)){
+const _errs34 = errors;
+const len2 = data8.length;
+for(let i2=0; i2<len2; i2++){
+let data9 = data8[i2];
+const _errs35 = errors;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+let missing10;
+if((data9.path === undefined) && (missing10 = "path")){
+errors++;
+}
+else {
+if(data9.path !== undefined){
+if("args" !== data9.path){
+errors++;
+}
+}
+}
+}
+var valid16 = _errs35 === errors;
+if(valid16){
+break;
+}
+}
+if(!valid16){
+errors++;
+}
+else {
+errors = _errs34;
+}
+}
+}
+}
+}
+var _valid4 = _errs32 === errors;
+valid14 = valid14 || _valid4;
+}
+if(!valid14){
+errors++;
+return false;
+}
+else {
+errors = _errs30;
+}
+var valid9 = _errs29 === errors;
+if(valid9){
+const _errs38 = errors;
+const _errs39 = errors;
+let valid18 = false;
+const _errs40 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing11;
+if((data.cwd === undefined) && (missing11 = "cwd")){
+errors++;
+}
+}
+var _valid5 = _errs40 === errors;
+valid18 = valid18 || _valid5;
+if(!valid18){
+const _errs41 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing12;
+if((data.gaps === undefined) && (missing12 = "gaps")){
+errors++;
+}
+else {
+if(data.gaps !== undefined){
+let data11 = data.gaps;
+if(Array.isArray(data11)){
+const _errs43 = errors;
+const len3 = data11.length;
+for(let i3=0; i3<len3; i3++){
+let data12 = data11[i3];
+const _errs44 = errors;
+if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+let missing13;
+if((data12.path === undefined) && (missing13 = "path")){
+errors++;
+}
+else {
+if(data12.path !== undefined){
+if("cwd" !== data12.path){
+errors++;
+}
+}
+}
+}
+var valid20 = _errs44 === errors;
+if(valid20){
+break;
+}
+}
+if(!valid20){
+errors++;
+}
+else {
+errors = _errs43;
+}
+}
+}
+}
+}
+var _valid5 = _errs41 === errors;
+valid18 = valid18 || _valid5;
+}
+if(!valid18){
+errors++;
+return false;
+}
+else {
+errors = _errs39;
+}
+var valid9 = _errs38 === errors;
+}
 }
 var _valid2 = _errs19 === errors;
 valid7 = _valid2;
@@ -3186,38 +3327,57 @@ var valid0 = _errs15 === errors;
 }
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing8;
-if((data.transport === undefined) && (missing8 = "transport")){
+let missing14;
+if((data.transport === undefined) && (missing14 = "transport")){
 return false;
 }
 else {
 if(data.transport !== undefined){
-let data8 = data.transport;
-const _errs28 = errors;
-const _errs29 = errors;
-if(errors === _errs29){
-if(typeof data8 === "string"){
-if(data8.length === 0){
-return false;
+let data14 = data.transport;
+const _errs47 = errors;
+const _errs48 = errors;
+let valid23 = false;
+const _errs49 = errors;
+if(!(((data14 === "http") || (data14 === "sse")) || (data14 === "stdio"))){
+errors++;
+}
+var _valid6 = _errs49 === errors;
+valid23 = valid23 || _valid6;
+if(!valid23){
+const _errs50 = errors;
+if(errors === _errs50){
+if(typeof data14 === "string"){
+if(!pattern34.test(data14)){
+errors++;
 }
 }
 else {
+errors++;
+}
+}
+var _valid6 = _errs50 === errors;
+valid23 = valid23 || _valid6;
+}
+if(!valid23){
+errors++;
 return false;
 }
+else {
+errors = _errs48;
 }
-var valid13 = _errs28 === errors;
+var valid22 = _errs47 === errors;
 }
 else {
-var valid13 = true;
+var valid22 = true;
 }
-if(valid13){
+if(valid22){
 if(data.url !== undefined){
-let data9 = data.url;
-const _errs31 = errors;
-if(errors === _errs31){
-if(errors === _errs31){
-if(typeof data9 === "string"){
-if(!(formats4(data9))){
+let data15 = data.url;
+const _errs53 = errors;
+if(errors === _errs53){
+if(errors === _errs53){
+if(typeof data15 === "string"){
+if(!(formats4(data15))){
 return false;
 }
 }
@@ -3226,19 +3386,19 @@ return false;
 }
 }
 }
-var valid13 = _errs31 === errors;
+var valid22 = _errs53 === errors;
 }
 else {
-var valid13 = true;
+var valid22 = true;
 }
-if(valid13){
+if(valid22){
 if(data.command !== undefined){
-let data10 = data.command;
-const _errs33 = errors;
-const _errs34 = errors;
-if(errors === _errs34){
-if(typeof data10 === "string"){
-if(data10.length === 0){
+let data16 = data.command;
+const _errs55 = errors;
+const _errs56 = errors;
+if(errors === _errs56){
+if(typeof data16 === "string"){
+if(data16.length === 0){
 return false;
 }
 }
@@ -3246,26 +3406,26 @@ else {
 return false;
 }
 }
-var valid13 = _errs33 === errors;
+var valid22 = _errs55 === errors;
 }
 else {
-var valid13 = true;
+var valid22 = true;
 }
-if(valid13){
+if(valid22){
 if(data.args !== undefined){
-let data11 = data.args;
-const _errs36 = errors;
-if(errors === _errs36){
-if(Array.isArray(data11)){
-var valid16 = true;
-const len2 = data11.length;
-for(let i2=0; i2<len2; i2++){
-const _errs38 = errors;
-if(typeof data11[i2] !== "string"){
+let data17 = data.args;
+const _errs58 = errors;
+if(errors === _errs58){
+if(Array.isArray(data17)){
+var valid25 = true;
+const len4 = data17.length;
+for(let i4=0; i4<len4; i4++){
+const _errs60 = errors;
+if(typeof data17[i4] !== "string"){
 return false;
 }
-var valid16 = _errs38 === errors;
-if(!valid16){
+var valid25 = _errs60 === errors;
+if(!valid25){
 break;
 }
 }
@@ -3274,32 +3434,32 @@ else {
 return false;
 }
 }
-var valid13 = _errs36 === errors;
+var valid22 = _errs58 === errors;
 }
 else {
-var valid13 = true;
+var valid22 = true;
 }
-if(valid13){
+if(valid22){
 if(data.cwd !== undefined){
-const _errs40 = errors;
+const _errs62 = errors;
 if(typeof data.cwd !== "string"){
 return false;
 }
-var valid13 = _errs40 === errors;
+var valid22 = _errs62 === errors;
 }
 else {
-var valid13 = true;
+var valid22 = true;
 }
-if(valid13){
+if(valid22){
 if(data.gaps !== undefined){
-const _errs42 = errors;
+const _errs64 = errors;
 if(!(validate73(data.gaps))){
 errors++;
 }
-var valid13 = _errs42 === errors;
+var valid22 = _errs64 === errors;
 }
 else {
-var valid13 = true;
+var valid22 = true;
 }
 }
 }
@@ -3588,51 +3748,88 @@ return errors === 0;
 
 function validate80(data){
 let errors = 0;
-if(errors === 0){
+const _errs3 = errors;
+const _errs4 = errors;
+const _errs5 = errors;
+let valid2 = false;
+const _errs6 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((((data.type === undefined) && (missing0 = "type")) || ((data.call === undefined) && (missing0 = "call"))) || ((data.tool === undefined) && (missing0 = "tool"))) || ((data.path === undefined) && (missing0 = "path"))){
+if((data.outcome === undefined) && (missing0 = "outcome")){
+errors++;
+}
+}
+var _valid0 = _errs6 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const _errs7 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if((data.execution === undefined) && (missing1 = "execution")){
+errors++;
+}
+}
+var _valid0 = _errs7 === errors;
+valid2 = valid2 || _valid0;
+}
+if(!valid2){
+errors++;
+}
+else {
+errors = _errs5;
+}
+var valid1 = _errs4 === errors;
+if(valid1){
+return false;
+}
+else {
+errors = _errs3;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing2;
+if(((((data.type === undefined) && (missing2 = "type")) || ((data.call === undefined) && (missing2 = "call"))) || ((data.tool === undefined) && (missing2 = "tool"))) || ((data.path === undefined) && (missing2 = "path"))){
 return false;
 }
 else {
 if(data.type !== undefined){
-const _errs3 = errors;
+const _errs10 = errors;
 if("tool.before" !== data.type){
 return false;
 }
-var valid0 = _errs3 === errors;
+var valid3 = _errs10 === errors;
 }
 else {
-var valid0 = true;
+var valid3 = true;
 }
-if(valid0){
+if(valid3){
 if(data.call !== undefined){
-const _errs4 = errors;
+const _errs11 = errors;
 if(!(validate71(data.call))){
 errors++;
 }
-var valid0 = _errs4 === errors;
+var valid3 = _errs11 === errors;
 }
 else {
-var valid0 = true;
+var valid3 = true;
 }
-if(valid0){
+if(valid3){
 if(data.tool !== undefined){
-const _errs5 = errors;
+const _errs12 = errors;
 if(!(validate83(data.tool))){
 errors++;
 }
-var valid0 = _errs5 === errors;
+var valid3 = _errs12 === errors;
 }
 else {
-var valid0 = true;
+var valid3 = true;
 }
-if(valid0){
+if(valid3){
 if(data.path !== undefined){
 let data3 = data.path;
-const _errs6 = errors;
-const _errs7 = errors;
-if(errors === _errs7){
+const _errs13 = errors;
+const _errs14 = errors;
+if(errors === _errs14){
 if(typeof data3 === "string"){
 if(data3.length === 0){
 return false;
@@ -3642,10 +3839,10 @@ else {
 return false;
 }
 }
-var valid0 = _errs6 === errors;
+var valid3 = _errs13 === errors;
 }
 else {
-var valid0 = true;
+var valid3 = true;
 }
 }
 }
@@ -3677,13 +3874,13 @@ var valid0 = _errs1 === errors;
 return errors === 0;
 }
 
-const schema171 = docs[5]["$defs"]["tool.after"];
-const schema172 = docs[3]["$defs"]["tool.after"];
-const schema173 = docs[3]["$defs"]["deniedExecution"];
-const schema174 = docs[3]["$defs"]["noNativeOutput"];
-const schema176 = docs[3]["$defs"]["toolOutcome"];
-const schema177 = docs[3]["$defs"]["execution"];
-const schema178 = docs[3]["$defs"]["error"];
+const schema170 = docs[5]["$defs"]["tool.after"];
+const schema171 = docs[3]["$defs"]["tool.after"];
+const schema172 = docs[3]["$defs"]["deniedExecution"];
+const schema173 = docs[3]["$defs"]["noNativeOutput"];
+const schema175 = docs[3]["$defs"]["toolOutcome"];
+const schema176 = docs[3]["$defs"]["execution"];
+const schema177 = docs[3]["$defs"]["error"];
 
 function validate99(data){
 let errors = 0;
@@ -4104,47 +4301,93 @@ errors++;
 return false;
 }
 var valid21 = _errs63 === errors;
+if(valid21){
+const _errs71 = errors;
+const _errs72 = errors;
+let valid27 = true;
+const _errs73 = errors;
+if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+let missing13;
+if((data12.reason === undefined) && (missing13 = "reason")){
+errors++;
+}
+else {
+if(data12.reason !== undefined){
+if("supplied_result" !== data12.reason){
+errors++;
+}
+}
+}
+}
+var _valid5 = _errs73 === errors;
+errors = _errs72;
+if(_valid5){
+const _errs75 = errors;
+const _errs76 = errors;
+const _errs77 = errors;
+if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+let missing14;
+if((data12.detail === undefined) && (missing14 = "detail")){
+errors++;
+}
+}
+var valid29 = _errs77 === errors;
+if(valid29){
+return false;
+}
+else {
+errors = _errs76;
+}
+var _valid5 = _errs75 === errors;
+valid27 = _valid5;
+}
+if(!valid27){
+errors++;
+return false;
+}
+var valid21 = _errs71 === errors;
+}
 }
 if(errors === _errs54){
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-let missing13;
-if((data12.status === undefined) && (missing13 = "status")){
+let missing15;
+if((data12.status === undefined) && (missing15 = "status")){
 return false;
 }
 else {
 if(data12.status !== undefined){
-let data15 = data12.status;
-const _errs71 = errors;
-if(!((data15 === "executed") || (data15 === "skipped"))){
+let data16 = data12.status;
+const _errs79 = errors;
+if(!((data16 === "executed") || (data16 === "skipped"))){
 return false;
 }
-var valid27 = _errs71 === errors;
+var valid30 = _errs79 === errors;
 }
 else {
-var valid27 = true;
+var valid30 = true;
 }
-if(valid27){
+if(valid30){
 if(data12.reason !== undefined){
-let data16 = data12.reason;
-const _errs73 = errors;
-if(!(((((data16 === "supplied_result") || (data16 === "policy")) || (data16 === "cancelled")) || (data16 === "timeout")) || (data16 === "other"))){
+let data17 = data12.reason;
+const _errs81 = errors;
+if(!(((((data17 === "supplied_result") || (data17 === "policy")) || (data17 === "cancelled")) || (data17 === "timeout")) || (data17 === "other"))){
 return false;
 }
-var valid27 = _errs73 === errors;
+var valid30 = _errs81 === errors;
 }
 else {
-var valid27 = true;
+var valid30 = true;
 }
-if(valid27){
+if(valid30){
 if(data12.detail !== undefined){
-const _errs75 = errors;
+const _errs83 = errors;
 if(typeof data12.detail !== "string"){
 return false;
 }
-var valid27 = _errs75 === errors;
+var valid30 = _errs83 === errors;
 }
 else {
-var valid27 = true;
+var valid30 = true;
 }
 }
 }
@@ -4161,11 +4404,11 @@ var valid17 = true;
 }
 if(valid17){
 if(data.error !== undefined){
-const _errs77 = errors;
+const _errs85 = errors;
 if(!(validate99(data.error))){
 errors++;
 }
-var valid17 = _errs77 === errors;
+var valid17 = _errs85 === errors;
 }
 else {
 var valid17 = true;
@@ -4203,13 +4446,13 @@ var valid0 = _errs1 === errors;
 return errors === 0;
 }
 
-const schema180 = docs[5]["$defs"]["session.start"];
-const schema181 = docs[3]["$defs"]["session.start"];
-const schema185 = docs[7]["$defs"]["manifest"];
-const schema186 = docs[7]["$defs"]["manifestEvent"];
+const schema179 = docs[5]["$defs"]["session.start"];
+const schema180 = docs[3]["$defs"]["session.start"];
+const schema184 = docs[7]["$defs"]["manifest"];
+const schema185 = docs[7]["$defs"]["manifestEvent"];
 const func3 = require("ajv/dist/runtime/equal").default;
-const schema206 = docs[7]["$defs"]["capabilities"];
-const schema207 = docs[7]["$defs"]["modifyOperations"];
+const schema205 = docs[7]["$defs"]["capabilities"];
+const schema206 = docs[7]["$defs"]["modifyOperations"];
 
 function validate108(data){
 let errors = 0;
@@ -8263,8 +8506,8 @@ var valid0 = _errs1 === errors;
 return errors === 0;
 }
 
-const schema212 = docs[5]["$defs"]["config.change.before"];
-const schema213 = docs[2]["$defs"]["config.change.before"];
+const schema211 = docs[5]["$defs"]["config.change.before"];
+const schema212 = docs[2]["$defs"]["config.change.before"];
 
 function validate119(data){
 let errors = 0;
@@ -8464,8 +8707,8 @@ var valid0 = _errs1 === errors;
 return errors === 0;
 }
 
-const schema219 = docs[5]["$defs"]["turn.start"];
-const schema220 = docs[3]["$defs"]["turn.start"];
+const schema218 = docs[5]["$defs"]["turn.start"];
+const schema219 = docs[3]["$defs"]["turn.start"];
 
 function validate124(data){
 let errors = 0;
@@ -8534,8 +8777,283 @@ var valid0 = _errs1 === errors;
 return errors === 0;
 }
 
-const schema222 = docs[5]["$defs"]["turn.finish.before"];
-const schema223 = docs[3]["$defs"]["turn.finish.before"];
+const schema221 = docs[5]["$defs"]["turn.finish.before"];
+const schema222 = docs[3]["$defs"]["turn.finish.before"];
+const schema224 = docs[3]["$defs"]["turnUsage"];
+const schema225 = docs[3]["$defs"]["usage"];
+const pattern55 = func0("^[A-Z]{3}$", "u");
+
+function validate130(data){
+let errors = 0;
+const _errs1 = errors;
+const _errs2 = errors;
+if(errors === _errs2){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((((data.kind === undefined) && (missing0 = "kind")) || ((data.scope === undefined) && (missing0 = "scope"))) || ((data.completeness === undefined) && (missing0 = "completeness"))) || ((data.provenance === undefined) && (missing0 = "provenance"))){
+return false;
+}
+else {
+const _errs6 = errors;
+for(const key0 in data){
+if(!(func27.call(schema225.properties, key0))){
+return false;
+break;
+}
+}
+if(_errs6 === errors){
+if(data.kind !== undefined){
+let data0 = data.kind;
+const _errs7 = errors;
+if(!((data0 === "amount") || (data0 === "total"))){
+return false;
+}
+var valid2 = _errs7 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.scope !== undefined){
+let data1 = data.scope;
+const _errs9 = errors;
+if(!((data1 === "attempt") || (data1 === "turn"))){
+return false;
+}
+var valid2 = _errs9 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.completeness !== undefined){
+let data2 = data.completeness;
+const _errs11 = errors;
+if(!(((data2 === "complete") || (data2 === "partial")) || (data2 === "unknown"))){
+return false;
+}
+var valid2 = _errs11 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.provenance !== undefined){
+let data3 = data.provenance;
+const _errs13 = errors;
+if(!(((data3 === "provider") || (data3 === "estimate")) || (data3 === "mixed"))){
+return false;
+}
+var valid2 = _errs13 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.inputTokens !== undefined){
+let data4 = data.inputTokens;
+const _errs15 = errors;
+if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
+return false;
+}
+if(errors === _errs15){
+if(typeof data4 == "number"){
+if(data4 < 0 || isNaN(data4)){
+return false;
+}
+}
+}
+var valid2 = _errs15 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.outputTokens !== undefined){
+let data5 = data.outputTokens;
+const _errs18 = errors;
+if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
+return false;
+}
+if(errors === _errs18){
+if(typeof data5 == "number"){
+if(data5 < 0 || isNaN(data5)){
+return false;
+}
+}
+}
+var valid2 = _errs18 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.cacheReadTokens !== undefined){
+let data6 = data.cacheReadTokens;
+const _errs21 = errors;
+if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
+return false;
+}
+if(errors === _errs21){
+if(typeof data6 == "number"){
+if(data6 < 0 || isNaN(data6)){
+return false;
+}
+}
+}
+var valid2 = _errs21 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.cacheWriteTokens !== undefined){
+let data7 = data.cacheWriteTokens;
+const _errs24 = errors;
+if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
+return false;
+}
+if(errors === _errs24){
+if(typeof data7 == "number"){
+if(data7 < 0 || isNaN(data7)){
+return false;
+}
+}
+}
+var valid2 = _errs24 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.cost !== undefined){
+let data8 = data.cost;
+const _errs27 = errors;
+if(errors === _errs27){
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+let missing1;
+if((((data8.amount === undefined) && (missing1 = "amount")) || ((data8.currency === undefined) && (missing1 = "currency"))) || ((data8.basis === undefined) && (missing1 = "basis"))){
+return false;
+}
+else {
+const _errs30 = errors;
+for(const key1 in data8){
+if(!(((key1 === "amount") || (key1 === "currency")) || (key1 === "basis"))){
+return false;
+break;
+}
+}
+if(_errs30 === errors){
+if(data8.amount !== undefined){
+let data9 = data8.amount;
+const _errs31 = errors;
+if(errors === _errs31){
+if(typeof data9 == "number"){
+if(data9 < 0 || isNaN(data9)){
+return false;
+}
+}
+else {
+return false;
+}
+}
+var valid3 = _errs31 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data8.currency !== undefined){
+let data10 = data8.currency;
+const _errs34 = errors;
+if(errors === _errs34){
+if(typeof data10 === "string"){
+if(!pattern55.test(data10)){
+return false;
+}
+}
+else {
+return false;
+}
+}
+var valid3 = _errs34 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data8.basis !== undefined){
+let data11 = data8.basis;
+const _errs37 = errors;
+if(!(((data11 === "billed") || (data11 === "reported")) || (data11 === "estimated"))){
+return false;
+}
+var valid3 = _errs37 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
+}
+}
+else {
+return false;
+}
+}
+var valid2 = _errs27 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+if(valid0){
+const _errs39 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.kind !== undefined){
+const _errs40 = errors;
+if("total" !== data.kind){
+return false;
+}
+var valid4 = _errs40 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data.scope !== undefined){
+const _errs42 = errors;
+if("turn" !== data.scope){
+return false;
+}
+var valid4 = _errs42 === errors;
+}
+else {
+var valid4 = true;
+}
+}
+}
+var valid0 = _errs39 === errors;
+}
+return errors === 0;
+}
+
 
 function validate129(data){
 let errors = 0;
@@ -8595,6 +9113,18 @@ var valid0 = _errs7 === errors;
 else {
 var valid0 = true;
 }
+if(valid0){
+if(data.usage !== undefined){
+const _errs9 = errors;
+if(!(validate130(data.usage))){
+errors++;
+}
+var valid0 = _errs9 === errors;
+}
+else {
+var valid0 = true;
+}
+}
 }
 }
 }
@@ -8624,25 +9154,39 @@ var valid0 = _errs1 === errors;
 return errors === 0;
 }
 
-const schema225 = docs[5]["$defs"]["model.request.before"];
-const schema226 = docs[3]["$defs"]["model.request.before"];
-const schema227 = docs[3]["$defs"]["model"];
-const pattern54 = func0("^[A-Z]{3}$", "u");
+const schema226 = docs[5]["$defs"]["model.request.before"];
+const schema227 = docs[3]["$defs"]["model.request.before"];
+const schema228 = docs[3]["$defs"]["model"];
 
-function validate135(data){
+function validate137(data){
 let errors = 0;
-if(errors === 0){
+const _errs2 = errors;
+const _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.id === undefined) && (missing0 = "id")) || ((data.provider === undefined) && (missing0 = "provider"))){
+if((data.pricing === undefined) && (missing0 = "pricing")){
+errors++;
+}
+}
+var valid0 = _errs3 === errors;
+if(valid0){
+return false;
+}
+else {
+errors = _errs2;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if(((data.id === undefined) && (missing1 = "id")) || ((data.provider === undefined) && (missing1 = "provider"))){
 return false;
 }
 else {
 if(data.id !== undefined){
 let data0 = data.id;
-const _errs2 = errors;
-const _errs3 = errors;
-if(errors === _errs3){
+const _errs5 = errors;
+const _errs6 = errors;
+if(errors === _errs6){
 if(typeof data0 === "string"){
 if(data0.length === 0){
 return false;
@@ -8652,17 +9196,17 @@ else {
 return false;
 }
 }
-var valid0 = _errs2 === errors;
+var valid1 = _errs5 === errors;
 }
 else {
-var valid0 = true;
+var valid1 = true;
 }
-if(valid0){
+if(valid1){
 if(data.provider !== undefined){
 let data1 = data.provider;
-const _errs5 = errors;
-const _errs6 = errors;
-if(errors === _errs6){
+const _errs8 = errors;
+const _errs9 = errors;
+if(errors === _errs9){
 if(typeof data1 === "string"){
 if(data1.length === 0){
 return false;
@@ -8672,91 +9216,10 @@ else {
 return false;
 }
 }
-var valid0 = _errs5 === errors;
+var valid1 = _errs8 === errors;
 }
 else {
-var valid0 = true;
-}
-if(valid0){
-if(data.pricing !== undefined){
-let data2 = data.pricing;
-const _errs8 = errors;
-if(errors === _errs8){
-if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
-let missing1;
-if((data2.currency === undefined) && (missing1 = "currency")){
-return false;
-}
-else {
-if(data2.currency !== undefined){
-let data3 = data2.currency;
-const _errs10 = errors;
-if(errors === _errs10){
-if(typeof data3 === "string"){
-if(!pattern54.test(data3)){
-return false;
-}
-}
-else {
-return false;
-}
-}
-var valid3 = _errs10 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data2.inputPerMillionTokens !== undefined){
-let data4 = data2.inputPerMillionTokens;
-const _errs13 = errors;
-if(errors === _errs13){
-if(typeof data4 == "number"){
-if(data4 < 0 || isNaN(data4)){
-return false;
-}
-}
-else {
-return false;
-}
-}
-var valid3 = _errs13 === errors;
-}
-else {
-var valid3 = true;
-}
-if(valid3){
-if(data2.outputPerMillionTokens !== undefined){
-let data5 = data2.outputPerMillionTokens;
-const _errs15 = errors;
-if(errors === _errs15){
-if(typeof data5 == "number"){
-if(data5 < 0 || isNaN(data5)){
-return false;
-}
-}
-else {
-return false;
-}
-}
-var valid3 = _errs15 === errors;
-}
-else {
-var valid3 = true;
-}
-}
-}
-}
-}
-else {
-return false;
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
+var valid1 = true;
 }
 }
 }
@@ -8768,9 +9231,9 @@ return false;
 return errors === 0;
 }
 
-const schema230 = docs[3]["$defs"]["attempt"];
+const schema231 = docs[3]["$defs"]["attempt"];
 
-function validate137(data){
+function validate139(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8840,58 +9303,95 @@ return errors === 0;
 }
 
 
-function validate134(data){
+function validate136(data){
 let errors = 0;
-if(errors === 0){
+const _errs3 = errors;
+const _errs4 = errors;
+const _errs5 = errors;
+let valid2 = false;
+const _errs6 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((((data.type === undefined) && (missing0 = "type")) || ((data.model === undefined) && (missing0 = "model"))) || ((data.attempt === undefined) && (missing0 = "attempt"))) || ((data.params === undefined) && (missing0 = "params"))) || ((data.items === undefined) && (missing0 = "items"))){
+if((data.usage === undefined) && (missing0 = "usage")){
+errors++;
+}
+}
+var _valid0 = _errs6 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const _errs7 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if((data.latencyMs === undefined) && (missing1 = "latencyMs")){
+errors++;
+}
+}
+var _valid0 = _errs7 === errors;
+valid2 = valid2 || _valid0;
+}
+if(!valid2){
+errors++;
+}
+else {
+errors = _errs5;
+}
+var valid1 = _errs4 === errors;
+if(valid1){
+return false;
+}
+else {
+errors = _errs3;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing2;
+if((((((data.type === undefined) && (missing2 = "type")) || ((data.model === undefined) && (missing2 = "model"))) || ((data.attempt === undefined) && (missing2 = "attempt"))) || ((data.params === undefined) && (missing2 = "params"))) || ((data.items === undefined) && (missing2 = "items"))){
 return false;
 }
 else {
 if(data.type !== undefined){
-const _errs3 = errors;
+const _errs10 = errors;
 if("model.request.before" !== data.type){
 return false;
 }
-var valid0 = _errs3 === errors;
+var valid3 = _errs10 === errors;
 }
 else {
-var valid0 = true;
+var valid3 = true;
 }
-if(valid0){
+if(valid3){
 if(data.model !== undefined){
-const _errs4 = errors;
-if(!(validate135(data.model))){
+const _errs11 = errors;
+if(!(validate137(data.model))){
 errors++;
 }
-var valid0 = _errs4 === errors;
+var valid3 = _errs11 === errors;
 }
 else {
-var valid0 = true;
+var valid3 = true;
 }
-if(valid0){
+if(valid3){
 if(data.attempt !== undefined){
-const _errs5 = errors;
-if(!(validate137(data.attempt))){
+const _errs12 = errors;
+if(!(validate139(data.attempt))){
 errors++;
 }
-var valid0 = _errs5 === errors;
+var valid3 = _errs12 === errors;
 }
 else {
-var valid0 = true;
+var valid3 = true;
 }
-if(valid0){
+if(valid3){
 if(data.params !== undefined){
 let data3 = data.params;
-const _errs6 = errors;
+const _errs13 = errors;
 if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){
 return false;
 }
-var valid0 = _errs6 === errors;
+var valid3 = _errs13 === errors;
 }
 else {
-var valid0 = true;
+var valid3 = true;
 }
 }
 }
@@ -8906,7 +9406,7 @@ return errors === 0;
 }
 
 
-function validate132(data){
+function validate134(data){
 let errors = 0;
 const _errs0 = errors;
 if(!(validate36(data))){
@@ -8915,7 +9415,7 @@ errors++;
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate134(data))){
+if(!(validate136(data))){
 errors++;
 }
 var valid0 = _errs1 === errors;
@@ -8923,10 +9423,11 @@ var valid0 = _errs1 === errors;
 return errors === 0;
 }
 
-const schema233 = docs[5]["$defs"]["model.switch.before"];
-const schema234 = docs[3]["$defs"]["model.switch.before"];
+const schema234 = docs[5]["$defs"]["model.switch.before"];
+const schema235 = docs[3]["$defs"]["model.switch.before"];
+const schema237 = docs[3]["$defs"]["pricing"];
 
-function validate143(data){
+function validate145(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -8948,7 +9449,7 @@ var valid0 = true;
 if(valid0){
 if(data.current !== undefined){
 const _errs4 = errors;
-if(!(validate135(data.current))){
+if(!(validate137(data.current))){
 errors++;
 }
 var valid0 = _errs4 === errors;
@@ -8959,7 +9460,7 @@ var valid0 = true;
 if(valid0){
 if(data.proposed !== undefined){
 const _errs5 = errors;
-if(!(validate135(data.proposed))){
+if(!(validate137(data.proposed))){
 errors++;
 }
 var valid0 = _errs5 === errors;
@@ -8987,117 +9488,84 @@ var valid0 = _errs6 === errors;
 else {
 var valid0 = true;
 }
-}
-}
-}
-}
-}
-else {
-return false;
-}
-}
-return errors === 0;
-}
-
-
-function validate141(data){
-let errors = 0;
-const _errs0 = errors;
-if(!(validate36(data))){
-errors++;
-}
-var valid0 = _errs0 === errors;
 if(valid0){
-const _errs1 = errors;
-if(!(validate143(data))){
-errors++;
-}
-var valid0 = _errs1 === errors;
-}
-return errors === 0;
-}
-
-const schema236 = docs[5]["$defs"]["tool.permission.request"];
-const schema237 = docs[3]["$defs"]["tool.permission.request"];
-
-function validate150(data){
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((((((data.type === undefined) && (missing0 = "type")) || ((data.call === undefined) && (missing0 = "call"))) || ((data.tool === undefined) && (missing0 = "tool"))) || ((data.path === undefined) && (missing0 = "path"))) || ((data.suggestions === undefined) && (missing0 = "suggestions"))) || ((data.sandboxBypass === undefined) && (missing0 = "sandboxBypass"))){
-return false;
-}
-else {
-if(data.type !== undefined){
-const _errs3 = errors;
-if("tool.permission.request" !== data.type){
-return false;
-}
-var valid0 = _errs3 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.call !== undefined){
-const _errs4 = errors;
-if(!(validate71(data.call))){
-errors++;
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.tool !== undefined){
-const _errs5 = errors;
-if(!(validate83(data.tool))){
-errors++;
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.path !== undefined){
-let data3 = data.path;
-const _errs6 = errors;
-const _errs7 = errors;
-if(errors === _errs7){
-if(typeof data3 === "string"){
-if(data3.length === 0){
-return false;
-}
-}
-else {
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.suggestions !== undefined){
-let data4 = data.suggestions;
+if(data.pricing !== undefined){
+let data4 = data.pricing;
 const _errs9 = errors;
-if(errors === _errs9){
-if(Array.isArray(data4)){
-var valid2 = true;
-const len0 = data4.length;
-for(let i0=0; i0<len0; i0++){
-let data5 = data4[i0];
-const _errs11 = errors;
-if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
+const _errs10 = errors;
+if(errors === _errs10){
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+let missing1;
+if((data4.currency === undefined) && (missing1 = "currency")){
 return false;
 }
-var valid2 = _errs11 === errors;
-if(!valid2){
+else {
+const _errs13 = errors;
+for(const key0 in data4){
+if(!(((key0 === "currency") || (key0 === "inputPerMillionTokens")) || (key0 === "outputPerMillionTokens"))){
+return false;
 break;
+}
+}
+if(_errs13 === errors){
+if(data4.currency !== undefined){
+let data5 = data4.currency;
+const _errs14 = errors;
+if(errors === _errs14){
+if(typeof data5 === "string"){
+if(!pattern55.test(data5)){
+return false;
+}
+}
+else {
+return false;
+}
+}
+var valid3 = _errs14 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data4.inputPerMillionTokens !== undefined){
+let data6 = data4.inputPerMillionTokens;
+const _errs17 = errors;
+if(errors === _errs17){
+if(typeof data6 == "number"){
+if(data6 < 0 || isNaN(data6)){
+return false;
+}
+}
+else {
+return false;
+}
+}
+var valid3 = _errs17 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data4.outputPerMillionTokens !== undefined){
+let data7 = data4.outputPerMillionTokens;
+const _errs20 = errors;
+if(errors === _errs20){
+if(typeof data7 == "number"){
+if(data7 < 0 || isNaN(data7)){
+return false;
+}
+}
+else {
+return false;
+}
+}
+var valid3 = _errs20 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
 }
 }
 }
@@ -9110,18 +9578,6 @@ var valid0 = _errs9 === errors;
 else {
 var valid0 = true;
 }
-if(valid0){
-if(data.sandboxBypass !== undefined){
-const _errs13 = errors;
-if(typeof data.sandboxBypass !== "boolean"){
-return false;
-}
-var valid0 = _errs13 === errors;
-}
-else {
-var valid0 = true;
-}
-}
 }
 }
 }
@@ -9136,7 +9592,7 @@ return errors === 0;
 }
 
 
-function validate148(data){
+function validate143(data){
 let errors = 0;
 const _errs0 = errors;
 if(!(validate36(data))){
@@ -9145,7 +9601,7 @@ errors++;
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate150(data))){
+if(!(validate145(data))){
 errors++;
 }
 var valid0 = _errs1 === errors;
@@ -9153,11 +9609,184 @@ var valid0 = _errs1 === errors;
 return errors === 0;
 }
 
-const schema239 = docs[5]["$defs"]["tool.batch.after"];
-const schema240 = docs[3]["$defs"]["tool.batch.after"];
-const schema244 = docs[3]["$defs"]["batchCall"];
+const schema238 = docs[5]["$defs"]["tool.permission.request"];
+const schema239 = docs[3]["$defs"]["tool.permission.request"];
 
-function validate158(data){
+function validate152(data){
+let errors = 0;
+const _errs3 = errors;
+const _errs4 = errors;
+const _errs5 = errors;
+let valid2 = false;
+const _errs6 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.outcome === undefined) && (missing0 = "outcome")){
+errors++;
+}
+}
+var _valid0 = _errs6 === errors;
+valid2 = valid2 || _valid0;
+if(!valid2){
+const _errs7 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if((data.execution === undefined) && (missing1 = "execution")){
+errors++;
+}
+}
+var _valid0 = _errs7 === errors;
+valid2 = valid2 || _valid0;
+}
+if(!valid2){
+errors++;
+}
+else {
+errors = _errs5;
+}
+var valid1 = _errs4 === errors;
+if(valid1){
+return false;
+}
+else {
+errors = _errs3;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing2;
+if(((((((data.type === undefined) && (missing2 = "type")) || ((data.call === undefined) && (missing2 = "call"))) || ((data.tool === undefined) && (missing2 = "tool"))) || ((data.path === undefined) && (missing2 = "path"))) || ((data.suggestions === undefined) && (missing2 = "suggestions"))) || ((data.sandboxBypass === undefined) && (missing2 = "sandboxBypass"))){
+return false;
+}
+else {
+if(data.type !== undefined){
+const _errs10 = errors;
+if("tool.permission.request" !== data.type){
+return false;
+}
+var valid3 = _errs10 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data.call !== undefined){
+const _errs11 = errors;
+if(!(validate71(data.call))){
+errors++;
+}
+var valid3 = _errs11 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data.tool !== undefined){
+const _errs12 = errors;
+if(!(validate83(data.tool))){
+errors++;
+}
+var valid3 = _errs12 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data.path !== undefined){
+let data3 = data.path;
+const _errs13 = errors;
+const _errs14 = errors;
+if(errors === _errs14){
+if(typeof data3 === "string"){
+if(data3.length === 0){
+return false;
+}
+}
+else {
+return false;
+}
+}
+var valid3 = _errs13 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data.suggestions !== undefined){
+let data4 = data.suggestions;
+const _errs16 = errors;
+if(errors === _errs16){
+if(Array.isArray(data4)){
+var valid5 = true;
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+let data5 = data4[i0];
+const _errs18 = errors;
+if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
+return false;
+}
+var valid5 = _errs18 === errors;
+if(!valid5){
+break;
+}
+}
+}
+else {
+return false;
+}
+}
+var valid3 = _errs16 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data.sandboxBypass !== undefined){
+const _errs20 = errors;
+if(typeof data.sandboxBypass !== "boolean"){
+return false;
+}
+var valid3 = _errs20 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+return false;
+}
+}
+return errors === 0;
+}
+
+
+function validate150(data){
+let errors = 0;
+const _errs0 = errors;
+if(!(validate36(data))){
+errors++;
+}
+var valid0 = _errs0 === errors;
+if(valid0){
+const _errs1 = errors;
+if(!(validate152(data))){
+errors++;
+}
+var valid0 = _errs1 === errors;
+}
+return errors === 0;
+}
+
+const schema241 = docs[5]["$defs"]["tool.batch.after"];
+const schema242 = docs[3]["$defs"]["tool.batch.after"];
+const schema246 = docs[3]["$defs"]["batchCall"];
+
+function validate160(data){
 let errors = 0;
 const _errs2 = errors;
 const _errs3 = errors;
@@ -9515,47 +10144,93 @@ errors++;
 return false;
 }
 var valid21 = _errs61 === errors;
+if(valid21){
+const _errs69 = errors;
+const _errs70 = errors;
+let valid27 = true;
+const _errs71 = errors;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+let missing13;
+if((data11.reason === undefined) && (missing13 = "reason")){
+errors++;
+}
+else {
+if(data11.reason !== undefined){
+if("supplied_result" !== data11.reason){
+errors++;
+}
+}
+}
+}
+var _valid5 = _errs71 === errors;
+errors = _errs70;
+if(_valid5){
+const _errs73 = errors;
+const _errs74 = errors;
+const _errs75 = errors;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+let missing14;
+if((data11.detail === undefined) && (missing14 = "detail")){
+errors++;
+}
+}
+var valid29 = _errs75 === errors;
+if(valid29){
+return false;
+}
+else {
+errors = _errs74;
+}
+var _valid5 = _errs73 === errors;
+valid27 = _valid5;
+}
+if(!valid27){
+errors++;
+return false;
+}
+var valid21 = _errs69 === errors;
+}
 }
 if(errors === _errs52){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-let missing13;
-if((data11.status === undefined) && (missing13 = "status")){
+let missing15;
+if((data11.status === undefined) && (missing15 = "status")){
 return false;
 }
 else {
 if(data11.status !== undefined){
-let data14 = data11.status;
-const _errs69 = errors;
-if(!((data14 === "executed") || (data14 === "skipped"))){
+let data15 = data11.status;
+const _errs77 = errors;
+if(!((data15 === "executed") || (data15 === "skipped"))){
 return false;
 }
-var valid27 = _errs69 === errors;
+var valid30 = _errs77 === errors;
 }
 else {
-var valid27 = true;
+var valid30 = true;
 }
-if(valid27){
+if(valid30){
 if(data11.reason !== undefined){
-let data15 = data11.reason;
-const _errs71 = errors;
-if(!(((((data15 === "supplied_result") || (data15 === "policy")) || (data15 === "cancelled")) || (data15 === "timeout")) || (data15 === "other"))){
+let data16 = data11.reason;
+const _errs79 = errors;
+if(!(((((data16 === "supplied_result") || (data16 === "policy")) || (data16 === "cancelled")) || (data16 === "timeout")) || (data16 === "other"))){
 return false;
 }
-var valid27 = _errs71 === errors;
+var valid30 = _errs79 === errors;
 }
 else {
-var valid27 = true;
+var valid30 = true;
 }
-if(valid27){
+if(valid30){
 if(data11.detail !== undefined){
-const _errs73 = errors;
+const _errs81 = errors;
 if(typeof data11.detail !== "string"){
 return false;
 }
-var valid27 = _errs73 === errors;
+var valid30 = _errs81 === errors;
 }
 else {
-var valid27 = true;
+var valid30 = true;
 }
 }
 }
@@ -9572,11 +10247,11 @@ var valid17 = true;
 }
 if(valid17){
 if(data.error !== undefined){
-const _errs75 = errors;
+const _errs83 = errors;
 if(!(validate99(data.error))){
 errors++;
 }
-var valid17 = _errs75 === errors;
+var valid17 = _errs83 === errors;
 }
 else {
 var valid17 = true;
@@ -9596,7 +10271,7 @@ return errors === 0;
 }
 
 
-function validate157(data){
+function validate159(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -9731,7 +10406,7 @@ var valid7 = true;
 const len1 = data6.length;
 for(let i2=0; i2<len1; i2++){
 const _errs21 = errors;
-if(!(validate158(data6[i2]))){
+if(!(validate160(data6[i2]))){
 errors++;
 }
 var valid7 = _errs21 === errors;
@@ -9761,7 +10436,7 @@ return errors === 0;
 }
 
 
-function validate155(data){
+function validate157(data){
 let errors = 0;
 const _errs0 = errors;
 if(!(validate36(data))){
@@ -9770,7 +10445,7 @@ errors++;
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate157(data))){
+if(!(validate159(data))){
 errors++;
 }
 var valid0 = _errs1 === errors;
@@ -9778,12 +10453,12 @@ var valid0 = _errs1 === errors;
 return errors === 0;
 }
 
-const schema250 = docs[5]["$defs"]["context.compact.before"];
-const schema251 = docs[3]["$defs"]["context.compact.before"];
-const schema253 = docs[1]["$defs"]["textParts"];
-const schema254 = docs[1]["$defs"]["textPart"];
+const schema252 = docs[5]["$defs"]["context.compact.before"];
+const schema253 = docs[3]["$defs"]["context.compact.before"];
+const schema255 = docs[1]["$defs"]["textParts"];
+const schema256 = docs[1]["$defs"]["textPart"];
 
-function validate169(data){
+function validate171(data){
 let errors = 0;
 const _errs2 = errors;
 const _errs5 = errors;
@@ -10115,7 +10790,7 @@ return errors === 0;
 }
 
 
-function validate168(data){
+function validate170(data){
 let errors = 0;
 if(errors === 0){
 if(Array.isArray(data)){
@@ -10123,7 +10798,7 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate169(data[i0]))){
+if(!(validate171(data[i0]))){
 errors++;
 }
 var valid0 = _errs1 === errors;
@@ -10140,7 +10815,7 @@ return errors === 0;
 }
 
 
-function validate167(data){
+function validate169(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10182,7 +10857,7 @@ var valid0 = true;
 if(valid0){
 if(data.instructions !== undefined){
 const _errs7 = errors;
-if(!(validate168(data.instructions))){
+if(!(validate170(data.instructions))){
 errors++;
 }
 var valid0 = _errs7 === errors;
@@ -10202,7 +10877,7 @@ return errors === 0;
 }
 
 
-function validate165(data){
+function validate167(data){
 let errors = 0;
 const _errs0 = errors;
 if(!(validate36(data))){
@@ -10211,7 +10886,7 @@ errors++;
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate167(data))){
+if(!(validate169(data))){
 errors++;
 }
 var valid0 = _errs1 === errors;
@@ -10219,178 +10894,355 @@ var valid0 = _errs1 === errors;
 return errors === 0;
 }
 
-const schema261 = docs[5]["$defs"]["context.compact.after"];
-const schema262 = docs[3]["$defs"]["context.compact.after"];
+const schema263 = docs[5]["$defs"]["context.compact.after"];
+const schema264 = docs[3]["$defs"]["context.compact.after"];
 
-function validate180(data){
+function validate182(data){
 let errors = 0;
-if(errors === 0){
+const _errs2 = errors;
+const _errs3 = errors;
+let valid1 = true;
+const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((((data.type === undefined) && (missing0 = "type")) || ((data.summary === undefined) && (missing0 = "summary"))) || ((data.removed === undefined) && (missing0 = "removed"))) || ((data.execution === undefined) && (missing0 = "execution"))){
+if((data.execution === undefined) && (missing0 = "execution")){
+errors++;
+}
+else {
+if(data.execution !== undefined){
+let data0 = data.execution;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+let missing1;
+if((data0.status === undefined) && (missing1 = "status")){
+errors++;
+}
+else {
+if(data0.status !== undefined){
+if("skipped" !== data0.status){
+errors++;
+}
+}
+}
+}
+}
+}
+}
+var _valid0 = _errs4 === errors;
+errors = _errs3;
+if(_valid0){
+const _errs7 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.execution !== undefined){
+let data2 = data.execution;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.reason !== undefined){
+if("supplied_result" !== data2.reason){
+return false;
+}
+}
+}
+}
+}
+var _valid0 = _errs7 === errors;
+valid1 = _valid0;
+}
+if(!valid1){
+errors++;
+return false;
+}
+var valid0 = _errs2 === errors;
+if(valid0){
+const _errs11 = errors;
+const _errs12 = errors;
+let valid6 = true;
+const _errs13 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing2;
+if((data.execution === undefined) && (missing2 = "execution")){
+errors++;
+}
+else {
+if(data.execution !== undefined){
+let data4 = data.execution;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+let missing3;
+if((data4.status === undefined) && (missing3 = "status")){
+errors++;
+}
+else {
+if(data4.status !== undefined){
+if("skipped" !== data4.status){
+errors++;
+}
+}
+}
+}
+}
+}
+}
+var _valid1 = _errs13 === errors;
+errors = _errs12;
+if(_valid1){
+const _errs16 = errors;
+const _errs17 = errors;
+const _errs18 = errors;
+const _errs19 = errors;
+let valid10 = false;
+const _errs20 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing4;
+if((data.usage === undefined) && (missing4 = "usage")){
+errors++;
+}
+}
+var _valid2 = _errs20 === errors;
+valid10 = valid10 || _valid2;
+if(!valid10){
+const _errs21 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing5;
+if((data.latencyMs === undefined) && (missing5 = "latencyMs")){
+errors++;
+}
+}
+var _valid2 = _errs21 === errors;
+valid10 = valid10 || _valid2;
+}
+if(!valid10){
+errors++;
+}
+else {
+errors = _errs19;
+}
+var valid9 = _errs18 === errors;
+if(valid9){
+return false;
+}
+else {
+errors = _errs17;
+}
+var _valid1 = _errs16 === errors;
+valid6 = _valid1;
+}
+if(!valid6){
+errors++;
+return false;
+}
+var valid0 = _errs11 === errors;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing6;
+if(((((data.type === undefined) && (missing6 = "type")) || ((data.summary === undefined) && (missing6 = "summary"))) || ((data.removed === undefined) && (missing6 = "removed"))) || ((data.execution === undefined) && (missing6 = "execution"))){
 return false;
 }
 else {
 if(data.type !== undefined){
-const _errs3 = errors;
+const _errs24 = errors;
 if("context.compact.after" !== data.type){
 return false;
 }
-var valid0 = _errs3 === errors;
+var valid11 = _errs24 === errors;
 }
 else {
-var valid0 = true;
+var valid11 = true;
 }
-if(valid0){
+if(valid11){
 if(data.summary !== undefined){
-const _errs4 = errors;
-if(!(validate168(data.summary))){
+const _errs25 = errors;
+if(!(validate170(data.summary))){
 errors++;
 }
-var valid0 = _errs4 === errors;
+var valid11 = _errs25 === errors;
 }
 else {
-var valid0 = true;
+var valid11 = true;
 }
-if(valid0){
+if(valid11){
 if(data.removed !== undefined){
-const _errs5 = errors;
+const _errs26 = errors;
 if(!(Array.isArray(data.removed))){
 return false;
 }
-var valid0 = _errs5 === errors;
+var valid11 = _errs26 === errors;
 }
 else {
-var valid0 = true;
+var valid11 = true;
 }
-if(valid0){
+if(valid11){
 if(data.execution !== undefined){
-let data3 = data.execution;
-const _errs7 = errors;
-const _errs8 = errors;
-const _errs11 = errors;
-const _errs12 = errors;
-let valid3 = true;
-const _errs13 = errors;
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-let missing1;
-if((data3.status === undefined) && (missing1 = "status")){
-errors++;
-}
-else {
-if(data3.status !== undefined){
-if("skipped" !== data3.status){
-errors++;
-}
-}
-}
-}
-var _valid0 = _errs13 === errors;
-errors = _errs12;
-if(_valid0){
-const _errs15 = errors;
-if(errors === _errs15){
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-let missing2;
-if((data3.reason === undefined) && (missing2 = "reason")){
-return false;
-}
-}
-}
-var _valid0 = _errs15 === errors;
-valid3 = _valid0;
-}
-if(!valid3){
-errors++;
-return false;
-}
-var valid2 = _errs11 === errors;
-if(valid2){
-const _errs17 = errors;
-const _errs18 = errors;
-let valid5 = true;
-const _errs19 = errors;
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-let missing3;
-if((data3.status === undefined) && (missing3 = "status")){
-errors++;
-}
-else {
-if(data3.status !== undefined){
-if("executed" !== data3.status){
-errors++;
-}
-}
-}
-}
-var _valid1 = _errs19 === errors;
-errors = _errs18;
-if(_valid1){
-const _errs21 = errors;
-const _errs22 = errors;
-const _errs23 = errors;
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-let missing4;
-if((data3.reason === undefined) && (missing4 = "reason")){
-errors++;
-}
-}
-var valid7 = _errs23 === errors;
-if(valid7){
-return false;
-}
-else {
-errors = _errs22;
-}
-var _valid1 = _errs21 === errors;
-valid5 = _valid1;
-}
-if(!valid5){
-errors++;
-return false;
-}
-var valid2 = _errs17 === errors;
-}
-if(errors === _errs8){
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-let missing5;
-if((data3.status === undefined) && (missing5 = "status")){
-return false;
-}
-else {
-if(data3.status !== undefined){
-let data6 = data3.status;
-const _errs25 = errors;
-if(!((data6 === "executed") || (data6 === "skipped"))){
-return false;
-}
-var valid8 = _errs25 === errors;
-}
-else {
-var valid8 = true;
-}
-if(valid8){
-if(data3.reason !== undefined){
-let data7 = data3.reason;
-const _errs27 = errors;
-if(!(((((data7 === "supplied_result") || (data7 === "policy")) || (data7 === "cancelled")) || (data7 === "timeout")) || (data7 === "other"))){
-return false;
-}
-var valid8 = _errs27 === errors;
-}
-else {
-var valid8 = true;
-}
-if(valid8){
-if(data3.detail !== undefined){
+let data9 = data.execution;
+const _errs28 = errors;
 const _errs29 = errors;
-if(typeof data3.detail !== "string"){
+const _errs32 = errors;
+const _errs33 = errors;
+let valid14 = true;
+const _errs34 = errors;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+let missing7;
+if((data9.status === undefined) && (missing7 = "status")){
+errors++;
+}
+else {
+if(data9.status !== undefined){
+if("skipped" !== data9.status){
+errors++;
+}
+}
+}
+}
+var _valid3 = _errs34 === errors;
+errors = _errs33;
+if(_valid3){
+const _errs36 = errors;
+if(errors === _errs36){
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+let missing8;
+if((data9.reason === undefined) && (missing8 = "reason")){
 return false;
 }
-var valid8 = _errs29 === errors;
+}
+}
+var _valid3 = _errs36 === errors;
+valid14 = _valid3;
+}
+if(!valid14){
+errors++;
+return false;
+}
+var valid13 = _errs32 === errors;
+if(valid13){
+const _errs38 = errors;
+const _errs39 = errors;
+let valid16 = true;
+const _errs40 = errors;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+let missing9;
+if((data9.status === undefined) && (missing9 = "status")){
+errors++;
 }
 else {
-var valid8 = true;
+if(data9.status !== undefined){
+if("executed" !== data9.status){
+errors++;
+}
+}
+}
+}
+var _valid4 = _errs40 === errors;
+errors = _errs39;
+if(_valid4){
+const _errs42 = errors;
+const _errs43 = errors;
+const _errs44 = errors;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+let missing10;
+if((data9.reason === undefined) && (missing10 = "reason")){
+errors++;
+}
+}
+var valid18 = _errs44 === errors;
+if(valid18){
+return false;
+}
+else {
+errors = _errs43;
+}
+var _valid4 = _errs42 === errors;
+valid16 = _valid4;
+}
+if(!valid16){
+errors++;
+return false;
+}
+var valid13 = _errs38 === errors;
+if(valid13){
+const _errs46 = errors;
+const _errs47 = errors;
+let valid19 = true;
+const _errs48 = errors;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+let missing11;
+if((data9.reason === undefined) && (missing11 = "reason")){
+errors++;
+}
+else {
+if(data9.reason !== undefined){
+if("supplied_result" !== data9.reason){
+errors++;
+}
+}
+}
+}
+var _valid5 = _errs48 === errors;
+errors = _errs47;
+if(_valid5){
+const _errs50 = errors;
+const _errs51 = errors;
+const _errs52 = errors;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+let missing12;
+if((data9.detail === undefined) && (missing12 = "detail")){
+errors++;
+}
+}
+var valid21 = _errs52 === errors;
+if(valid21){
+return false;
+}
+else {
+errors = _errs51;
+}
+var _valid5 = _errs50 === errors;
+valid19 = _valid5;
+}
+if(!valid19){
+errors++;
+return false;
+}
+var valid13 = _errs46 === errors;
+}
+}
+if(errors === _errs29){
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+let missing13;
+if((data9.status === undefined) && (missing13 = "status")){
+return false;
+}
+else {
+if(data9.status !== undefined){
+let data13 = data9.status;
+const _errs54 = errors;
+if(!((data13 === "executed") || (data13 === "skipped"))){
+return false;
+}
+var valid22 = _errs54 === errors;
+}
+else {
+var valid22 = true;
+}
+if(valid22){
+if(data9.reason !== undefined){
+let data14 = data9.reason;
+const _errs56 = errors;
+if(!(((((data14 === "supplied_result") || (data14 === "policy")) || (data14 === "cancelled")) || (data14 === "timeout")) || (data14 === "other"))){
+return false;
+}
+var valid22 = _errs56 === errors;
+}
+else {
+var valid22 = true;
+}
+if(valid22){
+if(data9.detail !== undefined){
+const _errs58 = errors;
+if(typeof data9.detail !== "string"){
+return false;
+}
+var valid22 = _errs58 === errors;
+}
+else {
+var valid22 = true;
 }
 }
 }
@@ -10400,10 +11252,10 @@ else {
 return false;
 }
 }
-var valid0 = _errs7 === errors;
+var valid11 = _errs28 === errors;
 }
 else {
-var valid0 = true;
+var valid11 = true;
 }
 }
 }
@@ -10418,7 +11270,7 @@ return errors === 0;
 }
 
 
-function validate178(data){
+function validate180(data){
 let errors = 0;
 const _errs0 = errors;
 if(!(validate36(data))){
@@ -10427,7 +11279,7 @@ errors++;
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate180(data))){
+if(!(validate182(data))){
 errors++;
 }
 var valid0 = _errs1 === errors;
@@ -10435,12 +11287,12 @@ var valid0 = _errs1 === errors;
 return errors === 0;
 }
 
-const schema264 = docs[5]["$defs"]["task.change.before"];
-const schema265 = docs[4]["$defs"]["task.change.before"];
-const schema266 = docs[4]["$defs"]["task"];
-const schema268 = docs[4]["$defs"]["changeOperation"];
+const schema266 = docs[5]["$defs"]["task.change.before"];
+const schema267 = docs[4]["$defs"]["task.change.before"];
+const schema268 = docs[4]["$defs"]["task"];
+const schema270 = docs[4]["$defs"]["changeOperation"];
 
-function validate187(data){
+function validate189(data){
 let errors = 0;
 const _errs4 = errors;
 let valid1 = true;
@@ -10590,7 +11442,7 @@ return errors === 0;
 }
 
 
-function validate186(data){
+function validate188(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10612,7 +11464,7 @@ var valid0 = true;
 if(valid0){
 if(data.task !== undefined){
 const _errs4 = errors;
-if(!(validate187(data.task))){
+if(!(validate189(data.task))){
 errors++;
 }
 var valid0 = _errs4 === errors;
@@ -10631,7 +11483,7 @@ return errors === 0;
 }
 
 
-function validate184(data){
+function validate186(data){
 let errors = 0;
 const _errs0 = errors;
 if(!(validate36(data))){
@@ -10640,7 +11492,7 @@ errors++;
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate186(data))){
+if(!(validate188(data))){
 errors++;
 }
 var valid0 = _errs1 === errors;
@@ -10648,13 +11500,13 @@ var valid0 = _errs1 === errors;
 return errors === 0;
 }
 
-const schema270 = docs[5]["$defs"]["user.elicitation.request"];
-const schema271 = docs[2]["$defs"]["user.elicitation.request"];
-const schema273 = docs[2]["$defs"]["elicitationMode"];
+const schema272 = docs[5]["$defs"]["user.elicitation.request"];
+const schema273 = docs[2]["$defs"]["user.elicitation.request"];
+const schema275 = docs[2]["$defs"]["elicitationMode"];
 
 
 
-function validate193(data){
+function validate195(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10726,7 +11578,7 @@ var valid1 = true;
 if(valid1){
 if(data1.request !== undefined){
 const _errs13 = errors;
-if(!(validate169(data1.request))){
+if(!(validate171(data1.request))){
 errors++;
 }
 var valid1 = _errs13 === errors;
@@ -10759,7 +11611,7 @@ return errors === 0;
 }
 
 
-function validate191(data){
+function validate193(data){
 let errors = 0;
 const _errs0 = errors;
 if(!(validate36(data))){
@@ -10768,7 +11620,7 @@ errors++;
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate193(data))){
+if(!(validate195(data))){
 errors++;
 }
 var valid0 = _errs1 === errors;
@@ -10776,10 +11628,10 @@ var valid0 = _errs1 === errors;
 return errors === 0;
 }
 
-const schema281 = docs[5]["$defs"]["user.elicitation.result"];
-const schema282 = docs[2]["$defs"]["user.elicitation.result"];
+const schema283 = docs[5]["$defs"]["user.elicitation.result"];
+const schema284 = docs[2]["$defs"]["user.elicitation.result"];
 
-function validate204(data){
+function validate206(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -10863,7 +11715,7 @@ var valid1 = true;
 if(valid1){
 if(data1.result !== undefined){
 const _errs15 = errors;
-if(!(validate169(data1.result))){
+if(!(validate171(data1.result))){
 errors++;
 }
 var valid1 = _errs15 === errors;
@@ -10897,7 +11749,7 @@ return errors === 0;
 }
 
 
-function validate202(data){
+function validate204(data){
 let errors = 0;
 const _errs0 = errors;
 if(!(validate36(data))){
@@ -10906,7 +11758,7 @@ errors++;
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate204(data))){
+if(!(validate206(data))){
 errors++;
 }
 var valid0 = _errs1 === errors;
@@ -10914,12 +11766,12 @@ var valid0 = _errs1 === errors;
 return errors === 0;
 }
 
-const schema285 = docs[5]["$defs"]["user.message.inbound"];
-const schema286 = docs[2]["$defs"]["user.message.inbound"];
+const schema287 = docs[5]["$defs"]["user.message.inbound"];
+const schema288 = docs[2]["$defs"]["user.message.inbound"];
 
 
 
-function validate210(data){
+function validate212(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11063,7 +11915,7 @@ return errors === 0;
 }
 
 
-function validate208(data){
+function validate210(data){
 let errors = 0;
 const _errs0 = errors;
 if(!(validate36(data))){
@@ -11072,7 +11924,7 @@ errors++;
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate210(data))){
+if(!(validate212(data))){
 errors++;
 }
 var valid0 = _errs1 === errors;
@@ -11080,10 +11932,10 @@ var valid0 = _errs1 === errors;
 return errors === 0;
 }
 
-const schema293 = docs[5]["$defs"]["user.message.outbound"];
-const schema294 = docs[2]["$defs"]["user.message.outbound"];
+const schema295 = docs[5]["$defs"]["user.message.outbound"];
+const schema296 = docs[2]["$defs"]["user.message.outbound"];
 
-function validate218(data){
+function validate220(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11206,7 +12058,7 @@ return errors === 0;
 }
 
 
-function validate216(data){
+function validate218(data){
 let errors = 0;
 const _errs0 = errors;
 if(!(validate36(data))){
@@ -11215,7 +12067,7 @@ errors++;
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate218(data))){
+if(!(validate220(data))){
 errors++;
 }
 var valid0 = _errs1 === errors;
@@ -11223,12 +12075,12 @@ var valid0 = _errs1 === errors;
 return errors === 0;
 }
 
-const schema296 = docs[5]["$defs"]["workspace.change.before"];
-const schema297 = docs[4]["$defs"]["workspace.change.before"];
-const schema298 = docs[4]["$defs"]["workspace"];
-const schema299 = docs[4]["$defs"]["workspaceState"];
+const schema298 = docs[5]["$defs"]["workspace.change.before"];
+const schema299 = docs[4]["$defs"]["workspace.change.before"];
+const schema300 = docs[4]["$defs"]["workspace"];
+const schema301 = docs[4]["$defs"]["workspaceState"];
 
-function validate226(data){
+function validate228(data){
 let errors = 0;
 const _errs3 = errors;
 let valid1 = false;
@@ -11327,7 +12179,7 @@ return errors === 0;
 }
 
 
-function validate225(data){
+function validate227(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11358,7 +12210,7 @@ var valid0 = true;
 if(valid0){
 if(data.change !== undefined){
 const _errs5 = errors;
-if(!(validate226(data.change))){
+if(!(validate228(data.change))){
 errors++;
 }
 var valid0 = _errs5 === errors;
@@ -11369,7 +12221,7 @@ var valid0 = true;
 if(valid0){
 if(data.prior !== undefined){
 const _errs6 = errors;
-if(!(validate226(data.prior))){
+if(!(validate228(data.prior))){
 errors++;
 }
 var valid0 = _errs6 === errors;
@@ -11402,7 +12254,7 @@ return errors === 0;
 }
 
 
-function validate224(data){
+function validate226(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -11424,7 +12276,7 @@ var valid0 = true;
 if(valid0){
 if(data.workspace !== undefined){
 const _errs4 = errors;
-if(!(validate225(data.workspace))){
+if(!(validate227(data.workspace))){
 errors++;
 }
 var valid0 = _errs4 === errors;
@@ -11443,7 +12295,7 @@ return errors === 0;
 }
 
 
-function validate222(data){
+function validate224(data){
 let errors = 0;
 const _errs0 = errors;
 if(!(validate36(data))){
@@ -11452,7 +12304,7 @@ errors++;
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate224(data))){
+if(!(validate226(data))){
 errors++;
 }
 var valid0 = _errs1 === errors;
@@ -11460,200 +12312,663 @@ var valid0 = _errs1 === errors;
 return errors === 0;
 }
 
-const schema301 = docs[5]["$defs"]["model.response.after"];
-const schema302 = docs[3]["$defs"]["model.response.after"];
+const schema303 = docs[5]["$defs"]["model.response.after"];
+const schema304 = docs[3]["$defs"]["model.response.after"];
+const schema307 = docs[3]["$defs"]["attemptUsage"];
 
-function validate234(data){
+function validate239(data){
 let errors = 0;
-if(errors === 0){
+const _errs1 = errors;
+const _errs2 = errors;
+if(errors === _errs2){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((((((data.type === undefined) && (missing0 = "type")) || ((data.model === undefined) && (missing0 = "model"))) || ((data.attempt === undefined) && (missing0 = "attempt"))) || ((data.execution === undefined) && (missing0 = "execution"))) || ((data.items === undefined) && (missing0 = "items"))) || ((data.finishReason === undefined) && (missing0 = "finishReason"))){
+if(((((data.kind === undefined) && (missing0 = "kind")) || ((data.scope === undefined) && (missing0 = "scope"))) || ((data.completeness === undefined) && (missing0 = "completeness"))) || ((data.provenance === undefined) && (missing0 = "provenance"))){
+return false;
+}
+else {
+const _errs6 = errors;
+for(const key0 in data){
+if(!(func27.call(schema225.properties, key0))){
+return false;
+break;
+}
+}
+if(_errs6 === errors){
+if(data.kind !== undefined){
+let data0 = data.kind;
+const _errs7 = errors;
+if(!((data0 === "amount") || (data0 === "total"))){
+return false;
+}
+var valid2 = _errs7 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.scope !== undefined){
+let data1 = data.scope;
+const _errs9 = errors;
+if(!((data1 === "attempt") || (data1 === "turn"))){
+return false;
+}
+var valid2 = _errs9 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.completeness !== undefined){
+let data2 = data.completeness;
+const _errs11 = errors;
+if(!(((data2 === "complete") || (data2 === "partial")) || (data2 === "unknown"))){
+return false;
+}
+var valid2 = _errs11 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.provenance !== undefined){
+let data3 = data.provenance;
+const _errs13 = errors;
+if(!(((data3 === "provider") || (data3 === "estimate")) || (data3 === "mixed"))){
+return false;
+}
+var valid2 = _errs13 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.inputTokens !== undefined){
+let data4 = data.inputTokens;
+const _errs15 = errors;
+if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
+return false;
+}
+if(errors === _errs15){
+if(typeof data4 == "number"){
+if(data4 < 0 || isNaN(data4)){
+return false;
+}
+}
+}
+var valid2 = _errs15 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.outputTokens !== undefined){
+let data5 = data.outputTokens;
+const _errs18 = errors;
+if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
+return false;
+}
+if(errors === _errs18){
+if(typeof data5 == "number"){
+if(data5 < 0 || isNaN(data5)){
+return false;
+}
+}
+}
+var valid2 = _errs18 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.cacheReadTokens !== undefined){
+let data6 = data.cacheReadTokens;
+const _errs21 = errors;
+if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
+return false;
+}
+if(errors === _errs21){
+if(typeof data6 == "number"){
+if(data6 < 0 || isNaN(data6)){
+return false;
+}
+}
+}
+var valid2 = _errs21 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.cacheWriteTokens !== undefined){
+let data7 = data.cacheWriteTokens;
+const _errs24 = errors;
+if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
+return false;
+}
+if(errors === _errs24){
+if(typeof data7 == "number"){
+if(data7 < 0 || isNaN(data7)){
+return false;
+}
+}
+}
+var valid2 = _errs24 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data.cost !== undefined){
+let data8 = data.cost;
+const _errs27 = errors;
+if(errors === _errs27){
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+let missing1;
+if((((data8.amount === undefined) && (missing1 = "amount")) || ((data8.currency === undefined) && (missing1 = "currency"))) || ((data8.basis === undefined) && (missing1 = "basis"))){
+return false;
+}
+else {
+const _errs30 = errors;
+for(const key1 in data8){
+if(!(((key1 === "amount") || (key1 === "currency")) || (key1 === "basis"))){
+return false;
+break;
+}
+}
+if(_errs30 === errors){
+if(data8.amount !== undefined){
+let data9 = data8.amount;
+const _errs31 = errors;
+if(errors === _errs31){
+if(typeof data9 == "number"){
+if(data9 < 0 || isNaN(data9)){
+return false;
+}
+}
+else {
+return false;
+}
+}
+var valid3 = _errs31 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data8.currency !== undefined){
+let data10 = data8.currency;
+const _errs34 = errors;
+if(errors === _errs34){
+if(typeof data10 === "string"){
+if(!pattern55.test(data10)){
+return false;
+}
+}
+else {
+return false;
+}
+}
+var valid3 = _errs34 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data8.basis !== undefined){
+let data11 = data8.basis;
+const _errs37 = errors;
+if(!(((data11 === "billed") || (data11 === "reported")) || (data11 === "estimated"))){
+return false;
+}
+var valid3 = _errs37 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
+}
+}
+else {
+return false;
+}
+}
+var valid2 = _errs27 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+return false;
+}
+}
+var valid0 = _errs1 === errors;
+if(valid0){
+const _errs39 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.kind !== undefined){
+const _errs40 = errors;
+if("amount" !== data.kind){
+return false;
+}
+var valid4 = _errs40 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data.scope !== undefined){
+const _errs42 = errors;
+if("attempt" !== data.scope){
+return false;
+}
+var valid4 = _errs42 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data.provenance !== undefined){
+let data14 = data.provenance;
+const _errs44 = errors;
+if(!((data14 === "provider") || (data14 === "estimate"))){
+return false;
+}
+var valid4 = _errs44 === errors;
+}
+else {
+var valid4 = true;
+}
+}
+}
+}
+var valid0 = _errs39 === errors;
+}
+return errors === 0;
+}
+
+
+function validate236(data){
+let errors = 0;
+const _errs2 = errors;
+const _errs3 = errors;
+let valid1 = true;
+const _errs4 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.execution === undefined) && (missing0 = "execution")){
+errors++;
+}
+else {
+if(data.execution !== undefined){
+let data0 = data.execution;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+let missing1;
+if((data0.status === undefined) && (missing1 = "status")){
+errors++;
+}
+else {
+if(data0.status !== undefined){
+if("skipped" !== data0.status){
+errors++;
+}
+}
+}
+}
+}
+}
+}
+var _valid0 = _errs4 === errors;
+errors = _errs3;
+if(_valid0){
+const _errs7 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.execution !== undefined){
+let data2 = data.execution;
+if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
+if(data2.reason !== undefined){
+if("supplied_result" !== data2.reason){
+return false;
+}
+}
+}
+}
+}
+var _valid0 = _errs7 === errors;
+valid1 = _valid0;
+}
+if(!valid1){
+errors++;
+return false;
+}
+var valid0 = _errs2 === errors;
+if(valid0){
+const _errs11 = errors;
+const _errs12 = errors;
+let valid6 = true;
+const _errs13 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing2;
+if((data.execution === undefined) && (missing2 = "execution")){
+errors++;
+}
+else {
+if(data.execution !== undefined){
+let data4 = data.execution;
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+let missing3;
+if((data4.status === undefined) && (missing3 = "status")){
+errors++;
+}
+else {
+if(data4.status !== undefined){
+if("skipped" !== data4.status){
+errors++;
+}
+}
+}
+}
+}
+}
+}
+var _valid1 = _errs13 === errors;
+errors = _errs12;
+if(_valid1){
+const _errs16 = errors;
+const _errs17 = errors;
+const _errs18 = errors;
+const _errs19 = errors;
+let valid10 = false;
+const _errs20 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing4;
+if((data.usage === undefined) && (missing4 = "usage")){
+errors++;
+}
+}
+var _valid2 = _errs20 === errors;
+valid10 = valid10 || _valid2;
+if(!valid10){
+const _errs21 = errors;
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing5;
+if((data.latencyMs === undefined) && (missing5 = "latencyMs")){
+errors++;
+}
+}
+var _valid2 = _errs21 === errors;
+valid10 = valid10 || _valid2;
+}
+if(!valid10){
+errors++;
+}
+else {
+errors = _errs19;
+}
+var valid9 = _errs18 === errors;
+if(valid9){
+return false;
+}
+else {
+errors = _errs17;
+}
+var _valid1 = _errs16 === errors;
+valid6 = _valid1;
+}
+if(!valid6){
+errors++;
+return false;
+}
+var valid0 = _errs11 === errors;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing6;
+if(((((((data.type === undefined) && (missing6 = "type")) || ((data.model === undefined) && (missing6 = "model"))) || ((data.attempt === undefined) && (missing6 = "attempt"))) || ((data.execution === undefined) && (missing6 = "execution"))) || ((data.items === undefined) && (missing6 = "items"))) || ((data.finishReason === undefined) && (missing6 = "finishReason"))){
 return false;
 }
 else {
 if(data.type !== undefined){
-const _errs3 = errors;
+const _errs24 = errors;
 if("model.response.after" !== data.type){
 return false;
 }
-var valid0 = _errs3 === errors;
+var valid11 = _errs24 === errors;
 }
 else {
-var valid0 = true;
+var valid11 = true;
 }
-if(valid0){
+if(valid11){
 if(data.model !== undefined){
-const _errs4 = errors;
-if(!(validate135(data.model))){
+const _errs25 = errors;
+if(!(validate137(data.model))){
 errors++;
 }
-var valid0 = _errs4 === errors;
+var valid11 = _errs25 === errors;
 }
 else {
-var valid0 = true;
+var valid11 = true;
 }
-if(valid0){
+if(valid11){
 if(data.attempt !== undefined){
-const _errs5 = errors;
-if(!(validate137(data.attempt))){
-errors++;
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.execution !== undefined){
-let data3 = data.execution;
-const _errs6 = errors;
-const _errs7 = errors;
-const _errs10 = errors;
-const _errs11 = errors;
-let valid3 = true;
-const _errs12 = errors;
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-let missing1;
-if((data3.status === undefined) && (missing1 = "status")){
-errors++;
-}
-else {
-if(data3.status !== undefined){
-if("skipped" !== data3.status){
-errors++;
-}
-}
-}
-}
-var _valid0 = _errs12 === errors;
-errors = _errs11;
-if(_valid0){
-const _errs14 = errors;
-if(errors === _errs14){
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-let missing2;
-if((data3.reason === undefined) && (missing2 = "reason")){
-return false;
-}
-}
-}
-var _valid0 = _errs14 === errors;
-valid3 = _valid0;
-}
-if(!valid3){
-errors++;
-return false;
-}
-var valid2 = _errs10 === errors;
-if(valid2){
-const _errs16 = errors;
-const _errs17 = errors;
-let valid5 = true;
-const _errs18 = errors;
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-let missing3;
-if((data3.status === undefined) && (missing3 = "status")){
-errors++;
-}
-else {
-if(data3.status !== undefined){
-if("executed" !== data3.status){
-errors++;
-}
-}
-}
-}
-var _valid1 = _errs18 === errors;
-errors = _errs17;
-if(_valid1){
-const _errs20 = errors;
-const _errs21 = errors;
-const _errs22 = errors;
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-let missing4;
-if((data3.reason === undefined) && (missing4 = "reason")){
-errors++;
-}
-}
-var valid7 = _errs22 === errors;
-if(valid7){
-return false;
-}
-else {
-errors = _errs21;
-}
-var _valid1 = _errs20 === errors;
-valid5 = _valid1;
-}
-if(!valid5){
-errors++;
-return false;
-}
-var valid2 = _errs16 === errors;
-}
-if(errors === _errs7){
-if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-let missing5;
-if((data3.status === undefined) && (missing5 = "status")){
-return false;
-}
-else {
-if(data3.status !== undefined){
-let data6 = data3.status;
-const _errs24 = errors;
-if(!((data6 === "executed") || (data6 === "skipped"))){
-return false;
-}
-var valid8 = _errs24 === errors;
-}
-else {
-var valid8 = true;
-}
-if(valid8){
-if(data3.reason !== undefined){
-let data7 = data3.reason;
 const _errs26 = errors;
-if(!(((((data7 === "supplied_result") || (data7 === "policy")) || (data7 === "cancelled")) || (data7 === "timeout")) || (data7 === "other"))){
-return false;
+if(!(validate139(data.attempt))){
+errors++;
 }
-var valid8 = _errs26 === errors;
+var valid11 = _errs26 === errors;
 }
 else {
-var valid8 = true;
+var valid11 = true;
 }
-if(valid8){
-if(data3.detail !== undefined){
+if(valid11){
+if(data.execution !== undefined){
+let data9 = data.execution;
+const _errs27 = errors;
 const _errs28 = errors;
-if(typeof data3.detail !== "string"){
-return false;
-}
-var valid8 = _errs28 === errors;
-}
-else {
-var valid8 = true;
-}
-}
-}
-}
-}
-else {
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.finishReason !== undefined){
-let data9 = data.finishReason;
-const _errs30 = errors;
 const _errs31 = errors;
-if(errors === _errs31){
-if(typeof data9 === "string"){
-if(data9.length === 0){
+const _errs32 = errors;
+let valid14 = true;
+const _errs33 = errors;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+let missing7;
+if((data9.status === undefined) && (missing7 = "status")){
+errors++;
+}
+else {
+if(data9.status !== undefined){
+if("skipped" !== data9.status){
+errors++;
+}
+}
+}
+}
+var _valid3 = _errs33 === errors;
+errors = _errs32;
+if(_valid3){
+const _errs35 = errors;
+if(errors === _errs35){
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+let missing8;
+if((data9.reason === undefined) && (missing8 = "reason")){
+return false;
+}
+}
+}
+var _valid3 = _errs35 === errors;
+valid14 = _valid3;
+}
+if(!valid14){
+errors++;
+return false;
+}
+var valid13 = _errs31 === errors;
+if(valid13){
+const _errs37 = errors;
+const _errs38 = errors;
+let valid16 = true;
+const _errs39 = errors;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+let missing9;
+if((data9.status === undefined) && (missing9 = "status")){
+errors++;
+}
+else {
+if(data9.status !== undefined){
+if("executed" !== data9.status){
+errors++;
+}
+}
+}
+}
+var _valid4 = _errs39 === errors;
+errors = _errs38;
+if(_valid4){
+const _errs41 = errors;
+const _errs42 = errors;
+const _errs43 = errors;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+let missing10;
+if((data9.reason === undefined) && (missing10 = "reason")){
+errors++;
+}
+}
+var valid18 = _errs43 === errors;
+if(valid18){
+return false;
+}
+else {
+errors = _errs42;
+}
+var _valid4 = _errs41 === errors;
+valid16 = _valid4;
+}
+if(!valid16){
+errors++;
+return false;
+}
+var valid13 = _errs37 === errors;
+if(valid13){
+const _errs45 = errors;
+const _errs46 = errors;
+let valid19 = true;
+const _errs47 = errors;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+let missing11;
+if((data9.reason === undefined) && (missing11 = "reason")){
+errors++;
+}
+else {
+if(data9.reason !== undefined){
+if("supplied_result" !== data9.reason){
+errors++;
+}
+}
+}
+}
+var _valid5 = _errs47 === errors;
+errors = _errs46;
+if(_valid5){
+const _errs49 = errors;
+const _errs50 = errors;
+const _errs51 = errors;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+let missing12;
+if((data9.detail === undefined) && (missing12 = "detail")){
+errors++;
+}
+}
+var valid21 = _errs51 === errors;
+if(valid21){
+return false;
+}
+else {
+errors = _errs50;
+}
+var _valid5 = _errs49 === errors;
+valid19 = _valid5;
+}
+if(!valid19){
+errors++;
+return false;
+}
+var valid13 = _errs45 === errors;
+}
+}
+if(errors === _errs28){
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+let missing13;
+if((data9.status === undefined) && (missing13 = "status")){
+return false;
+}
+else {
+if(data9.status !== undefined){
+let data13 = data9.status;
+const _errs53 = errors;
+if(!((data13 === "executed") || (data13 === "skipped"))){
+return false;
+}
+var valid22 = _errs53 === errors;
+}
+else {
+var valid22 = true;
+}
+if(valid22){
+if(data9.reason !== undefined){
+let data14 = data9.reason;
+const _errs55 = errors;
+if(!(((((data14 === "supplied_result") || (data14 === "policy")) || (data14 === "cancelled")) || (data14 === "timeout")) || (data14 === "other"))){
+return false;
+}
+var valid22 = _errs55 === errors;
+}
+else {
+var valid22 = true;
+}
+if(valid22){
+if(data9.detail !== undefined){
+const _errs57 = errors;
+if(typeof data9.detail !== "string"){
+return false;
+}
+var valid22 = _errs57 === errors;
+}
+else {
+var valid22 = true;
+}
+}
+}
+}
+}
+else {
+return false;
+}
+}
+var valid11 = _errs27 === errors;
+}
+else {
+var valid11 = true;
+}
+if(valid11){
+if(data.finishReason !== undefined){
+let data16 = data.finishReason;
+const _errs59 = errors;
+const _errs60 = errors;
+if(errors === _errs60){
+if(typeof data16 === "string"){
+if(data16.length === 0){
 return false;
 }
 }
@@ -11661,10 +12976,42 @@ else {
 return false;
 }
 }
-var valid0 = _errs30 === errors;
+var valid11 = _errs59 === errors;
 }
 else {
-var valid0 = true;
+var valid11 = true;
+}
+if(valid11){
+if(data.usage !== undefined){
+const _errs62 = errors;
+if(!(validate239(data.usage))){
+errors++;
+}
+var valid11 = _errs62 === errors;
+}
+else {
+var valid11 = true;
+}
+if(valid11){
+if(data.latencyMs !== undefined){
+let data18 = data.latencyMs;
+const _errs63 = errors;
+if(errors === _errs63){
+if(typeof data18 == "number"){
+if(data18 < 0 || isNaN(data18)){
+return false;
+}
+}
+else {
+return false;
+}
+}
+var valid11 = _errs63 === errors;
+}
+else {
+var valid11 = true;
+}
+}
 }
 }
 }
@@ -11680,7 +13027,7 @@ return errors === 0;
 }
 
 
-function validate232(data){
+function validate234(data){
 let errors = 0;
 const _errs0 = errors;
 if(!(validate36(data))){
@@ -11689,7 +13036,7 @@ errors++;
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate234(data))){
+if(!(validate236(data))){
 errors++;
 }
 var valid0 = _errs1 === errors;
@@ -11919,7 +13266,7 @@ var _valid6 = _errs34 === errors;
 errors = _errs33;
 if(_valid6){
 const _errs36 = errors;
-if(!(validate132(data))){
+if(!(validate134(data))){
 errors++;
 }
 var _valid6 = _errs36 === errors;
@@ -11952,7 +13299,7 @@ var _valid7 = _errs39 === errors;
 errors = _errs38;
 if(_valid7){
 const _errs41 = errors;
-if(!(validate141(data))){
+if(!(validate143(data))){
 errors++;
 }
 var _valid7 = _errs41 === errors;
@@ -11985,7 +13332,7 @@ var _valid8 = _errs44 === errors;
 errors = _errs43;
 if(_valid8){
 const _errs46 = errors;
-if(!(validate148(data))){
+if(!(validate150(data))){
 errors++;
 }
 var _valid8 = _errs46 === errors;
@@ -12018,7 +13365,7 @@ var _valid9 = _errs49 === errors;
 errors = _errs48;
 if(_valid9){
 const _errs51 = errors;
-if(!(validate155(data))){
+if(!(validate157(data))){
 errors++;
 }
 var _valid9 = _errs51 === errors;
@@ -12051,7 +13398,7 @@ var _valid10 = _errs54 === errors;
 errors = _errs53;
 if(_valid10){
 const _errs56 = errors;
-if(!(validate165(data))){
+if(!(validate167(data))){
 errors++;
 }
 var _valid10 = _errs56 === errors;
@@ -12084,7 +13431,7 @@ var _valid11 = _errs59 === errors;
 errors = _errs58;
 if(_valid11){
 const _errs61 = errors;
-if(!(validate178(data))){
+if(!(validate180(data))){
 errors++;
 }
 var _valid11 = _errs61 === errors;
@@ -12117,7 +13464,7 @@ var _valid12 = _errs64 === errors;
 errors = _errs63;
 if(_valid12){
 const _errs66 = errors;
-if(!(validate184(data))){
+if(!(validate186(data))){
 errors++;
 }
 var _valid12 = _errs66 === errors;
@@ -12150,7 +13497,7 @@ var _valid13 = _errs69 === errors;
 errors = _errs68;
 if(_valid13){
 const _errs71 = errors;
-if(!(validate191(data))){
+if(!(validate193(data))){
 errors++;
 }
 var _valid13 = _errs71 === errors;
@@ -12183,7 +13530,7 @@ var _valid14 = _errs74 === errors;
 errors = _errs73;
 if(_valid14){
 const _errs76 = errors;
-if(!(validate202(data))){
+if(!(validate204(data))){
 errors++;
 }
 var _valid14 = _errs76 === errors;
@@ -12216,7 +13563,7 @@ var _valid15 = _errs79 === errors;
 errors = _errs78;
 if(_valid15){
 const _errs81 = errors;
-if(!(validate208(data))){
+if(!(validate210(data))){
 errors++;
 }
 var _valid15 = _errs81 === errors;
@@ -12249,7 +13596,7 @@ var _valid16 = _errs84 === errors;
 errors = _errs83;
 if(_valid16){
 const _errs86 = errors;
-if(!(validate216(data))){
+if(!(validate218(data))){
 errors++;
 }
 var _valid16 = _errs86 === errors;
@@ -12282,7 +13629,7 @@ var _valid17 = _errs89 === errors;
 errors = _errs88;
 if(_valid17){
 const _errs91 = errors;
-if(!(validate222(data))){
+if(!(validate224(data))){
 errors++;
 }
 var _valid17 = _errs91 === errors;
@@ -12315,7 +13662,7 @@ var _valid18 = _errs94 === errors;
 errors = _errs93;
 if(_valid18){
 const _errs96 = errors;
-if(!(validate232(data))){
+if(!(validate234(data))){
 errors++;
 }
 var _valid18 = _errs96 === errors;
@@ -15044,11 +16391,11 @@ var valid0 = _errs2 === errors;
 return errors === 0;
 }
 
-const schema310 = docs[8]["$defs"]["interceptResponse"];
-const schema311 = docs[0]["$defs"]["successResponse"];
-const schema313 = docs[0]["$defs"]["jsonRpcResponseId"];
+const schema314 = docs[8]["$defs"]["interceptResponse"];
+const schema315 = docs[0]["$defs"]["successResponse"];
+const schema317 = docs[0]["$defs"]["jsonRpcResponseId"];
 
-function validate247(data){
+function validate251(data){
 let errors = 0;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -15125,18 +16472,18 @@ return false;
 return errors === 0;
 }
 
-const schema314 = docs[8]["$defs"]["interceptResult"];
-const schema316 = docs[6]["$defs"]["effect"];
-const schema322 = docs[6]["$defs"]["allow"];
-const schema323 = docs[6]["$defs"]["ask"];
-const schema336 = docs[6]["$defs"]["message"];
-const schema337 = docs[6]["$defs"]["return"];
-const schema317 = docs[6]["$defs"]["deny"];
-const schema319 = docs[0]["$defs"]["reverseDnsName"];
+const schema318 = docs[8]["$defs"]["interceptResult"];
+const schema320 = docs[6]["$defs"]["effect"];
+const schema326 = docs[6]["$defs"]["allow"];
+const schema327 = docs[6]["$defs"]["ask"];
+const schema340 = docs[6]["$defs"]["message"];
+const schema341 = docs[6]["$defs"]["return"];
+const schema321 = docs[6]["$defs"]["deny"];
+const schema323 = docs[0]["$defs"]["reverseDnsName"];
 
 
 
-function validate251(data){
+function validate255(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15227,13 +16574,13 @@ return false;
 return errors === 0;
 }
 
-const schema324 = docs[6]["$defs"]["modify"];
+const schema328 = docs[6]["$defs"]["modify"];
 
 
 
 
 
-function validate255(data){
+function validate259(data){
 let errors = 0;
 const _errs2 = errors;
 const _errs3 = errors;
@@ -15323,7 +16670,7 @@ var valid8 = true;
 const len1 = data4.length;
 for(let i1=0; i1<len1; i1++){
 const _errs19 = errors;
-if(!(validate169(data4[i1]))){
+if(!(validate171(data4[i1]))){
 errors++;
 }
 var valid8 = _errs19 === errors;
@@ -15526,10 +16873,10 @@ return false;
 return errors === 0;
 }
 
-const schema338 = docs[6]["$defs"]["flow"];
-const schema339 = docs[6]["$defs"]["flowStop"];
+const schema342 = docs[6]["$defs"]["flow"];
+const schema343 = docs[6]["$defs"]["flowStop"];
 
-function validate268(data){
+function validate272(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15599,9 +16946,9 @@ return false;
 return errors === 0;
 }
 
-const schema341 = docs[6]["$defs"]["flowContinue"];
+const schema345 = docs[6]["$defs"]["flowContinue"];
 
-function validate270(data){
+function validate274(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15672,7 +17019,7 @@ return errors === 0;
 }
 
 
-function validate267(data){
+function validate271(data){
 let errors = 0;
 const _errs2 = errors;
 const _errs3 = errors;
@@ -15695,7 +17042,7 @@ var _valid0 = _errs4 === errors;
 errors = _errs3;
 if(_valid0){
 const _errs6 = errors;
-if(!(validate268(data))){
+if(!(validate272(data))){
 errors++;
 }
 var _valid0 = _errs6 === errors;
@@ -15728,7 +17075,7 @@ var _valid1 = _errs9 === errors;
 errors = _errs8;
 if(_valid1){
 const _errs11 = errors;
-if(!(validate270(data))){
+if(!(validate274(data))){
 errors++;
 }
 var _valid1 = _errs11 === errors;
@@ -15762,11 +17109,11 @@ return false;
 return errors === 0;
 }
 
-const schema343 = docs[6]["$defs"]["inject"];
+const schema347 = docs[6]["$defs"]["inject"];
 
 
 
-function validate273(data){
+function validate277(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -15853,7 +17200,7 @@ return errors === 0;
 }
 
 
-function validate250(data){
+function validate254(data){
 let errors = 0;
 const _errs2 = errors;
 const _errs3 = errors;
@@ -15876,7 +17223,7 @@ var _valid0 = _errs4 === errors;
 errors = _errs3;
 if(_valid0){
 const _errs6 = errors;
-if(!(validate251(data))){
+if(!(validate255(data))){
 errors++;
 }
 var _valid0 = _errs6 === errors;
@@ -16025,7 +17372,7 @@ var _valid3 = _errs31 === errors;
 errors = _errs30;
 if(_valid3){
 const _errs33 = errors;
-if(!(validate255(data))){
+if(!(validate259(data))){
 errors++;
 }
 var _valid3 = _errs33 === errors;
@@ -16191,7 +17538,7 @@ var _valid6 = _errs60 === errors;
 errors = _errs59;
 if(_valid6){
 const _errs62 = errors;
-if(!(validate267(data))){
+if(!(validate271(data))){
 errors++;
 }
 var _valid6 = _errs62 === errors;
@@ -16224,7 +17571,7 @@ var _valid7 = _errs65 === errors;
 errors = _errs64;
 if(_valid7){
 const _errs67 = errors;
-if(!(validate273(data))){
+if(!(validate277(data))){
 errors++;
 }
 var _valid7 = _errs67 === errors;
@@ -16290,7 +17637,7 @@ return errors === 0;
 }
 
 
-function validate249(data){
+function validate253(data){
 let errors = 0;
 const _errs2 = errors;
 const _errs3 = errors;
@@ -16334,7 +17681,7 @@ var valid4 = true;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs13 = errors;
-if(!(validate250(data1[i0]))){
+if(!(validate254(data1[i0]))){
 errors++;
 }
 var valid4 = _errs13 === errors;
@@ -16375,10 +17722,10 @@ return errors === 0;
 }
 
 
-function validate246(data){
+function validate250(data){
 let errors = 0;
 const _errs1 = errors;
-if(!(validate247(data))){
+if(!(validate251(data))){
 errors++;
 }
 var valid0 = _errs1 === errors;
@@ -16391,7 +17738,7 @@ return false;
 }
 else {
 if(data.result !== undefined){
-if(!(validate249(data.result))){
+if(!(validate253(data.result))){
 errors++;
 }
 }
@@ -16402,10 +17749,10 @@ var valid0 = _errs2 === errors;
 return errors === 0;
 }
 
-const schema345 = docs[8]["$defs"]["errorResponse"];
-const schema346 = docs[0]["$defs"]["errorResponse"];
+const schema349 = docs[8]["$defs"]["errorResponse"];
+const schema350 = docs[0]["$defs"]["errorResponse"];
 
-function validate283(data){
+function validate287(data){
 let errors = 0;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -16516,18 +17863,18 @@ return errors === 0;
 }
 
 
-function validate282(data){
+function validate286(data){
 let errors = 0;
-if(!(validate283(data))){
+if(!(validate287(data))){
 errors++;
 }
 return errors === 0;
 }
 
-const schema349 = docs[8]["$defs"]["observeNotification"];
-const schema350 = docs[0]["$defs"]["notification"];
+const schema353 = docs[8]["$defs"]["observeNotification"];
+const schema354 = docs[0]["$defs"]["notification"];
 
-function validate287(data){
+function validate291(data){
 let errors = 0;
 const _errs3 = errors;
 const _errs4 = errors;
@@ -16604,12 +17951,12 @@ return false;
 return errors === 0;
 }
 
-const schema353 = docs[8]["$defs"]["observeParams"];
-const schema355 = docs[5]["$defs"]["event"];
-const schema356 = docs[5]["$defs"]["session.end"];
-const schema357 = docs[3]["$defs"]["session.end"];
+const schema357 = docs[8]["$defs"]["observeParams"];
+const schema359 = docs[5]["$defs"]["event"];
+const schema360 = docs[5]["$defs"]["session.end"];
+const schema361 = docs[3]["$defs"]["session.end"];
 
-function validate296(data){
+function validate300(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -16672,7 +18019,7 @@ return errors === 0;
 }
 
 
-function validate294(data){
+function validate298(data){
 let errors = 0;
 const _errs0 = errors;
 if(!(validate36(data))){
@@ -16681,7 +18028,7 @@ errors++;
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate296(data))){
+if(!(validate300(data))){
 errors++;
 }
 var valid0 = _errs1 === errors;
@@ -16689,10 +18036,10 @@ var valid0 = _errs1 === errors;
 return errors === 0;
 }
 
-const schema359 = docs[5]["$defs"]["config.change.after"];
-const schema360 = docs[2]["$defs"]["config.change.after"];
+const schema363 = docs[5]["$defs"]["config.change.after"];
+const schema364 = docs[2]["$defs"]["config.change.after"];
 
-function validate302(data){
+function validate306(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -16903,7 +18250,7 @@ return errors === 0;
 }
 
 
-function validate300(data){
+function validate304(data){
 let errors = 0;
 const _errs0 = errors;
 if(!(validate36(data))){
@@ -16912,7 +18259,7 @@ errors++;
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate302(data))){
+if(!(validate306(data))){
 errors++;
 }
 var valid0 = _errs1 === errors;
@@ -16920,10 +18267,10 @@ var valid0 = _errs1 === errors;
 return errors === 0;
 }
 
-const schema366 = docs[5]["$defs"]["turn.end"];
-const schema367 = docs[3]["$defs"]["turn.end"];
+const schema370 = docs[5]["$defs"]["turn.end"];
+const schema371 = docs[3]["$defs"]["turn.end"];
 
-function validate309(data){
+function validate313(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -16981,6 +18328,18 @@ var valid0 = _errs7 === errors;
 else {
 var valid0 = true;
 }
+if(valid0){
+if(data.usage !== undefined){
+const _errs9 = errors;
+if(!(validate130(data.usage))){
+errors++;
+}
+var valid0 = _errs9 === errors;
+}
+else {
+var valid0 = true;
+}
+}
 }
 }
 }
@@ -16993,7 +18352,7 @@ return errors === 0;
 }
 
 
-function validate307(data){
+function validate311(data){
 let errors = 0;
 const _errs0 = errors;
 if(!(validate36(data))){
@@ -17002,7 +18361,7 @@ errors++;
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate309(data))){
+if(!(validate313(data))){
 errors++;
 }
 var valid0 = _errs1 === errors;
@@ -17010,11 +18369,11 @@ var valid0 = _errs1 === errors;
 return errors === 0;
 }
 
-const schema369 = docs[5]["$defs"]["turn.progress"];
-const schema370 = docs[3]["$defs"]["turn.progress"];
-const schema372 = docs[1]["$defs"]["modelVisibleItem"];
+const schema373 = docs[5]["$defs"]["turn.progress"];
+const schema374 = docs[3]["$defs"]["turn.progress"];
+const schema376 = docs[1]["$defs"]["modelVisibleItem"];
 
-function validate315(data){
+function validate320(data){
 let errors = 0;
 if(!(validate38(data))){
 errors++;
@@ -17023,7 +18382,7 @@ return errors === 0;
 }
 
 
-function validate314(data){
+function validate319(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -17081,7 +18440,7 @@ var valid0 = true;
 if(valid0){
 if(data.delta !== undefined){
 const _errs9 = errors;
-if(!(validate315(data.delta))){
+if(!(validate320(data.delta))){
 errors++;
 }
 var valid0 = _errs9 === errors;
@@ -17113,7 +18472,7 @@ return errors === 0;
 }
 
 
-function validate312(data){
+function validate317(data){
 let errors = 0;
 const _errs0 = errors;
 if(!(validate36(data))){
@@ -17122,7 +18481,7 @@ errors++;
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate314(data))){
+if(!(validate319(data))){
 errors++;
 }
 var valid0 = _errs1 === errors;
@@ -17130,10 +18489,10 @@ var valid0 = _errs1 === errors;
 return errors === 0;
 }
 
-const schema373 = docs[5]["$defs"]["model.error"];
-const schema374 = docs[3]["$defs"]["model.error"];
+const schema377 = docs[5]["$defs"]["model.error"];
+const schema378 = docs[3]["$defs"]["model.error"];
 
-function validate324(data){
+function validate329(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -17155,7 +18514,7 @@ var valid0 = true;
 if(valid0){
 if(data.model !== undefined){
 const _errs4 = errors;
-if(!(validate135(data.model))){
+if(!(validate137(data.model))){
 errors++;
 }
 var valid0 = _errs4 === errors;
@@ -17166,7 +18525,7 @@ var valid0 = true;
 if(valid0){
 if(data.attempt !== undefined){
 const _errs5 = errors;
-if(!(validate137(data.attempt))){
+if(!(validate139(data.attempt))){
 errors++;
 }
 var valid0 = _errs5 === errors;
@@ -17261,47 +18620,93 @@ errors++;
 return false;
 }
 var valid2 = _errs16 === errors;
+if(valid2){
+const _errs24 = errors;
+const _errs25 = errors;
+let valid8 = true;
+const _errs26 = errors;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+let missing5;
+if((data3.reason === undefined) && (missing5 = "reason")){
+errors++;
+}
+else {
+if(data3.reason !== undefined){
+if("supplied_result" !== data3.reason){
+errors++;
+}
+}
+}
+}
+var _valid2 = _errs26 === errors;
+errors = _errs25;
+if(_valid2){
+const _errs28 = errors;
+const _errs29 = errors;
+const _errs30 = errors;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+let missing6;
+if((data3.detail === undefined) && (missing6 = "detail")){
+errors++;
+}
+}
+var valid10 = _errs30 === errors;
+if(valid10){
+return false;
+}
+else {
+errors = _errs29;
+}
+var _valid2 = _errs28 === errors;
+valid8 = _valid2;
+}
+if(!valid8){
+errors++;
+return false;
+}
+var valid2 = _errs24 === errors;
+}
 }
 if(errors === _errs7){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
-let missing5;
-if((data3.status === undefined) && (missing5 = "status")){
+let missing7;
+if((data3.status === undefined) && (missing7 = "status")){
 return false;
 }
 else {
 if(data3.status !== undefined){
-let data6 = data3.status;
-const _errs24 = errors;
-if(!((data6 === "executed") || (data6 === "skipped"))){
+let data7 = data3.status;
+const _errs32 = errors;
+if(!((data7 === "executed") || (data7 === "skipped"))){
 return false;
 }
-var valid8 = _errs24 === errors;
+var valid11 = _errs32 === errors;
 }
 else {
-var valid8 = true;
+var valid11 = true;
 }
-if(valid8){
+if(valid11){
 if(data3.reason !== undefined){
-let data7 = data3.reason;
-const _errs26 = errors;
-if(!(((((data7 === "supplied_result") || (data7 === "policy")) || (data7 === "cancelled")) || (data7 === "timeout")) || (data7 === "other"))){
+let data8 = data3.reason;
+const _errs34 = errors;
+if(!(((((data8 === "supplied_result") || (data8 === "policy")) || (data8 === "cancelled")) || (data8 === "timeout")) || (data8 === "other"))){
 return false;
 }
-var valid8 = _errs26 === errors;
+var valid11 = _errs34 === errors;
 }
 else {
-var valid8 = true;
+var valid11 = true;
 }
-if(valid8){
+if(valid11){
 if(data3.detail !== undefined){
-const _errs28 = errors;
+const _errs36 = errors;
 if(typeof data3.detail !== "string"){
 return false;
 }
-var valid8 = _errs28 === errors;
+var valid11 = _errs36 === errors;
 }
 else {
-var valid8 = true;
+var valid11 = true;
 }
 }
 }
@@ -17318,14 +18723,46 @@ var valid0 = true;
 }
 if(valid0){
 if(data.error !== undefined){
-const _errs30 = errors;
+const _errs38 = errors;
 if(!(validate99(data.error))){
 errors++;
 }
-var valid0 = _errs30 === errors;
+var valid0 = _errs38 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.usage !== undefined){
+const _errs39 = errors;
+if(!(validate239(data.usage))){
+errors++;
+}
+var valid0 = _errs39 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.latencyMs !== undefined){
+let data12 = data.latencyMs;
+const _errs40 = errors;
+if(errors === _errs40){
+if(typeof data12 == "number"){
+if(data12 < 0 || isNaN(data12)){
+return false;
+}
+}
+else {
+return false;
+}
+}
+var valid0 = _errs40 === errors;
+}
+else {
+var valid0 = true;
+}
+}
 }
 }
 }
@@ -17341,7 +18778,7 @@ return errors === 0;
 }
 
 
-function validate322(data){
+function validate327(data){
 let errors = 0;
 const _errs0 = errors;
 if(!(validate36(data))){
@@ -17350,7 +18787,7 @@ errors++;
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate324(data))){
+if(!(validate329(data))){
 errors++;
 }
 var valid0 = _errs1 === errors;
@@ -17358,56 +18795,71 @@ var valid0 = _errs1 === errors;
 return errors === 0;
 }
 
-const schema376 = docs[5]["$defs"]["model.switch.after"];
-const schema377 = docs[3]["$defs"]["model.switch.after"];
+const schema380 = docs[5]["$defs"]["model.switch.after"];
+const schema381 = docs[3]["$defs"]["model.switch.after"];
 
-function validate333(data){
+function validate339(data){
 let errors = 0;
-if(errors === 0){
+const _errs2 = errors;
+const _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((((data.type === undefined) && (missing0 = "type")) || ((data.previous === undefined) && (missing0 = "previous"))) || ((data.current === undefined) && (missing0 = "current"))) || ((data.reason === undefined) && (missing0 = "reason"))){
+if((data.pricing === undefined) && (missing0 = "pricing")){
+errors++;
+}
+}
+var valid0 = _errs3 === errors;
+if(valid0){
+return false;
+}
+else {
+errors = _errs2;
+}
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing1;
+if(((((data.type === undefined) && (missing1 = "type")) || ((data.previous === undefined) && (missing1 = "previous"))) || ((data.current === undefined) && (missing1 = "current"))) || ((data.reason === undefined) && (missing1 = "reason"))){
 return false;
 }
 else {
 if(data.type !== undefined){
-const _errs3 = errors;
+const _errs6 = errors;
 if("model.switch.after" !== data.type){
 return false;
 }
-var valid0 = _errs3 === errors;
+var valid1 = _errs6 === errors;
 }
 else {
-var valid0 = true;
+var valid1 = true;
 }
-if(valid0){
+if(valid1){
 if(data.previous !== undefined){
-const _errs4 = errors;
-if(!(validate135(data.previous))){
+const _errs7 = errors;
+if(!(validate137(data.previous))){
 errors++;
 }
-var valid0 = _errs4 === errors;
+var valid1 = _errs7 === errors;
 }
 else {
-var valid0 = true;
+var valid1 = true;
 }
-if(valid0){
+if(valid1){
 if(data.current !== undefined){
-const _errs5 = errors;
-if(!(validate135(data.current))){
+const _errs8 = errors;
+if(!(validate137(data.current))){
 errors++;
 }
-var valid0 = _errs5 === errors;
+var valid1 = _errs8 === errors;
 }
 else {
-var valid0 = true;
+var valid1 = true;
 }
-if(valid0){
+if(valid1){
 if(data.reason !== undefined){
 let data3 = data.reason;
-const _errs6 = errors;
-const _errs7 = errors;
-if(errors === _errs7){
+const _errs9 = errors;
+const _errs10 = errors;
+if(errors === _errs10){
 if(typeof data3 === "string"){
 if(data3.length === 0){
 return false;
@@ -17417,10 +18869,10 @@ else {
 return false;
 }
 }
-var valid0 = _errs6 === errors;
+var valid1 = _errs9 === errors;
 }
 else {
-var valid0 = true;
+var valid1 = true;
 }
 }
 }
@@ -17435,7 +18887,7 @@ return errors === 0;
 }
 
 
-function validate331(data){
+function validate337(data){
 let errors = 0;
 const _errs0 = errors;
 if(!(validate36(data))){
@@ -17444,7 +18896,7 @@ errors++;
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate333(data))){
+if(!(validate339(data))){
 errors++;
 }
 var valid0 = _errs1 === errors;
@@ -17452,10 +18904,10 @@ var valid0 = _errs1 === errors;
 return errors === 0;
 }
 
-const schema379 = docs[5]["$defs"]["tool.permission.resolved"];
-const schema380 = docs[3]["$defs"]["tool.permission.resolved"];
+const schema383 = docs[5]["$defs"]["tool.permission.resolved"];
+const schema384 = docs[3]["$defs"]["tool.permission.resolved"];
 
-function validate341(data){
+function validate347(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -17571,7 +19023,7 @@ return errors === 0;
 }
 
 
-function validate339(data){
+function validate345(data){
 let errors = 0;
 const _errs0 = errors;
 if(!(validate36(data))){
@@ -17580,7 +19032,7 @@ errors++;
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate341(data))){
+if(!(validate347(data))){
 errors++;
 }
 var valid0 = _errs1 === errors;
@@ -17588,10 +19040,10 @@ var valid0 = _errs1 === errors;
 return errors === 0;
 }
 
-const schema384 = docs[5]["$defs"]["tool.progress"];
-const schema385 = docs[3]["$defs"]["tool.progress"];
+const schema388 = docs[5]["$defs"]["tool.progress"];
+const schema389 = docs[3]["$defs"]["tool.progress"];
 
-function validate348(data){
+function validate354(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -17655,7 +19107,7 @@ var valid0 = true;
 if(valid0){
 if(data.partialOutput !== undefined){
 const _errs9 = errors;
-if(!(validate315(data.partialOutput))){
+if(!(validate320(data.partialOutput))){
 errors++;
 }
 var valid0 = _errs9 === errors;
@@ -17689,7 +19141,7 @@ return errors === 0;
 }
 
 
-function validate346(data){
+function validate352(data){
 let errors = 0;
 const _errs0 = errors;
 if(!(validate36(data))){
@@ -17698,7 +19150,7 @@ errors++;
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate348(data))){
+if(!(validate354(data))){
 errors++;
 }
 var valid0 = _errs1 === errors;
@@ -17706,10 +19158,10 @@ var valid0 = _errs1 === errors;
 return errors === 0;
 }
 
-const schema387 = docs[5]["$defs"]["task.change.after"];
-const schema388 = docs[4]["$defs"]["task.change.after"];
+const schema391 = docs[5]["$defs"]["task.change.after"];
+const schema392 = docs[4]["$defs"]["task.change.after"];
 
-function validate360(data){
+function validate366(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -17731,7 +19183,7 @@ var valid0 = true;
 if(valid0){
 if(data.task !== undefined){
 const _errs4 = errors;
-if(!(validate187(data.task))){
+if(!(validate189(data.task))){
 errors++;
 }
 var valid0 = _errs4 === errors;
@@ -17750,7 +19202,7 @@ return errors === 0;
 }
 
 
-function validate358(data){
+function validate364(data){
 let errors = 0;
 const _errs0 = errors;
 if(!(validate36(data))){
@@ -17759,7 +19211,7 @@ errors++;
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate360(data))){
+if(!(validate366(data))){
 errors++;
 }
 var valid0 = _errs1 === errors;
@@ -17767,12 +19219,12 @@ var valid0 = _errs1 === errors;
 return errors === 0;
 }
 
-const schema389 = docs[5]["$defs"]["user.attention"];
-const schema390 = docs[2]["$defs"]["user.attention"];
+const schema393 = docs[5]["$defs"]["user.attention"];
+const schema394 = docs[2]["$defs"]["user.attention"];
 
 
 
-function validate366(data){
+function validate372(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -17844,7 +19296,7 @@ errors = _errs12;
 let ifClause0;
 if(_valid0){
 const _errs15 = errors;
-if(!(validate168(data3))){
+if(!(validate170(data3))){
 errors++;
 }
 var _valid0 = _errs15 === errors;
@@ -17853,7 +19305,7 @@ ifClause0 = "then";
 }
 else {
 const _errs16 = errors;
-if(!(validate169(data3))){
+if(!(validate171(data3))){
 errors++;
 }
 var _valid0 = _errs16 === errors;
@@ -17884,7 +19336,7 @@ errors = _errs19;
 let ifClause1;
 if(_valid1){
 const _errs22 = errors;
-if(!(validate168(data4))){
+if(!(validate170(data4))){
 errors++;
 }
 var _valid1 = _errs22 === errors;
@@ -17893,7 +19345,7 @@ ifClause1 = "then";
 }
 else {
 const _errs23 = errors;
-if(!(validate169(data4))){
+if(!(validate171(data4))){
 errors++;
 }
 var _valid1 = _errs23 === errors;
@@ -17934,7 +19386,7 @@ return errors === 0;
 }
 
 
-function validate364(data){
+function validate370(data){
 let errors = 0;
 const _errs0 = errors;
 if(!(validate36(data))){
@@ -17943,7 +19395,7 @@ errors++;
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate366(data))){
+if(!(validate372(data))){
 errors++;
 }
 var valid0 = _errs1 === errors;
@@ -17951,10 +19403,10 @@ var valid0 = _errs1 === errors;
 return errors === 0;
 }
 
-const schema393 = docs[5]["$defs"]["workspace.change.after"];
-const schema394 = docs[4]["$defs"]["workspace.change.after"];
+const schema397 = docs[5]["$defs"]["workspace.change.after"];
+const schema398 = docs[4]["$defs"]["workspace.change.after"];
 
-function validate382(data){
+function validate388(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -17976,7 +19428,7 @@ var valid0 = true;
 if(valid0){
 if(data.workspace !== undefined){
 const _errs4 = errors;
-if(!(validate225(data.workspace))){
+if(!(validate227(data.workspace))){
 errors++;
 }
 var valid0 = _errs4 === errors;
@@ -17995,7 +19447,7 @@ return errors === 0;
 }
 
 
-function validate380(data){
+function validate386(data){
 let errors = 0;
 const _errs0 = errors;
 if(!(validate36(data))){
@@ -18004,7 +19456,7 @@ errors++;
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate382(data))){
+if(!(validate388(data))){
 errors++;
 }
 var valid0 = _errs1 === errors;
@@ -18012,13 +19464,13 @@ var valid0 = _errs1 === errors;
 return errors === 0;
 }
 
-const schema395 = docs[5]["$defs"]["file.changed"];
-const schema396 = docs[4]["$defs"]["file.changed"];
-const schema397 = docs[4]["$defs"]["fileChange"];
+const schema399 = docs[5]["$defs"]["file.changed"];
+const schema400 = docs[4]["$defs"]["file.changed"];
+const schema401 = docs[4]["$defs"]["fileChange"];
 
 
 
-function validate389(data){
+function validate395(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -18114,7 +19566,7 @@ return errors === 0;
 }
 
 
-function validate388(data){
+function validate394(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -18147,7 +19599,7 @@ var valid1 = true;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs6 = errors;
-if(!(validate389(data1[i0]))){
+if(!(validate395(data1[i0]))){
 errors++;
 }
 var valid1 = _errs6 === errors;
@@ -18177,7 +19629,7 @@ return errors === 0;
 }
 
 
-function validate386(data){
+function validate392(data){
 let errors = 0;
 const _errs0 = errors;
 if(!(validate36(data))){
@@ -18186,7 +19638,7 @@ errors++;
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate388(data))){
+if(!(validate394(data))){
 errors++;
 }
 var valid0 = _errs1 === errors;
@@ -18194,10 +19646,10 @@ var valid0 = _errs1 === errors;
 return errors === 0;
 }
 
-const schema411 = docs[5]["$defs"]["hook.failure"];
-const schema412 = docs[2]["$defs"]["hook.failure"];
+const schema415 = docs[5]["$defs"]["hook.failure"];
+const schema416 = docs[2]["$defs"]["hook.failure"];
 
-function validate406(data){
+function validate412(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -18332,7 +19784,7 @@ return errors === 0;
 }
 
 
-function validate404(data){
+function validate410(data){
 let errors = 0;
 const _errs0 = errors;
 if(!(validate36(data))){
@@ -18341,7 +19793,7 @@ errors++;
 var valid0 = _errs0 === errors;
 if(valid0){
 const _errs1 = errors;
-if(!(validate406(data))){
+if(!(validate412(data))){
 errors++;
 }
 var valid0 = _errs1 === errors;
@@ -18350,7 +19802,7 @@ return errors === 0;
 }
 
 
-function validate290(data){
+function validate294(data){
 let errors = 0;
 const _errs2 = errors;
 const _errs3 = errors;
@@ -18472,7 +19924,7 @@ var _valid3 = _errs19 === errors;
 errors = _errs18;
 if(_valid3){
 const _errs21 = errors;
-if(!(validate294(data))){
+if(!(validate298(data))){
 errors++;
 }
 var _valid3 = _errs21 === errors;
@@ -18538,7 +19990,7 @@ var _valid5 = _errs29 === errors;
 errors = _errs28;
 if(_valid5){
 const _errs31 = errors;
-if(!(validate300(data))){
+if(!(validate304(data))){
 errors++;
 }
 var _valid5 = _errs31 === errors;
@@ -18637,7 +20089,7 @@ var _valid8 = _errs44 === errors;
 errors = _errs43;
 if(_valid8){
 const _errs46 = errors;
-if(!(validate307(data))){
+if(!(validate311(data))){
 errors++;
 }
 var _valid8 = _errs46 === errors;
@@ -18670,7 +20122,7 @@ var _valid9 = _errs49 === errors;
 errors = _errs48;
 if(_valid9){
 const _errs51 = errors;
-if(!(validate312(data))){
+if(!(validate317(data))){
 errors++;
 }
 var _valid9 = _errs51 === errors;
@@ -18703,7 +20155,7 @@ var _valid10 = _errs54 === errors;
 errors = _errs53;
 if(_valid10){
 const _errs56 = errors;
-if(!(validate132(data))){
+if(!(validate134(data))){
 errors++;
 }
 var _valid10 = _errs56 === errors;
@@ -18736,7 +20188,7 @@ var _valid11 = _errs59 === errors;
 errors = _errs58;
 if(_valid11){
 const _errs61 = errors;
-if(!(validate232(data))){
+if(!(validate234(data))){
 errors++;
 }
 var _valid11 = _errs61 === errors;
@@ -18769,7 +20221,7 @@ var _valid12 = _errs64 === errors;
 errors = _errs63;
 if(_valid12){
 const _errs66 = errors;
-if(!(validate322(data))){
+if(!(validate327(data))){
 errors++;
 }
 var _valid12 = _errs66 === errors;
@@ -18802,7 +20254,7 @@ var _valid13 = _errs69 === errors;
 errors = _errs68;
 if(_valid13){
 const _errs71 = errors;
-if(!(validate141(data))){
+if(!(validate143(data))){
 errors++;
 }
 var _valid13 = _errs71 === errors;
@@ -18835,7 +20287,7 @@ var _valid14 = _errs74 === errors;
 errors = _errs73;
 if(_valid14){
 const _errs76 = errors;
-if(!(validate331(data))){
+if(!(validate337(data))){
 errors++;
 }
 var _valid14 = _errs76 === errors;
@@ -18868,7 +20320,7 @@ var _valid15 = _errs79 === errors;
 errors = _errs78;
 if(_valid15){
 const _errs81 = errors;
-if(!(validate148(data))){
+if(!(validate150(data))){
 errors++;
 }
 var _valid15 = _errs81 === errors;
@@ -18901,7 +20353,7 @@ var _valid16 = _errs84 === errors;
 errors = _errs83;
 if(_valid16){
 const _errs86 = errors;
-if(!(validate339(data))){
+if(!(validate345(data))){
 errors++;
 }
 var _valid16 = _errs86 === errors;
@@ -18934,7 +20386,7 @@ var _valid17 = _errs89 === errors;
 errors = _errs88;
 if(_valid17){
 const _errs91 = errors;
-if(!(validate346(data))){
+if(!(validate352(data))){
 errors++;
 }
 var _valid17 = _errs91 === errors;
@@ -18967,7 +20419,7 @@ var _valid18 = _errs94 === errors;
 errors = _errs93;
 if(_valid18){
 const _errs96 = errors;
-if(!(validate155(data))){
+if(!(validate157(data))){
 errors++;
 }
 var _valid18 = _errs96 === errors;
@@ -19000,7 +20452,7 @@ var _valid19 = _errs99 === errors;
 errors = _errs98;
 if(_valid19){
 const _errs101 = errors;
-if(!(validate165(data))){
+if(!(validate167(data))){
 errors++;
 }
 var _valid19 = _errs101 === errors;
@@ -19033,7 +20485,7 @@ var _valid20 = _errs104 === errors;
 errors = _errs103;
 if(_valid20){
 const _errs106 = errors;
-if(!(validate178(data))){
+if(!(validate180(data))){
 errors++;
 }
 var _valid20 = _errs106 === errors;
@@ -19066,7 +20518,7 @@ var _valid21 = _errs109 === errors;
 errors = _errs108;
 if(_valid21){
 const _errs111 = errors;
-if(!(validate184(data))){
+if(!(validate186(data))){
 errors++;
 }
 var _valid21 = _errs111 === errors;
@@ -19099,7 +20551,7 @@ var _valid22 = _errs114 === errors;
 errors = _errs113;
 if(_valid22){
 const _errs116 = errors;
-if(!(validate358(data))){
+if(!(validate364(data))){
 errors++;
 }
 var _valid22 = _errs116 === errors;
@@ -19132,7 +20584,7 @@ var _valid23 = _errs119 === errors;
 errors = _errs118;
 if(_valid23){
 const _errs121 = errors;
-if(!(validate364(data))){
+if(!(validate370(data))){
 errors++;
 }
 var _valid23 = _errs121 === errors;
@@ -19165,7 +20617,7 @@ var _valid24 = _errs124 === errors;
 errors = _errs123;
 if(_valid24){
 const _errs126 = errors;
-if(!(validate191(data))){
+if(!(validate193(data))){
 errors++;
 }
 var _valid24 = _errs126 === errors;
@@ -19198,7 +20650,7 @@ var _valid25 = _errs129 === errors;
 errors = _errs128;
 if(_valid25){
 const _errs131 = errors;
-if(!(validate202(data))){
+if(!(validate204(data))){
 errors++;
 }
 var _valid25 = _errs131 === errors;
@@ -19231,7 +20683,7 @@ var _valid26 = _errs134 === errors;
 errors = _errs133;
 if(_valid26){
 const _errs136 = errors;
-if(!(validate208(data))){
+if(!(validate210(data))){
 errors++;
 }
 var _valid26 = _errs136 === errors;
@@ -19264,7 +20716,7 @@ var _valid27 = _errs139 === errors;
 errors = _errs138;
 if(_valid27){
 const _errs141 = errors;
-if(!(validate216(data))){
+if(!(validate218(data))){
 errors++;
 }
 var _valid27 = _errs141 === errors;
@@ -19297,7 +20749,7 @@ var _valid28 = _errs144 === errors;
 errors = _errs143;
 if(_valid28){
 const _errs146 = errors;
-if(!(validate222(data))){
+if(!(validate224(data))){
 errors++;
 }
 var _valid28 = _errs146 === errors;
@@ -19330,7 +20782,7 @@ var _valid29 = _errs149 === errors;
 errors = _errs148;
 if(_valid29){
 const _errs151 = errors;
-if(!(validate380(data))){
+if(!(validate386(data))){
 errors++;
 }
 var _valid29 = _errs151 === errors;
@@ -19363,7 +20815,7 @@ var _valid30 = _errs154 === errors;
 errors = _errs153;
 if(_valid30){
 const _errs156 = errors;
-if(!(validate386(data))){
+if(!(validate392(data))){
 errors++;
 }
 var _valid30 = _errs156 === errors;
@@ -19396,7 +20848,7 @@ var _valid31 = _errs159 === errors;
 errors = _errs158;
 if(_valid31){
 const _errs161 = errors;
-if(!(validate404(data))){
+if(!(validate410(data))){
 errors++;
 }
 var _valid31 = _errs161 === errors;
@@ -19461,7 +20913,7 @@ return errors === 0;
 }
 
 
-function validate289(data){
+function validate293(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -19483,7 +20935,7 @@ var valid0 = true;
 if(valid0){
 if(data.event !== undefined){
 const _errs7 = errors;
-if(!(validate290(data.event))){
+if(!(validate294(data.event))){
 errors++;
 }
 var valid0 = _errs7 === errors;
@@ -19502,10 +20954,10 @@ return errors === 0;
 }
 
 
-function validate286(data){
+function validate290(data){
 let errors = 0;
 const _errs1 = errors;
-if(!(validate287(data))){
+if(!(validate291(data))){
 errors++;
 }
 var valid0 = _errs1 === errors;
@@ -19525,7 +20977,7 @@ var valid1 = true;
 if(valid1){
 if(data.params !== undefined){
 const _errs6 = errors;
-if(!(validate289(data.params))){
+if(!(validate293(data.params))){
 errors++;
 }
 var valid1 = _errs6 === errors;
@@ -19540,10 +20992,10 @@ var valid0 = _errs2 === errors;
 return errors === 0;
 }
 
-const schema416 = docs[8]["$defs"]["capabilitiesRequest"];
-const schema417 = docs[8]["$defs"]["capabilitiesParams"];
+const schema420 = docs[8]["$defs"]["capabilitiesRequest"];
+const schema421 = docs[8]["$defs"]["capabilitiesParams"];
 
-function validate414(data){
+function validate420(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -19567,7 +21019,7 @@ return errors === 0;
 }
 
 
-function validate412(data){
+function validate418(data){
 let errors = 0;
 const _errs1 = errors;
 if(!(validate31(data))){
@@ -19590,7 +21042,7 @@ var valid1 = true;
 if(valid1){
 if(data.params !== undefined){
 const _errs6 = errors;
-if(!(validate414(data.params))){
+if(!(validate420(data.params))){
 errors++;
 }
 var valid1 = _errs6 === errors;
@@ -19605,12 +21057,12 @@ var valid0 = _errs2 === errors;
 return errors === 0;
 }
 
-const schema419 = docs[8]["$defs"]["capabilitiesResponse"];
-const schema420 = docs[8]["$defs"]["capabilitiesResult"];
+const schema423 = docs[8]["$defs"]["capabilitiesResponse"];
+const schema424 = docs[8]["$defs"]["capabilitiesResult"];
 
 
 
-function validate419(data){
+function validate425(data){
 let errors = 0;
 const _errs2 = errors;
 const _errs3 = errors;
@@ -19666,10 +21118,10 @@ return errors === 0;
 }
 
 
-function validate417(data){
+function validate423(data){
 let errors = 0;
 const _errs1 = errors;
-if(!(validate247(data))){
+if(!(validate251(data))){
 errors++;
 }
 var valid0 = _errs1 === errors;
@@ -19682,7 +21134,7 @@ return false;
 }
 else {
 if(data.result !== undefined){
-if(!(validate419(data.result))){
+if(!(validate425(data.result))){
 errors++;
 }
 }
@@ -19710,7 +21162,7 @@ valid0 = true;
 passing0 = 0;
 }
 const _errs3 = errors;
-if(!(validate246(data))){
+if(!(validate250(data))){
 errors++;
 }
 var _valid0 = _errs3 === errors;
@@ -19724,7 +21176,7 @@ valid0 = true;
 passing0 = 1;
 }
 const _errs4 = errors;
-if(!(validate282(data))){
+if(!(validate286(data))){
 errors++;
 }
 var _valid0 = _errs4 === errors;
@@ -19738,7 +21190,7 @@ valid0 = true;
 passing0 = 2;
 }
 const _errs5 = errors;
-if(!(validate286(data))){
+if(!(validate290(data))){
 errors++;
 }
 var _valid0 = _errs5 === errors;
@@ -19752,7 +21204,7 @@ valid0 = true;
 passing0 = 3;
 }
 const _errs6 = errors;
-if(!(validate412(data))){
+if(!(validate418(data))){
 errors++;
 }
 var _valid0 = _errs6 === errors;
@@ -19766,7 +21218,7 @@ valid0 = true;
 passing0 = 4;
 }
 const _errs7 = errors;
-if(!(validate417(data))){
+if(!(validate423(data))){
 errors++;
 }
 var _valid0 = _errs7 === errors;
@@ -19794,14 +21246,14 @@ errors = _errs1;
 return errors === 0;
 }
 
-target["registration.schema.json"] = validate426;
-const schema426 = docs[10];
-const schema427 = docs[10]["$defs"]["registration"];
-const schema429 = docs[10]["$defs"]["backend"];
-const schema431 = docs[10]["$defs"]["transport"];
-const pattern61 = func0("^[Hh][Tt][Tt][Pp][Ss]?://", "u");
+target["registration.schema.json"] = validate432;
+const schema430 = docs[10];
+const schema431 = docs[10]["$defs"]["registration"];
+const schema433 = docs[10]["$defs"]["backend"];
+const schema435 = docs[10]["$defs"]["transport"];
+const pattern64 = func0("^[Hh][Tt][Tt][Pp][Ss]?://", "u");
 
-function validate429(data){
+function validate435(data){
 let errors = 0;
 const _errs2 = errors;
 const _errs3 = errors;
@@ -19836,7 +21288,7 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(errors === _errs7){
 if(typeof data1 === "string"){
-if(!pattern61.test(data1)){
+if(!pattern64.test(data1)){
 return false;
 }
 else {
@@ -19995,10 +21447,10 @@ return false;
 return errors === 0;
 }
 
-const schema433 = docs[10]["$defs"]["authentication"];
-const pattern62 = func0("^[Hh][Tt][Tt][Pp][Ss]://", "u");
+const schema437 = docs[10]["$defs"]["authentication"];
+const pattern65 = func0("^[Hh][Tt][Tt][Pp][Ss]://", "u");
 
-function validate431(data){
+function validate437(data){
 let errors = 0;
 const _errs2 = errors;
 const _errs3 = errors;
@@ -20147,7 +21599,7 @@ const _errs23 = errors;
 if(errors === _errs23){
 if(errors === _errs23){
 if(typeof data4 === "string"){
-if(!pattern62.test(data4)){
+if(!pattern65.test(data4)){
 return false;
 }
 else {
@@ -20322,12 +21774,12 @@ return false;
 return errors === 0;
 }
 
-const schema440 = docs[10]["$defs"]["subscription"];
-const schema442 = docs[10]["$defs"]["eventSelector"];
-const pattern63 = func0("^(?:tool|session|config|turn|model|context|task|user|workspace|file|hook)\\.\\*$", "u");
-const schema443 = docs[1]["$defs"]["contentSelection"];
+const schema444 = docs[10]["$defs"]["subscription"];
+const schema446 = docs[10]["$defs"]["eventSelector"];
+const pattern66 = func0("^(?:tool|session|config|turn|model|context|task|user|workspace|file|hook)\\.\\*$", "u");
+const schema447 = docs[1]["$defs"]["contentSelection"];
 
-function validate434(data){
+function validate440(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -20356,10 +21808,9 @@ return false;
 return errors === 0;
 }
 
-const schema445 = docs[10]["$defs"]["upload"];
-const pattern64 = func0("^(?:[Hh][Tt][Tt][Pp][Ss]://|[Hh][Tt][Tt][Pp]://(?:localhost|127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}|\\[::1\\])(?::\\d+)?(?:[/?#]|$))", "u");
+const schema449 = docs[10]["$defs"]["upload"];
 
-function validate436(data){
+function validate442(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -20434,7 +21885,7 @@ var valid0 = true;
 if(valid0){
 if(data.auth !== undefined){
 const _errs9 = errors;
-if(!(validate431(data.auth))){
+if(!(validate437(data.auth))){
 errors++;
 }
 var valid0 = _errs9 === errors;
@@ -20455,7 +21906,7 @@ return errors === 0;
 }
 
 
-function validate433(data){
+function validate439(data){
 let errors = 0;
 const _errs2 = errors;
 const _errs3 = errors;
@@ -20652,7 +22103,7 @@ valid15 = valid15 || _valid2;
 if(!valid15){
 const _errs38 = errors;
 if(typeof data6 === "string"){
-if(!pattern63.test(data6)){
+if(!pattern66.test(data6)){
 errors++;
 }
 }
@@ -20729,7 +22180,7 @@ var valid11 = true;
 if(valid11){
 if(data.content !== undefined){
 const _errs47 = errors;
-if(!(validate434(data.content))){
+if(!(validate440(data.content))){
 errors++;
 }
 var valid11 = _errs47 === errors;
@@ -20823,7 +22274,7 @@ var valid11 = true;
 if(valid11){
 if(data.upload !== undefined){
 const _errs60 = errors;
-if(!(validate436(data.upload))){
+if(!(validate442(data.upload))){
 errors++;
 }
 var valid11 = _errs60 === errors;
@@ -20849,7 +22300,7 @@ return errors === 0;
 }
 
 
-function validate428(data){
+function validate434(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -20880,7 +22331,7 @@ var valid0 = true;
 if(valid0){
 if(data.transport !== undefined){
 const _errs7 = errors;
-if(!(validate429(data.transport))){
+if(!(validate435(data.transport))){
 errors++;
 }
 var valid0 = _errs7 === errors;
@@ -20891,7 +22342,7 @@ var valid0 = true;
 if(valid0){
 if(data.authentication !== undefined){
 const _errs8 = errors;
-if(!(validate431(data.authentication))){
+if(!(validate437(data.authentication))){
 errors++;
 }
 var valid0 = _errs8 === errors;
@@ -20913,7 +22364,7 @@ var valid2 = true;
 const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 const _errs12 = errors;
-if(!(validate433(data3[i0]))){
+if(!(validate439(data3[i0]))){
 errors++;
 }
 var valid2 = _errs12 === errors;
@@ -20945,7 +22396,7 @@ return errors === 0;
 }
 
 
-function validate427(data){
+function validate433(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -20978,7 +22429,7 @@ var valid2 = true;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs11 = errors;
-if(!(validate428(data1[i0]))){
+if(!(validate434(data1[i0]))){
 errors++;
 }
 var valid2 = _errs11 === errors;
@@ -21008,30 +22459,30 @@ return errors === 0;
 }
 
 
-function validate426(data){
+function validate432(data){
 /*# sourceURL="https://agent-conformance.dev/schemas/ahp/draft/registration.schema.json" */;
 let errors = 0;
-if(!(validate427(data))){
+if(!(validate433(data))){
 errors++;
 }
 return errors === 0;
 }
 
-target["effects.schema.json#/$defs/effect"] = validate250;
+target["effects.schema.json#/$defs/effect"] = validate254;
 
 
-target["effects.schema.json#/$defs/returnContracts/$defs/tool.before"] = validate448;
-const schema452 = docs[6]["$defs"]["returnContracts"]["$defs"]["tool.before"];
+target["effects.schema.json#/$defs/returnContracts/$defs/tool.before"] = validate454;
+const schema456 = docs[6]["$defs"]["returnContracts"]["$defs"]["tool.before"];
 
-function validate448(data){
+function validate454(data){
 let errors = 0;
 return errors === 0;
 }
 
-target["effects.schema.json#/$defs/returnContracts/$defs/model.request.before"] = validate449;
-const schema453 = docs[6]["$defs"]["returnContracts"]["$defs"]["model.request.before"];
+target["effects.schema.json#/$defs/returnContracts/$defs/model.request.before"] = validate455;
+const schema457 = docs[6]["$defs"]["returnContracts"]["$defs"]["model.request.before"];
 
-function validate449(data){
+function validate455(data){
 let errors = 0;
 if(errors === 0){
 if(Array.isArray(data)){
@@ -21055,10 +22506,10 @@ return false;
 return errors === 0;
 }
 
-target["effects.schema.json#/$defs/returnContracts/$defs/context.compact.before"] = validate451;
-const schema454 = docs[6]["$defs"]["returnContracts"]["$defs"]["context.compact.before"];
+target["effects.schema.json#/$defs/returnContracts/$defs/context.compact.before"] = validate457;
+const schema458 = docs[6]["$defs"]["returnContracts"]["$defs"]["context.compact.before"];
 
-function validate451(data){
+function validate457(data){
 let errors = 0;
 if(errors === 0){
 if(Array.isArray(data)){
@@ -21066,7 +22517,7 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs3 = errors;
-if(!(validate169(data[i0]))){
+if(!(validate171(data[i0]))){
 errors++;
 }
 var valid0 = _errs3 === errors;
@@ -21082,11 +22533,11 @@ return false;
 return errors === 0;
 }
 
-target["effects.schema.json#/$defs/returnContracts/$defs/user.elicitation.request"] = validate453;
-const schema455 = docs[6]["$defs"]["returnContracts"]["$defs"]["user.elicitation.request"];
-const schema456 = docs[11]["$defs"]["ElicitResult"];
+target["effects.schema.json#/$defs/returnContracts/$defs/user.elicitation.request"] = validate459;
+const schema459 = docs[6]["$defs"]["returnContracts"]["$defs"]["user.elicitation.request"];
+const schema460 = docs[11]["$defs"]["ElicitResult"];
 
-function validate453(data){
+function validate459(data){
 let errors = 0;
 const _errs1 = errors;
 if(errors === _errs1){
@@ -21200,14 +22651,14 @@ return false;
 return errors === 0;
 }
 
-target["effects.schema.json#/$defs/modifyValues/$defs/workspace"] = validate454;
-const schema457 = docs[6]["$defs"]["modifyValues"]["$defs"]["workspace"];
+target["effects.schema.json#/$defs/modifyValues/$defs/workspace"] = validate460;
+const schema461 = docs[6]["$defs"]["modifyValues"]["$defs"]["workspace"];
 
 
 
-function validate454(data){
+function validate460(data){
 let errors = 0;
-if(!(validate226(data))){
+if(!(validate228(data))){
 errors++;
 }
 return errors === 0;
@@ -21216,7 +22667,7 @@ return errors === 0;
 target["events.schema.json#/$defs/envelope"] = validate36;
 
 
-target["events.schema.json#/$defs/event"] = validate290;
+target["events.schema.json#/$defs/event"] = validate294;
 
 
 target["events.schema.json#/$defs/interceptableEvent"] = validate34;
@@ -21231,13 +22682,13 @@ target["events.schema.json#/$defs/tool.after"] = validate94;
 target["events.schema.json#/$defs/session.start"] = validate103;
 
 
-target["events.schema.json#/$defs/session.end"] = validate294;
+target["events.schema.json#/$defs/session.end"] = validate298;
 
 
 target["events.schema.json#/$defs/config.change.before"] = validate117;
 
 
-target["events.schema.json#/$defs/config.change.after"] = validate300;
+target["events.schema.json#/$defs/config.change.after"] = validate304;
 
 
 target["events.schema.json#/$defs/turn.start"] = validate122;
@@ -21246,76 +22697,76 @@ target["events.schema.json#/$defs/turn.start"] = validate122;
 target["events.schema.json#/$defs/turn.finish.before"] = validate127;
 
 
-target["events.schema.json#/$defs/turn.end"] = validate307;
+target["events.schema.json#/$defs/turn.end"] = validate311;
 
 
-target["events.schema.json#/$defs/turn.progress"] = validate312;
+target["events.schema.json#/$defs/turn.progress"] = validate317;
 
 
-target["events.schema.json#/$defs/model.request.before"] = validate132;
+target["events.schema.json#/$defs/model.request.before"] = validate134;
 
 
-target["events.schema.json#/$defs/model.response.after"] = validate232;
+target["events.schema.json#/$defs/model.response.after"] = validate234;
 
 
-target["events.schema.json#/$defs/model.error"] = validate322;
+target["events.schema.json#/$defs/model.error"] = validate327;
 
 
-target["events.schema.json#/$defs/model.switch.before"] = validate141;
+target["events.schema.json#/$defs/model.switch.before"] = validate143;
 
 
-target["events.schema.json#/$defs/model.switch.after"] = validate331;
+target["events.schema.json#/$defs/model.switch.after"] = validate337;
 
 
-target["events.schema.json#/$defs/tool.permission.request"] = validate148;
+target["events.schema.json#/$defs/tool.permission.request"] = validate150;
 
 
-target["events.schema.json#/$defs/tool.permission.resolved"] = validate339;
+target["events.schema.json#/$defs/tool.permission.resolved"] = validate345;
 
 
-target["events.schema.json#/$defs/tool.progress"] = validate346;
+target["events.schema.json#/$defs/tool.progress"] = validate352;
 
 
-target["events.schema.json#/$defs/tool.batch.after"] = validate155;
+target["events.schema.json#/$defs/tool.batch.after"] = validate157;
 
 
-target["events.schema.json#/$defs/context.compact.before"] = validate165;
+target["events.schema.json#/$defs/context.compact.before"] = validate167;
 
 
-target["events.schema.json#/$defs/context.compact.after"] = validate178;
+target["events.schema.json#/$defs/context.compact.after"] = validate180;
 
 
-target["events.schema.json#/$defs/task.change.before"] = validate184;
+target["events.schema.json#/$defs/task.change.before"] = validate186;
 
 
-target["events.schema.json#/$defs/task.change.after"] = validate358;
+target["events.schema.json#/$defs/task.change.after"] = validate364;
 
 
-target["events.schema.json#/$defs/user.attention"] = validate364;
+target["events.schema.json#/$defs/user.attention"] = validate370;
 
 
-target["events.schema.json#/$defs/user.elicitation.request"] = validate191;
+target["events.schema.json#/$defs/user.elicitation.request"] = validate193;
 
 
-target["events.schema.json#/$defs/user.elicitation.result"] = validate202;
+target["events.schema.json#/$defs/user.elicitation.result"] = validate204;
 
 
-target["events.schema.json#/$defs/user.message.inbound"] = validate208;
+target["events.schema.json#/$defs/user.message.inbound"] = validate210;
 
 
-target["events.schema.json#/$defs/user.message.outbound"] = validate216;
+target["events.schema.json#/$defs/user.message.outbound"] = validate218;
 
 
-target["events.schema.json#/$defs/workspace.change.before"] = validate222;
+target["events.schema.json#/$defs/workspace.change.before"] = validate224;
 
 
-target["events.schema.json#/$defs/workspace.change.after"] = validate380;
+target["events.schema.json#/$defs/workspace.change.after"] = validate386;
 
 
-target["events.schema.json#/$defs/file.changed"] = validate386;
+target["events.schema.json#/$defs/file.changed"] = validate392;
 
 
-target["events.schema.json#/$defs/hook.failure"] = validate404;
+target["events.schema.json#/$defs/hook.failure"] = validate410;
 
 
 target["execution-events.schema.json#/$defs/tool.before"] = validate80;
@@ -21327,13 +22778,13 @@ target["execution-events.schema.json#/$defs/tool.after"] = validate96;
 target["execution-events.schema.json#/$defs/session.start"] = validate105;
 
 
-target["execution-events.schema.json#/$defs/session.end"] = validate296;
+target["execution-events.schema.json#/$defs/session.end"] = validate300;
 
 
 target["interaction-events.schema.json#/$defs/config.change.before"] = validate119;
 
 
-target["interaction-events.schema.json#/$defs/config.change.after"] = validate302;
+target["interaction-events.schema.json#/$defs/config.change.after"] = validate306;
 
 
 target["execution-events.schema.json#/$defs/turn.start"] = validate124;
@@ -21342,76 +22793,76 @@ target["execution-events.schema.json#/$defs/turn.start"] = validate124;
 target["execution-events.schema.json#/$defs/turn.finish.before"] = validate129;
 
 
-target["execution-events.schema.json#/$defs/turn.end"] = validate309;
+target["execution-events.schema.json#/$defs/turn.end"] = validate313;
 
 
-target["execution-events.schema.json#/$defs/turn.progress"] = validate314;
+target["execution-events.schema.json#/$defs/turn.progress"] = validate319;
 
 
-target["execution-events.schema.json#/$defs/model.request.before"] = validate134;
+target["execution-events.schema.json#/$defs/model.request.before"] = validate136;
 
 
-target["execution-events.schema.json#/$defs/model.response.after"] = validate234;
+target["execution-events.schema.json#/$defs/model.response.after"] = validate236;
 
 
-target["execution-events.schema.json#/$defs/model.error"] = validate324;
+target["execution-events.schema.json#/$defs/model.error"] = validate329;
 
 
-target["execution-events.schema.json#/$defs/model.switch.before"] = validate143;
+target["execution-events.schema.json#/$defs/model.switch.before"] = validate145;
 
 
-target["execution-events.schema.json#/$defs/model.switch.after"] = validate333;
+target["execution-events.schema.json#/$defs/model.switch.after"] = validate339;
 
 
-target["execution-events.schema.json#/$defs/tool.permission.request"] = validate150;
+target["execution-events.schema.json#/$defs/tool.permission.request"] = validate152;
 
 
-target["execution-events.schema.json#/$defs/tool.permission.resolved"] = validate341;
+target["execution-events.schema.json#/$defs/tool.permission.resolved"] = validate347;
 
 
-target["execution-events.schema.json#/$defs/tool.progress"] = validate348;
+target["execution-events.schema.json#/$defs/tool.progress"] = validate354;
 
 
-target["execution-events.schema.json#/$defs/tool.batch.after"] = validate157;
+target["execution-events.schema.json#/$defs/tool.batch.after"] = validate159;
 
 
-target["execution-events.schema.json#/$defs/context.compact.before"] = validate167;
+target["execution-events.schema.json#/$defs/context.compact.before"] = validate169;
 
 
-target["execution-events.schema.json#/$defs/context.compact.after"] = validate180;
+target["execution-events.schema.json#/$defs/context.compact.after"] = validate182;
 
 
-target["task-workspace-events.schema.json#/$defs/task.change.before"] = validate186;
+target["task-workspace-events.schema.json#/$defs/task.change.before"] = validate188;
 
 
-target["task-workspace-events.schema.json#/$defs/task.change.after"] = validate360;
+target["task-workspace-events.schema.json#/$defs/task.change.after"] = validate366;
 
 
-target["interaction-events.schema.json#/$defs/user.attention"] = validate366;
+target["interaction-events.schema.json#/$defs/user.attention"] = validate372;
 
 
-target["interaction-events.schema.json#/$defs/user.elicitation.request"] = validate193;
+target["interaction-events.schema.json#/$defs/user.elicitation.request"] = validate195;
 
 
-target["interaction-events.schema.json#/$defs/user.elicitation.result"] = validate204;
+target["interaction-events.schema.json#/$defs/user.elicitation.result"] = validate206;
 
 
-target["interaction-events.schema.json#/$defs/user.message.inbound"] = validate210;
+target["interaction-events.schema.json#/$defs/user.message.inbound"] = validate212;
 
 
-target["interaction-events.schema.json#/$defs/user.message.outbound"] = validate218;
+target["interaction-events.schema.json#/$defs/user.message.outbound"] = validate220;
 
 
-target["task-workspace-events.schema.json#/$defs/workspace.change.before"] = validate224;
+target["task-workspace-events.schema.json#/$defs/workspace.change.before"] = validate226;
 
 
-target["task-workspace-events.schema.json#/$defs/workspace.change.after"] = validate382;
+target["task-workspace-events.schema.json#/$defs/workspace.change.after"] = validate388;
 
 
-target["task-workspace-events.schema.json#/$defs/file.changed"] = validate388;
+target["task-workspace-events.schema.json#/$defs/file.changed"] = validate394;
 
 
-target["interaction-events.schema.json#/$defs/hook.failure"] = validate406;
+target["interaction-events.schema.json#/$defs/hook.failure"] = validate412;
 
 
 target["common.schema.json#/$defs/session"] = validate69;
@@ -21423,15 +22874,15 @@ target["common.schema.json#/$defs/turn"] = validate71;
 target["common.schema.json#/$defs/gaps"] = validate73;
 
 
-target["common.schema.json#/$defs/native"] = validate448;
+target["common.schema.json#/$defs/native"] = validate454;
 
 
 target["common.schema.json#/$defs/extensions"] = validate77;
 
 
-target["common.schema.json#/$defs/synthesized"] = validate692;
+target["common.schema.json#/$defs/synthesized"] = validate702;
 
-function validate692(data){
+function validate702(data){
 let errors = 0;
 if(typeof data !== "boolean"){
 return false;
@@ -21445,40 +22896,40 @@ target["messages.schema.json#/$defs/interceptRequest"] = validate30;
 target["messages.schema.json#/$defs/interceptParams"] = validate33;
 
 
-target["messages.schema.json#/$defs/observeNotification"] = validate286;
+target["messages.schema.json#/$defs/observeNotification"] = validate290;
 
 
-target["messages.schema.json#/$defs/observeParams"] = validate289;
+target["messages.schema.json#/$defs/observeParams"] = validate293;
 
 
-target["messages.schema.json#/$defs/capabilitiesRequest"] = validate412;
+target["messages.schema.json#/$defs/capabilitiesRequest"] = validate418;
 
 
-target["messages.schema.json#/$defs/capabilitiesParams"] = validate414;
+target["messages.schema.json#/$defs/capabilitiesParams"] = validate420;
 
 
-target["messages.schema.json#/$defs/interceptResponse"] = validate246;
+target["messages.schema.json#/$defs/interceptResponse"] = validate250;
 
 
-target["messages.schema.json#/$defs/interceptResult"] = validate249;
+target["messages.schema.json#/$defs/interceptResult"] = validate253;
 
 
-target["messages.schema.json#/$defs/capabilitiesResponse"] = validate417;
+target["messages.schema.json#/$defs/capabilitiesResponse"] = validate423;
 
 
-target["messages.schema.json#/$defs/capabilitiesResult"] = validate419;
+target["messages.schema.json#/$defs/capabilitiesResult"] = validate425;
 
 
-target["messages.schema.json#/$defs/errorResponse"] = validate282;
+target["messages.schema.json#/$defs/errorResponse"] = validate286;
 
 
-target["messages.schema.json#/$defs/noEffectResponse"] = validate722;
-const schema630 = docs[8]["$defs"]["noEffectResponse"];
+target["messages.schema.json#/$defs/noEffectResponse"] = validate732;
+const schema635 = docs[8]["$defs"]["noEffectResponse"];
 
-function validate722(data){
+function validate732(data){
 let errors = 0;
 const _errs1 = errors;
-if(!(validate246(data))){
+if(!(validate250(data))){
 errors++;
 }
 var valid0 = _errs1 === errors;
@@ -21507,13 +22958,13 @@ var valid0 = _errs2 === errors;
 return errors === 0;
 }
 
-target["messages.schema.json#/$defs/denyResponse"] = validate724;
-const schema631 = docs[8]["$defs"]["denyResponse"];
+target["messages.schema.json#/$defs/denyResponse"] = validate734;
+const schema636 = docs[8]["$defs"]["denyResponse"];
 
-function validate724(data){
+function validate734(data){
 let errors = 0;
 const _errs1 = errors;
-if(!(validate246(data))){
+if(!(validate250(data))){
 errors++;
 }
 var valid0 = _errs1 === errors;
@@ -21566,10 +23017,10 @@ var valid0 = _errs2 === errors;
 return errors === 0;
 }
 
-target["messages.schema.json#/$defs/jsonRpcMessage"] = validate726;
-const schema632 = docs[8]["$defs"]["jsonRpcMessage"];
+target["messages.schema.json#/$defs/jsonRpcMessage"] = validate736;
+const schema637 = docs[8]["$defs"]["jsonRpcMessage"];
 
-function validate726(data){
+function validate736(data){
 let errors = 0;
 if(!(data && typeof data == "object" && !Array.isArray(data))){
 return false;
@@ -21611,7 +23062,7 @@ ifClause1 = "then";
 }
 else {
 const _errs8 = errors;
-if(!(validate287(data))){
+if(!(validate291(data))){
 errors++;
 }
 var _valid1 = _errs8 === errors;
@@ -21642,7 +23093,7 @@ errors = _errs10;
 let ifClause2;
 if(_valid2){
 const _errs12 = errors;
-if(!(validate283(data))){
+if(!(validate287(data))){
 errors++;
 }
 var _valid2 = _errs12 === errors;
@@ -21651,7 +23102,7 @@ ifClause2 = "then";
 }
 else {
 const _errs13 = errors;
-if(!(validate247(data))){
+if(!(validate251(data))){
 errors++;
 }
 var _valid2 = _errs13 === errors;
@@ -21673,10 +23124,10 @@ return false;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/BooleanSchema"] = validate731;
-const schema633 = docs[11]["$defs"]["BooleanSchema"];
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/BooleanSchema"] = validate741;
+const schema638 = docs[11]["$defs"]["BooleanSchema"];
 
-function validate731(data){
+function validate741(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -21753,20 +23204,20 @@ return false;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ElicitRequestFormParams"] = validate732;
-const schema634 = docs[11]["$defs"]["ElicitRequestFormParams"];
-const schema635 = docs[11]["$defs"]["ProgressToken"];
-const schema645 = docs[11]["$defs"]["TaskMetadata"];
-const schema636 = docs[11]["$defs"]["PrimitiveSchemaDefinition"];
-const schema637 = docs[11]["$defs"]["StringSchema"];
-const schema638 = docs[11]["$defs"]["NumberSchema"];
-const schema640 = docs[11]["$defs"]["UntitledSingleSelectEnumSchema"];
-const schema641 = docs[11]["$defs"]["TitledSingleSelectEnumSchema"];
-const schema642 = docs[11]["$defs"]["UntitledMultiSelectEnumSchema"];
-const schema643 = docs[11]["$defs"]["TitledMultiSelectEnumSchema"];
-const schema644 = docs[11]["$defs"]["LegacyTitledEnumSchema"];
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ElicitRequestFormParams"] = validate742;
+const schema639 = docs[11]["$defs"]["ElicitRequestFormParams"];
+const schema640 = docs[11]["$defs"]["ProgressToken"];
+const schema650 = docs[11]["$defs"]["TaskMetadata"];
+const schema641 = docs[11]["$defs"]["PrimitiveSchemaDefinition"];
+const schema642 = docs[11]["$defs"]["StringSchema"];
+const schema643 = docs[11]["$defs"]["NumberSchema"];
+const schema645 = docs[11]["$defs"]["UntitledSingleSelectEnumSchema"];
+const schema646 = docs[11]["$defs"]["TitledSingleSelectEnumSchema"];
+const schema647 = docs[11]["$defs"]["UntitledMultiSelectEnumSchema"];
+const schema648 = docs[11]["$defs"]["TitledMultiSelectEnumSchema"];
+const schema649 = docs[11]["$defs"]["LegacyTitledEnumSchema"];
 
-function validate733(data){
+function validate743(data){
 let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
@@ -22879,7 +24330,7 @@ return errors === 0;
 }
 
 
-function validate732(data){
+function validate742(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -22972,7 +24423,7 @@ if(errors === _errs16){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 for(const key1 in data6){
 const _errs19 = errors;
-if(!(validate733(data6[key1]))){
+if(!(validate743(data6[key1]))){
 errors++;
 }
 var valid4 = _errs19 === errors;
@@ -23083,11 +24534,11 @@ return false;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ElicitRequestParams"] = validate735;
-const schema646 = docs[11]["$defs"]["ElicitRequestParams"];
-const schema647 = docs[11]["$defs"]["ElicitRequestURLParams"];
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ElicitRequestParams"] = validate745;
+const schema651 = docs[11]["$defs"]["ElicitRequestParams"];
+const schema652 = docs[11]["$defs"]["ElicitRequestURLParams"];
 
-function validate736(data){
+function validate746(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -23212,19 +24663,19 @@ return errors === 0;
 }
 
 
-function validate735(data){
+function validate745(data){
 let errors = 0;
 const _errs0 = errors;
 let valid0 = false;
 const _errs1 = errors;
-if(!(validate736(data))){
+if(!(validate746(data))){
 errors++;
 }
 var _valid0 = _errs1 === errors;
 valid0 = valid0 || _valid0;
 if(!valid0){
 const _errs2 = errors;
-if(!(validate732(data))){
+if(!(validate742(data))){
 errors++;
 }
 var _valid0 = _errs2 === errors;
@@ -23240,12 +24691,12 @@ errors = _errs0;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ElicitRequestURLParams"] = validate736;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ElicitRequestURLParams"] = validate746;
 
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ElicitResult"] = validate740;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ElicitResult"] = validate750;
 
-function validate740(data){
+function validate750(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -23358,9 +24809,9 @@ return false;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/LegacyTitledEnumSchema"] = validate741;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/LegacyTitledEnumSchema"] = validate751;
 
-function validate741(data){
+function validate751(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -23495,9 +24946,9 @@ return false;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/NumberSchema"] = validate742;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/NumberSchema"] = validate752;
 
-function validate742(data){
+function validate752(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -23598,12 +25049,12 @@ return false;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/PrimitiveSchemaDefinition"] = validate733;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/PrimitiveSchemaDefinition"] = validate743;
 
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ProgressToken"] = validate744;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/ProgressToken"] = validate754;
 
-function validate744(data){
+function validate754(data){
 let errors = 0;
 if((typeof data !== "string") && (!(typeof data == "number"))){
 return false;
@@ -23611,9 +25062,9 @@ return false;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/StringSchema"] = validate745;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/StringSchema"] = validate755;
 
-function validate745(data){
+function validate755(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -23730,9 +25181,9 @@ return false;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/TaskMetadata"] = validate746;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/TaskMetadata"] = validate756;
 
-function validate746(data){
+function validate756(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -23749,9 +25200,9 @@ return false;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/TitledMultiSelectEnumSchema"] = validate747;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/TitledMultiSelectEnumSchema"] = validate757;
 
-function validate747(data){
+function validate757(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -23966,9 +25417,9 @@ return false;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/TitledSingleSelectEnumSchema"] = validate748;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/TitledSingleSelectEnumSchema"] = validate758;
 
-function validate748(data){
+function validate758(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -24116,9 +25567,9 @@ return false;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/UntitledMultiSelectEnumSchema"] = validate749;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/UntitledMultiSelectEnumSchema"] = validate759;
 
-function validate749(data){
+function validate759(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -24311,9 +25762,9 @@ return false;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/UntitledSingleSelectEnumSchema"] = validate750;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/UntitledSingleSelectEnumSchema"] = validate760;
 
-function validate750(data){
+function validate760(data){
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
@@ -24419,10 +25870,10 @@ return false;
 return errors === 0;
 }
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/request"] = validate735;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/request"] = validate745;
 
 
-target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/result"] = validate740;
+target["urn:agent-conformance:schemas:mcp:2025-11-25:mcp-elicitation#/$defs/result"] = validate750;
 
 
 return target;

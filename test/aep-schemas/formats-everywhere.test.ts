@@ -66,6 +66,33 @@ const BASES: Record<string, { event: Json; rule: string }> = {
     },
     rule: 'aep/payload-schema',
   },
+  // AEP-0002 §5.2 cost.currency: an ISO 4217 code in force (format iso4217)
+  ...Object.fromEntries(
+    (
+      [
+        ['run.started', { run: 'r1' }],
+        ['run.finished', { run: 'r1' }],
+        ['tool.completed', { tool: { name: 'grep' } }],
+      ] as const
+    ).map(([type, extra]) => [
+      `${type}:/data/cost/currency`,
+      {
+        event: {
+          aep: '0.1',
+          id: 'f1',
+          type,
+          time: '2026-11-30T10:00:00Z',
+          source: SRC,
+          agent: 'demo',
+          session: 's_fmt',
+          seq: 0,
+          ...('run' in extra ? { run: extra.run } : {}),
+          data: { ...('tool' in extra ? { tool: extra.tool } : {}), cost: { currency: 'USD' } },
+        },
+        rule: 'aep/cost-currency',
+      },
+    ]),
+  ),
 };
 
 /** Probes per format: RFC 3339 §5.6 / RFC 3986 §3 verdicts (the issue's cases and their neighbours). */
@@ -95,6 +122,10 @@ const PROBES: Record<string, { good: string[]; bad: string[] }> = {
       ' 2026-11-30T10:00:00Z',
       '2026-11-30T10:00:00.Z',
     ],
+  },
+  iso4217: {
+    good: ['USD', 'EUR', 'JPY', 'CHF', 'GBP'],
+    bad: ['ABC', 'usd', 'US', 'USDD', 'ZZZ', 'XXX', ''],
   },
   uri: {
     good: [

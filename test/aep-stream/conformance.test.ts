@@ -11,6 +11,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { Finding } from '../../src/core/finding.ts';
+import { profileOfCaseName } from '../../src/core/case-names.ts';
 import { brief, checkText, type RunOptions } from './helpers.ts';
 
 const DIR = fileURLToPath(new URL('../../conformance/aep/', import.meta.url));
@@ -41,6 +42,12 @@ function cases(group: 'pass' | 'fail'): string[] {
   return readdirSync(dir)
     .filter((f) => f.endsWith('.jsonl') && !/\.(ce|otlp)\.jsonl$/.test(f))
     .sort();
+}
+
+/** `*.aep-0007.jsonl` cases run with `--profile aep-0007` (AEP.caseOptions). */
+function profileOf(name: string): { profile?: 'aep-0007' } {
+  const profile = profileOfCaseName(name);
+  return profile ? { profile } : {};
 }
 
 function runOptions(o: Sidecar['options'] = {}): RunOptions {
@@ -88,7 +95,7 @@ test('conformance/aep exists and has cases', () => {
 for (const name of cases('pass')) {
   test(`pass/${name}: no finding at all`, async () => {
     const text = readFileSync(DIR + 'pass/' + name);
-    const findings = await checkText(text, { source: name });
+    const findings = await checkText(text, { source: name, ...profileOf(name) });
     assert.equal(findings.length, 0, `pass case produced ${brief(findings)}`);
   });
 }
@@ -103,7 +110,7 @@ for (const name of cases('fail')) {
       'a fail sidecar lists at least one finding',
     );
     const text = readFileSync(DIR + 'fail/' + name);
-    const findings = await checkText(text, { ...runOptions(sidecar.options), source: name });
+    const findings = await checkText(text, { ...runOptions(sidecar.options), source: name, ...profileOf(name) });
     assert.equal(multisetDiff(sidecar.findings, findings), '', `actual: ${brief(findings)}`);
   });
 }

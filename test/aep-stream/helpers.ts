@@ -38,6 +38,8 @@ export interface RunOptions {
   rules?: RuleSelection;
   /** Called with the run's stream analyzers as the run starts. */
   onStreamState?: (state: AepStreamState) => void;
+  /** `aep-0007`: the message and stream sub-profile (`--profile aep-0007`). */
+  profile?: 'aep-0007';
 }
 
 /** Check `text` (one JSONL input) with the AEP checker; every finding, in order. */
@@ -52,7 +54,7 @@ export async function checkText(text: string | Uint8Array, opts: RunOptions = {}
         },
       },
     ],
-    aepDriver({ stream: opts.stream, rules: opts.rules, onStreamState: opts.onStreamState }),
+    aepDriver({ stream: opts.stream, rules: opts.rules, onStreamState: opts.onStreamState, profile: opts.profile }),
     (f) => findings.push(f),
     opts,
   );
@@ -86,12 +88,18 @@ export function event(
     session: 'u_1',
   };
   if (seq !== undefined) e.seq = seq;
+  // the SHOULDs of AEP-0002 §4.1 and §7 item 1 (aep/attention-severity, aep/attention-cause), unless `over` says
+  if (type === 'attention.requested') e.severity = 'notice';
   for (const [k, v] of Object.entries(over)) {
     if (v === undefined) delete e[k];
     else e[k] = v;
   }
+  if (ATTENTION_FOLLOWERS.includes(type) && !('cause' in over) && typeof e.subject === 'string') e.cause = e.subject;
   return e;
 }
+
+/** The lifecycle events after attention.requested (AEP-0002 §7). */
+const ATTENTION_FOLLOWERS = ['attention.routed', 'attention.answered', 'attention.resolved', 'attention.timeout'];
 
 /** An AEP rule id this helper can run alone (a closed union: a misspelled id is a compile error). */
 export type AepRuleId = AnyAepRuleId;

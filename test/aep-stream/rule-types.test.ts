@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { AepEvent } from '../../src/aep/event.ts';
+import { isSubprofileType, STREAM_TYPES } from '../../src/aep/subprofile.ts';
 import { AEP_EVENT_RULES } from '../../src/aep/rules/index.ts';
 import { knownAepTypes } from '../../src/aep/schema/validators.ts';
 import type { AepCaptureLevel } from '../../src/aep/schema/registry.ts';
@@ -40,6 +41,8 @@ function asEvent(value: Record<string, unknown>, type: string, capture: AepCaptu
     capture,
     payloadValid: true,
     registered: true,
+    // as the schema stage marks them under --profile aep-0007 (src/aep/schema/check.ts)
+    ...(isSubprofileType(type) ? { subprofile: true as const } : {}),
   };
 }
 
@@ -52,7 +55,7 @@ test('per-event rule types: a rule reports nothing for the types it leaves out, 
     ...(existsSync(CORPUS_DIR) ? [CORPUS_DIR] : []),
   ]);
   assert.ok(events.length > 300, `${events.length} events`);
-  const others = [...knownAepTypes(), 'x.acme.thing.done', 'x.acme.control.do'];
+  const others = [...knownAepTypes(), ...STREAM_TYPES, 'x.acme.thing.done', 'x.acme.control.do'];
   const captures: AepCaptureLevel[] = ['none', 'metadata', 'redacted', 'full'];
   for (const rule of gated) {
     let own = 0;

@@ -284,9 +284,10 @@ test('forms: an answer after the request closed is unverifiable (fields are drop
       event('attention.answered', 2, { subject: 'q', data: { answer: { values: { n: 1 } } } }),
     ]),
   );
+  // the late answer is also out of the AEP-0002 §7 order
   assert.deepEqual(
     fs.map((f) => `${f.ruleId}@${f.line}`),
-    ['aep/form-values-unverifiable@3'],
+    ['aep/attention-answered-late@3', 'aep/form-values-unverifiable@3'],
   );
 });
 

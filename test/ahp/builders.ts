@@ -76,8 +76,9 @@ export const MINIMAL: Record<string, Obj> = {
   },
   'model.switch.before': {
     current: model,
-    proposed: { ...model, id: 'model-b', pricing: { currency: 'USD', inputPerMillionTokens: 3 } },
+    proposed: { ...model, id: 'model-b' },
     reason: 'user request',
+    pricing: { currency: 'USD', inputPerMillionTokens: 3 },
   },
   'model.switch.after': { previous: model, current: { ...model, id: 'model-b' }, reason: 'user request' },
   'tool.permission.request': {

@@ -445,17 +445,32 @@ describe('overlays', () => {
     const mcp = (connection: object) => ({
       tool: { name: 'read', input: {}, origin: 'mcp', mcp: { server: { id: 'srv' }, toolName: 'read', connection } },
     });
-    valid(obsOf('tool.before', mcp({ transport: 'stdio', command: 'srv', args: [] })));
-    valid(obsOf('tool.before', mcp({ transport: 'stdio', gaps: [{ path: 'command', reason: 'not disclosed' }] })));
+    valid(obsOf('tool.before', mcp({ transport: 'stdio', command: 'srv', args: [], cwd: '/w' })));
+    const undisclosed = ['command', 'args', 'cwd'].map((path) => ({ path, reason: 'not disclosed' }));
+    valid(obsOf('tool.before', mcp({ transport: 'stdio', gaps: undisclosed })));
     valid(obsOf('tool.before', mcp({ transport: 'sse', url: 'https://mcp.example/sse' })));
     invalid(obsOf('tool.before', mcp({ transport: 'stdio' })), 'ahp/overlay', '/params/event/tool/mcp/connection'); // mcp-stdio-location-missing (absent)
+    // args and cwd: the member or its gap, like command (upstream execution-event.schema.json, mcp-stdio-gap)
+    invalid(
+      obsOf('tool.before', mcp({ transport: 'stdio', command: 'srv' })),
+      'ahp/overlay',
+      '/params/event/tool/mcp/connection',
+    );
+    invalid(
+      obsOf('tool.before', mcp({ transport: 'unix', url: 'https://x.example' })),
+      'ahp/overlay',
+      '/params/event/tool/mcp/connection/transport',
+    );
+    valid(obsOf('tool.before', mcp({ transport: '_unix', gaps: [{ path: 'address', reason: 'not disclosed' }] })));
     invalid(
       obsOf('tool.before', { tool: { name: 'read', input: {}, origin: 'mcp' } }),
       'ahp/overlay',
       '/params/event/tool',
     );
     invalid(
-      obsOf('tool.before', { tool: { ...mcp({ transport: 'stdio', command: 'x' }).tool, origin: 'native' } }),
+      obsOf('tool.before', {
+        tool: { ...mcp({ transport: 'stdio', command: 'x', args: [], cwd: '/w' }).tool, origin: 'native' },
+      }),
       'ahp/overlay',
       '/params/event/tool/mcp',
     );
@@ -463,9 +478,57 @@ describe('overlays', () => {
   test('model, task, workspace and file payloads', () => {
     invalid(obsOf('model.error', { attempt: { id: 'a', number: 0 } }), 'ahp/overlay', '/params/event/attempt/number');
     invalid(
-      obsOf('model.switch.before', { proposed: { id: 'm', provider: 'p', pricing: { currency: 'usd' } } }),
+      obsOf('model.switch.before', { pricing: { currency: 'usd' } }),
       'ahp/overlay',
-      '/params/event/proposed/pricing/currency',
+      '/params/event/pricing/currency',
+    );
+    invalid(
+      obsOf('model.switch.before', { pricing: { currency: 'USD', outputPerMillionTokens: -1 } }),
+      'ahp/overlay',
+      '/params/event/pricing/outputPerMillionTokens',
+    );
+    // pricing sits on the event (upstream execution-event.schema.json), not inside a model
+    invalid(
+      obsOf('model.switch.before', { proposed: { id: 'm', provider: 'p', pricing: { currency: 'USD' } } }),
+      'ahp/overlay',
+      '/params/event/proposed/pricing',
+    );
+    const usage = { kind: 'amount', scope: 'attempt', completeness: 'complete', provenance: 'provider' };
+    valid(
+      obsOf('model.response.after', {
+        usage: { ...usage, inputTokens: 3, cost: { amount: 0.1, currency: 'EUR', basis: 'billed' } },
+      }),
+    );
+    valid(obsOf('turn.end', { usage: { ...usage, kind: 'total', scope: 'turn', provenance: 'mixed' } }));
+    invalid(
+      obsOf('model.response.after', { usage: { ...usage, provenance: 'mixed' } }),
+      'ahp/overlay',
+      '/params/event/usage/provenance',
+    );
+    invalid(
+      obsOf('model.response.after', { usage: { ...usage, kind: 'total' } }),
+      'ahp/overlay',
+      '/params/event/usage/kind',
+    );
+    invalid(obsOf('turn.end', { usage }), 'ahp/overlay', '/params/event/usage/kind');
+    invalid(
+      obsOf('model.error', { usage: { ...usage, outputTokens: -1 } }),
+      'ahp/overlay',
+      '/params/event/usage/outputTokens',
+    );
+    invalid(
+      obsOf('model.response.after', { usage: { ...usage, cost: { amount: 1, currency: 'USD', basis: 'guess' } } }),
+      'ahp/overlay',
+      '/params/event/usage/cost/basis',
+    );
+    const supplied = { execution: { status: 'skipped', reason: 'supplied_result' } };
+    valid(obsOf('model.response.after', supplied));
+    invalid(obsOf('model.response.after', { ...supplied, usage }), 'ahp/overlay', '/params/event');
+    invalid(obsOf('model.response.after', { ...supplied, latencyMs: 3 }), 'ahp/overlay', '/params/event');
+    invalid(
+      obsOf('model.response.after', { execution: { status: 'skipped', reason: 'policy' } }),
+      'ahp/overlay',
+      '/params/event/execution/reason',
     );
     invalid(
       obsOf('task.change.before', { task: { id: 't', operation: 'delete', change: {} } }),
@@ -996,7 +1059,7 @@ describe('registration', () => {
             maxBytes: 1,
           }),
       ),
-      'ahp/registration',
+      'ahp/endpoint-insecure',
       '/hooks/0/subscriptions/0/upload/endpoint',
       R,
     );
@@ -1365,12 +1428,13 @@ describe('messages never echo content values', () => {
 describe('sensitive elicitation and no-op changes', () => {
   const req = (mcp: unknown, mode: string) =>
     obsOf('user.elicitation.request', { elicitation: { server: 'mcp:x', mode, request: text(JSON.stringify(mcp)) } });
-  const warned = (value: unknown, rule: string, count: number) => {
+  // `severity`: the rule's own; an error rule's findings make the message invalid
+  const warned = (value: unknown, rule: string, count: number, severity = 'warning') => {
     const issues = validate(value);
-    assert.ok(isAhpValid(issues), show(issues));
+    if (severity === 'warning' || count === 0) assert.ok(isAhpValid(issues), show(issues));
     assert.deepEqual(
       issues.map((i) => [i.ruleId, i.severity]),
-      Array.from({ length: count }, () => [rule, 'warning']),
+      Array.from({ length: count }, () => [rule, severity]),
       show(issues),
     );
   };
@@ -1415,6 +1479,7 @@ describe('sensitive elicitation and no-op changes', () => {
         transport: 'stdio',
         command: 'srv',
         args: ['--api-key=abc123', '-H', 'Authorization: Bearer abcdefgh12345678'],
+        cwd: '/w',
         env: { K: 'ghp_0123456789abcdefghijABCDEFGHIJ0123' },
       }),
       3,
@@ -1431,6 +1496,32 @@ describe('sensitive elicitation and no-op changes', () => {
     exposed(mcp({ transport: 'http', url: 'https://mcp.example/sse?max_tokens=5&token_type=bearer' }), 0);
     exposed(obsOf('tool.before', { source: 'https://h.example/agent?access_token=x' }), 1);
     exposed(obsOf('tool.before', { source: 'urn:uuid:6d1f2c3a-0b4e-4c7a-9e21-5f8a7b6c4d30' }), 0);
+  });
+  test('a secret in native metadata, extensions, a reason or a deny reason; an unknown currency', () => {
+    invalid(
+      obsOf('tool.before', { native: { provider: 'p', eventName: 'E', payload: { auth: 'Bearer abcdefgh12345678' } } }),
+      'ahp/event-secret',
+      '/params/event/native/payload/auth',
+    );
+    invalid(
+      obsOf('tool.before', { extensions: { 'com.example.x': { password: 'hunter2hunter2' } } }),
+      'ahp/event-secret',
+      '/params/event/extensions/com.example.x/password',
+    );
+    // content text, tool input and model params are not read
+    valid(obsOf('model.request.before', { params: { api_key: 'sk-0123456789abcdefghijklmnop' } }));
+    const deny = {
+      jsonrpc: '2.0',
+      id: 'r1',
+      result: { protocolVersion: 'draft', effects: [{ type: 'deny', reason: 'Bearer abcdefgh12345678' }] },
+    };
+    invalid(deny, 'ahp/event-secret', '/result/effects/0/reason');
+    invalid(
+      obsOf('model.switch.before', { pricing: { currency: 'ABC' } }),
+      'ahp/currency-unknown',
+      '/params/event/pricing/currency',
+    );
+    valid(obsOf('model.switch.before', { pricing: { currency: 'JPY' } }));
   });
   test('a secret in the data of a JSON-RPC error response', () => {
     const err = (data: unknown) => ({
@@ -1453,10 +1544,10 @@ describe('sensitive elicitation and no-op changes', () => {
     });
     const items = (role: string, category?: string) =>
       obsOf('model.response.after', { items: [{ id: 'm', role, parts: [part(category)] }] });
-    warned(items('user', 'reasoning'), 'ahp/reasoning-outside-assistant', 1);
-    warned(items('tool', 'reasoning'), 'ahp/reasoning-outside-assistant', 1);
-    warned(items('assistant', 'reasoning'), 'ahp/reasoning-outside-assistant', 0);
-    warned(items('user', 'skill'), 'ahp/reasoning-outside-assistant', 0);
+    warned(items('user', 'reasoning'), 'ahp/reasoning-outside-assistant', 1, 'error');
+    warned(items('tool', 'reasoning'), 'ahp/reasoning-outside-assistant', 1, 'error');
+    warned(items('assistant', 'reasoning'), 'ahp/reasoning-outside-assistant', 0, 'error');
+    warned(items('user', 'skill'), 'ahp/reasoning-outside-assistant', 0, 'error');
   });
   test('after events and file updates that change nothing', () => {
     const task = (t: unknown) => obsOf('task.change.after', { task: t });

@@ -10,6 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import type { Finding } from '../../src/core/finding.ts';
 import {
+  isCurrencyCode,
   isAbsoluteUri,
   isDateTime,
   isEmail,
@@ -205,7 +206,20 @@ describe('the other formats of the table', () => {
         if (name.endsWith('.json')) walk(JSON.parse(readFileSync(new URL(name, base), 'utf8')));
     }
     for (const f of used) assert.ok(Object.hasOwn(STRICT_FORMATS, f), `format ${f} has no strict predicate`);
-    assert.deepEqual(Object.keys(STRICT_FORMATS).sort(), ['absolute-uri', 'date', 'date-time', 'email', 'uri']);
+    assert.deepEqual(Object.keys(STRICT_FORMATS).sort(), [
+      'absolute-uri',
+      'date',
+      'date-time',
+      'email',
+      'iso4217',
+      'uri',
+    ]);
+  });
+  test('iso4217: an ISO 4217 code in force, as the runtime lists them (AEP-0002 §5.2 cost)', () => {
+    for (const good of ['USD', 'EUR', 'JPY', 'CHF']) assert.ok(isCurrencyCode(good), good);
+    for (const bad of ['ABC', 'ZZZ', 'usd', 'US', 'USDD', '', 'ÉUR']) assert.ok(!isCurrencyCode(bad), bad);
+    // every code the runtime lists is accepted, and nothing else is
+    for (const c of Intl.supportedValuesOf('currency')) assert.ok(isCurrencyCode(c), c);
   });
 });
 

@@ -81,12 +81,18 @@ export function aepEvent(
     session: 'h_1',
   };
   if (seq !== undefined) e.seq = seq;
+  // the SHOULDs of AEP-0002 §4.1 and §7 item 1 (aep/attention-severity, aep/attention-cause), unless `over` says
+  if (type === 'attention.requested') e.severity = 'notice';
   for (const [k, v] of Object.entries(over)) {
     if (v === undefined) delete e[k];
     else e[k] = v;
   }
+  if (ATTENTION_FOLLOWERS.includes(type) && !('cause' in over) && typeof e.subject === 'string') e.cause = e.subject;
   return e;
 }
+
+/** The lifecycle events after attention.requested (AEP-0002 §7). */
+const ATTENTION_FOLLOWERS = ['attention.routed', 'attention.answered', 'attention.resolved', 'attention.timeout'];
 
 /** Events as JSONL text (compact lines, final newline); strings are taken as lines verbatim. */
 export function jsonl(events: readonly unknown[]): string {

@@ -17,7 +17,7 @@ import { createSession, validate, type Finding } from '../../src/index.ts';
 import type { Input } from '../../src/api/inputs.ts';
 import { checkBytes } from '../../src/fixture-runner/check.ts';
 import { PROTOCOLS } from '../../src/run/protocols.ts';
-import { bridgeOfCaseName } from '../../src/core/case-names.ts';
+import { bridgeOfCaseName, profileOfCaseName } from '../../src/core/case-names.ts';
 import type { Protocol } from '../../src/core/protocol.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -52,17 +52,17 @@ const CASES: Record<Protocol, { ours: string[]; upstream: string[] }> = {
 const key = (f: Finding) => `${f.ruleId}|${f.severity}|${f.line ?? '-'}|${f.pointer ?? '-'}|${f.spec}`;
 const keys = (fs: readonly Finding[]) => fs.map(key).sort();
 
-/** The options a case runs with by its name (AEP bridge cases are read `--from`). */
-function caseOpts(protocol: Protocol, file: string): { from?: 'cloudevents' | 'otlp' } {
+/** The options a case runs with by its name (AEP bridge cases are read `--from`, `*.aep-0007.jsonl` `--profile`). */
+function caseOpts(protocol: Protocol, file: string): CaseOpts {
   const from = protocol === 'aep' ? bridgeOfCaseName(file) : undefined;
-  return from ? { from } : {};
+  const profile = protocol === 'aep' ? profileOfCaseName(file) : undefined;
+  return { ...(from ? { from } : {}), ...(profile ? { profile } : {}) };
 }
 
-async function findingsOf(
-  protocol: Protocol,
-  input: Input,
-  options: { from?: 'cloudevents' | 'otlp' } = {},
-): Promise<Finding[]> {
+/** What {@link caseOpts} gives. */
+type CaseOpts = { from?: 'cloudevents' | 'otlp'; profile?: 'aep-0007' };
+
+async function findingsOf(protocol: Protocol, input: Input, options: CaseOpts = {}): Promise<Finding[]> {
   return (await validate(protocol, input, options)).findings;
 }
 

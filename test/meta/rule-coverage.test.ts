@@ -21,12 +21,12 @@ const PROTOCOLS: {
   kinds?: string[];
 }[] = [
   // the bridge rules' cases are bridge inputs (`<slug>.ce.jsonl`, `<slug>.otlp.jsonl`), read
-  // `--from` by their names (AEP.caseOptions)
+  // `--from` by their names (AEP.caseOptions), the AEP-0007 cases (`<slug>.aep-0007.jsonl`) `--profile aep-0007`
   // internal/rule-error needs a rule that throws, which no input of a correct checker provokes:
   // test/invariants/aep.test.ts breaks a rule on purpose
   {
     name: 'aep',
-    kinds: ['.ce', '.otlp'],
+    kinds: ['.ce', '.otlp', '.aep-0007'],
     rules: aepRules,
     dir: new URL('conformance/aep/', root),
     skip: new Set(['internal/rule-error']),

@@ -74,7 +74,7 @@ describe('compareNumberLiterals', () => {
 
 describe('AEP-0006 bounds and answers beyond a double', () => {
   const form = (min: string, max: string) =>
-    `{"aep":"0.1","id":"q1","type":"attention.requested","time":"2026-11-30T10:00:00Z","source":"aep://h/agent/a/session/s","agent":"a","session":"s","seq":0,"capture":"redacted","data":{"kind":"form","prompt":"How many?","fields":[{"id":"n","type":"number","label":"N","min":${min},"max":${max}}]}}`;
+    `{"aep":"0.1","id":"q1","type":"attention.requested","time":"2026-11-30T10:00:00Z","source":"aep://h/agent/a/session/s","agent":"a","session":"s","seq":0,"severity":"notice","capture":"redacted","data":{"kind":"form","prompt":"How many?","fields":[{"id":"n","type":"number","label":"N","min":${min},"max":${max}}]}}`;
   const rows: Array<[string, string, boolean]> = [
     ['1e400', '1e401', false],
     ['1e401', '1e400', true],
@@ -96,7 +96,7 @@ describe('AEP-0006 bounds and answers beyond a double', () => {
   }
   test('an answer 1e400 to a number field is a number (no range limit in AEP-0006), whatever the bounds', async () => {
     const answer =
-      '{"aep":"0.1","id":"a1","type":"attention.answered","time":"2026-11-30T10:00:01Z","source":"aep://h/agent/a/session/s","agent":"a","session":"s","seq":1,"subject":"q1","capture":"redacted","data":{"answer":{"values":{"n":1e400}}}}';
+      '{"aep":"0.1","id":"a1","type":"attention.answered","time":"2026-11-30T10:00:01Z","source":"aep://h/agent/a/session/s","agent":"a","session":"s","seq":1,"subject":"q1","cause":"q1","capture":"redacted","data":{"answer":{"values":{"n":1e400}}}}';
     const { findings } = await validate('aep', { text: `${form('1', '2')}\n${answer}\n`, source: 'f.jsonl' });
     assert.deepEqual(
       findings.filter((f) => f.ruleId !== 'aep/open-at-end').map((f) => f.ruleId),

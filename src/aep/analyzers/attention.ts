@@ -46,6 +46,8 @@ export interface AttentionFacts {
     fromStart?: boolean;
     targetFromStart?: boolean;
   };
+  /** An `attention.answered` after its request's terminal in the same emitter session (AEP-0002 §7 order). */
+  answeredLate?: Completion;
 }
 
 /** Attention requests and their followers for one run. */
@@ -78,6 +80,15 @@ export class AttentionAnalyzer {
       if (target?.fromStart && target.nextEmitter === undefined) a.targetFromStart = true;
     }
     facts.attention = a;
+    if (rec && subject !== undefined && type === 'attention.answered') {
+      const r = rec.peekRequest(subject);
+      const prior = r?.terminal
+        ? { at: r.terminal, type: r.terminalType! }
+        : r
+          ? undefined
+          : this.marks.get(rec.markKey('q', subject));
+      if (prior) facts.answeredLate = prior;
+    }
     if (rec && subject !== undefined && ATTENTION_TERMINALS.has(type)) {
       // every request terminal leaves a compact mark; an open request closes
       const r = rec.peekRequest(subject);

@@ -17,6 +17,7 @@ import { LifecycleAnalyzer, type LifecycleFacts } from './lifecycle.ts';
 import { CompletionMarks } from './markers.ts';
 import type { AepStreamOptions } from './options.ts';
 import { OrderingAnalyzer, type OrderFacts } from './ordering.ts';
+import { StreamAnalyzer, type StreamFacts } from './streams.ts';
 
 /** Facts every analyzer after identity shares: the event's scope class (AEP-0001 §5.2) and its mark, decided once. */
 export interface EventKeys {
@@ -32,7 +33,8 @@ export type AepFacts = { ev: AepEvent } & Partial<EventKeys> &
   AttentionFacts &
   FormFacts &
   ControlFacts &
-  AssessmentFacts;
+  AssessmentFacts &
+  StreamFacts;
 
 /** The facts a stream rule can be gated `on`, one bit each (see {@link AepStreamModel.presence}). */
 const FACT_BITS = {
@@ -52,6 +54,10 @@ const FACT_BITS = {
   rejectedMatched: 8192,
   overdue: 16384,
   assessedElsewhere: 32768,
+  splitLeak: 65536,
+  finishedCause: 131072,
+  messageCause: 262144,
+  answeredLate: 524288,
 } as const satisfies Partial<Record<keyof AepFacts, number>>;
 
 /** Every member present from the start, so all facts share one shape and presence() and the rules stay monomorphic. */
@@ -84,6 +90,10 @@ class FactsRecord implements AepFacts {
   rejectedMatched: AepFacts['rejectedMatched'] = undefined;
   overdue: AepFacts['overdue'] = undefined;
   assessedElsewhere: AepFacts['assessedElsewhere'] = undefined;
+  answeredLate: AepFacts['answeredLate'] = undefined;
+  splitLeak: AepFacts['splitLeak'] = undefined;
+  finishedCause: AepFacts['finishedCause'] = undefined;
+  messageCause: AepFacts['messageCause'] = undefined;
 
   constructor(readonly ev: AepEvent) {}
 
@@ -107,6 +117,8 @@ export interface AepStreamState {
   readonly forms: FormValuesAnalyzer;
   readonly control: ControlAnalyzer;
   readonly assessment: AssessmentAnalyzer;
+  /** AEP-0007 streams (`--profile aep-0007`). */
+  readonly streams: StreamAnalyzer;
   readonly memory: StateBudget;
 }
 
@@ -154,6 +166,8 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
     memory.register(lifecycle);
     memory.register(identity.idTable);
     memory.register(budget);
+    const streams = new StreamAnalyzer(options.maxOpen, caps);
+    memory.register(streams);
     this.state = {
       memory,
       options,
@@ -167,6 +181,7 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
       forms: new FormValuesAnalyzer(),
       control,
       assessment,
+      streams,
     };
   }
 
@@ -191,7 +206,11 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
       (f.outcome !== undefined ? FACT_BITS.outcome : 0) |
       (f.rejectedMatched !== undefined ? FACT_BITS.rejectedMatched : 0) |
       (f.overdue !== undefined ? FACT_BITS.overdue : 0) |
-      (f.assessedElsewhere !== undefined ? FACT_BITS.assessedElsewhere : 0)
+      (f.assessedElsewhere !== undefined ? FACT_BITS.assessedElsewhere : 0) |
+      (f.answeredLate !== undefined ? FACT_BITS.answeredLate : 0) |
+      (f.splitLeak !== undefined ? FACT_BITS.splitLeak : 0) |
+      (f.finishedCause !== undefined ? FACT_BITS.finishedCause : 0) |
+      (f.messageCause !== undefined ? FACT_BITS.messageCause : 0)
     );
   }
 
@@ -211,6 +230,7 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
     s.forms.observe(ev, f);
     s.control.observe(ev, f);
     s.assessment.observe(ev, f);
+    s.streams.observe(ev, f);
     s.lifecycle.settle(ev, f);
     if (s.memory.settle() > 0) s.caps.note('maxStateMb', s.memory.mb, () => f.at);
     return facts;

@@ -19,7 +19,10 @@ import { respondRequestMissing } from './respond-request-missing.ts';
 import { textAnswerPermissive } from './text-answer-permissive.ts';
 import { textAnswerRefusal } from './text-answer-refusal.ts';
 import { textAnswerUnmapped } from './text-answer-unmapped.ts';
+import { attentionAnsweredLate } from './attention-answered-late.ts';
+import { attentionCause } from './attention-cause.ts';
 import { attentionRequestMissing } from './attention-request-missing.ts';
+import { attentionSeverity } from './attention-severity.ts';
 import { attentionSubject } from './attention-subject.ts';
 import { attentionTerminal } from './attention-terminal.ts';
 import { attentionUnknownRequest } from './attention-unknown-request.ts';
@@ -53,6 +56,8 @@ import { formValuesUnknownKey } from './form-values-unknown-key.ts';
 import { formValuesUnverifiable } from './form-values-unverifiable.ts';
 import { idCollision } from './id-collision.ts';
 import { idUnverifiable } from './id-unverifiable.ts';
+import { messageCause } from './message-cause.ts';
+import { messageId } from './message-id.ts';
 import { openAtEnd } from './open-at-end.ts';
 import { promptPlaceholder } from './prompt-placeholder.ts';
 import { redactionLeak } from './redaction-leak.ts';
@@ -68,6 +73,15 @@ import { runTerminal } from './run-terminal.ts';
 import { seqRegression } from './seq-regression.ts';
 import { sessionEnded } from './session-ended.ts';
 import { stateCap } from './state-cap.ts';
+import { streamDeltaMetadata } from './stream-delta-metadata.ts';
+import { streamDeltaSeverity } from './stream-delta-severity.ts';
+import { streamDeltaText } from './stream-delta-text.ts';
+import { streamFactMissing } from './stream-fact-missing.ts';
+import { streamFinishedCause } from './stream-finished-cause.ts';
+import { streamKind } from './stream-kind.ts';
+import { streamPayload } from './stream-payload.ts';
+import { streamSplitLeak } from './stream-split-leak.ts';
+import { streamSubject } from './stream-subject.ts';
 
 /** The schema rules: the metadata of what the schema stage reports (src/aep/schema/). */
 export const AEP_SCHEMA_RULES: readonly RuleMeta[] = Object.values(ENVELOPE_RULES);
@@ -112,6 +126,21 @@ export const AEP_RULES: readonly (RuleMeta | EventRule<AepEvent> | AepStreamRule
   attentionSubject,
   attentionUnknownRequest,
   attentionRequestMissing,
+  attentionAnsweredLate,
+  attentionCause,
+  attentionSeverity,
+  // AEP-0007 (--profile aep-0007)
+  streamSubject,
+  messageId,
+  streamKind,
+  streamPayload,
+  streamDeltaText,
+  streamDeltaSeverity,
+  streamDeltaMetadata,
+  streamSplitLeak,
+  streamFinishedCause,
+  messageCause,
+  streamFactMissing,
   ackCause,
   ackExclusive,
   ackWindow,

@@ -8,6 +8,7 @@ import { CAPTURE_RANK, type AepEvent } from '../event.ts';
 import type { AepCaptureLevel } from './registry.ts';
 import { envelopeSurelyValid } from './envelope-fast.ts';
 import { typeInfo, type AepTypeInfo } from './type-info.ts';
+import { isSubprofileType, MESSAGE_TYPES, STREAM_CATEGORY } from '../subprofile.ts';
 import { ENVELOPE_RULES as R } from './rules.ts';
 import { envelopeFindings, envelopeValidator, payloadFindings, registryEntry, requiredMembers } from './validators.ts';
 
@@ -22,14 +23,29 @@ function schemaRule(id: string): RuleMeta {
   return r;
 }
 
+/** The session-scoped branch of the envelope fast path (src/aep/schema/envelope-fast.ts). */
+const SESSION_BRANCH = 3;
+
 /**
  * Check one event's envelope, type and payload (AEP-0001 §5-§8, AEP-0002 §3-§5); the AepEvent when the envelope is
- * valid.
+ * valid. `profile`: `aep-0007` adds the `stream` category and registers the AEP-0007 types (src/aep/subprofile.ts).
  */
-export function checkAepEvent(ev: ParsedEvent, sink: FindingSink, info?: AepTypeInfo): AepEvent | undefined {
+export function checkAepEvent(
+  ev: ParsedEvent,
+  sink: FindingSink,
+  info?: AepTypeInfo,
+  profile?: string,
+): AepEvent | undefined {
   const v = ev.value;
   if (ev.duplicates.length > 0 && reportDuplicates(ev, sink)) return undefined;
-  if (!envelopeSurelyValid(v, info?.branch) && !envelopeValidator()(v)) {
+  const stream = profile === 'aep-0007' && typeof v.type === 'string' && STREAM_CATEGORY.test(v.type);
+  if (stream) {
+    // AEP-0007 §2 adds `stream` to the closed category set; its events are session-scoped like any other
+    if (!envelopeSurelyValid(v, SESSION_BRANCH) && !envelopeValidator()(standIn(v))) {
+      streamEnvelopeFindings(ev, sink);
+      return undefined;
+    }
+  } else if (!envelopeSurelyValid(v, info?.branch) && !envelopeValidator()(v)) {
     for (const f of envelopeFindings(v))
       report(sink, ev, schemaRule(f.ruleId), f.pointer, 'schema', { sentence: f.message });
     return undefined;
@@ -38,8 +54,23 @@ export function checkAepEvent(ev: ParsedEvent, sink: FindingSink, info?: AepType
   // a valid envelope has a string type: its info, unless the caller had it
   const ti = info ?? typeInfo(v.type as string);
   if (!exactCounter(v.seq) || !exactCounter(v.epoch))
-    return inexactCounters(ev, sink) ? undefined : checked(ev, sink, ti);
-  return checked(ev, sink, ti);
+    return inexactCounters(ev, sink) ? undefined : checked(ev, sink, ti, profile);
+  return checked(ev, sink, ti, profile);
+}
+
+/** The envelope of a `stream.*` event with its type read as a session-scoped 0.1 type (`session.stream.delta`). */
+function standIn(v: Record<string, unknown>): Record<string, unknown> {
+  return { ...v, type: `session.${String(v.type)}` };
+}
+
+/** The envelope findings of a `stream.*` event under the profile, its own type named in every sentence. */
+function streamEnvelopeFindings(ev: ParsedEvent, sink: FindingSink): void {
+  const type = String(ev.value.type);
+  const shown = JSON.stringify(`session.${type}`);
+  for (const f of envelopeFindings(standIn(ev.value)))
+    report(sink, ev, schemaRule(f.ruleId), f.pointer, 'schema', {
+      sentence: f.message.split(shown).join(JSON.stringify(type)),
+    });
 }
 
 /** An absent or safe-integer counter, or one that is not a number (no literal to decide from). */
@@ -81,15 +112,18 @@ function inexactCounters(ev: ParsedEvent, sink: FindingSink): boolean {
 }
 
 /** The type, payload and capture checks of an event with a valid envelope and exact counters. */
-function checked(ev: ParsedEvent, sink: FindingSink, info: AepTypeInfo): AepEvent | undefined {
+function checked(ev: ParsedEvent, sink: FindingSink, info: AepTypeInfo, profile?: string): AepEvent | undefined {
   const v = ev.value;
   const type = info.type;
   const entry = info.entry;
-  if (!type.startsWith('x.') && !entry) {
+  // AEP-0007 §8: under the profile the two message.* move from reserved to optional and the three stream.* are added
+  const sub = profile === 'aep-0007' && isSubprofileType(type);
+  if (!type.startsWith('x.') && !entry && !sub) {
     report(sink, ev, R.typeUnregistered, '/type', 'unregistered', { type, grammar: VENDOR_GRAMMAR });
     return undefined;
   }
-  if (entry?.status === 'reserved') report(sink, ev, R.typeReserved, '/type', 'reserved', { type });
+  if (entry?.status === 'reserved' && !(sub && MESSAGE_TYPES.has(type)))
+    report(sink, ev, R.typeReserved, '/type', 'reserved', { type });
   let payloadValid = true;
   const data = v.data;
   if (data !== undefined && entry) {
@@ -114,8 +148,9 @@ function checked(ev: ParsedEvent, sink: FindingSink, info: AepTypeInfo): AepEven
   out.type = type;
   out.capture = capture;
   out.payloadValid = payloadValid;
-  out.registered = entry !== undefined;
+  out.registered = entry !== undefined || sub;
   out.info = info;
+  if (sub) out.subprofile = true;
   return out;
 }
 

@@ -115,7 +115,7 @@ export const ENVELOPE_RULES = {
   costCurrency: r(
     'aep/cost-currency',
     'error',
-    '`cost.currency` is an ISO 4217 alphabetic code: three upper-case letters (e.g. "USD").',
+    '`cost.currency` is an ISO 4217 alphabetic code in force (e.g. "USD"): one the runtime lists in `Intl.supportedValuesOf("currency")`, not any three capitals ("ABC" is refused); a code newer than the runtime\'s ICU data is refused too.',
     'AEP-0002 §5.2 cost',
   ),
   citationOffset: r(

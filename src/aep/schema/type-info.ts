@@ -6,6 +6,7 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { TextMemo } from '../../core/text-memo.ts';
 import type { CaptureNode } from '../capture.ts';
+import { subprofileCaptureTree } from '../subprofile.ts';
 import { scopeOf, type AepScope } from '../event.ts';
 import { typeBranch, type EnvelopeBranch } from './envelope-fast.ts';
 import type { AepRegistryType } from './registry.ts';
@@ -37,9 +38,12 @@ export class AepTypeInfo {
     return this.verdict ?? undefined;
   }
 
-  /** {@link captureTreeFor} the type. */
+  /**
+   * {@link captureTreeFor} the type; for the AEP-0007 types (`message.*` reserved in 0.1, `stream.*`) their §4
+   * annotations, so the checker's capture and leak rules see their `text` (the capture filters keep the registry's).
+   */
   get captureTree(): CaptureNode | undefined {
-    if (this.tree === undefined) this.tree = captureTreeFor(this.type) ?? null;
+    if (this.tree === undefined) this.tree = captureTreeFor(this.type) ?? subprofileCaptureTree(this.type) ?? null;
     return this.tree ?? undefined;
   }
 }

@@ -32,8 +32,14 @@ export function aepWording(label = 'event'): Wording {
       },
       'null-attribute': (c) =>
         `Attribute "${c.path.slice(1)}" is null; an absent optional attribute is omitted, never null.`,
-      'type-grammar': (c) =>
-        `Type ${JSON.stringify((c.instance as Record<string, unknown>).type)} does not follow the type grammar {category}.{rest} (13 core categories, lowercase [a-z0-9_] segments) or x.{vendor}.{category}.{rest}.`,
+      'type-grammar': (c) => {
+        const type = (c.instance as Record<string, unknown>).type;
+        const hint =
+          typeof type === 'string' && type.startsWith('stream.')
+            ? ' The stream category is added by AEP-0007, a Draft: check with --profile aep-0007 to accept it.'
+            : '';
+        return `Type ${JSON.stringify(type)} does not follow the type grammar {category}.{rest} (13 core categories, lowercase [a-z0-9_] segments) or x.{vendor}.{category}.{rest}.${hint}`;
+      },
       'time-format': (c) =>
         typeof c.value === 'string' && RFC3339_SHAPE.test(c.value)
           ? `"${c.path}" has the RFC 3339 shape but names no real instant: ${explainDateTime(c.value) ?? 'the date or the time of day is out of range'}.`
@@ -41,7 +47,7 @@ export function aepWording(label = 'event'): Wording {
       traceparent: (c) =>
         `"${c.path}" is not a W3C Trace Context traceparent: version-trace-id-parent-id-flags in lowercase hex (2-32-16-2 digits), version not ff, trace-id and parent-id not all zeros.`,
       'cost-currency': (c) =>
-        `"${c.path}" is not an ISO 4217 alphabetic currency code (three upper-case letters, e.g. "USD").`,
+        `"${c.path}" is not an ISO 4217 alphabetic currency code in force (e.g. "USD"; the codes Intl.supportedValuesOf("currency") lists).`,
       'citation-offset': (c) => {
         const o = c.value;
         if (o === null || typeof o !== 'object' || Array.isArray(o))

@@ -15,11 +15,20 @@ import { EditContext, type EffectsFacts } from './edit-context.ts';
 import { Elicitation, type ElicitationFacts } from './elicitation.ts';
 import { EventIdentity, type IdentityFacts } from './identity.ts';
 import { Lineage, type LineageFacts } from './lineage.ts';
+import { Observations, type ObservationFacts } from './observations.ts';
+import { Occurrences, type OccurrenceFacts } from './occurrences.ts';
 import type { AhpStreamOptions } from './options.ts';
 import { isObj } from '../../core/value.ts';
 
 /** Facts about the event of an intercept request or observe notification, by analyzer. */
-export type EventFacts = IdentityFacts & LineageFacts & ChangeFacts & ConfigFacts & ElicitationFacts & DecisionFacts;
+export type EventFacts = IdentityFacts &
+  LineageFacts &
+  ChangeFacts &
+  ConfigFacts &
+  ElicitationFacts &
+  DecisionFacts &
+  OccurrenceFacts &
+  ObservationFacts;
 
 /** Facts about one message, computed once against the state before it. */
 export interface AhpFacts {
@@ -48,6 +57,8 @@ export interface AhpStreamState {
   readonly changes: ChangeLineage;
   readonly decisions: Decisions;
   readonly discovery: Discovery;
+  readonly occurrences: Occurrences;
+  readonly observations: Observations;
   readonly caps: AhpCapLog;
   readonly memory: StateBudget;
 }
@@ -81,6 +92,8 @@ const FACT_BITS = {
   interceptAfterDenial: 16384,
   advertisement: 32768,
   manifest: 65536,
+  occurrence: 131072,
+  leak: 262144,
 } as const;
 
 /** The AHP stream model of one run: only messages whose JSON-RPC shape is valid reach it. */
@@ -109,7 +122,9 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
           (e.callMismatch !== undefined ? FACT_BITS.callMismatch : 0) |
           (e.parentIsCall !== undefined ? FACT_BITS.parentIsCall : 0) |
           (e.changeAfterDenied !== undefined ? FACT_BITS.changeAfterDenied : 0) |
-          (e.interceptAfterDenial !== undefined ? FACT_BITS.interceptAfterDenial : 0))
+          (e.interceptAfterDenial !== undefined ? FACT_BITS.interceptAfterDenial : 0) |
+          (e.occurrence !== undefined ? FACT_BITS.occurrence : 0) |
+          (e.leak !== undefined ? FACT_BITS.leak : 0))
     );
   }
 
@@ -126,11 +141,16 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
     budget.register(correlation);
     budget.register(identity);
     budget.register(lineage);
-    // --max-state-mb: answered ids, then checked forms and remembered requests, then tool calls, then event rows
+    const occurrences = new Occurrences(budget);
+    const observations = new Observations(budget);
+    // --max-state-mb: answered ids, then checked forms and remembered requests, then tool calls, boundary and
+    // discarded-edit records, then event rows
     const memory = new StateBudget(opts.maxStateMb);
     memory.register(correlation);
     memory.register(elicitation);
     memory.register(decisions);
+    memory.register(occurrences);
+    memory.register(observations);
     memory.register(identity);
     memory.register(lineage);
     this.state = {
@@ -143,14 +163,27 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
       changes: new ChangeLineage(identity),
       decisions,
       discovery: new Discovery(),
+      occurrences,
+      observations,
       caps,
       memory,
     };
   }
 
   observe(msg: AhpMessage): AhpFacts {
-    const { identity, lineage, config, changes, elicitation, correlation, editContext, decisions, discovery } =
-      this.state;
+    const {
+      identity,
+      lineage,
+      config,
+      changes,
+      elicitation,
+      correlation,
+      editContext,
+      decisions,
+      discovery,
+      occurrences,
+      observations,
+    } = this.state;
     // every member made here, absent ones undefined: one object shape, no property array grown after it
     const facts: AhpFacts = {
       msg,
@@ -187,11 +220,14 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
         parentIsCall: undefined,
         changeAfterDenied: undefined,
         interceptAfterDenial: undefined,
+        occurrence: undefined,
+        leak: undefined,
       };
       identity.observe(msg, ev, at, e);
       key = identity.currentKey;
       const s = identity.currentSlot;
       if (e.first) {
+        occurrences.firstOccurrence(ev, at, e);
         const parent = identity.currentParentKey;
         lineage.firstOccurrence(msg, ev, at, key, s, parent, e);
         if (parent !== undefined) {
@@ -201,6 +237,7 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
       }
       decisions.observeEvent(msg, ev, at, key, s, e.first, e);
       elicitation.observeEvent(msg, ev, key, s, e.first, e);
+      if (msg.kind === 'observe-notification') observations.observed(ev, key, e);
       facts.event = e;
     }
     if (msg.kind === 'intercept-request' || msg.kind === 'capabilities-request') {
@@ -220,6 +257,14 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
         if (!link.mismatch && pend.method === 'hooks/intercept' && pend.host && Array.isArray(result.effects)) {
           const fx = editContext.judge(result.effects, pend, pend.host);
           facts.effects = fx;
+          observations.response(
+            result.effects,
+            fx.outcome.accepted,
+            pend.eventKey,
+            pend.host.event,
+            pend.host.current,
+            at,
+          );
           if (fx.outcome.accepted) decisions.acceptedResponse(result.effects, pend.eventKey, at);
           else decisions.failedResponse(pend.eventKey, at);
         } else if (pend.method === 'hooks/intercept' && (link.mismatch || !Array.isArray(result.effects)))

@@ -16,13 +16,19 @@ import type { EventRule, RuleMeta } from '../../core/rule.ts';
 import type { AhpStreamRule } from '../analyzers/model.ts';
 import type { AhpMessage } from '../message.ts';
 import { AHP_SCHEMA_RULES } from '../schema/rules.ts';
+import { attemptIdReused } from './attempt-id-reused.ts';
+import { attemptUsageDuplicate } from './attempt-usage-duplicate.ts';
 import { attentionShape } from './attention-shape.ts';
+import { callBoundaryDuplicate } from './call-boundary-duplicate.ts';
 import { changeAfterMismatch } from './change-after-mismatch.ts';
 import { changeAfterNoop } from './change-after-noop.ts';
 import { configAfterDenied } from './config-after-denied.ts';
 import { configAfterUnchanged } from './config-after-unchanged.ts';
 import { configManagedSecret } from './config-managed-secret.ts';
 import { credentialExposed } from './credential-exposed.ts';
+import { currencyUnknown } from './currency-unknown.ts';
+import { endpointInsecure } from './endpoint-insecure.ts';
+import { eventSecret } from './event-secret.ts';
 import { effectNotAdvertised } from './effect-not-advertised.ts';
 import { errorDataSecret } from './error-data-secret.ts';
 import { elicitationActionMismatch } from './elicitation-action-mismatch.ts';
@@ -44,9 +50,11 @@ import { elicitationUrlSecret } from './elicitation-url-secret.ts';
 import { eventIdReuse } from './event-id-reuse.ts';
 import { eventIdUnverifiable } from './event-id-unverifiable.ts';
 import { fileChangeNoop } from './file-change-noop.ts';
+import { injectIdReused } from './inject-id-reused.ts';
 import { interceptIdMismatch } from './intercept-id-mismatch.ts';
 import { modifyInvalid } from './modify-invalid.ts';
 import { modifyUnverifiable } from './modify-unverifiable.ts';
+import { observationLeak } from './observation-leak.ts';
 import { openAtEnd } from './open-at-end.ts';
 import { parentCycle } from './parent-cycle.ts';
 import { parentUnknown } from './parent-unknown.ts';
@@ -95,6 +103,9 @@ export const AHP_RULES = [
   registrationLiteralSecret,
   configManagedSecret,
   credentialExposed,
+  eventSecret,
+  endpointInsecure,
+  currencyUnknown,
   errorDataSecret,
   reasoningOutsideAssistant,
   responseUnmatched,
@@ -124,6 +135,11 @@ export const AHP_RULES = [
   configAfterDenied,
   changeAfterDenied,
   changeAfterMismatch,
+  callBoundaryDuplicate,
+  attemptIdReused,
+  attemptUsageDuplicate,
+  injectIdReused,
+  observationLeak,
   eventIdReuse,
   eventIdUnverifiable,
   interceptAfterDenial,

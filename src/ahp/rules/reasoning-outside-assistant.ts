@@ -25,14 +25,14 @@ function list(v: unknown[], base: string, member: string, ctx: RuleContext): voi
 }
 
 /**
- * A warning: the category name is the only sign of reasoning, and relayed delegate reasoning in a tool result may carry
- * it.
+ * An error: reasoning "remains within its owning assistant message" (content-upload.md), and producers MUST keep known
+ * reasoning classified as such, so a part that says it is reasoning and sits in another role breaks the sentence.
  */
 export const reasoningOutsideAssistant = defineEventRule<AhpMessage, 'ahp/reasoning-outside-assistant'>({
   id: 'ahp/reasoning-outside-assistant',
-  severity: 'warning',
+  severity: 'error',
   description:
-    'A content part with `category: "reasoning"` sits in a canonical message whose `role` is `assistant`: reasoning stays attached to its owning assistant message. One in a system, developer, user or tool message is a warning (the category name is the only sign of reasoning on the wire; a delegated agent\'s reasoning relayed in a tool result may carry it). Read in the event\'s `items`, `delta`, `partialOutput` and `message.messages`; effect values are not read.',
+    "A content part with `category: \"reasoning\"` sits in a canonical message whose `role` is `assistant`: reasoning stays attached to its owning assistant message. One in a system, developer, user or tool message is an error: the part declares itself reasoning, and the content binding keeps reasoning within its owning assistant message (a delegated agent's relayed reasoning is re-owned by the tool result and is not classified as this message's reasoning). Read in the event's `items`, `delta`, `partialOutput` and `message.messages`; effect values are not read.",
   spec: 'AHP execution-payloads.md §Identity and native boundary duties ("Reasoning stays attached to its owning assistant message"); content-upload.md §Canonical messages and content selection',
   messages: {
     outside:

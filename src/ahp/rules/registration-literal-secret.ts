@@ -1,5 +1,6 @@
 import { defineEventRule } from '../../core/engine.ts';
 import { childPointer } from '../../core/pointer.ts';
+import { CLASS_DESCRIPTIONS, credentialIn } from '../../core/secrets.ts';
 import { isObj, type Obj } from '../../core/value.ts';
 import { registrationHooks, type AhpMessage } from '../message.ts';
 
@@ -23,23 +24,39 @@ const LITERAL_SECRET_NAMES = new Set([
   'authorization',
 ]);
 
+/** A reference member: `tokenEnv`, `tokenRef`, `clientSecretRef`, `certificateRef` ... (names a secret, never holds one). */
+const isReference = (member: string): boolean => member === 'tokenEnv' || member.endsWith('Ref');
+
 /** `ahp/registration-literal-secret`: names the member, never the value. */
 export const registrationLiteralSecret = defineEventRule<AhpMessage, 'ahp/registration-literal-secret'>({
   id: 'ahp/registration-literal-secret',
   severity: 'error',
-  description: 'Registration authentication carries credential references, never literal secret values.',
+  description:
+    'Registration authentication carries credential references, never literal secret values: a credential-named member (`token`, `password`, `clientSecret` ...) is an error, and so is a reference member (`tokenEnv`, `tokenRef`, `clientSecretRef` ...) whose value is itself credential-shaped (a Bearer token, JWT, provider token ...: src/core/secrets.ts) instead of the name of a deployment-managed secret. Read in `hooks[].authentication` and `subscriptions[].upload.auth`.',
   spec: 'AHP capability-auth.md §Authentication bindings; base/registration.md §HTTP transport fields',
   messages: {
     literal:
       'Authentication member `{member}` holds a literal credential; registration carries only credential references such as `tokenEnv` or `tokenRef`, never secret values (capability-auth.md §Authentication bindings).',
+    reference:
+      'Authentication reference `{member}` holds {what} instead of the name of a deployment-managed secret; credential references name secrets, never carry their values (capability-auth.md §Authentication bindings).',
   },
   check(msg, ctx) {
     const hooks = registrationHooks(msg);
     if (!hooks) return;
     const scan = (auth: Obj, pointer: string) => {
-      for (const member of Object.keys(auth))
+      for (const [member, v] of Object.entries(auth)) {
         if (LITERAL_SECRET_NAMES.has(member.toLowerCase().replace(/[-_]/g, '')))
           ctx.report({ pointer: childPointer(pointer, member), args: { member } });
+        else if (isReference(member) && typeof v === 'string') {
+          const m = credentialIn(v);
+          if (m)
+            ctx.report({
+              pointer: childPointer(pointer, member),
+              messageId: 'reference',
+              args: { member, what: CLASS_DESCRIPTIONS[m.class] },
+            });
+        }
+      }
     };
     hooks.forEach((hook, i) => {
       if (!isObj(hook)) return;

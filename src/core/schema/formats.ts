@@ -4,7 +4,7 @@
  */
 
 /** The format names our schemas use. */
-export type FormatName = 'date-time' | 'date' | 'uri' | 'absolute-uri' | 'email';
+export type FormatName = 'date-time' | 'date' | 'uri' | 'absolute-uri' | 'email' | 'iso4217';
 
 // RFC 3339 §5.6: full-date "T" full-time; "T"/"Z" may be lower case (§5.6 NOTE); the space of
 // that NOTE is not in the ABNF, so it is not accepted. time-numoffset = ("+" / "-") HH ":" MM.
@@ -204,6 +204,17 @@ export function isEmail(s: string): boolean {
   return (addressLiteral ?? addressLiteralPattern()).test(MAILBOX.exec(s)![1]!);
 }
 
+let currencies: ReadonlySet<string> | undefined;
+
+/**
+ * An ISO 4217 alphabetic code in force (AEP-0002 §5.2 cost: "an ISO 4217 alpha-3 code"): one of the codes the runtime's
+ * ICU data lists (`Intl.supportedValuesOf('currency')`), not a list kept here, so three capitals that no currency has
+ * (`ABC`) are refused; a code newer than the runtime's ICU data is refused too (README §Rules).
+ */
+export function isCurrencyCode(s: string): boolean {
+  return s.length === 3 && (currencies ??= new Set(Intl.supportedValuesOf('currency'))).has(s);
+}
+
 /** Every format our schemas use, by name: one predicate each. */
 export const STRICT_FORMATS: Readonly<Record<FormatName, (s: string) => boolean>> = Object.freeze({
   'date-time': isDateTime,
@@ -211,4 +222,5 @@ export const STRICT_FORMATS: Readonly<Record<FormatName, (s: string) => boolean>
   uri: isUri,
   'absolute-uri': isAbsoluteUri,
   email: isEmail,
+  iso4217: isCurrencyCode,
 });

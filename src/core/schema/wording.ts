@@ -26,6 +26,11 @@ export const FORMAT_WORDS: Readonly<Record<FormatName, { located: string; phrase
     answer: 'an absolute URI without a fragment',
   },
   email: { located: 'an email address', phrase: 'an email address', answer: 'an email address' },
+  iso4217: {
+    located: 'an ISO 4217 alphabetic currency code in force (e.g. "USD")',
+    phrase: 'an ISO 4217 currency code (e.g. "USD")',
+    answer: 'an ISO 4217 currency code',
+  },
   date: {
     located: 'an RFC 3339 full-date',
     phrase: 'a calendar date (YYYY-MM-DD)',

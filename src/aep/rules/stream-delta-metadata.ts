@@ -1,0 +1,23 @@
+import { defineEventRule } from '../../core/engine.ts';
+import type { AepEvent } from '../event.ts';
+
+/**
+ * `aep/stream-delta-metadata`: under `--profile aep-0007` only. A warning: such a delta is permitted ("a delta carrying
+ * only chars is permitted but rarely worth its cost"); the SHOULD is to suppress it.
+ */
+export const streamDeltaMetadata = defineEventRule<AepEvent, 'aep/stream-delta-metadata'>({
+  id: 'aep/stream-delta-metadata',
+  severity: 'warning',
+  description:
+    'With --profile aep-0007: below capture "redacted" an emitter suppresses stream.delta (emitting only stream.started and stream.finished); a delta at capture "metadata" or "none" is permitted but warned about.',
+  spec: 'AEP-0007 §6 item 2',
+  messages: {
+    delta:
+      'stream.delta at capture {capture:json}; below "redacted" emitters SHOULD suppress deltas and emit only stream.started and stream.finished (AEP-0007 §6).',
+  },
+  types: ['stream.delta'],
+  check(ev, ctx) {
+    if (!ev.subprofile || ev.type !== 'stream.delta' || (ev.capture !== 'metadata' && ev.capture !== 'none')) return;
+    ctx.report({ pointer: typeof ev.value.capture === 'string' ? '/capture' : '', args: { capture: ev.capture } });
+  },
+});

@@ -1,0 +1,127 @@
+/**
+ * The observations analyzer: a discarded modification never leaks into the observation (observation-disposition.md:
+ * "Pending or discarded modifications must not leak into observations"). When a response to an intercepted event is
+ * rejected, the list its `modify` would have produced is kept (as a keyed digest, with the event member it targets);
+ * an observation of the same event `(source, id)` whose member equals that list, and not the intercepted one, shows
+ * the discarded edit. A later accepted response to the same event (a retry) clears the record. Other interceptors of
+ * the serial chain are not in one backend's stream, so an observation that differs in any other way is not judged. At
+ * most `--max-events` records (the oldest forgotten first, the cap noted).
+ */
+import { type Hash64, textKey } from '../../core/canonical.ts';
+import type { Mark } from '../../core/mark.ts';
+import { isObj, type Obj } from '../../core/value.ts';
+import type { StateHolder } from '../../core/state-budget.ts';
+import type { EventBudget } from './budget.ts';
+
+/** Event type -> modify target -> the event member holding its current list (the list targets of edit-context.ts). */
+const LIST_MEMBERS: ReadonlyMap<string, readonly [string, string]> = new Map([
+  ['tool.after', ['output', 'items']],
+  ['turn.start', ['prompt', 'items']],
+  ['turn.finish.before', ['response', 'items']],
+  ['model.request.before', ['request', 'items']],
+  ['model.response.after', ['response', 'items']],
+  ['context.compact.before', ['instructions', 'instructions']],
+  ['context.compact.after', ['summary', 'summary']],
+] as const);
+
+/** Observation facts of an observed event. */
+export interface ObservationFacts {
+  /** The observation carries what a rejected response's modify would have produced. */
+  leak?: { member: string; response: Mark };
+}
+
+/** A rejected response's would-be list for one event. */
+interface Discarded {
+  member: string;
+  digest: string;
+  response: Mark;
+}
+
+/** Canonical JSON of `v` (object members sorted): equal JSON values give equal text. */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (isObj(v))
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`)
+      .join(',')}}`;
+  return JSON.stringify(v) ?? 'null';
+}
+
+const keyOf = (k: Hash64): string => `${k.hi}:${k.lo}`;
+const digestOf = (v: unknown): string => keyOf(textKey(canonical(v)));
+
+/** The observations analyzer */
+export class Observations implements StateHolder {
+  private readonly discarded = new Map<string, Discarded>();
+
+  constructor(private readonly budget: EventBudget) {}
+
+  /** How many records it holds. */
+  held(): number {
+    return this.discarded.size;
+  }
+
+  /** Estimated bytes (`--max-state-mb`): a key string, an entry and its mark, about 200 bytes each. */
+  bytes(): number {
+    return this.discarded.size * 200;
+  }
+
+  /** Forget the oldest entry: a later repeat is then not seen, never misjudged. */
+  forgetOldest(): boolean {
+    const oldest = this.discarded.keys().next();
+    if (oldest.done) return false;
+    this.discarded.delete(oldest.value);
+    return true;
+  }
+
+  /**
+   * A matched response (at `at`) with `effects` to the intercepted event `eventKey` of type `type` whose current list
+   * targets are `current`: rejected (`accepted` false), its list modify is kept; accepted, a kept record is cleared.
+   */
+  response(
+    effects: readonly unknown[],
+    accepted: boolean,
+    eventKey: Hash64 | undefined,
+    type: string,
+    current: Record<string, unknown> | undefined,
+    at: Mark,
+  ): void {
+    if (eventKey === undefined) return;
+    const key = keyOf(eventKey);
+    if (accepted) {
+      this.discarded.delete(key);
+      return;
+    }
+    const target = LIST_MEMBERS.get(type);
+    const list = target && current ? current[target[0]] : undefined;
+    if (!target || !Array.isArray(list)) return;
+    let would: unknown[] | undefined;
+    for (const e of effects) {
+      if (!isObj(e) || e.type !== 'modify' || e.target !== target[0] || !Array.isArray(e.value)) continue;
+      if (e.operation === 'replace') would = e.value;
+      else if (e.operation === 'merge') would = [...(would ?? list), ...e.value];
+    }
+    if (!would) return;
+    const digest = digestOf(would);
+    if (digest === digestOf(list)) return; // the edit changes nothing: no leak can be told
+    const max = this.budget.opts.maxEvents;
+    if (this.discarded.size >= max) {
+      this.budget.caps.note('maxEvents', max, () => at);
+      const oldest = this.discarded.keys().next();
+      if (!oldest.done) this.discarded.delete(oldest.value);
+    }
+    if (max > 0) this.discarded.set(key, { member: target[1], digest, response: at });
+  }
+
+  /** Facts of an observation of the event `ev` (key `eventKey`) into `facts`; the record is released. */
+  observed(ev: Obj, eventKey: Hash64 | undefined, facts: ObservationFacts): void {
+    if (eventKey === undefined || this.discarded.size === 0) return;
+    const key = keyOf(eventKey);
+    const d = this.discarded.get(key);
+    if (!d) return;
+    this.discarded.delete(key);
+    if (Object.hasOwn(ev, d.member) && digestOf(ev[d.member]) === d.digest)
+      facts.leak = { member: d.member, response: d.response };
+  }
+}

@@ -1,0 +1,32 @@
+import { markLocation } from '../../core/mark.ts';
+import { defineAhpStreamRule } from '../analyzers/model.ts';
+
+/**
+ * A repeat of the same event `(source, id)` (a delivery retry, another subscription view, the observation after
+ * interception) is no second boundary: analyzers/occurrences.ts reads first occurrences only.
+ */
+export const callBoundaryDuplicate = defineAhpStreamRule({
+  id: 'ahp/call-boundary-duplicate',
+  severity: 'error',
+  description:
+    'One call has one `tool.before` and one `tool.after`: a second event of either type (another event `id` from the same `source`) for the same `call.id` is an error. One `tool.after` represents a resolved call, and an observation or a retry of an event keeps its `id`, so a repeat under the same id is not counted. `tool.batch.after` is the aggregate boundary of its calls and is not a repeat.',
+  spec: 'AHP execution-payloads.md §Identity and native boundary duties ("One `tool.after` represents a resolved call"; "Calls retain identity across before, permission, progress and completion"); observation-disposition.md (the observation carries the effective event "with the same logical `event.id` and `source`")',
+  messages: {
+    after:
+      'A second `tool.after` for this call (the first, another event, at {prior}); one `tool.after` represents a resolved call, and a retry or an observation keeps the event id.',
+    before:
+      'A second `tool.before` for this call (the first, another event, at {prior}); a call has one before boundary, and its observation keeps the event id.',
+  },
+  on: ['occurrence'],
+  onEvent(facts, ctx) {
+    const o = facts.event?.occurrence;
+    if (!o || (o.kind !== 'tool.after' && o.kind !== 'tool.before')) return;
+    const prior = markLocation(o.prior, '/params/event');
+    ctx.report({
+      pointer: `/params/event${o.member}`,
+      messageId: o.kind === 'tool.after' ? 'after' : 'before',
+      args: { prior },
+      related: [prior],
+    });
+  },
+});
