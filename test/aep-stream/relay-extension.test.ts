@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { AEP } from '../../src/aep/definition.ts';
 import { brief, checkText } from './helpers.ts';
 
 const PASS = fileURLToPath(new URL('../../conformance/aep/pass/', import.meta.url));
@@ -32,7 +33,8 @@ function relayed(text: string, change: boolean): { text: string; copies: number 
 test('a copy with an extension attribute added is a redelivery, in every passing case', async () => {
   let cases = 0;
   for (const name of readdirSync(PASS).sort()) {
-    if (!name.endsWith('.jsonl') || /\.(ce|otlp)\.jsonl$/.test(name)) continue;
+    // cases read with options chosen by their name (bridges, a sub-profile) are left to their own tests
+    if (!name.endsWith('.jsonl') || Object.keys(AEP.caseOptions?.(name) ?? {}).length > 0) continue;
     const text = readFileSync(PASS + name, 'utf8');
     // cases about framing or JSON edge cases are not one event per line
     if (!text.split('\n').every((l) => l.trim() === '' || l.startsWith('{'))) continue;
