@@ -70,6 +70,15 @@ export const AEP: ProtocolDefinition & { name: 'aep' } = {
       requires: { name: 'from', value: ['otlp', 'ocsf'], flags: '--from otlp or --from ocsf' },
     },
     {
+      name: 'forms',
+      flags: '--forms <level>',
+      description:
+        'which envelope forms to check: "required" (default) or "recommended", which adds the RECOMMENDED forms of AEP-0001 §5.1 (ULID ids, the aep://{host}/agent/{agent}/session/{session} source) as warnings',
+      to: ['stream', 'forms'],
+      kind: 'choice',
+      choices: ['required', 'recommended'],
+    },
+    {
       name: 'profile',
       flags: '--profile <name>',
       description:

@@ -41,12 +41,31 @@ export { knownAepTypes };
 export const AEP_FRAMING_SPECS: FramingSpecs = { 'json/duplicate-key': 'AEP-0001 §5; RFC 8259 §4' };
 
 /**
+ * The rules that check AEP-0001 §5.1's RECOMMENDED forms, run only with `--forms recommended` (or when named by
+ * `--rule`): a RECOMMENDED form is a style a user opts into, not a verdict every stream gets, and the upstream golden
+ * stream (which must stay accepted) uses neither (README §Decisions on capture, digests and redaction).
+ */
+export const RECOMMENDED_FORM_RULES: readonly string[] = ['aep/id-ulid', 'aep/source-form'];
+
+let requiredOnly: ReadonlySet<string> | undefined;
+
+/** The rules of a run that names none: all, but the {@link RECOMMENDED_FORM_RULES} only with `--forms recommended`. */
+function defaultSelection(forms: AepStreamOptions['forms']): ReadonlySet<string> | undefined {
+  if (forms === 'recommended') return undefined;
+  return (requiredOnly ??= new Set(
+    aepRules()
+      .map((r) => r.id)
+      .filter((id) => !RECOMMENDED_FORM_RULES.includes(id)),
+  ));
+}
+
+/**
  * A checker of one AEP stream: schema stage, per-event rules if the payload passed, stream model and rules.
  * @throws TypeError when a stream rule is gated on a fact the model lacks.
  */
 export function createAepChecker(opts: AepCheckOptions, out: CheckerOutput): ProtocolChecker {
   const streamOpts: AepStreamOptions = { ...DEFAULT_AEP_STREAM_OPTIONS, ...opts.stream };
-  const selection = opts.rules;
+  const selection = opts.rules ?? defaultSelection(streamOpts.forms);
   const { sink, stats } = out;
   const model = new AepStreamModel(streamOpts);
   opts.onStreamState?.(model.state);

@@ -29,6 +29,15 @@ export interface Redactor {
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const HOME_GENERIC = /(?<![\w.~-])(?:\/home\/|\/Users\/|[A-Za-z]:\\Users\\)[A-Za-z0-9._-]+(?=[/\\]|$|[^\w.-])/g;
 const PII_CLASSES = ['email', 'phone'] as const;
+const HOME_TEST = new RegExp(HOME_GENERIC.source);
+
+/**
+ * True when `text` holds a user home directory prefix of the conventional layouts (`/home/<user>`, `/Users/<user>`,
+ * `C:\Users\<user>`) that the §9.4 rule (c) pipeline replaces with `~` (the check of `aep/redaction-home-path`).
+ */
+export function homePathIn(text: string): boolean {
+  return (text.includes('/home/') || text.includes('Users')) && HOME_TEST.test(text);
+}
 
 /** Credential-named members: the name, lowercased without `-_. `, ends with one of these (`tokenRef` does not). */
 const CREDENTIAL_NAME_ENDINGS = [

@@ -32,9 +32,9 @@ export const JSONL_RULES = [
   },
   {
     id: 'jsonl/blank-line',
-    severity: 'warning',
+    severity: 'error',
     description:
-      'A line is empty or holds only whitespace. A warning, an error under --strict: JSON Lines gives every line one JSON value, but a blank line carries no event and changes no verdict about the others, so it is noted rather than made to fail the input.',
+      'A line is empty or holds only whitespace. An error: the AEP JSONL binding is one event per line with "no blank lines", the AHP stdio binding one JSON-RPC object per line, so a blank line breaks the framing a writer owes; the events around it are still checked (a tolerant reader may skip it, as the upstream AEP runner does).',
     spec: 'AEP-0003 §3.1; JSON Lines',
     messages: { empty: `Blank line; ${NO_VALUE}`, whitespace: `Line holds only whitespace; ${NO_VALUE}` },
   },

@@ -10,6 +10,7 @@ import type { ParsedEvent } from '../core/rule.ts';
 import { type RunHooks, runInputs, type RunResult } from './run.ts';
 import { AEP } from '../aep/definition.ts';
 import { AEP_EVENT_RULES, AEP_SCHEMA_RULES } from '../aep/rules/index.ts';
+import { RECOMMENDED_FORM_RULES } from '../aep/protocol.ts';
 
 /** A line the transform cannot write (`aep convert`: a value the target format has no exact form for), and why. */
 export interface Refusal {
@@ -71,11 +72,19 @@ export interface AepFilterResult extends RunResult {
   rejected: number;
 }
 
-const FILTER_RULES: readonly string[] = [...AEP_SCHEMA_RULES.map((r) => r.id), ...AEP_EVENT_RULES.map((r) => r.id)];
-// `aep redact` repairs both leak rules' findings, so neither is reported on its input
-const FILTER_RULES_NO_LEAK: readonly string[] = FILTER_RULES.filter(
-  (id) => id !== 'aep/redaction-leak' && id !== 'aep/redaction-leak-provider',
-);
+// the RECOMMENDED-form rules run only when asked for (--forms recommended), never in a filter
+const FILTER_RULES: readonly string[] = [
+  ...AEP_SCHEMA_RULES.map((r) => r.id),
+  ...AEP_EVENT_RULES.map((r) => r.id),
+].filter((id) => !RECOMMENDED_FORM_RULES.includes(id));
+// `aep redact` repairs what the leak, home-path and PII rules report, so none is reported on its input
+const REPAIRED = [
+  'aep/redaction-leak',
+  'aep/redaction-leak-provider',
+  'aep/redaction-home-path',
+  'aep/redaction-leak-pii',
+];
+const FILTER_RULES_NO_LEAK: readonly string[] = FILTER_RULES.filter((id) => !REPAIRED.includes(id));
 
 /** Run `transform` over every valid event of `inputs` (one stream), output lines to `write`. @throws InputError. */
 export async function runAepFilter(

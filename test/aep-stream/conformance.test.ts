@@ -3,7 +3,7 @@
  * finding of any severity; every `conformance/aep/fail/*.jsonl` gives exactly the findings of
  * its sidecar `<name>.expected.json` as a multiset on (ruleId, line, pointer) (an entry
  * without `line` / `pointer` matches any). A sidecar may carry `options` (stream caps
- * `maxSessions` / `maxOpen` / `maxIds` / `maxStateMb`, pipeline `maxLineBytes` / `maxDepth`).
+ * `maxSessions` / `maxOpen` / `maxIds` / `maxStateMb`, `forms`, pipeline `maxLineBytes` / `maxDepth`).
  * docs/architecture.md §Fixtures and upstream corpora; the cases of every engineer in the folder are run, not only ours.
  */
 import assert from 'node:assert/strict';
@@ -31,6 +31,7 @@ interface Sidecar {
     maxStateMb?: number;
     maxLineBytes?: number;
     maxDepth?: number;
+    forms?: 'required' | 'recommended';
   };
 }
 
@@ -55,6 +56,7 @@ function runOptions(o: Sidecar['options'] = {}): RunOptions {
   if (o.maxOpen !== undefined) stream.maxOpen = o.maxOpen;
   if (o.maxIds !== undefined) stream.maxIds = o.maxIds;
   if (o.maxStateMb !== undefined) stream.maxStateMb = o.maxStateMb;
+  if (o.forms !== undefined) stream.forms = o.forms;
   return { stream, maxLineBytes: o.maxLineBytes, maxDepth: o.maxDepth };
 }
 

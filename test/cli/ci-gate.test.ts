@@ -20,8 +20,8 @@ const GOOD =
   '{"aep":"0.1","id":"e1","type":"agent.heartbeat","time":"2026-01-01T00:00:00Z","source":"aep://h/a","agent":"a"}\n';
 const BAD_TIME =
   '{"aep":"0.1","id":"e2","type":"agent.heartbeat","time":"yesterday","source":"aep://h/a","agent":"a"}\n';
-// a blank line is a warning (jsonl/blank-line); no final newline is an info
-const WARN_ONLY = GOOD + '\n' + GOOD.replace('"e1"', '"e3"');
+// a repeated event is a warning (aep/redelivery); no final newline is an info
+const WARN_ONLY = GOOD + GOOD;
 const INFO_ONLY = GOOD.trimEnd();
 
 test('validate: exit 0 clean, 1 findings at/above --fail-on, 2 usage and I/O', async () => {
@@ -53,7 +53,7 @@ test('validate: --max-findings, --quiet, --output, --format json|sarif|junit|git
   assert.equal(capped.stdout.match(/aep\/time-format {2}/g)?.length, 1);
   assert.match(capped.stdout, /3 errors.*\(2 more not shown: --max-findings\)/);
   const quiet = await run('aep', ['validate', '--quiet', '-'], WARN_ONLY);
-  assert.doesNotMatch(quiet.stdout, /jsonl\/blank-line/);
+  assert.doesNotMatch(quiet.stdout, /aep\/redelivery/);
   assert.match(quiet.stdout, /1 warning/);
   const out = join(dir, 'report.sarif');
   const toFile = await run('aep', ['validate', '--format', 'sarif', '--output', out, '-'], many);

@@ -338,7 +338,7 @@ describe('rules: whole citations, each protocol citing its own binding (item 11)
     }
     assert.match(ahp.stdout, /ahp\/state-cap +warning +agent-conformance limits \(README §Options of validate\)/);
     const aep = await runCli('aep', ['rules']);
-    assert.match(aep.stdout, /jsonl\/blank-line +warning +AEP-0003 §3\.1; JSON Lines/);
+    assert.match(aep.stdout, /jsonl\/blank-line +error +AEP-0003 §3\.1; JSON Lines/);
     assert.doesNotMatch(aep.stdout, /…|docs\/architecture/);
     // every rule's whole citation appears on its row
     const rows = JSON.parse((await runCli('ahp', ['rules', '-f', 'json'])).stdout) as Array<{

@@ -59,7 +59,7 @@ test('a last line without newline is checked and noted as info', async () => {
   );
 });
 
-test('blank and whitespace-only lines are warnings and keep line numbers', async () => {
+test('blank and whitespace-only lines are errors and keep line numbers', async () => {
   const { lines, findings } = await read(['{"a":1}\n\n  \n{"b":2}\n']);
   assert.deepEqual(
     lines.map((l) => l.line),
@@ -68,8 +68,8 @@ test('blank and whitespace-only lines are warnings and keep line numbers', async
   assert.deepEqual(
     findings.map((f) => [f.ruleId, f.severity, f.line]),
     [
-      ['jsonl/blank-line', 'warning', 2],
-      ['jsonl/blank-line', 'warning', 3],
+      ['jsonl/blank-line', 'error', 2],
+      ['jsonl/blank-line', 'error', 3],
     ],
   );
 });

@@ -103,6 +103,8 @@ const REVIEWED_REGEXP: Record<string, string> = {
     "the operator's --secret-name list (createRedactor options), every metacharacter escaped, compiled once per redactor: literal names, not input data",
   'src/aep/redact.ts#valuesRe':
     "the operator's secret values (createRedactor options), escaped, compiled once per redactor: literal values, not input data",
+  'src/aep/redact.ts#HOME_TEST':
+    'the constant HOME_GENERIC pattern without its g flag (a stateless test for homePathIn): a literal of our source, not input data',
   'src/aep/redact.ts#homeRe':
     "the operator's --home path (createRedactor options), escaped, compiled once per redactor: a literal prefix, not input data",
   'src/core/schema/formats.ts#MAILBOX':

@@ -104,7 +104,7 @@ test('U+2028, U+2029 and NEL raw inside strings are data, not line breaks', asyn
   assert.equal(stats.lines, 2);
 });
 
-test('blank and whitespace-only lines are warnings that keep the line numbering', async () => {
+test('blank and whitespace-only lines are errors that keep the line numbering', async () => {
   const { findings, stats } = await run(`${JSON.stringify(ok1)}\n\n \t\n${JSON.stringify({ ...ok2, seq: 'x' })}\n`);
   assert.deepEqual(brief(findings).slice(0, 2), ['jsonl/blank-line@2:1', 'jsonl/blank-line@3:1']);
   assert.equal(findings[2].line, 4, 'the event after the blank lines keeps its physical line number');

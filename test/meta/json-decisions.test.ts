@@ -2,7 +2,7 @@
  * The JSON edge-case decisions written down in README.md §Decisions on JSON edge cases and in
  * the rule descriptions (issue 25 item 10), each checked against what both checkers do:
  * duplicate member names are an error (I-JSON, RFC 7493 §2.3; AEP payload copies compared);
- * a blank JSONL line is a warning, an error under `--strict`; lone escaped surrogates and
+ * a blank JSONL line is an error (AEP-0003 §3.1 "no blank lines"); lone escaped surrogates and
  * numbers beyond a double are accepted JSON (RFC 8259 §8.2, §6); identical file snapshots on an
  * update are a warning.
  */
@@ -37,13 +37,13 @@ describe('duplicate member names are an error (I-JSON), AEP payload copies compa
   });
 });
 
-describe('a blank JSONL line is a warning, an error under --strict', () => {
+describe('a blank JSONL line is an error (AEP-0003 §3.1 "no blank lines"; AHP one object per line)', () => {
   for (const protocol of ['aep', 'ahp'] as const) {
     const line = protocol === 'aep' ? AEP('') : AHP(event('user.message.outbound'));
     const next = protocol === 'aep' ? AEP('', 'd2').replace('"seq":0', '"seq":1') : line.replace('"evt1"', '"evt2"');
     test(protocol, async () => {
-      assert.deepEqual(await found(protocol, [line, '', next]), ['warning:jsonl/blank-line']);
-      assert.deepEqual(await found(protocol, [line, '   ', next], { strict: true }), ['error:jsonl/blank-line']);
+      assert.deepEqual(await found(protocol, [line, '', next]), ['error:jsonl/blank-line']);
+      assert.deepEqual(await found(protocol, [line, '   ', next]), ['error:jsonl/blank-line']);
     });
   }
 });
@@ -94,6 +94,6 @@ test('the README states each decision this file checks', () => {
   const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
   const section = readme.slice(readme.indexOf('### Decisions on JSON edge cases'));
   assert.ok(section.length > 0 && readme.includes('### Decisions on JSON edge cases'));
-  for (const words of ['RFC 7493', 'blank line', '--strict', 'surrogate', 'beyond a double', 'file-change-noop'])
+  for (const words of ['RFC 7493', 'blank line', 'no blank lines', 'surrogate', 'beyond a double', 'file-change-noop'])
     assert.ok(section.includes(words), words);
 });

@@ -20,6 +20,7 @@ import { parseJsonText } from '../../core/json.ts';
 import { downlevelEvent } from '../downlevel.ts';
 import { CAPTURE_RANK } from '../event.ts';
 import { createRedactor, type Redactor } from '../redact.ts';
+import { AEP_CORE_ATTRIBUTES } from '../bridges/types.ts';
 import type { AepCaptureLevel } from '../schema/registry.ts';
 
 /** What the table remembers about the first event of a `(source, id)`. */
@@ -136,6 +137,11 @@ export class AepIdTable {
   }
 }
 
+/** The core attribute names (AEP-0001 §5.1); any other envelope member is an extension attribute (§5.4). */
+const CORE_NAMES: ReadonlySet<string> = new Set(AEP_CORE_ATTRIBUTES);
+/** Most extension attributes of a repeat tried as added by a relay (2^n - 1 subsets). */
+const MAX_ADDED_TRIED = 6;
+
 /** The levels below `full`, highest first (the down-level digests' column order). */
 const LOWER: readonly AepCaptureLevel[] = ['redacted', 'metadata', 'none'];
 /** Side-table columns: the first copy's capture rank, then two words per level of {@link LOWER}. */
@@ -185,6 +191,8 @@ export interface IdentityFacts {
   redelivery?: Mark;
   /** With `redelivery`: the first copy's capture, when this repeat is that copy down-leveled to its own capture. */
   downleveledFrom?: AepCaptureLevel;
+  /** With `redelivery` (or a `redaction` unverifiable): how many extension attributes a relay added to the first copy (AEP-0001 §4.2). */
+  extensionsAdded?: number;
   /** The first occurrence, when this event reuses its `(source, id)` with other content. */
   collision?: Mark;
   /** The first occurrence, when this event repeats its `(source, id)` but whether it is the same event cannot be decided. */
@@ -203,6 +211,8 @@ export class IdentityAnalyzer {
   /** The input of the last first occurrence and its index (inputs change rarely). */
   private lastSource: string | undefined;
   private lastFile = 0;
+  /** The extension attributes {@link withAddedExtensions} found added to the event last observed. */
+  private added = 0;
 
   constructor(
     private readonly maxIds: number,
@@ -244,6 +254,9 @@ export class IdentityAnalyzer {
     const firstAt: Mark = { file: this.ids.fileName(first.file), line: first.line };
     let same: boolean | undefined | AepCaptureLevel | 'redaction' = this.sameContent(first, ev);
     if (same === false && downlevelable(ev)) same = this.downleveled(key, first, ev);
+    this.added = 0;
+    if (same === false && downlevelable(ev)) same = this.withAddedExtensions(key, first, ev);
+    if (this.added > 0 && same !== false && same !== undefined) facts.extensionsAdded = this.added;
     if (same === true || typeof same === 'string') {
       if (same === 'redaction') {
         // same envelope and position, same content at `metadata`: counted once, like a redelivery
@@ -261,6 +274,39 @@ export class IdentityAnalyzer {
       facts.unverifiableWhy = 'read-back';
     }
     return false;
+  }
+
+  /**
+   * `true` (or the first copy's capture) when `ev` is the first copy, as is or down-leveled, with extension attributes
+   * added: AEP-0001 §4.2, a relay "MAY add extension attributes" and MUST preserve the ones it got (§5.4), so a copy
+   * differing only by added ones is a redelivery. Each non-empty subset of the repeat's extension attributes is tried
+   * as the added ones (at most {@link MAX_ADDED_TRIED} of them; repeats are rare), the rest must equal the first copy's.
+   */
+  private withAddedExtensions(
+    key: Hash64,
+    first: IdEntry,
+    ev: AepEvent,
+  ): boolean | AepCaptureLevel | 'redaction' | undefined {
+    const ext: string[] = [];
+    for (const k in ev.value) if (!CORE_NAMES.has(k)) ext.push(k);
+    if (ext.length === 0 || ext.length > MAX_ADDED_TRIED) return false;
+    let unknown = false;
+    for (let mask = 1; mask < 1 << ext.length; mask++) {
+      const value: Record<string, unknown> = {};
+      for (const k in ev.value) {
+        const i = ext.indexOf(k);
+        if (i < 0 || !(mask & (1 << i))) value[k] = ev.value[k];
+      }
+      const copy: AepEvent = { ...ev, value };
+      const same = this.sameContent(first, copy);
+      const lower = same === false ? this.downleveled(key, first, copy) : same;
+      if (lower === true || typeof lower === 'string') {
+        for (let m = mask; m; m &= m - 1) this.added++;
+        return lower;
+      }
+      if (lower === undefined) unknown = true;
+    }
+    return unknown ? undefined : false;
   }
 
   /** Keep a digest entry's down-level digests (none at `none` or refused; a stale row of the key is cleared). */

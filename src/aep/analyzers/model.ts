@@ -66,6 +66,7 @@ class FactsRecord implements AepFacts {
   private mark: Mark | undefined = undefined;
   redelivery: Mark | undefined = undefined;
   downleveledFrom: AepFacts['downleveledFrom'] = undefined;
+  extensionsAdded: AepFacts['extensionsAdded'] = undefined;
   collision: Mark | undefined = undefined;
   unverifiable: Mark | undefined = undefined;
   unverifiableWhy: AepFacts['unverifiableWhy'] = undefined;

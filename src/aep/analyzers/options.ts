@@ -19,6 +19,8 @@ export interface AepStreamOptions {
   maxStateMb: number;
   /** The ack window in ms (AEP-0004 §3 `ack_window_ms`, default 10 000). */
   ackWindowMs: number;
+  /** `recommended` also runs the rules of AEP-0001 §5.1's RECOMMENDED forms (`--forms`, src/aep/definition.ts). */
+  forms?: 'required' | 'recommended';
 }
 
 /** Default caps and the default ack window (documented in the README). */

@@ -29,7 +29,17 @@ import { attentionUnknownRequest } from './attention-unknown-request.ts';
 import { captureLevel } from './capture-level.ts';
 import { captureNone } from './capture-none.ts';
 import { commandUnacked } from './command-unacked.ts';
+import { captureFullRedacted } from './capture-full-redacted.ts';
+import { digestLabelled } from './digest-labelled.ts';
+import { digestOriginal } from './digest-original.ts';
 import { digestShape } from './digest-shape.ts';
+import { identifierCharset } from './identifier-charset.ts';
+import { idUlid } from './id-ulid.ts';
+import { sourceForm } from './source-form.ts';
+import { metadataContent } from './metadata-content.ts';
+import { metadataProse } from './metadata-prose.ts';
+import { redactionHomePath } from './redaction-home-path.ts';
+import { redactionLeakPii } from './redaction-leak-pii.ts';
 import { endedWithOpenAttention } from './ended-with-open-attention.ts';
 import { epochRegression } from './epoch-regression.ts';
 import { formDuplicateId } from './form-duplicate-id.ts';
@@ -94,6 +104,16 @@ export const AEP_RULES: readonly (RuleMeta | EventRule<AepEvent> | AepStreamRule
   redactionLeak,
   redactionLeakProvider,
   digestShape,
+  digestLabelled,
+  digestOriginal,
+  redactionHomePath,
+  redactionLeakPii,
+  metadataContent,
+  metadataProse,
+  captureFullRedacted,
+  identifierCharset,
+  idUlid,
+  sourceForm,
   idCollision,
   idUnverifiable,
   redelivery,

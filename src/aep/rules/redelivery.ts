@@ -10,21 +10,37 @@ export const redelivery = defineStreamRule({
   id: 'aep/redelivery',
   severity: 'warning',
   description:
-    'An event repeated under the same (source, id), exactly or down-leveled to a lower capture, is redelivery: reported once and counted once.',
+    'An event repeated under the same (source, id), exactly or down-leveled to a lower capture, with or without extension attributes a relay added (AEP-0001 §4.2: a relay "MAY add extension attributes" and preserves the ones it got), is redelivery: reported once and counted once.',
   spec: 'AEP-0001 §7.4, §8.2(b); AEP-0002 §2 convention 5; AEP-0004 §3',
   messages: {
     exact:
       'This event repeats the event at {prior} exactly (same source and id {id:json}, same canonical content): a redelivery, counted once.',
     downleveled:
       "This event repeats the event at {prior} down-leveled from {from} to {capture} (same source, id and envelope; the content is that event's at this capture): a redelivery, counted once.",
+    extended:
+      'This event repeats the event at {prior} with {added} extension attribute{added:s} added (same source and id {id:json}; AEP-0001 §4.2: a relay MAY add extension attributes): a redelivery, counted once.',
+    extendedDownleveled:
+      'This event repeats the event at {prior} down-leveled from {from} to {capture} with {added} extension attribute{added:s} added (AEP-0001 §4.2, §8.2(b)): a redelivery, counted once.',
   },
   on: ['redelivery'],
   onEvent(f: AepFacts, ctx) {
     if (!f.redelivery) return;
     const prior = markLocation(f.redelivery);
     ctx.report({
-      messageId: f.downleveledFrom ? 'downleveled' : 'exact',
-      args: { prior, id: String(f.ev.value.id), from: f.downleveledFrom, capture: f.ev.capture },
+      messageId: f.extensionsAdded
+        ? f.downleveledFrom
+          ? 'extendedDownleveled'
+          : 'extended'
+        : f.downleveledFrom
+          ? 'downleveled'
+          : 'exact',
+      args: {
+        prior,
+        id: String(f.ev.value.id),
+        from: f.downleveledFrom,
+        capture: f.ev.capture,
+        added: f.extensionsAdded ?? 0,
+      },
       related: [prior],
     });
   },

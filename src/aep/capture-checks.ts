@@ -1,0 +1,169 @@
+/**
+ * What the AEP-0003 §9 capture rules read of one event's payload: its `*_digest` members (§9 item 3), the home paths and
+ * PII left in its `redacted`-gated text (§9.4 c, d), the content in its metadata-level members (§9 item 2) and the
+ * redaction markers in a `full` event (§9 item 5). The classes come from the one detector, src/core/secrets.ts.
+ */
+import { childPointer, escapeToken } from '../core/pointer.ts';
+import { canonicalJson, digest } from '../core/canonical.ts';
+import { findSecrets, mayHoldSecret, PII_MARK, SECRET_MARK, type DetectorClass } from '../core/secrets.ts';
+import { forEachGatedString, type CaptureNode } from './capture.ts';
+import { CAPTURE_RANK, type AepEvent } from './event.ts';
+import { homePathIn } from './redact.ts';
+import { captureTreeFor } from './schema/validators.ts';
+
+/** The suffix that makes a payload member a digest (AEP-0003 §9 item 3: "`*_digest` fields"). */
+const DIGEST_SUFFIX = '_digest';
+
+/** The §9 item 3 shape: SHA-256, hex, first 16 bytes (either case: "hex" names no case). */
+export const DIGEST_SHAPE = /^[0-9a-fA-F]{32}$/;
+/** The algorithm-labelled form of the upstream golden stream (`sha256:9f1c`): `sha256:` and hex digits. */
+export const LABELLED_DIGEST = /^sha256:[0-9a-fA-F]{1,64}$/;
+
+/**
+ * Each top-level `*_digest` member of `data` holding a string, with its name (top level: every digest the AEP-0002
+ * types and AEP-0007 define is a top-level member, and vendor payloads follow them).
+ */
+export function forEachDigest(data: unknown, visit: (member: string, value: string) => void): void {
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return;
+  const o = data as Record<string, unknown>;
+  for (const k in o) {
+    if (k.length <= DIGEST_SUFFIX.length || !k.endsWith(DIGEST_SUFFIX)) continue;
+    const v = o[k];
+    if (typeof v === 'string') visit(k, v);
+  }
+}
+
+/** The §9 item 3 digest of a JSON value: SHA-256 of its canonical JSON, first 16 bytes, lowercase hex. */
+export function digestOfValue(ev: AepEvent, pointer: string, value: unknown): string {
+  return digest(canonicalJson({ value, bigIntegers: ev.bigIntegers }, pointer))
+    .subarray(0, 16)
+    .toString('hex');
+}
+
+/** The pointer of a top-level payload member. */
+export const dataPointer = (member: string): string => `/data/${escapeToken(member)}`;
+
+/** True when a JSON value holds one of the §9.4 redaction markers in a string. */
+export function holdsMarker(v: unknown): boolean {
+  if (typeof v === 'string') return v.includes(SECRET_MARK) || v.includes(PII_MARK);
+  if (v === null || typeof v !== 'object') return false;
+  for (const x of Object.values(v)) if (holdsMarker(x)) return true;
+  return false;
+}
+
+const PII_CLASSES: readonly DetectorClass[] = ['email', 'phone'];
+/** Every secret class the detector knows: metadata-level members carry none of them (AEP-0003 §9 item 2). */
+const SECRET_CLASSES: readonly DetectorClass[] = [
+  'pem',
+  'aws-access-key',
+  'bearer',
+  'assignment',
+  'jwt',
+  'provider-token',
+];
+/** What every phone number the detector finds holds; a string without it is not scanned for phone numbers. */
+const PHONE_SCREEN = /\d{3,4}[ -]\d{4}/;
+
+/**
+ * The first detector class in `text`: a secret, else (with `pii`) an email address or phone number (most strings: two
+ * screens).
+ */
+function firstContentClass(text: string, pii: boolean): DetectorClass | undefined {
+  if (mayHoldSecret(text)) {
+    const m = findSecrets(text, { classes: SECRET_CLASSES });
+    if (m.length) return m[0]!.class;
+  }
+  if (!pii || (!text.includes('@') && !PHONE_SCREEN.test(text))) return undefined;
+  return findSecrets(text, { classes: PII_CLASSES })[0]?.class;
+}
+
+/** What {@link gatedFindings} found in one `redacted`-gated string. */
+export interface GatedFinding {
+  pointer: string;
+  what: 'home' | 'email' | 'phone';
+}
+
+/**
+ * The home paths and PII classes left in the `redacted`-gated text of an event at capture `redacted` (one finding per
+ * kind per string); `full` members are verbatim and not read.
+ */
+export function gatedFindings(ev: AepEvent): readonly GatedFinding[] {
+  if (ev.capture !== 'redacted') return NO_FINDINGS;
+  // the home and PII rules run on the same event in turn: one walk serves both
+  if (ev === lastEvent) return lastFindings;
+  lastEvent = ev;
+  lastFindings = walkGated(ev);
+  return lastFindings;
+}
+
+const NO_FINDINGS: readonly GatedFinding[] = [];
+let lastEvent: AepEvent | undefined;
+let lastFindings: readonly GatedFinding[] = NO_FINDINGS;
+
+function walkGated(ev: AepEvent): GatedFinding[] {
+  const out: GatedFinding[] = [];
+  const data = ev.value.data;
+  if (data === null || typeof data !== 'object') return out;
+  const tree = ev.info?.captureTree ?? captureTreeFor(ev.type);
+  // no tree: a vendor or schema-less type, where no member is marked redacted (AEP-0002 §5.1 rule 2)
+  if (!tree) return out;
+  forEachGatedString(data, tree, (text, at) => {
+    let pointer: string | undefined;
+    if (homePathIn(text)) out.push({ pointer: (pointer ??= at.pointer()), what: 'home' });
+    const pii = text.includes('@') || PHONE_SCREEN.test(text) ? findSecrets(text, { classes: PII_CLASSES }) : [];
+    let email = false;
+    let phone = false;
+    for (const m of pii) {
+      // user@host:port or user@host:path is a URL's or an SSH address's host, not a mailbox (a warning's narrower reading)
+      if (m.class === 'email' && text.charCodeAt(m.end) === 0x3a) continue;
+      if (m.class === 'email' && !email) {
+        email = true;
+        out.push({ pointer: (pointer ??= at.pointer()), what: 'email' });
+      } else if (m.class === 'phone' && !phone) {
+        phone = true;
+        out.push({ pointer: (pointer ??= at.pointer()), what: 'phone' });
+      }
+    }
+  });
+  return out;
+}
+
+/**
+ * Each metadata-level string of an event at capture `metadata` or `redacted` with the first detector class found in it
+ * (a secret or PII: content, AEP-0003 §9 item 2). Metadata-level: a member annotated `metadata` or unannotated (AEP-0002
+ * §5.1 rule 4), not a `[metadata*]` member (its own rules judge it) and nothing below a member gated higher; a type
+ * without annotations is all metadata-level at capture `metadata` only (above it, its content cannot be told apart).
+ * PII is not looked for in `assessment.*` payloads (AEP-0009's SHOULD decides there).
+ */
+export function forEachMetadataContent(ev: AepEvent, found: (pointer: string, cls: DetectorClass) => void): void {
+  const rank = CAPTURE_RANK[ev.capture];
+  if (rank < CAPTURE_RANK.metadata || rank > CAPTURE_RANK.redacted) return;
+  const data = ev.value.data;
+  if (data === null || typeof data !== 'object') return;
+  const tree = ev.info?.captureTree ?? captureTreeFor(ev.type);
+  if (!tree && ev.capture !== 'metadata') return;
+  // AEP-0009 (Security considerations) makes identifying content in an assessment's metadata tokens a SHOULD, judged
+  // there by aep/assessment-label-text (a warning): the more specific sentence decides for PII in those types
+  const pii = !ev.type.startsWith('assessment.');
+  const visit = (v: unknown, node: CaptureNode | undefined, ptr: string, depth: number): void => {
+    if (depth > 64) return;
+    if (typeof v === 'string') {
+      const cls = firstContentClass(v, pii);
+      if (cls !== undefined) found(ptr, cls);
+      return;
+    }
+    if (v === null || typeof v !== 'object') return;
+    if (Array.isArray(v)) {
+      const child = node?.items;
+      if (child && (child.level !== 'metadata' || child.star)) return;
+      for (let i = 0; i < v.length; i++) visit(v[i], child, childPointer(ptr, i), depth + 1);
+      return;
+    }
+    for (const k in v as Record<string, unknown>) {
+      const child = node?.properties?.get(k);
+      if (child && (child.level !== 'metadata' || child.star)) continue;
+      visit((v as Record<string, unknown>)[k], child, childPointer(ptr, k), depth + 1);
+    }
+  };
+  visit(data, tree, '/data', 0);
+}

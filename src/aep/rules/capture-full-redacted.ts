@@ -1,0 +1,45 @@
+import { defineEventRule } from '../../core/engine.ts';
+import { childPointer } from '../../core/pointer.ts';
+import { PII_MARK, SECRET_MARK } from '../../core/secrets.ts';
+import type { AepEvent } from '../event.ts';
+
+/** Members named `*_redacted` carry the redacted form by definition (e.g. tool.completed `result_redacted`). */
+const REDACTED_SUFFIX = '_redacted';
+
+/**
+ * A warning, not an error: AEP-0003 §9 item 5 makes the declared capture the level honoured, and a §9.4 marker in a
+ * `full` event says its content was redacted; but verbatim content may itself quote a marker (a tool reading a redacted
+ * log), which the stream cannot tell apart.
+ */
+export const captureFullRedacted = defineEventRule<AepEvent, 'aep/capture-full-redacted'>({
+  id: 'aep/capture-full-redacted',
+  severity: 'warning',
+  description:
+    'An event at capture "full" (verbatim content) holds no §9.4 redaction marker ([REDACTED:secret], [REDACTED:pii]) outside a *_redacted member: redacted content is capture "redacted", the level actually honoured (AEP-0003 §9 item 5; AEP-0001 §8.2). A warning: verbatim content may quote a marker, which the stream cannot tell apart.',
+  spec: 'AEP-0003 §9 item 5; AEP-0001 §8.2',
+  messages: {
+    marker:
+      'Field {field} holds a redaction marker although the event declares capture "full" (verbatim content); an adapter sets capture to the level actually honoured, "redacted" (AEP-0003 §9.5).',
+  },
+  check(ev, ctx) {
+    if (ev.capture !== 'full') return;
+    const data = ev.value.data;
+    if (data === null || typeof data !== 'object') return;
+    const walk = (v: unknown, ptr: string, depth: number): boolean => {
+      if (typeof v === 'string') {
+        if (!v.includes(SECRET_MARK) && !v.includes(PII_MARK)) return false;
+        ctx.report({ pointer: ptr, args: { field: ptr } });
+        return true;
+      }
+      if (v === null || typeof v !== 'object' || depth > 64) return false;
+      if (Array.isArray(v)) {
+        for (let i = 0; i < v.length; i++) walk(v[i], childPointer(ptr, i), depth + 1);
+        return false;
+      }
+      for (const k in v as Record<string, unknown>)
+        if (!k.endsWith(REDACTED_SUFFIX)) walk((v as Record<string, unknown>)[k], childPointer(ptr, k), depth + 1);
+      return false;
+    };
+    walk(data, '/data', 0);
+  },
+});

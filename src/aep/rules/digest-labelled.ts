@@ -1,0 +1,25 @@
+import { defineEventRule } from '../../core/engine.ts';
+import type { AepEvent } from '../event.ts';
+import { dataPointer, forEachDigest, LABELLED_DIGEST } from '../capture-checks.ts';
+
+/**
+ * An info, not the error of aep/digest-shape: the upstream golden stream (AEP's own conformance corpus, which must stay
+ * accepted) carries `"query_digest": "sha256:9f1c"`, so this labelled form is noted as not the AEP-0003 §9 item 3 shape
+ * rather than rejected.
+ */
+export const digestLabelled = defineEventRule<AepEvent, 'aep/digest-labelled'>({
+  id: 'aep/digest-labelled',
+  severity: 'info',
+  description:
+    'A *_digest payload member in the algorithm-labelled form "sha256:" + hex digits (as the upstream golden stream writes query_digest) is not the AEP-0003 §9 item 3 shape (32 hex digits, no label): noted, not rejected, since the upstream golden stream must stay accepted.',
+  spec: 'AEP-0003 §9 item 3',
+  messages: {
+    labelled:
+      'Field /data/{member} is an algorithm-labelled digest of {length} chars, not 32 hex digits (AEP-0003 §9.3); it cannot be joined with digests of that shape.',
+  },
+  check(ev, ctx) {
+    forEachDigest(ev.value.data, (member, v) => {
+      if (LABELLED_DIGEST.test(v)) ctx.report({ pointer: dataPointer(member), args: { member, length: v.length } });
+    });
+  },
+});

@@ -1,0 +1,40 @@
+import { defineEventRule } from '../../core/engine.ts';
+import type { AepEvent } from '../event.ts';
+import { dataPointer, digestOfValue, DIGEST_SHAPE, forEachDigest, holdsMarker } from '../capture-checks.ts';
+
+/**
+ * AEP-0003 §9 item 3: a digest is taken over the canonical JSON of the original content, before any redaction. The
+ * original is in the event only at capture `full` (verbatim, AEP-0001 §8.2), so only there is a differing digest proven
+ * wrong; at `redacted` a digest equal to that of text holding a §9.4 marker was taken after redaction.
+ */
+export const digestOriginal = defineEventRule<AepEvent, 'aep/digest-original'>({
+  id: 'aep/digest-original',
+  severity: 'error',
+  description:
+    'A well-formed <name>_digest member is the SHA-256 (first 16 bytes, hex) of the canonical JSON of the original <name> member: at capture "full", where <name> is present verbatim, it equals that digest; at capture "redacted" it is not the digest of <name> text that holds a redaction marker (computed after redaction).',
+  spec: 'AEP-0003 §9 item 3',
+  messages: {
+    differs:
+      'Field /data/{member} is not the digest of /data/{original} (SHA-256 of its canonical JSON, first 16 bytes), which the event carries verbatim at capture "full" (AEP-0003 §9.3).',
+    afterRedaction:
+      'Field /data/{member} is the digest of the redacted /data/{original}, not of the original content: AEP-0003 §9.3 computes digests before any redaction.',
+  },
+  check(ev, ctx) {
+    if (ev.capture !== 'full' && ev.capture !== 'redacted') return;
+    const data = ev.value.data as Record<string, unknown> | undefined;
+    forEachDigest(data, (member, v) => {
+      if (!DIGEST_SHAPE.test(v)) return;
+      const original = member.slice(0, -'_digest'.length);
+      if (!Object.hasOwn(data!, original)) return;
+      const value = data![original];
+      if (ev.capture === 'redacted' && !holdsMarker(value)) return;
+      const same = digestOfValue(ev, dataPointer(original), value) === v.toLowerCase();
+      if (ev.capture === 'full' ? same : !same) return;
+      ctx.report({
+        pointer: dataPointer(member),
+        messageId: ev.capture === 'full' ? 'differs' : 'afterRedaction',
+        args: { member, original },
+      });
+    });
+  },
+});

@@ -1,0 +1,24 @@
+import { defineEventRule } from '../../core/engine.ts';
+import type { AepEvent } from '../event.ts';
+
+/** A ULID: 26 Crockford base32 characters, the first at most 7 (a 48-bit time, then 80 random bits); either case. */
+const ULID = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/i;
+
+/**
+ * A warning, run only with `--forms recommended`: AEP-0001 §5.1 #2 RECOMMENDS a ULID (time-sortable) but requires only
+ * uniqueness per source, and the upstream golden stream's ids are not ULIDs.
+ */
+export const idUlid = defineEventRule<AepEvent, 'aep/id-ulid'>({
+  id: 'aep/id-ulid',
+  severity: 'warning',
+  description:
+    'With --forms recommended: an event id is a ULID (26 Crockford base32 characters, time-sortable), the form AEP-0001 §5.1 #2 RECOMMENDS. Off by default: only uniqueness per source is required, and the upstream golden stream uses other ids.',
+  spec: 'AEP-0001 §5.1 #2',
+  messages: {
+    ulid: 'Event id is a string of {length} chars, not a ULID (26 Crockford base32 characters, time-sortable), which AEP-0001 §5.1 recommends.',
+  },
+  check(ev, ctx) {
+    const id = ev.value.id;
+    if (typeof id === 'string' && !ULID.test(id)) ctx.report({ pointer: '/id', args: { length: [...id].length } });
+  },
+});
