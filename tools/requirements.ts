@@ -269,9 +269,11 @@ export function matrixProblems(rows: readonly Requirement[], ctx: MatrixContext)
     return texts.get(d.text);
   };
   for (const r of rows) {
-    const prior = ids.get(r.id);
+    // ids are unique per protocol: a shared sentence (an RFC's, the tool's limits) has a row in each
+    const id = `${r.protocol} ${r.id}`;
+    const prior = ids.get(id);
     if (prior) problems.push(`${r.at}: ${r.id} repeats the row at ${prior}`);
-    else ids.set(r.id, r.at);
+    else ids.set(id, r.at);
     const catalogue = ctx.catalogue[r.protocol];
     for (const id of [...r.rules, ...r.companions]) {
       if (!catalogue.has(id))

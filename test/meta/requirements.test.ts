@@ -1,0 +1,94 @@
+// The requirements matrix (conformance/requirements/, format in its README) holds to the code:
+// every row's rules exist, follow its level or say why not, and have a failing and a passing case;
+// every rule of `aep rules` / `ahp rules` enforces at least one row; quotes and sections are the
+// spec's own (checked where ../shared is present). The second test shows each check can fail, on
+// the real matrix with one thing broken. The third holds the files rendered from it to it.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { renderExplain } from '../../src/report/catalogue.ts';
+import { aepRules } from '../../src/aep/protocol.ts';
+import {
+  buildReadme,
+  buildRequirementsJson,
+  buildRequirementsMarkdown,
+  README_MD,
+  REQUIREMENTS_JSON,
+  REQUIREMENTS_MD,
+} from '../../tools/gen-rules.ts';
+import { defaultContext, checkMatrix } from '../../tools/requirements-check.ts';
+import { loadMatrix, matrixProblems, type Requirement, SHARED_DIR } from '../../tools/requirements.ts';
+
+test('requirements matrix: no problem (rules, levels, cases, sections, quotes, every rule named)', () => {
+  const { rows, problems } = checkMatrix();
+  assert.ok(rows.length > 0, 'conformance/requirements/ holds rows');
+  assert.deepEqual(problems, []);
+});
+
+test('requirements matrix: each check fails when the matrix breaks it', (t) => {
+  const ctx = defaultContext();
+  const rows = loadMatrix().rows;
+  const enforced = rows.find(
+    (r) => r.verdict === 'enforced' && r.rules.some((id) => ctx.catalogue[r.protocol].get(id) === 'error'),
+  )!;
+  const rule = enforced.rules.find((id) => ctx.catalogue[enforced.protocol].get(id) === 'error')!;
+  const swap = (next: Requirement) => rows.map((r) => (r === enforced ? next : r));
+  const has = (list: string[], re: RegExp) =>
+    assert.ok(
+      list.some((p) => re.test(p)),
+      `expected a problem matching ${re}:\n${list.join('\n')}`,
+    );
+  // a rule losing its every row
+  has(
+    matrixProblems(
+      rows.filter((r) => !r.rules.includes(rule) && !r.companions.includes(rule)),
+      ctx,
+    ),
+    new RegExp(`^${rule}: no requirement row`),
+  );
+  // a checkable row losing its rule
+  has(matrixProblems(swap({ ...enforced, rules: [], companions: [] }), ctx), /is enforced but names no rule/);
+  // a severity that does not follow the level, with no reason
+  has(matrixProblems(swap({ ...enforced, level: 'SHOULD', note: '' }), ctx), /is a SHOULD \(warning\) but/);
+  // a rule that does not exist
+  has(
+    matrixProblems(swap({ ...enforced, rules: ['aep/no-such-rule'] }), ctx),
+    /"aep\/no-such-rule", which is not a rule/,
+  );
+  // a runtime-only row without its reason, a MAY that claims enforcement, a repeated id
+  has(
+    matrixProblems(swap({ ...enforced, verdict: 'runtime-only', rules: [], companions: [], note: '' }), ctx),
+    /runtime-only: its note must say/,
+  );
+  has(matrixProblems(swap({ ...enforced, level: 'MAY' }), ctx), /is a MAY/);
+  has(matrixProblems([...rows, { ...enforced, at: 'x.tsv:9' }], ctx), /repeats the row at/);
+  // a rule without a failing case
+  has(
+    matrixProblems(rows, {
+      ...ctx,
+      cases: { ...ctx.cases!, [enforced.protocol]: { ...ctx.cases![enforced.protocol], fail: [] } },
+    }),
+    /has no failing case/,
+  );
+  if (!existsSync(SHARED_DIR))
+    return t.skip('../shared is absent: quotes and sections are not checked against the spec text');
+  has(matrixProblems(swap({ ...enforced, quote: 'words no specification contains' }), ctx), /the quote's words/);
+  has(matrixProblems(swap({ ...enforced, section: '§no such heading' }), ctx), /is no heading of/);
+});
+
+test('requirements matrix: docs/requirements.md, src/generated/requirements.json and the README table are fresh (npm run rules:gen)', () => {
+  assert.equal(readFileSync(REQUIREMENTS_MD, 'utf8'), buildRequirementsMarkdown());
+  assert.equal(readFileSync(REQUIREMENTS_JSON, 'utf8'), buildRequirementsJson());
+  const readme = readFileSync(README_MD, 'utf8');
+  assert.ok(readme.includes('<!-- requirements:begin'), 'README.md has the completeness table');
+  assert.equal(readme, buildReadme(readme));
+});
+
+test('explain names the requirements a rule enforces', () => {
+  const rule = aepRules().find((r) => r.id === 'aep/version')!;
+  const text = renderExplain(rule, { fail: [], pass: [] }, { protocol: 'aep' });
+  const rows = loadMatrix().rows.filter((r) => r.verdict === 'enforced' && r.rules.includes('aep/version'));
+  assert.ok(rows.length > 0, 'aep/version enforces a row');
+  assert.match(text, /Requirements it enforces/);
+  for (const r of rows) assert.ok(text.includes(r.id), r.id);
+});
