@@ -45,6 +45,9 @@ const KNOWN = new Set(
     'fail/aep.id-unverifiable.jsonl redacted',
     'fail/aep.redelivery--downlevel.jsonl metadata',
     'fail/aep.redelivery--downlevel.jsonl redacted',
+    // the same class: a full copy and its down-leveled relayed copy, the exporter withholding only the full one's payload
+    'fail/aep.redelivery--extension.jsonl metadata',
+    'fail/aep.redelivery--extension.jsonl redacted',
     // the CloudEvents hop down-levels a respond at redacted to metadata (AEP-0001 §8.2), which drops the free-text
     // value plain validate judged (respond-values-type): the down-leveled command lacks the required entry instead
     'fail/aep.respond-invalid-accepted--kinds.jsonl metadata',

@@ -22,6 +22,8 @@ export const captureFullRedacted = defineEventRule<AepEvent, 'aep/capture-full-r
       'Field {field} holds a redaction marker although the event declares capture "full" (verbatim content); an adapter sets capture to the level actually honoured, "redacted" (AEP-0003 §9.5).',
   },
   check(ev, ctx) {
+    // an unknown capture level gates nothing, and claims nothing either
+    if (ev.untrusted?.has('capture')) return;
     if (ev.capture !== 'full') return;
     const data = ev.value.data;
     if (data === null || typeof data !== 'object') return;

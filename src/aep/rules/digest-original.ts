@@ -20,6 +20,8 @@ export const digestOriginal = defineEventRule<AepEvent, 'aep/digest-original'>({
       'Field /data/{member} is the digest of the redacted /data/{original}, not of the original content: AEP-0003 §9.3 computes digests before any redaction.',
   },
   check(ev, ctx) {
+    // an unknown capture level gates nothing, and claims nothing either
+    if (ev.untrusted?.has('capture')) return;
     if (ev.capture !== 'full' && ev.capture !== 'redacted') return;
     const data = ev.value.data as Record<string, unknown> | undefined;
     forEachDigest(data, (member, v) => {
