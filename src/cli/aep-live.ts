@@ -123,7 +123,7 @@ async function runLive(url: string, o: LiveFlags, io: CliIO): Promise<number> {
   const reporter = createReporter(o.format, toFile ?? io.stdout, {
     protocol: 'aep',
     version: VERSION,
-    color: o.color ?? (toFile ? false : defaultColor(io)),
+    color: o.color === false || toFile ? false : defaultColor(io),
     quiet: o.quiet,
     failOn: o.failOn,
     rules: [...AEP.rules(), ...LIVE_RULES],

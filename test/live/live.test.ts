@@ -106,6 +106,8 @@ test('aep live: exit 0 on the compliant endpoint with --record, 1 on a broken on
     const r = await runCli('aep', ['live', bad.url, '--timeout', String(TIMEOUT), '--checks', 'fanout']);
     assert.equal(r.code, 1);
     assert.match(r.stdout, /aep\/live-delivery-identity/);
+    // piped (no terminal): no colour, as for validate
+    assert.doesNotMatch(r.stdout, /\u001b\[/);
   } finally {
     await bad.close();
   }
