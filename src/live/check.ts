@@ -7,8 +7,10 @@
 import type { Finding } from '../core/finding.ts';
 import type { MessageArgs } from '../core/message.ts';
 import { findingAt } from '../core/rule.ts';
+import { AEP_CORE_ATTRIBUTES } from '../aep/bridges/types.ts';
 import { downlevelEvent } from '../aep/downlevel.ts';
-import { LiveConnectError, LiveTimeout, type SseMessage, SseSubscriber, fetchText, WsPeer } from './client.ts';
+import { LiveConnectError, LiveTimeout, type SseMessage, SseSubscriber, fetchText } from './client.ts';
+import { hello, subscribeRefusal, unknownFrame } from './socket-checks.ts';
 import { LIVE_CHECKS, LIVE_RULES, type LiveCheck, type LiveRuleId } from './rules.ts';
 
 /** Options of {@link checkEndpoint}. */
@@ -34,7 +36,6 @@ export interface LiveResult {
 }
 
 const RULES = new Map(LIVE_RULES.map((r) => [r.id, r]));
-const CLOSED_SUBSCRIBE_CODES = new Set(['invalid-filter', 'unknown-dialect', 'unauthorized', 'limit-exceeded']);
 
 interface Discovery {
   endpoints: { events?: string; stream?: string; socket?: string };
@@ -150,25 +151,7 @@ function firstDifference(a: unknown, b: unknown, at = ''): string | undefined {
   return at;
 }
 
-const CORE_ATTRIBUTES = new Set([
-  'aep',
-  'id',
-  'type',
-  'subject',
-  'time',
-  'source',
-  'agent',
-  'session',
-  'run',
-  'step',
-  'seq',
-  'epoch',
-  'severity',
-  'capture',
-  'traceparent',
-  'cause',
-  'data',
-]);
+const CORE_ATTRIBUTES: ReadonlySet<string> = new Set(AEP_CORE_ATTRIBUTES);
 
 /** The Event without extension attributes: a relay MAY add them (AEP-0001 §4.2 floor). */
 function withoutExtensions(ev: Record<string, unknown>): Record<string, unknown> {
@@ -398,105 +381,6 @@ function socketUrl(run: LiveRun): URL | undefined {
   const u = run.url(p);
   u.protocol = u.protocol === 'https:' ? 'wss:' : 'ws:';
   return u;
-}
-
-const isFrame = (type: string, id?: string) => (f: unknown) =>
-  !!f &&
-  typeof f === 'object' &&
-  (f as Record<string, unknown>).type === type &&
-  (id === undefined || (f as Record<string, unknown>).id === id);
-
-function describeFrame(f: unknown): string {
-  if (f === undefined) return 'nothing';
-  if (f && typeof f === 'object') {
-    const o = f as Record<string, unknown>;
-    return `a ${JSON.stringify(String(o.type))} frame${o.code !== undefined ? ` with code ${JSON.stringify(String(o.code))}` : ''}`;
-  }
-  return 'a frame that is not a JSON object';
-}
-
-const HELLO = {
-  type: 'hello',
-  versions: ['0.1'],
-  role: 'consumer',
-  identity: { agent: 'agent-conformance' },
-  capabilities: {},
-};
-
-async function hello(run: LiveRun, url: URL): Promise<void> {
-  const ws = await WsPeer.open(url, run.opts);
-  try {
-    ws.send(HELLO);
-    const h = await ws.next(0, () => true, run.opts.timeoutMs);
-    if (!isFrame('hello')(h)) run.report('aep/live-hello', 'noHello', { got: describeFrame(h) });
-    else {
-      const v = (h as { versions?: unknown }).versions;
-      if (!Array.isArray(v) || v.length !== 1 || v[0] !== '0.1')
-        run.report('aep/live-hello', 'versions', { count: Array.isArray(v) ? v.length : 0 });
-    }
-  } finally {
-    ws.close();
-  }
-  const bare = await WsPeer.open(url, run.opts);
-  try {
-    bare.send({ type: 'subscribe', id: 'early', filter: {} });
-    const e = await bare.next(0, () => true, run.opts.timeoutMs);
-    if (!isFrame('error')(e) || (e as { code?: unknown }).code !== 'hello-required')
-      run.report('aep/live-hello', 'helloRequired', { got: describeFrame(e) });
-  } finally {
-    bare.close();
-  }
-}
-
-async function greeted(run: LiveRun, url: URL): Promise<WsPeer> {
-  const ws = await WsPeer.open(url, run.opts);
-  ws.send(HELLO);
-  if ((await ws.next(0, isFrame('hello'), run.opts.timeoutMs)) === undefined) {
-    ws.close();
-    throw new LiveTimeout('the hello answer');
-  }
-  return ws;
-}
-
-async function subscribeRefusal(run: LiveRun, url: URL): Promise<void> {
-  const ws = await greeted(run, url);
-  try {
-    const from = ws.frames.length;
-    ws.send({ type: 'subscribe', id: 'bad-1', filter: { data: ['x'] } });
-    const e = await ws.next(
-      from,
-      (f) => !!f && typeof f === 'object' && (f as Record<string, unknown>).id === 'bad-1',
-      run.opts.timeoutMs,
-    );
-    if (!isFrame('error', 'bad-1')(e) || !CLOSED_SUBSCRIBE_CODES.has(String((e as { code?: unknown }).code)))
-      run.report('aep/live-subscribe-refusal', 'code', { got: describeFrame(e) });
-    if (ws.closed) return run.report('aep/live-subscribe-refusal', 'closed');
-    const at = ws.frames.length;
-    ws.send({ type: 'subscribe', id: 'good-1', filter: { session: [run.session] } });
-    const ok = await ws.next(
-      at,
-      (f) => !!f && typeof f === 'object' && (f as Record<string, unknown>).id === 'good-1',
-      run.opts.timeoutMs,
-    );
-    if (ws.closed && ok === undefined) run.report('aep/live-subscribe-refusal', 'closed');
-    else if (!isFrame('subscribed', 'good-1')(ok)) run.report('aep/live-subscribe-refusal', 'noSubscribed');
-  } finally {
-    ws.close();
-  }
-}
-
-async function unknownFrame(run: LiveRun, url: URL): Promise<void> {
-  const ws = await greeted(run, url);
-  try {
-    ws.send({ type: 'x-agent-conformance-probe', note: 'an unknown frame type, to be ignored' });
-    const at = ws.frames.length;
-    ws.send({ type: 'ping', t: 1 });
-    const pong = await ws.next(at, isFrame('pong'), run.opts.timeoutMs);
-    if (pong === undefined)
-      run.report('aep/live-unknown-frame', 'closed', { got: ws.closed ? 'closed' : 'stopped answering ping' });
-  } finally {
-    ws.close();
-  }
 }
 
 type CheckFn = (run: LiveRun) => Promise<void>;

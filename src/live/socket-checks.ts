@@ -1,0 +1,119 @@
+/**
+ * The WebSocket checks of `aep live` (AEP-0003 §2, §3.5, §4, §6.5): hello, the in-band subscribe refusal and unknown
+ * frame types. They see the run through {@link SocketRun}, the part of src/live/check.ts's run they need.
+ */
+import type { MessageArgs } from '../core/message.ts';
+import { LiveTimeout, WsPeer } from './client.ts';
+import type { LiveRuleId } from './rules.ts';
+
+/** What a socket check reads and reports through. */
+export interface SocketRun {
+  readonly session: string;
+  readonly opts: { timeoutMs: number; token?: string };
+  report(id: LiveRuleId, messageId: string, args?: MessageArgs, pointer?: string): void;
+}
+
+/** The closed refusal codes of a subscribe (AEP-0003 §6.5). */
+const CLOSED_SUBSCRIBE_CODES = new Set(['invalid-filter', 'unknown-dialect', 'unauthorized', 'limit-exceeded']);
+
+const isFrame = (type: string, id?: string) => (f: unknown) =>
+  !!f &&
+  typeof f === 'object' &&
+  (f as Record<string, unknown>).type === type &&
+  (id === undefined || (f as Record<string, unknown>).id === id);
+
+function describeFrame(f: unknown): string {
+  if (f === undefined) return 'nothing';
+  if (f && typeof f === 'object') {
+    const o = f as Record<string, unknown>;
+    return `a ${JSON.stringify(String(o.type))} frame${o.code !== undefined ? ` with code ${JSON.stringify(String(o.code))}` : ''}`;
+  }
+  return 'a frame that is not a JSON object';
+}
+
+const HELLO = {
+  type: 'hello',
+  versions: ['0.1'],
+  role: 'consumer',
+  identity: { agent: 'agent-conformance' },
+  capabilities: {},
+};
+
+/** AEP-0003 §3.5 #1, §4 #1: hello is answered by one version; another first frame gets `hello-required`. */
+export async function hello(run: SocketRun, url: URL): Promise<void> {
+  const ws = await WsPeer.open(url, run.opts);
+  try {
+    ws.send(HELLO);
+    const h = await ws.next(0, () => true, run.opts.timeoutMs);
+    if (!isFrame('hello')(h)) run.report('aep/live-hello', 'noHello', { got: describeFrame(h) });
+    else {
+      const v = (h as { versions?: unknown }).versions;
+      if (!Array.isArray(v) || v.length !== 1 || v[0] !== '0.1')
+        run.report('aep/live-hello', 'versions', { count: Array.isArray(v) ? v.length : 0 });
+    }
+  } finally {
+    ws.close();
+  }
+  const bare = await WsPeer.open(url, run.opts);
+  try {
+    bare.send({ type: 'subscribe', id: 'early', filter: {} });
+    const e = await bare.next(0, () => true, run.opts.timeoutMs);
+    if (!isFrame('error')(e) || (e as { code?: unknown }).code !== 'hello-required')
+      run.report('aep/live-hello', 'helloRequired', { got: describeFrame(e) });
+  } finally {
+    bare.close();
+  }
+}
+
+async function greeted(run: SocketRun, url: URL): Promise<WsPeer> {
+  const ws = await WsPeer.open(url, run.opts);
+  ws.send(HELLO);
+  if ((await ws.next(0, isFrame('hello'), run.opts.timeoutMs)) === undefined) {
+    ws.close();
+    throw new LiveTimeout('the hello answer');
+  }
+  return ws;
+}
+
+/** AEP-0003 §6.5: a malformed subscribe is refused in-band from the closed set, and the connection survives. */
+export async function subscribeRefusal(run: SocketRun, url: URL): Promise<void> {
+  const ws = await greeted(run, url);
+  try {
+    const from = ws.frames.length;
+    ws.send({ type: 'subscribe', id: 'bad-1', filter: { data: ['x'] } });
+    const e = await ws.next(
+      from,
+      (f) => !!f && typeof f === 'object' && (f as Record<string, unknown>).id === 'bad-1',
+      run.opts.timeoutMs,
+    );
+    if (!isFrame('error', 'bad-1')(e) || !CLOSED_SUBSCRIBE_CODES.has(String((e as { code?: unknown }).code)))
+      run.report('aep/live-subscribe-refusal', 'code', { got: describeFrame(e) });
+    if (ws.closed) return run.report('aep/live-subscribe-refusal', 'closed');
+    const at = ws.frames.length;
+    ws.send({ type: 'subscribe', id: 'good-1', filter: { session: [run.session] } });
+    const ok = await ws.next(
+      at,
+      (f) => !!f && typeof f === 'object' && (f as Record<string, unknown>).id === 'good-1',
+      run.opts.timeoutMs,
+    );
+    if (ws.closed && ok === undefined) run.report('aep/live-subscribe-refusal', 'closed');
+    else if (!isFrame('subscribed', 'good-1')(ok)) run.report('aep/live-subscribe-refusal', 'noSubscribed');
+  } finally {
+    ws.close();
+  }
+}
+
+/** AEP-0003 §2: an unknown frame type is ignored (a ping is still answered). */
+export async function unknownFrame(run: SocketRun, url: URL): Promise<void> {
+  const ws = await greeted(run, url);
+  try {
+    ws.send({ type: 'x-agent-conformance-probe', note: 'an unknown frame type, to be ignored' });
+    const at = ws.frames.length;
+    ws.send({ type: 'ping', t: 1 });
+    const pong = await ws.next(at, isFrame('pong'), run.opts.timeoutMs);
+    if (pong === undefined)
+      run.report('aep/live-unknown-frame', 'closed', { got: ws.closed ? 'closed' : 'stopped answering ping' });
+  } finally {
+    ws.close();
+  }
+}
