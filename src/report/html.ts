@@ -242,7 +242,7 @@ function inputTail(source: string, i: number, timeline: Timeline, knownTypes: re
 }
 
 /** Lanes of the pairs in one session's rows: for each row, what each lane draws there. */
-function lanes(events: readonly TimelineEvent[]): { width: number; cells: string[][]; laneOf: Map<number, number> } {
+function lanes(events: readonly TimelineEvent[]): { width: number; cells: string[][]; paired: Set<number> } {
   const members = new Map<number, number[]>();
   events.forEach((e, row) => {
     for (const g of e.opens) (members.get(g) ?? members.set(g, []).get(g)!).push(row);
@@ -253,7 +253,6 @@ function lanes(events: readonly TimelineEvent[]): { width: number; cells: string
     .map(([g, rows]) => ({ g, rows, from: Math.min(...rows), to: Math.max(...rows) }))
     .sort((a, b) => a.from - b.from || a.g - b.g);
   const laneEnd: number[] = [];
-  const laneOf = new Map<number, number>();
   const cells: string[][] = events.map(() => []);
   for (const sp of spans) {
     let lane = laneEnd.findIndex((end) => end < sp.from);
@@ -262,14 +261,13 @@ function lanes(events: readonly TimelineEvent[]): { width: number; cells: string
       lane = laneEnd.push(0) - 1;
     }
     laneEnd[lane] = sp.to;
-    laneOf.set(sp.g, lane);
     const at = new Set(sp.rows);
     for (let r = sp.from; r <= sp.to; r++) {
       const part = r === sp.from ? 'start' : r === sp.to ? 'end' : 'mid';
       cells[r]!.push(`${lane}|${part}${at.has(r) ? ' dot' : ''}|${sp.g}`);
     }
   }
-  return { width: laneEnd.length, cells, laneOf };
+  return { width: laneEnd.length, cells, paired: new Set(spans.map((sp) => sp.g)) };
 }
 
 function sessionBlock(s: SessionTimeline, i: number, timeline: Timeline): string {
@@ -281,7 +279,7 @@ function sessionBlock(s: SessionTimeline, i: number, timeline: Timeline): string
   const withF = s.events.filter((e) => e.findings.length || e.moreFindings).length;
   const kept = s.events.length;
   const head = `<h4>${name} <span class="dim">${plural(s.seen, s.notEvents ? 'line' : 'event')}${kept < s.seen ? `, ${kept} shown` : ''} · ${withF} with findings</span></h4>`;
-  const { width, cells } = lanes(s.events);
+  const { width, cells, paired } = lanes(s.events);
   const kindOf = (g: number) => timeline.group(g)?.kind ?? 'rpc';
   const gw = width ? width * LANE_STEP + 14 : 8;
   let rows = '';
@@ -301,7 +299,9 @@ function sessionBlock(s: SessionTimeline, i: number, timeline: Timeline): string
       return `<span class="lane ${part} k-${kindOf(Number(grp))}" style="left:${9 + Number(lane) * LANE_STEP}px"></span>`;
     }).join('');
     const links = [
-      ...e.opens.map((gr) => `<span class="link k-${kindOf(gr)}">${KIND_LABEL[kindOf(gr)]}</span>`),
+      ...e.opens
+        .filter((gr) => paired.has(gr))
+        .map((gr) => `<span class="link k-${kindOf(gr)}">${KIND_LABEL[kindOf(gr)]}</span>`),
       ...e.joins.map((j) => {
         const grp = timeline.group(j.group);
         return `<span class="link k-${kindOf(j.group)}">${esc(j.role)}${grp ? ` ← line ${grp.line}` : ''}</span>`;
@@ -318,7 +318,11 @@ function sessionBlock(s: SessionTimeline, i: number, timeline: Timeline): string
       : '';
     const type = e.notEvent
       ? 'not an event'
-      : `${e.type !== undefined ? `<code>${esc(e.type)}</code>` : '<span class="m">no type</span>'}${e.method !== undefined ? ` <span class="m">${esc(e.method)}</span>` : ''}`;
+      : e.type !== undefined
+        ? `<code>${esc(e.type)}</code>${e.method !== undefined ? ` <span class="m">${esc(e.method)}</span>` : ''}`
+        : e.method !== undefined
+          ? `<span class="m">${esc(e.method)}</span>`
+          : '<span class="m">no type</span>';
     rows += `<tr id="e-${i}-${e.line}" class="${cls.join(' ')}"><td class="g" style="width:${gw}px">${g}</td><td class="ln mono">${e.line}</td><td class="sq mono">${e.seq ?? ''}</td><td class="tm mono">${e.time !== undefined ? esc(e.time) : ''}</td><td class="ty">${type}</td><td class="fx">${links}${fs}${more}</td></tr>\n`;
   });
   if (s.seen > prev) rows += gap(s.seen - prev);
