@@ -96,7 +96,7 @@ function apply(){
   boxes.forEach(function(b){if(!b.checked)css+='[data-sev="'+b.getAttribute('data-filter-sev')+'"]{display:none}';});
   if(rule&&rule.value)css+='[data-rule]:not([data-rule="'+CSS.escape(rule.value)+'"]){display:none}';
   st.textContent=css;
-  if(shown)shown.textContent=all.filter(isShown).length+' of '+all.length+' findings shown';
+  if(shown)shown.textContent=all.filter(isShown).length.toLocaleString('en-US')+' of '+all.length.toLocaleString('en-US')+' findings shown';
 }
 function isShown(tr){var sv=tr.getAttribute('data-sev');for(var i=0;i<boxes.length;i++)if(boxes[i].getAttribute('data-filter-sev')===sv&&!boxes[i].checked)return false;return !(rule&&rule.value&&tr.getAttribute('data-rule')!==rule.value);}
 boxes.forEach(function(b){b.addEventListener('change',apply);});

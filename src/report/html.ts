@@ -22,9 +22,15 @@ import {
   TIMELINE_MAX_SESSIONS,
 } from './timeline.ts';
 import type { FixtureReporter, Output, ReportContext, Reporter } from './types.ts';
-import { atOrAbove, chunkedOutput, cmpText, plural } from './util.ts';
+import { atOrAbove, chunkedOutput, cmpText } from './util.ts';
 
 const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
+const NUMBER = new Intl.NumberFormat('en-US');
+
+/** `1 error`, `150,000 errors`: counts as a person reads them. */
+function plural(n: number, word: string): string {
+  return `${NUMBER.format(n)} ${word}${n === 1 ? '' : 's'}`;
+}
 /** A rule's findings of one input are shown open up to this many (a larger group opens on a click). */
 const OPEN_RULE_FINDINGS = 200;
 /** Lanes drawn for pairs in one session; a pair beyond them is named in words only. */
@@ -78,10 +84,11 @@ function reached(c: { errors: number; warnings: number; infos: number }, t: Seve
 /** The filter bar: a box per severity, a choice of rule, the count shown. */
 function filterBar(bySev: Record<Severity, number>, byRule: Record<string, number>): string {
   const boxes = SEVERITIES.map(
-    (s) => `<label><input type="checkbox" checked data-filter-sev="${s}"> ${sevBadge(s)} ${bySev[s]}</label>`,
+    (s) =>
+      `<label><input type="checkbox" checked data-filter-sev="${s}"> ${sevBadge(s)} ${NUMBER.format(bySev[s])}</label>`,
   ).join('');
   const rules = Object.entries(byRule)
-    .map(([r, n]) => `<option value="${esc(r)}">${esc(r)} (${n})</option>`)
+    .map(([r, n]) => `<option value="${esc(r)}">${esc(r)} (${NUMBER.format(n)})</option>`)
     .join('');
   return `<nav class="filters" aria-label="filters">${boxes}<label>rule <select id="rule-filter"><option value="">all rules</option>${rules}</select></label><span class="shown" id="shown"></span></nav>\n`;
 }
@@ -142,7 +149,7 @@ export function htmlReporter(out: Output, ctx: ReportContext): Reporter {
       const close = (source: string) => {
         if (rule !== undefined) w.write('</tbody></table></details>\n');
         rule = undefined;
-        w.write(inputTail(source, index.get(source)!, timeline, ctx.knownTypes));
+        inputTail(w, source, index.get(source)!, timeline, ctx.knownTypes);
       };
       let current: string | undefined;
       spool.drain((f) => {
@@ -191,7 +198,7 @@ function shownByRule(counts: Map<string, SourceCounts>): Record<string, number> 
 
 function header(title: string, ctx: ReportContext, s: Summary, order: readonly string[]): string {
   const failed = reached(s, ctx.failOn ?? 'error');
-  const box = (n: number, label: string) => `<div class="count"><b>${n}</b><span>${label}</span></div>`;
+  const box = (n: number, label: string) => `<div class="count"><b>${NUMBER.format(n)}</b><span>${label}</span></div>`;
   return `<header class="top"><h1>${esc(title)}</h1><div class="sub">agent-conformance ${esc(ctx.version)} · ${esc(order.map((o) => o).join(', ') || 'no input')}</div>
 <div class="verdict ${failed ? 'fail' : 'pass'}">${failed ? `✖ fails at --fail-on ${ctx.failOn ?? 'error'}` : `✔ passes at --fail-on ${ctx.failOn ?? 'error'}`}</div>
 <div class="counts">${box(s.errors, 'errors')}${box(s.warnings, 'warnings')}${box(s.infos, 'infos')}${box(s.events, 'events')}${box(s.lines, 'lines')}${box(s.inputs, s.inputs === 1 ? 'input' : 'inputs')}${s.coverage ? box(s.coverage.exercised, `of ${s.coverage.known} known types`) : ''}</div></header>\n`;
@@ -211,7 +218,13 @@ function findingRow(f: Finding, i: number, timeline: Timeline): string {
   return `<tr class="f" data-sev="${f.severity}" data-rule="${esc(f.ruleId)}"><td class="loc mono">${loc}</td><td class="msg">${esc(f.message)}</td><td class="ptr"><code>${f.pointer ? esc(f.pointer) : ''}</code></td></tr>\n`;
 }
 
-function inputTail(source: string, i: number, timeline: Timeline, knownTypes: readonly string[] | undefined): string {
+function inputTail(
+  w: Output,
+  source: string,
+  i: number,
+  timeline: Timeline,
+  knownTypes: readonly string[] | undefined,
+): void {
   const facts = timeline.inputFacts(source);
   let s = '';
   const sessions = timeline.sessionsOf(source);
@@ -220,7 +233,9 @@ function inputTail(source: string, i: number, timeline: Timeline, knownTypes: re
     for (const k of ['attention', 'control', 'rpc', 'elicitation'] as const)
       s += `<span><i class="k-${k}"></i>${KIND_LABEL[k]} → ${k === 'control' ? 'ack' : k === 'attention' ? 'answer, resolution' : k === 'rpc' ? 'response' : 'result'}</span>`;
     s += '</div>\n';
-    for (const session of sessions) s += sessionBlock(session, i, timeline);
+    w.write(s);
+    s = '';
+    for (const session of sessions) sessionBlock(w, session, i, timeline);
   }
   if (facts?.types.size) {
     const known = new Set(knownTypes ?? []);
@@ -230,7 +245,7 @@ function inputTail(source: string, i: number, timeline: Timeline, knownTypes: re
     s += `<h3>Event types</h3>\n<p class="note">${exercised} of ${known.size} known event types exercised${rows.length > exercised ? `, ${plural(rows.length - exercised, 'other type')}` : ''}.</p>\n<div class="types-wrap">${rows
       .map(
         ([t, n]) =>
-          `<div><span><code>${esc(t)}</code>${known.size && !known.has(t) ? ' <span class="unknown">not a known type</span>' : ''}</span><span class="n">${n}</span></div>`,
+          `<div><span><code>${esc(t)}</code>${known.size && !known.has(t) ? ' <span class="unknown">not a known type</span>' : ''}</span><span class="n">${NUMBER.format(n)}</span></div>`,
       )
       .join('')}</div>\n`;
     if (missing.length)
@@ -238,7 +253,7 @@ function inputTail(source: string, i: number, timeline: Timeline, knownTypes: re
   }
   if (facts && (facts.offTimeline || facts.otherSessions))
     s += `<p class="note">Left out of the timeline: ${[facts.otherSessions ? `${plural(facts.otherSessions, 'event')} of sessions past the first ${TIMELINE_MAX_SESSIONS}` : '', facts.offTimeline ? `${plural(facts.offTimeline, 'finding')} whose event is not kept or that name no line` : ''].filter(Boolean).join('; ')} (every finding is in the list by rule).</p>\n`;
-  return `${s}</section>\n`;
+  w.write(`${s}</section>\n`);
 }
 
 /** Lanes of the pairs in one session's rows: for each row, what each lane draws there. */
@@ -270,7 +285,7 @@ function lanes(events: readonly TimelineEvent[]): { width: number; cells: string
   return { width: laneEnd.length, cells, paired: new Set(spans.map((sp) => sp.g)) };
 }
 
-function sessionBlock(s: SessionTimeline, i: number, timeline: Timeline): string {
+function sessionBlock(w: Output, s: SessionTimeline, i: number, timeline: Timeline): void {
   const name = s.notEvents
     ? 'lines that are not events'
     : s.session === undefined
@@ -282,12 +297,14 @@ function sessionBlock(s: SessionTimeline, i: number, timeline: Timeline): string
   const { width, cells, paired } = lanes(s.events);
   const kindOf = (g: number) => timeline.group(g)?.kind ?? 'rpc';
   const gw = width ? width * LANE_STEP + 14 : 8;
-  let rows = '';
+  w.write(
+    `<section class="session">${head}<table class="tl"><thead><tr><th></th><th>line</th><th>seq</th><th>time</th><th>type</th><th>pairs and findings</th></tr></thead><tbody>\n`,
+  );
   let prev = 0;
   const gap = (n: number) =>
     `<tr class="gap"><td colspan="6">⋯ ${plural(n, 'event')} of this session not shown (no finding near them)</td></tr>\n`;
   s.events.forEach((e, row) => {
-    if (e.ord - prev > 1) rows += gap(e.ord - prev - 1);
+    if (e.ord - prev > 1) w.write(gap(e.ord - prev - 1));
     prev = e.ord;
     const sevs = new Set(e.findings.map((f) => f.severity));
     const cls = ['ev'];
@@ -323,10 +340,12 @@ function sessionBlock(s: SessionTimeline, i: number, timeline: Timeline): string
         : e.method !== undefined
           ? `<span class="m">${esc(e.method)}</span>`
           : '<span class="m">no type</span>';
-    rows += `<tr id="e-${i}-${e.line}" class="${cls.join(' ')}"><td class="g" style="width:${gw}px">${g}</td><td class="ln mono">${e.line}</td><td class="sq mono">${e.seq ?? ''}</td><td class="tm mono">${e.time !== undefined ? esc(e.time) : ''}</td><td class="ty">${type}</td><td class="fx">${links}${fs}${more}</td></tr>\n`;
+    w.write(
+      `<tr id="e-${i}-${e.line}" class="${cls.join(' ')}"><td class="g" style="width:${gw}px">${g}</td><td class="ln mono">${e.line}</td><td class="sq mono">${e.seq ?? ''}</td><td class="tm mono">${e.time !== undefined ? esc(e.time) : ''}</td><td class="ty">${type}</td><td class="fx">${links}${fs}${more}</td></tr>\n`,
+    );
   });
-  if (s.seen > prev) rows += gap(s.seen - prev);
-  return `<section class="session">${head}<table class="tl"><thead><tr><th></th><th>line</th><th>seq</th><th>time</th><th>type</th><th>pairs and findings</th></tr></thead><tbody>\n${rows}</tbody></table></section>\n`;
+  if (s.seen > prev) w.write(gap(s.seen - prev));
+  w.write('</tbody></table></section>\n');
 }
 
 function footer(ctx: ReportContext): string {
@@ -362,7 +381,8 @@ export function fixtureHtmlReporter(out: Output, ctx: ReportContext): FixtureRep
           byRule[f.ruleId] = (byRule[f.ruleId] ?? 0) + 1;
         }
       w.write(pageHead(`${title}: ${s.dir}`));
-      const box = (n: number, label: string) => `<div class="count"><b>${n}</b><span>${label}</span></div>`;
+      const box = (n: number, label: string) =>
+        `<div class="count"><b>${NUMBER.format(n)}</b><span>${label}</span></div>`;
       w.write(
         `<header class="top"><h1>${esc(title)}</h1><div class="sub">agent-conformance ${esc(ctx.version)} · ${esc(s.dir)} · layout ${esc(s.layout)}</div>
 <div class="verdict ${bad ? 'fail' : 'pass'}">${bad ? '✖ fails' : s.counts.skip ? '◐ passes what ran' : '✔ passes'}</div>
@@ -401,7 +421,7 @@ export function fixtureHtmlReporter(out: Output, ctx: ReportContext): FixtureRep
           `<section class="block"><h3>Event types of the case runs</h3><p class="note">${cov.exercised} of ${cov.known} known event types exercised.</p><div class="types-wrap">${Object.entries(
             cov.seen,
           )
-            .map(([t, n]) => `<div><code>${esc(t)}</code><span class="n">${n}</span></div>`)
+            .map(([t, n]) => `<div><code>${esc(t)}</code><span class="n">${NUMBER.format(n)}</span></div>`)
             .join('')}</div></section>\n`,
         );
       w.write('</main>\n');

@@ -10,7 +10,7 @@ import type { Finding, Severity } from '../core/finding.ts';
 /** Events kept whatever their findings while the run has no more than this many. */
 export const TIMELINE_KEEP_ALL = 2000;
 /** Events kept at most (the rest of a large run is counted). */
-export const TIMELINE_MAX_EVENTS = 10_000;
+export const TIMELINE_MAX_EVENTS = 5000;
 /** Events kept on each side of an event with a finding, in its session. */
 export const TIMELINE_CONTEXT = 3;
 /** Findings drawn on one event (the rest are counted; the list by rule has every one). */
