@@ -74,7 +74,9 @@ table.tl tr.not-event td.ty{color:var(--err);font-style:italic}
 .note{color:var(--dim);font-size:13px;margin:6px 0}
 .legend{display:flex;gap:14px;flex-wrap:wrap;font-size:12.5px;color:var(--dim);margin:4px 0 8px}
 .legend i{display:inline-block;width:10px;height:10px;border-radius:50%;margin-right:4px;vertical-align:-1px}
-table.cases td.st{white-space:nowrap;font-weight:600}
+table.cases td.st{white-space:nowrap;font-weight:600;width:1%}
+table.cases td{padding:3px 8px}
+table.cases table.findings{margin-top:4px}
 .st-pass{color:var(--ok)}.st-fail,.st-error{color:var(--err)}.st-deviation{color:var(--warn)}.st-skip,.st-not-run{color:var(--dim)}
 footer{color:var(--dim);font-size:12px;padding:0 28px 24px}
 @media (prefers-color-scheme:dark){:root{--bg:#0c111d;--card:#161b26;--ink:#e4e7ec;--dim:#98a2b3;--line:#2a3140;color-scheme:dark}
@@ -88,18 +90,20 @@ const SCRIPT = `
 (function(){
 var st=document.getElementById('flt');
 var boxes=[].slice.call(document.querySelectorAll('input[data-filter-sev]'));
+var statuses=[].slice.call(document.querySelectorAll('input[data-filter-status]'));
 var rule=document.getElementById('rule-filter');
 var shown=document.getElementById('shown');
 var all=[].slice.call(document.querySelectorAll('tr.f'));
 function apply(){
   var css='';
   boxes.forEach(function(b){if(!b.checked)css+='[data-sev="'+b.getAttribute('data-filter-sev')+'"]{display:none}';});
+  statuses.forEach(function(b){if(!b.checked)css+='tr.case[data-status="'+b.getAttribute('data-filter-status')+'"]{display:none}';});
   if(rule&&rule.value)css+='[data-rule]:not([data-rule="'+CSS.escape(rule.value)+'"]){display:none}';
   st.textContent=css;
   if(shown)shown.textContent=all.filter(isShown).length.toLocaleString('en-US')+' of '+all.length.toLocaleString('en-US')+' findings shown';
 }
 function isShown(tr){var sv=tr.getAttribute('data-sev');for(var i=0;i<boxes.length;i++)if(boxes[i].getAttribute('data-filter-sev')===sv&&!boxes[i].checked)return false;return !(rule&&rule.value&&tr.getAttribute('data-rule')!==rule.value);}
-boxes.forEach(function(b){b.addEventListener('change',apply);});
+boxes.concat(statuses).forEach(function(b){b.addEventListener('change',apply);});
 if(rule)rule.addEventListener('change',apply);
 apply();
 })();

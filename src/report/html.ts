@@ -82,7 +82,7 @@ function reached(c: { errors: number; warnings: number; infos: number }, t: Seve
 }
 
 /** The filter bar: a box per severity, a choice of rule, the count shown. */
-function filterBar(bySev: Record<Severity, number>, byRule: Record<string, number>): string {
+function filterBar(bySev: Record<Severity, number>, byRule: Record<string, number>, extra = ''): string {
   const boxes = SEVERITIES.map(
     (s) =>
       `<label><input type="checkbox" checked data-filter-sev="${s}"> ${sevBadge(s)} ${NUMBER.format(bySev[s])}</label>`,
@@ -90,7 +90,7 @@ function filterBar(bySev: Record<Severity, number>, byRule: Record<string, numbe
   const rules = Object.entries(byRule)
     .map(([r, n]) => `<option value="${esc(r)}">${esc(r)} (${NUMBER.format(n)})</option>`)
     .join('');
-  return `<nav class="filters" aria-label="filters">${boxes}<label>rule <select id="rule-filter"><option value="">all rules</option>${rules}</select></label><span class="shown" id="shown"></span></nav>\n`;
+  return `<nav class="filters" aria-label="filters">${extra}${boxes}<label>rule <select id="rule-filter"><option value="">all rules</option>${rules}</select></label><span class="shown" id="shown"></span></nav>\n`;
 }
 
 interface SourceCounts {
@@ -388,19 +388,33 @@ export function fixtureHtmlReporter(out: Output, ctx: ReportContext): FixtureRep
 <div class="verdict ${bad ? 'fail' : 'pass'}">${bad ? '✖ fails' : s.counts.skip ? '◐ passes what ran' : '✔ passes'}</div>
 <div class="counts">${box(s.total, 'cases')}${box(s.counts.pass, 'passed')}${box(s.counts.fail, 'failed')}${box(s.counts.skip, 'skipped')}${box(s.counts.deviation, 'known deviations')}${box(s.counts.error, 'harness errors')}</div></header>\n`,
       );
-      w.write(filterBar(bySev, Object.fromEntries(Object.entries(byRule).sort(([a], [b]) => cmpText(a, b)))));
+      const statuses = (Object.keys(STATUS_MARK) as CaseStatus[]).filter((st) => cases.some((c) => c.status === st));
+      const statusBoxes = statuses
+        .map(
+          (st) =>
+            `<label><input type="checkbox" checked data-filter-status="${st}"> <span class="st st-${st}">${STATUS_MARK[st]}</span> ${NUMBER.format(cases.filter((c) => c.status === st).length)}</label>`,
+        )
+        .join('');
+      w.write(
+        filterBar(bySev, Object.fromEntries(Object.entries(byRule).sort(([a], [b]) => cmpText(a, b))), statusBoxes),
+      );
       w.write('<main><section class="block"><h3>Cases</h3><table class="cases"><tbody>\n');
       for (const c of cases) {
-        const where = c.file ? `${esc(c.file)}${c.line ? `:${c.line}` : ''}` : '';
-        const said = [
-          c.expected && c.actual ? `expected ${esc(c.expected)}; got ${esc(c.actual)}` : '',
-          c.deviationReason ? `deviation: ${esc(c.deviationReason)}` : '',
-          c.detail ? esc(c.detail) : '',
-        ]
-          .filter(Boolean)
-          .join('<br>');
+        // a case that is its file is named once (as the text report does)
+        const isFile = c.file !== undefined && !c.line && (c.file === c.id || c.file.endsWith(`/${c.id}`));
+        const where = c.file && !isFile ? `${esc(c.file)}${c.line ? `:${c.line}` : ''}` : '';
+        const said =
+          c.status === 'pass'
+            ? ''
+            : [
+                c.expected && c.actual ? `expected ${esc(c.expected)}; got ${esc(c.actual)}` : '',
+                c.deviationReason ? `deviation: ${esc(c.deviationReason)}` : '',
+                c.detail ? esc(c.detail) : '',
+              ]
+                .filter(Boolean)
+                .join('<br>');
         w.write(
-          `<tr class="case" data-status="${c.status}"><td class="st st-${c.status}">${STATUS_MARK[c.status]}</td><td><code>${esc(c.id)}</code>${where && where !== esc(c.id) ? `<div class="note mono">${where}</div>` : ''}${said ? `<div>${said}</div>` : ''}`,
+          `<tr class="case" data-status="${c.status}"><td class="st st-${c.status}">${STATUS_MARK[c.status]}</td><td><code>${esc(isFile ? c.file! : c.id)}</code>${where ? ` <span class="note mono">${where}</span>` : ''}${said ? `<div>${said}</div>` : ''}`,
         );
         if (c.findings?.length) {
           w.write('<table class="findings"><tbody>');
