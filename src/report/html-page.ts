@@ -64,8 +64,8 @@ table.tl td.ty .m{color:var(--dim)}
 table.tl tr.gap td{color:var(--dim);font-style:italic;background:repeating-linear-gradient(135deg,#fafafa 0 6px,#f2f4f7 6px 12px);text-align:center}
 table.tl tr.not-event td.ty{color:var(--err);font-style:italic}
 .lane{position:absolute;width:2px;top:0;bottom:0}
-.lane.start{top:50%}.lane.end{bottom:50%}
-.lane.dot::after{content:"";position:absolute;left:-4px;top:calc(50% - 5px);width:10px;height:10px;border-radius:50%;background:inherit;box-shadow:0 0 0 2px #fff}
+.lane.start{top:13px}.lane.end{bottom:auto;height:13px}
+.lane.dot::after{content:"";position:absolute;left:-4px;top:8px;width:10px;height:10px;border-radius:50%;background:inherit;box-shadow:0 0 0 2px #fff}
 .lane.start.dot::after{top:-5px}.lane.end.dot::after{top:auto;bottom:-5px}
 .k-attention{background:var(--attention)}.k-control{background:var(--control)}.k-rpc{background:var(--rpc)}.k-elicitation{background:var(--elicitation)}
 .link{font-size:12px;white-space:nowrap;border-radius:4px;padding:0 5px;color:#fff;margin-right:4px}

@@ -203,11 +203,9 @@ test('html in Chromium, screenshot of examples/aep/session-broken.jsonl: the att
   await withPage(t, html, async (page, seen) => {
     const session = page.locator('section.session').first();
     const box = (await session.boundingBox())!;
-    const rowMid = async (line: number) => {
-      const b = (await page.locator(`#e-0-${line}`).boundingBox())!;
-      return b.y - box.y + b.height / 2;
-    };
-    const [request, answer, resolution, after] = [await rowMid(5), await rowMid(6), await rowMid(7), await rowMid(8)];
+    // a lane's dot is at the middle of its row's first text line, 13 CSS pixels below the row's top
+    const rowDot = async (line: number) => (await page.locator(`#e-0-${line}`).boundingBox())!.y - box.y + 13;
+    const [request, answer, resolution, after] = [await rowDot(5), await rowDot(6), await rowDot(7), await rowDot(8)];
     const png = decodePng(await session.screenshot({ animations: 'disabled' }));
     // the attention colour (#7a5af8) within a few units, in the gutter at the left of the table
     const lane = (x: number, y: number) => {
@@ -219,17 +217,17 @@ test('html in Chromium, screenshot of examples/aep/session-broken.jsonl: the att
     assert.ok(rows.length > 0, 'the attention lane is drawn');
     const top = Math.min(...rows);
     const bottom = Math.max(...rows);
-    // from the request's row to the resolution's (the dots reach a few pixels past the row middles)
-    assert.ok(Math.abs(top - request) <= 8, `lane starts at ${top}, the request row's middle is ${request}`);
+    // from the request's dot to the resolution's (a dot reaches 5 pixels past its centre)
+    assert.ok(Math.abs(top - request) <= 8, `lane starts at ${top}, the request row's dot is at ${request}`);
     assert.ok(
       Math.abs(bottom - resolution) <= 8,
-      `lane ends at ${bottom}, the resolution row's middle is ${resolution}`,
+      `lane ends at ${bottom}, the resolution row's dot is at ${resolution}`,
     );
     assert.ok(
       rows.some((y) => Math.abs(y - answer) <= 2),
       'the lane passes the answer',
     );
-    assert.ok(bottom < after - 4, 'and stops before the next event');
+    assert.ok(bottom < after - 13, 'and stops before the next event');
     assert.deepEqual(seen.errors, []);
     assert.deepEqual(seen.requests, []);
   });
