@@ -253,3 +253,22 @@ test('fixtures --format html: a row per case with its status, the findings of a 
   assert.equal([...html.matchAll(/<tr class="f" /g)].length, findings.length);
   assertNoResource(html);
 });
+
+test('aep live --format html: the live findings by rule and the delivered events on the timeline', async () => {
+  const { startEndpoint } = await import('../live/endpoint.ts');
+  const bad = await startEndpoint('rewrites');
+  try {
+    const args = ['live', bad.url, '--timeout', '1500', '--checks', 'fanout'];
+    const r = await runCli('aep', [...args, '--format', 'html']);
+    assert.equal(r.code, 1, r.stderr);
+    const json = JSON.parse((await runCli('aep', [...args, '--format', 'json'])).stdout) as { findings: Finding[] };
+    const rows = findingRows(r.stdout);
+    assert.ok(rows.some((row) => row.rule === 'aep/live-delivery-identity'));
+    assert.deepEqual(rows.map((row) => row.rule).sort(), json.findings.map((f) => f.ruleId).sort());
+    assert.match(r.stdout, /<h2>&#60;delivered&#62;<\/h2>/);
+    assert.match(r.stdout, /<tr id="e-1-1" class="ev/);
+    assertNoResource(r.stdout);
+  } finally {
+    await bad.close();
+  }
+});
