@@ -37,6 +37,13 @@ const OPEN_RULE_FINDINGS = 200;
 const MAX_LANES = 6;
 const LANE_STEP = 12;
 
+const PAIR_LABEL: Record<LinkKind, string> = {
+  attention: 'answer, resolution',
+  control: 'ack',
+  rpc: 'response',
+  elicitation: 'result',
+};
+
 const KIND_LABEL: Record<LinkKind, string> = {
   attention: 'attention request',
   control: 'command',
@@ -131,7 +138,7 @@ export function htmlReporter(out: Output, ctx: ReportContext): Reporter {
       order.sort((a, b) => (rank.get(a) ?? Infinity) - (rank.get(b) ?? Infinity) || cmpText(a, b));
       const index = new Map(order.map((s, i) => [s, i]));
       const title = `${ctx.protocol.toUpperCase()} conformance report`;
-      w.write(pageHead(`${title}: ${order.join(', ') || 'no input'}`));
+      w.write(pageHead(`${title}: ${named(order)}`));
       w.write(header(title, ctx, summary, order));
       w.write(
         filterBar({ error: summary.errors, warning: summary.warnings, info: summary.infos }, shownByRule(counts)),
@@ -190,6 +197,14 @@ export function htmlReporter(out: Output, ctx: ReportContext): Reporter {
   };
 }
 
+/** The inputs named in the title and header: the first five, then how many more. */
+function named(order: readonly string[]): string {
+  if (order.length === 0) return 'no input';
+  return order.length <= 5
+    ? order.join(', ')
+    : `${order.slice(0, 5).join(', ')} and ${NUMBER.format(order.length - 5)} more`;
+}
+
 function shownByRule(counts: Map<string, SourceCounts>): Record<string, number> {
   const all = new Map<string, number>();
   for (const c of counts.values()) for (const [r, n] of c.rules) all.set(r, (all.get(r) ?? 0) + n);
@@ -199,7 +214,7 @@ function shownByRule(counts: Map<string, SourceCounts>): Record<string, number> 
 function header(title: string, ctx: ReportContext, s: Summary, order: readonly string[]): string {
   const failed = reached(s, ctx.failOn ?? 'error');
   const box = (n: number, label: string) => `<div class="count"><b>${NUMBER.format(n)}</b><span>${label}</span></div>`;
-  return `<header class="top"><h1>${esc(title)}</h1><div class="sub">agent-conformance ${esc(ctx.version)} · ${esc(order.map((o) => o).join(', ') || 'no input')}</div>
+  return `<header class="top"><h1>${esc(title)}</h1><div class="sub">agent-conformance ${esc(ctx.version)} · ${esc(named(order))}</div>
 <div class="verdict ${failed ? 'fail' : 'pass'}">${failed ? `✖ fails at --fail-on ${ctx.failOn ?? 'error'}` : `✔ passes at --fail-on ${ctx.failOn ?? 'error'}`}</div>
 <div class="counts">${box(s.errors, 'errors')}${box(s.warnings, 'warnings')}${box(s.infos, 'infos')}${box(s.events, 'events')}${box(s.lines, 'lines')}${box(s.inputs, s.inputs === 1 ? 'input' : 'inputs')}${s.coverage ? box(s.coverage.exercised, `of ${s.coverage.known} known types`) : ''}</div></header>\n`;
 }
@@ -208,7 +223,12 @@ function inputHead(source: string, i: number, c: SourceCounts | undefined, timel
   const facts = timeline.inputFacts(source);
   const events = facts ? `${plural(facts.events, 'event')} · ` : '';
   const none = c ? '' : '<p class="note">No findings.</p>\n';
-  return `<section class="input" id="in-${i}"><h2>${esc(source)}</h2><div class="line-sum">${events}${countsLine(c ?? { errors: 0, warnings: 0, infos: 0 })}</div>\n${c ? '<h3>Findings by rule</h3>\n' : none}`;
+  const jumps = [
+    c ? `<a href="#in-${i}-rules">findings by rule</a>` : '',
+    timeline.sessionsOf(source).length ? `<a href="#in-${i}-timeline">timeline</a>` : '',
+    facts?.types.size ? `<a href="#in-${i}-types">event types</a>` : '',
+  ].filter(Boolean);
+  return `<section class="input" id="in-${i}"><h2>${esc(source)}</h2><div class="line-sum">${events}${countsLine(c ?? { errors: 0, warnings: 0, infos: 0 })}${jumps.length ? ` · ${jumps.join(' · ')}` : ''}</div>\n${c ? `<h3 id="in-${i}-rules">Findings by rule</h3>\n` : none}`;
 }
 
 function findingRow(f: Finding, i: number, timeline: Timeline): string {
@@ -229,10 +249,16 @@ function inputTail(
   let s = '';
   const sessions = timeline.sessionsOf(source);
   if (sessions.length) {
-    s += '<h3>Timeline</h3>\n<div class="legend">';
-    for (const k of ['attention', 'control', 'rpc', 'elicitation'] as const)
-      s += `<span><i class="k-${k}"></i>${KIND_LABEL[k]} → ${k === 'control' ? 'ack' : k === 'attention' ? 'answer, resolution' : k === 'rpc' ? 'response' : 'result'}</span>`;
-    s += '</div>\n';
+    s += `<h3 id="in-${i}-timeline">Timeline</h3>\n`;
+    // the kinds of pair this input's timeline has
+    const kinds = new Set<LinkKind>();
+    for (const session of sessions)
+      for (const e of session.events) for (const g of e.opens) kinds.add(timeline.group(g)?.kind ?? 'rpc');
+    const legend = (['attention', 'control', 'rpc', 'elicitation'] as const)
+      .filter((x) => kinds.has(x))
+      .map((k) => `<span><i class="k-${k}"></i>${KIND_LABEL[k]} → ${PAIR_LABEL[k]}</span>`)
+      .join('');
+    if (legend) s += `<div class="legend">${legend}</div>\n`;
     w.write(s);
     s = '';
     for (const session of sessions) sessionBlock(w, session, i, timeline);
@@ -242,7 +268,7 @@ function inputTail(
     const rows = [...facts.types].sort((a, b) => b[1] - a[1] || cmpText(a[0], b[0]));
     const exercised = rows.filter(([t]) => known.has(t)).length;
     const missing = (knownTypes ?? []).filter((t) => !facts.types.has(t));
-    s += `<h3>Event types</h3>\n<p class="note">${exercised} of ${known.size} known event types exercised${rows.length > exercised ? `, ${plural(rows.length - exercised, 'other type')}` : ''}.</p>\n<div class="types-wrap">${rows
+    s += `<h3 id="in-${i}-types">Event types</h3>\n<p class="note">${exercised} of ${known.size} known event types exercised${rows.length > exercised ? `, ${plural(rows.length - exercised, 'other type')}` : ''}.</p>\n<div class="types-wrap">${rows
       .map(
         ([t, n]) =>
           `<div><span><code>${esc(t)}</code>${known.size && !known.has(t) ? ' <span class="unknown">not a known type</span>' : ''}</span><span class="n">${NUMBER.format(n)}</span></div>`,
@@ -349,7 +375,7 @@ function sessionBlock(w: Output, s: SessionTimeline, i: number, timeline: Timeli
 }
 
 function footer(ctx: ReportContext): string {
-  return `<footer>agent-conformance ${esc(ctx.version)} · ${esc(ctx.protocol)}. No payload value is shown: the timeline has each event's line, type, time and seq. A run of more than ${TIMELINE_KEEP_ALL} events keeps in its timeline the events around findings and their pairs; every finding is in the list by rule.</footer>\n`;
+  return `<footer>agent-conformance ${esc(ctx.version)} · ${esc(ctx.protocol)}. No payload value is shown: the timeline has each event's line, type, time and seq. A run of more than ${NUMBER.format(TIMELINE_KEEP_ALL)} events keeps in its timeline the events around findings and their pairs; every finding is in the list by rule.</footer>\n`;
 }
 
 const STATUS_MARK: Record<CaseStatus, string> = {
