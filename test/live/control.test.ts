@@ -136,6 +136,11 @@ test('aep live --control-session: exit 0 on the compliant target, 1 with the fin
   } finally {
     await bad.close();
   }
+  for (const id of ['aep/live-control-auth-gate', 'aep/live-control-cancel']) {
+    const explain = await runCli('aep', ['explain', id]);
+    assert.equal(explain.code, 0);
+    assert.match(explain.stdout, new RegExp(`^${id} \\(error\\)[^]*AEP-0004[^]*test/live/endpoint\\.ts`));
+  }
   const help = await runCli('aep', ['live', '--help']);
   for (const o of [
     '--control-session',
