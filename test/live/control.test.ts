@@ -6,11 +6,19 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { checkEndpoint, type LiveOptions } from '../../src/live/check.ts';
 import { CONTROL_CHECKS } from '../../src/live/control-rules.ts';
-import { type Broken, CONTROL_RUN, CONTROL_SESSION, CONTROL_TOKEN, SLOW_ACK_MS, startEndpoint } from './endpoint.ts';
+import {
+  type Broken,
+  CONTROL_RUN,
+  CONTROL_SESSION,
+  CONTROL_TOKEN,
+  HELLO_ACK_WINDOW_MS,
+  SLOW_ACK_MS,
+  startEndpoint,
+} from './endpoint.ts';
 
 const TIMEOUT = 1500;
 const WINDOW = 300;
-assert.ok(WINDOW < SLOW_ACK_MS && SLOW_ACK_MS < TIMEOUT);
+assert.ok(WINDOW < SLOW_ACK_MS && HELLO_ACK_WINDOW_MS < SLOW_ACK_MS && SLOW_ACK_MS < TIMEOUT);
 const OPTIONS: LiveOptions = {
   timeoutMs: TIMEOUT,
   token: CONTROL_TOKEN,
@@ -70,6 +78,37 @@ test('the unauthenticated probe also catches a target reached through a named se
     );
     const none = await checkEndpoint(ep.url, { timeoutMs: TIMEOUT, checks: ['control-auth-gate'] });
     assert.match(none.findings[0]!.message, /refused with code "no-route", not "unauthorized"/);
+  } finally {
+    await ep.close();
+  }
+});
+
+test('without --ack-window the window is the one the endpoint declares at hello', async () => {
+  const ep = await startEndpoint('control-slow-ack');
+  try {
+    const r = await checkEndpoint(ep.url, {
+      ...OPTIONS,
+      control: { session: CONTROL_SESSION },
+      checks: ['control-ack'],
+    });
+    assert.deepEqual(
+      r.findings.map((f) => f.message),
+      [`No ack for a control.attention.respond command within the ${HELLO_ACK_WINDOW_MS} ms ack window.`],
+    );
+  } finally {
+    await ep.close();
+  }
+});
+
+test('an endpoint that advertises no control has every control check skipped, never passed', async () => {
+  const ep = await startEndpoint(undefined, { control: false });
+  try {
+    const r = await checkEndpoint(ep.url, OPTIONS);
+    for (const c of CONTROL_CHECKS) assert.ok(r.skipped.includes(c) && !r.ran.includes(c), c);
+    const reasons = r.findings.filter((f) => f.ruleId === 'aep/live-skipped').map((f) => f.message);
+    assert.equal(reasons.length, CONTROL_CHECKS.length);
+    assert.ok(reasons.every((m) => /advertises no control capability/.test(m)));
+    assert.deepEqual(errors(r.findings), []);
   } finally {
     await ep.close();
   }

@@ -37,6 +37,8 @@ export const CONTROL_TOKEN = 'live-control-token';
 /** The session the endpoint's one connected target claims, and a run of it to cancel. */
 export const CONTROL_SESSION = 'ctl_target';
 export const CONTROL_RUN = 'ctl_run_1';
+/** The ack window the endpoint's hello declares (AEP-0003 §4 `capabilities.control.ack_window_ms`). */
+export const HELLO_ACK_WINDOW_MS = 400;
 /** How late `control-slow-ack` acks a declared command (past a short test window, within the test timeout). */
 export const SLOW_ACK_MS = 700;
 
@@ -126,8 +128,8 @@ function controlTarget(emit: (ev: Ev) => void, redeliver: (ev: Ev) => void, brok
   };
 }
 
-/** Start the endpoint (compliant unless `broken`) on 127.0.0.1 and an ephemeral port. */
-export async function startEndpoint(broken?: Broken): Promise<Endpoint> {
+/** Start the endpoint (compliant unless `broken`; `control: false` advertises no control) on 127.0.0.1 and an ephemeral port. */
+export async function startEndpoint(broken?: Broken, opts: { control?: boolean } = {}): Promise<Endpoint> {
   const buffer: Ev[] = [];
   const subs = new Set<Sub>();
   const deliver = (s: Sub, ev: Ev) => {
@@ -156,7 +158,7 @@ export async function startEndpoint(broken?: Broken): Promise<Endpoint> {
       filters: ['attr-match'],
       replay: { buffer: 1000, all: false },
       capture: ['none', 'metadata', 'redacted'],
-      control: { accepts: [] },
+      ...(opts.control === false ? {} : { control: { accepts: [] } }),
     },
   });
 
@@ -274,7 +276,7 @@ export async function startEndpoint(broken?: Broken): Promise<Endpoint> {
               type: 'hello',
               versions: broken === 'hello-two-versions' ? ['0.1', '0.2'] : ['0.1'],
               role: 'both',
-              capabilities: { filters: ['attr-match'] },
+              capabilities: { filters: ['attr-match'], control: { accepts: [], ack_window_ms: HELLO_ACK_WINDOW_MS } },
             }),
           );
         }
