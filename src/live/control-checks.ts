@@ -107,7 +107,8 @@ class Sender {
     readonly session: string,
   ) {}
 
-  static async open(run: ControlRun, url: URL, session: string): Promise<Sender> {
+  /** Open, greet and subscribe; a string when the endpoint refused the subscription (why the check cannot run). */
+  static async open(run: ControlRun, url: URL, session: string): Promise<Sender | string> {
     const ws = await WsPeer.open(url, run.opts);
     const s = new Sender(run, ws, session);
     try {
@@ -120,9 +121,11 @@ class Sender {
         (typeof declared === 'number' && declared > 0 ? declared : CONTROL_DEFAULTS.ackWindowMs);
       const at = ws.frames.length;
       ws.send({ type: 'subscribe', id: 'ctl', filter: { session: [session] } });
-      const ok = await ws.next(at, (f) => asFrame(f)?.id === 'ctl', run.opts.timeoutMs);
-      if (asFrame(ok)?.type !== 'subscribed') throw new LiveTimeout(`a subscription to session ${session}`);
-      return s;
+      const ok = asFrame(await ws.next(at, (f) => asFrame(f)?.id === 'ctl', run.opts.timeoutMs));
+      if (ok?.type === 'subscribed') return s;
+      ws.close();
+      if (!ok) throw new LiveTimeout(`the answer to a subscription to session ${session}`);
+      return `the endpoint refused a subscription to session ${JSON.stringify(session)} (${describe(ok)}), so acks cannot be observed`;
     } catch (e) {
       ws.close();
       throw e;
@@ -200,17 +203,20 @@ export async function controlAuthGate(run: ControlRun, url: URL): Promise<string
   const skip = notAdvertised(run);
   if (skip) return skip;
   const target = run.opts.control?.session;
-  let anon: WsPeer;
+  let anon: WsPeer | undefined;
+  let observer: Sender | undefined;
   try {
-    anon = await WsPeer.open(url, { timeoutMs: run.opts.timeoutMs });
-  } catch (e) {
-    // refused at the upgrade: nothing, control included, flows
-    if (e instanceof LiveConnectError && (e.status === 401 || e.status === 403)) return undefined;
-    throw e;
-  }
-  // with a target named, an authenticated observer of its session sees whether the probe reached it
-  const observer = target && run.opts.token ? await Sender.open(run, url, target) : undefined;
-  try {
+    try {
+      anon = await WsPeer.open(url, { timeoutMs: run.opts.timeoutMs });
+    } catch (e) {
+      // refused at the upgrade: nothing, control included, flows
+      if (e instanceof LiveConnectError && (e.status === 401 || e.status === 403)) return undefined;
+      throw e;
+    }
+    // with a target named, an authenticated observer of its session sees whether the probe reached it
+    const watch = target && run.opts.token ? await Sender.open(run, url, target) : undefined;
+    if (typeof watch === 'string') return watch;
+    observer = watch;
     anon.send(HELLO);
     const h = await anon.next(0, () => true, run.opts.timeoutMs);
     if (asFrame(h)?.type !== 'hello') return undefined;
@@ -238,7 +244,7 @@ export async function controlAuthGate(run: ControlRun, url: URL): Promise<string
       run.report('aep/live-control-auth-gate', 'code', { code: String(o.code) });
     return undefined;
   } finally {
-    anon.close();
+    anon?.close();
     observer?.close();
   }
 }
@@ -249,6 +255,7 @@ export async function controlNoRoute(run: ControlRun, url: URL): Promise<string 
   if (skip) return skip;
   // this run's own session: nothing claims it
   const s = await Sender.open(run, url, run.session);
+  if (typeof s === 'string') return s;
   try {
     const cmd = s.command(run.opts.control?.undeclared ?? CONTROL_DEFAULTS.undeclared);
     const from = s.ws.frames.length;
@@ -274,6 +281,7 @@ export async function controlAck(run: ControlRun, url: URL): Promise<string | un
   if (skip) return skip;
   const type = run.opts.control?.accepts ?? CONTROL_DEFAULTS.accepts;
   const s = await Sender.open(run, url, run.opts.control!.session!);
+  if (typeof s === 'string') return s;
   try {
     const cmd = s.command(type);
     const from = s.ws.frames.length;
@@ -305,6 +313,7 @@ export async function controlDedupe(run: ControlRun, url: URL): Promise<string |
   if (skip) return skip;
   const type = run.opts.control?.accepts ?? CONTROL_DEFAULTS.accepts;
   const s = await Sender.open(run, url, run.opts.control!.session!);
+  if (typeof s === 'string') return s;
   try {
     const cmd = s.command(type);
     const id = String(cmd.id);
@@ -344,6 +353,7 @@ export async function controlUnsupported(run: ControlRun, url: URL): Promise<str
   if (skip) return skip;
   const type = run.opts.control?.undeclared ?? CONTROL_DEFAULTS.undeclared;
   const s = await Sender.open(run, url, run.opts.control!.session!);
+  if (typeof s === 'string') return s;
   try {
     const cmd = s.command(type);
     const from = s.ws.frames.length;
@@ -367,6 +377,7 @@ export async function controlCancel(run: ControlRun, url: URL): Promise<string |
   if (skip) return skip;
   const target = run.opts.control!.cancelRun!;
   const s = await Sender.open(run, url, run.opts.control!.session!);
+  if (typeof s === 'string') return s;
   try {
     const cmd = s.command('control.cancel', { run: target });
     const id = String(cmd.id);

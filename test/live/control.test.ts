@@ -100,6 +100,17 @@ test('without --ack-window the window is the one the endpoint declares at hello'
   }
 });
 
+test('an endpoint that refuses an unauthenticated WebSocket upgrade passes the authentication gate', async () => {
+  const ep = await startEndpoint(undefined, { authenticatedOnly: true });
+  try {
+    const r = await checkEndpoint(ep.url, OPTIONS);
+    assert.deepEqual(r.findings, [], show(r.findings));
+    assert.ok(r.ran.includes('control-auth-gate'));
+  } finally {
+    await ep.close();
+  }
+});
+
 test('an endpoint that advertises no control has every control check skipped, never passed', async () => {
   const ep = await startEndpoint(undefined, { control: false });
   try {

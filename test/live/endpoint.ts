@@ -128,8 +128,14 @@ function controlTarget(emit: (ev: Ev) => void, redeliver: (ev: Ev) => void, brok
   };
 }
 
-/** Start the endpoint (compliant unless `broken`; `control: false` advertises no control) on 127.0.0.1 and an ephemeral port. */
-export async function startEndpoint(broken?: Broken, opts: { control?: boolean } = {}): Promise<Endpoint> {
+/**
+ * Start the endpoint (compliant unless `broken`) on 127.0.0.1 and an ephemeral port. `control: false` advertises no
+ * control; `authenticatedOnly` answers a WebSocket upgrade without the token 401.
+ */
+export async function startEndpoint(
+  broken?: Broken,
+  opts: { control?: boolean; authenticatedOnly?: boolean } = {},
+): Promise<Endpoint> {
   const buffer: Ev[] = [];
   const subs = new Set<Sub>();
   const deliver = (s: Sub, ev: Ev) => {
@@ -255,6 +261,10 @@ export async function startEndpoint(broken?: Broken, opts: { control?: boolean }
   server.on('upgrade', (req, socket, head) => {
     if (new URL(req.url ?? '/', 'http://127.0.0.1').pathname !== '/socket') return socket.destroy();
     const authed = req.headers.authorization === `Bearer ${CONTROL_TOKEN}`;
+    if (!authed && opts.authenticatedOnly) {
+      socket.end('HTTP/1.1 401 Unauthorized\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+      return;
+    }
     wss.handleUpgrade(req, socket, head, (ws) => {
       let greeted = false;
       const own = new Map<string, Sub>();
