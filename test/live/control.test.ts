@@ -202,3 +202,22 @@ test('aep live --control-session: exit 0 on the compliant target, 1 with the fin
   ])
     assert.match(help.stdout, new RegExp(o));
 });
+
+test('the built bin (bundle from a code cache) opens the WebSocket and runs the control checks', async () => {
+  const { execFile } = await import('node:child_process');
+  const { REPO } = await import('../cli/helpers.ts');
+  const ep = await startEndpoint();
+  try {
+    const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const args = ['bin/aep.js', 'live', ep.url, '--token', CONTROL_TOKEN, '--control-session', CONTROL_SESSION];
+      args.push('--ack-window', String(WINDOW), '--timeout', String(TIMEOUT), '--checks', 'hello,control-ack');
+      execFile(process.execPath, args, { cwd: REPO, timeout: 20_000 }, (e, stdout, stderr) =>
+        resolve({ code: e ? ((e as { code?: number }).code ?? null) : 0, stdout, stderr }),
+      );
+    });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /0 errors, 0 warnings, 0 infos/);
+  } finally {
+    await ep.close();
+  }
+});
