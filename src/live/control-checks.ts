@@ -4,6 +4,7 @@
  * `(source, id)`, the `unsupported` nack and (with `--control-cancel RUN`) the cancel outcome. A check returns a reason
  * string when it cannot run here (the caller records it as skipped), nothing when it ran.
  */
+import { loadAepRegistry } from '../aep/schema/registry.ts';
 import type { MessageArgs } from '../core/message.ts';
 import { LiveConnectError, LiveTimeout, WsPeer } from './client.ts';
 import type { LiveRuleId } from './rules.ts';
@@ -45,7 +46,6 @@ type Frame = Record<string, unknown>;
 const asFrame = (f: unknown): Frame | undefined =>
   f && typeof f === 'object' && !Array.isArray(f) ? (f as Frame) : undefined;
 const ACKS = new Set(['control.accepted', 'control.rejected']);
-const REASONS = new Set(['unsupported', 'unauthorized', 'busy', 'refused', 'invalid']);
 
 /** An ack Event or a relay-behalf `error` frame for the command `id` (AEP-0004 §3, §4.2). */
 const decisionOf = (id: string) => (f: unknown) => {
@@ -296,7 +296,7 @@ export async function controlAck(run: ControlRun, url: URL): Promise<string | un
     const reason = asFrame(d.data)?.reason;
     if (d.type === 'control.rejected' && reason === 'unsupported')
       run.report('aep/live-control-ack', 'unsupported', { type, by: 'the target' });
-    else if (d.type === 'control.rejected' && !REASONS.has(String(reason)))
+    else if (d.type === 'control.rejected' && !loadAepRegistry().nackReasons.reasons.includes(String(reason)))
       run.report('aep/live-control-ack', 'reason', { type, reason: String(reason) });
     await s.barrier();
     const n = s.texts(from, isAckEvent(String(cmd.id))).length;
