@@ -234,3 +234,13 @@ export function messageKey<M extends MessageTemplates>(messages: M, id: string):
   if (!Object.hasOwn(messages, id)) throw new Error(`no message ${JSON.stringify(id)}`);
   return id;
 }
+
+/**
+ * A rule's metadata as one object literal (tables of rules that have no `check` of their own: schema, bridge, live);
+ * keeps the literal types of `id` and of the templates.
+ */
+export function ruleMeta<const Id extends string, const M extends MessageTemplates>(
+  meta: RuleMeta & { id: Id; messages: M },
+): RuleMeta & { id: Id; messages: M } {
+  return meta;
+}
