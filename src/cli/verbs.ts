@@ -189,6 +189,24 @@ export function addCatalogueAndFixtureVerbs(
       ]);
       const rules = protocol.rules();
       const rule = rules.find((r) => r.id === id);
+      const live =
+        !rule && protocol.name === 'aep'
+          ? (await import('../live/rules.ts')).LIVE_RULES.find((r) => r.id === id)
+          : undefined;
+      if (live) {
+        // a live rule judges a running endpoint: its cases are the test endpoint and its broken variants
+        const width = terminalWidth(io);
+        const text = renderExplain(
+          live,
+          { fail: [], pass: [] },
+          { protocol: 'aep', ...(width !== undefined ? { width } : {}) },
+        );
+        io.stdout.write(
+          `${text.slice(0, text.indexOf('\nFailing example'))}\nRun: aep live URL (README "Check a running endpoint"). Cases: the compliant endpoint of test/live/endpoint.ts passes it; a broken variant of it fails it (test/live/).\n`,
+        );
+        setExit(EXIT.ok);
+        return;
+      }
       if (!rule) {
         io.stderr.write(unknownRuleMessage(protocol, id, 'explain'));
         setExit(EXIT.usage);
