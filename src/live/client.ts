@@ -90,6 +90,8 @@ export interface SseMessage {
 export class SseSubscriber {
   readonly messages: SseMessage[] = [];
   readonly comments: string[] = [];
+  /** For each comment, how many messages had arrived before it (so its place among them is known). */
+  readonly commentsAt: number[] = [];
   private waiters: (() => void)[] = [];
   private req: ReturnType<typeof httpRequest> | undefined;
   status = 0;
@@ -135,6 +137,7 @@ export class SseSubscriber {
               hasData = false;
             } else if (line.startsWith(':')) {
               sub.comments.push(line.slice(1).trimStart());
+              sub.commentsAt.push(sub.messages.length);
               sub.wake();
             } else {
               const colon = line.indexOf(':');
@@ -201,6 +204,8 @@ export class SseSubscriber {
 /** A WebSocket peer that keeps every text frame it receives as JSON (or the raw text). */
 export class WsPeer {
   readonly frames: unknown[] = [];
+  /** Each frame's text as received, at the index of {@link frames}. */
+  readonly texts: string[] = [];
   closed = false;
   private waiters: (() => void)[] = [];
 
@@ -208,6 +213,7 @@ export class WsPeer {
     ws.on('message', (data, binary) => {
       if (binary) return;
       const text = data.toString();
+      this.texts.push(text);
       try {
         this.frames.push(JSON.parse(text));
       } catch {

@@ -8,56 +8,101 @@ import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { checkEndpoint } from '../../src/live/check.ts';
 import { LiveConnectError } from '../../src/live/client.ts';
-import { type Broken, startEndpoint } from './endpoint.ts';
+import { LIVE_CHECKS, LIVE_DESTRUCTIVE, LIVE_RULES } from '../../src/live/rules.ts';
+import { LIVE_CASES } from './cases.ts';
+import { BUFFER, startEndpoint } from './endpoint.ts';
 
 const TIMEOUT = 1500;
 const errors = (fs: { ruleId: string; severity: string }[]) =>
   [...new Set(fs.filter((f) => f.severity !== 'info').map((f) => f.ruleId))].sort();
 
-test('the compliant endpoint passes every check and its deliveries are recorded', async () => {
+test('the compliant endpoint passes every check, the destructive ones too, and its deliveries are recorded', async () => {
   const ep = await startEndpoint();
   try {
-    const r = await checkEndpoint(ep.url, { timeoutMs: TIMEOUT });
+    const r = await checkEndpoint(ep.url, { timeoutMs: TIMEOUT, destructive: true });
     assert.deepEqual(
       r.findings.map((f) => `${f.ruleId}: ${f.message}`),
       [],
     );
     assert.equal(r.skipped.length, 0);
-    assert.equal(r.ran.length, 11);
-    assert.ok(r.delivered.length >= 5, `delivered ${r.delivered.length}`);
+    assert.deepEqual(r.ran, [...LIVE_CHECKS]);
+    // the eviction check alone overflows the buffer
+    assert.ok(r.delivered.length > BUFFER, `delivered ${r.delivered.length}`);
+    const floor = await checkEndpoint(ep.url, { timeoutMs: TIMEOUT, checks: ['byte-identity'], identity: 'floor' });
+    assert.deepEqual(floor.findings, []);
   } finally {
     await ep.close();
   }
 });
 
-const VARIANTS: [Broken, string[]][] = [
-  ['no-discovery', ['aep/live-discovery']],
-  ['no-version-gate', ['aep/live-version-gate']],
-  ['accepts-invalid', ['aep/live-invalid-envelope']],
-  ['ingest-200', ['aep/live-ingest']],
-  ['sse-no-id', ['aep/live-fanout']],
-  ['rewrites', ['aep/live-delivery-identity']],
-  ['ignores-filter', ['aep/live-filter']],
-  ['up-levels', ['aep/live-capture-ceiling']],
-  ['resume-inclusive', ['aep/live-resume']],
-  ['hello-two-versions', ['aep/live-hello']],
-  ['closes-on-refusal', ['aep/live-subscribe-refusal']],
-  ['closes-on-unknown-frame', ['aep/live-unknown-frame']],
-];
+test('by default the destructive checks do not run; named in checks they do', async () => {
+  const ep = await startEndpoint();
+  try {
+    const r = await checkEndpoint(ep.url, { timeoutMs: TIMEOUT });
+    assert.deepEqual(
+      r.ran,
+      LIVE_CHECKS.filter((c) => !LIVE_DESTRUCTIVE.has(c)),
+    );
+    assert.ok(r.delivered.length < BUFFER);
+    const named = await checkEndpoint(ep.url, { timeoutMs: TIMEOUT, checks: ['eviction'] });
+    assert.deepEqual(named.ran, ['eviction']);
+  } finally {
+    await ep.close();
+  }
+});
 
-for (const [broken, want] of VARIANTS) {
-  test(`a broken endpoint (${broken}) fails ${want.join(' and ')} and nothing else`, async () => {
-    const ep = await startEndpoint(broken);
+for (const { variant, rules, destructive } of LIVE_CASES) {
+  const errorRules = rules.filter((id) => LIVE_RULES.find((r) => r.id === id)!.severity !== 'info');
+  test(`a broken endpoint (${variant}) reports ${rules.join(' and ')} and no other error`, async () => {
+    const ep = await startEndpoint(variant);
     try {
-      const r = await checkEndpoint(ep.url, { timeoutMs: TIMEOUT });
-      // without discovery the endpoints are unknown: the stream and socket checks are skipped, never passed
-      assert.deepEqual(errors(r.findings), want, r.findings.map((f) => f.message).join('\n'));
-      if (broken === 'no-discovery') assert.ok(r.skipped.includes('fanout') && r.skipped.includes('hello'));
+      const r = await checkEndpoint(ep.url, {
+        timeoutMs: variant === 'hangs' ? 300 : TIMEOUT,
+        destructive: !!destructive,
+      });
+      // a check whose binding or capability is not advertised is skipped, never passed
+      assert.deepEqual(errors(r.findings), errorRules.sort(), r.findings.map((f) => f.message).join('\n'));
+      for (const id of rules)
+        assert.ok(
+          r.findings.some((f) => f.ruleId === id),
+          `${id} reported`,
+        );
+      if (variant === 'no-discovery') assert.ok(r.skipped.includes('fanout') && r.skipped.includes('hello'));
+      if (variant === 'no-socket') assert.ok(r.skipped.includes('hello') && r.skipped.includes('roster'));
     } finally {
       await ep.close();
     }
   });
 }
+
+test('a capability the endpoint does not advertise is skipped with its reason', async () => {
+  const { createServer: create } = await import('node:http');
+  // discovery with a stream but no replay, no roster: resume, replay-all, roster and eviction are skipped
+  const server = create((req, res) => {
+    if (req.url === '/events') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(
+        JSON.stringify({ aep: ['0.1'], endpoints: { events: '/events', stream: '/stream', socket: '/socket' } }),
+      );
+    }
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const r = await checkEndpoint(url, { timeoutMs: TIMEOUT, checks: ['resume', 'replay-all', 'roster', 'eviction'] });
+    assert.deepEqual(r.skipped, ['resume', 'replay-all', 'roster', 'eviction']);
+    assert.deepEqual(r.ran, []);
+    assert.ok(r.findings.every((f) => f.ruleId === 'aep/live-skipped' || f.ruleId === 'aep/live-well-known'));
+    assert.match(
+      r.findings.find((f) => /replay-all/.test(f.message))!.message,
+      /does not advertise capabilities\.replay\.all/,
+    );
+  } finally {
+    server.closeAllConnections();
+    await new Promise<void>((r) => server.close(() => r()));
+  }
+});
 
 test('nothing listening is one LiveConnectError; a silent endpoint is a named timeout', async () => {
   const free = createServer();
