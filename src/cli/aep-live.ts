@@ -8,7 +8,7 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import { AEP } from '../aep/definition.ts';
 import { EXIT } from '../core/exit.ts';
 import type { Finding, Severity } from '../core/finding.ts';
-import { LIVE_CHECKS, LIVE_RULES, type LiveCheck } from '../live/rules.ts';
+import { LIVE_CHECKS, LIVE_DESTRUCTIVE, LIVE_RULES, type LiveCheck } from '../live/rules.ts';
 import { createReporter, type FormatName } from '../report/index.ts';
 import { exitCodeOf, runInputs, tallyFindings } from '../run/run.ts';
 import { addReportOptions, type CliIO, defaultColor, VERSION } from './common.ts';
@@ -25,6 +25,8 @@ interface LiveFlags {
   checks?: LiveCheck[];
   timeout: number;
   record?: string;
+  destructive: boolean;
+  identity: 'strict' | 'floor';
 }
 
 function checksArg(v: string): LiveCheck[] {
@@ -50,9 +52,20 @@ export function addLiveVerb(program: Command, io: CliIO, setExit: (code: number)
   addReportOptions(live)
     .option('--token <token>', 'bearer token for every request (AEP-0003 §8.1); also AEP_TOKEN')
     .addOption(
-      new Option('--checks <list>', `comma-separated checks (default all): ${LIVE_CHECKS.join(', ')}`).argParser(
-        checksArg,
-      ),
+      new Option(
+        '--checks <list>',
+        `comma-separated checks (default all but the destructive ${[...LIVE_DESTRUCTIVE].join(', ')}): ${LIVE_CHECKS.join(', ')}`,
+      ).argParser(checksArg),
+    )
+    .option(
+      '--destructive',
+      `also run the checks that fill the endpoint's replay buffer or post large Events (${[...LIVE_DESTRUCTIVE].join(', ')}); not against a shared production endpoint`,
+      false,
+    )
+    .addOption(
+      new Option('--identity <mode>', 'how byte-identity compares: the bytes posted, or the AEP-0001 §4.2 floor')
+        .choices(['strict', 'floor'])
+        .default('strict'),
     )
     .addOption(new Option('--timeout <ms>', 'how long one check waits for an answer').argParser(msArg).default(5000))
     .option('--record <file>', 'write every Event the endpoint delivered to FILE as JSONL');
@@ -79,6 +92,8 @@ async function runLive(url: string, o: LiveFlags, io: CliIO): Promise<number> {
       token: o.token ?? io.env.AEP_TOKEN,
       ...(o.checks ? { checks: o.checks } : {}),
       timeoutMs: o.timeout,
+      destructive: o.destructive,
+      identity: o.identity,
       ...(progress ? { onCheck: (c: LiveCheck) => void io.stderr.write(`\r\u001b[Kaep live: checking ${c}...`) } : {}),
     });
   } catch (e) {

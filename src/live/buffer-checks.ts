@@ -395,11 +395,11 @@ const CORE: ReadonlySet<string> = new Set(AEP_CORE_ATTRIBUTES);
 
 /** The Events the byte-identity check posts: legal JSON a re-serializer would change (key order, spacing, escapes, number forms), one large. */
 function identityTexts(own: ReturnType<typeof ownSession>): { id: string; text: string }[] {
-  const base = own.event('x.agentconformance.identity', { capture: 'full' });
+  const base = own.event('x.agentconformance.progress.identity', { capture: 'full' });
   const out: { id: string; text: string }[] = [];
   const make = (n: number, data: string) => {
     const id = `${base.id}-${n}`;
-    const head = `"type" : "x.agentconformance.identity", "aep":"0.1","id":${JSON.stringify(id)}`;
+    const head = `"type" : "x.agentconformance.progress.identity", "aep":"0.1","id":${JSON.stringify(id)}`;
     const rest = `"time":${JSON.stringify(base.time)},"source":${JSON.stringify(base.source)},"agent":"live","session":${JSON.stringify(own.session)},"seq":${(base.seq as number) + n},"capture":"full"`;
     out.push({ id, text: `{ ${head}, ${rest},"data": ${data} }` });
   };

@@ -4,6 +4,7 @@
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { createRequire } from 'node:module';
 import type WebSocket from 'ws';
 
 /** The endpoint could not be reached (refused, DNS, TLS): the run stops with exit 2. */
@@ -233,7 +234,8 @@ export class WsPeer {
 
   /** Connect to `url` (ws: or wss:). @throws LiveConnectError, LiveTimeout */
   static async open(url: URL, opts: WireOptions): Promise<WsPeer> {
-    const { default: WebSocketClient } = await import('ws');
+    // required, not imported: the bins run a CommonJS bundle through a code-cache loader that has no dynamic import
+    const WebSocketClient = createRequire(import.meta.url)('ws') as typeof WebSocket;
     return new Promise((resolve, reject) => {
       const ws = new WebSocketClient(url, {
         headers: opts.token ? { authorization: `Bearer ${opts.token}` } : {},

@@ -25,6 +25,8 @@ export const LIVE_CASES: readonly LiveCase[] = [
   { variant: 'rewrites', rules: ['aep/live-delivery-identity'] },
   { variant: 'ignores-filter', rules: ['aep/live-filter'] },
   { variant: 'up-levels', rules: ['aep/live-capture-ceiling'] },
+  // the validate rules catch it in the recorded Events too (aep/capture-level, test/live/live.test.ts)
+  { variant: 'keeps-content', rules: ['aep/live-capture-ceiling'] },
   { variant: 'resume-inclusive', rules: ['aep/live-resume'] },
   { variant: 'sse-from-inclusive', rules: ['aep/live-resume'] },
   { variant: 'ws-from-inclusive', rules: ['aep/live-resume'] },

@@ -35,7 +35,8 @@ export type Broken =
   | 'reserializes'
   | 'hangs'
   | 'no-socket'
-  | 'no-well-known';
+  | 'no-well-known'
+  | 'keeps-content';
 
 /** The replay buffer depth the endpoint advertises (global, across sessions). */
 export const BUFFER = 1000;
@@ -99,6 +100,7 @@ export async function startEndpoint(broken?: Broken): Promise<Endpoint> {
     if (broken !== 'ignores-filter' && !matches(s.filter, ev)) return;
     let out = ev;
     if (s.capture) out = broken === 'up-levels' ? { ...ev, capture: 'full' } : downlevelEvent(ev, s.capture).event;
+    if (s.capture && broken === 'keeps-content') out = { ...out, data: ev.data };
     if (broken === 'rewrites') out = { ...out, time: '2000-01-01T00:00:00Z' };
     s.send(out);
   };

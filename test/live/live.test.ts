@@ -166,3 +166,39 @@ test('aep live: exit 0 on the compliant endpoint with --record, 1 on a broken on
   assert.equal(unknown.code, 2);
   assert.match(unknown.stderr, /unknown check nope/);
 });
+
+test('aep live: the recorded Events go through the validate rules; TLS failure is one line; --timeout names the check; progress only on a terminal', async () => {
+  const { runCli } = await import('../cli/helpers.ts');
+  const leaky = await startEndpoint('keeps-content');
+  try {
+    // a relay that keeps content above the ceiling: the live check and the validate rule on what it delivered
+    const r = await runCli('aep', ['live', leaky.url, '--timeout', String(TIMEOUT), '--checks', 'capture-ceiling']);
+    assert.equal(r.code, 1);
+    assert.match(r.stdout, /aep\/live-capture-ceiling/);
+    assert.match(r.stdout, /<delivered>:1:\d+ +error +aep\/capture-level/);
+  } finally {
+    await leaky.close();
+  }
+  const ok = await startEndpoint();
+  try {
+    const tls = await runCli('aep', ['live', ok.url.replace('http:', 'https:')]);
+    assert.equal(tls.code, 2);
+    assert.equal(tls.stderr.trim().split('\n').length, 1);
+    assert.match(tls.stderr, /cannot reach https:.*TLS failure/);
+    const tty = await runCli('aep', ['live', ok.url, '--checks', 'discovery,hello'], '', { stderrIsTTY: true });
+    assert.equal(tty.code, 0);
+    assert.match(tty.stderr, /checking discovery\.\.\..*checking hello\.\.\./s);
+    const piped = await runCli('aep', ['live', ok.url, '--checks', 'discovery,hello']);
+    assert.equal(piped.stderr, '');
+  } finally {
+    await ok.close();
+  }
+  const slow = await startEndpoint('hangs');
+  try {
+    const r = await runCli('aep', ['live', slow.url, '--timeout', '300', '--checks', 'discovery']);
+    assert.equal(r.code, 1);
+    assert.match(r.stdout, /aep\/live-timeout +The discovery check got no answer within 300 ms \(GET \/events\)/);
+  } finally {
+    await slow.close();
+  }
+});
