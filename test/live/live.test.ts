@@ -202,3 +202,22 @@ test('aep live: the recorded Events go through the validate rules; TLS failure i
     await slow.close();
   }
 });
+
+test('aep explain knows every live rule, with its citation, description and cases; aep rules --verb live lists them', async () => {
+  const { runCli } = await import('../cli/helpers.ts');
+  for (const rule of LIVE_RULES) {
+    const r = await runCli('aep', ['explain', rule.id]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(r.stdout.startsWith(`${rule.id} (${rule.severity})`));
+    assert.ok(r.stdout.includes(rule.description) && r.stdout.includes(`Spec: ${rule.spec}`), rule.id);
+    assert.match(r.stdout, /Cases:\n.*test\/live\/cases\.ts/);
+  }
+  const listed = await runCli('aep', ['rules', '--verb', 'live', '--format', 'json']);
+  assert.deepEqual(
+    (JSON.parse(listed.stdout) as { id: string }[]).map((r) => r.id),
+    LIVE_RULES.map((r) => r.id),
+  );
+  const near = await runCli('aep', ['explain', 'aep/live-evicton']);
+  assert.equal(near.code, 2);
+  assert.match(near.stderr, /did you mean aep\/live-eviction\?/);
+});
