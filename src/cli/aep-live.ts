@@ -3,7 +3,7 @@
  * same reporters and exit codes as `validate`; the Events it delivered are checked by the `validate` rules too and,
  * with `--record FILE`, written there as JSONL.
  */
-import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { AEP } from '../aep/definition.ts';
 import { EXIT } from '../core/exit.ts';
@@ -81,8 +81,18 @@ async function runLive(url: string, o: LiveFlags, io: CliIO): Promise<number> {
     io.stderr.write(`aep live: ${url} is not an http: or https: URL\n`);
     return EXIT.usage;
   }
+  if (o.record !== undefined && o.output !== undefined && resolve(o.record) === resolve(o.output)) {
+    io.stderr.write(`aep live: --record and -o name the same file (${o.record})\n`);
+    return EXIT.usage;
+  }
   const toFile = reportFileFor('aep', o.output, io.stderr);
   if (toFile === null) return EXIT.io;
+  // written beside and renamed when the run completed, like -o: a failed run leaves an earlier record as it was
+  const recordFile = reportFileFor('aep', o.record, io.stderr);
+  if (recordFile === null) {
+    toFile?.abort();
+    return EXIT.io;
+  }
   const { checkEndpoint } = await import('../live/check.ts');
   const { LiveConnectError } = await import('../live/client.ts');
   const progress = io.stderrIsTTY && !o.quiet;
@@ -99,6 +109,7 @@ async function runLive(url: string, o: LiveFlags, io: CliIO): Promise<number> {
   } catch (e) {
     if (progress) io.stderr.write('\r\u001b[K');
     toFile?.abort();
+    recordFile?.abort();
     if (e instanceof LiveConnectError) {
       io.stderr.write(`aep live: ${e.message}\n`);
       return EXIT.io;
@@ -110,13 +121,12 @@ async function runLive(url: string, o: LiveFlags, io: CliIO): Promise<number> {
   // the delivered Events themselves, checked by the validate rules as one stream
   const source = o.record ?? '<delivered>';
   const text = result.delivered.map((l) => `${l}\n`).join('');
-  if (o.record !== undefined) {
-    try {
-      writeFileSync(o.record, text);
-    } catch (e) {
-      io.stderr.write(
-        `aep live: cannot write ${o.record}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`,
-      );
+  if (recordFile) {
+    recordFile.write(text);
+    const failed = recordFile.commit();
+    if (failed !== undefined) {
+      io.stderr.write(`aep live: cannot write ${o.record}: ${failed}\n`);
+      toFile?.abort();
       return EXIT.io;
     }
   }

@@ -156,6 +156,14 @@ test('aep live: exit 0 on the compliant endpoint with --record, 1 on a broken on
   } finally {
     await bad.close();
   }
+  // an unreachable endpoint leaves an earlier record as it was; --record and -o may not be one file
+  const { writeFileSync } = await import('node:fs');
+  writeFileSync(record, 'earlier\n');
+  assert.equal((await runCli('aep', ['live', 'http://127.0.0.1:1', '--record', record])).code, 2);
+  assert.equal(readFileSync(record, 'utf8'), 'earlier\n');
+  const same = await runCli('aep', ['live', 'http://127.0.0.1:1', '--record', record, '-o', record]);
+  assert.equal(same.code, 2);
+  assert.match(same.stderr, /--record and -o name the same file/);
   const gone = await runCli('aep', ['live', 'http://127.0.0.1:1']);
   assert.equal(gone.code, 2);
   assert.equal(gone.stderr.trim().split('\n').length, 1);
