@@ -27,6 +27,12 @@ interface LiveFlags {
   record?: string;
   destructive: boolean;
   identity: 'strict' | 'floor';
+  controlSession?: string;
+  ackWindow?: number;
+  controlAccepts?: string;
+  controlUndeclared?: string;
+  controlCancel?: string;
+  controlSource?: string;
 }
 
 function checksArg(v: string): LiveCheck[] {
@@ -68,7 +74,30 @@ export function addLiveVerb(program: Command, io: CliIO, setExit: (code: number)
         .default('strict'),
     )
     .addOption(new Option('--timeout <ms>', 'how long one check waits for an answer').argParser(msArg).default(5000))
-    .option('--record <file>', 'write every Event the endpoint delivered to FILE as JSONL');
+    .option('--record <file>', 'write every Event the endpoint delivered to FILE as JSONL')
+    .option(
+      '--control-session <session>',
+      'opt-in: a session a connected control target claims; the control-ack, -dedupe, -unsupported checks send it real commands (AEP-0004)',
+    )
+    .addOption(
+      new Option(
+        '--ack-window <ms>',
+        "how long a control check waits for an ack (default: the endpoint's hello ack_window_ms, else 10000)",
+      ).argParser(msArg),
+    )
+    .option('--control-accepts <type>', 'a command type the target declares (default control.attention.respond)')
+    .option(
+      '--control-undeclared <type>',
+      'a command type the target does not declare (default x.agent-conformance.control.probe)',
+    )
+    .option(
+      '--control-cancel <run>',
+      'DESTRUCTIVE, opt-in: cancel this run of the --control-session target (control-cancel check)',
+    )
+    .option(
+      '--control-source <uri>',
+      'the source of the commands sent, which the target dedupes on (default aep://agent-conformance/live/control)',
+    );
   live.action(async (url: string, raw: LiveFlags) => setExit(await runLive(url, raw, io)));
 }
 
@@ -104,6 +133,14 @@ async function runLive(url: string, o: LiveFlags, io: CliIO): Promise<number> {
       timeoutMs: o.timeout,
       destructive: o.destructive,
       identity: o.identity,
+      control: {
+        ...(o.controlSession !== undefined ? { session: o.controlSession } : {}),
+        ...(o.ackWindow !== undefined ? { ackWindowMs: o.ackWindow } : {}),
+        ...(o.controlAccepts !== undefined ? { accepts: o.controlAccepts } : {}),
+        ...(o.controlUndeclared !== undefined ? { undeclared: o.controlUndeclared } : {}),
+        ...(o.controlCancel !== undefined ? { cancelRun: o.controlCancel } : {}),
+        ...(o.controlSource !== undefined ? { source: o.controlSource } : {}),
+      },
       ...(progress ? { onCheck: (c: LiveCheck) => void io.stderr.write(`\r\u001b[Kaep live: checking ${c}...`) } : {}),
     });
   } catch (e) {

@@ -12,6 +12,7 @@ import { downlevelEvent } from '../aep/downlevel.ts';
 import { LiveConnectError, LiveTimeout, type SseMessage, SseSubscriber, fetchText } from './client.ts';
 import { byteIdentity, eviction, replayAll, resume, roster } from './buffer-checks.ts';
 import { hello, subscribeRefusal, unknownFrame } from './socket-checks.ts';
+import * as control from './control-checks.ts';
 import { LIVE_CHECKS, LIVE_DESTRUCTIVE, LIVE_RULES, type LiveCheck, type LiveRuleId } from './rules.ts';
 
 /** Options of {@link checkEndpoint}. */
@@ -29,6 +30,8 @@ export interface LiveOptions {
   identity?: 'strict' | 'floor';
   /** Milliseconds a check waits for one answer (default 5000). */
   timeoutMs?: number;
+  /** The control checks' options (`--control-*`, `--ack-window`). */
+  control?: control.ControlOptions;
   /** Called as each check starts (a progress line). */
   onCheck?: (check: LiveCheck) => void;
 }
@@ -380,7 +383,8 @@ function socketUrl(run: LiveRun): URL | undefined {
 }
 
 type CheckFn = (run: LiveRun) => Promise<void>;
-type SocketFn = (run: LiveRun, url: URL) => Promise<void>;
+/** A socket check; a string it returns is why it could not run here (skipped). */
+type SocketFn = (run: LiveRun, url: URL) => Promise<unknown>;
 const HTTP_CHECKS: Partial<Record<LiveCheck, CheckFn>> = {
   discovery,
   'version-gate': versionGate,
@@ -399,6 +403,12 @@ const SOCKET_CHECKS: Partial<Record<LiveCheck, SocketFn>> = {
   hello,
   'subscribe-refusal': subscribeRefusal,
   'unknown-frame': unknownFrame,
+  'control-auth-gate': control.controlAuthGate,
+  'control-no-route': control.controlNoRoute,
+  'control-ack': control.controlAck,
+  'control-dedupe': control.controlDedupe,
+  'control-unsupported': control.controlUnsupported,
+  'control-cancel': control.controlCancel,
 };
 const NEEDS_STREAM = new Set<LiveCheck>([
   'fanout',
@@ -438,7 +448,11 @@ export async function checkEndpoint(base: string | URL, options: LiveOptions = {
           skip(run, check, 'the discovery document names no "socket" endpoint (WebSocket)');
           continue;
         }
-        await socketCheck(run, ws);
+        const reason = await socketCheck(run, ws);
+        if (typeof reason === 'string') {
+          skip(run, check, reason);
+          continue;
+        }
       } else await HTTP_CHECKS[check]!(run);
       if (wanted.has(check) && !run.skipped.includes(check)) run.ran.push(check);
     } catch (e) {

@@ -8,7 +8,10 @@ import { createRequire } from 'node:module';
 import type WebSocket from 'ws';
 
 /** The endpoint could not be reached (refused, DNS, TLS): the run stops with exit 2. */
-export class LiveConnectError extends Error {}
+export class LiveConnectError extends Error {
+  /** The HTTP status that refused a WebSocket upgrade, when one did. */
+  status?: number;
+}
 
 /** A check waited longer than its timeout; `waiting` says for what. */
 export class LiveTimeout extends Error {
@@ -205,7 +208,7 @@ export class SseSubscriber {
 /** A WebSocket peer that keeps every text frame it receives as JSON (or the raw text). */
 export class WsPeer {
   readonly frames: unknown[] = [];
-  /** Each frame's text as received, at the index of {@link frames}. */
+  /** Each frame's text as received, at the same index as in {@link frames}. */
   readonly texts: string[] = [];
   closed = false;
   private waiters: (() => void)[] = [];
@@ -234,8 +237,8 @@ export class WsPeer {
 
   /** Connect to `url` (ws: or wss:). @throws LiveConnectError, LiveTimeout */
   static async open(url: URL, opts: WireOptions): Promise<WsPeer> {
-    // required, not imported: the bins run a CommonJS bundle through a code-cache loader that has no dynamic import
-    const WebSocketClient = createRequire(import.meta.url)('ws') as typeof WebSocket;
+    // require, not import(): the CLI bundle runs from a V8 code cache, where a dynamic import has no loader
+    const WebSocketClient = createRequire(import.meta.url)('ws') as typeof import('ws').default;
     return new Promise((resolve, reject) => {
       const ws = new WebSocketClient(url, {
         headers: opts.token ? { authorization: `Bearer ${opts.token}` } : {},
@@ -244,8 +247,11 @@ export class WsPeer {
       const peer = new WsPeer(ws);
       ws.once('open', () => resolve(peer));
       ws.once('error', (e: NodeJS.ErrnoException) => reject(connectError(url, e)));
-      ws.once('unexpected-response', (_req, res) => {
-        reject(new LiveConnectError(`the WebSocket upgrade at ${url.pathname} was answered ${res.statusCode}`));
+      ws.once('unexpected-response', (req, res) => {
+        req.destroy();
+        const e = new LiveConnectError(`the WebSocket upgrade at ${url.pathname} was answered ${res.statusCode}`);
+        e.status = res.statusCode;
+        reject(e);
       });
     });
   }

@@ -5,6 +5,7 @@
  */
 import type { Severity } from '../core/finding.ts';
 import type { MessageTemplates } from '../core/message.ts';
+import { CONTROL_CHECKS, CONTROL_RULES } from './control-rules.ts';
 
 /** One live rule: id, severity, description, citation, message templates. */
 export interface LiveRule {
@@ -34,6 +35,12 @@ export type LiveRuleId =
   | 'aep/live-hello'
   | 'aep/live-subscribe-refusal'
   | 'aep/live-unknown-frame'
+  | 'aep/live-control-auth-gate'
+  | 'aep/live-control-no-route'
+  | 'aep/live-control-ack'
+  | 'aep/live-control-dedupe'
+  | 'aep/live-control-unsupported'
+  | 'aep/live-control-cancel'
   | 'aep/live-timeout'
   | 'aep/live-skipped';
 
@@ -234,6 +241,7 @@ export const LIVE_RULES: readonly LiveRule[] = [
     spec: 'AEP-0003 §2; §3.5 #5',
     messages: { closed: 'After an unknown frame type the connection {got}, instead of ignoring it.' },
   },
+  ...CONTROL_RULES,
   {
     id: 'aep/live-timeout',
     severity: 'error',
@@ -266,6 +274,7 @@ export const LIVE_CHECKS = [
   'subscribe-refusal',
   'unknown-frame',
   'roster',
+  ...CONTROL_CHECKS,
   'eviction',
   'byte-identity',
 ] as const;

@@ -6,11 +6,15 @@
 import type { LiveRuleId } from '../../src/live/rules.ts';
 import type { Broken } from './endpoint.ts';
 
-/** One broken variant and the rules it fails; `destructive` runs the opt-in checks too. */
+/**
+ * One broken variant and the rules it fails; `destructive` runs the opt-in checks too; `control` marks a case
+ * test/live/control.test.ts runs, with a token and a --control-session.
+ */
 export interface LiveCase {
   variant: Broken;
   rules: LiveRuleId[];
   destructive?: boolean;
+  control?: boolean;
 }
 
 /** Every broken variant of the test endpoint, with the rules it fails. */
@@ -39,4 +43,10 @@ export const LIVE_CASES: readonly LiveCase[] = [
   { variant: 'reserializes', rules: ['aep/live-byte-identity'], destructive: true },
   { variant: 'hangs', rules: ['aep/live-timeout', 'aep/live-skipped'] },
   { variant: 'no-socket', rules: ['aep/live-skipped'] },
+  { variant: 'control-unauthenticated', rules: ['aep/live-control-auth-gate'], control: true },
+  { variant: 'control-no-route-event', rules: ['aep/live-control-no-route'], control: true },
+  { variant: 'control-slow-ack', rules: ['aep/live-control-ack'], control: true },
+  { variant: 'control-dedupe-fresh', rules: ['aep/live-control-dedupe'], control: true },
+  { variant: 'control-accepts-undeclared', rules: ['aep/live-control-unsupported'], control: true },
+  { variant: 'control-cancel-uncaused', rules: ['aep/live-control-cancel'], control: true },
 ];

@@ -36,7 +36,23 @@ export type Broken =
   | 'hangs'
   | 'no-socket'
   | 'no-well-known'
-  | 'keeps-content';
+  | 'keeps-content'
+  | 'control-unauthenticated'
+  | 'control-no-route-event'
+  | 'control-slow-ack'
+  | 'control-dedupe-fresh'
+  | 'control-accepts-undeclared'
+  | 'control-cancel-uncaused';
+
+/** The bearer token that authenticates a duplex for control (AEP-0004 §4 #1). */
+export const CONTROL_TOKEN = 'live-control-token';
+/** The session the endpoint's one connected target claims, and a run of it to cancel. */
+export const CONTROL_SESSION = 'ctl_target';
+export const CONTROL_RUN = 'ctl_run_1';
+/** The ack window the endpoint's hello declares (AEP-0003 §4 `capabilities.control.ack_window_ms`). */
+export const HELLO_ACK_WINDOW_MS = 400;
+/** How late `control-slow-ack` acks a declared command (past a short test window, within the test timeout). */
+export const SLOW_ACK_MS = 700;
 
 /** The replay buffer depth the endpoint advertises (global, across sessions). */
 export const BUFFER = 1000;
@@ -88,8 +104,86 @@ function parseFrom(v: unknown): 'all' | Position[] | undefined {
   return out;
 }
 
-/** Start the endpoint (compliant unless `broken`) on 127.0.0.1 and an ephemeral port. */
-export async function startEndpoint(broken?: Broken): Promise<Endpoint> {
+const COMMAND = /^(control\.|x\.[^.]+\.control\.)/;
+
+/**
+ * The one connected control target, claiming {@link CONTROL_SESSION} (AEP-0004 §7): it declares
+ * `control.attention.respond` and `control.cancel`, dedupes on (source, id) and re-emits the recorded ack on
+ * redelivery, nacks other types `unsupported`, and answers a cancel of {@link CONTROL_RUN} with run.cancelled.
+ * `emit` sequences an Event into the session; `redeliver` fans out an Event already emitted.
+ */
+function controlTarget(emit: (ev: Ev) => void, redeliver: (ev: Ev) => void, broken?: Broken) {
+  const accepts = new Set(['control.attention.respond', 'control.cancel']);
+  const recorded = new Map<string, Ev>();
+  const decided = new Set<Ev>();
+  let seq = 0;
+  const event = (type: string, data: Ev, over: Ev = {}): Ev => ({
+    aep: '0.1',
+    id: `tgt-${seq}`,
+    type,
+    time: new Date().toISOString(),
+    source: 'aep://test/agent/target',
+    agent: 'test-target',
+    session: CONTROL_SESSION,
+    seq: seq++,
+    data,
+    ...over,
+  });
+  return {
+    command(cmd: Ev): void {
+      const key = `${String(cmd.source)}\u0000${String(cmd.id)}`;
+      const known = recorded.get(key);
+      if (known) {
+        // still pending: the one forthcoming ack answers every delivery (AEP-0004 §3)
+        if (!decided.has(known)) return;
+        if (broken === 'control-dedupe-fresh') emit(event(String(known.type), known.data as Ev, { cause: cmd.id }));
+        else redeliver(known);
+        return;
+      }
+      const type = String(cmd.type);
+      const declared = accepts.has(type) || broken === 'control-accepts-undeclared';
+      let ack: Ev;
+      if (!declared) ack = event('control.rejected', { reason: 'unsupported' }, { cause: cmd.id });
+      else if (type === 'control.cancel' && cmd.run === CONTROL_RUN)
+        ack = event('control.accepted', {}, { cause: cmd.id });
+      else if (type === 'control.attention.respond')
+        ack = event('control.rejected', { reason: 'invalid' }, { cause: cmd.id });
+      else
+        ack = event(
+          type === 'control.cancel' ? 'control.rejected' : 'control.accepted',
+          type === 'control.cancel' ? { reason: 'refused' } : {},
+          { cause: cmd.id },
+        );
+      recorded.set(key, ack);
+      const decide = () => {
+        decided.add(ack);
+        emit(ack);
+        if (ack.type === 'control.accepted' && type === 'control.cancel')
+          emit(
+            event(
+              'run.cancelled',
+              { by: 'control' },
+              {
+                run: cmd.run,
+                ...(broken === 'control-cancel-uncaused' ? {} : { cause: cmd.id }),
+              },
+            ),
+          );
+      };
+      if (broken === 'control-slow-ack' && type === 'control.attention.respond') setTimeout(decide, SLOW_ACK_MS);
+      else decide();
+    },
+  };
+}
+
+/**
+ * Start the endpoint (compliant unless `broken`) on 127.0.0.1 and an ephemeral port. `control: false` advertises no
+ * control; `authenticatedOnly` answers a WebSocket upgrade without the token 401.
+ */
+export async function startEndpoint(
+  broken?: Broken,
+  opts: { control?: boolean; authenticatedOnly?: boolean } = {},
+): Promise<Endpoint> {
   const buffer: Ev[] = [];
   // the highest position evicted per session: a resume before it predates the buffer
   const evicted = new Map<string, Position>();
@@ -104,8 +198,8 @@ export async function startEndpoint(broken?: Broken): Promise<Endpoint> {
     if (broken === 'rewrites') out = { ...out, time: '2000-01-01T00:00:00Z' };
     s.send(out);
   };
-  const ingestOne = (ev: Ev, text: string) => {
-    raw.set(ev, text);
+  const ingestOne = (ev: Ev, text?: string) => {
+    if (text !== undefined) raw.set(ev, text);
     buffer.push(ev);
     if (buffer.length > BUFFER) {
       const gone = buffer.shift()!;
@@ -160,6 +254,7 @@ export async function startEndpoint(broken?: Broken): Promise<Endpoint> {
       capture: ['none', 'metadata', 'redacted'],
       roster: {},
       'x-unknown-capability': { ignored: true },
+      ...(opts.control === false ? {} : { control: { accepts: [] } }),
     },
   });
 
@@ -250,15 +345,46 @@ export async function startEndpoint(broken?: Broken): Promise<Endpoint> {
     json(res, 404, { error: 'not-found' });
   });
 
+  const target = controlTarget(
+    ingestOne,
+    (ev) => {
+      for (const s of subs) deliver(s, ev);
+    },
+    broken,
+  );
   const wss = new WebSocketServer({ noServer: true });
   server.on('upgrade', (req, socket, head) => {
     if (broken === 'no-socket' || new URL(req.url ?? '/', 'http://127.0.0.1').pathname !== '/socket')
       return socket.destroy();
+    const authed = req.headers.authorization === `Bearer ${CONTROL_TOKEN}`;
+    if (!authed && opts.authenticatedOnly) {
+      socket.end('HTTP/1.1 401 Unauthorized\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+      return;
+    }
     wss.handleUpgrade(req, socket, head, (ws) => {
       let hello: Ev | undefined;
       const own = new Map<string, Sub>();
       const mine: Claim[] = [];
       const frame = (f: Ev) => ws.send(JSON.stringify(f));
+      // a command (AEP-0004): to the connected target, or refused by the relay
+      const command = (f: Ev) => {
+        const refuse = (code: string) => ws.send(JSON.stringify({ type: 'error', cause: f.id, code }));
+        // AEP-0004 §4 #1: control only on an authenticated duplex
+        if (!authed && broken !== 'control-unauthenticated') return refuse('unauthorized');
+        if (f.session === CONTROL_SESSION) return target.command(f);
+        // §4 #2: no live claimant; the refusal is a connection-scoped frame, never a session Event (§8)
+        if (broken === 'control-no-route-event')
+          return ingestOne({
+            ...f,
+            id: `relay-${String(f.id)}`,
+            type: 'control.rejected',
+            source: 'aep://test/relay',
+            agent: 'test-relay',
+            cause: f.id,
+            data: { reason: 'invalid' },
+          });
+        return refuse('no-route');
+      };
       ws.on('message', (data) => {
         const text = data.toString();
         let f: Ev;
@@ -277,10 +403,16 @@ export async function startEndpoint(broken?: Broken): Promise<Endpoint> {
             type: 'hello',
             versions: broken === 'hello-two-versions' ? ['0.1', '0.2'] : ['0.1'],
             role: 'both',
-            capabilities: { filters: ['attr-match'], replay: { buffer: BUFFER, all: true }, roster: {} },
+            capabilities: {
+              filters: ['attr-match'],
+              replay: { buffer: BUFFER, all: true },
+              roster: {},
+              control: { accepts: [], ack_window_ms: HELLO_ACK_WINDOW_MS },
+            },
           });
         }
         if (typeof f.type === 'string' && f.type.includes('.')) {
+          if (COMMAND.test(f.type)) return command(f);
           // an Event: ingested, and its session claimed by this connection
           if (!valid(f)) return frame({ type: 'error', code: 'invalid-event' });
           if (typeof f.session === 'string' && !mine.some((c) => c.session === f.session)) {
