@@ -37,8 +37,8 @@ function connectError(url: URL, e: NodeJS.ErrnoException): LiveConnectError {
   const what =
     e.code === 'ECONNREFUSED'
       ? 'connection refused'
-      : e.code === 'ENOTFOUND'
-        ? 'host not found'
+      : e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN'
+        ? `host not found (${e.code})`
         : /certificate|SSL|TLS/i.test(`${e.code ?? ''} ${e.message}`)
           ? `TLS failure (${e.code ?? e.message})`
           : (e.code ?? e.message);

@@ -141,10 +141,13 @@ test('aep live: exit 0 on the compliant endpoint with --record, 1 on a broken on
   const record = join(mkdtempSync(join(tmpdir(), 'ac-live-')), 'delivered.jsonl');
   const ok = await startEndpoint();
   try {
-    const r = await runCli('aep', ['live', ok.url, '--timeout', String(TIMEOUT), '--record', record]);
+    // every check, the destructive ones too: the record (the replayed buffer, the large Events) passes validate
+    const r = await runCli('aep', ['live', ok.url, '--timeout', String(TIMEOUT), '--record', record, '--destructive']);
     assert.equal(r.code, 0, r.stdout + r.stderr);
     const lines = readFileSync(record, 'utf8').trimEnd().split('\n');
-    assert.ok(lines.length >= 5 && lines.every((l) => JSON.parse(l).aep === '0.1'));
+    assert.ok(lines.length > BUFFER && lines.every((l) => JSON.parse(l).aep === '0.1'));
+    // each delivered text once
+    assert.equal(new Set(lines).size, lines.length);
     const json = await runCli('aep', ['live', ok.url, '--checks', 'discovery,fanout', '--format', 'json']);
     assert.equal(json.code, 0);
     assert.deepEqual(JSON.parse(json.stdout).findings, []);
