@@ -101,6 +101,9 @@ function depth(run: BufferRun): number | undefined {
   return replay && typeof replay.buffer === 'number' ? replay.buffer : undefined;
 }
 
+/** Each value at its first delivery: a redelivery is legal (AEP-0003 §7, dedupe on (source, id)), never a gap. */
+const firstSeen = (seqs: number[]) => [...new Set(seqs)];
+
 const fromOf = (ev: Ev) => [{ session: ev.session as string, epoch: 0, seq: ev.seq as number }];
 
 /**
@@ -121,7 +124,7 @@ export async function resume(run: BufferRun): Promise<void> {
   const last = sent[2]!;
   const want = sent.slice(1).map((e) => e.seq as number);
   const judge = (how: string, seqs: number[]) => {
-    const got = seqs.filter((s) => s >= (after.seq as number) && s <= (last.seq as number));
+    const got = firstSeen(seqs.filter((s) => s >= (after.seq as number) && s <= (last.seq as number)));
     if (got.join(',') !== want.join(','))
       run.report('aep/live-resume', 'got', {
         how,
@@ -182,7 +185,7 @@ export async function replayAll(run: BufferRun): Promise<void> {
   const want = sent.map((e) => e.seq as number);
   const judge = (how: string, seqs: number[], exhausted: boolean) => {
     if (exhausted) run.report('aep/live-replay-all', 'exhausted', { how });
-    const got = seqs.filter((s) => s <= want[2]!);
+    const got = firstSeen(seqs.filter((s) => s <= want[2]!));
     if (!want.every((s) => got.includes(s)))
       return run.report('aep/live-replay-all', 'missing', {
         how,
@@ -341,7 +344,7 @@ export async function eviction(run: BufferRun): Promise<void> {
         named: `${marker.epoch}:${marker.seq}`,
         first: `0:${replayed[0].seq}`,
       });
-    const seqs = replayed.map((g) => g.seq);
+    const seqs = firstSeen(replayed.map((g) => g.seq));
     const start = seqs[0] ?? marker.seq;
     if (seqs.length !== (last.seq as number) - start + 1 || seqs.some((s, k) => s !== start + k))
       run.report('aep/live-eviction', 'gap', {

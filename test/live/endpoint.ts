@@ -178,11 +178,12 @@ function controlTarget(emit: (ev: Ev) => void, redeliver: (ev: Ev) => void, brok
 
 /**
  * Start the endpoint (compliant unless `broken`) on 127.0.0.1 and an ephemeral port. `control: false` advertises no
- * control; `authenticatedOnly` answers a WebSocket upgrade without the token 401.
+ * control; `authenticatedOnly` answers a WebSocket upgrade without the token 401; `redeliver` replays every Event
+ * twice (at-least-once, still compliant).
  */
 export async function startEndpoint(
   broken?: Broken,
-  opts: { control?: boolean; authenticatedOnly?: boolean } = {},
+  opts: { control?: boolean; authenticatedOnly?: boolean; redeliver?: boolean } = {},
 ): Promise<Endpoint> {
   const buffer: Ev[] = [];
   // the highest position evicted per session: a resume before it predates the buffer
@@ -209,6 +210,11 @@ export async function startEndpoint(
     for (const s of subs) deliver(s, ev);
   };
   const textOf = (ev: Ev) => (broken !== 'reserializes' && raw.get(ev)) || JSON.stringify(ev);
+  // at-least-once: `redeliver` replays each Event twice, which is legal (AEP-0003 §7)
+  const replayOne = (sub: Sub, ev: Ev) => {
+    deliver(sub, ev);
+    if (opts.redeliver) deliver(sub, ev);
+  };
   /** Replay per `from` (or one Last-Event-ID position) to `sub`, announcing each exhausted session first. */
   const replay = (
     sub: Sub,
@@ -217,7 +223,7 @@ export async function startEndpoint(
     inclusive = false,
   ) => {
     if (from === 'all') {
-      for (const ev of buffer) if (positionOf(ev)) deliver(sub, ev);
+      for (const ev of buffer) if (positionOf(ev)) replayOne(sub, ev);
       if (broken === 'replay-all-exhausted') {
         const firsts = new Map<string, Position>();
         for (const p of buffer.map(positionOf)) if (p && !firsts.has(p.session)) firsts.set(p.session, p);
@@ -234,7 +240,7 @@ export async function startEndpoint(
       const gone = evicted.get(pos.session);
       const predates = gone !== undefined && before(pos, gone);
       if (predates && held[0] && broken !== 'exhausted-late') exhausted(pos.session, positionOf(held[0])!);
-      for (const ev of after) deliver(sub, ev);
+      for (const ev of after) replayOne(sub, ev);
       if (predates && held[0] && broken === 'exhausted-late') exhausted(pos.session, positionOf(held[0])!);
     }
   };

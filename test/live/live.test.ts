@@ -40,6 +40,23 @@ test('the compliant endpoint passes every check, the destructive ones too, and i
   }
 });
 
+test('a replay that redelivers each Event (at-least-once, AEP-0003 §7) is no gap and no finding', async () => {
+  const ep = await startEndpoint(undefined, { redeliver: true });
+  try {
+    const r = await checkEndpoint(ep.url, {
+      timeoutMs: TIMEOUT,
+      checks: ['resume', 'replay-all', 'eviction'],
+    });
+    assert.deepEqual(
+      r.findings.map((f) => `${f.ruleId}: ${f.message}`),
+      [],
+    );
+    assert.deepEqual(r.ran, ['resume', 'replay-all', 'eviction']);
+  } finally {
+    await ep.close();
+  }
+});
+
 test('by default the destructive checks do not run; named in checks they do', async () => {
   const ep = await startEndpoint();
   try {
