@@ -1,4 +1,5 @@
 /** AEP as every entry of the run sees it; the `aep` CLI imports this module alone, so it loads no AHP code. */
+import { aepEventFacts } from './event-facts.ts';
 import type { ProtocolDefinition } from '../core/protocol.ts';
 import { bridgeOfCaseName, profileOfCaseName } from '../core/case-names.ts';
 import { ruleSelection } from '../core/protocol.ts';
@@ -98,6 +99,7 @@ export const AEP: ProtocolDefinition & { name: 'aep' } = {
   ],
   rules: aepRules,
   knownTypes: knownAepTypes,
+  eventFacts: aepEventFacts,
   // bridge output may be one pretty-printed document (an OTLP export, a CE batch) in a .json file
   framing: (source, o) => (o.from !== undefined && source.endsWith('.json') ? 'document' : 'jsonl'),
   acceptArrays: (o) => o.from === 'cloudevents' || o.from === 'ocsf',

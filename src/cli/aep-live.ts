@@ -167,6 +167,16 @@ async function runLive(url: string, o: LiveFlags, io: CliIO): Promise<number> {
       return EXIT.io;
     }
   }
+  const reporter = createReporter(o.format, toFile ?? io.stdout, {
+    protocol: 'aep',
+    version: VERSION,
+    color: o.color === false || toFile ? false : defaultColor(io),
+    quiet: o.quiet,
+    failOn: o.failOn,
+    rules: [...AEP.rules(), ...LIVE_RULES],
+    knownTypes: AEP.knownTypes(),
+    sources: [base.href, ...(text ? [source] : [])],
+  });
   if (text)
     await runInputs(
       AEP,
@@ -180,17 +190,8 @@ async function runLive(url: string, o: LiveFlags, io: CliIO): Promise<number> {
         },
       ],
       {},
-      { finding: (f) => void findings.push(f) },
+      { finding: (f) => void findings.push(f), ...(reporter.event ? { facts: reporter.event } : {}) },
     );
-  const reporter = createReporter(o.format, toFile ?? io.stdout, {
-    protocol: 'aep',
-    version: VERSION,
-    color: o.color === false || toFile ? false : defaultColor(io),
-    quiet: o.quiet,
-    failOn: o.failOn,
-    rules: [...AEP.rules(), ...LIVE_RULES],
-    sources: [base.href, ...(text ? [source] : [])],
-  });
   const r = tallyFindings(
     findings.map((f) => (o.strict && f.severity === 'warning' ? { ...f, severity: 'error' as const } : f)),
     (f) => reporter.finding(f),

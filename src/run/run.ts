@@ -14,6 +14,7 @@ import { FindingCounter, type Summary } from '../core/summary.ts';
 import { HintHold } from '../core/hint-hold.ts';
 import { ReadSpool } from '../core/read-spool.ts';
 import type { ProtocolDefinition, ProtocolOptions } from '../core/protocol.ts';
+import type { EventFacts } from '../core/event-facts.ts';
 import { StreamCheck, type StreamCheckOptions } from './stream-check.ts';
 
 export { StreamCheck } from './stream-check.ts';
@@ -41,6 +42,8 @@ export interface RunHooks {
   progress?(bytes: number, events: number): void;
   /** Each event after its checks; `rejected` when its line has an error finding. */
   event?(ev: ParsedEvent, rejected: boolean): void;
+  /** Each event's timeline facts (the protocol's `eventFacts`, envelope members only) after its checks: `--format html`. */
+  facts?(facts: EventFacts): void;
   /** A rule threw (already reported as `internal/rule-error`): for a debug trace. */
   crash?(e: RuleCrashError): void;
   /**
@@ -255,6 +258,17 @@ async function feed(
   return done;
 }
 
+/** The StreamCheck event hook of `hooks`: `event`, and `facts` where the protocol gives them. */
+function eventHook(def: ProtocolDefinition, hooks: RunHooks): RunHooks['event'] {
+  const facts = hooks.facts && def.eventFacts ? { to: hooks.facts, of: def.eventFacts } : undefined;
+  if (!facts) return hooks.event;
+  const event = hooks.event;
+  return (ev, rejected) => {
+    event?.(ev, rejected);
+    facts.to(facts.of(ev));
+  };
+}
+
 /** Run `inputs` through `def`, a fresh StreamCheck per stream group. @throws InputError; TypeError; RuleCrashError. */
 export async function runInputs(
   def: ProtocolDefinition,
@@ -270,7 +284,7 @@ export async function runInputs(
   let done = 0;
   for (const group of groups) {
     const own = counterOf(total.sink, { strict: options.strict });
-    const check = new StreamCheck(def, options, own.sink, hooks.crash, hooks.event);
+    const check = new StreamCheck(def, options, own.sink, hooks.crash, eventHook(def, hooks));
     const base = done;
     const progress = hooks.progress;
     try {
