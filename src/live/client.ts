@@ -37,8 +37,8 @@ function connectError(url: URL, e: NodeJS.ErrnoException): LiveConnectError {
   const what =
     e.code === 'ECONNREFUSED'
       ? 'connection refused'
-      : e.code === 'ENOTFOUND'
-        ? 'host not found'
+      : e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN'
+        ? `host not found (${e.code})`
         : /certificate|SSL|TLS/i.test(`${e.code ?? ''} ${e.message}`)
           ? `TLS failure (${e.code ?? e.message})`
           : (e.code ?? e.message);
@@ -94,6 +94,8 @@ export interface SseMessage {
 export class SseSubscriber {
   readonly messages: SseMessage[] = [];
   readonly comments: string[] = [];
+  /** For each comment, how many messages had arrived before it (so its place among them is known). */
+  readonly commentsAt: number[] = [];
   private waiters: (() => void)[] = [];
   private req: ReturnType<typeof httpRequest> | undefined;
   status = 0;
@@ -139,6 +141,7 @@ export class SseSubscriber {
               hasData = false;
             } else if (line.startsWith(':')) {
               sub.comments.push(line.slice(1).trimStart());
+              sub.commentsAt.push(sub.messages.length);
               sub.wake();
             } else {
               const colon = line.indexOf(':');
