@@ -24,7 +24,11 @@ test('a missing input file: one clear line naming it, exit 2, no raw ENOENT, for
     const what = `${bin} ${args.join(' ')}`;
     assert.equal(r.code, 2, what);
     assert.equal(r.stdout, '', what);
-    assert.match(r.stderr, new RegExp(`^${bin}: cannot read no/such/input\\.jsonl: no such file or directory\\n`), what);
+    assert.match(
+      r.stderr,
+      new RegExp(`^${bin}: cannot read no/such/input\\.jsonl: no such file or directory\\n`),
+      what,
+    );
     assert.doesNotMatch(r.stderr, /ENOENT|stat '|errno/, what);
   }
 });
