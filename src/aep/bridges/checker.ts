@@ -70,7 +70,7 @@ export function bridgeChecker(
       for (const d of res.events) {
         if (outside || dups.some((p) => d.base === '' || p.startsWith(d.base + '/'))) continue;
         const text = serializeEvent(d.event, d.bigIntegers);
-        const pe: ParsedEvent = {
+        const pe: ParsedEvent & Pick<DecodedEvent, 'withheld'> = {
           source: ev.source,
           line: ev.line,
           byteOffset: ev.byteOffset,
@@ -78,6 +78,7 @@ export function bridgeChecker(
           value: d.event,
           duplicates: [],
           bigIntegers: (d.bigIntegers ?? []).map((b) => ({ ...b, index: locateIndex(text, b.pointer) ?? 0 })),
+          ...(d.withheld ? { withheld: d.withheld } : {}),
         };
         orig = ev;
         decoded = d;
