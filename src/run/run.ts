@@ -327,7 +327,7 @@ export class EventStream {
 
   /** @throws TypeError for an unknown rule id */
   constructor(
-    private readonly def: ProtocolDefinition,
+    def: ProtocolDefinition,
     options: ProtocolOptions & RunOptions,
     private readonly source: string,
   ) {

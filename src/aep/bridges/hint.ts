@@ -14,12 +14,34 @@ export function bridgeFormatOf(v: unknown): BridgeFrom | undefined {
         ? 'cloudevents'
         : Array.isArray(x.resourceLogs)
           ? 'otlp'
-          : undefined;
-  if (Array.isArray(v)) return v.length > 0 && v.every((x) => one(x) === 'cloudevents') ? 'cloudevents' : undefined;
+          : typeof x.class_uid === 'number' && isObj(x.unmapped)
+            ? 'ocsf'
+            : undefined;
+  if (Array.isArray(v)) {
+    const f = v.length > 0 ? one(v[0]) : undefined;
+    // a batch: a CloudEvents batch, or an array of OCSF records
+    return f !== 'otlp' && v.every((x) => one(x) === f) ? f : undefined;
+  }
   return one(v);
 }
 
-const NAME: Readonly<Record<BridgeFrom, string>> = { cloudevents: 'CloudEvents', otlp: 'OTLP/JSON', ocsf: 'OCSF' };
+/** True when `v` is a plain AEP event (an `aep` version and a `type`), not the output of any bridge. */
+export function isAepEvent(v: unknown): boolean {
+  return (
+    isObj(v) &&
+    typeof v.aep === 'string' &&
+    typeof v.type === 'string' &&
+    bridgeFormatOf({ ...v, aep: undefined }) === undefined
+  );
+}
+
+/** What each `--from` reads, as messages name it. */
+export const BRIDGE_NAMES: Readonly<Record<BridgeFrom, string>> = {
+  cloudevents: 'CloudEvents',
+  otlp: 'OTLP/JSON',
+  ocsf: 'OCSF',
+};
+const NAME = BRIDGE_NAMES;
 
 /** The sentence for a JSONL input none of whose lines parse, when the whole text is one pretty-printed bridge value. */
 export function bridgeHint(text: string, from: string | undefined): string | undefined {
