@@ -105,6 +105,17 @@ test('4e: OCSF records without --from, and plain AEP with any --from, are one fi
     assert.match(r.findings[0]!.message, new RegExp(`plain AEP event.*drop \`--from ${from}\``));
     assert.equal(r.summary.events, 9);
   }
+  // one AEP event pretty-printed on stdin: one finding, with or without --from
+  const prettyAep = JSON.stringify(nine[0], null, 2) + '\n';
+  for (const args of [
+    ['validate', '-'],
+    ['validate', '--from', 'otlp', '-'],
+  ]) {
+    const r = await runCli('aep', args, prettyAep);
+    assert.equal((r.stdout.match(/ error /g) ?? []).length, 1, r.stdout);
+    assert.match(r.stdout, /lines are one pretty-printed AEP event/);
+    if (args.includes('--from')) assert.match(r.stdout, /drop `--from otlp`/);
+  }
 });
 
 test('5: an empty AnyValue body is no body; a repeated kvlist key and an intValue beyond int64 are findings', () => {
