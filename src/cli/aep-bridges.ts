@@ -274,7 +274,8 @@ export function addBridgeVerbs(
           parts.push(
             `${otlp.extensions} extension attribute${otlp.extensions === 1 ? '' : 's'} not exported (no §3.2 place)`,
           );
-        io.stderr.write(`aep convert: ${parts.join('; ')}\n`);
+        // an input that could not be read has its one line already; counts of nothing would read as a result
+        if (code !== EXIT.io || converted + noClass > 0) io.stderr.write(`aep convert: ${parts.join('; ')}\n`);
         setExit(code);
       },
     );

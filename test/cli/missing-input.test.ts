@@ -24,11 +24,7 @@ test('a missing input file: one clear line naming it, exit 2, no raw ENOENT, for
     const what = `${bin} ${args.join(' ')}`;
     assert.equal(r.code, 2, what);
     assert.equal(r.stdout, '', what);
-    assert.match(
-      r.stderr,
-      new RegExp(`^${bin}: cannot read no/such/input\\.jsonl: no such file or directory\\n`),
-      what,
-    );
-    assert.doesNotMatch(r.stderr, /ENOENT|stat '|errno/, what);
+    // one line, the same for every verb (no counts of nothing after it)
+    assert.equal(r.stderr, `${bin}: cannot read no/such/input.jsonl: no such file or directory\n`, what);
   }
 });
