@@ -74,8 +74,8 @@ export interface ProtocolDefinition {
   readonly flags: readonly FlagSpec[];
   /** Every rule this protocol can report (catalogue order). */
   rules(): readonly RuleMeta[];
-  /** Known event types (coverage statistics). */
-  knownTypes(): readonly string[];
+  /** Known event types (coverage statistics), under the run's options (a sub-profile adds its types). */
+  knownTypes(options?: ProtocolOptions): readonly string[];
   /** The sentence naming the `--binding` that reads `text` when this framing did not, else `undefined`. */
   bindingHint?(
     text: string,

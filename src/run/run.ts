@@ -299,7 +299,7 @@ export async function runInputs(
       if (!(e instanceof RunStopped)) throw e;
       addStats(stats, check.stats);
       return {
-        summary: total.summary(stats, def.knownTypes()),
+        summary: total.summary(stats, def.knownTypes(options)),
         incomplete: incomplete || check.incomplete,
         worst: total.worst,
         stopped: true,
@@ -311,10 +311,10 @@ export async function runInputs(
     if (groups.length > 1)
       hooks.streamEnd?.(
         group.map((i) => i.source),
-        own.summary(check.stats, def.knownTypes()),
+        own.summary(check.stats, def.knownTypes(options)),
       );
   }
-  return { summary: total.summary(stats, def.knownTypes()), incomplete, worst: total.worst };
+  return { summary: total.summary(stats, def.knownTypes(options)), incomplete, worst: total.worst };
 }
 
 /** Count findings made elsewhere (the pin verbs check files) as a run would; the summary has no event statistics. */
@@ -337,14 +337,16 @@ export class EventStream {
   /** The session's lines, so a repeat is compared with its first copy read back, as in a file (no digest per event). */
   private spool: ReadSpool | undefined | null = null;
   private reread: ((byteOffset: number) => string | undefined) | undefined;
+  private readonly known: readonly string[];
 
   /** @throws TypeError for an unknown rule id */
   constructor(
-    private readonly def: ProtocolDefinition,
+    def: ProtocolDefinition,
     options: ProtocolOptions & RunOptions,
     private readonly source: string,
   ) {
     this.counter = counterOf((f) => void this.pending.push(f), { strict: options.strict });
+    this.known = def.knownTypes(options);
     this.check = new StreamCheck(def, options, this.counter.sink);
     this.check.stats.inputs = 1;
   }
@@ -409,7 +411,7 @@ export class EventStream {
   }
 
   summary(): Summary {
-    return this.counter.summary(this.check.stats, this.def.knownTypes());
+    return this.counter.summary(this.check.stats, this.known);
   }
 }
 

@@ -278,10 +278,11 @@ export const BRIDGE_INPUT_RULE: RuleMeta = {
   severity: 'error',
   spec: 'AEP-0005 §1, §3.2; AEP-0001 §5',
   description:
-    'A line that is bridge output (a CloudEvent: specversion and no aep member; an OTLP/JSON request: resourceLogs) read as AEP JSONL is one finding naming the --from that reads it; such lines are not checked as AEP events (each would fail every envelope rule), and the input fails.',
+    'A line that is bridge output (a CloudEvent: specversion and no aep member; an OTLP/JSON request: resourceLogs; an OCSF record: class_uid and unmapped) read as AEP JSONL is one finding naming the --from that reads it, and a plain AEP event read with --from is one finding saying to drop it; such lines are not checked (each would fail every envelope or bridge rule), and the input fails.',
   messages: {
     lines:
       'This line is {format} output of the AEP-0005 bridge, not an AEP event: read the input with `--from {from}` (lines like it are not checked as AEP, nor reported one by one).',
+    aep: 'This line is a plain AEP event, not {format} output of the AEP-0005 bridge: drop `--from {from}` to check it as AEP JSONL (lines like it are not checked as {format}, nor reported one by one).',
   },
 };
 
