@@ -23,6 +23,19 @@ export interface RuleMeta {
   messages?: MessageTemplates;
 }
 
+/** The metadata alone of a rule (no `check`, `types`, state), as a catalogue lists it. */
+export function metaOf({ id, severity, description, detail, spec, quote, messages }: RuleMeta): RuleMeta {
+  return {
+    id,
+    severity,
+    description,
+    ...(detail ? { detail } : {}),
+    spec,
+    ...(quote ? { quote } : {}),
+    ...(messages ? { messages } : {}),
+  };
+}
+
 /** One parsed JSONL line that is a JSON object, with what locating findings needs. */
 export interface ParsedEvent {
   source: string;

@@ -11,7 +11,11 @@ export interface LiveRule {
   id: LiveRuleId;
   severity: Severity;
   description: string;
+  /** What the one-sentence description leaves out. */
+  detail?: string;
   spec: string;
+  /** A short literal quote of the cited sentence. */
+  quote?: string;
   messages: MessageTemplates;
 }
 
