@@ -160,7 +160,7 @@ export const OCSF_RULES = {
     description:
       "Only the events of the §4.2 table project to OCSF, each with that table's class_uid, category_uid, activity_id and status_id.",
     detail:
-      'Only session.started/ended, tool.requested/completed/failed/denied and attention.requested/answered/resolved/timeout project to OCSF, each with the class_uid, category_uid, activity_id and status_id of the §4.2 table (no status_id where the table has none).',
+      'The events: session.started/ended, tool.requested/completed/failed/denied and attention.requested/answered/resolved/timeout; no status_id where the table has none.',
     messages: {
       unprojected:
         'An OCSF record carries an AEP event of type {type}, which produces no OCSF record (only the session, tool and attention families of AEP-0005 §4.2 project).',
@@ -190,7 +190,7 @@ export const OCSF_RULES = {
     description:
       'A disposition_id appears only where the AEP event asserts the outcome, with the value the projection gives it.',
     detail:
-      'A disposition_id only where the AEP event asserts the outcome: tool.denied 2 (Blocked), attention.timeout and an attention.resolved with resolution dismissed 16 (No Action); an answered attention.resolved and every other event carry none; a record with a disposition_id declares the security_control profile.',
+      'tool.denied 2 (Blocked), attention.timeout and an attention.resolved with resolution dismissed 16 (No Action); an answered attention.resolved and every other event carry none; a record with a disposition_id declares the security_control profile.',
     messages: {
       missing: 'An event of type {type}{why} projects with disposition_id {expected}; this record has none.',
       wrong: 'disposition_id is {found}; an event of type {type}{why} projects with disposition_id {expected}.',

@@ -196,7 +196,7 @@ export const OTLP_RULES = {
     spec: 'AEP-0005 §3.4; OTLP/JSON (enum fields are integers)',
     description: 'severityNumber is an integer 1-24 whose severityText, if any, matches its §3.4 row.',
     detail:
-      "severityNumber is an integer 1-24 (OTLP/JSON writes enums as integers: an enum name is read as its number and reported), bucketed back by the §3.4 inverse (1-8 debug, 9 info, 10-12 notice, 13-16 warning, 17-20 error, 21-24 critical): a number between the rows is no error. A row's own number (5, 9, 10, 13, 17, 21) with a severityText other than the row's (DEBUG, INFO, INFO2, WARN, ERROR, FATAL) is; severityText never comes without a number.",
+      "OTLP/JSON writes enums as integers: an enum name is read as its number and reported. The number is bucketed back by the §3.4 inverse (1-8 debug, 9 info, 10-12 notice, 13-16 warning, 17-20 error, 21-24 critical): a number between the rows is no error. A row's own number (5, 9, 10, 13, 17, 21) with a severityText other than the row's (DEBUG, INFO, INFO2, WARN, ERROR, FATAL) is; severityText never comes without a number.",
     messages: {
       number: 'severityNumber is {kind}.',
       'number-name': 'severityNumber is a string that names no SeverityNumber.',
@@ -245,7 +245,7 @@ export const OTLP_RULES = {
     spec: 'AEP-0005 §3.2',
     description: 'Every aep.* attribute is one of the §3.2 table, with its value type, and no attribute key repeats.',
     detail:
-      'Every aep.* attribute is one of the §3.2 table (aep.agent_id, aep.session_id, aep.run_id, aep.step, aep.event_id, aep.sequence, aep.epoch, aep.causation_id, aep.capture, aep.subject, aep.source), with a stringValue (intValue for aep.sequence and aep.epoch), and no attribute key repeats.',
+      'The table: aep.agent_id, aep.session_id, aep.run_id, aep.step, aep.event_id, aep.sequence, aep.epoch, aep.causation_id, aep.capture, aep.subject, aep.source, each with a stringValue (intValue for aep.sequence and aep.epoch).',
     messages: {
       repeat: 'Attribute key "{key}" repeats; which value counts is undefined.',
       unknown: 'Attribute "{key}" is not an aep.* attribute of the §3.2 table; it is not mapped.',
@@ -287,7 +287,7 @@ export const BRIDGE_INPUT_RULE: RuleMeta = {
   description:
     'A line that is bridge output (a CloudEvent, an OTLP/JSON request) read as AEP JSONL is one finding naming the --from that reads it.',
   detail:
-    'A line that is bridge output (a CloudEvent: specversion and no aep member; an OTLP/JSON request: resourceLogs) read as AEP JSONL is one finding naming the --from that reads it; such lines are not checked as AEP events (each would fail every envelope rule), and the input fails.',
+    'A CloudEvent has specversion and no aep member; an OTLP/JSON request has resourceLogs. Such lines are not checked as AEP events (each would fail every envelope rule), and the input fails.',
   messages: {
     lines:
       'This line is {format} output of the AEP-0005 bridge, not an AEP event: read the input with `--from {from}` (lines like it are not checked as AEP, nor reported one by one).',

@@ -10,7 +10,7 @@ export const metadataContent = defineEventRule({
   description:
     'At capture "metadata" or "redacted", no metadata-level payload member holds a secret, credential, email address or phone number.',
   detail:
-    'At capture "metadata" or "redacted", no metadata-level payload member (annotated metadata, or unannotated) holds a secret, credential, email address or phone number: metadata carries structure, never content (AEP-0001 §8.2; AEP-0003 §9 item 2). A type without capture annotations is all metadata-level at capture "metadata". In assessment.* payloads only secrets count: AEP-0009 makes identifying content in their metadata tokens a SHOULD (aep/assessment-label-text, a warning).',
+    'Metadata-level means annotated metadata, or unannotated: metadata carries structure, never content (AEP-0001 §8.2; AEP-0003 §9 item 2). A type without capture annotations is all metadata-level at capture "metadata". In assessment.* payloads only secrets count: AEP-0009 makes identifying content in their metadata tokens a SHOULD (aep/assessment-label-text, a warning).',
   spec: 'AEP-0003 §9 item 2; AEP-0001 §8.2',
   messages: {
     content:

@@ -10,9 +10,8 @@ export const redelivery = defineStreamRule({
   id: 'aep/redelivery',
   severity: 'warning',
   description:
-    'An event repeated under the same (source, id), exactly, down-leveled to a lower capture or with extension attributes a relay added, is redelivery: reported once and counted once.',
-  detail:
-    'An event repeated under the same (source, id), exactly or down-leveled to a lower capture, with or without extension attributes a relay added (AEP-0001 §4.2: a relay "MAY add extension attributes" and preserves the ones it got), is redelivery: reported once and counted once.',
+    'An event repeated under the same (source, id), exactly or down-leveled to a lower capture, with or without extension attributes a relay added, is redelivery: reported once and counted once.',
+  detail: 'AEP-0001 §4.2: a relay "MAY add extension attributes" and preserves the ones it got.',
   spec: 'AEP-0001 §7.4, §8.2(b); AEP-0002 §2 convention 5; AEP-0004 §3',
   messages: {
     exact:

@@ -21,7 +21,7 @@ export const changeAfterNoop = defineEventRule({
   description:
     'A task.change.after (update) or workspace.change.after reports an actual change, not an explicit no-op whose `change` equals its `prior`.',
   detail:
-    'A task.change.after (update) or workspace.change.after reports an actual change: when every field of its `change` equals the same field of its `prior`, it is an explicit no-op and no after event represents it. Fields absent from `prior` are unknown, not unchanged; create and remove operations are not compared. Also cited: the same section (the lineage check rejects "explicit no-op actual task/workspace updates"); §Payloads.',
+    'When every field of its `change` equals the same field of its `prior`, it is an explicit no-op and no after event represents it. Fields absent from `prior` are unknown, not unchanged; create and remove operations are not compared. Also cited: the same section (the lineage check rejects "explicit no-op actual task/workspace updates"); §Payloads.',
   spec: 'AHP task-workspace-lineage.md §Lineage and actual changes',
   quote: 'A denied proposal with no actual change produces no after event',
   messages: {

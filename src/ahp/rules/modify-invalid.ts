@@ -54,7 +54,7 @@ export const modifyInvalid = defineAhpStreamRule({
   description:
     "A response's modify effects fit the pending event, and a response with any invalid effect is rejected as a whole.",
   detail:
-    "A response's modify effects fit the pending event (elicitation answer object of an accepted form, outbound message list, effective answer valid for the original form), and a response with any invalid effect is rejected as a whole. Also cited: base/composition.md §Atomic effect acceptance.",
+    'Fit: an elicitation answer object of an accepted form, an outbound message list, an effective answer valid for the original form. Also cited: base/composition.md §Atomic effect acceptance.',
   spec: 'AHP interaction-payloads.md §Elicitation modification target',
   messages: MESSAGES,
   on: ['effects'],

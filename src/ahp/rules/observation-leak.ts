@@ -8,7 +8,7 @@ export const observationLeak = defineAhpStreamRule({
   description:
     'An observation carries only accepted effective content, never the modification of a rejected response to the same event.',
   detail:
-    "An observation carries only accepted effective content: when a response to an intercepted event is rejected (any invalid effect rejects it whole), an observation of the same event `(source, id)` whose modified list (`items`, `instructions` or `summary`) equals what the response's `modify` would have produced, and not the intercepted list, leaks the discarded modification. A later accepted response to the same event (a retry) makes the edit legitimate. An observation that differs from the intercepted copy in any other way may carry another interceptor's accepted edit and is not judged.",
+    "When a response to an intercepted event is rejected (any invalid effect rejects it whole), an observation of the same event `(source, id)` whose modified list (`items`, `instructions` or `summary`) equals what the response's `modify` would have produced, and not the intercepted list, leaks the discarded modification. A later accepted response to the same event (a retry) makes the edit legitimate. An observation that differs from the intercepted copy in any other way may carry another interceptor's accepted edit and is not judged.",
   spec: 'AHP observation-disposition.md',
   quote:
     "The host's settlement controller supplies only accepted effective content. Pending or discarded modifications must not leak into observations",

@@ -39,7 +39,7 @@ export const returnInvalid = defineAhpStreamRule({
   description:
     "A return effect's value satisfies the contract of the boundary it answers; otherwise the whole response is rejected.",
   detail:
-    "A return effect's value satisfies the contract of the boundary it answers (any JSON value at tool.before, messages at model.request.before, text parts at context.compact.before, an ElicitResult keeping the request's mode and form at user.elicitation.request); otherwise the whole response is rejected. Also cited: capability-auth.md §Event-semantic capability bounds.",
+    "The contracts: any JSON value at tool.before, messages at model.request.before, text parts at context.compact.before, an ElicitResult keeping the request's mode and form at user.elicitation.request. Also cited: capability-auth.md §Event-semantic capability bounds.",
   spec: 'AHP base/composition.md §Atomic effect acceptance',
   messages: MESSAGES,
   on: ['effects'],

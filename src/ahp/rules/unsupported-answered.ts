@@ -14,9 +14,9 @@ export const unsupportedAnswered = defineAhpStreamRule({
   id: 'ahp/unsupported-answered',
   severity: 'error',
   description:
-    "A request whose `protocolVersion` is not `draft`, or whose event type is not an interceptable draft event, is answered with AHP's defined JSON-RPC error, not a result or another error.",
+    "A request whose `protocolVersion` is not `draft`, or a hooks/intercept request whose event type is not an interceptable draft event, is answered with AHP's defined JSON-RPC error.",
   detail:
-    "A request whose `protocolVersion` is not `draft`, or a hooks/intercept request whose event type is not an interceptable draft event, is answered with AHP's defined JSON-RPC error (-32001 `unsupported_protocol_version`, -32002 `unsupported_event`), not with a result or another error. Also cited: base/versioning.md §Versioning (AHP-VER-001); base/errors.md §JSON-RPC errors.",
+    'The defined errors: -32001 `unsupported_protocol_version`, -32002 `unsupported_event`. Also cited: base/versioning.md §Versioning (AHP-VER-001); base/errors.md §JSON-RPC errors.',
   spec: 'AHP base/index.md §Base Protocol profile',
   quote: 'Return the defined JSON-RPC error for a request whose protocol version, method, or event it cannot process',
   messages: {

@@ -72,7 +72,7 @@ export const AHP_SCHEMA_RULES = {
     description:
       'The params of each method carry the members the method requires (protocolVersion, event, capabilities), and a present intercept `state` its members.',
     detail:
-      'The params of each method carry the members the method requires (protocolVersion, event, capabilities); a present intercept `state` carries `permission` and `candidate` (null or `{value, provenance?}`). Also cited: capability-auth.md §Discovery, §Event-semantic capability bounds (request state); intercept-request.schema.json `params.state`.',
+      'A present intercept `state` carries `permission` and `candidate` (null or `{value, provenance?}`). Also cited: capability-auth.md §Discovery, §Event-semantic capability bounds (request state); intercept-request.schema.json `params.state`.',
     spec: 'AHP base/events.md §Intercept request, §Observe notification',
     messages: { ...SENTENCE, eventRequired: '`event` is required here.' },
   }),
