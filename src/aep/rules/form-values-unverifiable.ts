@@ -28,7 +28,7 @@ export const formValuesUnverifiable = defineStreamRule({
   description: 'Form values whose request is not available cannot be verified (cannot verify, never a pass).',
   detail:
     'Not in the stream, ambiguous, failing its schema, closed, or at capture none with its payload withheld (a down-leveling hop or an OTLP exporter at its ceiling leaves the kind unknown, not missing: AEP-0001 §8.2, AEP-0005 §3.3).',
-  spec: 'AEP-0006; AEP-0002 §5.3 attention.answered values; AEP-0004 §5',
+  spec: FORM_SPEC,
   messages: Object.fromEntries(
     Object.entries(WHY).flatMap(([key, why]) => [
       [key, `Cannot verify: ${why}, ${UNCHECKED}.`],
