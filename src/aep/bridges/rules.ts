@@ -118,8 +118,8 @@ export const CE_RULES = {
     severity: 'warning',
     spec: 'AEP-0005 §1 B2, B5',
     description:
-      'An attribute that crosses unprefixed (id, source, subject, time, type, data, traceparent) also appears under the aep prefix (aeptraceparent, aepid, ...).',
-    detail: 'It is preserved as an extension attribute, not read as the attribute itself.',
+      'An attribute that crosses unprefixed, also found under the aep prefix (aeptraceparent, aepid, ...), is preserved as an extension attribute, not read as the attribute itself.',
+    detail: 'The attributes that cross unprefixed: id, source, subject, time, type, data, traceparent.',
     messages: {
       prefixed:
         'Attribute {name} is the aep-prefixed form of {base}, which crosses unprefixed; it is preserved as an extension attribute, not read as {base}.',

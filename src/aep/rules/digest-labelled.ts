@@ -13,7 +13,7 @@ export const digestLabelled = defineEventRule({
   description:
     'A *_digest payload member in the algorithm-labelled form "sha256:" + hex digits is noted, not rejected, as not the AEP-0003 §9 item 3 shape.',
   detail:
-    'The upstream golden stream writes query_digest this way, and it must stay accepted; the §9 item 3 shape is 32 hex digits, no label.',
+    'Noted, not rejected, since the upstream golden stream (which writes query_digest this way) must stay accepted; the §9 item 3 shape is 32 hex digits, no label.',
   spec: 'AEP-0003 §9 item 3',
   messages: {
     labelled:

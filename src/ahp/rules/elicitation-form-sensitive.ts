@@ -16,7 +16,7 @@ export const elicitationFormSensitive = defineEventRule({
   id: 'ahp/elicitation-form-sensitive',
   severity: 'warning',
   description:
-    'A form elicitation never asks for sensitive information: a form field whose name or title asks for a password, secret, key, token, credential or card data is a warning.',
+    'A form elicitation never asks for sensitive information: a form field whose property name or title asks for a password, secret, key, token, credential or card data is a warning.',
   detail:
     'The field is a free string or number; the words: password, passphrase, secret, API or private key, access token, credential, one-time code or payment-card data (sensitive information uses URL mode). A name heuristic, hence a warning: names and titles are split into words (camelCase, snake_case, kebab-case, digits); whole words only, so `secretary`, `passport`, `max_tokens`, `tokens_used` and `token_count` do not match; boolean and enum fields are not checked (the user types nothing secret into them). Also cited: MCP 2025-11-25 elicitation §Form Mode Security.',
   spec: 'AHP interaction-payloads.md §MCP elicitation binding',
