@@ -52,7 +52,14 @@ export const README_END = '<!-- requirements:end -->';
 export const AEP_SPEC_DIR = process.env.AEP_SPEC_DIR ?? fileURLToPath(new URL('../shared/reference/aep/spec/', ROOT));
 
 function meta(rules: readonly RuleMeta[]): RuleMeta[] {
-  return rules.map(({ id, severity, description, spec }) => ({ id, severity, description, spec }));
+  return rules.map(({ id, severity, description, detail, spec, quote }) => ({
+    id,
+    severity,
+    description,
+    ...(detail ? { detail } : {}),
+    spec,
+    ...(quote ? { quote } : {}),
+  }));
 }
 
 /** Each protocol's catalogue as the matrix checks it: rule id -> severity. */

@@ -2,7 +2,7 @@ import { Engine, selectedSink, type EventEntry, type RuleSelection } from '../co
 import { JSONL_RULES, type FramingSpecs } from '../core/jsonl.ts';
 import type { ProtocolChecker } from '../core/pipeline.ts';
 import type { CheckerOutput } from '../core/protocol.ts';
-import { RULE_ERROR, type RuleMeta } from '../core/rule.ts';
+import { metaOf, RULE_ERROR, type RuleMeta } from '../core/rule.ts';
 import type { AepStreamState } from './analyzers/model.ts';
 import { AepStreamModel } from './analyzers/model.ts';
 import { DEFAULT_AEP_STREAM_OPTIONS, type AepStreamOptions } from './analyzers/options.ts';
@@ -32,7 +32,7 @@ export function aepRules(): RuleMeta[] {
     ),
     ...AEP_RULES,
     RULE_ERROR,
-  ].map(({ id, severity, description, spec, messages }) => ({ id, severity, description, spec, messages }));
+  ].map(metaOf);
 }
 
 export { knownAepTypes };

@@ -5,7 +5,7 @@
 import { framingFinding, framingRules, type FramingSpecs } from '../core/jsonl.ts';
 import { Engine, type EventEntry, type RuleSelection } from '../core/engine.ts';
 import type { ProtocolChecker } from '../core/pipeline.ts';
-import { RULE_ERROR, type RuleCrashError, type RuleMeta } from '../core/rule.ts';
+import { metaOf, RULE_ERROR, type RuleCrashError, type RuleMeta } from '../core/rule.ts';
 import type { CheckerOutput } from '../core/protocol.ts';
 import { ruleType, type AhpBinding, type AhpMessage } from './message.ts';
 import { AHP_EVENT_RULES, AHP_RULES, AHP_STREAM_RULES } from './rules/index.ts';
@@ -31,18 +31,16 @@ export const AHP_FRAMING_SPECS: FramingSpecs = {
   'jsonl/bom': `RFC 8259 §8.1; ${STDIO}`,
   'jsonl/blank-line': STDIO,
   'jsonl/invalid-utf8': `RFC 8259 §8.1; ${STDIO}`,
-  'jsonl/empty-input': `${STDIO}; AHP base/transports/http §Request and response`,
+  'jsonl/empty-input': `${STDIO}; base/transports/http §Request and response`,
   'jsonl/no-final-newline': STDIO,
   'jsonl/invalid-json': `RFC 8259; ${STDIO}`,
-  'jsonl/not-object': `${STDIO}; AHP base/transports/http §Request and response`,
+  'jsonl/not-object': `${STDIO}; base/transports/http §Request and response`,
   'json/duplicate-key': `${STDIO}; RFC 8259 §4`,
 };
 
 /** Every rule `ahp validate` can report. */
 export function ahpRules(): RuleMeta[] {
-  return [...framingRules(AHP_FRAMING_SPECS), ...AHP_RULES, RULE_ERROR].map(
-    ({ id, severity, description, spec, messages }) => ({ id, severity, description, spec, messages }),
-  );
+  return [...framingRules(AHP_FRAMING_SPECS), ...AHP_RULES, RULE_ERROR].map(metaOf);
 }
 
 /** Known event types and methods (coverage statistics). */

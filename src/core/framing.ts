@@ -33,8 +33,9 @@ export const JSONL_RULES = [
   {
     id: 'jsonl/blank-line',
     severity: 'error',
-    description:
-      'A line is empty or holds only whitespace. An error: the AEP JSONL binding is one event per line with "no blank lines", the AHP stdio binding one JSON-RPC object per line, so a blank line breaks the framing a writer owes; the events around it are still checked (a tolerant reader may skip it, as the upstream AEP runner does).',
+    description: 'A line is empty or holds only whitespace.',
+    detail:
+      'An error: the AEP JSONL binding is one event per line with "no blank lines", the AHP stdio binding one JSON-RPC object per line, so a blank line breaks the framing a writer owes; the events around it are still checked (a tolerant reader may skip it, as the upstream AEP runner does).',
     spec: 'AEP-0003 §3.1; JSON Lines',
     messages: { empty: `Blank line; ${NO_VALUE}`, whitespace: `Line holds only whitespace; ${NO_VALUE}` },
   },
@@ -146,9 +147,10 @@ export const JSONL_RULES = [
   {
     id: 'json/duplicate-key',
     severity: 'error',
-    description:
-      'An object has two members with the same name. An error: RFC 8259 §4 says only that names SHOULD be unique, but I-JSON (RFC 7493 §2.3) forbids duplicates, and we follow I-JSON because with a duplicate the verdict depends on which copy a reader keeps (JSON.parse keeps the last, other readers the first). AEP payload members are the one exception, compared copy by copy: aep/payload-duplicate-key (equal copies, a warning) and aep/payload-duplicate-conflict (an error).',
-    spec: 'RFC 8259 §4',
+    description: 'An object has two members with the same name.',
+    detail:
+      'An error: RFC 8259 §4 says only that names SHOULD be unique, but I-JSON (RFC 7493 §2.3) forbids duplicates, and we follow I-JSON because with a duplicate the verdict depends on which copy a reader keeps (JSON.parse keeps the last, other readers the first). AEP payload members are the one exception, compared copy by copy: aep/payload-duplicate-key (equal copies, a warning) and aep/payload-duplicate-conflict (an error).',
+    spec: 'AEP-0001 §5; RFC 8259 §4',
     messages: {
       envelope: `Envelope attribute "{key}" ${DUPLICATE}; which value counts is undefined, so the event is rejected.`,
       message: `Member "{key}" ${DUPLICATE} in the same object; which value counts is undefined, so the message is invalid.`,

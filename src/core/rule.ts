@@ -11,10 +11,29 @@ import { locateIndex, type BigIntegerLiteral, type DuplicateKey } from './json.t
 export interface RuleMeta {
   id: string;
   severity: Severity;
+  /** What it checks: one sentence of at most 200 characters (test/meta/rule-meta-length.test.ts). */
   description: string;
+  /** The rest: why, what it leaves to other rules, how a heuristic decides (`explain`, RULES.md, `rules --format json`). */
+  detail?: string;
+  /** The citation: document and section (`AEP-0003 §9.4`, `AHP base/failure.md §Failure policy`), at most 80 characters. */
   spec: string;
+  /** A short literal quote of the cited sentence, where it helps. */
+  quote?: string;
   /** How its findings read, by key (the first is the default); placeholders per src/core/message.ts. */
   messages?: MessageTemplates;
+}
+
+/** The metadata alone of a rule (no `check`, `types`, state), as a catalogue lists it. */
+export function metaOf({ id, severity, description, detail, spec, quote, messages }: RuleMeta): RuleMeta {
+  return {
+    id,
+    severity,
+    description,
+    ...(detail ? { detail } : {}),
+    spec,
+    ...(quote ? { quote } : {}),
+    ...(messages ? { messages } : {}),
+  };
 }
 
 /** One parsed JSONL line that is a JSON object, with what locating findings needs. */

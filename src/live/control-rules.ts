@@ -21,7 +21,9 @@ export const CONTROL_RULES: readonly LiveRule[] = [
     id: 'aep/live-control-auth-gate',
     severity: 'error',
     description:
-      'Control never flows on an unauthenticated duplex: a command sent on a WebSocket opened without credentials is refused (at the upgrade, at hello, or by an error frame with its id as cause and code "unauthorized") and reaches no target.',
+      'Control never flows on an unauthenticated duplex: a command sent on a WebSocket opened without credentials is refused and reaches no target.',
+    detail:
+      'The refusal may come at the upgrade, at hello, or as an error frame with the command id as cause and code "unauthorized".',
     spec: 'AEP-0004 §4 #1-#2; AEP-0003 §8.1',
     messages: {
       reached: 'A command sent on an unauthenticated WebSocket reached the target, which answered {got}.',
@@ -32,7 +34,8 @@ export const CONTROL_RULES: readonly LiveRule[] = [
     id: 'aep/live-control-no-route',
     severity: 'error',
     description:
-      'A command to a session no live connection claims is refused deterministically: a connection-scoped error frame with cause = the command id and code "no-route"; no refusal Event enters the addressed session.',
+      'A command to a session no live connection claims is refused deterministically by an error frame with code "no-route"; no refusal Event enters the session.',
+    detail: 'The error frame is connection-scoped, with cause = the command id.',
     spec: 'AEP-0004 §4 #2; §7; §8',
     messages: {
       frame:
@@ -45,7 +48,9 @@ export const CONTROL_RULES: readonly LiveRule[] = [
     id: 'aep/live-control-ack',
     severity: 'error',
     description:
-      'A command of a declared type (--control-accepts) to the --control-session target gets one ack decision within the ack window: one control.accepted or control.rejected (reason from the closed set, never "unsupported") with cause = the command id.',
+      'A command of a declared type to the --control-session target gets exactly one ack decision, with cause = the command id, within the ack window.',
+    detail:
+      'The type is named by --control-accepts; the decision is one control.accepted or control.rejected (reason from the closed set, never "unsupported").',
     spec: 'AEP-0004 §3; §4 #2; §7',
     messages: {
       window: 'No ack for a {type} command within the {ms} ms ack window.',
@@ -73,7 +78,9 @@ export const CONTROL_RULES: readonly LiveRule[] = [
     id: 'aep/live-control-unsupported',
     severity: 'error',
     description:
-      'A command of a type the target does not declare (--control-undeclared) is nacked "unsupported": control.rejected with reason "unsupported" from the target, or an error frame with code "unsupported" from a relay on its behalf.',
+      'A command of a type the target does not declare (--control-undeclared) is nacked "unsupported", by the target or by a relay on its behalf.',
+    detail:
+      'From the target: control.rejected with reason "unsupported"; from a relay: an error frame with code "unsupported".',
     spec: 'AEP-0004 §4 #2; §7; AEP-0003 §4 #5',
     messages: {
       got: 'A command of the undeclared type {type} was answered {got} within {ms} ms, not a nack "unsupported".',

@@ -12,7 +12,11 @@ export interface LiveRule {
   id: LiveRuleId;
   severity: Severity;
   description: string;
+  /** What the one-sentence description leaves out. */
+  detail?: string;
   spec: string;
+  /** A short literal quote of the cited sentence. */
+  quote?: string;
   messages: MessageTemplates;
 }
 
@@ -145,7 +149,9 @@ export const LIVE_RULES: readonly LiveRule[] = [
     id: 'aep/live-resume',
     severity: 'error',
     description:
-      'A subscriber resuming from a (session, epoch, seq) position receives the buffered Events strictly after it, in order, with none missing: over SSE by Last-Event-ID and by `from` (which takes precedence), over the WebSocket by subscribe.from.',
+      'A subscriber resuming from a (session, epoch, seq) position receives the buffered Events strictly after it, in order, with none missing.',
+    detail:
+      'Checked over SSE by Last-Event-ID and by `from` (which takes precedence), and over the WebSocket by subscribe.from.',
     spec: 'AEP-0003 §3.3 #3; §6.5; §7',
     messages: {
       got: 'Resuming by {how} after seq {after} delivered seq {got}; expected {want}.',
@@ -169,7 +175,9 @@ export const LIVE_RULES: readonly LiveRule[] = [
     id: 'aep/live-roster',
     severity: 'error',
     description:
-      "An endpoint advertising `roster` answers a roster request with its id and one entry per live claim, relaying the claimant's hello declarations verbatim (nothing synthesized), drops the entry when the claimant leaves, and refuses an emitter-role request in-band (unauthorized, same id) with the connection surviving.",
+      "An endpoint advertising `roster` answers a roster request with one entry per live claim, relaying the claimant's hello declarations verbatim.",
+    detail:
+      "The answer carries the request's id; nothing is synthesized; the entry is dropped when the claimant leaves; an emitter-role request is refused in-band (unauthorized, same id) and the connection survives.",
     spec: 'AEP-0003 §4.1 #1-4',
     messages: {
       noReply:
@@ -187,7 +195,9 @@ export const LIVE_RULES: readonly LiveRule[] = [
     id: 'aep/live-eviction',
     severity: 'error',
     description:
-      'Opt-in (it fills the replay buffer): a resume position that predates the buffer produces replay-exhausted naming the earliest held position before any replayed Event, then delivery from exactly that position with no gap (SSE comment; WebSocket frame).',
+      'Opt-in: a resume position that predates the buffer produces replay-exhausted naming the earliest held position, then delivery from exactly that position with no gap.',
+    detail:
+      'It fills the replay buffer, so it runs only when named in --checks or with --destructive. The marker (an SSE comment, a WebSocket frame) comes before any replayed Event.',
     spec: 'AEP-0003 §3.3 #3; §5',
     messages: {
       missing: 'Resuming by {how} from an evicted position produced no replay-exhausted.',
@@ -201,7 +211,9 @@ export const LIVE_RULES: readonly LiveRule[] = [
     id: 'aep/live-byte-identity',
     severity: 'error',
     description:
-      'Opt-in (it posts large Events): a delivered Event is the Event ingested, byte for byte (--identity strict, the default) or at the AEP-0001 §4.2 floor, its core context attributes unaltered and only extension attributes added (--identity floor).',
+      'Opt-in: a delivered Event is the Event ingested, byte for byte (--identity strict, the default) or at the AEP-0001 §4.2 floor (--identity floor).',
+    detail:
+      'It posts large Events, so it runs only when named in --checks or with --destructive. At the floor, the core context attributes are unaltered and only extension attributes may be added.',
     spec: 'AEP-0001 §4.2; AEP-0003 Abstract',
     messages: {
       bytes: 'The Event {id:json} was delivered by {how} with other bytes than posted (first difference at byte {at}).',

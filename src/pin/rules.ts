@@ -14,7 +14,11 @@ export interface PinRule {
   id: PinRuleId;
   severity: Severity;
   description: string;
+  /** What the one-sentence description leaves out. */
+  detail?: string;
   spec: string;
+  /** A short literal quote of the cited sentence. */
+  quote?: string;
   messages: MessageTemplates;
 }
 

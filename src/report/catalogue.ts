@@ -16,8 +16,12 @@ export interface CatalogueRow {
   id: string;
   severity: string;
   spec: string;
+  /** A short literal quote of the cited sentence. */
+  quote?: string;
   url?: string;
   description: string;
+  /** What the one-sentence description leaves out. */
+  detail?: string;
   /** The requirements of the matrix (docs/requirements.md) this rule enforces. */
   requirements: RuleRequirement[];
 }
@@ -30,8 +34,10 @@ export function catalogueRows(rules: readonly RuleMeta[], protocol: string): Cat
       id: r.id,
       severity: r.severity,
       spec: r.spec,
+      ...(r.quote ? { quote: r.quote } : {}),
       ...(url ? { url } : {}),
       description: r.description,
+      ...(r.detail ? { detail: r.detail } : {}),
       requirements: requirementsOf(protocol, r.id),
     };
   });
@@ -140,15 +146,19 @@ function distinct(expected: readonly ExpectedFinding[]): Array<{ e: ExpectedFind
   return [...m.values()];
 }
 
-/** `explain RULE`: description, linked citation, a failing example with its expectations, a passing one. */
+/** `explain RULE`: description and detail, linked citation with its quote, a failing example with its expectations, a passing one. */
 export function renderExplain(
   rule: RuleMeta,
   examples: RuleExamples,
   opts: ExplainOptions = { protocol: rule.id.split('/')[0]! },
 ): string {
   const url = specUrl(rule.spec);
-  const description = opts.width === undefined ? rule.description : wrapText(rule.description, opts.width).join('\n');
-  let out = `${rule.id} (${rule.severity})\n\n${description}\n\nSpec: ${rule.spec}${url ? `\n      ${url}` : ''}\n`;
+  const para = (text: string) => (opts.width === undefined ? text : wrapText(text, opts.width).join('\n'));
+  const detail = rule.detail ? `\n\n${para(rule.detail)}` : '';
+  const quote = rule.quote
+    ? `\n${(opts.width === undefined ? [`"${rule.quote}"`] : wrapText(`"${rule.quote}"`, opts.width - 6)).map((l) => `      ${l}`).join('\n')}`
+    : '';
+  let out = `${rule.id} (${rule.severity})\n\n${para(rule.description)}${detail}\n\nSpec: ${rule.spec}${quote}${url ? `\n      ${url}` : ''}\n`;
   const reqs = requirementsOf(opts.protocol, rule.id);
   if (reqs.length) {
     out += `\nRequirements it enforces (docs/requirements.md):\n`;
@@ -221,7 +231,8 @@ export function renderRulesMarkdown(sections: readonly CatalogueSection[]): stri
     '     test/report/catalogue.test.ts fails when this file is stale. -->\n' +
     '# Rules\n\n' +
     'Every rule the checkers can report, with its default severity (`--strict` raises warnings to errors),\n' +
-    'its spec citation and one line on what it checks. `aep explain RULE` / `ahp explain RULE` show a\n' +
+    'its spec citation and one sentence on what it checks (then, where there is more to say, the detail).\n' +
+    '`aep explain RULE` / `ahp explain RULE` show a\n' +
     'failing and a passing example from `conformance/<protocol>/{fail,pass}/<slug>*.jsonl`, where the\n' +
     'slug is the rule id with `/` replaced by `.`.\n';
   for (const s of sections) {
@@ -234,7 +245,8 @@ export function renderRulesMarkdown(sections: readonly CatalogueSection[]): stri
     out += '| id | severity | spec | description |\n|---|---|---|---|\n';
     for (const r of s.rules) {
       const url = specUrl(r.spec);
-      out += `| \`${r.id}\` | ${r.severity} | ${url ? `[${cell(r.spec)}](${url})` : cell(r.spec)} | ${cell(r.description)} |\n`;
+      const spec = `${url ? `[${cell(r.spec)}](${url})` : cell(r.spec)}${r.quote ? `: "${cell(r.quote)}"` : ''}`;
+      out += `| \`${r.id}\` | ${r.severity} | ${spec} | ${cell(r.description)}${r.detail ? `<br>${cell(r.detail)}` : ''} |\n`;
     }
   }
   return out;

@@ -75,8 +75,11 @@ function driver(ctx: ReportContext, rules: readonly RuleMeta[]) {
       return {
         id: r.id,
         shortDescription: { text: r.description },
+        ...(r.detail ? { fullDescription: { text: `${r.description} ${r.detail}` } } : {}),
         ...(url ? { helpUri: url } : {}),
-        help: { text: `${r.description} Spec: ${r.spec}.` },
+        help: {
+          text: `${r.description}${r.detail ? ` ${r.detail}` : ''} Spec: ${r.spec}${r.quote ? ` ("${r.quote}")` : ''}.`,
+        },
         ...(strings ? { messageStrings: Object.fromEntries([...strings].map(([k, t]) => [k, { text: t.text }])) } : {}),
         defaultConfiguration: { level: LEVEL[r.severity] },
         properties: { spec: r.spec },

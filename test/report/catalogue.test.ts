@@ -1,12 +1,13 @@
 /**
  * The rules catalogue: RULES.md is what `npm run rules:gen` would write (fails when stale),
- * `rules` lists every rule, `explain` shows description, citation and examples, and spec
+ * `rules` lists every rule, `explain` shows description, detail, citation, quote and examples, and spec
  * citations resolve to links.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { aepRules } from '../../src/aep/protocol.ts';
+import { ahpRules } from '../../src/ahp/driver.ts';
 import { findExamples, ruleSlug } from '../../src/fixture-runner/examples.ts';
 import { catalogueRows, renderExplain, renderRulesText } from '../../src/report/catalogue.ts';
 import { githubSlug, specUrl } from '../../src/report/spec-links.ts';
@@ -106,4 +107,43 @@ test('rules on an 80-column terminal: no rule id or citation word broken, no lin
     }
     for (const l of lines) assert.ok(l.length <= 80 || !l.trim().includes(' '), `too wide: ${l}`);
   }
+});
+
+test('nothing of a rule is lost: its detail and quote are in explain, RULES.md and rules --format json', async () => {
+  const md = await buildRulesMarkdown();
+  const none = { fail: [], pass: [] };
+  const withMore = [...aepRules(), ...ahpRules()].filter((r) => r.detail || r.quote);
+  assert.ok(withMore.some((r) => r.detail) && withMore.some((r) => r.quote), 'some rules have a detail and a quote');
+  for (const r of withMore) {
+    const [row] = catalogueRows([r], r.id.split('/')[0]!);
+    assert.equal(row!.detail, r.detail, `${r.id}: rules --format json`);
+    assert.equal(row!.quote, r.quote, `${r.id}: rules --format json`);
+    const piped = renderExplain(r, none);
+    const onTerminal = renderExplain(r, none, { protocol: 'ahp', width: 60 }).replace(/\s+/g, ' ');
+    for (const text of [r.detail, r.quote && `"${r.quote}"`]) {
+      if (!text) continue;
+      assert.ok(piped.includes(text), `${r.id}: explain shows ${text}`);
+      assert.ok(onTerminal.includes(text.replace(/\s+/g, ' ')), `${r.id}: explain on a terminal shows ${text}`);
+      assert.ok(md.includes(text.replace(/\|/g, '\\|')), `${r.id}: RULES.md shows ${text}`);
+    }
+  }
+});
+
+test('explain: the reference, then the quote, then the link; the detail after the description', () => {
+  const rule = {
+    id: 'ahp/x',
+    severity: 'error' as const,
+    description: 'What it checks.',
+    detail: 'Why, and what it leaves to others.',
+    spec: 'AHP base/failure.md §Failure policy',
+    quote: 'A harness MUST do it',
+  };
+  const text = renderExplain(rule, { fail: [], pass: [] });
+  assert.match(
+    text,
+    /^ahp\/x \(error\)\n\nWhat it checks\.\n\nWhy, and what it leaves to others\.\n\nSpec: AHP base\/failure\.md §Failure policy\n {6}"A harness MUST do it"\n {6}https:\/\/\S+failure\.md#failure-policy\n/,
+  );
+  const [row] = catalogueRows([rule], 'ahp');
+  assert.equal(row!.detail, rule.detail);
+  assert.equal(row!.quote, rule.quote);
 });

@@ -101,6 +101,33 @@ test('validate --format sarif: valid SARIF 2.1.0 with rules, locations and point
   assert.equal(stdin.locations![0]!.physicalLocation.region, undefined);
 });
 
+test("validate --format sarif: a rule's detail is its fullDescription, and help carries detail, citation and quote", () => {
+  const rule = {
+    id: 'aep/time-format',
+    severity: 'error' as const,
+    description: 'The time attribute is an RFC 3339 date-time with an offset.',
+    detail: 'A date without an offset is refused.',
+    spec: 'AEP-0001 §5.1 #5',
+    quote: 'time is an RFC 3339 timestamp',
+  };
+  const doc = JSON.parse(renderValidate('sarif', { rules: [rule] })) as SarifLog;
+  assertValid(doc);
+  const got = doc.runs[0]!.tool.driver.rules[0] as unknown as {
+    shortDescription: { text: string };
+    fullDescription?: { text: string };
+    help: { text: string };
+  };
+  assert.equal(got.shortDescription.text, rule.description);
+  assert.equal(got.fullDescription?.text, `${rule.description} ${rule.detail}`);
+  assert.equal(got.help.text, `${rule.description} ${rule.detail} Spec: ${rule.spec} ("${rule.quote}").`);
+  const plain = JSON.parse(renderValidate('sarif')) as SarifLog;
+  const tf = plain.runs[0]!.tool.driver.rules.find((r) => r.id === 'aep/time-format') as unknown as Record<
+    string,
+    unknown
+  >;
+  assert.equal(tf.fullDescription, undefined, 'no detail, no fullDescription');
+});
+
 test('validate --format sarif with no findings is valid', () => {
   assertValid(
     JSON.parse(

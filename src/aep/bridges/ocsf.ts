@@ -143,7 +143,8 @@ export const OCSF_RULES = {
     severity: 'error',
     spec: 'AEP-0005 §4.3',
     description:
-      'An OCSF record of the AEP projection is a JSON object carrying the complete AEP envelope in unmapped.aep (an object) and the capture-surviving payload, if any, in unmapped.data (an object); without the envelope the record is not mapped back or checked as AEP.',
+      'An OCSF record of the AEP projection is a JSON object carrying the complete AEP envelope in unmapped.aep and the capture-surviving payload, if any, in unmapped.data.',
+    detail: 'Both members are objects; without the envelope the record is not mapped back or checked as AEP.',
     messages: {
       input: 'Input is {kind}, not an OCSF record object.',
       batch: 'Batch item is {kind}, not an OCSF record object.',
@@ -157,7 +158,9 @@ export const OCSF_RULES = {
     severity: 'error',
     spec: 'AEP-0005 §4.1, §4.2',
     description:
-      'Only session.started/ended, tool.requested/completed/failed/denied and attention.requested/answered/resolved/timeout project to OCSF, each with the class_uid, category_uid, activity_id and status_id of the §4.2 table (no status_id where the table has none).',
+      "Only the events of the §4.2 table project to OCSF, each with that table's class_uid, category_uid, activity_id and status_id.",
+    detail:
+      'The events: session.started/ended, tool.requested/completed/failed/denied and attention.requested/answered/resolved/timeout; no status_id where the table has none.',
     messages: {
       unprojected:
         'An OCSF record carries an AEP event of type {type}, which produces no OCSF record (only the session, tool and attention families of AEP-0005 §4.2 project).',
@@ -185,7 +188,9 @@ export const OCSF_RULES = {
     severity: 'error',
     spec: 'AEP-0005 §4.5, §4.3',
     description:
-      'A disposition_id only where the AEP event asserts the outcome: tool.denied 2 (Blocked), attention.timeout and an attention.resolved with resolution dismissed 16 (No Action); an answered attention.resolved and every other event carry none; a record with a disposition_id declares the security_control profile.',
+      'A disposition_id appears only where the AEP event asserts the outcome, with the value the projection gives it.',
+    detail:
+      'tool.denied 2 (Blocked), attention.timeout and an attention.resolved with resolution dismissed 16 (No Action); an answered attention.resolved and every other event carry none; a record with a disposition_id declares the security_control profile.',
     messages: {
       missing: 'An event of type {type}{why} projects with disposition_id {expected}; this record has none.',
       wrong: 'disposition_id is {found}; an event of type {type}{why} projects with disposition_id {expected}.',

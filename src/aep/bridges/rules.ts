@@ -38,8 +38,9 @@ export const CE_RULES = {
     id: 'aep/ce-attribute-type',
     severity: 'error',
     spec: 'CloudEvents 1.0 §3.1-§3.2',
-    description:
-      'Every context attribute has a CloudEvents type: id, source, type and subject non-empty strings, every string a CloudEvents String (no control character U+0000-U+001F or U+007F-U+009F, no noncharacter, no unpaired surrogate: §3.1.1), time an RFC 3339 timestamp, datacontenttype a media type (RFC 2046 type/subtype, parameters allowed), extension values strings, booleans or integers within the signed 32-bit range.',
+    description: 'Every context attribute has a CloudEvents type.',
+    detail:
+      'That is: id, source, type and subject non-empty strings, every string a CloudEvents String (no control character U+0000-U+001F or U+007F-U+009F, no noncharacter, no unpaired surrogate: §3.1.1), time an RFC 3339 timestamp, datacontenttype a media type (RFC 2046 type/subtype, parameters allowed), extension values strings, booleans or integers within the signed 32-bit range.',
     messages: {
       'string-chars':
         '{name} holds a character the CloudEvents String type disallows (a control character, a noncharacter or an unpaired surrogate).',
@@ -81,7 +82,9 @@ export const CE_RULES = {
     severity: 'warning',
     spec: 'AEP-0005 §1 B1; CloudEvents 1.0 JSON format §3.1.1',
     description:
-      'datacontenttype is what B1 writes: "application/json" exactly when data is present, absent when it is not. It is read as a media type (type and subtype case-insensitive, parameters allowed; absent means JSON in the CloudEvents JSON format), so another spelling of JSON, or its absence, is a warning (AEP-0005 says only how to write it), not an error.',
+      'datacontenttype is what B1 writes: "application/json" exactly when data is present, absent when it is not.',
+    detail:
+      'It is read as a media type (type and subtype case-insensitive, parameters allowed; absent means JSON in the CloudEvents JSON format), so another spelling of JSON, or its absence, is a warning (AEP-0005 says only how to write it), not an error.',
     messages: {
       absent: 'data is present but datacontenttype is absent; the bridge sets "application/json".',
       other: 'data is present with a JSON datacontenttype other than the "application/json" B1 writes.',
@@ -115,7 +118,8 @@ export const CE_RULES = {
     severity: 'warning',
     spec: 'AEP-0005 §1 B2, B5',
     description:
-      'An attribute that crosses unprefixed (id, source, subject, time, type, data, traceparent) also appears under the aep prefix (aeptraceparent, aepid, ...): it is preserved as an extension attribute, not read as the attribute itself.',
+      'An attribute that crosses unprefixed, also found under the aep prefix (aeptraceparent, aepid, ...), is preserved as an extension attribute, not read as the attribute itself.',
+    detail: 'The attributes that cross unprefixed: id, source, subject, time, type, data, traceparent.',
     messages: {
       prefixed:
         'Attribute {name} is the aep-prefixed form of {base}, which crosses unprefixed; it is preserved as an extension attribute, not read as {base}.',
@@ -139,8 +143,9 @@ export const OTLP_RULES = {
     id: 'aep/otlp-shape',
     severity: 'error',
     spec: 'AEP-0005 §3.2; OTLP/JSON (logs/v1 ExportLogsServiceRequest)',
-    description:
-      "The input is an OTLP/JSON ExportLogsServiceRequest: resourceLogs[].scopeLogs[].logRecords[] arrays of objects, attributes as {key, value} lists, every value an AnyValue with at most one member (an intValue within int64; the keys of a kvlistValue unique, common.proto), and an AEP record's body an AnyValue map (kvlistValue). An empty AnyValue body ({}, as the OpenTelemetry JS SDK writes a record without a body) is no body.",
+    description: 'The input is an OTLP/JSON ExportLogsServiceRequest.',
+    detail:
+      "That is: resourceLogs[].scopeLogs[].logRecords[] arrays of objects, attributes as {key, value} lists, every value an AnyValue with at most one member (an intValue within int64; the keys of a kvlistValue unique, common.proto), and an AEP record's body an AnyValue map (kvlistValue). An empty AnyValue body ({}, as the OpenTelemetry JS SDK writes a record without a body) is no body.",
     messages: {
       input: 'The input is {kind}, not an ExportLogsServiceRequest object.',
       'unknown-field': 'Member "{member}" is not a field of {container} (OTLP/JSON: {fields}).',
@@ -189,8 +194,9 @@ export const OTLP_RULES = {
     id: 'aep/otlp-severity',
     severity: 'error',
     spec: 'AEP-0005 §3.4; OTLP/JSON (enum fields are integers)',
-    description:
-      "severityNumber is an integer 1-24 (OTLP/JSON writes enums as integers: an enum name is read as its number and reported), bucketed back by the §3.4 inverse (1-8 debug, 9 info, 10-12 notice, 13-16 warning, 17-20 error, 21-24 critical): a number between the rows is no error. A row's own number (5, 9, 10, 13, 17, 21) with a severityText other than the row's (DEBUG, INFO, INFO2, WARN, ERROR, FATAL) is; severityText never comes without a number.",
+    description: 'severityNumber is an integer 1-24 whose severityText, if any, matches its §3.4 row.',
+    detail:
+      "OTLP/JSON writes enums as integers: an enum name is read as its number and reported. The number is bucketed back by the §3.4 inverse (1-8 debug, 9 info, 10-12 notice, 13-16 warning, 17-20 error, 21-24 critical): a number between the rows is no error. A row's own number (5, 9, 10, 13, 17, 21) with a severityText other than the row's (DEBUG, INFO, INFO2, WARN, ERROR, FATAL) is; severityText never comes without a number.",
     messages: {
       number: 'severityNumber is {kind}.',
       'number-name': 'severityNumber is a string that names no SeverityNumber.',
@@ -237,8 +243,9 @@ export const OTLP_RULES = {
     id: 'aep/otlp-attribute',
     severity: 'error',
     spec: 'AEP-0005 §3.2',
-    description:
-      'Every aep.* attribute is one of the §3.2 table (aep.agent_id, aep.session_id, aep.run_id, aep.step, aep.event_id, aep.sequence, aep.epoch, aep.causation_id, aep.capture, aep.subject, aep.source), with a stringValue (intValue for aep.sequence and aep.epoch), and no attribute key repeats.',
+    description: 'Every aep.* attribute is one of the §3.2 table, with its value type, and no attribute key repeats.',
+    detail:
+      'The table: aep.agent_id, aep.session_id, aep.run_id, aep.step, aep.event_id, aep.sequence, aep.epoch, aep.causation_id, aep.capture, aep.subject, aep.source, each with a stringValue (intValue for aep.sequence and aep.epoch).',
     messages: {
       repeat: 'Attribute key "{key}" repeats; which value counts is undefined.',
       unknown: 'Attribute "{key}" is not an aep.* attribute of the §3.2 table; it is not mapped.',
@@ -278,7 +285,9 @@ export const BRIDGE_INPUT_RULE: RuleMeta = {
   severity: 'error',
   spec: 'AEP-0005 §1, §3.2; AEP-0001 §5',
   description:
-    'A line that is bridge output (a CloudEvent: specversion and no aep member; an OTLP/JSON request: resourceLogs; an OCSF record: class_uid and unmapped) read as AEP JSONL is one finding naming the --from that reads it, and a plain AEP event read with --from is one finding saying to drop it; such lines are not checked (each would fail every envelope or bridge rule), and the input fails.',
+    'Bridge output read as AEP JSONL is one finding naming the --from that reads it; a plain AEP event read with --from is one finding saying to drop it.',
+  detail:
+    'A CloudEvent has specversion and no aep member; an OTLP/JSON request has resourceLogs; an OCSF record has class_uid and unmapped. Such lines are not checked (each would fail every envelope or bridge rule), and the input fails.',
   messages: {
     lines:
       'This line is {format} output of the AEP-0005 bridge, not an AEP event: read the input with `--from {from}` (lines like it are not checked as AEP, nor reported one by one).',

@@ -14,7 +14,9 @@ export const assessmentLabelText = defineEventRule({
   id: 'aep/assessment-label-text',
   severity: 'warning',
   description:
-    'The metadata tokens of an assessment (evaluation name, score label and evaluator; feedback label and source; guardrail category names and detector name and version) hold no free text or identifying content, which belongs in the redacted fields (AEP-0009 Security considerations: emitters SHOULD keep free-text or identifying content out of them). Heuristic: a token of four words or more, longer than 64 characters, or holding an e-mail address is free text.',
+    'The metadata tokens of an assessment hold no free text or identifying content, which belongs in the redacted fields.',
+  detail:
+    'The tokens: evaluation name, score label and evaluator; feedback label and source; guardrail category names and detector name and version (AEP-0009 Security considerations: emitters SHOULD keep free-text or identifying content out of them). Heuristic: a token of four words or more, longer than 64 characters, or holding an e-mail address is free text.',
   spec: 'AEP-0009 §5, Security considerations',
   messages: {
     words:

@@ -9,8 +9,9 @@ import type { AepEvent } from '../event.ts';
 export const assessmentRun = defineEventRule({
   id: 'aep/assessment-run',
   severity: 'warning',
-  description:
-    'An assessment names the run it judges in the envelope attribute run (AEP-0009 §2: "the assessed run and session are named by the envelope\'s run and session"). A warning: an assessment of a whole session has no run, and the stream cannot tell which one an event without run is.',
+  description: 'An assessment names the run it judges in the envelope attribute run.',
+  detail:
+    'AEP-0009 §2: "the assessed run and session are named by the envelope\'s run and session". A warning: an assessment of a whole session has no run, and the stream cannot tell which one an event without run is.',
   spec: 'AEP-0009 §2',
   messages: {
     missing:

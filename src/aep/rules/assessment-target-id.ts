@@ -8,7 +8,9 @@ export const assessmentTargetId = defineEventRule({
   id: 'aep/assessment-target-id',
   severity: 'error',
   description:
-    'An assessment payload carries no separate response or target id: the envelope (run, session, cause) is the link (AEP-0009 §2: "A payload MUST NOT introduce a separate response/target id"). A member of the payload, or of one object inside it, whose name reads as a target id (its letters end in "id" after a word naming assessed work, e.g. gen_ai.response.id, target_id, run_id, event_id, or the name is target) is reported.',
+    'An assessment payload carries no separate response or target id: the envelope (run, session, cause) is the link.',
+  detail:
+    'AEP-0009 §2: "A payload MUST NOT introduce a separate response/target id". A member of the payload, or of one object inside it, whose name reads as a target id (its letters end in "id" after a word naming assessed work, e.g. gen_ai.response.id, target_id, run_id, event_id, or the name is target) is reported.',
   spec: 'AEP-0009 §2, §6',
   messages: {
     member:

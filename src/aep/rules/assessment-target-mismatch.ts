@@ -7,7 +7,9 @@ export const assessmentTargetMismatch = defineStreamRule({
   id: 'aep/assessment-target-mismatch',
   severity: 'error',
   description:
-    "An assessment whose cause names an assessed event in the input (a run terminal, tool.completed, tool.failed or message.agent.replied with a run) carries that event's run and session in its own envelope (AEP-0009 §2: the assessed run and session are named by the envelope's run and session, the assessed event by cause).",
+    "An assessment whose cause names an assessed event in the input carries that event's run and session in its own envelope.",
+  detail:
+    "An assessed event is a run terminal, tool.completed, tool.failed or message.agent.replied with a run (AEP-0009 §2: the assessed run and session are named by the envelope's run and session, the assessed event by cause).",
   spec: 'AEP-0009 §2',
   messages: {
     session:

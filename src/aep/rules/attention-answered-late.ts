@@ -10,7 +10,9 @@ export const attentionAnsweredLate = defineStreamRule({
   id: 'aep/attention-answered-late',
   severity: 'warning',
   description:
-    "An attention.answered comes before its request's terminal (attention.resolved or attention.timeout) from the same emitter session: the lifecycle runs requested, routed, answered, then resolved, and a timeout is a request that expired unanswered.",
+    "An attention.answered comes before its request's terminal (attention.resolved or attention.timeout) from the same emitter session.",
+  detail:
+    'The lifecycle runs requested, routed, answered, then resolved, and a timeout is a request that expired unanswered.',
   spec: 'AEP-0002 §7, §4.1',
   messages: {
     late: "attention.answered for request {subject:json} comes after the request's terminal ({priorType}) at {prior}; the lifecycle answers before it resolves or times out (AEP-0002 §7).",

@@ -9,7 +9,9 @@ export const attentionRequestMissing = defineStreamRule({
   id: 'aep/attention-request-missing',
   severity: 'error',
   description:
-    "An attention.answered, resolved or timeout names in subject no attention.requested of its session, although the input holds that session from its start (its session.started first; seq 0 proves no start, AEP-0001 §7 never says a counter starts at 0) with no gap before it: AEP-0002 §7.1 makes subject the request's id, and the request can neither precede such a capture nor be lost in a gap. Captures that start mid-session, or with a gap, an epoch change or a session end before the follower, get aep/attention-unknown-request (info) instead, since gaps are legal (AEP-0001 §7.2).",
+    'An attention.answered, resolved or timeout names in subject no attention.requested of its session, although the input holds that session from its start with no gap before it.',
+  detail:
+    "From its start means its session.started first; seq 0 proves no start, AEP-0001 §7 never says a counter starts at 0. AEP-0002 §7.1 makes subject the request's id, and the request can neither precede such a capture nor be lost in a gap. Captures that start mid-session, or with a gap, an epoch change or a session end before the follower, get aep/attention-unknown-request (info) instead, since gaps are legal (AEP-0001 §7.2).",
   spec: 'AEP-0002 §7.1; AEP-0001 §7.2-§7.4',
   messages: {
     missing:

@@ -15,7 +15,9 @@ export const captureFullRedacted = defineEventRule({
   id: 'aep/capture-full-redacted',
   severity: 'warning',
   description:
-    'An event at capture "full" (verbatim content) holds no §9.4 redaction marker ([REDACTED:secret], [REDACTED:pii]) outside a *_redacted member: redacted content is capture "redacted", the level actually honoured (AEP-0003 §9 item 5; AEP-0001 §8.2). A warning: verbatim content may quote a marker, which the stream cannot tell apart.',
+    'An event at capture "full" (verbatim content) holds no §9.4 redaction marker ([REDACTED:secret], [REDACTED:pii]) outside a *_redacted member.',
+  detail:
+    'Redacted content is capture "redacted", the level actually honoured (AEP-0003 §9 item 5; AEP-0001 §8.2). A warning: verbatim content may quote a marker, which the stream cannot tell apart.',
   spec: 'AEP-0003 §9 item 5; AEP-0001 §8.2',
   messages: {
     marker:

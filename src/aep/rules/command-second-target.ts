@@ -11,7 +11,9 @@ export const commandSecondTarget = defineStreamRule({
   id: 'aep/command-second-target',
   severity: 'error',
   description:
-    'A command reaches at most one target: no ack for it comes from a second source (another emitter claiming the addressed session) after one target acked it. AEP-0004 §4.5: a relay delivers a command to at most one target, never broadcasts, and "One command MUST NOT become N executions". Decided when the command is in the input.',
+    'A command reaches at most one target: no ack for it comes from a second source (another emitter claiming the addressed session) after one target acked it.',
+  detail:
+    'AEP-0004 §4.5: a relay delivers a command to at most one target, never broadcasts, and "One command MUST NOT become N executions". Decided when the command is in the input.',
   spec: 'AEP-0004 §4.5, §7',
   messages: {
     second:

@@ -11,7 +11,9 @@ export const digestLabelled = defineEventRule({
   id: 'aep/digest-labelled',
   severity: 'info',
   description:
-    'A *_digest payload member in the algorithm-labelled form "sha256:" + hex digits (as the upstream golden stream writes query_digest) is not the AEP-0003 §9 item 3 shape (32 hex digits, no label): noted, not rejected, since the upstream golden stream must stay accepted.',
+    'A *_digest payload member in the algorithm-labelled form "sha256:" + hex digits is noted, not rejected, as not the AEP-0003 §9 item 3 shape.',
+  detail:
+    'Noted, not rejected, since the upstream golden stream (which writes query_digest this way) must stay accepted; the §9 item 3 shape is 32 hex digits, no label.',
   spec: 'AEP-0003 §9 item 3',
   messages: {
     labelled:

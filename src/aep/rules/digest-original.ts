@@ -11,7 +11,9 @@ export const digestOriginal = defineEventRule({
   id: 'aep/digest-original',
   severity: 'error',
   description:
-    'A well-formed <name>_digest member is the SHA-256 (first 16 bytes, hex) of the canonical JSON of the original <name> member: at capture "full", where <name> is present verbatim, it equals that digest; at capture "redacted" it is not the digest of <name> text that holds a redaction marker (computed after redaction).',
+    'A well-formed <name>_digest member is the SHA-256 (first 16 bytes, hex) of the canonical JSON of the original <name> member.',
+  detail:
+    'At capture "full", where <name> is present verbatim, it equals that digest; at capture "redacted" it is not the digest of <name> text that holds a redaction marker (computed after redaction).',
   spec: 'AEP-0003 §9 item 3',
   messages: {
     differs:

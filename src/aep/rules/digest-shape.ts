@@ -10,8 +10,9 @@ import { dataPointer, DIGEST_SHAPE, forEachDigest, LABELLED_DIGEST } from '../ca
 export const digestShape = defineEventRule({
   id: 'aep/digest-shape',
   severity: 'error',
-  description:
-    'A *_digest payload member is 32 hex digits, the first 16 bytes of a SHA-256 (AEP-0003 §9 item 3). The algorithm-labelled form "sha256:" + hex digits of the upstream golden stream is aep/digest-labelled (an info) instead.',
+  description: 'A *_digest payload member is 32 hex digits, the first 16 bytes of a SHA-256 (AEP-0003 §9 item 3).',
+  detail:
+    'The algorithm-labelled form "sha256:" + hex digits of the upstream golden stream is aep/digest-labelled (an info) instead.',
   spec: 'AEP-0003 §9 item 3',
   messages: {
     shape:

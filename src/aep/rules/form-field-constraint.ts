@@ -8,8 +8,9 @@ import { requestData } from '../form-text.ts';
 export const formFieldConstraint = defineEventRule({
   id: 'aep/form-field-constraint',
   severity: 'warning',
-  description:
-    '`multi` appears only on select fields and min <= max. A warning: AEP-0006 calls `multi` "only meaningful when type:"select"" (no prohibition), and no sentence states min <= max (such a field cannot be answered); `min`/`max` off a number field and `other` off a select field are aep/form-field-misplaced (an error). AEP-0006 types the bounds `number` with no range limit, so a literal beyond a double (1e400) is a bound like any other and min <= max is decided on the exact literals; an answer value beyond a double is a number too (AEP-0006 checks no answer against the bounds).',
+  description: '`multi` appears only on select fields and min <= max.',
+  detail:
+    'A warning: AEP-0006 calls `multi` "only meaningful when type:"select"" (no prohibition), and no sentence states min <= max (such a field cannot be answered); `min`/`max` off a number field and `other` off a select field are aep/form-field-misplaced (an error). AEP-0006 types the bounds `number` with no range limit, so a literal beyond a double (1e400) is a bound like any other and min <= max is decided on the exact literals; an answer value beyond a double is a number too (AEP-0006 checks no answer against the bounds).',
   spec: 'AEP-0006; AEP-0002 §5.2 field_spec',
   messages: {
     select: '`{member}` is only meaningful on select fields; this field has type {fieldType:json}.',

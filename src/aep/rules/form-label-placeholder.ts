@@ -8,7 +8,9 @@ export const formLabelPlaceholder = defineEventRule({
   id: 'aep/form-label-placeholder',
   severity: 'warning',
   description:
-    'Below capture "redacted", option, field and choice labels are structural placeholders, never authored text. Heuristic: every word of the label is its id, a number (e.g. its 1-based position) or a word of the synthesis templates (requests, asks, question(s), field(s), option(s), choice(s), the kind values); any other word counts as authored text.',
+    'Below capture "redacted", option, field and choice labels are structural placeholders, never authored text.',
+  detail:
+    'Heuristic: every word of the label is its id, a number (e.g. its 1-based position) or a word of the synthesis templates (requests, asks, question(s), field(s), option(s), choice(s), the kind values); any other word counts as authored text.',
   spec: 'AEP-0002 §5.3, §8 [metadata*]; AEP-0006; AEP-0003 §9.2',
   messages: {
     label:

@@ -25,8 +25,9 @@ const UNCLASSIFIED =
 export const formValuesUnverifiable = defineStreamRule({
   id: 'aep/form-values-unverifiable',
   severity: 'info',
-  description:
-    'Form values whose request is not available cannot be verified (cannot verify, never a pass): not in the stream, ambiguous, failing its schema, closed, or at capture none with its payload withheld (a down-leveling hop or an OTLP exporter at its ceiling leaves the kind unknown, not missing: AEP-0001 §8.2, AEP-0005 §3.3).',
+  description: 'Form values whose request is not available cannot be verified (cannot verify, never a pass).',
+  detail:
+    'Not in the stream, ambiguous, failing its schema, closed, or at capture none with its payload withheld (a down-leveling hop or an OTLP exporter at its ceiling leaves the kind unknown, not missing: AEP-0001 §8.2, AEP-0005 §3.3).',
   spec: FORM_SPEC,
   messages: Object.fromEntries(
     Object.entries(WHY).flatMap(([key, why]) => [

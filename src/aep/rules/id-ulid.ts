@@ -12,7 +12,8 @@ export const idUlid = defineEventRule({
   id: 'aep/id-ulid',
   severity: 'warning',
   description:
-    'With --forms recommended: an event id is a ULID (26 Crockford base32 characters, time-sortable), the form AEP-0001 §5.1 #2 RECOMMENDS. Off by default: only uniqueness per source is required, and the upstream golden stream uses other ids.',
+    'With --forms recommended: an event id is a ULID (26 Crockford base32 characters, time-sortable), the form AEP-0001 §5.1 #2 RECOMMENDS.',
+  detail: 'Off by default: only uniqueness per source is required, and the upstream golden stream uses other ids.',
   spec: 'AEP-0001 §5.1 #2',
   messages: {
     ulid: 'Event id is a string of {length} chars, not a ULID (26 Crockford base32 characters, time-sortable), which AEP-0001 §5.1 recommends.',

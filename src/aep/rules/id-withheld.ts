@@ -10,7 +10,8 @@ export const idWithheld = defineStreamRule({
   id: 'aep/id-withheld',
   severity: 'info',
   description:
-    "A repeated (source, id) where a bridge withheld a copy's payload at its capture ceiling (AEP-0005 §3.3, §4.6) cannot be classified as redelivery or collision: with the same envelope it is counted once, and the contents are not compared (a different envelope is aep/id-collision).",
+    "A repeated (source, id) where a bridge withheld one copy's payload at its ceiling cannot be classified as redelivery or collision: with the same envelope it is counted once.",
+  detail: 'The contents are not compared (AEP-0005 §3.3, §4.6); a different envelope is aep/id-collision.',
   spec: 'AEP-0005 §3.3, §4.6; AEP-0001 §5.1 #2, §7.4',
   messages: {
     this: "Event id {id:json} was already used by this source at {prior}, with the same envelope; the bridge withheld this copy's payload (declared capture {capture}) at its ceiling, so whether the contents agree cannot be verified; it is counted once.",

@@ -10,7 +10,8 @@ export const identifierCharset = defineEventRule({
   id: 'aep/identifier-charset',
   severity: 'warning',
   description:
-    'session, run and step values keep to [A-Za-z0-9._-] and start with a letter or digit, the interop-safe grammar adapters SHOULD keep to (AEP-0003 §9 item 6). A warning: the envelope deliberately enforces no pattern, since some sources mint arbitrary ids.',
+    'session, run and step values keep to [A-Za-z0-9._-] and start with a letter or digit, the interop-safe grammar adapters SHOULD keep to (AEP-0003 §9 item 6).',
+  detail: 'A warning: the envelope deliberately enforces no pattern, since some sources mint arbitrary ids.',
   spec: 'AEP-0003 §9 item 6; AEP-0001 §12',
   messages: {
     charset:

@@ -8,7 +8,9 @@ export const metadataContent = defineEventRule({
   id: 'aep/metadata-content',
   severity: 'error',
   description:
-    'At capture "metadata" or "redacted", no metadata-level payload member (annotated metadata, or unannotated) holds a secret, credential, email address or phone number: metadata carries structure, never content (AEP-0001 §8.2; AEP-0003 §9 item 2). A type without capture annotations is all metadata-level at capture "metadata". In assessment.* payloads only secrets count: AEP-0009 makes identifying content in their metadata tokens a SHOULD (aep/assessment-label-text, a warning).',
+    'At capture "metadata" or "redacted", no metadata-level payload member holds a secret, credential, email address or phone number.',
+  detail:
+    'Metadata-level means annotated metadata, or unannotated: metadata carries structure, never content (AEP-0001 §8.2; AEP-0003 §9 item 2). A type without capture annotations is all metadata-level at capture "metadata". In assessment.* payloads only secrets count: AEP-0009 makes identifying content in their metadata tokens a SHOULD (aep/assessment-label-text, a warning).',
   spec: 'AEP-0003 §9 item 2; AEP-0001 §8.2',
   messages: {
     content:

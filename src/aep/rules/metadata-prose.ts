@@ -28,8 +28,9 @@ const PROSE = /\S\s+\S/;
 export const metadataProse = defineEventRule({
   id: 'aep/metadata-prose',
   severity: 'warning',
-  description:
-    "A payload member AEP-0002 §5.3 defines as a machine or structural token (run.failed reason, agent.idle reason, error.raised code, the outcome status of run.step.finished and delegation.subagent.stopped, progress.status phase, attention.routed to/via, retrieval corpus, reranker model; assessment tokens are aep/assessment-label-text's) is one word, not prose: metadata-level fields carry no content (AEP-0003 §9 item 2). A warning: whitespace in a token is a heuristic sign of content, not proof.",
+  description: 'A payload member AEP-0002 §5.3 defines as a machine or structural token is one word, not prose.',
+  detail:
+    "The tokens: run.failed reason, agent.idle reason, error.raised code, the outcome status of run.step.finished and delegation.subagent.stopped, progress.status phase, attention.routed to/via, retrieval corpus, reranker model; assessment tokens are aep/assessment-label-text's. Metadata-level fields carry no content (AEP-0003 §9 item 2). A warning: whitespace in a token is a heuristic sign of content, not proof.",
   spec: 'AEP-0003 §9 item 2; AEP-0002 §5.3',
   messages: {
     prose:

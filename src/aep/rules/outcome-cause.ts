@@ -10,8 +10,9 @@ import type { AepFacts } from '../analyzers/model.ts';
 export const outcomeCause = defineStreamRule({
   id: 'aep/outcome-cause',
   severity: 'error',
-  description:
-    'The outcome Event of an accepted command names in cause the command or its ack (AEP-0004 §6 "outcome.cause = command.id (or the ack\'s id)"; §7: a target emits outcome Events cause-linked to the command): the attention.answered of an accepted control.attention.respond (not one answered out of band, via "oob") and the run.cancelled with by "control" after an accepted control.cancel. Decided when the command and its control.accepted are in the input.',
+  description: 'The outcome Event of an accepted command names in cause the command or its ack.',
+  detail:
+    'AEP-0004 §6: "outcome.cause = command.id (or the ack\'s id)"; §7: a target emits outcome Events cause-linked to the command. The outcome Events judged: the attention.answered of an accepted control.attention.respond (not one answered out of band, via "oob") and the run.cancelled with by "control" after an accepted control.cancel. Decided when the command and its control.accepted are in the input.',
   spec: 'AEP-0004 §5, §6, §7',
   messages: {
     missing:

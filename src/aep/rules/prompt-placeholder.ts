@@ -41,7 +41,9 @@ export const promptPlaceholder = defineEventRule({
   id: 'aep/prompt-placeholder',
   severity: 'warning',
   description:
-    'Below capture "redacted", an attention.requested prompt is synthesised from structural metadata only, e.g. "{agent} requests {kind}: {subject}". Heuristic: the prompt is that template with the event\'s agent, kind and subject (without a subject on the event, one token without spaces stands for it), or, as for aep/form-label-placeholder, every word is one of the event\'s structural values (agent, subject, type, session, run, step, kind, option/field/choice ids), a number, or a word of the synthesis templates (requests, asks, question(s), field(s), option(s), choice(s), the kind values); any other word counts as authored text.',
+    'Below capture "redacted", an attention.requested prompt is synthesised from structural metadata only, e.g. "{agent} requests {kind}: {subject}".',
+  detail:
+    "Heuristic: the prompt is that template with the event's agent, kind and subject (without a subject on the event, one token without spaces stands for it), or, as for aep/form-label-placeholder, every word is one of the event's structural values (agent, subject, type, session, run, step, kind, option/field/choice ids), a number, or a word of the synthesis templates (requests, asks, question(s), field(s), option(s), choice(s), the kind values); any other word counts as authored text.",
   spec: 'AEP-0002 §5.3 prompt [metadata*]; AEP-0003 §9.2',
   messages: {
     prompt:

@@ -11,7 +11,9 @@ export const redactionHomePath = defineEventRule({
   id: 'aep/redaction-home-path',
   severity: 'error',
   description:
-    'At capture "redacted", redacted-gated free text holds no user home directory prefix (/home/<user>, /Users/<user>, C:\\Users\\<user>): AEP-0003 §9.4 rule (c) replaces it with "~". Whose home it is cannot be told from the stream, so every such prefix counts.',
+    'At capture "redacted", redacted-gated free text holds no user home directory prefix (/home/<user>, /Users/<user>, C:\\Users\\<user>).',
+  detail:
+    'AEP-0003 §9.4 rule (c) replaces it with "~". Whose home it is cannot be told from the stream, so every such prefix counts.',
   spec: 'AEP-0003 §9 item 4 (c)',
   messages: {
     home: 'Field {field} is redacted-gated text at capture "redacted" but still holds a user home directory path; AEP-0003 §9.4 rule (c) replaces the home prefix with "~".',

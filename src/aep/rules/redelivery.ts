@@ -10,7 +10,9 @@ export const redelivery = defineStreamRule({
   id: 'aep/redelivery',
   severity: 'warning',
   description:
-    'An event repeated under the same (source, id), exactly or down-leveled to a lower capture (in either order: a copy may arrive after its down-leveled copy, AEP-0001 §7 rule 2), with or without extension attributes a relay added (AEP-0001 §4.2: a relay "MAY add extension attributes" and preserves the ones it got), is redelivery: reported once and counted once.',
+    'An event repeated under the same (source, id), exactly or down-leveled (in either order), with or without extension attributes a relay added, is redelivery: reported and counted once.',
+  detail:
+    'A copy may arrive after its down-leveled copy (AEP-0001 §7 rule 2: a second relay, a buffered replay). AEP-0001 §4.2: a relay "MAY add extension attributes" and preserves the ones it got.',
   spec: 'AEP-0001 §7.4, §8.2(b); AEP-0002 §2 convention 5; AEP-0004 §3',
   messages: {
     exact:

@@ -44,8 +44,9 @@ function missingMember(
 export const registryProseConflict = defineEventRule({
   id: 'aep/registry-prose-conflict',
   severity: 'warning',
-  description:
-    'A constraint of the AEP-0002 / AEP-0006 prose that the authoritative registry schema lacks is met: a citation has its REQ `source`, a guardrail category its REQ `name`, and each `answer.values` entry is a string, number, boolean or array of strings. A miss is reported as the conflict it is, not an error.',
+  description: 'A constraint of the AEP-0002 / AEP-0006 prose that the authoritative registry schema lacks is met.',
+  detail:
+    'A citation has its REQ `source`, a guardrail category its REQ `name`, and each `answer.values` entry is a string, number, boolean or array of strings. A miss is reported as the conflict it is, not an error.',
   spec: 'AEP-0002 Abstract, §5.2 citation, guardrail; AEP-0006 values',
   messages: MESSAGES,
   types: [

@@ -6,7 +6,9 @@ export const respondCause = defineEventRule({
   id: 'aep/respond-cause',
   severity: 'warning',
   description:
-    'A control.attention.respond names in cause the attention.requested that prompted it, the same id as its subject (AEP-0004 §6: command.cause SHOULD reference the Event that prompted it, for control.attention.respond the attention.requested id).',
+    'A control.attention.respond names in cause the attention.requested that prompted it, the same id as its subject.',
+  detail:
+    'AEP-0004 §6: command.cause SHOULD reference the Event that prompted it, for control.attention.respond the attention.requested id.',
   spec: 'AEP-0004 §6',
   messages: {
     missing:

@@ -9,7 +9,9 @@ export const respondRequestMissing = defineStreamRule({
   id: 'aep/respond-request-missing',
   severity: 'error',
   description:
-    "A control.attention.respond names in subject no attention.requested of the session it addresses, although the input holds that session's one emitter from its start (its session.started first) with no gap before the command: AEP-0004 §5 and §6 make subject the id of the attention.requested answered. With more than one emitter of the session name, a capture that starts mid-session, a gap, or the session ended, aep/attention-unknown-request (info) instead.",
+    'A control.attention.respond names in subject no attention.requested of the session it addresses, although the input holds that session from its start with no gap.',
+  detail:
+    "That is, the input holds that session's one emitter from its start (its session.started first) with no gap before the command: AEP-0004 §5 and §6 make subject the id of the attention.requested answered. With more than one emitter of the session name, a capture that starts mid-session, a gap, or the session ended, aep/attention-unknown-request (info) instead.",
   spec: 'AEP-0004 §5, §6',
   messages: {
     missing:

@@ -10,8 +10,9 @@ import type { AepFacts } from '../analyzers/model.ts';
 export const respondViaControl = defineStreamRule({
   id: 'aep/respond-via-control',
   severity: 'warning',
-  description:
-    'A control.attention.respond answers only a request whose respond_via, when present, lists "control": a request that declares other channels only (e.g. ["oob"]) is informational on the bus, and consumers should offer control delivery only if "control" is listed.',
+  description: 'A control.attention.respond answers only a request whose respond_via, when present, lists "control".',
+  detail:
+    'A request that declares other channels only (e.g. ["oob"]) is informational on the bus, and consumers should offer control delivery only if "control" is listed.',
   spec: 'AEP-0002 §5.3 respond_via; AEP-0008',
   messages: {
     informational:

@@ -21,7 +21,9 @@ export const sourceForm = defineEventRule({
   id: 'aep/source-form',
   severity: 'warning',
   description:
-    'With --forms recommended: source has the form AEP-0001 §5.1 #6 RECOMMENDS, aep://{host}/agent/{agent}/session/{session}, its agent the envelope agent and, for a session-scoped event, its session the envelope session (an agent-scoped event may leave the session segment out; a command or attention.routed names its own emitter). Off by default: any URI is a valid source.',
+    'With --forms recommended: source has the form AEP-0001 §5.1 #6 RECOMMENDS, aep://{host}/agent/{agent}/session/{session}.',
+  detail:
+    'Its agent segment is the envelope agent and, for a session-scoped event, its session segment the envelope session (an agent-scoped event may leave the session segment out; a command or attention.routed names its own emitter). Off by default: any URI is a valid source.',
   spec: 'AEP-0001 §5.1 #6',
   messages: {
     form: 'source is not of the form aep://HOST/agent/AGENT/session/SESSION that AEP-0001 §5.1 recommends.',

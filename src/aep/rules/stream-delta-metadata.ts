@@ -9,7 +9,8 @@ export const streamDeltaMetadata = defineEventRule({
   id: 'aep/stream-delta-metadata',
   severity: 'warning',
   description:
-    'With --profile aep-0007: below capture "redacted" an emitter suppresses stream.delta (emitting only stream.started and stream.finished); a delta at capture "metadata" or "none" is permitted but warned about.',
+    'With --profile aep-0007: below capture "redacted" an emitter suppresses stream.delta (emitting only stream.started and stream.finished).',
+  detail: 'A delta at capture "metadata" or "none" is permitted but warned about.',
   spec: 'AEP-0007 §6 item 2',
   messages: {
     delta:

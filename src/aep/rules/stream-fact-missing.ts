@@ -11,7 +11,9 @@ export const streamFactMissing = defineStreamRule({
   id: 'aep/stream-fact-missing',
   severity: 'warning',
   description:
-    'With --profile aep-0007: a completed kind "message" stream is followed by its assembled message.* fact (cause = the stream.finished id, or the same subject), and a completed kind "tool_args" stream by the tool.requested whose tool.call_id is the stream subject: streams complement, never replace, the durable facts.',
+    'With --profile aep-0007: a completed kind "message" or "tool_args" stream is followed by its assembled durable fact.',
+  detail:
+    'A completed kind "message" stream is followed by its assembled message.* fact (cause = the stream.finished id, or the same subject), and a completed kind "tool_args" stream by the tool.requested whose tool.call_id is the stream subject: streams complement, never replace, the durable facts.',
   spec: 'AEP-0007 §5 items 2 and 4',
   messages: {
     message:

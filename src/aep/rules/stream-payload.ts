@@ -65,8 +65,9 @@ function check(d: Obj, shapes: Readonly<Record<string, Shape>>, ev: AepEvent, ct
 export const streamPayload = defineEventRule({
   id: 'aep/stream-payload',
   severity: 'error',
-  description:
-    'With --profile aep-0007: the AEP-0007 §4 payload members have their stated types: message_id, role, text, text_digest and gen_ai.request.model strings, chars a non-negative integer, truncated a boolean, usage token counts integers, stream.finished reason one of completed, aborted, error.',
+  description: 'With --profile aep-0007: the AEP-0007 §4 payload members have their stated types.',
+  detail:
+    'The stated types: message_id, role, text, text_digest and gen_ai.request.model strings, chars a non-negative integer, truncated a boolean, usage token counts integers, stream.finished reason one of completed, aborted, error.',
   spec: 'AEP-0007 §4',
   messages: MESSAGES,
   types: [...MESSAGE_TYPES, ...STREAM_TYPES],

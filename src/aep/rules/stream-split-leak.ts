@@ -11,7 +11,8 @@ export const streamSplitLeak = defineStreamRule({
   id: 'aep/stream-split-leak',
   severity: 'error',
   description:
-    'With --profile aep-0007: at capture "redacted", the text of a stream\'s deltas taken together holds no AEP-0003 §9.4 rule (a) secret that a single delta does not show (a secret split across delta boundaries); the last 1024 characters before each delta are kept.',
+    'With --profile aep-0007: at capture "redacted", the text of a stream\'s deltas taken together holds no AEP-0003 §9.4 rule (a) secret that a single delta does not show.',
+  detail: 'That is a secret split across delta boundaries; the last 1024 characters before each delta are kept.',
   spec: 'AEP-0007 §6 (redaction across delta boundaries); AEP-0003 §9.4',
   messages: {
     split:

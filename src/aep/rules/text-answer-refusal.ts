@@ -12,7 +12,9 @@ export const textAnswerRefusal = defineStreamRule({
   id: 'aep/text-answer-refusal',
   severity: 'warning',
   description:
-    'A text-only control.attention.respond to a kind "permission" request whose text names no option is either rejected (control.rejected, reason "invalid") or applied as the refusing option with the text kept as the stated reason (answer.text, at capture redacted or full): its attention.answered does not leave answer.option out, and when it records a refusing option (an id with a word such as deny, reject, no, block, cancel) it keeps answer.text (AEP-0008 §1, AEP-0002 §5.3: the emitter SHOULD either apply its refusing option with the text preserved, or reject the command).',
+    'A text-only control.attention.respond to a kind "permission" request whose text names no option is either rejected or applied as the refusing option with the text kept.',
+  detail:
+    'Rejected: control.rejected, reason "invalid"; the text is kept as the stated reason (answer.text, at capture redacted or full). Its attention.answered does not leave answer.option out, and when it records a refusing option (an id with a word such as deny, reject, no, block, cancel) it keeps answer.text (AEP-0008 §1, AEP-0002 §5.3: the emitter SHOULD either apply its refusing option with the text preserved, or reject the command).',
   spec: 'AEP-0008 §1; AEP-0002 §5.3',
   messages: {
     none: 'This attention.answered records no option for the text-only answer of the command at {command}, whose text names no option of the permission request; the emitter should apply its refusing option with the text as the reason, or reject the command.',

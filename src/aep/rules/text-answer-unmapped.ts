@@ -7,7 +7,9 @@ export const textAnswerUnmapped = defineStreamRule({
   id: 'aep/text-answer-unmapped',
   severity: 'warning',
   description:
-    'A text-only control.attention.respond whose text names an option of the request (after trimming, case-insensitively an option id, or exactly one option label) is honored as that option: its attention.answered records that option as answer.option, and it is not rejected as invalid while the request is open (AEP-0008 §1, AEP-0002 §5.3: the receiving emitter SHOULD treat such text as that option).',
+    'A text-only control.attention.respond whose text names an option of the request is honored as that option.',
+  detail:
+    'Names an option: after trimming, case-insensitively an option id, or exactly one option label. Honored: its attention.answered records that option as answer.option, and it is not rejected as invalid while the request is open (AEP-0008 §1, AEP-0002 §5.3: the receiving emitter SHOULD treat such text as that option).',
   spec: 'AEP-0008 §1; AEP-0002 §5.3',
   messages: {
     answered:

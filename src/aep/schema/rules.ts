@@ -62,8 +62,9 @@ export const ENVELOPE_RULES = {
   traceparent: schemaRule({
     id: 'aep/traceparent',
     severity: 'error',
-    description:
-      '`traceparent` is a W3C Trace Context traceparent value: version, trace-id, parent-id and flags in lowercase hex (2-32-16-2), version not ff, trace-id and parent-id not all zero, 55 characters as in the registry pattern.',
+    description: '`traceparent` is a W3C Trace Context traceparent value.',
+    detail:
+      'Version, trace-id, parent-id and flags in lowercase hex (2-32-16-2), version not ff, trace-id and parent-id not all zero, 55 characters as in the registry pattern.',
     spec: 'AEP-0001 §5.1 #14; W3C Trace Context §3.2.2',
   }),
   counter: schemaRule({
@@ -138,8 +139,9 @@ export const ENVELOPE_RULES = {
   costCurrency: schemaRule({
     id: 'aep/cost-currency',
     severity: 'error',
-    description:
-      '`cost.currency` is an ISO 4217 alphabetic code in force (e.g. "USD"): one the runtime lists in `Intl.supportedValuesOf("currency")`, not any three capitals ("ABC" is refused); a code newer than the runtime\'s ICU data is refused too.',
+    description: '`cost.currency` is an ISO 4217 alphabetic code in force (e.g. "USD").',
+    detail:
+      'One the runtime lists in `Intl.supportedValuesOf("currency")`, not any three capitals ("ABC" is refused); a code newer than the runtime\'s ICU data is refused too.',
     spec: 'AEP-0002 §5.2 cost',
   }),
   citationOffset: schemaRule({
@@ -159,7 +161,9 @@ export const ENVELOPE_RULES = {
     id: 'aep/payload-duplicate-key',
     severity: 'warning',
     description:
-      'A member name is repeated inside a payload (or another nested object) with equal copies, or in a payload no schema checks: which copy counts cannot change a verdict; a repeated envelope attribute is json/duplicate-key, differing copies in a checked payload aep/payload-duplicate-conflict.',
+      'A member name is repeated inside a payload (or another nested object) with equal copies, or in a payload no schema checks.',
+    detail:
+      'Which copy counts cannot change a verdict; a repeated envelope attribute is json/duplicate-key, differing copies in a checked payload aep/payload-duplicate-conflict.',
     spec: 'AEP-0002 §5; RFC 8259 §4',
     messages: {
       unchecked:
@@ -171,8 +175,9 @@ export const ENVELOPE_RULES = {
   payloadDuplicateConflict: schemaRule({
     id: 'aep/payload-duplicate-conflict',
     severity: 'error',
-    description:
-      'A member name repeated inside the payload of a registered type has copies that differ: consumers that keep different copies read different payloads, so no verdict about it holds whatever the member order (copies are compared as canonical JSON).',
+    description: 'A member name repeated inside the payload of a registered type has copies that differ.',
+    detail:
+      'Consumers that keep different copies read different payloads, so no verdict about it holds whatever the member order (copies are compared as canonical JSON).',
     spec: 'AEP-0002 §5; RFC 8259 §4',
     messages: {
       conflict:

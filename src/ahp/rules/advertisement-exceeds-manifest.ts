@@ -8,9 +8,11 @@ import { defineAhpStreamRule } from '../analyzers/model.ts';
 export const advertisementExceedsManifest = defineAhpStreamRule({
   id: 'ahp/advertisement-exceeds-manifest',
   severity: 'error',
-  description:
-    "An intercept request's `capabilities` narrow the capabilities manifest of the input: its event has a manifest entry with the `intercept` mode (observation coverage never creates interception support; omitted coverage is not universal support), and its effects, modify operations, flow operations, injection deliveries and continuation allowance are among the entry's and within the manifest's `limits.maxContinuations`.",
-  spec: 'AHP capability-auth.md §Discovery and honest capabilities ("Per-request advertisements MUST narrow manifest capabilities"; "MUST NOT interpret omitted coverage as universal support"), §Event-semantic capability bounds, §Coverage and deliberate exclusions ("Synthesized observation coverage does not create interception support")',
+  description: "An intercept request's `capabilities` narrow the capabilities manifest of the input.",
+  detail:
+    'Its event has a manifest entry with the `intercept` mode (observation coverage never creates interception support; omitted coverage is not universal support), and its effects, modify operations, flow operations, injection deliveries and continuation allowance are among the entry\'s and within the manifest\'s `limits.maxContinuations`. Also cited: the same section ("MUST NOT interpret omitted coverage as universal support"), §Event-semantic capability bounds, §Coverage and deliberate exclusions ("Synthesized observation coverage does not create interception support").',
+  spec: 'AHP capability-auth.md §Discovery and honest capabilities',
+  quote: 'Per-request advertisements MUST narrow manifest capabilities',
   messages: {
     uncovered:
       'This request intercepts `{type}`, which the capabilities manifest at {manifest} does not list; omitted coverage is not universal support.',

@@ -5,9 +5,12 @@ import { defineAhpStreamRule } from '../analyzers/model.ts';
 export const attemptUsageDuplicate = defineAhpStreamRule({
   id: 'ahp/attempt-usage-duplicate',
   severity: 'error',
-  description:
-    'A provider attempt publishes at most one usage amount: a second `model.response.after` or `model.error` (another event id from the same `source`) carrying `usage` for an `attempt.id` that already published one is an error, since a consumer adding both counts the attempt twice. A retry or another subscription view of the same event keeps its id and is not a second amount.',
-  spec: 'AHP execution-payloads.md §Content and accounting ("Publish at most one finalized amount per provider attempt. Deduplicate delivery retries and subscription views.")',
+  description: 'A provider attempt publishes at most one usage amount.',
+  detail:
+    'A second `model.response.after` or `model.error` (another event id from the same `source`) carrying `usage` for an `attempt.id` that already published one is an error, since a consumer adding both counts the attempt twice. A retry or another subscription view of the same event keeps its id and is not a second amount.',
+  spec: 'AHP execution-payloads.md §Content and accounting',
+  quote:
+    'Publish at most one finalized amount per provider attempt. Deduplicate delivery retries and subscription views.',
   messages: {
     usage:
       'A second usage amount for this provider attempt (the first, another event, at {prior}); publish at most one finalized amount per provider attempt.',

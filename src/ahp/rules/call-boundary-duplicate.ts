@@ -9,8 +9,11 @@ export const callBoundaryDuplicate = defineAhpStreamRule({
   id: 'ahp/call-boundary-duplicate',
   severity: 'error',
   description:
-    'One call has one `tool.before` and one `tool.after`: a second event of either type (another event `id` from the same `source`) for the same `call.id` is an error. One `tool.after` represents a resolved call, and an observation or a retry of an event keeps its `id`, so a repeat under the same id is not counted. `tool.batch.after` is the aggregate boundary of its calls and is not a repeat.',
-  spec: 'AHP execution-payloads.md §Identity and native boundary duties ("One `tool.after` represents a resolved call"; "Calls retain identity across before, permission, progress and completion"); observation-disposition.md (the observation carries the effective event "with the same logical `event.id` and `source`")',
+    'One call has one `tool.before` and one `tool.after`: a second event of either type (another event `id` from the same `source`) for the same `call.id` is an error.',
+  detail:
+    'One `tool.after` represents a resolved call, and an observation or a retry of an event keeps its `id`, so a repeat under the same id is not counted. `tool.batch.after` is the aggregate boundary of its calls and is not a repeat. Also cited: the same section ("Calls retain identity across before, permission, progress and completion"); observation-disposition.md (the observation carries the effective event "with the same logical `event.id` and `source`").',
+  spec: 'AHP execution-payloads.md §Identity and native boundary duties',
+  quote: 'One `tool.after` represents a resolved call',
   messages: {
     after:
       'A second `tool.after` for this call (the first, another event, at {prior}); one `tool.after` represents a resolved call, and a retry or an observation keeps the event id.',

@@ -7,7 +7,9 @@ export const callIdMismatch = defineAhpStreamRule({
   severity: 'error',
   description:
     "A tool.after or tool.progress whose parentEventId names a tool.before reuses that before's `call.id`: the call identity stays stable across the invocation's boundaries.",
-  spec: 'AHP server/lifecycle-observation.md §`tool.after` ("It MUST reuse the `callId` from `tool.before`"); base/events.md §Tool invocation and completion',
+  detail: 'Also cited: base/events.md §Tool invocation and completion.',
+  spec: 'AHP server/lifecycle-observation.md §`tool.after`',
+  quote: 'It MUST reuse the `callId` from `tool.before`',
   messages: {
     differs:
       "This event parents to the tool.before at {before} but its `call.id` differs from that before's; the call identity stays stable across the invocation's boundaries.",

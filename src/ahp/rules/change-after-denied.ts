@@ -6,8 +6,11 @@ export const changeAfterDenied = defineAhpStreamRule({
   id: 'ahp/change-after-denied',
   severity: 'error',
   description:
-    'No task.change.after or workspace.change.after parents to a task.change.before or workspace.change.before that was refused (an accepted `deny`, or a fail-closed `hook.failure` naming it): a denied proposal has no actual change and produces no after event.',
-  spec: 'AHP task-workspace-lineage.md §Lineage and actual changes ("A denied proposal with no actual change produces no after event"); base/failure.md §Failure policy',
+    'No task.change.after or workspace.change.after parents to a task.change.before or workspace.change.before that was refused.',
+  detail:
+    'Refused means an accepted `deny`, or a fail-closed `hook.failure` naming it: a denied proposal has no actual change and produces no after event. Also cited: base/failure.md §Failure policy.',
+  spec: 'AHP task-workspace-lineage.md §Lineage and actual changes',
+  quote: 'A denied proposal with no actual change produces no after event',
   messages: {
     denied:
       "This after event's proposal, the {beforeType} at {before}, was refused at {denied}; a denied proposal produces no after event.",

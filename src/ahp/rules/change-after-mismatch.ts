@@ -6,7 +6,9 @@ export const changeAfterMismatch = defineAhpStreamRule({
   id: 'ahp/change-after-mismatch',
   severity: 'error',
   description:
-    'A task.change.after keeps the task id and operation, and a workspace.change.after the kind, of the before event it parents to (after values may differ from the proposal, the change may not). Compared when the before precedes its after in the input.',
+    'A task.change.after keeps the task id and operation, and a workspace.change.after the kind, of the before event it parents to.',
+  detail:
+    'After values may differ from the proposal, the change may not. Compared when the before precedes its after in the input.',
   spec: 'AHP task-workspace-lineage.md §Lineage and actual changes',
   messages: {
     one: "This after event parents to the {beforeType} of {before} but its `{field}` differs from that proposal's; an after event reports the applied side of its own proposal (a proposal for another change needs its own before).",

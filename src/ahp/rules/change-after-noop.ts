@@ -19,8 +19,11 @@ export const changeAfterNoop = defineEventRule({
   id: 'ahp/change-after-noop',
   severity: 'error',
   description:
-    'A task.change.after (update) or workspace.change.after reports an actual change: when every field of its `change` equals the same field of its `prior`, it is an explicit no-op and no after event represents it. Fields absent from `prior` are unknown, not unchanged; create and remove operations are not compared.',
-  spec: 'AHP task-workspace-lineage.md §Lineage and actual changes ("A denied proposal with no actual change produces no after event"; the lineage check rejects "explicit no-op actual task/workspace updates"); §Payloads',
+    'A task.change.after (update) or workspace.change.after reports an actual change, not an explicit no-op whose `change` equals its `prior`.',
+  detail:
+    'When every field of its `change` equals the same field of its `prior`, it is an explicit no-op and no after event represents it. Fields absent from `prior` are unknown, not unchanged; create and remove operations are not compared. Also cited: the same section (the lineage check rejects "explicit no-op actual task/workspace updates"); §Payloads.',
+  spec: 'AHP task-workspace-lineage.md §Lineage and actual changes',
+  quote: 'A denied proposal with no actual change produces no after event',
   messages: {
     noop: 'This {type} changes nothing: every field of `{member}.change` equals the same field of `{member}.prior`; an after event reports an actual change, and no after event represents an unchanged proposal.',
   },

@@ -9,7 +9,8 @@ export const configAfterDenied = defineAhpStreamRule({
   id: 'ahp/config-after-denied',
   severity: 'error',
   description: 'No config.change.after follows a config.change.before that was denied (no fictitious after events).',
-  spec: 'AHP interaction-payloads.md (Configuration change); task-workspace-lineage.md §Lineage and actual changes',
+  detail: 'Also cited: task-workspace-lineage.md §Lineage and actual changes.',
+  spec: 'AHP interaction-payloads.md (Configuration change)',
   messages: {
     denied:
       "This after event's proposal ({before}) was denied on {denied}; a denied configuration proposal produces no after event.",

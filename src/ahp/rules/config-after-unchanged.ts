@@ -7,8 +7,11 @@ export const configAfterUnchanged = defineEventRule({
   id: 'ahp/config-after-unchanged',
   severity: 'warning',
   description:
-    'A config.change.after describes an actual effective change, so its `settings` list names at least one changed setting; an empty list names none and looks like an unchanged proposal. A warning, not an error: the sentence is a statement of what after events represent, not a MUST (the MUST is for denied proposals: ahp/config-after-denied), the draft schema lets `settings` be empty, and managed secrets remain excluded, so a change to excluded settings alone may legitimately list none.',
-  spec: 'AHP interaction-payloads.md (configuration after events: "no after event represents a denied or unchanged proposal"; "Managed secrets remain excluded")',
+    'A config.change.after describes an actual effective change, so its `settings` list names at least one changed setting.',
+  detail:
+    'An empty list names none and looks like an unchanged proposal. A warning, not an error: the sentence is a statement of what after events represent, not a MUST (the MUST is for denied proposals: ahp/config-after-denied), the draft schema lets `settings` be empty, and managed secrets remain excluded, so a change to excluded settings alone may legitimately list none. Also cited: the same passage, "Managed secrets remain excluded".',
+  spec: 'AHP interaction-payloads.md (configuration after events)',
+  quote: 'no after event represents a denied or unchanged proposal',
   messages: {
     empty:
       'This config.change.after lists no changed setting (`settings` is empty); an after event describes an actual effective change and never an unchanged proposal, unless every changed setting is an excluded managed one.',

@@ -29,7 +29,8 @@ export const configManagedSecret = defineEventRule({
   severity: 'error',
   description:
     'A configuration change summary and its setting names carry no managed secret (no credential-shaped value).',
-  spec: 'AHP interaction-payloads.md (configuration payloads: managed secrets remain excluded)',
+  detail: 'The cited passage: managed secrets remain excluded.',
+  spec: 'AHP interaction-payloads.md (configuration payloads)',
   messages: MESSAGES,
   types: ['config.change.before', 'config.change.after'],
   check(msg: AhpMessage, ctx) {

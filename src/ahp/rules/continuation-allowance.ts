@@ -6,7 +6,9 @@ export const continuationAllowance = defineAhpStreamRule({
   severity: 'error',
   description:
     "An intercept request's `capabilities.flow.remainingContinuations` is at most the same block's `maxContinuations`: the static maximum and the dynamic allowance are enforceable runtime commitments.",
-  spec: 'AHP capability-auth.md §Event-semantic capability bounds ("the static maximum and dynamic allowance are enforceable runtime commitments"); base/composition.md §Atomic effect acceptance',
+  detail: 'Also cited: base/composition.md §Atomic effect acceptance.',
+  spec: 'AHP capability-auth.md §Event-semantic capability bounds',
+  quote: 'the static maximum and dynamic allowance are enforceable runtime commitments',
   messages: {
     above:
       'This request leaves {remaining} continuations, above its own static maximum `maxContinuations` of {max}; the dynamic allowance stays within the static maximum.',

@@ -30,8 +30,11 @@ export const currencyUnknown = defineEventRule({
   id: 'ahp/currency-unknown',
   severity: 'error',
   description:
-    "A `currency` (model-switch `pricing.currency` on `model.switch.before`, usage `cost.currency` on model and turn events) is an ISO 4217 alphabetic code the platform knows (`Intl.supportedValuesOf('currency')`): three upper-case letters that name no currency (e.g. \"ABC\") are an error. The shape (three upper-case letters) is the schema's (`ahp/overlay`). The list is ICU's: the ISO 4217 codes for no currency, precious metals and testing (XXX, XAU, XTS ...) are not in it.",
-  spec: 'AHP execution-payloads.md §Execution, calls, and model attempts ("ISO-style uppercase three-letter currency"), §Content and accounting ("three-letter currency")',
+    'A `currency` is an ISO 4217 alphabetic code the platform knows (`Intl.supportedValuesOf(\'currency\')`): three upper-case letters that name no currency (e.g. "ABC") are an error.',
+  detail:
+    'The currencies: model-switch `pricing.currency` on `model.switch.before`, usage `cost.currency` on model and turn events. The shape (three upper-case letters) is the schema\'s (`ahp/overlay`). The list is ICU\'s: the ISO 4217 codes for no currency, precious metals and testing (XXX, XAU, XTS ...) are not in it. Also cited: §Content and accounting ("three-letter currency")',
+  spec: 'AHP execution-payloads.md §Execution, calls, and model attempts',
+  quote: 'ISO-style uppercase three-letter currency',
   messages: MESSAGES,
   types: TYPE_LIST,
   check(msg: AhpMessage, ctx) {

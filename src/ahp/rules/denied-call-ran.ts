@@ -10,8 +10,11 @@ export const deniedCallRan = defineAhpStreamRule({
   id: 'ahp/denied-call-ran',
   severity: 'error',
   description:
-    'A tool call whose tool.before was refused (an accepted `deny`, or a fail-closed `hook.failure` naming it) does not run: no `tool.progress` for it, and its `tool.after` reports neither executed execution nor an `ok` outcome (the denial is reported with `outcome: "denied"` and skipped/policy execution).',
-  spec: 'AHP server/lifecycle-observation.md §`tool.before` (AHP-TB-001: "If any interceptor denies the event, the harness MUST NOT execute the tool"); server/tool-interception.md §`deny` (AHP-DEC-002); base/index.md §Tool Interception profile ("Stop tool execution after an explicit denial or fail-closed operational failure"); base/failure.md §Failure policy',
+    'A tool call whose tool.before was refused (an accepted `deny`, or a fail-closed `hook.failure` naming it) does not run.',
+  detail:
+    'No `tool.progress` for it, and its `tool.after` reports neither executed execution nor an `ok` outcome (the denial is reported with `outcome: "denied"` and skipped/policy execution). Also cited: server/tool-interception.md §`deny` (AHP-DEC-002); base/index.md §Tool Interception profile ("Stop tool execution after an explicit denial or fail-closed operational failure"); base/failure.md §Failure policy.',
+  spec: 'AHP server/lifecycle-observation.md §`tool.before` (AHP-TB-001)',
+  quote: 'If any interceptor denies the event, the harness MUST NOT execute the tool',
   messages: {
     progress:
       'This tool.progress reports the call of the tool.before at {before}, which was refused at {denied}; a refused call does not run.',

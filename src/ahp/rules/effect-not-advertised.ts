@@ -25,7 +25,8 @@ export const effectNotAdvertised = defineAhpStreamRule({
   severity: 'error',
   description:
     "An intercept response's effects, modify targets and operations, flow operations and injection deliveries are among those its request advertised.",
-  spec: 'AHP capability-auth.md §Discovery and honest capabilities; base/failure.md §Failure classes; base/composition.md §Atomic effect acceptance',
+  detail: 'Also cited: base/failure.md §Failure classes; base/composition.md §Atomic effect acceptance.',
+  spec: 'AHP capability-auth.md §Discovery and honest capabilities',
   messages: MESSAGES,
   on: ['effects'],
   onEvent(facts, ctx) {

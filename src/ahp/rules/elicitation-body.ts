@@ -37,7 +37,9 @@ export const elicitationBody = defineEventRule({
   id: 'ahp/elicitation-body',
   severity: 'error',
   description:
-    "A body-selected elicitation request/result text is complete MCP JSON without duplicate keys that satisfies the pinned 2025-11-25 subset. A repeated member whose copies differ leaves the value undetermined: only the repeat is reported (saying the copies differ) and no rule reads the body, so findings never depend on member order. A number the pinned schema.ts types `number` (a field's minimum, maximum, lengths and item counts, a number default, an answer value) is one a double holds: schema.ts, the source of truth for MCP types, means an IEEE 754 double, and RFC 8259 §6 lets an implementation limit the range it accepts, so a literal beyond it (1e400, read as Infinity) makes the body invalid, for a bound and an answer alike (never a bound silently ignored); inside `_meta`, free-form JSON, such a literal is accepted.",
+    'A body-selected elicitation request/result text is complete MCP JSON without duplicate keys that satisfies the pinned 2025-11-25 subset.',
+  detail:
+    "A repeated member whose copies differ leaves the value undetermined: only the repeat is reported (saying the copies differ) and no rule reads the body, so findings never depend on member order. A number the pinned schema.ts types `number` (a field's minimum, maximum, lengths and item counts, a number default, an answer value) is one a double holds: schema.ts, the source of truth for MCP types, means an IEEE 754 double, and RFC 8259 §6 lets an implementation limit the range it accepts, so a literal beyond it (1e400, read as Infinity) makes the body invalid, for a bound and an answer alike (never a bound silently ignored); inside `_meta`, free-form JSON, such a literal is accepted.",
   spec: 'AHP interaction-payloads.md §MCP elicitation binding (2025-11-25)',
   messages: MESSAGES,
   types: ['user.elicitation.request', 'user.elicitation.result'],

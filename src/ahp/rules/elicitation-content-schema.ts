@@ -18,8 +18,9 @@ const MESSAGES = {
 export const elicitationContentSchema = defineAhpStreamRule({
   id: 'ahp/elicitation-content-schema',
   severity: 'error',
-  description:
-    "An accepted form elicitation result's content satisfies the requestedSchema of the request it answers (required fields, types, options, bounds, formats; no default injected; a missing content holds no required field).",
+  description: "An accepted form elicitation result's content satisfies the requestedSchema of the request it answers.",
+  detail:
+    'That is: required fields, types, options, bounds, formats; no default injected; a missing content holds no required field.',
   spec: 'AHP interaction-payloads.md §MCP elicitation binding (2025-11-25)',
   messages: MESSAGES,
   on: ['content'],

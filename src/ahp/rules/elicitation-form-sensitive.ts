@@ -16,8 +16,11 @@ export const elicitationFormSensitive = defineEventRule({
   id: 'ahp/elicitation-form-sensitive',
   severity: 'warning',
   description:
-    'A form elicitation never asks for sensitive information: a form field (free string or number) whose property name or title asks for a password, passphrase, secret, API or private key, access token, credential, one-time code or payment-card data is a warning (sensitive information uses URL mode). A name heuristic, hence a warning: names and titles are split into words (camelCase, snake_case, kebab-case, digits); whole words only, so `secretary`, `passport`, `max_tokens`, `tokens_used` and `token_count` do not match; boolean and enum fields are not checked (the user types nothing secret into them).',
-  spec: 'AHP interaction-payloads.md §MCP elicitation binding ("Sensitive information MUST use URL mode, never a form"); MCP 2025-11-25 elicitation §Form Mode Security',
+    'A form elicitation never asks for sensitive information: a form field whose property name or title asks for a password, secret, key, token, credential or card data is a warning.',
+  detail:
+    'The field is a free string or number; the words: password, passphrase, secret, API or private key, access token, credential, one-time code or payment-card data (sensitive information uses URL mode). A name heuristic, hence a warning: names and titles are split into words (camelCase, snake_case, kebab-case, digits); whole words only, so `secretary`, `passport`, `max_tokens`, `tokens_used` and `token_count` do not match; boolean and enum fields are not checked (the user types nothing secret into them). Also cited: MCP 2025-11-25 elicitation §Form Mode Security.',
+  spec: 'AHP interaction-payloads.md §MCP elicitation binding',
+  quote: 'Sensitive information MUST use URL mode, never a form',
   messages: {
     name: 'The form field at {innerPointer} of the serialized MCP request asks, by its name, for {asked}; sensitive information must use URL mode, never a form (form answers pass through the client and its logs).',
     title:

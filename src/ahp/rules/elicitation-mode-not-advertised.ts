@@ -7,7 +7,8 @@ export const elicitationModeNotAdvertised = defineAhpStreamRule({
   severity: 'error',
   description:
     'An elicitation event uses only a mode (form, url) that the capability advertisement of the stream grants.',
-  spec: 'AHP interaction-payloads.md §MCP elicitation binding (2025-11-25) (capabilities.elicitation)',
+  detail: "The cited binding's `capabilities.elicitation`.",
+  spec: 'AHP interaction-payloads.md §MCP elicitation binding (2025-11-25)',
   messages: {
     request:
       "Elicitation mode {mode:json} is not advertised: the request's `capabilities.elicitation` grants only {modes}; an adapter emits only the modes it advertises.",

@@ -7,7 +7,8 @@ export const elicitationParentMissing = defineAhpStreamRule({
   severity: 'error',
   description:
     'A user.elicitation.result names its request in parentEventId when that request (same source, session, server and mode, not yet answered) is earlier in the input.',
-  spec: 'AHP interaction-payloads.md §MCP elicitation binding (2025-11-25); task-workspace-lineage.md §Lineage and actual changes',
+  detail: 'Also cited: task-workspace-lineage.md §Lineage and actual changes.',
+  spec: 'AHP interaction-payloads.md §MCP elicitation binding (2025-11-25)',
   messages: {
     missing:
       'This elicitation result has no `parentEventId`, but the request it answers is in the input ({request}: same source, session, server and mode); a result names its request as parent.',

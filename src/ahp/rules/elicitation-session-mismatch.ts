@@ -7,7 +7,8 @@ export const elicitationSessionMismatch = defineAhpStreamRule({
   severity: 'error',
   description:
     'A user.elicitation.result repeats the session id of the request its parentEventId names (when the request carries one): another session, or none, is a correlation failure.',
-  spec: 'AHP interaction-payloads.md §MCP elicitation binding (2025-11-25); execution-payloads.md §Identity and native boundary duties',
+  detail: 'Also cited: execution-payloads.md §Identity and native boundary duties.',
+  spec: 'AHP interaction-payloads.md §MCP elicitation binding (2025-11-25)',
   messages: {
     other:
       'This result is in another session than the request it names as parent ({request}); an answer belongs to the session of its request.',

@@ -7,7 +7,8 @@ export const elicitationSourceMismatch = defineAhpStreamRule({
   severity: 'error',
   description:
     "A user.elicitation.result's parentEventId names a request of its own source, not a request from another source.",
-  spec: 'AHP interaction-payloads.md §MCP elicitation binding (2025-11-25); task-workspace-lineage.md §Lineage and actual changes',
+  detail: 'Also cited: task-workspace-lineage.md §Lineage and actual changes.',
+  spec: 'AHP interaction-payloads.md §MCP elicitation binding (2025-11-25)',
   messages: {
     otherSource:
       'The parent this elicitation result names is a user.elicitation.request from another source ({request}); a parent is an event of the same source, and a result answers only requests of its own source.',

@@ -7,7 +7,8 @@ export const elicitationUnpaired = defineAhpStreamRule({
   severity: 'error',
   description:
     "A user.elicitation.result's parentEventId names the user.elicitation.request it answers (a missing parentEventId is ahp/elicitation-uncorrelated).",
-  spec: 'AHP interaction-payloads.md §MCP elicitation binding (2025-11-25); task-workspace-lineage.md §Lineage and actual changes',
+  detail: 'Also cited: task-workspace-lineage.md §Lineage and actual changes.',
+  spec: 'AHP interaction-payloads.md §MCP elicitation binding (2025-11-25)',
   messages: {
     notRequest:
       'The parent of this elicitation result is a {parentType} event ({parent}), not the user.elicitation.request it answers.',

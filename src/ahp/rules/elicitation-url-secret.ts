@@ -8,8 +8,11 @@ export const elicitationUrlSecret = defineEventRule({
   id: 'ahp/elicitation-url-secret',
   severity: 'warning',
   description:
-    "A URL elicitation's `url` carries no secret: userinfo (`user:password@`) or a query or fragment parameter whose name asks for a credential (the form heuristic of ahp/elicitation-form-sensitive, plus `key`, `sig` and `signature` of keyed or signed URLs) is a warning, since the URL is shown, logged and must not be pre-authenticated. A name heuristic, hence a warning; parameter values are never read or printed.",
-  spec: 'AHP interaction-payloads.md §MCP elicitation binding ("without exposing secrets in logs"); MCP 2025-11-25 elicitation §Safe URL Handling',
+    "A URL elicitation's `url` carries no secret: userinfo or a query or fragment parameter whose name asks for a credential is a warning.",
+  detail:
+    'Userinfo is `user:password@`; a credential parameter name is one the form heuristic of ahp/elicitation-form-sensitive matches, plus `key`, `sig` and `signature` of keyed or signed URLs, since the URL is shown, logged and must not be pre-authenticated. A name heuristic, hence a warning; parameter values are never read or printed. Also cited: MCP 2025-11-25 elicitation §Safe URL Handling.',
+  spec: 'AHP interaction-payloads.md §MCP elicitation binding',
+  quote: 'without exposing secrets in logs',
   messages: {
     carries:
       'The `url` of the serialized MCP request carries {what}; a URL elicitation must not expose secrets in logs or be pre-authenticated (MCP §Safe URL Handling).',

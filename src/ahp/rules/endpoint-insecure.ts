@@ -36,8 +36,11 @@ export const endpointInsecure = defineEventRule({
   id: 'ahp/endpoint-insecure',
   severity: 'error',
   description:
-    'A remote endpoint in a registration uses `https`: an HTTP transport `url` (`hooks[].transport`) or a subscription `upload.endpoint` with plain `http://` to a host that is not loopback (`localhost`, `*.localhost`, 127.0.0.0/8, `[::1]`) is an error. Plain HTTP to a loopback address passes (the explicitly trusted local test/process boundary). An "explicitly controlled local development environment" on another host is a deployment fact the document cannot show: such a registration is reported, as the one rule for policy and upload endpoints alike.',
-  spec: 'AHP base/transports/http.md §TLS ("Remote endpoints MUST use https"); capability-auth.md §Authentication bindings ("Remote HTTP MUST use TLS with receiver validation"); content-upload.md §Configuration and destination ("HTTPS with receiver validation is required except for explicitly configured loopback tests")',
+    'A remote endpoint in a registration uses `https`: an HTTP transport `url` or a subscription `upload.endpoint` with plain `http://` to a non-loopback host is an error.',
+  detail:
+    'The transport `url` is `hooks[].transport`\'s; loopback is `localhost`, `*.localhost`, 127.0.0.0/8, `[::1]`. Plain HTTP to a loopback address passes (the explicitly trusted local test/process boundary). An "explicitly controlled local development environment" on another host is a deployment fact the document cannot show: such a registration is reported, as the one rule for policy and upload endpoints alike. Also cited: capability-auth.md §Authentication bindings ("Remote HTTP MUST use TLS with receiver validation"); content-upload.md §Configuration and destination ("HTTPS with receiver validation is required except for explicitly configured loopback tests")',
+  spec: 'AHP base/transports/http.md §TLS',
+  quote: 'Remote endpoints MUST use https',
   messages: MESSAGES,
   check(msg: AhpMessage, ctx) {
     const hooks = registrationHooks(msg);

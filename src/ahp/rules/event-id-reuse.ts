@@ -29,7 +29,8 @@ export const eventIdReuse = defineAhpStreamRule({
   severity: 'error',
   description:
     'An event id is reused by the same source only by an identical intercept retry or another view of the same event (same type and control metadata).',
-  spec: 'AHP base/events.md §Common event fields; base/failure.md §Duplicate delivery and retries (AHP-CORE-004); observation-disposition.md',
+  detail: 'Also cited: base/failure.md §Duplicate delivery and retries (AHP-CORE-004); observation-disposition.md.',
+  spec: 'AHP base/events.md §Common event fields',
   messages: MESSAGES,
   on: ['reuse'],
   onEvent(facts, ctx) {

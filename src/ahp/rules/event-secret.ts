@@ -72,9 +72,12 @@ function walk(
 export const eventSecret = defineEventRule({
   id: 'ahp/event-secret',
   severity: 'error',
-  description:
-    "An event carries no secret value, and neither does the `reason` of a `deny` effect: a string with a credential-shaped value (PEM block, AWS access key id, Bearer token, `password=`/`token=`-style assignment, JWT, provider token), or a credential-named member (`token`, `password`, `apiKey`, `authorization` ...) with a credential-shaped assignment, in `native` metadata, `extensions`, attachment descriptors (`body.ref`, `category`) or any other event member is an error. Not read: content `text` (model-visible content under the subscription's selection policy), tool `input`, model `params` and permission `suggestions` (provider-native, opaque), the MCP descriptor and `source` (ahp/credential-exposed) and a configuration `change` (ahp/config-managed-secret). A secret without a recognisable shape or name cannot be seen.",
-  spec: 'AHP capability-auth.md §Authentication bindings ("Secret values MUST NOT occur in registration, events, native metadata, logs, denial reasons, or JSON-RPC error data"); base/transports/stdio.md §Process security ("MUST NOT place bearer tokens or unrelated credentials in event payloads"); content-upload.md §Configuration and destination ("Secrets MUST NOT appear in descriptor metadata")',
+  description: 'An event carries no secret value, and neither does the `reason` of a `deny` effect.',
+  detail:
+    'A string with a credential-shaped value (PEM block, AWS access key id, Bearer token, `password=`/`token=`-style assignment, JWT, provider token), or a credential-named member (`token`, `password`, `apiKey`, `authorization` ...) with a credential-shaped assignment, in `native` metadata, `extensions`, attachment descriptors (`body.ref`, `category`) or any other event member is an error. Not read: content `text` (model-visible content under the subscription\'s selection policy), tool `input`, model `params` and permission `suggestions` (provider-native, opaque), the MCP descriptor and `source` (ahp/credential-exposed) and a configuration `change` (ahp/config-managed-secret). A secret without a recognisable shape or name cannot be seen. Also cited: base/transports/stdio.md §Process security ("MUST NOT place bearer tokens or unrelated credentials in event payloads"); content-upload.md §Configuration and destination ("Secrets MUST NOT appear in descriptor metadata")',
+  spec: 'AHP capability-auth.md §Authentication bindings',
+  quote:
+    'Secret values MUST NOT occur in registration, events, native metadata, logs, denial reasons, or JSON-RPC error data',
   messages: MESSAGES,
   check(msg: AhpMessage, ctx) {
     // one screen of the whole line: most messages hold none of the literals a secret opens with (not screened: a value

@@ -6,8 +6,10 @@ export const failurePolicyUnverifiable = defineAhpStreamRule({
   id: 'ahp/failure-policy-unverifiable',
   severity: 'info',
   description:
-    "A tool call ran after its tool.before's interception met an operational failure (a JSON-RPC error, or a rejected response), and no `hook.failure` in the input names the failure policy: under fail-open the call continues, under fail-closed it must not run, and the policy is harness-local configuration (not verified).",
-  spec: 'AHP base/failure.md §Failure policy (AHP-FAIL-001), §Failure classes; base/errors.md §JSON-RPC errors; base/index.md §Tool Interception profile',
+    "A tool call ran after its tool.before's interception met an operational failure, and no `hook.failure` in the input names the failure policy (not verified).",
+  detail:
+    'An operational failure is a JSON-RPC error, or a rejected response. Under fail-open the call continues, under fail-closed it must not run, and the policy is harness-local configuration. Also cited: §Failure classes; base/errors.md §JSON-RPC errors; base/index.md §Tool Interception profile.',
+  spec: 'AHP base/failure.md §Failure policy (AHP-FAIL-001)',
   messages: {
     ran: "The call of the tool.before at {before} ran after its interception failed at {failed}; the subscription's failure policy is not in the input, so whether it had to be denied (fail-closed) is not verified.",
   },

@@ -18,8 +18,10 @@ export const fileChangeNoop = defineEventRule({
   id: 'ahp/file-change-noop',
   severity: 'warning',
   description:
-    'A file.changed `update` whose `before` and `after` snapshots show the same content (the same inline text, the same sha256, or the same immutable attachment reference) reports no content change. A warning, not an error: an update may change only what the snapshots do not show (permissions, timestamps), and the spec states no MUST; snapshots that do not show content (views without sha256, gaps) are not compared ("Missing snapshots do not imply empty files").',
-  spec: 'AHP task-workspace-lineage.md §Payloads (file.changed before/after snapshots); §Lineage and actual changes',
+    'A file.changed `update` whose `before` and `after` snapshots show the same content reports no content change.',
+  detail:
+    'The same content: the same inline text, the same sha256, or the same immutable attachment reference. A warning, not an error: an update may change only what the snapshots do not show (permissions, timestamps), and the spec states no MUST; snapshots that do not show content (views without sha256, gaps) are not compared ("Missing snapshots do not imply empty files"). Also cited: (file.changed before/after snapshots); §Lineage and actual changes.',
+  spec: 'AHP task-workspace-lineage.md §Payloads',
   messages: {
     text: "This file update's `before` and `after` snapshots show identical content (the same inline text); a file.changed update reports a change, so either the snapshots are stale or nothing but unshown metadata changed.",
     sha256:

@@ -25,8 +25,11 @@ export const injectIdReused = defineAhpStreamRule({
   id: 'ahp/inject-id-reused',
   severity: 'error',
   description:
-    "An `inject` effect's messages and parts get new item identities: an injected message or part whose `id` is already the id of a message or part of the intercepted event's current model-visible list (`items`, the target list of its boundary) is an error. Ids of items the event did not carry cannot be judged.",
-  spec: 'AHP execution-payloads.md §Identity and native boundary duties ("new injections and newly created summaries receive new item identities")',
+    "An `inject` effect's messages and parts get new item identities, not the id of an item of the intercepted event's current model-visible list.",
+  detail:
+    'An injected message or part whose `id` is already the id of a message or part of that list (`items`, the target list of its boundary) is an error. Ids of items the event did not carry cannot be judged.',
+  spec: 'AHP execution-payloads.md §Identity and native boundary duties',
+  quote: 'new injections and newly created summaries receive new item identities',
   messages: {
     reused:
       'Injected {what} id is already an item identity of the intercepted event ({request}); new injections receive new item identities.',

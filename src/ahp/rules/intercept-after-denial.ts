@@ -9,8 +9,11 @@ export const interceptAfterDenial = defineAhpStreamRule({
   id: 'ahp/intercept-after-denial',
   severity: 'error',
   description:
-    'An event whose interception was refused (an accepted `deny`, or a fail-closed `hook.failure` naming it) is not sent through hooks/intercept again: a denial is never retried, and denial or a fail-closed failure ends the interceptor chain.',
-  spec: 'AHP base/failure.md §Duplicate delivery and retries ("A harness MUST NOT retry an explicit denial"); base/composition.md §Interceptor order (AHP-COMP-001)',
+    'An event whose interception was refused (an accepted `deny`, or a fail-closed `hook.failure` naming it) is not sent through hooks/intercept again.',
+  detail:
+    'A denial is never retried, and denial or a fail-closed failure ends the interceptor chain. Also cited: base/composition.md §Interceptor order (AHP-COMP-001)',
+  spec: 'AHP base/failure.md §Duplicate delivery and retries',
+  quote: 'A harness MUST NOT retry an explicit denial',
   messages: {
     again:
       'This hooks/intercept request sends the event first intercepted at {prior} again after it was refused at {denied}; a denial is never retried and ends decision-making for the event.',

@@ -7,9 +7,11 @@ import { defineAhpStreamRule } from '../analyzers/model.ts';
 export const manifestLimitUnexplained = defineAhpStreamRule({
   id: 'ahp/manifest-limit-unexplained',
   severity: 'error',
-  description:
-    'A capabilities manifest states each recognized limit (`maxUploadBytes`, `maxContinuations`, `minTimeoutMs`, `maxTimeoutMs`) in `limits` or explains its absence in `gaps` (path `limits` or `limits.<name>`): an unknown limit remains absent and is explained, absence never means unlimited.',
-  spec: 'AHP capability-auth.md §Discovery and honest capabilities ("Unknown limits remain absent and MUST be explained in `gaps`; absence never means unlimited")',
+  description: 'A capabilities manifest states each recognized limit in `limits` or explains its absence in `gaps`.',
+  detail:
+    'The recognized limits: `maxUploadBytes`, `maxContinuations`, `minTimeoutMs`, `maxTimeoutMs`; a gap has path `limits` or `limits.<name>`. An unknown limit remains absent and is explained, absence never means unlimited.',
+  spec: 'AHP capability-auth.md §Discovery and honest capabilities',
+  quote: 'Unknown limits remain absent and MUST be explained in `gaps`; absence never means unlimited',
   messages: {
     one: 'The manifest states no `{name}` limit and no `gaps` entry explains it; an unknown limit is explained in `gaps`, absence never means unlimited.',
   },

@@ -52,8 +52,10 @@ export const modifyInvalid = defineAhpStreamRule({
   id: 'ahp/modify-invalid',
   severity: 'error',
   description:
-    "A response's modify effects fit the pending event (elicitation answer object of an accepted form, outbound message list, effective answer valid for the original form), and a response with any invalid effect is rejected as a whole.",
-  spec: 'AHP interaction-payloads.md §Elicitation modification target; base/composition.md §Atomic effect acceptance',
+    "A response's modify effects fit the pending event, and a response with any invalid effect is rejected as a whole.",
+  detail:
+    'Fit: an elicitation answer object of an accepted form, an outbound message list, an effective answer valid for the original form. Also cited: base/composition.md §Atomic effect acceptance.',
+  spec: 'AHP interaction-payloads.md §Elicitation modification target',
   messages: MESSAGES,
   on: ['effects'],
   onEvent(facts, ctx) {

@@ -6,8 +6,12 @@ export const observationLeak = defineAhpStreamRule({
   id: 'ahp/observation-leak',
   severity: 'error',
   description:
-    "An observation carries only accepted effective content: when a response to an intercepted event is rejected (any invalid effect rejects it whole), an observation of the same event `(source, id)` whose modified list (`items`, `instructions` or `summary`) equals what the response's `modify` would have produced, and not the intercepted list, leaks the discarded modification. A later accepted response to the same event (a retry) makes the edit legitimate. An observation that differs from the intercepted copy in any other way may carry another interceptor's accepted edit and is not judged.",
-  spec: 'AHP observation-disposition.md ("The host\'s settlement controller supplies only accepted effective content. Pending or discarded modifications must not leak into observations")',
+    'An observation carries only accepted effective content, never the modification of a rejected response to the same event.',
+  detail:
+    "When a response to an intercepted event is rejected (any invalid effect rejects it whole), an observation of the same event `(source, id)` whose modified list (`items`, `instructions` or `summary`) equals what the response's `modify` would have produced, and not the intercepted list, leaks the discarded modification. A later accepted response to the same event (a retry) makes the edit legitimate. An observation that differs from the intercepted copy in any other way may carry another interceptor's accepted edit and is not judged.",
+  spec: 'AHP observation-disposition.md',
+  quote:
+    "The host's settlement controller supplies only accepted effective content. Pending or discarded modifications must not leak into observations",
   messages: {
     leak: 'The observed `{member}` is what the modify of the rejected response at {response} would have produced; a discarded modification must not leak into the observation.',
   },

@@ -11,7 +11,8 @@ export const openAtEnd = defineAhpStreamRule({
   id: 'ahp/open-at-end',
   severity: 'info',
   description:
-    'Requests still awaiting a response at the end of input are summarised (legal in a capture, not an error); a request read from an HTTP body is not listed, since its response is the HTTP response to that POST.',
+    'Requests still awaiting a response at the end of input are summarised (legal in a capture, not an error).',
+  detail: 'A request read from an HTTP body is not listed, since its response is the HTTP response to that POST.',
   spec: 'AHP base/failure.md §Deadlines; base/transports/stdio.md §Persistent lifecycle',
   messages: {
     interceptOne:

@@ -37,9 +37,11 @@ function list(v: unknown[], base: string, member: string, ctx: RuleContext<typeo
 export const reasoningOutsideAssistant = defineEventRule({
   id: 'ahp/reasoning-outside-assistant',
   severity: 'error',
-  description:
-    "A content part with `category: \"reasoning\"` sits in a canonical message whose `role` is `assistant`: reasoning stays attached to its owning assistant message. One in a system, developer, user or tool message is an error: the part declares itself reasoning, and the content binding keeps reasoning within its owning assistant message (a delegated agent's relayed reasoning is re-owned by the tool result and is not classified as this message's reasoning). Read in the event's `items`, `delta`, `partialOutput` and `message.messages`; effect values are not read.",
-  spec: 'AHP execution-payloads.md §Identity and native boundary duties ("Reasoning stays attached to its owning assistant message"); content-upload.md §Canonical messages and content selection',
+  description: 'A content part with `category: "reasoning"` sits in a canonical message whose `role` is `assistant`.',
+  detail:
+    "Reasoning stays attached to its owning assistant message. One in a system, developer, user or tool message is an error: the part declares itself reasoning, and the content binding keeps reasoning within its owning assistant message (a delegated agent's relayed reasoning is re-owned by the tool result and is not classified as this message's reasoning). Read in the event's `items`, `delta`, `partialOutput` and `message.messages`; effect values are not read. Also cited: content-upload.md §Canonical messages and content selection.",
+  spec: 'AHP execution-payloads.md §Identity and native boundary duties',
+  quote: 'Reasoning stays attached to its owning assistant message',
   messages: MESSAGES,
   check(msg: AhpMessage, ctx) {
     const event = msg.event;

@@ -31,9 +31,10 @@ const isReference = (member: string): boolean => member === 'tokenEnv' || member
 export const registrationLiteralSecret = defineEventRule({
   id: 'ahp/registration-literal-secret',
   severity: 'error',
-  description:
-    'Registration authentication carries credential references, never literal secret values: a credential-named member (`token`, `password`, `clientSecret` ...) is an error, and so is a reference member (`tokenEnv`, `tokenRef`, `clientSecretRef` ...) whose value is itself credential-shaped (a Bearer token, JWT, provider token ...: src/core/secrets.ts) instead of the name of a deployment-managed secret. Read in `hooks[].authentication` and `subscriptions[].upload.auth`.',
-  spec: 'AHP capability-auth.md §Authentication bindings; base/registration.md §HTTP transport fields',
+  description: 'Registration authentication carries credential references, never literal secret values.',
+  detail:
+    'A credential-named member (`token`, `password`, `clientSecret` ...) is an error, and so is a reference member (`tokenEnv`, `tokenRef`, `clientSecretRef` ...) whose value is itself credential-shaped (a Bearer token, JWT, provider token ...: src/core/secrets.ts) instead of the name of a deployment-managed secret. Read in `hooks[].authentication` and `subscriptions[].upload.auth`. Also cited: base/registration.md §HTTP transport fields.',
+  spec: 'AHP capability-auth.md §Authentication bindings',
   messages: {
     literal:
       'Authentication member `{member}` holds a literal credential; registration carries only credential references such as `tokenEnv` or `tokenRef`, never secret values (capability-auth.md §Authentication bindings).',

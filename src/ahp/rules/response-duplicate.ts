@@ -6,7 +6,9 @@ export const responseDuplicate = defineAhpStreamRule({
   id: 'ahp/response-duplicate',
   severity: 'error',
   description: 'A request is answered at most once (an identical retry of the request may be answered again).',
-  spec: 'AHP base/events.md §Common message envelope; base/transports/stdio.md §Process-per-event lifecycle; base/failure.md §Duplicate delivery and retries',
+  detail:
+    'Also cited: base/transports/stdio.md §Process-per-event lifecycle; base/failure.md §Duplicate delivery and retries.',
+  spec: 'AHP base/events.md §Common message envelope',
   messages: {
     again: 'The request with this id ({request}) was already answered on {first}; a request gets at most one response.',
   },

@@ -5,7 +5,8 @@ export const responseUncorrelated = defineAhpStreamRule({
   id: 'ahp/response-uncorrelated',
   severity: 'info',
   description:
-    'A response arrives in an input that holds no request before it, so responses cannot be correlated with requests (correlation is not verified; no AHP message proves that a capture holds a connection from its start).',
+    'A response arrives in an input that holds no request before it, so responses cannot be correlated with requests (not verified).',
+  detail: 'No AHP message proves that a capture holds a connection from its start.',
   spec: 'AHP base/events.md §Common message envelope (AHP-RPC-002)',
   messages: {
     noRequest:

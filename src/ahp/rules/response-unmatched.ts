@@ -11,7 +11,8 @@ export const responseUnmatched = defineAhpStreamRule({
   severity: 'error',
   description:
     'A response answers a pending hooks/intercept or hooks/capabilities request of the stream with a result of that method; notifications are never answered.',
-  spec: 'AHP base/events.md §Common message envelope (AHP-RPC-002); base/failure.md §Failure classes',
+  detail: 'Also cited: base/failure.md §Failure classes.',
+  spec: 'AHP base/events.md §Common message envelope (AHP-RPC-002)',
   messages: {
     unmatched:
       'No request of the input awaits a response with this id: the response answers nothing (a notification is never answered, and a mismatched id is an operational failure).',

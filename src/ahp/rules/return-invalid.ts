@@ -37,8 +37,10 @@ export const returnInvalid = defineAhpStreamRule({
   id: 'ahp/return-invalid',
   severity: 'error',
   description:
-    "A return effect's value satisfies the contract of the boundary it answers (any JSON value at tool.before, messages at model.request.before, text parts at context.compact.before, an ElicitResult keeping the request's mode and form at user.elicitation.request); otherwise the whole response is rejected.",
-  spec: 'AHP base/composition.md §Atomic effect acceptance; capability-auth.md §Event-semantic capability bounds',
+    "A return effect's value satisfies the contract of the boundary it answers; otherwise the whole response is rejected.",
+  detail:
+    "The contracts: any JSON value at tool.before, messages at model.request.before, text parts at context.compact.before, an ElicitResult keeping the request's mode and form at user.elicitation.request. Also cited: capability-auth.md §Event-semantic capability bounds.",
+  spec: 'AHP base/composition.md §Atomic effect acceptance',
   messages: MESSAGES,
   on: ['effects'],
   onEvent(facts, ctx) {

@@ -14,8 +14,11 @@ export const unsupportedAnswered = defineAhpStreamRule({
   id: 'ahp/unsupported-answered',
   severity: 'error',
   description:
-    "A request whose `protocolVersion` is not `draft`, or a hooks/intercept request whose event type is not an interceptable draft event, is answered with AHP's defined JSON-RPC error (-32001 `unsupported_protocol_version`, -32002 `unsupported_event`), not with a result or another error.",
-  spec: 'AHP base/index.md §Base Protocol profile ("Return the defined JSON-RPC error for a request whose protocol version, method, or event it cannot process"); base/versioning.md §Versioning (AHP-VER-001); base/errors.md §JSON-RPC errors',
+    "A request whose `protocolVersion` is not `draft`, or a hooks/intercept request whose event type is not an interceptable draft event, is answered with AHP's defined JSON-RPC error.",
+  detail:
+    'The defined errors: -32001 `unsupported_protocol_version`, -32002 `unsupported_event`; never a result or another error. Also cited: base/versioning.md §Versioning (AHP-VER-001); base/errors.md §JSON-RPC errors.',
+  spec: 'AHP base/index.md §Base Protocol profile',
+  quote: 'Return the defined JSON-RPC error for a request whose protocol version, method, or event it cannot process',
   messages: {
     result:
       'The request at {request} carries {what} a draft backend cannot process, but this response is a result; the defined answer is the JSON-RPC error {code} `{name}`.',

@@ -51,7 +51,8 @@ export const AHP_SCHEMA_RULES = {
     severity: 'error',
     description:
       'The method is hooks/intercept (request), hooks/observe (notification) or hooks/capabilities (request).',
-    spec: 'AHP base/versioning.md §JSON-RPC (AHP-RPC-002); capability-auth.md §Discovery and honest capabilities',
+    detail: 'Also cited: capability-auth.md §Discovery and honest capabilities.',
+    spec: 'AHP base/versioning.md §JSON-RPC (AHP-RPC-002)',
     messages: {
       ...SENTENCE,
       unknown: '`method` must be "hooks/intercept", "hooks/observe" or "hooks/capabilities", found {found}.',
@@ -69,8 +70,10 @@ export const AHP_SCHEMA_RULES = {
     wire: false,
     severity: 'error',
     description:
-      'The params of each method carry the members the method requires (protocolVersion, event, capabilities); a present intercept `state` carries `permission` and `candidate` (null or `{value, provenance?}`).',
-    spec: 'AHP base/events.md §Intercept request, §Observe notification; capability-auth.md §Discovery, §Event-semantic capability bounds (request state); intercept-request.schema.json `params.state`',
+      'The params of each method carry the members the method requires (protocolVersion, event, capabilities), and a present intercept `state` its members.',
+    detail:
+      'A present intercept `state` carries `permission` and `candidate` (null or `{value, provenance?}`). Also cited: capability-auth.md §Discovery, §Event-semantic capability bounds (request state); intercept-request.schema.json `params.state`.',
+    spec: 'AHP base/events.md §Intercept request, §Observe notification',
     messages: { ...SENTENCE, eventRequired: '`event` is required here.' },
   }),
   'ahp/method-result': schemaRule({
@@ -79,7 +82,8 @@ export const AHP_SCHEMA_RULES = {
     severity: 'error',
     description:
       'A successful result carries the members of its method and never mixes discovery and interception payloads.',
-    spec: 'AHP base/events.md §Intercept response; capability-auth.md §Discovery and honest capabilities',
+    detail: 'Also cited: capability-auth.md §Discovery and honest capabilities.',
+    spec: 'AHP base/events.md §Intercept response',
   }),
   'ahp/event-type': schemaRule({
     id: 'ahp/event-type',
@@ -87,7 +91,8 @@ export const AHP_SCHEMA_RULES = {
     severity: 'error',
     description:
       'The event type belongs to the draft catalogue, and an intercepted event is one of the interceptable types.',
-    spec: 'AHP base/versioning.md §Unknown fields; capability-auth.md §Discovery and honest capabilities',
+    detail: 'Also cited: capability-auth.md §Discovery and honest capabilities.',
+    spec: 'AHP base/versioning.md §Unknown fields',
     messages: {
       ...SENTENCE,
       unknown:
@@ -119,7 +124,9 @@ export const AHP_SCHEMA_RULES = {
     severity: 'error',
     description:
       'The event-specific payload of the event type is present and well formed (tool results in `items`, never an `output` member; a task update names changed fields); nested protocol payloads are closed.',
-    spec: 'AHP interaction-payloads.md; execution-payloads.md §Required event-specific payloads, §Execution, calls, and model attempts, §Content and accounting; base/events.md §Tool invocation and completion; task-workspace-lineage.md §Payloads',
+    detail:
+      'Also cited: execution-payloads.md §Required event-specific payloads, §Execution, calls, and model attempts, §Content and accounting; base/events.md §Tool invocation and completion; task-workspace-lineage.md §Payloads.',
+    spec: 'AHP interaction-payloads.md',
     messages: {
       ...SENTENCE,
       requiredOverlay: '`{member}` is required in every {type} event; this one{carrier} has none.',
@@ -138,21 +145,24 @@ export const AHP_SCHEMA_RULES = {
     severity: 'error',
     description:
       'Content parts are one of the eight closed variants: inline text/plain text, immutable non-text non-JSON attachment references, and metadata/omit/gap views without text or body.',
-    spec: 'AHP content-upload.md §Canonical messages and content selection (AHP-CONTENT-001, AHP-CONTENT-002)',
+    detail: 'Requirements: AHP-CONTENT-001, AHP-CONTENT-002.',
+    spec: 'AHP content-upload.md §Canonical messages and content selection',
   }),
   'ahp/canonical-message': schemaRule({
     id: 'ahp/canonical-message',
     wire: false,
     severity: 'error',
     description: 'Canonical messages have id, a canonical role and ordered parts; the role belongs to the message.',
-    spec: 'AHP content-upload.md §Canonical messages and content selection (AHP-CONTENT-001)',
+    detail: 'Requirements: AHP-CONTENT-001.',
+    spec: 'AHP content-upload.md §Canonical messages and content selection',
   }),
   'ahp/content-selection': schemaRule({
     id: 'ahp/content-selection',
     wire: false,
     severity: 'error',
     description: 'A content selection has a required default and category keys, each body, metadata or omit.',
-    spec: 'AHP content-upload.md §Canonical messages and content selection; base/registration.md §Subscription fields',
+    detail: 'Also cited: base/registration.md §Subscription fields.',
+    spec: 'AHP content-upload.md §Canonical messages and content selection',
   }),
   'ahp/effect': schemaRule({
     id: 'ahp/effect',
@@ -160,7 +170,8 @@ export const AHP_SCHEMA_RULES = {
     severity: 'error',
     description:
       'Intercept response effects are closed deny, allow, ask, modify, message, return, flow or inject effects with valid modify target values; an unknown effect invalidates the response.',
-    spec: 'AHP base/composition.md §Atomic effect acceptance; capability-auth.md §Extension policy',
+    detail: 'Also cited: capability-auth.md §Extension policy.',
+    spec: 'AHP base/composition.md §Atomic effect acceptance',
     messages: {
       ...SENTENCE,
       noShape: 'The effect does not match any closed AHP effect shape.',
@@ -173,7 +184,8 @@ export const AHP_SCHEMA_RULES = {
     severity: 'error',
     description:
       'Capability advertisements and manifests: effects list, modify targets with replace or merge, flow operations, inject context, elicitation modes, event-semantic bounds.',
-    spec: 'AHP base/capabilities.md (AHP-CAP-001, AHP-CAP-002); capability-auth.md §Discovery and honest capabilities, §Event-semantic capability bounds',
+    detail: 'Also cited: capability-auth.md §Discovery and honest capabilities, §Event-semantic capability bounds.',
+    spec: 'AHP base/capabilities.md (AHP-CAP-001, AHP-CAP-002)',
   }),
   'ahp/registration': schemaRule({
     id: 'ahp/registration',
@@ -181,7 +193,8 @@ export const AHP_SCHEMA_RULES = {
     severity: 'error',
     description:
       'Portable registration documents: non-empty hooks, transports, authentication bindings, subscriptions with events, mode-specific timeout and failure policy, content selection.',
-    spec: 'AHP base/registration.md (AHP-REG-001); base/failure.md; capability-auth.md §Authentication bindings',
+    detail: 'Also cited: base/failure.md; capability-auth.md §Authentication bindings.',
+    spec: 'AHP base/registration.md (AHP-REG-001)',
   }),
 } as const;
 
