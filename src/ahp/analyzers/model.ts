@@ -1,6 +1,5 @@
 import type { MessageTemplates } from '../../core/message.ts';
 import { defineStreamRule, type FactRule, type StreamModel } from '../../core/engine.ts';
-import type { Hash64 } from '../../core/canonical.ts';
 import { type Mark, markOf } from '../../core/mark.ts';
 import type { AhpMessage } from '../message.ts';
 import { CapLog } from '../../core/caps.ts';
@@ -13,11 +12,14 @@ import { Decisions, type DecisionFacts } from './decisions.ts';
 import { Discovery, type AdvertisementFacts, type ManifestFacts } from './discovery.ts';
 import { EditContext, type EffectsFacts } from './edit-context.ts';
 import { Elicitation, type ElicitationFacts } from './elicitation.ts';
+import { EventRows } from './event-rows.ts';
 import { EventIdentity, type IdentityFacts } from './identity.ts';
+import { EVENT_U32 } from './identity-rows.ts';
 import { Lineage, type LineageFacts } from './lineage.ts';
 import { Observations, type ObservationFacts } from './observations.ts';
 import { Occurrences, type OccurrenceFacts } from './occurrences.ts';
 import type { AhpStreamOptions } from './options.ts';
+import { MessageScope } from './scope.ts';
 import { isObj } from '../../core/value.ts';
 
 /** Facts about the event of an intercept request or observe notification, by analyzer. */
@@ -49,6 +51,8 @@ export interface AhpFacts {
 /** The analyzers of one run, as stream rules read them (read-only use). */
 export interface AhpStreamState {
   readonly correlation: Correlation;
+  /** The event rows the identity, lineage, elicitation and decisions analyzers extend. */
+  readonly rows: EventRows;
   readonly identity: EventIdentity;
   readonly lineage: Lineage;
   readonly elicitation: Elicitation;
@@ -131,15 +135,15 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
   constructor(opts: AhpStreamOptions) {
     const caps: AhpCapLog = new CapLog();
     const budget = new EventBudget(opts, caps);
-    const identity = new EventIdentity(budget);
+    const rows = new EventRows(budget, EVENT_U32.count);
+    const identity = new EventIdentity(rows);
     const correlation = new Correlation(budget);
     const lineage = new Lineage(identity, budget);
     const elicitation = new Elicitation(identity);
     const decisions = new Decisions(identity, budget);
-    identity.onForget = (key) => elicitation.forget(key);
     // --max-events: answered ids are forgotten before events; unresolved parents only count
     budget.register(correlation);
-    budget.register(identity);
+    budget.register(rows);
     budget.register(lineage);
     const occurrences = new Occurrences(budget);
     const observations = new Observations(budget);
@@ -151,15 +155,16 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
     memory.register(decisions);
     memory.register(occurrences);
     memory.register(observations);
-    memory.register(identity);
+    memory.register(rows);
     memory.register(lineage);
     this.state = {
       correlation,
+      rows,
       identity,
       lineage,
       elicitation,
       editContext: new EditContext(identity, elicitation),
-      config: new Configuration(identity),
+      config: new Configuration(identity, decisions),
       changes: new ChangeLineage(identity),
       decisions,
       discovery: new Discovery(),
@@ -195,8 +200,8 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
     };
     const at = markOf(msg);
     const ev = msg.event;
-    // the identity key of the event, when it has one (the request's record keeps it)
-    let key: Hash64 | undefined;
+    // the event's scope, when it has an identity (the request's record keeps its key)
+    let scope: MessageScope | undefined;
     if (
       (msg.kind === 'intercept-request' || msg.kind === 'observe-notification') &&
       ev &&
@@ -223,27 +228,25 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
         occurrence: undefined,
         leak: undefined,
       };
-      identity.observe(msg, ev, at, e);
-      key = identity.currentKey;
-      const s = identity.currentSlot;
+      scope = new MessageScope(msg, ev, at, this.state.rows);
+      identity.observe(scope, e);
       if (e.first) {
         occurrences.firstOccurrence(ev, at, e);
-        const parent = identity.currentParentKey;
-        lineage.firstOccurrence(msg, ev, at, key, s, parent, e);
-        if (parent !== undefined) {
-          config.firstOccurrence(ev, e);
-          changes.firstOccurrence(ev, e);
+        lineage.firstOccurrence(scope, e);
+        if (scope.parentKey !== undefined) {
+          config.firstOccurrence(scope, e);
+          changes.firstOccurrence(scope, e);
         }
       }
-      decisions.observeEvent(msg, ev, at, key, s, e.first, e);
-      elicitation.observeEvent(msg, ev, key, s, e.first, e);
-      if (msg.kind === 'observe-notification') observations.observed(ev, key, e);
+      decisions.observeEvent(scope, e);
+      elicitation.observeEvent(scope, e);
+      if (msg.kind === 'observe-notification') observations.observed(ev, scope.key, e);
       facts.event = e;
     }
     if (msg.kind === 'intercept-request' || msg.kind === 'capabilities-request') {
-      const rec = correlation.request(msg, at, key);
+      const rec = correlation.request(msg, at, scope?.key);
       if (rec?.method === 'hooks/intercept' && ev && typeof ev.type === 'string') {
-        rec.host = editContext.hostContext(msg, ev, rec);
+        rec.host = editContext.hostContext(msg, ev, scope, rec);
         facts.advertisement = discovery.request(msg, ev.type);
       }
     }
