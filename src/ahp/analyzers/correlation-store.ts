@@ -149,6 +149,11 @@ export class AnsweredRequests {
 
   constructor(private readonly budget: EventBudget) {}
 
+  /** Rows kept, tombstones included. */
+  get rows(): number {
+    return this.answered.size;
+  }
+
   /** Live answered rows. */
   held(): number {
     return this.answered.size - this.buried;

@@ -4,9 +4,11 @@
  * needs the room. Every form held counts {@link formBytes} of its text.
  */
 import { TextMemo } from '../../core/text-memo.ts';
+import { isObj, type Obj } from '../../core/value.ts';
+import { formAnswerProblems, type AnswerProblem } from './form-answer.ts';
 
 const FORM_OVERHEAD = 96;
-/** Most request body texts whose form's JSON text is kept (forms recur), and the longest kept. */
+/** Most request body texts whose form's JSON text is kept, and answer texts kept clean per form (they recur); the longest kept. */
 const FORM_JSON_MEMO = 64;
 const FORM_TEXT_MAX = 16384;
 /** Most distinct checked-form texts (of at most 4096 characters) shared between requests: forms recur. */
@@ -25,6 +27,8 @@ export class FormStore {
   private readonly texts = new Map<string, string>();
   /** {@link formBytes} of every form held: a form's text is the same open and checked, so each counts its own. */
   private held = 0;
+  /** Answer texts found clean, by the form object they were checked against. */
+  private readonly cleanAnswers = new WeakMap<Obj, Set<string>>();
   /** `JSON.stringify` of a parsed form ('' for none) by its request body text. */
   private readonly jsons = new TextMemo<string>(FORM_JSON_MEMO, FORM_TEXT_MAX);
 
@@ -105,5 +109,25 @@ export class FormStore {
     const text = this.checked.get(n);
     this.checked.delete(n);
     if (!this.open.has(n)) this.held -= formBytes(text ?? '');
+  }
+
+  /**
+   * {@link formAnswerProblems} of `content` (parsed from the result body `text`) against `schema`; an answer text found
+   * clean against a form object is clean again (forms and answers repeat; the parsed bodies are never mutated).
+   */
+  answerProblems(content: Obj, schema: unknown, text: unknown): AnswerProblem[] {
+    const clean =
+      isObj(schema) && typeof text === 'string' && text.length <= FORM_TEXT_MAX
+        ? this.cleanAnswers.get(schema)
+        : undefined;
+    if (clean?.has(text as string)) return [];
+    const out = formAnswerProblems(content, schema);
+    if (out.length === 0 && isObj(schema) && typeof text === 'string' && text.length <= FORM_TEXT_MAX) {
+      let set = clean ?? this.cleanAnswers.get(schema);
+      if (set === undefined) this.cleanAnswers.set(schema, (set = new Set()));
+      if (set.size >= FORM_JSON_MEMO) set.clear();
+      set.add(text);
+    }
+    return out;
   }
 }

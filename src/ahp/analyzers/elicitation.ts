@@ -10,12 +10,11 @@ import type { StateHolder } from '../../core/state-budget.ts';
 import { CompactTable, keyNumber } from '../../core/table.ts';
 import { TextMemo } from '../../core/text-memo.ts';
 import { isObj, type Obj } from '../../core/value.ts';
-import type { AhpMessage } from '../message.ts';
 import { recentKey, valueWords } from './digest.ts';
-import type { ContentFacts, ElicitationFacts, ElicitRequestInfo, ModeFacts } from './elicitation-facts.ts';
+import type { ContentFacts, ElicitationFacts, ElicitRequestInfo } from './elicitation-facts.ts';
 import { FormStore } from './elicitation-forms.ts';
+import { ElicitationModes } from './elicitation-modes.ts';
 import { ElicitationRows, sessionPrintOf } from './elicitation-rows.ts';
-import { formAnswerProblems, type AnswerProblem } from './form-answer.ts';
 import { eventKey, type EventIdentity } from './identity.ts';
 import type { MessageScope } from './scope.ts';
 
@@ -64,24 +63,17 @@ function remember<V>(m: Map<number, V>, k: number, v: V): void {
   m.set(k, v);
 }
 
-/** The modes a `capabilities.elicitation` object grants (`form` / `url` members that are objects). */
-function grantedModes(el: unknown): string[] | undefined {
-  if (!isObj(el)) return undefined;
-  return ['form', 'url'].filter((m) => isObj(el[m]));
-}
-
 /** The elicitation analyzer. */
 export class Elicitation implements StateHolder {
   private readonly forms = new FormStore();
+  /** The modes the stream advertises (a request's capabilities, the latest manifest). */
+  readonly modes = new ElicitationModes();
   private readonly rowsOf: ElicitationRows;
   private lostToBudget = 0;
   /** The answer words ({@link valueWords} of `content`) by the result body text. */
   private readonly answerWords = new TextMemo<[number, number]>(ANSWER_MEMO, ANSWER_TEXT_MAX);
-  /** Answer texts found clean, by the form object they were checked against. */
-  private readonly cleanAnswers = new WeakMap<Obj, Set<string>>();
   /** The request whose form the message being observed checked: released once the message is done. */
   private releaseAfter: number | undefined;
-  private manifestModes = new Map<string, { modes: string[]; at: Mark }>();
   private readonly openRequests = new Map<number, { at: Mark; key: number }>();
   /** Request ids by `recentKey`: the source's key number, and where the request was (budget.ts `EventBudget.pos`). */
   private readonly requestIds = new CompactTable({ u32: 0, f64: 2, load: 2 });
@@ -185,24 +177,12 @@ export class Elicitation implements StateHolder {
     }
     if (type === 'user.elicitation.result') this.resultFacts(scope, facts);
     if (!(s !== undefined && rows.isModeReported(s))) {
-      const mode = this.modeFacts(scope.msg, ev);
+      const mode = this.modes.factsOf(scope.msg, ev);
       if (mode) {
         facts.mode = mode;
         if (s !== undefined) rows.setModeReported(s);
       }
     }
-  }
-
-  /** Remember the elicitation modes a capabilities manifest advertises (the latest manifest wins). */
-  readManifest(manifest: Obj, at: Mark): void {
-    if (!Array.isArray(manifest.events)) return;
-    const modes = new Map<string, { modes: string[]; at: Mark }>();
-    for (const e of manifest.events) {
-      if (!isObj(e) || (e.event !== 'user.elicitation.request' && e.event !== 'user.elicitation.result')) continue;
-      const granted = isObj(e.capabilities) ? grantedModes(e.capabilities.elicitation) : undefined;
-      if (granted) modes.set(e.event, { modes: granted, at });
-    }
-    this.manifestModes = modes;
   }
 
   /** End of a message: the form whose answer it checked is released (an intercept of that answer still saw it). */
@@ -288,46 +268,11 @@ export class Elicitation implements StateHolder {
         out.status = 'request-released';
         out.lost = ++this.lostToBudget;
       } else {
-        out.problems = this.answerProblems(content, req.schema, isObj(part) ? part.text : undefined);
+        out.problems = this.forms.answerProblems(content, req.schema, isObj(part) ? part.text : undefined);
         // released once this message is done, so an intercept of this answer still sees the form
         this.releaseAfter = keyNumber(scope.parentKey!);
       }
     }
     facts.content = out;
-  }
-
-  /**
-   * {@link formAnswerProblems} of `content` (parsed from the result body `text`) against `schema`; an answer text found
-   * clean against a form object is clean again (forms and answers repeat; the parsed bodies are never mutated).
-   */
-  private answerProblems(content: Obj, schema: unknown, text: unknown): AnswerProblem[] {
-    const clean =
-      isObj(schema) && typeof text === 'string' && text.length <= ANSWER_TEXT_MAX
-        ? this.cleanAnswers.get(schema)
-        : undefined;
-    if (clean?.has(text as string)) return [];
-    const out = formAnswerProblems(content, schema);
-    if (out.length === 0 && isObj(schema) && typeof text === 'string' && text.length <= ANSWER_TEXT_MAX) {
-      let set = clean ?? this.cleanAnswers.get(schema);
-      if (set === undefined) this.cleanAnswers.set(schema, (set = new Set()));
-      if (set.size >= ANSWER_MEMO) set.clear();
-      set.add(text);
-    }
-    return out;
-  }
-
-  /** An elicitation event whose mode the stream's advertisement does not grant. */
-  private modeFacts(msg: AhpMessage, ev: Obj): ModeFacts | undefined {
-    const el = isObj(ev.elicitation) ? ev.elicitation : undefined;
-    const mode = el && typeof el.mode === 'string' ? el.mode : undefined;
-    if (mode === undefined) return undefined;
-    if (msg.kind === 'intercept-request') {
-      const caps = isObj(msg.value.params) ? (msg.value.params as Obj).capabilities : undefined;
-      const granted = isObj(caps) ? grantedModes(caps.elicitation) : undefined;
-      if (granted && !granted.includes(mode)) return { mode, advertised: granted, by: 'request' };
-    }
-    const m = this.manifestModes.get(ev.type as string);
-    if (m && !m.modes.includes(mode)) return { mode, advertised: m.modes, by: 'manifest', at: m.at };
-    return undefined;
   }
 }
