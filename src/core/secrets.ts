@@ -4,6 +4,7 @@
  * (d). Linear scans: matches start only at a run boundary or keyword, quantified parts are separated or atomic, PEM by
  * indexOf.
  */
+import { TextMemo } from './text-memo.ts';
 
 /** A rule (a) class (AEP-0003 §9.4 a) or a hardening class beyond it. */
 export type SecretClass =
@@ -478,4 +479,12 @@ export function replaceMatches(text: string, matches: readonly SecretMatch[], ma
  */
 export function credentialIn(text: string): SecretMatch | undefined {
   return findSecrets(text)[0];
+}
+
+// names, summaries and settings recur from event to event: their verdicts are kept, a bounded number of them
+const recurring = new TextMemo<SecretMatch | undefined>(512, 4096);
+
+/** {@link credentialIn} of a text that recurs (a setting name, a change summary), kept for the texts seen last. */
+export function recurringCredentialIn(text: string): SecretMatch | undefined {
+  return recurring.of(text, credentialIn);
 }

@@ -1,17 +1,12 @@
 import { defineEventRule } from '../../core/engine.ts';
 import type { RuleContext } from '../../core/rule.ts';
-import { CLASS_DESCRIPTIONS, credentialIn, type SecretMatch } from '../../core/secrets.ts';
+import { CLASS_DESCRIPTIONS, recurringCredentialIn } from '../../core/secrets.ts';
 import { isObj } from '../../core/value.ts';
 import type { AhpMessage } from '../message.ts';
-import { TextMemo } from '../../core/text-memo.ts';
-
-// summaries and setting names repeat (a harness writes the same change again): their verdicts are kept, a bounded number
-const verdicts = new TextMemo<SecretMatch | undefined>(512, 4096);
-const credentialOf = (text: string): SecretMatch | undefined => verdicts.of(text, credentialIn);
 
 /** Report `text` at `pointer` when it carries a credential. */
 function check(ctx: RuleContext, pointer: string, member: string, text: string): void {
-  const m = credentialOf(text);
+  const m = recurringCredentialIn(text);
   if (m) ctx.report({ pointer, args: { member, what: CLASS_DESCRIPTIONS[m.class], class: m.class } });
 }
 
