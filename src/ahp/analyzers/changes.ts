@@ -1,7 +1,6 @@
 /**
  * The change-lineage analyzer: an after event keeps its before's task `id` and `operation` or workspace `kind` ("after
- * values
- * need not equal proposed values"), from the rows' control fingerprints, when the before came first.
+ * values need not equal proposed values"), from the rows' control fingerprints, when the before came first.
  */
 import type { Mark } from '../../core/mark.ts';
 import type { CONTROL_FIELDS, EventIdentity } from './identity.ts';
@@ -9,7 +8,7 @@ import type { MessageScope } from './scope.ts';
 
 type Field = (typeof CONTROL_FIELDS)[number];
 
-/** The before type and the compared fields of each after type (a Map: an object's miss cost 1% of an AHP run). */
+/** The before type and the compared fields of each after type (a Map: an object's miss is dear, docs/benchmarks.md). */
 const PAIRS: ReadonlyMap<
   unknown,
   { before: 'task.change.before' | 'workspace.change.before'; fields: readonly Field[] }

@@ -26,8 +26,8 @@ export interface PendingRecord {
   /** Intercept: what judging the response's effects needs; absent when the request's capabilities are unusable. */
   host: HostContext | undefined;
   /**
-   * What a draft backend cannot process in the request (base/index.md §Base Protocol profile): another protocol
-   * version (answered by -32001), or an event type outside the draft's interceptable catalogue (-32002).
+   * What a draft backend cannot process in the request (base/index.md §Base Protocol profile): another protocol version
+   * (answered by -32001), or an event type outside the draft's interceptable catalogue (-32002).
    */
   unsupported: 'version' | 'event' | undefined;
 }
@@ -59,9 +59,8 @@ const NEAR = 2 ** 22;
 const FAR = 0xffffffff;
 
 /**
- * The response word of a response at `at` to a request at `req`: line distance * 2^22 + byte distance when it is
- * in the same input, at most 1023 lines and 4 MiB on (with a byte offset exactly when the request has one), else
- * {@link FAR}.
+ * The response word of a response at `at` to a request at `req`: line distance * 2^22 + byte distance when it is in the
+ * same input, at most 1023 lines and 4 MiB on (with a byte offset exactly when the request has one), else {@link FAR}.
  */
 function nearWord(req: Mark, at: Mark): number {
   if (at.file !== req.file || (at.byteOffset === undefined) !== (req.byteOffset === undefined)) return FAR;
@@ -136,8 +135,8 @@ const answeredScreen = (): KeyScreen => new KeyScreen(0);
 export class AnsweredRequests {
   private answered = answeredTable();
   /**
-   * The keys given to the answered rows since they were last copied: a new request id (most) skips the probe of
-   * {@link bury}. Of a fixed size, so it costs no memory per request and passes more ids as a long run fills it.
+   * The keys given to the answered rows since they were last copied: a new request id (most) skips the probe of {@link
+   * bury}. Of a fixed size, so it costs no memory per request and passes more ids as a long run fills it.
    */
   private screen = answeredScreen();
   /** Tombstones among the answered rows (at most as many as live rows past {@link COMPACT_AFTER}: {@link compact}). */

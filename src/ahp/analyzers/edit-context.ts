@@ -1,8 +1,7 @@
 /**
  * The edit-context analyzer: the host context a request gives its response and the verdict of the response's effects in
- * it.
- * Keeps nothing of its own (the context rides on the pending request); a released form makes the edit unverifiable, not
- * passed.
+ * it. Keeps nothing of its own (the context rides on the pending request); a released form makes the edit unverifiable,
+ * not passed.
  */
 import { checkEffects, type EffectsVerdict, type HostContext } from './effects.ts';
 import type { AhpMessage } from '../message.ts';

@@ -1,6 +1,7 @@
 /**
- * The elicitation modes the stream advertises (AHP interaction-payloads.md §MCP elicitation binding): those an intercept
- * request's capabilities grant, and those of the latest capabilities manifest, against which an event's mode is judged.
+ * The elicitation modes the stream advertises (AHP interaction-payloads.md §MCP elicitation binding): those an
+ * intercept request's capabilities grant, and those of the latest capabilities manifest, against which an event's mode
+ * is judged.
  */
 import type { Mark } from '../../core/mark.ts';
 import { isObj, type Obj } from '../../core/value.ts';

@@ -1,7 +1,6 @@
 /**
  * The lineage analyzer: `parentEventId` within one source ("Parentage is single and acyclic"). Parents may arrive late,
- * so
- * an unseen parent waits for its arrival or the end; over `--max-events` new unresolved links are dropped.
+ * so an unseen parent waits for its arrival or the end; over `--max-events` new unresolved links are dropped.
  */
 import type { Hash64 } from '../../core/canonical.ts';
 import type { Location } from '../../core/finding.ts';
