@@ -9,6 +9,8 @@ import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { aepRules } from '../src/aep/protocol.ts';
 import { ahpRules } from '../src/ahp/driver.ts';
+import { LIVE_RULES } from '../src/live/rules.ts';
+import { LIVE_CASES } from '../test/live/cases.ts';
 import {
   loadMatrix,
   type MatrixContext,
@@ -25,6 +27,13 @@ export const EXEMPT: ReadonlySet<string> = new Set(['internal/rule-error']);
 /** Rules whose failing case cannot be a static file (test/meta/rule-coverage.test.ts says why). */
 export const NO_FAIL_CASE: ReadonlySet<string> = new Set(['ahp/event-id-unverifiable', 'ahp/wire-root']);
 
+/** Each `aep live` rule -> the broken variants of the test endpoint that fail it (test/live/cases.ts). */
+export function liveCases(): ReadonlyMap<string, readonly string[]> {
+  const out = new Map<string, string[]>(LIVE_RULES.map((r) => [r.id, []]));
+  for (const c of LIVE_CASES) for (const id of c.rules) out.get(id)?.push(c.variant);
+  return out;
+}
+
 /** The catalogues, the conformance cases and the spec text of this checkout. */
 export function defaultContext(): MatrixContext {
   const catalogue = (rules: readonly { id: string; severity: string }[]) =>
@@ -37,7 +46,8 @@ export function defaultContext(): MatrixContext {
     return { pass: list('pass'), fail: list('fail') };
   };
   return {
-    catalogue: { aep: catalogue(aepRules()), ahp: catalogue(ahpRules()) },
+    catalogue: { aep: catalogue([...aepRules(), ...LIVE_RULES]), ahp: catalogue(ahpRules()) },
+    serviceCases: liveCases(),
     exempt: EXEMPT,
     noFailCase: NO_FAIL_CASE,
     cases: { aep: cases('aep'), ahp: cases('ahp') },

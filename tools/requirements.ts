@@ -235,6 +235,11 @@ export interface MatrixContext {
   exempt?: ReadonlySet<string>;
   /** Conformance case file names per protocol and kind, to hold "a failing and a passing case". */
   cases?: Record<MatrixProtocol, { pass: readonly string[]; fail: readonly string[] }>;
+  /**
+   * Rules that judge a running service (`aep live`): rule id -> the broken variants of the test endpoint that fail it
+   * (test/live/cases.ts). Their passing case is the compliant test endpoint, their failing case a variant, not a file.
+   */
+  serviceCases?: ReadonlyMap<string, readonly string[]>;
   /** Rules whose failing case cannot be a static file (documented in test/meta/rule-coverage.test.ts). */
   noFailCase?: ReadonlySet<string>;
   /** The spec text of a document, or undefined when ../shared is absent (then quotes are not checked). */
@@ -297,6 +302,12 @@ export function matrixProblems(rows: readonly Requirement[], ctx: MatrixContext)
             `${r.at}: ${r.id} is a ${r.level} (${want}) but ${off.map((id) => `${id} is ${catalogue.get(id)}`).join(', ')}: follow the level, or say why in a note starting "severity:"`,
           );
         for (const id of r.rules) {
+          const variants = ctx.serviceCases?.get(id);
+          if (variants) {
+            if (variants.length === 0)
+              problems.push(`${r.at}: ${r.id}'s rule ${id} has no broken variant failing it in test/live/cases.ts`);
+            continue;
+          }
           const cases = ctx.cases?.[r.protocol];
           if (!cases || !catalogue.has(id)) continue;
           if (!caseOf(cases.pass, id))

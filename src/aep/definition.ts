@@ -1,4 +1,5 @@
 /** AEP as every entry of the run sees it; the `aep` CLI imports this module alone, so it loads no AHP code. */
+import { aepEventFacts } from './event-facts.ts';
 import type { ProtocolDefinition } from '../core/protocol.ts';
 import { bridgeOfCaseName, profileOfCaseName } from '../core/case-names.ts';
 import { ruleSelection } from '../core/protocol.ts';
@@ -8,6 +9,13 @@ import { bridgeHint } from './bridges/hint.ts';
 import type { AepCaptureLevel } from './schema/registry.ts';
 import { AEP_FRAMING_SPECS, aepRules, createAepChecker, knownAepTypes } from './protocol.ts';
 import { DEFAULT_AEP_STREAM_OPTIONS, type AepStreamOptions } from './analyzers/options.ts';
+import { STREAM_TYPES } from './subprofile.ts';
+
+let withStreams: readonly string[] | undefined;
+/** The registry's types and AEP-0007's `stream.*` types (its `message.*` types are registered already). */
+function aep0007Types(): readonly string[] {
+  return (withStreams ??= Object.freeze([...new Set([...knownAepTypes(), ...STREAM_TYPES])]));
+}
 
 /** The AEP {@link ProtocolDefinition}: JSONL only, CRLF accepted (AEP-0003 §3.1). */
 export const AEP: ProtocolDefinition & { name: 'aep' } = {
@@ -97,7 +105,9 @@ export const AEP: ProtocolDefinition & { name: 'aep' } = {
     },
   ],
   rules: aepRules,
-  knownTypes: knownAepTypes,
+  // AEP-0007's stream types are known under its profile (its message.* types are registered, reserved)
+  knownTypes: (o) => (o?.profile === 'aep-0007' ? aep0007Types() : knownAepTypes()),
+  eventFacts: aepEventFacts,
   // bridge output may be one pretty-printed document (an OTLP export, a CE batch) in a .json file
   framing: (source, o) => (o.from !== undefined && source.endsWith('.json') ? 'document' : 'jsonl'),
   acceptArrays: (o) => o.from === 'cloudevents' || o.from === 'ocsf',

@@ -25,6 +25,8 @@ export interface AepEvent extends ParsedEvent {
    * and an unknown `data` makes `payloadValid` false.
    */
   untrusted?: ReadonlySet<string>;
+  /** Read from a bridge that withheld its payload at its ceiling: the capture declared (src/aep/bridges/types.ts). */
+  withheld?: 'metadata' | 'redacted' | 'full';
 }
 
 /** Envelope attribute accessors with the right types (envelope already validated). */

@@ -1,4 +1,5 @@
 /** AHP as every entry of the run sees it; the `ahp` CLI imports this module alone, so it loads no AEP code. */
+import { ahpEventFacts } from './event-facts.ts';
 import type { ProtocolDefinition } from '../core/protocol.ts';
 import { ruleSelection } from '../core/protocol.ts';
 import { bindingByName } from './binding.ts';
@@ -51,6 +52,7 @@ export const AHP: ProtocolDefinition & { name: 'ahp' } = {
   ],
   rules: ahpRules,
   knownTypes: knownAhpTypes,
+  eventFacts: ahpEventFacts,
   bindingHint: (text, source, framing, o) =>
     bindingHint(text, framing === 'jsonl' ? 'stdio' : ((o.binding as AhpBinding | undefined) ?? bindingByName(source))),
   framing: (source, o) =>

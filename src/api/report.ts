@@ -11,7 +11,7 @@ import { VERSION } from './version.ts';
 /** Options of {@link formatReport} and {@link createReporter}. */
 export interface ReportOptions {
   protocol: Protocol;
-  /** `text`, `json`, `sarif`, `junit` or `github` (as `--format`). */
+  /** `text`, `json`, `ndjson`, `sarif`, `junit`, `github` or `html` (as `--format`; html draws no timeline here: the library hands a reporter no events). */
   format: FormatName;
   /** ANSI colour in `text` (default false). */
   color?: boolean;

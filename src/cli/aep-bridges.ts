@@ -259,15 +259,23 @@ export function addBridgeVerbs(
           },
           raw.output,
         );
-        const parts = [`${converted} event${converted === 1 ? '' : 's'} converted to ${raw.to}`];
+        const s = (n: number) => (n === 1 ? '' : 's');
+        // OCSF projects some types only (§4.2): the records written and the events without a class are counted apart
+        const parts =
+          raw.to === 'ocsf'
+            ? [
+                `${converted + noClass} valid event${s(converted + noClass)}: ${converted} written as OCSF record${s(converted)}, ${noClass} not written (no OCSF class for the type, AEP-0005 §4.2)`,
+                `${otlp.withheld} of the records with the payload withheld at max capture ${max}`,
+              ]
+            : [`${converted} event${s(converted)} converted to ${raw.to}`];
         if (raw.to === 'cloudevents' && raw.maxCapture) parts.push(`${downleveled} down-leveled to ${raw.maxCapture}`);
-        if (raw.to !== 'cloudevents') parts.push(`${otlp.withheld} with the payload withheld at max capture ${max}`);
+        if (raw.to === 'otlp') parts.push(`${otlp.withheld} with the payload withheld at max capture ${max}`);
         if (raw.to === 'otlp')
           parts.push(
             `${otlp.extensions} extension attribute${otlp.extensions === 1 ? '' : 's'} not exported (no §3.2 place)`,
           );
-        if (raw.to === 'ocsf') parts.push(`${noClass} with no OCSF class (no record)`);
-        io.stderr.write(`aep convert: ${parts.join('; ')}\n`);
+        // an input that could not be read has its one line already; counts of nothing would read as a result
+        if (code !== EXIT.io || converted + noClass > 0) io.stderr.write(`aep convert: ${parts.join('; ')}\n`);
         setExit(code);
       },
     );

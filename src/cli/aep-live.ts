@@ -3,12 +3,12 @@
  * same reporters and exit codes as `validate`; the Events it delivered are checked by the `validate` rules too and,
  * with `--record FILE`, written there as JSONL.
  */
-import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { AEP } from '../aep/definition.ts';
 import { EXIT } from '../core/exit.ts';
 import type { Finding, Severity } from '../core/finding.ts';
-import { LIVE_CHECKS, LIVE_RULES, type LiveCheck } from '../live/rules.ts';
+import { LIVE_CHECKS, LIVE_DESTRUCTIVE, LIVE_RULES, type LiveCheck } from '../live/rules.ts';
 import { createReporter, type FormatName } from '../report/index.ts';
 import { exitCodeOf, runInputs, tallyFindings } from '../run/run.ts';
 import { addReportOptions, type CliIO, defaultColor, VERSION } from './common.ts';
@@ -25,6 +25,14 @@ interface LiveFlags {
   checks?: LiveCheck[];
   timeout: number;
   record?: string;
+  destructive: boolean;
+  identity: 'strict' | 'floor';
+  controlSession?: string;
+  ackWindow?: number;
+  controlAccepts?: string;
+  controlUndeclared?: string;
+  controlCancel?: string;
+  controlSource?: string;
 }
 
 function checksArg(v: string): LiveCheck[] {
@@ -50,12 +58,46 @@ export function addLiveVerb(program: Command, io: CliIO, setExit: (code: number)
   addReportOptions(live)
     .option('--token <token>', 'bearer token for every request (AEP-0003 §8.1); also AEP_TOKEN')
     .addOption(
-      new Option('--checks <list>', `comma-separated checks (default all): ${LIVE_CHECKS.join(', ')}`).argParser(
-        checksArg,
-      ),
+      new Option(
+        '--checks <list>',
+        `comma-separated checks (default all but the destructive ${[...LIVE_DESTRUCTIVE].join(', ')}): ${LIVE_CHECKS.join(', ')}`,
+      ).argParser(checksArg),
+    )
+    .option(
+      '--destructive',
+      `also run the checks that fill the endpoint's replay buffer or post large Events (${[...LIVE_DESTRUCTIVE].join(', ')}); not against a shared production endpoint`,
+      false,
+    )
+    .addOption(
+      new Option('--identity <mode>', 'how byte-identity compares: the bytes posted, or the AEP-0001 §4.2 floor')
+        .choices(['strict', 'floor'])
+        .default('strict'),
     )
     .addOption(new Option('--timeout <ms>', 'how long one check waits for an answer').argParser(msArg).default(5000))
-    .option('--record <file>', 'write every Event the endpoint delivered to FILE as JSONL');
+    .option('--record <file>', 'write every Event the endpoint delivered to FILE as JSONL')
+    .option(
+      '--control-session <session>',
+      'opt-in: a session a connected control target claims; the control-ack, -dedupe, -unsupported checks send it real commands (AEP-0004)',
+    )
+    .addOption(
+      new Option(
+        '--ack-window <ms>',
+        "how long a control check waits for an ack (default: the endpoint's hello ack_window_ms, else 10000)",
+      ).argParser(msArg),
+    )
+    .option('--control-accepts <type>', 'a command type the target declares (default control.attention.respond)')
+    .option(
+      '--control-undeclared <type>',
+      'a command type the target does not declare (default x.agent-conformance.control.probe)',
+    )
+    .option(
+      '--control-cancel <run>',
+      'DESTRUCTIVE, opt-in: cancel this run of the --control-session target (control-cancel check)',
+    )
+    .option(
+      '--control-source <uri>',
+      'the source of the commands sent, which the target dedupes on (default aep://agent-conformance/live/control)',
+    );
   live.action(async (url: string, raw: LiveFlags) => setExit(await runLive(url, raw, io)));
 }
 
@@ -68,8 +110,18 @@ async function runLive(url: string, o: LiveFlags, io: CliIO): Promise<number> {
     io.stderr.write(`aep live: ${url} is not an http: or https: URL\n`);
     return EXIT.usage;
   }
+  if (o.record !== undefined && o.output !== undefined && resolve(o.record) === resolve(o.output)) {
+    io.stderr.write(`aep live: --record and -o name the same file (${o.record})\n`);
+    return EXIT.usage;
+  }
   const toFile = reportFileFor('aep', o.output, io.stderr);
   if (toFile === null) return EXIT.io;
+  // written beside and renamed when the run completed, like -o: a failed run leaves an earlier record as it was
+  const recordFile = reportFileFor('aep', o.record, io.stderr);
+  if (recordFile === null) {
+    toFile?.abort();
+    return EXIT.io;
+  }
   const { checkEndpoint } = await import('../live/check.ts');
   const { LiveConnectError } = await import('../live/client.ts');
   const progress = io.stderrIsTTY && !o.quiet;
@@ -79,11 +131,22 @@ async function runLive(url: string, o: LiveFlags, io: CliIO): Promise<number> {
       token: o.token ?? io.env.AEP_TOKEN,
       ...(o.checks ? { checks: o.checks } : {}),
       timeoutMs: o.timeout,
+      destructive: o.destructive,
+      identity: o.identity,
+      control: {
+        ...(o.controlSession !== undefined ? { session: o.controlSession } : {}),
+        ...(o.ackWindow !== undefined ? { ackWindowMs: o.ackWindow } : {}),
+        ...(o.controlAccepts !== undefined ? { accepts: o.controlAccepts } : {}),
+        ...(o.controlUndeclared !== undefined ? { undeclared: o.controlUndeclared } : {}),
+        ...(o.controlCancel !== undefined ? { cancelRun: o.controlCancel } : {}),
+        ...(o.controlSource !== undefined ? { source: o.controlSource } : {}),
+      },
       ...(progress ? { onCheck: (c: LiveCheck) => void io.stderr.write(`\r\u001b[Kaep live: checking ${c}...`) } : {}),
     });
   } catch (e) {
     if (progress) io.stderr.write('\r\u001b[K');
     toFile?.abort();
+    recordFile?.abort();
     if (e instanceof LiveConnectError) {
       io.stderr.write(`aep live: ${e.message}\n`);
       return EXIT.io;
@@ -95,16 +158,25 @@ async function runLive(url: string, o: LiveFlags, io: CliIO): Promise<number> {
   // the delivered Events themselves, checked by the validate rules as one stream
   const source = o.record ?? '<delivered>';
   const text = result.delivered.map((l) => `${l}\n`).join('');
-  if (o.record !== undefined) {
-    try {
-      writeFileSync(o.record, text);
-    } catch (e) {
-      io.stderr.write(
-        `aep live: cannot write ${o.record}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`,
-      );
+  if (recordFile) {
+    recordFile.write(text);
+    const failed = recordFile.commit();
+    if (failed !== undefined) {
+      io.stderr.write(`aep live: cannot write ${o.record}: ${failed}\n`);
+      toFile?.abort();
       return EXIT.io;
     }
   }
+  const reporter = createReporter(o.format, toFile ?? io.stdout, {
+    protocol: 'aep',
+    version: VERSION,
+    color: o.color === false || toFile ? false : defaultColor(io),
+    quiet: o.quiet,
+    failOn: o.failOn,
+    rules: [...AEP.rules(), ...LIVE_RULES],
+    knownTypes: AEP.knownTypes(),
+    sources: [base.href, ...(text ? [source] : [])],
+  });
   if (text)
     await runInputs(
       AEP,
@@ -118,17 +190,8 @@ async function runLive(url: string, o: LiveFlags, io: CliIO): Promise<number> {
         },
       ],
       {},
-      { finding: (f) => void findings.push(f) },
+      { finding: (f) => void findings.push(f), ...(reporter.event ? { facts: reporter.event } : {}) },
     );
-  const reporter = createReporter(o.format, toFile ?? io.stdout, {
-    protocol: 'aep',
-    version: VERSION,
-    color: o.color === false || toFile ? false : defaultColor(io),
-    quiet: o.quiet,
-    failOn: o.failOn,
-    rules: [...AEP.rules(), ...LIVE_RULES],
-    sources: [base.href, ...(text ? [source] : [])],
-  });
   const r = tallyFindings(
     findings.map((f) => (o.strict && f.severity === 'warning' ? { ...f, severity: 'error' as const } : f)),
     (f) => reporter.finding(f),

@@ -161,6 +161,7 @@ export async function runValidate(
     quiet: opts.quiet,
     failOn: opts.failOn,
     rules: def.rules(),
+    knownTypes: def.knownTypes(),
     sources: inputs.map((i) => i.source),
     width: toFile ? undefined : terminalWidth(io),
   });
@@ -176,6 +177,7 @@ export async function runValidate(
       { ...options, maxFindings: opts.maxFindings, each: opts.each as boolean | undefined },
       {
         finding: (f: Finding) => reporter.finding(f),
+        ...(reporter.event ? { facts: reporter.event } : {}),
         streamEnd: (sources, summary) => reporter.inputSummary?.(sources.join(' + '), summary),
         ...(progress ? { progress: (b: number, events: number) => progress.update(b, events) } : {}),
         // the finding says what threw; the stack only when asked for (AGENT_CONFORMANCE_DEBUG=1)

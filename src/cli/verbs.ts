@@ -5,6 +5,7 @@ import type { Severity } from '../core/finding.ts';
 import { createFixtureReporter, fixtureFormatsFor, type FixtureFormatName } from '../report/index.ts';
 import type { Output } from '../report/types.ts';
 import type { ProtocolDefinition } from '../core/protocol.ts';
+import type { RuleMeta } from '../core/rule.ts';
 import { addReportOptions, defaultColor, reportRunError, VERSION, type CliIO } from './common.ts';
 import { reportFileFor } from './output.ts';
 import { editDistance } from '../core/nearest.ts';
@@ -116,10 +117,15 @@ export function nearestRuleIds(ids: readonly string[], wanted: string, max = 3):
 }
 
 /** The usage error for an unknown rule id: the other protocol's bin, or the nearest ids; then `<protocol> rules`. */
-export function unknownRuleMessage(protocol: ProtocolDefinition, id: string, verb: string): string {
+export function unknownRuleMessage(
+  protocol: ProtocolDefinition,
+  id: string,
+  verb: string,
+  more: readonly RuleMeta[] = [],
+): string {
   const other = protocol.name === 'aep' ? 'ahp' : 'aep';
   const near = nearestRuleIds(
-    protocol.rules().map((r) => r.id),
+    [...protocol.rules(), ...more].map((r) => r.id),
     id,
   );
   const hint = id.startsWith(`${other}/`)
@@ -129,6 +135,15 @@ export function unknownRuleMessage(protocol: ProtocolDefinition, id: string, ver
       : '';
   return `${protocol.name}: unknown rule "${id}"${hint} (\`${protocol.name} rules\` lists them all)\n`;
 }
+
+/** The rules of `aep live` (loaded on use). */
+async function liveRules(): Promise<readonly RuleMeta[]> {
+  return (await import('../live/rules.ts')).LIVE_RULES as unknown as readonly RuleMeta[];
+}
+
+/** Where the `aep live` rules have their cases (they judge a running service, not a file). */
+const LIVE_CASES_TEXT =
+  'An `aep live` rule judges a running endpoint, so its cases are endpoints: the compliant test endpoint (test/live/endpoint.ts in the repository) passes it, and the broken variants listed for it in test/live/cases.ts fail it and no other check (test/live/live.test.ts). Run: aep live URL (`aep live --help` lists the checks).';
 
 /** The rule id `explain --help` gives as its example, one of each protocol's own (a test checks both exist). */
 export const EXPLAIN_EXAMPLE: Readonly<Record<ProtocolDefinition['name'], string>> = {
@@ -163,20 +178,26 @@ export function addCatalogueAndFixtureVerbs(
     setExit(await runFixturesVerb(protocol, dir, opts, io));
   });
 
-  program
+  const rulesVerb = program
     .command('rules')
     .description('list every rule: id, default severity, spec citation, one line')
-    .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text'))
-    .action(async (o: { format: 'text' | 'json' }) => {
-      const { catalogueRows, renderRulesText } = await import('../report/catalogue.ts');
-      const rules = protocol.rules();
-      io.stdout.write(
-        o.format === 'json'
-          ? JSON.stringify(catalogueRows(rules, protocol.name), null, 2) + '\n'
-          : renderRulesText(rules, terminalWidth(io)),
-      );
-      setExit(EXIT.ok);
-    });
+    .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text'));
+  if (protocol.name === 'aep')
+    rulesVerb.addOption(
+      new Option('--verb <verb>', 'the rules of `validate` (streams) or of `live` (running endpoints)')
+        .choices(['validate', 'live'])
+        .default('validate'),
+    );
+  rulesVerb.action(async (o: { format: 'text' | 'json'; verb?: 'validate' | 'live' }) => {
+    const { catalogueRows, renderRulesText } = await import('../report/catalogue.ts');
+    const rules = o.verb === 'live' ? await liveRules() : protocol.rules();
+    io.stdout.write(
+      o.format === 'json'
+        ? JSON.stringify(catalogueRows(rules, protocol.name), null, 2) + '\n'
+        : renderRulesText(rules, terminalWidth(io)),
+    );
+    setExit(EXIT.ok);
+  });
 
   program
     .command('explain')
@@ -188,13 +209,29 @@ export function addCatalogueAndFixtureVerbs(
         import('../fixture-runner/examples.ts'),
       ]);
       const rules = protocol.rules();
-      const rule = rules.find((r) => r.id === id);
+      const live = protocol.name === 'aep' ? await liveRules() : [];
+      const rule = rules.find((r) => r.id === id) ?? live.find((r) => r.id === id);
       if (!rule) {
-        io.stderr.write(unknownRuleMessage(protocol, id, 'explain'));
+        io.stderr.write(unknownRuleMessage(protocol, id, 'explain', live));
         setExit(EXIT.usage);
         return;
       }
       const width = terminalWidth(io);
+      if (live.includes(rule)) {
+        io.stdout.write(
+          renderExplain(
+            rule,
+            { fail: [], pass: [] },
+            {
+              protocol: protocol.name,
+              ...(width !== undefined ? { width } : {}),
+              cases: LIVE_CASES_TEXT,
+            },
+          ),
+        );
+        setExit(EXIT.ok);
+        return;
+      }
       io.stdout.write(
         renderExplain(
           rule,

@@ -1,7 +1,6 @@
 /** Stream-state caps: what analyzers note (CapLog) and how `state-cap` rules word it. */
 import type { Location } from './finding.ts';
 import { markLocation, type Mark } from './mark.ts';
-import type { RuleContext } from './rule.ts';
 
 /** A cap first exceeded at `at`; `cap` names it (e.g. `maxOpen`), `limit` is its value. */
 export interface CapNoticeOf<C extends string> {
@@ -35,8 +34,12 @@ export class CapLog<C extends string, M> {
   }
 }
 
-/** Report each cap noted since the last call at the event where it was first exceeded; the template key is the cap's name. */
-export function reportCaps(caps: CapLog<string, Mark>, ctx: RuleContext): void {
-  for (const n of caps.take())
-    ctx.report({ at: markLocation(n.at), messageId: n.cap, args: { cap: n.cap, limit: n.limit } });
+/**
+ * The findings of each cap noted since the last call, at the event where it was first exceeded: the template key is the
+ * cap's name, so a `state-cap` rule without a template for a cap does not compile.
+ */
+export function capReports<C extends string>(
+  caps: CapLog<C, Mark>,
+): { at: Location; messageId: C; args: { cap: C; limit: number } }[] {
+  return caps.take().map((n) => ({ at: markLocation(n.at), messageId: n.cap, args: { cap: n.cap, limit: n.limit } }));
 }

@@ -16,25 +16,28 @@ import {
 } from './rule.ts';
 
 /** A stateless cross-event rule: a verdict over one event's facts (`onEvent`) or the state at the end (`onEnd`). */
-export interface FactRule<F, S> extends RuleMeta {
+export interface FactRule<F, S, M extends MessageTemplates = MessageTemplates> extends RuleMeta {
   /** Facts that call for a verdict: `onEvent` runs only when one is set; leave out to see every event. */
   on?: readonly string[];
-  onEvent?(facts: F, ctx: RuleContext, state: S): void;
+  onEvent?(facts: F, ctx: RuleContext<M>, state: S): void;
   /** End of input (`ctx.report` needs `at`, or reports without a line). */
-  onEnd?(state: S, ctx: RuleContext): void;
+  onEnd?(state: S, ctx: RuleContext<M>): void;
 }
 
-/** Define a stream rule; keeps the literal type of `id` (so a protocol can derive its `RuleId` union). */
-export function defineStreamRule<F, S, const Id extends string>(
-  rule: FactRule<F, S> & { id: Id; messages: MessageTemplates },
-): FactRule<F, S> & { id: Id; messages: MessageTemplates } {
+/**
+ * Define a stream rule; keeps the literal type of `id` (so a protocol can derive its `RuleId` union) and of its
+ * templates, so `ctx.report` takes only its own message ids with their arguments.
+ */
+export function defineStreamRule<F, S, const Id extends string, const M extends MessageTemplates>(
+  rule: FactRule<F, S, M> & { id: Id; messages: M },
+): FactRule<F, S, M> & { id: Id; messages: M } {
   return rule;
 }
 
-/** Define a per-event rule; keeps the literal type of `id`. */
-export function defineEventRule<E extends ParsedEvent, const Id extends string>(
-  rule: EventRule<E> & { id: Id; messages: MessageTemplates },
-): EventRule<E> & { id: Id; messages: MessageTemplates } {
+/** Define a per-event rule; keeps the literal type of `id` and of its templates (see {@link defineStreamRule}). */
+export function defineEventRule<E extends ParsedEvent, const Id extends string, const M extends MessageTemplates>(
+  rule: EventRule<E, M> & { id: Id; messages: M },
+): EventRule<E, M> & { id: Id; messages: M } {
   return rule;
 }
 

@@ -15,3 +15,21 @@ export class ConformanceError extends Error {
     super(message);
   }
 }
+
+const IO_REASONS: Readonly<Record<string, string>> = {
+  ENOENT: 'no such file or directory',
+  ENOTDIR: 'a part of the path is not a directory',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EISDIR: 'it is a directory, not a file',
+  ELOOP: 'too many symbolic links',
+  ENAMETOOLONG: 'the name is too long',
+  EMFILE: 'too many open files',
+};
+
+/** A file system error as a short sentence for a person (no syscall, no errno code), else the error's message. */
+export function ioReason(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  if (typeof code === 'string' && IO_REASONS[code]) return IO_REASONS[code];
+  return e instanceof Error ? e.message : String(e);
+}

@@ -2,7 +2,7 @@
  * The run's pieces below the orchestration (src/run/run.ts): inputs, line parse, reading a line back, stream groups.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
-import { ConformanceError } from './errors.ts';
+import { ConformanceError, ioReason } from './errors.ts';
 import type { FindingSink } from './finding.ts';
 import { DEFAULT_MAX_DEPTH, parseJsonText } from './json.ts';
 import { framingFinding } from './framing.ts';
@@ -218,6 +218,6 @@ export class InputError extends ConformanceError {
     readonly source: string,
     override readonly cause: unknown,
   ) {
-    super('io', `cannot read ${source}: ${cause instanceof Error ? cause.message : String(cause)}`);
+    super('io', `cannot read ${source}: ${ioReason(cause)}`);
   }
 }

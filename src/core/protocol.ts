@@ -5,7 +5,8 @@
 import type { FindingSink } from './finding.ts';
 import type { FramingSpecs } from './jsonl.ts';
 import type { ProtocolChecker, RunStats } from './pipeline.ts';
-import type { RuleCrashError, RuleMeta } from './rule.ts';
+import type { EventFacts } from './event-facts.ts';
+import type { ParsedEvent, RuleCrashError, RuleMeta } from './rule.ts';
 
 /** A protocol name: `aep` (Agent Event Protocol 0.1) or `ahp` (Agent Hooks Protocol draft). */
 export type Protocol = 'aep' | 'ahp';
@@ -73,8 +74,8 @@ export interface ProtocolDefinition {
   readonly flags: readonly FlagSpec[];
   /** Every rule this protocol can report (catalogue order). */
   rules(): readonly RuleMeta[];
-  /** Known event types (coverage statistics). */
-  knownTypes(): readonly string[];
+  /** Known event types (coverage statistics), under the run's options (a sub-profile adds its types). */
+  knownTypes(options?: ProtocolOptions): readonly string[];
   /** The sentence naming the `--binding` that reads `text` when this framing did not, else `undefined`. */
   bindingHint?(
     text: string,
@@ -100,6 +101,8 @@ export interface ProtocolDefinition {
    * A fresh checker for one stream; `single` checks each message alone (AHP). @throws TypeError for an unknown rule id.
    */
   checker(options: ProtocolOptions & { single?: SingleMessageOptions }, out: CheckerOutput): ProtocolChecker;
+  /** The timeline facts of one parsed event (envelope members only, src/core/event-facts.ts): `--format html`. */
+  eventFacts?(ev: ParsedEvent): EventFacts;
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import { ConformanceError } from './errors.ts';
 import type { Finding, Location, Severity } from './finding.ts';
-import { renderMessage, type MessageArgs, type MessageTemplates } from './message.ts';
+import { renderMessage, type MessageArg, type MessageArgs, type MessageTemplates } from './message.ts';
 import { locateIndex, type BigIntegerLiteral, type DuplicateKey } from './json.ts';
 
 /** What every rule declares. `id` is stable (`aep/<name>`, `ahp/<name>`, ...). */
@@ -35,7 +35,7 @@ export interface ParsedEvent {
   reread?: (byteOffset: number) => string | undefined;
 }
 
-/** What a rule passes to `ctx.report`. */
+/** What a rule passes to `ctx.report`, untyped (see {@link TypedReport} for a rule's own). */
 export interface ReportInput {
   /** RFC 6901 pointer inside the event; default `""` (the whole event). */
   pointer?: string;
@@ -47,19 +47,63 @@ export interface ReportInput {
   at?: ParsedEvent | Location;
 }
 
-/** The reporting context handed to a rule. */
-export interface RuleContext {
-  report(r: ReportInput): void;
+/** The placeholder names of a template literal type (`{name}`, `{name:json}`, `{name:s}`), as src/core/message.ts reads them. */
+export type PlaceholderNames<T extends string> = T extends `${string}{${infer Body}}${infer Rest}`
+  ? PlaceholderName<Body> | PlaceholderNames<Rest>
+  : never;
+type PlaceholderName<B extends string> = B extends `${infer N}:${string}` ? IdentifierOrNever<N> : IdentifierOrNever<B>;
+// `{}` or `{"a": 1}` in a template's prose is not a placeholder (the run-time pattern takes identifiers only)
+type IdentifierOrNever<N extends string> = N extends '' | `${string}${' ' | '"' | "'" | '{' | ','}${string}`
+  ? never
+  : N;
+
+/** The arguments template `T` needs: every placeholder is required; a template not known literally takes any. */
+export type ArgsOf<T extends string> = string extends T
+  ? MessageArgs
+  : { readonly [K in PlaceholderNames<T>]: MessageArg } & { readonly [k: string]: MessageArg | undefined };
+
+// the names every template of K uses (a union K is a messageId chosen at run time: only what all share is required)
+type CommonNames<M extends MessageTemplates, K extends keyof M & string> = {
+  [P in K]: (x: PlaceholderNames<M[P]>) => void;
+}[K] extends (x: infer I) => void
+  ? I & string
+  : never;
+type KeyedArgs<M extends MessageTemplates, K extends keyof M & string> = {
+  readonly [N in CommonNames<M, K>]: MessageArg;
+} & {
+  readonly [N in PlaceholderNames<M[K]>]?: MessageArg;
+} & { readonly [k: string]: MessageArg | undefined };
+type ArgsMember<M extends MessageTemplates, K extends keyof M & string> = [CommonNames<M, K>] extends [never]
+  ? { args?: KeyedArgs<M, K> }
+  : { args: KeyedArgs<M, K> };
+type ReportCommon = Omit<ReportInput, 'messageId' | 'args'>;
+type IsUnion<K, All = K> = K extends unknown ? ([All] extends [K] ? false : true) : never;
+// leaving `messageId` out picks the first template, which the type system cannot name: only a one-template rule may
+type Default<M> = true extends IsUnion<keyof M> ? never : { messageId?: undefined };
+
+/**
+ * What a rule with templates `M` passes to `ctx.report` for template `K`: `messageId` is one of its keys and `args`
+ * holds every placeholder of that template, checked at compile time (a `messageId` chosen at run time, a union, must
+ * hold the placeholders all its templates share).
+ */
+export type TypedReport<M extends MessageTemplates, K extends keyof M & string> = string extends keyof M
+  ? ReportInput
+  : ReportCommon & ({ messageId: K } | Default<M>) & ArgsMember<M, K>;
+
+/** The reporting context handed to a rule with templates `M`. */
+export interface RuleContext<M extends MessageTemplates = MessageTemplates> {
+  report<K extends keyof M & string>(r: TypedReport<M, K>): void;
 }
 
 /** A stateless per-event rule. */
-export interface EventRule<E extends ParsedEvent = ParsedEvent> extends RuleMeta {
+export interface EventRule<E extends ParsedEvent = ParsedEvent, M extends MessageTemplates = MessageTemplates>
+  extends RuleMeta {
   /**
    * The event types `check` judges (it returns at once for any other), so a protocol's checker can leave the rule out
    * for the rest ({@link Engine.eventRulesFor}); leave out to see every event.
    */
   types?: readonly string[];
-  check(event: E, ctx: RuleContext): void;
+  check(event: E, ctx: RuleContext<M>): void;
 }
 
 const VERDICT_MISSING = (where: string) =>
@@ -180,4 +224,23 @@ export function findingAt(rule: RuleMeta, loc: Location, messageId?: string, arg
   f.messageId = messageId ?? Object.keys(rule.messages ?? {})[0];
   if (args) f.args = args;
   return f;
+}
+
+/**
+ * `id` as a key of `messages`, for a message id an analyzer chose at run time; throws (a rule bug, reported as
+ * `internal/rule-error`) when the rule has no such template, as rendering it would.
+ */
+export function messageKey<M extends MessageTemplates>(messages: M, id: string): keyof M & string {
+  if (!Object.hasOwn(messages, id)) throw new Error(`no message ${JSON.stringify(id)}`);
+  return id;
+}
+
+/**
+ * A rule's metadata as one object literal (tables of rules that have no `check` of their own: schema, bridge, live);
+ * keeps the literal types of `id` and of the templates.
+ */
+export function ruleMeta<const Id extends string, const M extends MessageTemplates>(
+  meta: RuleMeta & { id: Id; messages: M },
+): RuleMeta & { id: Id; messages: M } {
+  return meta;
 }

@@ -6932,8 +6932,8 @@ if(props0 !== true){
 props0 = props0 || {};
 props0.outcome = true;
 }
-const _errs35 = errors;
 const _errs36 = errors;
+const _errs37 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
 if((data.output === undefined) && (missing4 = "output")){
@@ -6947,7 +6947,7 @@ vErrors.push(err18);
 errors++;
 }
 }
-var valid14 = _errs36 === errors;
+var valid14 = _errs37 === errors;
 if(valid14){
 const err19 = {instancePath,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json#/$defs/__ctx144/allOf/0/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema173.allOf[0].not,parentSchema:schema173.allOf[0],data};
 if(vErrors === null){
@@ -6959,10 +6959,10 @@ vErrors.push(err19);
 errors++;
 }
 else {
-errors = _errs35;
+errors = _errs36;
 if(vErrors !== null){
-if(_errs35){
-vErrors.length = _errs35;
+if(_errs36){
+vErrors.length = _errs36;
 }
 else {
 vErrors = null;
@@ -6972,8 +6972,8 @@ vErrors = null;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.tool !== undefined){
 let data6 = data.tool;
-const _errs40 = errors;
 const _errs41 = errors;
+const _errs42 = errors;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 let missing5;
 if((data6.output === undefined) && (missing5 = "output")){
@@ -6987,7 +6987,7 @@ vErrors.push(err20);
 errors++;
 }
 }
-var valid16 = _errs41 === errors;
+var valid16 = _errs42 === errors;
 if(valid16){
 const err21 = {instancePath:instancePath+"/tool",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json#/$defs/__ctx144/allOf/1/properties/tool/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema173.allOf[1].properties.tool.not,parentSchema:schema173.allOf[1].properties.tool,data:data6};
 if(vErrors === null){
@@ -6999,10 +6999,10 @@ vErrors.push(err21);
 errors++;
 }
 else {
-errors = _errs40;
+errors = _errs41;
 if(vErrors !== null){
-if(_errs40){
-vErrors.length = _errs40;
+if(_errs41){
+vErrors.length = _errs41;
 }
 else {
 vErrors = null;
@@ -7161,9 +7161,9 @@ errors++;
 }
 if(data.execution !== undefined){
 let data12 = data.execution;
-const _errs58 = errors;
-let valid22 = true;
 const _errs59 = errors;
+let valid22 = true;
+const _errs60 = errors;
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 let missing6;
 if((data12.status === undefined) && (missing6 = "status")){
@@ -7191,18 +7191,18 @@ errors++;
 }
 }
 }
-var _valid3 = _errs59 === errors;
-errors = _errs58;
+var _valid3 = _errs60 === errors;
+errors = _errs59;
 if(vErrors !== null){
-if(_errs58){
-vErrors.length = _errs58;
+if(_errs59){
+vErrors.length = _errs59;
 }
 else {
 vErrors = null;
 }
 }
 if(_valid3){
-const _errs61 = errors;
+const _errs62 = errors;
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 if(data12.reason === undefined){
 const err35 = {instancePath:instancePath+"/execution",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json#/$defs/__ctx142/allOf/0/then/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'",schema:schema176.allOf[0].then.required,parentSchema:schema176.allOf[0].then,data:data12};
@@ -7215,7 +7215,7 @@ vErrors.push(err35);
 errors++;
 }
 }
-var _valid3 = _errs61 === errors;
+var _valid3 = _errs62 === errors;
 valid22 = _valid3;
 }
 if(!valid22){
@@ -7228,9 +7228,9 @@ vErrors.push(err36);
 }
 errors++;
 }
-const _errs64 = errors;
-let valid24 = true;
 const _errs65 = errors;
+let valid24 = true;
+const _errs66 = errors;
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 let missing7;
 if((data12.status === undefined) && (missing7 = "status")){
@@ -7258,20 +7258,20 @@ errors++;
 }
 }
 }
-var _valid4 = _errs65 === errors;
-errors = _errs64;
+var _valid4 = _errs66 === errors;
+errors = _errs65;
 if(vErrors !== null){
-if(_errs64){
-vErrors.length = _errs64;
+if(_errs65){
+vErrors.length = _errs65;
 }
 else {
 vErrors = null;
 }
 }
 if(_valid4){
-const _errs67 = errors;
 const _errs68 = errors;
 const _errs69 = errors;
+const _errs70 = errors;
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 let missing8;
 if((data12.reason === undefined) && (missing8 = "reason")){
@@ -7285,7 +7285,7 @@ vErrors.push(err39);
 errors++;
 }
 }
-var valid26 = _errs69 === errors;
+var valid26 = _errs70 === errors;
 if(valid26){
 const err40 = {instancePath:instancePath+"/execution",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json#/$defs/__ctx142/allOf/1/then/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema176.allOf[1].then.not,parentSchema:schema176.allOf[1].then,data:data12};
 if(vErrors === null){
@@ -7297,17 +7297,17 @@ vErrors.push(err40);
 errors++;
 }
 else {
-errors = _errs68;
+errors = _errs69;
 if(vErrors !== null){
-if(_errs68){
-vErrors.length = _errs68;
+if(_errs69){
+vErrors.length = _errs69;
 }
 else {
 vErrors = null;
 }
 }
 }
-var _valid4 = _errs67 === errors;
+var _valid4 = _errs68 === errors;
 valid24 = _valid4;
 }
 if(!valid24){
@@ -7320,9 +7320,9 @@ vErrors.push(err41);
 }
 errors++;
 }
-const _errs72 = errors;
-let valid27 = true;
 const _errs73 = errors;
+let valid27 = true;
+const _errs74 = errors;
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 let missing9;
 if((data12.reason === undefined) && (missing9 = "reason")){
@@ -7350,20 +7350,20 @@ errors++;
 }
 }
 }
-var _valid5 = _errs73 === errors;
-errors = _errs72;
+var _valid5 = _errs74 === errors;
+errors = _errs73;
 if(vErrors !== null){
-if(_errs72){
-vErrors.length = _errs72;
+if(_errs73){
+vErrors.length = _errs73;
 }
 else {
 vErrors = null;
 }
 }
 if(_valid5){
-const _errs75 = errors;
 const _errs76 = errors;
 const _errs77 = errors;
+const _errs78 = errors;
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 let missing10;
 if((data12.detail === undefined) && (missing10 = "detail")){
@@ -7377,7 +7377,7 @@ vErrors.push(err44);
 errors++;
 }
 }
-var valid29 = _errs77 === errors;
+var valid29 = _errs78 === errors;
 if(valid29){
 const err45 = {instancePath:instancePath+"/execution",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json#/$defs/__ctx142/allOf/2/then/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema176.allOf[2].then.not,parentSchema:schema176.allOf[2].then,data:data12};
 if(vErrors === null){
@@ -7389,17 +7389,17 @@ vErrors.push(err45);
 errors++;
 }
 else {
-errors = _errs76;
+errors = _errs77;
 if(vErrors !== null){
-if(_errs76){
-vErrors.length = _errs76;
+if(_errs77){
+vErrors.length = _errs77;
 }
 else {
 vErrors = null;
 }
 }
 }
-var _valid5 = _errs75 === errors;
+var _valid5 = _errs76 === errors;
 valid27 = _valid5;
 }
 if(!valid27){
@@ -17835,8 +17835,8 @@ if(props0 !== true){
 props0 = props0 || {};
 props0.outcome = true;
 }
-const _errs35 = errors;
 const _errs36 = errors;
+const _errs37 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing4;
 if((data.output === undefined) && (missing4 = "output")){
@@ -17850,7 +17850,7 @@ vErrors.push(err18);
 errors++;
 }
 }
-var valid14 = _errs36 === errors;
+var valid14 = _errs37 === errors;
 if(valid14){
 const err19 = {instancePath,schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json#/$defs/__ctx156/allOf/0/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema252.allOf[0].not,parentSchema:schema252.allOf[0],data};
 if(vErrors === null){
@@ -17862,10 +17862,10 @@ vErrors.push(err19);
 errors++;
 }
 else {
-errors = _errs35;
+errors = _errs36;
 if(vErrors !== null){
-if(_errs35){
-vErrors.length = _errs35;
+if(_errs36){
+vErrors.length = _errs36;
 }
 else {
 vErrors = null;
@@ -17875,8 +17875,8 @@ vErrors = null;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.tool !== undefined){
 let data6 = data.tool;
-const _errs40 = errors;
 const _errs41 = errors;
+const _errs42 = errors;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 let missing5;
 if((data6.output === undefined) && (missing5 = "output")){
@@ -17890,7 +17890,7 @@ vErrors.push(err20);
 errors++;
 }
 }
-var valid16 = _errs41 === errors;
+var valid16 = _errs42 === errors;
 if(valid16){
 const err21 = {instancePath:instancePath+"/tool",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json#/$defs/__ctx156/allOf/1/properties/tool/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema252.allOf[1].properties.tool.not,parentSchema:schema252.allOf[1].properties.tool,data:data6};
 if(vErrors === null){
@@ -17902,10 +17902,10 @@ vErrors.push(err21);
 errors++;
 }
 else {
-errors = _errs40;
+errors = _errs41;
 if(vErrors !== null){
-if(_errs40){
-vErrors.length = _errs40;
+if(_errs41){
+vErrors.length = _errs41;
 }
 else {
 vErrors = null;
@@ -18000,9 +18000,9 @@ errors++;
 }
 if(data.execution !== undefined){
 let data11 = data.execution;
-const _errs56 = errors;
-let valid22 = true;
 const _errs57 = errors;
+let valid22 = true;
+const _errs58 = errors;
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 let missing6;
 if((data11.status === undefined) && (missing6 = "status")){
@@ -18030,18 +18030,18 @@ errors++;
 }
 }
 }
-var _valid3 = _errs57 === errors;
-errors = _errs56;
+var _valid3 = _errs58 === errors;
+errors = _errs57;
 if(vErrors !== null){
-if(_errs56){
-vErrors.length = _errs56;
+if(_errs57){
+vErrors.length = _errs57;
 }
 else {
 vErrors = null;
 }
 }
 if(_valid3){
-const _errs59 = errors;
+const _errs60 = errors;
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 if(data11.reason === undefined){
 const err29 = {instancePath:instancePath+"/execution",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json#/$defs/__ctx160/allOf/0/then/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'",schema:schema269.allOf[0].then.required,parentSchema:schema269.allOf[0].then,data:data11};
@@ -18054,7 +18054,7 @@ vErrors.push(err29);
 errors++;
 }
 }
-var _valid3 = _errs59 === errors;
+var _valid3 = _errs60 === errors;
 valid22 = _valid3;
 }
 if(!valid22){
@@ -18067,9 +18067,9 @@ vErrors.push(err30);
 }
 errors++;
 }
-const _errs62 = errors;
-let valid24 = true;
 const _errs63 = errors;
+let valid24 = true;
+const _errs64 = errors;
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 let missing7;
 if((data11.status === undefined) && (missing7 = "status")){
@@ -18097,20 +18097,20 @@ errors++;
 }
 }
 }
-var _valid4 = _errs63 === errors;
-errors = _errs62;
+var _valid4 = _errs64 === errors;
+errors = _errs63;
 if(vErrors !== null){
-if(_errs62){
-vErrors.length = _errs62;
+if(_errs63){
+vErrors.length = _errs63;
 }
 else {
 vErrors = null;
 }
 }
 if(_valid4){
-const _errs65 = errors;
 const _errs66 = errors;
 const _errs67 = errors;
+const _errs68 = errors;
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 let missing8;
 if((data11.reason === undefined) && (missing8 = "reason")){
@@ -18124,7 +18124,7 @@ vErrors.push(err33);
 errors++;
 }
 }
-var valid26 = _errs67 === errors;
+var valid26 = _errs68 === errors;
 if(valid26){
 const err34 = {instancePath:instancePath+"/execution",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json#/$defs/__ctx160/allOf/1/then/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema269.allOf[1].then.not,parentSchema:schema269.allOf[1].then,data:data11};
 if(vErrors === null){
@@ -18136,17 +18136,17 @@ vErrors.push(err34);
 errors++;
 }
 else {
-errors = _errs66;
+errors = _errs67;
 if(vErrors !== null){
-if(_errs66){
-vErrors.length = _errs66;
+if(_errs67){
+vErrors.length = _errs67;
 }
 else {
 vErrors = null;
 }
 }
 }
-var _valid4 = _errs65 === errors;
+var _valid4 = _errs66 === errors;
 valid24 = _valid4;
 }
 if(!valid24){
@@ -18159,9 +18159,9 @@ vErrors.push(err35);
 }
 errors++;
 }
-const _errs70 = errors;
-let valid27 = true;
 const _errs71 = errors;
+let valid27 = true;
+const _errs72 = errors;
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 let missing9;
 if((data11.reason === undefined) && (missing9 = "reason")){
@@ -18189,20 +18189,20 @@ errors++;
 }
 }
 }
-var _valid5 = _errs71 === errors;
-errors = _errs70;
+var _valid5 = _errs72 === errors;
+errors = _errs71;
 if(vErrors !== null){
-if(_errs70){
-vErrors.length = _errs70;
+if(_errs71){
+vErrors.length = _errs71;
 }
 else {
 vErrors = null;
 }
 }
 if(_valid5){
-const _errs73 = errors;
 const _errs74 = errors;
 const _errs75 = errors;
+const _errs76 = errors;
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 let missing10;
 if((data11.detail === undefined) && (missing10 = "detail")){
@@ -18216,7 +18216,7 @@ vErrors.push(err38);
 errors++;
 }
 }
-var valid29 = _errs75 === errors;
+var valid29 = _errs76 === errors;
 if(valid29){
 const err39 = {instancePath:instancePath+"/execution",schemaPath:"https://agent-conformance.dev/schemas/ahp/draft/execution-events.schema.json#/$defs/__ctx160/allOf/2/then/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema269.allOf[2].then.not,parentSchema:schema269.allOf[2].then,data:data11};
 if(vErrors === null){
@@ -18228,17 +18228,17 @@ vErrors.push(err39);
 errors++;
 }
 else {
-errors = _errs74;
+errors = _errs75;
 if(vErrors !== null){
-if(_errs74){
-vErrors.length = _errs74;
+if(_errs75){
+vErrors.length = _errs75;
 }
 else {
 vErrors = null;
 }
 }
 }
-var _valid5 = _errs73 === errors;
+var _valid5 = _errs74 === errors;
 valid27 = _valid5;
 }
 if(!valid27){

@@ -4059,22 +4059,22 @@ return false;
 }
 else {
 if(data3.status !== undefined){
-const _errs27 = errors;
+const _errs28 = errors;
 if("skipped" !== data3.status){
 return false;
 }
-var valid11 = _errs27 === errors;
+var valid11 = _errs28 === errors;
 }
 else {
 var valid11 = true;
 }
 if(valid11){
 if(data3.reason !== undefined){
-const _errs29 = errors;
+const _errs30 = errors;
 if("policy" !== data3.reason){
 return false;
 }
-var valid11 = _errs29 === errors;
+var valid11 = _errs30 === errors;
 }
 else {
 var valid11 = true;
@@ -4097,49 +4097,49 @@ return false;
 }
 var valid0 = _errs18 === errors;
 if(valid0){
-const _errs31 = errors;
-const _errs34 = errors;
+const _errs32 = errors;
 const _errs35 = errors;
 const _errs36 = errors;
+const _errs37 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
 if((data.output === undefined) && (missing6 = "output")){
 errors++;
 }
 }
-var valid14 = _errs36 === errors;
+var valid14 = _errs37 === errors;
 if(valid14){
 return false;
 }
 else {
-errors = _errs35;
+errors = _errs36;
 }
-var valid13 = _errs34 === errors;
+var valid13 = _errs35 === errors;
 if(valid13){
-const _errs38 = errors;
+const _errs39 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.tool !== undefined){
 let data6 = data.tool;
-const _errs40 = errors;
 const _errs41 = errors;
+const _errs42 = errors;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 let missing7;
 if((data6.output === undefined) && (missing7 = "output")){
 errors++;
 }
 }
-var valid16 = _errs41 === errors;
+var valid16 = _errs42 === errors;
 if(valid16){
 return false;
 }
 else {
-errors = _errs40;
+errors = _errs41;
 }
 }
 }
-var valid13 = _errs38 === errors;
+var valid13 = _errs39 === errors;
 }
-var valid0 = _errs31 === errors;
+var valid0 = _errs32 === errors;
 }
 }
 }
@@ -4151,20 +4151,9 @@ return false;
 }
 else {
 if(data.type !== undefined){
-const _errs44 = errors;
+const _errs45 = errors;
 if("tool.after" !== data.type){
 return false;
-}
-var valid17 = _errs44 === errors;
-}
-else {
-var valid17 = true;
-}
-if(valid17){
-if(data.call !== undefined){
-const _errs45 = errors;
-if(!(validate71(data.call))){
-errors++;
 }
 var valid17 = _errs45 === errors;
 }
@@ -4172,9 +4161,9 @@ else {
 var valid17 = true;
 }
 if(valid17){
-if(data.tool !== undefined){
+if(data.call !== undefined){
 const _errs46 = errors;
-if(!(validate83(data.tool))){
+if(!(validate71(data.call))){
 errors++;
 }
 var valid17 = _errs46 === errors;
@@ -4183,11 +4172,22 @@ else {
 var valid17 = true;
 }
 if(valid17){
+if(data.tool !== undefined){
+const _errs47 = errors;
+if(!(validate83(data.tool))){
+errors++;
+}
+var valid17 = _errs47 === errors;
+}
+else {
+var valid17 = true;
+}
+if(valid17){
 if(data.path !== undefined){
 let data10 = data.path;
-const _errs47 = errors;
 const _errs48 = errors;
-if(errors === _errs48){
+const _errs49 = errors;
+if(errors === _errs49){
 if(typeof data10 === "string"){
 if(data10.length === 0){
 return false;
@@ -4197,7 +4197,7 @@ else {
 return false;
 }
 }
-var valid17 = _errs47 === errors;
+var valid17 = _errs48 === errors;
 }
 else {
 var valid17 = true;
@@ -4205,11 +4205,11 @@ var valid17 = true;
 if(valid17){
 if(data.outcome !== undefined){
 let data11 = data.outcome;
-const _errs50 = errors;
+const _errs51 = errors;
 if(!(((((data11 === "ok") || (data11 === "error")) || (data11 === "denied")) || (data11 === "cancelled")) || (data11 === "timeout"))){
 return false;
 }
-var valid17 = _errs50 === errors;
+var valid17 = _errs51 === errors;
 }
 else {
 var valid17 = true;
@@ -4217,12 +4217,12 @@ var valid17 = true;
 if(valid17){
 if(data.execution !== undefined){
 let data12 = data.execution;
-const _errs53 = errors;
 const _errs54 = errors;
-const _errs57 = errors;
+const _errs55 = errors;
 const _errs58 = errors;
-let valid22 = true;
 const _errs59 = errors;
+let valid22 = true;
+const _errs60 = errors;
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 let missing9;
 if((data12.status === undefined) && (missing9 = "status")){
@@ -4236,11 +4236,11 @@ errors++;
 }
 }
 }
-var _valid3 = _errs59 === errors;
-errors = _errs58;
+var _valid3 = _errs60 === errors;
+errors = _errs59;
 if(_valid3){
-const _errs61 = errors;
-if(errors === _errs61){
+const _errs62 = errors;
+if(errors === _errs62){
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 let missing10;
 if((data12.reason === undefined) && (missing10 = "reason")){
@@ -4248,19 +4248,19 @@ return false;
 }
 }
 }
-var _valid3 = _errs61 === errors;
+var _valid3 = _errs62 === errors;
 valid22 = _valid3;
 }
 if(!valid22){
 errors++;
 return false;
 }
-var valid21 = _errs57 === errors;
+var valid21 = _errs58 === errors;
 if(valid21){
-const _errs63 = errors;
 const _errs64 = errors;
-let valid24 = true;
 const _errs65 = errors;
+let valid24 = true;
+const _errs66 = errors;
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 let missing11;
 if((data12.status === undefined) && (missing11 = "status")){
@@ -4274,38 +4274,38 @@ errors++;
 }
 }
 }
-var _valid4 = _errs65 === errors;
-errors = _errs64;
+var _valid4 = _errs66 === errors;
+errors = _errs65;
 if(_valid4){
-const _errs67 = errors;
 const _errs68 = errors;
 const _errs69 = errors;
+const _errs70 = errors;
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 let missing12;
 if((data12.reason === undefined) && (missing12 = "reason")){
 errors++;
 }
 }
-var valid26 = _errs69 === errors;
+var valid26 = _errs70 === errors;
 if(valid26){
 return false;
 }
 else {
-errors = _errs68;
+errors = _errs69;
 }
-var _valid4 = _errs67 === errors;
+var _valid4 = _errs68 === errors;
 valid24 = _valid4;
 }
 if(!valid24){
 errors++;
 return false;
 }
-var valid21 = _errs63 === errors;
+var valid21 = _errs64 === errors;
 if(valid21){
-const _errs71 = errors;
 const _errs72 = errors;
-let valid27 = true;
 const _errs73 = errors;
+let valid27 = true;
+const _errs74 = errors;
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 let missing13;
 if((data12.reason === undefined) && (missing13 = "reason")){
@@ -4319,36 +4319,36 @@ errors++;
 }
 }
 }
-var _valid5 = _errs73 === errors;
-errors = _errs72;
+var _valid5 = _errs74 === errors;
+errors = _errs73;
 if(_valid5){
-const _errs75 = errors;
 const _errs76 = errors;
 const _errs77 = errors;
+const _errs78 = errors;
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 let missing14;
 if((data12.detail === undefined) && (missing14 = "detail")){
 errors++;
 }
 }
-var valid29 = _errs77 === errors;
+var valid29 = _errs78 === errors;
 if(valid29){
 return false;
 }
 else {
-errors = _errs76;
+errors = _errs77;
 }
-var _valid5 = _errs75 === errors;
+var _valid5 = _errs76 === errors;
 valid27 = _valid5;
 }
 if(!valid27){
 errors++;
 return false;
 }
-var valid21 = _errs71 === errors;
+var valid21 = _errs72 === errors;
 }
 }
-if(errors === _errs54){
+if(errors === _errs55){
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 let missing15;
 if((data12.status === undefined) && (missing15 = "status")){
@@ -4357,11 +4357,11 @@ return false;
 else {
 if(data12.status !== undefined){
 let data16 = data12.status;
-const _errs79 = errors;
+const _errs80 = errors;
 if(!((data16 === "executed") || (data16 === "skipped"))){
 return false;
 }
-var valid30 = _errs79 === errors;
+var valid30 = _errs80 === errors;
 }
 else {
 var valid30 = true;
@@ -4369,22 +4369,22 @@ var valid30 = true;
 if(valid30){
 if(data12.reason !== undefined){
 let data17 = data12.reason;
-const _errs81 = errors;
+const _errs82 = errors;
 if(!(((((data17 === "supplied_result") || (data17 === "policy")) || (data17 === "cancelled")) || (data17 === "timeout")) || (data17 === "other"))){
 return false;
 }
-var valid30 = _errs81 === errors;
+var valid30 = _errs82 === errors;
 }
 else {
 var valid30 = true;
 }
 if(valid30){
 if(data12.detail !== undefined){
-const _errs83 = errors;
+const _errs84 = errors;
 if(typeof data12.detail !== "string"){
 return false;
 }
-var valid30 = _errs83 === errors;
+var valid30 = _errs84 === errors;
 }
 else {
 var valid30 = true;
@@ -4397,18 +4397,18 @@ else {
 return false;
 }
 }
-var valid17 = _errs53 === errors;
+var valid17 = _errs54 === errors;
 }
 else {
 var valid17 = true;
 }
 if(valid17){
 if(data.error !== undefined){
-const _errs85 = errors;
+const _errs86 = errors;
 if(!(validate99(data.error))){
 errors++;
 }
-var valid17 = _errs85 === errors;
+var valid17 = _errs86 === errors;
 }
 else {
 var valid17 = true;
@@ -9913,22 +9913,22 @@ return false;
 }
 else {
 if(data3.status !== undefined){
-const _errs27 = errors;
+const _errs28 = errors;
 if("skipped" !== data3.status){
 return false;
 }
-var valid11 = _errs27 === errors;
+var valid11 = _errs28 === errors;
 }
 else {
 var valid11 = true;
 }
 if(valid11){
 if(data3.reason !== undefined){
-const _errs29 = errors;
+const _errs30 = errors;
 if("policy" !== data3.reason){
 return false;
 }
-var valid11 = _errs29 === errors;
+var valid11 = _errs30 === errors;
 }
 else {
 var valid11 = true;
@@ -9951,49 +9951,49 @@ return false;
 }
 var valid0 = _errs18 === errors;
 if(valid0){
-const _errs31 = errors;
-const _errs34 = errors;
+const _errs32 = errors;
 const _errs35 = errors;
 const _errs36 = errors;
+const _errs37 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing6;
 if((data.output === undefined) && (missing6 = "output")){
 errors++;
 }
 }
-var valid14 = _errs36 === errors;
+var valid14 = _errs37 === errors;
 if(valid14){
 return false;
 }
 else {
-errors = _errs35;
+errors = _errs36;
 }
-var valid13 = _errs34 === errors;
+var valid13 = _errs35 === errors;
 if(valid13){
-const _errs38 = errors;
+const _errs39 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.tool !== undefined){
 let data6 = data.tool;
-const _errs40 = errors;
 const _errs41 = errors;
+const _errs42 = errors;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 let missing7;
 if((data6.output === undefined) && (missing7 = "output")){
 errors++;
 }
 }
-var valid16 = _errs41 === errors;
+var valid16 = _errs42 === errors;
 if(valid16){
 return false;
 }
 else {
-errors = _errs40;
+errors = _errs41;
 }
 }
 }
-var valid13 = _errs38 === errors;
+var valid13 = _errs39 === errors;
 }
-var valid0 = _errs31 === errors;
+var valid0 = _errs32 === errors;
 }
 }
 }
@@ -10005,19 +10005,8 @@ return false;
 }
 else {
 if(data.call !== undefined){
-const _errs43 = errors;
-if(!(validate71(data.call))){
-errors++;
-}
-var valid17 = _errs43 === errors;
-}
-else {
-var valid17 = true;
-}
-if(valid17){
-if(data.tool !== undefined){
 const _errs44 = errors;
-if(!(validate83(data.tool))){
+if(!(validate71(data.call))){
 errors++;
 }
 var valid17 = _errs44 === errors;
@@ -10026,11 +10015,22 @@ else {
 var valid17 = true;
 }
 if(valid17){
+if(data.tool !== undefined){
+const _errs45 = errors;
+if(!(validate83(data.tool))){
+errors++;
+}
+var valid17 = _errs45 === errors;
+}
+else {
+var valid17 = true;
+}
+if(valid17){
 if(data.path !== undefined){
 let data9 = data.path;
-const _errs45 = errors;
 const _errs46 = errors;
-if(errors === _errs46){
+const _errs47 = errors;
+if(errors === _errs47){
 if(typeof data9 === "string"){
 if(data9.length === 0){
 return false;
@@ -10040,7 +10040,7 @@ else {
 return false;
 }
 }
-var valid17 = _errs45 === errors;
+var valid17 = _errs46 === errors;
 }
 else {
 var valid17 = true;
@@ -10048,11 +10048,11 @@ var valid17 = true;
 if(valid17){
 if(data.outcome !== undefined){
 let data10 = data.outcome;
-const _errs48 = errors;
+const _errs49 = errors;
 if(!(((((data10 === "ok") || (data10 === "error")) || (data10 === "denied")) || (data10 === "cancelled")) || (data10 === "timeout"))){
 return false;
 }
-var valid17 = _errs48 === errors;
+var valid17 = _errs49 === errors;
 }
 else {
 var valid17 = true;
@@ -10060,12 +10060,12 @@ var valid17 = true;
 if(valid17){
 if(data.execution !== undefined){
 let data11 = data.execution;
-const _errs51 = errors;
 const _errs52 = errors;
-const _errs55 = errors;
+const _errs53 = errors;
 const _errs56 = errors;
-let valid22 = true;
 const _errs57 = errors;
+let valid22 = true;
+const _errs58 = errors;
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 let missing9;
 if((data11.status === undefined) && (missing9 = "status")){
@@ -10079,11 +10079,11 @@ errors++;
 }
 }
 }
-var _valid3 = _errs57 === errors;
-errors = _errs56;
+var _valid3 = _errs58 === errors;
+errors = _errs57;
 if(_valid3){
-const _errs59 = errors;
-if(errors === _errs59){
+const _errs60 = errors;
+if(errors === _errs60){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 let missing10;
 if((data11.reason === undefined) && (missing10 = "reason")){
@@ -10091,19 +10091,19 @@ return false;
 }
 }
 }
-var _valid3 = _errs59 === errors;
+var _valid3 = _errs60 === errors;
 valid22 = _valid3;
 }
 if(!valid22){
 errors++;
 return false;
 }
-var valid21 = _errs55 === errors;
+var valid21 = _errs56 === errors;
 if(valid21){
-const _errs61 = errors;
 const _errs62 = errors;
-let valid24 = true;
 const _errs63 = errors;
+let valid24 = true;
+const _errs64 = errors;
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 let missing11;
 if((data11.status === undefined) && (missing11 = "status")){
@@ -10117,38 +10117,38 @@ errors++;
 }
 }
 }
-var _valid4 = _errs63 === errors;
-errors = _errs62;
+var _valid4 = _errs64 === errors;
+errors = _errs63;
 if(_valid4){
-const _errs65 = errors;
 const _errs66 = errors;
 const _errs67 = errors;
+const _errs68 = errors;
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 let missing12;
 if((data11.reason === undefined) && (missing12 = "reason")){
 errors++;
 }
 }
-var valid26 = _errs67 === errors;
+var valid26 = _errs68 === errors;
 if(valid26){
 return false;
 }
 else {
-errors = _errs66;
+errors = _errs67;
 }
-var _valid4 = _errs65 === errors;
+var _valid4 = _errs66 === errors;
 valid24 = _valid4;
 }
 if(!valid24){
 errors++;
 return false;
 }
-var valid21 = _errs61 === errors;
+var valid21 = _errs62 === errors;
 if(valid21){
-const _errs69 = errors;
 const _errs70 = errors;
-let valid27 = true;
 const _errs71 = errors;
+let valid27 = true;
+const _errs72 = errors;
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 let missing13;
 if((data11.reason === undefined) && (missing13 = "reason")){
@@ -10162,36 +10162,36 @@ errors++;
 }
 }
 }
-var _valid5 = _errs71 === errors;
-errors = _errs70;
+var _valid5 = _errs72 === errors;
+errors = _errs71;
 if(_valid5){
-const _errs73 = errors;
 const _errs74 = errors;
 const _errs75 = errors;
+const _errs76 = errors;
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 let missing14;
 if((data11.detail === undefined) && (missing14 = "detail")){
 errors++;
 }
 }
-var valid29 = _errs75 === errors;
+var valid29 = _errs76 === errors;
 if(valid29){
 return false;
 }
 else {
-errors = _errs74;
+errors = _errs75;
 }
-var _valid5 = _errs73 === errors;
+var _valid5 = _errs74 === errors;
 valid27 = _valid5;
 }
 if(!valid27){
 errors++;
 return false;
 }
-var valid21 = _errs69 === errors;
+var valid21 = _errs70 === errors;
 }
 }
-if(errors === _errs52){
+if(errors === _errs53){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 let missing15;
 if((data11.status === undefined) && (missing15 = "status")){
@@ -10200,11 +10200,11 @@ return false;
 else {
 if(data11.status !== undefined){
 let data15 = data11.status;
-const _errs77 = errors;
+const _errs78 = errors;
 if(!((data15 === "executed") || (data15 === "skipped"))){
 return false;
 }
-var valid30 = _errs77 === errors;
+var valid30 = _errs78 === errors;
 }
 else {
 var valid30 = true;
@@ -10212,22 +10212,22 @@ var valid30 = true;
 if(valid30){
 if(data11.reason !== undefined){
 let data16 = data11.reason;
-const _errs79 = errors;
+const _errs80 = errors;
 if(!(((((data16 === "supplied_result") || (data16 === "policy")) || (data16 === "cancelled")) || (data16 === "timeout")) || (data16 === "other"))){
 return false;
 }
-var valid30 = _errs79 === errors;
+var valid30 = _errs80 === errors;
 }
 else {
 var valid30 = true;
 }
 if(valid30){
 if(data11.detail !== undefined){
-const _errs81 = errors;
+const _errs82 = errors;
 if(typeof data11.detail !== "string"){
 return false;
 }
-var valid30 = _errs81 === errors;
+var valid30 = _errs82 === errors;
 }
 else {
 var valid30 = true;
@@ -10240,18 +10240,18 @@ else {
 return false;
 }
 }
-var valid17 = _errs51 === errors;
+var valid17 = _errs52 === errors;
 }
 else {
 var valid17 = true;
 }
 if(valid17){
 if(data.error !== undefined){
-const _errs83 = errors;
+const _errs84 = errors;
 if(!(validate99(data.error))){
 errors++;
 }
-var valid17 = _errs83 === errors;
+var valid17 = _errs84 === errors;
 }
 else {
 var valid17 = true;

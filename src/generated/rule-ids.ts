@@ -64,6 +64,7 @@ export const AEP_RULE_IDS = [
   'aep/source-form',
   'aep/id-collision',
   'aep/id-unverifiable',
+  'aep/id-withheld',
   'aep/redelivery',
   'aep/epoch-regression',
   'aep/seq-regression',

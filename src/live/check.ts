@@ -10,17 +10,28 @@ import { findingAt } from '../core/rule.ts';
 import { AEP_CORE_ATTRIBUTES } from '../aep/bridges/types.ts';
 import { downlevelEvent } from '../aep/downlevel.ts';
 import { LiveConnectError, LiveTimeout, type SseMessage, SseSubscriber, fetchText } from './client.ts';
+import { byteIdentity, eviction, replayAll, resume, roster } from './buffer-checks.ts';
 import { hello, subscribeRefusal, unknownFrame } from './socket-checks.ts';
-import { LIVE_CHECKS, LIVE_RULES, type LiveCheck, type LiveRuleId } from './rules.ts';
+import * as control from './control-checks.ts';
+import { LIVE_CHECKS, LIVE_DESTRUCTIVE, LIVE_RULES, type LiveCheck, type LiveRuleId } from './rules.ts';
 
 /** Options of {@link checkEndpoint}. */
 export interface LiveOptions {
   /** Bearer token sent with every request (AEP-0003 §8.1). */
   token?: string;
-  /** The checks to run (default: all of {@link LIVE_CHECKS}). */
+  /**
+   * The checks to run (default: every check of {@link LIVE_CHECKS} but the destructive ones of
+   * {@link LIVE_DESTRUCTIVE}, which run only when named here or with `destructive`).
+   */
   checks?: readonly LiveCheck[];
+  /** Also run the destructive checks (they fill the endpoint's replay buffer and post large Events). */
+  destructive?: boolean;
+  /** How byte-identity compares: the bytes posted (`strict`, default) or the AEP-0001 §4.2 floor (`floor`). */
+  identity?: 'strict' | 'floor';
   /** Milliseconds a check waits for one answer (default 5000). */
   timeoutMs?: number;
+  /** The control checks' options (`--control-*`, `--ack-window`). */
+  control?: control.ControlOptions;
   /** Called as each check starts (a progress line). */
   onCheck?: (check: LiveCheck) => void;
 }
@@ -28,7 +39,7 @@ export interface LiveOptions {
 /** What {@link checkEndpoint} found. */
 export interface LiveResult {
   findings: Finding[];
-  /** Every Event the endpoint delivered to our subscribers, as its JSON text, in arrival order. */
+  /** Every Event the endpoint delivered to our subscribers, as its JSON text, in arrival order (each text once). */
   delivered: string[];
   /** The checks run, and those skipped. */
   ran: LiveCheck[];
@@ -112,8 +123,8 @@ class LiveRun {
     });
   }
 
-  /** This run's Events among an SSE subscriber's messages, parsed; each kept as delivered. */
-  mine(sub: SseSubscriber): { m: SseMessage; ev: Record<string, unknown> }[] {
+  /** This run's Events (of `session`) among an SSE subscriber's messages, parsed. */
+  mine(sub: SseSubscriber, session = this.session): { m: SseMessage; ev: Record<string, unknown> }[] {
     const out: { m: SseMessage; ev: Record<string, unknown> }[] = [];
     for (const m of sub.messages) {
       let ev: unknown;
@@ -122,14 +133,38 @@ class LiveRun {
       } catch {
         continue;
       }
-      if (ev && typeof ev === 'object' && (ev as Record<string, unknown>).session === this.session)
+      if (ev && typeof ev === 'object' && (ev as Record<string, unknown>).session === session)
         out.push({ m, ev: ev as Record<string, unknown> });
     }
     return out;
   }
 
-  keep(sub: SseSubscriber): void {
-    for (const { m } of this.mine(sub)) this.delivered.push(m.data);
+  private readonly seen = new Set<string>();
+
+  /**
+   * Keep one delivered Event text. A copy that several of our own subscriptions received is kept once: those copies
+   * are the checker's doing, not a redelivery by the endpoint.
+   */
+  record(text: string): void {
+    if (this.seen.has(text)) return;
+    this.seen.add(text);
+    this.delivered.push(text);
+  }
+
+  keep(sub: SseSubscriber, session = this.session): void {
+    for (const { m } of this.mine(sub, session)) this.record(m.data);
+  }
+
+  capabilities(): Record<string, unknown> {
+    return this.discovery?.capabilities ?? {};
+  }
+
+  socket(): URL | undefined {
+    return socketUrl(this);
+  }
+
+  skip(check: LiveCheck, reason: string): void {
+    skip(this, check, reason);
   }
 }
 
@@ -334,42 +369,6 @@ async function captureCeiling(run: LiveRun): Promise<void> {
   }
 }
 
-async function resume(run: LiveRun): Promise<void> {
-  const replay = run.discovery?.capabilities.replay as { buffer?: unknown } | undefined;
-  if (!replay || typeof replay.buffer !== 'number' || replay.buffer < 3)
-    return skip(
-      run,
-      'resume',
-      'the endpoint advertises no replay buffer of at least 3 Events (capabilities.replay.buffer)',
-    );
-  const sent = [run.event(), run.event(), run.event()];
-  await run.post(`${sent.map((e) => JSON.stringify(e)).join('\n')}\n`, 'application/x-ndjson');
-  const after = sent[0]!;
-  const sub = await run.subscribe(
-    { filter: JSON.stringify({ session: [run.session] }) },
-    { 'last-event-id': `${run.session}:0:${after.seq}` },
-  );
-  try {
-    const want = sent.slice(1).map((e) => e.seq as number);
-    const seqs = () =>
-      run
-        .mine(sub)
-        .map(({ ev }) => ev.seq as number)
-        .filter((s) => s >= (after.seq as number));
-    await sub.until(() => seqs().length >= want.length, run.opts.timeoutMs);
-    run.keep(sub);
-    const got = seqs().slice(0, Math.max(want.length, seqs().length));
-    if (got.join(',') !== want.join(','))
-      run.report('aep/live-resume', 'got', {
-        after: after.seq as number,
-        got: got.join(', ') || 'nothing',
-        want: want.join(', '),
-      });
-  } finally {
-    sub.close();
-  }
-}
-
 function skip(run: LiveRun, check: LiveCheck, reason: string): void {
   run.skipped.push(check);
   run.report('aep/live-skipped', 'skipped', { check, reason });
@@ -384,7 +383,8 @@ function socketUrl(run: LiveRun): URL | undefined {
 }
 
 type CheckFn = (run: LiveRun) => Promise<void>;
-type SocketFn = (run: LiveRun, url: URL) => Promise<void>;
+/** A socket check; a string it returns is why it could not run here (skipped). */
+type SocketFn = (run: LiveRun, url: URL) => Promise<unknown>;
 const HTTP_CHECKS: Partial<Record<LiveCheck, CheckFn>> = {
   discovery,
   'version-gate': versionGate,
@@ -394,13 +394,31 @@ const HTTP_CHECKS: Partial<Record<LiveCheck, CheckFn>> = {
   filter,
   'capture-ceiling': captureCeiling,
   resume,
+  'replay-all': replayAll,
+  roster,
+  eviction,
+  'byte-identity': byteIdentity,
 };
 const SOCKET_CHECKS: Partial<Record<LiveCheck, SocketFn>> = {
   hello,
   'subscribe-refusal': subscribeRefusal,
   'unknown-frame': unknownFrame,
+  'control-auth-gate': control.controlAuthGate,
+  'control-no-route': control.controlNoRoute,
+  'control-ack': control.controlAck,
+  'control-dedupe': control.controlDedupe,
+  'control-unsupported': control.controlUnsupported,
+  'control-cancel': control.controlCancel,
 };
-const NEEDS_STREAM = new Set<LiveCheck>(['fanout', 'filter', 'capture-ceiling', 'resume']);
+const NEEDS_STREAM = new Set<LiveCheck>([
+  'fanout',
+  'filter',
+  'capture-ceiling',
+  'resume',
+  'replay-all',
+  'eviction',
+  'byte-identity',
+]);
 
 /**
  * Check the endpoint at `base` (its discovery document is read first, whatever `checks` says). @throws
@@ -411,7 +429,10 @@ export async function checkEndpoint(base: string | URL, options: LiveOptions = {
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new TypeError(`${url.href}: an http: or https: URL is needed`);
   const run = new LiveRun(url, { ...options, timeoutMs: options.timeoutMs ?? 5000 });
-  const wanted = new Set<LiveCheck>(options.checks ?? LIVE_CHECKS);
+  const wanted = new Set<LiveCheck>(
+    options.checks ?? LIVE_CHECKS.filter((c) => options.destructive || !LIVE_DESTRUCTIVE.has(c)),
+  );
+  if (options.destructive) for (const c of LIVE_DESTRUCTIVE) wanted.add(c);
   for (const check of LIVE_CHECKS) {
     if (!wanted.has(check) && check !== 'discovery') continue;
     options.onCheck?.(check);
@@ -427,9 +448,13 @@ export async function checkEndpoint(base: string | URL, options: LiveOptions = {
           skip(run, check, 'the discovery document names no "socket" endpoint (WebSocket)');
           continue;
         }
-        await socketCheck(run, ws);
+        const reason = await socketCheck(run, ws);
+        if (typeof reason === 'string') {
+          skip(run, check, reason);
+          continue;
+        }
       } else await HTTP_CHECKS[check]!(run);
-      if (wanted.has(check)) run.ran.push(check);
+      if (wanted.has(check) && !run.skipped.includes(check)) run.ran.push(check);
     } catch (e) {
       if (e instanceof LiveTimeout)
         run.report('aep/live-timeout', 'timeout', { check, ms: run.opts.timeoutMs, waiting: e.waiting });

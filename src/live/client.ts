@@ -4,10 +4,14 @@
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { createRequire } from 'node:module';
 import type WebSocket from 'ws';
 
 /** The endpoint could not be reached (refused, DNS, TLS): the run stops with exit 2. */
-export class LiveConnectError extends Error {}
+export class LiveConnectError extends Error {
+  /** The HTTP status that refused a WebSocket upgrade, when one did. */
+  status?: number;
+}
 
 /** A check waited longer than its timeout; `waiting` says for what. */
 export class LiveTimeout extends Error {
@@ -33,8 +37,8 @@ function connectError(url: URL, e: NodeJS.ErrnoException): LiveConnectError {
   const what =
     e.code === 'ECONNREFUSED'
       ? 'connection refused'
-      : e.code === 'ENOTFOUND'
-        ? 'host not found'
+      : e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN'
+        ? `host not found (${e.code})`
         : /certificate|SSL|TLS/i.test(`${e.code ?? ''} ${e.message}`)
           ? `TLS failure (${e.code ?? e.message})`
           : (e.code ?? e.message);
@@ -90,6 +94,8 @@ export interface SseMessage {
 export class SseSubscriber {
   readonly messages: SseMessage[] = [];
   readonly comments: string[] = [];
+  /** For each comment, how many messages had arrived before it (so its place among them is known). */
+  readonly commentsAt: number[] = [];
   private waiters: (() => void)[] = [];
   private req: ReturnType<typeof httpRequest> | undefined;
   status = 0;
@@ -135,6 +141,7 @@ export class SseSubscriber {
               hasData = false;
             } else if (line.startsWith(':')) {
               sub.comments.push(line.slice(1).trimStart());
+              sub.commentsAt.push(sub.messages.length);
               sub.wake();
             } else {
               const colon = line.indexOf(':');
@@ -201,6 +208,8 @@ export class SseSubscriber {
 /** A WebSocket peer that keeps every text frame it receives as JSON (or the raw text). */
 export class WsPeer {
   readonly frames: unknown[] = [];
+  /** Each frame's text as received, at the same index as in {@link frames}. */
+  readonly texts: string[] = [];
   closed = false;
   private waiters: (() => void)[] = [];
 
@@ -208,6 +217,7 @@ export class WsPeer {
     ws.on('message', (data, binary) => {
       if (binary) return;
       const text = data.toString();
+      this.texts.push(text);
       try {
         this.frames.push(JSON.parse(text));
       } catch {
@@ -227,7 +237,8 @@ export class WsPeer {
 
   /** Connect to `url` (ws: or wss:). @throws LiveConnectError, LiveTimeout */
   static async open(url: URL, opts: WireOptions): Promise<WsPeer> {
-    const { default: WebSocketClient } = await import('ws');
+    // require, not import(): the CLI bundle runs from a V8 code cache, where a dynamic import has no loader
+    const WebSocketClient = createRequire(import.meta.url)('ws') as typeof import('ws').default;
     return new Promise((resolve, reject) => {
       const ws = new WebSocketClient(url, {
         headers: opts.token ? { authorization: `Bearer ${opts.token}` } : {},
@@ -236,8 +247,11 @@ export class WsPeer {
       const peer = new WsPeer(ws);
       ws.once('open', () => resolve(peer));
       ws.once('error', (e: NodeJS.ErrnoException) => reject(connectError(url, e)));
-      ws.once('unexpected-response', (_req, res) => {
-        reject(new LiveConnectError(`the WebSocket upgrade at ${url.pathname} was answered ${res.statusCode}`));
+      ws.once('unexpected-response', (req, res) => {
+        req.destroy();
+        const e = new LiveConnectError(`the WebSocket upgrade at ${url.pathname} was answered ${res.statusCode}`);
+        e.status = res.statusCode;
+        reject(e);
       });
     });
   }

@@ -5,6 +5,7 @@
  */
 import type { Severity } from '../core/finding.ts';
 import type { MessageTemplates } from '../core/message.ts';
+import { CONTROL_CHECKS, CONTROL_RULES } from './control-rules.ts';
 
 /** One live rule: id, severity, description, citation, message templates. */
 export interface LiveRule {
@@ -27,9 +28,19 @@ export type LiveRuleId =
   | 'aep/live-filter'
   | 'aep/live-capture-ceiling'
   | 'aep/live-resume'
+  | 'aep/live-replay-all'
+  | 'aep/live-roster'
+  | 'aep/live-eviction'
+  | 'aep/live-byte-identity'
   | 'aep/live-hello'
   | 'aep/live-subscribe-refusal'
   | 'aep/live-unknown-frame'
+  | 'aep/live-control-auth-gate'
+  | 'aep/live-control-no-route'
+  | 'aep/live-control-ack'
+  | 'aep/live-control-dedupe'
+  | 'aep/live-control-unsupported'
+  | 'aep/live-control-cancel'
   | 'aep/live-timeout'
   | 'aep/live-skipped';
 
@@ -134,11 +145,68 @@ export const LIVE_RULES: readonly LiveRule[] = [
     id: 'aep/live-resume',
     severity: 'error',
     description:
-      'A subscriber resuming with Last-Event-ID {session}:{epoch}:{seq} (or `from`) receives the buffered Events strictly after that position, in order, with none missing.',
-    spec: 'AEP-0003 §3.3 #3; §7',
+      'A subscriber resuming from a (session, epoch, seq) position receives the buffered Events strictly after it, in order, with none missing: over SSE by Last-Event-ID and by `from` (which takes precedence), over the WebSocket by subscribe.from.',
+    spec: 'AEP-0003 §3.3 #3; §6.5; §7',
     messages: {
-      got: 'Resuming after seq {after} delivered seq {got}; expected {want}.',
-      notAdvertised: 'The endpoint advertises a replay buffer but resumed nothing.',
+      got: 'Resuming by {how} after seq {after} delivered seq {got}; expected {want}.',
+      refused: 'A subscribe with `from` [{session, epoch, seq}] was answered {got}, not subscribed.',
+    },
+  },
+  {
+    id: 'aep/live-replay-all',
+    severity: 'error',
+    description:
+      'An endpoint advertising replay.all answers `from` "all" with every Event it holds of a session, from its earliest held position in order, then live delivery, and no replay-exhausted.',
+    spec: 'AEP-0003 §5 (Replay-all)',
+    messages: {
+      missing: 'Replay-all by {how} did not deliver the held Events {want} of this run (got {got}).',
+      order: "Replay-all by {how} delivered this run's Events out of (epoch, seq) order ({got}).",
+      exhausted: 'Replay-all by {how} produced replay-exhausted, which never fires for it.',
+      refused: 'A subscribe with `from` "all" was answered {got}, not subscribed, though replay.all is advertised.',
+    },
+  },
+  {
+    id: 'aep/live-roster',
+    severity: 'error',
+    description:
+      "An endpoint advertising `roster` answers a roster request with its id and one entry per live claim, relaying the claimant's hello declarations verbatim (nothing synthesized), drops the entry when the claimant leaves, and refuses an emitter-role request in-band (unauthorized, same id) with the connection surviving.",
+    spec: 'AEP-0003 §4.1 #1-4',
+    messages: {
+      noReply:
+        'A roster request (id {id:json}) was answered {got}, not a roster frame echoing its id with an entries array.',
+      noEntry: 'The roster holds no entry for the session {session:json} a live emitter connection claims.',
+      member: "The roster entry for this run's session has {member} {got}; the claimant declared {want}.",
+      synthesized: "The roster entry for this run's session has {member}, which the claimant never declared.",
+      stale: 'The roster still lists the session {session:json} after its only claimant closed.',
+      emitter:
+        'A roster request on an emitter-role connection was answered {got}, not an error frame with code "unauthorized" and its id.',
+      closed: 'The connection closed after a refused roster request.',
+    },
+  },
+  {
+    id: 'aep/live-eviction',
+    severity: 'error',
+    description:
+      'Opt-in (it fills the replay buffer): a resume position that predates the buffer produces replay-exhausted naming the earliest held position before any replayed Event, then delivery from exactly that position with no gap (SSE comment; WebSocket frame).',
+    spec: 'AEP-0003 §3.3 #3; §5',
+    messages: {
+      missing: 'Resuming by {how} from an evicted position produced no replay-exhausted.',
+      late: 'Resuming by {how} from an evicted position delivered an Event before replay-exhausted.',
+      position: 'Resuming by {how}: replay-exhausted names {named} but the first replayed Event is at {first}.',
+      gap: 'Resuming by {how} from an evicted position delivered seq {got}; expected every seq from the earliest held to {last}.',
+      refused: 'A subscribe with an evicted `from` position was answered {got}, not subscribed.',
+    },
+  },
+  {
+    id: 'aep/live-byte-identity',
+    severity: 'error',
+    description:
+      'Opt-in (it posts large Events): a delivered Event is the Event ingested, byte for byte (--identity strict, the default) or at the AEP-0001 §4.2 floor, its core context attributes unaltered and only extension attributes added (--identity floor).',
+    spec: 'AEP-0001 §4.2; AEP-0003 Abstract',
+    messages: {
+      bytes: 'The Event {id:json} was delivered by {how} with other bytes than posted (first difference at byte {at}).',
+      floor: 'The Event {id:json} was delivered by {how} with a core attribute altered (at {pointer}).',
+      missing: 'The Event {id:json} was not delivered by {how}.',
     },
   },
   {
@@ -173,6 +241,7 @@ export const LIVE_RULES: readonly LiveRule[] = [
     spec: 'AEP-0003 §2; §3.5 #5',
     messages: { closed: 'After an unknown frame type the connection {got}, instead of ignoring it.' },
   },
+  ...CONTROL_RULES,
   {
     id: 'aep/live-timeout',
     severity: 'error',
@@ -184,8 +253,8 @@ export const LIVE_RULES: readonly LiveRule[] = [
     id: 'aep/live-skipped',
     severity: 'info',
     description:
-      'A check the endpoint does not advertise (a binding absent from `endpoints`) is skipped, never passed.',
-    spec: 'AEP-0003 §3.4; §4 #5',
+      'A check the endpoint does not advertise (a binding absent from `endpoints`, a capability absent from `capabilities`) is skipped with its reason, never passed.',
+    spec: 'AEP-0003 §3.4; §4 #5; §4.1 #1',
     messages: { skipped: 'The {check} check was skipped: {reason}.' },
   },
 ];
@@ -200,9 +269,20 @@ export const LIVE_CHECKS = [
   'filter',
   'capture-ceiling',
   'resume',
+  'replay-all',
   'hello',
   'subscribe-refusal',
   'unknown-frame',
+  'roster',
+  ...CONTROL_CHECKS,
+  'eviction',
+  'byte-identity',
 ] as const;
 /** One check name. */
 export type LiveCheck = (typeof LIVE_CHECKS)[number];
+
+/**
+ * The checks that put pressure on a shared endpoint (they fill its replay buffer or post large Events): run only when
+ * named in `checks` or with `destructive`, never by default.
+ */
+export const LIVE_DESTRUCTIVE: ReadonlySet<LiveCheck> = new Set(['eviction', 'byte-identity']);

@@ -76,6 +76,8 @@ export interface ExplainOptions {
   protocol: string;
   /** Wrap example lines to this many columns (a terminal); absent: whole lines (piped). */
   width?: number;
+  /** Where a rule that judges a running service has its cases, shown instead of the file examples. */
+  cases?: string;
 }
 
 /** Cases longer than this many lines show only their marked lines, in context. */
@@ -164,6 +166,10 @@ export function renderExplain(
       const lines = opts.width === undefined ? [line] : wrapText(line, opts.width - 4);
       out += `${lines.map((l, i) => (i === 0 ? '  ' : '    ') + l).join('\n')}\n`;
     }
+  }
+  if (opts.cases !== undefined) {
+    const lines = opts.width === undefined ? [opts.cases] : wrapText(opts.cases, opts.width - 2);
+    return `${out}\nCases:\n${lines.map((l) => `  ${l}`).join('\n')}\n`;
   }
   const origin = (e: RuleExample) =>
     `conformance/${e.name}${e.bundled ? ' in the repository; a copy is bundled with this package' : ''}`;

@@ -1,6 +1,7 @@
 /** `--format` names to reporter factories; `satisfies` makes a format without a reporter a compile error. */
 import { aepReportReporter } from './aep-report.ts';
 import { fixtureGithubReporter, githubReporter } from './github.ts';
+import { fixtureHtmlReporter, htmlReporter } from './html.ts';
 import { fixtureJsonReporter, jsonReporter, ndjsonReporter } from './json.ts';
 import { fixtureJunitReporter, junitReporter } from './junit.ts';
 import { fixtureSarifReporter, sarifReporter } from './sarif.ts';
@@ -8,12 +9,12 @@ import { fixtureTextReporter, textReporter } from './text.ts';
 import type { FixtureReporter, Output, ReportContext, Reporter } from './types.ts';
 
 /** Formats `validate` accepts. */
-export const FORMATS = ['text', 'json', 'ndjson', 'junit', 'sarif', 'github'] as const;
+export const FORMATS = ['text', 'json', 'ndjson', 'junit', 'sarif', 'github', 'html'] as const;
 /** A `validate` `--format` value. */
 export type FormatName = (typeof FORMATS)[number];
 
 /** Formats `fixtures` accepts (`aep-report` only for `aep fixtures`; see {@link fixtureFormatsFor}). */
-const FIXTURE_FORMATS = ['text', 'json', 'aep-report', 'junit', 'sarif', 'github'] as const;
+const FIXTURE_FORMATS = ['text', 'json', 'aep-report', 'junit', 'sarif', 'github', 'html'] as const;
 /** A `fixtures` `--format` value. */
 export type FixtureFormatName = (typeof FIXTURE_FORMATS)[number];
 
@@ -31,6 +32,7 @@ const VALIDATE_REPORTERS = {
   junit: junitReporter,
   sarif: sarifReporter,
   github: githubReporter,
+  html: htmlReporter,
 } satisfies Record<FormatName, Factory<Reporter>>;
 
 const FIXTURE_REPORTERS = {
@@ -40,6 +42,7 @@ const FIXTURE_REPORTERS = {
   junit: fixtureJunitReporter,
   sarif: fixtureSarifReporter,
   github: fixtureGithubReporter,
+  html: fixtureHtmlReporter,
 } satisfies Record<FixtureFormatName, Factory<FixtureReporter>>;
 
 /** Create the `validate` reporter for `format` (unknown names fall back to text). `ctx.rules` is the protocol's rule catalogue. */

@@ -3,6 +3,7 @@ import type { Finding, Severity } from '../core/finding.ts';
 import type { RuleMeta } from '../core/rule.ts';
 import type { Summary } from '../core/summary.ts';
 import type { CaseResult, FixtureSummary } from '../core/fixture-result.ts';
+import type { EventFacts } from '../core/event-facts.ts';
 
 /** Where a reporter writes. */
 export interface Output {
@@ -32,10 +33,16 @@ export interface ReportContext {
   width?: number;
   /** Findings json, sarif and junit hold in memory before sorting them through a temporary file (src/report/spool.ts; tests lower it). */
   memoryFindings?: number;
+  /** The protocol's known event types (html: the types of an input not exercised). */
+  knownTypes?: readonly string[];
+  /** The html timeline's bounds (src/report/timeline.ts; tests lower them). */
+  timelineLimits?: { keepAll?: number; maxEvents?: number; context?: number };
 }
 
 /** A streaming reporter for `validate`: `finding` as they come, `finish` once at the end. */
 export interface Reporter {
+  /** Each event's timeline facts (RunHooks.facts), for a reporter that draws events (html); others leave it out. */
+  event?(facts: EventFacts): void;
   finding(f: Finding): void;
   /** `--each`: one input's own summary, after its findings (reporters without a per-input line omit it). */
   inputSummary?(source: string, summary: Summary): void;

@@ -14,6 +14,7 @@ import { FindingCounter, type Summary } from '../core/summary.ts';
 import { HintHold } from '../core/hint-hold.ts';
 import { ReadSpool } from '../core/read-spool.ts';
 import type { ProtocolDefinition, ProtocolOptions } from '../core/protocol.ts';
+import type { EventFacts } from '../core/event-facts.ts';
 import { StreamCheck, type StreamCheckOptions } from './stream-check.ts';
 
 export { StreamCheck } from './stream-check.ts';
@@ -41,6 +42,8 @@ export interface RunHooks {
   progress?(bytes: number, events: number): void;
   /** Each event after its checks; `rejected` when its line has an error finding. */
   event?(ev: ParsedEvent, rejected: boolean): void;
+  /** Each event's timeline facts (the protocol's `eventFacts`, envelope members only) after its checks: `--format html`. */
+  facts?(facts: EventFacts): void;
   /** A rule threw (already reported as `internal/rule-error`): for a debug trace. */
   crash?(e: RuleCrashError): void;
   /**
@@ -255,6 +258,17 @@ async function feed(
   return done;
 }
 
+/** The StreamCheck event hook of `hooks`: `event`, and `facts` where the protocol gives them. */
+function eventHook(def: ProtocolDefinition, hooks: RunHooks): RunHooks['event'] {
+  const facts = hooks.facts && def.eventFacts ? { to: hooks.facts, of: def.eventFacts } : undefined;
+  if (!facts) return hooks.event;
+  const event = hooks.event;
+  return (ev, rejected) => {
+    event?.(ev, rejected);
+    facts.to(facts.of(ev));
+  };
+}
+
 /** Run `inputs` through `def`, a fresh StreamCheck per stream group. @throws InputError; TypeError; RuleCrashError. */
 export async function runInputs(
   def: ProtocolDefinition,
@@ -270,7 +284,7 @@ export async function runInputs(
   let done = 0;
   for (const group of groups) {
     const own = counterOf(total.sink, { strict: options.strict });
-    const check = new StreamCheck(def, options, own.sink, hooks.crash, hooks.event);
+    const check = new StreamCheck(def, options, own.sink, hooks.crash, eventHook(def, hooks));
     const base = done;
     const progress = hooks.progress;
     try {
@@ -285,7 +299,7 @@ export async function runInputs(
       if (!(e instanceof RunStopped)) throw e;
       addStats(stats, check.stats);
       return {
-        summary: total.summary(stats, def.knownTypes()),
+        summary: total.summary(stats, def.knownTypes(options)),
         incomplete: incomplete || check.incomplete,
         worst: total.worst,
         stopped: true,
@@ -297,10 +311,10 @@ export async function runInputs(
     if (groups.length > 1)
       hooks.streamEnd?.(
         group.map((i) => i.source),
-        own.summary(check.stats, def.knownTypes()),
+        own.summary(check.stats, def.knownTypes(options)),
       );
   }
-  return { summary: total.summary(stats, def.knownTypes()), incomplete, worst: total.worst };
+  return { summary: total.summary(stats, def.knownTypes(options)), incomplete, worst: total.worst };
 }
 
 /** Count findings made elsewhere (the pin verbs check files) as a run would; the summary has no event statistics. */
@@ -323,14 +337,16 @@ export class EventStream {
   /** The session's lines, so a repeat is compared with its first copy read back, as in a file (no digest per event). */
   private spool: ReadSpool | undefined | null = null;
   private reread: ((byteOffset: number) => string | undefined) | undefined;
+  private readonly known: readonly string[];
 
   /** @throws TypeError for an unknown rule id */
   constructor(
-    private readonly def: ProtocolDefinition,
+    def: ProtocolDefinition,
     options: ProtocolOptions & RunOptions,
     private readonly source: string,
   ) {
     this.counter = counterOf((f) => void this.pending.push(f), { strict: options.strict });
+    this.known = def.knownTypes(options);
     this.check = new StreamCheck(def, options, this.counter.sink);
     this.check.stats.inputs = 1;
   }
@@ -395,7 +411,7 @@ export class EventStream {
   }
 
   summary(): Summary {
-    return this.counter.summary(this.check.stats, this.def.knownTypes());
+    return this.counter.summary(this.check.stats, this.known);
   }
 }
 

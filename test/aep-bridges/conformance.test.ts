@@ -47,8 +47,11 @@ for (const name of cases('fail')) {
     const fs = await checkBridgeText(readFileSync(DIR + 'fail/' + name), fromOf(name), { source: name });
     const key = (x: { ruleId: string; line?: number; pointer?: string }) => `${x.ruleId}@${x.line}${x.pointer}`;
     assert.deepEqual(fs.map(key).sort(), want.map(key).sort());
-    // the case is named after a rule it provokes
-    const rule = name.replace(/\.(ce|otlp|ocsf)\.jsonl$/, '').replace('.', '/');
+    // the case is named after a rule it provokes (`aep.<rule>--<variant>`, as the other cases)
+    const rule = name
+      .replace(/\.(ce|otlp|ocsf)\.jsonl$/, '')
+      .replace(/--[^.]*$/, '')
+      .replace('.', '/');
     assert.ok(
       fs.some((f) => f.ruleId === rule),
       `${rule} not reported: ${briefFindings(fs)}`,

@@ -65,6 +65,59 @@ test('4e: bridge output without --from, or pretty-printed on stdin, is one findi
   assert.match(b.findings[0]!.message, /--from cloudevents/);
 });
 
+test('4e: OCSF records without --from, and plain AEP with any --from, are one finding naming what to do', async () => {
+  const { toOcsf } = await import('../../src/aep/bridges/ocsf.ts');
+  const started = ev(0, { type: 'session.started' });
+  const records = [started, ev(1, { type: 'session.ended', data: { reason: 'normal' } })].map(
+    (e) => toOcsf(e, { maxCapture: 'metadata' }).record!,
+  );
+  assert.equal(records.length, 2);
+  const lines = records.map((r) => JSON.stringify(r)).join('\n') + '\n';
+  const plain = await validate('aep', { text: lines, source: 'x.jsonl' });
+  assert.deepEqual(
+    plain.findings.map((f) => f.ruleId),
+    ['aep/bridge-input'],
+  );
+  assert.match(plain.findings[0]!.message, /--from ocsf/);
+  // an OCSF batch line, or the batch pretty-printed on stdin: the hint names --from ocsf
+  const batch = await validate('aep', { text: JSON.stringify(records) + '\n', source: 'x.jsonl' });
+  assert.match(batch.findings.map((f) => f.message).join(), /--from ocsf/);
+  const pretty = await runCli('aep', ['validate', '-'], JSON.stringify(records, null, 2) + '\n');
+  assert.equal((pretty.stdout.match(/ error /g) ?? []).length, 1, pretty.stdout);
+  assert.match(pretty.stdout, /pretty-printed OCSF document: read it with `--from ocsf`/);
+  // and read with --from ocsf as a .json document, a batch of 2 is 2 events
+  const doc = await validate(
+    'aep',
+    { text: JSON.stringify(records, null, 2) + '\n', source: 'x.json' },
+    { from: 'ocsf' },
+  );
+  assert.deepEqual(doc.findings, []);
+  assert.equal(doc.summary.events, 2);
+  // plain AEP JSONL with --from: one finding saying it is AEP, for every bridge
+  const aep = nine.map((e) => JSON.stringify(e)).join('\n') + '\n';
+  for (const from of ['cloudevents', 'otlp', 'ocsf'] as const) {
+    const r = await validate('aep', { text: aep, source: 'x.jsonl' }, { from });
+    assert.deepEqual(
+      r.findings.map((f) => `${f.ruleId}@${f.line}`),
+      ['aep/bridge-input@1'],
+      from,
+    );
+    assert.match(r.findings[0]!.message, new RegExp(`plain AEP event.*drop \`--from ${from}\``));
+    assert.equal(r.summary.events, 9);
+  }
+  // one AEP event pretty-printed on stdin: one finding, with or without --from
+  const prettyAep = JSON.stringify(nine[0], null, 2) + '\n';
+  for (const args of [
+    ['validate', '-'],
+    ['validate', '--from', 'otlp', '-'],
+  ]) {
+    const r = await runCli('aep', args, prettyAep);
+    assert.equal((r.stdout.match(/ error /g) ?? []).length, 1, r.stdout);
+    assert.match(r.stdout, /lines are one pretty-printed AEP event/);
+    if (args.includes('--from')) assert.match(r.stdout, /drop `--from otlp`/);
+  }
+});
+
 test('5: an empty AnyValue body is no body; a repeated kvlist key and an intValue beyond int64 are findings', () => {
   const rec = (r: Obj) => ({ resourceLogs: [{ scopeLogs: [{ logRecords: [r] }] }] });
   const base = (toOtlp([ev(1)]).request.resourceLogs as Obj[])[0]!;

@@ -129,8 +129,14 @@ test('a copy down-leveled to any lower capture is a redelivery; one that adds or
         const added = { ...copy, data: { ...(copy.data as object), added: 1 } };
         assert.deepEqual(await bothPaths([first, added]), ['aep/id-collision@2'], `${type} -> ${level}, added member`);
       }
-      // up-leveling is never a down-level: the lower copy first, then the original
-      assert.deepEqual(await bothPaths([copy, first]), ['aep/id-collision@2'], `${type} ${level} then full`);
+      // copies arrive in any order (AEP-0001 §7 rule 2: a second relay, a buffered replay; a §8.2(e) hop writes a full
+      // event as metadata and passes its redacted copy unchanged): the lower copy first, then the original, is one
+      // event; an original whose down-level is not the lower copy is a collision
+      assert.deepEqual(await bothPaths([copy, first]), ['aep/redelivery@2'], `${type} ${level} then full`);
+      if (level !== 'none') {
+        const other = { ...first, data: { ...(first.data as object), added: 1 } };
+        assert.deepEqual(await bothPaths([copy, other]), ['aep/id-collision@2'], `${type} ${level} then other full`);
+      }
     }
     // capture absent is metadata (AEP-0001 §5.1): a metadata copy may leave it out
     const meta = downlevelEvent(first, 'metadata').event;

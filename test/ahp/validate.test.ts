@@ -731,6 +731,26 @@ describe('effects', () => {
     );
     ok({ type: 'modify', target: 'response', operation: 'replace', value: messages });
   });
+  test('a missing member names the effect or outcome that requires it', () => {
+    const said = (m: unknown, pointer: string) =>
+      validate(m)
+        .filter((f) => f.pointer === pointer)
+        .map((f) => f.message);
+    assert.deepEqual(said(response([{ type: 'deny' }]), '/result/effects/0'), [
+      '`reason` is required in a "deny" effect.',
+    ]);
+    assert.deepEqual(said(response([{ type: 'flow', operation: 'stop' }]), '/result/effects/0'), [
+      '`reason` is required in a "flow" effect.',
+    ]);
+    assert.ok(
+      said(
+        obsOf('tool.after', { outcome: 'denied', execution: { status: 'skipped' } }),
+        '/params/event/execution',
+      ).includes(
+        'A `denied` outcome requires execution `status` "skipped" and `reason` "policy" (execution-payloads.md: denial uses skipped/policy).',
+      ),
+    );
+  });
   test('closed variants and unknown types', () => {
     bad({ type: 'flow', operation: 'stop' }, '/result/effects/0'); // stop-no-reason (absent)
     bad(

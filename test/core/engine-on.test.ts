@@ -2,34 +2,47 @@
 // event whose facts set one of the named members; a rule without `on` sees every event.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { defineStreamRule, Engine } from '../../src/core/engine.ts';
-import type { ParsedEvent } from '../../src/core/rule.ts';
+import { defineStreamRule, Engine, type FactRule } from '../../src/core/engine.ts';
+import type { ParsedEvent, RuleMeta } from '../../src/core/rule.ts';
 
 type Facts = { n: number; odd?: true; big?: number };
 
 function runAll(withBits: boolean): Record<string, number[]> {
   const seen: Record<string, number[]> = { odd: [], big: [], either: [], all: [] };
-  const meta = { severity: 'info' as const, description: 'd', spec: 's', messages: { m: 'm' } };
-  const rules = [
-    defineStreamRule<Facts, undefined, 'x/odd'>({
+  const meta = { severity: 'info' as const, description: 'd', spec: 's', messages: { m: 'm' } } as const;
+  // a typed rule reaches the engine as the protocols' lists pass it: as RuleMeta, narrowed (src/aep/rules/index.ts)
+  const rules: readonly RuleMeta[] = [
+    defineStreamRule<Facts, undefined, 'x/odd', { m: 'm' }>({
       ...meta,
       id: 'x/odd',
       on: ['odd'],
-      onEvent: (f) => void seen.odd!.push(f.n),
+      onEvent(f) {
+        seen.odd!.push(f.n);
+      },
     }),
-    defineStreamRule<Facts, undefined, 'x/big'>({
+    defineStreamRule<Facts, undefined, 'x/big', { m: 'm' }>({
       ...meta,
       id: 'x/big',
       on: ['big'],
-      onEvent: (f) => void seen.big!.push(f.n),
+      onEvent(f) {
+        seen.big!.push(f.n);
+      },
     }),
-    defineStreamRule<Facts, undefined, 'x/either'>({
+    defineStreamRule<Facts, undefined, 'x/either', { m: 'm' }>({
       ...meta,
       id: 'x/either',
       on: ['odd', 'big'],
-      onEvent: (f) => void seen.either!.push(f.n),
+      onEvent(f) {
+        seen.either!.push(f.n);
+      },
     }),
-    defineStreamRule<Facts, undefined, 'x/all'>({ ...meta, id: 'x/all', onEvent: (f) => void seen.all!.push(f.n) }),
+    defineStreamRule<Facts, undefined, 'x/all', { m: 'm' }>({
+      ...meta,
+      id: 'x/all',
+      onEvent(f) {
+        seen.all!.push(f.n);
+      },
+    }),
   ];
   const model = {
     state: undefined,
@@ -47,7 +60,12 @@ function runAll(withBits: boolean): Record<string, number[]> {
         }
       : {}),
   };
-  const engine = new Engine<ParsedEvent, Facts, undefined>([], rules, model, () => undefined);
+  const engine = new Engine<ParsedEvent, Facts, undefined>(
+    [],
+    rules as readonly FactRule<Facts, undefined>[],
+    model,
+    () => undefined,
+  );
   for (let n = 0; n < 5; n++)
     engine.streamEvent({
       source: 's',
@@ -69,18 +87,24 @@ test("Engine: onEvent runs for the facts named in `on` only; without `on`, for e
 });
 
 test('Engine: a rule gated `on` a name the model has no fact bit for is refused at construction', () => {
-  const rule = defineStreamRule<Facts, undefined, 'x/typo'>({
+  const rule = defineStreamRule<Facts, undefined, 'x/typo', { m: 'm' }>({
     severity: 'info',
     description: 'd',
     spec: 's',
     messages: { m: 'm' },
     id: 'x/typo',
     on: ['od'],
-    onEvent: () => undefined,
+    onEvent() {},
   });
   const model = { state: undefined, observe: (): Facts => ({ n: 0 }), factBits: { odd: 1 }, presence: () => 0 };
   assert.throws(
-    () => new Engine<ParsedEvent, Facts, undefined>([], [rule], model, () => undefined),
+    () =>
+      new Engine<ParsedEvent, Facts, undefined>(
+        [],
+        [rule as RuleMeta as FactRule<Facts, undefined>],
+        model,
+        () => undefined,
+      ),
     /x\/typo: `on` names "od"/,
   );
 });

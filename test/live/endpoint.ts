@@ -1,8 +1,10 @@
 /**
  * A compliant AEP collector for the `aep live` tests, written from AEP-0003 §2-§7 (discovery, POST ingest with the
- * version gate and envelope validation, SSE fan-out with attr-match filters, capture ceilings and resume, a minimal
- * WebSocket duplex with hello, subscribe refusals and ping), listening on 127.0.0.1 only. `broken` names one way to
- * break it, so each broken variant fails exactly one check.
+ * version gate and envelope validation, SSE fan-out with attr-match filters, capture ceilings, resume by Last-Event-ID
+ * and `from`, replay-all and replay-exhausted over a bounded buffer, a minimal WebSocket duplex with hello, subscribe
+ * with `from`, refusals, the roster of emitter claims and ping), listening on 127.0.0.1 only. Events go out as the
+ * bytes they came in unless a ceiling rewrites them. `broken` names one way to break it, so each broken variant fails
+ * exactly one check.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -24,13 +26,54 @@ export type Broken =
   | 'resume-inclusive'
   | 'hello-two-versions'
   | 'closes-on-refusal'
-  | 'closes-on-unknown-frame';
+  | 'closes-on-unknown-frame'
+  | 'sse-from-inclusive'
+  | 'ws-from-inclusive'
+  | 'replay-all-exhausted'
+  | 'roster-synthesizes'
+  | 'exhausted-late'
+  | 'reserializes'
+  | 'hangs'
+  | 'no-socket'
+  | 'no-well-known'
+  | 'keeps-content'
+  | 'control-unauthenticated'
+  | 'control-no-route-event'
+  | 'control-slow-ack'
+  | 'control-dedupe-fresh'
+  | 'control-accepts-undeclared'
+  | 'control-cancel-uncaused';
+
+/** The bearer token that authenticates a duplex for control (AEP-0004 §4 #1). */
+export const CONTROL_TOKEN = 'live-control-token';
+/** The session the endpoint's one connected target claims, and a run of it to cancel. */
+export const CONTROL_SESSION = 'ctl_target';
+export const CONTROL_RUN = 'ctl_run_1';
+/** The ack window the endpoint's hello declares (AEP-0003 §4 `capabilities.control.ack_window_ms`). */
+export const HELLO_ACK_WINDOW_MS = 400;
+/** How late `control-slow-ack` acks a declared command (past a short test window, within the test timeout). */
+export const SLOW_ACK_MS = 700;
+
+/** The replay buffer depth the endpoint advertises (global, across sessions). */
+export const BUFFER = 1000;
 
 type Ev = Record<string, unknown>;
 interface Sub {
   filter: AttrFilter;
   capture?: AepCaptureLevel;
   send: (ev: Ev) => void;
+}
+interface Position {
+  session: string;
+  epoch: number;
+  seq: number;
+}
+interface Claim {
+  session: string;
+  agent?: unknown;
+  instance?: unknown;
+  control?: unknown;
+  emits?: unknown;
 }
 
 /** A running endpoint: its base URL and how to stop it. */
@@ -40,22 +83,166 @@ export interface Endpoint {
 }
 
 const LEVELS = ['none', 'metadata', 'redacted', 'full'];
+const before = (a: Position, b: { epoch: number; seq: number }) =>
+  a.epoch < b.epoch || (a.epoch === b.epoch && a.seq < b.seq);
+const positionOf = (ev: Ev): Position | undefined =>
+  typeof ev.session === 'string' && typeof ev.seq === 'number'
+    ? { session: ev.session, epoch: Number(ev.epoch ?? 0), seq: ev.seq }
+    : undefined;
 
-/** Start the endpoint (compliant unless `broken`) on 127.0.0.1 and an ephemeral port. */
-export async function startEndpoint(broken?: Broken): Promise<Endpoint> {
+/** A `from` value: `all`, or an array of {session, epoch, seq}; undefined when malformed. */
+function parseFrom(v: unknown): 'all' | Position[] | undefined {
+  if (v === 'all') return 'all';
+  if (!Array.isArray(v)) return undefined;
+  const out: Position[] = [];
+  for (const p of v) {
+    if (!p || typeof p !== 'object') return undefined;
+    const { session, epoch, seq } = p as Ev;
+    if (typeof session !== 'string' || !Number.isInteger(epoch ?? 0) || !Number.isInteger(seq)) return undefined;
+    out.push({ session, epoch: Number(epoch ?? 0), seq: Number(seq) });
+  }
+  return out;
+}
+
+const COMMAND = /^(control\.|x\.[^.]+\.control\.)/;
+
+/**
+ * The one connected control target, claiming {@link CONTROL_SESSION} (AEP-0004 §7): it declares
+ * `control.attention.respond` and `control.cancel`, dedupes on (source, id) and re-emits the recorded ack on
+ * redelivery, nacks other types `unsupported`, and answers a cancel of {@link CONTROL_RUN} with run.cancelled.
+ * `emit` sequences an Event into the session; `redeliver` fans out an Event already emitted.
+ */
+function controlTarget(emit: (ev: Ev) => void, redeliver: (ev: Ev) => void, broken?: Broken) {
+  const accepts = new Set(['control.attention.respond', 'control.cancel']);
+  const recorded = new Map<string, Ev>();
+  const decided = new Set<Ev>();
+  let seq = 0;
+  const event = (type: string, data: Ev, over: Ev = {}): Ev => ({
+    aep: '0.1',
+    id: `tgt-${seq}`,
+    type,
+    time: new Date().toISOString(),
+    source: 'aep://test/agent/target',
+    agent: 'test-target',
+    session: CONTROL_SESSION,
+    seq: seq++,
+    data,
+    ...over,
+  });
+  return {
+    command(cmd: Ev): void {
+      const key = `${String(cmd.source)}\u0000${String(cmd.id)}`;
+      const known = recorded.get(key);
+      if (known) {
+        // still pending: the one forthcoming ack answers every delivery (AEP-0004 §3)
+        if (!decided.has(known)) return;
+        if (broken === 'control-dedupe-fresh') emit(event(String(known.type), known.data as Ev, { cause: cmd.id }));
+        else redeliver(known);
+        return;
+      }
+      const type = String(cmd.type);
+      const declared = accepts.has(type) || broken === 'control-accepts-undeclared';
+      let ack: Ev;
+      if (!declared) ack = event('control.rejected', { reason: 'unsupported' }, { cause: cmd.id });
+      else if (type === 'control.cancel' && cmd.run === CONTROL_RUN)
+        ack = event('control.accepted', {}, { cause: cmd.id });
+      else if (type === 'control.attention.respond')
+        ack = event('control.rejected', { reason: 'invalid' }, { cause: cmd.id });
+      else
+        ack = event(
+          type === 'control.cancel' ? 'control.rejected' : 'control.accepted',
+          type === 'control.cancel' ? { reason: 'refused' } : {},
+          { cause: cmd.id },
+        );
+      recorded.set(key, ack);
+      const decide = () => {
+        decided.add(ack);
+        emit(ack);
+        if (ack.type === 'control.accepted' && type === 'control.cancel')
+          emit(
+            event(
+              'run.cancelled',
+              { by: 'control' },
+              {
+                run: cmd.run,
+                ...(broken === 'control-cancel-uncaused' ? {} : { cause: cmd.id }),
+              },
+            ),
+          );
+      };
+      if (broken === 'control-slow-ack' && type === 'control.attention.respond') setTimeout(decide, SLOW_ACK_MS);
+      else decide();
+    },
+  };
+}
+
+/**
+ * Start the endpoint (compliant unless `broken`) on 127.0.0.1 and an ephemeral port. `control: false` advertises no
+ * control; `authenticatedOnly` answers a WebSocket upgrade without the token 401; `redeliver` replays every Event
+ * twice (at-least-once, still compliant).
+ */
+export async function startEndpoint(
+  broken?: Broken,
+  opts: { control?: boolean; authenticatedOnly?: boolean; redeliver?: boolean } = {},
+): Promise<Endpoint> {
   const buffer: Ev[] = [];
+  // the highest position evicted per session: a resume before it predates the buffer
+  const evicted = new Map<string, Position>();
+  const raw = new WeakMap<Ev, string>();
   const subs = new Set<Sub>();
+  const claims = new Map<object, Claim[]>();
   const deliver = (s: Sub, ev: Ev) => {
     if (broken !== 'ignores-filter' && !matches(s.filter, ev)) return;
     let out = ev;
     if (s.capture) out = broken === 'up-levels' ? { ...ev, capture: 'full' } : downlevelEvent(ev, s.capture).event;
+    if (s.capture && broken === 'keeps-content') out = { ...out, data: ev.data };
     if (broken === 'rewrites') out = { ...out, time: '2000-01-01T00:00:00Z' };
     s.send(out);
   };
-  const ingestOne = (ev: Ev) => {
+  const ingestOne = (ev: Ev, text?: string) => {
+    if (text !== undefined) raw.set(ev, text);
     buffer.push(ev);
-    if (buffer.length > 1000) buffer.shift();
+    if (buffer.length > BUFFER) {
+      const gone = buffer.shift()!;
+      const p = positionOf(gone);
+      if (p) evicted.set(p.session, p);
+    }
     for (const s of subs) deliver(s, ev);
+  };
+  const textOf = (ev: Ev) => (broken !== 'reserializes' && raw.get(ev)) || JSON.stringify(ev);
+  // at-least-once: `redeliver` replays each Event twice, which is legal (AEP-0003 §7)
+  const replayOne = (sub: Sub, ev: Ev) => {
+    deliver(sub, ev);
+    if (opts.redeliver) deliver(sub, ev);
+  };
+  /** Replay per `from` (or one Last-Event-ID position) to `sub`, announcing each exhausted session first. */
+  const replay = (
+    sub: Sub,
+    from: 'all' | Position[],
+    exhausted: (session: string, earliest: Position) => void,
+    inclusive = false,
+  ) => {
+    if (from === 'all') {
+      for (const ev of buffer) if (positionOf(ev)) replayOne(sub, ev);
+      if (broken === 'replay-all-exhausted') {
+        const firsts = new Map<string, Position>();
+        for (const p of buffer.map(positionOf)) if (p && !firsts.has(p.session)) firsts.set(p.session, p);
+        for (const [session, p] of firsts) exhausted(session, p);
+      }
+      return;
+    }
+    for (const pos of from) {
+      const held = buffer.filter((ev) => ev.session === pos.session);
+      const after = held.filter((ev) => {
+        const p = positionOf(ev)!;
+        return inclusive ? !before(p, pos) : before(pos, p);
+      });
+      const gone = evicted.get(pos.session);
+      const predates = gone !== undefined && before(pos, gone);
+      if (predates && held[0] && broken !== 'exhausted-late') exhausted(pos.session, positionOf(held[0])!);
+      for (const ev of after) replayOne(sub, ev);
+      if (predates && held[0] && broken === 'exhausted-late') exhausted(pos.session, positionOf(held[0])!);
+    }
   };
   const valid = (ev: unknown): ev is Ev =>
     !!ev &&
@@ -66,11 +253,14 @@ export async function startEndpoint(broken?: Broken): Promise<Endpoint> {
   const discovery = JSON.stringify({
     aep: ['0.1'],
     role: 'collector',
-    endpoints: { events: '/events', stream: '/stream', socket: '/socket' },
+    endpoints: { events: '/events', stream: '/stream', ...(broken === 'no-socket' ? {} : { socket: '/socket' }) },
     capabilities: {
       filters: ['attr-match'],
-      replay: { buffer: 1000, all: false },
+      replay: { buffer: BUFFER, all: true },
       capture: ['none', 'metadata', 'redacted'],
+      roster: {},
+      'x-unknown-capability': { ignored: true },
+      ...(opts.control === false ? {} : { control: { accepts: [] } }),
     },
   });
 
@@ -82,6 +272,8 @@ export async function startEndpoint(broken?: Broken): Promise<Endpoint> {
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (req.method === 'GET' && (url.pathname === '/events' || url.pathname === '/.well-known/aep')) {
+      if (broken === 'hangs') return;
+      if (broken === 'no-well-known' && url.pathname !== '/events') return json(res, 404, { error: 'not-found' });
       if (broken === 'no-discovery') return json(res, 404, { error: 'not-found' });
       res.writeHead(200, { 'content-type': 'application/json' });
       return res.end(discovery);
@@ -96,7 +288,7 @@ export async function startEndpoint(broken?: Broken): Promise<Endpoint> {
         const lines = String(req.headers['content-type']).startsWith('application/x-ndjson')
           ? text.split('\n').filter((l) => l.trim() !== '')
           : [text];
-        const events: Ev[] = [];
+        const events: [Ev, string][] = [];
         for (const [i, l] of lines.entries()) {
           let ev: unknown;
           try {
@@ -106,29 +298,33 @@ export async function startEndpoint(broken?: Broken): Promise<Endpoint> {
           }
           if (!valid(ev) && broken !== 'accepts-invalid')
             return json(res, 400, { error: 'invalid-event', detail: { line: i } });
-          events.push(ev as Ev);
+          events.push([ev as Ev, l]);
         }
-        for (const ev of events) ingestOne(ev);
+        for (const [ev, l] of events) ingestOne(ev, l);
         json(res, broken === 'ingest-200' ? 200 : 202);
       });
       return;
     }
     if (req.method === 'GET' && url.pathname === '/stream') {
       let filter: AttrFilter;
+      let from: 'all' | Position[] | undefined;
       try {
         filter = parseFilter(url.searchParams.get('filter') ?? '{}');
+        const f = url.searchParams.get('from');
+        if (f !== null) {
+          from = parseFrom(f === 'all' ? f : JSON.parse(f));
+          if (!from) throw new Error('malformed from');
+        }
       } catch {
         return json(res, 400, { error: 'invalid-filter' });
       }
       const capture = url.searchParams.get('capture') ?? undefined;
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       const send = (ev: Ev) => {
-        const id =
-          typeof ev.session === 'string' && typeof ev.seq === 'number'
-            ? `${ev.session}:${ev.epoch ?? 0}:${ev.seq}`
-            : undefined;
+        const p = positionOf(ev);
+        const id = p ? `${p.session}:${p.epoch}:${p.seq}` : undefined;
         res.write(
-          `event: ${String(ev.type)}\n${id && broken !== 'sse-no-id' ? `id: ${id}\n` : ''}data: ${JSON.stringify(ev)}\n\n`,
+          `event: ${String(ev.type)}\n${id && broken !== 'sse-no-id' ? `id: ${id}\n` : ''}data: ${textOf(ev)}\n\n`,
         );
       };
       const sub: Sub = {
@@ -136,18 +332,17 @@ export async function startEndpoint(broken?: Broken): Promise<Endpoint> {
         ...(capture && LEVELS.includes(capture) ? { capture: capture as AepCaptureLevel } : {}),
         send,
       };
-      const last = String(req.headers['last-event-id'] ?? '');
-      const m = /^(.*):(\d+):(\d+)$/.exec(last);
-      if (m) {
-        const [, session, epoch, seq] = m;
-        for (const ev of buffer)
-          if (
-            ev.session === session &&
-            Number(ev.epoch ?? 0) === Number(epoch) &&
-            (broken === 'resume-inclusive' ? Number(ev.seq) >= Number(seq) : Number(ev.seq) > Number(seq))
-          )
-            deliver(sub, ev);
-      }
+      const exhausted = (session: string, e: Position) =>
+        res.write(`: replay-exhausted ${session} ${e.epoch}:${e.seq}\n\n`);
+      const m = /^(.*):(\d+):(\d+)$/.exec(String(req.headers['last-event-id'] ?? ''));
+      if (from) replay(sub, from, exhausted, broken === 'sse-from-inclusive');
+      else if (m)
+        replay(
+          sub,
+          [{ session: m[1]!, epoch: Number(m[2]), seq: Number(m[3]) }],
+          exhausted,
+          broken === 'resume-inclusive',
+        );
       subs.add(sub);
       req.on('close', () => subs.delete(sub));
       res.write(': ping\n\n');
@@ -156,58 +351,136 @@ export async function startEndpoint(broken?: Broken): Promise<Endpoint> {
     json(res, 404, { error: 'not-found' });
   });
 
+  const target = controlTarget(
+    ingestOne,
+    (ev) => {
+      for (const s of subs) deliver(s, ev);
+    },
+    broken,
+  );
   const wss = new WebSocketServer({ noServer: true });
   server.on('upgrade', (req, socket, head) => {
-    if (new URL(req.url ?? '/', 'http://127.0.0.1').pathname !== '/socket') return socket.destroy();
+    if (broken === 'no-socket' || new URL(req.url ?? '/', 'http://127.0.0.1').pathname !== '/socket')
+      return socket.destroy();
+    const authed = req.headers.authorization === `Bearer ${CONTROL_TOKEN}`;
+    if (!authed && opts.authenticatedOnly) {
+      socket.end('HTTP/1.1 401 Unauthorized\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+      return;
+    }
     wss.handleUpgrade(req, socket, head, (ws) => {
-      let greeted = false;
+      let hello: Ev | undefined;
       const own = new Map<string, Sub>();
+      const mine: Claim[] = [];
+      const frame = (f: Ev) => ws.send(JSON.stringify(f));
+      // a command (AEP-0004): to the connected target, or refused by the relay
+      const command = (f: Ev) => {
+        const refuse = (code: string) => ws.send(JSON.stringify({ type: 'error', cause: f.id, code }));
+        // AEP-0004 §4 #1: control only on an authenticated duplex
+        if (!authed && broken !== 'control-unauthenticated') return refuse('unauthorized');
+        if (f.session === CONTROL_SESSION) return target.command(f);
+        // §4 #2: no live claimant; the refusal is a connection-scoped frame, never a session Event (§8)
+        if (broken === 'control-no-route-event')
+          return ingestOne({
+            ...f,
+            id: `relay-${String(f.id)}`,
+            type: 'control.rejected',
+            source: 'aep://test/relay',
+            agent: 'test-relay',
+            cause: f.id,
+            data: { reason: 'invalid' },
+          });
+        return refuse('no-route');
+      };
       ws.on('message', (data) => {
+        const text = data.toString();
         let f: Ev;
         try {
-          f = JSON.parse(data.toString()) as Ev;
+          f = JSON.parse(text) as Ev;
         } catch {
           return;
         }
-        if (!greeted) {
+        if (!hello) {
           if (f.type !== 'hello') {
-            ws.send(JSON.stringify({ type: 'error', code: 'hello-required' }));
+            frame({ type: 'error', code: 'hello-required' });
             return ws.close();
           }
-          greeted = true;
-          return ws.send(
-            JSON.stringify({
-              type: 'hello',
-              versions: broken === 'hello-two-versions' ? ['0.1', '0.2'] : ['0.1'],
-              role: 'both',
-              capabilities: { filters: ['attr-match'] },
-            }),
-          );
+          hello = f;
+          return frame({
+            type: 'hello',
+            versions: broken === 'hello-two-versions' ? ['0.1', '0.2'] : ['0.1'],
+            role: 'both',
+            capabilities: {
+              filters: ['attr-match'],
+              replay: { buffer: BUFFER, all: true },
+              roster: {},
+              control: { accepts: [], ack_window_ms: HELLO_ACK_WINDOW_MS },
+            },
+          });
         }
-        if (f.type === 'ping') return ws.send(JSON.stringify({ type: 'pong', t: f.t }));
+        if (typeof f.type === 'string' && f.type.includes('.')) {
+          if (COMMAND.test(f.type)) return command(f);
+          // an Event: ingested, and its session claimed by this connection
+          if (!valid(f)) return frame({ type: 'error', code: 'invalid-event' });
+          if (typeof f.session === 'string' && !mine.some((c) => c.session === f.session)) {
+            const identity = (hello.identity ?? {}) as Ev;
+            const caps = (hello.capabilities ?? {}) as Ev;
+            mine.push({
+              session: f.session,
+              ...(identity.agent !== undefined ? { agent: identity.agent } : {}),
+              ...(identity.instance !== undefined ? { instance: identity.instance } : {}),
+              ...(caps.control !== undefined ? { control: caps.control } : {}),
+              ...(broken === 'roster-synthesizes' && caps.control === undefined ? { control: { accepts: [] } } : {}),
+              ...(caps.emits !== undefined ? { emits: caps.emits } : {}),
+            });
+            claims.set(ws, mine);
+          }
+          return ingestOne(f, text);
+        }
+        if (f.type === 'ping') return frame({ type: 'pong', t: f.t });
+        if (f.type === 'roster') {
+          if (hello.role === 'emitter') return frame({ type: 'error', id: f.id, code: 'unauthorized' });
+          return frame({ type: 'roster', id: f.id, entries: [...claims.values()].flat() });
+        }
         if (f.type === 'subscribe') {
           let filter: AttrFilter;
+          const from = f.from === undefined ? undefined : parseFrom(f.from);
           try {
             filter = parseFilter(f.filter ?? {});
+            if (f.from !== undefined && !from) throw new Error('malformed from');
           } catch {
-            ws.send(JSON.stringify({ type: 'error', id: f.id, code: 'invalid-filter', detail: 'malformed filter' }));
+            frame({ type: 'error', id: f.id, code: 'invalid-filter', detail: 'malformed filter or from' });
             if (broken === 'closes-on-refusal') ws.close();
             return;
           }
-          const sub: Sub = { filter, send: (ev) => ws.send(JSON.stringify(ev)) };
+          const capture = typeof f.capture === 'string' && LEVELS.includes(f.capture) ? f.capture : undefined;
+          const sub: Sub = {
+            filter,
+            ...(capture ? { capture: capture as AepCaptureLevel } : {}),
+            send: (ev) => ws.send(textOf(ev)),
+          };
+          frame({ type: 'subscribed', id: f.id });
+          if (from)
+            replay(
+              sub,
+              from,
+              (session, e) =>
+                frame({ type: 'replay-exhausted', sub: f.id, session, earliest: { epoch: e.epoch, seq: e.seq } }),
+              broken === 'ws-from-inclusive',
+            );
           own.set(String(f.id), sub);
           subs.add(sub);
-          return ws.send(JSON.stringify({ type: 'subscribed', id: f.id }));
+          return;
         }
         if (f.type === 'unsubscribe') {
           const sub = own.get(String(f.id));
           if (sub) subs.delete(sub);
-          return ws.send(JSON.stringify({ type: 'unsubscribed', id: f.id }));
+          return frame({ type: 'unsubscribed', id: f.id });
         }
         // unknown frame types are ignored (AEP-0003 §2)
         if (broken === 'closes-on-unknown-frame') ws.close();
       });
       ws.on('close', () => {
+        claims.delete(ws);
         for (const s of own.values()) subs.delete(s);
       });
     });

@@ -8,56 +8,123 @@ import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { checkEndpoint } from '../../src/live/check.ts';
 import { LiveConnectError } from '../../src/live/client.ts';
-import { type Broken, startEndpoint } from './endpoint.ts';
+import { CONTROL_CHECKS } from '../../src/live/control-rules.ts';
+import { LIVE_CHECKS, LIVE_DESTRUCTIVE, LIVE_RULES } from '../../src/live/rules.ts';
+import { LIVE_CASES } from './cases.ts';
+import { BUFFER, startEndpoint } from './endpoint.ts';
 
 const TIMEOUT = 1500;
 const errors = (fs: { ruleId: string; severity: string }[]) =>
   [...new Set(fs.filter((f) => f.severity !== 'info').map((f) => f.ruleId))].sort();
 
-test('the compliant endpoint passes every check and its deliveries are recorded', async () => {
+test('the compliant endpoint passes every check, the destructive ones too, and its deliveries are recorded', async () => {
   const ep = await startEndpoint();
   try {
-    const r = await checkEndpoint(ep.url, { timeoutMs: TIMEOUT });
+    const r = await checkEndpoint(ep.url, { timeoutMs: TIMEOUT, destructive: true });
     assert.deepEqual(
-      r.findings.map((f) => `${f.ruleId}: ${f.message}`),
+      r.findings.filter((f) => f.ruleId !== 'aep/live-skipped').map((f) => `${f.ruleId}: ${f.message}`),
       [],
     );
-    assert.equal(r.skipped.length, 0);
-    assert.equal(r.ran.length, 11);
-    assert.ok(r.delivered.length >= 5, `delivered ${r.delivered.length}`);
+    // the control checks past the authentication gate need a token and a --control-session (test/live/control.test.ts)
+    assert.deepEqual(r.skipped, CONTROL_CHECKS.slice(1));
+    assert.deepEqual(
+      r.ran,
+      LIVE_CHECKS.filter((c) => !r.skipped.includes(c)),
+    );
+    // the eviction check alone overflows the buffer
+    assert.ok(r.delivered.length > BUFFER, `delivered ${r.delivered.length}`);
+    const floor = await checkEndpoint(ep.url, { timeoutMs: TIMEOUT, checks: ['byte-identity'], identity: 'floor' });
+    assert.deepEqual(floor.findings, []);
   } finally {
     await ep.close();
   }
 });
 
-const VARIANTS: [Broken, string[]][] = [
-  ['no-discovery', ['aep/live-discovery']],
-  ['no-version-gate', ['aep/live-version-gate']],
-  ['accepts-invalid', ['aep/live-invalid-envelope']],
-  ['ingest-200', ['aep/live-ingest']],
-  ['sse-no-id', ['aep/live-fanout']],
-  ['rewrites', ['aep/live-delivery-identity']],
-  ['ignores-filter', ['aep/live-filter']],
-  ['up-levels', ['aep/live-capture-ceiling']],
-  ['resume-inclusive', ['aep/live-resume']],
-  ['hello-two-versions', ['aep/live-hello']],
-  ['closes-on-refusal', ['aep/live-subscribe-refusal']],
-  ['closes-on-unknown-frame', ['aep/live-unknown-frame']],
-];
+test('a replay that redelivers each Event (at-least-once, AEP-0003 §7) is no gap and no finding', async () => {
+  const ep = await startEndpoint(undefined, { redeliver: true });
+  try {
+    const r = await checkEndpoint(ep.url, {
+      timeoutMs: TIMEOUT,
+      checks: ['resume', 'replay-all', 'eviction'],
+    });
+    assert.deepEqual(
+      r.findings.map((f) => `${f.ruleId}: ${f.message}`),
+      [],
+    );
+    assert.deepEqual(r.ran, ['resume', 'replay-all', 'eviction']);
+  } finally {
+    await ep.close();
+  }
+});
 
-for (const [broken, want] of VARIANTS) {
-  test(`a broken endpoint (${broken}) fails ${want.join(' and ')} and nothing else`, async () => {
-    const ep = await startEndpoint(broken);
+test('by default the destructive checks do not run; named in checks they do', async () => {
+  const ep = await startEndpoint();
+  try {
+    const r = await checkEndpoint(ep.url, { timeoutMs: TIMEOUT });
+    assert.deepEqual(
+      r.ran,
+      LIVE_CHECKS.filter((c) => !LIVE_DESTRUCTIVE.has(c) && !r.skipped.includes(c)),
+    );
+    assert.ok(r.delivered.length < BUFFER);
+    const named = await checkEndpoint(ep.url, { timeoutMs: TIMEOUT, checks: ['eviction'] });
+    assert.deepEqual(named.ran, ['eviction']);
+  } finally {
+    await ep.close();
+  }
+});
+
+for (const { variant, rules, destructive } of LIVE_CASES.filter((c) => !c.control)) {
+  const errorRules = rules.filter((id) => LIVE_RULES.find((r) => r.id === id)!.severity !== 'info');
+  test(`a broken endpoint (${variant}) reports ${rules.join(' and ')} and no other error`, async () => {
+    const ep = await startEndpoint(variant);
     try {
-      const r = await checkEndpoint(ep.url, { timeoutMs: TIMEOUT });
-      // without discovery the endpoints are unknown: the stream and socket checks are skipped, never passed
-      assert.deepEqual(errors(r.findings), want, r.findings.map((f) => f.message).join('\n'));
-      if (broken === 'no-discovery') assert.ok(r.skipped.includes('fanout') && r.skipped.includes('hello'));
+      const r = await checkEndpoint(ep.url, {
+        timeoutMs: variant === 'hangs' ? 300 : TIMEOUT,
+        destructive: !!destructive,
+      });
+      // a check whose binding or capability is not advertised is skipped, never passed
+      assert.deepEqual(errors(r.findings), errorRules.sort(), r.findings.map((f) => f.message).join('\n'));
+      for (const id of rules)
+        assert.ok(
+          r.findings.some((f) => f.ruleId === id),
+          `${id} reported`,
+        );
+      if (variant === 'no-discovery') assert.ok(r.skipped.includes('fanout') && r.skipped.includes('hello'));
+      if (variant === 'no-socket') assert.ok(r.skipped.includes('hello') && r.skipped.includes('roster'));
     } finally {
       await ep.close();
     }
   });
 }
+
+test('a capability the endpoint does not advertise is skipped with its reason', async () => {
+  const { createServer: create } = await import('node:http');
+  // discovery with a stream but no replay, no roster: resume, replay-all, roster and eviction are skipped
+  const server = create((req, res) => {
+    if (req.url === '/events') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(
+        JSON.stringify({ aep: ['0.1'], endpoints: { events: '/events', stream: '/stream', socket: '/socket' } }),
+      );
+    }
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const r = await checkEndpoint(url, { timeoutMs: TIMEOUT, checks: ['resume', 'replay-all', 'roster', 'eviction'] });
+    assert.deepEqual(r.skipped, ['resume', 'replay-all', 'roster', 'eviction']);
+    assert.deepEqual(r.ran, []);
+    assert.ok(r.findings.every((f) => f.ruleId === 'aep/live-skipped' || f.ruleId === 'aep/live-well-known'));
+    assert.match(
+      r.findings.find((f) => /replay-all/.test(f.message))!.message,
+      /does not advertise capabilities\.replay\.all/,
+    );
+  } finally {
+    server.closeAllConnections();
+    await new Promise<void>((r) => server.close(() => r()));
+  }
+});
 
 test('nothing listening is one LiveConnectError; a silent endpoint is a named timeout', async () => {
   const free = createServer();
@@ -91,10 +158,13 @@ test('aep live: exit 0 on the compliant endpoint with --record, 1 on a broken on
   const record = join(mkdtempSync(join(tmpdir(), 'ac-live-')), 'delivered.jsonl');
   const ok = await startEndpoint();
   try {
-    const r = await runCli('aep', ['live', ok.url, '--timeout', String(TIMEOUT), '--record', record]);
+    // every check, the destructive ones too: the record (the replayed buffer, the large Events) passes validate
+    const r = await runCli('aep', ['live', ok.url, '--timeout', String(TIMEOUT), '--record', record, '--destructive']);
     assert.equal(r.code, 0, r.stdout + r.stderr);
     const lines = readFileSync(record, 'utf8').trimEnd().split('\n');
-    assert.ok(lines.length >= 5 && lines.every((l) => JSON.parse(l).aep === '0.1'));
+    assert.ok(lines.length > BUFFER && lines.every((l) => JSON.parse(l).aep === '0.1'));
+    // each delivered text once
+    assert.equal(new Set(lines).size, lines.length);
     const json = await runCli('aep', ['live', ok.url, '--checks', 'discovery,fanout', '--format', 'json']);
     assert.equal(json.code, 0);
     assert.deepEqual(JSON.parse(json.stdout).findings, []);
@@ -111,6 +181,14 @@ test('aep live: exit 0 on the compliant endpoint with --record, 1 on a broken on
   } finally {
     await bad.close();
   }
+  // an unreachable endpoint leaves an earlier record as it was; --record and -o may not be one file
+  const { writeFileSync } = await import('node:fs');
+  writeFileSync(record, 'earlier\n');
+  assert.equal((await runCli('aep', ['live', 'http://127.0.0.1:1', '--record', record])).code, 2);
+  assert.equal(readFileSync(record, 'utf8'), 'earlier\n');
+  const same = await runCli('aep', ['live', 'http://127.0.0.1:1', '--record', record, '-o', record]);
+  assert.equal(same.code, 2);
+  assert.match(same.stderr, /--record and -o name the same file/);
   const gone = await runCli('aep', ['live', 'http://127.0.0.1:1']);
   assert.equal(gone.code, 2);
   assert.equal(gone.stderr.trim().split('\n').length, 1);
@@ -120,4 +198,59 @@ test('aep live: exit 0 on the compliant endpoint with --record, 1 on a broken on
   const unknown = await runCli('aep', ['live', 'http://127.0.0.1:1', '--checks', 'nope']);
   assert.equal(unknown.code, 2);
   assert.match(unknown.stderr, /unknown check nope/);
+});
+
+test('aep live: the recorded Events go through the validate rules; TLS failure is one line; --timeout names the check; progress only on a terminal', async () => {
+  const { runCli } = await import('../cli/helpers.ts');
+  const leaky = await startEndpoint('keeps-content');
+  try {
+    // a relay that keeps content above the ceiling: the live check and the validate rule on what it delivered
+    const r = await runCli('aep', ['live', leaky.url, '--timeout', String(TIMEOUT), '--checks', 'capture-ceiling']);
+    assert.equal(r.code, 1);
+    assert.match(r.stdout, /aep\/live-capture-ceiling/);
+    assert.match(r.stdout, /<delivered>:1:\d+ +error +aep\/capture-level/);
+  } finally {
+    await leaky.close();
+  }
+  const ok = await startEndpoint();
+  try {
+    const tls = await runCli('aep', ['live', ok.url.replace('http:', 'https:')]);
+    assert.equal(tls.code, 2);
+    assert.equal(tls.stderr.trim().split('\n').length, 1);
+    assert.match(tls.stderr, /cannot reach https:.*TLS failure/);
+    const tty = await runCli('aep', ['live', ok.url, '--checks', 'discovery,hello'], '', { stderrIsTTY: true });
+    assert.equal(tty.code, 0);
+    assert.match(tty.stderr, /checking discovery\.\.\..*checking hello\.\.\./s);
+    const piped = await runCli('aep', ['live', ok.url, '--checks', 'discovery,hello']);
+    assert.equal(piped.stderr, '');
+  } finally {
+    await ok.close();
+  }
+  const slow = await startEndpoint('hangs');
+  try {
+    const r = await runCli('aep', ['live', slow.url, '--timeout', '300', '--checks', 'discovery']);
+    assert.equal(r.code, 1);
+    assert.match(r.stdout, /aep\/live-timeout +The discovery check got no answer within 300 ms \(GET \/events\)/);
+  } finally {
+    await slow.close();
+  }
+});
+
+test('aep explain knows every live rule, with its citation, description and cases; aep rules --verb live lists them', async () => {
+  const { runCli } = await import('../cli/helpers.ts');
+  for (const rule of LIVE_RULES) {
+    const r = await runCli('aep', ['explain', rule.id]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(r.stdout.startsWith(`${rule.id} (${rule.severity})`));
+    assert.ok(r.stdout.includes(rule.description) && r.stdout.includes(`Spec: ${rule.spec}`), rule.id);
+    assert.match(r.stdout, /Cases:\n.*test\/live\/cases\.ts/);
+  }
+  const listed = await runCli('aep', ['rules', '--verb', 'live', '--format', 'json']);
+  assert.deepEqual(
+    (JSON.parse(listed.stdout) as { id: string }[]).map((r) => r.id),
+    LIVE_RULES.map((r) => r.id),
+  );
+  const near = await runCli('aep', ['explain', 'aep/live-evicton']);
+  assert.equal(near.code, 2);
+  assert.match(near.stderr, /did you mean aep\/live-eviction\?/);
 });

@@ -16,7 +16,9 @@ import {
   REQUIREMENTS_JSON,
   REQUIREMENTS_MD,
 } from '../../tools/gen-rules.ts';
-import { defaultContext, checkMatrix } from '../../tools/requirements-check.ts';
+import { defaultContext, checkMatrix, liveCases } from '../../tools/requirements-check.ts';
+import { LIVE_RULES } from '../../src/live/rules.ts';
+import { LIVE_CASES } from '../live/cases.ts';
 import { loadMatrix, matrixProblems, type Requirement, SHARED_DIR } from '../../tools/requirements.ts';
 
 test('requirements matrix: no problem (rules, levels, cases, sections, quotes, every rule named)', () => {
@@ -74,6 +76,36 @@ test('requirements matrix: each check fails when the matrix breaks it', (t) => {
     return t.skip('../shared is absent: quotes and sections are not checked against the spec text');
   has(matrixProblems(swap({ ...enforced, quote: 'words no specification contains' }), ctx), /the quote's words/);
   has(matrixProblems(swap({ ...enforced, section: '§no such heading' }), ctx), /is no heading of/);
+});
+
+test('requirements matrix: an aep live rule has its cases in test/live/cases.ts, a broken variant of the test endpoint, not a file', () => {
+  const ctx = defaultContext();
+  const rows = loadMatrix().rows;
+  // every live rule is in the catalogue the matrix is held to, and has a variant failing it
+  for (const r of LIVE_RULES) {
+    assert.equal(ctx.catalogue.aep.get(r.id), r.severity, r.id);
+    assert.ok((liveCases().get(r.id) ?? []).length > 0, `${r.id} has a broken variant in test/live/cases.ts`);
+  }
+  // the variants are distinct, each a case test/live/live.test.ts runs
+  assert.equal(new Set(LIVE_CASES.map((c) => c.variant)).size, LIVE_CASES.length);
+  const row = rows.find((r) => r.verdict === 'enforced' && r.rules.includes('aep/live-eviction'))!;
+  assert.ok(row, 'a row names aep/live-eviction');
+  // a live rule losing its broken variant is a problem; its missing conformance files are not
+  const cases = new Map(ctx.serviceCases);
+  cases.set('aep/live-eviction', []);
+  const problems = matrixProblems(rows, { ...ctx, serviceCases: cases });
+  assert.deepEqual(
+    problems.filter((p) => p.includes('aep/live-eviction')),
+    rows
+      .filter((r) => r.verdict === 'enforced' && r.rules.includes('aep/live-eviction'))
+      .map((r) => `${r.at}: ${r.id}'s rule aep/live-eviction has no broken variant failing it in test/live/cases.ts`),
+  );
+  // without the table, a live rule would need conformance files it cannot have
+  assert.ok(
+    matrixProblems(rows, { ...ctx, serviceCases: new Map() }).some((p) =>
+      /rule aep\/live-eviction has no passing case in conformance\/aep\/pass\//.test(p),
+    ),
+  );
 });
 
 test('requirements matrix: docs/requirements.md, src/generated/requirements.json and the README table are fresh (npm run rules:gen)', () => {

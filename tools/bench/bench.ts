@@ -416,7 +416,7 @@ async function startup(o: BenchOptions): Promise<void> {
 }
 
 /** Report formats of `validate`, each measured by {@link reports}. */
-const REPORT_FORMATS = ['text', 'json', 'ndjson', 'sarif', 'junit', 'github'] as const;
+const REPORT_FORMATS = ['text', 'json', 'ndjson', 'sarif', 'junit', 'github', 'html'] as const;
 
 /**
  * `--findings N`: peak RSS of one `aep validate -o FILE` per format over a stream giving N

@@ -146,6 +146,8 @@ const MAX_ADDED_TRIED = 6;
 const LOWER: readonly AepCaptureLevel[] = ['redacted', 'metadata', 'none'];
 /** Side-table columns: the first copy's capture rank, then two words per level of {@link LOWER}. */
 const DL_U32 = { rank: 0, digests: 1, count: 7 } as const;
+/** The rank column of a first copy whose payload a bridge withheld (no down-level digests: its content is unknown). */
+const WITHHELD_RANK = 0x100;
 
 /** The canonical texts of a first copy down-leveled to each level below its capture (none when a big integer could move). */
 export function downlevelTexts(
@@ -191,14 +193,25 @@ export interface IdentityFacts {
   redelivery?: Mark;
   /** With `redelivery`: the first copy's capture, when this repeat is that copy down-leveled to its own capture. */
   downleveledFrom?: AepCaptureLevel;
+  /**
+   * With `redelivery`: the first copy's capture, when the first copy is this one down-leveled (copies arrive in any
+   * order: AEP-0001 §7 rule 2, a second relay or a buffered replay).
+   */
+  downleveledTo?: AepCaptureLevel;
   /** With `redelivery` (or a `redaction` unverifiable): how many extension attributes a relay added to the first copy (AEP-0001 §4.2). */
   extensionsAdded?: number;
   /** The first occurrence, when this event reuses its `(source, id)` with other content. */
   collision?: Mark;
   /** The first occurrence, when this event repeats its `(source, id)` but whether it is the same event cannot be decided. */
   unverifiable?: Mark;
-  /** With `unverifiable`: `read-back` (the first line could not be read back as it was) or `redaction` (a `redacted` copy of a `full` event whose free text another pipeline redacted). */
-  unverifiableWhy?: 'read-back' | 'redaction';
+  /**
+   * With `unverifiable`: `read-back` (the first line could not be read back as it was), `redaction` (a `redacted` copy
+   * of a `full` event whose free text another pipeline redacted) or `withheld` (a bridge withheld a copy's payload at
+   * its ceiling, AEP-0005 §3.3: the envelopes agree, the contents cannot be compared).
+   */
+  unverifiableWhy?: 'read-back' | 'redaction' | 'withheld';
+  /** With `withheld`: whose payload was withheld. */
+  withheldCopy?: 'this' | 'first' | 'both';
 }
 
 /** `(source, id)` identity and dedupe for one run. */
@@ -256,7 +269,23 @@ export class IdentityAnalyzer {
     if (same === false && downlevelable(ev)) same = this.downleveled(key, first, ev);
     this.added = 0;
     if (same === false && downlevelable(ev)) same = this.withAddedExtensions(key, first, ev);
+    let to: AepCaptureLevel | undefined;
+    if (same === false && downlevelable(ev) && (to = this.upleveled(first, ev)) !== undefined) same = true;
     if (this.added > 0 && same !== false && same !== undefined) facts.extensionsAdded = this.added;
+    const firstWithheld = first.kind === 'digest' && this.firstWithheld(key);
+    if ((ev.withheld !== undefined || firstWithheld) && same !== undefined) {
+      // a bridge withheld a copy's payload (AEP-0005 §3.3): only the envelopes can be compared, the first copy's
+      // against this one down-leveled to `none` (what a withheld copy reads back as)
+      if (same === false && firstWithheld) same = this.sameEnvelope(first, ev);
+      if (same === false) {
+        facts.collision = firstAt;
+        return false;
+      }
+      facts.unverifiable = firstAt;
+      facts.unverifiableWhy = 'withheld';
+      facts.withheldCopy = ev.withheld === undefined ? 'first' : firstWithheld ? 'both' : 'this';
+      return true;
+    }
     if (same === true || typeof same === 'string') {
       if (same === 'redaction') {
         // same envelope and position, same content at `metadata`: counted once, like a redelivery
@@ -266,6 +295,7 @@ export class IdentityAnalyzer {
       }
       facts.redelivery = firstAt;
       if (typeof same === 'string') facts.downleveledFrom = same;
+      if (to !== undefined) facts.downleveledTo = to;
       return true;
     }
     if (same === false) facts.collision = firstAt;
@@ -309,9 +339,73 @@ export class IdentityAnalyzer {
     return unknown ? undefined : false;
   }
 
+  /**
+   * The first copy's capture when it is `ev` down-leveled (a mechanical hop, AEP-0001 §8.2(b)): `ev` arrived after a
+   * copy at a lower capture. Tried only on a repeat that is otherwise a collision.
+   */
+  private upleveled(first: IdEntry, ev: AepEvent): AepCaptureLevel | undefined {
+    const rank = CAPTURE_RANK[ev.capture];
+    if (!(rank > 0)) return undefined;
+    for (const b of ev.bigIntegers) if (b.pointer.startsWith('/data/')) return undefined;
+    let firstText: string | undefined;
+    if (first.kind === 'line') {
+      const line = this.rereaders.get(first.file)?.(first.byteOffset);
+      if (line === undefined || lineFingerprint(line) !== first.fingerprint) return undefined;
+      const parsed = parseJsonText(line, Number.MAX_SAFE_INTEGER);
+      if (!parsed.ok || parsed.value === null || typeof parsed.value !== 'object' || Array.isArray(parsed.value))
+        return undefined;
+      const value = parsed.value as Record<string, unknown>;
+      firstText = canonicalText({
+        value: 'capture' in value ? value : { ...value, capture: 'metadata' },
+        bigIntegers: parsed.bigIntegers,
+      });
+    }
+    for (const level of LOWER) {
+      if (CAPTURE_RANK[level] >= rank) continue;
+      const r = downlevelEvent(ev.value, level, level === 'redacted' ? { redact: this.redactor } : {});
+      if (r.capture !== level) continue;
+      const text = copyText(ev, r.event);
+      if (firstText !== undefined) {
+        if (text === firstText) return level;
+        continue;
+      }
+      if (first.kind !== 'digest') continue;
+      // a first copy at `metadata` may leave `capture` out (AEP-0001 §5.1: absent is `metadata`)
+      const texts = [text];
+      if (level === 'metadata') {
+        const { capture: _, ...bare } = r.event;
+        texts.push(canonicalText({ value: bare, bigIntegers: ev.bigIntegers }));
+      }
+      for (const t of texts) {
+        const h = textKey(t);
+        if (h.hi === first.content.hi && h.lo === first.content.lo) return level;
+      }
+    }
+    return undefined;
+  }
+
+  /** True when the first copy of `key` (a digest entry) is one whose payload a bridge withheld. */
+  private firstWithheld(key: Hash64): boolean {
+    const s = this.lower.slot(key);
+    return s !== undefined && this.lower.getU(s, DL_U32.rank) === WITHHELD_RANK;
+  }
+
+  /** True when `ev` down-leveled to `none` is the first copy (a digest entry of a withheld copy, read as `none`). */
+  private sameEnvelope(first: IdEntry, ev: AepEvent): boolean {
+    if (first.kind !== 'digest') return false;
+    const r = downlevelEvent(ev.value, 'none');
+    const bigIntegers = ev.bigIntegers.filter((b) => !b.pointer.startsWith('/data/'));
+    const h = textKey(canonicalText({ value: r.event, bigIntegers }));
+    return h.hi === first.content.hi && h.lo === first.content.lo;
+  }
+
   /** Keep a digest entry's down-level digests (none at `none` or refused; a stale row of the key is cleared). */
   private keepLower(key: Hash64, ev: AepEvent): void {
     const t = this.lower;
+    if (ev.withheld !== undefined) {
+      t.setU(t.slot(key) ?? t.add(key), DL_U32.rank, WITHHELD_RANK);
+      return;
+    }
     if (!downlevelable(ev) || CAPTURE_RANK[ev.capture] === 0) {
       const old = t.slot(key);
       if (old !== undefined) t.setU(old, DL_U32.rank, 0);
@@ -341,7 +435,7 @@ export class IdentityAnalyzer {
       const t = this.lower;
       const s = t.slot(key);
       const rank = s === undefined ? 0 : t.getU(s, DL_U32.rank);
-      if (rank <= CAPTURE_RANK[to]) return false;
+      if (rank === WITHHELD_RANK || rank <= CAPTURE_RANK[to]) return false;
       from = (['none', 'metadata', 'redacted', 'full'] as const)[rank]!;
       matches = (level, text) => {
         const i = LOWER.indexOf(level);

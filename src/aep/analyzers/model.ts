@@ -66,10 +66,12 @@ class FactsRecord implements AepFacts {
   private mark: Mark | undefined = undefined;
   redelivery: Mark | undefined = undefined;
   downleveledFrom: AepFacts['downleveledFrom'] = undefined;
+  downleveledTo: AepFacts['downleveledTo'] = undefined;
   extensionsAdded: AepFacts['extensionsAdded'] = undefined;
   collision: Mark | undefined = undefined;
   unverifiable: Mark | undefined = undefined;
   unverifiableWhy: AepFacts['unverifiableWhy'] = undefined;
+  withheldCopy: AepFacts['withheldCopy'] = undefined;
   session: AepFacts['session'] = undefined;
   seq: bigint | undefined = undefined;
   epoch: bigint | undefined = undefined;

@@ -9,7 +9,8 @@ import type { AepCaptureLevel } from '../schema/registry.ts';
 import { decodeCloudEvents } from './cloudevents.ts';
 import { decodeOcsf } from './ocsf.ts';
 import { decodeOtlp } from './otlp-decode.ts';
-import { bridgeRule } from './rules.ts';
+import { BRIDGE_INPUT_RULE, bridgeRule } from './rules.ts';
+import { BRIDGE_NAMES, isAepEvent } from './hint.ts';
 import type { DecodedEvent } from './types.ts';
 
 /** The bridge input formats `--from` names. */
@@ -44,9 +45,23 @@ export function bridgeChecker(
     const loc = eventLocation(orig, pointer);
     sink({ ...f, line: loc.line, column: loc.column, byteOffset: loc.byteOffset, pointer });
   });
+  let toldAep = false;
   return {
     onEvent(ev) {
       const value: unknown = ev.value;
+      // plain AEP JSONL given --from: one finding, not every bridge rule on every line (issue 37 item 4e)
+      if (isAepEvent(value)) {
+        if (toldAep) return;
+        toldAep = true;
+        sink(
+          makeFinding(
+            BRIDGE_INPUT_RULE,
+            { pointer: '', messageId: 'aep', args: { format: BRIDGE_NAMES[from], from } },
+            ev,
+          ),
+        );
+        return;
+      }
       // the run counts one event per value; a batch or a request holds one per item or LogRecord (issue 37 item 4c)
       if (stats) stats.events += itemCount(from, value) - 1;
       const res =
@@ -70,7 +85,7 @@ export function bridgeChecker(
       for (const d of res.events) {
         if (outside || dups.some((p) => d.base === '' || p.startsWith(d.base + '/'))) continue;
         const text = serializeEvent(d.event, d.bigIntegers);
-        const pe: ParsedEvent = {
+        const pe: ParsedEvent & Pick<DecodedEvent, 'withheld'> = {
           source: ev.source,
           line: ev.line,
           byteOffset: ev.byteOffset,
@@ -78,6 +93,7 @@ export function bridgeChecker(
           value: d.event,
           duplicates: [],
           bigIntegers: (d.bigIntegers ?? []).map((b) => ({ ...b, index: locateIndex(text, b.pointer) ?? 0 })),
+          ...(d.withheld ? { withheld: d.withheld } : {}),
         };
         orig = ev;
         decoded = d;
@@ -94,9 +110,9 @@ export function bridgeChecker(
   };
 }
 
-/** The events a bridge value holds: the items of a CloudEvents batch, the LogRecords of an OTLP request (at least 1). */
+/** The events a bridge value holds: the items of a CloudEvents or OCSF batch, the LogRecords of an OTLP request (at least 1). */
 export function itemCount(from: BridgeFrom, value: unknown): number {
-  if (from === 'cloudevents') return Array.isArray(value) ? Math.max(value.length, 1) : 1;
+  if (from !== 'otlp') return Array.isArray(value) ? Math.max(value.length, 1) : 1;
   let n = 0;
   const list = (o: unknown, k: string): unknown[] => (isObj(o) && Array.isArray(o[k]) ? (o[k] as unknown[]) : []);
   for (const rl of list(value, 'resourceLogs'))

@@ -14,12 +14,34 @@ export function bridgeFormatOf(v: unknown): BridgeFrom | undefined {
         ? 'cloudevents'
         : Array.isArray(x.resourceLogs)
           ? 'otlp'
-          : undefined;
-  if (Array.isArray(v)) return v.length > 0 && v.every((x) => one(x) === 'cloudevents') ? 'cloudevents' : undefined;
+          : typeof x.class_uid === 'number' && isObj(x.unmapped)
+            ? 'ocsf'
+            : undefined;
+  if (Array.isArray(v)) {
+    const f = v.length > 0 ? one(v[0]) : undefined;
+    // a batch: a CloudEvents batch, or an array of OCSF records
+    return f !== 'otlp' && v.every((x) => one(x) === f) ? f : undefined;
+  }
   return one(v);
 }
 
-const NAME: Readonly<Record<BridgeFrom, string>> = { cloudevents: 'CloudEvents', otlp: 'OTLP/JSON', ocsf: 'OCSF' };
+/** True when `v` is a plain AEP event (an `aep` version and a `type`), not the output of any bridge. */
+export function isAepEvent(v: unknown): boolean {
+  return (
+    isObj(v) &&
+    typeof v.aep === 'string' &&
+    typeof v.type === 'string' &&
+    bridgeFormatOf({ ...v, aep: undefined }) === undefined
+  );
+}
+
+/** What each `--from` reads, as messages name it. */
+export const BRIDGE_NAMES: Readonly<Record<BridgeFrom, string>> = {
+  cloudevents: 'CloudEvents',
+  otlp: 'OTLP/JSON',
+  ocsf: 'OCSF',
+};
+const NAME = BRIDGE_NAMES;
 
 /** The sentence for a JSONL input none of whose lines parse, when the whole text is one pretty-printed bridge value. */
 export function bridgeHint(text: string, from: string | undefined): string | undefined {
@@ -34,7 +56,17 @@ export function bridgeHint(text: string, from: string | undefined): string | und
   // one line that parses whole: a single batch line read without --from
   if (lines < 2) return from === undefined ? linesHint(text) : undefined;
   const f = bridgeFormatOf(v);
-  if (f === undefined) return undefined;
+  if (f === undefined) {
+    // one AEP event (or an array of them) pretty-printed: JSONL holds one event per line
+    const aep = isAepEvent(v) || (Array.isArray(v) && v.length > 0 && v.every(isAepEvent));
+    if (!aep) return undefined;
+    const what = Array.isArray(v)
+      ? `a pretty-printed JSON array of ${v.length} AEP events`
+      : 'one pretty-printed AEP event';
+    return from === undefined
+      ? `The ${lines} lines are ${what}: AEP JSONL holds one event per line (the other lines are not reported one by one).`
+      : `The ${lines} lines are ${what}, not ${NAME[from as BridgeFrom] ?? from} output of the AEP-0005 bridge: drop \`--from ${from}\` and write one event per line (the other lines are not reported one by one).`;
+  }
   return from === f
     ? `The ${lines} lines are one pretty-printed ${NAME[f]} document: give it as a .json file (read as one document with \`--from ${f}\`) or write one value per line (the other lines are not reported one by one).`
     : `The ${lines} lines are one pretty-printed ${NAME[f]} document: read it with \`--from ${f}\` from a .json file, or one value per line (the other lines are not reported one by one).`;

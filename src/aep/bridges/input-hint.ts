@@ -2,7 +2,7 @@
 import type { FindingSink } from '../../core/finding.ts';
 import type { ProtocolChecker } from '../../core/pipeline.ts';
 import { makeFinding } from '../../core/rule.ts';
-import { bridgeFormatOf } from './hint.ts';
+import { BRIDGE_NAMES, bridgeFormatOf } from './hint.ts';
 import { BRIDGE_INPUT_RULE } from './rules.ts';
 
 /**
@@ -27,7 +27,7 @@ export function bridgeInputChecker(
           {
             pointer: '',
             messageId: 'lines',
-            args: { format: f === 'cloudevents' ? 'CloudEvents' : 'OTLP/JSON', from: f },
+            args: { format: BRIDGE_NAMES[f], from: f },
           },
           ev,
         ),

@@ -262,9 +262,12 @@ export function decodeOcsf(value: unknown, opts: OcsfDecodeOptions = {}): Decode
       // §4.6: a payload withheld at the ceiling is absent, not missing; an unusable one (reported above) is unknown
       event.capture = 'none';
     }
+    const withheld =
+      event.capture === 'none' && capture !== 'none' ? (capture as 'metadata' | 'redacted' | 'full') : undefined;
     events.push({
       event,
       base,
+      ...(withheld ? { withheld } : {}),
       pointerOf: (p) =>
         p === '' ? base : p === '/data' || p.startsWith('/data/') ? `${base}/unmapped${p}` : `${base}/unmapped/aep${p}`,
     });

@@ -305,6 +305,7 @@ function decodeRecord(
   // a payload withheld at the ceiling (§3.3) maps back as an event that carries none, as one at
   // capture none does: its absence is the bridge's, not a missing REQUIRED member of the emitter
   else if (!allowed && capture !== 'none') out.capture = 'none';
+  const withheld = !hasData && !allowed && capture !== 'none' ? capture : undefined;
   const anyOf = (k: string): unknown => {
     const at = dataPtr[k];
     if (!at) return undefined;
@@ -315,6 +316,7 @@ function decodeRecord(
   return {
     event: out,
     base: p,
+    ...(withheld ? { withheld } : {}),
     ...(bigs.length ? { bigIntegers: bigs } : {}),
     pointerOf(aepPointer: string): string {
       if (aepPointer === '') return p;

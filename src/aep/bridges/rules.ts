@@ -1,55 +1,46 @@
 /** The metadata of the bridge rules of `aep validate --from`, reported by the decoders (cloudevents.ts, otlp-decode.ts). */
-import { ruleMessage, type RuleMeta } from '../../core/rule.ts';
+import { ruleMessage, ruleMeta, type RuleMeta } from '../../core/rule.ts';
 import { OCSF_RULES } from './ocsf.ts';
 import type { BridgeIssue } from './types.ts';
 
-type Templates = Readonly<Record<string, string>>;
-const ce = (
-  name: string,
-  severity: RuleMeta['severity'],
-  spec: string,
-  description: string,
-  messages: Templates,
-): RuleMeta => ({ id: `aep/ce-${name}`, severity, spec, description, messages });
-const otlp = (
-  name: string,
-  severity: RuleMeta['severity'],
-  spec: string,
-  description: string,
-  messages: Templates,
-): RuleMeta => ({ id: `aep/otlp-${name}`, severity, spec, description, messages });
-
 /** The CloudEvents bridge rules, by short name. */
 export const CE_RULES = {
-  notObject: ce(
-    'not-object',
-    'error',
-    'CloudEvents 1.0 JSON format §3, §4',
-    'A CloudEvents input is one JSON object, or a batch: a JSON array whose items are all objects.',
-    {
+  notObject: ruleMeta({
+    id: 'aep/ce-not-object',
+    severity: 'error',
+    spec: 'CloudEvents 1.0 JSON format §3, §4',
+    description: 'A CloudEvents input is one JSON object, or a batch: a JSON array whose items are all objects.',
+    messages: {
       input: 'Input is {kind}, not a CloudEvents object.',
       batch: 'Batch item is {kind}, not a CloudEvents object.',
     },
-  ),
-  required: ce(
-    'required',
-    'error',
-    'CloudEvents 1.0 §3.1',
-    'The REQUIRED context attributes id, source, specversion and type are present (not null).',
-    {
+  }),
+  required: ruleMeta({
+    id: 'aep/ce-required',
+    severity: 'error',
+    spec: 'CloudEvents 1.0 §3.1',
+    description: 'The REQUIRED context attributes id, source, specversion and type are present (not null).',
+    messages: {
       missing: 'The CloudEvent lacks the REQUIRED attribute{count:s} {missing}.',
     },
-  ),
-  specversion: ce('specversion', 'error', 'CloudEvents 1.0 §3.1; AEP-0005 §1 B1', 'specversion is "1.0".', {
-    string: 'specversion is the string "{value}", not "1.0".',
-    kind: 'specversion is {kind}, not "1.0".',
   }),
-  attributeType: ce(
-    'attribute-type',
-    'error',
-    'CloudEvents 1.0 §3.1-§3.2',
-    'Every context attribute has a CloudEvents type: id, source, type and subject non-empty strings, every string a CloudEvents String (no control character U+0000-U+001F or U+007F-U+009F, no noncharacter, no unpaired surrogate: §3.1.1), time an RFC 3339 timestamp, datacontenttype a media type (RFC 2046 type/subtype, parameters allowed), extension values strings, booleans or integers within the signed 32-bit range.',
-    {
+  specversion: ruleMeta({
+    id: 'aep/ce-specversion',
+    severity: 'error',
+    spec: 'CloudEvents 1.0 §3.1; AEP-0005 §1 B1',
+    description: 'specversion is "1.0".',
+    messages: {
+      string: 'specversion is the string "{value}", not "1.0".',
+      kind: 'specversion is {kind}, not "1.0".',
+    },
+  }),
+  attributeType: ruleMeta({
+    id: 'aep/ce-attribute-type',
+    severity: 'error',
+    spec: 'CloudEvents 1.0 §3.1-§3.2',
+    description:
+      'Every context attribute has a CloudEvents type: id, source, type and subject non-empty strings, every string a CloudEvents String (no control character U+0000-U+001F or U+007F-U+009F, no noncharacter, no unpaired surrogate: §3.1.1), time an RFC 3339 timestamp, datacontenttype a media type (RFC 2046 type/subtype, parameters allowed), extension values strings, booleans or integers within the signed 32-bit range.',
+    messages: {
       'string-chars':
         '{name} holds a character the CloudEvents String type disallows (a control character, a noncharacter or an unpaired surrogate).',
       'media-type': 'datacontenttype is a string of {length} characters that is not a media type (type/subtype).',
@@ -62,88 +53,95 @@ export const CE_RULES = {
       'extension-kind':
         'Extension attribute {name} is {kind}; CloudEvents attribute values are strings, booleans or integers.',
     },
-  ),
-  attributeName: ce(
-    'attribute-name',
-    'error',
-    'CloudEvents 1.0 §3.1.1',
-    'Context attribute names consist of lower-case ASCII letters and digits only.',
-    {
+  }),
+  attributeName: ruleMeta({
+    id: 'aep/ce-attribute-name',
+    severity: 'error',
+    spec: 'CloudEvents 1.0 §3.1.1',
+    description: 'Context attribute names consist of lower-case ASCII letters and digits only.',
+    messages: {
       name: 'Attribute name "{name}" is not lower-case ASCII letters and digits; it is dropped.',
     },
-  ),
-  data: ce(
-    'data',
-    'error',
-    'AEP-0005 §1 B2; CloudEvents 1.0 JSON format §3.1',
-    'The AEP payload crosses as the JSON member data; a data_base64 member cannot carry an AEP payload, nor can data under a datacontenttype that declares other than JSON content (not */json or */*+json).',
-    {
+  }),
+  data: ruleMeta({
+    id: 'aep/ce-data',
+    severity: 'error',
+    spec: 'AEP-0005 §1 B2; CloudEvents 1.0 JSON format §3.1',
+    description:
+      'The AEP payload crosses as the JSON member data; a data_base64 member cannot carry an AEP payload, nor can data under a datacontenttype that declares other than JSON content (not */json or */*+json).',
+    messages: {
       base64:
         'The CloudEvent carries data_base64: binary data cannot carry an AEP payload (a JSON object in data); it is dropped.',
       'not-json':
         'datacontenttype declares content that is not JSON, so data would be its string form (CloudEvents JSON format §3.1.1); an AEP payload is a JSON object.',
     },
-  ),
-  datacontenttype: ce(
-    'datacontenttype',
-    'warning',
-    'AEP-0005 §1 B1; CloudEvents 1.0 JSON format §3.1.1',
-    'datacontenttype is what B1 writes: "application/json" exactly when data is present, absent when it is not. It is read as a media type (type and subtype case-insensitive, parameters allowed; absent means JSON in the CloudEvents JSON format), so another spelling of JSON, or its absence, is a warning (AEP-0005 says only how to write it), not an error.',
-    {
+  }),
+  datacontenttype: ruleMeta({
+    id: 'aep/ce-datacontenttype',
+    severity: 'warning',
+    spec: 'AEP-0005 §1 B1; CloudEvents 1.0 JSON format §3.1.1',
+    description:
+      'datacontenttype is what B1 writes: "application/json" exactly when data is present, absent when it is not. It is read as a media type (type and subtype case-insensitive, parameters allowed; absent means JSON in the CloudEvents JSON format), so another spelling of JSON, or its absence, is a warning (AEP-0005 says only how to write it), not an error.',
+    messages: {
       absent: 'data is present but datacontenttype is absent; the bridge sets "application/json".',
       other: 'data is present with a JSON datacontenttype other than the "application/json" B1 writes.',
       'without-data': 'datacontenttype is present without data; the bridge sets it only when data is present.',
     },
-  ),
-  foreignType: ce(
-    'foreign-type',
-    'warning',
-    'AEP-0005 §2 rule 3',
-    "A CloudEvent whose type does not begin with the frozen root dev.aep. is out of the bridge's scope: it is reported, not mapped, not checked as AEP.",
-    {
+  }),
+  foreignType: ruleMeta({
+    id: 'aep/ce-foreign-type',
+    severity: 'warning',
+    spec: 'AEP-0005 §2 rule 3',
+    description:
+      "A CloudEvent whose type does not begin with the frozen root dev.aep. is out of the bridge's scope: it is reported, not mapped, not checked as AEP.",
+    messages: {
       foreign:
         'CE type does not begin with "dev.aep.": a foreign CloudEvent is out of the bridge\'s scope and is not checked as AEP.',
     },
-  ),
-  extensionDropped: ce(
-    'extension-dropped',
-    'warning',
-    'AEP-0005 §2 rule 2; AEP-0001 §5.4',
-    'An extension attribute whose name is not a legal AEP extension name (over 20 characters, or an AEP core attribute name such as agent or seq) cannot ride the envelope and is dropped.',
-    {
+  }),
+  extensionDropped: ruleMeta({
+    id: 'aep/ce-extension-dropped',
+    severity: 'warning',
+    spec: 'AEP-0005 §2 rule 2; AEP-0001 §5.4',
+    description:
+      'An extension attribute whose name is not a legal AEP extension name (over 20 characters, or an AEP core attribute name such as agent or seq) cannot ride the envelope and is dropped.',
+    messages: {
       core: 'Extension attribute "{name}" has the name of an AEP core attribute (the bridge writes it as {written}); it is dropped.',
       long: 'Extension attribute name "{name}" is over 20 characters, not a legal AEP extension name; it is dropped.',
     },
-  ),
-  prefixed: ce(
-    'prefixed-attribute',
-    'warning',
-    'AEP-0005 §1 B2, B5',
-    'An attribute that crosses unprefixed (id, source, subject, time, type, data, traceparent) also appears under the aep prefix (aeptraceparent, aepid, ...): it is preserved as an extension attribute, not read as the attribute itself.',
-    {
+  }),
+  prefixed: ruleMeta({
+    id: 'aep/ce-prefixed-attribute',
+    severity: 'warning',
+    spec: 'AEP-0005 §1 B2, B5',
+    description:
+      'An attribute that crosses unprefixed (id, source, subject, time, type, data, traceparent) also appears under the aep prefix (aeptraceparent, aepid, ...): it is preserved as an extension attribute, not read as the attribute itself.',
+    messages: {
       prefixed:
         'Attribute {name} is the aep-prefixed form of {base}, which crosses unprefixed; it is preserved as an extension attribute, not read as {base}.',
     },
-  ),
-  unmapped: ce(
-    'unmapped-attribute',
-    'warning',
-    'AEP-0005 §1-§2',
-    'A CloudEvents core attribute with no AEP counterpart (dataschema) is not produced by the forward mapping and is dropped by the inverse.',
-    {
+  }),
+  unmapped: ruleMeta({
+    id: 'aep/ce-unmapped-attribute',
+    severity: 'warning',
+    spec: 'AEP-0005 §1-§2',
+    description:
+      'A CloudEvents core attribute with no AEP counterpart (dataschema) is not produced by the forward mapping and is dropped by the inverse.',
+    messages: {
       dataschema: 'dataschema has no AEP counterpart; it is dropped.',
     },
-  ),
+  }),
 } as const satisfies Record<string, RuleMeta>;
 
 /** The OTLP bridge rules, by short name. */
 export const OTLP_RULES = {
-  shape: otlp(
-    'shape',
-    'error',
-    'AEP-0005 §3.2; OTLP/JSON (logs/v1 ExportLogsServiceRequest)',
-    "The input is an OTLP/JSON ExportLogsServiceRequest: resourceLogs[].scopeLogs[].logRecords[] arrays of objects, attributes as {key, value} lists, every value an AnyValue with at most one member (an intValue within int64; the keys of a kvlistValue unique, common.proto), and an AEP record's body an AnyValue map (kvlistValue). An empty AnyValue body ({}, as the OpenTelemetry JS SDK writes a record without a body) is no body.",
-    {
+  shape: ruleMeta({
+    id: 'aep/otlp-shape',
+    severity: 'error',
+    spec: 'AEP-0005 §3.2; OTLP/JSON (logs/v1 ExportLogsServiceRequest)',
+    description:
+      "The input is an OTLP/JSON ExportLogsServiceRequest: resourceLogs[].scopeLogs[].logRecords[] arrays of objects, attributes as {key, value} lists, every value an AnyValue with at most one member (an intValue within int64; the keys of a kvlistValue unique, common.proto), and an AEP record's body an AnyValue map (kvlistValue). An empty AnyValue body ({}, as the OpenTelemetry JS SDK writes a record without a body) is no body.",
+    messages: {
       input: 'The input is {kind}, not an ExportLogsServiceRequest object.',
       'unknown-field': 'Member "{member}" is not a field of {container} (OTLP/JSON: {fields}).',
       'no-resource-logs':
@@ -165,33 +163,35 @@ export const OTLP_RULES = {
       'attribute-entry': 'An attribute is not an object with a string key.',
       body: 'body is not an AnyValue map (kvlistValue); an AEP payload is a JSON object.',
     },
-  ),
-  foreign: otlp(
-    'foreign-record',
-    'warning',
-    'AEP-0005 §3.2',
-    'A LogRecord with no dev.aep. event name and no aep.* attribute is not an AEP export: it is reported, not mapped, not checked as AEP.',
-    {
+  }),
+  foreign: ruleMeta({
+    id: 'aep/otlp-foreign-record',
+    severity: 'warning',
+    spec: 'AEP-0005 §3.2',
+    description:
+      'A LogRecord with no dev.aep. event name and no aep.* attribute is not an AEP export: it is reported, not mapped, not checked as AEP.',
+    messages: {
       foreign:
         'The LogRecord has no dev.aep. event name and no aep.* attribute: not an AEP export; it is not checked as AEP.',
     },
-  ),
-  eventName: otlp(
-    'event-name',
-    'error',
-    'AEP-0005 §3.2',
-    'A LogRecord carrying aep.* attributes has eventName "dev.aep." + type.',
-    {
+  }),
+  eventName: ruleMeta({
+    id: 'aep/otlp-event-name',
+    severity: 'error',
+    spec: 'AEP-0005 §3.2',
+    description: 'A LogRecord carrying aep.* attributes has eventName "dev.aep." + type.',
+    messages: {
       prefix: 'eventName does not begin with "dev.aep.", though the record carries aep.* attributes.',
       missing: 'The record carries aep.* attributes but no eventName ("dev.aep." + type).',
     },
-  ),
-  severity: otlp(
-    'severity',
-    'error',
-    'AEP-0005 §3.4; OTLP/JSON (enum fields are integers)',
-    "severityNumber is an integer 1-24 (OTLP/JSON writes enums as integers: an enum name is read as its number and reported), bucketed back by the §3.4 inverse (1-8 debug, 9 info, 10-12 notice, 13-16 warning, 17-20 error, 21-24 critical): a number between the rows is no error. A row's own number (5, 9, 10, 13, 17, 21) with a severityText other than the row's (DEBUG, INFO, INFO2, WARN, ERROR, FATAL) is; severityText never comes without a number.",
-    {
+  }),
+  severity: ruleMeta({
+    id: 'aep/otlp-severity',
+    severity: 'error',
+    spec: 'AEP-0005 §3.4; OTLP/JSON (enum fields are integers)',
+    description:
+      "severityNumber is an integer 1-24 (OTLP/JSON writes enums as integers: an enum name is read as its number and reported), bucketed back by the §3.4 inverse (1-8 debug, 9 info, 10-12 notice, 13-16 warning, 17-20 error, 21-24 critical): a number between the rows is no error. A row's own number (5, 9, 10, 13, 17, 21) with a severityText other than the row's (DEBUG, INFO, INFO2, WARN, ERROR, FATAL) is; severityText never comes without a number.",
+    messages: {
       number: 'severityNumber is {kind}.',
       'number-name': 'severityNumber is a string that names no SeverityNumber.',
       'number-enum-name':
@@ -203,26 +203,28 @@ export const OTLP_RULES = {
       'row-text-kind':
         'severityNumber {number} with a severityText that is {kind} is not a row of the §3.4 table ({rowText} {rowNumber} for {level}).',
     },
-  ),
-  time: otlp(
-    'time',
-    'error',
-    'AEP-0005 §3.2; OTLP/JSON',
-    'timeUnixNano is present: a non-zero count of nanoseconds since the epoch, as a decimal string or an integer.',
-    {
+  }),
+  time: ruleMeta({
+    id: 'aep/otlp-time',
+    severity: 'error',
+    spec: 'AEP-0005 §3.2; OTLP/JSON',
+    description:
+      'timeUnixNano is present: a non-zero count of nanoseconds since the epoch, as a decimal string or an integer.',
+    messages: {
       absent: 'timeUnixNano is absent; AEP time comes from it.',
       kind: 'timeUnixNano is {kind}.',
       string: 'timeUnixNano is a string that is not a decimal integer.',
       'not-positive': 'timeUnixNano is zero or negative (unknown time); AEP time comes from it.',
       'too-late': 'timeUnixNano is past the year 9999; no RFC 3339 time holds it.',
     },
-  ),
-  trace: otlp(
-    'trace',
-    'error',
-    'AEP-0005 §3.2; W3C Trace Context',
-    'traceId (32 hex digits) and spanId (16 hex digits), not all zero, come together; flags only with them.',
-    {
+  }),
+  trace: ruleMeta({
+    id: 'aep/otlp-trace',
+    severity: 'error',
+    spec: 'AEP-0005 §3.2; W3C Trace Context',
+    description:
+      'traceId (32 hex digits) and spanId (16 hex digits), not all zero, come together; flags only with them.',
+    messages: {
       'trace-id': 'traceId is not 32 hex digits (not all zero).',
       'span-alone': 'spanId is present without a traceId.',
       'span-id': 'spanId is not 16 hex digits (not all zero).',
@@ -230,33 +232,35 @@ export const OTLP_RULES = {
       flags: 'flags is not a non-negative integer.',
       'flags-alone': 'flags is present without traceId and spanId.',
     },
-  ),
-  attribute: otlp(
-    'attribute',
-    'error',
-    'AEP-0005 §3.2',
-    'Every aep.* attribute is one of the §3.2 table (aep.agent_id, aep.session_id, aep.run_id, aep.step, aep.event_id, aep.sequence, aep.epoch, aep.causation_id, aep.capture, aep.subject, aep.source), with a stringValue (intValue for aep.sequence and aep.epoch), and no attribute key repeats.',
-    {
+  }),
+  attribute: ruleMeta({
+    id: 'aep/otlp-attribute',
+    severity: 'error',
+    spec: 'AEP-0005 §3.2',
+    description:
+      'Every aep.* attribute is one of the §3.2 table (aep.agent_id, aep.session_id, aep.run_id, aep.step, aep.event_id, aep.sequence, aep.epoch, aep.causation_id, aep.capture, aep.subject, aep.source), with a stringValue (intValue for aep.sequence and aep.epoch), and no attribute key repeats.',
+    messages: {
       repeat: 'Attribute key "{key}" repeats; which value counts is undefined.',
       unknown: 'Attribute "{key}" is not an aep.* attribute of the §3.2 table; it is not mapped.',
       'value-type': 'Attribute {key} is not a {want}.',
     },
-  ),
-  genAi: otlp(
-    'gen-ai',
-    'error',
-    'AEP-0005 §3.2',
-    'Payload members named gen_ai.* are top-level LogRecord attributes, never members of the body.',
-    {
+  }),
+  genAi: ruleMeta({
+    id: 'aep/otlp-gen-ai',
+    severity: 'error',
+    spec: 'AEP-0005 §3.2',
+    description: 'Payload members named gen_ai.* are top-level LogRecord attributes, never members of the body.',
+    messages: {
       body: 'Payload member "{member}" is in the body; gen_ai.* members are top-level LogRecord attributes.',
     },
-  ),
-  capture: otlp(
-    'capture',
-    'error',
-    'AEP-0005 §3.3',
-    "A record at capture none, or above the exporter's max capture (default metadata), carries envelope-derived attributes only: no body and no gen_ai.* attribute.",
-    {
+  }),
+  capture: ruleMeta({
+    id: 'aep/otlp-capture',
+    severity: 'error',
+    spec: 'AEP-0005 §3.3',
+    description:
+      "A record at capture none, or above the exporter's max capture (default metadata), carries envelope-derived attributes only: no body and no gen_ai.* attribute.",
+    messages: {
       'body-none':
         'The record carries a body although the record is at capture none (§3.3: envelope-derived attributes only).',
       'body-above':
@@ -265,7 +269,7 @@ export const OTLP_RULES = {
       'attribute-above':
         "The record carries the payload attribute {key} although the record's capture {capture} is above the max capture {max} (§3.3).",
     },
-  ),
+  }),
 } as const satisfies Record<string, RuleMeta>;
 
 /** The rule of bridge output read as AEP JSONL (no `--from`). */
@@ -274,10 +278,11 @@ export const BRIDGE_INPUT_RULE: RuleMeta = {
   severity: 'error',
   spec: 'AEP-0005 §1, §3.2; AEP-0001 §5',
   description:
-    'A line that is bridge output (a CloudEvent: specversion and no aep member; an OTLP/JSON request: resourceLogs) read as AEP JSONL is one finding naming the --from that reads it; such lines are not checked as AEP events (each would fail every envelope rule), and the input fails.',
+    'A line that is bridge output (a CloudEvent: specversion and no aep member; an OTLP/JSON request: resourceLogs; an OCSF record: class_uid and unmapped) read as AEP JSONL is one finding naming the --from that reads it, and a plain AEP event read with --from is one finding saying to drop it; such lines are not checked (each would fail every envelope or bridge rule), and the input fails.',
   messages: {
     lines:
       'This line is {format} output of the AEP-0005 bridge, not an AEP event: read the input with `--from {from}` (lines like it are not checked as AEP, nor reported one by one).',
+    aep: 'This line is a plain AEP event, not {format} output of the AEP-0005 bridge: drop `--from {from}` to check it as AEP JSONL (lines like it are not checked as {format}, nor reported one by one).',
   },
 };
 

@@ -17,12 +17,13 @@ export const ackExclusive = defineStreamRule({
   on: ['ack'],
   onEvent(f: AepFacts, ctx) {
     const prior = f.ack?.prior;
-    if (!prior) return;
+    const cause = f.ack?.cause;
+    if (!prior || cause === undefined) return;
     const at = markLocation(prior.at);
     ctx.report({
       pointer: '/cause',
       messageId: prior.type === f.ev.type ? 'second' : 'conflicting',
-      args: { cause: f.ack!.cause, prior: at, type: f.ev.type, priorType: prior.type },
+      args: { cause, prior: at, type: f.ev.type, priorType: prior.type },
       related: [at],
     });
   },

@@ -3,7 +3,7 @@ import { ASSESSMENT_TYPES, isAssessment } from '../assessment.ts';
 import type { AepEvent } from '../event.ts';
 
 /** `aep/assessment-cause`. A SHOULD, hence a warning. */
-export const assessmentCause = defineEventRule<AepEvent, 'aep/assessment-cause'>({
+export const assessmentCause = defineEventRule({
   id: 'aep/assessment-cause',
   severity: 'warning',
   description:
@@ -14,7 +14,7 @@ export const assessmentCause = defineEventRule<AepEvent, 'aep/assessment-cause'>
       "This {type} has no `cause`; an assessment should name the event it judges (e.g. the run's terminal) in cause.",
   },
   types: ASSESSMENT_TYPES,
-  check(ev, ctx) {
+  check(ev: AepEvent, ctx) {
     // a member that failed the schema stage is unknown, not absent: its own finding says so
     if (ev.untrusted?.has('cause')) return;
     if (!isAssessment(ev.type)) return;

@@ -10,7 +10,7 @@ const EMAIL = /[^\s@]+@[^\s@]+\.[a-z]{2,}/i;
  * `aep/assessment-label-text`. A SHOULD, hence a warning; what is free text is read from the token's shape (four words
  * or more, longer than 64 characters, or an e-mail address), a heuristic.
  */
-export const assessmentLabelText = defineEventRule<AepEvent, 'aep/assessment-label-text'>({
+export const assessmentLabelText = defineEventRule({
   id: 'aep/assessment-label-text',
   severity: 'warning',
   description:
@@ -24,7 +24,7 @@ export const assessmentLabelText = defineEventRule<AepEvent, 'aep/assessment-lab
       'The metadata token at this pointer holds an e-mail address; identifying content belongs in the redacted fields, not in metadata tokens.',
   },
   types: ASSESSMENT_TYPES,
-  check(ev, ctx) {
+  check(ev: AepEvent, ctx) {
     if (!isAssessment(ev.type)) return;
     for (const [pointer, v] of metadataTokens(ev.type, ev.value.data)) {
       const words = v

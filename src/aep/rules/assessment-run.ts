@@ -6,7 +6,7 @@ import type { AepEvent } from '../event.ts';
  * `aep/assessment-run`. A warning, not an error: an assessment of a whole session has no run to name, and the stream
  * cannot tell which an event without `run` judges (AEP-0009 §2 names "the assessed run" only when a run is assessed).
  */
-export const assessmentRun = defineEventRule<AepEvent, 'aep/assessment-run'>({
+export const assessmentRun = defineEventRule({
   id: 'aep/assessment-run',
   severity: 'warning',
   description:
@@ -17,7 +17,7 @@ export const assessmentRun = defineEventRule<AepEvent, 'aep/assessment-run'>({
       'This {type} has no `run`; the assessed run is named by the envelope attribute run (an assessment of a whole session has none).',
   },
   types: ASSESSMENT_TYPES,
-  check(ev, ctx) {
+  check(ev: AepEvent, ctx) {
     // a member that failed the schema stage is unknown, not absent: its own finding says so
     if (ev.untrusted?.has('run')) return;
     if (!isAssessment(ev.type)) return;

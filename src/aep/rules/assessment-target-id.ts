@@ -4,7 +4,7 @@ import { ASSESSMENT_TYPES, isAssessment, isTargetIdName } from '../assessment.ts
 import type { AepEvent } from '../event.ts';
 
 /** `aep/assessment-target-id`. The names are read by a pattern; the payload is open, so any other member passes. */
-export const assessmentTargetId = defineEventRule<AepEvent, 'aep/assessment-target-id'>({
+export const assessmentTargetId = defineEventRule({
   id: 'aep/assessment-target-id',
   severity: 'error',
   description:
@@ -15,7 +15,7 @@ export const assessmentTargetId = defineEventRule<AepEvent, 'aep/assessment-targ
       'The assessment payload member {member:json} reads as a separate target id; an assessment names the work it judges through the envelope (run, session, cause), never a payload id.',
   },
   types: ASSESSMENT_TYPES,
-  check(ev, ctx) {
+  check(ev: AepEvent, ctx) {
     if (!isAssessment(ev.type)) return;
     const data = ev.value.data;
     if (!isObj(data)) return;

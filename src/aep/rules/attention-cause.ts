@@ -8,7 +8,7 @@ const FOLLOWERS = ['attention.routed', 'attention.answered', 'attention.resolved
  * `aep/attention-cause`: presence only. The immediate cause may be an event of another emitter or outside the input
  * (a `control.attention.respond`, AEP-0004), so which id it names is not judged.
  */
-export const attentionCause = defineEventRule<AepEvent, 'aep/attention-cause'>({
+export const attentionCause = defineEventRule({
   id: 'aep/attention-cause',
   severity: 'warning',
   description:
@@ -19,7 +19,7 @@ export const attentionCause = defineEventRule<AepEvent, 'aep/attention-cause'>({
       '{type} has no cause; lifecycle events after attention.requested SHOULD set cause to the id of their immediate cause (AEP-0002 §7).',
   },
   types: FOLLOWERS,
-  check(ev, ctx) {
+  check(ev: AepEvent, ctx) {
     // a member that failed the schema stage is unknown, not absent: its own finding says so
     if (ev.untrusted?.has('cause')) return;
     if ((FOLLOWERS as readonly string[]).includes(ev.type) && typeof ev.value.cause !== 'string')

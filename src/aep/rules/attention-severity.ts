@@ -5,7 +5,7 @@ import type { AepEvent } from '../event.ts';
 const NOTICE_OR_ABOVE: ReadonlySet<unknown> = new Set(['notice', 'warning', 'error', 'critical']);
 
 /** `aep/attention-severity`: an absent severity is `info` (AEP-0001 §8.1), below the recommendation. */
-export const attentionSeverity = defineEventRule<AepEvent, 'aep/attention-severity'>({
+export const attentionSeverity = defineEventRule({
   id: 'aep/attention-severity',
   severity: 'warning',
   description:
@@ -15,7 +15,7 @@ export const attentionSeverity = defineEventRule<AepEvent, 'aep/attention-severi
     low: 'attention.requested has severity {severity:json}; "notice" or above is RECOMMENDED for a request that needs a human (AEP-0002 §4.1).',
   },
   types: ['attention.requested'],
-  check(ev, ctx) {
+  check(ev: AepEvent, ctx) {
     // a member that failed the schema stage is unknown, not absent: its own finding says so
     if (ev.untrusted?.has('severity')) return;
     if (ev.type !== 'attention.requested') return;

@@ -15,11 +15,12 @@ export const attentionTerminal = defineStreamRule({
   on: ['attention'],
   onEvent(f: AepFacts, ctx) {
     const prior = f.attention?.priorTerminal;
-    if (!prior) return;
+    const subject = f.attention?.subject;
+    if (!prior || subject === undefined) return;
     const at = markLocation(prior.at);
     ctx.report({
       pointer: '/subject',
-      args: { subject: f.attention!.subject, priorType: prior.type, prior: at, type: f.ev.type },
+      args: { subject, priorType: prior.type, prior: at, type: f.ev.type },
       related: [at],
     });
   },

@@ -11,7 +11,7 @@ const REDACTED_SUFFIX = '_redacted';
  * `full` event says its content was redacted; but verbatim content may itself quote a marker (a tool reading a redacted
  * log), which the stream cannot tell apart.
  */
-export const captureFullRedacted = defineEventRule<AepEvent, 'aep/capture-full-redacted'>({
+export const captureFullRedacted = defineEventRule({
   id: 'aep/capture-full-redacted',
   severity: 'warning',
   description:
@@ -21,7 +21,7 @@ export const captureFullRedacted = defineEventRule<AepEvent, 'aep/capture-full-r
     marker:
       'Field {field} holds a redaction marker although the event declares capture "full" (verbatim content); an adapter sets capture to the level actually honoured, "redacted" (AEP-0003 §9.5).',
   },
-  check(ev, ctx) {
+  check(ev: AepEvent, ctx) {
     // an unknown capture level gates nothing, and claims nothing either
     if (ev.untrusted?.has('capture')) return;
     if (ev.capture !== 'full') return;

@@ -4,7 +4,7 @@ import type { AepEvent } from '../event.ts';
 import { captureTreeFor } from '../schema/validators.ts';
 
 /** `aep/capture-level`: the event's `capture` defaults to metadata. */
-export const captureLevel = defineEventRule<AepEvent, 'aep/capture-level'>({
+export const captureLevel = defineEventRule({
   id: 'aep/capture-level',
   severity: 'error',
   description: 'No payload field is present whose capture annotation ranks above the event capture level.',
@@ -12,7 +12,7 @@ export const captureLevel = defineEventRule<AepEvent, 'aep/capture-level'>({
   messages: {
     above: 'Field {field} requires capture {required:json} or above, but the event declares capture {declared:json}.',
   },
-  check(ev, ctx) {
+  check(ev: AepEvent, ctx) {
     if (ev.capture === 'none') return; // aep/capture-none reports the whole payload
     const data = ev.value.data;
     if (data === undefined) return;

@@ -2,7 +2,7 @@ import { defineEventRule } from '../../core/engine.ts';
 import type { AepEvent } from '../event.ts';
 
 /** `aep/capture-none`: `none` is the envelope only. */
-export const captureNone = defineEventRule<AepEvent, 'aep/capture-none'>({
+export const captureNone = defineEventRule({
   id: 'aep/capture-none',
   severity: 'error',
   description: 'An event with capture "none" carries no payload content.',
@@ -11,7 +11,7 @@ export const captureNone = defineEventRule<AepEvent, 'aep/capture-none'>({
     payload:
       'The event declares capture "none" but carries a payload with {members} member{members:s}; "none" means envelope only.',
   },
-  check(ev, ctx) {
+  check(ev: AepEvent, ctx) {
     if (ev.capture !== 'none') return;
     const data = ev.value.data;
     if (data === undefined) return;

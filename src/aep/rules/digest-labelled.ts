@@ -7,7 +7,7 @@ import { dataPointer, forEachDigest, LABELLED_DIGEST } from '../capture-checks.t
  * accepted) carries `"query_digest": "sha256:9f1c"`, so this labelled form is noted as not the AEP-0003 §9 item 3 shape
  * rather than rejected.
  */
-export const digestLabelled = defineEventRule<AepEvent, 'aep/digest-labelled'>({
+export const digestLabelled = defineEventRule({
   id: 'aep/digest-labelled',
   severity: 'info',
   description:
@@ -17,7 +17,7 @@ export const digestLabelled = defineEventRule<AepEvent, 'aep/digest-labelled'>({
     labelled:
       'Field /data/{member} is an algorithm-labelled digest of {length} chars, not 32 hex digits (AEP-0003 §9.3); it cannot be joined with digests of that shape.',
   },
-  check(ev, ctx) {
+  check(ev: AepEvent, ctx) {
     forEachDigest(ev.value.data, (member, v) => {
       if (LABELLED_DIGEST.test(v)) ctx.report({ pointer: dataPointer(member), args: { member, length: v.length } });
     });

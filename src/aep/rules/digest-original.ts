@@ -7,7 +7,7 @@ import { dataPointer, digestOfValue, DIGEST_SHAPE, forEachDigest, holdsMarker } 
  * original is in the event only at capture `full` (verbatim, AEP-0001 §8.2), so only there is a differing digest proven
  * wrong; at `redacted` a digest equal to that of text holding a §9.4 marker was taken after redaction.
  */
-export const digestOriginal = defineEventRule<AepEvent, 'aep/digest-original'>({
+export const digestOriginal = defineEventRule({
   id: 'aep/digest-original',
   severity: 'error',
   description:
@@ -19,7 +19,7 @@ export const digestOriginal = defineEventRule<AepEvent, 'aep/digest-original'>({
     afterRedaction:
       'Field /data/{member} is the digest of the redacted /data/{original}, not of the original content: AEP-0003 §9.3 computes digests before any redaction.',
   },
-  check(ev, ctx) {
+  check(ev: AepEvent, ctx) {
     // an unknown capture level gates nothing, and claims nothing either
     if (ev.untrusted?.has('capture')) return;
     if (ev.capture !== 'full' && ev.capture !== 'redacted') return;

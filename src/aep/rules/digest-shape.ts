@@ -7,7 +7,7 @@ import { dataPointer, DIGEST_SHAPE, forEachDigest, LABELLED_DIGEST } from '../ca
  * algorithm-labelled form of the upstream golden stream (`sha256:` and hex digits), which aep/digest-labelled notes as
  * an info so that the golden stream stays accepted.
  */
-export const digestShape = defineEventRule<AepEvent, 'aep/digest-shape'>({
+export const digestShape = defineEventRule({
   id: 'aep/digest-shape',
   severity: 'error',
   description:
@@ -17,7 +17,7 @@ export const digestShape = defineEventRule<AepEvent, 'aep/digest-shape'>({
     shape:
       'Field /data/{member} is a string of {length} chars, not 32 hex digits (SHA-256, first 16 bytes, AEP-0003 §9.3); streams joined by this digest cannot correlate.',
   },
-  check(ev, ctx) {
+  check(ev: AepEvent, ctx) {
     forEachDigest(ev.value.data, (member, v) => {
       if (DIGEST_SHAPE.test(v) || LABELLED_DIGEST.test(v)) return;
       ctx.report({ pointer: dataPointer(member), args: { member, length: [...v].length } });

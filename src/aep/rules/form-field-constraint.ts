@@ -5,7 +5,7 @@ import type { AepEvent } from '../event.ts';
 import { requestData } from '../form-text.ts';
 
 /** `aep/form-field-constraint`. */
-export const formFieldConstraint = defineEventRule<AepEvent, 'aep/form-field-constraint'>({
+export const formFieldConstraint = defineEventRule({
   id: 'aep/form-field-constraint',
   severity: 'warning',
   description:
@@ -16,7 +16,7 @@ export const formFieldConstraint = defineEventRule<AepEvent, 'aep/form-field-con
     range: '`min` ({min}) is greater than `max` ({max}); no number can satisfy the field.',
   },
   types: ['attention.requested'], // requestData
-  check(ev, ctx) {
+  check(ev: AepEvent, ctx) {
     const d = requestData(ev);
     if (!d) return;
     (Array.isArray(d.fields) ? (d.fields as unknown[]) : []).forEach((f, i) => {

@@ -11,7 +11,7 @@ const RESTRICTED = [
 ] as const;
 
 /** `aep/form-field-misplaced`. */
-export const formFieldMisplaced = defineEventRule<AepEvent, 'aep/form-field-misplaced'>({
+export const formFieldMisplaced = defineEventRule({
   id: 'aep/form-field-misplaced',
   severity: 'error',
   description:
@@ -22,7 +22,7 @@ export const formFieldMisplaced = defineEventRule<AepEvent, 'aep/form-field-misp
     select: '`{member}` is for select fields only; this field has type {fieldType:json}.',
   },
   types: ['attention.requested'], // requestData
-  check(ev, ctx) {
+  check(ev: AepEvent, ctx) {
     const d = requestData(ev);
     if (!d) return;
     (Array.isArray(d.fields) ? (d.fields as unknown[]) : []).forEach((f, i) => {

@@ -4,7 +4,7 @@ import type { AepEvent } from '../event.ts';
 import { requestData } from '../form-text.ts';
 
 /** `aep/form-fields-kind`. */
-export const formFieldsKind = defineEventRule<AepEvent, 'aep/form-fields-kind'>({
+export const formFieldsKind = defineEventRule({
   id: 'aep/form-fields-kind',
   severity: 'error',
   description:
@@ -15,7 +15,7 @@ export const formFieldsKind = defineEventRule<AepEvent, 'aep/form-fields-kind'>(
     absent: '`fields` is present only when kind is "form", but kind is absent.',
   },
   types: ['attention.requested'], // requestData
-  check(ev, ctx) {
+  check(ev: AepEvent, ctx) {
     const d = requestData(ev);
     if (!d || !own(d, 'fields') || d.kind === 'form') return;
     const kind = typeof d.kind === 'string' ? d.kind : undefined;

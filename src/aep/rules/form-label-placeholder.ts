@@ -4,7 +4,7 @@ import { CAPTURE_RANK, type AepEvent } from '../event.ts';
 import { fieldsOf, isStructuralText, requestData } from '../form-text.ts';
 
 /** `aep/form-label-placeholder`: a label's structural values are the item's own id and 1-based position. */
-export const formLabelPlaceholder = defineEventRule<AepEvent, 'aep/form-label-placeholder'>({
+export const formLabelPlaceholder = defineEventRule({
   id: 'aep/form-label-placeholder',
   severity: 'warning',
   description:
@@ -15,7 +15,7 @@ export const formLabelPlaceholder = defineEventRule<AepEvent, 'aep/form-label-pl
       'At capture {capture:json} a label must be a structural placeholder (its id or "{position}"); this one is a string of {length} chars with other words.',
   },
   types: ['attention.requested'], // requestData
-  check(ev, ctx) {
+  check(ev: AepEvent, ctx) {
     const d = requestData(ev);
     if (!d || CAPTURE_RANK[ev.capture] >= CAPTURE_RANK.redacted) return;
     const check = (list: unknown, base: string) => {

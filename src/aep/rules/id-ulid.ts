@@ -8,7 +8,7 @@ const ULID = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/i;
  * A warning, run only with `--forms recommended`: AEP-0001 §5.1 #2 RECOMMENDS a ULID (time-sortable) but requires only
  * uniqueness per source, and the upstream golden stream's ids are not ULIDs.
  */
-export const idUlid = defineEventRule<AepEvent, 'aep/id-ulid'>({
+export const idUlid = defineEventRule({
   id: 'aep/id-ulid',
   severity: 'warning',
   description:
@@ -17,7 +17,7 @@ export const idUlid = defineEventRule<AepEvent, 'aep/id-ulid'>({
   messages: {
     ulid: 'Event id is a string of {length} chars, not a ULID (26 Crockford base32 characters, time-sortable), which AEP-0001 §5.1 recommends.',
   },
-  check(ev, ctx) {
+  check(ev: AepEvent, ctx) {
     const id = ev.value.id;
     if (typeof id === 'string' && !ULID.test(id)) ctx.report({ pointer: '/id', args: { length: [...id].length } });
   },

@@ -20,7 +20,7 @@ export const idUnverifiable = defineStreamRule({
   },
   on: ['unverifiable'],
   onEvent(f: AepFacts, ctx) {
-    if (!f.unverifiable) return;
+    if (!f.unverifiable || f.unverifiableWhy === 'withheld') return;
     const prior = markLocation(f.unverifiable, '/id');
     ctx.report({
       pointer: '/id',

@@ -6,7 +6,7 @@ const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const NAMES = ['session', 'run', 'step'] as const;
 
 /** A warning: a SHOULD, and the envelope "deliberately does not enforce a pattern" (AEP-0003 §9 item 6). */
-export const identifierCharset = defineEventRule<AepEvent, 'aep/identifier-charset'>({
+export const identifierCharset = defineEventRule({
   id: 'aep/identifier-charset',
   severity: 'warning',
   description:
@@ -16,7 +16,7 @@ export const identifierCharset = defineEventRule<AepEvent, 'aep/identifier-chars
     charset:
       'Attribute {name} is a string of {length} chars outside the interop-safe grammar [A-Za-z0-9._-] starting with a letter or digit (AEP-0003 §9.6); consumers must encode it before using it in a path, URL or query.',
   },
-  check(ev, ctx) {
+  check(ev: AepEvent, ctx) {
     for (const name of NAMES) {
       const v = ev.value[name];
       if (typeof v === 'string' && v.length > 0 && !SAFE_ID.test(v))

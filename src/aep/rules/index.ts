@@ -56,6 +56,7 @@ import { formValuesUnknownKey } from './form-values-unknown-key.ts';
 import { formValuesUnverifiable } from './form-values-unverifiable.ts';
 import { idCollision } from './id-collision.ts';
 import { idUnverifiable } from './id-unverifiable.ts';
+import { idWithheld } from './id-withheld.ts';
 import { messageCause } from './message-cause.ts';
 import { messageId } from './message-id.ts';
 import { openAtEnd } from './open-at-end.ts';
@@ -116,6 +117,7 @@ export const AEP_RULES: readonly (RuleMeta | EventRule<AepEvent> | AepStreamRule
   sourceForm,
   idCollision,
   idUnverifiable,
+  idWithheld,
   redelivery,
   epochRegression,
   seqRegression,

@@ -4,7 +4,7 @@ import type { AepEvent } from '../event.ts';
 import { MESSAGE_TYPES } from '../subprofile.ts';
 
 /** `aep/message-id`: under `--profile aep-0007` only; a missing subject is aep/stream-subject's. */
-export const messageId = defineEventRule<AepEvent, 'aep/message-id'>({
+export const messageId = defineEventRule({
   id: 'aep/message-id',
   severity: 'error',
   description:
@@ -17,7 +17,7 @@ export const messageId = defineEventRule<AepEvent, 'aep/message-id'>({
       '{type} has data.message_id ({length} chars) different from its subject ({subjectLength} chars); message_id mirrors subject (AEP-0007 §4).',
   },
   types: [...MESSAGE_TYPES],
-  check(ev, ctx) {
+  check(ev: AepEvent, ctx) {
     // a member that failed the schema stage is unknown, not absent: its own finding says so
     if (ev.untrusted?.has('subject') || ev.untrusted?.has('data') || ev.untrusted?.has('capture')) return;
     if (!ev.subprofile || !MESSAGE_TYPES.has(ev.type) || ev.capture === 'none') return;

@@ -4,7 +4,7 @@ import type { AepEvent } from '../event.ts';
 import { forEachMetadataContent } from '../capture-checks.ts';
 
 /** An error: "Adapters MUST NOT smuggle content through metadata-level fields" (AEP-0003 §9 item 2). */
-export const metadataContent = defineEventRule<AepEvent, 'aep/metadata-content'>({
+export const metadataContent = defineEventRule({
   id: 'aep/metadata-content',
   severity: 'error',
   description:
@@ -14,7 +14,7 @@ export const metadataContent = defineEventRule<AepEvent, 'aep/metadata-content'>
     content:
       'Field {field} is a metadata-level member but holds {found}; adapters must not smuggle content through metadata-level fields (AEP-0003 §9.2).',
   },
-  check(ev, ctx) {
+  check(ev: AepEvent, ctx) {
     forEachMetadataContent(ev, (field, cls) =>
       ctx.report({ pointer: field, args: { field, found: CLASS_DESCRIPTIONS[cls] } }),
     );

@@ -25,7 +25,7 @@ const PROSE = /\S\s+\S/;
  * A warning: a name heuristic. AEP-0003 §9 item 2 forbids smuggling content through metadata-level fields, but a token
  * with a space in it is not proof of content.
  */
-export const metadataProse = defineEventRule<AepEvent, 'aep/metadata-prose'>({
+export const metadataProse = defineEventRule({
   id: 'aep/metadata-prose',
   severity: 'warning',
   description:
@@ -35,7 +35,7 @@ export const metadataProse = defineEventRule<AepEvent, 'aep/metadata-prose'>({
     prose:
       'Field /data/{member} of {type} is a token (AEP-0002 §5.3) but holds {words} whitespace-separated words ({length} chars); metadata-level fields carry no free text (AEP-0003 §9.2).',
   },
-  check(ev, ctx) {
+  check(ev: AepEvent, ctx) {
     const members = TOKEN_MEMBERS[ev.type];
     if (members === undefined) return;
     const data = ev.value.data;

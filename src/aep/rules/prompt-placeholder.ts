@@ -37,7 +37,7 @@ function isSynthesisedPrompt(ev: AepEvent, d: Obj, prompt: string): boolean {
 }
 
 /** `aep/prompt-placeholder`. */
-export const promptPlaceholder = defineEventRule<AepEvent, 'aep/prompt-placeholder'>({
+export const promptPlaceholder = defineEventRule({
   id: 'aep/prompt-placeholder',
   severity: 'warning',
   description:
@@ -48,7 +48,7 @@ export const promptPlaceholder = defineEventRule<AepEvent, 'aep/prompt-placehold
       'At capture {capture:json} the prompt must be synthesised from structural metadata (e.g. {template:json}); this one is a string of {length} chars with other words.',
   },
   types: ['attention.requested'], // requestData
-  check(ev, ctx) {
+  check(ev: AepEvent, ctx) {
     const d = requestData(ev);
     if (!d || typeof d.prompt !== 'string' || CAPTURE_RANK[ev.capture] >= CAPTURE_RANK.redacted) return;
     // a structural value the envelope stage could not trust (README §Decisions on a partly broken envelope) leaves the

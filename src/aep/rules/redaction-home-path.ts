@@ -7,7 +7,7 @@ import { gatedFindings } from '../capture-checks.ts';
  * the stream, and `~` hides any of them, so every conventional home prefix counts (the reference pipeline replaces
  * them all).
  */
-export const redactionHomePath = defineEventRule<AepEvent, 'aep/redaction-home-path'>({
+export const redactionHomePath = defineEventRule({
   id: 'aep/redaction-home-path',
   severity: 'error',
   description:
@@ -16,7 +16,7 @@ export const redactionHomePath = defineEventRule<AepEvent, 'aep/redaction-home-p
   messages: {
     home: 'Field {field} is redacted-gated text at capture "redacted" but still holds a user home directory path; AEP-0003 §9.4 rule (c) replaces the home prefix with "~".',
   },
-  check(ev, ctx) {
+  check(ev: AepEvent, ctx) {
     for (const f of gatedFindings(ev))
       if (f.what === 'home') ctx.report({ pointer: f.pointer, args: { field: f.pointer } });
   },

@@ -7,7 +7,7 @@ import { gatedFindings } from '../capture-checks.ts';
  * A warning: AEP-0003 §9.4 rule (d) is "ON by default at `redacted`, operator-disableable", and whether the operator
  * turned it off is configuration the stream does not show.
  */
-export const redactionLeakPii = defineEventRule<AepEvent, 'aep/redaction-leak-pii'>({
+export const redactionLeakPii = defineEventRule({
   id: 'aep/redaction-leak-pii',
   severity: 'warning',
   description:
@@ -16,7 +16,7 @@ export const redactionLeakPii = defineEventRule<AepEvent, 'aep/redaction-leak-pi
   messages: {
     pii: 'Field {field} is redacted-gated text at capture "redacted" but still holds {pii}; AEP-0003 §9.4 rule (d) replaces PII with [REDACTED:pii] unless the operator disabled it.',
   },
-  check(ev, ctx) {
+  check(ev: AepEvent, ctx) {
     for (const f of gatedFindings(ev))
       if (f.what !== 'home')
         ctx.report({ pointer: f.pointer, args: { field: f.pointer, pii: CLASS_DESCRIPTIONS[f.what] } });

@@ -7,7 +7,7 @@ import { forEachLeak } from '../leaks.ts';
  * `aep/redaction-leak-provider`: a credential shape beyond the rule (a) floor left in gated text. An error, as the floor:
  * `redacted` claims "secrets/PII redacted" (AEP-0001 §8.2), and the same string is an error in `ahp validate` (issue 43).
  */
-export const redactionLeakProvider = defineEventRule<AepEvent, 'aep/redaction-leak-provider'>({
+export const redactionLeakProvider = defineEventRule({
   id: 'aep/redaction-leak-provider',
   severity: 'error',
   description:
@@ -16,7 +16,7 @@ export const redactionLeakProvider = defineEventRule<AepEvent, 'aep/redaction-le
   messages: {
     leak: 'Field {field} is redacted-gated text at capture "redacted" but still holds {secret}, a credential that redaction must remove (AEP-0001 §8.2; a shape beyond the AEP-0003 §9.4 rule (a) patterns).',
   },
-  check(ev, ctx) {
+  check(ev: AepEvent, ctx) {
     forEachLeak(ev, HARDENING_SECRET_CLASSES, (field, cls) =>
       ctx.report({ pointer: field, args: { field, class: cls, secret: CLASS_DESCRIPTIONS[cls] } }),
     );

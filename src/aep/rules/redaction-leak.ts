@@ -4,7 +4,7 @@ import type { AepEvent } from '../event.ts';
 import { forEachLeak } from '../leaks.ts';
 
 /** An error: "Rule (a) and (b) failures discovered post-emission are security incidents" (AEP-0003 §9 item 4). */
-export const redactionLeak = defineEventRule<AepEvent, 'aep/redaction-leak'>({
+export const redactionLeak = defineEventRule({
   id: 'aep/redaction-leak',
   severity: 'error',
   description:
@@ -13,7 +13,7 @@ export const redactionLeak = defineEventRule<AepEvent, 'aep/redaction-leak'>({
   messages: {
     leak: 'Field {field} is redacted-gated text at capture "redacted" but still holds {secret} (AEP-0003 §9.4 rule a); a secret left after redaction is a security incident.',
   },
-  check(ev, ctx) {
+  check(ev: AepEvent, ctx) {
     forEachLeak(ev, FLOOR_SECRET_CLASSES, (field, cls) =>
       ctx.report({ pointer: field, args: { field, class: cls, secret: CLASS_DESCRIPTIONS[cls] } }),
     );

@@ -10,7 +10,7 @@ export const redelivery = defineStreamRule({
   id: 'aep/redelivery',
   severity: 'warning',
   description:
-    'An event repeated under the same (source, id), exactly or down-leveled to a lower capture, with or without extension attributes a relay added (AEP-0001 §4.2: a relay "MAY add extension attributes" and preserves the ones it got), is redelivery: reported once and counted once.',
+    'An event repeated under the same (source, id), exactly or down-leveled to a lower capture (in either order: a copy may arrive after its down-leveled copy, AEP-0001 §7 rule 2), with or without extension attributes a relay added (AEP-0001 §4.2: a relay "MAY add extension attributes" and preserves the ones it got), is redelivery: reported once and counted once.',
   spec: 'AEP-0001 §7.4, §8.2(b); AEP-0002 §2 convention 5; AEP-0004 §3',
   messages: {
     exact:
@@ -19,6 +19,8 @@ export const redelivery = defineStreamRule({
       "This event repeats the event at {prior} down-leveled from {from} to {capture} (same source, id and envelope; the content is that event's at this capture): a redelivery, counted once.",
     extended:
       'This event repeats the event at {prior} with {added} extension attribute{added:s} added (same source and id {id:json}; AEP-0001 §4.2: a relay MAY add extension attributes): a redelivery, counted once.',
+    upleveled:
+      'This event is the event at {prior} at a higher capture: that copy is this one down-leveled from {capture} to {to} (same source, id and envelope; AEP-0001 §8.2(b): copies may arrive in any order): a redelivery, counted once.',
     extendedDownleveled:
       'This event repeats the event at {prior} down-leveled from {from} to {capture} with {added} extension attribute{added:s} added (AEP-0001 §4.2, §8.2(b)): a redelivery, counted once.',
   },
@@ -27,18 +29,21 @@ export const redelivery = defineStreamRule({
     if (!f.redelivery) return;
     const prior = markLocation(f.redelivery);
     ctx.report({
-      messageId: f.extensionsAdded
-        ? f.downleveledFrom
-          ? 'extendedDownleveled'
-          : 'extended'
-        : f.downleveledFrom
-          ? 'downleveled'
-          : 'exact',
+      messageId: f.downleveledTo
+        ? 'upleveled'
+        : f.extensionsAdded
+          ? f.downleveledFrom
+            ? 'extendedDownleveled'
+            : 'extended'
+          : f.downleveledFrom
+            ? 'downleveled'
+            : 'exact',
       args: {
         prior,
         id: String(f.ev.value.id),
         from: f.downleveledFrom,
         capture: f.ev.capture,
+        to: f.downleveledTo,
         added: f.extensionsAdded ?? 0,
       },
       related: [prior],

@@ -2,7 +2,7 @@ import { defineEventRule } from '../../core/engine.ts';
 import { attr, type AepEvent } from '../event.ts';
 
 /** `aep/respond-cause`. A SHOULD, hence a warning. */
-export const respondCause = defineEventRule<AepEvent, 'aep/respond-cause'>({
+export const respondCause = defineEventRule({
   id: 'aep/respond-cause',
   severity: 'warning',
   description:
@@ -15,7 +15,7 @@ export const respondCause = defineEventRule<AepEvent, 'aep/respond-cause'>({
       'The cause of this control.attention.respond differs from its subject; a command should name the Event that prompted it, here the attention.requested its subject names.',
   },
   types: ['control.attention.respond'],
-  check(ev, ctx) {
+  check(ev: AepEvent, ctx) {
     // a member that failed the schema stage is unknown, not absent: its own finding says so
     if (ev.untrusted?.has('cause') || ev.untrusted?.has('subject')) return;
     if (ev.type !== 'control.attention.respond') return;

@@ -17,7 +17,7 @@ function decoded(segment: string): string | undefined {
  * is valid. An agent-scoped event names no session, and a foreign emitter's event (a command, `attention.routed`)
  * names the foreign emitter, not the envelope's agent and session.
  */
-export const sourceForm = defineEventRule<AepEvent, 'aep/source-form'>({
+export const sourceForm = defineEventRule({
   id: 'aep/source-form',
   severity: 'warning',
   description:
@@ -30,7 +30,7 @@ export const sourceForm = defineEventRule<AepEvent, 'aep/source-form'>({
     session:
       'source of a session-scoped event names no session, or another one than the envelope session, in its session segment (AEP-0001 §5.1 recommended form).',
   },
-  check(ev, ctx) {
+  check(ev: AepEvent, ctx) {
     const source = ev.value.source;
     if (typeof source !== 'string') return;
     const m = FORM.exec(source);

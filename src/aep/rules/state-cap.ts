@@ -1,5 +1,5 @@
 import { defineStreamRule } from '../../core/engine.ts';
-import { reportCaps } from '../../core/caps.ts';
+import { capReports } from '../../core/caps.ts';
 import type { AepStreamState } from '../analyzers/model.ts';
 
 /** `aep/state-cap`: last in the rule list, so its findings follow the event's others. */
@@ -20,9 +20,9 @@ export const stateCap = defineStreamRule({
       'State cap --max-open={limit} reached: new open runs, attention requests and pending commands are not tracked, so checks that need them are skipped; raise --max-open for a complete check.',
   },
   onEvent(_f: unknown, ctx, state: AepStreamState) {
-    reportCaps(state.caps, ctx);
+    for (const r of capReports(state.caps)) ctx.report(r);
   },
   onEnd(state: AepStreamState, ctx) {
-    reportCaps(state.caps, ctx);
+    for (const r of capReports(state.caps)) ctx.report(r);
   },
 });

@@ -5,7 +5,7 @@ import type { AepEvent } from '../event.ts';
  * `aep/stream-delta-metadata`: under `--profile aep-0007` only. A warning: such a delta is permitted ("a delta carrying
  * only chars is permitted but rarely worth its cost"); the SHOULD is to suppress it.
  */
-export const streamDeltaMetadata = defineEventRule<AepEvent, 'aep/stream-delta-metadata'>({
+export const streamDeltaMetadata = defineEventRule({
   id: 'aep/stream-delta-metadata',
   severity: 'warning',
   description:
@@ -16,7 +16,7 @@ export const streamDeltaMetadata = defineEventRule<AepEvent, 'aep/stream-delta-m
       'stream.delta at capture {capture:json}; below "redacted" emitters SHOULD suppress deltas and emit only stream.started and stream.finished (AEP-0007 §6).',
   },
   types: ['stream.delta'],
-  check(ev, ctx) {
+  check(ev: AepEvent, ctx) {
     if (!ev.subprofile || ev.type !== 'stream.delta' || (ev.capture !== 'metadata' && ev.capture !== 'none')) return;
     ctx.report({ pointer: typeof ev.value.capture === 'string' ? '/capture' : '', args: { capture: ev.capture } });
   },

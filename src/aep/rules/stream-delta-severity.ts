@@ -2,7 +2,7 @@ import { defineEventRule } from '../../core/engine.ts';
 import type { AepEvent } from '../event.ts';
 
 /** `aep/stream-delta-severity`: under `--profile aep-0007` only; an absent severity is `info` (AEP-0001 §8.1). */
-export const streamDeltaSeverity = defineEventRule<AepEvent, 'aep/stream-delta-severity'>({
+export const streamDeltaSeverity = defineEventRule({
   id: 'aep/stream-delta-severity',
   severity: 'warning',
   description:
@@ -13,7 +13,7 @@ export const streamDeltaSeverity = defineEventRule<AepEvent, 'aep/stream-delta-s
       'stream.delta has severity {severity:json}; deltas SHOULD carry "debug" so slow consumers shed them first (AEP-0007 §4).',
   },
   types: ['stream.delta'],
-  check(ev, ctx) {
+  check(ev: AepEvent, ctx) {
     // a member that failed the schema stage is unknown, not absent: its own finding says so
     if (ev.untrusted?.has('severity')) return;
     if (!ev.subprofile || ev.type !== 'stream.delta') return;

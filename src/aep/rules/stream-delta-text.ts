@@ -3,7 +3,7 @@ import { isObj } from '../../core/value.ts';
 import type { AepEvent } from '../event.ts';
 
 /** `aep/stream-delta-text`: under `--profile aep-0007` only; below `redacted` the delta's `text` is absent by rule (§6). */
-export const streamDeltaText = defineEventRule<AepEvent, 'aep/stream-delta-text'>({
+export const streamDeltaText = defineEventRule({
   id: 'aep/stream-delta-text',
   severity: 'error',
   description: 'With --profile aep-0007: a stream.delta at capture "redacted" or "full" carries text (REQUIRED there).',
@@ -13,7 +13,7 @@ export const streamDeltaText = defineEventRule<AepEvent, 'aep/stream-delta-text'
       'stream.delta at capture {capture:json} has no data.text; at capture "redacted" and above text is REQUIRED (AEP-0007 §4).',
   },
   types: ['stream.delta'],
-  check(ev, ctx) {
+  check(ev: AepEvent, ctx) {
     if (!ev.subprofile || ev.type !== 'stream.delta' || (ev.capture !== 'redacted' && ev.capture !== 'full')) return;
     const d = ev.value.data;
     if (!isObj(d) || !Object.hasOwn(d, 'text'))

@@ -5,7 +5,7 @@ import type { AepEvent } from '../event.ts';
 import { STREAM_KINDS } from '../subprofile.ts';
 
 /** `aep/stream-kind`: under `--profile aep-0007` only. */
-export const streamKind = defineEventRule<AepEvent, 'aep/stream-kind'>({
+export const streamKind = defineEventRule({
   id: 'aep/stream-kind',
   severity: 'error',
   description:
@@ -17,7 +17,7 @@ export const streamKind = defineEventRule<AepEvent, 'aep/stream-kind'>({
     value: 'stream.started data.kind is not one of message, reasoning, tool_args, output (found {found}).',
   },
   types: ['stream.started'],
-  check(ev, ctx) {
+  check(ev: AepEvent, ctx) {
     if (!ev.subprofile || ev.type !== 'stream.started' || ev.capture === 'none') return;
     const data = ev.value.data;
     const kind = isObj(data) ? data.kind : undefined;

@@ -5,6 +5,11 @@ import { isObj, type Obj } from '../../core/value.ts';
 import type { AepEvent } from '../event.ts';
 import { FINISH_REASONS, MESSAGE_TYPES, STREAM_TYPES } from '../subprofile.ts';
 
+/** The rule's templates, shared with the helpers that report for it. */
+const MESSAGES = {
+  type: '{type} data.{member} must be {want}, found {found}.',
+} as const;
+
 /** What a member must be, as a sentence's ending, and its test. */
 type Shape = readonly [string, (v: unknown) => boolean];
 
@@ -39,7 +44,7 @@ const SHAPES: Readonly<Record<string, Readonly<Record<string, Shape>>>> = {
   'stream.finished': { reason: REASON, chars: COUNT },
 };
 
-function check(d: Obj, shapes: Readonly<Record<string, Shape>>, ev: AepEvent, ctx: RuleContext): void {
+function check(d: Obj, shapes: Readonly<Record<string, Shape>>, ev: AepEvent, ctx: RuleContext<typeof MESSAGES>): void {
   for (const k in shapes) {
     if (!Object.hasOwn(d, k)) continue;
     const [want, ok] = shapes[k]!;
@@ -57,17 +62,15 @@ function check(d: Obj, shapes: Readonly<Record<string, Shape>>, ev: AepEvent, ct
  * land in schemas/types/ at acceptance"); until then this rule holds the stated types. The payloads are open (AEP-0002
  * §5.4): other members are not judged.
  */
-export const streamPayload = defineEventRule<AepEvent, 'aep/stream-payload'>({
+export const streamPayload = defineEventRule({
   id: 'aep/stream-payload',
   severity: 'error',
   description:
     'With --profile aep-0007: the AEP-0007 §4 payload members have their stated types: message_id, role, text, text_digest and gen_ai.request.model strings, chars a non-negative integer, truncated a boolean, usage token counts integers, stream.finished reason one of completed, aborted, error.',
   spec: 'AEP-0007 §4',
-  messages: {
-    type: '{type} data.{member} must be {want}, found {found}.',
-  },
+  messages: MESSAGES,
   types: [...MESSAGE_TYPES, ...STREAM_TYPES],
-  check(ev, ctx) {
+  check(ev: AepEvent, ctx) {
     if (!ev.subprofile) return;
     const d = ev.value.data;
     const shapes = SHAPES[ev.type];

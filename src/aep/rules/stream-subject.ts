@@ -3,7 +3,7 @@ import type { AepEvent } from '../event.ts';
 import { isSubprofileType, MESSAGE_TYPES, STREAM_TYPES } from '../subprofile.ts';
 
 /** `aep/stream-subject`: under `--profile aep-0007` only (src/aep/subprofile.ts). */
-export const streamSubject = defineEventRule<AepEvent, 'aep/stream-subject'>({
+export const streamSubject = defineEventRule({
   id: 'aep/stream-subject',
   severity: 'error',
   description:
@@ -14,7 +14,7 @@ export const streamSubject = defineEventRule<AepEvent, 'aep/stream-subject'>({
     message: '{type} has no subject; every message.* event sets subject to the message id (AEP-0007 §3).',
   },
   types: [...MESSAGE_TYPES, ...STREAM_TYPES],
-  check(ev, ctx) {
+  check(ev: AepEvent, ctx) {
     if (!ev.subprofile || !isSubprofileType(ev.type) || typeof ev.value.subject === 'string') return;
     ctx.report({ pointer: '', messageId: STREAM_TYPES.has(ev.type) ? 'stream' : 'message', args: { type: ev.type } });
   },

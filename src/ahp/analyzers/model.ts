@@ -45,13 +45,13 @@ export interface AhpStreamState {
 }
 
 /** An AHP stream rule: a stateless verdict over {@link AhpFacts} and the run's {@link AhpStreamState}. */
-export type AhpStreamRule = FactRule<AhpFacts, AhpStreamState>;
+export type AhpStreamRule<M extends MessageTemplates = MessageTemplates> = FactRule<AhpFacts, AhpStreamState, M>;
 
-/** Define an AHP stream rule; keeps the literal type of `id` (for `AhpStreamRuleId`). */
-export function defineAhpStreamRule<const Id extends string>(
-  rule: AhpStreamRule & { id: Id; messages: MessageTemplates },
-): AhpStreamRule & { id: Id; messages: MessageTemplates } {
-  return defineStreamRule<AhpFacts, AhpStreamState, Id>(rule);
+/** Define an AHP stream rule; keeps the literal type of `id` (for `AhpStreamRuleId`) and of its templates. */
+export function defineAhpStreamRule<const Id extends string, const M extends MessageTemplates>(
+  rule: AhpStreamRule<M> & { id: Id; messages: M },
+): AhpStreamRule<M> & { id: Id; messages: M } {
+  return defineStreamRule<AhpFacts, AhpStreamState, Id, M>(rule);
 }
 
 /** The AHP stream model of one run: only messages whose JSON-RPC shape is valid reach it. */

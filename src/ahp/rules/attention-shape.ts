@@ -3,7 +3,7 @@ import { isObj } from '../../core/value.ts';
 import type { AhpMessage } from '../message.ts';
 
 /** `ahp/attention-shape`: the prose's single text part, against the schema's list. */
-export const attentionShape = defineEventRule<AhpMessage, 'ahp/attention-shape'>({
+export const attentionShape = defineEventRule({
   id: 'ahp/attention-shape',
   severity: 'warning',
   description:
@@ -14,7 +14,7 @@ export const attentionShape = defineEventRule<AhpMessage, 'ahp/attention-shape'>
       'Attention `{member}` is a single text part; the draft schema types it as a list of text parts (the prose calls it a singular text part), so receivers may expect a list.',
   },
   types: ['user.attention'],
-  check(msg, ctx) {
+  check(msg: AhpMessage, ctx) {
     const event = msg.event;
     if (msg.eventPointer === undefined || !event || event.type !== 'user.attention' || !isObj(event.attention)) return;
     for (const member of ['message', 'title'] as const) {

@@ -15,7 +15,7 @@ function sameAsPrior(msg: AhpMessage, change: Obj, prior: Obj, pointer: string):
 }
 
 /** `ahp/change-after-noop`: a task or workspace after event whose every changed field repeats its prior value. */
-export const changeAfterNoop = defineEventRule<AhpMessage, 'ahp/change-after-noop'>({
+export const changeAfterNoop = defineEventRule({
   id: 'ahp/change-after-noop',
   severity: 'error',
   description:
@@ -25,7 +25,7 @@ export const changeAfterNoop = defineEventRule<AhpMessage, 'ahp/change-after-noo
     noop: 'This {type} changes nothing: every field of `{member}.change` equals the same field of `{member}.prior`; an after event reports an actual change, and no after event represents an unchanged proposal.',
   },
   types: ['task.change.after', 'workspace.change.after'],
-  check(msg, ctx) {
+  check(msg: AhpMessage, ctx) {
     const ev = msg.event;
     if (msg.eventPointer === undefined || !ev) return;
     const member =

@@ -3,7 +3,7 @@ import { isObj } from '../../core/value.ts';
 import type { AhpMessage } from '../message.ts';
 
 /** `ahp/config-after-unchanged`: an after event that names no changed setting. */
-export const configAfterUnchanged = defineEventRule<AhpMessage, 'ahp/config-after-unchanged'>({
+export const configAfterUnchanged = defineEventRule({
   id: 'ahp/config-after-unchanged',
   severity: 'warning',
   description:
@@ -14,7 +14,7 @@ export const configAfterUnchanged = defineEventRule<AhpMessage, 'ahp/config-afte
       'This config.change.after lists no changed setting (`settings` is empty); an after event describes an actual effective change and never an unchanged proposal, unless every changed setting is an excluded managed one.',
   },
   types: ['config.change.after'],
-  check(msg, ctx) {
+  check(msg: AhpMessage, ctx) {
     const event = msg.event;
     if (msg.eventPointer === undefined || !event || event.type !== 'config.change.after' || !isObj(event.change))
       return;

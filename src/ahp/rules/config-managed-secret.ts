@@ -4,8 +4,14 @@ import { CLASS_DESCRIPTIONS, recurringCredentialIn } from '../../core/secrets.ts
 import { isObj } from '../../core/value.ts';
 import type { AhpMessage } from '../message.ts';
 
+/** The rule's templates, shared with the helpers that report for it. */
+const MESSAGES = {
+  carries:
+    'Configuration change `{member}` carries {what}; managed secrets remain excluded even when a diff summary is present.',
+} as const;
+
 /** Report `text` at `pointer` when it carries a credential. */
-function check(ctx: RuleContext, pointer: string, member: string, text: string): void {
+function check(ctx: RuleContext<typeof MESSAGES>, pointer: string, member: string, text: string): void {
   const m = recurringCredentialIn(text);
   if (m) ctx.report({ pointer, args: { member, what: CLASS_DESCRIPTIONS[m.class], class: m.class } });
 }
@@ -13,18 +19,15 @@ function check(ctx: RuleContext, pointer: string, member: string, text: string):
 /**
  * The one classifier of src/core/secrets.ts: `token: now read from the keychain` is still the AEP-0003 §9.4(a) shape.
  */
-export const configManagedSecret = defineEventRule<AhpMessage, 'ahp/config-managed-secret'>({
+export const configManagedSecret = defineEventRule({
   id: 'ahp/config-managed-secret',
   severity: 'error',
   description:
     'A configuration change summary and its setting names carry no managed secret (no credential-shaped value).',
   spec: 'AHP interaction-payloads.md (configuration payloads: managed secrets remain excluded)',
-  messages: {
-    carries:
-      'Configuration change `{member}` carries {what}; managed secrets remain excluded even when a diff summary is present.',
-  },
+  messages: MESSAGES,
   types: ['config.change.before', 'config.change.after'],
-  check(msg, ctx) {
+  check(msg: AhpMessage, ctx) {
     const event = msg.event;
     if (
       msg.eventPointer === undefined ||

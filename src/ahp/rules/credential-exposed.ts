@@ -5,11 +5,26 @@ import { isObj } from '../../core/value.ts';
 import type { AhpMessage } from '../message.ts';
 import { secretIn, sourceSecretIn } from '../sensitive-names.ts';
 
+/** The rule's templates, shared with the helpers that report for it. */
+const MESSAGES = {
+  source:
+    'The event `source` carries {what}; `source` is a stable, non-secret URI that must not contain access tokens, user secrets or other sensitive data (base/events.md §Common event fields).',
+  descriptor:
+    'The MCP descriptor member `{member}` carries {what}; descriptors never carry credentials: remove them (URL userinfo, headers, cookies, secret environment and argument values) and leave an explicit gap (execution-payloads.md).',
+} as const;
+
 // bounds the walk of an (open) descriptor object
 const MAX_DEPTH = 8;
 
 /** Report each string of MCP descriptor `v` that carries a credential; `isUrl`: `v` is the connection `url`. */
-function walk(v: unknown, pointer: string, rel: string, depth: number, isUrl: boolean, ctx: RuleContext): void {
+function walk(
+  v: unknown,
+  pointer: string,
+  rel: string,
+  depth: number,
+  isUrl: boolean,
+  ctx: RuleContext<typeof MESSAGES>,
+): void {
   if (typeof v === 'string') {
     const what = secretIn(v, isUrl);
     if (what) ctx.report({ pointer, messageId: 'descriptor', args: { member: `mcp${rel}`, what } });
@@ -26,19 +41,14 @@ function walk(v: unknown, pointer: string, rel: string, depth: number, isUrl: bo
 /**
  * src/core/secrets.ts plus URL userinfo and credential-named parameters; tool `input` is provider-native, so not read.
  */
-export const credentialExposed = defineEventRule<AhpMessage, 'ahp/credential-exposed'>({
+export const credentialExposed = defineEventRule({
   id: 'ahp/credential-exposed',
   severity: 'error',
   description:
     'An MCP tool descriptor (`tool.mcp`, also in `tool.batch.after` calls) and the event `source` carry no credential: a string with a credential-shaped value (PEM block, AWS access key id, Bearer or Basic credentials, `password=`/`token=`-style assignment, JWT, provider token) or a URL with userinfo or a query or fragment parameter whose name asks for a credential (as ahp/elicitation-url-secret) is an error: "Secret values MUST NOT occur in registration, events, ..." (capability-auth.md), and the same string is an error in ahp/config-managed-secret and in aep validate (one string, one answer; issue 43). Tool `input` is not read (provider-native and opaque), nor can a secret without a recognisable shape or name be seen. The message names the member and the class, never the value.',
   spec: 'AHP execution-payloads.md §Execution, calls, and model attempts ("Descriptors never carry credentials") and §Identity and native boundary duties ("Remove credentials, URL userinfo, headers/cookies and secret environment/argument values"); base/events.md §Common event fields (`source` "MUST NOT contain access tokens, user secrets, raw prompts, or other sensitive data"); capability-auth.md §Authentication bindings ("Secret values MUST NOT occur in registration, events, ...")',
-  messages: {
-    source:
-      'The event `source` carries {what}; `source` is a stable, non-secret URI that must not contain access tokens, user secrets or other sensitive data (base/events.md §Common event fields).',
-    descriptor:
-      'The MCP descriptor member `{member}` carries {what}; descriptors never carry credentials: remove them (URL userinfo, headers, cookies, secret environment and argument values) and leave an explicit gap (execution-payloads.md).',
-  },
-  check(msg, ctx) {
+  messages: MESSAGES,
+  check(msg: AhpMessage, ctx) {
     const event = msg.event;
     const base = msg.eventPointer;
     if (base === undefined || !event) return;

@@ -3,11 +3,17 @@ import type { RuleContext } from '../../core/rule.ts';
 import { isObj } from '../../core/value.ts';
 import type { AhpMessage } from '../message.ts';
 
+/** The rule's templates, shared with the helpers that report for it. */
+const MESSAGES = {
+  unknown:
+    '`{member}` is three upper-case letters that ISO 4217 does not assign to a currency; pricing and cost use ISO-style currency codes (execution-payloads.md).',
+} as const;
+
 /** The ISO 4217 codes the platform's Intl knows (`Intl.supportedValuesOf('currency')`): a constant of the platform. */
 const CURRENCIES: ReadonlySet<string> = new Set(Intl.supportedValuesOf('currency'));
 
 /** Report `currency` at `pointer` when it is a well-formed three-letter code that ISO 4217 does not assign. */
-function check(currency: unknown, pointer: string, member: string, ctx: RuleContext): void {
+function check(currency: unknown, pointer: string, member: string, ctx: RuleContext<typeof MESSAGES>): void {
   // a malformed code is the schema stage's (ahp/overlay): only the shape it accepts is looked up
   if (typeof currency === 'string' && /^[A-Z]{3}$/.test(currency) && !CURRENCIES.has(currency))
     ctx.report({ pointer, args: { member } });
@@ -20,18 +26,15 @@ const TYPES: ReadonlySet<unknown> = new Set(TYPE_LIST);
 /**
  * `ahp/currency-unknown`: the code list is the platform's (Node's ICU), not a hand-kept one.
  */
-export const currencyUnknown = defineEventRule<AhpMessage, 'ahp/currency-unknown'>({
+export const currencyUnknown = defineEventRule({
   id: 'ahp/currency-unknown',
   severity: 'error',
   description:
     "A `currency` (model-switch `pricing.currency` on `model.switch.before`, usage `cost.currency` on model and turn events) is an ISO 4217 alphabetic code the platform knows (`Intl.supportedValuesOf('currency')`): three upper-case letters that name no currency (e.g. \"ABC\") are an error. The shape (three upper-case letters) is the schema's (`ahp/overlay`). The list is ICU's: the ISO 4217 codes for no currency, precious metals and testing (XXX, XAU, XTS ...) are not in it.",
   spec: 'AHP execution-payloads.md §Execution, calls, and model attempts ("ISO-style uppercase three-letter currency"), §Content and accounting ("three-letter currency")',
-  messages: {
-    unknown:
-      '`{member}` is three upper-case letters that ISO 4217 does not assign to a currency; pricing and cost use ISO-style currency codes (execution-payloads.md).',
-  },
+  messages: MESSAGES,
   types: TYPE_LIST,
-  check(msg, ctx) {
+  check(msg: AhpMessage, ctx) {
     const event = msg.event;
     const base = msg.eventPointer;
     if (base === undefined || !event || !TYPES.has(event.type)) return;

@@ -3,7 +3,7 @@ import { checksOf, parsedObject } from '../elicitation-body.ts';
 import type { AhpMessage } from '../message.ts';
 
 /** `ahp/elicitation-action-mismatch`. */
-export const elicitationActionMismatch = defineEventRule<AhpMessage, 'ahp/elicitation-action-mismatch'>({
+export const elicitationActionMismatch = defineEventRule({
   id: 'ahp/elicitation-action-mismatch',
   severity: 'error',
   description: 'The envelope elicitation action equals the action of the parsed MCP result.',
@@ -13,7 +13,7 @@ export const elicitationActionMismatch = defineEventRule<AhpMessage, 'ahp/elicit
       'The envelope action is {action:json} but the serialized MCP result has action {parsedAction:json}; they must be equal.',
   },
   types: ['user.elicitation.result'],
-  check(msg, ctx) {
+  check(msg: AhpMessage, ctx) {
     const c = checksOf(msg.elicitation);
     if (c?.checks.kind !== 'result') return;
     const value = parsedObject(c.checks);

@@ -1,43 +1,47 @@
 import { defineEventRule } from '../../core/engine.ts';
 import { checksOf } from '../elicitation-body.ts';
 import type { AhpMessage } from '../message.ts';
+import { messageKey } from '../../core/rule.ts';
+
+/** The rule's templates, shared with the helpers that report for it. */
+const MESSAGES = {
+  invalidJson:
+    'The body text of the elicitation {kind} must be the complete serialized MCP {body}, but it has a JSON syntax error at character {index}.',
+  tooDeep:
+    'The body text of the elicitation {kind} must be the complete serialized MCP {body}, but it has nesting deeper than {depth} levels (the --max-depth limit).',
+  duplicateDiffers:
+    'The serialized MCP {body} repeats the member name at {innerPointer} with differing values; which copy counts is undefined, so duplicate member names are rejected and the body is not checked further.',
+  duplicateEqual:
+    'The serialized MCP {body} repeats the member name at {innerPointer} (the copies are equal); duplicate member names are rejected.',
+  duplicatesDiffer:
+    'The serialized MCP {body} repeats member names with differing values; which copy counts is undefined, so the body is not checked further.',
+  schema: 'In {innerPointer} of the serialized MCP {body}: {sentence}.',
+  schemaRoot: 'In the serialized MCP {body}: {sentence}.',
+  notObject: 'In the serialized MCP {body}: must be a JSON object, found {found}.',
+  mode: 'In {innerPointer} of the serialized MCP {body}: `mode` must be "form" or "url" (absent means form).',
+  answerValue:
+    'In {innerPointer} of the serialized MCP {body}: an answer value must be a string, number, boolean or array of strings, found {found}.',
+  fieldShape:
+    'In {innerPointer} of the serialized MCP {body}: a form field schema must be one of the published primitive or enum shapes (`type` string, number, integer, boolean or array).',
+  beyondDouble:
+    'In {innerPointer} of the serialized MCP {body}: must be a number a double holds (MCP schema.ts types it `number`), found a literal beyond the double range.',
+  beyondDoubleRoot:
+    'In the serialized MCP {body}: must be a number a double holds (MCP schema.ts types it `number`), found a literal beyond the double range.',
+  noDefinition: 'In the serialized MCP {body}: the pinned MCP extraction has no `{def}` definition.',
+} as const;
 
 const BODY = { request: 'elicitation/create params', result: 'ElicitResult' } as const;
 
 /** Findings in embedded JSON point at the part's `text`; `partPointer` and `innerPointer` are in their args. */
-export const elicitationBody = defineEventRule<AhpMessage, 'ahp/elicitation-body'>({
+export const elicitationBody = defineEventRule({
   id: 'ahp/elicitation-body',
   severity: 'error',
   description:
     "A body-selected elicitation request/result text is complete MCP JSON without duplicate keys that satisfies the pinned 2025-11-25 subset. A repeated member whose copies differ leaves the value undetermined: only the repeat is reported (saying the copies differ) and no rule reads the body, so findings never depend on member order. A number the pinned schema.ts types `number` (a field's minimum, maximum, lengths and item counts, a number default, an answer value) is one a double holds: schema.ts, the source of truth for MCP types, means an IEEE 754 double, and RFC 8259 §6 lets an implementation limit the range it accepts, so a literal beyond it (1e400, read as Infinity) makes the body invalid, for a bound and an answer alike (never a bound silently ignored); inside `_meta`, free-form JSON, such a literal is accepted.",
   spec: 'AHP interaction-payloads.md §MCP elicitation binding (2025-11-25)',
-  messages: {
-    invalidJson:
-      'The body text of the elicitation {kind} must be the complete serialized MCP {body}, but it has a JSON syntax error at character {index}.',
-    tooDeep:
-      'The body text of the elicitation {kind} must be the complete serialized MCP {body}, but it has nesting deeper than {depth} levels (the --max-depth limit).',
-    duplicateDiffers:
-      'The serialized MCP {body} repeats the member name at {innerPointer} with differing values; which copy counts is undefined, so duplicate member names are rejected and the body is not checked further.',
-    duplicateEqual:
-      'The serialized MCP {body} repeats the member name at {innerPointer} (the copies are equal); duplicate member names are rejected.',
-    duplicatesDiffer:
-      'The serialized MCP {body} repeats member names with differing values; which copy counts is undefined, so the body is not checked further.',
-    schema: 'In {innerPointer} of the serialized MCP {body}: {sentence}.',
-    schemaRoot: 'In the serialized MCP {body}: {sentence}.',
-    notObject: 'In the serialized MCP {body}: must be a JSON object, found {found}.',
-    mode: 'In {innerPointer} of the serialized MCP {body}: `mode` must be "form" or "url" (absent means form).',
-    answerValue:
-      'In {innerPointer} of the serialized MCP {body}: an answer value must be a string, number, boolean or array of strings, found {found}.',
-    fieldShape:
-      'In {innerPointer} of the serialized MCP {body}: a form field schema must be one of the published primitive or enum shapes (`type` string, number, integer, boolean or array).',
-    beyondDouble:
-      'In {innerPointer} of the serialized MCP {body}: must be a number a double holds (MCP schema.ts types it `number`), found a literal beyond the double range.',
-    beyondDoubleRoot:
-      'In the serialized MCP {body}: must be a number a double holds (MCP schema.ts types it `number`), found a literal beyond the double range.',
-    noDefinition: 'In the serialized MCP {body}: the pinned MCP extraction has no `{def}` definition.',
-  },
+  messages: MESSAGES,
   types: ['user.elicitation.request', 'user.elicitation.result'],
-  check(msg, ctx) {
+  check(msg: AhpMessage, ctx) {
     const c = checksOf(msg.elicitation);
     if (!c) return;
     const { checks, partPointer } = c;
@@ -64,7 +68,11 @@ export const elicitationBody = defineEventRule<AhpMessage, 'ahp/elicitation-body
       const key = JSON.stringify([messageId, innerPointer, more]);
       if (seen.has(key)) return;
       seen.add(key);
-      ctx.report({ pointer, messageId, args: { body, partPointer, innerPointer, ...more } });
+      ctx.report({
+        pointer,
+        messageId: messageKey(MESSAGES, messageId),
+        args: { body, partPointer, innerPointer, ...more },
+      });
     };
     const differ = new Set(checks.differingCopies);
     for (const d of parsed.duplicates) once(differ.has(d.pointer) ? 'duplicateDiffers' : 'duplicateEqual', d.pointer);

@@ -3,7 +3,7 @@ import { checksOf, parsedObject } from '../elicitation-body.ts';
 import type { AhpMessage } from '../message.ts';
 
 /** `ahp/elicitation-content`. */
-export const elicitationContent = defineEventRule<AhpMessage, 'ahp/elicitation-content'>({
+export const elicitationContent = defineEventRule({
   id: 'ahp/elicitation-content',
   severity: 'error',
   description: 'MCP result content appears only for an accepted form result.',
@@ -13,7 +13,7 @@ export const elicitationContent = defineEventRule<AhpMessage, 'ahp/elicitation-c
       'The serialized MCP result carries `content`, which is only allowed for an accepted form result (envelope mode "{mode}", action "{action}").',
   },
   types: ['user.elicitation.result'],
-  check(msg, ctx) {
+  check(msg: AhpMessage, ctx) {
     const c = checksOf(msg.elicitation);
     if (c?.checks.kind !== 'result') return;
     const value = parsedObject(c.checks);

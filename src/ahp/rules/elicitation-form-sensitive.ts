@@ -12,7 +12,7 @@ function typedField(field: Obj): boolean {
 }
 
 /** `ahp/elicitation-form-sensitive`: the name heuristic of src/ahp/sensitive-names.ts, hence a warning. */
-export const elicitationFormSensitive = defineEventRule<AhpMessage, 'ahp/elicitation-form-sensitive'>({
+export const elicitationFormSensitive = defineEventRule({
   id: 'ahp/elicitation-form-sensitive',
   severity: 'warning',
   description:
@@ -24,7 +24,7 @@ export const elicitationFormSensitive = defineEventRule<AhpMessage, 'ahp/elicita
       'The form field at {innerPointer} of the serialized MCP request asks, by its title, for {asked}; sensitive information must use URL mode, never a form (form answers pass through the client and its logs).',
   },
   types: ['user.elicitation.request'],
-  check(msg, ctx) {
+  check(msg: AhpMessage, ctx) {
     const c = checksOf(msg.elicitation);
     if (c?.checks.kind !== 'request') return;
     const value = parsedObject(c.checks);

@@ -3,7 +3,7 @@ import { checksOf, parsedObject } from '../elicitation-body.ts';
 import type { AhpMessage } from '../message.ts';
 
 /** `ahp/elicitation-mode-mismatch`: absent means form. */
-export const elicitationModeMismatch = defineEventRule<AhpMessage, 'ahp/elicitation-mode-mismatch'>({
+export const elicitationModeMismatch = defineEventRule({
   id: 'ahp/elicitation-mode-mismatch',
   severity: 'error',
   description: 'The envelope elicitation mode equals the mode of the parsed MCP request (absent means form).',
@@ -15,7 +15,7 @@ export const elicitationModeMismatch = defineEventRule<AhpMessage, 'ahp/elicitat
       'The envelope mode is {mode:json} but the serialized MCP request has no `mode` (which means form); the AHP mode must equal the parsed mode.',
   },
   types: ['user.elicitation.request'],
-  check(msg, ctx) {
+  check(msg: AhpMessage, ctx) {
     const c = checksOf(msg.elicitation);
     if (c?.checks.kind !== 'request') return;
     const value = parsedObject(c.checks);

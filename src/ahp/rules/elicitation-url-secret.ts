@@ -4,7 +4,7 @@ import type { AhpMessage } from '../message.ts';
 import { urlSecrets } from '../sensitive-names.ts';
 
 /** `ahp/elicitation-url-secret`: parameter values are never read or printed. */
-export const elicitationUrlSecret = defineEventRule<AhpMessage, 'ahp/elicitation-url-secret'>({
+export const elicitationUrlSecret = defineEventRule({
   id: 'ahp/elicitation-url-secret',
   severity: 'warning',
   description:
@@ -15,7 +15,7 @@ export const elicitationUrlSecret = defineEventRule<AhpMessage, 'ahp/elicitation
       'The `url` of the serialized MCP request carries {what}; a URL elicitation must not expose secrets in logs or be pre-authenticated (MCP §Safe URL Handling).',
   },
   types: ['user.elicitation.request'],
-  check(msg, ctx) {
+  check(msg: AhpMessage, ctx) {
     const c = checksOf(msg.elicitation);
     if (c?.checks.kind !== 'request') return;
     const value = parsedObject(c.checks);

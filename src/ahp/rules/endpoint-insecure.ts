@@ -3,6 +3,12 @@ import type { RuleContext } from '../../core/rule.ts';
 import { isObj } from '../../core/value.ts';
 import { registrationHooks, type AhpMessage } from '../message.ts';
 
+/** The rule's templates, shared with the helpers that report for it. */
+const MESSAGES = {
+  insecure:
+    'The endpoint `{member}` uses plain http to a host that is not loopback; remote endpoints must use https (base/transports/http.md §TLS, content-upload.md).',
+} as const;
+
 const PLAIN_HTTP = /^http:\/\//i;
 
 /** Whether `host` (a WHATWG URL hostname) names the local machine: `localhost`, `*.localhost`, 127.0.0.0/8, `[::1]`. */
@@ -12,7 +18,7 @@ function isLoopback(host: string): boolean {
 }
 
 /** Report `url` at `pointer` when it is plain HTTP to a host that is not loopback. */
-function check(url: unknown, pointer: string, member: string, ctx: RuleContext): void {
+function check(url: unknown, pointer: string, member: string, ctx: RuleContext<typeof MESSAGES>): void {
   if (typeof url !== 'string' || !PLAIN_HTTP.test(url)) return;
   let host: string;
   try {
@@ -26,17 +32,14 @@ function check(url: unknown, pointer: string, member: string, ctx: RuleContext):
 /**
  * `ahp/endpoint-insecure`: one rule for every remote endpoint a registration configures (policy transport and upload).
  */
-export const endpointInsecure = defineEventRule<AhpMessage, 'ahp/endpoint-insecure'>({
+export const endpointInsecure = defineEventRule({
   id: 'ahp/endpoint-insecure',
   severity: 'error',
   description:
     'A remote endpoint in a registration uses `https`: an HTTP transport `url` (`hooks[].transport`) or a subscription `upload.endpoint` with plain `http://` to a host that is not loopback (`localhost`, `*.localhost`, 127.0.0.0/8, `[::1]`) is an error. Plain HTTP to a loopback address passes (the explicitly trusted local test/process boundary). An "explicitly controlled local development environment" on another host is a deployment fact the document cannot show: such a registration is reported, as the one rule for policy and upload endpoints alike.',
   spec: 'AHP base/transports/http.md §TLS ("Remote endpoints MUST use https"); capability-auth.md §Authentication bindings ("Remote HTTP MUST use TLS with receiver validation"); content-upload.md §Configuration and destination ("HTTPS with receiver validation is required except for explicitly configured loopback tests")',
-  messages: {
-    insecure:
-      'The endpoint `{member}` uses plain http to a host that is not loopback; remote endpoints must use https (base/transports/http.md §TLS, content-upload.md).',
-  },
-  check(msg, ctx) {
+  messages: MESSAGES,
+  check(msg: AhpMessage, ctx) {
     const hooks = registrationHooks(msg);
     if (!hooks) return;
     for (let i = 0; i < hooks.length; i++) {

@@ -5,13 +5,25 @@ import { CLASS_DESCRIPTIONS, credentialIn } from '../../core/secrets.ts';
 import { isObj } from '../../core/value.ts';
 import type { AhpMessage } from '../message.ts';
 
+/** The rule's templates, shared with the helpers that report for it. */
+const MESSAGES = {
+  carries:
+    'JSON-RPC error `{member}` carries {what}; error `data` must not contain secrets (base/errors.md §JSON-RPC errors).',
+} as const;
+
 /**
  * Report each string of `error.data` (at `pointer`; `rel` is the pointer inside `data`) that
  * carries a credential: the string itself, or the member as it is written on the wire
  * (`"password": "..."`, the assignment shape of src/core/secrets.ts), so a secret under a
  * credential-named member is seen although its value has no shape of its own.
  */
-function walk(v: unknown, key: string | undefined, pointer: string, rel: string, ctx: RuleContext): void {
+function walk(
+  v: unknown,
+  key: string | undefined,
+  pointer: string,
+  rel: string,
+  ctx: RuleContext<typeof MESSAGES>,
+): void {
   if (typeof v === 'string') {
     const m =
       credentialIn(v) ?? (key !== undefined ? credentialIn(`${JSON.stringify(key)}: ${JSON.stringify(v)}`) : undefined);
@@ -30,17 +42,14 @@ function walk(v: unknown, key: string | undefined, pointer: string, rel: string,
  * `ahp/config-managed-secret` uses it. Only `error.data` is read, the member the sentence names;
  * the message names the member and the class, never the value.
  */
-export const errorDataSecret = defineEventRule<AhpMessage, 'ahp/error-data-secret'>({
+export const errorDataSecret = defineEventRule({
   id: 'ahp/error-data-secret',
   severity: 'error',
   description:
     'A JSON-RPC error response carries no secret in `error.data`: a string with a credential-shaped value (PEM block, AWS access key id, Bearer token, JWT, provider token), or a member whose name and value read as a password/secret/api-key/token assignment. A secret without a recognisable shape or name cannot be seen.',
   spec: 'AHP base/errors.md §JSON-RPC errors; capability-auth.md §Authentication bindings',
-  messages: {
-    carries:
-      'JSON-RPC error `{member}` carries {what}; error `data` must not contain secrets (base/errors.md §JSON-RPC errors).',
-  },
-  check(msg, ctx) {
+  messages: MESSAGES,
+  check(msg: AhpMessage, ctx) {
     if (msg.kind !== 'error-response') return;
     const error = msg.value.error;
     if (!isObj(error) || !Object.hasOwn(error, 'data')) return;

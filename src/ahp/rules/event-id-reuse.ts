@@ -1,5 +1,23 @@
 import { markLocation } from '../../core/mark.ts';
 import { defineAhpStreamRule } from '../analyzers/model.ts';
+import { messageKey } from '../../core/rule.ts';
+
+/** The rule's templates, shared with the helpers that report for it. */
+const MESSAGES = {
+  type: 'Event id already used by this source on {prior} for an event of another type; event ids are unique per harness.',
+  retry:
+    'This intercept request re-sends the event of {prior} with different content; a retry reuses the event id, JSON-RPC id and event contents exactly.',
+  retryField:
+    'This intercept request re-sends the event of {prior} with different content ({fields} differs); a retry reuses the event id, JSON-RPC id and event contents exactly.',
+  retryFields:
+    'This intercept request re-sends the event of {prior} with different content ({fields} differ); a retry reuses the event id, JSON-RPC id and event contents exactly.',
+  metadata:
+    'This event reuses the id of {prior} with different control metadata; a retry or another view of the same event keeps them.',
+  metadataField:
+    'This event reuses the id of {prior} with different control metadata ({fields} differs); a retry or another view of the same event keeps them.',
+  metadataFields:
+    'This event reuses the id of {prior} with different control metadata ({fields} differ); a retry or another view of the same event keeps them.',
+} as const;
 
 /**
  * An event may come again as an exact retry (AHP-CORE-004) or another view (content may differ by accepted edits,
@@ -12,21 +30,7 @@ export const eventIdReuse = defineAhpStreamRule({
   description:
     'An event id is reused by the same source only by an identical intercept retry or another view of the same event (same type and control metadata).',
   spec: 'AHP base/events.md §Common event fields; base/failure.md §Duplicate delivery and retries (AHP-CORE-004); observation-disposition.md',
-  messages: {
-    type: 'Event id already used by this source on {prior} for an event of another type; event ids are unique per harness.',
-    retry:
-      'This intercept request re-sends the event of {prior} with different content; a retry reuses the event id, JSON-RPC id and event contents exactly.',
-    retryField:
-      'This intercept request re-sends the event of {prior} with different content ({fields} differs); a retry reuses the event id, JSON-RPC id and event contents exactly.',
-    retryFields:
-      'This intercept request re-sends the event of {prior} with different content ({fields} differ); a retry reuses the event id, JSON-RPC id and event contents exactly.',
-    metadata:
-      'This event reuses the id of {prior} with different control metadata; a retry or another view of the same event keeps them.',
-    metadataField:
-      'This event reuses the id of {prior} with different control metadata ({fields} differs); a retry or another view of the same event keeps them.',
-    metadataFields:
-      'This event reuses the id of {prior} with different control metadata ({fields} differ); a retry or another view of the same event keeps them.',
-  },
+  messages: MESSAGES,
   on: ['reuse'],
   onEvent(facts, ctx) {
     const r = facts.event?.reuse;
@@ -36,7 +40,7 @@ export const eventIdReuse = defineAhpStreamRule({
     const prior = markLocation(r.prior, '/params/event/id');
     ctx.report({
       pointer: '/params/event/id',
-      messageId: `${r.kind}${suffix}`,
+      messageId: messageKey(MESSAGES, `${r.kind}${suffix}`),
       args: { prior, fields: fields.join(', ') },
       related: [prior],
     });

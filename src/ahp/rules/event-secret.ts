@@ -5,6 +5,13 @@ import { CLASS_DESCRIPTIONS, credentialIn, mayHoldSecret } from '../../core/secr
 import { isObj } from '../../core/value.ts';
 import type { AhpMessage } from '../message.ts';
 
+/** The rule's templates, shared with the helpers that report for it. */
+const MESSAGES = {
+  event:
+    'The event member `{member}` carries {what}; secret values must not occur in events, native metadata or extensions (capability-auth.md §Authentication bindings).',
+  deny: 'The `deny` reason at `{member}` carries {what}; secret values must not occur in denial reasons (capability-auth.md §Authentication bindings).',
+} as const;
+
 /**
  * Members not read: content `text` (model-visible content, selected by the subscription's policy), tool `input`, model
  * `params` and permission `suggestions` (provider-native and opaque), and the members other rules own: `mcp`
@@ -42,7 +49,7 @@ function walk(
   pointer: string,
   rel: string,
   depth: number,
-  ctx: RuleContext,
+  ctx: RuleContext<typeof MESSAGES>,
 ): void {
   if (typeof v === 'string') {
     const what = carried(v, key);
@@ -62,18 +69,14 @@ function walk(
  * extensions, identities, reasons, attachment descriptors) and over `deny` reasons. The message names the member and
  * the class, never the value.
  */
-export const eventSecret = defineEventRule<AhpMessage, 'ahp/event-secret'>({
+export const eventSecret = defineEventRule({
   id: 'ahp/event-secret',
   severity: 'error',
   description:
     "An event carries no secret value, and neither does the `reason` of a `deny` effect: a string with a credential-shaped value (PEM block, AWS access key id, Bearer token, `password=`/`token=`-style assignment, JWT, provider token), or a credential-named member (`token`, `password`, `apiKey`, `authorization` ...) with a credential-shaped assignment, in `native` metadata, `extensions`, attachment descriptors (`body.ref`, `category`) or any other event member is an error. Not read: content `text` (model-visible content under the subscription's selection policy), tool `input`, model `params` and permission `suggestions` (provider-native, opaque), the MCP descriptor and `source` (ahp/credential-exposed) and a configuration `change` (ahp/config-managed-secret). A secret without a recognisable shape or name cannot be seen.",
   spec: 'AHP capability-auth.md §Authentication bindings ("Secret values MUST NOT occur in registration, events, native metadata, logs, denial reasons, or JSON-RPC error data"); base/transports/stdio.md §Process security ("MUST NOT place bearer tokens or unrelated credentials in event payloads"); content-upload.md §Configuration and destination ("Secrets MUST NOT appear in descriptor metadata")',
-  messages: {
-    event:
-      'The event member `{member}` carries {what}; secret values must not occur in events, native metadata or extensions (capability-auth.md §Authentication bindings).',
-    deny: 'The `deny` reason at `{member}` carries {what}; secret values must not occur in denial reasons (capability-auth.md §Authentication bindings).',
-  },
-  check(msg, ctx) {
+  messages: MESSAGES,
+  check(msg: AhpMessage, ctx) {
     // one screen of the whole line: most messages hold none of the literals a secret opens with (not screened: a value
     // checked without its text, and a line with \u escapes, whose decoded strings the raw text does not show)
     const text = msg.text;

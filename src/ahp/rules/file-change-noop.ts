@@ -14,7 +14,7 @@ function snapshotContent(part: unknown): string | undefined {
 const SAME = { t: 'text', h: 'sha256', r: 'reference' } as const;
 
 /** `ahp/file-change-noop`: a `file.changed` update whose snapshots show identical content. */
-export const fileChangeNoop = defineEventRule<AhpMessage, 'ahp/file-change-noop'>({
+export const fileChangeNoop = defineEventRule({
   id: 'ahp/file-change-noop',
   severity: 'warning',
   description:
@@ -28,7 +28,7 @@ export const fileChangeNoop = defineEventRule<AhpMessage, 'ahp/file-change-noop'
       "This file update's `before` and `after` snapshots show identical content (the same attachment reference); a file.changed update reports a change, so either the snapshots are stale or nothing but unshown metadata changed.",
   },
   types: ['file.changed'],
-  check(msg, ctx) {
+  check(msg: AhpMessage, ctx) {
     const ev = msg.event;
     if (msg.eventPointer === undefined || !ev || ev.type !== 'file.changed' || !Array.isArray(ev.changes)) return;
     for (let i = 0; i < ev.changes.length; i++) {

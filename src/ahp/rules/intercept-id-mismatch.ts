@@ -4,7 +4,7 @@ import { isObj } from '../../core/value.ts';
 import type { AhpMessage } from '../message.ts';
 
 /** `ahp/intercept-id-mismatch`: a retry reuses both ids, so they must agree. */
-export const interceptIdMismatch = defineEventRule<AhpMessage, 'ahp/intercept-id-mismatch'>({
+export const interceptIdMismatch = defineEventRule({
   id: 'ahp/intercept-id-mismatch',
   severity: 'error',
   description: 'The JSON-RPC id of a hooks/intercept request equals params.event.id.',
@@ -13,7 +13,7 @@ export const interceptIdMismatch = defineEventRule<AhpMessage, 'ahp/intercept-id
     differ:
       'The JSON-RPC `id` of a hooks/intercept request must equal `params.event.id` (found {id} and {eventId}); a retry reuses both.',
   },
-  check(msg, ctx) {
+  check(msg: AhpMessage, ctx) {
     const v = msg.value;
     if (
       msg.kind === 'event' ||

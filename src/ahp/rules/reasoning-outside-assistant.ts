@@ -3,8 +3,14 @@ import type { RuleContext } from '../../core/rule.ts';
 import { isObj } from '../../core/value.ts';
 import type { AhpMessage } from '../message.ts';
 
+/** The rule's templates, shared with the helpers that report for it. */
+const MESSAGES = {
+  outside:
+    'A reasoning part (category "reasoning") sits in a message with role {role:json}; reasoning stays attached to its owning assistant message.',
+} as const;
+
 /** Report each reasoning part of `m` (at `base` + `member`, `/index` when given) when its role is not assistant. */
-function one(m: unknown, base: string, member: string, ctx: RuleContext, index?: number): void {
+function one(m: unknown, base: string, member: string, ctx: RuleContext<typeof MESSAGES>, index?: number): void {
   if (!isObj(m) || typeof m.role !== 'string' || m.role === 'assistant' || !Array.isArray(m.parts)) return;
   const parts = m.parts;
   for (let j = 0; j < parts.length; j++) {
@@ -17,7 +23,7 @@ function one(m: unknown, base: string, member: string, ctx: RuleContext, index?:
   }
 }
 
-function list(v: unknown[], base: string, member: string, ctx: RuleContext): void {
+function list(v: unknown[], base: string, member: string, ctx: RuleContext<typeof MESSAGES>): void {
   for (let i = 0; i < v.length; i++) {
     const m: unknown = v[i];
     if (isObj(m) && m.role !== 'assistant') one(m, base, member, ctx, i);
@@ -28,17 +34,14 @@ function list(v: unknown[], base: string, member: string, ctx: RuleContext): voi
  * An error: reasoning "remains within its owning assistant message" (content-upload.md), and producers MUST keep known
  * reasoning classified as such, so a part that says it is reasoning and sits in another role breaks the sentence.
  */
-export const reasoningOutsideAssistant = defineEventRule<AhpMessage, 'ahp/reasoning-outside-assistant'>({
+export const reasoningOutsideAssistant = defineEventRule({
   id: 'ahp/reasoning-outside-assistant',
   severity: 'error',
   description:
     "A content part with `category: \"reasoning\"` sits in a canonical message whose `role` is `assistant`: reasoning stays attached to its owning assistant message. One in a system, developer, user or tool message is an error: the part declares itself reasoning, and the content binding keeps reasoning within its owning assistant message (a delegated agent's relayed reasoning is re-owned by the tool result and is not classified as this message's reasoning). Read in the event's `items`, `delta`, `partialOutput` and `message.messages`; effect values are not read.",
   spec: 'AHP execution-payloads.md §Identity and native boundary duties ("Reasoning stays attached to its owning assistant message"); content-upload.md §Canonical messages and content selection',
-  messages: {
-    outside:
-      'A reasoning part (category "reasoning") sits in a message with role {role:json}; reasoning stays attached to its owning assistant message.',
-  },
-  check(msg, ctx) {
+  messages: MESSAGES,
+  check(msg: AhpMessage, ctx) {
     const event = msg.event;
     const base = msg.eventPointer;
     if (base === undefined || !event) return;

@@ -3,7 +3,7 @@ import { isObj } from '../../core/value.ts';
 import { registrationHooks, type AhpMessage } from '../message.ts';
 
 /** `ahp/registration-duplicate-id`; never echoes a backend id. */
-export const registrationDuplicateId = defineEventRule<AhpMessage, 'ahp/registration-duplicate-id'>({
+export const registrationDuplicateId = defineEventRule({
   id: 'ahp/registration-duplicate-id',
   severity: 'error',
   description: 'Backend ids are unique within a registration document.',
@@ -11,7 +11,7 @@ export const registrationDuplicateId = defineEventRule<AhpMessage, 'ahp/registra
   messages: {
     repeat: 'Backend id repeats the id of /hooks/{prior}; backend ids are unique within a registration document.',
   },
-  check(msg, ctx) {
+  check(msg: AhpMessage, ctx) {
     const hooks = registrationHooks(msg);
     if (!hooks) return;
     const firstIndex = new Map<string, number>();

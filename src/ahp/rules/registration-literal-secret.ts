@@ -28,7 +28,7 @@ const LITERAL_SECRET_NAMES = new Set([
 const isReference = (member: string): boolean => member === 'tokenEnv' || member.endsWith('Ref');
 
 /** `ahp/registration-literal-secret`: names the member, never the value. */
-export const registrationLiteralSecret = defineEventRule<AhpMessage, 'ahp/registration-literal-secret'>({
+export const registrationLiteralSecret = defineEventRule({
   id: 'ahp/registration-literal-secret',
   severity: 'error',
   description:
@@ -40,13 +40,13 @@ export const registrationLiteralSecret = defineEventRule<AhpMessage, 'ahp/regist
     reference:
       'Authentication reference `{member}` holds {what} instead of the name of a deployment-managed secret; credential references name secrets, never carry their values (capability-auth.md §Authentication bindings).',
   },
-  check(msg, ctx) {
+  check(msg: AhpMessage, ctx) {
     const hooks = registrationHooks(msg);
     if (!hooks) return;
     const scan = (auth: Obj, pointer: string) => {
       for (const [member, v] of Object.entries(auth)) {
         if (LITERAL_SECRET_NAMES.has(member.toLowerCase().replace(/[-_]/g, '')))
-          ctx.report({ pointer: childPointer(pointer, member), args: { member } });
+          ctx.report({ pointer: childPointer(pointer, member), messageId: 'literal', args: { member } });
         else if (isReference(member) && typeof v === 'string') {
           const m = credentialIn(v);
           if (m)

@@ -1,4 +1,4 @@
-import { reportCaps } from '../../core/caps.ts';
+import { capReports } from '../../core/caps.ts';
 import { defineAhpStreamRule } from '../analyzers/model.ts';
 
 /** `ahp/state-cap`: sees every event, since a cap may be reached on any. */
@@ -17,9 +17,9 @@ export const stateCap = defineAhpStreamRule({
       'State cap --max-events={limit} reached: the oldest remembered events and answered request ids are being forgotten, so lineage, retries, elicitation pairs and duplicate responses naming them can no longer be checked; raise --max-events for a complete check.',
   },
   onEvent(_facts, ctx, state) {
-    reportCaps(state.caps, ctx);
+    for (const r of capReports(state.caps)) ctx.report(r);
   },
   onEnd(state, ctx) {
-    reportCaps(state.caps, ctx);
+    for (const r of capReports(state.caps)) ctx.report(r);
   },
 });

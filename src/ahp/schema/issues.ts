@@ -2,11 +2,31 @@
 import type { ErrorObject } from '../../core/schema/ajv.ts';
 import { mapSchemaErrors, type SchemaFinding, type Wording } from '../../core/schema/findings.ts';
 import { phrase, sentence } from '../../core/schema/wording.ts';
+import type { MessageContext } from '../../core/schema/findings.ts';
+import { isObj } from '../../core/value.ts';
 import { ahpSchemas } from './schemas.ts';
+
+/**
+ * A missing member with what requires it: the object's own `const` member that selected the shape ("`reason` is
+ * required in a "deny" effect"), so the user sees which effect or kind asks for it; else {@link phrase}.
+ */
+function requiredPhrase(c: MessageContext): string {
+  const props = (c.error.parentSchema as { properties?: Record<string, unknown> } | undefined)?.properties;
+  const v = c.value;
+  if (isObj(props) && isObj(v))
+    for (const [k, s] of Object.entries(props)) {
+      const want = isObj(s) ? s.const : undefined;
+      if (typeof want !== 'string' || v[k] !== want || want.length > 64) continue;
+      const member = String((c.error.params as { missingProperty?: unknown }).missingProperty);
+      if (/\/effects\/\d+$/.test(c.path) && k === 'type') return `\`${member}\` is required in a "${want}" effect`;
+      return `\`${member}\` is required here, as \`${k}\` is "${want}"`;
+    }
+  return phrase(c);
+}
 
 /** AHP's wording: predicate phrases; `required` points at the object, an extra member at itself. */
 export const AHP_WORDING: Wording = {
-  generic: phrase,
+  generic: (c) => (c.keyword === 'required' ? requiredPhrase(c) : phrase(c)),
   keys: {},
   requiredPointer: 'object',
   additionalPointer: 'member',

@@ -9,37 +9,34 @@ export interface SchemaRule extends RuleMeta {
 const SENTENCE = { schema: '{sentence}' } as const;
 
 const schemaRule = <const Id extends string>(
-  id: Id,
-  wire: boolean,
-  severity: RuleMeta['severity'],
-  description: string,
-  spec: string,
-  messages: RuleMeta['messages'] = SENTENCE,
-): SchemaRule & { id: Id } => ({ id, wire, severity, description, spec, messages });
+  meta: Omit<SchemaRule, 'messages'> & { id: Id; messages?: RuleMeta['messages'] },
+): SchemaRule & { id: Id } => ({ ...meta, messages: meta.messages ?? SENTENCE });
 
 /** The schema stage's rules in catalogue order (closed: an `x-rule` naming another id is a bug). */
 export const AHP_SCHEMA_RULES = {
-  'ahp/wire-root': schemaRule(
-    'ahp/wire-root',
-    true,
-    'error',
-    'The value is exactly one of the six AHP wire messages (intercept request or response, JSON-RPC error response, observe notification, capabilities request or response).',
-    'AHP base/versioning.md §JSON-RPC (AHP-RPC-001, AHP-RPC-002)',
-    {
+  'ahp/wire-root': schemaRule({
+    id: 'ahp/wire-root',
+    wire: true,
+    severity: 'error',
+    description:
+      'The value is exactly one of the six AHP wire messages (intercept request or response, JSON-RPC error response, observe notification, capabilities request or response).',
+    spec: 'AHP base/versioning.md §JSON-RPC (AHP-RPC-001, AHP-RPC-002)',
+    messages: {
       ...SENTENCE,
       batch: 'An AHP wire message is a single JSON-RPC object; batches are not used (base/versioning.md §JSON-RPC).',
       notObject: 'An AHP wire message is a JSON-RPC object, found {found}.',
       noShape: 'The value does not match the expected AHP shape.',
       ambiguous: 'The message matches more than one AHP wire message shape.',
     },
-  ),
-  'ahp/jsonrpc': schemaRule(
-    'ahp/jsonrpc',
-    true,
-    'error',
-    'JSON-RPC 2.0 structure: jsonrpc "2.0", request ids, notifications without id, responses with result xor error.',
-    'AHP base/versioning.md §JSON-RPC; base/events.md §Common message envelope',
-    {
+  }),
+  'ahp/jsonrpc': schemaRule({
+    id: 'ahp/jsonrpc',
+    wire: true,
+    severity: 'error',
+    description:
+      'JSON-RPC 2.0 structure: jsonrpc "2.0", request ids, notifications without id, responses with result xor error.',
+    spec: 'AHP base/versioning.md §JSON-RPC; base/events.md §Common message envelope',
+    messages: {
       ...SENTENCE,
       schemaAep: '{sentence} (This line looks like an AEP event: check it with `aep validate`.)',
       noMember:
@@ -47,132 +44,145 @@ export const AHP_SCHEMA_RULES = {
       noMemberAep:
         'A wire message is a request or notification (with `method`) or a response (with `result` or `error`); this object has none of them. (This line looks like an AEP event: check it with `aep validate`.)',
     },
-  ),
-  'ahp/method': schemaRule(
-    'ahp/method',
-    true,
-    'error',
-    'The method is hooks/intercept (request), hooks/observe (notification) or hooks/capabilities (request).',
-    'AHP base/versioning.md §JSON-RPC (AHP-RPC-002); capability-auth.md §Discovery and honest capabilities',
-    {
+  }),
+  'ahp/method': schemaRule({
+    id: 'ahp/method',
+    wire: true,
+    severity: 'error',
+    description:
+      'The method is hooks/intercept (request), hooks/observe (notification) or hooks/capabilities (request).',
+    spec: 'AHP base/versioning.md §JSON-RPC (AHP-RPC-002); capability-auth.md §Discovery and honest capabilities',
+    messages: {
       ...SENTENCE,
       unknown: '`method` must be "hooks/intercept", "hooks/observe" or "hooks/capabilities", found {found}.',
     },
-  ),
-  'ahp/protocol-version': schemaRule(
-    'ahp/protocol-version',
-    false,
-    'error',
-    'Every params object and successful result carries protocolVersion "draft".',
-    'AHP base/versioning.md §Versioning (AHP-VER-001)',
-  ),
-  'ahp/method-params': schemaRule(
-    'ahp/method-params',
-    false,
-    'error',
-    'The params of each method carry the members the method requires (protocolVersion, event, capabilities); a present intercept `state` carries `permission` and `candidate` (null or `{value, provenance?}`).',
-    'AHP base/events.md §Intercept request, §Observe notification; capability-auth.md §Discovery, §Event-semantic capability bounds (request state); intercept-request.schema.json `params.state`',
-    { ...SENTENCE, eventRequired: '`event` is required here.' },
-  ),
-  'ahp/method-result': schemaRule(
-    'ahp/method-result',
-    false,
-    'error',
-    'A successful result carries the members of its method and never mixes discovery and interception payloads.',
-    'AHP base/events.md §Intercept response; capability-auth.md §Discovery and honest capabilities',
-  ),
-  'ahp/event-type': schemaRule(
-    'ahp/event-type',
-    false,
-    'error',
-    'The event type belongs to the draft catalogue, and an intercepted event is one of the interceptable types.',
-    'AHP base/versioning.md §Unknown fields; capability-auth.md §Discovery and honest capabilities',
-    {
+  }),
+  'ahp/protocol-version': schemaRule({
+    id: 'ahp/protocol-version',
+    wire: false,
+    severity: 'error',
+    description: 'Every params object and successful result carries protocolVersion "draft".',
+    spec: 'AHP base/versioning.md §Versioning (AHP-VER-001)',
+  }),
+  'ahp/method-params': schemaRule({
+    id: 'ahp/method-params',
+    wire: false,
+    severity: 'error',
+    description:
+      'The params of each method carry the members the method requires (protocolVersion, event, capabilities); a present intercept `state` carries `permission` and `candidate` (null or `{value, provenance?}`).',
+    spec: 'AHP base/events.md §Intercept request, §Observe notification; capability-auth.md §Discovery, §Event-semantic capability bounds (request state); intercept-request.schema.json `params.state`',
+    messages: { ...SENTENCE, eventRequired: '`event` is required here.' },
+  }),
+  'ahp/method-result': schemaRule({
+    id: 'ahp/method-result',
+    wire: false,
+    severity: 'error',
+    description:
+      'A successful result carries the members of its method and never mixes discovery and interception payloads.',
+    spec: 'AHP base/events.md §Intercept response; capability-auth.md §Discovery and honest capabilities',
+  }),
+  'ahp/event-type': schemaRule({
+    id: 'ahp/event-type',
+    wire: false,
+    severity: 'error',
+    description:
+      'The event type belongs to the draft catalogue, and an intercepted event is one of the interceptable types.',
+    spec: 'AHP base/versioning.md §Unknown fields; capability-auth.md §Discovery and honest capabilities',
+    messages: {
       ...SENTENCE,
       unknown:
         '`type` {type} is not an event type of the draft catalogue (the nearest is {nearest:json}); unknown event types are unsupported semantics, not ignorable fields (base/versioning.md §Unknown fields).',
     },
-  ),
-  'ahp/envelope': schemaRule(
-    'ahp/envelope',
-    false,
-    'error',
-    'Common event fields: id, RFC 3986 absolute-URI source (no fragment: execution-payloads.md), RFC 3339 time, type, session, parentEventId, turn, items, gaps, native, synthesized.',
-    'AHP base/events.md §Common event fields; execution-payloads.md',
-    {
+  }),
+  'ahp/envelope': schemaRule({
+    id: 'ahp/envelope',
+    wire: false,
+    severity: 'error',
+    description:
+      'Common event fields: id, RFC 3986 absolute-URI source (no fragment: execution-payloads.md), RFC 3339 time, type, session, parentEventId, turn, items, gaps, native, synthesized.',
+    spec: 'AHP base/events.md §Common event fields; execution-payloads.md',
+    messages: {
       ...SENTENCE,
       required: '`{member}` is required in every event (base/events.md §Common event fields); {kind} has none.',
     },
-  ),
-  'ahp/extensions': schemaRule(
-    'ahp/extensions',
-    false,
-    'error',
-    'Extension keys are reverse-DNS names.',
-    'AHP base/events.md §Extensions (AHP-EXT-001)',
-  ),
-  'ahp/overlay': schemaRule(
-    'ahp/overlay',
-    false,
-    'error',
-    'The event-specific payload of the event type is present and well formed (tool results in `items`, never an `output` member; a task update names changed fields); nested protocol payloads are closed.',
-    'AHP interaction-payloads.md; execution-payloads.md §Required event-specific payloads, §Execution, calls, and model attempts, §Content and accounting; base/events.md §Tool invocation and completion; task-workspace-lineage.md §Payloads',
-    { ...SENTENCE, requiredOverlay: '`{member}` is required in every {type} event; this one{carrier} has none.' },
-  ),
-  'ahp/message-role': schemaRule(
-    'ahp/message-role',
-    false,
-    'error',
-    'user.message.inbound messages have role user; user.message.outbound messages have role assistant.',
-    'AHP interaction-payloads.md',
-  ),
-  'ahp/content-part': schemaRule(
-    'ahp/content-part',
-    false,
-    'error',
-    'Content parts are one of the eight closed variants: inline text/plain text, immutable non-text non-JSON attachment references, and metadata/omit/gap views without text or body.',
-    'AHP content-upload.md §Canonical messages and content selection (AHP-CONTENT-001, AHP-CONTENT-002)',
-  ),
-  'ahp/canonical-message': schemaRule(
-    'ahp/canonical-message',
-    false,
-    'error',
-    'Canonical messages have id, a canonical role and ordered parts; the role belongs to the message.',
-    'AHP content-upload.md §Canonical messages and content selection (AHP-CONTENT-001)',
-  ),
-  'ahp/content-selection': schemaRule(
-    'ahp/content-selection',
-    false,
-    'error',
-    'A content selection has a required default and category keys, each body, metadata or omit.',
-    'AHP content-upload.md §Canonical messages and content selection; base/registration.md §Subscription fields',
-  ),
-  'ahp/effect': schemaRule(
-    'ahp/effect',
-    false,
-    'error',
-    'Intercept response effects are closed deny, allow, ask, modify, message, return, flow or inject effects with valid modify target values; an unknown effect invalidates the response.',
-    'AHP base/composition.md §Atomic effect acceptance; capability-auth.md §Extension policy',
-    {
+  }),
+  'ahp/extensions': schemaRule({
+    id: 'ahp/extensions',
+    wire: false,
+    severity: 'error',
+    description: 'Extension keys are reverse-DNS names.',
+    spec: 'AHP base/events.md §Extensions (AHP-EXT-001)',
+  }),
+  'ahp/overlay': schemaRule({
+    id: 'ahp/overlay',
+    wire: false,
+    severity: 'error',
+    description:
+      'The event-specific payload of the event type is present and well formed (tool results in `items`, never an `output` member; a task update names changed fields); nested protocol payloads are closed.',
+    spec: 'AHP interaction-payloads.md; execution-payloads.md §Required event-specific payloads, §Execution, calls, and model attempts, §Content and accounting; base/events.md §Tool invocation and completion; task-workspace-lineage.md §Payloads',
+    messages: {
+      ...SENTENCE,
+      requiredOverlay: '`{member}` is required in every {type} event; this one{carrier} has none.',
+    },
+  }),
+  'ahp/message-role': schemaRule({
+    id: 'ahp/message-role',
+    wire: false,
+    severity: 'error',
+    description: 'user.message.inbound messages have role user; user.message.outbound messages have role assistant.',
+    spec: 'AHP interaction-payloads.md',
+  }),
+  'ahp/content-part': schemaRule({
+    id: 'ahp/content-part',
+    wire: false,
+    severity: 'error',
+    description:
+      'Content parts are one of the eight closed variants: inline text/plain text, immutable non-text non-JSON attachment references, and metadata/omit/gap views without text or body.',
+    spec: 'AHP content-upload.md §Canonical messages and content selection (AHP-CONTENT-001, AHP-CONTENT-002)',
+  }),
+  'ahp/canonical-message': schemaRule({
+    id: 'ahp/canonical-message',
+    wire: false,
+    severity: 'error',
+    description: 'Canonical messages have id, a canonical role and ordered parts; the role belongs to the message.',
+    spec: 'AHP content-upload.md §Canonical messages and content selection (AHP-CONTENT-001)',
+  }),
+  'ahp/content-selection': schemaRule({
+    id: 'ahp/content-selection',
+    wire: false,
+    severity: 'error',
+    description: 'A content selection has a required default and category keys, each body, metadata or omit.',
+    spec: 'AHP content-upload.md §Canonical messages and content selection; base/registration.md §Subscription fields',
+  }),
+  'ahp/effect': schemaRule({
+    id: 'ahp/effect',
+    wire: false,
+    severity: 'error',
+    description:
+      'Intercept response effects are closed deny, allow, ask, modify, message, return, flow or inject effects with valid modify target values; an unknown effect invalidates the response.',
+    spec: 'AHP base/composition.md §Atomic effect acceptance; capability-auth.md §Extension policy',
+    messages: {
       ...SENTENCE,
       noShape: 'The effect does not match any closed AHP effect shape.',
       notList: '`effects` is an ordered list of effects; found {found}.',
     },
-  ),
-  'ahp/capabilities': schemaRule(
-    'ahp/capabilities',
-    false,
-    'error',
-    'Capability advertisements and manifests: effects list, modify targets with replace or merge, flow operations, inject context, elicitation modes, event-semantic bounds.',
-    'AHP base/capabilities.md (AHP-CAP-001, AHP-CAP-002); capability-auth.md §Discovery and honest capabilities, §Event-semantic capability bounds',
-  ),
-  'ahp/registration': schemaRule(
-    'ahp/registration',
-    false,
-    'error',
-    'Portable registration documents: non-empty hooks, transports, authentication bindings, subscriptions with events, mode-specific timeout and failure policy, content selection.',
-    'AHP base/registration.md (AHP-REG-001); base/failure.md; capability-auth.md §Authentication bindings',
-  ),
+  }),
+  'ahp/capabilities': schemaRule({
+    id: 'ahp/capabilities',
+    wire: false,
+    severity: 'error',
+    description:
+      'Capability advertisements and manifests: effects list, modify targets with replace or merge, flow operations, inject context, elicitation modes, event-semantic bounds.',
+    spec: 'AHP base/capabilities.md (AHP-CAP-001, AHP-CAP-002); capability-auth.md §Discovery and honest capabilities, §Event-semantic capability bounds',
+  }),
+  'ahp/registration': schemaRule({
+    id: 'ahp/registration',
+    wire: false,
+    severity: 'error',
+    description:
+      'Portable registration documents: non-empty hooks, transports, authentication bindings, subscriptions with events, mode-specific timeout and failure policy, content selection.',
+    spec: 'AHP base/registration.md (AHP-REG-001); base/failure.md; capability-auth.md §Authentication bindings',
+  }),
 } as const;
 
 /** The id of a schema-stage rule. */

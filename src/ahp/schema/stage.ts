@@ -266,7 +266,7 @@ export function schemaStage(
   return findings;
 }
 
-const REQUIRED_HERE = /^`([^`]+)` is required here\.$/;
+const REQUIRED_HERE = /^`([^`]+)` is required here(?:, as `[^`]+` is "[^"]*")?\.$/;
 
 /** A type as messages show it: JSON-quoted when short and printable, else its length (never a long or odd text). */
 function shownType(t: string): string {

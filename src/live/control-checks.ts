@@ -1,0 +1,405 @@
+/**
+ * The control checks of `aep live` (AEP-0004 §2-§7 over the AEP-0003 §3.5 WebSocket duplex): the authentication gate,
+ * the deterministic `no-route` refusal and, against the target `--control-session` names, the ack window, dedupe on
+ * `(source, id)`, the `unsupported` nack and (with `--control-cancel RUN`) the cancel outcome. A check returns a reason
+ * string when it cannot run here (the caller records it as skipped), nothing when it ran.
+ */
+import { loadAepRegistry } from '../aep/schema/registry.ts';
+import type { MessageArgs } from '../core/message.ts';
+import { LiveConnectError, LiveTimeout, WsPeer } from './client.ts';
+import type { LiveRuleId } from './rules.ts';
+
+/** The control options of {@link ControlRun} (`--control-*`, `--ack-window`). */
+export interface ControlOptions {
+  /** A session a connected target claims (`--control-session`); the target checks run only with it. */
+  session?: string;
+  /** Sender-side ack window in ms (`--ack-window`; default the endpoint's `ack_window_ms` at hello, else 10 000). */
+  ackWindowMs?: number;
+  /** A command type the target declares (`--control-accepts`, default `control.attention.respond`). */
+  accepts?: string;
+  /** A command type the target does not declare (`--control-undeclared`). */
+  undeclared?: string;
+  /** A run to cancel for the outcome check (`--control-cancel`; destructive). */
+  cancelRun?: string;
+  /** The commands' `source`, the sender identity dedupe keys on (`--control-source`). */
+  source?: string;
+}
+
+/** The command types used when the options name none. */
+export const CONTROL_DEFAULTS = {
+  accepts: 'control.attention.respond',
+  undeclared: 'x.agent-conformance.control.probe',
+  source: 'aep://agent-conformance/live/control',
+  ackWindowMs: 10_000,
+} as const;
+
+/** What a control check reads and reports through (a part of src/live/check.ts's run). */
+export interface ControlRun {
+  readonly session: string;
+  readonly opts: { timeoutMs: number; token?: string; control?: ControlOptions };
+  readonly discovery: { capabilities: Record<string, unknown> } | undefined;
+  readonly delivered: string[];
+  report(id: LiveRuleId, messageId: string, args?: MessageArgs, pointer?: string): void;
+}
+
+type Frame = Record<string, unknown>;
+const asFrame = (f: unknown): Frame | undefined =>
+  f && typeof f === 'object' && !Array.isArray(f) ? (f as Frame) : undefined;
+const ACKS = new Set(['control.accepted', 'control.rejected']);
+
+/** An ack Event or a relay-behalf `error` frame for the command `id` (AEP-0004 §3, §4.2). */
+const decisionOf = (id: string) => (f: unknown) => {
+  const o = asFrame(f);
+  return !!o && o.cause === id && (ACKS.has(String(o.type)) || o.type === 'error');
+};
+const isAckEvent = (id: string) => (f: unknown) => {
+  const o = asFrame(f);
+  return !!o && o.cause === id && ACKS.has(String(o.type));
+};
+
+function describe(f: unknown): string {
+  const o = asFrame(f);
+  if (!o) return f === undefined ? 'nothing' : 'a frame that is not a JSON object';
+  if (o.type === 'error') return `an error frame with code ${JSON.stringify(String(o.code))}`;
+  const reason = asFrame(o.data)?.reason;
+  return o.type === 'control.rejected' ? `control.rejected (reason ${JSON.stringify(String(reason))})` : String(o.type);
+}
+
+const HELLO = {
+  type: 'hello',
+  versions: ['0.1'],
+  role: 'both',
+  identity: { agent: 'agent-conformance' },
+  capabilities: {},
+};
+
+/** The endpoint carries control only when its discovery document says so (AEP-0003 §3.4, §4 #5). */
+function notAdvertised(run: ControlRun): string | undefined {
+  const c = run.discovery?.capabilities.control;
+  return c && typeof c === 'object'
+    ? undefined
+    : 'the endpoint advertises no control capability (capabilities.control)';
+}
+
+const NO_TOKEN = 'control flows only on an authenticated duplex (AEP-0004 §4 #1) and no --token was given';
+
+function needsTarget(run: ControlRun): string | undefined {
+  return (
+    notAdvertised(run) ??
+    (!run.opts.token
+      ? NO_TOKEN
+      : !run.opts.control?.session
+        ? 'no --control-session names a session a connected target claims'
+        : undefined)
+  );
+}
+
+let counter = 0;
+
+/** One open sender: an authenticated (unless `anonymous`) duplex, greeted and subscribed to `session`. */
+class Sender {
+  readonly ids: string[] = [];
+  window = CONTROL_DEFAULTS.ackWindowMs as number;
+
+  private constructor(
+    readonly run: ControlRun,
+    readonly ws: WsPeer,
+    readonly session: string,
+  ) {}
+
+  /** Open, greet and subscribe; a string when the endpoint refused the subscription (why the check cannot run). */
+  static async open(run: ControlRun, url: URL, session: string): Promise<Sender | string> {
+    const ws = await WsPeer.open(url, run.opts);
+    const s = new Sender(run, ws, session);
+    try {
+      ws.send(HELLO);
+      const h = asFrame(await ws.next(0, (f) => asFrame(f)?.type === 'hello', run.opts.timeoutMs));
+      if (!h) throw new LiveTimeout('the hello answer');
+      const declared = asFrame(asFrame(h.capabilities)?.control)?.ack_window_ms;
+      s.window =
+        run.opts.control?.ackWindowMs ??
+        (typeof declared === 'number' && declared > 0 ? declared : CONTROL_DEFAULTS.ackWindowMs);
+      const at = ws.frames.length;
+      ws.send({ type: 'subscribe', id: 'ctl', filter: { session: [session] } });
+      const ok = asFrame(await ws.next(at, (f) => asFrame(f)?.id === 'ctl', run.opts.timeoutMs));
+      if (ok?.type === 'subscribed') return s;
+      ws.close();
+      if (!ok) throw new LiveTimeout(`the answer to a subscription to session ${session}`);
+      return `the endpoint refused a subscription to session ${JSON.stringify(session)} (${describe(ok)}), so acks cannot be observed`;
+    } catch (e) {
+      ws.close();
+      throw e;
+    }
+  }
+
+  /** A command Event addressed to this sender's session (no `seq`, AEP-0004 §2 #2). */
+  command(type: string, over: Frame = {}): Frame {
+    const id = `${this.run.session}-ctl-${++counter}`;
+    this.ids.push(id);
+    const data =
+      type === 'control.attention.respond'
+        ? { answer: { option: 'agent-conformance-probe' } }
+        : type === 'control.cancel'
+          ? { scope: 'run' }
+          : {};
+    // a respond names a request that does not exist, so a target declines it: the probe changes nothing
+    const subject = type === 'control.attention.respond' ? { subject: `${this.run.session}-no-request` } : {};
+    return {
+      aep: '0.1',
+      id,
+      type,
+      time: new Date().toISOString(),
+      source: this.run.opts.control?.source ?? CONTROL_DEFAULTS.source,
+      agent: 'agent-conformance',
+      session: this.session,
+      ...subject,
+      data,
+      ...over,
+    };
+  }
+
+  /** Wait for the next frame from `from` that `pick` accepts, within `ms`. */
+  next(from: number, pick: (f: unknown) => boolean, ms = this.window): Promise<unknown> {
+    return this.ws.next(from, pick, ms);
+  }
+
+  /** A ping answered: frames sent before the pong have arrived. */
+  async barrier(): Promise<void> {
+    const at = this.ws.frames.length;
+    const t = ++counter;
+    this.ws.send({ type: 'ping', t });
+    await this.ws.next(at, (f) => asFrame(f)?.type === 'pong' && asFrame(f)?.t === t, this.run.opts.timeoutMs);
+  }
+
+  /** The distinct texts of the frames from `from` that `pick` accepts. */
+  texts(from: number, pick: (f: unknown) => boolean): string[] {
+    const out = new Set<string>();
+    for (let i = from; i < this.ws.frames.length; i++) if (pick(this.ws.frames[i])) out.add(this.ws.texts[i]!);
+    return [...out];
+  }
+
+  /** Keep the ack and outcome Events linked to this sender's commands, once each, as delivered. */
+  keep(): void {
+    const ids = new Set(this.ids);
+    const seen = new Set(this.run.delivered);
+    for (const [i, f] of this.ws.frames.entries()) {
+      const o = asFrame(f);
+      const text = this.ws.texts[i]!;
+      if (o && String(o.type).includes('.') && ids.has(String(o.cause)) && !seen.has(text)) {
+        seen.add(text);
+        this.run.delivered.push(text);
+      }
+    }
+  }
+
+  close(): void {
+    this.keep();
+    this.ws.close();
+  }
+}
+
+/** AEP-0004 §4 #1-#2, AEP-0003 §8.1: a command on a duplex opened without credentials is refused and reaches no target. */
+export async function controlAuthGate(run: ControlRun, url: URL): Promise<string | undefined> {
+  const skip = notAdvertised(run);
+  if (skip) return skip;
+  const target = run.opts.control?.session;
+  let anon: WsPeer | undefined;
+  let observer: Sender | undefined;
+  try {
+    try {
+      anon = await WsPeer.open(url, { timeoutMs: run.opts.timeoutMs });
+    } catch (e) {
+      // refused at the upgrade: nothing, control included, flows
+      if (e instanceof LiveConnectError && (e.status === 401 || e.status === 403)) return undefined;
+      throw e;
+    }
+    // with a target named, an authenticated observer of its session sees whether the probe reached it
+    const watch = target && run.opts.token ? await Sender.open(run, url, target) : undefined;
+    if (typeof watch === 'string') return watch;
+    observer = watch;
+    anon.send(HELLO);
+    const h = await anon.next(0, () => true, run.opts.timeoutMs);
+    if (asFrame(h)?.type !== 'hello') return undefined;
+    const window = run.opts.control?.ackWindowMs ?? observer?.window ?? CONTROL_DEFAULTS.ackWindowMs;
+    const probe = {
+      aep: '0.1',
+      id: `${run.session}-ctl-anon-${++counter}`,
+      type: run.opts.control?.undeclared ?? CONTROL_DEFAULTS.undeclared,
+      time: new Date().toISOString(),
+      source: run.opts.control?.source ?? CONTROL_DEFAULTS.source,
+      agent: 'agent-conformance',
+      session: target ?? run.session,
+      data: {},
+    };
+    observer?.ids.push(probe.id);
+    const from = observer?.ws.frames.length ?? 0;
+    anon.send(probe);
+    const seen = anon.next(anon.frames.length, decisionOf(probe.id), window);
+    const acked = observer?.next(from, isAckEvent(probe.id), window);
+    const [answer, ack] = await Promise.all([seen, acked]);
+    const reached = ack ?? (ACKS.has(String(asFrame(answer)?.type)) ? answer : undefined);
+    if (reached) return void run.report('aep/live-control-auth-gate', 'reached', { got: describe(reached) });
+    const o = asFrame(answer);
+    if (o?.type === 'error' && o.code !== 'unauthorized')
+      run.report('aep/live-control-auth-gate', 'code', { code: String(o.code) });
+    return undefined;
+  } finally {
+    anon?.close();
+    observer?.close();
+  }
+}
+
+/** AEP-0004 §4 #2, §7, §8: a command to a session no live connection claims gets the `no-route` frame, never an Event. */
+export async function controlNoRoute(run: ControlRun, url: URL): Promise<string | undefined> {
+  const skip = notAdvertised(run) ?? (run.opts.token ? undefined : NO_TOKEN);
+  if (skip) return skip;
+  // this run's own session: nothing claims it
+  const s = await Sender.open(run, url, run.session);
+  if (typeof s === 'string') return s;
+  try {
+    const cmd = s.command(run.opts.control?.undeclared ?? CONTROL_DEFAULTS.undeclared);
+    const from = s.ws.frames.length;
+    s.ws.send(cmd);
+    const answer = asFrame(await s.next(from, decisionOf(String(cmd.id))));
+    if (answer?.type !== 'error' || answer.code !== 'no-route')
+      run.report('aep/live-control-no-route', 'frame', { got: describe(answer), ms: s.window });
+    await s.barrier();
+    const entered = s.ws.frames
+      .slice(from)
+      .map(asFrame)
+      .find((f) => f && f.cause === cmd.id && String(f.type).includes('.'));
+    if (entered) run.report('aep/live-control-no-route', 'history', { type: String(entered.type) });
+    return undefined;
+  } finally {
+    s.close();
+  }
+}
+
+/** AEP-0004 §3, §7: one ack decision for a declared command type, within the window, never `unsupported`. */
+export async function controlAck(run: ControlRun, url: URL): Promise<string | undefined> {
+  const skip = needsTarget(run);
+  if (skip) return skip;
+  const type = run.opts.control?.accepts ?? CONTROL_DEFAULTS.accepts;
+  const s = await Sender.open(run, url, run.opts.control!.session!);
+  if (typeof s === 'string') return s;
+  try {
+    const cmd = s.command(type);
+    const from = s.ws.frames.length;
+    s.ws.send(cmd);
+    const d = asFrame(await s.next(from, decisionOf(String(cmd.id))));
+    if (!d) return void run.report('aep/live-control-ack', 'window', { type, ms: s.window });
+    if (d.type === 'error') {
+      if (d.code === 'no-route') run.report('aep/live-control-ack', 'noRoute', { session: s.session });
+      else if (d.code === 'unsupported') run.report('aep/live-control-ack', 'unsupported', { type, by: 'the relay' });
+      return undefined;
+    }
+    const reason = asFrame(d.data)?.reason;
+    if (d.type === 'control.rejected' && reason === 'unsupported')
+      run.report('aep/live-control-ack', 'unsupported', { type, by: 'the target' });
+    else if (d.type === 'control.rejected' && !loadAepRegistry().nackReasons.reasons.includes(String(reason)))
+      run.report('aep/live-control-ack', 'reason', { type, reason: String(reason) });
+    await s.barrier();
+    const n = s.texts(from, isAckEvent(String(cmd.id))).length;
+    if (n > 1) run.report('aep/live-control-ack', 'twice', { type, n });
+    return undefined;
+  } finally {
+    s.close();
+  }
+}
+
+/** AEP-0004 §2 #3, §3: a retransmit (same source and id) gets the recorded ack again, byte for byte. */
+export async function controlDedupe(run: ControlRun, url: URL): Promise<string | undefined> {
+  const skip = needsTarget(run);
+  if (skip) return skip;
+  const type = run.opts.control?.accepts ?? CONTROL_DEFAULTS.accepts;
+  const s = await Sender.open(run, url, run.opts.control!.session!);
+  if (typeof s === 'string') return s;
+  try {
+    const cmd = s.command(type);
+    const id = String(cmd.id);
+    const from = s.ws.frames.length;
+    s.ws.send(cmd);
+    // a late first ack is control-ack's finding; here it only has to come
+    const first = await s.next(from, decisionOf(id), Math.max(s.window, run.opts.timeoutMs));
+    if (!isAckEvent(id)(first))
+      return `the first delivery got ${describe(first)}, not an ack Event from the target, so there is no recorded ack to re-emit`;
+    const recorded = s.ws.texts[s.ws.frames.indexOf(first)]!;
+    const at = s.ws.frames.length;
+    s.ws.send(cmd);
+    const again = await s.next(at, isAckEvent(id));
+    if (again === undefined) return void run.report('aep/live-control-dedupe', 'unanswered', { id, ms: s.window });
+    await s.barrier();
+    const other = s.texts(at, isAckEvent(id)).filter((t) => t !== recorded);
+    if (other.length) {
+      const o = asFrame(JSON.parse(other[0]!))!;
+      const was = asFrame(first)!;
+      run.report('aep/live-control-dedupe', 'fresh', {
+        id,
+        what:
+          o.id === was.id
+            ? `the same ack id ${JSON.stringify(String(o.id))} with other bytes`
+            : `a new ack Event ${JSON.stringify(String(o.id))}`,
+      });
+    }
+    return undefined;
+  } finally {
+    s.close();
+  }
+}
+
+/** AEP-0004 §4 #2, AEP-0003 §4 #5: an undeclared command type is nacked `unsupported` (by the target or the relay). */
+export async function controlUnsupported(run: ControlRun, url: URL): Promise<string | undefined> {
+  const skip = needsTarget(run);
+  if (skip) return skip;
+  const type = run.opts.control?.undeclared ?? CONTROL_DEFAULTS.undeclared;
+  const s = await Sender.open(run, url, run.opts.control!.session!);
+  if (typeof s === 'string') return s;
+  try {
+    const cmd = s.command(type);
+    const from = s.ws.frames.length;
+    s.ws.send(cmd);
+    const d = asFrame(await s.next(from, decisionOf(String(cmd.id))));
+    const ok =
+      (d?.type === 'control.rejected' && asFrame(d.data)?.reason === 'unsupported') ||
+      (d?.type === 'error' && d.code === 'unsupported');
+    if (!ok) run.report('aep/live-control-unsupported', 'got', { type, got: describe(d), ms: s.window });
+    return undefined;
+  } finally {
+    s.close();
+  }
+}
+
+/** AEP-0004 §5-§7 (opt-in, destructive): a cancel of the named run is accepted and one cause-linked run.cancelled follows. */
+export async function controlCancel(run: ControlRun, url: URL): Promise<string | undefined> {
+  const skip =
+    needsTarget(run) ??
+    (run.opts.control?.cancelRun ? undefined : 'no --control-cancel names a run to cancel (destructive, opt-in)');
+  if (skip) return skip;
+  const target = run.opts.control!.cancelRun!;
+  const s = await Sender.open(run, url, run.opts.control!.session!);
+  if (typeof s === 'string') return s;
+  try {
+    const cmd = s.command('control.cancel', { run: target });
+    const id = String(cmd.id);
+    const from = s.ws.frames.length;
+    s.ws.send(cmd);
+    const d = asFrame(await s.next(from, decisionOf(id)));
+    if (d?.type !== 'control.accepted')
+      return void run.report('aep/live-control-cancel', 'notAccepted', { run: target, got: describe(d) });
+    s.ids.push(String(d.id));
+    // the outcome may come later than the ack (AEP-0004 §1): the longer of the window and --timeout
+    const ms = Math.max(s.window, run.opts.timeoutMs);
+    const outcome = (f: unknown) => {
+      const o = asFrame(f);
+      return !!o && o.type === 'run.cancelled' && (o.cause === id || o.cause === d.id);
+    };
+    if ((await s.next(from, outcome, ms)) === undefined)
+      return void run.report('aep/live-control-cancel', 'noOutcome', { run: target, ms });
+    await s.barrier();
+    const n = s.texts(from, outcome).length;
+    if (n > 1) run.report('aep/live-control-cancel', 'twice', { n });
+    return undefined;
+  } finally {
+    s.close();
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * The control rules of `aep live` (AEP-0004 over the AEP-0003 §3.5 WebSocket duplex), checked by
+ * src/live/control-checks.ts. The target checks send real commands, so they run only against the session
+ * `--control-session` names; the cancel check only with `--control-cancel RUN`.
+ */
+import type { LiveRule } from './rules.ts';
+
+/** The control check names, in order (after the WebSocket checks). */
+export const CONTROL_CHECKS = [
+  'control-auth-gate',
+  'control-no-route',
+  'control-ack',
+  'control-dedupe',
+  'control-unsupported',
+  'control-cancel',
+] as const;
+
+/** The control rules, in check order. */
+export const CONTROL_RULES: readonly LiveRule[] = [
+  {
+    id: 'aep/live-control-auth-gate',
+    severity: 'error',
+    description:
+      'Control never flows on an unauthenticated duplex: a command sent on a WebSocket opened without credentials is refused (at the upgrade, at hello, or by an error frame with its id as cause and code "unauthorized") and reaches no target.',
+    spec: 'AEP-0004 §4 #1-#2; AEP-0003 §8.1',
+    messages: {
+      reached: 'A command sent on an unauthenticated WebSocket reached the target, which answered {got}.',
+      code: 'A command sent on an unauthenticated WebSocket was refused with code {code:json}, not "unauthorized": the endpoint routed it instead of refusing the unauthenticated binding.',
+    },
+  },
+  {
+    id: 'aep/live-control-no-route',
+    severity: 'error',
+    description:
+      'A command to a session no live connection claims is refused deterministically: a connection-scoped error frame with cause = the command id and code "no-route"; no refusal Event enters the addressed session.',
+    spec: 'AEP-0004 §4 #2; §7; §8',
+    messages: {
+      frame:
+        'A command to a session with no live claimant was answered {got} within {ms} ms, not an error frame with its id as cause and code "no-route".',
+      history:
+        'The refusal of a command to a session with no live claimant entered that session as a {type} Event; a relay-behalf refusal is a connection-scoped error frame only.',
+    },
+  },
+  {
+    id: 'aep/live-control-ack',
+    severity: 'error',
+    description:
+      'A command of a declared type (--control-accepts) to the --control-session target gets one ack decision within the ack window: one control.accepted or control.rejected (reason from the closed set, never "unsupported") with cause = the command id.',
+    spec: 'AEP-0004 §3; §4 #2; §7',
+    messages: {
+      window: 'No ack for a {type} command within the {ms} ms ack window.',
+      unsupported: 'A {type} command (a declared type) was nacked "unsupported" by {by}.',
+      reason:
+        'The control.rejected for a {type} command has reason {reason:json}, not one of unsupported, unauthorized, busy, refused, invalid.',
+      twice: 'A {type} command got {n} distinct ack Events, not one decision.',
+      noRoute: 'The endpoint answered "no-route": no live connection claims the --control-session {session:json}.',
+    },
+  },
+  {
+    id: 'aep/live-control-dedupe',
+    severity: 'error',
+    description:
+      'A retransmitted command (same source and id) is not decided again: the target re-emits its recorded ack byte-identically, never a fresh ack Event.',
+    spec: 'AEP-0004 §2 #3; §3; §7',
+    messages: {
+      unanswered:
+        'A retransmitted command (id {id:json}) got no ack within {ms} ms; the target re-emits its recorded ack on redelivery.',
+      fresh:
+        'A retransmitted command (id {id:json}) was answered by {what}; the recorded ack must be re-emitted byte-identically.',
+    },
+  },
+  {
+    id: 'aep/live-control-unsupported',
+    severity: 'error',
+    description:
+      'A command of a type the target does not declare (--control-undeclared) is nacked "unsupported": control.rejected with reason "unsupported" from the target, or an error frame with code "unsupported" from a relay on its behalf.',
+    spec: 'AEP-0004 §4 #2; §7; AEP-0003 §4 #5',
+    messages: {
+      got: 'A command of the undeclared type {type} was answered {got} within {ms} ms, not a nack "unsupported".',
+    },
+  },
+  {
+    id: 'aep/live-control-cancel',
+    severity: 'error',
+    description:
+      'Opt-in and destructive (--control-cancel RUN): a control.cancel of that run is accepted, then exactly one run.cancelled follows with cause = the command id or its ack id.',
+    spec: 'AEP-0004 §5; §6; §7',
+    messages: {
+      notAccepted: 'A control.cancel of run {run:json} was answered {got}, not control.accepted.',
+      noOutcome: 'No run.cancelled cause-linked to the control.cancel of run {run:json} within {ms} ms.',
+      twice: '{n} distinct run.cancelled Events followed one control.cancel.',
+    },
+  },
+];

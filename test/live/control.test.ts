@@ -1,0 +1,219 @@
+// The control checks of `aep live` (AEP-0004) against the endpoint of test/live/endpoint.ts and its one
+// connected target: the compliant endpoint passes them all; each broken variant fails exactly its own
+// control check and no other; without a token or a --control-session the target checks are skipped
+// with their reason, never passed. Every server listens on 127.0.0.1 only and stops inside its test.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { checkEndpoint, type LiveOptions } from '../../src/live/check.ts';
+import { CONTROL_CHECKS } from '../../src/live/control-rules.ts';
+import {
+  type Broken,
+  CONTROL_RUN,
+  CONTROL_SESSION,
+  CONTROL_TOKEN,
+  HELLO_ACK_WINDOW_MS,
+  SLOW_ACK_MS,
+  startEndpoint,
+} from './endpoint.ts';
+import { LIVE_CASES } from './cases.ts';
+
+const TIMEOUT = 1500;
+const WINDOW = 300;
+assert.ok(WINDOW < SLOW_ACK_MS && HELLO_ACK_WINDOW_MS < SLOW_ACK_MS && SLOW_ACK_MS < TIMEOUT);
+const OPTIONS: LiveOptions = {
+  timeoutMs: TIMEOUT,
+  token: CONTROL_TOKEN,
+  control: { session: CONTROL_SESSION, ackWindowMs: WINDOW, cancelRun: CONTROL_RUN },
+};
+const errors = (fs: { ruleId: string; severity: string }[]) =>
+  [...new Set(fs.filter((f) => f.severity !== 'info').map((f) => f.ruleId))].sort();
+const show = (fs: { ruleId: string; message: string }[]) => fs.map((f) => `${f.ruleId}: ${f.message}`).join('\n');
+
+test('the compliant endpoint passes every control check, and the acks it delivered are kept', async () => {
+  const ep = await startEndpoint();
+  try {
+    const r = await checkEndpoint(ep.url, OPTIONS);
+    assert.deepEqual(r.findings, [], show(r.findings));
+    for (const c of CONTROL_CHECKS) assert.ok(r.ran.includes(c), c);
+    const kept = r.delivered.map((t) => JSON.parse(t) as { type: string });
+    assert.ok(kept.some((e) => e.type === 'control.rejected') && kept.some((e) => e.type === 'run.cancelled'));
+    // a byte-identical re-ack is one delivery, kept once
+    assert.equal(new Set(r.delivered).size, r.delivered.length);
+  } finally {
+    await ep.close();
+  }
+});
+
+// the control cases of the table the requirements matrix holds (test/live/cases.ts)
+const VARIANTS: [Broken, string][] = LIVE_CASES.filter((c) => c.control).map((c) => [c.variant, c.rules[0]!]);
+assert.ok(VARIANTS.length === CONTROL_CHECKS.length);
+
+for (const [broken, want] of VARIANTS) {
+  test(`a broken endpoint (${broken}) fails ${want} and nothing else`, async () => {
+    const ep = await startEndpoint(broken);
+    try {
+      const r = await checkEndpoint(ep.url, OPTIONS);
+      assert.deepEqual(errors(r.findings), [want], show(r.findings));
+    } finally {
+      await ep.close();
+    }
+  });
+}
+
+test('the unauthenticated probe also catches a target reached through a named session', async () => {
+  const ep = await startEndpoint('control-unauthenticated');
+  try {
+    const r = await checkEndpoint(ep.url, { ...OPTIONS, checks: ['control-auth-gate'] });
+    assert.deepEqual(
+      r.findings.map((f) => f.ruleId),
+      ['aep/live-control-auth-gate'],
+    );
+    assert.match(
+      r.findings[0]!.message,
+      /reached the target, which answered control\.rejected \(reason "unsupported"\)/,
+    );
+    const none = await checkEndpoint(ep.url, { timeoutMs: TIMEOUT, checks: ['control-auth-gate'] });
+    assert.match(none.findings[0]!.message, /refused with code "no-route", not "unauthorized"/);
+  } finally {
+    await ep.close();
+  }
+});
+
+test('without --ack-window the window is the one the endpoint declares at hello', async () => {
+  const ep = await startEndpoint('control-slow-ack');
+  try {
+    const r = await checkEndpoint(ep.url, {
+      ...OPTIONS,
+      control: { session: CONTROL_SESSION },
+      checks: ['control-ack'],
+    });
+    assert.deepEqual(
+      r.findings.map((f) => f.message),
+      [`No ack for a control.attention.respond command within the ${HELLO_ACK_WINDOW_MS} ms ack window.`],
+    );
+  } finally {
+    await ep.close();
+  }
+});
+
+test('an endpoint that refuses an unauthenticated WebSocket upgrade passes the authentication gate', async () => {
+  const ep = await startEndpoint(undefined, { authenticatedOnly: true });
+  try {
+    const r = await checkEndpoint(ep.url, OPTIONS);
+    assert.deepEqual(r.findings, [], show(r.findings));
+    assert.ok(r.ran.includes('control-auth-gate'));
+  } finally {
+    await ep.close();
+  }
+});
+
+test('an endpoint that advertises no control has every control check skipped, never passed', async () => {
+  const ep = await startEndpoint(undefined, { control: false });
+  try {
+    const r = await checkEndpoint(ep.url, OPTIONS);
+    for (const c of CONTROL_CHECKS) assert.ok(r.skipped.includes(c) && !r.ran.includes(c), c);
+    const reasons = r.findings.filter((f) => f.ruleId === 'aep/live-skipped').map((f) => f.message);
+    assert.equal(reasons.length, CONTROL_CHECKS.length);
+    assert.ok(reasons.every((m) => /advertises no control capability/.test(m)));
+    assert.deepEqual(errors(r.findings), []);
+  } finally {
+    await ep.close();
+  }
+});
+
+test('without a token, a --control-session or --control-cancel the control checks are skipped with their reason', async () => {
+  const ep = await startEndpoint();
+  try {
+    const bare = await checkEndpoint(ep.url, { timeoutMs: TIMEOUT, checks: [...CONTROL_CHECKS] });
+    assert.deepEqual(bare.ran, ['control-auth-gate']);
+    assert.deepEqual(bare.skipped, CONTROL_CHECKS.slice(1));
+    assert.ok(bare.findings.every((f) => f.ruleId === 'aep/live-skipped' && /no --token/.test(f.message)));
+
+    const token = await checkEndpoint(ep.url, {
+      timeoutMs: TIMEOUT,
+      token: CONTROL_TOKEN,
+      checks: [...CONTROL_CHECKS],
+    });
+    assert.deepEqual(token.ran, ['control-auth-gate', 'control-no-route']);
+    assert.ok(token.findings.some((f) => /no --control-session/.test(f.message)));
+
+    const noCancel = await checkEndpoint(ep.url, {
+      ...OPTIONS,
+      control: { ...OPTIONS.control, cancelRun: undefined },
+      checks: ['control-cancel'],
+    });
+    assert.deepEqual(noCancel.skipped, ['control-cancel']);
+    assert.match(noCancel.findings[0]!.message, /no --control-cancel .*destructive, opt-in/);
+  } finally {
+    await ep.close();
+  }
+});
+
+test('aep live --control-session: exit 0 on the compliant target, 1 with the finding on a broken one; the options are in --help', async () => {
+  const { runCli } = await import('../cli/helpers.ts');
+  const args = (url: string) => [
+    'live',
+    url,
+    '--token',
+    CONTROL_TOKEN,
+    '--timeout',
+    String(TIMEOUT),
+    '--ack-window',
+    String(WINDOW),
+    '--control-session',
+    CONTROL_SESSION,
+    '--checks',
+    CONTROL_CHECKS.join(','),
+  ];
+  const ok = await startEndpoint();
+  try {
+    const r = await runCli('aep', [...args(ok.url), '--format', 'json']);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const skipped = JSON.parse(r.stdout).findings.map((f: { ruleId: string }) => f.ruleId);
+    assert.deepEqual(skipped, ['aep/live-skipped']);
+  } finally {
+    await ok.close();
+  }
+  const bad = await startEndpoint('control-dedupe-fresh');
+  try {
+    const r = await runCli('aep', args(bad.url));
+    assert.equal(r.code, 1);
+    assert.match(r.stdout, /aep\/live-control-dedupe/);
+  } finally {
+    await bad.close();
+  }
+  for (const id of ['aep/live-control-auth-gate', 'aep/live-control-cancel']) {
+    const explain = await runCli('aep', ['explain', id]);
+    assert.equal(explain.code, 0);
+    assert.match(explain.stdout, new RegExp(`^${id} \\(error\\)[^]*AEP-0004[^]*test/live/endpoint\\.ts`));
+  }
+  const help = await runCli('aep', ['live', '--help']);
+  for (const o of [
+    '--control-session',
+    '--ack-window',
+    '--control-accepts',
+    '--control-undeclared',
+    '--control-cancel',
+    '--control-source',
+  ])
+    assert.match(help.stdout, new RegExp(o));
+});
+
+test('the built bin (bundle from a code cache) opens the WebSocket and runs the control checks', async () => {
+  const { execFile } = await import('node:child_process');
+  const { REPO } = await import('../cli/helpers.ts');
+  const ep = await startEndpoint();
+  try {
+    const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const args = ['bin/aep.js', 'live', ep.url, '--token', CONTROL_TOKEN, '--control-session', CONTROL_SESSION];
+      args.push('--ack-window', String(WINDOW), '--timeout', String(TIMEOUT), '--checks', 'hello,control-ack');
+      execFile(process.execPath, args, { cwd: REPO, timeout: 20_000 }, (e, stdout, stderr) =>
+        resolve({ code: e ? ((e as { code?: number }).code ?? null) : 0, stdout, stderr }),
+      );
+    });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /0 errors, 0 warnings, 0 infos/);
+  } finally {
+    await ep.close();
+  }
+});
