@@ -1,6 +1,6 @@
 /** The `x-aep-capture` annotations as a compact tree, and the walk that finds fields above a capture level (AEP-0002 §5.1). */
 import { childPointer } from '../core/pointer.ts';
-import { CAPTURE_RANK } from './event.ts';
+import { CAPTURE_RANK } from './levels.ts';
 import type { AepCaptureLevel } from './schema/registry.ts';
 
 /** Annotation tree of one payload schema node. Unannotated members default to `metadata`. */

@@ -4,20 +4,7 @@ import type { ParsedEvent } from '../core/rule.ts';
 import type { AepCaptureLevel } from './schema/registry.ts';
 import type { AepTypeInfo } from './schema/type-info.ts';
 
-/** Capture ranks, AEP-0001 §8.2: `none(0) < metadata(1) < redacted(2) < full(3)`. */
-export const CAPTURE_RANK: Readonly<Record<AepCaptureLevel, number>> = { none: 0, metadata: 1, redacted: 2, full: 3 };
-
-/** Scope class of a type, decided by its name (AEP-0001 §5.2; AEP-0004 §2.2; AEP-0002 §7.3). */
-export type AepScope = 'session' | 'agent' | 'foreign';
-
-const FOREIGN =
-  /^(control\.attention\.respond|control\.cancel|control\.pause|control\.resume|x\.[a-z0-9_-]+\.control\..+|attention\.routed)$/;
-
-/** The scope class of `type`: `agent.*` -> agent; commands and `attention.routed` -> foreign; else session. */
-export function scopeOf(type: string): AepScope {
-  if (type.startsWith('agent.')) return 'agent';
-  return FOREIGN.test(type) ? 'foreign' : 'session';
-}
+export { CAPTURE_RANK, scopeOf, type AepScope } from './levels.ts';
 
 /** An envelope-valid AEP event (all stream rules see); `capture` defaulted to `metadata` (AEP-0001 §5.1). */
 export interface AepEvent extends ParsedEvent {
@@ -57,7 +44,7 @@ const SMALL_BIGINTS: readonly bigint[] = Array.from({ length: 1024 }, (_, i) => 
 
 /**
  * An exact integer as a number when it is a safe one, else a bigint: `===` and `<` between two are exact, and most
- * need no BigInt operation (one a runtime call in V8, 2.5% of an AEP run for the position checks).
+ * need no BigInt operation (a runtime call in V8; docs/benchmarks.md §Profile figures behind the code).
  */
 export type Counter = number | bigint;
 

@@ -1,8 +1,9 @@
 /**
  * Does a name ask for a credential or card data (MCP 2025-11-25 elicitation §Form Mode Security, §Safe URL Handling)?
- * Names,
- * never values, split into whole lower-case words (`secretary`, `tokenizer` do not match; `tokens` is a usage figure).
+ * Names, never values, split into whole lower-case words (`secretary`, `tokenizer` do not match; `tokens` is a usage
+ * figure). Also the phrase of the credential a string carries, a URL's userinfo and named parameters included.
  */
+import { CLASS_DESCRIPTIONS, credentialIn } from '../core/secrets.ts';
 import { TextMemo } from '../core/text-memo.ts';
 
 /** Credential words and their category (what the message says is asked for). */
@@ -129,4 +130,34 @@ export function urlSecrets(u: URL): string[] {
     );
   }
   return out;
+}
+
+const URL_WITH_AUTHORITY = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
+
+/**
+ * The credential `text` carries, as a phrase (never the value): URL userinfo or a credential-named parameter when a
+ * URL (`asUrl`, or it reads as one), else a credential-shaped value (src/core/secrets.ts); or undefined.
+ */
+export function secretIn(text: string, asUrl: boolean): string | undefined {
+  if (asUrl || URL_WITH_AUTHORITY.test(text)) {
+    let u: URL | undefined;
+    try {
+      u = new URL(text);
+    } catch {
+      u = undefined; // not a URL: the schema stage reports a bad format
+    }
+    const found = u ? urlSecrets(u) : [];
+    if (found.length) return found[0];
+  }
+  const m = credentialIn(text);
+  return m ? CLASS_DESCRIPTIONS[m.class] : undefined;
+}
+
+// an event `source` repeats a few values per input: their verdicts are kept, a bounded number of them
+const sourceVerdicts = new TextMemo<string | undefined>(512);
+const urlSecretIn = (text: string): string | undefined => secretIn(text, true);
+
+/** {@link secretIn} of an event `source` read as a URL, kept for the sources that recur. */
+export function sourceSecretIn(source: string): string | undefined {
+  return sourceVerdicts.of(source, urlSecretIn);
 }

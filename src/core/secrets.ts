@@ -2,148 +2,43 @@
  * The one credential and PII detector (AEP-0003 §9.4): `aep redact`, the AEP leak rules and the AHP credential rules
  * all read it, so one string gets one verdict. Tiers: `floor` (rule (a)), `hardening` ("adapters MAY redact more"), PII
  * (d). Linear scans: matches start only at a run boundary or keyword, quantified parts are separated or atomic, PEM by
- * indexOf.
+ * indexOf. The classes are in secret-classes.ts, the patterns in secret-patterns.ts.
  */
+import {
+  FLOOR_SECRET_CLASSES,
+  HARDENING_SECRET_CLASSES,
+  type DetectorClass,
+  type SecretClass,
+  type SecretMatch,
+} from './secret-classes.ts';
+import {
+  ASSIGNMENT,
+  AUTH_BEFORE,
+  AUTH_HEADER,
+  AWS_KEY,
+  AWS_KEY_ID,
+  AZURE_KEY,
+  AZURE_NAMED_KEY,
+  BASIC,
+  BEARER,
+  EMAIL,
+  JWT,
+  JWT_UNSIGNED,
+  MARKER,
+  mayHoldSecret,
+  PEM_BEGIN,
+  PEM_BODY,
+  PEM_PRIVATE,
+  PEM_PUBLIC,
+  PHONE,
+  PROVIDER,
+  URL_CREDENTIALS,
+  URL_PLACEHOLDER,
+} from './secret-patterns.ts';
+import { TextMemo } from './text-memo.ts';
 
-/** A rule (a) class (AEP-0003 §9.4 a) or a hardening class beyond it. */
-export type SecretClass =
-  | 'pem'
-  | 'aws-access-key'
-  | 'bearer'
-  | 'assignment'
-  | 'jwt'
-  | 'provider-token'
-  | 'aws-key-id'
-  | 'authorization'
-  | 'jwt-unsigned'
-  | 'url-credentials';
-/** A rule (d) class (AEP-0003 §9.4 d). */
-export type PiiClass = 'email' | 'phone';
-/** Any class the detector knows. */
-export type DetectorClass = SecretClass | PiiClass;
-
-/** One match: its class and the UTF-16 range `[start, end)` of the text to replace. */
-export interface SecretMatch {
-  class: DetectorClass;
-  start: number;
-  end: number;
-}
-
-/** The rule (a) floor classes of AEP-0003 §9.4, in the order the spec lists them. */
-export const FLOOR_SECRET_CLASSES: readonly SecretClass[] = ['pem', 'aws-access-key', 'bearer', 'assignment', 'jwt'];
-/** The hardening classes beyond the floor ("adapters MAY redact more", AEP-0003 §9.4). */
-export const HARDENING_SECRET_CLASSES: readonly SecretClass[] = [
-  'provider-token',
-  'aws-key-id',
-  'authorization',
-  'jwt-unsigned',
-  'url-credentials',
-];
-
-/** The tier of a secret class: the §9.4(a) floor, or hardening beyond it. */
-export type SecretTier = 'floor' | 'hardening';
-
-/** The tier of `cls` (a secret class). */
-export function secretTier(cls: DetectorClass): SecretTier {
-  return (HARDENING_SECRET_CLASSES as readonly DetectorClass[]).includes(cls) ? 'hardening' : 'floor';
-}
-
-/** What each class stands for, in words (used in messages; never the matched text). */
-export const CLASS_DESCRIPTIONS: Readonly<Record<DetectorClass, string>> = {
-  pem: 'a PEM block',
-  'aws-access-key': 'an AWS access key id (AKIA...)',
-  bearer: 'a Bearer token',
-  assignment: 'a password/secret/api-key/token assignment',
-  jwt: 'a JWT-shaped string',
-  'provider-token':
-    'a provider access token (GitHub, GitLab, Slack, OpenAI/Anthropic sk-, Stripe, Google AIza, Azure AI/OpenAI)',
-  'aws-key-id': 'an AWS temporary or other access key id (ASIA..., ABIA..., ACCA..., A3T...)',
-  authorization: 'HTTP Authorization credentials (Basic user:password, or another scheme)',
-  'jwt-unsigned': 'an unsigned two-segment JWT (eyJ....eyJ...)',
-  'url-credentials': "a password in a URL's userinfo (scheme://user:password@host)",
-  email: 'an email address',
-  phone: 'a phone number',
-};
-
-/** The replacement text of rule (a) and (b). */
-export const SECRET_MARK = '[REDACTED:secret]';
-/** The replacement text of rule (d). */
-export const PII_MARK = '[REDACTED:pii]';
-
-// A value that is already a redaction marker is no secret: `token=[REDACTED:secret]` is what
-// the pipeline leaves behind, and `***` / `<redacted>` are other redactors' markers.
-const MARKER = /^["']?(?:\[REDACTED[^\]\s]*\]|<redacted>|\*{3,}|•{3,})[\])}"',;.]*$/i;
-
-const PEM_BEGIN = /-----BEGIN ([A-Z0-9][A-Z0-9 ]{0,62})-----/g;
-// public material: no credential (a private or secret label wins over these words)
-const PEM_PUBLIC = /PUBLIC KEY|CERTIFICATE|X509 CRL|SIGNATURE|SIGNED MESSAGE|PARAMETERS|PKCS7|CMS/;
-const PEM_PRIVATE = /PRIVATE|SECRET/;
-// the base64 body lines of a PEM block whose END line is missing (a truncated key still leaks)
-const PEM_BODY = /(?:\r?\n[A-Za-z0-9+/=:\- ]+)*/y;
-const AWS_KEY = /AKIA[0-9A-Z]{16}/g;
-// AWS key ids beyond the floor's AKIA (IAM unique-id prefixes of credentials: temporary ASIA, STS bearer ABIA,
-// context ACCA, legacy A3T?): a whole word of 20, so that an upper-case word that merely starts so is none
-const AWS_KEY_ID = /(?<![A-Za-z0-9])(?:ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])/g;
-const BEARER = /(?<![A-Za-z0-9_-])bearer[ \t]+([A-Za-z0-9\-._~+/]+=*)/gi;
-const AUTH_BEFORE = /authorization["']?\s*[:=]\s*["']?$/i;
-// RFC 7617 Basic credentials: base64 of `user:password`
-const BASIC = /(?<![A-Za-z0-9_-])basic[ \t]+([A-Za-z0-9+/]{6,}={0,2})(?![A-Za-z0-9+/=])/gi;
-// an Authorization header value: an optional scheme word, then the credentials (Bearer is the floor's own class)
-const AUTH_HEADER =
-  /(?<![A-Za-z0-9_-])(?:proxy-)?authorization["']?[ \t]*[:=][ \t]*["']?(?:([A-Za-z][A-Za-z0-9_-]{0,23})[ \t]+)?([A-Za-z0-9\-._~+/]+=*)/gi;
-// keyword (optionally with a suffix that still names the secret: `secret_value`, `SECRET_ACCESS_KEY`, `tokenValue`),
-// optional closing quote of a quoted key, optional declared type, the whole operator (atomic: a look-ahead and a
-// back-reference, so the value never starts inside it), the value
-const ASSIGNMENT =
-  /(?:password|passwd|secret|api[_-]?key|token)(?:[_-]?(?:access[_-]?)?key|[_-]?(?:value|val|str|string|b64|base64|hex|raw|plain|plaintext|bytes|material|enc|encoded))?["']?(?:(?:\s*:\s*|\s+)(?:string|String|str|&str|&'static str|\[\]byte|bytes)(?=\s*=))?\s*(?=(?<op>[:=]+>?))\k<op>\s*(?:"(?<dq>(?:[^"\\\r\n]|\\.)*)"|'(?<sq>(?:[^'\\\r\n]|\\.)*)'|(?<bare>\S+))/dgi;
-const JWT = /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g;
-// an unsigned JWT written without its empty third segment: header and claims, both JSON objects (`eyJ`), and no dot
-// after (with one, the floor's JWT shape holds it)
-const JWT_UNSIGNED = /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{4,}\.eyJ[A-Za-z0-9_-]{4,}(?![A-Za-z0-9_.-])/g;
-const PROVIDER = new RegExp(
-  '(?<![A-Za-z0-9_-])(?:' +
-    [
-      'gh[pousr]_[A-Za-z0-9]{20,}', // GitHub classic, OAuth, user-to-server, server-to-server, refresh
-      'github_pat_[A-Za-z0-9_]{20,}', // GitHub fine-grained
-      'GR1348941[A-Za-z0-9_-]{20,}', // GitLab runner registration
-      'xox[abeoprs]-[A-Za-z0-9-]{10,}', // Slack bot, user, app-level, refresh tokens
-      'xoxe\\.xox[bp]-[A-Za-z0-9-]{10,}', // Slack rotating tokens
-      'xapp-[0-9]-[A-Za-z0-9-]{10,}', // Slack app-level
-      'hooks\\.slack\\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]{20,}', // Slack webhooks
-      'sk-[A-Za-z0-9_-]{16,}', // OpenAI (sk-, sk-proj-, sk-svcacct-, sk-admin-), Anthropic (sk-ant-...)
-      '(?:sk|rk|ek)_(?:live|test)_[A-Za-z0-9]{16,}', // Stripe secret, restricted and ephemeral keys
-      'whsec_[A-Za-z0-9+/=]{24,}', // Stripe webhook signing secrets
-      'AIza[0-9A-Za-z_-]{30,}', // Google API keys
-    ].join('|') +
-    // GitLab tokens by their documented prefixes, the routable `.<version>.<crc>` tail included; an instance prefix
-    // (`SIE-glpat-`) may stand before them
-    ')|(?<![A-Za-z0-9_])gl(?:pat|oas|dt|rt|rtr|cbt|ptt|ft|imt|agent|soat|ffct|wt)-[A-Za-z0-9_-]{20,}(?:\\.[0-9a-z]{2}\\.[0-9a-z]{7,9}(?![A-Za-z0-9]))?',
-  'g',
-);
-// Azure AI services (Azure OpenAI among them) keys: the 84-character identifiable key with its `JQQJ9?` signature, and
-// the 32-hex key where a name says so (alone a 32-hex string is a hash)
-const AZURE_KEY =
-  /(?<![A-Za-z0-9])[A-Za-z0-9]{52}JQQJ9[9DH][A-Za-z0-9][A-L][A-Za-z0-9]{16}[A-Za-z][A-Za-z0-9]{7}(?:[A-Za-z0-9]{2}==)?(?![A-Za-z0-9])/g;
-const AZURE_NAMED_KEY =
-  /(?:azure|openai|cognitive|ocp-apim-subscription)[A-Za-z0-9_.-]{0,40}?key["']?\s*[:=]\s*["']?([0-9a-fA-F]{32})(?![A-Za-z0-9])/gi;
-// a password in a URL's userinfo (RFC 3986 §3.2.1 deprecates it because it leaks): scheme://user:password@host
-const URL_CREDENTIALS = /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,20}:\/\/[^\s:/?#@[\]]+:([^\s/?#@]+)@/g;
-// a reference or a placeholder where the password would be: `${DB_PASS}`, `$PASS`, `<password>`, `***`, `%s`
-const URL_PLACEHOLDER = /^(?:\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|<[^>]*>|\*+|%s|\{\{[^}]*\}\})$/;
-const EMAIL = /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![A-Za-z0-9-])/g;
-const PHONE = /(?<![\w+])(?:\+\d{1,3}[ -]?)?(?:\(\d{1,4}\)[ -]?|\d{2,4}[ -])\d{3,4}[ -]\d{4}(?!\w)/g;
-
-// A text none of whose matches can start: every pattern above opens with (or, for PEM, needs) one of these literals.
-const SECRET_OPENINGS =
-  /-----BEGIN |AKIA|ASIA|ABIA|ACCA|A3T|bearer|basic|authorization|passw(?:or)?d|secret|api[_-]?key|token|eyJ|gh[pousr]_|github_pat_|gl[a-z]+-|GR1348941|xox|xapp-|hooks\.slack\.com\/|[sre]k[-_]|whsec_|AIza|JQQJ9|azure|openai|cognitive|ocp-apim|:\/\//i;
-
-/**
- * False when `text` surely holds no match of a secret class (none of the literals the patterns open with): one scan
- * that {@link findSecrets} makes before its one per class. Not for the PII classes.
- */
-export function mayHoldSecret(text: string): boolean {
-  return SECRET_OPENINGS.test(text);
-}
+export * from './secret-classes.ts';
+export { mayHoldSecret } from './secret-patterns.ts';
 
 const hasLetterOnly = /^[A-Za-z]+$/;
 // a capital after the first letter, as in a random mixed-case string, never in a prose word
@@ -448,34 +343,17 @@ export function firstFloorSecret(text: string): SecretClass | undefined {
   return m.length ? (m[0]!.class as SecretClass) : undefined;
 }
 
-/** `text` with each range of `matches` (sorted by start) replaced by `mark`; overlapping ranges merge. */
-export function replaceMatches(text: string, matches: readonly SecretMatch[], mark: string): string {
-  if (matches.length === 0) return text;
-  let out = '';
-  let pos = 0;
-  let curStart = -1;
-  let curEnd = -1;
-  const flush = () => {
-    if (curStart < 0) return;
-    out += text.slice(pos, curStart) + mark;
-    pos = curEnd;
-  };
-  for (const m of matches) {
-    if (curStart >= 0 && m.start <= curEnd) {
-      if (m.end > curEnd) curEnd = m.end;
-      continue;
-    }
-    flush();
-    curStart = Math.max(m.start, pos);
-    curEnd = m.end;
-  }
-  flush();
-  return out + text.slice(pos);
-}
-
 /**
  * The first secret match in `text`, as `aep redact` and the AEP leak rules see it (the AHP credential rules' question).
  */
 export function credentialIn(text: string): SecretMatch | undefined {
   return findSecrets(text)[0];
+}
+
+// names, summaries and settings recur from event to event: their verdicts are kept, a bounded number of them
+const recurring = new TextMemo<SecretMatch | undefined>(512, 4096);
+
+/** {@link credentialIn} of a text that recurs (a setting name, a change summary), kept for the texts seen last. */
+export function recurringCredentialIn(text: string): SecretMatch | undefined {
+  return recurring.of(text, credentialIn);
 }

@@ -3,7 +3,7 @@
  * src/live/control-checks.ts. The target checks send real commands, so they run only against the session
  * `--control-session` names; the cancel check only with `--control-cancel RUN`.
  */
-import type { LiveRule } from './rules.ts';
+import type { LiveRule } from './rule-types.ts';
 
 /** The control check names, in order (after the WebSocket checks). */
 export const CONTROL_CHECKS = [

@@ -3,50 +3,10 @@
  * the sentence it enforces. Like the pin rules they judge a service, not a stream, so they have no JSONL cases: the
  * compliant test endpoint and its broken variants (test/live/) are their passing and failing cases.
  */
-import type { Severity } from '../core/finding.ts';
-import type { MessageTemplates } from '../core/message.ts';
 import { CONTROL_CHECKS, CONTROL_RULES } from './control-rules.ts';
+import type { LiveRule } from './rule-types.ts';
 
-/** One live rule: id, severity, description, citation, message templates. */
-export interface LiveRule {
-  id: LiveRuleId;
-  severity: Severity;
-  description: string;
-  /** What the one-sentence description leaves out. */
-  detail?: string;
-  spec: string;
-  /** A short literal quote of the cited sentence. */
-  quote?: string;
-  messages: MessageTemplates;
-}
-
-/** Every rule id `aep live` can report. */
-export type LiveRuleId =
-  | 'aep/live-discovery'
-  | 'aep/live-well-known'
-  | 'aep/live-version-gate'
-  | 'aep/live-invalid-envelope'
-  | 'aep/live-ingest'
-  | 'aep/live-fanout'
-  | 'aep/live-delivery-identity'
-  | 'aep/live-filter'
-  | 'aep/live-capture-ceiling'
-  | 'aep/live-resume'
-  | 'aep/live-replay-all'
-  | 'aep/live-roster'
-  | 'aep/live-eviction'
-  | 'aep/live-byte-identity'
-  | 'aep/live-hello'
-  | 'aep/live-subscribe-refusal'
-  | 'aep/live-unknown-frame'
-  | 'aep/live-control-auth-gate'
-  | 'aep/live-control-no-route'
-  | 'aep/live-control-ack'
-  | 'aep/live-control-dedupe'
-  | 'aep/live-control-unsupported'
-  | 'aep/live-control-cancel'
-  | 'aep/live-timeout'
-  | 'aep/live-skipped';
+export type { LiveRule, LiveRuleId } from './rule-types.ts';
 
 /** The live rules in check order (`aep live --checks` takes the names after `aep/live-`). */
 export const LIVE_RULES: readonly LiveRule[] = [

@@ -34,7 +34,7 @@ function heldOf(s: AhpStreamState): HeldState {
     pending: s.correlation.pendingCount,
     pendingPeak: s.correlation.pendingPeak,
     answered: s.correlation.answeredCount,
-    events: s.identity.held(),
+    events: s.rows.held(),
     unresolved: s.lineage.held(),
     schemas: s.elicitation.heldForms,
     recentForms: s.elicitation.recentForms,

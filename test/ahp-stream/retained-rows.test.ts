@@ -1,6 +1,6 @@
 /**
  * The packed rows of the AHP retained state: marks as one float64 (src/ahp/analyzers/budget.ts `EventBudget.pos`),
- * and the answered requests of the correlation (src/ahp/analyzers/correlation.ts: a fifo table whose reused ids are
+ * and the answered requests of the correlation (src/ahp/analyzers/correlation-store.ts: a fifo table whose reused ids are
  * tombstones, responses as a distance from their request) held to the plain insertion-ordered map they replace.
  */
 import assert from 'node:assert/strict';
@@ -150,7 +150,7 @@ test('an id requested again and again keeps a bounded number of answered rows, a
     c.request(msg('intercept-request', 1), at(line++));
     assert.equal(c.response(msg('response', 1), at(line++)).link.status, 'matched');
   }
-  const rows = (c as unknown as { answered: { size: number } }).answered.size;
+  const rows = (c as unknown as { answered: { rows: number } }).answered.rows;
   assert.ok(rows <= 2 * 1024 + 8, `${rows} answered rows kept for 4 live ones`);
   assert.equal(c.held(), 4);
   assert.deepEqual(outcome(c.response(msg('response', 1), at(line)).link), ['duplicate', at(line - 2), at(line - 1)]);

@@ -10,11 +10,10 @@ import { decodeCloudEvents } from './cloudevents.ts';
 import { decodeOcsf } from './ocsf.ts';
 import { decodeOtlp } from './otlp-decode.ts';
 import { BRIDGE_INPUT_RULE, bridgeRule } from './rules.ts';
-import { BRIDGE_NAMES, isAepEvent } from './hint.ts';
+import { BRIDGE_NAMES, isAepEvent, type BridgeFrom } from './hint.ts';
 import type { DecodedEvent } from './types.ts';
 
-/** The bridge input formats `--from` names. */
-export type BridgeFrom = 'cloudevents' | 'otlp' | 'ocsf';
+export type { BridgeFrom } from './hint.ts';
 
 /** The framing citations of each bridge input (stamped by the run): its own format's duplicate rule. */
 export const BRIDGE_FRAMING_SPECS: Readonly<Record<BridgeFrom, FramingSpecs>> = {

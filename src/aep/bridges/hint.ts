@@ -3,7 +3,9 @@
  * (src/ahp/binding-hint.ts).
  */
 import { isObj } from '../../core/value.ts';
-import type { BridgeFrom } from './checker.ts';
+
+/** The bridge input formats `--from` names. */
+export type BridgeFrom = 'cloudevents' | 'otlp' | 'ocsf';
 
 /** The bridge format a JSON value is the output of, or `undefined` (an AEP event, or anything else). */
 export function bridgeFormatOf(v: unknown): BridgeFrom | undefined {

@@ -7,7 +7,7 @@ import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { TextMemo } from '../../core/text-memo.ts';
 import type { CaptureNode } from '../capture.ts';
 import { subprofileCaptureTree } from '../subprofile.ts';
-import { scopeOf, type AepScope } from '../event.ts';
+import { scopeOf, type AepScope } from '../levels.ts';
 import { typeBranch, type EnvelopeBranch } from './envelope-fast.ts';
 import type { AepRegistryType } from './registry.ts';
 import { captureTreeFor, payloadValidator, registryEntry } from './validators.ts';

@@ -1,15 +1,14 @@
 /**
  * The change-lineage analyzer: an after event keeps its before's task `id` and `operation` or workspace `kind` ("after
- * values
- * need not equal proposed values"), from the rows' control fingerprints, when the before came first.
+ * values need not equal proposed values"), from the rows' control fingerprints, when the before came first.
  */
 import type { Mark } from '../../core/mark.ts';
 import type { CONTROL_FIELDS, EventIdentity } from './identity.ts';
-import type { Obj } from '../../core/value.ts';
+import type { MessageScope } from './scope.ts';
 
 type Field = (typeof CONTROL_FIELDS)[number];
 
-/** The before type and the compared fields of each after type (a Map: an object's miss cost 1% of an AHP run). */
+/** The before type and the compared fields of each after type (a Map: an object's miss is dear, docs/benchmarks.md). */
 const PAIRS: ReadonlyMap<
   unknown,
   { before: 'task.change.before' | 'workspace.change.before'; fields: readonly Field[] }
@@ -28,14 +27,15 @@ export interface ChangeFacts {
 export class ChangeLineage {
   constructor(private readonly identity: EventIdentity) {}
 
-  /** Facts of the first occurrence `ev` (the event being observed, naming a parent) into `facts`. */
-  firstOccurrence(ev: Obj, facts: ChangeFacts): void {
+  /** Facts of the first occurrence of the event of `scope` (naming a parent) into `facts`. */
+  firstOccurrence(scope: MessageScope, facts: ChangeFacts): void {
+    const ev = scope.ev;
     const pair = PAIRS.get(ev.type);
     if (!pair || ev.parentEventId === ev.id) return;
-    const ps = this.identity.parentSlotOf(ev);
+    const ps = scope.parentSlot();
     if (ps === undefined || !this.identity.isType(ps, pair.before)) return;
-    const fields = this.identity.differsFromCurrent(ps, pair.fields);
+    const fields = this.identity.differs(ps, scope, pair.fields);
     if (fields.length)
-      facts.changeAfterMismatch = { before: this.identity.markAt(ps), beforeType: pair.before, fields };
+      facts.changeAfterMismatch = { before: this.identity.rows.markAt(ps), beforeType: pair.before, fields };
   }
 }

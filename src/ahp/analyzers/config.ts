@@ -1,10 +1,11 @@
 /**
  * The configuration analyzer: a `config.change.after` whose `config.change.before` was denied (a `deny`, or a
- * fail-closed `hook.failure`, base/failure.md §Failure policy: marked in the event's row by decisions.ts).
+ * fail-closed `hook.failure`, base/failure.md §Failure policy: recorded by decisions.ts).
  */
 import type { Mark } from '../../core/mark.ts';
+import type { Decisions } from './decisions.ts';
 import type { EventIdentity } from './identity.ts';
-import type { Obj } from '../../core/value.ts';
+import type { MessageScope } from './scope.ts';
 
 /** Configuration facts of the first occurrence of an event. */
 export interface ConfigFacts {
@@ -13,14 +14,18 @@ export interface ConfigFacts {
 
 /** The configuration analyzer */
 export class Configuration {
-  constructor(private readonly identity: EventIdentity) {}
+  constructor(
+    private readonly identity: EventIdentity,
+    private readonly decisions: Decisions,
+  ) {}
 
-  /** Facts of the first occurrence `ev` (the event being observed, naming a parent) into `facts`. */
-  firstOccurrence(ev: Obj, facts: ConfigFacts): void {
+  /** Facts of the first occurrence of the event of `scope` (naming a parent) into `facts`. */
+  firstOccurrence(scope: MessageScope, facts: ConfigFacts): void {
+    const ev = scope.ev;
     if (ev.type !== 'config.change.after' || ev.parentEventId === ev.id) return;
-    const ps = this.identity.parentSlotOf(ev);
+    const ps = scope.parentSlot();
     if (ps === undefined || !this.identity.isType(ps, 'config.change.before')) return;
-    const deniedAt = this.identity.deniedAt(ps);
-    if (deniedAt) facts.configAfterDenied = { before: this.identity.markAt(ps), deniedAt };
+    const deniedAt = this.decisions.deniedAt(ps);
+    if (deniedAt) facts.configAfterDenied = { before: this.identity.rows.markAt(ps), deniedAt };
   }
 }

@@ -7,7 +7,8 @@
  * workspace proposal has no after event (task-workspace-lineage.md §Lineage and actual changes). An error or rejected
  * response is an operational failure whose policy the wire does not carry: only a `hook.failure` names it.
  *
- * State: the denial and failure marks live in the event rows (identity.ts); this analyzer keeps one compact row per
+ * State: the denial and failure marks are bits of the event rows (event-rows.ts) with the places in a table of their
+ * own, keyed by the event and forgotten with its row; and one compact row per
  * `tool.before` call, `(source, call.id)` -> the before's event key, oldest first: at most `--max-events` of them (the
  * events they lead to are no more), and forgotten under the memory budget before event rows. They are not counted
  * in `--max-events` itself, which counts events.
@@ -16,10 +17,11 @@ import { pairKey, type Hash64 } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';
 import { CompactTable } from '../../core/table.ts';
 import { isObj, type Obj } from '../../core/value.ts';
-import type { AhpMessage } from '../message.ts';
 import type { StateHolder } from '../../core/state-budget.ts';
 import type { EventBudget } from './budget.ts';
+import type { EventRows } from './event-rows.ts';
 import type { EventIdentity } from './identity.ts';
+import type { MessageScope } from './scope.ts';
 
 /** The before each after type must not follow when that before was denied. */
 const DENIED_AFTERS: ReadonlyMap<unknown, 'task.change.before' | 'workspace.change.before'> = new Map([
@@ -32,6 +34,10 @@ const DENIED_AFTERS: ReadonlyMap<unknown, 'task.change.before' | 'workspace.chan
  * chunk's share, rounded up.
  */
 const CALL_BYTES = 32;
+
+/** The columns of a refusal row. */
+const DENIED_POS = 0;
+const FAILED_POS = 1;
 
 /** How a call of a refused operation shows that it ran. */
 export type RanAs = 'progress' | 'executed' | 'ok';
@@ -70,11 +76,49 @@ function ranAs(ev: Obj): RanAs | undefined {
 export class Decisions implements StateHolder {
   /** `tool.before` calls by `(source, call.id)`: the before's event key (hi, lo); oldest first. */
   private readonly calls = new CompactTable({ u32: 2, f64: 0, fifo: true, load: 2 });
+  private readonly rows: EventRows;
+  /** Row bits: the event was denied, met an operational failure, has a row in {@link refusals}. */
+  private readonly denied: number;
+  private readonly failed: number;
+  private readonly refused: number;
+  /** Where the denial and the operational failure were (budget.ts `EventBudget.pos`), by event. */
+  private readonly refusals: CompactTable;
 
   constructor(
     private readonly identity: EventIdentity,
     private readonly budget: EventBudget,
-  ) {}
+  ) {
+    const rows = (this.rows = identity.rows);
+    this.denied = 1 << rows.claim();
+    this.failed = 1 << rows.claim();
+    this.refused = 1 << rows.claim();
+    this.refusals = rows.attach(new CompactTable({ u32: 0, f64: 2 }), this.refused);
+  }
+
+  /** Where the event of row `s` was denied (the first denial), or undefined. */
+  deniedAt(s: number): Mark | undefined {
+    return this.refusalAt(s, this.denied, DENIED_POS);
+  }
+
+  /** Where an intercept request of the event of row `s` met an operational failure not explained since, or undefined. */
+  failedAt(s: number): Mark | undefined {
+    return this.refusalAt(s, this.failed, FAILED_POS);
+  }
+
+  private refusalAt(s: number, bit: number, col: number): Mark | undefined {
+    if (!this.rows.has(s, bit)) return undefined;
+    return this.budget.markAt(this.refusals.getF(this.refusals.slot(this.rows.keyAt(s))!, col));
+  }
+
+  /** Record `at` in column `col` of row `s` under `bit`, unless one is recorded (the first wins). */
+  private refuse(s: number, bit: number, col: number, at: Mark): void {
+    const r = this.rows;
+    if (r.has(s, bit)) return;
+    const k = r.keyAt(s);
+    const x = r.has(s, this.refused) ? this.refusals.slot(k)! : this.refusals.add(k);
+    r.set(s, bit | this.refused);
+    this.refusals.setF(x, col, this.budget.pos(at));
+  }
 
   bytes(): number {
     return this.calls.size * CALL_BYTES;
@@ -84,24 +128,13 @@ export class Decisions implements StateHolder {
     return this.calls.forgetOldest();
   }
 
-  /**
-   * Facts of the event `ev` of `msg` (at `at`; `key`, `s`: its identity key and row; `first`: its first occurrence)
-   * into `facts`, then its state.
-   */
-  observeEvent(
-    msg: AhpMessage,
-    ev: Obj,
-    at: Mark,
-    key: Hash64,
-    s: number | undefined,
-    first: boolean,
-    facts: DecisionFacts,
-  ): void {
-    const id = this.identity;
-    if (!first) {
-      if (msg.kind === 'intercept-request' && s !== undefined) {
-        const deniedAt = id.deniedAt(s);
-        if (deniedAt) facts.interceptAfterDenial = { prior: id.markAt(s), deniedAt };
+  /** Facts of the event of `scope` into `facts`, then its state. */
+  observeEvent(scope: MessageScope, facts: DecisionFacts): void {
+    const { ev, slot: s, key } = scope;
+    if (!scope.first) {
+      if (scope.msg.kind === 'intercept-request' && s !== undefined) {
+        const deniedAt = this.deniedAt(s);
+        if (deniedAt) facts.interceptAfterDenial = { prior: this.rows.markAt(s), deniedAt };
       }
       return;
     }
@@ -111,29 +144,29 @@ export class Decisions implements StateHolder {
       if (call !== undefined && typeof ev.source === 'string') this.addCall(pairKey(ev.source, call), key);
       return;
     }
-    if (ev.parentEventId !== undefined && ev.parentEventId !== ev.id) this.parented(ev, facts);
-    if (type === 'tool.after' || type === 'tool.progress') this.toolResult(ev, facts);
+    if (ev.parentEventId !== undefined && ev.parentEventId !== ev.id) this.parented(scope, facts);
+    if (type === 'tool.after' || type === 'tool.progress') this.toolResult(scope, facts);
     else if (type === 'hook.failure' && isObj(ev.failure)) {
       // a fail-closed operational failure denies the operation; fail-open continues (base/failure.md §Failure policy)
-      const ps = id.parentSlotOf(ev);
+      const ps = scope.parentSlot();
       if (ps === undefined) return;
-      if (ev.failure.policy === 'fail-closed') id.setDenied(ps, at);
-      else if (ev.failure.policy === 'fail-open') id.clearFailed(ps);
+      if (ev.failure.policy === 'fail-closed') this.refuse(ps, this.denied, DENIED_POS, scope.at);
+      else if (ev.failure.policy === 'fail-open') this.rows.clear(ps, this.failed);
     }
   }
 
   /** An accepted intercept response (at `at`) with `effects` to the event `eventKey`: a deny refuses the operation. */
   acceptedResponse(effects: readonly unknown[], eventKey: Hash64 | undefined, at: Mark): void {
     if (eventKey === undefined || !effects.some((e) => isObj(e) && e.type === 'deny')) return;
-    const s = this.identity.slot(eventKey);
-    if (s !== undefined) this.identity.setDenied(s, at);
+    const s = this.rows.slot(eventKey);
+    if (s !== undefined) this.refuse(s, this.denied, DENIED_POS, at);
   }
 
   /** An error response, or a response whose result is rejected, (at `at`) to an intercept of the event `eventKey`. */
   failedResponse(eventKey: Hash64 | undefined, at: Mark): void {
     if (eventKey === undefined) return;
-    const s = this.identity.slot(eventKey);
-    if (s !== undefined) this.identity.setFailed(s, at);
+    const s = this.rows.slot(eventKey);
+    if (s !== undefined) this.refuse(s, this.failed, FAILED_POS, at);
   }
 
   private addCall(callKey: Hash64, beforeKey: Hash64): void {
@@ -150,13 +183,13 @@ export class Decisions implements StateHolder {
     if (typeof source !== 'string' || callId === undefined || this.calls.size === 0) return undefined;
     const x = this.calls.slot(pairKey(source, callId));
     if (x === undefined) return undefined;
-    return this.identity.slot({ hi: this.calls.getU(x, 0), lo: this.calls.getU(x, 1) });
+    return this.rows.slot({ hi: this.calls.getU(x, 0), lo: this.calls.getU(x, 1) });
   }
 
   /** Facts of an event naming a parent: a denied before of an after, a parent that is a call id. */
-  private parented(ev: Obj, facts: DecisionFacts): void {
-    const id = this.identity;
-    const ps = id.parentSlotOf(ev);
+  private parented(scope: MessageScope, facts: DecisionFacts): void {
+    const ev = scope.ev;
+    const ps = scope.parentSlot();
     if (ps === undefined) {
       // no event of that id is held: a call id there is a call, never an event (task-workspace-lineage.md §Lineage)
       const parent = ev.parentEventId;
@@ -164,34 +197,34 @@ export class Decisions implements StateHolder {
       if (parent === callIdOf(ev)) facts.parentIsCall = { own: true };
       else {
         const bs = this.beforeOfCall(ev.source, parent);
-        if (bs !== undefined) facts.parentIsCall = { call: id.markAt(bs), own: false };
+        if (bs !== undefined) facts.parentIsCall = { call: this.rows.markAt(bs), own: false };
       }
       return;
     }
     const beforeType = DENIED_AFTERS.get(ev.type);
-    if (beforeType !== undefined && id.isType(ps, beforeType)) {
-      const deniedAt = id.deniedAt(ps);
-      if (deniedAt) facts.changeAfterDenied = { before: id.markAt(ps), beforeType, deniedAt };
+    if (beforeType !== undefined && this.identity.isType(ps, beforeType)) {
+      const deniedAt = this.deniedAt(ps);
+      if (deniedAt) facts.changeAfterDenied = { before: this.rows.markAt(ps), beforeType, deniedAt };
     }
   }
 
   /** Facts of a `tool.after` or `tool.progress`: its before's call id, whether its call was refused and ran. */
-  private toolResult(ev: Obj, facts: DecisionFacts): void {
-    const id = this.identity;
-    const ps = ev.parentEventId === undefined ? undefined : id.parentSlotOf(ev);
+  private toolResult(scope: MessageScope, facts: DecisionFacts): void {
+    const ev = scope.ev;
+    const ps = ev.parentEventId === undefined ? undefined : scope.parentSlot();
     let bs: number | undefined;
-    if (ps !== undefined && id.isType(ps, 'tool.before')) {
+    if (ps !== undefined && this.identity.isType(ps, 'tool.before')) {
       bs = ps;
-      if (id.differsFromCurrent(ps, ['call.id']).length) facts.callMismatch = { before: id.markAt(ps) };
+      if (this.identity.differs(ps, scope, ['call.id']).length) facts.callMismatch = { before: this.rows.markAt(ps) };
     } else bs = this.beforeOfCall(ev.source, callIdOf(ev));
     if (bs === undefined) return;
     const ran = ranAs(ev);
     if (ran === undefined) return;
-    const deniedAt = id.deniedAt(bs);
-    if (deniedAt) facts.deniedCallRan = { before: id.markAt(bs), deniedAt, ran };
+    const deniedAt = this.deniedAt(bs);
+    if (deniedAt) facts.deniedCallRan = { before: this.rows.markAt(bs), deniedAt, ran };
     else {
-      const failedAt = id.failedAt(bs);
-      if (failedAt) facts.failedCallRan = { before: id.markAt(bs), failedAt, ran };
+      const failedAt = this.failedAt(bs);
+      if (failedAt) facts.failedCallRan = { before: this.rows.markAt(bs), failedAt, ran };
     }
   }
 }

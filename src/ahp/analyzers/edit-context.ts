@@ -1,14 +1,14 @@
 /**
  * The edit-context analyzer: the host context a request gives its response and the verdict of the response's effects in
- * it.
- * Keeps nothing of its own (the context rides on the pending request); a released form makes the edit unverifiable, not
- * passed.
+ * it. Keeps nothing of its own (the context rides on the pending request); a released form makes the edit unverifiable,
+ * not passed.
  */
 import { checkEffects, type EffectsVerdict, type HostContext } from './effects.ts';
 import type { AhpMessage } from '../message.ts';
 import type { PendingRecord } from './correlation.ts';
 import type { Elicitation } from './elicitation.ts';
 import type { EventIdentity } from './identity.ts';
+import { absentBody, type MessageScope } from './scope.ts';
 import { isObj, own, type Obj } from '../../core/value.ts';
 
 /** Event type -> [modify target, event member holding its current list] (a Map: quicker than an object's miss). */
@@ -36,8 +36,11 @@ export class EditContext {
     private readonly elicitation: Elicitation,
   ) {}
 
-  /** The host context of `ev` of `msg`, or undefined when the request's capabilities are unusable. */
-  hostContext(msg: AhpMessage, ev: Obj, rec: PendingRecord): HostContext | undefined {
+  /**
+   * The host context of `ev` of `msg` (`scope`: its scope, undefined when its event has no identity), or undefined when
+   * the request's capabilities are unusable.
+   */
+  hostContext(msg: AhpMessage, ev: Obj, scope: MessageScope | undefined, rec: PendingRecord): HostContext | undefined {
     const params = msg.value.params as Obj;
     const caps = params.capabilities;
     if (!isObj(caps) || !Array.isArray(caps.effects)) return undefined;
@@ -69,7 +72,7 @@ export class EditContext {
       current.content = message.messages;
     if (type === 'user.elicitation.request' && isObj(ev.elicitation)) {
       // what a supplied `return` answer must agree with: the normalized mode and the form
-      const body = this.elicitation.bodyOf(msg, ev);
+      const body = scope ? scope.body() : (msg.elicitation ?? absentBody(ev));
       if (body.status === 'parsed') {
         host.elicitation =
           body.value.mode === 'url' ? { mode: 'url' } : { mode: 'form', requestedSchema: body.value.requestedSchema };
@@ -79,7 +82,7 @@ export class EditContext {
       const el = ev.elicitation;
       host.mode = typeof el.mode === 'string' ? el.mode : '';
       host.action = typeof el.action === 'string' ? el.action : '';
-      const body = this.elicitation.bodyOf(msg, ev);
+      const body = scope ? scope.body() : (msg.elicitation ?? absentBody(ev));
       if (body.status === 'parsed') {
         if (own(body.value, 'content')) current.content = body.value.content;
       } else {
@@ -92,9 +95,9 @@ export class EditContext {
               body.status === 'absent' ? 'omit' : part && part.selection !== 'body' ? String(part.selection) : 'gap',
           };
       }
-      const req = this.elicitation.parentRequest(ev);
+      const req = scope ? this.elicitation.parentRequest(scope) : this.elicitation.parentRequestOf(ev);
       if (req?.info.form === 'parsed') {
-        if (req.info.released) rec.schemaReleased = this.identity.markAt(req.slot);
+        if (req.info.released) rec.schemaReleased = this.identity.rows.markAt(req.slot);
         else host.requestedSchema = req.info.schema;
       }
     }

@@ -1,8 +1,9 @@
+/** The event identity analyzer's row layout and control prints (identity.ts). */
 import { pairKey, type Hash64 } from '../../core/canonical.ts';
 import { isObj, type Obj } from '../../core/value.ts';
 import { fnv32, valueDigest } from './digest.ts';
 
-/** The layout of an event row of the event-identity analyzer (identity.ts). */
+/** Where a message holds its event. */
 export const EVENT_PTR = '/params/event';
 
 /** Names of the control metadata compared across occurrences of one event, in fingerprint order. */
@@ -22,58 +23,21 @@ export const CONTROL_FIELDS = [
 ] as const;
 
 /**
- * The u32 columns of an event row. The control metadata is one digest ({@link controlDigest}); which field differs is
- * named from the first occurrence's line read back, or from {@link WIDE_U32} where the input cannot be read back.
+ * The identity analyzer's u32 columns of an event row (event-rows.ts; after its flags word). The control metadata is
+ * one digest ({@link controlDigest}); which field differs is named from the first occurrence's line read back, or from
+ * {@link WIDE_U32} where the input cannot be read back.
  */
 export const EVENT_U32 = {
-  /** {@link EVENT_FLAG} bits, the form (bits 8-10) and the type's name code (bits 16-31). */
-  flags: 0,
   control: 1,
   /** The first intercepted copy: its line fingerprint when rereadable, else the low word of a 64-bit digest. */
   interceptDigest: 2,
-  count: 3,
+  /** How many columns the identity analyzer adds. */
+  count: 2,
 } as const;
-/** The float64 column of an event row: its input, line and byte offset (budget.ts `EventBudget.pos`). */
-export const EVENT_F64 = { pos: 0, count: 1 } as const;
-/** Bits 0-7 and 11-13 of the flags column. */
-export const EVENT_FLAG = {
-  /** The first occurrence was an observation (else an intercept request). */
-  observed: 1,
-  /** The row holds the first intercepted copy ({@link EVENT_U32.interceptDigest}). */
-  intercepted: 2,
-  /** The event names a parent (its key is in the identity's parents table). */
-  hasParent: 4,
-  modeReported: 8,
-  denied: 16,
-  answerChecked: 32,
-  /** The intercepted copy is a line fingerprint: read the line back to compare. */
-  rereadable: 64,
-  /** The control fingerprints are kept in the wide table (the first occurrence cannot be read back). */
-  wide: 128,
-  /** The first occurrence had a `session.id` (its fingerprint is in the extra row). */
-  session: 2048,
-  /** The row has a rare row (RARE_U32). */
-  rare: 4096,
-  /** An intercept request of the event met an operational failure (an error or rejected response; decisions.ts). */
-  failed: 8192,
-} as const;
-/** Bits 8-10 of the flags: the elicitation request's form (index in {@link FORMS}, 0: none). */
-export const FORM_SHIFT = 8;
-export const FORMS = [undefined, 'parsed', 'url', 'view', 'invalid', 'absent'] as const;
-/** Bits 16-31 of the flags: the type's name code. */
-export const TYPE_SHIFT = 16;
 /** Most distinct event types, elicitation servers and modes remembered by name (codes fit in 16 bits). */
 export const MAX_NAMES = 4096;
 
-/** The u32 columns of the extra row of elicitation requests. */
-export const EXTRA_U32 = {
-  sessionFp: 0,
-  /** The elicitation server's name code (bits 0-15) and mode's (bits 16-31). */
-  elicitNames: 1,
-  count: 2,
-} as const;
-
-/** The u32 columns of the rare row: denials, 64-bit intercept digests, a type without a name code. */
+/** The u32 columns of the identity's rare row: a 64-bit intercept digest's high word, a type without a name code. */
 export const RARE_U32 = {
   /** The high word of a 64-bit intercept digest (the low word is in the event row). */
   interceptHi: 0,
@@ -81,14 +45,9 @@ export const RARE_U32 = {
   typeFp: 1,
   count: 2,
 } as const;
-/** The float64 columns of the rare row: where the denial and the operational failure were (budget.ts `EventBudget.pos`). */
-export const RARE_F64 = { deniedPos: 0, failedPos: 1, count: 2 } as const;
 
 /** The wide table's columns: the control fingerprints in {@link CONTROL_FIELDS} order, then the presence mask. */
 export const WIDE_U32 = { control: 0, mask: CONTROL_FIELDS.length, count: CONTROL_FIELDS.length + 1 } as const;
-
-/** The form verdict an elicitation request row keeps (see elicitation.ts). */
-export type FormVerdict = NonNullable<(typeof FORMS)[number]>;
 
 /** The key of an event identity `(source, id)` (`pairKey`: the id hashed under a key derived from the source). */
 export const eventKey = (source: string, id: string): Hash64 => pairKey(source, id);
@@ -115,7 +74,7 @@ function fieldPrint(fp: number[] | Uint32Array, i: number, v: unknown): number {
 
 /**
  * The control-metadata fingerprints of `ev` into `fp`, in {@link CONTROL_FIELDS} order, and their presence mask
- * (returned): each field read by name (a keyed walk over the paths cost an AHP run about 1%), into the caller's array
+ * (returned): each field read by name (not a keyed walk over the paths, docs/benchmarks.md), into the caller's array
  * (no print allocated per message); test/ahp-stream/control-print.test.ts holds it to that walk.
  */
 export function controlPrintInto(ev: Obj, fp: number[] | Uint32Array): number {

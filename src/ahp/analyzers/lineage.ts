@@ -1,7 +1,6 @@
 /**
  * The lineage analyzer: `parentEventId` within one source ("Parentage is single and acyclic"). Parents may arrive late,
- * so
- * an unseen parent waits for its arrival or the end; over `--max-events` new unresolved links are dropped.
+ * so an unseen parent waits for its arrival or the end; over `--max-events` new unresolved links are dropped.
  */
 import type { Hash64 } from '../../core/canonical.ts';
 import type { Location } from '../../core/finding.ts';
@@ -11,7 +10,7 @@ import { eventLocation } from '../../core/rule.ts';
 import type { AhpMessage } from '../message.ts';
 import type { BudgetHolder, EventBudget } from './budget.ts';
 import { EVENT_PTR, type EventIdentity } from './identity.ts';
-import type { Obj } from '../../core/value.ts';
+import type { MessageScope } from './scope.ts';
 
 /** An event naming a parent never seen in the input (end of stream). */
 export interface UnresolvedParent {
@@ -56,23 +55,13 @@ export class Lineage implements BudgetHolder {
     return [...this.unresolved.values()].flat().sort((a, b) => a.seq - b.seq);
   }
 
-  /**
-   * Cycle facts of a first occurrence `ev` (key `key`, row `s` when kept, `parent`: the key of its string
-   * `parentEventId`) into `facts`; a parent not seen yet waits.
-   */
-  firstOccurrence(
-    msg: AhpMessage,
-    ev: Obj,
-    at: Mark,
-    key: Hash64,
-    s: number | undefined,
-    parent: Hash64 | undefined,
-    facts: LineageFacts,
-  ): void {
+  /** Cycle facts of the first occurrence of the event of `scope` into `facts`; a parent not seen yet waits. */
+  firstOccurrence(scope: MessageScope, facts: LineageFacts): void {
+    const { ev, at, key, slot: s, parentKey: parent } = scope;
     if (parent !== undefined) {
       if (ev.parentEventId === ev.id) facts.cycle = [at];
-      else if (this.identity.parentSlotOf(ev) === undefined)
-        this.addUnresolved(ev.source as string, ev.parentEventId as string, parent, msg, at);
+      else if (scope.parentSlot() === undefined)
+        this.addUnresolved(ev.source as string, ev.parentEventId as string, parent, scope.msg, at);
     }
     // a late parent: events named this one before it arrived; a cycle must pass through it
     if (this.unresolved.size === 0) return;
@@ -93,9 +82,9 @@ export class Lineage implements BudgetHolder {
       const cn = keyNumber(cur);
       if (seen.has(cn)) break;
       seen.add(cn);
-      const r = this.identity.slot(cur);
+      const r = this.identity.rows.slot(cur);
       if (r === undefined) break;
-      chain.push(this.identity.markAt(r));
+      chain.push(this.identity.rows.markAt(r));
       cur = this.identity.parentKey(r);
     }
   }

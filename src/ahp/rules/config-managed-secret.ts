@@ -1,9 +1,8 @@
 import { defineEventRule } from '../../core/engine.ts';
 import type { RuleContext } from '../../core/rule.ts';
-import { CLASS_DESCRIPTIONS, credentialIn, type SecretMatch } from '../../core/secrets.ts';
+import { CLASS_DESCRIPTIONS, recurringCredentialIn } from '../../core/secrets.ts';
 import { isObj } from '../../core/value.ts';
 import type { AhpMessage } from '../message.ts';
-import { TextMemo } from '../../core/text-memo.ts';
 
 /** The rule's templates, shared with the helpers that report for it. */
 const MESSAGES = {
@@ -11,13 +10,9 @@ const MESSAGES = {
     'Configuration change `{member}` carries {what}; managed secrets remain excluded even when a diff summary is present.',
 } as const;
 
-// summaries and setting names repeat (a harness writes the same change again): their verdicts are kept, a bounded number
-const verdicts = new TextMemo<SecretMatch | undefined>(512, 4096);
-const credentialOf = (text: string): SecretMatch | undefined => verdicts.of(text, credentialIn);
-
 /** Report `text` at `pointer` when it carries a credential. */
 function check(ctx: RuleContext<typeof MESSAGES>, pointer: string, member: string, text: string): void {
-  const m = credentialOf(text);
+  const m = recurringCredentialIn(text);
   if (m) ctx.report({ pointer, args: { member, what: CLASS_DESCRIPTIONS[m.class], class: m.class } });
 }
 

@@ -1,11 +1,9 @@
 import { defineEventRule } from '../../core/engine.ts';
 import { childPointer } from '../../core/pointer.ts';
-import { CLASS_DESCRIPTIONS, credentialIn } from '../../core/secrets.ts';
 import type { RuleContext } from '../../core/rule.ts';
 import { isObj } from '../../core/value.ts';
 import type { AhpMessage } from '../message.ts';
-import { urlSecrets } from '../sensitive-names.ts';
-import { TextMemo } from '../../core/text-memo.ts';
+import { secretIn, sourceSecretIn } from '../sensitive-names.ts';
 
 /** The rule's templates, shared with the helpers that report for it. */
 const MESSAGES = {
@@ -15,35 +13,8 @@ const MESSAGES = {
     'The MCP descriptor member `{member}` carries {what}; descriptors never carry credentials: remove them (URL userinfo, headers, cookies, secret environment and argument values) and leave an explicit gap (execution-payloads.md).',
 } as const;
 
-const URL_WITH_AUTHORITY = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
 // bounds the walk of an (open) descriptor object
 const MAX_DEPTH = 8;
-
-/**
- * The credential `text` carries, as a phrase (never the value): URL userinfo or a credential-named parameter when a
- * URL,
- * else a credential-shaped value; or undefined.
- */
-function secretIn(text: string, asUrl: boolean): string | undefined {
-  if (asUrl || URL_WITH_AUTHORITY.test(text)) {
-    let u: URL | undefined;
-    try {
-      u = new URL(text);
-    } catch {
-      u = undefined; // not a URL: the schema stage reports a bad format
-    }
-    const found = u ? urlSecrets(u) : [];
-    if (found.length) return found[0];
-  }
-  const m = credentialIn(text);
-  return m ? CLASS_DESCRIPTIONS[m.class] : undefined;
-}
-
-// `source` repeats a few values per input: memoise their verdicts (at most 512) instead of scanning every
-// event's.
-const sourceVerdicts = new TextMemo<string | undefined>(512);
-const sourceSecretOf = (source: string): string | undefined => secretIn(source, true);
-const sourceSecret = (source: string): string | undefined => sourceVerdicts.of(source, sourceSecretOf);
 
 /** Report each string of MCP descriptor `v` that carries a credential; `isUrl`: `v` is the connection `url`. */
 function walk(
@@ -85,7 +56,7 @@ export const credentialExposed = defineEventRule({
     const base = msg.eventPointer;
     if (base === undefined || !event) return;
     if (typeof event.source === 'string') {
-      const what = sourceSecret(event.source);
+      const what = sourceSecretIn(event.source);
       if (what) ctx.report({ pointer: `${base}/source`, messageId: 'source', args: { what } });
     }
     const tool = event.tool;

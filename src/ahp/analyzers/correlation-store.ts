@@ -1,0 +1,264 @@
+/**
+ * The request stores of the correlation analyzer (correlation.ts): the requests awaiting a response, by typed id key,
+ * and the answered requests as compact rows (so that a second response is told from a response to nothing).
+ */
+import type { Hash64 } from '../../core/canonical.ts';
+import { KeyScreen } from '../../core/key-screen.ts';
+import type { Mark } from '../../core/mark.ts';
+import { CompactTable } from '../../core/table.ts';
+import type { EventBudget } from './budget.ts';
+import type { HostContext } from './effects.ts';
+
+/** A request awaiting its response (every member made at once: one object shape, no property array grown later). */
+export interface PendingRecord {
+  method: 'hooks/intercept' | 'hooks/capabilities';
+  at: Mark;
+  /** Deliveries of this request id while pending (identical retries add one each). */
+  deliveries: number;
+  /** Read from an HTTP body: its response is the HTTP response, so none is owed in the input. */
+  http: true | undefined;
+  /** Intercept: the `(source, id)` key of its event (identity.ts `eventKey`). */
+  eventKey: Hash64 | undefined;
+  /** The key its answered row gets ({@link answeredKey}), hashed once at the request. */
+  answeredKey: Hash64;
+  /** Intercept of an elicitation result whose request's form was already released. */
+  schemaReleased: Mark | undefined;
+  /** Intercept: what judging the response's effects needs; absent when the request's capabilities are unusable. */
+  host: HostContext | undefined;
+  /**
+   * What a draft backend cannot process in the request (base/index.md §Base Protocol profile): another protocol version
+   * (answered by -32001), or an event type outside the draft's interceptable catalogue (-32002).
+   */
+  unsupported: 'version' | 'event' | undefined;
+}
+
+/** How a response relates to the requests of the stream. */
+export type ResponseLink =
+  /** It answers a pending request; `mismatch` when its result is of the other method's shape. */
+  | { status: 'matched'; request: PendingRecord; mismatch?: 'manifest-for-intercept' | 'effects-for-capabilities' }
+  /** A further response allowed by an identical retry of the request. */
+  | { status: 'retry-answer'; request: Mark }
+  | { status: 'duplicate'; request: Mark; first: Mark }
+  | { status: 'unmatched' }
+  /** The input holds no request at all so far (one direction of the traffic); `first` for the first such response. */
+  | { status: 'uncorrelatable'; first: boolean }
+  /** The pending cap was exceeded earlier: it may answer an untracked request. */
+  | { status: 'untracked' }
+  /** An error response with a null id (the request id could not be read): nothing to correlate. */
+  | { status: 'null-id' };
+
+/** A typed JSON-RPC id key (correlation.ts `idKey`). */
+export type IdKey = string | number | bigint;
+
+/** Where the response is from the request ({@link nearWord}; {@link FAR}: in the far map). */
+const ANSWERED_U32 = { response: 0, count: 1 } as const;
+/** Where the request is (budget.ts `EventBudget.pos`); NaN: a tombstone (the id was requested again). */
+const ANSWERED_F64 = { requestPos: 0, count: 1 } as const;
+/** The byte distance's share of a response word (the line distance has the top 10 bits). */
+const NEAR = 2 ** 22;
+const FAR = 0xffffffff;
+
+/**
+ * The response word of a response at `at` to a request at `req`: line distance * 2^22 + byte distance when it is in the
+ * same input, at most 1023 lines and 4 MiB on (with a byte offset exactly when the request has one), else {@link FAR}.
+ */
+function nearWord(req: Mark, at: Mark): number {
+  if (at.file !== req.file || (at.byteOffset === undefined) !== (req.byteOffset === undefined)) return FAR;
+  const dl = at.line - req.line;
+  const dp = at.byteOffset === undefined ? 0 : at.byteOffset - req.byteOffset!;
+  if (dl < 0 || dl >= 1024 || dp < 0 || dp >= NEAR) return FAR;
+  return dl * NEAR + dp;
+}
+
+/**
+ * Bytes an answered row counts for the memory budget: the figure of the row it was (file columns, a count of spare
+ * responses, order links: 63), so the budget forgets where it did.
+ */
+const ANSWERED_BYTES = 63;
+
+/** Tombstones past which, when they are most of the answered rows, the rows are copied without them. */
+const COMPACT_AFTER = 1024;
+
+/**
+ * The pending requests by id key, in arrival order. Most requests are answered before the next one arrives, so the
+ * newest waits in fields of its own: a Map that filled and emptied on every request paid its set and delete, and V8's
+ * shrink of every emptied table.
+ */
+export class PendingRequests {
+  /** All but the newest, oldest first. */
+  private readonly older = new Map<IdKey, PendingRecord>();
+  private newestKey: IdKey | undefined;
+  private newest: PendingRecord | undefined;
+
+  get size(): number {
+    return this.newest === undefined ? this.older.size : this.older.size + 1;
+  }
+
+  get(key: IdKey): PendingRecord | undefined {
+    // `===` is the Map's SameValueZero for the keys of idKey (never NaN; bigints by value)
+    if (this.newest !== undefined && this.newestKey === key) return this.newest;
+    return this.older.size === 0 ? undefined : this.older.get(key);
+  }
+
+  /** Add `rec` as the newest, for a `key` not pending. */
+  add(key: IdKey, rec: PendingRecord): void {
+    if (this.newest !== undefined) this.older.set(this.newestKey!, this.newest);
+    this.newestKey = key;
+    this.newest = rec;
+  }
+
+  delete(key: IdKey): void {
+    if (this.newest !== undefined && this.newestKey === key) {
+      this.newestKey = undefined;
+      this.newest = undefined;
+    } else this.older.delete(key);
+  }
+
+  /** In arrival order. */
+  values(): PendingRecord[] {
+    const all = [...this.older.values()];
+    if (this.newest !== undefined) all.push(this.newest);
+    return all;
+  }
+}
+
+const answeredTable = (): CompactTable =>
+  new CompactTable({ u32: ANSWERED_U32.count, f64: ANSWERED_F64.count, fifo: true, load: 2 });
+// a byte limit of 0: the screen keeps its start size (128 KiB) for good
+const answeredScreen = (): KeyScreen => new KeyScreen(0);
+
+/**
+ * The answered requests, oldest first. A request id used again buries its answered row as a tombstone (a `fifo` table
+ * forgets oldest first only) that {@link AnsweredRequests.link} passes over: an id's newest row is found first, and
+ * only it may be live.
+ */
+export class AnsweredRequests {
+  private answered = answeredTable();
+  /**
+   * The keys given to the answered rows since they were last copied: a new request id (most) skips the probe of {@link
+   * bury}. Of a fixed size, so it costs no memory per request and passes more ids as a long run fills it.
+   */
+  private screen = answeredScreen();
+  /** Tombstones among the answered rows (at most as many as live rows past {@link COMPACT_AFTER}: {@link compact}). */
+  private buried = 0;
+  /** Further responses an answered row still allows (identical retries of its request), by row; most have none. */
+  private spares = new Map<number, number>();
+  /** Where the responses far from their request are ({@link FAR}; budget.ts `EventBudget.pos`), by row. */
+  private far = new Map<number, number>();
+
+  constructor(private readonly budget: EventBudget) {}
+
+  /** Rows kept, tombstones included. */
+  get rows(): number {
+    return this.answered.size;
+  }
+
+  /** Live answered rows. */
+  held(): number {
+    return this.answered.size - this.buried;
+  }
+
+  bytes(): number {
+    return this.held() * ANSWERED_BYTES;
+  }
+
+  /** Forget the oldest answered request (and the tombstones before it); false when none is held. */
+  forgetOldest(): boolean {
+    const a = this.answered;
+    for (let s = a.oldest(); s !== undefined; s = a.oldest()) {
+      const dead = Number.isNaN(a.getF(s, ANSWERED_F64.requestPos));
+      if (this.spares.size !== 0) this.spares.delete(s);
+      if (this.far.size !== 0) this.far.delete(s);
+      a.forgetOldest();
+      if (!dead) return true;
+      this.buried--;
+    }
+    return false;
+  }
+
+  /** Keep `pend`, answered at `at` (the budget made room for it). */
+  add(pend: PendingRecord, at: Mark): void {
+    const a = this.answered;
+    const b = this.budget;
+    const s = a.add(pend.answeredKey);
+    this.screen.add(pend.answeredKey, a.size);
+    const word = nearWord(pend.at, at);
+    a.setF(s, ANSWERED_F64.requestPos, b.pos(pend.at));
+    a.setU(s, ANSWERED_U32.response, word);
+    if (word === FAR) this.far.set(s, b.pos(at));
+    if (pend.deliveries > 1) this.spares.set(s, pend.deliveries - 1);
+  }
+
+  /** How a response to the answered request of `key` relates to it (undefined: none is held). */
+  link(key: Hash64): ResponseLink | undefined {
+    const a = this.answered;
+    const b = this.budget;
+    const s = this.slot(key);
+    const requestPos = s === undefined ? NaN : a.getF(s, ANSWERED_F64.requestPos);
+    if (Number.isNaN(requestPos)) return undefined;
+    const request = b.markAt(requestPos);
+    const spare = this.spares.size === 0 ? undefined : this.spares.get(s!);
+    if (spare !== undefined) {
+      if (spare > 1) this.spares.set(s!, spare - 1);
+      else this.spares.delete(s!);
+      return { status: 'retry-answer', request };
+    }
+    const word = a.getU(s!, ANSWERED_U32.response);
+    let first: Mark;
+    if (word === FAR) first = b.markAt(this.far.get(s!)!);
+    else {
+      first = { file: request.file, line: request.line + Math.floor(word / NEAR) };
+      if (request.byteOffset !== undefined) first.byteOffset = request.byteOffset + (word % NEAR);
+    }
+    return { status: 'duplicate', request, first };
+  }
+
+  /** Make the answered row of `key` a tombstone (its id is requested again), when it has a live one. */
+  bury(key: Hash64): void {
+    const a = this.answered;
+    const s = this.slot(key);
+    if (s === undefined || Number.isNaN(a.getF(s, ANSWERED_F64.requestPos))) return;
+    a.setF(s, ANSWERED_F64.requestPos, NaN);
+    this.spares.delete(s);
+    this.far.delete(s);
+    this.buried++;
+    if (this.buried > COMPACT_AFTER && this.buried * 2 > a.size) this.compact();
+  }
+
+  /** The answered row of `key` (the newest), or undefined. */
+  private slot(key: Hash64): number | undefined {
+    return this.answered.size !== 0 && this.screen.mayHold(key) ? this.answered.slot(key) : undefined;
+  }
+
+  /**
+   * The answered rows copied oldest first without their tombstones: an id requested again and again (a client that
+   * numbers every request 1) would otherwise keep a tombstone per request behind a row that is never forgotten.
+   */
+  private compact(): void {
+    const old = this.answered;
+    const rows = answeredTable();
+    const spares = new Map<number, number>();
+    const far = new Map<number, number>();
+    const screen = answeredScreen();
+    for (let s = old.oldest(); s !== undefined; s = old.oldest()) {
+      const pos = old.getF(s, ANSWERED_F64.requestPos);
+      if (!Number.isNaN(pos)) {
+        const key = old.keyAt(s);
+        const t = rows.add(key);
+        screen.add(key, rows.size);
+        rows.setF(t, ANSWERED_F64.requestPos, pos);
+        rows.setU(t, ANSWERED_U32.response, old.getU(s, ANSWERED_U32.response));
+        const spare = this.spares.get(s);
+        if (spare !== undefined) spares.set(t, spare);
+        const f = this.far.get(s);
+        if (f !== undefined) far.set(t, f);
+      }
+      old.forgetOldest();
+    }
+    this.answered = rows;
+    this.screen = screen;
+    this.spares = spares;
+    this.far = far;
+    this.buried = 0;
+  }
+}

@@ -1,0 +1,112 @@
+/** The facts of one AHP message, by analyzer, as the stream rules read them, and the bits that gate rules on them. */
+import type { AhpMessage } from '../message.ts';
+import type { ChangeFacts } from './changes.ts';
+import type { ConfigFacts } from './config.ts';
+import type { ResponseFacts } from './correlation.ts';
+import type { DecisionFacts } from './decisions.ts';
+import type { AdvertisementFacts, ManifestFacts } from './discovery.ts';
+import type { EffectsFacts } from './edit-context.ts';
+import type { ElicitationFacts } from './elicitation-facts.ts';
+import type { IdentityFacts } from './identity.ts';
+import type { LineageFacts } from './lineage.ts';
+import type { ObservationFacts } from './observations.ts';
+import type { OccurrenceFacts } from './occurrences.ts';
+
+/** Facts about the event of an intercept request or observe notification, by analyzer. */
+export type EventFacts = IdentityFacts &
+  LineageFacts &
+  ChangeFacts &
+  ConfigFacts &
+  ElicitationFacts &
+  DecisionFacts &
+  OccurrenceFacts &
+  ObservationFacts;
+
+/** Facts about one message, computed once against the state before it. */
+export interface AhpFacts {
+  msg: AhpMessage;
+  event?: EventFacts;
+  response?: ResponseFacts;
+  /**
+   * A matched intercept success whose request has usable capabilities: its effects applied in the request's host
+   * context.
+   */
+  effects?: EffectsFacts;
+  /** A new intercept request whose advertisement claims more than it may (discovery.ts). */
+  advertisement?: AdvertisementFacts;
+  /** A capabilities manifest of a response (discovery.ts). */
+  manifest?: ManifestFacts;
+}
+
+/** The facts a stream rule can be gated `on`, one bit each (see {@link AhpStreamModel.presence}). */
+export const FACT_BITS = {
+  response: 1,
+  effects: 2,
+  reuse: 4,
+  cycle: 8,
+  configAfterDenied: 16,
+  changeAfterMismatch: 32,
+  pair: 64,
+  content: 128,
+  mode: 256,
+  deniedCallRan: 512,
+  failedCallRan: 1024,
+  callMismatch: 2048,
+  parentIsCall: 4096,
+  changeAfterDenied: 8192,
+  interceptAfterDenial: 16384,
+  advertisement: 32768,
+  manifest: 65536,
+  occurrence: 131072,
+  leak: 262144,
+} as const;
+
+/** The {@link FACT_BITS} of the facts `f` holds (the engine's gate of the rules `on` them). */
+export function presenceOf(f: AhpFacts): number {
+  const e = f.event;
+  return (
+    (f.response !== undefined ? FACT_BITS.response : 0) |
+    (f.effects !== undefined ? FACT_BITS.effects : 0) |
+    (f.advertisement !== undefined ? FACT_BITS.advertisement : 0) |
+    (f.manifest !== undefined ? FACT_BITS.manifest : 0) |
+    (e === undefined
+      ? 0
+      : (e.reuse !== undefined ? FACT_BITS.reuse : 0) |
+        (e.cycle !== undefined ? FACT_BITS.cycle : 0) |
+        (e.configAfterDenied !== undefined ? FACT_BITS.configAfterDenied : 0) |
+        (e.changeAfterMismatch !== undefined ? FACT_BITS.changeAfterMismatch : 0) |
+        (e.pair !== undefined ? FACT_BITS.pair : 0) |
+        (e.content !== undefined ? FACT_BITS.content : 0) |
+        (e.mode !== undefined ? FACT_BITS.mode : 0) |
+        (e.deniedCallRan !== undefined ? FACT_BITS.deniedCallRan : 0) |
+        (e.failedCallRan !== undefined ? FACT_BITS.failedCallRan : 0) |
+        (e.callMismatch !== undefined ? FACT_BITS.callMismatch : 0) |
+        (e.parentIsCall !== undefined ? FACT_BITS.parentIsCall : 0) |
+        (e.changeAfterDenied !== undefined ? FACT_BITS.changeAfterDenied : 0) |
+        (e.interceptAfterDenial !== undefined ? FACT_BITS.interceptAfterDenial : 0) |
+        (e.occurrence !== undefined ? FACT_BITS.occurrence : 0) |
+        (e.leak !== undefined ? FACT_BITS.leak : 0))
+  );
+}
+
+/** Event facts with every analyzer's member made (one object shape for the rules' reads). */
+export function emptyEventFacts(): EventFacts {
+  return {
+    first: false,
+    reuse: undefined,
+    cycle: undefined,
+    configAfterDenied: undefined,
+    changeAfterMismatch: undefined,
+    pair: undefined,
+    content: undefined,
+    mode: undefined,
+    deniedCallRan: undefined,
+    failedCallRan: undefined,
+    callMismatch: undefined,
+    parentIsCall: undefined,
+    changeAfterDenied: undefined,
+    interceptAfterDenial: undefined,
+    occurrence: undefined,
+    leak: undefined,
+  };
+}

@@ -1,0 +1,74 @@
+/**
+ * The scope of one AHP event message: made once by the stream model for an intercept request or observe notification
+ * whose event has a string `source`, `id` and `type`, and handed to each analyzer. It holds what more than one analyzer
+ * reads of the message (the event's key, row, parent, control print, elicitation body), each worked out once; it lives
+ * for the message only, so no analyzer keeps a copy keyed by the message it last saw.
+ */
+import { pairKeyUnder, pairSourceWords, type Hash64 } from '../../core/canonical.ts';
+import type { Mark } from '../../core/mark.ts';
+import type { Obj } from '../../core/value.ts';
+import type { ElicitationBody } from '../elicitation-body.ts';
+import type { AhpMessage } from '../message.ts';
+import type { ElicitRequestInfo } from './elicitation-facts.ts';
+import type { EventRows } from './event-rows.ts';
+import { EVENT_PTR } from './identity-rows.ts';
+
+/** The scope of one event message (see the module comment). */
+export class MessageScope {
+  /** The event's identity key `(source, id)` (identity-rows.ts `eventKey`). */
+  readonly key: Hash64;
+  /** The key of the parent it names (undefined: no string `parentEventId`). */
+  readonly parentKey: Hash64 | undefined;
+  /** Its row (undefined: not held, the budget was full); set by the identity analyzer. */
+  slot: number | undefined = undefined;
+  /** Whether this is the first occurrence of its `(source, id)` among the rows held; set by the identity analyzer. */
+  first = false;
+  /** The control-metadata print of the event (identity-rows.ts `controlPrintInto`): fingerprints, mask, digest. */
+  fp: Uint32Array | undefined = undefined;
+  mask = 0;
+  digest = 0;
+  private parentRow: number | undefined = undefined;
+  /** {@link EventRows.forgotten} when the parent's row was looked up (-1: not yet): a row forgotten since asks again. */
+  private parentAsked = -1;
+  private absent: ElicitationBody | undefined = undefined;
+  /** The parent elicitation request's verdict, once read (elicitation.ts), with the row it was read from. */
+  request: { slot: number; info: ElicitRequestInfo | undefined } | undefined = undefined;
+
+  constructor(
+    readonly msg: AhpMessage,
+    readonly ev: Obj,
+    readonly at: Mark,
+    private readonly rows: EventRows,
+  ) {
+    const source = ev.source as string;
+    const words = pairSourceWords(source);
+    this.key = pairKeyUnder(words, source, ev.id as string);
+    const parentId = ev.parentEventId;
+    this.parentKey = typeof parentId === 'string' ? pairKeyUnder(words, source, parentId) : undefined;
+  }
+
+  /** The row of the parent the event names (undefined: it names none, or none is held), looked up once. */
+  parentSlot(): number | undefined {
+    const gen = this.rows.forgotten;
+    if (this.parentAsked !== gen) {
+      this.parentRow = this.parentKey === undefined ? undefined : this.rows.slot(this.parentKey);
+      this.parentAsked = gen;
+    }
+    return this.parentRow;
+  }
+
+  /** The elicitation body of the event: the stage's parse, else an `absent` body made once. */
+  body(): ElicitationBody {
+    const b = this.msg.elicitation;
+    if (b !== undefined) return b;
+    return (this.absent ??= absentBody(this.ev));
+  }
+}
+
+/** The body of an elicitation event `ev` whose message holds none parsed (`absent`, at the part it names). */
+export function absentBody(ev: Obj): ElicitationBody {
+  return {
+    status: 'absent',
+    partPointer: `${EVENT_PTR}/elicitation/${ev.type === 'user.elicitation.request' ? 'request' : 'result'}`,
+  };
+}

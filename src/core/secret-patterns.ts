@@ -1,0 +1,77 @@
+/** The patterns of the credential and PII detector (secrets.ts), one a class or part of one, and their openings. */
+
+// A value that is already a redaction marker is no secret: `token=[REDACTED:secret]` is what
+// the pipeline leaves behind, and `***` / `<redacted>` are other redactors' markers.
+export const MARKER = /^["']?(?:\[REDACTED[^\]\s]*\]|<redacted>|\*{3,}|•{3,})[\])}"',;.]*$/i;
+
+export const PEM_BEGIN = /-----BEGIN ([A-Z0-9][A-Z0-9 ]{0,62})-----/g;
+// public material: no credential (a private or secret label wins over these words)
+export const PEM_PUBLIC = /PUBLIC KEY|CERTIFICATE|X509 CRL|SIGNATURE|SIGNED MESSAGE|PARAMETERS|PKCS7|CMS/;
+export const PEM_PRIVATE = /PRIVATE|SECRET/;
+// the base64 body lines of a PEM block whose END line is missing (a truncated key still leaks)
+export const PEM_BODY = /(?:\r?\n[A-Za-z0-9+/=:\- ]+)*/y;
+export const AWS_KEY = /AKIA[0-9A-Z]{16}/g;
+// AWS key ids beyond the floor's AKIA (IAM unique-id prefixes of credentials: temporary ASIA, STS bearer ABIA,
+// context ACCA, legacy A3T?): a whole word of 20, so that an upper-case word that merely starts so is none
+export const AWS_KEY_ID = /(?<![A-Za-z0-9])(?:ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16}(?![A-Za-z0-9])/g;
+export const BEARER = /(?<![A-Za-z0-9_-])bearer[ \t]+([A-Za-z0-9\-._~+/]+=*)/gi;
+export const AUTH_BEFORE = /authorization["']?\s*[:=]\s*["']?$/i;
+// RFC 7617 Basic credentials: base64 of `user:password`
+export const BASIC = /(?<![A-Za-z0-9_-])basic[ \t]+([A-Za-z0-9+/]{6,}={0,2})(?![A-Za-z0-9+/=])/gi;
+// an Authorization header value: an optional scheme word, then the credentials (Bearer is the floor's own class)
+export const AUTH_HEADER =
+  /(?<![A-Za-z0-9_-])(?:proxy-)?authorization["']?[ \t]*[:=][ \t]*["']?(?:([A-Za-z][A-Za-z0-9_-]{0,23})[ \t]+)?([A-Za-z0-9\-._~+/]+=*)/gi;
+// keyword (optionally with a suffix that still names the secret: `secret_value`, `SECRET_ACCESS_KEY`, `tokenValue`),
+// optional closing quote of a quoted key, optional declared type, the whole operator (atomic: a look-ahead and a
+// back-reference, so the value never starts inside it), the value
+export const ASSIGNMENT =
+  /(?:password|passwd|secret|api[_-]?key|token)(?:[_-]?(?:access[_-]?)?key|[_-]?(?:value|val|str|string|b64|base64|hex|raw|plain|plaintext|bytes|material|enc|encoded))?["']?(?:(?:\s*:\s*|\s+)(?:string|String|str|&str|&'static str|\[\]byte|bytes)(?=\s*=))?\s*(?=(?<op>[:=]+>?))\k<op>\s*(?:"(?<dq>(?:[^"\\\r\n]|\\.)*)"|'(?<sq>(?:[^'\\\r\n]|\\.)*)'|(?<bare>\S+))/dgi;
+export const JWT = /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g;
+// an unsigned JWT written without its empty third segment: header and claims, both JSON objects (`eyJ`), and no dot
+// after (with one, the floor's JWT shape holds it)
+export const JWT_UNSIGNED = /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{4,}\.eyJ[A-Za-z0-9_-]{4,}(?![A-Za-z0-9_.-])/g;
+export const PROVIDER = new RegExp(
+  '(?<![A-Za-z0-9_-])(?:' +
+    [
+      'gh[pousr]_[A-Za-z0-9]{20,}', // GitHub classic, OAuth, user-to-server, server-to-server, refresh
+      'github_pat_[A-Za-z0-9_]{20,}', // GitHub fine-grained
+      'GR1348941[A-Za-z0-9_-]{20,}', // GitLab runner registration
+      'xox[abeoprs]-[A-Za-z0-9-]{10,}', // Slack bot, user, app-level, refresh tokens
+      'xoxe\\.xox[bp]-[A-Za-z0-9-]{10,}', // Slack rotating tokens
+      'xapp-[0-9]-[A-Za-z0-9-]{10,}', // Slack app-level
+      'hooks\\.slack\\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]{20,}', // Slack webhooks
+      'sk-[A-Za-z0-9_-]{16,}', // OpenAI (sk-, sk-proj-, sk-svcacct-, sk-admin-), Anthropic (sk-ant-...)
+      '(?:sk|rk|ek)_(?:live|test)_[A-Za-z0-9]{16,}', // Stripe secret, restricted and ephemeral keys
+      'whsec_[A-Za-z0-9+/=]{24,}', // Stripe webhook signing secrets
+      'AIza[0-9A-Za-z_-]{30,}', // Google API keys
+    ].join('|') +
+    // GitLab tokens by their documented prefixes, the routable `.<version>.<crc>` tail included; an instance prefix
+    // (`SIE-glpat-`) may stand before them
+    ')|(?<![A-Za-z0-9_])gl(?:pat|oas|dt|rt|rtr|cbt|ptt|ft|imt|agent|soat|ffct|wt)-[A-Za-z0-9_-]{20,}(?:\\.[0-9a-z]{2}\\.[0-9a-z]{7,9}(?![A-Za-z0-9]))?',
+  'g',
+);
+// Azure AI services (Azure OpenAI among them) keys: the 84-character identifiable key with its `JQQJ9?` signature, and
+// the 32-hex key where a name says so (alone a 32-hex string is a hash)
+export const AZURE_KEY =
+  /(?<![A-Za-z0-9])[A-Za-z0-9]{52}JQQJ9[9DH][A-Za-z0-9][A-L][A-Za-z0-9]{16}[A-Za-z][A-Za-z0-9]{7}(?:[A-Za-z0-9]{2}==)?(?![A-Za-z0-9])/g;
+export const AZURE_NAMED_KEY =
+  /(?:azure|openai|cognitive|ocp-apim-subscription)[A-Za-z0-9_.-]{0,40}?key["']?\s*[:=]\s*["']?([0-9a-fA-F]{32})(?![A-Za-z0-9])/gi;
+// a password in a URL's userinfo (RFC 3986 §3.2.1 deprecates it because it leaks): scheme://user:password@host
+export const URL_CREDENTIALS = /(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{1,20}:\/\/[^\s:/?#@[\]]+:([^\s/?#@]+)@/g;
+// a reference or a placeholder where the password would be: `${DB_PASS}`, `$PASS`, `<password>`, `***`, `%s`
+export const URL_PLACEHOLDER = /^(?:\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|<[^>]*>|\*+|%s|\{\{[^}]*\}\})$/;
+export const EMAIL =
+  /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![A-Za-z0-9-])/g;
+export const PHONE = /(?<![\w+])(?:\+\d{1,3}[ -]?)?(?:\(\d{1,4}\)[ -]?|\d{2,4}[ -])\d{3,4}[ -]\d{4}(?!\w)/g;
+
+// A text none of whose matches can start: every pattern above opens with (or, for PEM, needs) one of these literals.
+export const SECRET_OPENINGS =
+  /-----BEGIN |AKIA|ASIA|ABIA|ACCA|A3T|bearer|basic|authorization|passw(?:or)?d|secret|api[_-]?key|token|eyJ|gh[pousr]_|github_pat_|gl[a-z]+-|GR1348941|xox|xapp-|hooks\.slack\.com\/|[sre]k[-_]|whsec_|AIza|JQQJ9|azure|openai|cognitive|ocp-apim|:\/\//i;
+
+/**
+ * False when `text` surely holds no match of a secret class (none of the literals the patterns open with): one scan
+ * that {@link findSecrets} makes before its one per class. Not for the PII classes.
+ */
+export function mayHoldSecret(text: string): boolean {
+  return SECRET_OPENINGS.test(text);
+}
