@@ -4,7 +4,7 @@
  * the upstream corpus and one-member mutations of each (delete, change the type, add).
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -15,6 +15,7 @@ import { envelopeSurelyValid, plainUri } from '../../src/aep/schema/envelope-fas
 import { envelopeValidator } from '../../src/aep/schema/validators.ts';
 import { typeInfo } from '../../src/aep/schema/type-info.ts';
 import { CORPUS_DIR, eventsOfFile, jsonFiles } from './helpers.ts';
+import { needShared, SHARED } from '../shared.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -99,10 +100,7 @@ test('envelope fast path: every generated bench event takes it; no mutation of o
 });
 
 test('envelope fast path: the upstream corpus and its mutations', (t) => {
-  if (!existsSync(CORPUS_DIR)) {
-    t.skip(`upstream corpus absent (${CORPUS_DIR})`);
-    return;
-  }
+  if (!needShared(t, SHARED.aepCorpus)) return;
   const events = jsonFiles(CORPUS_DIR).flatMap(eventsOf);
   assert.ok(events.length > 50, `${events.length} events`);
   check(events, 'upstream');

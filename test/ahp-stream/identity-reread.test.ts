@@ -15,8 +15,9 @@ import { openInputs, type CliIO } from '../../src/cli/common.ts';
 import type { Finding } from '../../src/core/finding.ts';
 import type { InputSpec } from '../../src/core/pipeline.ts';
 import { generateAhp } from '../../tools/bench/generate-ahp.ts';
-import { AHP_CORPUS_DIR, brief, intercept, observe, ok, REPO_DIR, requireShared, toolBefore } from './helpers.ts';
+import { AHP_CORPUS_DIR, brief, intercept, observe, ok, REPO_DIR, toolBefore } from './helpers.ts';
 import { ahpDriver, runPipeline } from '../run.ts';
+import { needShared, SHARED } from '../shared.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'ahp-reread-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -205,6 +206,6 @@ test('property: repeated events with one control member deleted, retyped or adde
 });
 
 test('property: the same over the upstream AHP corpus', async (t) => {
-  if (!requireShared(t, AHP_CORPUS_DIR)) return;
+  if (!needShared(t, SHARED.ahpCorpus)) return;
   await sameOnFileAndInMemory('upstream AHP corpus', messagesIn(AHP_CORPUS_DIR, true));
 });

@@ -19,9 +19,9 @@ import { checkBytes } from '../../src/fixture-runner/check.ts';
 import { PROTOCOLS } from '../../src/run/protocols.ts';
 import { bridgeOfCaseName, profileOfCaseName } from '../../src/core/case-names.ts';
 import type { Protocol } from '../../src/core/protocol.ts';
+import { optionalShared, SHARED, sharedPath } from '../shared.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const SHARED = join(ROOT, '..', 'shared');
 const TMP = mkdtempSync(join(tmpdir(), 'ac-invariants-'));
 after(() => rmSync(TMP, { recursive: true, force: true }));
 
@@ -40,11 +40,11 @@ function jsonlBelow(dir: string): string[] {
 const CASES: Record<Protocol, { ours: string[]; upstream: string[] }> = {
   aep: {
     ours: jsonlBelow(join(ROOT, 'conformance/aep')),
-    upstream: jsonlBelow(join(SHARED, 'corpus/aep/conformance/fixtures')),
+    upstream: jsonlBelow(sharedPath(SHARED.aepCorpus)),
   },
   ahp: {
     ours: jsonlBelow(join(ROOT, 'conformance/ahp')),
-    upstream: jsonlBelow(join(SHARED, 'corpus/ahp/fixtures/draft')),
+    upstream: jsonlBelow(sharedPath(SHARED.ahpCorpus)),
   },
 };
 
@@ -90,8 +90,7 @@ export function defineInvariants(protocol: Protocol): void {
 
   describe(`${protocol}: one verdict for the same bytes`, () => {
     test('path = gzip bytes = gzip file = text = chunked stream (with and without a spool) = createSession', async (t) => {
-      if (CASES[protocol].upstream.length === 0)
-        t.diagnostic(`upstream corpus absent under ../shared: only our cases are checked`);
+      optionalShared(t, protocol === 'aep' ? SHARED.aepCorpus : SHARED.ahpCorpus);
       let sessions = 0;
       for (const file of files) {
         const bytes = readFileSync(file);
@@ -195,7 +194,7 @@ export function defineInvariants(protocol: Protocol): void {
       const VALUES: unknown[] = [null, [], {}, 0, '', true, -1.5e308];
       const pass = [
         ...CASES[protocol].ours.filter((f) => f.includes(`${join('conformance', protocol, 'pass')}`)),
-        ...(protocol === 'aep' ? jsonlBelow(join(SHARED, 'corpus/aep/conformance/fixtures/golden')) : []),
+        ...(protocol === 'aep' ? jsonlBelow(sharedPath(SHARED.aepCorpus, 'golden')) : []),
       ];
       let mutants = 0;
       // a member of one kind of event gets each value once over all cases: the cases share templates

@@ -21,8 +21,9 @@ import {
   type CaptureLevel,
 } from '../../src/index.ts';
 import { REPO, runCli } from '../cli/helpers.ts';
+import { needShared, SHARED, sharedPath } from '../shared.ts';
 
-const CORPUS = join(REPO, '..', 'shared', 'corpus', 'aep', 'conformance', 'fixtures');
+const CORPUS = sharedPath(SHARED.aepCorpus);
 const GOLDEN = join(CORPUS, 'golden', 'golden.jsonl');
 const HEAD = {
   aep: '0.1',
@@ -253,14 +254,14 @@ test('aep downlevel --ceiling metadata of the golden corpus validates clean, wit
   );
 });
 
-test('fixtures: the corpus redaction folder passes in full; our downlevel cases pass', async () => {
+test('fixtures: the corpus redaction folder passes in full; our downlevel cases pass', async (t) => {
   const ours = await runFixtures('aep', join(REPO, 'conformance', 'aep-capture'));
   assert.ok(ours.cases.length >= 100);
   assert.deepEqual(
     ours.cases.filter((c) => c.status !== 'pass').map((c) => c.id),
     [],
   );
-  if (!existsSync(join(CORPUS, 'redaction'))) return;
+  if (!needShared(t, `${SHARED.aepCorpus}/redaction`)) return;
   const up = await runFixtures('aep', CORPUS);
   const red = up.cases.filter((c) => c.group === 'redaction');
   assert.equal(red.length, 33);
