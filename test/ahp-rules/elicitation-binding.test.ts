@@ -113,8 +113,10 @@ describe('MCP elicitation binding', () => {
       P,
     );
     assert.deepEqual(inner(issues), ['/message']);
-    issues = invalid(reqEvent('{"message": "m", "requestedSchema": '), 'ahp/elicitation-body', P);
-    assert.match(issues[0]!.message, /syntax error at character \d+/);
+    const cut = '{"message": "m", "requestedSchema": ';
+    issues = invalid(reqEvent(cut), 'ahp/elicitation-body', P);
+    // the syntax error is where the text ends: the character after its last, counted from 1
+    assert.deepEqual([issues[0]!.messageId, issues[0]!.args?.index], ['invalidJson', cut.length + 1]);
     invalid(
       reqEvent(
         '{"message":"m","requestedSchema":{"type":"object","properties":{"a":{"type":"number","default":NaN}}}}',

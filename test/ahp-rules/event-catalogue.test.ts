@@ -31,10 +31,10 @@ describe('catalogue', () => {
     const issues = invalid(overlayOnly, 'ahp/envelope', '', {
       root: 'schema/draft/catalogue-event.schema.json#/$defs/user.attention',
     });
-    assert.deepEqual(issues.map((i) => i.message).sort(), [
-      '`id` is required in every event (base/events.md §Common event fields); the user.attention event has none.',
-      '`source` is required in every event (base/events.md §Common event fields); the user.attention event has none.',
-      '`time` is required in every event (base/events.md §Common event fields); the user.attention event has none.',
+    assert.deepEqual(issues.map((i) => [i.messageId, i.args?.member, i.args?.type]).sort(), [
+      ['required', 'id', 'user.attention'],
+      ['required', 'source', 'user.attention'],
+      ['required', 'time', 'user.attention'],
     ]);
     valid(event('user.attention'), { root: 'schema/draft/interaction-event.schema.json#/$defs/user.attention' });
   });

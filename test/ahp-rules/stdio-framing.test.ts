@@ -33,7 +33,10 @@ describe("stdio framing (through ahp validate's pipeline)", () => {
     const pretty = await stdio(JSON.stringify(response([]), null, 2) + '\n');
     // a pretty-printed message is one finding naming the binding that reads it (issue 26 item 3), not one per line
     assert.ok(
-      pretty.length === 1 && pretty[0]!.ruleId === 'jsonl/invalid-json' && /--binding http/.test(pretty[0]!.message),
+      pretty.length === 1 &&
+        pretty[0]!.ruleId === 'jsonl/invalid-json' &&
+        pretty[0]!.messageId === 'unclosedHint' &&
+        String(pretty[0]!.args?.hint).includes('--binding http'),
       show(pretty),
     );
     assert.deepEqual(

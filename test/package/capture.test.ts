@@ -21,7 +21,7 @@ import {
   type CaptureLevel,
 } from '../../src/index.ts';
 import { REPO, runCli } from '../cli/helpers.ts';
-import { needShared, SHARED, sharedPath } from '../shared.ts';
+import { needShared, SHARED, sharedAbsent, sharedPath } from '../shared.ts';
 
 const CORPUS = sharedPath(SHARED.aepCorpus);
 const GOLDEN = join(CORPUS, 'golden', 'golden.jsonl');
@@ -234,7 +234,7 @@ test('aep downlevel and aep redact: unchanged events byte for byte, invalid line
 });
 
 test('aep downlevel --ceiling metadata of the golden corpus validates clean, with no field above metadata', {
-  skip: existsSync(GOLDEN) ? false : `upstream corpus not found at ${GOLDEN}`,
+  skip: sharedAbsent(`${SHARED.aepCorpus}/golden/golden.jsonl`),
 }, async () => {
   const r = await runCli('aep', ['downlevel', '--ceiling', 'metadata', GOLDEN]);
   assert.equal(r.code, 0, r.stderr);
