@@ -5,7 +5,7 @@
  * downlevel cases through `runFixtures`.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { captureViolations } from '../../src/aep/capture.ts';
