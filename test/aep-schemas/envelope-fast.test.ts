@@ -11,7 +11,13 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { generateAep } from '../../tools/bench/generate-aep.ts';
 import { isUri } from '../../src/core/schema/formats.ts';
-import { envelopeSurelyValid, plainUri } from '../../src/aep/schema/envelope-fast.ts';
+import {
+  ENVELOPE_PRINT,
+  envelopeFastOn,
+  envelopePrint,
+  envelopeSurelyValid,
+  plainUri,
+} from '../../src/aep/schema/envelope-fast.ts';
 import { envelopeValidator } from '../../src/aep/schema/validators.ts';
 import { typeInfo } from '../../src/aep/schema/type-info.ts';
 import { CORPUS_DIR, eventsOfFile, jsonFiles } from './helpers.ts';
@@ -75,6 +81,17 @@ function check(events: Record<string, unknown>[], label: string): { fast: number
     }
   return { fast, total };
 }
+
+test('envelope fast path: on, for the envelope schema it was written against (ENVELOPE_PRINT)', () => {
+  // an edit of schemas/aep/envelope.schema.json turns the path off: read envelope-fast.ts against the new schema (its
+  // patterns, members and allOf branches), then set ENVELOPE_PRINT to the print below
+  assert.equal(
+    envelopePrint(),
+    ENVELOPE_PRINT,
+    `schemas/aep/envelope.schema.json changed: re-read envelope-fast.ts, then ENVELOPE_PRINT = 0x${envelopePrint().toString(16)}`,
+  );
+  assert.ok(envelopeFastOn());
+});
 
 test('envelope fast path: never accepts what the schema rejects (conformance cases, examples, mutations)', () => {
   const events = [...jsonFiles(join(ROOT, 'conformance/aep')), ...jsonFiles(join(ROOT, 'examples/aep'))].flatMap(
