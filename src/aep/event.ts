@@ -55,7 +55,7 @@ const SMALL_BIGINTS: readonly bigint[] = Array.from({ length: 1024 }, (_, i) => 
 
 /**
  * An exact integer as a number when it is a safe one, else a bigint: `===` and `<` between two are exact, and most
- * need no BigInt operation (one a runtime call in V8, 2.5% of an AEP run for the position checks).
+ * need no BigInt operation (a runtime call in V8; docs/benchmarks.md §Profile figures behind the code).
  */
 export type Counter = number | bigint;
 

@@ -9,7 +9,7 @@ import type { Obj } from '../../core/value.ts';
 
 type Field = (typeof CONTROL_FIELDS)[number];
 
-/** The before type and the compared fields of each after type (a Map: an object's miss cost 1% of an AHP run). */
+/** The before type and the compared fields of each after type (a Map: an object's miss is dear, docs/benchmarks.md). */
 const PAIRS: ReadonlyMap<
   unknown,
   { before: 'task.change.before' | 'workspace.change.before'; fields: readonly Field[] }

@@ -115,7 +115,7 @@ function fieldPrint(fp: number[] | Uint32Array, i: number, v: unknown): number {
 
 /**
  * The control-metadata fingerprints of `ev` into `fp`, in {@link CONTROL_FIELDS} order, and their presence mask
- * (returned): each field read by name (a keyed walk over the paths cost an AHP run about 1%), into the caller's array
+ * (returned): each field read by name (not a keyed walk over the paths, docs/benchmarks.md), into the caller's array
  * (no print allocated per message); test/ahp-stream/control-print.test.ts holds it to that walk.
  */
 export function controlPrintInto(ev: Obj, fp: number[] | Uint32Array): number {
