@@ -19,7 +19,6 @@ const { validate, valid, invalid } = ruleRows([
   'ahp/event-secret',
   'ahp/currency-unknown',
   'ahp/error-data-secret',
-  'ahp/reasoning-outside-assistant',
 ]);
 
 describe('sensitive elicitation and no-op changes', () => {
@@ -129,22 +128,6 @@ describe('sensitive elicitation and no-op changes', () => {
     invalid(err({ auth: 'Authorization: Bearer Zq81pLm3Xv7TnRk2Wd9sYh' }), 'ahp/error-data-secret', '/error/data/auth');
     invalid(err({ db: { password: 'hunter2sequel' } }), 'ahp/error-data-secret', '/error/data/db/password');
     valid(err({ supported: ['draft'], retryAfterMs: 500, tokenCount: 3 }));
-  });
-  test('a reasoning part outside an assistant message', () => {
-    const part = (category?: string) => ({
-      id: 'p',
-      kind: 'text',
-      mediaType: 'text/plain',
-      selection: 'body',
-      text: 't',
-      ...(category ? { category } : {}),
-    });
-    const items = (role: string, category?: string) =>
-      obsOf('model.response.after', { items: [{ id: 'm', role, parts: [part(category)] }] });
-    warned(items('user', 'reasoning'), 'ahp/reasoning-outside-assistant', 1, 'error');
-    warned(items('tool', 'reasoning'), 'ahp/reasoning-outside-assistant', 1, 'error');
-    warned(items('assistant', 'reasoning'), 'ahp/reasoning-outside-assistant', 0, 'error');
-    warned(items('user', 'skill'), 'ahp/reasoning-outside-assistant', 0, 'error');
   });
   test('after events and file updates that change nothing', () => {
     const task = (t: unknown) => obsOf('task.change.after', { task: t });
