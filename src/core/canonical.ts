@@ -212,7 +212,8 @@ const WHOLE_LINE = 96;
 
 /**
  * Fingerprint kept for a line whose `(source, id)` may repeat: every code unit up to WHOLE_LINE, else 96 samples;
- * it tells that a line read back was edited since. Hashing every unit cost about 8% of an AEP run.
+ * it tells that a line read back was edited since; hashing every unit of a long line costs too much
+ * (docs/benchmarks.md §Profile figures behind the code).
  */
 export function lineFingerprint(s: string): number {
   const n = s.length;

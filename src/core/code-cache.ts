@@ -1,7 +1,8 @@
 /**
  * CommonJS modules (CLI bundles, generated validators) loaded through a V8 code cache made at build time: compiling the
- * AHP verdict module costs ~40 ms of a 0.2 s start-up. Cache file: `v8cache <n>\n`, the n-byte source, V8's data; V8
- * checks only the source's length, so comparing the copy keeps an edited module from running stale code.
+ * AHP verdict module is a large share of start-up (docs/benchmarks.md §Profile figures behind the code). Cache file:
+ * `v8cache <n>\n`, the n-byte source, V8's data; V8 checks only the source's length, so comparing the copy keeps an
+ * edited module from running stale code.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';

@@ -19,8 +19,9 @@ import { newStats, parseLine } from '../../src/core/pipeline.ts';
 import { createAepChecker } from '../../src/aep/protocol.ts';
 import { validate } from '../../src/index.ts';
 import { bridgeChecker } from '../../src/aep/bridges/checker.ts';
-import { CORPUS_DIR, corpusPresent, NO_CORPUS } from '../aep-schemas/helpers.ts';
+import { CORPUS_DIR } from '../aep-schemas/helpers.ts';
 import { briefFindings, checkBridgeText } from './helpers.ts';
+import { needShared, hasShared, SHARED } from '../shared.ts';
 
 type Obj = Record<string, unknown>;
 const REPO = new URL('../../', import.meta.url);
@@ -41,7 +42,7 @@ function events(): Array<{ where: string; event: Obj }> {
         }
       });
   }
-  if (corpusPresent())
+  if (hasShared(SHARED.aepCorpus))
     for (const [i, l] of goldenLines().entries()) out.push({ where: `golden:${i + 1}`, event: JSON.parse(l) as Obj });
   return out;
 }
@@ -81,7 +82,7 @@ test('CE round trip: fromCloudEvent(toCloudEvent(e)) is e for every event of our
 });
 
 test('--from cloudevents and --from otlp (max capture full) find what a direct check of the same events finds, at the same lines', async (t) => {
-  if (!corpusPresent()) return t.skip(NO_CORPUS);
+  if (!needShared(t, SHARED.aepCorpus)) return;
   const lines = goldenLines();
   const want = rules(await direct(lines.join('\n') + '\n'));
   const ce = lines.map((l) => JSON.stringify(toCloudEvent(JSON.parse(l) as Obj))).join('\n') + '\n';
@@ -235,7 +236,7 @@ const CE_DEFECTS: Defect[] = [
 ];
 
 test("one-defect variants of golden's CE form: each is caught by its rule, at its line and pointer, with the column of that member", async (t) => {
-  if (!corpusPresent()) return t.skip(NO_CORPUS);
+  if (!needShared(t, SHARED.aepCorpus)) return;
   const lines = goldenLines().map((l) => toCloudEvent(JSON.parse(l) as Obj));
   for (const d of CE_DEFECTS) {
     // line 0: the first event without data
@@ -361,7 +362,7 @@ const OTLP_DEFECTS: Array<{ name: string; golden: number; mutate(r: Obj): void; 
 ];
 
 test("one-defect variants of golden's OTLP form: each is caught by its rule at its pointer into the request", async (t) => {
-  if (!corpusPresent()) return t.skip(NO_CORPUS);
+  if (!needShared(t, SHARED.aepCorpus)) return;
   const lines = goldenLines();
   const base = '/resourceLogs/0/scopeLogs/0/logRecords/0';
   for (const d of OTLP_DEFECTS) {
@@ -379,7 +380,7 @@ test("one-defect variants of golden's OTLP form: each is caught by its rule at i
 });
 
 test('OTLP reader: what the protobuf JSON mapping allows (64-bit integers as numbers, upper-case hex ids), an enum name reported', async (t) => {
-  if (!corpusPresent()) return t.skip(NO_CORPUS);
+  if (!needShared(t, SHARED.aepCorpus)) return;
   const e = JSON.parse(goldenLines()[3]!) as Obj;
   const req = toOtlp([e], { maxCapture: 'full' }).request;
   const r = recOf(req)[0]!;

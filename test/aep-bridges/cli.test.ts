@@ -9,9 +9,10 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { FILTERABLE_CORE, matches, parseFilter } from '../../src/aep/attr-match.ts';
 import { otlpDataModel } from '../../src/fixture-runner/aep-bridges.ts';
-import { CORPUS_DIR, corpusPresent, NO_CORPUS } from '../aep-schemas/helpers.ts';
+import { CORPUS_DIR } from '../aep-schemas/helpers.ts';
 import { runCli } from '../cli/helpers.ts';
 import { extensionKeyNotes } from '../../src/cli/aep-bridges.ts';
+import { needShared, SHARED } from '../shared.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -53,7 +54,7 @@ test('aep filter: a line that is not a JSON object is reported, not matched (exi
 });
 
 test('aep convert of golden equals the corpus pins (CloudEvents, OTLP, OCSF)', async (t) => {
-  if (!corpusPresent()) return t.skip(NO_CORPUS);
+  if (!needShared(t, SHARED.aepCorpus)) return;
   const golden = join(CORPUS_DIR, 'golden/golden.jsonl');
   const events = readFileSync(golden, 'utf8')
     .trimEnd()
@@ -117,7 +118,7 @@ test('aep convert --to cloudevents --max-capture down-levels as a hop; invalid l
 });
 
 test('aep convert --to cloudevents of golden is byte for byte ce-expected.jsonl (ASCII-only JSON, as the pins are written)', async (t) => {
-  if (!corpusPresent()) return t.skip(NO_CORPUS);
+  if (!needShared(t, SHARED.aepCorpus)) return;
   const r = await runCli('aep', ['convert', '--to', 'cloudevents', join(CORPUS_DIR, 'golden/golden.jsonl')]);
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stdout, readFileSync(join(CORPUS_DIR, 'ce-roundtrip/ce-expected.jsonl'), 'utf8'));

@@ -3,15 +3,14 @@
  * ceiling, decodes with no OCSF finding and back to its envelope; and the upstream OCSF pins decode with none either.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { decodeOcsf, toOcsf } from '../../src/aep/bridges/ocsf.ts';
+import { needShared, SHARED, sharedPath } from '../shared.ts';
 
 const PASS = fileURLToPath(new URL('../../conformance/aep/pass/', import.meta.url));
-const PINS = fileURLToPath(
-  new URL('../../../shared/corpus/aep/conformance/fixtures/ocsf/ocsf-expected.json', import.meta.url),
-);
+const PINS_REL = `${SHARED.aepCorpus}/ocsf/ocsf-expected.json`;
 
 function passEvents(): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
@@ -50,11 +49,8 @@ test('our projection at every ceiling gives no OCSF finding and decodes back to 
 });
 
 test('the upstream OCSF pins decode with no OCSF finding', (t) => {
-  if (!existsSync(PINS)) {
-    t.skip('the upstream AEP corpus is not beside the repository');
-    return;
-  }
-  const pins = JSON.parse(readFileSync(PINS, 'utf8')) as Record<string, unknown>;
+  if (!needShared(t, PINS_REL)) return;
+  const pins = JSON.parse(readFileSync(sharedPath(PINS_REL), 'utf8')) as Record<string, unknown>;
   for (const [k, rec] of Object.entries(pins)) assert.deepEqual(decodeOcsf(rec).issues, [], `pin ${k}`);
 });
 

@@ -48,9 +48,12 @@ test('4e: bridge output without --from, or pretty-printed on stdin, is one findi
     plain.findings.map((f) => f.ruleId),
     ['aep/bridge-input'],
   );
-  assert.match(plain.findings[0]!.message, /--from cloudevents/);
+  assert.deepEqual([plain.findings[0]!.messageId, plain.findings[0]!.args?.from], ['lines', 'cloudevents']);
   const otlp = await validate('aep', { text: JSON.stringify(toOtlp(nine).request) + '\n', source: 'x.jsonl' });
-  assert.match(otlp.findings.map((f) => f.message).join(), /--from otlp/);
+  assert.deepEqual(
+    otlp.findings.map((f) => [f.ruleId, f.args?.from]),
+    [['aep/bridge-input', 'otlp']],
+  );
   const pretty = JSON.stringify(nine.map(toCloudEvent), null, 2) + '\n';
   const r = await runCli('aep', ['validate', '--from', 'cloudevents', '-'], pretty);
   assert.equal((r.stdout.match(/ error /g) ?? []).length, 1, r.stdout);
@@ -62,7 +65,8 @@ test('4e: bridge output without --from, or pretty-printed on stdin, is one findi
     b.findings.map((f) => f.ruleId),
     ['jsonl/not-object'],
   );
-  assert.match(b.findings[0]!.message, /--from cloudevents/);
+  assert.equal(b.findings[0]!.messageId, 'notObjectHint');
+  assert.ok(String(b.findings[0]!.args?.hint).includes('--from cloudevents'), 'the hint names the flag');
 });
 
 test('4e: OCSF records without --from, and plain AEP with any --from, are one finding naming what to do', async () => {

@@ -5,7 +5,7 @@
  * one-member mutations of each (delete, change the type, add), and values deeper than its recursion.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -16,6 +16,7 @@ import { CAPTURE_RANK } from '../../src/aep/event.ts';
 import { captureTreeFor, knownAepTypes } from '../../src/aep/schema/validators.ts';
 import { childPointer } from '../../src/core/pointer.ts';
 import { CORPUS_DIR, eventsOfFile, jsonFiles } from './helpers.ts';
+import { needShared, SHARED } from '../shared.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -123,10 +124,7 @@ test('gated walk: the plain walk over generated bench events', () => {
 });
 
 test('gated walk: the upstream corpus and its mutations', (t) => {
-  if (!existsSync(CORPUS_DIR)) {
-    t.skip(`upstream corpus absent (${CORPUS_DIR})`);
-    return;
-  }
+  if (!needShared(t, SHARED.aepCorpus)) return;
   check(jsonFiles(CORPUS_DIR).flatMap(eventsOf), 'upstream');
 });
 

@@ -7,13 +7,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CORPUS_DIR, NO_CORPUS, compileAll, corpusPresent, showErrors, validateEvent } from './helpers.ts';
+import { CORPUS_DIR, compileAll, showErrors, validateEvent } from './helpers.ts';
+import { needShared, SHARED } from '../shared.ts';
 
 test('golden.jsonl: every line validates against the envelope and its payload schema', (t) => {
-  if (!corpusPresent()) {
-    t.skip(NO_CORPUS);
-    return;
-  }
+  if (!needShared(t, SHARED.aepCorpus)) return;
   const c = compileAll();
   const lines = readFileSync(join(CORPUS_DIR, 'golden/golden.jsonl'), 'utf8')
     .split('\n')
@@ -33,10 +31,7 @@ test('golden.jsonl: every line validates against the envelope and its payload sc
 });
 
 test('ce-roundtrip/inbound-cases.json: every expected AEP event is envelope- and payload-valid', (t) => {
-  if (!corpusPresent()) {
-    t.skip(NO_CORPUS);
-    return;
-  }
+  if (!needShared(t, SHARED.aepCorpus)) return;
   const c = compileAll();
   const { cases } = JSON.parse(readFileSync(join(CORPUS_DIR, 'ce-roundtrip/inbound-cases.json'), 'utf8')) as {
     cases: { name: string; expected: unknown }[];
@@ -49,10 +44,7 @@ test('ce-roundtrip/inbound-cases.json: every expected AEP event is envelope- and
 });
 
 test('capture-gating/cases.json: every form is a valid attention.requested payload and every values map a valid answer', (t) => {
-  if (!corpusPresent()) {
-    t.skip(NO_CORPUS);
-    return;
-  }
+  if (!needShared(t, SHARED.aepCorpus)) return;
   const c = compileAll();
   const requested = c.payload('attention.requested')!;
   const answered = c.payload('attention.answered')!;

@@ -3,10 +3,10 @@
  * strict formats and annotation keywords), compiled validators for the envelope and every
  * payload schema, and the location of the upstream fixture corpus.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { loadAepSchemas, type AepSchemas } from '../../src/aep/schema/registry.ts';
+import { SHARED, sharedPath } from '../shared.ts';
 import {
   createAjv as createSchemaStageAjv,
   type Ajv2020,
@@ -46,21 +46,8 @@ export function compileAll(): Compiled {
   return compiled;
 }
 
-/**
- * The upstream AEP fixture corpus, `<repo>/../shared/corpus/aep/conformance/fixtures/`
- * (`AEP_CORPUS_DIR` overrides it, e.g. to exercise the skip path).
- */
-export const CORPUS_DIR =
-  process.env.AEP_CORPUS_DIR ??
-  fileURLToPath(new URL('../../../shared/corpus/aep/conformance/fixtures/', import.meta.url));
-
-/** True when the corpus is present; tests that need it skip with a message otherwise. */
-export function corpusPresent(): boolean {
-  return existsSync(CORPUS_DIR);
-}
-
-/** Message used when skipping for a missing corpus. */
-export const NO_CORPUS = `AEP fixture corpus not found at ${relative(fileURLToPath(new URL('../../', import.meta.url)), CORPUS_DIR)} (expected the shared checkout ../shared next to the repo)`;
+/** The upstream AEP fixture corpus; it may be absent (test/shared.ts). */
+export const CORPUS_DIR = sharedPath(SHARED.aepCorpus);
 
 /** Compact one-line rendering of ajv errors for assertion messages. */
 export function showErrors(errors: ErrorObject[] | null | undefined): string {

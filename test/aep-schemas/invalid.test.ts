@@ -7,7 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CORPUS_DIR, NO_CORPUS, compileAll, corpusPresent, showErrors } from './helpers.ts';
+import { CORPUS_DIR, compileAll, showErrors } from './helpers.ts';
+import { needShared, SHARED } from '../shared.ts';
 
 type Which = 'envelope' | 'payload';
 
@@ -51,10 +52,7 @@ interface Case {
 }
 
 test('invalid/cases.json: every single-event case fails against the schema the table names', async (t) => {
-  if (!corpusPresent()) {
-    t.skip(NO_CORPUS);
-    return;
-  }
+  if (!needShared(t, SHARED.aepCorpus)) return;
   const c = compileAll();
   const { cases } = JSON.parse(readFileSync(join(CORPUS_DIR, 'invalid/cases.json'), 'utf8')) as { cases: Case[] };
   const single = cases.filter((k) => k.event !== undefined);
@@ -82,10 +80,7 @@ test('invalid/cases.json: every single-event case fails against the schema the t
 });
 
 test('invalid/cases.json: multi-event (stream) cases are schema-valid line by line', async (t) => {
-  if (!corpusPresent()) {
-    t.skip(NO_CORPUS);
-    return;
-  }
+  if (!needShared(t, SHARED.aepCorpus)) return;
   // These fail only through cross-event rules; if the schemas rejected a line, the schema would
   // be stricter than the spec (or the case would not be testing what it says).
   const c = compileAll();

@@ -8,7 +8,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CORPUS_DIR, NO_CORPUS, compileAll, corpusPresent, showErrors } from './helpers.ts';
+import { CORPUS_DIR, compileAll, showErrors } from './helpers.ts';
+import { needShared, SHARED } from '../shared.ts';
 
 interface Expected {
   where: string;
@@ -43,10 +44,7 @@ const ENVELOPE_TYPE_PATTERN = (c: ReturnType<typeof compileAll>) =>
   new RegExp((c.schemas.envelope as Record<string, Record<string, Record<string, string>>>).properties!.type!.pattern!);
 
 test('mappings/*.json: every expected payload of a registered type validates', async (t) => {
-  if (!corpusPresent()) {
-    t.skip(NO_CORPUS);
-    return;
-  }
+  if (!needShared(t, SHARED.aepCorpus)) return;
   const c = compileAll();
   const grammar = ENVELOPE_TYPE_PATTERN(c);
   const dir = join(CORPUS_DIR, 'mappings');
@@ -80,10 +78,7 @@ test('mappings/*.json: every expected payload of a registered type validates', a
 });
 
 test('mappings/claude-code.json: expected_data and expected_data_metadata are valid attention.requested payloads', (t) => {
-  if (!corpusPresent()) {
-    t.skip(NO_CORPUS);
-    return;
-  }
+  if (!needShared(t, SHARED.aepCorpus)) return;
   const c = compileAll();
   const v = c.payload('attention.requested')!;
   const doc = JSON.parse(readFileSync(join(CORPUS_DIR, 'mappings/claude-code.json'), 'utf8')) as Record<

@@ -6,11 +6,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadAepSchemas, AEP_SCHEMA_BASE_ID } from '../../src/aep/schema/registry.ts';
 import { CAPTURE_ANNOTATIONS, compileAll, createAjv } from './helpers.ts';
 import { diffAgainstRegistry, diffSchemaForTest, type SchemaDiff } from './registry-diff.ts';
+import { SHARED, sharedAbsent, sharedPath } from '../shared.ts';
 
 const TYPES_DIR = fileURLToPath(new URL('../../schemas/aep/types/', import.meta.url));
 const CITATION = /AEP-000\d( §\d+(\.\d+)*)?/;
@@ -212,10 +213,7 @@ test('loadAepSchemas returns frozen, cached objects and undefined for unregister
 
 // ---- our schemas against the upstream registry (AEP-0002 Abstract: the registry is authoritative)
 
-const UPSTREAM_SCHEMAS =
-  process.env.AEP_REFERENCE_SCHEMAS ??
-  fileURLToPath(new URL('../../../shared/reference/aep/schemas/', import.meta.url));
-const NO_UPSTREAM = `upstream AEP registry not found at ${UPSTREAM_SCHEMAS} (expected ../shared/reference/aep/schemas beside the repository; set AEP_REFERENCE_SCHEMAS)`;
+const UPSTREAM_SCHEMAS = sharedPath(SHARED.aepSchemas);
 
 interface Deviation {
   schema: string;
@@ -243,7 +241,7 @@ test('deviations.json: each entry names a schema, a JSON Pointer, a kind and a s
 });
 
 test('our AEP schemas differ from the upstream registry only where deviations.json says why', {
-  skip: existsSync(UPSTREAM_SCHEMAS) ? false : NO_UPSTREAM,
+  skip: sharedAbsent(SHARED.aepSchemas),
 }, () => {
   const diffs = diffAgainstRegistry(UPSTREAM_SCHEMAS);
   const listed = new Set(deviations.map(devKey));
@@ -264,7 +262,7 @@ test('our AEP schemas differ from the upstream registry only where deviations.js
 });
 
 test('the semantic diff sees what it must: a dropped required member, a new minimum, a changed capture level, a renamed property', {
-  skip: existsSync(UPSTREAM_SCHEMAS) ? false : NO_UPSTREAM,
+  skip: sharedAbsent(SHARED.aepSchemas),
 }, () => {
   // the comparator itself, on doctored copies of one upstream schema (never written to disk)
   const up = JSON.parse(readFileSync(`${UPSTREAM_SCHEMAS}/types/tool.completed.schema.json`, 'utf8')) as Json;
@@ -295,7 +293,7 @@ test('the semantic diff sees what it must: a dropped required member, a new mini
 });
 
 test("deviations marked same-verdicts: our envelope scoping and the registry's give the same verdict", {
-  skip: existsSync(UPSTREAM_SCHEMAS) ? false : NO_UPSTREAM,
+  skip: sharedAbsent(SHARED.aepSchemas),
 }, () => {
   const marked = deviations.filter((d) => d.check === 'same-verdicts');
   assert.deepEqual(

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { gateFormValues, type FormFieldSpec } from '../../src/index.ts';
 import type { AepCaptureLevel } from '../../src/aep/schema/registry.ts';
-import { CORPUS_DIR, corpusPresent, NO_CORPUS } from './helpers.ts';
+import { CORPUS_DIR } from './helpers.ts';
+import { needShared, SHARED } from '../shared.ts';
 
 interface GateCase {
   name: string;
@@ -20,10 +21,7 @@ interface GateCase {
 }
 
 test('capture-gating/cases.json: gateFormValues returns expect for every case', (t) => {
-  if (!corpusPresent()) {
-    t.skip(NO_CORPUS);
-    return;
-  }
+  if (!needShared(t, SHARED.aepCorpus)) return;
   const { cases } = JSON.parse(readFileSync(join(CORPUS_DIR, 'capture-gating/cases.json'), 'utf8')) as {
     cases: GateCase[];
   };

@@ -1,31 +1,13 @@
-/**
- * Shared setup for the AEP stream-rule tests: run the real checker in-process
- * (`runPipeline` + `aepDriver`) on text, and locate the upstream fixture corpus.
- */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { AepStreamState } from '../../src/aep/analyzers/model.ts';
 import type { AepStreamOptions } from '../../src/aep/analyzers/options.ts';
 import type { AepRuleId as AnyAepRuleId } from '../../src/generated/rule-ids.ts';
 import type { RuleSelection } from '../../src/core/engine.ts';
 import type { Finding } from '../../src/core/finding.ts';
 import { aepDriver, runPipeline } from '../run.ts';
+import { SHARED, sharedPath } from '../shared.ts';
 
-/**
- * The upstream AEP fixture corpus, `<repo>/../shared/corpus/aep/conformance/fixtures/`
- * (`AEP_CORPUS_DIR` overrides it, e.g. to exercise the skip path).
- */
-export const CORPUS_DIR =
-  process.env.AEP_CORPUS_DIR ??
-  fileURLToPath(new URL('../../../shared/corpus/aep/conformance/fixtures/', import.meta.url));
-
-/** True when the corpus is present; tests that need it skip with {@link NO_CORPUS} otherwise. */
-export function corpusPresent(): boolean {
-  return existsSync(CORPUS_DIR);
-}
-
-/** Message used when skipping for a missing corpus. */
-export const NO_CORPUS = `AEP fixture corpus not found at ${CORPUS_DIR} (expected ../shared beside the repository; set AEP_CORPUS_DIR)`;
+/** The upstream AEP fixture corpus; it may be absent (test/shared.ts). */
+export const CORPUS_DIR = sharedPath(SHARED.aepCorpus);
 
 /** Options of one in-process run. */
 export interface RunOptions {

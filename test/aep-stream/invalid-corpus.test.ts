@@ -8,7 +8,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { brief, checkText, CORPUS_DIR, corpusPresent, jsonl, NO_CORPUS } from './helpers.ts';
+import { brief, checkText, CORPUS_DIR, jsonl } from './helpers.ts';
+import { needShared, SHARED } from '../shared.ts';
 
 /** Case name -> the rule that must report it. */
 const EXPECTED_RULE: Readonly<Record<string, string>> = {
@@ -63,10 +64,7 @@ function loadCases(): InvalidCase[] {
 }
 
 test('invalid/cases.json: every case is rejected by the rule it is about', async (t) => {
-  if (!corpusPresent()) {
-    t.skip(NO_CORPUS);
-    return;
-  }
+  if (!needShared(t, SHARED.aepCorpus)) return;
   const cases = loadCases();
   assert.ok(cases.length >= 35, `expected at least 35 invalid cases, got ${cases.length}`);
   const dir = mkdtempSync(join(tmpdir(), 'aep-invalid-'));
@@ -95,10 +93,7 @@ test('invalid/cases.json: every case is rejected by the rule it is about', async
 });
 
 test('invalid/cases.json: the table names no case the corpus lacks', (t) => {
-  if (!corpusPresent()) {
-    t.skip(NO_CORPUS);
-    return;
-  }
+  if (!needShared(t, SHARED.aepCorpus)) return;
   const names = new Set(loadCases().map((c) => c.name));
   assert.deepEqual(
     Object.keys(EXPECTED_RULE).filter((n) => !names.has(n)),
@@ -107,10 +102,7 @@ test('invalid/cases.json: the table names no case the corpus lacks', (t) => {
 });
 
 test('golden/golden.jsonl: nothing above info (open runs at the end and a digest placeholder are legal infos)', async (t) => {
-  if (!corpusPresent()) {
-    t.skip(NO_CORPUS);
-    return;
-  }
+  if (!needShared(t, SHARED.aepCorpus)) return;
   const findings = await checkText(readFileSync(join(CORPUS_DIR, 'golden/golden.jsonl')), { source: 'golden.jsonl' });
   const above = findings.filter((f) => f.severity !== 'info');
   assert.deepEqual(brief(above), '(none)');

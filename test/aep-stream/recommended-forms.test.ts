@@ -4,10 +4,11 @@
  * passing cases stay silent and their failing cases give exactly their sidecars' findings.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { checkText, CORPUS_DIR } from './helpers.ts';
+import { needShared, SHARED } from '../shared.ts';
 
 const CASES = new URL('../../conformance/aep/', import.meta.url);
 const RULES = ['aep/id-ulid', 'aep/source-form'];
@@ -29,8 +30,8 @@ for (const rule of RULES) {
 }
 
 test('the upstream golden stream uses neither recommended form (why the check is opt-in)', async (t) => {
+  if (!needShared(t, `${SHARED.aepCorpus}/golden/golden.jsonl`)) return;
   const golden = join(CORPUS_DIR, 'golden/golden.jsonl');
-  if (!existsSync(golden)) return t.skip(`no ${golden}`);
   const text = readFileSync(golden, 'utf8');
   assert.deepEqual(
     (await checkText(text)).filter((f) => f.severity !== 'info'),

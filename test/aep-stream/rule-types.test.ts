@@ -14,8 +14,8 @@ import { isSubprofileType, STREAM_TYPES } from '../../src/aep/subprofile.ts';
 import { AEP_EVENT_RULES } from '../../src/aep/rules/index.ts';
 import { knownAepTypes } from '../../src/aep/schema/validators.ts';
 import type { AepCaptureLevel } from '../../src/aep/schema/registry.ts';
-import { CORPUS_DIR } from './helpers.ts';
 import { eventsOfFile, jsonFiles } from '../aep-schemas/helpers.ts';
+import { optionalShared, SHARED } from '../shared.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -46,14 +46,11 @@ function asEvent(value: Record<string, unknown>, type: string, capture: AepCaptu
   };
 }
 
-test('per-event rule types: a rule reports nothing for the types it leaves out, and something for its own', () => {
+test('per-event rule types: a rule reports nothing for the types it leaves out, and something for its own', (t) => {
+  const upstream = optionalShared(t, SHARED.aepCorpus);
   const gated = AEP_EVENT_RULES.filter((r) => r.types !== undefined);
   assert.ok(gated.length >= 6, `${gated.length} rules name types`);
-  const events = values([
-    join(ROOT, 'conformance/aep'),
-    join(ROOT, 'examples/aep'),
-    ...(existsSync(CORPUS_DIR) ? [CORPUS_DIR] : []),
-  ]);
+  const events = values([join(ROOT, 'conformance/aep'), join(ROOT, 'examples/aep'), ...(upstream ? [upstream] : [])]);
   assert.ok(events.length > 300, `${events.length} events`);
   const others = [...knownAepTypes(), ...STREAM_TYPES, 'x.acme.thing.done', 'x.acme.control.do'];
   const captures: AepCaptureLevel[] = ['none', 'metadata', 'redacted', 'full'];

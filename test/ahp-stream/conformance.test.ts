@@ -13,7 +13,8 @@ import { AHP_STREAM_RULES } from '../../src/ahp/rules/index.ts';
 import { ahpCli, bindingByName, bindingFor } from '../../src/cli/ahp.ts';
 import { checkBytes } from '../../src/fixture-runner/check.ts';
 import { runFixtures } from '../../src/fixture-runner/index.ts';
-import { AHP_CORPUS_DIR, REPO_DIR, requireShared } from './helpers.ts';
+import { AHP_CORPUS_DIR, REPO_DIR } from './helpers.ts';
+import { needShared, SHARED } from '../shared.ts';
 
 const POLICY = { strict: false, failOn: 'error' as const };
 const ahp = { def: ahpCli.def, options: {} };
@@ -48,7 +49,7 @@ test('conformance/ahp: every fail case expects the rule it is named after', () =
 });
 
 test('upstream AHP manifest: every present case agrees, contextual verdicts included', async (t) => {
-  if (!requireShared(t, join(AHP_CORPUS_DIR, 'manifest.json'))) return;
+  if (!needShared(t, `${SHARED.ahpCorpus}/manifest.json`)) return;
   const deviations = join(DIR, 'deviations.json');
   const run = await runFixtures(ahp, AHP_CORPUS_DIR, {
     ...POLICY,

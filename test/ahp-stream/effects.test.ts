@@ -17,7 +17,8 @@ import {
 } from '../../src/ahp/analyzers/effects.ts';
 import { checkEditContext } from '../../src/ahp/edit-check.ts';
 import { validateAhpMessage, isAhpValid } from '../../src/run/ahp-message.ts';
-import { AHP_CORPUS_DIR, FORM, merge, msg, replace, requireShared, text } from './helpers.ts';
+import { AHP_CORPUS_DIR, FORM, merge, msg, replace, text } from './helpers.ts';
+import { needShared, SHARED } from '../shared.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -384,7 +385,7 @@ test('checkEditContext: the manifest edit context (replace + merge, body selecti
 
 test('upstream manifest: contextualExpectedValid agrees on every present case', (t) => {
   const manifestPath = AHP_CORPUS_DIR + 'manifest.json';
-  if (!requireShared(t, manifestPath)) return;
+  if (!needShared(t, `${SHARED.ahpCorpus}/manifest.json`)) return;
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as {
     cases: Array<{ id: string; path: string; contextualExpectedValid?: boolean; editContext?: unknown }>;
   };

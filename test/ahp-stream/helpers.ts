@@ -1,30 +1,15 @@
-/**
- * Shared setup for the AHP stream-rule tests: run the real AHP checker in-process
- * (`runPipeline` + `ahpDriver`) on JSONL text, small message builders, and where the shared
- * upstream corpus lives.
- */
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { TestContext } from 'node:test';
 import type { AhpStreamState } from '../../src/ahp/analyzers/model.ts';
 import type { AhpStreamOptions } from '../../src/ahp/analyzers/options.ts';
 import type { AhpRuleId as AhpListedRuleId } from '../../src/ahp/rules/index.ts';
 import type { Finding } from '../../src/core/finding.ts';
 import { ahpDriver, runPipeline } from '../run.ts';
+import { SHARED, sharedPath } from '../shared.ts';
 
 /** `<repo>/` resolved from this file. */
 export const REPO_DIR = fileURLToPath(new URL('../../', import.meta.url));
-/** The upstream AHP draft fixture corpus (shared read-only material next to the repo). */
-export const AHP_CORPUS_DIR = fileURLToPath(new URL('../../../shared/corpus/ahp/fixtures/draft/', import.meta.url));
-
-/** Skip `t` with a clear message (and return false) when `path` is absent. */
-export function requireShared(t: TestContext, path: string): boolean {
-  if (existsSync(path)) return true;
-  t.skip(
-    `shared material not found: ${path} (expected the shared checkout ../shared next to the repo); this test needs the upstream AHP corpus`,
-  );
-  return false;
-}
+/** The upstream AHP draft fixture corpus; it may be absent (test/shared.ts). */
+export const AHP_CORPUS_DIR = sharedPath(SHARED.ahpCorpus) + '/';
 
 /** What a test run may set besides the caps: a rule selection, and a view of the run's analyzers. */
 export interface CheckOptions {

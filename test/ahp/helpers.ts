@@ -2,31 +2,19 @@
  * Test helpers for test/ahp: where the shared read-only corpus lives, a verdict helper, and
  * `ahp validate`'s pipeline run in-process on stdio text (`runPipeline` + `ahpDriver`).
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { TestContext } from 'node:test';
 import { isAhpValid } from '../../src/run/ahp-message.ts';
 import type { Finding } from '../../src/core/finding.ts';
 import { ahpDriver, runPipeline } from '../run.ts';
+import { SHARED, sharedPath } from '../shared.ts';
 
-/** `<repo>/../shared/` (the shared material), resolved from this file. */
-export const SHARED_DIR = fileURLToPath(new URL('../../../shared/', import.meta.url));
-
-/** The upstream AHP draft fixture corpus (with its manifest.json). */
-export const AHP_CORPUS_DIR = SHARED_DIR + 'corpus/ahp/fixtures/draft/';
+/** The upstream AHP draft fixture corpus (with its manifest.json); it may be absent (test/shared.ts). */
+export const AHP_CORPUS_DIR = sharedPath(SHARED.ahpCorpus) + '/';
 
 /** `<repo>/` resolved from this file. */
 export const REPO_DIR = fileURLToPath(new URL('../../', import.meta.url));
-
-/** Skip `t` with a clear message (and return false) when `path` is absent. */
-export function requireShared(t: TestContext, path: string): boolean {
-  if (existsSync(path)) return true;
-  t.skip(
-    `shared material not found: ${relative(REPO_DIR, path)} (expected the shared checkout ../shared next to the repo); this test needs the upstream AHP corpus`,
-  );
-  return false;
-}
 
 /** Compact description of issues for assertion messages. */
 export function show(issues: readonly Pick<Finding, 'ruleId' | 'pointer' | 'message'>[]): string {

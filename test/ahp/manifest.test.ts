@@ -14,7 +14,8 @@ import { test } from 'node:test';
 import { parseJsonText } from '../../src/core/json.ts';
 import { isAhpValid, validateAhpMessage } from '../../src/run/ahp-message.ts';
 import type { Finding } from '../../src/core/finding.ts';
-import { AHP_CORPUS_DIR, REPO_DIR, requireShared, runStdio, show } from './helpers.ts';
+import { AHP_CORPUS_DIR, REPO_DIR, runStdio, show } from './helpers.ts';
+import { needShared, SHARED } from '../shared.ts';
 
 /** A finding as far as a verdict needs it (the checks' findings, or a parse problem of the case file). */
 type Issue = Pick<Finding, 'ruleId' | 'severity' | 'pointer' | 'message'>;
@@ -65,7 +66,7 @@ async function parseCase(c: ManifestCase, text: string, root: string, eventSchem
 
 test('upstream AHP draft fixture manifest: our verdicts equal the expected ones', async (t) => {
   const manifestPath = AHP_CORPUS_DIR + 'manifest.json';
-  if (!requireShared(t, manifestPath)) return;
+  if (!needShared(t, `${SHARED.ahpCorpus}/manifest.json`)) return;
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { protocolVersion: string; cases: ManifestCase[] };
   assert.equal(manifest.protocolVersion, 'draft');
   const deviations = JSON.parse(readFileSync(REPO_DIR + 'conformance/ahp/deviations.json', 'utf8')) as Deviation[];

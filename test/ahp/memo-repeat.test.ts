@@ -11,12 +11,15 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { parseElicitationBody } from '../../src/ahp/schema/elicitation.ts';
 import { generateAhp } from '../../tools/bench/generate-ahp.ts';
-import { AHP_CORPUS_DIR, filesUnder, observeLine, REPO_DIR, runStdio } from './helpers.ts';
+import { filesUnder, observeLine, REPO_DIR, runStdio } from './helpers.ts';
+import { optionalShared, SHARED } from '../shared.ts';
+import { sweep } from '../scale.ts';
 
 const brief = (fs: readonly { ruleId: string; pointer?: string; line?: number; message: string }[]) =>
   fs.map((f) => `${f.line}:${f.ruleId}:${f.pointer}:${f.message}`);
 
-test('every stream gives the same findings cold and with warm memos', async () => {
+test('every stream gives the same findings cold and with warm memos', async (t) => {
+  const upstream = optionalShared(t, SHARED.ahpCorpus);
   const dir = mkdtempSync(join(tmpdir(), 'ahp-memo-'));
   try {
     const generated = join(dir, 'gen.jsonl');
@@ -24,10 +27,10 @@ test('every stream gives the same findings cold and with warm memos', async () =
     const paths = [
       ...filesUnder(join(REPO_DIR, 'conformance/ahp')),
       ...filesUnder(join(REPO_DIR, 'examples/ahp')),
-      ...filesUnder(AHP_CORPUS_DIR),
+      ...(upstream ? filesUnder(upstream) : []),
     ].filter((p) => p.endsWith('.jsonl'));
     assert.ok(paths.length > 100);
-    for (const p of [generated, ...paths]) {
+    for (const p of [generated, ...sweep(t, paths)]) {
       const text = readFileSync(p, 'utf8');
       const cold = brief(await runStdio(text));
       assert.deepEqual(brief(await runStdio(text)), cold, p);

@@ -6,7 +6,6 @@
  * emptied unseen.
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { ruleType, type AhpMessage } from '../../src/ahp/message.ts';
@@ -15,7 +14,8 @@ import { ahpEventTypes } from '../../src/ahp/schema/schemas.ts';
 import { resolveRoot, schemaStage } from '../../src/ahp/schema/stage.ts';
 import { Engine } from '../../src/core/engine.ts';
 import { isObj } from '../../src/core/value.ts';
-import { AHP_CORPUS_DIR, filesUnder, jsonValuesOf, REPO_DIR } from './helpers.ts';
+import { filesUnder, jsonValuesOf, REPO_DIR } from './helpers.ts';
+import { optionalShared, SHARED } from '../shared.ts';
 
 /** The message `value` as the schema stage leaves it for the per-event rules. */
 function staged(value: Record<string, unknown>): AhpMessage {
@@ -41,10 +41,11 @@ function withType(value: Record<string, unknown>, type: string): Record<string, 
   return copy;
 }
 
-test('AHP per-event rule types: a rule reports nothing for a message of another type or none, and something for its own', () => {
+test('AHP per-event rule types: a rule reports nothing for a message of another type or none, and something for its own', (t) => {
   const gated = AHP_EVENT_RULES.filter((r) => r.types !== undefined);
   assert.ok(gated.length >= 11, `${gated.length} rules name types`);
-  const dirs = [join(REPO_DIR, 'conformance/ahp'), join(REPO_DIR, 'examples/ahp'), AHP_CORPUS_DIR].filter(existsSync);
+  const upstream = optionalShared(t, SHARED.ahpCorpus);
+  const dirs = [join(REPO_DIR, 'conformance/ahp'), join(REPO_DIR, 'examples/ahp'), ...(upstream ? [upstream] : [])];
   const values = dirs
     .flatMap(filesUnder)
     .filter((f) => /\.jsonl?$/.test(f) && !f.endsWith('.expected.json'))

@@ -7,7 +7,8 @@ import { fastWirePass, handEnvelopeOn } from '../../src/ahp/schema/wire-fast.ts'
 import { wireVerdict, wireVerdictUndispatched } from '../../src/ahp/schema/wire-verdict.ts';
 import { isObj } from '../../src/core/value.ts';
 import { generateAhp } from '../../tools/bench/generate-ahp.ts';
-import { AHP_CORPUS_DIR, filesUnder, jsonValuesOf, REPO_DIR, requireShared } from './helpers.ts';
+import { AHP_CORPUS_DIR, filesUnder, jsonValuesOf, REPO_DIR } from './helpers.ts';
+import { needShared, SHARED } from '../shared.ts';
 
 const files = filesUnder;
 const values = jsonValuesOf;
@@ -133,7 +134,7 @@ test('wire fast pass: the same on every conformance case and its one-member muta
 });
 
 test('wire fast pass: the same on the upstream AHP corpus and its one-member mutations', (t) => {
-  if (!requireShared(t, AHP_CORPUS_DIR)) return;
+  if (!needShared(t, SHARED.ahpCorpus)) return;
   const all = files(AHP_CORPUS_DIR).filter((f) => /\.jsonl?$/.test(f));
   const { fast } = assertFastSound(all.flatMap(values), 'upstream corpus');
   assert.ok(fast > 50, `the fast pass took only ${fast} values`);

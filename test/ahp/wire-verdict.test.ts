@@ -7,7 +7,8 @@ import { fastWirePass } from '../../src/ahp/schema/wire-fast.ts';
 import { wireVerdict, wireVerdictUndispatched } from '../../src/ahp/schema/wire-verdict.ts';
 import { isAhpValid, validateAhpMessage } from '../../src/run/ahp-message.ts';
 import { generateAhp } from '../../tools/bench/generate-ahp.ts';
-import { AHP_CORPUS_DIR, filesUnder, jsonValuesOf, REPO_DIR, requireShared } from './helpers.ts';
+import { AHP_CORPUS_DIR, filesUnder, jsonValuesOf, REPO_DIR } from './helpers.ts';
+import { needShared, SHARED } from '../shared.ts';
 
 const files = filesUnder;
 const values = jsonValuesOf;
@@ -62,7 +63,7 @@ test('wire verdict: the same on generated traffic (the bench generator) and its 
 });
 
 test('wire verdict: the same on the upstream AHP corpus and its variants', (t) => {
-  if (!requireShared(t, AHP_CORPUS_DIR)) return;
+  if (!needShared(t, SHARED.ahpCorpus)) return;
   const all = files(AHP_CORPUS_DIR).filter((f) => /\.jsonl?$/.test(f));
   assert.ok(assertSame(all.flatMap(values), 'upstream corpus') > 100);
 });

@@ -5,16 +5,15 @@
  * checks the same contract through the real bins.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { runCli as run } from './helpers.ts';
+import { needShared, SHARED, sharedPath } from '../shared.ts';
 
-const SHARED = fileURLToPath(new URL('../../../shared/', import.meta.url));
-const AEP_CORPUS = join(SHARED, 'corpus/aep/conformance/fixtures');
-const AHP_MANIFEST = join(SHARED, 'corpus/ahp/fixtures/draft');
+const AEP_CORPUS = sharedPath(SHARED.aepCorpus);
+const AHP_MANIFEST = sharedPath(SHARED.ahpCorpus);
 
 const GOOD =
   '{"aep":"0.1","id":"e1","type":"agent.heartbeat","time":"2026-01-01T00:00:00Z","source":"aep://h/a","agent":"a"}\n';
@@ -122,12 +121,7 @@ test('fixtures: conformance/aep exits 0; verdict mismatch 1; unknown layout and 
 });
 
 test('fixtures: the upstream AEP corpus exits 0 and writes an aep-conformance-report', async (t) => {
-  if (!existsSync(AEP_CORPUS)) {
-    t.skip(
-      'upstream AEP corpus not found at ../shared/corpus/aep/conformance/fixtures (expected the shared checkout next to the repo)',
-    );
-    return;
-  }
+  if (!needShared(t, SHARED.aepCorpus)) return;
   const r = await run('aep', ['fixtures', AEP_CORPUS, '--format', 'aep-report']);
   assert.equal(r.code, 0, r.stderr);
   const doc = JSON.parse(r.stdout) as {
@@ -146,12 +140,7 @@ test('fixtures: the upstream AEP corpus exits 0 and writes an aep-conformance-re
 test('ahp: fixtures on the upstream manifest, rules, and aep-report refused', async (t) => {
   assert.equal((await run('ahp', ['rules'])).code, 0);
   assert.equal((await run('ahp', ['fixtures', 'conformance/ahp', '--format', 'aep-report'])).code, 2);
-  if (!existsSync(AHP_MANIFEST)) {
-    t.skip(
-      'upstream AHP manifest not found at ../shared/corpus/ahp/fixtures/draft (expected the shared checkout next to the repo)',
-    );
-    return;
-  }
+  if (!needShared(t, SHARED.ahpCorpus)) return;
   const r = await run('ahp', ['fixtures', AHP_MANIFEST, '--quiet']);
   t.diagnostic(
     r.stdout

@@ -281,10 +281,13 @@ describe('pin refresh: machine formats stay parseable, an unreachable source is 
     ]);
     // a network failure is no pin mismatch: exit 2 (README §Exit codes)
     assert.equal(r.code, 2, r.stdout + r.stderr);
-    const doc = JSON.parse(r.stdout) as { kind: string; findings: Array<{ ruleId: string; message: string }> };
+    const doc = JSON.parse(r.stdout) as {
+      kind: string;
+      findings: Array<{ ruleId: string; messageId?: string; args?: Record<string, unknown> }>;
+    };
     assert.equal(doc.kind, 'pin-refresh');
     assert.ok(doc.findings.length > 0 && doc.findings.every((f) => f.ruleId === 'pin/fetch-failed'));
-    assert.match(doc.findings[0]!.message, /ECONNREFUSED\): the mirror given with --base-url cannot be reached/);
+    assert.deepEqual([doc.findings[0]!.messageId, doc.findings[0]!.args?.code], ['mirrorDown', 'ECONNREFUSED']);
     assert.match(r.stderr, /MCP pin refresh: .*Result: refresh incomplete/s);
     assert.ok(!existsSync(join(p.dir, '.staging')), 'an empty staging folder was left behind');
   });

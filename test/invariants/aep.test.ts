@@ -43,7 +43,7 @@ test('a rule that throws is one internal/rule-error finding; the rest of the str
   const crash = findings.filter((f) => f.ruleId === 'internal/rule-error');
   assert.equal(crash.length, 1);
   assert.equal(crash[0]!.line, 2);
-  assert.match(crash[0]!.message, /TypeError: boom/);
+  assert.match(String(crash[0]!.args?.cause), /TypeError: boom/);
   assert.doesNotMatch(crash[0]!.message, /\n\s+at /, 'no stack trace in the message');
   assert.ok(
     findings.some((f) => (f.line ?? 0) > 2 && f.ruleId.startsWith('aep/')),

@@ -4,7 +4,7 @@
 // spec's own (checked where ../shared is present). The second test shows each check can fail, on
 // the real matrix with one thing broken. The third holds the files rendered from it to it.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { renderExplain } from '../../src/report/catalogue.ts';
 import { aepRules } from '../../src/aep/protocol.ts';
@@ -19,7 +19,8 @@ import {
 import { defaultContext, checkMatrix, liveCases } from '../../tools/requirements-check.ts';
 import { LIVE_RULES } from '../../src/live/rules.ts';
 import { LIVE_CASES } from '../live/cases.ts';
-import { loadMatrix, matrixProblems, type Requirement, SHARED_DIR } from '../../tools/requirements.ts';
+import { loadMatrix, matrixProblems, type Requirement } from '../../tools/requirements.ts';
+import { needShared } from '../shared.ts';
 
 test('requirements matrix: no problem (rules, levels, cases, sections, quotes, every rule named)', () => {
   const { rows, problems } = checkMatrix();
@@ -72,8 +73,7 @@ test('requirements matrix: each check fails when the matrix breaks it', (t) => {
     }),
     /has no failing case/,
   );
-  if (!existsSync(SHARED_DIR))
-    return t.skip('../shared is absent: quotes and sections are not checked against the spec text');
+  if (!needShared(t, '.')) return;
   has(matrixProblems(swap({ ...enforced, quote: 'words no specification contains' }), ctx), /the quote's words/);
   has(matrixProblems(swap({ ...enforced, section: '§no such heading' }), ctx), /is no heading of/);
 });

@@ -12,9 +12,9 @@ import type { Finding } from '../../src/core/finding.ts';
 import type { ProtocolDefinition } from '../../src/core/protocol.ts';
 import { PROTOCOLS } from '../../src/run/protocols.ts';
 import { runInputs } from '../../src/run/run.ts';
+import { needShared, sharedPath } from '../shared.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const SHARED = join(ROOT, '..', 'shared');
 
 /** Every file below `dir` whose name ends with one of `exts`, sorted. */
 function filesBelow(dir: string, exts: readonly string[]): string[] {
@@ -101,9 +101,8 @@ for (const s of SETS) {
   });
 
   test(`${s.cli.name}: every finding on the upstream corpus has its rule's catalogued severity`, async (t) => {
-    const dir = join(SHARED, s.upstream);
-    if (!existsSync(dir))
-      return t.skip(`upstream corpus not found at ../shared/${s.upstream} (expected ../shared beside the repository)`);
+    if (!needShared(t, s.upstream)) return;
+    const dir = sharedPath(s.upstream);
     // the corpus is run the way `fixtures DIR` runs it (its cases are not all plain files); every
     // protocol finding of every case is seen on its way from the checker, whatever the verdict
     let checked = 0;

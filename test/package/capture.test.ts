@@ -5,7 +5,7 @@
  * downlevel cases through `runFixtures`.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { captureViolations } from '../../src/aep/capture.ts';
@@ -21,8 +21,9 @@ import {
   type CaptureLevel,
 } from '../../src/index.ts';
 import { REPO, runCli } from '../cli/helpers.ts';
+import { needShared, SHARED, sharedAbsent, sharedPath } from '../shared.ts';
 
-const CORPUS = join(REPO, '..', 'shared', 'corpus', 'aep', 'conformance', 'fixtures');
+const CORPUS = sharedPath(SHARED.aepCorpus);
 const GOLDEN = join(CORPUS, 'golden', 'golden.jsonl');
 const HEAD = {
   aep: '0.1',
@@ -233,7 +234,7 @@ test('aep downlevel and aep redact: unchanged events byte for byte, invalid line
 });
 
 test('aep downlevel --ceiling metadata of the golden corpus validates clean, with no field above metadata', {
-  skip: existsSync(GOLDEN) ? false : `upstream corpus not found at ${GOLDEN}`,
+  skip: sharedAbsent(`${SHARED.aepCorpus}/golden/golden.jsonl`),
 }, async () => {
   const r = await runCli('aep', ['downlevel', '--ceiling', 'metadata', GOLDEN]);
   assert.equal(r.code, 0, r.stderr);
@@ -253,14 +254,14 @@ test('aep downlevel --ceiling metadata of the golden corpus validates clean, wit
   );
 });
 
-test('fixtures: the corpus redaction folder passes in full; our downlevel cases pass', async () => {
+test('fixtures: the corpus redaction folder passes in full; our downlevel cases pass', async (t) => {
   const ours = await runFixtures('aep', join(REPO, 'conformance', 'aep-capture'));
   assert.ok(ours.cases.length >= 100);
   assert.deepEqual(
     ours.cases.filter((c) => c.status !== 'pass').map((c) => c.id),
     [],
   );
-  if (!existsSync(join(CORPUS, 'redaction'))) return;
+  if (!needShared(t, `${SHARED.aepCorpus}/redaction`)) return;
   const up = await runFixtures('aep', CORPUS);
   const red = up.cases.filter((c) => c.group === 'redaction');
   assert.equal(red.length, 33);

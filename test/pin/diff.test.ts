@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { splitLines, unifiedDiff } from '../../src/pin/diff.ts';
+import { runs } from '../scale.ts';
 
 const L = { oldLabel: 'a/f', newLabel: 'b/f' };
 
@@ -88,7 +89,7 @@ test('property: applying the diff to the old text gives the new text', () => {
       const patch = unifiedDiff(a, b, { ...L, context });
       assert.equal(applyPatch(a, patch), b);
     }),
-    { numRuns: 500 },
+    { numRuns: runs(500) },
   );
 });
 
@@ -100,6 +101,6 @@ test('property: the edit cap falls back to a correct (non-minimal) replacement',
     fc.property(text, text, (a, b) => {
       assert.equal(applyPatch(a, unifiedDiff(a, b, { ...L, maxEdits: 1 })), b);
     }),
-    { numRuns: 300 },
+    { numRuns: runs(300) },
   );
 });

@@ -3,7 +3,6 @@
  * folders in both layouts, and a loopback HTTP server that closes itself.
  */
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,9 +10,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestContext } from 'node:test';
+import { needShared, SHARED, sharedPath } from '../shared.ts';
 
-/** `<repo>/../shared/` (the shared material), resolved from this file. */
-export const SHARED_DIR = fileURLToPath(new URL('../../../shared/', import.meta.url));
 /** The repository root. */
 export const REPO_DIR = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -21,39 +19,28 @@ export const TAG_SHA = '1ffe4c5577974012f5fa02af14ea88df4b7146679df1abaaad497c8d
 export const HEAD_SHA = '268a5f82ba70fd7e4b6dc4aa1e64f116f74b4d0edcb69dc046829c79dd4e97e7';
 export const AHP_EXTRACTION_SHA = '52473b9e5dda9c514081319c9543d03a6ac85997a8fa98355b00502819f99e69';
 
-/** Shared files used by the tests, relative to {@link SHARED_DIR}. */
-export const SHARED = {
-  tag: 'upstream/mcp/2025-11-25/schema.json',
-  head: 'upstream/mcp/2025-11-25-head/schema.json',
-  ahpExtraction: 'reference/mcp/ahp-fixtures/mcp-elicitation.schema.json',
-  ahpPin: 'reference/ahp/upstream/mcp/2025-11-25/pin.json',
-  ahpRequest: 'reference/mcp/ahp-fixtures/request.json',
-  ahpResult: 'reference/mcp/ahp-fixtures/result.json',
+/** The shared files these tests read (test/shared.ts). */
+const SHARED_FILES = {
+  tag: SHARED.mcpTag,
+  head: SHARED.mcpHead,
+  ahpExtraction: SHARED.ahpExtraction,
+  ahpPin: SHARED.ahpPin,
+  ahpRequest: SHARED.ahpRequest,
+  ahpResult: SHARED.ahpResult,
 } as const;
 
 export function sha256(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
-/**
- * Read shared files, or skip the test with a clear message when the shared folder (or one of
- * the files) is absent. Returns `undefined` after skipping: the caller must return.
- */
-export async function readShared<K extends keyof typeof SHARED>(
+/** Read shared files, or skip the test (test/shared.ts) when one is absent: `undefined` then, and the caller returns. */
+export async function readShared<K extends keyof typeof SHARED_FILES>(
   t: TestContext,
   ...keys: K[]
 ): Promise<Record<K, Buffer> | undefined> {
+  if (!needShared(t, ...keys.map((k) => SHARED_FILES[k]))) return undefined;
   const out = {} as Record<K, Buffer>;
-  for (const k of keys) {
-    const p = join(SHARED_DIR, SHARED[k]);
-    if (!existsSync(p)) {
-      t.skip(
-        `shared material not found: ${relative(REPO_DIR, p)} (expected the shared checkout ../shared next to the repo); this test needs it`,
-      );
-      return undefined;
-    }
-    out[k] = await readFile(p);
-  }
+  for (const k of keys) out[k] = await readFile(sharedPath(SHARED_FILES[k]));
   return out;
 }
 

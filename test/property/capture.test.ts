@@ -14,6 +14,7 @@ import { captureTreeFor } from '../../src/aep/schema/validators.ts';
 import { downlevelStream } from '../../src/aep/downlevel.ts';
 import { firstFloorSecret } from '../../src/core/secrets.ts';
 import { createRedactor, redact, redactEvent, type CaptureLevel } from '../../src/index.ts';
+import { runs } from '../scale.ts';
 
 const LEVELS: CaptureLevel[] = ['none', 'metadata', 'redacted', 'full'];
 const level = fc.constantFrom(...LEVELS);
@@ -107,7 +108,7 @@ test('downlevel over random streams never raises a level and leaves nothing abov
         assert.equal(ev.capture, capture, 'the input is not modified');
       });
     }),
-    { numRuns: 300 },
+    { numRuns: runs(300) },
   );
 });
 
@@ -140,7 +141,7 @@ test('redact leaves no rule (a) class in any string of a random value', () => {
       };
       walk(out);
     }),
-    { numRuns: 300 },
+    { numRuns: runs(300) },
   );
 });
 
@@ -189,6 +190,6 @@ test('a type without annotations (vendor, reserved) keeps no data below the leve
       if (capture === 'redacted' || capture === 'full') walk(red.data);
       else assert.equal(red, ev, 'below redacted, redact touches nothing');
     }),
-    { numRuns: 300 },
+    { numRuns: runs(300) },
   );
 });

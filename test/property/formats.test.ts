@@ -12,9 +12,10 @@ import fc from 'fast-check';
 import { envelopeValidator } from '../../src/aep/schema/validators.ts';
 import { ahpSchemas } from '../../src/ahp/schema/schemas.ts';
 import { isAbsoluteUri, isDateTime, isUri } from '../../src/core/schema/formats.ts';
+import { runs } from '../scale.ts';
 
 /** Runs per property; PROPERTY_RUNS raises it for a deeper local search. */
-const RUNS = Number(process.env.PROPERTY_RUNS ?? 300);
+const RUNS = Number(process.env.PROPERTY_RUNS ?? runs(300));
 
 function pieces(parts: string[]): fc.Arbitrary<string> {
   return fc

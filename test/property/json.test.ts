@@ -12,9 +12,10 @@ import type { Finding } from '../../src/core/finding.ts';
 import { locateIndex, parseJsonText, scanJson } from '../../src/core/json.ts';
 import { firstInvalidUtf8, readJsonl, type JsonlLine } from '../../src/core/jsonl.ts';
 import { escapeToken } from '../../src/core/pointer.ts';
+import { runs } from '../scale.ts';
 
 /** Runs per property; PROPERTY_RUNS raises it for a deeper local search. */
-const RUNS = Number(process.env.PROPERTY_RUNS ?? 200);
+const RUNS = Number(process.env.PROPERTY_RUNS ?? runs(200));
 
 /** A JSON value whose objects are member lists, so repeats can be written on purpose. */
 type Tree = { t: 'obj'; m: [string, Tree][] } | { t: 'arr'; a: Tree[] } | { t: 'lit'; s: string };

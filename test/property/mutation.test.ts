@@ -14,9 +14,10 @@ import type { Finding } from '../../src/core/finding.ts';
 import { generateAep } from '../../tools/bench/generate-aep.ts';
 import { generateAhp } from '../../tools/bench/generate-ahp.ts';
 import { type TestDriver, aepDriver, ahpDriver, runPipeline } from '../run.ts';
+import { runs } from '../scale.ts';
 
 /** Runs per property; PROPERTY_RUNS raises it for a deeper local search. */
-const RUNS = Number(process.env.PROPERTY_RUNS ?? 120);
+const RUNS = Number(process.env.PROPERTY_RUNS ?? runs(120));
 
 function baseStream(kind: 'aep' | 'ahp'): string[] {
   const dir = mkdtempSync(join(tmpdir(), 'ac-prop-'));

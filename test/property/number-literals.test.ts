@@ -10,8 +10,9 @@ import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { validate } from '../../src/api/validate.ts';
 import { compareNumberLiterals } from '../../src/core/json.ts';
+import { runs } from '../scale.ts';
 
-const RUNS = Number(process.env.PROPERTY_RUNS ?? 300);
+const RUNS = Number(process.env.PROPERTY_RUNS ?? runs(300));
 const sign = (n: number): -1 | 0 | 1 => (n < 0 ? -1 : n > 0 ? 1 : 0);
 
 /** A JSON number literal of the grammar: sign, integer part, fraction, exponent. */

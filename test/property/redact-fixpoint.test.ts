@@ -12,6 +12,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { createRedactor, redactionPasses } from '../../src/aep/redact.ts';
 import { findSecrets, type DetectorClass } from '../../src/core/secrets.ts';
+import { runs } from '../scale.ts';
 
 const ALL: readonly DetectorClass[] = [
   'pem',
@@ -107,7 +108,7 @@ test('for any text and options, after redact the detector finds nothing (a fixed
       assert.notEqual(redactionPasses(out, o.pii), undefined, JSON.stringify(out));
       if (o.pii) assert.deepEqual(findSecrets(out, { classes: PII }), [], `PII left in ${JSON.stringify(out)}`);
     }),
-    { numRuns: 3000 },
+    { numRuns: runs(3000) },
   );
 });
 
@@ -149,6 +150,6 @@ test('the value of an assignment is the whole value wherever it starts: no part 
       const kept = keptPartOf(out, s, `${template}[REDACTED:secret]`);
       assert.equal(kept, undefined, `${JSON.stringify(text)} -> ${JSON.stringify(out)} keeps ${JSON.stringify(kept)}`);
     }),
-    { numRuns: 1500 },
+    { numRuns: runs(1500) },
   );
 });

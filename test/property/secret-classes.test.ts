@@ -11,6 +11,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { createRedactor } from '../../src/aep/redact.ts';
 import { findSecrets, secretTier, type DetectorClass } from '../../src/core/secrets.ts';
+import { runs } from '../scale.ts';
 
 const r = createRedactor({ home: false, pii: false });
 const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
@@ -56,7 +57,7 @@ function clean(text: string): void {
   assert.deepEqual(findSecrets(text), [], `false alarm: ${JSON.stringify(text)}`);
 }
 
-const RUNS = { numRuns: 400 };
+const RUNS = { numRuns: runs(400) };
 
 test('AWS key ids: AKIA (the floor) and ASIA, ABIA, ACCA, A3T? (hardening); near misses are none', () => {
   const body = chars(UPPER + DIGITS, 16);
@@ -344,6 +345,6 @@ test('ordinary text is never flagged: prose, hex hashes, UUIDs, versions, paths,
     fc.property(fc.array(fc.oneof(uuid, hash, version, path, prose, blob), { minLength: 1, maxLength: 6 }), (parts) =>
       clean(parts.join(' ')),
     ),
-    { numRuns: 1000 },
+    { numRuns: runs(1000) },
   );
 });

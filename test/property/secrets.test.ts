@@ -13,6 +13,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { createRedactor } from '../../src/aep/redact.ts';
 import { findSecrets } from '../../src/core/secrets.ts';
+import { runs } from '../scale.ts';
 
 const r = createRedactor({ home: false, pii: false });
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -83,7 +84,7 @@ test('every generated assignment shape is flagged, and its redaction is flagged 
       const part = holdsPartOf(out, value, template);
       assert.equal(part, undefined, `${JSON.stringify(text)} -> ${JSON.stringify(out)} keeps ${JSON.stringify(part)}`);
     }),
-    { numRuns: 2000 },
+    { numRuns: runs(2000) },
   );
 });
 
@@ -119,7 +120,7 @@ test('a Bearer-prefixed token of any shape (letters only too) is flagged and rem
         `${JSON.stringify(out)} keeps part of the token`,
       );
     }),
-    { numRuns: 1000 },
+    { numRuns: runs(1000) },
   );
   for (const prose of [
     'the bearer of good news arrived',
@@ -158,6 +159,6 @@ test('over random mixtures of secret and ordinary pieces, the redacted text is f
       assert.deepEqual(findSecrets(out), [], `${JSON.stringify(text)} -> ${JSON.stringify(out)}`);
       assert.equal(r.text(out), out, 'redaction is idempotent');
     }),
-    { numRuns: 2000 },
+    { numRuns: runs(2000) },
   );
 });

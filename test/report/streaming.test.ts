@@ -12,6 +12,7 @@ import type { Finding } from '../../src/core/finding.ts';
 import { FindingSpool } from '../../src/report/spool.ts';
 import { findingOrder, sortFindings } from '../../src/report/util.ts';
 import { renderValidate, RULES, SOURCES, SUMMARY } from './helpers.ts';
+import { runs } from '../scale.ts';
 
 const text = fc.oneof(
   fc.constantFrom('', 'a', 'b', '/x', '<&>"\'', '\uD800 lone', 'line\nbreak', '100%'),
@@ -53,7 +54,7 @@ test('the spool gives a stable sort of what it was given, whatever its memory li
       spool.drain((f) => out.push(f));
       assert.deepEqual(JSON.parse(JSON.stringify(out)), JSON.parse(JSON.stringify(sortFindings(fs, SOURCES))));
     }),
-    { numRuns: 150 },
+    { numRuns: runs(150) },
   );
 });
 
@@ -70,7 +71,7 @@ test('json, sarif and junit: the same bytes spilled or held in memory', () => {
         }
       },
     ),
-    { numRuns: 80 },
+    { numRuns: runs(80) },
   );
 });
 
@@ -104,7 +105,7 @@ test('json and sarif are the pretty-print of their document, findings in report 
         [...RULES.map((r) => r.id), ...extra],
       );
     }),
-    { numRuns: 80 },
+    { numRuns: runs(80) },
   );
 });
 

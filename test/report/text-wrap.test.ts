@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import type { Finding } from '../../src/core/finding.ts';
 import { textReporter, wrappedFinding } from '../../src/report/text.ts';
 import { runCli } from '../cli/helpers.ts';
+import { runs } from '../scale.ts';
 
 const word = fc.stringMatching(/^[a-zA-Z0-9§./`"():-]{1,30}$/);
 const sentence = fc.array(word, { minLength: 1, maxLength: 40 }).map((w) => w.join(' '));
@@ -44,7 +45,7 @@ test('a wrapped finding fits its width and keeps every word in order', () => {
         );
       },
     ),
-    { numRuns: 300 },
+    { numRuns: runs(300) },
   );
 });
 

@@ -268,7 +268,7 @@ export class LifecycleAnalyzer {
    */
   peek(source: string, session: string): SessionRecord | undefined {
     // found through the bare session name, whose few emitters are compared by source: no
-    // `(source, session)` key string is built and hashed per event (about 3% of an AEP run)
+    // `(source, session)` key string is built and hashed per event (docs/benchmarks.md)
     let n = 0;
     for (let rec = this.bySession.get(session); rec !== undefined; rec = rec.nextEmitter) {
       if (rec.source === source) return rec;

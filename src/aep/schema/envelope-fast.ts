@@ -1,10 +1,33 @@
 /**
  * A verdict fast path for the AEP envelope (schemas/aep/envelope.schema.json, AEP-0001 §5.1-§5.2): one pass over the
  * members of the common shapes. It only ever answers "surely valid"; false sends the event to the generated
- * validator, which decides. test/aep-schemas/envelope-fast.test.ts holds it to that validator.
+ * validator, which decides. test/aep-schemas/envelope-fast.test.ts holds it to that validator; ENVELOPE_PRINT turns it
+ * off for an envelope schema it was not written against (docs/architecture.md §Hand-tuned code).
  */
+import { readFileSync } from 'node:fs';
+import { fnv32 } from '../../core/canonical.ts';
+import { packageUrl } from '../../core/paths.ts';
 import { MEMO_FORMATS } from '../../core/schema/memo-pattern.ts';
 import { TextMemo } from '../../core/text-memo.ts';
+
+/**
+ * FNV-1a of the JSON text of schemas/aep/envelope.schema.json (parsed, then stringified) as this path was written
+ * against: another envelope turns the path off, and test/aep-schemas/envelope-fast.test.ts fails until the patterns,
+ * members and branches below are read against it again and this print is set to {@link envelopePrint}.
+ */
+export const ENVELOPE_PRINT = 0xa6a5ee2a;
+
+/** The print of the envelope schema as shipped ({@link ENVELOPE_PRINT} when this path was read against it). */
+export function envelopePrint(): number {
+  const text = readFileSync(packageUrl('schemas/aep/envelope.schema.json'), 'utf8');
+  return fnv32(JSON.stringify(JSON.parse(text)));
+}
+
+let on: boolean | undefined;
+/** Whether the fast path answers at all: the envelope schema is the one it was written against. */
+export function envelopeFastOn(): boolean {
+  return (on ??= envelopePrint() === ENVELOPE_PRINT);
+}
 
 // the schema's patterns, as its generated validator compiles them (flag `u`)
 const TYPE =
@@ -55,6 +78,7 @@ const RUN_OR_STEP = 256;
  * the generated validator must decide. `branch`: {@link typeBranch} of `v.type` when the caller has it.
  */
 export function envelopeSurelyValid(v: unknown, branch?: EnvelopeBranch): boolean {
+  if (on !== true && !envelopeFastOn()) return false;
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
   const o = v as Record<string, unknown>;
   let seen = 0;

@@ -1,0 +1,156 @@
+/**
+ * Sensitive elicitation, exposed credentials and no-op changes (warnings and the errors of `ahp/credential-exposed`).
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { isAhpValid } from '../../src/run/ahp-message.ts';
+import { text } from '../ahp/builders.ts';
+import { show } from '../ahp/helpers.ts';
+import { obsOf, ruleRows } from './helpers.ts';
+
+const { validate, valid, invalid } = ruleRows([
+  'ahp/overlay',
+  'ahp/elicitation-form-sensitive',
+  'ahp/elicitation-url-secret',
+  'ahp/config-after-unchanged',
+  'ahp/change-after-noop',
+  'ahp/file-change-noop',
+  'ahp/credential-exposed',
+  'ahp/event-secret',
+  'ahp/currency-unknown',
+  'ahp/error-data-secret',
+]);
+
+describe('sensitive elicitation and no-op changes', () => {
+  const req = (mcp: unknown, mode: string) =>
+    obsOf('user.elicitation.request', { elicitation: { server: 'mcp:x', mode, request: text(JSON.stringify(mcp)) } });
+  // `severity`: the rule's own; an error rule's findings make the message invalid
+  const warned = (value: unknown, rule: string, count: number, severity = 'warning') => {
+    const issues = validate(value);
+    if (severity === 'warning' || count === 0) assert.ok(isAhpValid(issues), show(issues));
+    assert.deepEqual(
+      issues.map((i) => [i.ruleId, i.severity]),
+      Array.from({ length: count }, () => [rule, severity]),
+      show(issues),
+    );
+  };
+  // a credential the detector sees is an error in every AHP rule that reads it (issue 43: one string, one answer)
+  const exposed = (value: unknown, count: number) => {
+    const issues = validate(value);
+    assert.deepEqual(
+      issues.map((i) => [i.ruleId, i.severity]),
+      Array.from({ length: count }, () => ['ahp/credential-exposed', 'error']),
+      show(issues),
+    );
+  };
+  test('a form asking for a credential, a URL carrying one', () => {
+    const form = (properties: unknown) =>
+      req({ message: 'm', requestedSchema: { type: 'object', properties } }, 'form');
+    warned(
+      form({
+        password: { type: 'string' },
+        f: { type: 'string', title: 'API key' },
+        pin: { type: 'integer', title: 'Card number' },
+      }),
+      'ahp/elicitation-form-sensitive',
+      3,
+    );
+    warned(
+      form({ max_tokens: { type: 'integer' }, secretary: { type: 'string' }, remember_password: { type: 'boolean' } }),
+      'ahp/elicitation-form-sensitive',
+      0,
+    );
+    const url = (u: string) => req({ mode: 'url', message: 'm', url: u, elicitationId: 'e' }, 'url');
+    warned(url('https://u:p@x.example/a?token=1&step=2'), 'ahp/elicitation-url-secret', 2);
+    warned(url('https://x.example/a?step=2&max_tokens=5'), 'ahp/elicitation-url-secret', 0);
+  });
+  test('a credential in an MCP descriptor or in the event source', () => {
+    const mcp = (connection: unknown) =>
+      obsOf('tool.before', {
+        tool: { name: 's', input: {}, origin: 'mcp', mcp: { server: { id: 'docs' }, toolName: 's', connection } },
+      });
+    exposed(mcp({ transport: 'http', url: 'https://u:p@mcp.example/sse?token=1' }), 1);
+    exposed(
+      mcp({
+        transport: 'stdio',
+        command: 'srv',
+        args: ['--api-key=abc123', '-H', 'Authorization: Bearer abcdefgh12345678'],
+        cwd: '/w',
+        env: { K: 'ghp_0123456789abcdefghijABCDEFGHIJ0123' },
+      }),
+      3,
+    );
+    exposed(
+      mcp({
+        transport: 'stdio',
+        command: 'srv',
+        args: ['--token-file', '/run/secrets/t', '--max-tokens=5'],
+        cwd: '/home/dev',
+      }),
+      0,
+    );
+    exposed(mcp({ transport: 'http', url: 'https://mcp.example/sse?max_tokens=5&token_type=bearer' }), 0);
+    exposed(obsOf('tool.before', { source: 'https://h.example/agent?access_token=x' }), 1);
+    exposed(obsOf('tool.before', { source: 'urn:uuid:6d1f2c3a-0b4e-4c7a-9e21-5f8a7b6c4d30' }), 0);
+  });
+  test('a secret in native metadata, extensions, a reason or a deny reason; an unknown currency', () => {
+    invalid(
+      obsOf('tool.before', { native: { provider: 'p', eventName: 'E', payload: { auth: 'Bearer abcdefgh12345678' } } }),
+      'ahp/event-secret',
+      '/params/event/native/payload/auth',
+    );
+    invalid(
+      obsOf('tool.before', { extensions: { 'com.example.x': { password: 'hunter2hunter2' } } }),
+      'ahp/event-secret',
+      '/params/event/extensions/com.example.x/password',
+    );
+    // content text, tool input and model params are not read
+    valid(obsOf('model.request.before', { params: { api_key: 'sk-0123456789abcdefghijklmnop' } }));
+    const deny = {
+      jsonrpc: '2.0',
+      id: 'r1',
+      result: { protocolVersion: 'draft', effects: [{ type: 'deny', reason: 'Bearer abcdefgh12345678' }] },
+    };
+    invalid(deny, 'ahp/event-secret', '/result/effects/0/reason');
+    invalid(
+      obsOf('model.switch.before', { pricing: { currency: 'ABC' } }),
+      'ahp/currency-unknown',
+      '/params/event/pricing/currency',
+    );
+    valid(obsOf('model.switch.before', { pricing: { currency: 'JPY' } }));
+  });
+  test('a secret in the data of a JSON-RPC error response', () => {
+    const err = (data: unknown) => ({
+      jsonrpc: '2.0',
+      id: 'e1',
+      error: { code: -32003, message: 'backend_unavailable', data },
+    });
+    invalid(err({ auth: 'Authorization: Bearer Zq81pLm3Xv7TnRk2Wd9sYh' }), 'ahp/error-data-secret', '/error/data/auth');
+    invalid(err({ db: { password: 'hunter2sequel' } }), 'ahp/error-data-secret', '/error/data/db/password');
+    valid(err({ supported: ['draft'], retryAfterMs: 500, tokenCount: 3 }));
+  });
+  test('after events and file updates that change nothing', () => {
+    const task = (t: unknown) => obsOf('task.change.after', { task: t });
+    invalid(
+      task({ id: 't', operation: 'update', change: { status: 'open' }, prior: { status: 'open' } }),
+      'ahp/change-after-noop',
+      '/params/event/task/change',
+    );
+    valid(task({ id: 't', operation: 'update', change: { status: 'done' }, prior: { status: 'open' } }));
+    invalid(task({ id: 't', operation: 'update', change: {} }), 'ahp/overlay', '/params/event/task/change');
+    invalid(
+      obsOf('workspace.change.after', { workspace: { kind: 'cwd', change: { cwd: '/a' }, prior: { cwd: '/a' } } }),
+      'ahp/change-after-noop',
+      '/params/event/workspace/change',
+    );
+    const snap = (t: string, id: string) => ({ id, kind: 'text', mediaType: 'text/plain', selection: 'body', text: t });
+    const file = (before: unknown, after: unknown) =>
+      obsOf('file.changed', { changes: [{ path: '/a.txt', operation: 'update', agentCaused: true, before, after }] });
+    warned(file(snap('x', 'b'), snap('x', 'a')), 'ahp/file-change-noop', 1);
+    warned(file(snap('x', 'b'), snap('y', 'a')), 'ahp/file-change-noop', 0);
+    const settings = (s: unknown[]) =>
+      obsOf('config.change.after', { change: { source: 'user-settings', scope: 'user', settings: s, summary: 'x' } });
+    warned(settings([]), 'ahp/config-after-unchanged', 1);
+    warned(settings(['model']), 'ahp/config-after-unchanged', 0);
+  });
+});
