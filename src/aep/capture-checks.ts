@@ -3,10 +3,10 @@
  * PII left in its `redacted`-gated text (§9.4 c, d), the content in its metadata-level members (§9 item 2) and the
  * redaction markers in a `full` event (§9 item 5). The classes come from the one detector, src/core/secrets.ts.
  */
-import { childPointer, escapeToken } from '../core/pointer.ts';
+import { escapeToken } from '../core/pointer.ts';
 import { canonicalJson, digest } from '../core/canonical.ts';
 import { findSecrets, mayHoldSecret, PII_MARK, SECRET_MARK, type DetectorClass } from '../core/secrets.ts';
-import { forEachGatedString, type CaptureNode } from './capture.ts';
+import { forEachGatedString, GatedPath, type CaptureNode } from './capture.ts';
 import { CAPTURE_RANK, type AepEvent } from './event.ts';
 import { homePathIn } from './redact.ts';
 import { captureTreeFor } from './schema/validators.ts';
@@ -145,25 +145,34 @@ export function forEachMetadataContent(ev: AepEvent, found: (pointer: string, cl
   // AEP-0009 (Security considerations) makes identifying content in an assessment's metadata tokens a SHOULD, judged
   // there by aep/assessment-label-text (a warning): the more specific sentence decides for PII in those types
   const pii = !ev.type.startsWith('assessment.');
-  const visit = (v: unknown, node: CaptureNode | undefined, ptr: string, depth: number): void => {
+  // the pointer of a string is built only when something is found in it (most strings: nothing)
+  const at = new GatedPath('/data');
+  const visit = (v: unknown, node: CaptureNode | undefined, depth: number): void => {
     if (depth > 64) return;
     if (typeof v === 'string') {
       const cls = firstContentClass(v, pii);
-      if (cls !== undefined) found(ptr, cls);
+      if (cls !== undefined) {
+        at.depth = depth;
+        found(at.pointer(), cls);
+      }
       return;
     }
     if (v === null || typeof v !== 'object') return;
     if (Array.isArray(v)) {
       const child = node?.items;
       if (child && (child.level !== 'metadata' || child.star)) return;
-      for (let i = 0; i < v.length; i++) visit(v[i], child, childPointer(ptr, i), depth + 1);
+      for (let i = 0; i < v.length; i++) {
+        at.keys[depth] = i;
+        visit(v[i], child, depth + 1);
+      }
       return;
     }
     for (const k in v as Record<string, unknown>) {
       const child = node?.properties?.get(k);
       if (child && (child.level !== 'metadata' || child.star)) continue;
-      visit((v as Record<string, unknown>)[k], child, childPointer(ptr, k), depth + 1);
+      at.keys[depth] = k;
+      visit((v as Record<string, unknown>)[k], child, depth + 1);
     }
   };
-  visit(data, tree, '/data', 0);
+  visit(data, tree, 0);
 }

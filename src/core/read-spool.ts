@@ -21,9 +21,20 @@ function spoolDir(): string | undefined {
   return env || (createRequire(import.meta.url)('node:os') as typeof import('node:os')).tmpdir();
 }
 
-/** One input's spool; {@link ReadSpool.open} gives none where no temporary file can be made (analyzers keep digests). */
+/** Bytes gathered before one write: a session appends a line at a time, and a write per line cost a system call each. */
+const PENDING_BYTES = 1 << 16;
+
+/**
+ * One input's spool; {@link ReadSpool.open} gives none where no temporary file can be made (analyzers keep digests).
+ * Appends are gathered in memory and written in blocks; a read-back first writes what is gathered.
+ */
 export class ReadSpool {
+  /** Bytes appended, written or gathered. */
   private size = 0;
+  /** Bytes written to the file: the gathered bytes follow them. */
+  private written = 0;
+  private readonly pending = Buffer.allocUnsafe(PENDING_BYTES);
+  private pendingLength = 0;
   private failed = false;
   private closed = false;
 
@@ -52,13 +63,13 @@ export class ReadSpool {
     return new ReadSpool(fd, maxLineBytes);
   }
 
-  /** Append the next bytes; false once a write failed (a full disk): later lines are then not rereadable. */
-  append(bytes: Uint8Array): boolean {
-    if (this.failed || this.closed) return false;
+  /** Write `bytes` at the end of the file; false (and no later write) once a write failed, a full disk. */
+  private write(bytes: Uint8Array, length: number): boolean {
+    if (this.failed) return false;
     try {
       let done = 0;
-      while (done < bytes.length) done += writeSync(this.fd, bytes, done, bytes.length - done, this.size + done);
-      this.size += bytes.length;
+      while (done < length) done += writeSync(this.fd, bytes, done, length - done, this.written + done);
+      this.written += length;
       return true;
     } catch {
       this.failed = true;
@@ -66,14 +77,66 @@ export class ReadSpool {
     }
   }
 
+  /** Write the gathered bytes. */
+  private flush(): boolean {
+    const n = this.pendingLength;
+    this.pendingLength = 0;
+    return n === 0 || this.write(this.pending, n);
+  }
+
+  /**
+   * Append the next bytes; false once a write failed (a full disk): later lines are then not rereadable, nor are
+   * those gathered when it failed (their read-back gives undefined, as for a file that changed).
+   */
+  append(bytes: Uint8Array): boolean {
+    if (this.failed || this.closed) return false;
+    const n = bytes.length;
+    if (n > PENDING_BYTES - this.pendingLength) {
+      if (!this.flush()) return false;
+      if (n > PENDING_BYTES >> 1) {
+        if (!this.write(bytes, n)) return false;
+        this.size += n;
+        return true;
+      }
+    }
+    this.pending.set(bytes, this.pendingLength);
+    this.pendingLength += n;
+    this.size += n;
+    return true;
+  }
+
+  /** Append `text` and a LF, UTF-8 encoded as `Buffer.from` encodes it: their bytes, or -1 once a write failed. */
+  appendLine(text: string): number {
+    if (this.failed || this.closed) return -1;
+    // at most 3 bytes a UTF-16 unit (a surrogate pair is 4 bytes for 2), and the LF
+    const most = text.length * 3 + 1;
+    if (most > PENDING_BYTES - this.pendingLength) {
+      if (!this.flush()) return -1;
+      if (most > PENDING_BYTES) {
+        const bytes = Buffer.from(`${text}\n`, 'utf8');
+        return this.append(bytes) ? bytes.length : -1;
+      }
+    }
+    const at = this.pendingLength;
+    const n = this.pending.write(text, at, 'utf8');
+    this.pending[at + n] = 0x0a;
+    this.pendingLength = at + n + 1;
+    this.size += n + 1;
+    return n + 1;
+  }
+
   /** The line that starts at `offset` (without its line end), or undefined where it is not (wholly) spooled. */
-  readonly reread = (offset: number): string | undefined =>
-    this.closed || offset >= this.size ? undefined : readLineAt(this.fd, offset, this.maxLineBytes);
+  readonly reread = (offset: number): string | undefined => {
+    if (this.closed || offset >= this.size) return undefined;
+    if (this.pendingLength > 0) this.flush();
+    return offset >= this.written ? undefined : readLineAt(this.fd, offset, this.maxLineBytes);
+  };
 
   /** Release the file (its bytes are gone; {@link reread} gives undefined after). */
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.pendingLength = 0;
     try {
       closeSync(this.fd);
     } catch {

@@ -359,7 +359,19 @@ export class EventStream {
 
   /** Check the next line of text (one JSON value), as the next line of one input. */
   text(text: string): Finding[] {
-    const byteLength = Buffer.byteLength(text, 'utf8');
+    if (this.spool === null) {
+      // no cap on reading back: a session checks lines of any length
+      this.spool = ReadSpool.open(Number.MAX_SAFE_INTEGER);
+      this.reread = this.spool?.reread;
+      if (this.spool) sessionSpools.register(this, this.spool, this);
+    }
+    let byteLength: number;
+    const spooled = this.spool ? this.spool.appendLine(text) : -1;
+    if (spooled >= 0) byteLength = spooled - 1;
+    else {
+      if (this.spool) this.reread = undefined;
+      byteLength = Buffer.byteLength(text, 'utf8');
+    }
     const line: JsonlLine = {
       source: this.source,
       line: ++this.line,
@@ -371,13 +383,6 @@ export class EventStream {
     this.offset += byteLength + 1;
     this.check.stats.lines++;
     this.check.stats.bytes += byteLength + 1;
-    if (this.spool === null) {
-      // no cap on reading back: a session checks lines of any length
-      this.spool = ReadSpool.open(Number.MAX_SAFE_INTEGER);
-      this.reread = this.spool?.reread;
-      if (this.spool) sessionSpools.register(this, this.spool, this);
-    }
-    if (this.spool && !this.spool.append(Buffer.from(`${text}\n`, 'utf8'))) this.reread = undefined;
     this.check.line(line, this.reread);
     return this.take();
   }

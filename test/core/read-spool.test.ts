@@ -59,3 +59,44 @@ test('no spool where it is off or its folder cannot be written', () => {
     undefined,
   );
 });
+
+test('appendLine gives each line its UTF-8 bytes and a LF, read back by offset across gathered and written blocks', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ac-spool-'));
+  try {
+    const spool = withSpoolDir(dir, () => ReadSpool.open(1 << 20))!;
+    assert.ok(spool);
+    // short lines, multi-byte and lone-surrogate text, lines longer than a gathered block, and plain appends between
+    const long = 'x'.repeat(70_000);
+    const texts = ['{"a":1}', '{"é":"ü€𝄞"}', `{"s":"\ud800"}`, long, '', `{"b":"${'é'.repeat(30_000)}"}`];
+    const expected: string[] = [];
+    const offsets: number[] = [];
+    let at = 0;
+    for (let i = 0; i < 300; i++) {
+      const text = `${texts[i % texts.length]}${i}`;
+      offsets.push(at);
+      const n = spool.appendLine(text);
+      assert.equal(n, Buffer.byteLength(text, 'utf8') + 1, `line ${i}: its bytes and the LF`);
+      expected.push(Buffer.from(text, 'utf8').toString('utf8'));
+      at += n;
+      if (i % 7 === 0) {
+        const extra = Buffer.from(`{"appended":${i}}\n`, 'utf8');
+        offsets.push(at);
+        assert.ok(spool.append(extra));
+        expected.push(`{"appended":${i}}`);
+        at += extra.length;
+      }
+      // read back before the end as well: what is gathered is written first
+      if (i % 50 === 49)
+        assert.equal(spool.reread(offsets[offsets.length - 1]!), expected[expected.length - 1], `line ${i} at once`);
+    }
+    assert.deepEqual(
+      offsets.map((o) => spool.reread(o)),
+      expected,
+    );
+    assert.equal(spool.reread(at), undefined, 'past the end');
+    spool.close();
+    assert.equal(spool.appendLine('x'), -1, 'no append after close');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -100,6 +100,9 @@ const ALLOWED = [
   /^upstream\/mcp\/2025-11-25\/(pin\.json|README\.md)$/,
 ];
 
+/** The library's bundle (tools/build/build.mjs), which dist/index.js re-exports. */
+const LIBRARY_BUNDLE = 'library/index.js';
+
 /** What tools/build/build.mjs writes to dist/cli/: a CommonJS bundle per CLI, its code cache, and the bins' cache loader. */
 const CLI_FILES = ['cli/aep.cjs', 'cli/ahp.cjs', 'cli/aep.cjs.v8cache', 'cli/ahp.cjs.v8cache', 'cli/code-cache.cjs'];
 
@@ -147,8 +150,23 @@ test('the build in dist/ is current: every src module has its .js and .d.ts (src
     const foreign = requires.filter((r) => !r.startsWith('node:') && r !== 'ws');
     if (foreign.length > 0) problems.push(`dist/cli/${entry}.cjs is not bundled: it loads ${foreign.join(', ')}`);
   }
+  // the library's entry is one ES module bundle (tools/build/build.mjs) that dist/index.js re-exports
+  const library = join(dist, LIBRARY_BUNDLE);
+  if (!existsSync(library)) problems.push(`dist/${LIBRARY_BUNDLE} is missing`);
+  else {
+    if (statSync(library).mtimeMs < newestSource)
+      problems.push(`dist/${LIBRARY_BUNDLE} is older than a source in src/`);
+    const relativeImports = [...readFileSync(library, 'utf8').matchAll(/\bfrom\s*(['"])(\.[^'"]*)\1/g)].map(
+      (m) => m[2],
+    );
+    if (relativeImports.length > 0)
+      problems.push(`dist/${LIBRARY_BUNDLE} is not bundled: it imports ${relativeImports.join(', ')}`);
+    if (!/export \* from '\.\/library\/index\.js'/.test(readFileSync(join(dist, 'index.js'), 'utf8')))
+      problems.push(`dist/index.js does not re-export dist/${LIBRARY_BUNDLE}`);
+  }
   for (const file of walk(dist)) {
     const rel = relative(dist, file);
+    if (rel.split(sep).join('/') === LIBRARY_BUNDLE) continue;
     if (rel.split(sep).join('/').startsWith('cli/')) {
       if (!CLI_FILES.includes(rel.split(sep).join('/')))
         problems.push(`dist/${rel} is not a CLI bundle, its code cache or the cache loader`);

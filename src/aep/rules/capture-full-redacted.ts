@@ -1,5 +1,5 @@
 import { defineEventRule } from '../../core/engine.ts';
-import { childPointer } from '../../core/pointer.ts';
+import { GatedPath } from '../capture.ts';
 import { PII_MARK, SECRET_MARK } from '../../core/secrets.ts';
 import type { AepEvent } from '../event.ts';
 
@@ -29,21 +29,30 @@ export const captureFullRedacted = defineEventRule({
     if (ev.capture !== 'full') return;
     const data = ev.value.data;
     if (data === null || typeof data !== 'object') return;
-    const walk = (v: unknown, ptr: string, depth: number): boolean => {
+    // a string's pointer is built only when it holds a marker (most hold none)
+    const at = new GatedPath('/data');
+    const walk = (v: unknown, depth: number): void => {
       if (typeof v === 'string') {
-        if (!v.includes(SECRET_MARK) && !v.includes(PII_MARK)) return false;
+        if (!v.includes(SECRET_MARK) && !v.includes(PII_MARK)) return;
+        at.depth = depth;
+        const ptr = at.pointer();
         ctx.report({ pointer: ptr, args: { field: ptr } });
-        return true;
+        return;
       }
-      if (v === null || typeof v !== 'object' || depth > 64) return false;
+      if (v === null || typeof v !== 'object' || depth > 64) return;
       if (Array.isArray(v)) {
-        for (let i = 0; i < v.length; i++) walk(v[i], childPointer(ptr, i), depth + 1);
-        return false;
+        for (let i = 0; i < v.length; i++) {
+          at.keys[depth] = i;
+          walk(v[i], depth + 1);
+        }
+        return;
       }
       for (const k in v as Record<string, unknown>)
-        if (!k.endsWith(REDACTED_SUFFIX)) walk((v as Record<string, unknown>)[k], childPointer(ptr, k), depth + 1);
-      return false;
+        if (!k.endsWith(REDACTED_SUFFIX)) {
+          at.keys[depth] = k;
+          walk((v as Record<string, unknown>)[k], depth + 1);
+        }
     };
-    walk(data, '/data', 0);
+    walk(data, 0);
   },
 });
