@@ -1,13 +1,19 @@
 /**
  * The assessment analyzer (AEP-0009 §2): where the events an assessment may judge by `cause` were, with their run and
  * session, so an assessment whose envelope names another run or session than the event it judges is caught. Only the
- * assessed events AEP-0009 §2 names (run terminals, tool completions, agent replies) are kept, bounded by the memory
- * budget (the oldest forgotten first); an id seen twice with different runs is not judged.
+ * assessed events AEP-0009 §2 names (run terminals, tool completions, agent replies) are kept, as compact rows (keyed
+ * 64-bit keys of the id, session and run; the place as numbers) bounded by the memory budget (the oldest forgotten
+ * first); an id seen twice with different runs is not judged, nor, once the budget forgot rows, an id that may have
+ * been forgotten (its earlier run is unknown: no finding rather than a wrong one).
  */
+import { textKey, type Hash64 } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';
 import type { StateHolder } from '../../core/state-budget.ts';
+import { KeyScreen } from '../../core/key-screen.ts';
+import { CompactTable } from '../../core/table.ts';
 import { isAssessment } from '../assessment.ts';
 import { attr, type AepEvent } from '../event.ts';
+import type { InputNames } from './markers.ts';
 
 /** Event types an assessment judges by `cause` (AEP-0009 §2, §6 examples). */
 const ASSESSABLE: ReadonlySet<string> = new Set([
@@ -19,36 +25,58 @@ const ASSESSABLE: ReadonlySet<string> = new Set([
   'message.agent.replied',
 ]);
 
-/** An assessable event: its session and run, and where it was. */
-interface Assessed {
-  session: string;
-  run: string;
-  at: Mark;
-}
-
 /** What the assessment analyzer found about one event. */
 export interface AssessmentFacts {
   /** The event this assessment's `cause` names, when its run or session differs from the assessment's envelope. */
   assessedElsewhere?: { at: Mark; type: 'run' | 'session' };
 }
 
-/** Estimated bytes of one remembered event (its id, session and run strings, the record and its mark). */
-const ENTRY_BYTES = 240;
+/** The u32 columns of an assessed event: its session's and run's keys, its line and input index (bit 31: {@link AMBIGUOUS}). */
+const ROW_U32 = { sessionHi: 0, sessionLo: 1, runHi: 2, runLo: 3, line: 4, file: 5, count: 6 } as const;
+/** The f64 column of an assessed event: its line's byte offset (NaN: not kept). */
+const ROW_F64 = { byteOffset: 0, count: 1 } as const;
+/** The `file` column's flag of an id not judged: it named two runs (or sessions), or may have been forgotten. */
+const AMBIGUOUS = 0x80000000;
+
+/** The {@link textKey} of the string last asked for, kept (runs and sessions repeat on consecutive events). */
+class LastKey {
+  private text: string | undefined;
+  private key: Hash64 = { hi: 0, lo: 0 };
+
+  of(text: string): Hash64 {
+    if (text !== this.text) {
+      this.key = textKey(text);
+      this.text = text;
+    }
+    return this.key;
+  }
+}
 
 /** Assessable events by id, for one run; a StateHolder of the memory budget (`--max-state-mb`). */
 export class AssessmentAnalyzer implements StateHolder {
-  /** id -> the event, or `null` when the id named two different runs. */
-  private readonly byId = new Map<string, Assessed | null>();
+  /** Keyed id -> the event ({@link ROW_U32}, {@link ROW_F64}); rows go oldest first only. */
+  private readonly table = new CompactTable({ u32: ROW_U32.count, f64: ROW_F64.count, fifo: true });
+  private readonly sessions = new LastKey();
+  private readonly runs = new LastKey();
+  /** The keys of forgotten rows, made at the first (its fixed 128 KiB are not counted: it does not grow). */
+  private forgotten: KeyScreen | undefined;
+
+  /** `names`: the run's input names (identity.ts keeps them). */
+  constructor(private readonly names: InputNames) {}
+
+  get size(): number {
+    return this.table.size;
+  }
 
   bytes(): number {
-    return this.byId.size * ENTRY_BYTES;
+    return this.table.bytes();
   }
 
   forgetOldest(): boolean {
-    const first = this.byId.keys().next();
-    if (first.done) return false;
-    this.byId.delete(first.value);
-    return true;
+    const s = this.table.oldest();
+    if (s === undefined) return false;
+    (this.forgotten ??= new KeyScreen(0)).add(this.table.keyAt(s), 0);
+    return this.table.forgetOldest();
   }
 
   observe(ev: AepEvent, facts: AssessmentFacts & { at: Mark }): void {
@@ -57,18 +85,48 @@ export class AssessmentAnalyzer implements StateHolder {
       const session = attr(ev, 'session');
       const run = attr(ev, 'run');
       if (session === undefined || run === undefined) return;
-      const id = attr(ev, 'id')!;
-      const prior = this.byId.get(id);
+      const t = this.table;
+      const key = textKey(attr(ev, 'id')!);
+      const sk = this.sessions.of(session);
+      const rk = this.runs.of(run);
+      const prior = t.slot(key);
       if (prior === undefined) {
-        this.byId.set(id, { session, run, at: facts.at });
-      } else if (prior !== null && (prior.session !== session || prior.run !== run)) this.byId.set(id, null);
+        const at = facts.at;
+        const s = t.add(key);
+        t.setU(s, ROW_U32.sessionHi, sk.hi);
+        t.setU(s, ROW_U32.sessionLo, sk.lo);
+        t.setU(s, ROW_U32.runHi, rk.hi);
+        t.setU(s, ROW_U32.runLo, rk.lo);
+        t.setU(s, ROW_U32.line, at.line);
+        const file = this.names.fileIndex(at.file);
+        t.setU(s, ROW_U32.file, this.forgotten?.mayHold(key) ? (file | AMBIGUOUS) >>> 0 : file);
+        t.setF(s, ROW_F64.byteOffset, at.byteOffset ?? NaN);
+      } else if (!this.holds(prior, ROW_U32.sessionHi, sk) || !this.holds(prior, ROW_U32.runHi, rk))
+        t.setU(prior, ROW_U32.file, (t.getU(prior, ROW_U32.file) | AMBIGUOUS) >>> 0);
       return;
     }
     if (!isAssessment(type)) return;
     const cause = attr(ev, 'cause');
-    const target = cause === undefined ? undefined : this.byId.get(cause);
-    if (!target) return;
-    if (target.session !== attr(ev, 'session')) facts.assessedElsewhere = { at: target.at, type: 'session' };
-    else if (target.run !== attr(ev, 'run')) facts.assessedElsewhere = { at: target.at, type: 'run' };
+    if (cause === undefined || this.table.size === 0) return;
+    const t = this.table;
+    const s = t.slot(textKey(cause));
+    if (s === undefined) return;
+    const file = t.getU(s, ROW_U32.file);
+    if (file & AMBIGUOUS) return;
+    const session = attr(ev, 'session');
+    const run = attr(ev, 'run');
+    let elsewhere: 'run' | 'session' | undefined;
+    if (session === undefined || !this.holds(s, ROW_U32.sessionHi, textKey(session))) elsewhere = 'session';
+    else if (run === undefined || !this.holds(s, ROW_U32.runHi, textKey(run))) elsewhere = 'run';
+    if (elsewhere === undefined) return;
+    const at: Mark = { file: this.names.fileName(file), line: t.getU(s, ROW_U32.line) };
+    const byte = t.getF(s, ROW_F64.byteOffset);
+    if (!Number.isNaN(byte)) at.byteOffset = byte;
+    facts.assessedElsewhere = { at, type: elsewhere };
+  }
+
+  /** True when row `s` holds `key` in the column pair starting at `hiCol` (hi, then lo). */
+  private holds(s: number, hiCol: number, key: Hash64): boolean {
+    return this.table.getU(s, hiCol) === key.hi && this.table.getU(s, hiCol + 1) === key.lo;
   }
 }
