@@ -97,3 +97,17 @@ test('AEP-0008: below capture redacted the request labels are placeholders, so u
     [],
   );
 });
+
+test('aep/command-second-target names where the first target acked and the command (kept as compact rows)', async () => {
+  const text = read('fail/aep.command-second-target.jsonl');
+  const f = (await checkText(text)).find((x) => x.ruleId === 'aep/command-second-target');
+  const lines = text.split('\n');
+  const offset = (n: number) => Buffer.byteLength(lines.slice(0, n - 1).join('\n')) + 1;
+  assert.deepEqual(
+    f?.related?.map((r) => [r.line, r.pointer, r.byteOffset]),
+    [
+      [4, '/cause', offset(4)],
+      [3, '/id', offset(3)],
+    ],
+  );
+});

@@ -3,18 +3,21 @@
  * target that acked a command first (§4.5: one target per command); the outcome an accepted command expects (§6: its
  * `cause` is the command or its ack) with a text answer's verdict against the request's options (AEP-0008); commands
  * still unacked when their target session emits past the ack window. An ack with no command in the input gets no
- * finding: a command is a foreign event (§2.2), not proven recorded. The first-target and outcome maps are bounded by
- * the memory budget, which forgets their oldest entries first (later verdicts say less, never more).
+ * finding: a command is a foreign event (§2.2), not proven recorded. The first targets (compact rows: keyed 64-bit keys,
+ * the places as numbers) and the outcome map are bounded by the memory budget, which forgets their oldest entries first
+ * (later verdicts say less, never more).
  */
+import { pairSourceWords, textKey, type Hash64 } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';
 import type { StateHolder } from '../../core/state-budget.ts';
+import { CompactTable } from '../../core/table.ts';
 import { attr, type AepEvent, type AepScope } from '../event.ts';
 import { matchText, type TextMatch } from '../text-answer.ts';
 import type { AttentionFacts } from './attention.ts';
 import type { OpenBudget } from './budget.ts';
 import type { FormFacts } from './form-values.ts';
 import type { LifecycleAnalyzer, LifecycleFacts } from './lifecycle.ts';
-import type { Completion, CompletionMarks } from './markers.ts';
+import type { Completion, CompletionMarks, InputNames } from './markers.ts';
 
 /** Ack decisions (AEP-0004 §3). */
 export const ACKS: ReadonlySet<string> = new Set(['control.accepted', 'control.rejected']);
@@ -100,8 +103,20 @@ function timeOf(ev: AepEvent): number | undefined {
   return Number.isNaN(ms) ? undefined : ms;
 }
 
-/** Estimated bytes of one first-target or expected-outcome entry (key, strings, record, marks). */
+/** Estimated bytes of one expected-outcome entry (key, strings, record, marks). */
 const ENTRY_BYTES = 280;
+/** The u32 columns of a first target: its source's key, then the ack's and the command's line and input index. */
+const TARGET_U32 = {
+  sourceHi: 0,
+  sourceLo: 1,
+  atLine: 2,
+  atFile: 3,
+  commandLine: 4,
+  commandFile: 5,
+  count: 6,
+} as const;
+/** The f64 columns of a first target: the ack's and the command's byte offset (NaN: not kept). */
+const TARGET_F64 = { atByte: 0, commandByte: 1, count: 2 } as const;
 
 /**
  * Commands and their acks for one run; a StateHolder of the memory budget for what it keeps of completed commands (the
@@ -111,8 +126,8 @@ export class ControlAnalyzer implements StateHolder {
   private readonly commands = new Map<string, PendingCommand>();
   /** Pending commands per session name not yet reported overdue, so most events skip the overdue check with one lookup. */
   private readonly pendingBySession = new Map<string, number>();
-  /** `(session, command id)` -> the first target that acked it: its source and the ack's mark. */
-  private readonly targets = new Map<string, { source: string; at: Mark; command: Mark }>();
+  /** Keyed `(session, command id)` -> the first target that acked it: its source's key, the ack's and command's marks. */
+  private readonly targets = new CompactTable({ u32: TARGET_U32.count, f64: TARGET_F64.count });
   /** `a(session, subject)` for an accepted respond, `c(session, run)` for an accepted cancel. */
   private readonly expected = new Map<string, Expected>();
   /** Sessions with an event that may have been an ack of unknown cause (a failed `cause` or `type`); kept to the end. */
@@ -123,6 +138,7 @@ export class ControlAnalyzer implements StateHolder {
     private readonly lifecycle: LifecycleAnalyzer,
     private readonly budget: OpenBudget,
     private readonly marks: CompletionMarks,
+    private readonly names: InputNames,
   ) {}
 
   get size(): number {
@@ -130,18 +146,15 @@ export class ControlAnalyzer implements StateHolder {
   }
 
   bytes(): number {
-    return (this.targets.size + this.expected.size) * ENTRY_BYTES;
+    return this.targets.bytes() + this.expected.size * ENTRY_BYTES;
   }
 
   forgetOldest(): boolean {
-    for (const map of [this.targets, this.expected] as Map<string, unknown>[]) {
-      const first = map.keys().next();
-      if (!first.done) {
-        map.delete(first.value);
-        return true;
-      }
-    }
-    return false;
+    if (this.targets.forgetOldest()) return true;
+    const first = this.expected.keys().next();
+    if (first.done) return false;
+    this.expected.delete(first.value);
+    return true;
   }
 
   /** True when an event of `session` may have acked any of its commands (README §Decisions on a partly broken envelope). */
@@ -193,11 +206,20 @@ export class ControlAnalyzer implements StateHolder {
         const t = timeOf(ev);
         if (t !== undefined && cmd.timeMs !== undefined && t - cmd.timeMs > this.ackWindowMs)
           ack.command.lateByMs = t - cmd.timeMs - this.ackWindowMs;
-        remember(this.targets, ck!, { source: rec.source, at: facts.at, command: cmd.at });
+        this.rememberTarget(textKey(ck!), sourceKey(rec.source), facts.at, cmd.at);
         this.decided(ev, cmd, facts);
-      } else if (ck !== undefined) {
-        const first = this.targets.get(ck);
-        if (first && first.source !== rec.source) facts.secondTarget = { first: first.at, command: first.command };
+      } else if (ck !== undefined && this.targets.size > 0) {
+        const t = this.targets;
+        const s = t.slot(textKey(ck));
+        const src = s === undefined ? undefined : sourceKey(rec.source);
+        if (
+          s !== undefined &&
+          (t.getU(s, TARGET_U32.sourceHi) !== src!.hi || t.getU(s, TARGET_U32.sourceLo) !== src!.lo)
+        )
+          facts.secondTarget = {
+            first: this.markAt(s, TARGET_U32.atLine, TARGET_U32.atFile, TARGET_F64.atByte),
+            command: this.markAt(s, TARGET_U32.commandLine, TARGET_U32.commandFile, TARGET_F64.commandByte),
+          };
       }
     }
     if (cmd?.invalid) {
@@ -283,6 +305,29 @@ export class ControlAnalyzer implements StateHolder {
     if (late) facts.overdue = late;
   }
 
+  /** Remember the first target of a command (`key`), its source's key, the ack's and the command's marks: the newest row. */
+  private rememberTarget(key: Hash64, source: Hash64, at: Mark, command: Mark): void {
+    const t = this.targets;
+    const s = t.put(key);
+    t.setU(s, TARGET_U32.sourceHi, source.hi);
+    t.setU(s, TARGET_U32.sourceLo, source.lo);
+    t.setU(s, TARGET_U32.atLine, at.line);
+    t.setU(s, TARGET_U32.atFile, this.names.fileIndex(at.file));
+    t.setF(s, TARGET_F64.atByte, at.byteOffset ?? NaN);
+    t.setU(s, TARGET_U32.commandLine, command.line);
+    t.setU(s, TARGET_U32.commandFile, this.names.fileIndex(command.file));
+    t.setF(s, TARGET_F64.commandByte, command.byteOffset ?? NaN);
+  }
+
+  /** The mark kept in row `s` of the first targets at the given columns. */
+  private markAt(s: number, line: number, file: number, byte: number): Mark {
+    const t = this.targets;
+    const m: Mark = { file: this.names.fileName(t.getU(s, file)), line: t.getU(s, line) };
+    const b = t.getF(s, byte);
+    if (!Number.isNaN(b)) m.byteOffset = b;
+    return m;
+  }
+
   /** One command of `session` left the pending set. */
   private unpend(session: string): void {
     const n = (this.pendingBySession.get(session) ?? 1) - 1;
@@ -295,7 +340,7 @@ export class ControlAnalyzer implements StateHolder {
     const id = attr(ev, 'id')!;
     const k = key2(session, id);
     // a command under an id already acked starts over: its first target is not this one's
-    this.targets.delete(k);
+    if (this.targets.size > 0) this.targets.delete(textKey(k));
     let cmd = this.commands.get(k);
     if (!cmd && this.budget.admit(undefined, ev)) {
       cmd = {
@@ -326,6 +371,12 @@ export class ControlAnalyzer implements StateHolder {
         cmd.invalid = true;
     }
   }
+}
+
+/** The {@link textKey} of a source, from its cached key words (src/core/canonical.ts `keyWords`). */
+function sourceKey(source: string): Hash64 {
+  const k = pairSourceWords(source);
+  return { hi: k[1]!, lo: k[0]! };
 }
 
 /** Set `k` in `map` as its newest entry (the memory budget forgets the oldest first). */

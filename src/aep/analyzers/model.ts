@@ -157,7 +157,7 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
     const budget = new OpenBudget(options.maxOpen, caps);
     const marks = new CompletionMarks(options.maxIds, identity.names, caps);
     const lifecycle = new LifecycleAnalyzer(options.maxSessions, options.maxIds, caps, budget, marks, identity.names);
-    const control = new ControlAnalyzer(options.ackWindowMs, lifecycle, budget, marks);
+    const control = new ControlAnalyzer(options.ackWindowMs, lifecycle, budget, marks, identity.names);
     const assessment = new AssessmentAnalyzer(identity.names);
     // --max-state-mb: what completed commands and assessable events leave (first targets, expected outcomes, assessed
     // events), then completion marks, then ended sessions, then (source, id) digests are forgotten
