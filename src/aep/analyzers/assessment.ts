@@ -2,11 +2,12 @@
  * The assessment analyzer (AEP-0009 §2): where the events an assessment may judge by `cause` were, with their run and
  * session, so an assessment whose envelope names another run or session than the event it judges is caught. Only the
  * assessed events AEP-0009 §2 names (run terminals, tool completions, agent replies) are kept, as compact rows (keyed
- * 64-bit keys of the id, session and run; the place as numbers) bounded by the memory budget (the oldest forgotten
- * first); an id seen twice with different runs is not judged, nor, once the budget forgot rows, an id that may have
- * been forgotten (its earlier run is unknown: no finding rather than a wrong one).
+ * 64-bit key of the id, keyed 32-bit keys of session and run: two that collide, odds 2^-32 a pair, look alike; the place
+ * as numbers) bounded by the memory budget (the oldest forgotten first); an id seen twice with different runs is not
+ * judged, nor, once the budget forgot rows, an id that may have been forgotten (its earlier run is unknown: no finding
+ * rather than a wrong one).
  */
-import { textKey, type Hash64 } from '../../core/canonical.ts';
+import { textKey } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';
 import type { StateHolder } from '../../core/state-budget.ts';
 import { KeyScreen } from '../../core/key-screen.ts';
@@ -32,20 +33,20 @@ export interface AssessmentFacts {
 }
 
 /** The u32 columns of an assessed event: its session's and run's keys, its line and input index (bit 31: {@link AMBIGUOUS}). */
-const ROW_U32 = { sessionHi: 0, sessionLo: 1, runHi: 2, runLo: 3, line: 4, file: 5, count: 6 } as const;
+const ROW_U32 = { session: 0, run: 1, line: 2, file: 3, count: 4 } as const;
 /** The f64 column of an assessed event: its line's byte offset (NaN: not kept). */
 const ROW_F64 = { byteOffset: 0, count: 1 } as const;
 /** The `file` column's flag of an id not judged: it named two runs (or sessions), or may have been forgotten. */
 const AMBIGUOUS = 0x80000000;
 
-/** The {@link textKey} of the string last asked for, kept (runs and sessions repeat on consecutive events). */
+/** The 32-bit key (a {@link textKey} word) of the string last asked for, kept (runs and sessions repeat on consecutive events). */
 class LastKey {
   private text: string | undefined;
-  private key: Hash64 = { hi: 0, lo: 0 };
+  private key = 0;
 
-  of(text: string): Hash64 {
+  of(text: string): number {
     if (text !== this.text) {
-      this.key = textKey(text);
+      this.key = textKey(text).lo;
       this.text = text;
     }
     return this.key;
@@ -55,7 +56,7 @@ class LastKey {
 /** Assessable events by id, for one run; a StateHolder of the memory budget (`--max-state-mb`). */
 export class AssessmentAnalyzer implements StateHolder {
   /** Keyed id -> the event ({@link ROW_U32}, {@link ROW_F64}); rows go oldest first only. */
-  private readonly table = new CompactTable({ u32: ROW_U32.count, f64: ROW_F64.count, fifo: true });
+  private readonly table = new CompactTable({ u32: ROW_U32.count, f64: ROW_F64.count, fifo: true, load: 2 });
   private readonly sessions = new LastKey();
   private readonly runs = new LastKey();
   /** The keys of forgotten rows, made at the first (its fixed 128 KiB are not counted: it does not grow). */
@@ -93,15 +94,13 @@ export class AssessmentAnalyzer implements StateHolder {
       if (prior === undefined) {
         const at = facts.at;
         const s = t.add(key);
-        t.setU(s, ROW_U32.sessionHi, sk.hi);
-        t.setU(s, ROW_U32.sessionLo, sk.lo);
-        t.setU(s, ROW_U32.runHi, rk.hi);
-        t.setU(s, ROW_U32.runLo, rk.lo);
+        t.setU(s, ROW_U32.session, sk);
+        t.setU(s, ROW_U32.run, rk);
         t.setU(s, ROW_U32.line, at.line);
         const file = this.names.fileIndex(at.file);
         t.setU(s, ROW_U32.file, this.forgotten?.mayHold(key) ? (file | AMBIGUOUS) >>> 0 : file);
         t.setF(s, ROW_F64.byteOffset, at.byteOffset ?? NaN);
-      } else if (!this.holds(prior, ROW_U32.sessionHi, sk) || !this.holds(prior, ROW_U32.runHi, rk))
+      } else if (t.getU(prior, ROW_U32.session) !== sk || t.getU(prior, ROW_U32.run) !== rk)
         t.setU(prior, ROW_U32.file, (t.getU(prior, ROW_U32.file) | AMBIGUOUS) >>> 0);
       return;
     }
@@ -116,17 +115,12 @@ export class AssessmentAnalyzer implements StateHolder {
     const session = attr(ev, 'session');
     const run = attr(ev, 'run');
     let elsewhere: 'run' | 'session' | undefined;
-    if (session === undefined || !this.holds(s, ROW_U32.sessionHi, textKey(session))) elsewhere = 'session';
-    else if (run === undefined || !this.holds(s, ROW_U32.runHi, textKey(run))) elsewhere = 'run';
+    if (session === undefined || t.getU(s, ROW_U32.session) !== textKey(session).lo) elsewhere = 'session';
+    else if (run === undefined || t.getU(s, ROW_U32.run) !== textKey(run).lo) elsewhere = 'run';
     if (elsewhere === undefined) return;
     const at: Mark = { file: this.names.fileName(file), line: t.getU(s, ROW_U32.line) };
     const byte = t.getF(s, ROW_F64.byteOffset);
     if (!Number.isNaN(byte)) at.byteOffset = byte;
     facts.assessedElsewhere = { at, type: elsewhere };
-  }
-
-  /** True when row `s` holds `key` in the column pair starting at `hiCol` (hi, then lo). */
-  private holds(s: number, hiCol: number, key: Hash64): boolean {
-    return this.table.getU(s, hiCol) === key.hi && this.table.getU(s, hiCol + 1) === key.lo;
   }
 }
