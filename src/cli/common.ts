@@ -163,7 +163,10 @@ export function addReportOptions(cmd: Command, formats: readonly string[] = FORM
         'report at most n findings (the rest are counted; 0: the summary only)',
       ).argParser(nonNegativeInt),
     )
-    .option('-o, --output <file>', 'write the report to a file instead of stdout')
+    .option(
+      '-o, --output <file>',
+      'write the report to a file instead of stdout; without --format, a name ending in .html, .sarif, .json or .xml (junit) picks that format',
+    )
     .option('-q, --quiet', 'print only what is at or above --fail-on, and the summary; no progress line', false)
     .option('--no-color', 'never colour text output');
 }
