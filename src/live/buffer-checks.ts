@@ -22,11 +22,7 @@ import {
 export type { BufferRun } from './buffer-run.ts';
 export { byteIdentity, EVICTION_LIMIT, eviction } from './pressure-checks.ts';
 
-/**
- * AEP-0003 §3.3 #3, §6.5, §7: resume strictly after a position, with none missing, on every consuming binding. A live
- * marker posted after each subscription opens bounds the wait: replay precedes live delivery, so once the marker is in,
- * so is the replay.
- */
+/** AEP-0003 §3.3 #3, §6.5, §7: resume strictly after a position, none missing, on every consuming binding. */
 export async function resume(run: BufferRun): Promise<void> {
   const d = depth(run);
   if (d === undefined || d < 3)

@@ -1,8 +1,7 @@
 /**
- * `aep live URL` / `checkEndpoint(url, options)`: conformance of a running collector, relay or fan-out endpoint over
- * the AEP-0003 bindings (HTTP discovery and POST ingest, SSE fan-out, the WebSocket duplex). Each check is a rule of
- * src/live/rules.ts; a check the endpoint does not advertise is skipped with its reason (an info), never passed. The
- * Events the endpoint delivered are returned (`--record FILE` writes them) and checked by the `validate` rules too.
+ * `aep live URL` / `checkEndpoint(url, options)`: conformance of a running endpoint over the AEP-0003 bindings. Each
+ * check is a rule of src/live/rules.ts; a check the endpoint does not advertise is skipped with its reason, never
+ * passed. The Events delivered are returned (`--record FILE`) and checked by the `validate` rules too.
  */
 import type { Finding } from '../core/finding.ts';
 import { LiveConnectError, LiveTimeout } from './client.ts';
@@ -63,10 +62,7 @@ const NEEDS_STREAM = new Set<LiveCheck>([
   'byte-identity',
 ]);
 
-/**
- * Check the endpoint at `base` (its discovery document is read first, whatever `checks` says). @throws
- * LiveConnectError when it cannot be reached at all.
- */
+/** Check the endpoint at `base` (discovery first, always). @throws LiveConnectError when it cannot be reached. */
 export async function checkEndpoint(base: string | URL, options: LiveOptions = {}): Promise<LiveResult> {
   const url = typeof base === 'string' ? new URL(base) : base;
   if (url.protocol !== 'http:' && url.protocol !== 'https:')

@@ -1,9 +1,7 @@
 /**
- * `--format html`: one self-contained page (styles and script inline, no network resource). validate and live: per
- * input the summary, the findings by rule with their citations linked, the event-type coverage and per session a
- * timeline of its events (src/report/timeline.ts) with the findings on their events and pairs drawn between their
- * lines; fixtures: the verdict of each case with its findings. Findings are spooled (spool.ts) and written at the end,
- * the timeline is bounded: memory does not grow with the run. Only envelope facts and finding messages are shown.
+ * `--format html`: one self-contained page (no network resource). Per input the summary, findings by rule with linked
+ * citations, event-type coverage and a timeline per session (src/report/timeline.ts). Findings are spooled (spool.ts),
+ * the timeline bounded: memory does not grow with the run. Only envelope facts and finding messages are shown.
  */
 import type { Finding } from '../core/finding.ts';
 import type { RuleMeta } from '../core/rule.ts';

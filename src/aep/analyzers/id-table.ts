@@ -29,10 +29,7 @@ const TWO32 = 2 ** 32;
 /** The u32 columns of an identity row: a digest's two words, or a line's fingerprint and offset, then kind and input. */
 const ID_U32 = { contentHi: 0, contentLo: 1, line: 2, file: 3, count: 4 } as const;
 
-/**
- * `(source, id)` -> first occurrence (about 35 bytes an entry, counted as 43), bound by the memory budget and `maxIds`; keyed SipHash
- * keys.
- */
+/** `(source, id)` -> first occurrence, bound by the memory budget and `maxIds`; keyed SipHash keys. */
 export class AepIdTable {
   private readonly table: CompactTable;
   private readonly files: string[] = [];

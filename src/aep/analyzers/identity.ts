@@ -39,10 +39,7 @@ export interface IdentityFacts {
   redelivery?: Mark;
   /** With `redelivery`: the first copy's capture, when this repeat is that copy down-leveled to its own capture. */
   downleveledFrom?: AepCaptureLevel;
-  /**
-   * With `redelivery`: the first copy's capture, when the first copy is this one down-leveled (copies arrive in any
-   * order: AEP-0001 §7 rule 2, a second relay or a buffered replay).
-   */
+  /** With `redelivery`: the first copy's capture, when it is this one down-leveled (AEP-0001 §7 rule 2: any order). */
   downleveledTo?: AepCaptureLevel;
   /** With `redelivery` (or a `redaction` unverifiable): how many extension attributes a relay added to the first copy (AEP-0001 §4.2). */
   extensionsAdded?: number;
