@@ -24,8 +24,7 @@ export const BRIDGE_FRAMING_SPECS: Readonly<Record<BridgeFrom, FramingSpecs>> = 
 
 /**
  * The checker of `aep validate --from`: decodes each value, reports bridge issues, and moves the findings of the AEP
- * checker
- * on each mapped event back into the input. `maxCapture`: the OTLP exporter's ceiling (AEP-0005 §3.3).
+ * checker on each mapped event back into the input. `maxCapture`: the OTLP exporter's ceiling (AEP-0005 §3.3).
  */
 export function bridgeChecker(
   from: BridgeFrom,
