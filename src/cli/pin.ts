@@ -125,10 +125,7 @@ export function verifiedLines(r: PinVerifyReport, dir: string, cwd: string): str
   return out + '\n';
 }
 
-/**
- * Report `findings`; a report's `sources` are the files the verb looked at (`checked`, e.g. every pinned source,
- * present or absent), then any other file a finding names.
- */
+/** Report `findings`; the sources are the files the verb looked at (`checked`), then any other a finding names. */
 function report(
   kind: 'pin-verify' | 'pin-refresh',
   findings: readonly Finding[],

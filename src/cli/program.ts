@@ -50,11 +50,7 @@ export interface ValidateOptions {
   [key: string]: unknown;
 }
 
-/**
- * TTY progress on stderr (bytes, events per second) after a second, at most 5 per second
- * (`AGENT_CONFORMANCE_PROGRESS_MS`);
- * cleared around each finding written to the same terminal.
- */
+/** TTY progress on stderr after a second, at most 5 a second; cleared around each finding on the same terminal. */
 function progressPrinter(io: CliIO, totalBytes: number | undefined) {
   const [first, every] = (io.env.AGENT_CONFORMANCE_PROGRESS_MS ?? '1000,200').split(',').map((n) => Number(n));
   const now = io.now ?? Date.now;

@@ -1,8 +1,7 @@
 /**
  * The assessment analyzer (AEP-0009 §2): where the events an assessment may judge by `cause` were, with their run and
- * session, so an assessment whose envelope names another run or session than the event it judges is caught. Only the
- * assessed events AEP-0009 §2 names (run terminals, tool completions, agent replies) are kept, bounded by the memory
- * budget (the oldest forgotten first); an id seen twice with different runs is not judged.
+ * session. Only the assessed events §2 names are kept, under the memory budget; an id seen twice with different runs is
+ * not judged.
  */
 import type { Mark } from '../../core/mark.ts';
 import type { StateHolder } from '../../core/state-budget.ts';
