@@ -1,7 +1,6 @@
 /**
  * The package entry (README §Library API): one `export ... from` line per module. No top-level await in its import
- * graph,
- * so `require('agent-conformance')` works (Node >= 20.19).
+ * graph, so `require('agent-conformance')` works (Node >= 20.19).
  */
 export {
   validate,

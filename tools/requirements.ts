@@ -83,7 +83,9 @@ export interface MatrixDocument {
 export function documentOf(protocol: MatrixProtocol, file: string): MatrixDocument | undefined {
   const name = basename(file, '.tsv');
   if (name === 'TOOL' || name.startsWith('TOOL-')) return { doc: 'agent-conformance', numbered: false };
-  if (name === 'RFC' || name.startsWith('RFC-')) return { doc: 'RFC', numbered: false };
+  // one file per RFC, so a row id reads as the RFC is cited: `RFC 8259 §8.1 #2`
+  const rfc = /^RFC-(\d+)$/.exec(name);
+  if (rfc) return { doc: `RFC ${rfc[1]}`, numbered: true };
   const aep = /^(AEP-\d{4})(?:-[a-z0-9-]+)?$/.exec(name);
   if (aep) {
     const f = AEP_DOCS[aep[1]!];

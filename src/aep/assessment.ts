@@ -13,10 +13,7 @@ export function isAssessment(type: string): boolean {
   return type.startsWith('assessment.') && (ASSESSMENT_TYPES as readonly string[]).includes(type);
 }
 
-/**
- * A payload member name that reads as a separate target id (AEP-0009 §2): its letters end in `id` after a word naming
- * assessed work (`gen_ai.response.id`, `target_id`, `runId`, `event_id` ...), or it is `target`.
- */
+/** A payload member name that reads as a separate target id (AEP-0009 §2): `target`, `target_id`, `runId` ... */
 const TARGET_ID =
   /(target|response|run|session|event|output|trace|span|message|step|tool|observation|generation|completion|call|request|turn|answer|result|cause|subject)id$/;
 

@@ -1,7 +1,6 @@
 /**
  * The `attr-match` filter dialect (AEP-0003 §6), fail closed; where §6 is open the maintainers' cases decide (`*`
- * outside
- * `type` is refused).
+ * outside `type` is refused).
  */
 import { ConformanceError } from '../core/errors.ts';
 import { parseJsonText } from '../core/json.ts';

@@ -64,10 +64,7 @@ const SECRET_CLASSES: readonly DetectorClass[] = [
 /** What every phone number the detector finds holds; a string without it is not scanned for phone numbers. */
 const PHONE_SCREEN = /\d{3,4}[ -]\d{4}/;
 
-/**
- * The first detector class in `text`: a secret, else (with `pii`) an email address or phone number (most strings: two
- * screens).
- */
+/** The first detector class in `text`: a secret, else (with `pii`) an email address or phone number. */
 function firstContentClass(text: string, pii: boolean): DetectorClass | undefined {
   if (mayHoldSecret(text)) {
     const m = findSecrets(text, { classes: SECRET_CLASSES });

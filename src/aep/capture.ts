@@ -7,10 +7,7 @@ import type { AepCaptureLevel } from './schema/registry.ts';
 export interface CaptureNode {
   /** Minimum event capture at which this member may be present. */
   level: AepCaptureLevel;
-  /**
-   * A `[metadata*]` exception (AEP-0002 §8): at `metadata` only synthesized or structural text; marked by our schemas'
-   * `$comment` opening `[metadata*]`.
-   */
+  /** A `[metadata*]` exception (AEP-0002 §8): at `metadata` only synthesized or structural text. */
   star?: boolean;
   properties?: Map<string, CaptureNode>;
   items?: CaptureNode;
@@ -33,10 +30,7 @@ function resolveRef(root: Schema, ref: string): Schema | undefined {
   return cur && typeof cur === 'object' ? (cur as Schema) : undefined;
 }
 
-/**
- * The annotation tree of a payload schema (properties, items, local `$ref`s, applicators merged; the highest level
- * wins).
- */
+/** The annotation tree of a payload schema (properties, items, local `$ref`s, applicators; highest level wins). */
 export function buildCaptureTree(root: Schema): CaptureNode {
   const seen = new Set<Schema>();
   const build = (s: Schema, inherited: AepCaptureLevel, node: CaptureNode): void => {

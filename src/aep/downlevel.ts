@@ -12,10 +12,7 @@ import { createRedactor, redactEvent, type RedactOptions, type Redactor } from '
 
 /** Options of {@link downlevelEvent}. */
 export interface DownlevelOptions {
-  /**
-   * Redacting re-emitter (AEP-0001 §8.2(e)): `full` under a `redacted` ceiling is redacted and kept at `redacted`, and
-   * every event kept at `redacted` or `full` goes through the `aep redact` path ({@link redactEvent}).
-   */
+  /** Redacting re-emitter (AEP-0001 §8.2(e)): what is kept at `redacted` or `full` goes through {@link redactEvent}. */
   redact?: boolean | RedactOptions | Redactor;
   /** The answered form request's `fields`, so `answer.values` keeps its closed choice ids below `redacted`. */
   form?: readonly FormFieldSpec[];
@@ -44,10 +41,7 @@ function toRedactor(r: DownlevelOptions['redact']): Redactor | undefined {
   return createRedactor(r as RedactOptions);
 }
 
-/**
- * One envelope-valid event brought down to `ceiling`, `capture` rewritten (AEP-0003 §9 item 5); pure, order kept.
- * @throws TypeError for a bad ceiling.
- */
+/** One envelope-valid event brought down to `ceiling` (AEP-0003 §9 item 5); pure. @throws TypeError (bad ceiling). */
 export function downlevelEvent(
   event: Readonly<Obj>,
   ceiling: AepCaptureLevel,
@@ -163,8 +157,7 @@ export const DOWNLEVEL_MAX_FORMS = 10_000;
 
 /**
  * A stateful down-leveler for one stream: remembers form requests (at most DOWNLEVEL_MAX_FORMS) for their answers'
- * choice
- * ids; returns the new event, or `undefined` when already at or below the ceiling.
+ * choice ids; returns the new event, or `undefined` when already at or below the ceiling.
  */
 export function downlevelStream(
   ceiling: AepCaptureLevel,

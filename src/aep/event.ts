@@ -63,8 +63,7 @@ export function nextCounter(c: Counter): Counter {
 
 /**
  * The exact integer `seq` / `epoch` from the line's literal (beyond 2^53, `1e400`, `…3.0`); `undefined` when absent or
- * not
- * a whole number that expands (reported by `aep/seq-epoch`).
+ * not a whole number that expands (reported by `aep/seq-epoch`).
  */
 export function exactInteger(ev: ParsedEvent, pointer: string): bigint | undefined {
   const bigs = ev.bigIntegers;

@@ -40,8 +40,7 @@ const EDGE = /^[\s:;,.()[\]{}"'`\u2013\u2014-]+|[\s:;,.()[\]{}"'`\u2013\u2014-]+
 
 /**
  * The `[metadata*]` heuristic (AEP-0002 §5.3, AEP-0006, AEP-0003 §9.2): every word structural, a number or a template
- * word;
- * the spec gives examples, not a grammar, so its rules are warnings.
+ * word; the spec gives examples, not a grammar, so its rules are warnings.
  */
 export function isStructuralText(text: string, structural: ReadonlySet<string>): boolean {
   if (structural.has(text)) return true;

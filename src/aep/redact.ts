@@ -141,11 +141,7 @@ function fixedPoint(s: string, pii: boolean): { text: string; passes: number | u
   return { text: SECRET_MARK, passes: undefined };
 }
 
-/**
- * `s` with every span the detector flags (secrets, and PII when `pii`) replaced by its mark, again on the result
- * until the detector finds nothing: the fixed point over the one detector of src/core/secrets.ts (issue 43), so that
- * what `aep redact` and `aep downlevel --redact` write is flagged by no rule that reads it.
- */
+/** `s` with every flagged span (secrets, PII when `pii`) marked, repeated to a fixed point of the one detector. */
 function settle(s: string, pii: boolean): string {
   return fixedPoint(s, pii).text;
 }
@@ -234,10 +230,7 @@ function sameJson(a: unknown, b: unknown): boolean {
   return true;
 }
 
-/**
- * One event with its gated text redacted at capture `redacted` / `full` (all of `data` without annotations); same
- * object when unchanged.
- */
+/** One event with its gated text redacted (all of `data` without annotations); same object when unchanged. */
 export function redactEvent(event: Readonly<Record<string, unknown>>, r: Redactor): Record<string, unknown> {
   const capture = event.capture;
   if ((capture !== 'redacted' && capture !== 'full') || event.data === undefined || typeof event.type !== 'string')

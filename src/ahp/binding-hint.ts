@@ -1,7 +1,6 @@
 /**
  * Which `--binding` reads an input its name's binding could not: stdio one message per line (base/transports/stdio
- * §Framing),
- * HTTP one per body.
+ * §Framing), HTTP one per body.
  */
 import type { AhpBinding } from './driver.ts';
 

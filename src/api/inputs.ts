@@ -13,10 +13,7 @@ export interface WebReadableStream {
 export type StreamInput = AsyncIterable<Uint8Array | string> | WebReadableStream;
 
 /**
- * One input: a path (`string` or `file:` URL), bytes, a stream, or `{ text
- * bytes
- * stream
- * path }` with a `source` name
+ * One input: a path (`string` or `file:` URL), bytes, a stream, or `{ text bytes stream path }` with a `source` name
  * (which also picks the AHP binding); unnamed inputs are `<input>` / `<input N>`.
  */
 export type Input =

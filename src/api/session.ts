@@ -16,11 +16,7 @@ export type SessionOptions<P extends Protocol = Protocol> = OptionsFor<P> & {
 /** A stream checked one event at a time. */
 export interface CheckSession {
   readonly protocol: Protocol;
-  /**
-   * Check the next event (an object or one line's JSON text); returns its findings, including stream findings it
-   * completes.
-   * @throws TypeError when the object cannot be serialised; Error after `end`.
-   */
+  /** Check the next event (an object or JSON text). @throws TypeError (unserialisable); Error after `end`. */
   check(event: object | string): Finding[];
   /** End the stream: the end-of-stream findings (open work, unanswered requests). Once. */
   end(): Finding[];

@@ -17,6 +17,7 @@ import type { AepCaptureLevel } from '../aep/schema/registry.ts';
 import type { InputSpec } from '../core/pipeline.ts';
 import { createReporter } from '../report/index.ts';
 import type { Reporter } from '../report/types.ts';
+import type { Finding } from '../core/finding.ts';
 import { exactText, refuse, type AepFilterOptions, type EventTransform } from '../run/aep-filter.ts';
 import { serializeEvent } from '../core/serialize.ts';
 import { CE_ATTRIBUTE_TABLE } from '../aep/bridges/cloudevents.ts';
@@ -50,6 +51,9 @@ export function openStreamVerb(files: string[], io: CliIO): { inputs: InputSpec[
     io.stderr.write(`aep: ${(e as Error).message}\n`);
     return undefined;
   }
+  // waiting on a terminal for typed input looks like a hang: say what it waits for (as `validate` does)
+  if (io.stdinIsTTY && inputs.some((i) => i.source === '<stdin>'))
+    io.stderr.write('aep: reading standard input (end it with Ctrl-D; name files to read them instead)\n');
   const reporter = createReporter('text', io.stderr, {
     protocol: 'aep',
     version: VERSION,
@@ -61,6 +65,18 @@ export function openStreamVerb(files: string[], io: CliIO): { inputs: InputSpec[
   });
   return { inputs, reporter };
 }
+
+/** The run's empty-input finding (no line at all) marks `seen.empty`; every finding goes on to `reporter`. */
+export function noteEmpty(reporter: Reporter, seen: { empty: boolean }): (f: Finding) => void {
+  return (f) => {
+    if (f.ruleId === 'jsonl/empty-input') seen.empty = true;
+    reporter.finding(f);
+  };
+}
+
+/** The closing line of a stream verb whose input was empty: no line refused, none written (`validate` exits 1 too). */
+export const EMPTY_INPUT_LINE =
+  'aep: the input is empty (jsonl/empty-input above): there is no event, so nothing was written\n';
 
 /**
  * A note for each filter key that is not a core attribute but is one edit from one (`typ`): §6.2
@@ -86,6 +102,7 @@ export async function runAttrFilter(files: string[], filter: AttrFilter, io: Cli
   const out = StreamOutput.open(io, output, files);
   if (!out) return EXIT.io;
   let written = 0;
+  const seen = { empty: false };
   // the run reads and parses; its checker only matches (a subscriber's filter does not validate)
   const select = {
     ...AEP,
@@ -103,7 +120,7 @@ export async function runAttrFilter(files: string[], filter: AttrFilter, io: Cli
       select,
       inputs,
       { each: false },
-      { finding: (f) => reporter.finding(f), ready: out.ready },
+      { finding: noteEmpty(reporter, seen), ready: out.ready },
     );
     const failed = out.finish(true);
     if (failed !== undefined) {
@@ -113,6 +130,10 @@ export async function runAttrFilter(files: string[], filter: AttrFilter, io: Cli
     if (r.stopped) return EXIT.ok;
     if (exitCodeOf(r, 'error') !== 0) {
       reporter.finish(r.summary);
+      if (seen.empty) {
+        io.stderr.write(EMPTY_INPUT_LINE);
+        return EXIT.findings;
+      }
       io.stderr.write(
         `aep: some lines could not be read as JSON objects and were not matched (findings above); ${written} written\n`,
       );

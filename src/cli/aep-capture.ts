@@ -11,7 +11,7 @@ import { createRedactor, redactEvent, type RedactOptions } from '../aep/redact.t
 import type { AepCaptureLevel } from '../aep/schema/registry.ts';
 import { exitCodeOf } from '../run/run.ts';
 import { reportRunError, type CliIO } from './common.ts';
-import { addBridgeVerbs, OUTPUT_OPTION, openStreamVerb } from './aep-bridges.ts';
+import { addBridgeVerbs, EMPTY_INPUT_LINE, noteEmpty, OUTPUT_OPTION, openStreamVerb } from './aep-bridges.ts';
 import { StreamOutput } from './stream-output.ts';
 
 interface RedactFlags {
@@ -53,12 +53,13 @@ async function runFilter(
   const { inputs, reporter } = opened;
   const out = StreamOutput.open(io, output, files);
   if (!out) return EXIT.io;
+  const seen = { empty: false };
   try {
     const r = await runAepFilter(
       inputs,
       transform,
       (line) => out.line(line),
-      (f) => reporter.finding(f),
+      noteEmpty(reporter, seen),
       filter,
       out.ready,
     );
@@ -73,6 +74,10 @@ async function runFilter(
     const code = exitCodeOf(r, 'error');
     if (r.rejected > 0 || code !== 0) {
       reporter.finish(r.summary);
+      if (seen.empty && r.rejected === 0 && r.written === 0) {
+        io.stderr.write(EMPTY_INPUT_LINE);
+        return EXIT.findings;
+      }
       io.stderr.write(
         `aep: ${r.rejected} line${r.rejected === 1 ? '' : 's'} not written (error findings above); ${r.written} written\n`,
       );

@@ -107,7 +107,10 @@ async function runLive(url: string, o: LiveFlags, io: CliIO): Promise<number> {
     base = new URL(url);
     if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new Error('not http(s)');
   } catch {
-    io.stderr.write(`aep live: ${url} is not an http: or https: URL\n`);
+    // `localhost:8080` parses as scheme "localhost:": a URL without its scheme, most likely
+    const bare = /^[\w.-]+(:\d+)?(\/|$)/.test(url) || /^\[[\d:a-fA-F.]+\](:\d+)?(\/|$)/.test(url);
+    const hint = bare ? `; did you mean http://${url}?` : '';
+    io.stderr.write(`aep live: ${url} is not an http: or https: URL${hint}\n`);
     return EXIT.usage;
   }
   if (o.record !== undefined && o.output !== undefined && resolve(o.record) === resolve(o.output)) {

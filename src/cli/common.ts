@@ -76,11 +76,7 @@ export function collect(value: string, previous: string[] | undefined): string[]
   return [...(previous ?? []), value];
 }
 
-/**
- * Standard input as chunks; a directory redirected to it (read as nothing on some systems) is refused, exit 2. A
- * regular file redirected to it (`< big.jsonl`) is read as a file is, in large chunks; a pipe, FIFO or terminal
- * through Node's stream.
- */
+/** Standard input as chunks (a redirected directory refused, exit 2; a redirected regular file read as a file). */
 async function* processStdin(): AsyncGenerator<Uint8Array | string> {
   let dir = false;
   let file = false;
@@ -163,7 +159,10 @@ export function addReportOptions(cmd: Command, formats: readonly string[] = FORM
         'report at most n findings (the rest are counted; 0: the summary only)',
       ).argParser(nonNegativeInt),
     )
-    .option('-o, --output <file>', 'write the report to a file instead of stdout')
+    .option(
+      '-o, --output <file>',
+      'write the report to a file instead of stdout; without --format, a name ending in .html, .sarif, .json or .xml (junit) picks that format',
+    )
     .option('-q, --quiet', 'print only what is at or above --fail-on, and the summary; no progress line', false)
     .option('--no-color', 'never colour text output');
 }
@@ -171,8 +170,7 @@ export function addReportOptions(cmd: Command, formats: readonly string[] = FORM
 /** The real process as a CliIO; `program` names the bin in messages. */
 export function processIO(program = basename(process.argv[1] ?? 'aep').replace(/\.[cm]?js$/, '')): CliIO {
   // A reader that goes away (`| head`) closes the pipe: stop writing and keep the run's exit code. Any other failed
-  // write
-  // (ENOSPC, EIO) is one line and exit 2; it may come after the run returned, so it sets the exit code itself.
+  // write (ENOSPC, EIO) is one line and exit 2; it may come after the run returned, so it sets the exit code itself.
   const closed = { stdout: false, stderr: false };
   let failed = false;
   for (const name of ['stdout', 'stderr'] as const) {

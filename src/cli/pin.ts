@@ -1,5 +1,6 @@
 /** `ahp pin verify` / `ahp pin refresh` (AHP interaction-payloads §Pinned upstream maintenance). */
 import { EXIT, exitCodeOfError } from '../core/exit.ts';
+import { readdirSync, statSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Option, type Command } from 'commander';
@@ -75,6 +76,21 @@ function pathArg(given: string | undefined, fallback: string, io: CliIO): string
   return given ? resolve(io.cwd, given) : resolve(PACKAGE_ROOT, fallback);
 }
 
+/** Why `dir` cannot be a pin folder (missing, not a directory, unreadable), or `undefined`: a usage error, exit 2. */
+export function pinDirProblem(dir: string, given: string | undefined): string | undefined {
+  const name = given ?? dir;
+  try {
+    if (!statSync(dir).isDirectory()) return `--dir ${name} is not a directory (a pin folder holds pin.json)`;
+    readdirSync(dir);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return code === 'ENOENT'
+      ? `--dir ${name} does not exist (a pin folder holds pin.json)`
+      : `--dir ${name} cannot be read: ${(e as Error).message}`;
+  }
+  return undefined;
+}
+
 /** `path` relative to `cwd` when inside it (as given on a command line), else absolute. */
 function shown(path: string, cwd: string): string {
   return isInside(path, cwd) ? relative(cwd, path) || '.' : path;
@@ -109,10 +125,7 @@ export function verifiedLines(r: PinVerifyReport, dir: string, cwd: string): str
   return out + '\n';
 }
 
-/**
- * Report `findings`; a report's `sources` are the files the verb looked at (`checked`, e.g. every pinned source,
- * present or absent), then any other file a finding names.
- */
+/** Report `findings`; the sources are the files the verb looked at (`checked`), then any other a finding names. */
 function report(
   kind: 'pin-verify' | 'pin-refresh',
   findings: readonly Finding[],
@@ -168,6 +181,12 @@ export function registerPinCommands(program: Command, io: CliIO, setExit: (code:
               `ahp pin verify: installed package: the pinned upstream files are not shipped, so absent ones are warnings (as with --allow-missing); pass --dir with a folder holding them to check them all\n`,
             );
           const dir = pathArg(o.dir, DEFAULT_PIN_DIR, io);
+          const problem = pinDirProblem(dir, o.dir);
+          if (problem !== undefined) {
+            io.stderr.write(`ahp pin verify: ${problem}\n`);
+            setExit(EXIT.io);
+            return;
+          }
           const r = await pinVerifyReport({
             dir,
             extraction: pathArg(o.extraction, DEFAULT_EXTRACTION, io),
@@ -215,7 +234,7 @@ export function registerPinCommands(program: Command, io: CliIO, setExit: (code:
       }) => {
         const dir = pathArg(o.dir, DEFAULT_PIN_DIR, io);
         const extraction = pathArg(o.extraction, DEFAULT_EXTRACTION, io);
-        const refusal = refreshRefusal(dir, extraction, o.adopt);
+        const refusal = pinDirProblem(dir, o.dir) ?? refreshRefusal(dir, extraction, o.adopt);
         if (refusal) {
           io.stderr.write(`ahp pin refresh: ${refusal}\n`);
           setExit(EXIT.usage);

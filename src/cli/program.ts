@@ -27,7 +27,7 @@ import {
 } from './common.ts';
 import { positiveNumber } from './args.ts';
 import { outputIsInput, reportFileFor } from './output.ts';
-import { addCatalogueAndFixtureVerbs, nearestRuleIds, terminalWidth, unknownRuleMessage } from './verbs.ts';
+import { addCatalogueAndFixtureVerbs, nearestRuleIds, terminalWidth, validateRuleMessage } from './verbs.ts';
 
 export { processIO, type CliBin, type CliExtras, type CliIO };
 
@@ -50,11 +50,7 @@ export interface ValidateOptions {
   [key: string]: unknown;
 }
 
-/**
- * TTY progress on stderr (bytes, events per second) after a second, at most 5 per second
- * (`AGENT_CONFORMANCE_PROGRESS_MS`);
- * cleared around each finding written to the same terminal.
- */
+/** TTY progress on stderr after a second, at most 5 a second; cleared around each finding on the same terminal. */
 function progressPrinter(io: CliIO, totalBytes: number | undefined) {
   const [first, every] = (io.env.AGENT_CONFORMANCE_PROGRESS_MS ?? '1000,200').split(',').map((n) => Number(n));
   const now = io.now ?? Date.now;
@@ -100,7 +96,7 @@ export async function runValidate(
 ): Promise<number> {
   const unknownRule = unknownRuleId(def, opts.rule);
   if (unknownRule !== undefined) {
-    io.stderr.write(unknownRuleMessage(def, unknownRule, 'validate --rule'));
+    io.stderr.write(await validateRuleMessage(def, unknownRule));
     return EXIT.usage;
   }
   for (const f of def.flags) {
@@ -271,7 +267,37 @@ function buildProgram(bin: CliBin, io: CliIO, setExit: (code: number) => void): 
   });
   addCatalogueAndFixtureVerbs(program, def, io, setExit);
   extras.commands?.(program, io, setExit);
+  for (const cmd of leafCommands(program)) {
+    // every verb accepts --no-color, even one that never colours, so a wrapper can pass it to all
+    if (!cmd.options.some((o) => o.long === '--no-color')) cmd.option('--no-color', 'never colour text output');
+    if (cmd.options.some((o) => o.long === '--format') && cmd.options.some((o) => o.long === '--output'))
+      cmd.hook('preAction', (c) => impliedFormat(c));
+  }
   return program;
+}
+
+/** Every command of `cmd` that runs an action (no subcommands of its own). */
+function leafCommands(cmd: Command): Command[] {
+  return cmd.commands.flatMap((c) => (c.commands.length ? leafCommands(c) : [c]));
+}
+
+/** The report format an `-o` file name implies (`.sarif.json` is SARIF), or `undefined`. */
+export function formatOfOutputName(file: string): FormatName | undefined {
+  const f = file.toLowerCase();
+  if (f.endsWith('.sarif') || f.endsWith('.sarif.json')) return 'sarif';
+  if (f.endsWith('.html') || f.endsWith('.htm')) return 'html';
+  if (f.endsWith('.json')) return 'json';
+  if (f.endsWith('.xml')) return 'junit';
+  return undefined;
+}
+
+/** Without `--format`, take the format the `-o` file's extension names, when the verb has it; `--format` wins. */
+function impliedFormat(cmd: Command): void {
+  const output = cmd.getOptionValue('output') as string | undefined;
+  if (output === undefined || cmd.getOptionValueSource('format') !== 'default') return;
+  const implied = formatOfOutputName(output);
+  const choices = cmd.options.find((o) => o.long === '--format')?.argChoices;
+  if (implied && (!choices || choices.includes(implied))) cmd.setOptionValueWithSource('format', implied, 'implied');
 }
 
 /** The usage error for an unknown verb in `args` (commander would answer `--help` with exit 0), or `undefined`. */

@@ -1,8 +1,7 @@
 /**
- * The JSONL output of the verbs that write a stream (`redact`, `downlevel`, `filter`, `convert`): standard output or
- * `-o FILE` (written beside FILE and renamed on success, src/cli/output.ts), in 64 KiB writes, with backpressure: the
- * run reads its next chunk only once the output has drained ({@link StreamOutput.ready}), so memory stays bounded
- * however slow the reader; a reader that goes away (`| head`) stops the run quietly.
+ * The JSONL output of the verbs that write a stream (`redact`, `downlevel`, `filter`, `convert`): stdout or `-o FILE`
+ * (written beside and renamed, src/cli/output.ts), with backpressure ({@link StreamOutput.ready}); a reader that goes
+ * away (`| head`) stops the run quietly.
  */
 import { RunStopped } from '../run/run.ts';
 import type { Output } from '../report/types.ts';
@@ -21,10 +20,7 @@ export class StreamOutput {
     private readonly file: ReportFile | undefined,
   ) {}
 
-  /**
-   * Standard output, or `-o FILE` (refused when FILE is one of `inputs`: a log is never replaced by its output).
-   * `undefined` after saying on stderr why the file cannot be written (exit 2).
-   */
+  /** Standard output, or `-o FILE` (never one of `inputs`); `undefined` after saying on stderr why (exit 2). */
   static open(io: CliIO, output: string | undefined, inputs: readonly string[]): StreamOutput | undefined {
     if (output !== undefined) {
       const same = outputIsInput(output, inputs);

@@ -136,14 +136,59 @@ export function unknownRuleMessage(
   return `${protocol.name}: unknown rule "${id}"${hint} (\`${protocol.name} rules\` lists them all)\n`;
 }
 
-/** The rules of `aep live` (loaded on use). */
-async function liveRules(): Promise<readonly RuleMeta[]> {
-  return (await import('../live/rules.ts')).LIVE_RULES as unknown as readonly RuleMeta[];
+/** A bin's rules that `validate` does not run: `aep live` (a running endpoint), `ahp pin verify` (a pin folder). */
+interface VerbRules {
+  /** The `rules --verb` value that lists them. */
+  verb: 'live' | 'pin';
+  /** The verb that reports them. */
+  name: string;
+  /** Its command line. */
+  command: string;
+  /** What they judge, for the usage error of `validate --rule`. */
+  judges: string;
+  /** Where their cases are, for `explain` (they have no fixture files). */
+  cases: string;
+  load(): Promise<readonly RuleMeta[]>;
 }
 
-/** Where the `aep live` rules have their cases (they judge a running service, not a file). */
-const LIVE_CASES_TEXT =
-  'An `aep live` rule judges a running endpoint, so its cases are endpoints: the compliant test endpoint (test/live/endpoint.ts in the repository) passes it, and the broken variants listed for it in test/live/cases.ts fail it and no other check (test/live/live.test.ts). Run: aep live URL (`aep live --help` lists the checks).';
+const VERB_RULES: Readonly<Record<ProtocolDefinition['name'], VerbRules>> = {
+  aep: {
+    verb: 'live',
+    name: 'live',
+    command: 'aep live URL',
+    judges: 'a running endpoint',
+    cases:
+      'An `aep live` rule judges a running endpoint, so its cases are endpoints: the compliant test endpoint (test/live/endpoint.ts in the repository) passes it, and the broken variants listed for it in test/live/cases.ts fail it and no other check (test/live/live.test.ts). Run: aep live URL (`aep live --help` lists the checks).',
+    load: async () => (await import('../live/rules.ts')).LIVE_RULES as unknown as readonly RuleMeta[],
+  },
+  ahp: {
+    verb: 'pin',
+    name: 'pin verify',
+    command: 'ahp pin verify',
+    judges: 'a pin folder: pin.json, the vendored MCP files and their extraction',
+    cases:
+      'A `pin/*` rule judges a pin folder (pin.json, the vendored upstream files, the committed extraction), so its cases are folders built in the tests: test/pin/verify.test.ts (pin verify) and test/pin/refresh.test.ts (pin refresh) raise each rule in a folder built for it, beside a well-pinned folder that raises none. Run: ahp pin verify [--dir DIR] (`ahp pin --help`).',
+    load: async () => (await import('../pin/rules.ts')).PIN_RULES as unknown as readonly RuleMeta[],
+  },
+};
+
+/** The rules of `verb` for `rules --verb` (`validate`: the protocol's own). */
+async function rulesOfVerb(protocol: ProtocolDefinition, verb: string | undefined): Promise<readonly RuleMeta[]> {
+  const other = VERB_RULES[protocol.name];
+  return verb === other.verb ? other.load() : protocol.rules();
+}
+
+/**
+ * The usage error of `validate --rule ID` for an id `validate` does not run: a rule of another verb (`aep live`,
+ * `ahp pin verify`) is named as such; any other id gets {@link unknownRuleMessage}.
+ */
+export async function validateRuleMessage(protocol: ProtocolDefinition, id: string): Promise<string> {
+  const other = VERB_RULES[protocol.name];
+  const rules = await other.load();
+  if (rules.some((r) => r.id === id))
+    return `${protocol.name}: "${id}" is a rule of \`${other.command}\`, which judges ${other.judges}; \`validate\` does not run it (\`${protocol.name} rules --verb ${other.verb}\` lists these)\n`;
+  return unknownRuleMessage(protocol, id, 'validate --rule', rules);
+}
 
 /** The rule id `explain --help` gives as its example, one of each protocol's own (a test checks both exist). */
 export const EXPLAIN_EXAMPLE: Readonly<Record<ProtocolDefinition['name'], string>> = {
@@ -182,15 +227,15 @@ export function addCatalogueAndFixtureVerbs(
     .command('rules')
     .description('list every rule: id, default severity, spec citation, one line')
     .addOption(new Option('-f, --format <format>', 'output format').choices(['text', 'json']).default('text'));
-  if (protocol.name === 'aep')
-    rulesVerb.addOption(
-      new Option('--verb <verb>', 'the rules of `validate` (streams) or of `live` (running endpoints)')
-        .choices(['validate', 'live'])
-        .default('validate'),
-    );
-  rulesVerb.action(async (o: { format: 'text' | 'json'; verb?: 'validate' | 'live' }) => {
+  const other = VERB_RULES[protocol.name];
+  rulesVerb.addOption(
+    new Option('--verb <verb>', `the rules of \`validate\` (streams) or of \`${other.name}\` (${other.judges})`)
+      .choices(['validate', other.verb])
+      .default('validate'),
+  );
+  rulesVerb.action(async (o: { format: 'text' | 'json'; verb?: string }) => {
     const { catalogueRows, renderRulesText } = await import('../report/catalogue.ts');
-    const rules = o.verb === 'live' ? await liveRules() : protocol.rules();
+    const rules = await rulesOfVerb(protocol, o.verb);
     io.stdout.write(
       o.format === 'json'
         ? JSON.stringify(catalogueRows(rules, protocol.name), null, 2) + '\n'
@@ -209,7 +254,8 @@ export function addCatalogueAndFixtureVerbs(
         import('../fixture-runner/examples.ts'),
       ]);
       const rules = protocol.rules();
-      const live = protocol.name === 'aep' ? await liveRules() : [];
+      const other = VERB_RULES[protocol.name];
+      const live = await other.load();
       const rule = rules.find((r) => r.id === id) ?? live.find((r) => r.id === id);
       if (!rule) {
         io.stderr.write(unknownRuleMessage(protocol, id, 'explain', live));
@@ -225,7 +271,7 @@ export function addCatalogueAndFixtureVerbs(
             {
               protocol: protocol.name,
               ...(width !== undefined ? { width } : {}),
-              cases: LIVE_CASES_TEXT,
+              cases: other.cases,
             },
           ),
         );

@@ -210,11 +210,7 @@ export function fnv32(s: string, lead = -1): number {
 /** Lines up to this many code units are fingerprinted whole; longer ones by samples. */
 const WHOLE_LINE = 96;
 
-/**
- * Fingerprint kept for a line whose `(source, id)` may repeat: every code unit up to WHOLE_LINE, else 96 samples;
- * it tells that a line read back was edited since; hashing every unit of a long line costs too much
- * (docs/benchmarks.md §Profile figures behind the code).
- */
+/** Fingerprint of a line whose `(source, id)` may repeat (sampled past WHOLE_LINE): tells it was edited. */
 export function lineFingerprint(s: string): number {
   const n = s.length;
   let h = Math.imul(0x811c9dc5 ^ n, 0x01000193);

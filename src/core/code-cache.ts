@@ -1,8 +1,7 @@
 /**
- * CommonJS modules (CLI bundles, generated validators) loaded through a V8 code cache made at build time: compiling the
- * AHP verdict module is a large share of start-up (docs/benchmarks.md §Profile figures behind the code). Cache file:
- * `v8cache <n>\n`, the n-byte source, V8's data; V8 checks only the source's length, so comparing the copy keeps an
- * edited module from running stale code.
+ * CommonJS modules (CLI bundles, generated validators) loaded through a V8 code cache made at build time
+ * (docs/benchmarks.md §Profile figures behind the code). Cache file: `v8cache <n>\n`, the n-byte source, V8's data; V8
+ * checks only the source's length, so the copy is compared to keep an edited module from running stale code.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';

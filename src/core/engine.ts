@@ -24,10 +24,7 @@ export interface FactRule<F, S, M extends MessageTemplates = MessageTemplates> e
   onEnd?(state: S, ctx: RuleContext<M>): void;
 }
 
-/**
- * Define a stream rule; keeps the literal type of `id` (so a protocol can derive its `RuleId` union) and of its
- * templates, so `ctx.report` takes only its own message ids with their arguments.
- */
+/** Define a stream rule, keeping the literal types of `id` and its templates (typed `ctx.report`). */
 export function defineStreamRule<F, S, const Id extends string, const M extends MessageTemplates>(
   rule: FactRule<F, S, M> & { id: Id; messages: M },
 ): FactRule<F, S, M> & { id: Id; messages: M } {
@@ -147,10 +144,7 @@ export class Engine<E extends ParsedEvent, F, S> {
     return this.eventRules.filter((r) => r.rule.types === undefined || r.rule.types.includes(type));
   }
 
-  /**
-   * {@link eventRulesFor} `type` from lists made once: a type that no selected rule names (or no type: `undefined`, a
-   * value that is not a string) gets the rules that name none, so the lists stay as few as the types the rules name.
-   */
+  /** {@link eventRulesFor} `type` from lists made once; a type no selected rule names gets the untyped rules. */
   eventRulesOf(type: unknown): readonly EventEntry<E>[] {
     return (typeof type === 'string' ? this.byType.get(type) : undefined) ?? this.untyped;
   }

@@ -1,11 +1,8 @@
 /**
- * The CLI process's V8 heap shape ({@link shapeHeap}): once the young generation reaches a cap, it stops growing and
- * the old generation is bounded to grow 30% past what the last full collection kept. V8 doubles the semi-spaces
- * (1 -> 16 MiB each on Node 20) while objects survive scavenges; the last doublings add RSS and, for a stream checker
- * whose objects mostly die young, no speed; V8's own old-generation factor (up to 4x) let AEP's old space hold garbage
- * it never needed (docs/benchmarks.md §Profile figures behind the code). Both are flags V8 reads after start-up, and
- * V8 rejects a code cache made under other flags (src/core/code-cache.ts): so both change together, once, late: a run
- * too small to reach the cap (every start-up) keeps every cache.
+ * The CLI process's V8 heap shape ({@link shapeHeap}): once the young generation reaches a cap it stops growing, and
+ * the old generation may grow 30% past what the last full collection kept (why: docs/benchmarks.md §Profile figures
+ * behind the code). V8 rejects a code cache made under other flags (src/core/code-cache.ts), so both flags change
+ * together, once, late.
  */
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 

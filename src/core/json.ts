@@ -84,10 +84,7 @@ export function parseJsonText(text: string, maxDepth: number = DEFAULT_MAX_DEPTH
   };
 }
 
-/**
- * Count of `":` with an unescaped quote, or -1 when whitespace precedes some `:`; such a quote can only end a member
- * name, since quotes inside strings are escaped and a string value is never followed by `:`.
- */
+/** Count of `":` with an unescaped quote (each ends a member name), or -1 when whitespace precedes some `:`. */
 function memberNamesInText(text: string): number {
   let count = 0;
   for (let p = text.indexOf(':'); p !== -1; p = text.indexOf(':', p + 1)) {
@@ -166,11 +163,7 @@ export function memberCopies(
   return res.error || res.depthExceeded ? new Map() : res.copies!;
 }
 
-/**
- * UTF-16 index of the member (its key), item or root at `pointer`; `undefined` when absent. Only for reported findings:
- * from the fifth lookup the text is indexed once (last text only), so thousands of findings never mean thousands of
- * scans.
- */
+/** UTF-16 index of the member (its key), item or root at `pointer`; `undefined` when absent (for reported findings). */
 export function locateIndex(
   text: string,
   pointer: string,

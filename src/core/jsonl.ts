@@ -33,10 +33,7 @@ export interface JsonlLine {
 export interface JsonlReaderOptions {
   /** Cap on a line's length in bytes; longer lines get `jsonl/line-too-long`. */
   maxLineBytes?: number;
-  /**
-   * `'accept-crlf'` (AEP): CR before LF ends the line, a lone CR is text. `'reject'` (AHP stdio): any CR is
-   * `jsonl/carriage-return`, the line checked without it.
-   */
+  /** `'accept-crlf'` (AEP): CRLF ends a line, a lone CR is text; `'reject'` (AHP stdio): `jsonl/carriage-return`. */
   cr?: 'accept-crlf' | 'reject';
   onProgress?: (bytesRead: number) => void;
 }

@@ -1,9 +1,7 @@
 /**
- * KeyScreen: one bit per `key.hi & (bits - 1)` of every key a table was given (never cleared), in front of the table:
- * a clear bit answers "absent" without the table's random reads, which most events (a first occurrence) pay
- * otherwise. It starts at 2^20 bits (128 KiB) and doubles by copying, so a key's bit stays set under the wider mask,
- * when there would be fewer than 16 bits a key held: about 1 probe in 10 passes at 200,000 ids. A screen given a
- * byte limit stops doubling there and passes more keys as it fills: memory that does not grow with the keys.
+ * KeyScreen: one bit per `key.hi & (bits - 1)` of every key a table was given (never cleared), in front of the table: a
+ * clear bit answers "absent" without the table's reads. It doubles by copying from 2^20 bits while under 16 bits a key;
+ * given a byte limit it stops there and passes more keys as it fills.
  */
 import type { Hash64 } from './canonical.ts';
 

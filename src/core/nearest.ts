@@ -15,11 +15,7 @@ export function editDistance(a: string, b: string): number {
 /** Words longer than this get no suggestion (the distance costs their length times each candidate's). */
 export const NEAREST_MAX_LENGTH = 128;
 
-/**
- * The candidate nearest to `word` (the first of equals, in `candidates` order); `undefined` when `word` is longer than
- * {@link NEAREST_MAX_LENGTH} or, with `close`, when the nearest is farther than a third of `word`'s length (at least 2
- * edits), so an unrelated word gets no suggestion.
- */
+/** The candidate nearest to `word`; `undefined` past {@link NEAREST_MAX_LENGTH} or, with `close`, too far. */
 export function nearestWord(word: string, candidates: Iterable<string>, close = false): string | undefined {
   if (word.length > NEAREST_MAX_LENGTH) return undefined;
   let best: string | undefined;

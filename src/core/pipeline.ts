@@ -116,10 +116,7 @@ export function parseLine(
   return new ParsedLine(line, v as Record<string, unknown>, out.duplicates, out.bigIntegers);
 }
 
-/**
- * A parsed line. A class, not a literal: V8 sizes a constructor's objects with room to spare, so the members a protocol
- * adds (AEP's type, capture, ...) and `reread` stay in the object instead of a property array allocated per event.
- */
+/** A parsed line: a class, so V8 keeps the members a protocol adds in the object (docs/benchmarks.md). */
 class ParsedLine implements ParsedEvent {
   readonly source: string;
   readonly line: number;

@@ -83,17 +83,11 @@ export interface ProtocolDefinition {
     framing: 'jsonl' | 'document',
     options: ProtocolOptions,
   ): string | undefined;
-  /**
-   * Options a fixture case gets from its file name (AEP: `*.ce.jsonl` is read `--from cloudevents`, `*.otlp.jsonl`
-   * `--from otlp`, `*.aep-0007.jsonl` `--profile aep-0007`).
-   */
+  /** Options a fixture case gets from its file name (AEP: `*.ce.jsonl` is read `--from cloudevents`, ...). */
   caseOptions?(name: string): ProtocolOptions;
   /** True when a line may hold a JSON array (a CloudEvents batch): it then reaches the checker. */
   acceptArrays?(options: ProtocolOptions): boolean;
-  /**
-   * True when a `document` input that is not one JSON document, but whose first line is one, is read as JSON lines
-   * (AEP `--from`: the OpenTelemetry Collector's file exporter writes JSON lines to a `.json` file).
-   */
+  /** True when a `document` input whose first line is one JSON document is read as JSON lines (AEP `--from`). */
   documentLines?(options: ProtocolOptions): boolean;
   /** Framing of an input named `source`: one message per line, or the whole input one document. */
   framing(source: string, options: ProtocolOptions): 'jsonl' | 'document';
@@ -105,10 +99,7 @@ export interface ProtocolDefinition {
   eventFacts?(ev: ParsedEvent): EventFacts;
 }
 
-/**
- * Options of `def` from flat camelCase names (commander, case sidecars): absent names keep defaults, others are
- * ignored.
- */
+/** Options of `def` from flat camelCase names (commander, case sidecars); absent keep defaults, others ignored. */
 export function optionsFromFlags(def: ProtocolDefinition, flags: Readonly<Record<string, unknown>>): ProtocolOptions {
   const out: Record<string, unknown> = {};
   const rules = flags.rule ?? flags.rules;

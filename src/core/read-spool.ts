@@ -1,10 +1,7 @@
 /**
- * A read-back spool: the bytes of an input that cannot be read again (standard input, a pipe or FIFO,
- * a gzip input's decompressed text, a library stream, bytes or text, a session's lines) written as
- * they are read to a temporary file that is unlinked at once, so an analyzer reads an earlier line
- * back by its byte offset exactly as from a regular file. Without it every event of such an input
- * pays a canonical digest (the identity analyzers' redelivery check), which a regular file pays only
- * on a repeat: one reading path, one cost, whatever the byte source.
+ * A read-back spool: an input that cannot be read again (stdin, a pipe, a gzip input's text, a library stream, a
+ * session's lines) written as read to an unlinked temporary file, so analyzers read an earlier line back by byte offset
+ * as from a regular file, instead of keeping a digest of every event.
  */
 import { closeSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -84,10 +81,7 @@ export class ReadSpool {
     return n === 0 || this.write(this.pending, n);
   }
 
-  /**
-   * Append the next bytes; false once a write failed (a full disk): later lines are then not rereadable, nor are
-   * those gathered when it failed (their read-back gives undefined, as for a file that changed).
-   */
+  /** Append the next bytes; false once a write failed (later lines then read back as undefined). */
   append(bytes: Uint8Array): boolean {
     if (this.failed || this.closed) return false;
     const n = bytes.length;

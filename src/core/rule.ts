@@ -47,10 +47,7 @@ export interface ParsedEvent {
   duplicates: DuplicateKey[];
   /** Integer literals beyond 2^53 with their exact text (for ordering and identity). */
   bigIntegers: BigIntegerLiteral[];
-  /**
-   * Reads the line at `byteOffset` of a regular-file input again (`undefined` when it cannot), so a repeat is compared
-   * with its first line instead of a digest of every line.
-   */
+  /** Reads the line at `byteOffset` of a regular-file input again (`undefined` when it cannot). */
   reread?: (byteOffset: number) => string | undefined;
 }
 
@@ -100,11 +97,7 @@ type IsUnion<K, All = K> = K extends unknown ? ([All] extends [K] ? false : true
 // leaving `messageId` out picks the first template, which the type system cannot name: only a one-template rule may
 type Default<M> = true extends IsUnion<keyof M> ? never : { messageId?: undefined };
 
-/**
- * What a rule with templates `M` passes to `ctx.report` for template `K`: `messageId` is one of its keys and `args`
- * holds every placeholder of that template, checked at compile time (a `messageId` chosen at run time, a union, must
- * hold the placeholders all its templates share).
- */
+/** What a rule with templates `M` passes to `ctx.report` for template `K`, placeholders checked at compile time. */
 export type TypedReport<M extends MessageTemplates, K extends keyof M & string> = string extends keyof M
   ? ReportInput
   : ReportCommon & ({ messageId: K } | Default<M>) & ArgsMember<M, K>;
@@ -117,10 +110,7 @@ export interface RuleContext<M extends MessageTemplates = MessageTemplates> {
 /** A stateless per-event rule. */
 export interface EventRule<E extends ParsedEvent = ParsedEvent, M extends MessageTemplates = MessageTemplates>
   extends RuleMeta {
-  /**
-   * The event types `check` judges (it returns at once for any other), so a protocol's checker can leave the rule out
-   * for the rest ({@link Engine.eventRulesFor}); leave out to see every event.
-   */
+  /** The event types `check` judges, so a checker can leave the rule out for the rest; absent: every event. */
   types?: readonly string[];
   check(event: E, ctx: RuleContext<M>): void;
 }
@@ -254,10 +244,7 @@ export function messageKey<M extends MessageTemplates>(messages: M, id: string):
   return id;
 }
 
-/**
- * A rule's metadata as one object literal (tables of rules that have no `check` of their own: schema, bridge, live);
- * keeps the literal types of `id` and of the templates.
- */
+/** A rule's metadata as one literal (rule tables without `check`), keeping the literal types of `id` and templates. */
 export function ruleMeta<const Id extends string, const M extends MessageTemplates>(
   meta: RuleMeta & { id: Id; messages: M },
 ): RuleMeta & { id: Id; messages: M } {

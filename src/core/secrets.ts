@@ -106,10 +106,7 @@ function tokenShaped(w: string): boolean {
   return /[0-9]/.test(w) || innerCapital.test(w);
 }
 
-/**
- * The end of a bare value that opens a bracket it does not close (`Ctor{Kind:`): the matching close bracket on the
- * same line, quotes respected, or the end of the line.
- */
+/** The end of a bare value that opens a bracket it does not close: its close on the line, or the line's end. */
 function bracketEnd(text: string, from: number, depth: number): number {
   let quote = '';
   for (let i = from; i < text.length; i++) {
@@ -142,10 +139,7 @@ const MARK_AFTER_ANY = /\[REDACTED[^\]\s]*\]|<redacted>|\*{3,}/i;
 // a YAML block scalar indicator (`|`, `>-`, `|2+`): the value is on the lines below
 const BLOCK_SCALAR = /^[|>](?:[1-9]?[+-]?|[+-][1-9])$/;
 
-/**
- * The end of a YAML block scalar whose key is on the line of `keyAt` and whose indicator ends at `from`: the lines below
- * indented deeper than the key (blank lines among them), one pass.
- */
+/** The end of a YAML block scalar whose key is at `keyAt`: the lines below indented deeper than the key. */
 function blockEnd(text: string, keyAt: number, from: number): number {
   const lineStart = text.lastIndexOf('\n', keyAt) + 1;
   let indent = 0;

@@ -1,8 +1,7 @@
 /**
- * SipHash-1-3 (Aumasson and Bernstein, 2012) of a string's UTF-16 code units under a random 128-bit per-process key:
- * the table keys of canonical.ts. Keyed, because an unkeyed 64-bit digest cut can be attacked offline (birthday,
- * ~2^32); ~0.5 us against 1.5-5 us for a node:crypto call; Math.random keeps node:crypto out of start-up. Narrow
- * strings one byte per code unit, wide ones 16-bit LE, under independent keys.
+ * SipHash-1-3 of a string's UTF-16 code units under a random 128-bit per-process key: the table keys of canonical.ts.
+ * Keyed, because an unkeyed 64-bit digest cut can be attacked offline (birthday, ~2^32). Narrow and wide strings hash
+ * under independent keys.
  */
 // The process key, drawn on the first keyed call.
 let keyed = false;

@@ -1,10 +1,8 @@
 /**
  * CompactTable: the memory-capped tables of both protocols' analyzers: a 64-bit key (Hash64) -> a row of u32 / f64
- * columns, all in typed arrays. Rows in chunks (growth never copies; slots stay valid), each row's key words and
- * bucket-chain link beside it, the index one array of bucket heads (at most one key a bucket on average, two with
- * `load`; doubling relinks the chains in place). With `cap`: `oldest` forgets one per new entry, `half` (AEP
- * `--max-ids`) the oldest half. A `fifo` table only ever loses its oldest entry: its rows are taken in order from a
- * ring of chunks and keep no order links (8 bytes a row less).
+ * columns in typed arrays, in chunks (growth never copies), with a bucket-chain index. With `cap`: `oldest` forgets one
+ * per new entry, `half` (AEP `--max-ids`) the oldest half. A `fifo` table only ever loses its oldest entry and keeps no
+ * order links.
  */
 import type { Hash64 } from './canonical.ts';
 
@@ -37,10 +35,7 @@ export interface TableSpec {
   forget?: 'oldest' | 'half';
   /** Entries go only oldest first (the cap, {@link CompactTable.forgetOldest}); `put` and `delete` of others throw. */
   fifo?: boolean;
-  /**
-   * Most keys a bucket on average before the index doubles (default 1: 1 to 2 buckets a key). 2 halves the bucket
-   * heads (2 to 4 bytes a key less) for one more chain step on a miss, on average.
-   */
+  /** Most keys a bucket on average before the index doubles (default 1); 2 halves the bucket heads. */
   load?: 1 | 2;
 }
 

@@ -144,10 +144,7 @@ interface DownlevelCase {
   expect_data?: unknown;
 }
 
-/**
- * One case of the upstream corpus's own `downlevel/cases.json` format (`event`, `ceiling`, `expect_capture`,
- * `expect_data`; conformance/README.md of AEP, run.py and run.js): the down-leveled event's `capture` and `data`.
- */
+/** One case of the upstream corpus's `downlevel/cases.json` format: the down-leveled event's `capture` and `data`. */
 function runUpstreamDownlevelCase(
   ctx: RunContext,
   c: DownlevelCase,

@@ -5,198 +5,24 @@
  * string when it cannot run here (the caller records it as skipped), nothing when it ran.
  */
 import { loadAepRegistry } from '../aep/schema/registry.ts';
-import type { MessageArgs } from '../core/message.ts';
-import { LiveConnectError, LiveTimeout, WsPeer } from './client.ts';
-import type { LiveRuleId } from './rules.ts';
+import { LiveConnectError, WsPeer } from './client.ts';
+import {
+  ACKS,
+  asFrame,
+  CONTROL_DEFAULTS,
+  type ControlRun,
+  decisionOf,
+  describe,
+  HELLO,
+  isAckEvent,
+  needsTarget,
+  nextCount,
+  NO_TOKEN,
+  notAdvertised,
+  Sender,
+} from './control-sender.ts';
 
-/** The control options of {@link ControlRun} (`--control-*`, `--ack-window`). */
-export interface ControlOptions {
-  /** A session a connected target claims (`--control-session`); the target checks run only with it. */
-  session?: string;
-  /** Sender-side ack window in ms (`--ack-window`; default the endpoint's `ack_window_ms` at hello, else 10 000). */
-  ackWindowMs?: number;
-  /** A command type the target declares (`--control-accepts`, default `control.attention.respond`). */
-  accepts?: string;
-  /** A command type the target does not declare (`--control-undeclared`). */
-  undeclared?: string;
-  /** A run to cancel for the outcome check (`--control-cancel`; destructive). */
-  cancelRun?: string;
-  /** The commands' `source`, the sender identity dedupe keys on (`--control-source`). */
-  source?: string;
-}
-
-/** The command types used when the options name none. */
-export const CONTROL_DEFAULTS = {
-  accepts: 'control.attention.respond',
-  undeclared: 'x.agent-conformance.control.probe',
-  source: 'aep://agent-conformance/live/control',
-  ackWindowMs: 10_000,
-} as const;
-
-/** What a control check reads and reports through (a part of src/live/check.ts's run). */
-export interface ControlRun {
-  readonly session: string;
-  readonly opts: { timeoutMs: number; token?: string; control?: ControlOptions };
-  readonly discovery: { capabilities: Record<string, unknown> } | undefined;
-  readonly delivered: string[];
-  report(id: LiveRuleId, messageId: string, args?: MessageArgs, pointer?: string): void;
-}
-
-type Frame = Record<string, unknown>;
-const asFrame = (f: unknown): Frame | undefined =>
-  f && typeof f === 'object' && !Array.isArray(f) ? (f as Frame) : undefined;
-const ACKS = new Set(['control.accepted', 'control.rejected']);
-
-/** An ack Event or a relay-behalf `error` frame for the command `id` (AEP-0004 §3, §4.2). */
-const decisionOf = (id: string) => (f: unknown) => {
-  const o = asFrame(f);
-  return !!o && o.cause === id && (ACKS.has(String(o.type)) || o.type === 'error');
-};
-const isAckEvent = (id: string) => (f: unknown) => {
-  const o = asFrame(f);
-  return !!o && o.cause === id && ACKS.has(String(o.type));
-};
-
-function describe(f: unknown): string {
-  const o = asFrame(f);
-  if (!o) return f === undefined ? 'nothing' : 'a frame that is not a JSON object';
-  if (o.type === 'error') return `an error frame with code ${JSON.stringify(String(o.code))}`;
-  const reason = asFrame(o.data)?.reason;
-  return o.type === 'control.rejected' ? `control.rejected (reason ${JSON.stringify(String(reason))})` : String(o.type);
-}
-
-const HELLO = {
-  type: 'hello',
-  versions: ['0.1'],
-  role: 'both',
-  identity: { agent: 'agent-conformance' },
-  capabilities: {},
-};
-
-/** The endpoint carries control only when its discovery document says so (AEP-0003 §3.4, §4 #5). */
-function notAdvertised(run: ControlRun): string | undefined {
-  const c = run.discovery?.capabilities.control;
-  return c && typeof c === 'object'
-    ? undefined
-    : 'the endpoint advertises no control capability (capabilities.control)';
-}
-
-const NO_TOKEN = 'control flows only on an authenticated duplex (AEP-0004 §4 #1) and no --token was given';
-
-function needsTarget(run: ControlRun): string | undefined {
-  return (
-    notAdvertised(run) ??
-    (!run.opts.token
-      ? NO_TOKEN
-      : !run.opts.control?.session
-        ? 'no --control-session names a session a connected target claims'
-        : undefined)
-  );
-}
-
-let counter = 0;
-
-/** One open sender: an authenticated (unless `anonymous`) duplex, greeted and subscribed to `session`. */
-class Sender {
-  readonly ids: string[] = [];
-  window = CONTROL_DEFAULTS.ackWindowMs as number;
-
-  private constructor(
-    readonly run: ControlRun,
-    readonly ws: WsPeer,
-    readonly session: string,
-  ) {}
-
-  /** Open, greet and subscribe; a string when the endpoint refused the subscription (why the check cannot run). */
-  static async open(run: ControlRun, url: URL, session: string): Promise<Sender | string> {
-    const ws = await WsPeer.open(url, run.opts);
-    const s = new Sender(run, ws, session);
-    try {
-      ws.send(HELLO);
-      const h = asFrame(await ws.next(0, (f) => asFrame(f)?.type === 'hello', run.opts.timeoutMs));
-      if (!h) throw new LiveTimeout('the hello answer');
-      const declared = asFrame(asFrame(h.capabilities)?.control)?.ack_window_ms;
-      s.window =
-        run.opts.control?.ackWindowMs ??
-        (typeof declared === 'number' && declared > 0 ? declared : CONTROL_DEFAULTS.ackWindowMs);
-      const at = ws.frames.length;
-      ws.send({ type: 'subscribe', id: 'ctl', filter: { session: [session] } });
-      const ok = asFrame(await ws.next(at, (f) => asFrame(f)?.id === 'ctl', run.opts.timeoutMs));
-      if (ok?.type === 'subscribed') return s;
-      ws.close();
-      if (!ok) throw new LiveTimeout(`the answer to a subscription to session ${session}`);
-      return `the endpoint refused a subscription to session ${JSON.stringify(session)} (${describe(ok)}), so acks cannot be observed`;
-    } catch (e) {
-      ws.close();
-      throw e;
-    }
-  }
-
-  /** A command Event addressed to this sender's session (no `seq`, AEP-0004 §2 #2). */
-  command(type: string, over: Frame = {}): Frame {
-    const id = `${this.run.session}-ctl-${++counter}`;
-    this.ids.push(id);
-    const data =
-      type === 'control.attention.respond'
-        ? { answer: { option: 'agent-conformance-probe' } }
-        : type === 'control.cancel'
-          ? { scope: 'run' }
-          : {};
-    // a respond names a request that does not exist, so a target declines it: the probe changes nothing
-    const subject = type === 'control.attention.respond' ? { subject: `${this.run.session}-no-request` } : {};
-    return {
-      aep: '0.1',
-      id,
-      type,
-      time: new Date().toISOString(),
-      source: this.run.opts.control?.source ?? CONTROL_DEFAULTS.source,
-      agent: 'agent-conformance',
-      session: this.session,
-      ...subject,
-      data,
-      ...over,
-    };
-  }
-
-  /** Wait for the next frame from `from` that `pick` accepts, within `ms`. */
-  next(from: number, pick: (f: unknown) => boolean, ms = this.window): Promise<unknown> {
-    return this.ws.next(from, pick, ms);
-  }
-
-  /** A ping answered: frames sent before the pong have arrived. */
-  async barrier(): Promise<void> {
-    const at = this.ws.frames.length;
-    const t = ++counter;
-    this.ws.send({ type: 'ping', t });
-    await this.ws.next(at, (f) => asFrame(f)?.type === 'pong' && asFrame(f)?.t === t, this.run.opts.timeoutMs);
-  }
-
-  /** The distinct texts of the frames from `from` that `pick` accepts. */
-  texts(from: number, pick: (f: unknown) => boolean): string[] {
-    const out = new Set<string>();
-    for (let i = from; i < this.ws.frames.length; i++) if (pick(this.ws.frames[i])) out.add(this.ws.texts[i]!);
-    return [...out];
-  }
-
-  /** Keep the ack and outcome Events linked to this sender's commands, once each, as delivered. */
-  keep(): void {
-    const ids = new Set(this.ids);
-    const seen = new Set(this.run.delivered);
-    for (const [i, f] of this.ws.frames.entries()) {
-      const o = asFrame(f);
-      const text = this.ws.texts[i]!;
-      if (o && String(o.type).includes('.') && ids.has(String(o.cause)) && !seen.has(text)) {
-        seen.add(text);
-        this.run.delivered.push(text);
-      }
-    }
-  }
-
-  close(): void {
-    this.keep();
-    this.ws.close();
-  }
-}
+export { CONTROL_DEFAULTS, type ControlOptions, type ControlRun } from './control-sender.ts';
 
 /** AEP-0004 §4 #1-#2, AEP-0003 §8.1: a command on a duplex opened without credentials is refused and reaches no target. */
 export async function controlAuthGate(run: ControlRun, url: URL): Promise<string | undefined> {
@@ -223,7 +49,7 @@ export async function controlAuthGate(run: ControlRun, url: URL): Promise<string
     const window = run.opts.control?.ackWindowMs ?? observer?.window ?? CONTROL_DEFAULTS.ackWindowMs;
     const probe = {
       aep: '0.1',
-      id: `${run.session}-ctl-anon-${++counter}`,
+      id: `${run.session}-ctl-anon-${nextCount()}`,
       type: run.opts.control?.undeclared ?? CONTROL_DEFAULTS.undeclared,
       time: new Date().toISOString(),
       source: run.opts.control?.source ?? CONTROL_DEFAULTS.source,

@@ -1,7 +1,6 @@
 /**
  * The download policy of `pin refresh`: https only (loopback http for a mirror), redirects within one origin (at most
- * 5),
- * a size cap and a timeout per source; network problems become findings.
+ * 5), a size cap and a timeout per source; network problems become findings.
  */
 import type { Finding } from '../core/finding.ts';
 import type { MessageArgs } from '../core/message.ts';

@@ -1,7 +1,6 @@
 /**
  * The header-insensitive comparison of a committed extraction with a pinned schema.json's (AHP-PIN-01): the expected
- * text
- * uses the committed file's own header (ours when it has none) and must equal the committed bytes.
+ * text uses the committed file's own header (ours when it has none) and must equal the committed bytes.
  */
 import { ELICITATION_HEADER, extractElicitation, headerOf } from './extract.ts';
 import { decodeUtf8, sha256Hex } from './model.ts';

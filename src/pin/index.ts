@@ -1,7 +1,6 @@
 /**
  * The pin API of `ahp pin verify|refresh` (AHP interaction-payloads §Pinned upstream maintenance;
- * docs/pin-maintenance.md);
- * for an AHP checkout pass `extraction` `schema/draft/mcp-elicitation.schema.json`.
+ * docs/pin-maintenance.md); for an AHP checkout pass `extraction` `schema/draft/mcp-elicitation.schema.json`.
  */
 import type { Finding } from '../core/finding.ts';
 import { refreshPin, type RefreshOptions, type RefreshResult } from './refresh.ts';

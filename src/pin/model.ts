@@ -1,7 +1,6 @@
 /**
  * The `pin.json` model (`{version, sources: {<name>: {url, sha256}}}`, URLs naming the version tag): zod parse, name
- * and
- * URL policy, SHA-256, file helpers. Unknown members survive `--adopt` (docs/pin-maintenance.md).
+ * and URL policy, SHA-256, file helpers. Unknown members survive `--adopt` (docs/pin-maintenance.md).
  */
 import { createRequire } from 'node:module';
 import { readFile } from 'node:fs/promises';
@@ -78,10 +77,7 @@ function decodeSegments(pathname: string): string[] | undefined {
   }
 }
 
-/**
- * Why a pinned URL breaks the policy (https, no credentials/query/fragment, the version tag then a path ending in the
- * source name, no branch-like segment), or `undefined`.
- */
+/** Why a pinned URL breaks the policy (https, no credentials, query or fragment, tag then source path), if it does. */
 function urlProblem(url: string, name: string, version: string): string | undefined {
   let u: URL;
   try {
@@ -161,10 +157,7 @@ export interface LoadedPin {
   pinPath: string;
 }
 
-/**
- * Parse pin.json, each source on its own: `pin/invalid-pin` gives no pin, `pin/unsafe-source-name` drops the source,
- * `pin/unpinned-url` keeps it (the digest check still runs); refresh downloads nothing after any finding.
- */
+/** Parse pin.json, each source on its own (`pin/invalid-pin`, `pin/unsafe-source-name`, `pin/unpinned-url`). */
 function parsePin(text: string, pinPath: string): LoadedPin {
   const findings: Finding[] = [];
   let json: unknown;

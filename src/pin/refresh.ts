@@ -1,8 +1,7 @@
 /**
  * `pin refresh`, the only networked code: downloads the pinned URLs (or a mirror's) into `<dir>/.staging/`, compares
- * digests
- * and the re-extraction; writes outside staging only with `adopt` (temporaries renamed into place, pin.json last).
- * AHP interaction-payloads §Pinned upstream maintenance (review before adopting).
+ * digests and the re-extraction; writes outside staging only with `adopt` (temporaries renamed into place, pin.json
+ * last). AHP interaction-payloads §Pinned upstream maintenance (review before adopting).
  */
 import { mkdir, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, sep } from 'node:path';
@@ -36,8 +35,7 @@ export class PinUsageError extends ConformanceError {
 
 /**
  * Options of refreshPin: `baseUrl` replaces each URL's prefix up to the version-tag segment; `timeoutMs` (default 30
- * 000)
- * and `maxBytes` (default 8 MiB) apply per source; `log` receives one line per download.
+ * 000) and `maxBytes` (default 8 MiB) apply per source; `log` receives one line per download.
  */
 export interface RefreshOptions {
   dir: string;

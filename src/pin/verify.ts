@@ -49,8 +49,7 @@ export async function verifyPin(opts: VerifyOptions): Promise<Finding[]> {
 
 /**
  * Verify a pin folder offline: findings (empty = verified; `pin/nothing-verified` when nothing was present) and what
- * was
- * checked. @throws I/O errors other than a missing file.
+ * was checked. @throws I/O errors other than a missing file.
  */
 export async function verifyPinReport(opts: VerifyOptions): Promise<PinVerifyReport> {
   const { pin, findings } = await loadPin(opts.dir);

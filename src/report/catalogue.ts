@@ -45,11 +45,7 @@ export function catalogueRows(rules: readonly RuleMeta[], protocol: string): Cat
 
 export { wrapText };
 
-/**
- * `rules`: piped, an aligned table, one line per rule, never cut. On a terminal (`width`), each rule is stacked so no
- * id or citation is broken mid-word: the id, severity and citation on the first line (wrapped between words), the
- * description under it, indented.
- */
+/** `rules`: piped, an aligned table, never cut; on a terminal (`width`) each rule stacked, wrapped between words. */
 export function renderRulesText(rules: readonly RuleMeta[], width?: number): string {
   if (width !== undefined) {
     const room = Math.max(20, width);
@@ -89,10 +85,7 @@ export interface ExplainOptions {
 /** Cases longer than this many lines show only their marked lines, in context. */
 const LONG_CASE_LINES = 60;
 
-/**
- * An example case in full, lines numbered, expected-finding lines marked `>` with their findings; wrapped, never cut.
- * Over LONG_CASE_LINES lines: the first line and each marked line with two around it.
- */
+/** An example case in full, numbered, expected-finding lines marked `>`; a long one: the marked lines in context. */
 function showCase(text: string, marks: ReadonlyMap<number, string[]>, width: number | undefined): string {
   const lines = text.split('\n');
   if (lines.at(-1) === '') lines.pop();

@@ -1,7 +1,6 @@
 /**
  * JSON reporters: one pretty-printed document (schemas/report.schema.json), validate findings spooled (spool.ts) and
- * written
- * at the end in a stable key order; absent locations are omitted, never null.
+ * written at the end in a stable key order; absent locations are omitted, never null.
  */
 import type { Finding } from '../core/finding.ts';
 import type { CaseResult, FixtureSummary } from '../core/fixture-result.ts';

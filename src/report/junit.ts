@@ -1,7 +1,6 @@
 /**
  * JUnit XML reporters (the Ant/Surefire shape). validate: a `<testsuite>` per input, a `<testcase>` per rule that
- * failed at
- * `--fail-on` (findings below go to `<system-out>`); fixtures: a suite per group, a testcase per case.
+ * failed at `--fail-on` (findings below go to `<system-out>`); fixtures: a suite per group, a testcase per case.
  */
 import type { Finding } from '../core/finding.ts';
 import type { CaseResult, FixtureSummary } from '../core/fixture-result.ts';

@@ -1,8 +1,7 @@
 /**
  * SARIF 2.1.0 reporters, validated in tests against the 2.1.0 schema. validate: the whole catalogue as
- * `tool.driver.rules`,
- * a result per finding (UTF-16 columns, the pointer as a logical location); fixtures: a result per case, a known
- * deviation suppressed with its reason.
+ * `tool.driver.rules`, a result per finding (UTF-16 columns, the pointer as a logical location); fixtures: a result per
+ * case, a known deviation suppressed with its reason.
  */
 import type { Finding, Severity } from '../core/finding.ts';
 import { renderPlaceholder, templateParts, type Placeholder } from '../core/message.ts';

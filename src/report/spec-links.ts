@@ -1,7 +1,6 @@
 /**
  * Spec citations to URLs (SARIF `helpUri`, `explain`, RULES.md): the first `;`-separated citation is linked. `AEP-000N
- * §x`
- * at the pinned AEP commit with anchors from spec-anchors.json; `AHP <path> §<heading>` by GitHub slug; `MCP`; `RFC
+ * §x` at the pinned AEP commit with anchors from spec-anchors.json; `AHP <path> §<heading>` by GitHub slug; `MCP`; `RFC
  * NNNN §X`.
  */
 import { readFileSync } from 'node:fs';

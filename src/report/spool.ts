@@ -1,7 +1,6 @@
 /**
  * Bounded-memory sort for json, sarif and junit: findings past a limit are written in sorted runs to a temporary file
- * and
- * merged on `drain`; the result equals a stable sort of every finding.
+ * and merged on `drain`; the result equals a stable sort of every finding.
  */
 import { closeSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';

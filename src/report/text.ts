@@ -1,8 +1,7 @@
 /**
  * Text reporters, the only module that uses chalk: validate prints a line per finding as found, grouped per source,
- * then
- * summary and coverage; fixtures a line per case. Colour is the caller's decision (`ctx.color`); off, no escape code is
- * written.
+ * then summary and coverage; fixtures a line per case. Colour is the caller's decision (`ctx.color`); off, no escape
+ * code is written.
  */
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { Finding, Severity } from '../core/finding.ts';

@@ -1,8 +1,7 @@
 /**
- * The bounded timeline of `--format html` (docs/architecture.md §The timeline of a report): each event's facts from
- * the run (RunHooks.facts) and each finding, kept per session. Every event is kept while few; past
- * {@link TIMELINE_KEEP_ALL} only the events around findings, their pairs' members and each session's last few stay,
- * and at most {@link TIMELINE_MAX_EVENTS} in all: the rest are counted, never held.
+ * The bounded timeline of `--format html` (docs/architecture.md §The timeline of a report): event facts and findings
+ * per session; past {@link TIMELINE_KEEP_ALL} events only those around findings, their pairs and each session's last
+ * few, at most {@link TIMELINE_MAX_EVENTS}.
  */
 import type { EventFacts, LinkKind } from '../core/event-facts.ts';
 import type { Finding, Severity } from '../core/finding.ts';

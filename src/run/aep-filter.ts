@@ -56,11 +56,7 @@ export interface AepFilterOptions {
   refuseLeaks?: boolean;
   /** Write changed events as ASCII-only JSON (`aep convert`: the bytes of the upstream pins). */
   ascii?: boolean;
-  /**
-   * Run every rule, stream rules included, so a line `aep validate` fails is refused (`aep convert`, issue 37 item 4b:
-   * a bridge never carries an event the checker fails). The filters that repair (`redact`, `downlevel`) run the
-   * per-event rules only.
-   */
+  /** Run every rule, stream rules included, so a line `aep validate` fails is refused (`aep convert`). */
   allRules?: boolean;
   /** Told of each line the transform refused (a {@link Refusal}). */
   onRefused?: (ev: ParsedEvent, refusal: Refusal) => void;

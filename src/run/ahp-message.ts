@@ -1,7 +1,6 @@
 /**
  * `validateAhpMessage`: one parsed value against a named AHP root, as a one-event run of the message-schema stage and
- * the
- * per-event rules (no stream rules, no framing): the manifest runner's `schema` / `eventSchema` check and the
+ * the per-event rules (no stream rules, no framing): the manifest runner's `schema` / `eventSchema` check and the
  * library's.
  */
 import type { RuleSelection } from '../core/engine.ts';

@@ -2,84 +2,29 @@
  * The run: the one orchestration of every entry (docs/architecture.md §The run); entries differ only in their RunHooks.
  */
 import { closeSync, openSync } from 'node:fs';
-import type { Finding, FindingSink, Severity } from '../core/finding.ts';
-import { severityAtLeast } from '../core/finding.ts';
-import { EXIT, type ExitCode } from '../core/exit.ts';
+import type { Finding, FindingSink } from '../core/finding.ts';
 import { gunzipIfCompressed, type GzipState } from '../core/gzip.ts';
 import { framingFinding, type FramingMessageId } from '../core/framing.ts';
 import { DEFAULT_MAX_LINE_BYTES, readJsonl, type JsonlLine } from '../core/jsonl.ts';
 import { addStats, InputError, newStats, readLineAt, streamGroups, type InputSpec } from '../core/pipeline.ts';
-import { RuleCrashError, type ParsedEvent } from '../core/rule.ts';
-import { FindingCounter, type Summary } from '../core/summary.ts';
+import { RuleCrashError } from '../core/rule.ts';
 import { HintHold } from '../core/hint-hold.ts';
 import { ReadSpool } from '../core/read-spool.ts';
 import type { ProtocolDefinition, ProtocolOptions } from '../core/protocol.ts';
-import type { EventFacts } from '../core/event-facts.ts';
-import { StreamCheck, type StreamCheckOptions } from './stream-check.ts';
+import { StreamCheck } from './stream-check.ts';
+import { counterOf, type RunHooks, type RunOptions, type RunResult, RunStopped } from './run-api.ts';
+
+export { EventStream } from './event-stream.ts';
+export {
+  exitCodeOf,
+  type RunHooks,
+  type RunOptions,
+  type RunResult,
+  RunStopped,
+  tallyFindings,
+} from './run-api.ts';
 
 export { StreamCheck } from './stream-check.ts';
-
-/** Options of one run, beyond the protocol's own. */
-export interface RunOptions {
-  strict?: boolean;
-  /** `--max-findings`: hand at most this many findings on (the rest are counted). */
-  maxFindings?: number;
-  /** `--each` (true), `--no-each` (false), or the default per binding (src/core/pipeline.ts `streamGroups`). */
-  each?: boolean;
-  /** Throw the {@link RuleCrashError} of a rule that throws instead of reporting it. */
-  failFast?: StreamCheckOptions['failFast'];
-  /** Check each message alone against a named root, without stream rules (AHP). */
-  single?: StreamCheckOptions['single'];
-}
-
-/** Where a run's output goes. */
-export interface RunHooks {
-  /** Each finding, in input order, after `--strict` and within `--max-findings`. */
-  finding?(f: Finding): void;
-  /** The end of one stream when the run has several (`--each`, several HTTP bodies). */
-  streamEnd?(sources: readonly string[], summary: Summary): void;
-  /** Bytes read so far and events checked so far, after each chunk. */
-  progress?(bytes: number, events: number): void;
-  /** Each event after its checks; `rejected` when its line has an error finding. */
-  event?(ev: ParsedEvent, rejected: boolean): void;
-  /** Each event's timeline facts (the protocol's `eventFacts`, envelope members only) after its checks: `--format html`. */
-  facts?(facts: EventFacts): void;
-  /** A rule threw (already reported as `internal/rule-error`): for a debug trace. */
-  crash?(e: RuleCrashError): void;
-  /**
-   * Asked before each next chunk is read: a promise to wait on while the output is not drained (backpressure), or
-   * undefined to read on. Throw {@link RunStopped} to end the run early (the reader of the output went away).
-   */
-  ready?(): Promise<void> | undefined;
-}
-
-/** Thrown by {@link RunHooks.ready} to end a run early; the run then returns `stopped`, without end-of-stream verdicts. */
-export class RunStopped extends Error {
-  constructor() {
-    super('the run was stopped: its output is closed');
-  }
-}
-
-/** What a run ends with. */
-export interface RunResult {
-  summary: Summary;
-  /** A rule or analyzer threw: some verdicts are missing (exit 2). */
-  incomplete: boolean;
-  worst: Severity | undefined;
-  /** The run was stopped by {@link RunHooks.ready} before the end of its input (no end-of-stream verdicts). */
-  stopped?: boolean;
-}
-
-/** The exit code of a run (README §Exit codes): 2 incomplete, 1 a finding at or above `failOn`, else 0. */
-export function exitCodeOf(result: Pick<RunResult, 'incomplete' | 'worst'>, failOn: Severity): ExitCode {
-  if (result.incomplete) return EXIT.incomplete;
-  return result.worst !== undefined && severityAtLeast(result.worst, failOn) ? EXIT.findings : EXIT.ok;
-}
-
-/** Counts, `--strict` and `--max-findings` over `downstream`: the run's one finding counter. */
-function counterOf(downstream: FindingSink, options: { strict?: boolean; maxFindings?: number }): FindingCounter {
-  return new FindingCounter(downstream, options);
-}
 
 /** Files read back during a run, each opened once (on first use) and closed at the end. */
 class ReadBack {
@@ -315,109 +260,6 @@ export async function runInputs(
       );
   }
   return { summary: total.summary(stats, def.knownTypes(options)), incomplete, worst: total.worst };
-}
-
-/** Count findings made elsewhere (the pin verbs check files) as a run would; the summary has no event statistics. */
-export function tallyFindings(findings: Iterable<Finding>, finding: FindingSink): RunResult {
-  const counter = counterOf(finding, {});
-  for (const f of findings) counter.sink(f);
-  return { summary: counter.summary(newStats()), incomplete: false, worst: counter.worst };
-}
-
-/** A session never ended still releases its spool's descriptor once it is collected. */
-const sessionSpools = new FinalizationRegistry<ReadSpool>((spool) => spool.close());
-
-/** A stream checked one in-memory event at a time (sessions, single values), `--strict` applied and counted. */
-export class EventStream {
-  private readonly check: StreamCheck;
-  private readonly counter: FindingCounter;
-  private pending: Finding[] = [];
-  private line = 0;
-  private offset = 0;
-  /** The session's lines, so a repeat is compared with its first copy read back, as in a file (no digest per event). */
-  private spool: ReadSpool | undefined | null = null;
-  private reread: ((byteOffset: number) => string | undefined) | undefined;
-  private readonly known: readonly string[];
-
-  /** @throws TypeError for an unknown rule id */
-  constructor(
-    def: ProtocolDefinition,
-    options: ProtocolOptions & RunOptions,
-    private readonly source: string,
-  ) {
-    this.counter = counterOf((f) => void this.pending.push(f), { strict: options.strict });
-    this.known = def.knownTypes(options);
-    this.check = new StreamCheck(def, options, this.counter.sink);
-    this.check.stats.inputs = 1;
-  }
-
-  private take(): Finding[] {
-    const out = this.pending;
-    this.pending = [];
-    return out;
-  }
-
-  /** Check the next line of text (one JSON value), as the next line of one input. */
-  text(text: string): Finding[] {
-    if (this.spool === null) {
-      // no cap on reading back: a session checks lines of any length
-      this.spool = ReadSpool.open(Number.MAX_SAFE_INTEGER);
-      this.reread = this.spool?.reread;
-      if (this.spool) sessionSpools.register(this, this.spool, this);
-    }
-    let byteLength: number;
-    const spooled = this.spool ? this.spool.appendLine(text) : -1;
-    if (spooled >= 0) byteLength = spooled - 1;
-    else {
-      if (this.spool) this.reread = undefined;
-      byteLength = Buffer.byteLength(text, 'utf8');
-    }
-    const line: JsonlLine = {
-      source: this.source,
-      line: ++this.line,
-      byteOffset: this.offset,
-      text,
-      byteLength,
-      unterminated: false,
-    };
-    this.offset += byteLength + 1;
-    this.check.stats.lines++;
-    this.check.stats.bytes += byteLength + 1;
-    this.check.line(line, this.reread);
-    return this.take();
-  }
-
-  /** Check a value that has no text (the single-message check of any JSON value). */
-  value(value: unknown): Finding[] {
-    this.line++;
-    this.check.event({
-      source: this.source,
-      line: this.line,
-      byteOffset: 0,
-      text: '',
-      value: value as Record<string, unknown>,
-      duplicates: [],
-      bigIntegers: [],
-    });
-    return this.take();
-  }
-
-  end(): Finding[] {
-    this.check.end();
-    if (this.spool) {
-      sessionSpools.unregister(this);
-      this.spool.close();
-    }
-    return this.take();
-  }
-
-  get incomplete(): boolean {
-    return this.check.incomplete;
-  }
-
-  summary(): Summary {
-    return this.counter.summary(this.check.stats, this.known);
-  }
 }
 
 /** True when `buf` is not one JSON document but its first non-blank line is one (JSON lines). */

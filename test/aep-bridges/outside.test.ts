@@ -109,6 +109,31 @@ test('4e: OCSF records without --from, and plain AEP with any --from, are one fi
     assert.match(r.findings[0]!.message, new RegExp(`plain AEP event.*drop \`--from ${from}\``));
     assert.equal(r.summary.events, 9);
   }
+  // one bridge's output given another's --from: one finding naming the right --from, for every wrong pair
+  const bridgeLines: Record<'cloudevents' | 'otlp', string> = {
+    cloudevents: nine.map((e) => JSON.stringify(toCloudEvent(e))).join('\n') + '\n',
+    otlp: nine.map((e) => JSON.stringify(toOtlp([e]).request)).join('\n') + '\n',
+  };
+  for (const [format, text] of Object.entries(bridgeLines))
+    for (const from of ['cloudevents', 'otlp', 'ocsf'] as const) {
+      if (from === format) continue;
+      const r = await validate('aep', { text, source: 'x.jsonl' }, { from });
+      assert.deepEqual(
+        r.findings.map((f) => `${f.ruleId}@${f.line}:${f.messageId}`),
+        ['aep/bridge-input@1:other'],
+        `${format} read --from ${from}`,
+      );
+      assert.equal(r.findings[0]!.args?.from, format);
+    }
+  // AHP messages read by aep: one finding naming `ahp validate`, not an error per member per line
+  const ahpLines = Array.from({ length: 5 }, (_, i) =>
+    JSON.stringify({ jsonrpc: '2.0', method: 'hooks/observe', params: { n: i } }),
+  ).join('\n');
+  const ahp = await validate('aep', { text: `${ahpLines}\n${JSON.stringify(nine[0])}\n`, source: 'x.jsonl' });
+  assert.deepEqual(
+    ahp.findings.map((f) => `${f.ruleId}@${f.line}:${f.messageId}`),
+    ['aep/bridge-input@1:ahp'],
+  );
   // one AEP event pretty-printed on stdin: one finding, with or without --from
   const prettyAep = JSON.stringify(nine[0], null, 2) + '\n';
   for (const args of [

@@ -113,7 +113,7 @@ const REVIEWED_REGEXP: Record<string, string> = {
     'the RFC 3986 §3.2.2 IP-literal content grammar composed from constant ABNF pieces in the module, not input',
   'src/core/schema/formats.ts#ADDRESS_LITERAL':
     'the RFC 5321 §4.1.3 address-literal content grammar composed from constant ABNF pieces in the module, not input',
-  'src/core/secrets.ts#PROVIDER':
+  'src/core/secret-patterns.ts#PROVIDER':
     'the provider token shapes, a constant list of literal patterns in the module joined once at load, not input',
   'src/core/schema/memo-pattern.ts#re':
     'a `pattern` of our own schemas, written into the generated verdict code at build time (tools/gen-validators.ts), not input',

@@ -1,11 +1,9 @@
 /**
  * The assessment analyzer (AEP-0009 §2): where the events an assessment may judge by `cause` were, with their run and
- * session, so an assessment whose envelope names another run or session than the event it judges is caught. Only the
- * assessed events AEP-0009 §2 names (run terminals, tool completions, agent replies) are kept, as compact rows (keyed
- * 64-bit key of the id, keyed 32-bit keys of session and run: two that collide, odds 2^-32 a pair, look alike; the place
- * as numbers) bounded by the memory budget (the oldest forgotten first); an id seen twice with different runs is not
- * judged, nor, once the budget forgot rows, an id that may have been forgotten (its earlier run is unknown: no finding
- * rather than a wrong one).
+ * session. Only the assessed events §2 names are kept, as compact rows (keyed 64-bit id key, keyed 32-bit session and
+ * run keys: a pair collides at odds 2^-32; the place as numbers), under the memory budget; an id seen twice with
+ * different runs is not judged, nor, once the budget forgot rows, an id that may be a forgotten one (no finding rather
+ * than a wrong one).
  */
 import { textKey } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';

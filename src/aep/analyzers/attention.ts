@@ -1,7 +1,6 @@
 /**
  * The attention analyzer (AEP-0002 §7; AEP-0004 §5-§6): requests and followers by `subject`. A request leaves a compact
- * mark
- * at its terminal, a session's closed requests go at `session.ended`, so a later follower is unknown (info).
+ * mark at its terminal, a session's closed requests go at `session.ended`, so a later follower is unknown (info).
  */
 import type { Mark } from '../../core/mark.ts';
 import { attr, CAPTURE_RANK, type AepEvent } from '../event.ts';

@@ -19,8 +19,7 @@ const OPEN_BYTES = 512;
 
 /**
  * The `maxOpen` budget shared by open runs, open attention requests and unacked commands; a slot is released when its
- * work
- * completes or its session is evicted. When full, new open work is not tracked and `maxOpen` is noted once.
+ * work completes or its session is evicted. When full, new open work is not tracked and `maxOpen` is noted once.
  */
 export class OpenBudget {
   private count = 0;

@@ -1,11 +1,9 @@
 /**
- * The control analyzer (AEP-0004 §2-§7): unacked commands and the first ack decision per `(ack source, cause)`; the
- * target that acked a command first (§4.5: one target per command); the outcome an accepted command expects (§6: its
- * `cause` is the command or its ack) with a text answer's verdict against the request's options (AEP-0008); commands
- * still unacked when their target session emits past the ack window. An ack with no command in the input gets no
- * finding: a command is a foreign event (§2.2), not proven recorded. The first targets (compact rows: keyed 64-bit keys,
- * the places as numbers) and the outcome map are bounded by the memory budget, which forgets their oldest entries first
- * (later verdicts say less, never more).
+ * The control analyzer (AEP-0004 §2-§7): unacked and overdue commands, the first ack decision per `(ack source,
+ * cause)`, the first target of a command (§4.5, as compact rows), and the outcome an accepted command expects (§6), a
+ * text answer judged against the request's options (AEP-0008). An ack with no command in the input gets no finding: a
+ * command is a foreign event (§2.2). The memory budget forgets the oldest first targets and expected outcomes (later
+ * verdicts say less).
  */
 import { pairSourceWords, textKey, type Hash64 } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';
@@ -25,7 +23,6 @@ export const ACKS: ReadonlySet<string> = new Set(['control.accepted', 'control.r
 /** A `control.attention.respond` whose answer is text only, against a request that offered `options` (AEP-0008). */
 export interface TextAnswer {
   match: TextMatch;
-  /** The request's kind is "permission". */
   permission: boolean;
   /** The request was still open when the command came. */
   requestOpen: boolean;
@@ -71,7 +68,6 @@ export interface OutcomeFact {
   causeLinked: boolean;
   /** The command's text-only answer, when it had one. */
   text?: TextAnswer;
-  /** `answer.option` of the `attention.answered`. */
   option?: string;
   /** `answer.text` is present on the `attention.answered`. */
   textKept: boolean;
@@ -162,7 +158,6 @@ export class ControlAnalyzer implements StateHolder {
     return this.unknownAcks.has(session);
   }
 
-  /** Commands still awaiting their ack, in arrival order (end of input). */
   pendingCommands(): IterableIterator<PendingCommand> {
     return this.commands.values();
   }
@@ -328,7 +323,6 @@ export class ControlAnalyzer implements StateHolder {
     return m;
   }
 
-  /** One command of `session` left the pending set. */
   private unpend(session: string): void {
     const n = (this.pendingBySession.get(session) ?? 1) - 1;
     if (n <= 0) this.pendingBySession.delete(session);

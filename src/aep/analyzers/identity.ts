@@ -1,191 +1,37 @@
 /**
- * The identity analyzer (AEP-0001 §5.1 #2, §7.4): each `(source, id)` against its first occurrence, kept as a digest or
- * as a
- * read-back fingerprint (most lines never repeat, so most are never canonicalised). A lower-capture repeat is a
- * redelivery
- * when it is the first copy down-leveled (§8.2(b)); a differing `redacted` copy is unverifiable (AEP-0003 §9 item 4).
+ * The identity analyzer (AEP-0001 §5.1 #2, §7.4): each `(source, id)` against its first occurrence, kept as a digest
+ * or as a read-back fingerprint (most lines never repeat, so most are never canonicalised). A lower-capture repeat is
+ * a redelivery when it is the first copy down-leveled (§8.2(b)); a differing `redacted` copy is unverifiable
+ * (AEP-0003 §9 item 4).
  */
 import { lineFingerprint, sameAsReadBack, type Hash64 } from '../../core/canonical.ts';
 import { markOf, type Mark } from '../../core/mark.ts';
-import type { ParsedEvent } from '../../core/rule.ts';
 import { attr, type AepEvent } from '../event.ts';
 import type { AepCapLog } from './budget.ts';
 import { contentHash, idKeyHash } from './canonical.ts';
 import type { InputNames } from './markers.ts';
 import type { SessionRecord } from './session.ts';
-import { KeyScreen } from '../../core/key-screen.ts';
 import { CompactTable } from '../../core/table.ts';
 import { canonicalJson as canonicalText, textKey } from '../../core/canonical.ts';
 import { parseJsonText } from '../../core/json.ts';
 import { downlevelEvent } from '../downlevel.ts';
 import { CAPTURE_RANK } from '../event.ts';
 import { createRedactor, type Redactor } from '../redact.ts';
-import { AEP_CORE_ATTRIBUTES } from '../bridges/types.ts';
 import type { AepCaptureLevel } from '../schema/registry.ts';
+import {
+  copyText,
+  CORE_NAMES,
+  DL_U32,
+  downlevelable,
+  downlevelTexts,
+  LOWER,
+  MAX_ADDED_TRIED,
+  WITHHELD_RANK,
+} from './downlevel-copies.ts';
+import { AepIdTable, type IdEntry, MAX_LINE_FILES, MAX_LINE_OFFSET } from './id-table.ts';
 
-/** What the table remembers about the first event of a `(source, id)`. */
-export type IdEntry = {
-  line: number;
-  /** Index of the input (see {@link AepIdTable.fileIndex}); below {@link MAX_LINE_FILES} for `line` entries. */
-  file: number;
-} & (
-  | { kind: 'digest'; content: Hash64 }
-  | {
-      kind: 'line';
-      /** The line's {@link lineFingerprint} (tells that the line read back is still the one read). */
-      fingerprint: number;
-      /** Byte offset of the line start, below {@link MAX_LINE_OFFSET}. */
-      byteOffset: number;
-    }
-);
-
-/** `line` entries: input indexes below this (16 bits). */
-export const MAX_LINE_FILES = 0x10000;
-/** `line` entries: byte offsets below this (47 bits). */
-export const MAX_LINE_OFFSET = 2 ** 47;
-const LINE_KIND = 0x80000000;
-const TWO32 = 2 ** 32;
-
-/** The u32 columns of an identity row: a digest's two words, or a line's fingerprint and offset, then kind and input. */
-const ID_U32 = { contentHi: 0, contentLo: 1, line: 2, file: 3, count: 4 } as const;
-
-/**
- * `(source, id)` -> first occurrence (about 35 bytes an entry, counted as 43), bound by the memory budget and `maxIds`; keyed SipHash
- * keys.
- */
-export class AepIdTable {
-  private readonly table: CompactTable;
-  private readonly files: string[] = [];
-  private readonly fileIds = new Map<string, number>();
-  /** Most events are a first occurrence: the screen answers them without the table's random reads. */
-  private readonly seen = new KeyScreen();
-
-  constructor(readonly maxIds: number) {
-    this.table = new CompactTable({ u32: ID_U32.count, f64: 0, cap: maxIds, forget: 'half', fifo: true });
-  }
-
-  get size(): number {
-    return this.table.size;
-  }
-
-  /** Bytes of the entries held (the memory budget, src/core/state-budget.ts). */
-  bytes(): number {
-    return this.table.bytes();
-  }
-
-  forgetOldest(): boolean {
-    return this.table.forgetOldest();
-  }
-
-  /** A small integer for an input name (inputs are few; names are stored once). */
-  fileIndex(name: string): number {
-    let i = this.fileIds.get(name);
-    if (i === undefined) {
-      i = this.files.length;
-      this.files.push(name);
-      this.fileIds.set(name, i);
-    }
-    return i;
-  }
-
-  fileName(i: number): string {
-    return this.files[i] ?? '';
-  }
-
-  get(key: Hash64): IdEntry | undefined {
-    if (!this.seen.mayHold(key)) return undefined;
-    const t = this.table;
-    const s = t.slot(key);
-    if (s === undefined) return undefined;
-    const ch = t.getU(s, ID_U32.contentHi);
-    const cl = t.getU(s, ID_U32.contentLo);
-    const line = t.getU(s, ID_U32.line);
-    const f = t.getU(s, ID_U32.file);
-    if (!(f & LINE_KIND)) return { kind: 'digest', content: { hi: ch, lo: cl }, line, file: f };
-    return { kind: 'line', fingerprint: ch, byteOffset: ((f >>> 16) & 0x7fff) * TWO32 + cl, line, file: f & 0xffff };
-  }
-
-  /** Remember the first occurrence of an absent `key`; true when older entries were forgotten. */
-  add(key: Hash64, e: IdEntry): boolean {
-    return e.kind === 'digest'
-      ? this.addDigest(key, e.content.hi, e.content.lo, e.line, e.file)
-      : this.addLine(key, e.fingerprint, e.byteOffset, e.line, e.file);
-  }
-
-  /** {@link add} of a `digest` entry, from its words (no entry object per event). */
-  addDigest(key: Hash64, hi: number, lo: number, line: number, file: number): boolean {
-    this.seen.add(key, this.table.size);
-    const t = this.table;
-    const s = t.add(key);
-    t.setU(s, ID_U32.line, Math.max(1, Math.min(line, 0xffffffff)));
-    t.setU(s, ID_U32.contentHi, hi);
-    t.setU(s, ID_U32.contentLo, lo);
-    t.setU(s, ID_U32.file, file & 0x7fffffff);
-    return t.forgot > 0;
-  }
-
-  /** {@link add} of a `line` entry, from its fields. */
-  addLine(key: Hash64, fingerprint: number, byteOffset: number, line: number, file: number): boolean {
-    this.seen.add(key, this.table.size);
-    const t = this.table;
-    const s = t.add(key);
-    t.setU(s, ID_U32.line, Math.max(1, Math.min(line, 0xffffffff)));
-    t.setU(s, ID_U32.contentHi, fingerprint);
-    t.setU(s, ID_U32.contentLo, byteOffset % TWO32);
-    t.setU(s, ID_U32.file, (LINE_KIND | (Math.floor(byteOffset / TWO32) << 16) | file) >>> 0);
-    return t.forgot > 0;
-  }
-}
-
-/** The core attribute names (AEP-0001 §5.1); any other envelope member is an extension attribute (§5.4). */
-const CORE_NAMES: ReadonlySet<string> = new Set(AEP_CORE_ATTRIBUTES);
-/** Most extension attributes of a repeat tried as added by a relay (2^n - 1 subsets). */
-const MAX_ADDED_TRIED = 6;
-
-/** The levels below `full`, highest first (the down-level digests' column order). */
-const LOWER: readonly AepCaptureLevel[] = ['redacted', 'metadata', 'none'];
-/** Side-table columns: the first copy's capture rank, then two words per level of {@link LOWER}. */
-const DL_U32 = { rank: 0, digests: 1, count: 7 } as const;
-/** The rank column of a first copy whose payload a bridge withheld (no down-level digests: its content is unknown). */
-const WITHHELD_RANK = 0x100;
-
-/** The canonical texts of a first copy down-leveled to each level below its capture (none when a big integer could move). */
-export function downlevelTexts(
-  value: Record<string, unknown>,
-  bigIntegers: ExactBig,
-  redactor: Redactor,
-): Map<AepCaptureLevel, string> {
-  const out = new Map<AepCaptureLevel, string>();
-  const capture = (typeof value.capture === 'string' ? value.capture : 'metadata') as AepCaptureLevel;
-  const rank = CAPTURE_RANK[capture];
-  if (!(rank > 0)) return out;
-  for (const b of bigIntegers) if (b.pointer.startsWith('/data/')) return out;
-  for (const level of LOWER) {
-    if (CAPTURE_RANK[level] >= rank) continue;
-    const r = downlevelEvent(value, level, level === 'redacted' ? { redact: redactor } : {});
-    if (r.capture === level) out.set(level, canonicalText({ value: r.event, bigIntegers }));
-  }
-  return out;
-}
-
-type ExactBig = ParsedEvent['bigIntegers'];
-
-/**
- * True when `ev` may be compared as a down-leveled copy: not refused, and its type, capture and payload known (README
- * §Decisions on a partly broken envelope); other events are compared exactly.
- */
-function downlevelable(ev: AepEvent): boolean {
-  const u = ev.untrusted;
-  return !ev.rejected && (u === undefined || (ev.type !== '' && !u.has('capture') && !u.has('data')));
-}
-
-/** The canonical text of a repeat with its capture default written out (AEP-0001 §5.1: absent is `metadata`). */
-function copyText(ev: AepEvent, value: Record<string, unknown> = ev.value): string {
-  return canonicalText({
-    value: 'capture' in value ? value : { ...value, capture: 'metadata' },
-    bigIntegers: ev.bigIntegers,
-  });
-}
+export { AepIdTable, type IdEntry, MAX_LINE_FILES, MAX_LINE_OFFSET } from './id-table.ts';
+export { downlevelTexts } from './downlevel-copies.ts';
 
 /** What the identity analyzer found about one event. */
 export interface IdentityFacts {
@@ -193,10 +39,7 @@ export interface IdentityFacts {
   redelivery?: Mark;
   /** With `redelivery`: the first copy's capture, when this repeat is that copy down-leveled to its own capture. */
   downleveledFrom?: AepCaptureLevel;
-  /**
-   * With `redelivery`: the first copy's capture, when the first copy is this one down-leveled (copies arrive in any
-   * order: AEP-0001 §7 rule 2, a second relay or a buffered replay).
-   */
+  /** With `redelivery`: the first copy's capture, when it is this one down-leveled (AEP-0001 §7 rule 2: any order). */
   downleveledTo?: AepCaptureLevel;
   /** With `redelivery` (or a `redaction` unverifiable): how many extension attributes a relay added to the first copy (AEP-0001 §4.2). */
   extensionsAdded?: number;
@@ -252,10 +95,7 @@ export class IdentityAnalyzer {
     return this.ids.size;
   }
 
-  /**
-   * Compare `ev` with the first occurrence of its `(source, id)`; true when it is a redelivery (or a redacted copy
-   * counted as one). `known`: the session record of the event's `(source, session)`, whose key words save a lookup.
-   */
+  /** Compare `ev` with the first occurrence of its `(source, id)`; true for a redelivery (or a redacted copy). */
   observe(ev: AepEvent, facts: IdentityFacts, known?: SessionRecord): boolean {
     const key = known ? known.idKey(attr(ev, 'id')!) : idKeyHash(attr(ev, 'source')!, attr(ev, 'id')!);
     const first = this.ids.get(key);
@@ -339,10 +179,7 @@ export class IdentityAnalyzer {
     return unknown ? undefined : false;
   }
 
-  /**
-   * The first copy's capture when it is `ev` down-leveled (a mechanical hop, AEP-0001 §8.2(b)): `ev` arrived after a
-   * copy at a lower capture. Tried only on a repeat that is otherwise a collision.
-   */
+  /** The first copy's capture when it is `ev` down-leveled (AEP-0001 §8.2(b)), `ev` arriving second. */
   private upleveled(first: IdEntry, ev: AepEvent): AepCaptureLevel | undefined {
     const rank = CAPTURE_RANK[ev.capture];
     if (!(rank > 0)) return undefined;
@@ -422,11 +259,7 @@ export class IdentityAnalyzer {
     });
   }
 
-  /**
-   * The first copy's capture when `ev` is it down-leveled, `'redaction'` for a `redacted` copy matching at `metadata`
-   * only,
-   * `undefined` when the first line cannot be read back, else false.
-   */
+  /** The first copy's capture when `ev` is it down-leveled, `'redaction'`, `undefined` (no read-back), else false. */
   private downleveled(key: Hash64, first: IdEntry, ev: AepEvent): AepCaptureLevel | 'redaction' | false | undefined {
     const to = ev.capture;
     let from: AepCaptureLevel;
@@ -468,10 +301,7 @@ export class IdentityAnalyzer {
     return false;
   }
 
-  /**
-   * Remember the first occurrence of `ev`: from a regular file its line's place and fingerprint (read back on a repeat),
-   * otherwise its canonical digest; true for a digest.
-   */
+  /** Remember the first occurrence of `ev`: a line place and fingerprint from a regular file, else a digest (true). */
   private addFirst(key: Hash64, ev: AepEvent): boolean {
     const file = ev.source === this.lastSource ? this.lastFile : this.ids.fileIndex(ev.source);
     this.lastSource = ev.source;
@@ -491,10 +321,7 @@ export class IdentityAnalyzer {
     return digest;
   }
 
-  /**
-   * Same canonical content as `first`: exact when read back, by digest otherwise; `undefined` when the file changed
-   * since.
-   */
+  /** Same canonical content as `first`; `undefined` when the file changed since. */
   private sameContent(first: IdEntry, ev: AepEvent): boolean | undefined {
     if (first.kind === 'digest') {
       const c = contentHash(ev);

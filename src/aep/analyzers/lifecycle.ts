@@ -1,8 +1,7 @@
 /**
  * The lifecycle analyzer (AEP-0002 §2 convention 5): live sessions (cap `maxSessions`, least recently active
- * forgotten),
- * their open runs, and ended sessions as compact rows, so a second end, a regression or a terminal after the end is
- * caught.
+ * forgotten), their open runs, and ended sessions as compact rows, so a second end, a regression or a terminal after
+ * the end is caught.
  */
 import { markOf, type Mark } from '../../core/mark.ts';
 import type { ParsedEvent } from '../../core/rule.ts';
@@ -57,10 +56,7 @@ const FEW_EMITTERS = 8;
 /** Emitter sessions, runs and session end for one run. */
 export class LifecycleAnalyzer {
   private readonly sessions = new Map<string, SessionRecord>();
-  /**
-   * Bare session -> the emitter sessions using that name (usually one), chained by `nextEmitter`, newest first: one
-   * object fewer to read per event than a list (`peek`).
-   */
+  /** Bare session -> the emitter sessions using that name (usually one), chained by `nextEmitter`, newest first. */
   private readonly bySession = new Map<string, SessionRecord>();
   /** Ended sessions without open work ({@link ENDED_U32}, {@link ENDED_F64}). */
   private readonly endedSessions: CompactTable;
@@ -80,7 +76,6 @@ export class LifecycleAnalyzer {
     this.endedSessions = new CompactTable({ u32: ENDED_U32.count, f64: ENDED_F64.count, cap: maxIds, forget: 'half' });
   }
 
-  /** `(source, session)` records held in full (live sessions, and ended ones with open work). */
   get size(): number {
     return this.sessions.size;
   }
@@ -165,12 +160,7 @@ export class LifecycleAnalyzer {
     }
   }
 
-  /**
-   * `fromStart` is set at a session's first event when it is that session's `session.started` and nothing was
-   * forgotten, kept while each event takes the next position, cleared otherwise: gaps are legal and may hide any
-   * event (AEP-0001 §7.2). A first event at seq 0 proves nothing: §7 never says a counter starts at 0, and a pin or
-   * an excerpt starts wherever it starts.
-   */
+  /** `fromStart`: known from its `session.started` with no position missed (gaps may hide events, AEP-0001 §7.2). */
   private trackStart(rec: SessionRecord, ev: AepEvent, seq: Counter, epoch: Counter | undefined): void {
     if (
       (this.fresh && !this.forgot && epoch !== undefined && ev.type === 'session.started') ||
@@ -203,9 +193,7 @@ export class LifecycleAnalyzer {
     this.caps.note(cap, cap === 'maxIds' ? this.maxIds : this.maxSessions, () => markOf(ev));
   }
 
-  /**
-   * Shrink an ended session without open work to a compact entry; positions beyond 2^53 keep the slim record instead.
-   */
+  /** Shrink an ended session without open work to a compact entry (positions beyond 2^53 keep the slim record). */
   private compact(rec: SessionRecord, ev: ParsedEvent): void {
     const p = rec.pos;
     const e = rec.ended;
@@ -261,14 +249,9 @@ export class LifecycleAnalyzer {
     return rec;
   }
 
-  /** The record of `(source, session)`, created (and the least recently active one evicted) as needed. */
-  /**
-   * The record of `(source, session)` when held, without side effects (the model finds it once per event, for
-   * identity's key and for {@link observe}).
-   */
+  /** The record of `(source, session)` when held, without side effects. */
   peek(source: string, session: string): SessionRecord | undefined {
-    // found through the bare session name, whose few emitters are compared by source: no
-    // `(source, session)` key string is built and hashed per event (docs/benchmarks.md)
+    // found through the bare session name, whose few emitters are compared by source (docs/benchmarks.md)
     let n = 0;
     for (let rec = this.bySession.get(session); rec !== undefined; rec = rec.nextEmitter) {
       if (rec.source === source) return rec;

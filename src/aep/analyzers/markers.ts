@@ -32,10 +32,7 @@ const MARK_U32 = { line: 0, file: 1, type: 2, count: 3 } as const;
 /** The f64 columns of a completion mark (NaN: no byte offset). */
 const MARK_F64 = { byteOffset: 0, count: 1 } as const;
 
-/**
- * Compact marks of completed work (run, request, ack) in a CompactTable, about 42 bytes an entry; at most `maxIds`
- * (`forget: 'half'`, noting `maxIds`).
- */
+/** Compact marks of completed work (run, request, ack) in a CompactTable; at most `maxIds` (`forget: 'half'`). */
 export class CompletionMarks {
   private readonly table: CompactTable;
 

@@ -5,15 +5,9 @@ import { DEFAULT_MAX_STATE_MB } from '../../core/state-budget.ts';
 export interface AepStreamOptions {
   /** Most `(source, session)` keys held at once (least recently active forgotten first). */
   maxSessions: number;
-  /**
-   * Most open work held at once (one OpenBudget); completed work does not count. New open work is not tracked while
-   * full.
-   */
+  /** Most open work held at once (completed work does not count); new open work is not tracked while full. */
   maxOpen: number;
-  /**
-   * Most `(source, id)` digests kept, and separately completion marks and ended sessions; an upper bound beside
-   * maxStateMb.
-   */
+  /** Most `(source, id)` digests kept, and apart completion marks and ended sessions (beside maxStateMb). */
   maxIds: number;
   /** Memory budget of all stream state together, in MiB (`--max-state-mb`, src/core/state-budget.ts; default 256). */
   maxStateMb: number;

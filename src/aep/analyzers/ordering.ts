@@ -1,7 +1,6 @@
 /**
  * The ordering analyzer (AEP-0001 §7.2-§7.3): each seq-bearing event against its session's `(epoch, seq)` high-water
- * mark,
- * exactly; an absent `epoch` is 0.
+ * mark, exactly; an absent `epoch` is 0.
  */
 import type { Mark } from '../../core/mark.ts';
 import type { AepEvent } from '../event.ts';

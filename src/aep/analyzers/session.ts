@@ -22,10 +22,7 @@ export interface RequestRecord {
   at: Mark;
   /** `data.kind` of the request, when a string. */
   kind?: string;
-  /**
-   * The request carries no payload at capture `none` (AEP-0001 §8: withheld, as a hop or an exporter at its ceiling
-   * leaves it): its kind and fields are unknown, not missing.
-   */
+  /** No payload at capture `none` (AEP-0001 §8: withheld): the request's kind and fields are unknown, not missing. */
   withheld?: true;
   /** `data.respond_via` without `control` of a schema-valid request: informational on the bus (AEP-0002 §5.3). */
   noControl?: readonly string[];
@@ -63,10 +60,7 @@ export class SessionRecord implements OpenOwner {
   posLine = 0;
   posByte = 0;
   ended?: Mark;
-  /**
-   * True while the input holds the session from its start with every position and request so far (`startEpoch` and
-   * `startNext`, the position expected next, keep it so).
-   */
+  /** True while the input holds the session from its start with every position and request so far. */
   fromStart = false;
   /**
    * {@link UNKNOWN_CLOSES} bits: an event of this session whose type or link failed the envelope may have closed an

@@ -2,8 +2,7 @@
  * The AEP-0007 stream analyzer (only under `--profile aep-0007`: other events reach it only as `tool.requested`): one
  * record per open stream `(source, session, subject)`, holding its `stream.started` id, its kind, and a bounded tail of
  * its delta text at capture `redacted`, so a secret split across two deltas is found (AEP-0007 §6) without keeping
- * whole streams. A finished `message` or `tool_args` stream stays until the fact it owes arrives (AEP-0007 §5.2,
- * §5.4).
+ * whole streams. A finished `message` or `tool_args` stream stays until the fact it owes arrives (AEP-0007 §5.2, §5.4).
  */
 import type { Mark } from '../../core/mark.ts';
 import { findSecrets, FLOOR_SECRET_CLASSES, type SecretClass } from '../../core/secrets.ts';

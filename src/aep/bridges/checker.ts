@@ -10,7 +10,7 @@ import { decodeCloudEvents } from './cloudevents.ts';
 import { decodeOcsf } from './ocsf.ts';
 import { decodeOtlp } from './otlp-decode.ts';
 import { BRIDGE_INPUT_RULE, bridgeRule } from './rules.ts';
-import { BRIDGE_NAMES, isAepEvent, type BridgeFrom } from './hint.ts';
+import { BRIDGE_NAMES, bridgeFormatOf, isAepEvent, type BridgeFrom } from './hint.ts';
 import type { DecodedEvent } from './types.ts';
 
 export type { BridgeFrom } from './hint.ts';
@@ -24,8 +24,7 @@ export const BRIDGE_FRAMING_SPECS: Readonly<Record<BridgeFrom, FramingSpecs>> = 
 
 /**
  * The checker of `aep validate --from`: decodes each value, reports bridge issues, and moves the findings of the AEP
- * checker
- * on each mapped event back into the input. `maxCapture`: the OTLP exporter's ceiling (AEP-0005 §3.3).
+ * checker on each mapped event back into the input. `maxCapture`: the OTLP exporter's ceiling (AEP-0005 §3.3).
  */
 export function bridgeChecker(
   from: BridgeFrom,
@@ -45,6 +44,7 @@ export function bridgeChecker(
     sink({ ...f, line: loc.line, column: loc.column, byteOffset: loc.byteOffset, pointer });
   });
   let toldAep = false;
+  let toldOther = false;
   return {
     onEvent(ev) {
       const value: unknown = ev.value;
@@ -59,6 +59,20 @@ export function bridgeChecker(
             ev,
           ),
         );
+        return;
+      }
+      // another bridge's output given the wrong --from: one finding naming the right one
+      const other = bridgeFormatOf(value);
+      if (other !== undefined && other !== from) {
+        if (toldOther) return;
+        toldOther = true;
+        const args = {
+          format: BRIDGE_NAMES[other],
+          from: other,
+          given: `${BRIDGE_NAMES[from]} output`,
+          givenFrom: from,
+        };
+        sink(makeFinding(BRIDGE_INPUT_RULE, { pointer: '', messageId: 'other', args }, ev));
         return;
       }
       // the run counts one event per value; a batch or a request holds one per item or LogRecord (issue 37 item 4c)

@@ -95,10 +95,7 @@ export interface FromCloudEventResult {
   dropped: string[];
 }
 
-/**
- * AEP-0005 §2: the AEP event of a CloudEvent; unknown extensions with legal AEP names kept (rule 2), `null` is unset
- * (CE JSON §2.4).
- */
+/** AEP-0005 §2: the AEP event of a CloudEvent; legal unknown extensions kept (rule 2), `null` unset (CE JSON §2.4). */
 export function fromCloudEvent(ce: Readonly<Record<string, unknown>>): FromCloudEventResult {
   const dropped: string[] = [];
   if (typeof ce.type !== 'string' || !ce.type.startsWith(AEP_TYPE_ROOT)) return { event: undefined, dropped };

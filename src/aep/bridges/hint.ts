@@ -37,6 +37,11 @@ export function isAepEvent(v: unknown): boolean {
   );
 }
 
+/** True for a JSON-RPC 2.0 message with no `aep` member: an AHP wire message, not an AEP event. */
+export function isJsonRpc(v: unknown): boolean {
+  return isObj(v) && v.jsonrpc === '2.0' && v.aep === undefined;
+}
+
 /** What each `--from` reads, as messages name it. */
 export const BRIDGE_NAMES: Readonly<Record<BridgeFrom, string>> = {
   cloudevents: 'CloudEvents',

@@ -1,8 +1,8 @@
-/** AEP JSONL read without `--from` whose lines are bridge output: one `aep/bridge-input` finding (issue 37 item 4e). */
+/** AEP JSONL read without `--from` whose lines are bridge output or AHP messages: one `aep/bridge-input` finding (issue 37 item 4e). */
 import type { FindingSink } from '../../core/finding.ts';
 import type { ProtocolChecker } from '../../core/pipeline.ts';
 import { makeFinding } from '../../core/rule.ts';
-import { BRIDGE_NAMES, bridgeFormatOf } from './hint.ts';
+import { BRIDGE_NAMES, bridgeFormatOf, isJsonRpc } from './hint.ts';
 import { BRIDGE_INPUT_RULE } from './rules.ts';
 
 /**
@@ -18,17 +18,16 @@ export function bridgeInputChecker(
   return {
     onEvent(ev) {
       const f = bridgeFormatOf(ev.value);
-      if (f === undefined) return inner.onEvent(ev);
+      const rpc = f === undefined && isJsonRpc(ev.value);
+      if (f === undefined && !rpc) return inner.onEvent(ev);
       if (told) return;
       told = true;
       sink(
         makeFinding(
           BRIDGE_INPUT_RULE,
-          {
-            pointer: '',
-            messageId: 'lines',
-            args: { format: BRIDGE_NAMES[f], from: f },
-          },
+          f === undefined
+            ? { pointer: '', messageId: 'ahp' }
+            : { pointer: '', messageId: 'lines', args: { format: BRIDGE_NAMES[f], from: f } },
           ev,
         ),
       );

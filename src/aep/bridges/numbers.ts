@@ -45,12 +45,7 @@ export type OtlpNumber =
   | { doubleValue: number }
   | { refused: 'non-finite' | 'beyond-int64' | 'underflow' };
 
-/**
- * The AnyValue of a JSON number (OTLP common/v1: `intValue` is int64, `doubleValue` a double). An integer within int64 is
- * an exact `intValue` (string form, protobuf JSON); a real written with a fraction or exponent a `doubleValue`; a number
- * no value type holds as written (1e400, 1e-400, an integer literal beyond int64) is refused: the exporter never
- * invents a value (AEP-0005 §1 B2, §2 rule 1: bit for bit).
- */
+/** The AnyValue of a JSON number (OTLP common/v1), refused when none holds it as written (AEP-0005 §2 rule 1). */
 export function otlpNumberOf(value: number, literal?: string): OtlpNumber {
   if (literal === undefined) {
     if (!Number.isFinite(value)) return { refused: 'non-finite' };

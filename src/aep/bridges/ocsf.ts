@@ -65,10 +65,7 @@ function authorityOf(uri: string): string | undefined {
   return m?.[1] ? m[1] : undefined;
 }
 
-/**
- * AEP-0005 §4.3: the OCSF record of one envelope-valid event, from the envelope and the capture-surviving payload.
- * Pure.
- */
+/** AEP-0005 §4.3: the OCSF record of one envelope-valid event (envelope and capture-surviving payload). Pure. */
 export function toOcsf(event: Readonly<Obj>, opts: OcsfOptions = {}): OcsfProjection {
   const max = opts.maxCapture ?? 'metadata';
   const type = typeof event.type === 'string' ? event.type : '';
@@ -224,11 +221,7 @@ export interface OcsfDecodeOptions {
 const shown = (v: unknown): string =>
   v === undefined ? 'absent' : Number.isSafeInteger(v) && Math.abs(v as number) < 1e9 ? String(v) : kindOf(v);
 
-/**
- * The AEP events of one `--from ocsf` input value (one OCSF record, or a batch: an array of them; AEP-0005 §4): each
- * record's unmapped.aep envelope with its unmapped.data payload, and the §4.2/§4.4/§4.5 issues of the record. A payload
- * the projection withheld (§4.6: absent unmapped.data above the ceiling) maps back as capture `none`, as OTLP's does.
- */
+/** The AEP events of one `--from ocsf` value (a record or a batch; AEP-0005 §4), with the §4.2/§4.4/§4.5 issues. */
 export function decodeOcsf(value: unknown, opts: OcsfDecodeOptions = {}): DecodeResult {
   const max = opts.maxCapture ?? 'metadata';
   const events: DecodedEvent[] = [];

@@ -1,7 +1,6 @@
 /**
  * The OTLP bridge (AEP-0005 §3): events -> one OTLP/JSON `ExportLogsServiceRequest` as a collector's file exporter
- * writes
- * it; above `maxCapture` or at `none` the envelope only, `aep.capture` as declared (§3.3).
+ * writes it; above `maxCapture` or at `none` the envelope only, `aep.capture` as declared (§3.3).
  */
 import { childPointer, escapeToken } from '../../core/pointer.ts';
 import { isObj, type Obj } from '../../core/value.ts';
@@ -57,10 +56,7 @@ export function severityOfNumber(n: number): AepSeverity | undefined {
 export interface OtlpOptions {
   /** The exporter's capture ceiling (AEP-0005 §3.3); default `metadata`. */
   maxCapture?: AepCaptureLevel;
-  /**
-   * Per event (by index), the number literals JSON.parse may have changed, by pointer in the event
-   * (src/aep/bridges/numbers.ts `numberLiterals`): written exactly, or the record refused.
-   */
+  /** Per event, the number literals JSON.parse may have changed, by pointer (numbers.ts `numberLiterals`). */
   literals?: ReadonlyArray<ReadonlyMap<string, string> | undefined>;
 }
 

@@ -285,13 +285,16 @@ export const BRIDGE_INPUT_RULE: RuleMeta = {
   severity: 'error',
   spec: 'AEP-0005 §1, §3.2; AEP-0001 §5',
   description:
-    'Bridge output read as AEP JSONL is one finding naming the --from that reads it; a plain AEP event read with --from is one finding saying to drop it.',
+    'Input in another format is one finding naming what reads it: bridge output read as AEP (--from), plain AEP read with --from, the wrong --from, or AHP messages (ahp validate).',
   detail:
-    'A CloudEvent has specversion and no aep member; an OTLP/JSON request has resourceLogs; an OCSF record has class_uid and unmapped. Such lines are not checked (each would fail every envelope or bridge rule), and the input fails.',
+    'A CloudEvent has specversion and no aep member; an OTLP/JSON request has resourceLogs; an OCSF record has class_uid and unmapped; an AHP message is JSON-RPC 2.0 with no aep member. Such lines are not checked (each would fail every envelope or bridge rule), and the input fails.',
   messages: {
     lines:
       'This line is {format} output of the AEP-0005 bridge, not an AEP event: read the input with `--from {from}` (lines like it are not checked as AEP, nor reported one by one).',
     aep: 'This line is a plain AEP event, not {format} output of the AEP-0005 bridge: drop `--from {from}` to check it as AEP JSONL (lines like it are not checked as {format}, nor reported one by one).',
+    other:
+      'This line is {format} output of the AEP-0005 bridge, not {given}: read the input with `--from {from}` instead of `--from {givenFrom}` (lines like it are not checked, nor reported one by one).',
+    ahp: 'This line is a JSON-RPC message (AHP), not an AEP event: check the input with `ahp validate` (lines like it are not checked as AEP, nor reported one by one).',
   },
 };
 

@@ -20,10 +20,7 @@ export interface DecodedEvent {
   pointerOf(aepPointer: string): string;
   /** Integers of the event beyond 2^53, with their exact text (pointers in {@link event}). */
   bigIntegers?: BigIntegerLiteral[];
-  /**
-   * The capture the envelope declares when the bridge withheld the payload at its ceiling (AEP-0005 §3.3, §4.6): the
-   * event is mapped back at capture `none`, and its content is unknown, not absent.
-   */
+  /** The envelope's capture when the bridge withheld the payload at its ceiling (AEP-0005 §3.3, §4.6). */
   withheld?: 'metadata' | 'redacted' | 'full';
 }
 

@@ -2,12 +2,7 @@ import { defineStreamRule } from '../../core/engine.ts';
 import { markLocation } from '../../core/mark.ts';
 import type { AepFacts, AepStreamState } from '../analyzers/model.ts';
 
-/**
- * `aep/ack-overdue`. A warning, not an error: the stream cannot show that the target received the command (a relay
- * refusing on its behalf answers the sender with a connection-scoped error frame that never enters the session
- * history, AEP-0004 §4.2, §8), the window is negotiated at `hello` (not in a recorded stream; --ack-window-ms), and the
- * two `time`s come from two clocks (AEP-0001 §5.1 #5: display metadata only).
- */
+/** `aep/ack-overdue`: a warning, not an error (its `detail` says why: relays, negotiated window, two clocks). */
 export const ackOverdue = defineStreamRule({
   id: 'aep/ack-overdue',
   severity: 'warning',

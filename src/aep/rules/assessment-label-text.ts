@@ -6,10 +6,7 @@ import type { AepEvent } from '../event.ts';
 const MAX_TOKEN = 64;
 const EMAIL = /[^\s@]+@[^\s@]+\.[a-z]{2,}/i;
 
-/**
- * `aep/assessment-label-text`. A SHOULD, hence a warning; what is free text is read from the token's shape (four words
- * or more, longer than 64 characters, or an e-mail address), a heuristic.
- */
+/** `aep/assessment-label-text`: a SHOULD, hence a warning; free text read from the token's shape (a heuristic). */
 export const assessmentLabelText = defineEventRule({
   id: 'aep/assessment-label-text',
   severity: 'warning',

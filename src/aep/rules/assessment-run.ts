@@ -2,10 +2,7 @@ import { defineEventRule } from '../../core/engine.ts';
 import { ASSESSMENT_TYPES, isAssessment } from '../assessment.ts';
 import type { AepEvent } from '../event.ts';
 
-/**
- * `aep/assessment-run`. A warning, not an error: an assessment of a whole session has no run to name, and the stream
- * cannot tell which an event without `run` judges (AEP-0009 §2 names "the assessed run" only when a run is assessed).
- */
+/** `aep/assessment-run`: a warning, as a whole-session assessment has no run (AEP-0009 §2; see `detail`). */
 export const assessmentRun = defineEventRule({
   id: 'aep/assessment-run',
   severity: 'warning',

@@ -1,10 +1,7 @@
 import { defineStreamRule } from '../../core/engine.ts';
 import type { AepFacts } from '../analyzers/model.ts';
 
-/**
- * Only where the input provably holds the session from its start (`fromStart`); otherwise
- * aep/attention-unknown-request.
- */
+/** Only where the input provably holds the session from its start; otherwise aep/attention-unknown-request. */
 export const attentionRequestMissing = defineStreamRule({
   id: 'aep/attention-request-missing',
   severity: 'error',

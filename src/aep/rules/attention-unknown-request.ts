@@ -1,10 +1,7 @@
 import { defineStreamRule } from '../../core/engine.ts';
 import type { AepFacts } from '../analyzers/model.ts';
 
-/**
- * Partial captures are normal (AEP-0001 §7.4): "cannot verify". Foreign followers match any source's session of that
- * name.
- */
+/** "Cannot verify": partial captures are normal (AEP-0001 §7.4); foreign followers match any source's session. */
 export const attentionUnknownRequest = defineStreamRule({
   id: 'aep/attention-unknown-request',
   severity: 'info',

@@ -6,11 +6,7 @@ import type { AepEvent } from '../event.ts';
 /** Members named `*_redacted` carry the redacted form by definition (e.g. tool.completed `result_redacted`). */
 const REDACTED_SUFFIX = '_redacted';
 
-/**
- * A warning, not an error: AEP-0003 §9 item 5 makes the declared capture the level honoured, and a §9.4 marker in a
- * `full` event says its content was redacted; but verbatim content may itself quote a marker (a tool reading a redacted
- * log), which the stream cannot tell apart.
- */
+/** A warning: verbatim content may quote a §9.4 marker (AEP-0003 §9 item 5; see `detail`). */
 export const captureFullRedacted = defineEventRule({
   id: 'aep/capture-full-redacted',
   severity: 'warning',

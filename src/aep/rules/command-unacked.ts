@@ -5,10 +5,7 @@ import type { AepStreamState } from '../analyzers/model.ts';
 
 const MAX_LISTED = 20;
 
-/**
- * A capture may end before the ack, so a note, once per session; sender-side logs (no emitter in the input) are not
- * listed.
- */
+/** A note, once per session: a capture may end before the ack; sender-side logs (no emitter) are not listed. */
 export const commandUnacked = defineStreamRule({
   id: 'aep/command-unacked',
   severity: 'info',

@@ -2,11 +2,7 @@ import { defineEventRule } from '../../core/engine.ts';
 import type { AepEvent } from '../event.ts';
 import { dataPointer, forEachDigest, LABELLED_DIGEST } from '../capture-checks.ts';
 
-/**
- * An info, not the error of aep/digest-shape: the upstream golden stream (AEP's own conformance corpus, which must stay
- * accepted) carries `"query_digest": "sha256:9f1c"`, so this labelled form is noted as not the AEP-0003 §9 item 3 shape
- * rather than rejected.
- */
+/** An info, not the error of aep/digest-shape: the upstream golden stream writes this form (see `detail`). */
 export const digestLabelled = defineEventRule({
   id: 'aep/digest-labelled',
   severity: 'info',

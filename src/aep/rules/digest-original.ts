@@ -2,11 +2,7 @@ import { defineEventRule } from '../../core/engine.ts';
 import type { AepEvent } from '../event.ts';
 import { dataPointer, digestOfValue, DIGEST_SHAPE, forEachDigest, holdsMarker } from '../capture-checks.ts';
 
-/**
- * AEP-0003 §9 item 3: a digest is taken over the canonical JSON of the original content, before any redaction. The
- * original is in the event only at capture `full` (verbatim, AEP-0001 §8.2), so only there is a differing digest proven
- * wrong; at `redacted` a digest equal to that of text holding a §9.4 marker was taken after redaction.
- */
+/** AEP-0003 §9 item 3: proven wrong only at capture `full`, where the original is verbatim (AEP-0001 §8.2). */
 export const digestOriginal = defineEventRule({
   id: 'aep/digest-original',
   severity: 'error',

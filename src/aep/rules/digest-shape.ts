@@ -2,11 +2,7 @@ import { defineEventRule } from '../../core/engine.ts';
 import type { AepEvent } from '../event.ts';
 import { dataPointer, DIGEST_SHAPE, forEachDigest, LABELLED_DIGEST } from '../capture-checks.ts';
 
-/**
- * An error: AEP-0003 §9 item 3 states the shape of every `*_digest` field. The one exception is the
- * algorithm-labelled form of the upstream golden stream (`sha256:` and hex digits), which aep/digest-labelled notes as
- * an info so that the golden stream stays accepted.
- */
+/** An error (AEP-0003 §9 item 3); the golden stream's labelled form is aep/digest-labelled's. */
 export const digestShape = defineEventRule({
   id: 'aep/digest-shape',
   severity: 'error',

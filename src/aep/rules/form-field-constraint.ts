@@ -39,10 +39,7 @@ export const formFieldConstraint = defineEventRule({
   },
 });
 
-/**
- * `1e400` (Infinity to JSON.parse) is a bound like any other (AEP-0006 types both `number`): compared exactly from the
- * text.
- */
+/** `1e400` is a bound like any other (AEP-0006 types both `number`): compared exactly from the text. */
 function minAboveMax(ev: AepEvent, i: number, min: number, max: number): boolean {
   if (Number.isFinite(min) && Number.isFinite(max)) return min > max;
   const lo = numberLiteralAt(ev.text, `/data/fields/${i}/min`);

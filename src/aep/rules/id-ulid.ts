@@ -4,10 +4,7 @@ import type { AepEvent } from '../event.ts';
 /** A ULID: 26 Crockford base32 characters, the first at most 7 (a 48-bit time, then 80 random bits); either case. */
 const ULID = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/i;
 
-/**
- * A warning, run only with `--forms recommended`: AEP-0001 §5.1 #2 RECOMMENDS a ULID (time-sortable) but requires only
- * uniqueness per source, and the upstream golden stream's ids are not ULIDs.
- */
+/** A warning under `--forms recommended` only: AEP-0001 §5.1 #2 RECOMMENDS a ULID but requires uniqueness. */
 export const idUlid = defineEventRule({
   id: 'aep/id-ulid',
   severity: 'warning',

@@ -2,10 +2,7 @@ import { defineStreamRule } from '../../core/engine.ts';
 import { markLocation } from '../../core/mark.ts';
 import type { AepFacts } from '../analyzers/model.ts';
 
-/**
- * "Cannot verify": a re-emitter may redact beyond the AEP-0003 §9.4 floor (§9 item 4), and a file read back may have
- * changed.
- */
+/** "Cannot verify": a re-emitter may redact beyond the floor (AEP-0003 §9 item 4), a file read back may change. */
 export const idUnverifiable = defineStreamRule({
   id: 'aep/id-unverifiable',
   severity: 'warning',

@@ -87,10 +87,7 @@ import { streamSubject } from './stream-subject.ts';
 /** The schema rules: the metadata of what the schema stage reports (src/aep/schema/). */
 export const AEP_SCHEMA_RULES: readonly RuleMeta[] = Object.values(ENVELOPE_RULES);
 
-/**
- * Every AEP rule in catalogue (RULES.md) order, which is also run order per kind; `aep/state-cap` stays the last stream
- * rule.
- */
+/** Every AEP rule in catalogue (RULES.md) and run order; `aep/state-cap` stays the last stream rule. */
 export const AEP_RULES: readonly (RuleMeta | EventRule<AepEvent> | AepStreamRule)[] = [
   ...AEP_SCHEMA_RULES,
   captureNone,

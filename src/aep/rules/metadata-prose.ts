@@ -1,10 +1,7 @@
 import { defineEventRule } from '../../core/engine.ts';
 import type { AepEvent } from '../event.ts';
 
-/**
- * The metadata-level members AEP-0002 §5.3 calls tokens ("machine token", "outcome token", "structural ... token"), by
- * type. A token is one word; text with whitespace in one is prose.
- */
+/** The members AEP-0002 §5.3 calls tokens, by type: a token is one word, so text with whitespace is prose. */
 const TOKEN_MEMBERS: Readonly<Record<string, readonly string[]>> = {
   'run.failed': ['reason'],
   'run.step.finished': ['status'],
@@ -21,10 +18,7 @@ const TOKEN_MEMBERS: Readonly<Record<string, readonly string[]>> = {
 
 const PROSE = /\S\s+\S/;
 
-/**
- * A warning: a name heuristic. AEP-0003 §9 item 2 forbids smuggling content through metadata-level fields, but a token
- * with a space in it is not proof of content.
- */
+/** A warning: a token with a space in it is a sign of content, not proof (AEP-0003 §9 item 2). */
 export const metadataProse = defineEventRule({
   id: 'aep/metadata-prose',
   severity: 'warning',

@@ -2,11 +2,7 @@ import { defineStreamRule } from '../../core/engine.ts';
 import { markLocation } from '../../core/mark.ts';
 import type { AepFacts } from '../analyzers/model.ts';
 
-/**
- * `aep/outcome-cause`. The outcome is the `attention.answered` of the subject of an accepted
- * `control.attention.respond` (unless its `via` is "oob"), or the `run.cancelled{by:"control"}` of the run (or
- * session) of an accepted `control.cancel`; decided only when the command and its `control.accepted` are in the input.
- */
+/** `aep/outcome-cause`: decided when the command and its `control.accepted` are in the input (see `detail`). */
 export const outcomeCause = defineStreamRule({
   id: 'aep/outcome-cause',
   severity: 'error',

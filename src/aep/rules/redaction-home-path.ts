@@ -2,11 +2,7 @@ import { defineEventRule } from '../../core/engine.ts';
 import type { AepEvent } from '../event.ts';
 import { gatedFindings } from '../capture-checks.ts';
 
-/**
- * An error: rule (c) is part of the AEP-0003 §9.4 "normative minimum". Whose home a path names cannot be told from
- * the stream, and `~` hides any of them, so every conventional home prefix counts (the reference pipeline replaces
- * them all).
- */
+/** An error: rule (c) is in the AEP-0003 §9.4 "normative minimum"; every home prefix counts (see `detail`). */
 export const redactionHomePath = defineEventRule({
   id: 'aep/redaction-home-path',
   severity: 'error',

@@ -3,10 +3,7 @@ import { CLASS_DESCRIPTIONS } from '../../core/secrets.ts';
 import type { AepEvent } from '../event.ts';
 import { gatedFindings } from '../capture-checks.ts';
 
-/**
- * A warning: AEP-0003 §9.4 rule (d) is "ON by default at `redacted`, operator-disableable", and whether the operator
- * turned it off is configuration the stream does not show.
- */
+/** A warning: AEP-0003 §9.4 rule (d) is "operator-disableable", which the stream does not show. */
 export const redactionLeakPii = defineEventRule({
   id: 'aep/redaction-leak-pii',
   severity: 'warning',

@@ -3,10 +3,7 @@ import { CLASS_DESCRIPTIONS, HARDENING_SECRET_CLASSES } from '../../core/secrets
 import type { AepEvent } from '../event.ts';
 import { forEachLeak } from '../leaks.ts';
 
-/**
- * `aep/redaction-leak-provider`: a credential shape beyond the rule (a) floor left in gated text. An error, as the floor:
- * `redacted` claims "secrets/PII redacted" (AEP-0001 §8.2), and the same string is an error in `ahp validate` (issue 43).
- */
+/** `aep/redaction-leak-provider`: an error, as the floor and as in `ahp validate` (its `detail` says why). */
 export const redactionLeakProvider = defineEventRule({
   id: 'aep/redaction-leak-provider',
   severity: 'error',

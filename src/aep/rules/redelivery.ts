@@ -2,10 +2,7 @@ import { defineStreamRule } from '../../core/engine.ts';
 import { markLocation } from '../../core/mark.ts';
 import type { AepFacts } from '../analyzers/model.ts';
 
-/**
- * Legal at-least-once delivery, but a capture has no fan-out to dedupe for it: a warning. Nothing after identity runs
- * on it.
- */
+/** Legal at-least-once delivery, but a capture has no fan-out to dedupe it: a warning. Nothing after identity runs. */
 export const redelivery = defineStreamRule({
   id: 'aep/redelivery',
   severity: 'warning',

@@ -38,8 +38,7 @@ function missingMember(
 
 /**
  * AEP-0002 Abstract: "the registry is authoritative and the disagreement is a defect": the event stays valid, the
- * conflict
- * named (schemas/aep/deviations.json says why).
+ * conflict named (schemas/aep/deviations.json says why).
  */
 export const registryProseConflict = defineEventRule({
   id: 'aep/registry-prose-conflict',

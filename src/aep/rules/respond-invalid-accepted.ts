@@ -2,10 +2,7 @@ import { defineStreamRule } from '../../core/engine.ts';
 import { markLocation } from '../../core/mark.ts';
 import type { AepFacts } from '../analyzers/model.ts';
 
-/**
- * Once per command: "An emitter MUST reject" (AEP-0002 §5.3 amended by AEP-0006), so accepting is the target's
- * violation.
- */
+/** Once per command: "An emitter MUST reject" (AEP-0002 §5.3, AEP-0006): accepting is the target's violation. */
 export const respondInvalidAccepted = defineStreamRule({
   id: 'aep/respond-invalid-accepted',
   severity: 'error',

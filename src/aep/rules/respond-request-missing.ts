@@ -1,10 +1,7 @@
 import { defineStreamRule } from '../../core/engine.ts';
 import type { AepFacts } from '../analyzers/model.ts';
 
-/**
- * `aep/respond-request-missing`. Only where the one emitter of the addressed session in the input holds it from its
- * start with no gap (as aep/attention-request-missing); otherwise aep/attention-unknown-request (info).
- */
+/** `aep/respond-request-missing`: only where the input holds the session's one emitter from its start. */
 export const respondRequestMissing = defineStreamRule({
   id: 'aep/respond-request-missing',
   severity: 'error',

@@ -12,11 +12,7 @@ function decoded(segment: string): string | undefined {
   }
 }
 
-/**
- * A warning, run only with `--forms recommended`: AEP-0001 §5.1 #6 RECOMMENDS the form; a `source` in another URI form
- * is valid. An agent-scoped event names no session, and a foreign emitter's event (a command, `attention.routed`)
- * names the foreign emitter, not the envelope's agent and session.
- */
+/** A warning under `--forms recommended` only: AEP-0001 §5.1 #6 RECOMMENDS the form (see `detail`). */
 export const sourceForm = defineEventRule({
   id: 'aep/source-form',
   severity: 'warning',

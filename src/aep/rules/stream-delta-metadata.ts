@@ -1,10 +1,7 @@
 import { defineEventRule } from '../../core/engine.ts';
 import type { AepEvent } from '../event.ts';
 
-/**
- * `aep/stream-delta-metadata`: under `--profile aep-0007` only. A warning: such a delta is permitted ("a delta carrying
- * only chars is permitted but rarely worth its cost"); the SHOULD is to suppress it.
- */
+/** `aep/stream-delta-metadata` (`--profile aep-0007`): a warning, as such a delta is permitted. */
 export const streamDeltaMetadata = defineEventRule({
   id: 'aep/stream-delta-metadata',
   severity: 'warning',

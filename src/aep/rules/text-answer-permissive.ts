@@ -3,11 +3,7 @@ import { markLocation } from '../../core/mark.ts';
 import type { AepFacts } from '../analyzers/model.ts';
 import { optionStance } from '../text-answer.ts';
 
-/**
- * `aep/text-answer-permissive`. The safety MUST of AEP-0008 §1. Which option is the permissive one is read from the
- * option id's words (a name heuristic; only clear grants count: a word such as allow, approve, yes, always, session,
- * and no refusing word), so an option of unknown meaning is never judged.
- */
+/** `aep/text-answer-permissive`: the safety MUST of AEP-0008 §1; permissive read from the option id's words. */
 export const textAnswerPermissive = defineStreamRule({
   id: 'aep/text-answer-permissive',
   severity: 'error',

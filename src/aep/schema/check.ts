@@ -95,11 +95,7 @@ function streamEnvelopeFindings(ev: ParsedEvent, sink: FindingSink): void {
 /** The members that place the event (AEP-0001 §5.1, §7): a failure of one of them refuses the event. */
 const POSITION: ReadonlySet<string> = new Set(['aep', 'id', 'source', 'session', 'seq', 'epoch']);
 
-/**
- * The members the envelope findings `found` are about, when none of them places the event (README §Decisions on a
- * partly broken envelope); `undefined` when one touches the position or the scope of the type (AEP-0001 §5.2). The
- * stream still sees an event whose type, links or other members failed, with those members unknown.
- */
+/** What `found` is about, `undefined` when it places the event (README §Decisions on a partly broken envelope). */
 function untrustedMembers(found: readonly { ruleId: string; pointer: string }[]): ReadonlySet<string> | undefined {
   const out = new Set<string>();
   // the scope class is the type's (§5.2): with the type unknown, a scope finding judges nothing about the position
@@ -117,10 +113,7 @@ function untrustedMembers(found: readonly { ruleId: string; pointer: string }[])
   return out;
 }
 
-/**
- * An event whose `type` failed at a trustworthy position: type `''` (no analyzer acts on it), no payload check; the
- * stream keeps its position and treats it as possibly closing any open work of its session.
- */
+/** An event whose `type` failed at a trustworthy position: type `''`, no payload check, its position kept. */
 function ofUnknownType(ev: ParsedEvent, untrusted: ReadonlySet<string>): AepEvent {
   const v = ev.value;
   const out = ev as AepEvent;
@@ -270,10 +263,7 @@ function reportDuplicates(ev: ParsedEvent, sink: FindingSink): boolean {
   return envelopeDup;
 }
 
-/**
- * Repeated payload members whose copies differ, with counts; `undefined` when none repeat, `null` for an opaque vendor
- * payload.
- */
+/** Repeated payload members whose copies differ, with counts; `null` for an opaque vendor payload. */
 function payloadCopies(
   dups: readonly DuplicateKey[],
   text: string,

@@ -10,11 +10,7 @@ import { packageUrl } from '../../core/paths.ts';
 import { MEMO_FORMATS } from '../../core/schema/memo-pattern.ts';
 import { TextMemo } from '../../core/text-memo.ts';
 
-/**
- * FNV-1a of the JSON text of schemas/aep/envelope.schema.json (parsed, then stringified) as this path was written
- * against: another envelope turns the path off, and test/aep-schemas/envelope-fast.test.ts fails until the patterns,
- * members and branches below are read against it again and this print is set to {@link envelopePrint}.
- */
+/** FNV-1a of the envelope schema this path was written against: another turns it off (envelope-fast.test.ts). */
 export const ENVELOPE_PRINT = 0xa6a5ee2a;
 
 /** The print of the envelope schema as shipped ({@link ENVELOPE_PRINT} when this path was read against it). */
@@ -43,11 +39,7 @@ const isUri = MEMO_FORMATS.uri;
 // scheme ":" *( unreserved / "/" ) (RFC 3986 §3.1, §2.3)
 const PLAIN_URI = /^[A-Za-z][A-Za-z0-9+.-]*:[A-Za-z0-9._~/-]*$/;
 
-/**
- * True for `scheme ":" *( unreserved / "/" )`, which is always an RFC 3986 §3 URI (`//` opens a reg-name authority and
- * segments of unreserved characters follow; a single `/` or none is a path); false sends it to the URI grammar. An
- * emitter's `source` usually has this shape, and the test is cheaper than the memo's lookup by a fresh string.
- */
+/** True for `scheme ":" *( unreserved / "/" )`, always an RFC 3986 §3 URI; false sends it to the URI grammar. */
 export function plainUri(s: string): boolean {
   return PLAIN_URI.test(s);
 }

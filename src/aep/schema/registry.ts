@@ -70,10 +70,7 @@ const SCHEMA_DIR = packageUrl('schemas/aep/');
 let cached: AepSchemas | undefined;
 let cachedRegistry: AepRegistry | undefined;
 
-/**
- * The type registry alone, read once and frozen (start-up). @throws Error when missing or malformed (a packaging
- * defect).
- */
+/** The type registry alone, read once and frozen. @throws Error when missing or malformed (a packaging defect). */
 export function loadAepRegistry(): AepRegistry {
   return (cachedRegistry ??= deepFreeze(checkRegistry(readJson('registry.json'))));
 }

@@ -38,10 +38,7 @@ export class AepTypeInfo {
     return this.verdict ?? undefined;
   }
 
-  /**
-   * {@link captureTreeFor} the type; for the AEP-0007 types (`message.*` reserved in 0.1, `stream.*`) their §4
-   * annotations, so the checker's capture and leak rules see their `text` (the capture filters keep the registry's).
-   */
+  /** {@link captureTreeFor} the type; the AEP-0007 types get their §4 annotations (for the leak rules). */
   get captureTree(): CaptureNode | undefined {
     if (this.tree === undefined) this.tree = captureTreeFor(this.type) ?? subprofileCaptureTree(this.type) ?? null;
     return this.tree ?? undefined;

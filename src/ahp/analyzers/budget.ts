@@ -97,11 +97,7 @@ export class EventBudget {
     return this.files.code(m.file);
   }
 
-  /**
-   * Mark `m` as one exact number for a row's float64 column: a segment (the input, the line's multiple of 2^11 and the
-   * byte offset's of 2^21, or no offset) times 2^32, plus the line's and the offset's remainders. Exact under 2^21
-   * segments (about 2^32 lines, 4 TiB or 2 million inputs: past them a run stops with that said, rather than misplace a finding).
-   */
+  /** Mark `m` as one exact number for a row's float64 column (exact under 2^21 segments; past them the run stops). */
   pos(m: Mark): number {
     const off = m.byteOffset;
     const line = m.line;

@@ -25,10 +25,7 @@ export interface PendingRecord {
   schemaReleased: Mark | undefined;
   /** Intercept: what judging the response's effects needs; absent when the request's capabilities are unusable. */
   host: HostContext | undefined;
-  /**
-   * What a draft backend cannot process in the request (base/index.md §Base Protocol profile): another protocol version
-   * (answered by -32001), or an event type outside the draft's interceptable catalogue (-32002).
-   */
+  /** What a draft backend cannot process in the request (base/index.md §Base Protocol profile): -32001 or -32002. */
   unsupported: 'version' | 'event' | undefined;
 }
 
@@ -58,10 +55,7 @@ const ANSWERED_F64 = { requestPos: 0, count: 1 } as const;
 const NEAR = 2 ** 22;
 const FAR = 0xffffffff;
 
-/**
- * The response word of a response at `at` to a request at `req`: line distance * 2^22 + byte distance when it is in the
- * same input, at most 1023 lines and 4 MiB on (with a byte offset exactly when the request has one), else {@link FAR}.
- */
+/** The response word of a response at `at` to a request at `req` (distance in lines and bytes), else {@link FAR}. */
 function nearWord(req: Mark, at: Mark): number {
   if (at.file !== req.file || (at.byteOffset === undefined) !== (req.byteOffset === undefined)) return FAR;
   const dl = at.line - req.line;
@@ -70,22 +64,14 @@ function nearWord(req: Mark, at: Mark): number {
   return dl * NEAR + dp;
 }
 
-/**
- * Bytes an answered row counts for the memory budget: the figure of the row it was (file columns, a count of spare
- * responses, order links: 63), so the budget forgets where it did.
- */
+/** Bytes an answered row counts for the memory budget: the row it was (so the budget forgets where it did). */
 const ANSWERED_BYTES = 63;
 
 /** Tombstones past which, when they are most of the answered rows, the rows are copied without them. */
 const COMPACT_AFTER = 1024;
 
-/**
- * The pending requests by id key, in arrival order. Most requests are answered before the next one arrives, so the
- * newest waits in fields of its own: a Map that filled and emptied on every request paid its set and delete, and V8's
- * shrink of every emptied table.
- */
+/** The pending requests by id key, in arrival order; the newest in fields of its own (most are answered at once). */
 export class PendingRequests {
-  /** All but the newest, oldest first. */
   private readonly older = new Map<IdKey, PendingRecord>();
   private newestKey: IdKey | undefined;
   private newest: PendingRecord | undefined;
@@ -114,7 +100,6 @@ export class PendingRequests {
     } else this.older.delete(key);
   }
 
-  /** In arrival order. */
   values(): PendingRecord[] {
     const all = [...this.older.values()];
     if (this.newest !== undefined) all.push(this.newest);
@@ -127,17 +112,10 @@ const answeredTable = (): CompactTable =>
 // a byte limit of 0: the screen keeps its start size (128 KiB) for good
 const answeredScreen = (): KeyScreen => new KeyScreen(0);
 
-/**
- * The answered requests, oldest first. A request id used again buries its answered row as a tombstone (a `fifo` table
- * forgets oldest first only) that {@link AnsweredRequests.link} passes over: an id's newest row is found first, and
- * only it may be live.
- */
+/** The answered requests, oldest first; a reused id buries its row as a tombstone (skipped by `link`). */
 export class AnsweredRequests {
   private answered = answeredTable();
-  /**
-   * The keys given to the answered rows since they were last copied: a new request id (most) skips the probe of {@link
-   * bury}. Of a fixed size, so it costs no memory per request and passes more ids as a long run fills it.
-   */
+  /** The keys given to answered rows since the last copy: a new request id (most) skips the probe of {@link bury}. */
   private screen = answeredScreen();
   /** Tombstones among the answered rows (at most as many as live rows past {@link COMPACT_AFTER}: {@link compact}). */
   private buried = 0;
@@ -148,12 +126,10 @@ export class AnsweredRequests {
 
   constructor(private readonly budget: EventBudget) {}
 
-  /** Rows kept, tombstones included. */
   get rows(): number {
     return this.answered.size;
   }
 
-  /** Live answered rows. */
   held(): number {
     return this.answered.size - this.buried;
   }
@@ -225,15 +201,11 @@ export class AnsweredRequests {
     if (this.buried > COMPACT_AFTER && this.buried * 2 > a.size) this.compact();
   }
 
-  /** The answered row of `key` (the newest), or undefined. */
   private slot(key: Hash64): number | undefined {
     return this.answered.size !== 0 && this.screen.mayHold(key) ? this.answered.slot(key) : undefined;
   }
 
-  /**
-   * The answered rows copied oldest first without their tombstones: an id requested again and again (a client that
-   * numbers every request 1) would otherwise keep a tombstone per request behind a row that is never forgotten.
-   */
+  /** The answered rows copied without their tombstones (an id reused on every request would keep one each). */
   private compact(): void {
     const old = this.answered;
     const rows = answeredTable();

@@ -37,11 +37,7 @@ export interface ResponseFacts {
   link: ResponseLink;
 }
 
-/**
- * The typed key of a JSON-RPC id (`"1"` and `1` differ), or undefined for anything else: a string id itself, a number
- * as a number, except an unsafe integer, keyed by its digits as written (a literal beyond 2^53) or as `String` prints
- * them below 1e21, as a bigint. Two number ids are one key exactly when those texts are equal.
- */
+/** The typed key of a JSON-RPC id (`"1"` and `1` differ); an unsafe integer keyed by its digits as a bigint. */
 export function idKey(msg: AhpMessage): IdKey | undefined {
   const id = msg.value.id;
   if (typeof id === 'string') return id;
@@ -110,10 +106,7 @@ export class Correlation implements BudgetHolder {
     return this.pending.values();
   }
 
-  /**
-   * A request (`msg` at `at`; `eventKey`: its event's identity key when it has one): a new pending record, which the
-   * caller completes with its host context.
-   */
+  /** A request (`msg` at `at`): a new pending record, which the caller completes with its host context. */
   request(msg: AhpMessage, at: Mark, eventKey?: Hash64): PendingRecord | undefined {
     this.sawRequest = true;
     const key = idKey(msg);

@@ -1,17 +1,11 @@
 /**
- * The decisions analyzer: what an interception decided for the operation an event represents, and what the stream
- * shows afterwards. A valid `deny` or a fail-closed operational failure (a `hook.failure` with `policy: "fail-closed"`)
- * refuses the operation (base/index.md §Tool Interception profile; base/failure.md §Failure policy; server/
- * tool-interception.md §deny, AHP-DEC-002), so the call does not run, the event is not intercepted again
- * (base/failure.md §Duplicate delivery and retries; base/composition.md §Interceptor order), and a denied task or
- * workspace proposal has no after event (task-workspace-lineage.md §Lineage and actual changes). An error or rejected
- * response is an operational failure whose policy the wire does not carry: only a `hook.failure` names it.
- *
- * State: the denial and failure marks are bits of the event rows (event-rows.ts) with the places in a table of their
- * own, keyed by the event and forgotten with its row; and one compact row per
- * `tool.before` call, `(source, call.id)` -> the before's event key, oldest first: at most `--max-events` of them (the
- * events they lead to are no more), and forgotten under the memory budget before event rows. They are not counted
- * in `--max-events` itself, which counts events.
+ * The decisions analyzer: what an interception decided for an operation, and what the stream shows afterwards. A valid
+ * `deny` or a fail-closed `hook.failure` refuses the operation (base/index.md §Tool Interception profile;
+ * base/failure.md §Failure policy; server/tool-interception.md §deny, AHP-DEC-002): the call does not run, the event is
+ * not intercepted again (base/failure.md §Duplicate delivery and retries; base/composition.md §Interceptor order), and
+ * a denied task or workspace proposal has no after event (task-workspace-lineage.md §Lineage and actual changes). An
+ * error or rejected response carries no policy: only a `hook.failure` names it. State: denial and failure bits of the
+ * event rows, and one compact row per `tool.before` call, at most `--max-events`, forgotten before event rows.
  */
 import { pairKey, type Hash64 } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';
@@ -29,10 +23,7 @@ const DENIED_AFTERS: ReadonlyMap<unknown, 'task.change.before' | 'workspace.chan
   ['workspace.change.after', 'workspace.change.before'],
 ] as const);
 
-/**
- * Bytes a call row counts for the memory budget: its key and two words (16), the bucket link and head (8), the
- * chunk's share, rounded up.
- */
+/** Bytes a call row counts for the memory budget: key and two words, bucket link and head, chunk share. */
 const CALL_BYTES = 32;
 
 /** The columns of a refusal row. */

@@ -1,11 +1,7 @@
 /**
  * The discovery analyzer (capability-auth.md §Discovery and honest capabilities, §Event-semantic capability bounds,
- * §Coverage and deliberate exclusions): the last capabilities manifest of the stream, and each new intercept request's
- * advertisement against it. "Per-request advertisements MUST narrow manifest capabilities"; observation coverage does
- * not create interception support; the continuation allowance stays within the static maximum; "Unknown limits remain
- * absent and MUST be explained in `gaps`".
- *
- * State: one manifest's entries by event type, at most {@link MAX_ENTRIES} (the draft catalogue has 32 types).
+ * §Coverage and deliberate exclusions): the stream's last capabilities manifest, and each new intercept request's
+ * advertisement against it. State: one manifest's entries by event type, at most {@link MAX_ENTRIES}.
  */
 import type { Mark } from '../../core/mark.ts';
 import { isObj, type Obj } from '../../core/value.ts';

@@ -36,10 +36,7 @@ export class EditContext {
     private readonly elicitation: Elicitation,
   ) {}
 
-  /**
-   * The host context of `ev` of `msg` (`scope`: its scope, undefined when its event has no identity), or undefined when
-   * the request's capabilities are unusable.
-   */
+  /** The host context of `ev` of `msg`, or undefined when the request's capabilities are unusable. */
   hostContext(msg: AhpMessage, ev: Obj, scope: MessageScope | undefined, rec: PendingRecord): HostContext | undefined {
     const params = msg.value.params as Obj;
     const caps = params.capabilities;

@@ -31,10 +31,7 @@ export type RejectionCode =
   | 'attachment'
   | 'return';
 
-/**
- * One reason to reject a response: `index` of the effect (-1: the list), `pointer` relative to the list, a template of
- * `code`'s rule.
- */
+/** A reason to reject a response: effect `index` (-1: the list), `pointer` in the list, a template of `code`'s rule. */
 export interface EffectRejection {
   code: RejectionCode;
   index: number;

@@ -1,9 +1,7 @@
 /**
  * Atomic effect acceptance (AHP base/composition.md §Atomic effect acceptance): each effect validated, checked against
- * the
- * granted capabilities and staged over detached copies; any invalid effect rejects the whole response ("do not salvage
- * even
- * a valid deny from an invalid list").
+ * the granted capabilities and staged over detached copies; any invalid effect rejects the whole response ("do not
+ * salvage even a valid deny from an invalid list").
  */
 import { describeValue } from '../../core/finding.ts';
 import type { MessageArgs } from '../../core/message.ts';
@@ -184,10 +182,7 @@ export function checkEffects(effects: unknown, ctx: HostContext): EffectsVerdict
   return { accepted: reasons.length === 0, reasons };
 }
 
-/**
- * The host context of a manifest `editContext` (`{event, current, mode, action}`), every target granted; else
- * undefined.
- */
+/** The host context of a manifest `editContext` (`{event, current, mode, action}`), every target granted. */
 export function hostContextOf(editContext: unknown): HostContext | undefined {
   if (!isObj(editContext) || typeof editContext.event !== 'string' || !isObj(editContext.current)) return undefined;
   const targets = Object.keys(editContext.current);

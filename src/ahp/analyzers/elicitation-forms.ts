@@ -111,10 +111,7 @@ export class FormStore {
     if (!this.open.has(n)) this.held -= formBytes(text ?? '');
   }
 
-  /**
-   * {@link formAnswerProblems} of `content` (parsed from the result body `text`) against `schema`; an answer text found
-   * clean against a form object is clean again (forms and answers repeat; the parsed bodies are never mutated).
-   */
+  /** {@link formAnswerProblems} of `content` against `schema`; a clean answer text is remembered clean. */
   answerProblems(content: Obj, schema: unknown, text: unknown): AnswerProblem[] {
     const clean =
       isObj(schema) && typeof text === 'string' && text.length <= FORM_TEXT_MAX

@@ -32,10 +32,7 @@ const REQUEST_BYTES = 160;
 const ANSWER_MEMO = 64;
 const ANSWER_TEXT_MAX = 16384;
 
-/**
- * The correlation signature of an elicitation event (its `source` a string): the session id, server and mode hashed
- * under the source's key words (pairKey, whose words are cached by source).
- */
+/** The correlation signature of an elicitation event: session id, server and mode under the source's key words. */
 function signature(ev: Obj): number {
   const el = isObj(ev.elicitation) ? ev.elicitation : undefined;
   // strings only (an ill-typed member, already reported by the schema stage, is never part of it), length-prefixed
@@ -47,10 +44,7 @@ function signature(ev: Obj): number {
   );
 }
 
-/**
- * `keyNumber(recentKey(source))` from the source's cached key words (pairSourceWords: words 0 and 1 are its SipHash,
- * the very words of `recentKey`), without hashing the source again.
- */
+/** `keyNumber(recentKey(source))` from the source's cached key words, without hashing the source again. */
 function sourceNumber(source: string): number {
   const w = pairSourceWords(source);
   return keyNumber({ hi: w[1]!, lo: w[0]! });

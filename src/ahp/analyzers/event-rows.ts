@@ -1,9 +1,8 @@
 /**
- * The AHP event row store: one compact row per event `(source, id)` held, with its flags word, its place and the
- * columns its analyzers declared. An analyzer extends a row with bits of the flags word ({@link EventRows.claim}),
- * columns (declared when the store is made) or a table of its own keyed by the event ({@link EventRows.attach}); the
- * store forgets a row oldest first (`--max-events`, `--max-state-mb`) and, with it, the attached tables' entries and
- * whatever {@link EventRows.onForget} listeners keep for it.
+ * The AHP event row store: one compact row per event `(source, id)` held, with its flags word, place and the columns
+ * its analyzers declared, bits ({@link EventRows.claim}) and attached tables ({@link EventRows.attach}). Rows are
+ * forgotten oldest first (`--max-events`, `--max-state-mb`) with their attached entries and {@link EventRows.onForget}
+ * listeners.
  */
 import type { Hash64 } from '../../core/canonical.ts';
 import { KeyScreen } from '../../core/key-screen.ts';

@@ -27,10 +27,7 @@ export interface AhpFacts {
   msg: AhpMessage;
   event?: EventFacts;
   response?: ResponseFacts;
-  /**
-   * A matched intercept success whose request has usable capabilities: its effects applied in the request's host
-   * context.
-   */
+  /** A matched intercept success with usable capabilities: its effects applied in the request's host context. */
   effects?: EffectsFacts;
   /** A new intercept request whose advertisement claims more than it may (discovery.ts). */
   advertisement?: AdvertisementFacts;

@@ -1,8 +1,7 @@
 /**
  * MCP elicitation answers against the pinned shape and their form (AHP interaction-payloads.md §MCP elicitation
- * binding),
- * pure and total: defaults never injected, undeclared members allowed, lengths in code points, no RegExp built from
- * input.
+ * binding), pure and total: defaults never injected, undeclared members allowed, lengths in code points, no RegExp
+ * built from input.
  */
 import { describeValue } from '../../core/finding.ts';
 import { childPointer } from '../../core/pointer.ts';

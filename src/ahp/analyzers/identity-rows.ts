@@ -22,11 +22,7 @@ export const CONTROL_FIELDS = [
   'workspace.kind',
 ] as const;
 
-/**
- * The identity analyzer's u32 columns of an event row (event-rows.ts; after its flags word). The control metadata is
- * one digest ({@link controlDigest}); which field differs is named from the first occurrence's line read back, or from
- * {@link WIDE_U32} where the input cannot be read back.
- */
+/** The identity analyzer's u32 columns of an event row (event-rows.ts), the control metadata as one digest. */
 export const EVENT_U32 = {
   control: 1,
   /** The first intercepted copy: its line fingerprint when rereadable, else the low word of a 64-bit digest. */
@@ -72,11 +68,7 @@ function fieldPrint(fp: number[] | Uint32Array, i: number, v: unknown): number {
   return 1 << i;
 }
 
-/**
- * The control-metadata fingerprints of `ev` into `fp`, in {@link CONTROL_FIELDS} order, and their presence mask
- * (returned): each field read by name (not a keyed walk over the paths, docs/benchmarks.md), into the caller's array
- * (no print allocated per message); test/ahp-stream/control-print.test.ts holds it to that walk.
- */
+/** The control-metadata fingerprints of `ev` into `fp` ({@link CONTROL_FIELDS} order); returns the presence mask. */
 export function controlPrintInto(ev: Obj, fp: number[] | Uint32Array): number {
   const session = isObj(ev.session) ? ev.session : undefined;
   const turn = isObj(ev.turn) ? ev.turn : undefined;

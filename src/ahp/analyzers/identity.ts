@@ -124,10 +124,7 @@ export class EventIdentity {
     return { hi: this.parents.getU(x, 0), lo: this.parents.getU(x, 1) };
   }
 
-  /**
-   * The identity facts of the event of `scope` against the rows before it, into `facts`; its row, first occurrence and
-   * control print go into the scope.
-   */
+  /** The identity facts of the event of `scope` against the rows before it; its row goes into the scope. */
   observe(scope: MessageScope, facts: IdentityFacts): void {
     const { msg, ev, at, key } = scope;
     const intercepted = msg.kind === 'intercept-request';
@@ -239,10 +236,7 @@ export class EventIdentity {
     return reread && !Number.isNaN(off) ? reread(off) : undefined;
   }
 
-  /**
-   * The control fingerprints of row `s`'s first occurrence: from the wide table, else its line read back (undefined
-   * when that line is not what it was: its digest differs from the row's).
-   */
+  /** The control fingerprints of row `s`'s first occurrence (undefined when its line changed). */
   private controlOf(s: number): ControlPrint | undefined {
     const r = this.rows;
     if (r.has(s, this.hasWide)) {

@@ -1,11 +1,8 @@
 /**
- * The observations analyzer: a discarded modification never leaks into the observation (observation-disposition.md:
- * "Pending or discarded modifications must not leak into observations"). When a response to an intercepted event is
- * rejected, the list its `modify` would have produced is kept (as a keyed digest, with the event member it targets);
- * an observation of the same event `(source, id)` whose member equals that list, and not the intercepted one, shows
- * the discarded edit. A later accepted response to the same event (a retry) clears the record. Other interceptors of
- * the serial chain are not in one backend's stream, so an observation that differs in any other way is not judged. At
- * most `--max-events` records (the oldest forgotten first, the cap noted).
+ * The observations analyzer: a discarded modification never leaks into the observation (observation-disposition.md). A
+ * rejected response's `modify` result is kept as a keyed digest; an observation of the same event whose member equals
+ * it shows the discarded edit, and a later accepted response clears it. At most `--max-events` records, the oldest
+ * forgotten first.
  */
 import { type Hash64, textKey } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';
@@ -75,10 +72,7 @@ export class Observations implements StateHolder {
     return true;
   }
 
-  /**
-   * A matched response (at `at`) with `effects` to the intercepted event `eventKey` of type `type` whose current list
-   * targets are `current`: rejected (`accepted` false), its list modify is kept; accepted, a kept record is cleared.
-   */
+  /** A matched response with `effects` to the intercepted event `eventKey`: rejected keeps its list modify. */
   response(
     effects: readonly unknown[],
     accepted: boolean,

@@ -1,12 +1,8 @@
 /**
- * The occurrences analyzer: the boundaries that occur once per call or per provider attempt. A call has one
- * `tool.before` and one `tool.after` (execution-payloads.md §Identity and native boundary duties: "One `tool.after`
- * represents a resolved call"; observation-disposition.md: the observation keeps the event's `id`), and a new provider
- * attempt has a new identity (an attempt id names one attempt `number`, and one `model.request.before`) and
- * publishes at most one usage amount (§Content and accounting: "Publish at most one finalized amount per provider
- * attempt"). Only first occurrences of an event `(source, id)` are read: a delivery retry or another subscription view
- * keeps the id and is no new occurrence. It keeps at most `--max-events` entries of its own (the oldest forgotten first, the cap noted), so
- * it never forgets another analyzer's rows.
+ * The occurrences analyzer: one `tool.before` and one `tool.after` per call (execution-payloads.md §Identity and native
+ * boundary duties), a new identity and at most one usage amount per provider attempt (§Content and accounting). Only
+ * first occurrences of an event `(source, id)` are read (observation-disposition.md: the observation keeps the event's
+ * `id`). At most `--max-events` entries of its own, the oldest forgotten first.
  */
 import type { Mark } from '../../core/mark.ts';
 import { isObj, type Obj } from '../../core/value.ts';

@@ -1,8 +1,7 @@
 /**
- * The scope of one AHP event message: made once by the stream model for an intercept request or observe notification
- * whose event has a string `source`, `id` and `type`, and handed to each analyzer. It holds what more than one analyzer
- * reads of the message (the event's key, row, parent, control print, elicitation body), each worked out once; it lives
- * for the message only, so no analyzer keeps a copy keyed by the message it last saw.
+ * The scope of one AHP event message with a string `source`, `id` and `type`: made once by the stream model and handed
+ * to each analyzer, holding what several read (key, row, parent, control print, elicitation body), for that message
+ * only.
  */
 import { pairKeyUnder, pairSourceWords, type Hash64 } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';

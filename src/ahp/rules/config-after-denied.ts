@@ -1,10 +1,7 @@
 import { markLocation } from '../../core/mark.ts';
 import { defineAhpStreamRule } from '../analyzers/model.ts';
 
-/**
- * Denied: a `deny`, or a fail-closed `hook.failure` (base/failure.md §Failure policy); an unchanged proposal is not
- * visible.
- */
+/** Denied: a `deny` or a fail-closed `hook.failure` (base/failure.md §Failure policy). */
 export const configAfterDenied = defineAhpStreamRule({
   id: 'ahp/config-after-denied',
   severity: 'error',

@@ -23,9 +23,7 @@ function check(currency: unknown, pointer: string, member: string, ctx: RuleCont
 const TYPE_LIST = ['model.switch.before', 'model.response.after', 'model.error', 'turn.finish.before', 'turn.end'];
 const TYPES: ReadonlySet<unknown> = new Set(TYPE_LIST);
 
-/**
- * `ahp/currency-unknown`: the code list is the platform's (Node's ICU), not a hand-kept one.
- */
+/** `ahp/currency-unknown`: the code list is the platform's (Node's ICU), not a hand-kept one. */
 export const currencyUnknown = defineEventRule({
   id: 'ahp/currency-unknown',
   severity: 'error',

@@ -1,11 +1,7 @@
 import { markLocation } from '../../core/mark.ts';
 import { defineAhpStreamRule } from '../analyzers/model.ts';
 
-/**
- * `ahp/denied-call-ran`: judged when the refused `tool.before` is in the input (its `tool.after`/`tool.progress` found
- * by `parentEventId` or by `(source, call.id)`); a `tool.after` with `outcome: "denied"` and skipped execution is the
- * report of the denial, not a finding.
- */
+/** `ahp/denied-call-ran`: judged when the refused `tool.before` is in the input (see `detail`). */
 export const deniedCallRan = defineAhpStreamRule({
   id: 'ahp/denied-call-ran',
   severity: 'error',

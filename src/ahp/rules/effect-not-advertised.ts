@@ -16,10 +16,7 @@ const MESSAGES = {
   inject: 'Injection delivery `{deliverAt}` was not advertised in `capabilities.inject.context.deliverAt`.',
 } as const;
 
-/**
- * Judged when the request, with usable `capabilities.effects`, is in the stream; a schema-invalid effect is
- * `ahp/effect`'s.
- */
+/** Judged when the request with usable `capabilities.effects` is in the stream; an invalid effect is `ahp/effect`'s. */
 export const effectNotAdvertised = defineAhpStreamRule({
   id: 'ahp/effect-not-advertised',
   severity: 'error',

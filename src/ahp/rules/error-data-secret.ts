@@ -11,12 +11,7 @@ const MESSAGES = {
     'JSON-RPC error `{member}` carries {what}; error `data` must not contain secrets (base/errors.md §JSON-RPC errors).',
 } as const;
 
-/**
- * Report each string of `error.data` (at `pointer`; `rel` is the pointer inside `data`) that
- * carries a credential: the string itself, or the member as it is written on the wire
- * (`"password": "..."`, the assignment shape of src/core/secrets.ts), so a secret under a
- * credential-named member is seen although its value has no shape of its own.
- */
+/** Report each credential-bearing string of `error.data`, by its value's shape or its member's name on the wire. */
 function walk(
   v: unknown,
   key: string | undefined,
@@ -37,11 +32,7 @@ function walk(
     for (const [k, x] of Object.entries(v)) walk(x, k, childPointer(pointer, k), childPointer(rel, k), ctx);
 }
 
-/**
- * `ahp/error-data-secret`: the one credential classification of src/core/secrets.ts, as
- * `ahp/config-managed-secret` uses it. Only `error.data` is read, the member the sentence names;
- * the message names the member and the class, never the value.
- */
+/** `ahp/error-data-secret`: src/core/secrets.ts over `error.data`; the message never shows the value. */
 export const errorDataSecret = defineEventRule({
   id: 'ahp/error-data-secret',
   severity: 'error',

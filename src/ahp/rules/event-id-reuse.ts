@@ -21,8 +21,7 @@ const MESSAGES = {
 
 /**
  * An event may come again as an exact retry (AHP-CORE-004) or another view (content may differ by accepted edits,
- * control
- * metadata may not); identical means the same JSON value.
+ * control metadata may not); identical means the same JSON value.
  */
 export const eventIdReuse = defineAhpStreamRule({
   id: 'ahp/event-id-reuse',

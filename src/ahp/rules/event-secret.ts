@@ -12,11 +12,7 @@ const MESSAGES = {
   deny: 'The `deny` reason at `{member}` carries {what}; secret values must not occur in denial reasons (capability-auth.md §Authentication bindings).',
 } as const;
 
-/**
- * Members not read: content `text` (model-visible content, selected by the subscription's policy), tool `input`, model
- * `params` and permission `suggestions` (provider-native and opaque), and the members other rules own: `mcp`
- * (ahp/credential-exposed) and a configuration `change` (ahp/config-managed-secret).
- */
+/** Not read: model-visible `text`, opaque `input`/`params`/`suggestions`, other rules' `mcp` and `change`. */
 const NOT_READ = new Set(['text', 'input', 'params', 'suggestions', 'mcp']);
 /** Member names whose string value is read as a credential assignment (normalised: lower case, no `-`/`_`). */
 const CREDENTIAL_NAMES = new Set([
@@ -64,11 +60,7 @@ function walk(
       if (!NOT_READ.has(k)) walk(x, k, childPointer(pointer, k), childPointer(rel, k), depth + 1, ctx);
 }
 
-/**
- * `ahp/event-secret`: the one credential detector of src/core/secrets.ts over the event's own members (native metadata,
- * extensions, identities, reasons, attachment descriptors) and over `deny` reasons. The message names the member and
- * the class, never the value.
- */
+/** `ahp/event-secret`: src/core/secrets.ts over the event's own members; the message never shows the value. */
 export const eventSecret = defineEventRule({
   id: 'ahp/event-secret',
   severity: 'error',

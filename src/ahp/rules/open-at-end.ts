@@ -3,10 +3,7 @@ import { defineAhpStreamRule } from '../analyzers/model.ts';
 
 const MAX_RELATED = 20;
 
-/**
- * One finding at the first open request; HTTP-body requests are answered by the HTTP response (base/transports/http.md
- * AHP-HTTP-001).
- */
+/** One finding at the first open request; HTTP-body requests are answered by the HTTP response (AHP-HTTP-001). */
 export const openAtEnd = defineAhpStreamRule({
   id: 'ahp/open-at-end',
   severity: 'info',

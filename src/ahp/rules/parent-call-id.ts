@@ -1,10 +1,7 @@
 import { markLocation } from '../../core/mark.ts';
 import { defineAhpStreamRule } from '../analyzers/model.ts';
 
-/**
- * `ahp/parent-call-id`: judged where no event of that id is held: an id that is both an event's and a call's is the
- * event's.
- */
+/** `ahp/parent-call-id`: an id that is both an event's and a call's is the event's. */
 export const parentCallId = defineAhpStreamRule({
   id: 'ahp/parent-call-id',
   severity: 'error',

@@ -30,10 +30,7 @@ function list(v: unknown[], base: string, member: string, ctx: RuleContext<typeo
   }
 }
 
-/**
- * An error: reasoning "remains within its owning assistant message" (content-upload.md), and producers MUST keep known
- * reasoning classified as such, so a part that says it is reasoning and sits in another role breaks the sentence.
- */
+/** An error: reasoning "remains within its owning assistant message" (content-upload.md; see `detail`). */
 export const reasoningOutsideAssistant = defineEventRule({
   id: 'ahp/reasoning-outside-assistant',
   severity: 'error',

@@ -4,10 +4,7 @@ import { CLASS_DESCRIPTIONS, credentialIn } from '../../core/secrets.ts';
 import { isObj, type Obj } from '../../core/value.ts';
 import { registrationHooks, type AhpMessage } from '../message.ts';
 
-/**
- * Names of literal credentials (case-insensitive, without `-`/`_`): `client_secret` matches, `tokenEnv` / `*Ref` do
- * not.
- */
+/** Names of literal credentials (case-insensitive, without `-`/`_`): `client_secret`, not `tokenEnv` / `*Ref`. */
 const LITERAL_SECRET_NAMES = new Set([
   'token',
   'accesstoken',

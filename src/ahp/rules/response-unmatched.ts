@@ -1,11 +1,7 @@
 import { markLocation } from '../../core/mark.ts';
 import { defineAhpStreamRule } from '../analyzers/model.ts';
 
-/**
- * An operational failure (base/failure.md §Failure classes); not judged before the first request
- * (`ahp/response-uncorrelated`)
- * nor after `--max-pending` was exceeded.
- */
+/** An operational failure (base/failure.md §Failure classes); not judged before any request or past `--max-pending`. */
 export const responseUnmatched = defineAhpStreamRule({
   id: 'ahp/response-unmatched',
   severity: 'error',

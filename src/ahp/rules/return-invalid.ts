@@ -29,10 +29,7 @@ const MESSAGES = {
   formNoContentField: `${FORM} it has no \`content\`, and field {field} {problem}.`,
 } as const;
 
-/**
- * One contract per event whose bounds admit `return` (analyzers/effects-return.ts); an unadvertised `return` is
- * `ahp/effect-not-advertised`'s.
- */
+/** One contract per event whose bounds admit `return`; an unadvertised `return` is `ahp/effect-not-advertised`'s. */
 export const returnInvalid = defineAhpStreamRule({
   id: 'ahp/return-invalid',
   severity: 'error',

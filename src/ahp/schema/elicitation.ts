@@ -1,7 +1,6 @@
 /**
  * The one parse of an elicitation event's MCP body (a body-selected text part only) and its check against the pinned
- * closed
- * subset (schemas/mcp/mcp-elicitation.schema.json).
+ * closed subset (schemas/mcp/mcp-elicitation.schema.json).
  */
 import type { ErrorObject } from '../../core/schema/ajv.ts';
 import { mapSchemaErrors, type Wording } from '../../core/schema/findings.ts';

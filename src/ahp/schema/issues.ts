@@ -6,10 +6,7 @@ import type { MessageContext } from '../../core/schema/findings.ts';
 import { isObj } from '../../core/value.ts';
 import { ahpSchemas } from './schemas.ts';
 
-/**
- * A missing member with what requires it: the object's own `const` member that selected the shape ("`reason` is
- * required in a "deny" effect"), so the user sees which effect or kind asks for it; else {@link phrase}.
- */
+/** A missing member with the object's own `const` member that requires it, else {@link phrase}. */
 function requiredPhrase(c: MessageContext): string {
   const props = (c.error.parentSchema as { properties?: Record<string, unknown> } | undefined)?.properties;
   const v = c.value;

@@ -125,8 +125,8 @@ export const AHP_SCHEMA_RULES = {
     description:
       'The event-specific payload of the event type is present and well formed (tool results in `items`, never an `output` member; a task update names changed fields); nested protocol payloads are closed.',
     detail:
-      'Also cited: execution-payloads.md §Required event-specific payloads, §Execution, calls, and model attempts, §Content and accounting; base/events.md §Tool invocation and completion; task-workspace-lineage.md §Payloads.',
-    spec: 'AHP interaction-payloads.md',
+      'Also cited: execution-payloads.md §Execution, calls, and model attempts, §Content and accounting; interaction-payloads.md; base/events.md §Tool invocation and completion; task-workspace-lineage.md §Payloads.',
+    spec: 'AHP execution-payloads.md §Required event-specific payloads',
     messages: {
       ...SENTENCE,
       requiredOverlay: '`{member}` is required in every {type} event; this one{carrier} has none.',

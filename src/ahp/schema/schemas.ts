@@ -1,7 +1,6 @@
 /**
  * The AHP schema registry (`schemas/ahp/`, the pinned MCP extraction), generated at build time: verdict validators load
- * on
- * first use, diagnostic ones on the first failure.
+ * on first use, diagnostic ones on the first failure.
  */
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { SchemaIndex } from '../../core/schema/annotations.ts';

@@ -37,10 +37,7 @@ const found = (id: AhpSchemaRuleId, pointer: string, messageId: string, args?: M
   ...(args ? { args } : {}),
 });
 
-/**
- * `'message'` (wire root), `'registration'`, or a manifest `schema` path mapped to our root by file name and
- * `#/$defs/<type>`.
- */
+/** `'message'` (wire root), `'registration'`, or a manifest `schema` path mapped to our root by file name. */
 export type AhpRoot = 'message' | 'registration' | string;
 
 /** Options of {@link validateAhpMessage} (src/run/ahp-message.ts) and of the stage. */
@@ -126,10 +123,7 @@ function runSchema(ref: string, value: unknown, base = ''): SchemaStageFinding[]
 /** No finding (shared: the stage never adds to a findings list in place). */
 const NONE: SchemaStageFinding[] = [];
 
-/**
- * The wire root: the verdict is the `oneOf` of the six message shapes. `parsed`: `value` is JSON.parse's (own,
- * enumerable data members only), which the fast pass reads by enumeration; any other value takes the general dispatch.
- */
+/** The wire root: the `oneOf` of the six message shapes; `parsed`: `value` is JSON.parse's (fast pass). */
 function validateWire(value: unknown, parsed: boolean): SchemaStageFinding[] {
   if (parsed ? wireVerdict(value) : wireVerdictGeneral(value)) return NONE;
   if (Array.isArray(value)) return [found('ahp/wire-root', '', 'batch')];
@@ -190,10 +184,7 @@ function isUnder(pointer: string, prefix: string): boolean {
   return pointer === prefix || pointer.startsWith(prefix + '/');
 }
 
-/**
- * Run the stage on `ev` against `root`, fill it as an AhpMessage, return its findings. @throws Error for a bad
- * `eventSchema` or schema.
- */
+/** Run the stage on `ev` against `root`, fill it as an AhpMessage; its findings. @throws Error for a bad schema. */
 export function schemaStage(
   ev: ParsedEvent,
   root: RootSpec,
@@ -273,10 +264,7 @@ function shownType(t: string): string {
   return t.length <= 64 && /^[\x20-\x7e]+$/.test(t) ? JSON.stringify(t) : `a ${[...t].length}-character type`;
 }
 
-/**
- * Findings about the event itself worded with what they judge: an unknown `type` with the nearest catalogue type, a
- * required member with the event's type and the wire message carrying it (issue 37 item 6).
- */
+/** Findings about the event worded with what they judge: the nearest catalogue type, the requiring type. */
 function namedFindings(findings: SchemaStageFinding[], msg: AhpMessage, v: Obj): SchemaStageFinding[] {
   const at = msg.eventPointer!;
   const type = msg.event?.type;

@@ -1,12 +1,8 @@
 /**
- * A fast pass of the wire root for the dominant message shapes: a `hooks/intercept` request whose capabilities
- * advertise plain effects (and a `modify` block), a `hooks/observe` notification, and an intercept success response.
- * The JSON-RPC shell and capabilities are checked here, the event by its own type's validator
- * (`events.schema.json#/$defs/<type>`): `event` and `interceptableEvent` are `allOf` of `if type = T then T`
- * (schemas/ahp/events.schema.json), so for a listed type only its branch applies. It says "passes" or "not sure", never
- * "fails": anything else goes to the whole validator (test/ahp/wire-verdict.test.ts holds the two together). It reads
- * members by enumeration where the schema does not, so it is for JSON values (own, enumerable data members): the stage
- * sends a value of another kind to the general dispatch.
+ * A fast pass of the wire root for the dominant message shapes (a `hooks/intercept` request, a `hooks/observe`
+ * notification, an intercept success response): the JSON-RPC shell and capabilities here, the event by its own type's
+ * validator. It says "passes" or "not sure", never "fails": anything else goes to the whole validator
+ * (test/ahp/wire-verdict.test.ts holds the two together). For JSON.parse values only (own, enumerable data members).
  */
 import { fnv32 } from '../../core/canonical.ts';
 import { MEMO_FORMATS } from '../../core/schema/memo-pattern.ts';
@@ -22,10 +18,7 @@ interface TypeTables {
   /** Interceptable types only: the effects it may advertise (bounds ∩ core effects) and its modify targets, if bounded. */
   effects?: ReadonlySet<string>;
   targets?: ReadonlySet<string>;
-  /**
-   * The type's overlay (`events.schema.json#/$defs/<type>` is `allOf` [envelope, overlay]), when the envelope is the one
-   * {@link envelopePass} was written against.
-   */
+  /** The type's overlay (`events.schema.json#/$defs/<type>` is `allOf` [envelope, overlay]). */
   overlay?: Check;
   /** Whether its events may carry `tool` (the envelope's second `allOf` condition). */
   tool: boolean;
@@ -136,10 +129,7 @@ const isDateTime = MEMO_FORMATS['date-time'];
 /** A string of `common.schema.json#/$defs/nonEmptyString`. */
 const nonEmpty = (v: unknown): boolean => typeof v === 'string' && v !== '';
 
-/**
- * True when `events.schema.json#/$defs/envelope` surely accepts `ev` of catalogue type `type`; false when not sure (an
- * `items` list with members, which the envelope sends to the content schemas by type).
- */
+/** True when `events.schema.json#/$defs/envelope` surely accepts `ev` of `type`; false when not sure. */
 function envelopePass(ev: Obj, tt: TypeTables, c: NonNullable<FastTables['common']>): boolean {
   // one walk over the members the event has (events of every type meet here, so a read by name of each member the
   // envelope defines, most of them absent, would go through V8's megamorphic lookup twelve times an event)

@@ -4,10 +4,7 @@ import { fastWirePass } from './wire-fast.ts';
 
 const MESSAGES = 'messages.schema.json#/$defs/';
 
-/**
- * The six branches of the wire root's `oneOf` (schemas/ahp/wire.schema.json), each with a test
- * that is false only where the branch's own `required` and `const` keywords already fail it.
- */
+/** The six branches of the wire root's `oneOf`, each with a test false only where the branch fails. */
 const BRANCHES: readonly { ref: string; mayPass: (v: Obj) => boolean }[] = [
   { ref: `${MESSAGES}interceptRequest`, mayPass: (v) => v.method === 'hooks/intercept' },
   { ref: `${MESSAGES}interceptResponse`, mayPass: (v) => v.result !== undefined },
@@ -20,11 +17,7 @@ const BRANCHES: readonly { ref: string; mayPass: (v: Obj) => boolean }[] = [
 let checks: ((value: unknown) => boolean)[] | undefined;
 let whole: ((value: unknown) => boolean) | undefined;
 
-/**
- * The verdict of the wire root (`oneOf` of six message shapes): the fast pass of the dominant shapes
- * (src/ahp/schema/wire-fast.ts), else {@link wireVerdictGeneral}. The same answer as the whole `oneOf` for every JSON
- * value (test/ahp/wire-verdict.test.ts; the stage gives any other value to {@link wireVerdictGeneral}).
- */
+/** The verdict of the wire root: the fast pass (wire-fast.ts), else {@link wireVerdictGeneral}; the same answer. */
 export function wireVerdict(value: unknown): boolean {
   return (isObj(value) && fastWirePass(value)) || wireVerdictGeneral(value);
 }

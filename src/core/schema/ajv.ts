@@ -11,11 +11,7 @@ import { STRICT_FORMATS } from './formats.ts';
 export interface AjvOptions {
   /** Diagnostic: every error with `parentSchema` (for annotations); verdict instances stop at the first error. */
   diagnostic: boolean;
-  /**
-   * Track evaluated properties and items (default true). False only for schemas with no `unevaluatedProperties` /
-   * `unevaluatedItems` (tools/gen-validators.ts checks): the code then skips that bookkeeping and `anyOf` stops at its
-   * first passing branch.
-   */
+  /** Track evaluated properties and items (default true); false only for schemas without `unevaluated*` keywords. */
   evaluated?: boolean;
   /** ajv code options: `tools/gen-validators.ts` passes `{lines: true, source: true, optimize: 1, formats}` for standalone code. */
   code?: {

@@ -47,10 +47,7 @@ export function memoPredicate(predicate: (s: string) => boolean, maxLength = MEM
   };
 }
 
-/**
- * The formats as generated code and fast paths call them: the URI grammars memoised (an event's `source` recurs on
- * every event of it); the others as they are.
- */
+/** The formats as generated code calls them: the URI grammars memoised (`source` recurs), the others as they are. */
 export const MEMO_FORMATS: typeof STRICT_FORMATS = Object.freeze({
   ...STRICT_FORMATS,
   uri: memoPredicate(STRICT_FORMATS.uri, 256),

@@ -1,0 +1,61 @@
+/**
+ * Down-leveled copies for the identity analyzer (AEP-0001 §8.2(b)): the canonical texts of a first copy at each capture
+ * below its own, and which repeats may be compared that way.
+ */
+import { canonicalJson as canonicalText } from '../../core/canonical.ts';
+import type { ParsedEvent } from '../../core/rule.ts';
+import { AEP_CORE_ATTRIBUTES } from '../bridges/types.ts';
+import { downlevelEvent } from '../downlevel.ts';
+import { type AepEvent, CAPTURE_RANK } from '../event.ts';
+import type { Redactor } from '../redact.ts';
+import type { AepCaptureLevel } from '../schema/registry.ts';
+
+/** The core attribute names (AEP-0001 §5.1); any other envelope member is an extension attribute (§5.4). */
+export const CORE_NAMES: ReadonlySet<string> = new Set(AEP_CORE_ATTRIBUTES);
+/** Most extension attributes of a repeat tried as added by a relay (2^n - 1 subsets). */
+export const MAX_ADDED_TRIED = 6;
+
+/** The levels below `full`, highest first (the down-level digests' column order). */
+export const LOWER: readonly AepCaptureLevel[] = ['redacted', 'metadata', 'none'];
+/** Side-table columns: the first copy's capture rank, then two words per level of {@link LOWER}. */
+export const DL_U32 = { rank: 0, digests: 1, count: 7 } as const;
+/** The rank column of a first copy whose payload a bridge withheld (no down-level digests: its content is unknown). */
+export const WITHHELD_RANK = 0x100;
+
+/** The canonical texts of a first copy down-leveled to each level below its capture (none when a big integer could move). */
+export function downlevelTexts(
+  value: Record<string, unknown>,
+  bigIntegers: ExactBig,
+  redactor: Redactor,
+): Map<AepCaptureLevel, string> {
+  const out = new Map<AepCaptureLevel, string>();
+  const capture = (typeof value.capture === 'string' ? value.capture : 'metadata') as AepCaptureLevel;
+  const rank = CAPTURE_RANK[capture];
+  if (!(rank > 0)) return out;
+  for (const b of bigIntegers) if (b.pointer.startsWith('/data/')) return out;
+  for (const level of LOWER) {
+    if (CAPTURE_RANK[level] >= rank) continue;
+    const r = downlevelEvent(value, level, level === 'redacted' ? { redact: redactor } : {});
+    if (r.capture === level) out.set(level, canonicalText({ value: r.event, bigIntegers }));
+  }
+  return out;
+}
+
+type ExactBig = ParsedEvent['bigIntegers'];
+
+/**
+ * True when `ev` may be compared as a down-leveled copy: not refused, and its type, capture and payload known (README
+ * §Decisions on a partly broken envelope); other events are compared exactly.
+ */
+export function downlevelable(ev: AepEvent): boolean {
+  const u = ev.untrusted;
+  return !ev.rejected && (u === undefined || (ev.type !== '' && !u.has('capture') && !u.has('data')));
+}
+
+/** The canonical text of a repeat with its capture default written out (AEP-0001 §5.1: absent is `metadata`). */
+export function copyText(ev: AepEvent, value: Record<string, unknown> = ev.value): string {
+  return canonicalText({
+    value: 'capture' in value ? value : { ...value, capture: 'metadata' },
+    bigIntegers: ev.bigIntegers,
+  });
+}

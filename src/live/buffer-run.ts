@@ -1,0 +1,106 @@
+/** What the buffer checks of `aep live` share: the run they see ({@link BufferRun}) and their socket and post helpers. */
+import type { MessageArgs } from '../core/message.ts';
+import { type HttpAnswer, LiveTimeout, type SseMessage, type SseSubscriber, WsPeer } from './client.ts';
+import type { LiveCheck, LiveRuleId } from './rules.ts';
+
+/** An Event or frame as parsed JSON. */
+export type Ev = Record<string, unknown>;
+
+/** What a buffer check reads and reports through (the part of src/live/check.ts's run it needs). */
+export interface BufferRun {
+  readonly session: string;
+  readonly opts: { timeoutMs: number; token?: string; identity?: 'strict' | 'floor' };
+  record(text: string): void;
+  capabilities(): Record<string, unknown>;
+  socket(): URL | undefined;
+  report(id: LiveRuleId, messageId: string, args?: MessageArgs, pointer?: string): void;
+  skip(check: LiveCheck, reason: string): void;
+  event(type?: string, over?: Ev): Ev;
+  post(body: string, type?: string): Promise<HttpAnswer>;
+  subscribe(query: Record<string, string>, headers?: Record<string, string>): Promise<SseSubscriber>;
+  mine(sub: SseSubscriber, session?: string): { m: SseMessage; ev: Ev }[];
+  keep(sub: SseSubscriber, session?: string): void;
+}
+
+/**
+ * A session of its own for a check that replays a whole buffer, so the replayed Events never interleave with the
+ * other checks' Events in the record (one session's stream stays in (epoch, seq) order for the validate rules).
+ */
+export function ownSession(run: BufferRun, name: string): { session: string; event: (type?: string, over?: Ev) => Ev } {
+  const session = `${run.session}.${name}`;
+  const source = `aep://agent-conformance/agent/live/session/${session}`;
+  return { session, event: (type, over) => run.event(type, { session, source, ...over }) };
+}
+
+const line = (evs: Ev[]) => `${evs.map((e) => JSON.stringify(e)).join('\n')}\n`;
+
+/** POST `evs` as NDJSON, 500 a request. */
+export async function postAll(run: BufferRun, evs: Ev[]): Promise<void> {
+  for (let i = 0; i < evs.length; i += 500) await run.post(line(evs.slice(i, i + 500)), 'application/x-ndjson');
+}
+
+/** A test for a frame of `type` (answering `id` when given). */
+export const isFrame = (type: string, id?: string) => (f: unknown) =>
+  !!f && typeof f === 'object' && (f as Ev).type === type && (id === undefined || (f as Ev).id === id);
+
+/** A frame as named in a finding (`nothing` when none came). */
+export function describeFrame(f: unknown): string {
+  if (f === undefined) return 'nothing';
+  if (f && typeof f === 'object') {
+    const o = f as Ev;
+    return `a ${JSON.stringify(String(o.type))} frame${o.code !== undefined ? ` with code ${JSON.stringify(String(o.code))}` : ''}`;
+  }
+  return 'a frame that is not a JSON object';
+}
+
+/** A WebSocket past the hello exchange, as `role`. */
+export async function greeted(run: BufferRun, url: URL, role: 'consumer' | 'emitter', caps: Ev = {}): Promise<WsPeer> {
+  const ws = await WsPeer.open(url, run.opts);
+  ws.send({
+    type: 'hello',
+    versions: ['0.1'],
+    role,
+    identity: { agent: 'live', instance: `agent-conformance/${run.session}` },
+    capabilities: caps,
+  });
+  if ((await ws.next(0, isFrame('hello'), run.opts.timeoutMs)) === undefined) {
+    ws.close();
+    throw new LiveTimeout('the hello answer');
+  }
+  return ws;
+}
+
+/** Subscribe on a greeted socket; the answer frame to `id` (undefined on timeout). */
+export async function wsSubscribe(run: BufferRun, ws: WsPeer, frame: Ev, session = run.session): Promise<unknown> {
+  const at = ws.frames.length;
+  ws.send({ type: 'subscribe', filter: { session: [session] }, ...frame });
+  return ws.next(at, (f) => !!f && typeof f === 'object' && (f as Ev).id === frame.id, run.opts.timeoutMs);
+}
+
+/** This run's Events among a socket's frames, with their index and text; each kept as delivered once. */
+export function wsMine(run: BufferRun, ws: WsPeer, session = run.session): { i: number; ev: Ev; text: string }[] {
+  const out: { i: number; ev: Ev; text: string }[] = [];
+  for (const [i, f] of ws.frames.entries()) {
+    const ev = f as Ev;
+    if (ev && typeof ev === 'object' && typeof ev.type === 'string' && ev.type.includes('.') && ev.session === session)
+      out.push({ i, ev, text: ws.texts[i]! });
+  }
+  return out;
+}
+
+/** Record the run's Events of a socket (the Events delivered). */
+export function wsKeep(run: BufferRun, ws: WsPeer, session = run.session): void {
+  for (const { text } of wsMine(run, ws, session)) run.record(text);
+}
+
+/** The replay buffer the endpoint advertises (capabilities.replay.buffer), if any. */
+export function depth(run: BufferRun): number | undefined {
+  const replay = run.capabilities().replay as { buffer?: unknown } | undefined;
+  return replay && typeof replay.buffer === 'number' ? replay.buffer : undefined;
+}
+
+/** Each value at its first delivery: a redelivery is legal (AEP-0003 §7, dedupe on (source, id)), never a gap. */
+export const firstSeen = (seqs: number[]) => [...new Set(seqs)];
+
+/** The position of `ev` as a `from` value (resume strictly after it). */
+export const fromOf = (ev: Ev) => [{ session: ev.session as string, epoch: 0, seq: ev.seq as number }];

@@ -1,0 +1,216 @@
+/**
+ * The HTTP and SSE checks of `aep live` (AEP-0003 §3.2-§3.4, §6.2, §6.4): discovery, the version gate, envelope
+ * refusal, ingest, fan-out, filters and the capture ceiling.
+ */
+import { AEP_CORE_ATTRIBUTES } from '../aep/bridges/types.ts';
+import { downlevelEvent } from '../aep/downlevel.ts';
+import { fetchText } from './client.ts';
+import { type LiveRun, skip } from './live-run.ts';
+
+/** The first pointer at which two JSON values differ (`""` for the whole value). */
+function firstDifference(a: unknown, b: unknown, at = ''): string | undefined {
+  if (a === b) return undefined;
+  if (a && b && typeof a === 'object' && typeof b === 'object' && Array.isArray(a) === Array.isArray(b)) {
+    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+    for (const k of keys) {
+      const d = firstDifference(
+        (a as Record<string, unknown>)[k],
+        (b as Record<string, unknown>)[k],
+        `${at}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`,
+      );
+      if (d !== undefined) return d;
+    }
+    return undefined;
+  }
+  return at;
+}
+
+const CORE_ATTRIBUTES: ReadonlySet<string> = new Set(AEP_CORE_ATTRIBUTES);
+
+/** The Event without extension attributes: a relay MAY add them (AEP-0001 §4.2 floor). */
+function withoutExtensions(ev: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(ev).filter(([k]) => CORE_ATTRIBUTES.has(k)));
+}
+
+/** AEP-0003 §3.4: the discovery document names the endpoints and the capabilities the other checks read. */
+export async function discovery(run: LiveRun): Promise<void> {
+  const path = '/events';
+  const r = await fetchText(run.url(path), run.opts);
+  if (r.status !== 200) return run.report('aep/live-discovery', 'status', { path, status: r.status });
+  const type = String(r.headers['content-type'] ?? '');
+  if (!/^application\/json\b/i.test(type)) run.report('aep/live-discovery', 'contentType', { path, type });
+  let doc: unknown;
+  try {
+    doc = JSON.parse(r.body);
+  } catch {
+    return run.report('aep/live-discovery', 'notJson', { path });
+  }
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc))
+    return run.report('aep/live-discovery', 'notJson', { path });
+  const d = doc as Record<string, unknown>;
+  if (!Array.isArray(d.aep) || !d.aep.includes('0.1'))
+    run.report('aep/live-discovery', 'member', { member: '"aep"', expected: 'an array naming "0.1"' }, '/aep');
+  const endpoints = d.endpoints;
+  if (!endpoints || typeof endpoints !== 'object' || Array.isArray(endpoints))
+    run.report('aep/live-discovery', 'member', { member: '"endpoints"', expected: 'an object' }, '/endpoints');
+  const e = (endpoints && typeof endpoints === 'object' ? endpoints : {}) as Record<string, unknown>;
+  const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  run.discovery = {
+    endpoints: { events: str(e.events), stream: str(e.stream), socket: str(e.socket) },
+    capabilities:
+      d.capabilities && typeof d.capabilities === 'object' ? (d.capabilities as Record<string, unknown>) : {},
+  };
+  const wk = await fetchText(run.url('/.well-known/aep'), run.opts).catch(() => undefined);
+  if (wk?.status !== 200) run.report('aep/live-well-known', 'missing', { status: wk?.status ?? 'nothing' });
+}
+
+/** AEP-0003 §3.2 #2: a POST of an unsupported protocol version is refused. */
+export async function versionGate(run: LiveRun): Promise<void> {
+  const r = await run.post(JSON.stringify(run.event()), 'application/json', '99.0');
+  if (r.status !== 426) return run.report('aep/live-version-gate', 'status', { status: r.status });
+  try {
+    const body = JSON.parse(r.body) as { versions?: unknown };
+    if (!Array.isArray(body.versions) || !body.versions.includes('0.1')) run.report('aep/live-version-gate', 'body');
+  } catch {
+    run.report('aep/live-version-gate', 'body');
+  }
+}
+
+/** AEP-0003 §3.2 #3: a POST of an invalid envelope is refused. */
+export async function invalidEnvelope(run: LiveRun): Promise<void> {
+  const sub = run.discovery?.endpoints.stream
+    ? await run.subscribe({ filter: JSON.stringify({ session: [run.session] }) })
+    : undefined;
+  try {
+    const bad = run.event();
+    delete bad.id;
+    const r = await run.post(JSON.stringify(bad));
+    if (r.status !== 400) run.report('aep/live-invalid-envelope', 'status', { status: r.status });
+    else {
+      try {
+        if ((JSON.parse(r.body) as { error?: unknown }).error !== 'invalid-event')
+          run.report('aep/live-invalid-envelope', 'body');
+      } catch {
+        run.report('aep/live-invalid-envelope', 'body');
+      }
+    }
+    if (sub) {
+      // a marker after it: once the marker arrives, anything delivered before it was delivered
+      const marker = run.event();
+      await run.post(JSON.stringify(marker));
+      await sub.until(() => run.mine(sub).some(({ ev }) => ev.id === marker.id), run.opts.timeoutMs);
+      run.keep(sub);
+      if (run.mine(sub).some(({ ev }) => ev.id === undefined)) run.report('aep/live-invalid-envelope', 'delivered');
+    }
+  } finally {
+    sub?.close();
+  }
+}
+
+/** AEP-0003 §3.2 #1, #3: a valid Event POSTed is accepted. */
+export async function ingest(run: LiveRun): Promise<void> {
+  const one = await run.post(JSON.stringify(run.event()));
+  if (one.status !== 202) run.report('aep/live-ingest', 'status', { what: 'single Event', status: one.status });
+  const batch = [run.event(), run.event()].map((e) => JSON.stringify(e)).join('\n');
+  const r = await run.post(`${batch}\n`, 'application/x-ndjson');
+  if (r.status !== 202)
+    run.report('aep/live-ingest', 'status', { what: 'application/x-ndjson batch', status: r.status });
+}
+
+/** AEP-0003 §3.3 #1-2: Events ingested by POST reach an SSE subscriber in order, unaltered (AEP-0001 §4.2). */
+export async function fanout(run: LiveRun): Promise<void> {
+  const sub = await run.subscribe({ filter: JSON.stringify({ session: [run.session] }) });
+  try {
+    const sent = [run.event(), run.event('progress.status', { data: { phase: 'fanout' } }), run.event()];
+    await run.post(JSON.stringify(sent[0]));
+    await run.post(
+      `${sent
+        .slice(1)
+        .map((e) => JSON.stringify(e))
+        .join('\n')}\n`,
+      'application/x-ndjson',
+    );
+    const ids = new Set(sent.map((e) => e.id));
+    const got = () => run.mine(sub).filter(({ ev }) => ids.has(ev.id));
+    await sub.until(() => got().length >= sent.length, run.opts.timeoutMs);
+    run.keep(sub);
+    const recv = got();
+    if (recv.length < sent.length)
+      return run.report('aep/live-fanout', 'missing', { got: recv.length, want: sent.length, ms: run.opts.timeoutMs });
+    if (recv.map(({ ev }) => ev.id).join('\n') !== sent.map((e) => e.id).join('\n'))
+      run.report('aep/live-fanout', 'order');
+    for (const [i, { m, ev }] of recv.entries()) {
+      const want = sent[i]!;
+      if (m.event !== want.type)
+        run.report('aep/live-fanout', 'eventField', { got: m.event ?? '', want: String(want.type) });
+      const id = `${want.session}:0:${want.seq}`;
+      if (m.id !== id)
+        run.report('aep/live-fanout', 'idField', {
+          got: m.id ?? '',
+          want: id,
+          session: 'session',
+          epoch: 'epoch',
+          seq: 'seq',
+        });
+      if (m.data.includes('\n')) run.report('aep/live-fanout', 'data');
+      const pointer = firstDifference(withoutExtensions(ev), want);
+      if (pointer !== undefined)
+        run.report('aep/live-delivery-identity', 'changed', { id: String(want.id), pointer: pointer || '""' }, pointer);
+    }
+  } finally {
+    sub.close();
+  }
+}
+
+/** AEP-0003 §6.2: a subscription filter delivers only the Events it selects. */
+export async function filter(run: LiveRun): Promise<void> {
+  const type = 'error.raised';
+  const sub = await run.subscribe({ filter: JSON.stringify({ session: [run.session], type: [type] }) });
+  try {
+    const other = run.event();
+    const match = run.event(type, { data: { code: 'probe', fatal: false } });
+    const marker = run.event(type, { data: { code: 'marker', fatal: false } });
+    await run.post(`${[other, match, marker].map((e) => JSON.stringify(e)).join('\n')}\n`, 'application/x-ndjson');
+    await sub.until(() => run.mine(sub).some(({ ev }) => ev.id === marker.id), run.opts.timeoutMs);
+    run.keep(sub);
+    const got = run.mine(sub).map(({ ev }) => ev);
+    for (const ev of got) if (ev.type !== type) run.report('aep/live-filter', 'extra', { type, got: String(ev.type) });
+    if (!got.some((ev) => ev.id === match.id)) run.report('aep/live-filter', 'missing', { type });
+  } finally {
+    sub.close();
+  }
+}
+
+/** AEP-0003 §6.4; AEP-0001 §8.2: a subscriber below the capture of an Event receives it down-leveled. */
+export async function captureCeiling(run: LiveRun): Promise<void> {
+  const levels = run.discovery?.capabilities.capture;
+  if (Array.isArray(levels) && !levels.includes('metadata'))
+    return skip(run, 'capture-ceiling', 'the endpoint does not list "metadata" in capabilities.capture');
+  const ceiling = 'metadata';
+  const sub = await run.subscribe({ filter: JSON.stringify({ session: [run.session] }), capture: ceiling });
+  try {
+    // redacted-gated text that a metadata ceiling removes (AEP-0002 §5.4 progress.status `message`)
+    const ev = run.event('progress.status', {
+      capture: 'redacted',
+      data: { phase: 'ceiling', message: 'checking the capture ceiling' },
+    });
+    await run.post(JSON.stringify(ev));
+    await sub.until(() => run.mine(sub).some((x) => x.ev.id === ev.id), run.opts.timeoutMs);
+    run.keep(sub);
+    const got = run.mine(sub).find((x) => x.ev.id === ev.id)?.ev;
+    if (!got) return run.report('aep/live-capture-ceiling', 'missing', { ceiling });
+    const rank = { none: 0, metadata: 1, redacted: 2, full: 3 } as Record<string, number>;
+    const at = typeof got.capture === 'string' ? got.capture : 'metadata';
+    if ((rank[at] ?? 9) > rank[ceiling]!) return run.report('aep/live-capture-ceiling', 'above', { ceiling, got: at });
+    // what the ceiling governs (capture and payload); other rewrites are aep/live-delivery-identity's
+    const want = downlevelEvent(ev, ceiling).event;
+    const pointer = firstDifference(
+      { capture: got.capture, data: got.data },
+      { capture: want.capture, data: want.data },
+    );
+    if (pointer !== undefined)
+      run.report('aep/live-capture-ceiling', 'payload', { ceiling, pointer: pointer || '""' }, pointer);
+  } finally {
+    sub.close();
+  }
+}

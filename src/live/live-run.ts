@@ -1,0 +1,161 @@
+/** The run of `aep live` the checks see: its options, session, findings, the Events delivered, and its HTTP helpers. */
+import type { Finding } from '../core/finding.ts';
+import type { MessageArgs } from '../core/message.ts';
+import { findingAt } from '../core/rule.ts';
+import { type SseMessage, SseSubscriber, fetchText } from './client.ts';
+import type * as control from './control-checks.ts';
+import { LIVE_CHECKS, LIVE_DESTRUCTIVE, LIVE_RULES, type LiveCheck, type LiveRuleId } from './rules.ts';
+
+/** Options of `checkEndpoint` (src/live/check.ts). */
+export interface LiveOptions {
+  /** Bearer token sent with every request (AEP-0003 §8.1). */
+  token?: string;
+  /** The checks to run (default: {@link LIVE_CHECKS} but the destructive ones, {@link LIVE_DESTRUCTIVE}). */
+  checks?: readonly LiveCheck[];
+  /** Also run the destructive checks (they fill the endpoint's replay buffer and post large Events). */
+  destructive?: boolean;
+  /** How byte-identity compares: the bytes posted (`strict`, default) or the AEP-0001 §4.2 floor (`floor`). */
+  identity?: 'strict' | 'floor';
+  /** Milliseconds a check waits for one answer (default 5000). */
+  timeoutMs?: number;
+  /** The control checks' options (`--control-*`, `--ack-window`). */
+  control?: control.ControlOptions;
+  /** Called as each check starts (a progress line). */
+  onCheck?: (check: LiveCheck) => void;
+}
+
+const RULES = new Map(LIVE_RULES.map((r) => [r.id, r]));
+
+/** The discovery document as read (AEP-0003 §3.4). */
+export interface Discovery {
+  endpoints: { events?: string; stream?: string; socket?: string };
+  capabilities: Record<string, unknown>;
+}
+
+/** A unique session per run, so checks see only their own Events on a shared endpoint. */
+function runSession(): string {
+  return `live_${Date.now().toString(36)}_${Math.floor(Math.random() * 1e9).toString(36)}`;
+}
+
+/** One run of `aep live`: what the checks share and report into. */
+export class LiveRun {
+  readonly findings: Finding[] = [];
+  readonly delivered: string[] = [];
+  readonly ran: LiveCheck[] = [];
+  readonly skipped: LiveCheck[] = [];
+  discovery: Discovery | undefined;
+  readonly session = runSession();
+  private seq = 0;
+  private n = 0;
+
+  constructor(
+    readonly base: URL,
+    readonly opts: Required<Pick<LiveOptions, 'timeoutMs'>> & LiveOptions,
+  ) {}
+
+  report(id: LiveRuleId, messageId: string, args?: MessageArgs, pointer?: string): void {
+    const rule = RULES.get(id)!;
+    this.findings.push(findingAt(rule, { source: this.base.href, ...(pointer ? { pointer } : {}) }, messageId, args));
+  }
+
+  url(path: string, query?: Record<string, string>): URL {
+    const u = new URL(
+      path.replace(/^\//, ''),
+      this.base.href.endsWith('/') ? this.base : new URL(`${this.base.href}/`),
+    );
+    for (const [k, v] of Object.entries(query ?? {})) u.searchParams.set(k, v);
+    return u;
+  }
+
+  path(name: 'events' | 'stream' | 'socket'): string {
+    return this.discovery?.endpoints[name] ?? `/${name}`;
+  }
+
+  /** A valid session-scoped Event of this run, next in position. */
+  event(type = 'progress.status', over: Record<string, unknown> = {}): Record<string, unknown> {
+    return {
+      aep: '0.1',
+      id: `${this.session}-${++this.n}`,
+      type,
+      time: new Date().toISOString(),
+      source: `aep://agent-conformance/agent/live/session/${this.session}`,
+      agent: 'live',
+      session: this.session,
+      seq: this.seq++,
+      data: type === 'progress.status' ? { phase: 'checking' } : {},
+      ...over,
+    };
+  }
+
+  post(body: string, type = 'application/json', version = '0.1') {
+    return fetchText(this.url(this.path('events')), {
+      ...this.opts,
+      method: 'POST',
+      headers: { 'content-type': type, 'aep-version': version },
+      body,
+    });
+  }
+
+  subscribe(query: Record<string, string>, headers?: Record<string, string>): Promise<SseSubscriber> {
+    return SseSubscriber.open(this.url(this.path('stream'), query), {
+      ...this.opts,
+      ...(headers ? { headers } : {}),
+    });
+  }
+
+  /** This run's Events (of `session`) among an SSE subscriber's messages, parsed. */
+  mine(sub: SseSubscriber, session = this.session): { m: SseMessage; ev: Record<string, unknown> }[] {
+    const out: { m: SseMessage; ev: Record<string, unknown> }[] = [];
+    for (const m of sub.messages) {
+      let ev: unknown;
+      try {
+        ev = JSON.parse(m.data);
+      } catch {
+        continue;
+      }
+      if (ev && typeof ev === 'object' && (ev as Record<string, unknown>).session === session)
+        out.push({ m, ev: ev as Record<string, unknown> });
+    }
+    return out;
+  }
+
+  private readonly seen = new Set<string>();
+
+  /** Keep one delivered Event text, once: copies several of our subscriptions got are not redeliveries. */
+  record(text: string): void {
+    if (this.seen.has(text)) return;
+    this.seen.add(text);
+    this.delivered.push(text);
+  }
+
+  keep(sub: SseSubscriber, session = this.session): void {
+    for (const { m } of this.mine(sub, session)) this.record(m.data);
+  }
+
+  capabilities(): Record<string, unknown> {
+    return this.discovery?.capabilities ?? {};
+  }
+
+  socket(): URL | undefined {
+    return socketUrl(this);
+  }
+
+  skip(check: LiveCheck, reason: string): void {
+    skip(this, check, reason);
+  }
+}
+
+/** Mark `check` skipped, with why (an info finding). */
+export function skip(run: LiveRun, check: LiveCheck, reason: string): void {
+  run.skipped.push(check);
+  run.report('aep/live-skipped', 'skipped', { check, reason });
+}
+
+/** The WebSocket endpoint of the discovery document, as a ws: or wss: URL. */
+export function socketUrl(run: LiveRun): URL | undefined {
+  const p = run.discovery?.endpoints.socket;
+  if (!p) return undefined;
+  const u = run.url(p);
+  u.protocol = u.protocol === 'https:' ? 'wss:' : 'ws:';
+  return u;
+}

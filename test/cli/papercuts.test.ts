@@ -1,0 +1,203 @@
+/**
+ * What a first-time user's trial of both bins met: rules of other verbs in `explain` / `rules` / `validate --rule`,
+ * the format an `-o` name implies, empty input and typed input on the stream verbs, `--no-color` everywhere, RFC
+ * citations, a URL without its scheme, a missing pin folder, a misspelt rule id in a sidecar.
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { LIVE_RULES } from '../../src/live/rules.ts';
+import { PIN_RULES } from '../../src/pin/rules.ts';
+import { runCli } from './helpers.ts';
+
+const PASS = 'conformance/aep/pass/aep.ack-cause.jsonl';
+const tmp = mkdtempSync(join(tmpdir(), 'papercuts-'));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+test('explain knows every pin/* rule (ahp) and every live rule (aep); rules --verb lists exactly them', async () => {
+  for (const [bin, verb, rules] of [
+    ['ahp', 'pin', PIN_RULES],
+    ['aep', 'live', LIVE_RULES],
+  ] as const) {
+    const listed = await runCli(bin, ['rules', '--verb', verb, '--format', 'json']);
+    assert.equal(listed.code, 0, listed.stderr);
+    const ids = (JSON.parse(listed.stdout) as { id: string }[]).map((r) => r.id);
+    assert.deepEqual(
+      ids,
+      rules.map((r) => r.id),
+    );
+    for (const r of rules) {
+      const e = await runCli(bin, ['explain', r.id]);
+      assert.equal(e.code, 0, `${bin} explain ${r.id}: ${e.stderr}`);
+      assert.ok(e.stdout.startsWith(`${r.id} (${r.severity})`), e.stdout);
+      assert.match(e.stdout, /Cases:/);
+    }
+  }
+  const near = await runCli('ahp', ['explain', 'pin/missing-sourc']);
+  assert.equal(near.code, 2);
+  assert.match(near.stderr, /did you mean pin\/missing-source\?/);
+});
+
+test('validate --rule with a rule of another verb names that verb; an unknown id is still unknown', async () => {
+  const live = await runCli('aep', ['validate', '--rule', LIVE_RULES[0]!.id, PASS]);
+  assert.equal(live.code, 2);
+  assert.match(live.stderr, /is a rule of `aep live URL`/);
+  assert.doesNotMatch(live.stderr, /unknown rule/);
+  const pin = await runCli('ahp', ['validate', '--rule', 'pin/missing-source', '-']);
+  assert.equal(pin.code, 2);
+  assert.match(pin.stderr, /is a rule of `ahp pin verify`/);
+  const bogus = await runCli('aep', ['validate', '--rule', 'aep/bogus-rule-id', PASS]);
+  assert.equal(bogus.code, 2);
+  assert.match(bogus.stderr, /unknown rule "aep\/bogus-rule-id"/);
+  for (const r of [live, pin, bogus]) assert.equal(r.stderr.split('\n').filter(Boolean).length, 1);
+});
+
+test('-o NAME without --format writes the format its extension names; an explicit --format wins', async () => {
+  const head: Record<string, RegExp> = {
+    'r.html': /^<!DOCTYPE html>/,
+    'r.sarif': /"\$schema": "https:\/\/docs\.oasis-open\.org\/sarif/,
+    'r.json': /^\{/,
+    'r.xml': /^<\?xml/,
+    'r.txt': /✔|events/,
+  };
+  for (const [name, re] of Object.entries(head)) {
+    const out = join(tmp, name);
+    const r = await runCli('aep', ['validate', PASS, '-o', out]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(readFileSync(out, 'utf8'), re, name);
+  }
+  const out = join(tmp, 'explicit.html');
+  assert.equal((await runCli('aep', ['validate', PASS, '-o', out, '--format', 'text'])).code, 0);
+  assert.doesNotMatch(readFileSync(out, 'utf8'), /<!DOCTYPE/);
+  const fx = join(tmp, 'fixtures.xml');
+  const f = await runCli('ahp', ['fixtures', 'conformance/ahp', '-q', '-o', fx]);
+  assert.equal(f.code, 0, f.stderr);
+  assert.match(readFileSync(fx, 'utf8'), /^<\?xml/);
+  assert.match((await runCli('aep', ['validate', '--help'])).stdout, /\.html, \.sarif, \.json or\s+\.xml/);
+});
+
+test('the stream verbs on empty input: the empty-input finding, one closing line, exit 1 as validate', async () => {
+  const validate = await runCli('aep', ['validate']);
+  assert.equal(validate.code, 1);
+  for (const args of [
+    ['redact'],
+    ['downlevel', '--ceiling', 'none'],
+    ['convert', '--to', 'cloudevents'],
+    ['filter', '--where', '{}'],
+  ]) {
+    const r = await runCli('aep', args);
+    assert.equal(r.code, validate.code, args.join(' '));
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, /jsonl\/empty-input/);
+    assert.match(r.stderr, /the input is empty/);
+    assert.doesNotMatch(r.stderr, /not written \(error findings|could not be read as JSON/, args.join(' '));
+  }
+});
+
+test('the stream verbs say they read a terminal, as validate does, and only on a terminal', async () => {
+  const line = readFileSync(PASS, 'utf8');
+  for (const args of [
+    ['validate'],
+    ['redact'],
+    ['downlevel', '--ceiling', 'full'],
+    ['convert', '--to', 'cloudevents'],
+    ['filter', '--where', '{}'],
+  ]) {
+    const tty = await runCli('aep', args, line, { stdinIsTTY: true });
+    assert.match(tty.stderr, /reading standard input \(end it with Ctrl-D/, args.join(' '));
+    const piped = await runCli('aep', args, line);
+    assert.doesNotMatch(piped.stderr, /reading standard input/, args.join(' '));
+  }
+});
+
+test('every verb of both bins accepts --no-color', async () => {
+  const verbs: Record<'aep' | 'ahp', string[][]> = {
+    aep: [
+      ['validate'],
+      ['fixtures'],
+      ['rules'],
+      ['explain'],
+      ['redact'],
+      ['downlevel'],
+      ['filter'],
+      ['convert'],
+      ['live'],
+    ],
+    ahp: [['validate'], ['fixtures'], ['rules'], ['explain'], ['pin', 'verify'], ['pin', 'refresh']],
+  };
+  for (const [bin, list] of Object.entries(verbs) as ['aep' | 'ahp', string[][]][])
+    for (const v of list) assert.match((await runCli(bin, [...v, '--help'])).stdout, /--no-color/, `${bin} ${v}`);
+  const runs: ['aep' | 'ahp', string[]][] = [
+    ['aep', ['rules', '--no-color']],
+    ['ahp', ['rules', '--no-color']],
+    ['aep', ['explain', '--no-color', 'aep/time-format']],
+    ['aep', ['redact', '--no-color', PASS]],
+    ['aep', ['downlevel', '--no-color', '--ceiling', 'full', PASS]],
+    ['aep', ['filter', '--no-color', '--where', '{}', PASS]],
+    ['aep', ['convert', '--no-color', '--to', 'cloudevents', PASS]],
+  ];
+  for (const [bin, args] of runs) {
+    const r = await runCli(bin, args);
+    assert.equal(r.code, 0, `${bin} ${args.join(' ')}: ${r.stderr}`);
+    assert.doesNotMatch(r.stdout + r.stderr, /\x1b\[/);
+  }
+});
+
+test('RFC requirement rows read as the RFC is cited ("RFC 8259 §8.1 #2"), in explain and the matrix', async () => {
+  const e = await runCli('aep', ['explain', 'jsonl/bom']);
+  assert.match(e.stdout, /RFC 8259 §8\.1 #\d/);
+  const generated = readFileSync('src/generated/requirements.json', 'utf8');
+  const docs = readFileSync('docs/requirements.md', 'utf8');
+  for (const text of [e.stdout, generated, docs, readFileSync('RULES.md', 'utf8')])
+    assert.doesNotMatch(text, /RFC §|§\d{4} \d/);
+  assert.match(generated, /"RFC 8259 §8\.1 #2"/);
+});
+
+test('aep live with a URL without its scheme suggests the http: one, in one line', async () => {
+  for (const [url, suggested] of [
+    ['localhost:8080', 'http://localhost:8080'],
+    ['127.0.0.1:9/aep', 'http://127.0.0.1:9/aep'],
+  ]) {
+    const r = await runCli('aep', ['live', url]);
+    assert.equal(r.code, 2);
+    assert.equal(r.stderr, `aep live: ${url} is not an http: or https: URL; did you mean ${suggested}?\n`);
+  }
+  const ftp = await runCli('aep', ['live', 'ftp://example.invalid/']);
+  assert.equal(ftp.code, 2);
+  assert.doesNotMatch(ftp.stderr, /did you mean/);
+});
+
+test('ahp pin verify / refresh with a --dir that is missing or no directory: one line, exit 2', async () => {
+  const file = join(tmp, 'not-a-dir');
+  writeFileSync(file, 'x');
+  for (const verb of ['verify', 'refresh'])
+    for (const [dir, why] of [
+      [join(tmp, 'nonexist'), /does not exist/],
+      [file, /is not a directory/],
+    ] as const) {
+      const r = await runCli('ahp', ['pin', verb, '--dir', dir]);
+      assert.equal(r.code, 2, r.stderr);
+      assert.equal(r.stdout, '');
+      assert.equal(r.stderr.split('\n').filter(Boolean).length, 1, r.stderr);
+      assert.match(r.stderr, why);
+    }
+});
+
+test('fixtures: a sidecar expecting an unknown rule id is a harness error naming it and the nearest id', async () => {
+  for (const bin of ['aep', 'ahp'] as const) {
+    const dir = join(tmp, `fx-${bin}`);
+    mkdirSync(join(dir, 'fail'), { recursive: true });
+    mkdirSync(join(dir, 'pass'), { recursive: true });
+    writeFileSync(join(dir, 'fail', 'a.jsonl'), '{}\n');
+    writeFileSync(join(dir, 'fail', 'a.expected.json'), `{"findings":[{"ruleId":"${bin}/nonexistent"}]}`);
+    writeFileSync(join(dir, 'fail', 'b.jsonl'), 'not json\n');
+    writeFileSync(join(dir, 'fail', 'b.expected.json'), '{"findings":[{"ruleId":"jsonl/invalid-jsn"}]}');
+    const r = await runCli(bin, ['fixtures', dir]);
+    assert.equal(r.code, 2, r.stdout);
+    assert.match(r.stdout, new RegExp(`unknown rule "${bin}/nonexistent"`));
+    assert.match(r.stdout, /unknown rule "jsonl\/invalid-jsn", nearest known id jsonl\/invalid-json/);
+    assert.doesNotMatch(r.stdout, /missing /);
+  }
+});
