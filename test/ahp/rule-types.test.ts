@@ -69,7 +69,8 @@ test('AHP per-event rule types: a rule reports nothing for a message of another 
         rule.check(msg, { report: (r) => void reports.push(r) });
         if (typeof type === 'string' && rule.types!.includes(type))
           own.set(rule.id, (own.get(rule.id) ?? 0) + reports.length);
-        else assert.deepEqual(reports, [], `${rule.id} reported on a message of type ${String(type)}: ${msg.text}`);
+        else if (reports.length > 0)
+          assert.fail(`${rule.id} reported on a message of type ${String(type)}: ${msg.text}`);
       }
     }
   }
