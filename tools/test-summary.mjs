@@ -5,6 +5,7 @@
  * by default), then a short summary for a person: the counts, each failed test by file and
  * name, and the time. Plain JavaScript: a reporter loads before tsx does.
  */
+import { writeFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { spec, tap } from 'node:test/reporters';
 
@@ -16,6 +17,7 @@ export default async function* summary(source) {
   const failed = [];
   // why tests were skipped, each reason once with how many it skipped (../shared absent, mostly)
   const skips = new Map();
+  const seconds = new Map();
   // the names of the tests open at each depth, per file (two files run at once)
   const open = new Map();
   const observed = (async function* () {
@@ -30,8 +32,16 @@ export default async function* summary(source) {
         if (d.details?.type !== 'suite' && err?.failureType !== 'subtestsFailed') {
           const path = [...names.slice(0, d.nesting), d.name].filter((n) => n !== undefined && n !== d.file);
           const why = String(err?.cause?.message ?? err?.message ?? '').split('\n')[0];
-          failed.push({ file: d.file, name: path.join(' › '), why });
+          // a file run in a group (tools/test-run.mjs) is the suite named by its path
+          const file = /\.test\.ts$/.test(path[0] ?? '') && path.length > 1 ? path.shift() : d.file;
+          failed.push({ file, name: path.join(' › '), why });
         }
+      }
+      // seconds per test file for test/weights.json (tools/test-run.mjs --write-weights): a grouped file is the suite
+      // named by its path, a file run alone the sum of its top-level tests
+      if ((event.type === 'test:pass' || event.type === 'test:fail') && d.nesting === 0 && d.details?.duration_ms) {
+        const file = /\.test\.ts$/.test(d.name) ? d.name : d.file?.replace(process.cwd() + '/', '');
+        if (file) seconds.set(file, (seconds.get(file) ?? 0) + d.details.duration_ms / 1000);
       }
       if (event.type === 'test:pass' && d.skip !== undefined) {
         const why = typeof d.skip === 'string' && d.skip !== '' ? d.skip : 'skipped';
@@ -57,5 +67,14 @@ export default async function* summary(source) {
   for (const f of failed)
     text += `  ✖ ${(f.file ?? '').replace(cwd, '')}: ${f.name}${f.why ? `\n      ${f.why}` : ''}\n`;
   for (const [why, k] of skips) text += `  ○ ${k} skipped: ${why}\n`;
+  const out = process.env.AGENT_CONFORMANCE_TEST_WEIGHTS;
+  if (out) {
+    const rows = [...seconds].filter(([f]) => f.startsWith('test/')).sort(([a], [b]) => (a < b ? -1 : 1));
+    writeFileSync(
+      out,
+      `${JSON.stringify(Object.fromEntries(rows.map(([f, s]) => [f, Math.round(s * 10) / 10])), null, 1)}\n`,
+    );
+    text += `  weights of ${rows.length} files written to ${out}\n`;
+  }
   yield text;
 }

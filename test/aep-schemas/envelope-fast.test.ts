@@ -77,7 +77,7 @@ function check(events: Record<string, unknown>[], label: string): { fast: number
         assert.equal(envelopeSurelyValid(v, typeInfo(type).branch), envelopeSurelyValid(v), `${label}: ${type}`);
       if (!envelopeSurelyValid(v)) continue;
       fast++;
-      assert.equal(ajv(v), true, `${label}: fast path accepts an envelope the schema rejects: ${JSON.stringify(v)}`);
+      if (!ajv(v)) assert.fail(`${label}: fast path accepts an envelope the schema rejects: ${JSON.stringify(v)}`);
     }
   return { fast, total };
 }

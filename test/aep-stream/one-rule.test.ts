@@ -10,6 +10,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { AEP_STREAM_RULES } from '../../src/aep/rules/index.ts';
 import { checkText, event, runRule, type RunOptions } from './helpers.ts';
+import { sweep } from '../scale.ts';
 
 const FAIL = fileURLToPath(new URL('../../conformance/aep/fail/', import.meta.url));
 const show = (fs: readonly { severity: string; ruleId: string; line?: number; pointer?: string; message: string }[]) =>
@@ -91,8 +92,11 @@ test('dedupe, one rule at a time: a redelivered line reaches no stream rule but 
   }
 });
 
-test('every stream rule alone gives exactly its findings of the full run, on every conformance fail case', async () => {
-  for (const name of readdirSync(FAIL).filter((f) => f.endsWith('.jsonl'))) {
+test('every stream rule alone gives exactly its findings of the full run, on every conformance fail case', async (t) => {
+  for (const name of sweep(
+    t,
+    readdirSync(FAIL).filter((f) => f.endsWith('.jsonl')),
+  )) {
     const sidecar = JSON.parse(readFileSync(FAIL + name.replace(/\.jsonl$/, '.expected.json'), 'utf8')) as {
       options?: Record<string, number>;
     };

@@ -3,7 +3,10 @@
  * fixtures), and never mix into stdout.
  */
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { aepCli } from '../../src/cli/aep.ts';
 import type { CliIO } from '../../src/cli/program.ts';
@@ -27,19 +30,36 @@ function fakeIO(stderrIsTTY: boolean): CliIO & { out: () => string; err: () => s
   };
 }
 
+/** Three of our cases (two passing, one failing with its sidecar): what the progress line shows does not need more. */
+function smallFixtureDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'ac-progress-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const files = {
+    pass: ['aep.ack-cause.jsonl', 'aep.ack-window.jsonl'],
+    fail: ['aep.ack-cause.jsonl', 'aep.ack-cause.expected.json'],
+  };
+  for (const [group, names] of Object.entries(files)) {
+    mkdirSync(join(dir, group));
+    for (const f of names) copyFileSync(join(REPO, 'conformance/aep', group, f), join(dir, group, f));
+  }
+  return dir;
+}
+
 const OPTS: FixturesOptions = { format: 'text', failOn: 'error', strict: false, quiet: false, progress: true };
 
 test('fixtures progress: on a terminal only, never with --quiet or --no-progress, never on stdout', async () => {
+  const dir = smallFixtureDir();
   const tty = fakeIO(true);
-  assert.equal(await runFixturesVerb(aepCli.def, REPO + 'conformance/aep', OPTS, tty), 0);
+  assert.equal(await runFixturesVerb(aepCli.def, dir, OPTS, tty), 0);
   assert.match(tty.err(), /\r\x1b\[K\[1\] /);
+  assert.match(tty.err(), /\[3\] /, 'a line for each case');
   assert.doesNotMatch(tty.out(), /\x1b/);
   for (const [io, opts] of [
     [fakeIO(false), OPTS],
     [fakeIO(true), { ...OPTS, quiet: true }],
     [fakeIO(true), { ...OPTS, progress: false }],
   ] as const) {
-    assert.equal(await runFixturesVerb(aepCli.def, REPO + 'conformance/aep', opts, io), 0);
+    assert.equal(await runFixturesVerb(aepCli.def, dir, opts, io), 0);
     assert.equal(io.err(), '');
   }
 });

@@ -1,6 +1,6 @@
 // `--version` and `--help` load no schema validator (issue 13: start-up), and `aep validate`
 // loads only the AEP ones: the generated modules load on first validation, which module-level
-// flags of their loaders report. Each test file runs in its own process, so nothing before
+// flags of their loaders report. test-run: own process (tools/test-run.mjs), so nothing before
 // this file has validated anything.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
