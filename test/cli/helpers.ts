@@ -3,6 +3,10 @@
  * {@link CliIO}: the same program, verbs, exit codes and output as the bins, without a process
  * per run. The few tests that need a real process (EPIPE, the bin entry) spawn one instead.
  */
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { aepCli } from '../../src/cli/aep.ts';
 import { ahpCli } from '../../src/cli/ahp.ts';
@@ -46,4 +50,26 @@ export async function runCli(
   };
   const code = await main(bin === 'aep' ? aepCli : ahpCli, ['node', bin, ...args], io);
   return { code, stdout, stderr };
+}
+
+/**
+ * A fixture folder in our layout holding the first `n` passing and `n` failing cases of conformance/<protocol> (with
+ * their sidecars), removed when the calling file's tests end: for tests of what `fixtures` does with a folder (quiet,
+ * output files, exit codes on a broken write), not of the verdict of every case, which test/fixture-runner checks.
+ */
+export function fixtureSample(protocol: 'aep' | 'ahp', n = 3): string {
+  const dir = mkdtempSync(join(tmpdir(), `ac-${protocol}-sample-`));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  for (const group of ['pass', 'fail']) {
+    const from = join(REPO, 'conformance', protocol, group);
+    mkdirSync(join(dir, group));
+    const names = readdirSync(from).sort();
+    const cases = names.filter((f) => /\.jsonl?$/.test(f) && !f.endsWith('.expected.json')).slice(0, n);
+    for (const c of cases) {
+      copyFileSync(join(from, c), join(dir, group, c));
+      const sidecar = c.replace(/\.jsonl?$/, '.expected.json');
+      if (names.includes(sidecar)) copyFileSync(join(from, sidecar), join(dir, group, sidecar));
+    }
+  }
+  return dir;
 }

@@ -23,7 +23,7 @@ import { validate } from '../../src/api/validate.ts';
 import { aepCli } from '../../src/cli/aep.ts';
 import { main, type CliIO } from '../../src/cli/program.ts';
 import { messageWithRelated } from '../../src/report/text.ts';
-import { REPO, runCli } from './helpers.ts';
+import { fixtureSample, REPO, runCli } from './helpers.ts';
 import { explainDateTime } from '../../src/core/schema/formats.ts';
 
 test('a single-document input over --max-line-bytes is jsonl/line-too-long, never a clean pass', async () => {
@@ -55,7 +55,7 @@ test('a failed write to stdout (> /dev/full) is one line on stderr and exit 2, f
     ['aep', ['validate', 'examples/aep/session.jsonl']],
     ['aep', ['validate', 'conformance/aep/fail/aep.version.jsonl']],
     ['aep', ['validate', '-f', 'json', 'examples/aep/session.jsonl']],
-    ['aep', ['fixtures', 'conformance/aep']],
+    ['aep', ['fixtures', fixtureSample('aep')]],
     ['aep', ['rules']],
     ['aep', ['explain', 'aep/version']],
     ['aep', ['--help']],
@@ -99,7 +99,7 @@ test('--max-findings 0 prints the summary only (validate and fixtures); negative
   assert.deepEqual(doc.findings, []);
   assert.equal(doc.summary.errors, 1);
   assert.equal(doc.summary.omitted, 1);
-  const fx = await runCli('aep', ['fixtures', '--max-findings', '0', 'conformance/aep']);
+  const fx = await runCli('aep', ['fixtures', '--max-findings', '0', fixtureSample('aep')]);
   assert.equal(fx.code, 0, fx.stderr);
   for (const bad of ['-1', '1.5', 'x'])
     assert.equal((await runCli('aep', ['validate', '--max-findings', bad, 'examples/aep/session.jsonl'])).code, 2);

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { LIVE_RULES } from '../../src/live/rules.ts';
 import { PIN_RULES } from '../../src/pin/rules.ts';
-import { runCli } from './helpers.ts';
+import { fixtureSample, runCli } from './helpers.ts';
 
 const PASS = 'conformance/aep/pass/aep.ack-cause.jsonl';
 const tmp = mkdtempSync(join(tmpdir(), 'papercuts-'));
@@ -72,7 +72,7 @@ test('-o NAME without --format writes the format its extension names; an explici
   assert.equal((await runCli('aep', ['validate', PASS, '-o', out, '--format', 'text'])).code, 0);
   assert.doesNotMatch(readFileSync(out, 'utf8'), /<!DOCTYPE/);
   const fx = join(tmp, 'fixtures.xml');
-  const f = await runCli('ahp', ['fixtures', 'conformance/ahp', '-q', '-o', fx]);
+  const f = await runCli('ahp', ['fixtures', fixtureSample('ahp'), '-q', '-o', fx]);
   assert.equal(f.code, 0, f.stderr);
   assert.match(readFileSync(fx, 'utf8'), /^<\?xml/);
   assert.match((await runCli('aep', ['validate', '--help'])).stdout, /\.html, \.sarif, \.json or\s+\.xml/);

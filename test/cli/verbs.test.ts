@@ -14,7 +14,7 @@ import { AEP } from '../../src/aep/definition.ts';
 import { AHP } from '../../src/ahp/definition.ts';
 import { optionsFromFlags } from '../../src/core/protocol.ts';
 import { HEAD_SHA, pinText, readShared, sha256, TAG_SHA } from '../pin/helpers.ts';
-import { REPO, runCli } from './helpers.ts';
+import { fixtureSample, REPO, runCli } from './helpers.ts';
 
 describe("one option mapping (src/run/protocol.ts optionsFromFlags over each definition's flags)", () => {
   it('maps the validate flags and sidecar names to the API options', () => {
@@ -191,10 +191,11 @@ describe('--strict and --fail-on in fixtures (item 13)', () => {
     assert.match(info.stdout, /jsonl\/no-final-newline/);
   });
   it('our layout: exact sidecars, so the options are said to leave verdicts unchanged', async () => {
-    const r = await runCli('aep', ['fixtures', 'conformance/aep', '--quiet', '--strict', '--fail-on', 'info']);
+    const ours = fixtureSample('aep');
+    const r = await runCli('aep', ['fixtures', ours, '--quiet', '--strict', '--fail-on', 'info']);
     assert.equal(r.code, 0);
     assert.match(r.stderr, /--strict and --fail-on do not change the verdicts of our layout/);
-    const plain = await runCli('aep', ['fixtures', 'conformance/aep', '--quiet']);
+    const plain = await runCli('aep', ['fixtures', ours, '--quiet']);
     assert.equal(plain.stderr, '');
   });
 });

@@ -29,7 +29,7 @@ import {
   type Finding,
 } from '../../src/index.ts';
 import { buildRuleIdsModule, RULE_IDS_TS } from '../../tools/gen-rules.ts';
-import { runCli } from '../cli/helpers.ts';
+import { fixtureSample, runCli } from '../cli/helpers.ts';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const AEP_BROKEN = 'examples/aep/session-broken.jsonl';
@@ -156,7 +156,7 @@ test('no input at all is a finding, never a clean pass; fixtureExitCode takes th
     );
     assert.equal(r.summary.errors, 1);
   }
-  const run = await runFixtures('aep', 'conformance/aep');
+  const run = await runFixtures('aep', fixtureSample('aep'));
   assert.equal(fixtureExitCode(run), 0);
   assert.equal(fixtureExitCode(run.summary), 0);
 });
