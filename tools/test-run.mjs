@@ -90,8 +90,11 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const own = (f) => readFileSync(join(REPO, f), 'utf8').includes(OWN_PROCESS);
   const { heavy, groups } = plan(named.length > 0 ? named : allFiles(), weights(), own);
   const dir = mkdtempSync(join(tmpdir(), 'agent-conformance-tests-'));
-  const entries = groups.map((files, i) => {
-    const p = join(dir, `group-${i + 1}.mjs`);
+  // node --test runs its files in name order, whatever order they are given in: the names keep the plan's order. A
+  // file run alone is a group of one, so that every file's tests sit under a suite named by its path.
+  const order = [...heavy.map((f) => [f]), ...groups];
+  const entries = order.map((files, i) => {
+    const p = join(dir, `${String(i + 1).padStart(3, '0')}.mjs`);
     writeFileSync(p, groupSource(files));
     return p;
   });
@@ -104,7 +107,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       '--test-concurrency=2',
       `--test-reporter=${join(REPO, 'tools/test-summary.mjs')}`,
       ...flags,
-      ...heavy,
       ...entries,
     ],
     {

@@ -37,12 +37,9 @@ export default async function* summary(source) {
           failed.push({ file, name: path.join(' › '), why });
         }
       }
-      // seconds per test file for test/weights.json (tools/test-run.mjs --write-weights): a grouped file is the suite
-      // named by its path, a file run alone the sum of its top-level tests
-      if ((event.type === 'test:pass' || event.type === 'test:fail') && d.nesting === 0 && d.details?.duration_ms) {
-        const file = /\.test\.ts$/.test(d.name) ? d.name : d.file?.replace(process.cwd() + '/', '');
-        if (file) seconds.set(file, (seconds.get(file) ?? 0) + d.details.duration_ms / 1000);
-      }
+      // seconds per test file for test/weights.json (tools/test-run.mjs --write-weights): the suite named by its path
+      if ((event.type === 'test:pass' || event.type === 'test:fail') && d.nesting === 0 && /\.test\.ts$/.test(d.name))
+        seconds.set(d.name, (seconds.get(d.name) ?? 0) + (d.details?.duration_ms ?? 0) / 1000);
       if (event.type === 'test:pass' && d.skip !== undefined) {
         const why = typeof d.skip === 'string' && d.skip !== '' ? d.skip : 'skipped';
         skips.set(why, (skips.get(why) ?? 0) + 1);
