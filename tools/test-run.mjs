@@ -70,10 +70,10 @@ export function plan(files, w, own = () => false) {
  * The source of a group entry: each file imported inside a suite named by its path. A file that throws while it loads
  * fails a test of its own (`loads`), as it fails its process when run alone; without it node counts only "cancelled".
  */
-function groupSource(files) {
+export function groupSource(files, root = REPO) {
   const lines = [`import { describe, test } from 'node:test';`];
   for (const f of files) {
-    const url = JSON.stringify(pathToFileURL(join(REPO, f)).href);
+    const url = JSON.stringify(pathToFileURL(join(root, f)).href);
     lines.push(
       `describe(${JSON.stringify(f)}, async () => { try { await import(${url}); } catch (e) { test('loads', () => { throw e; }); } });`,
     );
