@@ -155,7 +155,9 @@ function formatMessage(c: MessageContext, format: unknown, place: SchemaArgs): S
   const name = String(format);
   if (!Object.hasOwn(FORMAT_WORDS, name)) return msg(c, 'format', { ...place, format: name });
   const why = name === 'date-time' && typeof c.value === 'string' ? explainDateTime(c.value) : undefined;
-  return why ? msg(c, 'format-date-time.why', { ...place, why }) : msg(c, `format-${name}`, place);
+  return why
+    ? msg(c, 'format-date-time.why', { ...place, format: name, why })
+    : msg(c, `format-${name}`, { ...place, format: name });
 }
 
 /** The located template and arguments of one error (`label` names the whole value: `event`, `payload`). */
