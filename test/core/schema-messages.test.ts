@@ -18,7 +18,7 @@ import type { RuleMeta } from '../../src/core/rule.ts';
 import { visible } from '../../src/core/visible.ts';
 import { FORMAT_WORDS } from '../../src/core/schema/wording.ts';
 import { AEP_SCHEMA_TEMPLATES } from '../../src/aep/schema/templates.ts';
-import { AHP_SCHEMA_TEMPLATES } from '../../src/ahp/schema/templates.ts';
+import { AHP_SCHEMA_TEMPLATES, MCP_BODY_TEMPLATES } from '../../src/ahp/schema/templates.ts';
 import { PROTOCOLS } from '../../src/run/protocols.ts';
 import { sweep } from '../scale.ts';
 import { optionalShared, SHARED } from '../shared.ts';
@@ -56,8 +56,9 @@ function inputStrings(text: string): Set<string> {
   return out;
 }
 
-const SCHEMA_TABLES = new Set<unknown>([AEP_SCHEMA_TEMPLATES, AHP_SCHEMA_TEMPLATES]);
-const VOCABULARY = new Set(['keyword', 'format']);
+const SCHEMA_TABLES = new Set<unknown>([AEP_SCHEMA_TEMPLATES, AHP_SCHEMA_TEMPLATES, MCP_BODY_TEMPLATES]);
+/** What an argument the sentence does not render may be: an ajv keyword, a format, the pointer of an MCP body part. */
+const VOCABULARY = new Set(['keyword', 'format', 'partPointer']);
 /** The ajv keywords of our schemas (JSON Schema 2020-12), and `false schema`. */
 const KEYWORDS = new Set(
   'type const enum pattern format minimum maximum exclusiveMinimum exclusiveMaximum multipleOf minLength maxLength minItems maxItems uniqueItems contains minProperties maxProperties required additionalProperties unevaluatedProperties unevaluatedItems propertyNames dependentRequired oneOf anyOf not if false schema'
@@ -93,19 +94,26 @@ async function check(protocol: Protocol, file: string, text: string, tally: Tall
   for (const f of run.findings) {
     const rule = rules.get(f.ruleId);
     if (!rule) continue;
-    tally.findings++;
     const id = f.messageId ?? '';
     const template = rule.messages?.[id] ?? rule.sharedMessages?.[id];
     assert.ok(template !== undefined, `${where(f)}: no template`);
     assert.ok(!template.includes('{sentence}'), `${where(f)}: a sentence composed at check time`);
-    if (rule.sharedMessages?.[id] !== undefined) tally.ids.add(`${protocol} ${id}`);
     assert.equal(visible(renderMessage(template, f.args, f.source)), f.message, where(f));
+    // the rest holds the schema stage's messages (a rule's own templates are any rule's)
+    if (rule.messages?.[id] !== undefined) continue;
+    tally.findings++;
+    tally.ids.add(`${protocol} ${id}`);
     const rendered = new Set(placeholders(template));
     for (const [name, a] of Object.entries(f.args ?? {})) {
       if (rendered.has(name)) continue;
       assert.ok(VOCABULARY.has(name), `${where(f)}: argument ${name} is not in the sentence`);
       // vocabulary: an ajv keyword, a format the table words; the same string in the input is a coincidence
-      const ok = name === 'format' ? Object.hasOwn(FORMAT_WORDS, String(a)) : KEYWORDS.has(String(a));
+      const ok =
+        name === 'format'
+          ? Object.hasOwn(FORMAT_WORDS, String(a))
+          : name === 'partPointer'
+            ? /^\/params\/event\/elicitation\/(request|result)$/.test(String(a))
+            : KEYWORDS.has(String(a));
       assert.ok(
         ok,
         `${where(f)}: ${name} ${JSON.stringify(a)}${strings.has(String(a)) ? ' (a string of the input)' : ''}`,

@@ -3,9 +3,8 @@
  * closed subset (schemas/mcp/mcp-elicitation.schema.json).
  */
 import type { ErrorObject } from '../../core/schema/ajv.ts';
-import type { MessageTemplates } from '../../core/message.ts';
-import { mapSchemaErrors, schemaSentence, type Wording } from '../../core/schema/findings.ts';
-import { LITERAL_TEMPLATES, PHRASE_TEMPLATES, phraseMessage } from '../../core/schema/wording.ts';
+import { mapSchemaErrors, type Wording } from '../../core/schema/findings.ts';
+import { phraseMessage } from '../../core/schema/wording.ts';
 import { describeValue } from '../../core/finding.ts';
 import { DEFAULT_MAX_DEPTH, type ParseOutcome, parseJsonText } from '../../core/json.ts';
 import { differingCopies } from '../../core/json-copies.ts';
@@ -13,6 +12,7 @@ import { childPointer } from '../../core/pointer.ts';
 import { isObj, type Obj } from '../../core/value.ts';
 import type { BodyProblem, ElicitationBody, ElicitationChecks } from '../elicitation-body.ts';
 import { ahpSchemas } from './schemas.ts';
+import { MCP_TEMPLATES } from './templates.ts';
 
 const NO_POINTERS: readonly string[] = [];
 const NO_PROBLEMS: readonly BodyProblem[] = [];
@@ -22,20 +22,6 @@ function isAnswerValue(v: unknown): boolean {
   if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return true;
   return Array.isArray(v) && v.every((x) => typeof x === 'string');
 }
-
-/** The sentences of errors inside the embedded MCP value (never echoing values), by message id. */
-const MCP_TEMPLATES: MessageTemplates = {
-  required: '`{member}` is required',
-  additionalProperties: '`{member}` is not part of the pinned MCP 2025-11-25 subset (this object is closed)',
-  type: PHRASE_TEMPLATES.type!,
-  const: PHRASE_TEMPLATES.const!,
-  enum: PHRASE_TEMPLATES.enum!,
-  'format-uri': 'must be a URI with a scheme (RFC 3986)',
-  format: 'must be a valid {format}',
-  shapes: 'matches none of the allowed MCP shapes',
-  ajv: '{ajv}',
-  ...LITERAL_TEMPLATES,
-};
 
 /** How errors inside the embedded MCP value are worded. */
 const MCP_WORDING: Wording = {
@@ -119,9 +105,7 @@ function mcpProblems(def: 'request' | 'result', value: unknown): BodyProblem[] {
       fallbackRule: 'ahp/elicitation-body',
       base: prefix,
     }))
-      out.push(
-        problem(f.pointer, f.pointer === '' ? 'schemaRoot' : 'schema', { sentence: schemaSentence(MCP_WORDING, f) }),
-      );
+      out.push(problem(f.pointer, `${f.pointer === '' ? 'schemaRoot' : 'schema'}.${f.messageId}`, f.args));
   };
   if (!isObj(value)) {
     out.push(problem('', 'notObject', { found: describeValue(value) }));
