@@ -5,10 +5,8 @@
  */
 import { describeValue } from '../finding.ts';
 import type { MessageTemplates } from '../message.ts';
-import { capitalise, type MessageContext, type SchemaArgs, type SchemaMessage, sentence } from './findings.ts';
+import { capitalise, type MessageContext, type SchemaArgs, type SchemaMessage } from './findings.ts';
 import { explainDateTime, type FormatName } from './formats.ts';
-
-export { sentence };
 
 /** What each format means, per style: `located` (AEP), `phrase` (AHP), `answer` (MCP form answers). */
 export const FORMAT_WORDS: Readonly<Record<FormatName, { located: string; phrase: string; answer: string }>> = {
@@ -82,7 +80,7 @@ const LOCATED_AT: Readonly<Record<string, string>> = {
 };
 
 /** `table` with the place put in: each id at a path, and `<id>.root` for the whole value. */
-export function placeTemplates(table: Readonly<Record<string, string>>): Record<string, string> {
+function placeTemplates(table: Readonly<Record<string, string>>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [id, t] of Object.entries(table)) {
     out[id] = t.replace(/@At|@at/g, '"{path}"');
