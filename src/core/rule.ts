@@ -21,10 +21,13 @@ export interface RuleMeta {
   quote?: string;
   /** How its findings read, by key (the first is the default); placeholders per src/core/message.ts. */
   messages?: MessageTemplates;
+  /** A table of templates several rules share (the schema stage's wording), looked up after `messages`. */
+  sharedMessages?: MessageTemplates;
 }
 
 /** The metadata alone of a rule (no `check`, `types`, state), as a catalogue lists it. */
-export function metaOf({ id, severity, description, detail, spec, quote, messages }: RuleMeta): RuleMeta {
+export function metaOf(r: RuleMeta): RuleMeta {
+  const { id, severity, description, detail, spec, quote, messages, sharedMessages } = r;
   return {
     id,
     severity,
@@ -33,6 +36,7 @@ export function metaOf({ id, severity, description, detail, spec, quote, message
     spec,
     ...(quote ? { quote } : {}),
     ...(messages ? { messages } : {}),
+    ...(sharedMessages ? { sharedMessages } : {}),
   };
 }
 
@@ -221,7 +225,8 @@ export function ruleMessage(
   source: string,
 ): string {
   const templates = rule.messages ?? {};
-  const template = templates[key ?? Object.keys(templates)[0] ?? ''];
+  const k = key ?? Object.keys(templates)[0] ?? '';
+  const template = templates[k] ?? rule.sharedMessages?.[k];
   if (template === undefined) throw new Error(`rule ${rule.id} has no message ${JSON.stringify(key ?? 'default')}`);
   return renderMessage(template, args, source);
 }

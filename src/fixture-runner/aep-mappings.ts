@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { payloadFindings, payloadValidator, registryEntry } from '../aep/schema/validators.ts';
 import { loadAepSchemas } from '../aep/schema/registry.ts';
 import { aepWording } from '../aep/schema/wording.ts';
+import { schemaSentence } from '../core/schema/findings.ts';
 import type { CaseResult } from '../core/fixture-result.ts';
 import { readJsonFile } from './aep-case-files.ts';
 import type { RunContext } from './context.ts';
@@ -80,7 +81,7 @@ export function runMappings(ctx: RunContext): void {
       if (p.data === undefined) continue;
       if (!v(p.data)) {
         const first = payloadFindings(p.type, p.data, { wording: PAYLOAD_WORDING })[0];
-        problems.push(`${p.where} (${p.type}): ${first ? first.message : 'payload invalid'}`);
+        problems.push(`${p.where} (${p.type}): ${first ? schemaSentence(PAYLOAD_WORDING, first) : 'payload invalid'}`);
       }
     }
     const result: CaseResult = {

@@ -162,10 +162,16 @@ export function renderExplain(
     }
   }
   const messages = Object.entries(rule.messages ?? {});
-  if (messages.length) {
+  const shared = Object.keys(rule.sharedMessages ?? {}).length;
+  if (messages.length || shared) {
     out += `\nMessages (placeholders filled from the finding's args):\n`;
-    for (const [key, template] of messages) {
-      const line = `${key}: ${template}`;
+    const rows = messages.map(([key, template]) => `${key}: ${template}`);
+    // a schema rule's table is its protocol's schema stage's: one line here, every template in SARIF
+    if (shared)
+      rows.push(
+        `and the schema stage's ${shared} templates it shares, keyed by the ajv keyword or the schema's x-message (--format sarif lists them as globalMessageStrings)`,
+      );
+    for (const line of rows) {
       const lines = opts.width === undefined ? [line] : wrapText(line, opts.width - 4);
       out += `${lines.map((l, i) => (i === 0 ? '  ' : '    ') + l).join('\n')}\n`;
     }

@@ -50,9 +50,30 @@ function messageStrings(r: RuleMeta): Map<string, SarifTemplate> | undefined {
   return entries.length ? new Map(entries.map(([k, t]) => [k, sarifTemplate(t)])) : undefined;
 }
 
-/** The SARIF message of `f`, with `id` and `arguments` (§3.11.10-11) when its template renders exactly that text. */
-function sarifMessage(f: Finding, templates: Map<string, SarifTemplate> | undefined) {
-  const t = f.messageId === undefined ? undefined : templates?.get(f.messageId);
+/**
+ * `toolComponent.globalMessageStrings` (SARIF 2.1.0 §3.19.22): the tables rules share (the schema stages' wording), a
+ * key once; a key two tables word differently is left out (its results then keep their text only).
+ */
+function globalMessageStrings(rules: readonly RuleMeta[]): Map<string, SarifTemplate> {
+  const texts = new Map<string, string | null>();
+  for (const table of new Set(rules.map((r) => r.sharedMessages))) {
+    for (const [k, t] of Object.entries(table ?? {})) texts.set(k, texts.has(k) && texts.get(k) !== t ? null : t);
+  }
+  const out = new Map<string, SarifTemplate>();
+  for (const [k, t] of texts) if (t !== null) out.set(k, sarifTemplate(t));
+  return out;
+}
+
+/**
+ * The SARIF message of `f`, with `id` and `arguments` (§3.11.10-11) when its template (the rule's own, else a global
+ * one: the lookup order of §3.11.7) renders exactly that text.
+ */
+function sarifMessage(
+  f: Finding,
+  templates: Map<string, SarifTemplate> | undefined,
+  global: Map<string, SarifTemplate>,
+) {
+  const t = f.messageId === undefined ? undefined : (templates?.get(f.messageId) ?? global.get(f.messageId));
   if (!t) return { text: f.message };
   let args: string[];
   try {
@@ -64,10 +85,13 @@ function sarifMessage(f: Finding, templates: Map<string, SarifTemplate> | undefi
   return again === f.message ? { text: f.message, id: f.messageId, arguments: args } : { text: f.message };
 }
 
-function driver(ctx: ReportContext, rules: readonly RuleMeta[]) {
+function driver(ctx: ReportContext, rules: readonly RuleMeta[], global = new Map<string, SarifTemplate>()) {
   return {
     name: 'agent-conformance',
     semanticVersion: ctx.version,
+    ...(global.size
+      ? { globalMessageStrings: Object.fromEntries([...global].map(([k, t]) => [k, { text: t.text }])) }
+      : {}),
     rules: rules.map((r) => {
       const url = specUrl(r.spec);
       const strings = messageStrings(r);
@@ -126,6 +150,7 @@ export function sarifReporter(out: Output, ctx: ReportContext): Reporter {
     finish(summary) {
       const index = new Map(rules.map((r, i) => [r.id, i]));
       const templates = new Map(rules.map((r) => [r.id, messageStrings(r)]));
+      const global = globalMessageStrings(rules);
       const result = (f: Finding) => {
         const loc = findingLocation(f);
         const props: Record<string, unknown> = {};
@@ -136,7 +161,7 @@ export function sarifReporter(out: Output, ctx: ReportContext): Reporter {
           ruleId: f.ruleId,
           ruleIndex: index.get(f.ruleId)!,
           level: LEVEL[f.severity],
-          message: sarifMessage(f, templates.get(f.ruleId)),
+          message: sarifMessage(f, templates.get(f.ruleId), global),
         };
         if (loc) r.locations = [loc];
         if (f.related?.length) {
@@ -153,7 +178,7 @@ export function sarifReporter(out: Output, ctx: ReportContext): Reporter {
         version: '2.1.0',
         runs: [
           {
-            tool: { driver: driver(ctx, rules) },
+            tool: { driver: driver(ctx, rules, global) },
             columnKind: 'utf16CodeUnits',
             invocations: [{ executionSuccessful: true, properties: { summary } }],
             results: ITEMS,

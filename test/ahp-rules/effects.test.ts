@@ -85,7 +85,7 @@ describe('effects', () => {
     // one finding is the schema's own for a message where a part belongs (content.schema.json#/$defs/notAMessage)
     const notAMessage = String(CONTENT_SCHEMA.$defs.notAMessage.then['x-message']).toLowerCase();
     assert.ok(
-      asParts.some((i) => i.messageId === 'schema' && String(i.args?.sentence).toLowerCase() === notAMessage),
+      asParts.some((i) => i.messageId === 'x-message' && String(i.args?.text).toLowerCase() === notAMessage),
       show(asParts),
     );
     bad(

@@ -32,9 +32,9 @@ describe('catalogue', () => {
       root: 'schema/draft/catalogue-event.schema.json#/$defs/user.attention',
     });
     assert.deepEqual(issues.map((i) => [i.messageId, i.args?.member, i.args?.type]).sort(), [
-      ['required', 'id', 'user.attention'],
-      ['required', 'source', 'user.attention'],
-      ['required', 'time', 'user.attention'],
+      ['requiredEvent', 'id', 'user.attention'],
+      ['requiredEvent', 'source', 'user.attention'],
+      ['requiredEvent', 'time', 'user.attention'],
     ]);
     valid(event('user.attention'), { root: 'schema/draft/interaction-event.schema.json#/$defs/user.attention' });
   });

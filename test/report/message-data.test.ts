@@ -115,3 +115,42 @@ test('sarif: a message that its template does not give back keeps only its text'
   };
   for (const r of log.runs[0]!.results) assert.deepEqual(Object.keys(r.message), ['text']);
 });
+
+test('sarif and json: schema findings carry their template key and args; the shared tables are globalMessageStrings', async () => {
+  // a time without offset, a null attribute, a payload member of the wrong type
+  const text =
+    '{"aep":"0.1","id":"e1","type":"agent.started","time":"2025-01-01T12:00:00","source":"urn:a","agent":{"id":"a"},"severity":null}\n';
+  const { findings, summary } = await validate('aep', { text, source: 'x.jsonl' });
+  const time = findings.find((f) => f.ruleId === 'aep/time-format')!;
+  assert.equal(time.messageId, 'format-date-time.why');
+  assert.deepEqual(time.args, {
+    keyword: 'format',
+    path: '/time',
+    format: 'date-time',
+    why: 'there is no time-zone offset (Z, or ±hh:mm such as +05:30)',
+  });
+  const doc = JSON.parse(formatReport(findings, summary, { protocol: 'aep', format: 'json' })) as {
+    findings: Array<{ ruleId: string; messageId?: string; args?: Record<string, unknown> }>;
+  };
+  assert.deepEqual(doc.findings.find((f) => f.ruleId === 'aep/null-attribute')?.args, {
+    keyword: 'type',
+    attribute: 'severity',
+  });
+  const log = JSON.parse(formatReport(findings, summary, { protocol: 'aep', format: 'sarif' })) as {
+    runs: Array<{
+      tool: { driver: { rules: SarifRule[]; globalMessageStrings?: Record<string, { text: string }> } };
+      results: SarifResult[];
+    }>;
+  };
+  const run = log.runs[0]!;
+  const global = run.tool.driver.globalMessageStrings!;
+  assert.equal(global['format-date-time.why']?.text.includes('{0}'), true);
+  let schema = 0;
+  for (const r of run.results.filter((x) => x.ruleId.startsWith('aep/'))) {
+    const own = run.tool.driver.rules[r.ruleIndex]!.messageStrings?.[r.message.id!];
+    const template = (own ?? global[r.message.id!])!.text;
+    assert.equal(sarifRender(template, r.message.arguments ?? []), r.message.text, r.ruleId);
+    if (!own) schema++;
+  }
+  assert.ok(schema >= 2, `${schema} results from the shared table`);
+});

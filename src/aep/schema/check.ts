@@ -2,6 +2,7 @@ import { differingCopies } from '../../core/json-copies.ts';
 import { exactIntegerOfLiteral, MAX_EXACT_EXPONENT, numberLiteralAt, type DuplicateKey } from '../../core/json.ts';
 import { framingFinding } from '../../core/jsonl.ts';
 import type { FindingSink, Location } from '../../core/finding.ts';
+import type { MessageArgs } from '../../core/message.ts';
 import { makeFinding, type ParsedEvent, type RuleMeta } from '../../core/rule.ts';
 import { isUri } from '../../core/schema/formats.ts';
 import { CAPTURE_RANK, type AepEvent } from '../event.ts';
@@ -60,7 +61,7 @@ export function checkAepEvent(
     }
   } else if (!envelopeSurelyValid(v, info?.branch) && !envelopeValidator()(v)) {
     const found = envelopeFindings(v);
-    for (const f of found) report(sink, ev, schemaRule(f.ruleId), f.pointer, 'schema', { sentence: f.message });
+    for (const f of found) report(sink, ev, schemaRule(f.ruleId), f.pointer, f.messageId, f.args);
     untrusted = untrustedMembers(found);
     if (!untrusted) return undefined;
     if (untrusted.has('type')) {
@@ -85,11 +86,11 @@ function standIn(v: Record<string, unknown>): Record<string, unknown> {
 /** The envelope findings of a `stream.*` event under the profile, its own type named in every sentence. */
 function streamEnvelopeFindings(ev: ParsedEvent, sink: FindingSink): void {
   const type = String(ev.value.type);
-  const shown = JSON.stringify(`session.${type}`);
-  for (const f of envelopeFindings(standIn(ev.value)))
-    report(sink, ev, schemaRule(f.ruleId), f.pointer, 'schema', {
-      sentence: f.message.split(shown).join(JSON.stringify(type)),
-    });
+  const shown = `session.${type}`;
+  for (const f of envelopeFindings(standIn(ev.value))) {
+    const args = Object.fromEntries(Object.entries(f.args).map(([k, a]) => [k, a === shown ? type : a]));
+    report(sink, ev, schemaRule(f.ruleId), f.pointer, f.messageId, args);
+  }
 }
 
 /** The members that place the event (AEP-0001 §5.1, §7): a failure of one of them refuses the event. */
@@ -139,7 +140,7 @@ function report(
   rule: RuleMeta,
   pointer: string,
   messageId: string,
-  args: Record<string, string | number>,
+  args: MessageArgs,
 ): void {
   sink(makeFinding(rule, { pointer, messageId, args }, ev));
 }
@@ -195,8 +196,11 @@ function checked(
     const pv = info.payload;
     if (pv && !pv(data)) {
       payloadValid = false;
-      for (const f of payloadFindings(type, data, { base: '/data' }))
-        report(sink, ev, schemaRule(f.ruleId), f.pointer, 'payload', { sentence: f.message.slice(0, -1), type });
+      for (const f of payloadFindings(type, data, { base: '/data' })) {
+        // a fixed sentence's own full stop gives way to the payload's ending
+        const args = f.messageId === 'x-message' ? { ...f.args, text: String(f.args.text).replace(/\.$/, '') } : f.args;
+        report(sink, ev, schemaRule(f.ruleId), f.pointer, `payload.${f.messageId}`, { ...args, type });
+      }
     }
   }
   // an unknown capture gates nothing: `full` owes no placeholder and holds every member (README §Decisions on a partly

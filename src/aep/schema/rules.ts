@@ -1,17 +1,17 @@
 import { ruleMeta, type RuleMeta } from '../../core/rule.ts';
+import { AEP_SCHEMA_TEMPLATES } from './templates.ts';
 
-/** Every schema rule's templates: the schema stage's sentence as it is, in a payload, or for an absent payload. */
+/** Every schema rule's own template: a required member of an absent payload. */
 const SCHEMA_MESSAGES = {
-  schema: '{sentence}',
-  payload: '{sentence} (payload of {type}).',
   'no-data':
     'Missing required member "{member}": the event has no "data", and {type} requires "{member}" at capture {capture}.',
 } as const;
 
-/** A schema rule: its own templates after the schema stage's shared ones. */
+/** A schema rule: its own templates after the absent payload's, then the schema stage's shared table. */
 const schemaRule = <const Id extends string>(
   meta: Omit<RuleMeta, 'messages'> & { id: Id; messages?: Readonly<Record<string, string>> },
-): RuleMeta & { id: Id } => ruleMeta({ ...meta, messages: { ...SCHEMA_MESSAGES, ...meta.messages } });
+): RuleMeta & { id: Id } =>
+  ruleMeta({ ...meta, messages: { ...SCHEMA_MESSAGES, ...meta.messages }, sharedMessages: AEP_SCHEMA_TEMPLATES });
 
 /** The schema rules: decided by the envelope and payload schemas (their `x-rule` annotations), the type grammar and the registry. */
 export const ENVELOPE_RULES = {

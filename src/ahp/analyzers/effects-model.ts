@@ -1,6 +1,7 @@
 import type { MessageArgs } from '../../core/message.ts';
 import { isObj, own, type Obj } from '../../core/value.ts';
-import { mapAjvErrors } from '../schema/issues.ts';
+import { schemaSentence } from '../../core/schema/findings.ts';
+import { AHP_WORDING, mapAjvErrors } from '../schema/issues.ts';
 import { ahpSchemas } from '../schema/schemas.ts';
 
 /** The modify targets of the draft (base/composition.md). */
@@ -100,7 +101,7 @@ export function schemaSentences(
   v(value);
   const mapped = mapAjvErrors(v.errors, value, base);
   return mapped.length
-    ? mapped.map((m) => ({ pointer: m.pointer, sentence: lcFirst(m.message) }))
+    ? mapped.map((m) => ({ pointer: m.pointer, sentence: lcFirst(schemaSentence(AHP_WORDING, m)) }))
     : [{ pointer: base, sentence: 'the value does not match its schema.' }];
 }
 

@@ -37,8 +37,8 @@ function schemaProblems(effect: unknown, index: number): EffectRejection[] {
     code: 'malformed',
     index,
     pointer: i.pointer,
-    messageId: 'schema',
-    args: { sentence: i.message },
+    messageId: i.messageId,
+    args: i.args,
   }));
 }
 

@@ -1,7 +1,9 @@
 import { defineEventRule } from '../../core/engine.ts';
 import { checksOf } from '../elicitation-body.ts';
 import type { AhpMessage } from '../message.ts';
-import { messageKey } from '../../core/rule.ts';
+import { renderMessage } from '../../core/message.ts';
+import { messageKey, type RuleContext } from '../../core/rule.ts';
+import { MCP_BODY_TEMPLATES } from '../schema/templates.ts';
 
 /** The rule's templates, shared with the helpers that report for it. */
 const MESSAGES = {
@@ -15,8 +17,6 @@ const MESSAGES = {
     'The serialized MCP {body} repeats the member name at {innerPointer} (the copies are equal); duplicate member names are rejected.',
   duplicatesDiffer:
     'The serialized MCP {body} repeats member names with differing values; which copy counts is undefined, so the body is not checked further.',
-  schema: 'In {innerPointer} of the serialized MCP {body}: {sentence}.',
-  schemaRoot: 'In the serialized MCP {body}: {sentence}.',
   notObject: 'In the serialized MCP {body}: must be a JSON object, found {found}.',
   mode: 'In {innerPointer} of the serialized MCP {body}: `mode` must be "form" or "url" (absent means form).',
   answerValue:
@@ -42,6 +42,7 @@ export const elicitationBody = defineEventRule({
     "A repeated member whose copies differ leaves the value undetermined: only the repeat is reported (saying the copies differ) and no rule reads the body, so findings never depend on member order. A number the pinned schema.ts types `number` (a field's minimum, maximum, lengths and item counts, a number default, an answer value) is one a double holds: schema.ts, the source of truth for MCP types, means an IEEE 754 double, and RFC 8259 §6 lets an implementation limit the range it accepts, so a literal beyond it (1e400, read as Infinity) makes the body invalid, for a bound and an answer alike (never a bound silently ignored); inside `_meta`, free-form JSON, such a literal is accepted.",
   spec: 'AHP interaction-payloads.md §MCP elicitation binding (2025-11-25)',
   messages: MESSAGES,
+  sharedMessages: MCP_BODY_TEMPLATES,
   types: ['user.elicitation.request', 'user.elicitation.result'],
   check(msg: AhpMessage, ctx) {
     const c = checksOf(msg.elicitation);
@@ -67,14 +68,15 @@ export const elicitationBody = defineEventRule({
     // one finding per distinct sentence (a member name repeated thrice is one finding)
     const seen = new Set<string>();
     const once = (messageId: string, innerPointer: string, more: Record<string, string> = {}) => {
-      const key = JSON.stringify([messageId, innerPointer, more]);
+      const args = { body, partPointer, innerPointer, ...more };
+      // an MCP schema error's template is the shared table's, its id chosen by the schema stage
+      const shared = MCP_BODY_TEMPLATES[messageId];
+      const key =
+        shared === undefined ? JSON.stringify([messageId, innerPointer, more]) : renderMessage(shared, args, '');
       if (seen.has(key)) return;
       seen.add(key);
-      ctx.report({
-        pointer,
-        messageId: messageKey(MESSAGES, messageId),
-        args: { body, partPointer, innerPointer, ...more },
-      });
+      if (shared === undefined) ctx.report({ pointer, messageId: messageKey(MESSAGES, messageId), args });
+      else (ctx as unknown as RuleContext).report({ pointer, messageId, args });
     };
     const differ = new Set(checks.differingCopies);
     for (const d of parsed.duplicates) once(differ.has(d.pointer) ? 'duplicateDiffers' : 'duplicateEqual', d.pointer);

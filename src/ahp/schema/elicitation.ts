@@ -4,7 +4,7 @@
  */
 import type { ErrorObject } from '../../core/schema/ajv.ts';
 import { mapSchemaErrors, type Wording } from '../../core/schema/findings.ts';
-import { phrase } from '../../core/schema/wording.ts';
+import { phraseMessage } from '../../core/schema/wording.ts';
 import { describeValue } from '../../core/finding.ts';
 import { DEFAULT_MAX_DEPTH, type ParseOutcome, parseJsonText } from '../../core/json.ts';
 import { differingCopies } from '../../core/json-copies.ts';
@@ -12,6 +12,7 @@ import { childPointer } from '../../core/pointer.ts';
 import { isObj, type Obj } from '../../core/value.ts';
 import type { BodyProblem, ElicitationBody, ElicitationChecks } from '../elicitation-body.ts';
 import { ahpSchemas } from './schemas.ts';
+import { MCP_TEMPLATES } from './templates.ts';
 
 const NO_POINTERS: readonly string[] = [];
 const NO_PROBLEMS: readonly BodyProblem[] = [];
@@ -22,26 +23,31 @@ function isAnswerValue(v: unknown): boolean {
   return Array.isArray(v) && v.every((x) => typeof x === 'string');
 }
 
-/** How errors inside the embedded MCP value are worded (never echoing values). */
+/** How errors inside the embedded MCP value are worded. */
 const MCP_WORDING: Wording = {
+  templates: MCP_TEMPLATES,
   generic(c) {
     const p = c.error.params as Record<string, unknown>;
+    const m = (messageId: string, args: Record<string, string> = {}) => ({
+      messageId,
+      args: { keyword: c.keyword, ...args },
+    });
     switch (c.keyword) {
       case 'required':
-        return `\`${String(p.missingProperty)}\` is required`;
+        return m('required', { member: String(p.missingProperty) });
       case 'additionalProperties':
-        return `\`${String(p.additionalProperty)}\` is not part of the pinned MCP 2025-11-25 subset (this object is closed)`;
+        return m('additionalProperties', { member: String(p.additionalProperty) });
       case 'type':
       case 'const':
       case 'enum':
-        return phrase(c);
+        return phraseMessage(c);
       case 'format':
-        return p.format === 'uri' ? 'must be a URI with a scheme (RFC 3986)' : `must be a valid ${String(p.format)}`;
+        return p.format === 'uri' ? m('format-uri') : m('format', { format: String(p.format) });
       case 'anyOf':
       case 'oneOf':
-        return 'matches none of the allowed MCP shapes';
+        return m('shapes');
       default:
-        return c.error.message ?? 'is invalid';
+        return m('ajv', { ajv: c.error.message ?? 'is invalid' });
     }
   },
   keys: {},
@@ -99,7 +105,7 @@ function mcpProblems(def: 'request' | 'result', value: unknown): BodyProblem[] {
       fallbackRule: 'ahp/elicitation-body',
       base: prefix,
     }))
-      out.push(problem(f.pointer, f.pointer === '' ? 'schemaRoot' : 'schema', { sentence: f.message }));
+      out.push(problem(f.pointer, `${f.pointer === '' ? 'schemaRoot' : 'schema'}.${f.messageId}`, f.args));
   };
   if (!isObj(value)) {
     out.push(problem('', 'notObject', { found: describeValue(value) }));

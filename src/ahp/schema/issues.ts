@@ -1,13 +1,19 @@
-/** AHP's wording of schema errors for the schema stage's mapper: sentences that never echo values. */
+/** AHP's wording of schema errors for the schema stage's mapper: templates that never echo values. */
 import type { ErrorObject } from '../../core/schema/ajv.ts';
-import { mapSchemaErrors, type SchemaFinding, type Wording } from '../../core/schema/findings.ts';
-import { phrase, sentence } from '../../core/schema/wording.ts';
-import type { MessageContext } from '../../core/schema/findings.ts';
+import {
+  type MessageContext,
+  mapSchemaErrors,
+  type SchemaFinding,
+  type SchemaMessage,
+  type Wording,
+} from '../../core/schema/findings.ts';
+import { phraseMessage } from '../../core/schema/wording.ts';
 import { isObj } from '../../core/value.ts';
 import { ahpSchemas } from './schemas.ts';
+import { AHP_SCHEMA_TEMPLATES } from './templates.ts';
 
-/** A missing member with the object's own `const` member that requires it, else {@link phrase}. */
-function requiredPhrase(c: MessageContext): string {
+/** A missing member with the object's own `const` member that requires it, else {@link phraseMessage}. */
+function requiredMessage(c: MessageContext): SchemaMessage {
   const props = (c.error.parentSchema as { properties?: Record<string, unknown> } | undefined)?.properties;
   const v = c.value;
   if (isObj(props) && isObj(v))
@@ -15,19 +21,22 @@ function requiredPhrase(c: MessageContext): string {
       const want = isObj(s) ? s.const : undefined;
       if (typeof want !== 'string' || v[k] !== want || want.length > 64) continue;
       const member = String((c.error.params as { missingProperty?: unknown }).missingProperty);
-      if (/\/effects\/\d+$/.test(c.path) && k === 'type') return `\`${member}\` is required in a "${want}" effect`;
-      return `\`${member}\` is required here, as \`${k}\` is "${want}"`;
+      // `want` is the schema's own constant (the value only equals it)
+      if (/\/effects\/\d+$/.test(c.path) && k === 'type')
+        return { messageId: 'required-effect', args: { keyword: c.keyword, member, value: want } };
+      return { messageId: 'required-const', args: { keyword: c.keyword, member, key: k, value: want } };
     }
-  return phrase(c);
+  return phraseMessage(c);
 }
 
-/** AHP's wording: predicate phrases; `required` points at the object, an extra member at itself. */
+/** AHP's wording: predicate phrases as sentences; `required` points at the object, an extra member at itself. */
 export const AHP_WORDING: Wording = {
-  generic: (c) => (c.keyword === 'required' ? requiredPhrase(c) : phrase(c)),
+  templates: AHP_SCHEMA_TEMPLATES,
+  generic: (c) => (c.keyword === 'required' ? requiredMessage(c) : phraseMessage(c)),
   keys: {},
   requiredPointer: 'object',
   additionalPointer: 'member',
-  finish: sentence,
+  sentences: true,
 };
 
 /** Map diagnostic ajv errors to schema findings through the schema stage's mapper. */

@@ -1,16 +1,15 @@
 import type { RuleMeta } from '../../core/rule.ts';
+import { AHP_SCHEMA_TEMPLATES } from './templates.ts';
 
 /** A rule of the schema stage: its metadata, and whether its findings make the message's kind and ids untrustworthy. */
 export interface SchemaRule extends RuleMeta {
   readonly wire: boolean;
 }
 
-/** A schema finding's sentence, composed per ajv keyword by src/core/schema/wording.ts or an `x-message`. */
-const SENTENCE = { schema: '{sentence}' } as const;
-
+/** A schema rule: its own templates, then the schema stage's shared table (src/ahp/schema/templates.ts). */
 const schemaRule = <const Id extends string>(
   meta: Omit<SchemaRule, 'messages'> & { id: Id; messages?: RuleMeta['messages'] },
-): SchemaRule & { id: Id } => ({ ...meta, messages: meta.messages ?? SENTENCE });
+): SchemaRule & { id: Id } => ({ ...meta, sharedMessages: AHP_SCHEMA_TEMPLATES });
 
 /** The schema stage's rules in catalogue order (closed: an `x-rule` naming another id is a bug). */
 export const AHP_SCHEMA_RULES = {
@@ -22,7 +21,6 @@ export const AHP_SCHEMA_RULES = {
       'The value is exactly one of the six AHP wire messages (intercept request or response, JSON-RPC error response, observe notification, capabilities request or response).',
     spec: 'AHP base/versioning.md §JSON-RPC (AHP-RPC-001, AHP-RPC-002)',
     messages: {
-      ...SENTENCE,
       batch: 'An AHP wire message is a single JSON-RPC object; batches are not used (base/versioning.md §JSON-RPC).',
       notObject: 'An AHP wire message is a JSON-RPC object, found {found}.',
       noShape: 'The value does not match the expected AHP shape.',
@@ -37,8 +35,6 @@ export const AHP_SCHEMA_RULES = {
       'JSON-RPC 2.0 structure: jsonrpc "2.0", request ids, notifications without id, responses with result xor error.',
     spec: 'AHP base/versioning.md §JSON-RPC; base/events.md §Common message envelope',
     messages: {
-      ...SENTENCE,
-      schemaAep: '{sentence} (This line looks like an AEP event: check it with `aep validate`.)',
       noMember:
         'A wire message is a request or notification (with `method`) or a response (with `result` or `error`); this object has none of them.',
       noMemberAep:
@@ -54,7 +50,6 @@ export const AHP_SCHEMA_RULES = {
     detail: 'Also cited: capability-auth.md §Discovery and honest capabilities.',
     spec: 'AHP base/versioning.md §JSON-RPC (AHP-RPC-002)',
     messages: {
-      ...SENTENCE,
       unknown: '`method` must be "hooks/intercept", "hooks/observe" or "hooks/capabilities", found {found}.',
     },
   }),
@@ -74,7 +69,7 @@ export const AHP_SCHEMA_RULES = {
     detail:
       'A present intercept `state` carries `permission` and `candidate` (null or `{value, provenance?}`). Also cited: capability-auth.md §Discovery, §Event-semantic capability bounds (request state); intercept-request.schema.json `params.state`.',
     spec: 'AHP base/events.md §Intercept request, §Observe notification',
-    messages: { ...SENTENCE, eventRequired: '`event` is required here.' },
+    messages: { eventRequired: '`event` is required here.' },
   }),
   'ahp/method-result': schemaRule({
     id: 'ahp/method-result',
@@ -94,7 +89,6 @@ export const AHP_SCHEMA_RULES = {
     detail: 'Also cited: capability-auth.md §Discovery and honest capabilities.',
     spec: 'AHP base/versioning.md §Unknown fields',
     messages: {
-      ...SENTENCE,
       unknown:
         '`type` {type} is not an event type of the draft catalogue (the nearest is {nearest:json}); unknown event types are unsupported semantics, not ignorable fields (base/versioning.md §Unknown fields).',
     },
@@ -107,8 +101,7 @@ export const AHP_SCHEMA_RULES = {
       'Common event fields: id, RFC 3986 absolute-URI source (no fragment: execution-payloads.md), RFC 3339 time, type, session, parentEventId, turn, items, gaps, native, synthesized.',
     spec: 'AHP base/events.md §Common event fields; execution-payloads.md',
     messages: {
-      ...SENTENCE,
-      required: '`{member}` is required in every event (base/events.md §Common event fields); {kind} has none.',
+      requiredEvent: '`{member}` is required in every event (base/events.md §Common event fields); {kind} has none.',
     },
   }),
   'ahp/extensions': schemaRule({
@@ -128,7 +121,6 @@ export const AHP_SCHEMA_RULES = {
       'Also cited: execution-payloads.md §Execution, calls, and model attempts, §Content and accounting; interaction-payloads.md; base/events.md §Tool invocation and completion; task-workspace-lineage.md §Payloads.',
     spec: 'AHP execution-payloads.md §Required event-specific payloads',
     messages: {
-      ...SENTENCE,
       requiredOverlay: '`{member}` is required in every {type} event; this one{carrier} has none.',
     },
   }),
@@ -173,7 +165,6 @@ export const AHP_SCHEMA_RULES = {
     detail: 'Also cited: capability-auth.md §Extension policy.',
     spec: 'AHP base/composition.md §Atomic effect acceptance',
     messages: {
-      ...SENTENCE,
       noShape: 'The effect does not match any closed AHP effect shape.',
       notList: '`effects` is an ordered list of effects; found {found}.',
     },

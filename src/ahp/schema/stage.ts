@@ -6,7 +6,7 @@
 import { describeValue, type FindingSink } from '../../core/finding.ts';
 import { isSelected, type RuleSelection } from '../../core/engine.ts';
 import type { MessageArgs } from '../../core/message.ts';
-import { makeFinding, type ParsedEvent } from '../../core/rule.ts';
+import { makeFinding, type ParsedEvent, ruleMessage } from '../../core/rule.ts';
 import { nearestWord } from '../../core/nearest.ts';
 import { isObj, type Obj } from '../../core/value.ts';
 import { parseElicitationBody } from './elicitation.ts';
@@ -114,8 +114,8 @@ function runSchema(ref: string, value: unknown, base = ''): SchemaStageFinding[]
   const mapped = mapAjvErrors(v.errors, value, base).map((f) => ({
     rule: ruleOf(f.ruleId),
     pointer: f.pointer,
-    messageId: 'schema',
-    args: { sentence: f.message },
+    messageId: f.messageId,
+    args: f.args,
   }));
   return mapped.length ? mapped : [found('ahp/wire-root', base, 'noShape')];
 }
@@ -157,7 +157,8 @@ function dedupe(findings: SchemaStageFinding[]): SchemaStageFinding[] {
   if (findings.length < 2) return findings;
   const seen = new Set<string>();
   return findings.filter((f) => {
-    const k = `${f.rule.id}\u0000${f.pointer}\u0000${f.messageId}\u0000${JSON.stringify(f.args)}`;
+    // by the sentence, as reported (two templates may say the same: oneOf and anyOf with no shape matching)
+    const k = `${f.rule.id}\u0000${f.pointer}\u0000${ruleMessage(f.rule, f.messageId, f.args, '')}`;
     if (seen.has(k)) return false;
     seen.add(k);
     return true;
@@ -257,7 +258,16 @@ export function schemaStage(
   return findings;
 }
 
-const REQUIRED_HERE = /^`([^`]+)` is required here(?:, as `[^`]+` is "[^"]*")?\.$/;
+/** The member a generic `required` finding names (not one whose name or requiring value its sentence could not quote). */
+function requiredMember(f: SchemaStageFinding): string | undefined {
+  const a = f.args;
+  if (f.messageId !== 'required' && f.messageId !== 'required-const') return undefined;
+  const member = a?.member;
+  if (typeof member !== 'string' || member === '' || member.includes('`')) return undefined;
+  if (f.messageId === 'required-const' && (String(a?.key).includes('`') || String(a?.value).includes('"')))
+    return undefined;
+  return member;
+}
 
 /** A type as messages show it: JSON-quoted when short and printable, else its length (never a long or odd text). */
 function shownType(t: string): string {
@@ -286,13 +296,12 @@ function namedFindings(findings: SchemaStageFinding[], msg: AhpMessage, v: Obj):
       return { ...f, messageId: 'unknown', args: { type: shownType(type), nearest: nearestWord(type, types) ?? '' } };
     if (
       f.pointer === at &&
-      (f.rule === AHP_SCHEMA_RULES['ahp/envelope'] || f.rule === AHP_SCHEMA_RULES['ahp/overlay']) &&
-      typeof f.args?.sentence === 'string'
+      (f.rule === AHP_SCHEMA_RULES['ahp/envelope'] || f.rule === AHP_SCHEMA_RULES['ahp/overlay'])
     ) {
-      const member = REQUIRED_HERE.exec(f.args.sentence)?.[1];
+      const member = requiredMember(f);
       if (member === undefined || (!known && f.rule === AHP_SCHEMA_RULES['ahp/overlay'])) return f;
       const kind = `${known ? `the ${type as string} event` : 'the event'}${carrier}`;
-      const messageId = f.rule === AHP_SCHEMA_RULES['ahp/envelope'] ? 'required' : 'requiredOverlay';
+      const messageId = f.rule === AHP_SCHEMA_RULES['ahp/envelope'] ? 'requiredEvent' : 'requiredOverlay';
       return { ...f, messageId, args: { member, kind, carrier, type: known ? (type as string) : '' } };
     }
     return f;

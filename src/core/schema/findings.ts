@@ -1,21 +1,31 @@
 /**
- * The one ajv-error-to-finding mapper: rule id from `x-rule`, wording from `x-message` or the protocol's generic
- * sentence; messages describe what was found, never the value (docs/architecture.md §Schema stage).
+ * The one ajv-error-to-finding mapper: rule id from `x-rule`, message as data (a template key of the protocol's table
+ * and its arguments) from `x-message` or the protocol's generic choice; arguments describe what was found, never the
+ * value (docs/architecture.md §Schema stage). The sentence is the template rendered by src/core/message.ts.
  */
 import type { ErrorObject } from 'ajv/dist/2020.js';
+import { type MessageArg, type MessageTemplates, renderMessage } from '../message.ts';
 import { childPointer, getAt } from '../pointer.ts';
 import type { Obj } from '../value.ts';
 import { ownAnnotation, ruleOfNode, type SchemaIndex } from './annotations.ts';
 import { explainDateTime } from './formats.ts';
 
-/** One schema finding. `pointer` is an RFC 6901 JSON Pointer (with the mapper's `base`). */
-export interface SchemaFinding {
-  ruleId: string;
-  pointer: string;
-  message: string;
+/** The arguments of one schema message: the ajv keyword, the params its template names, what was found. */
+export type SchemaArgs = Record<string, MessageArg>;
+
+/** One schema message as data: the key of a template in the protocol's table, and its arguments. */
+export interface SchemaMessage {
+  messageId: string;
+  args: SchemaArgs;
 }
 
-/** What a wording function gets for one error. */
+/** One schema finding. `pointer` is an RFC 6901 JSON Pointer (with the mapper's `base`). */
+export interface SchemaFinding extends SchemaMessage {
+  ruleId: string;
+  pointer: string;
+}
+
+/** What choosing the template of one error gets. */
 export interface MessageContext {
   error: ErrorObject;
   /** The error's keyword; a `{"not": {}}` that was a `false` schema is `false schema` again. */
@@ -30,20 +40,39 @@ export interface MessageContext {
   /** The member an error names (missing, additional, or a rejected member name), if any. */
   member?: string;
   ruleId: string;
-  generic(): string;
+  generic(): SchemaMessage;
 }
 
-/** How one protocol words schema errors. */
+/** How one protocol words schema errors: its template table and the choice of template and arguments per error. */
 export interface Wording {
-  generic(c: MessageContext): string;
-  /** Sentences for `x-message` keys (`@name` in a schema; the key here without `@`). */
-  keys: Readonly<Record<string, (c: MessageContext) => string>>;
+  /** The templates, by message id (every id the functions below choose, plus `x-message` and `x-message.why`). */
+  templates: MessageTemplates;
+  generic(c: MessageContext): SchemaMessage;
+  /** Template choices for `x-message` keys (`@name` in a schema; the key here without `@`). */
+  keys: Readonly<Record<string, (c: MessageContext) => SchemaMessage>>;
   /** Where a `required` error points: the missing member, or the object that lacks it. */
   requiredPointer: 'member' | 'object';
   /** Where an `additionalProperties` error points: the extra member, or its object. */
   additionalPointer: 'member' | 'object';
-  /** Last touch on every sentence (e.g. capitalise and end with a full stop). */
-  finish?(s: string): string;
+  /** The templates are sentences (capitalised, ending with a full stop): text from outside the table (an `x-message`
+   * sentence, ajv's own message) is made one too. */
+  sentences?: boolean;
+}
+
+/** Capitalise the first character. */
+export const capitalise = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** Capitalise and end with a full stop (the predicate style's finish). */
+export function sentence(s: string): string {
+  const t = capitalise(s);
+  return /[.!?]$/.test(t) ? t : t + '.';
+}
+
+/** The sentence of `m` in `wording`'s table (a rendering for text that embeds it; reporters render findings). */
+export function schemaSentence(wording: Wording, m: SchemaMessage): string {
+  const t = wording.templates[m.messageId];
+  if (t === undefined) throw new Error(`schema message ${m.messageId} has no template`);
+  return renderMessage(t, m.args, '');
 }
 
 /** Options of {@link mapSchemaErrors}. */
@@ -167,18 +196,15 @@ export function mapSchemaErrors(
       generic: () => wording.generic(ctx),
     };
     const text = own('x-message');
-    let message: string;
-    if (text === undefined) message = ctx.generic();
+    let m: SchemaMessage;
+    if (text === undefined) m = ctx.generic();
     else if (text.startsWith('@')) {
       const key = wording.keys[text.slice(1)];
       if (!key) throw new Error(`schema message key ${text} has no wording`);
-      message = key(ctx);
-    } else if (keyword === 'format' && e.params.format === 'date-time' && typeof value === 'string') {
-      // a fixed sentence names the rule; the value's own fault (which month, which offset) is what a user fixes
-      const why = explainDateTime(value);
-      message = why ? `${text.replace(/\.$/, '')}: ${why}.` : text;
-    } else message = keyword === 'additionalProperties' ? text.replace('{prop}', member ?? '') : text;
-    if (wording.finish) message = wording.finish(message);
+      m = key(ctx);
+    } else m = literalMessage(wording, text, keyword, e, value, member);
+    if (m.messageId === 'ajv' && wording.sentences) m.args.ajv = sentence(String(m.args.ajv));
+    const message = schemaSentence(wording, m);
     // Each (rule, pointer, message) once: an envelope and its overlay saying the same at one place are one finding.
     const k = `${ruleId}\u0000${ctx.pointer}\u0000${message}`;
     if (seen.has(k)) continue;
@@ -190,10 +216,35 @@ export function mapSchemaErrors(
       earlier.ruleId = ruleId;
       continue;
     }
-    const f = { ruleId, pointer: ctx.pointer, message };
+    const f: SchemaFinding = { ruleId, pointer: ctx.pointer, messageId: m.messageId, args: m.args };
     seen.set(k, f);
     if (viaRef) sharedLeaves.set(leafKey, f);
     out.push(f);
   }
   return out;
+}
+
+/**
+ * A fixed `x-message` sentence of the schema (the schema is its table): `{text}`, with the member an
+ * `additionalProperties` sentence names put in for `{prop}`, and what fails in a `date-time` (which month, which offset:
+ * what a user fixes) as `{why}`.
+ */
+function literalMessage(
+  wording: Wording,
+  text: string,
+  keyword: string,
+  e: ErrorObject,
+  value: unknown,
+  member: string | undefined,
+): SchemaMessage {
+  const why =
+    keyword === 'format' && e.params.format === 'date-time' && typeof value === 'string'
+      ? explainDateTime(value)
+      : undefined;
+  if (why) {
+    const t = text.replace(/\.$/, '');
+    return { messageId: 'x-message.why', args: { keyword, text: wording.sentences ? capitalise(t) : t, why } };
+  }
+  const t = keyword === 'additionalProperties' ? text.replace('{prop}', member ?? '') : text;
+  return { messageId: 'x-message', args: { keyword, text: wording.sentences ? sentence(t) : t } };
 }

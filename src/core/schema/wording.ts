@@ -1,10 +1,11 @@
 /**
- * Generic schema-stage sentences per ajv keyword, in two styles that name what was found, never the value:
- * locatedSentence (AEP, `"/seq" must be integer, found string.`) and phrase (AHP, `must be a string, found an
- * integer`).
+ * The schema stage's generic wording per ajv keyword, as template tables in two styles that name what was found, never
+ * the value: located (AEP, `"/seq" must be integer, found string.`) and phrase (AHP, `must be a string, found an
+ * integer`); and the choice of template and arguments for one error (run at check time; rendering is the reporters').
  */
 import { describeValue } from '../finding.ts';
-import type { MessageContext } from './findings.ts';
+import type { MessageTemplates } from '../message.ts';
+import { capitalise, type MessageContext, type SchemaArgs, type SchemaMessage } from './findings.ts';
 import { explainDateTime, type FormatName } from './formats.ts';
 
 /** What each format means, per style: `located` (AEP), `phrase` (AHP), `answer` (MCP form answers). */
@@ -38,26 +39,95 @@ export const FORMAT_WORDS: Readonly<Record<FormatName, { located: string; phrase
   },
 };
 
-const formatWord = (name: unknown, style: 'located' | 'phrase'): string =>
-  FORMAT_WORDS[String(name) as FormatName]?.[style] ?? `a valid ${String(name)}`;
-
-/** `: <which part fails>` for a string that fails `date-time` ({@link explainDateTime}), else nothing. */
-function formatWhy(format: unknown, value: unknown): string {
-  if (format !== 'date-time' || typeof value !== 'string') return '';
-  const why = explainDateTime(value);
-  return why ? `: ${why}` : '';
+/** Templates of `format-<name>` (and `format-date-time.why`, what fails in a date-time) from one style's words. */
+function formatTemplates(style: 'located' | 'phrase', wrap: (words: string) => string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, w] of Object.entries(FORMAT_WORDS)) out[`format-${name}`] = wrap(w[style]);
+  out['format-date-time.why'] = wrap(`${FORMAT_WORDS['date-time'][style]}: {why}`);
+  return out;
 }
 
-/** An envelope attribute quoted for a message (routing metadata), cut at 40; never for payload content. */
-export function quotedAttribute(v: unknown): string {
-  if (typeof v === 'string') {
-    const cps = [...v];
-    return cps.length > 40
-      ? `${JSON.stringify(cps.slice(0, 40).join(''))}… (${cps.length} characters)`
-      : JSON.stringify(v);
+const LIMITS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'] as const;
+
+// `@At` / `@at` stand for the place: `"{path}"`, or `The {label}` / `the {label}` for the whole value (`.root` ids)
+const LOCATED_AT: Readonly<Record<string, string>> = {
+  required: 'Missing required member "{member}" in @at.',
+  type: '@At must be {expected}, found {found}.',
+  const: '@At must be {allowed}.',
+  'const-found': '@At must be {allowed}, found {found}.',
+  enum: '@At must be one of {allowed}.',
+  pattern: '@At does not match the required pattern {pattern}.',
+  format: '@At is not a valid {format}.',
+  ...formatTemplates('located', (w) => `@At is not ${w}.`),
+  ...Object.fromEntries(LIMITS.map((k) => [k, '@At must be {comparison} {limit}.'])),
+  'minLength-empty': '@At must not be empty.',
+  minLength: '@At must be at least {limit} characters (code points) long, found {found}.',
+  maxLength: '@At must be at most {limit} characters (code points) long, found {found}.',
+  minItems: '@At must have at least {limit} items.',
+  maxItems: '@At must have at most {limit} items.',
+  minProperties: '@At must have at least {limit} members.',
+  additionalProperties: '@At has a member "{member}" that is not allowed here.',
+  unevaluatedProperties: '@At has a member "{member}" that is not allowed here.',
+  propertyNames: '@At has a member name "{member}" that is not allowed.',
+  'false schema': '@At must not be present here.',
+  uniqueItems: '@At must not repeat items (items {j} and {i} are equal).',
+  oneOf: '@At must match exactly one of its allowed shapes.',
+  anyOf: '@At matches none of its allowed shapes.',
+  not: '@At has a shape that is not allowed here.',
+  dependentRequired: '@At must have "{member}" when it has "{property}".',
+  multipleOf: '@At must be a multiple of {multipleOf}.',
+  ajv: '@At {ajv}.',
+};
+
+/** `table` with the place put in: each id at a path, and `<id>.root` for the whole value. */
+function placeTemplates(table: Readonly<Record<string, string>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [id, t] of Object.entries(table)) {
+    out[id] = t.replace(/@At|@at/g, '"{path}"');
+    if (t.includes('@')) out[`${id}.root`] = t.replace('@At', 'The {label}').replace('@at', 'the {label}');
   }
-  if (typeof v === 'number' || typeof v === 'boolean') return JSON.stringify(v);
-  return describeValue(v);
+  return out;
+}
+
+/** The located sentences (AEP), by message id. */
+export const LOCATED_TEMPLATES: MessageTemplates = placeTemplates(LOCATED_AT);
+
+/** The predicate phrases (AHP, MCP), by message id: lower case, no final stop. */
+export const PHRASE_TEMPLATES: MessageTemplates = {
+  required: '`{member}` is required here',
+  additionalProperties: '`{member}` is not allowed here (closed object)',
+  type: 'must be {expected}, found {found}',
+  const: 'must be {allowed}',
+  enum: 'must be one of {allowed}',
+  pattern: 'does not have the required form (found {found})',
+  format: 'must be a valid {format}',
+  ...formatTemplates('phrase', (w) => `must be ${w}`),
+  ...Object.fromEntries(LIMITS.map((k) => [k, 'must be {comparison} {limit}'])),
+  'minLength-empty': 'must not be empty',
+  minLength: 'must be at least {limit} characters (code points) long (found {found})',
+  maxLength: 'must be at most {limit} characters (code points) long (found {found})',
+  'minItems-empty': 'must not be empty',
+  minItems: 'must have at least {limit} items (found {found})',
+  'maxItems-zero': 'must be empty (found {found})',
+  maxItems: 'must have at most {limit} items (found {found})',
+  minProperties: 'must have at least {limit} members',
+  uniqueItems: 'must not repeat items (items {j} and {i} are equal)',
+  contains: 'must contain a matching item',
+  propertyNames: 'has a member name that is not allowed',
+  'false schema': 'is not allowed here',
+  'oneOf-many': 'matches more than one of its allowed shapes',
+  oneOf: 'matches none of its allowed shapes',
+  anyOf: 'matches none of its allowed shapes',
+  not: 'has a shape that is not allowed here',
+  ajv: '{ajv}',
+};
+
+/** The templates of a fixed `x-message` sentence of the schema: as it is, or with what fails in a date-time. */
+export const LITERAL_TEMPLATES: MessageTemplates = { 'x-message': '{text}', 'x-message.why': '{text}: {why}.' };
+
+/** `table` as sentences (capitalised, with a full stop; no template ends in a placeholder that could end one). */
+export function sentenceTemplates(table: MessageTemplates): Record<string, string> {
+  return Object.fromEntries(Object.entries(table).map(([id, t]) => [id, t === '{ajv}' ? t : `${capitalise(t)}.`]));
 }
 
 const TYPE_NAMES: Readonly<Record<string, string>> = {
@@ -71,135 +141,134 @@ const TYPE_NAMES: Readonly<Record<string, string>> = {
 };
 
 const lit = (v: unknown): string => JSON.stringify(v);
-const cap = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 
-/** A located sentence for one error: the member, what was expected, the kind found (`label` names the whole). */
-export function locatedSentence(c: MessageContext, label = 'value'): string {
-  const e = c.error;
-  const at = c.path === '' ? 'the ' + label : `"${c.path}"`;
+/** A message of `id` with the error's keyword among its arguments. */
+const msg = (c: MessageContext, messageId: string, args: SchemaArgs = {}): SchemaMessage => ({
+  messageId,
+  args: { keyword: c.keyword, ...args },
+});
+
+/** The format template of `format`, with what fails in a date-time when the value says. */
+function formatMessage(c: MessageContext, format: unknown, place: SchemaArgs): SchemaMessage {
+  const name = String(format);
+  if (!Object.hasOwn(FORMAT_WORDS, name)) return msg(c, 'format', { ...place, format: name });
+  const why = name === 'date-time' && typeof c.value === 'string' ? explainDateTime(c.value) : undefined;
+  return why
+    ? msg(c, 'format-date-time.why', { ...place, format: name, why })
+    : msg(c, `format-${name}`, { ...place, format: name });
+}
+
+/** The located template and arguments of one error (`label` names the whole value: `event`, `payload`). */
+export function locatedMessage(c: MessageContext, label = 'value'): SchemaMessage {
+  const root = c.path === '';
+  const place: SchemaArgs = root ? { label } : { path: c.path };
+  const at = (id: string, args: SchemaArgs = {}) => msg(c, root ? `${id}.root` : id, { ...place, ...args });
+  const p = c.error.params as Record<string, unknown>;
   const found = () => describeValue(c.value);
-  const p = e.params as Record<string, unknown>;
   switch (c.keyword) {
     case 'required':
-      return `Missing required member "${String(p.missingProperty)}" in ${at}.`;
+      return at('required', { member: String(p.missingProperty) });
     case 'type':
-      return `${cap(at)} must be ${String(p.type).replace(',', ' or ')}, found ${found()}.`;
+      return at('type', { expected: String(p.type).replace(',', ' or '), found: found() });
     case 'const':
-      return `${cap(at)} must be ${lit(p.allowedValue)}.`;
+      return at('const', { allowed: lit(p.allowedValue) });
     case 'enum':
-      return `${cap(at)} must be one of ${(p.allowedValues as unknown[]).map(lit).join(', ')}.`;
+      return at('enum', { allowed: (p.allowedValues as unknown[]).map(lit).join(', ') });
     case 'pattern':
-      return `${cap(at)} does not match the required pattern ${String(p.pattern)}.`;
-    case 'format':
-      return `${cap(at)} is not ${formatWord(p.format, 'located')}${formatWhy(p.format, c.value)}.`;
+      return at('pattern', { pattern: String(p.pattern) });
+    case 'format': {
+      const m = formatMessage(c, p.format, place);
+      return root ? { ...m, messageId: `${m.messageId}.root` } : m;
+    }
     case 'minimum':
     case 'maximum':
     case 'exclusiveMinimum':
     case 'exclusiveMaximum':
-      return `${cap(at)} must be ${String(p.comparison)} ${String(p.limit)}.`;
+      return at(c.keyword, { comparison: String(p.comparison), limit: String(p.limit) });
     case 'minLength':
       return Number(p.limit) === 1
-        ? `${cap(at)} must not be empty.`
-        : `${cap(at)} must be at least ${String(p.limit)} characters (code points) long, found ${found()}.`;
+        ? at('minLength-empty')
+        : at('minLength', { limit: String(p.limit), found: found() });
     case 'maxLength':
-      return `${cap(at)} must be at most ${String(p.limit)} characters (code points) long, found ${found()}.`;
+      return at('maxLength', { limit: String(p.limit), found: found() });
     case 'minItems':
-      return `${cap(at)} must have at least ${String(p.limit)} items.`;
     case 'maxItems':
-      return `${cap(at)} must have at most ${String(p.limit)} items.`;
     case 'minProperties':
-      return `${cap(at)} must have at least ${String(p.limit)} members.`;
+      return at(c.keyword, { limit: String(p.limit) });
     case 'additionalProperties':
-      return `${cap(at)} has a member "${String(p.additionalProperty)}" that is not allowed here.`;
+      return at('additionalProperties', { member: String(p.additionalProperty) });
     case 'unevaluatedProperties':
-      return `${cap(at)} has a member "${String(p.unevaluatedProperty)}" that is not allowed here.`;
+      return at('unevaluatedProperties', { member: String(p.unevaluatedProperty) });
     case 'propertyNames':
-      return `${cap(at)} has a member name "${String(p.propertyName)}" that is not allowed.`;
-    case 'false schema':
-      return `${cap(at)} must not be present here.`;
+      return at('propertyNames', { member: String(p.propertyName) });
     case 'uniqueItems':
-      return `${cap(at)} must not repeat items (items ${String(p.j)} and ${String(p.i)} are equal).`;
+      return at('uniqueItems', { j: String(p.j), i: String(p.i) });
+    case 'false schema':
     case 'oneOf':
-      return `${cap(at)} must match exactly one of its allowed shapes.`;
     case 'anyOf':
-      return `${cap(at)} matches none of its allowed shapes.`;
     case 'not':
-      return `${cap(at)} has a shape that is not allowed here.`;
+      return at(c.keyword);
     case 'dependentRequired':
-      return `${cap(at)} must have "${String(p.missingProperty)}" when it has "${String(p.property)}".`;
+      return at('dependentRequired', { member: String(p.missingProperty), property: String(p.property) });
     case 'multipleOf':
-      return `${cap(at)} must be a multiple of ${String(p.multipleOf)}.`;
+      return at('multipleOf', { multipleOf: String(p.multipleOf) });
     default:
-      return `${cap(at)} ${e.message ?? 'is invalid'}.`;
+      return at('ajv', { ajv: c.error.message ?? 'is invalid' });
   }
 }
 
-/** A predicate phrase for one error, for the location its finding points at. */
-export function phrase(c: MessageContext): string {
-  const e = c.error;
-  const p = e.params as Record<string, unknown>;
+/** The phrase template and arguments of one error, for the location its finding points at. */
+export function phraseMessage(c: MessageContext): SchemaMessage {
+  const p = c.error.params as Record<string, unknown>;
   const found = () => describeValue(c.value);
+  const limit = String(p.limit);
   switch (c.keyword) {
     case 'required':
-      return `\`${String(p.missingProperty)}\` is required here`;
+      return msg(c, 'required', { member: String(p.missingProperty) });
     case 'additionalProperties':
-      return `\`${String(p.additionalProperty)}\` is not allowed here (closed object)`;
+      return msg(c, 'additionalProperties', { member: String(p.additionalProperty) });
     case 'type': {
       const types = (Array.isArray(p.type) ? p.type : String(p.type).split(',')).map(
         (t) => TYPE_NAMES[String(t)] ?? String(t),
       );
-      return `must be ${types.join(' or ')}, found ${found()}`;
+      return msg(c, 'type', { expected: types.join(' or '), found: found() });
     }
     case 'const':
-      return `must be ${lit(p.allowedValue)}`;
+      return msg(c, 'const', { allowed: lit(p.allowedValue) });
     case 'enum':
-      return `must be one of ${(p.allowedValues as unknown[]).map(lit).join(', ')}`;
+      return msg(c, 'enum', { allowed: (p.allowedValues as unknown[]).map(lit).join(', ') });
     case 'pattern':
-      return `does not have the required form (found ${found()})`;
+      return msg(c, 'pattern', { found: found() });
     case 'format':
-      return `must be ${formatWord(p.format, 'phrase')}${formatWhy(p.format, c.value)}`;
+      return formatMessage(c, p.format, {});
     case 'minimum':
     case 'maximum':
     case 'exclusiveMinimum':
     case 'exclusiveMaximum':
-      return `must be ${String(p.comparison)} ${String(p.limit)}`;
+      return msg(c, c.keyword, { comparison: String(p.comparison), limit });
     case 'minLength':
-      return Number(p.limit) === 1
-        ? 'must not be empty'
-        : `must be at least ${String(p.limit)} characters (code points) long (found ${found()})`;
+      return limit === '1' ? msg(c, 'minLength-empty') : msg(c, 'minLength', { limit, found: found() });
     case 'maxLength':
-      return `must be at most ${String(p.limit)} characters (code points) long (found ${found()})`;
+      return msg(c, 'maxLength', { limit, found: found() });
     case 'minItems':
-      return Number(p.limit) === 1
-        ? 'must not be empty'
-        : `must have at least ${String(p.limit)} items (found ${found()})`;
+      return limit === '1' ? msg(c, 'minItems-empty') : msg(c, 'minItems', { limit, found: found() });
     case 'maxItems':
-      return Number(p.limit) === 0
-        ? `must be empty (found ${found()})`
-        : `must have at most ${String(p.limit)} items (found ${found()})`;
+      return limit === '0'
+        ? msg(c, 'maxItems-zero', { found: found() })
+        : msg(c, 'maxItems', { limit, found: found() });
     case 'minProperties':
-      return `must have at least ${String(p.limit)} members`;
+      return msg(c, 'minProperties', { limit });
     case 'uniqueItems':
-      return `must not repeat items (items ${String(p.j)} and ${String(p.i)} are equal)`;
-    case 'contains':
-      return 'must contain a matching item';
-    case 'propertyNames':
-      return 'has a member name that is not allowed';
-    case 'false schema':
-      return 'is not allowed here';
+      return msg(c, 'uniqueItems', { j: String(p.j), i: String(p.i) });
     case 'oneOf':
-      return p.passingSchemas ? 'matches more than one of its allowed shapes' : 'matches none of its allowed shapes';
+      return msg(c, p.passingSchemas ? 'oneOf-many' : 'oneOf');
+    case 'contains':
+    case 'propertyNames':
+    case 'false schema':
     case 'anyOf':
-      return 'matches none of its allowed shapes';
     case 'not':
-      return 'has a shape that is not allowed here';
+      return msg(c, c.keyword);
     default:
-      return e.message ?? 'is invalid';
+      return msg(c, 'ajv', { ajv: c.error.message ?? 'is invalid' });
   }
-}
-
-/** Capitalise and end with a full stop (the predicate style's finish). */
-export function sentence(s: string): string {
-  const t = s.charAt(0).toUpperCase() + s.slice(1);
-  return /[.!?]$/.test(t) ? t : t + '.';
 }
