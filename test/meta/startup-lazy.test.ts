@@ -120,3 +120,37 @@ test('the built bins: aep validate reads the AEP validators only, ahp validate t
     [],
   );
 });
+
+// ICU's data: the first Intl object (or `Intl.supportedValuesOf`) of a process maps and touches ~7 MB of it, which
+// every run paid while a module built its formatter at load (docs/benchmarks.md §Memory); only a run that needs one
+// builds one
+const INTL_HOOK = `data:text/javascript,${encodeURIComponent(`import fs from 'node:fs';
+const used = [];
+for (const k of Object.getOwnPropertyNames(Intl)) {
+  const v = Intl[k];
+  if (typeof v !== 'function') continue;
+  Intl[k] = new Proxy(v, { construct(t, a, n) { used.push(k); return Reflect.construct(t, a, n); }, apply(t, s, a) { used.push(k); return Reflect.apply(t, s, a); } });
+}
+for (const [o, m] of [[Number.prototype, 'toLocaleString'], [String.prototype, 'localeCompare'], [Date.prototype, 'toLocaleString']]) {
+  const f = o[m];
+  o[m] = function (...a) { used.push(m); return f.apply(this, a); };
+}
+process.on('exit', () => fs.writeSync(2, '\\n@@intl ' + JSON.stringify(used) + '\\n'));`)}`;
+
+test('the built bins: validate of a valid example uses no Intl (ICU data stays unread)', {
+  skip: existsSync(join(REPO, 'dist/cli/aep.cjs')) ? false : 'no build in dist/: run `npm run build`',
+}, () => {
+  for (const bin of ['aep', 'ahp'] as const) {
+    for (const format of ['text', 'json']) {
+      const r = spawnSync(
+        process.execPath,
+        ['--import', INTL_HOOK, `bin/${bin}.js`, 'validate', `examples/${bin}/session.jsonl`, '--format', format],
+        { cwd: REPO, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', NODE_OPTIONS: '' } },
+      );
+      assert.equal(r.status, 0, `${bin} validate --format ${format}: ${r.stderr}`);
+      const m = /@@intl (.*)/.exec(r.stderr);
+      assert.ok(m, `${bin} validate: no report: ${r.stderr}`);
+      assert.deepEqual(JSON.parse(m[1]!), [], `${bin} validate --format ${format} used Intl`);
+    }
+  }
+});
