@@ -4,7 +4,7 @@
 // this file has validated anything.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { test } from 'node:test';
 import { aepValidatorsLoaded } from '../../src/aep/schema/validators.ts';
@@ -152,5 +152,19 @@ test('the built bins: validate of a valid example uses no Intl (ICU data stays u
       assert.ok(m, `${bin} validate: no report: ${r.stderr}`);
       assert.deepEqual(JSON.parse(m[1]!), [], `${bin} validate --format ${format} used Intl`);
     }
+  }
+});
+
+test('the built CLI bundles are ASCII (one other character makes V8 keep the whole source at two bytes a unit)', {
+  skip: existsSync(join(REPO, 'dist/cli/aep.cjs')) ? false : 'no build in dist/: run `npm run build`',
+}, () => {
+  for (const bin of ['aep', 'ahp', 'code-cache']) {
+    const text = readFileSync(join(REPO, `dist/cli/${bin}.cjs`), 'latin1');
+    const at = text.search(/[^\x00-\x7f]/);
+    assert.equal(
+      at,
+      -1,
+      `dist/cli/${bin}.cjs: a non-ASCII byte at ${at}: ${JSON.stringify(text.slice(at - 60, at + 20))}`,
+    );
   }
 });
