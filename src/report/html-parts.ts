@@ -8,8 +8,14 @@ import type { ReportContext } from './types.ts';
 import { cmpText } from './util.ts';
 
 const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
-/** Counts in the page as a person reads them. */
-export const NUMBER = new Intl.NumberFormat('en-US');
+let numberFormat: Intl.NumberFormat | undefined;
+/**
+ * Counts in the page as a person reads them. The formatter is made on first use: building one loads ICU's number data,
+ * ~7 MB of the RSS of every run, html or not (docs/benchmarks.md §Memory).
+ */
+export const NUMBER = {
+  format: (n: number): string => (numberFormat ??= new Intl.NumberFormat('en-US')).format(n),
+};
 
 /** `1 error`, `150,000 errors`: counts as a person reads them. */
 export function plural(n: number, word: string): string {

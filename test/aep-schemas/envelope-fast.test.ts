@@ -109,6 +109,8 @@ test('envelope fast path: every generated bench event takes it; no mutation of o
     generateAep(path, { events: 3000, concurrency: 40, seed: 7 });
     const events = eventsOf(path).filter((e) => 'aep' in e);
     assert.equal(events.length, 3000);
+    // the path answers once the print is read (before, the first PRINT_AFTER envelopes go to the validator)
+    assert.ok(envelopeFastOn());
     for (const ev of events) assert.equal(envelopeSurelyValid(ev), true, JSON.stringify(ev));
     check(events.slice(0, 400), 'bench');
   } finally {

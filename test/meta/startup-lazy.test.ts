@@ -4,7 +4,7 @@
 // this file has validated anything.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { test } from 'node:test';
 import { aepValidatorsLoaded } from '../../src/aep/schema/validators.ts';
@@ -119,4 +119,52 @@ test('the built bins: aep validate reads the AEP validators only, ahp validate t
     [...aep.files, ...ahp.files].filter((f) => f.includes('-diagnostics-')),
     [],
   );
+});
+
+// ICU's data: the first Intl object (or `Intl.supportedValuesOf`) of a process maps and touches ~7 MB of it, which
+// every run paid while a module built its formatter at load (docs/benchmarks.md §Memory); only a run that needs one
+// builds one
+const INTL_HOOK = `data:text/javascript,${encodeURIComponent(`import fs from 'node:fs';
+const used = [];
+for (const k of Object.getOwnPropertyNames(Intl)) {
+  const v = Intl[k];
+  if (typeof v !== 'function') continue;
+  Intl[k] = new Proxy(v, { construct(t, a, n) { used.push(k); return Reflect.construct(t, a, n); }, apply(t, s, a) { used.push(k); return Reflect.apply(t, s, a); } });
+}
+for (const [o, m] of [[Number.prototype, 'toLocaleString'], [String.prototype, 'localeCompare'], [Date.prototype, 'toLocaleString']]) {
+  const f = o[m];
+  o[m] = function (...a) { used.push(m); return f.apply(this, a); };
+}
+process.on('exit', () => fs.writeSync(2, '\\n@@intl ' + JSON.stringify(used) + '\\n'));`)}`;
+
+test('the built bins: validate of a valid example uses no Intl (ICU data stays unread)', {
+  skip: existsSync(join(REPO, 'dist/cli/aep.cjs')) ? false : 'no build in dist/: run `npm run build`',
+}, () => {
+  for (const bin of ['aep', 'ahp'] as const) {
+    for (const format of ['text', 'json']) {
+      const r = spawnSync(
+        process.execPath,
+        ['--import', INTL_HOOK, `bin/${bin}.js`, 'validate', `examples/${bin}/session.jsonl`, '--format', format],
+        { cwd: REPO, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', NODE_OPTIONS: '' } },
+      );
+      assert.equal(r.status, 0, `${bin} validate --format ${format}: ${r.stderr}`);
+      const m = /@@intl (.*)/.exec(r.stderr);
+      assert.ok(m, `${bin} validate: no report: ${r.stderr}`);
+      assert.deepEqual(JSON.parse(m[1]!), [], `${bin} validate --format ${format} used Intl`);
+    }
+  }
+});
+
+test('the built CLI bundles are ASCII (one other character makes V8 keep the whole source at two bytes a unit)', {
+  skip: existsSync(join(REPO, 'dist/cli/aep.cjs')) ? false : 'no build in dist/: run `npm run build`',
+}, () => {
+  for (const bin of ['aep', 'ahp', 'code-cache']) {
+    const text = readFileSync(join(REPO, `dist/cli/${bin}.cjs`), 'latin1');
+    const at = text.search(/[^\x00-\x7f]/);
+    assert.equal(
+      at,
+      -1,
+      `dist/cli/${bin}.cjs: a non-ASCII byte at ${at}: ${JSON.stringify(text.slice(at - 60, at + 20))}`,
+    );
+  }
 });

@@ -25,6 +25,13 @@ export function envelopeFastOn(): boolean {
   return (on ??= envelopePrint() === ENVELOPE_PRINT);
 }
 
+/**
+ * Envelopes the generated validator decides before the print is read: hashing the schema's text was the only loop of a
+ * run of a few dozen events hot enough for V8's optimizing compiler (~4 MB of its peak RSS, docs/benchmarks.md §Memory).
+ */
+export const PRINT_AFTER = 64;
+let unprinted = 0;
+
 // the schema's patterns, as its generated validator compiles them (flag `u`)
 const TYPE =
   /^((agent|session|run|progress|tool|delegation|attention|resource|error|state|assessment|message|control)(\.[a-z0-9_]+)+|x\.[a-z0-9_-]+\.[a-z0-9_]+(\.[a-z0-9_]+)+)$/u;
@@ -70,7 +77,7 @@ const RUN_OR_STEP = 256;
  * the generated validator must decide. `branch`: {@link typeBranch} of `v.type` when the caller has it.
  */
 export function envelopeSurelyValid(v: unknown, branch?: EnvelopeBranch): boolean {
-  if (on !== true && !envelopeFastOn()) return false;
+  if (on !== true && (on === false || ++unprinted <= PRINT_AFTER || !envelopeFastOn())) return false;
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return false;
   const o = v as Record<string, unknown>;
   let seen = 0;

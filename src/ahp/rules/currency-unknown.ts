@@ -9,13 +9,20 @@ const MESSAGES = {
     '`{member}` is three upper-case letters that ISO 4217 does not assign to a currency; pricing and cost use ISO-style currency codes (execution-payloads.md).',
 } as const;
 
-/** The ISO 4217 codes the platform's Intl knows (`Intl.supportedValuesOf('currency')`): a constant of the platform. */
-const CURRENCIES: ReadonlySet<string> = new Set(Intl.supportedValuesOf('currency'));
+/**
+ * The ISO 4217 codes the platform's Intl knows (`Intl.supportedValuesOf('currency')`): a constant of the platform, read
+ * on first use (ICU's data costs RSS in every run that never meets a currency).
+ */
+let currencies: ReadonlySet<string> | undefined;
 
 /** Report `currency` at `pointer` when it is a well-formed three-letter code that ISO 4217 does not assign. */
 function check(currency: unknown, pointer: string, member: string, ctx: RuleContext<typeof MESSAGES>): void {
   // a malformed code is the schema stage's (ahp/overlay): only the shape it accepts is looked up
-  if (typeof currency === 'string' && /^[A-Z]{3}$/.test(currency) && !CURRENCIES.has(currency))
+  if (
+    typeof currency === 'string' &&
+    /^[A-Z]{3}$/.test(currency) &&
+    !(currencies ??= new Set(Intl.supportedValuesOf('currency'))).has(currency)
+  )
     ctx.report({ pointer, args: { member } });
 }
 
