@@ -85,15 +85,27 @@ test('the stream verbs on empty input: the empty-input finding, one closing line
     ['redact'],
     ['downlevel', '--ceiling', 'none'],
     ['convert', '--to', 'cloudevents'],
+    ['convert', '--to', 'otlp'],
+    ['convert', '--to', 'ocsf'],
     ['filter', '--where', '{}'],
-  ]) {
-    const r = await runCli('aep', args);
-    assert.equal(r.code, validate.code, args.join(' '));
-    assert.equal(r.stdout, '');
-    assert.match(r.stderr, /jsonl\/empty-input/);
-    assert.match(r.stderr, /the input is empty/);
-    assert.doesNotMatch(r.stderr, /not written \(error findings|could not be read as JSON/, args.join(' '));
-  }
+  ])
+    for (const stdin of ['', '\n\n', '\n']) {
+      const what = `${args.join(' ')} < ${JSON.stringify(stdin)}`;
+      const r = await runCli('aep', args, stdin);
+      assert.equal(r.code, validate.code, what);
+      assert.equal(r.stdout, '');
+      assert.match(r.stderr, /jsonl\/empty-input/);
+      // after the summary, one closing line and nothing else (no count of what was not converted or written)
+      const closing = r.stderr.split('\n').filter((l) => l.startsWith('aep'));
+      assert.deepEqual(
+        closing,
+        ['aep: the input holds no event (jsonl/empty-input above), so nothing was written'],
+        what,
+      );
+    }
+  // an input with an event is counted as before
+  const one = await runCli('aep', ['convert', '--to', 'cloudevents', PASS]);
+  assert.match(one.stderr, /aep convert: \d+ events? converted to cloudevents/);
 });
 
 test('the stream verbs say they read a terminal, as validate does, and only on a terminal', async () => {
