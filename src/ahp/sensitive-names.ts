@@ -31,7 +31,7 @@ const WORDS: ReadonlyMap<string, string> = new Map([
   ),
 ]);
 
-/** Member names whose value is a credential (capability-auth.md §Authentication bindings), normalised: lower case, no `-`/`_`. */
+/** Names of members holding a credential (capability-auth.md §Authentication bindings): lower case, no `-`/`_`. */
 const CREDENTIAL_MEMBERS = [
   'token',
   'accesstoken',

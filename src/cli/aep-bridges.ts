@@ -80,7 +80,7 @@ export function noteEmpty(reporter: Reporter, seen: { empty: boolean }): (f: Fin
  */
 export const EMPTY_INPUT_LINE = 'aep: the input holds no event (jsonl/empty-input above), so nothing was written\n';
 
-/** How a capture verb's filter run ended: its exit code, and whether its input held no event (said once, at the end). */
+/** How a capture verb's filter run ended: its exit code, and whether its input held no event (said once, last). */
 export interface FilterExit {
   code: number;
   empty: boolean;

@@ -104,8 +104,8 @@ export function openInputs(
 ): InputSpec[] {
   const names = files.length ? files : ['-'];
   let stdinUsed = false;
-  // a file named again (a glob overlapping a name, another spelling, a link) is one input read once, at its first place:
-  // read twice it would be a stream of its own redeliveries, its events counted twice
+  // a file named again (a glob overlapping a name, another spelling, a link) is one input read once, at its first
+  // place: read twice it would be a stream of its own redeliveries, its events counted twice
   const seen = new Map<string, string>();
   const specs: InputSpec[] = [];
   for (const name of names) {

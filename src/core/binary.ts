@@ -1,7 +1,7 @@
 /**
  * Binary input, told from its first line or kilobyte (after gzip decompression): a file signature, UTF-16 or UTF-32
- * text, or a head of NUL, control and invalid UTF-8 bytes. Such an input is no JSON text (RFC 8259 §8.1: UTF-8), so it is one
- * `jsonl/binary-input` finding, not a parse finding on every "line" its stray newline bytes cut.
+ * text, or a head of NUL, control and invalid UTF-8 bytes. Such an input is no JSON text (RFC 8259 §8.1: UTF-8), so
+ * it is one `jsonl/binary-input` finding, not a parse finding on every "line" its stray newline bytes cut.
  */
 import type { MessageArgs } from './message.ts';
 

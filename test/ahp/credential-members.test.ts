@@ -1,6 +1,6 @@
 /**
- * The one source of credential member names (src/ahp/sensitive-names.ts) read by `ahp/event-secret` (any event member)
- * and `ahp/registration-literal-secret` (an authentication block): each scope's names exactly as the two rules had them.
+ * The one source of credential member names (src/ahp/sensitive-names.ts) read by `ahp/event-secret` (any event
+ * member) and `ahp/registration-literal-secret` (an authentication block): each scope's names as the two rules had them.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

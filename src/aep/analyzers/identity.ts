@@ -212,7 +212,7 @@ export class IdentityAnalyzer {
     const form = this.forms.formOf(ev.value);
     for (const level of LOWER) {
       if (CAPTURE_RANK[level] >= rank) continue;
-      // a hop that knew the answered form kept its closed choice ids at `metadata` (AEP-0006), one that did not kept none
+      // a hop that knew the answered form kept its closed choice ids at `metadata` (AEP-0006), one that did not, none
       for (const opts of level === 'redacted'
         ? [{ redact: this.redactor }]
         : level === 'metadata' && form
