@@ -156,33 +156,53 @@ function degrade(
 export const DOWNLEVEL_MAX_FORMS = 10_000;
 
 /**
- * A stateful down-leveler for one stream: remembers form requests (at most DOWNLEVEL_MAX_FORMS) for their answers'
- * choice ids; returns the new event, or `undefined` when already at or below the ceiling.
+ * The form requests of one stream (at most {@link DOWNLEVEL_MAX_FORMS}, oldest forgotten first), keyed by session and
+ * request id, so an answer or a respond (AEP-0006) finds the `fields` of the request it names by `subject`.
+ */
+export class RequestForms {
+  private readonly forms = new Map<string, readonly FormFieldSpec[]>();
+
+  /** Remember the `fields` of a form request (`attention.requested` with `kind: "form"`). */
+  note(event: Readonly<Obj>): void {
+    const data = isObj(event.data) ? event.data : undefined;
+    if (
+      event.type !== 'attention.requested' ||
+      data?.kind !== 'form' ||
+      !Array.isArray(data.fields) ||
+      typeof event.id !== 'string'
+    )
+      return;
+    const forms = this.forms;
+    if (forms.size >= DOWNLEVEL_MAX_FORMS) forms.delete(forms.keys().next().value!);
+    forms.set(`${sessionOf(event)}\u0000${event.id}`, data.fields as FormFieldSpec[]);
+  }
+
+  /** The fields of the request an `attention.answered` or `control.attention.respond` answers, when remembered. */
+  formOf(event: Readonly<Obj>): readonly FormFieldSpec[] | undefined {
+    if (
+      (event.type !== 'attention.answered' && event.type !== 'control.attention.respond') ||
+      typeof event.subject !== 'string'
+    )
+      return undefined;
+    return this.forms.get(`${sessionOf(event)}\u0000${event.subject}`);
+  }
+}
+
+const sessionOf = (event: Readonly<Obj>): string => (typeof event.session === 'string' ? event.session : '');
+
+/**
+ * A stateful down-leveler for one stream: remembers form requests ({@link RequestForms}) for their answers' choice
+ * ids; returns the new event, or `undefined` when already at or below the ceiling.
  */
 export function downlevelStream(
   ceiling: AepCaptureLevel,
   opts: Omit<DownlevelOptions, 'form'> = {},
 ): (event: Readonly<Obj>) => Obj | undefined {
   const redactor = toRedactor(opts.redact);
-  const forms = new Map<string, readonly FormFieldSpec[]>();
+  const forms = new RequestForms();
   return (event) => {
-    const session = typeof event.session === 'string' ? event.session : '';
-    const data = isObj(event.data) ? event.data : undefined;
-    if (
-      event.type === 'attention.requested' &&
-      data?.kind === 'form' &&
-      Array.isArray(data.fields) &&
-      typeof event.id === 'string'
-    ) {
-      if (forms.size >= DOWNLEVEL_MAX_FORMS) forms.delete(forms.keys().next().value!);
-      forms.set(`${session}\u0000${event.id}`, data.fields as FormFieldSpec[]);
-    }
-    let form: readonly FormFieldSpec[] | undefined;
-    if (
-      (event.type === 'attention.answered' || event.type === 'control.attention.respond') &&
-      typeof event.subject === 'string'
-    )
-      form = forms.get(`${session}\u0000${event.subject}`);
+    forms.note(event);
+    const form = forms.formOf(event);
     const r = downlevelEvent(event, ceiling, { ...(redactor ? { redact: redactor } : {}), ...(form ? { form } : {}) });
     return r.changed ? r.event : undefined;
   };

@@ -31,6 +31,7 @@ export const AHP_FRAMING_SPECS: FramingSpecs = {
   'jsonl/bom': `RFC 8259 §8.1; ${STDIO}`,
   'jsonl/blank-line': STDIO,
   'jsonl/invalid-utf8': `RFC 8259 §8.1; ${STDIO}`,
+  'jsonl/binary-input': `RFC 8259 §8.1; ${STDIO}`,
   'jsonl/empty-input': `${STDIO}; base/transports/http §Request and response`,
   'jsonl/no-final-newline': STDIO,
   'jsonl/invalid-json': `RFC 8259; ${STDIO}`,

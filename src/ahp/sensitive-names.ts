@@ -31,6 +31,32 @@ const WORDS: ReadonlyMap<string, string> = new Map([
   ),
 ]);
 
+/** Names of members holding a credential (capability-auth.md §Authentication bindings): lower case, no `-`/`_`. */
+const CREDENTIAL_MEMBERS = [
+  'token',
+  'accesstoken',
+  'bearertoken',
+  'idtoken',
+  'refreshtoken',
+  'password',
+  'secret',
+  'clientsecret',
+  'apikey',
+  'authorization',
+];
+/** Where a credential member name is read: any event member, or a registration's authentication block. */
+export type CredentialScope = 'event' | 'authentication';
+const CREDENTIAL_MEMBER_SETS: Readonly<Record<CredentialScope, ReadonlySet<string>>> = {
+  event: new Set(CREDENTIAL_MEMBERS),
+  // an authentication block names its key material and credential objects too (a `privateKey`, `credentials`)
+  authentication: new Set([...CREDENTIAL_MEMBERS, 'privatekey', 'credential', 'credentials']),
+};
+
+/** True when a member named `name` holds a credential value in `scope` (`client_secret`, not `tokenEnv` / `*Ref`). */
+export function isCredentialMember(name: string, scope: CredentialScope): boolean {
+  return CREDENTIAL_MEMBER_SETS[scope].has(name.toLowerCase().replace(/[-_]/g, ''));
+}
+
 /** Extra words that make a URL query parameter a credential (signed or keyed URLs), but not a form field. */
 const URL_ONLY: ReadonlyMap<string, string> = new Map([
   ['key', 'an API key'],

@@ -40,7 +40,7 @@ export type RunFilter = (
   io: CliIO,
   filter?: AepFilterOptions,
   output?: string,
-) => Promise<number>;
+) => Promise<FilterExit>;
 
 /** A stream verb's JSONL inputs and stderr reporter; `undefined` (said on stderr) when an input cannot be opened. */
 export function openStreamVerb(files: string[], io: CliIO): { inputs: InputSpec[]; reporter: Reporter } | undefined {
@@ -74,9 +74,17 @@ export function noteEmpty(reporter: Reporter, seen: { empty: boolean }): (f: Fin
   };
 }
 
-/** The closing line of a stream verb whose input was empty: no line refused, none written (`validate` exits 1 too). */
-export const EMPTY_INPUT_LINE =
-  'aep: the input is empty (jsonl/empty-input above): there is no event, so nothing was written\n';
+/**
+ * The one closing line of every stream verb whose input holds no event (empty, or only blank or unreadable lines): no
+ * count after it (`validate` exits 1 too).
+ */
+export const EMPTY_INPUT_LINE = 'aep: the input holds no event (jsonl/empty-input above), so nothing was written\n';
+
+/** How a capture verb's filter run ended: its exit code, and whether its input held no event (said once, last). */
+export interface FilterExit {
+  code: number;
+  empty: boolean;
+}
 
 /**
  * A note for each filter key that is not a core attribute but is one edit from one (`typ`): §6.2
@@ -266,7 +274,7 @@ export function addBridgeVerbs(
             : refuse('the line is bridge output, not an AEP event (aep/bridge-input)');
         // ASCII-only JSON: the same values, in the bytes of the upstream AEP-0005 pins; every rule runs, so a line
         // `validate` fails is refused with its findings (issue 37 item 4b)
-        const code = await runFilter(
+        const { code, empty } = await runFilter(
           files,
           transform,
           io,
@@ -295,8 +303,10 @@ export function addBridgeVerbs(
           parts.push(
             `${otlp.extensions} extension attribute${otlp.extensions === 1 ? '' : 's'} not exported (no §3.2 place)`,
           );
-        // an input that could not be read has its one line already; counts of nothing would read as a result
-        if (code !== EXIT.io || converted + noClass > 0) io.stderr.write(`aep convert: ${parts.join('; ')}\n`);
+        // an input that could not be read, or that holds no event, has its one line already; counts of nothing would
+        // read as a result
+        if (!empty && (code !== EXIT.io || converted + noClass > 0))
+          io.stderr.write(`aep convert: ${parts.join('; ')}\n`);
         setExit(code);
       },
     );

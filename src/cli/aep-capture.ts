@@ -11,7 +11,14 @@ import { createRedactor, redactEvent, type RedactOptions } from '../aep/redact.t
 import type { AepCaptureLevel } from '../aep/schema/registry.ts';
 import { exitCodeOf } from '../run/run.ts';
 import { reportRunError, type CliIO } from './common.ts';
-import { addBridgeVerbs, EMPTY_INPUT_LINE, noteEmpty, OUTPUT_OPTION, openStreamVerb } from './aep-bridges.ts';
+import {
+  addBridgeVerbs,
+  EMPTY_INPUT_LINE,
+  type FilterExit,
+  noteEmpty,
+  OUTPUT_OPTION,
+  openStreamVerb,
+} from './aep-bridges.ts';
 import { StreamOutput } from './stream-output.ts';
 
 interface RedactFlags {
@@ -47,12 +54,12 @@ async function runFilter(
   io: CliIO,
   filter: AepFilterOptions = {},
   output?: string,
-): Promise<number> {
+): Promise<FilterExit> {
   const opened = openStreamVerb(files, io);
-  if (!opened) return EXIT.io;
+  if (!opened) return { code: EXIT.io, empty: false };
   const { inputs, reporter } = opened;
   const out = StreamOutput.open(io, output, files);
-  if (!out) return EXIT.io;
+  if (!out) return { code: EXIT.io, empty: false };
   const seen = { empty: false };
   try {
     const r = await runAepFilter(
@@ -66,27 +73,29 @@ async function runFilter(
     const failed = out.finish(true);
     if (failed !== undefined) {
       io.stderr.write(`aep: cannot write ${output}: ${failed}\n`);
-      return EXIT.io;
+      return { code: EXIT.io, empty: false };
     }
     // the reader went away (a closed pipe): nothing more to write, and no verdict on what was not read
-    if (r.stopped) return r.rejected > 0 ? EXIT.findings : EXIT.ok;
+    if (r.stopped) return { code: r.rejected > 0 ? EXIT.findings : EXIT.ok, empty: false };
     // an error about no line (an empty input) also fails the run: never a silent pass
     const code = exitCodeOf(r, 'error');
     if (r.rejected > 0 || code !== 0) {
       reporter.finish(r.summary);
-      if (seen.empty && r.rejected === 0 && r.written === 0) {
+      // no event at all (an empty input, or only blank or unreadable lines): one closing line, the findings above
+      // name the lines
+      if (seen.empty && r.written === 0) {
         io.stderr.write(EMPTY_INPUT_LINE);
-        return EXIT.findings;
+        return { code: code === EXIT.incomplete ? EXIT.incomplete : EXIT.findings, empty: true };
       }
       io.stderr.write(
         `aep: ${r.rejected} line${r.rejected === 1 ? '' : 's'} not written (error findings above); ${r.written} written\n`,
       );
-      return code === EXIT.incomplete ? EXIT.incomplete : EXIT.findings;
+      return { code: code === EXIT.incomplete ? EXIT.incomplete : EXIT.findings, empty: false };
     }
-    return EXIT.ok;
+    return { code: EXIT.ok, empty: false };
   } catch (e) {
     out.finish(false);
-    return reportRunError('aep', e, io);
+    return { code: reportRunError('aep', e, io), empty: false };
   }
 }
 
@@ -102,16 +111,18 @@ export function addCaptureVerbs(program: Command, io: CliIO, setExit: (code: num
   addRedactFlags(redact).action(async (files: string[], raw: RedactFlags & { output?: string }) => {
     const r = createRedactor(redactOptionsOf(raw, io));
     setExit(
-      await runFilter(
-        files,
-        (ev) => {
-          const out = redactEvent(ev.value, r);
-          return out === ev.value ? undefined : out;
-        },
-        io,
-        {},
-        raw.output,
-      ),
+      (
+        await runFilter(
+          files,
+          (ev) => {
+            const out = redactEvent(ev.value, r);
+            return out === ev.value ? undefined : out;
+          },
+          io,
+          {},
+          raw.output,
+        )
+      ).code,
     );
   });
 
@@ -137,13 +148,15 @@ export function addCaptureVerbs(program: Command, io: CliIO, setExit: (code: num
       // at a redacted or full ceiling redacted-gated text is written as it came: a leak in it refuses the line, unless
       // the hop redacts (--redact), which repairs it as `aep redact` does (issue 43 item 4)
       setExit(
-        await runFilter(
-          files,
-          (ev) => step(ev.value),
-          io,
-          { refuseLeaks: !raw.redact && (raw.ceiling === 'redacted' || raw.ceiling === 'full') },
-          raw.output,
-        ),
+        (
+          await runFilter(
+            files,
+            (ev) => step(ev.value),
+            io,
+            { refuseLeaks: !raw.redact && (raw.ceiling === 'redacted' || raw.ceiling === 'full') },
+            raw.output,
+          )
+        ).code,
       );
     },
   );

@@ -92,7 +92,10 @@ async function* processStdin(): AsyncGenerator<Uint8Array | string> {
   else yield* process.stdin;
 }
 
-/** Open the named inputs (`-` or none: stdin); `program` names the bin in hints. @throws InputError */
+/**
+ * Open the named inputs (`-` or none: stdin); a file named more than once is read once, at its first place, with a note
+ * on stderr; `program` names the bin in hints. @throws InputError
+ */
 export function openInputs(
   files: readonly string[],
   io: CliIO,
@@ -101,16 +104,30 @@ export function openInputs(
 ): InputSpec[] {
   const names = files.length ? files : ['-'];
   let stdinUsed = false;
-  return names.map((name) => {
+  // a file named again (a glob overlapping a name, another spelling, a link) is one input read once, at its first
+  // place: read twice it would be a stream of its own redeliveries, its events counted twice
+  const seen = new Map<string, string>();
+  const specs: InputSpec[] = [];
+  for (const name of names) {
     if (name === '-') {
       if (stdinUsed) throw new InputError('<stdin>', new Error('standard input given twice'));
       stdinUsed = true;
-      return { source: '<stdin>', open: () => io.stdin, framing: framing('-') };
+      specs.push({ source: '<stdin>', open: () => io.stdin, framing: framing('-') });
+      continue;
     }
     let size: number;
     let regular: boolean;
     try {
       const st = statSync(name);
+      const key = st.isFile() ? `${st.dev}:${st.ino}` : undefined;
+      const first = key === undefined ? undefined : seen.get(key);
+      if (first !== undefined) {
+        io.stderr.write(
+          `${program}: note: ${name} ${first === name ? 'is named more than once' : `is the same file as ${first}`}; it is read once, at its first place\n`,
+        );
+        continue;
+      }
+      if (key !== undefined) seen.set(key, name);
       if (st.isDirectory())
         throw new Error(
           `is a directory: name the files in it to validate them (e.g. ${name.replace(/[/]+$/, '')}/*.jsonl), or, for a fixture directory (pass/ and fail/, or an upstream corpus), run \`${program} fixtures ${name}\``,
@@ -122,8 +139,9 @@ export function openInputs(
     }
     const spec: InputSpec = { source: name, size, open: () => readFileChunks(name), framing: framing(name) };
     if (regular) spec.path = name;
-    return spec;
-  });
+    specs.push(spec);
+  }
+  return specs;
 }
 
 /** Print why a run stopped and return 2: one line for expected errors, the stack for a rule that threw or a bug. */

@@ -16,6 +16,7 @@ const TRUNCATED = `${NOT_JSON} (the last line looks truncated).`;
 const SKIPPED_MARK = 'JSON text must not begin with one. The mark was skipped and the rest of the';
 const NO_VALUE = 'JSONL has one JSON value on every line.';
 const DUPLICATE = 'appears more than once';
+const NOT_READ = 'it was not checked.';
 
 /** Metadata and message templates of the framing rules (catalogue order). */
 export const JSONL_RULES = [
@@ -47,6 +48,21 @@ export const JSONL_RULES = [
     messages: {
       invalid:
         'Line holds a byte sequence that is not valid UTF-8 at byte offset {offset} (byte 0x{byte}); the line was not checked.',
+    },
+  },
+  {
+    id: 'jsonl/binary-input',
+    severity: 'error',
+    description:
+      'The input is binary, not JSON text: a file signature (an image, an archive), UTF-16 text, or a head of NUL, control and invalid UTF-8 bytes.',
+    detail:
+      'Told from the first line, at least 16 and at most 1,024 bytes (after gzip decompression), however the input is chunked; one finding instead of a parse error on every stretch between newline bytes. The input is not checked; the other inputs are.',
+    spec: 'RFC 8259 §8.1; AEP-0003 §3.1',
+    messages: {
+      signature: `Input starts with the signature of {kind} ({bytes}), not JSON text; ${NOT_READ}`,
+      compressed: `Input starts with the signature of {kind} ({bytes}), not JSON text: decompress it first (gzip is read as it is); ${NOT_READ}`,
+      utf16: `Input is UTF-16 text (a byte order mark, or a NUL byte beside every character), not UTF-8 (e.g. iconv -f UTF-16 -t UTF-8 converts it); ${NOT_READ}`,
+      binary: `Input looks binary: {odd} of its first {window} bytes are NUL, control or invalid UTF-8 bytes, which JSON text does not hold; ${NOT_READ}`,
     },
   },
   {

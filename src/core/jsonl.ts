@@ -5,6 +5,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { FindingSink } from './finding.ts';
 import { framingFinding } from './framing.ts';
+import { SNIFF_BYTES, SNIFF_MIN, sniffBinary } from './binary.ts';
 
 export {
   framingFinding,
@@ -97,8 +98,11 @@ export async function readJsonl(
   let carryLen = 0;
   let carryOffset = 0; // byte offset of carry[0]
   let skipping = false; // inside an over-long line: discard until newline
-  let first = true;
-  let head: Buffer | null = null; // the first bytes, held until 3 are seen (a BOM may span chunks)
+  // the first bytes, held until SNIFF_BYTES are seen (a BOM or a file signature may span chunks)
+  let head: Buffer[] | null = [];
+  let headLen = 0;
+  let headNewline = false;
+  let binary = false; // a binary input is drained, not read (one jsonl/binary-input)
 
   /** `checked`: the bytes are already known to be valid UTF-8 (their chunk region was checked at once). */
   const emitLine = (
@@ -189,33 +193,8 @@ export async function readJsonl(
     return chunk;
   };
 
-  for await (const piece of input) {
-    let chunk =
-      typeof piece === 'string'
-        ? Buffer.from(piece, 'utf8')
-        : Buffer.isBuffer(piece)
-          ? piece
-          : Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
-    let base = total; // offset of chunk[0]
-    total += chunk.length;
-    if (chunk.length === 0) continue;
-    if (first) {
-      // hold the first bytes until three are known: a BOM split across chunks is still a BOM
-      if (head) {
-        chunk = Buffer.concat([head, chunk]);
-        base = 0;
-        head = null;
-      }
-      if (chunk.length < 3 && chunk[0] === 0xef && (chunk.length === 1 || chunk[1] === 0xbb)) {
-        head = Buffer.from(chunk);
-        continue;
-      }
-      first = false;
-      const rest = checkBom(chunk);
-      base += chunk.length - rest.length;
-      chunk = rest;
-      if (chunk.length === 0) continue;
-    }
+  /** Read the lines of `chunk`, whose first byte is at `base`. */
+  const feed = (chunk: Buffer, base: number): void => {
     let pos = 0;
     // UTF-8 is checked per region of whole lines (a newline byte never sits inside a multi-byte sequence); -1:
     // undecided.
@@ -275,14 +254,54 @@ export async function readJsonl(
       }
       pos = nl + 1;
     }
+  };
+
+  /** The held head, sniffed for binary and a BOM; then read as the first chunk. */
+  const startWith = (whole: Buffer): void => {
+    head = null;
+    const sniff = sniffBinary(whole);
+    if (sniff) {
+      binary = true;
+      sink(
+        framingFinding(
+          'jsonl/binary-input',
+          { source, line: 1, column: 1, byteOffset: 0 },
+          sniff.messageId,
+          sniff.args,
+        ),
+      );
+      return;
+    }
+    const rest = checkBom(whole);
+    if (rest.length) feed(rest, whole.length - rest.length);
+  };
+
+  for await (const piece of input) {
+    const chunk =
+      typeof piece === 'string'
+        ? Buffer.from(piece, 'utf8')
+        : Buffer.isBuffer(piece)
+          ? piece
+          : Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
+    const base = total; // offset of chunk[0]
+    total += chunk.length;
+    if (chunk.length === 0 || binary) continue;
+    if (head) {
+      // a live stream is not held past its first line: sniffed once a line and any signature are in (SNIFF_MIN)
+      headNewline ||= chunk.includes(0x0a);
+      const ready = headLen + chunk.length >= (headNewline ? SNIFF_MIN : SNIFF_BYTES);
+      if (ready && head.length === 0) startWith(chunk);
+      else {
+        // copy: the stream may reuse its buffer
+        head.push(Buffer.from(chunk));
+        headLen += chunk.length;
+        if (ready) startWith(Buffer.concat(head));
+      }
+    } else feed(chunk, base);
     opts.onProgress?.(total);
   }
-  if (head) {
-    // the whole input was one or two bytes of a would-be BOM: it is an (invalid) line
-    carry = [head];
-    carryLen = head.length;
-    carryOffset = 0;
-  }
+  if (head && headLen > 0) startWith(head.length === 1 ? head[0]! : Buffer.concat(head));
+  if (binary) return { bytes: total, lines: 0, candidates: 0 };
   if (carry && !skipping) {
     const whole = Buffer.concat(carry);
     emitLine(whole, 0, whole.length, carryOffset, false);

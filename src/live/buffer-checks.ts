@@ -11,7 +11,8 @@ import {
   isFrame,
   describeFrame,
   greeted,
-  wsSubscribe,
+  wsConsumer,
+  wsUntil,
   wsMine,
   wsKeep,
   depth,
@@ -67,24 +68,16 @@ export async function resume(run: BufferRun): Promise<void> {
     { from: JSON.stringify(fromOf(after)) },
     { 'last-event-id': `${run.session}:0:${last.seq}` },
   );
-  const url = run.socket();
-  if (!url) return;
-  const ws = await greeted(run, url, 'consumer');
-  try {
-    const answer = await wsSubscribe(run, ws, { id: 'resume-1', from: fromOf(after) });
-    if (!isFrame('subscribed', 'resume-1')(answer))
-      return run.report('aep/live-resume', 'refused', { got: describeFrame(answer) });
+  await wsConsumer(run, 'aep/live-resume', { id: 'resume-1', from: fromOf(after) }, run.session, async (ws) => {
     const marker = run.event();
     await run.post(JSON.stringify(marker));
-    await ws.next(0, (f) => !!f && typeof f === 'object' && (f as Ev).id === marker.id, run.opts.timeoutMs);
+    await wsUntil(run, ws, marker.id);
     wsKeep(run, ws);
     judge(
       'subscribe.from',
       wsMine(run, ws).map(({ ev }) => ev.seq as number),
     );
-  } finally {
-    ws.close();
-  }
+  });
 }
 
 /** AEP-0003 §5 Replay-all: `from` "all" replays what is held, in order, without replay-exhausted. */
@@ -121,25 +114,17 @@ export async function replayAll(run: BufferRun): Promise<void> {
   } finally {
     sub.close();
   }
-  const url = run.socket();
-  if (!url) return;
-  const ws = await greeted(run, url, 'consumer');
-  try {
-    const answer = await wsSubscribe(run, ws, { id: 'all-1', from: 'all' }, own.session);
-    if (!isFrame('subscribed', 'all-1')(answer))
-      return run.report('aep/live-replay-all', 'refused', { got: describeFrame(answer) });
+  await wsConsumer(run, 'aep/live-replay-all', { id: 'all-1', from: 'all' }, own.session, async (ws) => {
     const marker = own.event();
     await run.post(JSON.stringify(marker));
-    await ws.next(0, (f) => !!f && typeof f === 'object' && (f as Ev).id === marker.id, run.opts.timeoutMs);
+    await wsUntil(run, ws, marker.id);
     wsKeep(run, ws, own.session);
     judge(
       'subscribe.from',
       wsMine(run, ws, own.session).map(({ ev }) => ev.seq as number),
       ws.frames.some((f) => isFrame('replay-exhausted')(f) && (f as Ev).session === own.session),
     );
-  } finally {
-    ws.close();
-  }
+  });
 }
 
 const ROSTER_MEMBERS_DECLARED = { emits: ['progress'] };

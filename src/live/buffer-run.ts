@@ -104,3 +104,31 @@ export const firstSeen = (seqs: number[]) => [...new Set(seqs)];
 
 /** The position of `ev` as a `from` value (resume strictly after it). */
 export const fromOf = (ev: Ev) => [{ session: ev.session as string, epoch: 0, seq: ev.seq as number }];
+
+/**
+ * A consumer on the WebSocket binding (AEP-0003 §3.5) subscribed with `frame` to `session`, handed to `use` and closed
+ * after: nothing when no socket is discovered; a refused subscription is `rule`'s `refused` finding.
+ */
+export async function wsConsumer(
+  run: BufferRun,
+  rule: LiveRuleId,
+  frame: Ev & { id: string },
+  session: string,
+  use: (ws: WsPeer) => Promise<void>,
+): Promise<void> {
+  const url = run.socket();
+  if (!url) return;
+  const ws = await greeted(run, url, 'consumer');
+  try {
+    const answer = await wsSubscribe(run, ws, frame, session);
+    if (!isFrame('subscribed', frame.id)(answer)) return run.report(rule, 'refused', { got: describeFrame(answer) });
+    await use(ws);
+  } finally {
+    ws.close();
+  }
+}
+
+/** Wait (within the run's timeout) until the Event `id` has arrived on `ws`. */
+export function wsUntil(run: BufferRun, ws: WsPeer, id: unknown): Promise<unknown> {
+  return ws.next(0, (f) => !!f && typeof f === 'object' && (f as Ev).id === id, run.opts.timeoutMs);
+}

@@ -13,6 +13,7 @@ import {
   type ControlRun,
   decisionOf,
   describe,
+  type Frame,
   HELLO,
   isAckEvent,
   needsTarget,
@@ -23,6 +24,42 @@ import {
 } from './control-sender.ts';
 
 export { CONTROL_DEFAULTS, type ControlOptions, type ControlRun } from './control-sender.ts';
+
+/** One command {@link sendCommand} sent: its sender, the command, the frame count before it, and its decision. */
+interface Sent {
+  s: Sender;
+  cmd: Frame;
+  id: string;
+  from: number;
+  /** The first ack or error frame for the command within the wait, as it came (`undefined`: none). */
+  decision: unknown;
+}
+
+/**
+ * Open a sender subscribed to `session` (default: the target `--control-session` names), send one `type` command
+ * (`over` replaces its members) and await its decision (AEP-0004 §3) for `waitMs` (default: the ack window), then hand
+ * it to `check`; the sender is closed after. A reason string when the check cannot run here.
+ */
+async function sendCommand(
+  run: ControlRun,
+  url: URL,
+  type: string,
+  check: (sent: Sent) => Promise<string | undefined> | string | undefined,
+  opts: { session?: string; over?: Frame; waitMs?: (s: Sender) => number } = {},
+): Promise<string | undefined> {
+  const s = await Sender.open(run, url, opts.session ?? run.opts.control!.session!);
+  if (typeof s === 'string') return s;
+  try {
+    const cmd = s.command(type, opts.over);
+    const id = String(cmd.id);
+    const from = s.ws.frames.length;
+    s.ws.send(cmd);
+    const decision = await s.next(from, decisionOf(id), opts.waitMs?.(s));
+    return await check({ s, cmd, id, from, decision });
+  } finally {
+    s.close();
+  }
+}
 
 /** AEP-0004 §4 #1-#2, AEP-0003 §8.1: a command on a duplex opened without credentials is refused and reaches no target. */
 export async function controlAuthGate(run: ControlRun, url: URL): Promise<string | undefined> {
@@ -79,26 +116,26 @@ export async function controlAuthGate(run: ControlRun, url: URL): Promise<string
 export async function controlNoRoute(run: ControlRun, url: URL): Promise<string | undefined> {
   const skip = notAdvertised(run) ?? (run.opts.token ? undefined : NO_TOKEN);
   if (skip) return skip;
+  const type = run.opts.control?.undeclared ?? CONTROL_DEFAULTS.undeclared;
   // this run's own session: nothing claims it
-  const s = await Sender.open(run, url, run.session);
-  if (typeof s === 'string') return s;
-  try {
-    const cmd = s.command(run.opts.control?.undeclared ?? CONTROL_DEFAULTS.undeclared);
-    const from = s.ws.frames.length;
-    s.ws.send(cmd);
-    const answer = asFrame(await s.next(from, decisionOf(String(cmd.id))));
-    if (answer?.type !== 'error' || answer.code !== 'no-route')
-      run.report('aep/live-control-no-route', 'frame', { got: describe(answer), ms: s.window });
-    await s.barrier();
-    const entered = s.ws.frames
-      .slice(from)
-      .map(asFrame)
-      .find((f) => f && f.cause === cmd.id && String(f.type).includes('.'));
-    if (entered) run.report('aep/live-control-no-route', 'history', { type: String(entered.type) });
-    return undefined;
-  } finally {
-    s.close();
-  }
+  return sendCommand(
+    run,
+    url,
+    type,
+    async ({ s, cmd, from, decision }) => {
+      const answer = asFrame(decision);
+      if (answer?.type !== 'error' || answer.code !== 'no-route')
+        run.report('aep/live-control-no-route', 'frame', { got: describe(answer), ms: s.window });
+      await s.barrier();
+      const entered = s.ws.frames
+        .slice(from)
+        .map(asFrame)
+        .find((f) => f && f.cause === cmd.id && String(f.type).includes('.'));
+      if (entered) run.report('aep/live-control-no-route', 'history', { type: String(entered.type) });
+      return undefined;
+    },
+    { session: run.session },
+  );
 }
 
 /** AEP-0004 §3, §7: one ack decision for a declared command type, within the window, never `unsupported`. */
@@ -106,13 +143,8 @@ export async function controlAck(run: ControlRun, url: URL): Promise<string | un
   const skip = needsTarget(run);
   if (skip) return skip;
   const type = run.opts.control?.accepts ?? CONTROL_DEFAULTS.accepts;
-  const s = await Sender.open(run, url, run.opts.control!.session!);
-  if (typeof s === 'string') return s;
-  try {
-    const cmd = s.command(type);
-    const from = s.ws.frames.length;
-    s.ws.send(cmd);
-    const d = asFrame(await s.next(from, decisionOf(String(cmd.id))));
+  return sendCommand(run, url, type, async ({ s, id, from, decision }) => {
+    const d = asFrame(decision);
     if (!d) return void run.report('aep/live-control-ack', 'window', { type, ms: s.window });
     if (d.type === 'error') {
       if (d.code === 'no-route') run.report('aep/live-control-ack', 'noRoute', { session: s.session });
@@ -125,12 +157,10 @@ export async function controlAck(run: ControlRun, url: URL): Promise<string | un
     else if (d.type === 'control.rejected' && !loadAepRegistry().nackReasons.reasons.includes(String(reason)))
       run.report('aep/live-control-ack', 'reason', { type, reason: String(reason) });
     await s.barrier();
-    const n = s.texts(from, isAckEvent(String(cmd.id))).length;
+    const n = s.texts(from, isAckEvent(id)).length;
     if (n > 1) run.report('aep/live-control-ack', 'twice', { type, n });
     return undefined;
-  } finally {
-    s.close();
-  }
+  });
 }
 
 /** AEP-0004 §2 #3, §3: a retransmit (same source and id) gets the recorded ack again, byte for byte. */
@@ -138,39 +168,37 @@ export async function controlDedupe(run: ControlRun, url: URL): Promise<string |
   const skip = needsTarget(run);
   if (skip) return skip;
   const type = run.opts.control?.accepts ?? CONTROL_DEFAULTS.accepts;
-  const s = await Sender.open(run, url, run.opts.control!.session!);
-  if (typeof s === 'string') return s;
-  try {
-    const cmd = s.command(type);
-    const id = String(cmd.id);
-    const from = s.ws.frames.length;
-    s.ws.send(cmd);
-    // a late first ack is control-ack's finding; here it only has to come
-    const first = await s.next(from, decisionOf(id), Math.max(s.window, run.opts.timeoutMs));
-    if (!isAckEvent(id)(first))
-      return `the first delivery got ${describe(first)}, not an ack Event from the target, so there is no recorded ack to re-emit`;
-    const recorded = s.ws.texts[s.ws.frames.indexOf(first)]!;
-    const at = s.ws.frames.length;
-    s.ws.send(cmd);
-    const again = await s.next(at, isAckEvent(id));
-    if (again === undefined) return void run.report('aep/live-control-dedupe', 'unanswered', { id, ms: s.window });
-    await s.barrier();
-    const other = s.texts(at, isAckEvent(id)).filter((t) => t !== recorded);
-    if (other.length) {
-      const o = asFrame(JSON.parse(other[0]!))!;
-      const was = asFrame(first)!;
-      run.report('aep/live-control-dedupe', 'fresh', {
-        id,
-        what:
-          o.id === was.id
-            ? `the same ack id ${JSON.stringify(String(o.id))} with other bytes`
-            : `a new ack Event ${JSON.stringify(String(o.id))}`,
-      });
-    }
-    return undefined;
-  } finally {
-    s.close();
-  }
+  // a late first ack is control-ack's finding; here it only has to come
+  const waitMs = (s: Sender) => Math.max(s.window, run.opts.timeoutMs);
+  return sendCommand(
+    run,
+    url,
+    type,
+    async ({ s, cmd, id, decision: first }) => {
+      if (!isAckEvent(id)(first))
+        return `the first delivery got ${describe(first)}, not an ack Event from the target, so there is no recorded ack to re-emit`;
+      const recorded = s.ws.texts[s.ws.frames.indexOf(first)]!;
+      const at = s.ws.frames.length;
+      s.ws.send(cmd);
+      const again = await s.next(at, isAckEvent(id));
+      if (again === undefined) return void run.report('aep/live-control-dedupe', 'unanswered', { id, ms: s.window });
+      await s.barrier();
+      const other = s.texts(at, isAckEvent(id)).filter((t) => t !== recorded);
+      if (other.length) {
+        const o = asFrame(JSON.parse(other[0]!))!;
+        const was = asFrame(first)!;
+        run.report('aep/live-control-dedupe', 'fresh', {
+          id,
+          what:
+            o.id === was.id
+              ? `the same ack id ${JSON.stringify(String(o.id))} with other bytes`
+              : `a new ack Event ${JSON.stringify(String(o.id))}`,
+        });
+      }
+      return undefined;
+    },
+    { waitMs },
+  );
 }
 
 /** AEP-0004 §4 #2, AEP-0003 §4 #5: an undeclared command type is nacked `unsupported` (by the target or the relay). */
@@ -178,21 +206,14 @@ export async function controlUnsupported(run: ControlRun, url: URL): Promise<str
   const skip = needsTarget(run);
   if (skip) return skip;
   const type = run.opts.control?.undeclared ?? CONTROL_DEFAULTS.undeclared;
-  const s = await Sender.open(run, url, run.opts.control!.session!);
-  if (typeof s === 'string') return s;
-  try {
-    const cmd = s.command(type);
-    const from = s.ws.frames.length;
-    s.ws.send(cmd);
-    const d = asFrame(await s.next(from, decisionOf(String(cmd.id))));
+  return sendCommand(run, url, type, ({ s, decision }) => {
+    const d = asFrame(decision);
     const ok =
       (d?.type === 'control.rejected' && asFrame(d.data)?.reason === 'unsupported') ||
       (d?.type === 'error' && d.code === 'unsupported');
     if (!ok) run.report('aep/live-control-unsupported', 'got', { type, got: describe(d), ms: s.window });
     return undefined;
-  } finally {
-    s.close();
-  }
+  });
 }
 
 /** AEP-0004 §5-§7 (opt-in, destructive): a cancel of the named run is accepted and one cause-linked run.cancelled follows. */
@@ -202,30 +223,29 @@ export async function controlCancel(run: ControlRun, url: URL): Promise<string |
     (run.opts.control?.cancelRun ? undefined : 'no --control-cancel names a run to cancel (destructive, opt-in)');
   if (skip) return skip;
   const target = run.opts.control!.cancelRun!;
-  const s = await Sender.open(run, url, run.opts.control!.session!);
-  if (typeof s === 'string') return s;
-  try {
-    const cmd = s.command('control.cancel', { run: target });
-    const id = String(cmd.id);
-    const from = s.ws.frames.length;
-    s.ws.send(cmd);
-    const d = asFrame(await s.next(from, decisionOf(id)));
-    if (d?.type !== 'control.accepted')
-      return void run.report('aep/live-control-cancel', 'notAccepted', { run: target, got: describe(d) });
-    s.ids.push(String(d.id));
-    // the outcome may come later than the ack (AEP-0004 §1): the longer of the window and --timeout
-    const ms = Math.max(s.window, run.opts.timeoutMs);
-    const outcome = (f: unknown) => {
-      const o = asFrame(f);
-      return !!o && o.type === 'run.cancelled' && (o.cause === id || o.cause === d.id);
-    };
-    if ((await s.next(from, outcome, ms)) === undefined)
-      return void run.report('aep/live-control-cancel', 'noOutcome', { run: target, ms });
-    await s.barrier();
-    const n = s.texts(from, outcome).length;
-    if (n > 1) run.report('aep/live-control-cancel', 'twice', { n });
-    return undefined;
-  } finally {
-    s.close();
-  }
+  const over = { run: target };
+  return sendCommand(
+    run,
+    url,
+    'control.cancel',
+    async ({ s, id, from, decision }) => {
+      const d = asFrame(decision);
+      if (d?.type !== 'control.accepted')
+        return void run.report('aep/live-control-cancel', 'notAccepted', { run: target, got: describe(d) });
+      s.ids.push(String(d.id));
+      // the outcome may come later than the ack (AEP-0004 §1): the longer of the window and --timeout
+      const ms = Math.max(s.window, run.opts.timeoutMs);
+      const outcome = (f: unknown) => {
+        const o = asFrame(f);
+        return !!o && o.type === 'run.cancelled' && (o.cause === id || o.cause === d.id);
+      };
+      if ((await s.next(from, outcome, ms)) === undefined)
+        return void run.report('aep/live-control-cancel', 'noOutcome', { run: target, ms });
+      await s.barrier();
+      const n = s.texts(from, outcome).length;
+      if (n > 1) run.report('aep/live-control-cancel', 'twice', { n });
+      return undefined;
+    },
+    { over },
+  );
 }

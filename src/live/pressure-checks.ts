@@ -4,21 +4,8 @@
  */
 import { AEP_CORE_ATTRIBUTES } from '../aep/bridges/types.ts';
 import type { WsPeer } from './client.ts';
-import {
-  type Ev,
-  type BufferRun,
-  ownSession,
-  postAll,
-  isFrame,
-  describeFrame,
-  greeted,
-  wsSubscribe,
-  wsMine,
-  wsKeep,
-  depth,
-  firstSeen,
-  fromOf,
-} from './buffer-run.ts';
+import * as buffer from './buffer-run.ts';
+import type { BufferRun, Ev } from './buffer-run.ts';
 
 /** The most Events the eviction check posts to overflow an advertised buffer. */
 export const EVICTION_LIMIT = 10_000;
@@ -29,7 +16,7 @@ export const EVICTION_LIMIT = 10_000;
  * exactly there to the last Event with no gap.
  */
 export async function eviction(run: BufferRun): Promise<void> {
-  const d = depth(run);
+  const d = buffer.depth(run);
   if (d === undefined)
     return run.skip('eviction', 'the endpoint advertises no replay buffer (capabilities.replay.buffer)');
   if (d + 3 > EVICTION_LIMIT)
@@ -37,9 +24,9 @@ export async function eviction(run: BufferRun): Promise<void> {
       'eviction',
       `the advertised buffer of ${d} Events is above the ${EVICTION_LIMIT - 3} this check overflows`,
     );
-  const own = ownSession(run, 'evict');
+  const own = buffer.ownSession(run, 'evict');
   const sent = Array.from({ length: d + 3 }, () => own.event());
-  await postAll(run, sent);
+  await buffer.postAll(run, sent);
   const first = sent[0]!;
   const last = sent.at(-1)!;
   const judge = (
@@ -56,7 +43,7 @@ export async function eviction(run: BufferRun): Promise<void> {
         named: `${marker.epoch}:${marker.seq}`,
         first: `0:${replayed[0].seq}`,
       });
-    const seqs = firstSeen(replayed.map((g) => g.seq));
+    const seqs = buffer.firstSeen(replayed.map((g) => g.seq));
     const start = seqs[0] ?? marker.seq;
     if (seqs.length !== (last.seq as number) - start + 1 || seqs.some((s, k) => s !== start + k))
       run.report('aep/live-eviction', 'gap', {
@@ -70,7 +57,7 @@ export async function eviction(run: BufferRun): Promise<void> {
   };
   const sub = await run.subscribe({
     filter: JSON.stringify({ session: [own.session] }),
-    from: JSON.stringify(fromOf(first)),
+    from: JSON.stringify(buffer.fromOf(first)),
   });
   try {
     await sub.until(() => run.mine(sub, own.session).some(({ ev }) => ev.id === last.id), run.opts.timeoutMs);
@@ -85,31 +72,29 @@ export async function eviction(run: BufferRun): Promise<void> {
   } finally {
     sub.close();
   }
-  const url = run.socket();
-  if (!url) return;
-  const ws = await greeted(run, url, 'consumer');
-  try {
-    const answer = await wsSubscribe(run, ws, { id: 'evict-1', from: fromOf(first) }, own.session);
-    if (!isFrame('subscribed', 'evict-1')(answer))
-      return run.report('aep/live-eviction', 'refused', { got: describeFrame(answer) });
-    await ws.next(0, (f) => !!f && typeof f === 'object' && (f as Ev).id === last.id, run.opts.timeoutMs);
-    wsKeep(run, ws, own.session);
-    const k = ws.frames.findIndex((f) => isFrame('replay-exhausted')(f) && (f as Ev).sub === 'evict-1');
-    const earliest = (k === -1 ? undefined : (ws.frames[k] as Ev).earliest) as Ev | undefined;
-    judge(
-      'subscribe.from',
-      wsMine(run, ws, own.session).map(({ ev, i }) => ({ seq: ev.seq as number, i })),
-      k === -1 ? undefined : { at: k, epoch: Number(earliest?.epoch ?? -1), seq: Number(earliest?.seq ?? -1) },
-    );
-  } finally {
-    ws.close();
-  }
+  await buffer.wsConsumer(
+    run,
+    'aep/live-eviction',
+    { id: 'evict-1', from: buffer.fromOf(first) },
+    own.session,
+    async (ws) => {
+      await buffer.wsUntil(run, ws, last.id);
+      buffer.wsKeep(run, ws, own.session);
+      const k = ws.frames.findIndex((f) => buffer.isFrame('replay-exhausted')(f) && (f as Ev).sub === 'evict-1');
+      const earliest = (k === -1 ? undefined : (ws.frames[k] as Ev).earliest) as Ev | undefined;
+      judge(
+        'subscribe.from',
+        buffer.wsMine(run, ws, own.session).map(({ ev, i }) => ({ seq: ev.seq as number, i })),
+        k === -1 ? undefined : { at: k, epoch: Number(earliest?.epoch ?? -1), seq: Number(earliest?.seq ?? -1) },
+      );
+    },
+  );
 }
 
 const CORE: ReadonlySet<string> = new Set(AEP_CORE_ATTRIBUTES);
 
 /** The Events the byte-identity check posts: legal JSON a re-serializer would change (key order, spacing, escapes, number forms), one large. */
-function identityTexts(own: ReturnType<typeof ownSession>): { id: string; text: string }[] {
+function identityTexts(own: ReturnType<typeof buffer.ownSession>): { id: string; text: string }[] {
   const base = own.event('x.agentconformance.progress.identity', { capture: 'full' });
   const out: { id: string; text: string }[] = [];
   const make = (n: number, data: string) => {
@@ -155,7 +140,7 @@ function canon(v: unknown): unknown {
  * or carry the posted core attributes unaltered (floor).
  */
 export async function byteIdentity(run: BufferRun): Promise<void> {
-  const own = ownSession(run, 'bytes');
+  const own = buffer.ownSession(run, 'bytes');
   const posts = identityTexts(own);
   // the seqs used above, so later Events of the run stay after them
   for (let i = 1; i < posts.length; i++) own.event();
@@ -164,8 +149,13 @@ export async function byteIdentity(run: BufferRun): Promise<void> {
   let ws: WsPeer | undefined;
   try {
     if (url) {
-      ws = await greeted(run, url, 'consumer');
-      if (!isFrame('subscribed', 'identity-1')(await wsSubscribe(run, ws, { id: 'identity-1' }, own.session))) {
+      ws = await buffer.greeted(run, url, 'consumer');
+      if (
+        !buffer.isFrame(
+          'subscribed',
+          'identity-1',
+        )(await buffer.wsSubscribe(run, ws, { id: 'identity-1' }, own.session))
+      ) {
         ws.close();
         ws = undefined;
       }
@@ -194,8 +184,8 @@ export async function byteIdentity(run: BufferRun): Promise<void> {
     };
     judge('SSE', sse);
     if (ws) {
-      wsKeep(run, ws, own.session);
-      judge('the WebSocket', wsMine(run, ws, own.session));
+      buffer.wsKeep(run, ws, own.session);
+      judge('the WebSocket', buffer.wsMine(run, ws, own.session));
     }
   } finally {
     sub.close();

@@ -3,6 +3,7 @@ import type { Finding, FindingSink } from '../core/finding.ts';
 import { framingFinding, withHint } from '../core/framing.ts';
 import { DEFAULT_MAX_DEPTH } from '../core/json.ts';
 import { type JsonlLine, readJsonl } from '../core/jsonl.ts';
+import { sniffBinary } from '../core/binary.ts';
 import { newStats, parseLine, type ProtocolChecker, type RunStats } from '../core/pipeline.ts';
 import type { ProtocolDefinition, ProtocolOptions, SingleMessageOptions } from '../core/protocol.ts';
 import { findingAt, type ParsedEvent, RULE_ERROR, RuleCrashError } from '../core/rule.ts';
@@ -122,6 +123,12 @@ export class StreamCheck {
 
   /** One whole-document input (an HTTP body, a registration file): pretty-printing allowed. */
   async document(source: string, buf: Buffer): Promise<ParsedEvent | undefined> {
+    const sniff = sniffBinary(buf);
+    if (sniff) {
+      const at = { source, line: 1, column: 1, byteOffset: 0 };
+      this.sink(framingFinding('jsonl/binary-input', at, sniff.messageId, sniff.args));
+      return undefined;
+    }
     const dec = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
     let text: string;
     try {

@@ -72,10 +72,12 @@ async function check(file: string, to: 'otlp' | 'cloudevents', max: AepCaptureLe
   // the lines written: every JSON line plain validate passes, less those the bridge refused (said on stderr)
   const refused = new Set([...conv.stderr.matchAll(/^.+?:(\d+) {2}error {2}not converted/gm)].map((m) => Number(m[1])));
   const text = readFileSync(file, 'utf8');
+  // a binary input is refused whole (jsonl/binary-input at its line 1): none of its lines is read
+  const binary = p.findings.some((f) => f.ruleId === 'jsonl/binary-input');
   const candidates = text
     .split('\n')
     .map((_, i) => i + 1)
-    .filter((n) => !p.failed.has(n) && !refused.has(n) && text.split('\n')[n - 1]!.trim() !== '');
+    .filter((n) => !binary && !p.failed.has(n) && !refused.has(n) && text.split('\n')[n - 1]!.trim() !== '');
   const out = conv.stdout === '' ? [] : conv.stdout.trimEnd().split('\n');
   if (out.length !== candidates.length) {
     problems.push(`convert wrote ${out.length} lines, ${candidates.length} pass validate and were not refused`);

@@ -175,3 +175,54 @@ test('a redacted copy of a full event redacted beyond the AEP-0003 §9.4 floor i
   );
   assert.deepEqual(ids(await checkText(big + bigCopy + '\n')), ['aep/id-collision@2']);
 });
+
+test('a form answer down-leveled by a hop that knew the form (closed choice ids kept) is a redelivery; free text kept is a collision', async () => {
+  const request = event('attention.requested', 0, {
+    id: 'fq-1',
+    capture: 'redacted',
+    data: {
+      kind: 'form',
+      prompt: 'Pick',
+      fields: [
+        { id: 'name', type: 'string', label: 'Name' },
+        { id: 'tier', type: 'select', label: 'Tier', choices: [{ id: 't1', label: 'gold' }] },
+        { id: 'n', type: 'number', label: 'Count' },
+      ],
+      respond_via: ['control'],
+    },
+  });
+  const answer = event('attention.answered', 1, {
+    id: 'fa-1',
+    subject: 'fq-1',
+    capture: 'redacted',
+    data: { answer: { values: { name: 'ledger', tier: 't1', n: 2 } }, via: 'control' },
+  });
+  const resolved = event('attention.resolved', 2, { subject: 'fq-1', cause: 'fa-1', data: { resolution: 'answered' } });
+  const withForm = downlevelEvent(answer, 'metadata', { form: (request.data as { fields: never }).fields }).event;
+  const formless = downlevelEvent(answer, 'metadata').event;
+  assert.deepEqual((withForm.data as { answer: unknown }).answer, { values: { tier: 't1', n: 2 } });
+  for (const copy of [withForm, formless]) {
+    // after the request reached its terminal too, and in either order
+    assert.deepEqual(await bothPaths([request, answer, resolved, copy]), ['aep/redelivery@4']);
+    assert.deepEqual(await bothPaths([request, copy, resolved, answer]), ['aep/redelivery@4']);
+  }
+  // the free text of a string field is no closed choice: a copy keeping it at metadata is other content
+  const leaky = {
+    ...withForm,
+    data: { ...(withForm.data as object), answer: { values: { name: 'ledger', tier: 't1', n: 2 } } },
+  };
+  assert.deepEqual(await bothPaths([request, answer, resolved, leaky]), ['aep/id-collision@4']);
+  // without the request in the stream, only the form-less copy is known to be one
+  assert.deepEqual(await bothPaths([answer, formless]), ['aep/redelivery@2']);
+  assert.deepEqual(await bothPaths([answer, withForm]), ['aep/id-collision@2']);
+});
+
+test('a redacted copy of a redacted event that a redacting hop redacted further is unverifiable, counted once', async () => {
+  const first = event('x.acme.progress.noted', 0, { capture: 'redacted', data: { note: 'mail alice@example.com' } });
+  const further = { ...first, data: { note: 'mail [REDACTED:pii]' } };
+  assert.deepEqual(await bothPaths([first, further]), ['aep/id-unverifiable@2']);
+  // at the same capture, other envelope content is still another event
+  assert.deepEqual(await bothPaths([first, { ...further, time: '2026-11-30T12:09:00Z' }]), ['aep/id-collision@2']);
+  const findings = await checkText(jsonl([first, further]));
+  assert.match(findings[0]!.message, /for a redacted event; this redacted copy/);
+});

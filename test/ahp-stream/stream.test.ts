@@ -34,6 +34,7 @@ import {
   URL_REQUEST,
 } from './helpers.ts';
 import { ahpDriver, runPipeline } from '../run.ts';
+import type { Finding } from '../../src/core/finding.ts';
 
 test('every stream rule declares an ahp/ id, a description and a citation; state-cap runs last', () => {
   const ids = AHP_STREAM_RULES.map((r) => r.id);
@@ -553,4 +554,29 @@ test('odd but wire-valid shapes never crash the rules', async () => {
   ];
   const f = await check(weird);
   assert.ok(f.every((x) => typeof x.ruleId === 'string'));
+});
+
+test('an HTTP response body needs no request in the input (AHP-HTTP-001: the exchange correlates it); a stdio capture still says it once', async () => {
+  const bodies = async (objs: readonly unknown[], name = (i: number) => `resp-${i}.json`) => {
+    const findings: Finding[] = [];
+    await runPipeline(
+      objs.map((o, i) => ({
+        source: name(i),
+        open: async function* () {
+          yield `${JSON.stringify(o)}\n`;
+        },
+      })),
+      ahpDriver(),
+      (f) => findings.push(f),
+    );
+    return brief(findings);
+  };
+  assert.deepEqual(await bodies([ok('a')]), []);
+  assert.deepEqual(await bodies([ok('a'), fail('b')]), []);
+  // a request body in the input still correlates: a response naming another id is unmatched
+  assert.deepEqual(await bodies([capsRequest('d1'), fail('d2')]), ['error:ahp/response-unmatched@1/id']);
+  // the same lone response read as a stdio capture (one direction of the traffic): the info, once
+  assert.deepEqual(await bodies([ok('a'), ok('b')], (i) => `capture-${i}.jsonl`), [
+    'info:ahp/response-uncorrelated@1/id',
+  ]);
 });

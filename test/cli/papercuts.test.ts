@@ -4,7 +4,7 @@
  * citations, a URL without its scheme, a missing pin folder, a misspelt rule id in a sidecar.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -85,15 +85,27 @@ test('the stream verbs on empty input: the empty-input finding, one closing line
     ['redact'],
     ['downlevel', '--ceiling', 'none'],
     ['convert', '--to', 'cloudevents'],
+    ['convert', '--to', 'otlp'],
+    ['convert', '--to', 'ocsf'],
     ['filter', '--where', '{}'],
-  ]) {
-    const r = await runCli('aep', args);
-    assert.equal(r.code, validate.code, args.join(' '));
-    assert.equal(r.stdout, '');
-    assert.match(r.stderr, /jsonl\/empty-input/);
-    assert.match(r.stderr, /the input is empty/);
-    assert.doesNotMatch(r.stderr, /not written \(error findings|could not be read as JSON/, args.join(' '));
-  }
+  ])
+    for (const stdin of ['', '\n\n', '\n']) {
+      const what = `${args.join(' ')} < ${JSON.stringify(stdin)}`;
+      const r = await runCli('aep', args, stdin);
+      assert.equal(r.code, validate.code, what);
+      assert.equal(r.stdout, '');
+      assert.match(r.stderr, /jsonl\/empty-input/);
+      // after the summary, one closing line and nothing else (no count of what was not converted or written)
+      const closing = r.stderr.split('\n').filter((l) => l.startsWith('aep'));
+      assert.deepEqual(
+        closing,
+        ['aep: the input holds no event (jsonl/empty-input above), so nothing was written'],
+        what,
+      );
+    }
+  // an input with an event is counted as before
+  const one = await runCli('aep', ['convert', '--to', 'cloudevents', PASS]);
+  assert.match(one.stderr, /aep convert: \d+ events? converted to cloudevents/);
 });
 
 test('the stream verbs say they read a terminal, as validate does, and only on a terminal', async () => {
@@ -200,4 +212,35 @@ test('fixtures: a sidecar expecting an unknown rule id is a harness error naming
     assert.match(r.stdout, /unknown rule "jsonl\/invalid-jsn", nearest known id jsonl\/invalid-json/);
     assert.doesNotMatch(r.stdout, /missing /);
   }
+});
+
+test('the same file named twice (again, by another spelling, through a link) is one input read once, with a note', async () => {
+  const alone = await runCli('aep', ['validate', PASS]);
+  const events = /(\d+) events?/.exec(alone.stdout)![1];
+  const link = join(tmp, 'linked.jsonl');
+  linkSync(PASS, link);
+  for (const again of [PASS, `./${PASS}`, link]) {
+    const r = await runCli('aep', ['validate', PASS, again]);
+    assert.equal(r.code, 0, again);
+    assert.equal(r.stdout, alone.stdout, again);
+    assert.match(r.stdout, new RegExp(`✔ ${events} events?,`));
+    const note = r.stderr.split('\n').filter((l) => l.includes('read once'));
+    assert.equal(note.length, 1, r.stderr);
+    assert.match(note[0]!, again === PASS ? /is named more than once/ : /is the same file as/);
+  }
+  // a copy is another file: two inputs, the second of redeliveries
+  const copy = join(tmp, 'copy.jsonl');
+  writeFileSync(copy, readFileSync(PASS));
+  const two = await runCli('aep', ['validate', PASS, copy]);
+  assert.match(two.stdout, /2 inputs: /);
+  assert.match(two.stdout, /aep\/redelivery/);
+  assert.doesNotMatch(two.stderr, /read once/);
+  // the stream verbs read it once too: no line written twice
+  const redact = await runCli('aep', ['redact', PASS, PASS]);
+  assert.equal(redact.stdout, readFileSync(PASS, 'utf8'));
+  // and ahp
+  const body = 'conformance/ahp/pass/ahp.content-selection--doc.registration.json';
+  const ahp = await runCli('ahp', ['validate', body, body]);
+  assert.equal(ahp.stdout, (await runCli('ahp', ['validate', body])).stdout);
+  assert.match(ahp.stderr, /^ahp: note: .* is named more than once; it is read once, at its first place$/m);
 });

@@ -13,19 +13,9 @@ import fc from 'fast-check';
 import { createRedactor, redactionPasses } from '../../src/aep/redact.ts';
 import { findSecrets, type DetectorClass } from '../../src/core/secrets.ts';
 import { runs } from '../scale.ts';
+import { SECRET_CLASSES } from '../secret-classes.ts';
 
-const ALL: readonly DetectorClass[] = [
-  'pem',
-  'aws-access-key',
-  'aws-key-id',
-  'bearer',
-  'authorization',
-  'assignment',
-  'jwt',
-  'jwt-unsigned',
-  'provider-token',
-  'url-credentials',
-];
+const ALL = SECRET_CLASSES;
 const PII: readonly DetectorClass[] = ['email', 'phone'];
 /** Every secret class the detector knows (a class name it does not know is skipped). */
 const secretsIn = (t: string) => findSecrets(t, { classes: ALL });

@@ -14,7 +14,7 @@ import type { SessionRecord } from './session.ts';
 import { CompactTable } from '../../core/table.ts';
 import { canonicalJson as canonicalText, textKey } from '../../core/canonical.ts';
 import { parseJsonText } from '../../core/json.ts';
-import { downlevelEvent } from '../downlevel.ts';
+import { downlevelEvent, RequestForms } from '../downlevel.ts';
 import { CAPTURE_RANK } from '../event.ts';
 import { createRedactor, type Redactor } from '../redact.ts';
 import type { AepCaptureLevel } from '../schema/registry.ts';
@@ -24,6 +24,8 @@ import {
   DL_U32,
   downlevelable,
   downlevelTexts,
+  formCopyText,
+  keptBigIntegers,
   LOWER,
   MAX_ADDED_TRIED,
   WITHHELD_RANK,
@@ -53,6 +55,8 @@ export interface IdentityFacts {
    * its ceiling, AEP-0005 §3.3: the envelopes agree, the contents cannot be compared).
    */
   unverifiableWhy?: 'read-back' | 'redaction' | 'withheld';
+  /** With `redaction`: the first copy's capture (`full` or `redacted`). */
+  redactedFrom?: AepCaptureLevel;
   /** With `withheld`: whose payload was withheld. */
   withheldCopy?: 'this' | 'first' | 'both';
 }
@@ -63,10 +67,16 @@ export class IdentityAnalyzer {
   private readonly rereaders = new Map<number, (byteOffset: number) => string | undefined>();
   /** Down-level digests of digest entries above `none` ({@link DL_U32}); forgets with the same cap, oldest half first. */
   private readonly lower: CompactTable;
+  /** The form-aware `metadata` digest of a digest entry's form answer, where it differs ({@link formCopyText}). */
+  private readonly formLower: CompactTable;
+  /** Form requests, so an answer's copy down-leveled by a hop that knew the form is recognised (AEP-0006). */
+  private readonly forms = new RequestForms();
   private redactorOnce: Redactor | undefined;
   /** The input of the last first occurrence and its index (inputs change rarely). */
   private lastSource: string | undefined;
   private lastFile = 0;
+  /** The first copy's capture of the last `redaction` verdict. */
+  private redactedFrom: AepCaptureLevel = 'full';
   /** The extension attributes {@link withAddedExtensions} found added to the event last observed. */
   private added = 0;
 
@@ -76,6 +86,7 @@ export class IdentityAnalyzer {
   ) {
     this.ids = new AepIdTable(maxIds);
     this.lower = new CompactTable({ u32: DL_U32.count, f64: 0, cap: maxIds, forget: 'half', fifo: true });
+    this.formLower = new CompactTable({ u32: 2, f64: 0, cap: maxIds, forget: 'half', fifo: true });
   }
 
   private get redactor(): Redactor {
@@ -99,6 +110,7 @@ export class IdentityAnalyzer {
   observe(ev: AepEvent, facts: IdentityFacts, known?: SessionRecord): boolean {
     const key = known ? known.idKey(attr(ev, 'id')!) : idKeyHash(attr(ev, 'source')!, attr(ev, 'id')!);
     const first = this.ids.get(key);
+    if (downlevelable(ev)) this.forms.note(ev.value);
     if (!first) {
       const digest = this.addFirst(key, ev);
       if (digest) this.keepLower(key, ev);
@@ -131,6 +143,7 @@ export class IdentityAnalyzer {
         // same envelope and position, same content at `metadata`: counted once, like a redelivery
         facts.unverifiable = firstAt;
         facts.unverifiableWhy = 'redaction';
+        facts.redactedFrom = this.redactedFrom;
         return true;
       }
       facts.redelivery = firstAt;
@@ -183,7 +196,6 @@ export class IdentityAnalyzer {
   private upleveled(first: IdEntry, ev: AepEvent): AepCaptureLevel | undefined {
     const rank = CAPTURE_RANK[ev.capture];
     if (!(rank > 0)) return undefined;
-    for (const b of ev.bigIntegers) if (b.pointer.startsWith('/data/')) return undefined;
     let firstText: string | undefined;
     if (first.kind === 'line') {
       const line = this.rereaders.get(first.file)?.(first.byteOffset);
@@ -197,25 +209,34 @@ export class IdentityAnalyzer {
         bigIntegers: parsed.bigIntegers,
       });
     }
+    const form = this.forms.formOf(ev.value);
     for (const level of LOWER) {
       if (CAPTURE_RANK[level] >= rank) continue;
-      const r = downlevelEvent(ev.value, level, level === 'redacted' ? { redact: this.redactor } : {});
-      if (r.capture !== level) continue;
-      const text = copyText(ev, r.event);
-      if (firstText !== undefined) {
-        if (text === firstText) return level;
-        continue;
-      }
-      if (first.kind !== 'digest') continue;
-      // a first copy at `metadata` may leave `capture` out (AEP-0001 §5.1: absent is `metadata`)
-      const texts = [text];
-      if (level === 'metadata') {
-        const { capture: _, ...bare } = r.event;
-        texts.push(canonicalText({ value: bare, bigIntegers: ev.bigIntegers }));
-      }
-      for (const t of texts) {
-        const h = textKey(t);
-        if (h.hi === first.content.hi && h.lo === first.content.lo) return level;
+      // a hop that knew the answered form kept its closed choice ids at `metadata` (AEP-0006), one that did not, none
+      for (const opts of level === 'redacted'
+        ? [{ redact: this.redactor }]
+        : level === 'metadata' && form
+          ? [{}, { form }]
+          : [{}]) {
+        const r = downlevelEvent(ev.value, level, opts);
+        const big = r.capture === level ? keptBigIntegers(r.event, ev.bigIntegers) : undefined;
+        if (!big) continue;
+        const text = canonicalText({ value: r.event, bigIntegers: big });
+        if (firstText !== undefined) {
+          if (text === firstText) return level;
+          continue;
+        }
+        if (first.kind !== 'digest') continue;
+        // a first copy at `metadata` may leave `capture` out (AEP-0001 §5.1: absent is `metadata`)
+        const texts = [text];
+        if (level === 'metadata') {
+          const { capture: _, ...bare } = r.event;
+          texts.push(canonicalText({ value: bare, bigIntegers: big }));
+        }
+        for (const t of texts) {
+          const h = textKey(t);
+          if (h.hi === first.content.hi && h.lo === first.content.lo) return level;
+        }
       }
     }
     return undefined;
@@ -246,9 +267,11 @@ export class IdentityAnalyzer {
     if (!downlevelable(ev) || CAPTURE_RANK[ev.capture] === 0) {
       const old = t.slot(key);
       if (old !== undefined) t.setU(old, DL_U32.rank, 0);
+      this.keepFormLower(key, undefined);
       return;
     }
     const texts = downlevelTexts(ev.value, ev.bigIntegers, this.redactor);
+    this.keepFormLower(key, formCopyText(ev.value, ev.bigIntegers, this.forms.formOf(ev.value)));
     const s = t.slot(key) ?? t.add(key);
     t.setU(s, DL_U32.rank, texts.size === 0 ? 0 : CAPTURE_RANK[ev.capture]);
     LOWER.forEach((level, i) => {
@@ -257,6 +280,19 @@ export class IdentityAnalyzer {
       t.setU(s, DL_U32.digests + 2 * i, h.hi);
       t.setU(s, DL_U32.digests + 2 * i + 1, h.lo);
     });
+  }
+
+  /** Keep (or clear) the form-aware `metadata` digest of a digest entry. */
+  private keepFormLower(key: Hash64, text: string | undefined): void {
+    const t = this.formLower;
+    if (text === undefined) {
+      if (t.slot(key) !== undefined) t.delete(key);
+      return;
+    }
+    const h = textKey(text);
+    const s = t.slot(key) ?? t.add(key);
+    t.setU(s, 0, h.hi);
+    t.setU(s, 1, h.lo);
   }
 
   /** The first copy's capture when `ev` is it down-leveled, `'redaction'`, `undefined` (no read-back), else false. */
@@ -268,15 +304,20 @@ export class IdentityAnalyzer {
       const t = this.lower;
       const s = t.slot(key);
       const rank = s === undefined ? 0 : t.getU(s, DL_U32.rank);
-      if (rank === WITHHELD_RANK || rank <= CAPTURE_RANK[to]) return false;
+      if (rank === WITHHELD_RANK || rank < CAPTURE_RANK[to] || (rank === CAPTURE_RANK[to] && to !== 'redacted'))
+        return false;
       from = (['none', 'metadata', 'redacted', 'full'] as const)[rank]!;
+      const f = this.formLower.slot(key);
       matches = (level, text) => {
         const i = LOWER.indexOf(level);
         const h = textKey(text);
+        if (h.hi === 0 && h.lo === 0) return false;
+        if (h.hi === t.getU(s!, DL_U32.digests + 2 * i) && h.lo === t.getU(s!, DL_U32.digests + 2 * i + 1)) return true;
         return (
-          h.hi === t.getU(s!, DL_U32.digests + 2 * i) &&
-          h.lo === t.getU(s!, DL_U32.digests + 2 * i + 1) &&
-          (h.hi !== 0 || h.lo !== 0)
+          level === 'metadata' &&
+          f !== undefined &&
+          h.hi === this.formLower.getU(f, 0) &&
+          h.lo === this.formLower.getU(f, 1)
         );
       };
     } else {
@@ -289,14 +330,19 @@ export class IdentityAnalyzer {
       from = (
         typeof value.capture === 'string' && value.capture in CAPTURE_RANK ? value.capture : 'metadata'
       ) as AepCaptureLevel;
-      if (CAPTURE_RANK[from] <= CAPTURE_RANK[to]) return false;
+      if (CAPTURE_RANK[from] < CAPTURE_RANK[to] || (from === to && to !== 'redacted')) return false;
       const texts = downlevelTexts(value, parsed.bigIntegers, this.redactor);
-      matches = (level, text) => texts.get(level) === text;
+      const formText = formCopyText(value, parsed.bigIntegers, this.forms.formOf(value));
+      matches = (level, text) => texts.get(level) === text || (level === 'metadata' && formText === text);
     }
-    if (matches(to, copyText(ev))) return from;
-    if (from === 'full' && to === 'redacted') {
+    if (from !== to && matches(to, copyText(ev))) return from;
+    // a redacting hop may redact a `full` or a `redacted` event beyond our pipeline (AEP-0003 §9 item 4)
+    if (to === 'redacted') {
       const projected = downlevelEvent(ev.value, 'metadata');
-      if (projected.capture === 'metadata' && matches('metadata', copyText(ev, projected.event))) return 'redaction';
+      if (projected.capture === 'metadata' && matches('metadata', copyText(ev, projected.event))) {
+        this.redactedFrom = from;
+        return 'redaction';
+      }
     }
     return false;
   }

@@ -7,13 +7,13 @@ export const idUnverifiable = defineStreamRule({
   id: 'aep/id-unverifiable',
   severity: 'warning',
   description:
-    'A repeated (source, id) whose first line can no longer be read back, or a redacted copy of a full event redacted beyond the AEP-0003 §9.4 floor, cannot be classified as redelivery or collision.',
+    'A repeated (source, id) whose first line can no longer be read back, or a redacted copy of a full or redacted event redacted beyond AEP-0003 §9.4, cannot be classified as redelivery or collision.',
   spec: 'AEP-0001 §5.1 #2, §7.4, §8.2(e)',
   messages: {
     reread:
       'Event id {id:json} was already used by this source at {prior}, but that line could not be read back as it was to compare them (the file changed while it was checked); this event is not deduplicated.',
     redaction:
-      "Event id {id:json} was already used by this source at {prior} for a full event; this redacted copy matches it at metadata, but its free text is not what the AEP-0003 §9.4 pipeline gives (a pipeline may redact more), so whether it is a redelivery cannot be decided; it is counted once, as its envelope is that event's.",
+      "Event id {id:json} was already used by this source at {prior} for a {from} event; this redacted copy matches it at metadata, but its free text is not what the AEP-0003 §9.4 pipeline gives (a pipeline may redact more), so whether it is a redelivery cannot be decided; it is counted once, as its envelope is that event's.",
   },
   on: ['unverifiable'],
   onEvent(f: AepFacts, ctx) {
@@ -22,7 +22,7 @@ export const idUnverifiable = defineStreamRule({
     ctx.report({
       pointer: '/id',
       messageId: f.unverifiableWhy === 'redaction' ? 'redaction' : 'reread',
-      args: { id: String(f.ev.value.id), prior },
+      args: { id: String(f.ev.value.id), prior, from: f.redactedFrom ?? 'full' },
       related: [prior],
     });
   },

@@ -39,6 +39,11 @@ export type ResponseLink =
   | { status: 'unmatched' }
   /** The input holds no request at all so far (one direction of the traffic); `first` for the first such response. */
   | { status: 'uncorrelatable'; first: boolean }
+  /**
+   * An HTTP binding response body with no request before it in the input: the HTTP exchange it came back on correlates
+   * it (AHP-HTTP-001), so there is nothing to verify.
+   */
+  | { status: 'exchange' }
   /** The pending cap was exceeded earlier: it may answer an untracked request. */
   | { status: 'untracked' }
   /** An error response with a null id (the request id could not be read): nothing to correlate. */

@@ -146,7 +146,7 @@ export class Correlation implements BudgetHolder {
     const result = isObj(msg.value.result) ? msg.value.result : undefined;
     if (key === undefined) {
       if (msg.kind === 'error-response' && msg.value.id === null) return { link: { status: 'null-id' } };
-      return { link: this.unmatched() };
+      return { link: this.unmatched(msg) };
     }
     const pend = this.pending.get(key);
     const b = this.budget;
@@ -160,11 +160,14 @@ export class Correlation implements BudgetHolder {
         link.mismatch = 'effects-for-capabilities';
       return { link };
     }
-    return { link: this.answered.link(answeredKey(key)) ?? this.unmatched() };
+    return { link: this.answered.link(answeredKey(key)) ?? this.unmatched(msg) };
   }
 
-  private unmatched(): ResponseLink {
+  private unmatched(msg: AhpMessage): ResponseLink {
     if (!this.sawRequest) {
+      // an HTTP response body answers the POST it came back on (AHP-HTTP-001): its request is the exchange's, not
+      // the input's, so no request before it is what a lone body looks like
+      if (msg.binding === 'http') return { status: 'exchange' };
       const first = !this.reportedUncorrelatable;
       this.reportedUncorrelatable = true;
       return { status: 'uncorrelatable', first };

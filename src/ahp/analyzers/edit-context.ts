@@ -11,8 +11,11 @@ import type { EventIdentity } from './identity.ts';
 import { absentBody, type MessageScope } from './scope.ts';
 import { isObj, own, type Obj } from '../../core/value.ts';
 
-/** Event type -> [modify target, event member holding its current list] (a Map: quicker than an object's miss). */
-const LIST_TARGETS: ReadonlyMap<string, readonly [string, string]> = new Map([
+/**
+ * Event type -> [modify target, event member holding its current list] (a Map: quicker than an object's miss); the
+ * observations analyzer reads the same table.
+ */
+export const LIST_TARGETS: ReadonlyMap<string, readonly [string, string]> = new Map([
   ['tool.after', ['output', 'items']],
   ['turn.start', ['prompt', 'items']],
   ['turn.finish.before', ['response', 'items']],

@@ -196,7 +196,10 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
       } else if (
         result &&
         isObj(result.manifest) &&
-        (link.status === 'unmatched' || link.status === 'uncorrelatable' || link.status === 'untracked') &&
+        (link.status === 'unmatched' ||
+          link.status === 'uncorrelatable' ||
+          link.status === 'exchange' ||
+          link.status === 'untracked') &&
         idKey(msg) !== undefined
       ) {
         elicitation.modes.readManifest(result.manifest, at);

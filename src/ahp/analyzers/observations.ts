@@ -9,17 +9,7 @@ import type { Mark } from '../../core/mark.ts';
 import { isObj, type Obj } from '../../core/value.ts';
 import type { StateHolder } from '../../core/state-budget.ts';
 import type { EventBudget } from './budget.ts';
-
-/** Event type -> modify target -> the event member holding its current list (the list targets of edit-context.ts). */
-const LIST_MEMBERS: ReadonlyMap<string, readonly [string, string]> = new Map([
-  ['tool.after', ['output', 'items']],
-  ['turn.start', ['prompt', 'items']],
-  ['turn.finish.before', ['response', 'items']],
-  ['model.request.before', ['request', 'items']],
-  ['model.response.after', ['response', 'items']],
-  ['context.compact.before', ['instructions', 'instructions']],
-  ['context.compact.after', ['summary', 'summary']],
-] as const);
+import { LIST_TARGETS as LIST_MEMBERS } from './edit-context.ts';
 
 /** Observation facts of an observed event. */
 export interface ObservationFacts {

@@ -4,6 +4,7 @@ import type { RuleContext } from '../../core/rule.ts';
 import { CLASS_DESCRIPTIONS, credentialIn, mayHoldSecret } from '../../core/secrets.ts';
 import { isObj } from '../../core/value.ts';
 import type { AhpMessage } from '../message.ts';
+import { isCredentialMember } from '../sensitive-names.ts';
 
 /** The rule's templates, shared with the helpers that report for it. */
 const MESSAGES = {
@@ -14,26 +15,13 @@ const MESSAGES = {
 
 /** Not read: model-visible `text`, opaque `input`/`params`/`suggestions`, other rules' `mcp` and `change`. */
 const NOT_READ = new Set(['text', 'input', 'params', 'suggestions', 'mcp']);
-/** Member names whose string value is read as a credential assignment (normalised: lower case, no `-`/`_`). */
-const CREDENTIAL_NAMES = new Set([
-  'token',
-  'accesstoken',
-  'bearertoken',
-  'idtoken',
-  'refreshtoken',
-  'password',
-  'secret',
-  'clientsecret',
-  'apikey',
-  'authorization',
-]);
 // bounds the walk of open objects (native payloads, extensions, task state)
 const MAX_DEPTH = 16;
 
 /** The credential class `v` carries (its own shape, or its member name with it), as words; or undefined. */
 function carried(v: string, key: string | undefined): string | undefined {
   let m = credentialIn(v);
-  if (!m && key !== undefined && CREDENTIAL_NAMES.has(key.toLowerCase().replace(/[-_]/g, '')))
+  if (!m && key !== undefined && isCredentialMember(key, 'event'))
     m = credentialIn(`${JSON.stringify(key)}: ${JSON.stringify(v)}`);
   return m ? CLASS_DESCRIPTIONS[m.class] : undefined;
 }

@@ -3,23 +3,7 @@ import { childPointer } from '../../core/pointer.ts';
 import { CLASS_DESCRIPTIONS, credentialIn } from '../../core/secrets.ts';
 import { isObj, type Obj } from '../../core/value.ts';
 import { registrationHooks, type AhpMessage } from '../message.ts';
-
-/** Names of literal credentials (case-insensitive, without `-`/`_`): `client_secret`, not `tokenEnv` / `*Ref`. */
-const LITERAL_SECRET_NAMES = new Set([
-  'token',
-  'accesstoken',
-  'bearertoken',
-  'idtoken',
-  'refreshtoken',
-  'password',
-  'secret',
-  'clientsecret',
-  'apikey',
-  'privatekey',
-  'credential',
-  'credentials',
-  'authorization',
-]);
+import { isCredentialMember } from '../sensitive-names.ts';
 
 /** A reference member: `tokenEnv`, `tokenRef`, `clientSecretRef`, `certificateRef` ... (names a secret, never holds one). */
 const isReference = (member: string): boolean => member === 'tokenEnv' || member.endsWith('Ref');
@@ -43,7 +27,7 @@ export const registrationLiteralSecret = defineEventRule({
     if (!hooks) return;
     const scan = (auth: Obj, pointer: string) => {
       for (const [member, v] of Object.entries(auth)) {
-        if (LITERAL_SECRET_NAMES.has(member.toLowerCase().replace(/[-_]/g, '')))
+        if (isCredentialMember(member, 'authentication'))
           ctx.report({ pointer: childPointer(pointer, member), messageId: 'literal', args: { member } });
         else if (isReference(member) && typeof v === 'string') {
           const m = credentialIn(v);

@@ -5,8 +5,9 @@ export const responseUncorrelated = defineAhpStreamRule({
   id: 'ahp/response-uncorrelated',
   severity: 'info',
   description:
-    'A response arrives in an input that holds no request before it, so responses cannot be correlated with requests (not verified).',
-  detail: 'No AHP message proves that a capture holds a connection from its start.',
+    'A response arrives in a stdio capture that holds no request before it, so responses cannot be correlated with requests (not verified).',
+  detail:
+    'No AHP message proves that a capture holds a connection from its start. An HTTP binding response body is not one: the binding returns the correlated response on the POST of its request (AHP base/transports/http.md AHP-HTTP-001), so a lone body has nothing to correlate.',
   spec: 'AHP base/events.md §Common message envelope (AHP-RPC-002)',
   messages: {
     noRequest:

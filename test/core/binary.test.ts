@@ -1,0 +1,111 @@
+/** Binary input (src/core/binary.ts): one `jsonl/binary-input` at 1:1 instead of a parse finding per stray line. */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { test } from 'node:test';
+import { gzipSync } from 'node:zlib';
+import { SNIFF_BYTES, sniffBinary } from '../../src/core/binary.ts';
+import type { Finding } from '../../src/core/finding.ts';
+import { readJsonl, type JsonlLine } from '../../src/core/jsonl.ts';
+import { validate } from '../../src/index.ts';
+
+const EVENT =
+  '{"aep":"0.1","id":"b-1","type":"progress.status","time":"2026-11-30T10:00:00Z","source":"aep://h/agent/a/session/s","agent":"a","session":"s","seq":0,"message":"進捗 ünïcödé 😀"}\n';
+
+async function read(chunks: Uint8Array[]) {
+  const lines: JsonlLine[] = [];
+  const findings: Finding[] = [];
+  const stats = await readJsonl(
+    chunks,
+    'b.jsonl',
+    (l) => lines.push(l),
+    (f) => findings.push(f),
+  );
+  return { lines, findings, stats };
+}
+
+const rules = (fs: readonly Finding[]) => fs.map((f) => `${f.ruleId}@${f.line}:${f.column}`);
+/** `bytes` cut into chunks of `size` (a signature split across reads). */
+const chunked = (bytes: Buffer, size: number) => {
+  const out: Buffer[] = [];
+  for (let i = 0; i < bytes.length; i += size) out.push(bytes.subarray(i, i + size));
+  return out;
+};
+
+const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), randomBytes(3000)]);
+const samples: [string, Buffer, string][] = [
+  ['PNG', PNG, 'signature'],
+  ['JPEG', Buffer.concat([Buffer.from('ffd8ffe0', 'hex'), Buffer.from('\n{}\n')]), 'signature'],
+  ['PDF', Buffer.from('%PDF-1.7\n%\u00e2\u00e3\n1 0 obj\n'), 'signature'],
+  ['ZIP', Buffer.concat([Buffer.from('504b0304', 'hex'), Buffer.from(EVENT)]), 'compressed'],
+  ['bzip2', Buffer.from('BZh91AY&SY'), 'compressed'],
+  ['xz', Buffer.from('fd377a585a000004', 'hex'), 'compressed'],
+  ['UTF-16 with a byte order mark', Buffer.from(`\ufeff${EVENT}`, 'utf16le'), 'utf16'],
+  ['UTF-16LE without one', Buffer.from(EVENT.replace(/[^\x20-\x7e\n]/g, 'x'), 'utf16le'), 'utf16'],
+  ['UTF-16BE without one', Buffer.from(EVENT.replace(/[^\x20-\x7e\n]/g, 'x'), 'utf16le').swap16(), 'utf16'],
+  ['random bytes', randomBytes(4096), 'binary'],
+  ['NUL padding', Buffer.alloc(600), 'binary'],
+  ['a NUL-heavy first line', Buffer.concat([Buffer.alloc(200), Buffer.from(EVENT), Buffer.from(EVENT)]), 'binary'],
+];
+
+test('each kind of binary head is told, with its message; text is not', () => {
+  for (const [what, bytes, messageId] of samples) assert.equal(sniffBinary(bytes)?.messageId, messageId, what);
+  const texts: [string, Buffer][] = [
+    ['JSONL with raw non-ASCII UTF-8', Buffer.from(EVENT.repeat(10))],
+    ['CJK text only', Buffer.from('日本語のテキスト'.repeat(100))],
+    ['a few Latin-1 bytes in ASCII JSONL', Buffer.from(EVENT.replace('ünïcödé', 'caf\u00e9'), 'latin1')],
+    ['one NUL in a line', Buffer.from(EVENT.replace('"a"', '"\u0000"').repeat(3))],
+    ['tabs, CR and a form feed', Buffer.from(`\t${EVENT.trim()}\r\n\f\n`)],
+    ['an empty input', Buffer.alloc(0)],
+    // the window ends with the first line, so a live stream is not held; what follows is read line by line
+    ['a text first line, then NULs', Buffer.concat([Buffer.from(EVENT), Buffer.alloc(2000)])],
+  ];
+  for (const [what, bytes] of texts) assert.equal(sniffBinary(bytes), undefined, what);
+});
+
+test('the reader gives one finding at 1:1 for a binary input, whatever its chunks; the bytes are counted', async () => {
+  for (const [what, bytes] of samples)
+    for (const size of [1, 7, SNIFF_BYTES, 65536]) {
+      const r = await read(chunked(bytes, size));
+      assert.deepEqual(rules(r.findings), ['jsonl/binary-input@1:1'], `${what}, chunks of ${size}`);
+      assert.deepEqual(r.lines, []);
+      assert.equal(r.stats.bytes, bytes.length);
+    }
+  // a text input short of the sniffed window, and one split across reads, is read as before
+  for (const size of [1, 5, 4096]) {
+    const r = await read(chunked(Buffer.from(EVENT.repeat(3)), size));
+    assert.deepEqual(r.findings, [], `chunks of ${size}`);
+    assert.equal(r.lines.length, 3);
+  }
+  // the window is the same however the input is chunked: a text first line is text at every size
+  const textThenNul = Buffer.concat([Buffer.from(EVENT), Buffer.alloc(2000)]);
+  for (const size of [1, 7, 100, 65536]) {
+    const r = await read(chunked(textThenNul, size));
+    assert.deepEqual(rules(r.findings), ['jsonl/no-final-newline@2:undefined'], `chunks of ${size}`);
+    assert.equal(r.lines.length, 2);
+  }
+  // a byte order mark split across reads is still one
+  const bom = await read(chunked(Buffer.from(`\ufeff${EVENT}`), 1));
+  assert.deepEqual(rules(bom.findings), ['jsonl/bom@1:1']);
+  assert.equal(bom.lines.length, 1);
+});
+
+test('both protocols, every framing: one finding for the binary input, the other inputs still checked', async () => {
+  const text = { text: EVENT, source: 'ok.jsonl' };
+  for (const bytes of [PNG, gzipSync(PNG)]) {
+    const { findings, summary } = await validate('aep', [{ bytes, source: 'image.jsonl' }, text]);
+    assert.equal(summary.events, 1);
+    assert.deepEqual(
+      findings.map((f) => `${f.ruleId}@${f.source}:${f.line}`),
+      ['jsonl/binary-input@image.jsonl:1'],
+    );
+  }
+  for (const source of ['capture.jsonl', 'body.json', 'hooks.registration.json']) {
+    const { findings } = await validate('ahp', { bytes: PNG, source });
+    assert.deepEqual(
+      findings.map((f) => `${f.ruleId}@${f.line}:${f.column}`),
+      ['jsonl/binary-input@1:1'],
+      source,
+    );
+    assert.match(findings[0]!.message, /signature of a PNG image/);
+  }
+});
