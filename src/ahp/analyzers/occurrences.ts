@@ -28,7 +28,7 @@ export interface OccurrenceFacts {
 /** The kinds of row: each keys its `(source, id)` apart by its own {@link KIND_MIX} words. */
 const KIND = { 'tool.before': 0, 'tool.after': 1, attempt: 2, request: 3, usage: 4 } as const;
 type RowKind = keyof typeof KIND;
-/** Words xored into a `(source, id)` key per kind (fixed odd constants; the keyed hash keeps crafted collisions out). */
+/** Words xored into a `(source, id)` key per kind (fixed distinct constants; the keyed hash keeps crafted collisions out). */
 const KIND_MIX: readonly (readonly [number, number])[] = [
   [0x9e3779b9, 0x7f4a7c15],
   [0x85ebca6b, 0xc2b2ae35],
