@@ -2,9 +2,13 @@
  * The occurrences analyzer: one `tool.before` and one `tool.after` per call (execution-payloads.md §Identity and native
  * boundary duties), a new identity and at most one usage amount per provider attempt (§Content and accounting). Only
  * first occurrences of an event `(source, id)` are read (observation-disposition.md: the observation keeps the event's
- * `id`). At most `--max-events` entries of its own, the oldest forgotten first.
+ * `id`). At most `--max-events` entries of its own, the oldest forgotten first. Rows are compact table rows keyed by a
+ * keyed 64-bit key of `(kind, source, id)` (two collide at odds 2^-64), the first boundary's place and attempt number as
+ * numbers.
  */
+import { type Hash64, pairKey } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';
+import { CompactTable } from '../../core/table.ts';
 import { isObj, type Obj } from '../../core/value.ts';
 import type { StateHolder } from '../../core/state-budget.ts';
 import type { EventBudget } from './budget.ts';
@@ -21,16 +25,28 @@ export interface OccurrenceFacts {
   };
 }
 
-/** What is kept of a first boundary: where it was, and for an attempt id its number. */
-interface Entry {
-  at: Mark;
-  number: unknown;
-}
+/** The kinds of row: each keys its `(source, id)` apart by its own {@link KIND_MIX} words. */
+const KIND = { 'tool.before': 0, 'tool.after': 1, attempt: 2, request: 3, usage: 4 } as const;
+type RowKind = keyof typeof KIND;
+/** Words xored into a `(source, id)` key per kind (fixed distinct constants; the keyed hash keeps crafted collisions out). */
+const KIND_MIX: readonly (readonly [number, number])[] = [
+  [0x9e3779b9, 0x7f4a7c15],
+  [0x85ebca6b, 0xc2b2ae35],
+  [0x27d4eb2f, 0x165667b1],
+  [0xd3a2646c, 0xfd7046c5],
+  [0xb55a4f09, 0x94d049bb],
+];
+/** The f64 columns of a row: where the first boundary was (`EventBudget.pos`) and its attempt number (NaN: none). */
+const ROW_F64 = { pos: 0, number: 1, count: 2 } as const;
+/** Bytes a row counts in `--max-state-mb` (the estimate of the string-keyed entries it replaced, so the same rows go). */
+const ROW_BYTES = 200;
 
 /** The occurrences analyzer */
 export class Occurrences implements StateHolder {
-  /** `kind NUL source NUL id` -> the first boundary (insertion order: the oldest first). */
-  private readonly seen = new Map<string, Entry>();
+  /** Keyed `(kind, source, id)` -> the first boundary ({@link ROW_F64}); rows go oldest first only. */
+  private readonly seen = new CompactTable({ u32: 0, f64: ROW_F64.count, fifo: true, load: 2 });
+  /** The key of the event being read, before its kind's words are mixed in. */
+  private readonly key: Hash64 = { hi: 0, lo: 0 };
 
   constructor(private readonly budget: EventBudget) {}
 
@@ -39,17 +55,14 @@ export class Occurrences implements StateHolder {
     return this.seen.size;
   }
 
-  /** Estimated bytes (`--max-state-mb`): a key string, an entry and its mark, about 200 bytes each. */
+  /** Estimated bytes (`--max-state-mb`): {@link ROW_BYTES} a row. */
   bytes(): number {
-    return this.seen.size * 200;
+    return this.seen.size * ROW_BYTES;
   }
 
   /** Forget the oldest entry: a later repeat is then not seen, never misjudged. */
   forgetOldest(): boolean {
-    const oldest = this.seen.keys().next();
-    if (oldest.done) return false;
-    this.seen.delete(oldest.value);
-    return true;
+    return this.seen.forgetOldest();
   }
 
   /** Facts of the first occurrence `ev` (at `at`) of its `(source, id)` into `facts`. */
@@ -58,37 +71,64 @@ export class Occurrences implements StateHolder {
     const source = ev.source as string;
     if (type === 'tool.before' || type === 'tool.after') {
       if (!isObj(ev.call) || typeof ev.call.id !== 'string') return;
-      const prior = this.note(`${type}\0${source}\0${ev.call.id}`, at, undefined);
-      if (prior) facts.occurrence = { kind: type, prior: prior.at, member: '/call/id' };
+      this.keyOf(source, ev.call.id);
+      const prior = this.note(type, at, NaN);
+      if (prior !== undefined) facts.occurrence = { kind: type, prior: this.markOf(prior), member: '/call/id' };
       return;
     }
     if (type !== 'model.request.before' && type !== 'model.response.after' && type !== 'model.error') return;
     const attempt = ev.attempt;
     if (!isObj(attempt) || typeof attempt.id !== 'string') return;
     const number = attempt.number;
-    const prior = this.note(`attempt\0${source}\0${attempt.id}`, at, number);
-    if (prior && prior.number !== number && typeof number === 'number' && typeof prior.number === 'number')
-      facts.occurrence = { kind: 'attempt-number', prior: prior.at, member: '/attempt/number' };
+    // JSON has no NaN: NaN stands for a number that is not a JSON number (or none)
+    const n = typeof number === 'number' ? number : NaN;
+    this.keyOf(source, attempt.id);
+    const prior = this.note('attempt', at, n);
+    if (prior !== undefined && !Number.isNaN(n) && this.numberAt(prior) !== n && !Number.isNaN(this.numberAt(prior)))
+      facts.occurrence = { kind: 'attempt-number', prior: this.markOf(prior), member: '/attempt/number' };
     else if (type === 'model.request.before') {
-      const request = this.note(`request\0${source}\0${attempt.id}`, at, number);
-      if (request) facts.occurrence = { kind: 'attempt-request', prior: request.at, member: '/attempt/id' };
+      const request = this.note('request', at, n);
+      if (request !== undefined)
+        facts.occurrence = { kind: 'attempt-request', prior: this.markOf(request), member: '/attempt/id' };
     } else if (isObj(ev.usage)) {
-      const usage = this.note(`usage\0${source}\0${attempt.id}`, at, number);
-      if (usage) facts.occurrence = { kind: 'attempt-usage', prior: usage.at, member: '/usage' };
+      const usage = this.note('usage', at, n);
+      if (usage !== undefined)
+        facts.occurrence = { kind: 'attempt-usage', prior: this.markOf(usage), member: '/usage' };
     }
   }
 
-  /** The entry kept under `key`, or undefined after keeping `at` there (room made in the budget first). */
-  private note(key: string, at: Mark, number: unknown): Entry | undefined {
-    const prior = this.seen.get(key);
-    if (prior) return prior;
+  /** Set {@link key} to the keyed `(source, id)` key. */
+  private keyOf(source: string, id: string): void {
+    const k = pairKey(source, id);
+    this.key.hi = k.hi;
+    this.key.lo = k.lo;
+  }
+
+  private markOf(s: number): Mark {
+    return this.budget.markAt(this.seen.getF(s, ROW_F64.pos));
+  }
+
+  private numberAt(s: number): number {
+    return this.seen.getF(s, ROW_F64.number);
+  }
+
+  /** The row kept under `kind` and {@link key}, or undefined after keeping `at` there (room made in the budget first). */
+  private note(kind: RowKind, at: Mark, number: number): number | undefined {
+    const mix = KIND_MIX[KIND[kind]]!;
+    const key: Hash64 = { hi: (this.key.hi ^ mix[0]) >>> 0, lo: (this.key.lo ^ mix[1]) >>> 0 };
+    const t = this.seen;
+    const prior = t.slot(key);
+    if (prior !== undefined) return prior;
     const max = this.budget.opts.maxEvents;
-    if (this.seen.size >= max) {
+    if (t.size >= max) {
       this.budget.caps.note('maxEvents', max, () => at);
-      const oldest = this.seen.keys().next();
-      if (!oldest.done) this.seen.delete(oldest.value);
+      t.forgetOldest();
     }
-    if (max > 0) this.seen.set(key, { at, number });
+    if (max > 0) {
+      const s = t.add(key);
+      t.setF(s, ROW_F64.pos, this.budget.pos(at));
+      t.setF(s, ROW_F64.number, number);
+    }
     return undefined;
   }
 }
