@@ -6,6 +6,7 @@
 import { escapeToken } from '../core/pointer.ts';
 import { canonicalJson, digest } from '../core/canonical.ts';
 import { findSecrets, mayHoldSecret, PII_MARK, SECRET_MARK, type DetectorClass } from '../core/secrets.ts';
+import { SECRET_OPENINGS } from '../core/secret-patterns.ts';
 import { forEachGatedString, GatedPath, type CaptureNode } from './capture.ts';
 import { CAPTURE_RANK, type AepEvent } from './event.ts';
 import { homePathIn } from './redact.ts';
@@ -75,9 +76,13 @@ const SECRET_CLASSES: readonly DetectorClass[] = [
 ];
 /** What every phone number the detector finds holds; a string without it is not scanned for phone numbers. */
 const PHONE_SCREEN = /\d{3,4}[ -]\d{4}/;
+/** {@link mayHoldSecret}'s openings, `@` or {@link PHONE_SCREEN}: a string without any holds no detector class. */
+const CONTENT_SCREEN = new RegExp(`${SECRET_OPENINGS.source}|@|${PHONE_SCREEN.source}`, 'i');
 
 /** The first detector class in `text`: a secret, else (with `pii`) an email address or phone number. */
 function firstContentClass(text: string, pii: boolean): DetectorClass | undefined {
+  // one scan for the three screens below: most strings pass none
+  if (!CONTENT_SCREEN.test(text)) return undefined;
   if (mayHoldSecret(text)) {
     const m = findSecrets(text, { classes: SECRET_CLASSES });
     if (m.length) return m[0]!.class;
