@@ -6,6 +6,7 @@
 import { escapeToken } from '../core/pointer.ts';
 import { canonicalJson, digest } from '../core/canonical.ts';
 import { findSecrets, mayHoldSecret, PII_MARK, SECRET_MARK, type DetectorClass } from '../core/secrets.ts';
+import { SECRET_OPENINGS } from '../core/secret-patterns.ts';
 import { forEachGatedString, GatedPath, type CaptureNode } from './capture.ts';
 import { CAPTURE_RANK, type AepEvent } from './event.ts';
 import { homePathIn } from './redact.ts';
@@ -20,18 +21,30 @@ export const DIGEST_SHAPE = /^[0-9a-fA-F]{32}$/;
 export const LABELLED_DIGEST = /^sha256:[0-9a-fA-F]{1,64}$/;
 
 /**
- * Each top-level `*_digest` member of `data` holding a string, with its name (top level: every digest the AEP-0002
- * types and AEP-0007 define is a top-level member, and vendor payloads follow them).
+ * Each top-level `*_digest` member of `data` holding a string, as member, value pairs in one flat list (top level:
+ * every digest the AEP-0002 types and AEP-0007 define is a top-level member, and vendor payloads follow them). The three
+ * digest rules read the same event in turn: one walk of its members serves them, and most payloads have none (a
+ * shared empty list, no closure an event).
  */
-export function forEachDigest(data: unknown, visit: (member: string, value: string) => void): void {
-  if (data === null || typeof data !== 'object' || Array.isArray(data)) return;
-  const o = data as Record<string, unknown>;
-  for (const k in o) {
-    if (k.length <= DIGEST_SUFFIX.length || !k.endsWith(DIGEST_SUFFIX)) continue;
-    const v = o[k];
-    if (typeof v === 'string') visit(k, v);
+export function digestsOf(data: unknown): readonly string[] {
+  if (data === lastDigestData) return lastDigests;
+  let out: string[] | undefined;
+  if (data !== null && typeof data === 'object' && !Array.isArray(data)) {
+    const o = data as Record<string, unknown>;
+    for (const k in o) {
+      if (k.length <= DIGEST_SUFFIX.length || !k.endsWith(DIGEST_SUFFIX)) continue;
+      const v = o[k];
+      if (typeof v === 'string') (out ??= []).push(k, v);
+    }
   }
+  lastDigestData = data;
+  lastDigests = out ?? NO_DIGESTS;
+  return lastDigests;
 }
+
+const NO_DIGESTS: readonly string[] = [];
+let lastDigestData: unknown;
+let lastDigests: readonly string[] = NO_DIGESTS;
 
 /** The §9 item 3 digest of a JSON value: SHA-256 of its canonical JSON, first 16 bytes, lowercase hex. */
 export function digestOfValue(ev: AepEvent, pointer: string, value: unknown): string {
@@ -63,9 +76,13 @@ const SECRET_CLASSES: readonly DetectorClass[] = [
 ];
 /** What every phone number the detector finds holds; a string without it is not scanned for phone numbers. */
 const PHONE_SCREEN = /\d{3,4}[ -]\d{4}/;
+/** {@link mayHoldSecret}'s openings, `@` or {@link PHONE_SCREEN}: a string without any holds no detector class. */
+const CONTENT_SCREEN = new RegExp(`${SECRET_OPENINGS.source}|@|${PHONE_SCREEN.source}`, 'i');
 
 /** The first detector class in `text`: a secret, else (with `pii`) an email address or phone number. */
 function firstContentClass(text: string, pii: boolean): DetectorClass | undefined {
+  // one scan for the three screens below: most strings pass none
+  if (!CONTENT_SCREEN.test(text)) return undefined;
   if (mayHoldSecret(text)) {
     const m = findSecrets(text, { classes: SECRET_CLASSES });
     if (m.length) return m[0]!.class;
@@ -127,49 +144,60 @@ function walkGated(ev: AepEvent): GatedFinding[] {
 
 /**
  * Each metadata-level string of an event at capture `metadata` or `redacted` with the first detector class found in it
- * (a secret or PII: content, AEP-0003 §9 item 2). Metadata-level: a member annotated `metadata` or unannotated (AEP-0002
- * §5.1 rule 4), not a `[metadata*]` member (its own rules judge it) and nothing below a member gated higher; a type
- * without annotations is all metadata-level at capture `metadata` only (above it, its content cannot be told apart).
- * PII is not looked for in `assessment.*` payloads (AEP-0009's SHOULD decides there).
+ * (a secret or PII: content, AEP-0003 §9 item 2), as pointer, class pairs. Metadata-level: a member annotated `metadata`
+ * or unannotated (AEP-0002 §5.1 rule 4), not a `[metadata*]` member (its own rules judge it) and nothing below a member
+ * gated higher; a type without annotations is all metadata-level at capture `metadata` only (above it, its content
+ * cannot be told apart). PII is not looked for in `assessment.*` payloads (AEP-0009's SHOULD decides there).
  */
-export function forEachMetadataContent(ev: AepEvent, found: (pointer: string, cls: DetectorClass) => void): void {
+export function metadataContentOf(ev: AepEvent): readonly (string | DetectorClass)[] {
   const rank = CAPTURE_RANK[ev.capture];
-  if (rank < CAPTURE_RANK.metadata || rank > CAPTURE_RANK.redacted) return;
+  if (rank < CAPTURE_RANK.metadata || rank > CAPTURE_RANK.redacted) return NO_CONTENT;
   const data = ev.value.data;
-  if (data === null || typeof data !== 'object') return;
+  if (data === null || typeof data !== 'object') return NO_CONTENT;
   const tree = ev.info?.captureTree ?? captureTreeFor(ev.type);
-  if (!tree && ev.capture !== 'metadata') return;
+  if (!tree && ev.capture !== 'metadata') return NO_CONTENT;
   // AEP-0009 (Security considerations) makes identifying content in an assessment's metadata tokens a SHOULD, judged
   // there by aep/assessment-label-text (a warning): the more specific sentence decides for PII in those types
   const pii = !ev.type.startsWith('assessment.');
-  // the pointer of a string is built only when something is found in it (most strings: nothing)
-  const at = new GatedPath('/data');
-  const visit = (v: unknown, node: CaptureNode | undefined, depth: number): void => {
-    if (depth > 64) return;
-    if (typeof v === 'string') {
-      const cls = firstContentClass(v, pii);
-      if (cls !== undefined) {
-        at.depth = depth;
-        found(at.pointer(), cls);
-      }
-      return;
+  contentPii = pii;
+  contentFound = undefined;
+  visitContent(data, tree, 0);
+  const out = contentFound ?? NO_CONTENT;
+  contentFound = undefined;
+  return out;
+}
+
+const NO_CONTENT: readonly (string | DetectorClass)[] = [];
+// the walk's state (it runs synchronously): no closure and no path object an event
+let contentPii = false;
+let contentFound: (string | DetectorClass)[] | undefined;
+const contentAt = new GatedPath('/data');
+
+function visitContent(v: unknown, node: CaptureNode | undefined, depth: number): void {
+  if (depth > 64) return;
+  if (typeof v === 'string') {
+    const cls = firstContentClass(v, contentPii);
+    if (cls !== undefined) {
+      // the pointer of a string is built only when something is found in it (most strings: nothing)
+      contentAt.depth = depth;
+      (contentFound ??= []).push(contentAt.pointer(), cls);
     }
-    if (v === null || typeof v !== 'object') return;
-    if (Array.isArray(v)) {
-      const child = node?.items;
-      if (child && (child.level !== 'metadata' || child.star)) return;
-      for (let i = 0; i < v.length; i++) {
-        at.keys[depth] = i;
-        visit(v[i], child, depth + 1);
-      }
-      return;
+    return;
+  }
+  if (v === null || typeof v !== 'object') return;
+  if (Array.isArray(v)) {
+    const child = node?.items;
+    if (child && (child.level !== 'metadata' || child.star)) return;
+    for (let i = 0; i < v.length; i++) {
+      contentAt.keys[depth] = i;
+      visitContent(v[i], child, depth + 1);
     }
-    for (const k in v as Record<string, unknown>) {
-      const child = node?.properties?.get(k);
-      if (child && (child.level !== 'metadata' || child.star)) continue;
-      at.keys[depth] = k;
-      visit((v as Record<string, unknown>)[k], child, depth + 1);
-    }
-  };
-  visit(data, tree, 0);
+    return;
+  }
+  for (const k in v as Record<string, unknown>) {
+    const child = node?.properties?.get(k);
+    if (child && (child.level !== 'metadata' || child.star)) continue;
+    contentAt.keys[depth] = k;
+    visitContent((v as Record<string, unknown>)[k], child, depth + 1);
+  }
 }

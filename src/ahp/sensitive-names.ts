@@ -52,9 +52,18 @@ const CREDENTIAL_MEMBER_SETS: Readonly<Record<CredentialScope, ReadonlySet<strin
   authentication: new Set([...CREDENTIAL_MEMBERS, 'privatekey', 'credential', 'credentials']),
 };
 
+// member names recur on every event: their normalised forms are kept (a bounded number)
+const normalised = new Map<string, string>();
+
 /** True when a member named `name` holds a credential value in `scope` (`client_secret`, not `tokenEnv` / `*Ref`). */
 export function isCredentialMember(name: string, scope: CredentialScope): boolean {
-  return CREDENTIAL_MEMBER_SETS[scope].has(name.toLowerCase().replace(/[-_]/g, ''));
+  let n = normalised.get(name);
+  if (n === undefined) {
+    n = name.toLowerCase().replace(/[-_]/g, '');
+    if (normalised.size >= 4096) normalised.clear();
+    normalised.set(name, n);
+  }
+  return CREDENTIAL_MEMBER_SETS[scope].has(n);
 }
 
 /** Extra words that make a URL query parameter a credential (signed or keyed URLs), but not a form field. */

@@ -34,12 +34,17 @@ export class CapLog<C extends string, M> {
   }
 }
 
+const NO_REPORTS: readonly never[] = [];
+
 /**
  * The findings of each cap noted since the last call, at the event where it was first exceeded: the template key is the
  * cap's name, so a `state-cap` rule without a template for a cap does not compile.
  */
 export function capReports<C extends string>(
   caps: CapLog<C, Mark>,
-): { at: Location; messageId: C; args: { cap: C; limit: number } }[] {
-  return caps.take().map((n) => ({ at: markLocation(n.at), messageId: n.cap, args: { cap: n.cap, limit: n.limit } }));
+): readonly { at: Location; messageId: C; args: { cap: C; limit: number } }[] {
+  const taken = caps.take();
+  // asked at every event, and almost always with nothing noted: no new list then
+  if (taken.length === 0) return NO_REPORTS;
+  return taken.map((n) => ({ at: markLocation(n.at), messageId: n.cap, args: { cap: n.cap, limit: n.limit } }));
 }

@@ -8,7 +8,7 @@ import { text } from '../ahp/builders.ts';
 import { show } from '../ahp/helpers.ts';
 import { obsOf, ruleRows } from './helpers.ts';
 
-const { validate, valid, invalid } = ruleRows([
+const { validate, valid, invalid, stdio } = ruleRows([
   'ahp/overlay',
   'ahp/elicitation-form-sensitive',
   'ahp/elicitation-url-secret',
@@ -118,6 +118,19 @@ describe('sensitive elicitation and no-op changes', () => {
       '/params/event/pricing/currency',
     );
     valid(obsOf('model.switch.before', { pricing: { currency: 'JPY' } }));
+  });
+  test('a secret behind escaped slashes in the line is read as decoded (https:\\/\\/user:password@host)', async () => {
+    const value = obsOf('tool.before', {
+      native: { provider: 'p', eventName: 'E', payload: { url: 'https://user:hunter2sequel@db.example/x' } },
+    });
+    const line = JSON.stringify(value).replace('https://user', 'https:\\/\\/user');
+    assert.ok(line.includes('\\/\\/user'));
+    const found = await stdio(`${line}\n`);
+    assert.deepEqual(
+      found.filter((f) => f.ruleId === 'ahp/event-secret').map((f) => f.pointer),
+      ['/params/event/native/payload/url'],
+      show(found),
+    );
   });
   test('a secret in the data of a JSON-RPC error response', () => {
     const err = (data: unknown) => ({

@@ -17,8 +17,11 @@ export function bridgeInputChecker(
   let told = selected !== undefined && !selected.has(BRIDGE_INPUT_RULE.id);
   return {
     onEvent(ev) {
-      const f = bridgeFormatOf(ev.value);
-      const rpc = f === undefined && isJsonRpc(ev.value);
+      // an object with an `aep` member is no bridge output nor JSON-RPC (hint.ts): most lines, one read
+      const v = ev.value;
+      if (v !== null && typeof v === 'object' && !Array.isArray(v) && v.aep !== undefined) return inner.onEvent(ev);
+      const f = bridgeFormatOf(v);
+      const rpc = f === undefined && isJsonRpc(v);
       if (f === undefined && !rpc) return inner.onEvent(ev);
       if (told) return;
       told = true;

@@ -1,6 +1,6 @@
 import { defineEventRule } from '../../core/engine.ts';
 import type { AepEvent } from '../event.ts';
-import { dataPointer, forEachDigest, LABELLED_DIGEST } from '../capture-checks.ts';
+import { dataPointer, digestsOf, LABELLED_DIGEST } from '../capture-checks.ts';
 
 /** An info, not the error of aep/digest-shape: the upstream golden stream writes this form (see `detail`). */
 export const digestLabelled = defineEventRule({
@@ -16,8 +16,11 @@ export const digestLabelled = defineEventRule({
       'Field /data/{member} is an algorithm-labelled digest of {length} chars, not 32 hex digits (AEP-0003 §9.3); it cannot be joined with digests of that shape.',
   },
   check(ev: AepEvent, ctx) {
-    forEachDigest(ev.value.data, (member, v) => {
+    const digests = digestsOf(ev.value.data);
+    for (let i = 0; i < digests.length; i += 2) {
+      const member = digests[i]!;
+      const v = digests[i + 1]!;
       if (LABELLED_DIGEST.test(v)) ctx.report({ pointer: dataPointer(member), args: { member, length: v.length } });
-    });
+    }
   },
 });

@@ -1,6 +1,6 @@
 import { defineEventRule } from '../../core/engine.ts';
 import type { AepEvent } from '../event.ts';
-import { dataPointer, digestOfValue, DIGEST_SHAPE, forEachDigest, holdsMarker } from '../capture-checks.ts';
+import { dataPointer, digestOfValue, DIGEST_SHAPE, digestsOf, holdsMarker } from '../capture-checks.ts';
 
 /** AEP-0003 §9 item 3: proven wrong only at capture `full`, where the original is verbatim (AEP-0001 §8.2). */
 export const digestOriginal = defineEventRule({
@@ -22,19 +22,22 @@ export const digestOriginal = defineEventRule({
     if (ev.untrusted?.has('capture')) return;
     if (ev.capture !== 'full' && ev.capture !== 'redacted') return;
     const data = ev.value.data as Record<string, unknown> | undefined;
-    forEachDigest(data, (member, v) => {
-      if (!DIGEST_SHAPE.test(v)) return;
+    const digests = digestsOf(data);
+    for (let i = 0; i < digests.length; i += 2) {
+      const member = digests[i]!;
+      const v = digests[i + 1]!;
+      if (!DIGEST_SHAPE.test(v)) continue;
       const original = member.slice(0, -'_digest'.length);
-      if (!Object.hasOwn(data!, original)) return;
+      if (!Object.hasOwn(data!, original)) continue;
       const value = data![original];
-      if (ev.capture === 'redacted' && !holdsMarker(value)) return;
+      if (ev.capture === 'redacted' && !holdsMarker(value)) continue;
       const same = digestOfValue(ev, dataPointer(original), value) === v.toLowerCase();
-      if (ev.capture === 'full' ? same : !same) return;
+      if (ev.capture === 'full' ? same : !same) continue;
       ctx.report({
         pointer: dataPointer(member),
         messageId: ev.capture === 'full' ? 'differs' : 'afterRedaction',
         args: { member, original },
       });
-    });
+    }
   },
 });

@@ -1,6 +1,6 @@
 import { defineEventRule } from '../../core/engine.ts';
 import type { AepEvent } from '../event.ts';
-import { dataPointer, DIGEST_SHAPE, forEachDigest, LABELLED_DIGEST } from '../capture-checks.ts';
+import { dataPointer, DIGEST_SHAPE, digestsOf, LABELLED_DIGEST } from '../capture-checks.ts';
 
 /** An error (AEP-0003 §9 item 3); the golden stream's labelled form is aep/digest-labelled's. */
 export const digestShape = defineEventRule({
@@ -15,9 +15,12 @@ export const digestShape = defineEventRule({
       'Field /data/{member} is a string of {length} chars, not 32 hex digits (SHA-256, first 16 bytes, AEP-0003 §9.3); streams joined by this digest cannot correlate.',
   },
   check(ev: AepEvent, ctx) {
-    forEachDigest(ev.value.data, (member, v) => {
-      if (DIGEST_SHAPE.test(v) || LABELLED_DIGEST.test(v)) return;
+    const digests = digestsOf(ev.value.data);
+    for (let i = 0; i < digests.length; i += 2) {
+      const member = digests[i]!;
+      const v = digests[i + 1]!;
+      if (DIGEST_SHAPE.test(v) || LABELLED_DIGEST.test(v)) continue;
       ctx.report({ pointer: dataPointer(member), args: { member, length: [...v].length } });
-    });
+    }
   },
 });

@@ -1,7 +1,8 @@
 import { defineEventRule } from '../../core/engine.ts';
 import { CLASS_DESCRIPTIONS } from '../../core/secrets.ts';
+import type { DetectorClass } from '../../core/secrets.ts';
 import type { AepEvent } from '../event.ts';
-import { forEachMetadataContent } from '../capture-checks.ts';
+import { metadataContentOf } from '../capture-checks.ts';
 
 /** An error: "Adapters MUST NOT smuggle content through metadata-level fields" (AEP-0003 §9 item 2). */
 export const metadataContent = defineEventRule({
@@ -17,8 +18,10 @@ export const metadataContent = defineEventRule({
       'Field {field} is a metadata-level member but holds {found}; adapters must not smuggle content through metadata-level fields (AEP-0003 §9.2).',
   },
   check(ev: AepEvent, ctx) {
-    forEachMetadataContent(ev, (field, cls) =>
-      ctx.report({ pointer: field, args: { field, found: CLASS_DESCRIPTIONS[cls] } }),
-    );
+    const found = metadataContentOf(ev);
+    for (let i = 0; i < found.length; i += 2) {
+      const field = found[i]!;
+      ctx.report({ pointer: field, args: { field, found: CLASS_DESCRIPTIONS[found[i + 1] as DetectorClass] } });
+    }
   },
 });

@@ -1,7 +1,7 @@
 import { defineEventRule } from '../../core/engine.ts';
 import { childPointer } from '../../core/pointer.ts';
 import type { RuleContext } from '../../core/rule.ts';
-import { CLASS_DESCRIPTIONS, credentialIn, mayHoldSecret } from '../../core/secrets.ts';
+import { CLASS_DESCRIPTIONS, credentialIn } from '../../core/secrets.ts';
 import { isObj } from '../../core/value.ts';
 import type { AhpMessage } from '../message.ts';
 import { isCredentialMember } from '../sensitive-names.ts';
@@ -26,26 +26,43 @@ function carried(v: string, key: string | undefined): string | undefined {
   return m ? CLASS_DESCRIPTIONS[m.class] : undefined;
 }
 
-/** Report each string under `v` (at `pointer`) that carries a credential; `rel` names the member for the message. */
-function walk(
-  v: unknown,
-  key: string | undefined,
-  pointer: string,
-  rel: string,
-  depth: number,
-  ctx: RuleContext<typeof MESSAGES>,
-): void {
+// the walk's state (it runs synchronously): the path below the event as keys, its pointers built only for a report
+let walkCtx: RuleContext<typeof MESSAGES> | undefined;
+let walkBase = '';
+const walkKeys: (string | number)[] = [];
+
+function pathOf(base: string, depth: number): string {
+  let p = base;
+  for (let i = 0; i < depth; i++) p = childPointer(p, walkKeys[i]!);
+  return p;
+}
+
+/** Report each string under `v` (its path: the first `depth` {@link walkKeys}) that carries a credential. */
+function walk(v: unknown, key: string | undefined, depth: number): void {
   if (typeof v === 'string') {
     const what = carried(v, key);
-    if (what) ctx.report({ pointer, messageId: 'event', args: { member: rel, what } });
+    if (what)
+      walkCtx!.report({
+        pointer: pathOf(walkBase, depth),
+        messageId: 'event',
+        args: { member: pathOf('', depth), what },
+      });
     return;
   }
-  if (depth >= MAX_DEPTH) return;
+  if (depth >= MAX_DEPTH || v === null || typeof v !== 'object') return;
   if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) walk(v[i], undefined, `${pointer}/${i}`, `${rel}/${i}`, depth + 1, ctx);
-  } else if (isObj(v))
-    for (const [k, x] of Object.entries(v))
-      if (!NOT_READ.has(k)) walk(x, k, childPointer(pointer, k), childPointer(rel, k), depth + 1, ctx);
+    for (let i = 0; i < v.length; i++) {
+      walkKeys[depth] = i;
+      walk(v[i], undefined, depth + 1);
+    }
+    return;
+  }
+  const o = v as Record<string, unknown>;
+  for (const k in o)
+    if (!NOT_READ.has(k)) {
+      walkKeys[depth] = k;
+      walk(o[k], k, depth + 1);
+    }
 }
 
 /** `ahp/event-secret`: src/core/secrets.ts over the event's own members; the message never shows the value. */
@@ -60,22 +77,23 @@ export const eventSecret = defineEventRule({
     'Secret values MUST NOT occur in registration, events, native metadata, logs, denial reasons, or JSON-RPC error data',
   messages: MESSAGES,
   check(msg: AhpMessage, ctx) {
-    // one screen of the whole line: most messages hold none of the literals a secret opens with (not screened: a value
-    // checked without its text, and a line with \u escapes, whose decoded strings the raw text does not show)
-    const text = msg.text;
-    if (text !== '' && !text.includes('\\u') && !mayHoldSecret(text)) return;
+    // no screen of the whole line first: an event's line holds its source's `://`, so the screen failed on nearly every
+    // event and cost half the walk (docs/benchmarks.md)
     const event = msg.event;
     const base = msg.eventPointer;
     if (base !== undefined && event) {
       const config = event.type === 'config.change.before' || event.type === 'config.change.after';
-      for (const [k, x] of Object.entries(event)) {
-        if (k === 'source' || NOT_READ.has(k) || (config && k === 'change')) continue;
-        if (k === 'tool' && isObj(x)) {
-          // the tool's name and kind; `input` and `mcp` are not read
-          walk(x, k, `${base}/tool`, '/tool', 1, ctx);
-          continue;
+      walkCtx = ctx;
+      walkBase = base;
+      try {
+        for (const k in event) {
+          if (k === 'source' || NOT_READ.has(k) || (config && k === 'change')) continue;
+          // of `tool`, its name and kind: `input` and `mcp` are not read (NOT_READ)
+          walkKeys[0] = k;
+          walk(event[k], k, 1);
         }
-        walk(x, k, childPointer(base, k), childPointer('', k), 1, ctx);
+      } finally {
+        walkCtx = undefined;
       }
     }
     if (msg.kind !== 'response' || !isObj(msg.value.result) || !Array.isArray(msg.value.result.effects)) return;
