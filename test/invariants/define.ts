@@ -208,7 +208,11 @@ export function defineInvariants(protocol: Protocol): void {
       // a member of one kind of event gets each value once over all cases: the cases share templates
       const tried = new Set<string>();
       for (const file of sweep(t, pass)) {
-        const lines = readFileSync(file, 'utf8')
+        const bytes = readFileSync(file);
+        // a gzip or otherwise binary case has no text to mutate (read as text it is one jsonl/binary-input finding)
+        if (!isUtf8(bytes)) continue;
+        const lines = bytes
+          .toString('utf8')
           .split('\n')
           .filter((l) => l.trim() !== '');
         // each event's mutants come just before it, so each sees the stream state of the events before it
