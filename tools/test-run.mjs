@@ -1,5 +1,5 @@
 /**
- * The test step of `npm test`: every `test/<folder>/<name>.test.ts` through node's test runner, two processes at a
+ * The test step of `npm test`: every `test/<folder>/<name>.test.ts` through node's test runner, three processes at a
  * time, with each test file's tests under a suite named by its path.
  *
  * Why not one process per file (node's default): each process loads tsx and some 300 source modules through its
@@ -7,7 +7,9 @@
  * process: a group entry imports them one after another, each inside `describe(path)` (its `before`/`after` hooks stay
  * its own). Files whose weight (test/weights.json: seconds of a full-scale run; `npm run test:weights` refreshes
  * it) is at least ALONE, and files that say `test-run: own process`, still run in their own process, heaviest first,
- * then the groups, heaviest first, so the two processes end together. A file absent from the weights counts as light.
+ * then the groups, heaviest first, so the processes end together. A file absent from the weights counts as light.
+ * Three processes on two cores: the live and packaging tests wait on sockets, timers and npm, and a third process
+ * uses the core they leave (measured: README §Development).
  *
  * `node tools/test-run.mjs [FILE...]` runs the given files (default: all); `--write-weights` rewrites test/weights.json
  * from this run (`npm run test:weights` does it at full scale); other arguments starting with `-` go to `node --test`
@@ -104,7 +106,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       '--import',
       'tsx',
       '--test',
-      '--test-concurrency=2',
+      '--test-concurrency=3',
       `--test-reporter=${join(REPO, 'tools/test-summary.mjs')}`,
       ...flags,
       ...entries,
