@@ -5,23 +5,13 @@ import { test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { SNIFF_BYTES, sniffBinary } from '../../src/core/binary.ts';
 import type { Finding } from '../../src/core/finding.ts';
-import { readJsonl, type JsonlLine } from '../../src/core/jsonl.ts';
 import { validate } from '../../src/index.ts';
+import { readLines } from './read-jsonl.ts';
 
 const EVENT =
   '{"aep":"0.1","id":"b-1","type":"progress.status","time":"2026-11-30T10:00:00Z","source":"aep://h/agent/a/session/s","agent":"a","session":"s","seq":0,"message":"進捗 ünïcödé 😀"}\n';
 
-async function read(chunks: Uint8Array[]) {
-  const lines: JsonlLine[] = [];
-  const findings: Finding[] = [];
-  const stats = await readJsonl(
-    chunks,
-    'b.jsonl',
-    (l) => lines.push(l),
-    (f) => findings.push(f),
-  );
-  return { lines, findings, stats };
-}
+const read = readLines;
 
 const rules = (fs: readonly Finding[]) => fs.map((f) => `${f.ruleId}@${f.line}:${f.column}`);
 /** `bytes` cut into chunks of `size` (a signature split across reads). */

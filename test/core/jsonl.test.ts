@@ -1,20 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Finding } from '../../src/core/finding.ts';
-import { readJsonl, type JsonlLine, type JsonlReaderOptions } from '../../src/core/jsonl.ts';
+import { readLines } from './read-jsonl.ts';
 
-async function read(chunks: (string | Uint8Array)[], opts: JsonlReaderOptions = {}) {
-  const lines: JsonlLine[] = [];
-  const findings: Finding[] = [];
-  const stats = await readJsonl(
-    chunks,
-    't.jsonl',
-    (l) => lines.push(l),
-    (f) => findings.push(f),
-    opts,
-  );
-  return { lines, findings, stats };
-}
+const read = readLines;
 
 test('lines are numbered from 1 with exact byte offsets', async () => {
   const { lines, findings } = await read(['{"a":1}\n{"b":"é"}\n{"c":3}\n']);
