@@ -1,13 +1,23 @@
-/** JSON text of a value with the exact literals of integers beyond 2^53 kept (filters, bridges). */
-import type { BigIntegerLiteral } from './json.ts';
+/** JSON text of a value with the exact literals of the numbers JSON.parse changed kept (filters, bridges). */
+import { type BigIntegerLiteral, compareNumberLiterals, numberLiteralAt } from './json.ts';
 import { childPointer } from './pointer.ts';
 
-/** `JSON.stringify(value)` with the exact literal of each big integer (JSON.parse rounds them; the filter must not). */
-export function serializeEvent(value: unknown, bigIntegers: readonly BigIntegerLiteral[] = []): string {
-  if (bigIntegers.length === 0) return JSON.stringify(value);
-  const lit = new Map(bigIntegers.map((b) => [b.pointer, b.text]));
+/** A number as written, at its JSON Pointer. */
+export type NumberLiteral = Pick<BigIntegerLiteral, 'pointer' | 'text'>;
+
+/**
+ * `JSON.stringify(value)` with the exact literal of each number in `literals` (JSON.parse rounds them; the filter must
+ * not). A literal is written only where the value still is the number it parses to, so a member moved or replaced by a
+ * transform is written as it now is.
+ */
+export function serializeEvent(value: unknown, literals: readonly NumberLiteral[] = []): string {
+  if (literals.length === 0) return JSON.stringify(value);
+  const lit = new Map(literals.map((b) => [b.pointer, b.text]));
   const ser = (v: unknown, p: string): string => {
-    if (typeof v === 'number') return lit.get(p) ?? JSON.stringify(v);
+    if (typeof v === 'number') {
+      const l = lit.get(p);
+      return l !== undefined && Object.is(Number(l), v) ? l : JSON.stringify(v);
+    }
     if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
     if (Array.isArray(v)) return '[' + v.map((x, i) => ser(x, childPointer(p, i))).join(',') + ']';
     const parts: string[] = [];
@@ -21,4 +31,37 @@ export function serializeEvent(value: unknown, bigIntegers: readonly BigIntegerL
 /** `text` with every non-ASCII character as a lowercase `\uXXXX` escape, as the upstream AEP-0005 pins are written. */
 export function asciiJson(text: string): string {
   return text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * Only a text with 16 digits in a row (a dot allowed between two) or a two-digit exponent can hold a number whose double
+ * writes back as another value: a decimal of at most 15 significant digits in the normal range round-trips exactly.
+ */
+const CHANGED_SCREEN = /(?:\d\.?){15}\d|[eE][+-]?\d{2}/;
+
+/**
+ * The literal of every number of the JSON `text` (parsed as `value`) whose double JSON.stringify would write as another
+ * value (1e400 as null, 9007199254740993.0 and 0.10000000000000000001 rounded, 1e-400 as 0): `bigIntegers` and, on the
+ * rare text the screen lets through, the others, so `aep filter`, `redact` and `downlevel` change no number they keep.
+ */
+export function changedNumbers(
+  text: string,
+  value: unknown,
+  bigIntegers: readonly NumberLiteral[],
+): readonly NumberLiteral[] {
+  if (!CHANGED_SCREEN.test(text)) return bigIntegers;
+  const out: NumberLiteral[] = [...bigIntegers];
+  const listed = new Set(bigIntegers.map((b) => b.pointer));
+  const walk = (v: unknown, p: string): void => {
+    if (typeof v === 'number') {
+      if (listed.has(p)) return;
+      const literal = numberLiteralAt(text, p);
+      if (literal !== undefined && (!Number.isFinite(v) || compareNumberLiterals(literal, String(v)) !== 0))
+        out.push({ pointer: p, text: literal });
+    } else if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) walk(v[i], childPointer(p, i));
+    } else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, childPointer(p, k));
+  };
+  walk(value, '');
+  return out;
 }

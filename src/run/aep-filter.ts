@@ -4,7 +4,7 @@
  * own is not written: a filter cannot vouch for an event it cannot read. Unchanged events are written byte for byte.
  */
 import type { FindingSink } from '../core/finding.ts';
-import { asciiJson, serializeEvent } from '../core/serialize.ts';
+import { asciiJson, changedNumbers, serializeEvent } from '../core/serialize.ts';
 import type { InputSpec } from '../core/pipeline.ts';
 import type { ParsedEvent } from '../core/rule.ts';
 import { type RunHooks, runInputs, type RunResult } from './run.ts';
@@ -125,7 +125,7 @@ export async function runAepFilter(
             ? ev.text
             : EXACT.has(out)
               ? (out as ExactText).text
-              : serializeEvent(out as Record<string, unknown>, ev.bigIntegers);
+              : serializeEvent(out as Record<string, unknown>, changedNumbers(ev.text, ev.value, ev.bigIntegers));
         write((opts.ascii && out !== undefined ? asciiJson(text) : text) + '\n');
         written++;
       },

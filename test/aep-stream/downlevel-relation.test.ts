@@ -74,16 +74,6 @@ async function validate(paths: readonly string[]): Promise<Finding[][]> {
   return [fromFiles, fromMemory];
 }
 
-/**
- * Inputs `aep downlevel` cannot copy yet, with the reason; a listed input that passes fails the test, so the list
- * cannot go stale.
- */
-const KNOWN: Readonly<Record<string, string>> = {
-  'conformance/aep/pass/aep.form-field-constraint--beyond-double.jsonl':
-    'a number beyond a double (1e400) is written as null: the down-leveler keeps exact literals of big integers only',
-  'conformance/aep/pass/aep.seq-regression--exponent.jsonl':
-    'a seq beyond a double (1e400, 9007199254740993.0) is written rounded: exact literals of big integers only',
-};
 // the capture verbs take no --profile, so they refuse the AEP-0007 `stream` events a profiled validate accepts
 const profiled = (name: string) => profileOfCaseName(name) !== undefined;
 
@@ -96,21 +86,8 @@ test("each passing case and clean example with its own down-level at every ceili
   assert.ok(all.length > 100, `${all.length} inputs`);
   for (const name of sweep(t, all)) {
     const path = join(ROOT, name);
-    const known = KNOWN[name];
-    if (known) {
-      await assert.rejects(
-        relation(path, name),
-        assert.AssertionError,
-        `${name} is listed as known (${known}) but passes`,
-      );
-      continue;
-    }
     await relation(path, name);
   }
-});
-
-test('every known input is still an input', () => {
-  for (const name of Object.keys(KNOWN)) assert.ok(inputs().includes(name), name);
 });
 
 /** Assert the relation for one input (`name` in messages). */

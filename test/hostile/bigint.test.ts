@@ -61,3 +61,27 @@ test('two events that differ only in a big integer are different events (an id c
   const again = await run(jsonl([a, a]));
   assert.ok(!ids(again.findings).includes('aep/id-collision'), 'a byte-identical repeat is redelivery');
 });
+
+test('aep redact and aep downlevel write every number of an event they change as it was written', async () => {
+  const { runCli } = await import('../cli/helpers.ts');
+  const numbers = '{"n":[1e400,9007199254740993.0,0.10000000000000000001,-1e-400,9007199254740993,2.5]}';
+  const line = JSON.stringify(
+    aepEvent('tool.requested', 0, {
+      capture: 'redacted',
+      data: { tool: { name: 'sh' }, args_redacted: { cmd: 'echo hi' } },
+    }),
+  ).replace('"args_redacted":{', `"args_redacted":{"numbers":${numbers},`);
+  assert.ok(line.includes(numbers), line);
+  // redact rewrites the event (the home path), so every number goes through the serializer
+  const withHome = line.replace('echo hi', 'cat /home/me/notes');
+  const redacted = await runCli('aep', ['redact', '--home', '/home/me', '-'], withHome + '\n');
+  assert.ok(redacted.stdout.includes('cat ~/notes'), redacted.stdout + redacted.stderr);
+  assert.ok(redacted.stdout.includes(numbers), redacted.stdout);
+  // a full event lowered to redacted through the pipeline: args go, args_redacted stays with its numbers
+  const full = withHome
+    .replace('"capture":"redacted"', '"capture":"full"')
+    .replace('"tool":{', '"args":{"a":1},"tool":{');
+  const lowered = await runCli('aep', ['downlevel', '--ceiling', 'redacted', '--redact', '-'], full + '\n');
+  assert.ok(lowered.stdout.includes('"capture":"redacted"'), lowered.stdout + lowered.stderr);
+  assert.ok(lowered.stdout.includes(numbers), lowered.stdout);
+});

@@ -3,13 +3,15 @@
  * literals exactly (the relation of the values, whatever doubles they round to), and AEP-0006
  * field_spec bounds beyond a double are ordinary bounds: AEP types them `number` with no range
  * limit, an answer `1e400` to a number field is accepted as a number, and `min > max` is judged
- * on the exact values.
+ * on the exact values. The capture verbs write every number they keep as the value it was written
+ * (serializeEvent with changedNumbers), however many digits or whatever exponent it has.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { validate } from '../../src/api/validate.ts';
-import { compareNumberLiterals } from '../../src/core/json.ts';
+import { compareNumberLiterals, numberLiteralAt, parseJsonText } from '../../src/core/json.ts';
+import { changedNumbers, serializeEvent } from '../../src/core/serialize.ts';
 import { runs } from '../scale.ts';
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? runs(300));
@@ -103,5 +105,50 @@ describe('AEP-0006 bounds and answers beyond a double', () => {
       findings.filter((f) => f.ruleId !== 'aep/open-at-end').map((f) => f.ruleId),
       [],
     );
+  });
+});
+
+/** A literal with up to 24 digits on either side of the dot, and exponents beyond a double's range. */
+const longLiteral = fc
+  .record({
+    neg: fc.boolean(),
+    int: fc.oneof(fc.constant('0'), fc.stringMatching(/^[1-9][0-9]{0,23}$/)),
+    frac: fc.option(fc.stringMatching(/^[0-9]{1,24}$/), { nil: undefined }),
+    exp: fc.option(fc.integer({ min: -400, max: 400 }), { nil: undefined }),
+  })
+  .map(
+    ({ neg, int, frac, exp }) =>
+      `${neg ? '-' : ''}${int}${frac !== undefined ? '.' + frac : ''}${exp !== undefined ? 'e' + exp : ''}`,
+  );
+
+describe('serializeEvent with changedNumbers', () => {
+  test('writes every number back as the value it was written, in members and in arrays', () => {
+    fc.assert(
+      fc.property(longLiteral, (lit) => {
+        const text = `{"a":{"n":${lit}},"list":[1,${lit}],"s":"x"}`;
+        const parsed = parseJsonText(text);
+        assert.ok(parsed.ok);
+        const out = serializeEvent(parsed.value, changedNumbers(text, parsed.value, parsed.bigIntegers));
+        for (const p of ['/a/n', '/list/1']) {
+          const written = numberLiteralAt(out, p);
+          assert.ok(written !== undefined, `${lit} at ${p}: ${out}`);
+          // -0 and 0 are one value; everything else must compare equal to what was read
+          assert.equal(compareNumberLiterals(written, lit), 0, `${lit} written as ${written}`);
+        }
+      }),
+      { numRuns: RUNS * 3 },
+    );
+  });
+  test('a literal is written only where its value still is: a transform that replaced the number wins', () => {
+    const text = '{"n":1e400,"m":9007199254740993}';
+    const parsed = parseJsonText(text);
+    assert.ok(parsed.ok);
+    const lits = changedNumbers(text, parsed.value, parsed.bigIntegers);
+    assert.deepEqual(lits.map((l) => l.pointer).sort(), ['/m', '/n']);
+    assert.equal(serializeEvent({ n: 5, m: 9007199254740992 }, lits), '{"n":5,"m":9007199254740993}');
+  });
+  test('numbers that round-trip need no literal, and the screen passes most texts without a walk', () => {
+    for (const lit of ['0.1', '1e22', '1e23', '123456789012345', '-0', '2.5e-300'])
+      assert.deepEqual(changedNumbers(`{"n":${lit}}`, JSON.parse(`{"n":${lit}}`), []), [], lit);
   });
 });
