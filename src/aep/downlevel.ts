@@ -7,7 +7,7 @@ import type { AepCaptureLevel } from './schema/registry.ts';
 import type { CaptureNode } from './capture.ts';
 import { CAPTURE_RANK } from './event.ts';
 import { gateFormValues, type FormFieldSpec } from './forms.ts';
-import { captureTreeFor } from './schema/validators.ts';
+import { hopCaptureTree } from './redact.ts';
 import { createRedactor, redactEvent, type RedactOptions, type Redactor } from './redact.ts';
 
 /** Options of {@link downlevelEvent}. */
@@ -16,6 +16,8 @@ export interface DownlevelOptions {
   redact?: boolean | RedactOptions | Redactor;
   /** The answered form request's `fields`, so `answer.values` keeps its closed choice ids below `redacted`. */
   form?: readonly FormFieldSpec[];
+  /** `aep-0007`: the sub-profile's types follow its §4 annotations (src/aep/subprofile.ts), not a schema-less drop. */
+  profile?: string;
 }
 
 /** The outcome of {@link downlevelEvent}. */
@@ -53,11 +55,11 @@ export function downlevelEvent(
   if (CAPTURE_RANK[declared] <= CAPTURE_RANK[ceiling]) {
     // a redacting hop passes what it keeps at `redacted` or `full` through the path of `aep redact` (issue 43 item 4):
     // an event already at `redacted` that leaks a secret is redacted, not passed on or refused
-    const red = redactor ? redactEvent(event, redactor) : event;
+    const red = redactor ? redactEvent(event, redactor, opts.profile) : event;
     return { event: red as Obj, capture: declared, changed: red !== event };
   }
   const type = typeof event.type === 'string' ? event.type : '';
-  const tree = captureTreeFor(type);
+  const tree = hopCaptureTree(type, opts.profile);
   let target: AepCaptureLevel = ceiling;
   // AEP-0001 §8.2(e): a mechanical hop never mints the `redacted` provenance claim; without
   // annotations a redacting hop keeps no field to redact, so it is a mechanical hop too
@@ -73,7 +75,7 @@ export function downlevelEvent(
   if (!('capture' in out)) out.capture = target;
   // the kept `redacted`-gated text through the same path as `aep redact` (AEP-0001 §8.2(e): a redacting re-emitter)
   return {
-    event: target === 'redacted' && redactor && tree ? redactEvent(out, redactor) : out,
+    event: target === 'redacted' && redactor && tree ? redactEvent(out, redactor, opts.profile) : out,
     capture: target,
     changed: true,
   };
@@ -203,7 +205,11 @@ export function downlevelStream(
   return (event) => {
     forms.note(event);
     const form = forms.formOf(event);
-    const r = downlevelEvent(event, ceiling, { ...(redactor ? { redact: redactor } : {}), ...(form ? { form } : {}) });
+    const r = downlevelEvent(event, ceiling, {
+      ...(redactor ? { redact: redactor } : {}),
+      ...(form ? { form } : {}),
+      ...(opts.profile ? { profile: opts.profile } : {}),
+    });
     return r.changed ? r.event : undefined;
   };
 }

@@ -64,7 +64,11 @@ function defaultSelection(forms: AepStreamOptions['forms']): ReadonlySet<string>
  * @throws TypeError when a stream rule is gated on a fact the model lacks.
  */
 export function createAepChecker(opts: AepCheckOptions, out: CheckerOutput): ProtocolChecker {
-  const streamOpts: AepStreamOptions = { ...DEFAULT_AEP_STREAM_OPTIONS, ...opts.stream };
+  const streamOpts: AepStreamOptions = {
+    ...DEFAULT_AEP_STREAM_OPTIONS,
+    ...opts.stream,
+    ...(opts.profile ? { profile: opts.profile } : {}),
+  };
   const selection = opts.rules ?? defaultSelection(streamOpts.forms);
   const { sink, stats } = out;
   const model = new AepStreamModel(streamOpts);

@@ -6,6 +6,7 @@ import { findSecrets, PII_MARK, replaceMatches, SECRET_MARK, type SecretMatch } 
 import type { CaptureNode } from './capture.ts';
 import { CAPTURE_RANK } from './event.ts';
 import { captureTreeFor } from './schema/validators.ts';
+import { AEP_0007, subprofileCaptureTree } from './subprofile.ts';
 
 /** Options of the redaction pipeline (AEP-0003 §9.4). */
 export interface RedactOptions {
@@ -230,12 +231,27 @@ function sameJson(a: unknown, b: unknown): boolean {
   return true;
 }
 
-/** One event with its gated text redacted (all of `data` without annotations); same object when unchanged. */
-export function redactEvent(event: Readonly<Record<string, unknown>>, r: Redactor): Record<string, unknown> {
+/**
+ * The capture annotations a hop follows for `type`: its payload schema's, and under `profile` `aep-0007` the
+ * sub-profile's (AEP-0007 §4); `undefined` for a schema-less type (README §Share a log safely).
+ */
+export function hopCaptureTree(type: string, profile?: string): CaptureNode | undefined {
+  return captureTreeFor(type) ?? (profile === AEP_0007 ? subprofileCaptureTree(type) : undefined);
+}
+
+/**
+ * One event with its gated text redacted (all of `data` without annotations); same object when unchanged. `profile`:
+ * `aep-0007` gives the sub-profile's types their annotations ({@link hopCaptureTree}).
+ */
+export function redactEvent(
+  event: Readonly<Record<string, unknown>>,
+  r: Redactor,
+  profile?: string,
+): Record<string, unknown> {
   const capture = event.capture;
   if ((capture !== 'redacted' && capture !== 'full') || event.data === undefined || typeof event.type !== 'string')
     return event as Record<string, unknown>;
-  const tree = captureTreeFor(event.type);
+  const tree = hopCaptureTree(event.type, profile);
   // without annotations no member can be told apart as structure: every string is treated as
   // redacted-gated text (redacting more than the floor is allowed, AEP-0003 §9.4)
   const data = tree ? redactGated(event.data, tree, r) : redactAll(event.data, r);

@@ -9,6 +9,7 @@ import { downlevelStream } from '../aep/downlevel.ts';
 import { runAepFilter, type AepFilterOptions, type EventTransform } from '../run/aep-filter.ts';
 import { createRedactor, redactEvent, type RedactOptions } from '../aep/redact.ts';
 import type { AepCaptureLevel } from '../aep/schema/registry.ts';
+import { AEP_0007 } from '../aep/subprofile.ts';
 import { exitCodeOf } from '../run/run.ts';
 import { reportRunError, type CliIO } from './common.ts';
 import {
@@ -25,6 +26,7 @@ interface RedactFlags {
   secretName?: string[];
   home?: string;
   pii: boolean;
+  profile?: string;
 }
 
 const collect = (v: string, prev: string[] | undefined): string[] => [...(prev ?? []), v];
@@ -37,8 +39,17 @@ function addRedactFlags(cmd: Command): Command {
       collect,
     )
     .option('--home <path>', "rule (c): the home directory replaced by ~ (default: the current user's)")
-    .option('--no-pii', 'rule (d) off: keep emails and phone numbers');
+    .option('--no-pii', 'rule (d) off: keep emails and phone numbers')
+    .addOption(
+      new Option(
+        '--profile <name>',
+        'also accept a sub-profile beyond the AEP 0.1 registry, its types handled by its capture annotations: aep-0007 (AEP-0007 §4, the message and stream types)',
+      ).choices([AEP_0007]),
+    );
 }
+
+/** The filter options of `--profile` (the checker accepts the sub-profile's types; the hop follows its annotations). */
+const profileOf = (f: RedactFlags): AepFilterOptions => (f.profile ? { profile: f.profile } : {});
 
 /** The pipeline options of the flags; a listed name's value in the environment is a secret value. */
 function redactOptionsOf(f: RedactFlags, io: CliIO): RedactOptions {
@@ -115,11 +126,11 @@ export function addCaptureVerbs(program: Command, io: CliIO, setExit: (code: num
         await runFilter(
           files,
           (ev) => {
-            const out = redactEvent(ev.value, r);
+            const out = redactEvent(ev.value, r, raw.profile);
             return out === ev.value ? undefined : out;
           },
           io,
-          {},
+          profileOf(raw),
           raw.output,
         )
       ).code,
@@ -144,7 +155,10 @@ export function addCaptureVerbs(program: Command, io: CliIO, setExit: (code: num
     );
   addRedactFlags(downlevel).action(
     async (files: string[], raw: RedactFlags & { ceiling: AepCaptureLevel; redact?: boolean; output?: string }) => {
-      const step = downlevelStream(raw.ceiling, raw.redact ? { redact: createRedactor(redactOptionsOf(raw, io)) } : {});
+      const step = downlevelStream(raw.ceiling, {
+        ...(raw.redact ? { redact: createRedactor(redactOptionsOf(raw, io)) } : {}),
+        ...(raw.profile ? { profile: raw.profile } : {}),
+      });
       // at a redacted or full ceiling redacted-gated text is written as it came: a leak in it refuses the line, unless
       // the hop redacts (--redact), which repairs it as `aep redact` does (issue 43 item 4)
       setExit(
@@ -153,7 +167,7 @@ export function addCaptureVerbs(program: Command, io: CliIO, setExit: (code: num
             files,
             (ev) => step(ev.value),
             io,
-            { refuseLeaks: !raw.redact && (raw.ceiling === 'redacted' || raw.ceiling === 'full') },
+            { ...profileOf(raw), refuseLeaks: !raw.redact && (raw.ceiling === 'redacted' || raw.ceiling === 'full') },
             raw.output,
           )
         ).code,

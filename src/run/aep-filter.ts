@@ -60,6 +60,8 @@ export interface AepFilterOptions {
   allRules?: boolean;
   /** Told of each line the transform refused (a {@link Refusal}). */
   onRefused?: (ev: ParsedEvent, refusal: Refusal) => void;
+  /** A sub-profile the lines are checked under (`aep-0007`), as `aep validate --profile`. */
+  profile?: string;
 }
 
 /** The outcome of a filter run: the run's result, and the lines written and refused. */

@@ -244,3 +244,25 @@ test('the same file named twice (again, by another spelling, through a link) is 
   assert.equal(ahp.stdout, (await runCli('ahp', ['validate', body])).stdout);
   assert.match(ahp.stderr, /^ahp: note: .* is named more than once; it is read once, at its first place$/m);
 });
+
+test('aep downlevel and aep redact --profile aep-0007: stream events kept by their §4 annotations; refused without it', async () => {
+  const at = (seq: number, type: string, extra: string) =>
+    `{"aep":"0.1","id":"e${seq}","type":"${type}","time":"2026-11-30T10:00:0${seq}Z","source":"aep://h/agent/a/session/s","agent":"a","session":"s","seq":${seq},"subject":"m1"${extra}}`;
+  const input = `${[
+    at(0, 'stream.started', ',"data":{"kind":"output"}'),
+    at(1, 'stream.delta', ',"severity":"debug","capture":"redacted","data":{"text":"cat /home/me/x","chars":14}'),
+    at(2, 'stream.finished', ',"data":{"reason":"completed","chars":14}'),
+  ].join('\n')}\n`;
+  // AEP-0007 §6 item 3: a down-leveling hop drops `text` per the annotations and keeps the structure (`chars`)
+  const lowered = await runCli('aep', ['downlevel', '--ceiling', 'metadata', '--profile', 'aep-0007', '-'], input);
+  assert.equal(lowered.code, 0, lowered.stderr);
+  const delta = JSON.parse(lowered.stdout.trim().split('\n')[1]!);
+  assert.deepEqual([delta.capture, delta.data], ['metadata', { chars: 14 }]);
+  const redacted = await runCli('aep', ['redact', '--home', '/home/me', '--profile', 'aep-0007', '-'], input);
+  assert.equal(redacted.code, 0, redacted.stderr);
+  assert.match(redacted.stdout, /"text":"cat ~\/x","chars":14/);
+  // without the profile the stream types are not AEP 0.1 types: the lines are refused, with a finding each
+  const refused = await runCli('aep', ['downlevel', '--ceiling', 'metadata', '-'], input);
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr, /3 lines not written/);
+});

@@ -31,6 +31,7 @@ export function downlevelTexts(
   value: Record<string, unknown>,
   bigIntegers: ExactBig,
   redactor: Redactor,
+  profile?: string,
 ): Map<AepCaptureLevel, string> {
   const out = new Map<AepCaptureLevel, string>();
   const capture = (typeof value.capture === 'string' ? value.capture : 'metadata') as AepCaptureLevel;
@@ -38,7 +39,7 @@ export function downlevelTexts(
   if (!(rank > 0)) return out;
   for (const level of LOWER) {
     if (CAPTURE_RANK[level] >= rank) continue;
-    const r = downlevelEvent(value, level, level === 'redacted' ? { redact: redactor } : {});
+    const r = downlevelEvent(value, level, level === 'redacted' ? { redact: redactor, profile } : { profile });
     const big = r.capture === level ? keptBigIntegers(r.event, bigIntegers) : undefined;
     if (big) out.set(level, canonicalText({ value: r.event, bigIntegers: big }));
   }
@@ -64,14 +65,15 @@ export function formCopyText(
   value: Record<string, unknown>,
   bigIntegers: ExactBig,
   form: readonly FormFieldSpec[] | undefined,
+  profile?: string,
 ): string | undefined {
   const capture = (typeof value.capture === 'string' ? value.capture : 'metadata') as AepCaptureLevel;
   if (!form || !(CAPTURE_RANK[capture] > CAPTURE_RANK.metadata)) return undefined;
   if (bigIntegers.some((b) => b.pointer.startsWith('/data/'))) return undefined;
-  const withForm = downlevelEvent(value, 'metadata', { form });
+  const withForm = downlevelEvent(value, 'metadata', { form, profile });
   if (withForm.capture !== 'metadata') return undefined;
   const text = canonicalText({ value: withForm.event, bigIntegers });
-  const formless = canonicalText({ value: downlevelEvent(value, 'metadata').event, bigIntegers });
+  const formless = canonicalText({ value: downlevelEvent(value, 'metadata', { profile }).event, bigIntegers });
   return text === formless ? undefined : text;
 }
 

@@ -80,9 +80,14 @@ export class IdentityAnalyzer {
   /** The extension attributes {@link withAddedExtensions} found added to the event last observed. */
   private added = 0;
 
+  /**
+   * `profile`: the sub-profile the run checks (`aep-0007`), so a copy of its types down-leveled by its annotations is
+   * recognised.
+   */
   constructor(
     private readonly maxIds: number,
     private readonly caps: AepCapLog,
+    private readonly profile?: string,
   ) {
     this.ids = new AepIdTable(maxIds);
     this.lower = new CompactTable({ u32: DL_U32.count, f64: 0, cap: maxIds, forget: 'half', fifo: true });
@@ -214,10 +219,10 @@ export class IdentityAnalyzer {
       if (CAPTURE_RANK[level] >= rank) continue;
       // a hop that knew the answered form kept its closed choice ids at `metadata` (AEP-0006), one that did not, none
       for (const opts of level === 'redacted'
-        ? [{ redact: this.redactor }]
+        ? [{ redact: this.redactor, profile: this.profile }]
         : level === 'metadata' && form
-          ? [{}, { form }]
-          : [{}]) {
+          ? [{ profile: this.profile }, { form, profile: this.profile }]
+          : [{ profile: this.profile }]) {
         const r = downlevelEvent(ev.value, level, opts);
         const big = r.capture === level ? keptBigIntegers(r.event, ev.bigIntegers) : undefined;
         if (!big) continue;
@@ -251,7 +256,7 @@ export class IdentityAnalyzer {
   /** True when `ev` down-leveled to `none` is the first copy (a digest entry of a withheld copy, read as `none`). */
   private sameEnvelope(first: IdEntry, ev: AepEvent): boolean {
     if (first.kind !== 'digest') return false;
-    const r = downlevelEvent(ev.value, 'none');
+    const r = downlevelEvent(ev.value, 'none', { profile: this.profile });
     const bigIntegers = ev.bigIntegers.filter((b) => !b.pointer.startsWith('/data/'));
     const h = textKey(canonicalText({ value: r.event, bigIntegers }));
     return h.hi === first.content.hi && h.lo === first.content.lo;
@@ -270,8 +275,8 @@ export class IdentityAnalyzer {
       this.keepFormLower(key, undefined);
       return;
     }
-    const texts = downlevelTexts(ev.value, ev.bigIntegers, this.redactor);
-    this.keepFormLower(key, formCopyText(ev.value, ev.bigIntegers, this.forms.formOf(ev.value)));
+    const texts = downlevelTexts(ev.value, ev.bigIntegers, this.redactor, this.profile);
+    this.keepFormLower(key, formCopyText(ev.value, ev.bigIntegers, this.forms.formOf(ev.value), this.profile));
     const s = t.slot(key) ?? t.add(key);
     t.setU(s, DL_U32.rank, texts.size === 0 ? 0 : CAPTURE_RANK[ev.capture]);
     LOWER.forEach((level, i) => {
@@ -331,14 +336,14 @@ export class IdentityAnalyzer {
         typeof value.capture === 'string' && value.capture in CAPTURE_RANK ? value.capture : 'metadata'
       ) as AepCaptureLevel;
       if (CAPTURE_RANK[from] < CAPTURE_RANK[to] || (from === to && to !== 'redacted')) return false;
-      const texts = downlevelTexts(value, parsed.bigIntegers, this.redactor);
-      const formText = formCopyText(value, parsed.bigIntegers, this.forms.formOf(value));
+      const texts = downlevelTexts(value, parsed.bigIntegers, this.redactor, this.profile);
+      const formText = formCopyText(value, parsed.bigIntegers, this.forms.formOf(value), this.profile);
       matches = (level, text) => texts.get(level) === text || (level === 'metadata' && formText === text);
     }
     if (from !== to && matches(to, copyText(ev))) return from;
     // a redacting hop may redact a `full` or a `redacted` event beyond our pipeline (AEP-0003 §9 item 4)
     if (to === 'redacted') {
-      const projected = downlevelEvent(ev.value, 'metadata');
+      const projected = downlevelEvent(ev.value, 'metadata', { profile: this.profile });
       if (projected.capture === 'metadata' && matches('metadata', copyText(ev, projected.event))) {
         this.redactedFrom = from;
         return 'redaction';

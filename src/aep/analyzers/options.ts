@@ -15,6 +15,8 @@ export interface AepStreamOptions {
   ackWindowMs: number;
   /** `recommended` also runs the rules of AEP-0001 §5.1's RECOMMENDED forms (`--forms`, src/aep/definition.ts). */
   forms?: 'required' | 'recommended';
+  /** The sub-profile checked (`aep-0007`, the checker's `profile`): down-leveled copies of its types by its annotations. */
+  profile?: string;
 }
 
 /** Default caps and the default ack window (documented in the README). */
