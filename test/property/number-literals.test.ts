@@ -17,18 +17,20 @@ import { runs } from '../scale.ts';
 const RUNS = Number(process.env.PROPERTY_RUNS ?? runs(300));
 const sign = (n: number): -1 | 0 | 1 => (n < 0 ? -1 : n > 0 ? 1 : 0);
 
-/** A JSON number literal of the grammar: sign, integer part, fraction, exponent. */
-const literal = fc
-  .record({
-    neg: fc.boolean(),
-    int: fc.oneof(fc.constant('0'), fc.stringMatching(/^[1-9][0-9]{0,5}$/)),
-    frac: fc.option(fc.stringMatching(/^[0-9]{1,5}$/), { nil: undefined }),
-    exp: fc.option(fc.integer({ min: -500, max: 500 }), { nil: undefined }),
-  })
-  .map(
-    ({ neg, int, frac, exp }) =>
-      `${neg ? '-' : ''}${int}${frac !== undefined ? '.' + frac : ''}${exp !== undefined ? 'e' + exp : ''}`,
-  );
+/** JSON number literals of the grammar (sign, integer part, fraction, exponent), up to `digits` digits a part. */
+const literalOf = (digits: number, maxExp: number) =>
+  fc
+    .record({
+      neg: fc.boolean(),
+      int: fc.oneof(fc.constant('0'), fc.stringMatching(new RegExp(`^[1-9][0-9]{0,${digits - 1}}$`))),
+      frac: fc.option(fc.stringMatching(new RegExp(`^[0-9]{1,${digits}}$`)), { nil: undefined }),
+      exp: fc.option(fc.integer({ min: -maxExp, max: maxExp }), { nil: undefined }),
+    })
+    .map(
+      ({ neg, int, frac, exp }) =>
+        `${neg ? '-' : ''}${int}${frac !== undefined ? '.' + frac : ''}${exp !== undefined ? 'e' + exp : ''}`,
+    );
+const literal = literalOf(6, 500);
 
 describe('compareNumberLiterals', () => {
   test('agrees with the order of doubles written as their shortest literals', () => {
@@ -108,18 +110,8 @@ describe('AEP-0006 bounds and answers beyond a double', () => {
   });
 });
 
-/** A literal with up to 24 digits on either side of the dot, and exponents beyond a double's range. */
-const longLiteral = fc
-  .record({
-    neg: fc.boolean(),
-    int: fc.oneof(fc.constant('0'), fc.stringMatching(/^[1-9][0-9]{0,23}$/)),
-    frac: fc.option(fc.stringMatching(/^[0-9]{1,24}$/), { nil: undefined }),
-    exp: fc.option(fc.integer({ min: -400, max: 400 }), { nil: undefined }),
-  })
-  .map(
-    ({ neg, int, frac, exp }) =>
-      `${neg ? '-' : ''}${int}${frac !== undefined ? '.' + frac : ''}${exp !== undefined ? 'e' + exp : ''}`,
-  );
+/** Literals with up to 24 digits on either side of the dot, and exponents beyond a double's range. */
+const longLiteral = literalOf(24, 400);
 
 describe('serializeEvent with changedNumbers', () => {
   test('writes every number back as the value it was written, in members and in arrays', () => {
