@@ -19,7 +19,7 @@ import { createReporter } from '../report/index.ts';
 import type { Reporter } from '../report/types.ts';
 import type { Finding } from '../core/finding.ts';
 import { exactText, refuse, type AepFilterOptions, type EventTransform } from '../run/aep-filter.ts';
-import { serializeEvent } from '../core/serialize.ts';
+import { changedNumbers, serializeEvent } from '../core/serialize.ts';
 import { CE_ATTRIBUTE_TABLE } from '../aep/bridges/cloudevents.ts';
 import { escapeToken } from '../core/pointer.ts';
 import { exitCodeOf, runInputs } from '../run/run.ts';
@@ -230,8 +230,8 @@ export function addBridgeVerbs(
             if (d) downleveled++;
             converted++;
             const ce = toCloudEvent(e);
-            // B2: data verbatim, numbers as written (1e400, integers beyond 2^53), not JSON.stringify's null or double
-            const lits = [...numberLiterals(ev)].flatMap(([p, text]) => {
+            // B2: data verbatim, numbers as written (1e400, integers beyond 2^53, 1.50), not JSON.stringify's null or double
+            const lits = changedNumbers(ev.text, ev.value, ev.bigIntegers).flatMap(({ pointer: p, text }) => {
               const head = p.slice(1).split('/')[0]!;
               const at =
                 (CE_ATTRIBUTE_TABLE[head] ? '/' + escapeToken(CE_ATTRIBUTE_TABLE[head]!) : '/' + head) +

@@ -79,7 +79,6 @@ async function validate(paths: readonly string[], profile: 'aep-0007' | undefine
   return [fromFiles, fromMemory];
 }
 
-
 /**
  * The copies' own findings: a redelivery, a redacted copy redacted beyond our pipeline, and a `stream.delta` a hop kept
  * below `redacted` with its text dropped (AEP-0007 §6 item 3), which the rule warns of as from an emitter (item 2).

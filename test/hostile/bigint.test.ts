@@ -85,3 +85,14 @@ test('aep redact and aep downlevel write every number of an event they change as
   assert.ok(lowered.stdout.includes('"capture":"redacted"'), lowered.stdout + lowered.stderr);
   assert.ok(lowered.stdout.includes(numbers), lowered.stdout);
 });
+
+test('aep convert --to cloudevents keeps a number a double would change beside one beyond a double', async () => {
+  const { runCli } = await import('../cli/helpers.ts');
+  const line = JSON.stringify(aepEvent('progress.status', 0, { data: { percent: 1 } })).replace(
+    '"percent":1',
+    '"percent":1,"x":{"a":0.10000000000000000001,"n":1e400,"b":1.50}',
+  );
+  const r = await runCli('aep', ['convert', '--to', 'cloudevents', '-'], line + '\n');
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /"x":\{"a":0\.10000000000000000001,"n":1e400,"b":1\.5\}/);
+});

@@ -139,8 +139,17 @@ describe('serializeEvent with changedNumbers', () => {
     assert.deepEqual(lits.map((l) => l.pointer).sort(), ['/m', '/n']);
     assert.equal(serializeEvent({ n: 5, m: 9007199254740992 }, lits), '{"n":5,"m":9007199254740993}');
   });
-  test('numbers that round-trip need no literal, and the screen passes most texts without a walk', () => {
-    for (const lit of ['0.1', '1e22', '1e23', '123456789012345', '-0', '2.5e-300'])
+  test('numbers that keep their value need no literal: only the spelling changes (1.50 as 1.5, as the pins write it)', () => {
+    for (const lit of ['0.1', '1e22', '1e23', '123456789012345', '-0', '2.5e-300', '1.50', '1E2', '-0.0'])
       assert.deepEqual(changedNumbers(`{"n":${lit}}`, JSON.parse(`{"n":${lit}}`), []), [], lit);
+  });
+  test('a number that changes value is listed beside one that does not (the CloudEvents data of aep convert)', () => {
+    const text = '{"data":{"a":0.10000000000000000001,"n":1e400,"b":1.5}}';
+    const parsed = parseJsonText(text);
+    assert.ok(parsed.ok);
+    assert.deepEqual(changedNumbers(text, parsed.value, parsed.bigIntegers), [
+      { pointer: '/data/a', text: '0.10000000000000000001' },
+      { pointer: '/data/n', text: '1e400' },
+    ]);
   });
 });
