@@ -84,6 +84,8 @@ export const EMPTY_INPUT_LINE = 'aep: the input holds no event (jsonl/empty-inpu
 export interface FilterExit {
   code: number;
   empty: boolean;
+  /** The reader went away (a closed pipe): the run ended quietly, before its input did. */
+  stopped?: boolean;
 }
 
 /**
@@ -274,7 +276,7 @@ export function addBridgeVerbs(
             : refuse('the line is bridge output, not an AEP event (aep/bridge-input)');
         // ASCII-only JSON: the same values, in the bytes of the upstream AEP-0005 pins; every rule runs, so a line
         // `validate` fails is refused with its findings (issue 37 item 4b)
-        const { code, empty } = await runFilter(
+        const { code, empty, stopped } = await runFilter(
           files,
           transform,
           io,
@@ -283,7 +285,7 @@ export function addBridgeVerbs(
             allRules: true,
             onRefused: (ev, r) =>
               io.stderr.write(
-                `${ev.source}:${ev.line}  error  not converted to ${raw.to}: ${r.refused}.  ${r.pointer}\n`,
+                `${ev.source}:${ev.line}: not converted to ${raw.to}: ${r.refused}${r.pointer ? ` (at ${r.pointer})` : ''}.\n`,
               ),
           },
           raw.output,
@@ -305,7 +307,7 @@ export function addBridgeVerbs(
           );
         // an input that could not be read, or that holds no event, has its one line already; counts of nothing would
         // read as a result
-        if (!empty && (code !== EXIT.io || converted + noClass > 0))
+        if (!empty && !stopped && (code !== EXIT.io || converted + noClass > 0))
           io.stderr.write(`aep convert: ${parts.join('; ')}\n`);
         setExit(code);
       },

@@ -87,7 +87,7 @@ async function runFilter(
       return { code: EXIT.io, empty: false };
     }
     // the reader went away (a closed pipe): nothing more to write, and no verdict on what was not read
-    if (r.stopped) return { code: r.rejected > 0 ? EXIT.findings : EXIT.ok, empty: false };
+    if (r.stopped) return { code: r.rejected > 0 ? EXIT.findings : EXIT.ok, empty: false, stopped: true };
     // an error about no line (an empty input) also fails the run: never a silent pass
     const code = exitCodeOf(r, 'error');
     if (r.rejected > 0 || code !== 0) {
@@ -98,8 +98,13 @@ async function runFilter(
         io.stderr.write(EMPTY_INPUT_LINE);
         return { code: code === EXIT.incomplete ? EXIT.incomplete : EXIT.findings, empty: true };
       }
+      const found = r.rejected - r.refused;
+      const why = [
+        ...(found > 0 ? [`${found} with error findings`] : []),
+        ...(r.refused > 0 ? [`${r.refused} refused by the conversion`] : []),
+      ];
       io.stderr.write(
-        `aep: ${r.rejected} line${r.rejected === 1 ? '' : 's'} not written (error findings above); ${r.written} written\n`,
+        `aep: ${r.rejected} line${r.rejected === 1 ? '' : 's'} not written (${why.join(', ')}: see above); ${r.written} written\n`,
       );
       return { code: code === EXIT.incomplete ? EXIT.incomplete : EXIT.findings, empty: false };
     }

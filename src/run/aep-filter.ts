@@ -68,6 +68,8 @@ export interface AepFilterOptions {
 export interface AepFilterResult extends RunResult {
   written: number;
   rejected: number;
+  /** Of `rejected`, the lines the transform refused (a {@link Refusal}: no error finding, a sentence of its own). */
+  refused: number;
 }
 
 // the RECOMMENDED-form rules run only when asked for (--forms recommended), never in a filter
@@ -97,6 +99,7 @@ export async function runAepFilter(
   // lines with an error finding: framing findings (a BOM, a bad byte) come before the line
   // reaches the checker, the others while it is checked; either refuses the line
   let rejected = 0;
+  let refused = 0;
   let last = '';
   const rules = opts.allRules ? undefined : opts.refuseLeaks ? FILTER_RULES : FILTER_RULES_NO_LEAK;
   const { allRules: _a, onRefused: _r, ...runOpts } = opts;
@@ -119,6 +122,7 @@ export async function runAepFilter(
         if (out === null) return;
         if (REFUSAL.has(out as object)) {
           rejected++;
+          refused++;
           opts.onRefused?.(ev, out as Refusal);
           return;
         }
@@ -134,7 +138,7 @@ export async function runAepFilter(
       ready,
     },
   );
-  return { ...result, written, rejected };
+  return { ...result, written, rejected, refused };
 }
 
 export { serializeEvent };

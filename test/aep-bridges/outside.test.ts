@@ -175,7 +175,12 @@ test('5: convert writes seq exactly or refuses it; data numbers beyond a double 
   assert.match(o.stdout, /"intValue":"9007199254740993"/);
   const c = await runCli('aep', ['convert', '--to', 'cloudevents', '-'], big);
   assert.equal(c.stdout, '');
-  assert.match(c.stderr, /not converted to cloudevents: seq is an integer outside the signed 32-bit range/);
+  assert.match(
+    c.stderr,
+    /^<stdin>:1: not converted to cloudevents: seq is an integer outside the signed 32-bit range/m,
+  );
+  // a refusal is no finding: the closing line says which lines the conversion refused
+  assert.match(c.stderr, /1 line not written \(1 refused by the conversion: see above\); 0 written/);
   const inf = `${JSON.stringify(ev(1, { type: 'tool.completed', capture: 'full' })).slice(0, -1)},"data":{"tool":{"name":"T","call_id":"c"},"status":"success","n":1e400}}\n`;
   const ce = await runCli('aep', ['convert', '--to', 'cloudevents', '-'], inf);
   assert.match(ce.stdout, /"n":1e400/);

@@ -70,7 +70,7 @@ async function check(file: string, to: 'otlp' | 'cloudevents', max: AepCaptureLe
     if (!conv.stderr.includes(`${file}:${f.line}${f.column === undefined ? '' : ':' + f.column}  error  ${f.ruleId}`))
       problems.push(`convert's stderr lacks ${key(f)}`);
   // the lines written: every JSON line plain validate passes, less those the bridge refused (said on stderr)
-  const refused = new Set([...conv.stderr.matchAll(/^.+?:(\d+) {2}error {2}not converted/gm)].map((m) => Number(m[1])));
+  const refused = new Set([...conv.stderr.matchAll(/^.+?:(\d+): not converted/gm)].map((m) => Number(m[1])));
   const text = readFileSync(file, 'utf8');
   // a binary input is refused whole (jsonl/binary-input at its line 1): none of its lines is read
   const binary = p.findings.some((f) => f.ruleId === 'jsonl/binary-input');

@@ -46,7 +46,7 @@ test('isTargetIdName: target-id names, not metadata tokens', () => {
     assert.ok(!isTargetIdName(n), n);
 });
 
-test('aep/ack-overdue: a window wider than the silence makes the finding go away (--ack-window-ms)', async () => {
+test('aep/ack-overdue: a window wider than the silence makes the finding go away (--ack-window)', async () => {
   const text = read('fail/aep.ack-overdue.jsonl');
   assert.deepEqual(ids(await checkText(text)), ['aep/ack-overdue']);
   const wide = await checkText(text, { stream: { ackWindowMs: 60_000 } });

@@ -108,7 +108,8 @@ test('a closed stdout pipe stops filter, redact, downlevel and convert quietly w
   ]) {
     const r = await runClosingStdout(['bin/aep.js', ...verb, file]);
     assert.equal(r.code, 0, `${verb[0]}: ${r.stderr}`);
-    assert.doesNotMatch(r.stderr, /EPIPE|Error|at |not written/, verb[0]);
+    // quietly: no error, no count of what was converted (the reader did not get it all)
+    assert.equal(r.stderr, '', verb[0]);
   }
 });
 

@@ -9,7 +9,7 @@ export const ackWindow = defineStreamRule({
   id: 'aep/ack-window',
   severity: 'warning',
   description:
-    "A command is acknowledged within the ack window (10 000 ms by default, --ack-window-ms), by the two events' time attributes.",
+    "A command is acknowledged within the ack window (10 000 ms by default, --ack-window), by the two events' time attributes.",
   detail:
     'A warning, though AEP-0004 §3 and §7 make the window a MUST: the window is negotiated at hello, which a recorded stream does not hold, and the two times come from two clocks (AEP-0001 §5.1 #5: time is display metadata, never ordering).',
   spec: 'AEP-0004 §3',
