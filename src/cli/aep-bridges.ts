@@ -7,6 +7,7 @@ import { Option, type Command } from 'commander';
 import { FILTERABLE_CORE, matches, parseFilter, InvalidFilterError, type AttrFilter } from '../aep/attr-match.ts';
 import { ceRefusal, toCloudEvent } from '../aep/bridges/cloudevents.ts';
 import { numberLiterals } from '../aep/bridges/numbers.ts';
+import { AEP_0007 } from '../aep/subprofile.ts';
 import { bridgeFormatOf } from '../aep/bridges/hint.ts';
 import { toOcsf } from '../aep/bridges/ocsf.ts';
 import { toOtlp, type OtlpCounts } from '../aep/bridges/otlp.ts';
@@ -32,6 +33,13 @@ export const OUTPUT_OPTION = [
   '-o, --output <file>',
   'write the JSONL to FILE (beside it first, renamed when the run ends) instead of standard output',
 ] as const;
+
+/** `--profile` of the stream verbs: a sub-profile's types are accepted, as `validate --profile` accepts them. */
+export const PROFILE_OPTION = (): Option =>
+  new Option(
+    '--profile <name>',
+    'also accept a sub-profile beyond the AEP 0.1 registry, its types handled by its capture annotations: aep-0007 (AEP-0007 §4, the message and stream types)',
+  ).choices([AEP_0007]);
 
 /** The capture verbs' filter runner (src/cli/aep-capture.ts), passed in to keep one copy. */
 export type RunFilter = (
@@ -211,10 +219,11 @@ export function addBridgeVerbs(
         'capture ceiling: OTLP and OCSF export events above it without payload (default metadata, AEP-0005 §3.3, §4.6); CloudEvents: down-level to it as a hop (AEP-0001 §8.2; default: none applied)',
       ).choices(LEVELS),
     )
+    .addOption(PROFILE_OPTION())
     .action(
       async (
         files: string[],
-        raw: { to: 'cloudevents' | 'otlp' | 'ocsf'; maxCapture?: AepCaptureLevel; output?: string },
+        raw: { to: 'cloudevents' | 'otlp' | 'ocsf'; maxCapture?: AepCaptureLevel; output?: string; profile?: string },
       ) => {
         const max = raw.maxCapture ?? 'metadata';
         let converted = 0;
@@ -223,7 +232,9 @@ export function addBridgeVerbs(
         const otlp: OtlpCounts = { records: 0, withheld: 0, extensions: 0, versions: 0 };
         let transform: EventTransform;
         if (raw.to === 'cloudevents') {
-          const step = raw.maxCapture ? downlevelStream(raw.maxCapture) : undefined;
+          const step = raw.maxCapture
+            ? downlevelStream(raw.maxCapture, raw.profile ? { profile: raw.profile } : {})
+            : undefined;
           transform = (ev) => {
             const d = step?.(ev.value);
             const e = d ?? ev.value;
@@ -283,6 +294,7 @@ export function addBridgeVerbs(
           {
             ascii: true,
             allRules: true,
+            ...(raw.profile ? { profile: raw.profile } : {}),
             onRefused: (ev, r) =>
               io.stderr.write(
                 `${ev.source}:${ev.line}: not converted to ${raw.to}: ${r.refused}${r.pointer ? ` (at ${r.pointer})` : ''}.\n`,

@@ -9,7 +9,6 @@ import { downlevelStream } from '../aep/downlevel.ts';
 import { runAepFilter, type AepFilterOptions, type EventTransform } from '../run/aep-filter.ts';
 import { createRedactor, redactEvent, type RedactOptions } from '../aep/redact.ts';
 import type { AepCaptureLevel } from '../aep/schema/registry.ts';
-import { AEP_0007 } from '../aep/subprofile.ts';
 import { exitCodeOf } from '../run/run.ts';
 import { reportRunError, type CliIO } from './common.ts';
 import {
@@ -19,6 +18,7 @@ import {
   noteEmpty,
   OUTPUT_OPTION,
   openStreamVerb,
+  PROFILE_OPTION,
 } from './aep-bridges.ts';
 import { StreamOutput } from './stream-output.ts';
 
@@ -40,12 +40,7 @@ function addRedactFlags(cmd: Command): Command {
     )
     .option('--home <path>', "rule (c): the home directory replaced by ~ (default: the current user's)")
     .option('--no-pii', 'rule (d) off: keep emails and phone numbers')
-    .addOption(
-      new Option(
-        '--profile <name>',
-        'also accept a sub-profile beyond the AEP 0.1 registry, its types handled by its capture annotations: aep-0007 (AEP-0007 §4, the message and stream types)',
-      ).choices([AEP_0007]),
-    );
+    .addOption(PROFILE_OPTION());
 }
 
 /** The filter options of `--profile` (the checker accepts the sub-profile's types; the hop follows its annotations). */

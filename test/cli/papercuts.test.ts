@@ -245,7 +245,7 @@ test('the same file named twice (again, by another spelling, through a link) is 
   assert.match(ahp.stderr, /^ahp: note: .* is named more than once; it is read once, at its first place$/m);
 });
 
-test('aep downlevel and aep redact --profile aep-0007: stream events kept by their §4 annotations; refused without it', async () => {
+test('aep downlevel, redact and convert --profile aep-0007: stream events kept by their §4 annotations; refused without it', async () => {
   const at = (seq: number, type: string, extra: string) =>
     `{"aep":"0.1","id":"e${seq}","type":"${type}","time":"2026-11-30T10:00:0${seq}Z","source":"aep://h/agent/a/session/s","agent":"a","session":"s","seq":${seq},"subject":"m1"${extra}}`;
   const input = `${[
@@ -261,8 +261,14 @@ test('aep downlevel and aep redact --profile aep-0007: stream events kept by the
   const redacted = await runCli('aep', ['redact', '--home', '/home/me', '--profile', 'aep-0007', '-'], input);
   assert.equal(redacted.code, 0, redacted.stderr);
   assert.match(redacted.stdout, /"text":"cat ~\/x","chars":14/);
+  // aep convert takes the profile too: the redacted stream's events are CloudEvents like any other
+  const ce = await runCli('aep', ['convert', '--to', 'cloudevents', '--profile', 'aep-0007', '-'], redacted.stdout);
+  assert.equal(ce.code, 0, ce.stderr);
+  assert.match(ce.stdout, /"type":"dev\.aep\.stream\.delta"/);
   // without the profile the stream types are not AEP 0.1 types: the lines are refused, with a finding each
-  const refused = await runCli('aep', ['downlevel', '--ceiling', 'metadata', '-'], input);
-  assert.equal(refused.code, 1);
-  assert.match(refused.stderr, /3 lines not written/);
+  for (const verb of [['downlevel', '--ceiling', 'metadata'], ['redact'], ['convert', '--to', 'cloudevents']]) {
+    const refused = await runCli('aep', [...verb, '-'], input);
+    assert.equal(refused.code, 1, verb[0]);
+    assert.match(refused.stderr, /3 lines not written/, verb[0]);
+  }
 });
