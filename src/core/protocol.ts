@@ -116,6 +116,17 @@ export function optionsFromFlags(def: ProtocolDefinition, flags: Readonly<Record
   return out as ProtocolOptions;
 }
 
+/** The names a flat flags record (a fixture sidecar's `options`) may hold for `def`, each with the type it takes. */
+export function flagTypes(def: ProtocolDefinition): ReadonlyMap<string, 'string' | 'number' | 'boolean'> {
+  const out = new Map<string, 'string' | 'number' | 'boolean'>([
+    ['strict', 'boolean'],
+    ['maxLineBytes', 'number'],
+    ['maxDepth', 'number'],
+  ]);
+  for (const f of def.flags) out.set(f.name, f.kind === 'choice' ? 'string' : 'number');
+  return out;
+}
+
 /** The first id of `ids` that `def` has no rule for, or `undefined`. */
 export function unknownRuleId(def: ProtocolDefinition, ids: readonly string[] | undefined): string | undefined {
   if (!ids?.length) return undefined;

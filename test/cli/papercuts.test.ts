@@ -214,6 +214,29 @@ test('fixtures: a sidecar expecting an unknown rule id is a harness error naming
   }
 });
 
+test('fixtures: a sidecar option that is misspelt or of the wrong type is a harness error, never ignored', async () => {
+  for (const bin of ['aep', 'ahp'] as const) {
+    const dir = join(tmp, `fx-opt-${bin}`);
+    mkdirSync(join(dir, 'fail'), { recursive: true });
+    mkdirSync(join(dir, 'pass'), { recursive: true });
+    const sidecar = (options: string) => `{"findings":[{"ruleId":"jsonl/invalid-json"}],"options":${options}}`;
+    for (const [name, options] of [
+      ['a', '{"maxLineByte":200}'],
+      ['b', '{"maxLineBytes":"200"}'],
+      ['c', '{"maxStateMb":1}'],
+    ] as const) {
+      writeFileSync(join(dir, 'fail', `${name}.jsonl`), 'not json\n');
+      writeFileSync(join(dir, 'fail', `${name}.expected.json`), sidecar(options));
+    }
+    const r = await runCli(bin, ['fixtures', dir]);
+    assert.equal(r.code, 2, r.stdout);
+    assert.match(r.stdout, /\/options\/maxLineByte: unknown option, nearest known option maxLineBytes/);
+    assert.match(r.stdout, /\/options\/maxLineBytes: must be a number/);
+    // a known option of the right type is taken: that case is a pass
+    assert.doesNotMatch(r.stdout, /\/options\/maxStateMb/);
+  }
+});
+
 test('the same file named twice (again, by another spelling, through a link) is one input read once, with a note', async () => {
   const alone = await runCli('aep', ['validate', PASS]);
   const events = /(\d+) events?/.exec(alone.stdout)![1];
