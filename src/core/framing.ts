@@ -13,6 +13,7 @@ const GZIP = 'The gzip stream is truncated or corrupt (zlib: {reason}) after {by
 const NOT_JSON = 'Line is not valid JSON: {reason}';
 const UNCLOSED = `${NOT_JSON}; it opens a value that it does not close (a pretty-printed, multi-line value? JSONL carries exactly one JSON value per line).`;
 const TRUNCATED = `${NOT_JSON} (the last line looks truncated).`;
+const LONE_CR = `${NOT_JSON}; a carriage return (CR) before it ends one value and another begins: a CR alone does not end a line.`;
 const SKIPPED_MARK = 'JSON text must not begin with one. The mark was skipped and the rest of the';
 const NO_VALUE = 'JSONL has one JSON value on every line.';
 const DUPLICATE = 'appears more than once';
@@ -135,7 +136,9 @@ export const JSONL_RULES = [
       invalid: `${NOT_JSON}.`,
       truncated: TRUNCATED,
       unclosed: UNCLOSED,
+      loneCr: LONE_CR,
       invalidHint: `${NOT_JSON}. {hint}`,
+      loneCrHint: `${LONE_CR} {hint}`,
       truncatedHint: `${TRUNCATED} {hint}`,
       unclosedHint: `${UNCLOSED} {hint}`,
     },

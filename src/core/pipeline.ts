@@ -66,7 +66,10 @@ export function parseLine(
             ? 'truncated'
             : /^\s*[[{]\s*$/.test(line.text) || (out.index >= line.text.length && /^\s*[[{]/.test(line.text))
               ? 'unclosed'
-              : 'invalid',
+              : // a value ended, a CR, and another value: two lines joined by a lone CR (classic Mac line ends)
+                /\r[ \t\r]*$/.test(line.text.slice(0, out.index))
+                ? 'loneCr'
+                : 'invalid',
           { reason: out.message },
         ),
       );

@@ -79,6 +79,17 @@ test('a lone CR is never a line break: as JSON whitespace it is accepted, inside
   assert.match(findings[0].message, /control character U\+000D/);
 });
 
+test('two events joined by a lone CR (old Mac line ends) are one invalid line whose message names the CR', async () => {
+  const joined = `${JSON.stringify(ok1)}\r${JSON.stringify(ok3)}`;
+  const { findings, stats } = await run(jsonl([joined]));
+  assert.equal(stats.lines, 1);
+  assert.deepEqual(brief(findings), [`jsonl/invalid-json@1:${joined.indexOf('\r') + 2}`]);
+  assert.match(findings[0].message, /a carriage return \(CR\) before it ends one value and another begins/);
+  // a CR that is only whitespace inside the value says nothing of it (previous test); nor does other invalid JSON
+  const other = await run(jsonl([`${JSON.stringify(ok1)} {"b":2}`]));
+  assert.doesNotMatch(other.findings[0].message, /carriage return/);
+});
+
 test('U+2028, U+2029 and NEL raw inside strings are data, not line breaks', async () => {
   const raw = aepEvent('progress.status', 0, {
     capture: 'redacted',
