@@ -66,6 +66,7 @@ export class SpillTable {
   private readonly hitF: Float64Array;
   private hitFd = -1;
   private hitPos = 0;
+  private hitOrd = 0;
   private readonly block: Uint32Array;
   private readonly f64 = new Float64Array(1);
   private readonly f64Words = new Uint32Array(this.f64.buffer);
@@ -138,6 +139,15 @@ export class SpillTable {
     while (this.runs.length > 0 && this.floor >= this.runs[0]!.end) this.drop(this.runs.shift()!);
     if (this.runs.length === 0) this.floor = this.spilledEnd;
     return true;
+  }
+
+  /** Forget `key` (no-op when not held); as in a `fifo` CompactTable, it throws unless `key` is the oldest entry. */
+  delete(key: Hash64): void {
+    const s = this.slot(key);
+    if (s === undefined) return;
+    const oldest = s === SPILLED ? this.hitOrd === this.floor : this.runs.length === 0 && s === this.mem.oldest();
+    if (!oldest) throw new Error('SpillTable: a fifo table forgets its oldest entry only');
+    this.forgetOldest();
   }
 
   getU(s: number, col: number): number {
@@ -221,6 +231,7 @@ export class SpillTable {
           this.f64Words[1] = k[o + HEAD + this.nu + 2 * c + 1]!;
           this.hitF[c] = this.f64[0]!;
         }
+        this.hitOrd = k[o + 2]! * TWO32 + k[o + 3]!;
         this.hitFd = r.fd;
         this.hitPos = base + o * 4;
         return true;

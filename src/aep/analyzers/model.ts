@@ -153,7 +153,7 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
 
   constructor(options: AepStreamOptions) {
     const caps: AepCapLog = new CapLog();
-    const identity = new IdentityAnalyzer(options.maxIds, caps);
+    const identity = new IdentityAnalyzer(options.maxIds, caps, options.spillRows);
     const budget = new OpenBudget(options.maxOpen, caps);
     const marks = new CompletionMarks(options.maxIds, identity.names, caps);
     const lifecycle = new LifecycleAnalyzer(options.maxSessions, options.maxIds, caps, budget, marks, identity.names);
