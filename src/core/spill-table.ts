@@ -330,7 +330,7 @@ export class SpillTable {
         const i = fromA ? ia : iz;
         (fromA ? a : z).advance();
         if (d[i + 2]! * TWO32 + d[i + 3]! < this.floor) continue;
-        out.set(d.subarray(i, i + w), held * w);
+        for (let c = 0, o = held * w; c < w; c++) out[o + c] = d[i + c]!;
         b.note(d[i]!, d[i + 1]!);
         if (++held === MERGE_ROWS) {
           writeAll(fd, out, held * w, pos);
