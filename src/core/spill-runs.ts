@@ -5,6 +5,7 @@
 import { closeSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import type { Hash64 } from './canonical.ts';
 
 /** Rows a block of the sparse index (one positioned read a hit). */
 export const BLOCK_ROWS = 128;
@@ -145,5 +146,59 @@ export class RunCursor {
 
   advance(): void {
     this.at++;
+  }
+}
+
+/** Keys of the arrival-order log read at a time. */
+const LOG_READ = 512;
+
+/** A table's spilled keys in arrival order, in a scratch file at 8 bytes an arrival number, read ahead. */
+export class KeyLog {
+  private fd = -1;
+  private readonly buf = new Uint32Array(2 * LOG_READ);
+  /** Arrival number of `buf`'s first key and how many it holds (-1: none read). */
+  private at = -1;
+  private have = 0;
+
+  /** `fds`: the table's open files (the log's is added). */
+  constructor(private readonly fds: number[]) {}
+
+  /** Write keys `his[i]`, `los[i]` at arrival numbers `first + i`; false on a file error. */
+  append(his: Uint32Array, los: Uint32Array, first: number): boolean {
+    if (this.fd < 0) {
+      this.fd = scratchFile() ?? -1;
+      if (this.fd < 0) return false;
+      this.fds.push(this.fd);
+    }
+    const words = new Uint32Array(2 * his.length);
+    for (let i = 0; i < his.length; i++) {
+      words[2 * i] = his[i]!;
+      words[2 * i + 1] = los[i]!;
+    }
+    try {
+      writeAll(this.fd, words, words.length, first * 8);
+    } catch {
+      return false;
+    }
+    return true;
+  }
+
+  /** The key of arrival number `o` (below `end`, the first not logged). */
+  keyAt(o: number, end: number): Hash64 {
+    if (this.at < 0 || o < this.at || o >= this.at + this.have) {
+      this.have = Math.min(LOG_READ, end - o);
+      readAll(this.fd, this.buf, 2 * this.have, o * 8);
+      this.at = o;
+    }
+    const i = (o - this.at) * 2;
+    return { hi: this.buf[i]!, lo: this.buf[i + 1]! };
+  }
+
+  close(): void {
+    if (this.fd < 0) return;
+    closeQuietly(this.fd);
+    this.fds.splice(this.fds.indexOf(this.fd), 1);
+    this.fd = -1;
+    this.at = -1;
   }
 }

@@ -18,6 +18,7 @@ import {
   closeQuietly,
   cmp,
   HEAD,
+  KeyLog,
   MERGE_ROWS,
   readAll,
   type Run,
@@ -40,6 +41,8 @@ const MAX_SPILL = 1 << 21;
 export interface SpillSpec extends Omit<TableSpec, 'fifo'> {
   /** Rows in memory before the oldest half spills (default {@link DEFAULT_SPILL_ROWS}; `Infinity`: never). */
   memRows?: number;
+  /** Also keep the spilled keys in arrival order (in a scratch file), for {@link SpillTable.oldestKey}. */
+  keyLog?: boolean;
 }
 
 const open = new FinalizationRegistry<number[]>((fds) => {
@@ -70,6 +73,8 @@ export class SpillTable {
   private readonly block: Uint32Array;
   private readonly f64 = new Float64Array(1);
   private readonly f64Words = new Uint32Array(this.f64.buffer);
+  /** The spilled keys in arrival order (`keyLog` tables). */
+  private readonly log: KeyLog | undefined;
   /** Rows forgotten by the last {@link add} (the cap). */
   forgot = 0;
 
@@ -86,6 +91,7 @@ export class SpillTable {
     this.hitU = new Uint32Array(spec.u32);
     this.hitF = new Float64Array(spec.f64);
     this.block = new Uint32Array(BLOCK_ROWS * this.words);
+    this.log = spec.keyLog === true ? new KeyLog(this.fds) : undefined;
     open.register(this, this.fds, this);
   }
 
@@ -141,6 +147,16 @@ export class SpillTable {
     return true;
   }
 
+  /** The key of the oldest entry held (`keyLog` tables once they spilled), `undefined` when none is held. */
+  oldestKey(): Hash64 | undefined {
+    if (this.runs.length === 0) {
+      const s = this.mem.oldest();
+      return s === undefined ? undefined : this.mem.keyAt(s);
+    }
+    if (!this.log) throw new Error('SpillTable: oldestKey needs keyLog');
+    return this.log.keyAt(this.floor, this.spilledEnd);
+  }
+
   /** Forget `key` (no-op when not held); as in a `fifo` CompactTable, it throws unless `key` is the oldest entry. */
   delete(key: Hash64): void {
     const s = this.slot(key);
@@ -181,6 +197,7 @@ export class SpillTable {
   close(): void {
     while (this.runs.length > 0) this.drop(this.runs.pop()!);
     this.floor = this.spilledEnd;
+    this.log?.close();
   }
 
   private hitFdOrThrow(): number {
@@ -259,6 +276,11 @@ export class SpillTable {
       order[i] = k.hi * MAX_SPILL + i;
     }
     order.sort();
+    if (this.log && !this.log.append(his, los, this.spilledEnd)) {
+      closeQuietly(fd);
+      this.memRows = Infinity;
+      return;
+    }
     const idx = new Uint32Array(n);
     for (let j = 0; j < n; j++) idx[j] = order[j]! % MAX_SPILL;
     // equal `hi` words (rare) are put in `lo` order

@@ -94,6 +94,7 @@ function generated(n: number, seed: number): string {
       time: '2026-11-30T10:00:00Z',
       id: `g-${i}`,
       type: 'tool.completed',
+      run: 'r1',
       capture: 'full',
       data: {
         tool: { name: 'sh', call_id: `c${i}` },
@@ -109,15 +110,23 @@ function generated(n: number, seed: number): string {
     events.push(e);
     out.push(e);
     if (i < n / 3) continue;
-    // a copy of an event from the first third: far behind, in a spilled run
-    const old = events[Math.floor(rnd() * (n / 3))]!;
+    // a copy of one of the first 60 events: far behind, in a spilled run
+    const k = Math.floor(rnd() * 60);
+    const old = events[k]!;
     const r = rnd();
     if (r < 0.1) out.push(old);
-    else if (r < 0.15) out.push({ ...old, data: { ...(old.data as object), result: 'other' } });
+    else if (r < 0.15)
+      out.push({ ...old, run: r < 0.13 ? 'r3' : 'r1', data: { ...(old.data as object), result: 'other' } });
     else if (r < 0.2) out.push(downlevelEvent(old, 'metadata').event as Record<string, unknown>);
     else if (r < 0.23) out.push(downlevelEvent(old, 'none').event as Record<string, unknown>);
     else if (r < 0.26) out.push({ ...old, relayhop: 'r1' });
     else if (r < 0.28) out.push({ ...old, capture: 'redacted', data: { ...(old.data as object), result: undefined } });
+    else if (r < 0.33) {
+      // an assessment of an event far back, from another run (AEP-0009 §2: aep/assessment-target-mismatch)
+      const data = { 'gen_ai.evaluation.name': 'relevance', 'gen_ai.evaluation.score.value': 0.5 };
+      const type = 'assessment.evaluation.recorded';
+      out.push(withSeq({ ...base(k), id: `a-${i}`, type, run: 'r2', cause: old.id, capture: undefined, data }));
+    }
   }
   // up-leveled: a down-leveled copy first, the full event far later
   for (let i = 0; i < 20; i++) {
@@ -134,7 +143,7 @@ test('generated streams with repeats at long distance: the same findings spilled
     writeFileSync(path, generated(600, seed));
     const reports = await same(path);
     for (const r of reports)
-      for (const id of ['aep/redelivery', 'aep/id-collision'])
+      for (const id of ['aep/redelivery', 'aep/id-collision', 'aep/assessment-target-mismatch'])
         assert.ok(r.includes(`"ruleId":"${id}"`), `${id} in the generated stream ${seed}`);
   }
 });

@@ -65,6 +65,11 @@ function drive(spec: SpillSpec, steps: number, seed: number, narrowHi = false): 
       if (rnd() < 0.3 && spec.u32 > 0) t.setU(s, 0, (want.u[0] = word()));
       if (rnd() < 0.3 && spec.f64 > 0) t.setF(s, spec.f64 - 1, (want.f[spec.f64 - 1] = -rnd()));
     } else if (r < 0.93) {
+      if (spec.keyLog && model.size > 0) {
+        while (!model.has(order[oldest]!)) oldest++;
+        const k = t.oldestKey()!;
+        assert.equal(name(k), order[oldest], `step ${step}: oldest key`);
+      }
       assert.equal(t.forgetOldest(), model.size > 0);
       if (model.size > 0) forget();
     }
@@ -85,6 +90,24 @@ test('a spilling table answers as a Map: u32 and f64 columns, writes to spilled 
     assert.ok(t.runCount > 0 && t.runCount <= 12, `runs merge: ${t.runCount}`);
     t.close();
   }
+});
+
+test('a key-logged table names its oldest key, spilled or held', () => {
+  drive({ u32: 1, f64: 1, memRows: 16, keyLog: true }, 6000, 4).close();
+  drive({ u32: 1, f64: 0, memRows: 8, keyLog: true, cap: 50, forget: 'half' }, 3000, 9).close();
+});
+
+test('delete forgets the oldest entry only, as a fifo CompactTable', () => {
+  const t = new SpillTable({ u32: 1, f64: 0, memRows: 4 });
+  const keys = Array.from({ length: 20 }, (_, i) => ({ hi: (i * 2654435761) >>> 0, lo: i }));
+  for (const k of keys) t.add(k);
+  assert.throws(() => t.delete(keys[5]!), /oldest entry only/);
+  t.delete(keys[0]!);
+  t.delete({ hi: 1, lo: 1 });
+  assert.equal(t.size, 19);
+  assert.equal(t.slot(keys[0]!), undefined);
+  assert.equal(t.slot(keys[1]!), SPILLED);
+  t.close();
 });
 
 test('ties on the high key word are ordered by the low word within a run', () => {

@@ -158,7 +158,7 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
     const marks = new CompletionMarks(options.maxIds, identity.names, caps);
     const lifecycle = new LifecycleAnalyzer(options.maxSessions, options.maxIds, caps, budget, marks, identity.names);
     const control = new ControlAnalyzer(options.ackWindowMs, lifecycle, budget, marks, identity.names);
-    const assessment = new AssessmentAnalyzer(identity.names);
+    const assessment = new AssessmentAnalyzer(identity.names, options.spillRows);
     // --max-state-mb: what completed commands and assessable events leave (first targets, expected outcomes, assessed
     // events), then completion marks, then ended sessions, then (source, id) digests are forgotten
     const memory = new StateBudget(options.maxStateMb);
