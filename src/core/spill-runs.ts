@@ -27,6 +27,8 @@ export interface Run {
   /** Arrival numbers of its rows: from `first` to before `end`. */
   first: number;
   end: number;
+  /** Merges behind it (0: a spill). */
+  level: number;
   bloom: Int32Array;
   /** Keys (`hi`, `lo`) of each block's first row. */
   firsts: Uint32Array;
@@ -107,9 +109,9 @@ export class RunBuilder {
     this.rows++;
   }
 
-  run(fd: number, first: number, end: number): Run {
+  run(fd: number, first: number, end: number, level: number): Run {
     const blocks = Math.ceil(this.rows / BLOCK_ROWS);
-    return { fd, rows: this.rows, first, end, bloom: this.bloom, firsts: this.firsts.slice(0, 2 * blocks) };
+    return { fd, rows: this.rows, first, end, level, bloom: this.bloom, firsts: this.firsts.slice(0, 2 * blocks) };
   }
 }
 

@@ -2,8 +2,8 @@
  * SpillTable: a `fifo` {@link CompactTable} whose memory stays flat in stream length. Past `memRows` rows in memory the
  * oldest half moves to a scratch file as a run sorted by key; `slot` asks memory first, then each run, newest first,
  * through the run's Bloom filter and sparse index (first key of every {@link BLOCK_ROWS} rows): a miss costs a few
- * in-memory probes, a hit one positioned read. Runs of equal size merge (a binary counter: at most log2 of the spills
- * plus one). Each run is its own file in os.tmpdir(), unlinked as soon as it is open (as src/report/spool.ts), so a
+ * in-memory probes, a hit one positioned read. Runs merge four at a time, level by level (at most three a level: 3 log4 of
+ * the spills). Each run is its own file in os.tmpdir(), unlinked as soon as it is open (as src/report/spool.ts), so a
  * merge frees its inputs' space when it closes them. In memory a spilled row leaves its Bloom bits ({@link BLOOM_BITS})
  * and 1/{@link BLOCK_ROWS} of an index pair: 10 + 64/128 = 10.5 bits (1.31 bytes). The cap and the memory budget
  * forget oldest first, as in a `fifo` table: spilled rows are numbered in arrival order and those below `floor` read as
@@ -34,6 +34,8 @@ import { CompactTable, type TableSpec } from './table.ts';
 export const DEFAULT_SPILL_ROWS = 1 << 16;
 /** What {@link SpillTable.slot} gives for a spilled row: valid (read and written through) until the next `slot` or `add`. */
 export const SPILLED = -1;
+/** Runs of one level that merge into one of the next. */
+const FAN_IN = 4;
 /** Most rows one spill sorts (its sort key packs the row's index in 21 bits). */
 const MAX_SPILL = 1 << 21;
 
@@ -319,41 +321,46 @@ export class SpillTable {
     }
     this.fds.push(fd);
     for (let i = 0; i < n; i++) m.forgetOldest();
-    this.runs.push(b.run(fd, this.spilledEnd, this.spilledEnd + n));
+    this.runs.push(b.run(fd, this.spilledEnd, this.spilledEnd + n, 0));
     this.spilledEnd += n;
-    while (this.merging && this.runs.length >= 2 && this.runs.at(-2)!.rows <= this.runs.at(-1)!.rows) this.mergeLast();
+    // a run merges with its FAN_IN - 1 elders of its level: each row is rewritten once a level, log4 of the spills
+    const r = this.runs;
+    while (this.merging && r.length >= FAN_IN && r.at(-FAN_IN)!.level === r.at(-1)!.level) this.mergeLast(FAN_IN);
   }
 
-  /** Merge the two newest runs into one (forgotten rows dropped); on a scratch file error they stay as they are. */
-  private mergeLast(): void {
-    const older = this.runs.at(-2)!;
-    const newer = this.runs.at(-1)!;
+  /** Merge the `k` newest runs into one (forgotten rows dropped); on a scratch file error they stay as they are. */
+  private mergeLast(k: number): void {
+    const inputs = this.runs.slice(-k);
     const fd = scratchFile();
     if (fd === undefined) {
       this.merging = false;
       return;
     }
     const w = this.words;
-    const a = new RunCursor(older, w);
-    const z = new RunCursor(newer, w);
+    const cursors = inputs.map((r) => new RunCursor(r, w));
     const out = new Uint32Array(MERGE_ROWS * w);
-    const b = new RunBuilder(older.rows + newer.rows);
+    const b = new RunBuilder(inputs.reduce((n, r) => n + r.rows, 0));
     let held = 0;
     let pos = 0;
     try {
       for (;;) {
-        const ia = a.head();
-        const iz = z.head();
-        if (ia < 0 && iz < 0) break;
-        const da = a.data;
-        const dz = z.data;
-        const fromA = iz < 0 || (ia >= 0 && cmp(da[ia]!, da[ia + 1]!, dz[iz]!, dz[iz + 1]!) <= 0);
-        const d = fromA ? da : dz;
-        const i = fromA ? ia : iz;
-        (fromA ? a : z).advance();
-        if (d[i + 2]! * TWO32 + d[i + 3]! < this.floor) continue;
-        for (let c = 0, o = held * w; c < w; c++) out[o + c] = d[i + c]!;
-        b.note(d[i]!, d[i + 1]!);
+        let best: RunCursor | undefined;
+        let bi = -1;
+        for (const c of cursors) {
+          const i = c.head();
+          if (i < 0) continue;
+          const d = c.data;
+          if (best === undefined || cmp(d[i]!, d[i + 1]!, best.data[bi]!, best.data[bi + 1]!) < 0) {
+            best = c;
+            bi = i;
+          }
+        }
+        if (best === undefined) break;
+        const d = best.data;
+        best.advance();
+        if (d[bi + 2]! * TWO32 + d[bi + 3]! < this.floor) continue;
+        for (let c = 0, o = held * w; c < w; c++) out[o + c] = d[bi + c]!;
+        b.note(d[bi]!, d[bi + 1]!);
         if (++held === MERGE_ROWS) {
           writeAll(fd, out, held * w, pos);
           pos += held * w * 4;
@@ -367,8 +374,7 @@ export class SpillTable {
       return;
     }
     this.fds.push(fd);
-    this.runs.splice(-2, 2, b.run(fd, older.first, newer.end));
-    this.drop(older);
-    this.drop(newer);
+    this.runs.splice(-k, k, b.run(fd, inputs[0]!.first, inputs.at(-1)!.end, inputs[0]!.level + 1));
+    for (const r of inputs) this.drop(r);
   }
 }

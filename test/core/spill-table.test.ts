@@ -119,7 +119,7 @@ test('the `half` cap forgets the oldest half, across spilled runs, as a CompactT
   drive({ u32: 0, f64: 1, memRows: 8, cap: 37 }, 3000, 12).close();
 });
 
-test('the runs stay few (a binary counter of spills) and cost about 10.5 bits a spilled row in memory', () => {
+test('the runs stay few (four-way merges level by level) and cost about 10.5 bits a spilled row in memory', () => {
   const t = new SpillTable({ u32: 1, f64: 0, memRows: 256 });
   for (let i = 0; i < 40_000; i++) t.setU(t.add({ hi: (i * 2654435761) >>> 0, lo: i }), 0, i);
   assert.ok(t.runCount <= 10, `${t.runCount} runs`);
