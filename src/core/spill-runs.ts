@@ -1,7 +1,4 @@
-/**
- * The sorted runs of a {@link SpillTable} (src/core/spill-table.ts): scratch files, their records, and the Bloom filter
- * and sparse index each run keeps in memory.
- */
+/** The sorted runs of a SpillTable (src/core/spill-table.ts): scratch files, records, Bloom filters, sparse indexes. */
 import { closeSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -129,7 +126,6 @@ export class RunCursor {
     this.buf = new Uint32Array(MERGE_ROWS * words);
   }
 
-  /** Word offset in {@link data} of the current record, or -1 at the end. */
   head(): number {
     if (this.at === this.have) {
       const n = Math.min(MERGE_ROWS, this.run.rows - this.next);
@@ -151,7 +147,6 @@ export class RunCursor {
   }
 }
 
-/** Keys of the arrival-order log read at a time. */
 const LOG_READ = 512;
 
 /** A table's spilled keys in arrival order, in a scratch file at 8 bytes an arrival number, read ahead. */

@@ -1,13 +1,8 @@
 /**
- * SpillTable: a `fifo` {@link CompactTable} whose memory stays flat in stream length. Past `memRows` rows in memory the
- * oldest half moves to a scratch file as a run sorted by key; `slot` asks memory first, then each run, newest first,
- * through the run's Bloom filter and sparse index (first key of every {@link BLOCK_ROWS} rows): a miss costs a few
- * in-memory probes, a hit one positioned read. Runs merge four at a time, level by level (at most three a level: 3 log4 of
- * the spills). Each run is its own file in os.tmpdir(), unlinked as soon as it is open (as src/report/spool.ts), so a
- * merge frees its inputs' space when it closes them. In memory a spilled row leaves its Bloom bits ({@link BLOOM_BITS})
- * and 1/{@link BLOCK_ROWS} of an index pair: 10 + 64/128 = 10.5 bits (1.31 bytes). The cap and the memory budget
- * forget oldest first, as in a `fifo` table: spilled rows are numbered in arrival order and those below `floor` read as
- * absent (a merge drops them). If a scratch file cannot be made or written, the table keeps its rows in memory.
+ * SpillTable: a `fifo` {@link CompactTable} whose memory is flat in stream length: past `memRows` rows in memory the
+ * oldest half goes to a run sorted by key in an unlinked scratch file; `slot` asks memory, then each run through its
+ * Bloom filter and sparse index; runs merge four at a time by level. Design, figures and the bytes a spilled row leaves
+ * in memory (1.31): docs/architecture.md §Bounded stream state. Without a scratch file the rows stay in memory.
  */
 
 import type { Hash64 } from './canonical.ts';
@@ -34,7 +29,6 @@ import { CompactTable, type TableSpec } from './table.ts';
 export const DEFAULT_SPILL_ROWS = 1 << 16;
 /** What {@link SpillTable.slot} gives for a spilled row: valid (read and written through) until the next `slot` or `add`. */
 export const SPILLED = -1;
-/** Runs of one level that merge into one of the next. */
 const FAN_IN = 4;
 /** Most rows one spill sorts (its sort key packs the row's index in 21 bits). */
 const MAX_SPILL = 1 << 21;
@@ -113,7 +107,6 @@ export class SpillTable {
     return n;
   }
 
-  /** Spilled runs now. */
   get runCount(): number {
     return this.runs.length;
   }
