@@ -135,3 +135,16 @@ test('a table that never spills (memRows Infinity) is a plain fifo table', () =>
   const t = drive({ u32: 2, f64: 1, memRows: Infinity }, 3000, 5);
   assert.equal(t.runCount, 0);
 });
+
+test('without a scratch file (no temporary directory) the rows stay in memory and are all found', () => {
+  const saved = process.env.TMPDIR;
+  process.env.TMPDIR = '/nonexistent/agent-conformance-spill';
+  try {
+    const t = drive({ u32: 1, f64: 1, memRows: 8, keyLog: true }, 2000, 21);
+    assert.equal(t.runCount, 0);
+    assert.ok(t.size > 100);
+  } finally {
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
+  }
+});
