@@ -96,7 +96,12 @@ export class CompactTable {
    * table's rows are counted with the links they no longer have (8 bytes over), so the budget forgets where it did.
    */
   bytes(): number {
-    return this.count * (16 + 4 * this.nu + 8 * this.nf + 11);
+    return this.count * this.rowBytes;
+  }
+
+  /** The bytes {@link bytes} counts a row. */
+  get rowBytes(): number {
+    return 16 + 4 * this.nu + 8 * this.nf + 11;
   }
 
   /** Rows allocated (the high-water mark of entries held at once, rounded up to whole chunks). */
@@ -175,6 +180,12 @@ export class CompactTable {
   oldest(): number | undefined {
     if (this.fifo) return this.count === 0 ? undefined : this.ring[0]! * CHUNK_ROWS + this.headOff;
     return this.head === 0 ? undefined : this.head - 1;
+  }
+
+  /** The row of a `fifo` table's `i`-th oldest entry (`i` below {@link size}). */
+  fifoSlot(i: number): number {
+    const j = this.headOff + i;
+    return this.ring[j >>> CHUNK_BITS]! * CHUNK_ROWS + (j & CHUNK_MASK);
   }
 
   /** The key of row `s` (allocates the pair; for the rare paths that need it). */

@@ -63,14 +63,14 @@ class MapModel {
 
 const TYPES = ['tool.before', 'tool.after', 'model.request.before', 'model.response.after', 'model.error'];
 
-function run(seed: number, maxEvents: number, forgetEvery: number): number {
+function run(seed: number, maxEvents: number, forgetEvery: number, spillRows?: number): number {
   let x = seed;
   const r = (n: number): number => {
     x = (Math.imul(x, 1103515245) + 12345) >>> 0;
     return (x >>> 8) % n;
   };
   const caps: AhpCapLog = new CapLog();
-  const budget = new EventBudget({ maxEvents, maxPending: 100, maxStateMb: 256 }, caps);
+  const budget = new EventBudget({ maxEvents, maxPending: 100, maxStateMb: 256, spillRows }, caps);
   const rows = new Occurrences(budget);
   const model = new MapModel(maxEvents);
   let found = 0;
@@ -108,5 +108,14 @@ test('compact occurrence rows find what the string map found: unbounded, under -
     run(seed, 1, 0);
     run(seed, 200, 7);
     run(seed, Infinity, 2);
+  }
+});
+
+test('occurrence rows spilled to scratch runs (src/core/spill-table.ts) find the same, under the same caps and steps', () => {
+  for (let seed = 1; seed <= 6; seed++) {
+    assert.ok(run(seed, Infinity, 0, 4) > 300, 'repeats are found');
+    assert.ok(run(seed, 25, 0, 4) > 0);
+    run(seed, 200, 7, 8);
+    run(seed, Infinity, 2, 4);
   }
 });

@@ -9,7 +9,7 @@ import { textKey } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';
 import type { StateHolder } from '../../core/state-budget.ts';
 import { KeyScreen } from '../../core/key-screen.ts';
-import { CompactTable } from '../../core/table.ts';
+import { SpillTable } from '../../core/spill-table.ts';
 import { isAssessment } from '../assessment.ts';
 import { attr, type AepEvent } from '../event.ts';
 import type { InputNames } from './markers.ts';
@@ -54,14 +54,19 @@ class LastKey {
 /** Assessable events by id, for one run; a StateHolder of the memory budget (`--max-state-mb`). */
 export class AssessmentAnalyzer implements StateHolder {
   /** Keyed id -> the event ({@link ROW_U32}, {@link ROW_F64}); rows go oldest first only. */
-  private readonly table = new CompactTable({ u32: ROW_U32.count, f64: ROW_F64.count, fifo: true, load: 2 });
+  private readonly table: SpillTable;
   private readonly sessions = new LastKey();
   private readonly runs = new LastKey();
   /** The keys of forgotten rows, made at the first (its fixed 128 KiB are not counted: it does not grow). */
   private forgotten: KeyScreen | undefined;
 
-  /** `names`: the run's input names (identity.ts keeps them). */
-  constructor(private readonly names: InputNames) {}
+  /** `names`: the run's input names (identity.ts keeps them); `spillRows`: rows in memory (src/core/spill-table.ts). */
+  constructor(
+    private readonly names: InputNames,
+    spillRows?: number,
+  ) {
+    this.table = new SpillTable({ u32: ROW_U32.count, f64: ROW_F64.count, load: 2, memRows: spillRows, keyLog: true });
+  }
 
   get size(): number {
     return this.table.size;
@@ -72,9 +77,9 @@ export class AssessmentAnalyzer implements StateHolder {
   }
 
   forgetOldest(): boolean {
-    const s = this.table.oldest();
-    if (s === undefined) return false;
-    (this.forgotten ??= new KeyScreen(0)).add(this.table.keyAt(s), 0);
+    const key = this.table.oldestKey();
+    if (key === undefined) return false;
+    (this.forgotten ??= new KeyScreen(0)).add(key, 0);
     return this.table.forgetOldest();
   }
 

@@ -1,7 +1,7 @@
 /** The `(source, id)` table of the identity analyzer (AEP-0001 §5.1 #2): first occurrences as digests or line places. */
 import type { Hash64 } from '../../core/canonical.ts';
 import { KeyScreen } from '../../core/key-screen.ts';
-import { CompactTable } from '../../core/table.ts';
+import { SpillTable } from '../../core/spill-table.ts';
 
 /** What the table remembers about the first event of a `(source, id)`. */
 export type IdEntry = {
@@ -29,16 +29,26 @@ const TWO32 = 2 ** 32;
 /** The u32 columns of an identity row: a digest's two words, or a line's fingerprint and offset, then kind and input. */
 const ID_U32 = { contentHi: 0, contentLo: 1, line: 2, file: 3, count: 4 } as const;
 
-/** `(source, id)` -> first occurrence, bound by the memory budget and `maxIds`; keyed SipHash keys. */
+/** Most bytes of the key screen of a table that spills (16 bits a key up to 1M keys; more keys pass more often). */
+export const SPILL_SCREEN_BYTES = 2 * 1024 * 1024;
+
+/**
+ * `(source, id)` -> first occurrence, bound by the memory budget and `maxIds`; keyed SipHash keys. Its oldest rows
+ * spill past `spillRows` in memory (src/core/spill-table.ts), its key screen then stops at {@link SPILL_SCREEN_BYTES}.
+ */
 export class AepIdTable {
-  private readonly table: CompactTable;
+  private readonly table: SpillTable;
   private readonly files: string[] = [];
   private readonly fileIds = new Map<string, number>();
   /** Most events are a first occurrence: the screen answers them without the table's random reads. */
-  private readonly seen = new KeyScreen();
+  private readonly seen: KeyScreen;
 
-  constructor(readonly maxIds: number) {
-    this.table = new CompactTable({ u32: ID_U32.count, f64: 0, cap: maxIds, forget: 'half', fifo: true });
+  constructor(
+    readonly maxIds: number,
+    spillRows?: number,
+  ) {
+    this.table = new SpillTable({ u32: ID_U32.count, f64: 0, cap: maxIds, forget: 'half', memRows: spillRows });
+    this.seen = new KeyScreen(spillRows === Infinity ? Infinity : SPILL_SCREEN_BYTES);
   }
 
   get size(): number {

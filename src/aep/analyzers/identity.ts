@@ -11,7 +11,7 @@ import type { AepCapLog } from './budget.ts';
 import { contentHash, idKeyHash } from './canonical.ts';
 import type { InputNames } from './markers.ts';
 import type { SessionRecord } from './session.ts';
-import { CompactTable } from '../../core/table.ts';
+import { SpillTable } from '../../core/spill-table.ts';
 import { canonicalJson as canonicalText, textKey } from '../../core/canonical.ts';
 import { parseJsonText } from '../../core/json.ts';
 import { downlevelEvent, RequestForms } from '../downlevel.ts';
@@ -66,9 +66,9 @@ export class IdentityAnalyzer {
   private readonly ids: AepIdTable;
   private readonly rereaders = new Map<number, (byteOffset: number) => string | undefined>();
   /** Down-level digests of digest entries above `none` ({@link DL_U32}); forgets with the same cap, oldest half first. */
-  private readonly lower: CompactTable;
+  private readonly lower: SpillTable;
   /** The form-aware `metadata` digest of a digest entry's form answer, where it differs ({@link formCopyText}). */
-  private readonly formLower: CompactTable;
+  private readonly formLower: SpillTable;
   /** Form requests, so an answer's copy down-leveled by a hop that knew the form is recognised (AEP-0006). */
   private readonly forms = new RequestForms();
   private redactorOnce: Redactor | undefined;
@@ -82,16 +82,17 @@ export class IdentityAnalyzer {
 
   /**
    * `profile`: the sub-profile the run checks (`aep-0007`), so a copy of its types down-leveled by its annotations is
-   * recognised.
+   * recognised; `spillRows`: rows each table keeps in memory before it spills (src/core/spill-table.ts).
    */
   constructor(
     private readonly maxIds: number,
     private readonly caps: AepCapLog,
     private readonly profile?: string,
+    spillRows?: number,
   ) {
-    this.ids = new AepIdTable(maxIds);
-    this.lower = new CompactTable({ u32: DL_U32.count, f64: 0, cap: maxIds, forget: 'half', fifo: true });
-    this.formLower = new CompactTable({ u32: 2, f64: 0, cap: maxIds, forget: 'half', fifo: true });
+    this.ids = new AepIdTable(maxIds, spillRows);
+    this.lower = new SpillTable({ u32: DL_U32.count, f64: 0, cap: maxIds, forget: 'half', memRows: spillRows });
+    this.formLower = new SpillTable({ u32: 2, f64: 0, cap: maxIds, forget: 'half', memRows: spillRows });
   }
 
   private get redactor(): Redactor {

@@ -153,12 +153,12 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
 
   constructor(options: AepStreamOptions) {
     const caps: AepCapLog = new CapLog();
-    const identity = new IdentityAnalyzer(options.maxIds, caps, options.profile);
+    const identity = new IdentityAnalyzer(options.maxIds, caps, options.profile, options.spillRows);
     const budget = new OpenBudget(options.maxOpen, caps);
     const marks = new CompletionMarks(options.maxIds, identity.names, caps);
     const lifecycle = new LifecycleAnalyzer(options.maxSessions, options.maxIds, caps, budget, marks, identity.names);
     const control = new ControlAnalyzer(options.ackWindowMs, lifecycle, budget, marks, identity.names);
-    const assessment = new AssessmentAnalyzer(identity.names);
+    const assessment = new AssessmentAnalyzer(identity.names, options.spillRows);
     // --max-state-mb: what completed commands and assessable events leave (first targets, expected outcomes, assessed
     // events), then completion marks, then ended sessions, then (source, id) digests are forgotten
     const memory = new StateBudget(options.maxStateMb);

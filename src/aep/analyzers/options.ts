@@ -13,6 +13,11 @@ export interface AepStreamOptions {
   maxStateMb: number;
   /** The ack window in ms (AEP-0004 §3 `ack_window_ms`, default 10 000). */
   ackWindowMs: number;
+  /**
+   * Rows each whole-stream identity table holds in memory before its oldest half spills to a scratch file
+   * (src/core/spill-table.ts `DEFAULT_SPILL_ROWS`; `Infinity`: never). Verdicts do not depend on it.
+   */
+  spillRows?: number;
   /** `recommended` also runs the rules of AEP-0001 §5.1's RECOMMENDED forms (`--forms`, src/aep/definition.ts). */
   forms?: 'required' | 'recommended';
   /** The sub-profile checked (`aep-0007`, the checker's `profile`): down-leveled copies of its types by its annotations. */

@@ -8,7 +8,7 @@
  */
 import { type Hash64, pairKey } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';
-import { CompactTable } from '../../core/table.ts';
+import { SpillTable } from '../../core/spill-table.ts';
 import { isObj, type Obj } from '../../core/value.ts';
 import type { StateHolder } from '../../core/state-budget.ts';
 import type { EventBudget } from './budget.ts';
@@ -44,11 +44,13 @@ const ROW_BYTES = 200;
 /** The occurrences analyzer */
 export class Occurrences implements StateHolder {
   /** Keyed `(kind, source, id)` -> the first boundary ({@link ROW_F64}); rows go oldest first only. */
-  private readonly seen = new CompactTable({ u32: 0, f64: ROW_F64.count, fifo: true, load: 2 });
+  private readonly seen: SpillTable;
   /** The key of the event being read, before its kind's words are mixed in. */
   private readonly key: Hash64 = { hi: 0, lo: 0 };
 
-  constructor(private readonly budget: EventBudget) {}
+  constructor(private readonly budget: EventBudget) {
+    this.seen = new SpillTable({ u32: 0, f64: ROW_F64.count, load: 2, memRows: budget.opts.spillRows });
+  }
 
   /** How many entries it holds. */
   held(): number {

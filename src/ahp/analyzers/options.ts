@@ -9,6 +9,8 @@ export interface AhpStreamOptions {
   maxEvents: number;
   /** Memory budget of all stream state together, in MiB (`--max-state-mb`; default 256). */
   maxStateMb: number;
+  /** Rows the occurrences table holds in memory before its oldest half spills (src/core/spill-table.ts; `Infinity`: never). */
+  spillRows?: number;
 }
 
 /** Default caps (documented in the README). */

@@ -1,0 +1,149 @@
+/**
+ * The identity tables spill their oldest rows to scratch files (src/core/spill-table.ts): verdicts must not depend on
+ * where a row is. Every case of ours, the examples and generated streams with repeats at long distance (redeliveries,
+ * collisions, down-leveled and up-leveled copies, relay extensions) give the same findings, byte for byte, with a tiny
+ * spill threshold as with the default, on a re-readable file (line places, read back) and on a stream (digests).
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { downlevelEvent } from '../../src/aep/downlevel.ts';
+import { openInputs, type CliIO } from '../../src/cli/common.ts';
+import type { Finding } from '../../src/core/finding.ts';
+import type { InputSpec } from '../../src/core/pipeline.ts';
+import { aepDriver, runPipeline } from '../run.ts';
+import { sweep } from '../scale.ts';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+const dir = mkdtempSync(join(tmpdir(), 'aep-spill-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Every finding of `inputs()` as one JSON text, with the identity tables spilling past `spillRows` rows. */
+async function report(inputs: () => InputSpec[], spillRows?: number): Promise<string> {
+  const out: Finding[] = [];
+  await runPipeline(inputs(), aepDriver(spillRows === undefined ? {} : { stream: { spillRows } }), (f) => out.push(f));
+  return JSON.stringify(out);
+}
+
+const onFile = (path: string) => () => openInputs([path], {} as CliIO, () => 'jsonl');
+const onStream = (path: string) => () => [
+  {
+    source: path,
+    open: async function* () {
+      yield readFileSync(path);
+    },
+  },
+];
+
+/** The same findings with spill thresholds 2 and 5 as with the default, on both routes; the default report. */
+async function same(path: string): Promise<string[]> {
+  const reports: string[] = [];
+  for (const route of [onFile, onStream]) {
+    const want = await report(route(path));
+    for (const rows of [2, 5]) assert.equal(await report(route(path), rows), want, `${path}, spillRows ${rows}`);
+    reports.push(want);
+  }
+  return reports;
+}
+
+function jsonlFiles(d: string): string[] {
+  return readdirSync(join(ROOT, d), { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.jsonl'))
+    .map((e) => join(e.parentPath, e.name))
+    .sort();
+}
+
+test('our cases and the examples: the same findings with the identity tables spilled as held', async (t) => {
+  const files = [...jsonlFiles('conformance/aep'), ...jsonlFiles('examples/aep')];
+  assert.ok(files.length > 300, `${files.length} cases`);
+  for (const f of sweep(t, files)) await same(f);
+});
+
+/** A small deterministic PRNG (mulberry32). */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let x = a;
+    x = Math.imul(x ^ (x >>> 15), x | 1);
+    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** `n` tool events at capture `full` over a few sessions, then copies of early ones, far back, of every kind. */
+function generated(n: number, seed: number): string {
+  const rnd = prng(seed);
+  const events: Record<string, unknown>[] = [];
+  const seq = new Map<string, number>();
+  const next = (s: string) => {
+    const v = seq.get(s) ?? 0;
+    seq.set(s, v + 1);
+    return v;
+  };
+  const session = (i: number) => `s_${i % 5}`;
+  const base = (i: number): Record<string, unknown> => {
+    const s = session(i);
+    return {
+      aep: '0.1',
+      source: `aep://gen-host/agent/gen/session/${s}`,
+      agent: 'gen',
+      session: s,
+      time: '2026-11-30T10:00:00Z',
+      id: `g-${i}`,
+      type: 'tool.completed',
+      run: 'r1',
+      capture: 'full',
+      data: {
+        tool: { name: 'sh', call_id: `c${i}` },
+        result: `result ${i} TOKEN=abc${i}`,
+        result_redacted: `result ${i}`,
+      },
+    };
+  };
+  const out: Record<string, unknown>[] = [];
+  const withSeq = (e: Record<string, unknown>) => ({ ...e, seq: next(e.session as string) });
+  for (let i = 0; i < n; i++) {
+    const e = withSeq(base(i));
+    events.push(e);
+    out.push(e);
+    if (i < n / 3) continue;
+    // a copy of one of the first 60 events: far behind, in a spilled run
+    const k = Math.floor(rnd() * 60);
+    const old = events[k]!;
+    const r = rnd();
+    if (r < 0.1) out.push(old);
+    else if (r < 0.15)
+      out.push({ ...old, run: r < 0.13 ? 'r3' : 'r1', data: { ...(old.data as object), result: 'other' } });
+    else if (r < 0.2) out.push(downlevelEvent(old, 'metadata').event as Record<string, unknown>);
+    else if (r < 0.23) out.push(downlevelEvent(old, 'none').event as Record<string, unknown>);
+    else if (r < 0.26) out.push({ ...old, relayhop: 'r1' });
+    else if (r < 0.28) out.push({ ...old, capture: 'redacted', data: { ...(old.data as object), result: undefined } });
+    else if (r < 0.33) {
+      // an assessment of an event far back, from another run (AEP-0009 §2: aep/assessment-target-mismatch)
+      const data = { 'gen_ai.evaluation.name': 'relevance', 'gen_ai.evaluation.score.value': 0.5 };
+      const type = 'assessment.evaluation.recorded';
+      out.push(withSeq({ ...base(k), id: `a-${i}`, type, run: 'r2', cause: old.id, capture: undefined, data }));
+    }
+  }
+  // up-leveled: a down-leveled copy first, the full event far later
+  for (let i = 0; i < 20; i++) {
+    const e = withSeq(base(n + i));
+    out.splice(Math.floor(rnd() * (out.length / 4)), 0, downlevelEvent(e, 'metadata').event as Record<string, unknown>);
+    out.push(e);
+  }
+  return out.map((e) => JSON.stringify(e)).join('\n') + '\n';
+}
+
+test('generated streams with repeats at long distance: the same findings spilled as held, on a file and a stream', async () => {
+  for (const seed of [1, 2]) {
+    const path = join(dir, `gen-${seed}.jsonl`);
+    writeFileSync(path, generated(600, seed));
+    const reports = await same(path);
+    for (const r of reports)
+      for (const id of ['aep/redelivery', 'aep/id-collision', 'aep/assessment-target-mismatch'])
+        assert.ok(r.includes(`"ruleId":"${id}"`), `${id} in the generated stream ${seed}`);
+  }
+});
