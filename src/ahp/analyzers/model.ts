@@ -145,7 +145,7 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
       scope = new MessageScope(msg, ev, at, this.state.rows);
       identity.observe(scope, e);
       if (e.first) {
-        occurrences.firstOccurrence(ev, at, e);
+        occurrences.firstOccurrence(scope, at, e);
         lineage.firstOccurrence(scope, e);
         if (scope.parentKey !== undefined) {
           config.firstOccurrence(scope, e);

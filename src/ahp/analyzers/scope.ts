@@ -32,6 +32,10 @@ export class MessageScope {
   private absent: ElicitationBody | undefined = undefined;
   /** The parent elicitation request's verdict, once read (elicitation.ts), with the row it was read from. */
   request: { slot: number; info: ElicitRequestInfo | undefined } | undefined = undefined;
+  /** The source's key words, and the id last keyed under them with its key ({@link idKey}). */
+  private readonly words: Uint32Array;
+  private lastId: string | undefined = undefined;
+  private lastKey: Hash64 | undefined = undefined;
 
   constructor(
     readonly msg: AhpMessage,
@@ -41,9 +45,19 @@ export class MessageScope {
   ) {
     const source = ev.source as string;
     const words = pairSourceWords(source);
+    this.words = words;
     this.key = pairKeyUnder(words, source, ev.id as string);
     const parentId = ev.parentEventId;
     this.parentKey = typeof parentId === 'string' ? pairKeyUnder(words, source, parentId) : undefined;
+  }
+
+  /** `pairKey(source, id)` under the event's source; the last one is kept (a call id is keyed by two analyzers). */
+  idKey(id: string): Hash64 {
+    if (id !== this.lastId || this.lastKey === undefined) {
+      this.lastKey = pairKeyUnder(this.words, this.ev.source as string, id);
+      this.lastId = id;
+    }
+    return this.lastKey;
   }
 
   /** The row of the parent the event names (undefined: it names none, or none is held), looked up once. */

@@ -1,7 +1,7 @@
 import { defineEventRule } from '../../core/engine.ts';
 import { childPointer } from '../../core/pointer.ts';
 import type { RuleContext } from '../../core/rule.ts';
-import { CLASS_DESCRIPTIONS, credentialIn } from '../../core/secrets.ts';
+import { CLASS_DESCRIPTIONS, credentialIn, mayHoldSecret } from '../../core/secrets.ts';
 import { isObj } from '../../core/value.ts';
 import type { AhpMessage } from '../message.ts';
 import { isCredentialMember } from '../sensitive-names.ts';
@@ -20,7 +20,8 @@ const MAX_DEPTH = 16;
 
 /** The credential class `v` carries (its own shape, or its member name with it), as words; or undefined. */
 function carried(v: string, key: string | undefined): string | undefined {
-  let m = credentialIn(v);
+  // findSecrets' own first test, asked here: most strings fail it, and then its list and options are spared
+  let m = mayHoldSecret(v) ? credentialIn(v) : undefined;
   if (!m && key !== undefined && isCredentialMember(key, 'event'))
     m = credentialIn(`${JSON.stringify(key)}: ${JSON.stringify(v)}`);
   return m ? CLASS_DESCRIPTIONS[m.class] : undefined;
