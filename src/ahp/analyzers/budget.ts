@@ -84,10 +84,18 @@ export class EventBudget {
     return n;
   }
 
+  /**
+   * Note `cap` (at `limit`) reached at `at`. The closure is made here: a caller that made it would allocate a context
+   * for `at` on each of its calls, cap or not (V8 makes a function's context on entry).
+   */
+  noteCap(cap: CapName, limit: number, at: Mark): void {
+    this.caps.note(cap, limit, () => at);
+  }
+
   /** Make room for one entry (the oldest of the first holder that has one); false when nothing could go. */
   makeRoom(at: Mark): boolean {
     if (this.held() < this.opts.maxEvents) return true;
-    this.caps.note('maxEvents', this.opts.maxEvents, () => at);
+    this.noteCap('maxEvents', this.opts.maxEvents, at);
     for (const h of this.holders) if (h.forgetOldest()) return true;
     return false;
   }

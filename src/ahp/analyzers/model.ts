@@ -20,7 +20,7 @@ import { Observations } from './observations.ts';
 import { Occurrences } from './occurrences.ts';
 import type { AhpStreamOptions } from './options.ts';
 import { MessageScope } from './scope.ts';
-import { emptyEventFacts, FACT_BITS, presenceOf, type AhpFacts } from './facts.ts';
+import { clearEventFacts, emptyEventFacts, FACT_BITS, presenceOf, type AhpFacts } from './facts.ts';
 
 export type { AhpFacts, EventFacts } from './facts.ts';
 import { isObj } from '../../core/value.ts';
@@ -58,6 +58,20 @@ export function defineAhpStreamRule<const Id extends string, const M extends Mes
 export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStreamState> {
   readonly state: AhpStreamState;
   readonly factBits = FACT_BITS;
+  /**
+   * The facts, event facts and scope of the message being observed, reused from message to message: the engine's
+   * rules read them before the next one and keep none (the members they point at are made anew).
+   */
+  private readonly facts: AhpFacts = {
+    msg: undefined as unknown as AhpMessage,
+    event: undefined,
+    response: undefined,
+    effects: undefined,
+    advertisement: undefined,
+    manifest: undefined,
+  };
+  private readonly eventFacts = emptyEventFacts();
+  private readonly scope: MessageScope;
 
   presence(f: AhpFacts): number {
     return presenceOf(f);
@@ -104,6 +118,7 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
       caps,
       memory,
     };
+    this.scope = new MessageScope(rows);
   }
 
   observe(msg: AhpMessage): AhpFacts {
@@ -120,15 +135,14 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
       occurrences,
       observations,
     } = this.state;
-    // every member made here, absent ones undefined: one object shape, no property array grown after it
-    const facts: AhpFacts = {
-      msg,
-      event: undefined,
-      response: undefined,
-      effects: undefined,
-      advertisement: undefined,
-      manifest: undefined,
-    };
+    // every member made once, absent ones undefined: one object shape, no property array grown after it
+    const facts = this.facts;
+    facts.msg = msg;
+    facts.event = undefined;
+    facts.response = undefined;
+    facts.effects = undefined;
+    facts.advertisement = undefined;
+    facts.manifest = undefined;
     const at = markOf(msg);
     const ev = msg.event;
     // the event's scope, when it has an identity (the request's record keeps its key)
@@ -140,9 +154,8 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
       typeof ev.id === 'string' &&
       typeof ev.type === 'string'
     ) {
-      const e = emptyEventFacts();
-
-      scope = new MessageScope(msg, ev, at, this.state.rows);
+      const e = clearEventFacts(this.eventFacts);
+      scope = this.scope.open(msg, ev, at);
       identity.observe(scope, e);
       if (e.first) {
         occurrences.firstOccurrence(scope, at, e);

@@ -124,7 +124,7 @@ export class Occurrences implements StateHolder {
     if (prior !== undefined) return prior;
     const max = this.budget.opts.maxEvents;
     if (t.size >= max) {
-      this.budget.caps.note('maxEvents', max, () => at);
+      this.budget.noteCap('maxEvents', max, at);
       t.forgetOldest();
     }
     if (max > 0) {
