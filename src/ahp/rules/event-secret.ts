@@ -1,9 +1,10 @@
 import { defineEventRule } from '../../core/engine.ts';
 import { childPointer } from '../../core/pointer.ts';
 import type { RuleContext } from '../../core/rule.ts';
-import { CLASS_DESCRIPTIONS, credentialIn, mayHoldSecret } from '../../core/secrets.ts';
+import { CLASS_DESCRIPTIONS, credentialIn } from '../../core/secrets.ts';
 import { isObj } from '../../core/value.ts';
 import type { AhpMessage } from '../message.ts';
+import { mayHoldSecretScreened } from '../secret-screen.ts';
 import { isCredentialMember } from '../sensitive-names.ts';
 
 /** The rule's templates, shared with the helpers that report for it. */
@@ -20,8 +21,9 @@ const MAX_DEPTH = 16;
 
 /** The credential class `v` carries (its own shape, or its member name with it), as words; or undefined. */
 function carried(v: string, key: string | undefined): string | undefined {
-  // findSecrets' own first test, asked here: most strings fail it, and then its list and options are spared
-  let m = mayHoldSecret(v) ? credentialIn(v) : undefined;
+  // findSecrets' own first test (mayHoldSecret), screened and asked here: most strings fail it, and then its list and
+  // options are spared
+  let m = mayHoldSecretScreened(v) ? credentialIn(v) : undefined;
   if (!m && key !== undefined && isCredentialMember(key, 'event'))
     m = credentialIn(`${JSON.stringify(key)}: ${JSON.stringify(v)}`);
   return m ? CLASS_DESCRIPTIONS[m.class] : undefined;
