@@ -1,9 +1,6 @@
 /**
- * A screen before `SECRET_OPENINGS` (src/core/secret-patterns.ts) for the many short strings of an event: the
- * expression tries each of its thirty case-insensitive alternatives at every position, while nearly every string holds
- * no three characters that could begin one. The screen reads the first three atoms of each alternative from the
- * expression's own source, so it follows the expression when that changes; an alternative it cannot take apart turns
- * the screen off (the expression alone decides). Where a window could begin an opening, the expression decides.
+ * A screen before `SECRET_OPENINGS` (src/core/secret-patterns.ts): the three-character windows that can begin an
+ * opening, read from the expression's own alternatives (one it cannot read turns the screen off); elsewhere it decides.
  */
 import { SECRET_OPENINGS } from '../core/secret-patterns.ts';
 
@@ -11,7 +8,6 @@ import { SECRET_OPENINGS } from '../core/secret-patterns.ts';
 const FOLD = new Uint8Array(65536);
 for (let c = 1; c < 128; c++) FOLD[c] = c >= 65 && c <= 90 ? c + 32 : c;
 
-/** The code units one atom matches (folded), or undefined when `src` at `i` is no atom this reader knows. */
 function atomAt(src: string, i: number): { units: number[]; end: number } | undefined {
   const c = src[i];
   if (c === undefined || '()|.^$?*+{}'.includes(c)) return undefined;
@@ -35,7 +31,6 @@ function atomAt(src: string, i: number): { units: number[]; end: number } | unde
   return { units, end: close + 1 };
 }
 
-/** The top-level alternatives of `src` (split on `|` outside groups and classes). */
 function alternatives(src: string): string[] {
   const out: string[] = [];
   let depth = 0;
@@ -57,7 +52,7 @@ function alternatives(src: string): string[] {
   return out;
 }
 
-/** The folded first two code units of each opening (`a << 7 | b`), and its first three (`a << 14 | b << 7 | c`). */
+// the folded first two code units of each opening (`a << 7 | b`), and its first three (`a << 14 | b << 7 | c`)
 interface Windows {
   pairs: Uint8Array;
   triples: Set<number>;
@@ -104,7 +99,6 @@ export function mayHoldSecretScreened(s: string): boolean {
   let b = FOLD[s.charCodeAt(1)]!;
   for (let i = 2; i < n; i++) {
     const c = FOLD[s.charCodeAt(i)]!;
-    // 0 (past ASCII, or NUL) is in no window: no opening holds it
     if (pairs[(a << 7) | b] === 1 && w.triples.has((a << 14) | (b << 7) | c)) return SECRET_OPENINGS.test(s);
     a = b;
     b = c;

@@ -84,10 +84,7 @@ export class EventBudget {
     return n;
   }
 
-  /**
-   * Note `cap` (at `limit`) reached at `at`. The closure is made here: a caller that made it would allocate a context
-   * for `at` on each of its calls, cap or not (V8 makes a function's context on entry).
-   */
+  /** Note `cap` reached at `at` (a caller's own closure over `at` cost it a context on every call, cap or not). */
   noteCap(cap: CapName, limit: number, at: Mark): void {
     this.caps.note(cap, limit, () => at);
   }

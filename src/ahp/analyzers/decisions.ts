@@ -187,7 +187,6 @@ export class Decisions implements StateHolder {
       if (typeof parent !== 'string') return;
       if (parent === callIdOf(ev)) facts.parentIsCall = { own: true };
       else {
-        // the parent's key is that of the call id `parent` under the same source
         const bs = this.beforeOfCall(scope.parentKey);
         if (bs !== undefined) facts.parentIsCall = { call: this.rows.markAt(bs), own: false };
       }

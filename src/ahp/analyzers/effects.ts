@@ -54,7 +54,6 @@ function capabilityProblems(
   effects: readonly unknown[],
   state: { continueSeen: boolean },
 ): readonly EffectRejection[] {
-  // the pointer text and the problem list are made only for a problem (an advertised effect, nearly always, has none)
   const type = effect.type as string;
   // an effect's type is a string (the effect schema passed), so `includes` finds only an advertised string
   if (!effects.includes(type)) return notAdvertised(index, 'type', 'effect', { type });
@@ -82,10 +81,8 @@ function capabilityProblems(
   return NONE;
 }
 
-/** No rejection (shared: the caller only spreads it). */
 const NONE: readonly EffectRejection[] = [];
 
-/** The one `not-advertised` rejection of effect `index`, at its member `member`. */
 function notAdvertised(index: number, member: string, messageId: string, args: MessageArgs): EffectRejection[] {
   return [{ code: 'not-advertised', index, pointer: `/${index}/${member}`, messageId, args }];
 }

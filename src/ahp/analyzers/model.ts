@@ -58,10 +58,7 @@ export function defineAhpStreamRule<const Id extends string, const M extends Mes
 export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStreamState> {
   readonly state: AhpStreamState;
   readonly factBits = FACT_BITS;
-  /**
-   * The facts, event facts and scope of the message being observed, reused from message to message: the engine's
-   * rules read them before the next one and keep none (the members they point at are made anew).
-   */
+  /** The facts, event facts and scope of the message observed, reused: rules read them before the next and keep none. */
   private readonly facts: AhpFacts = {
     msg: undefined as unknown as AhpMessage,
     event: undefined,

@@ -72,7 +72,6 @@ export class Observations implements StateHolder {
     at: Mark,
   ): void {
     if (eventKey === undefined) return;
-    // nearly every response is accepted with nothing discarded: then no key text is made
     if (accepted) {
       if (this.discarded.size > 0) this.discarded.delete(keyOf(eventKey));
       return;

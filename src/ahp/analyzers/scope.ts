@@ -35,7 +35,6 @@ export class MessageScope {
   private absent: ElicitationBody | undefined = undefined;
   /** The parent elicitation request's verdict, once read (elicitation.ts), with the row it was read from. */
   request: { slot: number; info: ElicitRequestInfo | undefined } | undefined = undefined;
-  /** The source's key words, and the id last keyed under them with its key ({@link idKey}). */
   private words: Uint32Array | undefined = undefined;
   private lastId: string | undefined = undefined;
   private lastKey: Hash64 | undefined = undefined;

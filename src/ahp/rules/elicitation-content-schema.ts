@@ -26,7 +26,6 @@ export const elicitationContentSchema = defineAhpStreamRule({
   on: ['content'],
   onEvent(facts, ctx) {
     const c = facts.event?.content;
-    // a checked answer with no problem (the common case) builds no pointer and no location
     if (c?.status !== 'checked' || c.problems.length === 0) return;
     const pointer = `${c.partPointer}/text`;
     const request = markLocation(c.request!, '/params/event/elicitation/request');

@@ -21,8 +21,7 @@ const MAX_DEPTH = 16;
 
 /** The credential class `v` carries (its own shape, or its member name with it), as words; or undefined. */
 function carried(v: string, key: string | undefined): string | undefined {
-  // findSecrets' own first test (mayHoldSecret), screened and asked here: most strings fail it, and then its list and
-  // options are spared
+  // findSecrets' first test, screened and asked here: most strings fail it, and then its list and options are spared
   let m = mayHoldSecretScreened(v) ? credentialIn(v) : undefined;
   if (!m && key !== undefined && isCredentialMember(key, 'event'))
     m = credentialIn(`${JSON.stringify(key)}: ${JSON.stringify(v)}`);

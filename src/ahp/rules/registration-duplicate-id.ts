@@ -3,7 +3,6 @@ import type { RuleContext } from '../../core/rule.ts';
 import { isObj } from '../../core/value.ts';
 import { registrationHooks, type AhpMessage } from '../message.ts';
 
-/** The rule's templates, shared with the helper that reports for it. */
 const MESSAGES = {
   repeat: 'Backend id repeats the id of /hooks/{prior}; backend ids are unique within a registration document.',
 } as const;
@@ -22,7 +21,6 @@ export const registrationDuplicateId = defineEventRule({
   },
 });
 
-/** Report each backend of `hooks` whose id an earlier one has. */
 function reportRepeats(hooks: unknown[], ctx: RuleContext<typeof MESSAGES>): void {
   const firstIndex = new Map<string, number>();
   hooks.forEach((hook, i) => {

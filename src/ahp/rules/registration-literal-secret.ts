@@ -9,7 +9,6 @@ import { isCredentialMember } from '../sensitive-names.ts';
 /** A reference member: `tokenEnv`, `tokenRef`, `clientSecretRef`, `certificateRef` ... (names a secret, never holds one). */
 const isReference = (member: string): boolean => member === 'tokenEnv' || member.endsWith('Ref');
 
-/** The rule's templates, shared with the helper that reports for it. */
 const MESSAGES = {
   literal:
     'Authentication member `{member}` holds a literal credential; registration carries only credential references such as `tokenEnv` or `tokenRef`, never secret values (capability-auth.md §Authentication bindings).',
@@ -33,7 +32,6 @@ export const registrationLiteralSecret = defineEventRule({
   },
 });
 
-/** Report each literal credential and credential-shaped reference in the authentication blocks of `hooks`. */
 function scanHooks(hooks: unknown[], ctx: RuleContext<typeof MESSAGES>): void {
   const scan = (auth: Obj, pointer: string) => {
     for (const [member, v] of Object.entries(auth)) {
