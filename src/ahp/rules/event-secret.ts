@@ -103,7 +103,7 @@ export const eventSecret = defineEventRule({
     for (let i = 0; i < effects.length; i++) {
       const e: unknown = effects[i];
       if (!isObj(e) || e.type !== 'deny' || typeof e.reason !== 'string') continue;
-      const m = credentialIn(e.reason);
+      const m = mayHoldSecretScreened(e.reason) ? credentialIn(e.reason) : undefined;
       if (m)
         ctx.report({
           pointer: `/result/effects/${i}/reason`,
