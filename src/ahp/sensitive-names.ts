@@ -52,18 +52,20 @@ const CREDENTIAL_MEMBER_SETS: Readonly<Record<CredentialScope, ReadonlySet<strin
   authentication: new Set([...CREDENTIAL_MEMBERS, 'privatekey', 'credential', 'credentials']),
 };
 
-// member names recur on every event: their normalised forms are kept (a bounded number)
-const normalised = new Map<string, string>();
+// member names recur on every event: their verdicts are kept (a bounded number), one bit per scope
+const verdicts = new Map<string, number>();
+const SCOPE_BIT: Readonly<Record<CredentialScope, number>> = { event: 1, authentication: 2 };
 
 /** True when a member named `name` holds a credential value in `scope` (`client_secret`, not `tokenEnv` / `*Ref`). */
 export function isCredentialMember(name: string, scope: CredentialScope): boolean {
-  let n = normalised.get(name);
-  if (n === undefined) {
-    n = name.toLowerCase().replace(/[-_]/g, '');
-    if (normalised.size >= 4096) normalised.clear();
-    normalised.set(name, n);
+  let bits = verdicts.get(name);
+  if (bits === undefined) {
+    const n = name.toLowerCase().replace(/[-_]/g, '');
+    bits = (CREDENTIAL_MEMBER_SETS.event.has(n) ? 1 : 0) | (CREDENTIAL_MEMBER_SETS.authentication.has(n) ? 2 : 0);
+    if (verdicts.size >= 4096) verdicts.clear();
+    verdicts.set(name, bits);
   }
-  return CREDENTIAL_MEMBER_SETS[scope].has(n);
+  return (bits & SCOPE_BIT[scope]) !== 0;
 }
 
 /** Extra words that make a URL query parameter a credential (signed or keyed URLs), but not a form field. */

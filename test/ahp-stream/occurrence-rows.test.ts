@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CapLog } from '../../src/core/caps.ts';
+import { pairKey } from '../../src/core/canonical.ts';
 import type { Mark } from '../../src/core/mark.ts';
 import type { Obj } from '../../src/core/value.ts';
 import { type AhpCapLog, EventBudget } from '../../src/ahp/analyzers/budget.ts';
@@ -88,7 +89,7 @@ function run(seed: number, maxEvents: number, forgetEvery: number, spillRows?: n
     if (r(3) !== 0) at.byteOffset = i * 500 + r(400);
     const got: OccurrenceFacts = {};
     const want: OccurrenceFacts = {};
-    rows.firstOccurrence(ev, at, got);
+    rows.firstOccurrence({ ev, idKey: (k) => pairKey(ev.source as string, k) }, at, got);
     model.first(ev, at, want);
     assert.deepEqual(got, want, `seed ${seed}, event ${i}`);
     if (got.occurrence) found++;

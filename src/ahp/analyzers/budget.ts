@@ -84,10 +84,15 @@ export class EventBudget {
     return n;
   }
 
+  /** Note `cap` reached at `at` (a caller's own closure over `at` cost it a context on every call, cap or not). */
+  noteCap(cap: CapName, limit: number, at: Mark): void {
+    this.caps.note(cap, limit, () => at);
+  }
+
   /** Make room for one entry (the oldest of the first holder that has one); false when nothing could go. */
   makeRoom(at: Mark): boolean {
     if (this.held() < this.opts.maxEvents) return true;
-    this.caps.note('maxEvents', this.opts.maxEvents, () => at);
+    this.noteCap('maxEvents', this.opts.maxEvents, at);
     for (const h of this.holders) if (h.forgetOldest()) return true;
     return false;
   }

@@ -119,7 +119,7 @@ export class Correlation implements BudgetHolder {
     const answeredAs = answeredKey(key);
     this.answered.bury(answeredAs);
     if (this.pending.size >= this.budget.opts.maxPending) {
-      this.budget.caps.note('maxPending', this.budget.opts.maxPending, () => at);
+      this.budget.noteCap('maxPending', this.budget.opts.maxPending, at);
       this.pendingDropped = true;
       return undefined;
     }

@@ -7,7 +7,7 @@
  * error or rejected response carries no policy: only a `hook.failure` names it. State: denial and failure bits of the
  * event rows, and one compact row per `tool.before` call, at most `--max-events`, forgotten before event rows.
  */
-import { pairKey, type Hash64 } from '../../core/canonical.ts';
+import type { Hash64 } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';
 import { CompactTable } from '../../core/table.ts';
 import { isObj, type Obj } from '../../core/value.ts';
@@ -132,7 +132,7 @@ export class Decisions implements StateHolder {
     const type = ev.type;
     if (type === 'tool.before') {
       const call = callIdOf(ev);
-      if (call !== undefined && typeof ev.source === 'string') this.addCall(pairKey(ev.source, call), key);
+      if (call !== undefined) this.addCall(scope.idKey(call), key);
       return;
     }
     if (ev.parentEventId !== undefined && ev.parentEventId !== ev.id) this.parented(scope, facts);
@@ -169,10 +169,10 @@ export class Decisions implements StateHolder {
     c.setU(x, 1, beforeKey.lo);
   }
 
-  /** The row of the `tool.before` event held for the call `(source, callId)`, or undefined. */
-  private beforeOfCall(source: unknown, callId: string | undefined): number | undefined {
-    if (typeof source !== 'string' || callId === undefined || this.calls.size === 0) return undefined;
-    const x = this.calls.slot(pairKey(source, callId));
+  /** The row of the `tool.before` event held for the call `callKey` (`(source, call id)`), or undefined. */
+  private beforeOfCall(callKey: Hash64 | undefined): number | undefined {
+    if (callKey === undefined || this.calls.size === 0) return undefined;
+    const x = this.calls.slot(callKey);
     if (x === undefined) return undefined;
     return this.rows.slot({ hi: this.calls.getU(x, 0), lo: this.calls.getU(x, 1) });
   }
@@ -187,7 +187,7 @@ export class Decisions implements StateHolder {
       if (typeof parent !== 'string') return;
       if (parent === callIdOf(ev)) facts.parentIsCall = { own: true };
       else {
-        const bs = this.beforeOfCall(ev.source, parent);
+        const bs = this.beforeOfCall(scope.parentKey);
         if (bs !== undefined) facts.parentIsCall = { call: this.rows.markAt(bs), own: false };
       }
       return;
@@ -207,7 +207,10 @@ export class Decisions implements StateHolder {
     if (ps !== undefined && this.identity.isType(ps, 'tool.before')) {
       bs = ps;
       if (this.identity.differs(ps, scope, ['call.id']).length) facts.callMismatch = { before: this.rows.markAt(ps) };
-    } else bs = this.beforeOfCall(ev.source, callIdOf(ev));
+    } else {
+      const call = callIdOf(ev);
+      bs = this.beforeOfCall(call === undefined ? undefined : scope.idKey(call));
+    }
     if (bs === undefined) return;
     const ran = ranAs(ev);
     if (ran === undefined) return;

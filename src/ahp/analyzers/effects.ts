@@ -53,39 +53,38 @@ function capabilityProblems(
   caps: Obj,
   effects: readonly unknown[],
   state: { continueSeen: boolean },
-): EffectRejection[] {
-  const out: EffectRejection[] = [];
-  const at = `/${index}`;
+): readonly EffectRejection[] {
   const type = effect.type as string;
-  const no = (pointer: string, messageId: string, args: MessageArgs) =>
-    out.push({ code: 'not-advertised', index, pointer, messageId, args });
   // an effect's type is a string (the effect schema passed), so `includes` finds only an advertised string
-  if (!effects.includes(type)) {
-    no(`${at}/type`, 'effect', { type });
-    return out;
-  }
+  if (!effects.includes(type)) return notAdvertised(index, 'type', 'effect', { type });
   if (type === 'modify') {
     const target = effect.target as string;
     const op = effect.operation as string;
     const block = isObj(caps.modify) ? caps.modify[target] : undefined;
-    if (!isObj(block)) no(`${at}/target`, 'target', { target });
-    else if (block[op] !== true) no(`${at}/operation`, 'operation', { operation: op, target });
+    if (!isObj(block)) return notAdvertised(index, 'target', 'target', { target });
+    if (block[op] !== true) return notAdvertised(index, 'operation', 'operation', { operation: op, target });
   } else if (type === 'flow') {
     const op = effect.operation as string;
     const ops = isObj(caps.flow) && Array.isArray(caps.flow.operations) ? caps.flow.operations : [];
-    if (!ops.includes(op)) no(`${at}/operation`, 'flow', { operation: op });
-    else if (op === 'continue' && !state.continueSeen) {
+    if (!ops.includes(op)) return notAdvertised(index, 'operation', 'flow', { operation: op });
+    if (op === 'continue' && !state.continueSeen) {
       state.continueSeen = true;
       const left = isObj(caps.flow) ? caps.flow.remainingContinuations : undefined;
-      if (typeof left === 'number' && left <= 0) no(`${at}/operation`, 'continuations', {});
+      if (typeof left === 'number' && left <= 0) return notAdvertised(index, 'operation', 'continuations', {});
     }
   } else if (type === 'inject') {
     const when = effect.deliverAt;
     const ctx = isObj(caps.inject) && isObj(caps.inject.context) ? caps.inject.context : undefined;
     const allowed = ctx && Array.isArray(ctx.deliverAt) ? ctx.deliverAt : [];
-    if (!allowed.includes(when)) no(`${at}/deliverAt`, 'inject', { deliverAt: String(when) });
+    if (!allowed.includes(when)) return notAdvertised(index, 'deliverAt', 'inject', { deliverAt: String(when) });
   }
-  return out;
+  return NONE;
+}
+
+const NONE: readonly EffectRejection[] = [];
+
+function notAdvertised(index: number, member: string, messageId: string, args: MessageArgs): EffectRejection[] {
+  return [{ code: 'not-advertised', index, pointer: `/${index}/${member}`, messageId, args }];
 }
 
 /** A deep copy: `structuredClone`, or an explicit stack beyond the call stack's depth. */
@@ -137,15 +136,18 @@ function stage(
   }
   const advertised = advertisedEffects(ctx.capabilities);
   const flowState = { continueSeen: false };
-  effects.forEach((effect, index) => {
+  for (let index = 0; index < effects.length; index++) {
+    // a hole is skipped, as forEach did: a list handed to applyEffects may have one, JSON never makes one
+    if (!(index in effects)) continue;
+    const effect: unknown = effects[index];
     const bad = schemaProblems(effect, index);
     if (bad.length) {
       reasons.push(...bad);
-      return;
+      continue;
     }
     const e = effect as Obj;
-    const caps = advertised ? capabilityProblems(e, index, ctx.capabilities as Obj, advertised, flowState) : [];
-    reasons.push(...caps);
+    const caps = advertised ? capabilityProblems(e, index, ctx.capabilities as Obj, advertised, flowState) : NONE;
+    if (caps.length) reasons.push(...caps);
     // an unadvertised return is ahp/effect-not-advertised's alone; an advertised one is judged by its boundary contract
     if (e.type === 'return' && caps.length === 0) reasons.push(...returnProblems(e, index, ctx));
     if (e.type === 'modify') {
@@ -154,7 +156,7 @@ function stage(
       if (found.length) reasons.push(...found);
       else if (!changed.includes(e.target as string)) changed.push(e.target as string);
     }
-  });
+  }
   return { reasons, values, changed };
 }
 

@@ -107,3 +107,24 @@ export function emptyEventFacts(): EventFacts {
     leak: undefined,
   };
 }
+
+/** `e` with every member as {@link emptyEventFacts} makes it (the model reuses one a run). */
+export function clearEventFacts(e: EventFacts): EventFacts {
+  e.first = false;
+  e.reuse = undefined;
+  e.cycle = undefined;
+  e.configAfterDenied = undefined;
+  e.changeAfterMismatch = undefined;
+  e.pair = undefined;
+  e.content = undefined;
+  e.mode = undefined;
+  e.deniedCallRan = undefined;
+  e.failedCallRan = undefined;
+  e.callMismatch = undefined;
+  e.parentIsCall = undefined;
+  e.changeAfterDenied = undefined;
+  e.interceptAfterDenial = undefined;
+  e.occurrence = undefined;
+  e.leak = undefined;
+  return e;
+}

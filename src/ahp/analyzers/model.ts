@@ -20,7 +20,7 @@ import { Observations } from './observations.ts';
 import { Occurrences } from './occurrences.ts';
 import type { AhpStreamOptions } from './options.ts';
 import { MessageScope } from './scope.ts';
-import { emptyEventFacts, FACT_BITS, presenceOf, type AhpFacts } from './facts.ts';
+import { clearEventFacts, emptyEventFacts, FACT_BITS, presenceOf, type AhpFacts } from './facts.ts';
 
 export type { AhpFacts, EventFacts } from './facts.ts';
 import { isObj } from '../../core/value.ts';
@@ -58,6 +58,17 @@ export function defineAhpStreamRule<const Id extends string, const M extends Mes
 export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStreamState> {
   readonly state: AhpStreamState;
   readonly factBits = FACT_BITS;
+  /** The facts, event facts and scope of the message observed, reused: rules read them before the next and keep none. */
+  private readonly facts: AhpFacts = {
+    msg: undefined as unknown as AhpMessage,
+    event: undefined,
+    response: undefined,
+    effects: undefined,
+    advertisement: undefined,
+    manifest: undefined,
+  };
+  private readonly eventFacts = emptyEventFacts();
+  private readonly scope: MessageScope;
 
   presence(f: AhpFacts): number {
     return presenceOf(f);
@@ -104,6 +115,7 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
       caps,
       memory,
     };
+    this.scope = new MessageScope(rows);
   }
 
   observe(msg: AhpMessage): AhpFacts {
@@ -120,15 +132,14 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
       occurrences,
       observations,
     } = this.state;
-    // every member made here, absent ones undefined: one object shape, no property array grown after it
-    const facts: AhpFacts = {
-      msg,
-      event: undefined,
-      response: undefined,
-      effects: undefined,
-      advertisement: undefined,
-      manifest: undefined,
-    };
+    // every member made once, absent ones undefined: one object shape, no property array grown after it
+    const facts = this.facts;
+    facts.msg = msg;
+    facts.event = undefined;
+    facts.response = undefined;
+    facts.effects = undefined;
+    facts.advertisement = undefined;
+    facts.manifest = undefined;
     const at = markOf(msg);
     const ev = msg.event;
     // the event's scope, when it has an identity (the request's record keeps its key)
@@ -140,12 +151,11 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
       typeof ev.id === 'string' &&
       typeof ev.type === 'string'
     ) {
-      const e = emptyEventFacts();
-
-      scope = new MessageScope(msg, ev, at, this.state.rows);
+      const e = clearEventFacts(this.eventFacts);
+      scope = this.scope.open(msg, ev, at);
       identity.observe(scope, e);
       if (e.first) {
-        occurrences.firstOccurrence(ev, at, e);
+        occurrences.firstOccurrence(scope, at, e);
         lineage.firstOccurrence(scope, e);
         if (scope.parentKey !== undefined) {
           config.firstOccurrence(scope, e);

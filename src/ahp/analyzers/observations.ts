@@ -72,9 +72,8 @@ export class Observations implements StateHolder {
     at: Mark,
   ): void {
     if (eventKey === undefined) return;
-    const key = keyOf(eventKey);
     if (accepted) {
-      this.discarded.delete(key);
+      if (this.discarded.size > 0) this.discarded.delete(keyOf(eventKey));
       return;
     }
     const target = LIST_MEMBERS.get(type);
@@ -91,11 +90,11 @@ export class Observations implements StateHolder {
     if (digest === digestOf(list)) return; // the edit changes nothing: no leak can be told
     const max = this.budget.opts.maxEvents;
     if (this.discarded.size >= max) {
-      this.budget.caps.note('maxEvents', max, () => at);
+      this.budget.noteCap('maxEvents', max, at);
       const oldest = this.discarded.keys().next();
       if (!oldest.done) this.discarded.delete(oldest.value);
     }
-    if (max > 0) this.discarded.set(key, { member: target[1], digest, response: at });
+    if (max > 0) this.discarded.set(keyOf(eventKey), { member: target[1], digest, response: at });
   }
 
   /** Facts of an observation of the event `ev` (key `eventKey`) into `facts`; the record is released. */

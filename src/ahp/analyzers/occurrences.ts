@@ -6,12 +6,13 @@
  * keyed 64-bit key of `(kind, source, id)` (two collide at odds 2^-64), the first boundary's place and attempt number as
  * numbers.
  */
-import { type Hash64, pairKey } from '../../core/canonical.ts';
+import type { Hash64 } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';
 import { SpillTable } from '../../core/spill-table.ts';
-import { isObj, type Obj } from '../../core/value.ts';
+import { isObj } from '../../core/value.ts';
 import type { StateHolder } from '../../core/state-budget.ts';
 import type { EventBudget } from './budget.ts';
+import type { MessageScope } from './scope.ts';
 
 /** A second event for a boundary that occurs once per call or attempt. */
 export interface OccurrenceFacts {
@@ -45,8 +46,9 @@ const ROW_BYTES = 200;
 export class Occurrences implements StateHolder {
   /** Keyed `(kind, source, id)` -> the first boundary ({@link ROW_F64}); rows go oldest first only. */
   private readonly seen: SpillTable;
-  /** The key of the event being read, before its kind's words are mixed in. */
+  /** The key of the event being read, before its kind's words are mixed in, and after (reused: the table copies it). */
   private readonly key: Hash64 = { hi: 0, lo: 0 };
+  private readonly mixed: Hash64 = { hi: 0, lo: 0 };
 
   constructor(private readonly budget: EventBudget) {
     this.seen = new SpillTable({ u32: 0, f64: ROW_F64.count, load: 2, memRows: budget.opts.spillRows });
@@ -67,13 +69,13 @@ export class Occurrences implements StateHolder {
     return this.seen.forgetOldest();
   }
 
-  /** Facts of the first occurrence `ev` (at `at`) of its `(source, id)` into `facts`. */
-  firstOccurrence(ev: Obj, at: Mark, facts: OccurrenceFacts): void {
+  /** Facts of the first occurrence of the event of `scope` (at `at`) into `facts`. */
+  firstOccurrence(scope: Pick<MessageScope, 'ev' | 'idKey'>, at: Mark, facts: OccurrenceFacts): void {
+    const ev = scope.ev;
     const type = ev.type;
-    const source = ev.source as string;
     if (type === 'tool.before' || type === 'tool.after') {
       if (!isObj(ev.call) || typeof ev.call.id !== 'string') return;
-      this.keyOf(source, ev.call.id);
+      this.keyOf(scope.idKey(ev.call.id));
       const prior = this.note(type, at, NaN);
       if (prior !== undefined) facts.occurrence = { kind: type, prior: this.markOf(prior), member: '/call/id' };
       return;
@@ -84,7 +86,7 @@ export class Occurrences implements StateHolder {
     const number = attempt.number;
     // JSON has no NaN: NaN stands for a number that is not a JSON number (or none)
     const n = typeof number === 'number' ? number : NaN;
-    this.keyOf(source, attempt.id);
+    this.keyOf(scope.idKey(attempt.id));
     const prior = this.note('attempt', at, n);
     if (prior !== undefined && !Number.isNaN(n) && this.numberAt(prior) !== n && !Number.isNaN(this.numberAt(prior)))
       facts.occurrence = { kind: 'attempt-number', prior: this.markOf(prior), member: '/attempt/number' };
@@ -99,9 +101,8 @@ export class Occurrences implements StateHolder {
     }
   }
 
-  /** Set {@link key} to the keyed `(source, id)` key. */
-  private keyOf(source: string, id: string): void {
-    const k = pairKey(source, id);
+  /** Set {@link key} to the keyed `(source, id)` key `k`. */
+  private keyOf(k: Hash64): void {
     this.key.hi = k.hi;
     this.key.lo = k.lo;
   }
@@ -117,13 +118,15 @@ export class Occurrences implements StateHolder {
   /** The row kept under `kind` and {@link key}, or undefined after keeping `at` there (room made in the budget first). */
   private note(kind: RowKind, at: Mark, number: number): number | undefined {
     const mix = KIND_MIX[KIND[kind]]!;
-    const key: Hash64 = { hi: (this.key.hi ^ mix[0]) >>> 0, lo: (this.key.lo ^ mix[1]) >>> 0 };
+    const key = this.mixed;
+    key.hi = (this.key.hi ^ mix[0]) >>> 0;
+    key.lo = (this.key.lo ^ mix[1]) >>> 0;
     const t = this.seen;
     const prior = t.slot(key);
     if (prior !== undefined) return prior;
     const max = this.budget.opts.maxEvents;
     if (t.size >= max) {
-      this.budget.caps.note('maxEvents', max, () => at);
+      this.budget.noteCap('maxEvents', max, at);
       t.forgetOldest();
     }
     if (max > 0) {

@@ -12,12 +12,15 @@ import type { ElicitRequestInfo } from './elicitation-facts.ts';
 import type { EventRows } from './event-rows.ts';
 import { EVENT_PTR } from './identity-rows.ts';
 
-/** The scope of one event message (see the module comment). */
+/** The scope of one event message (see the module comment); the model keeps one and {@link open}s it a message. */
 export class MessageScope {
-  /** The event's identity key `(source, id)` (identity-rows.ts `eventKey`). */
-  readonly key: Hash64;
+  msg!: AhpMessage;
+  ev!: Obj;
+  at!: Mark;
+  /** The event's identity key `(source, id)` (identity-rows.ts `eventKey`): a new object a message (records keep it). */
+  key!: Hash64;
   /** The key of the parent it names (undefined: no string `parentEventId`). */
-  readonly parentKey: Hash64 | undefined;
+  parentKey: Hash64 | undefined = undefined;
   /** Its row (undefined: not held, the budget was full); set by the identity analyzer. */
   slot: number | undefined = undefined;
   /** Whether this is the first occurrence of its `(source, id)` among the rows held; set by the identity analyzer. */
@@ -32,18 +35,44 @@ export class MessageScope {
   private absent: ElicitationBody | undefined = undefined;
   /** The parent elicitation request's verdict, once read (elicitation.ts), with the row it was read from. */
   request: { slot: number; info: ElicitRequestInfo | undefined } | undefined = undefined;
+  private words: Uint32Array | undefined = undefined;
+  private lastId: string | undefined = undefined;
+  private lastKey: Hash64 | undefined = undefined;
 
-  constructor(
-    readonly msg: AhpMessage,
-    readonly ev: Obj,
-    readonly at: Mark,
-    private readonly rows: EventRows,
-  ) {
+  constructor(private readonly rows: EventRows) {}
+
+  /** Make this the scope of `msg`, whose event `ev` has a string `source`, `id` and `type`, at `at`. */
+  open(msg: AhpMessage, ev: Obj, at: Mark): this {
+    this.msg = msg;
+    this.ev = ev;
+    this.at = at;
     const source = ev.source as string;
     const words = pairSourceWords(source);
+    this.words = words;
     this.key = pairKeyUnder(words, source, ev.id as string);
     const parentId = ev.parentEventId;
     this.parentKey = typeof parentId === 'string' ? pairKeyUnder(words, source, parentId) : undefined;
+    this.slot = undefined;
+    this.first = false;
+    this.fp = undefined;
+    this.mask = 0;
+    this.digest = 0;
+    this.parentRow = undefined;
+    this.parentAsked = -1;
+    this.absent = undefined;
+    this.request = undefined;
+    this.lastId = undefined;
+    this.lastKey = undefined;
+    return this;
+  }
+
+  /** `pairKey(source, id)` under the event's source; the last one is kept (a call id is keyed by two analyzers). */
+  idKey(id: string): Hash64 {
+    if (id !== this.lastId || this.lastKey === undefined) {
+      this.lastKey = pairKeyUnder(this.words!, this.ev.source as string, id);
+      this.lastId = id;
+    }
+    return this.lastKey;
   }
 
   /** The row of the parent the event names (undefined: it names none, or none is held), looked up once. */

@@ -26,7 +26,7 @@ export const elicitationContentSchema = defineAhpStreamRule({
   on: ['content'],
   onEvent(facts, ctx) {
     const c = facts.event?.content;
-    if (c?.status !== 'checked') return;
+    if (c?.status !== 'checked' || c.problems.length === 0) return;
     const pointer = `${c.partPointer}/text`;
     const request = markLocation(c.request!, '/params/event/elicitation/request');
     for (const p of c.problems) {

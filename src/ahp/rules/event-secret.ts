@@ -4,6 +4,7 @@ import type { RuleContext } from '../../core/rule.ts';
 import { CLASS_DESCRIPTIONS, credentialIn } from '../../core/secrets.ts';
 import { isObj } from '../../core/value.ts';
 import type { AhpMessage } from '../message.ts';
+import { mayHoldSecretScreened } from '../secret-screen.ts';
 import { isCredentialMember } from '../sensitive-names.ts';
 
 /** The rule's templates, shared with the helpers that report for it. */
@@ -20,7 +21,8 @@ const MAX_DEPTH = 16;
 
 /** The credential class `v` carries (its own shape, or its member name with it), as words; or undefined. */
 function carried(v: string, key: string | undefined): string | undefined {
-  let m = credentialIn(v);
+  // findSecrets' first test, screened and asked here: most strings fail it, and then its list and options are spared
+  let m = mayHoldSecretScreened(v) ? credentialIn(v) : undefined;
   if (!m && key !== undefined && isCredentialMember(key, 'event'))
     m = credentialIn(`${JSON.stringify(key)}: ${JSON.stringify(v)}`);
   return m ? CLASS_DESCRIPTIONS[m.class] : undefined;
@@ -101,7 +103,7 @@ export const eventSecret = defineEventRule({
     for (let i = 0; i < effects.length; i++) {
       const e: unknown = effects[i];
       if (!isObj(e) || e.type !== 'deny' || typeof e.reason !== 'string') continue;
-      const m = credentialIn(e.reason);
+      const m = mayHoldSecretScreened(e.reason) ? credentialIn(e.reason) : undefined;
       if (m)
         ctx.report({
           pointer: `/result/effects/${i}/reason`,

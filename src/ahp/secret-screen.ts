@@ -1,0 +1,110 @@
+/**
+ * A screen before `SECRET_OPENINGS` (src/core/secret-patterns.ts): the three-character windows that can begin an
+ * opening, read from the expression's own alternatives (one it cannot read turns the screen off); elsewhere it decides.
+ */
+import { SECRET_OPENINGS } from '../core/secret-patterns.ts';
+
+/** ASCII folded to lower case (the `i` flag without `u` folds only ASCII letters); 0 for a code unit past ASCII. */
+const FOLD = new Uint8Array(65536);
+for (let c = 1; c < 128; c++) FOLD[c] = c >= 65 && c <= 90 ? c + 32 : c;
+
+function atomAt(src: string, i: number): { units: number[]; end: number } | undefined {
+  const c = src[i];
+  if (c === undefined || '()|.^$?*+{}'.includes(c)) return undefined;
+  if (c === '\\') {
+    const e = src[i + 1];
+    // an identity escape of punctuation only (`\d`, `\w`, `\b` ... are classes or assertions)
+    if (e === undefined || /[A-Za-z0-9]/.test(e)) return undefined;
+    return { units: [e.charCodeAt(0)], end: i + 2 };
+  }
+  if (c !== '[') return { units: [c.charCodeAt(0)], end: i + 1 };
+  const close = src.indexOf(']', i + 1);
+  const body = src.slice(i + 1, close);
+  if (close < 0 || body === '' || body.startsWith('^') || body.includes('\\')) return undefined;
+  const units: number[] = [];
+  for (let k = 0; k < body.length; k++) {
+    if (body[k + 1] === '-' && k + 2 < body.length) {
+      for (let u = body.charCodeAt(k); u <= body.charCodeAt(k + 2); u++) units.push(u);
+      k += 2;
+    } else units.push(body.charCodeAt(k));
+  }
+  return { units, end: close + 1 };
+}
+
+function alternatives(src: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let inClass = false;
+  let start = 0;
+  for (let i = 0; i < src.length; i++) {
+    const c = src[i];
+    if (c === '\\') i++;
+    else if (inClass) inClass = c !== ']';
+    else if (c === '[') inClass = true;
+    else if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (c === '|' && depth === 0) {
+      out.push(src.slice(start, i));
+      start = i + 1;
+    }
+  }
+  out.push(src.slice(start));
+  return out;
+}
+
+// the folded first two code units of each opening (`a << 7 | b`), and its first three (`a << 14 | b << 7 | c`)
+interface Windows {
+  pairs: Uint8Array;
+  triples: Set<number>;
+}
+
+/** The windows of `re` (undefined: an alternative this reader cannot take apart, or flags other than `i`). */
+export function openingWindows(re: RegExp): Windows | undefined {
+  if (re.flags !== 'i') return undefined;
+  const pairs = new Uint8Array(128 * 128);
+  const triples = new Set<number>();
+  for (const alt of alternatives(re.source)) {
+    const sets: number[][] = [];
+    let i = 0;
+    for (let n = 0; n < 3; n++) {
+      const a = atomAt(alt, i);
+      if (!a) return undefined;
+      // a quantifier may drop or repeat one of the first two atoms, and drop the third unless it is `+`
+      const q = alt[a.end];
+      if (q !== undefined && '?*{+'.includes(q) && !(n === 2 && q === '+')) return undefined;
+      const folded = a.units.map((u) => (u < 128 ? FOLD[u]! : 0));
+      if (folded.includes(0)) return undefined;
+      sets.push(folded);
+      i = a.end;
+    }
+    for (const x of sets[0]!)
+      for (const y of sets[1]!) {
+        pairs[(x << 7) | y] = 1;
+        for (const z of sets[2]!) triples.add((x << 14) | (y << 7) | z);
+      }
+  }
+  return { pairs, triples };
+}
+
+const WINDOWS = openingWindows(SECRET_OPENINGS);
+
+/** Exactly `SECRET_OPENINGS.test(s)` (src/core/secrets.ts `mayHoldSecret`), the expression asked only when needed. */
+export function mayHoldSecretScreened(s: string): boolean {
+  const w = WINDOWS;
+  if (w === undefined) return SECRET_OPENINGS.test(s);
+  const n = s.length;
+  if (n < 3) return false;
+  const pairs = w.pairs;
+  let a = FOLD[s.charCodeAt(0)]!;
+  let b = FOLD[s.charCodeAt(1)]!;
+  for (let i = 2; i < n; i++) {
+    const c = FOLD[s.charCodeAt(i)]!;
+    if (pairs[(a << 7) | b] === 1 && w.triples.has((a << 14) | (b << 7) | c)) return SECRET_OPENINGS.test(s);
+    a = b;
+    b = c;
+  }
+  return false;
+}
+
+/** Whether the screen is on (every alternative of `SECRET_OPENINGS` read); tests hold it on. */
+export const SECRET_SCREEN_ON = WINDOWS !== undefined;

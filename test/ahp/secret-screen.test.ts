@@ -1,0 +1,117 @@
+/**
+ * The screen before SECRET_OPENINGS (src/ahp/secret-screen.ts) says exactly what the expression says: on strings made
+ * of opening fragments in both cases, near misses, code units past ASCII that upper-case to ASCII letters, and noise;
+ * and it turns itself off for an expression it cannot take apart.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { SECRET_OPENINGS } from '../../src/core/secret-patterns.ts';
+import { mayHoldSecretScreened, openingWindows, SECRET_SCREEN_ON } from '../../src/ahp/secret-screen.ts';
+
+const FRAGMENTS = [
+  '-----BEGIN ',
+  '-----begin ',
+  '----BEGIN ',
+  'AKIA',
+  'akIa',
+  'ASIA',
+  'ABIA',
+  'ACCA',
+  'A3T',
+  'a3t',
+  'A3',
+  'bearer',
+  'BEARER',
+  'Basic',
+  'authorization',
+  'password',
+  'passwd',
+  'PassWord',
+  'passw',
+  'secret',
+  'api_key',
+  'api-key',
+  'apikey',
+  'APIKEY',
+  'api key',
+  'token',
+  'eyJ',
+  'EYJ',
+  'ey',
+  'ghp_',
+  'gho_',
+  'ghx_',
+  'github_pat_',
+  'glpat-',
+  'gl-',
+  'GR1348941',
+  'GR134',
+  'xox',
+  'xo',
+  'xapp-',
+  'hooks.slack.com/',
+  'hooks.slack.com',
+  'sk-',
+  'rk_',
+  'ek-',
+  'sk=',
+  'whsec_',
+  'AIza',
+  'JQQJ9',
+  'azure',
+  'openai',
+  'cognitive',
+  'ocp-apim',
+  '://',
+  ':/',
+  '\u017fecret',
+  '\u212aey',
+  '\u0130',
+  '\u0131',
+  '\u0000',
+  '\u00e9',
+  ' ',
+  'a',
+  'b',
+  'g',
+  'h',
+  'k',
+  'l',
+  'o',
+  's',
+  'x',
+  '-',
+  '_',
+  ':',
+  '/',
+  '3',
+];
+
+test('the screen is on for the current openings and agrees with the expression on made-up strings', () => {
+  assert.equal(SECRET_SCREEN_ON, true);
+  let x = 7;
+  const r = (n: number): number => {
+    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+    return (x >>> 8) % n;
+  };
+  let holding = 0;
+  for (let i = 0; i < 200_000; i++) {
+    let s = '';
+    for (let k = 1 + r(5); k > 0; k--)
+      s += r(3) === 0 ? String.fromCharCode(32 + r(95)) : FRAGMENTS[r(FRAGMENTS.length)];
+    const want = SECRET_OPENINGS.test(s);
+    assert.equal(mayHoldSecretScreened(s), want, JSON.stringify(s));
+    if (want) holding++;
+  }
+  assert.ok(holding > 20_000 && holding < 180_000, `both verdicts are exercised (${holding})`);
+  for (const s of ['', 'ab', 'Bash', 'tool.before', '2026-08-24T08:00:01Z', 'see https://x', 'GHP_'])
+    assert.equal(mayHoldSecretScreened(s), SECRET_OPENINGS.test(s), s);
+});
+
+test('an expression the screen cannot take apart turns it off', () => {
+  for (const re of [/a?bc/i, /(?:ab)c/i, /\dab/i, /ab/i, /abc/g, /a+bc/i, /ab[^c]/i, /abc|d/i, /ab.c/i])
+    assert.equal(openingWindows(re), undefined, String(re));
+  const w = openingWindows(/abc|xa[a-c]+-|:\/\//i)!;
+  assert.ok(w.triples.has((120 << 14) | (98 << 7) | 45) === false && w.triples.has((97 << 14) | (98 << 7) | 99));
+  assert.ok(w.triples.has((120 << 14) | (97 << 7) | 98) && w.triples.has((58 << 14) | (47 << 7) | 47));
+});
