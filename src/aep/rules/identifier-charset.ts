@@ -2,26 +2,17 @@ import { defineEventRule } from '../../core/engine.ts';
 import type { RuleContext } from '../../core/rule.ts';
 import type { AepEvent } from '../event.ts';
 
-/** AEP-0003 §9 item 6: the interop-safe identifier grammar `^[A-Za-z0-9][A-Za-z0-9._-]*$`, read by character code. */
-function safeId(s: string): boolean {
-  // every event names a session and most a run and step: this loop costs a fraction of a regular expression's call
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    const folded = c | 0x20;
-    if ((folded >= 0x61 && folded <= 0x7a) || (c >= 0x30 && c <= 0x39)) continue;
-    if (i === 0 || (c !== 0x2e && c !== 0x5f && c !== 0x2d)) return false;
-  }
-  return s.length > 0;
-}
+/** AEP-0003 §9 item 6: the interop-safe identifier grammar. */
+const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 const MESSAGES = {
   charset:
     'Attribute {name} is a string of {length} chars outside the interop-safe grammar [A-Za-z0-9._-] starting with a letter or digit (AEP-0003 §9.6); consumers must encode it before using it in a path, URL or query.',
 } as const;
 
-/** Report attribute `name` when it is a non-empty string outside the grammar. */
+/** Report attribute `name` when it is a non-empty string outside the grammar (named loads: a keyed one an event showed). */
 function judge(name: string, v: unknown, ctx: RuleContext<typeof MESSAGES>): void {
-  if (typeof v === 'string' && v.length > 0 && !safeId(v))
+  if (typeof v === 'string' && v.length > 0 && !SAFE_ID.test(v))
     ctx.report({ pointer: `/${name}`, args: { name, length: [...v].length } });
 }
 
