@@ -152,11 +152,9 @@ export function redactedTextOf(ev: AepEvent): RedactedText {
 }
 
 function visitRedacted(text: string, at: GatedPath): void {
-  // CONTENT_SCREEN holds for every secret class and both PII classes; a home prefix has its own test
   const content = CONTENT_SCREEN.test(text);
   const home = homePathIn(text);
   if (!content && !home) return;
-  // the pointer is built only for a string where something is found (the screen passes some that hold nothing)
   let pointer = home ? at.pointer() : undefined;
   if (pointer !== undefined) (gatedOut ??= []).push({ pointer, what: 'home' });
   if (!content) return;

@@ -13,14 +13,10 @@ export interface CaptureNode {
   items?: CaptureNode;
   /** How the gated-string walk treats this member (its memo: {@link forEachGatedString}). */
   steer?: number;
-  // memos of the walks, kept on the node (trees never change once built; a WeakMap lookup an event showed in profiles)
-  /** {@link rankBelow}. */
+  // memos of rankBelow, watched (by rank), leads, gatesBelow: trees never change, and a WeakMap lookup showed
   below?: number;
-  /** {@link watched}, by capture rank. */
   watch?: (readonly (readonly [string, CaptureNode])[])[];
-  /** {@link leads}. */
   leads?: readonly string[];
-  /** {@link gatesBelow}. */
   gates?: boolean;
 }
 
