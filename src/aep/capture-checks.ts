@@ -5,7 +5,15 @@
  */
 import { escapeToken } from '../core/pointer.ts';
 import { canonicalJson, digest } from '../core/canonical.ts';
-import { findSecrets, mayHoldSecret, PII_MARK, SECRET_MARK, type DetectorClass } from '../core/secrets.ts';
+import {
+  findSecrets,
+  FLOOR_SECRET_CLASSES,
+  HARDENING_SECRET_CLASSES,
+  mayHoldSecret,
+  PII_MARK,
+  SECRET_MARK,
+  type DetectorClass,
+} from '../core/secrets.ts';
 import { SECRET_OPENINGS } from '../core/secret-patterns.ts';
 import { forEachGatedString, GatedPath, type CaptureNode } from './capture.ts';
 import { CAPTURE_RANK, type AepEvent } from './event.ts';
@@ -102,44 +110,75 @@ export interface GatedFinding {
  * kind per string); `full` members are verbatim and not read.
  */
 export function gatedFindings(ev: AepEvent): readonly GatedFinding[] {
-  if (ev.capture !== 'redacted') return NO_FINDINGS;
-  // the home and PII rules run on the same event in turn: one walk serves both
-  if (ev === lastEvent) return lastFindings;
-  lastEvent = ev;
-  lastFindings = walkGated(ev);
-  return lastFindings;
+  return ev.capture === 'redacted' ? redactedTextOf(ev).gated : NO_FINDINGS;
 }
 
-const NO_FINDINGS: readonly GatedFinding[] = [];
-let lastEvent: AepEvent | undefined;
-let lastFindings: readonly GatedFinding[] = NO_FINDINGS;
+/** What the walk of an event's `redacted`-gated text found: {@link gatedFindings} and the leaks (src/aep/leaks.ts). */
+export interface RedactedText {
+  gated: readonly GatedFinding[];
+  /** Pointer, class pairs: each of {@link LEAK_CLASSES} once per string, in the order findSecrets finds them. */
+  leaks: readonly (string | DetectorClass)[];
+}
 
-function walkGated(ev: AepEvent): GatedFinding[] {
-  const out: GatedFinding[] = [];
+/** Every secret class the leak rules ask for (floor and hardening). */
+const LEAK_OPTIONS = { classes: [...FLOOR_SECRET_CLASSES, ...HARDENING_SECRET_CLASSES] as readonly DetectorClass[] };
+const NO_FINDINGS: readonly GatedFinding[] = [];
+const NO_LEAKS: readonly (string | DetectorClass)[] = [];
+const NOTHING: RedactedText = { gated: NO_FINDINGS, leaks: NO_LEAKS };
+let lastEvent: AepEvent | undefined;
+let lastText: RedactedText = NOTHING;
+// the walk's state (it runs synchronously): no closure an event
+let gatedOut: GatedFinding[] | undefined;
+let leaksOut: (string | DetectorClass)[] | undefined;
+
+/**
+ * The `redacted`-gated text of `ev` read once for the four rules that judge it (leak, provider leak, home path, PII):
+ * one walk, and one screen a string, where each walked it and screened each string on its own.
+ */
+export function redactedTextOf(ev: AepEvent): RedactedText {
+  if (ev === lastEvent) return lastText;
+  lastEvent = ev;
+  lastText = NOTHING;
   const data = ev.value.data;
-  if (data === null || typeof data !== 'object') return out;
+  if (data === null || typeof data !== 'object') return lastText;
   const tree = ev.info?.captureTree ?? captureTreeFor(ev.type);
   // no tree: a vendor or schema-less type, where no member is marked redacted (AEP-0002 §5.1 rule 2)
-  if (!tree) return out;
-  forEachGatedString(data, tree, (text, at) => {
-    let pointer: string | undefined;
-    if (homePathIn(text)) out.push({ pointer: (pointer ??= at.pointer()), what: 'home' });
-    const pii = text.includes('@') || PHONE_SCREEN.test(text) ? findSecrets(text, { classes: PII_CLASSES }) : [];
-    let email = false;
-    let phone = false;
-    for (const m of pii) {
-      // user@host:port or user@host:path is a URL's or an SSH address's host, not a mailbox (a warning's narrower reading)
-      if (m.class === 'email' && text.charCodeAt(m.end) === 0x3a) continue;
-      if (m.class === 'email' && !email) {
-        email = true;
-        out.push({ pointer: (pointer ??= at.pointer()), what: 'email' });
-      } else if (m.class === 'phone' && !phone) {
-        phone = true;
-        out.push({ pointer: (pointer ??= at.pointer()), what: 'phone' });
-      }
+  if (!tree) return lastText;
+  gatedOut = leaksOut = undefined;
+  forEachGatedString(data, tree, visitRedacted);
+  if (gatedOut || leaksOut) lastText = { gated: gatedOut ?? NO_FINDINGS, leaks: leaksOut ?? NO_LEAKS };
+  gatedOut = leaksOut = undefined;
+  return lastText;
+}
+
+function visitRedacted(text: string, at: GatedPath): void {
+  const content = CONTENT_SCREEN.test(text);
+  const home = homePathIn(text);
+  if (!content && !home) return;
+  let pointer = home ? at.pointer() : undefined;
+  if (pointer !== undefined) (gatedOut ??= []).push({ pointer, what: 'home' });
+  if (!content) return;
+  const matches = findSecrets(text, LEAK_OPTIONS);
+  for (let i = 0; i < matches.length; i++) {
+    const cls = matches[i]!.class;
+    let seen = false;
+    for (let j = 0; j < i && !seen; j++) seen = matches[j]!.class === cls;
+    if (!seen) (leaksOut ??= []).push((pointer ??= at.pointer()), cls);
+  }
+  if (!text.includes('@') && !PHONE_SCREEN.test(text)) return;
+  let email = false;
+  let phone = false;
+  for (const m of findSecrets(text, { classes: PII_CLASSES })) {
+    // user@host:port or user@host:path is a URL's or an SSH address's host, not a mailbox (a warning's narrower reading)
+    if (m.class === 'email' && text.charCodeAt(m.end) === 0x3a) continue;
+    if (m.class === 'email' && !email) {
+      email = true;
+      (gatedOut ??= []).push({ pointer: (pointer ??= at.pointer()), what: 'email' });
+    } else if (m.class === 'phone' && !phone) {
+      phone = true;
+      (gatedOut ??= []).push({ pointer: (pointer ??= at.pointer()), what: 'phone' });
     }
-  });
-  return out;
+  }
 }
 
 /**

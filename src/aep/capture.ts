@@ -13,6 +13,11 @@ export interface CaptureNode {
   items?: CaptureNode;
   /** How the gated-string walk treats this member (its memo: {@link forEachGatedString}). */
   steer?: number;
+  // memos of rankBelow, watched (by rank), leads, gatesBelow: trees never change, and a WeakMap lookup showed
+  below?: number;
+  watch?: (readonly (readonly [string, CaptureNode])[])[];
+  leads?: readonly string[];
+  gates?: boolean;
 }
 
 type Schema = Record<string, unknown>;
@@ -86,26 +91,20 @@ export interface CaptureViolation {
   level: AepCaptureLevel;
 }
 
-/** Highest capture rank of the members named anywhere below a node (trees never change once built). */
-const rankBelowMemo = new WeakMap<CaptureNode, number>();
-
+/** Highest capture rank of the members named anywhere below a node. */
 function rankBelow(node: CaptureNode): number {
-  let r = rankBelowMemo.get(node);
+  let r = node.below;
   if (r !== undefined) return r;
   r = 0;
   if (node.items) r = Math.max(r, CAPTURE_RANK[node.items.level], rankBelow(node.items));
   if (node.properties) for (const c of node.properties.values()) r = Math.max(r, CAPTURE_RANK[c.level], rankBelow(c));
-  rankBelowMemo.set(node, r);
+  node.below = r;
   return r;
 }
 
-/** Per node, per capture rank: the members annotated above the rank or with such a member below (trees never change). */
-const watchedMemo = new WeakMap<CaptureNode, (readonly (readonly [string, CaptureNode])[])[]>();
-
-/** The members of `node` that can hold a field above `rank`, in the schema's order (the walk looks up only these). */
+/** The members of `node` that can hold a field above `rank` (annotated above it or with such a member below), in the schema's order (the walk looks up only these). */
 function watched(node: CaptureNode, rank: number): readonly (readonly [string, CaptureNode])[] {
-  let byRank = watchedMemo.get(node);
-  if (byRank === undefined) watchedMemo.set(node, (byRank = []));
+  const byRank = (node.watch ??= []);
   let list = byRank[rank];
   if (list === undefined) {
     const l: (readonly [string, CaptureNode])[] = [];
@@ -124,9 +123,9 @@ export function captureViolations(
   tree: CaptureNode,
   capture: AepCaptureLevel,
   basePointer = '/data',
-): CaptureViolation[] {
+): readonly CaptureViolation[] {
   const rank = CAPTURE_RANK[capture];
-  if (rankBelow(tree) <= rank || !holdsWatched(data, tree, rank)) return [];
+  if (rankBelow(tree) <= rank || !holdsWatched(data, tree, rank)) return NO_VIOLATIONS;
   const out: CaptureViolation[] = [];
   const stack: [unknown, CaptureNode | undefined, string][] = [[data, tree, basePointer]];
   while (stack.length) {
@@ -153,6 +152,8 @@ export function captureViolations(
   }
   return out.length < 2 ? out : out.sort((a, b) => (a.pointer < b.pointer ? -1 : a.pointer > b.pointer ? 1 : 0));
 }
+
+const NO_VIOLATIONS: readonly CaptureViolation[] = [];
 
 /** Whether an object `data` holds a member of {@link watched} (most payloads hold none: no walk). */
 function holdsWatched(data: unknown, tree: CaptureNode, rank: number): boolean {
@@ -191,15 +192,13 @@ function steer(n: CaptureNode | undefined): number {
     CAPTURE_RANK[n.level] > CAPTURE_RANK.redacted ? SKIP : isGated(n) ? GATED : gatesBelow(n) ? BELOW : PLAIN);
 }
 
-/** Per node: its members that lead to gated text from an ungated object ({@link GATED} or {@link BELOW}). */
-const leadsMemo = new WeakMap<CaptureNode, readonly string[]>();
-
+/** The members of `n` that lead to gated text from an ungated object ({@link GATED} or {@link BELOW}). */
 function leads(n: CaptureNode): readonly string[] {
-  let l = leadsMemo.get(n);
+  let l = n.leads;
   if (l === undefined) {
     const out: string[] = [];
     for (const [k, c] of n.properties ?? []) if (steer(c) === GATED || steer(c) === BELOW) out.push(k);
-    leadsMemo.set(n, (l = out));
+    n.leads = l = out;
   }
   return l;
 }
@@ -340,17 +339,15 @@ const wanted = (v: unknown, gated: boolean): boolean =>
 
 const isGated = (n: CaptureNode | undefined): boolean => n !== undefined && (n.level === 'redacted' || n.star === true);
 
-const gatedBelow = new WeakMap<CaptureNode, boolean>();
-
 /** Whether a member at or below `n` (not above `redacted`) is gated; an unannotated member has none. */
 function gatesBelow(n: CaptureNode | undefined): boolean {
   if (!n) return false;
-  let known = gatedBelow.get(n);
+  let known = n.gates;
   if (known === undefined) {
     known = false;
     for (const c of [...(n.properties?.values() ?? []), ...(n.items ? [n.items] : [])])
       if (CAPTURE_RANK[c.level] <= CAPTURE_RANK.redacted && (isGated(c) || gatesBelow(c))) known = true;
-    gatedBelow.set(n, known);
+    n.gates = known;
   }
   return known;
 }

@@ -1,0 +1,138 @@
+/**
+ * The secret screen (src/core/secret-patterns.ts SECRET_OPENINGS) is written grouped by first letter for speed: it
+ * answers as the flat list of the literals the detector's patterns open with, string for string.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { mayHoldSecret, SECRET_OPENINGS } from '../../src/core/secret-patterns.ts';
+
+const FLAT =
+  /-----BEGIN |AKIA|ASIA|ABIA|ACCA|A3T|bearer|basic|authorization|passw(?:or)?d|secret|api[_-]?key|token|eyJ|gh[pousr]_|github_pat_|gl[a-z]+-|GR1348941|xox|xapp-|hooks\.slack\.com\/|[sre]k[-_]|whsec_|AIza|JQQJ9|azure|openai|cognitive|ocp-apim|:\/\//i;
+
+/** Each literal in the forms its alternative allows, and near misses of each. */
+const OPENINGS = [
+  '-----BEGIN ',
+  '-----begin ',
+  '-----BEGIN',
+  '----BEGIN ',
+  'AKIA',
+  'akia',
+  'AKI',
+  'ASIA',
+  'ABIA',
+  'ACCA',
+  'ACC',
+  'A3T',
+  'a3t',
+  'A3',
+  'bearer',
+  'BEARER',
+  'beare',
+  'basic',
+  'Basic',
+  'basi',
+  'authorization',
+  'Authorizatio',
+  'passwd',
+  'password',
+  'PASSWORD',
+  'passwod',
+  'passw',
+  'secret',
+  'Secre',
+  'apikey',
+  'api_key',
+  'api-key',
+  'API-KEY',
+  'api.key',
+  'api__key',
+  'token',
+  'TOKEN',
+  'toke',
+  'eyJ',
+  'EYJ',
+  'ey',
+  'ghp_',
+  'gho_',
+  'ghu_',
+  'ghs_',
+  'ghr_',
+  'GHP_',
+  'gha_',
+  'ghp',
+  'github_pat_',
+  'github_pat',
+  'glpat-',
+  'gl-',
+  'glA-',
+  'GLX-',
+  'gl1-',
+  'GR1348941',
+  'gr1348941',
+  'GR134894',
+  'xox',
+  'XOX',
+  'xo',
+  'xapp-',
+  'xapp',
+  'hooks.slack.com/',
+  'hooks.slack.com',
+  'HOOKS.SLACK.COM/',
+  'hooksxslack.com/',
+  'sk-',
+  'sk_',
+  'SK-',
+  'rk_',
+  'ek-',
+  'tk-',
+  'sk',
+  'whsec_',
+  'whsec',
+  'AIza',
+  'aiza',
+  'AIz',
+  'JQQJ9',
+  'jqqj9',
+  'JQQJ',
+  'azure',
+  'Azur',
+  'openai',
+  'OpenA',
+  'cognitive',
+  'cognitiv',
+  'ocp-apim',
+  'ocp_apim',
+  '://',
+  ':/',
+  ':\\/\\/',
+  '\u212aKIA',
+];
+const NOISE = ['', 'a', 'x', '-', '_', ' ', '3', ':', '/', '.', 'K', 'é', '\u0130', '\n', 'claude-code', 't_124'];
+
+function* cases(): Generator<string> {
+  for (const o of OPENINGS) for (const n of NOISE) for (const m of NOISE) yield n + o + m;
+  for (const a of OPENINGS) for (const b of OPENINGS) yield a.slice(0, 3) + b.slice(1);
+  let seed = 7;
+  const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+  const alphabet = '-BEGINbeginAKISBCTaki3tbrpswdcokenyJghpousr_tlx:/@ 0123456789QJ9zfmv.';
+  for (let k = 0; k < 20000; k++) {
+    let s = '';
+    const n = Math.floor(rnd() * 14);
+    for (let i = 0; i < n; i++) s += alphabet[Math.floor(rnd() * alphabet.length)];
+    yield s;
+  }
+}
+
+test('secret screen: the grouped SECRET_OPENINGS answers as the flat list of openings, string for string', () => {
+  let held = 0;
+  let total = 0;
+  for (const s of cases()) {
+    const want = FLAT.test(s);
+    assert.equal(SECRET_OPENINGS.test(s), want, JSON.stringify(s));
+    assert.equal(mayHoldSecret(s), want, JSON.stringify(s));
+    if (want) held++;
+    total++;
+  }
+  // both answers occur many times: the cases reach every alternative and its near misses
+  assert.ok(held > 5000 && total - held > 5000, `${held} of ${total}`);
+});
