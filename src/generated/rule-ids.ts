@@ -210,6 +210,7 @@ export const AHP_RULE_IDS = [
   'ahp/response-unmatched',
   'ahp/response-uncorrelated',
   'ahp/response-duplicate',
+  'ahp/response-unverifiable',
   'ahp/unsupported-answered',
   'ahp/manifest-limit-unexplained',
   'ahp/advertisement-exceeds-manifest',

@@ -106,6 +106,11 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
     };
   }
 
+  /** A line of the stream at `at` gave no message (framing): verdicts of absence after it are not verified. */
+  unreadable(at: Mark): void {
+    this.state.correlation.unreadableLine(at);
+  }
+
   observe(msg: AhpMessage): AhpFacts {
     const {
       identity,
@@ -199,7 +204,8 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
         (link.status === 'unmatched' ||
           link.status === 'uncorrelatable' ||
           link.status === 'exchange' ||
-          link.status === 'untracked') &&
+          link.status === 'untracked' ||
+          (link.status === 'unverifiable' && link.of === 'unmatched')) &&
         idKey(msg) !== undefined
       ) {
         elicitation.modes.readManifest(result.manifest, at);

@@ -64,6 +64,7 @@ import { registrationLiteralSecret } from './registration-literal-secret.ts';
 import { responseDuplicate } from './response-duplicate.ts';
 import { responseUncorrelated } from './response-uncorrelated.ts';
 import { responseUnmatched } from './response-unmatched.ts';
+import { responseUnverifiable } from './response-unverifiable.ts';
 import { returnInvalid } from './return-invalid.ts';
 import { stateCap } from './state-cap.ts';
 
@@ -111,6 +112,7 @@ export const AHP_RULES = [
   responseUnmatched,
   responseUncorrelated,
   responseDuplicate,
+  responseUnverifiable,
   unsupportedAnswered,
   manifestLimitUnexplained,
   advertisementExceedsManifest,
