@@ -42,6 +42,8 @@ export interface AhpStreamState {
   readonly observations: Observations;
   readonly caps: AhpCapLog;
   readonly memory: StateBudget;
+  /** The last line of the stream so far that gave no message (framing): README §Decisions on unreadable lines. */
+  unreadable: Mark | undefined;
 }
 
 /** An AHP stream rule: a stateless verdict over {@link AhpFacts} and the run's {@link AhpStreamState}. */
@@ -103,11 +105,13 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
       observations,
       caps,
       memory,
+      unreadable: undefined,
     };
   }
 
   /** A line of the stream at `at` gave no message (framing): verdicts of absence after it are not verified. */
   unreadable(at: Mark): void {
+    this.state.unreadable = at;
     this.state.correlation.unreadableLine(at);
   }
 

@@ -11,6 +11,7 @@ import { failurePolicyUnverifiable } from './failure-policy-unverifiable.ts';
 import { interceptAfterDenial } from './intercept-after-denial.ts';
 import { callIdMismatch } from './call-id-mismatch.ts';
 import { parentCallId } from './parent-call-id.ts';
+import { parentUnverifiable } from './parent-unverifiable.ts';
 import { changeAfterDenied } from './change-after-denied.ts';
 import type { EventRule, RuleMeta } from '../../core/rule.ts';
 import type { AhpStreamRule } from '../analyzers/model.ts';
@@ -134,6 +135,7 @@ export const AHP_RULES = [
   parentUnknown,
   parentCycle,
   parentCallId,
+  parentUnverifiable,
   configAfterDenied,
   changeAfterDenied,
   changeAfterMismatch,
