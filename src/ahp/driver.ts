@@ -7,6 +7,7 @@ import { Engine, type EventEntry, type RuleSelection } from '../core/engine.ts';
 import type { ProtocolChecker } from '../core/pipeline.ts';
 import { metaOf, RULE_ERROR, type RuleCrashError, type RuleMeta } from '../core/rule.ts';
 import type { CheckerOutput } from '../core/protocol.ts';
+import { markOf } from '../core/mark.ts';
 import { ruleType, type AhpBinding, type AhpMessage } from './message.ts';
 import { AHP_EVENT_RULES, AHP_RULES, AHP_STREAM_RULES } from './rules/index.ts';
 import {
@@ -155,6 +156,8 @@ export function createAhpChecker(opts: AhpCheckOptions, out: CheckerOutput): Pro
       if (v !== null && typeof v === 'object' && !Array.isArray(v))
         engine.checkEvent(msg, typed ?? engine.eventRulesOf(ruleType(msg)));
       if (msg.wireValid && !root) engine.streamEvent(msg);
+      // a message the stream model cannot take (ids untrustworthy) may have been any request or parent it needs
+      else if (model) model.unreadable(markOf(ev));
     },
     onUnreadable(at) {
       model?.unreadable(at);

@@ -9,15 +9,15 @@ export const parentUnverifiable = defineAhpStreamRule({
   id: 'ahp/parent-unverifiable',
   severity: 'info',
   description:
-    "An event's parentEventId names no event of its source in the input so far, after a line that could not be read as a message, which may have held that parent (not verified).",
+    "An event's parentEventId names no event of its source in the input so far, after a line that gave no AHP message, which may have held that parent (not verified).",
   detail:
-    'Any earlier unreadable line of the stream counts (invalid JSON, over --max-line-bytes, too deep, not an object, invalid UTF-8, a cut gzip stream). It replaces the verdicts that need the parent absent: ahp/elicitation-source-mismatch (interaction-payloads.md) and ahp/parent-call-id. The framing finding at that line is the error.',
+    'Any earlier unreadable line of the stream counts (invalid JSON, over --max-line-bytes, too deep, not an object, invalid UTF-8, a cut gzip stream, or a message whose JSON-RPC shape is invalid). It replaces the verdicts that need the parent absent: ahp/elicitation-source-mismatch (interaction-payloads.md) and ahp/parent-call-id. The framing finding at that line is the error.',
   spec: 'AHP task-workspace-lineage.md §Lineage and actual changes',
   messages: {
     otherSource:
-      'The parent this elicitation result names is not an event of its own source in the input (a request from another source at {request} has that id), but {unreadable} could not be read as a message and may have held it; not verified.',
+      'The parent this elicitation result names is not an event of its own source in the input (a request from another source at {request} has that id), but {unreadable} could not be read as an AHP message and may have held it; not verified.',
     callId:
-      "This event's parentEventId equals a call id and names no event of the input so far, but {unreadable} could not be read as a message and may have held an event with that id; not verified.",
+      "This event's parentEventId equals a call id and names no event of the input so far, but {unreadable} could not be read as an AHP message and may have held an event with that id; not verified.",
   },
   on: ['pair', 'parentIsCall'],
   onEvent(facts, ctx, state) {
