@@ -4,6 +4,7 @@
  */
 import { unsupportedAnswered } from './unsupported-answered.ts';
 import { advertisementExceedsManifest } from './advertisement-exceeds-manifest.ts';
+import { manifestUnverifiable } from './manifest-unverifiable.ts';
 import { continuationAllowance } from './continuation-allowance.ts';
 import { manifestLimitUnexplained } from './manifest-limit-unexplained.ts';
 import { deniedCallRan } from './denied-call-ran.ts';
@@ -56,6 +57,7 @@ import { interceptIdMismatch } from './intercept-id-mismatch.ts';
 import { modifyInvalid } from './modify-invalid.ts';
 import { modifyUnverifiable } from './modify-unverifiable.ts';
 import { observationLeak } from './observation-leak.ts';
+import { observationUnverifiable } from './observation-unverifiable.ts';
 import { openAtEnd } from './open-at-end.ts';
 import { parentCycle } from './parent-cycle.ts';
 import { parentUnknown } from './parent-unknown.ts';
@@ -117,6 +119,7 @@ export const AHP_RULES = [
   unsupportedAnswered,
   manifestLimitUnexplained,
   advertisementExceedsManifest,
+  manifestUnverifiable,
   continuationAllowance,
   effectNotAdvertised,
   modifyInvalid,
@@ -144,6 +147,7 @@ export const AHP_RULES = [
   attemptUsageDuplicate,
   injectIdReused,
   observationLeak,
+  observationUnverifiable,
   eventIdReuse,
   eventIdUnverifiable,
   interceptAfterDenial,
