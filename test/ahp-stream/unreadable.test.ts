@@ -110,3 +110,27 @@ test('a second response after an unreadable line may answer a retry there', asyn
   const info = fs.find((f) => f.ruleId === 'ahp/response-unverifiable')!;
   assert.equal(info.messageId, 'duplicate');
 });
+
+test('an elicitation result with no parentEventId after an unreadable line: its request may have been answered there', async () => {
+  const fail = readFileSync(`${REPO_DIR}conformance/ahp/fail/ahp.elicitation-parent-missing.jsonl`, 'utf8').split('\n');
+  // the request (line 1), a line cut short after it (line 2), the result that names no parent (line 3)
+  const fs = await run([fail[0], fail[0]!.slice(0, 70), fail[1]].join('\n'));
+  assert.deepEqual(brief(fs, 'verdict'), ['jsonl/invalid-json@2']);
+  const info = fs.find((f) => f.ruleId === 'ahp/parent-unverifiable');
+  assert.equal(info?.messageId, 'candidate');
+  assert.equal(info?.line, 3);
+  // a line cut before the request cannot have held its result: the error stays
+  const before = await run([fail[0]!.slice(0, 70), fail[0], fail[1]].join('\n'));
+  assert.ok(brief(before, 'verdict').includes('ahp/elicitation-parent-missing@3'));
+});
+
+test('a line cut before the manifest cannot have replaced it: ahp/advertisement-exceeds-manifest stays an error', async () => {
+  const fail = readFileSync(`${REPO_DIR}conformance/ahp/fail/ahp.advertisement-exceeds-manifest.jsonl`, 'utf8').split(
+    '\n',
+  );
+  const after = await run([fail[0], fail[1], fail[1]!.slice(0, 80), fail[2], fail[3], ''].join('\n'));
+  assert.deepEqual(brief(after, 'verdict'), ['jsonl/invalid-json@3']);
+  assert.deepEqual(brief(after, 'info'), ['ahp/manifest-unverifiable@4']);
+  const before = await run([fail[0]!.slice(0, 60), fail[0], fail[1], fail[2], fail[3], ''].join('\n'));
+  assert.ok(brief(before, 'verdict').includes('ahp/advertisement-exceeds-manifest@4'));
+});
