@@ -112,6 +112,9 @@ export function createAepChecker(opts: AepCheckOptions, out: CheckerOutput): Pro
       }
       engine.streamEvent(aev);
     },
+    onUnreadable(at) {
+      model.unreadableLine(at);
+    },
     end() {
       sync();
       engine.end();

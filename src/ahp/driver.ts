@@ -7,6 +7,7 @@ import { Engine, type EventEntry, type RuleSelection } from '../core/engine.ts';
 import type { ProtocolChecker } from '../core/pipeline.ts';
 import { metaOf, RULE_ERROR, type RuleCrashError, type RuleMeta } from '../core/rule.ts';
 import type { CheckerOutput } from '../core/protocol.ts';
+import { markOf } from '../core/mark.ts';
 import { ruleType, type AhpBinding, type AhpMessage } from './message.ts';
 import { AHP_EVENT_RULES, AHP_RULES, AHP_STREAM_RULES } from './rules/index.ts';
 import {
@@ -83,6 +84,7 @@ export function createAhpChecker(opts: AhpCheckOptions, out: CheckerOutput): Pro
   let root: RootSpec | undefined;
   let eventSchema: RootSpec | undefined;
   let engine: Engine<AhpMessage, AhpFacts | undefined, AhpStreamState | undefined>;
+  let model: AhpStreamModel | undefined;
   if (opts.single) {
     root = resolveRoot(opts.single.root ?? 'message');
     eventSchema = opts.single.eventSchema !== undefined ? resolveRoot(opts.single.eventSchema) : undefined;
@@ -90,7 +92,7 @@ export function createAhpChecker(opts: AhpCheckOptions, out: CheckerOutput): Pro
       throw new Error(`eventSchema ${JSON.stringify(opts.single.eventSchema)} does not name an event schema`);
     engine = new Engine<AhpMessage, undefined, undefined>(AHP_EVENT_RULES, [], NO_STREAM, sink, opts.rules, crash);
   } else {
-    const model = new AhpStreamModel({ ...DEFAULT_AHP_STREAM_OPTIONS, ...opts.stream });
+    model = new AhpStreamModel({ ...DEFAULT_AHP_STREAM_OPTIONS, ...opts.stream });
     opts.onStreamState?.(model.state);
     engine = new Engine<AhpMessage, AhpFacts, AhpStreamState>(
       AHP_EVENT_RULES,
@@ -154,6 +156,11 @@ export function createAhpChecker(opts: AhpCheckOptions, out: CheckerOutput): Pro
       if (v !== null && typeof v === 'object' && !Array.isArray(v))
         engine.checkEvent(msg, typed ?? engine.eventRulesOf(ruleType(msg)));
       if (msg.wireValid && !root) engine.streamEvent(msg);
+      // a message the stream model cannot take (ids untrustworthy) may have been any request or parent it needs
+      else if (model) model.unreadable(markOf(ev));
+    },
+    onUnreadable(at) {
+      model?.unreadable(at);
     },
     end() {
       sync();

@@ -205,6 +205,20 @@ export function framingRules(specs: FramingSpecs = {}): Array<RuleMeta & { id: J
   return JSONL_RULES.map((r) => ({ ...r, spec: specs[r.id] ?? r.spec }));
 }
 
+/**
+ * The framing findings after which no event comes from their line (or input): the line may have held a message that
+ * a later verdict of absence needs, so those verdicts are "cannot verify" (README §Decisions on unreadable lines).
+ */
+export const UNREADABLE_LINE_RULES: ReadonlySet<string> = new Set<JsonlRuleId>([
+  'jsonl/invalid-json',
+  'jsonl/max-depth',
+  'jsonl/not-object',
+  'jsonl/line-too-long',
+  'jsonl/invalid-utf8',
+  'jsonl/binary-input',
+  'jsonl/gzip-corrupt',
+]);
+
 const BY_ID: ReadonlyMap<string, JsonlRule> = new Map(JSONL_RULES.map((r) => [r.id, r]));
 
 /** A framing finding of `ruleId` at `loc` from template `messageId`; severity and citation are the rule's. */

@@ -20,3 +20,11 @@ export function markLocation(m: Mark, pointer = ''): Location {
   if (m.byteOffset !== undefined) loc.byteOffset = m.byteOffset;
   return loc;
 }
+
+/**
+ * True when the line at `later` may come after `m` in their stream: a later line of the same input, or a line of
+ * another input (a mark does not keep the order of inputs).
+ */
+export function mayFollow(later: Mark, m: Mark): boolean {
+  return later.file !== m.file || later.line > m.line;
+}

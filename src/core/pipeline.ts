@@ -7,6 +7,7 @@ import type { FindingSink } from './finding.ts';
 import { DEFAULT_MAX_DEPTH, parseJsonText } from './json.ts';
 import { framingFinding } from './framing.ts';
 import type { JsonlLine } from './jsonl.ts';
+import type { Mark } from './mark.ts';
 import type { ParsedEvent } from './rule.ts';
 
 /** One input to check. */
@@ -39,6 +40,8 @@ export interface RunStats {
 /** Checks parsed events for one protocol; created once per run. */
 export interface ProtocolChecker {
   onEvent(event: ParsedEvent): void;
+  /** A line of the stream at `at` gave no event (framing: `UNREADABLE_LINE_RULES`); verdicts of absence after it are unsure. */
+  onUnreadable?(at: Mark): void;
   end(): void;
 }
 

@@ -1,6 +1,6 @@
 /** One stream of one protocol: parse, checker, framing citations stamped, visible messages, crashes contained. */
 import type { Finding, FindingSink } from '../core/finding.ts';
-import { framingFinding, withHint } from '../core/framing.ts';
+import { framingFinding, UNREADABLE_LINE_RULES, withHint } from '../core/framing.ts';
 import { DEFAULT_MAX_DEPTH } from '../core/json.ts';
 import { type JsonlLine, readJsonl } from '../core/jsonl.ts';
 import { sniffBinary } from '../core/binary.ts';
@@ -47,6 +47,9 @@ export class StreamCheck {
     // raw invisible or control character
     this.sink = (f) => {
       if (f.severity === 'error' && f.line !== undefined) this.lastError = { source: f.source, line: f.line };
+      // every route of a line that gives no event (reader, parse, document, gzip) ends here, in stream order
+      if (f.line !== undefined && UNREADABLE_LINE_RULES.has(f.ruleId))
+        this.checker.onUnreadable?.({ file: f.source, line: f.line });
       emit(visibleFinding(specs?.[f.ruleId] !== undefined ? { ...f, spec: specs[f.ruleId]! } : f));
     };
     this.maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;

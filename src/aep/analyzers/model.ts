@@ -34,7 +34,13 @@ export type AepFacts = { ev: AepEvent } & Partial<EventKeys> &
   FormFacts &
   ControlFacts &
   AssessmentFacts &
-  StreamFacts;
+  StreamFacts & {
+    /**
+     * The last line of the stream before this event that gave no event (framing): verdicts that an event is absent are
+     * then not given (README §Decisions on unreadable lines).
+     */
+    unreadable?: Mark;
+  };
 
 /** The facts a stream rule can be gated `on`, one bit each (see {@link AepStreamModel.presence}). */
 const FACT_BITS = {
@@ -97,7 +103,10 @@ class FactsRecord implements AepFacts {
   finishedCause: AepFacts['finishedCause'] = undefined;
   messageCause: AepFacts['messageCause'] = undefined;
 
-  constructor(readonly ev: AepEvent) {}
+  constructor(
+    readonly ev: AepEvent,
+    readonly unreadable: Mark | undefined,
+  ) {}
 
   /** The event's mark once the analyzers after identity run, made on first read (most events' is never read). */
   get at(): Mark | undefined {
@@ -122,6 +131,8 @@ export interface AepStreamState {
   /** AEP-0007 streams (`--profile aep-0007`). */
   readonly streams: StreamAnalyzer;
   readonly memory: StateBudget;
+  /** The last line of the stream that gave no event (framing), if any: {@link AepFacts.unreadable}. */
+  unreadable: Mark | undefined;
 }
 
 /** Sizes of the stream state held now (tests and diagnostics). */
@@ -184,7 +195,13 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
       control,
       assessment,
       streams,
+      unreadable: undefined,
     };
+  }
+
+  /** A line of the stream at `at` gave no event (framing): it may have held any event a later verdict needs. */
+  unreadableLine(at: Mark): void {
+    this.state.unreadable = at;
   }
 
   /** The bits of the facts AEP stream rules are gated `on` (src/core/engine.ts). */
@@ -218,7 +235,7 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
 
   observe(ev: AepEvent): AepFacts {
     const s = this.state;
-    const facts: AepFacts = new FactsRecord(ev);
+    const facts: AepFacts = new FactsRecord(ev, s.unreadable);
     // a redelivery (or a redacted copy counted as one), or an event the schema stage refused: nothing else runs
     // the event's emitter session, found once for identity's key and for lifecycle
     const session = attr(ev, 'session');

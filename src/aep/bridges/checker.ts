@@ -117,6 +117,9 @@ export function bridgeChecker(
         }
       }
     },
+    onUnreadable(at) {
+      inner.onUnreadable?.(at);
+    },
     end() {
       inner.end();
     },

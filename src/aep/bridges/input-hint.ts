@@ -35,6 +35,9 @@ export function bridgeInputChecker(
         ),
       );
     },
+    onUnreadable(at) {
+      inner.onUnreadable?.(at);
+    },
     end() {
       inner.end();
     },

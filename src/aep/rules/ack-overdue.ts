@@ -17,7 +17,7 @@ export const ackOverdue = defineStreamRule({
   on: ['overdue'],
   onEvent(f: AepFacts, ctx, state: AepStreamState) {
     const late = f.overdue;
-    if (!late?.length) return;
+    if (!late?.length || f.unreadable) return; // aep/absence-unverifiable
     const first = late[0]!;
     const command = markLocation(first.at, '/time');
     const evTime = Date.parse(String(f.ev.value.time));

@@ -17,7 +17,7 @@ export const attentionRequestMissing = defineStreamRule({
   on: ['attention'],
   onEvent(f: AepFacts, ctx) {
     const a = f.attention;
-    if (!a?.fromStart || a.subject === undefined || a.link.status !== 'missing') return;
+    if (!a?.fromStart || a.subject === undefined || a.link.status !== 'missing' || f.unreadable) return;
     ctx.report({ pointer: '/subject', args: { subject: a.subject, type: f.ev.type } });
   },
 });

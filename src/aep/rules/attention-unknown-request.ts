@@ -1,3 +1,4 @@
+import { markLocation } from '../../core/mark.ts';
 import { defineStreamRule } from '../../core/engine.ts';
 import type { AepFacts } from '../analyzers/model.ts';
 
@@ -13,11 +14,21 @@ export const attentionUnknownRequest = defineStreamRule({
       'Cannot verify: no attention.requested with id {subject:json} was seen in this session (the request may precede the capture).',
     source:
       'Cannot verify: no attention.requested with id {subject:json} was seen in this source and session (the request may precede the capture).',
+    unreadable:
+      'Cannot verify: no attention.requested with id {subject:json} was seen in this session, but {unreadable} could not be read as an event and may have held it.',
   },
   on: ['attention'],
   onEvent(f: AepFacts, ctx) {
     const a = f.attention;
-    if (!a || a.subject === undefined || a.link.status !== 'missing' || a.fromStart || a.targetFromStart) return;
+    if (!a || a.subject === undefined || a.link.status !== 'missing') return;
+    if (a.fromStart || a.targetFromStart) {
+      // what would be aep/attention-request-missing or aep/respond-request-missing after a line that gave no event
+      if (f.unreadable) {
+        const unreadable = markLocation(f.unreadable);
+        ctx.report({ pointer: '/subject', messageId: 'unreadable', args: { subject: a.subject, unreadable } });
+      }
+      return;
+    }
     const foreign = f.ev.type === 'attention.routed' || f.ev.type === 'control.attention.respond';
     ctx.report({ pointer: '/subject', messageId: foreign ? 'session' : 'source', args: { subject: a.subject } });
   },

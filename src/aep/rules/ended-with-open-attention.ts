@@ -17,7 +17,7 @@ export const endedWithOpenAttention = defineStreamRule({
   on: ['endedWithOpen'],
   onEvent(f: AepFacts, ctx) {
     const open = f.endedWithOpen;
-    if (!open) return;
+    if (!open || f.unreadable) return; // aep/absence-unverifiable
     ctx.report({
       pointer: '/type',
       messageId: open.length === 1 ? 'one' : 'many',

@@ -6,6 +6,7 @@ import { ENVELOPE_RULES } from '../schema/rules.ts';
 import { ackCause } from './ack-cause.ts';
 import { ackExclusive } from './ack-exclusive.ts';
 import { ackWindow } from './ack-window.ts';
+import { absenceUnverifiable } from './absence-unverifiable.ts';
 import { ackOverdue } from './ack-overdue.ts';
 import { assessmentCause } from './assessment-cause.ts';
 import { assessmentLabelText } from './assessment-label-text.ts';
@@ -170,6 +171,7 @@ export const AEP_RULES: readonly (RuleMeta | EventRule<AepEvent> | AepStreamRule
   formValuesUnverifiable,
   openAtEnd,
   commandUnacked,
+  absenceUnverifiable,
   stateCap,
   ...AEP_BRIDGE_RULES,
 ];

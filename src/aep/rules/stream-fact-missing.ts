@@ -21,6 +21,7 @@ export const streamFactMissing = defineStreamRule({
     tool: 'The tool_args stream {subject:json} finished but no tool.requested with that tool.call_id follows by the end of input; tool_args streams complement, never replace, tool.requested (AEP-0007 §5).',
   },
   onEnd(state: AepStreamState, ctx) {
+    if (state.unreadable) return; // aep/absence-unverifiable
     for (const r of state.streams.owing())
       ctx.report({
         at: markLocation(r.finished!),

@@ -37,6 +37,11 @@ export type ResponseLink =
   | { status: 'retry-answer'; request: Mark }
   | { status: 'duplicate'; request: Mark; first: Mark }
   | { status: 'unmatched' }
+  /**
+   * `unmatched` or `duplicate` (`of`), after an unreadable line of the stream (`unreadable`) that may have held the
+   * request or its retry: not verified (README §Decisions on unreadable lines).
+   */
+  | { status: 'unverifiable'; of: 'unmatched' | 'duplicate'; unreadable: Mark }
   /** The input holds no request at all so far (one direction of the traffic); `first` for the first such response. */
   | { status: 'uncorrelatable'; first: boolean }
   /**

@@ -65,6 +65,8 @@ export class Correlation implements BudgetHolder {
   private sawRequest = false;
   private reportedUncorrelatable = false;
   private pendingDropped = false;
+  /** The last line of the stream that gave no message (O(1): any earlier one makes a verdict of absence unsure). */
+  private unreadable: Mark | undefined;
   private peak = 0;
 
   /** The event types hooks/intercept may carry in the draft. */
@@ -104,6 +106,11 @@ export class Correlation implements BudgetHolder {
   /** Requests still awaiting a response (end of stream), in arrival order. */
   openRequests(): PendingRecord[] {
     return this.pending.values();
+  }
+
+  /** A line at `at` gave no message: it may have held a request or a retry of one. */
+  unreadableLine(at: Mark): void {
+    this.unreadable = at;
   }
 
   /** A request (`msg` at `at`): a new pending record, which the caller completes with its host context. */
@@ -160,7 +167,10 @@ export class Correlation implements BudgetHolder {
         link.mismatch = 'effects-for-capabilities';
       return { link };
     }
-    return { link: this.answered.link(answeredKey(key)) ?? this.unmatched(msg) };
+    const answered = this.answered.link(answeredKey(key));
+    if (answered?.status === 'duplicate' && this.unreadable)
+      return { link: { status: 'unverifiable', of: 'duplicate', unreadable: this.unreadable } };
+    return { link: answered ?? this.unmatched(msg) };
   }
 
   private unmatched(msg: AhpMessage): ResponseLink {
@@ -172,6 +182,9 @@ export class Correlation implements BudgetHolder {
       this.reportedUncorrelatable = true;
       return { status: 'uncorrelatable', first };
     }
-    return this.pendingDropped ? { status: 'untracked' } : { status: 'unmatched' };
+    if (this.pendingDropped) return { status: 'untracked' };
+    return this.unreadable
+      ? { status: 'unverifiable', of: 'unmatched', unreadable: this.unreadable }
+      : { status: 'unmatched' };
   }
 }

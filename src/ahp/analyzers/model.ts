@@ -42,6 +42,8 @@ export interface AhpStreamState {
   readonly observations: Observations;
   readonly caps: AhpCapLog;
   readonly memory: StateBudget;
+  /** The last line of the stream so far that gave no message (framing): README §Decisions on unreadable lines. */
+  unreadable: Mark | undefined;
 }
 
 /** An AHP stream rule: a stateless verdict over {@link AhpFacts} and the run's {@link AhpStreamState}. */
@@ -114,8 +116,15 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
       observations,
       caps,
       memory,
+      unreadable: undefined,
     };
     this.scope = new MessageScope(rows);
+  }
+
+  /** A line of the stream at `at` gave no message (framing): verdicts of absence after it are not verified. */
+  unreadable(at: Mark): void {
+    this.state.unreadable = at;
+    this.state.correlation.unreadableLine(at);
   }
 
   observe(msg: AhpMessage): AhpFacts {
@@ -209,7 +218,8 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
         (link.status === 'unmatched' ||
           link.status === 'uncorrelatable' ||
           link.status === 'exchange' ||
-          link.status === 'untracked') &&
+          link.status === 'untracked' ||
+          (link.status === 'unverifiable' && link.of === 'unmatched')) &&
         idKey(msg) !== undefined
       ) {
         elicitation.modes.readManifest(result.manifest, at);

@@ -1,4 +1,4 @@
-import { markLocation } from '../../core/mark.ts';
+import { markLocation, mayFollow } from '../../core/mark.ts';
 import { defineAhpStreamRule } from '../analyzers/model.ts';
 
 /**
@@ -29,9 +29,11 @@ export const advertisementExceedsManifest = defineAhpStreamRule({
       'This request leaves {remaining} continuations, above the static maximum of {max} in the capabilities manifest at {manifest}; the dynamic allowance stays within it.',
   },
   on: ['advertisement'],
-  onEvent(facts, ctx) {
+  onEvent(facts, ctx, state) {
     const a = facts.advertisement;
     if (!a || a.manifest === undefined) return;
+    // a line after the manifest that gave no message may have held a newer one: ahp/manifest-unverifiable
+    if (state.unreadable && mayFollow(state.unreadable, a.manifest)) return;
     const manifest = markLocation(a.manifest);
     for (const i of a.issues)
       ctx.report({

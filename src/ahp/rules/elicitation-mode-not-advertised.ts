@@ -1,4 +1,4 @@
-import { markLocation } from '../../core/mark.ts';
+import { markLocation, mayFollow } from '../../core/mark.ts';
 import { defineAhpStreamRule } from '../analyzers/model.ts';
 
 /** `ahp/elicitation-mode-not-advertised`: an adapter emits only the modes it advertises. */
@@ -20,9 +20,11 @@ export const elicitationModeNotAdvertised = defineAhpStreamRule({
       'Elicitation mode {mode:json} is not advertised: the capabilities manifest on {manifest} is an empty elicitation object, which grants no mode; an adapter emits only the modes it advertises.',
   },
   on: ['mode'],
-  onEvent(facts, ctx) {
+  onEvent(facts, ctx, state) {
     const m = facts.event?.mode;
     if (!m) return;
+    // a line after the manifest that gave no message may have held a newer one: ahp/manifest-unverifiable
+    if (m.by === 'manifest' && state.unreadable && mayFollow(state.unreadable, m.at!)) return;
     const msg = facts.msg;
     const at =
       m.by === 'request'

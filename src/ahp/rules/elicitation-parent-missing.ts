@@ -1,4 +1,4 @@
-import { markLocation } from '../../core/mark.ts';
+import { markLocation, mayFollow } from '../../core/mark.ts';
 import { defineAhpStreamRule } from '../analyzers/model.ts';
 
 /** `ahp/elicitation-parent-missing`: the request it answers is earlier in the input, so it can be named. */
@@ -14,9 +14,11 @@ export const elicitationParentMissing = defineAhpStreamRule({
       'This elicitation result has no `parentEventId`, but the request it answers is in the input ({request}: same source, session, server and mode); a result names its request as parent.',
   },
   on: ['pair'],
-  onEvent(facts, ctx) {
+  onEvent(facts, ctx, state) {
     const pair = facts.event?.pair;
     if (pair?.parent !== 'absent' || !pair.candidate) return;
+    // a line after the request that gave no message may have held its result: ahp/parent-unverifiable
+    if (state.unreadable && mayFollow(state.unreadable, pair.candidate)) return;
     const request = markLocation(pair.candidate, '/params/event');
     ctx.report({ pointer: '/params/event', args: { request }, related: [request] });
   },

@@ -14,9 +14,10 @@ export const elicitationSourceMismatch = defineAhpStreamRule({
       'The parent this elicitation result names is a user.elicitation.request from another source ({request}); a parent is an event of the same source, and a result answers only requests of its own source.',
   },
   on: ['pair'],
-  onEvent(facts, ctx) {
+  onEvent(facts, ctx, state) {
     const pair = facts.event?.pair;
-    if (pair?.parent !== 'unknown' || !pair.otherSource) return;
+    // after an unreadable line, the request of its own source may have been there: ahp/parent-unverifiable
+    if (pair?.parent !== 'unknown' || !pair.otherSource || state.unreadable) return;
     const request = markLocation(pair.otherSource, '/params/event/source');
     ctx.report({ pointer: '/params/event/parentEventId', args: { request }, related: [request] });
   },

@@ -4,6 +4,7 @@
  */
 import { unsupportedAnswered } from './unsupported-answered.ts';
 import { advertisementExceedsManifest } from './advertisement-exceeds-manifest.ts';
+import { manifestUnverifiable } from './manifest-unverifiable.ts';
 import { continuationAllowance } from './continuation-allowance.ts';
 import { manifestLimitUnexplained } from './manifest-limit-unexplained.ts';
 import { deniedCallRan } from './denied-call-ran.ts';
@@ -11,6 +12,7 @@ import { failurePolicyUnverifiable } from './failure-policy-unverifiable.ts';
 import { interceptAfterDenial } from './intercept-after-denial.ts';
 import { callIdMismatch } from './call-id-mismatch.ts';
 import { parentCallId } from './parent-call-id.ts';
+import { parentUnverifiable } from './parent-unverifiable.ts';
 import { changeAfterDenied } from './change-after-denied.ts';
 import type { EventRule, RuleMeta } from '../../core/rule.ts';
 import type { AhpStreamRule } from '../analyzers/model.ts';
@@ -55,6 +57,7 @@ import { interceptIdMismatch } from './intercept-id-mismatch.ts';
 import { modifyInvalid } from './modify-invalid.ts';
 import { modifyUnverifiable } from './modify-unverifiable.ts';
 import { observationLeak } from './observation-leak.ts';
+import { observationUnverifiable } from './observation-unverifiable.ts';
 import { openAtEnd } from './open-at-end.ts';
 import { parentCycle } from './parent-cycle.ts';
 import { parentUnknown } from './parent-unknown.ts';
@@ -64,6 +67,7 @@ import { registrationLiteralSecret } from './registration-literal-secret.ts';
 import { responseDuplicate } from './response-duplicate.ts';
 import { responseUncorrelated } from './response-uncorrelated.ts';
 import { responseUnmatched } from './response-unmatched.ts';
+import { responseUnverifiable } from './response-unverifiable.ts';
 import { returnInvalid } from './return-invalid.ts';
 import { stateCap } from './state-cap.ts';
 
@@ -111,9 +115,11 @@ export const AHP_RULES = [
   responseUnmatched,
   responseUncorrelated,
   responseDuplicate,
+  responseUnverifiable,
   unsupportedAnswered,
   manifestLimitUnexplained,
   advertisementExceedsManifest,
+  manifestUnverifiable,
   continuationAllowance,
   effectNotAdvertised,
   modifyInvalid,
@@ -132,6 +138,7 @@ export const AHP_RULES = [
   parentUnknown,
   parentCycle,
   parentCallId,
+  parentUnverifiable,
   configAfterDenied,
   changeAfterDenied,
   changeAfterMismatch,
@@ -140,6 +147,7 @@ export const AHP_RULES = [
   attemptUsageDuplicate,
   injectIdReused,
   observationLeak,
+  observationUnverifiable,
   eventIdReuse,
   eventIdUnverifiable,
   interceptAfterDenial,

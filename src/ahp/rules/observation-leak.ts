@@ -1,4 +1,4 @@
-import { markLocation } from '../../core/mark.ts';
+import { markLocation, mayFollow } from '../../core/mark.ts';
 import { defineAhpStreamRule } from '../analyzers/model.ts';
 
 /** Read from analyzers/observations.ts: only an observation equal to the discarded edit is judged. */
@@ -16,9 +16,10 @@ export const observationLeak = defineAhpStreamRule({
     leak: 'The observed `{member}` is what the modify of the rejected response at {response} would have produced; a discarded modification must not leak into the observation.',
   },
   on: ['leak'],
-  onEvent(facts, ctx) {
+  onEvent(facts, ctx, state) {
     const l = facts.event?.leak;
-    if (!l) return;
+    // a line after the rejected response that gave no message may have held an accepted retry: ahp/observation-unverifiable
+    if (!l || (state.unreadable && mayFollow(state.unreadable, l.response))) return;
     const response = markLocation(l.response, '/result/effects');
     ctx.report({ pointer: `/params/event/${l.member}`, args: { member: l.member, response }, related: [response] });
   },

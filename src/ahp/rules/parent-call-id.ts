@@ -15,9 +15,10 @@ export const parentCallId = defineAhpStreamRule({
     call: "This event's parentEventId equals the `call.id` of the tool.before at {call} and names no event; parentEventId is an event id, never a call id.",
   },
   on: ['parentIsCall'],
-  onEvent(facts, ctx) {
+  onEvent(facts, ctx, state) {
     const d = facts.event?.parentIsCall;
-    if (!d) return;
+    // after an unreadable line, an event with that id may have been there: ahp/parent-unverifiable
+    if (!d || state.unreadable) return;
     if (d.call === undefined) {
       ctx.report({ pointer: '/params/event/parentEventId', messageId: 'own' });
       return;
