@@ -1,9 +1,10 @@
 /**
  * The identity tables, completion marks, ended sessions and first targets spill their oldest rows to scratch files
- * (src/core/spill-table.ts, spill-replacing.ts): verdicts must not depend on
- * where a row is. Every case of ours, the examples and generated streams with repeats at long distance (redeliveries,
- * collisions, down-leveled and up-leveled copies, relay extensions) give the same findings, byte for byte, with a tiny
- * spill threshold as with the default, on a re-readable file (line places, read back) and on a stream (digests).
+ * (src/core/spill-table.ts, src/core/spill-replacing.ts): verdicts must not depend on where a row is. Every case of
+ * ours, the examples and generated streams with repeats at long distance (redeliveries, collisions, down-leveled and
+ * up-leveled copies, relay extensions; second terminals, acks and ends, late acks) give the same findings, byte for
+ * byte, with a tiny spill threshold as with the default, on a re-readable file (line places, read back) and on a
+ * stream (digests).
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
