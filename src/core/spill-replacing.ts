@@ -21,9 +21,11 @@ import {
   TWO32,
   writeAll,
 } from './spill-runs.ts';
-import { DEFAULT_SPILL_ROWS, SPILLED, type SpillSpec } from './spill-table.ts';
+import { SPILLED, type SpillSpec } from './spill-table.ts';
 import { CompactTable } from './table.ts';
 
+/** Rows in memory before the oldest half spills, by default: a quarter of a fifo table's (asked at completions only). */
+export const DEFAULT_REPLACING_ROWS = 1 << 14;
 const FAN_IN = 4;
 /** Most rows one spill sorts (its sort key packs the row's index in 21 bits). */
 const MAX_SPILL = 1 << 21;
@@ -67,7 +69,7 @@ export class ReplacingSpillTable {
     this.nu = spec.u32;
     this.nf = spec.f64;
     this.words = HEAD + spec.u32 + 2 * spec.f64;
-    this.memRows = Math.max(2, spec.memRows ?? DEFAULT_SPILL_ROWS);
+    this.memRows = Math.max(2, spec.memRows ?? DEFAULT_REPLACING_ROWS);
     const cap = spec.cap ?? Infinity;
     const half = Math.max(1, Math.floor(cap / 2));
     this.batch = spec.forget === 'half' && cap !== Infinity ? half : 1;
@@ -98,7 +100,7 @@ export class ReplacingSpillTable {
     return this.runs.length;
   }
 
-  /** The row of `key` in memory, {@link SPILLED} when it was spilled (read only, until the next call), `undefined` when not held. */
+  /** The row of `key` in memory, {@link SPILLED} when spilled (read only, until the next call), `undefined`: not held. */
   slot(key: Hash64): number | undefined {
     const s = this.mem.slot(key);
     if (s !== undefined) return s;
@@ -132,7 +134,7 @@ export class ReplacingSpillTable {
     }
   }
 
-  /** Forget the oldest entry held (the live spilled row of the lowest arrival number, else memory's oldest); false when none. */
+  /** Forget the oldest entry held (the live spilled row of least arrival number, else memory's oldest); false: none. */
   forgetOldest(): boolean {
     if (this.spilledLive === 0) return this.mem.forgetOldest();
     this.floor++; // trim left the floor on a live row
