@@ -199,3 +199,75 @@ export class KeyLog {
     this.at = -1;
   }
 }
+
+/**
+ * The record of key (`hi`, `lo`) in run `r` of `words`-word records: its row number in the run, its block read into
+ * `block` (the record at `(row % BLOCK_ROWS) * words`); -1 when the run does not hold the key.
+ */
+export function findRecord(r: Run, words: number, hi: number, lo: number, block: Uint32Array): number {
+  if (r.rows === 0) return -1;
+  const bits = r.bloom.length * 32;
+  for (let i = 0; i < BLOOM_PROBES; i++) {
+    const b = bloomProbe(bits, hi, lo, i);
+    if ((r.bloom[b >>> 5]! & (1 << (b & 31))) === 0) return -1;
+  }
+  const f = r.firsts;
+  if (cmp(hi, lo, f[0]!, f[1]!) < 0) return -1;
+  let a = 0;
+  let z = f.length / 2 - 1;
+  while (a < z) {
+    const m = (a + z + 1) >>> 1;
+    if (cmp(hi, lo, f[2 * m]!, f[2 * m + 1]!) < 0) z = m - 1;
+    else a = m;
+  }
+  const rows = Math.min(BLOCK_ROWS, r.rows - a * BLOCK_ROWS);
+  readAll(r.fd, block, rows * words, a * BLOCK_ROWS * words * 4);
+  let x = 0;
+  let y = rows - 1;
+  while (x <= y) {
+    const m = (x + y) >>> 1;
+    const c = cmp(hi, lo, block[m * words]!, block[m * words + 1]!);
+    if (c < 0) y = m - 1;
+    else if (c > 0) x = m + 1;
+    else return a * BLOCK_ROWS + m;
+  }
+  return -1;
+}
+
+/**
+ * Merge `inputs` (sorted runs, oldest first) into a new run in scratch file `fd`, keeping the records whose arrival
+ * number `keep` accepts; throws on a file error (the caller closes `fd`).
+ */
+export function mergeRuns(inputs: Run[], words: number, fd: number, keep: (ord: number) => boolean): Run {
+  const cursors = inputs.map((r) => new RunCursor(r, words));
+  const out = new Uint32Array(MERGE_ROWS * words);
+  const b = new RunBuilder(inputs.reduce((n, r) => n + r.rows, 0));
+  let held = 0;
+  let pos = 0;
+  for (;;) {
+    let best: RunCursor | undefined;
+    let bi = -1;
+    for (const c of cursors) {
+      const i = c.head();
+      if (i < 0) continue;
+      const d = c.data;
+      if (best === undefined || cmp(d[i]!, d[i + 1]!, best.data[bi]!, best.data[bi + 1]!) < 0) {
+        best = c;
+        bi = i;
+      }
+    }
+    if (best === undefined) break;
+    const d = best.data;
+    best.advance();
+    if (!keep(d[bi + 2]! * TWO32 + d[bi + 3]!)) continue;
+    for (let c = 0, o = held * words; c < words; c++) out[o + c] = d[bi + c]!;
+    b.note(d[bi]!, d[bi + 1]!);
+    if (++held === MERGE_ROWS) {
+      writeAll(fd, out, held * words, pos);
+      pos += held * words * 4;
+      held = 0;
+    }
+  }
+  writeAll(fd, out, held * words, pos);
+  return b.run(fd, inputs[0]!.first, inputs.at(-1)!.end, inputs[0]!.level + 1);
+}

@@ -182,6 +182,12 @@ export class CompactTable {
     return this.head === 0 ? undefined : this.head - 1;
   }
 
+  /** The row of the entry put next after row `s` (not in a `fifo` table); `undefined` after the newest. */
+  newer(s: number): number | undefined {
+    const n = this.l[s >>> CHUNK_BITS]![(s & CHUNK_MASK) * LINKS + NEXT]!;
+    return n === 0 ? undefined : n - 1;
+  }
+
   /** The row of a `fifo` table's `i`-th oldest entry (`i` below {@link size}). */
   fifoSlot(i: number): number {
     const j = this.headOff + i;

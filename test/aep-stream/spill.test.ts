@@ -1,8 +1,10 @@
 /**
- * The identity tables spill their oldest rows to scratch files (src/core/spill-table.ts): verdicts must not depend on
- * where a row is. Every case of ours, the examples and generated streams with repeats at long distance (redeliveries,
- * collisions, down-leveled and up-leveled copies, relay extensions) give the same findings, byte for byte, with a tiny
- * spill threshold as with the default, on a re-readable file (line places, read back) and on a stream (digests).
+ * The identity tables, completion marks, ended sessions and first targets spill their oldest rows to scratch files
+ * (src/core/spill-table.ts, src/core/spill-replacing.ts): verdicts must not depend on where a row is. Every case of
+ * ours, the examples and generated streams with repeats at long distance (redeliveries, collisions, down-leveled and
+ * up-leveled copies, relay extensions; second terminals, acks and ends, late acks) give the same findings, byte for
+ * byte, with a tiny spill threshold as with the default, on a re-readable file (line places, read back) and on a
+ * stream (digests).
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -145,5 +147,62 @@ test('generated streams with repeats at long distance: the same findings spilled
     for (const r of reports)
       for (const id of ['aep/redelivery', 'aep/id-collision', 'aep/assessment-target-mismatch'])
         assert.ok(r.includes(`"ruleId":"${id}"`), `${id} in the generated stream ${seed}`);
+  }
+});
+
+/**
+ * `n` sessions, each started, with a run finished, a pause command acked (a quarter of them only at the end) and an
+ * end; past the first third, events about one of the first 60 sessions, far back: a second terminal, a second ack from
+ * the session or an impostor, an event after its end, a second end, the command sent again under its id.
+ */
+function lifecycles(n: number, seed: number): string {
+  const rnd = prng(seed);
+  const seq = new Map<string, number>();
+  const out: string[] = [];
+  const src = (i: number) => `aep://gen-host/agent/gen/session/s_${i}`;
+  const ev = (i: number, id: string, type: string, extra: Record<string, unknown> = {}, source = src(i)) => {
+    const e: Record<string, unknown> = { aep: '0.1', id, type, time: '2026-11-30T10:00:00Z', source, agent: 'gen' };
+    e.session = `s_${i}`;
+    if (!source.includes('console')) {
+      const v = seq.get(source) ?? 0;
+      seq.set(source, v + 1);
+      e.seq = v;
+    }
+    out.push(JSON.stringify({ ...e, ...extra }));
+  };
+  const command = (i: number, id: string) => ev(i, id, 'control.pause', {}, 'aep://ops-host/agent/console');
+  const late: number[] = [];
+  let u = 0;
+  for (let i = 0; i < n; i++) {
+    ev(i, `st-${i}`, 'session.started', { data: {} });
+    ev(i, `rs-${i}`, 'run.started', { run: 'r1' });
+    command(i, `cmd-${i}`);
+    if (rnd() < 0.25) late.push(i);
+    else ev(i, `ack-${i}`, 'control.accepted', { cause: `cmd-${i}` });
+    ev(i, `rf-${i}`, 'run.finished', { run: 'r1', data: {} });
+    ev(i, `end-${i}`, 'session.ended', { data: { reason: 'normal' } });
+    if (i < n / 3) continue;
+    const k = Math.floor(rnd() * 60);
+    const r = rnd();
+    if (r < 0.15) ev(k, `u-${u++}`, 'run.failed', { run: 'r1', data: { reason: 'again' } });
+    else if (r < 0.3)
+      ev(k, `u-${u++}`, 'control.accepted', { cause: `cmd-${k}` }, `aep://other-host/agent/impostor/session/s_${k}`);
+    else if (r < 0.4) ev(k, `u-${u++}`, 'control.rejected', { cause: `cmd-${k}`, data: { reason: 'busy' } });
+    else if (r < 0.5) ev(k, `u-${u++}`, 'run.started', { run: `r${u}` });
+    else if (r < 0.55) command(k, `cmd-${k}`);
+    else if (r < 0.6) ev(k, `u-${u++}`, 'session.ended', { data: { reason: 'killed' } });
+  }
+  for (const i of late) ev(i, `ack-${i}`, 'control.accepted', { cause: `cmd-${i}` });
+  return out.join('\n') + '\n';
+}
+
+test('generated lifecycles with second terminals and acks, events after an end, late acks: the same findings spilled', async () => {
+  for (const seed of [3, 4]) {
+    const path = join(dir, `life-${seed}.jsonl`);
+    writeFileSync(path, lifecycles(400, seed));
+    const reports = await same(path);
+    for (const r of reports)
+      for (const id of ['aep/run-terminal', 'aep/command-second-target', 'aep/session-ended', 'aep/ack-exclusive'])
+        assert.ok(r.includes(`"ruleId":"${id}"`), `${id} in the generated lifecycles ${seed}`);
   }
 });

@@ -8,7 +8,7 @@
 import { pairSourceWords, textKey, type Hash64 } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';
 import type { StateHolder } from '../../core/state-budget.ts';
-import { CompactTable } from '../../core/table.ts';
+import { ReplacingSpillTable } from '../../core/spill-replacing.ts';
 import { attr, type AepEvent, type AepScope } from '../event.ts';
 import { matchText, type TextMatch } from '../text-answer.ts';
 import type { AttentionFacts } from './attention.ts';
@@ -123,7 +123,7 @@ export class ControlAnalyzer implements StateHolder {
   /** Pending commands per session name not yet reported overdue, so most events skip the overdue check with one lookup. */
   private readonly pendingBySession = new Map<string, number>();
   /** Keyed `(session, command id)` -> the first target that acked it: its source's key, the ack's and command's marks. */
-  private readonly targets = new CompactTable({ u32: TARGET_U32.count, f64: TARGET_F64.count });
+  private readonly targets: ReplacingSpillTable;
   /** `a(session, subject)` for an accepted respond, `c(session, run)` for an accepted cancel. */
   private readonly expected = new Map<string, Expected>();
   /** Sessions with an event that may have been an ack of unknown cause (a failed `cause` or `type`); kept to the end. */
@@ -135,7 +135,10 @@ export class ControlAnalyzer implements StateHolder {
     private readonly budget: OpenBudget,
     private readonly marks: CompletionMarks,
     private readonly names: InputNames,
-  ) {}
+    spillRows?: number,
+  ) {
+    this.targets = new ReplacingSpillTable({ u32: TARGET_U32.count, f64: TARGET_F64.count, memRows: spillRows });
+  }
 
   get size(): number {
     return this.commands.size;

@@ -9,7 +9,7 @@ import { attr, counterOf, exactInteger, nextCounter, type AepEvent, type AepScop
 import type { AepCapLog, OpenBudget } from './budget.ts';
 import { tupleKeyWords } from './canonical.ts';
 import type { CompletionMarks, InputNames } from './markers.ts';
-import { CompactTable } from '../../core/table.ts';
+import { ReplacingSpillTable } from '../../core/spill-replacing.ts';
 import { SessionRecord, UNKNOWN_CLOSES, type OpenRequest } from './session.ts';
 
 /** The run terminal types (AEP-0002 §2 convention 5). */
@@ -59,7 +59,7 @@ export class LifecycleAnalyzer {
   /** Bare session -> the emitter sessions using that name (usually one), chained by `nextEmitter`, newest first. */
   private readonly bySession = new Map<string, SessionRecord>();
   /** Ended sessions without open work ({@link ENDED_U32}, {@link ENDED_F64}). */
-  private readonly endedSessions: CompactTable;
+  private readonly endedSessions: ReplacingSpillTable;
   /** True once a session was forgotten (evicted, or its compact entry dropped): a new record may then be a returning session. */
   private forgot = false;
   /** True when {@link session} just created a record for a session never seen before (not revived). */
@@ -72,8 +72,16 @@ export class LifecycleAnalyzer {
     private readonly budget: OpenBudget,
     private readonly marks: CompletionMarks,
     private readonly names: InputNames,
+    spillRows?: number,
   ) {
-    this.endedSessions = new CompactTable({ u32: ENDED_U32.count, f64: ENDED_F64.count, cap: maxIds, forget: 'half' });
+    const spec = {
+      u32: ENDED_U32.count,
+      f64: ENDED_F64.count,
+      cap: maxIds,
+      forget: 'half',
+      memRows: spillRows,
+    } as const;
+    this.endedSessions = new ReplacingSpillTable(spec);
   }
 
   get size(): number {

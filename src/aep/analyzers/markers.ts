@@ -3,7 +3,7 @@ import { markOf, type Mark } from '../../core/mark.ts';
 import type { ParsedEvent } from '../../core/rule.ts';
 import type { AepCapLog } from './budget.ts';
 import type { Hash64 } from '../../core/canonical.ts';
-import { CompactTable } from '../../core/table.ts';
+import { ReplacingSpillTable } from '../../core/spill-replacing.ts';
 
 /** Input names as small integers, so a compact row holds a number, not a string (identity.ts keeps them). */
 export interface InputNames {
@@ -32,16 +32,21 @@ const MARK_U32 = { line: 0, file: 1, type: 2, count: 3 } as const;
 /** The f64 columns of a completion mark (NaN: no byte offset). */
 const MARK_F64 = { byteOffset: 0, count: 1 } as const;
 
-/** Compact marks of completed work (run, request, ack) in a CompactTable; at most `maxIds` (`forget: 'half'`). */
+/**
+ * Compact marks of completed work (run, request, ack) in a table spilling past `spillRows` rows in memory
+ * (src/core/spill-replacing.ts); at most `maxIds` (`forget: 'half'`).
+ */
 export class CompletionMarks {
-  private readonly table: CompactTable;
+  private readonly table: ReplacingSpillTable;
 
   constructor(
     private readonly maxIds: number,
     private readonly names: InputNames,
     private readonly caps: AepCapLog,
+    spillRows?: number,
   ) {
-    this.table = new CompactTable({ u32: MARK_U32.count, f64: MARK_F64.count, cap: maxIds, forget: 'half' });
+    const spec = { u32: MARK_U32.count, f64: MARK_F64.count, cap: maxIds, forget: 'half', memRows: spillRows } as const;
+    this.table = new ReplacingSpillTable(spec);
   }
 
   get size(): number {

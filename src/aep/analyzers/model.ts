@@ -166,9 +166,24 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
     const caps: AepCapLog = new CapLog();
     const identity = new IdentityAnalyzer(options.maxIds, caps, options.profile, options.spillRows);
     const budget = new OpenBudget(options.maxOpen, caps);
-    const marks = new CompletionMarks(options.maxIds, identity.names, caps);
-    const lifecycle = new LifecycleAnalyzer(options.maxSessions, options.maxIds, caps, budget, marks, identity.names);
-    const control = new ControlAnalyzer(options.ackWindowMs, lifecycle, budget, marks, identity.names);
+    const marks = new CompletionMarks(options.maxIds, identity.names, caps, options.spillRows);
+    const lifecycle = new LifecycleAnalyzer(
+      options.maxSessions,
+      options.maxIds,
+      caps,
+      budget,
+      marks,
+      identity.names,
+      options.spillRows,
+    );
+    const control = new ControlAnalyzer(
+      options.ackWindowMs,
+      lifecycle,
+      budget,
+      marks,
+      identity.names,
+      options.spillRows,
+    );
     const assessment = new AssessmentAnalyzer(identity.names, options.spillRows);
     // --max-state-mb: what completed commands and assessable events leave (first targets, expected outcomes, assessed
     // events), then completion marks, then ended sessions, then (source, id) digests are forgotten

@@ -1,0 +1,308 @@
+/**
+ * ReplacingSpillTable: a {@link CompactTable} with order links (`put` makes a row the newest, `delete` takes any row)
+ * whose memory is flat in stream length, as {@link SpillTable} is for `fifo` tables: past `memRows` rows in memory the
+ * oldest half goes to a sorted run in an unlinked scratch file. A spilled row replaced or deleted stays in its run and is
+ * marked dead in a bitmap by its arrival number (one bit a spilled row); a lookup takes the newest copy (memory, then the
+ * runs newest first), merges drop dead copies, and the oldest live row is the first arrival number at or past the floor
+ * not marked dead, so the cap and the memory budget forget the same rows as a CompactTable would. Design:
+ * docs/architecture.md §Bounded stream state.
+ */
+
+import type { Hash64 } from './canonical.ts';
+import {
+  BLOCK_ROWS,
+  closeQuietly,
+  findRecord,
+  HEAD,
+  mergeRuns,
+  type Run,
+  RunBuilder,
+  scratchFile,
+  TWO32,
+  writeAll,
+} from './spill-runs.ts';
+import { SPILLED, type SpillSpec } from './spill-table.ts';
+import { CompactTable } from './table.ts';
+
+/** Rows in memory before the oldest half spills, by default: a quarter of a fifo table's (asked at completions only). */
+export const DEFAULT_REPLACING_ROWS = 1 << 14;
+const FAN_IN = 4;
+/** Most rows one spill sorts (its sort key packs the row's index in 21 bits). */
+const MAX_SPILL = 1 << 21;
+
+const open = new FinalizationRegistry<number[]>((fds) => {
+  for (const fd of fds) closeQuietly(fd);
+});
+
+/** A key -> row table whose rewritten rows become the newest, spilling its oldest rows (see the module comment). */
+export class ReplacingSpillTable {
+  private readonly mem: CompactTable;
+  private readonly runs: Run[] = [];
+  private readonly fds: number[] = [];
+  private readonly nu: number;
+  private readonly nf: number;
+  private readonly words: number;
+  private memRows: number;
+  private merging = true;
+  /** Arrival numbers: spilled rows below `floor` are forgotten; `spilledEnd` is the next a spill gives. */
+  private floor = 0;
+  private spilledEnd = 0;
+  /** Spilled rows at or past the floor not marked dead. */
+  private spilledLive = 0;
+  /** Dead marks of arrival numbers from `deadBase` (a multiple of 32) on, a bit each. */
+  private dead = new Uint32Array(0);
+  private deadBase = 0;
+  private readonly limit: number;
+  private readonly batch: number;
+  /** The spilled row the last lookup found: its columns and arrival number. */
+  private readonly hitU: Uint32Array;
+  private readonly hitF: Float64Array;
+  private hitOrd = -1;
+  private readonly block: Uint32Array;
+  private readonly f64 = new Float64Array(1);
+  private readonly f64Words = new Uint32Array(this.f64.buffer);
+  /** Rows forgotten by the last {@link add} or {@link put} (the cap). */
+  forgot = 0;
+
+  constructor(spec: Omit<SpillSpec, 'keyLog'>) {
+    this.mem = new CompactTable({ u32: spec.u32, f64: spec.f64, load: spec.load });
+    this.nu = spec.u32;
+    this.nf = spec.f64;
+    this.words = HEAD + spec.u32 + 2 * spec.f64;
+    this.memRows = Math.max(2, spec.memRows ?? DEFAULT_REPLACING_ROWS);
+    const cap = spec.cap ?? Infinity;
+    const half = Math.max(1, Math.floor(cap / 2));
+    this.batch = spec.forget === 'half' && cap !== Infinity ? half : 1;
+    this.limit = spec.forget === 'half' && cap !== Infinity ? (half * 2 <= cap ? half * 2 : half) : Math.max(1, cap);
+    this.hitU = new Uint32Array(spec.u32);
+    this.hitF = new Float64Array(spec.f64);
+    this.block = new Uint32Array(BLOCK_ROWS * this.words);
+    open.register(this, this.fds, this);
+  }
+
+  get size(): number {
+    return this.mem.size + this.spilledLive;
+  }
+
+  /** Bytes of the rows held, in memory or spilled, as {@link CompactTable.bytes} counts them (the run's state measure). */
+  bytes(): number {
+    return this.size * this.mem.rowBytes;
+  }
+
+  /** Bytes the spilled rows leave in memory (Bloom filters, sparse indexes, dead marks). */
+  spilledBytes(): number {
+    let n = this.dead.byteLength;
+    for (const r of this.runs) n += r.bloom.byteLength + r.firsts.byteLength;
+    return n;
+  }
+
+  get runCount(): number {
+    return this.runs.length;
+  }
+
+  /** The row of `key` in memory, {@link SPILLED} when spilled (read only, until the next call), `undefined`: not held. */
+  slot(key: Hash64): number | undefined {
+    const s = this.mem.slot(key);
+    if (s !== undefined) return s;
+    return this.findSpilled(key) ? SPILLED : undefined;
+  }
+
+  /** A zeroed row for `key`, known not held; at the cap the oldest entries go first (`forgot`). */
+  add(key: Hash64): number {
+    this.forgot = 0;
+    if (this.size >= this.limit) for (let n = 0; n < this.batch && this.forgetOldest(); n++) this.forgot++;
+    if (this.mem.size >= this.memRows) this.spill();
+    return this.mem.add(key);
+  }
+
+  /** Like {@link add}, for a key that may be held: its entry is replaced and becomes the newest. */
+  put(key: Hash64): number {
+    this.delete(key);
+    return this.add(key);
+  }
+
+  /** Forget `key` (no-op when not held). */
+  delete(key: Hash64): void {
+    const s = this.mem.slot(key);
+    if (s !== undefined) this.mem.deleteSlot(s);
+    else if (this.findSpilled(key)) {
+      const i = this.hitOrd - this.deadBase;
+      this.dead[i >>> 5]! |= 1 << (i & 31);
+      this.spilledLive--;
+      this.hitOrd = -1;
+      this.trim();
+    }
+  }
+
+  /** Forget the oldest entry held (the live spilled row of least arrival number, else memory's oldest); false: none. */
+  forgetOldest(): boolean {
+    if (this.spilledLive === 0) return this.mem.forgetOldest();
+    this.floor++; // trim left the floor on a live row
+    this.spilledLive--;
+    this.hitOrd = -1;
+    this.trim();
+    return true;
+  }
+
+  getU(s: number, col: number): number {
+    return s >= 0 ? this.mem.getU(s, col) : this.hitU[col]!;
+  }
+
+  getF(s: number, col: number): number {
+    return s >= 0 ? this.mem.getF(s, col) : this.hitF[col]!;
+  }
+
+  setU(s: number, col: number, v: number): void {
+    if (s < 0) throw new Error('ReplacingSpillTable: a spilled row is rewritten by put');
+    this.mem.setU(s, col, v);
+  }
+
+  setF(s: number, col: number, v: number): void {
+    if (s < 0) throw new Error('ReplacingSpillTable: a spilled row is rewritten by put');
+    this.mem.setF(s, col, v);
+  }
+
+  /** Release the scratch files (the spilled rows read as absent after). */
+  close(): void {
+    this.spilledLive = 0;
+    this.trim();
+  }
+
+  private isDead(ord: number): boolean {
+    const i = ord - this.deadBase;
+    return (this.dead[i >>> 5]! & (1 << (i & 31))) !== 0;
+  }
+
+  /** Move the floor past dead rows, and drop the runs wholly below it (all of them once no spilled row is live). */
+  private trim(): void {
+    if (this.spilledLive === 0) this.floor = this.spilledEnd;
+    else while (this.isDead(this.floor)) this.floor++;
+    while (this.runs.length > 0 && this.floor >= this.runs[0]!.end) this.drop(this.runs.shift()!);
+  }
+
+  private drop(r: Run): void {
+    closeQuietly(r.fd);
+    this.fds.splice(this.fds.indexOf(r.fd), 1);
+  }
+
+  /** True (the row in `hitU` / `hitF`, its arrival number in `hitOrd`) when a live spilled row holds `key`. */
+  private findSpilled(key: Hash64): boolean {
+    if (this.spilledLive === 0) return false;
+    const { hi, lo } = key;
+    const w = this.words;
+    // the newest copy decides: an older one was replaced or deleted (dead) or forgotten (below the floor)
+    for (let i = this.runs.length - 1; i >= 0; i--) {
+      const row = findRecord(this.runs[i]!, w, hi, lo, this.block);
+      if (row < 0) continue;
+      const k = this.block;
+      const o = (row % BLOCK_ROWS) * w;
+      const ord = k[o + 2]! * TWO32 + k[o + 3]!;
+      if (ord < this.floor || this.isDead(ord)) return false;
+      for (let c = 0; c < this.nu; c++) this.hitU[c] = k[o + HEAD + c]!;
+      for (let c = 0; c < this.nf; c++) {
+        this.f64Words[0] = k[o + HEAD + this.nu + 2 * c]!;
+        this.f64Words[1] = k[o + HEAD + this.nu + 2 * c + 1]!;
+        this.hitF[c] = this.f64[0]!;
+      }
+      this.hitOrd = ord;
+      return true;
+    }
+    return false;
+  }
+
+  /** Move the oldest half of the rows in memory to a new run (kept in memory when no scratch file can be written). */
+  private spill(): void {
+    const m = this.mem;
+    const n = Math.min(MAX_SPILL, Math.floor(m.size / 2));
+    const fd = scratchFile();
+    if (fd === undefined) {
+      this.memRows = Infinity;
+      return;
+    }
+    const slots = new Uint32Array(n);
+    const his = new Uint32Array(n);
+    const los = new Uint32Array(n);
+    const order = new Float64Array(n);
+    let s = m.oldest();
+    for (let i = 0; i < n; i++, s = m.newer(s!)) {
+      const k = m.keyAt(s!);
+      slots[i] = s!;
+      his[i] = k.hi;
+      los[i] = k.lo;
+      order[i] = k.hi * MAX_SPILL + i;
+    }
+    order.sort();
+    const idx = new Uint32Array(n);
+    for (let j = 0; j < n; j++) idx[j] = order[j]! % MAX_SPILL;
+    // equal `hi` words (rare) are put in `lo` order
+    for (let j = 1; j < n; j++) {
+      const v = idx[j]!;
+      let i = j - 1;
+      while (i >= 0 && his[idx[i]!] === his[v] && los[idx[i]!]! > los[v]!) idx[i + 1] = idx[i--]!;
+      idx[i + 1] = v;
+    }
+    const w = this.words;
+    const out = new Uint32Array(n * w);
+    const b = new RunBuilder(n);
+    for (let j = 0; j < n; j++) {
+      const i = idx[j]!;
+      const r = slots[i]!;
+      const o = j * w;
+      const ord = this.spilledEnd + i;
+      out[o] = his[i]!;
+      out[o + 1] = los[i]!;
+      out[o + 2] = Math.floor(ord / TWO32);
+      out[o + 3] = ord >>> 0;
+      for (let c = 0; c < this.nu; c++) out[o + HEAD + c] = m.getU(r, c);
+      for (let c = 0; c < this.nf; c++) {
+        this.f64[0] = m.getF(r, c);
+        out[o + HEAD + this.nu + 2 * c] = this.f64Words[0]!;
+        out[o + HEAD + this.nu + 2 * c + 1] = this.f64Words[1]!;
+      }
+      b.note(his[i]!, los[i]!);
+    }
+    try {
+      writeAll(fd, out, n * w, 0);
+    } catch {
+      closeQuietly(fd);
+      this.memRows = Infinity;
+      return;
+    }
+    this.fds.push(fd);
+    for (let i = 0; i < n; i++) m.forgetOldest();
+    this.runs.push(b.run(fd, this.spilledEnd, this.spilledEnd + n, 0));
+    this.spilledEnd += n;
+    this.spilledLive += n;
+    // the dead marks from the floor's word on, the new rows' unmarked
+    const from = Math.floor(this.floor / 32);
+    const dead = new Uint32Array(Math.ceil(this.spilledEnd / 32) - from);
+    const keep = this.dead.subarray(from - this.deadBase / 32);
+    dead.set(keep.subarray(0, Math.min(keep.length, dead.length)));
+    this.dead = dead;
+    this.deadBase = from * 32;
+    // a run merges with its FAN_IN - 1 elders of its level: each row is rewritten once a level, log4 of the spills
+    const r = this.runs;
+    while (this.merging && r.length >= FAN_IN && r.at(-FAN_IN)!.level === r.at(-1)!.level) this.mergeLast(FAN_IN);
+  }
+
+  /** Merge the `k` newest runs into one (forgotten and dead rows dropped); on a scratch file error they stay as they are. */
+  private mergeLast(k: number): void {
+    const inputs = this.runs.slice(-k);
+    const fd = scratchFile();
+    if (fd === undefined) {
+      this.merging = false;
+      return;
+    }
+    let run: Run;
+    try {
+      run = mergeRuns(inputs, this.words, fd, (ord) => ord >= this.floor && !this.isDead(ord));
+    } catch {
+      closeQuietly(fd);
+      this.merging = false;
+      return;
+    }
+    this.fds.push(fd);
+    this.runs.splice(-k, k, run);
+    for (const r of inputs) this.drop(r);
+  }
+}
