@@ -7,7 +7,7 @@ import type { Counter } from '../event.ts';
 import type { CompiledForm } from '../forms.ts';
 import type { OptionSet } from '../text-answer.ts';
 import type { OpenOwner } from './budget.ts';
-import { pairKey, pairSourceWords } from '../../core/canonical.ts';
+import { pairKey, pairSourceWords, textKey } from '../../core/canonical.ts';
 import { sipHashNarrow, sipHi, sipLo } from '../../core/siphash.ts';
 import { extendedKey, tupleKeyWords, type Hash64 } from './canonical.ts';
 
@@ -82,6 +82,10 @@ export class SessionRecord implements OpenOwner {
   private k2b = 0;
   private k3a = 0;
   private k3b = 0;
+  /** {@link textKey} `lo` of the bare session name (-1: not made yet), and of the run last asked for (assessment.ts). */
+  private nameLo = -1;
+  private lastRun: string | undefined = undefined;
+  private lastRunLo = 0;
   /** Created on first use (most sessions never need one of them). */
   private runMap?: Map<string, RunRecord>;
   private requestMap?: Map<string, RequestRecord>;
@@ -133,6 +137,21 @@ export class SessionRecord implements OpenOwner {
   /** The completion-mark key of `tag` (`r` run, `q` request) and `name` in this session. */
   markKey(tag: 'r' | 'q', name: string): Hash64 {
     return extendedKey(this.keyWords, tag, [this.source, this.session], name);
+  }
+
+  /** `textKey(session).lo`, made once per record (assessment rows keep the session as this word). */
+  sessionLo(): number {
+    if (this.nameLo < 0) this.nameLo = textKey(this.session).lo;
+    return this.nameLo;
+  }
+
+  /** `textKey(run).lo`, kept for the run last asked for (a session's events mostly name one run at a time). */
+  runLo(run: string): number {
+    if (run !== this.lastRun) {
+      this.lastRunLo = textKey(run).lo;
+      this.lastRun = run;
+    }
+    return this.lastRunLo;
   }
 
   get runs(): Map<string, RunRecord> {
