@@ -111,19 +111,22 @@ export class SessionRecord implements OpenOwner {
     return (this.words ??= tupleKeyWords([this.source, this.session]));
   }
 
+  /** Derive the source's key halves on first use (see {@link k0a}). */
+  private deriveSourceWords(): void {
+    const k = pairSourceWords(this.source);
+    this.k0a = k[0]! >>> 16;
+    this.k0b = k[0]! & 0xffff;
+    this.k1a = k[1]! >>> 16;
+    this.k1b = k[1]! & 0xffff;
+    this.k2a = k[2]! >>> 16;
+    this.k2b = k[2]! & 0xffff;
+    this.k3a = k[3]! >>> 16;
+    this.k3b = k[3]! & 0xffff;
+  }
+
   /** The identity key of `(source, id)` for an event of this session (the same key as {@link idKeyHash}). */
   idKey(id: string): Hash64 {
-    if (this.k0a < 0) {
-      const k = pairSourceWords(this.source);
-      this.k0a = k[0]! >>> 16;
-      this.k0b = k[0]! & 0xffff;
-      this.k1a = k[1]! >>> 16;
-      this.k1b = k[1]! & 0xffff;
-      this.k2a = k[2]! >>> 16;
-      this.k2b = k[2]! & 0xffff;
-      this.k3a = k[3]! >>> 16;
-      this.k3b = k[3]! & 0xffff;
-    }
+    if (this.k0a < 0) this.deriveSourceWords();
     const narrow = sipHashNarrow(
       id,
       ((this.k0a << 16) | this.k0b) >>> 0,
@@ -132,6 +135,12 @@ export class SessionRecord implements OpenOwner {
       ((this.k3a << 16) | this.k3b) >>> 0,
     );
     return narrow < 0 ? pairKey(this.source, id) : { hi: sipHi, lo: sipLo };
+  }
+
+  /** {@link textKey} of the source, from the words {@link idKey} keeps (control.ts: an ack's target). */
+  sourceKey(): Hash64 {
+    if (this.k0a < 0) this.deriveSourceWords();
+    return { hi: ((this.k1a << 16) | this.k1b) >>> 0, lo: ((this.k0a << 16) | this.k0b) >>> 0 };
   }
 
   /** The completion-mark key of `tag` (`r` run, `q` request) and `name` in this session. */
