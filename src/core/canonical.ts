@@ -187,13 +187,12 @@ export function keyWords(text: string): Uint32Array {
   return k;
 }
 
-/** The source of the last {@link pairSourceWords} call and its words (a sender's events often come in a row). */
+/** The last {@link pairSourceWords} source and words: comparing is cheaper than the memo's hash of the string. */
 let lastSource = '';
 let lastWords: Uint32Array | undefined;
 
 /** The key words {@link pairKey} derives from `source` (cached for recent sources); a caller may keep them. */
 export function pairSourceWords(source: string): Uint32Array {
-  // comparing with the last source is cheaper than hashing the string for the memo's lookup
   if (source === lastSource && lastWords !== undefined) return lastWords;
   lastSource = source;
   return (lastWords = pairSources.of(source, keyWords));

@@ -79,7 +79,6 @@ export class AssessmentAnalyzer implements StateHolder {
     return this.table.forgetOldest();
   }
 
-  /** `facts.session`: the event's emitter session record, which keeps its session and run keys. */
   observe(ev: AepEvent, facts: AssessmentFacts & Pick<LifecycleFacts, 'session'> & { at: Mark }): void {
     const type = ev.type;
     if (ASSESSABLE.has(type)) {

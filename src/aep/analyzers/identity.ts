@@ -110,7 +110,6 @@ export class IdentityAnalyzer {
   observe(ev: AepEvent, facts: IdentityFacts, known?: SessionRecord): boolean {
     const key = known ? known.idKey(attr(ev, 'id')!) : idKeyHash(attr(ev, 'source')!, attr(ev, 'id')!);
     const first = this.ids.get(key);
-    // only a form request is remembered (RequestForms.note): other types skip its reads of the payload
     if (ev.type === 'attention.requested' && downlevelable(ev)) this.forms.note(ev.value);
     if (!first) {
       const digest = this.addFirst(key, ev);

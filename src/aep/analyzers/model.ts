@@ -232,7 +232,6 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
     s.forms.observe(ev, f);
     s.control.observe(ev, f);
     s.assessment.observe(ev, f);
-    // AEP-0007 streams: nothing to do for an event outside the sub-profile while no stream is held
     if (ev.subprofile || s.streams.size > 0) s.streams.observe(ev, f);
     s.lifecycle.settle(ev, f);
     if (s.memory.settle() > 0) s.caps.note('maxStateMb', s.memory.mb, () => f.at);

@@ -82,7 +82,6 @@ export class SessionRecord implements OpenOwner {
   private k2b = 0;
   private k3a = 0;
   private k3b = 0;
-  /** {@link textKey} `lo` of the bare session name (-1: not made yet), and of the run last asked for (assessment.ts). */
   private nameLo = -1;
   private lastRun: string | undefined = undefined;
   private lastRunLo = 0;
@@ -111,7 +110,6 @@ export class SessionRecord implements OpenOwner {
     return (this.words ??= tupleKeyWords([this.source, this.session]));
   }
 
-  /** Derive the source's key halves on first use (see {@link k0a}). */
   private deriveSourceWords(): void {
     const k = pairSourceWords(this.source);
     this.k0a = k[0]! >>> 16;
