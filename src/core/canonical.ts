@@ -187,9 +187,15 @@ export function keyWords(text: string): Uint32Array {
   return k;
 }
 
+/** The last {@link pairSourceWords} source and words: comparing is cheaper than the memo's hash of the string. */
+let lastSource = '';
+let lastWords: Uint32Array | undefined;
+
 /** The key words {@link pairKey} derives from `source` (cached for recent sources); a caller may keep them. */
 export function pairSourceWords(source: string): Uint32Array {
-  return pairSources.of(source, keyWords);
+  if (source === lastSource && lastWords !== undefined) return lastWords;
+  lastSource = source;
+  return (lastWords = pairSources.of(source, keyWords));
 }
 
 /** {@link pairKey} of `(source, id)` with the {@link pairSourceWords} of `source` at hand. */

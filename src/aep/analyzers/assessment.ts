@@ -12,6 +12,7 @@ import { KeyScreen } from '../../core/key-screen.ts';
 import { SpillTable } from '../../core/spill-table.ts';
 import { isAssessment } from '../assessment.ts';
 import { attr, type AepEvent } from '../event.ts';
+import type { LifecycleFacts } from './lifecycle.ts';
 import type { InputNames } from './markers.ts';
 
 /** Event types an assessment judges by `cause` (AEP-0009 §2, §6 examples). */
@@ -83,7 +84,7 @@ export class AssessmentAnalyzer implements StateHolder {
     return this.table.forgetOldest();
   }
 
-  observe(ev: AepEvent, facts: AssessmentFacts & { at: Mark }): void {
+  observe(ev: AepEvent, facts: AssessmentFacts & Pick<LifecycleFacts, 'session'> & { at: Mark }): void {
     const type = ev.type;
     if (ASSESSABLE.has(type)) {
       const session = attr(ev, 'session');
@@ -91,8 +92,9 @@ export class AssessmentAnalyzer implements StateHolder {
       if (session === undefined || run === undefined) return;
       const t = this.table;
       const key = textKey(attr(ev, 'id')!);
-      const sk = this.sessions.of(session);
-      const rk = this.runs.of(run);
+      const rec = facts.session;
+      const sk = rec !== undefined ? rec.sessionLo() : this.sessions.of(session);
+      const rk = rec !== undefined ? rec.runLo(run) : this.runs.of(run);
       const prior = t.slot(key);
       if (prior === undefined) {
         const at = facts.at;

@@ -5,7 +5,7 @@
  * command is a foreign event (§2.2). The memory budget forgets the oldest first targets and expected outcomes (later
  * verdicts say less).
  */
-import { pairSourceWords, textKey, type Hash64 } from '../../core/canonical.ts';
+import { textKey, type Hash64 } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';
 import type { StateHolder } from '../../core/state-budget.ts';
 import { ReplacingSpillTable } from '../../core/spill-replacing.ts';
@@ -204,12 +204,12 @@ export class ControlAnalyzer implements StateHolder {
         const t = timeOf(ev);
         if (t !== undefined && cmd.timeMs !== undefined && t - cmd.timeMs > this.ackWindowMs)
           ack.command.lateByMs = t - cmd.timeMs - this.ackWindowMs;
-        this.rememberTarget(textKey(ck!), sourceKey(rec.source), facts.at, cmd.at);
+        this.rememberTarget(textKey(ck!), rec.sourceKey(), facts.at, cmd.at);
         this.decided(ev, cmd, facts);
       } else if (ck !== undefined && this.targets.size > 0) {
         const t = this.targets;
         const s = t.slot(textKey(ck));
-        const src = s === undefined ? undefined : sourceKey(rec.source);
+        const src = s === undefined ? undefined : rec.sourceKey();
         if (
           s !== undefined &&
           (t.getU(s, TARGET_U32.sourceHi) !== src!.hi || t.getU(s, TARGET_U32.sourceLo) !== src!.lo)
@@ -368,12 +368,6 @@ export class ControlAnalyzer implements StateHolder {
         cmd.invalid = true;
     }
   }
-}
-
-/** The {@link textKey} of a source, from its cached key words (src/core/canonical.ts `keyWords`). */
-function sourceKey(source: string): Hash64 {
-  const k = pairSourceWords(source);
-  return { hi: k[1]!, lo: k[0]! };
 }
 
 /** Set `k` in `map` as its newest entry (the memory budget forgets the oldest first). */

@@ -116,7 +116,7 @@ export class IdentityAnalyzer {
   observe(ev: AepEvent, facts: IdentityFacts, known?: SessionRecord): boolean {
     const key = known ? known.idKey(attr(ev, 'id')!) : idKeyHash(attr(ev, 'source')!, attr(ev, 'id')!);
     const first = this.ids.get(key);
-    if (downlevelable(ev)) this.forms.note(ev.value);
+    if (ev.type === 'attention.requested' && downlevelable(ev)) this.forms.note(ev.value);
     if (!first) {
       const digest = this.addFirst(key, ev);
       if (digest) this.keepLower(key, ev);

@@ -264,7 +264,7 @@ export class AepStreamModel implements StreamModel<AepEvent, AepFacts, AepStream
     s.forms.observe(ev, f);
     s.control.observe(ev, f);
     s.assessment.observe(ev, f);
-    s.streams.observe(ev, f);
+    if (ev.subprofile || s.streams.size > 0) s.streams.observe(ev, f);
     s.lifecycle.settle(ev, f);
     if (s.memory.settle() > 0) s.caps.note('maxStateMb', s.memory.mb, () => f.at);
     return facts;

@@ -7,7 +7,7 @@ import type { Counter } from '../event.ts';
 import type { CompiledForm } from '../forms.ts';
 import type { OptionSet } from '../text-answer.ts';
 import type { OpenOwner } from './budget.ts';
-import { pairKey, pairSourceWords } from '../../core/canonical.ts';
+import { pairKey, pairSourceWords, textKey } from '../../core/canonical.ts';
 import { sipHashNarrow, sipHi, sipLo } from '../../core/siphash.ts';
 import { extendedKey, tupleKeyWords, type Hash64 } from './canonical.ts';
 
@@ -82,6 +82,9 @@ export class SessionRecord implements OpenOwner {
   private k2b = 0;
   private k3a = 0;
   private k3b = 0;
+  private nameLo = -1;
+  private lastRun: string | undefined = undefined;
+  private lastRunLo = 0;
   /** Created on first use (most sessions never need one of them). */
   private runMap?: Map<string, RunRecord>;
   private requestMap?: Map<string, RequestRecord>;
@@ -107,19 +110,21 @@ export class SessionRecord implements OpenOwner {
     return (this.words ??= tupleKeyWords([this.source, this.session]));
   }
 
+  private deriveSourceWords(): void {
+    const k = pairSourceWords(this.source);
+    this.k0a = k[0]! >>> 16;
+    this.k0b = k[0]! & 0xffff;
+    this.k1a = k[1]! >>> 16;
+    this.k1b = k[1]! & 0xffff;
+    this.k2a = k[2]! >>> 16;
+    this.k2b = k[2]! & 0xffff;
+    this.k3a = k[3]! >>> 16;
+    this.k3b = k[3]! & 0xffff;
+  }
+
   /** The identity key of `(source, id)` for an event of this session (the same key as {@link idKeyHash}). */
   idKey(id: string): Hash64 {
-    if (this.k0a < 0) {
-      const k = pairSourceWords(this.source);
-      this.k0a = k[0]! >>> 16;
-      this.k0b = k[0]! & 0xffff;
-      this.k1a = k[1]! >>> 16;
-      this.k1b = k[1]! & 0xffff;
-      this.k2a = k[2]! >>> 16;
-      this.k2b = k[2]! & 0xffff;
-      this.k3a = k[3]! >>> 16;
-      this.k3b = k[3]! & 0xffff;
-    }
+    if (this.k0a < 0) this.deriveSourceWords();
     const narrow = sipHashNarrow(
       id,
       ((this.k0a << 16) | this.k0b) >>> 0,
@@ -130,9 +135,30 @@ export class SessionRecord implements OpenOwner {
     return narrow < 0 ? pairKey(this.source, id) : { hi: sipHi, lo: sipLo };
   }
 
+  /** {@link textKey} of the source, from the words {@link idKey} keeps (control.ts: an ack's target). */
+  sourceKey(): Hash64 {
+    if (this.k0a < 0) this.deriveSourceWords();
+    return { hi: ((this.k1a << 16) | this.k1b) >>> 0, lo: ((this.k0a << 16) | this.k0b) >>> 0 };
+  }
+
   /** The completion-mark key of `tag` (`r` run, `q` request) and `name` in this session. */
   markKey(tag: 'r' | 'q', name: string): Hash64 {
     return extendedKey(this.keyWords, tag, [this.source, this.session], name);
+  }
+
+  /** `textKey(session).lo`, made once per record (assessment rows keep the session as this word). */
+  sessionLo(): number {
+    if (this.nameLo < 0) this.nameLo = textKey(this.session).lo;
+    return this.nameLo;
+  }
+
+  /** `textKey(run).lo`, kept for the run last asked for (a session's events mostly name one run at a time). */
+  runLo(run: string): number {
+    if (run !== this.lastRun) {
+      this.lastRunLo = textKey(run).lo;
+      this.lastRun = run;
+    }
+    return this.lastRunLo;
   }
 
   get runs(): Map<string, RunRecord> {
