@@ -11,28 +11,25 @@
 import type { Hash64 } from './canonical.ts';
 import {
   BLOCK_ROWS,
-  closeQuietly,
+  capLimits,
+  dropRun,
+  FAN_IN,
   findRecord,
   HEAD,
-  mergeRuns,
+  MAX_SPILL,
+  mergeNewest,
+  readColumns,
   type Run,
-  RunBuilder,
   scratchFile,
+  spillRun,
   TWO32,
-  writeAll,
+  unclosed,
 } from './spill-runs.ts';
 import { SPILLED, type SpillSpec } from './spill-table.ts';
 import { CompactTable } from './table.ts';
 
 /** Rows in memory before the oldest half spills, by default: a quarter of a fifo table's (asked at completions only). */
 export const DEFAULT_REPLACING_ROWS = 1 << 14;
-const FAN_IN = 4;
-/** Most rows one spill sorts (its sort key packs the row's index in 21 bits). */
-const MAX_SPILL = 1 << 21;
-
-const open = new FinalizationRegistry<number[]>((fds) => {
-  for (const fd of fds) closeQuietly(fd);
-});
 
 /** A key -> row table whose rewritten rows become the newest, spilling its oldest rows (see the module comment). */
 export class ReplacingSpillTable {
@@ -59,8 +56,6 @@ export class ReplacingSpillTable {
   private readonly hitF: Float64Array;
   private hitOrd = -1;
   private readonly block: Uint32Array;
-  private readonly f64 = new Float64Array(1);
-  private readonly f64Words = new Uint32Array(this.f64.buffer);
   /** Rows forgotten by the last {@link add} or {@link put} (the cap). */
   forgot = 0;
 
@@ -70,14 +65,11 @@ export class ReplacingSpillTable {
     this.nf = spec.f64;
     this.words = HEAD + spec.u32 + 2 * spec.f64;
     this.memRows = Math.max(2, spec.memRows ?? DEFAULT_REPLACING_ROWS);
-    const cap = spec.cap ?? Infinity;
-    const half = Math.max(1, Math.floor(cap / 2));
-    this.batch = spec.forget === 'half' && cap !== Infinity ? half : 1;
-    this.limit = spec.forget === 'half' && cap !== Infinity ? (half * 2 <= cap ? half * 2 : half) : Math.max(1, cap);
+    ({ limit: this.limit, batch: this.batch } = capLimits(spec));
     this.hitU = new Uint32Array(spec.u32);
     this.hitF = new Float64Array(spec.f64);
     this.block = new Uint32Array(BLOCK_ROWS * this.words);
-    open.register(this, this.fds, this);
+    unclosed.register(this, this.fds, this);
   }
 
   get size(): number {
@@ -177,12 +169,7 @@ export class ReplacingSpillTable {
   private trim(): void {
     if (this.spilledLive === 0) this.floor = this.spilledEnd;
     else while (this.isDead(this.floor)) this.floor++;
-    while (this.runs.length > 0 && this.floor >= this.runs[0]!.end) this.drop(this.runs.shift()!);
-  }
-
-  private drop(r: Run): void {
-    closeQuietly(r.fd);
-    this.fds.splice(this.fds.indexOf(r.fd), 1);
+    while (this.runs.length > 0 && this.floor >= this.runs[0]!.end) dropRun(this.fds, this.runs.shift()!);
   }
 
   /** True (the row in `hitU` / `hitF`, its arrival number in `hitOrd`) when a live spilled row holds `key`. */
@@ -198,12 +185,7 @@ export class ReplacingSpillTable {
       const o = (row % BLOCK_ROWS) * w;
       const ord = k[o + 2]! * TWO32 + k[o + 3]!;
       if (ord < this.floor || this.isDead(ord)) return false;
-      for (let c = 0; c < this.nu; c++) this.hitU[c] = k[o + HEAD + c]!;
-      for (let c = 0; c < this.nf; c++) {
-        this.f64Words[0] = k[o + HEAD + this.nu + 2 * c]!;
-        this.f64Words[1] = k[o + HEAD + this.nu + 2 * c + 1]!;
-        this.hitF[c] = this.f64[0]!;
-      }
+      readColumns(k, o, this.hitU, this.hitF);
       this.hitOrd = ord;
       return true;
     }
@@ -222,55 +204,21 @@ export class ReplacingSpillTable {
     const slots = new Uint32Array(n);
     const his = new Uint32Array(n);
     const los = new Uint32Array(n);
-    const order = new Float64Array(n);
     let s = m.oldest();
     for (let i = 0; i < n; i++, s = m.newer(s!)) {
       const k = m.keyAt(s!);
       slots[i] = s!;
       his[i] = k.hi;
       los[i] = k.lo;
-      order[i] = k.hi * MAX_SPILL + i;
     }
-    order.sort();
-    const idx = new Uint32Array(n);
-    for (let j = 0; j < n; j++) idx[j] = order[j]! % MAX_SPILL;
-    // equal `hi` words (rare) are put in `lo` order
-    for (let j = 1; j < n; j++) {
-      const v = idx[j]!;
-      let i = j - 1;
-      while (i >= 0 && his[idx[i]!] === his[v] && los[idx[i]!]! > los[v]!) idx[i + 1] = idx[i--]!;
-      idx[i + 1] = v;
-    }
-    const w = this.words;
-    const out = new Uint32Array(n * w);
-    const b = new RunBuilder(n);
-    for (let j = 0; j < n; j++) {
-      const i = idx[j]!;
-      const r = slots[i]!;
-      const o = j * w;
-      const ord = this.spilledEnd + i;
-      out[o] = his[i]!;
-      out[o + 1] = los[i]!;
-      out[o + 2] = Math.floor(ord / TWO32);
-      out[o + 3] = ord >>> 0;
-      for (let c = 0; c < this.nu; c++) out[o + HEAD + c] = m.getU(r, c);
-      for (let c = 0; c < this.nf; c++) {
-        this.f64[0] = m.getF(r, c);
-        out[o + HEAD + this.nu + 2 * c] = this.f64Words[0]!;
-        out[o + HEAD + this.nu + 2 * c + 1] = this.f64Words[1]!;
-      }
-      b.note(his[i]!, los[i]!);
-    }
-    try {
-      writeAll(fd, out, n * w, 0);
-    } catch {
-      closeQuietly(fd);
+    const run = spillRun(m, this.nu, this.nf, slots, his, los, this.spilledEnd, fd);
+    if (run === undefined) {
       this.memRows = Infinity;
       return;
     }
     this.fds.push(fd);
     for (let i = 0; i < n; i++) m.forgetOldest();
-    this.runs.push(b.run(fd, this.spilledEnd, this.spilledEnd + n, 0));
+    this.runs.push(run);
     this.spilledEnd += n;
     this.spilledLive += n;
     // the dead marks from the floor's word on, the new rows' unmarked
@@ -282,27 +230,7 @@ export class ReplacingSpillTable {
     this.deadBase = from * 32;
     // a run merges with its FAN_IN - 1 elders of its level: each row is rewritten once a level, log4 of the spills
     const r = this.runs;
-    while (this.merging && r.length >= FAN_IN && r.at(-FAN_IN)!.level === r.at(-1)!.level) this.mergeLast(FAN_IN);
-  }
-
-  /** Merge the `k` newest runs into one (forgotten and dead rows dropped); on a scratch file error they stay as they are. */
-  private mergeLast(k: number): void {
-    const inputs = this.runs.slice(-k);
-    const fd = scratchFile();
-    if (fd === undefined) {
-      this.merging = false;
-      return;
-    }
-    let run: Run;
-    try {
-      run = mergeRuns(inputs, this.words, fd, (ord) => ord >= this.floor && !this.isDead(ord));
-    } catch {
-      closeQuietly(fd);
-      this.merging = false;
-      return;
-    }
-    this.fds.push(fd);
-    this.runs.splice(-k, k, run);
-    for (const r of inputs) this.drop(r);
+    while (this.merging && r.length >= FAN_IN && r.at(-FAN_IN)!.level === r.at(-1)!.level)
+      this.merging = mergeNewest(r, FAN_IN, this.words, this.fds, (ord) => ord >= this.floor && !this.isDead(ord));
   }
 }

@@ -3,6 +3,7 @@ import { closeSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Hash64 } from './canonical.ts';
+import type { CompactTable, TableSpec } from './table.ts';
 
 /** Rows a block of the sparse index (one positioned read a hit). */
 export const BLOCK_ROWS = 128;
@@ -16,6 +17,13 @@ export const MERGE_ROWS = 2048;
 export const HEAD = 4;
 /** 2^32: a record's arrival number is two words. */
 export const TWO32 = 2 ** 32;
+/** Runs of one level that merge into one. */
+export const FAN_IN = 4;
+/** Most rows one spill sorts (its sort key packs the row's index in 21 bits). */
+export const MAX_SPILL = 1 << 21;
+
+const f64 = new Float64Array(1);
+const f64Words = new Uint32Array(f64.buffer);
 
 /** One sorted run in its scratch file. */
 export interface Run {
@@ -39,6 +47,11 @@ export function closeQuietly(fd: number): void {
     // already closed: nothing to release
   }
 }
+
+/** Closes the scratch files (`fds`) of a table collected without `close`. */
+export const unclosed = new FinalizationRegistry<number[]>((fds) => {
+  for (const fd of fds) closeQuietly(fd);
+});
 
 /** An unlinked scratch file's descriptor; `undefined` when none can be made. */
 export function scratchFile(): number | undefined {
@@ -68,6 +81,21 @@ export function readAll(fd: number, a: Uint32Array, words: number, pos: number):
     if (n <= 0) throw new Error('SpillTable: a scratch file ended early');
     off += n;
   }
+}
+
+/** Close run `r`'s scratch file and take it from `fds`. */
+export function dropRun(fds: number[], r: Run): void {
+  closeQuietly(r.fd);
+  fds.splice(fds.indexOf(r.fd), 1);
+}
+
+/** The cap of a spilling table: rows held at the most (`limit`) and how many go at once when it is reached (`batch`). */
+export function capLimits(spec: Pick<TableSpec, 'cap' | 'forget'>): { limit: number; batch: number } {
+  const cap = spec.cap ?? Infinity;
+  const half = Math.max(1, Math.floor(cap / 2));
+  const batch = spec.forget === 'half' && cap !== Infinity ? half : 1;
+  const limit = spec.forget === 'half' && cap !== Infinity ? (half * 2 <= cap ? half * 2 : half) : Math.max(1, cap);
+  return { limit, batch };
 }
 
 /** Key order: `hi`, then `lo` (both unsigned). */
@@ -270,4 +298,98 @@ export function mergeRuns(inputs: Run[], words: number, fd: number, keep: (ord: 
   }
   writeAll(fd, out, held * words, pos);
   return b.run(fd, inputs[0]!.first, inputs.at(-1)!.end, inputs[0]!.level + 1);
+}
+
+/**
+ * Merge the `k` newest of `runs` into one in place, keeping the records whose arrival number `keep` accepts, the inputs'
+ * files closed and taken from `fds`; false (the runs as they were) on a scratch file error.
+ */
+export function mergeNewest(
+  runs: Run[],
+  k: number,
+  words: number,
+  fds: number[],
+  keep: (ord: number) => boolean,
+): boolean {
+  const inputs = runs.slice(-k);
+  const fd = scratchFile();
+  if (fd === undefined) return false;
+  let run: Run;
+  try {
+    run = mergeRuns(inputs, words, fd, keep);
+  } catch {
+    closeQuietly(fd);
+    return false;
+  }
+  fds.push(fd);
+  runs.splice(-k, k, run);
+  for (const r of inputs) dropRun(fds, r);
+  return true;
+}
+
+/** Copy the columns of the record at word `o` of `k` into `u` (its u32 columns) and `f` (its f64 columns). */
+export function readColumns(k: Uint32Array, o: number, u: Uint32Array, f: Float64Array): void {
+  const nu = u.length;
+  for (let c = 0; c < nu; c++) u[c] = k[o + HEAD + c]!;
+  for (let c = 0; c < f.length; c++) {
+    f64Words[0] = k[o + HEAD + nu + 2 * c]!;
+    f64Words[1] = k[o + HEAD + nu + 2 * c + 1]!;
+    f[c] = f64[0]!;
+  }
+}
+
+/**
+ * Write rows `slots` of `mem` (`nu` u32 and `nf` f64 columns; keys `his`, `los`; arrival numbers from `first`) as a
+ * run sorted by key in scratch file `fd`; `undefined` (`fd` closed) on a file error.
+ */
+export function spillRun(
+  mem: CompactTable,
+  nu: number,
+  nf: number,
+  slots: Uint32Array,
+  his: Uint32Array,
+  los: Uint32Array,
+  first: number,
+  fd: number,
+): Run | undefined {
+  const n = slots.length;
+  const order = new Float64Array(n);
+  for (let i = 0; i < n; i++) order[i] = his[i]! * MAX_SPILL + i;
+  order.sort();
+  const idx = new Uint32Array(n);
+  for (let j = 0; j < n; j++) idx[j] = order[j]! % MAX_SPILL;
+  // equal `hi` words (rare) are put in `lo` order
+  for (let j = 1; j < n; j++) {
+    const v = idx[j]!;
+    let i = j - 1;
+    while (i >= 0 && his[idx[i]!] === his[v] && los[idx[i]!]! > los[v]!) idx[i + 1] = idx[i--]!;
+    idx[i + 1] = v;
+  }
+  const w = HEAD + nu + 2 * nf;
+  const out = new Uint32Array(n * w);
+  const b = new RunBuilder(n);
+  for (let j = 0; j < n; j++) {
+    const i = idx[j]!;
+    const s = slots[i]!;
+    const o = j * w;
+    const ord = first + i;
+    out[o] = his[i]!;
+    out[o + 1] = los[i]!;
+    out[o + 2] = Math.floor(ord / TWO32);
+    out[o + 3] = ord >>> 0;
+    for (let c = 0; c < nu; c++) out[o + HEAD + c] = mem.getU(s, c);
+    for (let c = 0; c < nf; c++) {
+      f64[0] = mem.getF(s, c);
+      out[o + HEAD + nu + 2 * c] = f64Words[0]!;
+      out[o + HEAD + nu + 2 * c + 1] = f64Words[1]!;
+    }
+    b.note(his[i]!, los[i]!);
+  }
+  try {
+    writeAll(fd, out, n * w, 0);
+  } catch {
+    closeQuietly(fd);
+    return undefined;
+  }
+  return b.run(fd, first, first + n, 0);
 }
