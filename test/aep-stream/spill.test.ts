@@ -17,6 +17,7 @@ import type { Finding } from '../../src/core/finding.ts';
 import type { InputSpec } from '../../src/core/pipeline.ts';
 import { aepDriver, runPipeline } from '../run.ts';
 import { sweep } from '../scale.ts';
+import { prng } from '../../tools/bench/generate-aep.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'aep-spill-'));
@@ -62,18 +63,6 @@ test('our cases and the examples: the same findings with the identity tables spi
   assert.ok(files.length > 300, `${files.length} cases`);
   for (const f of sweep(t, files)) await same(f);
 });
-
-/** A small deterministic PRNG (mulberry32). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = a;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** `n` tool events at capture `full` over a few sessions, then copies of early ones, far back, of every kind. */
 function generated(n: number, seed: number): string {

@@ -6,18 +6,7 @@ import type { Hash64 } from '../../src/core/canonical.ts';
 import { ReplacingSpillTable } from '../../src/core/spill-replacing.ts';
 import { SPILLED, type SpillSpec } from '../../src/core/spill-table.ts';
 import { CompactTable } from '../../src/core/table.ts';
-
-/** A small deterministic PRNG (mulberry32). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from '../../tools/bench/generate-aep.ts';
 
 /** Drive a spilling table and a CompactTable of the same spec with the same `steps` random operations. */
 function drive(spec: Omit<SpillSpec, 'keyLog'>, steps: number, seed: number, narrowHi = false): ReplacingSpillTable {

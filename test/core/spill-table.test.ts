@@ -3,18 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { SPILLED, SpillTable, type SpillSpec } from '../../src/core/spill-table.ts';
 import type { Hash64 } from '../../src/core/canonical.ts';
-
-/** A small deterministic PRNG (mulberry32). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from '../../tools/bench/generate-aep.ts';
 
 interface Row {
   u: number[];
