@@ -27,24 +27,12 @@ export const parentUnverifiable = defineAhpStreamRule({
     const unreadable = markLocation(state.unreadable);
     const e = facts.event;
     const pair = e?.pair;
-    if (pair?.parent === 'unknown' && pair.otherSource) {
-      const request = markLocation(pair.otherSource, '/params/event/source');
-      ctx.report({
-        pointer: '/params/event/parentEventId',
-        messageId: 'otherSource',
-        args: { request, unreadable },
-        related: [unreadable, request],
-      });
-    }
-    if (pair?.parent === 'absent' && pair.candidate && mayFollow(state.unreadable, pair.candidate)) {
-      const request = markLocation(pair.candidate, '/params/event');
-      ctx.report({
-        pointer: '/params/event',
-        messageId: 'candidate',
-        args: { request, unreadable },
-        related: [unreadable, request],
-      });
-    }
+    const byRequest = (pointer: string, messageId: 'otherSource' | 'candidate', request: typeof unreadable) =>
+      ctx.report({ pointer, messageId, args: { request, unreadable }, related: [unreadable, request] });
+    if (pair?.parent === 'unknown' && pair.otherSource)
+      byRequest('/params/event/parentEventId', 'otherSource', markLocation(pair.otherSource, '/params/event/source'));
+    if (pair?.parent === 'absent' && pair.candidate && mayFollow(state.unreadable, pair.candidate))
+      byRequest('/params/event', 'candidate', markLocation(pair.candidate, '/params/event'));
     if (e?.parentIsCall)
       ctx.report({
         pointer: '/params/event/parentEventId',
