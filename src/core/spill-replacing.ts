@@ -13,11 +13,10 @@ import {
   BLOCK_ROWS,
   capLimits,
   dropRun,
-  FAN_IN,
   findRecord,
   HEAD,
   MAX_SPILL,
-  mergeNewest,
+  mergeLevels,
   readColumns,
   type Run,
   scratchFile,
@@ -228,9 +227,7 @@ export class ReplacingSpillTable {
     dead.set(keep.subarray(0, Math.min(keep.length, dead.length)));
     this.dead = dead;
     this.deadBase = from * 32;
-    // a run merges with its FAN_IN - 1 elders of its level: each row is rewritten once a level, log4 of the spills
-    const r = this.runs;
-    while (this.merging && r.length >= FAN_IN && r.at(-FAN_IN)!.level === r.at(-1)!.level)
-      this.merging = mergeNewest(r, FAN_IN, this.words, this.fds, (ord) => ord >= this.floor && !this.isDead(ord));
+    if (this.merging)
+      this.merging = mergeLevels(this.runs, this.words, this.fds, (ord) => ord >= this.floor && !this.isDead(ord));
   }
 }

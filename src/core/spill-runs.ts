@@ -17,8 +17,7 @@ export const MERGE_ROWS = 2048;
 export const HEAD = 4;
 /** 2^32: a record's arrival number is two words. */
 export const TWO32 = 2 ** 32;
-/** Runs of one level that merge into one. */
-export const FAN_IN = 4;
+const FAN_IN = 4;
 /** Most rows one spill sorts (its sort key packs the row's index in 21 bits). */
 export const MAX_SPILL = 1 << 21;
 
@@ -89,7 +88,7 @@ export function dropRun(fds: number[], r: Run): void {
   fds.splice(fds.indexOf(r.fd), 1);
 }
 
-/** The cap of a spilling table: rows held at the most (`limit`) and how many go at once when it is reached (`batch`). */
+/** A spilling table's cap: rows held at the most (`limit`), and how many go at once when it is reached (`batch`). */
 export function capLimits(spec: Pick<TableSpec, 'cap' | 'forget'>): { limit: number; batch: number } {
   const cap = spec.cap ?? Infinity;
   const half = Math.max(1, Math.floor(cap / 2));
@@ -228,10 +227,7 @@ export class KeyLog {
   }
 }
 
-/**
- * The record of key (`hi`, `lo`) in run `r` of `words`-word records: its row number in the run, its block read into
- * `block` (the record at `(row % BLOCK_ROWS) * words`); -1 when the run does not hold the key.
- */
+/** The row of key (`hi`, `lo`) in run `r` (-1: none), its block of `words`-word records read into `block`. */
 export function findRecord(r: Run, words: number, hi: number, lo: number, block: Uint32Array): number {
   if (r.rows === 0) return -1;
   const bits = r.bloom.length * 32;
@@ -262,11 +258,8 @@ export function findRecord(r: Run, words: number, hi: number, lo: number, block:
   return -1;
 }
 
-/**
- * Merge `inputs` (sorted runs, oldest first) into a new run in scratch file `fd`, keeping the records whose arrival
- * number `keep` accepts; throws on a file error (the caller closes `fd`).
- */
-export function mergeRuns(inputs: Run[], words: number, fd: number, keep: (ord: number) => boolean): Run {
+/** Merge sorted runs `inputs` (oldest first) into a run in `fd`, keeping records `keep` accepts; throws on an error. */
+function mergeRuns(inputs: Run[], words: number, fd: number, keep: (ord: number) => boolean): Run {
   const cursors = inputs.map((r) => new RunCursor(r, words));
   const out = new Uint32Array(MERGE_ROWS * words);
   const b = new RunBuilder(inputs.reduce((n, r) => n + r.rows, 0));
@@ -300,30 +293,24 @@ export function mergeRuns(inputs: Run[], words: number, fd: number, keep: (ord: 
   return b.run(fd, inputs[0]!.first, inputs.at(-1)!.end, inputs[0]!.level + 1);
 }
 
-/**
- * Merge the `k` newest of `runs` into one in place, keeping the records whose arrival number `keep` accepts, the inputs'
- * files closed and taken from `fds`; false (the runs as they were) on a scratch file error.
- */
-export function mergeNewest(
-  runs: Run[],
-  k: number,
-  words: number,
-  fds: number[],
-  keep: (ord: number) => boolean,
-): boolean {
-  const inputs = runs.slice(-k);
-  const fd = scratchFile();
-  if (fd === undefined) return false;
-  let run: Run;
-  try {
-    run = mergeRuns(inputs, words, fd, keep);
-  } catch {
-    closeQuietly(fd);
-    return false;
+/** Merge the newest `runs` while FAN_IN share a level (records `keep` refuses dropped); false on a file error. */
+export function mergeLevels(runs: Run[], words: number, fds: number[], keep: (ord: number) => boolean): boolean {
+  // a run merges with its FAN_IN - 1 elders of its level: each row is rewritten once a level, log4 of the spills
+  while (runs.length >= FAN_IN && runs.at(-FAN_IN)!.level === runs.at(-1)!.level) {
+    const inputs = runs.slice(-FAN_IN);
+    const fd = scratchFile();
+    if (fd === undefined) return false;
+    let run: Run;
+    try {
+      run = mergeRuns(inputs, words, fd, keep);
+    } catch {
+      closeQuietly(fd);
+      return false;
+    }
+    fds.push(fd);
+    runs.splice(-FAN_IN, FAN_IN, run);
+    for (const r of inputs) dropRun(fds, r);
   }
-  fds.push(fd);
-  runs.splice(-k, k, run);
-  for (const r of inputs) dropRun(fds, r);
   return true;
 }
 
@@ -338,10 +325,7 @@ export function readColumns(k: Uint32Array, o: number, u: Uint32Array, f: Float6
   }
 }
 
-/**
- * Write rows `slots` of `mem` (`nu` u32 and `nf` f64 columns; keys `his`, `los`; arrival numbers from `first`) as a
- * run sorted by key in scratch file `fd`; `undefined` (`fd` closed) on a file error.
- */
+/** Write rows `slots` of `mem` (keys `his`, `los`; arrival numbers from `first`) sorted to `fd`; undefined: error. */
 export function spillRun(
   mem: CompactTable,
   nu: number,

@@ -11,12 +11,11 @@ import {
   capLimits,
   closeQuietly,
   dropRun,
-  FAN_IN,
   findRecord,
   HEAD,
   KeyLog,
   MAX_SPILL,
-  mergeNewest,
+  mergeLevels,
   readColumns,
   type Run,
   scratchFile,
@@ -240,9 +239,6 @@ export class SpillTable {
     for (let i = 0; i < n; i++) m.forgetOldest();
     this.runs.push(run);
     this.spilledEnd += n;
-    // a run merges with its FAN_IN - 1 elders of its level: each row is rewritten once a level, log4 of the spills
-    const r = this.runs;
-    while (this.merging && r.length >= FAN_IN && r.at(-FAN_IN)!.level === r.at(-1)!.level)
-      this.merging = mergeNewest(r, FAN_IN, this.words, this.fds, (ord) => ord >= this.floor);
+    if (this.merging) this.merging = mergeLevels(this.runs, this.words, this.fds, (ord) => ord >= this.floor);
   }
 }
