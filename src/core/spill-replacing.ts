@@ -19,8 +19,7 @@ import {
   mergeLevels,
   readColumns,
   type Run,
-  scratchFile,
-  spillRun,
+  spillRows,
   TWO32,
   unclosed,
 } from './spill-runs.ts';
@@ -191,35 +190,19 @@ export class ReplacingSpillTable {
     return false;
   }
 
-  /** Move the oldest half of the rows in memory to a new run (kept in memory when no scratch file can be written). */
   private spill(): void {
     const m = this.mem;
-    const n = Math.min(MAX_SPILL, Math.floor(m.size / 2));
-    const fd = scratchFile();
-    if (fd === undefined) {
-      this.memRows = Infinity;
-      return;
-    }
-    const slots = new Uint32Array(n);
-    const his = new Uint32Array(n);
-    const los = new Uint32Array(n);
+    const slots = new Uint32Array(Math.min(MAX_SPILL, Math.floor(m.size / 2)));
     let s = m.oldest();
-    for (let i = 0; i < n; i++, s = m.newer(s!)) {
-      const k = m.keyAt(s!);
-      slots[i] = s!;
-      his[i] = k.hi;
-      los[i] = k.lo;
-    }
-    const run = spillRun(m, this.nu, this.nf, slots, his, los, this.spilledEnd, fd);
+    for (let i = 0; i < slots.length; i++, s = m.newer(s!)) slots[i] = s!;
+    const run = spillRows(m, this.nu, this.nf, slots, this.spilledEnd, this.fds);
     if (run === undefined) {
       this.memRows = Infinity;
       return;
     }
-    this.fds.push(fd);
-    for (let i = 0; i < n; i++) m.forgetOldest();
     this.runs.push(run);
-    this.spilledEnd += n;
-    this.spilledLive += n;
+    this.spilledEnd += slots.length;
+    this.spilledLive += slots.length;
     // the dead marks from the floor's word on, the new rows' unmarked
     const from = Math.floor(this.floor / 32);
     const dead = new Uint32Array(Math.ceil(this.spilledEnd / 32) - from);

@@ -325,18 +325,30 @@ export function readColumns(k: Uint32Array, o: number, u: Uint32Array, f: Float6
   }
 }
 
-/** Write rows `slots` of `mem` (keys `his`, `los`; arrival numbers from `first`) sorted to `fd`; undefined: error. */
-export function spillRun(
+/** Move `mem`'s oldest rows `slots` (arrival numbers from `first`) to a sorted run; undefined: no file, rows kept. */
+export function spillRows(
   mem: CompactTable,
   nu: number,
   nf: number,
   slots: Uint32Array,
-  his: Uint32Array,
-  los: Uint32Array,
   first: number,
-  fd: number,
+  fds: number[],
+  log?: KeyLog,
 ): Run | undefined {
+  const fd = scratchFile();
+  if (fd === undefined) return undefined;
   const n = slots.length;
+  const his = new Uint32Array(n);
+  const los = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    const k = mem.keyAt(slots[i]!);
+    his[i] = k.hi;
+    los[i] = k.lo;
+  }
+  if (log && !log.append(his, los, first)) {
+    closeQuietly(fd);
+    return undefined;
+  }
   const order = new Float64Array(n);
   for (let i = 0; i < n; i++) order[i] = his[i]! * MAX_SPILL + i;
   order.sort();
@@ -375,5 +387,7 @@ export function spillRun(
     closeQuietly(fd);
     return undefined;
   }
+  fds.push(fd);
+  for (let i = 0; i < n; i++) mem.forgetOldest();
   return b.run(fd, first, first + n, 0);
 }

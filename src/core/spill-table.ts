@@ -9,7 +9,6 @@ import type { Hash64 } from './canonical.ts';
 import {
   BLOCK_ROWS,
   capLimits,
-  closeQuietly,
   dropRun,
   findRecord,
   HEAD,
@@ -18,8 +17,7 @@ import {
   mergeLevels,
   readColumns,
   type Run,
-  scratchFile,
-  spillRun,
+  spillRows,
   TWO32,
   unclosed,
   writeAll,
@@ -207,38 +205,17 @@ export class SpillTable {
     return true;
   }
 
-  /** Move the oldest half of the rows in memory to a new run (kept in memory when no scratch file can be written). */
   private spill(): void {
     const m = this.mem;
-    const n = Math.min(MAX_SPILL, Math.floor(m.size / 2));
-    const fd = scratchFile();
-    if (fd === undefined) {
-      this.memRows = Infinity;
-      return;
-    }
-    const slots = new Uint32Array(n);
-    const his = new Uint32Array(n);
-    const los = new Uint32Array(n);
-    for (let i = 0; i < n; i++) {
-      slots[i] = m.fifoSlot(i);
-      const k = m.keyAt(slots[i]!);
-      his[i] = k.hi;
-      los[i] = k.lo;
-    }
-    if (this.log && !this.log.append(his, los, this.spilledEnd)) {
-      closeQuietly(fd);
-      this.memRows = Infinity;
-      return;
-    }
-    const run = spillRun(m, this.nu, this.nf, slots, his, los, this.spilledEnd, fd);
+    const slots = new Uint32Array(Math.min(MAX_SPILL, Math.floor(m.size / 2)));
+    for (let i = 0; i < slots.length; i++) slots[i] = m.fifoSlot(i);
+    const run = spillRows(m, this.nu, this.nf, slots, this.spilledEnd, this.fds, this.log);
     if (run === undefined) {
       this.memRows = Infinity;
       return;
     }
-    this.fds.push(fd);
-    for (let i = 0; i < n; i++) m.forgetOldest();
     this.runs.push(run);
-    this.spilledEnd += n;
+    this.spilledEnd += slots.length;
     if (this.merging) this.merging = mergeLevels(this.runs, this.words, this.fds, (ord) => ord >= this.floor);
   }
 }
