@@ -52,6 +52,38 @@ function alternatives(src: string): string[] {
   return out;
 }
 
+/** The index of the `)` closing the group opened at `open`, or -1. */
+function groupEnd(src: string, open: number): number {
+  let depth = 0;
+  let inClass = false;
+  for (let i = open; i < src.length; i++) {
+    const c = src[i];
+    if (c === '\\') i++;
+    else if (inClass) inClass = c !== ']';
+    else if (c === '[') inClass = true;
+    else if (c === '(') depth++;
+    else if (c === ')' && --depth === 0) return i;
+  }
+  return -1;
+}
+
+/**
+ * `alt` with its non-capturing groups spelled out (`a(?:b|c)?d` -> `ad`, `abd`, `acd`), so an expression grouped by
+ * first letter reads as its flat list; a group under another quantifier stays (the reader then turns the screen off).
+ */
+function spelledOut(alt: string, depth = 0): string[] {
+  let open = alt.indexOf('(?:');
+  while (open > 0 && alt[open - 1] === '\\') open = alt.indexOf('(?:', open + 1);
+  const close = open < 0 ? -1 : groupEnd(alt, open);
+  if (close < 0 || depth > 8) return [alt];
+  const q = alt[close + 1];
+  if (q !== undefined && '*+{'.includes(q)) return [alt];
+  const head = alt.slice(0, open);
+  const tail = alt.slice(close + (q === '?' ? 2 : 1));
+  const inner = alternatives(alt.slice(open + 3, close)).map((a) => head + a + tail);
+  return (q === '?' ? [head + tail, ...inner] : inner).flatMap((a) => spelledOut(a, depth + 1));
+}
+
 // the folded first two code units of each opening (`a << 7 | b`), and its first three (`a << 14 | b << 7 | c`)
 interface Windows {
   pairs: Uint8Array;
@@ -63,7 +95,7 @@ export function openingWindows(re: RegExp): Windows | undefined {
   if (re.flags !== 'i') return undefined;
   const pairs = new Uint8Array(128 * 128);
   const triples = new Set<number>();
-  for (const alt of alternatives(re.source)) {
+  for (const alt of alternatives(re.source).flatMap((a) => spelledOut(a))) {
     const sets: number[][] = [];
     let i = 0;
     for (let n = 0; n < 3; n++) {
