@@ -182,11 +182,8 @@ function visitRedacted(text: string, at: GatedPath): void {
 }
 
 /**
- * Each metadata-level string of an event at capture `metadata` or `redacted` with the first detector class found in it
- * (a secret or PII: content, AEP-0003 §9 item 2), as pointer, class pairs. Metadata-level: a member annotated `metadata`
- * or unannotated (AEP-0002 §5.1 rule 4), not a `[metadata*]` member (its own rules judge it) and nothing below a member
- * gated higher; a type without annotations is all metadata-level at capture `metadata` only (above it, its content
- * cannot be told apart). PII is not looked for in `assessment.*` payloads (AEP-0009's SHOULD decides there).
+ * Each metadata-level string (AEP-0002 §5.1 rule 4; not `[metadata*]`) of an event at capture `metadata` or `redacted`
+ * with the first secret or PII class in it (AEP-0003 §9 item 2), as pointer, class pairs; no PII in `assessment.*`.
  */
 export function metadataContentOf(ev: AepEvent): readonly (string | DetectorClass)[] {
   const rank = CAPTURE_RANK[ev.capture];

@@ -5,11 +5,7 @@ import { childPointer } from './pointer.ts';
 /** A number as written, at its JSON Pointer. */
 export type NumberLiteral = Pick<BigIntegerLiteral, 'pointer' | 'text'>;
 
-/**
- * `JSON.stringify(value)` with the exact literal of each number in `literals` (JSON.parse rounds them; the filter must
- * not). A literal is written only where the value still is the number it parses to, so a member moved or replaced by a
- * transform is written as it now is.
- */
+/** `JSON.stringify(value)` with the literal of each number in `literals` where the value still is the number it reads as. */
 export function serializeEvent(value: unknown, literals: readonly NumberLiteral[] = []): string {
   if (literals.length === 0) return JSON.stringify(value);
   const lit = new Map(literals.map((b) => [b.pointer, b.text]));
@@ -33,17 +29,10 @@ export function asciiJson(text: string): string {
   return text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-/**
- * Only a text with 16 digits in a row (a dot allowed between two) or a two-digit exponent can hold a number whose double
- * writes back as another value: a decimal of at most 15 significant digits in the normal range round-trips exactly.
- */
+// a decimal of at most 15 significant digits in the normal range round-trips exactly: only these can change
 const CHANGED_SCREEN = /(?:\d\.?){15}\d|[eE][+-]?\d{2}/;
 
-/**
- * The literal of every number of the JSON `text` (parsed as `value`) whose double JSON.stringify would write as another
- * value (1e400 as null, 9007199254740993.0 and 0.10000000000000000001 rounded, 1e-400 as 0): `bigIntegers` and, on the
- * rare text the screen lets through, the others, so `aep filter`, `redact` and `downlevel` change no number they keep.
- */
+/** The literal of every number of `text` (parsed as `value`) that JSON.stringify would write as another value (1e400). */
 export function changedNumbers(
   text: string,
   value: unknown,

@@ -1,11 +1,6 @@
 /**
- * ReplacingSpillTable: a {@link CompactTable} with order links (`put` makes a row the newest, `delete` takes any row)
- * whose memory is flat in stream length, as {@link SpillTable} is for `fifo` tables: past `memRows` rows in memory the
- * oldest half goes to a sorted run in an unlinked scratch file. A spilled row replaced or deleted stays in its run and is
- * marked dead in a bitmap by its arrival number (one bit a spilled row); a lookup takes the newest copy (memory, then the
- * runs newest first), merges drop dead copies, and the oldest live row is the first arrival number at or past the floor
- * not marked dead, so the cap and the memory budget forget the same rows as a CompactTable would. Design:
- * docs/architecture.md §Bounded stream state.
+ * ReplacingSpillTable: a {@link SpillTable} for tables whose rows are rewritten (`put`) and deleted: a replaced spilled row
+ * is marked dead by its arrival number. Design: docs/architecture.md §Bounded stream state.
  */
 
 import type { Hash64 } from './canonical.ts';

@@ -1,8 +1,6 @@
 /**
- * SpillTable: a `fifo` {@link CompactTable} whose memory is flat in stream length: past `memRows` rows in memory the
- * oldest half goes to a run sorted by key in an unlinked scratch file; `slot` asks memory, then each run through its
- * Bloom filter and sparse index; runs merge four at a time by level. Design, figures and the bytes a spilled row leaves
- * in memory (1.31): docs/architecture.md §Bounded stream state. Without a scratch file the rows stay in memory.
+ * SpillTable: a `fifo` {@link CompactTable} whose oldest half goes to sorted runs in an unlinked scratch file past
+ * `memRows` rows. Design: docs/architecture.md §Bounded stream state.
  */
 
 import type { Hash64 } from './canonical.ts';

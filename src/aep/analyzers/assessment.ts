@@ -1,9 +1,6 @@
 /**
- * The assessment analyzer (AEP-0009 §2): where the events an assessment may judge by `cause` were, with their run and
- * session. Only the assessed events §2 names are kept, as compact rows (keyed 64-bit id key, keyed 32-bit session and
- * run keys: a pair collides at odds 2^-32; the place as numbers), under the memory budget; an id seen twice with
- * different runs is not judged, nor, once the budget forgot rows, an id that may be a forgotten one (no finding rather
- * than a wrong one).
+ * The assessment analyzer (AEP-0009 §2): where the events an assessment may judge by `cause` were, as compact rows under
+ * the memory budget; an id seen with two runs, or one the budget may have forgotten, is not judged.
  */
 import { textKey } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';

@@ -1,9 +1,7 @@
 /**
- * The control analyzer (AEP-0004 §2-§7): unacked and overdue commands, the first ack decision per `(ack source,
- * cause)`, the first target of a command (§4.5, as compact rows), and the outcome an accepted command expects (§6), a
- * text answer judged against the request's options (AEP-0008). An ack with no command in the input gets no finding: a
- * command is a foreign event (§2.2). The memory budget forgets the oldest first targets and expected outcomes (later
- * verdicts say less).
+ * The control analyzer (AEP-0004 §2-§7): unacked and overdue commands, the first ack decision per `(ack source, cause)`,
+ * a command's first target (§4.5) and expected outcome (§6), text answers (AEP-0008); an ack of no command in the input
+ * is no finding (a command is a foreign event, §2.2).
  */
 import { textKey, type Hash64 } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';

@@ -1,7 +1,6 @@
 /**
- * The lifecycle analyzer (AEP-0002 §2 convention 5): live sessions (cap `maxSessions`, least recently active
- * forgotten), their open runs, and ended sessions as compact rows, so a second end, a regression or a terminal after
- * the end is caught.
+ * The lifecycle analyzer (AEP-0002 §2 convention 5): live sessions (cap `maxSessions`), their open runs, and ended
+ * sessions as compact rows, so a second end, a regression or a terminal after the end is caught.
  */
 import { markOf, type Mark } from '../../core/mark.ts';
 import type { ParsedEvent } from '../../core/rule.ts';

@@ -13,11 +13,7 @@ export interface AepStreamOptions {
   maxStateMb: number;
   /** The ack window in ms (AEP-0004 §3 `ack_window_ms`, default 10 000). */
   ackWindowMs: number;
-  /**
-   * Rows each whole-stream table holds in memory before its oldest half spills to a scratch file (default: the
-   * identity tables src/core/spill-table.ts `DEFAULT_SPILL_ROWS`, marks, ended sessions and first targets
-   * src/core/spill-replacing.ts `DEFAULT_REPLACING_ROWS`; `Infinity`: never). Verdicts do not depend on it.
-   */
+  /** Rows a whole-stream table keeps in memory before it spills (src/core/spill-*.ts defaults); verdicts never depend on it. */
   spillRows?: number;
   /** `recommended` also runs the rules of AEP-0001 §5.1's RECOMMENDED forms (`--forms`, src/aep/definition.ts). */
   forms?: 'required' | 'recommended';

@@ -1,8 +1,6 @@
 /**
  * Request/response correlation (AHP base/events.md §Common message envelope) by typed JSON-RPC id (`"1"` is not `1`),
- * capped by `--max-pending` (past it an unmatched response may answer an untracked request, so is not reported);
- * answered requests stay as compact rows (correlation-store.ts), so a second response is told from a response to
- * nothing.
+ * capped by `--max-pending`; answered requests stay as compact rows, so a second response is told from one to nothing.
  */
 import { pairKey, type Hash64 } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';

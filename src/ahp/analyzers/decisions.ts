@@ -1,11 +1,7 @@
 /**
- * The decisions analyzer: what an interception decided for an operation, and what the stream shows afterwards. A valid
- * `deny` or a fail-closed `hook.failure` refuses the operation (base/index.md §Tool Interception profile;
- * base/failure.md §Failure policy; server/tool-interception.md §deny, AHP-DEC-002): the call does not run, the event is
- * not intercepted again (base/failure.md §Duplicate delivery and retries; base/composition.md §Interceptor order), and
- * a denied task or workspace proposal has no after event (task-workspace-lineage.md §Lineage and actual changes). An
- * error or rejected response carries no policy: only a `hook.failure` names it. State: denial and failure bits of the
- * event rows, and one compact row per `tool.before` call, at most `--max-events`, forgotten before event rows.
+ * The decisions analyzer: a valid `deny` or a fail-closed `hook.failure` refuses the operation (AHP-DEC-002;
+ * base/failure.md §Failure policy): the call does not run, the event is not intercepted again, a denied proposal has no
+ * after event (task-workspace-lineage.md). State: bits of the event rows, one compact row per `tool.before` call.
  */
 import type { Hash64 } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';

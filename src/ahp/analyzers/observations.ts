@@ -1,8 +1,6 @@
 /**
- * The observations analyzer: a discarded modification never leaks into the observation (observation-disposition.md). A
- * rejected response's `modify` result is kept as a keyed digest; an observation of the same event whose member equals
- * it shows the discarded edit, and a later accepted response clears it. At most `--max-events` records, the oldest
- * forgotten first.
+ * The observations analyzer: a discarded modification never leaks into the observation (observation-disposition.md); a
+ * rejected response's `modify` result is kept as a keyed digest, at most `--max-events`, the oldest forgotten first.
  */
 import { type Hash64, textKey } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';

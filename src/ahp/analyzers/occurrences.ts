@@ -1,10 +1,7 @@
 /**
  * The occurrences analyzer: one `tool.before` and one `tool.after` per call (execution-payloads.md §Identity and native
- * boundary duties), a new identity and at most one usage amount per provider attempt (§Content and accounting). Only
- * first occurrences of an event `(source, id)` are read (observation-disposition.md: the observation keeps the event's
- * `id`). At most `--max-events` entries of its own, the oldest forgotten first. Rows are compact table rows keyed by a
- * keyed 64-bit key of `(kind, source, id)` (two collide at odds 2^-64), the first boundary's place and attempt number as
- * numbers.
+ * boundary duties), a new identity and at most one usage amount per provider attempt (§Content and accounting), over
+ * first occurrences only; rows keyed by a keyed 64-bit key of `(kind, source, id)`, at most `--max-events`.
  */
 import type { Hash64 } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';
