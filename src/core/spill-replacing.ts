@@ -22,7 +22,7 @@ import { SPILLED, type SpillSpec } from './spill-table.ts';
 import { CompactTable } from './table.ts';
 
 /** Rows in memory before the oldest half spills, by default: a quarter of a fifo table's (asked at completions only). */
-export const DEFAULT_REPLACING_ROWS = 1 << 14;
+export const DEFAULT_REPLACING_ROWS = 1 << 16;
 
 /** A key -> row table whose rewritten rows become the newest, spilling its oldest rows (see the module comment). */
 export class ReplacingSpillTable {

@@ -23,7 +23,7 @@ import {
 import { CompactTable, type TableSpec } from './table.ts';
 
 /** Rows a table holds in memory before its oldest half spills (a few MB of rows). */
-export const DEFAULT_SPILL_ROWS = 1 << 16;
+export const DEFAULT_SPILL_ROWS = 1 << 18;
 /** What {@link SpillTable.slot} gives for a spilled row: valid (read and written through) until the next `slot` or `add`. */
 export const SPILLED = -1;
 
