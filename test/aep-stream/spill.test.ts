@@ -128,15 +128,20 @@ function generated(n: number, seed: number): string {
   return out.map((e) => JSON.stringify(e)).join('\n') + '\n';
 }
 
+/** `text` written as NAME.jsonl gives the same findings spilled as held ({@link same}), each of `ids` among them. */
+async function sameWith(name: string, text: string, ids: readonly string[]): Promise<void> {
+  const path = join(dir, `${name}.jsonl`);
+  writeFileSync(path, text);
+  for (const r of await same(path)) for (const id of ids) assert.ok(r.includes(`"ruleId":"${id}"`), `${id} in ${name}`);
+}
+
 test('generated streams with repeats at long distance: the same findings spilled as held, on a file and a stream', async () => {
-  for (const seed of [1, 2]) {
-    const path = join(dir, `gen-${seed}.jsonl`);
-    writeFileSync(path, generated(600, seed));
-    const reports = await same(path);
-    for (const r of reports)
-      for (const id of ['aep/redelivery', 'aep/id-collision', 'aep/assessment-target-mismatch'])
-        assert.ok(r.includes(`"ruleId":"${id}"`), `${id} in the generated stream ${seed}`);
-  }
+  for (const seed of [1, 2])
+    await sameWith(`gen-${seed}`, generated(600, seed), [
+      'aep/redelivery',
+      'aep/id-collision',
+      'aep/assessment-target-mismatch',
+    ]);
 });
 
 /**
@@ -186,12 +191,11 @@ function lifecycles(n: number, seed: number): string {
 }
 
 test('generated lifecycles with second terminals and acks, events after an end, late acks: the same findings spilled', async () => {
-  for (const seed of [3, 4]) {
-    const path = join(dir, `life-${seed}.jsonl`);
-    writeFileSync(path, lifecycles(400, seed));
-    const reports = await same(path);
-    for (const r of reports)
-      for (const id of ['aep/run-terminal', 'aep/command-second-target', 'aep/session-ended', 'aep/ack-exclusive'])
-        assert.ok(r.includes(`"ruleId":"${id}"`), `${id} in the generated lifecycles ${seed}`);
-  }
+  for (const seed of [3, 4])
+    await sameWith(`life-${seed}`, lifecycles(400, seed), [
+      'aep/run-terminal',
+      'aep/command-second-target',
+      'aep/session-ended',
+      'aep/ack-exclusive',
+    ]);
 });
