@@ -159,10 +159,12 @@ export const DOWNLEVEL_MAX_FORMS = 10_000;
 
 /**
  * The form requests of one stream (at most {@link DOWNLEVEL_MAX_FORMS}, oldest forgotten first), keyed by session and
- * request id, so an answer or a respond (AEP-0006) finds the `fields` of the request it names by `subject`.
+ * request id, so an answer or a respond (AEP-0006) finds the `fields` of the request it names by `subject`. A form is
+ * held as one string of what {@link gateFormValues} reads (see {@link formSketch}), not as the request's objects:
+ * labels and prompts are most of a form and no answer needs them.
  */
 export class RequestForms {
-  private readonly forms = new Map<string, readonly FormFieldSpec[]>();
+  private readonly forms = new Map<string, string>();
 
   /** Remember the `fields` of a form request (`attention.requested` with `kind: "form"`). */
   note(event: Readonly<Obj>): void {
@@ -176,7 +178,7 @@ export class RequestForms {
       return;
     const forms = this.forms;
     if (forms.size >= DOWNLEVEL_MAX_FORMS) forms.delete(forms.keys().next().value!);
-    forms.set(`${sessionOf(event)}\u0000${event.id}`, data.fields as FormFieldSpec[]);
+    forms.set(flat(formKey(event, event.id)), flat(formSketch(data.fields as unknown[])));
   }
 
   /** The fields of the request an `attention.answered` or `control.attention.respond` answers, when remembered. */
@@ -186,11 +188,65 @@ export class RequestForms {
       typeof event.subject !== 'string'
     )
       return undefined;
-    return this.forms.get(`${sessionOf(event)}\u0000${event.subject}`);
+    const sketch = this.forms.get(formKey(event, event.subject));
+    return sketch === undefined ? undefined : fieldsOfSketch(sketch);
   }
 }
 
+/** One field as a sketch holds it: `null` where `compileForm` skips the entry, else id, type, flags, choice ids. */
+type FieldSketch =
+  | null
+  | [id: string, type: string, required: boolean, multi: boolean, other: boolean, choices: string[]];
+
+/**
+ * What `compileForm` (src/aep/forms.ts) reads of `fields`, as JSON text: entry by entry (so field positions stay), the
+ * id, the type (`""` when not a string), the three flags and the string choice ids; nothing else.
+ */
+export function formSketch(fields: readonly unknown[]): string {
+  const out: FieldSketch[] = fields.map((f) => {
+    if (!isObj(f) || typeof f.id !== 'string') return null;
+    const choices: string[] = [];
+    if (Array.isArray(f.choices))
+      for (const c of f.choices as unknown[]) if (isObj(c) && typeof c.id === 'string') choices.push(c.id);
+    return [
+      f.id,
+      typeof f.type === 'string' ? f.type : '',
+      f.required === true,
+      f.multi === true,
+      f.other === true,
+      choices,
+    ];
+  });
+  return JSON.stringify(out);
+}
+
+/** The fields a {@link formSketch} stands for: the same form to `compileForm`, labels empty. */
+export function fieldsOfSketch(sketch: string): FormFieldSpec[] {
+  return (JSON.parse(sketch) as FieldSketch[]).map((f) =>
+    f === null
+      ? (null as unknown as FormFieldSpec)
+      : {
+          id: f[0],
+          type: f[1] as FormFieldSpec['type'],
+          label: '',
+          required: f[2],
+          multi: f[3],
+          other: f[4],
+          choices: f[5].map((id) => ({ id, label: '' })),
+        },
+  );
+}
+
 const sessionOf = (event: Readonly<Obj>): string => (typeof event.session === 'string' ? event.session : '');
+
+/** A form's key: session and request id. */
+const formKey = (event: Readonly<Obj>, id: string): string => JSON.stringify([sessionOf(event), id]);
+
+/**
+ * `s` as one flat string: V8 builds longer `JSON.stringify` output as a tree of parts, kept as long as the Map keeps
+ * the string. Exact for JSON text, which holds no lone surrogate.
+ */
+const flat = (s: string): string => Buffer.from(s, 'utf8').toString('utf8');
 
 /**
  * A stateful down-leveler for one stream: remembers form requests ({@link RequestForms}) for their answers' choice

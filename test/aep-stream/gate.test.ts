@@ -7,7 +7,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import fc from 'fast-check';
 import { gateFormValues, type FormFieldSpec } from '../../src/index.ts';
+import { fieldsOfSketch, formSketch } from '../../src/aep/downlevel.ts';
+import { compileForm } from '../../src/aep/forms.ts';
 import type { AepCaptureLevel } from '../../src/aep/schema/registry.ts';
 import { CORPUS_DIR } from './helpers.ts';
 import { needShared, SHARED } from '../shared.ts';
@@ -61,4 +64,38 @@ test('gateFormValues: below redacted, entries whose JSON type does not fit their
   assert.deepStrictEqual(gateFormValues(fields, { n: 'three', b: 1, s: ['1', 'other'] }, 'metadata'), {});
   assert.deepStrictEqual(gateFormValues(fields, { n: 3, b: false, s: ['1'] }, 'none'), { n: 3, b: false, s: ['1'] });
   assert.deepStrictEqual(gateFormValues(fields, { n: 'three' }, 'full'), { n: 'three' });
+});
+
+test('formSketch: the sketch of any fields compiles to the same form and gates every answer alike', () => {
+  const id = fc.constantFrom('a', 'b', '__proto__', 'x y', '');
+  const choice = fc.oneof(fc.record({ id, label: fc.string() }), fc.constant(null), fc.record({ id: fc.integer() }));
+  const field = fc.oneof(
+    fc.record(
+      {
+        id: fc.oneof(id, fc.integer()),
+        type: fc.oneof(fc.constantFrom('string', 'number', 'boolean', 'select'), fc.integer()),
+        label: fc.string(),
+        required: fc.oneof(fc.boolean(), fc.constant('true')),
+        multi: fc.boolean(),
+        other: fc.boolean(),
+        choices: fc.oneof(fc.array(choice, { maxLength: 4 }), fc.constant('a')),
+      },
+      { requiredKeys: ['id'] },
+    ),
+    fc.constant(null),
+    fc.string(),
+  );
+  const value = fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.array(id, { maxLength: 3 }), fc.constant(null));
+  fc.assert(
+    fc.property(fc.array(field, { maxLength: 6 }), fc.dictionary(id, value), (fields, values) => {
+      const back = fieldsOfSketch(formSketch(fields));
+      assert.deepStrictEqual(compileForm(back), compileForm(fields));
+      for (const ceiling of ['none', 'metadata', 'redacted', 'full'] as const)
+        assert.deepStrictEqual(
+          gateFormValues(back, values, ceiling),
+          gateFormValues(fields as FormFieldSpec[], values, ceiling),
+        );
+    }),
+    { numRuns: 400 },
+  );
 });
