@@ -159,9 +159,8 @@ export const DOWNLEVEL_MAX_FORMS = 10_000;
 
 /**
  * The form requests of one stream (at most {@link DOWNLEVEL_MAX_FORMS}, oldest forgotten first), keyed by session and
- * request id, so an answer or a respond (AEP-0006) finds the `fields` of the request it names by `subject`. A form is
- * held as one string of what {@link gateFormValues} reads (see {@link formSketch}), not as the request's objects:
- * labels and prompts are most of a form and no answer needs them.
+ * request id, so an answer or a respond (AEP-0006) finds the `fields` of the request it names by `subject`; held as
+ * {@link formSketch} strings (labels, most of a form, are never needed).
  */
 export class RequestForms {
   private readonly forms = new Map<string, string>();
@@ -198,10 +197,7 @@ type FieldSketch =
   | null
   | [id: string, type: string, required: boolean, multi: boolean, other: boolean, choices: string[]];
 
-/**
- * What `compileForm` (src/aep/forms.ts) reads of `fields`, as JSON text: entry by entry (so field positions stay), the
- * id, the type (`""` when not a string), the three flags and the string choice ids; nothing else.
- */
+/** What `compileForm` (src/aep/forms.ts) reads of each entry of `fields`, as JSON text (positions kept). */
 export function formSketch(fields: readonly unknown[]): string {
   const out: FieldSketch[] = fields.map((f) => {
     if (!isObj(f) || typeof f.id !== 'string') return null;
@@ -239,13 +235,9 @@ export function fieldsOfSketch(sketch: string): FormFieldSpec[] {
 
 const sessionOf = (event: Readonly<Obj>): string => (typeof event.session === 'string' ? event.session : '');
 
-/** A form's key: session and request id. */
 const formKey = (event: Readonly<Obj>, id: string): string => JSON.stringify([sessionOf(event), id]);
 
-/**
- * `s` as one flat string: V8 builds longer `JSON.stringify` output as a tree of parts, kept as long as the Map keeps
- * the string. Exact for JSON text, which holds no lone surrogate.
- */
+/** `s` as one flat string (V8 keeps longer `JSON.stringify` output as a tree of parts); exact for JSON text. */
 const flat = (s: string): string => Buffer.from(s, 'utf8').toString('utf8');
 
 /**
