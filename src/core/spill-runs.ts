@@ -102,11 +102,6 @@ export function cmp(ahi: number, alo: number, bhi: number, blo: number): number 
   return ahi !== bhi ? ahi - bhi : alo - blo;
 }
 
-/** Bit `i` of the {@link BLOOM_PROBES} a key sets in a filter of `bits` bits (double hashing of its two words). */
-export function bloomProbe(bits: number, hi: number, lo: number, i: number): number {
-  return Math.floor((((lo + Math.imul(i, hi | 1)) >>> 0) * bits) / TWO32);
-}
-
 /** A new run's Bloom filter and index, filled as its records are written in key order. */
 export class RunBuilder {
   readonly bloom: Int32Array;
@@ -121,9 +116,12 @@ export class RunBuilder {
   }
 
   note(hi: number, lo: number): void {
-    for (let i = 0; i < BLOOM_PROBES; i++) {
-      const b = bloomProbe(this.bits, hi, lo, i);
-      this.bloom[b >>> 5]! |= 1 << (b & 31);
+    const bloom = this.bloom;
+    const scale = this.bits / TWO32;
+    const step = (hi | 1) >>> 0;
+    for (let i = 0, x = lo >>> 0; i < BLOOM_PROBES; i++, x = (x + step) >>> 0) {
+      const b = Math.floor(x * scale);
+      bloom[b >>> 5]! |= 1 << (b & 31);
     }
     if (this.rows % BLOCK_ROWS === 0) {
       const o = (this.rows / BLOCK_ROWS) * 2;
@@ -230,10 +228,12 @@ export class KeyLog {
 /** The row of key (`hi`, `lo`) in run `r` (-1: none), its block of `words`-word records read into `block`. */
 export function findRecord(r: Run, words: number, hi: number, lo: number, block: Uint32Array): number {
   if (r.rows === 0) return -1;
-  const bits = r.bloom.length * 32;
-  for (let i = 0; i < BLOOM_PROBES; i++) {
-    const b = bloomProbe(bits, hi, lo, i);
-    if ((r.bloom[b >>> 5]! & (1 << (b & 31))) === 0) return -1;
+  const bloom = r.bloom;
+  const scale = (bloom.length * 32) / TWO32;
+  const step = (hi | 1) >>> 0;
+  for (let i = 0, x = lo >>> 0; i < BLOOM_PROBES; i++, x = (x + step) >>> 0) {
+    const b = Math.floor(x * scale);
+    if ((bloom[b >>> 5]! & (1 << (b & 31))) === 0) return -1;
   }
   const f = r.firsts;
   if (cmp(hi, lo, f[0]!, f[1]!) < 0) return -1;
@@ -261,32 +261,47 @@ export function findRecord(r: Run, words: number, hi: number, lo: number, block:
 /** Merge sorted runs `inputs` (oldest first) into a run in `fd`, keeping records `keep` accepts; throws on an error. */
 function mergeRuns(inputs: Run[], words: number, fd: number, keep: (ord: number) => boolean): Run {
   const cursors = inputs.map((r) => new RunCursor(r, words));
+  const n = cursors.length;
+  // each cursor's head record (offset into its buffer, -1: done) and key: only the cursor taken reads again
+  const at = new Int32Array(n);
+  const his = new Uint32Array(n);
+  const los = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    at[i] = cursors[i]!.head();
+    if (at[i]! >= 0) {
+      his[i] = cursors[i]!.data[at[i]!]!;
+      los[i] = cursors[i]!.data[at[i]! + 1]!;
+    }
+  }
   const out = new Uint32Array(MERGE_ROWS * words);
-  const b = new RunBuilder(inputs.reduce((n, r) => n + r.rows, 0));
+  const b = new RunBuilder(inputs.reduce((sum, r) => sum + r.rows, 0));
   let held = 0;
   let pos = 0;
   for (;;) {
-    let best: RunCursor | undefined;
-    let bi = -1;
-    for (const c of cursors) {
-      const i = c.head();
-      if (i < 0) continue;
-      const d = c.data;
-      if (best === undefined || cmp(d[i]!, d[i + 1]!, best.data[bi]!, best.data[bi + 1]!) < 0) {
-        best = c;
-        bi = i;
+    let c = -1;
+    for (let i = 0; i < n; i++) {
+      if (at[i]! < 0) continue;
+      if (c < 0 || cmp(his[i]!, los[i]!, his[c]!, los[c]!) < 0) c = i;
+    }
+    if (c < 0) break;
+    const cursor = cursors[c]!;
+    const d = cursor.data;
+    const o = at[c]!;
+    if (keep(d[o + 2]! * TWO32 + d[o + 3]!)) {
+      for (let w = 0, t = held * words; w < words; w++) out[t + w] = d[o + w]!;
+      b.note(his[c]!, los[c]!);
+      if (++held === MERGE_ROWS) {
+        writeAll(fd, out, held * words, pos);
+        pos += held * words * 4;
+        held = 0;
       }
     }
-    if (best === undefined) break;
-    const d = best.data;
-    best.advance();
-    if (!keep(d[bi + 2]! * TWO32 + d[bi + 3]!)) continue;
-    for (let c = 0, o = held * words; c < words; c++) out[o + c] = d[bi + c]!;
-    b.note(d[bi]!, d[bi + 1]!);
-    if (++held === MERGE_ROWS) {
-      writeAll(fd, out, held * words, pos);
-      pos += held * words * 4;
-      held = 0;
+    cursor.advance();
+    const next = cursor.head();
+    at[c] = next;
+    if (next >= 0) {
+      his[c] = cursor.data[next]!;
+      los[c] = cursor.data[next + 1]!;
     }
   }
   writeAll(fd, out, held * words, pos);
@@ -341,9 +356,8 @@ export function spillRows(
   const his = new Uint32Array(n);
   const los = new Uint32Array(n);
   for (let i = 0; i < n; i++) {
-    const k = mem.keyAt(slots[i]!);
-    his[i] = k.hi;
-    los[i] = k.lo;
+    his[i] = mem.keyHi(slots[i]!);
+    los[i] = mem.keyLo(slots[i]!);
   }
   if (log && !log.append(his, los, first)) {
     closeQuietly(fd);

@@ -194,6 +194,15 @@ export class CompactTable {
     return this.ring[j >>> CHUNK_BITS]! * CHUNK_ROWS + (j & CHUNK_MASK);
   }
 
+  /** The key's `hi` word of row `s` (with {@link keyLo}: the key without a pair allocated). */
+  keyHi(s: number): number {
+    return this.k[s >>> CHUNK_BITS]![(s & CHUNK_MASK) * KEY_WORDS + K_HI]!;
+  }
+
+  keyLo(s: number): number {
+    return this.k[s >>> CHUNK_BITS]![(s & CHUNK_MASK) * KEY_WORDS + K_LO]!;
+  }
+
   /** The key of row `s` (allocates the pair; for the rare paths that need it). */
   keyAt(s: number): Hash64 {
     const k = this.k[s >>> CHUNK_BITS]!;

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { SPILLED, SpillTable, type SpillSpec } from '../../src/core/spill-table.ts';
+import { BLOOM_PROBES, RunBuilder } from '../../src/core/spill-runs.ts';
 import type { Hash64 } from '../../src/core/canonical.ts';
 import { prng } from '../../tools/bench/generate-aep.ts';
 
@@ -135,5 +136,24 @@ test('without a scratch file (no temporary directory) the rows stay in memory an
   } finally {
     if (saved === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = saved;
+  }
+});
+
+test('a run Bloom filter sets exactly the double-hashing bits floor(((lo + i(hi|1)) mod 2^32) bits / 2^32), i < 7', () => {
+  const rnd = prng(11);
+  for (const rows of [1, 5, 100, 3333, 65536]) {
+    const b = new RunBuilder(rows);
+    const bits = b.bloom.length * 32;
+    const want = new Int32Array(b.bloom.length);
+    for (let r = 0; r < Math.min(rows, 200); r++) {
+      const hi = Math.floor(rnd() * 2 ** 32);
+      const lo = r % 7 === 0 ? 2 ** 32 - 1 - r : Math.floor(rnd() * 2 ** 32);
+      b.note(hi, lo);
+      for (let i = 0; i < BLOOM_PROBES; i++) {
+        const bit = Math.floor((((lo + Math.imul(i, hi | 1)) >>> 0) * bits) / 2 ** 32);
+        want[bit >>> 5]! |= 1 << (bit & 31);
+      }
+    }
+    assert.deepEqual(b.bloom, want, `${rows} rows`);
   }
 });
