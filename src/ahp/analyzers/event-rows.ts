@@ -12,6 +12,7 @@ import { SPILLED, SpillTable } from '../../core/spill-table.ts';
 import type { StateHolder } from '../../core/state-budget.ts';
 import type { CompactTable } from '../../core/table.ts';
 import type { BudgetHolder, EventBudget } from './budget.ts';
+import { spillRowsOf } from './options.ts';
 
 /**
  * Estimated bytes of one event's state on any transport: an event row with its wide row (an input that cannot be read
@@ -57,7 +58,7 @@ export class EventRows implements BudgetHolder, StateHolder {
     readonly budget: EventBudget,
     u32: number,
   ) {
-    const memRows = budget.opts.spillRows;
+    const memRows = spillRowsOf(budget.opts);
     this.cols = 1 + u32;
     this.rows = new SpillTable({ u32: this.cols, f64: 1, load: 2, memRows, keyLog: true });
     this.seen = new KeyScreen(memRows === Infinity ? Infinity : SPILL_SCREEN_BYTES);
