@@ -170,7 +170,9 @@ test('answered requests, held or spilled: the same links, held counts and forget
     seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
     return Math.floor((seed / 2 ** 32) * n);
   };
-  for (const [maxEvents, spillRows] of [Infinity, 1, 3, 17].flatMap((m) => [undefined, 2, 5].map((r) => [m, r] as const))) {
+  for (const [maxEvents, spillRows] of [Infinity, 1, 3, 17].flatMap((m) =>
+    [undefined, 2, 5].map((r) => [m, r] as const),
+  )) {
     const b = budget(maxEvents, spillRows);
     const c = new Correlation(b);
     b.register(c);
@@ -191,7 +193,11 @@ test('answered requests, held or spilled: the same links, held counts and forget
         ref.request(id, at);
       } else {
         const got = outcome(c.response(msg('response', id), at).link);
-        assert.deepEqual(got, ref.response(id, at), `step ${step}, id ${id}, maxEvents ${maxEvents}, spillRows ${spillRows}`);
+        assert.deepEqual(
+          got,
+          ref.response(id, at),
+          `step ${step}, id ${id}, maxEvents ${maxEvents}, spillRows ${spillRows}`,
+        );
       }
       assert.equal(c.held(), ref.answered.size, `held at step ${step}`);
       assert.equal(c.bytes(), ref.answered.size * 63 + ref.pending.size * 1024);
