@@ -3,7 +3,8 @@
  * must not depend on where a row is. Every case of ours, the examples and generated streams whose later events name
  * or repeat events far back (re-sent and reused ids, late results of calls denied or failed, late elicitation results
  * and configuration changes, failures naming old events) give the same findings, byte for byte, with a tiny spill
- * threshold as with the default, on a re-readable file (line places, read back) and on a stream (digests).
+ * threshold as with the default, on a re-readable file (line places, read back) and on a stream (digests), and hold the
+ * same rows and attached entries at the end.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { after, test } from 'node:test';
 import { openInputs, type CliIO } from '../../src/cli/common.ts';
 import type { Finding } from '../../src/core/finding.ts';
 import type { InputSpec } from '../../src/core/pipeline.ts';
+import type { AhpStreamState } from '../../src/ahp/analyzers/model.ts';
 import { prng } from '../../tools/bench/generate-aep.ts';
 import { generateAhp } from '../../tools/bench/generate-ahp.ts';
 import { ahpDriver, runPipeline } from '../run.ts';
@@ -22,12 +24,20 @@ const ROOT = new URL('../../', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'ahp-spill-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Every finding of `inputs()` as one JSON text, with the tables spilling past `spillRows` rows. */
+/** The entries of the tables attached to the event rows (they go with their row, spilled or not). */
+type Attached = { attached: { table: { size: number } }[] };
+
+/**
+ * Every finding of `inputs()` as one JSON text, with the tables spilling past `spillRows` rows, then the event rows
+ * held and the entries of the tables attached to them at the end.
+ */
 async function report(inputs: () => InputSpec[], spillRows?: number, maxEvents?: number): Promise<string> {
   const out: Finding[] = [];
   const stream = { ...(spillRows === undefined ? {} : { spillRows }), ...(maxEvents ? { maxEvents } : {}) };
-  await runPipeline(inputs(), ahpDriver({ stream }), (f) => out.push(f));
-  return JSON.stringify(out);
+  let state: AhpStreamState | undefined;
+  await runPipeline(inputs(), ahpDriver({ stream, onStreamState: (s) => (state = s) }), (f) => out.push(f));
+  const held = [state!.rows.held(), ...(state!.rows as unknown as Attached).attached.map((a) => a.table.size)];
+  return `${JSON.stringify(out)}\n${held.join(' ')}`;
 }
 
 const onFile = (path: string) => () => openInputs([path], {} as CliIO, () => 'jsonl');
