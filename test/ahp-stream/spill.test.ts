@@ -1,5 +1,5 @@
 /**
- * The AHP event rows and occurrence rows spill their oldest rows to scratch files (src/core/spill-table.ts): verdicts
+ * The AHP event rows, answered requests, calls and occurrence rows spill their oldest rows to scratch files: verdicts
  * must not depend on where a row is. Every case of ours, the examples and generated streams whose later events name
  * or repeat events far back (re-sent and reused ids, late results of calls denied or failed, late elicitation results
  * and configuration changes, failures naming old events) give the same findings, byte for byte, with a tiny spill
