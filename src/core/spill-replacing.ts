@@ -10,6 +10,7 @@ import {
   dropRun,
   findRecord,
   HEAD,
+  KeyLog,
   MAX_SPILL,
   mergeLevels,
   readColumns,
@@ -49,10 +50,12 @@ export class ReplacingSpillTable {
   private readonly hitF: Float64Array;
   private hitOrd = -1;
   private readonly block: Uint32Array;
+  /** The spilled keys in arrival order (`keyLog` tables). */
+  private readonly log: KeyLog | undefined;
   /** Rows forgotten by the last {@link add} or {@link put} (the cap). */
   forgot = 0;
 
-  constructor(spec: Omit<SpillSpec, 'keyLog'>) {
+  constructor(spec: SpillSpec) {
     this.mem = new CompactTable({ u32: spec.u32, f64: spec.f64, load: spec.load });
     this.nu = spec.u32;
     this.nf = spec.f64;
@@ -62,6 +65,7 @@ export class ReplacingSpillTable {
     this.hitU = new Uint32Array(spec.u32);
     this.hitF = new Float64Array(spec.f64);
     this.block = new Uint32Array(BLOCK_ROWS * this.words);
+    this.log = spec.keyLog === true ? new KeyLog(this.fds) : undefined;
     unclosed.register(this, this.fds, this);
   }
 
@@ -129,6 +133,16 @@ export class ReplacingSpillTable {
     return true;
   }
 
+  /** The key of the oldest entry held (`keyLog` tables once they spilled), `undefined` when none is held. */
+  oldestKey(): Hash64 | undefined {
+    if (this.spilledLive === 0) {
+      const s = this.mem.oldest();
+      return s === undefined ? undefined : this.mem.keyAt(s);
+    }
+    if (!this.log) throw new Error('ReplacingSpillTable: oldestKey needs keyLog');
+    return this.log.keyAt(this.floor, this.spilledEnd);
+  }
+
   getU(s: number, col: number): number {
     return s >= 0 ? this.mem.getU(s, col) : this.hitU[col]!;
   }
@@ -151,6 +165,7 @@ export class ReplacingSpillTable {
   close(): void {
     this.spilledLive = 0;
     this.trim();
+    this.log?.close();
   }
 
   private isDead(ord: number): boolean {
@@ -190,7 +205,7 @@ export class ReplacingSpillTable {
     const slots = new Uint32Array(Math.min(MAX_SPILL, Math.floor(m.size / 2)));
     let s = m.oldest();
     for (let i = 0; i < slots.length; i++, s = m.newer(s!)) slots[i] = s!;
-    const run = spillRows(m, this.nu, this.nf, slots, this.spilledEnd, this.fds);
+    const run = spillRows(m, this.nu, this.nf, slots, this.spilledEnd, this.fds, this.log);
     if (run === undefined) {
       this.memRows = Infinity;
       return;

@@ -139,6 +139,11 @@ export class SpillTable {
     return this.log.keyAt(this.floor, this.spilledEnd);
   }
 
+  /** The key of the row in memory at slot `s`. */
+  keyAt(s: number): Hash64 {
+    return this.mem.keyAt(s);
+  }
+
   /** Forget `key` (no-op when not held); as in a `fifo` CompactTable, it throws unless `key` is the oldest entry. */
   delete(key: Hash64): void {
     const s = this.slot(key);

@@ -15,9 +15,9 @@ import { Correlation, type ResponseLink } from '../../src/ahp/analyzers/correlat
 import type { AhpMessage } from '../../src/ahp/message.ts';
 import { REPO_DIR, runRule, type AhpRuleId } from './helpers.ts';
 
-function budget(maxEvents = Infinity): EventBudget {
+function budget(maxEvents = Infinity, spillRows?: number): EventBudget {
   const caps: AhpCapLog = new CapLog();
-  return new EventBudget({ maxEvents, maxPending: 100_000, maxStateMb: 256 }, caps);
+  return new EventBudget({ maxEvents, maxPending: 100_000, maxStateMb: 256, spillRows }, caps);
 }
 
 test('past its spans of input a run stops with a usable message, not a misplaced finding or a stack', () => {
@@ -164,14 +164,16 @@ test('an id requested again and again keeps a bounded number of answered rows, a
   assert.deepEqual(outcome(c.response(msg('response', 'retried'), at(line)).link), ['duplicate', at(4), at(6)]);
 });
 
-test('answered requests as fifo rows with tombstones: the same links, held counts and forgetting as the ordered map', () => {
+test('answered requests, held or spilled: the same links, held counts and forgetting as the ordered map', () => {
   let seed = 7;
   const rnd = (n: number): number => {
     seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
     return Math.floor((seed / 2 ** 32) * n);
   };
-  for (const maxEvents of [Infinity, 1, 3, 17]) {
-    const b = budget(maxEvents);
+  for (const [maxEvents, spillRows] of [Infinity, 1, 3, 17].flatMap((m) =>
+    [undefined, 2, 5].map((r) => [m, r] as const),
+  )) {
+    const b = budget(maxEvents, spillRows);
     const c = new Correlation(b);
     b.register(c);
     const ref = new Reference(maxEvents);
@@ -191,12 +193,16 @@ test('answered requests as fifo rows with tombstones: the same links, held count
         ref.request(id, at);
       } else {
         const got = outcome(c.response(msg('response', id), at).link);
-        assert.deepEqual(got, ref.response(id, at), `step ${step}, id ${id}, maxEvents ${maxEvents}`);
+        assert.deepEqual(
+          got,
+          ref.response(id, at),
+          `step ${step}, id ${id}, maxEvents ${maxEvents}, spillRows ${spillRows}`,
+        );
       }
       assert.equal(c.held(), ref.answered.size, `held at step ${step}`);
       assert.equal(c.bytes(), ref.answered.size * 63 + ref.pending.size * 1024);
     }
-    // forgetting for the memory budget: oldest answered first, tombstones passed over
+    // forgetting for the memory budget: oldest answered first
     while (ref.answered.size > 0) {
       assert.equal(c.forgetOldest(), true);
       ref.answered.delete(ref.answered.keys().next().value!);

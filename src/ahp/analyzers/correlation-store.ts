@@ -5,9 +5,11 @@
 import type { Hash64 } from '../../core/canonical.ts';
 import { KeyScreen } from '../../core/key-screen.ts';
 import type { Mark } from '../../core/mark.ts';
-import { CompactTable } from '../../core/table.ts';
+import { ReplacingSpillTable } from '../../core/spill-replacing.ts';
+import { keyNumber } from '../../core/table.ts';
 import type { EventBudget } from './budget.ts';
 import type { HostContext } from './effects.ts';
+import { spillRowsOf } from './options.ts';
 
 /** A request awaiting its response (every member made at once: one object shape, no property array grown later). */
 export interface PendingRecord {
@@ -77,9 +79,6 @@ function nearWord(req: Mark, at: Mark): number {
 /** Bytes an answered row counts for the memory budget: the row it was (so the budget forgets where it did). */
 const ANSWERED_BYTES = 63;
 
-/** Tombstones past which, when they are most of the answered rows, the rows are copied without them. */
-const COMPACT_AFTER = 1024;
-
 /** The pending requests by id key, in arrival order; the newest in fields of its own (most are answered at once). */
 export class PendingRequests {
   private readonly older = new Map<IdKey, PendingRecord>();
@@ -117,62 +116,62 @@ export class PendingRequests {
   }
 }
 
-const answeredTable = (): CompactTable =>
-  new CompactTable({ u32: ANSWERED_U32.count, f64: ANSWERED_F64.count, fifo: true, load: 2 });
-// a byte limit of 0: the screen keeps its start size (128 KiB) for good
-const answeredScreen = (): KeyScreen => new KeyScreen(0);
-
-/** The answered requests, oldest first; a reused id buries its row as a tombstone (skipped by `link`). */
+/** The answered requests, oldest first; a reused id's row goes (`bury`), past `spillRows` the oldest half spills. */
 export class AnsweredRequests {
-  private answered = answeredTable();
-  /** The keys given to answered rows since the last copy: a new request id (most) skips the probe of {@link bury}. */
-  private screen = answeredScreen();
-  /** Tombstones among the answered rows (at most as many as live rows past {@link COMPACT_AFTER}: {@link compact}). */
-  private buried = 0;
-  /** Further responses an answered row still allows (identical retries of its request), by row; most have none. */
-  private spares = new Map<number, number>();
-  /** Where the responses far from their request are ({@link FAR}; budget.ts `EventBudget.pos`), by row. */
-  private far = new Map<number, number>();
+  private readonly answered: ReplacingSpillTable;
+  /** The keys given to answered rows: a new request id (most) skips the probe of {@link bury} (its start size for good). */
+  private readonly screen = new KeyScreen(0);
+  /** Further responses an answered row still allows (identical retries of its request), by key number; most have none. */
+  private readonly spares = new Map<number, number>();
+  /** Where the responses far from their request are ({@link FAR}; budget.ts `EventBudget.pos`), by key number. */
+  private readonly far = new Map<number, number>();
 
-  constructor(private readonly budget: EventBudget) {}
+  constructor(private readonly budget: EventBudget) {
+    this.answered = new ReplacingSpillTable({
+      u32: ANSWERED_U32.count,
+      f64: ANSWERED_F64.count,
+      load: 2,
+      memRows: spillRowsOf(budget.opts),
+      keyLog: true,
+    });
+  }
 
   get rows(): number {
     return this.answered.size;
   }
 
   held(): number {
-    return this.answered.size - this.buried;
+    return this.answered.size;
   }
 
   bytes(): number {
     return this.held() * ANSWERED_BYTES;
   }
 
-  /** Forget the oldest answered request (and the tombstones before it); false when none is held. */
+  /** Forget the oldest answered request; false when none is held. */
   forgetOldest(): boolean {
     const a = this.answered;
-    for (let s = a.oldest(); s !== undefined; s = a.oldest()) {
-      const dead = Number.isNaN(a.getF(s, ANSWERED_F64.requestPos));
-      if (this.spares.size !== 0) this.spares.delete(s);
-      if (this.far.size !== 0) this.far.delete(s);
-      a.forgetOldest();
-      if (!dead) return true;
-      this.buried--;
+    if (this.spares.size !== 0 || this.far.size !== 0) {
+      const k = a.oldestKey();
+      if (k === undefined) return false;
+      this.spares.delete(keyNumber(k));
+      this.far.delete(keyNumber(k));
     }
-    return false;
+    return a.forgetOldest();
   }
 
-  /** Keep `pend`, answered at `at` (the budget made room for it). */
+  /** Keep `pend`, answered at `at` (the budget made room for it; its key was buried at the request). */
   add(pend: PendingRecord, at: Mark): void {
     const a = this.answered;
     const b = this.budget;
-    const s = a.add(pend.answeredKey);
-    this.screen.add(pend.answeredKey, a.size);
+    const key = pend.answeredKey;
+    const s = a.add(key);
+    this.screen.add(key, a.size);
     const word = nearWord(pend.at, at);
     a.setF(s, ANSWERED_F64.requestPos, b.pos(pend.at));
     a.setU(s, ANSWERED_U32.response, word);
-    if (word === FAR) this.far.set(s, b.pos(at));
-    if (pend.deliveries > 1) this.spares.set(s, pend.deliveries - 1);
+    if (word === FAR) this.far.set(keyNumber(key), b.pos(at));
+    if (pend.deliveries > 1) this.spares.set(keyNumber(key), pend.deliveries - 1);
   }
 
   /** How a response to the answered request of `key` relates to it (undefined: none is held). */
@@ -180,18 +179,18 @@ export class AnsweredRequests {
     const a = this.answered;
     const b = this.budget;
     const s = this.slot(key);
-    const requestPos = s === undefined ? NaN : a.getF(s, ANSWERED_F64.requestPos);
-    if (Number.isNaN(requestPos)) return undefined;
-    const request = b.markAt(requestPos);
-    const spare = this.spares.size === 0 ? undefined : this.spares.get(s!);
+    if (s === undefined) return undefined;
+    const request = b.markAt(a.getF(s, ANSWERED_F64.requestPos));
+    const word = a.getU(s, ANSWERED_U32.response);
+    const n = keyNumber(key);
+    const spare = this.spares.size === 0 ? undefined : this.spares.get(n);
     if (spare !== undefined) {
-      if (spare > 1) this.spares.set(s!, spare - 1);
-      else this.spares.delete(s!);
+      if (spare > 1) this.spares.set(n, spare - 1);
+      else this.spares.delete(n);
       return { status: 'retry-answer', request };
     }
-    const word = a.getU(s!, ANSWERED_U32.response);
     let first: Mark;
-    if (word === FAR) first = b.markAt(this.far.get(s!)!);
+    if (word === FAR) first = b.markAt(this.far.get(n)!);
     else {
       first = { file: request.file, line: request.line + Math.floor(word / NEAR) };
       if (request.byteOffset !== undefined) first.byteOffset = request.byteOffset + (word % NEAR);
@@ -199,48 +198,16 @@ export class AnsweredRequests {
     return { status: 'duplicate', request, first };
   }
 
-  /** Make the answered row of `key` a tombstone (its id is requested again), when it has a live one. */
+  /** Forget the answered row of `key` (its id is requested again), when it has one. */
   bury(key: Hash64): void {
-    const a = this.answered;
-    const s = this.slot(key);
-    if (s === undefined || Number.isNaN(a.getF(s, ANSWERED_F64.requestPos))) return;
-    a.setF(s, ANSWERED_F64.requestPos, NaN);
-    this.spares.delete(s);
-    this.far.delete(s);
-    this.buried++;
-    if (this.buried > COMPACT_AFTER && this.buried * 2 > a.size) this.compact();
+    if (this.slot(key) === undefined) return;
+    this.answered.delete(key);
+    const n = keyNumber(key);
+    this.spares.delete(n);
+    this.far.delete(n);
   }
 
   private slot(key: Hash64): number | undefined {
     return this.answered.size !== 0 && this.screen.mayHold(key) ? this.answered.slot(key) : undefined;
-  }
-
-  /** The answered rows copied without their tombstones (an id reused on every request would keep one each). */
-  private compact(): void {
-    const old = this.answered;
-    const rows = answeredTable();
-    const spares = new Map<number, number>();
-    const far = new Map<number, number>();
-    const screen = answeredScreen();
-    for (let s = old.oldest(); s !== undefined; s = old.oldest()) {
-      const pos = old.getF(s, ANSWERED_F64.requestPos);
-      if (!Number.isNaN(pos)) {
-        const key = old.keyAt(s);
-        const t = rows.add(key);
-        screen.add(key, rows.size);
-        rows.setF(t, ANSWERED_F64.requestPos, pos);
-        rows.setU(t, ANSWERED_U32.response, old.getU(s, ANSWERED_U32.response));
-        const spare = this.spares.get(s);
-        if (spare !== undefined) spares.set(t, spare);
-        const f = this.far.get(s);
-        if (f !== undefined) far.set(t, f);
-      }
-      old.forgetOldest();
-    }
-    this.answered = rows;
-    this.screen = screen;
-    this.spares = spares;
-    this.far = far;
-    this.buried = 0;
   }
 }

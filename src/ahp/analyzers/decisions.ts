@@ -1,15 +1,18 @@
 /**
  * The decisions analyzer: a valid `deny` or a fail-closed `hook.failure` refuses the operation (AHP-DEC-002;
  * base/failure.md §Failure policy): the call does not run, the event is not intercepted again, a denied proposal has no
- * after event (task-workspace-lineage.md). State: bits of the event rows, one compact row per `tool.before` call.
+ * after event (task-workspace-lineage.md). State: bits of the event rows, one compact row per `tool.before` call
+ * (spilling past `spillRows`).
  */
 import type { Hash64 } from '../../core/canonical.ts';
 import type { Mark } from '../../core/mark.ts';
+import { SpillTable } from '../../core/spill-table.ts';
 import { CompactTable } from '../../core/table.ts';
 import { isObj, type Obj } from '../../core/value.ts';
 import type { StateHolder } from '../../core/state-budget.ts';
 import type { EventBudget } from './budget.ts';
 import type { EventRows } from './event-rows.ts';
+import { spillRowsOf } from './options.ts';
 import type { EventIdentity } from './identity.ts';
 import type { MessageScope } from './scope.ts';
 
@@ -62,7 +65,7 @@ function ranAs(ev: Obj): RanAs | undefined {
 /** The decisions analyzer */
 export class Decisions implements StateHolder {
   /** `tool.before` calls by `(source, call.id)`: the before's event key (hi, lo); oldest first. */
-  private readonly calls = new CompactTable({ u32: 2, f64: 0, fifo: true, load: 2 });
+  private readonly calls: SpillTable;
   private readonly rows: EventRows;
   /** Row bits: the event was denied, met an operational failure, has a row in {@link refusals}. */
   private readonly denied: number;
@@ -75,6 +78,7 @@ export class Decisions implements StateHolder {
     private readonly identity: EventIdentity,
     private readonly budget: EventBudget,
   ) {
+    this.calls = new SpillTable({ u32: 2, f64: 0, load: 2, memRows: spillRowsOf(budget.opts) });
     const rows = (this.rows = identity.rows);
     this.denied = 1 << rows.claim();
     this.failed = 1 << rows.claim();

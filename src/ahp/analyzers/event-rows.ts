@@ -2,14 +2,17 @@
  * The AHP event row store: one compact row per event `(source, id)` held, with its flags word, place and the columns
  * its analyzers declared, bits ({@link EventRows.claim}) and attached tables ({@link EventRows.attach}). Rows are
  * forgotten oldest first (`--max-events`, `--max-state-mb`) with their attached entries and {@link EventRows.onForget}
- * listeners.
+ * listeners. Past `spillRows` rows the oldest half spills (src/core/spill-table.ts); a spilled row is read into a
+ * handle (a negative slot) valid until the next {@link EventRows.beginMessage}, written through to its scratch file.
  */
 import type { Hash64 } from '../../core/canonical.ts';
 import { KeyScreen } from '../../core/key-screen.ts';
 import type { Mark } from '../../core/mark.ts';
+import { SPILLED, SpillTable } from '../../core/spill-table.ts';
 import type { StateHolder } from '../../core/state-budget.ts';
-import { CompactTable } from '../../core/table.ts';
+import type { CompactTable } from '../../core/table.ts';
 import type { BudgetHolder, EventBudget } from './budget.ts';
+import { spillRowsOf } from './options.ts';
 
 /**
  * Estimated bytes of one event's state on any transport: an event row with its wide row (an input that cannot be read
@@ -21,6 +24,9 @@ const EVENT_BYTES = 147;
 /** The u32 column of every row: its flags word ({@link EventRows.claim}); analyzers' columns follow it. */
 export const FLAGS = 0;
 
+/** Bytes the key screen grows to at most once rows spill (the runs' Bloom filters answer past it). */
+const SPILL_SCREEN_BYTES = 2 * 1024 * 1024;
+
 /** A table keyed by event, whose entry goes when the row goes: when the row's flags hold one of `bits`. */
 interface Attached {
   table: CompactTable;
@@ -31,9 +37,16 @@ interface Attached {
 
 /** The event rows of one run (see the module comment). */
 export class EventRows implements BudgetHolder, StateHolder {
-  private readonly rows: CompactTable;
+  private readonly rows: SpillTable;
   /** Most events are a first occurrence: the screen answers them without the table's random reads. */
-  private readonly seen = new KeyScreen();
+  private readonly seen: KeyScreen;
+  /** Columns of a row: {@link FLAGS}, then the analyzers'. */
+  private readonly cols: number;
+  /** Handles of spilled rows (handle `h` is slot `-1 - h`; 0 is {@link peek}'s): key words, columns, position. */
+  private readonly hk: number[] = [];
+  private readonly hu: number[] = [];
+  private readonly hf: number[] = [];
+  private handles = 1;
   private readonly attached: Attached[] = [];
   private readonly listeners: ((key: Hash64) => void)[] = [];
   private nextBit = 0;
@@ -45,7 +58,15 @@ export class EventRows implements BudgetHolder, StateHolder {
     readonly budget: EventBudget,
     u32: number,
   ) {
-    this.rows = new CompactTable({ u32: 1 + u32, f64: 1, fifo: true, load: 2 });
+    const memRows = spillRowsOf(budget.opts);
+    this.cols = 1 + u32;
+    this.rows = new SpillTable({ u32: this.cols, f64: 1, load: 2, memRows, keyLog: true });
+    this.seen = new KeyScreen(memRows === Infinity ? Infinity : SPILL_SCREEN_BYTES);
+  }
+
+  /** A new message: the handles of spilled rows given so far are no longer valid. */
+  beginMessage(): void {
+    this.handles = 1;
   }
 
   /** Claim `width` bits of the flags word for one analyzer's use: their shift (claimed once, when the run is made). */
@@ -71,11 +92,6 @@ export class EventRows implements BudgetHolder, StateHolder {
     return this.rows.size;
   }
 
-  /** Rows allocated: the high-water mark of events held at once (rounded up to whole chunks of rows). */
-  get allocated(): number {
-    return this.rows.allocated;
-  }
-
   /** The memory budget's measure: {@link EVENT_BYTES} per event, the same whatever the transport. */
   bytes(): number {
     return this.rows.size * EVENT_BYTES;
@@ -83,11 +99,10 @@ export class EventRows implements BudgetHolder, StateHolder {
 
   forgetOldest(): boolean {
     const r = this.rows;
-    const s = r.oldest();
-    if (s === undefined) return false;
-    const k = r.keyAt(s);
-    const flags = r.getU(s, FLAGS);
-    r.deleteSlot(s);
+    const k = r.oldestKey();
+    if (k === undefined) return false;
+    const flags = r.getU(r.slot(k)!, FLAGS);
+    r.forgetOldest();
     this.forgotten++;
     for (let i = 0; i < this.attached.length; i++) {
       const a = this.attached[i]!;
@@ -99,9 +114,33 @@ export class EventRows implements BudgetHolder, StateHolder {
     return true;
   }
 
-  /** The row of `key`, or undefined. */
+  /** The row of `key`, or undefined; a spilled row's handle is valid until {@link beginMessage}. */
   slot(key: Hash64): number | undefined {
-    return this.seen.mayHold(key) ? this.rows.slot(key) : undefined;
+    if (!this.seen.mayHold(key)) return undefined;
+    const s = this.rows.slot(key);
+    return s === SPILLED ? this.handle(key, false) : s;
+  }
+
+  /** As {@link slot}, for a row read at once: a spilled row's handle is valid until the next `peek` only. */
+  peek(key: Hash64): number | undefined {
+    if (!this.seen.mayHold(key)) return undefined;
+    const s = this.rows.slot(key);
+    return s === SPILLED ? this.handle(key, true) : s;
+  }
+
+  /** A handle of the spilled row `key` just found (the one given this message, if any; `scratch`: {@link peek}'s). */
+  private handle(key: Hash64, scratch: boolean): number {
+    const { hk, hu, hf, cols } = this;
+    let h = 0;
+    if (!scratch) {
+      for (h = 1; h < this.handles; h++) if (hk[2 * h] === key.hi && hk[2 * h + 1] === key.lo) return -1 - h;
+      h = this.handles++;
+    }
+    hk[2 * h] = key.hi;
+    hk[2 * h + 1] = key.lo;
+    for (let c = 0; c < cols; c++) hu[h * cols + c] = this.rows.getU(SPILLED, c);
+    hf[h] = this.rows.getF(SPILLED, 0);
+    return -1 - h;
   }
 
   /** A new row for `key` (not held) at `at`, once the budget made room (undefined: it could not). */
@@ -115,40 +154,49 @@ export class EventRows implements BudgetHolder, StateHolder {
   }
 
   keyAt(s: number): Hash64 {
-    return this.rows.keyAt(s);
+    if (s >= 0) return this.rows.keyAt(s);
+    const h = -1 - s;
+    return { hi: this.hk[2 * h]!, lo: this.hk[2 * h + 1]! };
   }
 
   /** Where row `s`'s first occurrence was, as budget.ts `EventBudget.pos`. */
   pos(s: number): number {
-    return this.rows.getF(s, 0);
+    return s >= 0 ? this.rows.getF(s, 0) : this.hf[-1 - s]!;
   }
 
   markAt(s: number): Mark {
-    return this.budget.markAt(this.rows.getF(s, 0));
+    return this.budget.markAt(this.pos(s));
   }
 
   flags(s: number): number {
-    return this.rows.getU(s, FLAGS);
+    return this.getU(s, FLAGS);
   }
 
   has(s: number, bits: number): boolean {
-    return (this.rows.getU(s, FLAGS) & bits) !== 0;
+    return (this.getU(s, FLAGS) & bits) !== 0;
   }
 
   set(s: number, bits: number): void {
-    this.rows.setU(s, FLAGS, (this.rows.getU(s, FLAGS) | bits) >>> 0);
+    this.setU(s, FLAGS, (this.getU(s, FLAGS) | bits) >>> 0);
   }
 
   clear(s: number, bits: number): void {
-    this.rows.setU(s, FLAGS, (this.rows.getU(s, FLAGS) & ~bits) >>> 0);
+    this.setU(s, FLAGS, (this.getU(s, FLAGS) & ~bits) >>> 0);
   }
 
   /** Column `col` of row `s` (an analyzer's own column: 1 and up). */
   getU(s: number, col: number): number {
-    return this.rows.getU(s, col);
+    return s >= 0 ? this.rows.getU(s, col) : this.hu[(-1 - s) * this.cols + col]!;
   }
 
+  /** Set column `col` of row `s`; a spilled row's is written through (unless it was forgotten since). */
   setU(s: number, col: number, v: number): void {
-    this.rows.setU(s, col, v);
+    if (s >= 0) {
+      this.rows.setU(s, col, v);
+      return;
+    }
+    const h = -1 - s;
+    this.hu[h * this.cols + col] = v;
+    if (this.rows.slot(this.keyAt(s)) === SPILLED) this.rows.setU(SPILLED, col, v);
   }
 }

@@ -82,7 +82,7 @@ export class Lineage implements BudgetHolder {
       const cn = keyNumber(cur);
       if (seen.has(cn)) break;
       seen.add(cn);
-      const r = this.identity.rows.slot(cur);
+      const r = this.identity.rows.peek(cur);
       if (r === undefined) break;
       chain.push(this.identity.rows.markAt(r));
       cur = this.identity.parentKey(r);

@@ -142,6 +142,7 @@ export class AhpStreamModel implements StreamModel<AhpMessage, AhpFacts, AhpStre
       observations,
     } = this.state;
     // every member made once, absent ones undefined: one object shape, no property array grown after it
+    identity.rows.beginMessage();
     const facts = this.facts;
     facts.msg = msg;
     facts.event = undefined;

@@ -9,6 +9,7 @@ import { SpillTable } from '../../core/spill-table.ts';
 import { isObj } from '../../core/value.ts';
 import type { StateHolder } from '../../core/state-budget.ts';
 import type { EventBudget } from './budget.ts';
+import { spillRowsOf } from './options.ts';
 import type { MessageScope } from './scope.ts';
 
 /** A second event for a boundary that occurs once per call or attempt. */
@@ -48,7 +49,7 @@ export class Occurrences implements StateHolder {
   private readonly mixed: Hash64 = { hi: 0, lo: 0 };
 
   constructor(private readonly budget: EventBudget) {
-    this.seen = new SpillTable({ u32: 0, f64: ROW_F64.count, load: 2, memRows: budget.opts.spillRows });
+    this.seen = new SpillTable({ u32: 0, f64: ROW_F64.count, load: 2, memRows: spillRowsOf(budget.opts) });
   }
 
   /** How many entries it holds. */

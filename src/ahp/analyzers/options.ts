@@ -9,8 +9,19 @@ export interface AhpStreamOptions {
   maxEvents: number;
   /** Memory budget of all stream state together, in MiB (`--max-state-mb`; default 256). */
   maxStateMb: number;
-  /** Rows the occurrences table holds in memory before its oldest half spills (src/core/spill-table.ts; `Infinity`: never). */
+  /**
+   * Rows each whole-stream table (event rows, occurrences, answered requests, calls) holds in memory before its oldest
+   * half spills (src/core/spill-table.ts; default {@link AHP_SPILL_ROWS}; `Infinity`: never); verdicts never depend on it.
+   */
   spillRows?: number;
+}
+
+/** Rows a table holds in memory before it spills, by default (about 1 MB of event rows): docs/benchmarks.md §Item 3. */
+export const AHP_SPILL_ROWS = 1 << 15;
+
+/** The rows a whole-stream table of a run with `opts` holds in memory before it spills. */
+export function spillRowsOf(opts: AhpStreamOptions): number {
+  return opts.spillRows ?? AHP_SPILL_ROWS;
 }
 
 /** Default caps (documented in the README). */
