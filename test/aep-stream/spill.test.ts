@@ -7,19 +7,18 @@
  * stream (digests).
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { downlevelEvent } from '../../src/aep/downlevel.ts';
-import { openInputs, type CliIO } from '../../src/cli/common.ts';
 import type { Finding } from '../../src/core/finding.ts';
 import type { InputSpec } from '../../src/core/pipeline.ts';
 import { aepDriver, runPipeline } from '../run.ts';
 import { sweep } from '../scale.ts';
+import { jsonlFiles, sameSpilled } from '../spill-routes.ts';
 import { prng } from '../../tools/bench/generate-aep.ts';
 
-const ROOT = new URL('../../', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'aep-spill-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -30,33 +29,8 @@ async function report(inputs: () => InputSpec[], spillRows?: number): Promise<st
   return JSON.stringify(out);
 }
 
-const onFile = (path: string) => () => openInputs([path], {} as CliIO, () => 'jsonl');
-const onStream = (path: string) => () => [
-  {
-    source: path,
-    open: async function* () {
-      yield readFileSync(path);
-    },
-  },
-];
-
-/** The same findings with spill thresholds 2 and 5 as with the default, on both routes; the default report. */
-async function same(path: string): Promise<string[]> {
-  const reports: string[] = [];
-  for (const route of [onFile, onStream]) {
-    const want = await report(route(path));
-    for (const rows of [2, 5]) assert.equal(await report(route(path), rows), want, `${path}, spillRows ${rows}`);
-    reports.push(want);
-  }
-  return reports;
-}
-
-function jsonlFiles(d: string): string[] {
-  return readdirSync(join(ROOT, d), { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile() && e.name.endsWith('.jsonl'))
-    .map((e) => join(e.parentPath, e.name))
-    .sort();
-}
+/** The same findings with spill thresholds 2 and 5 as with the default, on both routes; the default reports. */
+const same = (path: string): Promise<string[]> => sameSpilled(path, report);
 
 test('our cases and the examples: the same findings with the identity tables spilled as held', async (t) => {
   const files = [...jsonlFiles('conformance/aep'), ...jsonlFiles('examples/aep')];

@@ -7,11 +7,10 @@
  * same rows and attached entries at the end.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { openInputs, type CliIO } from '../../src/cli/common.ts';
 import type { Finding } from '../../src/core/finding.ts';
 import type { InputSpec } from '../../src/core/pipeline.ts';
 import type { AhpStreamState } from '../../src/ahp/analyzers/model.ts';
@@ -19,8 +18,8 @@ import { prng } from '../../tools/bench/generate-aep.ts';
 import { generateAhp } from '../../tools/bench/generate-ahp.ts';
 import { ahpDriver, runPipeline } from '../run.ts';
 import { sweep } from '../scale.ts';
+import { jsonlFiles, sameSpilled } from '../spill-routes.ts';
 
-const ROOT = new URL('../../', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'ahp-spill-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -40,34 +39,9 @@ async function report(inputs: () => InputSpec[], spillRows?: number, maxEvents?:
   return `${JSON.stringify(out)}\n${held.join(' ')}`;
 }
 
-const onFile = (path: string) => () => openInputs([path], {} as CliIO, () => 'jsonl');
-const onStream = (path: string) => () => [
-  {
-    source: path,
-    open: async function* () {
-      yield readFileSync(path);
-    },
-  },
-];
-
 /** The same findings with spill thresholds 2 and 5 as with the default, on both routes; the default reports. */
-async function same(path: string, maxEvents?: number): Promise<string[]> {
-  const reports: string[] = [];
-  for (const route of [onFile, onStream]) {
-    const want = await report(route(path), undefined, maxEvents);
-    for (const rows of [2, 5])
-      assert.equal(await report(route(path), rows, maxEvents), want, `${path}, spillRows ${rows}`);
-    reports.push(want);
-  }
-  return reports;
-}
-
-function jsonlFiles(d: string): string[] {
-  return readdirSync(join(ROOT, d), { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile() && e.name.endsWith('.jsonl'))
-    .map((e) => join(e.parentPath, e.name))
-    .sort();
-}
+const same = (path: string, maxEvents?: number): Promise<string[]> =>
+  sameSpilled(path, (inputs, rows) => report(inputs, rows, maxEvents));
 
 test('our cases and the examples: the same findings with the rows spilled as held', async (t) => {
   const files = [...jsonlFiles('conformance/ahp'), ...jsonlFiles('examples/ahp')];
