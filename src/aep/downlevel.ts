@@ -158,9 +158,8 @@ function degrade(
 export const DOWNLEVEL_MAX_FORMS = 10_000;
 
 /**
- * The form requests of one stream (at most {@link DOWNLEVEL_MAX_FORMS}, oldest forgotten first), keyed by session and
- * request id, so an answer or a respond (AEP-0006) finds the `fields` of the request it names by `subject`; held as
- * {@link formSketch} strings (labels, most of a form, are never needed).
+ * A stream's form requests by session and id (at most {@link DOWNLEVEL_MAX_FORMS}, oldest first out), so an answer or a
+ * respond (AEP-0006) finds the fields its `subject` names; held as {@link formSketch} strings.
  */
 export class RequestForms {
   private readonly forms = new Map<string, string>();

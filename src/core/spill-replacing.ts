@@ -1,92 +1,35 @@
-/**
- * ReplacingSpillTable: a {@link SpillTable} for tables whose rows are rewritten (`put`) and deleted: a replaced spilled row
- * is marked dead by its arrival number. Design: docs/architecture.md §Bounded stream state.
- */
+/** A spilling table whose rows are rewritten (`put`) and deleted: a replaced spilled row is marked dead. */
 
 import type { Hash64 } from './canonical.ts';
-import {
-  BLOCK_ROWS,
-  capLimits,
-  dropRun,
-  findRecord,
-  HEAD,
-  KeyLog,
-  MAX_SPILL,
-  mergeLevels,
-  readColumns,
-  type Run,
-  spillRows,
-  TWO32,
-  unclosed,
-} from './spill-runs.ts';
-import { SPILLED, type SpillSpec } from './spill-table.ts';
+import { type SpillSpec, SpillingTable } from './spill-base.ts';
+import { BLOCK_ROWS, dropRun, findRecord, MAX_SPILL, mergeLevels, readColumns, TWO32 } from './spill-runs.ts';
+import { SPILLED } from './spill-table.ts';
 import { CompactTable } from './table.ts';
 
 /** Rows in memory before the oldest half spills, by default: a quarter of a fifo table's (asked at completions only). */
 export const DEFAULT_REPLACING_ROWS = 1 << 16;
 
 /** A key -> row table whose rewritten rows become the newest, spilling its oldest rows (see the module comment). */
-export class ReplacingSpillTable {
-  private readonly mem: CompactTable;
-  private readonly runs: Run[] = [];
-  private readonly fds: number[] = [];
-  private readonly nu: number;
-  private readonly nf: number;
-  private readonly words: number;
-  private memRows: number;
-  private merging = true;
-  /** Arrival numbers: spilled rows below `floor` are forgotten; `spilledEnd` is the next a spill gives. */
-  private floor = 0;
-  private spilledEnd = 0;
+export class ReplacingSpillTable extends SpillingTable {
   /** Spilled rows at or past the floor not marked dead. */
   private spilledLive = 0;
   /** Dead marks of arrival numbers from `deadBase` (a multiple of 32) on, a bit each. */
   private dead = new Uint32Array(0);
   private deadBase = 0;
-  private readonly limit: number;
-  private readonly batch: number;
-  /** The spilled row the last lookup found: its columns and arrival number. */
-  private readonly hitU: Uint32Array;
-  private readonly hitF: Float64Array;
+  /** The arrival number of the spilled row the last lookup found (-1: none). */
   private hitOrd = -1;
-  private readonly block: Uint32Array;
-  /** The spilled keys in arrival order (`keyLog` tables). */
-  private readonly log: KeyLog | undefined;
-  /** Rows forgotten by the last {@link add} or {@link put} (the cap). */
-  forgot = 0;
 
   constructor(spec: SpillSpec) {
-    this.mem = new CompactTable({ u32: spec.u32, f64: spec.f64, load: spec.load });
-    this.nu = spec.u32;
-    this.nf = spec.f64;
-    this.words = HEAD + spec.u32 + 2 * spec.f64;
-    this.memRows = Math.max(2, spec.memRows ?? DEFAULT_REPLACING_ROWS);
-    ({ limit: this.limit, batch: this.batch } = capLimits(spec));
-    this.hitU = new Uint32Array(spec.u32);
-    this.hitF = new Float64Array(spec.f64);
-    this.block = new Uint32Array(BLOCK_ROWS * this.words);
-    this.log = spec.keyLog === true ? new KeyLog(this.fds) : undefined;
-    unclosed.register(this, this.fds, this);
+    super(new CompactTable({ u32: spec.u32, f64: spec.f64, load: spec.load }), spec, DEFAULT_REPLACING_ROWS);
   }
 
   get size(): number {
     return this.mem.size + this.spilledLive;
   }
 
-  /** Bytes of the rows held, in memory or spilled, as {@link CompactTable.bytes} counts them (the run's state measure). */
-  bytes(): number {
-    return this.size * this.mem.rowBytes;
-  }
-
   /** Bytes the spilled rows leave in memory (Bloom filters, sparse indexes, dead marks). */
   spilledBytes(): number {
-    let n = this.dead.byteLength;
-    for (const r of this.runs) n += r.bloom.byteLength + r.firsts.byteLength;
-    return n;
-  }
-
-  get runCount(): number {
-    return this.runs.length;
+    return this.dead.byteLength + this.runBytes();
   }
 
   /** The row of `key` in memory, {@link SPILLED} when spilled (read only, until the next call), `undefined`: not held. */
@@ -143,14 +86,6 @@ export class ReplacingSpillTable {
     return this.log.keyAt(this.floor, this.spilledEnd);
   }
 
-  getU(s: number, col: number): number {
-    return s >= 0 ? this.mem.getU(s, col) : this.hitU[col]!;
-  }
-
-  getF(s: number, col: number): number {
-    return s >= 0 ? this.mem.getF(s, col) : this.hitF[col]!;
-  }
-
   setU(s: number, col: number, v: number): void {
     if (s < 0) throw new Error('ReplacingSpillTable: a spilled row is rewritten by put');
     this.mem.setU(s, col, v);
@@ -205,13 +140,7 @@ export class ReplacingSpillTable {
     const slots = new Uint32Array(Math.min(MAX_SPILL, Math.floor(m.size / 2)));
     let s = m.oldest();
     for (let i = 0; i < slots.length; i++, s = m.newer(s!)) slots[i] = s!;
-    const run = spillRows(m, this.nu, this.nf, slots, this.spilledEnd, this.fds, this.log);
-    if (run === undefined) {
-      this.memRows = Infinity;
-      return;
-    }
-    this.runs.push(run);
-    this.spilledEnd += slots.length;
+    if (!this.spillSlots(slots)) return;
     this.spilledLive += slots.length;
     // the dead marks from the floor's word on, the new rows' unmarked
     const from = Math.floor(this.floor / 32);

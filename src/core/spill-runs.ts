@@ -3,7 +3,7 @@ import { closeSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Hash64 } from './canonical.ts';
-import type { CompactTable, TableSpec } from './table.ts';
+import type { CompactTable } from './table.ts';
 
 /** Rows a block of the sparse index (one positioned read a hit). */
 export const BLOCK_ROWS = 128;
@@ -86,15 +86,6 @@ export function readAll(fd: number, a: Uint32Array, words: number, pos: number):
 export function dropRun(fds: number[], r: Run): void {
   closeQuietly(r.fd);
   fds.splice(fds.indexOf(r.fd), 1);
-}
-
-/** A spilling table's cap: rows held at the most (`limit`), and how many go at once when it is reached (`batch`). */
-export function capLimits(spec: Pick<TableSpec, 'cap' | 'forget'>): { limit: number; batch: number } {
-  const cap = spec.cap ?? Infinity;
-  const half = Math.max(1, Math.floor(cap / 2));
-  const batch = spec.forget === 'half' && cap !== Infinity ? half : 1;
-  const limit = spec.forget === 'half' && cap !== Infinity ? (half * 2 <= cap ? half * 2 : half) : Math.max(1, cap);
-  return { limit, batch };
 }
 
 /** Key order: `hi`, then `lo` (both unsigned). */

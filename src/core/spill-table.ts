@@ -1,101 +1,48 @@
-/**
- * SpillTable: a `fifo` {@link CompactTable} whose oldest half goes to sorted runs in an unlinked scratch file past
- * `memRows` rows. Design: docs/architecture.md §Bounded stream state.
- */
+/** A `fifo` table whose oldest half goes to sorted runs in unlinked scratch files past `memRows` (spill-base.ts). */
 
 import type { Hash64 } from './canonical.ts';
+import { type SpillSpec, SpillingTable } from './spill-base.ts';
 import {
   BLOCK_ROWS,
-  capLimits,
   dropRun,
   findRecord,
   HEAD,
-  KeyLog,
   MAX_SPILL,
   mergeLevels,
   readColumns,
   type Run,
-  spillRows,
   TWO32,
-  unclosed,
   writeAll,
 } from './spill-runs.ts';
-import { CompactTable, type TableSpec } from './table.ts';
+import { CompactTable } from './table.ts';
+
+export type { SpillSpec } from './spill-base.ts';
 
 /** Rows a table holds in memory before its oldest half spills (a few MB of rows). */
 export const DEFAULT_SPILL_ROWS = 1 << 18;
 /** What {@link SpillTable.slot} gives for a spilled row: valid (read and written through) until the next `slot` or `add`. */
 export const SPILLED = -1;
 
-/** The shape of a spilling table: a {@link TableSpec} without `fifo` (always), and the rows kept in memory. */
-export interface SpillSpec extends Omit<TableSpec, 'fifo'> {
-  /** Rows in memory before the oldest half spills (default {@link DEFAULT_SPILL_ROWS}; `Infinity`: never). */
-  memRows?: number;
-  /** Also keep the spilled keys in arrival order (in a scratch file), for {@link SpillTable.oldestKey}. */
-  keyLog?: boolean;
-}
-
 /** A `fifo` key -> row table that spills its oldest rows to scratch files (see the module comment). */
-export class SpillTable {
-  private readonly mem: CompactTable;
-  private readonly runs: Run[] = [];
-  private readonly fds: number[] = [];
-  private readonly nu: number;
-  private readonly nf: number;
-  private readonly words: number;
-  private memRows: number;
-  private merging = true;
-  /** Arrival number of the oldest row held, and of the oldest row in memory (rows below it are spilled). */
-  private floor = 0;
-  private spilledEnd = 0;
-  private readonly limit: number;
-  private readonly batch: number;
-  /** The spilled row the last `slot` found: its columns, file and byte position (`hitFd` -1: none). */
-  private readonly hitU: Uint32Array;
-  private readonly hitF: Float64Array;
+export class SpillTable extends SpillingTable {
+  /** The spilled row the last `slot` found: its file, byte position and arrival number (`hitFd` -1: none). */
   private hitFd = -1;
   private hitPos = 0;
   private hitOrd = 0;
-  private readonly block: Uint32Array;
   private readonly f64 = new Float64Array(1);
   private readonly f64Words = new Uint32Array(this.f64.buffer);
-  /** The spilled keys in arrival order (`keyLog` tables). */
-  private readonly log: KeyLog | undefined;
-  /** Rows forgotten by the last {@link add} (the cap). */
-  forgot = 0;
 
   constructor(spec: SpillSpec) {
-    this.mem = new CompactTable({ u32: spec.u32, f64: spec.f64, fifo: true, load: spec.load });
-    this.nu = spec.u32;
-    this.nf = spec.f64;
-    this.words = HEAD + spec.u32 + 2 * spec.f64;
-    this.memRows = Math.max(2, spec.memRows ?? DEFAULT_SPILL_ROWS);
-    ({ limit: this.limit, batch: this.batch } = capLimits(spec));
-    this.hitU = new Uint32Array(spec.u32);
-    this.hitF = new Float64Array(spec.f64);
-    this.block = new Uint32Array(BLOCK_ROWS * this.words);
-    this.log = spec.keyLog === true ? new KeyLog(this.fds) : undefined;
-    unclosed.register(this, this.fds, this);
+    super(new CompactTable({ u32: spec.u32, f64: spec.f64, fifo: true, load: spec.load }), spec, DEFAULT_SPILL_ROWS);
   }
 
   get size(): number {
     return this.mem.size + this.spilledEnd - this.floor;
   }
 
-  /** Bytes of the rows held, in memory or spilled, as {@link CompactTable.bytes} counts them (the run's state measure). */
-  bytes(): number {
-    return this.size * this.mem.rowBytes;
-  }
-
   /** Bytes the spilled rows leave in memory (Bloom filters and sparse indexes). */
   spilledBytes(): number {
-    let n = 0;
-    for (const r of this.runs) n += r.bloom.byteLength + r.firsts.byteLength;
-    return n;
-  }
-
-  get runCount(): number {
-    return this.runs.length;
+    return this.runBytes();
   }
 
   /** The row of `key` in memory, {@link SPILLED} when it was spilled, `undefined` when not held. */
@@ -153,14 +100,6 @@ export class SpillTable {
     this.forgetOldest();
   }
 
-  getU(s: number, col: number): number {
-    return s >= 0 ? this.mem.getU(s, col) : this.hitU[col]!;
-  }
-
-  getF(s: number, col: number): number {
-    return s >= 0 ? this.mem.getF(s, col) : this.hitF[col]!;
-  }
-
   setU(s: number, col: number, v: number): void {
     if (s >= 0) {
       this.mem.setU(s, col, v);
@@ -212,13 +151,7 @@ export class SpillTable {
     const m = this.mem;
     const slots = new Uint32Array(Math.min(MAX_SPILL, Math.floor(m.size / 2)));
     for (let i = 0; i < slots.length; i++) slots[i] = m.fifoSlot(i);
-    const run = spillRows(m, this.nu, this.nf, slots, this.spilledEnd, this.fds, this.log);
-    if (run === undefined) {
-      this.memRows = Infinity;
-      return;
-    }
-    this.runs.push(run);
-    this.spilledEnd += slots.length;
+    if (!this.spillSlots(slots)) return;
     if (this.merging) this.merging = mergeLevels(this.runs, this.words, this.fds, (ord) => ord >= this.floor);
   }
 }

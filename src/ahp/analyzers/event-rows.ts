@@ -1,9 +1,7 @@
 /**
- * The AHP event row store: one compact row per event `(source, id)` held, with its flags word, place and the columns
- * its analyzers declared, bits ({@link EventRows.claim}) and attached tables ({@link EventRows.attach}). Rows are
- * forgotten oldest first (`--max-events`, `--max-state-mb`) with their attached entries and {@link EventRows.onForget}
- * listeners. Past `spillRows` rows the oldest half spills (src/core/spill-table.ts); a spilled row is read into a
- * handle (a negative slot) valid until the next {@link EventRows.beginMessage}, written through to its scratch file.
+ * AHP event rows: one compact row per event `(source, id)` (flags, place, analyzers' columns, bits, attached tables),
+ * forgotten oldest first with what is attached. Past `spillRows` the oldest half spills (src/core/spill-table.ts); a
+ * spilled row is a handle (negative slot) valid until {@link EventRows.beginMessage}, written through.
  */
 import type { Hash64 } from '../../core/canonical.ts';
 import { KeyScreen } from '../../core/key-screen.ts';

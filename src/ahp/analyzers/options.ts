@@ -9,10 +9,7 @@ export interface AhpStreamOptions {
   maxEvents: number;
   /** Memory budget of all stream state together, in MiB (`--max-state-mb`; default 256). */
   maxStateMb: number;
-  /**
-   * Rows each whole-stream table (event rows, occurrences, answered requests, calls) holds in memory before its oldest
-   * half spills (src/core/spill-table.ts; default {@link AHP_SPILL_ROWS}; `Infinity`: never); verdicts never depend on it.
-   */
+  /** Rows a whole-stream table keeps in memory before its oldest half spills ({@link AHP_SPILL_ROWS}); verdicts stay. */
   spillRows?: number;
 }
 

@@ -1,0 +1,98 @@
+/** What both spilling tables (spill-table.ts, spill-replacing.ts) keep; docs/architecture.md §Bounded stream state. */
+import { BLOCK_ROWS, HEAD, KeyLog, type Run, spillRows, unclosed } from './spill-runs.ts';
+import type { CompactTable, TableSpec } from './table.ts';
+
+/** The shape of a spilling table: a {@link TableSpec} without `fifo` (the table decides) and its rows in memory. */
+export interface SpillSpec extends Omit<TableSpec, 'fifo'> {
+  /** Rows in memory before the oldest half spills (each table has its default; `Infinity`: never). */
+  memRows?: number;
+  /** Also log the spilled keys in arrival order, for `oldestKey`. */
+  keyLog?: boolean;
+}
+
+/** A spilling table's cap: rows held at the most (`limit`), and how many go at once when it is reached (`batch`). */
+function capLimits(spec: Pick<TableSpec, 'cap' | 'forget'>): { limit: number; batch: number } {
+  const cap = spec.cap ?? Infinity;
+  const half = Math.max(1, Math.floor(cap / 2));
+  const batch = spec.forget === 'half' && cap !== Infinity ? half : 1;
+  const limit = spec.forget === 'half' && cap !== Infinity ? (half * 2 <= cap ? half * 2 : half) : Math.max(1, cap);
+  return { limit, batch };
+}
+
+/** The state and steps both spilling tables share (see the module comment). */
+export abstract class SpillingTable {
+  protected readonly runs: Run[] = [];
+  protected readonly fds: number[] = [];
+  protected readonly nu: number;
+  protected readonly nf: number;
+  protected readonly words: number;
+  protected memRows: number;
+  protected merging = true;
+  /** Arrival numbers: spilled rows below `floor` are forgotten; `spilledEnd` is the next a spill gives. */
+  protected floor = 0;
+  protected spilledEnd = 0;
+  protected readonly limit: number;
+  protected readonly batch: number;
+  protected readonly hitU: Uint32Array;
+  protected readonly hitF: Float64Array;
+  protected readonly block: Uint32Array;
+  /** The spilled keys in arrival order (`keyLog` tables). */
+  protected readonly log: KeyLog | undefined;
+  /** Rows forgotten by the last add (the cap). */
+  forgot = 0;
+
+  constructor(
+    protected readonly mem: CompactTable,
+    spec: SpillSpec,
+    defaultRows: number,
+  ) {
+    this.nu = spec.u32;
+    this.nf = spec.f64;
+    this.words = HEAD + spec.u32 + 2 * spec.f64;
+    this.memRows = Math.max(2, spec.memRows ?? defaultRows);
+    ({ limit: this.limit, batch: this.batch } = capLimits(spec));
+    this.hitU = new Uint32Array(spec.u32);
+    this.hitF = new Float64Array(spec.f64);
+    this.block = new Uint32Array(BLOCK_ROWS * this.words);
+    this.log = spec.keyLog === true ? new KeyLog(this.fds) : undefined;
+    unclosed.register(this, this.fds, this);
+  }
+
+  abstract get size(): number;
+
+  /** Bytes of the rows held, in memory or spilled, as {@link CompactTable.bytes} counts them (the state measure). */
+  bytes(): number {
+    return this.size * this.mem.rowBytes;
+  }
+
+  get runCount(): number {
+    return this.runs.length;
+  }
+
+  getU(s: number, col: number): number {
+    return s >= 0 ? this.mem.getU(s, col) : this.hitU[col]!;
+  }
+
+  getF(s: number, col: number): number {
+    return s >= 0 ? this.mem.getF(s, col) : this.hitF[col]!;
+  }
+
+  /** Bytes the runs leave in memory: their Bloom filters and sparse indexes. */
+  protected runBytes(): number {
+    let n = 0;
+    for (const r of this.runs) n += r.bloom.byteLength + r.firsts.byteLength;
+    return n;
+  }
+
+  /** Write memory's rows `slots` (the oldest, in order) as a new run; false, and no more spills, without a file. */
+  protected spillSlots(slots: Uint32Array): boolean {
+    const run = spillRows(this.mem, this.nu, this.nf, slots, this.spilledEnd, this.fds, this.log);
+    if (run === undefined) {
+      this.memRows = Infinity;
+      return false;
+    }
+    this.runs.push(run);
+    this.spilledEnd += slots.length;
+    return true;
+  }
+}
